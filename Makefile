@@ -1,0 +1,41 @@
+# approval-compaction: `make help` lists the targets.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+
+.DEFAULT_GOAL := help
+.PHONY: help setup run test lint lab bench clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
+
+$(STAMP): requirements.txt pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check uv==0.13.8
+	$(VENV)/bin/uv pip install --quiet --python $(PY) -r requirements.txt
+	touch $@
+
+setup: $(STAMP) ## create .venv and install the pinned requirements
+
+run: $(STAMP) ## run the matrix into data/ and execute every notebook in place
+	$(PY) -m approval_compaction data
+	$(PY) -m approval_compaction notebooks
+
+test: $(STAMP) lint ## lint, type-check and run the tests
+	$(PY) -m pytest
+
+lint: $(STAMP) ## ruff and mypy --strict
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+
+lab: $(STAMP) ## open the notebooks in JupyterLab
+	$(VENV)/bin/jupyter lab notebooks/
+
+bench: $(STAMP) ## print the benchmark figures
+	$(PY) benchmarks/capture_overhead.py
+	$(PY) benchmarks/notebooks_wall_time.py
+
+clean: ## remove the virtual environment
+	rm -rf $(VENV)

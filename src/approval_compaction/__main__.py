@@ -1,0 +1,5 @@
+"""Entry point for ``python -m approval_compaction``."""
+
+from .cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,56 @@
+"""Capture: what one case left behind at each stage, as plain, JSON-serialisable records.
+
+A stage records the stored session history when it ended, and every payload that left the
+process while it ran: each model request's input and each compaction request's input, plus
+how many times the protected tool ran and the warnings the SDK logged. The round-trip stage
+also keeps the item lists found inside the serialised ``RunState``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from .items import Item
+from .scenario import Case
+
+StageName = Literal["pause", "round_trip", "resume", "next_turn"]
+STAGES: tuple[StageName, ...] = ("pause", "round_trip", "resume", "next_turn")
+
+
+@dataclass(frozen=True)
+class Stage:
+    """The state of one case when one stage ended, and what it sent out while it ran."""
+
+    name: StageName
+    stored: list[Item]
+    model_inputs: list[list[Item]] = field(default_factory=list)
+    compaction_inputs: list[list[Item]] = field(default_factory=list)
+    dispatches: int = 0
+    state_items: dict[str, list[Item]] = field(default_factory=dict)
+    interruptions: list[Item] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class CaseRun:
+    """One executed case: its stages in order, or the error that stopped it."""
+
+    case: Case
+    sdk_version: str
+    stages: list[Stage]
+    approvals: int
+    dispatches: int
+    error: str | None = None
+    not_applicable: str | None = None
+
+    def stage(self, name: StageName) -> Stage | None:
+        """The named stage, or None when the run stopped before it."""
+        return next((s for s in self.stages if s.name == name), None)
+
+    @property
+    def compaction_requests(self) -> int:
+        return sum(len(s.compaction_inputs) for s in self.stages)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)

@@ -1,0 +1,75 @@
+"""Command line: ``python -m approval_compaction COMMAND``; bad input exits 2 with one line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from . import paths
+from .errors import InvestigationError
+from .files import write_atomic
+from .formats import FORMATS, render
+from .invariants import UnknownInvariantError
+from .matrix import records, run_matrix
+from .scenario import CaseValueError, select_cases
+
+USER_ERRORS = (InvestigationError, CaseValueError, UnknownInvariantError)
+
+
+def _matrix(args: argparse.Namespace) -> int:
+    runs = run_matrix(select_cases(args.case))
+    text = render(records(runs), args.format)
+    if args.output:
+        write_atomic(Path(args.output), text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _data(args: argparse.Namespace) -> int:
+    from .results import write_matrix
+
+    for path in write_matrix(run_matrix(), Path(args.folder)):
+        print(f"wrote {path.relative_to(Path(args.folder).parent)}")
+    return 0
+
+
+def _notebooks(args: argparse.Namespace) -> int:
+    from .notebooks import execute_in_place, notebook_paths
+
+    targets = [Path(p) for p in args.paths] or notebook_paths(paths.NOTEBOOKS)
+    for path in targets:
+        changed = execute_in_place(path)
+        print(f"executed {path.name}{' (changed)' if changed else ''}")
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    main = argparse.ArgumentParser(prog="python -m approval_compaction", description=__doc__)
+    commands = main.add_subparsers(dest="command", required=True)
+
+    matrix = commands.add_parser("matrix", help="run the 16 cases on the installed SDK")
+    matrix.add_argument("--format", choices=FORMATS, default="table")
+    matrix.add_argument("--case", help="filter, e.g. decision=reject,compaction=on")
+    matrix.add_argument("--output", help="write to this file instead of stdout")
+    matrix.set_defaults(handler=_matrix)
+
+    data = commands.add_parser("data", help="write the matrix files under data/")
+    data.add_argument("--folder", default=str(paths.DATA))
+    data.set_defaults(handler=_data)
+
+    notebooks = commands.add_parser("notebooks", help="execute notebooks in place")
+    notebooks.add_argument("paths", nargs="*")
+    notebooks.set_defaults(handler=_notebooks)
+    return main
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return int(args.handler(args))
+    except USER_ERRORS as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2

@@ -1,0 +1,11 @@
+"""Errors: the one-line failures a user can cause, each naming its problem."""
+
+from __future__ import annotations
+
+
+class InvestigationError(Exception):
+    """Base class: a problem with the input, stated in one line."""
+
+
+class StateRestoreError(InvestigationError):
+    """A RunState JSON that cannot be restored: corrupted, truncated, or for another agent."""

@@ -1,0 +1,65 @@
+"""State: the ``RunState`` JSON boundary, with one-line errors for state that cannot resume.
+
+``to_text`` and ``restore`` wrap ``RunState.to_json()`` / ``RunState.from_json()``. ``state_items``
+pulls out the item lists a serialised state carries, so the round trip can be inspected.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from agents import Agent, RunState
+
+from .errors import StateRestoreError
+from .items import Item, to_items
+
+ITEM_LIST_KEYS: tuple[str, ...] = ("original_input", "generated_items", "session_items")
+
+
+def to_text(state: Any) -> str:
+    """Serialise a paused run's state as JSON text, as an application would store it."""
+    return json.dumps(state.to_json(), sort_keys=True)
+
+
+async def restore(agent: Agent[Any], text: str) -> Any:
+    """Restore a RunState from JSON text, or raise StateRestoreError in one line."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise StateRestoreError(
+            f"RunState JSON is corrupted or truncated: {error.msg} at character {error.pos}"
+        ) from None
+    if not isinstance(data, dict):
+        raise StateRestoreError(f"RunState JSON must be an object, not {type(data).__name__}")
+    try:
+        return await RunState.from_json(agent, data)
+    except Exception as error:
+        reason = " ".join(str(error).split()) or type(error).__name__
+        raise StateRestoreError(
+            f"RunState JSON cannot resume agent {agent.name!r}: {reason}"
+        ) from None
+
+
+def state_items(text: str) -> dict[str, list[Item]]:
+    """The item lists inside a serialised RunState, keyed by where they sit in the JSON."""
+    data = json.loads(text)
+    found: dict[str, list[Item]] = {}
+    for key in ITEM_LIST_KEYS:
+        value = data.get(key)
+        if isinstance(value, list):
+            found[key] = [_raw(entry) for entry in value]
+        elif isinstance(value, str):
+            found[key] = to_items(value)
+    responses = data.get("model_responses")
+    if isinstance(responses, list):
+        found["model_responses"] = [
+            item for response in responses for item in to_items(response.get("output", []))
+        ]
+    return found
+
+
+def _raw(entry: Any) -> Item:
+    if isinstance(entry, dict) and isinstance(entry.get("raw_item"), dict):
+        return dict(entry["raw_item"])
+    return dict(entry) if isinstance(entry, dict) else {"value": entry}
