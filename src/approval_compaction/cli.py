@@ -14,12 +14,14 @@ from .formats import FORMATS, render
 from .invariants import UnknownInvariantError
 from .matrix import records, run_matrix
 from .scenario import CaseValueError, select_cases
+from .workaround import defer_compaction_while_pending
 
 USER_ERRORS = (InvestigationError, CaseValueError, UnknownInvariantError)
 
 
 def _matrix(args: argparse.Namespace) -> int:
-    runs = run_matrix(select_cases(args.case))
+    wrap = defer_compaction_while_pending if args.fix else None
+    runs = run_matrix(select_cases(args.case), wrap_session=wrap)
     text = render(records(runs), args.format)
     if args.output:
         write_atomic(Path(args.output), text)
@@ -54,6 +56,9 @@ def parser() -> argparse.ArgumentParser:
     matrix.add_argument("--format", choices=FORMATS, default="table")
     matrix.add_argument("--case", help="filter, e.g. decision=reject,compaction=on")
     matrix.add_argument("--output", help="write to this file instead of stdout")
+    matrix.add_argument(
+        "--fix", action="store_true", help="apply the workaround (defer_compaction_while_pending)"
+    )
     matrix.set_defaults(handler=_matrix)
 
     data = commands.add_parser("data", help="write the matrix files under data/")
