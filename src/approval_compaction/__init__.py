@@ -6,6 +6,7 @@ six invariants on what each case stored and sent, and shows the results as frame
 
 from .capture import STAGES, CaseRun, Stage
 from .errors import InvestigationError, StateRestoreError
+from .findings import finding, seed_table, walkthrough_answer
 from .frames import diff_frame, diff_text, items_frame
 from .harness import run_case, run_case_async, sdk_version
 from .invariants import INVARIANTS, Verdict, evaluate
@@ -32,6 +33,7 @@ __all__ = [
     "diff_text",
     "evaluate",
     "find_unpaired",
+    "finding",
     "heatmap",
     "items_frame",
     "open_calls",
@@ -43,6 +45,7 @@ __all__ = [
     "run_case_async",
     "run_matrix",
     "sdk_version",
+    "seed_table",
     "select_cases",
     "sent_table",
     "stage_diff",
@@ -50,4 +53,5 @@ __all__ = [
     "stage_table",
     "to_frame",
     "violations",
+    "walkthrough_answer",
 ]

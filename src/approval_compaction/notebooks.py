@@ -7,9 +7,11 @@ left as it was.
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 import nbformat
+from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 
 from .files import write_atomic
@@ -34,14 +36,17 @@ def sanitise(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
 def execute(path: Path) -> nbformat.NotebookNode:
     """Run a notebook top to bottom in a fresh kernel, from its own folder; return it sanitised."""
     nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(
-        nb,
-        timeout=TIMEOUT_SECONDS,
-        kernel_name="python3",
-        record_timing=False,
-        resources={"metadata": {"path": str(path.parent)}},
-    )
-    client.execute()
+    with tempfile.TemporaryDirectory(prefix="kernel-") as folder:
+        # Talk to the kernel over Unix sockets in a private folder: no TCP port is opened.
+        manager = KernelManager(kernel_name="python3", transport="ipc", ip=f"{folder}/ipc")
+        client = NotebookClient(
+            nb,
+            km=manager,
+            timeout=TIMEOUT_SECONDS,
+            record_timing=False,
+            resources={"metadata": {"path": str(path.parent)}},
+        )
+        client.execute()
     return sanitise(nb)
 
 

@@ -42,13 +42,17 @@ async def restore(agent: Agent[Any], text: str) -> Any:
 
 
 def state_items(text: str) -> dict[str, list[Item]]:
-    """The item lists inside a serialised RunState, keyed by where they sit in the JSON."""
+    """The item lists inside a serialised RunState, keyed by where they sit in the JSON.
+
+    Run-item lists keep their entries as serialised (``{"type": ..., "raw_item": ...}``);
+    ``unwrap`` turns an entry into the API item it carries.
+    """
     data = json.loads(text)
     found: dict[str, list[Item]] = {}
     for key in ITEM_LIST_KEYS:
         value = data.get(key)
         if isinstance(value, list):
-            found[key] = [_raw(entry) for entry in value]
+            found[key] = [e if isinstance(e, dict) else {"value": e} for e in value]
         elif isinstance(value, str):
             found[key] = to_items(value)
     responses = data.get("model_responses")
@@ -59,7 +63,9 @@ def state_items(text: str) -> dict[str, list[Item]]:
     return found
 
 
-def _raw(entry: Any) -> Item:
-    if isinstance(entry, dict) and isinstance(entry.get("raw_item"), dict):
-        return dict(entry["raw_item"])
-    return dict(entry) if isinstance(entry, dict) else {"value": entry}
+def unwrap(entry: Item) -> tuple[str, Item]:
+    """A serialised entry as (run item type, API item); plain input items pass through."""
+    raw = entry.get("raw_item")
+    if isinstance(raw, dict):
+        return str(entry.get("type", "")), raw
+    return "", entry
