@@ -48,6 +48,36 @@ def _notebooks(args: argparse.Namespace) -> int:
     return 0
 
 
+def _render(args: argparse.Namespace) -> int:
+    from .notebooks import notebook_paths
+    from .render import render_notebook
+
+    targets = [Path(p) for p in args.paths] or notebook_paths(paths.NOTEBOOKS)
+    for path in targets:
+        if not path.is_file():
+            raise InvestigationError(f"no notebook at {path}")
+        rendered = render_notebook(path, Path(args.folder))
+        print(f"rendered {path.name}: {len(rendered.paths)} files")
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from .report import build_report, github_length, write_report
+
+    output = Path(args.output) if args.output else None
+    if output is not None and output.is_dir():
+        raise InvestigationError(f"--output {output} is a folder, not a file")
+    report = build_report(run_matrix(select_cases(args.case)), spec=args.case, output=output)
+    if output is None:
+        sys.stdout.write(report.text)
+        return 0
+    for path in write_report(report, output):
+        print(f"wrote {path}")
+    left = ", ".join(report.left_out) or "nothing"
+    print(f"{github_length(report.text):,} characters as GitHub counts them; left out: {left}")
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     main = argparse.ArgumentParser(prog="python -m approval_compaction", description=__doc__)
     commands = main.add_subparsers(dest="command", required=True)
@@ -68,6 +98,16 @@ def parser() -> argparse.ArgumentParser:
     notebooks = commands.add_parser("notebooks", help="execute notebooks in place")
     notebooks.add_argument("paths", nargs="*")
     notebooks.set_defaults(handler=_notebooks)
+
+    render = commands.add_parser("render", help="render notebooks to HTML and markdown")
+    render.add_argument("paths", nargs="*")
+    render.add_argument("--folder", default=str(paths.RENDERED))
+    render.set_defaults(handler=_render)
+
+    report = commands.add_parser("report", help="write a paste-ready markdown report")
+    report.add_argument("--case", help="filter, e.g. decision=reject,compaction=on")
+    report.add_argument("--output", help="write here (and its heatmap PNG beside it)")
+    report.set_defaults(handler=_report)
     return main
 
 
