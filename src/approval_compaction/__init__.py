@@ -6,7 +6,7 @@ six invariants on what each case stored and sent, and shows the results as frame
 
 from .capture import STAGES, CaseRun, Stage
 from .errors import InvestigationError, StateRestoreError
-from .findings import finding, seed_table, walkthrough_answer
+from .findings import diff_answer, finding, seed_table, walkthrough_answer
 from .frames import diff_frame, diff_text, items_frame
 from .harness import run_case, run_case_async, sdk_version
 from .invariants import INVARIANTS, Verdict, evaluate
@@ -29,6 +29,7 @@ __all__ = [
     "Unpaired",
     "Verdict",
     "all_cases",
+    "diff_answer",
     "diff_frame",
     "diff_text",
     "evaluate",

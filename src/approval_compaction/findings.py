@@ -131,3 +131,25 @@ def walkthrough_answer(run: CaseRun) -> str:
         f"The protected tool ran {run.dispatches} time(s) for {run.approvals} approval(s)."
     )
     return " ".join(parts)
+
+
+def diff_answer(violating: CaseRun, control: CaseRun) -> str:
+    """Where the first orphan output reaches the model, in the violating case and its control."""
+    parts = []
+    for run in (violating, control):
+        first = next(
+            (
+                (stage.name, keys)
+                for stage in run.stages
+                for keys in [sorted({k for i in stage.model_inputs for k in orphan_outputs(i)})]
+                if keys
+            ),
+            None,
+        )
+        where = (
+            f"first sends an output without its call ({_listing(first[1])}) at stage `{first[0]}`"
+            if first
+            else "never sends an output without its call"
+        )
+        parts.append(f"`{run.case.label}` {where}")
+    return "; ".join(parts) + "."
