@@ -13,6 +13,7 @@ from .invariants import INVARIANTS, Verdict, evaluate
 from .matrix import MatrixRecord, pivot, records, run_matrix, to_frame, violations
 from .pairing import Unpaired, find_unpaired, open_calls, orphan_outputs
 from .plots import heatmap
+from .report import Report, build_report, write_report
 from .scenario import Case, CaseValueError, all_cases, select_cases
 from .views import pending_ids, sent_table, stage_diff, stage_summary, stage_table
 
@@ -24,11 +25,13 @@ __all__ = [
     "CaseValueError",
     "InvestigationError",
     "MatrixRecord",
+    "Report",
     "Stage",
     "StateRestoreError",
     "Unpaired",
     "Verdict",
     "all_cases",
+    "build_report",
     "diff_answer",
     "diff_frame",
     "diff_text",
@@ -55,4 +58,5 @@ __all__ = [
     "to_frame",
     "violations",
     "walkthrough_answer",
+    "write_report",
 ]
