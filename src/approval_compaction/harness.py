@@ -15,6 +15,7 @@ import logging
 import tempfile
 from collections.abc import Callable, Coroutine
 from contextlib import suppress
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -24,7 +25,7 @@ from agents.memory import OpenAIResponsesCompactionSession
 from . import state as state_io
 from .capture import CaseRun, Stage, StageName
 from .compaction import CompactionClient
-from .items import to_items
+from .items import to_item, to_items
 from .model import ScriptedModel, assistant_message, function_call
 from .scenario import Case
 
@@ -63,6 +64,29 @@ def scripted_model(capture: bool = True) -> ScriptedModel:
     )
 
 
+def sqlite_store(directory: Path) -> SQLiteSession:
+    """The store under study: a real ``SQLiteSession`` file in the case's folder."""
+    return SQLiteSession("case-session", str(directory / "history.db"))
+
+
+def decide_by_case(case: Case, interruption: Any) -> bool:
+    """Approve every pending call when the case says approve, reject every one otherwise."""
+    return case.decision == "approve"
+
+
+@dataclass(frozen=True)
+class Script:
+    """What the model answers, which tools the agent has, which store the compaction session
+    wraps, and how each pending approval is decided. The default is the study's own script;
+    the workaround's edge cases vary it."""
+
+    model: Callable[[bool], ScriptedModel] = scripted_model
+    agent: Callable[[ScriptedModel, list[str]], Agent[Any]] = build_agent
+    store: Callable[[Path], Any] = sqlite_store
+    decide: Callable[[Case, Any], bool] = decide_by_case
+
+
+DEFAULT_SCRIPT = Script()
 SDK_LOGGERS = ("openai.agents", "openai-agents")
 
 
@@ -128,15 +152,20 @@ async def _drive(agent: Agent[Any], case: Case, value: Any, session: Any) -> Any
 
 
 async def run_case_async(
-    case: Case, *, capture: bool = True, wrap_session: SessionWrapper | None = None
+    case: Case,
+    *,
+    capture: bool = True,
+    wrap_session: SessionWrapper | None = None,
+    script: Script = DEFAULT_SCRIPT,
 ) -> CaseRun:
     """Run one case; a failure is recorded on the returned CaseRun rather than raised."""
-    model, client = scripted_model(capture), CompactionClient(capture)
+    model, client = script.model(capture), CompactionClient(capture)
     dispatched: list[str] = []
-    agent = build_agent(model, dispatched)
+    agent = script.agent(model, dispatched)
     approvals = 1 if case.decision == "approve" else 0
+    decided: list[bool] = []
     with tempfile.TemporaryDirectory(prefix="approval-compaction-") as directory:
-        store = SQLiteSession("case-session", str(Path(directory) / "history.db"))
+        store = script.store(Path(directory))
         session: Any = OpenAIResponsesCompactionSession(
             "case-session",
             store,
@@ -151,7 +180,7 @@ async def run_case_async(
         for logger in loggers:
             logger.addHandler(recorder.log)
         try:
-            await _turns(agent, case, session, recorder)
+            await _turns(agent, case, session, recorder, script.decide, decided)
             error = None
         except Exception as exc:  # a failing case is a finding, not a crash of the matrix
             error = f"{type(exc).__name__}: {' '.join(str(exc).split())}"[:300]
@@ -160,10 +189,18 @@ async def run_case_async(
                 logger.removeHandler(recorder.log)
             with suppress(Exception):
                 store.close()
+    approvals = sum(decided) if decided else approvals
     return CaseRun(case, sdk_version(), recorder.stages, approvals, len(dispatched), error)
 
 
-async def _turns(agent: Agent[Any], case: Case, session: Any, recorder: _Recorder) -> None:
+async def _turns(
+    agent: Agent[Any],
+    case: Case,
+    session: Any,
+    recorder: _Recorder,
+    decide: Callable[[Case, Any], bool] = decide_by_case,
+    decided: list[bool] | None = None,
+) -> None:
     first = await _drive(agent, case, QUESTIONS[0], session)
     if not first.interruptions:
         raise RuntimeError("the first turn did not pause for approval")
@@ -176,7 +213,12 @@ async def _turns(agent: Agent[Any], case: Case, session: Any, recorder: _Recorde
         state = await state_io.restore(agent, text)
     await recorder.close("round_trip", state_items=items)
     for interruption in state.get_interruptions():
-        (state.approve if case.decision == "approve" else state.reject)(interruption)
+        approve = decide(case, interruption)
+        (state.approve if approve else state.reject)(interruption)
+        if decided is not None:  # an approved function call is one the tool should run
+            decided.append(
+                approve and to_item(interruption.raw_item).get("type") == "function_call"
+            )
     await _drive(agent, case, state, session)
     await recorder.close("resume")
     await _drive(agent, case, QUESTIONS[1], session)
@@ -194,7 +236,11 @@ def run_sync(coro: Coroutine[Any, Any, T]) -> T:
 
 
 def run_case(
-    case: Case, *, capture: bool = True, wrap_session: SessionWrapper | None = None
+    case: Case,
+    *,
+    capture: bool = True,
+    wrap_session: SessionWrapper | None = None,
+    script: Script = DEFAULT_SCRIPT,
 ) -> CaseRun:
     """Run one case synchronously (see ``run_case_async``)."""
-    return run_sync(run_case_async(case, capture=capture, wrap_session=wrap_session))
+    return run_sync(run_case_async(case, capture=capture, wrap_session=wrap_session, script=script))
