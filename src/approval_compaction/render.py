@@ -36,10 +36,14 @@ def images_folder(stem: str) -> str:
     return f"{stem}_files"
 
 
-def to_html(nb: Any, stem: str) -> str:
-    """The notebook as one HTML page, titled with its name, images embedded."""
+def to_html(nb: Any, stem: str, folder: Path) -> str:
+    """The notebook as one HTML page, titled with its name, images embedded.
+
+    ``folder`` is the notebook's own, where images linked from markdown cells are found.
+    """
     exporter = HTMLExporter(embed_images=True)
-    text, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": stem}})
+    resources = {"metadata": {"name": stem, "path": str(folder)}}
+    text, _ = exporter.from_notebook_node(nb, resources=resources)
     return str(text)
 
 
@@ -69,5 +73,5 @@ def render_notebook(path: Path, folder: Path) -> Rendered:
     if stale.is_dir() and not any(stale.iterdir()):
         stale.rmdir()
     write_atomic(folder / f"{stem}.md", text)
-    write_atomic(folder / f"{stem}.html", to_html(nb, stem))
+    write_atomic(folder / f"{stem}.html", to_html(nb, stem, path.parent))
     return Rendered(folder / f"{stem}.html", folder / f"{stem}.md", image_paths)
