@@ -18,9 +18,11 @@ $(STAMP): requirements.txt pyproject.toml
 
 setup: $(STAMP) ## create .venv and install the pinned requirements
 
-run: $(STAMP) ## run the matrix into data/ and execute every notebook in place
+run: $(STAMP) ## run the matrix into data/, execute every notebook, render them and the report
 	$(PY) -m approval_compaction data
 	$(PY) -m approval_compaction notebooks
+	$(PY) -m approval_compaction render
+	$(PY) -m approval_compaction report --output data/report.md
 
 test: $(STAMP) lint ## lint, type-check and run the tests
 	$(PY) -m pytest
