@@ -33,12 +33,27 @@ async def restore(agent: Agent[Any], text: str) -> Any:
     if not isinstance(data, dict):
         raise StateRestoreError(f"RunState JSON must be an object, not {type(data).__name__}")
     try:
-        return await RunState.from_json(agent, data)
+        restored = await RunState.from_json(agent, data)
     except Exception as error:
         reason = " ".join(str(error).split()) or type(error).__name__
         raise StateRestoreError(
             f"RunState JSON cannot resume agent {agent.name!r}: {reason}"
         ) from None
+    _check_pending_tools(agent, restored)
+    return restored
+
+
+def _check_pending_tools(agent: Agent[Any], restored: Any) -> None:
+    """An agent of the same name is not enough: each pending call's tool must be on it."""
+    tools = {getattr(tool, "name", None) for tool in agent.tools}
+    for interruption in restored.get_interruptions():
+        raw = interruption.raw_item
+        name = raw.get("name") if isinstance(raw, dict) else getattr(raw, "name", None)
+        if name is not None and name not in tools:
+            raise StateRestoreError(
+                f"RunState JSON was made for another agent: pending tool {name!r} "
+                f"is not a tool of agent {agent.name!r}"
+            )
 
 
 def state_items(text: str) -> dict[str, list[Item]]:

@@ -1,0 +1,71 @@
+"""The command line: formats, filters, and one-line errors."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from approval_compaction.cli import main
+
+SCHEMA = {
+    "sdk_version",
+    "runner",
+    "decision",
+    "compaction",
+    "state_boundary",
+    "invariant",
+    "holds",
+    "detail",
+    "dispatches",
+    "compaction_requests",
+}
+
+
+def test_cli_matrix_json_has_the_schema(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["matrix", "--format", "json", "--case", "runner=run,state_boundary=json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert len(rows) == 4 * 6
+    assert all(SCHEMA <= set(row) for row in rows)
+    assert {row["compaction"] for row in rows} == {"on", "off"}
+
+
+def test_cli_matrix_csv_and_markdown(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["matrix", "--format", "csv", "--case", "runner=run,decision=approve,state_boundary=json"])
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert len(rows) == 12 and SCHEMA <= set(rows[0])
+    main(["matrix", "--format", "markdown", "--case", "runner=run,compaction=off"])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("| case |") and len(lines) == 2 + 4
+    assert all("VIOLATED" not in line for line in lines[2:])
+
+
+def test_cli_matrix_writes_output_file(
+    tmp_path: object, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pathlib import Path
+
+    target = Path(str(tmp_path)) / "m.json"
+    assert (
+        main(
+            [
+                "matrix",
+                "--format",
+                "json",
+                "--case",
+                "runner=run,decision=reject,compaction=on,state_boundary=json",
+                "--output",
+                str(target),
+            ]
+        )
+        == 0
+    )
+    assert json.loads(target.read_text())[0]["decision"] == "reject"
+
+
+def test_cli_unknown_case_value_is_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["matrix", "--case", "runner=walk"]) == 2
+    err = capsys.readouterr().err
+    assert err == "error: unknown runner 'walk': expected one of run, run_streamed\n"

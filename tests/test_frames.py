@@ -1,0 +1,61 @@
+"""Item lists as frames with statuses in words, and stored-against-sent diffs."""
+
+from __future__ import annotations
+
+from approval_compaction import Case, diff_frame, diff_text, items_frame, run_case, stage_diff
+
+CALL = {"type": "function_call", "call_id": "c1", "name": "tool", "arguments": "{}"}
+OUTPUT = {"type": "function_call_output", "call_id": "c1", "output": "done"}
+USER = {"role": "user", "content": "question"}
+SUMMARY = {"type": "compaction", "id": "x", "encrypted_content": "summary"}
+
+
+def test_frames_status_names_each_pairing_fault() -> None:
+    frame = items_frame([SUMMARY, OUTPUT, USER])
+    assert frame["status"].tolist() == ["compaction summary", "orphan output", ""]
+
+
+def test_frames_open_call_awaiting_approval_reads_pending() -> None:
+    assert items_frame([USER, CALL], pending={"c1"})["status"].tolist() == ["", "pending approval"]
+    assert items_frame([USER, CALL])["status"].tolist() == ["", "open call"]
+
+
+def test_frames_columns_carry_type_call_id_and_tool() -> None:
+    row = items_frame([CALL, OUTPUT]).iloc[0]
+    assert (row["type"], row["call_id"], row["tool"], row["status"]) == (
+        "function_call",
+        "c1",
+        "tool",
+        "paired call",
+    )
+
+
+def test_frames_diff_aligns_by_item_identity() -> None:
+    diff = diff_frame([USER, CALL, OUTPUT], [SUMMARY, OUTPUT])
+    assert list(zip(diff["side"], diff["type"], strict=True)) == [
+        ("only stored", "message"),
+        ("only stored", "function_call"),
+        ("only sent", "compaction"),
+        ("both", "function_call_output"),
+    ]
+
+
+def test_frames_diff_judges_sent_items_within_the_sent_list() -> None:
+    diff = diff_frame([CALL, OUTPUT], [OUTPUT])
+    sent = diff[diff["sent_at"] != ""]
+    assert sent["status"].tolist() == ["orphan output"]
+
+
+def test_frames_diff_text_marks_sides() -> None:
+    text = diff_text(diff_frame([CALL], [OUTPUT]))
+    assert text.splitlines() == [
+        "- function_call c1: {}  [open call]",
+        "+ function_call_output c1: done  [orphan output]",
+    ]
+
+
+def test_frames_next_turn_diff_shows_the_lost_call_on_the_pinned_sdk() -> None:
+    diff = stage_diff(run_case(Case()), "next_turn")
+    sent = diff[diff["sent_at"] != ""]
+    assert "function_call" not in set(sent["type"])
+    assert sent[sent["type"] == "function_call_output"]["status"].tolist() == ["orphan output"]

@@ -1,0 +1,108 @@
+"""The sixteen cases on the pinned SDK: the original report's table, and failure handling."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import pytest
+
+from approval_compaction import (
+    INVARIANTS,
+    Case,
+    all_cases,
+    records,
+    run_case,
+    run_matrix,
+    seed_table,
+    to_frame,
+)
+
+
+@pytest.fixture(scope="module")
+def frame() -> pd.DataFrame:
+    return to_frame(records(run_matrix(all_cases())))
+
+
+def _holds(frame: pd.DataFrame, invariant: str, **choices: str) -> set[Any]:
+    rows = frame[frame["invariant"] == invariant]
+    for field, value in choices.items():
+        rows = rows[rows[field] == value]
+    return set(rows["holds"])
+
+
+@pytest.mark.parametrize("runner", ["run", "run_streamed"])
+@pytest.mark.parametrize("decision", ["approve", "reject"])
+@pytest.mark.parametrize("compaction", ["on", "off"])
+def test_matrix_reproduces_seed_next_turn_pairing(
+    frame: pd.DataFrame, runner: str, decision: str, compaction: str
+) -> None:
+    """Upstream #5340: an orphan pending-c1 output reaches the next turn iff compaction is on."""
+    choices = {"runner": runner, "decision": decision, "compaction": compaction}
+    rows = frame[
+        (frame["state_boundary"] == "json") & (frame["invariant"] == "next_turn_input_paired")
+    ]
+    for field, value in choices.items():
+        rows = rows[rows[field] == value]
+    assert len(rows) == 1
+    row = rows.iloc[0]
+    assert row["holds"] == (compaction == "off")
+    assert row["detail"] == ("" if compaction == "off" else "next_turn: pending-c1")
+    assert row["dispatches"] == (1 if decision == "approve" else 0)
+
+
+def test_matrix_resumed_input_stays_paired_in_every_case(frame: pd.DataFrame) -> None:
+    """The report: the immediate resumed model input keeps its call/output pairing."""
+    assert _holds(frame, "resumed_input_paired") == {True}
+
+
+def test_matrix_rejection_is_enforced_in_every_case(frame: pd.DataFrame) -> None:
+    assert _holds(frame, "decision_enforced") == {True}
+    assert set(frame[frame["decision"] == "reject"]["dispatches"]) == {0}
+
+
+def test_matrix_memory_boundary_behaves_like_json(frame: pd.DataFrame) -> None:
+    keys = ["runner", "decision", "compaction", "invariant"]
+    json_rows = frame[frame["state_boundary"] == "json"].set_index(keys)["holds"]
+    memory_rows = frame[frame["state_boundary"] == "memory"].set_index(keys)["holds"]
+    assert json_rows.sort_index().equals(memory_rows.sort_index())
+
+
+def test_matrix_compaction_hook_decides_whether_compaction_requests_happen(
+    frame: pd.DataFrame,
+) -> None:
+    assert set(frame[frame["compaction"] == "off"]["compaction_requests"]) == {0}
+    assert min(frame[frame["compaction"] == "on"]["compaction_requests"]) >= 1
+
+
+def test_matrix_seed_table_folds_runners(frame: pd.DataFrame) -> None:
+    table = seed_table(frame).set_index(["decision", "compaction hook"])
+    cell = "unpaired output in next-turn input"
+    assert table.loc[("approve", "always true"), cell] == "present in both runner modes"
+    assert table.loc[("reject", "always false"), cell] == "absent in both runner modes"
+    assert table.loc[("reject", "always true"), "tool dispatches"] == "0"
+
+
+class _FailingSession:
+    """Delegates to the compaction session but fails when the resumed run writes its items."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner, self._writes = inner, 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    async def add_items(self, items: list[Any]) -> None:
+        self._writes += 1
+        if self._writes > 1:
+            raise OSError("disk full")
+        await self._inner.add_items(items)
+
+
+def test_matrix_failure_in_one_case_is_recorded_not_raised() -> None:
+    run = run_case(Case(), wrap_session=_FailingSession)
+    assert run.error is not None and "disk full" in run.error
+    rows = records([run])
+    assert len(rows) == len(INVARIANTS)
+    assert {r.status for r in rows} <= {"error", "holds", "violated"}
+    assert any(r.holds is None and "disk full" in r.detail for r in rows)
