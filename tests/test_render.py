@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 import nbformat
+import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
@@ -137,3 +138,16 @@ def test_render_html_embeds_images_linked_from_markdown_cells(tmp_path: Path, pn
     nbformat.write(nb, folder / "08-linked.ipynb")
     html = render_notebook(folder / "08-linked.ipynb", tmp_path / "out").html.read_text()
     assert f"data:image/png;base64,{base64.b64encode(png).decode()}" in html
+
+
+def test_render_markdown_keeps_dataframe_tables_without_their_css(tmp_path: Path) -> None:
+    """GitHub prints a <style> block's CSS as text, so the markdown must not carry it."""
+    table = pd.DataFrame({"status": ["orphan output"]})._repr_html_()
+    assert table is not None and "<style scoped>" in table
+    data = {"text/html": table, "text/plain": "x"}
+    output = new_output("execute_result", data, execution_count=1)
+    nb = new_notebook(cells=[new_code_cell("frame", execution_count=1, outputs=[output])])
+    nbformat.write(nb, tmp_path / "09-table.ipynb")
+    markdown = render_notebook(tmp_path / "09-table.ipynb", tmp_path / "out").markdown.read_text()
+    assert "<td>orphan output</td>" in markdown
+    assert "<style" not in markdown and "vertical-align" not in markdown

@@ -9,6 +9,7 @@ is written atomically; images a previous render left behind are removed.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,10 @@ import nbformat
 from nbconvert import HTMLExporter, MarkdownExporter
 
 from .files import write_atomic
+
+# pandas puts a <style scoped> block before each HTML table; GitHub's markdown view drops the
+# tag but prints the CSS inside it as text, so the markdown leaves it out.
+STYLE_BLOCK = re.compile(r"<style scoped>.*?</style>\n?", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -55,7 +60,8 @@ def to_markdown(nb: Any, stem: str) -> tuple[str, dict[str, bytes]]:
         "output_files_dir": images_folder(stem),
     }
     text, written = MarkdownExporter().from_notebook_node(nb, resources=resources)
-    return str(text), {str(name): bytes(data) for name, data in written["outputs"].items()}
+    images = {str(name): bytes(data) for name, data in written["outputs"].items()}
+    return STYLE_BLOCK.sub("", str(text)), images
 
 
 def render_notebook(path: Path, folder: Path) -> Rendered:
