@@ -108,6 +108,11 @@ def parser() -> argparse.ArgumentParser:
     report.add_argument("--case", help="filter, e.g. decision=reject,compaction=on")
     report.add_argument("--output", help="write here (and its heatmap PNG beside it)")
     report.set_defaults(handler=_report)
+
+    from . import bisect, sweep  # the release sweep and its bisect add their own subcommands
+
+    sweep.register(commands)
+    bisect.register(commands)
     return main
 
 

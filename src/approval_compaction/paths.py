@@ -8,3 +8,5 @@ ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data"
 NOTEBOOKS = ROOT / "notebooks"
 RENDERED = DATA / "rendered"
+SWEEP = DATA / "sweep.json"
+RELEASE_DATES = DATA / "release-dates.json"
