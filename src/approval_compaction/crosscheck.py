@@ -69,7 +69,7 @@ class CrossRecord:
     sdk_version: str
     runner: str
     decision: str
-    sweep: str  # broken, holds, n/a (the sweep could not judge), not swept
+    sweep: str  # VIOLATED, holds, n/a (the sweep could not judge), not swept
     unfixed: str
     workaround: str
     agrees: bool | None  # None where the sweep has no verdict to compare with
@@ -148,7 +148,7 @@ def run_test(python: Path, tools: Path, version: str, environ: dict[str, str]) -
 
 
 def sweep_verdicts(rows: Iterable[dict[str, Any]]) -> dict[tuple[str, str, str], str]:
-    """Per (release, runner, decision): ``broken``, ``holds`` or ``n/a`` for the judged pair."""
+    """Per (release, runner, decision): ``VIOLATED``, ``holds`` or ``n/a`` for the judged pair."""
     found: dict[tuple[str, str, str], list[bool | None]] = {}
     for row in rows:
         if row["invariant"] in JUDGED and row["compaction"] == "on":
@@ -158,7 +158,7 @@ def sweep_verdicts(rows: Iterable[dict[str, Any]]) -> dict[tuple[str, str, str],
     verdicts = {}
     for key, values in found.items():
         if False in values:
-            verdicts[key] = "broken"
+            verdicts[key] = "VIOLATED"
         elif values and all(v is True for v in values):
             verdicts[key] = "holds"
         else:
@@ -166,7 +166,7 @@ def sweep_verdicts(rows: Iterable[dict[str, Any]]) -> dict[tuple[str, str, str],
     return verdicts
 
 
-EXPECTED = {"broken": "failed", "holds": "passed"}
+EXPECTED = {"VIOLATED": "failed", "holds": "passed"}
 
 
 def compare(outcomes: Sequence[Outcome], rows: Iterable[dict[str, Any]]) -> list[CrossRecord]:
