@@ -63,7 +63,8 @@ def run_matrix(
     cases: Sequence[Case] | None = None, *, wrap_session: SessionWrapper | None = None
 ) -> list[CaseRun]:
     """Run the given cases (all sixteen by default) on the installed SDK."""
-    return [run_case(case, wrap_session=wrap_session) for case in cases or all_cases()]
+    chosen = all_cases() if cases is None else cases
+    return [run_case(case, wrap_session=wrap_session) for case in chosen]
 
 
 def to_frame(rows: Iterable[MatrixRecord | dict[str, Any]]) -> pd.DataFrame:
