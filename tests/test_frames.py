@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from approval_compaction import Case, diff_frame, diff_text, items_frame, run_case, stage_diff
+from approval_compaction import (
+    Case,
+    diff_frame,
+    diff_text,
+    highlight,
+    items_frame,
+    run_case,
+    stage_diff,
+)
 
 CALL = {"type": "function_call", "call_id": "c1", "name": "tool", "arguments": "{}"}
 OUTPUT = {"type": "function_call_output", "call_id": "c1", "output": "done"}
@@ -59,3 +67,10 @@ def test_frames_next_turn_diff_shows_the_lost_call_on_the_pinned_sdk() -> None:
     sent = diff[diff["sent_at"] != ""]
     assert "function_call" not in set(sent["type"])
     assert sent[sent["type"] == "function_call_output"]["status"].tolist() == ["orphan output"]
+
+
+def test_frames_highlight_colours_faults_and_prints_reproducibly() -> None:
+    shown = highlight(items_frame([OUTPUT, USER]))
+    html = shown._repr_html_()
+    assert "#f5b7b1" in html and "T_items" in html
+    assert " at 0x" not in repr(shown) and "orphan output" in repr(shown)

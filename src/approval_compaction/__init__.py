@@ -7,7 +7,7 @@ six invariants on what each case stored and sent, and shows the results as frame
 from .capture import STAGES, CaseRun, Stage
 from .errors import InvestigationError, StateRestoreError
 from .findings import diff_answer, finding, seed_table, walkthrough_answer
-from .frames import diff_frame, diff_text, items_frame
+from .frames import diff_frame, diff_text, highlight, items_frame
 from .harness import run_case, run_case_async, sdk_version
 from .invariants import INVARIANTS, Verdict, evaluate
 from .matrix import MatrixRecord, pivot, records, run_matrix, to_frame, violations
@@ -39,6 +39,7 @@ __all__ = [
     "find_unpaired",
     "finding",
     "heatmap",
+    "highlight",
     "items_frame",
     "open_calls",
     "orphan_outputs",

@@ -13,6 +13,7 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 import pandas as pd
+from pandas.io.formats.style import Styler
 
 from .items import Item
 from .pairing import CALL_TO_OUTPUT, OUTPUT_TO_CALL, find_unpaired, item_key
@@ -139,3 +140,39 @@ def diff_text(frame: pd.DataFrame) -> str:
         call = f" {record['call_id']}" if record["call_id"] else ""
         lines.append(f"{marks[record['side']]} {record['type']}{call}: {record['preview']}{status}")
     return "\n".join(lines)
+
+
+STATUS_COLOURS = {
+    "orphan output": "background-color: #f5b7b1",
+    "open call": "background-color: #fad7a0",
+    "pending approval": "background-color: #fcf3cf",
+}
+
+
+class Highlighted:
+    """A frame shown with rows coloured by status; its plain-text form is the frame itself.
+
+    (A bare ``Styler`` prints its memory address as plain text, which would make notebooks
+    differ on every run.)
+    """
+
+    def __init__(self, frame: pd.DataFrame) -> None:
+        self.frame = frame
+
+    def styler(self) -> Styler:
+        def colour(row: pd.Series) -> list[str]:
+            return [STATUS_COLOURS.get(str(row["status"]), "")] * len(row)
+
+        # A fixed uuid keeps the generated CSS ids, and so the notebook, reproducible.
+        return self.frame.style.apply(colour, axis=1).set_uuid("items")
+
+    def _repr_html_(self) -> str:
+        return str(self.styler().to_html())
+
+    def __repr__(self) -> str:
+        return str(self.frame.to_string())
+
+
+def highlight(frame: pd.DataFrame) -> Highlighted:
+    """A local extra: rows coloured by status. The words stay, since GitHub strips the colour."""
+    return Highlighted(frame)
