@@ -8,13 +8,13 @@ import pytest
 
 from approval_compaction.capture import CaseRun
 from approval_compaction.comparison import (
-    answer,
-    compactions,
+    compaction_counts,
     load_runs,
     per_variant,
     pick,
     side_by_side,
-    summary,
+    variant_summary,
+    workaround_answer,
 )
 from approval_compaction.matrix import run_matrix
 from approval_compaction.results import write_matrix
@@ -35,7 +35,7 @@ def variants() -> dict[str, list[CaseRun]]:
 
 
 def test_summary_counts_verdicts_and_compactions(variants: dict[str, list[CaseRun]]) -> None:
-    table = summary(variants)
+    table = variant_summary(variants)
     assert table.loc["unfixed", "verdicts_violated"] == 4
     assert table.loc["workaround", "verdicts_violated"] == 0
     assert table.loc["unfixed", "compaction_requests"] == 2
@@ -44,7 +44,7 @@ def test_summary_counts_verdicts_and_compactions(variants: dict[str, list[CaseRu
 
 
 def test_compactions_name_the_stages_that_compacted(variants: dict[str, list[CaseRun]]) -> None:
-    table = compactions(variants)
+    table = compaction_counts(variants)
     assert table.loc["run/reject/on/json"].tolist() == [
         "2 (pause 1, next_turn 1)",
         "1 (next_turn 1)",
@@ -75,8 +75,10 @@ def test_pick_names_a_missing_case(variants: dict[str, list[CaseRun]]) -> None:
 def test_answer_says_yes_only_when_the_workaround_holds(
     variants: dict[str, list[CaseRun]],
 ) -> None:
-    assert answer(variants, "workaround", "unfixed").startswith("Yes: with the workaround 12 of 12")
-    assert answer(variants, "unfixed", "workaround").startswith("No:")
+    assert workaround_answer(variants, "workaround", "unfixed").startswith(
+        "Yes: with the workaround 12 of 12"
+    )
+    assert workaround_answer(variants, "unfixed", "workaround").startswith("No:")
 
 
 def test_load_runs_reads_back_what_write_matrix_wrote(

@@ -5,6 +5,17 @@ six invariants on what each case stored and sent, and shows the results as frame
 """
 
 from .capture import STAGES, CaseRun, Stage
+from .comparison import (
+    compaction_counts,
+    fixed_runs,
+    load_runs,
+    per_variant,
+    side_by_side,
+    variant_summary,
+    workaround_answer,
+)
+from .crosscheck import regression_table
+from .edge_cases import EDGE_CASES, edge_table
 from .errors import InvestigationError, StateRestoreError
 from .findings import diff_answer, finding, seed_table, walkthrough_answer
 from .frames import diff_frame, diff_text, highlight, items_frame
@@ -16,13 +27,16 @@ from .plots import heatmap
 from .report import Report, build_report, write_report
 from .scenario import Case, CaseValueError, all_cases, select_cases
 from .views import pending_ids, sent_table, stage_diff, stage_summary, stage_table
+from .workaround import DeferCompactionWhilePending, defer_compaction_while_pending, open_groups
 
 __all__ = [
+    "EDGE_CASES",
     "INVARIANTS",
     "STAGES",
     "Case",
     "CaseRun",
     "CaseValueError",
+    "DeferCompactionWhilePending",
     "InvestigationError",
     "MatrixRecord",
     "Report",
@@ -32,20 +46,28 @@ __all__ = [
     "Verdict",
     "all_cases",
     "build_report",
+    "compaction_counts",
+    "defer_compaction_while_pending",
     "diff_answer",
     "diff_frame",
     "diff_text",
+    "edge_table",
     "evaluate",
     "find_unpaired",
     "finding",
+    "fixed_runs",
     "heatmap",
     "highlight",
     "items_frame",
+    "load_runs",
     "open_calls",
+    "open_groups",
     "orphan_outputs",
     "pending_ids",
+    "per_variant",
     "pivot",
     "records",
+    "regression_table",
     "run_case",
     "run_case_async",
     "run_matrix",
@@ -53,11 +75,14 @@ __all__ = [
     "seed_table",
     "select_cases",
     "sent_table",
+    "side_by_side",
     "stage_diff",
     "stage_summary",
     "stage_table",
     "to_frame",
+    "variant_summary",
     "violations",
     "walkthrough_answer",
+    "workaround_answer",
     "write_report",
 ]

@@ -64,7 +64,7 @@ def newest_runs(version: str, envs: Path, report: Callable[[str], None] = print)
     return [case_run_from_json(item) for item in result["runs"]]
 
 
-def summary(variants: Variants) -> pd.DataFrame:
+def variant_summary(variants: Variants) -> pd.DataFrame:
     """Per variant: release, verdicts holding and violated, and compactions made."""
     rows = []
     for name, runs in variants.items():
@@ -91,7 +91,7 @@ def side_by_side(variants: Variants) -> pd.DataFrame:
     )
 
 
-def compactions(variants: Variants) -> pd.DataFrame:
+def compaction_counts(variants: Variants) -> pd.DataFrame:
     """Compaction requests each case made, per variant, and in which stages."""
     columns: dict[str, pd.Series] = {}
     for name, runs in variants.items():
@@ -126,9 +126,9 @@ def per_variant(
     return pd.concat({name: view(pick(runs, label), stage) for name, runs in variants.items()})
 
 
-def answer(variants: Variants, fixed: str, unfixed: str) -> str:
+def workaround_answer(variants: Variants, fixed: str, unfixed: str) -> str:
     """The notebook's one-line answer, from the summary."""
-    table = summary(variants)
+    table = variant_summary(variants)
     fix, before = table.loc[fixed], table.loc[unfixed]
     holds = fix["verdicts_violated"] == 0 and fix["compaction_on_cases_without_any"] == 0
     verdict = "Yes" if holds else "No"

@@ -250,6 +250,16 @@ def by_release(frame: pd.DataFrame) -> pd.DataFrame:
     return grouped
 
 
+def load(path: Path = paths.DATA / "fix-releases.json") -> list[CrossRecord]:
+    """Records written by ``write``."""
+    return [CrossRecord(**row) for row in json.loads(path.read_text())]
+
+
+def regression_table(path: Path = paths.DATA / "fix-releases.json") -> pd.DataFrame:
+    """The committed crosscheck, one row per release."""
+    return by_release(to_frame(load(path)))
+
+
 def _agreement(values: pd.Series) -> str:
     known = [bool(v) for v in values if v is not None and not pd.isna(v)]
     if not known:

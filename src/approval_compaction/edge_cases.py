@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 from agents import Agent, HostedMCPTool, RunConfig, Runner, SQLiteSession
 from agents.memory import OpenAIResponsesCompactionSession
 from openai.types.responses.response_output_item import McpApprovalRequest
@@ -27,6 +28,7 @@ from .harness import (
     run_case,
     run_sync,
 )
+from .invariants import evaluate
 from .items import Item, to_item
 from .model import ScriptedModel, assistant_message, function_call
 from .scenario import Case
@@ -189,3 +191,18 @@ async def plain_turns_async(
 def plain_turns(directory: Path, wrap_session: SessionWrapper | None = None) -> list[PlainTurn]:
     """Synchronous ``plain_turns_async``."""
     return run_sync(plain_turns_async(directory, wrap_session))
+
+
+def edge_table(wrappers: dict[str, SessionWrapper | None]) -> pd.DataFrame:
+    """Per edge case and runner, for each wrapper: the invariants violated, and compactions."""
+    rows = []
+    for edge in EDGE_CASES:
+        for runner in ("run", "run_streamed"):
+            row: dict[str, Any] = {"edge case": edge.name, "runner": runner}
+            for name, wrap in wrappers.items():
+                run = run_edge(edge, wrap, runner=runner)
+                broken = [v.invariant for v in evaluate(run) if v.holds is not True]
+                row[name] = ", ".join(broken) or "all hold"
+                row[f"{name}: compactions"] = run.compaction_requests
+            rows.append(row)
+    return pd.DataFrame(rows).set_index(["edge case", "runner"])
