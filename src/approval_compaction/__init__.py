@@ -24,8 +24,21 @@ from .invariants import INVARIANTS, Verdict, evaluate
 from .matrix import MatrixRecord, pivot, records, run_matrix, to_frame, violations
 from .pairing import Unpaired, find_unpaired, open_calls, orphan_outputs
 from .plots import heatmap
+from .releases import (
+    release_answer,
+    release_bisections,
+    release_boundaries,
+    release_changes,
+    release_coverage,
+    release_grid,
+    release_heatmap,
+    release_table,
+    release_violations,
+    sweep_frame,
+)
 from .report import Report, build_report, write_report
 from .scenario import Case, CaseValueError, all_cases, select_cases
+from .sweep import ReleaseRecord
 from .views import pending_ids, sent_table, stage_diff, stage_summary, stage_table
 from .workaround import DeferCompactionWhilePending, defer_compaction_while_pending, open_groups
 
@@ -39,6 +52,7 @@ __all__ = [
     "DeferCompactionWhilePending",
     "InvestigationError",
     "MatrixRecord",
+    "ReleaseRecord",
     "Report",
     "Stage",
     "StateRestoreError",
@@ -68,6 +82,15 @@ __all__ = [
     "pivot",
     "records",
     "regression_table",
+    "release_answer",
+    "release_bisections",
+    "release_boundaries",
+    "release_changes",
+    "release_coverage",
+    "release_grid",
+    "release_heatmap",
+    "release_table",
+    "release_violations",
     "run_case",
     "run_case_async",
     "run_matrix",
@@ -79,6 +102,7 @@ __all__ = [
     "stage_diff",
     "stage_summary",
     "stage_table",
+    "sweep_frame",
     "to_frame",
     "variant_summary",
     "violations",

@@ -7,8 +7,9 @@ and reused; the probe (``probe.py``) runs the cases inside one and the records a
 here, with the same invariants as the matrix on the pinned release.
 
 Results are merged into ``data/sweep.json`` (the ``matrix`` JSON schema plus the resolved
-``openai`` and ``pydantic``) and ``data/sweep.csv`` after every release, so an interrupted sweep
-keeps what it finished; the next one reuses those releases unless asked to refresh.
+``openai`` and ``pydantic``) and ``data/sweep.csv`` as releases finish (at most every few
+seconds, and when the sweep ends or is interrupted), so an interrupted sweep keeps what it
+finished; the next one reuses those releases unless asked to refresh.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 PROBE_TIMEOUT_SECONDS = 600
 INSTALL_TIMEOUT_SECONDS = 900
 UNAVAILABLE = "unavailable"
+SAVE_EVERY_SECONDS = 10.0  # rewriting the merged files after every release would cost more
 Report = Callable[[str], None]
 
 
@@ -313,7 +315,6 @@ def sweep(
     envs: Path | None = None,
     jobs: int = 1,
     refresh: bool = False,
-    report: Report = print,
 ) -> list[dict[str, Any]]:
     """Run each release not yet in ``output`` (all with ``refresh``), merging as it goes."""
     if jobs < 1:
@@ -328,17 +329,22 @@ def sweep(
             bar.write(f"{version:<8} reused  {summary(mine)}")
             bar.update()
         pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
+        written, unsaved = time.monotonic(), False
         try:
             futures = {pool.submit(_timed, v, cutoffs[v], folder, uv): v for v in todo}
             for future in concurrent.futures.as_completed(futures):
                 version = futures[future]
                 new, took = future.result()
-                rows = merge(rows, version, new)
-                write_results(output, rows)
+                rows, unsaved = merge(rows, version, new), True
+                if time.monotonic() - written >= SAVE_EVERY_SECONDS:
+                    write_results(output, rows)
+                    written, unsaved = time.monotonic(), False
                 bar.write(f"{version:<8} ran {took:5.1f}s  {summary(new)}")
                 bar.update()
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
+            if unsaved:  # also when interrupted: what finished is kept
+                write_results(output, rows)
     return rows
 
 

@@ -11,6 +11,7 @@ A version spec names releases: ``0.23.1``, a list ``0.8.0,0.23.1``, an inclusive
 
 from __future__ import annotations
 
+import functools
 import json
 import urllib.request
 from collections.abc import Iterable, Mapping, Sequence
@@ -32,6 +33,7 @@ class VersionSpecError(InvestigationError):
     """A ``--versions`` spec that is malformed or names no known release."""
 
 
+@functools.cache
 def version_key(version: str) -> Version:
     """Sort key: release order, so that ``0.10.0`` comes after ``0.9.3``."""
     return Version(version)
