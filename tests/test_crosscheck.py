@@ -12,8 +12,10 @@ from approval_compaction.crosscheck import (
     Outcome,
     by_release,
     compare,
+    load,
     parse_id,
     parse_junit,
+    regression_table,
     sweep_verdicts,
     to_frame,
     write,
@@ -122,6 +124,8 @@ def test_write_summarises_one_row_per_release(tmp_path: Path) -> None:
     assert (
         "| 0.9.0 | ✅ holds | failed | missing | NO |" in (tmp_path / "fix-releases.md").read_text()
     )
+    assert load(tmp_path / "fix-releases.json") == records
+    assert regression_table(tmp_path / "fix-releases.json").equals(table)
 
 
 def test_test_file_is_the_sdk_style_regression_test() -> None:

@@ -17,7 +17,7 @@ from openai.types.responses import ResponseFunctionToolCall
 
 from approval_compaction import evaluate
 from approval_compaction.cli import main
-from approval_compaction.edge_cases import EDGE_CASES, plain_turns, run_edge
+from approval_compaction.edge_cases import EDGE_CASES, edge_table, plain_turns, run_edge
 from approval_compaction.workaround import (
     DeferCompactionWhilePending,
     defer_compaction_while_pending,
@@ -213,3 +213,10 @@ def test_sdk_regression_runs_the_workaround_here() -> None:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert [p.id for p in module.SESSION_VARIANTS] == ["workaround", "unfixed"]
+
+
+def test_edge_table_reports_each_edge_case_and_runner() -> None:
+    table = edge_table({"with workaround": defer_compaction_while_pending})
+    assert len(table) == 2 * len(EDGE_CASES)
+    assert set(table["with workaround"]) == {"all hold"}
+    assert table["with workaround: compactions"].min() >= 1
