@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
 .DEFAULT_GOAL := help
-.PHONY: help setup run test lint lab bench clean
+.PHONY: help setup run sweep test lint lab bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
@@ -23,6 +23,9 @@ run: $(STAMP) ## run the matrix into data/, execute every notebook, render them 
 	$(PY) -m approval_compaction notebooks
 	$(PY) -m approval_compaction render
 	$(PY) -m approval_compaction report --output data/report.md
+
+sweep: $(STAMP) ## run the matrix on every openai-agents release into data/sweep.json (slow)
+	$(PY) -m approval_compaction sweep $(SWEEP_ARGS)
 
 test: $(STAMP) lint ## lint, type-check and run the tests
 	$(PY) -m pytest

@@ -126,11 +126,10 @@ def _last_line(text: str) -> str:
 
 
 def _failure(proc: subprocess.CompletedProcess[str]) -> str:
-    """The most telling line of a failed uv command: its first error, else its last line."""
-    for line in proc.stderr.splitlines():
-        if line.strip().startswith(("error:", "×", "╰─▶")):
-            return " ".join(line.split())[:300]
-    return _last_line(proc.stderr or proc.stdout)
+    """A failed uv command in one line: its error and the cause it gives, else its last line."""
+    lines = [" ".join(line.split()) for line in proc.stderr.splitlines()]
+    told = [line for line in lines if line.startswith(("error:", "cause:", "×", "╰─▶"))]
+    return "; ".join(told)[:300] if told else _last_line(proc.stderr or proc.stdout)
 
 
 def install(env: Environment, uv: str) -> str | None:
