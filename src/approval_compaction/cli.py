@@ -113,6 +113,10 @@ def parser() -> argparse.ArgumentParser:
 
     sweep.register(commands)
     bisect.register(commands)
+    from . import comparison, crosscheck, snippet  # the workaround's data, test and snippet
+
+    for module in (comparison, crosscheck, snippet):
+        module.register(commands)
     return main
 
 

@@ -13,6 +13,7 @@ import argparse
 import json
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -141,12 +142,8 @@ def workaround_answer(variants: Variants, fixed: str, unfixed: str) -> str:
     )
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m approval_compaction.comparison")
-    parser.add_argument("--version", help="the release to run unfixed (default: the newest)")
-    parser.add_argument("--envs", help="the sweep's environment folder (default: its cache)")
-    parser.add_argument("--folder", default=str(paths.DATA))
-    args = parser.parse_args(argv)
+def command(args: argparse.Namespace) -> int:
+    """``fix-data``: the pinned release with the workaround, and the newest release unfixed."""
     folder = Path(args.folder)
     version = args.version or newest_release()
     written = write_matrix(fixed_runs(), folder, FIXED_STEM)
@@ -157,5 +154,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
+def register(commands: Any) -> None:
+    """Add the ``fix-data`` subcommand to the CLI."""
+    cmd = commands.add_parser(
+        "fix-data", help="write the matrix with the workaround, and the newest release's"
+    )
+    cmd.add_argument("--version", help="the release to run unfixed (default: the newest)")
+    cmd.add_argument("--envs", help="the sweep's environment folder (default: its cache)")
+    cmd.add_argument("--folder", default=str(paths.DATA))
+    cmd.set_defaults(handler=command)

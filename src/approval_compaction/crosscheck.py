@@ -280,14 +280,8 @@ def write(records: Sequence[CrossRecord], folder: Path, stem: str = "fix-release
     return list(written)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m approval_compaction.crosscheck")
-    parser.add_argument("--versions", help="releases, as for the sweep (default: all swept)")
-    parser.add_argument("--envs", help="the sweep's environment folder (default: its cache)")
-    parser.add_argument("--create", action="store_true", help="create missing environments")
-    parser.add_argument("--sweep", default=str(paths.DATA / "sweep.json"))
-    parser.add_argument("--folder", default=str(paths.DATA))
-    args = parser.parse_args(argv)
+def command(args: argparse.Namespace) -> int:
+    """``crosscheck``: run the test on each swept release; exit 1 if any disagrees."""
     rows = sweep.load_results(Path(args.sweep))
     swept = sort_versions(row["sdk_version"] for row in rows)
     known = sort_versions([*load_releases(paths.RELEASE_DATES), *swept])
@@ -302,5 +296,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0 if not disagree else 1
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
+def register(commands: Any) -> None:
+    """Add the ``crosscheck`` subcommand to the CLI."""
+    cmd = commands.add_parser(
+        "crosscheck", help="run the SDK-style regression test on each swept release"
+    )
+    cmd.add_argument("--versions", help="releases, as for the sweep (default: all swept)")
+    cmd.add_argument("--envs", help="the sweep's environment folder (default: its cache)")
+    cmd.add_argument("--create", action="store_true", help="create missing environments")
+    cmd.add_argument("--sweep", default=str(paths.SWEEP), help="the sweep's results JSON")
+    cmd.add_argument("--folder", default=str(paths.DATA))
+    cmd.set_defaults(handler=command)

@@ -7,6 +7,7 @@ of the compactions made, and the test's outcome on every swept release.
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -151,5 +152,15 @@ def write(path: Path = SNIPPET) -> Path:
     return path
 
 
-if __name__ == "__main__":
-    print(f"wrote {write().relative_to(paths.ROOT)}")
+def command(args: argparse.Namespace) -> int:
+    """``snippet``: write the upstream comment from the committed data."""
+    path = write(Path(args.output))
+    print(f"wrote {path}")
+    return 0
+
+
+def register(commands: Any) -> None:
+    """Add the ``snippet`` subcommand to the CLI."""
+    cmd = commands.add_parser("snippet", help="write the markdown comment for the upstream thread")
+    cmd.add_argument("--output", default=str(SNIPPET))
+    cmd.set_defaults(handler=command)
