@@ -13,6 +13,7 @@ from approval_compaction.comparison import (
     per_variant,
     pick,
     side_by_side,
+    stage_summaries,
     variant_summary,
     workaround_answer,
 )
@@ -86,3 +87,11 @@ def test_load_runs_reads_back_what_write_matrix_wrote(
 ) -> None:
     write_matrix(variants["workaround"], tmp_path, "fix-matrix")
     assert load_runs(tmp_path / "fix-matrix-runs.json") == variants["workaround"]
+
+
+def test_stage_summaries_show_where_each_variant_compacted(
+    variants: dict[str, list[CaseRun]],
+) -> None:
+    table = stage_summaries(variants, "run/reject/on/json")
+    assert table.loc["unfixed", "compaction_requests"].tolist() == [1, 0, 0, 1]
+    assert table.loc["workaround", "compaction_requests"].tolist() == [0, 0, 0, 1]

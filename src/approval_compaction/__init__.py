@@ -11,6 +11,7 @@ from .comparison import (
     load_runs,
     per_variant,
     side_by_side,
+    stage_summaries,
     variant_summary,
     workaround_answer,
 )
@@ -100,6 +101,7 @@ __all__ = [
     "sent_table",
     "side_by_side",
     "stage_diff",
+    "stage_summaries",
     "stage_summary",
     "stage_table",
     "sweep_frame",

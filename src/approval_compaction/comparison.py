@@ -23,6 +23,7 @@ from .matrix import pivot, records, run_matrix, to_frame
 from .probe import case_run_from_json
 from .results import write_matrix
 from .versions import load_releases, sort_versions, version_key
+from .views import stage_summary
 from .workaround import defer_compaction_while_pending
 
 FIXED_STEM = "fix-matrix"
@@ -125,6 +126,11 @@ def per_variant(
 ) -> pd.DataFrame:
     """One view (``stage_table``, ``stage_diff``, ...) of one case and stage, for each variant."""
     return pd.concat({name: view(pick(runs, label), stage) for name, runs in variants.items()})
+
+
+def stage_summaries(variants: Variants, label: str) -> pd.DataFrame:
+    """``stage_summary`` of one case, for each variant."""
+    return pd.concat({name: stage_summary(pick(runs, label)) for name, runs in variants.items()})
 
 
 def workaround_answer(variants: Variants, fixed: str, unfixed: str) -> str:
