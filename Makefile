@@ -5,10 +5,10 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
 .DEFAULT_GOAL := help
-.PHONY: help setup run sweep test lint lab bench clean
+.PHONY: help setup run sweep workaround test lint lab bench clean
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,9 +23,15 @@ run: $(STAMP) ## run the matrix into data/, execute every notebook, render them 
 	$(PY) -m approval_compaction notebooks
 	$(PY) -m approval_compaction render
 	$(PY) -m approval_compaction report --output data/report.md
+	$(PY) -m approval_compaction snippet
 
 sweep: $(STAMP) ## run the matrix on every openai-agents release into data/sweep.json (slow)
 	$(PY) -m approval_compaction sweep $(SWEEP_ARGS)
+
+workaround: $(STAMP) ## the workaround's matrix, the newest release's, the test per swept release
+	$(PY) -m approval_compaction fix-data
+	$(PY) -m approval_compaction crosscheck
+	$(PY) -m approval_compaction snippet
 
 test: $(STAMP) lint ## lint, type-check and run the tests
 	$(PY) -m pytest
