@@ -71,10 +71,15 @@ def test_before_after_counts_cases_and_compactions() -> None:
 
 def test_releases_sentence_spans_failing_and_passing_releases() -> None:
     records = [
-        {"sdk_version": v, "unfixed": u, "agrees": True}
-        for v, u in [("0.8.0", "failed"), ("0.10.0", "failed"), ("0.24.0", "passed")]
+        {"sdk_version": v, "unfixed": u, "agrees": True, "workaround": w}
+        for v, u, w in [
+            ("0.8.0", "failed", "passed"),
+            ("0.10.0", "failed", "failed"),
+            ("0.24.0", "passed", "passed"),
+        ]
     ]
     sentence = releases_sentence(records)
+    assert sentence.endswith("session it passes on 2 releases (0.8.0 to 0.24.0).")
     assert "fails on 2 releases (0.8.0 to 0.10.0) and passes on 0.24.0" in sentence
     assert "in 3 of 3" in sentence
 

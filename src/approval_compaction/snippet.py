@@ -85,12 +85,15 @@ def releases_sentence(records: Sequence[dict[str, Any]]) -> str:
     passing -= failing
     judged = [r for r in records if r["agrees"] is not None]
     agreed = sum(bool(r["agrees"]) for r in judged)
+    wrapped = {r["sdk_version"] for r in records if r.get("workaround") == "passed"}
+    wrapped -= {r["sdk_version"] for r in records if r.get("workaround") != "passed"}
     return (
         f"Run unpatched in each release's own environment, the test fails on "
         f"{_span(failing)} and passes on {_span(passing)}; in {agreed} of {len(judged)} "
         "release/runner/decision cases its outcome matches the sweep's verdict on "
         "`next_turn_input_paired` and `compaction_input_complete` (fails exactly where either "
-        "is violated)."
+        "is violated). With the workaround wrapper around the session it passes on "
+        f"{_span(wrapped)}."
     )
 
 
