@@ -38,7 +38,7 @@ MARKS = {True: "✅", False: "❌"}
 
 def upstream_test(text: str) -> str:
     """The regression test without this project's block: what a maintainer pastes."""
-    stripped, count = PROJECT_BLOCK.subn("\n", text)
+    stripped, count = PROJECT_BLOCK.subn("", text)
     if count != 1:
         raise ValueError(f"expected one approval-compaction block in the test, found {count}")
     return stripped
