@@ -12,6 +12,7 @@ missing features as the reason; a release whose ``agents`` does not import is un
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import importlib.metadata
 import inspect
@@ -26,10 +27,15 @@ from .scenario import Case, select_cases
 
 # Run with ``python -c BOOTSTRAP PACKAGE_DIR ARGS...``: register the package folder as an empty
 # package (so ``__init__`` and its pandas imports are skipped), then hand over to ``main``.
+# Start-up and exit are made cheap, since they recur once per release: the garbage collector
+# is off while the SDK imports (``probe`` turns it back on before any case runs), and the
+# process ends with ``os._exit`` once its output is written, skipping the interpreter teardown.
 BOOTSTRAP = (
-    "import sys, types; package = types.ModuleType('approval_compaction'); "
+    "import gc, os, sys, types; gc.disable(); "
+    "package = types.ModuleType('approval_compaction'); "
     "package.__path__ = [sys.argv[1]]; sys.modules['approval_compaction'] = package; "
-    "from approval_compaction.probe import main; raise SystemExit(main(sys.argv[2:]))"
+    "from approval_compaction.probe import main; code = main(sys.argv[2:]); "
+    "sys.stdout.flush(); sys.stderr.flush(); os._exit(code)"
 )
 DEPENDENCIES = ("openai-agents", "openai", "pydantic")
 
@@ -123,15 +129,16 @@ def probe(cases: Sequence[Case]) -> dict[str, Any]:
     except Exception as exc:  # any import failure makes the release unavailable, not a crash
         return {"unavailable": f"import agents failed: {type(exc).__name__}: {exc}"[:300]}
     versions = installed_versions()
-    runs = []
-    for case in cases:
-        missing = missing_features(case, api)
-        if missing:
-            runs.append(not_applicable(case, versions["openai-agents"], missing))
-            continue
+    missing = {case: missing_features(case, api) for case in cases}
+    if not all(missing.values()):
         from .harness import run_case  # only once the release is known to have what it needs
-
-        runs.append(run_case(case))
+    gc.enable()  # the imports are done: the cases run with the collector on, as in ``matrix``
+    runs = [
+        not_applicable(case, versions["openai-agents"], missing[case])
+        if missing[case]
+        else run_case(case)
+        for case in cases
+    ]
     return {**versions, "runs": [asdict(run) for run in runs]}
 
 

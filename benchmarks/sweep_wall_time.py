@@ -1,0 +1,99 @@
+"""Wall time of the full release sweep with a warm cache, against its floor; optionally cold.
+
+floor = releases x (wall time of a bare ``python -c "import agents"`` in one release's
+environment) / cores: the least a sweep that imports the SDK once per release can take.
+
+The warm sweep re-runs every release (``--refresh``) in the cached environments, writing to a
+temporary file so ``data/sweep.json`` is left alone. ``--cold`` also times a sweep from an empty
+uv cache and no environments (it downloads every release's dependencies from the index).
+
+    python benchmarks/sweep_wall_time.py [--versions SPEC] [--cold] [--repeat N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from approval_compaction import paths
+from approval_compaction.harness import sdk_version
+from approval_compaction.sweep import Environment, default_envs, install, uv_binary
+from approval_compaction.versions import load_releases, parse_versions
+
+TARGET_RATIO = 1.5
+
+
+def timed(command: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
+    """Wall time and CPU time (user + system, the command and all it started) of a command."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(command, check=True, env=env, stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def sweep_seconds(
+    versions: str | None, output: Path, env: dict[str, str], *extra: str
+) -> tuple[float, float]:
+    """Wall and CPU time of ``python -m approval_compaction sweep`` as a user runs it."""
+    command = [sys.executable, "-m", "approval_compaction", "sweep", "--output", str(output)]
+    command += [*(["--versions", versions] if versions else []), *extra]
+    return timed(command, env)
+
+
+def import_seconds(python: Path, repeat: int) -> tuple[float, float]:
+    """Median wall and CPU time of a bare ``import agents`` in one release's environment."""
+    runs = [timed([str(python), "-c", "import agents"]) for _ in range(repeat)]
+    return statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--versions", help="releases to sweep (default: every one cached)")
+    parser.add_argument("--cold", action="store_true", help="also time a cold-cache sweep")
+    parser.add_argument("--repeat", type=int, default=5, help="import timings for the floor")
+    args = parser.parse_args()
+    cutoffs = load_releases(paths.RELEASE_DATES)
+    versions = parse_versions(args.versions, list(cutoffs))
+    cores = os.cpu_count() or 1
+    env = dict(os.environ)
+    with tempfile.TemporaryDirectory(prefix="sweep-bench-") as folder:
+        # Warm: every environment built first (untimed, instant when cached), then a timed re-run.
+        uv = uv_binary()
+        for version in versions:
+            install(Environment(default_envs() / version, version, cutoffs[version]), uv)
+        pinned = Environment(default_envs() / sdk_version(), sdk_version(), cutoffs[sdk_version()])
+        load = os.getloadavg()[0]
+        bare, bare_cpu = import_seconds(pinned.python, args.repeat)
+        warm, warm_cpu = sweep_seconds(args.versions, Path(folder) / "warm.json", env, "--refresh")
+        floor, floor_cpu = len(versions) * bare / cores, len(versions) * bare_cpu
+        lines = [
+            f"releases            {len(versions)}  (cores: {cores}, jobs: {cores})",
+            f"load before         {load:.2f}  (1-minute load average; the machine is shared)",
+            f"bare import agents  {bare:6.2f} s wall, {bare_cpu:.2f} s CPU"
+            f"  (median of {args.repeat}, in {pinned.version})",
+            f"floor               {floor:6.1f} s  (releases x import wall / cores)",
+            f"warm-cache sweep    {warm:6.1f} s  (ratio {warm / floor:.2f}, target {TARGET_RATIO})",
+            f"CPU: sweep, floor   {warm_cpu:6.1f} s, {floor_cpu:.1f} s"
+            f"  (ratio {warm_cpu / floor_cpu:.2f}; releases x import CPU)",
+        ]
+        print("\n".join(lines))
+        if args.cold:
+            cold_env = {**env, "UV_CACHE_DIR": str(Path(folder) / "uv-cache")}
+            envs = Path(folder) / "envs"
+            cold, _ = sweep_seconds(
+                args.versions, Path(folder) / "cold.json", cold_env, "--envs", str(envs)
+            )
+            print(f"cold-cache sweep    {cold:6.1f} s  (empty uv cache, no environments)")
+
+
+if __name__ == "__main__":
+    main()
