@@ -19,6 +19,7 @@ from approval_compaction import evaluate
 from approval_compaction.cli import main
 from approval_compaction.edge_cases import EDGE_CASES, edge_table, plain_turns, run_edge
 from approval_compaction.workaround import (
+    KEPT_DEFERRALS,
     DeferCompactionWhilePending,
     defer_compaction_while_pending,
     open_groups,
@@ -117,6 +118,14 @@ async def test_workaround_defers_while_an_mcp_request_is_open() -> None:
     await session.run_compaction()
     assert len(session.deferrals) == 1
     assert inner.calls == [(None, None)]
+
+
+async def test_workaround_keeps_only_the_latest_deferrals() -> None:
+    session = defer_compaction_while_pending(FakeCompactionSession([USER, CALL]))
+    for n in range(KEPT_DEFERRALS + 5):
+        await session.run_compaction({"response_id": f"resp-{n}"})
+    assert len(session.deferrals) == KEPT_DEFERRALS
+    assert session.deferrals[-1].args == {"response_id": f"resp-{KEPT_DEFERRALS + 4}"}
 
 
 async def test_workaround_calls_a_session_without_wrapper_parameter_plainly() -> None:

@@ -14,12 +14,17 @@ and ``run_compaction`` (with the ``wrapper`` keyword, so the runner still passes
 and still compacts automatically), and forwards every other attribute, including the private
 hooks the runner looks up by name, to the wrapped session. A skipped compaction is not owed:
 at the next turn the wrapped session's hook decides afresh, on a history that has only grown.
+
+Wrap the outermost session the runner is given (an ``EncryptedSession`` only exposes compaction
+when it directly wraps an ``OpenAIResponsesCompactionSession``). A call whose approval is never
+resolved keeps compaction deferred until it is answered or the session is cleared.
 """
 
 from __future__ import annotations
 
 import inspect
 import logging
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +33,7 @@ from .items import Item, to_items
 from .pairing import find_unpaired
 
 logger = logging.getLogger("approval_compaction.workaround")
+KEPT_DEFERRALS = 64
 
 
 @dataclass(frozen=True)
@@ -61,7 +67,7 @@ class DeferCompactionWhilePending:
             raise TypeError(f"{type(session).__name__} has no run_compaction(): nothing to defer")
         self.inner = session
         self.session_id: str = session.session_id
-        self.deferrals: list[Deferral] = []
+        self.deferrals: deque[Deferral] = deque(maxlen=KEPT_DEFERRALS)  # the latest ones
 
     def __getattr__(self, name: str) -> Any:
         # Only called for names not found on the wrapper: the runner's private hooks
