@@ -130,13 +130,7 @@ EDGE_CASES: tuple[EdgeCase, ...] = (
         "two pending, mixed decisions", Script(two_calls_model, decide=approve_first_only), Case()
     ),
     EdgeCase("two pending, all rejected", Script(two_calls_model), Case(decision="reject")),
-    # The in-memory state crosses to the resume, so this case does not depend on how a
-    # restored state validates a hosted approval (its tool is on the MCP server, not the agent).
-    EdgeCase(
-        "hosted MCP approval request",
-        Script(mcp_model, agent=mcp_agent),
-        Case(state_boundary="memory"),
-    ),
+    EdgeCase("hosted MCP approval request", Script(mcp_model, agent=mcp_agent), Case()),
     EdgeCase("store that is not SQLite", Script(store=memory_store), Case()),
 )
 

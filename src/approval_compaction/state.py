@@ -12,7 +12,7 @@ from typing import Any
 from agents import Agent, RunState
 
 from .errors import StateRestoreError
-from .items import Item, to_items
+from .items import Item, to_item, to_items
 
 ITEM_LIST_KEYS: tuple[str, ...] = ("original_input", "generated_items", "session_items")
 
@@ -47,8 +47,10 @@ def _check_pending_tools(agent: Agent[Any], restored: Any) -> None:
     """An agent of the same name is not enough: each pending call's tool must be on it."""
     tools = {getattr(tool, "name", None) for tool in agent.tools}
     for interruption in restored.get_interruptions():
-        raw = interruption.raw_item
-        name = raw.get("name") if isinstance(raw, dict) else getattr(raw, "name", None)
+        raw = to_item(interruption.raw_item)
+        if raw.get("type") != "function_call":  # hosted tools are not the agent's own tools
+            continue
+        name = raw.get("name")
         if name is not None and name not in tools:
             raise StateRestoreError(
                 f"RunState JSON was made for another agent: pending tool {name!r} "
