@@ -93,6 +93,12 @@ def main() -> None:
                 args.versions, Path(folder) / "cold.json", cold_env, "--envs", str(envs)
             )
             print(f"cold-cache sweep    {cold:6.1f} s  (empty uv cache, no environments)")
+            same = (Path(folder) / "cold.json").read_bytes() == (
+                Path(folder) / "warm.json"
+            ).read_bytes()
+            print(
+                f"cold results        {'identical to' if same else 'DIFFER from'} the warm sweep's"
+            )
 
 
 if __name__ == "__main__":

@@ -225,3 +225,15 @@ def test_bisect_on_the_three_releases_agrees_with_the_sweep(three: tuple[Path, P
         start=PINNED,
     )
     assert (found.last_holding, found.first_broken, found.holds_again) == (BEFORE, PINNED, AFTER)
+
+
+def test_cli_sweep_with_a_corrupted_results_file_is_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from approval_compaction.cli import main
+
+    output = tmp_path / "sweep.json"
+    output.write_text('[{"sdk_version": ')
+    assert main(["sweep", "--versions", PINNED, "--output", str(output)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"error: {output} is not valid JSON (Expecting value, line 1)\n"

@@ -237,7 +237,10 @@ def load_results(path: Path) -> list[dict[str, Any]]:
     """The records of an earlier sweep, or none."""
     if not path.exists():
         return []
-    rows: list[dict[str, Any]] = json.loads(path.read_text())
+    try:
+        rows: list[dict[str, Any]] = json.loads(path.read_text())
+    except json.JSONDecodeError as error:
+        raise SweepError(f"{path} is not valid JSON ({error.msg}, line {error.lineno})") from None
     return rows
 
 
