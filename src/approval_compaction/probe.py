@@ -18,7 +18,7 @@ import importlib.metadata
 import inspect
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import asdict
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -139,7 +139,14 @@ def probe(cases: Sequence[Case]) -> dict[str, Any]:
         else run_case(case)
         for case in cases
     ]
-    return {**versions, "runs": [asdict(run) for run in runs]}
+    return {**versions, "runs": [plain(run) for run in runs]}
+
+
+def plain(run: CaseRun) -> dict[str, Any]:
+    """A run as JSON-ready dicts, like ``asdict`` without its deep copy (items are plain)."""
+    stages = [{f.name: getattr(stage, f.name) for f in fields(Stage)} for stage in run.stages]
+    top = {f.name: getattr(run, f.name) for f in fields(CaseRun)}
+    return {**top, "case": run.case.as_dict(), "stages": stages}
 
 
 def case_run_from_json(data: dict[str, Any]) -> CaseRun:
