@@ -55,6 +55,18 @@ def import_seconds(python: Path, repeat: int) -> tuple[float, float]:
     return statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs)
 
 
+def parallel_import_seconds(python: Path, cores: int, repeat: int) -> float:
+    """Median wall time of ``cores`` bare imports started at once: what the cores really give."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        procs = [subprocess.Popen([str(python), "-c", "import agents"]) for _ in range(cores)]
+        if any(proc.wait() for proc in procs):
+            raise RuntimeError("import agents failed")
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--versions", help="releases to sweep (default: every one cached)")
@@ -74,7 +86,9 @@ def main() -> None:
         load = os.getloadavg()[0]
         bare, bare_cpu = import_seconds(pinned.python, args.repeat)
         warm, warm_cpu = sweep_seconds(args.versions, Path(folder) / "warm.json", env, "--refresh")
+        together = parallel_import_seconds(pinned.python, cores, args.repeat)
         floor, floor_cpu = len(versions) * bare / cores, len(versions) * bare_cpu
+        shared = len(versions) * together / cores
         lines = [
             f"releases            {len(versions)}  (cores: {cores}, jobs: {cores})",
             f"load before         {load:.2f}  (1-minute load average; the machine is shared)",
@@ -84,6 +98,8 @@ def main() -> None:
             f"warm-cache sweep    {warm:6.1f} s  (ratio {warm / floor:.2f}, target {TARGET_RATIO})",
             f"CPU: sweep, floor   {warm_cpu:6.1f} s, {floor_cpu:.1f} s"
             f"  (ratio {warm_cpu / floor_cpu:.2f}; releases x import CPU)",
+            f"floor, {cores} at once    {shared:6.1f} s  (ratio {warm / shared:.2f};"
+            f" {cores} imports together took {together:.2f} s)",
         ]
         print("\n".join(lines))
         if args.cold:
