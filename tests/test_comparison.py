@@ -12,8 +12,8 @@ from approval_compaction.comparison import (
     load_runs,
     per_variant,
     pick,
-    side_by_side,
     stage_summaries,
+    variant_matrices,
     variant_summary,
     workaround_answer,
 )
@@ -56,7 +56,7 @@ def test_compactions_name_the_stages_that_compacted(variants: dict[str, list[Cas
 def test_side_by_side_has_one_column_block_per_variant(
     variants: dict[str, list[CaseRun]],
 ) -> None:
-    table = side_by_side(variants)
+    table = variant_matrices(variants)
     assert table.columns.get_level_values(0).unique().tolist() == ["unfixed", "workaround"]
     assert table.loc["run/reject/on/json", ("unfixed", "next_turn_input_paired")] == "VIOLATED"
     assert table.loc["run/reject/on/json", ("workaround", "next_turn_input_paired")] == "holds"

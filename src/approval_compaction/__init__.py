@@ -10,8 +10,8 @@ from .comparison import (
     fixed_runs,
     load_runs,
     per_variant,
-    side_by_side,
     stage_summaries,
+    variant_matrices,
     variant_summary,
     workaround_answer,
 )
@@ -99,7 +99,7 @@ __all__ = [
     "seed_table",
     "select_cases",
     "sent_table",
-    "side_by_side",
+    "variant_matrices",
     "stage_diff",
     "stage_summaries",
     "stage_summary",

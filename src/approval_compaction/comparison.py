@@ -86,7 +86,7 @@ def variant_summary(variants: Variants) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("variant")
 
 
-def side_by_side(variants: Variants) -> pd.DataFrame:
+def variant_matrices(variants: Variants) -> pd.DataFrame:
     """The invariant matrices of every variant, one column block per variant."""
     return pd.concat(
         {name: pivot(to_frame(records(runs))) for name, runs in variants.items()}, axis=1
