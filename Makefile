@@ -18,12 +18,13 @@ $(STAMP): requirements.txt pyproject.toml
 
 setup: $(STAMP) ## create .venv and install the pinned requirements
 
-run: $(STAMP) ## run the matrix into data/, execute every notebook, render them and the report
+run: $(STAMP) ## write data/, execute and render every notebook, the report and README findings
 	$(PY) -m approval_compaction data
 	$(PY) -m approval_compaction notebooks
 	$(PY) -m approval_compaction render
 	$(PY) -m approval_compaction report --output data/report.md
 	$(PY) -m approval_compaction snippet
+	$(PY) -m approval_compaction readme
 
 sweep: $(STAMP) ## run the matrix on every openai-agents release into data/sweep.json (slow)
 	$(PY) -m approval_compaction sweep $(SWEEP_ARGS)
@@ -44,7 +45,7 @@ lint: $(STAMP) ## ruff and mypy --strict
 lab: $(STAMP) ## open the notebooks in JupyterLab
 	$(VENV)/bin/jupyter lab notebooks/
 
-bench: $(STAMP) ## print the benchmark figures
+bench: $(STAMP) ## print the benchmark figures (the sweep's: benchmarks/sweep_wall_time.py)
 	$(PY) benchmarks/capture_overhead.py
 	$(PY) benchmarks/notebooks_wall_time.py
 

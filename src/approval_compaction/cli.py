@@ -78,6 +78,13 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _readme(args: argparse.Namespace) -> int:
+    from .readme import update
+
+    print("README findings " + ("updated" if update() else "unchanged"))
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     main = argparse.ArgumentParser(prog="python -m approval_compaction", description=__doc__)
     commands = main.add_subparsers(dest="command", required=True)
@@ -94,6 +101,9 @@ def parser() -> argparse.ArgumentParser:
     data = commands.add_parser("data", help="write the matrix files under data/")
     data.add_argument("--folder", default=str(paths.DATA))
     data.set_defaults(handler=_data)
+
+    readme = commands.add_parser("readme", help="rewrite the README's findings from data/")
+    readme.set_defaults(handler=_readme)
 
     notebooks = commands.add_parser("notebooks", help="execute notebooks in place")
     notebooks.add_argument("paths", nargs="*")
