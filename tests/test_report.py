@@ -13,6 +13,7 @@ from markdown_it.token import Token
 
 from approval_compaction import cli
 from approval_compaction.capture import CaseRun
+from approval_compaction.formats import escape
 from approval_compaction.invariants import INVARIANTS
 from approval_compaction.matrix import run_matrix
 from approval_compaction.report import (
@@ -20,7 +21,6 @@ from approval_compaction.report import (
     MEANINGS,
     ReportTooLongError,
     build_report,
-    escape,
     fence,
     github_length,
     violated,

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import asdict
 
 import pandas as pd
@@ -27,16 +28,28 @@ def render(rows: Sequence[MatrixRecord], fmt: str) -> str:
     raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
 
 
-def markdown_table(table: pd.DataFrame) -> str:
-    """A pivot (index plus columns) as a GitHub-flavoured markdown table, cells in words."""
-    header = [str(table.index.name or "")] + [str(c) for c in table.columns]
+# Characters markdown could read as syntax; an underscore only at a word's edge (GFM ignores
+# intraword underscores, so ``call_id`` stays readable in the raw text).
+_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*\[\]<>|~&]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z]))")
+MARKERS = {"holds": "✅ holds", "VIOLATED": "❌ VIOLATED", "n/a": "➖ n/a"}
+
+
+def escape(text: str) -> str:
+    """Text that markdown shows as written, even inside a table cell."""
+    return _MARKDOWN_PUNCTUATION.sub(r"\\\g<0>", " ".join(text.split()))
+
+
+def marked(value: object) -> str:
+    """A matrix cell with its marker: ``✅ holds``, ``❌ VIOLATED``, ``➖ n/a``."""
+    text = str(value)
+    return MARKERS.get(text, text)
+
+
+def markdown_table(table: pd.DataFrame, cell: Callable[[object], str] = marked) -> str:
+    """Any frame (index included) as a GitHub table, every cell escaped; matrix words marked."""
+    header = [escape(str(table.index.name or ""))] + [escape(str(c)) for c in table.columns]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for label, row in table.iterrows():
-        cells = [str(label)] + [_cell(v) for v in row.tolist()]
+        cells = [escape(str(label))] + [escape(cell(v)) for v in row.tolist()]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
-
-
-def _cell(value: object) -> str:
-    text = str(value)
-    return {"holds": "✅ holds", "VIOLATED": "❌ VIOLATED", "n/a": "➖ n/a"}.get(text, text)

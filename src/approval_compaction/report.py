@@ -20,13 +20,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import pandas as pd
-
 from . import paths
 from .capture import STAGES, CaseRun
 from .errors import InvestigationError
 from .files import write_atomic
-from .formats import markdown_table
+from .formats import escape, markdown_table
 from .frames import diff_text
 from .invariants import evaluate
 from .matrix import pivot, records, to_frame
@@ -46,9 +44,6 @@ MEANINGS = {
     "stored_history_paired": "the history stored after the resume holds no output without its call",
     "decision_enforced": "the tool ran exactly as many times as it was approved",
 }
-# Characters markdown could read as syntax; an underscore only at a word's edge (GFM ignores
-# intraword underscores, so ``call_id`` stays readable in the raw text).
-_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*\[\]<>|~&]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z]))")
 
 
 class ReportTooLongError(InvestigationError):
@@ -110,11 +105,6 @@ def heatmap_path(output: Path) -> Path:
     return output.with_name(f"{output.stem}-heatmap.png")
 
 
-def escape(text: str) -> str:
-    """Text that markdown shows as written, even inside a table cell."""
-    return _MARKDOWN_PUNCTUATION.sub(r"\\\g<0>", " ".join(text.split()))
-
-
 def code(text: str) -> str:
     """An inline code span that survives backticks in the text."""
     ticks = "`" * (max((len(r) for r in re.findall("`+", text)), default=0) + 1)
@@ -125,16 +115,6 @@ def fence(body: str, info: str) -> str:
     """A fenced block longer than any backtick run in its body."""
     ticks = "`" * max(3, max((len(r) for r in re.findall("`+", body)), default=0) + 1)
     return f"{ticks}{info}\n{body}\n{ticks}"
-
-
-def table(frame: pd.DataFrame) -> str:
-    """Any frame (index included) as a GitHub table, every cell escaped."""
-    header = [escape(str(frame.index.name or ""))] + [escape(str(c)) for c in frame.columns]
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for label, row in frame.iterrows():
-        cells = [escape(str(label))] + [escape(str(v)) for v in row.tolist()]
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
 
 
 def violated(run: CaseRun) -> list[tuple[str, str]]:
@@ -166,7 +146,7 @@ def evidence(run: CaseRun) -> str:
         "",
         "**Per stage:** items stored when it ended, requests sent, tool dispatches, pairing faults",
         "",
-        table(stage_summary(run)),
+        markdown_table(stage_summary(run), cell=str),
     ]
     for name in STAGES:
         stage = run.stage(name)
@@ -174,7 +154,7 @@ def evidence(run: CaseRun) -> str:
             parts += ["", f"**{code(name)}:** not reached"]
             continue
         heading = f"**Stored history when {code(name)} ended**"
-        parts += ["", heading, "", table(stage_table(run, name))]
+        parts += ["", heading, "", markdown_table(stage_table(run, name), cell=str)]
     for name in STAGES:
         stage = run.stage(name)
         if stage is None or not stage.model_inputs:
