@@ -15,7 +15,6 @@ from typing import Any
 
 import pandas as pd
 from agents import Agent, HostedMCPTool, RunConfig, Runner, SQLiteSession
-from agents.memory import OpenAIResponsesCompactionSession
 from openai.types.responses.response_output_item import McpApprovalRequest
 
 from .capture import CaseRun
@@ -25,6 +24,7 @@ from .harness import (
     Script,
     SessionWrapper,
     build_agent,
+    compaction_session,
     run_case,
     run_sync,
 )
@@ -159,13 +159,7 @@ async def plain_turns_async(
     model, client = ScriptedModel(steps=answers), CompactionClient()
     agent = build_agent(model, [])
     store = SQLiteSession("plain-session", str(directory / "plain.db"))
-    session: Any = OpenAIResponsesCompactionSession(
-        "plain-session",
-        store,
-        client=client,  # type: ignore[arg-type]  # duck-typed stand-in for AsyncOpenAI
-        compaction_mode="input",
-        should_trigger_compaction=lambda _: True,
-    )
+    session: Any = compaction_session("plain-session", store, client, True)
     if wrap_session is not None:
         session = wrap_session(session)
     turns = []

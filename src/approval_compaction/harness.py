@@ -74,6 +74,19 @@ def decide_by_case(case: Case, interruption: Any) -> bool:
     return case.decision == "approve"
 
 
+def compaction_session(
+    session_id: str, store: Any, client: CompactionClient, compact: bool
+) -> OpenAIResponsesCompactionSession:
+    """The session under study: input-mode compaction whose hook always says ``compact``."""
+    return OpenAIResponsesCompactionSession(
+        session_id,
+        store,
+        client=client,  # type: ignore[arg-type]  # duck-typed stand-in for AsyncOpenAI
+        compaction_mode="input",
+        should_trigger_compaction=lambda _: compact,
+    )
+
+
 @dataclass(frozen=True)
 class Script:
     """What the model answers, which tools the agent has, which store the compaction session
@@ -166,13 +179,7 @@ async def run_case_async(
     decided: list[bool] = []
     with tempfile.TemporaryDirectory(prefix="approval-compaction-") as directory:
         store = script.store(Path(directory))
-        session: Any = OpenAIResponsesCompactionSession(
-            "case-session",
-            store,
-            client=client,  # type: ignore[arg-type]  # duck-typed stand-in for AsyncOpenAI
-            compaction_mode="input",
-            should_trigger_compaction=lambda _: case.compaction == "on",
-        )
+        session: Any = compaction_session("case-session", store, client, case.compaction == "on")
         if wrap_session is not None:
             session = wrap_session(session)
         recorder = _Recorder(session, model, client, dispatched, capture)
