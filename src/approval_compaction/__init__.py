@@ -2,113 +2,86 @@
 
 The public API runs the scenario's cases on the installed ``openai-agents`` release, judges
 six invariants on what each case stored and sent, and shows the results as frames and figures.
+
+This front door is lazy (PEP 562): ``import approval_compaction`` loads nothing but this file,
+and ``approval_compaction.run_case`` imports the study, and the SDK, on first use. Each name is
+listed once below with the module that defines it; the subpackages are named after the stages
+of the data flow: ``study``, ``analysis``, ``display``, ``releases``, ``fix``, ``share``.
 """
 
-from .capture import STAGES, CaseRun, Stage
-from .comparison import (
-    compaction_counts,
-    fixed_runs,
-    load_runs,
-    per_variant,
-    stage_summaries,
-    variant_matrices,
-    variant_summary,
-    workaround_answer,
-)
-from .crosscheck import regression_table
-from .edge_cases import EDGE_CASES, edge_table
-from .errors import InvestigationError, StateRestoreError
-from .findings import diff_answer, finding, seed_table, walkthrough_answer
-from .frames import diff_frame, diff_text, highlight, items_frame
-from .harness import run_case, run_case_async, sdk_version
-from .invariants import INVARIANTS, Verdict, evaluate
-from .matrix import MatrixRecord, pivot, records, run_matrix, to_frame, violations
-from .pairing import Unpaired, find_unpaired, open_calls, orphan_outputs
-from .plots import heatmap
-from .releases import (
-    release_answer,
-    release_bisections,
-    release_boundaries,
-    release_changes,
-    release_coverage,
-    release_grid,
-    release_heatmap,
-    release_table,
-    release_violations,
-    sweep_frame,
-)
-from .report import Report, build_report, write_report
-from .scenario import Case, CaseValueError, all_cases, select_cases
-from .sweep import ReleaseRecord
-from .views import pending_ids, sent_table, stage_diff, stage_summary, stage_table
-from .workaround import DeferCompactionWhilePending, defer_compaction_while_pending, open_groups
+from __future__ import annotations
 
-__all__ = [
-    "EDGE_CASES",
-    "INVARIANTS",
-    "STAGES",
-    "Case",
-    "CaseRun",
-    "CaseValueError",
-    "DeferCompactionWhilePending",
-    "InvestigationError",
-    "MatrixRecord",
-    "ReleaseRecord",
-    "Report",
-    "Stage",
-    "StateRestoreError",
-    "Unpaired",
-    "Verdict",
-    "all_cases",
-    "build_report",
-    "compaction_counts",
-    "defer_compaction_while_pending",
-    "diff_answer",
-    "diff_frame",
-    "diff_text",
-    "edge_table",
-    "evaluate",
-    "find_unpaired",
-    "finding",
-    "fixed_runs",
-    "heatmap",
-    "highlight",
-    "items_frame",
-    "load_runs",
-    "open_calls",
-    "open_groups",
-    "orphan_outputs",
-    "pending_ids",
-    "per_variant",
-    "pivot",
-    "records",
-    "regression_table",
-    "release_answer",
-    "release_bisections",
-    "release_boundaries",
-    "release_changes",
-    "release_coverage",
-    "release_grid",
-    "release_heatmap",
-    "release_table",
-    "release_violations",
-    "run_case",
-    "run_case_async",
-    "run_matrix",
-    "sdk_version",
-    "seed_table",
-    "select_cases",
-    "sent_table",
-    "variant_matrices",
-    "stage_diff",
-    "stage_summaries",
-    "stage_summary",
-    "stage_table",
-    "sweep_frame",
-    "to_frame",
-    "variant_summary",
-    "violations",
-    "walkthrough_answer",
-    "workaround_answer",
-    "write_report",
-]
+import importlib
+from typing import Any
+
+_SOURCES: dict[str, tuple[str, ...]] = {
+    ".errors": ("InvestigationError", "StateRestoreError"),
+    ".study.scenario": ("Case", "CaseValueError", "all_cases", "select_cases"),
+    ".study.capture": ("STAGES", "CaseRun", "Stage", "pending_ids", "sdk_version"),
+    ".study.harness": ("run_case", "run_case_async", "run_matrix"),
+    ".analysis.pairing": ("Unpaired", "find_unpaired", "open_calls", "orphan_outputs"),
+    ".analysis.invariants": ("INVARIANTS", "JudgedRun", "Verdict", "evaluate", "judge_all"),
+    ".analysis.matrix": ("MatrixRecord", "records"),
+    ".analysis.table": ("pivot", "to_frame", "violations"),
+    ".analysis.findings": ("diff_answer", "finding", "seed_table", "walkthrough_answer"),
+    ".display.frames": ("diff_frame", "diff_text", "highlight", "items_frame"),
+    ".display.heatmap": ("heatmap", "release_heatmap"),
+    ".display.views": (
+        "compaction_table",
+        "diff_summary",
+        "sent_table",
+        "side_by_side",
+        "stage_diff",
+        "stage_summary",
+        "stage_table",
+        "state_items_table",
+        "warnings_table",
+    ),
+    ".releases.sweep": ("ReleaseRecord",),
+    ".releases.tables": (
+        "release_answer",
+        "release_bisections",
+        "release_boundaries",
+        "release_changes",
+        "release_coverage",
+        "release_grid",
+        "release_table",
+        "release_violations",
+        "sweep_frame",
+    ),
+    ".releases.crosscheck": ("regression_table",),
+    ".fix.workaround": (
+        "DeferCompactionWhilePending",
+        "defer_compaction_while_pending",
+        "open_groups",
+    ),
+    ".fix.comparison": (
+        "compaction_counts",
+        "fixed_runs",
+        "load_runs",
+        "per_variant",
+        "stage_summaries",
+        "variant_matrices",
+        "variant_summary",
+        "workaround_answer",
+    ),
+    ".fix.edge_cases": ("EDGE_CASES", "edge_table"),
+    ".share.report": ("Report", "build_report", "write_report"),
+}
+_MODULE_OF: dict[str, str] = {name: module for module, names in _SOURCES.items() for name in names}
+
+__all__ = sorted(_MODULE_OF)
+
+
+def __getattr__(name: str) -> Any:
+    """Import the module that defines ``name`` on first use, and keep the name here."""
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -1,28 +1,49 @@
-"""Command line: ``python -m approval_compaction COMMAND``; bad input exits 2 with one line."""
+"""Command line: ``python -m approval_compaction COMMAND``; bad input exits 2 with one line.
+
+Each command imports what it uses when it runs, so ``--help`` and the parser load nothing but
+this module; ``matrix --format json`` loads the study and the records, not pandas or matplotlib.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from . import paths
 from .errors import InvestigationError
-from .files import write_atomic
-from .formats import FORMATS, render
-from .invariants import UnknownInvariantError
-from .matrix import records, run_matrix
-from .scenario import CaseValueError, select_cases
-from .workaround import defer_compaction_while_pending
 
-USER_ERRORS = (InvestigationError, CaseValueError, UnknownInvariantError)
+Handler = Callable[[argparse.Namespace], int]
+FORMATS = ("table", "json", "csv", "markdown")  # matrix_text's formats (checked by a test)
+CASE_HELP = "filter, e.g. decision=reject,compaction=on"
+
+
+def _lazy(module: str, function: str = "command") -> Handler:
+    """A handler that imports ``module`` only when its command runs."""
+
+    def handler(args: argparse.Namespace) -> int:
+        return int(getattr(importlib.import_module(module, __package__), function)(args))
+
+    return handler
 
 
 def _matrix(args: argparse.Namespace) -> int:
-    wrap = defer_compaction_while_pending if args.fix else None
-    runs = run_matrix(select_cases(args.case), wrap_session=wrap)
-    text = render(records(runs), args.format)
+    from .analysis.matrix import records
+    from .formats.files import write_atomic
+    from .share.results import matrix_text
+    from .study.harness import SessionWrapper, run_matrix
+    from .study.scenario import select_cases
+
+    cases = select_cases(args.case)  # a bad filter fails before anything runs
+    wrap: SessionWrapper | None = None
+    if args.fix:
+        from .fix.workaround import defer_compaction_while_pending
+
+        wrap = defer_compaction_while_pending
+    text = matrix_text(records(run_matrix(cases, wrap_session=wrap)), args.format)
     if args.output:
         write_atomic(Path(args.output), text)
     else:
@@ -31,38 +52,47 @@ def _matrix(args: argparse.Namespace) -> int:
 
 
 def _data(args: argparse.Namespace) -> int:
-    from .results import write_matrix
+    from .share.results import write_matrix
+    from .study.harness import run_matrix
 
     for path in write_matrix(run_matrix(), Path(args.folder)):
         print(f"wrote {path.relative_to(Path(args.folder).parent)}")
     return 0
 
 
-def _notebooks(args: argparse.Namespace) -> int:
-    from .notebooks import execute_in_place, notebook_paths
+def _notebook_targets(args: argparse.Namespace) -> list[Path]:
+    from .share.notebooks import notebook_paths
 
     targets = [Path(p) for p in args.paths] or notebook_paths(paths.NOTEBOOKS)
     for path in targets:
+        if not path.is_file():
+            raise InvestigationError(f"no notebook at {path}")
+    return targets
+
+
+def _notebooks(args: argparse.Namespace) -> int:
+    from .share.notebooks import execute_in_place
+
+    for path in _notebook_targets(args):
         changed = execute_in_place(path)
         print(f"executed {path.name}{' (changed)' if changed else ''}")
     return 0
 
 
 def _render(args: argparse.Namespace) -> int:
-    from .notebooks import notebook_paths
-    from .render import render_notebook
+    from .share.render import render_notebook
 
-    targets = [Path(p) for p in args.paths] or notebook_paths(paths.NOTEBOOKS)
-    for path in targets:
-        if not path.is_file():
-            raise InvestigationError(f"no notebook at {path}")
+    for path in _notebook_targets(args):
         rendered = render_notebook(path, Path(args.folder))
         print(f"rendered {path.name}: {len(rendered.paths)} files")
     return 0
 
 
 def _report(args: argparse.Namespace) -> int:
-    from .report import build_report, github_length, write_report
+    from .formats.markdown import github_length
+    from .share.report import build_report, write_report
+    from .study.harness import run_matrix
+    from .study.scenario import select_cases
 
     output = Path(args.output) if args.output else None
     if output is not None and output.is_dir():
@@ -79,7 +109,7 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _readme(args: argparse.Namespace) -> int:
-    from .readme import update
+    from .share.readme import update
 
     print("README findings " + ("updated" if update() else "unchanged"))
     return 0
@@ -89,44 +119,74 @@ def parser() -> argparse.ArgumentParser:
     main = argparse.ArgumentParser(prog="python -m approval_compaction", description=__doc__)
     commands = main.add_subparsers(dest="command", required=True)
 
-    matrix = commands.add_parser("matrix", help="run the 16 cases on the installed SDK")
+    def add(name: str, handler: Handler, help: str) -> argparse.ArgumentParser:
+        command = commands.add_parser(name, help=help)
+        command.set_defaults(handler=handler)
+        return command
+
+    matrix = add("matrix", _matrix, "run the 16 cases on the installed SDK")
     matrix.add_argument("--format", choices=FORMATS, default="table")
-    matrix.add_argument("--case", help="filter, e.g. decision=reject,compaction=on")
+    matrix.add_argument("--case", help=CASE_HELP)
     matrix.add_argument("--output", help="write to this file instead of stdout")
     matrix.add_argument(
         "--fix", action="store_true", help="apply the workaround (defer_compaction_while_pending)"
     )
-    matrix.set_defaults(handler=_matrix)
 
-    data = commands.add_parser("data", help="write the matrix files under data/")
-    data.add_argument("--folder", default=str(paths.DATA))
-    data.set_defaults(handler=_data)
-
-    readme = commands.add_parser("readme", help="rewrite the README's findings from data/")
-    readme.set_defaults(handler=_readme)
-
-    notebooks = commands.add_parser("notebooks", help="execute notebooks in place")
-    notebooks.add_argument("paths", nargs="*")
-    notebooks.set_defaults(handler=_notebooks)
-
-    render = commands.add_parser("render", help="render notebooks to HTML and markdown")
+    add("data", _data, "write the matrix files under data/").add_argument(
+        "--folder", default=str(paths.DATA)
+    )
+    add("readme", _readme, "rewrite the README's findings from data/")
+    add("notebooks", _notebooks, "execute notebooks in place").add_argument("paths", nargs="*")
+    render = add("render", _render, "render notebooks to HTML and markdown")
     render.add_argument("paths", nargs="*")
     render.add_argument("--folder", default=str(paths.RENDERED))
-    render.set_defaults(handler=_render)
 
-    report = commands.add_parser("report", help="write a paste-ready markdown report")
-    report.add_argument("--case", help="filter, e.g. decision=reject,compaction=on")
+    report = add("report", _report, "write a paste-ready markdown report")
+    report.add_argument("--case", help=CASE_HELP)
     report.add_argument("--output", help="write here (and its heatmap PNG beside it)")
-    report.set_defaults(handler=_report)
 
-    from . import bisect, sweep  # the release sweep and its bisect add their own subcommands
+    sweep = add("sweep", _lazy(".releases.sweep"), "run the matrix on every openai-agents release")
+    sweep.add_argument(
+        "--versions",
+        help="releases: 0.23.1, 0.8.0,0.23.1, 0.20.0..0.24.0 or 0.20.0.. (default: all)",
+    )
+    sweep.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    sweep.add_argument("--refresh", action="store_true", help="re-run releases already swept")
+    sweep.add_argument("--output", default=str(paths.SWEEP), help="results JSON (CSV beside)")
+    sweep.add_argument("--envs", help="folder for the release environments (default: cache)")
 
-    sweep.register(commands)
-    bisect.register(commands)
-    from . import comparison, crosscheck, snippet  # the workaround's data, test and snippet
+    bisect = add("bisect", _lazy(".releases.bisect"), "find the releases where an invariant breaks")
+    bisect.add_argument("--invariant", required=True, help="one of the six invariants")
+    bisect.add_argument("--case", help=CASE_HELP)
+    bisect.add_argument("--versions", help="releases to search (default: all)")
+    bisect.add_argument("--broken", help="a release known to be broken (default: the pinned one)")
+    bisect.add_argument("--sweep", default=str(paths.SWEEP), help="sweep results to reuse")
+    bisect.add_argument("--envs", help="folder for the release environments (default: cache)")
 
-    for module in (comparison, crosscheck, snippet):
-        module.register(commands)
+    fix = add(
+        "fix-data",
+        _lazy(".fix.comparison"),
+        "write the matrix with the workaround, and the newest release's",
+    )
+    fix.add_argument("--version", help="the release to run unfixed (default: the newest)")
+    fix.add_argument("--envs", help="the sweep's environment folder (default: its cache)")
+    fix.add_argument("--folder", default=str(paths.DATA))
+
+    cross = add(
+        "crosscheck",
+        _lazy(".releases.crosscheck"),
+        "run the SDK-style regression test on each swept release",
+    )
+    cross.add_argument("--versions", help="releases, as for the sweep (default: all swept)")
+    cross.add_argument("--envs", help="the sweep's environment folder (default: its cache)")
+    cross.add_argument("--create", action="store_true", help="create missing environments")
+    cross.add_argument("--sweep", default=str(paths.SWEEP), help="the sweep's results JSON")
+    cross.add_argument("--folder", default=str(paths.DATA))
+
+    snippet = add(
+        "snippet", _lazy(".share.snippet"), "write the markdown comment for the upstream thread"
+    )
+    snippet.add_argument("--output", default=str(paths.SNIPPET))
     return main
 
 
@@ -134,6 +194,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         return int(args.handler(args))
-    except USER_ERRORS as error:
+    except InvestigationError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

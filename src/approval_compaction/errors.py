@@ -1,4 +1,8 @@
-"""Errors: the one-line failures a user can cause, each naming its problem."""
+"""Errors: the one-line failures a user can cause, each naming its problem.
+
+Every error meant for a user derives from ``InvestigationError``; the command line prints its
+message on one line and exits 2, so none of them ends in a traceback.
+"""
 
 from __future__ import annotations
 

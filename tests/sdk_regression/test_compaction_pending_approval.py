@@ -50,7 +50,7 @@ SESSION_VARIANTS: list[Any] = [pytest.param(None, id="sdk")]
 
 # >>> approval-compaction only: the upstream snippet drops this block.
 try:
-    from approval_compaction.workaround import defer_compaction_while_pending
+    from approval_compaction.fix.workaround import defer_compaction_while_pending
 except ImportError:  # another environment, such as a release sweep: run the SDK's session only
     pass
 else:

@@ -1,0 +1,122 @@
+"""Invariants: six properties a case must keep, each judged from its captured stages.
+
+``paired`` means no output without its call; ``complete`` means no call without its output.
+A verdict is ``True`` (holds), ``False`` (violated, with the offending call ids), or ``None``
+when the case could not be judged (it failed, or the release lacks what it needs).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from ..errors import InvestigationError
+from ..study.capture import STAGES, CaseRun, StageName
+from ..study.items import Item
+from .pairing import open_calls, orphan_outputs
+
+INVARIANTS: tuple[str, ...] = (
+    "next_turn_input_paired",
+    "resumed_input_paired",
+    "compaction_input_complete",
+    "compaction_input_paired",
+    "stored_history_paired",
+    "decision_enforced",
+)
+
+
+class UnknownInvariantError(InvestigationError, ValueError):
+    """An invariant name that is not one of INVARIANTS."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One invariant judged on one case."""
+
+    invariant: str
+    holds: bool | None
+    detail: str
+
+
+def check_invariant_name(name: str) -> str:
+    if name not in INVARIANTS:
+        raise UnknownInvariantError(
+            f"unknown invariant {name!r}: expected one of {', '.join(INVARIANTS)}"
+        )
+    return name
+
+
+class _Missing(Exception):
+    """The stage an invariant reads was never reached."""
+
+
+def _offenders(
+    run: CaseRun, stages: tuple[StageName, ...], field: str, find: Callable[[list[Item]], list[str]]
+) -> str:
+    found: list[str] = []
+    for name in stages:
+        stage = run.stage(name)
+        if stage is None:
+            raise _Missing(name)
+        lists = [stage.stored] if field == "stored" else getattr(stage, field)
+        ids = sorted({key for items in lists for key in find(items)})
+        found.extend(f"{name}: {key}" for key in ids)
+    return "; ".join(found)
+
+
+_ALL: tuple[StageName, ...] = STAGES
+_RULES: dict[str, tuple[tuple[StageName, ...], str, Callable[[list[Item]], list[str]]]] = {
+    "next_turn_input_paired": (("next_turn",), "model_inputs", orphan_outputs),
+    "resumed_input_paired": (("resume",), "model_inputs", orphan_outputs),
+    "compaction_input_complete": (_ALL, "compaction_inputs", open_calls),
+    "compaction_input_paired": (_ALL, "compaction_inputs", orphan_outputs),
+    "stored_history_paired": (("resume",), "stored", orphan_outputs),
+}
+
+
+def evaluate(run: CaseRun) -> list[Verdict]:
+    """All six verdicts for one executed case, in INVARIANTS order."""
+    if run.not_applicable is not None:
+        return [Verdict(name, None, run.not_applicable) for name in INVARIANTS]
+    return [_judge(run, name) for name in INVARIANTS]
+
+
+@dataclass(frozen=True)
+class JudgedRun:
+    """A run with its verdicts, judged once: the matrix, findings and report all read these."""
+
+    run: CaseRun
+    verdicts: tuple[Verdict, ...]
+
+    @property
+    def violations(self) -> list[Verdict]:
+        """The verdicts that are violated, in INVARIANTS order."""
+        return [v for v in self.verdicts if v.holds is False]
+
+
+def judge(run: CaseRun | JudgedRun) -> JudgedRun:
+    """Judge a run on every invariant (a run already judged is returned as it is)."""
+    if isinstance(run, JudgedRun):
+        return run
+    return JudgedRun(run, tuple(evaluate(run)))
+
+
+def judge_all(runs: Iterable[CaseRun | JudgedRun]) -> list[JudgedRun]:
+    """Judge each run once."""
+    return [judge(run) for run in runs]
+
+
+def _judge(run: CaseRun, name: str) -> Verdict:
+    if name == "decision_enforced":
+        if run.error is not None and run.stage("resume") is None:
+            return Verdict(name, None, run.error)
+        ok = run.dispatches == run.approvals
+        return Verdict(
+            name, ok, "" if ok else f"{run.dispatches} dispatches, {run.approvals} approvals"
+        )
+    stages, field, find = _RULES[name]
+    try:
+        detail = _offenders(run, stages, field, find)
+    except _Missing as missing:
+        return Verdict(name, None, run.error or f"stage {missing} was not reached")
+    return Verdict(name, not detail, detail)

@@ -1,0 +1,3 @@
+"""Display: runs and verdicts as a reader sees them. Item and stage tables with each item's
+pairing status in words, diffs of stored history against what was sent, and heatmaps.
+"""

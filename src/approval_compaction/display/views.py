@@ -1,0 +1,119 @@
+"""Views: one executed case seen stage by stage, ready to show in a notebook or a report."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pandas as pd
+
+from ..analysis.pairing import open_calls, orphan_outputs
+from ..study.capture import STAGES, CaseRun, StageName, pending_ids
+from ..study.items import Item
+from ..study.state import unwrap
+from .frames import diff_frame, items_frame
+
+
+def stage_table(run: CaseRun, name: StageName) -> pd.DataFrame:
+    """The stored history when the stage ended, one row per item with its status."""
+    stage = run.stage(name)
+    return items_frame(stage.stored if stage else [], pending_ids(run))
+
+
+def sent_table(run: CaseRun, name: StageName, request: int = -1) -> pd.DataFrame:
+    """One model request made during the stage (the last one by default)."""
+    stage = run.stage(name)
+    inputs = stage.model_inputs if stage else []
+    return items_frame(inputs[request] if inputs else [], pending_ids(run))
+
+
+def stored_before(run: CaseRun, name: StageName) -> list[Item]:
+    """The stored history the stage started from (empty for the first stage)."""
+    index = STAGES.index(name)
+    previous = run.stage(STAGES[index - 1]) if index else None
+    return previous.stored if previous else []
+
+
+def stage_diff(run: CaseRun, name: StageName) -> pd.DataFrame:
+    """The stored history a stage started from against the last model input it sent."""
+    stage = run.stage(name)
+    sent = stage.model_inputs[-1] if stage and stage.model_inputs else []
+    return diff_frame(stored_before(run, name), sent, pending_ids(run))
+
+
+def stage_summary(run: CaseRun) -> pd.DataFrame:
+    """Per stage: stored items, requests that left the process, dispatches, and pairing faults."""
+    rows = []
+    for stage in run.stages:
+        rows.append(
+            {
+                "stage": stage.name,
+                "stored_items": len(stage.stored),
+                "model_requests": len(stage.model_inputs),
+                "compaction_requests": len(stage.compaction_inputs),
+                "tool_dispatches": stage.dispatches,
+                "stored: orphan outputs": _ids([stage.stored], orphan_outputs),
+                "stored: open calls": _ids([stage.stored], open_calls),
+                "to model: orphan outputs": _ids(stage.model_inputs, orphan_outputs),
+                "to compaction: open calls": _ids(stage.compaction_inputs, open_calls),
+                "to compaction: orphan outputs": _ids(stage.compaction_inputs, orphan_outputs),
+            }
+        )
+    return pd.DataFrame(rows).set_index("stage")
+
+
+def _ids(lists: list[list[Item]], find: Callable[[list[Item]], list[str]]) -> str:
+    return ", ".join(sorted({key for items in lists for key in find(items)}))
+
+
+def compaction_table(run: CaseRun, name: StageName, request: int = 0) -> pd.DataFrame:
+    """One compaction request made during the stage (the first by default); empty if none."""
+    stage = run.stage(name)
+    inputs = stage.compaction_inputs if stage else []
+    return items_frame(inputs[request] if inputs else [], pending_ids(run))
+
+
+def state_items_table(run: CaseRun) -> pd.DataFrame:
+    """The item lists inside the serialised RunState, one block per list (json boundary only)."""
+    stage = run.stage("round_trip")
+    frames = {}
+    for key, entries in (stage.state_items if stage else {}).items():
+        kinds, items = zip(*map(unwrap, entries), strict=True) if entries else ((), ())
+        frames[key] = items_frame(list(items), pending_ids(run)).assign(run_item=list(kinds))
+    if not frames:
+        return items_frame([]).assign(run_item=[])
+    return pd.concat(frames, names=["list", "position"])
+
+
+def warnings_table(run: CaseRun) -> pd.DataFrame:
+    """The warnings the SDK logged, by stage."""
+    rows = []
+    for stage in run.stages:
+        for line in stage.warnings:
+            logger, _, message = line.partition(": ")
+            rows.append({"stage": stage.name, "logger": logger, "warning": message})
+    return pd.DataFrame(rows, columns=["stage", "logger", "warning"])
+
+
+def side_by_side(frames: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Frames next to each other under one header each; shorter ones padded with blanks."""
+    aligned = {label: frame.reset_index(drop=True) for label, frame in frames.items()}
+    return pd.concat(aligned, axis=1).fillna("")
+
+
+def diff_summary(run: CaseRun) -> pd.DataFrame:
+    """Per stage with a model request: items only stored, only sent, and orphan outputs sent."""
+    rows = []
+    for stage in run.stages:
+        if not stage.model_inputs:
+            continue
+        diff = stage_diff(run, stage.name)
+        rows.append(
+            {
+                "stage": stage.name,
+                "in_both": int((diff["side"] == "both").sum()),
+                "only_stored": int((diff["side"] == "only stored").sum()),
+                "only_sent": int((diff["side"] == "only sent").sum()),
+                "orphan_outputs_sent": ", ".join(orphan_outputs(stage.model_inputs[-1])),
+            }
+        )
+    return pd.DataFrame(rows).set_index("stage")

@@ -1,0 +1,165 @@
+"""Comparison: the pinned release unfixed, with the workaround, and the newest release.
+
+The first two run in this process; the newest release runs in its own environment (the
+sweep's), once, by ``python -m approval_compaction fix-data``, which writes its runs under
+``data/`` beside the pinned release's runs with the workaround. Notebooks read those files and
+never create environments. Each variant is a list of ``CaseRun``; the functions here lay the
+variants side by side: verdicts, compactions made, and one case's stages.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from .. import paths
+from ..analysis.matrix import records
+from ..analysis.table import pivot, to_frame
+from ..display.views import stage_summary
+from ..formats.records import read_json_list
+from ..releases import environments
+from ..releases.sweep import UNAVAILABLE, run_probe
+from ..releases.versions import load_releases, sort_versions, version_key
+from ..share.results import write_matrix
+from ..study.capture import CaseRun, StageName
+from ..study.harness import run_matrix
+from ..study.scenario import CaseValueError
+from .workaround import defer_compaction_while_pending
+
+FIXED_STEM = "fix-matrix"
+NEWEST_STEM = "fix-newest-matrix"
+Variants = Mapping[str, Sequence[CaseRun]]
+
+
+def fixed_runs() -> list[CaseRun]:
+    """The sixteen cases on the installed release, with the workaround."""
+    return run_matrix(wrap_session=defer_compaction_while_pending)
+
+
+def load_runs(path: Path) -> list[CaseRun]:
+    """Runs written by ``write_matrix`` (its ``*-runs.json``)."""
+    return read_json_list(path, CaseRun.from_json)
+
+
+def runs_path(stem: str, folder: Path = paths.DATA) -> Path:
+    return folder / f"{stem}-runs.json"
+
+
+def newest_release(dates: Path = paths.RELEASE_DATES) -> str:
+    releases = sort_versions(load_releases(dates))
+    if not releases:
+        raise environments.SweepError(f"no release list in {dates}")
+    return releases[-1]
+
+
+def newest_runs(version: str, envs: Path, report: Callable[[str], None] = print) -> list[CaseRun]:
+    """Run the sixteen cases in the release's environment, creating it if needed."""
+    cutoffs = load_releases(paths.RELEASE_DATES)
+    if version not in cutoffs:
+        raise environments.SweepError(f"{version} is not in {paths.RELEASE_DATES.name}")
+    env = environments.Environment(envs / version, version, cutoffs[version])
+    error = environments.install(env, environments.uv_binary())
+    if error is not None:
+        raise environments.SweepError(f"{version}: {error}")
+    result = run_probe(env)
+    if UNAVAILABLE in result:
+        raise environments.SweepError(f"{version}: {result[UNAVAILABLE]}")
+    report(f"{version}: openai {result['openai']}, pydantic {result['pydantic']}")
+    return [CaseRun.from_json(item) for item in result["runs"]]
+
+
+def variant_summary(variants: Variants) -> pd.DataFrame:
+    """Per variant: release, verdicts holding and violated, and compactions made."""
+    rows = []
+    for name, runs in variants.items():
+        frame = to_frame(records(runs))
+        rows.append(
+            {
+                "variant": name,
+                "sdk_version": ", ".join(sorted({r.sdk_version for r in runs}, key=version_key)),
+                "verdicts_holding": int(frame["holds"].eq(True).sum()),
+                "verdicts_violated": int(frame["holds"].eq(False).sum()),
+                "compaction_requests": sum(run.compaction_requests for run in runs),
+                "compaction_on_cases_without_any": sum(
+                    run.case.compaction == "on" and run.compaction_requests == 0 for run in runs
+                ),
+            }
+        )
+    return pd.DataFrame(rows).set_index("variant")
+
+
+def variant_matrices(variants: Variants) -> pd.DataFrame:
+    """The invariant matrices of every variant, one column block per variant."""
+    return pd.concat(
+        {name: pivot(to_frame(records(runs))) for name, runs in variants.items()}, axis=1
+    )
+
+
+def compaction_counts(variants: Variants) -> pd.DataFrame:
+    """Compaction requests each case made, per variant, and in which stages."""
+    columns: dict[str, pd.Series] = {}
+    for name, runs in variants.items():
+        columns[name] = pd.Series(
+            {run.case.label: _per_stage(run) for run in runs}, name=name, dtype=object
+        )
+    table = pd.DataFrame(columns)
+    table.index.name = "case"
+    return table
+
+
+def _per_stage(run: CaseRun) -> str:
+    parts = [f"{s.name} {len(s.compaction_inputs)}" for s in run.stages if s.compaction_inputs]
+    return f"{run.compaction_requests}" + (f" ({', '.join(parts)})" if parts else "")
+
+
+def pick(runs: Sequence[CaseRun], label: str) -> CaseRun:
+    """The run of one case, by its label (``run/reject/on/json``)."""
+    found = [run for run in runs if run.case.label == label]
+    if not found:
+        raise CaseValueError(f"no run for case {label!r}")
+    return found[0]
+
+
+def per_variant(
+    variants: Variants,
+    label: str,
+    view: Callable[[CaseRun, StageName], pd.DataFrame],
+    stage: StageName,
+) -> pd.DataFrame:
+    """One view (``stage_table``, ``stage_diff``, ...) of one case and stage, for each variant."""
+    return pd.concat({name: view(pick(runs, label), stage) for name, runs in variants.items()})
+
+
+def stage_summaries(variants: Variants, label: str) -> pd.DataFrame:
+    """``stage_summary`` of one case, for each variant."""
+    return pd.concat({name: stage_summary(pick(runs, label)) for name, runs in variants.items()})
+
+
+def workaround_answer(variants: Variants, fixed: str, unfixed: str) -> str:
+    """The notebook's one-line answer, from the summary."""
+    table = variant_summary(variants)
+    fix, before = table.loc[fixed], table.loc[unfixed]
+    holds = fix["verdicts_violated"] == 0 and fix["compaction_on_cases_without_any"] == 0
+    verdict = "Yes" if holds else "No"
+    return (
+        f"{verdict}: with the workaround {fix['verdicts_holding']} of "
+        f"{fix['verdicts_holding'] + fix['verdicts_violated']} verdicts hold on "
+        f"{fix['sdk_version']}, and compaction still ran {fix['compaction_requests']} times "
+        f"(unfixed: {before['verdicts_violated']} violations, "
+        f"{before['compaction_requests']} compactions)."
+    )
+
+
+def command(args: argparse.Namespace) -> int:
+    """``fix-data``: the pinned release with the workaround, and the newest release unfixed."""
+    folder = Path(args.folder)
+    version = args.version or newest_release()
+    written = write_matrix(fixed_runs(), folder, FIXED_STEM)
+    envs = Path(args.envs) if args.envs else environments.default_envs()
+    written += write_matrix(newest_runs(version, envs), folder, NEWEST_STEM)
+    for path in written:
+        print(f"wrote {path.relative_to(folder.parent)}")
+    return 0

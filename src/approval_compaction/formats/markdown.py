@@ -1,0 +1,51 @@
+"""Markdown: GitHub-flavoured markdown pieces that show text exactly as written.
+
+Cells, code spans and fences are escaped so that call ids, backticks and pipes survive; a table
+is built from any frame, its index included. ``github_length`` counts a text as a GitHub comment
+does, for its 65,536-character limit.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+# Characters markdown could read as syntax; an underscore only at a word's edge (GFM ignores
+# intraword underscores, so ``call_id`` stays readable in the raw text).
+_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*\[\]<>|~&]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z]))")
+
+
+def escape(text: str) -> str:
+    """Text that markdown shows as written, even inside a table cell."""
+    return _MARKDOWN_PUNCTUATION.sub(r"\\\g<0>", " ".join(text.split()))
+
+
+def markdown_table(table: pd.DataFrame, cell: Callable[[object], str] = str) -> str:
+    """Any frame (index included) as a GitHub table; each cell formatted by ``cell``, escaped."""
+    header = [escape(str(table.index.name or ""))] + [escape(str(c)) for c in table.columns]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for label, row in table.iterrows():
+        cells = [escape(str(label))] + [escape(cell(v)) for v in row.tolist()]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def code(text: str) -> str:
+    """An inline code span that survives backticks in the text."""
+    ticks = "`" * (max((len(r) for r in re.findall("`+", text)), default=0) + 1)
+    return f"{ticks} {text} {ticks}" if "`" in text else f"`{text}`"
+
+
+def fence(body: str, info: str) -> str:
+    """A fenced block longer than any backtick run in its body."""
+    ticks = "`" * max(3, max((len(r) for r in re.findall("`+", body)), default=0) + 1)
+    return f"{ticks}{info}\n{body}\n{ticks}"
+
+
+def github_length(text: str) -> int:
+    """Characters as a GitHub comment counts them: UTF-16 units, each newline sent as CRLF."""
+    return len(text.encode("utf-16-le")) // 2 + text.count("\n")

@@ -1,0 +1,85 @@
+"""Records: the one writer and the one reader of result files.
+
+A results file is a JSON list of flat records (frozen dataclasses such as ``MatrixRecord``),
+with the same records as CSV beside it and, where a table helps, a markdown file. Each file is
+written atomically, so a failed run keeps the previous results. The reader turns each JSON
+object back into its record type and names the file and the problem in one line when it cannot:
+missing, corrupt or truncated, or written with another schema.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, fields
+from pathlib import Path
+from typing import Any, TypeVar
+
+from ..errors import InvestigationError
+from .files import write_atomic
+
+R = TypeVar("R")
+
+
+class RecordsError(InvestigationError):
+    """A results file that is missing, is not valid JSON, or does not hold the expected records."""
+
+
+def records_json(rows: Sequence[Any]) -> str:
+    """Records as a JSON list, two-space indented, ending with a newline."""
+    return json.dumps([asdict(r) for r in rows], indent=2) + "\n"
+
+
+def records_csv(rows: Sequence[Any], schema: type[Any]) -> str:
+    """Records as CSV with the schema's columns, ``None`` as an empty cell."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow([f.name for f in fields(schema)])
+    writer.writerows([getattr(r, f.name) for f in fields(schema)] for r in rows)
+    return buffer.getvalue()
+
+
+def write_records(
+    path: Path, rows: Sequence[Any], schema: type[Any], *, markdown: str | None = None
+) -> list[Path]:
+    """Write ``path`` (JSON), the CSV beside it and, if given, the markdown; return the paths."""
+    written = {path: records_json(rows), path.with_suffix(".csv"): records_csv(rows, schema)}
+    if markdown is not None:
+        written[path.with_suffix(".md")] = markdown
+    for target, text in written.items():
+        write_atomic(target, text)
+    return list(written)
+
+
+def read_json_list(path: Path, parse: Callable[[dict[str, Any]], R]) -> list[R]:
+    """Each object of a JSON list file, parsed; a one-line ``RecordsError`` when it cannot be."""
+    try:
+        data = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise RecordsError(f"{path} does not exist") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise RecordsError(f"{path} cannot be read: {error}") from None
+    except json.JSONDecodeError as error:
+        raise RecordsError(f"{path} is not valid JSON ({error.msg}, line {error.lineno})") from None
+    if not isinstance(data, list) or not all(isinstance(row, dict) for row in data):
+        raise RecordsError(f"{path} does not hold a JSON list of objects")
+    try:
+        return [parse(row) for row in data]
+    except (TypeError, KeyError, ValueError) as error:
+        reason = " ".join(str(error).split())
+        raise RecordsError(f"{path} holds a record of another shape: {reason}") from None
+
+
+def read_records(path: Path, schema: type[R]) -> list[R]:
+    """The records of a JSON results file, as instances of ``schema``."""
+    names = [f.name for f in fields(schema)]  # type: ignore[arg-type]  # schema is a dataclass
+
+    def parse(row: dict[str, Any]) -> R:
+        if sorted(row) != sorted(names):
+            missing = sorted(set(names) - set(row)) or sorted(set(row) - set(names))
+            raise ValueError(f"fields differ from {schema.__name__}: {', '.join(missing)}")
+        return schema(**row)
+
+    return read_json_list(path, parse)

@@ -1,0 +1,282 @@
+"""Crosscheck: the SDK-style regression test run on each swept release, set against the sweep.
+
+The test file is copied into a scratch folder and run by each release environment's own
+interpreter, so neither this project's configuration nor its conftest applies. pytest and
+pytest-asyncio come from one shared folder on ``PYTHONPATH`` (installed once with uv), so the
+sweep's environments are left as they are. The project's source folder is on ``PYTHONPATH`` too
+(its front door is lazy), so the test's workaround variant runs; ``--runxfail`` makes the
+unfixed variant report its raw outcome.
+
+The expectation comes from ``data/sweep.json``: the unfixed test should fail for a runner and
+decision exactly when the sweep finds ``next_turn_input_paired`` or ``compaction_input_complete``
+violated in that json-boundary, compaction-on case, and pass when both hold.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from .. import paths
+from ..analysis import vocabulary
+from ..analysis.table import to_frame as records_frame
+from ..errors import InvestigationError
+from ..formats.markdown import markdown_table
+from ..formats.records import read_records, write_records
+from . import environments
+from .sweep import ReleaseRecord, load_results
+from .versions import load_releases, parse_versions, sort_versions, version_key
+
+Report = Callable[[str], None]
+
+TEST_FILE = paths.REGRESSION_TEST
+JUDGED = ("next_turn_input_paired", "compaction_input_complete")
+TOOLS = ("pytest", "pytest-asyncio")
+TEST_TIMEOUT_SECONDS = 300
+INI = "[pytest]\nasyncio_default_fixture_loop_scope = function\n"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One parametrisation of the regression test on one release."""
+
+    sdk_version: str
+    decision: str
+    runner: str
+    variant: str
+    outcome: str  # passed, failed, error, skipped
+    message: str
+
+
+@dataclass(frozen=True)
+class CrossRecord:
+    """The unfixed test on one release, runner and decision, against the sweep's verdict."""
+
+    sdk_version: str
+    runner: str
+    decision: str
+    sweep: str  # VIOLATED, holds, n/a (the sweep could not judge), not swept
+    unfixed: str
+    workaround: str
+    agrees: bool | None  # None where the sweep has no verdict to compare with
+    unfixed_message: str = ""
+
+
+def tool_requirements() -> list[str]:
+    """pytest and pytest-asyncio at the versions this project pins."""
+    return [f"{name}=={importlib.metadata.version(name)}" for name in TOOLS]
+
+
+def install_tools(folder: Path, uv: str) -> Path:
+    """Install the test tools into ``folder`` once (a marker records what is there)."""
+    marker = folder / "approval-compaction-tools.json"
+    wanted = json.dumps(tool_requirements())
+    if marker.exists() and marker.read_text() == wanted:
+        return folder
+    shutil.rmtree(folder, ignore_errors=True)
+    command = [uv, "pip", "install", "--quiet", "--target", str(folder), *tool_requirements()]
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
+    if proc.returncode != 0:
+        tail = " ".join(proc.stderr.split())[-300:]
+        raise InvestigationError(f"installing {', '.join(TOOLS)} failed: {tail}")
+    marker.write_text(wanted)
+    return folder
+
+
+def parse_id(name: str) -> tuple[str, str, str]:
+    """``test_x[approve-run_streamed-unfixed]`` as (decision, runner, variant)."""
+    inside = name[name.index("[") + 1 : name.rindex("]")]
+    decision, runner, variant = inside.split("-")
+    return decision, runner, variant
+
+
+def parse_junit(text: str, version: str) -> list[Outcome]:
+    """Each test case of a JUnit XML report as an Outcome."""
+    outcomes = []
+    for case in ET.fromstring(text).iter("testcase"):
+        decision, runner, variant = parse_id(case.attrib["name"])
+        result, message = "passed", ""
+        for tag in ("failure", "error", "skipped"):
+            child = case.find(tag)
+            if child is not None:
+                result = {"failure": "failed"}.get(tag, tag)
+                message = " ".join((child.attrib.get("message") or "").split())[:200]
+                break
+        outcomes.append(Outcome(version, decision, runner, variant, result, message))
+    return outcomes
+
+
+def run_test(python: Path, tools: Path, version: str, environ: dict[str, str]) -> list[Outcome]:
+    """Run the regression test with one release's interpreter; one Outcome per parametrisation."""
+    with tempfile.TemporaryDirectory(prefix="approval-compaction-regression-") as scratch:
+        folder = Path(scratch)
+        shutil.copy(TEST_FILE, folder / TEST_FILE.name)
+        (folder / "pytest.ini").write_text(INI)
+        report = folder / "junit.xml"
+        command = [str(python), "-m", "pytest", TEST_FILE.name, "-q", "-p", "no:cacheprovider"]
+        command += ["--runxfail", f"--junitxml={report}"]
+        env = {**environ, "PYTHONPATH": os.pathsep.join([str(tools), str(paths.SOURCE)])}
+        proc = subprocess.run(
+            command,
+            cwd=folder,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=TEST_TIMEOUT_SECONDS,
+            check=False,
+        )
+        if not report.exists():
+            tail = (proc.stdout + proc.stderr).strip().splitlines()[-1:] or ["no output"]
+            raise InvestigationError(f"{version}: pytest wrote no report: {tail[0][:300]}")
+        return parse_junit(report.read_text(), version)
+
+
+def sweep_verdicts(rows: Iterable[ReleaseRecord]) -> dict[tuple[str, str, str], str]:
+    """Per (release, runner, decision): ``VIOLATED``, ``holds`` or ``n/a`` for the judged pair."""
+    found: dict[tuple[str, str, str], list[bool | None]] = {}
+    for row in rows:
+        if row.invariant in JUDGED and row.compaction == "on" and row.state_boundary == "json":
+            found.setdefault((row.sdk_version, row.runner, row.decision), []).append(row.holds)
+    verdicts = {}
+    for key, values in found.items():
+        if False in values:
+            verdicts[key] = vocabulary.word(False)
+        elif values and all(v is True for v in values):
+            verdicts[key] = vocabulary.word(True)
+        else:
+            verdicts[key] = vocabulary.word(None)
+    return verdicts
+
+
+EXPECTED = {vocabulary.word(False): "failed", vocabulary.word(True): "passed"}
+NOT_SWEPT = "not swept"
+
+
+def compare(outcomes: Sequence[Outcome], rows: Iterable[ReleaseRecord]) -> list[CrossRecord]:
+    """The unfixed and workaround outcomes per release, runner and decision, with agreement."""
+    verdicts = sweep_verdicts(rows)
+    index = {(o.sdk_version, o.runner, o.decision, o.variant): o for o in outcomes}
+    missing = Outcome("", "", "", "", "missing", "")
+    keys = sorted({(o.sdk_version, o.runner, o.decision) for o in outcomes}, key=_order)
+    records = []
+    for version, runner, decision in keys:
+        verdict = verdicts.get((version, runner, decision), NOT_SWEPT)
+        unfixed = index.get((version, runner, decision, "unfixed"), missing)
+        workaround = index.get((version, runner, decision, "workaround"), missing)
+        agrees = EXPECTED[verdict] == unfixed.outcome if verdict in EXPECTED else None
+        records.append(
+            CrossRecord(
+                version,
+                runner,
+                decision,
+                verdict,
+                unfixed.outcome,
+                workaround.outcome,
+                agrees,
+                unfixed.message,
+            )
+        )
+    return records
+
+
+def _order(key: tuple[str, str, str]) -> tuple[object, ...]:
+    version, runner, decision = key
+    return (version_key(version), runner, decision)
+
+
+def run_releases(
+    versions: Sequence[str], envs: Path, *, create: bool = False, report: Report = print
+) -> list[Outcome]:
+    """Run the test in each release's sweep environment; make missing ones only if asked."""
+    uv = environments.uv_binary()
+    tools = install_tools(envs / "_regression-tools", uv)
+    cutoffs = load_releases(paths.RELEASE_DATES)
+    outcomes: list[Outcome] = []
+    for version in versions:
+        env = environments.Environment(envs / version, version, cutoffs.get(version, ""))
+        if not env.ready():
+            if create and version in cutoffs:
+                error = environments.install(env, uv)
+            else:
+                error = "no environment"
+            if error is not None:
+                report(f"{version:<8} skipped: {error}")
+                continue
+        found = run_test(env.python, tools, version, environments.isolated_environ())
+        outcomes.extend(found)
+        report(f"{version:<8} {_tally(found)}")
+    return outcomes
+
+
+def _tally(outcomes: Sequence[Outcome]) -> str:
+    counts: dict[str, int] = {}
+    for o in outcomes:
+        key = f"{o.variant} {o.outcome}"
+        counts[key] = counts.get(key, 0) + 1
+    return ", ".join(f"{n} {key}" for key, n in sorted(counts.items()))
+
+
+def by_release(frame: pd.DataFrame) -> pd.DataFrame:
+    """One row per release: the sweep's verdict, the unfixed and workaround tests, agreement."""
+
+    def words(values: pd.Series) -> str:
+        return ", ".join(sorted(set(values)))
+
+    grouped = frame.groupby("sdk_version", sort=False).agg(
+        sweep=("sweep", words),
+        unfixed_test=("unfixed", words),
+        workaround_test=("workaround", words),
+        agrees=("agrees", _agreement),
+    )
+    return grouped
+
+
+def load(path: Path = paths.FIX_RELEASES) -> list[CrossRecord]:
+    """Records written by ``write``."""
+    return read_records(path, CrossRecord)
+
+
+def regression_table(path: Path = paths.FIX_RELEASES) -> pd.DataFrame:
+    """The committed crosscheck, one row per release."""
+    return by_release(records_frame(load(path), CrossRecord))
+
+
+def _agreement(values: pd.Series) -> str:
+    known = [bool(v) for v in values if v is not None and not pd.isna(v)]
+    if not known:
+        return "not judged"
+    return "yes" if all(known) else "NO"
+
+
+def write(records: Sequence[CrossRecord], folder: Path, stem: str = "fix-releases") -> list[Path]:
+    """Write the records as JSON and CSV, and the per-release table as markdown."""
+    table = by_release(records_frame(records, CrossRecord))
+    markdown = markdown_table(table, cell=vocabulary.marked) + "\n"
+    return write_records(folder / f"{stem}.json", records, CrossRecord, markdown=markdown)
+
+
+def command(args: argparse.Namespace) -> int:
+    """``crosscheck``: run the test on each swept release; exit 1 if any disagrees."""
+    rows = load_results(Path(args.sweep))
+    swept = sort_versions(row.sdk_version for row in rows)
+    known = sort_versions([*load_releases(paths.RELEASE_DATES), *swept])
+    versions = parse_versions(args.versions, known) if args.versions else swept
+    envs = Path(args.envs) if args.envs else environments.default_envs()
+    records = compare(run_releases(versions, envs, create=args.create), rows)
+    for path in write(records, Path(args.folder)):
+        print(f"wrote {path.relative_to(Path(args.folder).parent)}")
+    disagree = [r for r in records if r.agrees is False]
+    judged = [r for r in records if r.agrees is not None]
+    print(f"{len(judged) - len(disagree)} of {len(judged)} judged cases agree with the sweep")
+    return 0 if not disagree else 1

@@ -1,0 +1,159 @@
+"""Probe: run the cases inside one release's environment and write the runs as JSON.
+
+The sweep starts this module with each release's own interpreter, which has ``openai-agents``
+and its dependencies but not pandas or matplotlib, as ``python -m
+approval_compaction.releases.probe`` with the project's source folder on ``PYTHONPATH``: the
+package's front door is lazy and the study imports neither, so nothing else is needed.
+
+Before running, it checks by feature, not by version number, that the release has what the
+scenario uses. A case whose release lacks something is recorded as not applicable, with the
+missing features as the reason; a release whose ``agents`` does not import is unavailable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib
+import importlib.metadata
+import inspect
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..study.capture import CaseRun
+from ..study.scenario import Case, select_cases
+
+MODULE = "approval_compaction.releases.probe"
+
+DEPENDENCIES = ("openai-agents", "openai", "pydantic")
+
+
+def _accepts(func: Any, *names: str) -> bool:
+    """Whether a callable takes every named keyword argument."""
+    try:
+        params = inspect.signature(func).parameters
+    except (TypeError, ValueError):
+        return False
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return True
+    return all(name in params for name in names)
+
+
+def _has(obj: Any, *names: str) -> bool:
+    return obj is not None and all(callable(getattr(obj, n, None)) for n in names)
+
+
+Check = Callable[[Any], bool]
+RELEASE_FEATURES: dict[str, Check] = {
+    "function_tool(needs_approval=...)": lambda api: (
+        _has(api, "function_tool") and _accepts(api.function_tool, "needs_approval")
+    ),
+    "OpenAIResponsesCompactionSession(client, compaction_mode, should_trigger_compaction)": (
+        lambda api: (
+            callable(api.OpenAIResponsesCompactionSession)
+            and _accepts(
+                api.OpenAIResponsesCompactionSession,
+                "client",
+                "compaction_mode",
+                "should_trigger_compaction",
+            )
+        )
+    ),
+    "SQLiteSession": lambda api: callable(api.SQLiteSession),
+    "RunState.approve/reject/get_interruptions": lambda api: _has(
+        api.RunState, "approve", "reject", "get_interruptions"
+    ),
+}
+CASE_FEATURES: dict[tuple[str, str], tuple[str, Check]] = {
+    ("runner", "run_streamed"): (
+        "Runner.run_streamed",
+        lambda api: _has(api.Runner, "run_streamed"),
+    ),
+    ("state_boundary", "json"): (
+        "RunState.to_json/from_json",
+        lambda api: _has(api.RunState, "to_json", "from_json"),
+    ),
+}
+API_NAMES = ("function_tool", "SQLiteSession", "RunState", "Runner")
+
+
+def sdk_api() -> Any:
+    """The SDK names the scenario uses, each None where the installed release lacks it."""
+    agents = importlib.import_module("agents")
+    api = {name: getattr(agents, name, None) for name in API_NAMES}
+    try:
+        memory = importlib.import_module("agents.memory")
+    except ImportError:
+        memory = None
+    api["OpenAIResponsesCompactionSession"] = getattr(
+        memory, "OpenAIResponsesCompactionSession", None
+    )
+    return argparse.Namespace(**api)
+
+
+def missing_features(case: Case, api: Any) -> list[str]:
+    """What the case needs that the release lacks, by feature; empty when it can run."""
+    missing = [name for name, check in RELEASE_FEATURES.items() if not check(api)]
+    for (field, value), (name, check) in CASE_FEATURES.items():
+        if getattr(case, field) == value and not check(api):
+            missing.append(name)
+    return missing
+
+
+def not_applicable(case: Case, version: str, missing: Sequence[str]) -> CaseRun:
+    approvals = 1 if case.decision == "approve" else 0
+    reason = "release lacks " + ", ".join(missing)
+    return CaseRun(case, version, [], approvals, 0, not_applicable=reason)
+
+
+def installed_versions() -> dict[str, str]:
+    return {name: importlib.metadata.version(name) for name in DEPENDENCIES}
+
+
+def probe(cases: Sequence[Case], api: Callable[[], Any] = sdk_api) -> dict[str, Any]:
+    """Run the cases on the installed release; a release that does not import is unavailable.
+
+    ``api`` looks up the SDK's names (a test passes a stand-in for a release that lacks some).
+    """
+    try:
+        names = api()
+    except Exception as exc:  # any import failure makes the release unavailable, not a crash
+        return {"unavailable": f"import agents failed: {type(exc).__name__}: {exc}"[:300]}
+    versions = installed_versions()
+    missing = {case: missing_features(case, names) for case in cases}
+    if not all(missing.values()):  # the harness only once the release is known to have it all
+        from ..study.harness import run_case
+    gc.enable()  # the imports are done: the cases run with the collector on, as in ``matrix``
+    runs = [
+        not_applicable(case, versions["openai-agents"], missing[case])
+        if missing[case]
+        else run_case(case)
+        for case in cases
+    ]
+    return {**versions, "runs": [run.to_json() for run in runs]}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="probe", description=__doc__)
+    parser.add_argument("--case", help="case filter, e.g. decision=reject")
+    parser.add_argument("--output", required=True, help="write the JSON result here")
+    args = parser.parse_args(argv)
+    result = probe(select_cases(args.case))
+    Path(args.output).write_text(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    # Start-up and exit are made cheap, since they recur once per release: the garbage
+    # collector is off while the SDK imports (``probe`` turns it back on before any case runs),
+    # and the process ends with ``os._exit`` once its output is written, skipping the teardown.
+    import os
+    import sys
+
+    gc.disable()
+    code = main()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)

@@ -1,0 +1,260 @@
+"""Sweep: the sixteen-case matrix on every ``openai-agents`` release, each in its own environment.
+
+Each release runs in its cached environment (``environments``); the probe (``probe``) runs the
+cases inside it and the records are judged here, with the same invariants as the matrix on the
+pinned release.
+
+Results are merged into ``data/sweep.json`` (the ``matrix`` schema plus the resolved ``openai``
+and ``pydantic``) and ``data/sweep.csv`` as releases finish (at most every few seconds, and when
+the sweep ends or is interrupted), so an interrupted sweep keeps what it finished; the next one
+reuses those releases unless asked to refresh.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm  # type: ignore[import-untyped]  # tqdm ships no type information
+
+from .. import paths
+from ..analysis import vocabulary
+from ..analysis.invariants import INVARIANTS
+from ..analysis.matrix import MatrixRecord, records
+from ..formats.records import read_records, write_records
+from ..study.capture import CaseRun
+from ..study.scenario import Case, all_cases
+from .environments import (
+    Environment,
+    SweepError,
+    default_envs,
+    install,
+    isolated_environ,
+    last_line,
+    run,
+    uv_binary,
+)
+from .probe import MODULE as PROBE_MODULE
+from .versions import (
+    fetch_releases,
+    load_releases,
+    needs_index,
+    parse_versions,
+    save_releases,
+    version_key,
+)
+
+PROBE_TIMEOUT_SECONDS = 600
+UNAVAILABLE = vocabulary.STATUS_UNAVAILABLE
+SAVE_EVERY_SECONDS = 10.0  # rewriting the merged files after every release would cost more
+Report = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class ReleaseRecord(MatrixRecord):
+    """A matrix record from one release, with the dependency versions it resolved to."""
+
+    openai: str
+    pydantic: str
+
+
+COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(ReleaseRecord))
+
+
+# ---------------------------------------------------------------------------- one release
+
+
+def run_probe(env: Environment, case: str | None = None) -> dict[str, Any]:
+    """Run the probe in the release's environment and return its JSON result."""
+    with tempfile.TemporaryDirectory(prefix="approval-compaction-probe-") as folder:
+        output = Path(folder) / "probe.json"
+        command = [str(env.python), "-m", PROBE_MODULE, "--output", str(output)]
+        command += ["--case", case] if case else []
+        try:
+            proc = run(command, PROBE_TIMEOUT_SECONDS, cwd=folder, env=isolated_environ())
+        except subprocess.TimeoutExpired:
+            return {UNAVAILABLE: f"probe timed out after {PROBE_TIMEOUT_SECONDS} s"}
+        if proc.returncode != 0 or not output.exists():
+            return {UNAVAILABLE: f"probe failed: {last_line(proc.stderr)}"}
+        result: dict[str, Any] = json.loads(output.read_text())
+        return result
+
+
+def unavailable_records(version: str, error: str, cases: Iterable[Case]) -> list[ReleaseRecord]:
+    """One record per case and invariant, so an unavailable release still fills its column."""
+    return [
+        ReleaseRecord(
+            sdk_version=version,
+            **case.as_dict(),
+            invariant=invariant,
+            holds=None,
+            detail=error,
+            dispatches=0,
+            compaction_requests=0,
+            status=UNAVAILABLE,
+            openai="",
+            pydantic="",
+        )
+        for case in cases
+        for invariant in INVARIANTS
+    ]
+
+
+def release_records(version: str, result: dict[str, Any]) -> list[ReleaseRecord]:
+    """Judge a probe's runs with the matrix's invariants, adding the resolved dependencies."""
+    if UNAVAILABLE in result:
+        return unavailable_records(version, str(result[UNAVAILABLE]), all_cases())
+    runs = [CaseRun.from_json(data) for data in result["runs"]]
+    deps = {"openai": result["openai"], "pydantic": result["pydantic"]}
+    return [ReleaseRecord(**asdict(record), **deps) for record in records(runs)]
+
+
+def run_release(
+    version: str, exclude_newer: str, envs: Path, uv: str, case: str | None = None
+) -> list[ReleaseRecord]:
+    """Install (or reuse) the release's environment, run the cases there and judge them."""
+    env = Environment(envs / version, version, exclude_newer)
+    error = install(env, uv)
+    if error is not None:
+        return unavailable_records(version, error, all_cases())
+    return release_records(version, run_probe(env, case))
+
+
+# ---------------------------------------------------------------------------- results file
+
+_CASE_ORDER = {tuple(case.as_dict().values()): index for index, case in enumerate(all_cases())}
+
+
+def _order(row: ReleaseRecord) -> tuple[Any, ...]:
+    position = _CASE_ORDER[row.case_key], INVARIANTS.index(row.invariant)
+    return (version_key(row.sdk_version), *position)
+
+
+def load_results(path: Path) -> list[ReleaseRecord]:
+    """The records of an earlier sweep, or none when there is no results file yet."""
+    return read_records(path, ReleaseRecord) if path.exists() else []
+
+
+def merge(
+    rows: Sequence[ReleaseRecord], version: str, new: Sequence[ReleaseRecord]
+) -> list[ReleaseRecord]:
+    """Replace one release's records, keeping the others, in a stable order."""
+    kept = [row for row in rows if row.sdk_version != version]
+    return sorted([*kept, *new], key=_order)
+
+
+def write_results(path: Path, rows: Sequence[ReleaseRecord]) -> None:
+    """Write the records as JSON, and as CSV beside it, each atomically."""
+    write_records(path, rows, ReleaseRecord)
+
+
+def completed(rows: Iterable[ReleaseRecord]) -> set[str]:
+    """Releases with results to reuse: every one that ran (an unavailable one is retried)."""
+    return {row.sdk_version for row in rows if row.status != UNAVAILABLE}
+
+
+def summary(rows: Sequence[ReleaseRecord]) -> str:
+    """One release's records in a few words: what is violated, and with which dependencies."""
+    statuses = {row.status for row in rows}
+    if statuses == {UNAVAILABLE}:
+        return f"unavailable: {rows[0].detail}"
+    broken = [
+        name
+        for name in INVARIANTS
+        if any(row.invariant == name and row.holds is False for row in rows)
+    ]
+    words = "violated: " + ", ".join(broken) if broken else "all invariants hold"
+    if vocabulary.STATUS_NOT_APPLICABLE in statuses:
+        words += " (some cases not applicable)"
+    return f"{words}  [openai {rows[0].openai}, pydantic {rows[0].pydantic}]"
+
+
+# ---------------------------------------------------------------------------- the sweep
+
+
+def resolve_releases(
+    spec: str | None,
+    dates: Path = paths.RELEASE_DATES,
+    fetch: Callable[[], dict[str, str]] | None = None,
+    report: Report = print,
+) -> tuple[list[str], dict[str, str]]:
+    """The releases a spec names and every release's cutoff, asking the index only if needed."""
+    known = load_releases(dates)
+    if needs_index(spec, list(known)):
+        try:
+            fresh = (fetch or fetch_releases)()
+        except Exception as error:  # offline, blocked or down: the cached list has to do
+            report(f"package index unreachable ({type(error).__name__}); using {dates.name}")
+        else:
+            if fresh != known:
+                save_releases(dates, fresh)
+            known = fresh
+    if not known:
+        raise SweepError(f"no release list: the index is unreachable and {dates} is missing")
+    return parse_versions(spec, list(known)), known
+
+
+def _timed(*args: Any) -> tuple[list[ReleaseRecord], float]:
+    start = time.monotonic()
+    return run_release(*args), time.monotonic() - start
+
+
+def sweep(
+    versions: Sequence[str],
+    cutoffs: dict[str, str],
+    output: Path,
+    *,
+    envs: Path | None = None,
+    jobs: int = 1,
+    refresh: bool = False,
+) -> list[ReleaseRecord]:
+    """Run each release not yet in ``output`` (all with ``refresh``), merging as it goes."""
+    if jobs < 1:
+        raise SweepError(f"--jobs must be at least 1, not {jobs}")
+    uv, folder = uv_binary(), envs or default_envs()
+    rows = load_results(output)
+    reuse = set() if refresh else completed(rows) & set(versions)
+    todo = [v for v in versions if v not in reuse]
+    with tqdm(total=len(versions), unit="release", disable=None, file=sys.stderr) as bar:
+        for version in sorted(reuse, key=version_key):
+            mine = [row for row in rows if row.sdk_version == version]
+            bar.write(f"{version:<8} reused  {summary(mine)}")
+            bar.update()
+        pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
+        written, unsaved = time.monotonic(), False
+        try:
+            futures = {pool.submit(_timed, v, cutoffs[v], folder, uv): v for v in todo}
+            for future in concurrent.futures.as_completed(futures):
+                version = futures[future]
+                new, took = future.result()
+                rows, unsaved = merge(rows, version, new), True
+                if time.monotonic() - written >= SAVE_EVERY_SECONDS:
+                    write_results(output, rows)
+                    written, unsaved = time.monotonic(), False
+                bar.write(f"{version:<8} ran {took:5.1f}s  {summary(new)}")
+                bar.update()
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+            if unsaved:  # also when interrupted: what finished is kept
+                write_results(output, rows)
+    return rows
+
+
+def command(args: argparse.Namespace) -> int:
+    """``sweep``: resolve the releases, run them, and say where the results are."""
+    versions, cutoffs = resolve_releases(args.versions)
+    envs = Path(args.envs) if args.envs else None
+    output = Path(args.output)
+    rows = sweep(versions, cutoffs, output, envs=envs, jobs=args.jobs, refresh=args.refresh)
+    swept = {row.sdk_version for row in rows}
+    print(f"wrote {output} and {output.with_suffix('.csv').name}: {len(swept)} releases")
+    return 0

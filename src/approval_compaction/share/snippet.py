@@ -1,0 +1,161 @@
+"""Snippet: a markdown comment for the upstream thread, generated from the committed data.
+
+It holds the fix idea in a few lines, the SDK-style regression test as a maintainer would
+paste it (this project's workaround block removed), a before/after table of the invariants and
+of the compactions made, and the test's outcome on every swept release.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from .. import paths
+from ..analysis import vocabulary
+from ..analysis.invariants import INVARIANTS
+from ..analysis.matrix import MatrixRecord
+from ..formats.files import write_atomic
+from ..formats.records import read_records
+from ..releases.crosscheck import CrossRecord
+from ..releases.versions import version_key
+
+SNIPPET = paths.SNIPPET
+PROJECT_BLOCK = re.compile(
+    r"\n# >>> approval-compaction only.*?# <<< approval-compaction only\n", re.DOTALL
+)
+FIX_IDEA = """\
+**Fix idea.** Automatic compaction must not run while the stored history holds an unfinished
+item group: a tool call whose output has not been stored yet (a call waiting for approval,
+whether it will be approved or rejected; a rejection also stores an output) or a hosted MCP
+`mcp_approval_request` without its `mcp_approval_response`. Defer instead of compacting, and
+let the next turn's compaction run once every group is complete: compaction keeps working, it
+only waits for the pause to be resolved. On released versions the same effect is available
+without patching the SDK by wrapping the session so that `run_compaction()` returns early while
+such a group is open."""
+
+
+def upstream_test(text: str) -> str:
+    """The regression test without this project's block: what a maintainer pastes."""
+    stripped, count = PROJECT_BLOCK.subn("", text)
+    if count != 1:
+        raise ValueError(f"expected one approval-compaction block in the test, found {count}")
+    return stripped
+
+
+def _cell(rows: Sequence[MatrixRecord], invariant: str) -> str:
+    mine = [r for r in rows if r.invariant == invariant]
+    if not mine:
+        return "not run"
+    broken = sum(r.holds is False for r in mine)
+    unjudged = sum(r.holds is None for r in mine)
+    if broken:
+        return f"{vocabulary.VIOLATED.marker} violated in {broken} of {len(mine)} cases"
+    return f"{vocabulary.HOLDS.marker} holds in {len(mine) - unjudged} of {len(mine)} cases"
+
+
+def _compactions(rows: Sequence[MatrixRecord]) -> int:
+    return sum({r.case_key: r.compaction_requests for r in rows}.values())
+
+
+def before_after(columns: Mapping[str, Sequence[MatrixRecord]]) -> str:
+    """Invariants by variant, and the compaction requests each variant made, in markdown."""
+    lines = ["| invariant | " + " | ".join(columns) + " |", "|---" * (len(columns) + 1) + "|"]
+    for invariant in INVARIANTS:
+        cells = [_cell(rows, invariant) for rows in columns.values()]
+        lines.append(f"| `{invariant}` | " + " | ".join(cells) + " |")
+    counts = [str(_compactions(rows)) for rows in columns.values()]
+    lines.append("| compaction requests, all 16 cases | " + " | ".join(counts) + " |")
+    return "\n".join(lines)
+
+
+def releases_sentence(records: Sequence[CrossRecord]) -> str:
+    """The unfixed test across the sweep, in one sentence."""
+    if not records:
+        return "The test has not been run across releases yet."
+    failing: set[str] = set()
+    passing: set[str] = set()
+    for r in records:
+        (failing if r.unfixed != "passed" else passing).add(r.sdk_version)
+    passing -= failing
+    judged = [r for r in records if r.agrees is not None]
+    agreed = sum(bool(r.agrees) for r in judged)
+    wrapped = {r.sdk_version for r in records if r.workaround == "passed"}
+    wrapped -= {r.sdk_version for r in records if r.workaround != "passed"}
+    return (
+        f"Run unpatched in each release's own environment, the test fails on "
+        f"{_span(failing)} and passes on {_span(passing)}; in {agreed} of {len(judged)} "
+        "release/runner/decision cases its outcome matches the sweep's verdict on "
+        "`next_turn_input_paired` and `compaction_input_complete` (fails exactly where either "
+        "is violated). With the workaround wrapper around the session it passes on "
+        f"{_span(wrapped)}."
+    )
+
+
+def _span(versions: set[str]) -> str:
+    ordered = sorted(versions, key=version_key)
+    if not ordered:
+        return "no release"
+    if len(ordered) == 1:
+        return ordered[0]
+    return f"{len(ordered)} releases ({ordered[0]} to {ordered[-1]})"
+
+
+def _load(path: Path) -> list[MatrixRecord]:
+    return read_records(path, MatrixRecord) if path.exists() else []
+
+
+def _version(rows: Sequence[MatrixRecord], fallback: str) -> str:
+    return rows[0].sdk_version if rows else fallback
+
+
+def _crosscheck(path: Path) -> list[CrossRecord]:
+    return read_records(path, CrossRecord) if path.exists() else []
+
+
+def build(folder: Path = paths.DATA, test_file: Path = paths.REGRESSION_TEST) -> str:
+    """The whole comment, from ``matrix.json``, ``fix-*.json`` and the test file."""
+    unfixed, fixed = _load(folder / "matrix.json"), _load(folder / "fix-matrix.json")
+    newest = _load(folder / "fix-newest-matrix.json")
+    pinned = _version(unfixed, "pinned")
+    columns = {
+        f"{pinned}": unfixed,
+        f"{pinned} + workaround": fixed,
+        f"{_version(newest, 'newest')}": newest,
+    }
+    test = upstream_test(test_file.read_text())
+    return "\n".join(
+        [
+            FIX_IDEA,
+            "",
+            "**Before/after.** Sixteen cases (`run`/`run_streamed` × approve/reject × compaction "
+            "hook on/off × `RunState` JSON round trip or in-memory state), scripted model, "
+            "recording compaction client, real `SQLiteSession`:",
+            "",
+            before_after(columns),
+            "",
+            releases_sentence(_crosscheck(folder / "fix-releases.json")),
+            "",
+            "<details><summary>Regression test (pytest + pytest-asyncio, self-contained)</summary>",
+            "",
+            "```python",
+            test.rstrip("\n"),
+            "```",
+            "",
+            "</details>",
+            "",
+        ]
+    )
+
+
+def write(path: Path = SNIPPET) -> Path:
+    write_atomic(path, build(path.parent))
+    return path
+
+
+def command(args: argparse.Namespace) -> int:
+    """``snippet``: write the upstream comment from the committed data."""
+    path = write(Path(args.output))
+    print(f"wrote {path}")
+    return 0

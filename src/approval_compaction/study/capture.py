@@ -1,0 +1,85 @@
+"""Capture: what one case left behind at each stage, as plain, JSON-serialisable records.
+
+A stage records the stored session history when it ended, and every payload that left the
+process while it ran: each model request's input and each compaction request's input, plus
+how many times the protected tool ran and the warnings the SDK logged. The round-trip stage
+also keeps the item lists found inside the serialised ``RunState``.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal
+
+from .items import Item
+from .scenario import Case
+
+
+def sdk_version() -> str:
+    """The installed ``openai-agents`` release, which every captured run records."""
+    return importlib.metadata.version("openai-agents")
+
+
+StageName = Literal["pause", "round_trip", "resume", "next_turn"]
+STAGES: tuple[StageName, ...] = ("pause", "round_trip", "resume", "next_turn")
+
+
+@dataclass(frozen=True)
+class Stage:
+    """The state of one case when one stage ended, and what it sent out while it ran."""
+
+    name: StageName
+    stored: list[Item]
+    model_inputs: list[list[Item]] = field(default_factory=list)
+    compaction_inputs: list[list[Item]] = field(default_factory=list)
+    dispatches: int = 0
+    state_items: dict[str, list[Item]] = field(default_factory=dict)
+    interruptions: list[Item] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class CaseRun:
+    """One executed case: its stages in order, or the error that stopped it."""
+
+    case: Case
+    sdk_version: str
+    stages: list[Stage]
+    approvals: int
+    dispatches: int
+    error: str | None = None
+    not_applicable: str | None = None
+
+    def stage(self, name: StageName) -> Stage | None:
+        """The named stage, or None when the run stopped before it."""
+        return next((s for s in self.stages if s.name == name), None)
+
+    @property
+    def compaction_requests(self) -> int:
+        return sum(len(s.compaction_inputs) for s in self.stages)
+
+    def to_json(self) -> dict[str, Any]:
+        """The run as JSON-ready dicts, like ``asdict`` without its deep copy (items are plain)."""
+        stages = [{f.name: getattr(s, f.name) for f in fields(Stage)} for s in self.stages]
+        top = {f.name: getattr(self, f.name) for f in fields(CaseRun)}
+        return {**top, "case": self.case.as_dict(), "stages": stages}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> CaseRun:
+        """Rebuild a run from its ``to_json`` form."""
+        stages = [Stage(**stage) for stage in data["stages"]]
+        return cls(**{**data, "case": Case(**data["case"]), "stages": stages})
+
+
+def pending_ids(run: CaseRun) -> set[str]:
+    """Call ids that were waiting for approval when the first turn paused."""
+    pause = run.stage("pause")
+    return {str(i.get("call_id")) for i in (pause.interruptions if pause else []) if "call_id" in i}
+
+
+def runs_json(runs: Sequence[CaseRun]) -> str:
+    """Runs as the JSON text of a ``*-runs.json`` file."""
+    return json.dumps([run.to_json() for run in runs], indent=1) + "\n"

@@ -1,0 +1,134 @@
+"""Crosscheck: reading pytest's report and setting each outcome against the sweep's verdict."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from factories import release_record
+
+from approval_compaction.analysis.table import to_frame as records_frame
+from approval_compaction.releases.crosscheck import (
+    TEST_FILE,
+    CrossRecord,
+    Outcome,
+    by_release,
+    compare,
+    load,
+    parse_id,
+    parse_junit,
+    regression_table,
+    sweep_verdicts,
+    write,
+)
+from approval_compaction.releases.sweep import ReleaseRecord
+
+JUNIT = """<?xml version="1.0" encoding="utf-8"?>
+<testsuites><testsuite name="pytest">
+<testcase classname="t" name="test_x[approve-run-workaround]" time="0.1" />
+<testcase classname="t" name="test_x[approve-run-unfixed]" time="0.1">
+  <failure message="AssertionError: assert {'calls compacted'...}">trace</failure>
+</testcase>
+<testcase classname="t" name="test_x[reject-run_streamed-unfixed]" time="0.1">
+  <error message="fixture failed">trace</error>
+</testcase>
+<testcase classname="t" name="test_x[reject-run_streamed-workaround]" time="0.1">
+  <skipped message="no workaround" />
+</testcase>
+</testsuite></testsuites>
+"""
+
+
+def row(version: str, invariant: str, holds: bool | None, **case: str) -> ReleaseRecord:
+    return release_record(sdk_version=version, invariant=invariant, holds=holds, **case)
+
+
+def outcome(version: str, variant: str, result: str) -> Outcome:
+    return Outcome(version, "approve", "run", variant, result, "")
+
+
+def test_parse_id_reads_decision_runner_and_variant() -> None:
+    assert parse_id("test_x[reject-run_streamed-unfixed]") == ("reject", "run_streamed", "unfixed")
+
+
+def test_parse_junit_maps_each_testcase_to_an_outcome() -> None:
+    found = [(o.decision, o.runner, o.variant, o.outcome) for o in parse_junit(JUNIT, "0.9.0")]
+    assert found == [
+        ("approve", "run", "workaround", "passed"),
+        ("approve", "run", "unfixed", "failed"),
+        ("reject", "run_streamed", "unfixed", "error"),
+        ("reject", "run_streamed", "workaround", "skipped"),
+    ]
+    assert parse_junit(JUNIT, "0.9.0")[1].message.startswith("AssertionError")
+
+
+def test_sweep_verdicts_judge_only_the_two_invariants_on_json_compaction_cases() -> None:
+    rows = [
+        row("1.0.0", "next_turn_input_paired", True),
+        row("1.0.0", "compaction_input_complete", False),
+        row("1.0.0", "decision_enforced", False),
+        row("2.0.0", "next_turn_input_paired", True),
+        row("2.0.0", "compaction_input_complete", True),
+        row("2.0.0", "next_turn_input_paired", False, state_boundary="memory"),
+        row("2.0.0", "next_turn_input_paired", False, compaction="off"),
+        row("3.0.0", "next_turn_input_paired", None),
+        row("3.0.0", "compaction_input_complete", True),
+    ]
+    assert sweep_verdicts(rows) == {
+        ("1.0.0", "run", "approve"): "VIOLATED",
+        ("2.0.0", "run", "approve"): "holds",
+        ("3.0.0", "run", "approve"): "n/a",
+    }
+
+
+@pytest.mark.parametrize(
+    ("holds", "result", "agrees"),
+    [
+        (False, "failed", True),
+        (True, "passed", True),
+        (False, "passed", False),
+        (True, "failed", False),
+        (True, "error", False),
+        (None, "error", None),
+    ],
+    ids=["broken-fails", "holds-passes", "broken-passes", "holds-fails", "holds-errors", "n/a"],
+)
+def test_compare_agrees_only_when_the_test_matches_the_sweep(
+    holds: bool | None, result: str, agrees: bool | None
+) -> None:
+    rows = [row("1.0.0", "next_turn_input_paired", holds)]
+    found = compare([outcome("1.0.0", "unfixed", result)], rows)
+    assert [(r.unfixed, r.workaround, r.agrees) for r in found] == [(result, "missing", agrees)]
+
+
+def test_compare_marks_a_release_the_sweep_has_not_run() -> None:
+    found = compare([outcome("9.9.9", "unfixed", "failed")], [])
+    assert [(r.sweep, r.agrees) for r in found] == [("not swept", None)]
+
+
+def test_write_summarises_one_row_per_release(tmp_path: Path) -> None:
+    rows = [
+        row("0.10.0", "next_turn_input_paired", False),
+        row("0.9.0", "next_turn_input_paired", True),
+    ]
+    outcomes = [outcome("0.10.0", "unfixed", "failed"), outcome("0.9.0", "unfixed", "failed")]
+    records = compare(outcomes, rows)
+    assert [r.sdk_version for r in records] == ["0.9.0", "0.10.0"]
+    table = by_release(records_frame(records, CrossRecord))
+    assert table["agrees"].tolist() == ["NO", "yes"]
+    paths = write(records, tmp_path)
+    assert sorted(p.name for p in paths) == [
+        "fix-releases.csv",
+        "fix-releases.json",
+        "fix-releases.md",
+    ]
+    assert (
+        "| 0.9.0 | ✅ holds | failed | missing | NO |" in (tmp_path / "fix-releases.md").read_text()
+    )
+    assert load(tmp_path / "fix-releases.json") == records
+    assert regression_table(tmp_path / "fix-releases.json").equals(table)
+
+
+def test_test_file_is_the_sdk_style_regression_test() -> None:
+    assert TEST_FILE.exists()
+    assert "def test_compaction_keeps_pending_approval_call_paired" in TEST_FILE.read_text()

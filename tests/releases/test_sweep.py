@@ -1,0 +1,244 @@
+"""The release sweep: feature checks, records, the results file, and three real releases."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+from collections.abc import Iterator
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from approval_compaction import paths
+from approval_compaction.analysis.invariants import INVARIANTS
+from approval_compaction.releases import probe
+from approval_compaction.releases.bisect import bisect, judge_rows
+from approval_compaction.releases.sweep import (
+    COLUMNS,
+    UNAVAILABLE,
+    completed,
+    load_results,
+    merge,
+    release_records,
+    run_release,
+    sweep,
+    unavailable_records,
+    uv_binary,
+    write_results,
+)
+from approval_compaction.releases.versions import load_releases
+from approval_compaction.study.capture import CaseRun, sdk_version
+from approval_compaction.study.harness import run_case
+from approval_compaction.study.scenario import Case, all_cases, select_cases
+
+# The pinned release, and one release on each side of the boundaries the full sweep found:
+# 0.22.0 is the last release whose next turn stays paired, 0.24.0 the first that holds all six.
+BEFORE, PINNED, AFTER = "0.22.0", "0.23.1", "0.24.0"
+
+
+def _api(**missing: None) -> argparse.Namespace:
+    """The pinned SDK's API, with the named parts taken away."""
+    return argparse.Namespace(**{**vars(probe.sdk_api()), **missing})
+
+
+def _without_method(cls: type, name: str) -> type:
+    kept = {k: v for k, v in vars(cls).items() if k != name and not k.startswith("__")}
+    return type(cls.__name__, (), kept)
+
+
+def test_missing_features_finds_nothing_missing_on_the_pinned_release() -> None:
+    assert all(probe.missing_features(case, probe.sdk_api()) == [] for case in all_cases())
+
+
+@pytest.mark.parametrize(
+    ("api", "case", "missing"),
+    [
+        (
+            {"OpenAIResponsesCompactionSession": None},
+            Case(),
+            [list(probe.RELEASE_FEATURES)[1]],
+        ),
+        (
+            {"function_tool": lambda func=None, name_override=None: func},
+            Case(),
+            ["function_tool(needs_approval=...)"],
+        ),
+        ({"Runner": None}, Case(runner="run"), []),
+        ({"Runner": None}, Case(runner="run_streamed"), ["Runner.run_streamed"]),
+        ("to_json", Case(state_boundary="json"), ["RunState.to_json/from_json"]),
+        ("to_json", Case(state_boundary="memory"), []),
+    ],
+    ids=[
+        "no-compaction-session",
+        "no-needs-approval",
+        "run-without-runner-streamed",
+        "streamed-needs-run-streamed",
+        "json-needs-to-json",
+        "memory-needs-no-json",
+    ],
+)
+def test_missing_features_detects_by_feature(api: Any, case: Case, missing: list[str]) -> None:
+    if api == "to_json":
+        namespace = _api()
+        namespace.RunState = _without_method(namespace.RunState, "to_json")
+    else:
+        namespace = _api(**api)
+    assert probe.missing_features(case, namespace) == missing
+
+
+def test_probe_records_cases_a_release_cannot_run_as_not_applicable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A release without ``run_streamed`` is not skipped: its streamed cases say why."""
+    api = _api()
+    api.Runner = _without_method(api.Runner, "run_streamed")
+    result = probe.probe(select_cases("decision=reject,state_boundary=memory"), api=lambda: api)
+    rows = release_records(sdk_version(), result)
+    streamed = {(r.status, r.holds, r.detail) for r in rows if r.runner != "run"}
+    assert streamed == {("not applicable", None, "release lacks Runner.run_streamed")}
+    ran = {r.status for r in rows if r.runner == "run"}
+    assert ran <= {"holds", "violated"} and ran
+
+
+def test_probe_reports_an_sdk_that_does_not_import_as_unavailable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def broken() -> None:
+        raise ImportError("cannot import name 'Agent'")
+
+    result = probe.probe(all_cases(), api=broken)
+    records = release_records("9.9.9", result)
+    assert {r.status for r in records} == {UNAVAILABLE}
+    assert records[0].detail == "import agents failed: ImportError: cannot import name 'Agent'"
+    assert len(records) == len(all_cases()) * len(INVARIANTS)
+
+
+def test_case_run_json_round_trips_a_captured_run() -> None:
+    """What the probe writes is what ``asdict`` gives, and it rebuilds the same run."""
+    run = run_case(Case(decision="reject"))
+    written = json.dumps(run.to_json())
+    assert written == json.dumps(asdict(run))
+    assert CaseRun.from_json(json.loads(written)) == run
+
+
+def test_merge_replaces_one_release_and_keeps_release_order(tmp_path: Path) -> None:
+    rows = merge([], "0.10.0", unavailable_records("0.10.0", "old", all_cases()))
+    rows = merge(rows, "0.9.0", unavailable_records("0.9.0", "x", all_cases()))
+    rows = merge(rows, "0.10.0", unavailable_records("0.10.0", "new", all_cases()))
+    assert [r.sdk_version for r in rows[:: len(rows) // 2]] == ["0.9.0", "0.10.0"]
+    assert {r.detail for r in rows if r.sdk_version == "0.10.0"} == {"new"}
+    assert completed(rows) == set()  # unavailable releases are tried again
+    write_results(tmp_path / "s.json", rows)
+    assert load_results(tmp_path / "s.json") == rows
+    header = (tmp_path / "s.csv").read_text().splitlines()[0]
+    assert header == ",".join(COLUMNS)
+
+
+# ------------------------------------------------------------------------ real releases
+#
+# These install real releases with uv (into a temporary folder, from uv's cache when it is
+# warm, else from the package index) and run the probe in each. pytest-socket blocks sockets in
+# this process only; uv is a subprocess, so enable_socket is not what lets it reach the index.
+# It is there so that the index lookup for release dates is not blocked if a test needs it.
+
+
+@pytest.fixture(scope="module")
+def three(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path]]:
+    """Sweep the three releases once, into a temporary results file and environment folder."""
+    folder = tmp_path_factory.mktemp("sweep")
+    output, envs = folder / "sweep.json", folder / "envs"
+    cutoffs = load_releases(paths.RELEASE_DATES)
+    sweep([BEFORE, PINNED, AFTER], cutoffs, output, envs=envs, jobs=2)
+    yield output, envs
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _judged(output: Path) -> dict[str, dict[str, bool | None]]:
+    rows = load_results(output)
+    return {name: judge_rows(rows, name) for name in INVARIANTS}
+
+
+@pytest.mark.enable_socket
+def test_sweep_three_releases_shows_where_invariants_break_and_hold_again(
+    three: tuple[Path, Path],
+) -> None:
+    judged = _judged(three[0])
+    assert judged["next_turn_input_paired"] == {BEFORE: True, PINNED: False, AFTER: True}
+    assert judged["stored_history_paired"] == {BEFORE: True, PINNED: False, AFTER: True}
+    assert judged["compaction_input_complete"] == {BEFORE: False, PINNED: False, AFTER: True}
+    assert judged["decision_enforced"] == {BEFORE: True, PINNED: True, AFTER: True}
+    rows = load_results(three[0])
+    assert all(r.openai and r.pydantic for r in rows)
+    assert {r.sdk_version for r in rows} == {BEFORE, PINNED, AFTER}
+
+
+@pytest.mark.enable_socket
+def test_sweep_pinned_release_matches_the_matrix_on_the_installed_sdk(
+    three: tuple[Path, Path],
+) -> None:
+    """The sweep's environment for the pinned release judges every case as the matrix does."""
+    from approval_compaction.analysis.matrix import records
+    from approval_compaction.study.harness import run_matrix
+
+    assert sdk_version() == PINNED
+    here = [
+        (r.runner, r.decision, r.compaction, r.state_boundary, r.invariant, r.holds)
+        for r in records(run_matrix())
+    ]
+    there = [
+        (r.runner, r.decision, r.compaction, r.state_boundary, r.invariant, r.holds)
+        for r in load_results(three[0])
+        if r.sdk_version == PINNED
+    ]
+    assert there == here
+
+
+@pytest.mark.enable_socket
+def test_sweep_rerun_offline_reuses_or_reinstalls_from_cache_byte_for_byte(
+    three: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Offline with a warm cache: one environment rebuilt by uv --offline, the file unchanged."""
+    output, envs = three
+    before = output.read_bytes()
+    shutil.rmtree(envs / AFTER)
+    monkeypatch.setenv("UV_OFFLINE", "1")
+    cutoffs = load_releases(paths.RELEASE_DATES)
+    sweep([BEFORE, PINNED, AFTER], cutoffs, output, envs=envs, jobs=2, refresh=True)
+    assert output.read_bytes() == before
+
+
+@pytest.mark.enable_socket
+def test_sweep_keeps_going_past_a_release_that_cannot_install(tmp_path: Path) -> None:
+    """A cutoff before the release was uploaded: uv finds no such release; it is unavailable."""
+    records = run_release(AFTER, "2020-01-01T00:00:00Z", tmp_path / "envs", uv_binary())
+    assert {r.status for r in records} == {UNAVAILABLE}
+    assert records[0].detail.startswith("install failed: ")
+    assert f"no version of openai-agents=={AFTER}" in records[0].detail
+
+
+@pytest.mark.enable_socket
+def test_bisect_on_the_three_releases_agrees_with_the_sweep(three: tuple[Path, Path]) -> None:
+    rows = load_results(three[0])
+    found = bisect(
+        [BEFORE, PINNED, AFTER],
+        "next_turn_input_paired",
+        judge=lambda version: pytest.fail(f"{version} should come from the sweep"),
+        sweep=judge_rows(rows, "next_turn_input_paired"),
+        start=PINNED,
+    )
+    assert (found.last_holding, found.first_broken, found.holds_again) == (BEFORE, PINNED, AFTER)
+
+
+def test_cli_sweep_with_a_corrupted_results_file_is_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from approval_compaction.cli import main
+
+    output = tmp_path / "sweep.json"
+    output.write_text('[{"sdk_version": ')
+    assert main(["sweep", "--versions", PINNED, "--output", str(output)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"error: {output} is not valid JSON (Expecting value, line 1)\n"

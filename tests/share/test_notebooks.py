@@ -1,0 +1,38 @@
+"""Every notebook runs without errors and reproduces its committed outputs exactly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from approval_compaction import paths
+from approval_compaction.share.notebooks import dumps, execute, notebook_paths
+
+NOTEBOOKS = notebook_paths(paths.NOTEBOOKS)
+MAX_BYTES = 1_000_000  # GitHub stops rendering notebooks around 1 MB
+
+
+def test_notebooks_exist() -> None:
+    assert [p.name for p in NOTEBOOKS][:3] == [
+        "01-walkthrough.ipynb",
+        "02-stored-vs-sent.ipynb",
+        "03-violation-matrix.ipynb",
+    ]
+
+
+@pytest.mark.notebooks
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebooks_reexecution_equals_committed(path: Path) -> None:
+    """Restart & Run All gives the committed outputs, byte for byte, with no error output."""
+    fresh = dumps(execute(path))
+    assert '"output_type": "error"' not in fresh
+    assert fresh == path.read_text(), f"{path.name} differs from a fresh execution: run `make run`"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebooks_stay_small_and_free_of_machine_details(path: Path) -> None:
+    text = path.read_text()
+    assert len(text.encode()) < MAX_BYTES
+    for leak in ("/tmp/", "approval-compaction-", " at 0x", 'execution_count": null'):
+        assert leak not in text, f"{path.name} contains {leak!r}"

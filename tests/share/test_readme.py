@@ -1,0 +1,35 @@
+"""The README's findings block is what the committed data says."""
+
+from __future__ import annotations
+
+import pytest
+
+from approval_compaction import paths
+from approval_compaction.share.readme import (
+    END,
+    START,
+    ReadmeMarkersError,
+    findings_block,
+    with_block,
+)
+
+
+def test_readme_findings_match_committed_data() -> None:
+    text = (paths.ROOT / "README.md").read_text()
+    assert with_block(text, findings_block()) == text, "README is stale: run `make run`"
+
+
+def test_readme_findings_name_the_pinned_violation() -> None:
+    block = findings_block()
+    assert "`next_turn_input_paired` is violated in 8 of 16 cases" in block
+    assert "0 of 96 verdicts violated" in block
+
+
+def test_readme_block_replaces_only_between_markers() -> None:
+    text = f"intro\n{START}\nold\n{END}\noutro\n"
+    assert with_block(text, "new") == f"intro\n{START}\nnew\n{END}\noutro\n"
+
+
+def test_readme_without_markers_is_one_line_error() -> None:
+    with pytest.raises(ReadmeMarkersError, match="README has no"):
+        with_block("no markers here", "x")
