@@ -46,6 +46,7 @@ lab: $(STAMP) ## open the notebooks in JupyterLab
 	$(VENV)/bin/jupyter lab notebooks/
 
 bench: $(STAMP) ## print the benchmark figures (the sweep's: benchmarks/sweep_wall_time.py)
+	$(PY) benchmarks/startup.py
 	$(PY) benchmarks/capture_overhead.py
 	$(PY) benchmarks/notebooks_wall_time.py
 

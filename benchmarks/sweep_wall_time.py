@@ -23,9 +23,14 @@ import time
 from pathlib import Path
 
 from approval_compaction import paths
-from approval_compaction.harness import sdk_version
-from approval_compaction.sweep import Environment, default_envs, install, uv_binary
-from approval_compaction.versions import load_releases, parse_versions
+from approval_compaction.releases.environments import (
+    Environment,
+    default_envs,
+    install,
+    uv_binary,
+)
+from approval_compaction.releases.versions import load_releases, parse_versions
+from approval_compaction.study.capture import sdk_version
 
 TARGET_RATIO = 1.5
 

@@ -1,0 +1,90 @@
+"""Start-up and the matrix as whole processes, as a user runs them, with warm bytecode caches.
+
+Prints the median wall time of:
+- ``python -m approval_compaction --help`` (target: at most 0.3 s);
+- ``python -c "import approval_compaction"`` (target: at most 0.1 s);
+- ``python -m approval_compaction matrix --format json`` (16 cases) against the original
+  report's 8-case script, run the same way in the same environment, interleaved so that machine
+  load affects both alike (target: a ratio of at most 1.0).
+
+The report's script is read from ``../shared/seed/`` beside the checkout (it is not part of this
+repository); without it the ratio is skipped. ``PYTHONDONTWRITEBYTECODE`` is unset for every
+command, so imports use bytecode caches as a user's do.
+
+    python benchmarks/startup.py [--rounds N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from approval_compaction import paths
+
+SEED_FOLDER = paths.ROOT.parent / "shared" / "seed"
+INDENT = "   "  # the report's code block is indented by three spaces
+
+
+def seed_script(folder: Path = SEED_FOLDER) -> str | None:
+    """The original report's script, from its first ``from __future__`` line to the end."""
+    for report in sorted(folder.glob("*.txt")) if folder.is_dir() else []:
+        lines = report.read_text().splitlines()
+        start = next((i for i, line in enumerate(lines) if "from __future__" in line), None)
+        if start is not None:
+            return "\n".join(line.removeprefix(INDENT) for line in lines[start:]) + "\n"
+    return None
+
+
+def wall(command: list[str], env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(
+        command, check=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    python = sys.executable
+    commands = {
+        "--help": [python, "-m", "approval_compaction", "--help"],
+        "import": [python, "-c", "import approval_compaction"],
+        "matrix json": [python, "-m", "approval_compaction", "matrix", "--format", "json"],
+    }
+    script = seed_script()
+    with tempfile.TemporaryDirectory(prefix="startup-bench-") as folder:
+        if script is not None:
+            seed = Path(folder) / "seed_report.py"
+            seed.write_text(script)
+            commands["report's script"] = [python, str(seed)]
+        for command in commands.values():  # warm the bytecode caches
+            wall(command, env)
+        times: dict[str, list[float]] = {name: [] for name in commands}
+        for _ in range(args.rounds):
+            for name, command in commands.items():
+                times[name].append(wall(command, env))
+    median = {name: statistics.median(values) for name, values in times.items()}
+    print(f"median of {args.rounds} rounds, warm bytecode caches, {os.cpu_count()} cores")
+    print(f"  --help:                      {median['--help']:.3f} s (target <= 0.3)")
+    print(f"  import approval_compaction:  {median['import']:.3f} s (target <= 0.1)")
+    print(f"  matrix --format json (16):   {median['matrix json']:.2f} s")
+    if script is None:
+        print(f"  report's script: not found under {SEED_FOLDER}; ratio skipped")
+        return
+    script_seconds = median["report's script"]
+    ratio = median["matrix json"] / script_seconds
+    print(f"  report's script (8 cases):   {script_seconds:.2f} s")
+    print(f"  ratio matrix/script:         {ratio:.2f} (target <= 1.0)")
+
+
+if __name__ == "__main__":
+    main()
