@@ -1,0 +1,321 @@
+"""The invariants, judged on small hand-built runs: holds, violated, and not judged.
+
+Each run here is a handful of items typed out by hand, so a verdict can be traced to the one
+item that decides it; the end-to-end runs on the pinned SDK are in ``test_matrix.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from approval_compaction.analysis.invariants import (
+    INVARIANTS,
+    JudgedRun,
+    UnknownInvariantError,
+    Verdict,
+    check_invariant_name,
+    evaluate,
+    judge,
+    judge_all,
+)
+from approval_compaction.errors import InvestigationError
+from approval_compaction.study.capture import STAGES, CaseRun, Stage, StageName
+from approval_compaction.study.scenario import Case
+
+Item = dict[str, Any]
+
+
+def call(call_id: str) -> Item:
+    return {"type": "function_call", "call_id": call_id, "name": "tool", "arguments": "{}"}
+
+
+def output(call_id: str) -> Item:
+    return {"type": "function_call_output", "call_id": call_id, "output": "done"}
+
+
+def user(text: str) -> Item:
+    return {"role": "user", "content": text}
+
+
+def answer(text: str) -> Item:
+    return {"type": "message", "role": "assistant", "content": [{"text": text}]}
+
+
+SUMMARY: Item = {"type": "compaction", "id": "compaction-1", "encrypted_content": "s"}
+Q1, Q2 = user("first question"), user("next question")
+PAUSED = [Q1, call("c1")]
+RESUMED = [*PAUSED, output("c1"), answer("finished")]
+NEXT = [*RESUMED, Q2, answer("next answer")]
+
+
+def clean_stages() -> dict[StageName, Stage]:
+    """Every stage of a run that keeps every invariant: each output follows its call."""
+    return {
+        "pause": Stage("pause", stored=PAUSED, model_inputs=[[Q1]]),
+        "round_trip": Stage("round_trip", stored=PAUSED),
+        "resume": Stage("resume", stored=RESUMED, model_inputs=[[*PAUSED, output("c1")]]),
+        "next_turn": Stage(
+            "next_turn", stored=NEXT, model_inputs=[NEXT[:-1]], compaction_inputs=[RESUMED]
+        ),
+    }
+
+
+def make_run(
+    *,
+    reached: tuple[StageName, ...] = STAGES,
+    approvals: int = 1,
+    dispatches: int = 1,
+    error: str | None = None,
+    not_applicable: str | None = None,
+    **changes: dict[str, Any],
+) -> CaseRun:
+    """A run that reached ``reached``; ``changes`` replaces fields of a stage, by stage name."""
+    stages = clean_stages()
+    for name, fields in changes.items():
+        stages[name] = replace(stages[name], **fields)  # type: ignore[index]
+    kept = [stages[name] for name in reached]
+    return CaseRun(Case(), "0.0.0", kept, approvals, dispatches, error, not_applicable)
+
+
+def verdict(run: CaseRun, invariant: str) -> Verdict:
+    return next(v for v in evaluate(run) if v.invariant == invariant)
+
+
+# --- holds ---------------------------------------------------------------------------------
+
+
+def test_invariants_evaluate_gives_one_verdict_per_invariant_in_order() -> None:
+    assert [v.invariant for v in evaluate(make_run())] == list(INVARIANTS)
+
+
+@pytest.mark.parametrize("invariant", INVARIANTS, ids=INVARIANTS)
+def test_invariants_clean_run_holds_with_no_detail(invariant: str) -> None:
+    assert verdict(make_run(), invariant) == Verdict(invariant, True, "")
+
+
+def test_invariants_open_call_at_the_pause_is_not_a_violation() -> None:
+    """The pending call has no output yet: ``paired`` only forbids outputs without a call."""
+    run = make_run(pause={"stored": PAUSED, "model_inputs": [PAUSED]})
+    assert judge(run).violations == []
+
+
+# --- violated ------------------------------------------------------------------------------
+
+VIOLATIONS: dict[str, tuple[dict[str, Any], str]] = {
+    # The seed bug: the next turn sends the pending call's output without its call.
+    "next_turn_input_paired": (
+        {"next_turn": {"model_inputs": [[SUMMARY, output("pending-c1"), Q2]]}},
+        "next_turn: pending-c1",
+    ),
+    "resumed_input_paired": (
+        {"resume": {"model_inputs": [[SUMMARY, output("c1")]]}},
+        "resume: c1",
+    ),
+    # The compaction request carries the pending call without its output.
+    "compaction_input_complete": (
+        {"pause": {"compaction_inputs": [PAUSED]}},
+        "pause: c1",
+    ),
+    "compaction_input_paired": (
+        {"resume": {"compaction_inputs": [[SUMMARY, output("c1")]]}},
+        "resume: c1",
+    ),
+    # Compaction replaced the stored call; the resumed turn stored its output alone.
+    "stored_history_paired": (
+        {"resume": {"stored": [SUMMARY, output("c1"), answer("finished")]}},
+        "resume: c1",
+    ),
+    "decision_enforced": ({"approvals": 0, "dispatches": 1}, "1 dispatches, 0 approvals"),
+}
+
+
+def test_invariants_every_invariant_has_a_hand_built_violation() -> None:
+    """A new invariant needs its own small run in VIOLATIONS below, not only the end-to-end."""
+    assert sorted(VIOLATIONS) == sorted(INVARIANTS)
+
+
+@pytest.mark.parametrize(("invariant", "damage"), VIOLATIONS.items(), ids=list(VIOLATIONS))
+def test_invariants_violation_names_the_stage_and_call_id(
+    invariant: str, damage: tuple[dict[str, Any], str]
+) -> None:
+    changes, detail = damage
+    assert verdict(make_run(**changes), invariant) == Verdict(invariant, False, detail)
+
+
+@pytest.mark.parametrize(("invariant", "damage"), VIOLATIONS.items(), ids=list(VIOLATIONS))
+def test_invariants_violation_of_one_leaves_the_others_holding(
+    invariant: str, damage: tuple[dict[str, Any], str]
+) -> None:
+    judged = judge(make_run(**damage[0]))
+    assert invariant in [v.invariant for v in judged.violations]
+    others = [v for v in judged.verdicts if v.invariant != invariant and v.invariant in VIOLATIONS]
+    assert all(v.holds is True for v in others), others
+
+
+def test_invariants_detail_lists_each_stage_in_order_with_ids_sorted_once() -> None:
+    run = make_run(
+        pause={"compaction_inputs": [[call("c9"), call("c2")], [call("c2")]]},
+        resume={"compaction_inputs": [[Q1, call("c1")]]},
+    )
+    assert verdict(run, "compaction_input_complete").detail == ("pause: c2; pause: c9; resume: c1")
+
+
+def test_invariants_each_rule_reads_only_its_own_stages() -> None:
+    """An orphan in the stored history after the next turn is not the resume's stored history,
+    and an orphan in the resume's model input is not the next turn's."""
+    run = make_run(
+        resume={"model_inputs": [[output("r1")]]},
+        next_turn={"stored": [SUMMARY, output("n1")]},
+    )
+    assert verdict(run, "stored_history_paired").holds is True
+    assert verdict(run, "next_turn_input_paired").holds is True
+    assert verdict(run, "resumed_input_paired") == Verdict(
+        "resumed_input_paired", False, "resume: r1"
+    )
+
+
+@pytest.mark.parametrize(
+    ("approvals", "dispatches", "holds", "detail"),
+    [
+        (1, 1, True, ""),
+        (0, 0, True, ""),
+        (0, 1, False, "1 dispatches, 0 approvals"),
+        (1, 0, False, "0 dispatches, 1 approvals"),
+        (1, 2, False, "2 dispatches, 1 approvals"),
+    ],
+    ids=["approved-ran", "rejected-did-not-run", "rejected-ran", "approved-not-run", "ran-twice"],
+)
+def test_invariants_decision_enforced_compares_dispatches_with_approvals(
+    approvals: int, dispatches: int, holds: bool, detail: str
+) -> None:
+    run = make_run(approvals=approvals, dispatches=dispatches)
+    assert verdict(run, "decision_enforced") == Verdict("decision_enforced", holds, detail)
+
+
+def test_invariants_decision_enforced_reads_the_run_not_the_stage_counts() -> None:
+    run = make_run(approvals=0, dispatches=0, resume={"dispatches": 3})
+    assert verdict(run, "decision_enforced").holds is True
+
+
+# --- not judged ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("reached", "unjudged"),
+    [
+        (
+            ("pause", "round_trip", "resume"),
+            {
+                "next_turn_input_paired": "next_turn",
+                "compaction_input_complete": "next_turn",
+                "compaction_input_paired": "next_turn",
+            },
+        ),
+        (
+            ("pause", "round_trip"),
+            {
+                "next_turn_input_paired": "next_turn",
+                "resumed_input_paired": "resume",
+                "compaction_input_complete": "resume",
+                "compaction_input_paired": "resume",
+                "stored_history_paired": "resume",
+            },
+        ),
+    ],
+    ids=["stopped-before-next-turn", "stopped-before-resume"],
+)
+def test_invariants_stage_not_reached_is_not_judged(
+    reached: tuple[StageName, ...], unjudged: dict[str, str]
+) -> None:
+    """Without an error, the detail names the first stage the rule needed and did not get."""
+    by_name = {v.invariant: v for v in evaluate(make_run(reached=reached))}
+    for name, missing in unjudged.items():
+        assert by_name[name] == Verdict(name, None, f"stage {missing} was not reached")
+    judged = {n for n in VIOLATIONS if n not in unjudged}
+    assert all(by_name[n].holds is True for n in judged), by_name
+    assert "decision_enforced" in judged  # no error: the counts are judged
+
+
+def test_invariants_errored_run_detail_is_the_error() -> None:
+    run = make_run(reached=("pause",), error="RuntimeError: boom", dispatches=0)
+    verdicts = evaluate(run)
+    assert [v.holds for v in verdicts] == [None] * len(INVARIANTS)
+    assert {v.detail for v in verdicts} == {"RuntimeError: boom"}
+    assert judge(run).violations == []
+
+
+def test_invariants_error_after_the_resume_still_judges_what_was_reached() -> None:
+    run = make_run(
+        reached=("pause", "round_trip", "resume"),
+        error="OSError: disk full",
+        approvals=0,
+        dispatches=1,
+        resume={"stored": [SUMMARY, output("c1")]},
+    )
+    by_name = {v.invariant: v for v in evaluate(run)}
+    assert by_name["next_turn_input_paired"] == Verdict(
+        "next_turn_input_paired", None, "OSError: disk full"
+    )
+    assert by_name["stored_history_paired"].holds is False
+    assert by_name["decision_enforced"] == Verdict(
+        "decision_enforced", False, "1 dispatches, 0 approvals"
+    )
+
+
+def test_invariants_not_applicable_run_is_not_judged_even_when_it_looks_violated() -> None:
+    reason = "release lacks OpenAIResponsesCompactionSession"
+    changes, _ = VIOLATIONS["stored_history_paired"]
+    run = make_run(not_applicable=reason, approvals=0, dispatches=1, **changes)
+    assert evaluate(run) == [Verdict(name, None, reason) for name in INVARIANTS]
+    assert judge(run).violations == []
+
+
+# --- judging once --------------------------------------------------------------------------
+
+
+def test_invariants_judge_keeps_the_run_and_its_verdicts() -> None:
+    run = make_run(**VIOLATIONS["next_turn_input_paired"][0])
+    judged = judge(run)
+    assert judged == JudgedRun(run, tuple(evaluate(run)))
+    assert judge(judged) is judged
+
+
+def test_invariants_violations_are_only_false_verdicts_in_invariants_order() -> None:
+    changes = {**VIOLATIONS["stored_history_paired"][0], **VIOLATIONS["next_turn_input_paired"][0]}
+    run = make_run(reached=STAGES, approvals=0, dispatches=1, **changes)
+    names = [v.invariant for v in judge(run).violations]
+    assert names == [i for i in INVARIANTS if i in names]
+    assert {"next_turn_input_paired", "stored_history_paired", "decision_enforced"} <= set(names)
+    assert "resumed_input_paired" not in names
+    partial = make_run(reached=("pause", "round_trip", "resume"), **changes)
+    assert "next_turn_input_paired" not in [v.invariant for v in judge(partial).violations]
+
+
+def test_invariants_judge_all_judges_each_run_once_in_order() -> None:
+    first, second = make_run(), make_run(approvals=0)
+    already = judge(second)
+    judged = judge_all([first, already])
+    assert [j.run for j in judged] == [first, second]
+    assert judged[1] is already
+    assert judged[0].verdicts == tuple(evaluate(first))
+
+
+# --- names ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("invariant", INVARIANTS, ids=INVARIANTS)
+def test_invariants_check_name_returns_a_known_name(invariant: str) -> None:
+    assert check_invariant_name(invariant) == invariant
+
+
+@pytest.mark.parametrize("name", ["next_turn", "", "Decision_Enforced"], ids=repr)
+def test_invariants_unknown_name_is_a_one_line_error_listing_the_names(name: str) -> None:
+    with pytest.raises(UnknownInvariantError) as info:
+        check_invariant_name(name)
+    message = str(info.value)
+    assert message.startswith(f"unknown invariant {name!r}: expected one of ")
+    assert all(i in message for i in INVARIANTS) and "\n" not in message
+    assert isinstance(info.value, InvestigationError) and isinstance(info.value, ValueError)
