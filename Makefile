@@ -37,10 +37,11 @@ workaround: $(STAMP) ## the workaround's matrix, the newest release's, the test 
 test: $(STAMP) lint ## lint, type-check and run the tests
 	$(PY) -m pytest
 
-lint: $(STAMP) ## ruff and mypy --strict
+lint: $(STAMP) ## ruff, mypy --strict, and the import contracts between subpackages
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 
 lab: $(STAMP) ## open the notebooks in JupyterLab
 	$(VENV)/bin/jupyter lab notebooks/

@@ -108,6 +108,22 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _fix_data(args: argparse.Namespace) -> int:
+    """The pinned release with the workaround, and the newest release unfixed, under data/."""
+    from .fix.comparison import FIXED_STEM, NEWEST_STEM, fixed_runs, newest_release, newest_runs
+    from .releases.environments import default_envs
+    from .share.results import write_matrix
+
+    folder = Path(args.folder)
+    version = args.version or newest_release()
+    written = write_matrix(fixed_runs(), folder, FIXED_STEM)
+    envs = Path(args.envs) if args.envs else default_envs()
+    written += write_matrix(newest_runs(version, envs), folder, NEWEST_STEM)
+    for path in written:
+        print(f"wrote {path.relative_to(folder.parent)}")
+    return 0
+
+
 def _readme(args: argparse.Namespace) -> int:
     from .share.readme import update
 
@@ -164,9 +180,7 @@ def parser() -> argparse.ArgumentParser:
     bisect.add_argument("--envs", help="folder for the release environments (default: cache)")
 
     fix = add(
-        "fix-data",
-        _lazy(".fix.comparison"),
-        "write the matrix with the workaround, and the newest release's",
+        "fix-data", _fix_data, "write the matrix with the workaround, and the newest release's"
     )
     fix.add_argument("--version", help="the release to run unfixed (default: the newest)")
     fix.add_argument("--envs", help="the sweep's environment folder (default: its cache)")

@@ -2,14 +2,13 @@
 
 The first two run in this process; the newest release runs in its own environment (the
 sweep's), once, by ``python -m approval_compaction fix-data``, which writes its runs under
-``data/`` beside the pinned release's runs with the workaround. Notebooks read those files and
-never create environments. Each variant is a list of ``CaseRun``; the functions here lay the
+``data/`` (``FIXED_STEM``, ``NEWEST_STEM``) beside the pinned release's runs. Notebooks read
+those files and never create environments. Each variant is a list of ``CaseRun``; the functions here lay the
 variants side by side: verdicts, compactions made, and one case's stages.
 """
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
@@ -21,9 +20,8 @@ from ..analysis.table import pivot, to_frame
 from ..display.views import stage_summary
 from ..formats.records import read_json_list
 from ..releases import environments
-from ..releases.sweep import UNAVAILABLE, run_probe
+from ..releases.sweep import run_probe
 from ..releases.versions import load_releases, sort_versions, version_key
-from ..share.results import write_matrix
 from ..study.capture import CaseRun, StageName
 from ..study.harness import run_matrix
 from ..study.scenario import CaseValueError
@@ -65,8 +63,8 @@ def newest_runs(version: str, envs: Path, report: Callable[[str], None] = print)
     if error is not None:
         raise environments.SweepError(f"{version}: {error}")
     result = run_probe(env)
-    if UNAVAILABLE in result:
-        raise environments.SweepError(f"{version}: {result[UNAVAILABLE]}")
+    if "unavailable" in result:
+        raise environments.SweepError(f"{version}: {result['unavailable']}")
     report(f"{version}: openai {result['openai']}, pydantic {result['pydantic']}")
     return [CaseRun.from_json(item) for item in result["runs"]]
 
@@ -151,15 +149,3 @@ def workaround_answer(variants: Variants, fixed: str, unfixed: str) -> str:
         f"(unfixed: {before['verdicts_violated']} violations, "
         f"{before['compaction_requests']} compactions)."
     )
-
-
-def command(args: argparse.Namespace) -> int:
-    """``fix-data``: the pinned release with the workaround, and the newest release unfixed."""
-    folder = Path(args.folder)
-    version = args.version or newest_release()
-    written = write_matrix(fixed_runs(), folder, FIXED_STEM)
-    envs = Path(args.envs) if args.envs else environments.default_envs()
-    written += write_matrix(newest_runs(version, envs), folder, NEWEST_STEM)
-    for path in written:
-        print(f"wrote {path.relative_to(folder.parent)}")
-    return 0

@@ -20,12 +20,25 @@ import inspect
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from ..study.capture import CaseRun
 from ..study.scenario import Case, select_cases
 
 MODULE = "approval_compaction.releases.probe"
+
+# What the probe writes: the resolved versions and every run, or why the release is unavailable.
+ProbeResult = TypedDict(
+    "ProbeResult",
+    {
+        "openai-agents": str,
+        "openai": str,
+        "pydantic": str,
+        "runs": list[dict[str, Any]],
+        "unavailable": str,
+    },
+    total=False,
+)
 
 DEPENDENCIES = ("openai-agents", "openai", "pydantic")
 
@@ -112,7 +125,7 @@ def installed_versions() -> dict[str, str]:
     return {name: importlib.metadata.version(name) for name in DEPENDENCIES}
 
 
-def probe(cases: Sequence[Case], api: Callable[[], Any] = sdk_api) -> dict[str, Any]:
+def probe(cases: Sequence[Case], api: Callable[[], Any] = sdk_api) -> ProbeResult:
     """Run the cases on the installed release; a release that does not import is unavailable.
 
     ``api`` looks up the SDK's names (a test passes a stand-in for a release that lacks some).
@@ -132,7 +145,12 @@ def probe(cases: Sequence[Case], api: Callable[[], Any] = sdk_api) -> dict[str, 
         else run_case(case)
         for case in cases
     ]
-    return {**versions, "runs": [run.to_json() for run in runs]}
+    return {
+        "openai-agents": versions["openai-agents"],
+        "openai": versions["openai"],
+        "pydantic": versions["pydantic"],
+        "runs": [run.to_json() for run in runs],
+    }
 
 
 def main(argv: Sequence[str] | None = None) -> int:

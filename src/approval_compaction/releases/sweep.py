@@ -44,6 +44,7 @@ from .environments import (
     uv_binary,
 )
 from .probe import MODULE as PROBE_MODULE
+from .probe import ProbeResult
 from .versions import (
     fetch_releases,
     load_releases,
@@ -73,7 +74,7 @@ COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(ReleaseRecord))
 # ---------------------------------------------------------------------------- one release
 
 
-def run_probe(env: Environment, case: str | None = None) -> dict[str, Any]:
+def run_probe(env: Environment, case: str | None = None) -> ProbeResult:
     """Run the probe in the release's environment and return its JSON result."""
     with tempfile.TemporaryDirectory(prefix="approval-compaction-probe-") as folder:
         output = Path(folder) / "probe.json"
@@ -82,10 +83,10 @@ def run_probe(env: Environment, case: str | None = None) -> dict[str, Any]:
         try:
             proc = run(command, PROBE_TIMEOUT_SECONDS, cwd=folder, env=isolated_environ())
         except subprocess.TimeoutExpired:
-            return {UNAVAILABLE: f"probe timed out after {PROBE_TIMEOUT_SECONDS} s"}
+            return {"unavailable": f"probe timed out after {PROBE_TIMEOUT_SECONDS} s"}
         if proc.returncode != 0 or not output.exists():
-            return {UNAVAILABLE: f"probe failed: {last_line(proc.stderr)}"}
-        result: dict[str, Any] = json.loads(output.read_text())
+            return {"unavailable": f"probe failed: {last_line(proc.stderr)}"}
+        result: ProbeResult = json.loads(output.read_text())
         return result
 
 
@@ -109,13 +110,15 @@ def unavailable_records(version: str, error: str, cases: Iterable[Case]) -> list
     ]
 
 
-def release_records(version: str, result: dict[str, Any]) -> list[ReleaseRecord]:
+def release_records(version: str, result: ProbeResult) -> list[ReleaseRecord]:
     """Judge a probe's runs with the matrix's invariants, adding the resolved dependencies."""
-    if UNAVAILABLE in result:
-        return unavailable_records(version, str(result[UNAVAILABLE]), all_cases())
+    if "unavailable" in result:
+        return unavailable_records(version, result["unavailable"], all_cases())
     runs = [CaseRun.from_json(data) for data in result["runs"]]
-    deps = {"openai": result["openai"], "pydantic": result["pydantic"]}
-    return [ReleaseRecord(**asdict(record), **deps) for record in records(runs)]
+    return [
+        ReleaseRecord(**asdict(record), openai=result["openai"], pydantic=result["pydantic"])
+        for record in records(runs)
+    ]
 
 
 def run_release(
