@@ -3,8 +3,8 @@
 The first two run in this process; the newest release runs in its own environment (the
 sweep's), once, by ``python -m approval_compaction fix-data``, which writes its runs under
 ``data/`` (``FIXED_STEM``, ``NEWEST_STEM``) beside the pinned release's runs. Notebooks read
-those files and never create environments. Each variant is a list of ``CaseRun``; the functions here lay the
-variants side by side: verdicts, compactions made, and one case's stages.
+those files and never create environments. Each variant is a list of ``CaseRun``; the functions
+here lay the variants side by side: verdicts, compactions made, and one case's stages.
 """
 
 from __future__ import annotations
