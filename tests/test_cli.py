@@ -69,3 +69,19 @@ def test_cli_unknown_case_value_is_one_line_error(capsys: pytest.CaptureFixture[
     assert main(["matrix", "--case", "runner=walk"]) == 2
     err = capsys.readouterr().err
     assert err == "error: unknown runner 'walk': expected one of run, run_streamed\n"
+
+
+def test_cli_matrix_formats_are_the_ones_the_results_module_writes() -> None:
+    from approval_compaction import cli
+    from approval_compaction.share.results import FORMATS
+
+    assert cli.FORMATS == FORMATS
+
+
+def test_cli_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["--help"])
+    assert stop.value.code == 0
+    out = capsys.readouterr().out
+    for command in ("matrix", "data", "report", "sweep", "bisect", "fix-data", "crosscheck"):
+        assert command in out
