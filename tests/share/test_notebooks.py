@@ -4,10 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from approval_compaction import paths
-from approval_compaction.share.notebooks import dumps, execute, notebook_paths
+from approval_compaction.share.notebooks import (
+    NotebookError,
+    dumps,
+    execute,
+    execute_in_place,
+    notebook_paths,
+)
 
 NOTEBOOKS = notebook_paths(paths.NOTEBOOKS)
 MAX_BYTES = 1_000_000  # GitHub stops rendering notebooks around 1 MB
@@ -36,3 +43,15 @@ def test_notebooks_stay_small_and_free_of_machine_details(path: Path) -> None:
     assert len(text.encode()) < MAX_BYTES
     for leak in ("/tmp/", "approval-compaction-", " at 0x", 'execution_count": null'):
         assert leak not in text, f"{path.name} contains {leak!r}"
+
+
+def test_notebooks_failing_cell_is_one_line_error_and_keeps_the_file(tmp_path: Path) -> None:
+    nb = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell("1 + 1"), nbformat.v4.new_code_cell("raise KeyError('x')")]
+    )
+    path = tmp_path / "99-broken.ipynb"
+    path.write_text(nbformat.writes(nb))
+    before = path.read_bytes()
+    with pytest.raises(NotebookError, match=r"^99-broken.ipynb failed: KeyError: 'x'$"):
+        execute_in_place(path)
+    assert path.read_bytes() == before

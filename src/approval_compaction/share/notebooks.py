@@ -2,7 +2,7 @@
 
 Execution timings, kernel versions and other per-machine metadata are dropped so that a
 re-execution reproduces the committed file byte for byte. A notebook whose execution fails is
-left as it was.
+left as it was, and the failure is one line naming the notebook and the error.
 """
 
 from __future__ import annotations
@@ -13,8 +13,15 @@ from pathlib import Path
 import nbformat
 from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
 
+from ..errors import InvestigationError
 from ..formats.files import write_atomic
+
+
+class NotebookError(InvestigationError):
+    """A notebook whose execution failed: its name, and the error its cell raised."""
+
 
 KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3"}
 TIMEOUT_SECONDS = 300
@@ -46,7 +53,11 @@ def execute(path: Path) -> nbformat.NotebookNode:
             record_timing=False,
             resources={"metadata": {"path": str(path.parent)}},
         )
-        client.execute()
+        try:
+            client.execute()
+        except CellExecutionError as error:
+            reason = " ".join(f"{error.ename}: {error.evalue}".split())[:300]
+            raise NotebookError(f"{path.name} failed: {reason}") from None
     return sanitise(nb)
 
 
