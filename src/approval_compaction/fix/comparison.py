@@ -42,10 +42,6 @@ def load_runs(path: Path) -> list[CaseRun]:
     return read_json_list(path, CaseRun.from_json)
 
 
-def runs_path(stem: str, folder: Path = paths.DATA) -> Path:
-    return folder / f"{stem}-runs.json"
-
-
 def newest_release(dates: Path = paths.RELEASE_DATES) -> str:
     releases = sort_versions(load_releases(dates))
     if not releases:
