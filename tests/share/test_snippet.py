@@ -10,6 +10,7 @@ import pytest
 from factories import cross_record, matrix_record
 
 from approval_compaction.analysis.matrix import MatrixRecord
+from approval_compaction.errors import InvestigationError
 from approval_compaction.formats.records import records_json
 from approval_compaction.releases.crosscheck import TEST_FILE
 from approval_compaction.share.snippet import before_after, build, releases_sentence, upstream_test
@@ -25,7 +26,7 @@ def test_upstream_test_drops_the_project_block_only() -> None:
 
 
 def test_upstream_test_refuses_a_file_without_the_block() -> None:
-    with pytest.raises(ValueError, match="found 0"):
+    with pytest.raises(InvestigationError, match="found 0"):
         upstream_test("def test_x() -> None:\n    pass\n")
 
 

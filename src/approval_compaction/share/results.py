@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from ..analysis import vocabulary
 from ..analysis.invariants import JudgedRun
 from ..analysis.matrix import MatrixRecord, records
+from ..errors import InvestigationError
 from ..formats.files import write_atomic
 from ..formats.markdown import markdown_table
 from ..formats.records import records_csv, records_json, write_records
@@ -32,7 +33,7 @@ def matrix_text(rows: Sequence[MatrixRecord], fmt: str) -> str:
     if fmt == "csv":
         return records_csv(rows, MatrixRecord)
     if fmt not in FORMATS:
-        raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
+        raise InvestigationError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
     from ..analysis.table import pivot, to_frame  # pandas, only for the two pivoted formats
 
     table = pivot(to_frame(rows))

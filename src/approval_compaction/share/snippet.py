@@ -16,6 +16,7 @@ from .. import paths
 from ..analysis import vocabulary
 from ..analysis.invariants import INVARIANTS
 from ..analysis.matrix import MatrixRecord
+from ..errors import InvestigationError
 from ..formats.files import write_atomic
 from ..formats.records import read_records
 from ..releases.crosscheck import CrossRecord
@@ -40,7 +41,9 @@ def upstream_test(text: str) -> str:
     """The regression test without this project's block: what a maintainer pastes."""
     stripped, count = PROJECT_BLOCK.subn("", text)
     if count != 1:
-        raise ValueError(f"expected one approval-compaction block in the test, found {count}")
+        raise InvestigationError(
+            f"expected one approval-compaction block in the test, found {count}"
+        )
     return stripped
 
 
