@@ -13,7 +13,7 @@ from markdown_it.token import Token
 
 from approval_compaction import cli
 from approval_compaction.analysis.invariants import INVARIANTS, judge
-from approval_compaction.formats.markdown import escape, fence, github_length
+from approval_compaction.formats.markdown import github_length
 from approval_compaction.share.report import (
     GITHUB_LIMIT,
     MEANINGS,
@@ -243,33 +243,6 @@ def test_report_cli_bad_input_is_one_line_and_exit_2(
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith(message) and err.count("\n") == 1
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "a | b",
-        "<details>",
-        "back\\slash",
-        "*not emphasis*",
-        "_edge_ and call_id",
-        "[x](y)",
-        "a&amp;b",
-    ],
-    ids=["pipe", "html", "backslash", "emphasis", "underscores", "link", "entity"],
-)
-def test_escape_shows_cell_text_as_written(text: str) -> None:
-    tokens = gfm().parse(f"| h |\n|---|\n| {escape(text)} |\n")
-    cell = next(t for t in tokens if t.type == "inline" and t.content != "h")
-    assert [c.type for c in cell.children or []] == ["text"]
-    assert "".join(c.content for c in cell.children or []) == text
-
-
-def test_fence_outlasts_backticks_in_its_body() -> None:
-    body = "```\nnot the end\n````"
-    tokens = gfm().parse(fence(body, "diff") + "\nafter\n")
-    fences = [t for t in tokens if t.type == "fence"]
-    assert [(t.info, t.content) for t in fences] == [("diff", body + "\n")]
 
 
 def test_report_explains_every_invariant() -> None:

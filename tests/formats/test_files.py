@@ -1,0 +1,78 @@
+"""Atomic writes: the new content or the old, never half a file, and no temporary left behind."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from approval_compaction.formats.files import write_atomic
+
+
+def leftovers(folder: Path) -> list[str]:
+    """Temporary files ``write_atomic`` would leave beside its target (``.name.*``)."""
+    return sorted(p.name for p in folder.iterdir() if p.name.startswith("."))
+
+
+@pytest.mark.parametrize("content", ["text ✓\n", b"\x89PNG\r\n\x1a\n"], ids=["str", "bytes"])
+def test_files_write_atomic_writes_text_as_utf8_and_bytes_as_they_are(
+    tmp_path: Path, content: str | bytes
+) -> None:
+    path = tmp_path / "out"
+    write_atomic(path, content)
+    expected = content.encode() if isinstance(content, str) else content
+    assert path.read_bytes() == expected
+    assert leftovers(tmp_path) == []
+
+
+def test_files_write_atomic_creates_missing_folders(tmp_path: Path) -> None:
+    path = tmp_path / "a" / "b" / "out.json"
+    write_atomic(path, "[]\n")
+    assert path.read_text() == "[]\n"
+
+
+def test_files_write_atomic_replaces_the_previous_content(tmp_path: Path) -> None:
+    path = tmp_path / "out"
+    path.write_text("a much longer previous content\n")
+    write_atomic(path, "new\n")
+    assert path.read_text() == "new\n"
+
+
+@pytest.mark.parametrize("mode", [0o600, 0o644, 0o755], ids=oct)
+def test_files_write_atomic_keeps_the_mode_of_the_file_it_replaces(
+    tmp_path: Path, mode: int
+) -> None:
+    path = tmp_path / "run.sh"
+    path.write_text("old\n")
+    path.chmod(mode)
+    write_atomic(path, "new\n")
+    assert path.stat().st_mode & 0o777 == mode
+
+
+def test_files_write_atomic_new_file_is_readable_by_all(tmp_path: Path) -> None:
+    """``mkstemp`` creates 0600 files; a results file must be as readable as one ``open`` makes."""
+    old_umask = os.umask(0o022)
+    try:
+        write_atomic(tmp_path / "new", "x")
+    finally:
+        os.umask(old_umask)
+    assert (tmp_path / "new").stat().st_mode & 0o777 == 0o644
+
+
+def test_files_failed_write_keeps_the_previous_file_and_leaves_no_temp(tmp_path: Path) -> None:
+    path = tmp_path / "results.json"
+    path.write_text("previous\n")
+    with pytest.raises(TypeError):
+        write_atomic(path, 123)  # type: ignore[arg-type]  # fails while writing the temporary
+    assert path.read_text() == "previous\n"
+    assert leftovers(tmp_path) == []
+
+
+def test_files_failed_rename_leaves_no_temp(tmp_path: Path) -> None:
+    target = tmp_path / "taken"
+    (target / "inside").mkdir(parents=True)  # a file cannot replace a non-empty folder
+    with pytest.raises(OSError):
+        write_atomic(target, "x")
+    assert (target / "inside").is_dir()
+    assert leftovers(tmp_path) == []
