@@ -1,0 +1,192 @@
+"""Backup: every row of every session a repair will touch, written before the first write.
+
+The file is JSON lines, streamed so that its size, not the memory, grows with the sessions:
+a header naming the store, one line per session (its fingerprint and each row's id, JSON text
+exactly as stored, and ``created_at``), and a footer with the session count and a SHA-256 of all
+the lines before it. It is written beside its final name, flushed to disk and renamed into place
+only when complete, and never over an existing file. Reading checks the header, every line and
+the footer before it yields anything, so a truncated or edited backup is a one-line
+``BackupError`` and restores nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from ..errors import InvestigationError
+from .stores import StoredSession
+
+FORMAT = "approval-compaction-doctor-backup"
+VERSION = 1
+
+
+class BackupError(InvestigationError):
+    """A backup that cannot be written, or read back whole."""
+
+
+@dataclass(frozen=True)
+class BackupRow:
+    """One row as it was: id, JSON text, and creation time as the database gave it."""
+
+    id: int
+    data: str
+    created_at: str | None
+
+
+@dataclass(frozen=True)
+class BackupSession:
+    """One session as it was when the backup was written."""
+
+    session_id: str
+    fingerprint: str
+    rows: tuple[BackupRow, ...]
+
+    def stored(self) -> StoredSession:
+        from .stores import Row
+
+        rows = tuple(Row(r.id, r.data, r.created_at) for r in self.rows)
+        return StoredSession(self.session_id, rows)
+
+
+@dataclass(frozen=True)
+class BackupHeader:
+    """Which store the backup came from: its kind, and its name (a URL without password)."""
+
+    store: str
+    kind: str
+    sessions: int
+
+
+class BackupWriter:
+    """Write a backup line by line; it appears under its name only once ``close`` completes."""
+
+    def __init__(self, path: Path, store: str, kind: str) -> None:
+        if path.exists():
+            raise BackupError(f"backup {path} already exists: choose another --backup file")
+        if not path.parent.is_dir():
+            raise BackupError(f"no folder {path.parent} for the backup")
+        self.path, self.count = path, 0
+        self._digest = hashlib.sha256()
+        fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        self._temp = Path(temp)
+        self._handle = os.fdopen(fd, "w", encoding="utf-8")
+        self._line({"format": FORMAT, "version": VERSION, "store": store, "kind": kind})
+
+    def _line(self, value: dict[str, Any]) -> None:
+        text = json.dumps(value, ensure_ascii=False) + "\n"
+        self._digest.update(text.encode())
+        self._handle.write(text)
+
+    def add(self, session: StoredSession) -> None:
+        rows = [[r.id, r.data, r.created_at] for r in session.rows]
+        fingerprint = session.fingerprint
+        self._line({"session_id": session.session_id, "fingerprint": fingerprint, "rows": rows})
+        self.count += 1
+
+    def close(self) -> Path:
+        """Write the footer, flush to disk and move the file into place."""
+        footer = {"end": True, "sessions": self.count, "sha256": self._digest.hexdigest()}
+        self._handle.write(json.dumps(footer) + "\n")
+        self._handle.flush()
+        os.fsync(self._handle.fileno())
+        self._handle.close()
+        os.replace(self._temp, self.path)
+        return self.path
+
+    def abandon(self) -> None:
+        self._handle.close()
+        self._temp.unlink(missing_ok=True)
+
+    def __enter__(self) -> BackupWriter:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        if kind is not None:
+            self.abandon()
+
+
+def _lines(path: Path) -> Iterator[tuple[int, str]]:
+    try:
+        with path.open(encoding="utf-8") as handle:
+            yield from enumerate(handle, start=1)
+    except FileNotFoundError:
+        raise BackupError(f"no backup at {path}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise BackupError(f"backup {path} cannot be read: {error}") from None
+
+
+def _parse(path: Path, number: int, line: str) -> dict[str, Any]:
+    try:
+        value = json.loads(line)
+    except json.JSONDecodeError:
+        raise BackupError(f"backup {path} is corrupt or truncated at line {number}") from None
+    if not isinstance(value, dict):
+        raise BackupError(f"backup {path} line {number} is not a JSON object")
+    return value
+
+
+def check(path: Path) -> BackupHeader:
+    """Read the whole backup once: a ``BackupError`` unless it is complete and unchanged."""
+    digest = hashlib.sha256()
+    header: dict[str, Any] | None = None
+    footer: dict[str, Any] | None = None
+    count = 0
+    for number, line in _lines(path):
+        if footer is not None:
+            raise BackupError(f"backup {path} has lines after its end (line {number})")
+        value = _parse(path, number, line)
+        if not line.endswith("\n"):
+            raise BackupError(f"backup {path} is truncated at line {number}")
+        if header is None:
+            if value.get("format") != FORMAT or value.get("version") != VERSION:
+                raise BackupError(f"{path} is not a doctor backup (version {VERSION})")
+            header = value
+        elif value.get("end") is True:
+            footer = value
+            continue
+        else:
+            if not isinstance(value.get("session_id"), str) or not isinstance(
+                value.get("rows"), list
+            ):
+                raise BackupError(f"backup {path} line {number} is not a session")
+            count += 1
+        digest.update(line.encode())
+    if header is None:
+        raise BackupError(f"backup {path} is empty")
+    if footer is None:
+        raise BackupError(f"backup {path} is truncated: it has no end line")
+    if footer.get("sessions") != count or footer.get("sha256") != digest.hexdigest():
+        raise BackupError(f"backup {path} does not match its checksum: it was changed")
+    return BackupHeader(str(header.get("store")), str(header.get("kind")), count)
+
+
+def sessions(path: Path) -> Iterator[BackupSession]:
+    """The sessions of a backup that ``check`` has accepted, one at a time."""
+    for number, line in _lines(path):
+        value = _parse(path, number, line)
+        if "session_id" not in value:
+            continue
+        try:
+            rows = tuple(BackupRow(int(i), str(d), c) for i, d, c in value["rows"])
+        except (TypeError, ValueError):
+            raise BackupError(f"backup {path} line {number} has a malformed row") from None
+        yield BackupSession(value["session_id"], str(value["fingerprint"]), rows)
+
+
+def read(path: Path) -> tuple[BackupHeader, list[BackupSession]]:
+    """A checked backup, whole (for tests and small backups)."""
+    header = check(path)
+    return header, list(sessions(path))

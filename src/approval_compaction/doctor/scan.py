@@ -1,0 +1,121 @@
+"""Scan: every stored session's verdict, streamed, without writing anything.
+
+The store is opened read-only and its sessions are read one at a time (``stores``), each judged
+with ``verdict.judge``; the reports are written as they come, so a scan of a large store starts
+printing at once and holds one session in memory. Formats: an aligned table with a summary line,
+JSON (a list of reports) or CSV.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections import Counter
+from collections.abc import AsyncIterator, Iterable, Iterator
+from typing import TextIO
+
+from .stores import Store, opened
+from .verdict import VERDICTS, SessionReport, judge
+
+FORMATS = ("table", "json", "csv")
+COLUMNS = (
+    "session_id",
+    "items",
+    "unreadable",
+    "compactions",
+    "orphan_outputs",
+    "open_calls",
+    "verdict",
+    "note",
+)
+_WIDTHS = {"session_id": 24, "items": 6, "unreadable": 10, "compactions": 11}
+
+
+async def reports(store: Store, session_id: str | None = None) -> AsyncIterator[SessionReport]:
+    """The verdict on each session of an open store (or on the one named), in id order."""
+    async for session in store.sessions(session_id):
+        items, unreadable = session.items()
+        yield judge(session.session_id, items, unreadable)
+
+
+async def scan_store(text: str, session_id: str | None = None) -> list[SessionReport]:
+    """Every report of the store named by ``text`` (a small store: the list is kept)."""
+    async with opened(text) as store:
+        return [report async for report in reports(store, session_id)]
+
+
+def summary(counts: Counter[str]) -> str:
+    """``3 sessions: 1 healthy, 1 poisoned, 1 pending``."""
+    total = sum(counts.values())
+    parts = ", ".join(f"{counts.get(word, 0)} {word}" for word in VERDICTS)
+    return f"{total} session{'s' if total != 1 else ''}: {parts}"
+
+
+def _table_line(values: dict[str, object]) -> str:
+    cells = [str(values[c]).ljust(_WIDTHS.get(c, 0)) for c in COLUMNS]
+    return "  ".join(cells).rstrip()
+
+
+class ReportWriter:
+    """Write reports one by one in a format, then close the format (and count the verdicts)."""
+
+    def __init__(self, out: TextIO, fmt: str) -> None:
+        self.out, self.fmt = out, fmt
+        self.counts: Counter[str] = Counter()
+        self._csv = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
+
+    def start(self) -> None:
+        if self.fmt == "table":
+            self.out.write(_table_line({c: c for c in COLUMNS}) + "\n")
+        elif self.fmt == "csv":
+            self._csv.writeheader()
+        else:
+            self.out.write("[")
+
+    def write(self, report: SessionReport) -> None:
+        row = report.as_row()
+        if self.fmt == "table":
+            self.out.write(_table_line({**row, "note": report.note}) + "\n")
+        elif self.fmt == "csv":
+            self._csv.writerow(row)
+        else:
+            separator = ",\n  " if self.counts else "\n  "
+            self.out.write(separator + json.dumps(row))
+        self.counts[report.verdict] += 1
+
+    def finish(self) -> None:
+        if self.fmt == "table":
+            self.out.write(summary(self.counts) + "\n")
+        elif self.fmt == "json":
+            self.out.write("\n]\n" if self.counts else "]\n")
+
+
+def write_reports(out: TextIO, fmt: str, rows: Iterable[SessionReport]) -> Counter[str]:
+    """Write a finished list of reports; return the verdict counts."""
+    writer = ReportWriter(out, fmt)
+    writer.start()
+    for report in rows:
+        writer.write(report)
+    writer.finish()
+    return writer.counts
+
+
+async def scan_to(out: TextIO, text: str, fmt: str, session_id: str | None = None) -> Counter[str]:
+    """Stream the store's reports to ``out`` as they are judged; return the verdict counts."""
+    async with opened(text) as store:
+        writer = ReportWriter(out, fmt)
+        writer.start()
+        async for report in reports(store, session_id):
+            writer.write(report)
+        writer.finish()
+        return writer.counts
+
+
+def verdict_counts(rows: Iterable[SessionReport]) -> dict[str, int]:
+    """How many sessions have each verdict, every verdict named."""
+    counts = Counter(str(r.verdict) for r in rows)
+    return {word: counts.get(word, 0) for word in VERDICTS}
+
+
+def poisoned(rows: Iterable[SessionReport]) -> Iterator[SessionReport]:
+    return (r for r in rows if r.verdict == "poisoned")

@@ -1,0 +1,91 @@
+"""Verdict: one stored session judged in words, healthy, poisoned or pending.
+
+The items are judged with the project's pairing check (``analysis.pairing``), as the SDK reads
+them (rows whose JSON does not parse are skipped by ``get_items`` and counted apart here):
+
+- **poisoned**: an output whose call is not in the history. With the default session settings
+  the SDK sends stored history as it is, so the next turn carries the output alone and the
+  Responses API rejects it.
+- **pending**: no orphan output, but a call without its output. At the end of the history this
+  may be a legitimate pending approval; earlier in the history the SDK drops the call from the
+  next input (``drop_orphan_function_calls``), so it does no harm either.
+- **healthy**: every output has its call and every call its output.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ..analysis.pairing import CALL_TO_OUTPUT, find_unpaired
+
+VerdictWord = Literal["healthy", "poisoned", "pending"]
+HEALTHY: Literal["healthy"] = "healthy"
+POISONED: Literal["poisoned"] = "poisoned"
+PENDING: Literal["pending"] = "pending"
+VERDICTS: tuple[VerdictWord, ...] = (HEALTHY, POISONED, PENDING)
+
+PENDING_AT_END = "open call at the end: may be a pending approval"
+PENDING_EARLIER = "open call before later items: the SDK drops it from the next input"
+POISONED_NOTE = "the next turn would send an output without its call"
+
+# Items that may follow a paused call in the same model response: other calls, reasoning.
+_MODEL_SIDE = frozenset({"reasoning", *CALL_TO_OUTPUT})
+
+
+@dataclass(frozen=True)
+class SessionReport:
+    """What one stored session holds and its verdict."""
+
+    session_id: str
+    items: int
+    unreadable: int
+    compactions: int
+    orphan_outputs: tuple[str, ...]
+    open_calls: tuple[str, ...]
+    verdict: VerdictWord
+    note: str
+
+    def as_row(self) -> dict[str, Any]:
+        """The report as a flat row: id lists joined by spaces."""
+        return {
+            "session_id": self.session_id,
+            "items": self.items,
+            "unreadable": self.unreadable,
+            "compactions": self.compactions,
+            "orphan_outputs": " ".join(self.orphan_outputs),
+            "open_calls": " ".join(self.open_calls),
+            "verdict": self.verdict,
+            "note": self.note,
+        }
+
+
+def _open_at_end(items: Sequence[dict[str, Any]], position: int) -> bool:
+    """Whether only model-side items (calls, reasoning) follow the open call at ``position``."""
+    return all(item.get("type") in _MODEL_SIDE for item in items[position + 1 :])
+
+
+def judge(session_id: str, items: Sequence[dict[str, Any]], unreadable: int = 0) -> SessionReport:
+    """The verdict on one session's readable items."""
+    unpaired = find_unpaired(items)
+    orphans = tuple(u.key or "?" for u in unpaired if u.problem == "orphan output")
+    opened = [u for u in unpaired if u.problem == "open call"]
+    verdict: VerdictWord
+    if orphans:
+        verdict, note = POISONED, POISONED_NOTE
+    elif opened:
+        at_end = all(_open_at_end(items, u.position) for u in opened)
+        verdict, note = PENDING, PENDING_AT_END if at_end else PENDING_EARLIER
+    else:
+        verdict, note = HEALTHY, ""
+    return SessionReport(
+        session_id=session_id,
+        items=len(items),
+        unreadable=unreadable,
+        compactions=sum(1 for item in items if item.get("type") == "compaction"),
+        orphan_outputs=orphans,
+        open_calls=tuple(u.key or "?" for u in opened),
+        verdict=verdict,
+        note=note,
+    )
