@@ -26,6 +26,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".analysis.findings": ("diff_answer", "finding", "seed_table", "walkthrough_answer"),
     ".display.frames": ("diff_frame", "diff_text", "highlight", "items_frame"),
     ".display.heatmap": ("heatmap", "release_heatmap"),
+    ".display.stepper": ("Stepper", "stepper"),
     ".display.views": (
         "compaction_table",
         "diff_summary",

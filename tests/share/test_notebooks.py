@@ -9,11 +9,13 @@ import pytest
 
 from approval_compaction import paths
 from approval_compaction.share.notebooks import (
+    WIDGET_VIEW,
     NotebookError,
     dumps,
     execute,
     execute_in_place,
     notebook_paths,
+    sanitise,
 )
 
 NOTEBOOKS = notebook_paths(paths.NOTEBOOKS)
@@ -55,3 +57,16 @@ def test_notebooks_failing_cell_is_one_line_error_and_keeps_the_file(tmp_path: P
     with pytest.raises(NotebookError, match=r"^99-broken.ipynb failed: KeyError: 'x'$"):
         execute_in_place(path)
     assert path.read_bytes() == before
+
+
+def test_notebooks_sanitise_drops_widget_views_and_keeps_their_text() -> None:
+    """A widget's view names a random model id; the committed output is its text/plain."""
+    view = {"version_major": 2, "version_minor": 0, "model_id": "a1b2c3"}
+    data = {"text/plain": "Stepper at run/approve/on/json", WIDGET_VIEW: view}
+    output = nbformat.v4.new_output("execute_result", data, execution_count=1)
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("ac.stepper()")])
+    nb.cells[0].outputs = [output]
+    nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"state": {}}}
+    clean = sanitise(nb)
+    assert clean.cells[0].outputs[0]["data"] == {"text/plain": "Stepper at run/approve/on/json"}
+    assert "widgets" not in clean.metadata

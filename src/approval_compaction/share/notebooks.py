@@ -25,6 +25,7 @@ class NotebookError(InvestigationError):
 
 KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3"}
 TIMEOUT_SECONDS = 300
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
 def sanitise(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
@@ -37,6 +38,9 @@ def sanitise(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
         cell["id"] = f"cell-{index:02d}"
         cell.metadata.pop("execution", None)
         cell.metadata.pop("ExecuteTime", None)
+        for output in cell.get("outputs", []):
+            # A widget's view names a random model id; its text/plain stays in its place.
+            output.get("data", {}).pop(WIDGET_VIEW, None)
     return nb
 
 

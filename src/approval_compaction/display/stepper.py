@@ -1,0 +1,344 @@
+"""Stepper: one case, stage by stage, in JupyterLab, with ipywidgets.
+
+Pick the case (one dropdown per choice of the scenario, so a choice added there shows up here)
+and the workaround, then step through the pause, the round trip, the resume and the next turn.
+Each stage shows what ``views`` shows in the static notebook: the stored history when the stage
+ended, the model request and the compaction request it made, with pairing faults in the
+``status`` column (and coloured, a local extra), and the stored history it started from against
+what it sent. Nothing is computed twice: the tables are ``views.stage_table``, ``sent_table``,
+``compaction_table`` and ``stage_diff`` rendered to HTML.
+
+Each case is run once (``harness.run_case``) and cached with the stage pages rendered from it,
+so stepping, and coming back to a case, is a lookup. Bad input (a value that is not one of the
+scenario's choices, or a case the installed SDK cannot run) shows as one line in the widget, not
+as a traceback.
+
+The workaround is passed in (``stepper(workaround=defer_compaction_while_pending)``), so this
+module does not import ``fix``. In a committed notebook the stepper's output is one stable line of
+text: the widget view, whose model id is random, is dropped by ``share.notebooks.sanitise``.
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, cast
+
+import ipywidgets as widgets  # type: ignore[import-untyped]  # ipywidgets ships no type hints
+import pandas as pd
+
+from ..analysis.invariants import evaluate
+from ..errors import InvestigationError
+from ..study.capture import STAGES, CaseRun, StageName
+from ..study.harness import SessionWrapper, run_case
+from ..study.scenario import CHOICES, Case
+from .frames import highlight
+from .views import compaction_table, sent_table, stage_diff, stage_summary, stage_table
+
+NO_WORKAROUND = "none"
+MESSAGE_WIDTH = 240
+
+STAGE_NOTES: dict[StageName, str] = {
+    "pause": "The first question: the model calls the protected tool and the run pauses for "
+    "approval.",
+    "round_trip": "The paused state crosses the boundary (JSON text, or the in-memory state).",
+    "resume": "The decision is applied to the restored state and the run resumes.",
+    "next_turn": "A new question on the same session.",
+}
+FAULT_COLUMNS = (
+    "stored: orphan outputs",
+    "stored: open calls",
+    "to model: orphan outputs",
+    "to compaction: open calls",
+    "to compaction: orphan outputs",
+)
+
+CaseRunner = Callable[[Case, SessionWrapper | None], CaseRun]
+
+
+def run_with(case: Case, wrapper: SessionWrapper | None) -> CaseRun:
+    """The default runner: the study's harness, with the session wrapped when asked."""
+    return run_case(case, wrap_session=wrapper)
+
+
+def one_line(text: str, width: int = MESSAGE_WIDTH) -> str:
+    """Text on one line, cut to ``width`` characters."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def run_problem(run: CaseRun) -> str | None:
+    """Why the run cannot be stepped through in full, in one line (None when it ran)."""
+    if run.not_applicable is not None:
+        return one_line(f"{run.case.label} does not apply: {run.not_applicable}")
+    if run.error is not None:
+        return one_line(
+            f"{run.case.label} did not run on openai-agents {run.sdk_version}: {run.error}"
+        )
+    return None
+
+
+@dataclass(frozen=True)
+class Section:
+    """One table of a stage page: its key, heading, the frame, and what to say when empty."""
+
+    key: str
+    heading: str
+    frame: pd.DataFrame
+    empty: str
+
+
+def sections(run: CaseRun, name: StageName) -> list[Section]:
+    """The four tables a stage shows, from ``views``."""
+    stage = run.stage(name)
+    sent = len(stage.model_inputs) if stage else 0
+    compacted = len(stage.compaction_inputs) if stage else 0
+    return [
+        Section(
+            "stored",
+            "Stored history when the stage ended",
+            stage_table(run, name),
+            "The session stores nothing.",
+        ),
+        Section(
+            "sent",
+            f"Model request (the last of {sent})",
+            sent_table(run, name),
+            "No model request in this stage.",
+        ),
+        Section(
+            "compaction",
+            f"Compaction request (the first of {compacted})",
+            compaction_table(run, name),
+            "No compaction request in this stage.",
+        ),
+        Section(
+            "diff",
+            "Stored history at the stage's start against the model request",
+            stage_diff(run, name) if sent else pd.DataFrame(),
+            "Nothing was sent to the model in this stage.",
+        ),
+    ]
+
+
+def faults_line(run: CaseRun, name: StageName) -> str:
+    """The stage's pairing faults in words, from ``views.stage_summary``."""
+    row = stage_summary(run).loc[name]
+    found = [f"{column} {row[column]}" for column in FAULT_COLUMNS if row[column]]
+    return "✗ pairing faults: " + "; ".join(found) if found else "✓ no pairing fault"
+
+
+def table_html(frame: pd.DataFrame, uuid: str) -> str:
+    """A frame as an HTML table, rows coloured by status (the words stay in the table)."""
+    return str(highlight(frame).styler().set_uuid(uuid).to_html())
+
+
+def stage_html(run: CaseRun, name: StageName, prefix: str = "stepper") -> str:
+    """One stage page: where it is in the run, its faults, and its four tables."""
+    number = STAGES.index(name) + 1
+    head = (
+        f'<p class="ac-stage-line"><b>{number} of {len(STAGES)} · {name}</b>: '
+        f"{html.escape(STAGE_NOTES[name])}</p>"
+    )
+    if run.stage(name) is None:
+        reason = run_problem(run) or "the run stopped before it"
+        note = f"Stage {name} was not reached: {reason}"
+        body = f'<p class="ac-not-reached">{html.escape(one_line(note))}</p>'
+        return f'<div class="ac-stage" data-stage="{name}">{head}{body}</div>'
+    parts = [head, f'<p class="ac-faults">{html.escape(faults_line(run, name))}</p>']
+    for section in sections(run, name):
+        rows = len(section.frame)
+        table = (
+            table_html(section.frame, f"{prefix}-{name}-{section.key}")
+            if rows
+            else f'<p class="ac-empty">{html.escape(section.empty)}</p>'
+        )
+        parts.append(
+            f'<div class="ac-section" data-section="{section.key}" data-rows="{rows}">'
+            f"<h4>{html.escape(section.heading)}</h4>{table}</div>"
+        )
+    return f'<div class="ac-stage" data-stage="{name}">{"".join(parts)}</div>'
+
+
+def case_line(run: CaseRun, workaround: str) -> str:
+    """The case, the release, the workaround and the invariants it violates, in one line."""
+    problem = run_problem(run)
+    if problem is not None:
+        return problem
+    violated = [v.invariant for v in evaluate(run) if v.holds is False]
+    verdict = "violates " + ", ".join(violated) if violated else "every invariant holds"
+    return one_line(
+        f"{run.case.label} on openai-agents {run.sdk_version}, workaround {workaround}: {verdict}"
+    )
+
+
+class RunCache:
+    """Each (case, workaround) is run once; its stage pages are rendered once, on first view."""
+
+    def __init__(
+        self,
+        wrappers: Mapping[str, SessionWrapper | None],
+        runner: CaseRunner = run_with,
+        prefix: str = "stepper",
+    ) -> None:
+        self.wrappers, self.runner, self.prefix = dict(wrappers), runner, prefix
+        self.runs: dict[tuple[Case, str], CaseRun] = {}
+        self.pages: dict[tuple[Case, str, StageName], str] = {}
+
+    def put(self, run: CaseRun, workaround: str = NO_WORKAROUND) -> None:
+        self.runs[(run.case, workaround)] = run
+
+    def run(self, case: Case, workaround: str) -> CaseRun:
+        """The run of a case with the named workaround, run on first use."""
+        key = (case, workaround)
+        if key not in self.runs:
+            if workaround not in self.wrappers:
+                choices = ", ".join(self.wrappers)
+                raise InvestigationError(
+                    f"unknown workaround {workaround!r}: expected one of {choices}"
+                )
+            self.runs[key] = self.runner(case, self.wrappers[workaround])
+        return self.runs[key]
+
+    def page(self, case: Case, workaround: str, name: StageName) -> str:
+        """A stage page of a cached run, rendered on first use."""
+        key = (case, workaround, name)
+        if key not in self.pages:
+            self.pages[key] = stage_html(self.run(case, workaround), name, self.prefix)
+        return self.pages[key]
+
+
+_instances = itertools.count(1)
+
+
+class Stepper:
+    """The widget: case and workaround pickers, stage buttons, a message line and the tables.
+
+    ``controls`` maps each choice (and ``workaround``) to its picker and ``stages`` is the stage
+    picker: setting their ``value`` from Python does what a click does. ``execute`` runs a case
+    with a session wrapper (the harness by default; a test passes a fake).
+    """
+
+    def __init__(
+        self,
+        start: Case | CaseRun | None = None,
+        *,
+        workaround: SessionWrapper | None = None,
+        execute: CaseRunner = run_with,
+        choices: Mapping[str, str] | None = None,
+    ) -> None:
+        wrappers: dict[str, SessionWrapper | None] = {NO_WORKAROUND: None}
+        if workaround is not None:
+            wrappers[getattr(workaround, "__name__", "workaround")] = workaround
+        self.cache = RunCache(wrappers, execute, prefix=f"stepper{next(_instances)}")
+        if isinstance(start, CaseRun):
+            self.cache.put(start)
+        first = start.case if isinstance(start, CaseRun) else start or Case()
+        initial = {**first.as_dict(), **(choices or {})}
+        self.controls: dict[str, Any] = {
+            name: widgets.Dropdown(
+                options=list(values),
+                value=initial[name] if initial[name] in values else first.as_dict()[name],
+                description=name.replace("_", " "),
+                style={"description_width": "initial"},
+                layout=widgets.Layout(width="auto"),
+            )
+            for name, values in CHOICES.items()
+        }
+        self.controls["workaround"] = widgets.ToggleButtons(
+            options=list(wrappers), value=NO_WORKAROUND, description="workaround"
+        )
+        self.stages = widgets.ToggleButtons(options=list(STAGES), value=STAGES[0])
+        self.previous = widgets.Button(description="◀ previous", tooltip="previous stage")
+        self.next = widgets.Button(description="next ▶", tooltip="next stage")
+        self.message = widgets.HTML()
+        self.tables = widgets.HTML()
+        self.message.add_class("ac-stepper-message")
+        self.tables.add_class("ac-stepper-tables")
+        self.widget = widgets.VBox(
+            [
+                widgets.HBox([self.controls[name] for name in CHOICES]),
+                self.controls["workaround"],
+                widgets.HBox([self.previous, self.stages, self.next]),
+                self.message,
+                self.tables,
+            ]
+        )
+        self.widget.add_class("ac-stepper")
+        for control in self.controls.values():
+            control.observe(self._on_case, names="value")
+        self.stages.observe(self._on_stage, names="value")
+        self.previous.on_click(lambda _: self.step(-1))
+        self.next.on_click(lambda _: self.step(1))
+        self.current: CaseRun | None = None
+        unknown = [name for name in initial if name not in CHOICES]
+        if unknown:
+            self._fail(f"unknown case field {unknown[0]!r}: expected one of {', '.join(CHOICES)}")
+        else:
+            self.choose(initial)
+
+    def choose(self, choices: Mapping[str, str], workaround: str | None = None) -> None:
+        """Show the case made of ``choices`` (and the named workaround), at the current stage."""
+        workaround = self.controls["workaround"].value if workaround is None else workaround
+        try:
+            case = Case(**cast(dict[str, Any], choices))
+            run = self.cache.run(case, workaround)
+        except InvestigationError as error:
+            self._fail(str(error))
+            return
+        except Exception as error:  # a bug in a run is shown in the widget, not as a traceback
+            self._fail(f"{type(error).__name__}: {error}")
+            return
+        self.current = run
+        self.message.value = html.escape(case_line(run, workaround))
+        self.tables.value = self.cache.page(case, workaround, self.stages.value)
+
+    def show(self, name: StageName) -> None:
+        """Show a stage of the current case (its page is cached once rendered)."""
+        if self.current is None:
+            return
+        workaround = self.controls["workaround"].value
+        self.tables.value = self.cache.page(self.current.case, workaround, name)
+
+    def step(self, offset: int) -> None:
+        """Move to the previous (-1) or next (+1) stage, stopping at either end."""
+        index = STAGES.index(self.stages.value) + offset
+        self.stages.value = STAGES[max(0, min(len(STAGES) - 1, index))]
+
+    def summary(self) -> str:
+        """The stepper in one stable line: the committed notebook's text in place of the widget."""
+        case = self.current.case.label if self.current else "no case"
+        return (
+            f"Stepper at {case}, stage {self.stages.value}: run this notebook in JupyterLab "
+            "(make lab) to step through any case."
+        )
+
+    def _fail(self, text: str) -> None:
+        self.current = None
+        self.message.value = f"<b>error</b>: {html.escape(one_line(text))}"
+        self.tables.value = ""
+
+    def _on_case(self, change: Mapping[str, Any]) -> None:
+        self.choose({name: self.controls[name].value for name in CHOICES})
+
+    def _on_stage(self, change: Mapping[str, Any]) -> None:
+        self.show(change["new"])
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        bundle: dict[str, Any] = self.widget._repr_mimebundle_(**kwargs)
+        bundle["text/plain"] = self.summary()
+        return bundle
+
+
+def stepper(
+    start: Case | CaseRun | None = None,
+    *,
+    workaround: SessionWrapper | None = None,
+    **choices: str,
+) -> Stepper:
+    """A stepper starting at a case (or an executed run, reused as it is), e.g.
+    ``stepper(run, workaround=defer_compaction_while_pending)`` or ``stepper(decision="reject")``.
+    """
+    return Stepper(start, workaround=workaround, choices=choices)
