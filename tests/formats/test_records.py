@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Callable
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -36,19 +37,7 @@ ROWS = [
         compaction_requests=3,
     ),
 ]
-MATRIX_AS_JSON = {
-    "sdk_version": "0.0.0",
-    "runner": "run",
-    "decision": "approve",
-    "compaction": "on",
-    "state_boundary": "json",
-    "invariant": "next_turn_input_paired",
-    "holds": True,
-    "detail": "",
-    "dispatches": 0,
-    "compaction_requests": 0,
-    "status": "holds",
-}
+MATRIX_AS_JSON: dict[str, Any] = asdict(matrix_record())
 SCHEMAS: list[tuple[type[Any], list[Any]]] = [
     (MatrixRecord, ROWS),
     (ReleaseRecord, [release_record(openai="1.2.3", pydantic="2.0"), release_record(holds=None)]),

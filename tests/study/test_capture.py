@@ -1,0 +1,120 @@
+"""Captured runs: plain records that survive JSON, and the questions asked of them."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+from dataclasses import asdict
+
+import pytest
+
+from approval_compaction.study.capture import (
+    STAGES,
+    CaseRun,
+    Stage,
+    pending_ids,
+    runs_json,
+    sdk_version,
+)
+from approval_compaction.study.harness import run_case
+from approval_compaction.study.scenario import Case
+
+USER = {"role": "user", "content": "q"}
+CALL = {"type": "function_call", "call_id": "c1", "name": "t", "arguments": "{}"}
+OUTPUT = {"type": "function_call_output", "call_id": "c1", "output": "x"}
+SUMMARY = {"type": "compaction", "id": "compaction-1", "encrypted_content": "s"}
+
+
+def full_run() -> CaseRun:
+    """A hand-built run with every stage field set to something."""
+    return CaseRun(
+        case=Case(runner="run_streamed", decision="reject", state_boundary="memory"),
+        sdk_version="0.0.0",
+        stages=[
+            Stage(
+                "pause",
+                stored=[USER, CALL],
+                model_inputs=[[USER]],
+                compaction_inputs=[[USER, CALL]],
+                interruptions=[CALL],
+                warnings=["openai.agents: careful"],
+            ),
+            Stage("round_trip", stored=[SUMMARY], state_items={"generated_items": [CALL]}),
+            Stage("resume", stored=[SUMMARY, OUTPUT], model_inputs=[[USER, CALL, OUTPUT]]),
+            Stage("next_turn", stored=[SUMMARY], dispatches=0, compaction_inputs=[[OUTPUT], []]),
+        ],
+        approvals=0,
+        dispatches=0,
+    )
+
+
+def test_capture_stages_are_in_the_order_a_case_runs() -> None:
+    assert STAGES == ("pause", "round_trip", "resume", "next_turn")
+
+
+def test_capture_run_round_trips_through_json_text() -> None:
+    run = full_run()
+    text = json.dumps(run.to_json())
+    assert CaseRun.from_json(json.loads(text)) == run
+
+
+@pytest.mark.parametrize(
+    "run",
+    [
+        CaseRun(Case(), "0.0.0", [], 1, 0, error="RuntimeError: boom"),
+        CaseRun(Case(), "0.0.0", [], 1, 0, not_applicable="release lacks SQLiteSession"),
+    ],
+    ids=["errored", "not-applicable"],
+)
+def test_capture_run_without_stages_round_trips(run: CaseRun) -> None:
+    assert CaseRun.from_json(json.loads(json.dumps(run.to_json()))) == run
+
+
+def test_capture_to_json_is_what_asdict_gives() -> None:
+    run = full_run()
+    assert run.to_json() == asdict(run)
+    assert run.to_json()["case"] == run.case.as_dict()
+
+
+def test_case_run_json_round_trips_a_captured_run() -> None:
+    """What the probe writes is what ``asdict`` gives, and it rebuilds the same run."""
+    run = run_case(Case(decision="reject"))
+    written = json.dumps(run.to_json())
+    assert written == json.dumps(asdict(run))
+    assert CaseRun.from_json(json.loads(written)) == run
+
+
+def test_capture_stage_by_name_or_none_when_not_reached() -> None:
+    run = full_run()
+    assert [run.stage(name) for name in STAGES] == run.stages
+    stopped = CaseRun(Case(), "0.0.0", run.stages[:2], 1, 0, error="x")
+    assert stopped.stage("resume") is None and stopped.stage("pause") is run.stages[0]
+
+
+def test_capture_compaction_requests_counts_every_stage() -> None:
+    assert full_run().compaction_requests == 3
+    assert CaseRun(Case(), "0.0.0", [], 1, 0).compaction_requests == 0
+
+
+def test_capture_pending_ids_are_the_paused_call_ids() -> None:
+    other = {"type": "function_call", "call_id": "c2", "name": "t", "arguments": "{}"}
+    request = {"type": "mcp_approval_request", "id": "r1"}  # no call_id: not a pending call id
+    run = CaseRun(Case(), "0.0.0", [Stage("pause", [], interruptions=[CALL, request, other])], 1, 1)
+    assert pending_ids(run) == {"c1", "c2"}
+
+
+def test_capture_pending_ids_are_empty_without_a_pause() -> None:
+    assert pending_ids(CaseRun(Case(), "0.0.0", [], 1, 0, error="x")) == set()
+    assert pending_ids(CaseRun(Case(), "0.0.0", [Stage("pause", [USER])], 1, 0)) == set()
+
+
+def test_capture_runs_json_is_a_list_of_runs_ending_in_newline() -> None:
+    runs = [full_run(), CaseRun(Case(), "0.0.0", [], 1, 0, error="boom")]
+    text = runs_json(runs)
+    assert text.endswith("]\n") and text.startswith("[\n {\n")
+    assert [CaseRun.from_json(data) for data in json.loads(text)] == runs
+    assert runs_json([]) == "[]\n"
+
+
+def test_capture_sdk_version_is_the_installed_release() -> None:
+    assert sdk_version() == importlib.metadata.version("openai-agents")

@@ -1,0 +1,87 @@
+"""The compaction stand-in: it records each request's input and answers one numbered summary."""
+
+from __future__ import annotations
+
+import pytest
+from agents import SQLiteSession
+
+from approval_compaction.study.compaction import CompactionClient
+from approval_compaction.study.harness import compaction_session
+from approval_compaction.study.model import function_call
+
+USER = {"role": "user", "content": "q"}
+CALL = {"type": "function_call", "call_id": "c1", "name": "t", "arguments": "{}"}
+OUTPUT = {"type": "function_call_output", "call_id": "c1", "output": "x"}
+
+
+def summary(n: int) -> dict[str, str]:
+    return {
+        "type": "compaction",
+        "id": f"compaction-{n}",
+        "encrypted_content": f"synthetic-summary-{n}",
+    }
+
+
+async def test_compaction_client_records_input_and_answers_a_summary() -> None:
+    client = CompactionClient()
+    answer = await client.responses.compact(model="m", input=[USER, CALL])
+    assert client.requests == [[USER, CALL]]
+    assert answer.output == [summary(1)] and answer.usage is None
+
+
+async def test_compaction_client_numbers_each_summary() -> None:
+    client = CompactionClient()
+    answers = [await client.compact(input=[USER]) for _ in range(3)]
+    assert [a.output for a in answers] == [[summary(n)] for n in (1, 2, 3)]
+    assert client.calls == 3 and len(client.requests) == 3
+
+
+async def test_compaction_client_records_sdk_models_as_plain_items() -> None:
+    client = CompactionClient()
+    await client.compact(input=[USER, function_call("t", {}, call_id="c2")])
+    assert [item.get("call_id") for item in client.requests[0]] == [None, "c2"]
+    assert all(type(item) is dict for item in client.requests[0])
+
+
+async def test_compaction_client_without_input_records_an_empty_request() -> None:
+    """``previous_response_id`` mode sends no input: the request is recorded, and empty."""
+    client = CompactionClient()
+    await client.compact(model="m", previous_response_id="resp-1")
+    assert client.requests == [[]]
+
+
+async def test_compaction_client_without_capture_answers_but_records_nothing() -> None:
+    client = CompactionClient(capture=False)
+    answer = await client.compact(input=[USER])
+    assert client.requests == [] and client.calls == 1
+    assert answer.output == [summary(1)]
+
+
+def test_compaction_client_is_its_own_responses_resource() -> None:
+    client = CompactionClient()
+    assert client.responses is client
+
+
+@pytest.mark.parametrize(
+    ("compact", "history", "requests", "stored"),
+    [
+        (True, [USER, CALL], [[USER, CALL]], [summary(1)]),
+        (True, [USER, CALL, OUTPUT], [[USER, CALL, OUTPUT]], [summary(1)]),
+        (False, [USER, CALL], [], [USER, CALL]),
+    ],
+    ids=["pending-call-compacted-away", "paired-call-compacted", "hook-says-no"],
+)
+async def test_compaction_client_serves_the_sdk_compaction_session(
+    compact: bool,
+    history: list[dict[str, str]],
+    requests: list[list[dict[str, str]]],
+    stored: list[dict[str, str]],
+) -> None:
+    """Passed in as the session's client, the stand-in sees what the SDK sends and its summary
+    replaces the stored history; the first case is the study's bug in miniature."""
+    client = CompactionClient()
+    session = compaction_session("s", SQLiteSession("s"), client, compact)
+    await session.add_items(history)
+    await session.run_compaction()
+    assert client.requests == requests
+    assert await session.get_items() == stored
