@@ -1,47 +1,60 @@
-"""Workaround: defer compaction while the stored history holds an unfinished item group.
+"""Workaround: defer automatic compaction while the latest exchange holds an unfinished group.
 
 On an affected release ``OpenAIResponsesCompactionSession`` compacts the history when a run
 pauses for approval, so the pending call is summarised away and the output the resume appends
-later has no call. The fix is to wait: while the stored history holds a call without its output
-(a tool call waiting for approval, whether it will be approved or rejected) or a hosted MCP
-approval request without its response, compaction is skipped; once every group is complete,
-the wrapped session compacts as it would have. Apply it in one line, on the pinned release::
+later has no call. The SDK fixed it in 0.24.0 by waiting: an automatic compaction whose items
+hold a call without its output (a tool call waiting for approval, whether it will be approved or
+rejected) or a hosted MCP approval request without its response does not run; a compaction the
+application asks for itself (``run_compaction()``, forced or not) still does. This module brings
+that rule to the releases before it, in one line::
 
     session = defer_compaction_while_pending(OpenAIResponsesCompactionSession(...))
 
-The wrapper follows the SDK's own ``EncryptedSession``: it defines the four ``Session`` methods
-and ``run_compaction`` (with the ``wrapper`` keyword, so the runner still passes its run context
-and still compacts automatically), and forwards every other attribute, including the private
-hooks the runner looks up by name, to the wrapped session. A skipped compaction is not owed:
-at the next turn the wrapped session's hook decides afresh, on a history that has only grown.
+``DeferCompactionWhilePending`` is a subclass of the SDK's session, not a proxy, so everything
+the SDK and its users do with a compaction session keeps working: ``isinstance`` checks (the
+SDK's ``EncryptedSession`` exposes compaction only over a real compaction session, and calls its
+private ``_run_compaction`` with its own decrypting reader), attribute writes such as
+``session.should_trigger_compaction = ...``, ``session_settings``, the runner's private hooks.
+``defer_compaction_while_pending`` upgrades the given session in place (its class, nothing
+else) and returns it; given an outer session such as ``EncryptedSession``, it upgrades the
+compaction session inside, so the order of wrapping cannot lose compaction.
 
-Wrap the outermost session the runner is given (an ``EncryptedSession`` only exposes compaction
-when it directly wraps an ``OpenAIResponsesCompactionSession``). A call whose approval is never
-resolved keeps compaction deferred until it is answered or the session is cleared.
+The decision reads no more than it must: the items of the latest model exchange (the bound the
+runner itself hands the session), taken from the history the session already holds in memory
+when it holds it, else read with that limit; never the whole history. A skipped compaction is
+not lost: the SDK decides afresh at the next turn, on a history that has only grown. On 0.24.0
+and later the SDK already waits, and this subclass agrees with it (``upstream-suite --fix``).
 """
 
 from __future__ import annotations
 
-import inspect
 import logging
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from agents.memory import OpenAIResponsesCompactionSession
 
 from ..analysis.pairing import find_unpaired
 from ..study.items import Item, to_items
 
 logger = logging.getLogger("approval_compaction.workaround")
 KEPT_DEFERRALS = 64
+# Releases whose runner does not hand the session the latest model exchange: look this far back.
+LEGACY_WINDOW = 64
+_MODERN = hasattr(OpenAIResponsesCompactionSession, "_run_compaction_locked")
+
+ReadItems = Callable[[int | None], Awaitable[tuple[list[Any], bool]]]
 
 
 @dataclass(frozen=True)
 class Deferral:
-    """One compaction the wrapper skipped, and the open items that made it wait."""
+    """One compaction the session skipped, and the open items that made it wait."""
 
     args: dict[str, Any]
     open_items: tuple[str, ...]
+    items_read: int  # how many stored items the decision looked at
 
 
 def open_groups(items: Sequence[Any]) -> list[str]:
@@ -52,61 +65,112 @@ def open_groups(items: Sequence[Any]) -> list[str]:
     ]
 
 
-def _accepts_wrapper(method: Any) -> bool:
-    try:
-        return "wrapper" in inspect.signature(method).parameters
-    except (TypeError, ValueError):  # a builtin or C callable: pass nothing extra
-        return False
+def is_automatic(wrapper: Any) -> bool:
+    """Whether the runner, not the application, asked for this compaction."""
+    return bool(getattr(wrapper, "_session_compaction_is_automatic", False))
 
 
-class DeferCompactionWhilePending:
-    """A compaction session that waits for every call/approval group to be complete."""
+def exchange_window(wrapper: Any) -> int:
+    """How many stored items the latest model exchange can cover (0: the runner gave none)."""
+    exchange = getattr(wrapper, "_session_compaction_model_exchange", None)
+    if not exchange:
+        return 0
+    model_items = exchange[0]
+    return len(model_items) + 1 if model_items else 0
 
-    def __init__(self, session: Any) -> None:
-        if not callable(getattr(session, "run_compaction", None)):
-            raise TypeError(f"{type(session).__name__} has no run_compaction(): nothing to defer")
-        self.inner = session
-        self.session_id: str = session.session_id
-        self.deferrals: deque[Deferral] = deque(maxlen=KEPT_DEFERRALS)  # the latest ones
 
-    def __getattr__(self, name: str) -> Any:
-        # Only called for names not found on the wrapper: the runner's private hooks
-        # (``_defer_compaction``, ``_get_items_with_generation``, ...) and public attributes.
-        if name == "inner":  # not yet set: avoid recursing during construction or unpickling
-            raise AttributeError(name)
-        return getattr(self.inner, name)
+class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
+    """The SDK's compaction session, which waits while a call or approval is unanswered."""
 
-    @property
-    def session_settings(self) -> Any:
-        return getattr(self.inner, "session_settings", None)
+    deferrals: deque[Deferral]
+    items_read: int  # stored items read by deferral decisions, over the session's life
 
-    async def get_items(self, limit: int | None = None) -> list[Any]:
-        return list(await self.inner.get_items(limit))
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._start_deferring()
 
-    async def add_items(self, items: list[Any]) -> None:
-        await self.inner.add_items(items)
+    def _start_deferring(self) -> None:
+        self.deferrals = deque(maxlen=KEPT_DEFERRALS)  # the latest ones
+        self.items_read = 0
 
-    async def pop_item(self) -> Any:
-        return await self.inner.pop_item()
-
-    async def clear_session(self) -> None:
-        await self.inner.clear_session()
-
-    async def run_compaction(self, args: Any = None, *, wrapper: Any = None) -> None:
-        """Compact as the wrapped session would, unless a call or approval is still open."""
-        pending = open_groups(await self.inner.get_items())
-        if pending:
-            self.deferrals.append(Deferral(dict(args or {}), tuple(pending)))
-            logger.info("deferred compaction: history holds %s", ", ".join(pending))
-            return
-        if wrapper is not None and _accepts_wrapper(self.inner.run_compaction):
-            await self.inner.run_compaction(args, wrapper=wrapper)
+    async def _latest_items(self, window: int, read_items: ReadItems | None) -> list[Any]:
+        """The last ``window`` items: from the session's own cache, else one bounded read."""
+        cached = getattr(self, "_session_items", None)  # absent on old releases
+        if read_items is None and cached is not None:
+            return list(cached[-window:])
+        if read_items is not None:  # an outer session's view (EncryptedSession decrypts)
+            items, _ = await read_items(window)
         else:
-            await self.inner.run_compaction(args)
+            items = await self.underlying_session.get_items(limit=window)
+        self.items_read += len(items)
+        return list(items)[-window:]
+
+    async def _should_wait(
+        self, args: Any, wrapper: Any, read_items: ReadItems | None, window: int
+    ) -> bool:
+        pending = open_groups(await self._latest_items(window, read_items))
+        if pending:
+            self.deferrals.append(Deferral(dict(args or {}), tuple(pending), window))
+            logger.info("deferred compaction: history holds %s", ", ".join(pending))
+        return bool(pending)
+
+    if _MODERN:
+
+        async def _run_compaction_locked(
+            self, args: Any, *, wrapper: Any, **hooks: Any
+        ) -> None:
+            """Under the session's lock: wait if the runner's exchange leaves a group open."""
+            window = exchange_window(wrapper)
+            if is_automatic(wrapper) and window:
+                if await self._should_wait(args, wrapper, hooks.get("read_items"), window):
+                    return
+            await super()._run_compaction_locked(args, wrapper=wrapper, **hooks)
+
+    else:  # an older runner marks neither automatic calls nor the exchange
+
+        async def run_compaction(self, args: Any = None, **kwargs: Any) -> None:
+            """Wait while the latest items leave a group open, then compact as the SDK would."""
+            if await self._should_wait(args, kwargs.get("wrapper"), None, LEGACY_WINDOW):
+                return
+            await super().run_compaction(args, **kwargs)
 
 
-def defer_compaction_while_pending(session: Any) -> DeferCompactionWhilePending:
-    """Wrap a compaction session so it never compacts a call away before its output is stored."""
-    if isinstance(session, DeferCompactionWhilePending):
-        return session
-    return DeferCompactionWhilePending(session)
+_DEFERRING: dict[type[Any], type[Any]] = {
+    OpenAIResponsesCompactionSession: DeferCompactionWhilePending
+}
+
+
+def _deferring_class(cls: type[Any]) -> type[Any]:
+    """The deferring form of a compaction session class (a user's subclass keeps its methods)."""
+    if cls not in _DEFERRING:
+        _DEFERRING[cls] = type(f"Deferring{cls.__name__}", (DeferCompactionWhilePending, cls), {})
+    return _DEFERRING[cls]
+
+
+def _compaction_session(session: Any) -> OpenAIResponsesCompactionSession:
+    """The compaction session itself, or the one an outer session (EncryptedSession) wraps."""
+    seen = session
+    for _ in range(8):  # outer sessions nest a few deep at most
+        if isinstance(seen, OpenAIResponsesCompactionSession):
+            return seen
+        seen = getattr(seen, "__dict__", {}).get("underlying_session")
+        if seen is None:
+            break
+    raise TypeError(
+        f"{type(session).__name__} is not an OpenAIResponsesCompactionSession and wraps none: "
+        "nothing to defer"
+    )
+
+
+def defer_compaction_while_pending(session: Any) -> Any:
+    """Make a compaction session wait for every call's output before it compacts automatically.
+
+    The session (or the compaction session inside an outer one such as ``EncryptedSession``)
+    becomes a ``DeferCompactionWhilePending`` in place; the given session is returned.
+    """
+    inner = _compaction_session(session)
+    if not isinstance(inner, DeferCompactionWhilePending):
+        inner.__class__ = _deferring_class(type(inner))
+        assert isinstance(inner, DeferCompactionWhilePending)
+        inner._start_deferring()
+    return session
