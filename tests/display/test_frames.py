@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 from approval_compaction import (
-    Case,
     diff_frame,
     diff_text,
     highlight,
     items_frame,
-    run_case,
-    stage_diff,
 )
 
 CALL = {"type": "function_call", "call_id": "c1", "name": "tool", "arguments": "{}"}
@@ -60,13 +57,6 @@ def test_frames_diff_text_marks_sides() -> None:
         "- function_call c1: {}  [open call]",
         "+ function_call_output c1: done  [orphan output]",
     ]
-
-
-def test_frames_next_turn_diff_shows_the_lost_call_on_the_pinned_sdk() -> None:
-    diff = stage_diff(run_case(Case()), "next_turn")
-    sent = diff[diff["sent_at"] != ""]
-    assert "function_call" not in set(sent["type"])
-    assert sent[sent["type"] == "function_call_output"]["status"].tolist() == ["orphan output"]
 
 
 def test_frames_highlight_colours_faults_and_prints_reproducibly() -> None:
