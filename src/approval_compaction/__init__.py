@@ -68,6 +68,10 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ),
     ".fix.edge_cases": ("EDGE_CASES", "edge_table"),
     ".share.report": ("Report", "build_report", "write_report"),
+    ".doctor.verdict": ("SessionReport", "judge"),
+    ".doctor.scan": ("scan_store", "verdict_counts"),
+    ".doctor.repair": ("Outcome", "RepairResult", "healed_message"),
+    ".doctor.check": ("CheckRow", "run_check"),
 }
 _MODULE_OF: dict[str, str] = {name: module for module, names in _SOURCES.items() for name in names}
 

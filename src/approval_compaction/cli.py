@@ -19,6 +19,7 @@ from .errors import InvestigationError
 Handler = Callable[[argparse.Namespace], int]
 FORMATS = ("table", "json", "csv", "markdown")  # matrix_text's formats (checked by a test)
 CASE_HELP = "filter, e.g. decision=reject,compaction=on"
+MODELS = ("scripted", "responses")  # the harness's model backends (checked by a test)
 
 
 def _lazy(module: str, function: str = "command") -> Handler:
@@ -34,7 +35,7 @@ def _matrix(args: argparse.Namespace) -> int:
     from .analysis.matrix import records
     from .formats.files import write_atomic
     from .share.results import matrix_text
-    from .study.harness import SessionWrapper, run_matrix
+    from .study.harness import SessionWrapper, run_matrix, scripted_backend
     from .study.scenario import select_cases
 
     cases = select_cases(args.case)  # a bad filter fails before anything runs
@@ -43,7 +44,12 @@ def _matrix(args: argparse.Namespace) -> int:
         from .fix.workaround import defer_compaction_while_pending
 
         wrap = defer_compaction_while_pending
-    text = matrix_text(records(run_matrix(cases, wrap_session=wrap)), args.format)
+    backend = scripted_backend
+    if args.model == "responses":
+        from .wire.backend import responses_backend
+
+        backend = responses_backend
+    text = matrix_text(records(run_matrix(cases, wrap_session=wrap, backend=backend)), args.format)
     if args.output:
         write_atomic(Path(args.output), text)
     else:
@@ -147,6 +153,13 @@ def parser() -> argparse.ArgumentParser:
     matrix.add_argument(
         "--fix", action="store_true", help="apply the workaround (defer_compaction_while_pending)"
     )
+    matrix.add_argument(
+        "--model",
+        choices=MODELS,
+        default=MODELS[0],
+        help="scripted: the scripted model; responses: the SDK's OpenAIResponsesModel over HTTP "
+        "to the local stand-in (in-process)",
+    )
 
     add("data", _data, "write the matrix files under data/").add_argument(
         "--folder", default=str(paths.DATA)
@@ -197,10 +210,54 @@ def parser() -> argparse.ArgumentParser:
     cross.add_argument("--sweep", default=str(paths.SWEEP), help="the sweep's results JSON")
     cross.add_argument("--folder", default=str(paths.DATA))
 
+    upstream = add(
+        "upstream-suite",
+        _lazy(".releases.upstream"),
+        "run the SDK's own compaction and approval tests, as they are and with the workaround",
+    )
+    upstream.add_argument("--release", help="the release whose sdist to test (default: 0.23.1)")
+    upstream.add_argument("--fix", action="store_true", help="run again with the workaround")
+    upstream.add_argument("--select", help="a regex: test files whose text matches it")
+    upstream.add_argument("--format", choices=("table", "json"), default="table")
+    upstream.add_argument("--workers", type=int, default=2, help="pytest-xdist workers")
+    upstream.add_argument("--root", help="folder for the checkouts (default: the cache)")
+    upstream.add_argument("--write", action="store_true", help="write the results under --folder")
+    upstream.add_argument("--folder", default=str(paths.DATA))
+
     snippet = add(
         "snippet", _lazy(".share.snippet"), "write the markdown comment for the upstream thread"
     )
     snippet.add_argument("--output", default=str(paths.SNIPPET))
+
+    doctor = add("doctor", _lazy(".doctor.command"), "scan, repair and restore stored sessions")
+    steps = doctor.add_subparsers(dest="doctor_command", required=True)
+    store_help = "a SQLiteSession file, or an SQLAlchemy URL (postgresql+asyncpg://...)"
+    scan = steps.add_parser("scan", help="each session's verdict: healthy, poisoned or pending")
+    repair = steps.add_parser("repair", help="show (or --apply) the rewrites that heal sessions")
+    for step in (scan, repair):
+        step.add_argument("store", help=store_help)
+        which = step.add_mutually_exclusive_group()
+        which.add_argument("--session-id", help="only this session")
+        which.add_argument("--all", action="store_true", help="every session (the default)")
+    scan.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    repair.add_argument("--format", choices=("table", "json"), default="table")
+    repair.add_argument("--apply", action="store_true", help="write (after a backup)")
+    repair.add_argument("--backup", help="backup file to write (default: beside the store)")
+    restore = steps.add_parser("restore", help="put the sessions of a backup back exactly")
+    restore.add_argument("backup", help="a backup written by doctor repair --apply")
+    restore.add_argument("--store", help="the store to restore into (default: the backup's)")
+    check = steps.add_parser("check", help="whether and when the bug strikes a configuration")
+    check.add_argument("--mode", default="auto", help="auto, input or previous_response_id")
+    check.add_argument("--trigger", default="default", help="default, always, never or N items")
+    check.add_argument("--decision", default="approve", help="approve or reject")
+    check.add_argument("--turns", type=int, default=24, help="pause positions 0..N prior turns")
+    check.add_argument("--format", choices=("table", "json"), default="table")
+
+    serve = add(
+        "serve", _lazy(".wire.server"), "serve the Responses API stand-in on a port, with a log"
+    )
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000, help="0 picks a free port")
     return main
 
 

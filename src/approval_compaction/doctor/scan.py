@@ -28,7 +28,15 @@ COLUMNS = (
     "verdict",
     "note",
 )
-_WIDTHS = {"session_id": 24, "items": 6, "unreadable": 10, "compactions": 11}
+_WIDTHS = {
+    "session_id": 24,
+    "items": 5,
+    "unreadable": 10,
+    "compactions": 11,
+    "orphan_outputs": 14,
+    "open_calls": 12,
+    "verdict": 8,
+}
 
 
 async def reports(store: Store, session_id: str | None = None) -> AsyncIterator[SessionReport]:
@@ -52,7 +60,7 @@ def summary(counts: Counter[str]) -> str:
 
 
 def _table_line(values: dict[str, object]) -> str:
-    cells = [str(values[c]).ljust(_WIDTHS.get(c, 0)) for c in COLUMNS]
+    cells = [(str(values[c]) or "-").ljust(_WIDTHS.get(c, 0)) for c in COLUMNS]
     return "  ".join(cells).rstrip()
 
 

@@ -114,11 +114,27 @@ def parse_store(text: str) -> StoreSpec:
     except ArgumentError as error:
         raise StoreError(f"not an SQLAlchemy URL: {_one_line(error)}") from None
     label = url.render_as_string(hide_password=True)
+    _check_driver(url, label)
     database: Path | None = None
     if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
         database = Path(str(url.database)).expanduser().resolve()
         _check_file(database, label)  # SQLite would create a missing file: refuse before it can
     return StoreSpec(text, "url", text, label, database)
+
+
+def _check_driver(url: Any, label: str) -> None:
+    """The SDK's ``SQLAlchemySession`` needs an async driver that is installed."""
+    from sqlalchemy.exc import NoSuchModuleError
+
+    try:
+        dialect = url.get_dialect()
+    except NoSuchModuleError:
+        raise StoreError(f"{label}: unknown database or driver {url.drivername!r}") from None
+    if not getattr(dialect, "is_async", False):
+        raise StoreError(
+            f"{label}: driver {url.drivername!r} is not async; SQLAlchemySession needs one "
+            "such as postgresql+asyncpg or sqlite+aiosqlite"
+        )
 
 
 def _check_file(path: Path, label: str) -> None:
@@ -137,7 +153,9 @@ def _text(value: Any) -> str | None:
 
 def _one_line(error: BaseException) -> str:
     text = " ".join(str(error).split()) or type(error).__name__
-    return text.split(" (Background on this error")[0][:300]
+    for marker in (" [SQL:", " (Background on this error"):
+        text = text.split(marker)[0]
+    return text[:300]
 
 
 def _file_tables() -> tuple[Table, Table]:

@@ -1,0 +1,113 @@
+"""Command: ``python -m approval_compaction doctor scan|repair|restore|check``.
+
+``cli.py`` declares the arguments and calls ``command``; each step imports what it uses.
+Every problem with the input is a one-line ``InvestigationError`` raised before anything is
+written; the exit status is 0 when the step did what was asked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TextIO
+
+from ..errors import InvestigationError
+
+
+def _scan(args: argparse.Namespace, out: TextIO) -> int:
+    from .scan import scan_to
+
+    asyncio.run(scan_to(out, args.store, args.format, args.session_id))
+    return 0
+
+
+def _change_lines(outcome: object) -> list[str]:
+    from .repair import Outcome
+
+    assert isinstance(outcome, Outcome)
+    head = f"{outcome.session_id}  {outcome.status}"
+    head += f"  ({outcome.detail})" if outcome.detail else ""
+    lines = [head]
+    for change in outcome.changes:
+        row = change.as_row()
+        lines.append(f"  item {row['position']} (row {row['row_id']}): {row['before']}")
+        lines.append(f"    -> assistant message: {row['after']}")
+    return lines
+
+
+def _repair(args: argparse.Namespace, out: TextIO) -> int:
+    from . import repair
+
+    if not args.apply:
+        result = asyncio.run(repair.dry_run(args.store, args.session_id))
+        if args.format == "json":
+            rows = [c.as_row() for o in result.outcomes for c in o.changes]
+            out.write(json.dumps(rows, indent=2) + "\n")
+            return 0
+        for outcome in result.outcomes:
+            out.write("\n".join(_change_lines(outcome)) + "\n")
+        out.write(f"dry run: {len(result.outcomes)} poisoned sessions; pass --apply to repair\n")
+        return 0
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    target = Path(args.backup) if args.backup else repair.default_backup(args.store, stamp)
+
+    def report(outcome: repair.Outcome) -> None:
+        out.write("\n".join(_change_lines(outcome)) + "\n")
+        out.flush()
+
+    result = asyncio.run(repair.apply(args.store, target, args.session_id, report=report))
+    if result.backup is None:
+        out.write("nothing to repair: no poisoned session\n")
+        return 0
+    out.write(
+        f"{result.count('repaired')} repaired, {result.count('changed since scan')} changed "
+        f"since the scan (left alone), {result.count('verify failed')} failed verification; "
+        f"backup: {result.backup}\n"
+    )
+    return 0 if result.count("verify failed") == 0 else 1
+
+
+def _restore(args: argparse.Namespace, out: TextIO) -> int:
+    from .restore import restore
+
+    results = asyncio.run(restore(Path(args.backup), args.store))
+    for item in results:
+        out.write(
+            f"{item.session_id}  {item.status}  ({item.updated} updated, {item.inserted} "
+            f"put back, {item.deleted} removed)\n"
+        )
+    bad = sum(1 for item in results if item.status == "mismatch")
+    out.write(f"{len(results) - bad} of {len(results)} sessions as backed up\n")
+    return 0 if bad == 0 else 1
+
+
+def _check(args: argparse.Namespace, out: TextIO) -> int:
+    from dataclasses import asdict
+
+    from ..study.capture import sdk_version
+    from .check import answer, config, run_check
+
+    cfg = config(args.mode, args.trigger, args.decision)
+    if args.turns < 0:
+        raise InvestigationError("--turns must be 0 or more")
+    rows = run_check(cfg, args.turns)
+    if args.format == "json":
+        out.write(json.dumps([asdict(r) for r in rows], indent=2) + "\n")
+        return 0
+    table = [list(asdict(rows[0]))] + [[str(v) for v in asdict(r).values()] for r in rows]
+    widths = [max(len(line[i]) for line in table) for i in range(len(table[0]))]
+    for line in table:
+        out.write("  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)) + "\n")
+    out.write(answer(cfg, rows, sdk_version()) + "\n")
+    return 0
+
+
+STEPS = {"scan": _scan, "repair": _repair, "restore": _restore, "check": _check}
+
+
+def command(args: argparse.Namespace) -> int:
+    return STEPS[args.doctor_command](args, sys.stdout)
