@@ -5,14 +5,16 @@ from __future__ import annotations
 import importlib.util
 import json
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
+from unittest.mock import AsyncMock, MagicMock
 
 import pytest
 from agents.memory import (
-    OpenAIResponsesCompactionAwareSession,
-    Session,
+    OpenAIResponsesCompactionSession,
     is_openai_responses_compaction_aware_session,
 )
+from agents.memory.session import SessionABC
 from openai.types.responses import ResponseFunctionToolCall
 
 from approval_compaction import evaluate, paths
@@ -24,6 +26,7 @@ from approval_compaction.fix.workaround import (
     defer_compaction_while_pending,
     open_groups,
 )
+from approval_compaction.study.harness import run_sync
 
 ROOT = paths.ROOT
 USER = {"role": "user", "content": "q"}
@@ -39,39 +42,58 @@ MCP_REQUEST = {
 MCP_RESPONSE = {"type": "mcp_approval_response", "approval_request_id": "r1", "approve": True}
 
 
-class FakeCompactionSession:
-    """Records each run_compaction call; its history is a list the test sets."""
+class CountingStore(SessionABC):
+    """A list-backed store that records the limit of every read."""
 
-    session_id = "fake"
-
-    def __init__(self, items: list[Any], takes_wrapper: bool = True) -> None:
-        self.items = items
-        self.calls: list[tuple[Any, Any]] = []
-        self.private_hook_calls = 0
-        if not takes_wrapper:
-            self.run_compaction = self._run_compaction_legacy  # type: ignore[method-assign]
+    def __init__(self, items: list[Any]) -> None:
+        self.session_id = "counting"
+        self.items = list(items)
+        self.reads: list[int | None] = []
 
     async def get_items(self, limit: int | None = None) -> list[Any]:
-        return list(self.items)
+        self.reads.append(limit)
+        return list(self.items if limit is None else self.items[-limit:] if limit else [])
 
     async def add_items(self, items: list[Any]) -> None:
         self.items.extend(items)
 
     async def pop_item(self) -> Any:
-        return self.items.pop()
+        return self.items.pop() if self.items else None
 
     async def clear_session(self) -> None:
         self.items.clear()
 
-    async def run_compaction(self, args: Any = None, *, wrapper: Any = None) -> None:
-        self.calls.append((args, wrapper))
 
-    async def _run_compaction_legacy(self, args: Any = None) -> None:
-        self.calls.append((args, "no wrapper parameter"))
+def compaction_client() -> MagicMock:
+    client = MagicMock()
+    summary = {"type": "compaction", "id": "cmp-1", "encrypted_content": "summary"}
+    client.responses.compact = AsyncMock(return_value=SimpleNamespace(output=[summary], usage=None))
+    return client
 
-    def _get_deferred_compaction_response_id(self) -> str:
-        self.private_hook_calls += 1
-        return "resp-1"
+
+def session_over(items: list[Any], **options: Any) -> tuple[Any, CountingStore, MagicMock]:
+    store, client = CountingStore(items), compaction_client()
+    session = OpenAIResponsesCompactionSession(
+        "s", store, client=client, compaction_mode="input", **options
+    )
+    return defer_compaction_while_pending(session), store, client
+
+
+def automatic(exchange_items: int) -> SimpleNamespace:
+    """What the runner's context wrapper carries into an automatic compaction."""
+    digests = tuple(f"d{n}" for n in range(exchange_items))
+    return SimpleNamespace(
+        _session_compaction_is_automatic=True,
+        _session_compaction_model_exchange=(digests, None),
+    )
+
+
+def history(size: int, *tail: dict[str, Any]) -> list[dict[str, Any]]:
+    """``size`` items: paired calls and answers, then ``tail``."""
+    items: list[dict[str, Any]] = []
+    for n in range(size - len(tail)):
+        items.append({"role": "user", "content": f"q{n}"} if n % 2 == 0 else OUTPUT)
+    return [*items, *tail]
 
 
 @pytest.mark.parametrize(
@@ -99,61 +121,117 @@ def test_open_groups_accepts_sdk_models() -> None:
     assert open_groups([USER, call]) == ["function_call:c9"]
 
 
-async def test_workaround_defers_while_a_call_is_open_then_compacts() -> None:
-    inner = FakeCompactionSession([USER, CALL])
-    session = defer_compaction_while_pending(inner)
-    await session.run_compaction({"response_id": "resp-1"}, wrapper="ctx")
-    assert inner.calls == []
+def test_workaround_is_the_sdk_session_upgraded_in_place() -> None:
+    plain = OpenAIResponsesCompactionSession("s", CountingStore([]), client=compaction_client())
+    session = defer_compaction_while_pending(plain)
+    assert session is plain
+    assert isinstance(session, DeferCompactionWhilePending)
+    assert isinstance(session, OpenAIResponsesCompactionSession)
+    assert is_openai_responses_compaction_aware_session(session)
+    assert defer_compaction_while_pending(session) is session
+
+
+def test_workaround_keeps_a_users_subclass_and_its_methods() -> None:
+    class Named(OpenAIResponsesCompactionSession):
+        def label(self) -> str:
+            return "named"
+
+    session = defer_compaction_while_pending(Named("s", CountingStore([])))
+    assert isinstance(session, Named) and isinstance(session, DeferCompactionWhilePending)
+    assert session.label() == "named"
+
+
+async def test_workaround_defers_automatic_compaction_while_a_call_is_open() -> None:
+    session, _, client = session_over([USER, CALL], should_trigger_compaction=lambda _: True)
+    await session._run_compaction({"response_id": "resp-1"}, wrapper=automatic(2))
+    client.responses.compact.assert_not_awaited()
     assert [d.open_items for d in session.deferrals] == [("function_call:c1",)]
-    await session.add_items([OUTPUT])
-    await session.run_compaction({"response_id": "resp-2"}, wrapper="ctx")
-    assert inner.calls == [({"response_id": "resp-2"}, "ctx")]
 
 
 async def test_workaround_defers_while_an_mcp_request_is_open() -> None:
-    inner = FakeCompactionSession([USER, MCP_REQUEST])
-    session = defer_compaction_while_pending(inner)
-    await session.run_compaction()
-    await session.add_items([MCP_RESPONSE])
-    await session.run_compaction()
-    assert len(session.deferrals) == 1
-    assert inner.calls == [(None, None)]
+    session, _, client = session_over([USER, MCP_REQUEST], should_trigger_compaction=lambda _: True)
+    await session._run_compaction({"response_id": "resp-1"}, wrapper=automatic(2))
+    client.responses.compact.assert_not_awaited()
+    assert [d.open_items for d in session.deferrals] == [("mcp_approval_request:r1",)]
 
 
-async def test_workaround_keeps_only_the_latest_deferrals() -> None:
-    session = defer_compaction_while_pending(FakeCompactionSession([USER, CALL]))
+@pytest.mark.parametrize("force", [True, False], ids=["forced", "hook"])
+async def test_workaround_honours_a_manual_compaction_with_a_call_open(force: bool) -> None:
+    """As in 0.24.0: only the runner's automatic compaction waits; the application decides."""
+    session, _, client = session_over([USER, CALL], should_trigger_compaction=lambda _: True)
+    await session.run_compaction({"force": force})
+    client.responses.compact.assert_awaited_once()
+    assert list(session.deferrals) == []
+
+
+async def test_workaround_reads_attribute_writes_on_the_session() -> None:
+    session, _, client = session_over([USER, CALL, OUTPUT])
+    session.should_trigger_compaction = lambda _: False
+    await session.run_compaction()
+    client.responses.compact.assert_not_awaited()
+    session.should_trigger_compaction = lambda _: True
+    await session.run_compaction()
+    client.responses.compact.assert_awaited_once()
+
+
+@pytest.mark.parametrize("size", [10, 1_000, 10_000])
+async def test_workaround_decision_reads_only_the_latest_exchange(size: int) -> None:
+    session, store, client = session_over(history(size, USER, CALL))
+    await session._run_compaction({"response_id": "resp-1"}, wrapper=automatic(2))
+    assert store.reads == [3]  # the exchange and one more, never the whole history
+    assert session.deferrals[-1].items_read == 3
+    client.responses.compact.assert_not_awaited()
+
+
+async def test_workaround_uses_the_history_the_session_already_holds() -> None:
+    session, store, _ = session_over([USER, CALL, OUTPUT])
+    await session.run_compaction({"force": True})  # the SDK caches what it compacted
+    reads = len(store.reads)
+    await session.add_items([USER, CALL])
+    await session._run_compaction({"response_id": "resp-2"}, wrapper=automatic(2))
+    assert len(store.reads) == reads
+    assert session.items_read == 0 and len(session.deferrals) == 1
+
+
+async def test_workaround_rejects_an_oversized_manual_compaction_before_reading() -> None:
+    session, store, client = session_over(history(20), max_rollback_items=5)
+    with pytest.raises(ValueError, match="max_rollback_items"):
+        await session.run_compaction({"force": True})
+    assert store.reads == [6]  # the SDK's own budget read, and nothing before it
+    client.responses.compact.assert_not_awaited()
+
+
+@pytest.mark.parametrize("order", ["encrypted-outside", "workaround-outside"])
+async def test_workaround_defers_with_an_encrypted_session_in_either_order(order: str) -> None:
+    from agents.extensions.memory.encrypt_session import EncryptedSession
+
+    store, client = CountingStore([]), compaction_client()
+    compaction = OpenAIResponsesCompactionSession(
+        "s", store, client=client, compaction_mode="input", should_trigger_compaction=lambda _: True
+    )
+    key = "a-synthetic-test-key-with-enough-entropy-0123456789"
+    if order == "encrypted-outside":
+        outer = EncryptedSession("s", defer_compaction_while_pending(compaction), key)
+    else:
+        outer = defer_compaction_while_pending(EncryptedSession("s", compaction, key))
+    assert isinstance(compaction, DeferCompactionWhilePending)
+    await outer.add_items([USER, CALL])
+    await outer.run_compaction({"response_id": "resp-1"}, wrapper=automatic(2))
+    client.responses.compact.assert_not_awaited()
+    assert [d.open_items for d in compaction.deferrals] == [("function_call:c1",)]
+
+
+def test_workaround_keeps_only_the_latest_deferrals() -> None:
+    session, _, _ = session_over([USER, CALL])
     for n in range(KEPT_DEFERRALS + 5):
-        await session.run_compaction({"response_id": f"resp-{n}"})
+        run_sync(session._run_compaction({"response_id": f"resp-{n}"}, wrapper=automatic(2)))
     assert len(session.deferrals) == KEPT_DEFERRALS
     assert session.deferrals[-1].args == {"response_id": f"resp-{KEPT_DEFERRALS + 4}"}
 
 
-async def test_workaround_calls_a_session_without_wrapper_parameter_plainly() -> None:
-    inner = FakeCompactionSession([USER], takes_wrapper=False)
-    await defer_compaction_while_pending(inner).run_compaction({"force": True}, wrapper="ctx")
-    assert inner.calls == [({"force": True}, "no wrapper parameter")]
-
-
-def test_workaround_forwards_the_runners_private_hooks() -> None:
-    inner = FakeCompactionSession([])
-    session = defer_compaction_while_pending(inner)
-    assert session._get_deferred_compaction_response_id() == "resp-1"
-    assert inner.private_hook_calls == 1
-    with pytest.raises(AttributeError):
-        _ = session._no_such_hook
-
-
-def test_workaround_still_counts_as_a_compaction_session() -> None:
-    session = defer_compaction_while_pending(FakeCompactionSession([]))
-    assert is_openai_responses_compaction_aware_session(session)
-    assert isinstance(session, Session)
-    assert isinstance(session, OpenAIResponsesCompactionAwareSession)
-    assert defer_compaction_while_pending(session) is session
-
-
 def test_workaround_refuses_a_session_that_cannot_compact() -> None:
-    with pytest.raises(TypeError, match="run_compaction"):
-        DeferCompactionWhilePending(object())
+    with pytest.raises(TypeError, match="nothing to defer"):
+        defer_compaction_while_pending(CountingStore([]))
 
 
 @pytest.fixture(scope="module")

@@ -116,9 +116,7 @@ class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
 
     if _MODERN:
 
-        async def _run_compaction_locked(
-            self, args: Any, *, wrapper: Any, **hooks: Any
-        ) -> None:
+        async def _run_compaction_locked(self, args: Any, *, wrapper: Any, **hooks: Any) -> None:
             """Under the session's lock: wait if the runner's exchange leaves a group open."""
             window = exchange_window(wrapper)
             if is_automatic(wrapper) and window:

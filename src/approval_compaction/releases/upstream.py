@@ -1,0 +1,525 @@
+"""Upstream suite: the SDK's own tests, run as they are and with the workaround in place.
+
+A release's sdist (from PyPI, through pip) ships its ``tests/``, conftest, ``Makefile`` and
+``uv.lock``. The development environment is made as that Makefile's ``sync`` target makes it
+(``uv sync --all-extras --all-packages --group dev``, with this interpreter), once per release,
+in the user's cache beside the sweep's environments. The test files that touch compaction
+sessions or approvals are run twice, as the Makefile's ``tests`` target runs them (the shard-safe
+tests on a bounded number of xdist workers, then the ``serial`` ones alone): once as they are,
+once with a pytest plugin that applies the workaround to every ``OpenAIResponsesCompactionSession``
+the tests construct. A test whose outcome differs between the two runs is a change; each change
+is reported with the failing assertion, and with the reason when it is the intended deferral.
+
+The project's upstream-form regression test (``tests/sdk_regression/upstream/``) is copied into
+the checkout's ``tests/memory/`` and checked with the release's own ruff and pyright, then run in
+both runs like any other selected test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import paths
+from ..errors import InvestigationError
+from ..formats.files import write_atomic
+from ..formats.markdown import markdown_table
+from ..formats.records import read_records, records_json, write_records
+from . import environments
+from .versions import PACKAGE
+
+Report = Callable[[str], None]
+Runner = Callable[[Sequence[str], Path, dict[str, str], float], "subprocess.CompletedProcess[str]"]
+
+PINNED = "0.23.1"
+FIX_PLUGIN = "approval_compaction.fix.suite_plugin"  # loaded by name in the release's interpreter
+COUNTS_VARIABLE = "APPROVAL_COMPACTION_SUITE_COUNTS"
+UPSTREAM_TEST = paths.ROOT / "tests" / "sdk_regression" / "upstream" / "pending_approval_cases.py"
+UPSTREAM_TEST_NAME = "test_compaction_pending_approval_cases.py"  # its name inside the checkout
+UPSTREAM_TEST_FOLDER = "tests/memory"
+# A file is selected when it builds a compaction session, or runs approvals through a session.
+COMPACTION = r"OpenAIResponsesCompactionSession|run_compaction|_defer_compaction"
+APPROVAL = r"needs_approval|\.approve\(|\.reject\(|interruptions"
+SESSION = r"session="
+DEFAULT_WORKERS = 2
+FETCH_TIMEOUT_SECONDS = 900
+SYNC_TIMEOUT_SECONDS = 1800
+SUITE_TIMEOUT_SECONDS = 3600
+CHECK_TIMEOUT_SECONDS = 600
+
+# The changes the workaround is meant to make on the pinned release, by test id (a prefix).
+INTENDED: dict[str, str] = {
+    f"{UPSTREAM_TEST_FOLDER}/{UPSTREAM_TEST_NAME}::": (
+        "the project's upstream-form regression test: it fails on an affected release and "
+        "passes once automatic compaction waits for the pending call"
+    ),
+}
+
+
+class UpstreamError(InvestigationError):
+    """The SDK's suite cannot be fetched, set up or run."""
+
+
+@dataclass(frozen=True)
+class Checkout:
+    """A release's unpacked sdist and the development environment its Makefile makes."""
+
+    version: str
+    folder: Path  # the unpacked sdist: tests/, Makefile, uv.lock
+
+    @property
+    def python(self) -> Path:
+        return self.folder / ".venv" / "bin" / "python"
+
+    @property
+    def marker(self) -> Path:
+        return self.folder.parent / "approval-compaction.json"
+
+    def ready(self, command: Sequence[str]) -> bool:
+        try:
+            recorded = json.loads(self.marker.read_text())
+        except (OSError, ValueError):
+            return False
+        return bool(recorded == self.spec(command)) and self.python.exists()
+
+    def spec(self, command: Sequence[str]) -> dict[str, object]:
+        return {PACKAGE: self.version, "sync": list(command)}
+
+
+@dataclass(frozen=True)
+class TestOutcome:
+    """One test's outcome in one run: passed, failed, error, skipped."""
+
+    test: str
+    outcome: str
+    message: str
+
+
+@dataclass(frozen=True)
+class SuiteRun:
+    """One run of the selected tests on one release: ``baseline`` or ``fix``."""
+
+    sdk_version: str
+    variant: str
+    files: int
+    tests: int
+    passed: int
+    failed: int
+    error: int
+    skipped: int
+    sessions_upgraded: int  # compaction sessions the plugin made deferring (0 in the baseline)
+
+
+@dataclass(frozen=True)
+class SuiteChange:
+    """A test whose outcome differs with the workaround, and why when that is intended."""
+
+    sdk_version: str
+    test: str
+    baseline: str
+    fixed: str
+    message: str  # the failing assertion of whichever run failed
+    reason: str  # empty: not explained
+
+
+@dataclass(frozen=True)
+class SuiteCheck:
+    """The upstream-form regression test under the release's own tools."""
+
+    sdk_version: str
+    check: str  # ruff check, ruff format, pyright
+    passed: bool
+    message: str
+
+
+def run_command(
+    command: Sequence[str], cwd: Path, env: dict[str, str], timeout: float
+) -> subprocess.CompletedProcess[str]:
+    """Run a command to completion, capturing its text output, without raising on failure."""
+    return subprocess.run(
+        list(command),
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def default_root() -> Path:
+    """Where release checkouts live: beside the sweep's environments, in the user's cache."""
+    return environments.default_envs() / "_upstream"
+
+
+def sync_command(makefile: Path, uv: str) -> list[str]:
+    """The Makefile's ``sync`` recipe, with this project's uv and interpreter."""
+    lines = makefile.read_text().splitlines()
+    for index, line in enumerate(lines):
+        if line.startswith("sync:"):
+            recipe = lines[index + 1].strip() if index + 1 < len(lines) else ""
+            words = recipe.split()
+            if words[:2] == ["uv", "sync"]:
+                return [uv, *words[1:], "--python", sys.executable]
+            raise UpstreamError(f"{makefile}: the sync target runs {recipe!r}, not uv sync")
+    raise UpstreamError(f"{makefile} has no sync target")
+
+
+def fetch(version: str, root: Path, run: Runner = run_command) -> Path:
+    """The unpacked sdist of ``openai-agents==version`` under ``root/version``, fetched by pip."""
+    home = root / version
+    folder = home / f"openai_agents-{version}"
+    if (folder / "Makefile").exists():
+        return folder
+    home.mkdir(parents=True, exist_ok=True)
+    command = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps"]
+    command += ["--no-binary", ":all:", "-d", str(home), f"{PACKAGE}=={version}"]
+    proc = run(command, home, dict(os.environ), FETCH_TIMEOUT_SECONDS)
+    archives = sorted(home.glob("*.tar.gz"))
+    if proc.returncode != 0 or not archives:
+        why = environments.last_line(proc.stderr)
+        raise UpstreamError(f"{PACKAGE}=={version}: no sdist: {why}")
+    unpack(archives[0], home)
+    if not (folder / "Makefile").exists():
+        raise UpstreamError(f"{archives[0].name} has no Makefile at {folder.name}/")
+    return folder
+
+
+def unpack(archive: Path, into: Path) -> None:
+    """Extract an sdist, refusing members that would land outside ``into``."""
+    with tarfile.open(archive) as tar:
+        tar.extractall(into, filter="data")
+
+
+def prepare(
+    version: str, root: Path, *, run: Runner = run_command, report: Report = print
+) -> Checkout:
+    """The release's checkout with its development environment, made once and reused."""
+    checkout = Checkout(version, fetch(version, root, run))
+    command = sync_command(checkout.folder / "Makefile", environments.uv_binary())
+    if checkout.ready(command):
+        return checkout
+    report(f"{version}: uv {' '.join(command[1:])}")
+    env = environments.isolated_environ(with_package=False)
+    proc = run(command, checkout.folder, env, SYNC_TIMEOUT_SECONDS)
+    if proc.returncode != 0:
+        raise UpstreamError(f"{version}: make sync failed: {environments.last_line(proc.stderr)}")
+    write_atomic(checkout.marker, json.dumps(checkout.spec(command), sort_keys=True) + "\n")
+    return checkout
+
+
+def select_files(tests: Path, pattern: str | None = None) -> list[str]:
+    """Test files (relative to the checkout) that touch compaction sessions or approvals."""
+    chosen = []
+    for path in sorted(tests.rglob("test_*.py")):
+        text = path.read_text(errors="replace")
+        if pattern is not None:
+            hit = re.search(pattern, text) is not None
+        else:
+            hit = re.search(COMPACTION, text) is not None or (
+                re.search(APPROVAL, text) is not None and re.search(SESSION, text) is not None
+            )
+        if hit:
+            chosen.append(path.relative_to(tests.parent).as_posix())
+    return chosen
+
+
+def install_upstream_test(folder: Path, source: Path = UPSTREAM_TEST) -> str:
+    """Copy the upstream-form regression test into the checkout; return its path there."""
+    target = folder / UPSTREAM_TEST_FOLDER / UPSTREAM_TEST_NAME
+    shutil.copyfile(source, target)
+    return target.relative_to(folder).as_posix()
+
+
+def test_id(case: ET.Element) -> str:
+    """``tests/x/test_y.py::Class::test_z[param]`` from a JUnit test case."""
+    parts = case.attrib.get("classname", "").split(".")
+    name = case.attrib.get("name", "?")
+    # classname is the module path with dots, then any classes: find where the file ends.
+    for cut in range(len(parts), 0, -1):
+        candidate = "/".join(parts[:cut]) + ".py"
+        if parts[cut - 1].startswith("test_") or cut == 1:
+            return "::".join([candidate, *parts[cut:], name])
+    return name
+
+
+def parse_junit(text: str) -> list[TestOutcome]:
+    """Each test case of a JUnit XML report, with its failure's first line."""
+    outcomes = []
+    for case in ET.fromstring(text).iter("testcase"):
+        result, message = "passed", ""
+        for tag in ("failure", "error", "skipped"):
+            child = case.find(tag)
+            if child is not None:
+                result = {"failure": "failed"}.get(tag, tag)
+                message = " ".join((child.attrib.get("message") or "").split())[:300]
+                break
+        outcomes.append(TestOutcome(test_id(case), result, message))
+    return outcomes
+
+
+def suite_environ(fix: bool, counts: Path) -> dict[str, str]:
+    """The release's interpreter's variables: isolated, and with the plugin's package if fixing."""
+    env = environments.isolated_environ(with_package=fix)
+    env[COUNTS_VARIABLE] = str(counts)
+    return env
+
+
+def pytest_commands(
+    checkout: Checkout, files: Sequence[str], fix: bool, workers: int, reports: Path
+) -> list[list[str]]:
+    """As the Makefile's ``tests`` target: shard-safe tests on xdist, then ``serial`` alone."""
+    base = [str(checkout.python), "-m", "pytest", *files, "-q", "-p", "no:cacheprovider"]
+    if fix:
+        base += ["-p", FIX_PLUGIN]
+    parallel = [*base, "-n", str(workers), "--dist", "worksteal", "-m", "not serial"]
+    serial = [*base, "-m", "serial"]
+    return [
+        [*parallel, f"--junitxml={reports / 'parallel.xml'}"],
+        [*serial, f"--junitxml={reports / 'serial.xml'}"],
+    ]
+
+
+def run_suite(
+    checkout: Checkout,
+    files: Sequence[str],
+    *,
+    fix: bool,
+    workers: int = DEFAULT_WORKERS,
+    run: Runner = run_command,
+) -> tuple[list[TestOutcome], int]:
+    """Run the selected files once; the outcomes and how many sessions the plugin upgraded."""
+    with tempfile.TemporaryDirectory(prefix="approval-compaction-upstream-") as scratch:
+        reports = Path(scratch)
+        counts = reports / "counts"
+        counts.mkdir()
+        env = suite_environ(fix, counts)
+        outcomes: list[TestOutcome] = []
+        for command in pytest_commands(checkout, files, fix, workers, reports):
+            proc = run(command, checkout.folder, env, SUITE_TIMEOUT_SECONDS)
+            report = Path(command[-1].split("=", 1)[1])
+            if not report.exists():
+                tail = environments.last_line(proc.stdout + proc.stderr)
+                raise UpstreamError(f"{checkout.version}: pytest wrote no report: {tail}")
+            outcomes += parse_junit(report.read_text())
+        upgraded = sum(int(p.read_text() or 0) for p in counts.glob("upgraded-*.txt"))
+    return outcomes, upgraded
+
+
+def summarize(
+    version: str, variant: str, files: int, outcomes: Sequence[TestOutcome], upgraded: int
+) -> SuiteRun:
+    """Counts of one run."""
+
+    def count(word: str) -> int:
+        return sum(1 for o in outcomes if o.outcome == word)
+
+    return SuiteRun(
+        version,
+        variant,
+        files,
+        len(outcomes),
+        count("passed"),
+        count("failed"),
+        count("error"),
+        count("skipped"),
+        upgraded,
+    )
+
+
+def reason_for(test: str, intended: dict[str, str] = INTENDED) -> str:
+    """The explanation of an intended change, or empty."""
+    return next((why for prefix, why in intended.items() if test.startswith(prefix)), "")
+
+
+def changes(
+    version: str,
+    baseline: Iterable[TestOutcome],
+    fixed: Iterable[TestOutcome],
+    intended: dict[str, str] = INTENDED,
+) -> list[SuiteChange]:
+    """Every test whose outcome differs between the runs (missing in one counts as a change)."""
+    before = {o.test: o for o in baseline}
+    after = {o.test: o for o in fixed}
+    found = []
+    for test in sorted(before.keys() | after.keys()):
+        old = before.get(test, TestOutcome(test, "missing", ""))
+        new = after.get(test, TestOutcome(test, "missing", ""))
+        if old.outcome != new.outcome:
+            message = new.message if new.outcome != "passed" else old.message
+            reason = reason_for(test, intended)
+            found.append(SuiteChange(version, test, old.outcome, new.outcome, message, reason))
+    return found
+
+
+def check_commands(checkout: Checkout, test: str) -> dict[str, list[str]]:
+    """The release's own ruff and pyright on one test file, as its Makefile configures them."""
+    tools = checkout.python.parent
+    return {
+        "ruff check": [str(tools / "ruff"), "check", test],
+        "ruff format": [str(tools / "ruff"), "format", "--check", test],
+        "pyright": [str(tools / "pyright"), "--project", "pyrightconfig.json", test],
+    }
+
+
+def run_checks(checkout: Checkout, test: str, run: Runner = run_command) -> list[SuiteCheck]:
+    """Each check of the upstream-form test: passed, or the first line it complained with."""
+    env = environments.isolated_environ(with_package=False)
+    env["PATH"] = os.pathsep.join([str(checkout.python.parent), env.get("PATH", "")])
+    found = []
+    for name, command in check_commands(checkout, test).items():
+        proc = run(command, checkout.folder, env, CHECK_TIMEOUT_SECONDS)
+        complaint = _complaint(proc.stdout + proc.stderr) if proc.returncode else ""
+        found.append(SuiteCheck(checkout.version, name, proc.returncode == 0, complaint))
+    return found
+
+
+def _complaint(text: str) -> str:
+    lines = [" ".join(line.split()) for line in text.splitlines() if line.strip()]
+    told = [line for line in lines if re.search(r"error|Would reformat|\b[A-Z]+\d+\b", line)]
+    return (told or lines or ["no output"])[0][:300]
+
+
+@dataclass(frozen=True)
+class SuiteResult:
+    """Everything one ``upstream-suite`` run found on one release."""
+
+    runs: list[SuiteRun]
+    changes: list[SuiteChange]
+    checks: list[SuiteCheck]
+
+    @property
+    def unexplained(self) -> list[SuiteChange]:
+        return [c for c in self.changes if not c.reason]
+
+
+def upstream_suite(
+    version: str,
+    *,
+    fix: bool = True,
+    pattern: str | None = None,
+    root: Path | None = None,
+    workers: int = DEFAULT_WORKERS,
+    run: Runner = run_command,
+    report: Report = print,
+) -> SuiteResult:
+    """Set up the release, check the upstream-form test, run the selection (twice with ``fix``)."""
+    checkout = prepare(version, root or default_root(), run=run, report=report)
+    ours = install_upstream_test(checkout.folder)
+    checks = run_checks(checkout, ours, run)
+    files = sorted({*select_files(checkout.folder / "tests", pattern), ours})
+    report(f"{version}: {len(files)} test files selected")
+    baseline, _ = run_suite(checkout, files, fix=False, workers=workers, run=run)
+    runs = [summarize(version, "baseline", len(files), baseline, 0)]
+    report(_tally(runs[-1]))
+    found: list[SuiteChange] = []
+    if fix:
+        fixed, upgraded = run_suite(checkout, files, fix=True, workers=workers, run=run)
+        runs.append(summarize(version, "fix", len(files), fixed, upgraded))
+        report(_tally(runs[-1]))
+        found = changes(version, baseline, fixed)
+    return SuiteResult(runs, found, checks)
+
+
+def _tally(run: SuiteRun) -> str:
+    return (
+        f"{run.sdk_version} {run.variant}: {run.tests} tests, {run.passed} passed, "
+        f"{run.failed} failed, {run.error} errors, {run.skipped} skipped"
+        + (f"; {run.sessions_upgraded} sessions made deferring" if run.variant == "fix" else "")
+    )
+
+
+def result_paths(version: str, folder: Path = paths.DATA) -> dict[str, Path]:
+    """Where a release's results are committed: the changes, the runs and the checks."""
+    stem = folder / f"upstream-suite-{version}"
+    return {
+        "changes": stem.with_suffix(".json"),
+        "runs": folder / f"upstream-suite-{version}-runs.json",
+        "checks": folder / f"upstream-suite-{version}-checks.json",
+    }
+
+
+def write(result: SuiteResult, version: str, folder: Path = paths.DATA) -> list[Path]:
+    """The three record files of a release (JSON and CSV each, the changes as markdown too)."""
+    where = result_paths(version, folder)
+    rows = [(c.test, c.baseline, c.fixed, c.reason or "NOT EXPLAINED") for c in result.changes]
+    markdown = markdown_table_rows(("test", "baseline", "fix", "reason"), rows)
+    written = write_records(where["changes"], result.changes, SuiteChange, markdown=markdown)
+    written += write_records(where["runs"], result.runs, SuiteRun)
+    written += write_records(where["checks"], result.checks, SuiteCheck)
+    return written
+
+
+def markdown_table_rows(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A markdown table of plain rows (a line saying none when there are none)."""
+    import pandas as pd
+
+    if not rows:
+        return "No test changes its outcome.\n"
+    return markdown_table(pd.DataFrame(list(rows), columns=list(header))) + "\n"
+
+
+def load(version: str, folder: Path = paths.DATA) -> SuiteResult:
+    """A release's committed results."""
+    where = result_paths(version, folder)
+    return SuiteResult(
+        read_records(where["runs"], SuiteRun),
+        read_records(where["changes"], SuiteChange),
+        read_records(where["checks"], SuiteCheck),
+    )
+
+
+def render(result: SuiteResult, form: str) -> str:
+    """The result as a plain table or as JSON."""
+    if form == "json":
+        payload = {
+            "runs": json.loads(records_json(result.runs)),
+            "changes": json.loads(records_json(result.changes)),
+            "checks": json.loads(records_json(result.checks)),
+        }
+        return json.dumps(payload, indent=2) + "\n"
+    lines = [_tally(run) for run in result.runs]
+    lines += [
+        f"check {c.check}: {'ok' if c.passed else 'FAILED: ' + c.message}" for c in result.checks
+    ]
+    if not result.changes:
+        lines.append("no test changes its outcome")
+    for change in result.changes:
+        lines.append(f"{change.test}: {change.baseline} -> {change.fixed}")
+        lines.append(f"    {change.message or '(no message)'}")
+        lines.append(f"    {change.reason or 'NOT EXPLAINED'}")
+    return "\n".join(lines) + "\n"
+
+
+def command(args: argparse.Namespace) -> int:
+    """``upstream-suite``: exit 1 if a change is unexplained or a check of our test fails."""
+    started = time.monotonic()
+    version = args.release or PINNED
+    report: Report = (lambda line: print(line, file=sys.stderr)) if args.format == "json" else print
+    result = upstream_suite(
+        version,
+        fix=args.fix,
+        pattern=args.select,
+        root=Path(args.root) if args.root else None,
+        workers=args.workers,
+        report=report,
+    )
+    sys.stdout.write(render(result, args.format))
+    if args.write:
+        for path in write(result, version, Path(args.folder)):
+            report(f"wrote {path.relative_to(Path(args.folder).parent)}")
+    report(f"{version}: {time.monotonic() - started:.0f} s")
+    failed_checks = [c for c in result.checks if not c.passed]
+    return 1 if result.unexplained or failed_checks else 0
