@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 from agents import Agent, HostedMCPTool, RunConfig, Runner, SQLiteSession
 from openai.types.responses.response_output_item import McpApprovalRequest
 
@@ -32,6 +31,9 @@ from ..study.harness import (
 from ..study.items import Item, to_item
 from ..study.model import ScriptedModel, assistant_message, function_call
 from ..study.scenario import Case
+
+if TYPE_CHECKING:  # pandas only for edge_table: the explorer imports this module in a bare
+    import pandas as pd  # release environment, which has no pandas
 
 SECOND_CALL_ID = "pending-c2"
 MCP_REQUEST_ID = "mcpr-1"
@@ -183,6 +185,8 @@ def plain_turns(directory: Path, wrap_session: SessionWrapper | None = None) -> 
 
 def edge_table(wrappers: dict[str, SessionWrapper | None]) -> pd.DataFrame:
     """Per edge case and runner, for each wrapper: the invariants violated, and compactions."""
+    import pandas as pd
+
     rows = []
     for edge in EDGE_CASES:
         for runner in ("run", "run_streamed"):

@@ -1,0 +1,146 @@
+"""Rules: a hypothesis ``RuleBasedStateMachine`` that walks the space of conversations.
+
+Each example is one conversation on a fresh SQLite store: ``start`` picks the compaction
+mode, then ``ask`` and ``decide`` (only while an approval is pending) run as real steps
+through the SDK (``driver.take``). After every step every invariant is judged on every payload
+the step sent and on the history it left; a violation the search still looks for raises
+``Violation`` and hypothesis shrinks the conversation to the smallest that still raises it.
+
+The search looks for one (invariant, tool kind) pair at a time: a pair already found is in
+``Setup.found`` and no longer fails an example, so the next round finds something else.
+Strategies list their simplest choice first (no compaction, ``run``, the ``memory`` boundary,
+approval, the study's own function tool), which is where shrinking moves a choice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
+
+from .conversation import BOUNDARIES, DECISIONS, ENDINGS, MODES, RUNNERS, Conversation, Step
+from .conversation import StepRecord as Record
+from .driver import Live, Worker, scratch_folder, take
+from .kinds import kind_of
+
+MAX_CALLS = 3
+NO_KIND = "-"  # a violation that names no call (a dispatch count)
+
+
+@dataclass
+class Setup:
+    """What one search explores and what it has found so far; shared by its examples."""
+
+    kinds: tuple[str, ...]
+    fix: bool = False
+    modes: tuple[str, ...] = MODES
+    boundaries: tuple[str, ...] = BOUNDARIES
+    targets: frozenset[str] = frozenset()
+    found: set[tuple[str, str]] = field(default_factory=set)
+    tally: Counter[str] = field(default_factory=Counter)
+    worker: Worker | None = None
+
+
+class Violation(AssertionError):
+    """A step broke an invariant the search still looks for: the conversation up to it."""
+
+    def __init__(self, conversation: Conversation, records: list[Record], pairs: set[Any]):
+        self.conversation, self.records = conversation, list(records)
+        self.pairs: list[tuple[str, str]] = sorted(pairs)
+        text = ", ".join(f"{i} ({k})" for i, k in self.pairs)
+        super().__init__(f"{text} after {len(conversation.steps)} steps")
+
+
+def new_pairs(record: Record, setup: Setup) -> set[tuple[str, str]]:
+    """(invariant, kind) pairs this step violates that the search has not found yet."""
+    pairs = set()
+    for judgement in record.violations:
+        if judgement.invariant not in setup.targets:
+            continue
+        kinds = {kind_of(key) for key in judgement.offenders} or {NO_KIND}
+        pairs |= {(judgement.invariant, kind) for kind in kinds}
+    return pairs - setup.found
+
+
+def machine(setup: Setup) -> type[RuleBasedStateMachine]:
+    """A state machine class bound to one search's setup (its strategies use its kinds)."""
+    calls = st.lists(st.sampled_from(setup.kinds), max_size=MAX_CALLS).map(tuple)
+    runners, flags = st.sampled_from(RUNNERS), st.booleans()
+
+    class Explorer(RuleBasedStateMachine):
+        def __init__(self) -> None:
+            super().__init__()
+            self.folder = tempfile.TemporaryDirectory(
+                prefix="approval-compaction-explore-", dir=scratch_folder()
+            )
+            self.loop = asyncio.new_event_loop()
+            self.live: Live | None = None
+            self.conversation = Conversation(fix=setup.fix)
+            self.records: list[Record] = []
+
+        @initialize(mode=st.sampled_from(setup.modes))
+        def start(self, mode: str) -> None:
+            setup.tally["examples"] += 1
+            setup.tally[f"mode: {mode}"] += 1
+            folder = Path(self.folder.name)
+            self.live = Live(mode, setup.fix, setup.kinds, folder, (0, 0))
+            self.conversation = Conversation(mode, setup.fix)
+
+        def step(self, step: Step) -> None:
+            assert self.live is not None
+            index = len(self.records)
+            record = self.loop.run_until_complete(take(self.live, index, step, setup.worker))
+            self.records.append(record)
+            self.conversation = self.conversation.then(step)
+            _count(setup.tally, record)
+            pairs = new_pairs(record, setup)
+            if pairs:
+                raise Violation(self.conversation, self.records, pairs)
+
+        @rule(calls=calls, ending=st.sampled_from(ENDINGS), runner=runners, compact=flags)
+        def ask(self, calls: tuple[str, ...], ending: str, runner: str, compact: bool) -> None:
+            self.step(Step("ask", runner, compact, calls=calls, ending=ending))
+
+        @precondition(lambda self: self.live is not None and self.live.pending is not None)
+        @rule(
+            decision=st.sampled_from(DECISIONS),
+            boundary=st.sampled_from(setup.boundaries),
+            runner=runners,
+            compact=flags,
+        )
+        def decide(self, decision: str, boundary: str, runner: str, compact: bool) -> None:
+            self.step(Step("decide", runner, compact, decision=decision, boundary=boundary))
+
+        def teardown(self) -> None:
+            if self.live is not None:
+                self.live.close()
+            self.loop.close()
+            self.folder.cleanup()
+
+    return Explorer
+
+
+def _count(tally: Counter[str], record: Record) -> None:
+    step = record.step
+    tally["steps"] += 1
+    tally[f"rule: {step.action}"] += 1
+    tally[f"runner: {step.runner}"] += 1
+    tally[f"compaction hook: {'yes' if step.compact else 'no'}"] += 1
+    tally[f"outcome: {record.outcome}"] += 1
+    tally["compaction requests"] += len(record.stage.compaction_inputs)
+    if step.action == "ask":
+        tally[f"calls in reply: {len(step.calls)}"] += 1
+        tally[f"ending: {step.ending}"] += 1
+        for kind in step.calls:
+            tally[f"kind: {kind}"] += 1
+    else:
+        tally[f"decision: {step.decision}"] += 1
+        tally[f"boundary: {step.boundary}"] += 1
+    for judgement in record.judgements:
+        tally[f"judged: {judgement.invariant}"] += 1
