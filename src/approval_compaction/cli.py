@@ -224,6 +224,26 @@ def parser() -> argparse.ArgumentParser:
     upstream.add_argument("--write", action="store_true", help="write the results under --folder")
     upstream.add_argument("--folder", default=str(paths.DATA))
 
+    explore = add(
+        "explore",
+        _lazy(".explore.command"),
+        "search conversations for invariant violations (hypothesis); `explore replay FILE`",
+    )
+    explore.add_argument("--release", help="run in this release's environment (default: here)")
+    explore.add_argument("--fix", action="store_true", help="wrap the session in the workaround")
+    explore.add_argument("--examples", type=int, default=200, help="examples per round")
+    explore.add_argument("--seed", type=int, default=0)
+    explore.add_argument("--rounds", type=int, default=40, help="at most this many findings")
+    explore.add_argument("--kinds", help="tool kinds, comma-separated (default: all available)")
+    explore.add_argument("--boundaries", default="memory,json,process")
+    explore.add_argument("--database", action="store_true", help="keep hypothesis's database")
+    explore.add_argument("--folder", default=str(paths.DATA))
+    replay = explore.add_subparsers(dest="explore_command").add_parser(
+        "replay", help="rerun a saved counterexample and show it step by step"
+    )
+    replay.add_argument("file")
+    replay.add_argument("--saved", action="store_true", help="show the run as found, no rerun")
+
     snippet = add(
         "snippet", _lazy(".share.snippet"), "write the markdown comment for the upstream thread"
     )

@@ -107,21 +107,15 @@ def call_item(kind: str, key: str) -> Any:
         )
     if kind == "shell_approval":
         action = {"commands": [f"echo {key}"], "max_output_length": None, "timeout_ms": None}
-        return r.ResponseFunctionShellToolCall(
-            type="shell_call",
-            id=f"sh-{key}",
-            call_id=key,
-            action=action,  # type: ignore[arg-type]  # pydantic validates the dict
-            status="completed",
+        return r.ResponseFunctionShellToolCall.model_validate(
+            {"type": "shell_call", "id": f"sh-{key}", "call_id": key, "action": action}
+            | {"status": "completed"}
         )
     if kind == "apply_patch_approval":
         operation = {"type": "create_file", "path": f"{key}.txt", "diff": "+synthetic\n"}
-        return r.ResponseApplyPatchToolCall(
-            type="apply_patch_call",
-            id=f"ap-{key}",
-            call_id=key,
-            operation=operation,  # type: ignore[arg-type]  # pydantic validates the dict
-            status="completed",
+        return r.ResponseApplyPatchToolCall.model_validate(
+            {"type": "apply_patch_call", "id": f"ap-{key}", "call_id": key}
+            | {"operation": operation, "status": "completed"}
         )
     from openai.types.responses.response_output_item import McpApprovalRequest
 

@@ -1,0 +1,153 @@
+"""Command: ``explore`` runs a search and writes its data; ``explore replay FILE`` reruns one.
+
+Without ``--release`` the search runs here, on the installed (pinned) release. With it, the
+search runs in that release's own environment (``releases.environments``, created if needed):
+its interpreter runs ``python -m approval_compaction.explore.search`` with this project's source
+folder on ``PYTHONPATH``, and hypothesis (which that environment lacks) from one shared folder
+installed once with uv, as the crosscheck does for pytest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import json
+import os
+import subprocess
+from pathlib import Path
+
+from .. import paths
+from ..errors import InvestigationError
+from ..releases import environments
+from ..releases.versions import load_releases
+from .search import Options, SearchResult, search
+
+SEARCH_TIMEOUT_SECONDS = 3600
+TOOLS_FOLDER = "explore-tools"
+DATABASE_FOLDER = "explore-database"
+
+
+def cache_folder() -> Path:
+    """Beside the release environments, in the user's cache (not in git)."""
+    return environments.default_envs().parent
+
+
+def install_hypothesis(folder: Path) -> Path:
+    """hypothesis at this project's pin in ``folder``, installed once with uv."""
+    wanted = f"hypothesis=={importlib.metadata.version('hypothesis')}"
+    marker = folder / "approval-compaction-tools.json"
+    if marker.exists() and marker.read_text() == wanted:
+        return folder
+    command = [environments.uv_binary(), "pip", "install", "--quiet", "--target", str(folder)]
+    proc = environments.run([*command, wanted], 600)
+    if proc.returncode != 0:
+        raise InvestigationError(
+            f"installing {wanted} failed: {environments.last_line(proc.stderr)}"
+        )
+    marker.write_text(wanted)
+    return folder
+
+
+def release_environment(version: str) -> environments.Environment:
+    cutoffs = load_releases(paths.RELEASE_DATES)
+    if version not in cutoffs:
+        raise environments.SweepError(f"{version} is not in {paths.RELEASE_DATES.name}")
+    env = environments.Environment(environments.default_envs() / version, version, cutoffs[version])
+    error = environments.install(env, environments.uv_binary())
+    if error is not None:
+        raise environments.SweepError(f"{version}: {error}")
+    return env
+
+
+def search_args(options: Options) -> list[str]:
+    args = ["--examples", str(options.examples), "--seed", str(options.seed)]
+    args += ["--rounds", str(options.rounds), "--steps", str(options.steps)]
+    args += ["--kinds", ",".join(options.kinds), "--boundaries", ",".join(options.boundaries)]
+    args += ["--fix"] if options.fix else []
+    return args + (["--database", options.database] if options.database else [])
+
+
+def in_release(version: str, options: Options) -> SearchResult:
+    """Run one search with the release's own interpreter; its JSON result comes back."""
+    env = release_environment(version)
+    tools = install_hypothesis(cache_folder() / TOOLS_FOLDER)
+    environ = environments.isolated_environ()
+    environ["PYTHONPATH"] = os.pathsep.join([str(tools), str(paths.SOURCE)])
+    command = [str(env.python), "-m", "approval_compaction.explore.search", *search_args(options)]
+    try:
+        proc = subprocess.run(
+            command,
+            env=environ,
+            capture_output=True,
+            text=True,
+            timeout=SEARCH_TIMEOUT_SECONDS,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        raise InvestigationError(f"{version}: the search ran out of time") from None
+    if proc.returncode != 0:
+        raise InvestigationError(f"{version}: {environments.last_line(proc.stderr)}")
+    return SearchResult.from_json(json.loads(proc.stdout.strip().splitlines()[-1]))
+
+
+def explore(args: argparse.Namespace) -> int:
+    from .replay import save_result
+
+    database = str(cache_folder() / DATABASE_FOLDER) if args.database else None
+    options = Options(
+        examples=args.examples,
+        seed=args.seed,
+        fix=args.fix,
+        rounds=args.rounds,
+        kinds=tuple(k for k in (args.kinds or "").split(",") if k),
+        boundaries=tuple(b for b in args.boundaries.split(",") if b),
+        database=database,
+    )
+    installed = importlib.metadata.version("openai-agents")
+    if args.release and args.release != installed:
+        result = in_release(args.release, options)
+    else:
+        result = search(options)
+    print(describe(result))
+    folder = Path(args.folder)
+    for path in save_result(result, folder):
+        shown = path.relative_to(folder.parent) if path.is_relative_to(folder.parent) else path
+        print(f"wrote {shown}")
+    return 0
+
+
+def describe(result: SearchResult) -> str:
+    """A few lines: what was searched, what was found, what holds."""
+    fix = " with the workaround" if result.fix else ""
+    lines = [
+        f"openai-agents {result.sdk_version}{fix}: {result.tally.get('examples', 0)} examples, "
+        f"{result.tally.get('steps', 0)} steps in {result.rounds} rounds (seed {result.seed})"
+    ]
+    for kind, why in sorted(result.skipped.items()):
+        lines.append(f"  skipped {kind}: {why}")
+    for finding in result.findings:
+        pairs = ", ".join(f"{i} ({k})" for i, k in finding.pairs)
+        label = "known" if finding.label == "known" else "NEW"
+        lines.append(f"  {label} {finding.name}: {pairs} in {len(finding.trace.records)} steps")
+    if result.exhausted:
+        lines.append(f"  holds: {', '.join(result.holds) or 'nothing'}")
+    else:
+        lines.append(f"  stopped after {result.rounds} rounds: the rest was not searched to the end")
+    return "\n".join(lines)
+
+
+def replay(args: argparse.Namespace) -> int:
+    from .replay import load, text
+    from .search import rerun
+
+    finding = load(Path(args.file))
+    installed = importlib.metadata.version("openai-agents")
+    again = None if args.saved else rerun(finding.trace.conversation)
+    if again is None and finding.trace.sdk_version != installed:
+        print(f"(as found on {finding.trace.sdk_version}; installed is {installed})")
+    print(text(finding, again))
+    return 0
+
+
+def command(args: argparse.Namespace) -> int:
+    return replay(args) if getattr(args, "file", None) else explore(args)

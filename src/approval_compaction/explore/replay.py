@@ -1,0 +1,124 @@
+"""Replay: a saved counterexample rerun and shown step by step with the study's tables.
+
+A counterexample file holds a ``Finding``: the shrunk conversation, the release and workaround
+it was found on, whether it is the original report's case, and the run as found. ``replay``
+runs the conversation again on the installed release; the tables are the ones the notebooks
+use for a case's stages (``display.views.stage_summary``, ``display.frames.items_frame``), one
+stage per step.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pandas as pd
+
+from ..display.frames import items_frame
+from ..display.views import stage_summary
+from ..errors import InvestigationError
+from ..formats.files import write_atomic
+from ..study.capture import CaseRun
+from ..study.scenario import Case
+from .conversation import Trace, pending_of
+from .search import Finding, SearchResult
+
+
+class CounterexampleError(InvestigationError):
+    """A counterexample file that is missing or not one this project wrote."""
+
+
+def load(path: Path) -> Finding:
+    """A counterexample file, or one line saying why it cannot be read."""
+    try:
+        return Finding.from_json(json.loads(path.read_text()))
+    except OSError as error:
+        raise CounterexampleError(f"cannot read {path}: {error.strerror}") from None
+    except (ValueError, KeyError, TypeError) as error:
+        raise CounterexampleError(f"{path} is not a counterexample file: {error}") from None
+
+
+def save(finding: Finding, folder: Path) -> Path:
+    """Write a finding as ``<release>[-fix]-<digest>.json``: one name for the same steps."""
+    path = folder / f"{finding.name}.json"
+    write_atomic(path, json.dumps(finding.to_json(), indent=1, sort_keys=True) + "\n")
+    return path
+
+
+def save_result(result: SearchResult, folder: Path) -> list[Path]:
+    """The search's summary as ``explore-<release>[-fix].json``, and each counterexample."""
+    fix = "-fix" if result.fix else ""
+    summary = folder / f"explore-{result.sdk_version}{fix}.json"
+    write_atomic(summary, json.dumps(result.to_json(), indent=1, sort_keys=True) + "\n")
+    examples = folder / "counterexamples"
+    return [summary, *(save(f, examples) for f in result.findings)]
+
+
+def load_result(path: Path) -> SearchResult:
+    try:
+        return SearchResult.from_json(json.loads(path.read_text()))
+    except OSError as error:
+        raise CounterexampleError(f"cannot read {path}: {error.strerror}") from None
+
+
+def as_case_run(trace: Trace) -> CaseRun:
+    """The trace in the shape the study's views read: one stage per step, named by its role."""
+    return CaseRun(Case(), trace.sdk_version, [r.stage for r in trace.records], 0, 0)
+
+
+def step_label(index: int, trace: Trace) -> str:
+    return f"{index}: {trace.records[index].step.label()}"
+
+
+def summary(trace: Trace) -> pd.DataFrame:
+    """Per step: what it did, what it sent and stored, and the invariants it broke."""
+    frame = stage_summary(as_case_run(trace)).reset_index(drop=True)
+    frame.insert(0, "step", [step_label(r.index, trace) for r in trace.records])
+    frame.insert(1, "outcome", [r.outcome for r in trace.records])
+    frame["violated"] = [", ".join(j.invariant for j in r.violations) for r in trace.records]
+    return frame.set_index("step")
+
+
+def tables(trace: Trace) -> Iterator[tuple[str, pd.DataFrame]]:
+    """Each step's item tables: every compaction input, the last model input, the history."""
+    pending = [str(i.get("call_id") or i.get("id")) for i in pending_of(trace.records)]
+    for record in trace.records:
+        label = step_label(record.index, trace)
+        stage = record.stage
+        for n, sent in enumerate(stage.compaction_inputs):
+            yield f"{label}: compaction request {n + 1}", items_frame(sent, pending)
+        if stage.model_inputs:
+            yield f"{label}: last model input", items_frame(stage.model_inputs[-1], pending)
+        yield f"{label}: stored history", items_frame(stage.stored, pending)
+
+
+def same_violations(found: Trace, again: Trace) -> bool:
+    """Whether a rerun breaks the same invariants at the same steps as the saved run."""
+
+    def key(trace: Trace) -> list[tuple[int, str]]:
+        return sorted((index, j.invariant) for index, j in trace.violations)
+
+    return key(found) == key(again)
+
+
+def text(finding: Finding, again: Trace | None = None) -> str:
+    """The counterexample as plain text: its label, steps, summary and item tables."""
+    trace = again or finding.trace
+    pairs = ", ".join(f"{i} ({k})" for i, k in finding.pairs)
+    lines = [f"counterexample {finding.name}: {pairs}"]
+    known = f"known: the original report's case ({finding.known_as})"
+    lines.append(known if finding.label == "known" else "NEW: not the original report's case")
+    lines.append(
+        f"found on openai-agents {finding.trace.sdk_version}; shown on {trace.sdk_version}"
+    )
+    if again is not None:
+        same = same_violations(finding.trace, again)
+        lines.append("rerun: " + ("same violations" if same else "DIFFERENT violations"))
+    lines += [
+        f"mode {trace.conversation.mode}, workaround {'on' if trace.conversation.fix else 'off'}"
+    ]
+    lines += ["", summary(trace).to_string(), ""]
+    for title, frame in tables(trace):
+        lines += [title, frame.to_string() if len(frame) else "(empty)", ""]
+    return "\n".join(lines)
