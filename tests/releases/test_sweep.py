@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import argparse
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from approval_compaction import paths
 from approval_compaction.analysis.invariants import INVARIANTS
-from approval_compaction.releases import probe
 from approval_compaction.releases.bisect import bisect, judge_rows
 from approval_compaction.releases.sweep import (
     COLUMNS,
@@ -20,7 +17,6 @@ from approval_compaction.releases.sweep import (
     completed,
     load_results,
     merge,
-    release_records,
     run_release,
     sweep,
     unavailable_records,
@@ -29,88 +25,11 @@ from approval_compaction.releases.sweep import (
 )
 from approval_compaction.releases.versions import load_releases
 from approval_compaction.study.capture import sdk_version
-from approval_compaction.study.scenario import Case, all_cases, select_cases
+from approval_compaction.study.scenario import all_cases
 
 # The pinned release, and one release on each side of the boundaries the full sweep found:
 # 0.22.0 is the last release whose next turn stays paired, 0.24.0 the first that holds all six.
 BEFORE, PINNED, AFTER = "0.22.0", "0.23.1", "0.24.0"
-
-
-def _api(**missing: None) -> argparse.Namespace:
-    """The pinned SDK's API, with the named parts taken away."""
-    return argparse.Namespace(**{**vars(probe.sdk_api()), **missing})
-
-
-def _without_method(cls: type, name: str) -> type:
-    kept = {k: v for k, v in vars(cls).items() if k != name and not k.startswith("__")}
-    return type(cls.__name__, (), kept)
-
-
-def test_missing_features_finds_nothing_missing_on_the_pinned_release() -> None:
-    assert all(probe.missing_features(case, probe.sdk_api()) == [] for case in all_cases())
-
-
-@pytest.mark.parametrize(
-    ("api", "case", "missing"),
-    [
-        (
-            {"OpenAIResponsesCompactionSession": None},
-            Case(),
-            [list(probe.RELEASE_FEATURES)[1]],
-        ),
-        (
-            {"function_tool": lambda func=None, name_override=None: func},
-            Case(),
-            ["function_tool(needs_approval=...)"],
-        ),
-        ({"Runner": None}, Case(runner="run"), []),
-        ({"Runner": None}, Case(runner="run_streamed"), ["Runner.run_streamed"]),
-        ("to_json", Case(state_boundary="json"), ["RunState.to_json/from_json"]),
-        ("to_json", Case(state_boundary="memory"), []),
-    ],
-    ids=[
-        "no-compaction-session",
-        "no-needs-approval",
-        "run-without-runner-streamed",
-        "streamed-needs-run-streamed",
-        "json-needs-to-json",
-        "memory-needs-no-json",
-    ],
-)
-def test_missing_features_detects_by_feature(api: Any, case: Case, missing: list[str]) -> None:
-    if api == "to_json":
-        namespace = _api()
-        namespace.RunState = _without_method(namespace.RunState, "to_json")
-    else:
-        namespace = _api(**api)
-    assert probe.missing_features(case, namespace) == missing
-
-
-def test_probe_records_cases_a_release_cannot_run_as_not_applicable(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A release without ``run_streamed`` is not skipped: its streamed cases say why."""
-    api = _api()
-    api.Runner = _without_method(api.Runner, "run_streamed")
-    result = probe.probe(select_cases("decision=reject,state_boundary=memory"), api=lambda: api)
-    rows = release_records(sdk_version(), result)
-    streamed = {(r.status, r.holds, r.detail) for r in rows if r.runner != "run"}
-    assert streamed == {("not applicable", None, "release lacks Runner.run_streamed")}
-    ran = {r.status for r in rows if r.runner == "run"}
-    assert ran <= {"holds", "violated"} and ran
-
-
-def test_probe_reports_an_sdk_that_does_not_import_as_unavailable(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    def broken() -> None:
-        raise ImportError("cannot import name 'Agent'")
-
-    result = probe.probe(all_cases(), api=broken)
-    records = release_records("9.9.9", result)
-    assert {r.status for r in records} == {UNAVAILABLE}
-    assert records[0].detail == "import agents failed: ImportError: cannot import name 'Agent'"
-    assert len(records) == len(all_cases()) * len(INVARIANTS)
 
 
 def test_merge_replaces_one_release_and_keeps_release_order(tmp_path: Path) -> None:

@@ -1,0 +1,164 @@
+"""The probe: which features a release has, by feature not by version, and what it writes.
+
+A release's API is passed in (``api=``), so a test stands in for a release that lacks a part.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from approval_compaction.analysis.invariants import INVARIANTS
+from approval_compaction.releases import probe
+from approval_compaction.releases.sweep import UNAVAILABLE, release_records
+from approval_compaction.study.capture import CaseRun, sdk_version
+from approval_compaction.study.scenario import Case, all_cases, select_cases
+
+
+def _api(**missing: None) -> argparse.Namespace:
+    """The pinned SDK's API, with the named parts taken away."""
+    return argparse.Namespace(**{**vars(probe.sdk_api()), **missing})
+
+
+def _without_method(cls: type, name: str) -> type:
+    kept = {k: v for k, v in vars(cls).items() if k != name and not k.startswith("__")}
+    return type(cls.__name__, (), kept)
+
+
+def test_missing_features_finds_nothing_missing_on_the_pinned_release() -> None:
+    assert all(probe.missing_features(case, probe.sdk_api()) == [] for case in all_cases())
+
+
+@pytest.mark.parametrize(
+    ("api", "case", "missing"),
+    [
+        (
+            {"OpenAIResponsesCompactionSession": None},
+            Case(),
+            [list(probe.RELEASE_FEATURES)[1]],
+        ),
+        (
+            {"function_tool": lambda func=None, name_override=None: func},
+            Case(),
+            ["function_tool(needs_approval=...)"],
+        ),
+        ({"Runner": None}, Case(runner="run"), []),
+        ({"Runner": None}, Case(runner="run_streamed"), ["Runner.run_streamed"]),
+        ("to_json", Case(state_boundary="json"), ["RunState.to_json/from_json"]),
+        ("to_json", Case(state_boundary="memory"), []),
+    ],
+    ids=[
+        "no-compaction-session",
+        "no-needs-approval",
+        "run-without-runner-streamed",
+        "streamed-needs-run-streamed",
+        "json-needs-to-json",
+        "memory-needs-no-json",
+    ],
+)
+def test_missing_features_detects_by_feature(api: Any, case: Case, missing: list[str]) -> None:
+    if api == "to_json":
+        namespace = _api()
+        namespace.RunState = _without_method(namespace.RunState, "to_json")
+    else:
+        namespace = _api(**api)
+    assert probe.missing_features(case, namespace) == missing
+
+
+def test_probe_records_cases_a_release_cannot_run_as_not_applicable() -> None:
+    """A release without ``run_streamed`` is not skipped: its streamed cases say why."""
+    api = _api()
+    api.Runner = _without_method(api.Runner, "run_streamed")
+    result = probe.probe(select_cases("decision=reject,state_boundary=memory"), api=lambda: api)
+    rows = release_records(sdk_version(), result)
+    streamed = {(r.status, r.holds, r.detail) for r in rows if r.runner != "run"}
+    assert streamed == {("not applicable", None, "release lacks Runner.run_streamed")}
+    ran = {r.status for r in rows if r.runner == "run"}
+    assert ran <= {"holds", "violated"} and ran
+
+
+def test_probe_reports_an_sdk_that_does_not_import_as_unavailable() -> None:
+    def broken() -> None:
+        raise ImportError("cannot import name 'Agent'")
+
+    result = probe.probe(all_cases(), api=broken)
+    records = release_records("9.9.9", result)
+    assert {r.status for r in records} == {UNAVAILABLE}
+    assert records[0].detail == "import agents failed: ImportError: cannot import name 'Agent'"
+    assert len(records) == len(all_cases()) * len(INVARIANTS)
+
+
+def _nothing() -> argparse.Namespace:
+    """A release with none of the names the scenario uses."""
+    return argparse.Namespace(
+        **dict.fromkeys([*probe.API_NAMES, "OpenAIResponsesCompactionSession"])
+    )
+
+
+def test_missing_features_of_a_bare_release_lists_every_feature_in_order() -> None:
+    missing = probe.missing_features(Case(runner="run_streamed"), _nothing())
+    assert missing == [*probe.RELEASE_FEATURES, "Runner.run_streamed", "RunState.to_json/from_json"]
+
+
+def test_missing_features_rejects_a_function_tool_that_cannot_take_the_keyword() -> None:
+    api = _api(function_tool=lambda func=None, **kwargs: func)
+    assert probe.missing_features(Case(), api) == []  # **kwargs accepts needs_approval
+    api = _api(function_tool=len)  # a builtin whose signature says no keywords
+    assert probe.missing_features(Case(), api) == ["function_tool(needs_approval=...)"]
+
+
+def test_sdk_api_finds_every_name_on_the_pinned_release() -> None:
+    api = probe.sdk_api()
+    assert all(getattr(api, name) is not None for name in vars(api))
+    assert set(vars(api)) == {*probe.API_NAMES, "OpenAIResponsesCompactionSession"}
+
+
+def test_not_applicable_run_names_what_the_release_lacks() -> None:
+    run = probe.not_applicable(Case(decision="reject"), "0.1.0", ["A", "B"])
+    assert run == CaseRun(
+        Case(decision="reject"), "0.1.0", [], 0, 0, not_applicable="release lacks A, B"
+    )
+    assert probe.not_applicable(Case(), "0.1.0", ["A"]).approvals == 1
+
+
+def test_probe_of_a_release_lacking_everything_runs_no_case() -> None:
+    """Every case is not applicable, so the harness (and the SDK's runner) is never called."""
+    cases = select_cases("runner=run_streamed")
+    result = probe.probe(cases, api=_nothing)
+    runs = [CaseRun.from_json(run) for run in result["runs"]]
+    assert [run.case for run in runs] == cases
+    assert all(run.stages == [] and run.not_applicable for run in runs)
+    assert "Runner.run_streamed" in runs[0].not_applicable  # type: ignore[operator]
+
+
+def test_probe_result_names_the_installed_versions() -> None:
+    result = probe.probe([Case()], api=_nothing)
+    for name in probe.DEPENDENCIES:
+        assert result[name] == importlib.metadata.version(name)  # type: ignore[literal-required]
+    assert "unavailable" not in result
+
+
+def test_probe_unavailable_reason_is_cut_at_300_characters() -> None:
+    def broken() -> Any:
+        raise ImportError("x" * 400)
+
+    result = probe.probe(all_cases(), api=broken)
+    assert set(result) == {"unavailable"}
+    assert len(result["unavailable"]) == 300
+    assert result["unavailable"].startswith("import agents failed: ImportError: xxx")
+
+
+def test_probe_main_writes_the_runs_of_the_selected_cases(tmp_path: Path) -> None:
+    output = tmp_path / "probe.json"
+    spec = "runner=run,decision=reject,compaction=off,state_boundary=memory"
+    assert probe.main(["--case", spec, "--output", str(output)]) == 0
+    result = json.loads(output.read_text())
+    runs = [CaseRun.from_json(run) for run in result["runs"]]
+    assert [run.case for run in runs] == select_cases(spec)
+    assert runs[0].error is None and runs[0].sdk_version == sdk_version()
+    assert [r.status for r in release_records(sdk_version(), result)] == ["holds"] * len(INVARIANTS)
