@@ -31,7 +31,7 @@ repair finds nothing left to do (a healed session is no longer poisoned): it is 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -45,6 +45,7 @@ Item = dict[str, Any]
 PREFIX = "[doctor] "
 Status = Literal["would repair", "repaired", "changed since scan", "verify failed"]
 FailAfter = Callable[[str], None]
+BeforeWrite = Callable[[str], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -158,12 +159,17 @@ async def poisoned_sessions(
 
 
 async def _rewrite(
-    store: Store, saved: StoredSession, fail_after: FailAfter | None = None
+    store: Store,
+    saved: StoredSession,
+    fail_after: FailAfter | None = None,
+    before_write: BeforeWrite | None = None,
 ) -> Outcome:
     """Heal one session in one transaction, unless it changed since it was backed up."""
     from sqlalchemy import update
 
     m = store.messages_table.c
+    if before_write is not None:
+        await before_write(saved.session_id)  # a test's concurrent writer
     try:
         async with store.locked(saved.session_id) as conn:
             current = await store.read_rows(conn, saved.session_id)
@@ -212,9 +218,14 @@ async def apply(
     session_id: str | None = None,
     *,
     fail_after: FailAfter | None = None,
+    before_write: BeforeWrite | None = None,
     report: Callable[[Outcome], None] | None = None,
 ) -> RepairResult:
-    """Back up every poisoned session, then heal each in its own transaction and verify it."""
+    """Back up every poisoned session, then heal each in its own transaction and verify it.
+
+    ``fail_after`` and ``before_write`` are for tests: a failure injected inside a session's
+    transaction, and a writer that changes a session after the backup, before its write.
+    """
     async with opened(text, write=True) as store:
         writer = backups.BackupWriter(backup_path, _store_name(store), store.spec.kind)
         with writer:
@@ -227,7 +238,7 @@ async def apply(
         backups.check(written)  # the backup reads back whole before the first write
         outcomes = []
         for saved in backups.sessions(written):
-            outcome = await _rewrite(store, saved.stored(), fail_after)
+            outcome = await _rewrite(store, saved.stored(), fail_after, before_write)
             if report is not None:
                 report(outcome)
             outcomes.append(outcome)

@@ -1,0 +1,54 @@
+"""The doctor command line: scan formats, a dry run, apply, restore, and one-line errors."""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from approval_compaction.cli import main
+from approval_compaction.doctor.synthetic import generate
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Path:
+    target = tmp_path / "store.db"
+    asyncio.run(generate(str(target), 3, 6))
+    return target
+
+
+def test_scan_formats(store: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["doctor", "scan", str(store), "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["verdict"] for r in rows] == ["healthy", "poisoned", "pending"]
+    assert main(["doctor", "scan", str(store), "--format", "csv"]) == 0
+    assert len(list(csv.DictReader(io.StringIO(capsys.readouterr().out)))) == 3
+    assert main(["doctor", "scan", str(store), "--session-id", "session-000001"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "poisoned" in out[1] and out[-1] == "1 session: 0 healthy, 1 poisoned, 0 pending"
+
+
+def test_repair_dry_run_then_apply_then_restore(
+    store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = store.read_bytes()
+    assert main(["doctor", "repair", str(store)]) == 0
+    assert "would repair" in capsys.readouterr().out and store.read_bytes() == before
+    backup = tmp_path / "b.jsonl"
+    assert main(["doctor", "repair", str(store), "--apply", "--backup", str(backup)]) == 0
+    assert "1 repaired" in capsys.readouterr().out
+    assert main(["doctor", "restore", str(backup)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "1 of 1 sessions as backed up"
+
+
+def test_errors_are_one_line_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["doctor", "scan", str(tmp_path / "none.db")]) == 2
+    assert main(["doctor", "restore", str(tmp_path / "none.jsonl")]) == 2
+    assert main(["doctor", "check", "--mode", "sideways"]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 3 and all(line.startswith("error: ") for line in lines)
+    assert list(tmp_path.iterdir()) == []

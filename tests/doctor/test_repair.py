@@ -1,0 +1,140 @@
+"""Repair: a dry run writes nothing; --apply backs up, heals, verifies, and restore undoes it.
+
+Every test runs on a SQLite file and on a throwaway PostgreSQL server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from approval_compaction.doctor import backup as backups
+from approval_compaction.doctor.repair import PREFIX, apply, dry_run, healed_message
+from approval_compaction.doctor.restore import restore
+from approval_compaction.doctor.scan import scan_store, verdict_counts
+from approval_compaction.doctor.stores import StoredSession, opened
+
+MakeStore = Callable[..., str]
+
+
+def snapshot(text: str) -> dict[str, StoredSession]:
+    async def read() -> dict[str, StoredSession]:
+        async with opened(text) as store:
+            return {s.session_id: s async for s in store.sessions()}
+
+    return asyncio.run(read())
+
+
+def rows(session: StoredSession) -> list[tuple[int, str]]:
+    return [(r.id, r.data) for r in session.rows]
+
+
+def test_dry_run_shows_each_change_and_writes_nothing(make_store: MakeStore) -> None:
+    text = make_store(count=6)
+    before = snapshot(text)
+    result = asyncio.run(dry_run(text))
+    assert [o.session_id for o in result.outcomes] == ["session-000001", "session-000004"]
+    change = result.outcomes[0].changes[0]
+    assert change.before["type"] == "function_call_output"
+    assert change.after == healed_message(change.before)
+    assert snapshot(text) == before
+
+
+def test_apply_heals_and_restore_puts_back_item_by_item(
+    make_store: MakeStore, tmp_path: Path
+) -> None:
+    text = make_store(count=9)
+    original = snapshot(text)
+    result = asyncio.run(apply(text, tmp_path / "backup.jsonl"))
+    assert result.count("repaired") == 3 and len(result.outcomes) == 3
+    repaired = snapshot(text)
+    assert verdict_counts(asyncio.run(scan_store(text))) == {
+        "healthy": 6, "poisoned": 0, "pending": 3,
+    }  # fmt: skip
+    _, saved = backups.read(tmp_path / "backup.jsonl")
+    assert {s.session_id for s in saved} == {o.session_id for o in result.outcomes}
+    for backed in saved:
+        now = repaired[backed.session_id]
+        assert [r.id for r in now.rows] == [r.id for r in backed.rows]  # no row added or moved
+        for old, new in zip(backed.rows, now.rows, strict=True):
+            if old.data == new.data:
+                continue
+            assert json.loads(old.data)["type"] == "function_call_output"
+            assert json.loads(new.data)["content"].startswith(PREFIX)
+        assert rows(original[backed.session_id]) == [(r.id, r.data) for r in backed.rows]
+    untouched = set(original) - {s.session_id for s in saved}
+    assert all(rows(original[sid]) == rows(repaired[sid]) for sid in untouched)
+    outcome = asyncio.run(restore(tmp_path / "backup.jsonl"))
+    assert {r.status for r in outcome} == {"restored"}
+    restored = snapshot(text)
+    assert {sid: rows(s) for sid, s in restored.items()} == {
+        sid: rows(s) for sid, s in original.items()
+    }
+
+
+def test_repair_is_idempotent(make_store: MakeStore, tmp_path: Path) -> None:
+    text = make_store(count=6)
+    asyncio.run(apply(text, tmp_path / "first.jsonl"))
+    healed = snapshot(text)
+    again = asyncio.run(apply(text, tmp_path / "second.jsonl"))
+    assert again.outcomes == () and again.backup is None
+    assert not (tmp_path / "second.jsonl").exists()
+    assert snapshot(text) == healed
+
+
+def test_a_session_changed_after_the_scan_is_left_alone(
+    make_store: MakeStore, tmp_path: Path
+) -> None:
+    text = make_store(count=6)
+
+    async def concurrent_writer(session_id: str) -> None:
+        if session_id != "session-000004":
+            return
+        from sqlalchemy import insert
+
+        async with opened(text, write=True) as store:
+            async with store.engine.begin() as conn:
+                await conn.execute(
+                    insert(store.messages_table).values(
+                        session_id=session_id, message_data=json.dumps({"role": "user",
+                                                                        "content": "late"})
+                    )
+                )  # fmt: skip
+
+    result = asyncio.run(apply(text, tmp_path / "b.jsonl", before_write=concurrent_writer))
+    status = {o.session_id: o.status for o in result.outcomes}
+    assert status == {"session-000001": "repaired", "session-000004": "changed since scan"}
+    changed = snapshot(text)["session-000004"]
+    assert json.loads(changed.rows[-1].data)["content"] == "late"
+    assert all(PREFIX not in r.data for r in changed.rows)
+
+
+def test_an_injected_failure_leaves_each_session_untouched_or_repaired(
+    make_store: MakeStore, tmp_path: Path
+) -> None:
+    text = make_store(count=15)  # five poisoned sessions
+    original = snapshot(text)
+    seen: list[str] = []
+
+    def fail_on_third(session_id: str) -> None:
+        seen.append(session_id)
+        if len(seen) == 3:
+            raise RuntimeError("injected failure inside the third session's transaction")
+
+    with pytest.raises(RuntimeError, match="injected"):
+        asyncio.run(apply(text, tmp_path / "first.jsonl", fail_after=fail_on_third))
+    after = snapshot(text)
+    changed = sorted(sid for sid in original if rows(original[sid]) != rows(after[sid]))
+    assert changed == seen[:2]  # the third rolled back; the rest never started
+    result = asyncio.run(apply(text, tmp_path / "second.jsonl"))
+    assert result.count("repaired") == 3
+    assert verdict_counts(asyncio.run(scan_store(text)))["poisoned"] == 0
+    asyncio.run(restore(tmp_path / "second.jsonl"))
+    asyncio.run(restore(tmp_path / "first.jsonl"))
+    assert {s: rows(v) for s, v in snapshot(text).items()} == {
+        s: rows(v) for s, v in original.items()
+    }

@@ -1,0 +1,105 @@
+"""Stores: bad input is one line with nothing written; sessions stream in the SDK's order."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from approval_compaction.doctor.scan import scan_store
+from approval_compaction.doctor.stores import StoreError, opened
+
+MakeStore = Callable[..., str]
+
+
+def _scan_error(text: str) -> str:
+    with pytest.raises(StoreError) as caught:
+        asyncio.run(scan_store(text))
+    message = str(caught.value)
+    assert "\n" not in message
+    return message
+
+
+def test_missing_file_is_one_line_and_is_not_created(tmp_path: Path) -> None:
+    target = tmp_path / "absent.db"
+    assert "no database file" in _scan_error(str(target))
+    assert "no database file" in _scan_error(f"sqlite+aiosqlite:///{target}")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_corrupt_file_is_one_line_and_is_not_written(tmp_path: Path) -> None:
+    target = tmp_path / "corrupt.db"
+    target.write_bytes(b"not a database at all" * 10)
+    before = target.read_bytes()
+    assert "file is not a database" in _scan_error(str(target))
+    assert target.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("postgresql://u@127.0.0.1:1/db", "is not async"),
+        ("nosuchdb+driver://u@127.0.0.1/db", "unknown database or driver"),
+        ("not a url://", "not an SQLAlchemy URL"),
+    ],
+    ids=["sync-driver", "unknown-dialect", "garbage"],
+)
+def test_wrong_url_or_driver_is_one_line(url: str, expected: str) -> None:
+    assert expected in _scan_error(url)
+
+
+@pytest.mark.parametrize(
+    ("statements", "expected"),
+    [
+        (["CREATE TABLE notes (x)"], "no table agent_sessions"),
+        (
+            [
+                "CREATE TABLE agent_sessions (session_id, created_at, updated_at)",
+                "CREATE TABLE agent_messages (id, session_id, body)",
+            ],
+            "missing column created_at, message_data",
+        ),
+    ],
+    ids=["other-tables", "other-columns"],
+)
+def test_a_layout_that_is_not_the_sdks_is_refused(
+    tmp_path: Path, statements: list[str], expected: str
+) -> None:
+    target = tmp_path / "other.db"
+    with sqlite3.connect(target) as conn:
+        for statement in statements:
+            conn.execute(statement)
+    before = target.read_bytes()
+    assert expected in _scan_error(str(target))
+    assert target.read_bytes() == before
+
+
+def test_sessions_stream_in_id_order_with_rows_in_read_order(make_store: MakeStore) -> None:
+    text = make_store(count=5, length=9)
+
+    async def read() -> list[tuple[str, list[dict[str, object]], list[dict[str, object]]]]:
+        async with opened(text) as store:
+            found = []
+            async for session in store.sessions():
+                found.append((session.session_id, session.items()[0],
+                              await store.read_back(session.session_id)))  # fmt: skip
+            return found
+
+    found = asyncio.run(read())
+    assert [sid for sid, _, _ in found] == sorted(sid for sid, _, _ in found)
+    assert len(found) == 5
+    for _, items, through_sdk in found:
+        assert items == through_sdk  # the store reads what the SDK's session reads
+
+
+def test_scan_does_not_write_the_file(tmp_path: Path) -> None:
+    from approval_compaction.doctor.synthetic import generate
+
+    target = tmp_path / "store.db"
+    asyncio.run(generate(str(target), 4, 6))
+    before = target.read_bytes()
+    asyncio.run(scan_store(str(target)))
+    assert target.read_bytes() == before
