@@ -1,0 +1,267 @@
+"""Release environments: ready by their marker, installed by the uv passed in, isolated from the
+caller's Python and from any provider.
+
+uv is an argument of ``install``; the fakes here are small scripts in a temporary folder. A bare
+interpreter (a venv that sees the project's dependencies but not the project) shows what a
+release's interpreter sees.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from approval_compaction import paths
+from approval_compaction.errors import InvestigationError
+from approval_compaction.releases.environments import (
+    Environment,
+    SweepError,
+    default_envs,
+    install,
+    isolated_environ,
+    last_line,
+    run,
+)
+from approval_compaction.releases.versions import PACKAGE
+
+CUTOFF = "2025-01-02T03:04:05Z"
+
+
+def env_in(folder: Path, version: str = "0.23.1") -> Environment:
+    return Environment(folder / version, version, CUTOFF)
+
+
+def mark_installed(env: Environment, text: str | None = None) -> None:
+    env.folder.mkdir(parents=True, exist_ok=True)
+    marker = json.dumps(env.spec(), sort_keys=True) + "\n"
+    env.marker.write_text(marker if text is None else text)
+
+
+# --- Environment -----------------------------------------------------------------------------
+
+
+def test_environments_paths_and_spec(tmp_path: Path) -> None:
+    env = env_in(tmp_path)
+    assert env.python == tmp_path / "0.23.1" / "bin" / "python"
+    assert env.marker.parent == env.folder
+    assert env.spec() == {PACKAGE: "0.23.1", "exclude_newer": CUTOFF}
+
+
+def test_environments_ready_when_the_marker_records_this_install(tmp_path: Path) -> None:
+    env = env_in(tmp_path)
+    mark_installed(env)
+    assert env.ready()
+
+
+@pytest.mark.parametrize(
+    "marker",
+    [
+        None,
+        "",
+        '{"openai-agents": "0.23.1"',
+        json.dumps({PACKAGE: "0.23.0", "exclude_newer": CUTOFF}),
+        json.dumps({PACKAGE: "0.23.1", "exclude_newer": "2026-01-01T00:00:00Z"}),
+        "[]",
+    ],
+    ids=["no-marker", "empty", "truncated", "other-release", "other-cutoff", "not-an-object"],
+)
+def test_environments_not_ready_unless_the_marker_matches(
+    tmp_path: Path, marker: str | None
+) -> None:
+    env = env_in(tmp_path)
+    if marker is not None:
+        mark_installed(env, marker)
+    assert not env.ready()
+
+
+def test_environments_marker_that_is_a_folder_is_not_ready(tmp_path: Path) -> None:
+    env = env_in(tmp_path)
+    env.marker.mkdir(parents=True)
+    assert not env.ready()
+
+
+# --- install, with a fake uv -----------------------------------------------------------------
+
+
+def fake_uv(folder: Path, body: str) -> str:
+    """A uv stand-in: a shell script that logs its arguments, then runs ``body``."""
+    script = folder / "uv"
+    log = folder / "uv.log"
+    script.write_text(f'#!/bin/sh\necho "$@" >> {log}\n{body}\n')
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    return str(script)
+
+
+def calls(folder: Path) -> list[str]:
+    log = folder / "uv.log"
+    return log.read_text().splitlines() if log.exists() else []
+
+
+def test_install_of_a_ready_environment_runs_nothing(tmp_path: Path) -> None:
+    env = env_in(tmp_path / "envs")
+    mark_installed(env)
+    assert install(env, fake_uv(tmp_path, "exit 1")) is None
+    assert calls(tmp_path) == []
+
+
+def test_install_writes_the_marker_once_uv_succeeds(tmp_path: Path) -> None:
+    env = env_in(tmp_path / "envs")
+    assert install(env, fake_uv(tmp_path, "exit 0")) is None
+    assert env.ready()
+    venv, pip = calls(tmp_path)
+    assert venv.startswith("venv --quiet --python ") and venv.endswith(str(env.folder))
+    assert pip == (
+        f"pip install --quiet --python {env.python} --exclude-newer {CUTOFF} {PACKAGE}==0.23.1"
+    )
+
+
+def test_install_replaces_a_stale_environment(tmp_path: Path) -> None:
+    env = env_in(tmp_path / "envs")
+    mark_installed(env, "stale")
+    (env.folder / "leftover").write_text("x")
+    assert install(env, fake_uv(tmp_path, "exit 0")) is None
+    assert not (env.folder / "leftover").exists() and env.ready()
+
+
+def test_install_tries_uv_cache_offline_when_the_index_fails(tmp_path: Path) -> None:
+    body = 'case "$*" in *--offline*) exit 0;; pip*) echo "error: index down" >&2; exit 2;; esac'
+    env = env_in(tmp_path / "envs")
+    assert install(env, fake_uv(tmp_path, body)) is None
+    assert calls(tmp_path)[-1].endswith(f"{PACKAGE}==0.23.1 --offline")
+    assert env.ready()
+
+
+def test_install_failure_is_uv_error_and_cause_in_one_line(tmp_path: Path) -> None:
+    body = """case "$1" in pip)
+  echo "  × No solution found when resolving dependencies:" >&2
+  echo "  ╰─▶ Because there is no version of openai-agents==9.9.9" >&2
+  echo "noise" >&2
+  exit 1;;
+esac"""
+    env = env_in(tmp_path / "envs", "9.9.9")
+    error = install(env, fake_uv(tmp_path, body))
+    assert error == (
+        "install failed: × No solution found when resolving dependencies:; "
+        "╰─▶ Because there is no version of openai-agents==9.9.9"
+    )
+    assert not env.ready()
+
+
+def test_install_venv_failure_names_its_last_line(tmp_path: Path) -> None:
+    body = 'echo "first" >&2; echo "  no interpreter found  " >&2; exit 1'
+    error = install(env_in(tmp_path / "envs"), fake_uv(tmp_path, body))
+    assert error == "uv venv failed: no interpreter found"
+    assert len(calls(tmp_path)) == 1
+
+
+# --- small helpers ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("", "no output"), ("\n  \n", "no output"), ("a\n  b  \n\n", "b"), ("x" * 400, "x" * 300)],
+    ids=["empty", "blank", "last-non-blank", "cut-at-300"],
+)
+def test_last_line_is_the_last_non_blank_line(text: str, expected: str) -> None:
+    assert last_line(text) == expected
+
+
+def test_run_captures_output_and_does_not_raise_on_failure() -> None:
+    proc = run([sys.executable, "-c", "import sys; print('out'); sys.exit(3)"], 60)
+    assert (proc.returncode, proc.stdout) == (3, "out\n")
+
+
+def test_default_envs_live_in_the_user_cache_per_python(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    python = f"py{sys.version_info.major}.{sys.version_info.minor}"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert default_envs() == tmp_path / "approval-compaction" / python
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    assert default_envs() == Path.home() / ".cache" / "approval-compaction" / python
+
+
+# --- what a release's interpreter sees -------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def bare_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A venv that sees the project's dependencies (through a .pth) but not the project, with no
+    uv beside its interpreter: like a release's environment."""
+    folder = tmp_path_factory.mktemp("bare") / "venv"
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True, timeout=120
+    )
+    python = folder / "bin" / "python"
+    site = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    ).stdout.strip()
+    Path(site, "deps.pth").write_text(sysconfig.get_path("purelib") + "\n")
+    assert not (folder / "bin" / "uv").exists()
+    return python
+
+
+def in_bare(python: Path, code: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(python), "-c", code], capture_output=True, text=True, env=env, timeout=120
+    )
+
+
+def test_isolated_environ_drops_python_variables_and_the_api_key(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name, value in {
+        "PYTHONHOME": "/elsewhere",
+        "PYTHONSTARTUP": "/tmp/startup.py",
+        "PYTHONPATH": "/tmp/shadow",
+        "VIRTUAL_ENV": "/work/.venv",
+        "OPENAI_API_KEY": "sk-not-a-real-key",
+        "KEEP_ME": "1",
+    }.items():
+        monkeypatch.setenv(name, value)
+    env = isolated_environ()
+    assert sorted(k for k in env if k.startswith("PYTHON")) == ["PYTHONNOUSERSITE", "PYTHONPATH"]
+    assert env["PYTHONPATH"] == str(paths.SOURCE) and env["PYTHONNOUSERSITE"] == "1"
+    assert "OPENAI_API_KEY" not in env and "VIRTUAL_ENV" not in env
+    assert env["OPENAI_BASE_URL"] == "http://127.0.0.1:9/blocked"
+    assert env["KEEP_ME"] == "1" and env["PATH"] == os.environ["PATH"]
+    assert "PYTHONPATH" not in isolated_environ(with_package=False)
+
+
+def test_isolated_environ_lets_a_release_interpreter_import_the_package(
+    bare_python: Path,
+) -> None:
+    code = "import approval_compaction, os; print(approval_compaction.__file__)"
+    found = in_bare(bare_python, code, isolated_environ())
+    assert found.returncode == 0, found.stderr
+    assert Path(found.stdout.strip()).parent == paths.PACKAGE
+    without = in_bare(bare_python, code, isolated_environ(with_package=False))
+    assert "No module named 'approval_compaction'" in without.stderr
+
+
+def test_uv_binary_missing_is_a_one_line_investigation_error(bare_python: Path) -> None:
+    """With no uv beside the interpreter and none on PATH, the error tells what to run."""
+    code = (
+        "from approval_compaction.releases.environments import uv_binary, SweepError\n"
+        "from approval_compaction.errors import InvestigationError\n"
+        "try:\n    uv_binary()\n"
+        "except InvestigationError as error:\n"
+        "    print(type(error).__name__, isinstance(error, SweepError), error, sep='|')\n"
+    )
+    env = {**isolated_environ(), "PATH": str(bare_python.parent)}
+    proc = in_bare(bare_python, code, env)
+    assert proc.stdout == (
+        "SweepError|True|uv not found: run `make setup` (it installs uv into .venv)\n"
+    ), proc.stderr
+    assert issubclass(SweepError, InvestigationError)
