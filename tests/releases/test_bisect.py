@@ -4,19 +4,11 @@ from __future__ import annotations
 
 import math
 
-import pandas as pd
 import pytest
 from factories import release_record
 
-from approval_compaction.analysis.invariants import INVARIANTS
 from approval_compaction.releases.bisect import Judgement, bisect, broken_spans, judge_rows, spans
 from approval_compaction.releases.sweep import ReleaseRecord
-from approval_compaction.releases.tables import (
-    release_answer,
-    release_bisections,
-    release_boundaries,
-)
-from approval_compaction.study.scenario import all_cases
 
 VERSIONS = [f"0.{minor}.0" for minor in range(8, 40)]  # 32 releases, 0.8.0 .. 0.39.0
 
@@ -160,43 +152,3 @@ def test_judge_rows_aggregates_cases_under_the_filter() -> None:
         "0.3.0": None,
     }
     assert judge_rows(rows, "y") == {}
-
-
-def _frame(pattern: dict[str, Judgement]) -> pd.DataFrame:
-    """Sweep records where only next_turn_input_paired follows the pattern; the rest hold."""
-    rows = []
-    for n, (version, holds) in enumerate(pattern.items()):
-        for case in all_cases():
-            for name in INVARIANTS:
-                value = holds if name == "next_turn_input_paired" else True
-                status = {True: "holds", False: "violated", None: "not applicable"}[value]
-                rows.append(
-                    {"sdk_version": version, **case.as_dict(), "invariant": name, "holds": value}
-                    | {"detail": "", "dispatches": 0, "compaction_requests": 0, "status": status}
-                    | {"openai": f"3.{n}.0", "pydantic": "2.13.0"}
-                )
-    return pd.DataFrame(rows)
-
-
-def test_release_boundaries_name_each_edge_with_its_dependencies() -> None:
-    frame = _frame({"0.1.0": True, "0.2.0": None, "0.3.0": False, "0.10.0": False, "0.11.0": True})
-    row = release_boundaries(frame).loc["next_turn_input_paired"]
-    assert (row["last_holding"], row["first_broken"]) == ("0.1.0", "0.3.0")
-    assert (row["last_broken"], row["holds_again"]) == ("0.10.0", "0.11.0")
-    assert row["holds_again_deps"] == "openai 3.4.0, pydantic 2.13.0"
-    assert release_boundaries(frame).loc["decision_enforced", "broken_ranges"] == 0
-    assert release_answer(frame) == (
-        "Of 5 releases, 0.1.0..0.11.0: next_turn_input_paired is broken 0.3.0..0.10.0 "
-        "(holds again in 0.11.0)."
-    )
-    assert release_bisections(frame, start="0.3.0")["agrees_with_sweep"].all()
-
-
-def test_release_boundaries_show_spans_when_broken_twice() -> None:
-    frame = _frame({"0.1.0": False, "0.2.0": True, "0.3.0": False, "0.4.0": True})
-    row = release_boundaries(frame).loc["next_turn_input_paired"]
-    assert row["broken_ranges"] == 2 and row["first_broken"] == ""
-    assert row["spans"].startswith("broken 0.1.0 (1 release); holds  0.2.0 (1 release)")
-    assert "breaks in 2 separate ranges" in release_answer(frame)
-    found = release_bisections(frame, start="0.3.0").loc["next_turn_input_paired"]
-    assert found["first_broken"] == "not contiguous"
