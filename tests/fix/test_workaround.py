@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 from unittest.mock import AsyncMock, MagicMock
@@ -17,9 +16,8 @@ from agents.memory import (
 from agents.memory.session import SessionABC
 from openai.types.responses import ResponseFunctionToolCall
 
-from approval_compaction import evaluate, paths
+from approval_compaction import paths
 from approval_compaction.cli import main
-from approval_compaction.fix.edge_cases import EDGE_CASES, edge_table, plain_turns, run_edge
 from approval_compaction.fix.workaround import (
     KEPT_DEFERRALS,
     DeferCompactionWhilePending,
@@ -258,40 +256,6 @@ def test_matrix_fix_still_compacts_when_compaction_is_on(
     assert all(n == 0 for case, n in requests.items() if case[-1] == "off")
 
 
-EDGE_IDS = [edge.name.replace(" ", "-").replace(",", "") for edge in EDGE_CASES]
-
-
-@pytest.mark.parametrize("runner", ["run", "run_streamed"])
-@pytest.mark.parametrize("edge", EDGE_CASES, ids=EDGE_IDS)
-def test_edge_case_holds_every_invariant_with_workaround(edge: Any, runner: str) -> None:
-    run = run_edge(edge, defer_compaction_while_pending, runner=runner)
-    assert run.error is None
-    assert [(v.invariant, v.detail) for v in evaluate(run) if v.holds is not True] == []
-    assert run.compaction_requests >= 1
-
-
-@pytest.mark.parametrize("edge", EDGE_CASES, ids=EDGE_IDS)
-def test_edge_case_breaks_pairing_without_workaround(edge: Any) -> None:
-    """Control: each edge case reproduces the orphaned output when nothing defers."""
-    run = run_edge(edge)
-    broken = {v.invariant for v in evaluate(run) if v.holds is False}
-    assert {"next_turn_input_paired", "compaction_input_complete"} <= broken
-
-
-def test_mixed_decisions_run_only_the_approved_call() -> None:
-    mixed = next(e for e in EDGE_CASES if "mixed" in e.name)
-    run = run_edge(mixed, defer_compaction_while_pending)
-    assert (run.approvals, run.dispatches) == (1, 1)
-
-
-def test_plain_turns_compact_at_once_as_unwrapped(tmp_path: Path) -> None:
-    (tmp_path / "unwrapped").mkdir(), (tmp_path / "wrapped").mkdir()
-    unwrapped = plain_turns(tmp_path / "unwrapped")
-    wrapped = plain_turns(tmp_path / "wrapped", defer_compaction_while_pending)
-    assert [len(turn.compaction_inputs) for turn in wrapped] == [1, 1]
-    assert wrapped == unwrapped
-
-
 def test_sdk_regression_runs_the_workaround_here() -> None:
     """The SDK-style test imports the workaround in this project, not only the unfixed SDK."""
     path = ROOT / "tests" / "sdk_regression" / "test_compaction_pending_approval.py"
@@ -300,10 +264,3 @@ def test_sdk_regression_runs_the_workaround_here() -> None:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert [p.id for p in module.SESSION_VARIANTS] == ["workaround", "unfixed"]
-
-
-def test_edge_table_reports_each_edge_case_and_runner() -> None:
-    table = edge_table({"with workaround": defer_compaction_while_pending})
-    assert len(table) == 2 * len(EDGE_CASES)
-    assert set(table["with workaround"]) == {"all hold"}
-    assert table["with workaround: compactions"].min() >= 1
