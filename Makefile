@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
 .DEFAULT_GOAL := help
-.PHONY: help setup run sweep workaround test lint lab bench clean
+.PHONY: help setup run sweep workaround explore test lint lab bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -33,6 +33,13 @@ workaround: $(STAMP) ## the workaround's matrix, the newest release's, the test 
 	$(PY) -m approval_compaction fix-data
 	$(PY) -m approval_compaction crosscheck
 	$(PY) -m approval_compaction snippet
+
+NEWEST ?= 0.24.0
+EXPLORE_ARGS ?= --examples 60 --rounds 24 --database
+explore: $(STAMP) ## long property-based search: pinned, with the workaround, newest release (slow)
+	$(PY) -m approval_compaction explore $(EXPLORE_ARGS)
+	$(PY) -m approval_compaction explore --fix $(EXPLORE_ARGS)
+	$(PY) -m approval_compaction explore --release $(NEWEST) $(EXPLORE_ARGS)
 
 test: $(STAMP) lint ## lint, type-check and run the tests
 	$(PY) -m pytest

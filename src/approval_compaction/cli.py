@@ -272,6 +272,12 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("--decision", default="approve", help="approve or reject")
     check.add_argument("--turns", type=int, default=24, help="pause positions 0..N prior turns")
     check.add_argument("--format", choices=("table", "json"), default="table")
+    data = steps.add_parser(
+        "data", help="the newest release on a poisoned store (make doctor-data)"
+    )
+    data.add_argument("--version", help="the release to compare (default: the newest)")
+    data.add_argument("--envs", help="the sweep's environment folder (default: its cache)")
+    data.add_argument("--folder", default=str(paths.DATA))
 
     serve = add(
         "serve", _lazy(".wire.server"), "serve the Responses API stand-in on a port, with a log"

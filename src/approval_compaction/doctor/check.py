@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -218,3 +218,42 @@ def answer(cfg: Config, rows: Sequence[CheckRow], sdk: str) -> str:
         + f"compaction ran at the pause in {compacted} of them, and the next turn sends "
         + "the decision's output without its call."
     )
+
+
+def check_json(cfg: Config, rows: Sequence[CheckRow], release: str) -> dict[str, Any]:
+    """A check as written to a data file: the release, the configuration, rows and answer."""
+    return {
+        "release": release,
+        "config": asdict(cfg),
+        "rows": [asdict(r) for r in rows],
+        "answer": answer(cfg, rows, release),
+    }
+
+
+def from_json(data: dict[str, Any]) -> tuple[str, Config, list[CheckRow]]:
+    """A check read back from ``check_json``."""
+    return data["release"], Config(**data["config"]), [CheckRow(**r) for r in data["rows"]]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run a check on the installed release and write it as JSON (a release's probe)."""
+    import argparse
+    import json
+
+    from ..study.capture import sdk_version
+
+    parser = argparse.ArgumentParser(prog="approval_compaction.doctor.check", description=__doc__)
+    parser.add_argument("--mode", default="auto")
+    parser.add_argument("--trigger", default="default")
+    parser.add_argument("--decision", default="approve")
+    parser.add_argument("--turns", type=int, default=DEFAULT_TURNS)
+    parser.add_argument("--output", required=True)
+    args = parser.parse_args(argv)
+    cfg = config(args.mode, args.trigger, args.decision)
+    rows = run_check(cfg, args.turns)
+    Path(args.output).write_text(json.dumps(check_json(cfg, rows, sdk_version())))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -106,7 +106,27 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-STEPS = {"scan": _scan, "repair": _repair, "restore": _restore, "check": _check}
+def _data(args: argparse.Namespace, out: TextIO) -> int:
+    from ..fix.comparison import newest_release
+    from ..releases.environments import default_envs
+    from .upgrade import write_data
+
+    version = args.version or newest_release()
+    envs = Path(args.envs) if args.envs else default_envs()
+    def report(line: str) -> None:
+        out.write(line + "\n")
+
+    write_data(version, envs, Path(args.folder), report=report)
+    return 0
+
+
+STEPS = {
+    "scan": _scan,
+    "repair": _repair,
+    "restore": _restore,
+    "check": _check,
+    "data": _data,
+}
 
 
 def command(args: argparse.Namespace) -> int:
