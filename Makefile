@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
 .DEFAULT_GOAL := help
-.PHONY: help setup run sweep workaround explore test lint lab bench clean
+.PHONY: help setup run sweep workaround doctor-data explore test lint lab bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -33,6 +33,9 @@ workaround: $(STAMP) ## the workaround's matrix, the newest release's, the test 
 	$(PY) -m approval_compaction fix-data
 	$(PY) -m approval_compaction crosscheck
 	$(PY) -m approval_compaction snippet
+
+doctor-data: $(STAMP) ## the newest release on a store the pinned one poisoned (data/doctor-*.json)
+	$(PY) -m approval_compaction doctor data
 
 NEWEST ?= 0.24.0
 EXPLORE_ARGS ?= --examples 60 --rounds 24 --database
