@@ -107,12 +107,12 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _data(args: argparse.Namespace, out: TextIO) -> int:
-    from ..fix.comparison import newest_release
     from ..releases.environments import default_envs
-    from .upgrade import write_data
+    from .upgrade import newest_release, write_data
 
     version = args.version or newest_release()
     envs = Path(args.envs) if args.envs else default_envs()
+
     def report(line: str) -> None:
         out.write(line + "\n")
 

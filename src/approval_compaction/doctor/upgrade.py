@@ -28,7 +28,7 @@ from ..analysis.pairing import orphan_outputs
 from ..formats.files import write_atomic
 from ..formats.records import read_json_list
 from ..releases import environments
-from ..releases.versions import load_releases
+from ..releases.versions import load_releases, sort_versions
 from ..study.harness import run_sync
 from . import turns
 from .verdict import judge
@@ -85,6 +85,14 @@ def repaired_copy(source: Path, target: Path) -> None:
 
     shutil.copyfile(source, target)
     run_sync(apply(str(target), target.with_suffix(".backup.jsonl")))
+
+
+def newest_release() -> str:
+    """The newest release in the sweep's release list."""
+    releases = sort_versions(load_releases(paths.RELEASE_DATES))
+    if not releases:
+        raise environments.SweepError(f"no release list in {paths.RELEASE_DATES}")
+    return releases[-1]
 
 
 def release_env(version: str, envs: Path) -> environments.Environment:
