@@ -13,6 +13,7 @@ CASE = {"runner": "run", "decision": "approve", "compaction": "on", "state_bound
 MATRIX_DEFAULTS: dict[str, Any] = {
     "sdk_version": "0.0.0",
     **CASE,
+    "model": "scripted",
     "invariant": "next_turn_input_paired",
     "holds": True,
     "detail": "",

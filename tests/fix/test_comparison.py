@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from approval_compaction.analysis.invariants import INVARIANTS
 from approval_compaction.display.views import stage_table
 from approval_compaction.fix.comparison import (
     compaction_counts,
@@ -37,7 +38,8 @@ def variants() -> dict[str, list[CaseRun]]:
 
 def test_summary_counts_verdicts_and_compactions(variants: dict[str, list[CaseRun]]) -> None:
     table = variant_summary(variants)
-    assert table.loc["unfixed", "verdicts_violated"] == 4
+    # the compaction-on case breaks five: four on pairing, and the next turn is not accepted
+    assert table.loc["unfixed", "verdicts_violated"] == 5
     assert table.loc["workaround", "verdicts_violated"] == 0
     assert table.loc["unfixed", "compaction_requests"] == 2
     assert table.loc["workaround", "compaction_requests"] == 1
@@ -77,7 +79,7 @@ def test_answer_says_yes_only_when_the_workaround_holds(
     variants: dict[str, list[CaseRun]],
 ) -> None:
     assert workaround_answer(variants, "workaround", "unfixed").startswith(
-        "Yes: with the workaround 12 of 12"
+        f"Yes: with the workaround {2 * len(INVARIANTS)} of {2 * len(INVARIANTS)}"
     )
     assert workaround_answer(variants, "unfixed", "workaround").startswith("No:")
 

@@ -1,8 +1,14 @@
-"""Invariants: six properties a case must keep, each judged from its captured stages.
+"""Invariants: seven properties a case must keep, each judged from its captured stages.
 
 ``paired`` means no output without its call; ``complete`` means no call without its output.
 A verdict is ``True`` (holds), ``False`` (violated, with the offending call ids), or ``None``
 when the case could not be judged (it failed, or the release lacks what it needs).
+
+``next_turn_accepted`` is what the user sees. Over HTTP (the ``responses`` model) it is observed:
+the next turn's requests were all answered, or the stage records the HTTP status and the
+exception, which the detail carries. On the ``scripted`` model nothing goes over the wire, so it
+is judged by the pairing rules the stand-in enforces (``wire.rules``), applied to each input
+the runner handed the model interface; the detail says the answer is the rules' prediction.
 """
 
 from __future__ import annotations
@@ -11,8 +17,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..errors import InvestigationError
-from ..study.capture import STAGES, CaseRun, StageName
+from ..study.capture import OK, STAGES, CaseRun, StageName
 from ..study.items import Item
+from ..wire.rules import check_pairing
 from .pairing import open_calls, orphan_outputs
 
 INVARIANTS: tuple[str, ...] = (
@@ -22,6 +29,7 @@ INVARIANTS: tuple[str, ...] = (
     "compaction_input_paired",
     "stored_history_paired",
     "decision_enforced",
+    "next_turn_accepted",
 )
 
 
@@ -75,7 +83,7 @@ _RULES: dict[str, tuple[tuple[StageName, ...], str, Callable[[list[Item]], list[
 
 
 def evaluate(run: CaseRun) -> list[Verdict]:
-    """All six verdicts for one executed case, in INVARIANTS order."""
+    """All seven verdicts for one executed case, in INVARIANTS order."""
     if run.not_applicable is not None:
         return [Verdict(name, None, run.not_applicable) for name in INVARIANTS]
     return [_judge(run, name) for name in INVARIANTS]
@@ -106,7 +114,29 @@ def judge_all(runs: Iterable[CaseRun | JudgedRun]) -> list[JudgedRun]:
     return [judge(run) for run in runs]
 
 
+def _accepted(run: CaseRun, name: str) -> Verdict:
+    """Whether the next turn reached the model: observed over HTTP, predicted by the rules."""
+    failed = next((s for s in run.stages if s.outcome != OK), None)
+    stage = run.stage("next_turn")
+    if failed is not None and failed.name != "next_turn":
+        return Verdict(name, None, f"{failed.name}: HTTP {failed.http_status}: {failed.outcome}")
+    if stage is None:
+        return Verdict(name, None, run.error or "stage next_turn was not reached")
+    if run.model != "scripted":
+        ok = stage.outcome == OK
+        return Verdict(name, ok, "" if ok else f"HTTP {stage.http_status}: {stage.outcome}")
+    errors = [e for e in map(check_pairing, stage.model_inputs) if e is not None]
+    if not errors:
+        return Verdict(name, True, "")
+    error = errors[0]
+    return Verdict(
+        name, False, f"predicted by the stand-in's rules: HTTP {error.status}: {error.message}"
+    )
+
+
 def _judge(run: CaseRun, name: str) -> Verdict:
+    if name == "next_turn_accepted":
+        return _accepted(run, name)
     if name == "decision_enforced":
         if run.error is not None and run.stage("resume") is None:
             return Verdict(name, None, run.error)

@@ -23,6 +23,7 @@ class MatrixRecord:
     decision: str
     compaction: str
     state_boundary: str
+    model: str
     invariant: str
     holds: bool | None
     detail: str
@@ -55,6 +56,7 @@ def records(runs: Iterable[CaseRun | JudgedRun]) -> list[MatrixRecord]:
                 MatrixRecord(
                     sdk_version=run.sdk_version,
                     **run.case.as_dict(),
+                    model=run.model,
                     invariant=verdict.invariant,
                     holds=verdict.holds,
                     detail=verdict.detail,

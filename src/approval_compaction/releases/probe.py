@@ -5,6 +5,11 @@ and its dependencies but not pandas or matplotlib, as ``python -m
 approval_compaction.releases.probe`` with the project's source folder on ``PYTHONPATH``: the
 package's front door is lazy and the study imports neither, so nothing else is needed.
 
+The cases run on the ``scripted`` model, then again on the ``responses`` model (the SDK's
+``OpenAIResponsesModel`` over HTTP to the stand-in, in-process) when the wire's dependencies
+import in the release's environment (the ``openai`` client brings its HTTP library, and the
+SDK's ``mcp`` dependency brings starlette); when they do not, ``wire`` says why.
+
 Before running, it checks by feature, not by version number, that the release has what the
 scenario uses. A case whose release lacks something is recorded as not applicable, with the
 missing features as the reason; a release whose ``agents`` does not import is unavailable.
@@ -36,6 +41,7 @@ ProbeResult = TypedDict(
         "pydantic": str,
         "runs": list[dict[str, Any]],
         "unavailable": str,
+        "wire": str,
     },
     total=False,
 )
@@ -125,6 +131,15 @@ def installed_versions() -> dict[str, str]:
     return {name: importlib.metadata.version(name) for name in DEPENDENCIES}
 
 
+def wire_backend() -> tuple[Any, str]:
+    """The ``responses`` backend if its dependencies import here, else None and why not."""
+    try:
+        from ..wire.backend import responses_backend
+    except ImportError as exc:
+        return None, f"scripted model: the responses model needs {exc.name or exc}"[:300]
+    return responses_backend, ""
+
+
 def probe(cases: Sequence[Case], api: Callable[[], Any] = sdk_api) -> ProbeResult:
     """Run the cases on the installed release; a release that does not import is unavailable.
 
@@ -136,13 +151,17 @@ def probe(cases: Sequence[Case], api: Callable[[], Any] = sdk_api) -> ProbeResul
         return {"unavailable": f"import agents failed: {type(exc).__name__}: {exc}"[:300]}
     versions = installed_versions()
     missing = {case: missing_features(case, names) for case in cases}
+    backend, why = None, ""
     if not all(missing.values()):  # the harness only once the release is known to have it all
-        from ..study.harness import run_case
+        from ..study.harness import run_case, scripted_backend
+
+        backend, why = wire_backend()
     gc.enable()  # the imports are done: the cases run with the collector on, as in ``matrix``
     runs = [
         not_applicable(case, versions["openai-agents"], missing[case])
         if missing[case]
-        else run_case(case)
+        else run_case(case, backend=chosen)
+        for chosen in ([scripted_backend, backend] if backend else [scripted_backend])
         for case in cases
     ]
     return {
@@ -150,6 +169,7 @@ def probe(cases: Sequence[Case], api: Callable[[], Any] = sdk_api) -> ProbeResul
         "openai": versions["openai"],
         "pydantic": versions["pydantic"],
         "runs": [run.to_json() for run in runs],
+        "wire": why,
     }
 
 

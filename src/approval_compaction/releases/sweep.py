@@ -2,7 +2,9 @@
 
 Each release runs in its cached environment (``environments``); the probe (``probe``) runs the
 cases inside it and the records are judged here, with the same invariants as the matrix on the
-pinned release.
+pinned release. The probe runs each case twice where it can: on the scripted model, whose
+verdicts fill every invariant, and over HTTP on the SDK's own Responses model, whose
+``next_turn_accepted`` (what the user sees: ok, or the 400) replaces the scripted prediction.
 
 Results are merged into ``data/sweep.json`` (the ``matrix`` schema plus the resolved ``openai``
 and ``pydantic``) and ``data/sweep.csv`` as releases finish (at most every few seconds, and when
@@ -55,6 +57,7 @@ from .versions import (
 )
 
 PROBE_TIMEOUT_SECONDS = 600
+OBSERVED_MODEL, OBSERVED_INVARIANT = "responses", "next_turn_accepted"
 UNAVAILABLE = vocabulary.STATUS_UNAVAILABLE
 SAVE_EVERY_SECONDS = 10.0  # rewriting the merged files after every release would cost more
 Report = Callable[[str], None]
@@ -96,6 +99,7 @@ def unavailable_records(version: str, error: str, cases: Iterable[Case]) -> list
         ReleaseRecord(
             sdk_version=version,
             **case.as_dict(),
+            model="",
             invariant=invariant,
             holds=None,
             detail=error,
@@ -110,6 +114,22 @@ def unavailable_records(version: str, error: str, cases: Iterable[Case]) -> list
     ]
 
 
+def combine(rows: Sequence[MatrixRecord]) -> list[MatrixRecord]:
+    """One record per case and invariant: what the runner handed the scripted model for every
+    invariant but ``next_turn_accepted``, which is taken from the run over HTTP (``responses``)
+    where the release has one; the ``model`` column says which run each verdict comes from."""
+    observed = {
+        row.case_key: row
+        for row in rows
+        if row.model == OBSERVED_MODEL and row.invariant == OBSERVED_INVARIANT
+    }
+    return [
+        observed.get(row.case_key, row) if row.invariant == OBSERVED_INVARIANT else row
+        for row in rows
+        if row.model != OBSERVED_MODEL
+    ]
+
+
 def release_records(version: str, result: ProbeResult) -> list[ReleaseRecord]:
     """Judge a probe's runs with the matrix's invariants, adding the resolved dependencies."""
     if "unavailable" in result:
@@ -117,7 +137,7 @@ def release_records(version: str, result: ProbeResult) -> list[ReleaseRecord]:
     runs = [CaseRun.from_json(data) for data in result["runs"]]
     return [
         ReleaseRecord(**asdict(record), openai=result["openai"], pydantic=result["pydantic"])
-        for record in records(runs)
+        for record in combine(records(runs))
     ]
 
 

@@ -1,9 +1,12 @@
 """Capture: what one case left behind at each stage, as plain, JSON-serialisable records.
 
 A stage records the stored session history when it ended, and every payload that left the
-process while it ran: each model request's input and each compaction request's input, plus
-how many times the protected tool ran and the warnings the SDK logged. The round-trip stage
-also keeps the item lists found inside the serialised ``RunState``.
+process while it ran: each model request's input (as the runner handed it to the model
+interface) and each compaction request's input, plus how many times the protected tool ran and
+the warnings the SDK logged. The round-trip stage also keeps the item lists found inside the
+serialised ``RunState``. Over HTTP (the ``responses`` model) a stage also keeps each request as
+it went over the wire, and what the user saw: ``ok``, or the HTTP status and the exception
+(``openai.BadRequestError: ...``) that ended the case there.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ def sdk_version() -> str:
 
 StageName = Literal["pause", "round_trip", "resume", "next_turn"]
 STAGES: tuple[StageName, ...] = ("pause", "round_trip", "resume", "next_turn")
+OK = "ok"  # what the user saw when a stage's requests were all answered
+MODELS: tuple[str, ...] = ("scripted", "responses")  # the harness's model backends
 
 
 @dataclass(frozen=True)
@@ -39,6 +44,9 @@ class Stage:
     state_items: dict[str, list[Item]] = field(default_factory=dict)
     interruptions: list[Item] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    http_requests: list[Item] = field(default_factory=list)
+    outcome: str = OK
+    http_status: int | None = None
 
 
 @dataclass(frozen=True)
@@ -52,6 +60,7 @@ class CaseRun:
     dispatches: int
     error: str | None = None
     not_applicable: str | None = None
+    model: str = "scripted"
 
     def stage(self, name: StageName) -> Stage | None:
         """The named stage, or None when the run stopped before it."""

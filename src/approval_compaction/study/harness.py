@@ -4,6 +4,13 @@ The agent has one ``needs_approval=True`` function tool. Its session is a real
 ``SQLiteSession`` file wrapped by ``OpenAIResponsesCompactionSession(compaction_mode="input")``
 whose client is the recording stand-in. Three turns: a question that pauses on the approval,
 the resume with the decision, and a next question.
+
+The model and the compaction client come from a backend: ``scripted_backend`` (the default)
+gives the scripted model and the recording compaction stand-in; ``approval_compaction.wire``
+builds one on the SDK's ``OpenAIResponsesModel`` and a real ``AsyncOpenAI`` client that talks
+HTTP to a local stand-in of the API. When a request fails with an HTTP status (say, the 400 a
+user sees as ``openai.BadRequestError``), the stage records what the user saw and the case
+stops there: that is a finding, not a failure of the harness.
 """
 
 from __future__ import annotations
@@ -12,19 +19,20 @@ import asyncio
 import concurrent.futures
 import logging
 import tempfile
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+import openai
 from agents import Agent, RunConfig, Runner, SQLiteSession, function_tool
 from agents.memory import OpenAIResponsesCompactionSession
 
 from . import state as state_io
 from .capture import CaseRun, Stage, StageName, sdk_version
 from .compaction import CompactionClient
-from .items import to_item, to_items
+from .items import Item, to_item, to_items
 from .model import ScriptedModel, assistant_message, function_call
 from .scenario import Case, all_cases
 
@@ -36,7 +44,7 @@ PENDING_CALL_ID = "pending-c1"
 QUESTIONS = ("first question", "next question")
 
 
-def build_agent(model: ScriptedModel, dispatched: list[str]) -> Agent[Any]:
+def build_agent(model: Any, dispatched: list[str]) -> Agent[Any]:
     """The agent under study: one function tool that needs approval."""
 
     @function_tool(name_override=TOOL_NAME, needs_approval=True)
@@ -70,13 +78,13 @@ def decide_by_case(case: Case, interruption: Any) -> bool:
 
 
 def compaction_session(
-    session_id: str, store: Any, client: CompactionClient, compact: bool
+    session_id: str, store: Any, client: Any, compact: bool
 ) -> OpenAIResponsesCompactionSession:
     """The session under study: input-mode compaction whose hook always says ``compact``."""
     return OpenAIResponsesCompactionSession(
         session_id,
         store,
-        client=client,  # type: ignore[arg-type]  # duck-typed stand-in for AsyncOpenAI
+        client=client,  # the recording stand-in is duck-typed; the wire's is an AsyncOpenAI
         compaction_mode="input",
         should_trigger_compaction=lambda _: compact,
     )
@@ -89,12 +97,38 @@ class Script:
     the workaround's edge cases vary it."""
 
     model: Callable[[bool], ScriptedModel] = scripted_model
-    agent: Callable[[ScriptedModel, list[str]], Agent[Any]] = build_agent
+    agent: Callable[[Any, list[str]], Agent[Any]] = build_agent
     store: Callable[[Path], Any] = sqlite_store
     decide: Callable[[Case, Any], bool] = decide_by_case
 
 
 DEFAULT_SCRIPT = Script()
+
+
+@dataclass
+class Wiring:
+    """One case's model and compaction client, and the live request logs the capture slices:
+    what the runner handed the model interface, each compaction request's input, and (over
+    HTTP only) each request as it went over the wire."""
+
+    name: str
+    model: Any
+    compaction_client: Any
+    model_inputs: list[list[Item]]
+    compaction_inputs: list[list[Item]]
+    http_requests: list[Item] = field(default_factory=list)
+    close: Callable[[], Awaitable[None]] | None = None
+
+
+Backend = Callable[[Script, bool], Wiring]
+
+
+def scripted_backend(script: Script, capture: bool) -> Wiring:
+    """The default backend: the script's model and the recording compaction stand-in."""
+    model, client = script.model(capture), CompactionClient(capture)
+    return Wiring("scripted", model, client, model.requests, client.requests)
+
+
 SDK_LOGGERS = ("openai.agents", "openai-agents")
 
 
@@ -112,41 +146,56 @@ class _LogCollector(logging.Handler):
 class _Recorder:
     """Collect stages, slicing the shared request logs by what each stage added."""
 
-    def __init__(
-        self,
-        session: Any,
-        model: ScriptedModel,
-        client: CompactionClient,
-        dispatched: list[str],
-        enabled: bool,
-    ) -> None:
-        self.session, self.model, self.client = session, model, client
+    def __init__(self, session: Any, wiring: Wiring, dispatched: list[str], enabled: bool) -> None:
+        self.session, self.wiring = session, wiring
         self.dispatched, self.enabled = dispatched, enabled
         self.stages: list[Stage] = []
         self.log = _LogCollector()
-        self._marks = (0, 0, 0, 0)
+        self._marks = (0, 0, 0, 0, 0)
+
+    def _counts(self) -> tuple[int, int, int, int, int]:
+        w = self.wiring
+        logs = (w.model_inputs, w.compaction_inputs, w.http_requests, self.dispatched)
+        return (*(len(log) for log in logs), len(self.log.messages))  # type: ignore[return-value]
 
     async def close(self, name: StageName, **extra: Any) -> None:
         if not self.enabled:
             return
-        m, c, d, w = self._marks
+        m, c, h, d, w = self._marks
         self.stages.append(
             Stage(
                 name=name,
                 stored=to_items(await self.session.get_items()),
-                model_inputs=self.model.requests[m:],
-                compaction_inputs=self.client.requests[c:],
+                model_inputs=self.wiring.model_inputs[m:],
+                compaction_inputs=self.wiring.compaction_inputs[c:],
                 dispatches=len(self.dispatched) - d,
                 warnings=self.log.messages[w:],
+                http_requests=self.wiring.http_requests[h:],
                 **extra,
             )
         )
-        self._marks = (
-            len(self.model.requests),
-            len(self.client.requests),
-            len(self.dispatched),
-            len(self.log.messages),
-        )
+        self._marks = self._counts()
+
+    async def stage(
+        self,
+        name: StageName,
+        turn: Awaitable[T],
+        extra: Callable[[T], dict[str, Any]] = lambda _: {},
+    ) -> T:
+        """Run one turn and close its stage; an HTTP error status ends the case here, with
+        what the user saw (the exception's class and text) recorded on the stage."""
+        try:
+            result = await turn
+        except openai.APIStatusError as error:
+            seen = f"{type(error).__module__.split('.')[0]}.{type(error).__name__}: {error}"
+            await self.close(name, outcome=" ".join(seen.split()), http_status=error.status_code)
+            raise _UserSawError(seen) from error
+        await self.close(name, **extra(result))
+        return result
+
+
+class _UserSawError(Exception):
+    """A turn failed with an HTTP status: recorded on its stage, and the case ends there."""
 
 
 async def _drive(agent: Agent[Any], case: Case, value: Any, session: Any) -> Any:
@@ -165,24 +214,28 @@ async def run_case_async(
     capture: bool = True,
     wrap_session: SessionWrapper | None = None,
     script: Script = DEFAULT_SCRIPT,
+    backend: Backend = scripted_backend,
 ) -> CaseRun:
     """Run one case; a failure is recorded on the returned CaseRun rather than raised."""
-    model, client = script.model(capture), CompactionClient(capture)
+    wiring = backend(script, capture)
     dispatched: list[str] = []
-    agent = script.agent(model, dispatched)
+    agent = script.agent(wiring.model, dispatched)
     approvals = 1 if case.decision == "approve" else 0
     decided: list[bool] = []
     with tempfile.TemporaryDirectory(prefix="approval-compaction-") as directory:
         store = script.store(Path(directory))
-        session: Any = compaction_session("case-session", store, client, case.compaction == "on")
+        compact = case.compaction == "on"
+        session: Any = compaction_session("case-session", store, wiring.compaction_client, compact)
         if wrap_session is not None:
             session = wrap_session(session)
-        recorder = _Recorder(session, model, client, dispatched, capture)
+        recorder = _Recorder(session, wiring, dispatched, capture)
         loggers = [logging.getLogger(name) for name in SDK_LOGGERS]
         for logger in loggers:
             logger.addHandler(recorder.log)
         try:
             await _turns(agent, case, session, recorder, script.decide, decided)
+            error = None
+        except _UserSawError:  # recorded on the stage where it happened
             error = None
         except Exception as exc:  # a failing case is a finding, not a crash of the matrix
             error = f"{type(exc).__name__}: {' '.join(str(exc).split())}"[:300]
@@ -191,8 +244,13 @@ async def run_case_async(
                 logger.removeHandler(recorder.log)
             with suppress(Exception):
                 store.close()
+            if wiring.close is not None:
+                with suppress(Exception):
+                    await wiring.close()
     approvals = sum(decided) if decided else approvals
-    return CaseRun(case, sdk_version(), recorder.stages, approvals, len(dispatched), error)
+    return CaseRun(
+        case, sdk_version(), recorder.stages, approvals, len(dispatched), error, model=wiring.name
+    )
 
 
 async def _turns(
@@ -203,10 +261,13 @@ async def _turns(
     decide: Callable[[Case, Any], bool] = decide_by_case,
     decided: list[bool] | None = None,
 ) -> None:
-    first = await _drive(agent, case, QUESTIONS[0], session)
+    first = await recorder.stage(
+        "pause",
+        _drive(agent, case, QUESTIONS[0], session),
+        lambda result: {"interruptions": to_items(i.raw_item for i in result.interruptions)},
+    )
     if not first.interruptions:
         raise RuntimeError("the first turn did not pause for approval")
-    await recorder.close("pause", interruptions=to_items(i.raw_item for i in first.interruptions))
     state = first.to_state()
     items: dict[str, Any] = {}
     if case.state_boundary == "json":
@@ -221,10 +282,8 @@ async def _turns(
             decided.append(
                 approve and to_item(interruption.raw_item).get("type") == "function_call"
             )
-    await _drive(agent, case, state, session)
-    await recorder.close("resume")
-    await _drive(agent, case, QUESTIONS[1], session)
-    await recorder.close("next_turn")
+    await recorder.stage("resume", _drive(agent, case, state, session))
+    await recorder.stage("next_turn", _drive(agent, case, QUESTIONS[1], session))
 
 
 def run_sync(coro: Coroutine[Any, Any, T]) -> T:
@@ -243,14 +302,22 @@ def run_case(
     capture: bool = True,
     wrap_session: SessionWrapper | None = None,
     script: Script = DEFAULT_SCRIPT,
+    backend: Backend = scripted_backend,
 ) -> CaseRun:
     """Run one case synchronously (see ``run_case_async``)."""
-    return run_sync(run_case_async(case, capture=capture, wrap_session=wrap_session, script=script))
+    return run_sync(
+        run_case_async(
+            case, capture=capture, wrap_session=wrap_session, script=script, backend=backend
+        )
+    )
 
 
 def run_matrix(
-    cases: Sequence[Case] | None = None, *, wrap_session: SessionWrapper | None = None
+    cases: Sequence[Case] | None = None,
+    *,
+    wrap_session: SessionWrapper | None = None,
+    backend: Backend = scripted_backend,
 ) -> list[CaseRun]:
     """Run the given cases (all sixteen by default) on the installed SDK."""
     chosen = all_cases() if cases is None else cases
-    return [run_case(case, wrap_session=wrap_session) for case in chosen]
+    return [run_case(case, wrap_session=wrap_session, backend=backend) for case in chosen]

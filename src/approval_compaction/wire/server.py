@@ -1,0 +1,102 @@
+"""Server: the stand-in on a real port, with uvicorn, and a request log on stdout.
+
+``python -m approval_compaction serve [--host 127.0.0.1] [--port N]`` lets a user point their
+own app at it (``OPENAI_BASE_URL=http://127.0.0.1:N/v1``) and watch each request validated:
+one log line per request, ``POST /v1/responses 400 No tool call found ...``. The socket is bound
+before uvicorn starts, so a port already in use is one clear line, not a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import uvicorn
+
+from ..errors import InvestigationError
+from .app import build_app
+from .standin import Exchange, StandIn
+
+DEFAULT_PORT = 8000
+
+
+class PortInUseError(InvestigationError):
+    """The address to serve on cannot be bound (in use, or not ours to bind)."""
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on host:port, or one line saying why it cannot be had."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as error:
+        sock.close()
+        raise PortInUseError(f"cannot serve on {host}:{port}: {error.strerror or error}") from None
+    sock.listen(128)
+    return sock
+
+
+def server_for(standin: StandIn, log: Callable[[Exchange], None] | None = None) -> uvicorn.Server:
+    config = uvicorn.Config(
+        build_app(standin, log), log_level="warning", access_log=False, lifespan="off"
+    )
+    return uvicorn.Server(config)
+
+
+@dataclass
+class Running:
+    """A server started in a thread: its stand-in, its base URL, and its uvicorn server."""
+
+    standin: StandIn
+    base_url: str
+    server: uvicorn.Server
+
+
+@contextmanager
+def running(host: str = "127.0.0.1", port: int = 0, timeout: float = 10.0) -> Iterator[Running]:
+    """Serve a fresh stand-in in a background thread (port 0 picks a free one); stop on exit."""
+    standin = StandIn()
+    sock = bind(host, port)
+    server = server_for(standin)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + timeout
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            sock.close()
+            raise InvestigationError(f"the stand-in did not start on {host}:{port}")
+        time.sleep(0.01)
+    try:
+        yield Running(standin, f"http://{host}:{sock.getsockname()[1]}/v1", server)
+    finally:
+        server.should_exit = True
+        thread.join(timeout)
+        sock.close()
+
+
+def command(args: argparse.Namespace) -> int:
+    """``serve``: run the stand-in until interrupted, printing one line per request."""
+    sock = bind(args.host, args.port)
+    port = sock.getsockname()[1]
+    print(f"Responses API stand-in on http://{args.host}:{port}/v1 (Ctrl-C stops)")
+    print(f"point a client at it: OPENAI_BASE_URL=http://{args.host}:{port}/v1", flush=True)
+
+    def log(exchange: Exchange) -> None:
+        print(exchange.line(), flush=True)
+
+    try:
+        server_for(StandIn(), log).run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sock.close()
+    sys.stdout.flush()
+    return 0

@@ -1,0 +1,237 @@
+"""Stand-in: the parts of the Responses API that the SDK calls here, answered like the API.
+
+``StandIn.handle(method, path, body)`` is framework-free: it parses the body, applies the rules
+(``rules``), stores each response it serves (so ``previous_response_id`` works), logs every
+request, and returns a ``Reply``: a JSON body, or for ``stream: true`` the server-sent events
+that the ``openai`` client parses. Nothing it is sent can make it raise: an unexpected failure
+is answered with HTTP 500 in the API's error shape.
+
+Replies follow a script (a list of output-item lists, one per response) when one is given,
+else a policy: call the request's first function tool while the conversation has no tool
+output and no compaction item yet, otherwise answer with a message. Ids and timestamps are
+numbered, not random, so a run gives the same bytes each time.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import rules
+from .rules import COMPACT, RESPONSES, ApiError
+
+Item = dict[str, Any]
+CREATED_AT = 1_750_000_000  # a fixed timestamp: replies are reproducible byte for byte
+USAGE: Item = {
+    "input_tokens": 0,
+    "input_tokens_details": {"cached_tokens": 0},
+    "output_tokens": 0,
+    "output_tokens_details": {"reasoning_tokens": 0},
+    "total_tokens": 0,
+}
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What the stand-in answers: a status and a JSON body, or a list of stream events."""
+
+    status: int
+    body: Item | None = None
+    events: list[Item] | None = None
+
+    @property
+    def media_type(self) -> str:
+        return "text/event-stream" if self.events is not None else "application/json"
+
+    def content(self) -> bytes:
+        """The body's bytes: JSON, or the events as ``event:``/``data:`` blocks."""
+        if self.events is None:
+            return json.dumps(self.body).encode()
+        blocks = (f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in self.events)
+        return "".join(blocks).encode()
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """One request in the log: what was asked, the parsed body, and how it was answered."""
+
+    method: str
+    path: str
+    body: Any
+    status: int
+    error: str = ""
+
+    def line(self) -> str:
+        """The request as one log line: ``POST /v1/responses 400 No tool call found ...``."""
+        stream = " stream" if isinstance(self.body, dict) and self.body.get("stream") else ""
+        return f"{self.method} {self.path}{stream} {self.status} {self.error or 'ok'}".rstrip()
+
+
+@dataclass
+class StandIn:
+    """The stand-in's state: its script, the responses it served, and the request log."""
+
+    script: Sequence[Sequence[Item]] | None = None
+    responses: dict[str, list[Item]] = field(default_factory=dict)
+    log: list[Exchange] = field(default_factory=list)
+    served: int = 0
+    compactions: int = 0
+
+    def handle(self, method: str, path: str, body: bytes) -> Reply:
+        """Answer one request; never raises."""
+        parsed: Any = None
+        try:
+            routes = {RESPONSES: self._respond, COMPACT: self._compact}
+            route = routes.get(path.rstrip("/")) if method == "POST" else None
+            if route is None:
+                return self._answer(method, path, None, error=rules.invalid_url(method, path))
+            try:
+                parsed = json.loads(body or b"null")
+            except ValueError:
+                parsed = None
+            if not isinstance(parsed, dict):
+                raw = body.decode("utf-8", "replace")[:2000]
+                return self._answer(method, path, raw, error=rules.malformed_json())
+            return route(parsed)
+        except Exception as exc:  # the server answers every request, whatever it was sent
+            error = ApiError(500, f"The stand-in failed: {type(exc).__name__}", "server_error")
+            return self._answer(method, path, parsed, error=error)
+
+    def _answer(
+        self, method: str, path: str, body: Any, reply: Reply | None = None, error: Any = None
+    ) -> Reply:
+        if error is not None:
+            reply = Reply(error.status, error.body())
+        assert reply is not None
+        self.log.append(Exchange(method, path, body, reply.status, error.message if error else ""))
+        return reply
+
+    def _history(self, body: Item) -> tuple[list[Item], ApiError | None]:
+        previous = body.get("previous_response_id")
+        history: list[Item] = []
+        if previous is not None:
+            if str(previous) not in self.responses:
+                return [], rules.previous_not_found(str(previous))
+            history = list(self.responses[str(previous)])
+        return history + _as_items(body.get("input")), None
+
+    def _respond(self, body: Item) -> Reply:
+        items, error = self._history(body)
+        error = error or rules.check_pairing(items)
+        if error is not None:
+            return self._answer("POST", RESPONSES, body, error=error)
+        self.served += 1
+        response_id = f"resp_standin_{self.served:04d}"
+        output = self._output(body, items)
+        self.responses[response_id] = items + output
+        response = _response(response_id, body, output)
+        reply = Reply(200, events=_events(response)) if body.get("stream") else Reply(200, response)
+        return self._answer("POST", RESPONSES, body, reply)
+
+    def _output(self, body: Item, items: list[Item]) -> list[Item]:
+        index = self.served - 1
+        if self.script is not None and index < len(self.script):
+            return [dict(item) for item in self.script[index]]
+        tool = next((t for t in body.get("tools") or [] if t.get("type") == "function"), None)
+        fresh = not any(i.get("type") in ("function_call_output", "compaction") for i in items)
+        if tool is not None and fresh:
+            arguments = json.dumps(_arguments(tool.get("parameters") or {}), sort_keys=True)
+            call_id = f"call_standin_{self.served}"
+            return [
+                {
+                    "type": "function_call",
+                    "id": f"fc_standin_{self.served}",
+                    "call_id": call_id,
+                    "name": tool.get("name", ""),
+                    "arguments": arguments,
+                    "status": "completed",
+                }
+            ]
+        return [_message(f"stand-in answer {self.served}", f"msg_standin_{self.served}")]
+
+    def _compact(self, body: Item) -> Reply:
+        items, error = self._history(body)
+        if error is not None:
+            return self._answer("POST", COMPACT, body, error=error)
+        self.compactions += 1
+        users = [
+            {**item, "type": "message"}
+            for item in items
+            if item.get("role") == "user" and item.get("type", "message") == "message"
+        ]
+        summary = {
+            "type": "compaction",
+            "id": f"cmp_standin_{self.compactions}",
+            "encrypted_content": f"stand-in-summary-{self.compactions}",
+        }
+        compacted = {
+            "id": f"resp_compact_{self.compactions:04d}",
+            "object": "response.compaction",
+            "created_at": CREATED_AT,
+            "output": [*users, summary],
+            "usage": USAGE,
+        }
+        return self._answer("POST", COMPACT, body, Reply(200, compacted))
+
+
+def _as_items(value: Any) -> list[Item]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [{"role": "user", "content": value}]
+    if isinstance(value, list):
+        return [item for item in value if isinstance(item, dict)]
+    return []
+
+
+def _arguments(schema: Item) -> Item:
+    """Placeholder arguments for a function tool's JSON schema: one value per property."""
+    samples = {"string": "v", "integer": 0, "number": 0, "boolean": False, "array": []}
+    properties = schema.get("properties") or {}
+    return {name: samples.get(str(spec.get("type")), None) for name, spec in properties.items()}
+
+
+def _message(text: str, item_id: str) -> Item:
+    return {
+        "type": "message",
+        "id": item_id,
+        "role": "assistant",
+        "status": "completed",
+        "content": [{"type": "output_text", "text": text, "annotations": []}],
+    }
+
+
+def _response(response_id: str, body: Item, output: list[Item], status: str = "completed") -> Item:
+    return {
+        "id": response_id,
+        "object": "response",
+        "created_at": CREATED_AT,
+        "status": status,
+        "error": None,
+        "incomplete_details": None,
+        "instructions": body.get("instructions"),
+        "model": body.get("model") or "stand-in",
+        "output": output,
+        "parallel_tool_calls": bool(body.get("parallel_tool_calls", True)),
+        "previous_response_id": body.get("previous_response_id"),
+        "tool_choice": body.get("tool_choice") or "auto",
+        "tools": body.get("tools") or [],
+        "usage": USAGE,
+    }
+
+
+def _events(response: Item) -> list[Item]:
+    """The stream of one response: created, in progress, each item added and done, completed."""
+    start = {**response, "status": "in_progress", "output": [], "usage": None}
+    events: list[Item] = [
+        {"type": "response.created", "response": start},
+        {"type": "response.in_progress", "response": start},
+    ]
+    for index, item in enumerate(response["output"]):
+        added = {**item, "status": "in_progress"} if "status" in item else item
+        events.append({"type": "response.output_item.added", "output_index": index, "item": added})
+        events.append({"type": "response.output_item.done", "output_index": index, "item": item})
+    events.append({"type": "response.completed", "response": response})
+    return [{**event, "sequence_number": number} for number, event in enumerate(events)]
