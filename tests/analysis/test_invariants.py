@@ -70,6 +70,7 @@ def make_run(
     dispatches: int = 1,
     error: str | None = None,
     not_applicable: str | None = None,
+    model: str = "scripted",
     **changes: dict[str, Any],
 ) -> CaseRun:
     """A run that reached ``reached``; ``changes`` replaces fields of a stage, by stage name."""
@@ -77,7 +78,7 @@ def make_run(
     for name, fields in changes.items():
         stages[name] = replace(stages[name], **fields)  # type: ignore[index]
     kept = [stages[name] for name in reached]
-    return CaseRun(Case(), "0.0.0", kept, approvals, dispatches, error, not_applicable)
+    return CaseRun(Case(), "0.0.0", kept, approvals, dispatches, error, not_applicable, model)
 
 
 def verdict(run: CaseRun, invariant: str) -> Verdict:
@@ -129,6 +130,14 @@ VIOLATIONS: dict[str, tuple[dict[str, Any], str]] = {
         "resume: c1",
     ),
     "decision_enforced": ({"approvals": 0, "dispatches": 1}, "1 dispatches, 0 approvals"),
+    # Over HTTP, the next turn ended with the error the user saw.
+    "next_turn_accepted": (
+        {
+            "model": "responses",
+            "next_turn": {"outcome": "openai.BadRequestError: 400", "http_status": 400},
+        },
+        "HTTP 400: openai.BadRequestError: 400",
+    ),
 }
 
 
@@ -144,13 +153,22 @@ def test_invariants_hand_built_violations_are_of_known_invariants() -> None:
     assert set(VIOLATIONS) <= set(INVARIANTS)
 
 
+# On the scripted model, next_turn_accepted is predicted from the same next-turn input.
+COUPLED: dict[str, set[str]] = {"next_turn_input_paired": {"next_turn_accepted"}}
+
+
 @pytest.mark.parametrize(("invariant", "damage"), VIOLATIONS.items(), ids=list(VIOLATIONS))
 def test_invariants_violation_of_one_leaves_the_others_holding(
     invariant: str, damage: tuple[dict[str, Any], str]
 ) -> None:
     judged = judge(make_run(**damage[0]))
     assert invariant in [v.invariant for v in judged.violations]
-    others = [v for v in judged.verdicts if v.invariant != invariant and v.invariant in VIOLATIONS]
+    coupled = COUPLED.get(invariant, set())
+    others = [
+        v
+        for v in judged.verdicts
+        if v.invariant != invariant and v.invariant in VIOLATIONS and v.invariant not in coupled
+    ]
     assert all(v.holds is True for v in others), others
 
 
@@ -211,6 +229,7 @@ def test_invariants_decision_enforced_reads_the_run_not_the_stage_counts() -> No
                 "next_turn_input_paired": "next_turn",
                 "compaction_input_complete": "next_turn",
                 "compaction_input_paired": "next_turn",
+                "next_turn_accepted": "next_turn",
             },
         ),
         (
@@ -221,6 +240,7 @@ def test_invariants_decision_enforced_reads_the_run_not_the_stage_counts() -> No
                 "compaction_input_complete": "resume",
                 "compaction_input_paired": "resume",
                 "stored_history_paired": "resume",
+                "next_turn_accepted": "next_turn",
             },
         ),
     ],
@@ -318,3 +338,42 @@ def test_invariants_unknown_name_is_a_one_line_error_listing_the_names(name: str
     assert message.startswith(f"unknown invariant {name!r}: expected one of ")
     assert all(i in message for i in INVARIANTS) and "\n" not in message
     assert isinstance(info.value, InvestigationError) and isinstance(info.value, ValueError)
+
+
+# --- next_turn_accepted: observed over HTTP, predicted by the stand-in's rules --------------
+
+
+def test_invariants_next_turn_accepted_is_predicted_on_the_scripted_model() -> None:
+    """An orphan output in the next turn's input is what the real API answers with a 400."""
+    run = make_run(next_turn={"model_inputs": [[SUMMARY, output("pending-c1"), Q2]]})
+    assert verdict(run, "next_turn_accepted") == Verdict(
+        "next_turn_accepted",
+        False,
+        "predicted by the stand-in's rules: HTTP 400: "
+        "No tool call found for function call output with call_id pending-c1.",
+    )
+
+
+def test_invariants_next_turn_accepted_over_http_reads_what_the_user_saw() -> None:
+    seen = "openai.BadRequestError: Error code: 400 - No tool call found ..."
+    failed = make_run(next_turn={"outcome": seen, "http_status": 400})
+    assert verdict(replace(failed, model="responses"), "next_turn_accepted") == Verdict(
+        "next_turn_accepted", False, f"HTTP 400: {seen}"
+    )
+    assert verdict(replace(make_run(), model="responses"), "next_turn_accepted").holds is True
+
+
+def test_invariants_next_turn_accepted_over_http_ignores_the_rules() -> None:
+    """Over HTTP the verdict is what happened, not what the rules predict from the input."""
+    run = make_run(next_turn={"model_inputs": [[output("x")]]})
+    assert verdict(replace(run, model="responses"), "next_turn_accepted").holds is True
+
+
+def test_invariants_next_turn_not_judged_when_an_earlier_turn_failed() -> None:
+    run = make_run(
+        reached=("pause", "round_trip", "resume"),
+        resume={"outcome": "openai.BadRequestError: boom", "http_status": 400},
+    )
+    assert verdict(replace(run, model="responses"), "next_turn_accepted") == Verdict(
+        "next_turn_accepted", None, "resume: HTTP 400: openai.BadRequestError: boom"
+    )

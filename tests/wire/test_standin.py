@@ -1,0 +1,114 @@
+"""The stand-in answers like the API: replies, stored responses, streams and bad input."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from approval_compaction.wire.standin import StandIn
+
+TOOL = {"type": "function", "name": "lookup", "parameters": {"properties": {"value": {}}}}
+
+
+def post(standin: StandIn, path: str, body: Any) -> tuple[int, Any]:
+    raw = body if isinstance(body, bytes) else json.dumps(body).encode()
+    reply = standin.handle("POST", path, raw)
+    text = reply.content().decode()
+    return reply.status, json.loads(text) if reply.events is None else text
+
+
+def test_standin_calls_the_tool_then_answers_with_a_message() -> None:
+    standin = StandIn()
+    status, first = post(standin, "/v1/responses", {"input": "q", "tools": [TOOL]})
+    assert status == 200 and first["output"][0]["type"] == "function_call"
+    call = first["output"][0]
+    follow = [{"type": "function_call_output", "call_id": call["call_id"], "output": "x"}]
+    body = {"input": follow, "previous_response_id": first["id"], "tools": [TOOL]}
+    status, second = post(standin, "/v1/responses", body)
+    assert status == 200 and second["output"][0]["type"] == "message"
+
+
+def test_standin_previous_response_id_joins_the_stored_conversation() -> None:
+    """The orphan rule reads the chain: an output is paired with a call from a stored response."""
+    standin = StandIn()
+    _, first = post(standin, "/v1/responses", {"input": "q", "tools": [TOOL]})
+    lone = [
+        {"type": "function_call_output", "call_id": first["output"][0]["call_id"], "output": ""}
+    ]
+    assert post(standin, "/v1/responses", {"input": lone})[0] == 400
+    chained = {"input": lone, "previous_response_id": first["id"]}
+    assert post(standin, "/v1/responses", chained)[0] == 200
+
+
+def test_standin_previous_response_without_the_output_is_an_open_call() -> None:
+    standin = StandIn()
+    _, first = post(standin, "/v1/responses", {"input": "q", "tools": [TOOL]})
+    status, body = post(
+        standin, "/v1/responses", {"input": "again", "previous_response_id": first["id"]}
+    )
+    assert status == 400
+    assert body["error"]["message"].startswith("No tool output found for function call")
+
+
+def test_standin_unknown_previous_response_id() -> None:
+    status, body = post(standin := StandIn(), "/v1/responses", {"previous_response_id": "resp_x"})
+    assert (status, body["error"]) == (
+        400,
+        {
+            "message": "Previous response with id 'resp_x' not found.",
+            "type": "invalid_request_error",
+            "param": "previous_response_id",
+            "code": "previous_response_not_found",
+        },
+    )
+    assert standin.log[-1].status == 400
+
+
+@pytest.mark.parametrize("raw", [b"{not json", b"[1, 2]", b"", b"\xff\xfe"], ids=repr)
+def test_standin_malformed_json_is_a_400_not_a_crash(raw: bytes) -> None:
+    status, body = post(StandIn(), "/v1/responses", raw)
+    assert status == 400 and body["error"]["message"].startswith("We could not parse the JSON")
+
+
+@pytest.mark.parametrize(
+    ("method", "path"), [("POST", "/v1/chat"), ("GET", "/v1/responses"), ("DELETE", "/")]
+)
+def test_standin_unknown_endpoint_is_a_404_invalid_url(method: str, path: str) -> None:
+    reply = StandIn().handle(method, path, b"{}")
+    assert reply.status == 404
+    assert json.loads(reply.content())["error"]["message"] == f"Invalid URL ({method} {path})"
+
+
+def test_standin_compact_keeps_user_messages_then_one_compaction_item() -> None:
+    call = {"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}"}
+    status, body = post(
+        StandIn(), "/v1/responses/compact", {"input": [{"role": "user", "content": "q"}, call]}
+    )
+    assert status == 200 and body["object"] == "response.compaction"
+    assert [item["type"] for item in body["output"]] == ["message", "compaction"]
+
+
+def test_standin_stream_is_server_sent_events_ending_with_completed() -> None:
+    _, text = post(StandIn(), "/v1/responses", {"input": "q", "stream": True})
+    blocks = [b for b in text.split("\n\n") if b]
+    kinds = [b.splitlines()[0].removeprefix("event: ") for b in blocks]
+    assert kinds[0] == "response.created" and kinds[-1] == "response.completed"
+    numbers = [
+        json.loads(b.splitlines()[1].removeprefix("data: "))["sequence_number"] for b in blocks
+    ]
+    assert numbers == list(range(len(blocks)))
+
+
+def test_standin_replies_are_reproducible() -> None:
+    def run() -> bytes:
+        return StandIn().handle("POST", "/v1/responses", b'{"input": "q"}').content()
+
+    assert run() == run()
+
+
+def test_standin_script_overrides_the_policy() -> None:
+    scripted = [[{"type": "message", "id": "m", "role": "assistant", "content": []}]]
+    _, body = post(StandIn(script=scripted), "/v1/responses", {"input": "q", "tools": [TOOL]})
+    assert body["output"] == scripted[0]
