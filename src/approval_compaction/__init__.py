@@ -71,7 +71,21 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".doctor.verdict": ("SessionReport", "judge"),
     ".doctor.scan": ("scan_store", "verdict_counts"),
     ".doctor.repair": ("Outcome", "RepairResult", "healed_message"),
-    ".doctor.check": ("CheckRow", "run_check"),
+    ".doctor.check": ("CheckRow", "check_answer", "check_config", "load_check", "run_check"),
+    ".doctor.upgrade": ("UpgradeRecord", "load_upgrade", "upgrade_records"),
+    ".doctor.worker": ("WorkerComparison", "worker_comparisons"),
+    ".doctor.heal": ("Healed", "fill_store", "heal", "heal_on_postgres", "pinned_session_items"),
+    ".doctor.postgres": ("ThrowawayPostgres",),
+    ".doctor.findings": ("doctor_answers",),
+    ".doctor.views": (
+        "changes_frame",
+        "check_frame",
+        "item_checks_frame",
+        "outcomes_frame",
+        "reports_frame",
+        "upgrade_frame",
+        "worker_frame",
+    ),
 }
 _MODULE_OF: dict[str, str] = {name: module for module, names in _SOURCES.items() for name in names}
 

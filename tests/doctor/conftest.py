@@ -25,13 +25,13 @@ _names = itertools.count()
 
 
 @pytest.fixture(scope="session")
-def postgres_server() -> Iterator[postgres.Throwaway]:
+def postgres_server() -> Iterator[postgres.ThrowawayPostgres]:
     reason = postgres.available()
     if reason is not None:
         if os.environ.get("CI") == "true":
             pytest.fail(f"CI must run the PostgreSQL tests: {reason}")
         pytest.skip(reason)
-    with postgres.Throwaway() as server:
+    with postgres.ThrowawayPostgres() as server:
         yield server
 
 

@@ -7,8 +7,8 @@ import pytest
 from approval_compaction.doctor.check import (
     REJECTED,
     CheckError,
-    answer,
-    config,
+    check_answer,
+    check_config,
     default_threshold,
     run_check,
 )
@@ -18,7 +18,7 @@ def test_default_configuration_strikes_when_the_pause_reaches_the_threshold() ->
     """With no trigger and the default mode, the bug strikes exactly at the pause positions
     where the SDK's own hook compacts: the call waiting for approval is then lost."""
     threshold = default_threshold()
-    rows = run_check(config(), turns=threshold)
+    rows = run_check(check_config(), turns=threshold)
     struck = [r for r in rows if r.next_turn == REJECTED]
     assert struck, "the SDK's defaults are expected to be affected on the pinned release"
     for row in rows:
@@ -26,13 +26,13 @@ def test_default_configuration_strikes_when_the_pause_reaches_the_threshold() ->
         assert row.pending_call_stored == (not row.compacted_at_pause)
         assert (row.stored_after_resume == "poisoned") == (row.next_turn == REJECTED)
     assert all(r.candidates_at_pause >= threshold for r in struck)
-    assert "affected at" in answer(config(), rows, "x")
+    assert "affected at" in check_answer(check_config(), rows, "x")
 
 
 def test_a_trigger_that_never_compacts_is_not_affected() -> None:
-    rows = run_check(config(trigger="never"), turns=3)
+    rows = run_check(check_config(trigger="never"), turns=3)
     assert all(r.next_turn != REJECTED for r in rows)
-    assert "not affected" in answer(config(trigger="never"), rows, "x")
+    assert "not affected" in check_answer(check_config(trigger="never"), rows, "x")
 
 
 @pytest.mark.parametrize(
@@ -46,4 +46,4 @@ def test_a_trigger_that_never_compacts_is_not_affected() -> None:
 )
 def test_bad_configuration_is_one_line(kwargs: dict[str, str], message: str) -> None:
     with pytest.raises(CheckError, match=message):
-        config(**kwargs)
+        check_config(**kwargs)

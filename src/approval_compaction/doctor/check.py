@@ -71,7 +71,7 @@ class Config:
         return f"compaction_mode={self.mode!r}, {trigger}, {self.decision}"
 
 
-def config(mode: str = "auto", trigger: str = "default", decision: str = "approve") -> Config:
+def check_config(mode: str = "auto", trigger: str = "default", decision: str = "approve") -> Config:
     """A checked configuration, or a one-line ``CheckError``."""
     if mode not in MODES:
         raise CheckError(f"unknown compaction mode {mode!r}: one of {', '.join(MODES)}")
@@ -203,7 +203,7 @@ def verdict(rows: Sequence[CheckRow]) -> Answer:
     return "affected" if any(r.next_turn == REJECTED for r in rows) else "not affected"
 
 
-def answer(cfg: Config, rows: Sequence[CheckRow], sdk: str) -> str:
+def check_answer(cfg: Config, rows: Sequence[CheckRow], sdk: str) -> str:
     """The answer in one sentence, from the rows."""
     struck = [r for r in rows if r.next_turn == REJECTED]
     where = f"{len(rows)} pause positions (0 to {rows[-1].prior_turns} prior turns)" if rows else ""
@@ -226,7 +226,7 @@ def check_json(cfg: Config, rows: Sequence[CheckRow], release: str) -> dict[str,
         "release": release,
         "config": asdict(cfg),
         "rows": [asdict(r) for r in rows],
-        "answer": answer(cfg, rows, release),
+        "answer": check_answer(cfg, rows, release),
     }
 
 
@@ -249,7 +249,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--turns", type=int, default=DEFAULT_TURNS)
     parser.add_argument("--output", required=True)
     args = parser.parse_args(argv)
-    cfg = config(args.mode, args.trigger, args.decision)
+    cfg = check_config(args.mode, args.trigger, args.decision)
     rows = run_check(cfg, args.turns)
     Path(args.output).write_text(json.dumps(check_json(cfg, rows, sdk_version())))
     return 0
@@ -257,3 +257,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+def load_check(path: Path) -> tuple[str, Config, list[CheckRow]]:
+    """A check written by ``check_json`` (``doctor data``): release, configuration, rows."""
+    import json
+
+    from ..formats.records import RecordsError
+
+    try:
+        return from_json(json.loads(path.read_text()))
+    except FileNotFoundError:
+        raise RecordsError(f"{path} does not exist: run `make doctor-data`") from None
+    except (ValueError, KeyError, TypeError) as error:
+        raise RecordsError(f"{path} is not a doctor check: {error}") from None

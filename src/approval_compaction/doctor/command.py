@@ -89,9 +89,9 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     from dataclasses import asdict
 
     from ..study.capture import sdk_version
-    from .check import answer, config, run_check
+    from .check import check_answer, check_config, run_check
 
-    cfg = config(args.mode, args.trigger, args.decision)
+    cfg = check_config(args.mode, args.trigger, args.decision)
     if args.turns < 0:
         raise InvestigationError("--turns must be 0 or more")
     rows = run_check(cfg, args.turns)
@@ -102,7 +102,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     widths = [max(len(line[i]) for line in table) for i in range(len(table[0]))]
     for line in table:
         out.write("  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)) + "\n")
-    out.write(answer(cfg, rows, sdk_version()) + "\n")
+    out.write(check_answer(cfg, rows, sdk_version()) + "\n")
     return 0
 
 
@@ -116,6 +116,10 @@ def _data(args: argparse.Namespace, out: TextIO) -> int:
     def report(line: str) -> None:
         out.write(line + "\n")
 
+    from .findings import write_pinned_data
+
+    for path in write_pinned_data(Path(args.folder)):
+        report(f"wrote {path.name}")
     write_data(version, envs, Path(args.folder), report=report)
     return 0
 

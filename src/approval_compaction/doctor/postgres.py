@@ -48,8 +48,8 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-class Throwaway:
-    """``with Throwaway() as server:`` a running server; ``server.url(db)`` an asyncpg URL."""
+class ThrowawayPostgres:
+    """``with ThrowawayPostgres() as server:`` a running server; ``server.url(db)`` its URL."""
 
     def __init__(self, *, fsync: bool = False) -> None:
         bin_folder = binaries()
@@ -77,7 +77,7 @@ class Throwaway:
             lines = (proc.stderr or proc.stdout).strip().splitlines() or ["no output"]
             raise PostgresError(f"{command[0]} failed: {lines[-1]}")
 
-    def start(self) -> Throwaway:
+    def start(self) -> ThrowawayPostgres:
         data = self.folder / "data"
         self._run("initdb", "-D", str(data), "-A", "trust", "-U", USER, "-E", "UTF8",
                   "--locale=C", "--no-sync")  # fmt: skip
@@ -117,7 +117,7 @@ class Throwaway:
         _run_async(create())
         return self.url(name)
 
-    def __enter__(self) -> Throwaway:
+    def __enter__(self) -> ThrowawayPostgres:
         try:
             return self.start()
         except BaseException:

@@ -76,7 +76,7 @@ def compare(compact: bool, folder: Path) -> WorkerComparison:
     )
 
 
-def comparisons() -> list[WorkerComparison]:
+def worker_comparisons() -> list[WorkerComparison]:
     """Compaction on and off, each resumed here and in a fresh worker."""
     with tempfile.TemporaryDirectory(prefix="approval-compaction-workers-") as folder:
         results = []

@@ -1,0 +1,68 @@
+"""Views: the doctor's records as DataFrames for the notebook (the only module with pandas)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict
+from typing import Any
+
+import pandas as pd
+
+from .check import CheckRow
+from .heal import Healed
+from .repair import RepairResult
+from .upgrade import UpgradeRecord
+from .verdict import SessionReport
+from .worker import WorkerComparison
+
+
+def _frame(rows: Sequence[Any], index: str | None = None) -> pd.DataFrame:
+    frame = pd.DataFrame([asdict(r) if not isinstance(r, dict) else r for r in rows])
+    return frame.set_index(index) if index and not frame.empty else frame
+
+
+def reports_frame(reports: Sequence[SessionReport]) -> pd.DataFrame:
+    """One row per session: counts, the unpaired keys and the verdict in words."""
+    return _frame([r.as_row() for r in reports], "session_id")
+
+
+def check_frame(rows: Sequence[CheckRow]) -> pd.DataFrame:
+    """One row per pause position."""
+    return _frame(rows, "prior_turns")
+
+
+def changes_frame(result: RepairResult) -> pd.DataFrame:
+    """Every item a repair rewrites (or would): where, what it was, what it becomes."""
+    return _frame([c.as_row() for o in result.outcomes for c in o.changes])
+
+
+def outcomes_frame(result: RepairResult) -> pd.DataFrame:
+    """Each poisoned session's outcome."""
+    rows = [
+        {"session_id": o.session_id, "status": o.status, "items rewritten": len(o.changes)}
+        for o in result.outcomes
+    ]
+    return _frame(rows, "session_id")
+
+
+def item_checks_frame(healed: Healed) -> pd.DataFrame:
+    """Per session: how many items the backup, the repaired and the restored store agree on."""
+    frame = _frame(healed.items)
+    counts = {
+        "items": ("position", "size"),
+        "backed up, same": ("in_backup", lambda s: int((s == "same").sum())),
+        "rewritten by repair": ("repaired", lambda s: int((s == "rewritten").sum())),
+        "restored, same": ("restored", lambda s: int((s == "same").sum())),
+    }
+    return frame.groupby("session_id").agg(**counts)
+
+
+def upgrade_frame(records: Sequence[UpgradeRecord]) -> pd.DataFrame:
+    """The next turn per release and store, without the items it sent."""
+    rows = [{k: v for k, v in asdict(r).items() if k != "model_input"} for r in records]
+    return _frame(rows).set_index(["store", "release"])
+
+
+def worker_frame(rows: Sequence[WorkerComparison]) -> pd.DataFrame:
+    """In-process against fresh-worker resume, per compaction setting."""
+    return _frame(rows, "compaction")
