@@ -64,6 +64,7 @@ def search_args(options: Options) -> list[str]:
     args += ["--rounds", str(options.rounds), "--steps", str(options.steps)]
     args += ["--kinds", ",".join(options.kinds), "--boundaries", ",".join(options.boundaries)]
     args += ["--fix"] if options.fix else []
+    args += ["--invariants", ",".join(options.invariants)]
     return args + (["--database", options.database] if options.database else [])
 
 
@@ -132,7 +133,9 @@ def describe(result: SearchResult) -> str:
     if result.exhausted:
         lines.append(f"  holds: {', '.join(result.holds) or 'nothing'}")
     else:
-        lines.append(f"  stopped after {result.rounds} rounds: the rest was not searched to the end")
+        lines.append(
+            f"  stopped after {result.rounds} rounds: the rest was not searched to the end"
+        )
     return "\n".join(lines)
 
 

@@ -22,7 +22,7 @@ import json
 import sys
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,7 @@ from ..study.capture import sdk_version
 from .conversation import Conversation, Trace
 from .driver import Live, Worker, invariant_names, scratch_folder, take
 from .kinds import available
-from .rules import NO_KIND, Setup, Violation, machine
+from .rules import NO_KIND, Setup, Violation, machine, new_pairs
 
 KNOWN_SHAPE = ("function_approval",)
 
@@ -47,6 +47,7 @@ class Options:
     kinds: tuple[str, ...] = ()  # empty: every kind the release supports
     boundaries: tuple[str, ...] = ("memory", "json", "process")
     database: str | None = None  # a folder for hypothesis's example database
+    invariants: tuple[str, ...] = ()  # the invariants whose violation fails (empty: all)
 
 
 @dataclass(frozen=True)
@@ -176,12 +177,15 @@ def _settings(options: Options) -> Any:
     from hypothesis import HealthCheck, Phase, Verbosity, settings
     from hypothesis.database import DirectoryBasedExampleDatabase
 
-    database = DirectoryBasedExampleDatabase(options.database) if options.database else None
+    database = None
+    if options.database:  # one database per release and variant; the seed still fixes the run
+        variant = f"{sdk_version()}{'-fix' if options.fix else ''}"
+        database = DirectoryBasedExampleDatabase(str(Path(options.database) / variant))
     phases = [p for p in Phase if p != Phase.explain]  # the explain phase reruns a lot
     return settings(
         max_examples=options.examples,
         stateful_step_count=options.steps,
-        derandomize=True,
+        derandomize=database is None,  # hypothesis refuses a database with derandomize
         database=database,
         deadline=None,
         suppress_health_check=list(HealthCheck),
@@ -210,7 +214,7 @@ def _search(options: Options) -> SearchResult:
     if options.kinds:
         kinds = tuple(k for k in kinds if k in options.kinds)
     worker = Worker() if "process" in options.boundaries else None
-    targets = frozenset(invariant_names())
+    targets = frozenset(options.invariants or invariant_names())
     setup = Setup(kinds, options.fix, boundaries=options.boundaries, targets=targets)
     setup.worker = worker
     findings: list[Finding] = []
@@ -223,8 +227,9 @@ def _search(options: Options) -> SearchResult:
                 run_state_machine_as_test(explorer, settings=_settings(options))
                 exhausted = True
             except Violation as violation:
-                findings.append(finding(violation, skipped))
-                setup.found.update(violation.pairs)
+                found = tighten(violation, setup)
+                findings.append(finding(found, skipped))
+                setup.found.update(found.pairs)
     finally:
         if worker is not None:
             worker.close()
@@ -243,9 +248,31 @@ def _search(options: Options) -> SearchResult:
     )
 
 
-def rerun(conversation: Conversation, worker: Worker | None = None) -> Trace:
+def tighten(violation: Violation, setup: Setup) -> Violation:
+    """Drop any single step hypothesis's shrinker left in while the rerun still breaks the same
+    pairs (a last pass of step deletion; hypothesis does not promise a minimal result)."""
+    best = violation
+    changed = True
+    while changed and len(best.conversation.steps) > 1:
+        changed = False
+        for index in range(len(best.conversation.steps)):
+            steps = best.conversation.steps[:index] + best.conversation.steps[index + 1 :]
+            shorter = replace(best.conversation, steps=steps)
+            trace = rerun(shorter, setup.worker, setup.kinds)
+            broken = {p for r in trace.records for p in new_pairs(r, setup)}
+            if set(best.pairs) <= broken:
+                best = Violation(shorter, list(trace.records), set(best.pairs))
+                changed = True
+                break
+    return best
+
+
+def rerun(
+    conversation: Conversation, worker: Worker | None = None, only: tuple[str, ...] = ()
+) -> Trace:
     """Run a saved conversation again on the installed release, every step judged."""
     kinds, skipped = available()
+    kinds = tuple(k for k in kinds if k in only) if only else kinds
 
     async def steps(folder: Path) -> Trace:
         live = Live(conversation.mode, conversation.fix, kinds, folder, (0, 0))
@@ -302,6 +329,7 @@ def parser() -> argparse.ArgumentParser:
     main.add_argument("--kinds", default="", help="comma-separated kinds (default: all)")
     main.add_argument("--boundaries", default=",".join(Options.boundaries))
     main.add_argument("--database", help="a folder for hypothesis's example database")
+    main.add_argument("--invariants", default="", help="comma-separated (default: all)")
     return main
 
 
@@ -315,6 +343,7 @@ def options_from(args: argparse.Namespace) -> Options:
         kinds=tuple(k for k in args.kinds.split(",") if k),
         boundaries=tuple(b for b in args.boundaries.split(",") if b),
         database=args.database,
+        invariants=tuple(i for i in args.invariants.split(",") if i),
     )
 
 

@@ -1,0 +1,42 @@
+"""Driver: a real conversation through the SDK, judged step by step by the invariants' rules."""
+
+from __future__ import annotations
+
+from approval_compaction.explore.conversation import Conversation, Step
+from approval_compaction.explore.driver import judge_step
+from approval_compaction.explore.search import rerun
+from approval_compaction.study.capture import Stage
+
+CALL = {"type": "function_call", "call_id": "function_approval-0-0", "name": "t", "arguments": ""}
+OUTPUT = {"type": "function_call_output", "call_id": "function_approval-0-0", "output": "x"}
+
+
+def test_judge_step_names_an_orphan_output_in_the_stored_history() -> None:
+    stage = Stage(name="resume", stored=[OUTPUT], model_inputs=[[CALL, OUTPUT]])
+    verdicts = {j.invariant: j for j in judge_step(stage, "decide", approvals=0)}
+    assert verdicts["stored_history_paired"].holds is False
+    assert verdicts["stored_history_paired"].offenders == ("function_approval-0-0",)
+    assert verdicts["resumed_input_paired"].holds is True
+    assert "next_turn_input_paired" not in verdicts  # a decide plays the resume
+
+
+def test_judge_step_counts_dispatches_against_approvals() -> None:
+    stage = Stage(name="resume", stored=[], dispatches=1)
+    verdicts = {j.invariant: j for j in judge_step(stage, "ask", approvals=0)}
+    assert verdicts["decision_enforced"].holds is False
+    assert "resumed_input_paired" not in verdicts  # an ask plays the next turn
+
+
+def test_rejected_custom_tool_never_runs_and_its_output_is_orphaned_by_compaction() -> None:
+    """A custom tool paused for approval is compacted away like a function tool on 0.23.1."""
+    steps = (
+        Step("ask", compact=True, calls=("custom_approval",)),
+        Step("decide", decision="reject", boundary="json"),
+        Step("ask"),
+    )
+    trace = rerun(Conversation("input", False, steps))
+    assert [r.outcome for r in trace.records] == ["paused", "answered", "answered"]
+    assert sum(r.stage.dispatches for r in trace.records) == 0
+    broken = {(i, j.invariant) for i, j in trace.violations}
+    assert (0, "compaction_input_complete") in broken
+    assert (2, "next_turn_input_paired") in broken

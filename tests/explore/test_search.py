@@ -1,0 +1,79 @@
+"""The bounded search: a fixed seed and a small budget on the pinned release, unfixed and with
+the workaround. It runs in CI (about a minute on two cores)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from approval_compaction.explore.conversation import Conversation, Step
+from approval_compaction.explore.search import Options, SearchResult, known_as, search
+
+FUNCTION_KINDS = ("function_approval", "function", "function_raises")
+BOUNDED = Options(  # the report's own question: does the next turn send an orphan output?
+    examples=40,
+    seed=0,
+    rounds=1,
+    kinds=FUNCTION_KINDS,
+    boundaries=("memory", "json"),
+    invariants=("next_turn_input_paired",),
+)
+REPORT = {  # the invariants the original report shows broken
+    "next_turn_input_paired",
+    "compaction_input_complete",
+    "compaction_input_paired",
+    "stored_history_paired",
+}
+PAUSE = Step("ask", compact=True, calls=("function_approval",))
+
+
+@pytest.fixture(scope="module")
+def unfixed() -> SearchResult:
+    return search(BOUNDED)
+
+
+def test_bounded_search_finds_the_known_violation_shrunk(unfixed: SearchResult) -> None:
+    """The original report's case: a paused call compacted away, a decision, a new question."""
+    full = [f for f in unfixed.findings if "next_turn_input_paired" in f.invariants]
+    assert full, [f.pairs for f in unfixed.findings]
+    finding = full[0]
+    assert finding.label == "known" and "compaction=on" in finding.known_as
+    steps = finding.trace.conversation.steps
+    assert len(steps) == 3 and steps[0] == PAUSE  # shrunk to pause, decide, next question
+    assert steps[1].action == "decide" and steps[2] == Step("ask")
+
+
+def test_bounded_search_judges_every_invariant_after_every_step(unfixed: SearchResult) -> None:
+    steps = unfixed.tally["steps"]
+    assert steps > 0 and unfixed.tally["judged: stored_history_paired"] == steps
+    assert unfixed.tally["judged: compaction_input_complete"] == steps
+
+
+def test_bounded_search_with_the_workaround_breaks_nothing_the_report_broke() -> None:
+    fixed = search(replace(BOUNDED, fix=True, invariants=()))
+    broken = {i for f in fixed.findings for i, kind in f.pairs if kind == "function_approval"}
+    assert not broken & REPORT, [f.name for f in fixed.findings]
+    assert fixed.tally["compaction requests"] > 0  # the workaround still compacts
+
+
+def test_known_as_recognises_the_report_shape_and_its_prefixes() -> None:
+    decide = Step("decide", decision="reject", boundary="json")
+    pair = [("next_turn_input_paired", "function_approval")]
+    full = Conversation("input", False, (PAUSE, decide, Step("ask")))
+    assert known_as(full, pair) == "runner=run,compaction=on,decision=reject,state_boundary=json"
+    assert known_as(Conversation("input", False, (PAUSE,)), pair) == "runner=run,compaction=on"
+
+
+@pytest.mark.parametrize(
+    "conversation",
+    [
+        Conversation("auto", False, (PAUSE,)),
+        Conversation("input", False, (Step("ask", compact=True, calls=("custom_approval",)),)),
+        Conversation("input", False, (PAUSE, Step("decide", boundary="process"))),
+        Conversation("input", False, (PAUSE, Step("decide"), Step("ask", "run_streamed"))),
+    ],
+    ids=["auto-mode", "custom-tool", "process-boundary", "two-runners"],
+)
+def test_known_as_flags_other_shapes_as_new(conversation: Conversation) -> None:
+    assert known_as(conversation, [("stored_history_paired", "function_approval")]) == ""
