@@ -38,7 +38,7 @@ doctor-data: $(STAMP) ## the newest release on a store the pinned one poisoned (
 	$(PY) -m approval_compaction doctor data
 
 NEWEST ?= 0.24.0
-EXPLORE_ARGS ?= --examples 60 --rounds 24 --database
+EXPLORE_ARGS ?= --examples 40 --rounds 8 --boundaries memory,json,process --database
 explore: $(STAMP) ## long property-based search: pinned, with the workaround, newest release (slow)
 	$(PY) -m approval_compaction explore $(EXPLORE_ARGS)
 	$(PY) -m approval_compaction explore --fix $(EXPLORE_ARGS)

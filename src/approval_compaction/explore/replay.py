@@ -122,3 +122,51 @@ def text(finding: Finding, again: Trace | None = None) -> str:
     for title, frame in tables(trace):
         lines += [title, frame.to_string() if len(frame) else "(empty)", ""]
     return "\n".join(lines)
+
+
+def load_results(folder: Path) -> dict[str, SearchResult]:
+    """Every ``explore-*.json`` under ``folder``, keyed by release and variant."""
+    found = {}
+    for path in sorted(folder.glob("explore-*.json")):
+        result = load_result(path)
+        found[f"{result.sdk_version}{' + workaround' if result.fix else ''}"] = result
+    return found
+
+
+def coverage(results: dict[str, SearchResult]) -> pd.DataFrame:
+    """What each search covered: its tally of rules, choices and outcomes, one column each."""
+    frame = pd.DataFrame({name: r.tally for name, r in results.items()}).fillna(0).astype(int)
+    return frame.sort_index()
+
+
+def findings_table(results: dict[str, SearchResult]) -> pd.DataFrame:
+    """One row per shrunk counterexample: where, what it breaks, known or new, its steps."""
+    rows = [
+        {
+            "search": name,
+            "counterexample": f.name,
+            "breaks": ", ".join(f"{i} ({k})" for i, k in f.pairs),
+            "label": f.label,
+            "known as": f.known_as,
+            "steps": " → ".join(s.label() for s in f.trace.conversation.steps),
+        }
+        for name, result in results.items()
+        for f in result.findings
+    ]
+    columns = ["search", "counterexample", "breaks", "label", "known as", "steps"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def holds_table(results: dict[str, SearchResult]) -> pd.DataFrame:
+    """Per search: whether its last round ran dry, and each invariant no example broke."""
+    rows = [
+        {
+            "search": name,
+            "rounds": r.rounds,
+            "ran dry": r.exhausted,
+            "holds": ", ".join(r.holds) if r.exhausted else "(budget ran out first)",
+            "skipped kinds": ", ".join(f"{k}: {why}" for k, why in r.skipped.items()),
+        }
+        for name, r in results.items()
+    ]
+    return pd.DataFrame(rows).set_index("search")

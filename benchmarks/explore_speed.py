@@ -1,0 +1,39 @@
+"""Explore speed: examples per second, and examples to the report's violation from a random start.
+
+Examples per second: one round of the search on the pinned release with every kind and the
+memory and JSON boundaries, the seed fixed; the tally counts each example hypothesis ran.
+Examples to find: for several seeds, a generate-only round that fails on the first example
+whose next turn sends an orphan output (``next_turn_input_paired``); the median count.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+from approval_compaction.explore.search import Options, first_known, search
+
+SEEDS = (1, 2, 3, 4, 5, 6, 7)
+BUDGET = 400
+
+
+def main() -> None:
+    options = Options(examples=60, seed=0, rounds=1, boundaries=("memory", "json"))
+    start = time.perf_counter()
+    result = search(options)
+    seconds = time.perf_counter() - start
+    examples, steps = result.tally["examples"], result.tally["steps"]
+    print(f"search round:           {examples} examples, {steps} steps in {seconds:.1f} s")
+    print(f"examples per second:    {examples / seconds:.2f}")
+    print(f"steps per second:       {steps / seconds:.2f}")
+    counts = [
+        first_known(Options(seed=seed, boundaries=("memory", "json")), BUDGET) for seed in SEEDS
+    ]
+    found = [c for c in counts if c is not None]
+    print(f"examples to first find: {counts} (seeds {SEEDS}; None: not within {BUDGET})")
+    if found:
+        print(f"median examples to find the report's violation: {statistics.median(found)}")
+
+
+if __name__ == "__main__":
+    main()
