@@ -1,0 +1,65 @@
+"""Replay: counterexample files keep one name, load back whole, and rerun to the same verdicts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from approval_compaction.cli import main
+from approval_compaction.explore import replay
+from approval_compaction.explore.conversation import Conversation, Step
+from approval_compaction.explore.search import Finding, known_as, rerun
+
+STEPS = (
+    Step("ask", compact=True, calls=("function_approval",)),
+    Step("decide", decision="reject", boundary="json"),
+    Step("ask"),
+)
+
+
+@pytest.fixture(scope="module")
+def finding() -> Finding:
+    conversation = Conversation("input", False, STEPS)
+    pairs = (("next_turn_input_paired", "function_approval"),)
+    return Finding(pairs, "known", known_as(conversation, pairs), rerun(conversation))
+
+
+def test_saved_counterexample_loads_back_whole_under_a_stable_name(
+    finding: Finding, tmp_path: Path
+) -> None:
+    path = replay.save(finding, tmp_path)
+    assert path.name == f"{finding.trace.sdk_version}-{finding.trace.conversation.digest()}.json"
+    assert replay.load(path) == finding
+    assert replay.save(finding, tmp_path) == path  # the same steps, the same file
+
+
+def test_rerun_reproduces_the_saved_violations(finding: Finding) -> None:
+    again = rerun(finding.trace.conversation)
+    assert replay.same_violations(finding.trace, again)
+    assert (2, "next_turn_input_paired") in {(i, j.invariant) for i, j in again.violations}
+
+
+def test_replay_text_shows_each_step_and_the_label(finding: Finding) -> None:
+    text = replay.text(finding)
+    assert "known: the original report's case (runner=run,compaction=on,decision=reject" in text
+    assert "2: ask[]: last model input" in text and "orphan output" in text
+
+
+def test_cli_replay_of_a_saved_file(
+    finding: Finding, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = replay.save(finding, tmp_path)
+    assert main(["explore", "replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "rerun: same violations" in out and finding.name in out
+
+
+def test_cli_replay_of_a_bad_file_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    assert main(["explore", "replay", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1
