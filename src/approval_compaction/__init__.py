@@ -52,6 +52,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "sweep_frame",
     ),
     ".releases.crosscheck": ("regression_table",),
+    ".releases.upstream": ("suite_answer", "suite_changes", "suite_checks", "suite_runs"),
     ".fix.workaround": (
         "DeferCompactionWhilePending",
         "defer_compaction_while_pending",

@@ -30,14 +30,14 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from agents.memory import OpenAIResponsesCompactionSession
 
-from ..analysis.pairing import find_unpaired
-from ..study.items import Item, to_items
+from ..analysis.pairing import CALL_TO_OUTPUT, OUTPUT_TO_CALL, find_unpaired
+from ..study.items import Item
 
 logger = logging.getLogger("approval_compaction.workaround")
 KEPT_DEFERRALS = 64
@@ -57,9 +57,27 @@ class Deferral:
     items_read: int  # how many stored items the decision looked at
 
 
+PAIRING_FIELDS = ("type", "call_id", "id", "approval_request_id")
+
+
+def pairing_view(item: Any) -> Item | None:
+    """The fields pairing reads, from a dict or an SDK model; None for an item that never pairs."""
+    if isinstance(item, Mapping):
+        kind = item.get("type")
+        view = {field: item.get(field) for field in PAIRING_FIELDS}
+    else:
+        kind = getattr(item, "type", None)
+        view = {field: getattr(item, field, None) for field in PAIRING_FIELDS}
+    return view if kind in CALL_TO_OUTPUT or kind in OUTPUT_TO_CALL else None
+
+
 def open_groups(items: Sequence[Any]) -> list[str]:
-    """``type:key`` of every call without its output and approval request without its response."""
-    plain: list[Item] = to_items(items)
+    """``type:key`` of every call without its output and approval request without its response.
+
+    Only call and output items are looked at, and only their type and keys: no item is copied
+    or serialised, so the scan costs little even over a long exchange.
+    """
+    plain = [view for view in map(pairing_view, items) if view is not None]
     return [
         f"{u.item_type}:{u.key or '?'}" for u in find_unpaired(plain) if u.problem == "open call"
     ]

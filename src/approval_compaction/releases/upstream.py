@@ -31,6 +31,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import paths
 from ..errors import InvestigationError
@@ -39,6 +40,9 @@ from ..formats.markdown import markdown_table
 from ..formats.records import read_records, records_json, write_records
 from . import environments
 from .versions import PACKAGE
+
+if TYPE_CHECKING:  # pandas only for the notebook's tables
+    import pandas as pd
 
 Report = Callable[[str], None]
 Runner = Callable[[Sequence[str], Path, dict[str, str], float], "subprocess.CompletedProcess[str]"]
@@ -99,7 +103,7 @@ class Checkout:
 
 
 @dataclass(frozen=True)
-class TestOutcome:
+class CaseOutcome:
     """One test's outcome in one run: passed, failed, error, skipped."""
 
     test: str
@@ -255,7 +259,7 @@ def test_id(case: ET.Element) -> str:
     return name
 
 
-def parse_junit(text: str) -> list[TestOutcome]:
+def parse_junit(text: str) -> list[CaseOutcome]:
     """Each test case of a JUnit XML report, with its failure's first line."""
     outcomes = []
     for case in ET.fromstring(text).iter("testcase"):
@@ -266,7 +270,7 @@ def parse_junit(text: str) -> list[TestOutcome]:
                 result = {"failure": "failed"}.get(tag, tag)
                 message = " ".join((child.attrib.get("message") or "").split())[:300]
                 break
-        outcomes.append(TestOutcome(test_id(case), result, message))
+        outcomes.append(CaseOutcome(test_id(case), result, message))
     return outcomes
 
 
@@ -299,14 +303,14 @@ def run_suite(
     fix: bool,
     workers: int = DEFAULT_WORKERS,
     run: Runner = run_command,
-) -> tuple[list[TestOutcome], int]:
+) -> tuple[list[CaseOutcome], int]:
     """Run the selected files once; the outcomes and how many sessions the plugin upgraded."""
     with tempfile.TemporaryDirectory(prefix="approval-compaction-upstream-") as scratch:
         reports = Path(scratch)
         counts = reports / "counts"
         counts.mkdir()
         env = suite_environ(fix, counts)
-        outcomes: list[TestOutcome] = []
+        outcomes: list[CaseOutcome] = []
         for command in pytest_commands(checkout, files, fix, workers, reports):
             proc = run(command, checkout.folder, env, SUITE_TIMEOUT_SECONDS)
             report = Path(command[-1].split("=", 1)[1])
@@ -319,7 +323,7 @@ def run_suite(
 
 
 def summarize(
-    version: str, variant: str, files: int, outcomes: Sequence[TestOutcome], upgraded: int
+    version: str, variant: str, files: int, outcomes: Sequence[CaseOutcome], upgraded: int
 ) -> SuiteRun:
     """Counts of one run."""
 
@@ -346,8 +350,8 @@ def reason_for(test: str, intended: dict[str, str] = INTENDED) -> str:
 
 def changes(
     version: str,
-    baseline: Iterable[TestOutcome],
-    fixed: Iterable[TestOutcome],
+    baseline: Iterable[CaseOutcome],
+    fixed: Iterable[CaseOutcome],
     intended: dict[str, str] = INTENDED,
 ) -> list[SuiteChange]:
     """Every test whose outcome differs between the runs (missing in one counts as a change)."""
@@ -355,8 +359,8 @@ def changes(
     after = {o.test: o for o in fixed}
     found = []
     for test in sorted(before.keys() | after.keys()):
-        old = before.get(test, TestOutcome(test, "missing", ""))
-        new = after.get(test, TestOutcome(test, "missing", ""))
+        old = before.get(test, CaseOutcome(test, "missing", ""))
+        new = after.get(test, CaseOutcome(test, "missing", ""))
         if old.outcome != new.outcome:
             message = new.message if new.outcome != "passed" else old.message
             reason = reason_for(test, intended)
@@ -443,9 +447,8 @@ def _tally(run: SuiteRun) -> str:
 
 def result_paths(version: str, folder: Path = paths.DATA) -> dict[str, Path]:
     """Where a release's results are committed: the changes, the runs and the checks."""
-    stem = folder / f"upstream-suite-{version}"
     return {
-        "changes": stem.with_suffix(".json"),
+        "changes": folder / f"upstream-suite-{version}.json",
         "runs": folder / f"upstream-suite-{version}-runs.json",
         "checks": folder / f"upstream-suite-{version}-checks.json",
     }
@@ -523,3 +526,50 @@ def command(args: argparse.Namespace) -> int:
     report(f"{version}: {time.monotonic() - started:.0f} s")
     failed_checks = [c for c in result.checks if not c.passed]
     return 1 if result.unexplained or failed_checks else 0
+
+
+def suite_runs(versions: Sequence[str], folder: Path = paths.DATA) -> pd.DataFrame:
+    """The committed runs of each release: tests, outcomes, sessions the plugin upgraded."""
+    from ..analysis.table import to_frame
+
+    rows = [run for version in versions for run in load(version, folder).runs]
+    return to_frame(rows, SuiteRun).set_index(["sdk_version", "variant"])
+
+
+def suite_changes(versions: Sequence[str], folder: Path = paths.DATA) -> pd.DataFrame:
+    """Every test whose outcome the workaround changed, with its assertion and its reason."""
+    from ..analysis.table import to_frame
+
+    rows = [c for version in versions for c in load(version, folder).changes]
+    frame = to_frame(rows, SuiteChange)
+    frame["reason"] = frame["reason"].where(frame["reason"] != "", "NOT EXPLAINED")
+    return frame.set_index(["sdk_version", "test"])
+
+
+def suite_checks(versions: Sequence[str], folder: Path = paths.DATA) -> pd.DataFrame:
+    """The upstream-form regression test under each release's ruff and pyright."""
+    from ..analysis.table import to_frame
+
+    rows = [c for version in versions for c in load(version, folder).checks]
+    frame = to_frame(rows, SuiteCheck)
+    frame["passed"] = frame["passed"].map({True: "passed", False: "FAILED"})
+    return frame.pivot(index="sdk_version", columns="check", values="passed")
+
+
+def suite_answer(versions: Sequence[str], folder: Path = paths.DATA) -> str:
+    """One sentence per release, from its committed results."""
+    sentences = []
+    for version in versions:
+        result = load(version, folder)
+        fixed = next((r for r in result.runs if r.variant == "fix"), None)
+        if fixed is None:
+            sentences.append(f"openai-agents {version}: run without the workaround only.")
+            continue
+        explained = len(result.changes) - len(result.unexplained)
+        sentences.append(
+            f"openai-agents {version}: {fixed.tests:,} tests in {fixed.files} files, "
+            f"{fixed.sessions_upgraded:,} compaction sessions made deferring; "
+            f"{len(result.changes)} outcomes change with the workaround "
+            f"({explained} explained, {len(result.unexplained)} not)."
+        )
+    return " ".join(sentences)
