@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
 .DEFAULT_GOAL := help
-.PHONY: help setup run sweep workaround doctor-data explore test lint lab bench clean
+.PHONY: help setup run sweep workaround doctor-data explore upstream test lint lab bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -43,6 +43,10 @@ explore: $(STAMP) ## long property-based search: pinned, with the workaround, ne
 	$(PY) -m approval_compaction explore $(EXPLORE_ARGS)
 	$(PY) -m approval_compaction explore --fix $(EXPLORE_ARGS)
 	$(PY) -m approval_compaction explore --release $(NEWEST) $(EXPLORE_ARGS)
+
+upstream: $(STAMP) ## the SDK's own tests on 0.23.1 and 0.24.0, as they are and with the workaround (slow, downloads)
+	$(PY) -m approval_compaction upstream-suite --release 0.23.1 --fix --write
+	$(PY) -m approval_compaction upstream-suite --release 0.24.0 --fix --write
 
 test: $(STAMP) lint ## lint, type-check and run the tests
 	$(PY) -m pytest
