@@ -237,13 +237,14 @@ class Store:
         rows: list[Row] = []
         async with self.engine.connect() as conn:
             result = await conn.stream(query.execution_options(yield_per=BATCH_ROWS))
-            async for sid, row_id, data, created in result:
-                if sid != current:
-                    if current is not None:
-                        yield StoredSession(current, tuple(rows))
-                    current, rows = sid, []
-                if row_id is not None:
-                    rows.append(Row(int(row_id), str(data), _text(created)))
+            async for batch in result.partitions():  # one await per batch, not per row
+                for sid, row_id, data, created in batch:
+                    if sid != current:
+                        if current is not None:
+                            yield StoredSession(current, tuple(rows))
+                        current, rows = sid, []
+                    if row_id is not None:
+                        rows.append(Row(int(row_id), str(data), _text(created)))
         if current is not None:
             yield StoredSession(current, tuple(rows))
 
