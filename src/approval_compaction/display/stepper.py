@@ -248,7 +248,10 @@ class Stepper:
             for name, values in CHOICES.items()
         }
         self.controls["workaround"] = widgets.ToggleButtons(
-            options=list(wrappers), value=NO_WORKAROUND, description="workaround"
+            options=list(wrappers),
+            value=NO_WORKAROUND,
+            description="workaround",
+            style={"button_width": "auto"},
         )
         self.stages = widgets.ToggleButtons(options=list(STAGES), value=STAGES[0])
         self.previous = widgets.Button(description="◀ previous", tooltip="previous stage")
@@ -257,6 +260,7 @@ class Stepper:
         self.tables = widgets.HTML()
         self.message.add_class("ac-stepper-message")
         self.tables.add_class("ac-stepper-tables")
+        self.tables.add_class("jp-RenderedHTMLCommon")  # JupyterLab's look for HTML tables
         self.widget = widgets.VBox(
             [
                 widgets.HBox([self.controls[name] for name in CHOICES]),
