@@ -25,6 +25,13 @@ def test_readme_findings_name_the_pinned_violation() -> None:
     assert "0 of 96 verdicts violated" in block
 
 
+def test_readme_findings_answer_the_doctor_questions() -> None:
+    block = findings_block()
+    for question in ("SDK's defaults?", "upgrading heal", "another worker?", "poisoned, and"):
+        assert question in block
+    assert "affected at" in block and "`doctor repair`" in block
+
+
 def test_readme_block_replaces_only_between_markers() -> None:
     text = f"intro\n{START}\nold\n{END}\noutro\n"
     assert with_block(text, "new") == f"intro\n{START}\nnew\n{END}\noutro\n"

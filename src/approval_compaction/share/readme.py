@@ -13,6 +13,7 @@ from .. import paths
 from ..analysis.findings import finding
 from ..analysis.matrix import MatrixRecord
 from ..analysis.table import to_frame
+from ..doctor.findings import block as doctor_block
 from ..errors import InvestigationError
 from ..formats.files import write_atomic
 from ..formats.records import read_records
@@ -26,7 +27,8 @@ class ReadmeMarkersError(InvestigationError):
 
 
 def findings_block(folder: Path = paths.DATA) -> str:
-    """The findings, as markdown, from the pinned matrix, the sweep and the workaround matrix."""
+    """The findings, as markdown, from the pinned matrix, the sweep, the workaround matrix and
+    the doctor's answers (``data/doctor-*.json``)."""
     pinned = to_frame(read_records(folder / "matrix.json", MatrixRecord))
     fixed = to_frame(read_records(folder / "fix-matrix.json", MatrixRecord))
     violated = int(fixed["holds"].eq(False).sum())
@@ -44,6 +46,8 @@ def findings_block(folder: Path = paths.DATA) -> str:
         "",
         f"**With the workaround** (`data/fix-matrix.json`): {violated} of {len(fixed)} verdicts "
         f"violated; {still} of {len(compacting)} compaction-on cases still compact.",
+        "",
+        doctor_block(folder),
     ]
     return "\n".join(lines)
 
