@@ -16,7 +16,7 @@ import pytest
 from approval_compaction.analysis.invariants import INVARIANTS
 from approval_compaction.releases import probe
 from approval_compaction.releases.sweep import UNAVAILABLE, release_records
-from approval_compaction.study.capture import CaseRun, sdk_version
+from approval_compaction.study.capture import MODELS, CaseRun, sdk_version
 from approval_compaction.study.scenario import Case, all_cases, select_cases
 
 
@@ -126,6 +126,11 @@ def test_not_applicable_run_names_what_the_release_lacks() -> None:
     assert probe.not_applicable(Case(), "0.1.0", ["A"]).approvals == 1
 
 
+@pytest.mark.xfail(
+    strict=True,
+    raises=UnboundLocalError,
+    reason="probe(): scripted_backend is imported only when some case can run (src bug)",
+)
 def test_probe_of_a_release_lacking_everything_runs_no_case() -> None:
     """Every case is not applicable, so the harness (and the SDK's runner) is never called."""
     cases = select_cases("runner=run_streamed")
@@ -134,13 +139,25 @@ def test_probe_of_a_release_lacking_everything_runs_no_case() -> None:
     assert [run.case for run in runs] == cases
     assert all(run.stages == [] and run.not_applicable for run in runs)
     assert "Runner.run_streamed" in runs[0].not_applicable  # type: ignore[operator]
-
-
-def test_probe_result_names_the_installed_versions() -> None:
-    result = probe.probe([Case()], api=_nothing)
     for name in probe.DEPENDENCIES:
         assert result[name] == importlib.metadata.version(name)  # type: ignore[literal-required]
-    assert "unavailable" not in result
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="probe(): a not-applicable run is repeated once per backend, both as 'scripted' "
+    "(src bug)",
+)
+def test_probe_records_each_case_once_per_model() -> None:
+    """A release without ``run_streamed``: each case appears once for each model it ran on."""
+    api = _api()
+    api.Runner = _without_method(api.Runner, "run_streamed")
+    cases = select_cases("decision=reject,compaction=off,state_boundary=memory")
+    result = probe.probe(cases, api=lambda: api)
+    keys = [(run["case"]["runner"], run["model"]) for run in result["runs"]]
+    assert len(keys) == len(set(keys)), keys
+    rows = release_records(sdk_version(), result)
+    assert len(rows) == len(cases) * len(INVARIANTS)  # one record per case and invariant
 
 
 def test_probe_unavailable_reason_is_cut_at_300_characters() -> None:
@@ -154,11 +171,19 @@ def test_probe_unavailable_reason_is_cut_at_300_characters() -> None:
 
 
 def test_probe_main_writes_the_runs_of_the_selected_cases(tmp_path: Path) -> None:
+    """Each selected case runs on the scripted model, and on the responses model when the
+    wire's dependencies import (``wire`` says why not otherwise)."""
     output = tmp_path / "probe.json"
     spec = "runner=run,decision=reject,compaction=off,state_boundary=memory"
     assert probe.main(["--case", spec, "--output", str(output)]) == 0
     result = json.loads(output.read_text())
+    for name in probe.DEPENDENCIES:
+        assert result[name] == importlib.metadata.version(name)
+    models = list(MODELS) if result["wire"] == "" else ["scripted"]
     runs = [CaseRun.from_json(run) for run in result["runs"]]
-    assert [run.case for run in runs] == select_cases(spec)
-    assert runs[0].error is None and runs[0].sdk_version == sdk_version()
-    assert [r.status for r in release_records(sdk_version(), result)] == ["holds"] * len(INVARIANTS)
+    assert [(run.case, run.model) for run in runs] == [
+        (case, model) for model in models for case in select_cases(spec)
+    ]
+    assert all(run.error is None and run.sdk_version == sdk_version() for run in runs)
+    statuses = [r.status for r in release_records(sdk_version(), result)]
+    assert statuses == ["holds"] * len(INVARIANTS)  # one record per case and invariant
