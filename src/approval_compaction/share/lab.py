@@ -80,7 +80,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """``make lab``: register the kernel in this environment, then serve the project."""
     folder = register_kernel()
     print(f"kernel {KERNEL_NAME} registered in {folder}")
-    arguments = [*lab_arguments(paths.ROOT), *(argv or []), NOTEBOOK]
+    # The notebook as the default page: the address Jupyter prints (token included) opens it.
+    arguments = [*lab_arguments(paths.ROOT), f"--LabApp.default_url=/lab/tree/{NOTEBOOK}"]
+    arguments.extend(argv or [])
     with suppress(KeyboardInterrupt):
         return subprocess.call(arguments, cwd=paths.ROOT)
     return 0
@@ -163,7 +165,7 @@ def start_lab(
                 *lab_arguments(root, port=0, open_browser=False, expose_app=True),
                 "--ServerApp.port_retries=0",
             ],
-            cwd=root,
+            cwd=home,
             env=environment,
             stdin=subprocess.DEVNULL,
             stdout=output,
