@@ -164,7 +164,12 @@ async def test_workaround_honours_a_manual_compaction_with_a_call_open(force: bo
 
 async def test_workaround_reads_attribute_writes_on_the_session() -> None:
     session, _, client = session_over([USER, CALL, OUTPUT])
-    session.should_trigger_compaction = lambda _: False
+
+    def never(context: dict[str, Any]) -> bool:
+        return False
+
+    session.should_trigger_compaction = never
+    assert session.should_trigger_compaction is never
     await session.run_compaction()
     client.responses.compact.assert_not_awaited()
     session.should_trigger_compaction = lambda _: True
@@ -172,13 +177,40 @@ async def test_workaround_reads_attribute_writes_on_the_session() -> None:
     client.responses.compact.assert_awaited_once()
 
 
+def test_workaround_keeps_the_hook_of_a_session_upgraded_in_place() -> None:
+    def hook(context: dict[str, Any]) -> bool:
+        return True
+
+    plain = OpenAIResponsesCompactionSession("s", CountingStore([]), should_trigger_compaction=hook)
+    assert defer_compaction_while_pending(plain).should_trigger_compaction is hook
+
+
 @pytest.mark.parametrize("size", [10, 1_000, 10_000])
-async def test_workaround_decision_reads_only_the_latest_exchange(size: int) -> None:
+async def test_workaround_decision_reads_nothing_beyond_the_sdks_own_view(size: int) -> None:
+    wrapped, store, client = session_over(
+        history(size, USER, CALL), should_trigger_compaction=lambda _: True
+    )
+    await wrapped._run_compaction({"response_id": "resp-1"}, wrapper=automatic(2))
+    assert store.reads == [None]  # the SDK's own candidate view, read with or without us
+    assert wrapped.items_read == 0 and wrapped.deferrals[-1].items_read == 0
+    client.responses.compact.assert_not_awaited()
+
+
+@pytest.mark.parametrize("size", [10, 1_000, 10_000])
+async def test_workaround_forced_automatic_compaction_reads_only_the_exchange(size: int) -> None:
+    """A forced automatic compaction skips the hook: the workaround reads the exchange, bounded."""
     session, store, client = session_over(history(size, USER, CALL))
-    await session._run_compaction({"response_id": "resp-1"}, wrapper=automatic(2))
+    await session._run_compaction({"response_id": "r", "force": True}, wrapper=automatic(2))
     assert store.reads == [3]  # the exchange and one more, never the whole history
     assert session.deferrals[-1].items_read == 3
     client.responses.compact.assert_not_awaited()
+
+
+async def test_workaround_reads_nothing_when_the_hook_declines() -> None:
+    session, store, _ = session_over([USER, CALL], should_trigger_compaction=lambda _: False)
+    await session._run_compaction({"response_id": "resp-1"}, wrapper=automatic(2))
+    assert store.reads == [None] and session.items_read == 0
+    assert list(session.deferrals) == []
 
 
 async def test_workaround_uses_the_history_the_session_already_holds() -> None:
@@ -186,7 +218,7 @@ async def test_workaround_uses_the_history_the_session_already_holds() -> None:
     await session.run_compaction({"force": True})  # the SDK caches what it compacted
     reads = len(store.reads)
     await session.add_items([USER, CALL])
-    await session._run_compaction({"response_id": "resp-2"}, wrapper=automatic(2))
+    await session._run_compaction({"response_id": "r", "force": True}, wrapper=automatic(2))
     assert len(store.reads) == reads
     assert session.items_read == 0 and len(session.deferrals) == 1
 
@@ -220,7 +252,7 @@ async def test_workaround_defers_with_an_encrypted_session_in_either_order(order
 
 
 def test_workaround_keeps_only_the_latest_deferrals() -> None:
-    session, _, _ = session_over([USER, CALL])
+    session, _, _ = session_over([USER, CALL], should_trigger_compaction=lambda _: True)
     for n in range(KEPT_DEFERRALS + 5):
         run_sync(session._run_compaction({"response_id": f"resp-{n}"}, wrapper=automatic(2)))
     assert len(session.deferrals) == KEPT_DEFERRALS

@@ -195,3 +195,27 @@ def test_notebook_tables_read_the_written_results(tmp_path: Path, root: Path) ->
         "openai-agents 9.9.9: 2 tests in 3 files, 3 compaction sessions made deferring; "
         "2 outcomes change with the workaround (1 explained, 1 not)."
     )
+
+
+def test_readme_block_is_written_from_the_results(tmp_path: Path, root: Path) -> None:
+    fake = FakeRunner({"tests/test_approvals.py::t": None}, {"tests/test_approvals.py::t": "no"})
+    upstream.write(
+        upstream.upstream_suite("9.9.9", root=root, run=fake, report=print), "9.9.9", tmp_path
+    )
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# x\n{upstream.README_START}\nold\n{upstream.README_END}\nafter\n")
+    assert upstream.update_readme(readme, tmp_path)
+    text = readme.read_text()
+    assert "- openai-agents 9.9.9: 1 tests in 3 files" in text
+    assert "`tests/test_approvals.py::t`: passed → failed; NOT EXPLAINED" in text
+    assert text.endswith(f"{upstream.README_END}\nafter\n") and "old" not in text
+    assert not upstream.update_readme(readme, tmp_path)
+
+
+def test_committed_readme_block_matches_the_committed_results() -> None:
+    versions = upstream.written_versions()
+    if not versions:
+        pytest.skip("no upstream-suite results under data/: run `make upstream`")
+    text = (upstream.paths.README).read_text()
+    block = text.split(upstream.README_START, 1)[1].split(upstream.README_END, 1)[0]
+    assert block.strip() == upstream.readme_block(versions)

@@ -46,6 +46,7 @@ LEGACY_WINDOW = 64
 _MODERN = hasattr(OpenAIResponsesCompactionSession, "_run_compaction_locked")
 
 ReadItems = Callable[[int | None], Awaitable[tuple[list[Any], bool]]]
+Hook = Callable[[dict[str, Any]], bool]
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,7 @@ class Deferral:
 
     args: dict[str, Any]
     open_items: tuple[str, ...]
-    items_read: int  # how many stored items the decision looked at
+    items_read: int  # stored items read for this decision (0: the session's own view sufficed)
 
 
 PAIRING_FIELDS = ("type", "call_id", "id", "approval_request_id")
@@ -98,18 +99,53 @@ def exchange_window(wrapper: Any) -> int:
 
 
 class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
-    """The SDK's compaction session, which waits while a call or approval is unanswered."""
+    """The SDK's compaction session, which waits while a call or approval is unanswered.
+
+    On a runner that marks its automatic compactions (0.22 and later), the decision sits behind
+    the session's decision hook: when the hook approves an automatic compaction, the items the
+    SDK handed it (the history it already holds, or its own bounded view) are checked over the
+    latest exchange, so a declined or impossible compaction reads nothing more. A forced
+    automatic compaction skips the hook; only then is the latest exchange read, with its bound.
+    """
 
     deferrals: deque[Deferral]
     items_read: int  # stored items read by deferral decisions, over the session's life
+    _hook: Hook
+    _automatic_call: tuple[dict[str, Any], int] | None  # (args, window) while one runs
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
         self._start_deferring()
+        super().__init__(*args, **kwargs)
 
     def _start_deferring(self) -> None:
         self.deferrals = deque(maxlen=KEPT_DEFERRALS)  # the latest ones
         self.items_read = 0
+        self._automatic_call = None
+        if "should_trigger_compaction" in self.__dict__:  # an instance upgraded in place
+            self._hook = self.__dict__.pop("should_trigger_compaction")
+
+    @property
+    def should_trigger_compaction(self) -> Hook:
+        """The decision hook; during an automatic compaction, the hook and then the deferral."""
+        return self._decide if self._automatic_call is not None else self._hook
+
+    @should_trigger_compaction.setter
+    def should_trigger_compaction(self, hook: Hook) -> None:
+        self._hook = hook
+
+    def _decide(self, context: dict[str, Any]) -> bool:
+        if not self._hook(context):
+            return False
+        assert self._automatic_call is not None
+        args, window = self._automatic_call
+        items = list(context.get("session_items") or [])[-window:]
+        return not self._wait(args, open_groups(items), 0)
+
+    def _wait(self, args: dict[str, Any], pending: list[str], items_read: int) -> bool:
+        if pending:
+            self.deferrals.append(Deferral(args, tuple(pending), items_read))
+            logger.info("deferred compaction: history holds %s", ", ".join(pending))
+        return bool(pending)
 
     async def _latest_items(self, window: int, read_items: ReadItems | None) -> list[Any]:
         """The last ``window`` items: from the session's own cache, else one bounded read."""
@@ -123,30 +159,38 @@ class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
         self.items_read += len(items)
         return list(items)[-window:]
 
-    async def _should_wait(
-        self, args: Any, wrapper: Any, read_items: ReadItems | None, window: int
+    async def _read_and_wait(
+        self, args: dict[str, Any], read_items: ReadItems | None, window: int
     ) -> bool:
-        pending = open_groups(await self._latest_items(window, read_items))
-        if pending:
-            self.deferrals.append(Deferral(dict(args or {}), tuple(pending), window))
-            logger.info("deferred compaction: history holds %s", ", ".join(pending))
-        return bool(pending)
+        before = self.items_read
+        items = await self._latest_items(window, read_items)
+        return self._wait(args, open_groups(items), self.items_read - before)
 
     if _MODERN:
 
         async def _run_compaction_locked(self, args: Any, *, wrapper: Any, **hooks: Any) -> None:
-            """Under the session's lock: wait if the runner's exchange leaves a group open."""
+            """Under the session's lock: an automatic compaction waits for open groups."""
             window = exchange_window(wrapper)
-            if is_automatic(wrapper) and window:
-                if await self._should_wait(args, wrapper, hooks.get("read_items"), window):
+            plain_args = dict(args or {})
+            if not (is_automatic(wrapper) and window):
+                await super()._run_compaction_locked(args, wrapper=wrapper, **hooks)
+                return
+            if plain_args.get("force"):  # the hook is skipped: read the exchange ourselves
+                if await self._read_and_wait(plain_args, hooks.get("read_items"), window):
                     return
-            await super()._run_compaction_locked(args, wrapper=wrapper, **hooks)
+                await super()._run_compaction_locked(args, wrapper=wrapper, **hooks)
+                return
+            self._automatic_call = (plain_args, window)
+            try:
+                await super()._run_compaction_locked(args, wrapper=wrapper, **hooks)
+            finally:
+                self._automatic_call = None
 
     else:  # an older runner marks neither automatic calls nor the exchange
 
         async def run_compaction(self, args: Any = None, **kwargs: Any) -> None:
             """Wait while the latest items leave a group open, then compact as the SDK would."""
-            if await self._should_wait(args, kwargs.get("wrapper"), None, LEGACY_WINDOW):
+            if await self._read_and_wait(dict(args or {}), None, LEGACY_WINDOW):
                 return
             await super().run_compaction(args, **kwargs)
 

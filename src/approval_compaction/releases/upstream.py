@@ -523,6 +523,8 @@ def command(args: argparse.Namespace) -> int:
     if args.write:
         for path in write(result, version, Path(args.folder)):
             report(f"wrote {path.relative_to(Path(args.folder).parent)}")
+        if Path(args.folder).resolve() == paths.DATA.resolve() and update_readme():
+            report("README upstream-suite block updated")
     report(f"{version}: {time.monotonic() - started:.0f} s")
     failed_checks = [c for c in result.checks if not c.passed]
     return 1 if result.unexplained or failed_checks else 0
@@ -573,3 +575,42 @@ def suite_answer(versions: Sequence[str], folder: Path = paths.DATA) -> str:
             f"({explained} explained, {len(result.unexplained)} not)."
         )
     return " ".join(sentences)
+
+
+README_START, README_END = "<!-- upstream-suite:start -->", "<!-- upstream-suite:end -->"
+
+
+def written_versions(folder: Path = paths.DATA) -> list[str]:
+    """Releases with committed results, oldest first."""
+    from .versions import sort_versions
+
+    runs = folder.glob("upstream-suite-*-runs.json")
+    return sort_versions(
+        p.name.removeprefix("upstream-suite-").removesuffix("-runs.json") for p in runs
+    )
+
+
+def readme_block(versions: Sequence[str], folder: Path = paths.DATA) -> str:
+    """The README's lines on the SDK's suite: per release its answer and each change's reason."""
+    lines = []
+    for version in versions:
+        result = load(version, folder)
+        lines.append(f"- {suite_answer([version], folder)}")
+        for change in result.changes:
+            why = change.reason or "NOT EXPLAINED"
+            lines.append(f"  - `{change.test}`: {change.baseline} → {change.fixed}; {why}")
+    return "\n".join(lines)
+
+
+def update_readme(readme: Path = paths.README, folder: Path = paths.DATA) -> bool:
+    """Rewrite the README's block from the committed results; whether it changed."""
+    text = readme.read_text()
+    if README_START not in text or README_END not in text:
+        raise UpstreamError(f"{readme.name} has no {README_START} ... {README_END} block")
+    head, rest = text.split(README_START, 1)
+    _, tail = rest.split(README_END, 1)
+    block = readme_block(written_versions(folder), folder)
+    new = f"{head}{README_START}\n{block}\n{README_END}{tail}"
+    if new != text:
+        write_atomic(readme, new)
+    return new != text
