@@ -322,6 +322,31 @@ def test_invariants_judge_all_judges_each_run_once_in_order() -> None:
     assert judged[0].verdicts == tuple(evaluate(first))
 
 
+# --- next_turn_accepted over HTTP ------------------------------------------------------------
+
+SEEN = "openai.BadRequestError: Error code: 400 - No tool call found for function call output"
+
+
+def test_invariants_accepted_over_http_is_observed_not_predicted() -> None:
+    """Over HTTP the stage's outcome decides, even where the rules would predict otherwise."""
+    damage = VIOLATIONS["next_turn_input_paired"][0]
+    answered = replace(make_run(**damage), model="responses")
+    assert verdict(answered, "next_turn_accepted") == Verdict("next_turn_accepted", True, "")
+    refused = replace(make_run(next_turn={"outcome": SEEN, "http_status": 400}), model="responses")
+    assert verdict(refused, "next_turn_accepted") == Verdict(
+        "next_turn_accepted", False, f"HTTP 400: {SEEN}"
+    )
+
+
+def test_invariants_accepted_not_judged_when_an_earlier_stage_was_refused() -> None:
+    refused = {"outcome": SEEN, "http_status": 400}
+    stopped = make_run(reached=("pause", "round_trip", "resume"), resume=refused)
+    run = replace(stopped, model="responses")
+    assert verdict(run, "next_turn_accepted") == Verdict(
+        "next_turn_accepted", None, f"resume: HTTP 400: {SEEN}"
+    )
+
+
 # --- names ---------------------------------------------------------------------------------
 
 
