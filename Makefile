@@ -38,11 +38,11 @@ doctor-data: $(STAMP) ## the newest release on a store the pinned one poisoned (
 	$(PY) -m approval_compaction doctor data
 
 NEWEST ?= 0.24.0
-EXPLORE_ARGS ?= --examples 40 --rounds 8 --boundaries memory,json,process --database
+EXPLORE_ARGS ?= --seed 0 --boundaries memory,json,process --database
 explore: $(STAMP) ## long property-based search: pinned, with the workaround, newest release (slow)
-	$(PY) -m approval_compaction explore $(EXPLORE_ARGS)
-	$(PY) -m approval_compaction explore --fix $(EXPLORE_ARGS)
-	$(PY) -m approval_compaction explore --release $(NEWEST) $(EXPLORE_ARGS)
+	$(PY) -m approval_compaction explore --examples 40 --rounds 24 $(EXPLORE_ARGS)
+	$(PY) -m approval_compaction explore --fix --examples 300 $(EXPLORE_ARGS)
+	$(PY) -m approval_compaction explore --release $(NEWEST) --examples 300 $(EXPLORE_ARGS)
 
 upstream: $(STAMP) ## the SDK's own tests on 0.23.1 and 0.24.0, as they are and with the workaround (slow, downloads)
 	$(PY) -m approval_compaction upstream-suite --release 0.23.1 --fix --write

@@ -71,13 +71,25 @@ def step_label(index: int, trace: Trace) -> str:
     return f"{index}: {trace.records[index].step.label()}"
 
 
-def summary(trace: Trace) -> pd.DataFrame:
+BRIEF = [  # the summary columns that tell a counterexample's story
+    "outcome",
+    "compaction_requests",
+    "tool_dispatches",
+    "to compaction: open calls",
+    "stored: orphan outputs",
+    "to model: orphan outputs",
+    "violated",
+]
+
+
+def summary(trace: Trace, brief: bool = False) -> pd.DataFrame:
     """Per step: what it did, what it sent and stored, and the invariants it broke."""
     frame = stage_summary(as_case_run(trace)).reset_index(drop=True)
     frame.insert(0, "step", [step_label(r.index, trace) for r in trace.records])
     frame.insert(1, "outcome", [r.outcome for r in trace.records])
     frame["violated"] = [", ".join(j.invariant for j in r.violations) for r in trace.records]
-    return frame.set_index("step")
+    frame = frame.set_index("step")
+    return frame[BRIEF] if brief else frame
 
 
 def tables(trace: Trace) -> Iterator[tuple[str, pd.DataFrame]]:
