@@ -43,9 +43,10 @@ def upgrade_answer(records: Sequence[UpgradeRecord]) -> str:
         if sick.compaction_requests
         else "compaction does not run on it"
     )
+    judged = f"by the {sick.judged_by}" + (f", {sick.api_answer}" if sick.api_answer else "")
     return (
         f"Upgrading from {pinned} to {newest} {heals} a session {pinned} poisoned: "
-        f"{newest}'s next turn on it is {sick.next_turn} (it sends the output "
+        f"{newest}'s next turn on it is {sick.next_turn} ({judged}; it sends the output "
         f"{sick.orphan_outputs or 'nothing'} without its call), {compacts}, and the stored "
         f"history stays {sick.stored_after}. After `doctor repair` the next turn on {newest} "
         f"is {healed.next_turn}, with {healed.compaction_requests} compaction request."

@@ -19,7 +19,7 @@ import asyncio
 import json
 import logging
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +34,7 @@ from ..study.harness import (
     build_agent,
     compaction_session,
 )
-from ..study.items import Item, to_items
+from ..study.items import Item, to_item, to_items
 from ..study.model import ScriptedModel, assistant_message, function_call
 
 SESSION_ID = "case-session"
@@ -52,22 +52,63 @@ class TurnRecord:
     compaction_inputs: list[list[Item]]
     stored_after: list[Item]
     state: str = ""
+    judged_by: str = "pairing check"
+    http: list[dict[str, Any]] = field(default_factory=list)
+    error: str = ""
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TurnRecord:
         return cls(**data)
 
 
+@dataclass
+class _Wire:
+    """The SDK's own Responses model and compaction call on the wire's API stand-in."""
+
+    model: Any
+    client: Any
+    requests: list[list[Item]]
+    exchanges: list[Any]
+
+
+def _wire(steps: list[list[Any]]) -> _Wire | None:
+    """The stand-in answering with ``steps``, or None where the wire cannot be imported."""
+    try:
+        from ..wire.app import build_app
+        from ..wire.backend import MODEL, RecordingResponsesModel
+        from ..wire.standin import StandIn
+        from ..wire.transport import openai_client
+    except ImportError:
+        return None
+    standin = StandIn(script=[[to_item(item) for item in step] for step in steps])
+    exchanges: list[Any] = []
+    client = openai_client(build_app(standin, exchanges.append))
+    requests: list[list[Item]] = []
+    return _Wire(RecordingResponsesModel(MODEL, client, requests), client, requests, exchanges)
+
+
 async def _turn(
-    store: Path, steps: list[list[Any]], value: Any, compact: bool, state: str | None = None
+    store: Path,
+    steps: list[list[Any]],
+    value: Any,
+    compact: bool,
+    state: str | None = None,
+    wire: bool = False,
 ) -> tuple[TurnRecord, Any]:
-    """One turn; with ``state`` (RunState JSON text) it restores, approves and resumes."""
+    """One turn; with ``state`` (RunState JSON text) it restores, approves and resumes.
+
+    With ``wire`` the turn runs on the SDK's ``OpenAIResponsesModel`` against the wire's API
+    stand-in, which answers an input it would reject with its HTTP 400; the error is recorded.
+    """
     from agents import RunConfig, Runner, SQLiteSession
 
-    model, client = ScriptedModel(steps=steps), CompactionClient()
+    scripted, client = ScriptedModel(steps=steps), CompactionClient()
+    wired = _wire(steps) if wire else None
+    model: Any = scripted if wired is None else wired.model
+    compaction_client: Any = client if wired is None else wired.client
     agent = build_agent(model, [])
     sqlite = SQLiteSession(SESSION_ID, str(store))
-    session = compaction_session(SESSION_ID, sqlite, client, compact)
+    session = compaction_session(SESSION_ID, sqlite, compaction_client, compact)
     quiet = logging.NullHandler()
     for name in SDK_LOGGERS:
         logging.getLogger(name).addHandler(quiet)
@@ -77,15 +118,30 @@ async def _turn(
             for interruption in restored.get_interruptions():
                 restored.approve(interruption)
             value = restored
-        result = await Runner.run(agent, value, session=session,
-                                  run_config=RunConfig(tracing_disabled=True))  # fmt: skip
+        error, result = "", None
+        try:
+            result = await Runner.run(agent, value, session=session,
+                                      run_config=RunConfig(tracing_disabled=True))  # fmt: skip
+        except Exception as exc:  # the stand-in's 400 is the finding, not a crash
+            if wired is None:
+                raise
+            error = f"{type(exc).__name__}: {' '.join(str(exc).split())}"[:300]
         stored = to_items(await session.get_items())
     finally:
         for name in SDK_LOGGERS:
             logging.getLogger(name).removeHandler(quiet)
         sqlite.close()
-    sent = [item for request in model.requests for item in request]
-    record = TurnRecord(sdk_version(), "", sent, client.calls, client.requests, stored)
+    if wired is None:
+        sent = [item for request in scripted.requests for item in request]
+        record = TurnRecord(sdk_version(), "", sent, client.calls, client.requests, stored)
+        return record, result
+    await wired.client.close()
+    http = [{"path": e.path, "status": e.status, "error": e.error} for e in wired.exchanges]
+    compactions = [to_items(e.body.get("input")) for e in wired.exchanges
+                   if e.path.endswith("/compact") and isinstance(e.body, dict)]  # fmt: skip
+    sent = [item for request in wired.requests for item in request]
+    record = TurnRecord(sdk_version(), "", sent, len(compactions), compactions, stored,
+                        judged_by="API stand-in", http=http, error=error)  # fmt: skip
     return record, result
 
 
@@ -106,10 +162,10 @@ async def resume(store: Path, state: str, compact: bool = True) -> TurnRecord:
     return TurnRecord(**{**asdict(record), "step": "resume"})
 
 
-async def next_turn(store: Path, compact: bool = True) -> TurnRecord:
-    """The next question on the stored session."""
+async def next_turn(store: Path, compact: bool = True, wire: bool = False) -> TurnRecord:
+    """The next question on the stored session (with ``wire``, against the API stand-in)."""
     steps = [[assistant_message("next answer", item_id="msg-next")]]
-    record, _ = await _turn(store, steps, QUESTIONS[1], compact)
+    record, _ = await _turn(store, steps, QUESTIONS[1], compact, wire=wire)
     return TurnRecord(**{**asdict(record), "step": "next_turn"})
 
 
@@ -118,7 +174,7 @@ async def _main_async(args: argparse.Namespace) -> list[TurnRecord]:
     records = []
     if args.step == "resume":
         records.append(await resume(store, Path(args.state).read_text(), compact))
-    records.append(await next_turn(store, compact))
+    records.append(await next_turn(store, compact, args.wire))
     return records
 
 
@@ -128,6 +184,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--store", required=True, help="the SQLiteSession file")
     parser.add_argument("--state", help="RunState JSON text file (for resume)")
     parser.add_argument("--compaction", choices=("on", "off"), default="on")
+    parser.add_argument("--wire", action="store_true", help="next turn on the API stand-in")
     parser.add_argument("--output", required=True, help="write the records here as JSON")
     args = parser.parse_args(argv)
     records = asyncio.run(_main_async(args))

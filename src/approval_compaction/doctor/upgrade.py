@@ -3,10 +3,12 @@
 The pinned release (this environment) pauses and resumes with compaction on, which leaves a
 poisoned ``SQLiteSession`` file. Copies of that file then take the next turn: on the pinned
 release and on the newest release (in the sweep's environment for it, by ``turns``'s module
-run with that release's interpreter), each as it was stored and after ``doctor repair``. Each
-record keeps what the next turn sent to the model, whether compaction still ran, and the
-verdict on what was stored after. The newest release's check of the SDK's defaults runs in its
-environment too (``check``'s module).
+run with that release's interpreter), each as it was stored and after ``doctor repair``. The
+next turn runs on the SDK's own ``OpenAIResponsesModel`` against the wire's API stand-in, which
+answers an input the Responses API rejects with its HTTP 400 (the pairing check judges where
+the wire cannot run). Each record keeps the stand-in's answer, what the turn sent to the model,
+whether compaction still ran, and the verdict on what was stored after. The newest release's
+check of the SDK's defaults runs in its environment too (``check``'s module).
 
 Release environments are made only by ``python -m approval_compaction doctor data``
 (``make doctor-data``), which writes ``data/doctor-upgrade.json`` and
@@ -46,6 +48,8 @@ class UpgradeRecord:
     release: str
     store: str
     next_turn: str
+    judged_by: str
+    api_answer: str
     orphan_outputs: str
     compaction_requests: int
     compaction_input_orphans: str
@@ -58,14 +62,24 @@ class UpgradeRecord:
 
 
 def record(store: str, turn: turns.TurnRecord) -> UpgradeRecord:
-    """Judge one next turn with the pairing check (the Responses API's rule)."""
+    """Judge one next turn: by the API stand-in's answer when it ran on the wire, else by the
+    pairing check (the Responses API's rule)."""
     orphans = orphan_outputs(turn.model_input)
+    answers = [h for h in turn.http if h["path"].endswith("/responses")]
+    if turn.judged_by == "API stand-in":
+        rejected = any(h["status"] >= 400 for h in answers)
+        api = "; ".join(f"HTTP {h['status']}" + (f": {h['error']}" if h["error"] else "")
+                        for h in answers)  # fmt: skip
+    else:
+        rejected, api = bool(orphans), ""
     compaction_orphans = sorted({key for req in turn.compaction_inputs for key in
                                  orphan_outputs(req)})  # fmt: skip
     return UpgradeRecord(
         release=turn.release,
         store=store,
-        next_turn=REJECTED if orphans else ACCEPTED,
+        next_turn=REJECTED if rejected else ACCEPTED,
+        judged_by=turn.judged_by,
+        api_answer=api,
         orphan_outputs=" ".join(orphans),
         compaction_requests=turn.compaction_requests,
         compaction_input_orphans=" ".join(compaction_orphans),
@@ -135,10 +149,10 @@ def upgrade_records(env: environments.Environment | None) -> list[UpgradeRecord]
             here, there = base / f"{label}-pinned.db", base / f"{label}-newest.db"
             shutil.copyfile(base / f"{label}.db", here)
             shutil.copyfile(base / f"{label}.db", there)
-            records.append(record(label, run_sync(turns.next_turn(here))))
+            records.append(record(label, run_sync(turns.next_turn(here, wire=True))))
             if env is None:
                 continue
-            found = run_module(env, turns.MODULE, "next_turn", "--store", str(there))
+            found = run_module(env, turns.MODULE, "next_turn", "--wire", "--store", str(there))
             records.append(record(label, turns.TurnRecord.from_json(found[0])))
         return records
 

@@ -1,0 +1,19 @@
+"""Upgrade: the pinned release's next turn on a poisoned and on a repaired store, on the wire."""
+
+from __future__ import annotations
+
+from approval_compaction.doctor.upgrade import ACCEPTED, REJECTED, upgrade_records
+
+
+def test_next_turn_on_a_poisoned_store_is_rejected_by_the_api_standin_and_healed_by_repair() -> (
+    None
+):
+    """The output the pinned release stored without its call reaches the model input of the next
+    turn, and the API stand-in answers it with HTTP 400; after `doctor repair` it accepts."""
+    records = {r.store: r for r in upgrade_records(None)}
+    sick, healed = records["poisoned"], records["repaired"]
+    assert sick.judged_by == healed.judged_by == "API stand-in"
+    assert sick.next_turn == REJECTED and sick.api_answer.startswith("HTTP 400")
+    assert sick.orphan_outputs == "pending-c1"  # the pairing check agrees with the stand-in
+    assert healed.next_turn == ACCEPTED and healed.orphan_outputs == ""
+    assert healed.stored_after == "healthy"
