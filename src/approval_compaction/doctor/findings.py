@@ -43,7 +43,8 @@ def upgrade_answer(records: Sequence[UpgradeRecord]) -> str:
         if sick.compaction_requests
         else "compaction does not run on it"
     )
-    judged = f"by the {sick.judged_by}" + (f", {sick.api_answer}" if sick.api_answer else "")
+    answered = sick.api_answer.rstrip(".")
+    judged = f"by the {sick.judged_by}" + (f", {answered}" if answered else "")
     return (
         f"Upgrading from {pinned} to {newest} {heals} a session {pinned} poisoned: "
         f"{newest}'s next turn on it is {sick.next_turn} ({judged}; it sends the output "
