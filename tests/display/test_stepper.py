@@ -165,3 +165,12 @@ def test_stepper_text_is_stable_and_its_widget_view_is_what_sanitise_drops(
     assert first["text/plain"] == second["text/plain"]
     assert "run/approve/on/json" in first["text/plain"]
     assert first[WIDGET_VIEW]["model_id"] != second[WIDGET_VIEW]["model_id"]
+
+
+def test_stepper_renders_every_stage_when_a_case_is_chosen(violating: CaseRun) -> None:
+    stepper = Stepper(violating)
+    assert sorted(name for _, _, name in stepper.cache.pages) == sorted(STAGES)
+    pages = dict(stepper.cache.pages)
+    for stage in STAGES:
+        stepper.stages.value = stage
+        assert stepper.tables.value is pages[(violating.case, NO_WORKAROUND, stage)]

@@ -8,10 +8,10 @@ ended, the model request and the compaction request it made, with pairing faults
 what it sent. Nothing is computed twice: the tables are ``views.stage_table``, ``sent_table``,
 ``compaction_table`` and ``stage_diff`` rendered to HTML.
 
-Each case is run once (``harness.run_case``) and cached with the stage pages rendered from it,
-so stepping, and coming back to a case, is a lookup. Bad input (a value that is not one of the
-scenario's choices, or a case the installed SDK cannot run) shows as one line in the widget, not
-as a traceback.
+Each case is run once (``harness.run_case``) and cached with the four stage pages rendered from
+it when it is first chosen, so stepping, and coming back to a case, is a lookup. Bad input (a
+value that is not one of the scenario's choices, or a case the installed SDK cannot run) shows
+as one line in the widget, not as a traceback.
 
 The workaround is passed in (``stepper(workaround=defer_compaction_while_pending)``), so this
 module does not import ``fix``. In a committed notebook the stepper's output is one stable line of
@@ -175,7 +175,7 @@ def case_line(run: CaseRun, workaround: str) -> str:
 
 
 class RunCache:
-    """Each (case, workaround) is run once; its stage pages are rendered once, on first view."""
+    """Each (case, workaround) is run once and each of its stage pages rendered once."""
 
     def __init__(
         self,
@@ -284,7 +284,9 @@ class Stepper:
             self.choose(initial)
 
     def choose(self, choices: Mapping[str, str], workaround: str | None = None) -> None:
-        """Show the case made of ``choices`` (and the named workaround), at the current stage."""
+        """Show the case made of ``choices`` (and the named workaround), at the current stage.
+
+        Its run and all its stage pages are made here, once, so that stepping is a lookup."""
         workaround = self.controls["workaround"].value if workaround is None else workaround
         try:
             case = Case(**cast(dict[str, Any], choices))
@@ -295,9 +297,10 @@ class Stepper:
         except Exception as error:  # a bug in a run is shown in the widget, not as a traceback
             self._fail(f"{type(error).__name__}: {error}")
             return
+        pages = {name: self.cache.page(case, workaround, name) for name in STAGES}
         self.current = run
         self.message.value = html.escape(case_line(run, workaround))
-        self.tables.value = self.cache.page(case, workaround, self.stages.value)
+        self.tables.value = pages[self.stages.value]
 
     def show(self, name: StageName) -> None:
         """Show a stage of the current case (its page is cached once rendered)."""
