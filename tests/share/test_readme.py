@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from approval_compaction import paths
+from approval_compaction.analysis.invariants import INVARIANTS
 from approval_compaction.share.readme import (
     END,
     START,
@@ -22,14 +23,17 @@ def test_readme_findings_match_committed_data() -> None:
 def test_readme_findings_name_the_pinned_violation() -> None:
     block = findings_block()
     assert "`next_turn_input_paired` is violated in 8 of 16 cases" in block
-    assert "0 of 96 verdicts violated" in block
+    assert f"0 of {16 * len(INVARIANTS)} verdicts violated" in block
+    assert "`next_turn_accepted` is violated in 8 of 16 cases" in block
 
 
-def test_readme_findings_answer_the_doctor_questions() -> None:
-    block = findings_block()
+def test_readme_findings_carry_the_doctor_answers_from_committed_data() -> None:
+    from approval_compaction.doctor.findings import block
+
+    answers = block()
     for question in ("SDK's defaults?", "upgrading heal", "another worker?", "poisoned, and"):
-        assert question in block
-    assert "affected at" in block and "`doctor repair`" in block
+        assert question in answers
+    assert answers in (paths.ROOT / "README.md").read_text(), "README is stale: run `make run`"
 
 
 def test_readme_block_replaces_only_between_markers() -> None:
