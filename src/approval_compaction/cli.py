@@ -99,11 +99,25 @@ def _report(args: argparse.Namespace) -> int:
     from .share.report import build_report, write_report
     from .study.harness import run_matrix
     from .study.scenario import select_cases
+    from .wire.backend import responses_backend
 
     output = Path(args.output) if args.output else None
     if output is not None and output.is_dir():
         raise InvestigationError(f"--output {output} is a folder, not a file")
-    report = build_report(run_matrix(select_cases(args.case)), spec=args.case, output=output)
+    cases = select_cases(args.case)
+    releases = None
+    if paths.SWEEP.exists():
+        from .releases.severity import severity_answer
+        from .releases.tables import sweep_frame
+
+        releases = severity_answer(sweep_frame(paths.SWEEP))
+    report = build_report(
+        run_matrix(cases),
+        spec=args.case,
+        output=output,
+        wire_runs=run_matrix(cases, backend=responses_backend),
+        releases=releases,
+    )
     if output is None:
         sys.stdout.write(report.text)
         return 0

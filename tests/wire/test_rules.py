@@ -80,3 +80,23 @@ def test_rules_pairing_is_not_enforced_on_compaction() -> None:
     """Nothing public shows what the compact endpoint does with an unpaired input."""
     assert rules.COMPACT not in rules.ORPHAN_OUTPUT.endpoints
     assert rules.COMPACT not in rules.OPEN_CALL.endpoints
+
+
+def test_rules_readme_lists_each_rule_with_its_sources() -> None:
+    from approval_compaction import paths
+
+    readme = (paths.ROOT / "README.md").read_text()
+    for rule in RULES:
+        row = next(
+            (line for line in readme.splitlines() if line.startswith(f"| `{rule.name}` |")), ""
+        )
+        assert row, f"README has no row for {rule.name}"
+        assert all(source in row for source in rule.sources)
+
+
+def test_rules_readme_invariant_table_lists_every_invariant() -> None:
+    from approval_compaction import paths
+    from approval_compaction.analysis.invariants import INVARIANTS
+
+    readme = (paths.ROOT / "README.md").read_text()
+    assert all(f"| `{name}` |" in readme for name in INVARIANTS)

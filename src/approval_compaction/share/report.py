@@ -25,6 +25,7 @@ from .. import paths
 from ..analysis import vocabulary
 from ..analysis.invariants import JudgedRun, judge_all
 from ..analysis.matrix import records
+from ..analysis.outcomes import outcome_answer, outcome_frame
 from ..analysis.table import pivot, to_frame
 from ..display.frames import diff_text
 from ..display.heatmap import heatmap, png_bytes
@@ -46,6 +47,8 @@ MEANINGS = {
     "compaction_input_paired": "no compaction request holds an output without its call",
     "stored_history_paired": "the history stored after the resume holds no output without its call",
     "decision_enforced": "the tool ran exactly as many times as it was approved",
+    "next_turn_accepted": "the next turn's model request is answered: over HTTP no error is "
+    "raised; on the scripted model the stand-in's rules accept its input",
 }
 
 
@@ -159,8 +162,34 @@ def evidence(judged: JudgedRun) -> str:
     return "\n".join(parts)
 
 
+def user_view(
+    judged: Sequence[JudgedRun], wire: Sequence[JudgedRun], releases: str | None
+) -> list[str]:
+    """The section on what the user sees: each case over HTTP, and the releases by severity."""
+    if not wire and releases is None:
+        return []
+    parts = ["", "### What the user sees", ""]
+    if wire:
+        frame = outcome_frame(wire).drop(columns=["model"]).fillna("")
+        parts += [
+            "The same cases on the SDK's own `OpenAIResponsesModel` and `responses.compact`, "
+            "with a real `AsyncOpenAI` client talking HTTP (in-process) to a local stand-in that "
+            "validates input as the API does. " + escape(outcome_answer(wire, judged)),
+            "",
+            markdown_table(frame, cell=vocabulary.marked),
+        ]
+    if releases is not None:
+        parts += ["", f"**Across releases** (`data/sweep.json`): {escape(releases)}"]
+    return parts
+
+
 def head(
-    judged: Sequence[JudgedRun], table: pd.DataFrame, spec: str | None, output: Path | None
+    judged: Sequence[JudgedRun],
+    table: pd.DataFrame,
+    spec: str | None,
+    output: Path | None,
+    wire: Sequence[JudgedRun] = (),
+    releases: str | None = None,
 ) -> str:
     """Everything before the evidence: finding, environment, command, matrix, invariants."""
     bad = [j for j in judged if j.violations]
@@ -194,6 +223,7 @@ def head(
         "",
         matrix_markdown(table),
     ]
+    parts += user_view(judged, wire, releases)
     skipped = [run for run in runs if run.error is not None or run.not_applicable is not None]
     if skipped:
         parts += ["", "Not judged:", ""]
@@ -240,15 +270,19 @@ def build_report(
     spec: str | None = None,
     output: Path | None = None,
     limit: int = GITHUB_LIMIT,
+    wire_runs: Sequence[CaseRun] = (),
+    releases: str | None = None,
 ) -> Report:
     """The report for these runs, within ``limit`` characters as GitHub counts them.
 
     ``spec`` is the case filter the runs were selected with; ``output`` is where the report
     will be written (it names the heatmap beside it; without it the report links no image).
+    ``wire_runs`` are the same cases over HTTP (what the user sees); ``releases`` says which
+    releases reach the user how (``severity_answer`` on the sweep).
     """
     judged = judge_all(runs)
     table = pivot(to_frame(records(judged)))
-    head_text = head(judged, table, spec, output)
+    head_text = head(judged, table, spec, output, judge_all(wire_runs), releases)
     bad = [j for j in judged if j.violations]
     blocks = [evidence(j) for j in bad]
     for kept in range(len(blocks), -1, -1):

@@ -10,17 +10,18 @@ compaction request's input as sent, and every HTTP request with its status.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from agents.models.openai_responses import OpenAIResponsesModel
+from openai import AsyncOpenAI
 
 from ..study.harness import Script, Wiring
 from ..study.items import Item, to_item, to_items
 from .app import build_app
 from .rules import COMPACT
 from .standin import Exchange, StandIn
-from .transport import openai_client
+from .transport import API_KEY, openai_client
 
 MODEL = "gpt-4.1"  # an OpenAI model name, as OpenAIResponsesCompactionSession requires
 
@@ -75,3 +76,20 @@ def responses_backend(script: Script, capture: bool) -> Wiring:
     wiring.compaction_client = client
     wiring.close = client.close
     return wiring
+
+
+def remote_backend(base_url: str) -> Callable[[Script, bool], Wiring]:
+    """Wire cases to a stand-in already serving at ``base_url`` (``serve``), over a socket.
+
+    The request bodies stay in the server's log; the capture keeps what the runner handed the
+    model interface."""
+
+    def backend(script: Script, capture: bool) -> Wiring:
+        client = AsyncOpenAI(base_url=base_url, api_key=API_KEY)
+        wiring = Wiring("responses", None, client, [], [], [], client.close)
+        wiring.model = RecordingResponsesModel(
+            MODEL, client, wiring.model_inputs if capture else None
+        )
+        return wiring
+
+    return backend
