@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from approval_compaction import STAGES, Case, CaseRun, run_case
-from approval_compaction.display.stepper import NO_WORKAROUND, Stepper, stage_html
+from approval_compaction.display.stepper import NO_WORKAROUND, Stepper, Variant, stage_html
 from approval_compaction.display.views import (
     compaction_table,
     sent_table,
@@ -18,6 +18,8 @@ from approval_compaction.display.views import (
 )
 from approval_compaction.fix.workaround import defer_compaction_while_pending
 from approval_compaction.share.notebooks import WIDGET_VIEW
+from approval_compaction.study.harness import scripted_backend
+from approval_compaction.wire.backend import responses_backend
 
 
 @pytest.fixture(scope="module")
@@ -26,14 +28,15 @@ def violating() -> CaseRun:
 
 
 class CountingRunner:
-    """A fake runner: records each (case, wrapper) it is asked for, returns a canned run."""
+    """A fake runner: records each (case, wrapper, backend) it is asked for, returns a canned
+    run."""
 
     def __init__(self, make: Callable[[Case], CaseRun]) -> None:
         self.make = make
-        self.calls: list[tuple[Case, Any]] = []
+        self.calls: list[tuple[Case, Any, Any]] = []
 
-    def __call__(self, case: Case, wrapper: Any) -> CaseRun:
-        self.calls.append((case, wrapper))
+    def __call__(self, case: Case, wrapper: Any, backend: Any) -> CaseRun:
+        self.calls.append((case, wrapper, backend))
         return self.make(case)
 
 
@@ -84,7 +87,7 @@ def test_stepper_reuses_the_given_run_and_runs_each_case_once(violating: CaseRun
             stepper.stages.value = stage
         stepper.controls["decision"].value = "reject"
         stepper.controls["decision"].value = "approve"
-    assert runner.calls == [(Case(decision="reject"), None)]
+    assert runner.calls == [(Case(decision="reject"), None, scripted_backend)]
 
 
 def test_stepper_passes_the_chosen_workaround_to_the_runner(violating: CaseRun) -> None:
@@ -95,8 +98,25 @@ def test_stepper_passes_the_chosen_workaround_to_the_runner(violating: CaseRun) 
         "defer_compaction_while_pending",
     )
     stepper.controls["workaround"].value = "defer_compaction_while_pending"
-    assert runner.calls == [(violating.case, defer_compaction_while_pending)]
+    assert runner.calls == [(violating.case, defer_compaction_while_pending, scripted_backend)]
     assert "workaround defer_compaction_while_pending" in stepper.message.value
+
+
+def test_stepper_passes_the_chosen_model_transport_to_the_runner(violating: CaseRun) -> None:
+    runner = CountingRunner(empty_run)
+    stepper = Stepper(violating, execute=runner)
+    assert stepper.controls["model"].options == ("scripted", "responses")
+    stepper.controls["model"].value = "responses"
+    assert runner.calls == [(violating.case, None, responses_backend)]
+    assert "model responses, workaround none" in stepper.message.value
+
+
+def test_stepper_over_http_shows_the_same_orphan_in_the_next_turn(violating: CaseRun) -> None:
+    stepper = Stepper(violating)
+    stepper.controls["model"].value = "responses"
+    stepper.stages.value = "next_turn"
+    assert "model responses" in stepper.message.value
+    assert "to model: orphan outputs pending-c1" in stepper.tables.value
 
 
 def test_stepper_with_the_workaround_shows_a_paired_next_turn(violating: CaseRun) -> None:
@@ -137,7 +157,7 @@ def test_stepper_case_the_sdk_cannot_run_is_one_line_in_the_widget() -> None:
 
 
 def test_stepper_runner_that_raises_is_one_line_in_the_widget() -> None:
-    def broken(case: Case, wrapper: Any) -> CaseRun:
+    def broken(case: Case, wrapper: Any, backend: Any) -> CaseRun:
         raise RuntimeError("the scripted model\nran out of steps")
 
     stepper = Stepper(execute=broken)
@@ -173,4 +193,4 @@ def test_stepper_renders_every_stage_when_a_case_is_chosen(violating: CaseRun) -
     pages = dict(stepper.cache.pages)
     for stage in STAGES:
         stepper.stages.value = stage
-        assert stepper.tables.value is pages[(violating.case, NO_WORKAROUND, stage)]
+        assert stepper.tables.value is pages[(violating.case, Variant(), stage)]

@@ -32,12 +32,16 @@ import pandas as pd
 from ..analysis.invariants import evaluate
 from ..errors import InvestigationError
 from ..study.capture import STAGES, CaseRun, StageName
-from ..study.harness import SessionWrapper, run_case
+from ..study.harness import Backend, SessionWrapper, run_case, scripted_backend
 from ..study.scenario import CHOICES, Case
+from ..wire.backend import responses_backend
 from .frames import highlight
 from .views import compaction_table, sent_table, stage_diff, stage_summary, stage_table
 
 NO_WORKAROUND = "none"
+# The harness's model transports: the scripted model in process, or the SDK's own Responses
+# model over HTTP to the wire's stand-in.
+BACKENDS: dict[str, Backend] = {"scripted": scripted_backend, "responses": responses_backend}
 MESSAGE_WIDTH = 240
 
 STAGE_NOTES: dict[StageName, str] = {
@@ -55,12 +59,21 @@ FAULT_COLUMNS = (
     "to compaction: orphan outputs",
 )
 
-CaseRunner = Callable[[Case, SessionWrapper | None], CaseRun]
+CaseRunner = Callable[[Case, SessionWrapper | None, Backend], CaseRun]
 
 
-def run_with(case: Case, wrapper: SessionWrapper | None) -> CaseRun:
-    """The default runner: the study's harness, with the session wrapped when asked."""
-    return run_case(case, wrap_session=wrapper)
+def run_with(case: Case, wrapper: SessionWrapper | None, backend: Backend) -> CaseRun:
+    """The default runner: the study's harness on a model transport, the session wrapped when
+    asked."""
+    return run_case(case, wrap_session=wrapper, backend=backend)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """How a case is run besides its choices: the workaround and the model transport, by name."""
+
+    workaround: str = NO_WORKAROUND
+    model: str = "scripted"
 
 
 def one_line(text: str, width: int = MESSAGE_WIDTH) -> str:
@@ -162,63 +175,70 @@ def stage_html(run: CaseRun, name: StageName, prefix: str = "stepper") -> str:
     return f'<div class="ac-stage" data-stage="{name}">{"".join(parts)}</div>'
 
 
-def case_line(run: CaseRun, workaround: str) -> str:
-    """The case, the release, the workaround and the invariants it violates, in one line."""
+def case_line(run: CaseRun, variant: Variant) -> str:
+    """The case, the release, the variant and the invariants it violates, in one line."""
     problem = run_problem(run)
     if problem is not None:
         return problem
     violated = [v.invariant for v in evaluate(run) if v.holds is False]
     verdict = "violates " + ", ".join(violated) if violated else "every invariant holds"
     return one_line(
-        f"{run.case.label} on openai-agents {run.sdk_version}, workaround {workaround}: {verdict}"
+        f"{run.case.label} on openai-agents {run.sdk_version}, model {variant.model}, "
+        f"workaround {variant.workaround}: {verdict}"
     )
 
 
 class RunCache:
-    """Each (case, workaround) is run once and each of its stage pages rendered once."""
+    """Each (case, variant) is run once and each of its stage pages rendered once."""
 
     def __init__(
         self,
         wrappers: Mapping[str, SessionWrapper | None],
         runner: CaseRunner = run_with,
         prefix: str = "stepper",
+        backends: Mapping[str, Backend] = BACKENDS,
     ) -> None:
-        self.wrappers, self.runner, self.prefix = dict(wrappers), runner, prefix
-        self.runs: dict[tuple[Case, str], CaseRun] = {}
-        self.pages: dict[tuple[Case, str, StageName], str] = {}
+        self.wrappers, self.backends = dict(wrappers), dict(backends)
+        self.runner, self.prefix = runner, prefix
+        self.runs: dict[tuple[Case, Variant], CaseRun] = {}
+        self.pages: dict[tuple[Case, Variant, StageName], str] = {}
 
-    def put(self, run: CaseRun, workaround: str = NO_WORKAROUND) -> None:
-        self.runs[(run.case, workaround)] = run
+    def put(self, run: CaseRun, variant: Variant) -> None:
+        self.runs[(run.case, variant)] = run
 
-    def run(self, case: Case, workaround: str) -> CaseRun:
-        """The run of a case with the named workaround, run on first use."""
-        key = (case, workaround)
+    def run(self, case: Case, variant: Variant) -> CaseRun:
+        """The run of a case in a variant, run on first use."""
+        key = (case, variant)
         if key not in self.runs:
-            if workaround not in self.wrappers:
-                choices = ", ".join(self.wrappers)
-                raise InvestigationError(
-                    f"unknown workaround {workaround!r}: expected one of {choices}"
-                )
-            self.runs[key] = self.runner(case, self.wrappers[workaround])
+            wrapper = _pick("workaround", variant.workaround, self.wrappers)
+            backend = _pick("model", variant.model, self.backends)
+            self.runs[key] = self.runner(case, wrapper, backend)
         return self.runs[key]
 
-    def page(self, case: Case, workaround: str, name: StageName) -> str:
+    def page(self, case: Case, variant: Variant, name: StageName) -> str:
         """A stage page of a cached run, rendered on first use."""
-        key = (case, workaround, name)
+        key = (case, variant, name)
         if key not in self.pages:
-            self.pages[key] = stage_html(self.run(case, workaround), name, self.prefix)
+            self.pages[key] = stage_html(self.run(case, variant), name, self.prefix)
         return self.pages[key]
+
+
+def _pick(kind: str, name: str, named: Mapping[str, Any]) -> Any:
+    if name not in named:
+        raise InvestigationError(f"unknown {kind} {name!r}: expected one of {', '.join(named)}")
+    return named[name]
 
 
 _instances = itertools.count(1)
 
 
 class Stepper:
-    """The widget: case and workaround pickers, stage buttons, a message line and the tables.
+    """The widget: case, model and workaround pickers, stage buttons, a message line, tables.
 
-    ``controls`` maps each choice (and ``workaround``) to its picker and ``stages`` is the stage
-    picker: setting their ``value`` from Python does what a click does. ``execute`` runs a case
-    with a session wrapper (the harness by default; a test passes a fake).
+    ``controls`` maps each choice (and ``model``, ``workaround``) to its picker and ``stages`` is
+    the stage picker: setting their ``value`` from Python does what a click does. ``execute``
+    runs a case with a session wrapper on a model backend (the harness by default; a test passes
+    a fake).
     """
 
     def __init__(
@@ -233,8 +253,9 @@ class Stepper:
         if workaround is not None:
             wrappers[getattr(workaround, "__name__", "workaround")] = workaround
         self.cache = RunCache(wrappers, execute, prefix=f"stepper{next(_instances)}")
+        model = start.model if isinstance(start, CaseRun) else "scripted"
         if isinstance(start, CaseRun):
-            self.cache.put(start)
+            self.cache.put(start, Variant(model=model))
         first = start.case if isinstance(start, CaseRun) else start or Case()
         initial = {**first.as_dict(), **(choices or {})}
         self.controls: dict[str, Any] = {
@@ -247,6 +268,9 @@ class Stepper:
             )
             for name, values in CHOICES.items()
         }
+        self.controls["model"] = widgets.ToggleButtons(
+            options=list(BACKENDS), value=model, description="model", style={"button_width": "auto"}
+        )
         self.controls["workaround"] = widgets.ToggleButtons(
             options=list(wrappers),
             value=NO_WORKAROUND,
@@ -264,7 +288,7 @@ class Stepper:
         self.widget = widgets.VBox(
             [
                 widgets.HBox([self.controls[name] for name in CHOICES]),
-                self.controls["workaround"],
+                widgets.HBox([self.controls["model"], self.controls["workaround"]]),
                 widgets.HBox([self.previous, self.stages, self.next]),
                 self.message,
                 self.tables,
@@ -283,31 +307,34 @@ class Stepper:
         else:
             self.choose(initial)
 
-    def choose(self, choices: Mapping[str, str], workaround: str | None = None) -> None:
-        """Show the case made of ``choices`` (and the named workaround), at the current stage.
+    def variant(self) -> Variant:
+        """The model and workaround picked now."""
+        return Variant(self.controls["workaround"].value, self.controls["model"].value)
 
-        Its run and all its stage pages are made here, once, so that stepping is a lookup."""
-        workaround = self.controls["workaround"].value if workaround is None else workaround
+    def choose(self, choices: Mapping[str, str], variant: Variant | None = None) -> None:
+        """Show the case made of ``choices`` (in ``variant``, by default the one picked), at the
+        current stage. Its run and all its stage pages are made here, once, so that stepping is
+        a lookup."""
+        variant = self.variant() if variant is None else variant
         try:
             case = Case(**cast(dict[str, Any], choices))
-            run = self.cache.run(case, workaround)
+            run = self.cache.run(case, variant)
+            pages = {name: self.cache.page(case, variant, name) for name in STAGES}
         except InvestigationError as error:
             self._fail(str(error))
             return
         except Exception as error:  # a bug in a run is shown in the widget, not as a traceback
             self._fail(f"{type(error).__name__}: {error}")
             return
-        pages = {name: self.cache.page(case, workaround, name) for name in STAGES}
         self.current = run
-        self.message.value = html.escape(case_line(run, workaround))
+        self.message.value = html.escape(case_line(run, variant))
         self.tables.value = pages[self.stages.value]
 
     def show(self, name: StageName) -> None:
         """Show a stage of the current case (its page is cached once rendered)."""
         if self.current is None:
             return
-        workaround = self.controls["workaround"].value
-        self.tables.value = self.cache.page(self.current.case, workaround, name)
+        self.tables.value = self.cache.page(self.current.case, self.variant(), name)
 
     def step(self, offset: int) -> None:
         """Move to the previous (-1) or next (+1) stage, stopping at either end."""
