@@ -219,3 +219,10 @@ def test_committed_readme_block_matches_the_committed_results() -> None:
     text = (upstream.paths.README).read_text()
     block = text.split(upstream.README_START, 1)[1].split(upstream.README_END, 1)[0]
     assert block.strip() == upstream.readme_block(versions)
+
+
+def test_clean_message_drops_memory_addresses_and_newlines() -> None:
+    text = "assert False\n + where False = all(<generator object f.<locals>.<genexpr> at 0x7f19a>)"
+    assert upstream.clean_message(text) == (
+        "assert False + where False = all(<generator object f.<locals>.<genexpr>>)"
+    )

@@ -259,6 +259,11 @@ def test_id(case: ET.Element) -> str:
     return name
 
 
+def clean_message(text: str) -> str:
+    """A failure message on one line, without memory addresses (the results are committed)."""
+    return re.sub(r" at 0x[0-9a-fA-F]+", "", " ".join(text.split()))[:300]
+
+
 def parse_junit(text: str) -> list[CaseOutcome]:
     """Each test case of a JUnit XML report, with its failure's first line."""
     outcomes = []
@@ -268,7 +273,7 @@ def parse_junit(text: str) -> list[CaseOutcome]:
             child = case.find(tag)
             if child is not None:
                 result = {"failure": "failed"}.get(tag, tag)
-                message = " ".join((child.attrib.get("message") or "").split())[:300]
+                message = clean_message(child.attrib.get("message") or "")
                 break
         outcomes.append(CaseOutcome(test_id(case), result, message))
     return outcomes
