@@ -1,7 +1,9 @@
 """Stepper: one case, stage by stage, in JupyterLab, with ipywidgets.
 
-Pick the case (one dropdown per choice of the scenario, so a choice added there shows up here)
-and the workaround, then step through the pause, the round trip, the resume and the next turn.
+Pick the case (one dropdown per choice of the scenario, so a choice added there shows up here),
+the model transport (the scripted model, or the SDK's Responses model over HTTP to the wire's
+stand-in) and the workaround, then step through the pause, the round trip, the resume and the
+next turn.
 Each stage shows what ``views`` shows in the static notebook: the stored history when the stage
 ended, the model request and the compaction request it made, with pairing faults in the
 ``status`` column (and coloured, a local extra), and the stored history it started from against
