@@ -174,3 +174,21 @@ def test_release_changes_lists_each_case_and_invariant_that_differs() -> None:
     assert set(changes["invariant"]) == {"next_turn_input_paired"}
     assert set(zip(changes["0.1.0"], changes["0.2.0"], strict=True)) == {(word(True), word(False))}
     assert release_changes(frame, "0.1.0", "0.1.0").empty
+
+
+def test_release_changes_marks_a_case_only_one_release_ran_as_not_run() -> None:
+    on = {"compaction": "on", "invariant": "next_turn_input_paired"}
+    rows = [
+        release_record(sdk_version="0.1.0", **on),
+        release_record(sdk_version="0.1.0", compaction="off", invariant="next_turn_input_paired"),
+        release_record(sdk_version="0.2.0", **on),
+    ]
+    changes = release_changes(to_frame(rows, ReleaseRecord), "0.1.0", "0.2.0")
+    assert changes.to_dict("records") == [
+        {
+            "case": "run/approve/off/json",
+            "invariant": "next_turn_input_paired",
+            "0.1.0": word(True),
+            "0.2.0": "not run",
+        }
+    ]

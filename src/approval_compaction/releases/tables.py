@@ -20,6 +20,7 @@ from .bisect import bisect, broken_spans, judge_rows, spans
 from .sweep import UNAVAILABLE, ReleaseRecord, load_results
 from .versions import sort_versions
 
+NOT_RUN = "not run"
 BOUNDARY_COLUMNS = ("last_holding", "first_broken", "last_broken", "holds_again", "spans")
 
 
@@ -167,13 +168,19 @@ def _no_runs(version: str) -> bool | None:
 
 
 def release_changes(frame: pd.DataFrame, before: str, after: str) -> pd.DataFrame:
-    """The cases and invariants whose verdict differs between two releases."""
+    """The cases and invariants whose verdict differs between two releases.
+
+    A case or invariant that only one of the two releases has reads ``not run`` on the other.
+    """
     left, right = release_table(frame, before), release_table(frame, after)
     a, b = left.astype(str).to_dict("index"), right.astype(str).to_dict("index")
-    rows = [
-        {"case": case, "invariant": name, before: word, after: b[case][name]}
-        for case, words in a.items()
-        for name, word in words.items()
-        if word != b[case][name]
-    ]
+    cases = list(dict.fromkeys([*a, *b]))
+    names = list(dict.fromkeys([*left.columns, *right.columns]))
+    rows = []
+    for case in cases:
+        for name in names:
+            old = a.get(case, {}).get(name, NOT_RUN)
+            new = b.get(case, {}).get(name, NOT_RUN)
+            if old != new:
+                rows.append({"case": case, "invariant": name, before: old, after: new})
     return pd.DataFrame(rows, columns=["case", "invariant", before, after])
