@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from approval_compaction.formats.files import write_atomic
+from approval_compaction.formats.files import write_all_atomic, write_atomic
 
 
 def leftovers(folder: Path) -> list[str]:
@@ -76,3 +76,14 @@ def test_files_failed_rename_leaves_no_temp(tmp_path: Path) -> None:
         write_atomic(target, "x")
     assert (target / "inside").is_dir()
     assert leftovers(tmp_path) == []
+
+
+def test_files_write_all_atomic_keeps_the_whole_set_when_one_file_fails(tmp_path: Path) -> None:
+    """A set that belongs together (JSON and its CSV) is replaced whole or not at all."""
+    first, second = tmp_path / "a.json", tmp_path / "a.csv"
+    write_all_atomic({first: "old json", second: "old csv"})
+    unwritable = first / "inside-a-file.md"  # its folder is a file: writing it fails
+    with pytest.raises(OSError):
+        write_all_atomic({first: "new json", second: "new csv", unwritable: "x"})
+    assert (first.read_text(), second.read_text()) == ("old json", "old csv")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.csv", "a.json"]

@@ -163,8 +163,12 @@ def test_records_bad_file_is_one_line_error_naming_the_file(
 
 @pytest.mark.parametrize(
     ("row", "named"),
-    [(_without("status"), "status"), ({**MATRIX_AS_JSON, "colour": "red"}, "colour")],
-    ids=["missing-field", "extra-field"],
+    [
+        (_without("status"), "missing status"),
+        ({**MATRIX_AS_JSON, "colour": "red"}, "unexpected colour"),
+        ({**_without("status"), "colour": "red"}, "missing status; unexpected colour"),
+    ],
+    ids=["missing-field", "extra-field", "both"],
 )
 def test_records_shape_error_names_the_schema_and_the_field(
     tmp_path: Path, row: dict[str, Any], named: str

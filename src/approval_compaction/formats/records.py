@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..errors import InvestigationError
-from .files import write_atomic
+from .files import write_all_atomic
 
 R = TypeVar("R")
 
@@ -48,8 +48,7 @@ def write_records(
     written = {path: records_json(rows), path.with_suffix(".csv"): records_csv(rows, schema)}
     if markdown is not None:
         written[path.with_suffix(".md")] = markdown
-    for target, text in written.items():
-        write_atomic(target, text)
+    write_all_atomic(written)
     return list(written)
 
 
@@ -78,8 +77,10 @@ def read_records(path: Path, schema: type[R]) -> list[R]:
 
     def parse(row: dict[str, Any]) -> R:
         if sorted(row) != sorted(names):
-            missing = sorted(set(names) - set(row)) or sorted(set(row) - set(names))
-            raise ValueError(f"fields differ from {schema.__name__}: {', '.join(missing)}")
+            missing, extra = sorted(set(names) - set(row)), sorted(set(row) - set(names))
+            told = [f"missing {', '.join(missing)}"] if missing else []
+            told += [f"unexpected {', '.join(extra)}"] if extra else []
+            raise ValueError(f"fields differ from {schema.__name__}: {'; '.join(told)}")
         return schema(**row)
 
     return read_json_list(path, parse)
