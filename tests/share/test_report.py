@@ -247,3 +247,23 @@ def test_report_cli_bad_input_is_one_line_and_exit_2(
 
 def test_report_explains_every_invariant() -> None:
     assert set(MEANINGS) == set(INVARIANTS)
+
+
+def test_report_shows_what_the_user_sees_over_the_wire() -> None:
+    from approval_compaction.wire.backend import responses_backend
+
+    spec = "runner=run,decision=approve,state_boundary=json"
+    cases = select_cases(spec)
+    wire = run_matrix(cases, backend=responses_backend)
+    releases = "the next turn fails with HTTP 400 on 0.22.1..0.23.1 (3 releases)."
+    text = build_report(run_matrix(cases), spec=spec, wire_runs=wire, releases=releases).text
+    section = text.split("### What the user sees", 1)[1].split("Invariants:", 1)[0]
+    assert "1 of 2 cases end with openai.BadRequestError (HTTP 400)" in section
+    assert "No tool call found for function call output with call_id pending-c1." in section
+    assert "prediction agrees in 2 of 2 cases" in section
+    assert releases in section
+    assert "`next_turn_accepted`" in text.split("Invariants:", 1)[1]
+
+
+def test_report_without_wire_runs_has_no_user_section(runs: list[CaseRun]) -> None:
+    assert "### What the user sees" not in build_report(runs[:2]).text
