@@ -86,3 +86,28 @@ def test_cli_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> Non
     out = capsys.readouterr().out
     for command in ("matrix", "data", "report", "sweep", "bisect", "fix-data", "crosscheck"):
         assert command in out
+
+
+def test_cli_matrix_model_responses_records_what_the_user_saw(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from approval_compaction.cli import MODELS
+    from approval_compaction.study.capture import MODELS as HARNESS_MODELS
+
+    assert MODELS == HARNESS_MODELS
+    case = "runner=run,decision=reject,state_boundary=json"
+    assert main(["matrix", "--model", "responses", "--format", "json", "--case", case]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {row["model"] for row in rows} == {"responses"}
+    accepted = {r["compaction"]: r for r in rows if r["invariant"] == "next_turn_accepted"}
+    assert accepted["off"]["holds"] is True and accepted["on"]["holds"] is False
+    assert (
+        "No tool call found for function call output with call_id pending-c1."
+        in (accepted["on"]["detail"])
+    )
+
+
+def test_cli_matrix_unknown_model_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["matrix", "--model", "gpt"])
+    assert exit_info.value.code == 2
