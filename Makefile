@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
 .DEFAULT_GOAL := help
-.PHONY: help setup run sweep workaround doctor-data explore upstream test lint lab bench clean
+.PHONY: help system setup run sweep workaround doctor-data explore upstream test lint lab bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -18,7 +18,10 @@ $(STAMP): requirements.txt pyproject.toml
 
 setup: $(STAMP) ## create .venv and install the pinned requirements
 
-run: $(STAMP) ## write data/, execute and render every notebook, the report and README findings
+system: ## install the Debian packages notebooks and tests start (postgresql, chromium) if missing
+	scripts/system-packages
+
+run: $(STAMP) system ## write data/, execute and render every notebook, the report and README findings
 	$(PY) -m approval_compaction data
 	$(PY) -m approval_compaction notebooks
 	$(PY) -m approval_compaction render
@@ -48,7 +51,7 @@ upstream: $(STAMP) ## the SDK's own tests on 0.23.1 and 0.24.0, as they are and 
 	$(PY) -m approval_compaction upstream-suite --release 0.23.1 --fix --write
 	$(PY) -m approval_compaction upstream-suite --release 0.24.0 --fix --write
 
-test: $(STAMP) lint ## lint, type-check and run the tests
+test: $(STAMP) system lint ## lint, type-check and run the tests
 	$(PY) -m pytest
 
 lint: $(STAMP) ## ruff, mypy --strict, and the import contracts between subpackages
