@@ -20,7 +20,9 @@ from approval_compaction import INVARIANTS, paths
 from approval_compaction.cli import main
 from approval_compaction.fix.workaround import (
     KEPT_DEFERRALS,
+    LEGACY_WINDOW,
     DeferCompactionWhilePending,
+    automatic_window,
     defer_compaction_while_pending,
     open_groups,
 )
@@ -296,3 +298,21 @@ def test_sdk_regression_runs_the_workaround_here() -> None:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert [p.id for p in module.SESSION_VARIANTS] == ["workaround", "unfixed"]
+
+
+@pytest.mark.parametrize(
+    ("args", "wrapper", "marked", "expected"),
+    [
+        ({"response_id": "r"}, automatic(2), True, 3),
+        ({"response_id": "r"}, None, True, 0),
+        ({"response_id": "r"}, SimpleNamespace(_session_compaction_is_automatic=False), True, 0),
+        ({"response_id": "r"}, None, False, LEGACY_WINDOW),
+        ({"force": True}, None, False, 0),
+    ],
+    ids=["runner-marked", "manual", "marked-manual", "older-runner", "older-manual"],
+)
+def test_automatic_window_tells_the_runner_from_the_application(
+    args: dict[str, Any], wrapper: Any, marked: bool, expected: int
+) -> None:
+    """Releases before 0.23 do not mark automatic calls: the runner's response id tells them."""
+    assert automatic_window(args, wrapper, marked) == expected

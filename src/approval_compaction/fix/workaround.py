@@ -28,6 +28,7 @@ and later the SDK already waits, and this subclass agrees with it (``upstream-su
 
 from __future__ import annotations
 
+import inspect
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -43,10 +44,23 @@ logger = logging.getLogger("approval_compaction.workaround")
 KEPT_DEFERRALS = 64
 # Releases whose runner does not hand the session the latest model exchange: look this far back.
 LEGACY_WINDOW = 64
-_MODERN = hasattr(OpenAIResponsesCompactionSession, "_run_compaction_locked")
+_LOCKED = hasattr(OpenAIResponsesCompactionSession, "_run_compaction_locked")
 
 ReadItems = Callable[[int | None], Awaitable[tuple[list[Any], bool]]]
 Hook = Callable[[dict[str, Any]], bool]
+Proceed = Callable[[], Awaitable[None]]
+
+
+def _mentions(cls: type[Any], name: str) -> bool:
+    try:
+        return name in inspect.getsource(cls)
+    except (OSError, TypeError):  # no source to read: assume the older runner
+        return False
+
+
+# From 0.23 the runner marks its automatic compactions and hands over the model exchange;
+# before, a compaction the runner asks for is told apart by the response id it always passes.
+_MARKED = _mentions(OpenAIResponsesCompactionSession, "_session_compaction_is_automatic")
 
 
 @dataclass(frozen=True)
@@ -98,10 +112,17 @@ def exchange_window(wrapper: Any) -> int:
     return len(model_items) + 1 if model_items else 0
 
 
+def automatic_window(args: dict[str, Any], wrapper: Any, marked: bool | None = None) -> int:
+    """How many latest items an automatic compaction is checked over; 0 if not automatic."""
+    if _MARKED if marked is None else marked:
+        return exchange_window(wrapper) if is_automatic(wrapper) else 0
+    return LEGACY_WINDOW if args.get("response_id") else 0
+
+
 class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
     """The SDK's compaction session, which waits while a call or approval is unanswered.
 
-    On a runner that marks its automatic compactions (0.22 and later), the decision sits behind
+    On a runner that marks its automatic compactions (0.23 and later), the decision sits behind
     the session's decision hook: when the hook approves an automatic compaction, the items the
     SDK handed it (the history it already holds, or its own bounded view) are checked over the
     latest exchange, so a declined or impossible compaction reads nothing more. A forced
@@ -166,33 +187,40 @@ class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
         items = await self._latest_items(window, read_items)
         return self._wait(args, open_groups(items), self.items_read - before)
 
-    if _MODERN:
+    async def _deferring(
+        self, args: Any, wrapper: Any, read_items: ReadItems | None, proceed: Proceed
+    ) -> None:
+        """Run ``proceed`` (the SDK's compaction), deferring it if automatic and a group is open."""
+        plain = dict(args or {})
+        window = automatic_window(plain, wrapper)
+        if not window:
+            await proceed()
+            return
+        if plain.get("force"):  # the SDK skips the hook: read the latest exchange ourselves
+            if not await self._read_and_wait(plain, read_items, window):
+                await proceed()
+            return
+        self._automatic_call = (plain, window)
+        try:
+            await proceed()
+        finally:
+            self._automatic_call = None
+
+    if _LOCKED:
 
         async def _run_compaction_locked(self, args: Any, *, wrapper: Any, **hooks: Any) -> None:
             """Under the session's lock: an automatic compaction waits for open groups."""
-            window = exchange_window(wrapper)
-            plain_args = dict(args or {})
-            if not (is_automatic(wrapper) and window):
-                await super()._run_compaction_locked(args, wrapper=wrapper, **hooks)
-                return
-            if plain_args.get("force"):  # the hook is skipped: read the exchange ourselves
-                if await self._read_and_wait(plain_args, hooks.get("read_items"), window):
-                    return
-                await super()._run_compaction_locked(args, wrapper=wrapper, **hooks)
-                return
-            self._automatic_call = (plain_args, window)
-            try:
-                await super()._run_compaction_locked(args, wrapper=wrapper, **hooks)
-            finally:
-                self._automatic_call = None
+            base = super()._run_compaction_locked
+            await self._deferring(
+                args, wrapper, hooks.get("read_items"), lambda: base(args, wrapper=wrapper, **hooks)
+            )
 
-    else:  # an older runner marks neither automatic calls nor the exchange
+    else:  # releases before the session's lock
 
         async def run_compaction(self, args: Any = None, **kwargs: Any) -> None:
-            """Wait while the latest items leave a group open, then compact as the SDK would."""
-            if await self._read_and_wait(dict(args or {}), None, LEGACY_WINDOW):
-                return
-            await super().run_compaction(args, **kwargs)
+            """An automatic compaction waits for open groups, then runs as the SDK's would."""
+            base = super().run_compaction
+            await self._deferring(args, kwargs.get("wrapper"), None, lambda: base(args, **kwargs))
 
 
 _DEFERRING: dict[type[Any], type[Any]] = {
