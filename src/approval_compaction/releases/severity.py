@@ -66,7 +66,8 @@ def severity_answer(frame: pd.DataFrame) -> str:
         ]
         count = sum(marks.values())
         if count:
-            parts.append(f"{severity} on {', '.join(ranges)} ({count} releases)")
+            plural = "release" if count == 1 else "releases"
+            parts.append(f"{severity} on {', '.join(ranges)} ({count} {plural})")
     observed = sorted(set(table["next_turn_seen_by"].dropna()) - {""})
     seen = f" (next turn observed with the {' / '.join(observed)} model)" if observed else ""
     return "; ".join(parts) + seen + "."
