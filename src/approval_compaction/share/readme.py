@@ -17,6 +17,7 @@ from ..doctor.findings import block as doctor_block
 from ..errors import InvestigationError
 from ..formats.files import write_atomic
 from ..formats.records import read_records
+from ..releases.severity import severity_answer
 from ..releases.tables import release_answer, sweep_frame
 
 START, END = "<!-- findings:start -->", "<!-- findings:end -->"
@@ -43,6 +44,9 @@ def findings_block(folder: Path = paths.DATA) -> str:
         "",
         "**Across releases** (`data/sweep.json`): "
         + release_answer(sweep_frame(folder / "sweep.json")),
+        "",
+        "**What the user sees, by release** (`data/sweep.json`, the next turn over HTTP on the "
+        "SDK's own Responses model): " + severity_answer(sweep_frame(folder / "sweep.json")),
         "",
         f"**With the workaround** (`data/fix-matrix.json`): {violated} of {len(fixed)} verdicts "
         f"violated; {still} of {len(compacting)} compaction-on cases still compact.",
