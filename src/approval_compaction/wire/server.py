@@ -33,7 +33,9 @@ class PortInUseError(InvestigationError):
 def bind(host: str, port: int) -> socket.socket:
     """A listening TCP socket on host:port, or one line saying why it cannot be had."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP, not 0: asyncio turns Nagle off only on sockets that name TCP, and with Nagle
+    # on, every reply waits out the client's delayed acknowledgement (about 40 ms).
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
