@@ -126,11 +126,6 @@ def test_not_applicable_run_names_what_the_release_lacks() -> None:
     assert probe.not_applicable(Case(), "0.1.0", ["A"]).approvals == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=UnboundLocalError,
-    reason="probe(): scripted_backend is imported only when some case can run (src bug)",
-)
 def test_probe_of_a_release_lacking_everything_runs_no_case() -> None:
     """Every case is not applicable, so the harness (and the SDK's runner) is never called."""
     cases = select_cases("runner=run_streamed")
@@ -143,11 +138,6 @@ def test_probe_of_a_release_lacking_everything_runs_no_case() -> None:
         assert result[name] == importlib.metadata.version(name)  # type: ignore[literal-required]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="probe(): a not-applicable run is repeated once per backend, both as 'scripted' "
-    "(src bug)",
-)
 def test_probe_records_each_case_once_per_model() -> None:
     """A release without ``run_streamed``: each case appears once for each model it ran on."""
     api = _api()
@@ -187,3 +177,11 @@ def test_probe_main_writes_the_runs_of_the_selected_cases(tmp_path: Path) -> Non
     assert all(run.error is None and run.sdk_version == sdk_version() for run in runs)
     statuses = [r.status for r in release_records(sdk_version(), result)]
     assert statuses == ["holds"] * len(INVARIANTS)  # one record per case and invariant
+
+
+def test_probe_unavailable_reason_is_one_line() -> None:
+    def broken() -> Any:
+        raise ImportError("cannot import\n    name 'Agent'")
+
+    result = probe.probe(all_cases(), api=broken)
+    assert result["unavailable"] == "import agents failed: ImportError: cannot import name 'Agent'"

@@ -121,10 +121,12 @@ def missing_features(case: Case, api: Any) -> list[str]:
     return missing
 
 
-def not_applicable(case: Case, version: str, missing: Sequence[str]) -> CaseRun:
+def not_applicable(
+    case: Case, version: str, missing: Sequence[str], model: str = "scripted"
+) -> CaseRun:
     approvals = 1 if case.decision == "approve" else 0
     reason = "release lacks " + ", ".join(missing)
-    return CaseRun(case, version, [], approvals, 0, not_applicable=reason)
+    return CaseRun(case, version, [], approvals, 0, not_applicable=reason, model=model)
 
 
 def installed_versions() -> dict[str, str]:
@@ -148,20 +150,25 @@ def probe(cases: Sequence[Case], api: Callable[[], Any] = sdk_api) -> ProbeResul
     try:
         names = api()
     except Exception as exc:  # any import failure makes the release unavailable, not a crash
-        return {"unavailable": f"import agents failed: {type(exc).__name__}: {exc}"[:300]}
+        reason = " ".join(f"{type(exc).__name__}: {exc}".split())
+        return {"unavailable": f"import agents failed: {reason}"[:300]}
     versions = installed_versions()
     missing = {case: missing_features(case, names) for case in cases}
-    backend, why = None, ""
+    backends: dict[str, Any] = {}
+    why = ""
     if not all(missing.values()):  # the harness only once the release is known to have it all
         from ..study.harness import run_case, scripted_backend
 
+        backends["scripted"] = scripted_backend
         backend, why = wire_backend()
+        if backend is not None:
+            backends["responses"] = backend
     gc.enable()  # the imports are done: the cases run with the collector on, as in ``matrix``
     runs = [
-        not_applicable(case, versions["openai-agents"], missing[case])
+        not_applicable(case, versions["openai-agents"], missing[case], model)
         if missing[case]
-        else run_case(case, backend=chosen)
-        for chosen in ([scripted_backend, backend] if backend else [scripted_backend])
+        else run_case(case, backend=backends[model])
+        for model in backends or ["scripted"]  # each case once per model it can run on
         for case in cases
     ]
     return {
