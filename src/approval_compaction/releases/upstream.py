@@ -510,7 +510,8 @@ def markdown_table_rows(header: Sequence[str], rows: Sequence[Sequence[str]]) ->
 
     if not rows:
         return "No test changes its outcome.\n"
-    return markdown_table(pd.DataFrame(list(rows), columns=list(header))) + "\n"
+    frame = pd.DataFrame(list(rows), columns=list(header)).set_index(header[0])
+    return markdown_table(frame) + "\n"
 
 
 def load(version: str, folder: Path = paths.DATA) -> SuiteResult:
@@ -597,6 +598,10 @@ def suite_checks(versions: Sequence[str], folder: Path = paths.DATA) -> pd.DataF
     return frame.pivot(index="sdk_version", columns="check", values="passed")
 
 
+def _outcomes(count: int) -> str:
+    return "1 outcome changes" if count == 1 else f"{count:,} outcomes change"
+
+
 def suite_answer(versions: Sequence[str], folder: Path = paths.DATA) -> str:
     """One sentence per release, from its committed results."""
     sentences = []
@@ -610,7 +615,7 @@ def suite_answer(versions: Sequence[str], folder: Path = paths.DATA) -> str:
         sentences.append(
             f"openai-agents {version}: {fixed.tests:,} tests in {fixed.files} files, "
             f"{fixed.sessions_upgraded:,} compaction sessions made deferring; "
-            f"{len(result.changes)} outcomes change with the workaround "
+            f"{_outcomes(len(result.changes))} with the workaround "
             f"({explained} explained, {len(result.unexplained)} not)."
         )
     return " ".join(sentences)
@@ -635,9 +640,14 @@ def readme_block(versions: Sequence[str], folder: Path = paths.DATA) -> str:
     for version in versions:
         result = load(version, folder)
         lines.append(f"- {suite_answer([version], folder)}")
+        groups: dict[tuple[str, str, str, str], list[str]] = {}
         for change in result.changes:
-            why = change.reason or "NOT EXPLAINED"
-            lines.append(f"  - `{change.test}`: {change.baseline} → {change.fixed}; {why}")
+            name, _, param = change.test.partition("[")
+            key = (name, change.baseline, change.fixed, change.reason or "NOT EXPLAINED")
+            groups.setdefault(key, []).append(param.rstrip("]"))
+        for (name, baseline, fixed, why), params in groups.items():
+            cases = f" ({', '.join(params)})" if any(params) else ""
+            lines.append(f"  - `{name}`{cases}: {baseline} → {fixed}; {why}")
     return "\n".join(lines)
 
 
