@@ -45,9 +45,17 @@ def bad_labels(runs: list[CaseRun]) -> list[str]:
 
 @pytest.fixture(scope="module")
 def full_path(runs: list[CaseRun], tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The full-matrix report, written with its heatmap to a temporary folder."""
+    """The full-matrix report, written with its heatmap to a temporary folder, with the
+    user's view as the ``report`` command adds it (the cases over HTTP, the sweep's severities)."""
+    from approval_compaction import paths
+    from approval_compaction.releases.severity import severity_answer
+    from approval_compaction.releases.tables import sweep_frame
+    from approval_compaction.wire.backend import responses_backend
+
     output = tmp_path_factory.mktemp("full") / "report.md"
-    write_report(build_report(runs, output=output), output)
+    wire = run_matrix(backend=responses_backend)
+    releases = severity_answer(sweep_frame(paths.SWEEP))
+    write_report(build_report(runs, output=output, wire_runs=wire, releases=releases), output)
     return output
 
 
