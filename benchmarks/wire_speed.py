@@ -19,7 +19,7 @@ import statistics
 import time
 
 from approval_compaction import Case, all_cases, run_case
-from approval_compaction.study.harness import run_case_async
+from approval_compaction.study.harness import Backend, run_case_async, scripted_backend
 from approval_compaction.wire.backend import remote_backend, responses_backend
 from approval_compaction.wire.server import running
 from approval_compaction.wire.transport import http_library
@@ -30,22 +30,19 @@ REPLAY_CASES = 200
 CONCURRENCY = 4
 
 
-def per_case_seconds(backend: object | None) -> float:
+def per_case_seconds(backend: Backend) -> float:
     cases = all_cases()
     start = time.perf_counter()
     for case in cases:
-        if backend is None:
-            run_case(case)
-        else:
-            run_case(case, backend=backend)  # type: ignore[arg-type]
+        run_case(case, backend=backend)
     return (time.perf_counter() - start) / len(cases)
 
 
 def in_process() -> None:
-    per_case_seconds(None), per_case_seconds(responses_backend)  # warm both paths
+    per_case_seconds(scripted_backend), per_case_seconds(responses_backend)  # warm both
     scripted, wire = [], []
     for _ in range(ROUNDS):
-        scripted.append(per_case_seconds(None))
+        scripted.append(per_case_seconds(scripted_backend))
         wire.append(per_case_seconds(responses_backend))
     a, b = statistics.median(scripted), statistics.median(wire)
     print(f"in-process, per case:    {len(all_cases())} cases x {ROUNDS} rounds, interleaved")

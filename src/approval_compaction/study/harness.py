@@ -155,8 +155,13 @@ class _Recorder:
 
     def _counts(self) -> tuple[int, int, int, int, int]:
         w = self.wiring
-        logs = (w.model_inputs, w.compaction_inputs, w.http_requests, self.dispatched)
-        return (*(len(log) for log in logs), len(self.log.messages))  # type: ignore[return-value]
+        return (
+            len(w.model_inputs),
+            len(w.compaction_inputs),
+            len(w.http_requests),
+            len(self.dispatched),
+            len(self.log.messages),
+        )
 
     async def close(self, name: StageName, **extra: Any) -> None:
         if not self.enabled:
