@@ -15,7 +15,7 @@ import pandas as pd
 
 from .bisect import judge_rows, spans
 from .sweep import ReleaseRecord
-from .tables import _rows, release_order
+from .tables import frame_records, release_order
 
 NEXT_TURN_FAILS = "the next turn fails with HTTP 400"
 COMPACTION_ONLY = "only the compaction request carries an open call"
@@ -35,7 +35,7 @@ def _severity(accepted: bool | None, complete: bool | None) -> str | None:
 
 def release_severities(frame: pd.DataFrame) -> pd.DataFrame:
     """One row per release: its severity, and which model observed ``next_turn_accepted``."""
-    rows: Sequence[ReleaseRecord] = _rows(frame)
+    rows: Sequence[ReleaseRecord] = frame_records(frame)
     accepted = judge_rows(rows, "next_turn_accepted")
     complete = judge_rows(rows, "compaction_input_complete")
     models = (

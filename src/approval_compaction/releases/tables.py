@@ -29,7 +29,7 @@ def sweep_frame(path: Path | str) -> pd.DataFrame:
     return to_frame(load_results(Path(path)), ReleaseRecord)
 
 
-def _rows(frame: pd.DataFrame) -> list[ReleaseRecord]:
+def frame_records(frame: pd.DataFrame) -> list[ReleaseRecord]:
     """A frame of sweep records back as typed records (a missing verdict is ``None``)."""
     plain = frame.astype(object).where(frame.notna(), None)
     return [
@@ -43,7 +43,7 @@ def release_order(frame: pd.DataFrame) -> list[str]:
 
 def release_grid(frame: pd.DataFrame) -> pd.DataFrame:
     """Invariants by releases, a word in each cell: VIOLATED, holds, n/a or unavailable."""
-    rows = _rows(frame)
+    rows = frame_records(frame)
     down = set(frame.loc[frame["status"].eq(UNAVAILABLE), "sdk_version"])
     grid = {
         name: {
@@ -69,7 +69,7 @@ def release_violations(frame: pd.DataFrame) -> pd.DataFrame:
 
 def release_boundaries(frame: pd.DataFrame) -> pd.DataFrame:
     """Per invariant: where it breaks, where it holds again, and the dependencies at each."""
-    order, rows = release_order(frame), _rows(frame)
+    order, rows = release_order(frame), frame_records(frame)
     deps = frame.drop_duplicates("sdk_version").set_index("sdk_version")[["openai", "pydantic"]]
     out = []
     for name in INVARIANTS:
@@ -140,7 +140,7 @@ def release_bisections(frame: pd.DataFrame, start: str | None = None) -> pd.Data
 
     As on the command line, the search starts from ``start`` (the pinned release by default).
     """
-    order, rows, table = release_order(frame), _rows(frame), []
+    order, rows, table = release_order(frame), frame_records(frame), []
     start = start or sdk_version()
     for name in INVARIANTS:
         judged = judge_rows(rows, name)
