@@ -19,11 +19,15 @@ private ``_run_compaction`` with its own decrypting reader), attribute writes su
 else) and returns it; given an outer session such as ``EncryptedSession``, it upgrades the
 compaction session inside, so the order of wrapping cannot lose compaction.
 
-The decision reads no more than it must: the items of the latest model exchange (the bound the
-runner itself hands the session), taken from the history the session already holds in memory
-when it holds it, else read with that limit; never the whole history. A skipped compaction is
-not lost: the SDK decides afresh at the next turn, on a history that has only grown. On 0.24.0
-and later the SDK already waits, and this subclass agrees with it (``upstream-suite --fix``).
+The decision reads no more than it must. It runs only once the SDK's decision hook has said yes
+to an automatic compaction, on the items the SDK handed the hook, cut to the latest model
+exchange (the bound the runner hands the session): no read of its own, and nothing at all when
+the hook declines. A forced automatic compaction skips the hook; then the latest exchange comes
+from the history the session holds in memory, or one read with that limit; never the whole
+history. Releases before 0.23 do not mark automatic calls: there the runner's call is the one
+with a response id, checked over the latest ``LEGACY_WINDOW`` items. A skipped compaction is not
+lost: the SDK decides afresh at the next turn, on a history that has only grown. On 0.24.0 the
+SDK already waits, and this subclass changes none of its tests' outcomes (``upstream-suite``).
 """
 
 from __future__ import annotations
