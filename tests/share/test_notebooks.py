@@ -70,3 +70,22 @@ def test_notebooks_sanitise_drops_widget_views_and_keeps_their_text() -> None:
     clean = sanitise(nb)
     assert clean.cells[0].outputs[0]["data"] == {"text/plain": "Stepper at run/approve/on/json"}
     assert "widgets" not in clean.metadata
+
+
+def test_notebooks_sanitise_joins_a_stream_split_across_messages() -> None:
+    """A print may arrive as its text and its newline apart; either way the output is one."""
+    split = [
+        nbformat.v4.new_output("stream", name="stdout", text="0: ask"),
+        nbformat.v4.new_output("stream", name="stdout", text="\n"),
+        nbformat.v4.new_output("stream", name="stderr", text="warning\n"),
+        nbformat.v4.new_output("stream", name="stdout", text="1: next\n"),
+    ]
+    whole = [
+        nbformat.v4.new_output("stream", name="stdout", text="0: ask\n"),
+        nbformat.v4.new_output("stream", name="stderr", text="warning\n"),
+        nbformat.v4.new_output("stream", name="stdout", text="1: next\n"),
+    ]
+    cells = [nbformat.v4.new_code_cell("print()", outputs=outputs) for outputs in (split, whole)]
+    one, two = (sanitise(nbformat.v4.new_notebook(cells=[cell])) for cell in cells)
+    assert one.cells[0].outputs == two.cells[0].outputs
+    assert [o["text"] for o in one.cells[0].outputs] == ["0: ask\n", "warning\n", "1: next\n"]

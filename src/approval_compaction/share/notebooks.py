@@ -41,7 +41,34 @@ def sanitise(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
         for output in cell.get("outputs", []):
             # A widget's view names a random model id; its text/plain stays in its place.
             output.get("data", {}).pop(WIDGET_VIEW, None)
+        if "outputs" in cell:
+            cell.outputs = coalesce_streams(cell.outputs)
     return nb
+
+
+def coalesce_streams(outputs: list[nbformat.NotebookNode]) -> list[nbformat.NotebookNode]:
+    """Consecutive stream outputs of one stream as one output.
+
+    How printed text is split into messages depends on timing (a ``print`` may arrive as its
+    text and its newline apart), so the same cell would give different outputs run to run.
+    """
+    merged: list[nbformat.NotebookNode] = []
+    for output in outputs:
+        previous = merged[-1] if merged else None
+        if (
+            previous is not None
+            and output.get("output_type") == "stream"
+            and previous.get("output_type") == "stream"
+            and previous.get("name") == output.get("name")
+        ):
+            previous["text"] = _text(previous["text"]) + _text(output["text"])
+            continue
+        merged.append(output)
+    return merged
+
+
+def _text(text: str | list[str]) -> str:
+    return text if isinstance(text, str) else "".join(text)
 
 
 def execute(path: Path) -> nbformat.NotebookNode:
