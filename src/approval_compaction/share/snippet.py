@@ -32,9 +32,10 @@ item group: a tool call whose output has not been stored yet (a call waiting for
 whether it will be approved or rejected; a rejection also stores an output) or a hosted MCP
 `mcp_approval_request` without its `mcp_approval_response`. Defer instead of compacting, and
 let the next turn's compaction run once every group is complete: compaction keeps working, it
-only waits for the pause to be resolved. On released versions the same effect is available
-without patching the SDK by wrapping the session so that `run_compaction()` returns early while
-such a group is open."""
+only waits for the pause to be resolved; a compaction the application asks for itself still runs.
+On released versions the same effect is available without patching the SDK: a subclass of
+`OpenAIResponsesCompactionSession` whose automatic compaction returns early while such a group is
+open in the latest exchange, so the SDK's own type checks and attribute writes keep working."""
 
 
 def upstream_test(text: str) -> str:
