@@ -130,8 +130,8 @@ def _report(args: argparse.Namespace) -> int:
 
 def _fix_data(args: argparse.Namespace) -> int:
     """The pinned release with the workaround, and the newest release unfixed, under data/."""
-    from .fix.comparison import FIXED_STEM, NEWEST_STEM, fixed_runs, newest_release, newest_runs
-    from .releases.environments import default_envs
+    from .fix.comparison import FIXED_STEM, NEWEST_STEM, fixed_runs, newest_runs
+    from .releases.environments import default_envs, newest_release
     from .share.results import write_matrix
 
     folder = Path(args.folder)

@@ -20,6 +20,7 @@ import pytest
 
 from approval_compaction import paths
 from approval_compaction.errors import InvestigationError
+from approval_compaction.releases import environments
 from approval_compaction.releases.environments import (
     Environment,
     SweepError,
@@ -265,3 +266,19 @@ def test_uv_binary_missing_is_a_one_line_investigation_error(bare_python: Path) 
         "SweepError|True|uv not found: run `make setup` (it installs uv into .venv)\n"
     ), proc.stderr
     assert issubclass(SweepError, InvestigationError)
+
+
+def test_environments_newest_release_is_the_last_in_release_order(tmp_path: Path) -> None:
+    dates = tmp_path / "release-dates.json"
+    dates.write_text('{"0.10.0": "2025-01-02T00:00:00Z", "0.9.3": "2025-01-01T00:00:00Z"}')
+    assert environments.newest_release(dates) == "0.10.0"
+    with pytest.raises(environments.SweepError, match="no release list in"):
+        environments.newest_release(tmp_path / "missing.json")
+
+
+def test_environments_release_environment_of_an_unknown_release_is_one_line(
+    tmp_path: Path,
+) -> None:
+    with pytest.raises(environments.SweepError, match=r"^9\.9\.9 is not in release-dates\.json$"):
+        environments.release_environment("9.9.9", tmp_path)
+    assert not any(tmp_path.iterdir())  # nothing was made

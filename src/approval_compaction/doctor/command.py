@@ -107,8 +107,8 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _data(args: argparse.Namespace, out: TextIO) -> int:
-    from ..releases.environments import default_envs
-    from .upgrade import newest_release, write_data
+    from ..releases.environments import default_envs, newest_release
+    from .upgrade import write_data
 
     version = args.version or newest_release()
     envs = Path(args.envs) if args.envs else default_envs()

@@ -30,7 +30,6 @@ from ..analysis.pairing import orphan_outputs
 from ..formats.files import write_atomic
 from ..formats.records import read_json_list
 from ..releases import environments
-from ..releases.versions import load_releases, sort_versions
 from ..study.harness import run_sync
 from . import turns
 from .verdict import judge
@@ -101,26 +100,6 @@ def repaired_copy(source: Path, target: Path) -> None:
     run_sync(apply(str(target), target.with_suffix(".backup.jsonl")))
 
 
-def newest_release() -> str:
-    """The newest release in the sweep's release list."""
-    releases = sort_versions(load_releases(paths.RELEASE_DATES))
-    if not releases:
-        raise environments.SweepError(f"no release list in {paths.RELEASE_DATES}")
-    return releases[-1]
-
-
-def release_env(version: str, envs: Path) -> environments.Environment:
-    """The release's environment from the sweep's cache, made if it is missing."""
-    cutoffs = load_releases(paths.RELEASE_DATES)
-    if version not in cutoffs:
-        raise environments.SweepError(f"{version} is not in {paths.RELEASE_DATES.name}")
-    env = environments.Environment(envs / version, version, cutoffs[version])
-    error = environments.install(env, environments.uv_binary())
-    if error is not None:
-        raise environments.SweepError(f"{version}: {error}")
-    return env
-
-
 def run_module(env: environments.Environment, module: str, *args: str) -> Any:
     """Run one of the doctor's modules with the release's interpreter; its JSON output."""
     with tempfile.TemporaryDirectory(prefix="approval-compaction-doctor-") as folder:
@@ -161,7 +140,7 @@ def write_data(
     version: str, envs: Path, folder: Path = paths.DATA, report: Callable[[str], None] = print
 ) -> list[Path]:
     """Write the upgrade records and the newest release's default check under ``folder``."""
-    env = release_env(version, envs)
+    env = environments.release_environment(version, envs)
     rows = upgrade_records(env)
     upgrade = folder / UPGRADE_DATA.name
     write_atomic(upgrade, json.dumps([asdict(r) for r in rows], indent=2) + "\n")

@@ -14,14 +14,13 @@ from pathlib import Path
 
 import pandas as pd
 
-from .. import paths
 from ..analysis.matrix import records
 from ..analysis.table import pivot, to_frame
 from ..display.views import stage_summary
 from ..formats.records import read_json_list
 from ..releases import environments
 from ..releases.sweep import run_probe
-from ..releases.versions import load_releases, sort_versions, version_key
+from ..releases.versions import version_key
 from ..study.capture import CaseRun, StageName
 from ..study.harness import run_matrix
 from ..study.scenario import CaseValueError
@@ -42,22 +41,9 @@ def load_runs(path: Path) -> list[CaseRun]:
     return read_json_list(path, CaseRun.from_json)
 
 
-def newest_release(dates: Path = paths.RELEASE_DATES) -> str:
-    releases = sort_versions(load_releases(dates))
-    if not releases:
-        raise environments.SweepError(f"no release list in {dates}")
-    return releases[-1]
-
-
 def newest_runs(version: str, envs: Path, report: Callable[[str], None] = print) -> list[CaseRun]:
     """Run the sixteen cases in the release's environment, creating it if needed."""
-    cutoffs = load_releases(paths.RELEASE_DATES)
-    if version not in cutoffs:
-        raise environments.SweepError(f"{version} is not in {paths.RELEASE_DATES.name}")
-    env = environments.Environment(envs / version, version, cutoffs[version])
-    error = environments.install(env, environments.uv_binary())
-    if error is not None:
-        raise environments.SweepError(f"{version}: {error}")
+    env = environments.release_environment(version, envs)
     result = run_probe(env)
     if "unavailable" in result:
         raise environments.SweepError(f"{version}: {result['unavailable']}")

@@ -21,7 +21,7 @@ from typing import Any
 from .. import paths
 from ..errors import InvestigationError
 from ..formats.files import write_atomic
-from .versions import PACKAGE
+from .versions import PACKAGE, load_releases, sort_versions
 
 INSTALL_TIMEOUT_SECONDS = 900
 
@@ -124,4 +124,24 @@ def isolated_environ(*, with_package: bool = True) -> dict[str, str]:
     env.update(PYTHONNOUSERSITE="1", OPENAI_BASE_URL="http://127.0.0.1:9/blocked")
     if with_package:
         env["PYTHONPATH"] = str(paths.SOURCE)
+    return env
+
+
+def newest_release(dates: Path = paths.RELEASE_DATES) -> str:
+    """The newest release in the release list."""
+    releases = sort_versions(load_releases(dates))
+    if not releases:
+        raise SweepError(f"no release list in {dates}")
+    return releases[-1]
+
+
+def release_environment(version: str, envs: Path) -> Environment:
+    """The release's environment in ``envs`` (the sweep's cache), made if it is missing."""
+    cutoffs = load_releases(paths.RELEASE_DATES)
+    if version not in cutoffs:
+        raise SweepError(f"{version} is not in {paths.RELEASE_DATES.name}")
+    env = Environment(envs / version, version, cutoffs[version])
+    error = install(env, uv_binary())
+    if error is not None:
+        raise SweepError(f"{version}: {error}")
     return env
