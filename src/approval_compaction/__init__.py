@@ -70,6 +70,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ),
     ".fix.edge_cases": ("EDGE_CASES", "edge_table"),
     ".releases.severity": ("release_severities", "severity_answer"),
+    ".wire.app": ("standin_client",),
     ".wire.backend": ("responses_backend",),
     ".wire.evidence": ("body_diff", "conversion", "failure"),
     ".wire.rules": ("RULES",),

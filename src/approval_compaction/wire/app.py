@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
 
+from openai import AsyncOpenAI
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from .standin import Exchange, StandIn
+from .transport import openai_client
 
 METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"]
 
@@ -38,3 +40,12 @@ def build_app(standin: StandIn, on_request: Callable[[Exchange], None] | None = 
         return StreamingResponse(chunks(), reply.status, media_type=reply.media_type)
 
     return Starlette(routes=[Route("/{path:path}", endpoint, methods=METHODS)])
+
+
+def standin_client() -> AsyncOpenAI:
+    """A real ``AsyncOpenAI`` client whose requests reach a fresh stand-in in-process (no socket).
+
+    The one piece of ours in notebook 01's bare reproduction: the SDK's own model and
+    compaction session use it exactly as they would use the API's client.
+    """
+    return openai_client(build_app(StandIn()))
