@@ -10,6 +10,7 @@ ROOT = SOURCE.parent
 DATA = ROOT / "data"
 NOTEBOOKS = ROOT / "notebooks"
 RENDERED = DATA / "rendered"
+PROVENANCE = DATA / "notebooks.json"  # which notebooks run the SDK live, what data they read
 SWEEP = DATA / "sweep.json"
 RELEASE_DATES = DATA / "release-dates.json"
 FIX_RELEASES = DATA / "fix-releases.json"

@@ -8,9 +8,12 @@ from approval_compaction import paths
 from approval_compaction.analysis.invariants import INVARIANTS
 from approval_compaction.share.readme import (
     END,
+    NOTEBOOKS_END,
+    NOTEBOOKS_START,
     START,
     ReadmeMarkersError,
     findings_block,
+    notebooks_block,
     with_block,
 )
 
@@ -44,3 +47,12 @@ def test_readme_block_replaces_only_between_markers() -> None:
 def test_readme_without_markers_is_one_line_error() -> None:
     with pytest.raises(ReadmeMarkersError, match="README has no"):
         with_block("no markers here", "x")
+
+
+def test_readme_notebook_table_matches_what_the_notebooks_did() -> None:
+    text = (paths.ROOT / "README.md").read_text()
+    block = notebooks_block()
+    assert with_block(text, block, NOTEBOOKS_START, NOTEBOOKS_END) == text, (
+        "README is stale: run `make run`"
+    )
+    assert "01-walkthrough.ipynb" in block

@@ -15,8 +15,11 @@ from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
+from .. import paths
 from ..errors import InvestigationError
 from ..formats.files import write_atomic
+from . import provenance
+from .provenance import Provenance
 
 
 class NotebookError(InvestigationError):
@@ -73,7 +76,21 @@ def _text(text: str | list[str]) -> str:
 
 def execute(path: Path) -> nbformat.NotebookNode:
     """Run a notebook top to bottom in a fresh kernel, from its own folder; return it sanitised."""
+    return execute_observed(path)[0]
+
+
+def execute_observed(path: Path) -> tuple[nbformat.NotebookNode, Provenance]:
+    """``execute``, and what the notebook did: its SDK runs and the data files it read.
+
+    Two hidden cells bracket the notebook's own (``provenance``); they are removed before the
+    notebook is returned, and the execution counts are those of the notebook's own cells.
+    """
     nb = nbformat.read(path, as_version=4)
+    nb.cells = [
+        nbformat.v4.new_code_cell(provenance.SETUP),
+        *nb.cells,
+        nbformat.v4.new_code_cell(provenance.REPORT),
+    ]
     with tempfile.TemporaryDirectory(prefix="kernel-") as folder:
         # Talk to the kernel over Unix sockets in a private folder: no TCP port is opened.
         manager = KernelManager(kernel_name="python3", transport="ipc", ip=f"{folder}/ipc")
@@ -89,19 +106,44 @@ def execute(path: Path) -> nbformat.NotebookNode:
         except CellExecutionError as error:
             reason = " ".join(f"{error.ename}: {error.evalue}".split())[:300]
             raise NotebookError(f"{path.name} failed: {reason}") from None
-    return sanitise(nb)
+    setup, *cells, report = nb.cells
+    nb.cells = cells
+    for cell in cells:
+        _renumber(cell)
+    printed = "".join(_text(o["text"]) for o in report.outputs if o.get("output_type") == "stream")
+    return sanitise(nb), provenance.parse(path.name, title(nb), printed)
+
+
+def _renumber(cell: nbformat.NotebookNode) -> None:
+    """Count executions from the notebook's first cell, not the hidden setup cell before it."""
+    if cell.get("execution_count"):
+        cell.execution_count -= 1
+    for output in cell.get("outputs", []):
+        if output.get("execution_count"):
+            output.execution_count -= 1
+
+
+def title(nb: nbformat.NotebookNode) -> str:
+    """The notebook's first heading, without its number: ``One case, stage by stage``."""
+    first = nb.cells[0].source.splitlines()[0] if nb.cells else ""
+    return first.lstrip("# ").split("·", 1)[-1].strip()
 
 
 def dumps(nb: nbformat.NotebookNode) -> str:
     return str(nbformat.writes(nb)) + "\n"
 
 
-def execute_in_place(path: Path) -> bool:
-    """Execute and rewrite the notebook; return whether its content changed."""
+def execute_in_place(path: Path, record: Path = paths.PROVENANCE) -> bool:
+    """Execute and rewrite the notebook, and record its provenance in ``record``; return whether
+    the notebook's content changed."""
     before = path.read_text()
-    after = dumps(execute(path))
+    nb, observed = execute_observed(path)
+    after = dumps(nb)
     if after != before:
         write_atomic(path, after)
+    records = provenance.load(record)
+    records[path.name] = observed
+    write_atomic(record, provenance.dumps(records))
     return after != before
 
 

@@ -19,8 +19,10 @@ from ..formats.files import write_atomic
 from ..formats.records import read_records
 from ..releases.severity import severity_answer
 from ..releases.tables import release_answer, sweep_frame
+from . import provenance
 
 START, END = "<!-- findings:start -->", "<!-- findings:end -->"
+NOTEBOOKS_START, NOTEBOOKS_END = "<!-- notebooks:start -->", "<!-- notebooks:end -->"
 
 
 class ReadmeMarkersError(InvestigationError):
@@ -56,19 +58,27 @@ def findings_block(folder: Path = paths.DATA) -> str:
     return "\n".join(lines)
 
 
-def with_block(text: str, block: str) -> str:
-    """The README text with its findings block replaced."""
-    head, start, rest = text.partition(START)
-    _, end, tail = rest.partition(END)
-    if not start or not end:
-        raise ReadmeMarkersError(f"README has no {START} ... {END} block")
-    return f"{head}{START}\n{block}\n{END}{tail}"
+def notebooks_block(record: Path = paths.PROVENANCE) -> str:
+    """The notebook table, from what each notebook did when ``make run`` executed it."""
+    return provenance.table(provenance.load(record))
+
+
+def with_block(text: str, block: str, start: str = START, end: str = END) -> str:
+    """The README text with the block between ``start`` and ``end`` replaced."""
+    head, found_start, rest = text.partition(start)
+    _, found_end, tail = rest.partition(end)
+    if not found_start or not found_end:
+        raise ReadmeMarkersError(f"README has no {start} ... {end} block")
+    return f"{head}{start}\n{block}\n{end}{tail}"
 
 
 def update(readme: Path = paths.README, folder: Path = paths.DATA) -> bool:
-    """Rewrite the README's findings block; return whether it changed."""
+    """Rewrite the README's findings and notebook blocks; return whether they changed."""
     before = readme.read_text()
     after = with_block(before, findings_block(folder))
+    after = with_block(
+        after, notebooks_block(folder / paths.PROVENANCE.name), NOTEBOOKS_START, NOTEBOOKS_END
+    )
     if after != before:
         write_atomic(readme, after)
     return after != before
