@@ -95,7 +95,12 @@ def warnings_table(run: CaseRun) -> pd.DataFrame:
 
 
 def side_by_side(frames: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """Frames next to each other under one header each; shorter ones padded with blanks."""
+    """Frames next to each other under one header each; shorter ones padded with blanks.
+
+    Frames with the same index (stages, say) keep it; others are aligned row by row."""
+    indexes = [frame.index for frame in frames.values()]
+    if all(index.equals(indexes[0]) for index in indexes):
+        return pd.concat(frames, axis=1).fillna("")
     aligned = {label: frame.reset_index(drop=True) for label, frame in frames.items()}
     return pd.concat(aligned, axis=1).fillna("")
 
