@@ -198,6 +198,7 @@ def parser() -> argparse.ArgumentParser:
     sweep.add_argument("--output", default=str(paths.SWEEP), help="results JSON (CSV beside)")
     sweep.add_argument("--envs", help="folder for the release environments (default: cache)")
 
+    add("mechanism", _lazy(".mechanism.command"), "write data/mechanism.json: SDK source, traces")
     bisect = add("bisect", _lazy(".releases.bisect"), "find the releases where an invariant breaks")
     bisect.add_argument("--invariant", required=True, help="one of the six invariants")
     bisect.add_argument("--case", help=CASE_HELP)

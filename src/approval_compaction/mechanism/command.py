@@ -1,0 +1,83 @@
+"""Command: ``python -m approval_compaction mechanism`` writes ``data/mechanism.json``.
+
+The pinned release is extracted and traced live, in this process; the newest release and the
+era boundary (``catalogue.RELEASES``) are probed in their cached environments, which the sweep
+made. A missing environment is a one-line error: this command never installs one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from .. import paths
+from ..formats.files import write_atomic
+from ..releases.environments import Environment, default_envs, isolated_environ, last_line
+from ..releases.versions import load_releases
+from ..study.capture import sdk_version
+from .catalogue import PINNED, RELEASES
+from .probe import MODULE, release_record
+from .record import RECORD, MechanismError, record_text
+
+PROBE_TIMEOUT_SECONDS = 300
+
+
+def cached_environment(version: str, envs: Path) -> Environment:
+    """The release's environment in the cache, or a one-line error when it is not there."""
+    cutoffs = load_releases(paths.RELEASE_DATES)
+    if version not in cutoffs:
+        raise MechanismError(f"{version} is not in {paths.RELEASE_DATES.name}")
+    env = Environment(envs / version, version, cutoffs[version])
+    if not env.ready():
+        raise MechanismError(
+            f"no environment for openai-agents {version} in {envs}: "
+            f"run `make sweep SWEEP_ARGS=--versions={version}` first"
+        )
+    return env
+
+
+def probe_in(env: Environment) -> dict[str, Any]:
+    """Run the probe with the release's interpreter and read its record."""
+    with tempfile.TemporaryDirectory(prefix="approval-compaction-") as folder:
+        output = Path(folder) / "mechanism.json"
+        proc = subprocess.run(
+            [str(env.python), "-m", MODULE, "--output", str(output)],
+            capture_output=True,
+            text=True,
+            timeout=PROBE_TIMEOUT_SECONDS,
+            env=isolated_environ(),
+            check=False,
+        )
+        if proc.returncode != 0 or not output.exists():
+            raise MechanismError(f"{env.version}: the probe failed: {last_line(proc.stderr)}")
+        record: dict[str, Any] = json.loads(output.read_text())
+    return record
+
+
+def live_record() -> dict[str, Any]:
+    """The pinned release, extracted and traced in this process."""
+    installed = sdk_version()
+    if installed != PINNED:
+        raise MechanismError(f"openai-agents {installed} is installed, not the pinned {PINNED}")
+    return release_record()
+
+
+def build(envs: Path) -> dict[str, dict[str, Any]]:
+    """Every recorded release's record; the environments are checked before anything runs."""
+    others = {v: cached_environment(v, envs) for v in RELEASES if v != PINNED}
+    releases = {PINNED: live_record()}
+    for version, env in others.items():
+        releases[version] = probe_in(env)
+    return releases
+
+
+def command(args: argparse.Namespace) -> int:
+    envs = Path(getattr(args, "envs", None) or default_envs())
+    output = Path(getattr(args, "output", None) or RECORD)
+    write_atomic(output, record_text(build(envs)))
+    print(f"wrote {output.relative_to(paths.ROOT) if output.is_relative_to(paths.ROOT) else output}")
+    return 0

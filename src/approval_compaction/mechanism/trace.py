@@ -1,0 +1,145 @@
+"""Trace: run the report's case and record at which stage each catalogued function was called.
+
+The case runs in a thread of its own under ``sys.settrace``: the tracer sees every Python call
+in that thread, keeps those whose code object is a catalogued function's, and learns the stage
+from the harness itself, whose recorder closes each stage (``pause``, ``round_trip``,
+``resume``, ``next_turn``) by name when its turn ends. Nothing in the SDK is patched. Beside the
+calls, each stage keeps what the run itself recorded there: compaction requests, warnings,
+what the user saw, and the stored history as one label per item.
+
+Like ``source``, this needs only the SDK and the study, so the probe runs it in any release.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import threading
+from collections.abc import Sequence
+from importlib import import_module
+from types import CodeType, FrameType
+from typing import Any, TypedDict
+
+from ..study import harness
+from ..study.capture import STAGES, CaseRun, Stage
+from ..study.items import Item
+from ..study.scenario import Case
+from .catalogue import CATALOGUE, REPORT_CASE, Function
+from .source import code_of
+
+AFTER = "after"  # calls after the last stage closed (the store's own teardown)
+
+
+class StageRecord(TypedDict):
+    """What one stage of the traced run did, beside the calls."""
+
+    name: str
+    compaction_requests: int
+    warnings: list[str]
+    outcome: str
+    stored: list[str]
+
+
+class Trace(TypedDict):
+    """The traced run: the model it ran on; for each function the stages it was called at,
+    and at each stage who called it; each stage's record."""
+
+    model: str
+    calls: dict[str, list[str]]
+    callers: dict[str, dict[str, list[str]]]
+    stages: list[StageRecord]
+
+
+def report_case() -> Case:
+    return Case(**REPORT_CASE)
+
+
+def item_label(item: Item) -> str:
+    """An item in a word or two: its type (or role), and the call it belongs to."""
+    kind = str(item.get("type") or "message")
+    if kind == "message" and item.get("role"):
+        kind = f"{kind}:{item['role']}"
+    call_id = item.get("call_id")
+    return f"{kind}({call_id})" if call_id else kind
+
+
+def stage_record(stage: Stage) -> StageRecord:
+    return StageRecord(
+        name=stage.name,
+        compaction_requests=len(stage.compaction_inputs),
+        warnings=list(stage.warnings),
+        outcome=stage.outcome,
+        stored=[item_label(item) for item in stage.stored],
+    )
+
+
+class _Tracer:
+    """A ``sys.settrace`` function: the stage each watched code object was called in."""
+
+    def __init__(self, watched: dict[CodeType, str]) -> None:
+        self.watched = watched
+        self.closer = harness._Recorder.close.__code__  # the harness's end of a stage
+        self.stage = STAGES[0]
+        self.calls: dict[str, list[str]] = {name: [] for name in watched.values()}
+        self.callers: dict[str, dict[str, list[str]]] = {name: {} for name in watched.values()}
+
+    def __call__(self, frame: FrameType, event: str, arg: Any) -> None:
+        code = frame.f_code
+        if code is self.closer:  # called (and resumed) with the stage that just ended
+            index = STAGES.index(frame.f_locals["name"]) + 1
+            self.stage = STAGES[index] if index < len(STAGES) else AFTER
+        elif code in self.watched:
+            name = self.watched[code]
+            if self.stage not in self.calls[name]:
+                self.calls[name].append(self.stage)
+            caller = frame.f_back.f_code.co_qualname if frame.f_back is not None else "?"
+            callers = self.callers[name].setdefault(self.stage, [])
+            if caller not in callers:
+                callers.append(caller)
+        return None  # no line events: only calls are watched
+
+
+def default_model() -> str:
+    """``responses`` (the SDK's own model over HTTP to the stand-in, so the run ends as a user's
+    does) when the wire imports in this environment, else ``scripted``."""
+    try:
+        import_module("approval_compaction.wire.backend")
+    except ImportError:
+        return "scripted"
+    return "responses"
+
+
+def _backend(model: str) -> harness.Backend:
+    if model == "responses":
+        backend: harness.Backend = import_module("approval_compaction.wire.backend").responses_backend
+        return backend
+    return harness.scripted_backend
+
+
+def trace_case(
+    case: Case | None = None, model: str | None = None, catalogue: Sequence[Function] = CATALOGUE
+) -> Trace:
+    """Run the case (the report's by default) and record where each catalogued function ran."""
+    watched = {code: f.qualname for f in catalogue if (code := code_of(f)) is not None}
+    tracer = _Tracer(watched)
+    runs: list[CaseRun] = []
+
+    def run() -> None:
+        sys.settrace(tracer)
+        try:
+            coro = harness.run_case_async(case or report_case(), backend=_backend(model or default_model()))
+            runs.append(asyncio.run(coro))
+        finally:
+            sys.settrace(None)
+
+    worker = threading.Thread(target=run, name="mechanism-trace")
+    worker.start()
+    worker.join()
+    if not runs:
+        raise RuntimeError("the traced case did not finish")
+    return Trace(
+        model=runs[0].model,
+        calls={f.qualname: tracer.calls.get(f.qualname, []) for f in catalogue},
+        callers={f.qualname: tracer.callers.get(f.qualname, {}) for f in catalogue},
+        stages=[stage_record(stage) for stage in runs[0].stages],
+    )

@@ -1,0 +1,192 @@
+"""Views: the mechanism as GitHub-safe text and small frames.
+
+``excerpt`` shows one function as its marked lines with their real line numbers (``▶`` flags a
+marked line, ``…`` a gap), each mark's reason, and the whole function folded in ``<details>``;
+``source_diff`` shows the same function in two releases as a unified diff numbered by file line;
+``trace_frame`` and ``stage_frame`` show the traced run; ``mechanism_answer`` states the finding
+from the record. Every view returns markdown text or a frame; the notebook wraps text in
+``IPython.display.Markdown``.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+from typing import Any
+
+import pandas as pd
+
+from ..formats.markdown import code, escape, fence
+from ..study.capture import STAGES
+from .catalogue import CATALOGUE, NEWEST, PINNED, Function, Mark, entry
+from .record import MechanismError, extract_of, release
+from .source import PRESENT, Extract, enclosing, mark_lines, numbered
+
+FLAG, GAP = "▶", "…"
+CALLED, NOT_CALLED = "called", "·"
+CONTEXT = 2  # lines shown on each side of a marked line
+
+
+def _gutter(number: int, text: str, flagged: bool, width: int) -> str:
+    return f"{number:>{width}} {FLAG if flagged else ' '} {text}"
+
+
+def shown_lines(extract: Extract, marked: set[int], context: int = CONTEXT) -> list[int]:
+    """The line numbers an excerpt shows: the signature's first line, each marked line and
+    ``context`` lines around it."""
+    first = extract["first_line"]
+    last = first + len(extract["source"].splitlines()) - 1
+    keep = {first} | {n for m in marked for n in range(m - context, m + context + 1)}
+    return sorted(n for n in keep if first <= n <= last)
+
+
+def marks_found(extract: Extract, function: Function) -> dict[Mark, list[int]]:
+    return {mark: mark_lines(extract, mark) for mark in function.marks}
+
+
+def excerpt(extract: Extract, function: Function, release_name: str, context: int = CONTEXT) -> str:
+    """The function's marked lines with context, their reasons, and the whole function folded."""
+    title = f"**{code(function.qualname)}** ({release_name}, {code(extract['path'])}): "
+    if extract["status"] != PRESENT:
+        return title + f"absent in {release_name}."
+    found = marks_found(extract, function)
+    marked = {n for lines in found.values() for n in lines}
+    text = dict(numbered(extract))
+    width = len(str(max(text)))
+    body: list[str] = []
+    previous = None
+    for number in shown_lines(extract, marked, context):
+        if previous is not None and number != previous + 1:
+            body.append(f"{'':>{width}}   {GAP}")
+        body.append(_gutter(number, text[number], number in marked, width))
+        previous = number
+    reasons = [
+        f"- {FLAG} line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines)) or 'none'}: "
+        f"{escape(mark.reason)}"
+        for mark, lines in found.items()
+    ]
+    whole = "\n".join(_gutter(n, t, n in marked, width) for n, t in text.items())
+    details = (
+        f"<details><summary>the whole function ({len(text)} lines)</summary>\n\n"
+        f"{fence(whole, 'text')}\n\n</details>"
+    )
+    return "\n\n".join(
+        [title + escape(function.role), fence("\n".join(body), "text"), "\n".join(reasons), details]
+    )
+
+
+def _numbered_hunks(old: Extract, new: Extract, context: int) -> list[str]:
+    a, b = old["source"].splitlines(), new["source"].splitlines()
+    lines: list[str] = []
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    for group in matcher.get_grouped_opcodes(context):
+        i1, i2, j1, j2 = group[0][1], group[-1][2], group[0][3], group[-1][4]
+        start_a = old["first_line"] + i1 if a else 0
+        start_b = new["first_line"] + j1 if b else 0
+        lines.append(f"@@ -{start_a},{i2 - i1} +{start_b},{j2 - j1} @@")
+        for tag, s1, e1, s2, e2 in group:
+            if tag == "equal":
+                lines += [" " + line for line in a[s1:e1]]
+                continue
+            lines += ["-" + line for line in a[s1:e1]]
+            lines += ["+" + line for line in b[s2:e2]]
+    return lines
+
+
+def source_diff(qualname: str, old: str, new: str, context: int = 3) -> str:
+    """The recorded function in release ``old`` against release ``new``: a unified diff whose
+    hunk headers carry file line numbers; a release without the function is an empty side."""
+    before, after = extract_of(old, qualname), extract_of(new, qualname)
+    headers = [
+        f"--- {old}/{before['path'] or '(absent)'}",
+        f"+++ {new}/{after['path'] or '(absent)'}",
+    ]
+    hunks = _numbered_hunks(before, after, context)
+    summary = f"{code(qualname)}, {old} → {new}: "
+    if not hunks:
+        return summary + "unchanged."
+    changed = sum(1 for line in hunks if line[:1] in "+-" and not line.startswith("@@"))
+    return summary + f"{changed} lines changed.\n\n" + fence("\n".join(headers + hunks), "diff")
+
+
+def presence_frame(versions: Sequence[str]) -> pd.DataFrame:
+    """Each catalogued function: in which recorded releases it exists, with its first line."""
+    rows = {}
+    for function in CATALOGUE:
+        cells = {}
+        for version in versions:
+            found = extract_of(version, function.qualname)
+            cells[version] = f"line {found['first_line']}" if found["status"] == PRESENT else "absent"
+        rows[function.qualname] = {"step": function.step, **cells}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("function")
+
+
+def trace_frame(trace: dict[str, Any]) -> pd.DataFrame:
+    """Each catalogued function against each stage of the traced run: called or not."""
+    rows = {
+        f.qualname: {"step": f.step}
+        | {s: CALLED if s in trace["calls"].get(f.qualname, []) else NOT_CALLED for s in STAGES}
+        for f in CATALOGUE
+    }
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("function")
+
+
+def stage_frame(trace: dict[str, Any]) -> pd.DataFrame:
+    """What each stage of the traced run did: compaction requests, stored items, outcome."""
+    rows = {
+        s["name"]: {
+            "compaction requests": s["compaction_requests"],
+            "stored after": ", ".join(s["stored"]),
+            "user saw": s["outcome"],
+            "warnings": " | ".join(w.split(": ", 1)[-1] for w in s["warnings"]) or "—",
+        }
+        for s in trace["stages"]
+    }
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("stage")
+
+
+CHECK = "drop_orphan_function_calls("  # the pairing check, as _run_compaction_locked calls it
+
+
+def callers_frame(traces: dict[str, dict[str, Any]], qualname: str) -> pd.DataFrame:
+    """Who called one function at each stage, in each of several releases' traced runs."""
+    rows = {
+        version: {s: ", ".join(trace["callers"][qualname].get(s, [])) or NOT_CALLED for s in STAGES}
+        for version, trace in traces.items()
+    }
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("release")
+
+
+def check_block(version: str) -> tuple[int, str]:
+    """Where ``_run_compaction_locked``'s pairing check sits in a release: the header of the
+    block it runs under, as line number and text."""
+    locked = entry("_run_compaction_locked")
+    extract = extract_of(version, locked.qualname)
+    mark = next(m for m in locked.marks if m.text == CHECK)
+    lines = mark_lines(extract, mark)
+    if not lines:
+        raise MechanismError(f"{version}: {locked.qualname} has no {CHECK}")
+    return enclosing(extract, lines[0])
+
+
+def compacted_at(version: str) -> list[str]:
+    """The stages at which the traced run sent compaction requests, in a release."""
+    stages = release(version)["trace"]["stages"]
+    return [s["name"] for s in stages if s["compaction_requests"]]
+
+
+def mechanism_answer(old: str = PINNED, new: str = NEWEST) -> str:
+    """The finding in one line, from the record: which function compacts the pending call at
+    the pause, where its pairing check sits in ``old``, and where ``new`` moved it."""
+    locked = entry("_run_compaction_locked").qualname
+    calls = release(old)["trace"]["calls"][locked]
+    line_old, block_old = check_block(old)
+    line_new, block_new = check_block(new)
+    return (
+        f"In {old}, {code(locked)} (called at: {', '.join(calls)}) sends the pending call to "
+        f"`responses.compact` at the pause, because its `drop_orphan_function_calls` check "
+        f"runs only under {code(block_old)} (line {line_old}); {new} moves the check under "
+        f"{code(block_new)} (line {line_new}), so it applies to a complete history too, and "
+        f"compaction requests go out at {', '.join(compacted_at(new)) or 'no stage'} instead of "
+        f"{', '.join(compacted_at(old)) or 'no stage'}."
+    )
