@@ -24,8 +24,19 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".analysis.matrix": ("MatrixRecord", "records"),
     ".analysis.table": ("pivot", "to_frame", "violations"),
     ".analysis.outcomes": ("outcome_answer", "outcome_frame", "outcome_of"),
+    ".analysis.folding": (
+        "block_order",
+        "choice_effects",
+        "compare_to",
+        "fold",
+        "fold_answer",
+        "fold_frame",
+        "inert_choices",
+        "violating_runs",
+    ),
     ".analysis.findings": ("diff_answer", "finding", "seed_table", "walkthrough_answer"),
     ".display.frames": ("diff_frame", "diff_text", "highlight", "items_frame"),
+    ".display.details": ("Cut", "cut"),
     ".display.heatmap": ("heatmap", "release_heatmap"),
     ".display.stepper": ("Stepper", "stepper"),
     ".display.views": (
@@ -51,6 +62,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "release_violations",
         "sweep_frame",
     ),
+    ".releases.eras": ("Era", "era_answer", "era_table", "eras"),
     ".releases.crosscheck": ("regression_table",),
     ".releases.upstream": ("suite_answer", "suite_changes", "suite_checks", "suite_runs"),
     ".fix.workaround": (

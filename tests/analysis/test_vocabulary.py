@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 
+import numpy as np
 import pytest
 
 from approval_compaction.analysis import vocabulary
@@ -17,6 +19,7 @@ from approval_compaction.analysis.vocabulary import (
     VERDICT_MARKS,
     VIOLATED,
     Mark,
+    contrast,
     legend,
     mark,
     marked,
@@ -109,3 +112,70 @@ def test_vocabulary_release_words_cover_every_verdict() -> None:
     assert set(RELEASE_WORDS) == set(VERDICT_MARKS)
     assert RELEASE_WORDS[True] == word(True) and RELEASE_WORDS[None] == word(None)
     assert RELEASE_WORDS[False] == "broken"
+
+
+# Machado, Oliveira and Fernandes (2009), severity 1: linear-RGB matrices that simulate how a
+# reader with each dichromacy sees a colour.
+SIMULATIONS = {
+    "deuteranopia": [[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413],
+                     [-0.011820, 0.042940, 0.968881]],
+    "protanopia": [[0.152286, 1.052583, -0.204868], [0.114503, 0.786281, 0.099216],
+                   [-0.003882, -0.048116, 1.051998]],
+    "tritanopia": [[1.255528, -0.076749, -0.178779], [-0.078411, 0.930809, 0.147602],
+                   [0.004733, 0.691367, 0.303900]],
+}  # fmt: skip
+
+
+def simulated(colour: str, simulation: str) -> np.ndarray:
+    """The sRGB colour (0..1) a reader with the dichromacy sees."""
+    srgb = np.array([int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)])
+    linear = np.where(srgb <= 0.04045, srgb / 12.92, ((srgb + 0.055) / 1.055) ** 2.4)
+    seen = np.clip(np.array(SIMULATIONS[simulation]) @ linear, 0, 1)
+    return np.where(seen <= 0.0031308, 12.92 * seen, 1.055 * seen ** (1 / 2.4) - 0.055)
+
+
+def test_vocabulary_holds_and_violated_are_the_okabe_ito_blue_and_vermillion() -> None:
+    assert (HOLDS.colour, VIOLATED.colour) == ("#0072b2", "#d55e00")
+
+
+@pytest.mark.parametrize("simulation", list(SIMULATIONS))
+def test_vocabulary_holds_and_violated_stay_apart_under_colour_blindness(simulation: str) -> None:
+    """The old green/red pair came to 0.30 apart under deuteranopia; blue/vermillion 0.81."""
+    apart = np.linalg.norm(
+        simulated(HOLDS.colour, simulation) - simulated(VIOLATED.colour, simulation)
+    )
+    assert apart > 0.5
+
+
+@pytest.mark.parametrize("simulation", list(SIMULATIONS))
+def test_vocabulary_every_pair_of_marks_stays_distinguishable(simulation: str) -> None:
+    for first, second in itertools.combinations(ALL_MARKS, 2):
+        apart = np.linalg.norm(
+            simulated(first.colour, simulation) - simulated(second.colour, simulation)
+        )
+        assert apart > 0.25, (first.word, second.word)
+
+
+@pytest.mark.parametrize("each", ALL_MARKS, ids=[m.word for m in ALL_MARKS])
+def test_vocabulary_symbol_ink_meets_the_wcag_contrast_for_text(each: Mark) -> None:
+    """A figure draws each symbol in its mark's ink; 4.5:1 is WCAG AA for normal text."""
+    assert each.ink in ("#000000", "#ffffff")
+    assert contrast(each.ink, each.colour) >= 4.5
+    other = "#ffffff" if each.ink == "#000000" else "#000000"
+    assert contrast(each.ink, each.colour) >= contrast(other, each.colour)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "ratio"),
+    [("#000000", "#ffffff", 21.0), ("#ffffff", "#ffffff", 1.0), ("#777777", "#ffffff", 4.48)],
+    ids=["black-on-white", "same", "grey-on-white"],
+)
+def test_vocabulary_contrast_is_the_wcag_ratio(first: str, second: str, ratio: float) -> None:
+    assert contrast(first, second) == pytest.approx(ratio, abs=0.01)
+    assert contrast(second, first) == contrast(first, second)
+
+
+def test_vocabulary_every_mark_has_a_symbol() -> None:
+    """A heatmap cell carries a symbol whatever its verdict, so it reads without colour."""
+    assert all(len(m.symbol) == 1 for m in ALL_MARKS)
+    assert len({m.symbol for m in ALL_MARKS}) == len(ALL_MARKS)

@@ -1,17 +1,21 @@
-"""Heatmaps: a cell per verdict in the vocabulary's colour, with its symbol or a count on it,
-and PNG bytes that do not change from run to run."""
+"""Heatmaps: a cell per verdict in the vocabulary's colour with its symbol on it (and a count under
+a release's ✗) in an ink that contrasts, labels that do not overlap, and PNG bytes that do not
+change from run to run."""
 
 from __future__ import annotations
 
 import io
+import itertools
 import struct
 import zlib
+from typing import Any
 
 import numpy as np
 import pandas as pd
 import pytest
 from matplotlib.axes import Axes
-from matplotlib.colors import to_rgba
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.colors import to_hex, to_rgba
 from matplotlib.figure import Figure
 
 from approval_compaction.analysis.vocabulary import (
@@ -20,8 +24,10 @@ from approval_compaction.analysis.vocabulary import (
     NOT_JUDGED,
     UNAVAILABLE,
     VIOLATED,
+    contrast,
+    legend,
 )
-from approval_compaction.display.heatmap import heatmap, png_bytes, release_heatmap
+from approval_compaction.display.heatmap import RELEASE_MARKS, heatmap, png_bytes, release_heatmap
 
 CASES = pd.DataFrame(
     {
@@ -91,18 +97,75 @@ def test_heatmap_labels_cases_and_invariants() -> None:
         "next\nturn\ninput\npaired",
         "decision\nenforced",
     ]
-    assert ax.get_title() == "Pinned"
+    assert ax.get_title().splitlines()[0] == "Pinned"
 
 
-def test_release_heatmap_draws_counts_only_on_violated_cells() -> None:
+def test_release_heatmap_draws_a_symbol_in_every_cell_and_counts_under_violated() -> None:
     texts = texts_by_cell(release_heatmap(GRID, COUNTS))
-    violated = np.argwhere(GRID.to_numpy() == VIOLATED.word)
-    assert texts == {(row, col): str(COUNTS.iat[row, col]) for row, col in violated}
-    assert texts == {(0, 1): "8", (0, 3): "3"}
+    expected = {(row, col): MARKS_BY_WORD[word].symbol for (row, col), word in np.ndenumerate(GRID)}
+    expected.update({(0, 1): f"{VIOLATED.symbol}\n8", (0, 3): f"{VIOLATED.symbol}\n3"})
+    assert texts == expected
+    assert texts[(0, 2)] == UNAVAILABLE.symbol and texts[(1, 0)] == HOLDS.symbol
 
 
-def test_release_heatmap_without_counts_draws_no_text() -> None:
-    assert texts_by_cell(release_heatmap(GRID)) == {}
+def test_release_heatmap_without_counts_draws_only_symbols() -> None:
+    texts = texts_by_cell(release_heatmap(GRID))
+    assert texts == {(r, c): MARKS_BY_WORD[w].symbol for (r, c), w in np.ndenumerate(GRID)}
+
+
+@pytest.mark.parametrize(
+    "build",
+    [lambda: heatmap(CASES), lambda: release_heatmap(GRID, COUNTS)],
+    ids=["cases", "releases"],
+)
+def test_heatmap_symbols_are_drawn_in_the_ink_of_their_cell(build: Any) -> None:
+    """White on blue and grey, black on vermillion and light grey: each at least 4.5:1."""
+    (ax,) = build().axes
+    colours = cell_colours(ax)
+    for text in ax.texts:
+        col, row = (round(v) for v in text.get_position())
+        cell = to_hex(colours[row, col])
+        assert to_hex(text.get_color()) == next(
+            m.ink for m in MARKS_BY_WORD.values() if m.colour == cell
+        )
+        assert contrast(to_hex(text.get_color()), cell) >= 4.5
+
+
+def test_heatmap_title_carries_the_legend_in_symbols() -> None:
+    assert heatmap(CASES, title="Pinned").axes[0].get_title().endswith(legend(symbols=True))
+    assert legend(RELEASE_MARKS, symbols=True) in release_heatmap(GRID).axes[0].get_title()
+
+
+def overlapping(labels: list[Any], fig: Figure) -> list[tuple[str, str]]:
+    """Pairs of neighbouring tick labels whose drawn boxes overlap."""
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in labels]
+    return [(a, b) for (a, box), (b, other) in itertools.pairwise(boxes) if box.overlaps(other)]
+
+
+def test_release_heatmap_of_every_release_has_no_overlapping_labels() -> None:
+    """The sweep has 72 releases: each one's name stays readable, none on another."""
+    names = [f"0.{minor}.{patch}" for minor in range(8, 26) for patch in range(4)]
+    grid = pd.DataFrame(
+        [[HOLDS.word] * len(names)] * 7, columns=names, index=[f"i{n}" for n in range(7)]
+    )
+    fig = release_heatmap(grid)
+    (ax,) = fig.axes
+    assert [t.get_text() for t in ax.get_xticklabels()] == names
+    assert overlapping(ax.get_xticklabels(), fig) == []
+    assert overlapping(ax.get_yticklabels(), fig) == []
+    assert all(t.get_fontsize() >= 8 for t in ax.get_xticklabels())
+
+
+def test_heatmap_labels_of_every_case_do_not_overlap() -> None:
+    table = pd.DataFrame(
+        {"next_turn_input_paired": [HOLDS.word] * 16},
+        index=[f"case/{n}/on/json" for n in range(16)],
+    )
+    fig = heatmap(table)
+    (ax,) = fig.axes
+    assert overlapping(ax.get_yticklabels(), fig) == []
+    assert all(t.get_fontsize() >= 8 for t in ax.get_yticklabels())
 
 
 def test_release_heatmap_colours_unavailable_releases() -> None:

@@ -1,9 +1,11 @@
 """Heatmap: a grid of verdict words drawn as coloured cells, built by one function.
 
-Cells take their colour from the verdict vocabulary, and carry a symbol (or a count) so that
-the figure reads without colour. Two presets use the builder: cases by invariants
-(``heatmap``) and invariants by releases (``release_heatmap``). Figures are returned; nothing
-here reads or writes files (``png_bytes`` gives the bytes a caller writes).
+Every cell carries its verdict's symbol (``✓``, ``✗``, ``–``, ``∅``) in the ink that contrasts
+more with its colour, so the figure reads without colour, in greyscale and under colour-vision
+deficiencies; the colours themselves are the vocabulary's Okabe-Ito ones. Two presets use the
+builder: cases by invariants (``heatmap``) and invariants by releases (``release_heatmap``,
+where a violated cell also says how many cases break it). Figures are returned; nothing here
+reads or writes files (``png_bytes`` gives the bytes a caller writes).
 """
 
 from __future__ import annotations
@@ -26,6 +28,14 @@ RELEASE_MARKS: tuple[Mark, ...] = (
     vocabulary.NOT_JUDGED,
     vocabulary.UNAVAILABLE,
 )
+UNKNOWN = "?"  # drawn on a word outside the vocabulary (its cell is grey, as not judged)
+
+
+def symbols(words: pd.DataFrame, marks: Sequence[Mark]) -> np.ndarray:
+    """Each cell's symbol from its word (``?`` for a word outside ``marks``)."""
+    by_word = {mark.word: mark.symbol for mark in marks}
+    cells = [[by_word.get(str(word), UNKNOWN) for word in row] for row in words.to_numpy()]
+    return np.array(cells, dtype=object).reshape(words.shape)
 
 
 def grid_figure(
@@ -45,31 +55,28 @@ def grid_figure(
     """The one heatmap builder: a cell per word, coloured by its mark, with its label on it.
 
     ``marks`` fixes the colour order; a word outside it is drawn as ``n/a``. ``labels`` holds the
-    text drawn on each cell (an empty string draws nothing).
+    text drawn on each cell, in its mark's ink (an empty string draws nothing).
     """
     codes = {mark.word: index for index, mark in enumerate(marks)}
     blank = codes[vocabulary.NOT_JUDGED.word]
-    values = words.apply(lambda col: col.map(codes)).to_numpy(dtype=float)
+    values = np.nan_to_num(
+        words.apply(lambda col: col.map(codes)).to_numpy(dtype=float), nan=float(blank)
+    )
     fig = Figure(figsize=size, dpi=100)
     ax = fig.add_subplot()
     colours = ListedColormap([mark.colour for mark in marks])
-    ax.imshow(
-        np.nan_to_num(values, nan=float(blank)),
-        cmap=colours,
-        vmin=0,
-        vmax=len(marks) - 1,
-        aspect="auto",
-    )
+    ax.imshow(values, cmap=colours, vmin=0, vmax=len(marks) - 1, aspect="auto")
     for (row, col), text in np.ndenumerate(labels):
         if text:
-            ax.text(col, row, text, ha="center", va="center", color="white", fontsize=text_size)
+            ink = marks[int(values[row, col])].ink
+            ax.text(col, row, text, ha="center", va="center", color=ink, fontsize=text_size)
     names = list(column_labels) if column_labels is not None else list(words.columns)
     ax.set_xticks(range(len(words.columns)), names, rotation=90 if rotate_columns else None)
     ax.set_yticks(range(len(words.index)), list(words.index))
     if cell_lines:
         ax.set_xticks(np.arange(len(words.columns) + 1) - 0.5, minor=True)
         ax.set_yticks(np.arange(len(words.index) + 1) - 0.5, minor=True)
-        ax.grid(which="minor", color="white", linewidth=0.6)
+        ax.grid(which="minor", color="white", linewidth=0.8)
         ax.tick_params(which="minor", length=0)
     ax.tick_params(labelsize=label_size)
     ax.set_title(title, fontsize=title_size)
@@ -79,35 +86,40 @@ def grid_figure(
 
 def heatmap(table: pd.DataFrame, title: str = "Invariants by case") -> Figure:
     """Cases by invariants (``holds``/``VIOLATED``/``n/a`` words), a symbol in each cell."""
-    symbols = {mark.word: mark.symbol for mark in CASE_MARKS}
-    labels = np.vectorize(lambda word: symbols.get(str(word), "?"), otypes=[str])(table)
+    legend = vocabulary.legend(vocabulary.LEGEND_ORDER, symbols=True)
     return grid_figure(
         table,
-        labels,
+        symbols(table, CASE_MARKS),
         marks=CASE_MARKS,
-        size=(2.0 + 0.9 * len(table.columns), 1.2 + 0.32 * len(table.index)),
-        title=title,
-        title_size=10,
-        label_size=8,
+        size=(2.6 + 1.0 * len(table.columns), 1.6 + 0.34 * len(table.index)),
+        title=f"{title}\n{legend}",
+        title_size=11,
+        label_size=9,
+        text_size=11,
         column_labels=[str(c).replace("_", "\n") for c in table.columns],
+        cell_lines=True,
     )
 
 
 def release_heatmap(grid: pd.DataFrame, counts: pd.DataFrame | None = None) -> Figure:
-    """Invariants (rows) by releases (columns); a violated cell shows how many cases break it."""
-    labels = np.full(grid.shape, "", dtype=object)
+    """Invariants (rows) by releases (columns), a symbol in each cell; under a violated cell's
+    ``✗``, how many cases break the invariant (when ``counts`` is given)."""
+    labels = symbols(grid, RELEASE_MARKS)
     if counts is not None:
         violated = grid.to_numpy() == vocabulary.VIOLATED.word
-        labels[violated] = counts.to_numpy(dtype=int).astype(str)[violated]
+        numbers = counts.to_numpy(dtype=int).astype(str)
+        labels[violated] = [f"{vocabulary.VIOLATED.symbol}\n{n}" for n in numbers[violated]]
+    legend = vocabulary.legend(RELEASE_MARKS, symbols=True)
+    number = " (the number under it: how many cases)" if counts is not None else ""
     return grid_figure(
         grid,
         labels,
         marks=RELEASE_MARKS,
-        size=(3.0 + 0.17 * len(grid.columns), 1.4 + 0.42 * len(grid.index)),
-        title="Invariants by openai-agents release (red: violated; number: cases)",
-        title_size=9,
-        label_size=7,
-        text_size=6,
+        size=(3.2 + 0.2 * len(grid.columns), 1.9 + 0.5 * len(grid.index)),
+        title=f"Invariants by openai-agents release: {legend}{number}",
+        title_size=11,
+        label_size=8.5,
+        text_size=7,
         rotate_columns=True,
         cell_lines=True,
     )

@@ -1,0 +1,99 @@
+"""Details: a table cut to the rows that matter, with the full table one click away.
+
+``cut(frame, rows=..., why=...)`` keeps the rows a reader needs (a boolean mask, a count of
+leading rows, or a list of index labels) and returns a ``Cut``. In a notebook its HTML shows the
+cut rows, then the whole table folded under ``<details><summary>all N rows</summary>``: the
+summary says which rows were kept and why. GitHub keeps ``<details>`` and ``<summary>`` (they
+are on its sanitizer's allow list), and ``render`` carries the HTML into ``data/rendered/*.md``
+as it is, so the full table stays one click away there too. The plain-text and markdown forms
+show the cut rows and say how many were left out::
+
+    ac.cut(frame, rows=frame["holds"].eq(False), why="violated records")
+    ac.cut(table, rows=5, why="the first five releases")
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+
+from ..errors import InvestigationError
+from ..formats.markdown import markdown_table
+
+Rows = pd.Series | Sequence[bool] | Sequence[object] | int
+
+
+class CutError(InvestigationError, ValueError):
+    """Rows to keep that do not fit the table: a wrong-length mask, unknown labels, a bad count."""
+
+
+@dataclass(frozen=True)
+class Cut:
+    """A table, and the rows of it to show first; the rest stay under a details element."""
+
+    frame: pd.DataFrame
+    kept: tuple[int, ...]  # positions of the rows kept, in the table's order
+    why: str
+
+    @property
+    def shown(self) -> pd.DataFrame:
+        """The rows kept, in the table's order."""
+        return self.frame.iloc[list(self.kept)]
+
+    @property
+    def summary(self) -> str:
+        """What the details element says: ``all 16 rows (above: 8, violating cases)``."""
+        return f"all {len(self.frame)} rows (above: {len(self.kept)}, {self.why})"
+
+    def _repr_html_(self) -> str:
+        shown = self.shown.to_html()
+        full = self.frame.to_html()
+        summary = html.escape(self.summary)
+        return f"{shown}\n<details><summary>{summary}</summary>\n{full}\n</details>\n"
+
+    def _repr_markdown_(self) -> str:
+        return f"{markdown_table(self.shown)}\n\n{self.count}."
+
+    def __repr__(self) -> str:
+        return f"{self.shown.to_string()}\n[{self.count}]"
+
+    @property
+    def count(self) -> str:
+        """How many rows are shown, of how many, and why: ``8 of 16 rows: violating cases``."""
+        return f"{len(self.kept)} of {len(self.frame)} rows: {self.why}"
+
+
+def cut(frame: pd.DataFrame, rows: Rows, why: str) -> Cut:
+    """The frame cut to ``rows`` (a boolean mask, a number of leading rows, or index labels)."""
+    if not why.strip():
+        raise CutError("cut needs a reason: say which rows are kept, e.g. why='violated cases'")
+    return Cut(frame, _kept(frame, rows), why)
+
+
+def _kept(frame: pd.DataFrame, rows: Rows) -> tuple[int, ...]:
+    if isinstance(rows, bool):
+        raise CutError("rows must be a mask, a count or labels, not a single bool")
+    if isinstance(rows, int):
+        if rows < 0:
+            raise CutError(f"rows must be a count of at least 0, not {rows}")
+        return tuple(range(min(rows, len(frame))))
+    if isinstance(rows, pd.Series) and rows.dtype == bool:
+        if not rows.index.equals(frame.index):
+            raise CutError("the mask's index is not the table's index")
+        return _positions(rows.tolist())
+    values = list(rows)
+    if values and all(isinstance(v, bool) for v in values):
+        if len(values) != len(frame):
+            raise CutError(f"a mask of {len(values)} values for a table of {len(frame)} rows")
+        return _positions(values)
+    missing = [v for v in values if v not in frame.index]
+    if missing:
+        raise CutError(f"no row labelled {missing[0]!r} in the table")
+    return _positions(frame.index.isin(values).tolist())
+
+
+def _positions(mask: list[bool]) -> tuple[int, ...]:
+    return tuple(i for i, keep in enumerate(mask) if keep)
