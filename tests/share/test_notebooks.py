@@ -26,7 +26,7 @@ def test_notebooks_exist() -> None:
     assert [p.name for p in NOTEBOOKS][:3] == [
         "01-walkthrough.ipynb",
         "02-stored-vs-sent.ipynb",
-        "04-violation-matrix.ipynb",
+        "03-inside-the-sdk.ipynb",
     ]
 
 

@@ -24,7 +24,6 @@ PINNED = "0.23.1"  # the release in requirements.txt (a test checks)
 NEWEST = "0.24.0"  # the newest release, which fixes the bug (a test checks)
 ERA = ("0.22.0", "0.22.1")  # the sweep's boundary: 3 compaction requests before, 2 after
 RELEASES = (PINNED, NEWEST, *ERA)  # the releases data/mechanism.json records
-REPORT_CASE = {"runner": "run", "decision": "approve", "compaction": "on", "state_boundary": "json"}
 
 PERSISTENCE = "agents.run_internal.session_persistence"
 COMPACTION = "agents.memory.openai_responses_compaction_session"
@@ -226,7 +225,9 @@ CATALOGUE: tuple[Function, ...] = (
                 "a new turn reads the history with its generation; a resumed run does not "
                 "come here",
             ),
-            Mark("converted_history + new_input_list", "the input: stored history, then the question"),
+            Mark(
+                "converted_history + new_input_list", "the input: stored history, then the question"
+            ),
             Mark(
                 "output_pruning_indexes=output_pruning_indexes,",
                 "None without a session limit: an output whose call is gone is kept and sent",

@@ -79,5 +79,7 @@ def command(args: argparse.Namespace) -> int:
     envs = Path(getattr(args, "envs", None) or default_envs())
     output = Path(getattr(args, "output", None) or RECORD)
     write_atomic(output, record_text(build(envs)))
-    print(f"wrote {output.relative_to(paths.ROOT) if output.is_relative_to(paths.ROOT) else output}")
+    print(
+        f"wrote {output.relative_to(paths.ROOT) if output.is_relative_to(paths.ROOT) else output}"
+    )
     return 0

@@ -12,8 +12,9 @@ from typing import Any
 
 from .. import paths
 from ..errors import InvestigationError
-from .catalogue import CATALOGUE, REPORT_CASE
+from .catalogue import CATALOGUE
 from .source import Extract
+from .trace import REPORT_CASE
 
 RECORD = paths.DATA / "mechanism.json"
 
@@ -26,7 +27,7 @@ def record_text(releases: dict[str, dict[str, Any]]) -> str:
     """The record as committed: the catalogue's names, the case, each release's record."""
     record = {
         "catalogue": [f.qualname for f in CATALOGUE],
-        "case": REPORT_CASE,
+        "case": REPORT_CASE.as_dict(),
         "releases": releases,
     }
     return json.dumps(record, indent=1, sort_keys=True) + "\n"
@@ -42,7 +43,7 @@ def load_record(path: Path = RECORD) -> dict[str, Any]:
     return record
 
 
-def release(version: str, path: Path = RECORD) -> dict[str, Any]:
+def recorded_release(version: str, path: Path = RECORD) -> dict[str, Any]:
     """One recorded release's record."""
     releases: dict[str, dict[str, Any]] = load_record(path)["releases"]
     if version not in releases:
@@ -50,7 +51,7 @@ def release(version: str, path: Path = RECORD) -> dict[str, Any]:
     return releases[version]
 
 
-def extract_of(version: str, qualname: str, path: Path = RECORD) -> Extract:
+def recorded_extract(version: str, qualname: str, path: Path = RECORD) -> Extract:
     """One function's recorded extract in one release."""
-    found: Extract = release(version, path)["functions"][qualname]
+    found: Extract = recorded_release(version, path)["functions"][qualname]
     return found

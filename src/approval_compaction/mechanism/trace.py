@@ -24,7 +24,7 @@ from ..study import harness
 from ..study.capture import STAGES, CaseRun, Stage
 from ..study.items import Item
 from ..study.scenario import Case
-from .catalogue import CATALOGUE, REPORT_CASE, Function
+from .catalogue import CATALOGUE, Function
 from .source import code_of
 
 AFTER = "after"  # calls after the last stage closed (the store's own teardown)
@@ -50,8 +50,7 @@ class Trace(TypedDict):
     stages: list[StageRecord]
 
 
-def report_case() -> Case:
-    return Case(**REPORT_CASE)
+REPORT_CASE = Case("run", "approve", "on", "json")  # the report's violating case
 
 
 def item_label(item: Item) -> str:
@@ -79,7 +78,7 @@ class _Tracer:
     def __init__(self, watched: dict[CodeType, str]) -> None:
         self.watched = watched
         self.closer = harness._Recorder.close.__code__  # the harness's end of a stage
-        self.stage = STAGES[0]
+        self.stage: str = STAGES[0]
         self.calls: dict[str, list[str]] = {name: [] for name in watched.values()}
         self.callers: dict[str, dict[str, list[str]]] = {name: {} for name in watched.values()}
 
@@ -111,7 +110,9 @@ def default_model() -> str:
 
 def _backend(model: str) -> harness.Backend:
     if model == "responses":
-        backend: harness.Backend = import_module("approval_compaction.wire.backend").responses_backend
+        backend: harness.Backend = import_module(
+            "approval_compaction.wire.backend"
+        ).responses_backend
         return backend
     return harness.scripted_backend
 
@@ -127,7 +128,9 @@ def trace_case(
     def run() -> None:
         sys.settrace(tracer)
         try:
-            coro = harness.run_case_async(case or report_case(), backend=_backend(model or default_model()))
+            coro = harness.run_case_async(
+                case or REPORT_CASE, backend=_backend(model or default_model())
+            )
             runs.append(asyncio.run(coro))
         finally:
             sys.settrace(None)

@@ -18,8 +18,9 @@ import pandas as pd
 
 from ..formats.markdown import code, escape, fence
 from ..study.capture import STAGES
-from .catalogue import CATALOGUE, NEWEST, PINNED, Function, Mark, entry
-from .record import MechanismError, extract_of, release
+from ..releases.versions import version_key
+from .catalogue import CATALOGUE, NEWEST, PINNED, Function, Mark, Step, entry
+from .record import MechanismError, recorded_extract, recorded_release
 from .source import PRESENT, Extract, enclosing, mark_lines, numbered
 
 FLAG, GAP = "▶", "…"
@@ -96,7 +97,7 @@ def _numbered_hunks(old: Extract, new: Extract, context: int) -> list[str]:
 def source_diff(qualname: str, old: str, new: str, context: int = 3) -> str:
     """The recorded function in release ``old`` against release ``new``: a unified diff whose
     hunk headers carry file line numbers; a release without the function is an empty side."""
-    before, after = extract_of(old, qualname), extract_of(new, qualname)
+    before, after = recorded_extract(old, qualname), recorded_extract(new, qualname)
     headers = [
         f"--- {old}/{before['path'] or '(absent)'}",
         f"+++ {new}/{after['path'] or '(absent)'}",
@@ -115,8 +116,10 @@ def presence_frame(versions: Sequence[str]) -> pd.DataFrame:
     for function in CATALOGUE:
         cells = {}
         for version in versions:
-            found = extract_of(version, function.qualname)
-            cells[version] = f"line {found['first_line']}" if found["status"] == PRESENT else "absent"
+            found = recorded_extract(version, function.qualname)
+            cells[version] = (
+                f"line {found['first_line']}" if found["status"] == PRESENT else "absent"
+            )
         rows[function.qualname] = {"step": function.step, **cells}
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("function")
 
@@ -161,7 +164,7 @@ def check_block(version: str) -> tuple[int, str]:
     """Where ``_run_compaction_locked``'s pairing check sits in a release: the header of the
     block it runs under, as line number and text."""
     locked = entry("_run_compaction_locked")
-    extract = extract_of(version, locked.qualname)
+    extract = recorded_extract(version, locked.qualname)
     mark = next(m for m in locked.marks if m.text == CHECK)
     lines = mark_lines(extract, mark)
     if not lines:
@@ -171,7 +174,7 @@ def check_block(version: str) -> tuple[int, str]:
 
 def compacted_at(version: str) -> list[str]:
     """The stages at which the traced run sent compaction requests, in a release."""
-    stages = release(version)["trace"]["stages"]
+    stages = recorded_release(version)["trace"]["stages"]
     return [s["name"] for s in stages if s["compaction_requests"]]
 
 
@@ -179,7 +182,7 @@ def mechanism_answer(old: str = PINNED, new: str = NEWEST) -> str:
     """The finding in one line, from the record: which function compacts the pending call at
     the pause, where its pairing check sits in ``old``, and where ``new`` moved it."""
     locked = entry("_run_compaction_locked").qualname
-    calls = release(old)["trace"]["calls"][locked]
+    calls = recorded_release(old)["trace"]["calls"][locked]
     line_old, block_old = check_block(old)
     line_new, block_new = check_block(new)
     return (
@@ -190,3 +193,79 @@ def mechanism_answer(old: str = PINNED, new: str = NEWEST) -> str:
         f"compaction requests go out at {', '.join(compacted_at(new)) or 'no stage'} instead of "
         f"{', '.join(compacted_at(old)) or 'no stage'}."
     )
+
+
+def step_excerpts(step: Step, extracts: dict[str, Extract], version: str) -> str:
+    """Every catalogued function of one step, as excerpts from the given extracts."""
+    return "\n\n---\n\n".join(
+        excerpt(extracts[f.qualname], f, version) for f in CATALOGUE if f.step == step
+    )
+
+
+def change_frame(old: str, new: str) -> pd.DataFrame:
+    """Each catalogued function between two recorded releases: absent, unchanged, or the
+    number of lines the diff changes."""
+    rows = {}
+    for function in CATALOGUE:
+        before = recorded_extract(old, function.qualname)
+        after = recorded_extract(new, function.qualname)
+        hunks = _numbered_hunks(before, after, 0)
+        changed = sum(1 for line in hunks if line[:1] in "+-" and not line.startswith("@@"))
+        if before["status"] == after["status"] == "absent":
+            word = "absent in both"
+        elif after["status"] == "absent":
+            word = f"absent in {new}"
+        elif before["status"] == "absent":
+            word = f"new in {new}"
+        else:
+            word = f"{changed} lines changed" if changed else "unchanged"
+        rows[function.qualname] = {"step": function.step, f"{old} → {new}": word}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("function")
+
+
+def _ranges(versions: list[str]) -> str:
+    return versions[0] if len(versions) == 1 else f"{versions[0]}..{versions[-1]}"
+
+
+def era_frame(sweep: pd.DataFrame) -> pd.DataFrame:
+    """The sweep's compaction-on cases by runs of consecutive releases that agree: compaction
+    requests per case on each model, and the next turn's verdict."""
+    on = sweep[sweep.compaction == "on"]
+    requests = on.groupby(["sdk_version", "model"]).compaction_requests.agg(
+        lambda s: "/".join(str(v) for v in sorted(set(s)))
+    )
+    table = requests.unstack("model").add_prefix("compaction requests, ")
+    accepted = on[on.invariant == "next_turn_accepted"].groupby("sdk_version").status.agg(
+        lambda s: "/".join(sorted(set(s)))
+    )
+    table["next turn accepted"] = accepted
+    table = table.loc[sorted(table.index, key=version_key)]
+    runs: list[tuple[list[str], tuple[Any, ...]]] = []
+    for version, row in table.iterrows():
+        values = tuple(row.tolist())
+        if runs and runs[-1][1] == values:
+            runs[-1][0].append(str(version))
+        else:
+            runs.append(([str(version)], values))
+    frame = pd.DataFrame(
+        [values for _, values in runs],
+        index=pd.Index([_ranges(v) for v, _ in runs], name="releases"),
+        columns=table.columns,
+    )
+    frame.insert(0, "count", [len(v) for v, _ in runs])
+    return frame
+
+
+def era_stages(versions: Sequence[str]) -> pd.DataFrame:
+    """The traced run in several recorded releases: each stage's compaction requests and the
+    warning it logged, side by side."""
+    columns = {}
+    for version in versions:
+        stages = recorded_release(version)["trace"]["stages"]
+        columns[f"{version} requests"] = {s["name"]: s["compaction_requests"] for s in stages}
+        columns[f"{version} user saw"] = {s["name"]: s["outcome"].split(" - ")[0] for s in stages}
+        columns[f"{version} warning"] = {
+            s["name"]: " | ".join(w.split(": ", 1)[-1] for w in s["warnings"]) or "—"
+            for s in stages
+        }
+    return pd.DataFrame(columns).rename_axis("stage")
