@@ -96,7 +96,8 @@ def _render(args: argparse.Namespace) -> int:
 
 def _report(args: argparse.Namespace) -> int:
     from .formats.markdown import github_length
-    from .share.report import build_report, write_report
+    from .share.report import attach_hint, build_report, write_report
+    from .share.reproduce import committed_fix_release
     from .study.harness import run_matrix
     from .study.scenario import select_cases
     from .wire.backend import responses_backend
@@ -117,6 +118,7 @@ def _report(args: argparse.Namespace) -> int:
         output=output,
         wire_runs=run_matrix(cases, backend=responses_backend),
         releases=releases,
+        fixed=committed_fix_release(),
     )
     if output is None:
         sys.stdout.write(report.text)
@@ -125,6 +127,7 @@ def _report(args: argparse.Namespace) -> int:
         print(f"wrote {path}")
     left = ", ".join(report.left_out) or "nothing"
     print(f"{github_length(report.text):,} characters as GitHub counts them; left out: {left}")
+    print(attach_hint(output))
     return 0
 
 

@@ -1,7 +1,9 @@
-"""The paste-ready report: GitHub markdown that parses, folds evidence, and fits a comment."""
+"""The paste-ready report: GitHub markdown that parses, folds identical cases, fits a comment."""
 
 from __future__ import annotations
 
+import dataclasses
+import fnmatch
 import importlib.metadata
 import re
 import shlex
@@ -11,17 +13,24 @@ import pytest
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from approval_compaction import cli
+from approval_compaction import cli, paths
 from approval_compaction.analysis.invariants import INVARIANTS, judge
+from approval_compaction.analysis.matrix import MatrixRecord
+from approval_compaction.analysis.outcomes import outcome_frame
 from approval_compaction.formats.markdown import github_length
+from approval_compaction.formats.records import read_records
 from approval_compaction.share.report import (
     GITHUB_LIMIT,
     MEANINGS,
     ReportTooLongError,
+    VersionMismatchError,
     build_report,
     environment,
+    evidence_body,
     write_report,
 )
+from approval_compaction.share.reproduce import committed_fix_release, one_line
+from approval_compaction.share.snippet import upstream_test
 from approval_compaction.study.capture import CaseRun
 from approval_compaction.study.harness import run_matrix
 from approval_compaction.study.scenario import select_cases
@@ -45,9 +54,8 @@ def bad_labels(runs: list[CaseRun]) -> list[str]:
 
 @pytest.fixture(scope="module")
 def full_path(runs: list[CaseRun], tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The full-matrix report, written with its heatmap to a temporary folder, with the
-    user's view as the ``report`` command adds it (the cases over HTTP, the sweep's severities)."""
-    from approval_compaction import paths
+    """The full-matrix report, written with its heatmap to a temporary folder, with everything
+    the ``report`` command adds (the cases over HTTP, the sweep's severities, the fix release)."""
     from approval_compaction.releases.severity import severity_answer
     from approval_compaction.releases.tables import sweep_frame
     from approval_compaction.wire.backend import responses_backend
@@ -55,7 +63,9 @@ def full_path(runs: list[CaseRun], tmp_path_factory: pytest.TempPathFactory) -> 
     output = tmp_path_factory.mktemp("full") / "report.md"
     wire = run_matrix(backend=responses_backend)
     releases = severity_answer(sweep_frame(paths.SWEEP))
-    write_report(build_report(runs, output=output, wire_runs=wire, releases=releases), output)
+    fixed = committed_fix_release()
+    report = build_report(runs, output=output, wire_runs=wire, releases=releases, fixed=fixed)
+    write_report(report, output)
     return output
 
 
@@ -65,14 +75,14 @@ def full(full_path: Path) -> str:
 
 
 def details_blocks(text: str) -> dict[str, list[Token]]:
-    """The tokens inside each ``<details>`` block, keyed by the case label in its summary."""
+    """The tokens inside each evidence ``<details>`` block, keyed by the case in its summary."""
     blocks: dict[str, list[Token]] = {}
     current: list[Token] | None = None
     for token in gfm().parse(text):
         if token.type == "html_block" and token.content.startswith("<details>"):
             label = re.search(r"<summary><code>([^<]+)</code>", token.content)
-            assert label is not None, token.content
-            current = blocks.setdefault(label.group(1), [])
+            if label is not None:  # other blocks fold the full tables or the test
+                current = blocks.setdefault(label.group(1), [])
         elif token.type == "html_block" and token.content.startswith("</details>"):
             current = None
         elif current is not None:
@@ -80,40 +90,83 @@ def details_blocks(text: str) -> dict[str, list[Token]]:
     return blocks
 
 
-def first_table(tokens: list[Token]) -> list[list[str]]:
-    """The first table's rows as lists of cell texts (header row first)."""
-    start = next(i for i, t in enumerate(tokens) if t.type == "table_open")
-    rows: list[list[str]] = []
-    for token in tokens[start:]:
-        if token.type == "table_close":
-            return rows
-        if token.type == "tr_open":
+def tables(text: str) -> list[list[list[str]]]:
+    """Every table's rows as lists of cell texts (header row first), in order, unescaped."""
+    found: list[list[list[str]]] = []
+    rows: list[list[str]] | None = None
+    for token in gfm().parse(text):
+        if token.type == "table_open":
+            rows = []
+        elif token.type == "table_close" and rows is not None:
+            found.append(rows)
+            rows = None
+        elif token.type == "tr_open" and rows is not None:
             rows.append([])
-        if token.type == "inline" and rows:
-            rows[-1].append(token.content)
-    raise AssertionError("unclosed table")
+        elif token.type == "inline" and rows:
+            rows[-1].append(re.sub(r"\\(.)", r"\1", token.content))  # as GitHub shows it
+    return found
 
 
-def test_report_matrix_parses_as_table_with_a_word_in_every_cell(full: str) -> None:
-    rows = first_table(gfm().parse(full))
-    assert rows[0] == ["case", *INVARIANTS]
-    assert len(rows) == 1 + 16
-    for row in rows[1:]:
-        assert len(row) == 1 + len(INVARIANTS)
-        assert all(re.search(r"\b(holds|VIOLATED|n/a)\b", cell) for cell in row[1:]), row
+def section(text: str, title: str) -> str:
+    """The text under a ``###`` heading, up to the next one."""
+    return text.split(f"### {title}\n", 1)[1].split("\n### ", 1)[0]
 
 
-def test_report_folds_evidence_for_exactly_the_violating_cases(
-    full: str, bad_labels: list[str]
+def header_versions(text: str) -> dict[str, str]:
+    """The Environment block as ``{name: version}``."""
+    return dict(re.findall(r"^- `?([\w.-]+)`?: (\S+)$", section(text, "Environment"), re.M))
+
+
+def named_cases(text: str) -> list[str]:
+    """The cases the evidence shows, or names as identical to the one it shows."""
+    named: list[str] = []
+    for line in text.split("### Evidence", 1)[1].splitlines():
+        if line.startswith("<summary><code>"):
+            named += re.findall(r"<code>([^<]+)</code>", line)
+        elif line.startswith("The same faults"):
+            named += re.findall(r"`([^`]+)`", line)
+    return named
+
+
+def test_report_folds_the_matrix_into_groups_of_identical_cases(full: str) -> None:
+    """The folded table's rows stand for exactly the cases whose full rows are identical."""
+    folded, matrix, wire = tables(section(full, "Matrix"))
+    assert folded[0] == ["cases", "count", *INVARIANTS, "over HTTP"]
+    assert matrix[0] == ["case", *INVARIANTS] and len(matrix) == 1 + 16
+    verdicts = {row[0]: row[1:] for row in matrix[1:]}
+    exceptions = {row[0]: row[3] for row in wire[1:]}
+    covered: list[str] = []
+    for name, count, *cells, over_http in folded[1:]:
+        members = [label for label in verdicts if fnmatch.fnmatchcase(label, name)]
+        assert len(members) == int(count), name
+        assert all(verdicts[m] == cells for m in members), name
+        assert {exceptions[m] for m in members} == {over_http.split(" ")[0]}, name
+        assert all(re.search(r"\b(holds|VIOLATED|n/a)\b", cell) for cell in cells), name
+        covered += members
+    assert sorted(covered) == sorted(verdicts)
+    assert len(folded) - 1 < len(verdicts), "identical cases should fold"
+    assert len({tuple(row[2:]) for row in folded[1:]}) == len(folded) - 1, "a group split in two"
+
+
+def test_report_folds_evidence_one_block_per_group_of_identical_cases(
+    full: str, runs: list[CaseRun], bad_labels: list[str]
 ) -> None:
-    """Only the compaction=on cases violate on 0.23.1; each gets one folded block."""
+    """Each block shows one violating case and names the cases whose evidence is the same."""
     blocks = details_blocks(full)
     assert bad_labels, "the pinned release should violate in some case"
-    assert list(blocks) == bad_labels
+    body = {run.case.label: "\n".join(evidence_body(judge(run))) for run in runs}
+    named: list[str] = []
     for label, tokens in blocks.items():
+        lead = tokens[1].content
+        same = re.findall(r"`([^`]+)`", lead) if lead.startswith("The same faults") else []
+        assert all(body[other] == body[label] for other in same), label
+        named += [label, *same]
         kinds = [t.type for t in tokens]
         assert kinds.count("table_open") >= 5, label  # the per-stage table and four stage tables
         assert any(t.type == "fence" and t.info == "diff" for t in tokens), label
+    assert sorted(named) == sorted(bad_labels)
+    assert len({body[label] for label in blocks}) == len(blocks), "two blocks are identical"
+    assert len(blocks) < len(bad_labels), "identical evidence should fold"
 
 
 def test_report_diff_shows_the_orphan_output_sent_with_the_next_turn(full: str) -> None:
@@ -129,20 +182,90 @@ def test_report_diff_shows_the_orphan_output_sent_with_the_next_turn(full: str) 
         ), label
 
 
-def test_report_header_names_the_installed_versions(full: str) -> None:
-    for package in ("openai-agents", "openai", "pydantic"):
-        assert f"- `{package}`: {importlib.metadata.version(package)}\n" in full
-    assert re.search(r"^- Python: 3\.\d+$", full, re.M)
+def test_report_header_names_the_release_the_runs_were_made_on(
+    full: str, runs: list[CaseRun]
+) -> None:
+    versions = header_versions(full)
+    assert versions["openai-agents"] == runs[0].sdk_version
+    for package in ("openai", "pydantic"):
+        assert versions[package] == importlib.metadata.version(package)
+    assert re.fullmatch(r"3\.\d+", versions["Python"])
     assert re.search(r"^- OS family: \S+$", full, re.M)
+
+
+def test_committed_report_header_agrees_with_the_committed_records() -> None:
+    """data/report.md and data/matrix.json come from one `make run`: same release, same pins."""
+    text = (paths.DATA / "report.md").read_text()
+    versions = header_versions(text)
+    recorded = {r.sdk_version for r in read_records(paths.DATA / "matrix.json", MatrixRecord)}
+    assert recorded == {versions["openai-agents"]}
+    assert one_line(versions["openai-agents"]) in text
+    for package in ("openai", "pydantic"):
+        assert versions[package] == importlib.metadata.version(package), package
+
+
+@pytest.mark.parametrize(
+    ("versions", "message"),
+    [
+        (["9.9.9"], "the runs are from openai-agents 9.9.9 but this interpreter has"),
+        (["9.9.9", "9.9.10"], "the runs come from 2: 9.9.9, 9.9.10"),
+    ],
+    ids=["another-release", "two-releases"],
+)
+def test_report_refuses_runs_its_header_would_misdescribe(
+    runs: list[CaseRun], versions: list[str], message: str
+) -> None:
+    relabelled = [
+        dataclasses.replace(run, sdk_version=versions[i % len(versions)])
+        for i, run in enumerate(runs[:2])
+    ]
+    with pytest.raises(VersionMismatchError, match=message):
+        build_report(relabelled)
 
 
 def test_report_is_identical_when_the_platform_differs() -> None:
     """No kernel build, Python patch release or host in the header: machines agree byte for byte."""
-    here = environment()
-    other = environment(python=lambda: "3.11.99", system=lambda: "Linux")
+    pinned = importlib.metadata.version("openai-agents")
+    here = environment(pinned)
+    other = environment(pinned, python=lambda: "3.11.99", system=lambda: "Linux")
     assert other == {**here, "Python": "3.11", "OS family": "Linux"}
-    assert environment(python=lambda: "3.11.7", system=lambda: "Linux") == other
-    assert environment(python=lambda: "3.12.1", system=lambda: "Darwin")["OS family"] == "Darwin"
+    assert environment(pinned, python=lambda: "3.11.7", system=lambda: "Linux") == other
+    darwin = environment(pinned, python=lambda: "3.12.1", system=lambda: "Darwin")
+    assert darwin["OS family"] == "Darwin"
+
+
+def test_report_reproduces_in_one_line_with_the_test_it_carries(full: str) -> None:
+    """The first command runs the carried test on the runs' release; the test is the upstream
+    form, under the file name the command runs."""
+    reproduce = section(full, "Reproduce")
+    fences = [t for t in gfm().parse(reproduce) if t.type == "fence"]
+    assert fences[0].info == "sh"
+    assert fences[0].content.strip() == one_line(header_versions(full)["openai-agents"])
+    assert fences[1].info == "python"
+    assert fences[1].content.rstrip("\n") == upstream_test(
+        paths.REGRESSION_TEST.read_text()
+    ).rstrip("\n")
+    name = shlex.split(fences[0].content)[-1]
+    assert f"save the test below as `{name}`" in reproduce
+
+
+def test_report_quotes_the_api_error_the_user_meets(full: str) -> None:
+    """The error sentence (the stand-in's rules on the scripted runs) quotes, verbatim, the
+    message the SDK's own model raised over HTTP."""
+    from approval_compaction.wire.backend import responses_backend
+
+    observed = outcome_frame(run_matrix(select_cases("compaction=on"), backend=responses_backend))
+    messages = {m.split(" - ", 1)[1] for m in observed["message"]}
+    assert len(messages) == 1
+    assert f"HTTP 400 `{messages.pop()}`" in full.split("### Environment", 1)[0]
+
+
+def test_report_names_the_release_that_fixes_it(full: str, runs: list[CaseRun]) -> None:
+    fixed = committed_fix_release()
+    assert fixed is not None, "the committed data should hold a fixing release"
+    assert f"**Fixed in `openai-agents` {fixed}**" in full
+    assert f"With `openai-agents=={fixed}` in its place" in section(full, "Reproduce")
+    assert "Fixed in" not in build_report(runs[:1]).text
 
 
 @pytest.mark.parametrize(
@@ -156,8 +279,8 @@ def test_report_command_selects_the_same_cases(spec: str | None, tmp_path: Path)
     runs = run_matrix(cases[:1])  # one case is enough to write the header
     text = build_report(runs, spec=spec, output=tmp_path / "out.md").text
     fences = [t for t in gfm().parse(text) if t.type == "fence" and t.info == "sh"]
-    line = fences[0].content.strip().splitlines()[-1]
-    words = shlex.split(line)
+    assert fences[-1].content.startswith("make setup\n")
+    words = shlex.split(fences[-1].content.strip().splitlines()[-1])
     assert words[:3] == [".venv/bin/python", "-m", "approval_compaction"]
     args = cli.parser().parse_args(words[3:])
     assert args.handler is cli._report
@@ -168,35 +291,37 @@ def test_report_command_selects_the_same_cases(spec: str | None, tmp_path: Path)
 def test_report_full_matrix_fits_a_github_comment_whole(full: str, bad_labels: list[str]) -> None:
     assert github_length(full) <= GITHUB_LIMIT
     assert "Left out" not in full
-    assert len(details_blocks(full)) == len(bad_labels)
+    assert sorted(named_cases(full)) == sorted(bad_labels)
 
 
-def test_report_drops_evidence_last_case_first_and_says_so(
+def test_report_drops_evidence_last_group_first_and_says_so(
     runs: list[CaseRun], bad_labels: list[str]
 ) -> None:
-    """Across limits from tight to loose: within the limit, a suffix dropped, and named."""
-    whole = github_length(build_report(runs).text)
-    dropped_counts = []
-    for limit in range(whole - 20 * 1_500, whole + 1, 1_500):
+    """Across limits from tight to loose: within the limit, later groups dropped, and named."""
+    whole = build_report(runs)
+    shown = list(details_blocks(whole.text))
+    length = github_length(whole.text)
+    kept_counts = []
+    for limit in range(length - 12_000, length + 1, 500):
         try:
             report = build_report(runs, limit=limit)
         except ReportTooLongError:
             continue
-        left_out = list(report.left_out)
-        kept = bad_labels[: len(bad_labels) - len(left_out)]
+        kept = list(details_blocks(report.text))
         assert github_length(report.text) <= limit
-        assert left_out == bad_labels[len(kept) :]
-        assert list(details_blocks(report.text)) == kept
+        assert kept == shown[: len(kept)]
+        named = named_cases(report.text)
+        assert sorted([*report.left_out, *named]) == sorted(bad_labels)
         note = [line for line in report.text.splitlines() if line.startswith("Left out")]
-        if left_out:
-            assert "last case first" in note[0]
-            assert re.findall(r"`([^`]+)`", note[0]) == left_out
+        if report.left_out:
+            assert "last group first" in note[0]
+            assert re.findall(r"`([^`]+)`", note[0]) == list(report.left_out)
         else:
             assert note == []
-        dropped_counts.append(len(left_out))
-    assert dropped_counts == sorted(dropped_counts, reverse=True)
-    assert dropped_counts[0] == len(bad_labels) and dropped_counts[-1] == 0
-    assert any(0 < n < len(bad_labels) for n in dropped_counts)
+        kept_counts.append(len(kept))
+    assert kept_counts == sorted(kept_counts)
+    assert kept_counts[0] == 0 and kept_counts[-1] == len(shown)
+    assert any(0 < n < len(shown) for n in kept_counts)
 
 
 def test_report_too_long_without_evidence_is_an_error(runs: list[CaseRun]) -> None:
@@ -213,20 +338,23 @@ def test_report_is_byte_identical_across_runs(full_path: Path, tmp_path: Path) -
     assert (tmp_path / heatmap).read_bytes() == (full_path.parent / heatmap).read_bytes()
 
 
-def test_report_links_the_heatmap_written_beside_it(tmp_path: Path) -> None:
+def test_report_writes_the_heatmap_beside_it_and_links_no_image(tmp_path: Path) -> None:
+    """A relative image link breaks in an issue: the report says how to attach the PNG instead."""
     output = tmp_path / "share" / "issue.md"
     written = write_report(
         build_report(run_matrix(select_cases("runner=run")), output=output), output
     )
     assert written == [tmp_path / "share" / "issue-heatmap.png", output]
+    text = output.read_text()
     images = [
-        child.attrGet("src")
-        for token in gfm().parse(output.read_text())
+        child
+        for token in gfm().parse(text)
         if token.type == "inline"
         for child in token.children or []
         if child.type == "image"
     ]
-    assert images == ["issue-heatmap.png"]
+    assert images == [] and "![" not in text
+    assert "drag issue-heatmap.png from the clone into the comment box" in text
     assert written[0].read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
 
 
@@ -234,7 +362,7 @@ def test_report_to_stdout_links_no_image(capsys: pytest.CaptureFixture[str]) -> 
     assert cli.main(["report", "--case", "runner=run,decision=approve,compaction=on"]) == 0
     text = capsys.readouterr().out
     assert "![" not in text and ".png" not in text
-    assert list(details_blocks(text)) == ["run/approve/on/json", "run/approve/on/memory"]
+    assert named_cases(text) == ["run/approve/on/json", "run/approve/on/memory"]
 
 
 @pytest.mark.parametrize(
@@ -265,11 +393,11 @@ def test_report_shows_what_the_user_sees_over_the_wire() -> None:
     wire = run_matrix(cases, backend=responses_backend)
     releases = "the next turn fails with HTTP 400 on 0.22.1..0.23.1 (3 releases)."
     text = build_report(run_matrix(cases), spec=spec, wire_runs=wire, releases=releases).text
-    section = text.split("### What the user sees", 1)[1].split("Invariants:", 1)[0]
-    assert "1 of 2 cases end with openai.BadRequestError (HTTP 400)" in section
-    assert "No tool call found for function call output with call_id pending-c1." in section
-    assert "prediction agrees in 2 of 2 cases" in section
-    assert releases in section
+    seen = text.split("### What the user sees", 1)[1].split("Invariants:", 1)[0]
+    assert "1 of 2 cases end with openai.BadRequestError (HTTP 400)" in seen
+    assert "No tool call found for function call output with call_id pending-c1." in seen
+    assert "prediction agrees in 2 of 2 cases" in seen
+    assert releases in seen
     assert "`next_turn_accepted`" in text.split("Invariants:", 1)[1]
 
 

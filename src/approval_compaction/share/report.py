@@ -1,13 +1,17 @@
 """Report: the investigation as one paste for an issue thread, in GitHub-flavoured markdown.
 
-A maintainer asking "can you show us?" gets the versions, the command that reproduces the
-report, the matrix, and for each violating case its evidence folded in a ``<details>`` block:
-the stage tables and each stage's stored history set against what it sent, in a ``diff``
-fence. GitHub strips CSS, so every cell carries a word and a marker, and the heatmap is a PNG
-written beside the report and linked from it.
+A maintainer asking "can you show us?" gets the finding with the API's exact error text and the
+release that fixes it, the versions of the run the report shows, a one-line command that runs the
+regression test without cloning anything, and the matrix. Cases that read the same are folded:
+the matrix shows one row per group of cases with identical verdicts and the same answer over HTTP
+(the sixteen rows are under ``<details>``), and the evidence shows one case per group of
+violating cases that ``analysis.folding`` finds identical stage by stage, naming the others.
+GitHub strips CSS, so every cell carries a word and a marker. The heatmap PNG is written beside
+the report but not linked: a relative link does not resolve in an issue, so the report says how
+to attach it.
 
 A GitHub comment holds at most 65,536 characters. When the full report is longer, evidence
-blocks are dropped last case first, and the report names the cases it left out.
+blocks are dropped last group first, and the report names the cases it left out.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import pandas as pd
 
 from .. import paths
 from ..analysis import vocabulary
+from ..analysis.folding import PARTS, fold
 from ..analysis.invariants import JudgedRun, judge_all
 from ..analysis.matrix import records
 from ..analysis.outcomes import outcome_answer, outcome_frame
@@ -33,13 +38,19 @@ from ..display.views import stage_diff, stage_summary, stage_table
 from ..errors import InvestigationError
 from ..formats.files import write_atomic
 from ..formats.markdown import code, escape, fence, github_length, markdown_table
-from ..study.capture import STAGES, CaseRun
-from ..study.scenario import CHOICES, parse_filter
+from ..releases.versions import PACKAGE, version_key
+from ..study.capture import OK, STAGES, CaseRun
+from ..study.scenario import CHOICES, FIELD_NAMES, Case, parse_filter
+from .reproduce import TEST_NAME, api_errors, error_sentence, one_line
 from .results import matrix_markdown
+from .snippet import upstream_test
 
 GITHUB_LIMIT = 65_536
-PACKAGES = ("openai-agents", "openai", "pydantic")
+PACKAGES = ("openai", "pydantic")  # beside openai-agents, whose version the runs carry
 TITLE = "Compaction orphans a tool call awaiting approval: reproduction report"
+OVER_HTTP = "over HTTP"
+# What the regression test asserts: it fails exactly where either is violated (fix-releases.json).
+TESTED = ("next_turn_input_paired", "compaction_input_complete")
 MEANINGS = {
     "next_turn_input_paired": "the next turn's model input holds no output without its call",
     "resumed_input_paired": "the resumed turn's model input holds no output without its call",
@@ -56,27 +67,53 @@ class ReportTooLongError(InvestigationError):
     """A report that exceeds the limit even with every evidence block left out."""
 
 
+class VersionMismatchError(InvestigationError):
+    """Runs whose release the header could not describe: several, or not the one installed."""
+
+
 @dataclass(frozen=True)
 class Report:
-    """The markdown text, the heatmap PNG it links (None when it links none), what it left out."""
+    """The markdown text, the heatmap PNG written beside it (None without an output), what it
+    left out."""
 
     text: str
     heatmap: bytes | None
     left_out: tuple[str, ...]
 
 
+def run_version(runs: Sequence[CaseRun]) -> str:
+    """The one ``openai-agents`` release the runs were made on."""
+    versions = sorted({run.sdk_version for run in runs}, key=version_key)
+    if len(versions) != 1:
+        raise VersionMismatchError(
+            f"a report shows one release, the runs come from {len(versions)}: "
+            + (", ".join(versions) or "none")
+        )
+    return versions[0]
+
+
 def environment(
+    sdk_version: str,
     python: Callable[[], str] = platform.python_version,
     system: Callable[[], str] = platform.system,
+    version: Callable[[str], str] = importlib.metadata.version,
 ) -> dict[str, str]:
-    """Python (major.minor), the pinned packages and the OS family.
+    """The run's ``openai-agents``, the ``openai`` and ``pydantic`` beside it, Python and the OS.
 
-    Nothing that differs between machines that run the same pins: no kernel build, no patch
-    release of Python, no processor, so the committed report is the same on every machine.
+    The runs are made in this interpreter, so its packages are theirs, as long as its
+    ``openai-agents`` is the runs' release (else the header would describe another run). Nothing
+    that differs between machines that run the same pins: no kernel build, no patch release of
+    Python, no processor, so the committed report is the same on every machine.
     """
+    installed = version(PACKAGE)
+    if installed != sdk_version:
+        raise VersionMismatchError(
+            f"the runs are from {PACKAGE} {sdk_version} but this interpreter has {installed}: "
+            "its openai and pydantic would not be theirs"
+        )
     major, minor, *_ = python().split(".")
-    versions = {"Python": f"{major}.{minor}"}
-    versions.update({f"`{name}`": importlib.metadata.version(name) for name in PACKAGES})
+    versions = {"Python": f"{major}.{minor}", f"`{PACKAGE}`": sdk_version}
+    versions.update({f"`{name}`": version(name) for name in PACKAGES})
     versions["OS family"] = system() or "unknown"
     return versions
 
@@ -114,6 +151,14 @@ def heatmap_path(output: Path) -> Path:
     return output.with_name(f"{output.stem}-heatmap.png")
 
 
+def attach_hint(output: Path) -> str:
+    """How the person posting the report shows the heatmap in the issue."""
+    return (
+        f"To show the heatmap, drag {shown_path(heatmap_path(output))} from the clone into "
+        "the comment box: GitHub uploads it and inserts the link."
+    )
+
+
 def pattern(judged: Sequence[JudgedRun]) -> str:
     """A sentence naming one choice that picks out exactly the violating cases, if one does."""
     bad = {j.run.case for j in judged if j.violations}
@@ -126,14 +171,58 @@ def pattern(judged: Sequence[JudgedRun]) -> str:
     return ""
 
 
-def evidence(judged: JudgedRun) -> str:
-    """One violating case folded in a ``<details>`` block: stage tables and diffs."""
+def identical_rows(frame: pd.DataFrame) -> list[list[str]]:
+    """The frame's index labels, grouped by identical rows, groups in order of first row."""
+    found: dict[tuple[str, ...], list[str]] = {}
+    for label, row in frame.iterrows():
+        found.setdefault(tuple(str(v) for v in row.tolist()), []).append(str(label))
+    return list(found.values())
+
+
+def group_name(labels: Sequence[str], cases: Sequence[Case]) -> str:
+    """A group of cases as a pattern (``*/*/on/*``) when its shared choices select exactly it
+    among ``cases``; else its labels."""
+    chosen = [c for c in cases if c.label in labels]
+    values = {name: {getattr(c, name) for c in chosen} for name in FIELD_NAMES}
+    shared = {name: next(iter(v)) for name, v in values.items() if len(v) == 1}
+    selected = {c.label for c in cases if all(getattr(c, n) == v for n, v in shared.items())}
+    if len(labels) > 1 and selected == set(labels):
+        return "/".join(shared.get(name, "*") for name in FIELD_NAMES)
+    return ", ".join(labels)
+
+
+def seen_over_http(wire: Sequence[JudgedRun]) -> dict[str, str]:
+    """Each case's end over HTTP in a few words: ``ok``, or the exception, status and stage."""
+    frame = outcome_frame(wire)
+    return {
+        str(label): OK
+        if row["exception"] == OK
+        else f"{row['exception']} (HTTP {row['http_status']}) at {row['stage']}"
+        for label, row in frame.iterrows()
+    }
+
+
+def case_frame(table: pd.DataFrame, wire: Sequence[JudgedRun]) -> pd.DataFrame:
+    """One row per case: its verdicts, and what the user saw over HTTP when it was run so."""
+    if not wire:
+        return table
+    seen = seen_over_http(wire)
+    return table.assign(**{OVER_HTTP: [seen.get(str(c), "not run") for c in table.index]})
+
+
+def folded(frame: pd.DataFrame, cases: Sequence[Case]) -> pd.DataFrame:
+    """One row per group of cases whose rows are identical, named by ``group_name``."""
+    groups = identical_rows(frame)
+    rows = [frame.loc[labels[0]] for labels in groups]
+    index = pd.Index([group_name(labels, cases) for labels in groups], name="cases")
+    counts = pd.Series([len(labels) for labels in groups], index=index, name="count")
+    return pd.concat([counts, pd.DataFrame(rows).set_axis(index)], axis=1)
+
+
+def evidence_body(judged: JudgedRun) -> list[str]:
+    """A violating case's evidence: its faults, stage tables and each stage's diff."""
     run, faults = judged.run, judged.violations
     parts = [
-        "<details>",
-        f"<summary><code>{html.escape(run.case.label)}</code>: "
-        f"{len(faults)} of {len(judged.verdicts)} invariants violated</summary>",
-        "",
         "\n".join(f"- {code(v.invariant)}: {escape(v.detail)}" for v in faults),
         "",
         "**Per stage:** items stored when it ended, requests sent, tool dispatches, pairing faults",
@@ -158,8 +247,77 @@ def evidence(judged: JudgedRun) -> str:
             "",
             fence(diff_text(stage_diff(run, name)), "diff"),
         ]
-    parts += ["", "</details>"]
+    return parts
+
+
+def evidence_groups(bad: Sequence[JudgedRun]) -> list[list[JudgedRun]]:
+    """Violating cases grouped as ``analysis.folding`` folds them: identical verdicts and, per
+    stage, identical stored items, model and compaction inputs, dispatches and outcomes."""
+    by_label = {j.run.case.label: j for j in bad}
+    return [[by_label[label] for label in f.cases] for f in fold(bad, PARTS)]
+
+
+def evidence(group: Sequence[JudgedRun]) -> str:
+    """One group's evidence folded in a ``<details>`` block, shown for its first case."""
+    first, others = group[0], [j.run.case.label for j in group[1:]]
+    same = f"; {len(others)} more identical" if others else ""
+    parts = [
+        "<details>",
+        f"<summary><code>{html.escape(first.run.case.label)}</code>: "
+        f"{len(first.violations)} of {len(first.verdicts)} invariants violated{same}</summary>",
+        "",
+    ]
+    if others:
+        names = ", ".join(code(label) for label in others)
+        parts += [f"The same faults, stage tables and diffs in {names}.", ""]
+    parts += [*evidence_body(first), "", "</details>"]
     return "\n".join(parts)
+
+
+def every_case(judged: Sequence[JudgedRun], wire: Sequence[JudgedRun], table: pd.DataFrame) -> str:
+    """The unfolded tables, one row per case, in a ``<details>`` block."""
+    parts = [
+        "<details>",
+        f"<summary>All {len(judged)} cases, one row each</summary>",
+        "",
+        matrix_markdown(table),
+    ]
+    if wire:
+        frame = outcome_frame(wire).drop(columns=["model"]).fillna("")
+        parts += ["", "Over HTTP:", "", markdown_table(frame, cell=vocabulary.marked)]
+    return "\n".join([*parts, "", "</details>"])
+
+
+def reproduce(
+    version: str, fixed: str | None, test: str, spec: str | None, output: Path | None, fails: bool
+) -> list[str]:
+    """The line that runs the regression test without a clone, the test, the report's command."""
+    result = f" On {PACKAGE} {version} it fails with the orphan output." if fails else ""
+    after = (
+        f" With `{PACKAGE}=={fixed}` in its place, the first release that fixes it, it passes."
+        if fixed
+        else ""
+    )
+    return [
+        "### Reproduce",
+        "",
+        f"Nothing to clone: save the test below as `{TEST_NAME}` in an empty folder and run it "
+        f"with [uv](https://docs.astral.sh/uv/), which builds a throwaway environment with these "
+        f"pins.{result}{after}",
+        "",
+        fence(one_line(version), "sh"),
+        "",
+        f"<details><summary>{TEST_NAME} (pytest + pytest-asyncio, self-contained: scripted model, "
+        "mocked compaction client, real SQLiteSession)</summary>",
+        "",
+        fence(test.rstrip("\n"), "python"),
+        "",
+        "</details>",
+        "",
+        "This report, in a clone of the approval-compaction repository:",
+        "",
+        fence("make setup\n" + command(spec, output), "sh"),
+    ]
 
 
 def user_view(
@@ -170,13 +328,11 @@ def user_view(
         return []
     parts = ["", "### What the user sees", ""]
     if wire:
-        frame = outcome_frame(wire).drop(columns=["model"]).fillna("")
         parts += [
             "The same cases on the SDK's own `OpenAIResponsesModel` and `responses.compact`, "
             "with a real `AsyncOpenAI` client talking HTTP (in-process) to a local stand-in that "
-            "validates input as the API does. " + escape(outcome_answer(wire, judged)),
-            "",
-            markdown_table(frame, cell=vocabulary.marked),
+            "validates input as the API does (the matrix's last column). "
+            + escape(outcome_answer(wire, judged))
         ]
     if releases is not None:
         parts += ["", f"**Across releases** (`data/sweep.json`): {escape(releases)}"]
@@ -190,14 +346,30 @@ def head(
     output: Path | None,
     wire: Sequence[JudgedRun] = (),
     releases: str | None = None,
+    fixed: str | None = None,
+    test: str = "",
 ) -> str:
-    """Everything before the evidence: finding, environment, command, matrix, invariants."""
-    bad = [j for j in judged if j.violations]
+    """Everything before the evidence: finding, environment, reproduce, matrix, invariants."""
     runs = [j.run for j in judged]
+    version = run_version(runs)
+    bad = [j for j in judged if j.violations]
+    found = f"**{len(bad)} of {len(runs)} cases violate at least one invariant.**{pattern(judged)}"
+    fix = (
+        f" **Fixed in `{PACKAGE}` {fixed}**: the first release from which on the regression test "
+        "passes and every invariant holds in the release sweep."
+        if fixed
+        else ""
+    )
+    cases = [run.case for run in runs]
+    fails = any(v.invariant in TESTED for j in bad for v in j.violations)
+    frame = case_frame(table, wire)
+    groups = len(identical_rows(frame))
     parts = [
         f"## {TITLE}",
         "",
-        f"**{len(bad)} of {len(runs)} cases violate at least one invariant.**{pattern(judged)}",
+        found,
+        "",
+        error_sentence(api_errors(runs)) + fix,
         "",
         "A function tool with `needs_approval=True` pauses the run, "
         "`OpenAIResponsesCompactionSession` over `SQLiteSession` compacts the pending call away, "
@@ -206,23 +378,24 @@ def head(
         "",
         "### Environment",
         "",
-        "\n".join(f"- {name}: {value}" for name, value in environment().items()),
+        "The run this report shows:",
         "",
-        "### Reproduce",
+        "\n".join(f"- {name}: {value}" for name, value in environment(version).items()),
         "",
-        fence(
-            "# in a clone of the approval-compaction repository\nmake setup\n"
-            + command(spec, output),
-            "sh",
-        ),
+        *reproduce(version, fixed, test, spec, output, fails),
         "",
         "### Matrix",
         "",
-        "A case is `runner/decision/compaction/state_boundary`. "
+        f"A case is `runner/decision/compaction/state_boundary`; the {len(runs)} cases fold into "
+        f"{groups} groups whose rows are identical (`*`: any value). "
         f"{vocabulary.legend()} (not judged: the case failed or the release lacks it).",
         "",
-        matrix_markdown(table),
+        markdown_table(folded(frame, cases), cell=vocabulary.marked),
+        "",
+        every_case(judged, wire, table),
     ]
+    if output is not None:
+        parts += ["", f"<!-- {attach_hint(output)} -->"]
     parts += user_view(judged, wire, releases)
     skipped = [run for run in runs if run.error is not None or run.not_applicable is not None]
     if skipped:
@@ -230,26 +403,20 @@ def head(
         parts += [
             f"- {code(r.case.label)}: {escape(r.not_applicable or r.error or '')}" for r in skipped
         ]
-    if output is not None:
-        image = heatmap_path(output).name
-        parts += [
-            "",
-            f"<!-- Before posting, drag {image} into the comment box to upload it. -->",
-            f"![Heatmap of the matrix: {vocabulary.legend(symbols=True)}]({image})",
-        ]
     parts += ["", "Invariants:", ""]
     parts += [f"- {code(name)}: {MEANINGS[name]}" for name in table.columns]
     return "\n".join(parts)
 
 
 def compose(head_text: str, blocks: Sequence[str], left_out: Sequence[str], limit: int) -> str:
-    parts = [head_text, "", "### Evidence for each violating case", ""]
+    parts = [head_text, "", "### Evidence", ""]
     if not blocks and not left_out:
         parts.append("No case violates an invariant, so there is no evidence to show.")
     else:
         parts.append(
-            "Click a case to unfold it: its stage tables, then each stage's stored history "
-            "set against what it sent to the model."
+            "One block per group of violating cases with identical faults, stage tables and "
+            "diffs, shown for its first case. Click to unfold: the stage tables, then each "
+            "stage's stored history set against what it sent to the model."
         )
     for block in blocks:
         parts += ["", block]
@@ -258,7 +425,7 @@ def compose(head_text: str, blocks: Sequence[str], left_out: Sequence[str], limi
         parts += [
             "",
             f"Left out to stay within GitHub's comment limit of {limit:,} characters "
-            f"(evidence is dropped last case first): {names}. "
+            f"(evidence is dropped last group first): {names}. "
             "The command above writes the report with them.",
         ]
     return "\n".join(parts) + "\n"
@@ -272,21 +439,25 @@ def build_report(
     limit: int = GITHUB_LIMIT,
     wire_runs: Sequence[CaseRun] = (),
     releases: str | None = None,
+    fixed: str | None = None,
+    test_file: Path = paths.REGRESSION_TEST,
 ) -> Report:
     """The report for these runs, within ``limit`` characters as GitHub counts them.
 
     ``spec`` is the case filter the runs were selected with; ``output`` is where the report
-    will be written (it names the heatmap beside it; without it the report links no image).
-    ``wire_runs`` are the same cases over HTTP (what the user sees); ``releases`` says which
-    releases reach the user how (``severity_answer`` on the sweep).
+    will be written (the heatmap goes beside it). ``wire_runs`` are the same cases over HTTP
+    (what the user sees); ``releases`` says which releases reach the user how
+    (``severity_answer`` on the sweep); ``fixed`` is the release that fixes the bug
+    (``committed_fix_release``); ``test_file`` is the regression test the report carries.
     """
     judged = judge_all(runs)
     table = pivot(to_frame(records(judged)))
-    head_text = head(judged, table, spec, output, judge_all(wire_runs), releases)
-    bad = [j for j in judged if j.violations]
-    blocks = [evidence(j) for j in bad]
+    test = upstream_test(test_file.read_text())
+    head_text = head(judged, table, spec, output, judge_all(wire_runs), releases, fixed, test)
+    groups = evidence_groups([j for j in judged if j.violations])
+    blocks = [evidence(group) for group in groups]
     for kept in range(len(blocks), -1, -1):
-        left_out = tuple(j.run.case.label for j in bad[kept:])
+        left_out = tuple(j.run.case.label for group in groups[kept:] for j in group)
         text = compose(head_text, blocks[:kept], left_out, limit)
         if github_length(text) <= limit:
             image = png_bytes(heatmap(table)) if output else None
@@ -298,7 +469,7 @@ def build_report(
 
 
 def write_report(report: Report, output: Path) -> list[Path]:
-    """Write the heatmap, then the report that links it, each atomically."""
+    """Write the heatmap, then the report, each atomically."""
     written = []
     if report.heatmap is not None:
         write_atomic(heatmap_path(output), report.heatmap)
