@@ -17,8 +17,8 @@ from typing import Any
 import pandas as pd
 
 from ..formats.markdown import code, escape, fence
-from ..study.capture import STAGES
 from ..releases.versions import version_key
+from ..study.capture import STAGES
 from .catalogue import CATALOGUE, NEWEST, PINNED, Function, Mark, Step, entry
 from .record import MechanismError, recorded_extract, recorded_release
 from .source import PRESENT, Extract, enclosing, mark_lines, numbered
@@ -235,8 +235,10 @@ def era_frame(sweep: pd.DataFrame) -> pd.DataFrame:
         lambda s: "/".join(str(v) for v in sorted(set(s)))
     )
     table = requests.unstack("model").add_prefix("compaction requests, ")
-    accepted = on[on.invariant == "next_turn_accepted"].groupby("sdk_version").status.agg(
-        lambda s: "/".join(sorted(set(s)))
+    accepted = (
+        on[on.invariant == "next_turn_accepted"]
+        .groupby("sdk_version")
+        .status.agg(lambda s: "/".join(sorted(set(s))))
     )
     table["next turn accepted"] = accepted
     table = table.loc[sorted(table.index, key=version_key)]

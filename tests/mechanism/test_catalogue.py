@@ -1,0 +1,89 @@
+"""The catalogue names functions the recorded releases have, and marks lines they contain."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from approval_compaction import paths
+from approval_compaction.mechanism.catalogue import (
+    CATALOGUE,
+    NEWEST,
+    PINNED,
+    RELEASES,
+    Function,
+    UnknownFunctionError,
+    entry,
+)
+from approval_compaction.mechanism.record import load_record, recorded_extract
+from approval_compaction.mechanism.source import PRESENT, extract, mark_lines
+from approval_compaction.releases.environments import newest_release
+from approval_compaction.study.capture import sdk_version
+
+IDS = [f.qualname for f in CATALOGUE]
+NOTEBOOK = paths.NOTEBOOKS / "03-inside-the-sdk.ipynb"
+# An SDK function as notebook 03's markdown writes it: `Class.method` or a bare snake_case name.
+SDK_NAME = re.compile(r"`(_?[A-Z]\w*\.\w+|_?[a-z]+(?:_[a-z]+)+)`")
+
+
+def test_catalogue_pins_the_installed_and_the_newest_release() -> None:
+    pin = re.search(r"^openai-agents==(\S+)$", (paths.ROOT / "requirements.txt").read_text(), re.M)
+    assert pin is not None and pin.group(1) == PINNED == sdk_version()
+    assert newest_release() == NEWEST
+
+
+def test_catalogue_names_are_unique() -> None:
+    assert len(IDS) == len(set(IDS))
+    assert len({f.name for f in CATALOGUE}) == len(CATALOGUE)
+
+
+@pytest.mark.parametrize("function", CATALOGUE, ids=IDS)
+def test_catalogue_function_exists_in_the_installed_sdk_with_every_mark(function: Function) -> None:
+    found = extract(function)
+    assert found["status"] == PRESENT, f"{function.qualname} is not in the installed SDK"
+    for mark in function.marks:
+        assert mark_lines(found, mark), f"{function.qualname}: no line contains {mark.text!r}"
+
+
+@pytest.mark.parametrize("function", CATALOGUE, ids=IDS)
+@pytest.mark.parametrize("version", [PINNED, NEWEST])
+def test_catalogue_marks_match_in_the_releases_whose_source_the_notebook_shows(
+    function: Function, version: str
+) -> None:
+    """The notebook shows marked excerpts and diffs from these two releases' records."""
+    found = recorded_extract(version, function.qualname)
+    assert found["status"] == PRESENT, f"{function.qualname} is absent in {version}"
+    for mark in function.marks:
+        assert mark_lines(found, mark), f"{version} {function.qualname}: no {mark.text!r}"
+
+
+def test_record_holds_every_catalogued_function_for_every_release() -> None:
+    record = load_record()
+    assert sorted(record["releases"]) == sorted(RELEASES)
+    for version in RELEASES:
+        assert record["releases"][version]["release"] == version
+        assert sorted(record["releases"][version]["functions"]) == sorted(IDS)
+
+
+def _notebook_markdown(path: Path) -> str:
+    cells = json.loads(path.read_text())["cells"]
+    return "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+
+
+def test_notebook_names_only_catalogued_functions_present_in_the_releases_it_shows() -> None:
+    names = set(SDK_NAME.findall(_notebook_markdown(NOTEBOOK)))
+    assert names, "notebook 03 names no SDK function"
+    for name in sorted(names):
+        function = entry(name)  # raises for a name the catalogue does not have
+        for version in (PINNED, NEWEST):
+            assert recorded_extract(version, function.qualname)["status"] == PRESENT, (
+                f"notebook 03 names {name}, absent in {version}"
+            )
+
+
+def test_entry_unknown_name_raises() -> None:
+    with pytest.raises(UnknownFunctionError, match="not in the mechanism catalogue"):
+        entry("no_such_function")

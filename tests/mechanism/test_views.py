@@ -1,0 +1,64 @@
+"""The views flag marked lines at their file line numbers and diff with file line numbers."""
+
+from __future__ import annotations
+
+import re
+
+from approval_compaction.mechanism.catalogue import ERA, NEWEST, PINNED, entry
+from approval_compaction.mechanism.record import recorded_extract, recorded_release
+from approval_compaction.mechanism.source import ABSENT, Extract, mark_lines
+from approval_compaction.mechanism.views import (
+    FLAG,
+    GAP,
+    change_frame,
+    excerpt,
+    mechanism_answer,
+    source_diff,
+    trace_frame,
+)
+
+LOCKED = entry("_run_compaction_locked")
+
+
+def test_views_excerpt_flags_each_marked_line_with_its_number() -> None:
+    found = recorded_extract(PINNED, LOCKED.qualname)
+    text = excerpt(found, LOCKED, PINNED)
+    flagged = {int(n) for n in re.findall(rf"^ *(\d+) {FLAG} ", text, re.M)}
+    expected = {n for mark in LOCKED.marks for n in mark_lines(found, mark)}
+    assert expected and expected <= flagged
+    assert GAP in text and "<details>" in text and "</details>" in text
+
+
+def test_views_excerpt_of_an_absent_function_says_so() -> None:
+    absent = Extract(status=ABSENT, path="", first_line=0, source="")
+    assert excerpt(absent, LOCKED, "0.22.0").endswith("absent in 0.22.0.")
+
+
+def test_views_diff_hunks_carry_file_line_numbers() -> None:
+    text = source_diff(LOCKED.qualname, PINNED, NEWEST)
+    old, new = (recorded_extract(v, LOCKED.qualname) for v in (PINNED, NEWEST))
+    first = re.search(r"^@@ -(\d+),\d+ \+(\d+),\d+ @@", text, re.M)
+    assert first is not None and "```diff" in text
+    a, b = int(first.group(1)), int(first.group(2))
+    assert old["first_line"] < a < old["first_line"] + len(old["source"].splitlines())
+    assert new["first_line"] < b < new["first_line"] + len(new["source"].splitlines())
+    assert "+            if (" in text  # the check, no longer nested in the snapshot branch
+
+
+def test_views_change_frame_finds_the_function_the_fix_changed_and_the_gate_0_22_1_added() -> None:
+    fix = change_frame(PINNED, NEWEST)[f"{PINNED} → {NEWEST}"]
+    assert fix[LOCKED.qualname].endswith("lines changed")
+    era = change_frame(*ERA)[f"{ERA[0]} → {ERA[1]}"]
+    assert era["OpenAIResponsesCompactionSession._run_compaction"] == f"new in {ERA[1]}"
+
+
+def test_views_answer_names_the_check_block_of_each_release() -> None:
+    answer = mechanism_answer()
+    assert "`if snapshot is not None and (not complete or suffix_start > 0):`" in answer
+    assert "`if is_automatic:`" in answer
+
+
+def test_views_trace_frame_marks_calls_per_stage() -> None:
+    frame = trace_frame(recorded_release(PINNED)["trace"])
+    assert frame.loc[LOCKED.qualname, "pause"] == "called"
+    assert frame.loc[LOCKED.qualname, "resume"] == "·"
