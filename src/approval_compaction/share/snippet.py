@@ -1,13 +1,18 @@
 """Snippet: a markdown comment for the upstream thread, generated from the committed data.
 
-It holds the fix idea in a few lines, the SDK-style regression test as a maintainer would
-paste it (this project's workaround block removed), a before/after table of the invariants and
-of the compactions made, and the test's outcome on every swept release.
+It holds the API's error text (the stand-in's rules on the committed runs' next turn, so a search
+for the message finds it), the release that fixes the bug (``reproduce.fix_release`` on the
+committed test results and sweep), the fix idea in a few lines, a one-line command that runs the
+regression test without a clone, a before/after table of the invariants and of the compactions
+made (each column named after the release its records were made on), the test's outcome on every
+swept release, and the SDK-style regression test as a maintainer would paste it (this project's
+workaround block removed).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -20,7 +25,10 @@ from ..errors import InvestigationError
 from ..formats.files import write_atomic
 from ..formats.records import read_records
 from ..releases.crosscheck import CrossRecord
-from ..releases.versions import version_key
+from ..releases.versions import PACKAGE, version_key
+from ..study.capture import CaseRun
+from ..wire.rules import ApiError
+from .reproduce import TEST_NAME, api_errors, committed_fix_release, error_sentence, one_line
 
 SNIPPET = paths.SNIPPET
 PROJECT_BLOCK = re.compile(
@@ -59,8 +67,9 @@ def _cell(rows: Sequence[MatrixRecord], invariant: str) -> str:
     return f"{vocabulary.HOLDS.marker} holds in {len(mine) - unjudged} of {len(mine)} cases"
 
 
-def _compactions(rows: Sequence[MatrixRecord]) -> int:
-    return sum({r.case_key: r.compaction_requests for r in rows}.values())
+def _compactions(rows: Sequence[MatrixRecord]) -> str:
+    per_case = {r.case_key: r.compaction_requests for r in rows}
+    return f"{sum(per_case.values())} in {len(per_case)} cases" if per_case else "not run"
 
 
 def before_after(columns: Mapping[str, Sequence[MatrixRecord]]) -> str:
@@ -69,8 +78,8 @@ def before_after(columns: Mapping[str, Sequence[MatrixRecord]]) -> str:
     for invariant in INVARIANTS:
         cells = [_cell(rows, invariant) for rows in columns.values()]
         lines.append(f"| `{invariant}` | " + " | ".join(cells) + " |")
-    counts = [str(_compactions(rows)) for rows in columns.values()]
-    lines.append("| compaction requests, all 16 cases | " + " | ".join(counts) + " |")
+    counts = [_compactions(rows) for rows in columns.values()]
+    lines.append("| compaction requests | " + " | ".join(counts) + " |")
     return "\n".join(lines)
 
 
@@ -110,8 +119,18 @@ def _load(path: Path) -> list[MatrixRecord]:
     return read_records(path, MatrixRecord) if path.exists() else []
 
 
-def _version(rows: Sequence[MatrixRecord], fallback: str) -> str:
-    return rows[0].sdk_version if rows else fallback
+def release_of(rows: Sequence[MatrixRecord], fallback: str) -> str:
+    """The one release the records were made on (``fallback`` when there are none)."""
+    versions = sorted({r.sdk_version for r in rows}, key=version_key)
+    if len(versions) > 1:
+        raise InvestigationError(
+            f"one column shows one release, the records come from {', '.join(versions)}"
+        )
+    return versions[0] if versions else fallback
+
+
+def _runs(path: Path) -> list[CaseRun]:
+    return [CaseRun.from_json(run) for run in json.loads(path.read_text())] if path.exists() else []
 
 
 def _crosscheck(path: Path) -> list[CrossRecord]:
@@ -119,38 +138,73 @@ def _crosscheck(path: Path) -> list[CrossRecord]:
 
 
 def build(folder: Path = paths.DATA, test_file: Path = paths.REGRESSION_TEST) -> str:
-    """The whole comment, from ``matrix.json``, ``fix-*.json`` and the test file."""
+    """The whole comment, from ``matrix*.json``, ``fix-*.json``, the sweep and the test file."""
     unfixed, fixed = _load(folder / "matrix.json"), _load(folder / "fix-matrix.json")
     newest = _load(folder / "fix-newest-matrix.json")
-    pinned = _version(unfixed, "pinned")
+    pinned = release_of(unfixed, "pinned")
     columns = {
-        f"{pinned}": unfixed,
-        f"{pinned} + workaround": fixed,
-        f"{_version(newest, 'newest')}": newest,
+        pinned: unfixed,
+        f"{release_of(fixed, 'pinned')} + workaround": fixed,
+        release_of(newest, "newest"): newest,
     }
-    test = upstream_test(test_file.read_text())
+    fix = committed_fix_release(folder)
+    tested = _crosscheck(folder / "fix-releases.json")
+    fails = any(r.sdk_version == pinned and r.unfixed != "passed" for r in tested)
+    cases = len({r.case_key for r in unfixed})
     return "\n".join(
         [
+            *lead(pinned, fix, api_errors(_runs(folder / "matrix-runs.json"))),
+            "",
             FIX_IDEA,
             "",
-            "**Before/after.** Sixteen cases (`run`/`run_streamed` × approve/reject × compaction "
+            *reproduce(pinned, fix, fails),
+            "",
+            f"**Before/after.** {cases} cases (`run`/`run_streamed` × approve/reject × compaction "
             "hook on/off × `RunState` JSON round trip or in-memory state), scripted model, "
-            "recording compaction client, real `SQLiteSession`:",
+            "recording compaction client, real `SQLiteSession`; each column is named after the "
+            f"`{PACKAGE}` release its records were made on:",
             "",
             before_after(columns),
             "",
-            releases_sentence(_crosscheck(folder / "fix-releases.json")),
+            releases_sentence(tested),
             "",
-            "<details><summary>Regression test (pytest + pytest-asyncio, self-contained)</summary>",
+            f"<details><summary>Regression test: save as <code>{TEST_NAME}</code> "
+            "(pytest + pytest-asyncio, self-contained)</summary>",
             "",
             "```python",
-            test.rstrip("\n"),
+            upstream_test(test_file.read_text()).rstrip("\n"),
             "```",
             "",
             "</details>",
             "",
         ]
     )
+
+
+def lead(pinned: str, fix: str | None, errors: Sequence[ApiError]) -> list[str]:
+    """What the user meets, verbatim, and which release fixes it."""
+    fixed = (
+        f" **Fixed in `{PACKAGE}` {fix}**: the first release from which on the regression test "
+        "below passes and the release sweep finds every invariant holding."
+        if fix
+        else ""
+    )
+    return [f"**`{PACKAGE}` {pinned}.** {error_sentence(errors)}{fixed}"]
+
+
+def reproduce(pinned: str, fix: str | None, fails: bool) -> list[str]:
+    """The one line that runs the test below in a throwaway environment, no clone needed."""
+    said = [f"it fails on {pinned}"] if fails else []
+    said += [f"with `{PACKAGE}=={fix}` it passes"] if fix else []
+    outcome = f" ({'; '.join(said)})" if said else ""
+    return [
+        f"**Reproduce in one line.** Save the test below as `{TEST_NAME}` in an empty folder "
+        f"and run it with uv{outcome}:",
+        "",
+        "```sh",
+        one_line(pinned),
+        "```",
+    ]
 
 
 def write(path: Path = SNIPPET) -> Path:
