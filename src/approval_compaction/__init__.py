@@ -62,7 +62,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "release_violations",
         "sweep_frame",
     ),
-    ".releases.eras": ("Era", "era_answer", "era_table", "eras"),
+    ".releases.eras": ("Era", "era_answer", "era_story", "era_table", "eras"),
     ".releases.crosscheck": ("regression_table",),
     ".releases.upstream": ("suite_answer", "suite_changes", "suite_checks", "suite_runs"),
     ".fix.workaround": (

@@ -15,6 +15,7 @@ from approval_compaction.releases.eras import (
     NEVER,
     detail_stages,
     era_answer,
+    era_story,
     era_table,
     eras,
     orphan_journey,
@@ -180,3 +181,30 @@ def test_eras_detail_stages(detail: str, stages: tuple[str, ...]) -> None:
 )
 def test_eras_orphan_journey(where: tuple[str, str, str], words: str) -> None:
     assert orphan_journey(*where) == words
+
+
+def test_eras_story_tells_each_era_from_its_stages() -> None:
+    swallowed, sent, fixed = era_story(THREE_ERAS).splitlines()
+    assert swallowed == (
+        "- **0.1.0..0.1.1**: compaction receives the open call at pause and its orphan output at "
+        "resume, which swallows it: it is never stored or sent unpaired, and the next turn is "
+        "accepted."
+    )
+    assert sent == (
+        "- **0.2.0**: compaction receives the open call at pause; the orphan output is stored at "
+        "resume, sent to the model at next_turn: the next turn fails with HTTP 400 "
+        "(responses model)."
+    )
+    assert (
+        fixed
+        == "- **0.3.0**: nothing unpaired reaches compaction, the stored history or the model."
+    )
+
+
+def test_eras_story_says_when_a_swallowed_orphan_still_fails_the_next_turn() -> None:
+    """Were the API to refuse the next turn for another reason, the story must not say it is
+    accepted."""
+    frame = frame_of(release("0.1.0", {**SWALLOWED, "next_turn_accepted": HTTP_400}, 3))
+    assert era_story(frame).endswith(
+        "never stored or sent unpaired; the next turn fails with HTTP 400 (responses model)."
+    )

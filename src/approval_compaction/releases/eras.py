@@ -167,10 +167,17 @@ def era_table(frame: pd.DataFrame) -> pd.DataFrame:
 def _reaches_model(to_model: str, next_turn: str, severities: pd.DataFrame) -> str:
     if to_model == NEVER and next_turn == NEVER:
         return "nothing unpaired"
+    failure = _failure(next_turn, severities)
+    return f"orphan output at {to_model}" + (f": {failure}" if failure else "")
+
+
+def _failure(next_turn: str, severities: pd.DataFrame) -> str:
+    """How the next turn failed, and which model saw it; ``""`` when it was accepted."""
     status = [s for s in next_turn.split(", ") if s.startswith("HTTP")]
+    if not status:
+        return ""
     seen = ", ".join(dict.fromkeys(str(m) for m in severities["next_turn_seen_by"] if m))
-    failure = f": the next turn fails with {', '.join(status)} ({seen} model)" if status else ""
-    return f"orphan output at {to_model}{failure}"
+    return f"the next turn fails with {', '.join(status)} ({seen} model)"
 
 
 def _reaches_compaction(era: Era) -> str:
@@ -194,3 +201,37 @@ def era_answer(frame: pd.DataFrame) -> str:
         for span, row in table.iterrows()
     ]
     return f"{int(table['count'].sum())} releases, {len(table)} eras: " + "; ".join(parts) + "."
+
+
+def era_story(frame: pd.DataFrame) -> str:
+    """Each era as a markdown bullet: where the pending call's pieces went, in words."""
+    severities = release_severities(frame)
+    lines = []
+    for era in eras(frame):
+        lines.append(f"- **{era.span}**: {_story(era, severities.loc[list(era.releases)])}.")
+    return "\n".join(lines)
+
+
+def _story(era: Era, severities: pd.DataFrame) -> str:
+    open_call, to_compaction = (
+        _stages(era, OPEN_CALL_TO_COMPACTION),
+        _stages(era, ORPHAN_TO_COMPACTION),
+    )
+    stored, to_model = _stages(era, ORPHAN_STORED), _stages(era, ORPHAN_TO_MODEL)
+    if NEVER == open_call == to_compaction == stored == to_model:
+        return "nothing unpaired reaches compaction, the stored history or the model"
+    said = f"compaction receives the open call at {open_call}" if open_call != NEVER else ""
+    failure = _failure(_stages(era, NEXT_TURN), severities)
+    if stored == to_model == NEVER:
+        swallowed = (
+            f"{said} and its orphan output at {to_compaction}, which swallows it: "
+            "it is never stored or sent unpaired"
+        )
+        return (
+            f"{swallowed}; {failure}" if failure else f"{swallowed}, and the next turn is accepted"
+        )
+    parts = [said] if said else []
+    parts += [f"the orphan output is stored at {stored}"] if stored != NEVER else []
+    parts += [f"sent to the model at {to_model}"] if to_model != NEVER else []
+    text = "; ".join(parts[:1] + [", ".join(parts[1:])]) if len(parts) > 1 else parts[0]
+    return f"{text}: {failure}" if failure else text
