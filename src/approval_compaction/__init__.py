@@ -87,7 +87,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".mechanism.views": (
         "callers_frame",
         "change_frame",
-        "era_frame",
         "era_stages",
         "mechanism_answer",
         "presence_frame",

@@ -17,7 +17,6 @@ from typing import Any
 import pandas as pd
 
 from ..formats.markdown import code, escape, fence
-from ..releases.versions import version_key
 from ..study.capture import STAGES
 from .catalogue import CATALOGUE, NEWEST, PINNED, Function, Mark, Step, entry
 from .record import MechanismError, recorded_extract, recorded_release
@@ -221,41 +220,6 @@ def change_frame(old: str, new: str) -> pd.DataFrame:
             word = f"{changed} lines changed" if changed else "unchanged"
         rows[function.qualname] = {"step": function.step, f"{old} → {new}": word}
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("function")
-
-
-def _ranges(versions: list[str]) -> str:
-    return versions[0] if len(versions) == 1 else f"{versions[0]}..{versions[-1]}"
-
-
-def era_frame(sweep: pd.DataFrame) -> pd.DataFrame:
-    """The sweep's compaction-on cases by runs of consecutive releases that agree: compaction
-    requests per case on each model, and the next turn's verdict."""
-    on = sweep[sweep.compaction == "on"]
-    requests = on.groupby(["sdk_version", "model"]).compaction_requests.agg(
-        lambda s: "/".join(str(v) for v in sorted(set(s)))
-    )
-    table = requests.unstack("model").add_prefix("compaction requests, ")
-    accepted = (
-        on[on.invariant == "next_turn_accepted"]
-        .groupby("sdk_version")
-        .status.agg(lambda s: "/".join(sorted(set(s))))
-    )
-    table["next turn accepted"] = accepted
-    table = table.loc[sorted(table.index, key=version_key)]
-    runs: list[tuple[list[str], tuple[Any, ...]]] = []
-    for version, row in table.iterrows():
-        values = tuple(row.tolist())
-        if runs and runs[-1][1] == values:
-            runs[-1][0].append(str(version))
-        else:
-            runs.append(([str(version)], values))
-    frame = pd.DataFrame(
-        [values for _, values in runs],
-        index=pd.Index([_ranges(v) for v, _ in runs], name="releases"),
-        columns=table.columns,
-    )
-    frame.insert(0, "count", [len(v) for v, _ in runs])
-    return frame
 
 
 def era_stages(versions: Sequence[str]) -> pd.DataFrame:
