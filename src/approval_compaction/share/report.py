@@ -27,7 +27,7 @@ import pandas as pd
 
 from .. import paths
 from ..analysis import vocabulary
-from ..analysis.folding import PARTS, fold
+from ..analysis.folding import PARTS, block_order, fold
 from ..analysis.invariants import JudgedRun, judge_all
 from ..analysis.matrix import records
 from ..analysis.outcomes import outcome_answer, outcome_frame
@@ -460,7 +460,7 @@ def build_report(
         left_out = tuple(j.run.case.label for group in groups[kept:] for j in group)
         text = compose(head_text, blocks[:kept], left_out, limit)
         if github_length(text) <= limit:
-            image = png_bytes(heatmap(table)) if output else None
+            image = png_bytes(heatmap(block_order(table))) if output else None
             return Report(text=text, heatmap=image, left_out=left_out)
     raise ReportTooLongError(
         f"the report is {github_length(text):,} characters with every evidence block left out, "

@@ -48,7 +48,9 @@ def matrix_markdown(table: pd.DataFrame) -> str:
 def write_matrix(
     runs: Sequence[CaseRun | JudgedRun], folder: Path, stem: str = "matrix"
 ) -> list[Path]:
-    """Write the matrix as JSON, CSV and markdown, its heatmap, and every captured run."""
+    """Write the matrix as JSON, CSV and markdown, its heatmap (violations first, as one block),
+    and every captured run."""
+    from ..analysis.folding import block_order
     from ..analysis.table import pivot, to_frame
     from ..display.heatmap import heatmap, png_bytes
 
@@ -60,5 +62,5 @@ def write_matrix(
     plain = [run.run if isinstance(run, JudgedRun) else run for run in runs]
     write_atomic(folder / f"{stem}-runs.json", runs_json(plain))
     image = folder / f"{stem}-heatmap.png"
-    write_atomic(image, png_bytes(heatmap(table)))
+    write_atomic(image, png_bytes(heatmap(block_order(table))))  # the violations as one block
     return [*written, folder / f"{stem}-runs.json", image]
