@@ -50,7 +50,9 @@ def _shape(notebook: dict[str, Any]) -> tuple[int, float, int]:
     """Code cells, their median line count, and the characters of the markdown cells."""
     code = [c for c in notebook["cells"] if c["cell_type"] == "code"]
     lines = [len("".join(c["source"]).splitlines()) for c in code]
-    prose = sum(len("".join(c["source"])) for c in notebook["cells"] if c["cell_type"] == "markdown")
+    prose = sum(
+        len("".join(c["source"])) for c in notebook["cells"] if c["cell_type"] == "markdown"
+    )
     return len(code), statistics.median(lines) if lines else 0.0, prose
 
 
@@ -58,8 +60,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rev", help="a git revision to measure instead of the working tree")
     rev = parser.parse_args().rev
-    print(f"{'notebook':30s} {'code cells':>10s} {'median lines':>12s} {'prose chars':>11s} "
-          f"{'rendered md chars':>17s}")
+    print(
+        f"{'notebook':30s} {'code cells':>10s} {'median lines':>12s} {'prose chars':>11s} "
+        f"{'rendered md chars':>17s}"
+    )
     all_lines: list[int] = []
     for name in _names(rev):
         text = _read(f"notebooks/{name}", rev)

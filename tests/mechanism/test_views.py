@@ -15,6 +15,7 @@ from approval_compaction.mechanism.views import (
     mechanism_answer,
     source_diff,
     trace_frame,
+    where_in_the_sdk,
 )
 
 LOCKED = entry("_run_compaction_locked")
@@ -62,3 +63,10 @@ def test_views_trace_frame_marks_calls_per_stage() -> None:
     frame = trace_frame(recorded_release(PINNED)["trace"])
     assert frame.loc[LOCKED.qualname, "pause"] == "called"
     assert frame.loc[LOCKED.qualname, "resume"] == "·"
+
+
+def test_views_where_in_the_sdk_names_the_function_for_a_fixed_release_only() -> None:
+    where = where_in_the_sdk(PINNED, NEWEST)
+    assert "`OpenAIResponsesCompactionSession._run_compaction_locked`" in where
+    assert where_in_the_sdk(PINNED, None) == ""
+    assert where_in_the_sdk("0.9.9", NEWEST) == "", "an unrecorded release gives no paragraph"

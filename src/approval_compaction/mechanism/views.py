@@ -235,3 +235,15 @@ def era_stages(versions: Sequence[str]) -> pd.DataFrame:
             for s in stages
         }
     return pd.DataFrame(columns).rename_axis("stage")
+
+
+def where_in_the_sdk(old: str, new: str | None) -> str:
+    """The report's paragraph naming the function responsible and what ``new`` changed, from
+    the committed record; empty when there is no fixing release or the record lacks either."""
+    if new is None:
+        return ""
+    try:
+        answer = mechanism_answer(old, new)
+    except MechanismError:
+        return ""
+    return f"**Where in the SDK** (read from each release's installed source): {answer}"

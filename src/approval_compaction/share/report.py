@@ -38,6 +38,7 @@ from ..display.views import stage_diff, stage_summary, stage_table
 from ..errors import InvestigationError
 from ..formats.files import write_atomic
 from ..formats.markdown import code, escape, fence, github_length, markdown_table
+from ..mechanism.views import where_in_the_sdk
 from ..releases.versions import PACKAGE, version_key
 from ..study.capture import OK, STAGES, CaseRun
 from ..study.scenario import CHOICES, FIELD_NAMES, Case, parse_filter
@@ -355,8 +356,8 @@ def head(
     bad = [j for j in judged if j.violations]
     found = f"**{len(bad)} of {len(runs)} cases violate at least one invariant.**{pattern(judged)}"
     fix = (
-        f" **Fixed in `{PACKAGE}` {fixed}**: the first release from which on the regression test "
-        "passes and every invariant holds in the release sweep."
+        f" **Fixed in `{PACKAGE}` {fixed}**: from this release on, the regression test passes "
+        "and every invariant holds in the release sweep."
         if fixed
         else ""
     )
@@ -376,6 +377,7 @@ def head(
         "and after the resume its output is stored and sent without its call. A scripted model "
         "and a stand-in compaction client drive the public SDK API: no provider was called.",
         "",
+        *([where, ""] if (where := where_in_the_sdk(version, fixed)) else []),
         "### Environment",
         "",
         "The run this report shows:",

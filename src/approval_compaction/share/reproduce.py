@@ -8,7 +8,7 @@ default strict mode runs exactly the marked tests). The tool pins are the ones i
 (``requirements.txt`` pins them), the ``openai-agents`` pin is the release the data was recorded on.
 
 The API's error text is not typed: it is what the stand-in's rules answer to a case's next-turn
-input. The release that fixes the bug is read from the data: the first release from which on
+input. The release that fixes the bug is read from the data: the first release from which
 the regression test passes and the sweep finds every invariant holding.
 """
 
@@ -61,7 +61,7 @@ def error_sentence(errors: Sequence[ApiError]) -> str:
 
 
 def fix_release(tests: Sequence[CrossRecord], sweep: Sequence[ReleaseRecord]) -> str | None:
-    """The first release from which on the test passes and no invariant is violated, if any.
+    """The first release from which the test passes and no invariant is violated, if any.
 
     Every swept or tested release after it must be fixed too, so a regression that comes back
     later does not count as a fix.

@@ -24,6 +24,7 @@ from ..analysis.matrix import MatrixRecord
 from ..errors import InvestigationError
 from ..formats.files import write_atomic
 from ..formats.records import read_records
+from ..mechanism.views import where_in_the_sdk
 from ..releases.crosscheck import CrossRecord
 from ..releases.versions import PACKAGE, version_key
 from ..study.capture import CaseRun
@@ -184,12 +185,16 @@ def build(folder: Path = paths.DATA, test_file: Path = paths.REGRESSION_TEST) ->
 def lead(pinned: str, fix: str | None, errors: Sequence[ApiError]) -> list[str]:
     """What the user meets, verbatim, and which release fixes it."""
     fixed = (
-        f" **Fixed in `{PACKAGE}` {fix}**: the first release from which on the regression test "
-        "below passes and the release sweep finds every invariant holding."
+        f" **Fixed in `{PACKAGE}` {fix}**: from this release on, the regression test below "
+        "passes and the release sweep finds every invariant holding."
         if fix
         else ""
     )
-    return [f"**`{PACKAGE}` {pinned}.** {error_sentence(errors)}{fixed}"]
+    where = where_in_the_sdk(pinned, fix)
+    return [
+        f"**`{PACKAGE}` {pinned}.** {error_sentence(errors)}{fixed}",
+        *(["", where] if where else []),
+    ]
 
 
 def reproduce(pinned: str, fix: str | None, fails: bool) -> list[str]:
