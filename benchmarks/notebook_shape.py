@@ -2,8 +2,9 @@
 
 For each notebook: its code cells, their median line count, the characters of its markdown cells
 (the prose), and the characters of its rendered markdown (`data/rendered/NN-name.md`: prose and
-outputs, what a reader sees on GitHub). `--rev REV` measures a git revision instead of the working
-tree, so a change can be set against what came before it:
+outputs), in all and as a reader sees it before unfolding any ``<details>`` (a full table folded
+under a cut one counts only in the first). `--rev REV` measures a git revision instead of the
+working tree, so a change can be set against what came before it:
 
     python benchmarks/notebook_shape.py --rev ff04b3b
     python benchmarks/notebook_shape.py
@@ -13,12 +14,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import subprocess
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+FOLDED = re.compile(r"<details>.*?</details>", re.S)
 
 
 def _read(path: str, rev: str | None) -> str | None:
@@ -78,7 +81,8 @@ def main() -> None:
         ]
         rendered = _read(f"data/rendered/{Path(name).stem}.md", rev)
         size = len(rendered) if rendered is not None else 0
-        print(f"{name:30s} {cells:10d} {median:12.1f} {prose:11d} {size:17d}")
+        visible = len(FOLDED.sub("", rendered)) if rendered is not None else 0
+        print(f"{name:30s} {cells:10d} {median:12.1f} {prose:11d} {size:17d} {visible:9d}")
     print(f"{'all code cells':30s} {len(all_lines):10d} {statistics.median(all_lines):12.1f}")
 
 

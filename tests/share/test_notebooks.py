@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import nbformat
@@ -89,3 +90,30 @@ def test_notebooks_sanitise_joins_a_stream_split_across_messages() -> None:
     one, two = (sanitise(nbformat.v4.new_notebook(cells=[cell])) for cell in cells)
     assert one.cells[0].outputs == two.cells[0].outputs
     assert [o["text"] for o in one.cells[0].outputs] == ["0: ask\n", "warning\n", "1: next\n"]
+
+
+def _cells(path: Path) -> list[nbformat.NotebookNode]:
+    return list(nbformat.read(path, as_version=4).cells)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebooks_teach_predict_then_show_and_end_with_try_this_and_going_deeper(
+    path: Path,
+) -> None:
+    cells = _cells(path)
+    prose = [c.source for c in cells if c.cell_type == "markdown"]
+    headings = [line for text in prose for line in text.splitlines() if line.startswith("## ")]
+    assert headings[-2:] == ["## Try this", "## Going deeper"], f"{path.name} ends {headings[-2:]}"
+    asks = [i for i, c in enumerate(cells) if c.cell_type == "markdown" and "redict" in c.source]
+    assert asks, f"{path.name} never asks the reader to predict"
+    assert any(c.cell_type == "code" for c in cells[asks[0] + 1 :]), "a prediction is then shown"
+
+
+def test_notebooks_walkthrough_opens_with_plain_sdk_calls_before_any_helper() -> None:
+    """Notebook 01's bare reproduction uses the SDK alone, bar the stand-in client."""
+    cells = _cells(paths.NOTEBOOKS / "01-walkthrough.ipynb")
+    helpers = next(i for i, c in enumerate(cells) if "## What our helpers add" in c.source)
+    bare = "\n".join(c.source for c in cells[:helpers] if c.cell_type == "code")
+    assert set(re.findall(r"\bac\.(\w+)", bare)) == {"standin_client"}
+    for call in ("Runner.run(", "RunState.from_json(", ".to_json()", ".approve(", "get_items()"):
+        assert call in bare, f"the bare reproduction lacks {call}"

@@ -17,9 +17,11 @@ from ..doctor.findings import block as doctor_block
 from ..errors import InvestigationError
 from ..formats.files import write_atomic
 from ..formats.records import read_records
-from ..releases.severity import severity_answer
+from ..mechanism.views import where_in_the_sdk
+from ..releases.eras import era_answer, era_story
 from ..releases.tables import release_answer, sweep_frame
 from . import provenance
+from .reproduce import committed_fix_release
 
 START, END = "<!-- findings:start -->", "<!-- findings:end -->"
 NOTEBOOKS_START, NOTEBOOKS_END = "<!-- notebooks:start -->", "<!-- notebooks:end -->"
@@ -39,17 +41,22 @@ def findings_block(folder: Path = paths.DATA) -> str:
         ["runner", "decision", "compaction", "state_boundary"]
     )
     still = int((compacting["compaction_requests"] > 0).sum())
+    sweep = sweep_frame(folder / "sweep.json")
+    version = str(pinned["sdk_version"].iloc[0])  # the release the committed matrix ran on
+    where = where_in_the_sdk(version, committed_fix_release(folder))
     lines = [
         "**On the pinned release** (`data/matrix.json`):",
         "",
         finding(pinned),
         "",
-        "**Across releases** (`data/sweep.json`): "
-        + release_answer(sweep_frame(folder / "sweep.json")),
+        "**Across releases** (`data/sweep.json`): " + release_answer(sweep),
         "",
-        "**What the user sees, by release** (`data/sweep.json`, the next turn over HTTP on the "
-        "SDK's own Responses model): " + severity_answer(sweep_frame(folder / "sweep.json")),
+        "**Two eras, then the fix** (`data/sweep.json`; what reaches the model, a 400 the user "
+        "sees, kept apart from what reaches compaction only): " + era_answer(sweep),
         "",
+        era_story(sweep),
+        "",
+        *([where + " (`data/mechanism.json`, notebook 03)", ""] if where else []),
         f"**With the workaround** (`data/fix-matrix.json`): {violated} of {len(fixed)} verdicts "
         f"violated; {still} of {len(compacting)} compaction-on cases still compact.",
         "",
