@@ -242,3 +242,12 @@ def test_harness_run_matrix_runs_the_given_cases_in_order() -> None:
     cases = [Case(compaction="off", decision="reject"), Case(compaction="off")]
     runs = run_matrix(cases)
     assert [run.case for run in runs] == cases
+
+
+@pytest.mark.parametrize("capture", [True, False], ids=["capturing", "not-capturing"])
+def test_harness_stage_hook_is_told_each_stage_as_it_ends(capture: bool) -> None:
+    told: list[str] = []
+    case = Case("run", "approve", "on", "json")
+    run = run_sync(run_case_async(case, capture=capture, on_stage=told.append))
+    assert told == list(STAGES)
+    assert [s.name for s in run.stages] == (list(STAGES) if capture else [])

@@ -2,8 +2,8 @@
 
 The case runs in a thread of its own under ``sys.settrace``: the tracer sees every Python call
 in that thread, keeps those whose code object is a catalogued function's, and learns the stage
-from the harness itself, whose recorder closes each stage (``pause``, ``round_trip``,
-``resume``, ``next_turn``) by name when its turn ends. Nothing in the SDK is patched. Beside the
+from the harness's stage hook (``run_case_async(on_stage=...)``), which names each stage
+(``pause``, ``round_trip``, ``resume``, ``next_turn``) as it ends. Nothing in the SDK is patched. Beside the
 calls, each stage keeps what the run itself recorded there: compaction requests, warnings,
 what the user saw, and the stored history as one label per item.
 
@@ -21,7 +21,7 @@ from types import CodeType, FrameType
 from typing import Any, TypedDict
 
 from ..study import harness
-from ..study.capture import STAGES, CaseRun, Stage
+from ..study.capture import STAGES, CaseRun, Stage, StageName
 from ..study.items import Item
 from ..study.scenario import Case
 from .catalogue import CATALOGUE, Function
@@ -77,17 +77,18 @@ class _Tracer:
 
     def __init__(self, watched: dict[CodeType, str]) -> None:
         self.watched = watched
-        self.closer = harness._Recorder.close.__code__  # the harness's end of a stage
         self.stage: str = STAGES[0]
         self.calls: dict[str, list[str]] = {name: [] for name in watched.values()}
         self.callers: dict[str, dict[str, list[str]]] = {name: {} for name in watched.values()}
 
+    def ended(self, name: StageName) -> None:
+        """The harness's stage hook: calls from here on belong to the next stage."""
+        index = STAGES.index(name) + 1
+        self.stage = STAGES[index] if index < len(STAGES) else AFTER
+
     def __call__(self, frame: FrameType, event: str, arg: Any) -> None:
         code = frame.f_code
-        if code is self.closer:  # called (and resumed) with the stage that just ended
-            index = STAGES.index(frame.f_locals["name"]) + 1
-            self.stage = STAGES[index] if index < len(STAGES) else AFTER
-        elif code in self.watched:
+        if code in self.watched:
             name = self.watched[code]
             if self.stage not in self.calls[name]:
                 self.calls[name].append(self.stage)
@@ -129,7 +130,9 @@ def trace_case(
         sys.settrace(tracer)
         try:
             coro = harness.run_case_async(
-                case or REPORT_CASE, backend=_backend(model or default_model())
+                case or REPORT_CASE,
+                backend=_backend(model or default_model()),
+                on_stage=tracer.ended,
             )
             runs.append(asyncio.run(coro))
         finally:

@@ -38,6 +38,7 @@ from .scenario import Case, all_cases
 
 T = TypeVar("T")
 SessionWrapper = Callable[[Any], Any]
+StageHook = Callable[[StageName], None]  # told each stage's name as the stage ends
 
 TOOL_NAME = "protected_lookup"
 PENDING_CALL_ID = "pending-c1"
@@ -146,9 +147,17 @@ class _LogCollector(logging.Handler):
 class _Recorder:
     """Collect stages, slicing the shared request logs by what each stage added."""
 
-    def __init__(self, session: Any, wiring: Wiring, dispatched: list[str], enabled: bool) -> None:
+    def __init__(
+        self,
+        session: Any,
+        wiring: Wiring,
+        dispatched: list[str],
+        enabled: bool,
+        on_stage: StageHook | None = None,
+    ) -> None:
         self.session, self.wiring = session, wiring
         self.dispatched, self.enabled = dispatched, enabled
+        self.on_stage = on_stage
         self.stages: list[Stage] = []
         self.log = _LogCollector()
         self._marks = (0, 0, 0, 0, 0)
@@ -164,6 +173,8 @@ class _Recorder:
         )
 
     async def close(self, name: StageName, **extra: Any) -> None:
+        if self.on_stage is not None:
+            self.on_stage(name)
         if not self.enabled:
             return
         m, c, h, d, w = self._marks
@@ -220,8 +231,12 @@ async def run_case_async(
     wrap_session: SessionWrapper | None = None,
     script: Script = DEFAULT_SCRIPT,
     backend: Backend = scripted_backend,
+    on_stage: StageHook | None = None,
 ) -> CaseRun:
-    """Run one case; a failure is recorded on the returned CaseRun rather than raised."""
+    """Run one case; a failure is recorded on the returned CaseRun rather than raised.
+
+    ``on_stage`` is told each stage's name as the stage ends, before anything is read to record
+    it (a tracer uses it to attribute the calls that follow to the next stage)."""
     wiring = backend(script, capture)
     dispatched: list[str] = []
     agent = script.agent(wiring.model, dispatched)
@@ -233,7 +248,7 @@ async def run_case_async(
         session: Any = compaction_session("case-session", store, wiring.compaction_client, compact)
         if wrap_session is not None:
             session = wrap_session(session)
-        recorder = _Recorder(session, wiring, dispatched, capture)
+        recorder = _Recorder(session, wiring, dispatched, capture, on_stage)
         loggers = [logging.getLogger(name) for name in SDK_LOGGERS]
         for logger in loggers:
             logger.addHandler(recorder.log)
