@@ -3,9 +3,9 @@
 The case runs in a thread of its own under ``sys.settrace``: the tracer sees every Python call
 in that thread, keeps those whose code object is a catalogued function's, and learns the stage
 from the harness's stage hook (``run_case_async(on_stage=...)``), which names each stage
-(``pause``, ``round_trip``, ``resume``, ``next_turn``) as it ends. Nothing in the SDK is patched. Beside the
-calls, each stage keeps what the run itself recorded there: compaction requests, warnings,
-what the user saw, and the stored history as one label per item.
+(``pause``, ``round_trip``, ``resume``, ``next_turn``) as it ends. Nothing in the SDK is
+patched. Beside the calls, each stage keeps what the run itself recorded there: compaction
+requests, warnings, what the user saw, and the stored history as one label per item.
 
 Like ``source``, this needs only the SDK and the study, so the probe runs it in any release.
 """
