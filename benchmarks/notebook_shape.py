@@ -65,7 +65,7 @@ def main() -> None:
     rev = parser.parse_args().rev
     print(
         f"{'notebook':30s} {'code cells':>10s} {'median lines':>12s} {'prose chars':>11s} "
-        f"{'rendered md chars':>17s}"
+        f"{'rendered md chars':>17s} {'unfolded':>9s}"
     )
     all_lines: list[int] = []
     for name in _names(rev):
