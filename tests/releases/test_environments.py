@@ -282,3 +282,24 @@ def test_environments_release_environment_of_an_unknown_release_is_one_line(
     with pytest.raises(environments.SweepError, match=r"^9\.9\.9 is not in release-dates\.json$"):
         environments.release_environment("9.9.9", tmp_path)
     assert not any(tmp_path.iterdir())  # nothing was made
+
+
+def _this_interpreter() -> Environment:
+    """This project's own environment, standing in for a release's."""
+    return Environment(Path(sys.prefix), "0.23.1", CUTOFF)
+
+
+def test_environments_run_module_returns_the_json_the_module_wrote() -> None:
+    """The sweep's probe and the mechanism's probe both read their release's answer this way."""
+    case = "runner=run,decision=approve,compaction=off,state_boundary=memory"
+    probe = "approval_compaction.releases.probe"
+    written = environments.run_module(_this_interpreter(), probe, 300, "--case", case)
+    assert written["openai-agents"] == "0.23.1"
+    asked = dict(part.split("=") for part in case.split(","))
+    assert [r["case"] for r in written["runs"]] == [asked, asked], "the case, once per model"
+
+
+def test_environments_run_module_failure_is_one_line() -> None:
+    with pytest.raises(environments.ProbeError, match=r"^probe failed: .*no_such_module") as raised:
+        environments.run_module(_this_interpreter(), "no_such_module", 60)
+    assert "\n" not in str(raised.value)

@@ -8,16 +8,19 @@ made. A missing environment is a one-line error: this command never installs one
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from .. import paths
 from ..formats.files import write_atomic
-from ..releases.environments import Environment, default_envs, isolated_environ, last_line
-from ..releases.versions import load_releases
+from ..releases.environments import (
+    Environment,
+    ProbeError,
+    SweepError,
+    default_envs,
+    release_environment,
+    run_module,
+)
 from ..study.capture import sdk_version
 from .catalogue import PINNED, RELEASES
 from .probe import MODULE, release_record
@@ -28,33 +31,18 @@ PROBE_TIMEOUT_SECONDS = 300
 
 def cached_environment(version: str, envs: Path) -> Environment:
     """The release's environment in the cache, or a one-line error when it is not there."""
-    cutoffs = load_releases(paths.RELEASE_DATES)
-    if version not in cutoffs:
-        raise MechanismError(f"{version} is not in {paths.RELEASE_DATES.name}")
-    env = Environment(envs / version, version, cutoffs[version])
-    if not env.ready():
-        raise MechanismError(
-            f"no environment for openai-agents {version} in {envs}: "
-            f"run `make sweep SWEEP_ARGS=--versions={version}` first"
-        )
-    return env
+    try:
+        return release_environment(version, envs, create=False)
+    except SweepError as error:
+        raise MechanismError(str(error)) from None
 
 
 def probe_in(env: Environment) -> dict[str, Any]:
     """Run the probe with the release's interpreter and read its record."""
-    with tempfile.TemporaryDirectory(prefix="approval-compaction-") as folder:
-        output = Path(folder) / "mechanism.json"
-        proc = subprocess.run(
-            [str(env.python), "-m", MODULE, "--output", str(output)],
-            capture_output=True,
-            text=True,
-            timeout=PROBE_TIMEOUT_SECONDS,
-            env=isolated_environ(),
-            check=False,
-        )
-        if proc.returncode != 0 or not output.exists():
-            raise MechanismError(f"{env.version}: the probe failed: {last_line(proc.stderr)}")
-        record: dict[str, Any] = json.loads(output.read_text())
+    try:
+        record: dict[str, Any] = run_module(env, MODULE, PROBE_TIMEOUT_SECONDS)
+    except ProbeError as error:
+        raise MechanismError(f"{env.version}: the {error}") from None
     return record
 
 

@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +29,10 @@ INSTALL_TIMEOUT_SECONDS = 900
 
 class SweepError(InvestigationError):
     """Release work that cannot start: no uv, no release list, or a bad option."""
+
+
+class ProbeError(SweepError):
+    """A module run with a release's interpreter that failed or timed out, in one line."""
 
 
 def default_envs() -> Path:
@@ -75,6 +80,21 @@ def run(command: Sequence[str], timeout: float, **kwargs: Any) -> subprocess.Com
     return subprocess.run(
         list(command), capture_output=True, text=True, timeout=timeout, check=False, **kwargs
     )
+
+
+def run_module(env: Environment, module: str, timeout: float, *args: str) -> Any:
+    """Run ``python -m MODULE --output FILE ARGS`` with the release's interpreter, isolated
+    (``isolated_environ``), and return the JSON it wrote; ``ProbeError`` when it fails."""
+    with tempfile.TemporaryDirectory(prefix="approval-compaction-probe-") as folder:
+        output = Path(folder) / "probe.json"
+        command = [str(env.python), "-m", module, "--output", str(output), *args]
+        try:
+            proc = run(command, timeout, cwd=folder, env=isolated_environ())
+        except subprocess.TimeoutExpired:
+            raise ProbeError(f"probe timed out after {timeout:g} s") from None
+        if proc.returncode != 0 or not output.exists():
+            raise ProbeError(f"probe failed: {last_line(proc.stderr)}")
+        return json.loads(output.read_text())
 
 
 def last_line(text: str) -> str:
@@ -135,12 +155,20 @@ def newest_release(dates: Path = paths.RELEASE_DATES) -> str:
     return releases[-1]
 
 
-def release_environment(version: str, envs: Path) -> Environment:
-    """The release's environment in ``envs`` (the sweep's cache), made if it is missing."""
+def release_environment(version: str, envs: Path, *, create: bool = True) -> Environment:
+    """The release's environment in ``envs`` (the sweep's cache), made if it is missing; with
+    ``create`` false a missing one is an error that says how to make it."""
     cutoffs = load_releases(paths.RELEASE_DATES)
     if version not in cutoffs:
         raise SweepError(f"{version} is not in {paths.RELEASE_DATES.name}")
     env = Environment(envs / version, version, cutoffs[version])
+    if not create:
+        if not env.ready():
+            raise SweepError(
+                f"no environment for {PACKAGE} {version} in {envs}: "
+                f"run `make sweep SWEEP_ARGS=--versions={version}` first"
+            )
+        return env
     error = install(env, uv_binary())
     if error is not None:
         raise SweepError(f"{version}: {error}")

@@ -16,10 +16,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
-import json
-import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, fields
@@ -37,12 +34,11 @@ from ..study.capture import CaseRun
 from ..study.scenario import Case, all_cases
 from .environments import (
     Environment,
+    ProbeError,
     SweepError,
     default_envs,
     install,
-    isolated_environ,
-    last_line,
-    run,
+    run_module,
     uv_binary,
 )
 from .probe import MODULE as PROBE_MODULE
@@ -79,18 +75,13 @@ COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(ReleaseRecord))
 
 def run_probe(env: Environment, case: str | None = None) -> ProbeResult:
     """Run the probe in the release's environment and return its JSON result."""
-    with tempfile.TemporaryDirectory(prefix="approval-compaction-probe-") as folder:
-        output = Path(folder) / "probe.json"
-        command = [str(env.python), "-m", PROBE_MODULE, "--output", str(output)]
-        command += ["--case", case] if case else []
-        try:
-            proc = run(command, PROBE_TIMEOUT_SECONDS, cwd=folder, env=isolated_environ())
-        except subprocess.TimeoutExpired:
-            return {"unavailable": f"probe timed out after {PROBE_TIMEOUT_SECONDS} s"}
-        if proc.returncode != 0 or not output.exists():
-            return {"unavailable": f"probe failed: {last_line(proc.stderr)}"}
-        result: ProbeResult = json.loads(output.read_text())
-        return result
+    try:
+        result: ProbeResult = run_module(
+            env, PROBE_MODULE, PROBE_TIMEOUT_SECONDS, *(["--case", case] if case else [])
+        )
+    except ProbeError as error:
+        return {"unavailable": str(error)}
+    return result
 
 
 def unavailable_records(version: str, error: str, cases: Iterable[Case]) -> list[ReleaseRecord]:
