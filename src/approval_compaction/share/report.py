@@ -42,7 +42,7 @@ from ..mechanism.views import where_in_the_sdk
 from ..releases.versions import PACKAGE, version_key
 from ..study.capture import OK, STAGES, CaseRun
 from ..study.scenario import CHOICES, FIELD_NAMES, Case, parse_filter
-from .reproduce import TEST_NAME, api_errors, error_sentence, one_line
+from .reproduce import TEST_NAME, api_errors, error_sentence, fixed_sentence, one_line
 from .results import matrix_markdown
 from .snippet import upstream_test
 
@@ -355,12 +355,7 @@ def head(
     version = run_version(runs)
     bad = [j for j in judged if j.violations]
     found = f"**{len(bad)} of {len(runs)} cases violate at least one invariant.**{pattern(judged)}"
-    fix = (
-        f" **Fixed in `{PACKAGE}` {fixed}**: from this release on, the regression test passes "
-        "and every invariant holds in the release sweep."
-        if fixed
-        else ""
-    )
+    fix = fixed_sentence(fixed)
     cases = [run.case for run in runs]
     fails = any(v.invariant in TESTED for j in bad for v in j.violations)
     frame = case_frame(table, wire)

@@ -60,6 +60,16 @@ def error_sentence(errors: Sequence[ApiError]) -> str:
     return f"The Responses API rejects the next turn's request with {said}"
 
 
+def fixed_sentence(fix: str | None, test: str = "the regression test") -> str:
+    """Which release fixes the bug, as the report and the snippet say it; "" while none does."""
+    if fix is None:
+        return ""
+    return (
+        f" **Fixed in `{PACKAGE}` {fix}**: from this release on, {test} passes and the release "
+        "sweep finds every invariant holding."
+    )
+
+
 def fix_release(tests: Sequence[CrossRecord], sweep: Sequence[ReleaseRecord]) -> str | None:
     """The first release from which the test passes and no invariant is violated, if any.
 

@@ -12,7 +12,6 @@ workaround block removed).
 from __future__ import annotations
 
 import argparse
-import json
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -23,13 +22,20 @@ from ..analysis.invariants import INVARIANTS
 from ..analysis.matrix import MatrixRecord
 from ..errors import InvestigationError
 from ..formats.files import write_atomic
-from ..formats.records import read_records
+from ..formats.records import read_json_list, read_records
 from ..mechanism.views import where_in_the_sdk
 from ..releases.crosscheck import CrossRecord
 from ..releases.versions import PACKAGE, version_key
 from ..study.capture import CaseRun
 from ..wire.rules import ApiError
-from .reproduce import TEST_NAME, api_errors, committed_fix_release, error_sentence, one_line
+from .reproduce import (
+    TEST_NAME,
+    api_errors,
+    committed_fix_release,
+    error_sentence,
+    fixed_sentence,
+    one_line,
+)
 
 SNIPPET = paths.SNIPPET
 PROJECT_BLOCK = re.compile(
@@ -131,7 +137,7 @@ def release_of(rows: Sequence[MatrixRecord], fallback: str) -> str:
 
 
 def _runs(path: Path) -> list[CaseRun]:
-    return [CaseRun.from_json(run) for run in json.loads(path.read_text())] if path.exists() else []
+    return read_json_list(path, CaseRun.from_json) if path.exists() else []
 
 
 def _crosscheck(path: Path) -> list[CrossRecord]:
@@ -184,12 +190,7 @@ def build(folder: Path = paths.DATA, test_file: Path = paths.REGRESSION_TEST) ->
 
 def lead(pinned: str, fix: str | None, errors: Sequence[ApiError]) -> list[str]:
     """What the user meets, verbatim, and which release fixes it."""
-    fixed = (
-        f" **Fixed in `{PACKAGE}` {fix}**: from this release on, the regression test below "
-        "passes and the release sweep finds every invariant holding."
-        if fix
-        else ""
-    )
+    fixed = fixed_sentence(fix, "the regression test below")
     where = where_in_the_sdk(pinned, fix)
     return [
         f"**`{PACKAGE}` {pinned}.** {error_sentence(errors)}{fixed}",
