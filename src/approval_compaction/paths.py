@@ -1,7 +1,15 @@
-"""Paths: every location the project reads or writes, built in one place."""
+"""Paths: every location the project reads or writes, each named once, here.
+
+The files under ``data/`` are named by ``Data``: a layout over a folder (``data/`` itself, or a
+scratch folder a test or a command writes to instead), so that every module asks it for a file
+instead of spelling the name: ``paths.data(folder).matrix``, ``paths.DATA_FILES.sweep``. A name
+shown to a reader (``data/sweep.json`` in the README) comes from the same place
+(``Data.shown``).
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
@@ -9,11 +17,145 @@ SOURCE = PACKAGE.parent  # the folder that holds the package: what a release's p
 ROOT = SOURCE.parent
 DATA = ROOT / "data"
 NOTEBOOKS = ROOT / "notebooks"
-RENDERED = DATA / "rendered"
-PROVENANCE = DATA / "notebooks.json"  # which notebooks run the SDK live, what data they read
-SWEEP = DATA / "sweep.json"
-RELEASE_DATES = DATA / "release-dates.json"
-FIX_RELEASES = DATA / "fix-releases.json"
-SNIPPET = DATA / "upstream-snippet.md"
 README = ROOT / "README.md"
 REGRESSION_TEST = ROOT / "tests" / "sdk_regression" / "test_compaction_pending_approval.py"
+
+# Stems of the matrix file sets (``<stem>.json``, ``.csv``, ``.md``, ``-runs.json``,
+# ``-heatmap.png``): the pinned release, with the workaround, and the newest release.
+MATRIX = "matrix"
+FIX_MATRIX = "fix-matrix"
+NEWEST_MATRIX = "fix-newest-matrix"
+
+
+@dataclass(frozen=True)
+class Data:
+    """The result files under one folder, each by its one name."""
+
+    folder: Path = DATA
+
+    def file(self, name: str) -> Path:
+        return self.folder / name
+
+    def shown(self, path: Path) -> str:
+        """A data file as a reader sees it named: ``data/sweep.json``."""
+        return f"data/{path.relative_to(self.folder).as_posix()}"
+
+    # The matrix file sets.
+    def results(self, stem: str = MATRIX) -> Path:
+        return self.file(f"{stem}.json")
+
+    def runs(self, stem: str = MATRIX) -> Path:
+        return self.file(f"{stem}-runs.json")
+
+    def heatmap(self, stem: str = MATRIX) -> Path:
+        return self.file(f"{stem}-heatmap.png")
+
+    @property
+    def matrix(self) -> Path:
+        return self.results(MATRIX)
+
+    @property
+    def fix_matrix(self) -> Path:
+        return self.results(FIX_MATRIX)
+
+    @property
+    def newest_matrix(self) -> Path:
+        return self.results(NEWEST_MATRIX)
+
+    # Releases.
+    @property
+    def sweep(self) -> Path:
+        return self.file("sweep.json")
+
+    @property
+    def release_dates(self) -> Path:
+        return self.file("release-dates.json")
+
+    @property
+    def fix_releases(self) -> Path:
+        return self.file("fix-releases.json")
+
+    def upstream_suite(self, version: str, part: str = "") -> Path:
+        """``upstream-suite-<version>.json`` and its ``-runs`` and ``-checks`` parts."""
+        return self.file(f"upstream-suite-{version}{'-' + part if part else ''}.json")
+
+    def upstream_suite_versions(self) -> list[str]:
+        """The releases whose upstream-suite results are written here."""
+        runs = self.folder.glob("upstream-suite-*-runs.json")
+        return [p.name.removeprefix("upstream-suite-").removesuffix("-runs.json") for p in runs]
+
+    @property
+    def mechanism(self) -> Path:
+        return self.file("mechanism.json")
+
+    # The doctor's experiments.
+    @property
+    def doctor_check_pinned(self) -> Path:
+        return self.file("doctor-check-pinned.json")
+
+    @property
+    def doctor_check_newest(self) -> Path:
+        return self.file("doctor-check-newest.json")
+
+    @property
+    def doctor_upgrade(self) -> Path:
+        return self.file("doctor-upgrade.json")
+
+    @property
+    def doctor_worker(self) -> Path:
+        return self.file("doctor-worker.json")
+
+    @property
+    def doctor_heal(self) -> Path:
+        return self.file("doctor-heal.json")
+
+    # Exploration.
+    def explore(self, version: str, fix: bool = False) -> Path:
+        return self.file(f"explore-{version}{'-fix' if fix else ''}.json")
+
+    def explore_results(self) -> list[Path]:
+        return sorted(self.folder.glob("explore-*.json"))
+
+    @property
+    def counterexamples(self) -> Path:
+        return self.file("counterexamples")
+
+    def counterexample(self, name: str) -> Path:
+        return self.counterexamples / f"{name}.json"
+
+    # What leaves the project for people.
+    @property
+    def report(self) -> Path:
+        return self.file("report.md")
+
+    @property
+    def snippet(self) -> Path:
+        return self.file("upstream-snippet.md")
+
+    @property
+    def notebooks(self) -> Path:
+        """Which notebooks run the SDK live, and what data they read (provenance)."""
+        return self.file("notebooks.json")
+
+    @property
+    def rendered(self) -> Path:
+        return self.file("rendered")
+
+    @property
+    def lab_screenshot(self) -> Path:
+        return self.file("lab-stepper.png")
+
+
+def data(folder: Path | str = DATA) -> Data:
+    """The layout of the result files under ``folder``."""
+    return Data(Path(folder))
+
+
+DATA_FILES = Data()
+# Kept for the modules that name the committed files directly.
+SWEEP = DATA_FILES.sweep
+RELEASE_DATES = DATA_FILES.release_dates
+FIX_RELEASES = DATA_FILES.fix_releases
+SNIPPET = DATA_FILES.snippet
+PROVENANCE = DATA_FILES.notebooks
+RENDERED = DATA_FILES.rendered

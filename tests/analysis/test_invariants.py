@@ -14,15 +14,17 @@ import pytest
 from approval_compaction.analysis.invariants import (
     INVARIANTS,
     JudgedRun,
+    Offender,
     UnknownInvariantError,
     Verdict,
     check_invariant_name,
     evaluate,
     judge,
     judge_all,
+    offenders_detail,
 )
 from approval_compaction.errors import InvestigationError
-from approval_compaction.study.capture import STAGES, CaseRun, Stage, StageName
+from approval_compaction.study.capture import STAGES, CaseRun, Outcome, Stage, StageName
 from approval_compaction.study.scenario import Case
 
 Item = dict[str, Any]
@@ -134,7 +136,7 @@ VIOLATIONS: dict[str, tuple[dict[str, Any], str]] = {
     "next_turn_accepted": (
         {
             "model": "responses",
-            "next_turn": {"outcome": "openai.BadRequestError: 400", "http_status": 400},
+            "next_turn": {"outcome": Outcome.from_text("openai.BadRequestError: 400", 400)},
         },
         "HTTP 400: openai.BadRequestError: 400",
     ),
@@ -146,7 +148,10 @@ def test_invariants_violation_names_the_stage_and_call_id(invariant: str) -> Non
     if invariant not in VIOLATIONS:
         pytest.skip(f"no hand-built violation for {invariant} yet: add one to VIOLATIONS")
     changes, detail = VIOLATIONS[invariant]
-    assert verdict(make_run(**changes), invariant) == Verdict(invariant, False, detail)
+    found = verdict(make_run(**changes), invariant)
+    assert (found.invariant, found.holds, found.detail) == (invariant, False, detail)
+    if found.offenders:  # a pairing invariant: its detail is its offenders in words
+        assert offenders_detail(found.offenders) == detail
 
 
 def test_invariants_hand_built_violations_are_of_known_invariants() -> None:
@@ -190,7 +195,7 @@ def test_invariants_each_rule_reads_only_its_own_stages() -> None:
     assert verdict(run, "stored_history_paired").holds is True
     assert verdict(run, "next_turn_input_paired").holds is True
     assert verdict(run, "resumed_input_paired") == Verdict(
-        "resumed_input_paired", False, "resume: r1"
+        "resumed_input_paired", False, "resume: r1", (Offender("resume", "r1"),)
     )
 
 
@@ -332,14 +337,16 @@ def test_invariants_accepted_over_http_is_observed_not_predicted() -> None:
     damage = VIOLATIONS["next_turn_input_paired"][0]
     answered = replace(make_run(**damage), model="responses")
     assert verdict(answered, "next_turn_accepted") == Verdict("next_turn_accepted", True, "")
-    refused = replace(make_run(next_turn={"outcome": SEEN, "http_status": 400}), model="responses")
+    refused = replace(
+        make_run(next_turn={"outcome": Outcome.from_text(SEEN, 400)}), model="responses"
+    )
     assert verdict(refused, "next_turn_accepted") == Verdict(
         "next_turn_accepted", False, f"HTTP 400: {SEEN}"
     )
 
 
 def test_invariants_accepted_not_judged_when_an_earlier_stage_was_refused() -> None:
-    refused = {"outcome": SEEN, "http_status": 400}
+    refused = {"outcome": Outcome.from_text(SEEN, 400)}
     stopped = make_run(reached=("pause", "round_trip", "resume"), resume=refused)
     run = replace(stopped, model="responses")
     assert verdict(run, "next_turn_accepted") == Verdict(
@@ -381,7 +388,7 @@ def test_invariants_next_turn_accepted_is_predicted_on_the_scripted_model() -> N
 
 def test_invariants_next_turn_accepted_over_http_reads_what_the_user_saw() -> None:
     seen = "openai.BadRequestError: Error code: 400 - No tool call found ..."
-    failed = make_run(next_turn={"outcome": seen, "http_status": 400})
+    failed = make_run(next_turn={"outcome": Outcome.from_text(seen, 400)})
     assert verdict(replace(failed, model="responses"), "next_turn_accepted") == Verdict(
         "next_turn_accepted", False, f"HTTP 400: {seen}"
     )
@@ -397,7 +404,7 @@ def test_invariants_next_turn_accepted_over_http_ignores_the_rules() -> None:
 def test_invariants_next_turn_not_judged_when_an_earlier_turn_failed() -> None:
     run = make_run(
         reached=("pause", "round_trip", "resume"),
-        resume={"outcome": "openai.BadRequestError: boom", "http_status": 400},
+        resume={"outcome": Outcome.from_text("openai.BadRequestError: boom", 400)},
     )
     assert verdict(replace(run, model="responses"), "next_turn_accepted") == Verdict(
         "next_turn_accepted", None, "resume: HTTP 400: openai.BadRequestError: boom"

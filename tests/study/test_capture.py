@@ -11,6 +11,7 @@ import pytest
 from approval_compaction.study.capture import (
     STAGES,
     CaseRun,
+    Outcome,
     Stage,
     pending_ids,
     runs_json,
@@ -70,17 +71,28 @@ def test_capture_run_without_stages_round_trips(run: CaseRun) -> None:
     assert CaseRun.from_json(json.loads(json.dumps(run.to_json()))) == run
 
 
-def test_capture_to_json_is_what_asdict_gives() -> None:
+def test_capture_to_json_keeps_the_outcome_as_its_text_and_status() -> None:
+    """The runs files keep what the user saw as two fields: the text and the HTTP status."""
     run = full_run()
-    assert run.to_json() == asdict(run)
+    plain = asdict(run)
+    for stage in plain["stages"]:
+        seen = stage.pop("outcome")
+        stage.update(outcome=Outcome(**seen).text, http_status=seen["http_status"])
+    assert run.to_json() == plain
     assert run.to_json()["case"] == run.case.as_dict()
 
 
+def test_capture_outcome_text_round_trips() -> None:
+    refused = Outcome("openai.BadRequestError", 400, "Error code: 400 - No tool call: found")
+    assert refused.text == "openai.BadRequestError: Error code: 400 - No tool call: found"
+    assert Outcome.from_text(refused.text, 400) == refused
+    assert Outcome.from_text("ok", None) == Outcome() and Outcome().ok
+
+
 def test_case_run_json_round_trips_a_captured_run() -> None:
-    """What the probe writes is what ``asdict`` gives, and it rebuilds the same run."""
+    """What the probe writes rebuilds the same run."""
     run = run_case(Case(decision="reject"))
     written = json.dumps(run.to_json())
-    assert written == json.dumps(asdict(run))
     assert CaseRun.from_json(json.loads(written)) == run
 
 

@@ -27,22 +27,22 @@ def off() -> CaseRun:
 def test_backend_compaction_on_ends_the_next_turn_with_bad_request(on: CaseRun) -> None:
     """The seed bug as a user meets it: ``openai.BadRequestError`` with the API's message."""
     last = on.stages[-1]
-    assert (on.model, on.error, last.name, last.http_status) == (
+    assert (on.model, on.error, last.name, last.outcome.http_status) == (
         "responses",
         None,
         "next_turn",
         400,
     )
-    assert last.outcome.startswith(
+    assert last.outcome.text.startswith(
         f"{openai.BadRequestError.__module__.split('.')[0]}.BadRequestError"
     )
-    assert MESSAGE in last.outcome
+    assert MESSAGE in last.outcome.message
     verdict = next(v for v in judge(on).verdicts if v.invariant == "next_turn_accepted")
     assert verdict.holds is False and MESSAGE in verdict.detail
 
 
 def test_backend_compaction_off_is_accepted_every_turn(off: CaseRun) -> None:
-    assert [s.outcome for s in off.stages] == [OK] * 4
+    assert [s.outcome.text for s in off.stages] == [OK] * 4
     assert all(v.holds for v in judge(off).verdicts)
 
 
@@ -66,7 +66,8 @@ def test_backend_compaction_requests_go_over_the_wire(on: CaseRun) -> None:
 
 def test_backend_streamed_runner_sees_the_same_error() -> None:
     run = run_case(Case(runner="run_streamed", decision="reject"), backend=responses_backend)
-    assert run.stages[-1].http_status == 400 and MESSAGE in run.stages[-1].outcome
+    seen = run.stages[-1].outcome
+    assert seen.http_status == 400 and MESSAGE in seen.message
 
 
 def test_backend_scripted_prediction_matches_the_wire(on: CaseRun, off: CaseRun) -> None:

@@ -31,7 +31,7 @@ STAGE_PARTS: dict[str, Callable[[Any], object]] = {
     "model_inputs": lambda stage: stage.model_inputs,
     "compaction_inputs": lambda stage: stage.compaction_inputs,
     "dispatches": lambda stage: stage.dispatches,
-    "outcome": lambda stage: (stage.outcome, stage.http_status),
+    "outcome": lambda stage: stage.outcome,
 }
 PARTS: tuple[str, ...] = ("verdicts", *STAGE_PARTS)
 PART_WORDS: dict[str, str] = {

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..errors import InvestigationError
-from ..study.capture import OK, STAGES, CaseRun, StageName
+from ..study.capture import STAGES, CaseRun, StageName
 from ..study.items import Item
 from ..wire.rules import check_pairing
 from .pairing import open_calls, orphan_outputs
@@ -38,12 +38,22 @@ class UnknownInvariantError(InvestigationError, ValueError):
 
 
 @dataclass(frozen=True)
+class Offender:
+    """An item that breaks a pairing invariant: the stage where it was seen, and its id."""
+
+    stage: str
+    key: str
+
+
+@dataclass(frozen=True)
 class Verdict:
-    """One invariant judged on one case."""
+    """One invariant judged on one case: the offending items of a pairing invariant, and the
+    detail in words (``pause: pending-c1``, an HTTP answer, or a count), as records keep it."""
 
     invariant: str
     holds: bool | None
     detail: str
+    offenders: tuple[Offender, ...] = ()
 
 
 def check_invariant_name(name: str) -> str:
@@ -60,16 +70,21 @@ class _Missing(Exception):
 
 def _offenders(
     run: CaseRun, stages: tuple[StageName, ...], field: str, find: Callable[[list[Item]], list[str]]
-) -> str:
-    found: list[str] = []
+) -> tuple[Offender, ...]:
+    found: list[Offender] = []
     for name in stages:
         stage = run.stage(name)
         if stage is None:
             raise _Missing(name)
         lists = [stage.stored] if field == "stored" else getattr(stage, field)
         ids = sorted({key for items in lists for key in find(items)})
-        found.extend(f"{name}: {key}" for key in ids)
-    return "; ".join(found)
+        found.extend(Offender(name, key) for key in ids)
+    return tuple(found)
+
+
+def offenders_detail(offenders: Iterable[Offender]) -> str:
+    """Offenders in words, as a record's detail keeps them: ``pause: pending-c1; resume: ...``."""
+    return "; ".join(f"{o.stage}: {o.key}" for o in offenders)
 
 
 _ALL: tuple[StageName, ...] = STAGES
@@ -116,15 +131,17 @@ def judge_all(runs: Iterable[CaseRun | JudgedRun]) -> list[JudgedRun]:
 
 def _accepted(run: CaseRun, name: str) -> Verdict:
     """Whether the next turn reached the model: observed over HTTP, predicted by the rules."""
-    failed = next((s for s in run.stages if s.outcome != OK), None)
+    failed = next((s for s in run.stages if not s.outcome.ok), None)
     stage = run.stage("next_turn")
     if failed is not None and failed.name != "next_turn":
-        return Verdict(name, None, f"{failed.name}: HTTP {failed.http_status}: {failed.outcome}")
+        seen = failed.outcome
+        return Verdict(name, None, f"{failed.name}: HTTP {seen.http_status}: {seen.text}")
     if stage is None:
         return Verdict(name, None, run.error or "stage next_turn was not reached")
     if run.model != "scripted":
-        ok = stage.outcome == OK
-        return Verdict(name, ok, "" if ok else f"HTTP {stage.http_status}: {stage.outcome}")
+        ok = stage.outcome.ok
+        seen = stage.outcome
+        return Verdict(name, ok, "" if ok else f"HTTP {seen.http_status}: {seen.text}")
     errors = [e for e in map(check_pairing, stage.model_inputs) if e is not None]
     if not errors:
         return Verdict(name, True, "")
@@ -146,7 +163,7 @@ def _judge(run: CaseRun, name: str) -> Verdict:
         )
     stages, field, find = _RULES[name]
     try:
-        detail = _offenders(run, stages, field, find)
+        found = _offenders(run, stages, field, find)
     except _Missing as missing:
         return Verdict(name, None, run.error or f"stage {missing} was not reached")
-    return Verdict(name, not detail, detail)
+    return Verdict(name, not found, offenders_detail(found), found)

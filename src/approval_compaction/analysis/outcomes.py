@@ -38,16 +38,16 @@ def outcome_of(run: CaseRun | JudgedRun) -> Outcome:
     judged = judge(run)
     verdict = next(v for v in judged.verdicts if v.invariant == INVARIANT)
     stages = judged.run.stages
-    failed = next((s for s in stages if s.outcome != OK), None)
+    failed = next((s for s in stages if not s.outcome.ok), None)
     last = failed or (stages[-1] if stages else None)
-    exception, _, message = failed.outcome.partition(": ") if failed else (OK, "", "")
+    seen = failed.outcome if failed else None
     return Outcome(
         case=judged.run.case.label,
         model=judged.run.model,
         stage=last.name if last else "",
-        http_status=failed.http_status if failed else None,
-        exception=exception,
-        message=message,
+        http_status=seen.http_status if seen else None,
+        exception=seen.exception if seen else OK,
+        message=seen.message if seen else "",
         next_turn_accepted=vocabulary.word(verdict.holds),
     )
 

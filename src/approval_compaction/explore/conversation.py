@@ -125,7 +125,7 @@ class StepRecord:
         return [j for j in self.judgements if j.holds is False]
 
     def to_json(self) -> dict[str, Any]:
-        stage = {f.name: getattr(self.stage, f.name) for f in fields(Stage)}
+        stage = self.stage.to_json()
         return {
             "index": self.index,
             "step": self.step.to_json(),
@@ -138,8 +138,7 @@ class StepRecord:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> StepRecord:
-        stage_fields = {f.name for f in fields(Stage)}
-        stage = Stage(**{k: v for k, v in data["stage"].items() if k in stage_fields})
+        stage = Stage.from_json(data["stage"])
         judgements = tuple(
             Judgement(j["invariant"], j["holds"], j["detail"], tuple(j["offenders"]))
             for j in data["judgements"]

@@ -258,16 +258,10 @@ def judge_step(stage: Stage, action: str, approvals: int) -> tuple[Judgement, ..
     run = CaseRun(Case(), sdk_version(), stages, approvals, stage.dispatches)
     skip = ROLE_SKIPS[action]
     return tuple(
-        Judgement(v.invariant, v.holds, v.detail, _offenders(v.detail) if v.holds is False else ())
+        Judgement(v.invariant, v.holds, v.detail, tuple(sorted({o.key for o in v.offenders})))
         for v in evaluate(run)
         if v.invariant not in skip
     )
-
-
-def _offenders(detail: str) -> tuple[str, ...]:
-    """The ids a violated verdict names (``stage: id; stage: id``); none for a count."""
-    parts = [part.partition(": ") for part in detail.split("; ")]
-    return tuple(sorted({key for _, sep, key in parts if sep and " " not in key}))
 
 
 async def take(live: Live, index: int, step: Step, worker: Worker | None = None) -> StepRecord:

@@ -67,7 +67,7 @@ def stage_record(stage: Stage) -> StageRecord:
         name=stage.name,
         compaction_requests=len(stage.compaction_inputs),
         warnings=list(stage.warnings),
-        outcome=stage.outcome,
+        outcome=stage.outcome.text,
         stored=[item_label(item) for item in stage.stored],
     )
 

@@ -33,6 +33,42 @@ MODELS: tuple[str, ...] = ("scripted", "responses")  # the harness's model backe
 
 
 @dataclass(frozen=True)
+class Outcome:
+    """What the user saw when a stage ended: every request answered (``ok``), or the exception
+    the ``openai`` client raised, with its HTTP status and its text on one line."""
+
+    exception: str = ""  # the exception's package and class: ``openai.BadRequestError``
+    http_status: int | None = None
+    message: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.exception
+
+    @property
+    def text(self) -> str:
+        """``ok``, or ``openai.BadRequestError: Error code: 400 - ...`` as a record keeps it."""
+        return OK if self.ok else f"{self.exception}: {self.message}"
+
+    @classmethod
+    def of(cls, error: BaseException, http_status: int | None) -> Outcome:
+        """The outcome of a turn that raised ``error``."""
+        name = f"{type(error).__module__.split('.')[0]}.{type(error).__name__}"
+        return cls(name, http_status, " ".join(str(error).split()))
+
+    @classmethod
+    def from_text(cls, text: str, http_status: int | None) -> Outcome:
+        """The inverse of ``text``, for a record read back from its file."""
+        if text == OK:
+            return cls()
+        exception, _, message = text.partition(": ")
+        return cls(exception, http_status, message)
+
+
+OK_OUTCOME = Outcome()
+
+
+@dataclass(frozen=True)
 class Stage:
     """The state of one case when one stage ended, and what it sent out while it ran."""
 
@@ -45,8 +81,18 @@ class Stage:
     interruptions: list[Item] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     http_requests: list[Item] = field(default_factory=list)
-    outcome: str = OK
-    http_status: int | None = None
+    outcome: Outcome = OK_OUTCOME
+
+    def to_json(self) -> dict[str, Any]:
+        """The stage as JSON-ready dicts; the outcome as its text and its HTTP status."""
+        plain = {f.name: getattr(self, f.name) for f in fields(Stage) if f.name != "outcome"}
+        return {**plain, "outcome": self.outcome.text, "http_status": self.outcome.http_status}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Stage:
+        rest = {k: v for k, v in data.items() if k not in ("outcome", "http_status")}
+        outcome = Outcome.from_text(data.get("outcome", OK), data.get("http_status"))
+        return cls(**rest, outcome=outcome)
 
 
 @dataclass(frozen=True)
@@ -72,14 +118,14 @@ class CaseRun:
 
     def to_json(self) -> dict[str, Any]:
         """The run as JSON-ready dicts, like ``asdict`` without its deep copy (items are plain)."""
-        stages = [{f.name: getattr(s, f.name) for f in fields(Stage)} for s in self.stages]
+        stages = [stage.to_json() for stage in self.stages]
         top = {f.name: getattr(self, f.name) for f in fields(CaseRun)}
         return {**top, "case": self.case.as_dict(), "stages": stages}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> CaseRun:
         """Rebuild a run from its ``to_json`` form."""
-        stages = [Stage(**stage) for stage in data["stages"]]
+        stages = [Stage.from_json(stage) for stage in data["stages"]]
         return cls(**{**data, "case": Case(**data["case"]), "stages": stages})
 
 

@@ -30,7 +30,7 @@ from agents import Agent, RunConfig, Runner, SQLiteSession, function_tool
 from agents.memory import OpenAIResponsesCompactionSession
 
 from . import state as state_io
-from .capture import CaseRun, Stage, StageName, sdk_version
+from .capture import CaseRun, Outcome, Stage, StageName, sdk_version
 from .compaction import CompactionClient
 from .items import Item, to_item, to_items
 from .model import ScriptedModel, assistant_message, function_call
@@ -203,9 +203,9 @@ class _Recorder:
         try:
             result = await turn
         except openai.APIStatusError as error:
-            seen = f"{type(error).__module__.split('.')[0]}.{type(error).__name__}: {error}"
-            await self.close(name, outcome=" ".join(seen.split()), http_status=error.status_code)
-            raise _UserSawError(seen) from error
+            outcome = Outcome.of(error, error.status_code)
+            await self.close(name, outcome=outcome)
+            raise _UserSawError(outcome.text) from error
         await self.close(name, **extra(result))
         return result
 

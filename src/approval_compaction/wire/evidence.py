@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..study.capture import OK, CaseRun, Stage
+from ..study.capture import CaseRun, Stage
 from ..study.items import Item
 from .rules import RESPONSES
 
@@ -40,7 +40,7 @@ class Failure:
 
 def failure(run: CaseRun) -> Failure | None:
     """The first stage whose outcome was an error, with its failing model request."""
-    stage = next((s for s in run.stages if s.outcome != OK), None)
+    stage = next((s for s in run.stages if not s.outcome.ok), None)
     if stage is None:
         return None
     model_requests = [r for r in stage.http_requests if r.get("path") == RESPONSES]
