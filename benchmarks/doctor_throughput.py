@@ -24,11 +24,12 @@ import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 
-from approval_compaction.doctor import repair, synthetic
-from approval_compaction.doctor.postgres import ThrowawayPostgres, available
+from approval_compaction.doctor import repair
 from approval_compaction.doctor.scan import reports
 from approval_compaction.doctor.stores import opened
 from approval_compaction.doctor.verdict import POISONED
+from approval_compaction.testing import synthetic
+from approval_compaction.testing.postgres import ThrowawayPostgres, available
 
 NewStore = Callable[[str], str]
 

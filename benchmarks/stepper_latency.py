@@ -25,8 +25,8 @@ from pathlib import Path
 
 from approval_compaction import STAGES, Case, run_case
 from approval_compaction.display.stepper import Stepper
-from approval_compaction.share import browser
 from approval_compaction.share.lab import NOTEBOOK, start_lab
+from approval_compaction.testing import browser
 
 ROOT = Path(__file__).resolve().parents[1]
 ROUNDS = 20

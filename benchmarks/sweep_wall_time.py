@@ -78,7 +78,7 @@ def main() -> None:
     parser.add_argument("--cold", action="store_true", help="also time a cold-cache sweep")
     parser.add_argument("--repeat", type=int, default=5, help="import timings for the floor")
     args = parser.parse_args()
-    cutoffs = load_releases(paths.RELEASE_DATES)
+    cutoffs = load_releases(paths.DATA_FILES.release_dates)
     versions = parse_versions(args.versions, list(cutoffs))
     cores = os.cpu_count() or 1
     env = dict(os.environ)

@@ -64,7 +64,8 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ),
     ".releases.eras": ("Era", "era_answer", "era_story", "era_table", "eras"),
     ".releases.crosscheck": ("regression_table",),
-    ".releases.upstream": ("suite_answer", "suite_changes", "suite_checks", "suite_runs"),
+    ".releases.upstream.text": ("suite_answer",),
+    ".releases.upstream.results": ("suite_changes", "suite_checks", "suite_runs"),
     ".fix.workaround": (
         "DeferCompactionWhilePending",
         "defer_compaction_while_pending",
@@ -109,7 +110,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".doctor.upgrade": ("UpgradeRecord", "load_upgrade", "upgrade_records"),
     ".doctor.worker": ("WorkerComparison", "worker_comparisons"),
     ".doctor.heal": ("Healed", "fill_store", "heal", "heal_on_postgres", "pinned_session_items"),
-    ".doctor.postgres": ("ThrowawayPostgres",),
     ".doctor.findings": ("doctor_answers",),
     ".doctor.views": (
         "changes_frame",

@@ -107,11 +107,11 @@ def _report(args: argparse.Namespace) -> int:
         raise InvestigationError(f"--output {output} is a folder, not a file")
     cases = select_cases(args.case)
     releases = None
-    if paths.SWEEP.exists():
+    if paths.DATA_FILES.sweep.exists():
         from .releases.severity import severity_answer
         from .releases.tables import sweep_frame
 
-        releases = severity_answer(sweep_frame(paths.SWEEP))
+        releases = severity_answer(sweep_frame(paths.DATA_FILES.sweep))
     report = build_report(
         run_matrix(cases),
         spec=args.case,
@@ -185,7 +185,7 @@ def parser() -> argparse.ArgumentParser:
     add("notebooks", _notebooks, "execute notebooks in place").add_argument("paths", nargs="*")
     render = add("render", _render, "render notebooks to HTML and markdown")
     render.add_argument("paths", nargs="*")
-    render.add_argument("--folder", default=str(paths.RENDERED))
+    render.add_argument("--folder", default=str(paths.DATA_FILES.rendered))
 
     report = add("report", _report, "write a paste-ready markdown report")
     report.add_argument("--case", help=CASE_HELP)
@@ -198,16 +198,24 @@ def parser() -> argparse.ArgumentParser:
     )
     sweep.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     sweep.add_argument("--refresh", action="store_true", help="re-run releases already swept")
-    sweep.add_argument("--output", default=str(paths.SWEEP), help="results JSON (CSV beside)")
+    sweep.add_argument(
+        "--output", default=str(paths.DATA_FILES.sweep), help="results JSON (CSV beside)"
+    )
     sweep.add_argument("--envs", help="folder for the release environments (default: cache)")
 
-    add("mechanism", _lazy(".mechanism.command"), "write data/mechanism.json: SDK source, traces")
+    mechanism = add(
+        "mechanism", _lazy(".mechanism.command"), "write data/mechanism.json: SDK source, traces"
+    )
+    mechanism.add_argument("--output", default=str(paths.DATA_FILES.mechanism))
+    mechanism.add_argument("--envs", help="the sweep's environment folder (default: its cache)")
     bisect = add("bisect", _lazy(".releases.bisect"), "find the releases where an invariant breaks")
     bisect.add_argument("--invariant", required=True, help="one of the six invariants")
     bisect.add_argument("--case", help=CASE_HELP)
     bisect.add_argument("--versions", help="releases to search (default: all)")
     bisect.add_argument("--broken", help="a release known to be broken (default: the pinned one)")
-    bisect.add_argument("--sweep", default=str(paths.SWEEP), help="sweep results to reuse")
+    bisect.add_argument(
+        "--sweep", default=str(paths.DATA_FILES.sweep), help="sweep results to reuse"
+    )
     bisect.add_argument("--envs", help="folder for the release environments (default: cache)")
 
     fix = add(
@@ -225,12 +233,14 @@ def parser() -> argparse.ArgumentParser:
     cross.add_argument("--versions", help="releases, as for the sweep (default: all swept)")
     cross.add_argument("--envs", help="the sweep's environment folder (default: its cache)")
     cross.add_argument("--create", action="store_true", help="create missing environments")
-    cross.add_argument("--sweep", default=str(paths.SWEEP), help="the sweep's results JSON")
+    cross.add_argument(
+        "--sweep", default=str(paths.DATA_FILES.sweep), help="the sweep's results JSON"
+    )
     cross.add_argument("--folder", default=str(paths.DATA))
 
     upstream = add(
         "upstream-suite",
-        _lazy(".releases.upstream"),
+        _lazy(".releases.upstream.command"),
         "run the SDK's own compaction and approval tests, as they are and with the workaround",
     )
     upstream.add_argument("--release", help="the release whose sdist to test (default: 0.23.1)")
@@ -265,7 +275,7 @@ def parser() -> argparse.ArgumentParser:
     snippet = add(
         "snippet", _lazy(".share.snippet"), "write the markdown comment for the upstream thread"
     )
-    snippet.add_argument("--output", default=str(paths.SNIPPET))
+    snippet.add_argument("--output", default=str(paths.DATA_FILES.snippet))
 
     doctor = add("doctor", _lazy(".doctor.command"), "scan, repair and restore stored sessions")
     steps = doctor.add_subparsers(dest="doctor_command", required=True)

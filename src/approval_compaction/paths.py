@@ -152,10 +152,3 @@ def data(folder: Path | str = DATA) -> Data:
 
 
 DATA_FILES = Data()
-# Kept for the modules that name the committed files directly.
-SWEEP = DATA_FILES.sweep
-RELEASE_DATES = DATA_FILES.release_dates
-FIX_RELEASES = DATA_FILES.fix_releases
-SNIPPET = DATA_FILES.snippet
-PROVENANCE = DATA_FILES.notebooks
-RENDERED = DATA_FILES.rendered

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from approval_compaction.doctor import postgres, synthetic
+from approval_compaction.testing import postgres, synthetic
 
 BACKENDS = [
     pytest.param("sqlite-file", id="sqlite"),

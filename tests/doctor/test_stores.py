@@ -96,7 +96,7 @@ def test_sessions_stream_in_id_order_with_rows_in_read_order(make_store: MakeSto
 
 
 def test_scan_does_not_write_the_file(tmp_path: Path) -> None:
-    from approval_compaction.doctor.synthetic import generate
+    from approval_compaction.testing.synthetic import generate
 
     target = tmp_path / "store.db"
     asyncio.run(generate(str(target), 4, 6))

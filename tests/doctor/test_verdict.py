@@ -7,7 +7,6 @@ from typing import Any
 import pytest
 
 from approval_compaction.analysis.pairing import find_unpaired
-from approval_compaction.doctor.synthetic import session_items
 from approval_compaction.doctor.verdict import (
     HEALTHY,
     PENDING,
@@ -18,6 +17,7 @@ from approval_compaction.doctor.verdict import (
 )
 from approval_compaction.study.harness import run_case
 from approval_compaction.study.scenario import select_cases
+from approval_compaction.testing.synthetic import session_items
 
 CALL = {"type": "function_call", "call_id": "c1", "name": "t", "arguments": "{}"}
 OUTPUT = {"type": "function_call_output", "call_id": "c1", "output": "x"}

@@ -20,8 +20,8 @@ from playwright.sync_api import Browser, Page
 from approval_compaction import STAGES, Case, CaseRun, run_case
 from approval_compaction.display.stepper import sections
 from approval_compaction.formats.files import write_atomic
-from approval_compaction.share import browser
 from approval_compaction.share.lab import NOTEBOOK, LabServer, start_lab
+from approval_compaction.testing import browser
 
 pytestmark = [
     pytest.mark.enable_socket,

@@ -10,7 +10,7 @@ from approval_compaction.cli import main
 from approval_compaction.mechanism import command
 from approval_compaction.mechanism.catalogue import CATALOGUE, PINNED
 from approval_compaction.mechanism.command import cached_environment
-from approval_compaction.mechanism.record import MechanismError, load_record, record_text
+from approval_compaction.mechanism.record import MechanismError, load_record, write_record
 
 
 def test_command_missing_environment_is_a_one_line_error(tmp_path: Path) -> None:
@@ -39,14 +39,18 @@ def test_command_cli_reports_a_missing_environment_before_running(
     assert ran == []  # nothing ran before the environments were checked
 
 
-def test_command_record_text_is_stable_and_names_the_catalogue(tmp_path: Path) -> None:
-    text = record_text({PINNED: {"release": PINNED}})
-    assert text == record_text({PINNED: {"release": PINNED}})
-    path = tmp_path / "mechanism.json"
-    path.write_text(text)
-    assert load_record(path)["catalogue"] == [f.qualname for f in CATALOGUE]
+def test_command_record_is_stable_and_names_the_catalogue(tmp_path: Path) -> None:
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+    write_record(first, {PINNED: {"release": PINNED}})
+    write_record(second, {PINNED: {"release": PINNED}})
+    assert first.read_bytes() == second.read_bytes() and first.read_text().endswith("}\n")
+    record = load_record(first)
+    assert record["catalogue"] == [f.qualname for f in CATALOGUE]
+    assert record["releases"] == {PINNED: {"release": PINNED}}
 
 
 def test_command_missing_record_is_a_one_line_error(tmp_path: Path) -> None:
-    with pytest.raises(MechanismError, match=r"^no mechanism\.json: run `make mechanism`$"):
-        load_record(tmp_path / "mechanism.json")
+    missing = tmp_path / "mechanism.json"
+    with pytest.raises(MechanismError) as raised:
+        load_record(missing)
+    assert str(raised.value) == f"{missing} does not exist: run `make mechanism`"

@@ -8,6 +8,7 @@ import pytest
 from factories import release_record
 
 from approval_compaction.analysis.table import to_frame as records_frame
+from approval_compaction.releases.environments import junit_cases
 from approval_compaction.releases.crosscheck import (
     TEST_FILE,
     CrossRecord,
@@ -15,8 +16,8 @@ from approval_compaction.releases.crosscheck import (
     by_release,
     compare,
     load,
+    outcome_of,
     parse_id,
-    parse_junit,
     regression_table,
     sweep_verdicts,
     write,
@@ -51,15 +52,16 @@ def test_parse_id_reads_decision_runner_and_variant() -> None:
     assert parse_id("test_x[reject-run_streamed-unfixed]") == ("reject", "run_streamed", "unfixed")
 
 
-def test_parse_junit_maps_each_testcase_to_an_outcome() -> None:
-    found = [(o.decision, o.runner, o.variant, o.outcome) for o in parse_junit(JUNIT, "0.9.0")]
-    assert found == [
-        ("approve", "run", "workaround", "passed"),
-        ("approve", "run", "unfixed", "failed"),
-        ("reject", "run_streamed", "unfixed", "error"),
-        ("reject", "run_streamed", "workaround", "skipped"),
+def test_outcome_of_maps_each_testcase_to_an_outcome() -> None:
+    found = [outcome_of(case, "0.9.0") for case in junit_cases(JUNIT)]
+    assert [(o.sdk_version, o.decision, o.runner, o.variant, o.outcome) for o in found] == [
+        ("0.9.0", "approve", "run", "workaround", "passed"),
+        ("0.9.0", "approve", "run", "unfixed", "failed"),
+        ("0.9.0", "reject", "run_streamed", "unfixed", "error"),
+        ("0.9.0", "reject", "run_streamed", "workaround", "skipped"),
     ]
-    assert parse_junit(JUNIT, "0.9.0")[1].message.startswith("AssertionError")
+    assert found[1].message == "AssertionError: assert {'calls compacted'...}"
+    assert [o.message for o in found[2:]] == ["fixture failed", "no workaround"]
 
 
 def test_sweep_verdicts_judge_only_the_two_invariants_on_json_compaction_cases() -> None:

@@ -238,6 +238,10 @@ def test_isolated_environ_drops_python_variables_and_the_api_key(
     assert env["OPENAI_BASE_URL"] == "http://127.0.0.1:9/blocked"
     assert env["KEEP_ME"] == "1" and env["PATH"] == os.environ["PATH"]
     assert "PYTHONPATH" not in isolated_environ(with_package=False)
+    tools = Path("/tmp/tools")
+    assert isolated_environ(tools=tools)["PYTHONPATH"] == os.pathsep.join(
+        [str(tools), str(paths.SOURCE)]
+    )
 
 
 def test_isolated_environ_lets_a_release_interpreter_import_the_package(
@@ -293,7 +297,9 @@ def test_environments_run_module_returns_the_json_the_module_wrote() -> None:
     """The sweep's probe and the mechanism's probe both read their release's answer this way."""
     case = "runner=run,decision=approve,compaction=off,state_boundary=memory"
     probe = "approval_compaction.releases.probe"
-    written = environments.run_module(_this_interpreter(), probe, 300, "--case", case)
+    written = environments.run_module(
+        _this_interpreter().python, probe, "--case", case, timeout=300
+    )
     assert written["openai-agents"] == "0.23.1"
     asked = dict(part.split("=") for part in case.split(","))
     assert [r["case"] for r in written["runs"]] == [asked, asked], "the case, once per model"
@@ -301,5 +307,91 @@ def test_environments_run_module_returns_the_json_the_module_wrote() -> None:
 
 def test_environments_run_module_failure_is_one_line() -> None:
     with pytest.raises(environments.ProbeError, match=r"^probe failed: .*no_such_module") as raised:
-        environments.run_module(_this_interpreter(), "no_such_module", 60)
+        environments.run_module(_this_interpreter().python, "no_such_module", timeout=60)
     assert "\n" not in str(raised.value)
+
+
+def test_environments_run_module_timeout_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "sleeper.py").write_text("import time\ntime.sleep(30)\n")
+    with pytest.raises(environments.ProbeError, match=r"^the search timed out after 0\.5 s$"):
+        environments.run_module(
+            sys.executable, "sleeper", timeout=0.5, tools=tmp_path, label="the search"
+        )
+
+
+# --- pytest, its JUnit report and the tools folder --------------------------------------------
+
+JUNIT = """<testsuites><testsuite>
+<testcase classname="tests.memory.test_a" name="test_x[p]">
+  <failure message="assert 1 ==&#10;  2">trace</failure></testcase>
+<testcase classname="tests.test_b" name="test_y"><error message="fixture" /></testcase>
+<testcase classname="tests.test_b" name="test_z"><skipped message="later" /></testcase>
+<testcase classname="tests.test_b" name="test_w" />
+</testsuite></testsuites>"""
+
+
+def test_junit_cases_read_each_outcome_and_its_message_on_one_line() -> None:
+    assert environments.junit_cases(JUNIT) == [
+        environments.JUnitCase("tests.memory.test_a", "test_x[p]", "failed", "assert 1 == 2"),
+        environments.JUnitCase("tests.test_b", "test_y", "error", "fixture"),
+        environments.JUnitCase("tests.test_b", "test_z", "skipped", "later"),
+        environments.JUnitCase("tests.test_b", "test_w", "passed", ""),
+    ]
+
+
+def test_run_pytest_runs_a_test_file_and_reads_its_report(tmp_path: Path) -> None:
+    (tmp_path / "test_one.py").write_text(
+        "def test_pass():\n    pass\n\ndef test_fail():\n    assert 1 == 2\n"
+    )
+    cases = environments.run_pytest(
+        sys.executable,
+        ["test_one.py"],
+        cwd=tmp_path,
+        env=dict(os.environ),
+        timeout=120,
+        report=tmp_path / "junit.xml",
+    )
+    assert [(c.name, c.outcome) for c in cases] == [
+        ("test_pass", "passed"),
+        ("test_fail", "failed"),
+    ]
+    assert not (tmp_path / ".pytest_cache").exists()
+
+
+def test_run_pytest_without_a_report_is_one_line(tmp_path: Path) -> None:
+    def silent(command: list[str], timeout: float, **_: object) -> subprocess.CompletedProcess[str]:
+        return subprocess.CompletedProcess(command, 4, "", "ERROR: file not found")
+
+    with pytest.raises(environments.ProbeError, match=r"^9\.9\.9: pytest wrote no report: ERROR"):
+        environments.run_pytest(
+            "python",
+            ["x.py"],
+            cwd=tmp_path,
+            env={},
+            timeout=1,
+            report=tmp_path / "r.xml",
+            label="9.9.9: pytest",
+            runner=silent,
+        )
+
+
+def test_install_tools_installs_the_pins_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    uv = fake_uv(tmp_path, 'mkdir -p "$5"')  # pip install --quiet --target FOLDER PIN
+    monkeypatch.setattr(environments, "uv_binary", lambda: uv)
+    folder = tmp_path / "tools"
+    assert environments.install_tools(folder, ("pytest",)) == folder
+    assert environments.install_tools(folder, ("pytest",)) == folder
+    pin = environments.pins(["pytest"])[0]
+    assert pin.startswith("pytest==") and calls(tmp_path) == [
+        f"pip install --quiet --target {folder} {pin}"
+    ]
+
+
+def test_install_tools_failure_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    uv = fake_uv(tmp_path, 'echo "error: no network" >&2; exit 2')
+    monkeypatch.setattr(environments, "uv_binary", lambda: uv)
+    with pytest.raises(environments.ProbeError, match=r"^installing pytest==\S+ failed: error: no"):
+        environments.install_tools(tmp_path / "tools", ("pytest",))
+    assert not (tmp_path / "tools" / environments.TOOLS_MARKER).exists()

@@ -58,7 +58,7 @@ def three(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path
     """Sweep the three releases once, into a temporary results file and environment folder."""
     folder = tmp_path_factory.mktemp("sweep")
     output, envs = folder / "sweep.json", folder / "envs"
-    cutoffs = load_releases(paths.RELEASE_DATES)
+    cutoffs = load_releases(paths.DATA_FILES.release_dates)
     sweep([BEFORE, PINNED, AFTER], cutoffs, output, envs=envs, jobs=2)
     yield output, envs
     shutil.rmtree(folder, ignore_errors=True)
@@ -113,7 +113,7 @@ def test_sweep_rerun_offline_reuses_or_reinstalls_from_cache_byte_for_byte(
     before = output.read_bytes()
     shutil.rmtree(envs / AFTER)
     monkeypatch.setenv("UV_OFFLINE", "1")
-    cutoffs = load_releases(paths.RELEASE_DATES)
+    cutoffs = load_releases(paths.DATA_FILES.release_dates)
     sweep([BEFORE, PINNED, AFTER], cutoffs, output, envs=envs, jobs=2, refresh=True)
     assert output.read_bytes() == before
 

@@ -108,7 +108,7 @@ def test_releases_from_index_keeps_final_live_releases_from_the_first_with_appro
 
 def test_release_dates_cover_the_first_release_with_approvals_onwards() -> None:
     """The committed cutoffs let an offline sweep resolve every release it names."""
-    releases = load_releases(paths.RELEASE_DATES)
+    releases = load_releases(paths.DATA_FILES.release_dates)
     assert next(iter(releases)) == "0.8.0"
     assert "0.23.1" in releases
     assert all(value.endswith("Z") for value in releases.values())
@@ -128,7 +128,7 @@ def test_resolve_releases_offline_falls_back_to_the_cached_dates(
     offline_index: None, capsys: pytest.CaptureFixture[str]
 ) -> None:
     versions, cutoffs = sweep.resolve_releases(None)
-    assert versions == list(load_releases(paths.RELEASE_DATES))
+    assert versions == list(load_releases(paths.DATA_FILES.release_dates))
     assert set(versions) == set(cutoffs)
     assert (
         "package index unreachable (OSError); using release-dates.json" in capsys.readouterr().out

@@ -30,7 +30,7 @@ def test_provenance_records_data_reads_and_no_runs_and_keeps_execution_counts(
     record = tmp_path / "notebooks.json"
     path = _notebook(
         tmp_path / "99-probe.ipynb",
-        f"open({str(paths.RELEASE_DATES)!r}).read()[:1]",
+        f"open({str(paths.DATA_FILES.release_dates)!r}).read()[:1]",
         "2 + 2",
     )
     execute_in_place(path, record)
@@ -38,7 +38,7 @@ def test_provenance_records_data_reads_and_no_runs_and_keeps_execution_counts(
     assert observed == Provenance("99-probe.ipynb", "A probe", 0, ("data/release-dates.json",))
     nb = nbformat.read(path, as_version=4)
     assert [c.source for c in nb.cells[1:]] == [
-        f"open({str(paths.RELEASE_DATES)!r}).read()[:1]",
+        f"open({str(paths.DATA_FILES.release_dates)!r}).read()[:1]",
         "2 + 2",
     ], "the hidden cells stay out of the notebook"
     assert [c.execution_count for c in nb.cells[1:]] == [1, 2]
@@ -84,7 +84,7 @@ def test_provenance_table_says_live_or_committed() -> None:
 
 
 def test_provenance_committed_record_lists_every_notebook() -> None:
-    recorded = provenance.load(paths.PROVENANCE)
+    recorded = provenance.load(paths.DATA_FILES.notebooks)
     assert sorted(recorded) == [p.name for p in notebook_paths(paths.NOTEBOOKS)], (
         "data/notebooks.json is stale: run `make run`"
     )

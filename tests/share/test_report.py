@@ -62,7 +62,7 @@ def full_path(runs: list[CaseRun], tmp_path_factory: pytest.TempPathFactory) -> 
 
     output = tmp_path_factory.mktemp("full") / "report.md"
     wire = run_matrix(backend=responses_backend)
-    releases = severity_answer(sweep_frame(paths.SWEEP))
+    releases = severity_answer(sweep_frame(paths.DATA_FILES.sweep))
     fixed = committed_fix_release()
     report = build_report(runs, output=output, wire_runs=wire, releases=releases, fixed=fixed)
     write_report(report, output)

@@ -143,5 +143,5 @@ def test_committed_fix_release_reads_the_data_or_says_none(tmp_path: Path) -> No
     from approval_compaction.formats.records import read_records
     from approval_compaction.releases.crosscheck import CrossRecord
 
-    tested = read_records(paths.FIX_RELEASES, CrossRecord)
+    tested = read_records(paths.DATA_FILES.fix_releases, CrossRecord)
     assert {r.unfixed for r in tested if r.sdk_version == fixed} == {"passed"}

@@ -100,7 +100,7 @@ def test_build_refuses_a_column_whose_records_mix_releases(tmp_path: Path) -> No
 
 
 def committed_snippet() -> str:
-    return paths.SNIPPET.read_text()
+    return paths.DATA_FILES.snippet.read_text()
 
 
 def test_committed_snippet_columns_name_the_releases_of_their_records() -> None:

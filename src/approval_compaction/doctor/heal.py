@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..study.harness import run_sync
-from . import repair, restore, synthetic, turns
+from ..testing import synthetic
+from . import repair, restore, turns
 from .scan import reports, verdict_counts
 from .stores import StoredSession, opened
 from .verdict import SessionReport
@@ -146,7 +147,7 @@ def heal_new_sqlite() -> Healed:
 
 def heal_on_postgres(database: str = "doctor_heal") -> Healed:
     """The whole heal on a new database of a throwaway PostgreSQL server, stopped after."""
-    from .postgres import ThrowawayPostgres
+    from ..testing.postgres import ThrowawayPostgres
 
     with ThrowawayPostgres() as server:
         text = server.create_database(database)

@@ -38,7 +38,7 @@ from typing import Any, Literal
 
 from ..analysis.pairing import find_unpaired
 from . import backup as backups
-from .stores import Row, Store, StoredSession, opened, parse_store
+from .stores import Store, StoredSession, opened, parse_store
 from .verdict import POISONED, judge
 
 Item = dict[str, Any]
@@ -108,14 +108,7 @@ def healed_message(output: Item) -> Item:
 
 def changes(session: StoredSession) -> list[Change]:
     """The rewrites that heal a session: one per orphan output, none for a healthy session."""
-    readable: list[tuple[Row, Item]] = []
-    for row in session.rows:
-        try:
-            item = json.loads(row.data)
-        except (json.JSONDecodeError, TypeError):
-            continue
-        if isinstance(item, dict):
-            readable.append((row, item))
+    readable = session.readable()
     unpaired = find_unpaired([item for _, item in readable])
     return [
         Change(
@@ -136,13 +129,6 @@ def healed_items(session: StoredSession, found: list[Change]) -> list[Item]:
     for change in found:
         items[change.position] = change.after
     return items
-
-
-def serialise(store: Store, item: Item) -> str:
-    """An item's JSON text as the store's SDK session class writes it."""
-    if store.spec.kind == "sqlite-file":
-        return json.dumps(item)
-    return json.dumps(item, ensure_ascii=True, separators=(",", ":"))
 
 
 class _SessionChanged(Exception):
@@ -180,7 +166,7 @@ async def _rewrite(
                 await conn.execute(
                     update(store.messages_table)
                     .where(m.id == change.row_id, m.session_id == saved.session_id)
-                    .values(message_data=serialise(store, change.after))
+                    .values(message_data=store.dump(change.after))
                 )
             if fail_after is not None:
                 fail_after(saved.session_id)  # a test's injected failure: rolls this one back

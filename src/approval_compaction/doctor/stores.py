@@ -62,16 +62,21 @@ class StoredSession:
     session_id: str
     rows: tuple[Row, ...]
 
-    def items(self) -> tuple[list[dict[str, Any]], int]:
-        """The items the SDK would read, and how many rows it would skip as unreadable."""
-        items: list[dict[str, Any]] = []
+    def readable(self) -> list[tuple[Row, dict[str, Any]]]:
+        """Each row the SDK would read, with its item (rows whose JSON is no object skipped)."""
+        found = []
         for row in self.rows:
             try:
                 item = json.loads(row.data)
             except (json.JSONDecodeError, TypeError):
                 continue
             if isinstance(item, dict):
-                items.append(item)
+                found.append((row, item))
+        return found
+
+    def items(self) -> tuple[list[dict[str, Any]], int]:
+        """The items the SDK would read, and how many rows it would skip as unreadable."""
+        items = [item for _, item in self.readable()]
         return items, len(self.rows) - len(items)
 
     @property
@@ -193,6 +198,12 @@ class Store:
     @property
     def dialect(self) -> str:
         return str(self.engine.dialect.name)
+
+    def dump(self, item: dict[str, Any]) -> str:
+        """An item's JSON text as the store's SDK session class writes it."""
+        if self.spec.kind == "sqlite-file":
+            return json.dumps(item)  # SQLiteSession's
+        return json.dumps(item, ensure_ascii=True, separators=(",", ":"))  # SQLAlchemySession's
 
     def _order(self) -> list[Any]:
         m = self.messages_table.c

@@ -11,17 +11,12 @@ from __future__ import annotations
 
 import argparse
 import importlib.metadata
-import json
-import os
-import subprocess
 from pathlib import Path
 
-from .. import paths
-from ..errors import InvestigationError
 from ..releases import environments
-from ..releases.versions import load_releases
 from .search import Options, SearchResult, search
 
+SEARCH_MODULE = "approval_compaction.explore.search"
 SEARCH_TIMEOUT_SECONDS = 3600
 TOOLS_FOLDER = "explore-tools"
 DATABASE_FOLDER = "explore-database"
@@ -30,33 +25,6 @@ DATABASE_FOLDER = "explore-database"
 def cache_folder() -> Path:
     """Beside the release environments, in the user's cache (not in git)."""
     return environments.default_envs().parent
-
-
-def install_hypothesis(folder: Path) -> Path:
-    """hypothesis at this project's pin in ``folder``, installed once with uv."""
-    wanted = f"hypothesis=={importlib.metadata.version('hypothesis')}"
-    marker = folder / "approval-compaction-tools.json"
-    if marker.exists() and marker.read_text() == wanted:
-        return folder
-    command = [environments.uv_binary(), "pip", "install", "--quiet", "--target", str(folder)]
-    proc = environments.run([*command, wanted], 600)
-    if proc.returncode != 0:
-        raise InvestigationError(
-            f"installing {wanted} failed: {environments.last_line(proc.stderr)}"
-        )
-    marker.write_text(wanted)
-    return folder
-
-
-def release_environment(version: str) -> environments.Environment:
-    cutoffs = load_releases(paths.RELEASE_DATES)
-    if version not in cutoffs:
-        raise environments.SweepError(f"{version} is not in {paths.RELEASE_DATES.name}")
-    env = environments.Environment(environments.default_envs() / version, version, cutoffs[version])
-    error = environments.install(env, environments.uv_binary())
-    if error is not None:
-        raise environments.SweepError(f"{version}: {error}")
-    return env
 
 
 def search_args(options: Options) -> list[str]:
@@ -70,25 +38,17 @@ def search_args(options: Options) -> list[str]:
 
 def in_release(version: str, options: Options) -> SearchResult:
     """Run one search with the release's own interpreter; its JSON result comes back."""
-    env = release_environment(version)
-    tools = install_hypothesis(cache_folder() / TOOLS_FOLDER)
-    environ = environments.isolated_environ()
-    environ["PYTHONPATH"] = os.pathsep.join([str(tools), str(paths.SOURCE)])
-    command = [str(env.python), "-m", "approval_compaction.explore.search", *search_args(options)]
-    try:
-        proc = subprocess.run(
-            command,
-            env=environ,
-            capture_output=True,
-            text=True,
-            timeout=SEARCH_TIMEOUT_SECONDS,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        raise InvestigationError(f"{version}: the search ran out of time") from None
-    if proc.returncode != 0:
-        raise InvestigationError(f"{version}: {environments.last_line(proc.stderr)}")
-    return SearchResult.from_json(json.loads(proc.stdout.strip().splitlines()[-1]))
+    env = environments.release_environment(version, environments.default_envs())
+    tools = environments.install_tools(cache_folder() / TOOLS_FOLDER, ("hypothesis",))
+    found = environments.run_module(
+        env.python,
+        SEARCH_MODULE,
+        *search_args(options),
+        timeout=SEARCH_TIMEOUT_SECONDS,
+        tools=tools,
+        label=f"{version}: the search",
+    )
+    return SearchResult.from_json(found)
 
 
 def explore(args: argparse.Namespace) -> int:

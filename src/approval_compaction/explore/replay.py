@@ -9,57 +9,43 @@ stage per step.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 
 import pandas as pd
 
+from .. import paths
 from ..display.frames import items_frame
 from ..display.views import stage_summary
-from ..errors import InvestigationError
-from ..formats.files import write_atomic
+from ..formats.records import read_json, write_json
 from ..study.capture import CaseRun
 from ..study.scenario import Case
 from .conversation import Trace, pending_of
 from .search import Finding, SearchResult
 
 
-class CounterexampleError(InvestigationError):
-    """A counterexample file that is missing or not one this project wrote."""
-
-
 def load(path: Path) -> Finding:
     """A counterexample file, or one line saying why it cannot be read."""
-    try:
-        return Finding.from_json(json.loads(path.read_text()))
-    except OSError as error:
-        raise CounterexampleError(f"cannot read {path}: {error.strerror}") from None
-    except (ValueError, KeyError, TypeError) as error:
-        raise CounterexampleError(f"{path} is not a counterexample file: {error}") from None
+    return read_json(path, Finding.from_json)
 
 
 def save(finding: Finding, folder: Path) -> Path:
-    """Write a finding as ``<release>[-fix]-<digest>.json``: one name for the same steps."""
-    path = folder / f"{finding.name}.json"
-    write_atomic(path, json.dumps(finding.to_json(), indent=1, sort_keys=True) + "\n")
+    """Write a finding as ``counterexamples/<release>[-fix]-<digest>.json`` under the data
+    folder: one name for the same steps."""
+    path = paths.data(folder).counterexample(finding.name)
+    write_json(path, finding.to_json(), indent=1, sort_keys=True)
     return path
 
 
 def save_result(result: SearchResult, folder: Path) -> list[Path]:
     """The search's summary as ``explore-<release>[-fix].json``, and each counterexample."""
-    fix = "-fix" if result.fix else ""
-    summary = folder / f"explore-{result.sdk_version}{fix}.json"
-    write_atomic(summary, json.dumps(result.to_json(), indent=1, sort_keys=True) + "\n")
-    examples = folder / "counterexamples"
-    return [summary, *(save(f, examples) for f in result.findings)]
+    summary = paths.data(folder).explore(result.sdk_version, result.fix)
+    write_json(summary, result.to_json(), indent=1, sort_keys=True)
+    return [summary, *(save(f, folder) for f in result.findings)]
 
 
 def load_result(path: Path) -> SearchResult:
-    try:
-        return SearchResult.from_json(json.loads(path.read_text()))
-    except OSError as error:
-        raise CounterexampleError(f"cannot read {path}: {error.strerror}") from None
+    return read_json(path, SearchResult.from_json)
 
 
 def as_case_run(trace: Trace) -> CaseRun:
@@ -139,7 +125,7 @@ def text(finding: Finding, again: Trace | None = None) -> str:
 def load_results(folder: Path) -> dict[str, SearchResult]:
     """Every ``explore-*.json`` under ``folder``, keyed by release and variant."""
     found = {}
-    for path in sorted(folder.glob("explore-*.json")):
+    for path in paths.data(folder).explore_results():
         result = load_result(path)
         found[f"{result.sdk_version}{' + workaround' if result.fix else ''}"] = result
     return found

@@ -9,8 +9,9 @@ spends its whole budget without a new violation, or after ``rounds`` rounds.
 A finding is ``known`` when it is the original report's case, or a prefix of it: one function
 tool call that needs approval, paused while the hook said compact (input mode), then approve or
 reject across the memory or JSON boundary, then a new question, all with one runner. Anything
-else is ``new``. ``python -m approval_compaction.explore.search`` runs one search and prints
-its result as JSON: that is how ``explore --release`` runs in a release's own environment.
+else is ``new``. ``python -m approval_compaction.explore.search`` runs one search and writes
+its result as JSON to ``--output``: that is how ``explore --release`` runs in a release's own
+environment.
 """
 
 from __future__ import annotations
@@ -18,14 +19,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import concurrent.futures
-import json
-import sys
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..formats.records import write_json
 from ..study.capture import sdk_version
 from .conversation import Conversation, Trace
 from .driver import Live, Worker, invariant_names, scratch_folder, take
@@ -330,6 +330,7 @@ def parser() -> argparse.ArgumentParser:
     main.add_argument("--boundaries", default=",".join(Options.boundaries))
     main.add_argument("--database", help="a folder for hypothesis's example database")
     main.add_argument("--invariants", default="", help="comma-separated (default: all)")
+    main.add_argument("--output", required=True, help="write the result's JSON here")
     return main
 
 
@@ -348,9 +349,9 @@ def options_from(args: argparse.Namespace) -> Options:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one search on this interpreter's release; print the result as JSON."""
-    result = search(options_from(parser().parse_args(argv)))
-    sys.stdout.write(json.dumps(result.to_json(), sort_keys=True) + "\n")
+    """Run one search on this interpreter's release; write the result as JSON."""
+    args = parser().parse_args(argv)
+    write_json(Path(args.output), search(options_from(args)).to_json(), indent=None)
     return 0
 
 

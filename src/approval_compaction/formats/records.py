@@ -1,10 +1,11 @@
 """Records: the one writer and the one reader of result files.
 
 A results file is a JSON list of flat records (frozen dataclasses such as ``MatrixRecord``),
-with the same records as CSV beside it and, where a table helps, a markdown file. Each file is
-written atomically, so a failed run keeps the previous results. The reader turns each JSON
-object back into its record type and names the file and the problem in one line when it cannot:
-missing, corrupt or truncated, or written with another schema.
+with the same records as CSV beside it and, where a table helps, a markdown file; a file that
+holds one object (a search's summary, the mechanism's record) is written by ``write_json`` and
+read by ``read_json``. Each file is written atomically, so a failed run keeps the previous
+results. The readers turn the JSON back into its record type and name the file and the problem
+in one line when they cannot: missing, corrupt or truncated, or written with another schema.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..errors import InvestigationError
-from .files import write_all_atomic
+from .files import write_all_atomic, write_atomic
 
 R = TypeVar("R")
 
@@ -52,23 +53,41 @@ def write_records(
     return list(written)
 
 
-def read_json_list(path: Path, parse: Callable[[dict[str, Any]], R]) -> list[R]:
-    """Each object of a JSON list file, parsed; a one-line ``RecordsError`` when it cannot be."""
+def write_json(path: Path, value: Any, *, indent: int | None = 2, sort_keys: bool = False) -> None:
+    """Write one JSON value atomically, ending with a newline."""
+    write_atomic(path, json.dumps(value, indent=indent, sort_keys=sort_keys) + "\n")
+
+
+def _load(path: Path) -> Any:
     try:
-        data = json.loads(path.read_text())
+        return json.loads(path.read_text())
     except FileNotFoundError:
         raise RecordsError(f"{path} does not exist") from None
     except (OSError, UnicodeDecodeError) as error:
         raise RecordsError(f"{path} cannot be read: {error}") from None
     except json.JSONDecodeError as error:
         raise RecordsError(f"{path} is not valid JSON ({error.msg}, line {error.lineno})") from None
-    if not isinstance(data, list) or not all(isinstance(row, dict) for row in data):
-        raise RecordsError(f"{path} does not hold a JSON list of objects")
+
+
+def _parsed(path: Path, parse: Callable[[Any], R], value: Any) -> R:
     try:
-        return [parse(row) for row in data]
-    except (TypeError, KeyError, ValueError) as error:
+        return parse(value)
+    except (TypeError, KeyError, ValueError, AttributeError) as error:
         reason = " ".join(str(error).split())
         raise RecordsError(f"{path} holds a record of another shape: {reason}") from None
+
+
+def read_json(path: Path, parse: Callable[[Any], R]) -> R:
+    """The value of a JSON file, parsed; a one-line ``RecordsError`` when it cannot be."""
+    return _parsed(path, parse, _load(path))
+
+
+def read_json_list(path: Path, parse: Callable[[dict[str, Any]], R]) -> list[R]:
+    """Each object of a JSON list file, parsed; a one-line ``RecordsError`` when it cannot be."""
+    data = _load(path)
+    if not isinstance(data, list) or not all(isinstance(row, dict) for row in data):
+        raise RecordsError(f"{path} does not hold a JSON list of objects")
+    return _parsed(path, lambda rows: [parse(row) for row in rows], data)
 
 
 def read_records(path: Path, schema: type[R]) -> list[R]:

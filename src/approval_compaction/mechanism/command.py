@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from .. import paths
-from ..formats.files import write_atomic
 from ..releases.environments import (
     Environment,
     ProbeError,
@@ -24,7 +23,7 @@ from ..releases.environments import (
 from ..study.capture import sdk_version
 from .catalogue import PINNED, RELEASES
 from .probe import MODULE, release_record
-from .record import RECORD, MechanismError, record_text
+from .record import MechanismError, write_record
 
 PROBE_TIMEOUT_SECONDS = 300
 
@@ -40,7 +39,7 @@ def cached_environment(version: str, envs: Path) -> Environment:
 def probe_in(env: Environment) -> dict[str, Any]:
     """Run the probe with the release's interpreter and read its record."""
     try:
-        record: dict[str, Any] = run_module(env, MODULE, PROBE_TIMEOUT_SECONDS)
+        record: dict[str, Any] = run_module(env.python, MODULE, timeout=PROBE_TIMEOUT_SECONDS)
     except ProbeError as error:
         raise MechanismError(f"{env.version}: the {error}") from None
     return record
@@ -64,9 +63,9 @@ def build(envs: Path) -> dict[str, dict[str, Any]]:
 
 
 def command(args: argparse.Namespace) -> int:
-    envs = Path(getattr(args, "envs", None) or default_envs())
-    output = Path(getattr(args, "output", None) or RECORD)
-    write_atomic(output, record_text(build(envs)))
+    envs = Path(args.envs) if args.envs else default_envs()
+    output = Path(args.output)
+    write_record(output, build(envs))
     print(
         f"wrote {output.relative_to(paths.ROOT) if output.is_relative_to(paths.ROOT) else output}"
     )

@@ -9,11 +9,11 @@ release's version, every catalogued function's extract, and the trace of the rep
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..formats.records import write_json
 from ..study.capture import sdk_version
 from .source import extract_all
 from .trace import trace_case
@@ -30,7 +30,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="mechanism-probe", description=__doc__)
     parser.add_argument("--output", required=True, help="write the JSON record here")
     args = parser.parse_args(argv)
-    Path(args.output).write_text(json.dumps(release_record(), sort_keys=True))
+    write_json(Path(args.output), release_record(), indent=None, sort_keys=True)
     return 0
 
 

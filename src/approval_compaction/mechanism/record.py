@@ -6,41 +6,41 @@ the notebook, the views and the tests read it. A release's record is what ``prob
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from .. import paths
 from ..errors import InvestigationError
+from ..formats.records import RecordsError, read_json, write_json
 from .catalogue import CATALOGUE
 from .source import Extract
 from .trace import REPORT_CASE
 
-RECORD = paths.DATA / "mechanism.json"
+RECORD = paths.DATA_FILES.mechanism
 
 
 class MechanismError(InvestigationError):
     """The mechanism's data cannot be made or read: a missing environment or record."""
 
 
-def record_text(releases: dict[str, dict[str, Any]]) -> str:
+def record_value(releases: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """The record as committed: the catalogue's names, the case, each release's record."""
-    record = {
+    return {
         "catalogue": [f.qualname for f in CATALOGUE],
         "case": REPORT_CASE.as_dict(),
         "releases": releases,
     }
-    return json.dumps(record, indent=1, sort_keys=True) + "\n"
+
+
+def write_record(path: Path, releases: dict[str, dict[str, Any]]) -> None:
+    write_json(path, record_value(releases), indent=1, sort_keys=True)
 
 
 def load_record(path: Path = RECORD) -> dict[str, Any]:
     try:
-        record: dict[str, Any] = json.loads(path.read_text())
-    except FileNotFoundError:
-        raise MechanismError(f"no {path.name}: run `make mechanism`") from None
-    except ValueError as error:
-        raise MechanismError(f"{path.name} is not JSON ({error}): run `make mechanism`") from None
-    return record
+        return read_json(path, dict)
+    except RecordsError as error:
+        raise MechanismError(f"{error}: run `make mechanism`") from None
 
 
 def recorded_release(version: str, path: Path = RECORD) -> dict[str, Any]:

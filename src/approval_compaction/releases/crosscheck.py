@@ -15,13 +15,8 @@ violated in that json-boundary, compaction-on case, and pass when both hold.
 from __future__ import annotations
 
 import argparse
-import importlib.metadata
-import json
-import os
 import shutil
-import subprocess
 import tempfile
-import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +26,6 @@ import pandas as pd
 from .. import paths
 from ..analysis import vocabulary
 from ..analysis.table import to_frame as records_frame
-from ..errors import InvestigationError
 from ..formats.markdown import markdown_table
 from ..formats.records import read_records, write_records
 from . import environments
@@ -43,6 +37,7 @@ Report = Callable[[str], None]
 TEST_FILE = paths.REGRESSION_TEST
 JUDGED = ("next_turn_input_paired", "compaction_input_complete")
 TOOLS = ("pytest", "pytest-asyncio")
+TOOLS_FOLDER = "_regression-tools"  # beside the release environments
 TEST_TIMEOUT_SECONDS = 300
 INI = "[pytest]\nasyncio_default_fixture_loop_scope = function\n"
 
@@ -75,23 +70,7 @@ class CrossRecord:
 
 def tool_requirements() -> list[str]:
     """pytest and pytest-asyncio at the versions this project pins."""
-    return [f"{name}=={importlib.metadata.version(name)}" for name in TOOLS]
-
-
-def install_tools(folder: Path, uv: str) -> Path:
-    """Install the test tools into ``folder`` once (a marker records what is there)."""
-    marker = folder / "approval-compaction-tools.json"
-    wanted = json.dumps(tool_requirements())
-    if marker.exists() and marker.read_text() == wanted:
-        return folder
-    shutil.rmtree(folder, ignore_errors=True)
-    command = [uv, "pip", "install", "--quiet", "--target", str(folder), *tool_requirements()]
-    proc = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
-    if proc.returncode != 0:
-        tail = " ".join(proc.stderr.split())[-300:]
-        raise InvestigationError(f"installing {', '.join(TOOLS)} failed: {tail}")
-    marker.write_text(wanted)
-    return folder
+    return environments.pins(TOOLS)
 
 
 def parse_id(name: str) -> tuple[str, str, str]:
@@ -101,45 +80,28 @@ def parse_id(name: str) -> tuple[str, str, str]:
     return decision, runner, variant
 
 
-def parse_junit(text: str, version: str) -> list[Outcome]:
-    """Each test case of a JUnit XML report as an Outcome."""
-    outcomes = []
-    for case in ET.fromstring(text).iter("testcase"):
-        decision, runner, variant = parse_id(case.attrib["name"])
-        result, message = "passed", ""
-        for tag in ("failure", "error", "skipped"):
-            child = case.find(tag)
-            if child is not None:
-                result = {"failure": "failed"}.get(tag, tag)
-                message = " ".join((child.attrib.get("message") or "").split())[:200]
-                break
-        outcomes.append(Outcome(version, decision, runner, variant, result, message))
-    return outcomes
+def outcome_of(case: environments.JUnitCase, version: str) -> Outcome:
+    """One parametrisation's outcome, from its JUnit test case."""
+    decision, runner, variant = parse_id(case.name)
+    return Outcome(version, decision, runner, variant, case.outcome, case.message[:200])
 
 
-def run_test(python: Path, tools: Path, version: str, environ: dict[str, str]) -> list[Outcome]:
+def run_test(env: environments.Environment, tools: Path) -> list[Outcome]:
     """Run the regression test with one release's interpreter; one Outcome per parametrisation."""
     with tempfile.TemporaryDirectory(prefix="approval-compaction-regression-") as scratch:
         folder = Path(scratch)
         shutil.copy(TEST_FILE, folder / TEST_FILE.name)
         (folder / "pytest.ini").write_text(INI)
-        report = folder / "junit.xml"
-        command = [str(python), "-m", "pytest", TEST_FILE.name, "-q", "-p", "no:cacheprovider"]
-        command += ["--runxfail", f"--junitxml={report}"]
-        env = {**environ, "PYTHONPATH": os.pathsep.join([str(tools), str(paths.SOURCE)])}
-        proc = subprocess.run(
-            command,
+        cases = environments.run_pytest(
+            env.python,
+            [TEST_FILE.name, "--runxfail"],
             cwd=folder,
-            env=env,
-            capture_output=True,
-            text=True,
+            env=environments.isolated_environ(tools=tools),
             timeout=TEST_TIMEOUT_SECONDS,
-            check=False,
+            report=folder / "junit.xml",
+            label=f"{env.version}: pytest",
         )
-        if not report.exists():
-            tail = (proc.stdout + proc.stderr).strip().splitlines()[-1:] or ["no output"]
-            raise InvestigationError(f"{version}: pytest wrote no report: {tail[0][:300]}")
-        return parse_junit(report.read_text(), version)
+        return [outcome_of(case, env.version) for case in cases]
 
 
 def sweep_verdicts(rows: Iterable[ReleaseRecord]) -> dict[tuple[str, str, str], str]:
@@ -200,8 +162,8 @@ def run_releases(
 ) -> list[Outcome]:
     """Run the test in each release's sweep environment; make missing ones only if asked."""
     uv = environments.uv_binary()
-    tools = install_tools(envs / "_regression-tools", uv)
-    cutoffs = load_releases(paths.RELEASE_DATES)
+    tools = environments.install_tools(envs / TOOLS_FOLDER, TOOLS)
+    cutoffs = load_releases(paths.DATA_FILES.release_dates)
     outcomes: list[Outcome] = []
     for version in versions:
         env = environments.Environment(envs / version, version, cutoffs.get(version, ""))
@@ -213,7 +175,7 @@ def run_releases(
             if error is not None:
                 report(f"{version:<8} skipped: {error}")
                 continue
-        found = run_test(env.python, tools, version, environments.isolated_environ())
+        found = run_test(env, tools)
         outcomes.extend(found)
         report(f"{version:<8} {_tally(found)}")
     return outcomes
@@ -242,12 +204,12 @@ def by_release(frame: pd.DataFrame) -> pd.DataFrame:
     return grouped
 
 
-def load(path: Path = paths.FIX_RELEASES) -> list[CrossRecord]:
+def load(path: Path = paths.DATA_FILES.fix_releases) -> list[CrossRecord]:
     """Records written by ``write``."""
     return read_records(path, CrossRecord)
 
 
-def regression_table(path: Path = paths.FIX_RELEASES) -> pd.DataFrame:
+def regression_table(path: Path = paths.DATA_FILES.fix_releases) -> pd.DataFrame:
     """The committed crosscheck, one row per release."""
     return by_release(records_frame(load(path), CrossRecord))
 
@@ -259,18 +221,18 @@ def _agreement(values: pd.Series) -> str:
     return "yes" if all(known) else "NO"
 
 
-def write(records: Sequence[CrossRecord], folder: Path, stem: str = "fix-releases") -> list[Path]:
+def write(records: Sequence[CrossRecord], folder: Path) -> list[Path]:
     """Write the records as JSON and CSV, and the per-release table as markdown."""
     table = by_release(records_frame(records, CrossRecord))
     markdown = markdown_table(table, cell=vocabulary.marked) + "\n"
-    return write_records(folder / f"{stem}.json", records, CrossRecord, markdown=markdown)
+    return write_records(paths.data(folder).fix_releases, records, CrossRecord, markdown=markdown)
 
 
 def command(args: argparse.Namespace) -> int:
     """``crosscheck``: run the test on each swept release; exit 1 if any disagrees."""
     rows = load_results(Path(args.sweep))
     swept = sort_versions(row.sdk_version for row in rows)
-    known = sort_versions([*load_releases(paths.RELEASE_DATES), *swept])
+    known = sort_versions([*load_releases(paths.DATA_FILES.release_dates), *swept])
     versions = parse_versions(args.versions, known) if args.versions else swept
     envs = Path(args.envs) if args.envs else environments.default_envs()
     records = compare(run_releases(versions, envs, create=args.create), rows)

@@ -1,30 +1,43 @@
-"""Environments: one cached virtual environment per release, made with uv.
+"""Environments: one cached virtual environment per release, and the one way to run in one.
 
 Each release gets a virtual environment with only ``openai-agents==X``, its dependencies
 resolved against the package index as it was when X was uploaded (uv's ``--exclude-newer``),
 so that it runs with the ``openai`` and ``pydantic`` its users had. Environments live in the
 user's cache and are reused while their marker file records the same install.
+
+A release's interpreter (or a fresh one of this environment) starts with ``isolated_environ``:
+no inherited Python paths and no way to a model provider, the project's source folder on
+``PYTHONPATH`` (its front door is lazy) and, where asked, a folder of test tools before it.
+``run`` runs any command to completion without raising on failure; ``run_module`` runs
+``python -m MODULE ARGS --output FILE`` and returns the JSON the module wrote; ``run_pytest``
+runs pytest with a JUnit report and returns its test cases (``junit_cases``, the one JUnit
+reader); ``install_tools`` puts this project's pins of pytest, hypothesis and the like into a
+tools folder once, with uv, so that the release environments stay as the sweep made them.
 """
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Sequence
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .. import paths
 from ..errors import InvestigationError
-from ..formats.files import write_atomic
+from ..formats.records import read_json, write_json
 from .versions import PACKAGE, load_releases, sort_versions
 
 INSTALL_TIMEOUT_SECONDS = 900
+TOOLS_MARKER = "approval-compaction-tools.json"
+Runner = Callable[..., "subprocess.CompletedProcess[str]"]
 
 
 class SweepError(InvestigationError):
@@ -32,7 +45,7 @@ class SweepError(InvestigationError):
 
 
 class ProbeError(SweepError):
-    """A module run with a release's interpreter that failed or timed out, in one line."""
+    """A command in another environment that failed, timed out or wrote no answer, in one line."""
 
 
 def default_envs() -> Path:
@@ -42,6 +55,7 @@ def default_envs() -> Path:
 
 
 def uv_binary() -> str:
+    """The uv beside this interpreter (``make setup`` installs it), else the one on ``PATH``."""
     beside = Path(sys.executable).parent / "uv"
     found = str(beside) if beside.exists() else shutil.which("uv")
     if found is None:
@@ -70,36 +84,146 @@ class Environment:
 
     def ready(self) -> bool:
         try:
-            return bool(json.loads(self.marker.read_text()) == self.spec())
-        except (OSError, ValueError):
+            return bool(read_json(self.marker, dict) == self.spec())
+        except InvestigationError:
             return False
 
 
-def run(command: Sequence[str], timeout: float, **kwargs: Any) -> subprocess.CompletedProcess[str]:
-    """Run a command to completion, capturing its text output, without raising on failure."""
-    return subprocess.run(
-        list(command), capture_output=True, text=True, timeout=timeout, check=False, **kwargs
-    )
-
-
-def run_module(env: Environment, module: str, timeout: float, *args: str) -> Any:
-    """Run ``python -m MODULE --output FILE ARGS`` with the release's interpreter, isolated
-    (``isolated_environ``), and return the JSON it wrote; ``ProbeError`` when it fails."""
-    with tempfile.TemporaryDirectory(prefix="approval-compaction-probe-") as folder:
-        output = Path(folder) / "probe.json"
-        command = [str(env.python), "-m", module, "--output", str(output), *args]
-        try:
-            proc = run(command, timeout, cwd=folder, env=isolated_environ())
-        except subprocess.TimeoutExpired:
-            raise ProbeError(f"probe timed out after {timeout:g} s") from None
-        if proc.returncode != 0 or not output.exists():
-            raise ProbeError(f"probe failed: {last_line(proc.stderr)}")
-        return json.loads(output.read_text())
+# ---------------------------------------------------------------------------- running in one
 
 
 def last_line(text: str) -> str:
+    """The last non-empty line of a command's output, cut to 300 characters."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     return lines[-1][:300] if lines else "no output"
+
+
+def isolated_environ(*, with_package: bool = True, tools: Path | None = None) -> dict[str, str]:
+    """Variables for another interpreter: no inherited Python paths, no way to a provider.
+
+    With ``with_package`` the project's source folder is on ``PYTHONPATH``, so that interpreter
+    imports this package (its light front door) without installing it; ``tools`` (a folder
+    ``install_tools`` filled) comes before it.
+    """
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
+    env.pop("OPENAI_API_KEY", None)
+    env.update(PYTHONNOUSERSITE="1", OPENAI_BASE_URL="http://127.0.0.1:9/blocked")
+    path = [str(tools)] if tools is not None else []
+    path += [str(paths.SOURCE)] if with_package else []
+    if path:
+        env["PYTHONPATH"] = os.pathsep.join(path)
+    return env
+
+
+def run(
+    command: Sequence[str],
+    timeout: float,
+    *,
+    cwd: Path | str | None = None,
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """Run a command to completion, capturing its text output, without raising on failure."""
+    return subprocess.run(
+        list(command),
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def run_module(
+    python: Path | str,
+    module: str,
+    *args: str,
+    timeout: float,
+    tools: Path | None = None,
+    label: str = "probe",
+) -> Any:
+    """Run ``python -m MODULE ARGS --output FILE``, isolated, in a scratch folder, and return
+    the JSON it wrote; a one-line ``ProbeError`` (``label`` failed, or timed out) otherwise."""
+    with tempfile.TemporaryDirectory(prefix="approval-compaction-run-") as folder:
+        output = Path(folder) / "output.json"
+        command = [str(python), "-m", module, *args, "--output", str(output)]
+        try:
+            proc = run(command, timeout, cwd=folder, env=isolated_environ(tools=tools))
+        except subprocess.TimeoutExpired:
+            raise ProbeError(f"{label} timed out after {timeout:g} s") from None
+        if proc.returncode != 0 or not output.exists():
+            raise ProbeError(f"{label} failed: {last_line(proc.stderr)}")
+        return json.loads(output.read_text())
+
+
+@dataclass(frozen=True)
+class JUnitCase:
+    """One test case of a JUnit XML report: where pytest names it, and how it ended."""
+
+    classname: str
+    name: str
+    outcome: str  # passed, failed, error, skipped
+    message: str  # the failure's, error's or skip's message on one line ("" when passed)
+
+
+def junit_cases(text: str) -> list[JUnitCase]:
+    """Each test case of a JUnit XML report, in the report's order."""
+    found = []
+    for case in ET.fromstring(text).iter("testcase"):
+        outcome, message = "passed", ""
+        for tag in ("failure", "error", "skipped"):
+            child = case.find(tag)
+            if child is not None:
+                outcome = {"failure": "failed"}.get(tag, tag)
+                message = " ".join((child.attrib.get("message") or "").split())
+                break
+        name = case.attrib.get("name", "?")
+        found.append(JUnitCase(case.attrib.get("classname", ""), name, outcome, message))
+    return found
+
+
+def run_pytest(
+    python: Path | str,
+    arguments: Sequence[str],
+    *,
+    cwd: Path,
+    env: dict[str, str],
+    timeout: float,
+    report: Path,
+    label: str = "pytest",
+    runner: Runner = run,
+) -> list[JUnitCase]:
+    """Run pytest with ``python`` (quiet, no cache folder) and read its JUnit report; a
+    one-line ``ProbeError`` when it wrote none (it could not collect, or did not start)."""
+    command = [str(python), "-m", "pytest", *arguments, "-q", "-p", "no:cacheprovider"]
+    proc = runner([*command, f"--junitxml={report}"], timeout, cwd=cwd, env=env)
+    if not report.exists():
+        raise ProbeError(f"{label} wrote no report: {last_line(proc.stdout + proc.stderr)}")
+    return junit_cases(report.read_text())
+
+
+def pins(names: Sequence[str]) -> list[str]:
+    """``name==version`` of each package at the version this project installs."""
+    return [f"{name}=={importlib.metadata.version(name)}" for name in names]
+
+
+def install_tools(folder: Path, names: Sequence[str]) -> Path:
+    """This project's pins of ``names`` (pytest, hypothesis, ...) in ``folder``, installed once
+    with uv (a marker records what is there); a one-line ``ProbeError`` when uv fails."""
+    wanted = pins(names)
+    marker = folder / TOOLS_MARKER
+    if marker.exists() and marker.read_text() == json.dumps(wanted):
+        return folder
+    shutil.rmtree(folder, ignore_errors=True)
+    command = [uv_binary(), "pip", "install", "--quiet", "--target", str(folder), *wanted]
+    proc = run(command, INSTALL_TIMEOUT_SECONDS)
+    if proc.returncode != 0:
+        raise ProbeError(f"installing {', '.join(wanted)} failed: {last_line(proc.stderr)}")
+    marker.write_text(json.dumps(wanted))
+    return folder
+
+
+# ---------------------------------------------------------------------------- making one
 
 
 def _failure(proc: subprocess.CompletedProcess[str]) -> str:
@@ -127,27 +251,13 @@ def install(env: Environment, uv: str) -> str | None:
     for extra in ([], ["--offline"]):
         proc = run(command + extra, INSTALL_TIMEOUT_SECONDS)
         if proc.returncode == 0:
-            write_atomic(env.marker, json.dumps(env.spec(), sort_keys=True) + "\n")
+            write_json(env.marker, env.spec(), indent=None, sort_keys=True)
             return None
         errors.append(_failure(proc))
     return f"install failed: {errors[0]}"
 
 
-def isolated_environ(*, with_package: bool = True) -> dict[str, str]:
-    """Variables for a release's interpreter: no inherited Python paths, no way to a provider.
-
-    With ``with_package`` the project's source folder is on ``PYTHONPATH``, so the release's
-    interpreter imports this package (its light front door) without installing it.
-    """
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
-    env.pop("OPENAI_API_KEY", None)
-    env.update(PYTHONNOUSERSITE="1", OPENAI_BASE_URL="http://127.0.0.1:9/blocked")
-    if with_package:
-        env["PYTHONPATH"] = str(paths.SOURCE)
-    return env
-
-
-def newest_release(dates: Path = paths.RELEASE_DATES) -> str:
+def newest_release(dates: Path = paths.DATA_FILES.release_dates) -> str:
     """The newest release in the release list."""
     releases = sort_versions(load_releases(dates))
     if not releases:
@@ -158,9 +268,10 @@ def newest_release(dates: Path = paths.RELEASE_DATES) -> str:
 def release_environment(version: str, envs: Path, *, create: bool = True) -> Environment:
     """The release's environment in ``envs`` (the sweep's cache), made if it is missing; with
     ``create`` false a missing one is an error that says how to make it."""
-    cutoffs = load_releases(paths.RELEASE_DATES)
+    dates = paths.DATA_FILES.release_dates
+    cutoffs = load_releases(dates)
     if version not in cutoffs:
-        raise SweepError(f"{version} is not in {paths.RELEASE_DATES.name}")
+        raise SweepError(f"{version} is not in {dates.name}")
     env = Environment(envs / version, version, cutoffs[version])
     if not create:
         if not env.ready():

@@ -77,7 +77,10 @@ def run_probe(env: Environment, case: str | None = None) -> ProbeResult:
     """Run the probe in the release's environment and return its JSON result."""
     try:
         result: ProbeResult = run_module(
-            env, PROBE_MODULE, PROBE_TIMEOUT_SECONDS, *(["--case", case] if case else [])
+            env.python,
+            PROBE_MODULE,
+            *(["--case", case] if case else []),
+            timeout=PROBE_TIMEOUT_SECONDS,
         )
     except ProbeError as error:
         return {"unavailable": str(error)}
@@ -197,7 +200,7 @@ def summary(rows: Sequence[ReleaseRecord]) -> str:
 
 def resolve_releases(
     spec: str | None,
-    dates: Path = paths.RELEASE_DATES,
+    dates: Path = paths.DATA_FILES.release_dates,
     fetch: Callable[[], dict[str, str]] | None = None,
     report: Report = print,
 ) -> tuple[list[str], dict[str, str]]:

@@ -22,7 +22,7 @@ from typing import Any
 from packaging.version import InvalidVersion, Version
 
 from ..errors import InvestigationError
-from ..formats.files import write_atomic
+from ..formats.records import read_json, write_json
 
 PACKAGE = "openai-agents"
 FIRST_RELEASE = "0.8.0"  # the first release with human-in-the-loop approvals
@@ -71,17 +71,18 @@ def fetch_releases(timeout: float = 10.0) -> dict[str, str]:
         return releases_from_index(json.load(response))
 
 
+def in_order(releases: Mapping[str, str]) -> dict[str, str]:
+    """Releases and their cutoffs in release order."""
+    return {v: str(releases[v]) for v in sort_versions(releases)}
+
+
 def load_releases(path: Path) -> dict[str, str]:
     """The cached releases and cutoffs, in release order; empty when the file is missing."""
-    if not path.exists():
-        return {}
-    data = json.loads(path.read_text())
-    return {v: data[v] for v in sort_versions(data)}
+    return read_json(path, in_order) if path.exists() else {}
 
 
 def save_releases(path: Path, releases: Mapping[str, str]) -> None:
-    text = json.dumps({v: releases[v] for v in sort_versions(releases)}, indent=2)
-    write_atomic(path, text + "\n")
+    write_json(path, in_order(releases))
 
 
 def _parse(text: str) -> Version:

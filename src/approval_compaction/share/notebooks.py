@@ -133,7 +133,7 @@ def dumps(nb: nbformat.NotebookNode) -> str:
     return str(nbformat.writes(nb)) + "\n"
 
 
-def execute_in_place(path: Path, record: Path = paths.PROVENANCE) -> bool:
+def execute_in_place(path: Path, record: Path = paths.DATA_FILES.notebooks) -> bool:
     """Execute and rewrite the notebook, and record its provenance in ``record``; return whether
     the notebook's content changed."""
     before = path.read_text()
@@ -143,7 +143,7 @@ def execute_in_place(path: Path, record: Path = paths.PROVENANCE) -> bool:
         write_atomic(path, after)
     records = provenance.load(record)
     records[path.name] = observed
-    write_atomic(record, provenance.dumps(records))
+    provenance.write(record, records)
     return after != before
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import paths
+from ..formats.records import read_json_list, write_json
 
 SETUP = "from approval_compaction.share.provenance import watch as _watch\n_watch()"
 REPORT = "from approval_compaction.share.provenance import seen as _seen\nprint(_seen())"
@@ -88,13 +89,15 @@ def load(path: Path) -> dict[str, Provenance]:
     """The recorded provenance by notebook name (empty when the file does not exist yet)."""
     if not path.is_file():
         return {}
-    rows = json.loads(path.read_text())
-    return {r["notebook"]: Provenance(**{**r, "data_read": tuple(r["data_read"])}) for r in rows}
+
+    def parse(row: dict[str, Any]) -> Provenance:
+        return Provenance(**{**row, "data_read": tuple(row["data_read"])})
+
+    return {r.notebook: r for r in read_json_list(path, parse)}
 
 
-def dumps(records: dict[str, Provenance]) -> str:
-    rows = [asdict(records[name]) for name in sorted(records)]
-    return json.dumps(rows, indent=1) + "\n"
+def write(path: Path, records: dict[str, Provenance]) -> None:
+    write_json(path, [asdict(records[name]) for name in sorted(records)], indent=1)
 
 
 def table(records: dict[str, Provenance]) -> str:

@@ -65,7 +65,7 @@ def findings_block(folder: Path = paths.DATA) -> str:
     return "\n".join(lines)
 
 
-def notebooks_block(record: Path = paths.PROVENANCE) -> str:
+def notebooks_block(record: Path = paths.DATA_FILES.notebooks) -> str:
     """The notebook table, from what each notebook did when ``make run`` executed it."""
     return provenance.table(provenance.load(record))
 
@@ -84,7 +84,10 @@ def update(readme: Path = paths.README, folder: Path = paths.DATA) -> bool:
     before = readme.read_text()
     after = with_block(before, findings_block(folder))
     after = with_block(
-        after, notebooks_block(folder / paths.PROVENANCE.name), NOTEBOOKS_START, NOTEBOOKS_END
+        after,
+        notebooks_block(folder / paths.DATA_FILES.notebooks.name),
+        NOTEBOOKS_START,
+        NOTEBOOKS_END,
     )
     if after != before:
         write_atomic(readme, after)

@@ -90,7 +90,7 @@ def fix_release(tests: Sequence[CrossRecord], sweep: Sequence[ReleaseRecord]) ->
 
 def committed_fix_release(folder: Path = paths.DATA) -> str | None:
     """``fix_release`` on the committed test results and sweep; None while either is missing."""
-    tests, sweep = folder / paths.FIX_RELEASES.name, folder / paths.SWEEP.name
+    tests, sweep = folder / paths.DATA_FILES.fix_releases.name, folder / paths.DATA_FILES.sweep.name
     if not (tests.exists() and sweep.exists()):
         return None
     return fix_release(read_records(tests, CrossRecord), read_records(sweep, ReleaseRecord))

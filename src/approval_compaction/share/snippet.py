@@ -37,7 +37,7 @@ from .reproduce import (
     one_line,
 )
 
-SNIPPET = paths.SNIPPET
+SNIPPET = paths.DATA_FILES.snippet
 PROJECT_BLOCK = re.compile(
     r"\n# >>> approval-compaction only.*?# <<< approval-compaction only\n", re.DOTALL
 )

@@ -13,8 +13,8 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from .stores import Store, opened
-from .verdict import HEALTHY, PENDING, POISONED
+from ..doctor.stores import opened
+from ..doctor.verdict import HEALTHY, PENDING, POISONED
 
 Item = dict[str, Any]
 MIX: tuple[str, ...] = (HEALTHY, POISONED, PENDING)
@@ -89,12 +89,6 @@ async def create_tables(text: str) -> None:
     await session.engine.dispose()
 
 
-def _dump(store: Store, item: Item) -> str:
-    if store.spec.kind == "sqlite-file":
-        return json.dumps(item)  # SQLiteSession's serialisation
-    return json.dumps(item, ensure_ascii=True, separators=(",", ":"))  # SQLAlchemySession's
-
-
 async def write_sessions(
     text: str, sessions: Iterable[tuple[str, Sequence[Item]]], *, batch: int = 200
 ) -> int:
@@ -120,7 +114,7 @@ async def write_sessions(
                     insert(store.sessions_table), [{"session_id": sid} for sid, _ in pending]
                 )
                 rows = [
-                    {"session_id": sid, "message_data": _dump(store, item)}
+                    {"session_id": sid, "message_data": store.dump(item)}
                     for sid, items in pending
                     for item in items
                 ]

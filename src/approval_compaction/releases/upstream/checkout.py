@@ -1,0 +1,124 @@
+"""Checkout: a release's unpacked sdist and the development environment its Makefile makes.
+
+The sdist is fetched by pip (``pip download --no-binary :all:``) into the user's cache beside
+the sweep's environments, and its environment is made as the Makefile's ``sync`` target makes
+it (``uv sync --all-extras --all-packages --group dev``, with this interpreter), once per
+release: a marker beside the checkout records the command it ran. The project's upstream-form
+regression test is then copied into the checkout's ``tests/memory/``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tarfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ... import paths
+from ...errors import InvestigationError
+from ...formats.records import read_json, write_json
+from .. import environments
+from ..versions import PACKAGE
+
+Report = Callable[[str], None]
+UPSTREAM_TEST = paths.ROOT / "tests" / "sdk_regression" / "upstream" / "pending_approval_cases.py"
+UPSTREAM_TEST_NAME = "test_compaction_pending_approval_cases.py"  # its name inside the checkout
+UPSTREAM_TEST_FOLDER = "tests/memory"
+FETCH_TIMEOUT_SECONDS = 900
+SYNC_TIMEOUT_SECONDS = 1800
+
+
+class UpstreamError(InvestigationError):
+    """The SDK's suite cannot be fetched or set up."""
+
+
+@dataclass(frozen=True)
+class Checkout:
+    """A release's unpacked sdist and the development environment its Makefile makes."""
+
+    version: str
+    folder: Path  # the unpacked sdist: tests/, Makefile, uv.lock
+
+    @property
+    def python(self) -> Path:
+        return self.folder / ".venv" / "bin" / "python"
+
+    @property
+    def marker(self) -> Path:
+        return self.folder.parent / "approval-compaction.json"
+
+    def ready(self, command: Sequence[str]) -> bool:
+        try:
+            recorded = read_json(self.marker, dict)
+        except InvestigationError:
+            return False
+        return bool(recorded == self.spec(command)) and self.python.exists()
+
+    def spec(self, command: Sequence[str]) -> dict[str, object]:
+        return {PACKAGE: self.version, "sync": list(command)}
+
+
+def default_root() -> Path:
+    """Where release checkouts live: beside the sweep's environments, in the user's cache."""
+    return environments.default_envs() / "_upstream"
+
+
+def sync_command(makefile: Path, uv: str) -> list[str]:
+    """The Makefile's ``sync`` recipe, with this project's uv and interpreter."""
+    lines = makefile.read_text().splitlines()
+    for index, line in enumerate(lines):
+        if line.startswith("sync:"):
+            recipe = lines[index + 1].strip() if index + 1 < len(lines) else ""
+            words = recipe.split()
+            if words[:2] == ["uv", "sync"]:
+                return [uv, *words[1:], "--python", sys.executable]
+            raise UpstreamError(f"{makefile}: the sync target runs {recipe!r}, not uv sync")
+    raise UpstreamError(f"{makefile} has no sync target")
+
+
+def fetch(version: str, root: Path, run: environments.Runner = environments.run) -> Path:
+    """The unpacked sdist of ``openai-agents==version`` under ``root/version``, fetched by pip."""
+    home = root / version
+    folder = home / f"openai_agents-{version}"
+    if (folder / "Makefile").exists():
+        return folder
+    home.mkdir(parents=True, exist_ok=True)
+    command = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps"]
+    command += ["--no-binary", ":all:", "-d", str(home), f"{PACKAGE}=={version}"]
+    proc = run(command, FETCH_TIMEOUT_SECONDS, cwd=home, env=dict(os.environ))
+    archives = sorted(home.glob("*.tar.gz"))
+    if proc.returncode != 0 or not archives:
+        why = environments.last_line(proc.stderr)
+        raise UpstreamError(f"{PACKAGE}=={version}: no sdist: {why}")
+    with tarfile.open(archives[0]) as tar:  # refusing members that would land outside home
+        tar.extractall(home, filter="data")
+    if not (folder / "Makefile").exists():
+        raise UpstreamError(f"{archives[0].name} has no Makefile at {folder.name}/")
+    return folder
+
+
+def prepare(
+    version: str, root: Path, *, run: environments.Runner = environments.run, report: Report = print
+) -> Checkout:
+    """The release's checkout with its development environment, made once and reused."""
+    checkout = Checkout(version, fetch(version, root, run))
+    command = sync_command(checkout.folder / "Makefile", environments.uv_binary())
+    if checkout.ready(command):
+        return checkout
+    report(f"{version}: uv {' '.join(command[1:])}")
+    env = environments.isolated_environ(with_package=False)
+    proc = run(command, SYNC_TIMEOUT_SECONDS, cwd=checkout.folder, env=env)
+    if proc.returncode != 0:
+        raise UpstreamError(f"{version}: make sync failed: {environments.last_line(proc.stderr)}")
+    write_json(checkout.marker, checkout.spec(command), indent=None, sort_keys=True)
+    return checkout
+
+
+def install_upstream_test(folder: Path, source: Path = UPSTREAM_TEST) -> str:
+    """Copy the upstream-form regression test into the checkout; return its path there."""
+    target = folder / UPSTREAM_TEST_FOLDER / UPSTREAM_TEST_NAME
+    shutil.copyfile(source, target)
+    return target.relative_to(folder).as_posix()

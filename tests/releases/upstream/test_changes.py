@@ -1,0 +1,52 @@
+"""Changes: each different outcome with its reason, and a timing failure told apart."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from approval_compaction.releases.upstream import changes
+from approval_compaction.releases.upstream.checkout import (
+    UPSTREAM_TEST_FOLDER,
+    UPSTREAM_TEST_NAME,
+    Checkout,
+)
+from approval_compaction.releases.upstream.suite import CaseOutcome
+
+
+def test_changes_lists_each_different_outcome_with_its_reason() -> None:
+    before = [CaseOutcome("a::t", "passed", ""), CaseOutcome("b::t", "failed", "boom")]
+    after = [CaseOutcome("a::t", "failed", "assert x"), CaseOutcome("b::t", "passed", "")]
+    found = changes.changes("9.9.9", before, after, intended={"b::": "meant"})
+    assert [(c.test, c.baseline, c.fixed, c.message, c.reason) for c in found] == [
+        ("a::t", "passed", "failed", "assert x", ""),
+        ("b::t", "failed", "passed", "boom", "meant"),
+    ]
+    missing = changes.changes("9.9.9", before, after[:1])
+    assert [(c.test, c.fixed) for c in missing] == [("a::t", "failed"), ("b::t", "missing")]
+
+
+def test_our_upstream_form_test_is_the_intended_change() -> None:
+    ours = f"{UPSTREAM_TEST_FOLDER}/{UPSTREAM_TEST_NAME}::test_x[approve-run]"
+    assert changes.reason_for(ours).startswith("the project's upstream-form regression test")
+    assert changes.reason_for("tests/test_other.py::test_x") == ""
+
+
+def test_a_change_that_does_not_recur_alone_is_marked_not_reproduced(
+    root: Path, fake: Callable[..., Any]
+) -> None:
+    flaky, real = "tests/test_approvals.py::test_timing", "tests/test_approvals.py::test_real"
+    runner = fake({flaky: None, real: None}, {flaky: None, real: "assert deferred"})
+    checkout = Checkout("9.9.9", root / "9.9.9" / "openai_agents-9.9.9")
+    found = [
+        changes.SuiteChange("9.9.9", flaky, "failed", "passed", "wait(timeout=30)", ""),
+        changes.SuiteChange("9.9.9", real, "passed", "failed", "assert deferred", ""),
+    ]
+    kept = changes.confirm(checkout, found, run=runner)
+    assert kept[0].reason == (
+        "not reproduced: re-run alone, passed without and passed with the workaround "
+        "(a failure under load)"
+    )
+    assert kept[1] == found[1]  # it recurs: still unexplained
+    assert all(c[3:5] == [flaky, real] for c in runner.commands if "pytest" in c)  # by id

@@ -1,0 +1,53 @@
+"""Checkout: the Makefile's sync recipe followed, the environment made once, our test copied."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from approval_compaction.releases.upstream import checkout
+from approval_compaction.releases.upstream.checkout import UpstreamError
+
+
+def test_sync_command_is_the_makefiles_recipe_with_our_uv(root: Path) -> None:
+    command = checkout.sync_command(root / "9.9.9" / "openai_agents-9.9.9" / "Makefile", "/x/uv")
+    assert command[:6] == ["/x/uv", "sync", "--all-extras", "--all-packages", "--group", "dev"]
+    assert command[6] == "--python"
+
+
+@pytest.mark.parametrize(
+    "text", ["lint:\n\truff check\n", "sync:\n\tpip install -e .\n"], ids=["no-sync", "not-uv"]
+)
+def test_sync_command_refuses_a_makefile_it_cannot_follow(tmp_path: Path, text: str) -> None:
+    (tmp_path / "Makefile").write_text(text)
+    with pytest.raises(UpstreamError, match="Makefile|uv sync"):
+        checkout.sync_command(tmp_path / "Makefile", "uv")
+
+
+def test_prepare_syncs_a_release_once(root: Path, fake: Callable[..., Any]) -> None:
+    runner = fake({}, {})
+    first = checkout.prepare("9.9.9", root, run=runner, report=lambda _: None)
+    again = checkout.prepare("9.9.9", root, run=runner, report=lambda _: None)
+    assert first == again and first.python.exists()
+    assert runner.ran(" sync ") == 1 and runner.ran("pip download") == 0  # the sdist was there
+
+
+def test_fetch_without_an_sdist_is_one_line(tmp_path: Path) -> None:
+    def refused(
+        command: list[str], timeout: float, **_: object
+    ) -> subprocess.CompletedProcess[str]:
+        return subprocess.CompletedProcess(command, 1, "", "ERROR: No matching distribution\n")
+
+    with pytest.raises(UpstreamError, match=r"^openai-agents==9\.9\.9: no sdist: ERROR: No match"):
+        checkout.fetch("9.9.9", tmp_path, run=refused)
+
+
+def test_install_upstream_test_copies_it_under_its_upstream_name(root: Path) -> None:
+    folder = root / "9.9.9" / "openai_agents-9.9.9"
+    placed = checkout.install_upstream_test(folder)
+    assert placed == f"{checkout.UPSTREAM_TEST_FOLDER}/{checkout.UPSTREAM_TEST_NAME}"
+    assert (folder / placed).read_text() == checkout.UPSTREAM_TEST.read_text()

@@ -1,0 +1,61 @@
+"""Results: a release's three record files written, read back, rendered and tabled."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from approval_compaction.releases.upstream import results
+from approval_compaction.releases.upstream.changes import reason_for
+from approval_compaction.releases.upstream.checkout import UPSTREAM_TEST_FOLDER, UPSTREAM_TEST_NAME
+from approval_compaction.releases.upstream.command import upstream_suite
+
+OURS = f"{UPSTREAM_TEST_FOLDER}/{UPSTREAM_TEST_NAME}"
+
+
+def test_results_round_trip_and_render(
+    tmp_path: Path, root: Path, fake: Callable[..., Any]
+) -> None:
+    runner = fake({"tests/test_approvals.py::t": None}, {"tests/test_approvals.py::t": "no"})
+    result = upstream_suite("9.9.9", root=root, run=runner, report=lambda _: None)
+    written = results.write(result, "9.9.9", tmp_path / "data")
+    assert sorted(p.name for p in written) == [
+        "upstream-suite-9.9.9-checks.csv",
+        "upstream-suite-9.9.9-checks.json",
+        "upstream-suite-9.9.9-runs.csv",
+        "upstream-suite-9.9.9-runs.json",
+        "upstream-suite-9.9.9.csv",
+        "upstream-suite-9.9.9.json",
+        "upstream-suite-9.9.9.md",
+    ]
+    loaded = results.load("9.9.9", tmp_path / "data")
+    assert loaded == result
+    markdown = (tmp_path / "data" / "upstream-suite-9.9.9.md").read_text()
+    assert "| tests/test_approvals.py::t | passed | failed | NOT EXPLAINED |" in markdown
+    table = results.render(loaded, "table")
+    assert "tests/test_approvals.py::t: passed -> failed" in table
+    assert json.loads(results.render(loaded, "json"))["changes"][0]["fixed"] == "failed"
+
+
+def test_no_change_is_said_in_the_markdown(
+    tmp_path: Path, root: Path, fake: Callable[..., Any]
+) -> None:
+    result = upstream_suite("9.9.9", root=root, run=fake({}, {}), report=lambda _: None)
+    results.write(result, "9.9.9", tmp_path)
+    assert (tmp_path / "upstream-suite-9.9.9.md").read_text() == "No test changes its outcome.\n"
+
+
+def test_notebook_tables_read_the_written_results(
+    tmp_path: Path, root: Path, fake: Callable[..., Any]
+) -> None:
+    runner = fake(
+        {"tests/test_approvals.py::t": None, f"{OURS}::test_x": "assert orphan"},
+        {"tests/test_approvals.py::t": "assert deferred", f"{OURS}::test_x": None},
+    )
+    results.write(upstream_suite("9.9.9", root=root, run=runner, report=print), "9.9.9", tmp_path)
+    changes = results.suite_changes(["9.9.9"], tmp_path)
+    assert list(changes["reason"]) == [reason_for(f"{OURS}::test_x"), "NOT EXPLAINED"]
+    assert results.suite_runs(["9.9.9"], tmp_path).loc[("9.9.9", "fix"), "failed"] == 1
+    assert set(results.suite_checks(["9.9.9"], tmp_path).loc["9.9.9"]) == {"passed"}

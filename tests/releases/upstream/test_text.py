@@ -1,0 +1,63 @@
+"""Text: the notebook's sentence and the README block, from the written results."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from approval_compaction import paths
+from approval_compaction.releases.upstream import readme_block, results, text
+from approval_compaction.releases.upstream.changes import reason_for
+from approval_compaction.releases.upstream.checkout import UPSTREAM_TEST_FOLDER, UPSTREAM_TEST_NAME
+from approval_compaction.releases.upstream.command import upstream_suite
+
+OURS = f"{UPSTREAM_TEST_FOLDER}/{UPSTREAM_TEST_NAME}"
+START, END = "<!-- upstream-suite:start -->", "<!-- upstream-suite:end -->"
+
+
+def test_suite_answer_counts_tests_sessions_and_changes(
+    tmp_path: Path, root: Path, fake: Callable[..., Any]
+) -> None:
+    runner = fake(
+        {"tests/test_approvals.py::t": None, f"{OURS}::test_x": "assert orphan"},
+        {"tests/test_approvals.py::t": "assert deferred", f"{OURS}::test_x": None},
+    )
+    results.write(upstream_suite("9.9.9", root=root, run=runner, report=print), "9.9.9", tmp_path)
+    assert text.suite_answer(["9.9.9"], tmp_path) == (
+        "openai-agents 9.9.9: 2 tests in 3 files, 3 compaction sessions made deferring; "
+        "2 outcomes change with the workaround (1 explained, 1 not)."
+    )
+
+
+def test_readme_block_groups_a_tests_parametrisations(
+    tmp_path: Path, root: Path, fake: Callable[..., Any]
+) -> None:
+    runner = fake(
+        {
+            f"{OURS}::test_x[a]": "orphan",
+            f"{OURS}::test_x[b]": "orphan",
+            "tests/test_x.py::t": None,
+        },
+        {f"{OURS}::test_x[a]": None, f"{OURS}::test_x[b]": None, "tests/test_x.py::t": "no"},
+    )
+    (root / "9.9.9" / "openai_agents-9.9.9" / "tests" / "test_x.py").write_text(
+        "session=s\n.approve("
+    )
+    result = upstream_suite(
+        "9.9.9", root=root, run=runner, report=lambda _: None, pattern="approve"
+    )
+    results.write(result, "9.9.9", tmp_path)
+    assert readme_block(tmp_path).splitlines()[1:] == [
+        f"  - `{OURS}::test_x` (a, b): failed → passed; {reason_for(OURS + '::')}",
+        "  - `tests/test_x.py::t`: passed → failed; NOT EXPLAINED",
+    ]
+
+
+def test_committed_readme_block_matches_the_committed_results() -> None:
+    if not text.written_versions():
+        pytest.skip("no upstream-suite results under data/: run `make upstream`")
+    block = paths.README.read_text().split(START, 1)[1].split(END, 1)[0]
+    assert block.strip() == readme_block()
