@@ -18,10 +18,12 @@ from approval_compaction.analysis.table import to_frame
 from approval_compaction.errors import InvestigationError
 from approval_compaction.formats.records import (
     RecordsError,
+    read_json,
     read_json_list,
     read_records,
     records_csv,
     records_json,
+    write_json,
     write_records,
 )
 from approval_compaction.releases.crosscheck import CrossRecord
@@ -184,6 +186,49 @@ def test_records_parse_failure_in_read_json_list_is_a_records_error(tmp_path: Pa
     path.write_text(json.dumps([{"n": 1}]))
     with pytest.raises(RecordsError, match="holds a record of another shape: 'missing'"):
         read_json_list(path, lambda row: row["missing"])
+
+
+# --- one object per file -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("indent", "sort_keys", "text"),
+    [
+        (2, False, '{\n  "b": [\n    1\n  ],\n  "a": "\\u00fc"\n}\n'),
+        (1, True, '{\n "a": "\\u00fc",\n "b": [\n  1\n ]\n}\n'),
+        (None, True, '{"a": "\\u00fc", "b": [1]}\n'),
+    ],
+    ids=["default", "indent-1-sorted", "one-line-sorted"],
+)
+def test_records_write_json_writes_the_layout_asked(
+    tmp_path: Path, indent: int | None, sort_keys: bool, text: str
+) -> None:
+    path = tmp_path / "one.json"
+    write_json(path, {"b": [1], "a": "ü"}, indent=indent, sort_keys=sort_keys)
+    assert path.read_text() == text
+    assert read_json(path, dict) == {"a": "ü", "b": [1]}
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "does not exist"),
+        ("{", "is not valid JSON (Expecting property name enclosed in double quotes, line 1)"),
+        ('{"n": 1}', "holds a record of another shape: 'missing'"),
+        ("[1]", "holds a record of another shape: list indices must be integers"),
+    ],
+    ids=["missing", "truncated", "missing-key", "not-an-object"],
+)
+def test_records_read_json_failure_is_one_line_naming_the_file(
+    tmp_path: Path, content: str | None, message: str
+) -> None:
+    path = tmp_path / "one.json"
+    if content is not None:
+        path.write_text(content)
+    with pytest.raises(RecordsError) as info:
+        read_json(path, lambda value: value["missing"])
+    assert str(info.value).startswith(f"{path} {message}") and "\n" not in str(info.value)
+    assert info.value.__cause__ is None
 
 
 # --- failed writes -------------------------------------------------------------------------
