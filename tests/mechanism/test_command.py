@@ -8,23 +8,22 @@ import pytest
 
 from approval_compaction.cli import main
 from approval_compaction.mechanism import command
-from approval_compaction.mechanism.catalogue import CATALOGUE, PINNED
-from approval_compaction.mechanism.command import cached_environment
+from approval_compaction.mechanism.catalogue import CATALOGUE, PINNED, RELEASES
 from approval_compaction.mechanism.record import MechanismError, load_record, write_record
+from approval_compaction.releases.environments import SweepError
 
 
-def test_command_missing_environment_is_a_one_line_error(tmp_path: Path) -> None:
-    with pytest.raises(MechanismError) as raised:
-        cached_environment("0.22.0", tmp_path)
+def test_command_missing_environment_is_a_one_line_error_before_anything_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ran: list[str] = []
+    monkeypatch.setattr(command, "live_record", lambda: ran.append("live") or {})
+    with pytest.raises(SweepError) as raised:
+        command.build(tmp_path)
     message = str(raised.value)
-    assert "\n" not in message
-    assert message.startswith("no environment for openai-agents 0.22.0 in ")
-    assert "make sweep" in message
-
-
-def test_command_unknown_release_is_a_one_line_error(tmp_path: Path) -> None:
-    with pytest.raises(MechanismError, match=r"^9\.9\.9 is not in release-dates\.json$"):
-        cached_environment("9.9.9", tmp_path)
+    assert "\n" not in message and "make sweep" in message
+    assert message.startswith(f"no environment for openai-agents {RELEASES[1]} in {tmp_path}")
+    assert ran == []
 
 
 def test_command_cli_reports_a_missing_environment_before_running(

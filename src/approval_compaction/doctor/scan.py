@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import json
 from collections import Counter
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Iterable
 from typing import TextIO
 
 from .stores import Store, opened
@@ -98,16 +98,6 @@ class ReportWriter:
             self.out.write("\n]\n" if self.counts else "]\n")
 
 
-def write_reports(out: TextIO, fmt: str, rows: Iterable[SessionReport]) -> Counter[str]:
-    """Write a finished list of reports; return the verdict counts."""
-    writer = ReportWriter(out, fmt)
-    writer.start()
-    for report in rows:
-        writer.write(report)
-    writer.finish()
-    return writer.counts
-
-
 async def scan_to(out: TextIO, text: str, fmt: str, session_id: str | None = None) -> Counter[str]:
     """Stream the store's reports to ``out`` as they are judged; return the verdict counts."""
     async with opened(text) as store:
@@ -123,7 +113,3 @@ def verdict_counts(rows: Iterable[SessionReport]) -> dict[str, int]:
     """How many sessions have each verdict, every verdict named."""
     counts = Counter(str(r.verdict) for r in rows)
     return {word: counts.get(word, 0) for word in VERDICTS}
-
-
-def poisoned(rows: Iterable[SessionReport]) -> Iterator[SessionReport]:
-    return (r for r in rows if r.verdict == "poisoned")

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 import importlib.metadata
+import json
+from dataclasses import asdict
 from pathlib import Path
 
 from ..releases import environments
@@ -27,15 +29,6 @@ def cache_folder() -> Path:
     return environments.default_envs().parent
 
 
-def search_args(options: Options) -> list[str]:
-    args = ["--examples", str(options.examples), "--seed", str(options.seed)]
-    args += ["--rounds", str(options.rounds), "--steps", str(options.steps)]
-    args += ["--kinds", ",".join(options.kinds), "--boundaries", ",".join(options.boundaries)]
-    args += ["--fix"] if options.fix else []
-    args += ["--invariants", ",".join(options.invariants)]
-    return args + (["--database", options.database] if options.database else [])
-
-
 def in_release(version: str, options: Options) -> SearchResult:
     """Run one search with the release's own interpreter; its JSON result comes back."""
     env = environments.release_environment(version, environments.default_envs())
@@ -43,7 +36,8 @@ def in_release(version: str, options: Options) -> SearchResult:
     found = environments.run_module(
         env.python,
         SEARCH_MODULE,
-        *search_args(options),
+        "--options",
+        json.dumps(asdict(options)),
         timeout=SEARCH_TIMEOUT_SECONDS,
         tools=tools,
         label=f"{version}: the search",

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import concurrent.futures
+import json
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -37,7 +38,8 @@ KNOWN_SHAPE = ("function_approval",)
 
 @dataclass(frozen=True)
 class Options:
-    """What to search: the budget per round, the seed, and the space."""
+    """What to search: the budget per round, the seed, and the space (plain values, so that a
+    release's interpreter is handed them as JSON)."""
 
     examples: int = 200
     seed: int = 0
@@ -319,39 +321,17 @@ def first_known(options: Options, budget: int) -> int | None:
     return None
 
 
-def parser() -> argparse.ArgumentParser:
-    main = argparse.ArgumentParser(prog="python -m approval_compaction.explore.search")
-    main.add_argument("--examples", type=int, default=Options.examples)
-    main.add_argument("--seed", type=int, default=Options.seed)
-    main.add_argument("--fix", action="store_true")
-    main.add_argument("--rounds", type=int, default=Options.rounds)
-    main.add_argument("--steps", type=int, default=Options.steps)
-    main.add_argument("--kinds", default="", help="comma-separated kinds (default: all)")
-    main.add_argument("--boundaries", default=",".join(Options.boundaries))
-    main.add_argument("--database", help="a folder for hypothesis's example database")
-    main.add_argument("--invariants", default="", help="comma-separated (default: all)")
-    main.add_argument("--output", required=True, help="write the result's JSON here")
-    return main
-
-
-def options_from(args: argparse.Namespace) -> Options:
-    return Options(
-        examples=args.examples,
-        seed=args.seed,
-        fix=args.fix,
-        rounds=args.rounds,
-        steps=args.steps,
-        kinds=tuple(k for k in args.kinds.split(",") if k),
-        boundaries=tuple(b for b in args.boundaries.split(",") if b),
-        database=args.database,
-        invariants=tuple(i for i in args.invariants.split(",") if i),
-    )
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one search on this interpreter's release; write the result as JSON."""
-    args = parser().parse_args(argv)
-    write_json(Path(args.output), search(options_from(args)).to_json(), indent=None)
+    """Run one search on this interpreter's release, its ``Options`` given as JSON; write the
+    result as JSON to ``--output``."""
+    parser = argparse.ArgumentParser(prog="python -m approval_compaction.explore.search")
+    parser.add_argument("--options", required=True, help="the Options as a JSON object")
+    parser.add_argument("--output", required=True, help="write the result's JSON here")
+    args = parser.parse_args(argv)
+    given: dict[str, Any] = json.loads(args.options)  # JSON has lists where Options has tuples
+    plain: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in given.items()}
+    options = Options(**plain)
+    write_json(Path(args.output), search(options).to_json(), indent=None)
     return 0
 
 

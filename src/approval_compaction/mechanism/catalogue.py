@@ -247,7 +247,3 @@ def entry(name: str) -> Function:
         if name in (function.qualname, function.name):
             return function
     raise UnknownFunctionError(f"{name} is not in the mechanism catalogue")
-
-
-def at_step(step: Step) -> tuple[Function, ...]:
-    return tuple(f for f in CATALOGUE if f.step == step)

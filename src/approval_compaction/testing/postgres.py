@@ -52,16 +52,14 @@ class ThrowawayPostgres:
     """``with ThrowawayPostgres() as server:`` a running server; ``server.url(db)`` its URL."""
 
     def __init__(self, *, fsync: bool = False) -> None:
-        bin_folder = binaries()
-        if bin_folder is None:
-            raise PostgresError("PostgreSQL is not installed (apt-get install -y postgresql)")
+        reason, bin_folder = available(), binaries()
+        if reason is not None or bin_folder is None:
+            raise PostgresError(reason)
         self.bin, self.fsync = bin_folder, fsync
         self.folder = Path(tempfile.mkdtemp(prefix="doctor-postgres-"))
         self.port = 0
         self._as_user: list[str] = []
         if os.geteuid() == 0:  # PostgreSQL refuses root: run it as the package's own user
-            if shutil.which("runuser") is None:
-                raise PostgresError("running as root needs runuser to start PostgreSQL")
             shutil.chown(self.folder, user="postgres", group="postgres")
             self._as_user = ["runuser", "-u", "postgres", "--"]
 
@@ -114,7 +112,9 @@ class ThrowawayPostgres:
             finally:
                 await engine.dispose()
 
-        _run_async(create())
+        from ..study.harness import run_sync
+
+        run_sync(create())
         return self.url(name)
 
     def __enter__(self) -> ThrowawayPostgres:
@@ -131,12 +131,6 @@ class ThrowawayPostgres:
         trace: TracebackType | None,
     ) -> None:
         self.stop()
-
-
-def _run_async(coro: object) -> None:
-    from ..study.harness import run_sync
-
-    run_sync(coro)  # type: ignore[arg-type]  # any coroutine
 
 
 def available() -> str | None:

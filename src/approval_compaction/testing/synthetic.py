@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 from ..doctor.stores import opened
@@ -95,12 +96,7 @@ async def write_sessions(
     """Create the tables if needed and insert the sessions; return how many were written."""
     from sqlalchemy import insert
 
-    if "://" not in text:
-        from pathlib import Path
-
-        if not Path(text).exists():
-            await create_tables(text)
-    else:
+    if "://" in text or not Path(text).exists():
         await create_tables(text)
     written = 0
     async with opened(text, write=True) as store:

@@ -54,9 +54,12 @@ def test_upstream_suite_without_fix_runs_once(root: Path, fake: Callable[..., An
 
 
 def test_write_writes_data_only_and_names_the_readme_command(
-    tmp_path: Path, root: Path, fake: Callable[..., Any], monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    root: Path,
+    fake: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
-) -> None:  # fmt: skip
+) -> None:
     runner = fake({"tests/test_approvals.py::t": None}, {"tests/test_approvals.py::t": None})
     real = command.upstream_suite
     monkeypatch.setattr(command, "upstream_suite", lambda *a, **k: real(*a, **k, run=runner))

@@ -45,8 +45,8 @@ def test_clean_message_drops_memory_addresses_and_newlines() -> None:
 
 def test_pytest_arguments_are_the_makefiles_two_runs() -> None:
     parallel, serial = suite.pytest_arguments(["tests/a.py"], fix=True, workers=3)
-    assert parallel == ["tests/a.py", "-p", suite.FIX_PLUGIN, "-n", "3", "--dist", "worksteal",
-                        "-m", "not serial"]  # fmt: skip
+    workers = ["-n", "3", "--dist", "worksteal", "-m", "not serial"]
+    assert parallel == ["tests/a.py", "-p", suite.FIX_PLUGIN, *workers]
     assert serial == ["tests/a.py", "-p", suite.FIX_PLUGIN, "-m", "serial"]
     assert "-p" not in suite.pytest_arguments(["tests/a.py"], fix=False, workers=3)[0]
 
