@@ -17,7 +17,6 @@ from approval_compaction.doctor.verdict import (
 )
 from approval_compaction.study.harness import run_case
 from approval_compaction.study.scenario import select_cases
-from approval_compaction.testing.synthetic import session_items
 
 CALL = {"type": "function_call", "call_id": "c1", "name": "t", "arguments": "{}"}
 OUTPUT = {"type": "function_call_output", "call_id": "c1", "output": "x"}
@@ -39,13 +38,6 @@ def test_judge_names_the_verdict(items: list[dict[str, Any]], verdict: str, note
     report = judge("s", items)
     assert (report.verdict, report.note) == (verdict, note)
     assert report.items == len(items)
-
-
-@pytest.mark.parametrize("verdict", [HEALTHY, POISONED, PENDING])
-def test_synthetic_sessions_have_the_verdict_asked(verdict: str) -> None:
-    items = session_items(verdict, 50)
-    assert len(items) == 50
-    assert judge("s", items).verdict == verdict
 
 
 @pytest.mark.parametrize("compaction", ["on", "off"])

@@ -8,7 +8,6 @@ import pytest
 from factories import release_record
 
 from approval_compaction.analysis.table import to_frame as records_frame
-from approval_compaction.releases.environments import junit_cases
 from approval_compaction.releases.crosscheck import (
     TEST_FILE,
     CrossRecord,
@@ -22,6 +21,7 @@ from approval_compaction.releases.crosscheck import (
     sweep_verdicts,
     write,
 )
+from approval_compaction.releases.environments import junit_cases
 from approval_compaction.releases.sweep import ReleaseRecord
 
 JUNIT = """<?xml version="1.0" encoding="utf-8"?>

@@ -1,0 +1,54 @@
+"""The explore command: a search in another interpreter comes back whole, and its summary."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from approval_compaction.explore import command
+from approval_compaction.explore.search import Options, SearchResult
+from approval_compaction.releases import environments
+from approval_compaction.releases.environments import Environment
+
+TINY = Options(examples=3, seed=0, rounds=1, kinds=("function_approval",), boundaries=("memory",))
+
+
+def test_in_release_hands_the_options_over_and_reads_the_result_back(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """This project's interpreter stands in for a release's: hypothesis is already there."""
+    this = Environment(Path(sys.prefix), "0.23.1", "")
+    monkeypatch.setattr(environments, "release_environment", lambda *_: this)
+    monkeypatch.setattr(environments, "install_tools", lambda folder, names: tmp_path)
+    result = command.in_release("0.23.1", TINY)
+    assert isinstance(result, SearchResult)
+    assert (result.sdk_version, result.seed, result.examples, result.rounds) == ("0.23.1", 0, 3, 1)
+    assert result.kinds == ("function_approval",)
+
+
+def test_in_release_failure_is_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    broken = Environment(tmp_path, "9.9.9", "")
+    broken.python.parent.mkdir()
+    broken.python.write_text("#!/bin/sh\necho 'ModuleNotFoundError: hypothesis' >&2\nexit 1\n")
+    broken.python.chmod(0o755)
+    monkeypatch.setattr(environments, "release_environment", lambda *_: broken)
+    monkeypatch.setattr(environments, "install_tools", lambda folder, names: tmp_path)
+    with pytest.raises(
+        environments.ProbeError,
+        match=r"^9\.9\.9: the search failed: ModuleNotFoundError: hypothesis$",
+    ):
+        command.in_release("9.9.9", TINY)
+
+
+def test_describe_says_what_holds_and_what_was_not_searched_to_the_end() -> None:
+    skipped = {"shell": "no shell tool"}
+    tally = {"examples": 5, "steps": 9}
+    invariants = ("next_turn_input_paired",)
+    result = SearchResult("0.24.0", True, 0, 3, 2, False, ("function",), skipped, invariants, tally)
+    assert command.describe(result).splitlines() == [
+        "openai-agents 0.24.0 with the workaround: 5 examples, 9 steps in 2 rounds (seed 0)",
+        "  skipped shell: no shell tool",
+        "  stopped after 2 rounds: the rest was not searched to the end",
+    ]

@@ -1,0 +1,21 @@
+"""The probe: run as a module, it writes the installed release's record as JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from approval_compaction.mechanism import probe
+from approval_compaction.mechanism.catalogue import CATALOGUE, PINNED
+from approval_compaction.mechanism.record import recorded_release
+
+
+def test_probe_writes_what_the_committed_record_holds_for_the_pinned_release(
+    tmp_path: Path,
+) -> None:
+    output = tmp_path / "probe.json"
+    assert probe.main(["--output", str(output)]) == 0
+    written = json.loads(output.read_text())
+    assert written["release"] == PINNED
+    assert sorted(written["functions"]) == sorted(f.qualname for f in CATALOGUE)
+    assert written == json.loads(json.dumps(recorded_release(PINNED))), "run `make mechanism`"

@@ -1,0 +1,53 @@
+"""Paths: every file under data/ by its one name, under data/ or under any other folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from approval_compaction import paths
+
+
+def test_data_names_every_committed_result_file() -> None:
+    """Each file under data/ (but rendered notebooks and counterexamples) has a name here."""
+    layout = paths.DATA_FILES
+    named = {
+        layout.matrix,
+        layout.fix_matrix,
+        layout.newest_matrix,
+        layout.sweep,
+        layout.release_dates,
+        layout.fix_releases,
+        layout.mechanism,
+        layout.doctor_check_pinned,
+        layout.doctor_check_newest,
+        layout.doctor_upgrade,
+        layout.doctor_worker,
+        layout.doctor_heal,
+        layout.report,
+        layout.snippet,
+        layout.notebooks,
+        layout.lab_screenshot,
+        *layout.explore_results(),
+    }
+    for version in layout.upstream_suite_versions():
+        named |= {layout.upstream_suite(version, part) for part in ("", "runs", "checks")}
+    stems = {p.with_suffix("") for p in named}
+    for path in paths.DATA.iterdir():
+        if path in (layout.rendered, layout.counterexamples):
+            continue
+        stem = path.with_suffix("")
+        for suffix in ("-runs", "-heatmap"):  # a matrix set's runs and heatmap beside its JSON
+            stem = stem.with_name(stem.name.removesuffix(suffix))
+        assert path in named or stem in stems, f"{path.name} has no name in paths.Data"
+
+
+def test_data_elsewhere_keeps_the_names() -> None:
+    elsewhere = paths.data("/tmp/scratch")
+    assert elsewhere.sweep == Path("/tmp/scratch/sweep.json")
+    assert elsewhere.upstream_suite("0.24.0", "runs") == Path(
+        "/tmp/scratch/upstream-suite-0.24.0-runs.json"
+    )
+    assert elsewhere.explore("0.23.1", fix=True) == Path("/tmp/scratch/explore-0.23.1-fix.json")
+    assert elsewhere.counterexample("x") == Path("/tmp/scratch/counterexamples/x.json")
+    assert elsewhere.runs(paths.FIX_MATRIX) == Path("/tmp/scratch/fix-matrix-runs.json")
+    assert paths.DATA_FILES.shown(paths.DATA_FILES.sweep) == "data/sweep.json"
