@@ -12,22 +12,14 @@ import csv
 import json
 from collections import Counter
 from collections.abc import AsyncIterator, Iterable
+from dataclasses import fields
 from typing import TextIO
 
 from .stores import Store, opened
 from .verdict import VERDICTS, SessionReport, judge
 
 FORMATS = ("table", "json", "csv")
-COLUMNS = (
-    "session_id",
-    "items",
-    "unreadable",
-    "compactions",
-    "orphan_outputs",
-    "open_calls",
-    "verdict",
-    "note",
-)
+COLUMNS = tuple(f.name for f in fields(SessionReport))
 _WIDTHS = {
     "session_id": 24,
     "items": 5,

@@ -15,7 +15,7 @@ them (rows whose JSON does not parse are skipped by ``get_items`` and counted ap
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from ..analysis.pairing import CALL_TO_OUTPUT, find_unpaired
@@ -48,17 +48,9 @@ class SessionReport:
     note: str
 
     def as_row(self) -> dict[str, Any]:
-        """The report as a flat row: id lists joined by spaces."""
-        return {
-            "session_id": self.session_id,
-            "items": self.items,
-            "unreadable": self.unreadable,
-            "compactions": self.compactions,
-            "orphan_outputs": " ".join(self.orphan_outputs),
-            "open_calls": " ".join(self.open_calls),
-            "verdict": self.verdict,
-            "note": self.note,
-        }
+        """The report as a flat row (its fields in order): id lists joined by spaces."""
+        joined = {"orphan_outputs": self.orphan_outputs, "open_calls": self.open_calls}
+        return {**asdict(self), **{name: " ".join(ids) for name, ids in joined.items()}}
 
 
 def _open_at_end(items: Sequence[dict[str, Any]], position: int) -> bool:

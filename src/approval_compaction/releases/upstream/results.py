@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ... import paths
 from ...formats.markdown import markdown_table
-from ...formats.records import read_records, records_json, write_records
+from ...formats.records import read_records, write_records
 from .changes import SuiteChange
 from .checks import SuiteCheck
 from .suite import SuiteRun, tally
@@ -69,12 +69,7 @@ def load(version: str, folder: Path = paths.DATA) -> SuiteResult:
 def render(result: SuiteResult, form: str) -> str:
     """The result as a plain table or as JSON."""
     if form == "json":
-        payload = {
-            "runs": json.loads(records_json(result.runs)),
-            "changes": json.loads(records_json(result.changes)),
-            "checks": json.loads(records_json(result.checks)),
-        }
-        return json.dumps(payload, indent=2) + "\n"
+        return json.dumps(asdict(result), indent=2) + "\n"
     lines = [tally(run) for run in result.runs]
     lines += [
         f"check {c.check}: {'ok' if c.passed else 'FAILED: ' + c.message}" for c in result.checks
