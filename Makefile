@@ -53,6 +53,7 @@ explore: $(STAMP) ## long property-based search: pinned, with the workaround, ne
 upstream: $(STAMP) ## the SDK's own tests on 0.23.1 and 0.24.0, as they are and with the workaround (slow, downloads)
 	$(PY) -m approval_compaction upstream-suite --release 0.23.1 --fix --write
 	$(PY) -m approval_compaction upstream-suite --release 0.24.0 --fix --write
+	$(PY) -m approval_compaction readme
 
 test: $(STAMP) system lint ## lint, type-check and run the tests
 	$(PY) -m pytest
