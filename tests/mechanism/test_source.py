@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from approval_compaction.mechanism.catalogue import CATALOGUE, PINNED, RELEASES, Function, Mark
-from approval_compaction.mechanism.command import MODULE, cached_environment
-from approval_compaction.mechanism.record import MechanismError, recorded_release
+from approval_compaction.mechanism.probe import MODULE
+from approval_compaction.mechanism.record import recorded_release
 from approval_compaction.mechanism.source import (
     ABSENT,
     enclosing,
@@ -19,7 +19,12 @@ from approval_compaction.mechanism.source import (
     mark_lines,
     resolve,
 )
-from approval_compaction.releases.environments import default_envs, isolated_environ
+from approval_compaction.releases.environments import (
+    SweepError,
+    default_envs,
+    isolated_environ,
+    release_environment,
+)
 
 OTHERS = [v for v in RELEASES if v != PINNED]
 
@@ -66,8 +71,8 @@ def test_source_enclosing_finds_the_block_a_check_runs_under() -> None:
 @pytest.mark.parametrize("version", OTHERS)
 def test_source_live_extraction_in_a_cached_environment_equals_the_record(version: str) -> None:
     try:
-        env = cached_environment(version, default_envs())
-    except MechanismError as error:
+        env = release_environment(version, default_envs(), create=False)
+    except SweepError as error:
         pytest.skip(f"no cached environment: {error}")
     script = (
         "import json, sys\n"
