@@ -30,7 +30,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "compare_to",
         "fold",
         "fold_frame",
-        "inert_choices",
         "violating_runs",
     ),
     ".findings.answers": (

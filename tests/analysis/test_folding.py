@@ -20,7 +20,6 @@ from approval_compaction.analysis.folding import (
     difference,
     fold,
     fold_frame,
-    inert_choices,
     violating_runs,
 )
 from approval_compaction.analysis.vocabulary import HOLDS, VIOLATED
@@ -93,13 +92,13 @@ def test_folding_choice_effects_name_what_each_choice_changes() -> None:
     assert table.loc["decision", "verdicts"] == "identical"
     assert table.loc["decision", "stored"] == "differs in 8 (at resume, next_turn)"
     assert table.loc["compaction", "verdicts"].startswith("differs in 8")
-    assert inert_choices(ALL) == ["runner", "state_boundary"]
+    assert (table.loc["state_boundary", list(PARTS)] == "identical").all()
 
 
 def test_folding_choice_without_pairs_is_not_inert() -> None:
     runs = runs_of([Case(runner="run")])
     assert choice_effects(runs).loc["runner", "pairs"] == 0
-    assert inert_choices(runs) == []
+    assert choice_effects(runs).loc["decision", "pairs"] == 0
 
 
 def test_folding_violating_runs_are_the_compaction_on_ones() -> None:

@@ -20,5 +20,5 @@ def test_mechanism_names_the_function_and_where_each_release_checks() -> None:
 
 
 def test_mechanism_of_an_unrecorded_release_is_a_one_line_error() -> None:
-    with pytest.raises(MechanismError, match="records no release 0.9.9"):
+    with pytest.raises(MechanismError, match="holds no release 0.9.9"):
         mechanism_finding(load_record(), "0.9.9", NEWEST)

@@ -7,9 +7,12 @@ from pathlib import Path
 import pytest
 
 from approval_compaction import paths
+from approval_compaction.analysis.invariants import DEFINITIONS
 from approval_compaction.findings.load import load_findings
 from approval_compaction.share.readme import (
     END,
+    INVARIANTS_END,
+    INVARIANTS_START,
     START,
     MissingFindingsError,
     ReadmeMarkersError,
@@ -44,6 +47,17 @@ def test_readme_findings_carry_each_records_source_and_question() -> None:
 def test_readme_findings_need_every_result_file(tmp_path: Path) -> None:
     with pytest.raises(MissingFindingsError, match="every result file"):
         findings_block(load_findings(tmp_path), tmp_path)
+
+
+def test_readme_invariants_table_is_written_where_the_readme_marks_it(tmp_path: Path) -> None:
+    """Each invariant's one meaning, in the verdicts' order, between its markers."""
+    readme = tmp_path / "README.md"
+    fresh = (paths.ROOT / "README.md").read_text()
+    readme.write_text(fresh + f"\n{INVARIANTS_START}\n{INVARIANTS_END}\n")
+    assert update(readme)
+    table = readme.read_text().split(INVARIANTS_START, 1)[1].split(INVARIANTS_END, 1)[0]
+    rows = [line for line in table.splitlines() if line.startswith("| `")]
+    assert rows == [f"| `{i.name}` | {i.meaning} |" for i in DEFINITIONS]
 
 
 def test_readme_update_rewrites_a_stale_block_and_nothing_else(tmp_path: Path) -> None:

@@ -171,17 +171,6 @@ def choice_effects(runs: Iterable[Run], parts: Sequence[str] = PARTS) -> pd.Data
     return pd.DataFrame(rows).set_index("choice")
 
 
-def inert_choices(runs: Iterable[Run], parts: Sequence[str] = PARTS) -> list[str]:
-    """The choices that change no compared part in any pair (and have a pair to compare)."""
-    table = choice_effects(runs, parts)
-    chosen = _parts(parts)
-    return [
-        str(choice)
-        for choice, row in table.iterrows()
-        if row["pairs"] and all(row[p] == "identical" for p in chosen)
-    ]
-
-
 def compare_to(runs: Iterable[Run], label: str, parts: Sequence[str] = PARTS) -> pd.DataFrame:
     """Every other run against the one labelled ``label``: ``same`` per part, or where it
     differs; ``identical`` says whether every part is the same."""

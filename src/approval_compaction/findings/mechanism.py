@@ -34,13 +34,14 @@ class Mechanism:
 
 
 def mechanism_finding(record: dict[str, Any], old: str, new: str) -> Mechanism:
-    """The finding from the mechanism record, for release ``old`` and its fix ``new``."""
+    """The finding from the mechanism record (``record.load_record``), for release ``old`` and
+    its fix ``new``."""
     locked = entry("_run_compaction_locked").qualname
     releases: dict[str, dict[str, Any]] = record["releases"]
     missing = [v for v in (old, new) if v not in releases]
     if missing:
         raise MechanismError(
-            f"mechanism.json records no release {missing[0]}: run `make mechanism`"
+            f"the mechanism record holds no release {missing[0]}: run `make mechanism`"
         )
     (line_old, block_old), (line_new, block_new) = (
         check_block(releases[v]["functions"][locked], v) for v in (old, new)

@@ -2,7 +2,8 @@
 
 Each block sits between two HTML comments (``<!-- findings:start -->`` ...); ``make run``
 rewrites them all here: the findings (rendered from ``findings.load``), the notebook table (from
-what each notebook did when it was executed) and the SDK's own suite (``releases.upstream``).
+what each notebook did when it was executed), the SDK's own suite (``releases.upstream``) and,
+where the README marks its place, the invariants table (each invariant's one meaning).
 A test checks that the committed README matches what the committed data says, so no figure in
 the README is typed by hand.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import paths
+from ..analysis.invariants import DEFINITIONS
 from ..errors import InvestigationError
 from ..findings.load import Findings, load_findings
 from ..findings.prose import (
@@ -33,6 +35,7 @@ from . import provenance
 START, END = "<!-- findings:start -->", "<!-- findings:end -->"
 NOTEBOOKS_START, NOTEBOOKS_END = "<!-- notebooks:start -->", "<!-- notebooks:end -->"
 UPSTREAM_START, UPSTREAM_END = upstream.README_START, upstream.README_END
+INVARIANTS_START, INVARIANTS_END = "<!-- invariants:start -->", "<!-- invariants:end -->"
 
 
 class ReadmeMarkersError(InvestigationError):
@@ -89,6 +92,12 @@ def notebooks_block(record: Path = paths.PROVENANCE) -> str:
     return provenance.table(provenance.load(record))
 
 
+def invariants_block() -> str:
+    """The invariants table: each name with its one meaning (``analysis.invariants``)."""
+    rows = [f"| `{i.name}` | {i.meaning} |" for i in DEFINITIONS]
+    return "\n".join(["| invariant | holds when |", "|---|---|", *rows])
+
+
 def upstream_block(folder: Path = paths.DATA) -> str:
     """The SDK's own suite per release, from its committed results."""
     return upstream.readme_block(upstream.written_versions(folder), folder)
@@ -103,19 +112,23 @@ def with_block(text: str, block: str, start: str = START, end: str = END) -> str
     return f"{head}{start}\n{block}\n{end}{tail}"
 
 
-def blocks(folder: Path = paths.DATA) -> list[tuple[str, str, str]]:
-    """Every block of the README as (start marker, end marker, text), from ``folder``."""
-    return [
+def blocks(folder: Path = paths.DATA, text: str = "") -> list[tuple[str, str, str]]:
+    """Every block of the README as (start marker, end marker, text), from ``folder``; the
+    invariants table only where ``text`` (the README) marks a place for it."""
+    found = [
         (START, END, findings_block(load_findings(folder), folder)),
         (NOTEBOOKS_START, NOTEBOOKS_END, notebooks_block(paths.data(folder).notebooks)),
         (UPSTREAM_START, UPSTREAM_END, upstream_block(folder)),
     ]
+    if INVARIANTS_START in text:
+        found.append((INVARIANTS_START, INVARIANTS_END, invariants_block()))
+    return found
 
 
 def update(readme: Path = paths.README, folder: Path = paths.DATA) -> bool:
     """Rewrite every block of the README; return whether it changed."""
     before = after = readme.read_text()
-    for start, end, block in blocks(folder):
+    for start, end, block in blocks(folder, before):
         after = with_block(after, block, start, end)
     if after != before:
         write_atomic(readme, after)

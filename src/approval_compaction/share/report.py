@@ -30,7 +30,7 @@ from ..analysis import vocabulary
 from ..analysis.folding import PARTS, block_order, fold
 from ..analysis.invariants import JudgedRun, invariant, judge_all
 from ..analysis.matrix import records
-from ..analysis.outcomes import outcome_frame
+from ..analysis.outcomes import outcome_frame, outcome_of
 from ..analysis.table import pivot, to_frame
 from ..display.frames import diff_text
 from ..display.heatmap import heatmap, png_bytes
@@ -178,12 +178,10 @@ def group_name(labels: Sequence[str], cases: Sequence[Case]) -> str:
 
 def seen_over_http(wire: Sequence[JudgedRun]) -> dict[str, str]:
     """Each case's end over HTTP in a few words: ``ok``, or the exception, status and stage."""
-    frame = outcome_frame(wire)
+    ends = map(outcome_of, wire)
     return {
-        str(label): OK
-        if row["exception"] == OK
-        else f"{row['exception']} (HTTP {row['http_status']}) at {row['stage']}"
-        for label, row in frame.iterrows()
+        o.case: OK if o.exception == OK else f"{o.exception} (HTTP {o.http_status}) at {o.stage}"
+        for o in ends
     }
 
 
@@ -321,7 +319,8 @@ def user_view(
             + escape(seen_sentence(seen(wire, judged)))
         ]
     if releases is not None:
-        parts += ["", f"**Across releases** (`data/sweep.json`): {escape(releases)}"]
+        sweep = paths.DATA_FILES.shown(paths.DATA_FILES.sweep)
+        parts += ["", f"**Across releases** (`{sweep}`): {escape(releases)}"]
     return parts
 
 
