@@ -1,7 +1,7 @@
 """approval-compaction: how automatic compaction orphans a tool call awaiting approval.
 
 The public API runs the scenario's cases on the installed ``openai-agents`` release, judges
-six invariants on what each case stored and sent, and shows the results as frames and figures.
+seven invariants on what each case stored and sent, and shows the results as frames and figures.
 
 This front door is lazy (PEP 562): ``import approval_compaction`` loads nothing but this file,
 and ``approval_compaction.run_case`` imports the study, and the SDK, on first use. Each name is

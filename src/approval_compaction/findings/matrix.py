@@ -12,14 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..analysis.invariants import INVARIANTS, JudgedRun, judge
+from ..analysis.folding import Run
+from ..analysis.invariants import INVARIANTS, judge
 from ..analysis.matrix import MatrixRecord
 from ..analysis.outcomes import outcome_of
 from ..releases.versions import version_key
-from ..study.capture import OK, CaseRun
+from ..study.capture import OK
 from ..study.scenario import CHOICES, FIELD_NAMES
-
-Run = CaseRun | JudgedRun
 
 
 @dataclass(frozen=True)
