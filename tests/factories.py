@@ -3,11 +3,14 @@ what it is about."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from approval_compaction.analysis.matrix import MatrixRecord
 from approval_compaction.releases.crosscheck import CrossRecord
 from approval_compaction.releases.sweep import ReleaseRecord
+from approval_compaction.study.capture import CaseRun, Stage
+from approval_compaction.study.scenario import Case
 
 CASE = {"runner": "run", "decision": "approve", "compaction": "on", "state_boundary": "json"}
 MATRIX_DEFAULTS: dict[str, Any] = {
@@ -35,3 +38,33 @@ def cross_record(**fields: Any) -> CrossRecord:
     defaults = {"sdk_version": "0.0.0", **CASE, "sweep": "holds", "unfixed": "passed"}
     defaults.pop("compaction"), defaults.pop("state_boundary")
     return CrossRecord(**{**defaults, "workaround": "passed", "agrees": True, **fields})
+
+
+Item = dict[str, Any]
+Q1 = {"role": "user", "content": "first"}
+CALL = {"type": "function_call", "call_id": "c1", "name": "tool", "arguments": "{}"}
+SUMMARY = {"type": "compaction", "id": "compaction-1", "encrypted_content": "s"}
+
+
+def output(text: str = "done") -> Item:
+    return {"type": "function_call_output", "call_id": "c1", "output": text}
+
+
+def make_run(case: Case, *, result: str = "done", **changes: Any) -> CaseRun:
+    """A run of ``case``: with compaction on, the pending call is compacted away at the pause and
+    its output is stored and sent alone; with compaction off every stage stays paired."""
+    if case.compaction == "on":
+        paused, resumed = [SUMMARY], [SUMMARY, output(result)]
+        pause_compaction = [[Q1, CALL]]
+    else:
+        paused, resumed = [Q1, CALL], [Q1, CALL, output(result)]
+        pause_compaction = []
+    stages = {
+        "pause": Stage("pause", stored=paused, compaction_inputs=pause_compaction),
+        "round_trip": Stage("round_trip", stored=paused),
+        "resume": Stage("resume", stored=resumed, model_inputs=[resumed], dispatches=1),
+        "next_turn": Stage("next_turn", stored=resumed, model_inputs=[resumed]),
+    }
+    for name, fields in changes.items():
+        stages[name] = replace(stages[name], **fields)
+    return CaseRun(case, "0.0.0", list(stages.values()), approvals=1, dispatches=1)

@@ -95,9 +95,9 @@ def _render(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
+    from .findings.load import load_findings
     from .formats.markdown import github_length
     from .share.report import attach_hint, build_report, write_report
-    from .share.reproduce import committed_fix_release
     from .study.harness import run_matrix
     from .study.scenario import select_cases
     from .wire.backend import responses_backend
@@ -106,19 +106,12 @@ def _report(args: argparse.Namespace) -> int:
     if output is not None and output.is_dir():
         raise InvestigationError(f"--output {output} is a folder, not a file")
     cases = select_cases(args.case)
-    releases = None
-    if paths.DATA_FILES.sweep.exists():
-        from .releases.severity import severity_answer
-        from .releases.tables import sweep_frame
-
-        releases = severity_answer(sweep_frame(paths.DATA_FILES.sweep))
     report = build_report(
         run_matrix(cases),
         spec=args.case,
         output=output,
         wire_runs=run_matrix(cases, backend=responses_backend),
-        releases=releases,
-        fixed=committed_fix_release(),
+        committed=load_findings(),
     )
     if output is None:
         sys.stdout.write(report.text)

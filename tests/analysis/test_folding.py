@@ -8,6 +8,7 @@ from typing import Any
 
 import pandas as pd
 import pytest
+from factories import SUMMARY, make_run, output
 
 from approval_compaction.analysis.folding import (
     PARTS,
@@ -18,44 +19,13 @@ from approval_compaction.analysis.folding import (
     compare_to,
     difference,
     fold,
-    fold_answer,
     fold_frame,
-    inert_choices,
     violating_runs,
 )
 from approval_compaction.analysis.vocabulary import HOLDS, VIOLATED
 from approval_compaction.errors import InvestigationError
-from approval_compaction.study.capture import CaseRun, Stage
+from approval_compaction.study.capture import CaseRun
 from approval_compaction.study.scenario import Case, all_cases
-
-Item = dict[str, Any]
-Q1 = {"role": "user", "content": "first"}
-CALL = {"type": "function_call", "call_id": "c1", "name": "tool", "arguments": "{}"}
-SUMMARY = {"type": "compaction", "id": "compaction-1", "encrypted_content": "s"}
-
-
-def output(text: str = "done") -> Item:
-    return {"type": "function_call_output", "call_id": "c1", "output": text}
-
-
-def make_run(case: Case, *, result: str = "done", **changes: Any) -> CaseRun:
-    """A run of ``case``: with compaction on, the pending call is compacted away at the pause and
-    its output is stored and sent alone; with compaction off every stage stays paired."""
-    if case.compaction == "on":
-        paused, resumed = [SUMMARY], [SUMMARY, output(result)]
-        pause_compaction = [[Q1, CALL]]
-    else:
-        paused, resumed = [Q1, CALL], [Q1, CALL, output(result)]
-        pause_compaction = []
-    stages = {
-        "pause": Stage("pause", stored=paused, compaction_inputs=pause_compaction),
-        "round_trip": Stage("round_trip", stored=paused),
-        "resume": Stage("resume", stored=resumed, model_inputs=[resumed], dispatches=1),
-        "next_turn": Stage("next_turn", stored=resumed, model_inputs=[resumed]),
-    }
-    for name, fields in changes.items():
-        stages[name] = replace(stages[name], **fields)
-    return CaseRun(case, "0.0.0", list(stages.values()), approvals=1, dispatches=1)
 
 
 def runs_of(cases: list[Case]) -> list[CaseRun]:
@@ -122,22 +92,13 @@ def test_folding_choice_effects_name_what_each_choice_changes() -> None:
     assert table.loc["decision", "verdicts"] == "identical"
     assert table.loc["decision", "stored"] == "differs in 8 (at resume, next_turn)"
     assert table.loc["compaction", "verdicts"].startswith("differs in 8")
-    assert inert_choices(ALL) == ["runner", "state_boundary"]
+    assert (table.loc["state_boundary", list(PARTS)] == "identical").all()
 
 
 def test_folding_choice_without_pairs_is_not_inert() -> None:
     runs = runs_of([Case(runner="run")])
     assert choice_effects(runs).loc["runner", "pairs"] == 0
-    assert inert_choices(runs) == []
-
-
-def test_folding_answer_is_computed_from_the_runs() -> None:
-    answer = fold_answer(ALL)
-    assert answer.startswith("16 cases, 2 verdict patterns: the 8 cases with compaction=on")
-    assert "`runner` (run vs run_streamed) changes nothing" in answer
-    assert "`decision` (approve vs reject) changes stored histories" in answer
-    odd = [*ALL[:-1], make_run(all_cases()[-1], resume={"dispatches": 2})]
-    assert "changes nothing" not in fold_answer(odd).split("`state_boundary`")[1]
+    assert choice_effects(runs).loc["decision", "pairs"] == 0
 
 
 def test_folding_violating_runs_are_the_compaction_on_ones() -> None:

@@ -12,13 +12,14 @@ from typing import Any
 import pytest
 
 from approval_compaction.analysis.invariants import (
+    DEFINITIONS,
     INVARIANTS,
     JudgedRun,
     Offender,
     UnknownInvariantError,
     Verdict,
-    check_invariant_name,
     evaluate,
+    invariant,
     judge,
     judge_all,
     offenders_detail,
@@ -357,15 +358,29 @@ def test_invariants_accepted_not_judged_when_an_earlier_stage_was_refused() -> N
 # --- names ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("invariant", INVARIANTS, ids=INVARIANTS)
-def test_invariants_check_name_returns_a_known_name(invariant: str) -> None:
-    assert check_invariant_name(invariant) == invariant
+@pytest.mark.parametrize("name", INVARIANTS, ids=INVARIANTS)
+def test_invariants_by_name_is_its_one_definition(name: str) -> None:
+    found = invariant(name)
+    assert found.name == name and found in DEFINITIONS
+    assert found.meaning and found.stages and found.field
+
+
+def test_invariants_are_defined_once_in_order_with_their_rules() -> None:
+    """One definition per name, in the verdicts' order; a rule with a check reads item lists."""
+    assert [i.name for i in DEFINITIONS] == list(INVARIANTS)
+    assert len(set(INVARIANTS)) == len(INVARIANTS)
+    lists = {"stored", "model_inputs", "compaction_inputs"}
+    assert all((i.check is not None) == (i.field in lists) for i in DEFINITIONS)
+    assert {i.name for i in DEFINITIONS if i.check is None} == {
+        "decision_enforced",
+        "next_turn_accepted",
+    }
 
 
 @pytest.mark.parametrize("name", ["next_turn", "", "Decision_Enforced"], ids=repr)
 def test_invariants_unknown_name_is_a_one_line_error_listing_the_names(name: str) -> None:
     with pytest.raises(UnknownInvariantError) as info:
-        check_invariant_name(name)
+        invariant(name)
     message = str(info.value)
     assert message.startswith(f"unknown invariant {name!r}: expected one of ")
     assert all(i in message for i in INVARIANTS) and "\n" not in message

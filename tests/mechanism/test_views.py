@@ -11,11 +11,10 @@ from approval_compaction.mechanism.views import (
     FLAG,
     GAP,
     change_frame,
+    check_block,
     excerpt,
-    mechanism_answer,
     source_diff,
     trace_frame,
-    where_in_the_sdk,
 )
 
 LOCKED = entry("_run_compaction_locked")
@@ -53,20 +52,13 @@ def test_views_change_frame_finds_the_function_the_fix_changed_and_the_gate_0_22
     assert era["OpenAIResponsesCompactionSession._run_compaction"] == f"new in {ERA[1]}"
 
 
-def test_views_answer_names_the_check_block_of_each_release() -> None:
-    answer = mechanism_answer()
-    assert "`if snapshot is not None and (not complete or suffix_start > 0):`" in answer
-    assert "`if is_automatic:`" in answer
+def test_views_check_block_is_the_block_the_pairing_check_runs_under() -> None:
+    pinned = check_block(recorded_extract(PINNED, LOCKED.qualname), PINNED)
+    assert pinned[1] == "if snapshot is not None and (not complete or suffix_start > 0):"
+    assert check_block(recorded_extract(NEWEST, LOCKED.qualname), NEWEST)[1] == "if is_automatic:"
 
 
 def test_views_trace_frame_marks_calls_per_stage() -> None:
     frame = trace_frame(recorded_release(PINNED)["trace"])
     assert frame.loc[LOCKED.qualname, "pause"] == "called"
     assert frame.loc[LOCKED.qualname, "resume"] == "·"
-
-
-def test_views_where_in_the_sdk_names_the_function_for_a_fixed_release_only() -> None:
-    where = where_in_the_sdk(PINNED, NEWEST)
-    assert "`OpenAIResponsesCompactionSession._run_compaction_locked`" in where
-    assert where_in_the_sdk(PINNED, None) == ""
-    assert where_in_the_sdk("0.9.9", NEWEST) == "", "an unrecorded release gives no paragraph"

@@ -1,42 +1,71 @@
-"""The README's findings block is what the committed data says."""
+"""Every generated block of the README is what the committed data says."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
 from approval_compaction import paths
-from approval_compaction.analysis.invariants import INVARIANTS
+from approval_compaction.analysis.invariants import DEFINITIONS
+from approval_compaction.findings.load import load_findings
 from approval_compaction.share.readme import (
     END,
-    NOTEBOOKS_END,
-    NOTEBOOKS_START,
+    INVARIANTS_END,
+    INVARIANTS_START,
     START,
+    MissingFindingsError,
     ReadmeMarkersError,
+    blocks,
     findings_block,
-    notebooks_block,
+    update,
     with_block,
 )
 
 
-def test_readme_findings_match_committed_data() -> None:
+def test_readme_every_block_matches_committed_data() -> None:
+    """The findings, the notebook table and the SDK's suite, each as the committed data says."""
     text = (paths.ROOT / "README.md").read_text()
-    assert with_block(text, findings_block()) == text, "README is stale: run `make run`"
+    written = blocks()
+    assert [start for start, _, _ in written] == [
+        "<!-- findings:start -->",
+        "<!-- notebooks:start -->",
+        "<!-- upstream-suite:start -->",
+    ]
+    for start, end, block in written:
+        assert with_block(text, block, start, end) == text, f"{start} is stale: run `make run`"
 
 
-def test_readme_findings_name_the_pinned_violation() -> None:
-    block = findings_block()
-    assert "`next_turn_input_paired` is violated in 8 of 16 cases" in block
-    assert f"0 of {16 * len(INVARIANTS)} verdicts violated" in block
-    assert "`next_turn_accepted` is violated in 8 of 16 cases" in block
+def test_readme_findings_carry_each_records_source_and_question() -> None:
+    block = findings_block(load_findings())
+    for source in ("matrix.json", "sweep.json", "fix-matrix.json", "mechanism.json"):
+        assert f"`data/{source}`" in block
+    for name in ("check-pinned", "upgrade", "worker", "heal"):
+        assert f"`data/doctor-{name}.json`" in block
 
 
-def test_readme_findings_carry_the_doctor_answers_from_committed_data() -> None:
-    from approval_compaction.doctor.findings import block
+def test_readme_findings_need_every_result_file(tmp_path: Path) -> None:
+    with pytest.raises(MissingFindingsError, match="every result file"):
+        findings_block(load_findings(tmp_path), tmp_path)
 
-    answers = block()
-    for question in ("SDK's defaults?", "upgrading heal", "another worker?", "poisoned, and"):
-        assert question in answers
-    assert answers in (paths.ROOT / "README.md").read_text(), "README is stale: run `make run`"
+
+def test_readme_invariants_table_is_written_where_the_readme_marks_it(tmp_path: Path) -> None:
+    """Each invariant's one meaning, in the verdicts' order, between its markers."""
+    readme = tmp_path / "README.md"
+    fresh = (paths.ROOT / "README.md").read_text()
+    readme.write_text(fresh + f"\n{INVARIANTS_START}\n{INVARIANTS_END}\n")
+    assert update(readme)
+    table = readme.read_text().split(INVARIANTS_START, 1)[1].split(INVARIANTS_END, 1)[0]
+    rows = [line for line in table.splitlines() if line.startswith("| `")]
+    assert rows == [f"| `{i.name}` | {i.meaning} |" for i in DEFINITIONS]
+
+
+def test_readme_update_rewrites_a_stale_block_and_nothing_else(tmp_path: Path) -> None:
+    readme = tmp_path / "README.md"
+    fresh = (paths.ROOT / "README.md").read_text()
+    readme.write_text(with_block(fresh, "stale"))
+    assert update(readme) and readme.read_text() == fresh
+    assert not update(readme)
 
 
 def test_readme_block_replaces_only_between_markers() -> None:
@@ -47,12 +76,3 @@ def test_readme_block_replaces_only_between_markers() -> None:
 def test_readme_without_markers_is_one_line_error() -> None:
     with pytest.raises(ReadmeMarkersError, match="README has no"):
         with_block("no markers here", "x")
-
-
-def test_readme_notebook_table_matches_what_the_notebooks_did() -> None:
-    text = (paths.ROOT / "README.md").read_text()
-    block = notebooks_block()
-    assert with_block(text, block, NOTEBOOKS_START, NOTEBOOKS_END) == text, (
-        "README is stale: run `make run`"
-    )
-    assert "01-walkthrough.ipynb" in block

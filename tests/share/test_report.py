@@ -17,11 +17,13 @@ from approval_compaction import cli, paths
 from approval_compaction.analysis.invariants import INVARIANTS, judge
 from approval_compaction.analysis.matrix import MatrixRecord
 from approval_compaction.analysis.outcomes import outcome_frame
-from approval_compaction.formats.markdown import github_length
+from approval_compaction.findings.load import load_findings
+from approval_compaction.findings.matrix import seen
+from approval_compaction.findings.prose import seen_sentence, severity_sentence
+from approval_compaction.formats.markdown import escape, github_length
 from approval_compaction.formats.records import read_records
 from approval_compaction.share.report import (
     GITHUB_LIMIT,
-    MEANINGS,
     ReportTooLongError,
     VersionMismatchError,
     build_report,
@@ -29,8 +31,7 @@ from approval_compaction.share.report import (
     evidence_body,
     write_report,
 )
-from approval_compaction.share.reproduce import committed_fix_release, one_line
-from approval_compaction.share.snippet import upstream_test
+from approval_compaction.share.snippet import one_line, upstream_test
 from approval_compaction.study.capture import CaseRun
 from approval_compaction.study.harness import run_matrix
 from approval_compaction.study.scenario import select_cases
@@ -56,15 +57,11 @@ def bad_labels(runs: list[CaseRun]) -> list[str]:
 def full_path(runs: list[CaseRun], tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The full-matrix report, written with its heatmap to a temporary folder, with everything
     the ``report`` command adds (the cases over HTTP, the sweep's severities, the fix release)."""
-    from approval_compaction.releases.severity import severity_answer
-    from approval_compaction.releases.tables import sweep_frame
     from approval_compaction.wire.backend import responses_backend
 
     output = tmp_path_factory.mktemp("full") / "report.md"
     wire = run_matrix(backend=responses_backend)
-    releases = severity_answer(sweep_frame(paths.DATA_FILES.sweep))
-    fixed = committed_fix_release()
-    report = build_report(runs, output=output, wire_runs=wire, releases=releases, fixed=fixed)
+    report = build_report(runs, output=output, wire_runs=wire, committed=load_findings())
     write_report(report, output)
     return output
 
@@ -261,7 +258,7 @@ def test_report_quotes_the_api_error_the_user_meets(full: str) -> None:
 
 
 def test_report_names_the_release_that_fixes_it(full: str, runs: list[CaseRun]) -> None:
-    fixed = committed_fix_release()
+    fixed = load_findings().fixed_in
     assert fixed is not None, "the committed data should hold a fixing release"
     assert f"**Fixed in `openai-agents` {fixed}**" in full
     assert f"With `openai-agents=={fixed}` in its place" in section(full, "Reproduce")
@@ -381,8 +378,13 @@ def test_report_cli_bad_input_is_one_line_and_exit_2(
     assert err.startswith(message) and err.count("\n") == 1
 
 
-def test_report_explains_every_invariant() -> None:
-    assert set(MEANINGS) == set(INVARIANTS)
+def test_report_explains_every_invariant_by_its_one_meaning(full: str) -> None:
+    from approval_compaction.analysis.invariants import DEFINITIONS
+
+    listed = full.split("Invariants:", 1)[1].split("### Evidence", 1)[0]
+    assert [line for line in listed.splitlines() if line] == [
+        f"- `{i.name}`: {i.meaning}" for i in DEFINITIONS
+    ]
 
 
 def test_report_shows_what_the_user_sees_over_the_wire() -> None:
@@ -391,14 +393,12 @@ def test_report_shows_what_the_user_sees_over_the_wire() -> None:
     spec = "runner=run,decision=approve,state_boundary=json"
     cases = select_cases(spec)
     wire = run_matrix(cases, backend=responses_backend)
-    releases = "the next turn fails with HTTP 400 on 0.22.1..0.23.1 (3 releases)."
-    text = build_report(run_matrix(cases), spec=spec, wire_runs=wire, releases=releases).text
-    seen = text.split("### What the user sees", 1)[1].split("Invariants:", 1)[0]
-    assert "1 of 2 cases end with openai.BadRequestError (HTTP 400)" in seen
-    assert "No tool call found for function call output with call_id pending-c1." in seen
-    assert "prediction agrees in 2 of 2 cases" in seen
-    assert releases in seen
-    assert "`next_turn_accepted`" in text.split("Invariants:", 1)[1]
+    scripted, committed = run_matrix(cases), load_findings()
+    assert committed.releases is not None
+    text = build_report(scripted, spec=spec, wire_runs=wire, committed=committed).text
+    told = text.split("### What the user sees", 1)[1].split("Invariants:", 1)[0]
+    assert escape(seen_sentence(seen(wire, scripted))) in told  # the seen record, rendered
+    assert escape(severity_sentence(committed.releases)) in told
 
 
 def test_report_without_wire_runs_has_no_user_section(runs: list[CaseRun]) -> None:

@@ -2,20 +2,32 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
+import os
 import re
+import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from factories import cross_record, matrix_record
+from factories import matrix_record
 
 from approval_compaction import paths
 from approval_compaction.analysis.matrix import MatrixRecord
 from approval_compaction.errors import InvestigationError
+from approval_compaction.findings.load import load_findings
+from approval_compaction.findings.matrix import matrix_finding
 from approval_compaction.formats.records import read_records, records_json
 from approval_compaction.releases.crosscheck import TEST_FILE
-from approval_compaction.share.reproduce import committed_fix_release, one_line
-from approval_compaction.share.snippet import before_after, build, releases_sentence, upstream_test
+from approval_compaction.share.snippet import (
+    TEST_NAME,
+    before_after,
+    build,
+    one_line,
+    upstream_test,
+)
 
 
 def test_upstream_test_drops_the_project_block_only() -> None:
@@ -39,30 +51,22 @@ def row(invariant: str, holds: bool | None, compaction_requests: int = 0) -> Mat
 def test_before_after_counts_cases_and_compactions() -> None:
     table = before_after(
         {
-            "old": [row("next_turn_input_paired", False, 2), row("decision_enforced", True, 2)],
-            "new": [row("next_turn_input_paired", True, 1), row("decision_enforced", True, 1)],
+            "old": matrix_finding(
+                [row("next_turn_input_paired", False, 2), row("decision_enforced", True, 2)]
+            ),
+            "new": matrix_finding(
+                [row("next_turn_input_paired", True, 1), row("decision_enforced", True, 1)]
+            ),
+            "none": None,
         }
     )
-    assert (
-        "| `next_turn_input_paired` | ❌ violated in 1 of 1 cases | ✅ holds in 1 of 1 cases |"
-        in table
+    assert table.splitlines()[2] == (
+        "| `next_turn_input_paired` | ❌ violated in 1 of 1 cases | ✅ holds in 1 of 1 cases "
+        "| not run |"
     )
-    assert table.splitlines()[-1] == "| compaction requests | 2 in 1 cases | 1 in 1 cases |"
-
-
-def test_releases_sentence_spans_failing_and_passing_releases() -> None:
-    records = [
-        cross_record(sdk_version=v, unfixed=u, agrees=True, workaround=w)
-        for v, u, w in [
-            ("0.8.0", "failed", "passed"),
-            ("0.10.0", "failed", "failed"),
-            ("0.24.0", "passed", "passed"),
-        ]
-    ]
-    sentence = releases_sentence(records)
-    assert sentence.endswith("session it passes on 2 releases (0.8.0 to 0.24.0).")
-    assert "fails on 2 releases (0.8.0 to 0.10.0) and passes on 0.24.0" in sentence
-    assert "in 3 of 3" in sentence
+    assert (
+        table.splitlines()[-1] == "| compaction requests | 2 in 1 cases | 1 in 1 cases | not run |"
+    )
 
 
 def test_build_is_deterministic_and_reads_the_data(tmp_path: Path) -> None:
@@ -119,7 +123,7 @@ def test_committed_snippet_columns_name_the_releases_of_their_records() -> None:
 
 
 def test_committed_snippet_says_which_release_fixes_it() -> None:
-    fixed = committed_fix_release()
+    fixed = load_findings().fixed_in
     assert fixed is not None
     text = committed_snippet()
     assert f"**Fixed in `openai-agents` {fixed}**" in text
@@ -137,3 +141,71 @@ def test_committed_snippet_quotes_the_error_the_user_meets() -> None:
     message = outcome_frame(run_matrix(cases, backend=responses_backend))["message"].iloc[0]
     quoted = re.findall(r"HTTP (\d+) `([^`]+)`", committed_snippet().split("\n\n", 1)[0])
     assert quoted == [tuple(message.removeprefix("Error code: ").split(" - ", 1))]
+
+
+RUN_TIMEOUT = 300  # seconds: uv builds the environment from its cache, then pytest runs 4 tests
+PINNED = importlib.metadata.version("openai-agents")
+
+
+def requirement_pins() -> dict[str, str]:
+    lines = (paths.ROOT / "requirements.txt").read_text().splitlines()
+    return dict(re.findall(r"^([\w.-]+)==(\S+)$", "\n".join(lines), re.M))
+
+
+def test_one_line_pins_the_tools_requirements_txt_pins() -> None:
+    words = shlex.split(one_line("1.2.3"))
+    pins = dict(w.split("==") for w in words if "==" in w)
+    wanted = requirement_pins()
+    assert pins == {
+        "openai-agents": "1.2.3",
+        "pytest": wanted["pytest"],
+        "pytest-asyncio": wanted["pytest-asyncio"],
+    }
+    assert words[:3] == ["uv", "run", "--no-project"] and words[-2:] == ["pytest", TEST_NAME]
+
+
+def run_offline(line: str, folder: Path) -> subprocess.CompletedProcess[str]:
+    """The line as a maintainer runs it, in a folder holding only the pasted test, with this
+    project's uv and its cache, offline (no socket is opened), on the base interpreter."""
+    (folder / TEST_NAME).write_text(upstream_test(paths.REGRESSION_TEST.read_text()))
+    words = shlex.split(line)
+    uv = Path(sys.executable).with_name("uv")
+    command = [str(uv), words[1], "--offline", *words[2:]]
+    base = Path(sys.base_prefix) / "bin" / f"python{sys.version_info[0]}.{sys.version_info[1]}"
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    env.update(UV_PYTHON=str(base), UV_NO_CONFIG="1", UV_PYTHON_DOWNLOADS="never")
+    return subprocess.run(
+        command,
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=RUN_TIMEOUT,
+        check=False,
+    )
+
+
+def not_in_cache(proc: subprocess.CompletedProcess[str]) -> bool:
+    """uv could not build the environment (not pytest failing): exit 2 before any session."""
+    return proc.returncode == 2 and "test session starts" not in proc.stdout
+
+
+def test_one_line_fails_on_the_pinned_release_with_the_orphan(tmp_path: Path) -> None:
+    """Regression (openai-agents #5340): the pasted test, run as the report says, catches the
+    orphan output on the pinned release, with no clone and no configuration file."""
+    proc = run_offline(one_line(PINNED), tmp_path)
+    assert not not_in_cache(proc), proc.stderr[-2000:]
+    summary = proc.stdout.splitlines()[-1]
+    assert proc.returncode == 1 and "4 failed" in summary, proc.stdout[-3000:]
+    assert "no tests ran" not in summary and "skipped" not in summary
+    assert "'outputs sent without their call in the next turn': ['pending-c1']" in proc.stdout
+
+
+def test_one_line_passes_on_the_fixing_release(tmp_path: Path) -> None:
+    fixed = load_findings().fixed_in
+    if fixed is None:
+        pytest.skip("no fixing release in data/fix-releases.json and data/sweep.json")
+    proc = run_offline(one_line(fixed), tmp_path)
+    if not_in_cache(proc):
+        pytest.skip(f"openai-agents {fixed} is not in uv's cache: {proc.stderr.strip()[-300:]}")
+    assert proc.returncode == 0 and "4 passed" in proc.stdout.splitlines()[-1], proc.stdout[-3000:]

@@ -171,17 +171,6 @@ def choice_effects(runs: Iterable[Run], parts: Sequence[str] = PARTS) -> pd.Data
     return pd.DataFrame(rows).set_index("choice")
 
 
-def inert_choices(runs: Iterable[Run], parts: Sequence[str] = PARTS) -> list[str]:
-    """The choices that change no compared part in any pair (and have a pair to compare)."""
-    table = choice_effects(runs, parts)
-    chosen = _parts(parts)
-    return [
-        str(choice)
-        for choice, row in table.iterrows()
-        if row["pairs"] and all(row[p] == "identical" for p in chosen)
-    ]
-
-
 def compare_to(runs: Iterable[Run], label: str, parts: Sequence[str] = PARTS) -> pd.DataFrame:
     """Every other run against the one labelled ``label``: ``same`` per part, or where it
     differs; ``identical`` says whether every part is the same."""
@@ -204,32 +193,6 @@ def compare_to(runs: Iterable[Run], label: str, parts: Sequence[str] = PARTS) ->
 def violating_runs(runs: Iterable[Run]) -> list[JudgedRun]:
     """The runs that violate at least one invariant, in order."""
     return [run for run in map(judge, runs) if run.violations]
-
-
-def fold_answer(runs: Iterable[Run]) -> str:
-    """In words, computed: how the runs fold by verdicts, and which choices change nothing."""
-    judged = [judge(run) for run in runs]
-    folds = fold(judged)
-    stage_folds = fold(judged, PARTS)
-    groups = "; ".join(
-        f"the {len(f.cases)} cases with {f.choices} fold into 1" for f in folds if len(f.cases) > 1
-    )
-    parts = [f"{len(judged)} cases, {len(folds)} verdict patterns: {groups or 'none fold'}"]
-    parts.append(f"with their stage tables too, {len(judged)} cases fold into {len(stage_folds)}")
-    table = choice_effects(judged)
-    for field, row in table.iterrows():
-        if not row["pairs"]:
-            continue
-        changed = [p for p in PARTS if row[p] != "identical"]
-        said = f"`{field}` ({row['compared']}) changes "
-        if not changed:
-            parts.append(said + "nothing: identical verdicts, identical stage tables")
-        elif "verdicts" not in changed:
-            words = ", ".join(PART_WORDS[p] for p in changed)
-            parts.append(said + f"{words} but no verdict")
-        else:
-            parts.append(said + "the verdicts")
-    return "; ".join(parts) + "."
 
 
 def block_order(table: pd.DataFrame) -> pd.DataFrame:

@@ -22,15 +22,75 @@ from ..study.items import Item
 from ..wire.rules import check_pairing
 from .pairing import open_calls, orphan_outputs
 
-INVARIANTS: tuple[str, ...] = (
-    "next_turn_input_paired",
-    "resumed_input_paired",
-    "compaction_input_complete",
-    "compaction_input_paired",
-    "stored_history_paired",
-    "decision_enforced",
-    "next_turn_accepted",
+Check = Callable[[list[Item]], list[str]]
+
+
+@dataclass(frozen=True)
+class Invariant:
+    """One property a case must keep: its name, its meaning in a sentence a reader understands,
+    and its rule: the stages it reads, the field it reads there and the check that finds the
+    offending items in each item list. ``decision_enforced`` compares the tool's dispatches with
+    the approvals, and ``next_turn_accepted`` reads the next turn's outcome: neither has a check.
+    """
+
+    name: str
+    meaning: str
+    stages: tuple[StageName, ...]
+    field: str
+    check: Check | None = None
+
+
+DEFINITIONS: tuple[Invariant, ...] = (
+    Invariant(
+        "next_turn_input_paired",
+        "the next turn's model input holds no output without its call",
+        ("next_turn",),
+        "model_inputs",
+        orphan_outputs,
+    ),
+    Invariant(
+        "resumed_input_paired",
+        "the resumed turn's model input holds no output without its call",
+        ("resume",),
+        "model_inputs",
+        orphan_outputs,
+    ),
+    Invariant(
+        "compaction_input_complete",
+        "no compaction request holds a call without its output",
+        STAGES,
+        "compaction_inputs",
+        open_calls,
+    ),
+    Invariant(
+        "compaction_input_paired",
+        "no compaction request holds an output without its call",
+        STAGES,
+        "compaction_inputs",
+        orphan_outputs,
+    ),
+    Invariant(
+        "stored_history_paired",
+        "the history stored after the resume holds no output without its call",
+        ("resume",),
+        "stored",
+        orphan_outputs,
+    ),
+    Invariant(
+        "decision_enforced",
+        "the tool ran exactly as many times as it was approved",
+        STAGES,
+        "dispatches",
+    ),
+    Invariant(
+        "next_turn_accepted",
+        "the next turn's model request is answered: over HTTP no error is raised; on the "
+        "scripted model the stand-in's rules accept its input",
+        ("next_turn",),
+        "outcome",
+    ),
 )
+INVARIANTS: tuple[str, ...] = tuple(i.name for i in DEFINITIONS)
 
 
 class UnknownInvariantError(InvestigationError, ValueError):
@@ -56,28 +116,28 @@ class Verdict:
     offenders: tuple[Offender, ...] = ()
 
 
-def check_invariant_name(name: str) -> str:
-    if name not in INVARIANTS:
+def invariant(name: str) -> Invariant:
+    """The invariant of that name, or a one-line ``UnknownInvariantError``."""
+    found = next((i for i in DEFINITIONS if i.name == name), None)
+    if found is None:
         raise UnknownInvariantError(
             f"unknown invariant {name!r}: expected one of {', '.join(INVARIANTS)}"
         )
-    return name
+    return found
 
 
 class _Missing(Exception):
     """The stage an invariant reads was never reached."""
 
 
-def _offenders(
-    run: CaseRun, stages: tuple[StageName, ...], field: str, find: Callable[[list[Item]], list[str]]
-) -> tuple[Offender, ...]:
+def _offenders(run: CaseRun, rule: Invariant, check: Check) -> tuple[Offender, ...]:
     found: list[Offender] = []
-    for name in stages:
+    for name in rule.stages:
         stage = run.stage(name)
         if stage is None:
             raise _Missing(name)
-        lists = [stage.stored] if field == "stored" else getattr(stage, field)
-        ids = sorted({key for items in lists for key in find(items)})
+        lists = [stage.stored] if rule.field == "stored" else getattr(stage, rule.field)
+        ids = sorted({key for items in lists for key in check(items)})
         found.extend(Offender(name, key) for key in ids)
     return tuple(found)
 
@@ -87,21 +147,11 @@ def offenders_detail(offenders: Iterable[Offender]) -> str:
     return "; ".join(f"{o.stage}: {o.key}" for o in offenders)
 
 
-_ALL: tuple[StageName, ...] = STAGES
-_RULES: dict[str, tuple[tuple[StageName, ...], str, Callable[[list[Item]], list[str]]]] = {
-    "next_turn_input_paired": (("next_turn",), "model_inputs", orphan_outputs),
-    "resumed_input_paired": (("resume",), "model_inputs", orphan_outputs),
-    "compaction_input_complete": (_ALL, "compaction_inputs", open_calls),
-    "compaction_input_paired": (_ALL, "compaction_inputs", orphan_outputs),
-    "stored_history_paired": (("resume",), "stored", orphan_outputs),
-}
-
-
 def evaluate(run: CaseRun) -> list[Verdict]:
     """All seven verdicts for one executed case, in INVARIANTS order."""
     if run.not_applicable is not None:
         return [Verdict(name, None, run.not_applicable) for name in INVARIANTS]
-    return [_judge(run, name) for name in INVARIANTS]
+    return [_judge(run, rule) for rule in DEFINITIONS]
 
 
 @dataclass(frozen=True)
@@ -151,19 +201,19 @@ def _accepted(run: CaseRun, name: str) -> Verdict:
     )
 
 
-def _judge(run: CaseRun, name: str) -> Verdict:
+def _judge(run: CaseRun, rule: Invariant) -> Verdict:
+    name = rule.name
     if name == "next_turn_accepted":
         return _accepted(run, name)
-    if name == "decision_enforced":
+    if rule.check is None:  # decision_enforced
         if run.error is not None and run.stage("resume") is None:
             return Verdict(name, None, run.error)
         ok = run.dispatches == run.approvals
         return Verdict(
             name, ok, "" if ok else f"{run.dispatches} dispatches, {run.approvals} approvals"
         )
-    stages, field, find = _RULES[name]
     try:
-        found = _offenders(run, stages, field, find)
+        found = _offenders(run, rule, rule.check)
     except _Missing as missing:
         return Verdict(name, None, run.error or f"stage {missing} was not reached")
     return Verdict(name, not found, offenders_detail(found), found)

@@ -2,8 +2,8 @@
 
 A run over HTTP records, per stage, ``ok`` or the exception the user's code received (its class,
 and its text with the HTTP status and the API's message). This module lays those out one row per
-case, and says in one sentence which cases end with an error and whether the scripted model's
-prediction (``next_turn_accepted`` judged by the stand-in's rules) agrees with what was seen.
+case, with the verdict on ``next_turn_accepted`` (on the scripted model, the stand-in's rules'
+prediction); ``findings.matrix.seen`` compares the two.
 """
 
 from __future__ import annotations
@@ -57,29 +57,3 @@ def outcome_frame(runs: Sequence[CaseRun | JudgedRun]) -> pd.DataFrame:
     frame = pd.DataFrame([asdict(outcome_of(run)) for run in runs]).set_index("case")
     status = frame["http_status"].map(lambda s: "" if pd.isna(s) else str(int(s)))
     return frame.assign(http_status=status)
-
-
-def outcome_answer(
-    observed: Sequence[CaseRun | JudgedRun], predicted: Sequence[CaseRun | JudgedRun] = ()
-) -> str:
-    """One sentence: which cases end with which error, and whether the prediction agrees."""
-    seen = [outcome_of(run) for run in observed]
-    failing = [o for o in seen if o.exception != OK]
-    if not failing:
-        text = f"All {len(seen)} cases are answered at every turn."
-    else:
-        kinds = sorted({(o.stage, o.exception, o.http_status, o.message) for o in failing})
-        said = "; ".join(f"{e} (HTTP {s}) at the {t} stage: {m}" for t, e, s, m in kinds)
-        compaction = {judge(run).run.case.label for run in observed if _compacts(run)}
-        exact = {o.case for o in failing} == compaction
-        where = " (exactly the cases with compaction=on)" if exact else ""
-        text = f"{len(failing)} of {len(seen)} cases end with {said}{where}."
-    if predicted:
-        guess = {o.case: o.next_turn_accepted for o in map(outcome_of, predicted)}
-        same = sum(guess.get(o.case) == o.next_turn_accepted for o in seen)
-        text += f" The scripted model's prediction agrees in {same} of {len(seen)} cases."
-    return text
-
-
-def _compacts(run: CaseRun | JudgedRun) -> bool:
-    return judge(run).run.case.compaction == "on"

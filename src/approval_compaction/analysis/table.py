@@ -1,10 +1,11 @@
-"""Table: matrix records as a DataFrame, and the cases-by-invariants pivot of verdict words."""
+"""Table: matrix records as a DataFrame and back, the cases-by-invariants pivot of verdict
+words, and the original report's eight-case table (``seed_table``)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import asdict, fields
-from typing import Any
+from typing import Any, TypeVar
 
 import pandas as pd
 
@@ -13,11 +14,20 @@ from . import vocabulary
 from .invariants import INVARIANTS
 from .matrix import MatrixRecord
 
+R = TypeVar("R")
+HOOK = {"on": "always true", "off": "always false"}
+
 
 def to_frame(rows: Iterable[Any], schema: type[Any] = MatrixRecord) -> pd.DataFrame:
     """Records (dataclass instances of ``schema``) as a DataFrame with its columns in order."""
     columns = [f.name for f in fields(schema)]
     return pd.DataFrame([asdict(r) for r in rows], columns=columns)
+
+
+def from_frame(frame: pd.DataFrame, schema: type[R]) -> list[R]:
+    """A frame of records back as records of ``schema`` (a missing verdict is ``None``)."""
+    plain = frame.astype(object).where(frame.notna(), None)
+    return [schema(**{str(k): v for k, v in row.items()}) for row in plain.to_dict("records")]
 
 
 def case_label(frame: pd.DataFrame) -> pd.Series:
@@ -40,3 +50,32 @@ def _word(value: Any) -> str:
 def violations(frame: pd.DataFrame) -> pd.DataFrame:
     """Only the records whose invariant is violated."""
     return frame[frame["holds"].eq(False)]
+
+
+def _runner_phrase(present: pd.Series) -> str:
+    """Fold a per-runner yes/no into words: present/absent in both, or which one."""
+    if present.all():
+        return "present in both runner modes"
+    if not present.any():
+        return "absent in both runner modes"
+    return "present in " + ", ".join(present[present].index) + " only"
+
+
+def seed_table(frame: pd.DataFrame, invariant: str = "next_turn_input_paired") -> pd.DataFrame:
+    """The original report's eight-case table: json boundary, decision by compaction hook,
+    runner modes folded into one cell."""
+    rows = frame[(frame["state_boundary"] == "json") & (frame["invariant"] == invariant)]
+    out = []
+    for (decision, compaction), group in rows.groupby(["decision", "compaction"], sort=False):
+        dispatches = sorted(set(group["dispatches"]))
+        broken = group.set_index("runner")["holds"].eq(False)
+        out.append(
+            {
+                "decision": decision,
+                "compaction hook": HOOK[str(compaction)],
+                "tool dispatches": ", ".join(map(str, dispatches)),
+                "unpaired output in next-turn input": _runner_phrase(broken),
+                "offending call ids": ", ".join(sorted(set(filter(None, group["detail"])))),
+            }
+        )
+    return pd.DataFrame(out)

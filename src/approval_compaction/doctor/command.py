@@ -116,7 +116,7 @@ def _data(args: argparse.Namespace, out: TextIO) -> int:
     def report(line: str) -> None:
         out.write(line + "\n")
 
-    from .findings import write_pinned_data
+    from .data import write_pinned_data
 
     for path in write_pinned_data(Path(args.folder)):
         report(f"wrote {path.name}")

@@ -36,6 +36,22 @@ class ItemCheck:
 
 
 @dataclass(frozen=True)
+class HealSummary:
+    """The figures of a heal that the README and the notebook's answer quote: sessions and
+    their verdicts before and after, sessions repaired, and the items compared in each copy."""
+
+    sessions: int
+    before: dict[str, int]
+    after: dict[str, int]
+    repaired: int
+    items_compared: int
+    items_backed_up: int
+    items_backed_up_differently: int
+    items_rewritten: int
+    items_restored_same: int
+
+
+@dataclass(frozen=True)
 class Healed:
     """Everything a heal showed: scans before and after, the dry run, outcomes, items."""
 
@@ -46,19 +62,19 @@ class Healed:
     restored: tuple[restore.Restored, ...]
     items: tuple[ItemCheck, ...]
 
-    def summary(self) -> dict[str, object]:
+    def summary(self) -> HealSummary:
         """The figures the README and the notebook's answer quote."""
-        return {
-            "sessions": len(self.before),
-            "before": verdict_counts(self.before),
-            "after": verdict_counts(self.after),
-            "repaired": self.applied.count("repaired"),
-            "items_compared": len(self.items),
-            "items_backed_up": sum(1 for i in self.items if i.in_backup == "same"),
-            "items_backed_up_differently": sum(1 for i in self.items if i.in_backup == "DIFFERENT"),
-            "items_rewritten": sum(1 for i in self.items if i.repaired == "rewritten"),
-            "items_restored_same": sum(1 for i in self.items if i.restored == "same"),
-        }
+        return HealSummary(
+            sessions=len(self.before),
+            before=verdict_counts(self.before),
+            after=verdict_counts(self.after),
+            repaired=self.applied.count("repaired"),
+            items_compared=len(self.items),
+            items_backed_up=sum(1 for i in self.items if i.in_backup == "same"),
+            items_backed_up_differently=sum(1 for i in self.items if i.in_backup == "DIFFERENT"),
+            items_rewritten=sum(1 for i in self.items if i.repaired == "rewritten"),
+            items_restored_same=sum(1 for i in self.items if i.restored == "same"),
+        )
 
 
 async def _snapshot(text: str) -> dict[str, StoredSession]:

@@ -4,7 +4,8 @@ The first two run in this process; the newest release runs in its own environmen
 sweep's), once, by ``python -m approval_compaction fix-data``, which writes its runs under
 ``data/`` (``FIXED_STEM``, ``NEWEST_STEM``) beside the pinned release's runs. Notebooks read
 those files and never create environments. Each variant is a list of ``CaseRun``; the functions
-here lay the variants side by side: verdicts, compactions made, and one case's stages.
+here lay the variants side by side: compactions made, and one case's stages (``findings``
+summarises each variant's verdicts).
 """
 
 from __future__ import annotations
@@ -14,20 +15,17 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..analysis.matrix import records
-from ..analysis.table import pivot, to_frame
+from .. import paths
 from ..display.views import stage_summary
 from ..formats.records import read_json_list
 from ..releases import environments
 from ..releases.sweep import run_probe
-from ..releases.versions import version_key
 from ..study.capture import CaseRun, StageName
 from ..study.harness import run_matrix
 from ..study.scenario import CaseValueError
 from .workaround import defer_compaction_while_pending
 
-FIXED_STEM = "fix-matrix"
-NEWEST_STEM = "fix-newest-matrix"
+FIXED_STEM, NEWEST_STEM = paths.FIX_MATRIX, paths.NEWEST_MATRIX
 Variants = Mapping[str, Sequence[CaseRun]]
 
 
@@ -51,33 +49,6 @@ def newest_runs(version: str, envs: Path, report: Callable[[str], None] = print)
     runs = [CaseRun.from_json(item) for item in result["runs"]]
     # The probe also runs each case over HTTP; the comparison is of the scripted model's runs.
     return [run for run in runs if run.model == "scripted"]
-
-
-def variant_summary(variants: Variants) -> pd.DataFrame:
-    """Per variant: release, verdicts holding and violated, and compactions made."""
-    rows = []
-    for name, runs in variants.items():
-        frame = to_frame(records(runs))
-        rows.append(
-            {
-                "variant": name,
-                "sdk_version": ", ".join(sorted({r.sdk_version for r in runs}, key=version_key)),
-                "verdicts_holding": int(frame["holds"].eq(True).sum()),
-                "verdicts_violated": int(frame["holds"].eq(False).sum()),
-                "compaction_requests": sum(run.compaction_requests for run in runs),
-                "compaction_on_cases_without_any": sum(
-                    run.case.compaction == "on" and run.compaction_requests == 0 for run in runs
-                ),
-            }
-        )
-    return pd.DataFrame(rows).set_index("variant")
-
-
-def variant_matrices(variants: Variants) -> pd.DataFrame:
-    """The invariant matrices of every variant, one column block per variant."""
-    return pd.concat(
-        {name: pivot(to_frame(records(runs))) for name, runs in variants.items()}, axis=1
-    )
 
 
 def compaction_counts(variants: Variants) -> pd.DataFrame:
@@ -118,18 +89,3 @@ def per_variant(
 def stage_summaries(variants: Variants, label: str) -> pd.DataFrame:
     """``stage_summary`` of one case, for each variant."""
     return pd.concat({name: stage_summary(pick(runs, label)) for name, runs in variants.items()})
-
-
-def workaround_answer(variants: Variants, fixed: str, unfixed: str) -> str:
-    """The notebook's one-line answer, from the summary."""
-    table = variant_summary(variants)
-    fix, before = table.loc[fixed], table.loc[unfixed]
-    holds = fix["verdicts_violated"] == 0 and fix["compaction_on_cases_without_any"] == 0
-    verdict = "Yes" if holds else "No"
-    return (
-        f"{verdict}: with the workaround {fix['verdicts_holding']} of "
-        f"{fix['verdicts_holding'] + fix['verdicts_violated']} verdicts hold on "
-        f"{fix['sdk_version']}, and compaction still ran {fix['compaction_requests']} times "
-        f"(unfixed: {before['verdicts_violated']} violations, "
-        f"{before['compaction_requests']} compactions)."
-    )

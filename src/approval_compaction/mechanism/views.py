@@ -3,9 +3,9 @@
 ``excerpt`` shows one function as its marked lines with their real line numbers (``▶`` flags a
 marked line, ``…`` a gap), each mark's reason, and the whole function folded in ``<details>``;
 ``source_diff`` shows the same function in two releases as a unified diff numbered by file line;
-``trace_frame`` and ``stage_frame`` show the traced run; ``mechanism_answer`` states the finding
-from the record. Every view returns markdown text or a frame; the notebook wraps text in
-``IPython.display.Markdown``.
+``trace_frame`` and ``stage_frame`` show the traced run; ``check_block`` finds the block the
+pairing check runs under (``findings.mechanism`` states the finding from it). Every view returns
+markdown text or a frame; the notebook wraps text in ``IPython.display.Markdown``.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pandas as pd
 
 from ..formats.markdown import code, escape, fence
 from ..study.capture import STAGES
-from .catalogue import CATALOGUE, NEWEST, PINNED, Function, Mark, Step, entry
+from .catalogue import CATALOGUE, Function, Mark, Step, entry
 from .record import MechanismError, recorded_extract, recorded_release
 from .source import PRESENT, Extract, enclosing, mark_lines, numbered
 
@@ -159,39 +159,15 @@ def callers_frame(traces: dict[str, dict[str, Any]], qualname: str) -> pd.DataFr
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("release")
 
 
-def check_block(version: str) -> tuple[int, str]:
-    """Where ``_run_compaction_locked``'s pairing check sits in a release: the header of the
-    block it runs under, as line number and text."""
+def check_block(extract: Extract, version: str) -> tuple[int, str]:
+    """Where ``_run_compaction_locked``'s pairing check sits in its extract from a release: the
+    header of the block it runs under, as line number and text."""
     locked = entry("_run_compaction_locked")
-    extract = recorded_extract(version, locked.qualname)
     mark = next(m for m in locked.marks if m.text == CHECK)
     lines = mark_lines(extract, mark)
     if not lines:
         raise MechanismError(f"{version}: {locked.qualname} has no {CHECK}")
     return enclosing(extract, lines[0])
-
-
-def compacted_at(version: str) -> list[str]:
-    """The stages at which the traced run sent compaction requests, in a release."""
-    stages = recorded_release(version)["trace"]["stages"]
-    return [s["name"] for s in stages if s["compaction_requests"]]
-
-
-def mechanism_answer(old: str = PINNED, new: str = NEWEST) -> str:
-    """The finding in one line, from the record: which function compacts the pending call at
-    the pause, where its pairing check sits in ``old``, and where ``new`` moved it."""
-    locked = entry("_run_compaction_locked").qualname
-    calls = recorded_release(old)["trace"]["calls"][locked]
-    line_old, block_old = check_block(old)
-    line_new, block_new = check_block(new)
-    return (
-        f"In {old}, {code(locked)} (called at: {', '.join(calls)}) sends the pending call to "
-        f"`responses.compact` at the pause, because its `drop_orphan_function_calls` check "
-        f"runs only under {code(block_old)} (line {line_old}); {new} moves the check under "
-        f"{code(block_new)} (line {line_new}), so it applies to a complete history too, and "
-        f"compaction requests go out at {', '.join(compacted_at(new)) or 'no stage'} instead of "
-        f"{', '.join(compacted_at(old)) or 'no stage'}."
-    )
 
 
 def step_excerpts(step: Step, extracts: dict[str, Extract], version: str) -> str:
@@ -235,15 +211,3 @@ def era_stages(versions: Sequence[str]) -> pd.DataFrame:
             for s in stages
         }
     return pd.DataFrame(columns).rename_axis("stage")
-
-
-def where_in_the_sdk(old: str, new: str | None) -> str:
-    """The report's paragraph naming the function responsible and what ``new`` changed, from
-    the committed record; empty when there is no fixing release or the record lacks either."""
-    if new is None:
-        return ""
-    try:
-        answer = mechanism_answer(old, new)
-    except MechanismError:
-        return ""
-    return f"**Where in the SDK** (read from each release's installed source): {answer}"

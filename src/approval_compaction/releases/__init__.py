@@ -1,5 +1,6 @@
 """Releases: the study on every ``openai-agents`` release. Version specs and upload dates
 (``versions``), one cached environment per release (``environments``), the probe that runs the
 cases inside one (``probe``), the sweep over all of them (``sweep``), ``bisect``, the regression
-test per release (``crosscheck``) and the frames that read the sweep's results (``tables``).
+test per release (``crosscheck``) and the frames that read the sweep's results (``tables``);
+``findings.releases`` states what the sweep found.
 """

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..analysis import vocabulary
-from ..analysis.invariants import check_invariant_name
+from ..analysis.invariants import invariant as definition
 from ..analysis.matrix import MatrixRecord
 from ..errors import InvestigationError
 from ..study.scenario import select_cases
@@ -226,7 +226,7 @@ def command(args: argparse.Namespace) -> int:
     from .environments import default_envs, uv_binary
     from .sweep import load_results, resolve_releases, run_release
 
-    invariant = check_invariant_name(args.invariant)
+    invariant = definition(args.invariant).name
     select_cases(args.case)  # a bad filter fails here, before any release runs
     versions, cutoffs = resolve_releases(args.versions, report=lambda line: None)
     start = args.broken or sdk_version()

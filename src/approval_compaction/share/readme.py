@@ -1,8 +1,11 @@
-"""Readme: the README's findings block, written from the results under ``data/``.
+"""Readme: every generated block of ``README.md``, written from the results under ``data/``.
 
-The block sits between two HTML comments in ``README.md``; ``make run`` rewrites it, and a test
-checks that the committed README matches what the committed data says, so no figure in the
-README is typed by hand.
+Each block sits between two HTML comments (``<!-- findings:start -->`` ...); ``make run``
+rewrites them all here: the findings (rendered from ``findings.load``), the notebook table (from
+what each notebook did when it was executed), the SDK's own suite (``releases.upstream``) and,
+where the README marks its place, the invariants table (each invariant's one meaning).
+A test checks that the committed README matches what the committed data says, so no figure in
+the README is typed by hand.
 """
 
 from __future__ import annotations
@@ -10,57 +13,76 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import paths
-from ..analysis.findings import finding
-from ..analysis.matrix import MatrixRecord
-from ..analysis.table import to_frame
-from ..doctor.findings import block as doctor_block
+from ..analysis.invariants import DEFINITIONS
 from ..errors import InvestigationError
+from ..findings.load import Findings, load_findings
+from ..findings.prose import (
+    affected_sentence,
+    era_story,
+    eras_sentence,
+    heal_sentence,
+    matrix_lines,
+    releases_sentence,
+    upgrade_sentence,
+    where_in_the_sdk,
+    workaround_line,
+    worker_sentence,
+)
 from ..formats.files import write_atomic
-from ..formats.records import read_records
-from ..mechanism.views import where_in_the_sdk
-from ..releases.eras import era_answer, era_story
-from ..releases.tables import release_answer, sweep_frame
+from ..releases import upstream
 from . import provenance
-from .reproduce import committed_fix_release
 
 START, END = "<!-- findings:start -->", "<!-- findings:end -->"
 NOTEBOOKS_START, NOTEBOOKS_END = "<!-- notebooks:start -->", "<!-- notebooks:end -->"
+UPSTREAM_START, UPSTREAM_END = "<!-- upstream-suite:start -->", "<!-- upstream-suite:end -->"
+INVARIANTS_START, INVARIANTS_END = "<!-- invariants:start -->", "<!-- invariants:end -->"
 
 
 class ReadmeMarkersError(InvestigationError):
-    """The README lacks the pair of findings markers."""
+    """The README lacks a pair of block markers."""
 
 
-def findings_block(folder: Path = paths.DATA) -> str:
-    """The findings, as markdown, from the pinned matrix, the sweep, the workaround matrix and
-    the doctor's answers (``data/doctor-*.json``)."""
-    pinned = to_frame(read_records(folder / "matrix.json", MatrixRecord))
-    fixed = to_frame(read_records(folder / "fix-matrix.json", MatrixRecord))
-    violated = int(fixed["holds"].eq(False).sum())
-    compacting = fixed[fixed["compaction"] == "on"].drop_duplicates(
-        ["runner", "decision", "compaction", "state_boundary"]
-    )
-    still = int((compacting["compaction_requests"] > 0).sum())
-    sweep = sweep_frame(folder / "sweep.json")
-    version = str(pinned["sdk_version"].iloc[0])  # the release the committed matrix ran on
-    where = where_in_the_sdk(version, committed_fix_release(folder))
+class MissingFindingsError(InvestigationError):
+    """A result file the README's findings need is missing under ``data/``."""
+
+
+def findings_block(found: Findings, folder: Path = paths.DATA) -> str:
+    """The findings, as markdown: the pinned matrix, the sweep, where in the SDK, the workaround
+    matrix and the doctor's answers, each source file named as the reader finds it."""
+    files = paths.data(folder)
+    pinned, releases, fixed, affected = found.pinned, found.releases, found.fixed, found.affected
+    upgrade, worker, heal = found.upgrade, found.worker, found.heal
+    if not (pinned and releases and fixed and affected and upgrade and worker and heal):
+        raise MissingFindingsError(f"the findings need every result file under {folder}")
+    sweep = files.shown(files.sweep)
+    where = where_in_the_sdk(found.mechanism)
+    mechanism = f" (`{files.shown(files.mechanism)}`, notebook 03)"
     lines = [
-        "**On the pinned release** (`data/matrix.json`):",
+        f"**On the pinned release** (`{files.shown(files.matrix)}`):",
         "",
-        finding(pinned),
+        matrix_lines(pinned),
         "",
-        "**Across releases** (`data/sweep.json`): " + release_answer(sweep),
+        f"**Across releases** (`{sweep}`): " + releases_sentence(releases),
         "",
-        "**Two eras, then the fix** (`data/sweep.json`; what reaches the model, a 400 the user "
-        "sees, kept apart from what reaches compaction only): " + era_answer(sweep),
+        f"**Two eras, then the fix** (`{sweep}`; what reaches the model, a 400 the user "
+        "sees, kept apart from what reaches compaction only): " + eras_sentence(releases),
         "",
-        era_story(sweep),
+        era_story(releases),
         "",
-        *([where + " (`data/mechanism.json`, notebook 03)", ""] if where else []),
-        f"**With the workaround** (`data/fix-matrix.json`): {violated} of {len(fixed)} verdicts "
-        f"violated; {still} of {len(compacting)} compaction-on cases still compact.",
+        *([where + mechanism, ""] if where else []),
+        f"**With the workaround** (`{files.shown(files.fix_matrix)}`): {workaround_line(fixed)}",
         "",
-        doctor_block(folder),
+        f"**Am I affected with the SDK's defaults?** (`{files.shown(files.doctor_check_pinned)}`) "
+        + affected_sentence(*affected),
+        "",
+        f"**Does upgrading heal stored sessions?** (`{files.shown(files.doctor_upgrade)}`) "
+        + upgrade_sentence(upgrade),
+        "",
+        f"**A resume by another worker?** (`{files.shown(files.doctor_worker)}`) "
+        + worker_sentence(worker),
+        "",
+        f"**Which sessions are poisoned, and the repair?** (`{files.shown(files.doctor_heal)}`) "
+        + heal_sentence(heal),
     ]
     return "\n".join(lines)
 
@@ -68,6 +90,17 @@ def findings_block(folder: Path = paths.DATA) -> str:
 def notebooks_block(record: Path = paths.DATA_FILES.notebooks) -> str:
     """The notebook table, from what each notebook did when ``make run`` executed it."""
     return provenance.table(provenance.load(record))
+
+
+def invariants_block() -> str:
+    """The invariants table: each name with its one meaning (``analysis.invariants``)."""
+    rows = [f"| `{i.name}` | {i.meaning} |" for i in DEFINITIONS]
+    return "\n".join(["| invariant | holds when |", "|---|---|", *rows])
+
+
+def upstream_block(folder: Path = paths.DATA) -> str:
+    """The SDK's own suite per release, from its committed results."""
+    return upstream.readme_block(folder)
 
 
 def with_block(text: str, block: str, start: str = START, end: str = END) -> str:
@@ -79,16 +112,24 @@ def with_block(text: str, block: str, start: str = START, end: str = END) -> str
     return f"{head}{start}\n{block}\n{end}{tail}"
 
 
+def blocks(folder: Path = paths.DATA, text: str = "") -> list[tuple[str, str, str]]:
+    """Every block of the README as (start marker, end marker, text), from ``folder``; the
+    invariants table only where ``text`` (the README) marks a place for it."""
+    found = [
+        (START, END, findings_block(load_findings(folder), folder)),
+        (NOTEBOOKS_START, NOTEBOOKS_END, notebooks_block(paths.data(folder).notebooks)),
+        (UPSTREAM_START, UPSTREAM_END, upstream_block(folder)),
+    ]
+    if INVARIANTS_START in text:
+        found.append((INVARIANTS_START, INVARIANTS_END, invariants_block()))
+    return found
+
+
 def update(readme: Path = paths.README, folder: Path = paths.DATA) -> bool:
-    """Rewrite the README's findings and notebook blocks; return whether they changed."""
-    before = readme.read_text()
-    after = with_block(before, findings_block(folder))
-    after = with_block(
-        after,
-        notebooks_block(folder / paths.DATA_FILES.notebooks.name),
-        NOTEBOOKS_START,
-        NOTEBOOKS_END,
-    )
+    """Rewrite every block of the README; return whether it changed."""
+    before = after = readme.read_text()
+    for start, end, block in blocks(folder, before):
+        after = with_block(after, block, start, end)
     if after != before:
         write_atomic(readme, after)
     return after != before

@@ -28,40 +28,36 @@ import pandas as pd
 from .. import paths
 from ..analysis import vocabulary
 from ..analysis.folding import PARTS, block_order, fold
-from ..analysis.invariants import JudgedRun, judge_all
+from ..analysis.invariants import JudgedRun, invariant, judge_all
 from ..analysis.matrix import records
-from ..analysis.outcomes import outcome_answer, outcome_frame
+from ..analysis.outcomes import outcome_frame, outcome_of
 from ..analysis.table import pivot, to_frame
 from ..display.frames import diff_text
 from ..display.heatmap import heatmap, png_bytes
 from ..display.views import stage_diff, stage_summary, stage_table
 from ..errors import InvestigationError
+from ..findings.load import Findings, api_errors
+from ..findings.matrix import MatrixFinding, matrix_finding, seen
+from ..findings.prose import (
+    error_sentence,
+    fixed_sentence,
+    seen_sentence,
+    severity_sentence,
+    where_in_the_sdk,
+)
 from ..formats.files import write_atomic
 from ..formats.markdown import code, escape, fence, github_length, markdown_table
-from ..mechanism.views import where_in_the_sdk
+from ..releases.crosscheck import JUDGED
 from ..releases.versions import PACKAGE, version_key
 from ..study.capture import OK, STAGES, CaseRun
 from ..study.scenario import CHOICES, FIELD_NAMES, Case, parse_filter
-from .reproduce import TEST_NAME, api_errors, error_sentence, fixed_sentence, one_line
 from .results import matrix_markdown
-from .snippet import upstream_test
+from .snippet import TEST_NAME, one_line, upstream_test
 
 GITHUB_LIMIT = 65_536
 PACKAGES = ("openai", "pydantic")  # beside openai-agents, whose version the runs carry
 TITLE = "Compaction orphans a tool call awaiting approval: reproduction report"
 OVER_HTTP = "over HTTP"
-# What the regression test asserts: it fails exactly where either is violated (fix-releases.json).
-TESTED = ("next_turn_input_paired", "compaction_input_complete")
-MEANINGS = {
-    "next_turn_input_paired": "the next turn's model input holds no output without its call",
-    "resumed_input_paired": "the resumed turn's model input holds no output without its call",
-    "compaction_input_complete": "no compaction request holds a call without its output",
-    "compaction_input_paired": "no compaction request holds an output without its call",
-    "stored_history_paired": "the history stored after the resume holds no output without its call",
-    "decision_enforced": "the tool ran exactly as many times as it was approved",
-    "next_turn_accepted": "the next turn's model request is answered: over HTTP no error is "
-    "raised; on the scripted model the stand-in's rules accept its input",
-}
 
 
 class ReportTooLongError(InvestigationError):
@@ -160,18 +156,6 @@ def attach_hint(output: Path) -> str:
     )
 
 
-def pattern(judged: Sequence[JudgedRun]) -> str:
-    """A sentence naming one choice that picks out exactly the violating cases, if one does."""
-    bad = {j.run.case for j in judged if j.violations}
-    for name, values in CHOICES.items():
-        chosen = {getattr(j.run.case, name) for j in judged}
-        for value in values:
-            cases = {j.run.case for j in judged if getattr(j.run.case, name) == value}
-            if bad and len(chosen) > 1 and cases == bad:
-                return f" The violating cases are exactly those with `{name}={value}`."
-    return ""
-
-
 def identical_rows(frame: pd.DataFrame) -> list[list[str]]:
     """The frame's index labels, grouped by identical rows, groups in order of first row."""
     found: dict[tuple[str, ...], list[str]] = {}
@@ -194,12 +178,10 @@ def group_name(labels: Sequence[str], cases: Sequence[Case]) -> str:
 
 def seen_over_http(wire: Sequence[JudgedRun]) -> dict[str, str]:
     """Each case's end over HTTP in a few words: ``ok``, or the exception, status and stage."""
-    frame = outcome_frame(wire)
+    ends = map(outcome_of, wire)
     return {
-        str(label): OK
-        if row["exception"] == OK
-        else f"{row['exception']} (HTTP {row['http_status']}) at {row['stage']}"
-        for label, row in frame.iterrows()
+        o.case: OK if o.exception == OK else f"{o.exception} (HTTP {o.http_status}) at {o.stage}"
+        for o in ends
     }
 
 
@@ -324,7 +306,8 @@ def reproduce(
 def user_view(
     judged: Sequence[JudgedRun], wire: Sequence[JudgedRun], releases: str | None
 ) -> list[str]:
-    """The section on what the user sees: each case over HTTP, and the releases by severity."""
+    """The section on what the user sees: each case over HTTP, and the releases by severity
+    (``releases``: the committed sweep's severities in a sentence)."""
     if not wire and releases is None:
         return []
     parts = ["", "### What the user sees", ""]
@@ -333,10 +316,11 @@ def user_view(
             "The same cases on the SDK's own `OpenAIResponsesModel` and `responses.compact`, "
             "with a real `AsyncOpenAI` client talking HTTP (in-process) to a local stand-in that "
             "validates input as the API does (the matrix's last column). "
-            + escape(outcome_answer(wire, judged))
+            + escape(seen_sentence(seen(wire, judged)))
         ]
     if releases is not None:
-        parts += ["", f"**Across releases** (`data/sweep.json`): {escape(releases)}"]
+        sweep = paths.DATA_FILES.shown(paths.DATA_FILES.sweep)
+        parts += ["", f"**Across releases** (`{sweep}`): {escape(releases)}"]
     return parts
 
 
@@ -346,24 +330,29 @@ def head(
     spec: str | None,
     output: Path | None,
     wire: Sequence[JudgedRun] = (),
-    releases: str | None = None,
-    fixed: str | None = None,
+    committed: Findings | None = None,
     test: str = "",
 ) -> str:
     """Everything before the evidence: finding, environment, reproduce, matrix, invariants."""
     runs = [j.run for j in judged]
     version = run_version(runs)
-    bad = [j for j in judged if j.violations]
-    found = f"**{len(bad)} of {len(runs)} cases violate at least one invariant.**{pattern(judged)}"
+    matrix: MatrixFinding = matrix_finding(records(judged))
+    choice = matrix.violating_choice
+    exactly = f" The violating cases are exactly those with `{choice}`." if choice else ""
+    found = f"**{matrix.violating} of {matrix.cases} cases violate at least one invariant.**"
+    fixed = committed.fixed_in if committed else None
+    mechanism = committed.mechanism if committed else None
+    where = where_in_the_sdk(mechanism if mechanism and mechanism.old == version else None)
+    sweep = committed.releases if committed else None
     fix = fixed_sentence(fixed)
     cases = [run.case for run in runs]
-    fails = any(v.invariant in TESTED for j in bad for v in j.violations)
+    fails = any(c.violated for c in matrix.invariants if c.invariant in JUDGED)
     frame = case_frame(table, wire)
     groups = len(identical_rows(frame))
     parts = [
         f"## {TITLE}",
         "",
-        found,
+        found + exactly,
         "",
         error_sentence(api_errors(runs)) + fix,
         "",
@@ -372,7 +361,7 @@ def head(
         "and after the resume its output is stored and sent without its call. A scripted model "
         "and a stand-in compaction client drive the public SDK API: no provider was called.",
         "",
-        *([where, ""] if (where := where_in_the_sdk(version, fixed)) else []),
+        *([where, ""] if where else []),
         "### Environment",
         "",
         "The run this report shows:",
@@ -393,7 +382,7 @@ def head(
     ]
     if output is not None:
         parts += ["", f"<!-- {attach_hint(output)} -->"]
-    parts += user_view(judged, wire, releases)
+    parts += user_view(judged, wire, severity_sentence(sweep) if sweep else None)
     skipped = [run for run in runs if run.error is not None or run.not_applicable is not None]
     if skipped:
         parts += ["", "Not judged:", ""]
@@ -401,7 +390,7 @@ def head(
             f"- {code(r.case.label)}: {escape(r.not_applicable or r.error or '')}" for r in skipped
         ]
     parts += ["", "Invariants:", ""]
-    parts += [f"- {code(name)}: {MEANINGS[name]}" for name in table.columns]
+    parts += [f"- {code(name)}: {invariant(name).meaning}" for name in table.columns]
     return "\n".join(parts)
 
 
@@ -435,22 +424,21 @@ def build_report(
     output: Path | None = None,
     limit: int = GITHUB_LIMIT,
     wire_runs: Sequence[CaseRun] = (),
-    releases: str | None = None,
-    fixed: str | None = None,
+    committed: Findings | None = None,
     test_file: Path = paths.REGRESSION_TEST,
 ) -> Report:
     """The report for these runs, within ``limit`` characters as GitHub counts them.
 
     ``spec`` is the case filter the runs were selected with; ``output`` is where the report
     will be written (the heatmap goes beside it). ``wire_runs`` are the same cases over HTTP
-    (what the user sees); ``releases`` says which releases reach the user how
-    (``severity_answer`` on the sweep); ``fixed`` is the release that fixes the bug
-    (``committed_fix_release``); ``test_file`` is the regression test the report carries.
+    (what the user sees); ``committed`` are the findings of the committed data
+    (``findings.load``): which releases reach the user how, the release that fixes the bug and
+    where in the SDK; ``test_file`` is the regression test the report carries.
     """
     judged = judge_all(runs)
     table = pivot(to_frame(records(judged)))
     test = upstream_test(test_file.read_text())
-    head_text = head(judged, table, spec, output, judge_all(wire_runs), releases, fixed, test)
+    head_text = head(judged, table, spec, output, judge_all(wire_runs), committed, test)
     groups = evidence_groups([j for j in judged if j.violations])
     blocks = [evidence(group) for group in groups]
     for kept in range(len(blocks), -1, -1):

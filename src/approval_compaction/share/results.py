@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .. import paths
 from ..analysis import vocabulary
 from ..analysis.invariants import JudgedRun
 from ..analysis.matrix import MatrixRecord, records
@@ -46,7 +47,7 @@ def matrix_markdown(table: pd.DataFrame) -> str:
 
 
 def write_matrix(
-    runs: Sequence[CaseRun | JudgedRun], folder: Path, stem: str = "matrix"
+    runs: Sequence[CaseRun | JudgedRun], folder: Path, stem: str = paths.MATRIX
 ) -> list[Path]:
     """Write the matrix as JSON, CSV and markdown, its heatmap (violations first, as one block),
     and every captured run."""
@@ -54,13 +55,11 @@ def write_matrix(
     from ..analysis.table import pivot, to_frame
     from ..display.heatmap import heatmap, png_bytes
 
-    rows = records(runs)
+    files, rows = paths.data(folder), records(runs)
     table = pivot(to_frame(rows))
-    written = write_records(
-        folder / f"{stem}.json", rows, MatrixRecord, markdown=matrix_markdown(table) + "\n"
-    )
+    markdown = matrix_markdown(table) + "\n"
+    written = write_records(files.results(stem), rows, MatrixRecord, markdown=markdown)
     plain = [run.run if isinstance(run, JudgedRun) else run for run in runs]
-    write_atomic(folder / f"{stem}-runs.json", runs_json(plain))
-    image = folder / f"{stem}-heatmap.png"
-    write_atomic(image, png_bytes(heatmap(block_order(table))))  # the violations as one block
-    return [*written, folder / f"{stem}-runs.json", image]
+    write_atomic(files.runs(stem), runs_json(plain))
+    write_atomic(files.heatmap(stem), png_bytes(heatmap(block_order(table))))  # one block
+    return [*written, files.runs(stem), files.heatmap(stem)]

@@ -1,43 +1,42 @@
 """Snippet: a markdown comment for the upstream thread, generated from the committed data.
 
-It holds the API's error text (the stand-in's rules on the committed runs' next turn, so a search
-for the message finds it), the release that fixes the bug (``reproduce.fix_release`` on the
-committed test results and sweep), the fix idea in a few lines, a one-line command that runs the
+It renders the committed findings (``findings.load``): the API's error text (the stand-in's
+rules on the committed runs' next turn, so a search for the message finds it), the release that
+fixes the bug, where in the SDK, the fix idea in a few lines, a one-line command that runs the
 regression test without a clone, a before/after table of the invariants and of the compactions
 made (each column named after the release its records were made on), the test's outcome on every
 swept release, and the SDK-style regression test as a maintainer would paste it (this project's
 workaround block removed).
+
+The one line is ``uv run --no-project --with openai-agents==X --with pytest==Y --with
+pytest-asyncio==Z pytest FILE``: uv builds a throwaway environment with only those pins, and the
+test needs no configuration file because it marks its coroutine ``@pytest.mark.asyncio`` itself
+(pytest-asyncio's default strict mode runs exactly the marked tests). The tool pins are the ones
+installed here (``requirements.txt`` pins them); the ``openai-agents`` pin is the release the
+data was recorded on.
 """
 
 from __future__ import annotations
 
 import argparse
 import re
+import shlex
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from .. import paths
 from ..analysis import vocabulary
 from ..analysis.invariants import INVARIANTS
-from ..analysis.matrix import MatrixRecord
 from ..errors import InvestigationError
+from ..findings.load import Findings, load_findings
+from ..findings.matrix import MatrixFinding
+from ..findings.prose import crosscheck_sentence, error_sentence, fixed_sentence, where_in_the_sdk
 from ..formats.files import write_atomic
-from ..formats.records import read_json_list, read_records
-from ..mechanism.views import where_in_the_sdk
-from ..releases.crosscheck import CrossRecord
-from ..releases.versions import PACKAGE, version_key
-from ..study.capture import CaseRun
-from ..wire.rules import ApiError
-from .reproduce import (
-    TEST_NAME,
-    api_errors,
-    committed_fix_release,
-    error_sentence,
-    fixed_sentence,
-    one_line,
-)
+from ..releases.crosscheck import tool_requirements
+from ..releases.versions import PACKAGE
 
 SNIPPET = paths.DATA_FILES.snippet
+TEST_NAME = paths.REGRESSION_TEST.name
 PROJECT_BLOCK = re.compile(
     r"\n# >>> approval-compaction only.*?# <<< approval-compaction only\n", re.DOTALL
 )
@@ -53,6 +52,16 @@ On released versions the same effect is available without patching the SDK: a su
 open in the latest exchange, so the SDK's own type checks and attribute writes keep working."""
 
 
+def one_line(sdk_version: str, tools: Sequence[str] | None = None) -> str:
+    """The command that runs the saved test on ``sdk_version`` in a throwaway environment:
+    ``uv run --no-project`` with only the pins, the tools at the versions installed here."""
+    pins = [f"{PACKAGE}=={sdk_version}", *(tool_requirements() if tools is None else tools)]
+    words = ["uv", "run", "--no-project"]
+    for pin in pins:
+        words += ["--with", pin]
+    return shlex.join([*words, "pytest", TEST_NAME])
+
+
 def upstream_test(text: str) -> str:
     """The regression test without this project's block: what a maintainer pastes."""
     stripped, count = PROJECT_BLOCK.subn("", text)
@@ -63,117 +72,69 @@ def upstream_test(text: str) -> str:
     return stripped
 
 
-def _cell(rows: Sequence[MatrixRecord], invariant: str) -> str:
-    mine = [r for r in rows if r.invariant == invariant]
-    if not mine:
+def _cell(found: MatrixFinding | None, invariant: str) -> str:
+    count = next((c for c in found.invariants if c.invariant == invariant), None) if found else None
+    if count is None or not count.cases:
         return "not run"
-    broken = sum(r.holds is False for r in mine)
-    unjudged = sum(r.holds is None for r in mine)
-    if broken:
-        return f"{vocabulary.VIOLATED.marker} violated in {broken} of {len(mine)} cases"
-    return f"{vocabulary.HOLDS.marker} holds in {len(mine) - unjudged} of {len(mine)} cases"
+    if count.violated:
+        return f"{vocabulary.VIOLATED.marker} violated in {count.violated} of {count.cases} cases"
+    judged = count.cases - count.unjudged
+    return f"{vocabulary.HOLDS.marker} holds in {judged} of {count.cases} cases"
 
 
-def _compactions(rows: Sequence[MatrixRecord]) -> str:
-    per_case = {r.case_key: r.compaction_requests for r in rows}
-    return f"{sum(per_case.values())} in {len(per_case)} cases" if per_case else "not run"
-
-
-def before_after(columns: Mapping[str, Sequence[MatrixRecord]]) -> str:
+def before_after(columns: Mapping[str, MatrixFinding | None]) -> str:
     """Invariants by variant, and the compaction requests each variant made, in markdown."""
     lines = ["| invariant | " + " | ".join(columns) + " |", "|---" * (len(columns) + 1) + "|"]
     for invariant in INVARIANTS:
-        cells = [_cell(rows, invariant) for rows in columns.values()]
+        cells = [_cell(found, invariant) for found in columns.values()]
         lines.append(f"| `{invariant}` | " + " | ".join(cells) + " |")
-    counts = [_compactions(rows) for rows in columns.values()]
+    counts = [
+        f"{found.compaction_requests} in {found.cases} cases"
+        if found and found.cases
+        else "not run"
+        for found in columns.values()
+    ]
     lines.append("| compaction requests | " + " | ".join(counts) + " |")
     return "\n".join(lines)
 
 
-def releases_sentence(records: Sequence[CrossRecord]) -> str:
-    """The unfixed test across the sweep, in one sentence."""
-    if not records:
-        return "The test has not been run across releases yet."
-    failing: set[str] = set()
-    passing: set[str] = set()
-    for r in records:
-        (failing if r.unfixed != "passed" else passing).add(r.sdk_version)
-    passing -= failing
-    judged = [r for r in records if r.agrees is not None]
-    agreed = sum(bool(r.agrees) for r in judged)
-    wrapped = {r.sdk_version for r in records if r.workaround == "passed"}
-    wrapped -= {r.sdk_version for r in records if r.workaround != "passed"}
-    return (
-        f"Run unpatched in each release's own environment, the test fails on "
-        f"{_span(failing)} and passes on {_span(passing)}; in {agreed} of {len(judged)} "
-        "release/runner/decision cases its outcome matches the sweep's verdict on "
-        "`next_turn_input_paired` and `compaction_input_complete` (fails exactly where either "
-        "is violated). With the workaround wrapper around the session it passes on "
-        f"{_span(wrapped)}."
-    )
-
-
-def _span(versions: set[str]) -> str:
-    ordered = sorted(versions, key=version_key)
-    if not ordered:
-        return "no release"
-    if len(ordered) == 1:
-        return ordered[0]
-    return f"{len(ordered)} releases ({ordered[0]} to {ordered[-1]})"
-
-
-def _load(path: Path) -> list[MatrixRecord]:
-    return read_records(path, MatrixRecord) if path.exists() else []
-
-
-def release_of(rows: Sequence[MatrixRecord], fallback: str) -> str:
-    """The one release the records were made on (``fallback`` when there are none)."""
-    versions = sorted({r.sdk_version for r in rows}, key=version_key)
-    if len(versions) > 1:
+def release_of(found: MatrixFinding | None, fallback: str) -> str:
+    """The one release a column's records were made on (``fallback`` when there are none)."""
+    releases = found.releases if found is not None else ()
+    if len(releases) > 1:
         raise InvestigationError(
-            f"one column shows one release, the records come from {', '.join(versions)}"
+            f"one column shows one release, the records come from {', '.join(releases)}"
         )
-    return versions[0] if versions else fallback
-
-
-def _runs(path: Path) -> list[CaseRun]:
-    return read_json_list(path, CaseRun.from_json) if path.exists() else []
-
-
-def _crosscheck(path: Path) -> list[CrossRecord]:
-    return read_records(path, CrossRecord) if path.exists() else []
+    return releases[0] if releases else fallback
 
 
 def build(folder: Path = paths.DATA, test_file: Path = paths.REGRESSION_TEST) -> str:
-    """The whole comment, from ``matrix*.json``, ``fix-*.json``, the sweep and the test file."""
-    unfixed, fixed = _load(folder / "matrix.json"), _load(folder / "fix-matrix.json")
-    newest = _load(folder / "fix-newest-matrix.json")
-    pinned = release_of(unfixed, "pinned")
+    """The whole comment, from the findings under ``folder`` and the test file."""
+    found = load_findings(folder)
+    pinned = release_of(found.pinned, "pinned")
     columns = {
-        pinned: unfixed,
-        f"{release_of(fixed, 'pinned')} + workaround": fixed,
-        release_of(newest, "newest"): newest,
+        pinned: found.pinned,
+        f"{release_of(found.fixed, 'pinned')} + workaround": found.fixed,
+        release_of(found.newest, "newest"): found.newest,
     }
-    fix = committed_fix_release(folder)
-    tested = _crosscheck(folder / "fix-releases.json")
-    fails = any(r.sdk_version == pinned and r.unfixed != "passed" for r in tested)
-    cases = len({r.case_key for r in unfixed})
+    fails = found.crosscheck is not None and pinned in found.crosscheck.failing
     return "\n".join(
         [
-            *lead(pinned, fix, api_errors(_runs(folder / "matrix-runs.json"))),
+            *lead(pinned, found),
             "",
             FIX_IDEA,
             "",
-            *reproduce(pinned, fix, fails),
+            *reproduce(pinned, found.fixed_in, fails),
             "",
-            f"**Before/after.** {cases} cases (`run`/`run_streamed` × approve/reject × compaction "
+            f"**Before/after.** {found.pinned.cases if found.pinned else 0} cases "
+            "(`run`/`run_streamed` × approve/reject × compaction "
             "hook on/off × `RunState` JSON round trip or in-memory state), scripted model, "
             "recording compaction client, real `SQLiteSession`; each column is named after the "
             f"`{PACKAGE}` release its records were made on:",
             "",
             before_after(columns),
             "",
-            releases_sentence(tested),
+            crosscheck_sentence(found.crosscheck),
             "",
             f"<details><summary>Regression test: save as <code>{TEST_NAME}</code> "
             "(pytest + pytest-asyncio, self-contained)</summary>",
@@ -188,12 +149,12 @@ def build(folder: Path = paths.DATA, test_file: Path = paths.REGRESSION_TEST) ->
     )
 
 
-def lead(pinned: str, fix: str | None, errors: Sequence[ApiError]) -> list[str]:
+def lead(pinned: str, found: Findings) -> list[str]:
     """What the user meets, verbatim, and which release fixes it."""
-    fixed = fixed_sentence(fix, "the regression test below")
-    where = where_in_the_sdk(pinned, fix)
+    fixed = fixed_sentence(found.fixed_in, "the regression test below")
+    where = where_in_the_sdk(found.mechanism)
     return [
-        f"**`{PACKAGE}` {pinned}.** {error_sentence(errors)}{fixed}",
+        f"**`{PACKAGE}` {pinned}.** {error_sentence(found.errors)}{fixed}",
         *(["", where] if where else []),
     ]
 

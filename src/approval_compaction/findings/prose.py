@@ -1,0 +1,257 @@
+"""Prose: each finding in words, rendered from its record; nothing here computes a finding.
+
+The README's block, the report, the snippet and the notebooks' answer lines use these
+sentences, so a claim reads the same wherever it is made. Each function takes records and
+returns markdown text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..doctor.check import check_answer
+from ..doctor.heal import HealSummary
+from ..formats.markdown import code
+from ..releases.bisect import spans
+from ..releases.crosscheck import JUDGED
+from ..releases.versions import PACKAGE
+from ..wire.rules import ApiError
+from .doctor import Check, Upgrade, Worker
+from .fix import Crosscheck
+from .matrix import MatrixFinding, Seen
+from .mechanism import Mechanism
+from .releases import NEVER, SEVERITIES, Era, Releases
+
+
+def matrix_lines(found: MatrixFinding) -> str:
+    """Per invariant: how many cases break it and what they share, one bullet each."""
+    lines = [f"openai-agents {', '.join(found.releases)}, {found.cases} cases:"]
+    for count in found.invariants:
+        name = f"`{count.invariant}`"
+        if not count.violated:
+            extra = f" ({count.unjudged} could not be judged)" if count.unjudged else ""
+            lines.append(f"- {name} holds in every judged case{extra}.")
+            continue
+        verdict = "exactly the cases with" if count.exact else "cases sharing"
+        lines.append(
+            f"- {name} is violated in {count.violated} of {count.cases} cases: "
+            f"{verdict} {count.choices}."
+        )
+    return "\n".join(lines)
+
+
+def workaround_line(fixed: MatrixFinding) -> str:
+    """The workaround's matrix: verdicts violated, and compaction-on cases that still compact."""
+    return (
+        f"{fixed.violated} of {fixed.verdicts} verdicts violated; {fixed.compacting} of "
+        f"{fixed.compaction_on} compaction-on cases still compact."
+    )
+
+
+def seen_sentence(found: Seen) -> str:
+    """Which cases end with which error over HTTP, and whether the prediction agrees."""
+    if not found.failing:
+        text = f"All {found.cases} cases are answered at every turn."
+    else:
+        said = "; ".join(
+            f"{f.exception} (HTTP {f.http_status}) at the {f.stage} stage: {f.message}"
+            for f in found.failures
+        )
+        where = " (exactly the cases with compaction=on)" if found.compaction_on_only else ""
+        text = f"{found.failing} of {found.cases} cases end with {said}{where}."
+    if found.agreeing is not None:
+        text += (
+            f" The scripted model's prediction agrees in {found.agreeing} of {found.cases} cases."
+        )
+    return text
+
+
+def releases_sentence(found: Releases) -> str:
+    """Each invariant's broken range and the release where it holds again."""
+    parts = []
+    for edge in found.boundaries:
+        if edge.broken_ranges > 1:
+            parts.append(f"{edge.invariant} breaks in {edge.broken_ranges} separate ranges")
+        elif edge.broken_ranges:
+            again = f"holds again in {edge.holds_again}" if edge.holds_again else "still broken"
+            parts.append(
+                f"{edge.invariant} is broken {edge.first_broken}..{edge.last_broken} ({again})"
+            )
+    versions = found.versions
+    said = "; ".join(parts) if parts else "every invariant holds"
+    return f"Of {len(versions)} releases, {versions[0]}..{versions[-1]}: {said}."
+
+
+def severity_sentence(found: Releases) -> str:
+    """Each severity with the ranges of releases it covers, in release order."""
+    known = {s.release: s.severity for s in found.severities if s.severity is not None}
+    parts = []
+    for severity in SEVERITIES:
+        marks = {v: s == severity for v, s in known.items()}
+        ranges = [
+            span.first if span.first == span.last else f"{span.first}..{span.last}"
+            for span in spans(found.versions, marks)
+            if span.holds
+        ]
+        count = sum(marks.values())
+        if count:
+            plural = "release" if count == 1 else "releases"
+            parts.append(f"{severity} on {', '.join(ranges)} ({count} {plural})")
+    observed = sorted({s.next_turn_seen_by for s in found.severities} - {""})
+    seen = f" (next turn observed with the {' / '.join(observed)} model)" if observed else ""
+    return "; ".join(parts) + seen + "."
+
+
+def eras_sentence(found: Releases) -> str:
+    """The eras in one sentence: each span, its size and its severity."""
+    parts = [
+        f"{e.span} ({e.count} release{'s' if e.count != 1 else ''}): {e.severity}"
+        for e in found.eras
+    ]
+    total = sum(e.count for e in found.eras)
+    return f"{total} releases, {len(found.eras)} eras: " + "; ".join(parts) + "."
+
+
+def era_story(found: Releases) -> str:
+    """Each era as a markdown bullet: where the pending call's pieces went, in words."""
+    return "\n".join(f"- **{era.span}**: {_story(era)}." for era in found.eras)
+
+
+def _story(era: Era) -> str:
+    open_call, to_compaction = era.open_call, era.orphan_to_compaction
+    stored, to_model = era.orphan_stored, era.orphan_to_model
+    if NEVER == open_call == to_compaction == stored == to_model:
+        return "nothing unpaired reaches compaction, the stored history or the model"
+    said = f"compaction receives the open call at {open_call}" if open_call != NEVER else ""
+    failure = era.failure
+    if stored == to_model == NEVER:
+        swallowed = (
+            f"{said} and its orphan output at {to_compaction}, which swallows it: "
+            "it is never stored or sent unpaired"
+        )
+        return (
+            f"{swallowed}; {failure}" if failure else f"{swallowed}, and the next turn is accepted"
+        )
+    parts = [said] if said else []
+    parts += [f"the orphan output is stored at {stored}"] if stored != NEVER else []
+    parts += [f"sent to the model at {to_model}"] if to_model != NEVER else []
+    text = "; ".join(parts[:1] + [", ".join(parts[1:])]) if len(parts) > 1 else parts[0]
+    return f"{text}: {failure}" if failure else text
+
+
+def mechanism_sentence(found: Mechanism) -> str:
+    """Which function compacts the pending call at the pause, and what the fix moved."""
+    return (
+        f"In {found.old}, {code(found.function)} (called at: {', '.join(found.called_at)}) sends "
+        f"the pending call to `responses.compact` at the pause, because its "
+        f"`drop_orphan_function_calls` check runs only under {code(found.old_block)} (line "
+        f"{found.old_line}); {found.new} moves the check under {code(found.new_block)} (line "
+        f"{found.new_line}), so it applies to a complete history too, and compaction requests go "
+        f"out at {', '.join(found.new_compacts_at) or 'no stage'} instead of "
+        f"{', '.join(found.old_compacts_at) or 'no stage'}."
+    )
+
+
+def where_in_the_sdk(found: Mechanism | None) -> str:
+    """The paragraph naming the function responsible; empty without a mechanism finding."""
+    if found is None:
+        return ""
+    said = mechanism_sentence(found)
+    return f"**Where in the SDK** (read from each release's installed source): {said}"
+
+
+def error_sentence(errors: Sequence[ApiError]) -> str:
+    """The errors in one sentence, each message in a code span so a search finds it verbatim."""
+    if not errors:
+        return "The Responses API accepts every next-turn request."
+    said = "; ".join(f"HTTP {e.status} {code(e.message)}" for e in errors)
+    return f"The Responses API rejects the next turn's request with {said}"
+
+
+def fixed_sentence(fix: str | None, test: str = "the regression test") -> str:
+    """Which release fixes the bug; "" while none does."""
+    if fix is None:
+        return ""
+    return (
+        f" **Fixed in `{PACKAGE}` {fix}**: from this release on, {test} passes and the release "
+        "sweep finds every invariant holding."
+    )
+
+
+def _span(versions: Sequence[str]) -> str:
+    if not versions:
+        return "no release"
+    if len(versions) == 1:
+        return versions[0]
+    return f"{len(versions)} releases ({versions[0]} to {versions[-1]})"
+
+
+def crosscheck_sentence(found: Crosscheck | None) -> str:
+    """The unfixed test across the sweep, in one sentence."""
+    if found is None:
+        return "The test has not been run across releases yet."
+    return (
+        f"Run unpatched in each release's own environment, the test fails on "
+        f"{_span(found.failing)} and passes on {_span(found.passing)}; in {found.agreed} of "
+        f"{found.judged} release/runner/decision cases its outcome matches the sweep's verdict on "
+        f"{' and '.join(map(code, JUDGED))} (fails exactly where either is violated). With the "
+        "workaround wrapper around the session it passes on "
+        f"{_span(found.wrapped)}."
+    )
+
+
+def affected_sentence(pinned: Check, newest: Check) -> str:
+    """Am I affected with the SDK's defaults, and when; and on the newest release."""
+    first = check_answer(pinned.config, pinned.rows, pinned.release)
+    return f"{first} On {check_answer(newest.config, newest.rows, newest.release)}"
+
+
+def upgrade_sentence(found: Upgrade) -> str:
+    """Does the newest release heal a stored poisoned session?"""
+    sick, healed, pinned, newest = found.poisoned, found.repaired, found.pinned, found.newest
+    compacts = (
+        f"compaction still runs ({sick.compaction_requests} request)"
+        if sick.compaction_requests
+        else "compaction does not run on it"
+    )
+    answered = sick.api_answer.rstrip(".")
+    judged = f"by the {sick.judged_by}" + (f", {answered}" if answered else "")
+    return (
+        f"Upgrading from {pinned} to {newest} {'heals' if found.heals else 'does not heal'} a "
+        f"session {pinned} poisoned: {newest}'s next turn on it is {sick.next_turn} ({judged}; "
+        f"it sends the output {sick.orphan_outputs or 'nothing'} without its call), {compacts}, "
+        f"and the stored history stays {sick.stored_after}. After `doctor repair` the next turn "
+        f"on {newest} is {healed.next_turn}, with {healed.compaction_requests} compaction request."
+    )
+
+
+def worker_sentence(found: Worker) -> str:
+    """A fresh worker given only the RunState JSON and the store."""
+    parts = [
+        f"compaction {r.compaction}: stored {r.stored_after_resume}, next turn "
+        + (
+            f"sends {' '.join(r.next_turn_orphans_worker)} without its call"
+            if r.next_turn_orphans_worker
+            else "paired"
+        )
+        for r in found.rows
+    ]
+    verb = "behaves exactly like" if found.same else "differs from"
+    return (
+        f"A fresh worker given only the RunState JSON and the store {verb} the in-process "
+        f"resume: same stored history and same next-turn input ({'; '.join(parts)})."
+    )
+
+
+def heal_sentence(found: HealSummary) -> str:
+    """Which sessions are poisoned, and the repair without loss."""
+    before, after = found.before, found.after
+    return (
+        f"`doctor scan` found {before['poisoned']} poisoned of {found.sessions} sessions "
+        f"({before['pending']} pending, {before['healthy']} healthy); `doctor repair --apply` "
+        f"backed them up and repaired {found.repaired}, rewriting {found.items_rewritten} items "
+        f"in place (after: {after['poisoned']} poisoned). Item by item, the backup holds "
+        f"{found.items_backed_up} items of the poisoned sessions as they were "
+        f"({found.items_backed_up_differently} differ), and after `doctor restore` "
+        f"{found.items_restored_same} of {found.items_compared} items equal the original store."
+    )

@@ -1,0 +1,110 @@
+"""A matrix's finding on hand-built records, and what the user met over HTTP on live runs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from factories import matrix_record
+
+from approval_compaction.analysis.invariants import INVARIANTS
+from approval_compaction.analysis.matrix import MatrixRecord
+from approval_compaction.findings.matrix import Failure, matrix_finding, seen
+from approval_compaction.study.harness import run_matrix
+from approval_compaction.study.scenario import all_cases, select_cases
+from approval_compaction.wire.backend import responses_backend
+
+
+def records(broken: Any, requests: int = 1, **fields: Any) -> list[MatrixRecord]:
+    """Every case and invariant; ``next_turn_input_paired`` holds where ``broken(case)`` is
+    False, is violated where it is True and is not judged where it is None."""
+    rows = []
+    for case in all_cases():
+        verdict = broken(case)
+        for name in INVARIANTS:
+            holds = (
+                True
+                if name != "next_turn_input_paired"
+                else (None if verdict is None else not verdict)
+            )
+            on = case.compaction == "on"
+            rows.append(
+                matrix_record(
+                    **case.as_dict(),
+                    invariant=name,
+                    holds=holds,
+                    compaction_requests=requests if on else 0,
+                    **fields,
+                )
+            )
+    return rows
+
+
+def test_matrix_violations_in_exactly_the_cases_of_one_choice() -> None:
+    found = matrix_finding(records(lambda c: c.compaction == "on", requests=2))
+    count = found.invariants[0]
+    assert (count.invariant, count.cases, count.violated, count.unjudged) == (
+        "next_turn_input_paired",
+        16,
+        8,
+        0,
+    )
+    assert (count.shared, count.exact, count.choices) == (
+        (("compaction", "on"),),
+        True,
+        "compaction=on",
+    )
+    assert [c.violated for c in found.invariants[1:]] == [0] * (len(INVARIANTS) - 1)
+    assert (found.cases, found.violating, found.violating_choice) == (16, 8, "compaction=on")
+    assert (found.compaction_requests, found.compaction_on, found.compacting) == (16, 8, 8)
+    assert (found.verdicts, found.violated, found.holding) == (
+        16 * len(INVARIANTS),
+        8,
+        16 * len(INVARIANTS) - 8,
+    )
+
+
+def test_matrix_shared_choices_that_select_more_cases_are_not_exact() -> None:
+    """Three of the compaction-on cases: they share compaction=on, which selects eight."""
+    three = {c.label for c in select_cases("compaction=on")[:3]}
+    count = matrix_finding(records(lambda c: c.label in three)).invariants[0]
+    assert count.violated == 3 and ("compaction", "on") in count.shared
+    assert not count.exact
+
+
+def test_matrix_counts_cases_that_could_not_be_judged() -> None:
+    found = matrix_finding(records(lambda c: None if c.compaction == "on" else False, requests=0))
+    count = found.invariants[0]
+    assert (count.violated, count.unjudged) == (0, 8)
+    assert (found.compacting, found.violating, found.violating_choice) == (0, 0, "")
+
+
+def test_matrix_without_records_of_an_invariant_counts_no_case() -> None:
+    found = matrix_finding([matrix_record(invariant="decision_enforced")])
+    assert [c.cases for c in found.invariants] == [
+        int(n == "decision_enforced") for n in INVARIANTS
+    ]
+
+
+def test_matrix_releases_are_in_release_order() -> None:
+    mixed = [matrix_record(sdk_version="0.24.0"), matrix_record(sdk_version="0.9.0")]
+    assert matrix_finding(mixed).releases == ("0.9.0", "0.24.0")
+
+
+def test_seen_over_http_the_compaction_on_case_fails_and_the_prediction_agrees() -> None:
+    cases = select_cases("runner=run,decision=approve,state_boundary=json")
+    found = seen(run_matrix(cases, backend=responses_backend), run_matrix(cases))
+    assert (found.cases, found.failing, found.compaction_on_only, found.agreeing) == (2, 1, True, 2)
+    (failure,) = found.failures
+    assert failure == Failure(
+        "next_turn",
+        "openai.BadRequestError",
+        400,
+        failure.message,
+    )
+    assert "No tool call found for function call output with call_id pending-c1." in failure.message
+
+
+def test_seen_without_a_prediction_says_none_was_made() -> None:
+    cases = select_cases("runner=run,decision=approve,compaction=off,state_boundary=json")
+    found = seen(run_matrix(cases, backend=responses_backend))
+    assert (found.failing, found.failures, found.agreeing) == (0, (), None)

@@ -1,0 +1,103 @@
+"""Each renderer carries the facts of its record: the record's numbers and names appear."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from approval_compaction.findings import prose
+from approval_compaction.findings.fix import Crosscheck
+from approval_compaction.findings.load import Findings, load_findings
+from approval_compaction.findings.matrix import Failure, Seen
+from approval_compaction.findings.releases import NEVER, Era, Releases
+from approval_compaction.wire.rules import ApiError
+
+
+@pytest.fixture(scope="module")
+def found() -> Findings:
+    return load_findings()
+
+
+def test_prose_matrix_and_workaround_carry_their_counts(found: Findings) -> None:
+    assert found.pinned is not None and found.fixed is not None
+    lines = prose.matrix_lines(found.pinned).splitlines()[1:]
+    for line, count in zip(lines, found.pinned.invariants, strict=True):
+        assert f"`{count.invariant}`" in line
+        assert not count.violated or f"{count.violated} of {count.cases} cases: " in line
+    fixed = prose.workaround_line(found.fixed)
+    assert f"{found.fixed.violated} of {found.fixed.verdicts} " in fixed
+    assert f"{found.fixed.compacting} of {found.fixed.compaction_on} " in fixed
+
+
+def test_prose_seen_carries_each_error_and_the_agreement() -> None:
+    failure = Failure("next_turn", "openai.BadRequestError", 400, "No tool call found")
+    text = prose.seen_sentence(Seen(4, 2, (failure,), True, 3))
+    assert text.startswith("2 of 4 cases")
+    assert all(str(fact) in text for fact in (failure.exception, 400, failure.message))
+    assert "in 3 of 4 cases" in text
+
+
+def test_prose_releases_carry_edges_spans_and_severities(found: Findings) -> None:
+    assert found.releases is not None
+    said = prose.releases_sentence(found.releases)
+    for edge in found.releases.boundaries:
+        if edge.broken_ranges:
+            assert f"{edge.invariant} is broken {edge.first_broken}..{edge.last_broken}" in said
+    eras = prose.eras_sentence(found.releases)
+    assert all(
+        f"{e.span} ({e.count} release" in eras and e.severity in eras for e in found.releases.eras
+    )
+    assert "HTTP 400 on 0.22.1..0.23.1 (4 releases)" in prose.severity_sentence(found.releases)
+
+
+ERA = Era("0.1.0", 1, 2, 1, "scripted 3", "pause", "resume", NEVER, NEVER, NEVER, "", "")
+
+
+def story(era: Era) -> str:
+    return prose.era_story(Releases((), (), (), (), (era,)))
+
+
+def test_prose_era_story_follows_the_pending_calls_pieces() -> None:
+    assert "open call at pause and its orphan output at resume" in story(ERA)
+    sent = replace(ERA, orphan_stored="resume", orphan_to_model="next_turn", next_turn="HTTP 400")
+    assert "stored at resume, sent to the model at next_turn" in story(sent)
+
+
+def test_prose_era_story_says_when_a_swallowed_orphan_still_fails_the_next_turn() -> None:
+    """Were the API to refuse the next turn for another reason, the story must not say it is
+    accepted."""
+    failing = replace(ERA, next_turn="HTTP 400", seen_by="responses")
+    assert failing.failure in story(failing) and "accepted" not in story(failing)
+
+
+def test_prose_mechanism_carries_function_blocks_and_lines(found: Findings) -> None:
+    assert found.mechanism is not None
+    text = prose.where_in_the_sdk(found.mechanism)
+    m = found.mechanism
+    assert all(f"`{fact}`" in text for fact in (m.function, m.old_block, m.new_block))
+    assert f"(line {m.old_line})" in text and f"(line {m.new_line})" in text
+    assert prose.where_in_the_sdk(None) == ""
+
+
+def test_prose_error_fix_and_crosscheck_carry_messages_and_releases() -> None:
+    error = ApiError(400, "No tool call found for function call output with call_id c1.")
+    assert f"HTTP 400 `{error.message}`" in prose.error_sentence([error])
+    assert "0.24.0" in prose.fixed_sentence("0.24.0") and prose.fixed_sentence(None) == ""
+    text = prose.crosscheck_sentence(Crosscheck(("0.8.0", "0.10.0"), ("0.24.0",), 3, 4, ()))
+    assert "2 releases (0.8.0 to 0.10.0)" in text and "in 3 of 4 " in text
+
+
+def test_prose_doctor_answers_carry_their_records(found: Findings) -> None:
+    assert found.affected and found.upgrade and found.worker and found.heal
+    pinned, newest = found.affected
+    affected = prose.affected_sentence(pinned, newest)
+    assert f"after {', '.join(map(str, pinned.affected_at))} prior turns" in affected
+    assert newest.release in affected
+    upgrade = prose.upgrade_sentence(found.upgrade)
+    assert found.upgrade.pinned in upgrade and found.upgrade.poisoned.orphan_outputs in upgrade
+    assert all(
+        r.stored_after_resume in prose.worker_sentence(found.worker) for r in found.worker.rows
+    )
+    heal = prose.heal_sentence(found.heal)
+    assert f"{found.heal.items_restored_same} of {found.heal.items_compared} items" in heal
