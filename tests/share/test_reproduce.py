@@ -97,7 +97,7 @@ def test_one_line_passes_on_the_fixing_release(tmp_path: Path) -> None:
 def test_api_errors_words_the_next_turn_as_the_api_does() -> None:
     """The rules' answer to the scripted next turn is what the SDK's client raised over HTTP."""
     from approval_compaction.analysis.outcomes import outcome_frame
-    from approval_compaction.wire.backend import responses_backend
+    from approval_compaction.study.wiring import responses_backend
 
     cases = select_cases("runner=run,decision=reject,state_boundary=json")
     errors = api_errors(run_matrix(cases))

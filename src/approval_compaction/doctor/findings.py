@@ -1,8 +1,8 @@
 """Findings: the four answers, in words, from the doctor's runs and data files.
 
-``answers`` writes each answer from the records it is given; ``write_data`` (``doctor data``)
-stores the records under ``data/doctor-*.json`` and ``block`` writes the README's doctor
-findings from those files.
+``answers`` writes each answer from the records it is given (``doctor data``, in
+``affected.command``, stores the records under ``data/doctor-*.json``) and ``block`` writes the
+README's doctor findings from those files.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from .. import paths
-from .check import CheckRow, Config, check_answer, from_json
-from .upgrade import REJECTED, UpgradeRecord, load_upgrade
-from .worker import WorkerComparison
+from ..affected.check import CheckRow, Config, check_answer, from_json
+from ..affected.upgrade import REJECTED, UpgradeRecord, load_upgrade
+from ..affected.worker import WorkerComparison
 
 CHECK_PINNED = "doctor-check-pinned.json"
 CHECK_NEWEST = "doctor-check-newest.json"
@@ -130,24 +130,3 @@ def block(folder: Path = paths.DATA) -> str:
 
 def _tuples(row: dict[str, Any]) -> dict[str, Any]:
     return {k: tuple(v) for k, v in row.items() if isinstance(v, list)}
-
-
-def write_pinned_data(folder: Path = paths.DATA, turns: int = 20) -> list[Path]:
-    """The pinned release's default check, the worker comparison and a heal, as data files."""
-    from dataclasses import asdict
-
-    from ..formats.files import write_atomic
-    from ..study.capture import sdk_version
-    from .check import check_config, check_json, run_check
-    from .heal import heal_new_sqlite
-    from .worker import worker_comparisons
-
-    cfg = check_config()
-    written = {
-        CHECK_PINNED: check_json(cfg, run_check(cfg, turns), sdk_version()),
-        WORKER: [asdict(r) for r in worker_comparisons()],
-        HEAL: heal_new_sqlite().summary(),
-    }
-    for name, value in written.items():
-        write_atomic(folder / name, json.dumps(value, indent=2) + "\n")
-    return [folder / name for name in written]

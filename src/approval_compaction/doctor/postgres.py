@@ -134,7 +134,7 @@ class ThrowawayPostgres:
 
 
 def _run_async(coro: object) -> None:
-    from ..study.harness import run_sync
+    from ..study.driver import run_sync
 
     run_sync(coro)  # type: ignore[arg-type]  # any coroutine
 

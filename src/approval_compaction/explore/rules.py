@@ -24,9 +24,11 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
 
-from .conversation import BOUNDARIES, DECISIONS, ENDINGS, MODES, RUNNERS, Conversation, Step
+from ..study.words import ENDINGS, RUNNERS, Boundary, DecisionRule, Ending, Kind, Mode, Runner
+from ..study.worker import Worker
+from .conversation import BOUNDARIES, DECISIONS, MODES, Conversation, Step
 from .conversation import StepRecord as Record
-from .driver import Live, Worker, scratch_folder, take
+from .driver import Live, scratch_folder, take
 from .kinds import kind_of
 
 MAX_CALLS = 3
@@ -37,9 +39,9 @@ NO_KIND = "-"  # a violation that names no call (a dispatch count)
 class Setup:
     """What one search explores and what it has found so far; shared by its examples."""
 
-    kinds: tuple[str, ...]
+    kinds: tuple[Kind, ...]
     fix: bool = False
-    modes: tuple[str, ...] = MODES
+    modes: tuple[Mode, ...] = MODES
     boundaries: tuple[str, ...] = BOUNDARIES
     targets: frozenset[str] = frozenset()
     found: set[tuple[str, str]] = field(default_factory=set)
@@ -86,11 +88,11 @@ def machine(setup: Setup) -> type[RuleBasedStateMachine]:
             self.records: list[Record] = []
 
         @initialize(mode=st.sampled_from(setup.modes))
-        def start(self, mode: str) -> None:
+        def start(self, mode: Mode) -> None:
             setup.tally["examples"] += 1
             setup.tally[f"mode: {mode}"] += 1
             folder = Path(self.folder.name)
-            self.live = Live(mode, setup.fix, setup.kinds, folder, (0, 0))
+            self.live = Live(mode, setup.fix, setup.kinds, folder)
             self.conversation = Conversation(mode, setup.fix)
 
         def step(self, step: Step) -> None:
@@ -105,17 +107,21 @@ def machine(setup: Setup) -> type[RuleBasedStateMachine]:
                 raise Violation(self.conversation, self.records, pairs)
 
         @rule(calls=calls, ending=endings, runner=runners, compact=flags)
-        def ask(self, calls: tuple[str, ...], ending: str, runner: str, compact: bool) -> None:
+        def ask(
+            self, calls: tuple[Kind, ...], ending: Ending, runner: Runner, compact: bool
+        ) -> None:
             self.step(Step("ask", runner, compact, calls=calls, ending=ending))
 
-        @precondition(lambda self: self.live is not None and self.live.pending is not None)
+        @precondition(lambda self: self.live is not None and self.live.pending)
         @rule(
             decision=st.sampled_from(DECISIONS),
             boundary=st.sampled_from(setup.boundaries),
             runner=runners,
             compact=flags,
         )
-        def decide(self, decision: str, boundary: str, runner: str, compact: bool) -> None:
+        def decide(
+            self, decision: DecisionRule, boundary: Boundary, runner: Runner, compact: bool
+        ) -> None:
             self.step(Step("decide", runner, compact, decision=decision, boundary=boundary))
 
         def teardown(self) -> None:

@@ -27,8 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from ..study.capture import sdk_version
+from ..study.worker import Worker
 from .conversation import Conversation, Trace
-from .driver import Live, Worker, invariant_names, scratch_folder, take
+from .driver import Live, invariant_names, scratch_folder, take
 from .kinds import available
 from .rules import NO_KIND, Setup, Violation, machine, new_pairs
 
@@ -275,7 +276,7 @@ def rerun(
     kinds = tuple(k for k in kinds if k in only) if only else kinds
 
     async def steps(folder: Path) -> Trace:
-        live = Live(conversation.mode, conversation.fix, kinds, folder, (0, 0))
+        live = Live(conversation.mode, conversation.fix, kinds, folder)
         try:
             records = [await take(live, i, s, worker) for i, s in enumerate(conversation.steps)]
         finally:

@@ -21,8 +21,9 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ..study.capture import MODELS, STAGES
+from ..study.capture import STAGES
 from ..study.scenario import FIELD_NAMES
+from ..study.words import MODELS
 from .severity import release_severities
 from .sweep import UNAVAILABLE, ReleaseRecord
 from .tables import frame_records, release_order
