@@ -167,6 +167,18 @@ def test_driver_process_boundary_resumes_like_the_json_boundary() -> None:
     assert orphan_outputs(sent(there)) == ["pending-c1"] and there.dispatches == 1
 
 
+def test_driver_counters_carry_the_ids_on(tmp_path: Path) -> None:
+    """A worker's model, compaction and plain-turn numbers go on from the counters it is given."""
+    driver = Driver(Setup(), tmp_path / "history.db")
+    driver.counters = [3, 2, 1]
+    wiring = driver.wiring
+    assert (wiring.model.calls, wiring.compaction_client.calls, driver.continued) == (3, 2, 1)
+    (turn,) = run_sync(driver.take([Continue(1)]))
+    assert driver.counters == [4, 3, 2] and turn.stage is not None
+    assert turn.stage.stored[-1]["id"] == "compaction-3"
+    driver.close()
+
+
 def test_driver_memory_store_keeps_items_in_order_and_limits_from_the_end() -> None:
     async def scenario() -> list[Any]:
         store = MemoryStore()

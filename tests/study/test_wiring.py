@@ -12,7 +12,6 @@ from approval_compaction.study.scenario import Case
 from approval_compaction.study.wiring import (
     BACKENDS,
     responses_backend,
-    scripted_backend,
     unavailable,
 )
 from approval_compaction.study.words import MODELS
@@ -91,10 +90,3 @@ def test_wiring_scripted_prediction_matches_the_wire(on: CaseRun, off: CaseRun) 
 def test_wiring_every_model_has_its_wiring_and_this_environment_runs_both() -> None:
     assert list(BACKENDS) == list(MODELS)
     assert [unavailable(model) for model in MODELS] == ["", ""]
-
-
-def test_wiring_scripted_counters_carry_the_ids_on() -> None:
-    """A worker's model and compaction ids go on from the counters it is handed."""
-    wiring = scripted_backend(True)
-    wiring.counters = [3, 2]
-    assert (wiring.model.calls, wiring.compaction_client.calls) == (3, 2) == tuple(wiring.counters)

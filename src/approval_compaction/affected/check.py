@@ -20,7 +20,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 from ..analysis.pairing import orphan_outputs
 from ..doctor.verdict import judge
@@ -149,13 +149,6 @@ def check_release(
 def run_check(cfg: Config, turns: int = DEFAULT_TURNS) -> list[CheckRow]:
     """One row per pause position from 0 to ``turns`` prior turns, on the installed SDK."""
     return check_release(cfg, turns)[1]
-
-
-Answer = Literal["affected", "not affected"]
-
-
-def verdict(rows: Sequence[CheckRow]) -> Answer:
-    return "affected" if any(r.next_turn == REJECTED for r in rows) else "not affected"
 
 
 def check_answer(cfg: Config, rows: Sequence[CheckRow], sdk: str) -> str:

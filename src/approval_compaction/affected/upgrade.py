@@ -30,7 +30,7 @@ from ..doctor.verdict import judge
 from ..formats.files import write_atomic
 from ..formats.records import read_json_list
 from ..releases import environments
-from ..study.driver import Ask, Cross, Decide, Resume, Setup, Step, Transcript, converse, run_sync
+from ..study.driver import Ask, Decide, Resume, Setup, Transcript, converse, run_sync
 from ..study.harness import FINISHED, NEXT_ANSWER, PENDING_CALL, QUESTIONS
 from ..study.worker import Worker
 from .check import check_config, check_json, check_release
@@ -85,8 +85,7 @@ def record(store: str, turn: Transcript) -> UpgradeRecord:
 def poison(store: Path) -> list[dict[str, Any]]:
     """Pause and resume on the pinned release with compaction on: the store is poisoned. The
     items it holds after."""
-    steps: list[Step] = [Ask(QUESTIONS[0], (PENDING_CALL,), stage="pause"), Cross("json")]
-    paused = converse(Setup(), steps, store)
+    paused = converse(Setup(), [Ask(QUESTIONS[0], (PENDING_CALL,), stage="pause")], store)
     resumed = converse(Setup(), [Decide(), Resume((FINISHED,))], store, state=paused.state)
     return resumed.stage("resume").stored
 

@@ -1,23 +1,26 @@
 """Worker: does a resume by another worker behave like the resume in the process that paused?
 
-One conversation goes two ways, each on its own store: the pause, then the state's JSON crosses
-to the resume in this process (``json``), or to a fresh interpreter started with only the
-state's JSON and the store file (``process``, the study's worker), which decides, resumes and
-asks the next question. The two are compared item by item: the stored history after the
-resume, and what the next turn sent to the model.
+The pause runs here. Then the same turns go two ways from two copies of nothing but the store
+and the ``RunState`` JSON text: in this process, and in a fresh interpreter (the study's worker,
+started with only the state's JSON and the store's path), each deciding, resuming and asking
+the next question. The two are compared item by item: the stored history after the resume,
+and what the next turn sent to the model.
 """
 
 from __future__ import annotations
 
+import shutil
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..analysis.pairing import orphan_outputs
 from ..doctor.verdict import judge
-from ..study.driver import Ask, Cross, Decide, Resume, Setup, Step, Transcript, converse
+from ..releases.environments import isolated_environ
+from ..study.driver import Ask, Decide, Resume, Setup, Step, converse
 from ..study.harness import FINISHED, NEXT_ANSWER, PENDING_CALL, QUESTIONS
-from ..study.words import Boundary
+from ..study.worker import Worker
 
 
 @dataclass(frozen=True)
@@ -32,28 +35,21 @@ class WorkerComparison:
     next_turn_orphans_worker: tuple[str, ...]
 
 
-def resumed(compact: bool, boundary: Boundary, store: Path) -> Transcript:
-    """Pause, cross ``boundary``, approve, resume and ask the next question."""
-    steps: list[Step] = [
-        Ask(QUESTIONS[0], (PENDING_CALL,), stage="pause"),
-        Cross(boundary),
-        Decide("approve"),
-        Resume((FINISHED,)),
-        Ask(QUESTIONS[1], (NEXT_ANSWER,)),
-    ]
-    return converse(Setup(trigger="always" if compact else "never"), steps, store)
-
-
 def compare(compact: bool, folder: Path) -> WorkerComparison:
-    """The conversation resumed here and by a fresh worker process."""
-    label = "on" if compact else "off"
-    here = resumed(compact, "json", folder / f"{label}-in-process.db")
-    there = resumed(compact, "process", folder / f"{label}-worker.db")
+    """Pause once, copy the store, and resume both ways."""
+    label, setup = "on" if compact else "off", Setup(trigger="always" if compact else "never")
+    here, there = folder / f"{label}-in-process.db", folder / f"{label}-worker.db"
+    paused = converse(setup, [Ask(QUESTIONS[0], (PENDING_CALL,), stage="pause")], here)
+    shutil.copyfile(here, there)
+    rest: list[Step] = [Decide("approve"), Resume((FINISHED,)), Ask(QUESTIONS[1], (NEXT_ANSWER,))]
+    local = converse(setup, rest, here, state=paused.state)
+    with Worker(sys.executable, isolated_environ()) as worker:
+        remote = converse(setup, rest, there, state=paused.state, worker=worker)
     sent = [
         [item for request in t.stage("next_turn").model_inputs for item in request]
-        for t in (here, there)
+        for t in (local, remote)
     ]
-    stored = [t.stage("resume").stored for t in (here, there)]
+    stored = [t.stage("resume").stored for t in (local, remote)]
     return WorkerComparison(
         compaction=label,
         same_stored_after_resume=stored[0] == stored[1],

@@ -63,7 +63,7 @@ class Live:
     @property
     def pending(self) -> bool:
         """Whether an approval is open: only then can a ``decide`` step be taken."""
-        return self.driver.paused
+        return self.driver.state is not None
 
     def close(self) -> None:
         self.driver.close()

@@ -295,23 +295,20 @@ class Driver:
         self.agent = build_agent(self.wiring.model, setup.kinds, setup.guardrail)
         self.dispatches, self.log = Dispatches(), LogCollector()
         self.continued = 0  # plain turns ``Continue`` asked so far: their numbers go on from here
+        self.state: Any = None  # the paused run's ``RunState``, until decided and resumed
         self._trigger = _trigger(setup.trigger)
         self._compact: bool | None = None  # what the hook answers during the current step
         self._seen: list[int] = []  # candidate items the hook was shown in the current step
-        self._result: Any = None  # the paused run's result, until its state is needed
-        self._state: Any = None  # the paused run's state
         self._start: str | None = state  # the state to restore before the first step
         self._marks = self._counts()
         self.store: Any = None
-        self.session: Any = None
         self._open()
 
     def _open(self) -> None:
         """(Re)open the store and the session under study, as a new request handler would."""
-        if self.setup.store == "memory":
-            self.store = self.store or MemoryStore()
-        else:
+        if self.setup.store == "sqlite":
             self.store = SQLiteSession(SESSION_ID, str(self.path))
+        self.store = self.store or MemoryStore()
         session: Any = OpenAIResponsesCompactionSession(
             SESSION_ID,
             self.store,
@@ -326,33 +323,28 @@ class Driver:
         return self._trigger(context) if self._compact is None else self._compact
 
     @property
-    def paused(self) -> bool:
-        """Whether a run is paused on an approval (the next ``Decide`` and ``Resume`` act on it)."""
-        return self._result is not None or self._state is not None
-
-    @property
     def counters(self) -> list[int]:
-        """The wiring's counters and the plain turns asked: a worker's ids go on from them."""
-        return [*self.wiring.counters, self.continued]
+        """The calls the model and the compaction client answered, and the plain turns asked:
+        a worker's ids go on from them."""
+        model, client = self.wiring.model, self.wiring.compaction_client
+        return [getattr(model, "calls", 0), getattr(client, "calls", 0), self.continued]
 
     @counters.setter
     def counters(self, values: Sequence[int]) -> None:
-        self.wiring.counters, self.continued = values[:2], values[2]
+        parts = (self.wiring.model, self.wiring.compaction_client)
+        for part, value in zip(parts, values[:2], strict=True):
+            if hasattr(part, "calls"):  # over HTTP the stand-in numbers its own ids
+                part.calls = value
+        self.continued = values[2]
 
     def _counts(self) -> tuple[int, ...]:
         w = self.wiring
         logs = (w.model_inputs, w.compaction_inputs, w.http_requests, self.dispatches.approved)
         return (*(len(log) for log in logs), len(self.log.messages))
 
-    async def _paused_state(self) -> Any:
-        if self._state is None and self._result is not None:
-            self._state, self._result = self._result.to_state(), None
-        return self._state
-
-    async def state_text(self) -> str:
+    def state_text(self) -> str:
         """The paused run's state as JSON text, or "" when nothing is paused."""
-        state = await self._paused_state()
-        return "" if state is None else state_io.to_text(state)
+        return "" if self.state is None else state_io.to_text(self.state)
 
     async def take(self, steps: Sequence[Step]) -> list[Turn]:
         """Take the steps in order; a step that raises ends them (its turn says what it saw)."""
@@ -362,10 +354,14 @@ class Driver:
             logger.addHandler(self.log)
         turns: list[Turn] = []
         try:
-            if self._start is not None:
-                await self._begin(self._start)
+            if self._start is not None:  # before the first step: the history, the paused state
+                if self.setup.history:
+                    await self.store.add_items(list(self.setup.history))
+                if self._start:
+                    self.state = await state_io.restore(self.agent, self._start)
+                self._start = None
             for index, step in enumerate(steps):
-                if isinstance(step, Cross) and step.boundary == "process" and self.paused:
+                if isinstance(step, Cross) and step.boundary == "process" and self.state:
                     turns += await self._in_worker(step, steps[index + 1 :])
                     break
                 turns.append(await self._take(step))
@@ -377,45 +373,33 @@ class Driver:
             CURRENT.reset(token)
         return turns
 
-    async def _begin(self, state: str) -> None:
-        """Before the first step: the history into the store, the paused state restored."""
-        self._start = None
-        if self.setup.history:
-            await self.store.add_items(list(self.setup.history))
-        if state:
-            self._state = await state_io.restore(self.agent, state)
-
     async def _take(self, step: Step) -> Turn:
-        self._compact = getattr(step, "compact", None)
-        self._seen = []
-        outcome, error, approvals = "", "", 0
+        self._compact, self._seen = getattr(step, "compact", None), []
+        outcome, error, approvals, seen = "nothing pending", "", 0, Outcome()
         extra: dict[str, Any] = {}
-        seen = Outcome()
         try:
             match step:
                 case Ask():
                     outcome, extra = await self._ask(step)
-                case Cross():
-                    outcome, extra = await self._cross(step)
-                case Decide():
-                    outcome, approvals = await self._decide(step)
-                case Resume():
-                    outcome, extra = await self._resume(step)
-                case LoseOutput():
-                    outcome = "lost" if self.paused else "nothing pending"
-                    self._result = self._state = None
+                case Cross() if self.state is not None:
+                    outcome, extra = "crossed", {"state_items": await self._cross(step)}
+                case Decide() if self.state is not None:
+                    outcome, approvals = "decided", self._decide(step)
+                case Resume() if self.state is not None:
+                    outcome, extra = await self._turn(self.state, step.runner, step.reply)
+                case LoseOutput() if self.state is not None:
+                    outcome, self.state = "lost", None
                 case Continue():
                     outcome, extra = await self._continue(step)
         except Exception as exc:  # what the user saw ends the steps, it does not crash them
-            self._result = self._state = None
+            self.state = None
             outcome, error = f"error: {type(exc).__name__}", _one_line(exc)
             if isinstance(exc, openai.APIStatusError):
                 seen = Outcome.of(exc, exc.status_code)
         finally:
             self._compact = None
         stage = await self._stage(getattr(step, "stage", None), seen, extra)
-        interruptions = extra.get("interruptions", [])
-        hook = tuple(self._seen)
+        interruptions, hook = extra.get("interruptions", []), tuple(self._seen)
         return Turn(step, outcome, stage, interruptions, approvals, hook, error, seen.http_status)
 
     async def _stage(
@@ -443,69 +427,57 @@ class Driver:
         self._marks = self._counts()
         return stage
 
-    async def _run(self, value: Any, runner: RunnerName, max_turns: int | None = None) -> Any:
+    async def _turn(
+        self, value: Any, runner: RunnerName, reply: Reply, max_turns: int | None = None
+    ) -> tuple[str, dict[str, Any]]:
+        """One run: the model answers with ``reply`` first; a run that pauses keeps its state."""
+        self.wiring.plan(reply)
         options: dict[str, Any] = {"session": self.session}
         options["run_config"] = RunConfig(tracing_disabled=True)
         if max_turns is not None:
             options["max_turns"] = max_turns
+        result: Any
         if runner == "run":
-            return await Runner.run(self.agent, value, **options)
-        result = Runner.run_streamed(self.agent, value, **options)
-        async for _ in result.stream_events():
-            pass
-        return result
-
-    def _settle(self, result: Any) -> tuple[str, dict[str, Any]]:
+            result = await Runner.run(self.agent, value, **options)
+        else:
+            result = Runner.run_streamed(self.agent, value, **options)
+            async for _ in result.stream_events():
+                pass
         interruptions = to_items(i.raw_item for i in result.interruptions)
-        self._result, self._state = (result if interruptions else None), None
+        self.state = result.to_state() if interruptions else None
         return ("paused" if interruptions else "answered"), {"interruptions": interruptions}
 
     async def _ask(self, step: Ask) -> tuple[str, dict[str, Any]]:
-        self.wiring.plan(step.reply)
         self.dispatches.trip = step.ending == "guardrail"
+        limit = 1 if step.ending == "max_turns" else None
         try:
-            result = await self._run(
-                step.question, step.runner, 1 if step.ending == "max_turns" else None
-            )
+            return await self._turn(step.question, step.runner, step.reply, limit)
         finally:
             self.dispatches.trip = False
-        return self._settle(result)
 
-    async def _cross(self, step: Cross) -> tuple[str, dict[str, Any]]:
-        state = await self._paused_state()
-        if state is None:
-            return "nothing pending", {}
-        items: dict[str, list[Item]] = {}
-        if step.boundary == "json":
-            text = state_io.to_text(state)
-            items = state_io.state_items(text) if self.setup.capture else {}
-            self._state = await state_io.restore(self.agent, text)
-        return "crossed", {"state_items": items}
+    async def _cross(self, step: Cross) -> dict[str, list[Item]]:
+        """The state across the boundary; across JSON, the item lists its text carries."""
+        if step.boundary != "json":
+            return {}
+        text = state_io.to_text(self.state)
+        self.state = await state_io.restore(self.agent, text)
+        return state_io.state_items(text) if self.setup.capture else {}
 
-    async def _decide(self, step: Decide) -> tuple[str, int]:
-        state = await self._paused_state()
-        if state is None:
-            return "nothing pending", 0
+    def _decide(self, step: Decide) -> int:
+        """Approve or reject each pending item; the approved items that run here."""
         approvals = 0
-        for n, interruption in enumerate(state.get_interruptions()):
+        for n, interruption in enumerate(self.state.get_interruptions()):
             approve = step.decision == "approve" or (step.decision == "mixed" and n == 0)
-            (state.approve if approve else state.reject)(interruption)
+            (self.state.approve if approve else self.state.reject)(interruption)
             approvals += approve and to_item(interruption.raw_item).get("type") != HOSTED
-        return "decided", approvals
-
-    async def _resume(self, step: Resume) -> tuple[str, dict[str, Any]]:
-        state = await self._paused_state()
-        if state is None:
-            return "nothing pending", {}
-        self.wiring.plan(step.reply)
-        return self._settle(await self._run(state, step.runner))
+        return approvals
 
     async def _continue(self, step: Continue) -> tuple[str, dict[str, Any]]:
         outcome: tuple[str, dict[str, Any]] = ("answered", {})
         for _ in range(step.turns):
             n, self.continued = self.continued, self.continued + 1
-            self.wiring.plan([assistant_message(f"answer {n}", item_id=f"msg-{n}")])
-            outcome = self._settle(await self._run(f"question {n}", step.runner))
+            reply = (assistant_message(f"answer {n}", item_id=f"msg-{n}"),)
+            outcome = await self._turn(f"question {n}", step.runner, reply)
         return outcome
 
     async def _in_worker(self, cross: Cross, rest: Sequence[Step]) -> list[Turn]:
@@ -513,13 +485,8 @@ class Driver:
         process; take back its turns, the state it left paused and its counters."""
         from .worker import Worker
 
-        request = {
-            "setup": replace(self.setup, history=()).to_json(),  # the store holds it already
-            "path": str(self.path),
-            "state": await self.state_text(),
-            "counters": self.counters,
-            "steps": [step_json(step) for step in rest],
-        }
+        setup = replace(self.setup, history=())  # the store holds it already
+        request = _request(setup, self.path, self.state_text(), rest, self.counters)
         self.close()  # the store is the worker's while it works
         worker = self.worker or Worker()
         try:
@@ -532,35 +499,39 @@ class Driver:
         self.counters = answer["counters"]
         self.dispatches.approved.extend(answer["dispatched"])
         self._marks = self._counts()  # the worker's turns carry their own stages
-        self._result, self._state = None, None
-        if done.state:
-            self._state = await state_io.restore(self.agent, done.state)
+        self.state = await state_io.restore(self.agent, done.state) if done.state else None
         return [Turn(cross, "crossed"), *done.turns]
 
     def close(self) -> None:
-        if self.store is not None:
-            with suppress(Exception):
-                self.store.close()
+        with suppress(Exception):
+            self.store.close()
 
-    async def aclose(self) -> None:
+    async def __aenter__(self) -> Driver:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
         """Close the store and the wiring (its HTTP client)."""
         self.close()
         if self.wiring.close is not None:
             with suppress(Exception):
                 await self.wiring.close()
 
-    async def __aenter__(self) -> Driver:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.aclose()
-
     async def transcript(self, steps: Sequence[Step]) -> Transcript:
         """Take the steps and say what the whole conversation did."""
         turns = await self.take(steps)
-        text = await self.state_text()
         dispatches = len(self.dispatches.approved)
-        return Transcript(sdk_version(), self.wiring.name, turns, text, dispatches)
+        return Transcript(sdk_version(), self.wiring.name, turns, self.state_text(), dispatches)
+
+
+def _request(
+    setup: Setup, path: Path, state: str, steps: Sequence[Step], counters: list[int] | None
+) -> dict[str, Any]:
+    """What a worker is sent (``worker``): the setup, the store's path, the paused state, the
+    counters its ids go on from (None: from the start), and the steps."""
+    steps_json = [step_json(step) for step in steps]
+    return {"setup": setup.to_json(), "path": str(path), "state": state, "steps": steps_json} | {
+        "counters": counters
+    }
 
 
 def run_sync(coro: Coroutine[Any, Any, T]) -> T:
@@ -592,6 +563,5 @@ def converse(
         store = path or Path(folder) / "history.db"
         if worker is None:
             return run_sync(run(store))
-        request = {"setup": setup.to_json(), "path": str(store), "state": state}
-        answer = worker.ask(request | {"steps": [step_json(step) for step in steps]})
+        answer = worker.ask(_request(setup, store, state, steps, None))
         return Transcript.from_json(answer["transcript"])

@@ -43,17 +43,6 @@ class Wiring:
     http_requests: list[Item] = field(default_factory=list)
     close: Callable[[], Awaitable[None]] | None = None
 
-    @property
-    def counters(self) -> list[int]:
-        """The calls the model and the compaction client answered: ids continue from them."""
-        return [getattr(self.model, "calls", 0), getattr(self.compaction_client, "calls", 0)]
-
-    @counters.setter
-    def counters(self, values: Sequence[int]) -> None:
-        for part, value in zip((self.model, self.compaction_client), values, strict=True):
-            if hasattr(part, "calls"):
-                part.calls = value
-
 
 Backend = Callable[[bool], Wiring]  # told whether to capture payloads
 

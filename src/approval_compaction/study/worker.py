@@ -87,7 +87,7 @@ async def answer(request: dict[str, Any]) -> dict[str, Any]:
 
     setup = Setup.from_json(request["setup"])
     async with Driver(setup, Path(request["path"]), state=request["state"]) as driver:
-        if request.get("counters"):
+        if request["counters"] is not None:
             driver.counters = request["counters"]
         transcript = await driver.transcript([step_from_json(s) for s in request["steps"]])
         approved = driver.dispatches.approved
