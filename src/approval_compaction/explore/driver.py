@@ -26,7 +26,7 @@ from ..study.driver import Step as StudyStep
 from ..study.items import Item
 from ..study.scenario import Case
 from ..study.words import Kind, Mode
-from ..study.worker import Worker
+from ..study.worker import Worker as Worker  # the explorer's worker is the study's
 from .conversation import Judgement, Step, StepRecord
 from .kinds import call_id, call_item
 

@@ -27,9 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from ..study.capture import sdk_version
-from ..study.worker import Worker
 from .conversation import Conversation, Trace
-from .driver import Live, invariant_names, scratch_folder, take
+from .driver import Live, Worker, invariant_names, scratch_folder, take
 from .kinds import available
 from .rules import NO_KIND, Setup, Violation, machine, new_pairs
 
