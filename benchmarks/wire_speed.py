@@ -19,8 +19,13 @@ import statistics
 import time
 
 from approval_compaction import Case, all_cases, run_case
-from approval_compaction.study.harness import Backend, run_case_async, scripted_backend
-from approval_compaction.wire.backend import remote_backend, responses_backend
+from approval_compaction.study.harness import run_case_async
+from approval_compaction.study.wiring import (
+    Backend,
+    remote_backend,
+    responses_backend,
+    scripted_backend,
+)
 from approval_compaction.wire.server import running
 from approval_compaction.wire.transport import http_library
 

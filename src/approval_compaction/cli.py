@@ -15,11 +15,11 @@ from pathlib import Path
 
 from . import paths
 from .errors import InvestigationError
+from .study.words import MODELS
 
 Handler = Callable[[argparse.Namespace], int]
 FORMATS = ("table", "json", "csv", "markdown")  # matrix_text's formats (checked by a test)
 CASE_HELP = "filter, e.g. decision=reject,compaction=on"
-MODELS = ("scripted", "responses")  # the harness's model backends (checked by a test)
 
 
 def _lazy(module: str, function: str = "command") -> Handler:
@@ -35,8 +35,10 @@ def _matrix(args: argparse.Namespace) -> int:
     from .analysis.matrix import records
     from .formats.files import write_atomic
     from .share.results import matrix_text
-    from .study.harness import SessionWrapper, run_matrix, scripted_backend
+    from .study.driver import SessionWrapper
+    from .study.harness import run_matrix
     from .study.scenario import select_cases
+    from .study.wiring import BACKENDS
 
     cases = select_cases(args.case)  # a bad filter fails before anything runs
     wrap: SessionWrapper | None = None
@@ -44,11 +46,7 @@ def _matrix(args: argparse.Namespace) -> int:
         from .fix.workaround import defer_compaction_while_pending
 
         wrap = defer_compaction_while_pending
-    backend = scripted_backend
-    if args.model == "responses":
-        from .wire.backend import responses_backend
-
-        backend = responses_backend
+    backend = BACKENDS[args.model]
     text = matrix_text(records(run_matrix(cases, wrap_session=wrap, backend=backend)), args.format)
     if args.output:
         write_atomic(Path(args.output), text)
@@ -100,7 +98,7 @@ def _report(args: argparse.Namespace) -> int:
     from .share.report import attach_hint, build_report, write_report
     from .study.harness import run_matrix
     from .study.scenario import select_cases
-    from .wire.backend import responses_backend
+    from .study.wiring import responses_backend
 
     output = Path(args.output) if args.output else None
     if output is not None and output.is_dir():
@@ -270,7 +268,7 @@ def parser() -> argparse.ArgumentParser:
     )
     snippet.add_argument("--output", default=str(paths.DATA_FILES.snippet))
 
-    doctor = add("doctor", _lazy(".doctor.command"), "scan, repair and restore stored sessions")
+    doctor = add("doctor", _lazy(".affected.command"), "scan, repair and restore stored sessions")
     steps = doctor.add_subparsers(dest="doctor_command", required=True)
     store_help = "a SQLiteSession file, or an SQLAlchemy URL (postgresql+asyncpg://...)"
     scan = steps.add_parser("scan", help="each session's verdict: healthy, poisoned or pending")

@@ -18,8 +18,7 @@ from approval_compaction.display.views import (
 )
 from approval_compaction.fix.workaround import defer_compaction_while_pending
 from approval_compaction.share.notebooks import WIDGET_VIEW
-from approval_compaction.study.harness import scripted_backend
-from approval_compaction.wire.backend import responses_backend
+from approval_compaction.study.wiring import responses_backend, scripted_backend
 
 
 @pytest.fixture(scope="module")

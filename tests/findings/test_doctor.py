@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from approval_compaction.doctor.check import CheckRow, Config
-from approval_compaction.doctor.upgrade import UpgradeRecord
-from approval_compaction.doctor.worker import WorkerComparison
+from approval_compaction.affected.check import CheckRow, Config
+from approval_compaction.affected.upgrade import UpgradeRecord
+from approval_compaction.affected.worker import WorkerComparison
 from approval_compaction.findings.doctor import Worker, check, upgrade
 
 

@@ -11,7 +11,7 @@ from approval_compaction.analysis.matrix import MatrixRecord
 from approval_compaction.findings.matrix import Failure, matrix_finding, seen
 from approval_compaction.study.harness import run_matrix
 from approval_compaction.study.scenario import all_cases, select_cases
-from approval_compaction.wire.backend import responses_backend
+from approval_compaction.study.wiring import responses_backend
 
 
 def records(broken: Any, requests: int = 1, **fields: Any) -> list[MatrixRecord]:

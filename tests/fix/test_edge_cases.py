@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -12,19 +10,16 @@ import pytest
 from approval_compaction import evaluate
 from approval_compaction.fix.edge_cases import (
     EDGE_CASES,
+    MCP_REQUEST,
     MCP_REQUEST_ID,
     SECOND_CALL_ID,
-    MemoryStore,
-    approve_first_only,
+    TWO_CALLS,
     edge_table,
-    mcp_model,
     plain_turns,
     run_edge,
-    two_calls_model,
 )
 from approval_compaction.fix.workaround import defer_compaction_while_pending
 from approval_compaction.study.harness import DEFAULT_SCRIPT, PENDING_CALL_ID
-from approval_compaction.study.items import to_item
 from approval_compaction.study.scenario import Case
 
 EDGE_IDS = [edge.name.replace(" ", "-").replace(",", "") for edge in EDGE_CASES]
@@ -51,6 +46,11 @@ def test_mixed_decisions_run_only_the_approved_call() -> None:
     mixed = next(e for e in EDGE_CASES if "mixed" in e.name)
     run = run_edge(mixed, defer_compaction_while_pending)
     assert (run.approvals, run.dispatches) == (1, 1)
+    resume = run.stage("resume")
+    assert resume is not None
+    outputs = [i for i in resume.model_inputs[0] if i.get("type") == "function_call_output"]
+    assert [o["call_id"] for o in outputs] == [PENDING_CALL_ID, SECOND_CALL_ID]
+    assert outputs[0]["output"] == "synthetic:a" and outputs[1]["output"] != "synthetic:b"
 
 
 def test_plain_turns_compact_at_once_as_unwrapped(tmp_path: Path) -> None:
@@ -58,7 +58,9 @@ def test_plain_turns_compact_at_once_as_unwrapped(tmp_path: Path) -> None:
     unwrapped = plain_turns(tmp_path / "unwrapped")
     wrapped = plain_turns(tmp_path / "wrapped", defer_compaction_while_pending)
     assert [len(turn.compaction_inputs) for turn in wrapped] == [1, 1]
-    assert wrapped == unwrapped
+    assert [(t.compaction_inputs, t.stored) for t in wrapped] == [
+        (t.compaction_inputs, t.stored) for t in unwrapped
+    ]
 
 
 def test_edge_table_reports_each_edge_case_and_runner() -> None:
@@ -76,23 +78,19 @@ def test_edge_cases_have_distinct_names_and_each_varies_the_study_script() -> No
     assert all(edge.script != DEFAULT_SCRIPT for edge in EDGE_CASES)
 
 
-def test_two_calls_model_pauses_on_two_calls() -> None:
-    first = two_calls_model().steps[0]
-    assert [to_item(item)["call_id"] for item in first] == [PENDING_CALL_ID, SECOND_CALL_ID]
+def test_two_calls_pause_on_two_protected_calls() -> None:
+    assert [item["call_id"] for item in TWO_CALLS] == [PENDING_CALL_ID, SECOND_CALL_ID]
+    run = run_edge(EDGE_CASES[1])
+    pause = run.stage("pause")
+    assert pause is not None and len(pause.interruptions) == 2
 
 
-def test_mcp_model_asks_for_one_hosted_approval() -> None:
-    (request,) = mcp_model().steps[0]
-    item = to_item(request)
-    assert (item["type"], item["id"]) == ("mcp_approval_request", MCP_REQUEST_ID)
-
-
-@pytest.mark.parametrize(
-    ("call_id", "approved"), [(PENDING_CALL_ID, True), (SECOND_CALL_ID, False), ("other", False)]
-)
-def test_approve_first_only_approves_the_first_pending_call(call_id: str, approved: bool) -> None:
-    interruption = SimpleNamespace(raw_item={"type": "function_call", "call_id": call_id})
-    assert approve_first_only(Case(decision="reject"), interruption) is approved
+def test_mcp_edge_case_asks_for_one_hosted_approval() -> None:
+    assert (MCP_REQUEST["type"], MCP_REQUEST["id"]) == ("mcp_approval_request", MCP_REQUEST_ID)
+    mcp = next(e for e in EDGE_CASES if "MCP" in e.name)
+    pause = run_edge(mcp).stage("pause")
+    assert pause is not None
+    assert [i["type"] for i in pause.interruptions] == ["mcp_approval_request"]
 
 
 def test_run_edge_takes_other_case_choices() -> None:
@@ -100,20 +98,3 @@ def test_run_edge_takes_other_case_choices() -> None:
     run = run_edge(store_edge, runner="run_streamed", compaction="off")
     assert run.case == Case(runner="run_streamed", compaction="off")
     assert run.error is None and run.compaction_requests == 0
-
-
-def test_memory_store_keeps_items_in_order_and_limits_from_the_end() -> None:
-    async def scenario() -> list[Any]:
-        store = MemoryStore()
-        await store.add_items([{"n": 1}, {"n": 2}])
-        await store.add_items([{"n": 3}])
-        seen = [await store.get_items(), await store.get_items(2), await store.get_items(0)]
-        seen.append(await store.pop_item())
-        await store.clear_session()
-        seen += [await store.get_items(), await store.pop_item()]
-        return seen
-
-    everything, last_two, none, popped, cleared, empty_pop = asyncio.run(scenario())
-    assert everything == [{"n": 1}, {"n": 2}, {"n": 3}]
-    assert last_two == [{"n": 2}, {"n": 3}] and none == []
-    assert popped == {"n": 3} and cleared == [] and empty_pop is None

@@ -16,8 +16,9 @@ import pytest
 from approval_compaction.analysis.invariants import INVARIANTS
 from approval_compaction.releases import probe
 from approval_compaction.releases.sweep import UNAVAILABLE, release_records
-from approval_compaction.study.capture import MODELS, CaseRun, sdk_version
+from approval_compaction.study.capture import CaseRun, sdk_version
 from approval_compaction.study.scenario import Case, all_cases, select_cases
+from approval_compaction.study.words import MODELS
 
 
 def _api(**missing: None) -> argparse.Namespace:

@@ -57,7 +57,7 @@ def bad_labels(runs: list[CaseRun]) -> list[str]:
 def full_path(runs: list[CaseRun], tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The full-matrix report, written with its heatmap to a temporary folder, with everything
     the ``report`` command adds (the cases over HTTP, the sweep's severities, the fix release)."""
-    from approval_compaction.wire.backend import responses_backend
+    from approval_compaction.study.wiring import responses_backend
 
     output = tmp_path_factory.mktemp("full") / "report.md"
     wire = run_matrix(backend=responses_backend)
@@ -249,7 +249,7 @@ def test_report_reproduces_in_one_line_with_the_test_it_carries(full: str) -> No
 def test_report_quotes_the_api_error_the_user_meets(full: str) -> None:
     """The error sentence (the stand-in's rules on the scripted runs) quotes, verbatim, the
     message the SDK's own model raised over HTTP."""
-    from approval_compaction.wire.backend import responses_backend
+    from approval_compaction.study.wiring import responses_backend
 
     observed = outcome_frame(run_matrix(select_cases("compaction=on"), backend=responses_backend))
     messages = {m.split(" - ", 1)[1] for m in observed["message"]}
@@ -388,7 +388,7 @@ def test_report_explains_every_invariant_by_its_one_meaning(full: str) -> None:
 
 
 def test_report_shows_what_the_user_sees_over_the_wire() -> None:
-    from approval_compaction.wire.backend import responses_backend
+    from approval_compaction.study.wiring import responses_backend
 
     spec = "runner=run,decision=approve,state_boundary=json"
     cases = select_cases(spec)

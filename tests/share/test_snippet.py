@@ -135,7 +135,7 @@ def test_committed_snippet_quotes_the_error_the_user_meets() -> None:
     from approval_compaction.analysis.outcomes import outcome_frame
     from approval_compaction.study.harness import run_matrix
     from approval_compaction.study.scenario import select_cases
-    from approval_compaction.wire.backend import responses_backend
+    from approval_compaction.study.wiring import responses_backend
 
     cases = select_cases("runner=run,decision=approve,compaction=on,state_boundary=json")
     message = outcome_frame(run_matrix(cases, backend=responses_backend))["message"].iloc[0]

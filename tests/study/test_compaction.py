@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 from agents import SQLiteSession
+from agents.memory import OpenAIResponsesCompactionSession
 
 from approval_compaction.study.compaction import CompactionClient
-from approval_compaction.study.harness import compaction_session
 from approval_compaction.study.model import function_call
 
 USER = {"role": "user", "content": "q"}
@@ -80,7 +80,13 @@ async def test_compaction_client_serves_the_sdk_compaction_session(
     """Passed in as the session's client, the stand-in sees what the SDK sends and its summary
     replaces the stored history; the first case is the study's bug in miniature."""
     client = CompactionClient()
-    session = compaction_session("s", SQLiteSession("s"), client, compact)
+    session = OpenAIResponsesCompactionSession(
+        "s",
+        SQLiteSession("s"),
+        client=client,  # type: ignore[arg-type]  # duck-typed stand-in for AsyncOpenAI
+        compaction_mode="input",
+        should_trigger_compaction=lambda _: compact,
+    )
     await session.add_items(history)
     await session.run_compaction()
     assert client.requests == requests

@@ -1,6 +1,6 @@
-"""The harness: one case through the SDK's public API, each stage captured, failures recorded.
+"""The harness: one case as the driver's conversation, each stage captured, failures recorded.
 
-Fakes go in through the harness's own parameters (a ``Script`` with another model, store or
+Fakes go in through the harness's own parameters (a ``Script`` with another reply, store or
 decision; a ``wrap_session`` around the session under study), never onto module globals.
 """
 
@@ -8,33 +8,35 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from pathlib import Path
 from typing import Any
 
 import pytest
-from agents import SQLiteSession
 from agents.memory import OpenAIResponsesCompactionSession
 
 from approval_compaction import INVARIANTS, records
 from approval_compaction.analysis.pairing import open_calls
 from approval_compaction.study.capture import STAGES, sdk_version
+from approval_compaction.study.driver import (
+    SDK_LOGGERS,
+    Ask,
+    Cross,
+    Decide,
+    MemoryStore,
+    Resume,
+    run_sync,
+)
 from approval_compaction.study.harness import (
     PENDING_CALL_ID,
     QUESTIONS,
-    SDK_LOGGERS,
-    TOOL_NAME,
     Script,
-    build_agent,
-    decide_by_case,
+    conversation,
     run_case,
     run_case_async,
     run_matrix,
-    run_sync,
-    scripted_model,
-    sqlite_store,
 )
-from approval_compaction.study.model import ScriptedModel, assistant_message
+from approval_compaction.study.model import assistant_message
 from approval_compaction.study.scenario import Case
+from approval_compaction.study.tools import TOOL_NAME
 
 # --- one case, stage by stage ----------------------------------------------------------------
 
@@ -115,65 +117,45 @@ def test_harness_leaves_the_sdk_loggers_as_it_found_them() -> None:
 
 def test_harness_script_decision_is_what_counts_as_approved() -> None:
     """A script that approves whatever the case says: the approval is counted, and enforced."""
-    run = run_case(Case(decision="reject"), script=Script(decide=lambda case, item: True))
+    run = run_case(Case(decision="reject"), script=Script(decision="approve"))
     assert (run.approvals, run.dispatches) == (1, 1)
 
 
-def test_harness_model_that_runs_out_is_an_error_after_the_stages_it_reached() -> None:
-    short = Script(model=lambda capture: ScriptedModel(scripted_model(capture).steps[:1], capture))
-    run = run_case(Case(), script=short)
-    assert run.error == "ScriptExhaustedError: scripted model has 1 steps but was called again"
-    assert [s.name for s in run.stages] == ["pause", "round_trip"]
-
-
 def test_harness_first_turn_that_does_not_pause_is_an_error() -> None:
-    answer = [[assistant_message("no tool needed", item_id="m1")]]
-    script = Script(model=lambda capture: ScriptedModel(answer, capture))
+    script = Script(pause=(assistant_message("no tool needed", item_id="m1"),))
     run = run_case(Case(), script=script)
     assert run.error == "RuntimeError: the first turn did not pause for approval"
-    assert [s.name for s in run.stages] in ([], ["pause"]) and run.dispatches == 0
+    assert [s.name for s in run.stages] == ["pause"] and run.dispatches == 0
     assert all(s.interruptions == [] for s in run.stages)
 
 
 def test_harness_store_from_the_script_is_wrapped_by_the_session_under_study() -> None:
-    stores: list[Any] = []
     sessions: list[Any] = []
-
-    def store(folder: Path) -> SQLiteSession:
-        stores.append(SQLiteSession("memory-store"))
-        return stores[-1]
 
     def wrap(session: Any) -> Any:
         sessions.append(session)
         return session
 
-    run = run_case(Case(compaction="off"), script=Script(store=store), wrap_session=wrap)
+    run = run_case(Case(compaction="off"), script=Script(store="memory"), wrap_session=wrap)
     assert run.error is None
     assert isinstance(sessions[0], OpenAIResponsesCompactionSession)
-    assert sessions[0].underlying_session is stores[0]
+    assert isinstance(sessions[0].underlying_session, MemoryStore)
 
 
-def test_harness_sqlite_store_is_a_file_in_the_case_folder(tmp_path: Path) -> None:
-    store = sqlite_store(tmp_path)
-    run_sync(store.add_items([{"role": "user", "content": "q"}]))
-    assert (tmp_path / "history.db").is_file()
-    store.close()
-
-
-def test_harness_agent_tool_needs_approval_and_counts_dispatches() -> None:
-    dispatched: list[str] = []
-    agent = build_agent(scripted_model(), dispatched)
-    assert [tool.name for tool in agent.tools] == [TOOL_NAME]
-    assert agent.tools[0].needs_approval is True  # type: ignore[union-attr]
-
-
-@pytest.mark.parametrize("decision", ["approve", "reject"])
-def test_harness_decide_by_case_follows_the_case(decision: str) -> None:
-    assert decide_by_case(Case(decision=decision), None) is (decision == "approve")  # type: ignore[arg-type]
+@pytest.mark.parametrize("case", [Case(), Case("run_streamed", "reject", "off", "memory")])
+def test_harness_conversation_is_the_case_as_steps(case: Case) -> None:
+    steps = conversation(case)
+    assert [type(step) for step in steps] == [Ask, Cross, Decide, Resume, Ask]
+    first, cross, decide, resume, last = steps
+    assert (first.stage, first.question, last.question) == ("pause", *QUESTIONS)  # type: ignore[union-attr]
+    assert cross == Cross(case.state_boundary) and decide == Decide(case.decision)
+    assert {s.runner for s in (first, resume, last)} == {case.runner}  # type: ignore[union-attr]
 
 
 class _FailingSession:
-    """Delegates to the compaction session but fails when the resumed run writes its items."""
+    """Delegates to the compaction session but fails once it has written ``allowed`` times."""
+
+    allowed = 1  # the first turn's question; its answer fails
 
     def __init__(self, inner: Any) -> None:
         self._inner, self._writes = inner, 0
@@ -183,9 +165,13 @@ class _FailingSession:
 
     async def add_items(self, items: list[Any]) -> None:
         self._writes += 1
-        if self._writes > 1:
+        if self._writes > self.allowed:
             raise OSError("disk full")
         await self._inner.add_items(items)
+
+
+class _FailingAtResume(_FailingSession):
+    allowed = 2  # the first turn's two writes
 
 
 def test_harness_failure_in_one_case_is_recorded_not_raised() -> None:
@@ -195,6 +181,12 @@ def test_harness_failure_in_one_case_is_recorded_not_raised() -> None:
     assert len(rows) == len(INVARIANTS)
     assert {r.status for r in rows} <= {"error", "holds", "violated"}
     assert any(r.holds is None and "disk full" in r.detail for r in rows)
+
+
+def test_harness_failing_step_ends_the_case_after_the_stages_it_reached() -> None:
+    run = run_case(Case(), wrap_session=_FailingAtResume)
+    assert run.error == "OSError: disk full"
+    assert [s.name for s in run.stages] == ["pause", "round_trip"]
 
 
 class _LoudFailure:

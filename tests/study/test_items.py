@@ -7,10 +7,17 @@ from types import MappingProxyType
 from typing import Any
 
 import pytest
-from openai.types.responses import ResponseFunctionToolCall
+from openai.types.responses import ResponseFunctionToolCall, ResponseOutputItem
+from pydantic import TypeAdapter
 
 from approval_compaction.study.items import to_item, to_items
 from approval_compaction.study.model import assistant_message, function_call
+
+
+def sdk(item: dict[str, Any]) -> Any:
+    """The SDK's own object for a plain output item (what a model hands the runner)."""
+    return TypeAdapter(ResponseOutputItem).validate_python(item)
+
 
 CALL = {"type": "function_call", "call_id": "c1", "name": "t", "arguments": "{}"}
 
@@ -40,13 +47,13 @@ def test_items_pydantic_model_keeps_only_the_fields_that_were_set() -> None:
 
 def test_items_model_and_its_dict_form_compare_equal() -> None:
     """Two lists compare with ``==`` whichever form the SDK used for the same item."""
-    model = function_call("protected_lookup", {"value": "v"}, call_id="pending-c1")
+    model = sdk(function_call("protected_lookup", {"value": "v"}, call_id="pending-c1"))
     as_dict = json.loads(model.model_dump_json(exclude_unset=True))
     assert to_item(model) == to_item(as_dict)
 
 
 def test_items_nested_values_become_json() -> None:
-    message = assistant_message("hi", item_id="m1")
+    message = sdk(assistant_message("hi", item_id="m1"))
     item = to_item({"type": "wrapper", "inner": message, "pair": ("a", 1)})
     assert item["inner"] == to_item(message)
     assert item["pair"] == ["a", 1]
@@ -81,7 +88,7 @@ def test_items_input_as_list_of_items(values: Any, expected: list[dict[str, Any]
 
 
 def test_items_list_mixing_models_and_dicts_keeps_order() -> None:
-    model = function_call("t", {}, call_id="c2")
+    model = sdk(function_call("t", {}, call_id="c2"))
     items = to_items([CALL, model, {"role": "user", "content": "q"}])
     assert [i.get("call_id") for i in items] == ["c1", "c2", None]
     assert all(type(i) is dict for i in items)

@@ -1,4 +1,4 @@
-"""The scripted model: answers step by step, records each input, and says when it runs out."""
+"""The scripted model: answers reply by reply, records each input, then answers plainly."""
 
 from __future__ import annotations
 
@@ -9,13 +9,8 @@ import pytest
 from agents import Agent, RunConfig, Runner
 from openai.types.responses import ResponseCompletedEvent
 
-from approval_compaction.study.items import to_items
-from approval_compaction.study.model import (
-    ScriptedModel,
-    ScriptExhaustedError,
-    assistant_message,
-    function_call,
-)
+from approval_compaction.study.items import to_item, to_items
+from approval_compaction.study.model import ScriptedModel, assistant_message, function_call
 
 CALL = function_call("protected_lookup", {"value": "v", "a": 1}, call_id="pending-c1")
 FIRST, SECOND = assistant_message("one", item_id="m1"), assistant_message("two", item_id="m2")
@@ -26,11 +21,16 @@ def two_steps(capture: bool = True) -> ScriptedModel:
     return ScriptedModel(steps=[[CALL, FIRST], [SECOND]], capture=capture)
 
 
-async def test_model_answers_each_call_with_the_next_step() -> None:
+def plain(items: list[object]) -> list[dict[str, object]]:
+    return [to_item(item) for item in items]
+
+
+async def test_model_answers_each_call_with_the_next_step_as_sdk_items() -> None:
     model = two_steps()
     first = await model.get_response(None, "q")
     second = await model.get_response("sys", USER, None, [], None, [], None)
-    assert first.output == [CALL, FIRST] and second.output == [SECOND]
+    assert plain(first.output) == [CALL, FIRST] and plain(second.output) == [SECOND]
+    assert type(first.output[0]).__name__ == "ResponseFunctionToolCall"
     assert (first.response_id, second.response_id) == ("resp-1", "resp-2")
     assert model.calls == 2
 
@@ -45,7 +45,7 @@ async def test_model_records_every_input_as_plain_items() -> None:
 
 async def test_model_without_capture_records_nothing_but_still_answers() -> None:
     model = two_steps(capture=False)
-    assert (await model.get_response(None, "q")).output == [CALL, FIRST]
+    assert plain((await model.get_response(None, "q")).output) == [CALL, FIRST]
     assert model.requests == [] and model.calls == 1
 
 
@@ -54,20 +54,30 @@ async def test_model_accepts_keyword_arguments_newer_interfaces_add() -> None:
     response = await model.get_response(
         None, "q", model_settings=None, tools=[], previous_response_id=None, prompt=None
     )
-    assert response.output == [CALL, FIRST]
+    assert plain(response.output) == [CALL, FIRST]
 
 
 @pytest.mark.parametrize("streamed", [False, True], ids=["get_response", "stream_response"])
-async def test_model_called_past_its_script_raises_and_records_no_input(streamed: bool) -> None:
+async def test_model_past_its_plan_answers_plainly_numbered_by_call(streamed: bool) -> None:
     model = ScriptedModel(steps=[[FIRST]])
     await model.get_response(None, "q")
-    with pytest.raises(ScriptExhaustedError, match="has 1 steps but was called again"):
-        if streamed:
-            async for _ in model.stream_response(None, "again"):
-                pass
-        else:
-            await model.get_response(None, "again")
-    assert model.requests == [to_items("q")] and model.calls == 1
+    if streamed:
+        (event,) = [event async for event in model.stream_response(None, "again")]
+        output = event.response.output
+    else:
+        output = (await model.get_response(None, "again")).output
+    assert plain(output) == [assistant_message("answer 2", item_id="msg-2")]
+    assert model.requests == [to_items("q"), to_items("again")] and model.calls == 2
+
+
+async def test_model_plan_replaces_what_was_planned() -> None:
+    model = two_steps()
+    model.plan([SECOND])
+    assert plain((await model.get_response(None, "q")).output) == [SECOND]
+    model.plan([])
+    assert plain((await model.get_response(None, "q")).output) == [
+        assistant_message("answer 2", item_id="msg-2")
+    ]
 
 
 async def test_model_streams_one_completed_event_carrying_the_step() -> None:
@@ -76,30 +86,30 @@ async def test_model_streams_one_completed_event_carrying_the_step() -> None:
     assert len(events) == 1
     (event,) = events
     assert isinstance(event, ResponseCompletedEvent) and event.type == "response.completed"
-    assert event.response.output == [CALL, FIRST]
+    assert plain(event.response.output) == [CALL, FIRST]
     assert event.response.id == "resp-1"
     assert model.requests == [to_items("q")]
 
 
 def test_model_function_call_is_a_completed_call_with_sorted_json_arguments() -> None:
-    assert (CALL.type, CALL.call_id, CALL.id, CALL.status) == (
+    assert (CALL["type"], CALL["call_id"], CALL["id"], CALL["status"]) == (
         "function_call",
         "pending-c1",
         "fc-pending-c1",
         "completed",
     )
-    assert json.loads(CALL.arguments) == {"value": "v", "a": 1}
-    assert list(json.loads(CALL.arguments)) == ["a", "value"]  # sorted: stable payloads
+    assert json.loads(CALL["arguments"]) == {"value": "v", "a": 1}
+    assert list(json.loads(CALL["arguments"])) == ["a", "value"]  # sorted: stable payloads
 
 
 def test_model_assistant_message_carries_its_text_and_id() -> None:
-    assert (FIRST.type, FIRST.id, FIRST.role, FIRST.status) == (
+    assert (FIRST["type"], FIRST["id"], FIRST["role"], FIRST["status"]) == (
         "message",
         "m1",
         "assistant",
         "completed",
     )
-    assert [part.text for part in FIRST.content] == ["one"]  # type: ignore[union-attr]
+    assert [part["text"] for part in FIRST["content"]] == ["one"]
 
 
 @pytest.mark.parametrize("runner", ["run", "run_streamed"])

@@ -10,12 +10,14 @@ from agents import Agent, RunConfig, Runner, SQLiteSession
 
 from approval_compaction.errors import StateRestoreError
 from approval_compaction.study import state
-from approval_compaction.study.harness import build_agent, scripted_model
+from approval_compaction.study.harness import PENDING_CALL
+from approval_compaction.study.model import ScriptedModel
+from approval_compaction.study.tools import build_agent
 
 
 @pytest.fixture
 async def paused() -> tuple[Agent[Any], str]:
-    agent = build_agent(scripted_model(), [])
+    agent = build_agent(ScriptedModel(steps=[[PENDING_CALL]]))
     result = await Runner.run(
         agent, "q", session=SQLiteSession("s"), run_config=RunConfig(tracing_disabled=True)
     )

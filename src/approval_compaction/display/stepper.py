@@ -34,16 +34,15 @@ import pandas as pd
 from ..analysis.invariants import evaluate
 from ..errors import InvestigationError
 from ..study.capture import STAGES, CaseRun, StageName
-from ..study.harness import Backend, SessionWrapper, run_case, scripted_backend
+from ..study.driver import SessionWrapper
+from ..study.harness import run_case
 from ..study.scenario import CHOICES, Case
-from ..wire.backend import responses_backend
+from ..study.wiring import BACKENDS, Backend
+from ..study.words import Model
 from .frames import highlight
 from .views import compaction_table, sent_table, stage_diff, stage_summary, stage_table
 
 NO_WORKAROUND = "none"
-# The harness's model transports: the scripted model in process, or the SDK's own Responses
-# model over HTTP to the wire's stand-in.
-BACKENDS: dict[str, Backend] = {"scripted": scripted_backend, "responses": responses_backend}
 MESSAGE_WIDTH = 240
 
 STAGE_NOTES: dict[StageName, str] = {
@@ -75,7 +74,7 @@ class Variant:
     """How a case is run besides its choices: the workaround and the model transport, by name."""
 
     workaround: str = NO_WORKAROUND
-    model: str = "scripted"
+    model: Model = "scripted"
 
 
 def one_line(text: str, width: int = MESSAGE_WIDTH) -> str:
@@ -198,7 +197,7 @@ class RunCache:
         wrappers: Mapping[str, SessionWrapper | None],
         runner: CaseRunner = run_with,
         prefix: str = "stepper",
-        backends: Mapping[str, Backend] = BACKENDS,
+        backends: Mapping[Model, Backend] = BACKENDS,
     ) -> None:
         self.wrappers, self.backends = dict(wrappers), dict(backends)
         self.runner, self.prefix = runner, prefix
@@ -225,7 +224,7 @@ class RunCache:
         return self.pages[key]
 
 
-def _pick(kind: str, name: str, named: Mapping[str, Any]) -> Any:
+def _pick(kind: str, name: str, named: Mapping[Any, Any]) -> Any:
     if name not in named:
         raise InvestigationError(f"unknown {kind} {name!r}: expected one of {', '.join(named)}")
     return named[name]

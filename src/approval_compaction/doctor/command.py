@@ -1,6 +1,7 @@
-"""Command: ``python -m approval_compaction doctor scan|repair|restore|check``.
+"""Command: the user's steps of ``python -m approval_compaction doctor``: scan, repair, restore.
 
-``cli.py`` declares the arguments and calls ``command``; each step imports what it uses.
+``cli.py`` declares the arguments; ``affected.command`` adds the ``check`` and ``data`` steps
+and dispatches. Each step imports what it uses.
 Every problem with the input is a one-line ``InvestigationError`` raised before anything is
 written; the exit status is 0 when the step did what was asked.
 """
@@ -10,12 +11,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import sys
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
-from ..errors import InvestigationError
+Step = Callable[[argparse.Namespace, TextIO], int]
 
 
 def _scan(args: argparse.Namespace, out: TextIO) -> int:
@@ -85,53 +86,4 @@ def _restore(args: argparse.Namespace, out: TextIO) -> int:
     return 0 if bad == 0 else 1
 
 
-def _check(args: argparse.Namespace, out: TextIO) -> int:
-    from dataclasses import asdict
-
-    from ..study.capture import sdk_version
-    from .check import check_answer, check_config, run_check
-
-    cfg = check_config(args.mode, args.trigger, args.decision)
-    if args.turns < 0:
-        raise InvestigationError("--turns must be 0 or more")
-    rows = run_check(cfg, args.turns)
-    if args.format == "json":
-        out.write(json.dumps([asdict(r) for r in rows], indent=2) + "\n")
-        return 0
-    table = [list(asdict(rows[0]))] + [[str(v) for v in asdict(r).values()] for r in rows]
-    widths = [max(len(line[i]) for line in table) for i in range(len(table[0]))]
-    for line in table:
-        out.write("  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)) + "\n")
-    out.write(check_answer(cfg, rows, sdk_version()) + "\n")
-    return 0
-
-
-def _data(args: argparse.Namespace, out: TextIO) -> int:
-    from ..releases.environments import default_envs, newest_release
-    from .upgrade import write_data
-
-    version = args.version or newest_release()
-    envs = Path(args.envs) if args.envs else default_envs()
-
-    def report(line: str) -> None:
-        out.write(line + "\n")
-
-    from .data import write_pinned_data
-
-    for path in write_pinned_data(Path(args.folder)):
-        report(f"wrote {path.name}")
-    write_data(version, envs, Path(args.folder), report=report)
-    return 0
-
-
-STEPS = {
-    "scan": _scan,
-    "repair": _repair,
-    "restore": _restore,
-    "check": _check,
-    "data": _data,
-}
-
-
-def command(args: argparse.Namespace) -> int:
-    return STEPS[args.doctor_command](args, sys.stdout)
+STEPS: dict[str, Step] = {"scan": _scan, "repair": _repair, "restore": _restore}

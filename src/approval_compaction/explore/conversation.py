@@ -22,13 +22,13 @@ from typing import Any, Literal
 
 from ..study.capture import Stage
 from ..study.items import Item
+from ..study.words import Boundary, DecisionRule, Ending, Kind, Mode, Runner
 
 Action = Literal["ask", "decide"]
-MODES: tuple[str, ...] = ("input", "previous_response_id", "auto")
-ENDINGS: tuple[str, ...] = ("answer", "guardrail", "max_turns")
-DECISIONS: tuple[str, ...] = ("approve", "reject", "mixed")
-BOUNDARIES: tuple[str, ...] = ("memory", "json", "process")
-RUNNERS: tuple[str, ...] = ("run", "run_streamed")
+# Each list starts with its simplest choice: that is where hypothesis's shrinking moves.
+MODES: tuple[Mode, ...] = ("input", "previous_response_id", "auto")
+DECISIONS: tuple[DecisionRule, ...] = ("approve", "reject", "mixed")
+BOUNDARIES: tuple[Boundary, ...] = ("memory", "json", "process")
 
 
 @dataclass(frozen=True)
@@ -36,12 +36,12 @@ class Step:
     """One step of a conversation (the fields an action does not use keep their default)."""
 
     action: Action
-    runner: str = "run"
+    runner: Runner = "run"
     compact: bool = False
-    calls: tuple[str, ...] = ()
-    ending: str = "answer"
-    decision: str = "approve"
-    boundary: str = "memory"
+    calls: tuple[Kind, ...] = ()
+    ending: Ending = "answer"
+    decision: DecisionRule = "approve"
+    boundary: Boundary = "memory"
 
     def label(self) -> str:
         """A short readable form, e.g. ``ask[function_approval] compact`` or
@@ -76,7 +76,7 @@ def _plain(value: Any) -> Any:
 class Conversation:
     """The compaction mode, the workaround on or off, and the steps in order."""
 
-    mode: str = "input"
+    mode: Mode = "input"
     fix: bool = False
     steps: tuple[Step, ...] = ()
 
@@ -86,7 +86,7 @@ class Conversation:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Conversation:
         steps = tuple(Step.from_json(s) for s in data["steps"])
-        return cls(str(data["mode"]), bool(data["fix"]), steps)
+        return cls(data["mode"], bool(data["fix"]), steps)
 
     def digest(self) -> str:
         """Twelve hex digits of the SHA-256 of the canonical JSON: the same steps, one name."""

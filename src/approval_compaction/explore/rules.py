@@ -24,8 +24,8 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
 
-from .conversation import BOUNDARIES, DECISIONS, ENDINGS, MODES, RUNNERS, Conversation, Step
-from .conversation import StepRecord as Record
+from ..study.words import ENDINGS, RUNNERS, Kind, Mode
+from .conversation import BOUNDARIES, DECISIONS, MODES, Conversation, Step, StepRecord
 from .driver import Live, Worker, scratch_folder, take
 from .kinds import kind_of
 
@@ -37,9 +37,9 @@ NO_KIND = "-"  # a violation that names no call (a dispatch count)
 class Setup:
     """What one search explores and what it has found so far; shared by its examples."""
 
-    kinds: tuple[str, ...]
+    kinds: tuple[Kind, ...]
     fix: bool = False
-    modes: tuple[str, ...] = MODES
+    modes: tuple[Mode, ...] = MODES
     boundaries: tuple[str, ...] = BOUNDARIES
     targets: frozenset[str] = frozenset()
     found: set[tuple[str, str]] = field(default_factory=set)
@@ -50,14 +50,14 @@ class Setup:
 class Violation(AssertionError):
     """A step broke an invariant the search still looks for: the conversation up to it."""
 
-    def __init__(self, conversation: Conversation, records: list[Record], pairs: set[Any]):
+    def __init__(self, conversation: Conversation, records: list[StepRecord], pairs: set[Any]):
         self.conversation, self.records = conversation, list(records)
         self.pairs: list[tuple[str, str]] = sorted(pairs)
         text = ", ".join(f"{i} ({k})" for i, k in self.pairs)
         super().__init__(f"{text} after {len(conversation.steps)} steps")
 
 
-def new_pairs(record: Record, setup: Setup) -> set[tuple[str, str]]:
+def new_pairs(record: StepRecord, setup: Setup) -> set[tuple[str, str]]:
     """(invariant, kind) pairs this step violates that the search has not found yet."""
     pairs = set()
     for judgement in record.violations:
@@ -83,14 +83,14 @@ def machine(setup: Setup) -> type[RuleBasedStateMachine]:
             self.loop = asyncio.new_event_loop()
             self.live: Live | None = None
             self.conversation = Conversation(fix=setup.fix)
-            self.records: list[Record] = []
+            self.records: list[StepRecord] = []
 
         @initialize(mode=st.sampled_from(setup.modes))
-        def start(self, mode: str) -> None:
+        def start(self, mode: Mode) -> None:
             setup.tally["examples"] += 1
             setup.tally[f"mode: {mode}"] += 1
             folder = Path(self.folder.name)
-            self.live = Live(mode, setup.fix, setup.kinds, folder, (0, 0))
+            self.live = Live(mode, setup.fix, setup.kinds, folder)
             self.conversation = Conversation(mode, setup.fix)
 
         def step(self, step: Step) -> None:
@@ -105,18 +105,18 @@ def machine(setup: Setup) -> type[RuleBasedStateMachine]:
                 raise Violation(self.conversation, self.records, pairs)
 
         @rule(calls=calls, ending=endings, runner=runners, compact=flags)
-        def ask(self, calls: tuple[str, ...], ending: str, runner: str, compact: bool) -> None:
-            self.step(Step("ask", runner, compact, calls=calls, ending=ending))
+        def ask(self, **choices: Any) -> None:  # the choices drawn are the step's fields
+            self.step(Step("ask", **choices))
 
-        @precondition(lambda self: self.live is not None and self.live.pending is not None)
+        @precondition(lambda self: self.live is not None and self.live.pending)
         @rule(
             decision=st.sampled_from(DECISIONS),
             boundary=st.sampled_from(setup.boundaries),
             runner=runners,
             compact=flags,
         )
-        def decide(self, decision: str, boundary: str, runner: str, compact: bool) -> None:
-            self.step(Step("decide", runner, compact, decision=decision, boundary=boundary))
+        def decide(self, **choices: Any) -> None:
+            self.step(Step("decide", **choices))
 
         def teardown(self) -> None:
             if self.live is not None:
@@ -127,7 +127,7 @@ def machine(setup: Setup) -> type[RuleBasedStateMachine]:
     return Explorer
 
 
-def _count(tally: Counter[str], record: Record) -> None:
+def _count(tally: Counter[str], record: StepRecord) -> None:
     step = record.step
     tally["steps"] += 1
     tally[f"rule: {step.action}"] += 1

@@ -277,7 +277,7 @@ def rerun(
     kinds = tuple(k for k in kinds if k in only) if only else kinds
 
     async def steps(folder: Path) -> Trace:
-        live = Live(conversation.mode, conversation.fix, kinds, folder, (0, 0))
+        live = Live(conversation.mode, conversation.fix, kinds, folder)
         try:
             records = [await take(live, i, s, worker) for i, s in enumerate(conversation.steps)]
         finally:

@@ -12,15 +12,15 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import pandas as pd
 
+from ..affected.check import CheckRow, Config
+from ..affected.heal import HealSummary
+from ..affected.upgrade import UpgradeRecord
+from ..affected.worker import WorkerComparison
 from ..analysis.folding import PART_WORDS, PARTS, Run, choice_effects, fold
 from ..analysis.invariants import judge
 from ..analysis.matrix import MatrixRecord, records
 from ..analysis.pairing import item_key, orphan_outputs
 from ..analysis.table import from_frame
-from ..doctor.check import CheckRow, Config
-from ..doctor.heal import HealSummary
-from ..doctor.upgrade import UpgradeRecord
-from ..doctor.worker import WorkerComparison
 from ..releases.sweep import ReleaseRecord
 from ..study.capture import CaseRun, pending_ids
 from . import prose

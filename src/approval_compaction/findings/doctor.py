@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..doctor.check import REJECTED, CheckRow, Config
-from ..doctor.upgrade import UpgradeRecord
-from ..doctor.worker import WorkerComparison
+from ..affected.check import REJECTED, CheckRow, Config
+from ..affected.upgrade import UpgradeRecord
+from ..affected.worker import WorkerComparison
 from ..releases.versions import version_key
 
 

@@ -13,11 +13,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .. import paths
+from ..affected.check import load_check
+from ..affected.heal import HealSummary
+from ..affected.upgrade import load_upgrade
+from ..affected.worker import WorkerComparison
 from ..analysis.matrix import MatrixRecord
-from ..doctor.check import load_check
-from ..doctor.heal import HealSummary
-from ..doctor.upgrade import load_upgrade
-from ..doctor.worker import WorkerComparison
 from ..formats.records import read_json_list, read_records
 from ..mechanism.record import MechanismError, load_record
 from ..releases.crosscheck import CrossRecord

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..doctor.check import check_answer
-from ..doctor.heal import HealSummary
+from ..affected.check import check_answer
+from ..affected.heal import HealSummary
 from ..formats.markdown import code
 from ..releases.bisect import spans
 from ..releases.crosscheck import JUDGED

@@ -24,7 +24,8 @@ from ..analysis.invariants import INVARIANTS
 from ..releases.bisect import Judgement, bisect, broken_spans, judge_rows, spans
 from ..releases.sweep import UNAVAILABLE, ReleaseRecord
 from ..releases.versions import sort_versions
-from ..study.capture import MODELS, STAGES
+from ..study.capture import STAGES
+from ..study.words import MODELS
 
 NEVER = "never"
 HTTP_STATUS = re.compile(r"HTTP (\d{3})")

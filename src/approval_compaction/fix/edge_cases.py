@@ -8,114 +8,39 @@ wrapper must compact exactly when the unwrapped session does.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agents import Agent, HostedMCPTool, RunConfig, Runner, SQLiteSession
 from openai.types.responses.response_output_item import McpApprovalRequest
 
 from ..analysis.invariants import evaluate
-from ..study.capture import CaseRun
-from ..study.compaction import CompactionClient
-from ..study.harness import (
-    TOOL_NAME,
-    Script,
-    SessionWrapper,
-    build_agent,
-    compaction_session,
-    run_case,
-    run_sync,
-)
-from ..study.items import Item, to_item
-from ..study.model import ScriptedModel, assistant_message, function_call
+from ..study.capture import CaseRun, Stage
+from ..study.driver import Continue, SessionWrapper, Setup, converse
+from ..study.harness import PENDING_CALL, PENDING_CALL_ID, Script, run_case
+from ..study.items import to_item
+from ..study.model import function_call
 from ..study.scenario import Case
+from ..study.tools import MCP_SERVER, TOOL_NAME
 
-if TYPE_CHECKING:  # pandas only for edge_table: the explorer imports this module in a bare
-    import pandas as pd  # release environment, which has no pandas
+if TYPE_CHECKING:  # pandas only for edge_table: the study runs in a bare release environment
+    import pandas as pd
 
 SECOND_CALL_ID = "pending-c2"
 MCP_REQUEST_ID = "mcpr-1"
-MCP_SERVER = "synthetic-mcp"
-
-
-def two_calls_model(capture: bool = True) -> ScriptedModel:
-    """Two protected calls in one response, then the two answers."""
-    return ScriptedModel(
-        steps=[
-            [
-                function_call(TOOL_NAME, {"value": "a"}, call_id="pending-c1"),
-                function_call(TOOL_NAME, {"value": "b"}, call_id=SECOND_CALL_ID),
-            ],
-            [assistant_message("finished", item_id="msg-finished")],
-            [assistant_message("next answer", item_id="msg-next")],
-        ],
-        capture=capture,
-    )
-
-
-def approve_first_only(case: Case, interruption: Any) -> bool:
-    """Mixed decisions: approve ``pending-c1``, reject every other call."""
-    return to_item(interruption.raw_item).get("call_id") == "pending-c1"
-
-
-def mcp_model(capture: bool = True) -> ScriptedModel:
-    """A hosted MCP approval request, then the two answers."""
-    request = McpApprovalRequest(
+TWO_CALLS = (
+    function_call(TOOL_NAME, {"value": "a"}, call_id=PENDING_CALL_ID),
+    function_call(TOOL_NAME, {"value": "b"}, call_id=SECOND_CALL_ID),
+)
+MCP_REQUEST = to_item(
+    McpApprovalRequest(
         type="mcp_approval_request",
         id=MCP_REQUEST_ID,
         name="lookup",
         arguments='{"value": "v"}',
         server_label=MCP_SERVER,
     )
-    return ScriptedModel(
-        steps=[
-            [request],
-            [assistant_message("finished", item_id="msg-finished")],
-            [assistant_message("next answer", item_id="msg-next")],
-        ],
-        capture=capture,
-    )
-
-
-def mcp_agent(model: ScriptedModel, dispatched: list[str]) -> Agent[Any]:
-    """An agent whose only tool is a hosted MCP server that asks for every approval."""
-    server = HostedMCPTool(
-        tool_config={
-            "type": "mcp",
-            "server_label": MCP_SERVER,
-            "server_url": "https://mcp.invalid/",
-            "require_approval": "always",
-        }
-    )
-    return Agent(name="approval-agent", model=model, tools=[server])
-
-
-class MemoryStore:
-    """A ``Session`` that keeps its items in a list: a store that is not SQLite."""
-
-    session_settings = None
-
-    def __init__(self, session_id: str = "case-session") -> None:
-        self.session_id = session_id
-        self.items: list[Any] = []
-
-    async def get_items(self, limit: int | None = None) -> list[Any]:
-        return list(self.items if limit is None else self.items[-limit:] if limit else [])
-
-    async def add_items(self, items: list[Any]) -> None:
-        self.items.extend(items)
-
-    async def pop_item(self) -> Any:
-        return self.items.pop() if self.items else None
-
-    async def clear_session(self) -> None:
-        self.items.clear()
-
-
-def memory_store(directory: Path) -> MemoryStore:
-    return MemoryStore()
+)
 
 
 @dataclass(frozen=True)
@@ -128,12 +53,12 @@ class EdgeCase:
 
 
 EDGE_CASES: tuple[EdgeCase, ...] = (
+    EdgeCase("two pending, mixed decisions", Script(TWO_CALLS, decision="mixed"), Case()),
+    EdgeCase("two pending, all rejected", Script(TWO_CALLS), Case(decision="reject")),
     EdgeCase(
-        "two pending, mixed decisions", Script(two_calls_model, decide=approve_first_only), Case()
+        "hosted MCP approval request", Script((MCP_REQUEST,), kinds=("mcp_approval",)), Case()
     ),
-    EdgeCase("two pending, all rejected", Script(two_calls_model), Case(decision="reject")),
-    EdgeCase("hosted MCP approval request", Script(mcp_model, agent=mcp_agent), Case()),
-    EdgeCase("store that is not SQLite", Script(store=memory_store), Case()),
+    EdgeCase("store that is not SQLite", Script((PENDING_CALL,), store="memory"), Case()),
 )
 
 
@@ -142,45 +67,12 @@ def run_edge(edge: EdgeCase, wrap_session: SessionWrapper | None = None, **choic
     return run_case(replace(edge.case, **choices), wrap_session=wrap_session, script=edge.script)
 
 
-@dataclass(frozen=True)
-class PlainTurn:
-    """One turn without any pending call: what compaction sent, and the history it left."""
-
-    compaction_inputs: list[list[Item]]
-    stored: list[Item]
-
-
-async def plain_turns_async(
-    directory: Path, wrap_session: SessionWrapper | None = None, questions: Sequence[str] = ()
-) -> list[PlainTurn]:
-    """Ask plain questions (answered without tools) on an always-compacting SQLite session."""
-    questions = questions or ("first question", "next question")
-    answers = [
-        [assistant_message(f"answer {n}", item_id=f"msg-{n}")] for n in range(len(questions))
-    ]
-    model, client = ScriptedModel(steps=answers), CompactionClient()
-    agent = build_agent(model, [])
-    store = SQLiteSession("plain-session", str(directory / "plain.db"))
-    session: Any = compaction_session("plain-session", store, client, True)
-    if wrap_session is not None:
-        session = wrap_session(session)
-    turns = []
-    try:
-        for question in questions:
-            before = len(client.requests)
-            await Runner.run(
-                agent, question, session=session, run_config=RunConfig(tracing_disabled=True)
-            )
-            stored = [to_item(i) for i in await session.get_items()]
-            turns.append(PlainTurn(client.requests[before:], stored))
-    finally:
-        store.close()
-    return turns
-
-
-def plain_turns(directory: Path, wrap_session: SessionWrapper | None = None) -> list[PlainTurn]:
-    """Synchronous ``plain_turns_async``."""
-    return run_sync(plain_turns_async(directory, wrap_session))
+def plain_turns(directory: Path, wrap_session: SessionWrapper | None = None) -> list[Stage]:
+    """Two plain questions (answered without tools) on an always-compacting SQLite session:
+    what compaction sent at each, and the history it left."""
+    setup = Setup(trigger="always", wrap=wrap_session)
+    transcript = converse(setup, [Continue(1), Continue(1)], directory / "history.db")
+    return [turn.stage for turn in transcript.turns if turn.stage is not None]
 
 
 def edge_table(wrappers: dict[str, SessionWrapper | None]) -> pd.DataFrame:

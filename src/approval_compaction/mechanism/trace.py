@@ -16,14 +16,15 @@ import asyncio
 import sys
 import threading
 from collections.abc import Sequence
-from importlib import import_module
 from types import CodeType, FrameType
 from typing import Any, TypedDict
 
-from ..study import harness
 from ..study.capture import STAGES, CaseRun, Stage, StageName
+from ..study.harness import run_case_async
 from ..study.items import Item
 from ..study.scenario import Case
+from ..study.wiring import BACKENDS, unavailable
+from ..study.words import Model
 from .catalogue import CATALOGUE, Function
 from .source import code_of
 
@@ -99,27 +100,14 @@ class _Tracer:
         return None  # no line events: only calls are watched
 
 
-def default_model() -> str:
+def default_model() -> Model:
     """``responses`` (the SDK's own model over HTTP to the stand-in, so the run ends as a user's
     does) when the wire imports in this environment, else ``scripted``."""
-    try:
-        import_module("approval_compaction.wire.backend")
-    except ImportError:
-        return "scripted"
-    return "responses"
-
-
-def _backend(model: str) -> harness.Backend:
-    if model == "responses":
-        backend: harness.Backend = import_module(
-            "approval_compaction.wire.backend"
-        ).responses_backend
-        return backend
-    return harness.scripted_backend
+    return "scripted" if unavailable("responses") else "responses"
 
 
 def trace_case(
-    case: Case | None = None, model: str | None = None, catalogue: Sequence[Function] = CATALOGUE
+    case: Case | None = None, model: Model | None = None, catalogue: Sequence[Function] = CATALOGUE
 ) -> Trace:
     """Run the case (the report's by default) and record where each catalogued function ran."""
     watched = {code: f.qualname for f in catalogue if (code := code_of(f)) is not None}
@@ -129,9 +117,9 @@ def trace_case(
     def run() -> None:
         sys.settrace(tracer)
         try:
-            coro = harness.run_case_async(
+            coro = run_case_async(
                 case or REPORT_CASE,
-                backend=_backend(model or default_model()),
+                backend=BACKENDS[model or default_model()],
                 on_stage=tracer.ended,
             )
             runs.append(asyncio.run(coro))

@@ -29,6 +29,7 @@ from typing import Any, TypedDict
 
 from ..study.capture import CaseRun
 from ..study.scenario import Case, select_cases
+from ..study.words import Model
 
 MODULE = "approval_compaction.releases.probe"
 
@@ -122,7 +123,7 @@ def missing_features(case: Case, api: Any) -> list[str]:
 
 
 def not_applicable(
-    case: Case, version: str, missing: Sequence[str], model: str = "scripted"
+    case: Case, version: str, missing: Sequence[str], model: Model = "scripted"
 ) -> CaseRun:
     approvals = 1 if case.decision == "approve" else 0
     reason = "release lacks " + ", ".join(missing)
@@ -131,15 +132,6 @@ def not_applicable(
 
 def installed_versions() -> dict[str, str]:
     return {name: importlib.metadata.version(name) for name in DEPENDENCIES}
-
-
-def wire_backend() -> tuple[Any, str]:
-    """The ``responses`` backend if its dependencies import here, else None and why not."""
-    try:
-        from ..wire.backend import responses_backend
-    except ImportError as exc:
-        return None, f"scripted model: the responses model needs {exc.name or exc}"[:300]
-    return responses_backend, ""
 
 
 def probe(cases: Sequence[Case], api: Callable[[], Any] = sdk_api) -> ProbeResult:
@@ -154,21 +146,20 @@ def probe(cases: Sequence[Case], api: Callable[[], Any] = sdk_api) -> ProbeResul
         return {"unavailable": f"import agents failed: {reason}"[:300]}
     versions = installed_versions()
     missing = {case: missing_features(case, names) for case in cases}
-    backends: dict[str, Any] = {}
+    models: list[Model] = ["scripted"]
     why = ""
     if not all(missing.values()):  # the harness only once the release is known to have it all
-        from ..study.harness import run_case, scripted_backend
+        from ..study.harness import run_case
+        from ..study.wiring import BACKENDS, unavailable
 
-        backends["scripted"] = scripted_backend
-        backend, why = wire_backend()
-        if backend is not None:
-            backends["responses"] = backend
+        why = unavailable("responses")
+        models += [] if why else ["responses"]
     gc.enable()  # the imports are done: the cases run with the collector on, as in ``matrix``
     runs = [
         not_applicable(case, versions["openai-agents"], missing[case], model)
         if missing[case]
-        else run_case(case, backend=backends[model])
-        for model in backends or ["scripted"]  # each case once per model it can run on
+        else run_case(case, backend=BACKENDS[model])
+        for model in models  # each case once per model it can run on
         for case in cases
     ]
     return {
@@ -176,7 +167,7 @@ def probe(cases: Sequence[Case], api: Callable[[], Any] = sdk_api) -> ProbeResul
         "openai": versions["openai"],
         "pydantic": versions["pydantic"],
         "runs": [run.to_json() for run in runs],
-        "wire": why,
+        "wire": f"scripted model: {why}"[:300] if why else "",
     }
 
 

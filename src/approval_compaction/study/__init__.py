@@ -1,7 +1,10 @@
-"""Study: run the cases through the SDK's public API and capture what each stage stored and sent.
+"""Study: run conversations through the SDK's public API; capture what each stage stored and sent.
 
-The scenario (``scenario``), our scripted model (``model``), the compaction stand-in
-(``compaction``), the RunState JSON boundary (``state``), the harness that drives a case
-(``harness``) and the plain records it leaves behind (``items``, ``capture``). Nothing here
+The shared words (``words``), the scenario's cases (``scenario``), the steps of a conversation
+and the one driver that takes them (``driver``), with the agent's tools (``tools``), the model
+wiring (``wiring``: the scripted model or the SDK's own over HTTP) and the worker process of the
+process boundary (``worker``); our scripted model (``model``), the compaction stand-in
+(``compaction``), the RunState JSON boundary (``state``), the sixteen cases as conversations
+(``harness``) and the plain records they leave behind (``items``, ``capture``). Nothing here
 imports pandas or matplotlib, so a release's probe can run it with only the SDK installed.
 """

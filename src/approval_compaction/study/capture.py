@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 from .items import Item
 from .scenario import Case
+from .words import Model
 
 
 def sdk_version() -> str:
@@ -29,7 +30,6 @@ def sdk_version() -> str:
 StageName = Literal["pause", "round_trip", "resume", "next_turn"]
 STAGES: tuple[StageName, ...] = ("pause", "round_trip", "resume", "next_turn")
 OK = "ok"  # what the user saw when a stage's requests were all answered
-MODELS: tuple[str, ...] = ("scripted", "responses")  # the harness's model backends
 
 
 @dataclass(frozen=True)
@@ -106,7 +106,7 @@ class CaseRun:
     dispatches: int
     error: str | None = None
     not_applicable: str | None = None
-    model: str = "scripted"
+    model: Model = "scripted"
 
     def stage(self, name: StageName) -> Stage | None:
         """The named stage, or None when the run stopped before it."""

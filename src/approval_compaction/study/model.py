@@ -1,9 +1,12 @@
 """Model: a scripted stand-in for an LLM that implements the SDK's ``Model`` interface.
 
-Each call pops the next scripted step (a list of output items) and records the exact input
-the runner sent: that input is a payload that would leave the process with a real model.
-It is written against the abstract interface only, so it runs on SDK releases that predate
-``agents.testing``; keyword arguments the interface gained over time are accepted and ignored.
+A reply is a list of output items in their plain JSON form (``items``), as a conversation
+carries them, also across a process. The model answers each call with the next planned reply,
+and past its plan with a plain numbered message (``answer 3``), as the API stand-in answers by
+its policy once its script runs out. It records the exact input the runner sent: that input is
+a payload that would leave the process with a real model. It is written against the abstract
+interface only, so it runs on SDK releases that predate ``agents.testing``; keyword arguments
+the interface gained over time are accepted and ignored.
 """
 
 from __future__ import annotations
@@ -24,56 +27,62 @@ from openai.types.responses import (
     ResponseOutputMessage,
     ResponseOutputText,
 )
+from pydantic import TypeAdapter
 
-from .items import Item, to_items
+from .items import Item, to_item, to_items
+
+_OUTPUT_ITEM: TypeAdapter[Any] = TypeAdapter(ResponseOutputItem)
 
 
-class ScriptExhaustedError(RuntimeError):
-    """The runner asked the scripted model for more responses than were scripted."""
-
-
-def function_call(name: str, arguments: dict[str, Any], *, call_id: str) -> ResponseOutputItem:
+def function_call(name: str, arguments: dict[str, Any], *, call_id: str) -> Item:
     """A completed function call output item, as a model would emit it."""
-    return ResponseFunctionToolCall(
-        type="function_call",
-        id=f"fc-{call_id}",
-        call_id=call_id,
-        name=name,
-        arguments=json.dumps(arguments, sort_keys=True),
-        status="completed",
+    return to_item(
+        ResponseFunctionToolCall(
+            type="function_call",
+            id=f"fc-{call_id}",
+            call_id=call_id,
+            name=name,
+            arguments=json.dumps(arguments, sort_keys=True),
+            status="completed",
+        )
     )
 
 
-def assistant_message(text: str, *, item_id: str) -> ResponseOutputItem:
+def assistant_message(text: str, *, item_id: str) -> Item:
     """A completed assistant message output item."""
-    return ResponseOutputMessage(
-        type="message",
-        id=item_id,
-        role="assistant",
-        status="completed",
-        content=[ResponseOutputText(type="output_text", text=text, annotations=[])],
+    return to_item(
+        ResponseOutputMessage(
+            type="message",
+            id=item_id,
+            role="assistant",
+            status="completed",
+            content=[ResponseOutputText(type="output_text", text=text, annotations=[])],
+        )
     )
 
 
 @dataclass
 class ScriptedModel(Model):
-    """Answer each model call with the next scripted list of output items."""
+    """Answer each model call with the next planned reply, then with plain answers."""
 
-    steps: Sequence[Sequence[ResponseOutputItem]]
+    steps: list[Sequence[Item]] = field(default_factory=list)
     capture: bool = True
     requests: list[list[Item]] = field(default_factory=list)
     calls: int = 0
 
-    def _next_output(self, input: str | list[Any]) -> list[ResponseOutputItem]:
-        if self.calls >= len(self.steps):
-            raise ScriptExhaustedError(
-                f"scripted model has {len(self.steps)} steps but was called again"
-            )
+    def plan(self, reply: Sequence[Item]) -> None:
+        """The reply to the next call (none: plain answers), in place of what was planned."""
+        self.steps = [reply] if reply else []
+
+    def _next_output(self, input: str | list[Any]) -> list[Any]:
         if self.capture:
             self.requests.append(to_items(input))
-        output = list(self.steps[self.calls])
         self.calls += 1
-        return output
+        if self.steps:
+            reply = self.steps.pop(0)
+        else:
+            reply = [assistant_message(f"answer {self.calls}", item_id=f"msg-{self.calls}")]
+        return [_OUTPUT_ITEM.validate_python(item) for item in reply]
 
     def _response_id(self) -> str:
         return f"resp-{self.calls}"

@@ -11,20 +11,25 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, fields
-from typing import Literal, cast
+from typing import cast
 
 from ..errors import InvestigationError
-
-Runner = Literal["run", "run_streamed"]
-Decision = Literal["approve", "reject"]
-Compaction = Literal["on", "off"]
-StateBoundary = Literal["json", "memory"]
+from .words import (
+    COMPACTIONS,
+    DECISIONS,
+    RUNNERS,
+    STATE_BOUNDARIES,
+    Compaction,
+    Decision,
+    Runner,
+    StateBoundary,
+)
 
 CHOICES: dict[str, tuple[str, ...]] = {
-    "runner": ("run", "run_streamed"),
-    "decision": ("approve", "reject"),
-    "compaction": ("on", "off"),
-    "state_boundary": ("json", "memory"),
+    "runner": RUNNERS,
+    "decision": DECISIONS,
+    "compaction": COMPACTIONS,
+    "state_boundary": STATE_BOUNDARIES,
 }
 
 

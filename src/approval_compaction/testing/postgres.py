@@ -112,7 +112,7 @@ class ThrowawayPostgres:
             finally:
                 await engine.dispose()
 
-        from ..study.harness import run_sync
+        from ..study.driver import run_sync
 
         run_sync(create())
         return self.url(name)

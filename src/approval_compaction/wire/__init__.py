@@ -3,6 +3,7 @@
 ``rules`` holds the input checks the stand-in enforces, each with its public source;
 ``standin`` answers requests like the Responses API (framework-free); ``app`` serves it as a
 Starlette ASGI app; ``transport`` builds an ``AsyncOpenAI`` client on an in-process
-``httpx.ASGITransport``; ``backend`` wires that client into a case; ``server`` runs the app on a
-real port with uvicorn (``python -m approval_compaction serve``).
+``httpx.ASGITransport``; ``server`` runs the app on a real port with uvicorn (``python -m
+approval_compaction serve``). It imports nothing of the study: ``study.wiring`` puts a
+conversation on it.
 """

@@ -8,11 +8,11 @@ from typing import Any
 
 import pandas as pd
 
+from ..doctor.repair import RepairResult
+from ..doctor.verdict import SessionReport
 from .check import CheckRow
 from .heal import Healed
-from .repair import RepairResult
 from .upgrade import UpgradeRecord
-from .verdict import SessionReport
 from .worker import WorkerComparison
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..study.capture import CaseRun, Stage
 from ..study.items import Item
-from .rules import RESPONSES
+from ..wire.rules import RESPONSES
 
 HANDED = "handed to the model interface"
 SENT = "sent over HTTP (body.input)"

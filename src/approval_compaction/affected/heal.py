@@ -1,8 +1,8 @@
 """Heal: one store scanned, repaired, compared and restored, end to end, as a user would.
 
 The store holds generated sessions of each verdict and one session exactly as the pinned
-release stored it after a compacted pause (``turns``: the pause, the JSON round trip, the
-approval and the resume). ``heal`` scans it, shows the dry run, applies the repair with a
+release stored it after a compacted pause (``upgrade.poison``: the pause, the JSON round trip,
+the approval and the resume). ``heal`` scans it, shows the dry run, applies the repair with a
 backup, and then compares every item of every session in three copies: the backup, the repaired
 store and the store restored from the backup, against the store as it was first read.
 """
@@ -13,12 +13,13 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..study.harness import run_sync
+from ..doctor import repair, restore
+from ..doctor.scan import reports, verdict_counts
+from ..doctor.stores import StoredSession, opened
+from ..doctor.verdict import SessionReport
+from ..study.driver import run_sync
 from ..testing import synthetic
-from . import repair, restore, turns
-from .scan import reports, verdict_counts
-from .stores import StoredSession, opened
-from .verdict import SessionReport
+from .upgrade import poison
 
 REAL_SESSION = "pinned-release-session"
 
@@ -90,9 +91,7 @@ async def _reports(text: str) -> tuple[SessionReport, ...]:
 def pinned_session_items() -> list[dict[str, object]]:
     """The items the pinned release stores after a compacted pause and its resume."""
     with tempfile.TemporaryDirectory(prefix="approval-compaction-heal-") as folder:
-        store = Path(folder) / "history.db"
-        paused = run_sync(turns.pause(store))
-        return run_sync(turns.resume(store, paused.state)).stored_after
+        return poison(Path(folder) / "history.db")
 
 
 def fill_store(text: str, count: int = 6, length: int = 8) -> None:
@@ -131,7 +130,7 @@ def _compare(
 
 
 async def heal_async(text: str, backup_folder: Path) -> Healed:
-    from . import backup as backups
+    from ..doctor import backup as backups
 
     first = await _snapshot(text)
     before = await _reports(text)

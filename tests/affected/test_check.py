@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from approval_compaction.doctor.check import (
+from approval_compaction.affected.check import (
     REJECTED,
     CheckError,
     check_answer,

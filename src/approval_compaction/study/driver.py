@@ -1,0 +1,567 @@
+"""Driver: a conversation is data, a list of steps, and one driver takes them through the SDK.
+
+The steps: ``Ask`` a question (the model's reply is the step's items; a reply with the protected
+call pauses for approval, and asking while an approval is open leaves it undecided), ``Cross`` a
+boundary with the paused state (``memory``; ``json``: ``RunState.to_json()`` then ``from_json()``;
+``process``: the steps after it run in a fresh interpreter given only the state's JSON and the
+store file, ``worker``), ``Decide`` each pending item, ``Resume``, ``LoseOutput`` (the worker
+holding the paused state dies: the call is stored, its output never arrives) and ``Continue``
+for N plain turns. ``Setup`` fixes the rest: the compaction mode and trigger, the tool kinds,
+the store and the history written into it before the first step, a session wrapper (the
+workaround) and the model wiring.
+
+Each step is its own frozen dataclass rather than one ``Step`` with a ``Literal`` action: a step
+carries only the fields it uses (a ``Decide`` has no reply, a ``Cross`` no runner), so a
+conversation reads as what it does and an impossible step cannot be written; ``match`` over
+the union lets mypy check that the driver handles every kind; and a step's JSON, which crosses
+to a worker, is its class name and its fields.
+
+``Driver`` holds one conversation's session (``OpenAIResponsesCompactionSession`` over a real
+``SQLiteSession`` file, or a store in memory), agent, model wiring and log collector (the SDK's
+warnings), and is the one place that calls ``Runner.run`` and ``Runner.run_streamed``. A step
+that ends a stage tells the stage hook its name, then records the ``Stage``: the stored history,
+and what the model wiring, the compaction client, the tools and the SDK's logger received since
+the stage before. A step that raises ends the steps it was given, with what the user saw; over
+HTTP an error status is recorded on the stage (``Outcome``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import importlib
+import logging
+import tempfile
+from collections.abc import Callable, Coroutine, Sequence
+from contextlib import suppress
+from dataclasses import asdict, dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+import openai
+from agents import RunConfig, Runner, SQLiteSession
+from agents.memory import OpenAIResponsesCompactionSession
+
+from . import state as state_io
+from .capture import Outcome, Stage, StageName, sdk_version
+from .items import Item, to_item, to_items
+from .model import assistant_message
+from .tools import CURRENT, HOSTED, Dispatches, build_agent
+from .wiring import BACKENDS, Backend
+from .words import Boundary, DecisionRule, Ending, Kind, Mode, Model
+from .words import Runner as RunnerName
+
+T = TypeVar("T")
+SESSION_ID = "case-session"
+SDK_LOGGERS = ("openai.agents", "openai-agents")
+Reply = tuple[Item, ...]
+Trigger = Literal["default", "always", "never"] | int  # int: compact at that many candidates
+Store = Literal["sqlite", "memory"]
+SessionWrapper = Callable[[Any], Any]
+StageHook = Callable[[StageName], None]  # told each stage's name as the stage ends
+
+
+@dataclass(frozen=True)
+class Ask:
+    """A new question; the model answers with ``reply`` first, then plainly. ``compact`` is what
+    the compaction hook answers during the step (None: the setup's trigger)."""
+
+    question: str
+    reply: Reply = ()
+    runner: RunnerName = "run"
+    compact: bool | None = None
+    ending: Ending = "answer"  # or an input guardrail trips, or a run limited to one turn
+    stage: StageName | None = "next_turn"
+
+
+@dataclass(frozen=True)
+class Cross:
+    """The paused state crosses a boundary on its way to the resume."""
+
+    boundary: Boundary
+    stage: StageName | None = "round_trip"
+
+
+@dataclass(frozen=True)
+class Decide:
+    """Approve or reject each pending item; ``mixed`` approves the first and rejects the rest."""
+
+    decision: DecisionRule = "approve"
+
+
+@dataclass(frozen=True)
+class Resume:
+    """Resume the decided run; the model answers with ``reply`` first, then plainly."""
+
+    reply: Reply = ()
+    runner: RunnerName = "run"
+    compact: bool | None = None
+    stage: StageName | None = "resume"
+
+
+@dataclass(frozen=True)
+class LoseOutput:
+    """The paused state is lost before its output is stored: the call stays without it."""
+
+
+@dataclass(frozen=True)
+class Continue:
+    """``turns`` plain questions, each answered without a tool (``question n``/``answer n``)."""
+
+    turns: int
+    runner: RunnerName = "run"
+    stage: StageName | None = "next_turn"
+
+
+Step = Ask | Cross | Decide | Resume | LoseOutput | Continue
+STEPS: dict[str, type[Step]] = {
+    cls.__name__: cls for cls in (Ask, Cross, Decide, Resume, LoseOutput, Continue)
+}
+
+
+def step_json(step: Step) -> dict[str, Any]:
+    return {"step": type(step).__name__, **asdict(step)}
+
+
+def step_from_json(data: dict[str, Any]) -> Step:
+    values = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k != "step"}
+    kind: Any = STEPS[data["step"]]
+    step: Step = kind(**values)
+    return step
+
+
+def _reference(wrap: SessionWrapper | None) -> str:
+    return "" if wrap is None else f"{wrap.__module__}:{wrap.__qualname__}"
+
+
+def _resolve(reference: str) -> SessionWrapper | None:
+    if not reference:
+        return None
+    module, _, name = reference.partition(":")
+    wrap: SessionWrapper = getattr(importlib.import_module(module), name)
+    return wrap
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What stays the same from step to step of one conversation."""
+
+    mode: Mode = "input"
+    trigger: Trigger = "always"
+    kinds: tuple[Kind, ...] = ("function_approval",)
+    store: Store = "sqlite"
+    history: tuple[Item, ...] = ()  # written into the store before the first step
+    guardrail: bool = False
+    wrap: SessionWrapper | None = None  # wraps the compaction session (the workaround)
+    model: Model = "scripted"
+    capture: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        plain = {f.name: getattr(self, f.name) for f in fields(self)}
+        return (
+            plain
+            | {"kinds": list(self.kinds), "history": list(self.history)}
+            | {"wrap": _reference(self.wrap)}
+        )
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Setup:
+        tuples = {"kinds": tuple(data["kinds"]), "history": tuple(data["history"])}
+        return cls(**data | tuples | {"wrap": _resolve(data["wrap"])})
+
+
+@dataclass(frozen=True)
+class Turn:
+    """What one step did: ``answered``, ``paused``, ``crossed``, ``decided``, ``lost``, ``nothing
+    pending`` or ``error: <exception class>``; its stage (None when it ends none, or without
+    capture); the items it paused on; the local runs it approved; how many candidate items the
+    compaction hook was shown each time it was asked; and the error in one line (with its HTTP
+    status when a request was refused: what the user saw, also on the stage)."""
+
+    step: Step
+    outcome: str
+    stage: Stage | None = None
+    interruptions: list[Item] = field(default_factory=list)
+    approvals: int = 0
+    hook: tuple[int, ...] = ()
+    error: str = ""
+    http_status: int | None = None  # the error came over HTTP with this status
+
+    def to_json(self) -> dict[str, Any]:
+        stage = None if self.stage is None else self.stage.to_json()
+        return {**asdict(self), "step": step_json(self.step), "stage": stage}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Turn:
+        stage = None if data["stage"] is None else Stage.from_json(data["stage"])
+        step, hook = step_from_json(data["step"]), tuple(data["hook"])
+        return cls(**data | {"step": step, "stage": stage, "hook": hook})
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """A whole conversation: on which release, with which model, each step's turn, the state
+    left paused (JSON text, or empty) and the approved tools' runs."""
+
+    sdk_version: str
+    model: Model
+    turns: list[Turn]
+    state: str = ""
+    dispatches: int = 0
+
+    def stage(self, name: StageName) -> Stage:
+        """The last stage of that name (the conversation recorded it, or this raises)."""
+        return next(t.stage for t in reversed(self.turns) if t.stage and t.stage.name == name)
+
+    def to_json(self) -> dict[str, Any]:
+        return {**asdict(self), "turns": [t.to_json() for t in self.turns]}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Transcript:
+        return cls(**data | {"turns": [Turn.from_json(t) for t in data["turns"]]})
+
+
+class MemoryStore:
+    """A ``Session`` that keeps its items in a list: a store that is not SQLite."""
+
+    session_settings = None
+
+    def __init__(self, session_id: str = SESSION_ID) -> None:
+        self.session_id = session_id
+        self.items: list[Any] = []
+
+    async def get_items(self, limit: int | None = None) -> list[Any]:
+        return list(self.items if limit is None else self.items[-limit:] if limit else [])
+
+    async def add_items(self, items: list[Any]) -> None:
+        self.items.extend(items)
+
+    async def pop_item(self) -> Any:
+        return self.items.pop() if self.items else None
+
+    async def clear_session(self) -> None:
+        self.items.clear()
+
+    def close(self) -> None:
+        """Nothing to close: the items live as long as the store."""
+
+
+class LogCollector(logging.Handler):
+    """Keep the SDK's warnings for the record instead of printing them to stderr."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(f"{record.name}: {record.getMessage()}")
+
+
+def _trigger(trigger: Trigger) -> Callable[[dict[str, Any]], bool]:
+    if trigger == "default":
+        from agents.memory.openai_responses_compaction_session import (
+            default_should_trigger_compaction,
+        )
+
+        return default_should_trigger_compaction
+    if trigger in ("always", "never"):
+        answer = trigger == "always"
+        return lambda _: answer
+    return lambda context: len(context["compaction_candidate_items"]) >= int(trigger)
+
+
+def _one_line(error: BaseException) -> str:
+    return f"{type(error).__name__}: {' '.join(str(error).split())}"[:300]
+
+
+class Driver:
+    """One conversation's session, agent, model wiring and logs; ``take`` runs steps on them.
+
+    ``path`` is the SQLite file (an existing one is the stored history to go on from); ``state``
+    is the JSON text of a run paused before, to decide and resume here; ``worker`` takes the
+    steps after a ``process`` boundary (a fresh one is started when none is given)."""
+
+    def __init__(
+        self,
+        setup: Setup,
+        path: Path,
+        backend: Backend | None = None,
+        on_stage: StageHook | None = None,
+        worker: Any = None,
+        state: str = "",
+    ) -> None:
+        self.setup, self.path, self.on_stage, self.worker = setup, path, on_stage, worker
+        self.wiring = (backend or BACKENDS[setup.model])(setup.capture)
+        self.agent = build_agent(self.wiring.model, setup.kinds, setup.guardrail)
+        self.dispatches, self.log = Dispatches(), LogCollector()
+        self.continued = 0  # plain turns ``Continue`` asked so far: their numbers go on from here
+        self.state: Any = None  # the paused run's ``RunState``, until decided and resumed
+        self._trigger = _trigger(setup.trigger)
+        self._compact: bool | None = None  # what the hook answers during the current step
+        self._seen: list[int] = []  # candidate items the hook was shown in the current step
+        self._start: str | None = state  # the state to restore before the first step
+        self._marks = self._counts()
+        self.store: Any = None
+        self._open()
+
+    def _open(self) -> None:
+        """(Re)open the store and the session under study, as a new request handler would."""
+        if self.setup.store == "sqlite":
+            self.store = SQLiteSession(SESSION_ID, str(self.path))
+        self.store = self.store or MemoryStore()
+        session: Any = OpenAIResponsesCompactionSession(
+            SESSION_ID,
+            self.store,
+            client=self.wiring.compaction_client,  # the stand-in is duck-typed
+            compaction_mode=self.setup.mode,
+            should_trigger_compaction=self._hook,
+        )
+        self.session = session if self.setup.wrap is None else self.setup.wrap(session)
+
+    def _hook(self, context: dict[str, Any]) -> bool:
+        self._seen.append(len(context.get("compaction_candidate_items") or ()))
+        return self._trigger(context) if self._compact is None else self._compact
+
+    @property
+    def counters(self) -> list[int]:
+        """The calls the model and the compaction client answered, and the plain turns asked:
+        a worker's ids go on from them."""
+        model, client = self.wiring.model, self.wiring.compaction_client
+        return [getattr(model, "calls", 0), getattr(client, "calls", 0), self.continued]
+
+    @counters.setter
+    def counters(self, values: Sequence[int]) -> None:
+        parts = (self.wiring.model, self.wiring.compaction_client)
+        for part, value in zip(parts, values[:2], strict=True):
+            if hasattr(part, "calls"):  # over HTTP the stand-in numbers its own ids
+                part.calls = value
+        self.continued = values[2]
+
+    def _counts(self) -> tuple[int, ...]:
+        w = self.wiring
+        logs = (w.model_inputs, w.compaction_inputs, w.http_requests, self.dispatches.approved)
+        return (*(len(log) for log in logs), len(self.log.messages))
+
+    def state_text(self) -> str:
+        """The paused run's state as JSON text, or "" when nothing is paused."""
+        return "" if self.state is None else state_io.to_text(self.state)
+
+    async def take(self, steps: Sequence[Step]) -> list[Turn]:
+        """Take the steps in order; a step that raises ends them (its turn says what it saw)."""
+        token = CURRENT.set(self.dispatches)
+        loggers = [logging.getLogger(name) for name in SDK_LOGGERS]
+        for logger in loggers:
+            logger.addHandler(self.log)
+        turns: list[Turn] = []
+        try:
+            if self._start is not None:  # before the first step: the history, the paused state
+                if self.setup.history:
+                    await self.store.add_items(list(self.setup.history))
+                if self._start:
+                    self.state = await state_io.restore(self.agent, self._start)
+                self._start = None
+            for index, step in enumerate(steps):
+                if isinstance(step, Cross) and step.boundary == "process" and self.state:
+                    turns += await self._in_worker(step, steps[index + 1 :])
+                    break
+                turns.append(await self._take(step))
+                if turns[-1].error:
+                    break
+        finally:
+            for logger in loggers:
+                logger.removeHandler(self.log)
+            CURRENT.reset(token)
+        return turns
+
+    async def _take(self, step: Step) -> Turn:
+        self._compact, self._seen = getattr(step, "compact", None), []
+        outcome, error, approvals, seen = "nothing pending", "", 0, Outcome()
+        extra: dict[str, Any] = {}
+        try:
+            match step:
+                case Ask():
+                    outcome, extra = await self._ask(step)
+                case Cross() if self.state is not None:
+                    outcome, extra = "crossed", {"state_items": await self._cross(step)}
+                case Decide() if self.state is not None:
+                    outcome, approvals = "decided", self._decide(step)
+                case Resume() if self.state is not None:
+                    outcome, extra = await self._turn(self.state, step.runner, step.reply)
+                case LoseOutput() if self.state is not None:
+                    outcome, self.state = "lost", None
+                case Continue():
+                    outcome, extra = await self._continue(step)
+        except Exception as exc:  # what the user saw ends the steps, it does not crash them
+            self.state = None
+            outcome, error = f"error: {type(exc).__name__}", _one_line(exc)
+            if isinstance(exc, openai.APIStatusError):
+                seen = Outcome.of(exc, exc.status_code)
+        finally:
+            self._compact = None
+        stage = await self._stage(getattr(step, "stage", None), seen, extra)
+        interruptions, hook = extra.get("interruptions", []), tuple(self._seen)
+        return Turn(step, outcome, stage, interruptions, approvals, hook, error, seen.http_status)
+
+    async def _stage(
+        self, name: StageName | None, seen: Outcome, extra: dict[str, Any]
+    ) -> Stage | None:
+        """Tell the hook the stage ended, then record what it stored and received."""
+        if name is None:
+            return None
+        if self.on_stage is not None:
+            self.on_stage(name)
+        if not self.setup.capture:
+            return None
+        m, c, h, d, w = self._marks
+        stage = Stage(
+            name=name,
+            stored=to_items(await self.session.get_items()),
+            model_inputs=self.wiring.model_inputs[m:],
+            compaction_inputs=self.wiring.compaction_inputs[c:],
+            dispatches=len(self.dispatches.approved) - d,
+            warnings=self.log.messages[w:],
+            http_requests=self.wiring.http_requests[h:],
+            outcome=seen,
+            **extra,
+        )
+        self._marks = self._counts()
+        return stage
+
+    async def _turn(
+        self, value: Any, runner: RunnerName, reply: Reply, max_turns: int | None = None
+    ) -> tuple[str, dict[str, Any]]:
+        """One run: the model answers with ``reply`` first; a run that pauses keeps its state."""
+        self.wiring.plan(reply)
+        options: dict[str, Any] = {"session": self.session}
+        options["run_config"] = RunConfig(tracing_disabled=True)
+        if max_turns is not None:
+            options["max_turns"] = max_turns
+        result: Any
+        if runner == "run":
+            result = await Runner.run(self.agent, value, **options)
+        else:
+            result = Runner.run_streamed(self.agent, value, **options)
+            async for _ in result.stream_events():
+                pass
+        interruptions = to_items(i.raw_item for i in result.interruptions)
+        self.state = result.to_state() if interruptions else None
+        return ("paused" if interruptions else "answered"), {"interruptions": interruptions}
+
+    async def _ask(self, step: Ask) -> tuple[str, dict[str, Any]]:
+        self.dispatches.trip = step.ending == "guardrail"
+        limit = 1 if step.ending == "max_turns" else None
+        try:
+            return await self._turn(step.question, step.runner, step.reply, limit)
+        finally:
+            self.dispatches.trip = False
+
+    async def _cross(self, step: Cross) -> dict[str, list[Item]]:
+        """The state across the boundary; across JSON, the item lists its text carries."""
+        if step.boundary != "json":
+            return {}
+        text = state_io.to_text(self.state)
+        self.state = await state_io.restore(self.agent, text)
+        return state_io.state_items(text) if self.setup.capture else {}
+
+    def _decide(self, step: Decide) -> int:
+        """Approve or reject each pending item; the approved items that run here."""
+        approvals = 0
+        for n, interruption in enumerate(self.state.get_interruptions()):
+            approve = step.decision == "approve" or (step.decision == "mixed" and n == 0)
+            (self.state.approve if approve else self.state.reject)(interruption)
+            approvals += approve and to_item(interruption.raw_item).get("type") != HOSTED
+        return approvals
+
+    async def _continue(self, step: Continue) -> tuple[str, dict[str, Any]]:
+        outcome: tuple[str, dict[str, Any]] = ("answered", {})
+        for _ in range(step.turns):
+            n, self.continued = self.continued, self.continued + 1
+            reply = (assistant_message(f"answer {n}", item_id=f"msg-{n}"),)
+            outcome = await self._turn(f"question {n}", step.runner, reply)
+        return outcome
+
+    async def _in_worker(self, cross: Cross, rest: Sequence[Step]) -> list[Turn]:
+        """Hand the state's JSON, the store file and the steps after the boundary to a worker
+        process; take back its turns, the state it left paused and its counters."""
+        from .worker import Worker
+
+        setup = replace(self.setup, history=())  # the store holds it already
+        request = _request(setup, self.path, self.state_text(), rest, self.counters)
+        self.close()  # the store is the worker's while it works
+        worker = self.worker or Worker()
+        try:
+            answer = await asyncio.to_thread(worker.ask, request)
+        finally:
+            if self.worker is None:
+                worker.close()
+        self._open()
+        done = Transcript.from_json(answer["transcript"])
+        self.counters = answer["counters"]
+        self.dispatches.approved.extend(answer["dispatched"])
+        self._marks = self._counts()  # the worker's turns carry their own stages
+        self.state = await state_io.restore(self.agent, done.state) if done.state else None
+        return [Turn(cross, "crossed"), *done.turns]
+
+    def close(self) -> None:
+        with suppress(Exception):
+            self.store.close()
+
+    async def __aenter__(self) -> Driver:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        """Close the store and the wiring (its HTTP client)."""
+        self.close()
+        if self.wiring.close is not None:
+            with suppress(Exception):
+                await self.wiring.close()
+
+    async def transcript(self, steps: Sequence[Step]) -> Transcript:
+        """Take the steps and say what the whole conversation did."""
+        turns = await self.take(steps)
+        dispatches = len(self.dispatches.approved)
+        return Transcript(sdk_version(), self.wiring.name, turns, self.state_text(), dispatches)
+
+
+def _request(
+    setup: Setup, path: Path, state: str, steps: Sequence[Step], counters: list[int] | None
+) -> dict[str, Any]:
+    """What a worker is sent (``worker``): the setup, the store's path, the paused state, the
+    counters its ids go on from (None: from the start), and the steps."""
+    steps_json = [step_json(step) for step in steps]
+    return {"setup": setup.to_json(), "path": str(path), "state": state, "steps": steps_json} | {
+        "counters": counters
+    }
+
+
+def run_sync(coro: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine to completion, also from inside a running loop (a notebook)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
+def converse(
+    setup: Setup,
+    steps: Sequence[Step],
+    path: Path | None = None,
+    *,
+    state: str = "",
+    worker: Any = None,
+) -> Transcript:
+    """Run a whole conversation on the store file ``path`` (a new one when None), here, or in
+    ``worker``'s interpreter (a release's own, say) when one is given."""
+
+    async def run(store: Path) -> Transcript:
+        async with Driver(setup, store, state=state) as driver:
+            return await driver.transcript(steps)
+
+    with tempfile.TemporaryDirectory(prefix="approval-compaction-") as folder:
+        store = path or Path(folder) / "history.db"
+        if worker is None:
+            return run_sync(run(store))
+        answer = worker.ask(_request(setup, store, state, steps, None))
+        return Transcript.from_json(answer["transcript"])

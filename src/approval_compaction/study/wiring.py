@@ -1,0 +1,141 @@
+"""Wiring: the model and compaction client a conversation runs on, and the logs they keep.
+
+``scripted``: the study's scripted model and the recording compaction stand-in, in process.
+``responses``: the SDK's own ``OpenAIResponsesModel`` with a real ``AsyncOpenAI`` client whose
+transport is the wire's stand-in app, in-process (no socket); ``OpenAIResponsesCompactionSession``
+calls ``responses.compact`` on that same client. The stand-in answers with each step's reply
+(the same items the scripted model returns). ``remote_backend`` points the same model at a
+stand-in already serving (``serve``), over a socket.
+
+A wiring keeps three live logs the driver slices into stages: what the runner handed the
+model interface (over HTTP a thin subclass records it, then defers to the SDK), each
+compaction request's input, and (over HTTP only) each request with its status, and the
+stand-in's error message when it refused it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from agents.models.openai_responses import OpenAIResponsesModel
+
+from .compaction import CompactionClient
+from .items import Item, to_items
+from .model import ScriptedModel
+from .words import Model
+
+MODEL = "gpt-4.1"  # an OpenAI model name, as OpenAIResponsesCompactionSession requires
+
+
+@dataclass
+class Wiring:
+    """One conversation's model and compaction client, what the model answers next (``plan``,
+    given each step's reply), and the live request logs."""
+
+    name: Model
+    model: Any
+    compaction_client: Any
+    plan: Callable[[Sequence[Item]], None]
+    model_inputs: list[list[Item]] = field(default_factory=list)
+    compaction_inputs: list[list[Item]] = field(default_factory=list)
+    http_requests: list[Item] = field(default_factory=list)
+    close: Callable[[], Awaitable[None]] | None = None
+
+
+Backend = Callable[[bool], Wiring]  # told whether to capture payloads
+
+
+def scripted_backend(capture: bool) -> Wiring:
+    """The scripted model and the recording compaction stand-in."""
+    model, client = ScriptedModel(capture=capture), CompactionClient(capture)
+    return Wiring("scripted", model, client, model.plan, model.requests, client.requests)
+
+
+def unavailable(model: Model) -> str:
+    """Why this environment cannot run the model's wiring ("" when it can): the ``responses``
+    one needs the wire's dependencies (the ``openai`` client's HTTP library, starlette)."""
+    if model == "scripted":
+        return ""
+    try:
+        from ..wire import app  # noqa: F401
+    except ImportError as exc:
+        return f"the responses model needs {exc.name or exc}"
+    return ""
+
+
+class RecordingResponsesModel(OpenAIResponsesModel):
+    """The SDK's Responses model, keeping the input the runner hands it before it converts it."""
+
+    def __init__(self, openai_client: Any, requests: list[list[Item]] | None) -> None:
+        super().__init__(model=MODEL, openai_client=openai_client)
+        self.requests = requests
+
+    def _keep(self, input: Any) -> None:
+        if self.requests is not None:
+            self.requests.append(to_items(input))
+
+    async def get_response(
+        self, system_instructions: Any, input: Any, *args: Any, **kwargs: Any
+    ) -> Any:
+        self._keep(input)
+        return await super().get_response(system_instructions, input, *args, **kwargs)
+
+    async def stream_response(
+        self, system_instructions: Any, input: Any, *args: Any, **kwargs: Any
+    ) -> AsyncIterator[Any]:
+        self._keep(input)
+        async for event in super().stream_response(system_instructions, input, *args, **kwargs):
+            yield event
+
+
+def responses_backend(capture: bool) -> Wiring:
+    """The SDK's Responses model on the stand-in over an in-process ASGI transport."""
+    from ..wire.app import build_app
+    from ..wire.rules import COMPACT
+    from ..wire.standin import Exchange, StandIn
+    from ..wire.transport import openai_client
+
+    script: list[list[Item]] = []
+    standin = StandIn(script=script)
+
+    def plan(reply: Sequence[Item]) -> None:  # the stand-in answers its n-th response with
+        del script[standin.served :]  # script[n]: the next one answers with ``reply``
+        script.extend([[]] * (standin.served - len(script)))
+        script.extend([list(reply)] if reply else [])
+
+    wiring = Wiring("responses", None, None, plan)
+
+    def on_request(exchange: Exchange) -> None:
+        if not capture:
+            return
+        seen = {"path": exchange.path, "status": exchange.status, "body": exchange.body}
+        wiring.http_requests.append(seen | ({"error": exchange.error} if exchange.error else {}))
+        if exchange.path == COMPACT and isinstance(exchange.body, dict):
+            wiring.compaction_inputs.append(to_items(exchange.body.get("input")))
+
+    client = openai_client(build_app(standin, on_request))
+    wiring.model = RecordingResponsesModel(client, wiring.model_inputs if capture else None)
+    wiring.compaction_client, wiring.close = client, client.close
+    return wiring
+
+
+def remote_backend(base_url: str) -> Backend:
+    """Wire conversations to a stand-in already serving at ``base_url`` (``serve``), over a
+    socket. The stand-in answers by its policy; the request bodies stay in the server's log."""
+
+    def backend(capture: bool) -> Wiring:
+        from openai import AsyncOpenAI
+
+        from ..wire.transport import API_KEY
+
+        client = AsyncOpenAI(base_url=base_url, api_key=API_KEY)
+        wiring = Wiring("responses", None, client, lambda reply: None, close=client.close)
+        wiring.model = RecordingResponsesModel(client, wiring.model_inputs if capture else None)
+        return wiring
+
+    return backend
+
+
+BACKENDS: dict[Model, Backend] = {"scripted": scripted_backend, "responses": responses_backend}

@@ -1,0 +1,42 @@
+"""Words: the study's shared vocabulary, each a ``Literal`` type with its values, defined once.
+
+The scenario's choices (``Runner``, ``Decision``, ``Compaction``, ``StateBoundary``), the model
+wirings (``Model``), the SDK's compaction modes (``Mode``), the boundaries a paused state crosses
+(``Boundary``: the case's two and a fresh process), how a step decides each pending item
+(``DecisionRule``), how an asked turn ends (``Ending``) and the kinds of tool call a model reply
+can make (``Kind``). Each tuple holds its type's values in the order tables and pickers show
+them; a module that needs another order (a search strategy lists its simplest value first)
+keeps its own tuple of the same type.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, get_args
+
+Model = Literal["scripted", "responses"]
+Runner = Literal["run", "run_streamed"]
+Decision = Literal["approve", "reject"]
+DecisionRule = Literal["approve", "reject", "mixed"]  # mixed: approve the first, reject the rest
+Compaction = Literal["on", "off"]
+Mode = Literal["auto", "input", "previous_response_id"]  # the SDK's default first
+StateBoundary = Literal["json", "memory"]
+Boundary = Literal["memory", "json", "process"]
+Ending = Literal["answer", "guardrail", "max_turns"]
+Kind = Literal[
+    "function_approval",
+    "function",
+    "function_raises",
+    "custom_approval",
+    "shell_approval",
+    "apply_patch_approval",
+    "mcp_approval",
+]
+
+MODELS: tuple[Model, ...] = get_args(Model)
+RUNNERS: tuple[Runner, ...] = get_args(Runner)
+DECISIONS: tuple[Decision, ...] = get_args(Decision)
+COMPACTIONS: tuple[Compaction, ...] = get_args(Compaction)
+MODES: tuple[Mode, ...] = get_args(Mode)
+STATE_BOUNDARIES: tuple[StateBoundary, ...] = get_args(StateBoundary)
+ENDINGS: tuple[Ending, ...] = get_args(Ending)
+KINDS: tuple[Kind, ...] = get_args(Kind)

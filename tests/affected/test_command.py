@@ -1,0 +1,30 @@
+"""The studies' steps of ``doctor``: ``check`` on the installed SDK, as a table or as JSON."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from approval_compaction.affected.command import STEPS
+from approval_compaction.cli import main
+
+
+def test_doctor_command_has_the_user_steps_and_the_studies_steps() -> None:
+    assert sorted(STEPS) == ["check", "data", "repair", "restore", "scan"]
+
+
+def test_doctor_check_json_rows_and_table_answer(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["doctor", "check", "--mode", "input", "--trigger", "always", "--turns", "1"]
+    assert main([*args, "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [(r["prior_turns"], r["next_turn"]) for r in rows] == [(0, "rejected"), (1, "rejected")]
+    assert main(args) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[0] == "prior_turns" and len(lines) == 4
+    assert "affected at 2 of 2 pause positions" in lines[-1]
+
+
+def test_doctor_check_negative_turns_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["doctor", "check", "--turns", "-1"]) == 2
+    assert capsys.readouterr().err == "error: --turns must be 0 or more\n"
