@@ -40,15 +40,17 @@ HEAVY = frozenset(
 LOADS: dict[str, frozenset[str]] = {
     "formats": frozenset(),
     "study": frozenset({"agents", "openai"}),
-    "wire": frozenset({"agents", "openai"}),
+    "wire": frozenset({"openai"}),
     "analysis": frozenset({"pandas", "numpy"}),
-    "doctor": frozenset({"agents", "openai", "pandas", "numpy"}),
+    "doctor": frozenset(),  # the user's tool imports the SDK's session classes when it opens a store
     "testing": frozenset({"playwright"}),
     "display": frozenset({"agents", "openai", "pandas", "numpy", "matplotlib", "ipywidgets"}),
     "releases": frozenset({"pandas", "numpy", "tqdm"}),
     "mechanism": frozenset({"agents", "openai", "pandas", "numpy"}),
     "fix": frozenset({"agents", "openai", "pandas", "numpy", "tqdm"}),
     "explore": frozenset({"agents", "openai", "pandas", "numpy", "hypothesis"}),
+    "affected": frozenset({"agents", "openai", "pandas", "numpy"}),
+    "findings": frozenset({"agents", "openai", "pandas", "numpy", "tqdm"}),
     "share": frozenset(
         {
             "agents",
