@@ -42,7 +42,7 @@ LOADS: dict[str, frozenset[str]] = {
     "study": frozenset({"agents", "openai"}),
     "wire": frozenset({"openai"}),
     "analysis": frozenset({"pandas", "numpy"}),
-    "doctor": frozenset(),  # the user's tool imports the SDK's session classes when it opens a store
+    "doctor": frozenset(),  # the user's tool imports the SDK's sessions when it opens a store
     "testing": frozenset({"playwright"}),
     "display": frozenset({"agents", "openai", "pandas", "numpy", "matplotlib", "ipywidgets"}),
     "releases": frozenset({"pandas", "numpy", "tqdm"}),
