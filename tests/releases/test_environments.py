@@ -232,7 +232,11 @@ def test_isolated_environ_drops_python_variables_and_the_api_key(
     }.items():
         monkeypatch.setenv(name, value)
     env = isolated_environ()
-    assert sorted(k for k in env if k.startswith("PYTHON")) == ["PYTHONNOUSERSITE", "PYTHONPATH"]
+    assert sorted(k for k in env if k.startswith("PYTHON")) == [
+        "PYTHONHASHSEED",
+        "PYTHONNOUSERSITE",
+        "PYTHONPATH",
+    ]
     assert env["PYTHONPATH"] == str(paths.SOURCE) and env["PYTHONNOUSERSITE"] == "1"
     assert "OPENAI_API_KEY" not in env and "VIRTUAL_ENV" not in env
     assert env["OPENAI_BASE_URL"] == "http://127.0.0.1:9/blocked"
@@ -242,6 +246,19 @@ def test_isolated_environ_drops_python_variables_and_the_api_key(
     assert isolated_environ(tools=tools)["PYTHONPATH"] == os.pathsep.join(
         [str(tools), str(paths.SOURCE)]
     )
+
+
+def test_isolated_environ_prints_a_set_in_the_same_order_every_run() -> None:
+    """The crosscheck's messages (pytest's "Differing items" of a dict) were not byte-stable:
+    a set of strings iterates in an order that depends on the hash seed."""
+    code = "print(list({f'key-{n}' for n in range(40)}))"
+
+    def printed(env: dict[str, str]) -> str:
+        return in_bare(Path(sys.executable), code, env).stdout
+
+    assert printed(isolated_environ()) == printed(isolated_environ())
+    seeded = {**isolated_environ(), "PYTHONHASHSEED": "random"}
+    assert len({printed(seeded) for _ in range(3)}) > 1  # without the seed it varies
 
 
 def test_isolated_environ_lets_a_release_interpreter_import_the_package(

@@ -6,8 +6,9 @@ so that it runs with the ``openai`` and ``pydantic`` its users had. Environments
 user's cache and are reused while their marker file records the same install.
 
 A release's interpreter (or a fresh one of this environment) starts with ``isolated_environ``:
-no inherited Python paths and no way to a model provider, the project's source folder on
-``PYTHONPATH`` (its front door is lazy) and, where asked, a folder of test tools before it.
+no inherited Python paths, a fixed hash seed, no way to a model provider, the project's source
+folder on ``PYTHONPATH`` (its front door is lazy) and, where asked, a folder of test tools
+before it.
 ``run`` runs any command to completion without raising on failure; ``run_module`` runs
 ``python -m MODULE ARGS --output FILE`` and returns the JSON the module wrote; ``run_pytest``
 runs pytest with a JUnit report and returns its test cases (``junit_cases``, the one JUnit
@@ -107,7 +108,10 @@ def isolated_environ(*, with_package: bool = True, tools: Path | None = None) ->
     """
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
     env.pop("OPENAI_API_KEY", None)
-    env.update(PYTHONNOUSERSITE="1", OPENAI_BASE_URL="http://127.0.0.1:9/blocked")
+    # A fixed hash seed: what another interpreter prints from a set (pytest's "Differing items"
+    # of a dict comparison, say) comes out in the same order on every run.
+    env.update(PYTHONNOUSERSITE="1", PYTHONHASHSEED="0")
+    env.update(OPENAI_BASE_URL="http://127.0.0.1:9/blocked")
     path = [str(tools)] if tools is not None else []
     path += [str(paths.SOURCE)] if with_package else []
     if path:
