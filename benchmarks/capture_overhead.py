@@ -9,7 +9,8 @@ from __future__ import annotations
 import statistics
 import time
 
-from approval_compaction import all_cases, run_case
+from approval_compaction.study.harness import run_case
+from approval_compaction.study.scenario import all_cases
 
 ROUNDS = 5
 

@@ -23,9 +23,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from approval_compaction import STAGES, Case, run_case
 from approval_compaction.display.stepper import Stepper
 from approval_compaction.share.lab import NOTEBOOK, start_lab
+from approval_compaction.study.capture import STAGES
+from approval_compaction.study.harness import run_case
+from approval_compaction.study.scenario import Case
 from approval_compaction.testing import browser
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -18,8 +18,8 @@ import os
 import statistics
 import time
 
-from approval_compaction import Case, all_cases, run_case
-from approval_compaction.study.harness import run_case_async
+from approval_compaction.study.harness import run_case, run_case_async
+from approval_compaction.study.scenario import Case, all_cases
 from approval_compaction.study.wiring import (
     Backend,
     remote_backend,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import json
 import pkgutil
+import re
 import subprocess
 import sys
 
@@ -129,6 +130,37 @@ def test_architecture_every_public_name_resolves_to_its_module(name: str) -> Non
     value = getattr(approval_compaction, name)
     assert getattr(importlib.import_module(module, "approval_compaction"), name) is value
     assert name in dir(approval_compaction)
+
+
+FRONT_DOOR = re.compile(r"\bac\.([A-Za-z_]\w*)")
+
+
+def notebook_uses() -> dict[str, set[str]]:
+    """Each ``ac.NAME`` a notebook's cells (code or prose) name, with the notebooks naming it."""
+    found: dict[str, set[str]] = {}
+    for path in sorted(paths.NOTEBOOKS.glob("*.ipynb")):
+        for cell in json.loads(path.read_text())["cells"]:
+            for name in FRONT_DOOR.findall("".join(cell["source"])):
+                found.setdefault(name, set()).add(path.name)
+    return found
+
+
+def readme_uses() -> set[str]:
+    """What the README documents of the front door: ``ac.NAME``, the names a code block imports
+    ``from approval_compaction``, and public names it quotes as code."""
+    text = (paths.ROOT / "README.md").read_text()
+    imported = re.findall(r"^from approval_compaction import ([\w, ]+)$", text, re.M)
+    names = {n.strip() for line in imported for n in line.split(",")}
+    quoted = set(re.findall(r"`([A-Za-z_]\w*)[`(]", text)) & set(approval_compaction.__all__)
+    return names | quoted | set(FRONT_DOOR.findall(text))
+
+
+def test_architecture_front_door_holds_only_what_the_notebooks_and_readme_use() -> None:
+    """The front door stays curated: a name no notebook or the README uses is imported from its
+    module instead; every ``ac.NAME`` a notebook or the README uses is in the door."""
+    used = set(notebook_uses()) | readme_uses()
+    assert sorted(set(approval_compaction.__all__) - used) == []
+    assert sorted(used - set(approval_compaction.__all__)) == []
 
 
 def test_architecture_unknown_name_is_an_attribute_error() -> None:

@@ -3,10 +3,13 @@
 The public API runs the scenario's cases on the installed ``openai-agents`` release, judges
 seven invariants on what each case stored and sent, and shows the results as frames and figures.
 
-This front door is lazy (PEP 562): ``import approval_compaction`` loads nothing but this file,
-and ``approval_compaction.run_case`` imports the study, and the SDK, on first use. Each name is
-listed once below with the module that defines it; the subpackages are named after the stages
-of the data flow: ``study``, ``analysis``, ``display``, ``releases``, ``fix``, ``share``.
+This front door is curated and lazy (PEP 562): it names what the notebooks and the README use,
+``import approval_compaction`` loads nothing but this file, and ``approval_compaction.run_case``
+imports the study, and the SDK, on first use. Each name is listed once below with the module
+that defines it; everything else is imported from its module
+(``from approval_compaction.mechanism.views import trace_frame``, say). The subpackages are
+named after the stages of the data flow: ``study``, ``analysis``, ``findings``, ``display``,
+``releases``, ``fix``, ``affected``, ``share``.
 """
 
 from __future__ import annotations
@@ -14,24 +17,28 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+# What the notebooks and the README use, and nothing else (a test reads them and checks this);
+# everything else stays importable from its module.
 _SOURCES: dict[str, tuple[str, ...]] = {
-    ".errors": ("InvestigationError", "StateRestoreError"),
-    ".study.scenario": ("Case", "CaseValueError", "all_cases", "select_cases"),
-    ".study.capture": ("STAGES", "CaseRun", "Stage", "pending_ids", "sdk_version"),
-    ".study.harness": ("run_case", "run_case_async", "run_matrix"),
-    ".analysis.pairing": ("Unpaired", "find_unpaired", "open_calls", "orphan_outputs"),
-    ".analysis.invariants": ("INVARIANTS", "JudgedRun", "Verdict", "evaluate", "judge_all"),
-    ".analysis.matrix": ("MatrixRecord", "records"),
-    ".analysis.table": ("pivot", "seed_table", "to_frame", "violations"),
-    ".analysis.outcomes": ("outcome_frame", "outcome_of"),
+    # the scenario and its runner
+    ".study.scenario": ("Case", "select_cases"),
+    ".study.capture": ("sdk_version",),
+    ".study.harness": ("run_case", "run_matrix"),
+    ".study.wiring": ("responses_backend",),
+    # judging the runs
+    ".analysis.invariants": ("evaluate",),
+    ".analysis.matrix": ("records",),
+    ".analysis.table": ("pivot", "seed_table", "to_frame"),
+    ".analysis.outcomes": ("outcome_frame",),
     ".analysis.folding": (
         "block_order",
         "choice_effects",
         "compare_to",
-        "fold",
         "fold_frame",
         "violating_runs",
     ),
+    ".analysis.evidence": ("body_diff", "conversion", "failure"),
+    # the findings, and the notebooks' answer lines
     ".findings.answers": (
         "diff_answer",
         "doctor_answers",
@@ -43,34 +50,26 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "walkthrough_answer",
         "workaround_answer",
     ),
-    ".findings.load": ("Findings", "load_findings"),
-    ".findings.mechanism": ("mechanism_finding",),
     ".findings.releases": ("releases_finding",),
-    ".display.frames": ("diff_frame", "diff_text", "highlight", "items_frame"),
-    ".display.details": ("Cut", "cut"),
+    # the frames and figures the notebooks show
+    ".display.frames": ("diff_text", "items_frame"),
+    ".display.details": ("cut",),
     ".display.heatmap": ("heatmap", "release_heatmap"),
-    ".display.stepper": ("Stepper", "stepper"),
+    ".display.stepper": ("stepper",),
     ".display.views": (
         "compaction_table",
-        "diff_summary",
         "sent_table",
-        "side_by_side",
         "stage_diff",
         "stage_summary",
         "stage_table",
         "state_items_table",
-        "warnings_table",
     ),
+    # every release
     ".releases.sweep": ("ReleaseRecord", "load_results"),
     ".releases.tables": ("release_grid", "release_table", "release_violations", "sweep_frame"),
     ".releases.crosscheck": ("regression_table",),
-    ".releases.upstream.text": ("suite_answer",),
-    ".releases.upstream.results": ("suite_changes", "suite_checks", "suite_runs"),
-    ".fix.workaround": (
-        "DeferCompactionWhilePending",
-        "defer_compaction_while_pending",
-        "open_groups",
-    ),
+    # the workaround
+    ".fix.workaround": ("DeferCompactionWhilePending", "defer_compaction_while_pending"),
     ".fix.comparison": (
         "compaction_counts",
         "fixed_runs",
@@ -78,33 +77,16 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "per_variant",
         "stage_summaries",
     ),
-    ".fix.edge_cases": ("EDGE_CASES", "edge_table"),
-    ".mechanism.source": ("extract_all",),
-    ".mechanism.trace": ("trace_case",),
-    ".mechanism.record": ("load_record", "recorded_release"),
-    ".mechanism.views": (
-        "callers_frame",
-        "change_frame",
-        "era_stages",
-        "presence_frame",
-        "source_diff",
-        "stage_frame",
-        "step_excerpts",
-        "trace_frame",
-    ),
+    ".fix.edge_cases": ("edge_table",),
+    # the Responses API stand-in
     ".wire.app": ("standin_client",),
-    ".study.wiring": ("responses_backend",),
-    ".analysis.evidence": ("body_diff", "conversion", "failure"),
     ".wire.rules": ("RULES",),
-    ".wire.standin": ("StandIn",),
-    ".share.report": ("Report", "build_report", "write_report"),
-    ".doctor.verdict": ("SessionReport", "judge"),
-    ".doctor.scan": ("scan_store", "verdict_counts"),
-    ".doctor.repair": ("Outcome", "RepairResult", "healed_message"),
-    ".affected.check": ("CheckRow", "check_answer", "check_config", "load_check", "run_check"),
-    ".affected.upgrade": ("UpgradeRecord", "load_upgrade", "upgrade_records"),
-    ".affected.worker": ("WorkerComparison", "worker_comparisons"),
-    ".affected.heal": ("Healed", "fill_store", "heal", "heal_on_postgres", "pinned_session_items"),
+    # am I affected, and the heal (the doctor's verdict and notebook 07's experiments)
+    ".doctor.verdict": ("judge",),
+    ".affected.check": ("check_config", "load_check", "run_check"),
+    ".affected.upgrade": ("load_upgrade", "upgrade_records"),
+    ".affected.worker": ("worker_comparisons",),
+    ".affected.heal": ("heal_on_postgres", "pinned_session_items"),
     ".affected.views": (
         "changes_frame",
         "check_compare",

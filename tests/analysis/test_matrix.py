@@ -7,13 +7,10 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from approval_compaction import (
-    all_cases,
-    records,
-    run_matrix,
-    seed_table,
-    to_frame,
-)
+from approval_compaction.analysis.matrix import records
+from approval_compaction.analysis.table import seed_table, to_frame
+from approval_compaction.study.harness import run_matrix
+from approval_compaction.study.scenario import all_cases
 
 
 @pytest.fixture(scope="module")

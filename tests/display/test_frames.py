@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-from approval_compaction import (
-    diff_frame,
-    diff_text,
-    highlight,
-    items_frame,
-)
+from approval_compaction.display.frames import diff_frame, diff_text, highlight, items_frame
 
 CALL = {"type": "function_call", "call_id": "c1", "name": "tool", "arguments": "{}"}
 OUTPUT = {"type": "function_call_output", "call_id": "c1", "output": "done"}

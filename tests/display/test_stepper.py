@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from approval_compaction import STAGES, Case, CaseRun, run_case
 from approval_compaction.display.stepper import NO_WORKAROUND, Stepper, Variant, stage_html
 from approval_compaction.display.views import (
     compaction_table,
@@ -18,6 +17,9 @@ from approval_compaction.display.views import (
 )
 from approval_compaction.fix.workaround import defer_compaction_while_pending
 from approval_compaction.share.notebooks import WIDGET_VIEW
+from approval_compaction.study.capture import STAGES, CaseRun
+from approval_compaction.study.harness import run_case
+from approval_compaction.study.scenario import Case
 from approval_compaction.study.wiring import responses_backend, scripted_backend
 
 

@@ -16,7 +16,8 @@ from agents.memory import (
 from agents.memory.session import SessionABC
 from openai.types.responses import ResponseFunctionToolCall
 
-from approval_compaction import INVARIANTS, paths
+from approval_compaction import paths
+from approval_compaction.analysis.invariants import INVARIANTS
 from approval_compaction.cli import main
 from approval_compaction.fix.workaround import (
     KEPT_DEFERRALS,

@@ -43,7 +43,7 @@ def test_catalogue_names_are_unique() -> None:
 @pytest.mark.parametrize("function", CATALOGUE, ids=IDS)
 def test_catalogue_function_exists_in_the_installed_sdk_with_every_mark(function: Function) -> None:
     found = extract(function)
-    assert found["status"] == PRESENT, f"{function.qualname} is not in the installed SDK"
+    assert found.status == PRESENT, f"{function.qualname} is not in the installed SDK"
     for mark in function.marks:
         assert mark_lines(found, mark), f"{function.qualname}: no line contains {mark.text!r}"
 
@@ -55,17 +55,17 @@ def test_catalogue_marks_match_in_the_releases_whose_source_the_notebook_shows(
 ) -> None:
     """The notebook shows marked excerpts and diffs from these two releases' records."""
     found = recorded_extract(version, function.qualname)
-    assert found["status"] == PRESENT, f"{function.qualname} is absent in {version}"
+    assert found.status == PRESENT, f"{function.qualname} is absent in {version}"
     for mark in function.marks:
         assert mark_lines(found, mark), f"{version} {function.qualname}: no {mark.text!r}"
 
 
 def test_record_holds_every_catalogued_function_for_every_release() -> None:
     record = load_record()
-    assert sorted(record["releases"]) == sorted(RELEASES)
+    assert sorted(record.releases) == sorted(RELEASES)
     for version in RELEASES:
-        assert record["releases"][version]["release"] == version
-        assert sorted(record["releases"][version]["functions"]) == sorted(IDS)
+        assert record.releases[version].release == version
+        assert sorted(record.releases[version].functions) == sorted(IDS)
 
 
 def _notebook_markdown(path: Path) -> str:
@@ -79,7 +79,7 @@ def test_notebook_names_only_catalogued_functions_present_in_the_releases_it_sho
     for name in sorted(names):
         function = entry(name)  # raises for a name the catalogue does not have
         for version in (PINNED, NEWEST):
-            assert recorded_extract(version, function.qualname)["status"] == PRESENT, (
+            assert recorded_extract(version, function.qualname).status == PRESENT, (
                 f"notebook 03 names {name}, absent in {version}"
             )
 

@@ -8,8 +8,8 @@ import pytest
 
 from approval_compaction.cli import main
 from approval_compaction.mechanism import command
-from approval_compaction.mechanism.catalogue import CATALOGUE, PINNED, RELEASES
-from approval_compaction.mechanism.record import MechanismError, load_record, write_record
+from approval_compaction.mechanism.catalogue import RELEASES
+from approval_compaction.mechanism.record import MechanismError, load_record
 from approval_compaction.releases.environments import SweepError
 
 
@@ -36,16 +36,6 @@ def test_command_cli_reports_a_missing_environment_before_running(
     err = capsys.readouterr().err
     assert err.startswith("error: no environment for openai-agents ") and err.count("\n") == 1
     assert ran == []  # nothing ran before the environments were checked
-
-
-def test_command_record_is_stable_and_names_the_catalogue(tmp_path: Path) -> None:
-    first, second = tmp_path / "first.json", tmp_path / "second.json"
-    write_record(first, {PINNED: {"release": PINNED}})
-    write_record(second, {PINNED: {"release": PINNED}})
-    assert first.read_bytes() == second.read_bytes() and first.read_text().endswith("}\n")
-    record = load_record(first)
-    assert record["catalogue"] == [f.qualname for f in CATALOGUE]
-    assert record["releases"] == {PINNED: {"release": PINNED}}
 
 
 def test_command_missing_record_is_a_one_line_error(tmp_path: Path) -> None:

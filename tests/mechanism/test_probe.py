@@ -7,7 +7,7 @@ from pathlib import Path
 
 from approval_compaction.mechanism import probe
 from approval_compaction.mechanism.catalogue import CATALOGUE, PINNED
-from approval_compaction.mechanism.record import recorded_release
+from approval_compaction.mechanism.record import ReleaseMechanism, recorded_release
 
 
 def test_probe_writes_what_the_committed_record_holds_for_the_pinned_release(
@@ -18,4 +18,5 @@ def test_probe_writes_what_the_committed_record_holds_for_the_pinned_release(
     written = json.loads(output.read_text())
     assert written["release"] == PINNED
     assert sorted(written["functions"]) == sorted(f.qualname for f in CATALOGUE)
-    assert written == json.loads(json.dumps(recorded_release(PINNED))), "run `make mechanism`"
+    found = ReleaseMechanism.from_json(written)
+    assert found == recorded_release(PINNED), "run `make mechanism`"

@@ -13,6 +13,7 @@ from approval_compaction.mechanism.probe import MODULE
 from approval_compaction.mechanism.record import recorded_release
 from approval_compaction.mechanism.source import (
     ABSENT,
+    Extract,
     enclosing,
     extract,
     extract_all,
@@ -30,7 +31,7 @@ OTHERS = [v for v in RELEASES if v != PINNED]
 
 
 def test_source_committed_pinned_record_equals_a_live_extraction() -> None:
-    assert recorded_release(PINNED)["functions"] == extract_all(), "run `make mechanism`"
+    assert recorded_release(PINNED).functions == extract_all(), "run `make mechanism`"
 
 
 def test_source_extract_has_real_line_numbers_and_a_site_packages_path() -> None:
@@ -38,14 +39,14 @@ def test_source_extract_has_real_line_numbers_and_a_site_packages_path() -> None
     found = extract(function)
     target = resolve(function.module, function.qualname)
     assert target is not None
-    assert found["first_line"] == target.__code__.co_firstlineno
-    assert found["path"].startswith("agents/") and found["path"].endswith(".py")
-    assert found["source"].lstrip().startswith(f"async def {function.name}(")
+    assert found.first_line == target.__code__.co_firstlineno
+    assert found.path.startswith("agents/") and found.path.endswith(".py")
+    assert found.source.lstrip().startswith(f"async def {function.name}(")
 
 
 def test_source_absent_function_is_recorded_as_absent() -> None:
     missing = Function("compact", "agents.memory", "NoSuchSession.run", "none", ())
-    assert extract(missing) == {"status": ABSENT, "path": "", "first_line": 0, "source": ""}
+    assert extract(missing) == Extract(status=ABSENT, path="", first_line=0, source="")
     assert resolve("agents_no_such_module", "f") is None
 
 
@@ -77,7 +78,8 @@ def test_source_live_extraction_in_a_cached_environment_equals_the_record(versio
     script = (
         "import json, sys\n"
         "from approval_compaction.mechanism.source import extract_all\n"
-        "json.dump(extract_all(), sys.stdout)\n"
+        "from dataclasses import asdict\n"
+        "json.dump({k: asdict(v) for k, v in extract_all().items()}, sys.stdout)\n"
     )
     proc = subprocess.run(
         [str(env.python), "-c", script],
@@ -87,6 +89,7 @@ def test_source_live_extraction_in_a_cached_environment_equals_the_record(versio
         timeout=120,
         check=True,
     )
-    assert json.loads(proc.stdout) == recorded_release(version)["functions"], (
+    found = {k: Extract.from_json(v) for k, v in json.loads(proc.stdout).items()}
+    assert found == recorded_release(version).functions, (
         f"{version} differs from data/mechanism.json: run `make mechanism` ({MODULE})"
     )

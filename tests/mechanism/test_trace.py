@@ -19,37 +19,37 @@ def trace() -> Trace:
 def test_trace_finds_the_persisting_function_at_the_pause_and_the_input_at_the_next_turn(
     trace: Trace,
 ) -> None:
-    assert "pause" in trace["calls"]["save_result_to_session"]
-    assert "pause" in trace["calls"]["_apply_post_write_compaction"]
-    assert "next_turn" in trace["calls"]["prepare_input_with_session"]
-    assert "resume" not in trace["calls"]["prepare_input_with_session"]
+    assert "pause" in trace.calls["save_result_to_session"]
+    assert "pause" in trace.calls["_apply_post_write_compaction"]
+    assert "next_turn" in trace.calls["prepare_input_with_session"]
+    assert "resume" not in trace.calls["prepare_input_with_session"]
 
 
 def test_trace_compacts_at_the_pause_without_the_pairing_check(trace: Trace) -> None:
     """The bug in 0.23.1: compaction at the pause never calls drop_orphan_function_calls."""
-    assert trace["calls"][LOCKED] == ["pause"]
-    assert trace["stages"][0]["compaction_requests"] == 1
-    assert LOCKED not in trace["callers"]["drop_orphan_function_calls"]["pause"]
-    assert "function_call(pending-c1)" not in trace["stages"][0]["stored"]
+    assert trace.calls[LOCKED] == ("pause",)
+    assert trace.stages[0].compaction_requests == 1
+    assert LOCKED not in trace.callers["drop_orphan_function_calls"]["pause"]
+    assert "function_call(pending-c1)" not in trace.stages[0].stored
 
 
 def test_trace_equals_the_committed_record(trace: Trace) -> None:
-    assert trace == recorded_release(PINNED)["trace"], "run `make mechanism`"
+    assert trace == recorded_release(PINNED).trace, "run `make mechanism`"
 
 
 def test_trace_newest_release_runs_the_check_in_compaction() -> None:
-    newest = recorded_release(NEWEST)["trace"]
-    assert LOCKED in newest["callers"]["drop_orphan_function_calls"]["pause"]
-    assert newest["stages"][0]["compaction_requests"] == 0
+    newest = recorded_release(NEWEST).trace
+    assert LOCKED in newest.callers["drop_orphan_function_calls"]["pause"]
+    assert newest.stages[0].compaction_requests == 0
 
 
 def test_trace_scripted_model_reaches_the_same_stages() -> None:
     scripted = trace_case(model="scripted")
-    assert scripted["model"] == "scripted"
-    assert [s["name"] for s in scripted["stages"]] == [
+    assert scripted.model == "scripted"
+    assert [s.name for s in scripted.stages] == [
         "pause",
         "round_trip",
         "resume",
         "next_turn",
     ]
-    assert "next_turn" in scripted["calls"]["prepare_input_with_session"]
+    assert "next_turn" in scripted.calls["prepare_input_with_session"]

@@ -40,8 +40,8 @@ def test_views_diff_hunks_carry_file_line_numbers() -> None:
     first = re.search(r"^@@ -(\d+),\d+ \+(\d+),\d+ @@", text, re.M)
     assert first is not None and "```diff" in text
     a, b = int(first.group(1)), int(first.group(2))
-    assert old["first_line"] < a < old["first_line"] + len(old["source"].splitlines())
-    assert new["first_line"] < b < new["first_line"] + len(new["source"].splitlines())
+    assert old.first_line < a < old.first_line + len(old.source.splitlines())
+    assert new.first_line < b < new.first_line + len(new.source.splitlines())
     assert "+            if (" in text  # the check, no longer nested in the snapshot branch
 
 
@@ -59,6 +59,6 @@ def test_views_check_block_is_the_block_the_pairing_check_runs_under() -> None:
 
 
 def test_views_trace_frame_marks_calls_per_stage() -> None:
-    frame = trace_frame(recorded_release(PINNED)["trace"])
+    frame = trace_frame(recorded_release(PINNED).trace)
     assert frame.loc[LOCKED.qualname, "pause"] == "called"
     assert frame.loc[LOCKED.qualname, "resume"] == "·"

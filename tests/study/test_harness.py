@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from agents.memory import OpenAIResponsesCompactionSession
 
-from approval_compaction import INVARIANTS, records
+from approval_compaction.analysis.invariants import INVARIANTS
+from approval_compaction.analysis.matrix import records
 from approval_compaction.analysis.pairing import open_calls
 from approval_compaction.study.capture import STAGES, sdk_version
 from approval_compaction.study.driver import (

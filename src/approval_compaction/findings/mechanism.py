@@ -9,10 +9,9 @@ in the pinned release and in the fixing release, and the stages each release com
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from ..mechanism.catalogue import entry
-from ..mechanism.record import MechanismError
+from ..mechanism.record import MechanismError, MechanismRecord
 from ..mechanism.views import check_block
 
 
@@ -33,29 +32,29 @@ class Mechanism:
     new_compacts_at: tuple[str, ...]
 
 
-def mechanism_finding(record: dict[str, Any], old: str, new: str) -> Mechanism:
+def mechanism_finding(record: MechanismRecord, old: str, new: str) -> Mechanism:
     """The finding from the mechanism record (``record.load_record``), for release ``old`` and
     its fix ``new``."""
     locked = entry("_run_compaction_locked").qualname
-    releases: dict[str, dict[str, Any]] = record["releases"]
+    releases = record.releases
     missing = [v for v in (old, new) if v not in releases]
     if missing:
         raise MechanismError(
             f"the mechanism record holds no release {missing[0]}: run `make mechanism`"
         )
     (line_old, block_old), (line_new, block_new) = (
-        check_block(releases[v]["functions"][locked], v) for v in (old, new)
+        check_block(releases[v].functions[locked], v) for v in (old, new)
     )
 
     def compacts(version: str) -> tuple[str, ...]:
-        stages = releases[version]["trace"]["stages"]
-        return tuple(s["name"] for s in stages if s["compaction_requests"])
+        stages = releases[version].trace.stages
+        return tuple(s.name for s in stages if s.compaction_requests)
 
     return Mechanism(
         old=old,
         new=new,
         function=locked,
-        called_at=tuple(releases[old]["trace"]["calls"][locked]),
+        called_at=releases[old].trace.calls[locked],
         old_line=line_old,
         old_block=block_old,
         new_line=line_new,

@@ -9,19 +9,18 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
 from .. import paths
 from ..releases.environments import default_envs, release_environment, run_module
 from ..study.capture import sdk_version
 from .catalogue import PINNED, RELEASES
 from .probe import MODULE, release_record
-from .record import MechanismError, write_record
+from .record import MechanismError, ReleaseMechanism, write_record
 
 PROBE_TIMEOUT_SECONDS = 300
 
 
-def live_record() -> dict[str, Any]:
+def live_record() -> ReleaseMechanism:
     """The pinned release, extracted and traced in this process."""
     installed = sdk_version()
     if installed != PINNED:
@@ -29,15 +28,14 @@ def live_record() -> dict[str, Any]:
     return release_record()
 
 
-def build(envs: Path) -> dict[str, dict[str, Any]]:
+def build(envs: Path) -> dict[str, ReleaseMechanism]:
     """Every recorded release's record; the environments are checked before anything runs."""
     others = [release_environment(v, envs, create=False) for v in RELEASES if v != PINNED]
     releases = {PINNED: live_record()}
     for env in others:
         label = f"{env.version}: the probe"
-        releases[env.version] = run_module(
-            env.python, MODULE, timeout=PROBE_TIMEOUT_SECONDS, label=label
-        )
+        found = run_module(env.python, MODULE, timeout=PROBE_TIMEOUT_SECONDS, label=label)
+        releases[env.version] = ReleaseMechanism.from_json(found)
     return releases
 
 

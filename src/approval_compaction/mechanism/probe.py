@@ -10,27 +10,28 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from dataclasses import asdict
 from pathlib import Path
-from typing import Any
 
 from ..formats.records import write_json
 from ..study.capture import sdk_version
+from .record import ReleaseMechanism
 from .source import extract_all
 from .trace import trace_case
 
 MODULE = "approval_compaction.mechanism.probe"
 
 
-def release_record() -> dict[str, Any]:
+def release_record() -> ReleaseMechanism:
     """The installed release: its version, its extracts, and the traced run."""
-    return {"release": sdk_version(), "functions": extract_all(), "trace": trace_case()}
+    return ReleaseMechanism(sdk_version(), extract_all(), trace_case())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="mechanism-probe", description=__doc__)
     parser.add_argument("--output", required=True, help="write the JSON record here")
     args = parser.parse_args(argv)
-    write_json(Path(args.output), release_record(), indent=None, sort_keys=True)
+    write_json(Path(args.output), asdict(release_record()), indent=None, sort_keys=True)
     return 0
 
 

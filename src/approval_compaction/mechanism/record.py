@@ -1,20 +1,25 @@
 """Record: ``data/mechanism.json``, each recorded release's extracts and traced run.
 
 The command writes it (the pinned release live, the others from their cached environments);
-the notebook, the views and the tests read it. A release's record is what ``probe`` returns.
+the notebook, the views and the tests read it. The file is parsed once, where it is read, into
+frozen records: a ``MechanismRecord`` holds the catalogue's names, the case and one
+``ReleaseMechanism`` per release (what ``probe`` returns: its ``Extract`` per function and its
+``Trace``).
 """
 
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from .. import paths
 from ..errors import InvestigationError
 from ..formats.records import RecordsError, read_json, write_json
+from ..study.scenario import Case
 from .catalogue import CATALOGUE
 from .source import Extract
-from .trace import REPORT_CASE
+from .trace import REPORT_CASE, Trace
 
 RECORD = paths.DATA_FILES.mechanism
 
@@ -23,35 +28,58 @@ class MechanismError(InvestigationError):
     """The mechanism's data cannot be made or read: a missing environment or record."""
 
 
-def record_value(releases: dict[str, dict[str, Any]]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class ReleaseMechanism:
+    """One release as its probe saw it: its version, each catalogued function, the traced run."""
+
+    release: str
+    functions: dict[str, Extract]
+    trace: Trace
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ReleaseMechanism:
+        functions = {name: Extract.from_json(found) for name, found in data["functions"].items()}
+        return cls(str(data["release"]), functions, Trace.from_json(data["trace"]))
+
+
+@dataclass(frozen=True)
+class MechanismRecord:
     """The record as committed: the catalogue's names, the case, each release's record."""
-    return {
-        "catalogue": [f.qualname for f in CATALOGUE],
-        "case": REPORT_CASE.as_dict(),
-        "releases": releases,
-    }
+
+    catalogue: tuple[str, ...]
+    case: Case
+    releases: dict[str, ReleaseMechanism]
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> MechanismRecord:
+        releases = {v: ReleaseMechanism.from_json(r) for v, r in data["releases"].items()}
+        return cls(tuple(data["catalogue"]), Case(**data["case"]), releases)
+
+    def release(self, version: str, name: str = RECORD.name) -> ReleaseMechanism:
+        """One recorded release; a one-line error naming the file when it holds none."""
+        if version not in self.releases:
+            raise MechanismError(f"{name} records no release {version}: run `make mechanism`")
+        return self.releases[version]
 
 
-def write_record(path: Path, releases: dict[str, dict[str, Any]]) -> None:
-    write_json(path, record_value(releases), indent=1, sort_keys=True)
+def write_record(path: Path, releases: dict[str, ReleaseMechanism]) -> None:
+    """The record of ``releases``, with the catalogue's names and the case, as JSON."""
+    record = MechanismRecord(tuple(f.qualname for f in CATALOGUE), REPORT_CASE, releases)
+    write_json(path, asdict(record), indent=1, sort_keys=True)
 
 
-def load_record(path: Path = RECORD) -> dict[str, Any]:
+def load_record(path: Path = RECORD) -> MechanismRecord:
     try:
-        return read_json(path, dict)
+        return read_json(path, MechanismRecord.from_json)
     except RecordsError as error:
         raise MechanismError(f"{error}: run `make mechanism`") from None
 
 
-def recorded_release(version: str, path: Path = RECORD) -> dict[str, Any]:
+def recorded_release(version: str, path: Path = RECORD) -> ReleaseMechanism:
     """One recorded release's record."""
-    releases: dict[str, dict[str, Any]] = load_record(path)["releases"]
-    if version not in releases:
-        raise MechanismError(f"{path.name} records no release {version}: run `make mechanism`")
-    return releases[version]
+    return load_record(path).release(version, path.name)
 
 
 def recorded_extract(version: str, qualname: str, path: Path = RECORD) -> Extract:
     """One function's recorded extract in one release."""
-    found: Extract = recorded_release(version, path)["functions"][qualname]
-    return found
+    return recorded_release(version, path).functions[qualname]

@@ -13,16 +13,18 @@ import importlib
 import inspect
 import textwrap
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from types import CodeType
-from typing import Any, TypedDict
+from typing import Any
 
 from .catalogue import CATALOGUE, Function, Mark
 
 PRESENT, ABSENT = "present", "absent"
 
 
-class Extract(TypedDict):
+@dataclass(frozen=True)
+class Extract:
     """One function in one release: ``status`` is present or absent; the rest is empty when
     absent."""
 
@@ -30,6 +32,13 @@ class Extract(TypedDict):
     path: str
     first_line: int
     source: str
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Extract:
+        return cls(**data)
+
+
+MISSING = Extract(status=ABSENT, path="", first_line=0, source="")
 
 
 def resolve(module: str, qualname: str) -> Any | None:
@@ -64,7 +73,7 @@ def extract(function: Function) -> Extract:
     """The function's source as installed, or ``absent``."""
     found = resolve(function.module, function.qualname)
     if found is None:
-        return Extract(status=ABSENT, path="", first_line=0, source="")
+        return MISSING
     lines, first = inspect.getsourcelines(found)
     path = Path(inspect.getsourcefile(found) or "").resolve()
     return Extract(
@@ -82,7 +91,7 @@ def extract_all(catalogue: Sequence[Function] = CATALOGUE) -> dict[str, Extract]
 
 def numbered(extract: Extract) -> list[tuple[int, str]]:
     """The extract's lines, each with its line number in the release's file."""
-    return list(enumerate(extract["source"].splitlines(), start=extract["first_line"]))
+    return list(enumerate(extract.source.splitlines(), start=extract.first_line))
 
 
 def mark_lines(extract: Extract, mark: Mark) -> list[int]:
@@ -93,8 +102,8 @@ def mark_lines(extract: Extract, mark: Mark) -> list[int]:
 def enclosing(extract: Extract, line: int) -> tuple[int, str]:
     """The header of the innermost block whose body holds the statement at ``line``
     (the ``if``, ``for``, ``def`` ... it runs under), as line number and stripped text."""
-    tree = ast.parse(textwrap.dedent(extract["source"]))
-    relative = line - extract["first_line"] + 1
+    tree = ast.parse(textwrap.dedent(extract.source))
+    relative = line - extract.first_line + 1
     blocks = [node for node in ast.walk(tree) if isinstance(node, ast.stmt | ast.ExceptHandler)]
     headers = [
         node.lineno
@@ -105,5 +114,5 @@ def enclosing(extract: Extract, line: int) -> tuple[int, str]:
     ]
     if not headers:
         raise ValueError(f"line {line} is not inside the extract's function")
-    number = max(headers) + extract["first_line"] - 1
+    number = max(headers) + extract.first_line - 1
     return number, dict(numbered(extract))[number].strip()

@@ -16,8 +16,9 @@ import asyncio
 import sys
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 from types import CodeType, FrameType
-from typing import Any, TypedDict
+from typing import Any
 
 from ..study.capture import STAGES, CaseRun, Stage, StageName
 from ..study.harness import run_case_async
@@ -31,24 +32,43 @@ from .source import code_of
 AFTER = "after"  # calls after the last stage closed (the store's own teardown)
 
 
-class StageRecord(TypedDict):
+@dataclass(frozen=True)
+class StageRecord:
     """What one stage of the traced run did, beside the calls."""
 
     name: str
     compaction_requests: int
-    warnings: list[str]
+    warnings: tuple[str, ...]
     outcome: str
-    stored: list[str]
+    stored: tuple[str, ...]
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> StageRecord:
+        return cls(**{**data, "warnings": tuple(data["warnings"]), "stored": tuple(data["stored"])})
 
 
-class Trace(TypedDict):
+@dataclass(frozen=True)
+class Trace:
     """The traced run: the model it ran on; for each function the stages it was called at,
     and at each stage who called it; each stage's record."""
 
     model: str
-    calls: dict[str, list[str]]
-    callers: dict[str, dict[str, list[str]]]
-    stages: list[StageRecord]
+    calls: dict[str, tuple[str, ...]]
+    callers: dict[str, dict[str, tuple[str, ...]]]
+    stages: tuple[StageRecord, ...]
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Trace:
+        return cls(
+            model=str(data["model"]),
+            calls=_tuples(data["calls"]),
+            callers={name: _tuples(by_stage) for name, by_stage in data["callers"].items()},
+            stages=tuple(StageRecord.from_json(stage) for stage in data["stages"]),
+        )
+
+
+def _tuples(lists: dict[str, list[str]]) -> dict[str, tuple[str, ...]]:
+    return {key: tuple(values) for key, values in lists.items()}
 
 
 REPORT_CASE = Case("run", "approve", "on", "json")  # the report's violating case
@@ -67,9 +87,9 @@ def stage_record(stage: Stage) -> StageRecord:
     return StageRecord(
         name=stage.name,
         compaction_requests=len(stage.compaction_inputs),
-        warnings=list(stage.warnings),
+        warnings=tuple(stage.warnings),
         outcome=stage.outcome.text,
-        stored=[item_label(item) for item in stage.stored],
+        stored=tuple(item_label(item) for item in stage.stored),
     )
 
 
@@ -133,7 +153,7 @@ def trace_case(
         raise RuntimeError("the traced case did not finish")
     return Trace(
         model=runs[0].model,
-        calls={f.qualname: tracer.calls.get(f.qualname, []) for f in catalogue},
-        callers={f.qualname: tracer.callers.get(f.qualname, {}) for f in catalogue},
-        stages=[stage_record(stage) for stage in runs[0].stages],
+        calls={f.qualname: tuple(tracer.calls.get(f.qualname, [])) for f in catalogue},
+        callers={f.qualname: _tuples(tracer.callers.get(f.qualname, {})) for f in catalogue},
+        stages=tuple(stage_record(stage) for stage in runs[0].stages),
     )

@@ -11,16 +11,16 @@ markdown text or a frame; the notebook wraps text in ``IPython.display.Markdown`
 from __future__ import annotations
 
 import difflib
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
 from ..formats.markdown import code, escape, fence
 from ..study.capture import STAGES
 from .catalogue import CATALOGUE, Function, Mark, Step, entry
-from .record import MechanismError, recorded_extract, recorded_release
+from .record import MechanismError, load_record
 from .source import PRESENT, Extract, enclosing, mark_lines, numbered
+from .trace import Trace
 
 FLAG, GAP = "▶", "…"
 CALLED, NOT_CALLED = "called", "·"
@@ -34,8 +34,8 @@ def _gutter(number: int, text: str, flagged: bool, width: int) -> str:
 def shown_lines(extract: Extract, marked: set[int], context: int = CONTEXT) -> list[int]:
     """The line numbers an excerpt shows: the signature's first line, each marked line and
     ``context`` lines around it."""
-    first = extract["first_line"]
-    last = first + len(extract["source"].splitlines()) - 1
+    first = extract.first_line
+    last = first + len(extract.source.splitlines()) - 1
     keep = {first} | {n for m in marked for n in range(m - context, m + context + 1)}
     return sorted(n for n in keep if first <= n <= last)
 
@@ -46,8 +46,8 @@ def marks_found(extract: Extract, function: Function) -> dict[Mark, list[int]]:
 
 def excerpt(extract: Extract, function: Function, release_name: str, context: int = CONTEXT) -> str:
     """The function's marked lines with context, their reasons, and the whole function folded."""
-    title = f"**{code(function.qualname)}** ({release_name}, {code(extract['path'])}): "
-    if extract["status"] != PRESENT:
+    title = f"**{code(function.qualname)}** ({release_name}, {code(extract.path)}): "
+    if extract.status != PRESENT:
         return title + f"absent in {release_name}."
     found = marks_found(extract, function)
     marked = {n for lines in found.values() for n in lines}
@@ -76,13 +76,13 @@ def excerpt(extract: Extract, function: Function, release_name: str, context: in
 
 
 def _numbered_hunks(old: Extract, new: Extract, context: int) -> list[str]:
-    a, b = old["source"].splitlines(), new["source"].splitlines()
+    a, b = old.source.splitlines(), new.source.splitlines()
     lines: list[str] = []
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
     for group in matcher.get_grouped_opcodes(context):
         i1, i2, j1, j2 = group[0][1], group[-1][2], group[0][3], group[-1][4]
-        start_a = old["first_line"] + i1 if a else 0
-        start_b = new["first_line"] + j1 if b else 0
+        start_a = old.first_line + i1 if a else 0
+        start_b = new.first_line + j1 if b else 0
         lines.append(f"@@ -{start_a},{i2 - i1} +{start_b},{j2 - j1} @@")
         for tag, s1, e1, s2, e2 in group:
             if tag == "equal":
@@ -96,10 +96,11 @@ def _numbered_hunks(old: Extract, new: Extract, context: int) -> list[str]:
 def source_diff(qualname: str, old: str, new: str, context: int = 3) -> str:
     """The recorded function in release ``old`` against release ``new``: a unified diff whose
     hunk headers carry file line numbers; a release without the function is an empty side."""
-    before, after = recorded_extract(old, qualname), recorded_extract(new, qualname)
+    record = load_record()
+    before, after = (record.release(v).functions[qualname] for v in (old, new))
     headers = [
-        f"--- {old}/{before['path'] or '(absent)'}",
-        f"+++ {new}/{after['path'] or '(absent)'}",
+        f"--- {old}/{before.path or '(absent)'}",
+        f"+++ {new}/{after.path or '(absent)'}",
     ]
     hunks = _numbered_hunks(before, after, context)
     summary = f"{code(qualname)}, {old} → {new}: "
@@ -111,38 +112,41 @@ def source_diff(qualname: str, old: str, new: str, context: int = 3) -> str:
 
 def presence_frame(versions: Sequence[str]) -> pd.DataFrame:
     """Each catalogued function: in which recorded releases it exists, with its first line."""
-    rows = {}
+    record, rows = load_record(), {}
     for function in CATALOGUE:
         cells = {}
         for version in versions:
-            found = recorded_extract(version, function.qualname)
-            cells[version] = (
-                f"line {found['first_line']}" if found["status"] == PRESENT else "absent"
-            )
+            found = record.release(version).functions[function.qualname]
+            cells[version] = f"line {found.first_line}" if found.status == PRESENT else "absent"
         rows[function.qualname] = {"step": function.step, **cells}
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("function")
 
 
-def trace_frame(trace: dict[str, Any]) -> pd.DataFrame:
+def trace_frame(trace: Trace) -> pd.DataFrame:
     """Each catalogued function against each stage of the traced run: called or not."""
     rows = {
         f.qualname: {"step": f.step}
-        | {s: CALLED if s in trace["calls"].get(f.qualname, []) else NOT_CALLED for s in STAGES}
+        | {s: CALLED if s in trace.calls.get(f.qualname, ()) else NOT_CALLED for s in STAGES}
         for f in CATALOGUE
     }
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("function")
 
 
-def stage_frame(trace: dict[str, Any]) -> pd.DataFrame:
+def _warnings(warnings: Sequence[str]) -> str:
+    """A stage's warnings without their logger names, on one line."""
+    return " | ".join(w.split(": ", 1)[-1] for w in warnings) or "—"
+
+
+def stage_frame(trace: Trace) -> pd.DataFrame:
     """What each stage of the traced run did: compaction requests, stored items, outcome."""
     rows = {
-        s["name"]: {
-            "compaction requests": s["compaction_requests"],
-            "stored after": ", ".join(s["stored"]),
-            "user saw": s["outcome"],
-            "warnings": " | ".join(w.split(": ", 1)[-1] for w in s["warnings"]) or "—",
+        s.name: {
+            "compaction requests": s.compaction_requests,
+            "stored after": ", ".join(s.stored),
+            "user saw": s.outcome,
+            "warnings": _warnings(s.warnings),
         }
-        for s in trace["stages"]
+        for s in trace.stages
     }
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("stage")
 
@@ -150,10 +154,10 @@ def stage_frame(trace: dict[str, Any]) -> pd.DataFrame:
 CHECK = "drop_orphan_function_calls("  # the pairing check, as _run_compaction_locked calls it
 
 
-def callers_frame(traces: dict[str, dict[str, Any]], qualname: str) -> pd.DataFrame:
+def callers_frame(traces: Mapping[str, Trace], qualname: str) -> pd.DataFrame:
     """Who called one function at each stage, in each of several releases' traced runs."""
     rows = {
-        version: {s: ", ".join(trace["callers"][qualname].get(s, [])) or NOT_CALLED for s in STAGES}
+        version: {s: ", ".join(trace.callers[qualname].get(s, ())) or NOT_CALLED for s in STAGES}
         for version, trace in traces.items()
     }
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("release")
@@ -180,17 +184,18 @@ def step_excerpts(step: Step, extracts: dict[str, Extract], version: str) -> str
 def change_frame(old: str, new: str) -> pd.DataFrame:
     """Each catalogued function between two recorded releases: absent, unchanged, or the
     number of lines the diff changes."""
+    record = load_record()
     rows = {}
     for function in CATALOGUE:
-        before = recorded_extract(old, function.qualname)
-        after = recorded_extract(new, function.qualname)
+        before = record.release(old).functions[function.qualname]
+        after = record.release(new).functions[function.qualname]
         hunks = _numbered_hunks(before, after, 0)
         changed = sum(1 for line in hunks if line[:1] in "+-" and not line.startswith("@@"))
-        if before["status"] == after["status"] == "absent":
+        if before.status == after.status == "absent":
             word = "absent in both"
-        elif after["status"] == "absent":
+        elif after.status == "absent":
             word = f"absent in {new}"
-        elif before["status"] == "absent":
+        elif before.status == "absent":
             word = f"new in {new}"
         else:
             word = f"{changed} lines changed" if changed else "unchanged"
@@ -201,13 +206,11 @@ def change_frame(old: str, new: str) -> pd.DataFrame:
 def era_stages(versions: Sequence[str]) -> pd.DataFrame:
     """The traced run in several recorded releases: each stage's compaction requests and the
     warning it logged, side by side."""
-    columns = {}
+    record = load_record()
+    columns: dict[str, dict[str, object]] = {}
     for version in versions:
-        stages = recorded_release(version)["trace"]["stages"]
-        columns[f"{version} requests"] = {s["name"]: s["compaction_requests"] for s in stages}
-        columns[f"{version} user saw"] = {s["name"]: s["outcome"].split(" - ")[0] for s in stages}
-        columns[f"{version} warning"] = {
-            s["name"]: " | ".join(w.split(": ", 1)[-1] for w in s["warnings"]) or "—"
-            for s in stages
-        }
+        stages = record.release(version).trace.stages
+        columns[f"{version} requests"] = {s.name: s.compaction_requests for s in stages}
+        columns[f"{version} user saw"] = {s.name: s.outcome.split(" - ")[0] for s in stages}
+        columns[f"{version} warning"] = {s.name: _warnings(s.warnings) for s in stages}
     return pd.DataFrame(columns).rename_axis("stage")
