@@ -6,12 +6,14 @@ loads, not what this test session happens to hold.
 
 from __future__ import annotations
 
+import ast
 import importlib
 import json
 import pkgutil
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -166,3 +168,49 @@ def test_architecture_front_door_holds_only_what_the_notebooks_and_readme_use() 
 def test_architecture_unknown_name_is_an_attribute_error() -> None:
     with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
         approval_compaction.nothing_here  # noqa: B018  # the lookup is the behaviour under test
+
+
+# Modules that need no mirror test because they hold no logic: no function, no class. The test
+# below checks that each still holds none, so this list cannot hide code.
+NO_LOGIC = {
+    "__main__.py",  # the entry point: turns the collector off and calls cli.main
+    "study/words.py",  # the shared vocabulary: Literal types and their tuples of values
+    # a subpackage's __init__ holds its docstring only
+    *(f"{m.name}/__init__.py" for m in pkgutil.iter_modules([str(paths.PACKAGE)]) if m.ispkg),
+    "releases/upstream/__init__.py",
+}
+# A module whose mirror is not tests/<subpackage>/test_<module>.py, and why.
+MIRROR_ELSEWHERE = {"__init__.py": "test_architecture.py"}  # the front door: this file
+
+
+def has_logic(path: Path) -> bool:
+    """Whether a module defines a function or a class at its top level."""
+    nodes = ast.parse(path.read_text()).body
+    return any(isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) for n in nodes)
+
+
+def mirror_of(module: str) -> Path:
+    """Where a module's test lives: tests/<subpackage>/test_<module>.py."""
+    if module in MIRROR_ELSEWHERE:
+        return paths.ROOT / "tests" / MIRROR_ELSEWHERE[module]
+    relative = Path(module)
+    return paths.ROOT / "tests" / relative.parent / f"test_{relative.stem}.py"
+
+
+def source_modules() -> list[str]:
+    return sorted(p.relative_to(paths.PACKAGE).as_posix() for p in paths.PACKAGE.rglob("*.py"))
+
+
+def test_architecture_every_module_with_logic_has_its_mirror_test() -> None:
+    missing = [
+        f"{module} (tests/{mirror_of(module).relative_to(paths.ROOT / 'tests')})"
+        for module in source_modules()
+        if module not in NO_LOGIC and not mirror_of(module).is_file()
+    ]
+    assert missing == [], "modules with logic and no mirror test"
+
+
+def test_architecture_modules_without_a_mirror_hold_no_logic() -> None:
+    listed = [m for m in sorted(NO_LOGIC) if (paths.PACKAGE / m).is_file()]
+    assert listed == sorted(NO_LOGIC), "NO_LOGIC names a module that does not exist"
+    assert [m for m in listed if has_logic(paths.PACKAGE / m)] == []

@@ -60,10 +60,6 @@ def body_diff(handed: Sequence[Item], sent: Sequence[Item]) -> str:
     return "\n".join(lines)
 
 
-def _keys(items: Sequence[Item]) -> list[tuple[str, ...]]:
-    return [tuple(sorted(item)) for item in items]
-
-
 def conversion(handed: Sequence[Item], sent: Sequence[Item], body: Any = None) -> str:
     """What the SDK's conversion changed between the model interface and the wire."""
     if list(handed) == list(sent):

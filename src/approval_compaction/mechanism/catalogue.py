@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from ..errors import InvestigationError
+
 Step = Literal["persist", "compact", "replace", "resume", "prepare"]
 STEPS: tuple[Step, ...] = ("persist", "compact", "replace", "resume", "prepare")
 
@@ -237,7 +239,7 @@ CATALOGUE: tuple[Function, ...] = (
 )
 
 
-class UnknownFunctionError(KeyError):
+class UnknownFunctionError(InvestigationError, LookupError):
     """A name that is not in the catalogue."""
 
 

@@ -1,0 +1,63 @@
+"""Errors: every error a user can cause is an ``InvestigationError``, which the command line
+prints as one line and exits 2 on."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+
+import pytest
+
+from approval_compaction import paths
+from approval_compaction.cli import main
+from approval_compaction.errors import InvestigationError, StateRestoreError
+
+# Exceptions defined in the package that are not a user's error, and why.
+NOT_FOR_USERS = {
+    # hypothesis's failure signal inside the search: it must be an AssertionError to shrink
+    "approval_compaction.explore.rules.Violation",
+}
+
+
+def defined_exceptions() -> list[type[BaseException]]:
+    """Every public exception class the package's modules define."""
+    found = []
+    for module in pkgutil.walk_packages([str(paths.PACKAGE)], prefix="approval_compaction."):
+        if module.name.endswith("__main__"):
+            continue  # running it is the command line itself
+        loaded = importlib.import_module(module.name)
+        for name, value in vars(loaded).items():
+            if (
+                inspect.isclass(value)
+                and issubclass(value, BaseException)
+                and value.__module__ == module.name
+                and not name.startswith("_")
+            ):
+                found.append(value)
+    return found
+
+
+def test_errors_every_public_exception_is_an_investigation_error() -> None:
+    found = defined_exceptions()
+    assert StateRestoreError in found and len(found) > 20
+    others = [
+        f"{e.__module__}.{e.__name__}"
+        for e in found
+        if not issubclass(e, InvestigationError)
+        and f"{e.__module__}.{e.__name__}" not in NOT_FOR_USERS
+    ]
+    assert others == []
+
+
+def test_errors_message_is_the_text_given() -> None:
+    """No class quotes or wraps its message (as ``KeyError`` would), so the CLI line is plain."""
+    for error in defined_exceptions():
+        if issubclass(error, InvestigationError):
+            assert str(error.__new__(error, "the problem")) == "the problem", error
+
+
+def test_errors_cli_prints_one_line_and_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bisect", "--invariant", "no_such_invariant"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1
