@@ -9,9 +9,15 @@ from approval_compaction.affected.check import (
     CheckError,
     check_answer,
     check_config,
-    default_threshold,
     run_check,
 )
+
+
+def default_threshold() -> int:
+    """The SDK's default trigger threshold, read from the installed SDK."""
+    from agents.memory import openai_responses_compaction_session as module
+
+    return int(getattr(module, "DEFAULT_COMPACTION_THRESHOLD", 0))
 
 
 def test_default_configuration_strikes_when_the_pause_reaches_the_threshold() -> None:

@@ -18,7 +18,6 @@ from approval_compaction.display.views import (
     stage_table,
     state_items_table,
     stored_before,
-    warnings_table,
 )
 from approval_compaction.study.capture import STAGES, CaseRun, Stage
 from approval_compaction.study.harness import run_case
@@ -185,19 +184,6 @@ def test_views_state_items_table_keeps_plain_input_items_and_empty_lists() -> No
 def test_views_state_items_table_without_a_json_boundary_is_empty() -> None:
     table = state_items_table(STOPPED)
     assert table.empty and "run_item" in table.columns
-
-
-def test_views_warnings_table_splits_logger_and_message_by_stage() -> None:
-    table = warnings_table(bug_run())
-    assert table.to_dict("records") == [
-        {
-            "stage": "pause",
-            "logger": "openai.agents",
-            "warning": "skipped compaction: history: incomplete",
-        },
-        {"stage": "next_turn", "logger": "openai-agents", "warning": "late"},
-    ]
-    assert warnings_table(STOPPED).columns.tolist() == ["stage", "logger", "warning"]
 
 
 def test_views_side_by_side_pads_the_shorter_frame() -> None:

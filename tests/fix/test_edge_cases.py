@@ -15,10 +15,11 @@ from approval_compaction.fix.edge_cases import (
     SECOND_CALL_ID,
     TWO_CALLS,
     edge_table,
-    plain_turns,
     run_edge,
 )
 from approval_compaction.fix.workaround import defer_compaction_while_pending
+from approval_compaction.study.capture import Stage
+from approval_compaction.study.driver import Continue, SessionWrapper, Setup, converse
 from approval_compaction.study.harness import DEFAULT_SCRIPT, PENDING_CALL_ID
 from approval_compaction.study.scenario import Case
 
@@ -51,6 +52,14 @@ def test_mixed_decisions_run_only_the_approved_call() -> None:
     outputs = [i for i in resume.model_inputs[0] if i.get("type") == "function_call_output"]
     assert [o["call_id"] for o in outputs] == [PENDING_CALL_ID, SECOND_CALL_ID]
     assert outputs[0]["output"] == "synthetic:a" and outputs[1]["output"] != "synthetic:b"
+
+
+def plain_turns(directory: Path, wrap_session: SessionWrapper | None = None) -> list[Stage]:
+    """Two plain questions (answered without tools) on an always-compacting SQLite session:
+    what compaction sent at each, and the history it left."""
+    setup = Setup(trigger="always", wrap=wrap_session)
+    transcript = converse(setup, [Continue(1), Continue(1)], directory / "history.db")
+    return [turn.stage for turn in transcript.turns if turn.stage is not None]
 
 
 def test_plain_turns_compact_at_once_as_unwrapped(tmp_path: Path) -> None:

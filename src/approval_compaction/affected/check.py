@@ -16,7 +16,6 @@ with another release's interpreter, the conversations run on that release.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -25,6 +24,7 @@ from typing import Any, cast
 from ..analysis.pairing import orphan_outputs
 from ..doctor.verdict import judge
 from ..errors import InvestigationError
+from ..formats.records import RecordsError, read_json
 from ..study.driver import (
     Ask,
     Continue,
@@ -94,13 +94,6 @@ class CheckRow:
     pending_call_stored: bool
     stored_after_resume: str
     next_turn: str
-
-
-def default_threshold() -> int:
-    """The SDK's default trigger threshold, read from the installed SDK."""
-    from agents.memory import openai_responses_compaction_session as module
-
-    return int(getattr(module, "DEFAULT_COMPACTION_THRESHOLD", 0))
 
 
 def position(cfg: Config, prior: int) -> list[Step]:
@@ -185,11 +178,7 @@ def from_json(data: dict[str, Any]) -> tuple[str, Config, list[CheckRow]]:
 
 def load_check(path: Path) -> tuple[str, Config, list[CheckRow]]:
     """A check written by ``check_json`` (``doctor data``): release, configuration, rows."""
-    from ..formats.records import RecordsError
-
     try:
-        return from_json(json.loads(path.read_text()))
-    except FileNotFoundError:
-        raise RecordsError(f"{path} does not exist: run `make doctor-data`") from None
-    except (ValueError, KeyError, TypeError) as error:
-        raise RecordsError(f"{path} is not a doctor check: {error}") from None
+        return read_json(path, from_json)
+    except RecordsError as error:
+        raise RecordsError(f"{error}: run `make doctor-data`") from None

@@ -17,7 +17,7 @@ from typing import TextIO
 from .. import paths
 from ..doctor import command as user_tool
 from ..errors import InvestigationError
-from ..formats.files import write_atomic
+from ..formats.records import write_json
 
 
 def _check(args: argparse.Namespace, out: TextIO) -> int:
@@ -53,7 +53,7 @@ def write_pinned_data(folder: Path = paths.DATA, turns: int = 20) -> list[Path]:
         data.doctor_heal: asdict(heal_new_sqlite().summary()),
     }
     for path, value in written.items():
-        write_atomic(path, json.dumps(value, indent=2) + "\n")
+        write_json(path, value)
     return list(written)
 
 

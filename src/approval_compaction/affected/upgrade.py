@@ -16,7 +16,6 @@ Release environments are made only by ``python -m approval_compaction doctor dat
 
 from __future__ import annotations
 
-import json
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -27,15 +26,13 @@ from typing import Any
 from .. import paths
 from ..analysis.pairing import orphan_outputs
 from ..doctor.verdict import judge
-from ..formats.files import write_atomic
-from ..formats.records import read_json_list
+from ..formats.records import read_json_list, write_json
 from ..releases import environments
 from ..study.driver import Ask, Decide, Resume, Setup, Transcript, converse, run_sync
 from ..study.harness import FINISHED, NEXT_ANSWER, PENDING_CALL, QUESTIONS
 from ..study.worker import Worker
-from .check import check_config, check_json, check_release
+from .check import ACCEPTED, REJECTED, check_config, check_json, check_release
 
-REJECTED, ACCEPTED = "rejected", "accepted"
 NEXT_TURN = [Ask(QUESTIONS[1], (NEXT_ANSWER,))]
 
 
@@ -127,13 +124,12 @@ def write_data(
     env = environments.release_environment(version, envs)
     data = paths.data(folder)
     rows = upgrade_records(env)
-    write_atomic(data.doctor_upgrade, json.dumps([asdict(r) for r in rows], indent=2) + "\n")
+    write_json(data.doctor_upgrade, [asdict(r) for r in rows])
     report(f"wrote {data.doctor_upgrade.name}: {len(rows)} next turns")
     cfg = check_config()
     with Worker(str(env.python), environments.isolated_environ()) as worker:
         release, checked = check_release(cfg, 20, worker)
-    newest = json.dumps(check_json(cfg, checked, release), indent=2) + "\n"
-    write_atomic(data.doctor_check_newest, newest)
+    write_json(data.doctor_check_newest, check_json(cfg, checked, release))
     report(f"wrote {data.doctor_check_newest.name}: {len(checked)} pause positions on {release}")
     return [data.doctor_upgrade, data.doctor_check_newest]
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import pandas as pd
 
+from ..analysis.table import to_frame
 from ..doctor.repair import RepairResult
 from ..doctor.verdict import SessionReport
 from .check import CheckRow
@@ -16,24 +17,19 @@ from .upgrade import UpgradeRecord
 from .worker import WorkerComparison
 
 
-def _frame(rows: Sequence[Any], index: str | None = None) -> pd.DataFrame:
-    frame = pd.DataFrame([asdict(r) if not isinstance(r, dict) else r for r in rows])
-    return frame.set_index(index) if index and not frame.empty else frame
-
-
 def reports_frame(reports: Sequence[SessionReport]) -> pd.DataFrame:
     """One row per session: counts, the unpaired keys and the verdict in words."""
-    return _frame([r.as_row() for r in reports], "session_id")
+    return to_frame([r.as_row() for r in reports], None, "session_id")
 
 
 def check_frame(rows: Sequence[CheckRow]) -> pd.DataFrame:
     """One row per pause position."""
-    return _frame(rows, "prior_turns")
+    return to_frame(rows, CheckRow, "prior_turns")
 
 
 def changes_frame(result: RepairResult) -> pd.DataFrame:
     """Every item a repair rewrites (or would): where, what it was, what it becomes."""
-    return _frame([c.as_row() for o in result.outcomes for c in o.changes])
+    return to_frame([c.as_row() for o in result.outcomes for c in o.changes], None)
 
 
 def outcomes_frame(result: RepairResult) -> pd.DataFrame:
@@ -42,12 +38,12 @@ def outcomes_frame(result: RepairResult) -> pd.DataFrame:
         {"session_id": o.session_id, "status": o.status, "items rewritten": len(o.changes)}
         for o in result.outcomes
     ]
-    return _frame(rows, "session_id")
+    return to_frame(rows, None, "session_id")
 
 
 def item_checks_frame(healed: Healed) -> pd.DataFrame:
     """Per session: how many items the backup, the repaired and the restored store agree on."""
-    frame = _frame(healed.items)
+    frame = to_frame(healed.items, None)
     counts = {
         "items": ("position", "size"),
         "backed up, same": ("in_backup", lambda s: int((s == "same").sum())),
@@ -60,12 +56,12 @@ def item_checks_frame(healed: Healed) -> pd.DataFrame:
 def upgrade_frame(records: Sequence[UpgradeRecord]) -> pd.DataFrame:
     """The next turn per release and store, without the items it sent."""
     rows = [{k: v for k, v in asdict(r).items() if k != "model_input"} for r in records]
-    return _frame(rows).set_index(["store", "release"])
+    return to_frame(rows, None).set_index(["store", "release"])
 
 
 def worker_frame(rows: Sequence[WorkerComparison]) -> pd.DataFrame:
     """In-process against fresh-worker resume, per compaction setting."""
-    return _frame(rows, "compaction")
+    return to_frame(rows, WorkerComparison, "compaction")
 
 
 def check_compare(*checks: tuple[str, Any, Sequence[CheckRow]]) -> pd.DataFrame:

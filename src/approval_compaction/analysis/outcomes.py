@@ -9,13 +9,14 @@ prediction); ``findings.matrix.seen`` compares the two.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import pandas as pd
 
 from ..study.capture import OK, CaseRun
 from . import vocabulary
 from .invariants import JudgedRun, judge
+from .table import to_frame
 
 INVARIANT = "next_turn_accepted"
 
@@ -54,6 +55,6 @@ def outcome_of(run: CaseRun | JudgedRun) -> Outcome:
 
 def outcome_frame(runs: Sequence[CaseRun | JudgedRun]) -> pd.DataFrame:
     """One row per case: where it ended, the exception (or ``ok``) and the verdict."""
-    frame = pd.DataFrame([asdict(outcome_of(run)) for run in runs]).set_index("case")
+    frame = to_frame([outcome_of(run) for run in runs], Outcome, "case")
     status = frame["http_status"].map(lambda s: "" if pd.isna(s) else str(int(s)))
     return frame.assign(http_status=status)

@@ -18,10 +18,15 @@ R = TypeVar("R")
 HOOK = {"on": "always true", "off": "always false"}
 
 
-def to_frame(rows: Iterable[Any], schema: type[Any] = MatrixRecord) -> pd.DataFrame:
-    """Records (dataclass instances of ``schema``) as a DataFrame with its columns in order."""
-    columns = [f.name for f in fields(schema)]
-    return pd.DataFrame([asdict(r) for r in rows], columns=columns)
+def to_frame(
+    rows: Iterable[Any], schema: type[Any] | None = MatrixRecord, index: str | None = None
+) -> pd.DataFrame:
+    """Records as a DataFrame: dataclass instances of ``schema`` with its columns in order, or
+    (``schema=None``) dataclasses or flat dicts with the columns they have; indexed by the
+    column ``index`` when there are rows."""
+    columns = [f.name for f in fields(schema)] if schema is not None else None
+    frame = pd.DataFrame([r if isinstance(r, dict) else asdict(r) for r in rows], columns=columns)
+    return frame.set_index(index) if index is not None and not frame.empty else frame
 
 
 def from_frame(frame: pd.DataFrame, schema: type[R]) -> list[R]:

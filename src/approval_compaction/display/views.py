@@ -84,16 +84,6 @@ def state_items_table(run: CaseRun) -> pd.DataFrame:
     return pd.concat(frames, names=["list", "position"])
 
 
-def warnings_table(run: CaseRun) -> pd.DataFrame:
-    """The warnings the SDK logged, by stage."""
-    rows = []
-    for stage in run.stages:
-        for line in stage.warnings:
-            logger, _, message = line.partition(": ")
-            rows.append({"stage": stage.name, "logger": logger, "warning": message})
-    return pd.DataFrame(rows, columns=["stage", "logger", "warning"])
-
-
 def side_by_side(frames: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """Frames next to each other under one header each; shorter ones padded with blanks.
 

@@ -19,7 +19,7 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
-from ..analysis.invariants import INVARIANTS, evaluate
+from ..analysis.invariants import evaluate
 from ..study.capture import CaseRun, Stage, StageName, sdk_version
 from ..study.driver import Ask, Cross, Decide, Driver, Resume, Setup
 from ..study.driver import Step as StudyStep
@@ -103,8 +103,3 @@ async def take(live: Live, index: int, step: Step, worker: Worker | None = None)
     pending = tuple(key_of(i) for i in last.interruptions)
     judged = judge_step(stage, step.action, approvals)
     return StepRecord(index, step, last.outcome, pending, approvals, stage, judged)
-
-
-def invariant_names() -> tuple[str, ...]:
-    """Every invariant the analysis judges (``next_turn_accepted`` where it exists)."""
-    return INVARIANTS

@@ -26,10 +26,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..analysis.invariants import INVARIANTS
 from ..formats.records import write_json
 from ..study.capture import sdk_version
 from .conversation import Conversation, Trace
-from .driver import Live, Worker, invariant_names, scratch_folder, take
+from .driver import Live, Worker, scratch_folder, take
 from .kinds import available
 from .rules import NO_KIND, Setup, Violation, machine, new_pairs
 
@@ -216,7 +217,7 @@ def _search(options: Options) -> SearchResult:
     if options.kinds:
         kinds = tuple(k for k in kinds if k in options.kinds)
     worker = Worker() if "process" in options.boundaries else None
-    targets = frozenset(options.invariants or invariant_names())
+    targets = frozenset(options.invariants or INVARIANTS)
     setup = Setup(kinds, options.fix, boundaries=options.boundaries, targets=targets)
     setup.worker = worker
     findings: list[Finding] = []
@@ -244,7 +245,7 @@ def _search(options: Options) -> SearchResult:
         exhausted,
         kinds,
         skipped,
-        tuple(invariant_names()),
+        INVARIANTS,
         dict(setup.tally),
         tuple(findings),
     )

@@ -9,14 +9,13 @@ wrapper must compact exactly when the unwrapped session does.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from openai.types.responses.response_output_item import McpApprovalRequest
 
 from ..analysis.invariants import evaluate
-from ..study.capture import CaseRun, Stage
-from ..study.driver import Continue, SessionWrapper, Setup, converse
+from ..study.capture import CaseRun
+from ..study.driver import SessionWrapper
 from ..study.harness import PENDING_CALL, PENDING_CALL_ID, Script, run_case
 from ..study.items import to_item
 from ..study.model import function_call
@@ -65,14 +64,6 @@ EDGE_CASES: tuple[EdgeCase, ...] = (
 def run_edge(edge: EdgeCase, wrap_session: SessionWrapper | None = None, **choices: Any) -> CaseRun:
     """Run one edge case, optionally with other case choices (e.g. ``runner="run_streamed"``)."""
     return run_case(replace(edge.case, **choices), wrap_session=wrap_session, script=edge.script)
-
-
-def plain_turns(directory: Path, wrap_session: SessionWrapper | None = None) -> list[Stage]:
-    """Two plain questions (answered without tools) on an always-compacting SQLite session:
-    what compaction sent at each, and the history it left."""
-    setup = Setup(trigger="always", wrap=wrap_session)
-    transcript = converse(setup, [Continue(1), Continue(1)], directory / "history.db")
-    return [turn.stage for turn in transcript.turns if turn.stage is not None]
 
 
 def edge_table(wrappers: dict[str, SessionWrapper | None]) -> pd.DataFrame:

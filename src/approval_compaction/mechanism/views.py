@@ -93,6 +93,11 @@ def _numbered_hunks(old: Extract, new: Extract, context: int) -> list[str]:
     return lines
 
 
+def _changed(hunks: Sequence[str]) -> int:
+    """How many lines a diff's hunks remove or add."""
+    return sum(1 for line in hunks if line[:1] in "+-" and not line.startswith("@@"))
+
+
 def source_diff(qualname: str, old: str, new: str, context: int = 3) -> str:
     """The recorded function in release ``old`` against release ``new``: a unified diff whose
     hunk headers carry file line numbers; a release without the function is an empty side."""
@@ -106,7 +111,7 @@ def source_diff(qualname: str, old: str, new: str, context: int = 3) -> str:
     summary = f"{code(qualname)}, {old} → {new}: "
     if not hunks:
         return summary + "unchanged."
-    changed = sum(1 for line in hunks if line[:1] in "+-" and not line.startswith("@@"))
+    changed = _changed(hunks)
     return summary + f"{changed} lines changed.\n\n" + fence("\n".join(headers + hunks), "diff")
 
 
@@ -189,8 +194,7 @@ def change_frame(old: str, new: str) -> pd.DataFrame:
     for function in CATALOGUE:
         before = record.release(old).functions[function.qualname]
         after = record.release(new).functions[function.qualname]
-        hunks = _numbered_hunks(before, after, 0)
-        changed = sum(1 for line in hunks if line[:1] in "+-" and not line.startswith("@@"))
+        changed = _changed(_numbered_hunks(before, after, 0))
         if before.status == after.status == "absent":
             word = "absent in both"
         elif after.status == "absent":
