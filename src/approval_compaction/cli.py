@@ -200,7 +200,9 @@ def parser() -> argparse.ArgumentParser:
     mechanism.add_argument("--output", default=str(paths.DATA_FILES.mechanism))
     mechanism.add_argument("--envs", help="the sweep's environment folder (default: its cache)")
     bisect = add("bisect", _lazy(".releases.bisect"), "find the releases where an invariant breaks")
-    bisect.add_argument("--invariant", required=True, help="one of the six invariants")
+    bisect.add_argument(
+        "--invariant", required=True, help="an invariant's name, as the matrix records spell it"
+    )
     bisect.add_argument("--case", help=CASE_HELP)
     bisect.add_argument("--versions", help="releases to search (default: all)")
     bisect.add_argument("--broken", help="a release known to be broken (default: the pinned one)")
