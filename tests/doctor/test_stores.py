@@ -42,8 +42,8 @@ def test_corrupt_file_is_one_line_and_is_not_written(tmp_path: Path) -> None:
     ("url", "expected"),
     [
         ("postgresql://u@127.0.0.1:1/db", "is not async"),
-        ("nosuchdb+driver://u@127.0.0.1/db", "unknown database or driver"),
-        ("not a url://", "not an SQLAlchemy URL"),
+        ("nosuchdb+driver://u@127.0.0.1/db", "unknown scheme or driver"),
+        ("not a url://", "not a store string"),
     ],
     ids=["sync-driver", "unknown-dialect", "garbage"],
 )
@@ -84,8 +84,8 @@ def test_sessions_stream_in_id_order_with_rows_in_read_order(make_store: MakeSto
         async with opened(text) as store:
             found = []
             async for session in store.sessions():
-                found.append((session.session_id, session.items()[0],
-                              await store.read_back(session.session_id)))  # fmt: skip
+                back = await store.read_back(session.session_id)
+                found.append((session.session_id, session.items()[0], back[None]))
             return found
 
     found = asyncio.run(read())

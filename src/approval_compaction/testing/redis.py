@@ -64,7 +64,7 @@ class ThrowawayRedis:
         log = (self.folder / "server.log").open("wb")
         command = [self.binary, "--port", str(self.port), "--bind", "127.0.0.1"]
         command += ["--save", "", "--appendonly", "no", "--dir", str(self.folder)]
-        command += ["--databases", "64", "--daemonize", "no"]
+        command += ["--databases", "256", "--daemonize", "no"]
         self._proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
         log.close()
         deadline = time.monotonic() + START_SECONDS

@@ -204,3 +204,41 @@ async def generate_advanced(path: str, count: int, length: int, mix: Sequence[st
             branches.append((2, more))
         sessions.append((sid, session_items(verdict, length), branches))
     return await write_advanced(path, sessions)
+
+
+def app_session(text: str, session_id: str, key: str | None = None) -> Any:
+    """The SDK session an application would open on the store ``text`` (wrapped in
+    ``EncryptedSession`` with ``key``): for tests that write as the application does."""
+    session: Any
+    if "://" not in text:
+        from agents import SQLiteSession
+
+        session = SQLiteSession(session_id, text)
+    elif text.startswith(("redis://", "rediss://")):
+        from agents.extensions.memory import RedisSession
+
+        from ..doctor.redisstore import _client_url
+
+        url, prefix = _client_url(text)
+        session = RedisSession.from_url(session_id, url=url, key_prefix=prefix)
+    else:
+        from agents.extensions.memory import SQLAlchemySession
+
+        session = SQLAlchemySession.from_url(session_id, url=text)
+    if key:
+        from agents.extensions.memory import EncryptedSession
+
+        return EncryptedSession(session_id, underlying_session=session, encryption_key=key,
+                                ttl=10**9)  # fmt: skip
+    return session
+
+
+async def close_app_session(session: Any) -> None:
+    """Close what ``app_session`` opened."""
+    inner = getattr(session, "underlying_session", session)
+    closing = inner.close() if hasattr(inner, "close") else None
+    if closing is not None and hasattr(closing, "__await__"):
+        await closing
+    engine = getattr(inner, "engine", None)
+    if engine is not None:
+        await engine.dispose()
