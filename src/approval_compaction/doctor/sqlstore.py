@@ -16,6 +16,7 @@ again by the SDK's own rules, in the same transaction; ``turn_usage`` is never t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
@@ -172,7 +173,8 @@ class SqlStore(Store):
                 while batch := cursor.fetchmany(BATCH_ROWS):
                     yield batch
             finally:
-                cursor.close()
+                with contextlib.suppress(sqlite3.ProgrammingError):  # closed with the store
+                    cursor.close()
             return
         from sqlalchemy import text
 
@@ -213,6 +215,19 @@ class SqlStore(Store):
             f"ORDER BY s.session_id, {self.order}"
         )
         structures = self._structures(session_id) if self.advanced else None
+        try:
+            async for session in self._merged(sql, params, structures):
+                yield session
+        finally:
+            if structures is not None:
+                await structures.aclose()
+
+    async def _merged(
+        self,
+        sql: str,
+        params: dict[str, Any],
+        structures: AsyncIterator[tuple[Any, list[StructureRow]]] | None,
+    ) -> AsyncIterator[StoredSession]:
         pending: tuple[Any, list[StructureRow]] | None = None
         async for sid, found in self._grouped(sql, params):
             rows = tuple(Row(int(i), str(d), text_time(c)) for _, i, d, c in found if i is not None)
@@ -237,9 +252,12 @@ class SqlStore(Store):
         self, session_id: str | None
     ) -> AsyncIterator[tuple[Any, list[StructureRow]]]:
         where, params = self._where(session_id, "session_id")
-        sql = f"SELECT {_STRUCTURE_SELECT} FROM {STRUCTURE_TABLE}{where} ORDER BY session_id, id"
-        async for sid, found in self._grouped(sql, params, width=1):
-            yield sid, [_structure(row) for row in found]
+        sql = (
+            f"SELECT session_id AS sid, {_STRUCTURE_SELECT} FROM {STRUCTURE_TABLE}{where} "
+            "ORDER BY session_id, id"
+        )
+        async for sid, found in self._grouped(sql, params):
+            yield sid, [_structure(row[1:]) for row in found]
 
     def _units_sql(self, session_id: str | None) -> tuple[str, dict[str, Any], int]:
         where, params = self._where(session_id, "s.session_id")

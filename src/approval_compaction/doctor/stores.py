@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import aclosing, asynccontextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -309,8 +309,9 @@ class Store:
 
     async def read(self, session_id: str) -> StoredSession | None:
         """One session as it is now (None when it is gone)."""
-        async for session in self.sessions(session_id):
-            return session
+        async with aclosing(self.sessions(session_id)) as found:
+            async for session in found:
+                return session
         return None
 
     async def rewrite(
