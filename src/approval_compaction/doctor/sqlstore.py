@@ -178,6 +178,8 @@ class SqlStore(Store):
             return
         from sqlalchemy import text
 
+        if not params:  # a query with no parameters may hold colons (the in-database query)
+            sql = sql.replace(":", "\\:")
         async with self.engine.connect() as conn:
             result = await conn.stream(text(sql).execution_options(yield_per=BATCH_ROWS), params)
             async for partition in result.partitions():
