@@ -31,11 +31,14 @@ built the same way, once that issue says what they are.
 
 from __future__ import annotations
 
+import csv
+import json
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TextIO
 
 from ..analysis.pairing import CALL_TO_OUTPUT
-from .stores import MESSAGES_TABLE, SESSIONS_TABLE, STRUCTURE_TABLE, Store, StoreError
+from .codec import KEY_ENV
+from .stores import MESSAGES_TABLE, SESSIONS_TABLE, STRUCTURE_TABLE, Store, StoreError, opened
 
 Dialect = Literal["sqlite", "postgresql", "mysql"]
 DIALECTS: tuple[Dialect, ...] = ("sqlite", "postgresql", "mysql")
@@ -182,3 +185,37 @@ async def find(store: Store) -> list[Found]:
     async for batch in store._batches(sql, {}):  # type: ignore[attr-defined]
         rows.extend(Found(str(sid), None if b is None else str(b), int(n)) for sid, b, n in batch)
     return rows
+
+
+async def scan_in_database(
+    out: TextIO,
+    text: str,
+    fmt: str,
+    session_id: str | None = None,
+    *,
+    key_env: str = KEY_ENV,
+    ttl: int | None = None,
+) -> list[Found]:
+    """``doctor scan --in-database``: the poisoned sessions the query lists, as a table (with a
+    summary line), JSON or CSV."""
+    async with opened(text, key_env=key_env, ttl=ttl) as store:
+        found = [f for f in await find(store) if session_id in (None, f.session_id)]
+        branches = store.kind == "advanced-file"
+    names = ["session_id", *(["branch"] if branches else []), "orphan_outputs"]
+    rows = [{"session_id": f.session_id, "branch": f.branch, "orphan_outputs": f.orphan_outputs}
+            for f in found]  # fmt: skip
+    rows = [{k: row[k] for k in names} for row in rows]
+    if fmt == "json":
+        out.write(json.dumps(rows, indent=2) + "\n")
+    elif fmt == "csv":
+        writer = csv.DictWriter(out, fieldnames=names, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    else:
+        out.write("  ".join(n.ljust(24 if n == "session_id" else 0) for n in names).rstrip() + "\n")
+        for row in rows:
+            cells = [str(row[n]).ljust(24 if n == "session_id" else len(n)) for n in names]
+            out.write("  ".join(cells).rstrip() + "\n")
+        plural = "s" if len(rows) != 1 else ""
+        out.write(f"{len(rows)} poisoned session{plural} (listed by the database's own query)\n")
+    return found
