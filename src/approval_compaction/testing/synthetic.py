@@ -206,39 +206,57 @@ async def generate_advanced(path: str, count: int, length: int, mix: Sequence[st
     return await write_advanced(path, sessions)
 
 
-def app_session(text: str, session_id: str, key: str | None = None) -> Any:
-    """The SDK session an application would open on the store ``text`` (wrapped in
-    ``EncryptedSession`` with ``key``): for tests that write as the application does."""
-    session: Any
+def app_sessions(text: str, session_ids: Sequence[str], key: str | None = None) -> list[Any]:
+    """The SDK sessions an application would open on the store ``text``, sharing one engine or
+    client (wrapped in ``EncryptedSession`` with ``key``): for tests that write as the
+    application does. ``close_app_sessions`` closes them."""
+    sessions: list[Any]
     if "://" not in text:
         from agents import SQLiteSession
 
-        session = SQLiteSession(session_id, text)
+        sessions = [SQLiteSession(sid, text) for sid in session_ids]
     elif text.startswith(("redis://", "rediss://")):
+        import redis.asyncio as redis
         from agents.extensions.memory import RedisSession
 
         from ..doctor.redisstore import _client_url
 
         url, prefix = _client_url(text)
-        session = RedisSession.from_url(session_id, url=url, key_prefix=prefix)
+        client = redis.from_url(url)
+        sessions = [RedisSession(sid, redis_client=client, key_prefix=prefix) for sid in session_ids]
     else:
         from agents.extensions.memory import SQLAlchemySession
+        from sqlalchemy.ext.asyncio import create_async_engine
 
-        session = SQLAlchemySession.from_url(session_id, url=text)
+        engine = create_async_engine(text)
+        sessions = [SQLAlchemySession(sid, engine=engine) for sid in session_ids]
     if key:
         from agents.extensions.memory import EncryptedSession
 
-        return EncryptedSession(session_id, underlying_session=session, encryption_key=key,
-                                ttl=10**9)  # fmt: skip
-    return session
+        return [EncryptedSession(s.session_id, underlying_session=s, encryption_key=key,
+                                 ttl=10**9) for s in sessions]  # fmt: skip
+    return sessions
+
+
+def app_session(text: str, session_id: str, key: str | None = None) -> Any:
+    """One application session on ``text`` (see ``app_sessions``)."""
+    return app_sessions(text, [session_id], key)[0]
+
+
+async def close_app_sessions(sessions: Sequence[Any]) -> None:
+    """Close what ``app_sessions`` opened: each SQLite session, the shared engine or client."""
+    inner = [getattr(s, "underlying_session", s) for s in sessions]
+    shared: dict[int, Any] = {}
+    for session in inner:
+        if hasattr(session, "engine"):
+            shared[id(session.engine)] = session.engine.dispose()
+        elif hasattr(session, "_redis"):
+            shared[id(session._redis)] = session._redis.aclose()
+        else:
+            session.close()
+    for pending in shared.values():
+        await pending
 
 
 async def close_app_session(session: Any) -> None:
-    """Close what ``app_session`` opened."""
-    inner = getattr(session, "underlying_session", session)
-    closing = inner.close() if hasattr(inner, "close") else None
-    if closing is not None and hasattr(closing, "__await__"):
-        await closing
-    engine = getattr(inner, "engine", None)
-    if engine is not None:
-        await engine.dispose()
+    await close_app_sessions([session])
