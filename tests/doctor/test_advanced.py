@@ -65,7 +65,7 @@ def test_every_branch_is_judged_repaired_and_restored(tmp_path: Path) -> None:
             for old, new in zip(items, after[name], strict=True):
                 assert new == old or (old["type"] == "function_call_output"
                                       and new["content"].startswith(PREFIX))  # fmt: skip
-    data = dict((row[0], row[2]) for row in table(path, "agent_messages"))
+    data = {row[0]: row[2] for row in table(path, "agent_messages")}
     for row in table(path, "message_structure"):  # structure rows as the SDK classifies
         if row[2] in rewritten:
             import json

@@ -33,29 +33,41 @@ EDGE_SESSIONS: dict[str, list[str]] = {
     "repeated-id-twice-answered": texts(CALL, OUT, OUT),
     "repeated-id-paired": texts(CALL, CALL, OUT, OUT),
     "repeated-id-out-first": texts(OUT, CALL, OUT),
-    "mcp-pair": texts({"type": "mcp_approval_request", "id": "a1", "name": "t"},
-                      {"type": "mcp_approval_response", "approval_request_id": "a1",
-                       "approve": True}),  # fmt: skip
+    "mcp-pair": texts(
+        {"type": "mcp_approval_request", "id": "a1", "name": "t"},
+        {"type": "mcp_approval_response", "approval_request_id": "a1", "approve": True},
+    ),  # fmt: skip
     "mcp-alone": texts({"type": "mcp_approval_response", "approval_request_id": "a1"}),
-    "mcp-wrong-field": texts({"type": "mcp_approval_request", "call_id": "a1"},
-                             {"type": "mcp_approval_response", "approval_request_id": "a1"}),
+    "mcp-wrong-field": texts(
+        {"type": "mcp_approval_request", "call_id": "a1"},
+        {"type": "mcp_approval_response", "approval_request_id": "a1"},
+    ),
     "tool-search-pair": texts({"type": "tool_search_call"}, {"type": "tool_search_output"}),
-    "tool-search-extra": texts({"type": "tool_search_call"}, {"type": "tool_search_output"},
-                               {"type": "tool_search_output"}),  # fmt: skip
-    "unparsable-orphan": texts(USER, '{"type": "function_call_output", "call_id": "c1"', "not json"),
+    "tool-search-extra": texts(
+        {"type": "tool_search_call"}, {"type": "tool_search_output"}, {"type": "tool_search_output"}
+    ),  # fmt: skip
+    "unparsable-orphan": texts(
+        USER, '{"type": "function_call_output", "call_id": "c1"', "not json"
+    ),
     "not-objects": texts("[1, 2]", '"function_call_output"', "12", "", USER),
     "padded": texts("  " + json.dumps(OUT) + "\n"),
-    "non-string-ids": texts({"type": "function_call", "call_id": 7},
-                            {"type": "function_call_output", "call_id": 8}),
+    "non-string-ids": texts(
+        {"type": "function_call", "call_id": 7}, {"type": "function_call_output", "call_id": 8}
+    ),
     "non-string-type": texts({"type": 5, "call_id": "c1"}, {"type": ["function_call_output"]}),
-    "nested-type": texts({"role": "assistant", "content": [{"type": "function_call_output",
-                                                           "call_id": "zz"}]}),  # fmt: skip
+    "nested-type": texts(
+        {"role": "assistant", "content": [{"type": "function_call_output", "call_id": "zz"}]}
+    ),  # fmt: skip
     "case-matters": texts({"type": "Function_Call_Output", "call_id": "c1"}),
-    "escaped-id": ['{"type": "function_call", "call_id": "caf\\u00e9"}',
-                   '{"type": "function_call_output", "call_id": "café"}'],
-    "other-kinds": texts({"type": "shell_call", "call_id": "s"},
-                         {"type": "computer_call_output", "call_id": "s"},
-                         {"type": "custom_tool_call_output", "call_id": "q"}),
+    "escaped-id": [
+        '{"type": "function_call", "call_id": "caf\\u00e9"}',
+        '{"type": "function_call_output", "call_id": "café"}',
+    ],
+    "other-kinds": texts(
+        {"type": "shell_call", "call_id": "s"},
+        {"type": "computer_call_output", "call_id": "s"},
+        {"type": "custom_tool_call_output", "call_id": "q"},
+    ),
     "empty": [],
 }
 
@@ -66,7 +78,9 @@ DIALECT_BACKENDS = [
 ]
 
 
-def answers(text: str) -> tuple[dict[tuple[str, str | None], int], dict[tuple[str, str | None], int]]:
+def answers(
+    text: str,
+) -> tuple[dict[tuple[str, str | None], int], dict[tuple[str, str | None], int]]:
     async def both() -> tuple[dict[tuple[str, str | None], int], dict[tuple[str, str | None], int]]:
         async with opened(text) as store:
             python = {(r.session_id, r.branch): len(r.orphan_outputs)
@@ -110,10 +124,14 @@ def test_each_dialect_prints_one_read_only_query(dialect: indb.Dialect) -> None:
     sql = indb.query(dialect)
     body = sql.upper()
     assert body.count("SELECT") > 3 and ";" not in sql
-    assert not any(word in body.split() for word in ("INSERT", "UPDATE", "DELETE", "CREATE", "DROP"))
+    assert not any(
+        word in body.split() for word in ("INSERT", "UPDATE", "DELETE", "CREATE", "DROP")
+    )
 
 
-def test_stores_the_query_cannot_read_are_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_stores_the_query_cannot_read_are_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from .conftest import TEST_KEY
 
     path = str(tmp_path / "encrypted.db")

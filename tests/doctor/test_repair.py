@@ -7,7 +7,6 @@ Redis, plain and encrypted.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Callable
 from pathlib import Path
 

@@ -187,8 +187,8 @@ def choose(
 ) -> Codec:
     """The codec for a store from some of its rows: plain, or encrypted with a key that works.
 
-    A one-line ``EncryptionKeyError`` when the rows are envelopes and the variable is unset, or when its
-    key authenticates none of them; the key's value never appears in a message.
+    A one-line ``EncryptionKeyError`` when the rows are envelopes and the variable is unset, or
+    when its key authenticates none of them; the key's value never appears in a message.
     """
     envelopes = [(sid, text) for sid, text in samples if is_envelope(text)]
     if not envelopes:

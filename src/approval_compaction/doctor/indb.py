@@ -65,14 +65,20 @@ class Found:
 
 def _pg_valid(text: str) -> str:
     """A PostgreSQL expression: whether ``text`` is a JSON object jsonb accepts."""
-    reduced = f"regexp_replace(regexp_replace({text}, '{_STRING}', 'S', 'g'), '{_SCALAR}', 'V', 'g')"
+    reduced = (
+        f"regexp_replace(regexp_replace({text}, '{_STRING}', 'S', 'g'), '{_SCALAR}', 'V', 'g')"
+    )
     for _ in range(DEPTH):
-        reduced = f"regexp_replace(regexp_replace({reduced}, '{_ARRAY}', 'V', 'g'), '{_OBJECT}', 'V', 'g')"
+        arrays = f"regexp_replace({reduced}, '{_ARRAY}', 'V', 'g')"
+        reduced = f"regexp_replace({arrays}, '{_OBJECT}', 'V', 'g')"
     return f"(ltrim({text}, E' \\t\\n\\r') LIKE '{{%' AND {reduced} ~ '^{_WS}V{_WS}$')"
 
 
 def _kinds() -> str:
-    rows = [f"SELECT '{call}' AS call_kind, '{output}' AS output_kind" for call, output in CALL_TO_OUTPUT.items()]
+    rows = [
+        f"SELECT '{call}' AS call_kind, '{output}' AS output_kind"
+        for call, output in CALL_TO_OUTPUT.items()
+    ]
     return "\n    UNION ALL ".join(rows)
 
 
@@ -95,15 +101,19 @@ def _fields(dialect: Dialect) -> tuple[str, str, str]:
         valid = f"JSON_VALID({d}) AND JSON_TYPE({d}) = 'OBJECT'"
 
         def text(path: str) -> str:
-            return (f"CASE WHEN JSON_VALID({d}) AND JSON_TYPE(JSON_EXTRACT({d}, '{path}')) = 'STRING' "
-                    f"THEN CAST(JSON_UNQUOTE(JSON_EXTRACT({d}, '{path}')) AS BINARY) END")  # fmt: skip
+            value = f"JSON_EXTRACT({d}, '{path}')"
+            return (f"CASE WHEN JSON_VALID({d}) AND JSON_TYPE({value}) = 'STRING' "
+                    f"THEN CAST(JSON_UNQUOTE({value}) AS BINARY) END")  # fmt: skip
+
     kind = text("$.type")
     call, request, answer = text("$.call_id"), text("$.id"), text("$.approval_request_id")
-    key = (f"CASE {kind} WHEN 'mcp_approval_request' THEN {request} "
-           f"WHEN 'mcp_approval_response' THEN {answer} ELSE {call} END")  # fmt: skip
-    if dialect == "mysql":
-        key = (f"CASE {kind} WHEN CAST('mcp_approval_request' AS BINARY) THEN {request} "
-               f"WHEN CAST('mcp_approval_response' AS BINARY) THEN {answer} ELSE {call} END")  # fmt: skip
+    request_kind, response_kind = "'mcp_approval_request'", "'mcp_approval_response'"
+    if dialect == "mysql":  # compared byte for byte, whatever the column's collation
+        request_kind, response_kind = (
+            f"CAST({k} AS BINARY)" for k in (request_kind, response_kind)
+        )
+    key = (f"CASE {kind} WHEN {request_kind} THEN {request} "
+           f"WHEN {response_kind} THEN {answer} ELSE {call} END")  # fmt: skip
     return kind, key, valid
 
 

@@ -221,7 +221,7 @@ async def _verify(
     texts = {row.id: row.data for row in now.rows} if now is not None else {}
     if all(texts.get(row_id) == text for row_id, text in written.items()):
         return None
-    verdicts = {judge("", items).verdict for items in back.values()} or {"gone"}
+    verdicts: set[str] = {judge("", items).verdict for items in back.values()} or {"gone"}
     return f"read back: {', '.join(sorted(verdicts))}"
 
 

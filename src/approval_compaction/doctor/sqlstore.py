@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
 from itertools import groupby
@@ -252,7 +252,7 @@ class SqlStore(Store):
 
     async def _structures(
         self, session_id: str | None
-    ) -> AsyncIterator[tuple[Any, list[StructureRow]]]:
+    ) -> AsyncGenerator[tuple[Any, list[StructureRow]], None]:
         where, params = self._where(session_id, "session_id")
         sql = (
             f"SELECT session_id AS sid, {_STRUCTURE_SELECT} FROM {STRUCTURE_TABLE}{where} "
@@ -313,7 +313,8 @@ class SqlStore(Store):
         rows = tuple(Row(int(i), str(d), text_time(c)) for i, d, c in result.all())
         structure = None
         if self.advanced:
-            sql = f"SELECT {_STRUCTURE_SELECT} FROM {STRUCTURE_TABLE} WHERE session_id = :sid ORDER BY id"
+            sql = f"SELECT {_STRUCTURE_SELECT} FROM {STRUCTURE_TABLE} WHERE session_id = :sid"
+            sql += " ORDER BY id"
             found = await conn.execute(text(sql), {"sid": session_id})
             structure = tuple(_structure(row) for row in found.all())
         return StoredSession(session_id, rows, structure, self.codec)

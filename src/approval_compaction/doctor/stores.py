@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import aclosing, asynccontextmanager
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -207,16 +207,16 @@ def parse_store(text: str, *, key_env: str = KEY_ENV, ttl: int | None = None) ->
     from sqlalchemy.exc import ArgumentError
 
     try:
-        url = make_url(text)
+        parsed = make_url(text)
     except ArgumentError as error:
         raise StoreError(
             f"not a store string (file, SQLAlchemy URL or redis://): {_one_line(error)}"
         ) from None
-    label = url.render_as_string(hide_password=True)
-    _check_driver(url, label)
+    label = parsed.render_as_string(hide_password=True)
+    _check_driver(parsed, label)
     database: Path | None = None
-    if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
-        database = Path(str(url.database)).expanduser().resolve()
+    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        database = Path(str(parsed.database)).expanduser().resolve()
         _check_file(database, label)  # SQLite would create a missing file: refuse before it can
     return StoreSpec(text, "url", text, label, database, key_env, ttl)
 
@@ -309,10 +309,15 @@ class Store:
 
     async def read(self, session_id: str) -> StoredSession | None:
         """One session as it is now (None when it is gone)."""
-        async with aclosing(self.sessions(session_id)) as found:
+        found = self.sessions(session_id)
+        try:
             async for session in found:
                 return session
-        return None
+            return None
+        finally:
+            close = getattr(found, "aclose", None)
+            if close is not None:
+                await close()
 
     async def rewrite(
         self, session_id: str, plan: Plan, fail_after: FailAfter | None = None

@@ -223,7 +223,9 @@ def app_sessions(text: str, session_ids: Sequence[str], key: str | None = None) 
 
         url, prefix = _client_url(text)
         client = redis.from_url(url)
-        sessions = [RedisSession(sid, redis_client=client, key_prefix=prefix) for sid in session_ids]
+        sessions = [
+            RedisSession(sid, redis_client=client, key_prefix=prefix) for sid in session_ids
+        ]
     else:
         from agents.extensions.memory import SQLAlchemySession
         from sqlalchemy.ext.asyncio import create_async_engine
