@@ -47,7 +47,8 @@ CRITERIA = ("poisoned",)  # the seam for issue 21's stuck sessions
 DEPTH = 10
 
 _WS = "[ \\t\\n\\r]*"
-_STRING = '"(?:[^"\\\\\\x01-\\x1f]|\\\\(?:["\\\\/bfnrt]|u(?![dD][89a-fA-F]|0000)[0-9a-fA-F]{4}))*"'
+_STRING = '"(?:[^"\\\\\\x01-\\x1f]|\\\\(?:["\\\\/bfnrt]|u[0-9a-fA-F]{4}))*"'
+_JSONB_REFUSES = "\\\\u(?:0000|[dD][89a-fA-F])"  # escapes jsonb cannot hold
 _SCALAR = "-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|true|false|null"
 _ARRAY = f"\\[{_WS}(?:[SV](?:{_WS},{_WS}[SV])*)?{_WS}\\]"
 _MEMBER = f"S{_WS}:{_WS}[SV]"
@@ -71,7 +72,8 @@ def _pg_valid(text: str) -> str:
     for _ in range(DEPTH):
         arrays = f"regexp_replace({reduced}, '{_ARRAY}', 'V', 'g')"
         reduced = f"regexp_replace({arrays}, '{_OBJECT}', 'V', 'g')"
-    return f"(ltrim({text}, E' \\t\\n\\r') LIKE '{{%' AND {reduced} ~ '^{_WS}V{_WS}$')"
+    return (f"(ltrim({text}, E' \\t\\n\\r') LIKE '{{%' AND {text} !~ '{_JSONB_REFUSES}' "
+            f"AND {reduced} ~ '^{_WS}V{_WS}$')")  # fmt: skip
 
 
 def _kinds() -> str:
@@ -82,39 +84,31 @@ def _kinds() -> str:
     return "\n    UNION ALL ".join(rows)
 
 
-def _fields(dialect: Dialect) -> tuple[str, str, str]:
-    """The item's ``type``, its pairing id, and the validity test, for ``m.message_data``."""
-    d = "m.message_data"
+def _fields(dialect: Dialect) -> tuple[str, str, str, str, str]:
+    """The validity test of ``m.message_data`` (a JSON object the engine reads), and then, for
+    a valid row ``r``: its ``type``, ``call_id``, ``id`` and ``approval_request_id`` when each
+    is a string, NULL otherwise."""
     if dialect == "sqlite":
-        valid = f"json_valid({d}) AND json_type({d}) = 'object'"
+        valid = "json_valid(m.message_data) AND json_type(m.message_data) = 'object'"
 
         def text(path: str) -> str:
-            return (f"CASE WHEN json_valid({d}) AND json_type({d}, '{path}') = 'text' "
-                    f"THEN json_extract({d}, '{path}') END")  # fmt: skip
+            return (f"CASE WHEN json_type(r.message_data, '{path}') = 'text' "
+                    f"THEN json_extract(r.message_data, '{path}') END")  # fmt: skip
     elif dialect == "postgresql":
-        valid = "j IS NOT NULL AND jsonb_typeof(j) = 'object'"
+        valid = "TRUE"
 
         def text(path: str) -> str:
             name = path.removeprefix("$.")
-            return f"CASE WHEN jsonb_typeof(j -> '{name}') = 'string' THEN j ->> '{name}' END"
+            return f"CASE WHEN jsonb_typeof(r.j -> '{name}') = 'string' THEN r.j ->> '{name}' END"
     else:
-        valid = f"JSON_VALID({d}) AND JSON_TYPE({d}) = 'OBJECT'"
+        valid = "JSON_VALID(m.message_data) AND JSON_TYPE(m.message_data) = 'OBJECT'"
 
-        def text(path: str) -> str:
-            value = f"JSON_EXTRACT({d}, '{path}')"
-            return (f"CASE WHEN JSON_VALID({d}) AND JSON_TYPE({value}) = 'STRING' "
+        def text(path: str) -> str:  # compared byte for byte, whatever the column's collation
+            value = f"JSON_EXTRACT(r.message_data, '{path}')"
+            return (f"CASE WHEN JSON_TYPE({value}) = 'STRING' "
                     f"THEN CAST(JSON_UNQUOTE({value}) AS BINARY) END")  # fmt: skip
 
-    kind = text("$.type")
-    call, request, answer = text("$.call_id"), text("$.id"), text("$.approval_request_id")
-    request_kind, response_kind = "'mcp_approval_request'", "'mcp_approval_response'"
-    if dialect == "mysql":  # compared byte for byte, whatever the column's collation
-        request_kind, response_kind = (
-            f"CAST({k} AS BINARY)" for k in (request_kind, response_kind)
-        )
-    key = (f"CASE {kind} WHEN {request_kind} THEN {request} "
-           f"WHEN {response_kind} THEN {answer} ELSE {call} END")  # fmt: skip
-    return kind, key, valid
+    return valid, text("$.type"), text("$.call_id"), text("$.id"), text("$.approval_request_id")
 
 
 def query(dialect: Dialect, order: Order | None = None) -> str:
@@ -123,7 +117,7 @@ def query(dialect: Dialect, order: Order | None = None) -> str:
     if dialect not in DIALECTS:
         raise StoreError(f"unknown dialect {dialect!r}: one of {', '.join(DIALECTS)}")
     order = order or ("id" if dialect == "sqlite" else "created_at")
-    kind, key, valid = _fields(dialect)
+    valid, kind, call, request, answer = _fields(dialect)
     if order == "branches":
         source = (f"{STRUCTURE_TABLE} st JOIN {MESSAGES_TABLE} m ON m.id = st.message_id "
                   f"AND m.session_id = st.session_id")  # fmt: skip
@@ -131,21 +125,48 @@ def query(dialect: Dialect, order: Order | None = None) -> str:
     else:
         source, branch = f"{MESSAGES_TABLE} m", "NULL"
         first, second = ("m.id", "m.id") if order == "id" else ("m.created_at", "m.id")
-    parsed = ""
+    # Each stage is computed once per row (MATERIALIZED where the engine has it): an engine
+    # that inlined them would parse every row's JSON once per reference.
+    once = "" if dialect == "mysql" else " MATERIALIZED"
+    parsed = ", m.message_data AS message_data"
     if dialect == "postgresql":
         parsed = f", CASE WHEN {_pg_valid('m.message_data')} THEN m.message_data::jsonb END AS j"
-    return f"""-- approval-compaction doctor: the poisoned sessions, read-only, for {dialect}
-WITH rows_read AS (
+        valid = "jsonb_typeof(j) = 'object'"
+        valid_from = "rows_all"
+    request_kind, response_kind = "'mcp_approval_request'", "'mcp_approval_response'"
+    if dialect == "mysql":
+        request_kind, response_kind = (
+            f"CAST({k} AS BINARY)" for k in (request_kind, response_kind)
+        )
+    rows_stage = f"""rows_read AS{once} (
   SELECT m.session_id AS session_id, {branch} AS branch, {first} AS first_order,
-         {second} AS second_order, m.message_data AS message_data{parsed}
+         {second} AS second_order{parsed}
+  FROM {source}
+  JOIN {SESSIONS_TABLE} s ON s.session_id = m.session_id
+  WHERE {valid}
+)"""
+    if dialect == "postgresql":
+        rows_stage = f"""rows_all AS MATERIALIZED (
+  SELECT m.session_id AS session_id, {branch} AS branch, {first} AS first_order,
+         {second} AS second_order{parsed}
   FROM {source}
   JOIN {SESSIONS_TABLE} s ON s.session_id = m.session_id
 ),
+rows_read AS MATERIALIZED (
+  SELECT * FROM {valid_from} WHERE {valid}
+)"""
+    return f"""-- approval-compaction doctor: the poisoned sessions, read-only, for {dialect}
+WITH {rows_stage},
+fields AS{once} (
+  SELECT r.session_id, r.branch, r.first_order, r.second_order, {kind} AS kind,
+         {call} AS call_id, {request} AS request_id, {answer} AS answer_id
+  FROM rows_read r
+),
 items AS (
-  SELECT session_id, branch, first_order, second_order, {kind} AS kind,
-         {key} AS item_key
-  FROM rows_read m
-  WHERE {valid}
+  SELECT session_id, branch, first_order, second_order, kind,
+         CASE kind WHEN {request_kind} THEN request_id WHEN {response_kind} THEN answer_id
+              ELSE call_id END AS item_key
+  FROM fields
 ),
 kinds AS (
     {_kinds()}
