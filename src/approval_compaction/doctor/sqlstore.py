@@ -181,8 +181,9 @@ class SqlStore(Store):
         if not params:  # a query with no parameters may hold colons (the in-database query)
             sql = sql.replace(":", "\\:")
         async with self.engine.connect() as conn:
-            result = await conn.stream(text(sql).execution_options(yield_per=BATCH_ROWS), params)
-            async for partition in result.partitions():
+            query = text(sql).execution_options(yield_per=BATCH_ROWS)
+            result = await conn.stream(query, params or None)
+            async for partition in result.partitions(BATCH_ROWS):  # the size keeps it streaming
                 yield [tuple(row) for row in partition]
 
     async def _grouped(
