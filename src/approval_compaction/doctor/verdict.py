@@ -48,6 +48,11 @@ class SessionReport:
     note: str
     branch: str | None = None  # an AdvancedSQLiteSession's branch; None for other stores
 
+    def __repr__(self) -> str:
+        """The fields in order; the branch only when there is one."""
+        shown = {k: v for k, v in asdict(self).items() if k != "branch" or v is not None}
+        return f"SessionReport({', '.join(f'{k}={v!r}' for k, v in shown.items())})"
+
     def as_row(self) -> dict[str, Any]:
         """The report as a flat row (its fields in order, the branch after the session id when
         there is one): id lists joined by spaces."""
