@@ -157,3 +157,18 @@ def test_redis_keys_that_are_not_the_sdks_are_refused(request: pytest.FixtureReq
         conn.set("cache:item", "1")
         assert "holds no RedisSession keys under agents:session" in _scan_error(text)
         assert conn.dbsize() == 1
+
+
+@pytest.mark.enable_socket
+def test_a_redis_key_prefix_names_the_applications_sessions(request: pytest.FixtureRequest) -> None:
+    from approval_compaction.testing.synthetic import generate
+
+    from .conftest import new_redis_database
+
+    text = new_redis_database(request.getfixturevalue("redis_server")) + "?key_prefix=app:chat"
+    asyncio.run(generate(text, 3, 6))
+    assert [r.session_id for r in asyncio.run(scan_store(text))] == [
+        "session-000000", "session-000001", "session-000002",
+    ]  # fmt: skip
+    bare = text.split("?")[0]
+    assert "no RedisSession keys under agents:session" in _scan_error(bare)
