@@ -17,10 +17,9 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
-from types import TracebackType
 
 from ..errors import InvestigationError
-from .postgres import free_port
+from .servers import Throwaway, free_port, run_statement, stop_process
 
 USER = "doctor"
 START_SECONDS = 60
@@ -58,7 +57,7 @@ def _listening(port: int) -> bool:
         return False
 
 
-class ThrowawayMariaDB:
+class ThrowawayMariaDB(Throwaway):
     """``with ThrowawayMariaDB() as server:`` a running server; ``server.url(db)`` its URL."""
 
     def __init__(self, *, durable: bool = False, driver: str = "asyncmy") -> None:
@@ -105,15 +104,8 @@ class ThrowawayMariaDB:
         return self
 
     def stop(self) -> None:
-        if self._proc is not None:
-            self._proc.terminate()
-            try:
-                self._proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self._proc.kill()
-                self._proc.wait(timeout=10)
-            self._proc = None
-        self.port = 0
+        stop_process(self._proc)
+        self._proc, self.port = None, 0
         shutil.rmtree(self.folder, ignore_errors=True)
 
     def url(self, database: str = "mysql") -> str:
@@ -121,36 +113,7 @@ class ThrowawayMariaDB:
 
     def create_database(self, name: str) -> str:
         """A new empty database (utf8mb4) on the server; its URL."""
-
-        async def create() -> None:
-            from sqlalchemy import text
-            from sqlalchemy.ext.asyncio import create_async_engine
-
-            engine = create_async_engine(self.url(), isolation_level="AUTOCOMMIT")
-            try:
-                async with engine.connect() as conn:
-                    await conn.execute(
-                        text(f"CREATE DATABASE `{name}` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin")
-                    )
-            finally:
-                await engine.dispose()
-
-        from ..study.driver import run_sync
-
-        run_sync(create())
+        run_statement(
+            self.url(), f"CREATE DATABASE `{name}` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin"
+        )
         return self.url(name)
-
-    def __enter__(self) -> ThrowawayMariaDB:
-        try:
-            return self.start()
-        except BaseException:
-            self.stop()
-            raise
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        self.stop()

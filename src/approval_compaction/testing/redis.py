@@ -14,10 +14,9 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
-from types import TracebackType
 
 from ..errors import InvestigationError
-from .postgres import free_port
+from .servers import Throwaway, free_port, stop_process
 
 START_SECONDS = 30
 
@@ -47,7 +46,7 @@ def _ping(port: int) -> bool:
         return False
 
 
-class ThrowawayRedis:
+class ThrowawayRedis(Throwaway):
     """``with ThrowawayRedis() as server:`` a running server; ``server.url(db)`` its URL."""
 
     def __init__(self) -> None:
@@ -76,31 +75,9 @@ class ThrowawayRedis:
         return self
 
     def stop(self) -> None:
-        if self._proc is not None:
-            self._proc.terminate()
-            try:
-                self._proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self._proc.kill()
-                self._proc.wait(timeout=10)
-            self._proc = None
-        self.port = 0
+        stop_process(self._proc, 10)
+        self._proc, self.port = None, 0
         shutil.rmtree(self.folder, ignore_errors=True)
 
     def url(self, database: int = 0) -> str:
         return f"redis://127.0.0.1:{self.port}/{database}"
-
-    def __enter__(self) -> ThrowawayRedis:
-        try:
-            return self.start()
-        except BaseException:
-            self.stop()
-            raise
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        self.stop()
