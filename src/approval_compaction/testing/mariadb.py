@@ -90,7 +90,7 @@ class ThrowawayMariaDB(Throwaway):
                    f"--socket={self.folder / 'server.sock'}", f"--port={self.port}",
                    "--bind-address=127.0.0.1", "--skip-grant-tables", "--skip-log-bin",
                    "--skip-name-resolve", f"--innodb-flush-log-at-trx-commit={flush}",
-                   f"--pid-file={self.folder / 'server.pid'}",
+                   f"--pid-file={self.folder / 'server.pid'}", f"--tmpdir={self.folder}",
                    f"--log-error={self.folder / 'server.log'}"]  # fmt: skip
         self._proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + START_SECONDS
