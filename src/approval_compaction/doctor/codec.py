@@ -73,7 +73,7 @@ def light_item(text: str | bytes) -> Item | None:
             return None
 
 
-def light_items(texts: Sequence[str | bytes]) -> tuple[list[Item], int]:
+def light_items(texts: Sequence[str] | Sequence[bytes]) -> tuple[list[Item], int]:
     """``light_item`` of each text, the unreadable ones left out, and how many they are."""
     try:
         return list(map(_keys, texts)), 0  # type: ignore[arg-type]  # the common case, in C
@@ -99,7 +99,9 @@ class Codec:
     def decode(self, session_id: str, text: str) -> Item | None:
         return plain_item(text)
 
-    def light(self, session_id: str, texts: Sequence[str]) -> tuple[list[Item], int]:
+    def light(
+        self, session_id: str, texts: Sequence[str] | Sequence[bytes]
+    ) -> tuple[list[Item], int]:
         """The verdict's fields of each readable row, and how many rows are unreadable."""
         return light_items(texts)
 
@@ -142,7 +144,7 @@ class EncryptedCodec(Codec):
             self._session_id = session_id
         return self._session
 
-    def _plaintext(self, session_id: str, text: str) -> bytes | None:
+    def _plaintext(self, session_id: str, text: str | bytes) -> bytes | None:
         try:
             value = _envelope(text)
         except _ERRORS:
@@ -164,7 +166,9 @@ class EncryptedCodec(Codec):
         item = self._for(session_id)._unwrap(envelope)
         return item if isinstance(item, dict) else None
 
-    def light(self, session_id: str, texts: Sequence[str]) -> tuple[list[Item], int]:
+    def light(
+        self, session_id: str, texts: Sequence[str] | Sequence[bytes]
+    ) -> tuple[list[Item], int]:
         plain = [p for p in (self._plaintext(session_id, t) for t in texts) if p is not None]
         items, unreadable = light_items(plain)
         return items, unreadable + len(texts) - len(plain)

@@ -108,27 +108,31 @@ class RedisStore(Store):
             found.add(name[len(head) : -len(tail)])
         return sorted(found)
 
-    async def _lists(self, session_id: str | None) -> AsyncIterator[tuple[str, list[str]]]:
-        ids = [session_id] if session_id is not None else await self.session_ids()
+    async def _lists(self, session_id: str | None) -> AsyncIterator[tuple[str, list[bytes]]]:
+        """Each session's elements as stored (bytes), in pipelined batches of sessions."""
+        if session_id is None:
+            ids = await self.session_ids()
+        elif await self.client.exists(self.messages_key(session_id)):
+            ids = [session_id]
+        else:
+            return
         for start in range(0, len(ids), BATCH_SESSIONS):
             chunk = ids[start : start + BATCH_SESSIONS]
             async with self.client.pipeline(transaction=False) as pipe:
                 for sid in chunk:
                     pipe.lrange(self.messages_key(sid), 0, -1)
-                    pipe.exists(self.messages_key(sid))
                 answers = await pipe.execute()
-            for index, sid in enumerate(chunk):
-                if answers[2 * index + 1]:
-                    yield sid, [_text(v) for v in answers[2 * index]]
+            for sid, values in zip(chunk, answers, strict=True):
+                yield sid, values
 
     async def sessions(self, session_id: str | None = None) -> AsyncIterator[StoredSession]:
-        async for sid, texts in self._lists(session_id):
-            rows = tuple(Row(i, text) for i, text in enumerate(texts))
+        async for sid, values in self._lists(session_id):
+            rows = tuple(Row(i, _text(value)) for i, value in enumerate(values))
             yield StoredSession(sid, rows, None, self.codec)
 
     async def units(self, session_id: str | None = None) -> AsyncIterator[Unit]:
-        async for sid, texts in self._lists(session_id):
-            yield Unit(sid, None, texts)
+        async for sid, values in self._lists(session_id):
+            yield Unit(sid, None, values)  # bytes: the JSON parser reads them as they came
 
     async def samples(self, limit: int = 50) -> list[tuple[str, str]]:
         found: list[tuple[str, str]] = []

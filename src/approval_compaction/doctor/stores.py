@@ -175,7 +175,7 @@ class Unit:
 
     session_id: str
     branch: str | None
-    texts: Sequence[str]
+    texts: Sequence[str] | Sequence[bytes]
 
 
 @dataclass(frozen=True)
