@@ -272,7 +272,10 @@ def parser() -> argparse.ArgumentParser:
 
     doctor = add("doctor", _lazy(".affected.command"), "scan, repair and restore stored sessions")
     steps = doctor.add_subparsers(dest="doctor_command", required=True)
-    store_help = "a SQLiteSession file, or an SQLAlchemy URL (postgresql+asyncpg://...)"
+    store_help = (
+        "a SQLite file (SQLiteSession, AsyncSQLiteSession, AdvancedSQLiteSession), an "
+        "SQLAlchemy URL (postgresql+asyncpg://, mysql+asyncmy://...) or redis://host:port/db"
+    )
     scan = steps.add_parser("scan", help="each session's verdict: healthy, poisoned or pending")
     repair = steps.add_parser("repair", help="show (or --apply) the rewrites that heal sessions")
     for step in (scan, repair):
@@ -280,7 +283,21 @@ def parser() -> argparse.ArgumentParser:
         which = step.add_mutually_exclusive_group()
         which.add_argument("--session-id", help="only this session")
         which.add_argument("--all", action="store_true", help="every session (the default)")
+        step.add_argument(
+            "--key-env",
+            default="SESSION_ENCRYPTION_KEY",
+            help="the variable holding EncryptedSession's key (never printed)",
+        )
+        step.add_argument("--ttl", type=int, help="judge as EncryptedSession with this ttl reads")
     scan.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    scan.add_argument(
+        "--in-database", action="store_true", help="list the poisoned sessions with `doctor sql`"
+    )
+    sql = steps.add_parser("sql", help="print the read-only SQL query that lists poisoned sessions")
+    sql.add_argument("--dialect", choices=("sqlite", "postgresql", "mysql"), required=True)
+    sql.add_argument(
+        "--branches", action="store_true", help="an AdvancedSQLiteSession file (sqlite)"
+    )
     repair.add_argument("--format", choices=("table", "json"), default="table")
     repair.add_argument("--apply", action="store_true", help="write (after a backup)")
     repair.add_argument("--backup", help="backup file to write (default: beside the store)")

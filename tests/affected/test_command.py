@@ -11,7 +11,7 @@ from approval_compaction.cli import main
 
 
 def test_doctor_command_has_the_user_steps_and_the_studies_steps() -> None:
-    assert sorted(STEPS) == ["check", "data", "repair", "restore", "scan"]
+    assert sorted(STEPS) == ["check", "data", "repair", "restore", "scan", "sql"]
 
 
 def test_doctor_check_json_rows_and_table_answer(capsys: pytest.CaptureFixture[str]) -> None:

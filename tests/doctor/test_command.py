@@ -52,3 +52,17 @@ def test_errors_are_one_line_exit_2(tmp_path: Path, capsys: pytest.CaptureFixtur
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) == 3 and all(line.startswith("error: ") for line in lines)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_sql_prints_the_query_and_scan_in_database_runs_it(
+    store: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for dialect in ("sqlite", "postgresql", "mysql"):
+        assert main(["doctor", "sql", "--dialect", dialect]) == 0
+        assert capsys.readouterr().out.startswith("-- approval-compaction doctor: the poisoned")
+    assert main(["doctor", "sql", "--dialect", "mysql", "--branches"]) == 2
+    assert main(["doctor", "scan", str(store), "--in-database", "--format", "json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert listed == [{"session_id": "session-000001", "orphan_outputs": 1}]
+    assert main(["doctor", "scan", str(store), "--in-database"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("1 poisoned session ")

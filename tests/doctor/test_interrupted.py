@@ -1,5 +1,6 @@
 """A repair killed at a random point: every session ends untouched or fully repaired, and a
-second repair finishes the job. Runs on a SQLite file and on a throwaway PostgreSQL server."""
+second repair finishes the job. Runs on a SQLite file, PostgreSQL, MariaDB and Redis (and an
+encrypted Redis store)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,15 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from approval_compaction.doctor import backup as backups
 from approval_compaction.doctor.repair import apply, changes, healed_items
 from approval_compaction.doctor.restore import restore
 from approval_compaction.doctor.stores import StoredSession, opened
 from approval_compaction.doctor.verdict import POISONED
+
+from .conftest import BACKENDS
 
 MakeStore = Callable[..., str]
 SESSIONS = 150
@@ -29,6 +34,11 @@ def snapshot(text: str) -> dict[str, StoredSession]:
     return asyncio.run(read())
 
 
+INTERRUPTED_BACKENDS = [p for p in BACKENDS if p.id in ("sqlite", "postgresql", "mariadb", "redis",
+                                                        "encrypted-redis")]  # fmt: skip
+
+
+@pytest.mark.parametrize("backend", INTERRUPTED_BACKENDS, indirect=True)
 def test_repair_killed_at_a_random_point_then_rerun(make_store: MakeStore, tmp_path: Path) -> None:
     text = make_store(count=SESSIONS, length=12, mix=(POISONED,))
     original = snapshot(text)

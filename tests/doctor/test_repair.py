@@ -1,12 +1,12 @@
 """Repair: a dry run writes nothing; --apply backs up, heals, verifies, and restore undoes it.
 
-Every test runs on a SQLite file and on a throwaway PostgreSQL server.
+Every test runs on each backend of ``conftest.BACKENDS``: a SQLite file, PostgreSQL, MariaDB and
+Redis, plain and encrypted.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -17,6 +17,7 @@ from approval_compaction.doctor.repair import PREFIX, apply, dry_run, healed_mes
 from approval_compaction.doctor.restore import restore
 from approval_compaction.doctor.scan import scan_store, verdict_counts
 from approval_compaction.doctor.stores import StoredSession, opened
+from approval_compaction.testing.synthetic import app_session, close_app_session
 
 MakeStore = Callable[..., str]
 
@@ -63,8 +64,10 @@ def test_apply_heals_and_restore_puts_back_item_by_item(
         for old, new in zip(backed.rows, now.rows, strict=True):
             if old.data == new.data:
                 continue
-            assert json.loads(old.data)["type"] == "function_call_output"
-            assert json.loads(new.data)["content"].startswith(PREFIX)
+            assert now.codec.decode(now.session_id, old.data)["type"] == "function_call_output"
+            healed = now.codec.decode(now.session_id, new.data)
+            assert healed["content"].startswith(PREFIX)
+            assert now.codec.encrypted == (PREFIX not in new.data)  # encrypted again
         assert rows(original[backed.session_id]) == [(r.id, r.data) for r in backed.rows]
     untouched = set(original) - {s.session_id for s in saved}
     assert all(rows(original[sid]) == rows(repaired[sid]) for sid in untouched)
@@ -86,31 +89,51 @@ def test_repair_is_idempotent(make_store: MakeStore, tmp_path: Path) -> None:
     assert snapshot(text) == healed
 
 
-def test_a_session_changed_after_the_scan_is_left_alone(
-    make_store: MakeStore, tmp_path: Path
+async def _append(text: str, session_id: str, item: dict[str, object], key: str | None) -> None:
+    """Append one item the way the application does: through its SDK session class."""
+    session = app_session(text, session_id, key)
+    try:
+        await session.add_items([item])
+    finally:
+        await close_app_session(session)
+
+
+def test_rows_appended_after_the_scan_are_kept_and_the_session_repaired(
+    make_store: MakeStore, tmp_path: Path, store_key: str | None
 ) -> None:
     text = make_store(count=6)
+    late = {"role": "user", "content": "late"}
 
     async def concurrent_writer(session_id: str) -> None:
-        if session_id != "session-000004":
-            return
-        from sqlalchemy import insert
+        if session_id == "session-000004":
+            await _append(text, session_id, late, store_key)
 
-        async with opened(text, write=True) as store:
-            async with store.engine.begin() as conn:
-                await conn.execute(
-                    insert(store.messages_table).values(
-                        session_id=session_id, message_data=json.dumps({"role": "user",
-                                                                        "content": "late"})
-                    )
-                )  # fmt: skip
+    result = asyncio.run(apply(text, tmp_path / "b.jsonl", before_write=concurrent_writer))
+    assert {o.session_id: o.status for o in result.outcomes} == {
+        "session-000001": "repaired", "session-000004": "repaired",
+    }  # fmt: skip
+    changed = snapshot(text)["session-000004"]
+    items, _ = changed.items()
+    assert items[-1] == late
+    assert any(str(item.get("content")).startswith(PREFIX) for item in items)
+
+
+def test_a_session_whose_rows_to_rewrite_changed_is_left_alone(
+    make_store: MakeStore, tmp_path: Path, store_key: str | None
+) -> None:
+    text = make_store(count=6)
+    orphan = {"type": "function_call_output", "call_id": "late-call", "output": "late"}
+
+    async def concurrent_writer(session_id: str) -> None:
+        if session_id == "session-000004":  # a new orphan output, which the backup does not hold
+            await _append(text, session_id, orphan, store_key)
 
     result = asyncio.run(apply(text, tmp_path / "b.jsonl", before_write=concurrent_writer))
     status = {o.session_id: o.status for o in result.outcomes}
     assert status == {"session-000001": "repaired", "session-000004": "changed since scan"}
     changed = snapshot(text)["session-000004"]
-    assert json.loads(changed.rows[-1].data)["content"] == "late"
-    assert all(PREFIX not in r.data for r in changed.rows)
+    assert changed.items()[0][-1] == orphan
+    assert all(PREFIX not in str(item) for item in changed.items()[0])
 
 
 def test_an_injected_failure_leaves_each_session_untouched_or_repaired(

@@ -42,8 +42,8 @@ def test_corrupt_file_is_one_line_and_is_not_written(tmp_path: Path) -> None:
     ("url", "expected"),
     [
         ("postgresql://u@127.0.0.1:1/db", "is not async"),
-        ("nosuchdb+driver://u@127.0.0.1/db", "unknown database or driver"),
-        ("not a url://", "not an SQLAlchemy URL"),
+        ("nosuchdb+driver://u@127.0.0.1/db", "unknown scheme or driver"),
+        ("not a url://", "not a store string"),
     ],
     ids=["sync-driver", "unknown-dialect", "garbage"],
 )
@@ -84,8 +84,8 @@ def test_sessions_stream_in_id_order_with_rows_in_read_order(make_store: MakeSto
         async with opened(text) as store:
             found = []
             async for session in store.sessions():
-                found.append((session.session_id, session.items()[0],
-                              await store.read_back(session.session_id)))  # fmt: skip
+                back = await store.read_back(session.session_id)
+                found.append((session.session_id, session.items()[0], back[None]))
             return found
 
     found = asyncio.run(read())
@@ -103,3 +103,72 @@ def test_scan_does_not_write_the_file(tmp_path: Path) -> None:
     before = target.read_bytes()
     asyncio.run(scan_store(str(target)))
     assert target.read_bytes() == before
+
+
+@pytest.mark.enable_socket
+@pytest.mark.parametrize(
+    "text",
+    ["redis://127.0.0.1:9/0", "mysql+asyncmy://doctor@127.0.0.1:9/db",
+     "postgresql+asyncpg://doctor@127.0.0.1:9/db"],
+    ids=["redis", "mariadb", "postgresql"],
+)  # fmt: skip
+def test_an_unreachable_server_is_one_line(text: str) -> None:
+    assert "cannot re" in _scan_error(text)
+
+
+def test_an_unknown_scheme_is_one_line() -> None:
+    assert "unknown scheme or driver 'mongodb'" in _scan_error("mongodb://127.0.0.1/db")
+
+
+def test_a_missing_or_wrong_key_is_one_line_and_never_printed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from approval_compaction.doctor.repair import apply
+    from approval_compaction.testing.synthetic import generate
+
+    from .conftest import TEST_KEY
+
+    target = tmp_path / "encrypted.db"
+    asyncio.run(generate(str(target), 3, 6, key=TEST_KEY))
+    before = target.read_bytes()
+    monkeypatch.delenv("SESSION_ENCRYPTION_KEY", raising=False)
+    assert "holds EncryptedSession items: set the application's key" in _scan_error(str(target))
+    wrong = "x" * 43 + "="
+    monkeypatch.setenv("SESSION_ENCRYPTION_KEY", wrong)
+    message = _scan_error(str(target))
+    assert "wrong key" in message and wrong not in message and TEST_KEY not in message
+    with pytest.raises(StoreError, match="wrong key"):
+        asyncio.run(apply(str(target), tmp_path / "b.jsonl"))
+    assert target.read_bytes() == before and not (tmp_path / "b.jsonl").exists()
+    monkeypatch.setenv("OTHER_KEY", TEST_KEY)
+    assert len(asyncio.run(scan_store(str(target), key_env="OTHER_KEY"))) == 3
+
+
+@pytest.mark.enable_socket
+def test_redis_keys_that_are_not_the_sdks_are_refused(request: pytest.FixtureRequest) -> None:
+    import redis
+
+    from .conftest import new_redis_database
+
+    server = request.getfixturevalue("redis_server")
+    text = new_redis_database(server)
+    number = int(text.rsplit("/", 1)[1])
+    with redis.Redis(host="127.0.0.1", port=server.port, db=number) as conn:
+        conn.set("cache:item", "1")
+        assert "holds no RedisSession keys under agents:session" in _scan_error(text)
+        assert conn.dbsize() == 1
+
+
+@pytest.mark.enable_socket
+def test_a_redis_key_prefix_names_the_applications_sessions(request: pytest.FixtureRequest) -> None:
+    from approval_compaction.testing.synthetic import generate
+
+    from .conftest import new_redis_database
+
+    text = new_redis_database(request.getfixturevalue("redis_server")) + "?key_prefix=app:chat"
+    asyncio.run(generate(text, 3, 6))
+    assert [r.session_id for r in asyncio.run(scan_store(text))] == [
+        "session-000000", "session-000001", "session-000002",
+    ]  # fmt: skip
+    bare = text.split("?")[0]
+    assert "no RedisSession keys under agents:session" in _scan_error(bare)

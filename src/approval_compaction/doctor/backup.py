@@ -1,8 +1,9 @@
 """Backup: every row of every session a repair will touch, written before the first write.
 
 The file is JSON lines, streamed so that its size, not the memory, grows with the sessions:
-a header naming the store, one line per session (its fingerprint and each row's id, JSON text
-exactly as stored, and ``created_at``), and a footer with the session count and a SHA-256 of all
+a header naming the store, one line per session (its fingerprint and each row's id, text
+exactly as stored, and ``created_at``; for an ``AdvancedSQLiteSession`` file also its
+``message_structure`` rows), and a footer with the session count and a SHA-256 of all
 the lines before it. It is written beside its final name, flushed to disk and renamed into place
 only when complete, and never over an existing file. Reading checks the header, every line and
 the footer before it yields anything, so a truncated or edited backup is a one-line
@@ -22,10 +23,12 @@ from types import TracebackType
 from typing import Any
 
 from ..errors import InvestigationError
-from .stores import StoredSession
+from .codec import PLAIN, Codec
+from .stores import StoredSession, StructureRow
 
 FORMAT = "approval-compaction-doctor-backup"
-VERSION = 1
+VERSION = 2
+READABLE = (1, 2)  # version 1 had no structure rows
 
 
 class BackupError(InvestigationError):
@@ -48,12 +51,13 @@ class BackupSession:
     session_id: str
     fingerprint: str
     rows: tuple[BackupRow, ...]
+    structure: tuple[StructureRow, ...] | None = None
 
-    def stored(self) -> StoredSession:
+    def stored(self, codec: Codec = PLAIN) -> StoredSession:
         from .stores import Row
 
         rows = tuple(Row(r.id, r.data, r.created_at) for r in self.rows)
-        return StoredSession(self.session_id, rows)
+        return StoredSession(self.session_id, rows, self.structure, codec)
 
 
 @dataclass(frozen=True)
@@ -87,8 +91,11 @@ class BackupWriter:
 
     def add(self, session: StoredSession) -> None:
         rows = [[r.id, r.data, r.created_at] for r in session.rows]
-        fingerprint = session.fingerprint
-        self._line({"session_id": session.session_id, "fingerprint": fingerprint, "rows": rows})
+        line: dict[str, Any] = {"session_id": session.session_id}
+        line |= {"fingerprint": session.fingerprint, "rows": rows}
+        if session.structure is not None:
+            line["structure"] = [entry.as_list() for entry in session.structure]
+        self._line(line)
         self.count += 1
 
     def close(self) -> Path:
@@ -151,7 +158,7 @@ def check(path: Path) -> BackupHeader:
         if not line.endswith("\n"):
             raise BackupError(f"backup {path} is truncated at line {number}")
         if header is None:
-            if value.get("format") != FORMAT or value.get("version") != VERSION:
+            if value.get("format") != FORMAT or value.get("version") not in READABLE:
                 raise BackupError(f"{path} is not a doctor backup (version {VERSION})")
             header = value
         elif value.get("end") is True:
@@ -181,9 +188,12 @@ def sessions(path: Path) -> Iterator[BackupSession]:
             continue
         try:
             rows = tuple(BackupRow(int(i), str(d), c) for i, d, c in value["rows"])
+            structure = None
+            if "structure" in value:
+                structure = tuple(StructureRow(*entry) for entry in value["structure"])
         except (TypeError, ValueError):
             raise BackupError(f"backup {path} line {number} has a malformed row") from None
-        yield BackupSession(value["session_id"], str(value["fingerprint"]), rows)
+        yield BackupSession(value["session_id"], str(value["fingerprint"]), rows, structure)
 
 
 def read(path: Path) -> tuple[BackupHeader, list[BackupSession]]:

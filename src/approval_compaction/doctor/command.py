@@ -1,4 +1,5 @@
-"""Command: the user's steps of ``python -m approval_compaction doctor``: scan, repair, restore.
+"""Command: the user's steps of ``python -m approval_compaction doctor``: scan, repair, restore,
+and the SQL query a DBA runs (``sql``).
 
 ``cli.py`` declares the arguments; ``affected.command`` adds the ``check`` and ``data`` steps
 and dispatches. Each step imports what it uses.
@@ -22,7 +23,24 @@ Step = Callable[[argparse.Namespace, TextIO], int]
 def _scan(args: argparse.Namespace, out: TextIO) -> int:
     from .scan import scan_to
 
-    asyncio.run(scan_to(out, args.store, args.format, args.session_id))
+    keys = {"key_env": args.key_env, "ttl": args.ttl}
+    if args.in_database:
+        from .indb import scan_in_database
+
+        asyncio.run(scan_in_database(out, args.store, args.format, args.session_id, **keys))
+        return 0
+    asyncio.run(scan_to(out, args.store, args.format, args.session_id, **keys))
+    return 0
+
+
+def _sql(args: argparse.Namespace, out: TextIO) -> int:
+    from .indb import query
+
+    if args.branches and args.dialect != "sqlite":
+        from ..errors import InvestigationError
+
+        raise InvestigationError("--branches is for AdvancedSQLiteSession files: --dialect sqlite")
+    out.write(query(args.dialect, "branches" if args.branches else None))
     return 0
 
 
@@ -43,8 +61,9 @@ def _change_lines(outcome: object) -> list[str]:
 def _repair(args: argparse.Namespace, out: TextIO) -> int:
     from . import repair
 
+    keys = {"key_env": args.key_env, "ttl": args.ttl}
     if not args.apply:
-        result = asyncio.run(repair.dry_run(args.store, args.session_id))
+        result = asyncio.run(repair.dry_run(args.store, args.session_id, **keys))
         if args.format == "json":
             rows = [c.as_row() for o in result.outcomes for c in o.changes]
             out.write(json.dumps(rows, indent=2) + "\n")
@@ -60,7 +79,7 @@ def _repair(args: argparse.Namespace, out: TextIO) -> int:
         out.write("\n".join(_change_lines(outcome)) + "\n")
         out.flush()
 
-    result = asyncio.run(repair.apply(args.store, target, args.session_id, report=report))
+    result = asyncio.run(repair.apply(args.store, target, args.session_id, report=report, **keys))
     if result.backup is None:
         out.write("nothing to repair: no poisoned session\n")
         return 0
@@ -86,4 +105,4 @@ def _restore(args: argparse.Namespace, out: TextIO) -> int:
     return 0 if bad == 0 else 1
 
 
-STEPS: dict[str, Step] = {"scan": _scan, "repair": _repair, "restore": _restore}
+STEPS: dict[str, Step] = {"scan": _scan, "repair": _repair, "restore": _restore, "sql": _sql}

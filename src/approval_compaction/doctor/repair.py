@@ -20,12 +20,23 @@ Trade-offs, against the alternatives:
 
 **Safety.** ``--apply`` first streams every poisoned session into the backup (``backup``) and
 only starts writing once the backup is complete on disk. Each session is then rewritten in one
-transaction that takes the session's lock, reads its rows again and writes only if they are
-still exactly the rows backed up (their fingerprint); a session that changed between the scan
-and the write is left alone and reported. After the commit the session is read back through the
-SDK's own session class and must hold exactly the healed items, with no orphan output. A repair
-interrupted anywhere leaves every session either untouched or fully repaired, and a second
-repair finds nothing left to do (a healed session is no longer poisoned): it is idempotent.
+transaction that takes the session's lock (``Store.rewrite``) and judges the session *again*,
+as it is now: it writes when every row it would rewrite is still exactly as backed up, even if
+the application appended rows since the scan (appended rows never change whether an earlier
+output has its call: pairing looks back only). A session whose rows to rewrite changed, or
+that gained an orphan output the backup does not hold, is left alone and reported. After the
+commit the session is read back through the SDK's own session class: its items must begin with
+exactly the healed items (rows the application appended since may follow), or else the rows
+written must still hold what was written (the application changed the session after the
+commit, which is its right): only a write that did not land is a failed verification. A
+repair interrupted anywhere leaves every session either untouched or fully repaired, and a
+second repair finds nothing left to do (a healed session is no longer poisoned): it is
+idempotent. Nothing the application writes is ever lost: a rewrite changes no row but its own.
+
+On an ``AdvancedSQLiteSession`` file every branch is judged; a message row shared by branches
+is rewritten once, and only when it is an orphan in every branch that reads it. Its
+``message_structure`` rows are classified again by the SDK's rules; ``turn_usage`` stays as it
+is. On an encrypted store the healed message is encrypted again with the session's key.
 """
 
 from __future__ import annotations
@@ -38,7 +49,8 @@ from typing import Any, Literal
 
 from ..analysis.pairing import find_unpaired
 from . import backup as backups
-from .stores import Store, StoredSession, opened, parse_store
+from .codec import KEY_ENV
+from .stores import SessionChanged, Store, StoredSession, opened, parse_store
 from .verdict import POISONED, judge
 
 Item = dict[str, Any]
@@ -57,10 +69,13 @@ class Change:
     row_id: int
     before: Item
     after: Item
+    branch: str | None = None
 
     def as_row(self) -> dict[str, Any]:
-        return {
-            "session_id": self.session_id,
+        row: dict[str, Any] = {"session_id": self.session_id}
+        if self.branch is not None:
+            row["branch"] = self.branch
+        return row | {
             "position": self.position,
             "row_id": self.row_id,
             "before": f"{self.before.get('type')} {_key(self.before)}",
@@ -107,41 +122,107 @@ def healed_message(output: Item) -> Item:
 
 
 def changes(session: StoredSession) -> list[Change]:
-    """The rewrites that heal a session: one per orphan output, none for a healthy session."""
-    readable = session.readable()
-    unpaired = find_unpaired([item for _, item in readable])
-    return [
-        Change(
-            session.session_id,
-            u.position,
-            readable[u.position][0].id,
-            readable[u.position][1],
-            healed_message(readable[u.position][1]),
-        )
-        for u in unpaired
-        if u.problem == "orphan output"
-    ]
+    """The rewrites that heal a session: one per orphan output (per branch that reads it),
+    none for a healthy session."""
+    found = []
+    for view in session.views():
+        for u in find_unpaired(view.items):
+            if u.problem == "orphan output":
+                row, item = view.pairs[u.position]
+                found.append(Change(session.session_id, u.position, row.id, item,
+                                    healed_message(item), view.branch))  # fmt: skip
+    return found
+
+
+def conflict(session: StoredSession, found: list[Change]) -> str | None:
+    """Why the session cannot be healed by rewriting rows: a row shared by branches that is an
+    orphan output in one branch and paired in another (None when there is none)."""
+    readers: dict[int, int] = {}
+    for view in session.views():
+        for row, _ in view.pairs:
+            readers[row.id] = readers.get(row.id, 0) + 1
+    orphaned: dict[int, int] = {}
+    for change in found:
+        orphaned[change.row_id] = orphaned.get(change.row_id, 0) + 1
+    shared = sorted(rid for rid, n in orphaned.items() if n != readers.get(rid, 0))
+    if shared:
+        return f"row {shared[0]} is an orphan output in one branch and paired in another"
+    return None
+
+
+def healed_views(session: StoredSession, found: list[Change]) -> dict[str | None, list[Item]]:
+    """Each branch's items once ``found`` is applied (one entry, None, without branches)."""
+    after = {change.row_id: change.after for change in found}
+    return {
+        view.branch: [after.get(row.id, item) for row, item in view.pairs]
+        for view in session.views()
+    }
 
 
 def healed_items(session: StoredSession, found: list[Change]) -> list[Item]:
-    """The items the session holds once ``found`` is applied."""
-    items, _ = session.items()
-    for change in found:
-        items[change.position] = change.after
-    return items
+    """The items the session holds (its first branch) once ``found`` is applied."""
+    return next(iter(healed_views(session, found).values()))
 
 
-class _SessionChanged(Exception):
-    """Raised inside a session's transaction to roll it back untouched."""
+def _poisoned(session: StoredSession) -> bool:
+    if session.structure is None:  # the scan's fast path: only the fields pairing reads
+        items, unreadable = session.codec.light(session.session_id, [r.data for r in session.rows])
+        return judge(session.session_id, items, unreadable).verdict == POISONED
+    return any(judge(session.session_id, v.items).verdict == POISONED for v in session.views())
 
 
 async def poisoned_sessions(
     store: Store, session_id: str | None = None
 ) -> AsyncIterator[StoredSession]:
     async for session in store.sessions(session_id):
-        items, unreadable = session.items()
-        if judge(session.session_id, items, unreadable).verdict == POISONED:
+        if _poisoned(session):
             yield session
+
+
+class _Refused(Exception):
+    """A session a rewrite cannot heal safely; its message says why."""
+
+
+def _plan(
+    saved: StoredSession, found_out: list[list[Change]]
+) -> Callable[[StoredSession], dict[int, Item]]:
+    """What to write, decided inside the lock on the session as it is now."""
+    backed = {row.id: row.data for row in saved.rows}
+
+    def plan(current: StoredSession) -> dict[int, Item]:
+        found = changes(current)
+        if not found:
+            raise SessionChanged("no longer poisoned")
+        reason = conflict(current, found)
+        if reason is not None:
+            raise _Refused(reason)
+        rows = {row.id: row.data for row in current.rows}
+        for change in found:
+            if backed.get(change.row_id) != rows[change.row_id]:
+                raise SessionChanged(f"row {change.row_id} is not as backed up")
+        found_out.append(found)
+        return {change.row_id: change.after for change in found}
+
+    return plan
+
+
+async def _verify(
+    store: Store, current: StoredSession, found: list[Change], written: dict[int, str]
+) -> str | None:
+    """Why the repair did not land (None when it did), read back through the SDK."""
+    expected = healed_views(current, found)
+    back = await store.read_back(current.session_id)
+    landed = all(back.get(b, [])[: len(items)] == items for b, items in expected.items())
+    if landed and all(judge("", items).verdict != POISONED for items in expected.values()):
+        return None
+    # The application may have changed the session since the commit: what matters is that
+    # the rows written still hold what was written.
+    now = await store.read(current.session_id)
+    texts = {row.id: row.data for row in now.rows} if now is not None else {}
+    if all(texts.get(row_id) == text for row_id, text in written.items()):
+        return None
+    verdicts: set[str] = {judge("", items).verdict for items in back.values()} or {"gone"}
+    return f"read back: {', '.join(sorted(verdicts))}"
 
 
 async def _rewrite(
@@ -150,39 +231,28 @@ async def _rewrite(
     fail_after: FailAfter | None = None,
     before_write: BeforeWrite | None = None,
 ) -> Outcome:
-    """Heal one session in one transaction, unless it changed since it was backed up."""
-    from sqlalchemy import update
-
-    m = store.messages_table.c
+    """Heal one session in one transaction, judged again inside its lock."""
     if before_write is not None:
         await before_write(saved.session_id)  # a test's concurrent writer
+    planned: list[list[Change]] = []
     try:
-        async with store.locked(saved.session_id) as conn:
-            current = await store.read_rows(conn, saved.session_id)
-            if current.fingerprint != saved.fingerprint:
-                raise _SessionChanged
-            found = changes(current)
-            for change in found:
-                await conn.execute(
-                    update(store.messages_table)
-                    .where(m.id == change.row_id, m.session_id == saved.session_id)
-                    .values(message_data=store.dump(change.after))
-                )
-            if fail_after is not None:
-                fail_after(saved.session_id)  # a test's injected failure: rolls this one back
-    except _SessionChanged:
-        return Outcome(saved.session_id, "changed since scan", (), "left alone: not written")
-    expected = healed_items(saved, found)
-    stored = await store.read_back(saved.session_id)
-    verdict = judge(saved.session_id, stored).verdict
-    if stored != expected or verdict == POISONED:
-        return Outcome(saved.session_id, "verify failed", tuple(found), f"read back: {verdict}")
+        current, written = await store.rewrite(saved.session_id, _plan(saved, planned), fail_after)
+    except SessionChanged as why:
+        return Outcome(saved.session_id, "changed since scan", (), f"left alone: {why}")
+    except _Refused as why:
+        return Outcome(saved.session_id, "changed since scan", (), f"left alone: {why}")
+    found = planned[-1]
+    problem = await _verify(store, current, found, written)
+    if problem is not None:
+        return Outcome(saved.session_id, "verify failed", tuple(found), problem)
     return Outcome(saved.session_id, "repaired", tuple(found))
 
 
-async def dry_run(text: str, session_id: str | None = None) -> RepairResult:
+async def dry_run(
+    text: str, session_id: str | None = None, *, key_env: str = KEY_ENV, ttl: int | None = None
+) -> RepairResult:
     """What a repair would change, session by session; nothing is written."""
-    async with opened(text) as store:
+    async with opened(text, key_env=key_env, ttl=ttl) as store:
         outcomes = [
             Outcome(s.session_id, "would repair", tuple(changes(s)))
             async for s in poisoned_sessions(store, session_id)
@@ -206,14 +276,16 @@ async def apply(
     fail_after: FailAfter | None = None,
     before_write: BeforeWrite | None = None,
     report: Callable[[Outcome], None] | None = None,
+    key_env: str = KEY_ENV,
+    ttl: int | None = None,
 ) -> RepairResult:
     """Back up every poisoned session, then heal each in its own transaction and verify it.
 
     ``fail_after`` and ``before_write`` are for tests: a failure injected inside a session's
     transaction, and a writer that changes a session after the backup, before its write.
     """
-    async with opened(text, write=True) as store:
-        writer = backups.BackupWriter(backup_path, _store_name(store), store.spec.kind)
+    async with opened(text, write=True, key_env=key_env, ttl=ttl) as store:
+        writer = backups.BackupWriter(backup_path, _store_name(store), store.kind)
         with writer:
             async for session in poisoned_sessions(store, session_id):
                 writer.add(session)
@@ -224,7 +296,7 @@ async def apply(
         backups.check(written)  # the backup reads back whole before the first write
         outcomes = []
         for saved in backups.sessions(written):
-            outcome = await _rewrite(store, saved.stored(), fail_after, before_write)
+            outcome = await _rewrite(store, saved.stored(store.codec), fail_after, before_write)
             if report is not None:
                 report(outcome)
             outcomes.append(outcome)
@@ -233,6 +305,6 @@ async def apply(
 
 def _store_name(store: Store) -> str:
     """How the backup names its store: an absolute file path, or the URL without password."""
-    if store.spec.kind == "sqlite-file" and store.spec.path is not None:
+    if store.spec.path is not None and store.kind in ("sqlite-file", "advanced-file"):
         return str(store.spec.path)
     return store.spec.label

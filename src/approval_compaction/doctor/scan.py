@@ -1,9 +1,11 @@
 """Scan: every stored session's verdict, streamed, without writing anything.
 
 The store is opened read-only and its sessions are read one at a time (``stores``), each judged
-with ``verdict.judge``; the reports are written as they come, so a scan of a large store starts
-printing at once and holds one session in memory. Formats: an aligned table with a summary line,
-JSON (a list of reports) or CSV.
+with ``verdict.judge`` on the fields pairing reads (``codec``: decrypted first for an encrypted
+store); an ``AdvancedSQLiteSession`` file gets one report per branch. The reports are written
+as they come, so a scan of a large store starts printing at once and holds one session in
+memory. Formats: an aligned table with a summary line, JSON (a list of reports) or CSV.
+``--in-database`` asks the database itself for the poisoned sessions instead (``indb``).
 """
 
 from __future__ import annotations
@@ -15,13 +17,16 @@ from collections.abc import AsyncIterator, Iterable
 from dataclasses import fields
 from typing import TextIO
 
+from .codec import KEY_ENV
 from .stores import Store, opened
 from .verdict import VERDICTS, SessionReport, judge
 
 FORMATS = ("table", "json", "csv")
-COLUMNS = tuple(f.name for f in fields(SessionReport))
+COLUMNS = tuple(f.name for f in fields(SessionReport) if f.name != "branch")
+BRANCH_COLUMNS = (COLUMNS[0], "branch", *COLUMNS[1:])
 _WIDTHS = {
     "session_id": 24,
+    "branch": 12,
     "items": 5,
     "unreadable": 10,
     "compactions": 11,
@@ -32,16 +37,25 @@ _WIDTHS = {
 
 
 async def reports(store: Store, session_id: str | None = None) -> AsyncIterator[SessionReport]:
-    """The verdict on each session of an open store (or on the one named), in id order."""
-    async for session in store.sessions(session_id):
-        items, unreadable = session.items()
-        yield judge(session.session_id, items, unreadable)
+    """The verdict on each session (or branch) of an open store, or on the one named, in id
+    order."""
+    light = store.codec.light
+    async for unit in store.units(session_id):
+        items, unreadable = light(unit.session_id, unit.texts)
+        yield judge(unit.session_id, items, unreadable, unit.branch)
 
 
-async def scan_store(text: str, session_id: str | None = None) -> list[SessionReport]:
+async def scan_store(
+    text: str, session_id: str | None = None, *, key_env: str = KEY_ENV, ttl: int | None = None
+) -> list[SessionReport]:
     """Every report of the store named by ``text`` (a small store: the list is kept)."""
-    async with opened(text) as store:
+    async with opened(text, key_env=key_env, ttl=ttl) as store:
         return [report async for report in reports(store, session_id)]
+
+
+def columns(store: Store) -> tuple[str, ...]:
+    """The report's columns for this store: with the branch for an AdvancedSQLiteSession."""
+    return BRANCH_COLUMNS if store.kind == "advanced-file" else COLUMNS
 
 
 def summary(counts: Counter[str]) -> str:
@@ -51,22 +65,22 @@ def summary(counts: Counter[str]) -> str:
     return f"{total} session{'s' if total != 1 else ''}: {parts}"
 
 
-def _table_line(values: dict[str, object]) -> str:
-    cells = [(str(values[c]) or "-").ljust(_WIDTHS.get(c, 0)) for c in COLUMNS]
+def _table_line(values: dict[str, object], names: tuple[str, ...] = COLUMNS) -> str:
+    cells = [(str(values[c]) or "-").ljust(_WIDTHS.get(c, 0)) for c in names]
     return "  ".join(cells).rstrip()
 
 
 class ReportWriter:
     """Write reports one by one in a format, then close the format (and count the verdicts)."""
 
-    def __init__(self, out: TextIO, fmt: str) -> None:
-        self.out, self.fmt = out, fmt
+    def __init__(self, out: TextIO, fmt: str, names: tuple[str, ...] = COLUMNS) -> None:
+        self.out, self.fmt, self.names = out, fmt, names
         self.counts: Counter[str] = Counter()
-        self._csv = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
+        self._csv = csv.DictWriter(out, fieldnames=names, lineterminator="\n")
 
     def start(self) -> None:
         if self.fmt == "table":
-            self.out.write(_table_line({c: c for c in COLUMNS}) + "\n")
+            self.out.write(_table_line({c: c for c in self.names}, self.names) + "\n")
         elif self.fmt == "csv":
             self._csv.writeheader()
         else:
@@ -75,7 +89,7 @@ class ReportWriter:
     def write(self, report: SessionReport) -> None:
         row = report.as_row()
         if self.fmt == "table":
-            self.out.write(_table_line({**row, "note": report.note}) + "\n")
+            self.out.write(_table_line({**row, "note": report.note}, self.names) + "\n")
         elif self.fmt == "csv":
             self._csv.writerow(row)
         else:
@@ -90,10 +104,18 @@ class ReportWriter:
             self.out.write("\n]\n" if self.counts else "]\n")
 
 
-async def scan_to(out: TextIO, text: str, fmt: str, session_id: str | None = None) -> Counter[str]:
+async def scan_to(
+    out: TextIO,
+    text: str,
+    fmt: str,
+    session_id: str | None = None,
+    *,
+    key_env: str = KEY_ENV,
+    ttl: int | None = None,
+) -> Counter[str]:
     """Stream the store's reports to ``out`` as they are judged; return the verdict counts."""
-    async with opened(text) as store:
-        writer = ReportWriter(out, fmt)
+    async with opened(text, key_env=key_env, ttl=ttl) as store:
+        writer = ReportWriter(out, fmt, columns(store))
         writer.start()
         async for report in reports(store, session_id):
             writer.write(report)

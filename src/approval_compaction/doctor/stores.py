@@ -1,54 +1,79 @@
-"""Stores: a team's stored sessions, opened with the SDK's table layout and read as the SDK reads.
+"""Stores: a team's stored sessions, opened the way the SDK's session classes keep them.
 
-A store is named the way the application names it: a ``SQLiteSession`` file path, or an
-SQLAlchemy URL that the SDK's own ``SQLAlchemySession.from_url`` opens
-(``postgresql+asyncpg://...``, ``sqlite+aiosqlite:///...``). Both keep two tables,
-``agent_sessions`` and ``agent_messages`` (one row per item, its JSON in ``message_data``); a
-``SQLiteSession`` reads a session's rows by ``id``, an ``SQLAlchemySession`` by ``created_at``
-then ``id``, and the store reads them in the same order.
+A store is named by a *store string*, the way the application names it:
 
-Reading streams: every session comes from one ordered query whose rows are fetched in batches,
-so memory holds one session at a time, whatever their number. A store opened for reading
-never writes (a SQLite file is opened read-only). Writes go through ``locked``: one
-transaction per session that first takes the session's lock the way the SDK's writers do.
+- a file path: a SQLite file, told apart by its tables. ``agent_sessions`` and
+  ``agent_messages`` alone are what ``SQLiteSession`` and ``AsyncSQLiteSession`` write (the same
+  tables and JSON, read by ``id``); with ``message_structure`` and ``turn_usage`` beside them it
+  is an ``AdvancedSQLiteSession`` file, whose every branch is read in its ``sequence_number``
+  order;
+- an SQLAlchemy URL with an async driver, as the SDK's ``SQLAlchemySession.from_url`` takes it
+  (``postgresql+asyncpg://...``, ``mysql+asyncmy://...``, ``sqlite+aiosqlite:///...``), read by
+  ``created_at`` then ``id``;
+- ``redis://host:port/db`` (or ``rediss://``), a ``RedisSession`` store: one list of JSON texts
+  per session under ``agents:session:<id>:messages`` (``?key_prefix=...`` names another prefix).
+
+Any of them may hold ``EncryptedSession`` envelopes instead of plain items: the doctor sees it
+in the rows and decrypts with the key in an environment variable (``codec``).
+
+Reading streams: sessions come one at a time from one ordered query (or, for Redis, from the
+sorted list of session keys in pipelined batches), so memory holds one session, whatever their
+number. A store opened for reading never writes (a SQLite file is opened read-only). A write
+goes through ``Store.rewrite``: one transaction per session that takes the session's lock the
+way the SDK's writers do (SQLite's writer, ``SELECT ... FOR UPDATE``, or Redis's ``WATCH``),
+reads the session again and lets the caller decide, inside the lock, what to write.
 ``read_back`` reads a session through the SDK's own session class, as the next run will.
 
-Anything wrong with the store (a missing or corrupt file, a bad URL or a driver that is not
-async, tables that are not the SDK's) is a one-line ``StoreError`` raised before any write.
+Anything wrong with the store (a missing or corrupt file, an unknown scheme, a driver that is
+not async, a server that does not answer, tables or keys that are not the SDK's, a missing or
+wrong key) is a one-line ``StoreError`` raised before any write.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import InvestigationError
+from .codec import KEY_ENV, PLAIN, Codec
 
 if TYPE_CHECKING:
-    from sqlalchemy import Table
-    from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+    from .backup import BackupSession
+    from .restore import Restored
 
 SESSIONS_TABLE = "agent_sessions"
 MESSAGES_TABLE = "agent_messages"
+STRUCTURE_TABLE = "message_structure"
+USAGE_TABLE = "turn_usage"
 SESSION_COLUMNS = frozenset({"session_id", "created_at", "updated_at"})
 MESSAGE_COLUMNS = frozenset({"id", "session_id", "message_data", "created_at"})
+STRUCTURE_COLUMNS = frozenset(
+    {"id", "session_id", "message_id", "branch_id", "message_type", "sequence_number",
+     "user_turn_number", "branch_turn_number", "tool_name", "created_at"}
+)  # fmt: skip
 BATCH_ROWS = 2000
+REDIS_PREFIX = "agents:session"
 
-Kind = Literal["sqlite-file", "url"]
+Kind = Literal["sqlite-file", "advanced-file", "url", "redis"]
+Item = dict[str, Any]
 
 
 class StoreError(InvestigationError):
-    """A store that cannot be read as the SDK's session store."""
+    """A store that cannot be read as one of the SDK's session stores."""
+
+
+class SessionChanged(Exception):
+    """Raised by a rewrite's plan, inside the lock, to leave the session untouched."""
 
 
 @dataclass(frozen=True)
 class Row:
-    """One stored item: its row id, its JSON text exactly as stored, and when it was created."""
+    """One stored item: its row id (a Redis list index), its text exactly as stored, and when
+    it was created (None where the store keeps no time)."""
 
     id: int
     data: str
@@ -56,28 +81,83 @@ class Row:
 
 
 @dataclass(frozen=True)
+class StructureRow:
+    """One ``message_structure`` row of an ``AdvancedSQLiteSession``: where a message sits in a
+    branch, and how the SDK classified it (``message_type``, ``tool_name``)."""
+
+    id: int
+    message_id: int
+    branch_id: str
+    message_type: str
+    sequence_number: int
+    user_turn_number: int | None
+    branch_turn_number: int | None
+    tool_name: str | None
+    created_at: str | None
+
+    def as_list(self) -> list[Any]:
+        return [self.id, self.message_id, self.branch_id, self.message_type,
+                self.sequence_number, self.user_turn_number, self.branch_turn_number,
+                self.tool_name, self.created_at]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class View:
+    """What the SDK reads for one branch (``None``: a store without branches): each readable
+    row with its item, in read order, and how many rows it skips as unreadable."""
+
+    branch: str | None
+    pairs: tuple[tuple[Row, Item], ...]
+    unreadable: int
+
+    @property
+    def items(self) -> list[Item]:
+        return [item for _, item in self.pairs]
+
+
+@dataclass(frozen=True)
 class StoredSession:
-    """One session's rows, in the order its SDK session reads them."""
+    """One session's rows in the order its SDK session reads them (for branches: by id, with
+    the structure rows that order each branch)."""
 
     session_id: str
     rows: tuple[Row, ...]
+    structure: tuple[StructureRow, ...] | None = None
+    codec: Codec = field(default=PLAIN, compare=False, repr=False)
 
-    def readable(self) -> list[tuple[Row, dict[str, Any]]]:
-        """Each row the SDK would read, with its item (rows whose JSON is no object skipped)."""
+    def readable(self) -> list[tuple[Row, Item]]:
+        """Each row the SDK would read, with its item (rows that hold no object skipped)."""
         found = []
         for row in self.rows:
-            try:
-                item = json.loads(row.data)
-            except (json.JSONDecodeError, TypeError):
-                continue
-            if isinstance(item, dict):
+            item = self.codec.decode(self.session_id, row.data)
+            if item is not None:
                 found.append((row, item))
         return found
 
-    def items(self) -> tuple[list[dict[str, Any]], int]:
-        """The items the SDK would read, and how many rows it would skip as unreadable."""
-        items = [item for _, item in self.readable()]
-        return items, len(self.rows) - len(items)
+    def items(self) -> tuple[list[Item], int]:
+        """The items the SDK would read (the first branch's, for branches), and how many rows
+        it would skip as unreadable."""
+        view = self.views()[0]
+        return view.items, view.unreadable
+
+    def views(self) -> list[View]:
+        """What the SDK reads for each branch, in branch order (one view without branches)."""
+        if self.structure is None:
+            pairs = tuple(self.readable())
+            return [View(None, pairs, len(self.rows) - len(pairs))]
+        decoded = {row.id: (row, self.codec.decode(self.session_id, row.data)) for row in self.rows}
+        branches: dict[str, list[StructureRow]] = {}
+        for entry in self.structure:
+            branches.setdefault(entry.branch_id, []).append(entry)
+        if not branches:
+            return [View("main", (), 0)]
+        views = []
+        for branch, entries in sorted(branches.items()):
+            entries.sort(key=lambda e: e.sequence_number)
+            found = [decoded[e.message_id] for e in entries if e.message_id in decoded]
+            pairs = tuple((row, item) for row, item in found if item is not None)
+            views.append(View(branch, pairs, len(found) - len(pairs)))
+        return views
 
     @property
     def fingerprint(self) -> str:
@@ -90,6 +170,15 @@ class StoredSession:
 
 
 @dataclass(frozen=True)
+class Unit:
+    """What a scan judges: one session (or one branch of it) as the texts the SDK reads."""
+
+    session_id: str
+    branch: str | None
+    texts: Sequence[str] | Sequence[bytes]
+
+
+@dataclass(frozen=True)
 class StoreSpec:
     """Where the store is, how to reach it, and how to name it without its password."""
 
@@ -98,33 +187,38 @@ class StoreSpec:
     url: str
     label: str
     path: Path | None
-
-    def engine_url(self, *, write: bool) -> str:
-        if self.kind == "sqlite-file" and self.path is not None and not write:
-            return f"sqlite+aiosqlite:///file:{self.path}?mode=ro&uri=true"
-        return self.url
+    key_env: str = KEY_ENV
+    ttl: int | None = None
 
 
-def parse_store(text: str) -> StoreSpec:
-    """Name a store: a file path is a ``SQLiteSession`` file, ``scheme://...`` an SQLAlchemy URL."""
+def parse_store(text: str, *, key_env: str = KEY_ENV, ttl: int | None = None) -> StoreSpec:
+    """Name a store from its store string; a one-line ``StoreError`` for what cannot be one."""
     if "://" not in text:
         path = Path(text).expanduser().resolve()
         _check_file(path, text)
-        return StoreSpec(text, "sqlite-file", f"sqlite+aiosqlite:///{path}", text, path)
+        return StoreSpec(text, "sqlite-file", str(path), text, path, key_env, ttl)
+    scheme = text.split("://", 1)[0].lower()
+    if scheme in ("redis", "rediss", "unix"):
+        from .redisstore import parse_redis
+
+        url, label = parse_redis(text)
+        return StoreSpec(text, "redis", url, label, None, key_env, ttl)
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError
 
     try:
-        url = make_url(text)
+        parsed = make_url(text)
     except ArgumentError as error:
-        raise StoreError(f"not an SQLAlchemy URL: {_one_line(error)}") from None
-    label = url.render_as_string(hide_password=True)
-    _check_driver(url, label)
+        raise StoreError(
+            f"not a store string (file, SQLAlchemy URL or redis://): {_one_line(error)}"
+        ) from None
+    label = parsed.render_as_string(hide_password=True)
+    _check_driver(parsed, label)
     database: Path | None = None
-    if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
-        database = Path(str(url.database)).expanduser().resolve()
+    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        database = Path(str(parsed.database)).expanduser().resolve()
         _check_file(database, label)  # SQLite would create a missing file: refuse before it can
-    return StoreSpec(text, "url", text, label, database)
+    return StoreSpec(text, "url", text, label, database, key_env, ttl)
 
 
 def _check_driver(url: Any, label: str) -> None:
@@ -134,11 +228,16 @@ def _check_driver(url: Any, label: str) -> None:
     try:
         dialect = url.get_dialect()
     except NoSuchModuleError:
-        raise StoreError(f"{label}: unknown database or driver {url.drivername!r}") from None
+        raise StoreError(
+            f"{label}: unknown scheme or driver {url.drivername!r} (a store is a SQLite file, "
+            "an SQLAlchemy URL such as postgresql+asyncpg:// or mysql+asyncmy://, or redis://)"
+        ) from None
+    except ImportError as error:
+        raise StoreError(f"{label}: driver {url.drivername!r} is not installed: {error}") from None
     if not getattr(dialect, "is_async", False):
         raise StoreError(
             f"{label}: driver {url.drivername!r} is not async; SQLAlchemySession needs one "
-            "such as postgresql+asyncpg or sqlite+aiosqlite"
+            "such as postgresql+asyncpg, mysql+asyncmy or sqlite+aiosqlite"
         )
 
 
@@ -149,7 +248,7 @@ def _check_file(path: Path, label: str) -> None:
         raise StoreError(f"{label} is not a file")
 
 
-def _text(value: Any) -> str | None:
+def text_time(value: Any) -> str | None:
     """A creation time as text: ISO format for a datetime, as stored for SQLite's text."""
     if value is None:
         return None
@@ -163,198 +262,140 @@ def _one_line(error: BaseException) -> str:
     return text[:300]
 
 
-def _file_tables() -> tuple[Table, Table]:
-    """``SQLiteSession``'s two tables, declared with the columns the store reads and writes."""
-    from sqlalchemy import Column, Integer, MetaData, String, Table, Text
+one_line = _one_line
 
-    metadata = MetaData()
-    sessions = Table(
-        SESSIONS_TABLE,
-        metadata,
-        Column("session_id", String, primary_key=True),
-        Column("created_at", Text),
-        Column("updated_at", Text),
-    )
-    messages = Table(
-        MESSAGES_TABLE,
-        metadata,
-        Column("id", Integer, primary_key=True),
-        Column("session_id", String),
-        Column("message_data", Text),
-        Column("created_at", Text),
-    )
-    return sessions, messages
+# What a rewrite's caller decides inside the lock: the current session in, the items to write
+# (row id -> item) out; raising ``SessionChanged`` leaves the session untouched.
+Plan = Callable[[StoredSession], dict[int, Item]]
+FailAfter = Callable[[str], None]
 
 
 class Store:
-    """An open store: stream its sessions, lock one for a write, read one back through the SDK."""
+    """An open store: stream its sessions, rewrite one under its lock, restore one from a
+    backup, and read one back through the SDK's own session class."""
 
-    def __init__(
-        self, spec: StoreSpec, engine: AsyncEngine, sessions: Table, messages: Table, write: bool
-    ) -> None:
-        self.spec, self.engine, self.write = spec, engine, write
-        self.sessions_table, self.messages_table = sessions, messages
+    spec: StoreSpec
+    codec: Codec
+    write: bool
+
+    @property
+    def kind(self) -> Kind:
+        return self.spec.kind
+
+    @property
+    def label(self) -> str:
+        return self.spec.label
 
     @property
     def dialect(self) -> str:
-        return str(self.engine.dialect.name)
+        """The SQL dialect (``sqlite``, ``postgresql``, ``mysql``), or ``redis``."""
+        raise NotImplementedError
 
-    def dump(self, item: dict[str, Any]) -> str:
-        """An item's JSON text as the store's SDK session class writes it."""
-        if self.spec.kind == "sqlite-file":
-            return json.dumps(item)  # SQLiteSession's
-        return json.dumps(item, ensure_ascii=True, separators=(",", ":"))  # SQLAlchemySession's
+    def dump(self, value: Item) -> str:
+        """A value's JSON text as the store's SDK session class writes it."""
+        raise NotImplementedError
 
-    def _order(self) -> list[Any]:
-        m = self.messages_table.c
-        return [m.id] if self.spec.kind == "sqlite-file" else [m.created_at, m.id]
+    def encode(self, session_id: str, item: Item) -> str:
+        """The row text of ``item``: encrypted first when the store is, then dumped."""
+        return self.dump(self.codec.encode(session_id, item))
 
-    async def check_layout(self) -> None:
-        """Fail in one line unless both tables exist with the SDK's columns."""
-        from sqlalchemy import inspect
-
-        def columns(sync_conn: Any) -> dict[str, set[str]]:
-            inspector = inspect(sync_conn)
-            names = set(inspector.get_table_names())
-            return {
-                name: {c["name"] for c in inspector.get_columns(name)}
-                for name in (SESSIONS_TABLE, MESSAGES_TABLE)
-                if name in names
-            }
-
-        async with self.engine.connect() as conn:
-            found = await conn.run_sync(columns)
-        for name, needed in ((SESSIONS_TABLE, SESSION_COLUMNS), (MESSAGES_TABLE, MESSAGE_COLUMNS)):
-            if name not in found:
-                raise StoreError(f"{self.spec.label} is not an SDK session store: no table {name}")
-            missing = sorted(needed - found[name])
-            if missing:
-                raise StoreError(
-                    f"{self.spec.label}: table {name} is not the SDK's layout "
-                    f"(missing column {', '.join(missing)})"
-                )
-
-    async def sessions(self, session_id: str | None = None) -> AsyncIterator[StoredSession]:
+    def sessions(self, session_id: str | None = None) -> AsyncIterator[StoredSession]:
         """Every session (or the one named), streamed in session id order, rows in read order."""
-        from sqlalchemy import select
+        raise NotImplementedError
 
-        s, m = self.sessions_table.c, self.messages_table.c
-        joined = self.sessions_table.outerjoin(self.messages_table, m.session_id == s.session_id)
-        query = select(s.session_id, m.id, m.message_data, m.created_at).select_from(joined)
-        if session_id is not None:
-            query = query.where(s.session_id == session_id)
-        query = query.order_by(s.session_id, *self._order())
-        current: str | None = None
-        rows: list[Row] = []
-        async with self.engine.connect() as conn:
-            result = await conn.stream(query.execution_options(yield_per=BATCH_ROWS))
-            async for batch in result.partitions():  # one await per batch, not per row
-                for sid, row_id, data, created in batch:
-                    if sid != current:
-                        if current is not None:
-                            yield StoredSession(current, tuple(rows))
-                        current, rows = sid, []
-                    if row_id is not None:
-                        rows.append(Row(int(row_id), str(data), _text(created)))
-        if current is not None:
-            yield StoredSession(current, tuple(rows))
+    def units(self, session_id: str | None = None) -> AsyncIterator[Unit]:
+        """What a scan judges, streamed: each session's (or branch's) texts in read order."""
+        raise NotImplementedError
 
-    async def read_rows(self, conn: AsyncConnection, session_id: str) -> StoredSession:
-        """One session's rows inside an open transaction."""
-        from sqlalchemy import select
+    async def read(self, session_id: str) -> StoredSession | None:
+        """One session as it is now (None when it is gone)."""
+        found = self.sessions(session_id)
+        try:
+            async for session in found:
+                return session
+            return None
+        finally:
+            close = getattr(found, "aclose", None)
+            if close is not None:
+                await close()
 
-        m = self.messages_table.c
-        query = select(m.id, m.message_data, m.created_at).where(m.session_id == session_id)
-        result = await conn.execute(query.order_by(*self._order()))
-        rows = tuple(Row(int(i), str(d), _text(c)) for i, d, c in result.all())
-        return StoredSession(session_id, rows)
+    async def rewrite(
+        self, session_id: str, plan: Plan, fail_after: FailAfter | None = None
+    ) -> tuple[StoredSession, dict[int, str]]:
+        """Under the session's lock: read it, ask ``plan`` what to write, write it, commit.
 
-    @asynccontextmanager
-    async def locked(self, session_id: str) -> AsyncIterator[AsyncConnection]:
-        """One transaction that holds the session's write lock, committed when the block ends.
-
-        SQLite takes the database's writer with a first write (the SDK's own trick); other
-        databases lock the session's row ``FOR UPDATE``, as the SDK's writers do.
+        Returns the session as read inside the lock and the texts written by row id.
+        ``fail_after`` (tests) runs after the writes, before the commit: raising there rolls
+        the session back untouched.
         """
-        from sqlalchemy import select, update
+        raise NotImplementedError
 
-        if not self.write:
-            raise StoreError("the store was opened for reading")
-        s = self.sessions_table.c
-        async with self.engine.begin() as conn:
-            if self.dialect == "sqlite":
-                await conn.execute(
-                    update(self.sessions_table)
-                    .where(s.session_id == session_id)
-                    .values(updated_at=s.updated_at)
-                )
-            else:
-                query = select(s.session_id).where(s.session_id == session_id)
-                await conn.execute(query.with_for_update())
-            yield conn
+    async def restore_session(self, saved: BackupSession) -> Restored:
+        """Put one backed-up session back exactly, under its lock."""
+        raise NotImplementedError
 
-    async def read_back(self, session_id: str) -> list[dict[str, Any]]:
-        """The session's items as the SDK's own session class returns them."""
-        if self.spec.kind == "sqlite-file":
-            from agents import SQLiteSession
+    async def read_back(self, session_id: str) -> dict[str | None, list[Item]]:
+        """The session's items (per branch) as the SDK's own session class returns them."""
+        raise NotImplementedError
 
-            session = SQLiteSession(session_id, str(self.spec.path))
-            try:
-                items = await session.get_items()
-            finally:
-                session.close()
-        else:
-            from agents.extensions.memory import SQLAlchemySession
+    async def write_raw(self, sessions: Sequence[tuple[str, Sequence[str]]]) -> None:
+        """Append the given row texts to new sessions, in bulk (synthetic stores)."""
+        raise NotImplementedError
 
-            items = await SQLAlchemySession(session_id, engine=self.engine).get_items()
-        return [dict(item) for item in items]
+    async def samples(self, limit: int = 50) -> list[tuple[str, str]]:
+        """A few (session id, row text) pairs, to tell plain rows from envelopes."""
+        raise NotImplementedError
 
     async def close(self) -> None:
-        await self.engine.dispose()
+        raise NotImplementedError
 
 
-async def open_store(spec: StoreSpec, *, write: bool = False) -> Store:
-    """Connect and check the layout; a one-line ``StoreError`` for any problem, nothing written."""
-    from sqlalchemy.exc import SQLAlchemyError
+async def open_store(spec: StoreSpec, *, write: bool = False, decode: bool = True) -> Store:
+    """Connect and check the layout (and the key); a one-line ``StoreError``, nothing written.
 
-    try:
-        engine, sessions, messages = _engine(spec, write)
-    except (SQLAlchemyError, ImportError, ValueError, TypeError) as error:
-        raise StoreError(f"cannot open {spec.label}: {_one_line(error)}") from None
-    store = Store(spec, engine, sessions, messages, write)
-    try:
-        await store.check_layout()
-    except StoreError:
-        await store.close()
-        raise
-    except Exception as error:  # driver errors (refused, corrupt file) have many types
-        await store.close()
-        raise StoreError(f"cannot read {spec.label}: {_one_line(error)}") from None
+    ``decode=False`` (a restore, which writes back the texts as stored) needs no key.
+    """
+    from . import codec as codecs
+
+    store: Store
+    if spec.kind == "redis":
+        from .redisstore import open_redis
+
+        store = await open_redis(spec, write)
+    else:
+        from .sqlstore import open_sql
+
+        store = await open_sql(spec, write)
+    if decode:
+        try:
+            store.codec = codecs.choose(spec.label, await store.samples(), spec.key_env, spec.ttl)
+        except codecs.EncryptionKeyError as error:
+            await store.close()
+            raise StoreError(str(error)) from None
+        except Exception as error:
+            await store.close()
+            raise StoreError(f"cannot read {spec.label}: {_one_line(error)}") from None
     return store
 
 
-def _engine(spec: StoreSpec, write: bool) -> tuple[AsyncEngine, Table, Table]:
-    """The engine and tables: the SDK's ``SQLAlchemySession`` for URLs, read-only for files."""
-    if spec.kind == "sqlite-file":
-        from sqlalchemy.ext.asyncio import create_async_engine
-
-        sessions, messages = _file_tables()
-        return create_async_engine(spec.engine_url(write=write)), sessions, messages
-    from agents.extensions.memory import SQLAlchemySession
-
-    session = SQLAlchemySession.from_url("approval-compaction-doctor", url=spec.url)
-    # The SDK's own table objects, so the store reads and writes exactly its columns.
-    tables = (getattr(session, "_sessions", None), getattr(session, "_messages", None))
-    if tables[0] is None or tables[1] is None:
-        raise ValueError("this openai-agents release's SQLAlchemySession has no table objects")
-    return session.engine, tables[0], tables[1]
-
-
 @asynccontextmanager
-async def opened(text: str, *, write: bool = False) -> AsyncIterator[Store]:
+async def opened(
+    text: str,
+    *,
+    write: bool = False,
+    decode: bool = True,
+    key_env: str = KEY_ENV,
+    ttl: int | None = None,
+) -> AsyncIterator[Store]:
     """Open the store named by ``text`` for the block, and close it after."""
-    store = await open_store(parse_store(text), write=write)
+    store = await open_store(
+        parse_store(text, key_env=key_env, ttl=ttl), write=write, decode=decode
+    )
     try:
         yield store
     finally:
         await store.close()
+
+
+def with_kind(spec: StoreSpec, kind: Kind) -> StoreSpec:
+    return replace(spec, kind=kind)

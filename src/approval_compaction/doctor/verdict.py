@@ -46,11 +46,22 @@ class SessionReport:
     open_calls: tuple[str, ...]
     verdict: VerdictWord
     note: str
+    branch: str | None = None  # an AdvancedSQLiteSession's branch; None for other stores
+
+    def __repr__(self) -> str:
+        """The fields in order; the branch only when there is one."""
+        shown = {k: v for k, v in asdict(self).items() if k != "branch" or v is not None}
+        return f"SessionReport({', '.join(f'{k}={v!r}' for k, v in shown.items())})"
 
     def as_row(self) -> dict[str, Any]:
-        """The report as a flat row (its fields in order): id lists joined by spaces."""
+        """The report as a flat row (its fields in order, the branch after the session id when
+        there is one): id lists joined by spaces."""
         joined = {"orphan_outputs": self.orphan_outputs, "open_calls": self.open_calls}
-        return {**asdict(self), **{name: " ".join(ids) for name, ids in joined.items()}}
+        row = {**asdict(self), **{name: " ".join(ids) for name, ids in joined.items()}}
+        branch = row.pop("branch")
+        if branch is None:
+            return row
+        return {"session_id": row.pop("session_id"), "branch": branch, **row}
 
 
 def _open_at_end(items: Sequence[dict[str, Any]], position: int) -> bool:
@@ -58,8 +69,14 @@ def _open_at_end(items: Sequence[dict[str, Any]], position: int) -> bool:
     return all(item.get("type") in _MODEL_SIDE for item in items[position + 1 :])
 
 
-def judge(session_id: str, items: Sequence[dict[str, Any]], unreadable: int = 0) -> SessionReport:
-    """The verdict on one session's readable items."""
+def judge(
+    session_id: str,
+    items: Sequence[dict[str, Any]],
+    unreadable: int = 0,
+    branch: str | None = None,
+) -> SessionReport:
+    """The verdict on one session's (or branch's) readable items: whole items, or only the
+    fields pairing reads (``codec.light_item``)."""
     unpaired = find_unpaired(items)
     orphans = tuple(u.key or "?" for u in unpaired if u.problem == "orphan output")
     opened = [u for u in unpaired if u.problem == "open call"]
@@ -80,4 +97,5 @@ def judge(session_id: str, items: Sequence[dict[str, Any]], unreadable: int = 0)
         open_calls=tuple(u.key or "?" for u in opened),
         verdict=verdict,
         note=note,
+        branch=branch,
     )

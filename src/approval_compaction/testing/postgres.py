@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 from pathlib import Path
-from types import TracebackType
 
 from ..errors import InvestigationError
+from .servers import Throwaway, free_port, run_statement
+
+__all__ = ["PostgresError", "ThrowawayPostgres", "available", "binaries", "free_port"]
 
 USER = "doctor"
 DEBIAN_ROOT = Path("/usr/lib/postgresql")
@@ -41,14 +42,7 @@ def binaries() -> Path | None:
     return Path(initdb).parent if initdb else None
 
 
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-class ThrowawayPostgres:
+class ThrowawayPostgres(Throwaway):
     """``with ThrowawayPostgres() as server:`` a running server; ``server.url(db)`` its URL."""
 
     def __init__(self, *, fsync: bool = False) -> None:
@@ -100,37 +94,8 @@ class ThrowawayPostgres:
 
     def create_database(self, name: str) -> str:
         """A new empty database on the server; its URL."""
-
-        async def create() -> None:
-            from sqlalchemy import text
-            from sqlalchemy.ext.asyncio import create_async_engine
-
-            engine = create_async_engine(self.url(), isolation_level="AUTOCOMMIT")
-            try:
-                async with engine.connect() as conn:
-                    await conn.execute(text(f'CREATE DATABASE "{name}"'))
-            finally:
-                await engine.dispose()
-
-        from ..study.driver import run_sync
-
-        run_sync(create())
+        run_statement(self.url(), f'CREATE DATABASE "{name}"')
         return self.url(name)
-
-    def __enter__(self) -> ThrowawayPostgres:
-        try:
-            return self.start()
-        except BaseException:
-            self.stop()
-            raise
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        self.stop()
 
 
 def available() -> str | None:

@@ -1,0 +1,214 @@
+"""Codec: how a stored row's text becomes an item, and an item becomes a row's text again.
+
+Most stores keep each item as JSON text (``PlainCodec``). A store written through the SDK's
+``EncryptedSession`` keeps each item as an envelope, ``{"__enc__": 1, "v": 1, "kid": ...,
+"payload": <Fernet token>}``, encrypted with a key derived (HKDF) from the application's
+master key and the session id. ``EncryptedCodec`` decrypts and encrypts with the SDK's own
+``EncryptedSession`` (``_unwrap``, ``_wrap``), so the doctor reads exactly the items the
+application reads and writes envelopes the application can read. The master key comes from an
+environment variable (``SESSION_ENCRYPTION_KEY`` unless told otherwise) and is never printed.
+
+Two ways to read: ``decode`` gives a whole item (for a repair and its checks), ``light`` gives
+only what a verdict needs (``type`` and the ids that pair calls with outputs), parsed with
+msgspec, which skips every other field without building it: a scan is about as fast as the
+database can hand over its rows. Text msgspec refuses (``NaN``, lone surrogates) falls back to
+Python's ``json``, the parser the SDK uses, so the two ways always agree on what parses.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from typing import Any, TypedDict
+
+import msgspec
+
+from ..errors import InvestigationError
+
+Item = dict[str, Any]
+KEY_ENV = "SESSION_ENCRYPTION_KEY"
+LIGHT_FIELDS = ("type", "call_id", "id", "approval_request_id")
+
+
+class EncryptionKeyError(InvestigationError):
+    """An encrypted store without its key, or with a key that opens none of its items."""
+
+
+class _Keys(TypedDict, total=False):
+    """The fields a verdict reads, as a plain dict; msgspec skips the rest of the item."""
+
+    type: object
+    call_id: object
+    id: object
+    approval_request_id: object
+
+
+class _Envelope(msgspec.Struct):
+    payload: object = None
+    kid: object = None
+    v: object = None
+    enc: object = msgspec.field(default=None, name="__enc__")
+
+
+_keys = msgspec.json.Decoder(_Keys).decode
+_envelope = msgspec.json.Decoder(_Envelope).decode
+_ERRORS = (msgspec.DecodeError, msgspec.ValidationError)
+
+
+def _as_light(item: Any) -> Item | None:
+    if not isinstance(item, dict):
+        return None
+    return {name: item[name] for name in LIGHT_FIELDS if name in item}
+
+
+def light_item(text: str | bytes) -> Item | None:
+    """The verdict's fields of one JSON text, or None where the SDK would read no object."""
+    try:
+        return dict(_keys(text))
+    except _ERRORS:
+        try:
+            return _as_light(json.loads(text))
+        except (json.JSONDecodeError, TypeError, ValueError, RecursionError):
+            return None
+
+
+def light_items(texts: Sequence[str] | Sequence[bytes]) -> tuple[list[Item], int]:
+    """``light_item`` of each text, the unreadable ones left out, and how many they are."""
+    try:
+        return list(map(_keys, texts)), 0  # type: ignore[arg-type]  # the common case, in C
+    except _ERRORS:
+        found = [light for light in map(light_item, texts) if light is not None]
+        return found, len(texts) - len(found)
+
+
+def plain_item(text: str | bytes) -> Item | None:
+    """A whole item, as ``json.loads`` reads it, or None when it is not a JSON object."""
+    try:
+        value = json.loads(text)
+    except (json.JSONDecodeError, TypeError, ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+class Codec:
+    """Plain JSON rows."""
+
+    encrypted = False
+
+    def decode(self, session_id: str, text: str) -> Item | None:
+        return plain_item(text)
+
+    def light(
+        self, session_id: str, texts: Sequence[str] | Sequence[bytes]
+    ) -> tuple[list[Item], int]:
+        """The verdict's fields of each readable row, and how many rows are unreadable."""
+        return light_items(texts)
+
+    def encode(self, session_id: str, item: Item) -> Item:
+        """The value the store keeps for ``item`` (the item itself, for plain rows)."""
+        return item
+
+
+PLAIN = Codec()
+
+
+def is_envelope(text: str) -> bool:
+    """Whether a row holds an ``EncryptedSession`` envelope (authenticated or not)."""
+    try:
+        value = _envelope(text)
+    except _ERRORS:
+        return False
+    return value.enc == 1 and value.payload is not None
+
+
+class EncryptedCodec(Codec):
+    """``EncryptedSession``'s envelopes, opened and sealed with the SDK's own class."""
+
+    encrypted = True
+
+    def __init__(self, key: str, ttl: int | None = None) -> None:
+        self._key, self.ttl = key, ttl
+        self._session_id: str | None = None
+        self._session: Any = None
+
+    def _for(self, session_id: str) -> Any:
+        if session_id != self._session_id:
+            from agents.extensions.memory import EncryptedSession
+
+            # Only the session's cipher is used: the underlying session is never touched.
+            self._session = EncryptedSession(
+                session_id, underlying_session=None, encryption_key=self._key,  # type: ignore[arg-type]
+                ttl=self.ttl,  # type: ignore[arg-type]  # None: no expiry, every authenticated item
+            )  # fmt: skip
+            self._session_id = session_id
+        return self._session
+
+    def _plaintext(self, session_id: str, text: str | bytes) -> bytes | None:
+        try:
+            value = _envelope(text)
+        except _ERRORS:
+            return None
+        if value.enc != 1 or not isinstance(value.payload, str) or value.kid is None:
+            return None  # EncryptedSession skips plaintext and incomplete envelopes
+        from cryptography.fernet import InvalidToken
+
+        try:
+            plain: bytes = self._for(session_id).cipher.decrypt(value.payload, ttl=self.ttl)
+        except (InvalidToken, TypeError, ValueError):
+            return None
+        return plain
+
+    def decode(self, session_id: str, text: str) -> Item | None:
+        envelope = plain_item(text)
+        if envelope is None:
+            return None
+        item = self._for(session_id)._unwrap(envelope)
+        return item if isinstance(item, dict) else None
+
+    def light(
+        self, session_id: str, texts: Sequence[str] | Sequence[bytes]
+    ) -> tuple[list[Item], int]:
+        plain = [p for p in (self._plaintext(session_id, t) for t in texts) if p is not None]
+        items, unreadable = light_items(plain)
+        return items, unreadable + len(texts) - len(plain)
+
+    def encode(self, session_id: str, item: Item) -> Item:
+        return dict(self._for(session_id)._wrap(item))
+
+    def opens(self, session_id: str, text: str) -> bool:
+        """Whether the key authenticates this envelope (whatever its age)."""
+        from cryptography.fernet import InvalidToken
+
+        try:
+            value = _envelope(text)
+            self._for(session_id).cipher.extract_timestamp(str(value.payload).encode())
+        except (*_ERRORS, InvalidToken, TypeError, ValueError):
+            return False
+        return True
+
+
+def choose(
+    label: str, samples: Sequence[tuple[str, str]], key_env: str = KEY_ENV, ttl: int | None = None
+) -> Codec:
+    """The codec for a store from some of its rows: plain, or encrypted with a key that works.
+
+    A one-line ``EncryptionKeyError`` when the rows are envelopes and the variable is unset, or
+    when its key authenticates none of them; the key's value never appears in a message.
+    """
+    envelopes = [(sid, text) for sid, text in samples if is_envelope(text)]
+    if not envelopes:
+        return PLAIN
+    key = os.environ.get(key_env, "")
+    if not key:
+        raise EncryptionKeyError(
+            f"{label} holds EncryptedSession items: set the application's key in ${key_env} "
+            "(or name its variable with --key-env)"
+        )
+    codec = EncryptedCodec(key, ttl)
+    if not any(codec.opens(sid, text) for sid, text in envelopes):
+        raise EncryptionKeyError(
+            f"{label}: the key in ${key_env} opens none of the {len(envelopes)} encrypted items "
+            "read: wrong key"
+        )
+    return codec

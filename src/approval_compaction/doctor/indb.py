@@ -1,0 +1,252 @@
+"""In the database: one read-only SQL query that lists the poisoned sessions where the data is.
+
+``doctor sql --dialect sqlite|postgresql|mysql`` prints it for a DBA; ``doctor scan
+--in-database`` runs it on the store. It asks exactly what ``verdict.judge`` asks, with the
+engine's own JSON functions (SQLite's JSON1, PostgreSQL's jsonb, MySQL's and MariaDB's JSON):
+
+1. every row the SDK reads, in its read order: ``id`` for a ``SQLiteSession`` file,
+   ``created_at`` then ``id`` for ``SQLAlchemySession``, ``sequence_number`` per branch for an
+   ``AdvancedSQLiteSession`` file; a row whose text is not a JSON object is skipped;
+2. its ``type`` when that is a string, and the id that pairs it (``call_id``; a hosted MCP
+   approval request's ``id`` and its response's ``approval_request_id``), NULL when it is not a
+   string (tool search items without a ``call_id`` pair in order, as NULL with NULL);
+3. per session, call kind and id, a running sum over the read order, +1 for a call and -1 for
+   an output. Pairing by occurrence (``analysis.pairing``: each output takes one earlier open
+   call) leaves an output without its call exactly when this sum reaches a new low below zero,
+   so a group's orphan outputs number ``-MIN(sum)`` when that is negative: the session is
+   poisoned when any group's is.
+
+Where the engine's JSON parser and Python's differ, the query follows the engine: text Python
+reads but the engine rejects (``NaN``, ``Infinity``; on PostgreSQL also ``\\u0000`` and lone
+surrogate escapes, which jsonb refuses) counts as unreadable, and an item with a key given twice
+may be read by its first value where Python takes the last. The Python scan is the reference.
+PostgreSQL before 16 has no way to test text for JSON without failing the query, so the query
+checks the grammar itself with regular expressions (strings, then scalars, then containers
+from the inside out, to a depth of ``DEPTH``) before it casts.
+
+The poisoned sessions are what this query lists today. A store's *stuck* sessions (issue 21, the
+liveness check) are not defined yet: ``CRITERIA`` is where they will be added, a second query
+built the same way, once that issue says what they are.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from dataclasses import dataclass
+from typing import Literal, TextIO
+
+from ..analysis.pairing import CALL_TO_OUTPUT
+from .codec import KEY_ENV
+from .stores import MESSAGES_TABLE, SESSIONS_TABLE, STRUCTURE_TABLE, Store, StoreError, opened
+
+Dialect = Literal["sqlite", "postgresql", "mysql"]
+DIALECTS: tuple[Dialect, ...] = ("sqlite", "postgresql", "mysql")
+Order = Literal["id", "created_at", "branches"]
+CRITERIA = ("poisoned",)  # the seam for issue 21's stuck sessions
+DEPTH = 10
+
+_WS = "[ \\t\\n\\r]*"
+_STRING = '"(?:[^"\\\\\\x01-\\x1f]|\\\\(?:["\\\\/bfnrt]|u[0-9a-fA-F]{4}))*"'
+_JSONB_REFUSES = "\\\\u(?:0000|[dD][89a-fA-F])"  # escapes jsonb cannot hold
+_SCALAR = "-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|true|false|null"
+_ARRAY = f"\\[{_WS}(?:[SV](?:{_WS},{_WS}[SV])*)?{_WS}\\]"
+_MEMBER = f"S{_WS}:{_WS}[SV]"
+_OBJECT = f"\\{{{_WS}(?:{_MEMBER}(?:{_WS},{_WS}{_MEMBER})*)?{_WS}\\}}"
+
+
+@dataclass(frozen=True)
+class Found:
+    """One poisoned session (or branch) as the database lists it."""
+
+    session_id: str
+    branch: str | None
+    orphan_outputs: int
+
+
+def _pg_valid(text: str) -> str:
+    """A PostgreSQL expression: whether ``text`` is a JSON object jsonb accepts."""
+    reduced = (
+        f"regexp_replace(regexp_replace({text}, '{_STRING}', 'S', 'g'), '{_SCALAR}', 'V', 'g')"
+    )
+    for _ in range(DEPTH):
+        arrays = f"regexp_replace({reduced}, '{_ARRAY}', 'V', 'g')"
+        reduced = f"regexp_replace({arrays}, '{_OBJECT}', 'V', 'g')"
+    return (f"(ltrim({text}, E' \\t\\n\\r') LIKE '{{%' AND {text} !~ '{_JSONB_REFUSES}' "
+            f"AND {reduced} ~ '^{_WS}V{_WS}$')")  # fmt: skip
+
+
+def _kinds() -> str:
+    rows = [
+        f"SELECT '{call}' AS call_kind, '{output}' AS output_kind"
+        for call, output in CALL_TO_OUTPUT.items()
+    ]
+    return "\n    UNION ALL ".join(rows)
+
+
+def _fields(dialect: Dialect) -> tuple[str, str, str, str, str]:
+    """The validity test of ``m.message_data`` (a JSON object the engine reads), and then, for
+    a valid row ``r``: its ``type``, ``call_id``, ``id`` and ``approval_request_id`` when each
+    is a string, NULL otherwise."""
+    if dialect == "sqlite":
+        valid = "json_valid(m.message_data) AND json_type(m.message_data) = 'object'"
+
+        def text(path: str) -> str:
+            return (f"CASE WHEN json_type(r.message_data, '{path}') = 'text' "
+                    f"THEN json_extract(r.message_data, '{path}') END")  # fmt: skip
+    elif dialect == "postgresql":
+        valid = "TRUE"
+
+        def text(path: str) -> str:
+            name = path.removeprefix("$.")
+            return f"CASE WHEN jsonb_typeof(r.j -> '{name}') = 'string' THEN r.j ->> '{name}' END"
+    else:
+        valid = "JSON_VALID(m.message_data) AND JSON_TYPE(m.message_data) = 'OBJECT'"
+
+        def text(path: str) -> str:  # compared byte for byte, whatever the column's collation
+            value = f"JSON_EXTRACT(r.message_data, '{path}')"
+            return (f"CASE WHEN JSON_TYPE({value}) = 'STRING' "
+                    f"THEN CAST(JSON_UNQUOTE({value}) AS BINARY) END")  # fmt: skip
+
+    return valid, text("$.type"), text("$.call_id"), text("$.id"), text("$.approval_request_id")
+
+
+def query(dialect: Dialect, order: Order | None = None) -> str:
+    """The read-only query listing the poisoned sessions: ``session_id``, ``branch`` (NULL
+    without branches) and ``orphan_outputs``, one row per poisoned session or branch."""
+    if dialect not in DIALECTS:
+        raise StoreError(f"unknown dialect {dialect!r}: one of {', '.join(DIALECTS)}")
+    order = order or ("id" if dialect == "sqlite" else "created_at")
+    valid, kind, call, request, answer = _fields(dialect)
+    if order == "branches":
+        source = (f"{STRUCTURE_TABLE} st JOIN {MESSAGES_TABLE} m ON m.id = st.message_id "
+                  f"AND m.session_id = st.session_id")  # fmt: skip
+        branch, first, second = "st.branch_id", "st.sequence_number", "st.sequence_number"
+    else:
+        source, branch = f"{MESSAGES_TABLE} m", "NULL"
+        first, second = ("m.id", "m.id") if order == "id" else ("m.created_at", "m.id")
+    # Each stage is computed once per row (MATERIALIZED where the engine has it): an engine
+    # that inlined them would parse every row's JSON once per reference.
+    once = "" if dialect == "mysql" else " MATERIALIZED"
+    parsed = ", m.message_data AS message_data"
+    if dialect == "postgresql":
+        parsed = f", CASE WHEN {_pg_valid('m.message_data')} THEN m.message_data::jsonb END AS j"
+        valid = "jsonb_typeof(j) = 'object'"
+        valid_from = "rows_all"
+    request_kind, response_kind = "'mcp_approval_request'", "'mcp_approval_response'"
+    if dialect == "mysql":
+        request_kind, response_kind = (
+            f"CAST({k} AS BINARY)" for k in (request_kind, response_kind)
+        )
+    rows_stage = f"""rows_read AS{once} (
+  SELECT m.session_id AS session_id, {branch} AS branch, {first} AS first_order,
+         {second} AS second_order{parsed}
+  FROM {source}
+  JOIN {SESSIONS_TABLE} s ON s.session_id = m.session_id
+  WHERE {valid}
+)"""
+    if dialect == "postgresql":
+        rows_stage = f"""rows_all AS MATERIALIZED (
+  SELECT m.session_id AS session_id, {branch} AS branch, {first} AS first_order,
+         {second} AS second_order{parsed}
+  FROM {source}
+  JOIN {SESSIONS_TABLE} s ON s.session_id = m.session_id
+),
+rows_read AS MATERIALIZED (
+  SELECT * FROM {valid_from} WHERE {valid}
+)"""
+    return f"""-- approval-compaction doctor: the poisoned sessions, read-only, for {dialect}
+WITH {rows_stage},
+fields AS{once} (
+  SELECT r.session_id, r.branch, r.first_order, r.second_order, {kind} AS kind,
+         {call} AS call_id, {request} AS request_id, {answer} AS answer_id
+  FROM rows_read r
+),
+items AS (
+  SELECT session_id, branch, first_order, second_order, kind,
+         CASE kind WHEN {request_kind} THEN request_id WHEN {response_kind} THEN answer_id
+              ELSE call_id END AS item_key
+  FROM fields
+),
+kinds AS (
+    {_kinds()}
+),
+steps AS (
+  SELECT i.session_id, i.branch, i.first_order, i.second_order, k.call_kind, i.item_key,
+         CASE WHEN i.kind = k.call_kind THEN 1 ELSE -1 END AS step
+  FROM items i JOIN kinds k ON i.kind = k.call_kind OR i.kind = k.output_kind
+),
+walks AS (
+  SELECT session_id, branch, call_kind, item_key,
+         SUM(step) OVER (PARTITION BY session_id, branch, call_kind, item_key
+                         ORDER BY first_order, second_order ROWS UNBOUNDED PRECEDING) AS balance
+  FROM steps
+),
+lows AS (
+  SELECT session_id, branch, MIN(balance) AS low
+  FROM walks GROUP BY session_id, branch, call_kind, item_key
+)
+SELECT session_id, branch, SUM(-low) AS orphan_outputs
+FROM lows WHERE low < 0
+GROUP BY session_id, branch
+ORDER BY session_id, branch
+"""
+
+
+def store_query(store: Store) -> str:
+    """The query fit for an open store (its dialect and read order), or a one-line error."""
+    if store.kind == "redis":
+        raise StoreError(f"{store.label} is a Redis store: --in-database needs an SQL database")
+    if store.codec.encrypted:
+        raise StoreError(
+            f"{store.label} holds EncryptedSession items: only the doctor can decrypt them "
+            "(scan without --in-database)"
+        )
+    dialect = store.dialect if store.dialect in DIALECTS else None
+    if dialect is None:
+        raise StoreError(f"{store.label}: no query for the {store.dialect} dialect")
+    order: Order = {"advanced-file": "branches", "sqlite-file": "id"}.get(store.kind, "created_at")  # type: ignore[assignment]
+    return query(dialect, order)
+
+
+async def find(store: Store) -> list[Found]:
+    """Run the query in the store's own database: the poisoned sessions it lists."""
+    sql = store_query(store)
+    rows: list[Found] = []
+    async for batch in store._batches(sql, {}):  # type: ignore[attr-defined]
+        rows.extend(Found(str(sid), None if b is None else str(b), int(n)) for sid, b, n in batch)
+    return rows
+
+
+async def scan_in_database(
+    out: TextIO,
+    text: str,
+    fmt: str,
+    session_id: str | None = None,
+    *,
+    key_env: str = KEY_ENV,
+    ttl: int | None = None,
+) -> list[Found]:
+    """``doctor scan --in-database``: the poisoned sessions the query lists, as a table (with a
+    summary line), JSON or CSV."""
+    async with opened(text, key_env=key_env, ttl=ttl) as store:
+        found = [f for f in await find(store) if session_id in (None, f.session_id)]
+        branches = store.kind == "advanced-file"
+    names = ["session_id", *(["branch"] if branches else []), "orphan_outputs"]
+    rows = [{"session_id": f.session_id, "branch": f.branch, "orphan_outputs": f.orphan_outputs}
+            for f in found]  # fmt: skip
+    rows = [{k: row[k] for k in names} for row in rows]
+    if fmt == "json":
+        out.write(json.dumps(rows, indent=2) + "\n")
+    elif fmt == "csv":
+        writer = csv.DictWriter(out, fieldnames=names, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    else:
+        out.write("  ".join(n.ljust(24 if n == "session_id" else 0) for n in names).rstrip() + "\n")
+        for row in rows:
+            cells = [str(row[n]).ljust(24 if n == "session_id" else len(n)) for n in names]
+            out.write("  ".join(cells).rstrip() + "\n")
+        plural = "s" if len(rows) != 1 else ""
+        out.write(f"{len(rows)} poisoned session{plural} (listed by the database's own query)\n")
+    return found

@@ -1,0 +1,270 @@
+"""Redis stores: what the SDK's ``RedisSession`` keeps, read and written with its own layout.
+
+A ``RedisSession`` keeps a session under ``<prefix>:<session id>``: a hash (``session_id``,
+``created_at``, ``updated_at``) and a list ``...:messages`` of JSON texts, one per item, read in
+list order (``<prefix>`` is ``agents:session`` unless the application chose another; the store
+string names it as ``redis://host:port/db?key_prefix=...``). A row is an element of the list,
+its id the element's index.
+
+Sessions are listed by ``SCAN`` over the message lists and judged in session id order, in
+pipelined batches. A write is one optimistic transaction per session, the way ``RedisSession``
+writes: ``WATCH`` the list, read it, decide, then ``MULTI``/``EXEC`` the ``LSET`` of each
+rewritten element; when anyone else writes the list in between, ``EXEC`` does nothing and the
+session is read and judged again.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Sequence
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from .stores import (
+    REDIS_PREFIX,
+    FailAfter,
+    Item,
+    Plan,
+    Row,
+    SessionChanged,
+    Store,
+    StoredSession,
+    StoreError,
+    StoreSpec,
+    Unit,
+    one_line,
+)
+
+if TYPE_CHECKING:
+    from .backup import BackupSession
+    from .restore import Restored
+
+BATCH_SESSIONS = 200
+RETRIES = 200  # optimistic attempts per session before it is left alone as busy
+CONNECT_SECONDS = 5.0
+
+
+def parse_redis(text: str) -> tuple[str, str]:
+    """The store string and its label (the password hidden)."""
+    parts = urlsplit(text)
+    netloc = parts.netloc
+    if parts.password is not None:
+        netloc = netloc.replace(f":{parts.password}@", ":***@", 1)
+    return text, urlunsplit(parts._replace(netloc=netloc))
+
+
+def _client_url(text: str) -> tuple[str, str]:
+    """The URL for ``redis.asyncio.from_url`` and the key prefix (``key_prefix`` taken out)."""
+    parts = urlsplit(text)
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    prefix = next((v for k, v in query if k == "key_prefix"), REDIS_PREFIX)
+    rest = urlencode([(k, v) for k, v in query if k != "key_prefix"])
+    return urlunsplit(parts._replace(query=rest)), prefix
+
+
+def _glob(text: str) -> str:
+    return "".join(f"\\{c}" if c in "*?[]\\" else c for c in text)
+
+
+def _text(value: bytes | str) -> str:
+    """An element as text; bytes that are not UTF-8 kept as they are (``surrogateescape``)."""
+    return value if isinstance(value, str) else value.decode("utf-8", "surrogateescape")
+
+
+def _bytes(value: str) -> bytes:
+    return value.encode("utf-8", "surrogateescape")
+
+
+class RedisStore(Store):
+    """A ``RedisSession`` store on one Redis database."""
+
+    def __init__(self, spec: StoreSpec, client: Any, prefix: str, write: bool) -> None:
+        from .codec import PLAIN
+
+        self.spec, self.client, self.prefix, self.write = spec, client, prefix, write
+        self.codec = PLAIN
+        self._ids: list[str] | None = None
+
+    @property
+    def dialect(self) -> str:
+        return "redis"
+
+    def dump(self, value: Item) -> str:
+        return json.dumps(value, separators=(",", ":"))  # RedisSession's
+
+    def messages_key(self, session_id: str) -> str:
+        return f"{self.prefix}:{session_id}:messages"
+
+    def session_key(self, session_id: str) -> str:
+        return f"{self.prefix}:{session_id}"
+
+    async def session_ids(self) -> list[str]:
+        """Every session with a message list, in id order."""
+        head, tail = f"{self.prefix}:", ":messages"
+        found = set()
+        async for key in self.client.scan_iter(match=f"{_glob(head)}*{_glob(tail)}", count=1000,
+                                               _type="list"):  # fmt: skip
+            name = _text(key)
+            found.add(name[len(head) : -len(tail)])
+        return sorted(found)
+
+    async def _lists(self, session_id: str | None) -> AsyncIterator[tuple[str, list[bytes]]]:
+        """Each session's elements as stored (bytes), in pipelined batches of sessions."""
+        if session_id is None:
+            ids = await self.session_ids()
+        elif await self.client.exists(self.messages_key(session_id)):
+            ids = [session_id]
+        else:
+            return
+        for start in range(0, len(ids), BATCH_SESSIONS):
+            chunk = ids[start : start + BATCH_SESSIONS]
+            async with self.client.pipeline(transaction=False) as pipe:
+                for sid in chunk:
+                    pipe.lrange(self.messages_key(sid), 0, -1)
+                answers = await pipe.execute()
+            for sid, values in zip(chunk, answers, strict=True):
+                yield sid, values
+
+    async def sessions(self, session_id: str | None = None) -> AsyncIterator[StoredSession]:
+        async for sid, values in self._lists(session_id):
+            rows = tuple(Row(i, _text(value)) for i, value in enumerate(values))
+            yield StoredSession(sid, rows, None, self.codec)
+
+    async def units(self, session_id: str | None = None) -> AsyncIterator[Unit]:
+        async for sid, values in self._lists(session_id):
+            yield Unit(sid, None, values)  # bytes: the JSON parser reads them as they came
+
+    async def samples(self, limit: int = 50) -> list[tuple[str, str]]:
+        found: list[tuple[str, str]] = []
+        head, tail = f"{self.prefix}:", ":messages"
+        async for key in self.client.scan_iter(match=f"{_glob(head)}*{_glob(tail)}", count=100,
+                                               _type="list"):  # fmt: skip
+            sid = _text(key)[len(head) : -len(tail)]
+            for value in await self.client.lrange(key, 0, 4) + await self.client.lrange(
+                key, -5, -1
+            ):
+                found.append((sid, _text(value)))
+            if len(found) >= limit:
+                break
+        return found
+
+    async def rewrite(
+        self, session_id: str, plan: Plan, fail_after: FailAfter | None = None
+    ) -> tuple[StoredSession, dict[int, str]]:
+        from redis.exceptions import WatchError
+
+        if not self.write:
+            raise StoreError("the store was opened for reading")
+        key = self.messages_key(session_id)
+        for _ in range(RETRIES):
+            async with self.client.pipeline(transaction=True) as pipe:
+                try:
+                    await pipe.watch(key)
+                    texts = [_text(v) for v in await pipe.lrange(key, 0, -1)]
+                    current = StoredSession(
+                        session_id, tuple(Row(i, t) for i, t in enumerate(texts)), None, self.codec
+                    )
+                    written = {
+                        row_id: self.encode(session_id, item)
+                        for row_id, item in plan(current).items()
+                    }
+                    pipe.multi()
+                    for row_id, text in sorted(written.items()):
+                        pipe.lset(key, row_id, _bytes(text))
+                    if fail_after is not None:
+                        fail_after(session_id)  # raising here sends nothing: the MULTI is dropped
+                    if written:
+                        await pipe.execute()
+                    return current, written
+                except WatchError:
+                    continue  # another writer came first: read and judge again
+        raise SessionChanged(f"still being written after {RETRIES} attempts")
+
+    async def restore_session(self, saved: BackupSession) -> Restored:
+        from redis.exceptions import WatchError
+
+        from .restore import Restored, status_of
+
+        key, wanted = self.messages_key(saved.session_id), [r.data for r in saved.rows]
+        for _ in range(RETRIES):
+            async with self.client.pipeline(transaction=True) as pipe:
+                try:
+                    await pipe.watch(key, self.session_key(saved.session_id))
+                    current = [_text(v) for v in await pipe.lrange(key, 0, -1)]
+                    ttl = await pipe.pttl(key)
+                    has_parent = await pipe.exists(self.session_key(saved.session_id))
+                    shared = min(len(current), len(wanted))
+                    updated = sum(1 for i in range(shared) if current[i] != wanted[i])
+                    inserted, deleted = max(0, len(wanted) - shared), max(0, len(current) - shared)
+                    changed = current != wanted
+                    pipe.multi()
+                    if changed:
+                        pipe.delete(key)
+                        if wanted:
+                            pipe.rpush(key, *[_bytes(t) for t in wanted])
+                            if ttl and ttl > 0:
+                                pipe.pexpire(key, ttl)
+                    if not has_parent:
+                        pipe.hset(
+                            self.session_key(saved.session_id), "session_id", saved.session_id
+                        )
+                    await pipe.execute()
+                    break
+                except WatchError:
+                    continue
+        else:
+            raise StoreError(f"{saved.session_id}: still being written after {RETRIES} attempts")
+        after = [_text(v) for v in await self.client.lrange(key, 0, -1)]
+        return Restored(saved.session_id, status_of(after == wanted, changed), updated, inserted,
+                        deleted)  # fmt: skip
+
+    async def read_back(self, session_id: str) -> dict[str | None, list[Item]]:
+        from agents.extensions.memory import RedisSession
+
+        session = RedisSession(session_id, redis_client=self.client, key_prefix=self.prefix)
+        raw = await session.get_items()
+        if not self.codec.encrypted:
+            return {None: [dict(item) for item in raw]}
+        opened = [self.codec.decode(session_id, json.dumps(item)) for item in raw]
+        return {None: [item for item in opened if item is not None]}
+
+    async def write_raw(self, sessions: Sequence[tuple[str, Sequence[str]]]) -> None:
+        async with self.client.pipeline(transaction=False) as pipe:
+            for sid, texts in sessions:
+                pipe.hset(self.session_key(sid), mapping={"session_id": sid, "created_at": "0",
+                                                          "updated_at": "0"})  # fmt: skip
+                if texts:
+                    pipe.rpush(self.messages_key(sid), *[_bytes(t) for t in texts])
+            await pipe.execute()
+
+    async def close(self) -> None:
+        await self.client.aclose()
+
+
+async def open_redis(spec: StoreSpec, write: bool) -> RedisStore:
+    """Connect, check the server answers and holds ``RedisSession`` keys; nothing written."""
+    try:
+        import redis.asyncio as redis
+    except ImportError as error:
+        raise StoreError(f"{spec.label}: the redis package is not installed ({error})") from None
+    url, prefix = _client_url(spec.url)
+    try:
+        client = redis.from_url(url, socket_connect_timeout=CONNECT_SECONDS,
+                                socket_timeout=60)  # fmt: skip
+    except ValueError as error:
+        raise StoreError(f"not a Redis URL: {one_line(error)}") from None
+    store = RedisStore(spec, client, prefix, write)
+    try:
+        await client.ping()
+        if not await store.session_ids() and await client.dbsize() > 0:
+            raise StoreError(
+                f"{spec.label} holds no RedisSession keys under {prefix}: (its "
+                f"{await client.dbsize()} keys are not the SDK's; another ?key_prefix=?)"
+            )
+    except StoreError:
+        await store.close()
+        raise
+    except Exception as error:
+        await store.close()
+        raise StoreError(f"cannot reach {spec.label}: {one_line(error)}") from None
+    return store

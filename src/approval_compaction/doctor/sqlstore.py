@@ -1,0 +1,589 @@
+"""SQL stores: ``SQLiteSession``, ``AsyncSQLiteSession`` and ``AdvancedSQLiteSession`` files, and
+``SQLAlchemySession`` on any database SQLAlchemy reaches with an async driver.
+
+Reads of a SQLite file go straight through the standard library's ``sqlite3``, opened read-only
+(the fastest way to hand rows to a scan); reads of a URL stream through SQLAlchemy in batches.
+Writes go through SQLAlchemy in one transaction per session that first takes the session's lock
+the way the SDK's writers do: a first write takes SQLite's writer, other databases lock the
+session's row ``FOR UPDATE``.
+
+An ``AdvancedSQLiteSession`` file keeps each message once, in ``agent_messages``, and orders it
+in each branch by a ``message_structure`` row that also records the SDK's classification of the
+item (``message_type``, ``tool_name``). A rewritten message gets its structure rows classified
+again by the SDK's own rules, in the same transaction; ``turn_usage`` is never touched.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import sqlite3
+from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from datetime import datetime
+from itertools import groupby
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any, cast
+
+from .stores import (
+    BATCH_ROWS,
+    MESSAGE_COLUMNS,
+    MESSAGES_TABLE,
+    SESSION_COLUMNS,
+    SESSIONS_TABLE,
+    STRUCTURE_COLUMNS,
+    STRUCTURE_TABLE,
+    USAGE_TABLE,
+    FailAfter,
+    Item,
+    Plan,
+    Row,
+    Store,
+    StoredSession,
+    StoreError,
+    StoreSpec,
+    StructureRow,
+    Unit,
+    one_line,
+    text_time,
+    with_kind,
+)
+
+if TYPE_CHECKING:
+    from sqlalchemy import Table
+    from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+    from .backup import BackupSession
+    from .restore import Restored
+
+_STRUCTURE_SELECT = (
+    "id, session_id, message_id, branch_id, message_type, sequence_number, user_turn_number, "
+    "branch_turn_number, tool_name, created_at"
+)
+
+
+def _tables(advanced: bool) -> tuple[Table, Table, Table | None]:
+    """The SQLite files' tables, declared with the columns the doctor reads and writes."""
+    from sqlalchemy import Column, Integer, MetaData, String, Table, Text
+
+    metadata = MetaData()
+    sessions = Table(
+        SESSIONS_TABLE, metadata,
+        Column("session_id", String, primary_key=True),
+        Column("created_at", Text), Column("updated_at", Text),
+    )  # fmt: skip
+    messages = Table(
+        MESSAGES_TABLE, metadata,
+        Column("id", Integer, primary_key=True), Column("session_id", String),
+        Column("message_data", Text), Column("created_at", Text),
+    )  # fmt: skip
+    if not advanced:
+        return sessions, messages, None
+    structure = Table(
+        STRUCTURE_TABLE, metadata,
+        Column("id", Integer, primary_key=True), Column("session_id", String),
+        Column("message_id", Integer), Column("branch_id", String),
+        Column("message_type", String), Column("sequence_number", Integer),
+        Column("user_turn_number", Integer), Column("branch_turn_number", Integer),
+        Column("tool_name", String), Column("created_at", Text),
+    )  # fmt: skip
+    return sessions, messages, structure
+
+
+def _structure(row: Sequence[Any]) -> StructureRow:
+    return StructureRow(int(row[0]), int(row[2]), str(row[3]), str(row[4]), int(row[5]),
+                        row[6], row[7], row[8], text_time(row[9]))  # fmt: skip
+
+
+def _check_columns(label: str, found: dict[str, set[str]], advanced: bool) -> None:
+    needed = [(SESSIONS_TABLE, SESSION_COLUMNS), (MESSAGES_TABLE, MESSAGE_COLUMNS)]
+    if advanced:
+        needed.append((STRUCTURE_TABLE, STRUCTURE_COLUMNS))
+    for name, columns in needed:
+        if name not in found:
+            raise StoreError(f"{label} is not an SDK session store: no table {name}")
+        missing = sorted(columns - found[name])
+        if missing:
+            raise StoreError(
+                f"{label}: table {name} is not the SDK's layout "
+                f"(missing column {', '.join(missing)})"
+            )
+
+
+def _classify(stored: Item) -> tuple[str, str | None]:
+    """``AdvancedSQLiteSession``'s own classification of a stored value (its methods read no
+    state of the session: called unbound)."""
+    from agents.extensions.memory import AdvancedSQLiteSession
+
+    cls = cast(Any, AdvancedSQLiteSession)
+    return str(cls._classify_message_type(None, stored)), cls._extract_tool_name(None, stored)
+
+
+class SqlStore(Store):
+    """A store in SQL tables, read in the SDK session class's order."""
+
+    def __init__(
+        self,
+        spec: StoreSpec,
+        engine: AsyncEngine | None,
+        tables: tuple[Table, Table, Table | None],
+        write: bool,
+        file: sqlite3.Connection | None,
+    ) -> None:
+        from .codec import PLAIN
+
+        self.spec, self.write, self.codec = spec, write, PLAIN
+        self._engine, self._file = engine, file
+        self.sessions_table, self.messages_table, self.structure_table = tables
+
+    @property
+    def engine(self) -> AsyncEngine:
+        if self._engine is None:
+            from sqlalchemy.ext.asyncio import create_async_engine
+
+            self._engine = create_async_engine(f"sqlite+aiosqlite:///{self.spec.path}")
+        return self._engine
+
+    @property
+    def dialect(self) -> str:
+        if self._file is not None or self.spec.kind != "url":
+            return "sqlite"
+        return str(self.engine.dialect.name)
+
+    @property
+    def advanced(self) -> bool:
+        return self.structure_table is not None
+
+    def dump(self, value: Item) -> str:
+        if self.spec.kind == "url":  # SQLAlchemySession's
+            return json.dumps(value, ensure_ascii=True, separators=(",", ":"))
+        return json.dumps(value)  # SQLiteSession's, AsyncSQLiteSession's, AdvancedSQLiteSession's
+
+    @property
+    def order(self) -> str:
+        """The SDK class's read order of one session's rows."""
+        return "m.id" if self.spec.kind != "url" else "m.created_at, m.id"
+
+    async def _batches(self, sql: str, params: dict[str, Any]) -> AsyncIterator[list[Any]]:
+        """Rows of a query in batches: ``sqlite3`` for a file, SQLAlchemy's stream for a URL."""
+        if self._file is not None:
+            cursor = self._file.execute(sql, params)
+            try:
+                while batch := cursor.fetchmany(BATCH_ROWS):
+                    yield batch
+            finally:
+                with contextlib.suppress(sqlite3.ProgrammingError):  # closed with the store
+                    cursor.close()
+            return
+        from sqlalchemy import text
+
+        if not params:  # a query with no parameters may hold colons (the in-database query)
+            sql = sql.replace(":", "\\:")
+        async with self.engine.connect() as conn:
+            query = text(sql).execution_options(yield_per=BATCH_ROWS)
+            result = await conn.stream(query, params or None)
+            async for partition in result.partitions(BATCH_ROWS):  # the size keeps it streaming
+                yield [tuple(row) for row in partition]
+
+    async def _grouped(
+        self, sql: str, params: dict[str, Any], width: int = 1
+    ) -> AsyncIterator[tuple[Any, list[Any]]]:
+        """The query's rows grouped by their first ``width`` columns (the query orders them)."""
+        key = itemgetter(*range(width)) if width > 1 else itemgetter(0)
+        current: Any = None
+        rows: list[Any] = []
+        started = False
+        async for batch in self._batches(sql, params):
+            for value, group in groupby(batch, key):
+                if started and value == current:
+                    rows.extend(group)
+                    continue
+                if started:
+                    yield current, rows
+                current, rows, started = value, list(group), True
+        if started:
+            yield current, rows
+
+    def _where(self, session_id: str | None, column: str) -> tuple[str, dict[str, Any]]:
+        if session_id is None:
+            return "", {}
+        return f" WHERE {column} = :sid", {"sid": session_id}
+
+    async def sessions(self, session_id: str | None = None) -> AsyncIterator[StoredSession]:
+        where, params = self._where(session_id, "s.session_id")
+        sql = (
+            f"SELECT s.session_id, m.id, m.message_data, m.created_at FROM {SESSIONS_TABLE} s "
+            f"LEFT JOIN {MESSAGES_TABLE} m ON m.session_id = s.session_id{where} "
+            f"ORDER BY s.session_id, {self.order}"
+        )
+        structures = self._structures(session_id) if self.advanced else None
+        try:
+            async for session in self._merged(sql, params, structures):
+                yield session
+        finally:
+            if structures is not None:
+                await structures.aclose()
+
+    async def _merged(
+        self,
+        sql: str,
+        params: dict[str, Any],
+        structures: AsyncIterator[tuple[Any, list[StructureRow]]] | None,
+    ) -> AsyncIterator[StoredSession]:
+        pending: tuple[Any, list[StructureRow]] | None = None
+        async for sid, found in self._grouped(sql, params):
+            rows = tuple(Row(int(i), str(d), text_time(c)) for _, i, d, c in found if i is not None)
+            structure: tuple[StructureRow, ...] | None = None
+            if structures is not None:
+                taken: list[StructureRow] = []
+                while True:
+                    if pending is None:
+                        pending = await anext(structures, None)
+                        if pending is None:
+                            break
+                    if pending[0] < sid:
+                        pending = None
+                        continue
+                    if pending[0] == sid:
+                        taken, pending = pending[1], None
+                    break
+                structure = tuple(taken)
+            yield StoredSession(str(sid), rows, structure, self.codec)
+
+    async def _structures(
+        self, session_id: str | None
+    ) -> AsyncGenerator[tuple[Any, list[StructureRow]], None]:
+        where, params = self._where(session_id, "session_id")
+        sql = (
+            f"SELECT session_id AS sid, {_STRUCTURE_SELECT} FROM {STRUCTURE_TABLE}{where} "
+            "ORDER BY session_id, id"
+        )
+        async for sid, found in self._grouped(sql, params):
+            yield sid, [_structure(row[1:]) for row in found]
+
+    def _units_sql(self, session_id: str | None) -> tuple[str, dict[str, Any], int]:
+        where, params = self._where(session_id, "s.session_id")
+        if not self.advanced:
+            sql = (
+                f"SELECT s.session_id, m.message_data FROM {SESSIONS_TABLE} s "
+                f"LEFT JOIN {MESSAGES_TABLE} m ON m.session_id = s.session_id{where} "
+                f"ORDER BY s.session_id, {self.order}"
+            )
+            return sql, params, 1
+        sql = (
+            f"SELECT s.session_id, b.branch_id, b.message_data FROM {SESSIONS_TABLE} s "
+            f"LEFT JOIN (SELECT st.session_id, st.branch_id, st.sequence_number, m.message_data "
+            f"FROM {STRUCTURE_TABLE} st JOIN {MESSAGES_TABLE} m ON m.id = st.message_id "
+            f"AND m.session_id = st.session_id) b ON b.session_id = s.session_id{where} "
+            f"ORDER BY s.session_id, b.branch_id, b.sequence_number"
+        )
+        return sql, params, 2
+
+    async def units(self, session_id: str | None = None) -> AsyncIterator[Unit]:
+        sql, params, width = self._units_sql(session_id)
+        if width == 1:
+            async for sid, found in self._grouped(sql, params):
+                yield Unit(str(sid), None, [d for _, d in found if d is not None])
+            return
+        async for (sid, branch), found in self._grouped(sql, params, width):
+            texts = [d for _, _, d in found if d is not None]
+            yield Unit(str(sid), "main" if branch is None else str(branch), texts)
+
+    async def samples(self, limit: int = 50) -> list[tuple[str, str]]:
+        half = max(1, limit // 2)
+        found: list[tuple[str, str]] = []
+        for direction in ("ASC", "DESC"):
+            sql = (
+                f"SELECT session_id, message_data FROM {MESSAGES_TABLE} "
+                f"ORDER BY id {direction} LIMIT {half}"
+            )
+            async for batch in self._batches(sql, {}):
+                found.extend((str(s), str(d)) for s, d in batch)
+        return found
+
+    async def read_rows(self, conn: AsyncConnection, session_id: str) -> StoredSession:
+        """One session's rows (and structure) inside an open transaction."""
+        from sqlalchemy import text
+
+        sql = (
+            f"SELECT m.id, m.message_data, m.created_at FROM {MESSAGES_TABLE} m "
+            f"WHERE m.session_id = :sid ORDER BY {self.order}"
+        )
+        result = await conn.execute(text(sql), {"sid": session_id})
+        rows = tuple(Row(int(i), str(d), text_time(c)) for i, d, c in result.all())
+        structure = None
+        if self.advanced:
+            sql = f"SELECT {_STRUCTURE_SELECT} FROM {STRUCTURE_TABLE} WHERE session_id = :sid"
+            sql += " ORDER BY id"
+            found = await conn.execute(text(sql), {"sid": session_id})
+            structure = tuple(_structure(row) for row in found.all())
+        return StoredSession(session_id, rows, structure, self.codec)
+
+    @asynccontextmanager
+    async def locked(self, session_id: str) -> AsyncIterator[AsyncConnection]:
+        """One transaction that holds the session's write lock, committed when the block ends.
+
+        SQLite takes the database's writer with a first write (the SDK's own trick); other
+        databases lock the session's row ``FOR UPDATE``, as the SDK's writers do.
+        """
+        from sqlalchemy import select, update
+
+        if not self.write:
+            raise StoreError("the store was opened for reading")
+        s = self.sessions_table.c
+        async with self.engine.begin() as conn:
+            if self.dialect == "sqlite":
+                await conn.execute(
+                    update(self.sessions_table)
+                    .where(s.session_id == session_id)
+                    .values(updated_at=s.updated_at)
+                )
+            else:
+                query = select(s.session_id).where(s.session_id == session_id)
+                await conn.execute(query.with_for_update())
+            yield conn
+
+    async def rewrite(
+        self, session_id: str, plan: Plan, fail_after: FailAfter | None = None
+    ) -> tuple[StoredSession, dict[int, str]]:
+        from sqlalchemy import update
+
+        m = self.messages_table.c
+        written: dict[int, str] = {}
+        async with self.locked(session_id) as conn:
+            current = await self.read_rows(conn, session_id)
+            for row_id, item in plan(current).items():
+                stored = self.codec.encode(session_id, item)
+                written[row_id] = self.dump(stored)
+                await conn.execute(
+                    update(self.messages_table)
+                    .where(m.id == row_id, m.session_id == session_id)
+                    .values(message_data=written[row_id])
+                )
+                if self.structure_table is not None:
+                    kind, tool = _classify(stored)
+                    st = self.structure_table.c
+                    await conn.execute(
+                        update(self.structure_table)
+                        .where(st.message_id == row_id, st.session_id == session_id)
+                        .values(message_type=kind, tool_name=tool)
+                    )
+            if fail_after is not None:
+                fail_after(session_id)  # a test's injected failure: rolls this one back
+        return current, written
+
+    def _created(self, value: str | None) -> Any:
+        if value is None or self.spec.kind != "url":
+            return value
+        try:
+            return datetime.fromisoformat(value)
+        except ValueError:
+            return value
+
+    async def restore_session(self, saved: BackupSession) -> Restored:
+        from sqlalchemy import delete, insert, select, update
+
+        from .restore import Restored, status_of
+
+        s, m = self.sessions_table, self.messages_table
+        wanted = {row.id for row in saved.rows}
+        async with self.locked(saved.session_id) as conn:
+            parent = select(s.c.session_id).where(s.c.session_id == saved.session_id)
+            if (await conn.execute(parent)).first() is None:
+                await conn.execute(insert(s).values(session_id=saved.session_id))
+            before = await self.read_rows(conn, saved.session_id)
+            current = {r.id: r.data for r in before.rows}
+            updates = [r for r in saved.rows if r.id in current and current[r.id] != r.data]
+            inserts = [r for r in saved.rows if r.id not in current]
+            deletes = [i for i in current if i not in wanted]
+            for row in updates:
+                await conn.execute(
+                    update(m).where(m.c.id == row.id, m.c.session_id == saved.session_id)
+                    .values(message_data=row.data)
+                )  # fmt: skip
+            if deletes:
+                await conn.execute(
+                    delete(m).where(m.c.session_id == saved.session_id, m.c.id.in_(deletes))
+                )
+            for row in inserts:
+                values: dict[str, Any] = {"id": row.id, "session_id": saved.session_id}
+                values["message_data"] = row.data
+                if row.created_at is not None:
+                    values["created_at"] = self._created(row.created_at)
+                await conn.execute(insert(m).values(**values))
+            changed = bool(updates or inserts or deletes)
+            if self.structure_table is not None and saved.structure is not None:
+                changed |= await self._restore_structure(conn, saved, before)
+        async with self.engine.connect() as conn:
+            after = await self.read_rows(conn, saved.session_id)
+        same = [(r.id, r.data) for r in after.rows] == [(r.id, r.data) for r in saved.rows]
+        if saved.structure is not None and self.structure_table is not None:
+            same = same and after.structure == saved.structure
+        return Restored(saved.session_id, status_of(same, changed), len(updates), len(inserts),
+                        len(deletes))  # fmt: skip
+
+    async def _restore_structure(
+        self, conn: AsyncConnection, saved: BackupSession, before: StoredSession
+    ) -> bool:
+        from sqlalchemy import delete, insert, update
+
+        assert self.structure_table is not None and saved.structure is not None
+        st = self.structure_table
+        now = {e.id: e for e in before.structure or ()}
+        wanted = {e.id: e for e in saved.structure}
+        changed = False
+        for entry in saved.structure:
+            values = {"session_id": saved.session_id, "message_id": entry.message_id,
+                      "branch_id": entry.branch_id, "message_type": entry.message_type,
+                      "sequence_number": entry.sequence_number,
+                      "user_turn_number": entry.user_turn_number,
+                      "branch_turn_number": entry.branch_turn_number,
+                      "tool_name": entry.tool_name}  # fmt: skip
+            if entry.id not in now:
+                await conn.execute(
+                    insert(st).values(id=entry.id, created_at=entry.created_at, **values)
+                )
+                changed = True
+            elif now[entry.id] != entry:
+                await conn.execute(update(st).where(st.c.id == entry.id).values(**values))
+                changed = True
+        extra = [i for i in now if i not in wanted]
+        if extra:
+            await conn.execute(
+                delete(st).where(st.c.session_id == saved.session_id, st.c.id.in_(extra))
+            )
+            changed = True
+        return changed
+
+    async def read_back(self, session_id: str) -> dict[str | None, list[Item]]:
+        underlying: Any
+        branches: list[str | None] = [None]
+        if self.spec.kind == "sqlite-file":
+            from agents import SQLiteSession
+
+            underlying = SQLiteSession(session_id, str(self.spec.path))
+        elif self.spec.kind == "advanced-file":
+            from agents.extensions.memory import AdvancedSQLiteSession
+
+            underlying = AdvancedSQLiteSession(session_id=session_id, db_path=str(self.spec.path))
+            branches = sorted({b["branch_id"] for b in await underlying.list_branches()}) or [
+                "main"
+            ]
+        else:
+            from agents.extensions.memory import SQLAlchemySession
+
+            underlying = SQLAlchemySession(session_id, engine=self.engine)
+        try:
+            found: dict[str | None, list[Item]] = {}
+            for branch in branches:
+                if branch is None:
+                    raw = await underlying.get_items()
+                else:
+                    raw = await underlying.get_items(branch_id=branch)
+                found[branch] = self._readable(session_id, raw)
+            return found
+        finally:
+            if hasattr(underlying, "close") and self.spec.kind != "url":
+                underlying.close()
+
+    def _readable(self, session_id: str, raw: Iterable[Any]) -> list[Item]:
+        """Items the SDK returned, opened as ``EncryptedSession`` would (for encrypted stores)."""
+        if not self.codec.encrypted:
+            return [dict(item) for item in raw]
+        opened = [self.codec.decode(session_id, json.dumps(item)) for item in raw]
+        return [item for item in opened if item is not None]
+
+    async def write_raw(self, sessions: Sequence[tuple[str, Sequence[str]]]) -> None:
+        from sqlalchemy import insert
+
+        if not sessions:
+            return
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                insert(self.sessions_table), [{"session_id": sid} for sid, _ in sessions]
+            )
+            rows = [
+                {"session_id": sid, "message_data": t} for sid, texts in sessions for t in texts
+            ]
+            if rows:
+                await conn.execute(insert(self.messages_table), rows)
+
+    async def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+        if self._engine is not None:
+            await self._engine.dispose()
+
+
+def _file_tables(conn: sqlite3.Connection) -> dict[str, set[str]]:
+    names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    return {name: {r[1] for r in conn.execute(f'PRAGMA table_info("{name}")')} for name in names}
+
+
+async def _open_file(spec: StoreSpec, write: bool) -> SqlStore:
+    assert spec.path is not None
+    try:
+        conn = sqlite3.connect(f"file:{spec.path}?mode=ro", uri=True, check_same_thread=False)
+        found = _file_tables(conn)
+    except sqlite3.Error as error:
+        raise StoreError(f"cannot read {spec.label}: {one_line(error)}") from None
+    advanced = STRUCTURE_TABLE in found or USAGE_TABLE in found
+    try:
+        _check_columns(spec.label, found, advanced)
+    except StoreError:
+        conn.close()
+        raise
+    kind_spec = with_kind(spec, "advanced-file") if advanced else spec
+    store = SqlStore(kind_spec, None, _tables(advanced), write, conn)
+    if write:
+        try:
+            async with store.engine.connect():
+                pass
+        except Exception as error:
+            await store.close()
+            raise StoreError(f"cannot open {spec.label} for writing: {one_line(error)}") from None
+    return store
+
+
+async def open_sql(spec: StoreSpec, write: bool) -> SqlStore:
+    """Connect and check the layout; a one-line ``StoreError`` for any problem, nothing written."""
+    if spec.kind == "sqlite-file":
+        return await _open_file(spec, write)
+    from sqlalchemy import inspect
+    from sqlalchemy.exc import SQLAlchemyError
+
+    try:
+        from agents.extensions.memory import SQLAlchemySession
+
+        session = SQLAlchemySession.from_url("approval-compaction-doctor", url=spec.url)
+        # The SDK's own table objects, so the store reads and writes exactly its columns.
+        sessions, messages = (
+            getattr(session, "_sessions", None),
+            getattr(session, "_messages", None),
+        )
+        if sessions is None or messages is None:
+            raise ValueError("this openai-agents release's SQLAlchemySession has no table objects")
+    except (SQLAlchemyError, ImportError, ValueError, TypeError) as error:
+        raise StoreError(f"cannot open {spec.label}: {one_line(error)}") from None
+    store = SqlStore(spec, session.engine, (sessions, messages, None), write, None)
+
+    def columns(sync_conn: Any) -> dict[str, set[str]]:
+        inspector = inspect(sync_conn)
+        names = set(inspector.get_table_names())
+        return {name: {c["name"] for c in inspector.get_columns(name)} for name in names
+                if name in (SESSIONS_TABLE, MESSAGES_TABLE)}  # fmt: skip
+
+    try:
+        async with asyncio.timeout(30):
+            async with store.engine.connect() as conn:
+                found = await conn.run_sync(columns)
+        _check_columns(spec.label, found, False)
+    except StoreError:
+        await store.close()
+        raise
+    except Exception as error:  # driver errors (refused, unknown database) have many types
+        await store.close()
+        raise StoreError(f"cannot read {spec.label}: {one_line(error)}") from None
+    return store

@@ -1,0 +1,151 @@
+"""The in-database query answers what the Python scan answers, on every SQL dialect, edge cases
+included: repeated call ids, hosted MCP approval pairs, tool search items, rows that do not
+parse, ids that are not strings, and types nested inside content."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from approval_compaction.doctor import indb
+from approval_compaction.doctor.scan import reports
+from approval_compaction.doctor.stores import StoreError, opened
+from approval_compaction.testing import synthetic
+
+from .conftest import SOCKET, new_store
+
+CALL = {"type": "function_call", "call_id": "c1", "name": "t", "arguments": "{}"}
+OUT = {"type": "function_call_output", "call_id": "c1", "output": "x"}
+USER = {"role": "user", "content": "hi"}
+
+
+def texts(*items: object) -> list[str]:
+    return [item if isinstance(item, str) else json.dumps(item) for item in items]
+
+
+EDGE_SESSIONS: dict[str, list[str]] = {
+    "paired": texts(USER, CALL, OUT),
+    "orphan": texts(USER, OUT),
+    "repeated-id-twice-answered": texts(CALL, OUT, OUT),
+    "repeated-id-paired": texts(CALL, CALL, OUT, OUT),
+    "repeated-id-out-first": texts(OUT, CALL, OUT),
+    "mcp-pair": texts(
+        {"type": "mcp_approval_request", "id": "a1", "name": "t"},
+        {"type": "mcp_approval_response", "approval_request_id": "a1", "approve": True},
+    ),  # fmt: skip
+    "mcp-alone": texts({"type": "mcp_approval_response", "approval_request_id": "a1"}),
+    "mcp-wrong-field": texts(
+        {"type": "mcp_approval_request", "call_id": "a1"},
+        {"type": "mcp_approval_response", "approval_request_id": "a1"},
+    ),
+    "tool-search-pair": texts({"type": "tool_search_call"}, {"type": "tool_search_output"}),
+    "tool-search-extra": texts(
+        {"type": "tool_search_call"}, {"type": "tool_search_output"}, {"type": "tool_search_output"}
+    ),  # fmt: skip
+    "unparsable-orphan": texts(
+        USER, '{"type": "function_call_output", "call_id": "c1"', "not json"
+    ),
+    "not-objects": texts("[1, 2]", '"function_call_output"', "12", "", USER),
+    "padded": texts("  " + json.dumps(OUT) + "\n"),
+    "non-string-ids": texts(
+        {"type": "function_call", "call_id": 7}, {"type": "function_call_output", "call_id": 8}
+    ),
+    "non-string-type": texts({"type": 5, "call_id": "c1"}, {"type": ["function_call_output"]}),
+    "nested-type": texts(
+        {"role": "assistant", "content": [{"type": "function_call_output", "call_id": "zz"}]}
+    ),  # fmt: skip
+    "case-matters": texts({"type": "Function_Call_Output", "call_id": "c1"}),
+    "escaped-id": [
+        '{"type": "function_call", "call_id": "caf\\u00e9"}',
+        '{"type": "function_call_output", "call_id": "café"}',
+    ],
+    "other-kinds": texts(
+        {"type": "shell_call", "call_id": "s"},
+        {"type": "computer_call_output", "call_id": "s"},
+        {"type": "custom_tool_call_output", "call_id": "q"},
+    ),
+    "empty": [],
+}
+
+DIALECT_BACKENDS = [
+    pytest.param("sqlite", id="sqlite"),
+    pytest.param("postgresql", id="postgresql", marks=SOCKET),
+    pytest.param("mariadb", id="mariadb", marks=SOCKET),
+]
+
+
+def answers(
+    text: str,
+) -> tuple[dict[tuple[str, str | None], int], dict[tuple[str, str | None], int]]:
+    async def both() -> tuple[dict[tuple[str, str | None], int], dict[tuple[str, str | None], int]]:
+        async with opened(text) as store:
+            python = {(r.session_id, r.branch): len(r.orphan_outputs)
+                      async for r in reports(store) if r.verdict == "poisoned"}  # fmt: skip
+            database = {(f.session_id, f.branch): f.orphan_outputs for f in await indb.find(store)}
+        return python, database
+
+    return asyncio.run(both())
+
+
+@pytest.mark.parametrize("backend", DIALECT_BACKENDS)
+def test_the_query_answers_what_the_scan_answers(
+    request: pytest.FixtureRequest, tmp_path: Path, backend: str
+) -> None:
+    text = new_store(request, tmp_path, backend)
+    asyncio.run(synthetic.generate(text, 30, 12))
+
+    async def add_edges() -> None:
+        async with opened(text, write=True, decode=False) as store:
+            await store.write_raw(list(EDGE_SESSIONS.items()))
+
+    asyncio.run(add_edges())
+    python, database = answers(text)
+    assert database == python
+    assert {sid for sid, _ in python} >= {"orphan", "repeated-id-twice-answered", "mcp-alone",
+                                          "tool-search-extra", "padded"}  # fmt: skip
+    assert not {"unparsable-orphan", "case-matters", "nested-type", "escaped-id"} & {
+        sid for sid, _ in python
+    }
+
+
+def test_the_query_judges_every_branch(tmp_path: Path) -> None:
+    path = str(tmp_path / "advanced.db")
+    asyncio.run(synthetic.generate_advanced(path, 12, 12))
+    python, database = answers(path)
+    assert database == python and any(branch != "main" for _, branch in python)
+
+
+@pytest.mark.parametrize("dialect", indb.DIALECTS)
+def test_each_dialect_prints_one_read_only_query(dialect: indb.Dialect) -> None:
+    sql = indb.query(dialect)
+    body = sql.upper()
+    assert body.count("SELECT") > 3 and ";" not in sql
+    assert not any(
+        word in body.split() for word in ("INSERT", "UPDATE", "DELETE", "CREATE", "DROP")
+    )
+
+
+def test_stores_the_query_cannot_read_are_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from .conftest import TEST_KEY
+
+    path = str(tmp_path / "encrypted.db")
+    monkeypatch.setenv("SESSION_ENCRYPTION_KEY", TEST_KEY)
+    asyncio.run(synthetic.generate(path, 3, 6, key=TEST_KEY))
+
+    async def run() -> None:
+        async with opened(path) as store:
+            await indb.find(store)
+
+    with pytest.raises(StoreError, match="EncryptedSession items: only the doctor"):
+        asyncio.run(run())
+    with pytest.raises(StoreError, match="unknown dialect"):
+        indb.query("oracle")  # type: ignore[arg-type]
+
+
+Unused = Callable[[], None]
