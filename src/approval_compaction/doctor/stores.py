@@ -66,8 +66,9 @@ class StoreError(InvestigationError):
     """A store that cannot be read as one of the SDK's session stores."""
 
 
-class SessionChanged(Exception):
-    """Raised by a rewrite's plan, inside the lock, to leave the session untouched."""
+class SessionChanged(InvestigationError):
+    """Raised by a rewrite's plan, inside the lock, to leave the session untouched (repair
+    catches it and reports the session as changed; were it ever to escape, it is one line)."""
 
 
 @dataclass(frozen=True)
