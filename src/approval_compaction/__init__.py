@@ -1,7 +1,7 @@
 """approval-compaction: how automatic compaction orphans a tool call awaiting approval.
 
 The public API runs the scenario's cases on the installed ``openai-agents`` release, judges
-seven invariants on what each case stored and sent, and shows the results as frames and figures.
+eight invariants on what each case stored and sent, and shows the results as frames and figures.
 
 This front door is lazy (PEP 562): ``import approval_compaction`` loads nothing but this file,
 and ``approval_compaction.run_case`` imports the study, and the SDK, on first use. Each name is
@@ -24,6 +24,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".analysis.matrix": ("MatrixRecord", "records"),
     ".analysis.table": ("pivot", "seed_table", "to_frame", "violations"),
     ".analysis.outcomes": ("outcome_frame", "outcome_of"),
+    ".analysis.meeting": ("Meeting", "all_meetings", "meetings"),
     ".analysis.folding": (
         "block_order",
         "choice_effects",
@@ -37,7 +38,9 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "doctor_answers",
         "finding",
         "fold_answer",
+        "meets_answer",
         "outcome_answer",
+        "rules_answer",
         "severity_answer",
         "variant_summary",
         "walkthrough_answer",
@@ -61,7 +64,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "state_items_table",
         "warnings_table",
     ),
-    ".releases.sweep": ("ReleaseRecord", "load_results"),
+    ".releases.sweep": ("ReleaseRecord", "load_meetings", "load_results"),
     ".releases.tables": ("release_grid", "release_table", "release_violations", "sweep_frame"),
     ".releases.crosscheck": ("regression_table",),
     ".releases.upstream.text": ("suite_answer",),
@@ -93,9 +96,9 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "trace_frame",
     ),
     ".wire.app": ("standin_client",),
-    ".study.wiring": ("responses_backend",),
+    ".study.wiring": ("backend_for", "lenient_backend", "responses_backend"),
     ".analysis.evidence": ("body_diff", "conversion", "failure"),
-    ".wire.rules": ("RULES",),
+    ".wire.rules": ("RULES", "UNKNOWN"),
     ".wire.standin": ("StandIn",),
     ".share.report": ("Report", "build_report", "write_report"),
     ".doctor.verdict": ("SessionReport", "judge"),
