@@ -1,13 +1,19 @@
-"""The real server on 127.0.0.1: the same answers over a socket, a log, and a port in use."""
+"""The real server on 127.0.0.1: the same answers over a socket, a log, a port in use, and
+random or malformed requests answered without a server error."""
 
 from __future__ import annotations
 
+import json
 import socket
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from approval_compaction.cli import main
-from approval_compaction.wire.server import PortInUseError, bind, running
+from approval_compaction.wire.server import PortInUseError, Running, bind, running
 
 httpx = pytest.importorskip("httpx")
 
@@ -27,6 +33,20 @@ def test_server_answers_and_logs_each_request() -> None:
 
 
 @pytest.mark.enable_socket
+def test_server_lenient_compaction_accepts_what_the_faithful_one_refuses() -> None:
+    call = {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"}
+    statuses = []
+    for rules in ("faithful", "lenient"):
+        with running(compact_rules=rules) as server:  # type: ignore[arg-type]
+            server.standin.script = [[call]]
+            with httpx.Client(base_url=server.base_url, timeout=10) as client:
+                first = client.post("/responses", json={"input": "q"}).json()
+                body = {"previous_response_id": first["id"]}
+                statuses.append(client.post("/responses/compact", json=body).status_code)
+    assert statuses == [400, 200]
+
+
+@pytest.mark.enable_socket
 def test_server_port_in_use_is_one_clear_line(capsys: pytest.CaptureFixture[str]) -> None:
     taken = socket.socket()
     taken.bind(("127.0.0.1", 0))
@@ -43,13 +63,7 @@ def test_server_port_in_use_is_one_clear_line(capsys: pytest.CaptureFixture[str]
 
 
 # Bad input never crashes the stand-in: random and malformed requests on a real port.
-from collections.abc import Iterator  # noqa: E402  # the fuzz test's imports, kept beside it
-from typing import Any  # noqa: E402
 
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-from approval_compaction.wire.server import Running  # noqa: E402
 
 FUZZ_EXAMPLES = 600  # per test: bounded by count, not time
 JSON = st.recursive(
@@ -92,7 +106,7 @@ def served() -> Iterator[tuple[Running, Any]]:
 @given(
     method=st.sampled_from(["POST", "GET", "PUT", "DELETE"]),
     path=PATHS,
-    body=BODY.map(lambda b: __import__("json").dumps(b).encode()) | st.binary(max_size=64),
+    body=BODY.map(lambda b: json.dumps(b).encode()) | st.binary(max_size=64),
 )
 def test_server_random_requests_never_get_a_server_error(
     served: tuple[Running, Any], method: str, path: str, body: bytes
