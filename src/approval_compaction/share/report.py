@@ -405,7 +405,7 @@ def head(
     if output is not None:
         parts += ["", f"<!-- {attach_hint(output)} -->"]
     own = errors_met(all_meetings(j.run for j in wire), [version])
-    errors = merge_errors(own, committed.errors_met if committed else ())
+    errors = merge_errors(committed.errors_met if committed else (), own)
     parts += user_view(judged, wire, severity_sentence(sweep) if sweep else None, errors)
     skipped = [run for run in runs if run.error is not None or run.not_applicable is not None]
     if skipped:
