@@ -135,6 +135,26 @@ def test_cli_matrix_model_responses_records_what_the_user_saw(
     )
 
 
+@pytest.mark.parametrize(
+    ("rules", "pause", "next_turn"),
+    [("faithful", False, True), ("lenient", True, False)],
+    ids=["faithful", "lenient"],
+)
+def test_cli_matrix_mode_and_compact_rules_say_where_the_user_meets_the_400(
+    capsys: pytest.CaptureFixture[str], rules: str, pause: bool, next_turn: bool
+) -> None:
+    """In the SDK's default mode the compaction endpoint refuses the pause (#2317); the lenient
+    endpoint of the original report compacts the call away, and the next turn fails instead."""
+    case = "runner=run,decision=approve,compaction=on,state_boundary=json"
+    argv = ["matrix", "--model", "responses", "--mode", "auto", "--compact-rules", rules]
+    assert main([*argv, "--format", "json", "--case", case]) == 0
+    verdicts = {r["invariant"]: r for r in json.loads(capsys.readouterr().out)}
+    assert verdicts["pause_accepted"]["holds"] is pause
+    assert verdicts["next_turn_accepted"]["holds"] is next_turn
+    if not pause:
+        assert "/v1/responses/compact" in verdicts["pause_accepted"]["detail"]
+
+
 def test_cli_matrix_unknown_model_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["matrix", "--model", "gpt"])

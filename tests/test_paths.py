@@ -15,6 +15,8 @@ def test_data_names_every_committed_result_file() -> None:
         layout.fix_matrix,
         layout.newest_matrix,
         layout.sweep,
+        layout.sweep_meetings,
+        layout.meetings,
         layout.release_dates,
         layout.fix_releases,
         layout.mechanism,

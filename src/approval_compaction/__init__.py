@@ -1,7 +1,7 @@
 """approval-compaction: how automatic compaction orphans a tool call awaiting approval.
 
 The public API runs the scenario's cases on the installed ``openai-agents`` release, judges
-seven invariants on what each case stored and sent, and shows the results as frames and figures.
+eight invariants on what each case stored and sent, and shows the results as frames and figures.
 
 This front door is curated and lazy (PEP 562): it names what the notebooks and the README use,
 ``import approval_compaction`` loads nothing but this file, and ``approval_compaction.run_case``
@@ -24,12 +24,13 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".study.scenario": ("Case", "select_cases"),
     ".study.capture": ("sdk_version",),
     ".study.harness": ("run_case", "run_matrix"),
-    ".study.wiring": ("responses_backend",),
+    ".study.wiring": ("backend_for", "lenient_backend", "responses_backend"),
     # judging the runs
     ".analysis.invariants": ("evaluate",),
     ".analysis.matrix": ("records",),
     ".analysis.table": ("pivot", "seed_table", "to_frame"),
     ".analysis.outcomes": ("outcome_frame",),
+    ".analysis.meeting": ("all_meetings",),
     ".analysis.folding": (
         "block_order",
         "choice_effects",
@@ -44,7 +45,9 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "doctor_answers",
         "finding",
         "fold_answer",
+        "meets_answer",
         "outcome_answer",
+        "rules_answer",
         "severity_answer",
         "variant_summary",
         "walkthrough_answer",
@@ -65,7 +68,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "state_items_table",
     ),
     # every release
-    ".releases.sweep": ("ReleaseRecord", "load_results"),
+    ".releases.sweep": ("ReleaseRecord", "load_meetings", "load_results"),
     ".releases.tables": ("release_grid", "release_table", "release_violations", "sweep_frame"),
     ".releases.crosscheck": ("regression_table",),
     # the workaround
@@ -80,7 +83,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".fix.edge_cases": ("edge_table",),
     # the Responses API stand-in
     ".wire.app": ("standin_client",),
-    ".wire.rules": ("RULES",),
+    ".wire.rules": ("RULES", "UNKNOWN"),
     # am I affected, and the heal (the doctor's verdict and notebook 07's experiments)
     ".doctor.verdict": ("judge",),
     ".affected.check": ("check_config", "load_check", "run_check"),

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from . import paths
 from .errors import InvestigationError
-from .study.words import MODELS
+from .study.words import COMPACT_RULES, MODELS, MODES
 
 Handler = Callable[[argparse.Namespace], int]
 FORMATS = ("table", "json", "csv", "markdown")  # matrix_text's formats (checked by a test)
@@ -38,7 +38,7 @@ def _matrix(args: argparse.Namespace) -> int:
     from .study.driver import SessionWrapper
     from .study.harness import run_matrix
     from .study.scenario import select_cases
-    from .study.wiring import BACKENDS
+    from .study.wiring import backend_for
 
     cases = select_cases(args.case)  # a bad filter fails before anything runs
     wrap: SessionWrapper | None = None
@@ -46,8 +46,9 @@ def _matrix(args: argparse.Namespace) -> int:
         from .fix.workaround import defer_compaction_while_pending
 
         wrap = defer_compaction_while_pending
-    backend = BACKENDS[args.model]
-    text = matrix_text(records(run_matrix(cases, wrap_session=wrap, backend=backend)), args.format)
+    backend = backend_for(args.model, args.compact_rules)
+    runs = run_matrix(cases, wrap_session=wrap, backend=backend, mode=args.mode)
+    text = matrix_text(records(runs), args.format)
     if args.output:
         write_atomic(Path(args.output), text)
     else:
@@ -56,10 +57,12 @@ def _matrix(args: argparse.Namespace) -> int:
 
 
 def _data(args: argparse.Namespace) -> int:
+    from .releases.sweep import write_pinned_meetings
     from .share.results import write_matrix
     from .study.harness import run_matrix
 
-    for path in write_matrix(run_matrix(), Path(args.folder)):
+    written = write_matrix(run_matrix(), Path(args.folder))
+    for path in [*written, *write_pinned_meetings(Path(args.folder))]:
         print(f"wrote {path.relative_to(Path(args.folder).parent)}")
     return 0
 
@@ -167,6 +170,19 @@ def parser() -> argparse.ArgumentParser:
         default=MODELS[0],
         help="scripted: the scripted model; responses: the SDK's OpenAIResponsesModel over HTTP "
         "to the local stand-in (in-process)",
+    )
+    matrix.add_argument(
+        "--mode",
+        choices=MODES,
+        default="input",
+        help="the compaction session's compaction_mode (the study's: input)",
+    )
+    matrix.add_argument(
+        "--compact-rules",
+        choices=COMPACT_RULES,
+        default=COMPACT_RULES[0],
+        help="faithful: the compaction endpoint answers by the API's rules; lenient: it accepts "
+        "anything (the original report's world)",
     )
 
     add("data", _data, "write the matrix files under data/").add_argument(
@@ -322,6 +338,12 @@ def parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000, help="0 picks a free port")
+    serve.add_argument(
+        "--compact-rules",
+        choices=COMPACT_RULES,
+        default=COMPACT_RULES[0],
+        help="faithful: /v1/responses/compact answers by the API's rules; lenient: anything goes",
+    )
     return main
 
 

@@ -62,10 +62,20 @@ class Data:
     def newest_matrix(self) -> Path:
         return self.results(NEWEST_MATRIX)
 
+    @property
+    def meetings(self) -> Path:
+        """What the user meets on the pinned release, each case over HTTP in every mode."""
+        return self.file("meetings.json")
+
     # Releases.
     @property
     def sweep(self) -> Path:
         return self.file("sweep.json")
+
+    @property
+    def sweep_meetings(self) -> Path:
+        """What the user meets at each stage, per release, model, mode and case."""
+        return self.file("sweep-meetings.json")
 
     @property
     def release_dates(self) -> Path:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from approval_compaction.affected.check import (
+    NOT_RUN,
+    PAUSED,
     REJECTED,
     CheckError,
     check_answer,
@@ -21,18 +23,33 @@ def default_threshold() -> int:
 
 
 def test_default_configuration_strikes_when_the_pause_reaches_the_threshold() -> None:
-    """With no trigger and the default mode, the bug strikes exactly at the pause positions
-    where the SDK's own hook compacts: the call waiting for approval is then lost."""
+    """With no trigger and the default mode (``auto``, which compacts by the response's
+    ``previous_response_id``), the bug strikes exactly at the pause positions where the SDK's own
+    hook compacts: the API refuses the compaction of the call waiting for approval, so the
+    user's run raises there and no state comes back to approve or reject (openai-agents#2317)."""
     threshold = default_threshold()
     rows = run_check(check_config(), turns=threshold)
-    struck = [r for r in rows if r.next_turn == REJECTED]
+    struck = [r for r in rows if r.affected]
     assert struck, "the SDK's defaults are expected to be affected on the pinned release"
     for row in rows:
-        assert (row.next_turn == REJECTED) == row.compacted_at_pause
-        assert row.pending_call_stored == (not row.compacted_at_pause)
-        assert (row.stored_after_resume == "poisoned") == (row.next_turn == REJECTED)
+        assert row.affected == row.compacted_at_pause
+        assert (row.at_pause != PAUSED) == row.compacted_at_pause
+        assert (row.stored_after_resume == NOT_RUN) == row.compacted_at_pause
+        assert row.pending_call_stored  # the call stays stored: the compaction was refused
+    assert {r.at_pause for r in struck} == {
+        "HTTP 400: No tool output found for function call pending-c1."
+    }
     assert all(r.candidates_at_pause >= threshold for r in struck)
-    assert "affected at" in check_answer(check_config(), rows, "x")
+    answer = check_answer(check_config(), rows, "x")
+    assert "affected at" in answer and "`openai.BadRequestError`" in answer
+
+
+def test_input_mode_is_struck_at_the_next_turn_instead() -> None:
+    """With ``compaction_mode="input"`` the compaction goes through (what the API does with an
+    open call there is not public) and the decision's output is sent without its call."""
+    rows = run_check(check_config(mode="input", trigger="always"), turns=1)
+    assert all(r.at_pause == PAUSED and r.next_turn == REJECTED for r in rows)
+    assert all(r.stored_after_resume == "poisoned" for r in rows)
 
 
 def test_a_trigger_that_never_compacts_is_not_affected() -> None:

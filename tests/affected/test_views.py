@@ -15,7 +15,7 @@ from approval_compaction.affected.worker import WorkerComparison
 
 def row(prior: int, compacted: bool) -> CheckRow:
     verdict = "rejected" if compacted else "accepted"
-    return CheckRow(prior, 3 + prior, prior, compacted, not compacted, "healthy", verdict)
+    return CheckRow(prior, 3 + prior, prior, compacted, not compacted, "paused", "healthy", verdict)
 
 
 def upgrade(release: str, store: str) -> UpgradeRecord:
@@ -45,8 +45,10 @@ def test_views_check_compare_sets_releases_side_by_side() -> None:
     frame = check_compare(old, new)
     assert list(frame.columns) == [
         ("0.23.1", "compacted at pause"),
+        ("0.23.1", "at pause"),
         ("0.23.1", "next turn"),
         ("0.24.0", "compacted at pause"),
+        ("0.24.0", "at pause"),
         ("0.24.0", "next turn"),
     ]
     assert list(frame[("0.23.1", "next turn")]) == ["rejected", "accepted"]

@@ -102,8 +102,10 @@ def test_invariants_clean_run_holds_with_no_detail(invariant: str) -> None:
 
 def test_invariants_open_call_at_the_pause_is_not_a_violation() -> None:
     """The pending call has no output yet: ``paired`` only forbids outputs without a call."""
-    run = make_run(pause={"stored": PAUSED, "model_inputs": [PAUSED]})
+    run = make_run(pause={"stored": PAUSED, "compaction_inputs": [], "model_inputs": [[Q1]]})
     assert judge(run).violations == []
+    sent = make_run(pause={"stored": PAUSED, "model_inputs": [PAUSED]})
+    assert [v.invariant for v in judge(sent).violations] == ["pause_accepted"]  # the API's 400
 
 
 # --- violated ------------------------------------------------------------------------------
@@ -133,6 +135,23 @@ VIOLATIONS: dict[str, tuple[dict[str, Any], str]] = {
         "resume: c1",
     ),
     "decision_enforced": ({"approvals": 0, "dispatches": 1}, "1 dispatches, 0 approvals"),
+    # openai/openai-agents-python#2317: the compaction endpoint refused a previous_response_id
+    # whose response holds the pending call without its output, and Runner.run raised at the
+    # pause: no state came back, so nothing can be approved or rejected.
+    "pause_accepted": (
+        {
+            "pause": {
+                "outcome": Outcome.from_text(
+                    "openai.BadRequestError: Error code: 400 - No tool output found",
+                    400,
+                    "/v1/responses/compact",
+                    "No tool output found for function call c1.",
+                )
+            },
+        },
+        "HTTP 400 from /v1/responses/compact: openai.BadRequestError: Error code: 400 - "
+        "No tool output found",
+    ),
     # Over HTTP, the next turn ended with the error the user saw.
     "next_turn_accepted": (
         {
@@ -270,6 +289,20 @@ def test_invariants_errored_run_detail_is_the_error() -> None:
     assert judge(run).violations == []
 
 
+def test_invariants_a_refused_pause_leaves_the_resume_unjudged_and_the_rest_judged() -> None:
+    """After the pause raised there is no state to resume: the resume's invariants are not
+    judged, and say why; every other stage that ran still is."""
+    refused = VIOLATIONS["pause_accepted"][0]
+    run = make_run(reached=("pause", "next_turn"), approvals=0, dispatches=0, **refused)
+    by_name = {v.invariant: v for v in evaluate(run)}
+    why = "stage resume never ran: the pause raised openai.BadRequestError"
+    assert by_name["resumed_input_paired"] == Verdict("resumed_input_paired", None, why)
+    assert by_name["stored_history_paired"] == Verdict("stored_history_paired", None, why)
+    assert by_name["pause_accepted"].holds is False
+    judged = ("compaction_input_complete", "next_turn_input_paired", "next_turn_accepted")
+    assert all(by_name[name].holds is True for name in judged)
+
+
 def test_invariants_error_after_the_resume_still_judges_what_was_reached() -> None:
     run = make_run(
         reached=("pause", "round_trip", "resume"),
@@ -344,12 +377,14 @@ def test_invariants_accepted_over_http_is_observed_not_predicted() -> None:
     )
 
 
-def test_invariants_accepted_not_judged_when_an_earlier_stage_was_refused() -> None:
+def test_invariants_accepted_not_judged_when_its_stage_never_ran_after_a_refusal() -> None:
     refused = {"outcome": Outcome.from_text(SEEN, 400)}
     stopped = make_run(reached=("pause", "round_trip", "resume"), resume=refused)
     run = replace(stopped, model="responses")
     assert verdict(run, "next_turn_accepted") == Verdict(
-        "next_turn_accepted", None, f"resume: HTTP 400: {SEEN}"
+        "next_turn_accepted",
+        None,
+        "stage next_turn never ran: the resume raised openai.BadRequestError",
     )
 
 
@@ -371,6 +406,7 @@ def test_invariants_are_defined_once_in_order_with_their_rules() -> None:
     assert all((i.check is not None) == (i.field in lists) for i in DEFINITIONS)
     assert {i.name for i in DEFINITIONS if i.check is None} == {
         "decision_enforced",
+        "pause_accepted",
         "next_turn_accepted",
     }
 
@@ -414,11 +450,7 @@ def test_invariants_next_turn_accepted_over_http_ignores_the_rules() -> None:
     assert verdict(replace(run, model="responses"), "next_turn_accepted").holds is True
 
 
-def test_invariants_next_turn_not_judged_when_an_earlier_turn_failed() -> None:
-    run = make_run(
-        reached=("pause", "round_trip", "resume"),
-        resume={"outcome": Outcome.from_text("openai.BadRequestError: boom", 400)},
-    )
-    assert verdict(replace(run, model="responses"), "next_turn_accepted") == Verdict(
-        "next_turn_accepted", None, "resume: HTTP 400: openai.BadRequestError: boom"
-    )
+def test_invariants_next_turn_judged_when_it_ran_after_an_earlier_refusal() -> None:
+    """A user goes on after a refused request: the next turn that ran is judged as it went."""
+    run = make_run(resume={"outcome": Outcome.from_text("openai.BadRequestError: boom", 400)})
+    assert verdict(replace(run, model="responses"), "next_turn_accepted").holds is True

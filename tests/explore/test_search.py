@@ -12,12 +12,15 @@ from approval_compaction.explore.search import Options, SearchResult, known_as, 
 
 FUNCTION_KINDS = ("function_approval", "function", "function_raises")
 BOUNDED = Options(  # the report's own question: does the next turn send an orphan output?
-    examples=40,
+    examples=100,
     seed=0,
     rounds=1,
     kinds=FUNCTION_KINDS,
     boundaries=("memory", "json"),
     invariants=("next_turn_input_paired",),
+    # The report's mode: by previous_response_id (auto too) the compaction endpoint refuses the
+    # pause, so the orphan output is only ever made in input mode.
+    modes=("input",),
 )
 REPORT = {  # the invariants the original report shows broken
     "next_turn_input_paired",

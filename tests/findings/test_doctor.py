@@ -10,8 +10,9 @@ from approval_compaction.affected.worker import WorkerComparison
 from approval_compaction.findings.doctor import Worker, check, upgrade
 
 
-def row(prior: int, next_turn: str) -> CheckRow:
-    return CheckRow(prior, 2 * prior, prior, next_turn == "rejected", True, "healthy", next_turn)
+def row(prior: int, next_turn: str, at_pause: str = "paused") -> CheckRow:
+    compacted = next_turn == "rejected" or at_pause != "paused"
+    return CheckRow(prior, 2 * prior, prior, compacted, True, at_pause, "healthy", next_turn)
 
 
 def turn(release: str, store: str, next_turn: str) -> UpgradeRecord:
@@ -37,6 +38,14 @@ def test_check_names_the_pause_positions_the_bug_strikes() -> None:
     assert check(("0.24.0", Config(), [row(0, "accepted")])).affected_at == ()
 
 
+def test_check_a_pause_the_api_refused_is_affected_though_the_next_turn_is_accepted() -> None:
+    """With the SDK's default mode the compaction request is refused at the pause: the user
+    meets the 400 there, and the next question goes through."""
+    refused = row(9, "accepted", at_pause="HTTP 400: No tool output found for function call c1.")
+    found = check(("0.23.1", Config(), [row(8, "accepted"), refused]))
+    assert found.affected_at == (9,)
+
+
 def test_upgrade_reads_the_newest_releases_turns_in_release_order() -> None:
     records = [
         turn("0.10.0", "poisoned", "accepted"),
@@ -46,8 +55,10 @@ def test_upgrade_reads_the_newest_releases_turns_in_release_order() -> None:
     ]
     found = upgrade(records)
     assert (found.pinned, found.newest) == ("0.9.0", "0.10.0")
-    assert (found.poisoned, found.repaired) == (records[0], records[2])
+    assert (found.poisoned, found.repaired, found.refused) == (records[0], records[2], None)
     assert found.heals
+    refused = turn("0.10.0", "refused", "accepted")
+    assert upgrade([*records, refused]).refused == refused
     assert not upgrade(
         [turn("0.9.0", "poisoned", "rejected"), turn("0.9.0", "repaired", "accepted")]
     ).heals

@@ -51,18 +51,31 @@ def test_load_workaround_violates_nothing_and_still_compacts(found: Findings) ->
     assert found.newest.releases == (NEWEST,) and found.newest.violated == 0
 
 
-def test_load_sweep_two_eras_then_the_fix(found: Findings) -> None:
+def test_load_sweep_eras_by_what_the_user_meets_then_the_fix(found: Findings) -> None:
+    """In ``input`` mode two eras, then the fix; in the modes that compact by
+    ``previous_response_id`` the pause is refused in every release before the fix, and what the
+    store keeps after the next question splits the second era in two."""
     assert found.releases is not None
     versions = found.releases.versions
     assert (len(versions), versions[0], versions[-1]) == (72, "0.8.0", NEWEST)
     eras = found.releases.eras
     assert [(e.span, e.count) for e in eras] == [
         ("0.8.0..0.22.0", 67),
-        ("0.22.1..0.23.1", 4),
+        ("0.22.1..0.22.3", 3),
+        (PINNED, 1),
         (NEWEST, 1),
     ]
-    assert [e.orphan_to_model for e in eras] == ["never", "next_turn", "never"]
-    assert [e.next_turn for e in eras] == ["never", "HTTP 400", "never"]
+    assert [e.orphan_to_model for e in eras] == ["never", "next_turn", "next_turn", "never"]
+    assert [e.next_turn for e in eras] == ["never", "HTTP 400", "HTTP 400", "never"]
+    assert found.releases.modes == ("input", "auto", "previous_response_id")
+    stories = {(s.span, s.mode): s for s in found.releases.stories}
+    for era in eras[:-1]:
+        for mode in ("auto", "previous_response_id"):
+            story = stories[(era.span, mode)]
+            assert (story.raises_at, story.can_decide, story.resume) == ("pause", "no", "not run")
+            assert story.errors.endswith("No tool output found for function call pending-c1.")
+        assert stories[(era.span, "input")].can_decide == "yes"
+    assert {s.raises_at for s in found.releases.stories if s.span == NEWEST} == {"never"}
     edges = {b.invariant: b for b in found.releases.boundaries}
     assert {n for n, b in edges.items() if b.broken_ranges} == BROKEN
     assert {b.holds_again for b in edges.values() if b.broken_ranges} == {NEWEST}
@@ -77,6 +90,13 @@ def test_load_fix_release_mechanism_and_errors(found: Findings) -> None:
     assert (found.mechanism.old, found.mechanism.new) == (PINNED, NEWEST)
     assert [e.status for e in found.errors] == [400]
     assert "pending-c1" in found.errors[0].message
+    met = {(e.endpoint, e.api_message) for e in found.errors_met}
+    assert met == {
+        ("/v1/responses/compact", "No tool output found for function call pending-c1."),
+        ("/v1/responses", "No tool call found for function call output with call_id pending-c1."),
+    }
+    assert all(len(e.texts) >= 1 for e in found.errors_met)
+    assert [s.mode for s in found.meets] == ["input", "auto", "previous_response_id"]
     assert found.crosscheck is not None and found.crosscheck.passing[-1] == NEWEST
 
 

@@ -10,7 +10,7 @@ from approval_compaction.findings import prose
 from approval_compaction.findings.fix import Crosscheck
 from approval_compaction.findings.load import Findings, load_findings
 from approval_compaction.findings.matrix import Failure, Seen
-from approval_compaction.findings.releases import NEVER, Era, Releases
+from approval_compaction.findings.releases import NEVER, Era, ErrorMet, ModeStory, Releases
 from approval_compaction.wire.rules import ApiError
 
 
@@ -48,7 +48,9 @@ def test_prose_releases_carry_edges_spans_and_severities(found: Findings) -> Non
     assert all(
         f"{e.span} ({e.count} release" in eras and e.severity in eras for e in found.releases.eras
     )
-    assert "HTTP 400 on 0.22.1..0.23.1 (4 releases)" in prose.severity_sentence(found.releases)
+    severities = prose.severity_sentence(found.releases)
+    assert "With `input`, the next turn fails on 0.22.1..0.23.1 (4 releases)" in severities
+    assert "With `auto` and `previous_response_id`, the pause fails on 0.8.0..0.23.1" in severities
 
 
 ERA = Era("0.1.0", 1, 2, 1, "scripted 3", "pause", "resume", NEVER, NEVER, NEVER, "", "")
@@ -69,6 +71,60 @@ def test_prose_era_story_says_when_a_swallowed_orphan_still_fails_the_next_turn(
     accepted."""
     failing = replace(ERA, next_turn="HTTP 400", seen_by="responses")
     assert failing.failure in story(failing) and "accepted" not in story(failing)
+
+
+STORY = ModeStory(
+    "0.1.0",
+    "auto",
+    16,
+    8,
+    "pause",
+    "HTTP 400 from /v1/responses/compact: No tool output found for function call c1.",
+    "no",
+    "the call c1 without its output",
+    "not run",
+    "answered",
+    "nothing unpaired",
+    "the pause fails",
+)
+
+
+def test_prose_mode_story_carries_where_the_user_meets_the_refusal_and_after() -> None:
+    text = prose.mode_story(STORY)
+    assert f"at the pause in {STORY.raising} of {STORY.cases} cases" in text
+    assert f"`{STORY.errors}`" in text and "nothing to approve or reject" in text
+    assert STORY.stored_after_pause in text and STORY.stored_after_next_turn in text
+    quiet = replace(STORY, raising=0, raises_at=NEVER, errors=NEVER, can_decide="yes")
+    assert "no request is refused" in prose.mode_story(quiet)
+
+
+def test_prose_meets_puts_the_sdk_default_first_and_groups_modes_that_read_the_same() -> None:
+    both = [
+        replace(STORY, mode="input", raising=0, raises_at=NEVER),
+        STORY,
+        replace(STORY, mode="previous_response_id"),
+    ]
+    said = prose.meets_sentence(both)
+    assert said.startswith(
+        "on openai-agents 0.1.0, with `auto` (the SDK's default) and `previous_response_id`"
+    )
+    assert "; with `input` (the original report's), no request is refused" in said
+
+
+def test_prose_errors_met_lists_every_text_in_code_spans() -> None:
+    error = ErrorMet(
+        "No tool output found for function call c1.",
+        "/v1/responses/compact",
+        400,
+        "openai.BadRequestError",
+        "pause",
+        "auto",
+        "0.1.0..0.2.0",
+        ("Error code: 400 - a", "Error code: 400 - b"),
+    )
+    line = prose.errors_met_lines([error])
+    assert all(f"`{text}`" in line for text in (error.api_message, *error.texts))
+    assert "HTTP 400 from `/v1/responses/compact` at the pause (`auto`; 0.1.0..0.2.0)" in line
 
 
 def test_prose_mechanism_carries_function_blocks_and_lines(found: Findings) -> None:

@@ -10,11 +10,13 @@ from typing import Any
 import pytest
 from factories import release_record
 
-from approval_compaction.analysis.invariants import INVARIANTS
+from approval_compaction.analysis.invariants import ACCEPTED, INVARIANTS
+from approval_compaction.analysis.meeting import Meeting
 from approval_compaction.findings.releases import (
     COMPACTION_ONLY,
     NEVER,
     NEXT_TURN_FAILS,
+    PAUSE_FAILS,
     UNAFFECTED,
     Era,
     Releases,
@@ -48,7 +50,7 @@ def release(version: str, broken: dict[str, str], requests: int, **on: Any) -> l
     for compaction in ("on", "off"):
         for name in INVARIANTS:
             detail = broken.get(name, "") if compaction == "on" else ""
-            model = "responses" if name == "next_turn_accepted" else "scripted"
+            model = "responses" if name in ACCEPTED else "scripted"
             rows.append(
                 release_record(
                     sdk_version=version,
@@ -249,3 +251,132 @@ def test_boundaries_are_in_release_order_not_text_order() -> None:
 def test_boundaries_any_violating_case_breaks_the_release() -> None:
     edge = releases_finding(boundary_records({"0.1.0": True, "0.2.0": False}, 1)).boundaries[0]
     assert (edge.first_broken, edge.broken_releases) == ("0.2.0", 1)
+
+
+# --- what the user meets, by mode ------------------------------------------------------------
+
+REFUSED = "No tool output found for function call c1."
+
+
+def met(version: str, mode: str, stage: str, outcome: str, **fields: Any) -> Meeting:
+    values: dict[str, Any] = {
+        "sdk_version": version,
+        "model": "responses",
+        "mode": mode,
+        "compact_rules": "faithful",
+        "runner": "run",
+        "decision": "approve",
+        "compaction": "on",
+        "state_boundary": "json",
+        "stage": stage,
+        "outcome": outcome,
+        "can_decide": outcome == "paused",
+        "exception": "",
+        "http_status": None,
+        "endpoint": "",
+        "message": "",
+        "api_message": "",
+        "stored_items": 2,
+        "open_calls": "",
+        "orphan_outputs": "",
+        "compaction_requests": 1,
+    }
+    return Meeting(**{**values, **fields})
+
+
+def refused_pause(version: str, mode: str, text: str = "Error code: 400 - a") -> list[Meeting]:
+    """A pause the compaction endpoint refused, then the next question answered."""
+    error = {
+        "exception": "openai.BadRequestError",
+        "http_status": 400,
+        "endpoint": "/v1/responses/compact",
+        "api_message": REFUSED,
+        "message": text,
+    }
+    return [
+        met(version, mode, "pause", "raised", open_calls="c1", **error),
+        met(version, mode, "resume", "not run", stored_items=0),
+        met(version, mode, "next_turn", "answered"),
+    ]
+
+
+def answered(version: str, mode: str) -> list[Meeting]:
+    return [
+        met(version, mode, "pause", "paused", open_calls="c1"),
+        met(version, mode, "resume", "answered"),
+        met(version, mode, "next_turn", "answered"),
+    ]
+
+
+def test_severities_are_per_mode_from_what_the_user_met() -> None:
+    rows = [*release("0.1.0", SWALLOWED, 3), *release("0.2.0", FIXED, 1)]
+    meetings = [
+        *answered("0.1.0", "input"),
+        *refused_pause("0.1.0", "auto"),
+        *answered("0.2.0", "input"),
+        *answered("0.2.0", "auto"),
+    ]
+    found = releases_finding(rows, meetings=meetings)
+    assert found.modes == ("input", "auto")
+    assert [(s.release, s.mode, s.severity) for s in found.severities] == [
+        ("0.1.0", "input", COMPACTION_ONLY),
+        ("0.1.0", "auto", PAUSE_FAILS),
+        ("0.2.0", "input", UNAFFECTED),
+        ("0.2.0", "auto", UNAFFECTED),
+    ]
+
+
+def test_stories_say_where_the_user_meets_the_refusal_and_what_is_left() -> None:
+    rows = release("0.1.0", SWALLOWED, 3)
+    found = releases_finding(
+        rows, meetings=[*answered("0.1.0", "input"), *refused_pause("0.1.0", "auto")]
+    )
+    story = {s.mode: s for s in found.stories}
+    auto = story["auto"]
+    assert (auto.span, auto.raises_at, auto.can_decide, auto.resume) == (
+        "0.1.0",
+        "pause",
+        "no",
+        "not run",
+    )
+    assert auto.errors == f"HTTP 400 from /v1/responses/compact: {REFUSED}"
+    assert (auto.stored_after_pause, auto.next_turn) == (
+        "the call c1 without its output",
+        "answered",
+    )
+    assert (auto.raising, auto.cases, auto.severity) == (1, 1, PAUSE_FAILS)
+    assert (story["input"].raises_at, story["input"].can_decide) == (NEVER, "yes")
+
+
+def test_eras_split_where_only_what_the_user_meets_changes() -> None:
+    """Two releases with the same invariants are two eras when a mode meets something else."""
+    rows = [*release("0.1.0", SWALLOWED, 3), *release("0.1.1", SWALLOWED, 3)]
+    meetings = [*refused_pause("0.1.0", "auto"), *answered("0.1.1", "auto")]
+    assert [e.span for e in releases_finding(rows, meetings=meetings).eras] == ["0.1.0", "0.1.1"]
+    same = [*refused_pause("0.1.0", "auto"), *refused_pause("0.1.1", "auto", "Error code: 400 - b")]
+    assert len(releases_finding(rows, meetings=same).eras) == 1  # the exception's text aside
+
+
+def test_errors_met_once_each_with_every_text_and_their_releases() -> None:
+    rows = [
+        *release("0.1.0", SWALLOWED, 3),
+        *release("0.1.1", SWALLOWED, 3),
+        *release("0.2.0", FIXED, 1),
+    ]
+    meetings = [
+        *refused_pause("0.1.0", "auto", "Error code: 400 - a"),
+        *refused_pause("0.1.1", "previous_response_id", "Error code: 400 - b"),
+        *answered("0.2.0", "auto"),
+    ]
+    (error,) = releases_finding(rows, meetings=meetings).errors
+    assert (error.api_message, error.endpoint, error.http_status) == (
+        REFUSED,
+        "/v1/responses/compact",
+        400,
+    )
+    assert (error.stages, error.modes, error.releases) == (
+        "pause",
+        "auto, previous_response_id",
+        "0.1.0..0.1.1",
+    )
+    assert error.texts == ("Error code: 400 - a", "Error code: 400 - b")

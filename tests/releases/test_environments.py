@@ -315,7 +315,7 @@ def test_environments_run_module_returns_the_json_the_module_wrote() -> None:
     case = "runner=run,decision=approve,compaction=off,state_boundary=memory"
     probe = "approval_compaction.releases.probe"
     written = environments.run_module(
-        _this_interpreter().python, probe, "--case", case, timeout=300
+        _this_interpreter().python, probe, "--case", case, "--modes", "input", timeout=300
     )
     assert written["openai-agents"] == "0.23.1"
     asked = dict(part.split("=") for part in case.split(","))

@@ -130,7 +130,7 @@ def test_not_applicable_run_names_what_the_release_lacks() -> None:
 def test_probe_of_a_release_lacking_everything_runs_no_case() -> None:
     """Every case is not applicable, so the harness (and the SDK's runner) is never called."""
     cases = select_cases("runner=run_streamed")
-    result = probe.probe(cases, api=_nothing)
+    result = probe.probe(cases, api=_nothing, modes=("input",))
     runs = [CaseRun.from_json(run) for run in result["runs"]]
     assert [run.case for run in runs] == cases
     assert all(run.stages == [] and run.not_applicable for run in runs)
@@ -139,14 +139,16 @@ def test_probe_of_a_release_lacking_everything_runs_no_case() -> None:
         assert result[name] == importlib.metadata.version(name)  # type: ignore[literal-required]
 
 
-def test_probe_records_each_case_once_per_model() -> None:
-    """A release without ``run_streamed``: each case appears once for each model it ran on."""
+def test_probe_records_each_case_once_per_model_and_mode() -> None:
+    """A release without ``run_streamed``: each case appears once for each model and mode it
+    ran in; the matrix records are of the study's mode."""
     api = _api()
     api.Runner = _without_method(api.Runner, "run_streamed")
     cases = select_cases("decision=reject,compaction=off,state_boundary=memory")
     result = probe.probe(cases, api=lambda: api)
-    keys = [(run["case"]["runner"], run["model"]) for run in result["runs"]]
+    keys = [(run["case"]["runner"], run["model"], run["mode"]) for run in result["runs"]]
     assert len(keys) == len(set(keys)), keys
+    assert {mode for *_, mode in keys} == set(probe.PROBE_MODES)
     rows = release_records(sdk_version(), result)
     assert len(rows) == len(cases) * len(INVARIANTS)  # one record per case and invariant
 
@@ -166,7 +168,7 @@ def test_probe_main_writes_the_runs_of_the_selected_cases(tmp_path: Path) -> Non
     wire's dependencies import (``wire`` says why not otherwise)."""
     output = tmp_path / "probe.json"
     spec = "runner=run,decision=reject,compaction=off,state_boundary=memory"
-    assert probe.main(["--case", spec, "--output", str(output)]) == 0
+    assert probe.main(["--case", spec, "--modes", "input", "--output", str(output)]) == 0
     result = json.loads(output.read_text())
     for name in probe.DEPENDENCIES:
         assert result[name] == importlib.metadata.version(name)
@@ -186,3 +188,21 @@ def test_probe_unavailable_reason_is_one_line() -> None:
 
     result = probe.probe(all_cases(), api=broken)
     assert result["unavailable"] == "import agents failed: ImportError: cannot import name 'Agent'"
+
+
+def test_probe_main_runs_the_modes_asked_for_in_their_order(tmp_path: Path) -> None:
+    output = tmp_path / "probe.json"
+    spec = "runner=run,decision=approve,compaction=on,state_boundary=memory"
+    assert probe.main(["--case", spec, "--modes", "auto,input", "--output", str(output)]) == 0
+    runs = [CaseRun.from_json(run) for run in json.loads(output.read_text())["runs"]]
+    assert [(run.model, run.mode) for run in runs][:2] == [
+        ("scripted", "auto"),
+        ("scripted", "input"),
+    ]
+    refused = next(run for run in runs if run.mode == "auto")
+    assert refused.stage("pause").outcome.endpoint == "/v1/responses/compact"  # type: ignore[union-attr]
+
+
+def test_probe_main_an_unknown_mode_is_a_usage_error(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit):
+        probe.main(["--modes", "sideways", "--output", str(tmp_path / "probe.json")])

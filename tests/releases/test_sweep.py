@@ -4,19 +4,24 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from approval_compaction import paths
 from approval_compaction.analysis.invariants import INVARIANTS
+from approval_compaction.analysis.meeting import Meeting
 from approval_compaction.releases.bisect import bisect, judge_rows
 from approval_compaction.releases.sweep import (
     COLUMNS,
     UNAVAILABLE,
     completed,
+    load_meetings,
     load_results,
+    meetings_path,
     merge,
+    merge_meetings,
     run_release,
     sweep,
     unavailable_records,
@@ -43,6 +48,39 @@ def test_merge_replaces_one_release_and_keeps_release_order(tmp_path: Path) -> N
     assert load_results(tmp_path / "s.json") == rows
     header = (tmp_path / "s.csv").read_text().splitlines()[0]
     assert header == ",".join(COLUMNS)
+
+
+def _meeting(version: str, mode: str, stage: str) -> Meeting:
+    return Meeting(
+        version, "responses", mode, "faithful", "run", "approve", "on", "json", stage,
+        "answered", False, "", None, "", "", "", 0, "", "", 0,
+    )  # fmt: skip
+
+
+def test_meetings_merge_in_release_mode_case_and_stage_order(tmp_path: Path) -> None:
+    met = merge_meetings([], "0.10.0", [_meeting("0.10.0", "auto", "pause")])
+    met = merge_meetings(met, "0.9.0", [_meeting("0.9.0", "auto", "pause")])
+    later = [_meeting("0.9.0", m, s) for m, s in (("auto", "next_turn"), ("input", "pause"))]
+    met = merge_meetings(met, "0.9.0", [*later, _meeting("0.9.0", "auto", "pause")])
+    assert [(m.sdk_version, m.mode, m.stage) for m in met] == [
+        ("0.9.0", "input", "pause"),
+        ("0.9.0", "auto", "pause"),
+        ("0.9.0", "auto", "next_turn"),
+        ("0.10.0", "auto", "pause"),
+    ]
+    versions = ("0.9.0", "0.10.0", "0.11.0")
+    ran = [
+        replace(row, status="holds")
+        for version in versions
+        for row in unavailable_records(version, "x", all_cases())
+    ]
+    assert completed(ran, met) == {"0.9.0", "0.10.0"}  # 0.11.0 ran but has no meetings yet
+    write_results(tmp_path / "s.json", ran, met)
+    assert load_meetings(meetings_path(tmp_path / "s.json")) == met
+
+
+def test_meetings_file_is_named_beside_the_sweep() -> None:
+    assert meetings_path(paths.DATA_FILES.sweep) == paths.DATA_FILES.sweep_meetings
 
 
 # ------------------------------------------------------------------------ real releases
@@ -84,6 +122,26 @@ def test_sweep_three_releases_shows_where_invariants_break_and_hold_again(
 
 
 @pytest.mark.enable_socket
+def test_sweep_meetings_say_where_the_user_meets_the_refusal_in_each_mode(
+    three: tuple[Path, Path],
+) -> None:
+    """Before the fix, compaction by ``previous_response_id`` (and ``auto``, which picks it)
+    is refused at the pause; in ``input`` mode the pause goes through; after the fix nothing is
+    refused."""
+    met = load_meetings(meetings_path(three[0]))
+    raised = {(m.sdk_version, m.mode, m.stage) for m in met if m.outcome == "raised"}
+    for release in (BEFORE, PINNED):
+        for mode in ("auto", "previous_response_id"):
+            assert (release, mode, "pause") in raised
+    assert (PINNED, "input", "next_turn") in raised and (BEFORE, "input", "next_turn") not in raised
+    assert not {r for r in raised if r[0] == AFTER}
+    pauses = [m for m in met if m.stage == "pause" and m.outcome == "raised"]
+    assert {m.endpoint for m in pauses} == {"/v1/responses/compact"}
+    assert {m.api_message for m in pauses} == {"No tool output found for function call pending-c1."}
+    assert {m.model for m in met} == {"responses"}
+
+
+@pytest.mark.enable_socket
 def test_sweep_pinned_release_matches_the_matrix_on_the_installed_sdk(
     three: tuple[Path, Path],
 ) -> None:
@@ -110,12 +168,13 @@ def test_sweep_rerun_offline_reuses_or_reinstalls_from_cache_byte_for_byte(
 ) -> None:
     """Offline with a warm cache: one environment rebuilt by uv --offline, the file unchanged."""
     output, envs = three
-    before = output.read_bytes()
+    before, met = output.read_bytes(), meetings_path(output).read_bytes()
     shutil.rmtree(envs / AFTER)
     monkeypatch.setenv("UV_OFFLINE", "1")
     cutoffs = load_releases(paths.DATA_FILES.release_dates)
     sweep([BEFORE, PINNED, AFTER], cutoffs, output, envs=envs, jobs=2, refresh=True)
     assert output.read_bytes() == before
+    assert meetings_path(output).read_bytes() == met
 
 
 @pytest.mark.enable_socket

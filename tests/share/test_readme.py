@@ -26,11 +26,13 @@ from approval_compaction.share.readme import (
 def test_readme_every_block_matches_committed_data() -> None:
     """The findings, the notebook table and the SDK's suite, each as the committed data says."""
     text = (paths.ROOT / "README.md").read_text()
-    written = blocks()
+    written = blocks(text=text)
     assert [start for start, _, _ in written] == [
         "<!-- findings:start -->",
         "<!-- notebooks:start -->",
         "<!-- upstream-suite:start -->",
+        "<!-- rules:start -->",
+        "<!-- invariants:start -->",
     ]
     for start, end, block in written:
         assert with_block(text, block, start, end) == text, f"{start} is stale: run `make run`"
@@ -38,7 +40,14 @@ def test_readme_every_block_matches_committed_data() -> None:
 
 def test_readme_findings_carry_each_records_source_and_question() -> None:
     block = findings_block(load_findings())
-    for source in ("matrix.json", "sweep.json", "fix-matrix.json", "mechanism.json"):
+    for source in (
+        "matrix.json",
+        "meetings.json",
+        "sweep.json",
+        "sweep-meetings.json",
+        "fix-matrix.json",
+        "mechanism.json",
+    ):
         assert f"`data/{source}`" in block
     for name in ("check-pinned", "upgrade", "worker", "heal"):
         assert f"`data/doctor-{name}.json`" in block
@@ -53,7 +62,7 @@ def test_readme_invariants_table_is_written_where_the_readme_marks_it(tmp_path: 
     """Each invariant's one meaning, in the verdicts' order, between its markers."""
     readme = tmp_path / "README.md"
     fresh = (paths.ROOT / "README.md").read_text()
-    readme.write_text(fresh + f"\n{INVARIANTS_START}\n{INVARIANTS_END}\n")
+    readme.write_text(with_block(fresh, "", INVARIANTS_START, INVARIANTS_END))
     assert update(readme)
     table = readme.read_text().split(INVARIANTS_START, 1)[1].split(INVARIANTS_END, 1)[0]
     rows = [line for line in table.splitlines() if line.startswith("| `")]

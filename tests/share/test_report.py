@@ -19,7 +19,7 @@ from approval_compaction.analysis.matrix import MatrixRecord
 from approval_compaction.analysis.outcomes import outcome_frame
 from approval_compaction.findings.load import load_findings
 from approval_compaction.findings.matrix import seen
-from approval_compaction.findings.prose import seen_sentence, severity_sentence
+from approval_compaction.findings.prose import meets_sentence, seen_sentence, severity_sentence
 from approval_compaction.formats.markdown import escape, github_length
 from approval_compaction.formats.records import read_records
 from approval_compaction.share.report import (
@@ -398,7 +398,16 @@ def test_report_shows_what_the_user_sees_over_the_wire() -> None:
     text = build_report(scripted, spec=spec, wire_runs=wire, committed=committed).text
     told = text.split("### What the user sees", 1)[1].split("Invariants:", 1)[0]
     assert escape(seen_sentence(seen(wire, scripted))) in told  # the seen record, rendered
-    assert escape(severity_sentence(committed.releases)) in told
+    assert severity_sentence(committed.releases) in told
+    for error in committed.errors_met:  # every text a user can meet, so a search finds it
+        assert all(f"`{text}`" in told for text in (error.api_message, *error.texts))
+
+
+def test_report_says_what_a_user_meets_in_each_compaction_mode(runs: list[CaseRun]) -> None:
+    committed = load_findings()
+    text = build_report(runs, committed=committed).text
+    assert meets_sentence(committed.meets) in text
+    assert "No tool output found for function call pending-c1." in text
 
 
 def test_report_without_wire_runs_has_no_user_section(runs: list[CaseRun]) -> None:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import openai
 import pytest
 from agents import SQLiteSession
 from agents.memory import OpenAIResponsesCompactionSession
 
 from approval_compaction.study.compaction import CompactionClient
 from approval_compaction.study.model import function_call
+from approval_compaction.wire import rules
 
 USER = {"role": "user", "content": "q"}
 CALL = {"type": "function_call", "call_id": "c1", "name": "t", "arguments": "{}"}
@@ -45,9 +47,41 @@ async def test_compaction_client_records_sdk_models_as_plain_items() -> None:
 
 async def test_compaction_client_without_input_records_an_empty_request() -> None:
     """``previous_response_id`` mode sends no input: the request is recorded, and empty."""
-    client = CompactionClient()
+    client = CompactionClient(chains={"resp-1": [USER, CALL, OUTPUT]}.get)
     await client.compact(model="m", previous_response_id="resp-1")
     assert client.requests == [[]]
+
+
+async def test_compaction_client_refuses_a_chain_with_an_open_call_as_the_client_would() -> None:
+    """openai/openai-agents-python#2317: the compaction endpoint answers a previous_response_id
+    whose response holds a call without its output with HTTP 400, which the ``openai`` client
+    raises as ``BadRequestError``; the request was still made (and is recorded)."""
+    client = CompactionClient(chains={"resp-1": [USER, CALL]}.get)
+    with pytest.raises(openai.BadRequestError) as raised:
+        await client.compact(model="m", previous_response_id="resp-1")
+    error = raised.value
+    assert error.status_code == 400 and error.request.url.path == "/v1/responses/compact"
+    assert error.body == rules.open_call("c1").body()["error"]
+    assert "No tool output found for function call c1." in str(error)
+    assert client.requests == [[]] and client.calls == 0
+
+
+async def test_compaction_client_unknown_previous_response_is_the_apis_400() -> None:
+    with pytest.raises(openai.BadRequestError, match="Previous response with id 'resp-9'"):
+        await CompactionClient().compact(model="m", previous_response_id="resp-9")
+
+
+async def test_compaction_client_lenient_compacts_the_refused_chain() -> None:
+    """The seed's behaviour, by name: ``lenient`` accepts any request."""
+    client = CompactionClient(compact_rules="lenient", chains={"resp-1": [USER, CALL]}.get)
+    answer = await client.compact(model="m", previous_response_id="resp-1")
+    assert answer.output == [summary(1)]
+
+
+async def test_compaction_client_an_open_call_in_input_is_not_refused() -> None:
+    """Nothing public shows the compaction endpoint's answer to an open call in ``input``."""
+    answer = await CompactionClient().compact(model="m", input=[USER, CALL])
+    assert answer.output == [summary(1)]
 
 
 async def test_compaction_client_without_capture_answers_but_records_nothing() -> None:

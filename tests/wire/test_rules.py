@@ -7,7 +7,15 @@ from typing import Any
 import pytest
 
 from approval_compaction.wire import rules
-from approval_compaction.wire.rules import RULES, ApiError, check_pairing
+from approval_compaction.wire.rules import (
+    COMPACT,
+    RESPONSES,
+    RULES,
+    UNKNOWN,
+    ApiError,
+    check_compaction,
+    check_pairing,
+)
 
 Item = dict[str, Any]
 
@@ -76,22 +84,78 @@ def test_rules_each_rule_cites_public_sources() -> None:
     assert {r.name for r in RULES} >= {"orphan_function_call_output", "open_function_call"}
 
 
-def test_rules_pairing_is_not_enforced_on_compaction() -> None:
-    """Nothing public shows what the compact endpoint does with an unpaired input."""
-    assert rules.COMPACT not in rules.ORPHAN_OUTPUT.endpoints
-    assert rules.COMPACT not in rules.OPEN_CALL.endpoints
+def test_rules_compaction_refuses_an_open_call_in_the_previous_response_chain() -> None:
+    """openai/openai-agents-python#2317: ``responses.compact`` with a ``previous_response_id``
+    whose response holds a function call without its output answers HTTP 400."""
+    assert check_compaction([USER, call("c1")], []) == rules.open_call("c1")
+    assert rules.open_call("c1").body()["error"]["message"] == (
+        "No tool output found for function call c1."
+    )
+    assert COMPACT in rules.OPEN_CALL_COMPACT.endpoints
+    assert "openai/openai-agents-python/issues/2317" in " ".join(rules.OPEN_CALL_COMPACT.sources)
 
 
-def test_rules_readme_lists_each_rule_with_its_sources() -> None:
+@pytest.mark.parametrize(
+    ("chain", "given"),
+    [
+        ([USER, call("c1"), output("c1")], []),
+        ([USER, call("c1")], [output("c1")]),
+        ([], [USER, call("c1")]),
+        ([], [USER, output("c1")]),
+        ([USER, output("c1")], []),
+    ],
+    ids=[
+        "chain-paired",
+        "output-given-with-the-chain",
+        "open-call-in-input-unknown",
+        "orphan-in-input-unknown",
+        "orphan-in-chain-unknown",
+    ],
+)
+def test_rules_compaction_checks_only_what_a_source_shows(
+    chain: list[Item], given: list[Item]
+) -> None:
+    """An open call in ``input`` and an orphan output anywhere: nothing public shows the
+    compaction endpoint's answer, so they are listed as unknown, not enforced."""
+    assert check_compaction(chain, given) is None
+
+
+def test_rules_lenient_compaction_accepts_anything() -> None:
+    assert check_compaction([USER, call("c1")], [], "lenient") is None
+
+
+def test_rules_unknowns_name_the_compaction_input_and_orphan_forms() -> None:
+    names = {u.name for u in UNKNOWN}
+    assert {
+        "open_function_call_in_compaction_input",
+        "orphan_function_call_output_in_compaction",
+    } <= names
+    assert all(u.why for u in UNKNOWN)
+    assert all(COMPACT in u.endpoints for u in UNKNOWN)
+    assert not any(rule.name in names for rule in RULES)
+
+
+def test_rules_responses_rules_stay_on_responses() -> None:
+    assert rules.ORPHAN_OUTPUT.endpoints == rules.OPEN_CALL.endpoints == (RESPONSES,)
+
+
+def test_rules_readme_lists_each_rule_and_each_unknown_with_its_sources() -> None:
     from approval_compaction import paths
+    from approval_compaction.share.readme import RULES_END, RULES_START, rules_block
 
     readme = (paths.ROOT / "README.md").read_text()
+    block = readme.split(RULES_START, 1)[1].split(RULES_END, 1)[0].strip()
+    assert block == rules_block()
     for rule in RULES:
         row = next(
-            (line for line in readme.splitlines() if line.startswith(f"| `{rule.name}` |")), ""
+            (line for line in block.splitlines() if line.startswith(f"| `{rule.name}` |")), ""
         )
         assert row, f"README has no row for {rule.name}"
         assert all(source in row for source in rule.sources)
+        assert all(f"`{e}`" in row for e in rule.endpoints)
+    for unknown in UNKNOWN:
+        row = next(line for line in block.splitlines() if line.startswith(f"| `{unknown.name}` |"))
+        assert "unknown: not enforced" in row
 
 
 def test_rules_readme_invariant_table_lists_every_invariant() -> None:

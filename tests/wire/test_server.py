@@ -1,13 +1,19 @@
-"""The real server on 127.0.0.1: the same answers over a socket, a log, and a port in use."""
+"""The real server on 127.0.0.1: the same answers over a socket, a log, a port in use, and
+random or malformed requests answered without a server error."""
 
 from __future__ import annotations
 
+import json
 import socket
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from approval_compaction.cli import main
-from approval_compaction.wire.server import PortInUseError, bind, running
+from approval_compaction.wire.server import PortInUseError, Running, bind, running
 
 httpx = pytest.importorskip("httpx")
 
@@ -27,6 +33,20 @@ def test_server_answers_and_logs_each_request() -> None:
 
 
 @pytest.mark.enable_socket
+def test_server_lenient_compaction_accepts_what_the_faithful_one_refuses() -> None:
+    call = {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"}
+    statuses = []
+    for rules in ("faithful", "lenient"):
+        with running(compact_rules=rules) as server:  # type: ignore[arg-type]
+            server.standin.script = [[call]]
+            with httpx.Client(base_url=server.base_url, timeout=10) as client:
+                first = client.post("/responses", json={"input": "q"}).json()
+                body = {"previous_response_id": first["id"]}
+                statuses.append(client.post("/responses/compact", json=body).status_code)
+    assert statuses == [400, 200]
+
+
+@pytest.mark.enable_socket
 def test_server_port_in_use_is_one_clear_line(capsys: pytest.CaptureFixture[str]) -> None:
     taken = socket.socket()
     taken.bind(("127.0.0.1", 0))
@@ -40,3 +60,60 @@ def test_server_port_in_use_is_one_clear_line(capsys: pytest.CaptureFixture[str]
         taken.close()
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith(f"error: cannot serve on 127.0.0.1:{port}")
+
+
+# Bad input never crashes the stand-in: random and malformed requests on a real port.
+
+
+FUZZ_EXAMPLES = 600  # per test: bounded by count, not time
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=8),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
+    max_leaves=12,
+)
+ITEM = st.fixed_dictionaries(
+    {
+        "type": st.sampled_from(["function_call", "function_call_output", "message", "compaction"])
+        | st.text(max_size=6),
+        "call_id": st.sampled_from(["c1", "c2"]) | JSON,
+    },
+    optional={"role": st.sampled_from(["user", "assistant"]) | JSON, "content": JSON},
+)
+BODY = st.fixed_dictionaries(
+    {},
+    optional={
+        "input": st.lists(ITEM | JSON, max_size=5) | JSON,
+        "previous_response_id": st.sampled_from(["resp_standin_0001", "resp_x"]) | JSON,
+        "stream": st.booleans() | JSON,
+        "tools": st.lists(JSON, max_size=3) | JSON,
+        "model": JSON,
+    },
+)
+PATHS = st.sampled_from(["/responses", "/responses/compact", "/responses/", "/nowhere", ""])
+
+
+@pytest.fixture(scope="module")
+def served() -> Iterator[tuple[Running, Any]]:
+    """One server and one keep-alive client for every example."""
+    with running() as server, httpx.Client(base_url=server.base_url, timeout=10) as client:
+        yield server, client
+
+
+@pytest.mark.enable_socket
+@settings(max_examples=FUZZ_EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    method=st.sampled_from(["POST", "GET", "PUT", "DELETE"]),
+    path=PATHS,
+    body=BODY.map(lambda b: json.dumps(b).encode()) | st.binary(max_size=64),
+)
+def test_server_random_requests_never_get_a_server_error(
+    served: tuple[Running, Any], method: str, path: str, body: bytes
+) -> None:
+    """Whatever it is sent, the stand-in answers in the API's shape, never with a 5xx."""
+    server, client = served
+    answer = client.request(method, path, content=body)
+    assert answer.status_code < 500, (answer.text, server.standin.log[-1])
+    if answer.headers["content-type"].startswith("application/json"):
+        assert answer.status_code == 200 or "error" in answer.json()

@@ -112,3 +112,53 @@ def test_standin_script_overrides_the_policy() -> None:
     scripted = [[{"type": "message", "id": "m", "role": "assistant", "content": []}]]
     _, body = post(StandIn(script=scripted), "/v1/responses", {"input": "q", "tools": [TOOL]})
     assert body["output"] == scripted[0]
+
+
+CALL = {"type": "function_call", "call_id": "c1", "name": "lookup", "arguments": "{}"}
+
+
+def first_call(standin: StandIn) -> dict[str, Any]:
+    scripted = standin.script = [[CALL]]
+    assert scripted
+    _, body = post(standin, "/v1/responses", {"input": "q", "tools": [TOOL]})
+    return dict(body)
+
+
+def test_standin_compact_refuses_a_chain_with_an_open_call() -> None:
+    """openai/openai-agents-python#2317: the compaction endpoint answers a previous_response_id
+    whose response holds a call without its output with the API's 400."""
+    standin = StandIn()
+    first = first_call(standin)
+    status, body = post(standin, "/v1/responses/compact", {"previous_response_id": first["id"]})
+    assert (status, body) == (
+        400,
+        {
+            "error": {
+                "message": "No tool output found for function call c1.",
+                "type": "invalid_request_error",
+                "param": "input",
+                "code": None,
+            }
+        },
+    )
+    assert standin.compactions == 0 and standin.log[-1].path == "/v1/responses/compact"
+
+
+def test_standin_compact_lenient_compacts_the_same_chain() -> None:
+    """The seed's behaviour, kept by name: ``lenient`` compacts whatever it is sent."""
+    standin = StandIn(compact_rules="lenient")
+    first = first_call(standin)
+    status, body = post(standin, "/v1/responses/compact", {"previous_response_id": first["id"]})
+    assert status == 200 and body["output"][-1]["type"] == "compaction"
+
+
+def test_standin_compact_accepts_the_chain_once_the_output_follows() -> None:
+    standin = StandIn()
+    first = first_call(standin)
+    standin.script = None
+    follow = {"type": "function_call_output", "call_id": "c1", "output": "x"}
+    _, second = post(
+        standin, "/v1/responses", {"input": [follow], "previous_response_id": first["id"]}
+    )
+    status, _ = post(standin, "/v1/responses/compact", {"previous_response_id": second["id"]})
+    assert status == 200

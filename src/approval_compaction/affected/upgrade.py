@@ -1,9 +1,11 @@
 """Upgrade: does the newest release heal a session an affected release already stored?
 
 The pinned release (this environment) pauses and resumes with compaction on, which leaves a
-poisoned ``SQLiteSession`` file. Copies of that file then take the next turn: on the pinned
-release and on the newest release (the study's worker started with the interpreter of the
-sweep's environment for it), each as it was stored and after ``doctor repair``. The next turn
+poisoned ``SQLiteSession`` file; with the SDK's default ``compaction_mode="auto"`` the API
+refuses the compaction at the pause instead, which leaves the call stored without its output
+(the ``refused`` store). Copies of those files then take the next turn: on the pinned release
+and on the newest release (the study's worker started with the interpreter of the sweep's
+environment for it), the poisoned one as it was stored and after ``doctor repair``. The next turn
 runs on the SDK's own ``OpenAIResponsesModel`` against the wire's API stand-in, which answers an
 input the Responses API rejects with its HTTP 400. Each record keeps the stand-in's answer, what
 the turn sent to the model, whether compaction still ran, and the verdict on what was stored
@@ -30,9 +32,12 @@ from ..formats.records import read_json_list, write_json
 from ..releases import environments
 from ..study.driver import Ask, Decide, Resume, Setup, Transcript, converse, run_sync
 from ..study.harness import FINISHED, NEXT_ANSWER, PENDING_CALL, QUESTIONS
+from ..study.words import Mode
 from ..study.worker import Worker
 from .check import ACCEPTED, REJECTED, check_config, check_json, check_release
 
+# The stores the next turns are taken on, each in the compaction mode that left it.
+STORES: dict[str, Mode] = {"poisoned": "input", "repaired": "input", "refused": "auto"}
 NEXT_TURN = [Ask(QUESTIONS[1], (NEXT_ANSWER,))]
 
 
@@ -87,6 +92,14 @@ def poison(store: Path) -> list[dict[str, Any]]:
     return resumed.stage("resume").stored
 
 
+def refuse(store: Path) -> list[dict[str, Any]]:
+    """Pause on the pinned release with the SDK's default mode and compaction on: the API
+    refuses the compaction request and the user's run raises. The items the store holds."""
+    setup = Setup(mode="auto", go_on=True)
+    paused = converse(setup, [Ask(QUESTIONS[0], (PENDING_CALL,), stage="pause")], store)
+    return paused.stage("pause").stored
+
+
 def repaired_copy(source: Path, target: Path) -> None:
     from ..doctor.repair import apply
 
@@ -95,17 +108,18 @@ def repaired_copy(source: Path, target: Path) -> None:
 
 
 def upgrade_records(env: environments.Environment | None) -> list[UpgradeRecord]:
-    """The next turn on the pinned and the newest release, on the poisoned and repaired store.
+    """The next turn on the pinned and the newest release, on each store (``STORES``).
 
     Without ``env`` only the pinned release's turns run (in this process).
     """
-    wire = Setup(model="responses")
     with tempfile.TemporaryDirectory(prefix="approval-compaction-upgrade-") as folder:
         base = Path(folder)
         poison(base / "poisoned.db")
         repaired_copy(base / "poisoned.db", base / "repaired.db")
+        refuse(base / "refused.db")
         records = []
-        for label in ("poisoned", "repaired"):
+        for label, mode in STORES.items():
+            wire = Setup(mode, model="responses")
             here, there = base / f"{label}-pinned.db", base / f"{label}-newest.db"
             shutil.copyfile(base / f"{label}.db", here)
             shutil.copyfile(base / f"{label}.db", there)

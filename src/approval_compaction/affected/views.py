@@ -65,10 +65,12 @@ def worker_frame(rows: Sequence[WorkerComparison]) -> pd.DataFrame:
 
 
 def check_compare(*checks: tuple[str, Any, Sequence[CheckRow]]) -> pd.DataFrame:
-    """Releases side by side per pause position: compacted at the pause, and the next turn."""
+    """Releases side by side per pause position: compacted at the pause, what the pause met,
+    and the next turn."""
     columns: dict[tuple[str, str], list[object]] = {}
     for release, _, rows in checks:
         columns[(release, "compacted at pause")] = [r.compacted_at_pause for r in rows]
+        columns[(release, "at pause")] = [r.at_pause for r in rows]
         columns[(release, "next turn")] = [r.next_turn for r in rows]
     index = pd.Index([r.prior_turns for r in checks[0][2]], name="prior_turns")
     return pd.DataFrame(columns, index=index)

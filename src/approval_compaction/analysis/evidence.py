@@ -16,7 +16,7 @@ from typing import Any
 
 from ..study.capture import CaseRun, Stage
 from ..study.items import Item
-from ..wire.rules import RESPONSES
+from ..wire.rules import COMPACT, RESPONSES
 
 HANDED = "handed to the model interface"
 SENT = "sent over HTTP (body.input)"
@@ -39,14 +39,17 @@ class Failure:
 
 
 def failure(run: CaseRun) -> Failure | None:
-    """The first stage whose outcome was an error, with its failing model request."""
+    """The first stage whose outcome was an error, with its failing request: a model request
+    (``handed``: its input as the runner handed it) or a compaction request (``handed``: its
+    input as the session sent it)."""
     stage = next((s for s in run.stages if not s.outcome.ok), None)
     if stage is None:
         return None
-    model_requests = [r for r in stage.http_requests if r.get("path") == RESPONSES]
-    for request, handed in zip(model_requests, stage.model_inputs, strict=False):
+    handed = {RESPONSES: iter(stage.model_inputs), COMPACT: iter(stage.compaction_inputs)}
+    for request in stage.http_requests:
+        given = next(handed.get(str(request.get("path")), iter(())), [])
         if request.get("status") != 200:
-            return Failure(stage, request, handed)
+            return Failure(stage, request, given)
     return None
 
 

@@ -1,14 +1,18 @@
-"""Invariants: seven properties a case must keep, each judged from its captured stages.
+"""Invariants: eight properties a case must keep, each judged from its captured stages.
 
 ``paired`` means no output without its call; ``complete`` means no call without its output.
 A verdict is ``True`` (holds), ``False`` (violated, with the offending call ids), or ``None``
-when the case could not be judged (it failed, or the release lacks what it needs).
+when the case could not be judged (it failed, the release lacks what it needs, or the stage it
+reads never ran: after a pause the API refused there is no state to resume).
 
-``next_turn_accepted`` is what the user sees. Over HTTP (the ``responses`` model) it is observed:
-the next turn's requests were all answered, or the stage records the HTTP status and the
-exception, which the detail carries. On the ``scripted`` model nothing goes over the wire, so it
-is judged by the pairing rules the stand-in enforces (``wire.rules``), applied to each input
-the runner handed the model interface; the detail says the answer is the rules' prediction.
+``pause_accepted`` and ``next_turn_accepted`` are what the user sees. Every request the runner
+makes at the stage was answered, or the stage records the HTTP status, the exception, the
+refused endpoint and the API's message, which the detail carries. Over HTTP (the ``responses``
+model) every request is observed. On the ``scripted`` model the compaction client answers by the
+compaction endpoint's rules and raises their refusal as the ``openai`` client would (observed
+too); the model's own requests go nowhere, so they are judged by the pairing rules the stand-in
+enforces (``wire.rules``), applied to each input the runner handed the model interface, and the
+detail says that answer is the rules' prediction.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..errors import InvestigationError
-from ..study.capture import STAGES, CaseRun, StageName
+from ..study.capture import STAGES, CaseRun, Stage, StageName
 from ..study.items import Item
 from ..wire.rules import check_pairing
 from .pairing import open_calls, orphan_outputs
@@ -83,6 +87,13 @@ DEFINITIONS: tuple[Invariant, ...] = (
         "dispatches",
     ),
     Invariant(
+        "pause_accepted",
+        "the turn that pauses for approval returns its interruption: no request at the pause is "
+        "refused (compaction included), so there is a state for the human to approve or reject",
+        ("pause",),
+        "outcome",
+    ),
+    Invariant(
         "next_turn_accepted",
         "the next turn's model request is answered: over HTTP no error is raised; on the "
         "scripted model the stand-in's rules accept its input",
@@ -90,6 +101,7 @@ DEFINITIONS: tuple[Invariant, ...] = (
         "outcome",
     ),
 )
+ACCEPTED = ("pause_accepted", "next_turn_accepted")  # what the user sees: read from outcomes
 INVARIANTS: tuple[str, ...] = tuple(i.name for i in DEFINITIONS)
 
 
@@ -130,11 +142,32 @@ class _Missing(Exception):
     """The stage an invariant reads was never reached."""
 
 
+def refused_stage(run: CaseRun) -> Stage | None:
+    """The first stage at which the API refused a request (the user's code raised), if any."""
+    return next((s for s in run.stages if not s.outcome.ok), None)
+
+
+def _never_ran(run: CaseRun, name: StageName) -> str:
+    """Why a stage is missing from a run, in words."""
+    refused = refused_stage(run)
+    if (
+        run.error is None
+        and refused is not None
+        and STAGES.index(name) > STAGES.index(refused.name)
+    ):
+        return f"stage {name} never ran: the {refused.name} raised {refused.outcome.exception}"
+    return run.error or f"stage {name} was not reached"
+
+
 def _offenders(run: CaseRun, rule: Invariant, check: Check) -> tuple[Offender, ...]:
+    """The offending items in the stages the rule reads; a rule that reads every stage skips
+    those that never ran after a refusal (nothing was pending to take them on)."""
     found: list[Offender] = []
     for name in rule.stages:
         stage = run.stage(name)
         if stage is None:
+            if len(rule.stages) > 1 and _never_ran(run, name).startswith(f"stage {name} never"):
+                continue
             raise _Missing(name)
         lists = [stage.stored] if rule.field == "stored" else getattr(stage, rule.field)
         ids = sorted({key for items in lists for key in check(items)})
@@ -148,7 +181,7 @@ def offenders_detail(offenders: Iterable[Offender]) -> str:
 
 
 def evaluate(run: CaseRun) -> list[Verdict]:
-    """All seven verdicts for one executed case, in INVARIANTS order."""
+    """All eight verdicts for one executed case, in INVARIANTS order."""
     if run.not_applicable is not None:
         return [Verdict(name, None, run.not_applicable) for name in INVARIANTS]
     return [_judge(run, rule) for rule in DEFINITIONS]
@@ -179,19 +212,26 @@ def judge_all(runs: Iterable[CaseRun | JudgedRun]) -> list[JudgedRun]:
     return [judge(run) for run in runs]
 
 
-def _accepted(run: CaseRun, name: str) -> Verdict:
-    """Whether the next turn reached the model: observed over HTTP, predicted by the rules."""
-    failed = next((s for s in run.stages if not s.outcome.ok), None)
-    stage = run.stage("next_turn")
-    if failed is not None and failed.name != "next_turn":
-        seen = failed.outcome
-        return Verdict(name, None, f"{failed.name}: HTTP {seen.http_status}: {seen.text}")
+def refusal_detail(stage: Stage) -> str:
+    """A refused request in words: ``HTTP 400 from /v1/responses/compact: openai.Bad...``."""
+    seen = stage.outcome
+    where = f" from {seen.endpoint}" if seen.endpoint else ""
+    return f"HTTP {seen.http_status}{where}: {seen.text}"
+
+
+def _accepted(run: CaseRun, rule: Invariant) -> Verdict:
+    """Whether the stage's requests were answered: observed over HTTP and from the compaction
+    client, predicted by the rules for the scripted model's own requests."""
+    name, (stage_name,) = rule.name, rule.stages
+    stage = run.stage(stage_name)
     if stage is None:
-        return Verdict(name, None, run.error or "stage next_turn was not reached")
+        return Verdict(name, None, _never_ran(run, stage_name))
+    if run.error is not None and run.stages[-1] is stage:  # the harness failed there
+        return Verdict(name, None, run.error)
+    if not stage.outcome.ok:
+        return Verdict(name, False, refusal_detail(stage))
     if run.model != "scripted":
-        ok = stage.outcome.ok
-        seen = stage.outcome
-        return Verdict(name, ok, "" if ok else f"HTTP {seen.http_status}: {seen.text}")
+        return Verdict(name, True, "")
     errors = [e for e in map(check_pairing, stage.model_inputs) if e is not None]
     if not errors:
         return Verdict(name, True, "")
@@ -203,8 +243,8 @@ def _accepted(run: CaseRun, name: str) -> Verdict:
 
 def _judge(run: CaseRun, rule: Invariant) -> Verdict:
     name = rule.name
-    if name == "next_turn_accepted":
-        return _accepted(run, name)
+    if name in ACCEPTED:
+        return _accepted(run, rule)
     if rule.check is None:  # decision_enforced
         if run.error is not None and run.stage("resume") is None:
             return Verdict(name, None, run.error)
@@ -215,5 +255,5 @@ def _judge(run: CaseRun, rule: Invariant) -> Verdict:
     try:
         found = _offenders(run, rule, rule.check)
     except _Missing as missing:
-        return Verdict(name, None, run.error or f"stage {missing} was not reached")
+        return Verdict(name, None, _never_ran(run, missing.args[0]))
     return Verdict(name, not found, offenders_detail(found), found)

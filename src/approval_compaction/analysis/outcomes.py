@@ -2,8 +2,9 @@
 
 A run over HTTP records, per stage, ``ok`` or the exception the user's code received (its class,
 and its text with the HTTP status and the API's message). This module lays those out one row per
-case, with the verdict on ``next_turn_accepted`` (on the scripted model, the stand-in's rules'
-prediction); ``findings.matrix.seen`` compares the two.
+case, with the verdicts on ``pause_accepted`` and ``next_turn_accepted`` (on the scripted model,
+observed from its compaction client, else the stand-in's rules' prediction);
+``findings.matrix.seen`` compares the two.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from .invariants import JudgedRun, judge
 from .table import to_frame
 
 INVARIANT = "next_turn_accepted"
+PAUSE = "pause_accepted"
 
 
 @dataclass(frozen=True)
@@ -31,6 +33,7 @@ class Outcome:
     http_status: int | None
     exception: str
     message: str
+    pause_accepted: str
     next_turn_accepted: str
 
 
@@ -38,6 +41,7 @@ def outcome_of(run: CaseRun | JudgedRun) -> Outcome:
     """Where the case ended and what the user saw there (``ok`` when every turn was answered)."""
     judged = judge(run)
     verdict = next(v for v in judged.verdicts if v.invariant == INVARIANT)
+    pause = next(v for v in judged.verdicts if v.invariant == PAUSE)
     stages = judged.run.stages
     failed = next((s for s in stages if not s.outcome.ok), None)
     last = failed or (stages[-1] if stages else None)
@@ -49,6 +53,7 @@ def outcome_of(run: CaseRun | JudgedRun) -> Outcome:
         http_status=seen.http_status if seen else None,
         exception=seen.exception if seen else OK,
         message=seen.message if seen else "",
+        pause_accepted=vocabulary.word(pause.holds),
         next_turn_accepted=vocabulary.word(verdict.holds),
     )
 

@@ -30,9 +30,9 @@ from ..study.worker import Worker as Worker  # the explorer's worker is the stud
 from .conversation import Judgement, Step, StepRecord
 from .kinds import call_id, call_item
 
-ROLE_SKIPS = {  # invariants that do not apply to the stage a step plays
-    "ask": ("resumed_input_paired",),
-    "decide": ("next_turn_input_paired", "next_turn_accepted"),
+ROLE_SKIPS = {  # invariants that do not apply to the stage a step plays (no step is a case's pause)
+    "ask": ("resumed_input_paired", "pause_accepted"),
+    "decide": ("next_turn_input_paired", "next_turn_accepted", "pause_accepted"),
 }
 
 

@@ -29,7 +29,8 @@ from typing import Any
 from ..analysis.invariants import INVARIANTS
 from ..formats.records import write_json
 from ..study.capture import sdk_version
-from .conversation import Conversation, Trace
+from ..study.words import Mode
+from .conversation import MODES, Conversation, Trace
 from .driver import Live, Worker, scratch_folder, take
 from .kinds import available
 from .rules import NO_KIND, Setup, Violation, machine, new_pairs
@@ -51,6 +52,7 @@ class Options:
     boundaries: tuple[str, ...] = ("memory", "json", "process")
     database: str | None = None  # a folder for hypothesis's example database
     invariants: tuple[str, ...] = ()  # the invariants whose violation fails (empty: all)
+    modes: tuple[Mode, ...] = MODES  # the compaction modes a conversation starts in
 
 
 @dataclass(frozen=True)
@@ -218,7 +220,7 @@ def _search(options: Options) -> SearchResult:
         kinds = tuple(k for k in kinds if k in options.kinds)
     worker = Worker() if "process" in options.boundaries else None
     targets = frozenset(options.invariants or INVARIANTS)
-    setup = Setup(kinds, options.fix, boundaries=options.boundaries, targets=targets)
+    setup = Setup(kinds, options.fix, options.modes, options.boundaries, targets)
     setup.worker = worker
     findings: list[Finding] = []
     exhausted, rounds = False, 0

@@ -19,14 +19,16 @@ from ..affected.worker import WorkerComparison
 from ..analysis.folding import PART_WORDS, PARTS, Run, choice_effects, fold
 from ..analysis.invariants import judge
 from ..analysis.matrix import MatrixRecord, records
-from ..analysis.pairing import item_key, orphan_outputs
+from ..analysis.meeting import Meeting, all_meetings
+from ..analysis.pairing import item_key, open_calls, orphan_outputs
 from ..analysis.table import from_frame
+from ..formats.markdown import code
 from ..releases.sweep import ReleaseRecord
 from ..study.capture import CaseRun, pending_ids
 from . import prose
 from .doctor import Worker, check, upgrade
 from .matrix import MatrixFinding, matrix_finding, seen
-from .releases import releases_finding
+from .releases import mode_stories, releases_finding
 
 CheckFound = tuple[str, Config, Sequence[CheckRow]]
 Variants = Mapping[str, Sequence[CaseRun]]
@@ -42,9 +44,36 @@ def outcome_answer(observed: Sequence[Run], predicted: Sequence[Run] = ()) -> st
     return prose.seen_sentence(seen(observed, predicted))
 
 
-def severity_answer(frame: pd.DataFrame) -> str:
-    """How each release reaches the user, from a frame of the sweep's records."""
-    return prose.severity_sentence(releases_finding(from_frame(frame, ReleaseRecord)))
+def severity_answer(frame: pd.DataFrame, meetings: Sequence[Meeting] = ()) -> str:
+    """How each release reaches the user in each compaction mode, from a frame of the sweep's
+    records and its meetings."""
+    return prose.severity_sentence(
+        releases_finding(from_frame(frame, ReleaseRecord), meetings=meetings)
+    )
+
+
+def meets_answer(runs: Iterable[CaseRun]) -> str:
+    """What a user of the API meets in each compaction mode, from runs over HTTP (one release)."""
+    met = all_meetings(runs)
+    return prose.meets_sentence(mode_stories(met, ", ".join(sorted({m.sdk_version for m in met}))))
+
+
+def rules_answer(faithful: Sequence[CaseRun], lenient: Sequence[CaseRun]) -> str:
+    """What the compaction endpoint's rules change for the user, mode by mode (modes that read
+    the same together): the severity in each world, from the same cases run against each."""
+    pairs: dict[tuple[str, str], list[str]] = {}
+    kept = mode_stories(all_meetings(lenient), "lenient")
+    for s, t in zip(mode_stories(all_meetings(faithful), "faithful"), kept, strict=True):
+        pairs.setdefault((s.severity, t.severity), []).append(code(s.mode))
+    said = [
+        f"with {' and '.join(modes)}, {rules} where the endpoint answers by its rules and "
+        f"{anything} where it accepts anything"
+        if rules != anything
+        else f"with {' and '.join(modes)} the two agree: {rules}"
+        for (rules, anything), modes in pairs.items()
+    ]
+    text = "; ".join(said)
+    return text[0].upper() + text[1:] + "."
 
 
 def variants(runs: Variants) -> dict[str, MatrixFinding]:
@@ -111,9 +140,27 @@ def walkthrough_answer(run: CaseRun) -> str:
     )
     if run.error is not None:
         return f"{head} The case failed: {run.error}"
-    pending = sorted(pending_ids(run))
     pause, resume, nxt = run.stage("pause"), run.stage("resume"), run.stage("next_turn")
-    assert pause is not None and resume is not None and nxt is not None
+    assert pause is not None and nxt is not None
+    if resume is None:  # the pause raised: no state to decide or resume
+        seen = pause.outcome
+        sent = sorted({k for items in nxt.model_inputs for k in orphan_outputs(items)})
+        then = (
+            f"sends the model the output of {_listing(sent)} without its call"
+            if sent
+            else "is answered"
+            if nxt.outcome.ok
+            else f"raises {code(nxt.outcome.exception)} too"
+        )
+        return (
+            f"{head} At the pause, `Runner.run` raised {code(seen.exception)} (HTTP "
+            f"{seen.http_status} from {code(seen.endpoint)}: {code(seen.api_message)}), so no "
+            "`RunState` came back: there is nothing to approve or reject and nothing to resume. "
+            f"The store keeps {len(pause.stored)} item(s), the call "
+            f"{_listing(open_calls(pause.stored)) or 'none'} without its output; the user can "
+            f"only ask again, and the next question {then}."
+        )
+    pending = sorted(pending_ids(run))
     kept = [i for i in pending if i in {item_key(item) for item in pause.stored}]
     lost = [i for i in pending if i not in kept]
     parts = [head]

@@ -28,8 +28,9 @@ class Check:
 
     @property
     def affected_at(self) -> tuple[int, ...]:
-        """The pause positions (prior turns) whose next turn sends an output without its call."""
-        return tuple(r.prior_turns for r in self.rows if r.next_turn == REJECTED)
+        """The pause positions (prior turns) where the pause raises or the next turn sends an
+        output without its call."""
+        return tuple(r.prior_turns for r in self.rows if r.affected)
 
 
 def check(found: tuple[str, Config, Sequence[CheckRow]]) -> Check:
@@ -40,13 +41,15 @@ def check(found: tuple[str, Config, Sequence[CheckRow]]) -> Check:
 
 @dataclass(frozen=True)
 class Upgrade:
-    """The next turn on the newest release, on a session the pinned release poisoned and on the
-    same session after ``doctor repair``."""
+    """The next turn on the newest release, on a session the pinned release poisoned, on the
+    same session after ``doctor repair``, and on one a refused pause left (None when the
+    records have none)."""
 
     pinned: str
     newest: str
     poisoned: UpgradeRecord
     repaired: UpgradeRecord
+    refused: UpgradeRecord | None = None
 
     @property
     def heals(self) -> bool:
@@ -58,7 +61,8 @@ def upgrade(records: Sequence[UpgradeRecord]) -> Upgrade:
     by = {(r.store, r.release): r for r in records}
     releases = sorted({r.release for r in records}, key=version_key)
     pinned, newest = releases[0], releases[-1]
-    return Upgrade(pinned, newest, by[("poisoned", newest)], by[("repaired", newest)])
+    refused = by.get(("refused", newest))
+    return Upgrade(pinned, newest, by[("poisoned", newest)], by[("repaired", newest)], refused)
 
 
 @dataclass(frozen=True)

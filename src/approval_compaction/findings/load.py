@@ -18,6 +18,7 @@ from ..affected.heal import HealSummary
 from ..affected.upgrade import load_upgrade
 from ..affected.worker import WorkerComparison
 from ..analysis.matrix import MatrixRecord
+from ..analysis.meeting import Meeting
 from ..formats.records import read_json_list, read_records
 from ..mechanism.record import MechanismError, load_record
 from ..releases.crosscheck import CrossRecord
@@ -28,14 +29,24 @@ from .doctor import Check, Upgrade, Worker, check, upgrade
 from .fix import Crosscheck, crosscheck_finding, fix_release
 from .matrix import MatrixFinding, matrix_finding
 from .mechanism import Mechanism, mechanism_finding
-from .releases import Releases, releases_finding
+from .releases import (
+    ErrorMet,
+    ModeStory,
+    Releases,
+    errors_met,
+    merge_errors,
+    mode_stories,
+    releases_finding,
+)
 
 
 @dataclass(frozen=True)
 class Findings:
     """What the committed data says: the matrices of the pinned release, the workaround and
     the newest release, the API's error at the next turn, the sweep, the fixing release, the
-    regression test across releases, where in the SDK, and the doctor's four answers."""
+    regression test across releases, where in the SDK, the doctor's four answers, what the user
+    meets on the pinned release in each compaction mode (``meets``), and every refusal a user
+    meets, on the pinned release or in the sweep, with every text it is raised as."""
 
     pinned: MatrixFinding | None = None
     fixed: MatrixFinding | None = None
@@ -49,6 +60,8 @@ class Findings:
     upgrade: Upgrade | None = None
     worker: Worker | None = None
     heal: HealSummary | None = None
+    meets: tuple[ModeStory, ...] = ()
+    errors_met: tuple[ErrorMet, ...] = ()
 
 
 def api_errors(runs: Iterable[CaseRun]) -> tuple[ApiError, ...]:
@@ -82,9 +95,14 @@ def load_findings(folder: Path = paths.DATA) -> Findings:
     runs = files.runs()
     errors = api_errors(read_json_list(runs, CaseRun.from_json)) if runs.exists() else ()
     sweep = read_records(files.sweep, ReleaseRecord) if files.sweep.exists() else None
+    met = files.sweep_meetings
+    meetings = read_records(met, Meeting) if met.exists() else []
     tests = read_records(files.fix_releases, CrossRecord) if files.fix_releases.exists() else None
     fixed_in = fix_release(tests, sweep) if tests is not None and sweep is not None else None
     old = pinned.releases[0] if pinned and pinned.releases else None
+    met_here = read_records(files.meetings, Meeting) if files.meetings.exists() else []
+    here = sorted({m.sdk_version for m in met_here})
+    releases = releases_finding(sweep, old, meetings) if sweep is not None else None
     pinned_check, newest_check = files.doctor_check_pinned, files.doctor_check_newest
     doctor = (pinned_check, newest_check, files.doctor_upgrade, files.doctor_worker)
     found = Findings(
@@ -92,10 +110,12 @@ def load_findings(folder: Path = paths.DATA) -> Findings:
         fixed=_matrix(files.fix_matrix),
         newest=_matrix(files.newest_matrix),
         errors=errors,
-        releases=releases_finding(sweep, old) if sweep is not None else None,
+        releases=releases,
         fixed_in=fixed_in,
         crosscheck=crosscheck_finding(tests) if tests else None,
         mechanism=_mechanism(files.mechanism, old, fixed_in),
+        meets=mode_stories(met_here, ", ".join(here)),
+        errors_met=merge_errors(releases.errors if releases else (), errors_met(met_here, here)),
     )
     if not all(path.exists() for path in (*doctor, files.doctor_heal)):
         return found

@@ -125,7 +125,8 @@ class Failure:
 class Seen:
     """The cases over HTTP, as the user met them: how many end with an error, each distinct
     error, whether the failing cases are exactly the compaction-on ones, and in how many cases
-    the scripted model's prediction of ``next_turn_accepted`` agrees (None: none was made)."""
+    the scripted model's verdicts on ``pause_accepted`` and ``next_turn_accepted`` agree (None:
+    none was made)."""
 
     cases: int
     failing: int
@@ -140,8 +141,8 @@ def seen(observed: Sequence[Run], predicted: Sequence[Run] = ()) -> Seen:
     failing = [o for o in ends if o.exception != OK]
     kinds = {Failure(o.stage, o.exception, o.http_status, o.message) for o in failing}
     on = {j.run.case.label for j in map(judge, observed) if j.run.case.compaction == "on"}
-    guess = {o.case: o.next_turn_accepted for o in map(outcome_of, predicted)}
-    agreeing = sum(guess.get(o.case) == o.next_turn_accepted for o in ends)
+    guess = {o.case: (o.pause_accepted, o.next_turn_accepted) for o in map(outcome_of, predicted)}
+    agreeing = sum(guess.get(o.case) == (o.pause_accepted, o.next_turn_accepted) for o in ends)
     return Seen(
         cases=len(ends),
         failing=len(failing),

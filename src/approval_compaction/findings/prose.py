@@ -20,7 +20,7 @@ from .doctor import Check, Upgrade, Worker
 from .fix import Crosscheck
 from .matrix import MatrixFinding, Seen
 from .mechanism import Mechanism
-from .releases import NEVER, SEVERITIES, Era, Releases
+from .releases import NEVER, SEVERITIES, Era, ErrorMet, ModeStory, Releases
 
 
 def matrix_lines(found: MatrixFinding) -> str:
@@ -82,9 +82,32 @@ def releases_sentence(found: Releases) -> str:
     return f"Of {len(versions)} releases, {versions[0]}..{versions[-1]}: {said}."
 
 
-def severity_sentence(found: Releases) -> str:
-    """Each severity with the ranges of releases it covers, in release order."""
-    known = {s.release: s.severity for s in found.severities if s.severity is not None}
+STAGE_WORDS = {"pause": "at the pause", "resume": "at the resume", "next_turn": "at the next turn"}
+
+
+DEFAULT = "auto"  # the SDK's default compaction_mode
+NOTES = {DEFAULT: " (the SDK's default)", "input": " (the original report's)"}
+
+
+def _modes(modes: Sequence[str], noted: bool = False) -> str:
+    """Modes in code spans: ```input```, ```auto` and `previous_response_id```; ``noted`` says
+    which is the SDK's default."""
+    named = [code(m) + (NOTES.get(m, "") if noted else "") for m in modes]
+    return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+
+
+def _grouped(items: Sequence[tuple[str, str]]) -> list[tuple[list[str], str]]:
+    """(mode, text) pairs with the same text grouped, in order of first mode."""
+    found: dict[str, list[str]] = {}
+    for mode, text in items:
+        found.setdefault(text, []).append(mode)
+    return [(modes, text) for text, modes in found.items()]
+
+
+def _severities(found: Releases, mode: str) -> str:
+    known = {
+        s.release: s.severity for s in found.severities if s.severity is not None and s.mode == mode
+    }
     parts = []
     for severity in SEVERITIES:
         marks = {v: s == severity for v, s in known.items()}
@@ -97,15 +120,32 @@ def severity_sentence(found: Releases) -> str:
         if count:
             plural = "release" if count == 1 else "releases"
             parts.append(f"{severity} on {', '.join(ranges)} ({count} {plural})")
+    return "; ".join(parts)
+
+
+def severity_sentence(found: Releases) -> str:
+    """Per compaction mode (modes that read the same together), each severity with the ranges
+    of releases it covers, in release order."""
+    per_mode = [(mode, _severities(found, mode)) for mode in found.modes]
+    said = [f"with {_modes(modes)}, {text}" for modes, text in _grouped(per_mode) if text]
     observed = sorted({s.next_turn_seen_by for s in found.severities} - {""})
-    seen = f" (next turn observed with the {' / '.join(observed)} model)" if observed else ""
-    return "; ".join(parts) + seen + "."
+    seen = f" (observed with the {' / '.join(observed)} model)" if observed else ""
+    return (". With".join(s[0].upper() + s[1:] if i == 0 else s[4:] for i, s in enumerate(said))
+            + seen + ".")  # fmt: skip
+
+
+def _era_severity(found: Releases, era: Era) -> str:
+    stories = [s for s in found.stories if s.span == era.span]
+    if not stories:
+        return era.severity
+    pairs = _grouped([(s.mode, s.severity) for s in stories])
+    return ", ".join(f"{_modes(modes)}: {text}" for modes, text in pairs)
 
 
 def eras_sentence(found: Releases) -> str:
-    """The eras in one sentence: each span, its size and its severity."""
+    """The eras in one sentence: each span, its size and its severity in each mode."""
     parts = [
-        f"{e.span} ({e.count} release{'s' if e.count != 1 else ''}): {e.severity}"
+        f"{e.span} ({e.count} release{'s' if e.count != 1 else ''}; {_era_severity(found, e)})"
         for e in found.eras
     ]
     total = sum(e.count for e in found.eras)
@@ -113,8 +153,49 @@ def eras_sentence(found: Releases) -> str:
 
 
 def era_story(found: Releases) -> str:
-    """Each era as a markdown bullet: where the pending call's pieces went, in words."""
-    return "\n".join(f"- **{era.span}**: {_story(era)}." for era in found.eras)
+    """Each era as a markdown bullet: where the pending call's pieces went in the study's mode,
+    then what the user meets in each mode, in words."""
+    lines = []
+    for era in found.eras:
+        stories = [s for s in found.stories if s.span == era.span]
+        journey = _story(era)
+        if not stories:  # the sweep's records alone: the failure they observed
+            failure = f": {era.failure}" if era.failure else ""
+            lines.append(f"- **{era.span}**: {journey}{failure}.")
+            continue
+        pairs = _grouped(
+            [(s.mode, mode_story(s, journey if s.mode == "input" else "")) for s in stories]
+        )
+        said = " ".join(f"With {_modes(modes)}: {text}" for modes, text in pairs)
+        lines.append(f"- **{era.span}**: {said}")
+    return "\n".join(lines)
+
+
+def mode_story(found: ModeStory, journey: str = "") -> str:
+    """One mode's story in one era, in words: where the user meets the refusal and its text,
+    whether the human can still decide, what the store holds, what the next turn does."""
+    head = f"{journey}; " if journey else ""
+    if not found.raising:
+        return (
+            head
+            + "no request is refused: the human approves or rejects, and every turn is answered."
+        )
+    errors = "; ".join(code(e) for e in found.errors.split(", "))
+    where = " and ".join(STAGE_WORDS[s] for s in found.raises_at.split(", "))
+    text = (
+        f"`Runner.run` raises `openai.BadRequestError` {where} in {found.raising} of "
+        f"{found.cases} cases ({errors})"
+    )
+    if "pause" in found.raises_at.split(", ") and found.can_decide == "no":
+        text += (
+            ": no `RunState` comes back, so there is nothing to approve or reject and nothing "
+            f"to resume; the store keeps {found.stored_after_pause}; the user can only ask "
+            f"again: the next question is {found.next_turn}, and the store then holds "
+            f"{found.stored_after_next_turn}"
+        )
+    else:
+        text += f", and the store then holds {found.stored_after_next_turn}"
+    return head + text + "."
 
 
 def _story(era: Era) -> str:
@@ -123,20 +204,29 @@ def _story(era: Era) -> str:
     if NEVER == open_call == to_compaction == stored == to_model:
         return "nothing unpaired reaches compaction, the stored history or the model"
     said = f"compaction receives the open call at {open_call}" if open_call != NEVER else ""
-    failure = era.failure
     if stored == to_model == NEVER:
-        swallowed = (
+        return (
             f"{said} and its orphan output at {to_compaction}, which swallows it: "
             "it is never stored or sent unpaired"
-        )
-        return (
-            f"{swallowed}; {failure}" if failure else f"{swallowed}, and the next turn is accepted"
         )
     parts = [said] if said else []
     parts += [f"the orphan output is stored at {stored}"] if stored != NEVER else []
     parts += [f"sent to the model at {to_model}"] if to_model != NEVER else []
-    text = "; ".join(parts[:1] + [", ".join(parts[1:])]) if len(parts) > 1 else parts[0]
-    return f"{text}: {failure}" if failure else text
+    return "; ".join(parts[:1] + [", ".join(parts[1:])]) if len(parts) > 1 else parts[0]
+
+
+def errors_met_lines(errors: Sequence[ErrorMet]) -> str:
+    """Every refusal a user meets, one bullet each, with every text it is raised as (each in a
+    code span, so a search for any of them finds it)."""
+    lines = []
+    for e in errors:
+        texts = "; ".join(code(text) for text in e.texts)
+        lines.append(
+            f"- {code(e.api_message)}: HTTP {e.http_status} from {code(e.endpoint)} at the "
+            f"{e.stages.replace('_', ' ')} ({_modes(e.modes.split(', '))}; {e.releases}), raised "
+            f"as {code(e.exception)}: {texts}"
+        )
+    return "\n".join(lines)
 
 
 def mechanism_sentence(found: Mechanism) -> str:
@@ -160,12 +250,14 @@ def where_in_the_sdk(found: Mechanism | None) -> str:
     return f"**Where in the SDK** (read from each release's installed source): {said}"
 
 
-def error_sentence(errors: Sequence[ApiError]) -> str:
-    """The errors in one sentence, each message in a code span so a search finds it verbatim."""
+def error_sentence(errors: Sequence[ApiError], mode: str = "input") -> str:
+    """The errors in one sentence, each message in a code span so a search finds it verbatim;
+    ``mode`` is the compaction mode of the runs they come from."""
+    given = f'With `compaction_mode="{mode}"`, the' if mode else "The"
     if not errors:
-        return "The Responses API accepts every next-turn request."
+        return f"{given} Responses API accepts every next-turn request."
     said = "; ".join(f"HTTP {e.status} {code(e.message)}" for e in errors)
-    return f"The Responses API rejects the next turn's request with {said}"
+    return f"{given} Responses API rejects the next turn's request with {said}"
 
 
 def fixed_sentence(fix: str | None, test: str = "the regression test") -> str:
@@ -222,6 +314,18 @@ def upgrade_sentence(found: Upgrade) -> str:
         f"it sends the output {sick.orphan_outputs or 'nothing'} without its call), {compacts}, "
         f"and the stored history stays {sick.stored_after}. After `doctor repair` the next turn "
         f"on {newest} is {healed.next_turn}, with {healed.compaction_requests} compaction request."
+        + _refused_sentence(found)
+    )
+
+
+def _refused_sentence(found: Upgrade) -> str:
+    left = found.refused
+    if left is None:
+        return ""
+    return (
+        f' A session left by a pause the API refused ({found.pinned}, `compaction_mode="auto"`: '
+        f"the call stored without its output) is {left.next_turn} on {found.newest}'s next turn "
+        f"({left.api_answer.rstrip('.') or 'nothing sent'}), and stays {left.stored_after}."
     )
 
 
@@ -255,3 +359,19 @@ def heal_sentence(found: HealSummary) -> str:
         f"({found.items_backed_up_differently} differ), and after `doctor restore` "
         f"{found.items_restored_same} of {found.items_compared} items equal the original store."
     )
+
+
+def meets_sentence(stories: Sequence[ModeStory]) -> str:
+    """What a user meets on one release, per compaction mode (modes that read the same
+    together), the group with the SDK's default mode first."""
+    if not stories:
+        return "no run in any compaction mode was recorded."
+    release = stories[0].span
+    pairs = sorted(
+        _grouped([(s.mode, mode_story(s)) for s in stories]), key=lambda p: DEFAULT not in p[0]
+    )
+    said = "; ".join(
+        f"with {_modes(modes, noted=True)}, {text[0].lower()}{text[1:].rstrip('.')}"
+        for modes, text in pairs
+    )
+    return f"on openai-agents {release}, {said}."

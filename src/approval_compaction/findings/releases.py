@@ -1,27 +1,35 @@
 """Releases: what the sweep says, release by release, computed once from its records.
 
 A release is *broken* for an invariant when any case violates it, as ``bisect`` judges it; each
-invariant's ``Boundary`` is where it breaks and where it holds again. A release's ``Severity``
-is how the bug reaches the user: the next turn fails with the API's 400 (``next_turn_accepted``
-violated, observed over HTTP where the release ran the responses model), or only the compaction
-request carries the pending call without its output (``compaction_input_complete``), or neither.
+invariant's ``Boundary`` is where it breaks and where it holds again. A release's ``Severity``,
+in each compaction mode, is how the bug reaches the user: the first stage at which the user's
+code raises (the pause: the compaction request is refused, so no state comes back; or the next
+turn: the API refuses its input), as the sweep's runs over HTTP met it (``Meeting`` records), or
+in the study's ``input`` mode without a refusal, only the compaction request carries the pending
+call without its output (``compaction_input_complete``), or neither.
 
 An ``Era`` is a run of consecutive releases with one pattern: for every case, the invariants it
 violates with the stages their details name (``pause: pending-c1`` names ``pause``; an HTTP
-failure names its status), and how many compaction requests each model's run made. An era is
-described by the journey of the call that was pending at the pause: where compaction received
-it without its output, and where its output went without the call (to compaction only,
-swallowed there, or stored and sent to the model, which the API refuses with HTTP 400).
+failure names its status), how many compaction requests each model's run made, and in every
+mode what the user met at each stage (the outcome, the refusal and the store's unpaired items).
+An era is described by the journey of the call that was pending at the pause: where compaction
+received it without its output, and where its output went without the call (to compaction only,
+swallowed there, or stored and sent to the model, which the API refuses with HTTP 400); and per
+compaction mode by a ``ModeStory``: where the user meets the refusal, with its text, whether the
+human can still approve or reject, what the store holds and what the next turn does.
+``ErrorMet`` is each refusal a user meets anywhere in the sweep, with every text it is raised as.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from ..analysis.invariants import INVARIANTS
+from ..analysis.invariants import ACCEPTED, INVARIANTS
+from ..analysis.meeting import MEETING_STAGES, RAISED, Meeting
 from ..releases.bisect import Judgement, bisect, broken_spans, judge_rows, spans
+from ..releases.probe import PROBE_MODES, STUDY_MODE
 from ..releases.sweep import UNAVAILABLE, ReleaseRecord
 from ..releases.versions import sort_versions
 from ..study.capture import STAGES
@@ -29,10 +37,20 @@ from ..study.words import MODELS
 
 NEVER = "never"
 HTTP_STATUS = re.compile(r"HTTP (\d{3})")
-NEXT_TURN_FAILS = "the next turn fails with HTTP 400"
+PAUSE_FAILS = "the pause fails"
+RESUME_FAILS = "the resume fails"
+NEXT_TURN_FAILS = "the next turn fails"
 COMPACTION_ONLY = "only the compaction request carries an open call"
 UNAFFECTED = "neither"
-SEVERITIES: tuple[str, ...] = (NEXT_TURN_FAILS, COMPACTION_ONLY, UNAFFECTED)
+SEVERITIES: tuple[str, ...] = (
+    PAUSE_FAILS,
+    RESUME_FAILS,
+    NEXT_TURN_FAILS,
+    COMPACTION_ONLY,
+    UNAFFECTED,
+)
+FAILS_AT: dict[str, str] = dict(zip(MEETING_STAGES, SEVERITIES, strict=False))  # where it raises
+_STAGE_ORDER: dict[str, int] = {stage: index for index, stage in enumerate(MEETING_STAGES)}
 
 # Where the pending call's pieces went, by the invariants that see them.
 OPEN_CALL_TO_COMPACTION = ("compaction_input_complete",)
@@ -44,6 +62,10 @@ NEXT_TURN = ("next_turn_accepted",)
 # A case's pattern: its label, its violations as (invariant, stages), and per model its
 # compaction requests; a release's pattern is its cases' patterns in case order.
 CasePattern = tuple[str, tuple[tuple[str, tuple[str, ...]], ...], tuple[tuple[str, int], ...]]
+# What the user met in one mode and case: per stage its outcome, the refusal and the unpaired
+# items the store held (texts that vary with the ``openai`` release are left out).
+MeetingPattern = tuple[str, str, tuple[tuple[object, ...], ...]]
+ReleasePattern = tuple[tuple[CasePattern, ...], tuple[MeetingPattern, ...]]
 
 
 @dataclass(frozen=True)
@@ -67,12 +89,51 @@ class Boundary:
 
 @dataclass(frozen=True)
 class Severity:
-    """How one release reaches the user (None: it could not be judged), and which models
-    observed its next turn."""
+    """How one release reaches the user in one compaction mode (None: it could not be judged),
+    and which models observed it."""
 
     release: str
+    mode: str
     severity: str | None
     next_turn_seen_by: str
+
+
+@dataclass(frozen=True)
+class ModeStory:
+    """One compaction mode in one era, in its compaction-on cases: how many cases of all raise,
+    where (``never``), the refusals (``HTTP 400 from <endpoint>: <message>``), whether the human
+    can still approve or reject after the pause, what the store holds after the pause, what the
+    resume and the next turn do and what the store holds after it, and the severity. A value
+    that differs between cases lists each."""
+
+    span: str
+    mode: str
+    cases: int
+    raising: int
+    raises_at: str
+    errors: str
+    can_decide: str
+    stored_after_pause: str
+    resume: str
+    next_turn: str
+    stored_after_next_turn: str
+    severity: str
+
+
+@dataclass(frozen=True)
+class ErrorMet:
+    """One refusal a user meets in the sweep's runs: the API's message, the endpoint, status and
+    exception, the stages and modes where it is met, the releases (spans), and every text the
+    exception is raised with (it depends on the ``openai`` release)."""
+
+    api_message: str
+    endpoint: str
+    http_status: int | None
+    exception: str
+    stages: str
+    modes: str
+    releases: str
+    texts: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -121,13 +182,16 @@ class Bisected:
 @dataclass(frozen=True)
 class Releases:
     """The sweep: the releases in order, each invariant's boundary and its bisection, each
-    release's severity, and the eras."""
+    release's severity per mode, the eras, each era's story per mode, and every refusal met."""
 
     versions: tuple[str, ...]
     boundaries: tuple[Boundary, ...]
     bisections: tuple[Bisected, ...]
     severities: tuple[Severity, ...]
     eras: tuple[Era, ...]
+    modes: tuple[str, ...] = (STUDY_MODE,)
+    stories: tuple[ModeStory, ...] = ()
+    errors: tuple[ErrorMet, ...] = ()
 
 
 def detail_stages(detail: str) -> tuple[str, ...]:
@@ -198,14 +262,135 @@ def _bisected(
     return Bisected(edge.invariant, first, again, len(found.probes), probed, same)
 
 
-def _severity(accepted: Judgement, complete: Judgement) -> str | None:
-    if accepted is False:
-        return NEXT_TURN_FAILS
+def _severity(
+    met: Sequence[Meeting], accepted: Mapping[str, Judgement], complete: Judgement
+) -> str | None:
+    """The first stage where the user's code raises (from the meetings, else from the
+    invariants the user sees), else whether only compaction received an open call."""
+    raised = [m.stage for m in met if m.outcome == RAISED]
+    if raised:
+        return FAILS_AT[min(raised, key=_STAGE_ORDER.__getitem__)]
+    if not met:
+        if accepted.get("pause_accepted") is False:
+            return PAUSE_FAILS
+        if accepted.get("next_turn_accepted") is False:
+            return NEXT_TURN_FAILS
     if complete is False:
         return COMPACTION_ONLY
-    if accepted is None and complete is None:
+    if not met and complete is None and all(v is None for v in accepted.values()):
         return None
     return UNAFFECTED
+
+
+def meeting_patterns(met: Sequence[Meeting]) -> tuple[MeetingPattern, ...]:
+    """One release's meetings as its pattern: per mode and case, each stage's outcome, refusal
+    and unpaired stored items."""
+    by: dict[tuple[str, str], list[tuple[object, ...]]] = {}
+    for m in met:
+        seen = (m.stage, m.outcome, m.exception, m.http_status, m.endpoint, m.api_message)
+        by.setdefault((m.mode, m.label), []).append((*seen, m.open_calls, m.orphan_outputs))
+    return tuple((mode, label, tuple(stages)) for (mode, label), stages in by.items())
+
+
+def _each(values: Sequence[str]) -> str:
+    """The distinct values in order of first appearance, joined (``never`` for none)."""
+    return ", ".join(dict.fromkeys(v for v in values if v)) or NEVER
+
+
+PAIRED = "nothing unpaired"
+
+
+def _unpaired(m: Meeting) -> str:
+    """What the store holds unpaired, in words: ``the call pending-c1 without its output``."""
+    parts = [f"the call {m.open_calls} without its output"] if m.open_calls else []
+    parts += [f"the output of {m.orphan_outputs} without its call"] if m.orphan_outputs else []
+    return " and ".join(parts) or PAIRED
+
+
+def refusal(m: Meeting) -> str:
+    """A refusal in words: ``HTTP 400 from /v1/responses/compact: No tool output found ...``."""
+    where = f" from {m.endpoint}" if m.endpoint else ""
+    return f"HTTP {m.http_status}{where}: {m.api_message or m.message}"
+
+
+def _story(span: str, mode: str, met: Sequence[Meeting], severity: str) -> ModeStory:
+    labels = list(dict.fromkeys(m.label for m in met))
+    on = [m for m in met if m.compaction == "on"]
+    at = {stage: [m for m in on if m.stage == stage] for stage in MEETING_STAGES}
+    raising = {m.label for m in met if m.outcome == RAISED}
+    return ModeStory(
+        span=span,
+        mode=mode,
+        cases=len(labels),
+        raising=len(raising),
+        raises_at=_each([m.stage for m in met if m.outcome == RAISED]),
+        errors=_each([refusal(m) for m in met if m.outcome == RAISED]),
+        can_decide=_each(["yes" if m.can_decide else "no" for m in at["pause"]]),
+        stored_after_pause=_each([_unpaired(m) for m in at["pause"]]),
+        resume=_each([m.outcome for m in at["resume"]]),
+        next_turn=_each([m.outcome for m in at["next_turn"]]),
+        stored_after_next_turn=_each([_unpaired(m) for m in at["next_turn"]]),
+        severity=severity,
+    )
+
+
+def mode_stories(
+    met: Sequence[Meeting], span: str, severities: Mapping[str, str] | None = None
+) -> tuple[ModeStory, ...]:
+    """Each mode's story over the meetings (of one release, or of one era's): its severity is
+    the given one, else the first stage where a case raises (``neither``)."""
+    stories = []
+    for mode in PROBE_MODES:
+        mine = [m for m in met if m.mode == mode]
+        if mine:
+            said = (severities or {}).get(mode) or _severity(mine, {}, None) or UNAFFECTED
+            stories.append(_story(span, mode, mine, said))
+    return tuple(stories)
+
+
+def merge_errors(*found: Sequence[ErrorMet]) -> tuple[ErrorMet, ...]:
+    """The refusals of several findings once each (the first one's places), every text kept."""
+    merged: dict[tuple[str, str, int | None, str], ErrorMet] = {}
+    for errors in found:
+        for e in errors:
+            key = (e.api_message, e.endpoint, e.http_status, e.exception)
+            seen = merged.get(key)
+            texts = (*seen.texts, *e.texts) if seen else e.texts
+            merged[key] = replace(seen or e, texts=tuple(dict.fromkeys(texts)))
+    return tuple(merged.values())
+
+
+def errors_met(met: Sequence[Meeting], order: Sequence[str]) -> tuple[ErrorMet, ...]:
+    """Every refusal in the meetings, once, with where it is met and each text it is raised as."""
+    by: dict[tuple[str, str, int | None, str], list[Meeting]] = {}
+    for m in met:
+        if m.outcome == RAISED:
+            by.setdefault((m.api_message, m.endpoint, m.http_status, m.exception), []).append(m)
+    found = []
+    for (message, endpoint, status, exception), mine in by.items():
+        releases = {m.sdk_version for m in mine}
+        marks = {v: v in releases for v in order}
+        ranges = [
+            s.first if s.first == s.last else f"{s.first}..{s.last}"
+            for s in spans(order, marks)
+            if s.holds
+        ]
+        stages = [s for s in MEETING_STAGES if any(m.stage == s for m in mine)]
+        modes = [m for m in PROBE_MODES if any(x.mode == m for x in mine)]
+        texts = tuple(dict.fromkeys(m.message for m in mine))
+        found.append(
+            ErrorMet(
+                message,
+                endpoint,
+                status,
+                exception,
+                ", ".join(stages),
+                ", ".join(modes),
+                ", ".join(ranges),
+                texts,
+            )
+        )
+    return tuple(found)
 
 
 def _stages(pattern: tuple[CasePattern, ...], invariants: Sequence[str]) -> str:
@@ -252,42 +437,61 @@ def _era(versions: list[str], pattern: tuple[CasePattern, ...], severities: list
     )
 
 
-def releases_finding(rows: Sequence[ReleaseRecord], start: str | None = None) -> Releases:
-    """Every finding of the sweep's records, each computed once; ``bisect`` starts from
-    ``start`` (the pinned release) as on the command line."""
+def releases_finding(
+    rows: Sequence[ReleaseRecord], start: str | None = None, meetings: Sequence[Meeting] = ()
+) -> Releases:
+    """Every finding of the sweep's records and meetings, each computed once; ``bisect`` starts
+    from ``start`` (the pinned release) as on the command line."""
     order = sort_versions(r.sdk_version for r in rows)
     by_release: dict[str, list[ReleaseRecord]] = {}
     for row in rows:
         by_release.setdefault(row.sdk_version, []).append(row)
+    met: dict[tuple[str, str], list[Meeting]] = {}
+    for meeting in meetings:
+        met.setdefault((meeting.sdk_version, meeting.mode), []).append(meeting)
+    modes = tuple(m for m in PROBE_MODES if m == STUDY_MODE or any(k[1] == m for k in met))
     deps = {
         v: f"openai {mine[0].openai}, pydantic {mine[0].pydantic}" for v, mine in by_release.items()
     }
     judged = {name: judge_rows(rows, name) for name in INVARIANTS}
     seen_by = {
-        v: ", ".join(sorted({r.model for r in mine if r.invariant == "next_turn_accepted"} - {""}))
+        v: ", ".join(sorted({r.model for r in mine if r.invariant in ACCEPTED} - {""}))
         for v, mine in by_release.items()
     }
     severities = [
         Severity(
             v,
+            mode,
             _severity(
-                judged["next_turn_accepted"].get(v), judged["compaction_input_complete"].get(v)
+                met.get((v, mode), []),
+                {name: judged[name].get(v) for name in ACCEPTED} if mode == STUDY_MODE else {},
+                judged["compaction_input_complete"].get(v) if mode == STUDY_MODE else None,
             ),
-            seen_by[v],
+            _each(sorted({m.model for m in met.get((v, mode), [])})).replace(NEVER, "")
+            or (seen_by[v] if mode == STUDY_MODE else ""),
         )
         for v in order
+        for mode in modes
     ]
-    groups: list[tuple[list[int], tuple[CasePattern, ...]]] = []
+    groups: list[tuple[list[int], ReleasePattern]] = []
     for index, version in enumerate(order):
-        pattern = case_patterns(by_release[version])
+        mine = [m for mode in modes for m in met.get((version, mode), [])]
+        pattern = (case_patterns(by_release[version]), meeting_patterns(mine))
         if groups and groups[-1][1] == pattern:
             groups[-1][0].append(index)
         else:
             groups.append(([index], pattern))
-    eras = [
-        _era([order[i] for i in indexes], pattern, [severities[i] for i in indexes])
-        for indexes, pattern in groups
-    ]
+    per_release = {(s.release, s.mode): s for s in severities}
+    eras: list[Era] = []
+    stories: list[ModeStory] = []
+    for indexes, pattern in groups:
+        versions = [order[i] for i in indexes]
+        eras.append(_era(versions, pattern[0], [per_release[(v, STUDY_MODE)] for v in versions]))
+        mine = [m for mode in modes for v in versions for m in met.get((v, mode), [])]
+        said: dict[str, str] = {
+            mode: _each([str(per_release[(v, mode)].severity) for v in versions]) for mode in modes
+        }
+        stories.extend(mode_stories(mine, eras[-1].span, said))
     boundaries = [_boundary(n, order, judged[n], deps) for n in INVARIANTS]
     return Releases(
         versions=tuple(order),
@@ -295,4 +499,7 @@ def releases_finding(rows: Sequence[ReleaseRecord], start: str | None = None) ->
         bisections=tuple(_bisected(b, order, judged[b.invariant], start) for b in boundaries),
         severities=tuple(severities),
         eras=tuple(eras),
+        modes=modes,
+        stories=tuple(stories),
+        errors=errors_met(meetings, order),
     )

@@ -19,6 +19,7 @@ from .. import paths
 from ..display.views import stage_summary
 from ..formats.records import read_json_list
 from ..releases import environments
+from ..releases.probe import STUDY_MODE
 from ..releases.sweep import run_probe
 from ..study.capture import CaseRun, StageName
 from ..study.harness import run_matrix
@@ -42,7 +43,7 @@ def load_runs(path: Path) -> list[CaseRun]:
 def newest_runs(version: str, envs: Path, report: Callable[[str], None] = print) -> list[CaseRun]:
     """Run the sixteen cases in the release's environment, creating it if needed."""
     env = environments.release_environment(version, envs)
-    result = run_probe(env)
+    result = run_probe(env, modes=(STUDY_MODE,))
     if "unavailable" in result:
         raise environments.SweepError(f"{version}: {result['unavailable']}")
     report(f"{version}: openai {result['openai']}, pydantic {result['pydantic']}")

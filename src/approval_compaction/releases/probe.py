@@ -8,7 +8,10 @@ package's front door is lazy and the study imports neither, so nothing else is n
 The cases run on the ``scripted`` model, then again on the ``responses`` model (the SDK's
 ``OpenAIResponsesModel`` over HTTP to the stand-in, in-process) when the wire's dependencies
 import in the release's environment (the ``openai`` client brings its HTTP library, and the
-SDK's ``mcp`` dependency brings starlette); when they do not, ``wire`` says why.
+SDK's ``mcp`` dependency brings starlette); when they do not, ``wire`` says why. On each model
+they run in every compaction mode the SDK offers (``input``, the study's own, first; then
+``previous_response_id`` and the SDK's default ``auto``), the compaction endpoint answering by
+its rules (``faithful``).
 
 Before running, it checks by feature, not by version number, that the release has what the
 scenario uses. A case whose release lacks something is recorded as not applicable, with the
@@ -24,12 +27,13 @@ import importlib.metadata
 import inspect
 import json
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any, TypedDict, cast
 
 from ..study.capture import CaseRun
 from ..study.scenario import Case, select_cases
-from ..study.words import Model
+from ..study.words import MODELS, MODES, Mode, Model
 
 MODULE = "approval_compaction.releases.probe"
 
@@ -122,20 +126,34 @@ def missing_features(case: Case, api: Any) -> list[str]:
     return missing
 
 
+STUDY_MODE: Mode = "input"  # the matrix's own mode: the others follow it
+PROBE_MODES: tuple[Mode, ...] = (STUDY_MODE, *(m for m in MODES if m != STUDY_MODE))
+
+
 def not_applicable(
-    case: Case, version: str, missing: Sequence[str], model: Model = "scripted"
+    case: Case,
+    version: str,
+    missing: Sequence[str],
+    model: Model = "scripted",
+    mode: Mode = STUDY_MODE,
 ) -> CaseRun:
     approvals = 1 if case.decision == "approve" else 0
     reason = "release lacks " + ", ".join(missing)
-    return CaseRun(case, version, [], approvals, 0, not_applicable=reason, model=model)
+    return CaseRun(case, version, [], approvals, 0, not_applicable=reason, model=model, mode=mode)
 
 
 def installed_versions() -> dict[str, str]:
     return {name: importlib.metadata.version(name) for name in DEPENDENCIES}
 
 
-def probe(cases: Sequence[Case], api: Callable[[], Any] = sdk_api) -> ProbeResult:
-    """Run the cases on the installed release; a release that does not import is unavailable.
+def probe(
+    cases: Sequence[Case],
+    api: Callable[[], Any] = sdk_api,
+    modes: Sequence[Mode] = PROBE_MODES,
+    models: Sequence[Model] = MODELS,
+) -> ProbeResult:
+    """Run the cases on the installed release, on each of ``models`` (those it can run) in each
+    of ``modes``; a release that does not import is unavailable.
 
     ``api`` looks up the SDK's names (a test passes a stand-in for a release that lacks some).
     """
@@ -146,20 +164,21 @@ def probe(cases: Sequence[Case], api: Callable[[], Any] = sdk_api) -> ProbeResul
         return {"unavailable": f"import agents failed: {reason}"[:300]}
     versions = installed_versions()
     missing = {case: missing_features(case, names) for case in cases}
-    models: list[Model] = ["scripted"]
+    runnable: list[Model] = [m for m in models if m == "scripted"]
     why = ""
     if not all(missing.values()):  # the harness only once the release is known to have it all
-        from ..study.harness import run_case
+        from ..study.harness import DEFAULT_SCRIPT, run_case
         from ..study.wiring import BACKENDS, unavailable
 
-        why = unavailable("responses")
-        models += [] if why else ["responses"]
+        why = unavailable("responses") if "responses" in models else ""
+        runnable += [] if why or "responses" not in models else ["responses"]
     gc.enable()  # the imports are done: the cases run with the collector on, as in ``matrix``
     runs = [
-        not_applicable(case, versions["openai-agents"], missing[case], model)
+        not_applicable(case, versions["openai-agents"], missing[case], model, mode)
         if missing[case]
-        else run_case(case, backend=BACKENDS[model])
-        for model in models  # each case once per model it can run on
+        else run_case(case, backend=BACKENDS[model], script=replace(DEFAULT_SCRIPT, mode=mode))
+        for model in runnable  # each case once per model and mode it can run on
+        for mode in modes
         for case in cases
     ]
     return {
@@ -174,9 +193,13 @@ def probe(cases: Sequence[Case], api: Callable[[], Any] = sdk_api) -> ProbeResul
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="probe", description=__doc__)
     parser.add_argument("--case", help="case filter, e.g. decision=reject")
+    parser.add_argument("--modes", default=",".join(PROBE_MODES), help="compaction modes, in order")
     parser.add_argument("--output", required=True, help="write the JSON result here")
     args = parser.parse_args(argv)
-    result = probe(select_cases(args.case))
+    modes = tuple(args.modes.split(","))
+    if not set(modes) <= set(MODES):
+        parser.error(f"--modes: each one of {', '.join(MODES)}")
+    result = probe(select_cases(args.case), modes=cast(tuple[Mode, ...], modes))
     Path(args.output).write_text(json.dumps(result))
     return 0
 

@@ -2,14 +2,17 @@
 
 Each release runs in its cached environment (``environments``); the probe (``probe``) runs the
 cases inside it and the records are judged here, with the same invariants as the matrix on the
-pinned release. The probe runs each case twice where it can: on the scripted model, whose
-verdicts fill every invariant, and over HTTP on the SDK's own Responses model, whose
-``next_turn_accepted`` (what the user sees: ok, or the 400) replaces the scripted prediction.
+pinned release. The probe runs each case on two models where it can: on the scripted model,
+whose verdicts fill every invariant, and over HTTP on the SDK's own Responses model, whose
+``pause_accepted`` and ``next_turn_accepted`` (what the user sees: ok, or the 400) replace the
+scripted ones. The matrix records are of the study's compaction mode (``input``); the probe also
+runs every case in the SDK's other modes, and what the user meets at each stage of every run
+over HTTP, in each mode (``analysis.meeting``), goes to ``data/sweep-meetings.json``.
 
 Results are merged into ``data/sweep.json`` (the ``matrix`` schema plus the resolved ``openai``
-and ``pydantic``) and ``data/sweep.csv`` as releases finish (at most every few seconds, and when
-the sweep ends or is interrupted), so an interrupted sweep keeps what it finished; the next one
-reuses those releases unless asked to refresh.
+and ``pydantic``), ``data/sweep-meetings.json`` and their CSV files as releases finish (at most
+every few seconds, and when the sweep ends or is interrupted), so an interrupted sweep keeps
+what it finished; the next one reuses those releases unless asked to refresh.
 """
 
 from __future__ import annotations
@@ -27,11 +30,13 @@ from tqdm import tqdm  # type: ignore[import-untyped]  # tqdm ships no type info
 
 from .. import paths
 from ..analysis import vocabulary
-from ..analysis.invariants import INVARIANTS
+from ..analysis.invariants import ACCEPTED, INVARIANTS
 from ..analysis.matrix import MatrixRecord, records
+from ..analysis.meeting import MEETING_STAGES, Meeting, all_meetings
 from ..formats.records import read_records, write_records
 from ..study.capture import CaseRun
 from ..study.scenario import Case, all_cases
+from ..study.words import Model
 from .environments import (
     Environment,
     ProbeError,
@@ -42,7 +47,7 @@ from .environments import (
     uv_binary,
 )
 from .probe import MODULE as PROBE_MODULE
-from .probe import ProbeResult
+from .probe import PROBE_MODES, STUDY_MODE, ProbeResult
 from .versions import (
     fetch_releases,
     load_releases,
@@ -53,8 +58,9 @@ from .versions import (
 )
 
 PROBE_TIMEOUT_SECONDS = 600
-OBSERVED_MODEL, OBSERVED_INVARIANT = "responses", "next_turn_accepted"
+OBSERVED_MODEL: Model = "responses"  # its verdicts on ``ACCEPTED`` replace the scripted model's
 UNAVAILABLE = vocabulary.STATUS_UNAVAILABLE
+NOT_APPLICABLE = vocabulary.STATUS_NOT_APPLICABLE
 SAVE_EVERY_SECONDS = 10.0  # rewriting the merged files after every release would cost more
 Report = Callable[[str], None]
 
@@ -73,13 +79,18 @@ COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(ReleaseRecord))
 # ---------------------------------------------------------------------------- one release
 
 
-def run_probe(env: Environment, case: str | None = None) -> ProbeResult:
-    """Run the probe in the release's environment and return its JSON result."""
+def run_probe(
+    env: Environment, case: str | None = None, modes: Sequence[str] = PROBE_MODES
+) -> ProbeResult:
+    """Run the probe in the release's environment, in the compaction modes given, and return
+    its JSON result."""
     try:
         result: ProbeResult = run_module(
             env.python,
             PROBE_MODULE,
             *(["--case", case] if case else []),
+            "--modes",
+            ",".join(modes),
             timeout=PROBE_TIMEOUT_SECONDS,
         )
     except ProbeError as error:
@@ -110,40 +121,79 @@ def unavailable_records(version: str, error: str, cases: Iterable[Case]) -> list
 
 def combine(rows: Sequence[MatrixRecord]) -> list[MatrixRecord]:
     """One record per case and invariant: what the runner handed the scripted model for every
-    invariant but ``next_turn_accepted``, which is taken from the run over HTTP (``responses``)
-    where the release has one; the ``model`` column says which run each verdict comes from."""
+    invariant but the two the user sees (``ACCEPTED``), which are taken from the run over HTTP
+    (``responses``) where the release has one; the ``model`` column says which run each verdict
+    comes from."""
     observed = {
-        row.case_key: row
+        (row.case_key, row.invariant): row
         for row in rows
-        if row.model == OBSERVED_MODEL and row.invariant == OBSERVED_INVARIANT
+        if row.model == OBSERVED_MODEL and row.invariant in ACCEPTED
     }
     return [
-        observed.get(row.case_key, row) if row.invariant == OBSERVED_INVARIANT else row
+        observed.get((row.case_key, row.invariant), row) if row.invariant in ACCEPTED else row
         for row in rows
         if row.model != OBSERVED_MODEL
     ]
 
 
+def _runs(result: ProbeResult) -> list[CaseRun]:
+    return [CaseRun.from_json(data) for data in result.get("runs", [])]
+
+
 def release_records(version: str, result: ProbeResult) -> list[ReleaseRecord]:
-    """Judge a probe's runs with the matrix's invariants, adding the resolved dependencies."""
+    """Judge a probe's runs in the study's mode with the matrix's invariants, adding the
+    resolved dependencies."""
     if "unavailable" in result:
         return unavailable_records(version, result["unavailable"], all_cases())
-    runs = [CaseRun.from_json(data) for data in result["runs"]]
+    runs = [run for run in _runs(result) if run.mode == STUDY_MODE]
     return [
         ReleaseRecord(**asdict(record), openai=result["openai"], pydantic=result["pydantic"])
         for record in combine(records(runs))
     ]
 
 
-def run_release(
+def release_meetings(result: ProbeResult) -> list[Meeting]:
+    """What the user met at each stage of each of the probe's runs over HTTP (the scripted
+    model's, on a release that cannot run the responses model; none when unavailable)."""
+    runs = _runs(result)
+    observed = [run for run in runs if run.model == OBSERVED_MODEL]
+    return all_meetings(observed or runs)
+
+
+def write_pinned_meetings(folder: Path = paths.DATA) -> list[Path]:
+    """What the user meets on the installed release, every case over HTTP in every mode, as
+    ``meetings.json`` (and its CSV) under ``folder``."""
+    from .probe import probe
+
+    result = probe(all_cases(), models=(OBSERVED_MODEL,))
+    return write_records(paths.data(folder).meetings, release_meetings(result), Meeting)
+
+
+@dataclass(frozen=True)
+class Swept:
+    """One release's results: its matrix records and what the user met in each run."""
+
+    records: list[ReleaseRecord]
+    meetings: list[Meeting]
+
+
+def sweep_release(
     version: str, exclude_newer: str, envs: Path, uv: str, case: str | None = None
-) -> list[ReleaseRecord]:
+) -> Swept:
     """Install (or reuse) the release's environment, run the cases there and judge them."""
     env = Environment(envs / version, version, exclude_newer)
     error = install(env, uv)
     if error is not None:
-        return unavailable_records(version, error, all_cases())
-    return release_records(version, run_probe(env, case))
+        return Swept(unavailable_records(version, error, all_cases()), [])
+    result = run_probe(env, case)
+    return Swept(release_records(version, result), release_meetings(result))
+
+
+def run_release(
+    version: str, exclude_newer: str, envs: Path, uv: str, case: str | None = None
+) -> list[ReleaseRecord]:
+    """The release's matrix records (``sweep_release`` without the meetings)."""
+    return sweep_release(version, exclude_newer, envs, uv, case).records
 
 
 # ---------------------------------------------------------------------------- results file
@@ -156,9 +206,28 @@ def _order(row: ReleaseRecord) -> tuple[Any, ...]:
     return (version_key(row.sdk_version), *position)
 
 
+_MODE_ORDER: dict[str, int] = {mode: index for index, mode in enumerate(PROBE_MODES)}
+
+
+def _meeting_order(row: Meeting) -> tuple[Any, ...]:
+    models = (row.model != "scripted", row.model)
+    where = _MODE_ORDER.get(row.mode, len(_MODE_ORDER)), _CASE_ORDER[row.case_key]
+    return (version_key(row.sdk_version), *models, *where, MEETING_STAGES.index(row.stage))
+
+
+def meetings_path(path: Path) -> Path:
+    """The meetings file beside a sweep's results file (``sweep-meetings.json``)."""
+    return path.with_name(f"{path.stem}-meetings.json")
+
+
 def load_results(path: Path) -> list[ReleaseRecord]:
     """The records of an earlier sweep, or none when there is no results file yet."""
     return read_records(path, ReleaseRecord) if path.exists() else []
+
+
+def load_meetings(path: Path = paths.DATA_FILES.sweep_meetings) -> list[Meeting]:
+    """What the user met in an earlier sweep's runs, or none when there is no file yet."""
+    return read_records(path, Meeting) if path.exists() else []
 
 
 def merge(
@@ -169,14 +238,30 @@ def merge(
     return sorted([*kept, *new], key=_order)
 
 
-def write_results(path: Path, rows: Sequence[ReleaseRecord]) -> None:
-    """Write the records as JSON, and as CSV beside it, each atomically."""
+def merge_meetings(rows: Sequence[Meeting], version: str, new: Sequence[Meeting]) -> list[Meeting]:
+    """Replace one release's meetings, keeping the others, in a stable order."""
+    kept = [row for row in rows if row.sdk_version != version]
+    return sorted([*kept, *new], key=_meeting_order)
+
+
+def write_results(
+    path: Path, rows: Sequence[ReleaseRecord], met: Sequence[Meeting] | None = None
+) -> None:
+    """Write the records as JSON, and as CSV beside it, each atomically; and the meetings
+    beside them, when given."""
     write_records(path, rows, ReleaseRecord)
+    if met is not None:
+        write_records(meetings_path(path), met, Meeting)
 
 
-def completed(rows: Iterable[ReleaseRecord]) -> set[str]:
-    """Releases with results to reuse: every one that ran (an unavailable one is retried)."""
-    return {row.sdk_version for row in rows if row.status != UNAVAILABLE}
+def completed(rows: Iterable[ReleaseRecord], met: Iterable[Meeting] | None = None) -> set[str]:
+    """Releases with results to reuse: every one that ran (an unavailable one is retried) and,
+    when meetings are given, has them (or could run no case at all)."""
+    ran = {row.sdk_version for row in rows if row.status != UNAVAILABLE}
+    if met is None:
+        return ran
+    runnable = {row.sdk_version for row in rows if row.status not in (UNAVAILABLE, NOT_APPLICABLE)}
+    return ran & ({row.sdk_version for row in met} | (ran - runnable))
 
 
 def summary(rows: Sequence[ReleaseRecord]) -> str:
@@ -220,9 +305,9 @@ def resolve_releases(
     return parse_versions(spec, list(known)), known
 
 
-def _timed(*args: Any) -> tuple[list[ReleaseRecord], float]:
+def _timed(*args: Any) -> tuple[Swept, float]:
     start = time.monotonic()
-    return run_release(*args), time.monotonic() - start
+    return sweep_release(*args), time.monotonic() - start
 
 
 def sweep(
@@ -238,8 +323,8 @@ def sweep(
     if jobs < 1:
         raise SweepError(f"--jobs must be at least 1, not {jobs}")
     uv, folder = uv_binary(), envs or default_envs()
-    rows = load_results(output)
-    reuse = set() if refresh else completed(rows) & set(versions)
+    rows, met = load_results(output), load_meetings(meetings_path(output))
+    reuse = set() if refresh else completed(rows, met) & set(versions)
     todo = [v for v in versions if v not in reuse]
     with tqdm(total=len(versions), unit="release", disable=None, file=sys.stderr) as bar:
         for version in sorted(reuse, key=version_key):
@@ -253,16 +338,17 @@ def sweep(
             for future in concurrent.futures.as_completed(futures):
                 version = futures[future]
                 new, took = future.result()
-                rows, unsaved = merge(rows, version, new), True
+                rows, unsaved = merge(rows, version, new.records), True
+                met = merge_meetings(met, version, new.meetings)
                 if time.monotonic() - written >= SAVE_EVERY_SECONDS:
-                    write_results(output, rows)
+                    write_results(output, rows, met)
                     written, unsaved = time.monotonic(), False
-                bar.write(f"{version:<8} ran {took:5.1f}s  {summary(new)}")
+                bar.write(f"{version:<8} ran {took:5.1f}s  {summary(new.records)}")
                 bar.update()
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
             if unsaved:  # also when interrupted: what finished is kept
-                write_results(output, rows)
+                write_results(output, rows, met)
     return rows
 
 
@@ -273,5 +359,6 @@ def command(args: argparse.Namespace) -> int:
     output = Path(args.output)
     rows = sweep(versions, cutoffs, output, envs=envs, jobs=args.jobs, refresh=args.refresh)
     swept = {row.sdk_version for row in rows}
-    print(f"wrote {output} and {output.with_suffix('.csv').name}: {len(swept)} releases")
+    beside = f"{output.with_suffix('.csv').name}, {meetings_path(output).name}"
+    print(f"wrote {output} and {beside}: {len(swept)} releases")
     return 0

@@ -2,8 +2,9 @@
 
 Each block sits between two HTML comments (``<!-- findings:start -->`` ...); ``make run``
 rewrites them all here: the findings (rendered from ``findings.load``), the notebook table (from
-what each notebook did when it was executed), the SDK's own suite (``releases.upstream``) and,
-where the README marks its place, the invariants table (each invariant's one meaning).
+what each notebook did when it was executed), the SDK's own suite (``releases.upstream``), the
+stand-in's rules with their sources and what is unknown (``wire.rules``) and, where the README
+marks its place, the invariants table (each invariant's one meaning).
 A test checks that the committed README matches what the committed data says, so no figure in
 the README is typed by hand.
 """
@@ -20,8 +21,10 @@ from ..findings.prose import (
     affected_sentence,
     era_story,
     eras_sentence,
+    errors_met_lines,
     heal_sentence,
     matrix_lines,
+    meets_sentence,
     releases_sentence,
     upgrade_sentence,
     where_in_the_sdk,
@@ -29,13 +32,16 @@ from ..findings.prose import (
     worker_sentence,
 )
 from ..formats.files import write_atomic
+from ..formats.markdown import code
 from ..releases import upstream
+from ..wire.rules import RULES, UNKNOWN
 from . import provenance
 
 START, END = "<!-- findings:start -->", "<!-- findings:end -->"
 NOTEBOOKS_START, NOTEBOOKS_END = "<!-- notebooks:start -->", "<!-- notebooks:end -->"
 UPSTREAM_START, UPSTREAM_END = "<!-- upstream-suite:start -->", "<!-- upstream-suite:end -->"
 INVARIANTS_START, INVARIANTS_END = "<!-- invariants:start -->", "<!-- invariants:end -->"
+RULES_START, RULES_END = "<!-- rules:start -->", "<!-- rules:end -->"
 
 
 class ReadmeMarkersError(InvestigationError):
@@ -54,20 +60,29 @@ def findings_block(found: Findings, folder: Path = paths.DATA) -> str:
     upgrade, worker, heal = found.upgrade, found.worker, found.heal
     if not (pinned and releases and fixed and affected and upgrade and worker and heal):
         raise MissingFindingsError(f"the findings need every result file under {folder}")
-    sweep = files.shown(files.sweep)
+    sweep, met = files.shown(files.sweep), files.shown(files.sweep_meetings)
     where = where_in_the_sdk(found.mechanism)
     mechanism = f" (`{files.shown(files.mechanism)}`, notebook 03)"
     lines = [
-        f"**On the pinned release** (`{files.shown(files.matrix)}`):",
+        f"**What a user of the Responses API meets on the pinned release** "
+        f"(`{files.shown(files.meetings)}`: every case over HTTP, in each compaction mode): "
+        + meets_sentence(found.meets),
+        "",
+        f"**On the pinned release** (`{files.shown(files.matrix)}`, compaction_mode `input`):",
         "",
         matrix_lines(pinned),
         "",
-        f"**Across releases** (`{sweep}`): " + releases_sentence(releases),
+        f"**Across releases** (`{sweep}`, compaction_mode `input`): " + releases_sentence(releases),
         "",
-        f"**Two eras, then the fix** (`{sweep}`; what reaches the model, a 400 the user "
-        "sees, kept apart from what reaches compaction only): " + eras_sentence(releases),
+        f"**Eras, by compaction mode** (`{sweep}`, `{met}`; what the user meets over HTTP, "
+        "kept apart from what reaches compaction only): " + eras_sentence(releases),
         "",
         era_story(releases),
+        "",
+        f"**Every error a user meets** (`{met}`, `{files.shown(files.meetings)}`), with every "
+        "text the `openai` client raises it as:",
+        "",
+        errors_met_lines(found.errors_met),
         "",
         *([where + mechanism, ""] if where else []),
         f"**With the workaround** (`{files.shown(files.fix_matrix)}`): {workaround_line(fixed)}",
@@ -98,6 +113,23 @@ def invariants_block() -> str:
     return "\n".join(["| invariant | holds when |", "|---|---|", *rows])
 
 
+def rules_block() -> str:
+    """The stand-in's rules, each with what it rejects, its endpoints, its answer and its
+    sources, then each check whose real answer is unknown (not enforced), with why."""
+    rows = [
+        f"| {code(r.name)} | {r.rejects} | {', '.join(map(code, r.endpoints))} | "
+        f"{r.status} `invalid_request_error`: {code(r.example)} | {', '.join(r.sources)} |"
+        for r in RULES
+    ]
+    rows += [
+        f"| {code(u.name)} | {u.what} | {', '.join(map(code, u.endpoints))} | "
+        f"unknown: not enforced | {u.why} |"
+        for u in UNKNOWN
+    ]
+    head = "| rule | rejects | endpoints | answer | sources |\n|---|---|---|---|---|"
+    return "\n".join([head, *rows])
+
+
 def upstream_block(folder: Path = paths.DATA) -> str:
     """The SDK's own suite per release, from its committed results."""
     return upstream.readme_block(folder)
@@ -119,6 +151,7 @@ def blocks(folder: Path = paths.DATA, text: str = "") -> list[tuple[str, str, st
         (START, END, findings_block(load_findings(folder), folder)),
         (NOTEBOOKS_START, NOTEBOOKS_END, notebooks_block(paths.data(folder).notebooks)),
         (UPSTREAM_START, UPSTREAM_END, upstream_block(folder)),
+        (RULES_START, RULES_END, rules_block()),
     ]
     if INVARIANTS_START in text:
         found.append((INVARIANTS_START, INVARIANTS_END, invariants_block()))

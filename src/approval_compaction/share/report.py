@@ -30,6 +30,7 @@ from ..analysis import vocabulary
 from ..analysis.folding import PARTS, block_order, fold
 from ..analysis.invariants import JudgedRun, invariant, judge_all
 from ..analysis.matrix import records
+from ..analysis.meeting import all_meetings
 from ..analysis.outcomes import outcome_frame, outcome_of
 from ..analysis.table import pivot, to_frame
 from ..display.frames import diff_text
@@ -40,11 +41,14 @@ from ..findings.load import Findings, api_errors
 from ..findings.matrix import MatrixFinding, matrix_finding, seen
 from ..findings.prose import (
     error_sentence,
+    errors_met_lines,
     fixed_sentence,
+    meets_sentence,
     seen_sentence,
     severity_sentence,
     where_in_the_sdk,
 )
+from ..findings.releases import ErrorMet, errors_met, merge_errors
 from ..formats.files import write_atomic
 from ..formats.markdown import code, escape, fence, github_length, markdown_table
 from ..releases.crosscheck import JUDGED
@@ -304,11 +308,15 @@ def reproduce(
 
 
 def user_view(
-    judged: Sequence[JudgedRun], wire: Sequence[JudgedRun], releases: str | None
+    judged: Sequence[JudgedRun],
+    wire: Sequence[JudgedRun],
+    releases: str | None,
+    errors: Sequence[ErrorMet] = (),
 ) -> list[str]:
-    """The section on what the user sees: each case over HTTP, and the releases by severity
-    (``releases``: the committed sweep's severities in a sentence)."""
-    if not wire and releases is None:
+    """The section on what the user sees: each case over HTTP, the releases by severity in each
+    compaction mode (``releases``: the committed sweep's severities in a sentence), and every
+    refusal a user meets with every text it is raised as (so a search for any finds this)."""
+    if not wire and releases is None and not errors:
         return []
     parts = ["", "### What the user sees", ""]
     if wire:
@@ -319,8 +327,17 @@ def user_view(
             + escape(seen_sentence(seen(wire, judged)))
         ]
     if releases is not None:
-        sweep = paths.DATA_FILES.shown(paths.DATA_FILES.sweep)
-        parts += ["", f"**Across releases** (`{sweep}`): {escape(releases)}"]
+        files = paths.DATA_FILES
+        sweep = f"`{files.shown(files.sweep)}`, `{files.shown(files.sweep_meetings)}`"
+        parts += ["", f"**Across releases, by compaction mode** ({sweep}): {releases}"]
+    if errors:
+        parts += [
+            "",
+            "**Every error a user meets** (these runs, and the sweep's over HTTP in every "
+            "compaction mode), with every text the `openai` client raises it as:",
+            "",
+            errors_met_lines(errors),
+        ]
     return parts
 
 
@@ -349,6 +366,9 @@ def head(
     fails = any(c.violated for c in matrix.invariants if c.invariant in JUDGED)
     frame = case_frame(table, wire)
     groups = len(identical_rows(frame))
+    meets = committed.meets if committed else ()
+    here = meets_sentence(meets) if meets and meets[0].span == version else ""
+    shown = paths.DATA_FILES.shown(paths.DATA_FILES.meetings)
     parts = [
         f"## {TITLE}",
         "",
@@ -356,10 +376,12 @@ def head(
         "",
         error_sentence(api_errors(runs)) + fix,
         "",
-        "A function tool with `needs_approval=True` pauses the run, "
-        "`OpenAIResponsesCompactionSession` over `SQLiteSession` compacts the pending call away, "
-        "and after the resume its output is stored and sent without its call. A scripted model "
-        "and a stand-in compaction client drive the public SDK API: no provider was called.",
+        *([f"**What a user of the Responses API meets** (`{shown}`): {here}", ""] if here else []),
+        "A function tool with `needs_approval=True` pauses the run; in the matrix below, "
+        '`OpenAIResponsesCompactionSession(compaction_mode="input")` over `SQLiteSession` '
+        "compacts the pending call away, and after the resume its output is stored and sent "
+        "without its call. A scripted model and a stand-in compaction client that answers as "
+        "the API's compaction endpoint does drive the public SDK API: no provider was called.",
         "",
         *([where, ""] if where else []),
         "### Environment",
@@ -382,7 +404,9 @@ def head(
     ]
     if output is not None:
         parts += ["", f"<!-- {attach_hint(output)} -->"]
-    parts += user_view(judged, wire, severity_sentence(sweep) if sweep else None)
+    own = errors_met(all_meetings(j.run for j in wire), [version])
+    errors = merge_errors(committed.errors_met if committed else (), own)
+    parts += user_view(judged, wire, severity_sentence(sweep) if sweep else None, errors)
     skipped = [run for run in runs if run.error is not None or run.not_applicable is not None]
     if skipped:
         parts += ["", "Not judged:", ""]

@@ -1,8 +1,10 @@
 """Snippet: a markdown comment for the upstream thread, generated from the committed data.
 
 It renders the committed findings (``findings.load``): the API's error text (the stand-in's
-rules on the committed runs' next turn, so a search for the message finds it), the release that
-fixes the bug, where in the SDK, the fix idea in a few lines, a one-line command that runs the
+rules on the committed runs' next turn, so a search for the message finds it), what a user of
+the real API meets on the pinned release in each compaction mode, every refusal a user meets
+with every text the ``openai`` client raises it as, the release that fixes the bug, where in
+the SDK, the fix idea in a few lines, a one-line command that runs the
 regression test without a clone, a before/after table of the invariants and of the compactions
 made (each column named after the release its records were made on), the test's outcome on every
 swept release, and the SDK-style regression test as a maintainer would paste it (this project's
@@ -30,7 +32,14 @@ from ..analysis.invariants import INVARIANTS
 from ..errors import InvestigationError
 from ..findings.load import Findings, load_findings
 from ..findings.matrix import MatrixFinding
-from ..findings.prose import crosscheck_sentence, error_sentence, fixed_sentence, where_in_the_sdk
+from ..findings.prose import (
+    crosscheck_sentence,
+    error_sentence,
+    errors_met_lines,
+    fixed_sentence,
+    meets_sentence,
+    where_in_the_sdk,
+)
 from ..formats.files import write_atomic
 from ..releases.crosscheck import tool_requirements
 from ..releases.versions import PACKAGE
@@ -150,11 +159,27 @@ def build(folder: Path = paths.DATA, test_file: Path = paths.REGRESSION_TEST) ->
 
 
 def lead(pinned: str, found: Findings) -> list[str]:
-    """What the user meets, verbatim, and which release fixes it."""
+    """What the user meets, verbatim, in each compaction mode, every error text, and which
+    release fixes it."""
     fixed = fixed_sentence(found.fixed_in, "the regression test below")
     where = where_in_the_sdk(found.mechanism)
+    meets = found.meets if found.meets and found.meets[0].span == pinned else ()
+    said = [f"**What a user of the Responses API meets** {meets_sentence(meets)}"] if meets else []
+    errors = (
+        [
+            "**Every error a user meets** (every case over HTTP, in every compaction mode, on "
+            "the pinned release and in the release sweep), with every text the `openai` client "
+            "raises it as:",
+            "",
+            errors_met_lines(found.errors_met),
+        ]
+        if found.errors_met
+        else []
+    )
     return [
         f"**`{PACKAGE}` {pinned}.** {error_sentence(found.errors)}{fixed}",
+        *(["", *said] if said else []),
+        *(["", *errors] if errors else []),
         *(["", where] if where else []),
     ]
 

@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from .items import Item
 from .scenario import Case
-from .words import Model
+from .words import CompactRules, Mode, Model
 
 
 def sdk_version() -> str:
@@ -35,11 +35,14 @@ OK = "ok"  # what the user saw when a stage's requests were all answered
 @dataclass(frozen=True)
 class Outcome:
     """What the user saw when a stage ended: every request answered (``ok``), or the exception
-    the ``openai`` client raised, with its HTTP status and its text on one line."""
+    the ``openai`` client raised, with its HTTP status and its text on one line, the endpoint
+    that refused the request and the API's own message (the ``error.message`` of its body)."""
 
     exception: str = ""  # the exception's package and class: ``openai.BadRequestError``
     http_status: int | None = None
     message: str = ""
+    endpoint: str = ""  # ``/v1/responses/compact``: the path of the refused request
+    api_message: str = ""  # ``No tool output found for function call pending-c1.``
 
     @property
     def ok(self) -> bool:
@@ -52,17 +55,25 @@ class Outcome:
 
     @classmethod
     def of(cls, error: BaseException, http_status: int | None) -> Outcome:
-        """The outcome of a turn that raised ``error``."""
+        """The outcome of a turn that raised ``error`` (an ``openai.APIStatusError`` carries the
+        refused request and the API's body)."""
         name = f"{type(error).__module__.split('.')[0]}.{type(error).__name__}"
-        return cls(name, http_status, " ".join(str(error).split()))
+        request = getattr(getattr(error, "response", None), "request", None)
+        endpoint = str(getattr(getattr(request, "url", None), "path", "") or "")
+        body = getattr(error, "body", None)
+        said = body.get("message") if isinstance(body, dict) else None
+        api = " ".join(said.split()) if isinstance(said, str) else ""
+        return cls(name, http_status, " ".join(str(error).split()), endpoint, api)
 
     @classmethod
-    def from_text(cls, text: str, http_status: int | None) -> Outcome:
+    def from_text(
+        cls, text: str, http_status: int | None, endpoint: str = "", api_message: str = ""
+    ) -> Outcome:
         """The inverse of ``text``, for a record read back from its file."""
         if text == OK:
             return cls()
         exception, _, message = text.partition(": ")
-        return cls(exception, http_status, message)
+        return cls(exception, http_status, message, endpoint, api_message)
 
 
 OK_OUTCOME = Outcome()
@@ -84,14 +95,25 @@ class Stage:
     outcome: Outcome = OK_OUTCOME
 
     def to_json(self) -> dict[str, Any]:
-        """The stage as JSON-ready dicts; the outcome as its text and its HTTP status."""
+        """The stage as JSON-ready dicts; the outcome as its text and its HTTP status, and the
+        refused endpoint and the API's message when a request was refused."""
         plain = {f.name: getattr(self, f.name) for f in fields(Stage) if f.name != "outcome"}
-        return {**plain, "outcome": self.outcome.text, "http_status": self.outcome.http_status}
+        seen = self.outcome
+        refused = (
+            {"endpoint": seen.endpoint, "api_message": seen.api_message} if seen.endpoint else {}
+        )
+        return {**plain, "outcome": seen.text, "http_status": seen.http_status, **refused}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Stage:
-        rest = {k: v for k, v in data.items() if k not in ("outcome", "http_status")}
-        outcome = Outcome.from_text(data.get("outcome", OK), data.get("http_status"))
+        keys = ("outcome", "http_status", "endpoint", "api_message")
+        rest = {k: v for k, v in data.items() if k not in keys}
+        outcome = Outcome.from_text(
+            data.get("outcome", OK),
+            data.get("http_status"),
+            data.get("endpoint", ""),
+            data.get("api_message", ""),
+        )
         return cls(**rest, outcome=outcome)
 
 
@@ -107,6 +129,8 @@ class CaseRun:
     error: str | None = None
     not_applicable: str | None = None
     model: Model = "scripted"
+    mode: Mode = "input"  # the compaction session's compaction_mode
+    compact_rules: CompactRules = "faithful"  # how the compaction endpoint answered
 
     def stage(self, name: StageName) -> Stage | None:
         """The named stage, or None when the run stopped before it."""

@@ -8,7 +8,10 @@ store file, ``worker``), ``Decide`` each pending item, ``Resume``, ``LoseOutput`
 holding the paused state dies: the call is stored, its output never arrives) and ``Continue``
 for N plain turns. ``Setup`` fixes the rest: the compaction mode and trigger, the tool kinds,
 the store and the history written into it before the first step, a session wrapper (the
-workaround) and the model wiring.
+workaround), the model wiring, how the compaction endpoint answers, and what a refusal by the
+API does to the steps after it: by default it ends them; with ``go_on`` the user goes on as a
+user can (a pause that raised left no state, so deciding and resuming find nothing pending, and
+the next question is asked all the same).
 
 Each step is its own frozen dataclass rather than one ``Step`` with a ``Literal`` action: a step
 carries only the fields it uses (a ``Decide`` has no reply, a ``Cross`` no runner), so a
@@ -47,8 +50,8 @@ from .capture import Outcome, Stage, StageName, sdk_version
 from .items import Item, to_item, to_items
 from .model import assistant_message
 from .tools import CURRENT, HOSTED, Dispatches, build_agent
-from .wiring import BACKENDS, Backend
-from .words import Boundary, DecisionRule, Ending, Kind, Mode, Model
+from .wiring import Backend, backend_for
+from .words import Boundary, CompactRules, DecisionRule, Ending, Kind, Mode, Model
 from .words import Runner as RunnerName
 
 T = TypeVar("T")
@@ -59,6 +62,7 @@ Trigger = Literal["default", "always", "never"] | int  # int: compact at that ma
 Store = Literal["sqlite", "memory"]
 SessionWrapper = Callable[[Any], Any]
 StageHook = Callable[[StageName], None]  # told each stage's name as the stage ends
+NOTHING_PENDING = "nothing pending"  # a step that needs a paused state, taken without one
 
 
 @dataclass(frozen=True)
@@ -154,6 +158,8 @@ class Setup:
     guardrail: bool = False
     wrap: SessionWrapper | None = None  # wraps the compaction session (the workaround)
     model: Model = "scripted"
+    compact_rules: CompactRules = "faithful"  # how the compaction endpoint answers
+    go_on: bool = False  # after a request the API refused, take the remaining steps
     capture: bool = True
 
     def to_json(self) -> dict[str, Any]:
@@ -291,7 +297,7 @@ class Driver:
         state: str = "",
     ) -> None:
         self.setup, self.path, self.on_stage, self.worker = setup, path, on_stage, worker
-        self.wiring = (backend or BACKENDS[setup.model])(setup.capture)
+        self.wiring = (backend or backend_for(setup.model, setup.compact_rules))(setup.capture)
         self.agent = build_agent(self.wiring.model, setup.kinds, setup.guardrail)
         self.dispatches, self.log = Dispatches(), LogCollector()
         self.continued = 0  # plain turns ``Continue`` asked so far: their numbers go on from here
@@ -365,7 +371,8 @@ class Driver:
                     turns += await self._in_worker(step, steps[index + 1 :])
                     break
                 turns.append(await self._take(step))
-                if turns[-1].error:
+                refused = turns[-1].http_status is not None
+                if turns[-1].error and not (refused and self.setup.go_on):
                     break
         finally:
             for logger in loggers:
@@ -375,7 +382,7 @@ class Driver:
 
     async def _take(self, step: Step) -> Turn:
         self._compact, self._seen = getattr(step, "compact", None), []
-        outcome, error, approvals, seen = "nothing pending", "", 0, Outcome()
+        outcome, error, approvals, seen = NOTHING_PENDING, "", 0, Outcome()
         extra: dict[str, Any] = {}
         try:
             match step:

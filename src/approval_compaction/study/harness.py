@@ -1,15 +1,18 @@
 """Harness: a case as a conversation the driver takes, captured stage by stage as a ``CaseRun``.
 
 The agent has one ``needs_approval=True`` function tool; its session is a real ``SQLiteSession``
-file wrapped by ``OpenAIResponsesCompactionSession(compaction_mode="input")`` whose hook always
-says what the case's compaction choice says. Three turns: a question that pauses on the
-approval, the state across the case's boundary, the decision, the resume, and a next question.
+file wrapped by ``OpenAIResponsesCompactionSession(compaction_mode="input")`` (the script may
+name another mode) whose hook always says what the case's compaction choice says. Three turns:
+a question that pauses on the approval, the state across the case's boundary, the decision, the
+resume, and a next question.
 
 The model and the compaction client come from a backend (``wiring``): the scripted model and
 the recording compaction stand-in by default, or the SDK's ``OpenAIResponsesModel`` on a real
 ``AsyncOpenAI`` client that talks HTTP to a local stand-in of the API. When a request fails with
 an HTTP status (say, the 400 a user sees as ``openai.BadRequestError``), the stage records what
-the user saw and the case stops there: that is a finding, not a failure of the harness.
+the user saw: that is a finding, not a failure of the harness. The user then goes on as a user
+can: a pause that raised returned no state, so there is nothing to decide or resume (those
+steps record no stage) and the next question is asked all the same.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from pathlib import Path
 
 from .capture import CaseRun, Stage, sdk_version
 from .driver import (
+    NOTHING_PENDING,
     Ask,
     Cross,
     Decide,
@@ -39,7 +43,7 @@ from .model import assistant_message, function_call
 from .scenario import Case, all_cases
 from .tools import TOOL_NAME
 from .wiring import Backend, scripted_backend
-from .words import DecisionRule, Kind
+from .words import DecisionRule, Kind, Mode
 
 PENDING_CALL_ID = "pending-c1"
 QUESTIONS = ("first question", "next question")
@@ -51,14 +55,16 @@ NEXT_ANSWER = assistant_message("next answer", item_id="msg-next")
 @dataclass(frozen=True)
 class Script:
     """What varies a case beyond its four choices: what the model answers the first question
-    with, the tool kinds the agent carries, the store, and how each pending item is decided
-    (None: as the case says). The default is the study's own; the workaround's edge cases vary it.
+    with, the tool kinds the agent carries, the store, how each pending item is decided (None:
+    as the case says) and the compaction mode. The default is the study's own; the workaround's
+    edge cases and the compaction modes vary it.
     """
 
     pause: Reply = (PENDING_CALL,)
     kinds: tuple[Kind, ...] = ("function_approval",)
     store: Store = "sqlite"
     decision: DecisionRule | None = None
+    mode: Mode = "input"
 
 
 DEFAULT_SCRIPT = Script()
@@ -78,10 +84,10 @@ def conversation(case: Case, script: Script = DEFAULT_SCRIPT) -> list[Step]:
 def case_setup(
     case: Case, script: Script = DEFAULT_SCRIPT, wrap: SessionWrapper | None = None
 ) -> Setup:
-    """The case's session: input mode, the hook compacting as the case says, the script's
-    tools and store."""
+    """The case's session: the script's mode (input), the hook compacting as the case says,
+    the script's tools and store."""
     trigger: Trigger = "always" if case.compaction == "on" else "never"
-    return Setup(trigger=trigger, kinds=script.kinds, store=script.store, wrap=wrap)
+    return Setup(script.mode, trigger, script.kinds, script.store, wrap=wrap)
 
 
 async def run_case_async(
@@ -104,19 +110,32 @@ async def run_case_async(
         async with Driver(setup, Path(folder) / "history.db", backend, on_stage) as driver:
             for step in conversation(case, script):
                 (turn,) = await driver.take([step])
-                over_http = turn.http_status is not None  # recorded on its stage
-                if turn.stage is not None and (over_http or not turn.error):
-                    stages.append(turn.stage)
-                if turn.error:  # the case ends at the first failing step
-                    error = None if over_http else turn.error
-                    break
-                if isinstance(step, Ask) and step.stage == "pause" and not turn.interruptions:
-                    error = "RuntimeError: the first turn did not pause for approval"
-                    break
+                refused = turn.http_status is not None  # the API refused: recorded on its stage
                 if isinstance(step, Decide):
                     approvals = turn.approvals
-            dispatches, model = len(driver.dispatches.approved), driver.wiring.name
-    return CaseRun(case, sdk_version(), stages, approvals, dispatches, error, model=model)
+                if turn.outcome == NOTHING_PENDING:  # no state to take this step on
+                    continue
+                if turn.stage is not None and (refused or not turn.error):
+                    stages.append(turn.stage)
+                if turn.error and not refused:  # the harness, not the API, failed: stop
+                    error = turn.error
+                    break
+                pause = isinstance(step, Ask) and step.stage == "pause"
+                if pause and not turn.interruptions and not turn.error:
+                    error = "RuntimeError: the first turn did not pause for approval"
+                    break
+            dispatches, wiring = len(driver.dispatches.approved), driver.wiring
+    return CaseRun(
+        case,
+        sdk_version(),
+        stages,
+        approvals,
+        dispatches,
+        error,
+        model=wiring.name,
+        mode=setup.mode,
+        compact_rules=wiring.compact_rules,
+    )
 
 
 def run_case(
@@ -126,8 +145,11 @@ def run_case(
     wrap_session: SessionWrapper | None = None,
     script: Script = DEFAULT_SCRIPT,
     backend: Backend = scripted_backend,
+    mode: Mode | None = None,
 ) -> CaseRun:
-    """Run one case synchronously (see ``run_case_async``)."""
+    """Run one case synchronously (see ``run_case_async``); ``mode`` is the compaction mode
+    (None: the script's, ``input``)."""
+    script = script if mode is None else replace(script, mode=mode)
     return run_sync(
         run_case_async(
             case, capture=capture, wrap_session=wrap_session, script=script, backend=backend
@@ -140,7 +162,12 @@ def run_matrix(
     *,
     wrap_session: SessionWrapper | None = None,
     backend: Backend = scripted_backend,
+    mode: Mode = "input",
 ) -> list[CaseRun]:
-    """Run the given cases (all sixteen by default) on the installed SDK."""
+    """Run the given cases (all sixteen by default) on the installed SDK, in the compaction
+    mode given (the study's ``input`` by default)."""
     chosen = all_cases() if cases is None else cases
-    return [run_case(case, wrap_session=wrap_session, backend=backend) for case in chosen]
+    script = replace(DEFAULT_SCRIPT, mode=mode)
+    return [
+        run_case(case, wrap_session=wrap_session, backend=backend, script=script) for case in chosen
+    ]

@@ -4,7 +4,9 @@ A reply is a list of output items in their plain JSON form (``items``), as a con
 carries them, also across a process. The model answers each call with the next planned reply,
 and past its plan with a plain numbered message (``answer 3``), as the API stand-in answers by
 its policy once its script runs out. It records the exact input the runner sent: that input is
-a payload that would leave the process with a real model. It is written against the abstract
+a payload that would leave the process with a real model. Like the API, it keeps each response
+it gave under its id (``resp-3``), input and output, so that a compaction client can read the
+chain a ``previous_response_id`` names. It is written against the abstract
 interface only, so it runs on SDK releases that predate ``agents.testing``; keyword arguments
 the interface gained over time are accepted and ignored.
 """
@@ -69,6 +71,12 @@ class ScriptedModel(Model):
     capture: bool = True
     requests: list[list[Item]] = field(default_factory=list)
     calls: int = 0
+    responses: dict[str, tuple[Any, Sequence[Item]]] = field(default_factory=dict)
+
+    def chain(self, response_id: str) -> list[Item] | None:
+        """The input and output of the response of that id, as plain items (None: unknown)."""
+        found = self.responses.get(response_id)
+        return None if found is None else [*to_items(found[0]), *found[1]]
 
     def plan(self, reply: Sequence[Item]) -> None:
         """The reply to the next call (none: plain answers), in place of what was planned."""
@@ -82,6 +90,10 @@ class ScriptedModel(Model):
             reply = self.steps.pop(0)
         else:
             reply = [assistant_message(f"answer {self.calls}", item_id=f"msg-{self.calls}")]
+        self.responses[self._response_id()] = (
+            list(input) if isinstance(input, list) else input,
+            reply,
+        )
         return [_OUTPUT_ITEM.validate_python(item) for item in reply]
 
     def _response_id(self) -> str:

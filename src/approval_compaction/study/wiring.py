@@ -7,6 +7,11 @@ calls ``responses.compact`` on that same client. The stand-in answers with each 
 (the same items the scripted model returns). ``remote_backend`` points the same model at a
 stand-in already serving (``serve``), over a socket.
 
+Both answer the compaction endpoint by its rules (``faithful``, ``wire.rules``) unless told
+``lenient`` (``backend_for(model, "lenient")``): the compaction client of the scripted model
+reads the chain of a ``previous_response_id`` from the model's own responses, and refuses with
+the same ``openai.BadRequestError`` the stand-in's 400 raises over HTTP.
+
 A wiring keeps three live logs the driver slices into stages: what the runner handed the
 model interface (over HTTP a thin subclass records it, then defers to the SDK), each
 compaction request's input, and (over HTTP only) each request with its status, and the
@@ -16,7 +21,7 @@ stand-in's error message when it refused it.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from agents.models.openai_responses import OpenAIResponsesModel
@@ -24,7 +29,7 @@ from agents.models.openai_responses import OpenAIResponsesModel
 from .compaction import CompactionClient
 from .items import Item, to_items
 from .model import ScriptedModel
-from .words import Model
+from .words import CompactRules, Model
 
 MODEL = "gpt-4.1"  # an OpenAI model name, as OpenAIResponsesCompactionSession requires
 
@@ -42,15 +47,19 @@ class Wiring:
     compaction_inputs: list[list[Item]] = field(default_factory=list)
     http_requests: list[Item] = field(default_factory=list)
     close: Callable[[], Awaitable[None]] | None = None
+    compact_rules: CompactRules = "faithful"
 
 
 Backend = Callable[[bool], Wiring]  # told whether to capture payloads
 
 
-def scripted_backend(capture: bool) -> Wiring:
-    """The scripted model and the recording compaction stand-in."""
-    model, client = ScriptedModel(capture=capture), CompactionClient(capture)
-    return Wiring("scripted", model, client, model.plan, model.requests, client.requests)
+def scripted_backend(capture: bool, compact_rules: CompactRules = "faithful") -> Wiring:
+    """The scripted model and the recording compaction stand-in, which reads the model's
+    responses for a ``previous_response_id``."""
+    model = ScriptedModel(capture=capture)
+    client = CompactionClient(capture, compact_rules, model.chain)
+    wiring = Wiring("scripted", model, client, model.plan, model.requests, client.requests)
+    return replace(wiring, compact_rules=compact_rules)
 
 
 def unavailable(model: Model) -> str:
@@ -90,7 +99,7 @@ class RecordingResponsesModel(OpenAIResponsesModel):
             yield event
 
 
-def responses_backend(capture: bool) -> Wiring:
+def responses_backend(capture: bool, compact_rules: CompactRules = "faithful") -> Wiring:
     """The SDK's Responses model on the stand-in over an in-process ASGI transport."""
     from ..wire.app import build_app
     from ..wire.rules import COMPACT
@@ -98,14 +107,14 @@ def responses_backend(capture: bool) -> Wiring:
     from ..wire.transport import openai_client
 
     script: list[list[Item]] = []
-    standin = StandIn(script=script)
+    standin = StandIn(script=script, compact_rules=compact_rules)
 
     def plan(reply: Sequence[Item]) -> None:  # the stand-in answers its n-th response with
         del script[standin.served :]  # script[n]: the next one answers with ``reply``
         script.extend([[]] * (standin.served - len(script)))
         script.extend([list(reply)] if reply else [])
 
-    wiring = Wiring("responses", None, None, plan)
+    wiring = Wiring("responses", None, None, plan, compact_rules=compact_rules)
 
     def on_request(exchange: Exchange) -> None:
         if not capture:
@@ -139,3 +148,24 @@ def remote_backend(base_url: str) -> Backend:
 
 
 BACKENDS: dict[Model, Backend] = {"scripted": scripted_backend, "responses": responses_backend}
+_RULED: dict[Model, Callable[[bool, CompactRules], Wiring]] = {
+    "scripted": scripted_backend,
+    "responses": responses_backend,
+}
+
+
+def backend_for(model: Model, compact_rules: CompactRules = "faithful") -> Backend:
+    """The model's wiring, answering the compaction endpoint ``faithful``ly or ``lenient``ly."""
+    if compact_rules == "faithful":
+        return BACKENDS[model]
+    wire = _RULED[model]
+
+    def backend(capture: bool) -> Wiring:
+        return wire(capture, compact_rules)
+
+    return backend
+
+
+def lenient_backend(capture: bool) -> Wiring:
+    """The scripted wiring whose compaction accepts anything: the original report's world."""
+    return scripted_backend(capture, "lenient")

@@ -3,15 +3,18 @@
 The scenario's choices (``Runner``, ``Decision``, ``Compaction``, ``StateBoundary``), the model
 wirings (``Model``), the SDK's compaction modes (``Mode``), the boundaries a paused state crosses
 (``Boundary``: the case's two and a fresh process), how a step decides each pending item
-(``DecisionRule``), how an asked turn ends (``Ending``) and the kinds of tool call a model reply
-can make (``Kind``). Each tuple holds its type's values in the order tables and pickers show
-them; a module that needs another order (a search strategy lists its simplest value first)
-keeps its own tuple of the same type.
+(``DecisionRule``), how an asked turn ends (``Ending``), the kinds of tool call a model reply
+can make (``Kind``), and how the compaction endpoint is answered (``CompactRules``, defined with
+the rules in ``wire.rules``: ``faithful`` or ``lenient``). Each tuple holds its type's values
+in the order tables and pickers show them; a module that needs another order (a search strategy
+lists its simplest value first) keeps its own tuple of the same type.
 """
 
 from __future__ import annotations
 
 from typing import Literal, get_args
+
+from ..wire.rules import CompactRules as CompactRules  # defined with the rules, named here
 
 Model = Literal["scripted", "responses"]
 Runner = Literal["run", "run_streamed"]
@@ -40,3 +43,4 @@ MODES: tuple[Mode, ...] = get_args(Mode)
 STATE_BOUNDARIES: tuple[StateBoundary, ...] = get_args(StateBoundary)
 ENDINGS: tuple[Ending, ...] = get_args(Ending)
 KINDS: tuple[Kind, ...] = get_args(Kind)
+COMPACT_RULES: tuple[CompactRules, ...] = get_args(CompactRules)

@@ -1,24 +1,34 @@
 """Rules: the checks the stand-in applies to a request, each with the public source of its text.
 
 The stand-in enforces only behaviour whose status and error body someone has published from
-the real Responses API; a check whose real behaviour is unknown is not enforced. Each rule
-names the endpoints it applies to: nothing public shows what ``/v1/responses/compact`` does
-with an unpaired input, so the pairing rules apply to ``/v1/responses`` only.
+the real Responses API (``RULES``); a check whose real behaviour no public source shows is not
+enforced, and is listed as such (``UNKNOWN``), so the README's table says what is unknown.
 
 The pairing rules read the request's effective input: the chain of stored responses named by
-``previous_response_id`` (their input and output), then the request's own ``input``. An output
-without its call is reported before a call without its output; within each, the first in input
-order.
+``previous_response_id`` (their input and output), then the request's own ``input``. At
+``/v1/responses`` an output without its call is reported before a call without its output;
+within each, the first in input order. At ``/v1/responses/compact`` only the form a public
+report shows is checked: a ``previous_response_id`` whose chain holds a function call without
+its output (the SDK's own issue #2317). What the compaction endpoint does with such a call in a
+request's ``input``, or with an output without its call, nobody has published.
+
+``CompactRules`` names the two ways the stand-in and the scripted model's compaction client
+answer ``/v1/responses/compact``: ``faithful`` (the default) applies these rules there;
+``lenient`` accepts any input, as this project's first stand-in did, so that the original
+report's results stay reproducible by name.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
+CompactRules = Literal["faithful", "lenient"]  # how /v1/responses/compact is answered
 RESPONSES = "/v1/responses"
 COMPACT = "/v1/responses/compact"
+FAITHFUL: CompactRules = "faithful"
+LENIENT: CompactRules = "lenient"
 
 
 @dataclass(frozen=True)
@@ -55,9 +65,20 @@ class Rule:
     sources: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class Unknown:
+    """A check whose real answer no public source shows: the stand-in does not enforce it."""
+
+    name: str
+    what: str
+    endpoints: tuple[str, ...]
+    why: str
+
+
 ORPHAN_OUTPUT = Rule(
     "orphan_function_call_output",
-    "a `function_call_output` whose `call_id` has no `function_call` before it",
+    "a `function_call_output` whose `call_id` has no `function_call` before it (in `input`, "
+    "after the `previous_response_id` chain)",
     (RESPONSES,),
     400,
     "No tool call found for function call output with call_id <id>.",
@@ -68,13 +89,30 @@ ORPHAN_OUTPUT = Rule(
 )
 OPEN_CALL = Rule(
     "open_function_call",
-    "a `function_call` whose `call_id` has no `function_call_output` after it",
+    "a `function_call` whose `call_id` has no `function_call_output` after it (in `input`, "
+    "after the `previous_response_id` chain)",
     (RESPONSES,),
     400,
     "No tool output found for function call <id>.",
     (
         "https://github.com/openai/openai-agents-python/issues/673",
         "https://github.com/letta-ai/letta-code/issues/291",
+        "https://github.com/openai/codex/issues/620",
+        "https://github.com/gptme/gptme/issues/650",
+        "https://github.com/openai/codex/issues/5385",
+    ),
+)
+OPEN_CALL_COMPACT = Rule(
+    "open_function_call_in_compacted_chain",
+    "a `previous_response_id` whose stored chain holds a `function_call` with no "
+    "`function_call_output` after it",
+    (COMPACT,),
+    400,
+    "No tool output found for function call <id>.",
+    (
+        "https://github.com/openai/openai-agents-python/issues/2317",
+        "https://github.com/openai/openai-agents-python/pull/2322",
+        "https://github.com/openai/openai-agents-python/issues/2343",
     ),
 )
 UNKNOWN_PREVIOUS = Rule(
@@ -110,7 +148,40 @@ UNKNOWN_URL = Rule(
         "https://github.com/microsoft/TaskWeaver/issues/11",
     ),
 )
-RULES: tuple[Rule, ...] = (ORPHAN_OUTPUT, OPEN_CALL, UNKNOWN_PREVIOUS, MALFORMED_JSON, UNKNOWN_URL)
+RULES: tuple[Rule, ...] = (
+    ORPHAN_OUTPUT,
+    OPEN_CALL,
+    OPEN_CALL_COMPACT,
+    UNKNOWN_PREVIOUS,
+    MALFORMED_JSON,
+    UNKNOWN_URL,
+)
+UNKNOWN: tuple[Unknown, ...] = (
+    Unknown(
+        "open_function_call_in_compaction_input",
+        "a `function_call` without its `function_call_output` in the compaction request's `input`",
+        (COMPACT,),
+        "no public report of the compaction endpoint's answer; openai/codex#5385 (codex-cli "
+        "0.47.0, October 2025) shows the 400 body for `/compact`, but that codex release "
+        "compacted with a summarising turn on `/v1/responses`, before `/v1/responses/compact` "
+        "was announced (openai/openai-agents-python#2206, December 2025)",
+    ),
+    Unknown(
+        "orphan_function_call_output_in_compaction",
+        "a `function_call_output` without its `function_call`, in `input` or the chain",
+        (COMPACT,),
+        "no public report of the compaction endpoint's answer",
+    ),
+    Unknown(
+        "other_call_kinds",
+        "a custom tool, computer, shell, apply_patch, local shell, tool search or program call "
+        "without its output, and an `mcp_approval_request` without its response",
+        (RESPONSES, COMPACT),
+        "no public report with the API's status and body (diegosouzapw/OmniRoute#8946 quotes "
+        "`No tool output found for custom tool call <id>.` through a third-party router, "
+        "without a body)",
+    ),
+)
 
 _JSON_HINT = (
     "We could not parse the JSON body of your request. (HINT: This likely means you aren't "
@@ -148,7 +219,8 @@ def open_call(call_id: str) -> ApiError:
 
 
 def check_pairing(items: Sequence[Any]) -> ApiError | None:
-    """The first pairing problem of an effective input, as the API words it; None when paired."""
+    """The first pairing problem of an effective input at ``/v1/responses``, as the API words
+    it; None when paired."""
     calls: dict[str, int] = {}
     for item in items:
         if not isinstance(item, dict):
@@ -162,3 +234,31 @@ def check_pairing(items: Sequence[Any]) -> ApiError | None:
             calls[call_id] -= 1
     open_ids = [call_id for call_id, count in calls.items() if count]
     return open_call(open_ids[0]) if open_ids else None
+
+
+def _open_call_ids(items: Sequence[Any]) -> list[str]:
+    """The call ids of function calls no later output answers, in input order."""
+    waiting: list[str] = []
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        kind, call_id = item.get("type"), str(item.get("call_id"))
+        if kind == "function_call":
+            waiting.append(call_id)
+        elif kind == "function_call_output" and call_id in waiting:
+            waiting.remove(call_id)
+    return waiting
+
+
+def check_compaction(
+    chain: Sequence[Any], input: Sequence[Any], rules: CompactRules = FAITHFUL
+) -> ApiError | None:
+    """What ``/v1/responses/compact`` answers a request's chain and ``input`` with: a function
+    call of the ``previous_response_id`` chain that neither the chain nor the input answers
+    (``faithful``); nothing else is known, so nothing else is checked. ``lenient`` checks
+    nothing."""
+    if rules == LENIENT:
+        return None
+    in_chain = set(_open_call_ids(chain))
+    found = [call_id for call_id in _open_call_ids([*chain, *input]) if call_id in in_chain]
+    return open_call(found[0]) if found else None

@@ -2,8 +2,10 @@
 
 ``python -m approval_compaction serve [--host 127.0.0.1] [--port N]`` lets a user point their
 own app at it (``OPENAI_BASE_URL=http://127.0.0.1:N/v1``) and watch each request validated:
-one log line per request, ``POST /v1/responses 400 No tool call found ...``. The socket is bound
-before uvicorn starts, so a port already in use is one clear line, not a traceback.
+one log line per request, ``POST /v1/responses 400 No tool call found ...``. The compaction
+endpoint answers by the API's rules (``--compact-rules faithful``, the default) or accepts
+anything (``lenient``). The socket is bound before uvicorn starts, so a port already in use is
+one clear line, not a traceback.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import uvicorn
 
 from ..errors import InvestigationError
 from .app import build_app
+from .rules import FAITHFUL, CompactRules
 from .standin import Exchange, StandIn
 
 DEFAULT_PORT = 8000
@@ -63,9 +66,14 @@ class Running:
 
 
 @contextmanager
-def running(host: str = "127.0.0.1", port: int = 0, timeout: float = 10.0) -> Iterator[Running]:
+def running(
+    host: str = "127.0.0.1",
+    port: int = 0,
+    timeout: float = 10.0,
+    compact_rules: CompactRules = FAITHFUL,
+) -> Iterator[Running]:
     """Serve a fresh stand-in in a background thread (port 0 picks a free one); stop on exit."""
-    standin = StandIn()
+    standin = StandIn(compact_rules=compact_rules)
     sock = bind(host, port)
     server = server_for(standin)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
@@ -88,14 +96,16 @@ def command(args: argparse.Namespace) -> int:
     """``serve``: run the stand-in until interrupted, printing one line per request."""
     sock = bind(args.host, args.port)
     port = sock.getsockname()[1]
+    rules = getattr(args, "compact_rules", FAITHFUL)
     print(f"Responses API stand-in on http://{args.host}:{port}/v1 (Ctrl-C stops)")
+    print(f"/v1/responses/compact answers {rules}ly")
     print(f"point a client at it: OPENAI_BASE_URL=http://{args.host}:{port}/v1", flush=True)
 
     def log(exchange: Exchange) -> None:
         print(exchange.line(), flush=True)
 
     try:
-        server_for(StandIn(), log).run(sockets=[sock])
+        server_for(StandIn(compact_rules=rules), log).run(sockets=[sock])
     except KeyboardInterrupt:
         pass
     finally:

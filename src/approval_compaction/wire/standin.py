@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import rules
-from .rules import COMPACT, RESPONSES, ApiError
+from .rules import COMPACT, FAITHFUL, RESPONSES, ApiError, CompactRules
 
 Item = dict[str, Any]
 CREATED_AT = 1_750_000_000  # a fixed timestamp: replies are reproducible byte for byte
@@ -71,9 +71,11 @@ class Exchange:
 
 @dataclass
 class StandIn:
-    """The stand-in's state: its script, the responses it served, and the request log."""
+    """The stand-in's state: its script, how it answers compaction (``faithful``: by the
+    rules; ``lenient``: anything is compacted), the responses it served, and the request log."""
 
     script: Sequence[Sequence[Item]] | None = None
+    compact_rules: CompactRules = FAITHFUL
     responses: dict[str, list[Item]] = field(default_factory=dict)
     log: list[Exchange] = field(default_factory=list)
     served: int = 0
@@ -108,17 +110,18 @@ class StandIn:
         self.log.append(Exchange(method, path, body, reply.status, error.message if error else ""))
         return reply
 
-    def _history(self, body: Item) -> tuple[list[Item], ApiError | None]:
+    def _chain(self, body: Item) -> tuple[list[Item], ApiError | None]:
+        """The stored chain ``previous_response_id`` names (its input and output), if any."""
         previous = body.get("previous_response_id")
-        history: list[Item] = []
-        if previous is not None:
-            if str(previous) not in self.responses:
-                return [], rules.previous_not_found(str(previous))
-            history = list(self.responses[str(previous)])
-        return history + _as_items(body.get("input")), None
+        if previous is None:
+            return [], None
+        if str(previous) not in self.responses:
+            return [], rules.previous_not_found(str(previous))
+        return list(self.responses[str(previous)]), None
 
     def _respond(self, body: Item) -> Reply:
-        items, error = self._history(body)
+        chain, error = self._chain(body)
+        items = chain + _as_items(body.get("input"))
         error = error or rules.check_pairing(items)
         if error is not None:
             return self._answer("POST", RESPONSES, body, error=error)
@@ -134,17 +137,17 @@ class StandIn:
         index = self.served - 1
         if self.script is not None and index < len(self.script):
             return [dict(item) for item in self.script[index]]
-        tool = next((t for t in body.get("tools") or [] if t.get("type") == "function"), None)
+        tool = next((t for t in _objects(body.get("tools")) if t.get("type") == "function"), None)
         fresh = not any(i.get("type") in ("function_call_output", "compaction") for i in items)
         if tool is not None and fresh:
-            arguments = json.dumps(_arguments(tool.get("parameters") or {}), sort_keys=True)
+            arguments = json.dumps(_arguments(tool.get("parameters")), sort_keys=True)
             call_id = f"call_standin_{self.served}"
             return [
                 {
                     "type": "function_call",
                     "id": f"fc_standin_{self.served}",
                     "call_id": call_id,
-                    "name": tool.get("name", ""),
+                    "name": str(tool.get("name", "")),
                     "arguments": arguments,
                     "status": "completed",
                 }
@@ -152,7 +155,10 @@ class StandIn:
         return [_message(f"stand-in answer {self.served}", f"msg_standin_{self.served}")]
 
     def _compact(self, body: Item) -> Reply:
-        items, error = self._history(body)
+        chain, error = self._chain(body)
+        given = _as_items(body.get("input"))
+        error = error or rules.check_compaction(chain, given, self.compact_rules)
+        items = chain + given
         if error is not None:
             return self._answer("POST", COMPACT, body, error=error)
         self.compactions += 1
@@ -176,6 +182,11 @@ class StandIn:
         return self._answer("POST", COMPACT, body, Reply(200, compacted))
 
 
+def _objects(value: Any) -> list[Item]:
+    """The JSON objects of a list (anything else is no list of objects)."""
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+
+
 def _as_items(value: Any) -> list[Item]:
     if value is None:
         return []
@@ -186,11 +197,17 @@ def _as_items(value: Any) -> list[Item]:
     return []
 
 
-def _arguments(schema: Item) -> Item:
-    """Placeholder arguments for a function tool's JSON schema: one value per property."""
+def _arguments(schema: Any) -> Item:
+    """Placeholder arguments for a function tool's JSON schema: one value per property (a
+    schema that is not one has none)."""
     samples = {"string": "v", "integer": 0, "number": 0, "boolean": False, "array": []}
-    properties = schema.get("properties") or {}
-    return {name: samples.get(str(spec.get("type")), None) for name, spec in properties.items()}
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    if not isinstance(properties, dict):
+        return {}
+    return {
+        str(name): samples.get(str(spec.get("type") if isinstance(spec, dict) else None))
+        for name, spec in properties.items()
+    }
 
 
 def _message(text: str, item_id: str) -> Item:
