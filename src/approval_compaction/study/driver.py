@@ -110,11 +110,13 @@ class LoseOutput:
 
 @dataclass(frozen=True)
 class Continue:
-    """``turns`` plain questions, each answered without a tool (``question n``/``answer n``)."""
+    """``turns`` plain questions, each answered without a tool (``question n``/``answer n``);
+    ``compact`` is what the compaction hook answers during them (None: the setup's trigger)."""
 
     turns: int
     runner: RunnerName = "run"
     stage: StageName | None = "next_turn"
+    compact: bool | None = None
 
 
 Step = Ask | Cross | Decide | Resume | LoseOutput | Continue

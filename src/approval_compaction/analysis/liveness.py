@@ -1,0 +1,299 @@
+"""Liveness: does automatic compaction keep working over the turns after a conversation?
+
+Every invariant in ``invariants`` is about safety: nothing unpaired is stored or sent. A
+compaction that waits for a group of items to complete is safe; one that waits for ever is a
+different failure, a session whose compaction has stopped for good, whose history then grows
+with every turn, in the store and in what the model is sent. The two liveness invariants are
+judged over N later turns, each a plain question and answer, with the compaction hook always
+saying yes:
+
+- ``compaction_runs``: in every later turn that ends with nothing waiting for a decision, the
+  compaction the hook asks for runs (a compaction request is made);
+- ``history_bounded``: after each later turn (the hook asked for its compaction: it always
+  says yes) the stored history is no longer than after the previous one. The user's own
+  messages are not counted: the compaction endpoint keeps them as they are (the stand-in over
+  HTTP does, ``wire.standin``), so a healthy session over the API gains one per turn; every
+  other item (summaries, calls, outputs, answers) must stay bounded.
+
+Their details are structured (``LivenessDetail``): the stored length after each later turn,
+the turns that break the rule, and the item that pins the history (``Pin``): an unpaired item
+that stays in the store from the first broken turn to the last. A third judgement says the
+later turns stayed safe (``sent_unpaired``: what they sent that pairs with nothing), so a
+session kept compacting by sending an unpaired item is not counted as healed.
+
+A ``LivenessRun`` is built from the driver's ``Transcript`` (as plain records: this module
+imports no SDK): the turns after the scenario's own steps are its later turns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ..study.capture import Stage
+from ..study.items import Item
+from .invariants import Invariant
+from .pairing import Problem, find_unpaired, open_calls, orphan_outputs
+
+DEFAULT_TURNS = 10
+
+LIVENESS: tuple[Invariant, ...] = (
+    Invariant(
+        "compaction_runs",
+        "over N later turns with the hook always saying yes, every turn that ends with nothing "
+        "waiting for a decision makes the compaction request the hook asks for",
+        ("next_turn",),
+        "compaction_inputs",
+    ),
+    Invariant(
+        "history_bounded",
+        "over N later turns with the hook always saying yes, the stored history after each "
+        "turn's compaction is no longer than after the previous one (the user's own messages, "
+        "which compaction keeps as they are, not counted)",
+        ("next_turn",),
+        "stored",
+    ),
+)
+LIVENESS_NAMES: tuple[str, ...] = tuple(i.name for i in LIVENESS)
+
+
+@dataclass(frozen=True)
+class Pin:
+    """An unpaired item in the stored history: where it is, its type, its key and what is
+    wrong with it (an ``open call`` or an ``orphan output``)."""
+
+    position: int
+    item_type: str
+    key: str
+    problem: Problem
+
+    @property
+    def text(self) -> str:
+        return f"{self.problem} {self.item_type} {self.key} at position {self.position}"
+
+
+@dataclass(frozen=True)
+class LiveTurn:
+    """One later turn: the stored length after it (``length``; ``kept``: without the user's own
+    messages, what ``history_bounded`` measures), whether it made a compaction request,
+    whether a decision was waiting when it ended, the unpaired items stored after it, and the
+    ids of unpaired items it sent (a compaction input's call without its output, or any
+    input's output without its call)."""
+
+    length: int
+    compacted: bool
+    kept: int = 0
+    waiting: bool = False
+    unpaired: tuple[Pin, ...] = ()
+    sent_unpaired: tuple[str, ...] = ()
+
+
+def pins(stored: Sequence[Item]) -> tuple[Pin, ...]:
+    """The unpaired items of a stored history, in order."""
+    return tuple(
+        Pin(u.position, u.item_type, u.key or "?", u.problem) for u in find_unpaired(stored)
+    )
+
+
+def sent_unpaired(stage: Stage) -> tuple[str, ...]:
+    """What a stage sent that pairs with nothing: open calls and orphan outputs in each
+    compaction request, orphan outputs in each model request (a model input may end with a
+    call the run is waiting on; the API answers that one)."""
+    found = [key for items in stage.compaction_inputs for key in open_calls(items)]
+    found += [key for items in stage.compaction_inputs for key in orphan_outputs(items)]
+    found += [key for items in stage.model_inputs for key in orphan_outputs(items)]
+    return tuple(sorted(set(found)))
+
+
+def is_user_message(item: Item) -> bool:
+    """A message the user wrote (the compaction endpoint keeps these as they are)."""
+    return item.get("role") == "user" and item.get("type", "message") == "message"
+
+
+def live_turn(stage: Stage, waiting: bool = False) -> LiveTurn:
+    """A later turn from its stage."""
+    return LiveTurn(
+        length=len(stage.stored),
+        compacted=bool(stage.compaction_inputs),
+        kept=sum(1 for item in stage.stored if not is_user_message(item)),
+        waiting=waiting,
+        unpaired=pins(stage.stored),
+        sent_unpaired=sent_unpaired(stage),
+    )
+
+
+@dataclass(frozen=True)
+class LivenessDetail:
+    """A liveness verdict's evidence: the stored length after each later turn (numbered from
+    1; for ``history_bounded`` without the user's own messages), the turns that break the rule,
+    and the item that pins the history (None when no unpaired item stayed throughout)."""
+
+    lengths: tuple[int, ...]
+    broken: tuple[int, ...] = ()
+    pin: Pin | None = None
+
+    @property
+    def text(self) -> str:
+        """The detail in words, as a record keeps it (empty when the rule holds)."""
+        if not self.broken:
+            return ""
+        turns = ", ".join(map(str, self.broken))
+        pinned = f"; pinned by the {self.pin.text}" if self.pin else ""
+        return f"turns {turns}; lengths {' '.join(map(str, self.lengths))}{pinned}"
+
+
+@dataclass(frozen=True)
+class LivenessVerdict:
+    """One liveness invariant judged on one run (None: the run had no later turn)."""
+
+    invariant: str
+    holds: bool | None
+    detail: LivenessDetail
+
+    def as_row(self) -> dict[str, Any]:
+        return {"invariant": self.invariant, "holds": self.holds, "detail": self.detail.text}
+
+
+@dataclass(frozen=True)
+class LivenessRun:
+    """One scenario continued for N later turns: which scenario, on which release, in which
+    compaction mode, with or without the workaround, and each later turn; or the error that
+    stopped it."""
+
+    scenario: str
+    sdk_version: str
+    mode: str
+    workaround: bool
+    turns: tuple[LiveTurn, ...]
+    error: str = ""
+    model: str = "scripted"
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> LivenessRun:
+        turns = tuple(
+            LiveTurn(
+                **t
+                | {
+                    "unpaired": tuple(Pin(**p) for p in t["unpaired"]),
+                    "sent_unpaired": tuple(t["sent_unpaired"]),
+                }
+            )
+            for t in data["turns"]
+        )
+        return cls(**data | {"turns": turns})
+
+    @property
+    def lengths(self) -> tuple[int, ...]:
+        return tuple(t.length for t in self.turns)
+
+    @property
+    def sent(self) -> tuple[str, ...]:
+        """Every unpaired item the later turns sent."""
+        return tuple(sorted({key for t in self.turns for key in t.sent_unpaired}))
+
+
+def _pin(turns: Sequence[LiveTurn], first: int) -> Pin | None:
+    """The unpaired item stored in every turn from ``first`` (index) to the last: the one that
+    pins the history (the earliest in the last turn's history)."""
+    if not turns:
+        return None
+    kept = {(p.item_type, p.key, p.problem) for p in turns[first].unpaired}
+    for turn in turns[first + 1 :]:
+        kept &= {(p.item_type, p.key, p.problem) for p in turn.unpaired}
+    return next((p for p in turns[-1].unpaired if (p.item_type, p.key, p.problem) in kept), None)
+
+
+def compaction_runs(turns: Sequence[LiveTurn]) -> LivenessVerdict:
+    """Every later turn with nothing waiting made its compaction request."""
+    lengths = tuple(t.length for t in turns)
+    if not turns:
+        return LivenessVerdict("compaction_runs", None, LivenessDetail(lengths))
+    broken = tuple(n for n, t in enumerate(turns, 1) if not t.waiting and not t.compacted)
+    pin = _pin(turns, broken[0] - 1) if broken else None
+    return LivenessVerdict("compaction_runs", not broken, LivenessDetail(lengths, broken, pin))
+
+
+def history_bounded(turns: Sequence[LiveTurn]) -> LivenessVerdict:
+    """After each later turn's compaction (asked for by the hook, whether or not it ran) the
+    history, without the user's own messages, is no longer than after the previous turn."""
+    lengths = tuple(t.kept for t in turns)
+    if not turns:
+        return LivenessVerdict("history_bounded", None, LivenessDetail(lengths))
+    broken = tuple(n for n in range(2, len(turns) + 1) if lengths[n - 1] > lengths[n - 2])
+    pin = _pin(turns, broken[0] - 1) if broken else None
+    return LivenessVerdict("history_bounded", not broken, LivenessDetail(lengths, broken, pin))
+
+
+def judge_liveness(run: LivenessRun) -> tuple[LivenessVerdict, ...]:
+    """Both liveness verdicts, in LIVENESS order (not judged when the run failed)."""
+    if run.error:
+        empty = LivenessDetail(run.lengths)
+        return tuple(LivenessVerdict(name, None, empty) for name in LIVENESS_NAMES)
+    return (compaction_runs(run.turns), history_bounded(run.turns))
+
+
+@dataclass(frozen=True)
+class LivenessRecord:
+    """One run and one liveness invariant, as the data files keep it."""
+
+    scenario: str
+    sdk_version: str
+    mode: str
+    workaround: bool
+    invariant: str
+    holds: bool | None
+    detail: str
+    lengths: str
+    pin: str = ""
+    sent_unpaired: str = ""
+    error: str = ""
+    turns: int = field(default=0)
+
+
+def liveness_records(runs: Sequence[LivenessRun]) -> list[LivenessRecord]:
+    """Tidy records: one per run and liveness invariant."""
+    out = []
+    for run in runs:
+        for verdict in judge_liveness(run):
+            pin = verdict.detail.pin
+            out.append(
+                LivenessRecord(
+                    scenario=run.scenario,
+                    sdk_version=run.sdk_version,
+                    mode=run.mode,
+                    workaround=run.workaround,
+                    invariant=verdict.invariant,
+                    holds=verdict.holds,
+                    detail=verdict.detail.text,
+                    lengths=" ".join(map(str, run.lengths)),
+                    pin=pin.text if pin else "",
+                    sent_unpaired=" ".join(run.sent),
+                    error=run.error,
+                    turns=len(run.turns),
+                )
+            )
+    return out
+
+
+def liveness_run(
+    scenario: str,
+    sdk_version: str,
+    mode: str,
+    workaround: bool,
+    later: Sequence[tuple[Stage | None, str]],
+    error: str = "",
+    model: str = "scripted",
+) -> LivenessRun:
+    """A run from its later turns, each a stage and the turn's outcome (``answered``,
+    ``paused``...); a turn without a stage is an error."""
+    turns = []
+    for stage, outcome in later:
+        if stage is None:
+            error = error or f"a later turn recorded no stage ({outcome})"
+            break
+        turns.append(live_turn(stage, waiting=outcome == "paused"))
+    return LivenessRun(scenario, sdk_version, mode, workaround, tuple(turns), error, model)

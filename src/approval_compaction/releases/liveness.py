@@ -1,0 +1,109 @@
+"""Liveness runs: each situation, and each of the sixteen cases, continued for N later turns.
+
+The steps come from ``study.liveness`` (the one driver takes them, here or in a release's own
+interpreter through a ``Worker``); the later turns are judged by ``analysis.liveness``. The
+poisoned history is taken from a real run of the installed release (the pinned one, in the
+main process): the stored history after the resume of the study's first case, where the
+pending call was compacted away and its output stored alone. Runs on another release are given
+that same history, as a store an affected release wrote and a newer one reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..analysis.liveness import DEFAULT_TURNS, LivenessRun, liveness_run
+from ..analysis.pairing import orphan_outputs
+from ..study.capture import sdk_version
+from ..study.driver import SessionWrapper
+from ..study.harness import run_case
+from ..study.items import Item
+from ..study.liveness import (
+    SITUATIONS,
+    Situation,
+    case_continued,
+    later,
+    run_steps,
+    situation_setup,
+    situation_steps,
+)
+from ..study.scenario import Case, all_cases
+from ..study.words import Mode
+
+LIVENESS_MODES: tuple[Mode, ...] = ("input", "auto")
+
+
+def poisoned_history() -> list[Item]:
+    """The stored history after the resume of the study's first case, on the installed
+    release: on the pinned release, an output whose call compaction summarised away."""
+    run = run_case(Case())
+    stage = run.stage("resume")
+    if stage is None or not orphan_outputs(stage.stored):
+        raise RuntimeError(
+            f"openai-agents {run.sdk_version} wrote no poisoned store in {Case().label}"
+        )
+    return stage.stored
+
+
+def _run(
+    name: str, setup: Any, steps: list[Any], turns: int, worker: Any, workaround: bool
+) -> LivenessRun:
+    transcript, continued, error = run_steps(setup, steps, turns, worker)
+    pairs = [(t.stage, t.outcome) for t in continued]
+    version = transcript.sdk_version
+    return liveness_run(name, version, setup.mode, workaround, pairs, error, transcript.model)
+
+
+def run_situation(
+    name: Situation,
+    mode: Mode,
+    turns: int = DEFAULT_TURNS,
+    *,
+    poisoned: Sequence[Item] = (),
+    wrap: SessionWrapper | None = None,
+    worker: Any = None,
+) -> LivenessRun:
+    """One situation continued for ``turns`` later turns."""
+    setup = situation_setup(name, mode, poisoned, wrap)
+    steps = [*situation_steps(name), *later(turns)]
+    return _run(name, setup, steps, turns, worker, wrap is not None)
+
+
+def run_case_continued(
+    case: Case,
+    mode: Mode,
+    turns: int = DEFAULT_TURNS,
+    *,
+    wrap: SessionWrapper | None = None,
+    worker: Any = None,
+) -> LivenessRun:
+    """One of the sixteen cases continued for ``turns`` later turns."""
+    setup, steps = case_continued(case, mode, turns, wrap)
+    return _run(case.label, setup, steps, turns, worker, wrap is not None)
+
+
+def run_liveness(
+    turns: int = DEFAULT_TURNS,
+    *,
+    modes: Sequence[Mode] = LIVENESS_MODES,
+    cases: Sequence[Case] | None = None,
+    poisoned: Sequence[Item] | None = None,
+    wrap: SessionWrapper | None = None,
+    worker: Any = None,
+) -> list[LivenessRun]:
+    """Every situation, then every case (all sixteen by default), in each mode."""
+    history = poisoned_history() if poisoned is None else list(poisoned)
+    chosen = all_cases() if cases is None else list(cases)
+    runs = []
+    for mode in modes:
+        runs += [
+            run_situation(name, mode, turns, poisoned=history, wrap=wrap, worker=worker)
+            for name in SITUATIONS
+        ]
+        runs += [run_case_continued(c, mode, turns, wrap=wrap, worker=worker) for c in chosen]
+    return runs
+
+
+def installed() -> str:
+    return sdk_version()
