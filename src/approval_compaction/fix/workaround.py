@@ -28,6 +28,21 @@ history. Releases before 0.23 do not mark automatic calls: there the runner's ca
 with a response id, checked over the latest ``LEGACY_WINDOW`` items. A skipped compaction is not
 lost: the SDK decides afresh at the next turn, on a history that has only grown. On 0.24.0 the
 SDK already waits, and this subclass changes none of its tests' outcomes (``upstream-suite``).
+
+**A wait that ends.** Waiting for an output that can never come would stop compaction for good
+(``analysis.liveness``): an approval nobody decided because the user asked something else, or
+a call whose worker died before its output was stored. Such a call is *dead*: a message from
+the user follows it in the history and no output answers it anywhere. The SDK itself already
+drops it from every later model input (``drop_orphan_function_calls``), so the model has not
+seen it since the user moved on. Only a call at the end of the history (nothing but other calls
+and reasoning after it) is still waited for. When the hook approves an automatic compaction and
+every open group it would wait for is dead, the dead calls are retired first: removed from the
+store (one read of the history and one replacement, through the SDK's own
+``_replace_underlying_session_items`` where the release has it, with its rollback), after which
+the compaction runs on a history that matches what the model was sent, and nothing unpaired is
+sent to the compaction endpoint. The cost of this choice: an application that resumes the
+abandoned state after the user moved on stores an output whose call is gone (what ``doctor``
+flags as poisoned and repairs); the ``retirements`` say what was removed and when.
 """
 
 from __future__ import annotations
@@ -68,6 +83,14 @@ _MARKED = _mentions(OpenAIResponsesCompactionSession, "_session_compaction_is_au
 
 
 @dataclass(frozen=True)
+class Retirement:
+    """Dead calls removed from the store before an automatic compaction, and the items read."""
+
+    call_ids: tuple[str, ...]
+    items_read: int
+
+
+@dataclass(frozen=True)
 class Deferral:
     """One compaction the session skipped, and the open items that made it wait."""
 
@@ -102,6 +125,32 @@ def open_groups(items: Sequence[Any]) -> list[str]:
     ]
 
 
+def _field(item: Any, name: str) -> Any:
+    return item.get(name) if isinstance(item, Mapping) else getattr(item, name, None)
+
+
+def _is_user_message(item: Any) -> bool:
+    return _field(item, "role") == "user" and _field(item, "type") in (None, "message")
+
+
+def split_open(items: Sequence[Any]) -> tuple[list[str], list[str]]:
+    """The open groups (``type:key``) still waited for, and the dead calls (their keys): an open
+    call with a user message after it, which no output answers anywhere in ``items``."""
+    views = [pairing_view(item) for item in items]
+    plain = [view for view in views if view is not None]
+    where = [n for n, view in enumerate(views) if view is not None]
+    users = [n for n, item in enumerate(items) if _is_user_message(item)]
+    last_user = users[-1] if users else -1
+    live: list[str] = []
+    dead: list[str] = []
+    for u in find_unpaired(plain):
+        if u.problem != "open call":
+            continue
+        dies = u.item_type != "mcp_approval_request" and u.key and where[u.position] < last_user
+        (dead if dies else live).append(u.key if dies else f"{u.item_type}:{u.key or '?'}")
+    return live, dead
+
+
 def is_automatic(wrapper: Any) -> bool:
     """Whether the runner, not the application, asked for this compaction."""
     return bool(getattr(wrapper, "_session_compaction_is_automatic", False))
@@ -134,6 +183,7 @@ class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
     """
 
     deferrals: deque[Deferral]
+    retirements: deque[Retirement]
     items_read: int  # stored items read by deferral decisions, over the session's life
     _hook: Hook
     _automatic_call: tuple[dict[str, Any], int] | None  # (args, window) while one runs
@@ -144,8 +194,10 @@ class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
 
     def _start_deferring(self) -> None:
         self.deferrals = deque(maxlen=KEPT_DEFERRALS)  # the latest ones
+        self.retirements = deque(maxlen=KEPT_DEFERRALS)
         self.items_read = 0
         self._automatic_call = None
+        self._dead: list[str] = []  # dead calls found by the latest automatic decision
         if "should_trigger_compaction" in self.__dict__:  # an instance upgraded in place
             self._hook = self.__dict__.pop("should_trigger_compaction")
 
@@ -164,7 +216,11 @@ class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
         assert self._automatic_call is not None
         args, window = self._automatic_call
         items = list(context.get("session_items") or [])[-window:]
-        return not self._wait(args, open_groups(items), 0)
+        live, dead = split_open(items)
+        if dead and not live:  # retire the dead calls first, then compact (``_deferring``)
+            self._dead = dead
+            return False
+        return not self._wait(args, live + [f"function_call:{key}" for key in dead], 0)
 
     def _wait(self, args: dict[str, Any], pending: list[str], items_read: int) -> bool:
         if pending:
@@ -189,7 +245,47 @@ class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
     ) -> bool:
         before = self.items_read
         items = await self._latest_items(window, read_items)
-        return self._wait(args, open_groups(items), self.items_read - before)
+        live, dead = split_open(items)
+        if dead and not live:
+            await self._retire(dead)
+            return False
+        pending = live + [f"function_call:{key}" for key in dead]
+        return self._wait(args, pending, self.items_read - before)
+
+    async def _retire(self, dead: Sequence[str]) -> None:
+        """Remove the dead calls from the store (the whole history read once, then replaced as
+        the SDK replaces it when it compacts, with its rollback where the release has one)."""
+        store = self.underlying_session
+        items = list(await store.get_items())
+        self.items_read += len(items)
+        gone = set(dead)
+        kept = [
+            item
+            for item in items
+            if not (
+                pairing_view(item) is not None
+                and _field(item, "type") in CALL_TO_OUTPUT
+                and _field(item, "call_id") in gone
+            )
+        ]
+        if len(kept) == len(items):
+            return
+        replace = getattr(self, "_replace_underlying_session_items", None)
+        if replace is not None:
+            await replace(output_items=kept, previous_items=items)
+        else:  # releases before 0.16.1: clear, add, and put the history back if adding fails
+            await store.clear_session()
+            try:
+                await store.add_items(kept)
+            except BaseException:
+                await store.clear_session()
+                await store.add_items(items)
+                raise
+        for name in ("_session_items", "_compaction_candidate_items"):  # the SDK's caches
+            if getattr(self, name, None) is not None:
+                setattr(self, name, None)
+        self.retirements.append(Retirement(tuple(dead), len(items)))
+        logger.info("retired dead calls before compaction: %s", ", ".join(dead))
 
     async def _deferring(
         self, args: Any, wrapper: Any, read_items: ReadItems | None, proceed: Proceed
@@ -204,11 +300,15 @@ class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
             if not await self._read_and_wait(plain, read_items, window):
                 await proceed()
             return
-        self._automatic_call = (plain, window)
+        self._automatic_call, self._dead = (plain, window), []
         try:
             await proceed()
+            if self._dead:  # the hook said yes; only dead calls stood in the way
+                await self._retire(self._dead)
+                self._dead = []
+                await proceed()
         finally:
-            self._automatic_call = None
+            self._automatic_call, self._dead = None, []
 
     if _LOCKED:
 
