@@ -317,3 +317,26 @@ def test_automatic_window_tells_the_runner_from_the_application(
 ) -> None:
     """Releases before 0.23 do not mark automatic calls: the runner's response id tells them."""
     assert automatic_window(args, wrapper, marked) == expected
+
+
+def test_split_open_tells_a_dead_call_from_one_still_waited_for() -> None:
+    from approval_compaction.fix.workaround import split_open
+
+    answer = {"type": "message", "role": "assistant", "content": "a"}
+    assert split_open([USER, CALL]) == (["function_call:c1"], [])  # at the end: waited for
+    assert split_open([USER, CALL, USER, answer]) == ([], ["c1"])  # the user moved on
+    assert split_open([USER, CALL, OUTPUT, USER]) == ([], [])  # answered
+    assert split_open([USER, MCP_REQUEST, USER]) == (["mcp_approval_request:r1"], [])
+
+
+def test_workaround_retires_a_dead_call_then_compacts() -> None:
+    from approval_compaction.fix.workaround import Retirement
+
+    answer = {"type": "message", "role": "assistant", "content": "a"}
+    store = CountingStore([USER, CALL, USER, answer])
+    session = defer_compaction_while_pending(
+        OpenAIResponsesCompactionSession("s", store, client=MagicMock(), compaction_mode="input")
+    )
+    run_sync(session._retire(["c1"]))
+    assert store.items == [USER, USER, answer]
+    assert list(session.retirements) == [Retirement(("c1",), 4)]

@@ -1,0 +1,156 @@
+"""The liveness invariants, judged on hand-built later turns: holds, violated, not judged.
+
+Each example is a few later turns typed out by hand (a stored history after each), so a
+verdict, the turns it names and the item it says pins the history can be traced by eye; the
+runs on the SDK are in ``tests/releases/test_liveness.py``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from approval_compaction.analysis.invariants import Invariant
+from approval_compaction.analysis.liveness import (
+    LIVENESS,
+    LIVENESS_NAMES,
+    LivenessRun,
+    LiveTurn,
+    Pin,
+    compaction_runs,
+    history_bounded,
+    judge_liveness,
+    live_turn,
+    liveness_records,
+    liveness_run,
+    sent_unpaired,
+)
+from approval_compaction.study.capture import Stage
+
+Item = dict[str, Any]
+SUMMARY: Item = {"type": "compaction", "id": "compaction-1", "encrypted_content": "s"}
+CALL: Item = {"type": "function_call", "call_id": "dead-c1", "name": "t", "arguments": "{}"}
+OUTPUT: Item = {"type": "function_call_output", "call_id": "gone-c1", "output": "done"}
+
+
+def user(n: int) -> Item:
+    return {"role": "user", "content": f"question {n}"}
+
+
+def answer(n: int) -> Item:
+    return {"type": "message", "role": "assistant", "content": [{"text": f"answer {n}"}]}
+
+
+def stage(stored: list[Item], compacted: bool) -> Stage:
+    sent = [stored] if compacted else []
+    return Stage("next_turn", stored=stored, compaction_inputs=sent)
+
+
+def turns(stages: list[Stage]) -> tuple[LiveTurn, ...]:
+    return tuple(live_turn(s) for s in stages)
+
+
+# A healthy session: every later turn compacts the history down to one summary.
+HEALTHY = [stage([SUMMARY], True) for _ in range(4)]
+# Stuck: an open call nobody answers, after which compaction never runs (the workaround's
+# deferral that never ended, before this issue): the history grows by a question and answer.
+STUCK = [
+    stage([user(0), CALL, *[x for k in range(n + 1) for x in (user(k + 1), answer(k + 1))]], False)
+    for n in range(4)
+]
+# Compacting, but never all of it: each turn's compaction leaves one more summary behind the
+# pinned call (what openai-agents 0.24.0 does after an abandoned approval).
+GROWING = [stage([user(0), CALL, *[SUMMARY] * (n + 1)], True) for n in range(4)]
+
+
+def test_liveness_invariants_are_invariant_values_with_a_meaning() -> None:
+    assert LIVENESS_NAMES == ("compaction_runs", "history_bounded")
+    assert all(isinstance(i, Invariant) and i.meaning for i in LIVENESS)
+
+
+def test_liveness_healthy_session_holds_both() -> None:
+    run = LivenessRun("clean", "0.0.0", "input", False, turns(HEALTHY))
+    assert [(v.invariant, v.holds, v.detail.text) for v in judge_liveness(run)] == [
+        ("compaction_runs", True, ""),
+        ("history_bounded", True, ""),
+    ]
+
+
+def test_liveness_stuck_session_breaks_both_and_names_the_pinning_call() -> None:
+    later = turns(STUCK)
+    runs, bounded = compaction_runs(later), history_bounded(later)
+    assert runs.holds is False and runs.detail.broken == (1, 2, 3, 4)
+    assert runs.detail.lengths == (4, 6, 8, 10)
+    assert runs.detail.pin == Pin(1, "function_call", "dead-c1", "open call")
+    assert bounded.holds is False and bounded.detail.broken == (2, 3, 4)
+    # the user's own messages are not counted: the call and one answer per turn are
+    assert bounded.detail.lengths == (2, 3, 4, 5)
+    assert bounded.detail.pin == runs.detail.pin
+    assert "pinned by the open call function_call dead-c1 at position 1" in runs.detail.text
+
+
+def test_liveness_compacting_but_growing_breaks_only_history_bounded() -> None:
+    runs, bounded = compaction_runs(turns(GROWING)), history_bounded(turns(GROWING))
+    assert runs.holds is True
+    assert bounded.holds is False and bounded.detail.broken == (2, 3, 4)
+    assert bounded.detail.pin is not None and bounded.detail.pin.key == "dead-c1"
+
+
+def test_liveness_an_orphan_output_pins_too() -> None:
+    poisoned = [
+        stage([SUMMARY, OUTPUT, *[answer(k) for k in range(n + 1)]], False) for n in range(3)
+    ]
+    verdict = compaction_runs(turns(poisoned))
+    assert verdict.detail.pin == Pin(1, "function_call_output", "gone-c1", "orphan output")
+
+
+def test_liveness_an_unpaired_item_that_goes_away_pins_nothing() -> None:
+    """The call was answered at turn 2: it does not stay throughout, so it is not the pin."""
+    answered = {**OUTPUT, "call_id": "dead-c1"}
+    later = turns([stage([user(0), CALL], False), stage([user(0), CALL, answered], False)])
+    verdict = compaction_runs(later)
+    assert verdict.holds is False and verdict.detail.pin is None
+
+
+def test_liveness_a_turn_that_waits_for_a_decision_need_not_compact() -> None:
+    waiting = LiveTurn(length=2, compacted=False, kept=1, waiting=True)
+    assert compaction_runs((waiting, *turns(HEALTHY))).holds is True
+
+
+def test_liveness_a_failed_run_is_not_judged() -> None:
+    run = LivenessRun("lost", "0.0.0", "input", False, (), error="RuntimeError: boom")
+    assert [v.holds for v in judge_liveness(run)] == [None, None]
+    assert compaction_runs(()).holds is None and history_bounded(()).holds is None
+
+
+def test_liveness_sent_unpaired_reads_compaction_and_model_inputs() -> None:
+    sent = Stage(
+        "next_turn",
+        stored=[],
+        model_inputs=[[OUTPUT, user(1)]],
+        compaction_inputs=[[user(0), CALL]],
+    )
+    assert sent_unpaired(sent) == ("dead-c1", "gone-c1")
+    ended_on_call = Stage("next_turn", stored=[], model_inputs=[[user(0), CALL]])
+    assert sent_unpaired(ended_on_call) == ()  # a model input may end with a call it waits on
+
+
+def test_liveness_run_round_trips_its_json_and_records_name_the_pin() -> None:
+    run = liveness_run("abandoned", "0.0.0", "input", True, [(s, "answered") for s in STUCK])
+    assert LivenessRun.from_json(run.to_json()) == run
+    records = liveness_records([run])
+    assert [r.invariant for r in records] == list(LIVENESS_NAMES)
+    assert records[0].pin == "open call function_call dead-c1 at position 1"
+    assert records[0].lengths == "4 6 8 10"
+
+
+def test_liveness_run_without_a_stage_is_an_error() -> None:
+    run = liveness_run("lost", "0.0.0", "input", False, [(None, "error: RuntimeError")])
+    assert run.error and run.turns == ()
+
+
+@pytest.mark.parametrize("name", LIVENESS_NAMES)
+def test_liveness_each_invariant_has_a_violating_example(name: str) -> None:
+    judge = {"compaction_runs": compaction_runs, "history_bounded": history_bounded}[name]
+    assert judge(turns(STUCK)).holds is False

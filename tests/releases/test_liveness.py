@@ -1,0 +1,83 @@
+"""Liveness runs on the installed (pinned) release, with and without the workaround, and on the
+newest release when its cached environment is there."""
+
+from __future__ import annotations
+
+import pytest
+
+from approval_compaction.analysis.liveness import judge_liveness
+from approval_compaction.analysis.pairing import orphan_outputs
+from approval_compaction.fix.workaround import defer_compaction_while_pending
+from approval_compaction.releases import environments
+from approval_compaction.releases.liveness import (
+    poisoned_history,
+    run_case_continued,
+    run_situation,
+)
+from approval_compaction.study.scenario import Case
+from approval_compaction.study.worker import Worker
+
+TURNS = 4
+NEWEST = "0.24.0"
+
+
+def holds(run: object) -> dict[str, bool | None]:
+    return {v.invariant: v.holds for v in judge_liveness(run)}  # type: ignore[arg-type]
+
+
+def test_liveness_poisoned_history_comes_from_a_pinned_run() -> None:
+    history = poisoned_history()
+    assert orphan_outputs(history) == ["pending-c1"]
+
+
+@pytest.mark.parametrize("name", ["abandoned", "lost", "clean"])
+def test_liveness_workaround_keeps_compacting_and_sends_nothing_unpaired(name: str) -> None:
+    run = run_situation(name, "input", TURNS, wrap=defer_compaction_while_pending)  # type: ignore[arg-type]
+    assert run.error == "" and len(run.turns) == TURNS
+    assert holds(run) == {"compaction_runs": True, "history_bounded": True}
+    assert run.sent == ()
+    assert all(not t.unpaired for t in run.turns)  # the dead call was retired
+
+
+def test_liveness_workaround_retires_only_a_call_the_model_no_longer_sees() -> None:
+    """The retired call was in no model input after the user moved on (the SDK dropped it)."""
+    from approval_compaction.study.driver import converse
+    from approval_compaction.study.liveness import later, situation_setup, situation_steps
+
+    setup = situation_setup("abandoned", "input", wrap=defer_compaction_while_pending)
+    transcript = converse(setup, [*situation_steps("abandoned"), *later(2)])
+    first_later = transcript.turns[1].stage
+    assert first_later is not None
+    sent = [i for request in first_later.model_inputs for i in request]
+    assert not [i for i in sent if i.get("call_id") == "pending-c1"]
+
+
+def test_liveness_a_case_continued_keeps_compacting_on_the_pinned_release() -> None:
+    run = run_case_continued(Case(), "input", TURNS)
+    assert holds(run) == {"compaction_runs": True, "history_bounded": True}
+
+
+def test_liveness_failed_turns_are_an_error_not_a_verdict() -> None:
+    run = run_situation("clean", "previous_response_id", 0)
+    assert run.turns == () and [v.holds for v in judge_liveness(run)] == [None, None]
+
+
+def _newest() -> environments.Environment:
+    env = environments.release_environment(NEWEST, environments.default_envs(), create=False)
+    if not env.ready():
+        pytest.skip(f"no cached environment for openai-agents {NEWEST}: run `make sweep`")
+    return env
+
+
+def test_liveness_newest_release_keeps_a_pinned_call_and_grows() -> None:
+    env = _newest()
+    with Worker(str(env.python), environments.isolated_environ()) as worker:
+        stuck = run_situation("abandoned", "input", TURNS, worker=worker)
+        healed = run_situation(
+            "abandoned", "input", TURNS, worker=worker, wrap=defer_compaction_while_pending
+        )
+    assert stuck.sdk_version == NEWEST
+    assert holds(stuck) == {"compaction_runs": True, "history_bounded": False}
+    verdict = judge_liveness(stuck)[1]
+    assert verdict.detail.pin is not None and verdict.detail.pin.key == "pending-c1"
+    assert holds(healed) == {"compaction_runs": True, "history_bounded": True}
