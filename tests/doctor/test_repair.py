@@ -54,7 +54,7 @@ def test_apply_heals_and_restore_puts_back_item_by_item(
     assert result.count("repaired") == 3 and len(result.outcomes) == 3
     repaired = snapshot(text)
     assert verdict_counts(asyncio.run(scan_store(text))) == {
-        "healthy": 6, "poisoned": 0, "pending": 3,
+        "healthy": 6, "poisoned": 0, "stuck": 0, "pending": 3,
     }  # fmt: skip
     _, saved = backups.read(tmp_path / "backup.jsonl")
     assert {s.session_id for s in saved} == {o.session_id for o in result.outcomes}

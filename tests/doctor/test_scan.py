@@ -30,7 +30,7 @@ def test_scan_store_judges_every_session_in_id_order(store: str) -> None:
         ("session-000002", "pending"),
         ("session-000003", "healthy"),
     ]
-    assert scan.verdict_counts(reports) == {"healthy": 2, "poisoned": 1, "pending": 1}
+    assert scan.verdict_counts(reports) == {"healthy": 2, "poisoned": 1, "stuck": 0, "pending": 1}
     assert [r.session_id for r in asyncio.run(scan.scan_store(store, "session-000002"))] == [
         "session-000002"
     ]
@@ -40,7 +40,7 @@ def test_scan_store_judges_every_session_in_id_order(store: str) -> None:
 def test_scan_to_streams_each_format_and_counts(store: str, fmt: str) -> None:
     out = io.StringIO()
     counts = asyncio.run(scan.scan_to(out, store, fmt))
-    assert counts == Counter({"healthy": 2, "poisoned": 1, "pending": 1})
+    assert counts == Counter({"healthy": 2, "poisoned": 1, "stuck": 0, "pending": 1})
     text = out.getvalue()
     if fmt == "json":
         verdicts = [row["verdict"] for row in json.loads(text)]
@@ -51,11 +51,11 @@ def test_scan_to_streams_each_format_and_counts(store: str, fmt: str) -> None:
     else:
         lines = text.splitlines()
         assert lines[0].split() == list(scan.COLUMNS)
-        assert lines[-1] == "4 sessions: 2 healthy, 1 poisoned, 1 pending"
+        assert lines[-1] == "4 sessions: 2 healthy, 1 poisoned, 0 stuck, 1 pending"
 
 
 def test_scan_of_no_session_is_valid_in_each_format(store: str) -> None:
-    for fmt, expected in (("json", []), ("table", "0 sessions: 0 healthy, 0 poisoned, 0 pending")):
+    for fmt, expected in (("json", []), ("table", "0 sessions: 0 healthy, 0 poisoned, 0 stuck, 0 pending")):
         out = io.StringIO()
         asyncio.run(scan.scan_to(out, store, fmt, "no-such-session"))
         found = json.loads(out.getvalue()) if fmt == "json" else out.getvalue().splitlines()[-1]

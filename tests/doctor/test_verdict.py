@@ -13,13 +13,16 @@ from approval_compaction.doctor.verdict import (
     PENDING_AT_END,
     PENDING_EARLIER,
     POISONED,
+    STUCK,
     judge,
+    stuck_note,
 )
 from approval_compaction.study.harness import run_case
 from approval_compaction.study.scenario import select_cases
 
 CALL = {"type": "function_call", "call_id": "c1", "name": "t", "arguments": "{}"}
 OUTPUT = {"type": "function_call_output", "call_id": "c1", "output": "x"}
+ANSWER = {"type": "message", "role": "assistant", "content": "a"}
 USER = {"role": "user", "content": "hi"}
 
 
@@ -29,10 +32,11 @@ USER = {"role": "user", "content": "hi"}
         ([USER, CALL, OUTPUT], HEALTHY, ""),
         ([USER, OUTPUT], POISONED, "the next turn would send an output without its call"),
         ([USER, CALL], PENDING, PENDING_AT_END),
-        ([USER, CALL, USER], PENDING, PENDING_EARLIER),
+        ([USER, CALL, USER], STUCK, stuck_note(["c1"])),
+        ([USER, CALL, ANSWER], PENDING, PENDING_EARLIER),
         ([CALL, OUTPUT, OUTPUT], POISONED, "the next turn would send an output without its call"),
     ],
-    ids=["paired", "orphan-output", "open-at-end", "open-earlier", "output-twice"],
+    ids=["paired", "orphan-output", "open-at-end", "stuck", "open-earlier", "output-twice"],
 )
 def test_judge_names_the_verdict(items: list[dict[str, Any]], verdict: str, note: str) -> None:
     report = judge("s", items)

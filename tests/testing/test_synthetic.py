@@ -40,7 +40,7 @@ def test_generate_writes_a_store_the_doctor_reads(tmp_path: Path) -> None:
     text = str(tmp_path / "store.db")
     assert asyncio.run(synthetic.generate(text, 7, 5)) == 7
     counts = verdict_counts(asyncio.run(scan_store(text)))
-    assert counts == {"healthy": 3, "poisoned": 2, "pending": 2}
+    assert counts == {"healthy": 3, "poisoned": 2, "stuck": 0, "pending": 2}
     from agents import SQLiteSession
 
     session = SQLiteSession("session-000001", text)

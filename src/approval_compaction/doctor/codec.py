@@ -28,7 +28,7 @@ from ..errors import InvestigationError
 
 Item = dict[str, Any]
 KEY_ENV = "SESSION_ENCRYPTION_KEY"
-LIGHT_FIELDS = ("type", "call_id", "id", "approval_request_id")
+LIGHT_FIELDS = ("type", "call_id", "id", "approval_request_id", "role")
 
 
 class EncryptionKeyError(InvestigationError):
@@ -42,6 +42,7 @@ class _Keys(TypedDict, total=False):
     call_id: object
     id: object
     approval_request_id: object
+    role: object  # a user message after an open call makes the call dead (``verdict``)
 
 
 class _Envelope(msgspec.Struct):

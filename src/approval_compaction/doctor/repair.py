@@ -1,4 +1,28 @@
-"""Repair: heal poisoned sessions in place, after a backup, one transaction per session.
+"""Repair: heal poisoned and stuck sessions in place, after a backup, one transaction per session.
+
+**Stuck sessions: the dead call becomes an assistant message that says it was never answered.**
+A call without its output that a user message follows (``verdict``: stuck) is rewritten, in its
+own row, as ``{"role": "assistant", "content": "[doctor] The tool call <id> (<name> <arguments>)
+was never answered."}``. The three frameworks that met this class of bug span the choices:
+
+- *Defer* (what openai-agents 0.24.0 does, and this project's workaround did before it learnt
+  to retire a dead call): safe, but a call that can never be answered is waited for ever, and
+  the history grows at every turn (google/adk-python#7236 found the same: an orphaned function
+  call silently and permanently disabled compaction).
+- *Drop a provably dead call* (google/adk-python#7237: ignore call ids that no response
+  answers anywhere in the session): the history is bounded again and the model loses nothing
+  it still sees (the SDK already drops the call from every later input). The workaround does
+  this at run time, inside the compaction, where it matches what the model was just sent.
+- *Rewrite it as text* (vellum-ai/vellum-assistant, whose history repair turns orphaned tool
+  blocks into text before the provider call: #39919, and #30307 for orphan tool results
+  downgraded to a text block): the history is bounded and the record of the call stays.
+
+Offline the doctor rewrites: the same in-place rewrite as a poisoned session's (no row added,
+removed or moved, so every store's read order, the backup and ``doctor restore`` work as they
+are, and a second repair finds nothing to do), and the call's name and arguments stay in the
+history for the application and the model to read. The cost: the model reads one more
+assistant message than it saw before the repair. A late resume of the abandoned state would
+store an output whose call is gone: the doctor then finds the session poisoned, and heals it.
 
 **Strategy: the orphan output becomes an assistant message that says what the tool returned.**
 Each output whose call is gone (``analysis.pairing``) is rewritten, in its own row, as
@@ -51,7 +75,7 @@ from ..analysis.pairing import find_unpaired
 from . import backup as backups
 from .codec import KEY_ENV
 from .stores import SessionChanged, Store, StoredSession, opened, parse_store
-from .verdict import POISONED, judge
+from .verdict import NEEDS_REPAIR, dead_calls, judge
 
 Item = dict[str, Any]
 PREFIX = "[doctor] "
@@ -121,16 +145,32 @@ def healed_message(output: Item) -> Item:
     }
 
 
+def retired_message(call: Item) -> Item:
+    """The assistant message that replaces a dead call (a call a user message follows, which
+    no output answers)."""
+    name, arguments = call.get("name") or call.get("type"), call.get("arguments")
+    shown = arguments if isinstance(arguments, str) else json.dumps(arguments, sort_keys=True)
+    said = f"{name} {shown}" if arguments is not None else str(name)
+    return {
+        "role": "assistant",
+        "content": f"{PREFIX}The tool call {_key(call)} ({said}) was never answered.",
+    }
+
+
 def changes(session: StoredSession) -> list[Change]:
-    """The rewrites that heal a session: one per orphan output (per branch that reads it),
-    none for a healthy session."""
+    """The rewrites that heal a session: one per orphan output and one per dead call (per
+    branch that reads it), none for a healthy session."""
     found = []
     for view in session.views():
+        dead = set(dead_calls(view.items))
         for u in find_unpaired(view.items):
-            if u.problem == "orphan output":
+            if u.problem == "orphan output" or u.position in dead:
                 row, item = view.pairs[u.position]
-                found.append(Change(session.session_id, u.position, row.id, item,
-                                    healed_message(item), view.branch))  # fmt: skip
+                after = (
+                    healed_message(item) if u.problem == "orphan output" else retired_message(item)
+                )
+                found.append(Change(session.session_id, u.position, row.id, item, after,
+                                    view.branch))  # fmt: skip
     return found
 
 
@@ -146,7 +186,7 @@ def conflict(session: StoredSession, found: list[Change]) -> str | None:
         orphaned[change.row_id] = orphaned.get(change.row_id, 0) + 1
     shared = sorted(rid for rid, n in orphaned.items() if n != readers.get(rid, 0))
     if shared:
-        return f"row {shared[0]} is an orphan output in one branch and paired in another"
+        return f"row {shared[0]} is unpaired in one branch and paired in another"
     return None
 
 
@@ -167,8 +207,8 @@ def healed_items(session: StoredSession, found: list[Change]) -> list[Item]:
 def _poisoned(session: StoredSession) -> bool:
     if session.structure is None:  # the scan's fast path: only the fields pairing reads
         items, unreadable = session.codec.light(session.session_id, [r.data for r in session.rows])
-        return judge(session.session_id, items, unreadable).verdict == POISONED
-    return any(judge(session.session_id, v.items).verdict == POISONED for v in session.views())
+        return judge(session.session_id, items, unreadable).verdict in NEEDS_REPAIR
+    return any(judge(session.session_id, v.items).verdict in NEEDS_REPAIR for v in session.views())
 
 
 async def poisoned_sessions(
@@ -192,7 +232,7 @@ def _plan(
     def plan(current: StoredSession) -> dict[int, Item]:
         found = changes(current)
         if not found:
-            raise SessionChanged("no longer poisoned")
+            raise SessionChanged("no longer poisoned or stuck")
         reason = conflict(current, found)
         if reason is not None:
             raise _Refused(reason)
@@ -213,7 +253,7 @@ async def _verify(
     expected = healed_views(current, found)
     back = await store.read_back(current.session_id)
     landed = all(back.get(b, [])[: len(items)] == items for b, items in expected.items())
-    if landed and all(judge("", items).verdict != POISONED for items in expected.values()):
+    if landed and all(judge("", items).verdict not in NEEDS_REPAIR for items in expected.values()):
         return None
     # The application may have changed the session since the commit: what matters is that
     # the rows written still hold what was written.

@@ -59,7 +59,7 @@ def columns(store: Store) -> tuple[str, ...]:
 
 
 def summary(counts: Counter[str]) -> str:
-    """``3 sessions: 1 healthy, 1 poisoned, 1 pending``."""
+    """``3 sessions: 1 healthy, 1 poisoned, 0 stuck, 1 pending``."""
     total = sum(counts.values())
     parts = ", ".join(f"{counts.get(word, 0)} {word}" for word in VERDICTS)
     return f"{total} session{'s' if total != 1 else ''}: {parts}"

@@ -1,4 +1,4 @@
-"""Verdict: one stored session judged in words, healthy, poisoned or pending.
+"""Verdict: one stored session judged in words, healthy, poisoned, stuck or pending.
 
 The items are judged with the project's pairing check (``analysis.pairing``), as the SDK reads
 them (rows whose JSON does not parse are skipped by ``get_items`` and counted apart here):
@@ -6,9 +6,15 @@ them (rows whose JSON does not parse are skipped by ``get_items`` and counted ap
 - **poisoned**: an output whose call is not in the history. With the default session settings
   the SDK sends stored history as it is, so the next turn carries the output alone and the
   Responses API rejects it.
-- **pending**: no orphan output, but a call without its output. At the end of the history this
-  may be a legitimate pending approval; earlier in the history the SDK drops the call from the
-  next input (``drop_orphan_function_calls``), so it does no harm either.
+- **stuck**: no orphan output, but a call without its output that a message from the user
+  follows: an approval nobody decided because the user asked something else, or a call whose
+  worker died before its output was stored. The SDK drops it from every later model input
+  (``drop_orphan_function_calls``), but it pins the history: openai-agents 0.24.0 compacts only
+  what comes after it, leaving one more summary behind it at every turn, so the history grows
+  for ever (``analysis.liveness``). The note names the call. A poisoned session is stuck on
+  0.24.0 as well (it never compacts it); its verdict stays ``poisoned``, the worse of the two.
+- **pending**: no orphan output, but a call without its output at the end of the history (or
+  followed only by items the model wrote): it may be a legitimate pending approval.
 - **healthy**: every output has its call and every call its output.
 """
 
@@ -20,11 +26,13 @@ from typing import Any, Literal
 
 from ..analysis.pairing import CALL_TO_OUTPUT, find_unpaired
 
-VerdictWord = Literal["healthy", "poisoned", "pending"]
+VerdictWord = Literal["healthy", "poisoned", "stuck", "pending"]
 HEALTHY: Literal["healthy"] = "healthy"
 POISONED: Literal["poisoned"] = "poisoned"
+STUCK: Literal["stuck"] = "stuck"
 PENDING: Literal["pending"] = "pending"
-VERDICTS: tuple[VerdictWord, ...] = (HEALTHY, POISONED, PENDING)
+VERDICTS: tuple[VerdictWord, ...] = (HEALTHY, POISONED, STUCK, PENDING)
+NEEDS_REPAIR: tuple[VerdictWord, ...] = (POISONED, STUCK)
 
 PENDING_AT_END = "open call at the end: may be a pending approval"
 PENDING_EARLIER = "open call before later items: the SDK drops it from the next input"
@@ -69,6 +77,31 @@ def _open_at_end(items: Sequence[dict[str, Any]], position: int) -> bool:
     return all(item.get("type") in _MODEL_SIDE for item in items[position + 1 :])
 
 
+def is_user_message(item: dict[str, Any]) -> bool:
+    """A message from the user (a whole item, or the light fields: ``role`` and ``type``)."""
+    return item.get("role") == "user" and item.get("type", "message") in ("message", None)
+
+
+def dead_calls(items: Sequence[dict[str, Any]]) -> list[int]:
+    """Positions of the open calls a user message follows (hosted MCP approval requests are
+    the server's to answer and are left out)."""
+    users = [n for n, item in enumerate(items) if is_user_message(item)]
+    last = users[-1] if users else -1
+    return [
+        u.position
+        for u in find_unpaired(items)
+        if u.problem == "open call" and u.item_type != "mcp_approval_request" and u.position < last
+    ]
+
+
+def stuck_note(keys: Sequence[str]) -> str:
+    """The stuck verdict's note, naming the calls that pin the history."""
+    return (
+        f"open call {', '.join(keys)} before a later user message: it pins the history "
+        "(0.24.0 compacts only what follows it and grows at every turn)"
+    )
+
+
 def judge(
     session_id: str,
     items: Sequence[dict[str, Any]],
@@ -83,6 +116,9 @@ def judge(
     verdict: VerdictWord
     if orphans:
         verdict, note = POISONED, POISONED_NOTE
+    elif dead := dead_calls(items):
+        keys = [u.key or "?" for u in opened if u.position in dead]
+        verdict, note = STUCK, stuck_note(keys)
     elif opened:
         at_end = all(_open_at_end(items, u.position) for u in opened)
         verdict, note = PENDING, PENDING_AT_END if at_end else PENDING_EARLIER

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..doctor.codec import EncryptedCodec
 from ..doctor.stores import opened
-from ..doctor.verdict import HEALTHY, PENDING, POISONED
+from ..doctor.verdict import HEALTHY, PENDING, POISONED, STUCK
 
 Item = dict[str, Any]
 MIX: tuple[str, ...] = (HEALTHY, POISONED, PENDING)
@@ -50,7 +50,7 @@ def _turn(index: int) -> list[Item]:
 
 
 def session_items(verdict: str, length: int) -> list[Item]:
-    """``length`` items whose verdict is ``verdict`` (healthy, poisoned or pending)."""
+    """``length`` items whose verdict is ``verdict`` (healthy, poisoned, stuck or pending)."""
     if verdict == POISONED:
         tail = [
             {"type": "compaction", "id": "compaction-1", "encrypted_content": "summary"},
@@ -58,6 +58,8 @@ def session_items(verdict: str, length: int) -> list[Item]:
         ]
     elif verdict == PENDING:
         tail = _turn(10_000)[:2]  # the question and the call waiting for approval
+    elif verdict == STUCK:  # the call waiting for approval, and the user asking something else
+        tail = [*_turn(10_000)[:2], {"role": "user", "content": "something else"}]
     elif verdict == HEALTHY:
         tail = []
     else:
