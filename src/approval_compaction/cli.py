@@ -234,6 +234,16 @@ def parser() -> argparse.ArgumentParser:
     fix.add_argument("--envs", help="the sweep's environment folder (default: its cache)")
     fix.add_argument("--folder", default=str(paths.DATA))
 
+    live = add(
+        "liveness",
+        _lazy(".releases.liveness"),
+        "continue each situation and case N turns: pinned, with the workaround, newest release",
+    )
+    live.add_argument("--turns", type=int, default=10, help="later turns (default: 10)")
+    live.add_argument("--version", help="the newer release (default: the newest)")
+    live.add_argument("--envs", help="the sweep's environment folder (default: its cache)")
+    live.add_argument("--output", default=str(paths.DATA_FILES.liveness))
+
     cross = add(
         "crosscheck",
         _lazy(".releases.crosscheck"),

@@ -119,6 +119,10 @@ class Data:
     def doctor_heal(self) -> Path:
         return self.file("doctor-heal.json")
 
+    @property
+    def liveness(self) -> Path:
+        return self.file("liveness.json")
+
     # Exploration.
     def explore(self, version: str, fix: bool = False) -> Path:
         return self.file(f"explore-{version}{'-fix' if fix else ''}.json")

@@ -29,7 +29,9 @@ def test_scan_formats(store: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert len(list(csv.DictReader(io.StringIO(capsys.readouterr().out)))) == 3
     assert main(["doctor", "scan", str(store), "--session-id", "session-000001"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert "poisoned" in out[1] and out[-1] == "1 session: 0 healthy, 1 poisoned, 0 stuck, 0 pending"
+    assert (
+        "poisoned" in out[1] and out[-1] == "1 session: 0 healthy, 1 poisoned, 0 stuck, 0 pending"
+    )
 
 
 def test_repair_dry_run_then_apply_then_restore(

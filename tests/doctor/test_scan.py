@@ -55,7 +55,10 @@ def test_scan_to_streams_each_format_and_counts(store: str, fmt: str) -> None:
 
 
 def test_scan_of_no_session_is_valid_in_each_format(store: str) -> None:
-    for fmt, expected in (("json", []), ("table", "0 sessions: 0 healthy, 0 poisoned, 0 stuck, 0 pending")):
+    for fmt, expected in (
+        ("json", []),
+        ("table", "0 sessions: 0 healthy, 0 poisoned, 0 stuck, 0 pending"),
+    ):
         out = io.StringIO()
         asyncio.run(scan.scan_to(out, store, fmt, "no-such-session"))
         found = json.loads(out.getvalue()) if fmt == "json" else out.getvalue().splitlines()[-1]
