@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
 .DEFAULT_GOAL := help
-.PHONY: help system setup run sweep workaround doctor-data mechanism explore upstream test lint lab bench clean
+.PHONY: help system setup run sweep workaround liveness doctor-data mechanism explore upstream test lint lab bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -36,6 +36,9 @@ workaround: $(STAMP) ## the workaround's matrix, the newest release's, the test 
 	$(PY) -m approval_compaction fix-data
 	$(PY) -m approval_compaction crosscheck
 	$(PY) -m approval_compaction snippet
+
+liveness: $(STAMP) ## each situation and case continued 10 turns: pinned, workaround, newest (data/liveness.json)
+	$(PY) -m approval_compaction liveness
 
 doctor-data: $(STAMP) ## the newest release on a store the pinned one poisoned (data/doctor-*.json)
 	$(PY) -m approval_compaction doctor data

@@ -297,3 +297,35 @@ def liveness_run(
             break
         turns.append(live_turn(stage, waiting=outcome == "paused"))
     return LivenessRun(scenario, sdk_version, mode, workaround, tuple(turns), error, model)
+
+
+def situations_answer(runs: Sequence[LivenessRun], situations: Sequence[str]) -> str:
+    """For each release, with and without the workaround, which situations keep compacting
+    (both liveness invariants hold in every mode run), and the item that pins the others."""
+    lines = []
+    keys = sorted({(r.sdk_version, r.workaround) for r in runs}, key=lambda k: (k[0], k[1]))
+    for version, fixed in keys:
+        mine = [r for r in runs if (r.sdk_version, r.workaround) == (version, fixed)]
+        stuck: dict[str, str] = {}
+        for run in mine:
+            if run.scenario not in situations:
+                continue
+            for verdict in judge_liveness(run):
+                if verdict.holds is False and run.scenario not in stuck:
+                    pin = verdict.detail.pin
+                    where = f", pinned by {pin.problem} {pin.key}" if pin else ""
+                    stuck[run.scenario] = f"{run.scenario} ({verdict.invariant} broken in "
+                    stuck[run.scenario] += f"{run.mode} mode{where})"
+        kept = [s for s in situations if s not in stuck and any(r.scenario == s for r in mine)]
+        label = f"openai-agents {version}" + (" with the workaround" if fixed else "")
+        said = f"keeps compacting: {', '.join(kept) or 'none'}"
+        if stuck:
+            said += f"; stuck: {'; '.join(stuck[s] for s in situations if s in stuck)}"
+        sent = {s: sorted({k for r in mine if r.scenario == s for k in r.sent}) for s in situations}
+        said += "".join(
+            f"; the later turns of {s} send unpaired {', '.join(keys)}"
+            for s, keys in sent.items()
+            if keys
+        )
+        lines.append(f"- **{label}** {said}.")
+    return "\n".join(lines)
