@@ -236,7 +236,7 @@ def parser() -> argparse.ArgumentParser:
 
     live = add(
         "liveness",
-        _lazy(".releases.liveness"),
+        _lazy(".fix.liveness"),
         "continue each situation and case N turns: pinned, with the workaround, newest release",
     )
     live.add_argument("--turns", type=int, default=10, help="later turns (default: 10)")

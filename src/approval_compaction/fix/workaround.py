@@ -146,8 +146,10 @@ def split_open(items: Sequence[Any]) -> tuple[list[str], list[str]]:
     for u in find_unpaired(plain):
         if u.problem != "open call":
             continue
-        dies = u.item_type != "mcp_approval_request" and u.key and where[u.position] < last_user
-        (dead if dies else live).append(u.key if dies else f"{u.item_type}:{u.key or '?'}")
+        if u.item_type != "mcp_approval_request" and u.key and where[u.position] < last_user:
+            dead.append(u.key)
+        else:
+            live.append(f"{u.item_type}:{u.key or '?'}")
     return live, dead
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from .. import paths
 from ..analysis.invariants import DEFINITIONS
+from ..analysis.liveness import LIVENESS
 from ..errors import InvestigationError
 from ..findings.load import Findings, load_findings
 from ..findings.prose import (
@@ -109,7 +110,7 @@ def notebooks_block(record: Path = paths.DATA_FILES.notebooks) -> str:
 
 def invariants_block() -> str:
     """The invariants table: each name with its one meaning (``analysis.invariants``)."""
-    rows = [f"| `{i.name}` | {i.meaning} |" for i in DEFINITIONS]
+    rows = [f"| `{i.name}` | {i.meaning} |" for i in (*DEFINITIONS, *LIVENESS)]
     return "\n".join(["| invariant | holds when |", "|---|---|", *rows])
 
 

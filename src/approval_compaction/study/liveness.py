@@ -38,12 +38,13 @@ def later(turns: int) -> list[Step]:
 def situation_steps(name: Situation) -> list[Step]:
     """The steps that leave the situation behind, before the later turns."""
     pause = Ask(QUESTIONS[0], (PENDING_CALL,), stage="pause")
-    return {
+    steps: dict[Situation, list[Step]] = {
         "poisoned": [],
         "clean": [],
         "abandoned": [pause],
         "lost": [pause, LoseOutput()],
-    }[name]
+    }
+    return steps[name]
 
 
 def situation_setup(
