@@ -37,6 +37,7 @@ COMMANDS = {
     "mechanism",
     "bisect",
     "fix-data",
+    "liveness",
     "crosscheck",
     "upstream-suite",
     "explore",

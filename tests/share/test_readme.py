@@ -8,6 +8,7 @@ import pytest
 
 from approval_compaction import paths
 from approval_compaction.analysis.invariants import DEFINITIONS
+from approval_compaction.analysis.liveness import LIVENESS
 from approval_compaction.findings.load import load_findings
 from approval_compaction.share.readme import (
     END,
@@ -66,7 +67,7 @@ def test_readme_invariants_table_is_written_where_the_readme_marks_it(tmp_path: 
     assert update(readme)
     table = readme.read_text().split(INVARIANTS_START, 1)[1].split(INVARIANTS_END, 1)[0]
     rows = [line for line in table.splitlines() if line.startswith("| `")]
-    assert rows == [f"| `{i.name}` | {i.meaning} |" for i in DEFINITIONS]
+    assert rows == [f"| `{i.name}` | {i.meaning} |" for i in (*DEFINITIONS, *LIVENESS)]
 
 
 def test_readme_update_rewrites_a_stale_block_and_nothing_else(tmp_path: Path) -> None:

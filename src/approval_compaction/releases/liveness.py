@@ -16,20 +16,13 @@ from typing import Any
 from ..analysis.liveness import DEFAULT_TURNS, LivenessRun, liveness_run
 from ..analysis.pairing import orphan_outputs
 from ..study.capture import sdk_version
-from ..study.driver import SessionWrapper
-from ..study.harness import run_case
 from ..study.items import Item
-from ..study.liveness import (
-    SITUATIONS,
-    Situation,
-    case_continued,
-    later,
-    run_steps,
-    situation_setup,
-    situation_steps,
-)
 from ..study.scenario import Case, all_cases
 from ..study.words import Mode
+
+# The study's driver imports the SDK: it is imported when a run starts, not with this module.
+SITUATIONS = ("poisoned", "abandoned", "lost", "clean")
+SessionWrapper = Any
 
 LIVENESS_MODES: tuple[Mode, ...] = ("input", "auto")
 
@@ -37,6 +30,8 @@ LIVENESS_MODES: tuple[Mode, ...] = ("input", "auto")
 def poisoned_history() -> list[Item]:
     """The stored history after the resume of the study's first case, on the installed
     release: on the pinned release, an output whose call compaction summarised away."""
+    from ..study.harness import run_case
+
     run = run_case(Case())
     stage = run.stage("resume")
     if stage is None or not orphan_outputs(stage.stored):
@@ -49,6 +44,8 @@ def poisoned_history() -> list[Item]:
 def _run(
     name: str, setup: Any, steps: list[Any], turns: int, worker: Any, workaround: bool
 ) -> LivenessRun:
+    from ..study.liveness import run_steps
+
     transcript, continued, error = run_steps(setup, steps, turns, worker)
     pairs = [(t.stage, t.outcome) for t in continued]
     version = transcript.sdk_version
@@ -56,7 +53,7 @@ def _run(
 
 
 def run_situation(
-    name: Situation,
+    name: str,
     mode: Mode,
     turns: int = DEFAULT_TURNS,
     *,
@@ -65,8 +62,10 @@ def run_situation(
     worker: Any = None,
 ) -> LivenessRun:
     """One situation continued for ``turns`` later turns."""
-    setup = situation_setup(name, mode, poisoned, wrap)
-    steps = [*situation_steps(name), *later(turns)]
+    from ..study.liveness import later, situation_setup, situation_steps
+
+    setup = situation_setup(name, mode, poisoned, wrap)  # type: ignore[arg-type]
+    steps = [*situation_steps(name), *later(turns)]  # type: ignore[arg-type]
     return _run(name, setup, steps, turns, worker, wrap is not None)
 
 
@@ -79,6 +78,8 @@ def run_case_continued(
     worker: Any = None,
 ) -> LivenessRun:
     """One of the sixteen cases continued for ``turns`` later turns."""
+    from ..study.liveness import case_continued
+
     setup, steps = case_continued(case, mode, turns, wrap)
     return _run(case.label, setup, steps, turns, worker, wrap is not None)
 
