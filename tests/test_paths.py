@@ -25,6 +25,7 @@ def test_data_names_every_committed_result_file() -> None:
         layout.doctor_upgrade,
         layout.doctor_worker,
         layout.doctor_heal,
+        layout.liveness,
         layout.report,
         layout.snippet,
         layout.notebooks,
