@@ -67,7 +67,9 @@ def test_repair_while_the_application_appends(
         writer.wait(timeout=60)
     assert (result.count("repaired"), result.count("verify failed")) == (count, 0)
     assert result.count("changed since scan") == 0
-    assert appended > count  # the writer really ran during the repair
+    # It printed "ready" after its first append and stops only once the repair is over, so
+    # every later append raced the repair (how many depends on the machine's load).
+    assert appended > 1
     found = app_rows(text)
     assert sorted(found) == sorted(f"app-{n}" for n in range(appended))  # nothing lost
     assert not [r for r in asyncio.run(scan_store(text)) if r.verdict == POISONED]
