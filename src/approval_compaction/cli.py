@@ -215,6 +215,12 @@ def parser() -> argparse.ArgumentParser:
     )
     mechanism.add_argument("--output", default=str(paths.DATA_FILES.mechanism))
     mechanism.add_argument("--envs", help="the sweep's environment folder (default: its cache)")
+    permalinks = add(
+        "permalinks",
+        _lazy(".mechanism.permalink"),
+        "fetch the installed release's sdist once; check its src/agents/ is what is installed",
+    )
+    permalinks.add_argument("--cache", help="folder for the sdist (default: the user's cache)")
     bisect = add("bisect", _lazy(".releases.bisect"), "find the releases where an invariant breaks")
     bisect.add_argument(
         "--invariant", required=True, help="an invariant's name, as the matrix records spell it"

@@ -50,7 +50,7 @@ from ..findings.prose import (
 )
 from ..findings.releases import ErrorMet, errors_met, merge_errors
 from ..formats.files import write_atomic
-from ..formats.markdown import code, escape, fence, github_length, markdown_table
+from ..formats.markdown import GITHUB_LIMIT, code, escape, fence, github_length, markdown_table
 from ..releases.crosscheck import JUDGED
 from ..releases.versions import PACKAGE, version_key
 from ..study.capture import OK, STAGES, CaseRun
@@ -58,7 +58,6 @@ from ..study.scenario import CHOICES, FIELD_NAMES, Case, parse_filter
 from .results import matrix_markdown
 from .snippet import TEST_NAME, one_line, upstream_test
 
-GITHUB_LIMIT = 65_536
 PACKAGES = ("openai", "pydantic")  # beside openai-agents, whose version the runs carry
 TITLE = "Compaction orphans a tool call awaiting approval: reproduction report"
 OVER_HTTP = "over HTTP"
