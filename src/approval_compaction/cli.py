@@ -87,11 +87,14 @@ def _notebooks(args: argparse.Namespace) -> int:
 
 
 def _render(args: argparse.Namespace) -> int:
-    from .share.render import render_notebook
+    from .formats.markdown import github_length
+    from .share.render import render_all
 
-    for path in _notebook_targets(args):
-        rendered = render_notebook(path, Path(args.folder))
-        print(f"rendered {path.name}: {len(rendered.paths)} files")
+    targets = _notebook_targets(args)
+    for path, rendered in zip(targets, render_all(targets, Path(args.folder)), strict=True):
+        length = github_length(rendered.markdown.read_text())
+        attach = f"; attach {', '.join(rendered.attachments)}" if rendered.attachments else ""
+        print(f"rendered {path.name}: {len(rendered.paths)} files, {length:,} characters{attach}")
     return 0
 
 
