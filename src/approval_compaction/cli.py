@@ -290,6 +290,18 @@ def parser() -> argparse.ArgumentParser:
     replay.add_argument("file")
     replay.add_argument("--saved", action="store_true", help="show the run as found, no rerun")
 
+    share = add(
+        "share",
+        _lazy(".share.comment"),
+        "one notebook, or one case, as a paste-ready comment, and the files to attach",
+    )
+    share.add_argument("notebook", nargs="?", help="e.g. notebooks/03-inside-the-sdk.ipynb")
+    share.add_argument("--case", help="one case: a label (run/approve/on/json) or a filter")
+    share.add_argument("--output", help="write the comment here (default: stdout)")
+    share.add_argument(
+        "--folder", default=str(paths.DATA_FILES.rendered), help="where a notebook is rendered"
+    )
+
     snippet = add(
         "snippet", _lazy(".share.snippet"), "write the markdown comment for the upstream thread"
     )
