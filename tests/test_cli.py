@@ -43,6 +43,8 @@ COMMANDS = {
     "snippet",
     "doctor",
     "serve",
+    "share",
+    "permalinks",
 }
 
 

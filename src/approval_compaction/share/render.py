@@ -87,11 +87,12 @@ def images_folder(stem: str) -> str:
     return f"{stem}_files"
 
 
-def shown(path: Path) -> str:
-    """A file as a reader finds it: relative to the checkout, else its name."""
+def shown(path: Path, base: Path | None = None) -> str:
+    """A file as a reader finds it: relative to the checkout, else to ``base``, else its name."""
     resolved = path.resolve()
-    if resolved.is_relative_to(paths.ROOT):
-        return resolved.relative_to(paths.ROOT).as_posix()
+    for root in (paths.ROOT, base.resolve() if base is not None else None):
+        if root is not None and resolved.is_relative_to(root):
+            return resolved.relative_to(root).as_posix()
     return path.name
 
 
@@ -132,15 +133,15 @@ def relative_links(text: str) -> list[str]:
     return found
 
 
-def _attachments_in_place(text: str, resolve: Callable[[str], Path]) -> tuple[str, list[str]]:
+def _attachments_in_place(text: str, resolve: Callable[[str], str]) -> tuple[str, list[str]]:
     """The markdown with each relatively linked image replaced by its attach note, and the
-    files to attach (``resolve``: the file a link names)."""
+    files to attach (``resolve``: the file a link names, as a reader finds it)."""
     attached: list[str] = []
 
     def note(match: re.Match[str]) -> str:
         if not relative(match.group("src")):
             return match.group(0)
-        attached.append(shown(resolve(match.group("src"))))
+        attached.append(resolve(match.group("src")))
         return attach_note(attached[-1])
 
     out, fence = [], None
@@ -245,13 +246,15 @@ def render_page(path: Path, folder: Path, limit: int = GITHUB_LIMIT) -> Page:
     stem = path.stem
     raw, images = to_markdown(nb, stem)
 
-    def resolve(src: str) -> Path:
+    def resolve(src: str) -> str:
         # An output image is written under ``folder``; one a markdown cell links stays beside
         # the notebook, and must be there to be attached.
-        found = folder / src if src in images else path.parent / src
-        if src not in images and not found.is_file():
+        if src in images:
+            return shown(folder / src, folder)
+        found = path.parent / src
+        if not found.is_file():
             raise RenderError(f"{path.name} links an image that is not there: {shown(found)}")
-        return found
+        return shown(found, path.parent)
 
     markdown, attachments = _attachments_in_place(raw, resolve)
     where = shown(folder / f"{stem}.md")
