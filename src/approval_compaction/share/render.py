@@ -109,17 +109,26 @@ def attach_note(file: str) -> str:
     )
 
 
-def prose_lines(text: str) -> Iterator[str]:
-    """The markdown's lines outside fenced code blocks, with inline code spans removed."""
+def _outside_fences(text: str) -> Iterator[tuple[str, bool]]:
+    """Each line of the markdown (newline kept), and whether it is prose: outside fenced code."""
     fence: str | None = None
-    for line in text.splitlines():
+    for line in text.splitlines(keepends=True):
         opened = FENCE.match(line)
         if fence is None and opened:
             fence = opened.group(1)[0] * len(opened.group(1))
-        elif fence is not None and line.strip().startswith(fence):
-            fence = None
-        elif fence is None:
-            yield CODE_SPAN.sub("", line)
+            yield line, False
+        elif fence is not None:
+            fence = None if line.strip().startswith(fence) else fence
+            yield line, False
+        else:
+            yield line, True
+
+
+def prose_lines(text: str) -> Iterator[str]:
+    """The markdown's lines outside fenced code blocks, with inline code spans removed."""
+    for line, prose in _outside_fences(text):
+        if prose:
+            yield CODE_SPAN.sub("", line.rstrip("\n"))
 
 
 def relative_links(text: str) -> list[str]:
@@ -144,16 +153,7 @@ def _attachments_in_place(text: str, resolve: Callable[[str], str]) -> tuple[str
         attached.append(resolve(match.group("src")))
         return attach_note(attached[-1])
 
-    out, fence = [], None
-    for line in text.splitlines(keepends=True):
-        opened = FENCE.match(line)
-        if fence is None and opened:
-            fence = opened.group(1)[0] * len(opened.group(1))
-        elif fence is not None and line.strip().startswith(fence):
-            fence = None
-        elif fence is None:
-            line = IMAGE.sub(note, line)
-        out.append(line)
+    out = [IMAGE.sub(note, line) if prose else line for line, prose in _outside_fences(text)]
     return "".join(out), attached
 
 
