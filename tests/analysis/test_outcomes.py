@@ -29,6 +29,7 @@ def test_outcomes_a_run_answered_throughout_ends_ok_at_its_last_stage() -> None:
         http_status=None,
         exception="ok",
         message="",
+        pause_accepted="holds",
         next_turn_accepted="holds",
     )
 
