@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
 .DEFAULT_GOAL := help
-.PHONY: help system setup run sweep workaround liveness doctor-data mechanism explore upstream test lint lab bench clean
+.PHONY: help system setup run sweep workaround liveness doctor-data mechanism explore upstream permalinks test lint lab bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -45,6 +45,9 @@ doctor-data: $(STAMP) ## the newest release on a store the pinned one poisoned (
 
 mechanism: $(STAMP) ## the SDK functions on the path: source and traced run per release (data/mechanism.json)
 	$(PY) -m approval_compaction mechanism
+
+permalinks: $(STAMP) ## fetch the pinned release's sdist once (pip): its src/agents/ must be what is installed
+	$(PY) -m approval_compaction permalinks
 
 NEWEST ?= 0.24.0
 EXPLORE_ARGS ?= --seed 0 --boundaries memory,json,process --database

@@ -44,6 +44,8 @@ COMMANDS = {
     "snippet",
     "doctor",
     "serve",
+    "share",
+    "permalinks",
 }
 
 

@@ -57,6 +57,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     # the frames and figures the notebooks show
     ".display.frames": ("diff_text", "items_frame"),
     ".display.details": ("cut",),
+    ".display.prose": ("prose",),
     ".display.heatmap": ("heatmap", "release_heatmap"),
     ".display.stepper": ("stepper",),
     ".display.views": (

@@ -87,11 +87,14 @@ def _notebooks(args: argparse.Namespace) -> int:
 
 
 def _render(args: argparse.Namespace) -> int:
-    from .share.render import render_notebook
+    from .formats.markdown import github_length
+    from .share.render import render_all
 
-    for path in _notebook_targets(args):
-        rendered = render_notebook(path, Path(args.folder))
-        print(f"rendered {path.name}: {len(rendered.paths)} files")
+    targets = _notebook_targets(args)
+    for path, rendered in zip(targets, render_all(targets, Path(args.folder)), strict=True):
+        length = github_length(rendered.markdown.read_text())
+        attach = f"; attach {', '.join(rendered.attachments)}" if rendered.attachments else ""
+        print(f"rendered {path.name}: {len(rendered.paths)} files, {length:,} characters{attach}")
     return 0
 
 
@@ -215,6 +218,12 @@ def parser() -> argparse.ArgumentParser:
     )
     mechanism.add_argument("--output", default=str(paths.DATA_FILES.mechanism))
     mechanism.add_argument("--envs", help="the sweep's environment folder (default: its cache)")
+    permalinks = add(
+        "permalinks",
+        _lazy(".mechanism.permalink"),
+        "fetch the installed release's sdist once; check its src/agents/ is what is installed",
+    )
+    permalinks.add_argument("--cache", help="folder for the sdist (default: the user's cache)")
     bisect = add("bisect", _lazy(".releases.bisect"), "find the releases where an invariant breaks")
     bisect.add_argument(
         "--invariant", required=True, help="an invariant's name, as the matrix records spell it"
@@ -290,6 +299,18 @@ def parser() -> argparse.ArgumentParser:
     )
     replay.add_argument("file")
     replay.add_argument("--saved", action="store_true", help="show the run as found, no rerun")
+
+    share = add(
+        "share",
+        _lazy(".share.comment"),
+        "one notebook, or one case, as a paste-ready comment, and the files to attach",
+    )
+    share.add_argument("notebook", nargs="?", help="e.g. notebooks/03-inside-the-sdk.ipynb")
+    share.add_argument("--case", help="one case: a label (run/approve/on/json) or a filter")
+    share.add_argument("--output", help="write the comment here (default: stdout)")
+    share.add_argument(
+        "--folder", default=str(paths.DATA_FILES.rendered), help="where a notebook is rendered"
+    )
 
     snippet = add(
         "snippet", _lazy(".share.snippet"), "write the markdown comment for the upstream thread"

@@ -107,3 +107,14 @@ def test_details_cut_is_a_frozen_record() -> None:
     assert isinstance(kept, Cut) and kept.kept == (0,)
     with pytest.raises(AttributeError):
         kept.why = "other"  # type: ignore[misc]
+
+
+def test_details_cut_never_cuts_a_message_whatever_pandas_says() -> None:
+    """Tables cut the API's 400 message after 50 characters (issue 23)."""
+    message = "openai.BadRequestError: Error code: 400 - No tool call found for function call " * 3
+    frame = pd.DataFrame({"error": [message, "ok"]})
+    with pd.option_context("display.max_colwidth", 50):
+        shown = cut(frame, rows=1, why="the refused request")
+        html, text = shown._repr_html_(), repr(shown)
+    assert html.count(message.strip()) == 2  # the row kept and the full table
+    assert message.strip() in text

@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 
 from approval_compaction.mechanism.catalogue import ERA, NEWEST, PINNED, entry
+from approval_compaction.mechanism.permalink import permalink
 from approval_compaction.mechanism.record import recorded_extract, recorded_release
-from approval_compaction.mechanism.source import ABSENT, Extract, mark_lines
+from approval_compaction.mechanism.source import ABSENT, Extract, mark_lines, numbered
 from approval_compaction.mechanism.views import (
     FLAG,
     GAP,
@@ -26,7 +27,23 @@ def test_views_excerpt_flags_each_marked_line_with_its_number() -> None:
     flagged = {int(n) for n in re.findall(rf"^ *(\d+) {FLAG} ", text, re.M)}
     expected = {n for mark in LOCKED.marks for n in mark_lines(found, mark)}
     assert expected and expected <= flagged
-    assert GAP in text and "<details>" in text and "</details>" in text
+    assert GAP in text
+
+
+def test_views_excerpt_quotes_only_the_marked_lines_and_links_the_function_at_the_tag() -> None:
+    """A listing of the whole function made notebook 03 too long for one comment (issue 23)."""
+    found = recorded_extract(PINNED, LOCKED.qualname)
+    text = excerpt(found, LOCKED, PINNED)
+    quoted = {int(n) for n in re.findall(r"^ *(\d+) ", text, re.M)}
+    assert quoted == {n for mark in LOCKED.marks for n in mark_lines(found, mark)}
+    assert "<details>" not in text
+    last = found.first_line + len(found.source.splitlines()) - 1
+    whole = permalink(PINNED, found.path, found.first_line, last)
+    assert f"]({whole})" in text and f"/blob/v{PINNED}/src/agents/" in whole
+    lines = dict(numbered(found))
+    for number in quoted:  # each quoted line is the file's, at its number, and linked
+        assert lines[number].strip() in text
+        assert f"[{number}]({permalink(PINNED, found.path, number)})" in text
 
 
 def test_views_excerpt_of_an_absent_function_says_so() -> None:

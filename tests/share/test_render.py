@@ -18,8 +18,17 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_outp
 
 from approval_compaction import cli, paths
 from approval_compaction.display.heatmap import png_bytes
+from approval_compaction.formats.markdown import GITHUB_LIMIT, github_length
 from approval_compaction.share.notebooks import notebook_paths
-from approval_compaction.share.render import render_notebook
+from approval_compaction.share.render import (
+    CODE_FONT,
+    RenderError,
+    attach_note,
+    details_counts,
+    relative_links,
+    render_all,
+    render_notebook,
+)
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +86,9 @@ def test_render_writes_html_markdown_and_the_images_it_links(
     ]
     markdown = rendered.markdown.read_text()
     assert "# Orphan outputs" in markdown and "holds" in markdown
-    assert "![png](07-example_files/07-example_2_0.png)" in markdown
+    assert "](07-example_files" not in markdown  # a comment cannot resolve a relative link
+    assert attach_note("07-example_files/07-example_2_0.png") in markdown
+    assert rendered.attachments == ("07-example_files/07-example_2_0.png",)
     assert rendered.images[0].read_bytes() == png
     html = rendered.html.read_text()
     assert "<title>07-example</title>" in html
@@ -123,11 +134,15 @@ def test_render_cli_missing_notebook_is_one_line_and_exit_2(
 @pytest.mark.parametrize(
     "path", notebook_paths(paths.NOTEBOOKS), ids=lambda p: p.stem if isinstance(p, Path) else p
 )
-def test_render_project_notebook_links_only_images_it_wrote(path: Path, tmp_path: Path) -> None:
+def test_render_project_notebook_names_each_image_it_wrote_to_attach(
+    path: Path, tmp_path: Path
+) -> None:
     rendered = render_notebook(path, tmp_path)
     markdown = rendered.markdown.read_text()
-    linked = re.findall(rf"\]\(({re.escape(path.stem)}_files/[^)]+)\)", markdown)
-    assert sorted(linked) == [image.relative_to(tmp_path).as_posix() for image in rendered.images]
+    wrote = [image.relative_to(tmp_path).as_posix() for image in rendered.images]
+    assert list(rendered.attachments) == wrote
+    assert all(attach_note(name) in markdown for name in wrote)
+    assert relative_links(markdown) == []
 
 
 def test_render_html_embeds_images_linked_from_markdown_cells(tmp_path: Path, png: bytes) -> None:
@@ -136,8 +151,10 @@ def test_render_html_embeds_images_linked_from_markdown_cells(tmp_path: Path, pn
     (folder / "chart.png").write_bytes(png)
     nb = new_notebook(cells=[new_markdown_cell("![chart](chart.png)")])
     nbformat.write(nb, folder / "08-linked.ipynb")
-    html = render_notebook(folder / "08-linked.ipynb", tmp_path / "out").html.read_text()
-    assert f"data:image/png;base64,{base64.b64encode(png).decode()}" in html
+    rendered = render_notebook(folder / "08-linked.ipynb", tmp_path / "out")
+    assert f"data:image/png;base64,{base64.b64encode(png).decode()}" in rendered.html.read_text()
+    assert rendered.attachments == ("chart.png",)  # beside the notebook, named to attach
+    assert attach_note("chart.png") in rendered.markdown.read_text()
 
 
 def test_render_markdown_keeps_dataframe_tables_without_their_css(tmp_path: Path) -> None:
@@ -151,3 +168,165 @@ def test_render_markdown_keeps_dataframe_tables_without_their_css(tmp_path: Path
     markdown = render_notebook(tmp_path / "09-table.ipynb", tmp_path / "out").markdown.read_text()
     assert "<td>orphan output</td>" in markdown
     assert "<style" not in markdown and "vertical-align" not in markdown
+
+
+def _markdown_output(text: str) -> nbformat.NotebookNode:
+    data = {"text/markdown": text, "text/plain": "<Markdown>"}
+    return new_output("execute_result", data, execution_count=1)
+
+
+def _notebook(path: Path, *cells: nbformat.NotebookNode) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(
+        new_notebook(cells=list(cells), metadata={"language_info": {"name": "python"}}), path
+    )
+    return path
+
+
+def test_render_html_keeps_a_details_section_of_a_markdown_output_whole(tmp_path: Path) -> None:
+    """nbconvert's embed_images closed <details> early, leaving it empty (nbconvert#2131)."""
+    listing = "<details><summary>the listing</summary>\n\n```text\n1 ▶ line one\n```\n\n</details>"
+    cell = new_code_cell("Markdown(x)", execution_count=1, outputs=[_markdown_output(listing)])
+    rendered = render_notebook(_notebook(tmp_path / "nb" / "10-details.ipynb", cell), tmp_path)
+    html = rendered.html.read_text()
+    assert details_counts(html) == (1, 0)
+    inside = html[html.index("<details>") : html.index("</details>")]
+    assert "line one" in inside
+
+
+@pytest.mark.parametrize(
+    ("html", "counts"),
+    [
+        ("<details><summary>s</summary></details>", (1, 1)),
+        ("<details><summary>s</summary>\n \n</details><pre>body</pre>", (1, 1)),
+        ("<details><summary>s</summary><table><tr><td>x</td></tr></table></details>", (1, 0)),
+        ("<details><summary>s</summary>text</details>", (1, 0)),
+        ("<details><summary>s</summary>", (1, 1)),  # never closed: nothing inside either
+    ],
+    ids=["empty", "spilled-out", "table", "text", "unclosed"],
+)
+def test_render_details_counts_find_empty_sections(html: str, counts: tuple[int, int]) -> None:
+    assert details_counts(html) == counts
+
+
+def test_render_html_sets_code_in_the_code_font_after_the_templates_css(
+    notebook: Path, tmp_path: Path
+) -> None:
+    """The lab CSS gives a <pre> in an output the prose font (``font-family: inherit``)."""
+    html = render_notebook(notebook, tmp_path).html.read_text()
+    assert html.count(CODE_FONT) == 1
+    assert html.index(CODE_FONT) > html.index(".jp-OutputArea-output pre {")
+    assert html.index(CODE_FONT) < html.index("</head>")
+
+
+def test_render_refuses_a_notebook_over_the_limit_and_keeps_what_was_there(
+    notebook: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "rendered"
+    out.mkdir()
+    (out / "07-example.md").write_text("the previous render\n")
+    first = _notebook(tmp_path / "nb" / "06-short.ipynb", new_markdown_cell("# Short"))
+    with pytest.raises(RenderError, match=r"07-example\.md would be [\d,]+ characters"):
+        render_all([first, notebook], out, limit=200)
+    assert (out / "07-example.md").read_text() == "the previous render\n"
+    assert sorted(p.name for p in out.iterdir()) == ["07-example.md"]  # nothing else written
+
+
+def test_render_cli_refuses_a_notebook_over_one_comment_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = {"text/plain": "x" * GITHUB_LIMIT}
+    cell = new_code_cell("x", execution_count=1, outputs=[new_output("execute_result", text)])
+    path = _notebook(tmp_path / "nb" / "11-long.ipynb", cell)
+    assert cli.main(["render", str(path), "--folder", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"over one comment's {GITHUB_LIMIT:,}" in err
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(
+    "source",
+    ["See [notebook 05](05-releases.ipynb).", '<a href="../data/sweep.json">the sweep</a>'],
+    ids=["markdown-link", "html-link"],
+)
+def test_render_refuses_a_relative_link(source: str, tmp_path: Path) -> None:
+    path = _notebook(tmp_path / "nb" / "12-link.ipynb", new_markdown_cell(source))
+    with pytest.raises(RenderError, match="by a relative path"):
+        render_notebook(path, tmp_path / "out")
+
+
+def test_render_relative_links_ignore_code_and_urls() -> None:
+    text = "```python\nx = frames[0](y)\n```\n`a[1](b)` [docs](https://x.org/a) [top](#t)"
+    assert relative_links(text) == []
+    assert relative_links("[here](notebooks/03.ipynb)") == ["notebooks/03.ipynb"]
+
+
+def test_render_refuses_an_image_a_markdown_cell_links_that_is_not_there(tmp_path: Path) -> None:
+    path = _notebook(tmp_path / "nb" / "13-missing.ipynb", new_markdown_cell("![x](gone.png)"))
+    with pytest.raises(RenderError, match="links an image that is not there"):
+        render_notebook(path, tmp_path / "out")
+
+
+RENDERED = sorted(paths.DATA_FILES.rendered.glob("*.md"))
+TAG_LINK = re.compile(
+    r"https://github\.com/openai/openai-agents-python/blob/([^/]+)/src/agents/\S*?#L(\d+)"
+)
+
+
+def _cells(html: str) -> list[str]:
+    """The text of every table cell, as a reader sees it."""
+    from html.parser import HTMLParser
+
+    class Cells(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__(convert_charrefs=True)
+            self.depth, self.found = 0, []
+
+        def handle_starttag(self, tag: str, attrs: object) -> None:
+            if tag in ("td", "th"):
+                self.depth += 1
+                self.found.append("")
+
+        def handle_endtag(self, tag: str) -> None:
+            if tag in ("td", "th") and self.depth:
+                self.depth -= 1
+
+        def handle_data(self, data: str) -> None:
+            if self.depth:
+                self.found[-1] += data
+
+    parser = Cells()
+    parser.feed(html)
+    return parser.found
+
+
+@pytest.mark.parametrize("path", RENDERED, ids=lambda p: p.stem)
+def test_render_committed_markdown_fits_one_comment_and_links_nothing_relatively(
+    path: Path,
+) -> None:
+    text = path.read_text()
+    assert github_length(text) <= GITHUB_LIMIT
+    assert relative_links(text) == []
+    for tag, line in TAG_LINK.findall(text):  # the SDK by permalinks at a release tag
+        assert re.fullmatch(r"v\d+\.\d+\.\d+", tag) and int(line) > 0
+
+
+@pytest.mark.parametrize(
+    "path", [p.with_suffix(".html") for p in RENDERED] + RENDERED, ids=lambda p: p.name
+)
+def test_render_committed_tables_show_messages_whole_and_no_raw_markdown(path: Path) -> None:
+    """Tables cut the API's 400 message short, and notebook 09's cells printed backticks."""
+    cells = _cells(path.read_text())
+    assert [c for c in cells if c.endswith("...")] == []  # pandas' display.max_colwidth cut
+    assert [c for c in cells if "`" in c] == []
+
+
+@pytest.mark.parametrize("path", [p.with_suffix(".html") for p in RENDERED], ids=lambda p: p.name)
+def test_render_committed_html_keeps_every_details_section(path: Path) -> None:
+    assert details_counts(path.read_text())[1] == 0
+
+
+def test_render_committed_sdk_listings_are_permalinks_not_whole_functions() -> None:
+    text = (paths.DATA_FILES.rendered / "03-inside-the-sdk.md").read_text()
+    assert "the whole function (" not in text
+    assert len(TAG_LINK.findall(text)) >= 11  # one per catalogued function at least

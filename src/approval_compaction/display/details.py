@@ -6,7 +6,9 @@ cut rows, then the whole table folded under ``<details><summary>all N rows</summ
 summary says which rows were kept and why. GitHub keeps ``<details>`` and ``<summary>`` (they
 are on its sanitizer's allow list), and ``render`` carries the HTML into ``data/rendered/*.md``
 as it is, so the full table stays one click away there too. The plain-text and markdown forms
-show the cut rows and say how many were left out::
+show the cut rows and say how many were left out. A cell is never cut short, whatever pandas'
+``display.max_colwidth`` says: the text in a table is often an error message, and its end
+matters::
 
     ac.cut(frame, rows=frame["holds"].eq(False), why="violated records")
     ac.cut(table, rows=5, why="the first five releases")
@@ -49,8 +51,8 @@ class Cut:
         return f"all {len(self.frame)} rows (above: {len(self.kept)}, {self.why})"
 
     def _repr_html_(self) -> str:
-        shown = self.shown.to_html()
-        full = self.frame.to_html()
+        with pd.option_context("display.max_colwidth", None):  # a message is never cut
+            shown, full = self.shown.to_html(), self.frame.to_html()
         summary = html.escape(self.summary)
         return f"{shown}\n<details><summary>{summary}</summary>\n{full}\n</details>\n"
 
@@ -58,7 +60,8 @@ class Cut:
         return f"{markdown_table(self.shown)}\n\n{self.count}."
 
     def __repr__(self) -> str:
-        return f"{self.shown.to_string()}\n[{self.count}]"
+        with pd.option_context("display.max_colwidth", None):
+            return f"{self.shown.to_string()}\n[{self.count}]"
 
     @property
     def count(self) -> str:

@@ -2,7 +2,13 @@
 
 Cells, code spans and fences are escaped so that call ids, backticks and pipes survive; a table
 is built from any frame, its index included. ``github_length`` counts a text as a GitHub comment
-does, for its 65,536-character limit.
+does, for its limit of ``GITHUB_LIMIT`` characters.
+
+The limit is GitHub's own answer to a longer body: "Body is too long (maximum is 65536
+characters)" (the REST API's 422, quoted in danger/danger#424 and google/go-github#440). A
+comment typed or pasted in the browser is sent as a form, and HTML's form submission sends each
+newline of a textarea as CRLF, two characters (whatwg/html#1467, as remark42#3 and
+jquery-validation#1264 found), so ``github_length`` counts a newline twice.
 """
 
 from __future__ import annotations
@@ -44,6 +50,9 @@ def fence(body: str, info: str) -> str:
     """A fenced block longer than any backtick run in its body."""
     ticks = "`" * max(3, max((len(r) for r in re.findall("`+", body)), default=0) + 1)
     return f"{ticks}{info}\n{body}\n{ticks}"
+
+
+GITHUB_LIMIT = 65_536  # characters in one comment, as github_length counts them
 
 
 def github_length(text: str) -> int:

@@ -1,7 +1,9 @@
 """Views: the mechanism as GitHub-safe text and small frames.
 
-``excerpt`` shows one function as its marked lines with their real line numbers (``▶`` flags a
-marked line, ``…`` a gap), each mark's reason, and the whole function folded in ``<details>``;
+``excerpt`` quotes only a function's marked lines, with their real line numbers (``▶`` flags a
+marked line, ``…`` a gap) and each mark's reason, and links the whole function, and each marked
+line, at the release's tag on GitHub (``permalink``), so a notebook rendered for an issue thread
+stays short and every line it quotes can be read in place;
 ``source_diff`` shows the same function in two releases as a unified diff numbered by file line;
 ``trace_frame`` and ``stage_frame`` show the traced run; ``check_block`` finds the block the
 pairing check runs under (``findings.mechanism`` states the finding from it). Every view returns
@@ -11,6 +13,7 @@ markdown text or a frame; the notebook wraps text in ``IPython.display.Markdown`
 from __future__ import annotations
 
 import difflib
+import textwrap
 from collections.abc import Mapping, Sequence
 
 import pandas as pd
@@ -18,61 +21,73 @@ import pandas as pd
 from ..formats.markdown import code, escape, fence
 from ..study.capture import STAGES
 from .catalogue import CATALOGUE, Function, Mark, Step, entry
+from .permalink import permalink
 from .record import MechanismError, load_record
 from .source import PRESENT, Extract, enclosing, mark_lines, numbered
 from .trace import Trace
 
 FLAG, GAP = "▶", "…"
 CALLED, NOT_CALLED = "called", "·"
-CONTEXT = 2  # lines shown on each side of a marked line
+CONTEXT = 0  # lines quoted on each side of a marked line: only the marked lines
 
 
 def _gutter(number: int, text: str, flagged: bool, width: int) -> str:
     return f"{number:>{width}} {FLAG if flagged else ' '} {text}"
 
 
+def last_line(extract: Extract) -> int:
+    """The number of the function's last line in the release's file."""
+    return extract.first_line + len(extract.source.splitlines()) - 1
+
+
 def shown_lines(extract: Extract, marked: set[int], context: int = CONTEXT) -> list[int]:
-    """The line numbers an excerpt shows: the signature's first line, each marked line and
-    ``context`` lines around it."""
-    first = extract.first_line
-    last = first + len(extract.source.splitlines()) - 1
-    keep = {first} | {n for m in marked for n in range(m - context, m + context + 1)}
-    return sorted(n for n in keep if first <= n <= last)
+    """The line numbers an excerpt quotes: each marked line and ``context`` lines around it."""
+    keep = {n for m in marked for n in range(m - context, m + context + 1)}
+    return sorted(n for n in keep if extract.first_line <= n <= last_line(extract))
 
 
 def marks_found(extract: Extract, function: Function) -> dict[Mark, list[int]]:
     return {mark: mark_lines(extract, mark) for mark in function.marks}
 
 
+def _line_links(extract: Extract, version: str, lines: Sequence[int]) -> str:
+    links = [f"[{n}]({permalink(version, extract.path, n)})" for n in lines]
+    return ", ".join(links) or "none"
+
+
 def excerpt(extract: Extract, function: Function, release_name: str, context: int = CONTEXT) -> str:
-    """The function's marked lines with context, their reasons, and the whole function folded."""
-    title = f"**{code(function.qualname)}** ({release_name}, {code(extract.path)}): "
+    """The function's marked lines (and ``context`` lines around each), their reasons, and a
+    permalink to the whole function at the release's tag."""
     if extract.status != PRESENT:
-        return title + f"absent in {release_name}."
+        return f"**{code(function.qualname)}** ({release_name}): absent in {release_name}."
+    first, last = extract.first_line, last_line(extract)
+    whole = permalink(release_name, extract.path, first, last)
+    title = (
+        f"**{code(function.qualname)}** ({release_name}, "
+        f"[{code(extract.path)} lines {first}–{last}]({whole})): "
+    )
     found = marks_found(extract, function)
     marked = {n for lines in found.values() for n in lines}
     text = dict(numbered(extract))
-    width = len(str(max(text)))
+    shown = shown_lines(extract, marked, context)
+    width = len(str(max(shown, default=first)))
+    quoted = textwrap.dedent("\n".join(text[n] for n in shown)).splitlines()
     body: list[str] = []
     previous = None
-    for number in shown_lines(extract, marked, context):
+    for number, line in zip(shown, quoted, strict=True):
         if previous is not None and number != previous + 1:
             body.append(f"{'':>{width}}   {GAP}")
-        body.append(_gutter(number, text[number], number in marked, width))
+        body.append(_gutter(number, line, number in marked, width))
         previous = number
     reasons = [
-        f"- {FLAG} line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines)) or 'none'}: "
-        f"{escape(mark.reason)}"
+        f"- {FLAG} line{'s' if len(lines) > 1 else ''} {_line_links(extract, release_name, lines)}:"
+        f" {escape(mark.reason)}"
         for mark, lines in found.items()
     ]
-    whole = "\n".join(_gutter(n, t, n in marked, width) for n, t in text.items())
-    details = (
-        f"<details><summary>the whole function ({len(text)} lines)</summary>\n\n"
-        f"{fence(whole, 'text')}\n\n</details>"
-    )
-    return "\n\n".join(
-        [title + escape(function.role), fence("\n".join(body), "text"), "\n".join(reasons), details]
-    )
+    parts = [title + escape(function.role)]
+    if body:
+        parts.append(fence("\n".join(body), "text"))
+    return "\n\n".join([*parts, "\n".join(reasons)])
 
 
 def _numbered_hunks(old: Extract, new: Extract, context: int) -> list[str]:

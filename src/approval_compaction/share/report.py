@@ -50,7 +50,7 @@ from ..findings.prose import (
 )
 from ..findings.releases import ErrorMet, errors_met, merge_errors
 from ..formats.files import write_atomic
-from ..formats.markdown import code, escape, fence, github_length, markdown_table
+from ..formats.markdown import GITHUB_LIMIT, code, escape, fence, github_length, markdown_table
 from ..releases.crosscheck import JUDGED
 from ..releases.versions import PACKAGE, version_key
 from ..study.capture import OK, STAGES, CaseRun
@@ -58,7 +58,6 @@ from ..study.scenario import CHOICES, FIELD_NAMES, Case, parse_filter
 from .results import matrix_markdown
 from .snippet import TEST_NAME, one_line, upstream_test
 
-GITHUB_LIMIT = 65_536
 PACKAGES = ("openai", "pydantic")  # beside openai-agents, whose version the runs carry
 TITLE = "Compaction orphans a tool call awaiting approval: reproduction report"
 OVER_HTTP = "over HTTP"
@@ -357,6 +356,9 @@ def head(
     choice = matrix.violating_choice
     exactly = f" The violating cases are exactly those with `{choice}`." if choice else ""
     found = f"**{matrix.violating} of {matrix.cases} cases violate at least one invariant.**"
+    if matrix.cases == 1:  # one case, as `share --case` shows it
+        some = "at least one invariant" if matrix.violating else "no invariant"
+        found = f"**The case violates {some}.**"
     fixed = committed.fixed_in if committed else None
     mechanism = committed.mechanism if committed else None
     where = where_in_the_sdk(mechanism if mechanism and mechanism.old == version else None)
@@ -394,9 +396,14 @@ def head(
         "",
         "### Matrix",
         "",
-        f"A case is `runner/decision/compaction/state_boundary`; the {len(runs)} cases fold into "
-        f"{groups} groups whose rows are identical (`*`: any value). "
-        f"{vocabulary.legend()} (not judged: the case failed or the release lacks it).",
+        "A case is `runner/decision/compaction/state_boundary`"
+        + (
+            f"; the {len(runs)} cases fold into {groups} groups whose rows are identical "
+            "(`*`: any value). "
+            if len(runs) > 1
+            else ". "
+        )
+        + f"{vocabulary.legend()} (not judged: the case failed or the release lacks it).",
         "",
         markdown_table(folded(frame, cases), cell=vocabulary.marked),
         "",
