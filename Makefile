@@ -61,7 +61,7 @@ upstream: $(STAMP) ## the SDK's own tests on 0.23.1 and 0.24.0, as they are and 
 	$(PY) -m approval_compaction upstream-suite --release 0.24.0 --fix --write
 	$(PY) -m approval_compaction readme
 
-test: $(STAMP) system lint ## lint, type-check and run the tests
+test: $(STAMP) system permalinks lint ## lint, type-check and run the tests
 	$(PY) -m pytest
 
 lint: $(STAMP) ## ruff, mypy --strict, and the import contracts between subpackages
