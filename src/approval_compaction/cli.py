@@ -335,6 +335,13 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("--trigger", default="default", help="default, always, never or N items")
     check.add_argument("--decision", default="approve", help="approve or reject")
     check.add_argument("--turns", type=int, default=24, help="pause positions 0..N prior turns")
+    check.add_argument(
+        "--later",
+        type=int,
+        default=10,
+        help="later turns after each position, to judge whether compaction keeps running "
+        "(default: 10; 0: not judged)",
+    )
     check.add_argument("--format", choices=("table", "json"), default="table")
     data = steps.add_parser(
         "data", help="the newest release on a poisoned store (make doctor-data)"
