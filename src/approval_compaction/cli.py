@@ -317,9 +317,13 @@ def parser() -> argparse.ArgumentParser:
         step.add_argument("--ttl", type=int, help="judge as EncryptedSession with this ttl reads")
     scan.add_argument("--format", choices=("table", "json", "csv"), default="table")
     scan.add_argument(
-        "--in-database", action="store_true", help="list the poisoned sessions with `doctor sql`"
+        "--in-database",
+        action="store_true",
+        help="list the poisoned and stuck sessions with `doctor sql`",
     )
-    sql = steps.add_parser("sql", help="print the read-only SQL query that lists poisoned sessions")
+    sql = steps.add_parser(
+        "sql", help="print the read-only SQL query that lists poisoned and stuck sessions"
+    )
     sql.add_argument("--dialect", choices=("sqlite", "postgresql", "mysql"), required=True)
     sql.add_argument(
         "--branches", action="store_true", help="an AdvancedSQLiteSession file (sqlite)"
