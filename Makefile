@@ -75,6 +75,7 @@ lab: $(STAMP) ## JupyterLab on 127.0.0.1 (token) with the project's kernel, note
 
 bench: $(STAMP) ## print the benchmark figures (the sweep's: benchmarks/sweep_wall_time.py)
 	$(PY) benchmarks/startup.py
+	$(PY) benchmarks/liveness_wall_time.py
 	$(PY) benchmarks/capture_overhead.py
 	$(PY) benchmarks/wire_speed.py
 	$(PY) benchmarks/notebooks_wall_time.py

@@ -137,7 +137,7 @@ def bench(backend: str, new_store: NewStore, args: argparse.Namespace, folder: P
     if backend in ("sqlite", "postgresql", "mariadb"):
         found, db_s = median_seconds(in_database, big, args.rounds)
         ratio = db_s / scan_s
-        print(f"  in-database scan: {found:,} poisoned sessions in {db_s:.2f} s = "
+        print(f"  in-database scan: {found:,} sessions to repair in {db_s:.2f} s = "
               f"{items / db_s:,.0f} items/s; in-database/Python time {ratio:.2f}")  # fmt: skip
     sizes = sorted({max(1, args.sessions // 10), max(1, args.sessions * 3 // 10)})
     stores = {n: generate(new_store, f"scan_{n}", n, args.items, synthetic.MIX, key) for n in sizes}

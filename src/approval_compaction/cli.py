@@ -338,9 +338,13 @@ def parser() -> argparse.ArgumentParser:
         step.add_argument("--ttl", type=int, help="judge as EncryptedSession with this ttl reads")
     scan.add_argument("--format", choices=("table", "json", "csv"), default="table")
     scan.add_argument(
-        "--in-database", action="store_true", help="list the poisoned sessions with `doctor sql`"
+        "--in-database",
+        action="store_true",
+        help="list the poisoned and stuck sessions with `doctor sql`",
     )
-    sql = steps.add_parser("sql", help="print the read-only SQL query that lists poisoned sessions")
+    sql = steps.add_parser(
+        "sql", help="print the read-only SQL query that lists poisoned and stuck sessions"
+    )
     sql.add_argument("--dialect", choices=("sqlite", "postgresql", "mysql"), required=True)
     sql.add_argument(
         "--branches", action="store_true", help="an AdvancedSQLiteSession file (sqlite)"
@@ -356,6 +360,13 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("--trigger", default="default", help="default, always, never or N items")
     check.add_argument("--decision", default="approve", help="approve or reject")
     check.add_argument("--turns", type=int, default=24, help="pause positions 0..N prior turns")
+    check.add_argument(
+        "--later",
+        type=int,
+        default=10,
+        help="later turns after each position, to judge whether compaction keeps running "
+        "(default: 10; 0: not judged)",
+    )
     check.add_argument("--format", choices=("table", "json"), default="table")
     data = steps.add_parser(
         "data", help="the newest release on a poisoned store (make doctor-data)"

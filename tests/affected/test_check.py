@@ -11,6 +11,9 @@ from approval_compaction.affected.check import (
     CheckError,
     check_answer,
     check_config,
+    check_liveness,
+    liveness_answer,
+    replayed_check,
     run_check,
 )
 
@@ -56,6 +59,41 @@ def test_a_trigger_that_never_compacts_is_not_affected() -> None:
     rows = run_check(check_config(trigger="never"), turns=3)
     assert all(r.next_turn != REJECTED for r in rows)
     assert "not affected" in check_answer(check_config(trigger="never"), rows, "x")
+
+
+@pytest.mark.parametrize(
+    ("mode", "trigger", "turns"),
+    [("input", "always", 2), ("auto", "3", 4), ("previous_response_id", "2", 3)],
+)
+def test_forked_positions_give_the_rows_replayed_from_the_start(
+    mode: str, trigger: str, turns: int
+) -> None:
+    """Each pause position forks the store after its plain turns instead of replaying them:
+    the rows are those of every position replayed from the start."""
+    cfg = check_config(mode, trigger)
+    assert run_check(cfg, turns) == replayed_check(cfg, turns)
+
+
+def test_liveness_breaks_exactly_where_the_pause_was_refused() -> None:
+    """With the SDK's defaults, a pause whose compaction the API refused leaves the call stored
+    without its output: from there the history grows at every later turn, pinned by that call;
+    every other position keeps compacting. The rows are the check's own."""
+    threshold, cfg = default_threshold(), check_config()
+    release, rows, keeps = check_liveness(cfg, threshold, later=3)
+    assert rows == run_check(cfg, threshold)
+    refused = {r.prior_turns for r in rows if r.at_pause != PAUSED}
+    assert refused and {p for p, _ in keeps.broken()} == refused
+    for _, verdict in keeps.broken():
+        assert verdict.invariant == "history_bounded" and verdict.detail.pin is not None
+        assert verdict.detail.pin.key == "pending-c1"
+    answer = liveness_answer(cfg, keeps, release)
+    assert f"stop compacting at {len(refused)} of {threshold + 1} positions" in answer
+    assert "pinned by the open call function_call pending-c1" in answer
+
+
+def test_liveness_with_no_later_turn_is_not_judged() -> None:
+    release, _, keeps = check_liveness(check_config(trigger="never"), 1, later=0)
+    assert "no later turn was run" in liveness_answer(check_config(), keeps, release)
 
 
 @pytest.mark.parametrize(

@@ -16,15 +16,27 @@ def test_doctor_command_has_the_user_steps_and_the_studies_steps() -> None:
 
 def test_doctor_check_json_rows_and_table_answer(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["doctor", "check", "--mode", "input", "--trigger", "always", "--turns", "1"]
-    assert main([*args, "--format", "json"]) == 0
-    rows = json.loads(capsys.readouterr().out)
+    assert main([*args, "--later", "2", "--format", "json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    rows = found["rows"]
     assert [(r["prior_turns"], r["next_turn"]) for r in rows] == [(0, "rejected"), (1, "rejected")]
-    assert main(args) == 0
+    liveness = {(r["prior_turns"], r["invariant"]): r for r in found["liveness"]}
+    assert sorted(liveness) == [
+        (p, name) for p in (0, 1) for name in ("compaction_runs", "history_bounded")
+    ]
+    assert all(r["turns"] == 2 for r in liveness.values())
+    assert len(found["answers"]) == 2 and "later turns" in found["answers"][1]
+    assert main([*args, "--later", "2"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].split()[0] == "prior_turns" and len(lines) == 4
-    assert "affected at 2 of 2 pause positions" in lines[-1]
+    assert lines[0].split()[0] == "prior_turns" and len(lines) == 5
+    assert "affected at 2 of 2 pause positions" in lines[-2]
+    assert "each pause position continued for 2 later turns" in lines[-1]
+    holds = all(r["holds"] for r in liveness.values())
+    assert ("keep compacting" in lines[-1]) == holds
 
 
 def test_doctor_check_negative_turns_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["doctor", "check", "--turns", "-1"]) == 2
     assert capsys.readouterr().err == "error: --turns must be 0 or more\n"
+    assert main(["doctor", "check", "--later", "-1"]) == 2
+    assert capsys.readouterr().err == "error: --later must be 0 or more\n"

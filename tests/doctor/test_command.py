@@ -61,10 +61,20 @@ def test_sql_prints_the_query_and_scan_in_database_runs_it(
 ) -> None:
     for dialect in ("sqlite", "postgresql", "mysql"):
         assert main(["doctor", "sql", "--dialect", dialect]) == 0
-        assert capsys.readouterr().out.startswith("-- approval-compaction doctor: the poisoned")
+        assert capsys.readouterr().out.startswith(
+            "-- approval-compaction doctor: poisoned and stuck"
+        )
     assert main(["doctor", "sql", "--dialect", "mysql", "--branches"]) == 2
     assert main(["doctor", "scan", str(store), "--in-database", "--format", "json"]) == 0
     listed = json.loads(capsys.readouterr().out)
-    assert listed == [{"session_id": "session-000001", "orphan_outputs": 1}]
+    assert listed == [
+        {
+            "session_id": "session-000001",
+            "verdict": "poisoned",
+            "orphan_outputs": 1,
+            "dead_calls": 0,
+        }
+    ]
     assert main(["doctor", "scan", str(store), "--in-database"]) == 0
-    assert capsys.readouterr().out.splitlines()[-1].startswith("1 poisoned session ")
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.startswith("1 session to repair: 1 poisoned, 0 stuck ")

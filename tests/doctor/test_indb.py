@@ -1,6 +1,7 @@
 """The in-database query answers what the Python scan answers, on every SQL dialect, edge cases
 included: repeated call ids, hosted MCP approval pairs, tool search items, rows that do not
-parse, ids that are not strings, and types nested inside content."""
+parse, ids that are not strings, and types nested inside content; for stuck sessions too (a
+call without its output that a user message follows), with what makes a message the user's."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import pytest
 from approval_compaction.doctor import indb
 from approval_compaction.doctor.scan import reports
 from approval_compaction.doctor.stores import StoreError, opened
+from approval_compaction.doctor.verdict import NEEDS_REPAIR, VERDICTS, dead_calls, judge
 from approval_compaction.testing import synthetic
 
 from .conftest import SOCKET, new_store
@@ -21,6 +23,7 @@ from .conftest import SOCKET, new_store
 CALL = {"type": "function_call", "call_id": "c1", "name": "t", "arguments": "{}"}
 OUT = {"type": "function_call_output", "call_id": "c1", "output": "x"}
 USER = {"role": "user", "content": "hi"}
+MIX = VERDICTS  # healthy, poisoned, stuck, pending in turn
 
 
 def texts(*items: object) -> list[str]:
@@ -69,6 +72,24 @@ EDGE_SESSIONS: dict[str, list[str]] = {
         {"type": "custom_tool_call_output", "call_id": "q"},
     ),
     "empty": [],
+    "stuck": texts(USER, CALL, USER),
+    "stuck-twice": texts(USER, CALL, {**CALL, "call_id": "c2"}, USER, {**USER, "content": "?"}),
+    "pending-at-end": texts(USER, CALL),
+    "answered-after-user": texts(CALL, USER, OUT),
+    "stuck-fifo": texts(CALL, CALL, USER, OUT),  # the output takes the first: the second is dead
+    "stuck-reopened": texts(CALL, OUT, CALL, USER),
+    "open-after-last-user": texts(USER, CALL, {**CALL, "call_id": "c2"}),
+    "stuck-and-poisoned": texts({**OUT, "call_id": "gone"}, CALL, USER),
+    "mcp-request-before-user": texts({"type": "mcp_approval_request", "id": "a1"}, USER),
+    "tool-search-before-user": texts({"type": "tool_search_call"}, USER),
+    "user-typed-message": texts(CALL, {**USER, "type": "message"}),
+    "user-typed-null": texts(CALL, {**USER, "type": None}),
+    "user-typed-number": texts(CALL, {**USER, "type": 5}),
+    "user-typed-other": texts(CALL, {**USER, "type": "Message"}),
+    "role-capitalised": texts(CALL, {**USER, "role": "User"}),
+    "role-not-a-string": texts(CALL, {**USER, "role": ["user"]}),
+    "role-escaped": [json.dumps(CALL), '{"role": "us\\u0065r", "content": "hi"}'],
+    "user-unparsable": texts(CALL, '{"role": "user"'),
 }
 
 DIALECT_BACKENDS = [
@@ -78,14 +99,29 @@ DIALECT_BACKENDS = [
 ]
 
 
-def answers(
-    text: str,
-) -> tuple[dict[tuple[str, str | None], int], dict[tuple[str, str | None], int]]:
-    async def both() -> tuple[dict[tuple[str, str | None], int], dict[tuple[str, str | None], int]]:
+Listed = dict[tuple[str, str | None], tuple[str, int, int]]
+
+
+def answers(text: str) -> tuple[Listed, Listed]:
+    """Per session (or branch) that needs repair: the verdict, orphan outputs and dead calls,
+    as the Python scan finds them and as the query lists them."""
+
+    async def both() -> tuple[Listed, Listed]:
+        python: Listed = {}
         async with opened(text) as store:
-            python = {(r.session_id, r.branch): len(r.orphan_outputs)
-                      async for r in reports(store) if r.verdict == "poisoned"}  # fmt: skip
-            database = {(f.session_id, f.branch): f.orphan_outputs for f in await indb.find(store)}
+            async for unit in store.units(None):
+                items, unreadable = store.codec.light(unit.session_id, unit.texts)
+                report = judge(unit.session_id, items, unreadable, unit.branch)
+                if report.verdict in NEEDS_REPAIR:
+                    found = (report.verdict, len(report.orphan_outputs), len(dead_calls(items)))
+                    python[(unit.session_id, unit.branch)] = found
+            assert {k: v[0] for k, v in python.items()} == {
+                (r.session_id, r.branch): r.verdict
+                async for r in reports(store)
+                if r.verdict in NEEDS_REPAIR
+            }
+            database = {(f.session_id, f.branch): (f.verdict, f.orphan_outputs, f.dead_calls)
+                        for f in await indb.find(store)}  # fmt: skip
         return python, database
 
     return asyncio.run(both())
@@ -96,7 +132,7 @@ def test_the_query_answers_what_the_scan_answers(
     request: pytest.FixtureRequest, tmp_path: Path, backend: str
 ) -> None:
     text = new_store(request, tmp_path, backend)
-    asyncio.run(synthetic.generate(text, 30, 12))
+    asyncio.run(synthetic.generate(text, 30, 12, MIX))
 
     async def add_edges() -> None:
         async with opened(text, write=True, decode=False) as store:
@@ -110,13 +146,21 @@ def test_the_query_answers_what_the_scan_answers(
     assert not {"unparsable-orphan", "case-matters", "nested-type", "escaped-id"} & {
         sid for sid, _ in python
     }
+    stuck = {sid for (sid, _), (verdict, _, _) in python.items() if verdict == "stuck"}
+    assert stuck >= {"stuck", "stuck-twice", "stuck-fifo", "stuck-reopened", "user-typed-null",
+                     "tool-search-before-user", "role-escaped", "session-000002"}  # fmt: skip
+    assert not stuck & {"pending-at-end", "answered-after-user", "open-after-last-user",
+                        "mcp-request-before-user", "user-typed-number", "role-capitalised",
+                        "user-unparsable", "stuck-and-poisoned"}  # fmt: skip
+    assert python[("stuck-twice", None)] == ("stuck", 0, 2)
 
 
 def test_the_query_judges_every_branch(tmp_path: Path) -> None:
     path = str(tmp_path / "advanced.db")
-    asyncio.run(synthetic.generate_advanced(path, 12, 12))
+    asyncio.run(synthetic.generate_advanced(path, 12, 12, MIX))
     python, database = answers(path)
     assert database == python and any(branch != "main" for _, branch in python)
+    assert {verdict for verdict, _, _ in python.values()} == {"poisoned", "stuck"}
 
 
 @pytest.mark.parametrize("dialect", indb.DIALECTS)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from approval_compaction.explore.conversation import Conversation, Step
+from approval_compaction.explore.conversation import CONTINUE_TURNS, Conversation, Step
 
 PAUSE = Step("ask", compact=True, calls=("function_approval",))
 APPROVE = Step("decide", decision="approve", boundary="json")
@@ -16,6 +16,10 @@ def test_conversation_json_round_trip_keeps_every_step() -> None:
 def test_step_json_keeps_only_the_fields_its_action_uses() -> None:
     assert set(PAUSE.to_json()) == {"action", "runner", "compact", "calls", "ending"}
     assert set(APPROVE.to_json()) == {"action", "runner", "compact", "decision", "boundary"}
+    assert Step("lose").to_json() == {"action": "lose"}
+    assert set(Step("continue").to_json()) == {"action", "runner", "compact"}
+    steps = (PAUSE, Step("lose"), Step("continue", "run_streamed"))
+    assert Conversation.from_json(Conversation("input", False, steps).to_json()).steps == steps
 
 
 def test_digest_is_stable_and_names_the_steps() -> None:
@@ -30,3 +34,5 @@ def test_step_label_reads_as_the_step() -> None:
     assert PAUSE.label() == "ask[function_approval] compact"
     streamed = Step("decide", "run_streamed", decision="reject", boundary="process")
     assert streamed.label() == "decide reject via process (streamed)"
+    assert Step("lose").label() == "lose the paused state"
+    assert Step("continue", "run_streamed").label() == f"continue {CONTINUE_TURNS} turns (streamed)"

@@ -40,3 +40,21 @@ def test_rejected_custom_tool_never_runs_and_its_output_is_orphaned_by_compactio
     broken = {(i, j.invariant) for i, j in trace.violations}
     assert (0, "compaction_input_complete") in broken
     assert (2, "next_turn_input_paired") in broken
+
+
+def test_an_abandoned_or_lost_approval_pins_the_history_unless_the_workaround_retires_it() -> None:
+    """An approval nobody decides (the user asks on) or whose state is lost: the later turns of a
+    ``continue`` break ``history_bounded``, pinned by the open call; with the workaround the
+    dead call is retired and the history stays bounded, nothing unpaired sent."""
+    pause = Step("ask", calls=("function_approval",))
+    for steps in ((pause, Step("continue")), (pause, Step("lose"), Step("continue"))):
+        trace = rerun(Conversation("input", False, steps))
+        last = len(steps) - 1
+        assert [r.outcome for r in trace.records][0] == "paused"
+        broken = {(i, j.invariant): j.offenders for i, j in trace.violations}
+        assert broken.get((last, "history_bounded")) == ("function_approval-0-0",)
+        judged = {j.invariant for j in trace.records[last].judgements}
+        assert {"compaction_runs", "history_bounded", "compaction_input_complete"} <= judged
+        fixed = rerun(Conversation("input", True, steps))
+        assert fixed.violations == []
+        assert fixed.records[last].stage.compaction_inputs  # it compacted, every turn judged

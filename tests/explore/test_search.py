@@ -21,6 +21,14 @@ BOUNDED = Options(  # the report's own question: does the next turn send an orph
     # The report's mode: by previous_response_id (auto too) the compaction endpoint refuses the
     # pause, so the orphan output is only ever made in input mode.
     modes=("input",),
+    actions=("ask", "decide"),  # the report's steps; the liveness steps are searched below
+)
+LIVENESS = replace(  # does compaction keep running after an approval nobody decided or lost?
+    BOUNDED,
+    examples=10,
+    kinds=("function_approval",),
+    invariants=("compaction_runs", "history_bounded"),
+    actions=("ask", "decide", "lose", "continue"),
 )
 REPORT = {  # the invariants the original report shows broken
     "next_turn_input_paired",
@@ -80,3 +88,20 @@ def test_known_as_recognises_the_report_shape_and_its_prefixes() -> None:
 )
 def test_known_as_flags_other_shapes_as_new(conversation: Conversation) -> None:
     assert known_as(conversation, [("stored_history_paired", "function_approval")]) == ""
+
+
+def test_bounded_liveness_search_finds_a_pinned_history_and_the_workaround_heals_it() -> None:
+    """With the liveness steps the search finds a session whose history stops being bounded,
+    pinned by a call waiting for approval (shrunk: pause, then later turns); with the
+    workaround no example breaks a liveness invariant, nor sends anything unpaired."""
+    found = search(LIVENESS)
+    pinned = [f for f in found.findings if ("history_bounded", "function_approval") in f.pairs]
+    assert pinned, [f.pairs for f in found.findings]
+    steps = pinned[0].trace.conversation.steps
+    assert steps[0].action == "ask" and steps[0].calls == ("function_approval",)
+    assert steps[-1].action == "continue" and len(steps) <= 3
+    assert pinned[0].label == "new"
+    fixed = search(replace(LIVENESS, fix=True, invariants=()))
+    assert fixed.tally["rule: continue"] > 0 and fixed.tally["rule: lose"] > 0
+    broken = {i for f in fixed.findings for i, kind in f.pairs if kind == "function_approval"}
+    assert not broken & {"compaction_runs", "history_bounded", *REPORT}, broken

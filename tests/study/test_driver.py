@@ -7,6 +7,7 @@ lost output, plain turns, a stored history to start from, a process boundary.
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,8 +26,10 @@ from approval_compaction.study.driver import (
     Resume,
     Setup,
     Step,
+    Store,
     Transcript,
     Turn,
+    branches,
     converse,
     run_sync,
     step_from_json,
@@ -177,6 +180,64 @@ def test_driver_counters_carry_the_ids_on(tmp_path: Path) -> None:
     assert driver.counters == [4, 3, 2] and turn.stage is not None
     assert turn.stage.stored[-1]["id"] == "compaction-3"
     driver.close()
+
+
+def _same_conversations(forked: Sequence[Transcript], replayed: Sequence[Transcript]) -> None:
+    assert len(forked) == len(replayed)
+    for f, r in zip(forked, replayed, strict=True):
+        assert [t.outcome for t in f.turns] == [t.outcome for t in r.turns[1:]]
+        for a, b in zip(f.turns, r.turns[1:], strict=True):
+            assert (a.stage and a.stage.stored) == (b.stage and b.stage.stored)
+            assert (a.stage and a.stage.model_inputs) == (b.stage and b.stage.model_inputs)
+            assert (a.stage and a.stage.compaction_inputs) == (
+                b.stage and b.stage.compaction_inputs
+            )
+
+
+@pytest.mark.parametrize("store", ["sqlite", "memory"])
+def test_driver_branches_are_the_conversations_replayed_from_the_start(store: Store) -> None:
+    """Each position forks the trunk's store (and its counters): the same stored histories,
+    model inputs and compaction requests as taking ``Continue(p)`` and the steps from the start,
+    with a history written first and compaction at every turn."""
+    history = (assistant_message("earlier", item_id="msg-earlier"),)
+    setup = Setup("input", "always", store=store, history=history, go_on=True)
+    rest: list[Step] = [PAUSE, Decide(), Resume((FINISHED,)), NEXT]
+    forked = branches(setup, rest, 3)
+    replayed = [converse(setup, [Continue(p), *rest]) for p in range(4)]
+    _same_conversations(forked, replayed)
+    assert [len(t.stage("next_turn").stored) for t in forked] == [
+        len(t.stage("next_turn").stored) for t in replayed
+    ]
+
+
+def test_driver_branches_in_a_worker_are_the_branches_here() -> None:
+    """The trunk and its forks run in the worker's interpreter when one is given."""
+    from approval_compaction.study.worker import Worker
+
+    rest: list[Step] = [PAUSE, Decide(), Resume((FINISHED,)), NEXT]
+    here = branches(Setup(go_on=True), rest, 2)
+    with Worker() as worker:
+        there = branches(Setup(go_on=True), rest, 2, worker=worker)
+    assert [t.to_json() for t in there] == [t.to_json() for t in here]
+
+
+class RefusesWrites:
+    """A session that cannot store a turn (a disk full, say)."""
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.session, name)
+
+    async def add_items(self, items: list[Any]) -> None:
+        raise OSError("no space left on the store")
+
+
+def test_driver_branches_stop_when_a_plain_turn_fails() -> None:
+    """A trunk turn that fails leaves nothing to fork from: one line, not a silent branch."""
+    with pytest.raises(RuntimeError, match="the plain turn 1 failed: OSError: no space left"):
+        branches(Setup(wrap=RefusesWrites), [NEXT], 2)
 
 
 def test_driver_memory_store_keeps_items_in_order_and_limits_from_the_end() -> None:

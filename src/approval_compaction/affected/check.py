@@ -15,6 +15,17 @@ ask the next question), the verdict on the stored history after the resume (``ve
 run`` without one), and whether the next turn's model input carries an output without its call
 (the Responses API rejects it). With a ``worker`` started with another release's interpreter,
 the conversations run on that release.
+
+The plain turns are taken once, on one session: each pause position forks the store (and the
+wiring's counters) after its plain turns and takes the rest from the copy
+(``driver.branches``), so the cost grows linearly in the number of positions; the rows are those
+of every position replayed from the start (``replayed_check``, which a test compares).
+
+"Will my sessions keep compacting?" (``check_liveness``): each position's conversation goes on
+for ``later`` plain turns with the hook always saying yes, and the liveness invariants
+(``analysis.liveness``: ``compaction_runs``, ``history_bounded``) are judged on them; the
+answer names the positions that stop compacting, the item that pins them, and the doctor's
+verdict on their stores.
 """
 
 from __future__ import annotations
@@ -24,6 +35,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, cast
 
+from ..analysis.liveness import DEFAULT_TURNS as LIVENESS_TURNS
+from ..analysis.liveness import LivenessRun, LivenessVerdict, judge_liveness, liveness_run
 from ..analysis.pairing import orphan_outputs
 from ..doctor.verdict import judge
 from ..errors import InvestigationError
@@ -38,9 +51,11 @@ from ..study.driver import (
     Step,
     Transcript,
     Trigger,
+    branches,
     converse,
 )
 from ..study.harness import FINISHED, NEXT_ANSWER, PENDING_CALL, PENDING_CALL_ID
+from ..study.liveness import later as liveness_later
 from ..study.words import DECISIONS, MODES, Decision, Mode
 from ..study.worker import Worker
 
@@ -107,20 +122,28 @@ class CheckRow:
         return self.at_pause != PAUSED or self.next_turn == REJECTED
 
 
-def position(cfg: Config, prior: int) -> list[Step]:
-    """``prior`` plain turns, a pause, the JSON round trip, the decision, the resume, a next one."""
+NEXT = Ask("next question", (NEXT_ANSWER,))
+
+
+def after_prior(cfg: Config) -> list[Step]:
+    """What follows the plain turns: a pause, the JSON round trip, the decision, the resume, a
+    next question."""
     return [
-        Continue(prior),
         Ask("protected question", (PENDING_CALL,), stage="pause"),
         Cross("json"),
         Decide(cfg.decision),
         Resume((FINISHED,)),
-        Ask("next question", (NEXT_ANSWER,)),
+        NEXT,
     ]
 
 
+def position(cfg: Config, prior: int) -> list[Step]:
+    """``prior`` plain turns, then ``after_prior``: one pause position from the start."""
+    return [Continue(prior), *after_prior(cfg)]
+
+
 def row(prior: int, transcript: Transcript) -> CheckRow:
-    """One pause position's row, from its conversation."""
+    """One pause position's row, from its conversation (later turns after it are not read)."""
     failed = next((t.error for t in transcript.turns if t.error and t.http_status is None), "")
     if failed:
         raise RuntimeError(f"the check's run after {prior} prior turns failed: {failed}")
@@ -129,7 +152,10 @@ def row(prior: int, transcript: Transcript) -> CheckRow:
     if seen.ok and not pause.interruptions:
         raise RuntimeError("the pausing turn did not pause for approval")
     at_pause = transcript.stage("pause").stored
-    sent = [item for request in transcript.stage("next_turn").model_inputs for item in request]
+    nexts = [t.stage for t in transcript.turns if t.step == NEXT and t.stage]
+    if not nexts:
+        raise RuntimeError(f"the check's run after {prior} prior turns asked no next question")
+    sent = [item for request in nexts[-1].model_inputs for item in request]
     resumed = [t.stage for t in transcript.turns if t.stage and t.stage.name == "resume"]
     resume = resumed[-1] if resumed and pause.interruptions else None
     return CheckRow(
@@ -144,19 +170,112 @@ def row(prior: int, transcript: Transcript) -> CheckRow:
     )
 
 
+def check_runs(
+    cfg: Config, turns: int = DEFAULT_TURNS, later: int = 0, worker: Worker | None = None
+) -> list[Transcript]:
+    """One conversation per pause position 0 to ``turns``, each followed by ``later`` plain
+    turns with the hook always saying yes (the liveness invariants' later turns). The plain
+    turns before the pause are taken once: each position forks the store after its turns
+    (``driver.branches``), so the cost grows linearly in ``turns``."""
+    setup = Setup(cfg.mode, cfg.hook(), go_on=True)
+    return branches(setup, [*after_prior(cfg), *liveness_later(later)], turns, worker=worker)
+
+
 def check_release(
     cfg: Config, turns: int = DEFAULT_TURNS, worker: Worker | None = None
 ) -> tuple[str, list[CheckRow]]:
     """The release the conversations ran on, and one row per pause position 0 to ``turns``."""
-    setup = Setup(cfg.mode, cfg.hook(), go_on=True)
-    runs = [(p, converse(setup, position(cfg, p), worker=worker)) for p in range(turns + 1)]
-    release = runs[0][1].sdk_version
-    return release, [row(prior, transcript) for prior, transcript in runs]
+    runs = check_runs(cfg, turns, worker=worker)
+    return runs[0].sdk_version, [row(prior, transcript) for prior, transcript in enumerate(runs)]
 
 
 def run_check(cfg: Config, turns: int = DEFAULT_TURNS) -> list[CheckRow]:
     """One row per pause position from 0 to ``turns`` prior turns, on the installed SDK."""
     return check_release(cfg, turns)[1]
+
+
+def replayed_check(cfg: Config, turns: int) -> list[CheckRow]:
+    """The same rows with every position replayed from the start (quadratic in ``turns``): what
+    ``run_check`` must equal."""
+    setup = Setup(cfg.mode, cfg.hook(), go_on=True)
+    return [row(p, converse(setup, position(cfg, p))) for p in range(turns + 1)]
+
+
+@dataclass(frozen=True)
+class Keeps:
+    """Will the user's sessions keep compacting? Each pause position continued for the later
+    turns, the liveness runs judged: how many positions each invariant holds at, and the
+    first position it breaks at (with its detail)."""
+
+    later: int
+    runs: tuple[LivenessRun, ...]
+    stored: tuple[str, ...] = ()  # the doctor's verdict on each run's store after its turns
+
+    def broken(self) -> list[tuple[int, LivenessVerdict]]:
+        """Every broken liveness verdict, with its pause position."""
+        return [
+            (p, v)
+            for p, run in enumerate(self.runs)
+            for v in judge_liveness(run)
+            if v.holds is False
+        ]
+
+    @property
+    def keeps_compacting(self) -> bool:
+        return all(v.holds for run in self.runs for v in judge_liveness(run))
+
+
+def check_liveness(
+    cfg: Config,
+    turns: int = DEFAULT_TURNS,
+    later: int = LIVENESS_TURNS,
+    worker: Worker | None = None,
+) -> tuple[str, list[CheckRow], Keeps]:
+    """The check's rows, and the liveness runs of the same conversations continued for
+    ``later`` plain turns with the hook always saying yes."""
+    runs = check_runs(cfg, turns, later, worker)
+    rows = [row(p, t) for p, t in enumerate(runs)]
+    lives = [_liveness(cfg, t, later) for t in runs]
+    stored = [next((t.stage.stored for t in reversed(r.turns) if t.stage), []) for r in runs]
+    verdicts = tuple(judge("check", items).verdict for items in stored)
+    return runs[0].sdk_version, rows, Keeps(later, tuple(lives), verdicts)
+
+
+def _liveness(cfg: Config, transcript: Transcript, later: int) -> LivenessRun:
+    done = transcript.turns[len(transcript.turns) - later :] if later else []
+    continued = [(t.stage, t.outcome) for t in done if isinstance(t.step, Continue)]
+    error = "" if len(continued) == later else f"only {len(continued)} of {later} later turns ran"
+    return liveness_run("check", transcript.sdk_version, cfg.mode, False, continued, error)
+
+
+def liveness_answer(cfg: Config, keeps: Keeps, sdk: str) -> str:
+    """Will the sessions keep compacting, in one sentence, from the liveness runs."""
+    head = (
+        f"openai-agents {sdk}, {cfg.describe()}, each pause position continued for "
+        f"{keeps.later} later turns with the hook saying yes: "
+    )
+    if not keeps.runs or not keeps.later:
+        return head + "no later turn was run."
+    failed = [(p, run.error) for p, run in enumerate(keeps.runs) if run.error]
+    if failed:
+        p, error = failed[0]
+        return head + f"not judged at {len(failed)} positions (after {p} prior turns: {error})."
+    if keeps.keeps_compacting:
+        return head + (
+            f"your sessions keep compacting at all {len(keeps.runs)} positions "
+            "(compaction_runs and history_bounded hold)."
+        )
+    broken = keeps.broken()
+    positions = ", ".join(map(str, sorted({p for p, _ in broken})))
+    first, verdict = broken[0]
+    names = ", ".join(sorted({v.invariant for _, v in broken}))
+    judged = sorted({keeps.stored[p] for p, _ in broken}) if keeps.stored else []
+    scan = f"; `doctor scan` judges those stores {' or '.join(judged)}" if judged else ""
+    return head + (
+        f"your sessions stop compacting at {len({p for p, _ in broken})} of {len(keeps.runs)} "
+        f"positions (after {positions} prior turns; {names} broken; after {first} prior "
+        f"turns, {verdict.invariant} breaks at {verdict.detail.text}){scan}."
+    )
 
 
 def check_answer(cfg: Config, rows: Sequence[CheckRow], sdk: str) -> str:

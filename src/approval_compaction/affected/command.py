@@ -21,21 +21,31 @@ from ..formats.records import write_json
 
 
 def _check(args: argparse.Namespace, out: TextIO) -> int:
-    from ..study.capture import sdk_version
-    from .check import check_answer, check_config, run_check
+    from ..analysis.liveness import liveness_records
+    from .check import check_answer, check_config, check_liveness, liveness_answer
 
     cfg = check_config(args.mode, args.trigger, args.decision)
     if args.turns < 0:
         raise InvestigationError("--turns must be 0 or more")
-    rows = run_check(cfg, args.turns)
+    if args.later < 0:
+        raise InvestigationError("--later must be 0 or more")
+    release, rows, keeps = check_liveness(cfg, args.turns, args.later)
+    answers = [check_answer(cfg, rows, release)]
+    answers += [liveness_answer(cfg, keeps, release)] if args.later else []
     if args.format == "json":
-        out.write(json.dumps([asdict(r) for r in rows], indent=2) + "\n")
+        records = [
+            {"prior_turns": p, **asdict(r)}
+            for p, run in enumerate(keeps.runs)
+            for r in liveness_records([run])
+        ]
+        value = {"release": release, "rows": [asdict(r) for r in rows], "liveness": records}
+        out.write(json.dumps(value | {"answers": answers}, indent=2) + "\n")
         return 0
     table = [list(asdict(rows[0]))] + [[str(v) for v in asdict(r).values()] for r in rows]
     widths = [max(len(line[i]) for line in table) for i in range(len(table[0]))]
     for line in table:
         out.write("  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)) + "\n")
-    out.write(check_answer(cfg, rows, sdk_version()) + "\n")
+    out.write("".join(answer + "\n" for answer in answers))
     return 0
 
 

@@ -14,7 +14,13 @@ engine's own JSON functions (SQLite's JSON1, PostgreSQL's jsonb, MySQL's and Mar
    an output. Pairing by occurrence (``analysis.pairing``: each output takes one earlier open
    call) leaves an output without its call exactly when this sum reaches a new low below zero,
    so a group's orphan outputs number ``-MIN(sum)`` when that is negative: the session is
-   poisoned when any group's is.
+   poisoned when any group's is;
+4. stuck (``verdict.judge``: no orphan output, but a call without its output that a user
+   message follows): each output takes the earliest open call, so the calls a group leaves open
+   are its last ``open = SUM(step) + orphans`` calls, those whose running count of calls
+   exceeds ``calls - open``; such a call (a hosted MCP approval request excepted: the server
+   answers it) is dead when its place in the read order comes before the session's last user
+   message (``role`` the string ``user``, ``type`` absent, null or ``message``).
 
 Where the engine's JSON parser and Python's differ, the query follows the engine: text Python
 reads but the engine rejects (``NaN``, ``Infinity``; on PostgreSQL also ``\\u0000`` and lone
@@ -24,9 +30,8 @@ PostgreSQL before 16 has no way to test text for JSON without failing the query,
 checks the grammar itself with regular expressions (strings, then scalars, then containers
 from the inside out, to a depth of ``DEPTH``) before it casts.
 
-The poisoned sessions are what this query lists today. A store's *stuck* sessions (issue 21, the
-liveness check) are not defined yet: ``CRITERIA`` is where they will be added, a second query
-built the same way, once that issue says what they are.
+The query lists each session (or branch) that needs repair, one row each, with its verdict
+(``CRITERIA``: ``poisoned``, the worse, or ``stuck``), its orphan outputs and its dead calls.
 """
 
 from __future__ import annotations
@@ -43,7 +48,8 @@ from .stores import MESSAGES_TABLE, SESSIONS_TABLE, STRUCTURE_TABLE, Store, Stor
 Dialect = Literal["sqlite", "postgresql", "mysql"]
 DIALECTS: tuple[Dialect, ...] = ("sqlite", "postgresql", "mysql")
 Order = Literal["id", "created_at", "branches"]
-CRITERIA = ("poisoned",)  # the seam for issue 21's stuck sessions
+Criterion = Literal["poisoned", "stuck"]
+CRITERIA: tuple[Criterion, ...] = ("poisoned", "stuck")  # verdict.NEEDS_REPAIR, in that order
 DEPTH = 10
 
 _WS = "[ \\t\\n\\r]*"
@@ -57,11 +63,13 @@ _OBJECT = f"\\{{{_WS}(?:{_MEMBER}(?:{_WS},{_WS}{_MEMBER})*)?{_WS}\\}}"
 
 @dataclass(frozen=True)
 class Found:
-    """One poisoned session (or branch) as the database lists it."""
+    """One session (or branch) that needs repair as the database lists it."""
 
     session_id: str
     branch: str | None
+    verdict: Criterion
     orphan_outputs: int
+    dead_calls: int
 
 
 def _pg_valid(text: str) -> str:
@@ -84,22 +92,36 @@ def _kinds() -> str:
     return "\n    UNION ALL ".join(rows)
 
 
-def _fields(dialect: Dialect) -> tuple[str, str, str, str, str]:
+def _fields(dialect: Dialect) -> tuple[str, str, str, str, str, str]:
     """The validity test of ``m.message_data`` (a JSON object the engine reads), and then, for
     a valid row ``r``: its ``type``, ``call_id``, ``id`` and ``approval_request_id`` when each
-    is a string, NULL otherwise."""
+    is a string, NULL otherwise; and 1 when it is a user message (``verdict.is_user_message``:
+    ``role`` is the string ``user``, ``type`` absent, null or the string ``message``), else 0."""
     if dialect == "sqlite":
         valid = "json_valid(m.message_data) AND json_type(m.message_data) = 'object'"
 
         def text(path: str) -> str:
             return (f"CASE WHEN json_type(r.message_data, '{path}') = 'text' "
                     f"THEN json_extract(r.message_data, '{path}') END")  # fmt: skip
+
+        def absent_or_null(path: str) -> str:
+            return f"COALESCE(json_type(r.message_data, '{path}'), 'null') = 'null'"
+
+        def equals(expression: str, word: str) -> str:
+            return f"{expression} = '{word}'"
     elif dialect == "postgresql":
         valid = "TRUE"
 
         def text(path: str) -> str:
             name = path.removeprefix("$.")
             return f"CASE WHEN jsonb_typeof(r.j -> '{name}') = 'string' THEN r.j ->> '{name}' END"
+
+        def absent_or_null(path: str) -> str:
+            name = path.removeprefix("$.")
+            return f"COALESCE(jsonb_typeof(r.j -> '{name}'), 'null') = 'null'"
+
+        def equals(expression: str, word: str) -> str:
+            return f"{expression} = '{word}'"
     else:
         valid = "JSON_VALID(m.message_data) AND JSON_TYPE(m.message_data) = 'OBJECT'"
 
@@ -108,16 +130,27 @@ def _fields(dialect: Dialect) -> tuple[str, str, str, str, str]:
             return (f"CASE WHEN JSON_TYPE({value}) = 'STRING' "
                     f"THEN CAST(JSON_UNQUOTE({value}) AS BINARY) END")  # fmt: skip
 
-    return valid, text("$.type"), text("$.call_id"), text("$.id"), text("$.approval_request_id")
+        def absent_or_null(path: str) -> str:
+            value = f"JSON_EXTRACT(r.message_data, '{path}')"
+            return f"COALESCE(JSON_TYPE({value}), 'NULL') = 'NULL'"
+
+        def equals(expression: str, word: str) -> str:
+            return f"{expression} = CAST('{word}' AS BINARY)"
+
+    kind = text("$.type")
+    user = (f"CASE WHEN {equals(text('$.role'), 'user')} AND ({absent_or_null('$.type')} "
+            f"OR {equals(kind, 'message')}) THEN 1 ELSE 0 END")  # fmt: skip
+    return valid, kind, text("$.call_id"), text("$.id"), text("$.approval_request_id"), user
 
 
 def query(dialect: Dialect, order: Order | None = None) -> str:
-    """The read-only query listing the poisoned sessions: ``session_id``, ``branch`` (NULL
-    without branches) and ``orphan_outputs``, one row per poisoned session or branch."""
+    """The read-only query listing the sessions that need repair: ``session_id``, ``branch``
+    (NULL without branches), ``verdict`` (``poisoned`` or ``stuck``), ``orphan_outputs`` and
+    ``dead_calls``, one row per such session or branch."""
     if dialect not in DIALECTS:
         raise StoreError(f"unknown dialect {dialect!r}: one of {', '.join(DIALECTS)}")
     order = order or ("id" if dialect == "sqlite" else "created_at")
-    valid, kind, call, request, answer = _fields(dialect)
+    valid, kind, call, request, answer, user = _fields(dialect)
     if order == "branches":
         source = (f"{STRUCTURE_TABLE} st JOIN {MESSAGES_TABLE} m ON m.id = st.message_id "
                   f"AND m.session_id = st.session_id")  # fmt: skip
@@ -155,40 +188,68 @@ def query(dialect: Dialect, order: Order | None = None) -> str:
 rows_read AS MATERIALIZED (
   SELECT * FROM {valid_from} WHERE {valid}
 )"""
-    return f"""-- approval-compaction doctor: the poisoned sessions, read-only, for {dialect}
+    return f"""-- approval-compaction doctor: poisoned and stuck sessions, read-only, for {dialect}
 WITH {rows_stage},
 fields AS{once} (
   SELECT r.session_id, r.branch, r.first_order, r.second_order, {kind} AS kind,
-         {call} AS call_id, {request} AS request_id, {answer} AS answer_id
+         {call} AS call_id, {request} AS request_id, {answer} AS answer_id, {user} AS is_user
   FROM rows_read r
 ),
 items AS (
-  SELECT session_id, branch, first_order, second_order, kind,
+  SELECT session_id, branch, first_order, second_order, kind, is_user,
          CASE kind WHEN {request_kind} THEN request_id WHEN {response_kind} THEN answer_id
-              ELSE call_id END AS item_key
+              ELSE call_id END AS item_key,
+         ROW_NUMBER() OVER (PARTITION BY session_id, branch
+                            ORDER BY first_order, second_order) AS pos
   FROM fields
+),
+placed AS (
+  SELECT session_id, branch, first_order, second_order, kind, item_key, pos,
+         MAX(CASE WHEN is_user = 1 THEN pos END) OVER (PARTITION BY session_id, branch)
+           AS last_user
+  FROM items
 ),
 kinds AS (
     {_kinds()}
 ),
 steps AS (
-  SELECT i.session_id, i.branch, i.first_order, i.second_order, k.call_kind, i.item_key,
-         CASE WHEN i.kind = k.call_kind THEN 1 ELSE -1 END AS step
-  FROM items i JOIN kinds k ON i.kind = k.call_kind OR i.kind = k.output_kind
+  SELECT i.session_id, i.branch, i.first_order, i.second_order, i.pos, i.last_user,
+         k.call_kind, i.item_key, CASE WHEN i.kind = k.call_kind THEN 1 ELSE -1 END AS step
+  FROM placed i JOIN kinds k ON i.kind = k.call_kind OR i.kind = k.output_kind
 ),
 walks AS (
-  SELECT session_id, branch, call_kind, item_key,
+  SELECT session_id, branch, call_kind, item_key, pos, last_user, step,
          SUM(step) OVER (PARTITION BY session_id, branch, call_kind, item_key
-                         ORDER BY first_order, second_order ROWS UNBOUNDED PRECEDING) AS balance
+                         ORDER BY first_order, second_order ROWS UNBOUNDED PRECEDING) AS balance,
+         SUM(CASE WHEN step = 1 THEN 1 ELSE 0 END)
+           OVER (PARTITION BY session_id, branch, call_kind, item_key
+                 ORDER BY first_order, second_order ROWS UNBOUNDED PRECEDING) AS call_rank,
+         ROW_NUMBER() OVER (PARTITION BY session_id, branch, call_kind, item_key
+                            ORDER BY first_order, second_order) AS nth
   FROM steps
 ),
-lows AS (
-  SELECT session_id, branch, MIN(balance) AS low
-  FROM walks GROUP BY session_id, branch, call_kind, item_key
+groups AS (
+  SELECT session_id, branch, call_kind, pos, last_user, step, call_rank, nth,
+         MIN(balance) OVER (PARTITION BY session_id, branch, call_kind, item_key) AS low,
+         SUM(step) OVER (PARTITION BY session_id, branch, call_kind, item_key) AS final,
+         SUM(CASE WHEN step = 1 THEN 1 ELSE 0 END)
+           OVER (PARTITION BY session_id, branch, call_kind, item_key) AS calls
+  FROM walks
+),
+judged AS (
+  SELECT session_id, branch,
+         SUM(CASE WHEN nth = 1 AND low < 0 THEN -low ELSE 0 END) AS orphan_outputs,
+         SUM(CASE WHEN step = 1 AND call_kind <> 'mcp_approval_request'
+                   AND pos < last_user
+                   AND call_rank > calls - final - CASE WHEN low < 0 THEN -low ELSE 0 END
+              THEN 1 ELSE 0 END) AS dead_calls
+  FROM groups
+  GROUP BY session_id, branch
 )
-SELECT session_id, branch, SUM(-low) AS orphan_outputs
-FROM lows WHERE low < 0
-GROUP BY session_id, branch
+SELECT session_id, branch,
+       CASE WHEN orphan_outputs > 0 THEN 'poisoned' ELSE 'stuck' END AS verdict,
+       orphan_outputs, dead_calls
+FROM judged WHERE orphan_outputs > 0 OR dead_calls > 0
 ORDER BY session_id, branch
 """
 
@@ -210,12 +271,22 @@ def store_query(store: Store) -> str:
 
 
 async def find(store: Store) -> list[Found]:
-    """Run the query in the store's own database: the poisoned sessions it lists."""
+    """Run the query in the store's own database: the poisoned and stuck sessions it lists."""
     sql = store_query(store)
     rows: list[Found] = []
     async for batch in store._batches(sql, {}):  # type: ignore[attr-defined]
-        rows.extend(Found(str(sid), None if b is None else str(b), int(n)) for sid, b, n in batch)
+        rows.extend(
+            Found(str(sid), None if b is None else str(b), _criterion(v), int(n), int(d))
+            for sid, b, v, n, d in batch
+        )
     return rows
+
+
+def _criterion(value: object) -> Criterion:
+    text = value.decode() if isinstance(value, bytes) else str(value)
+    if text not in CRITERIA:
+        raise StoreError(f"the query returned an unknown verdict {text!r}")
+    return text
 
 
 async def scan_in_database(
@@ -227,13 +298,15 @@ async def scan_in_database(
     key_env: str = KEY_ENV,
     ttl: int | None = None,
 ) -> list[Found]:
-    """``doctor scan --in-database``: the poisoned sessions the query lists, as a table (with a
-    summary line), JSON or CSV."""
+    """``doctor scan --in-database``: the poisoned and stuck sessions the query lists, as a
+    table (with a summary line), JSON or CSV."""
     async with opened(text, key_env=key_env, ttl=ttl) as store:
         found = [f for f in await find(store) if session_id in (None, f.session_id)]
         branches = store.kind == "advanced-file"
-    names = ["session_id", *(["branch"] if branches else []), "orphan_outputs"]
-    rows = [{"session_id": f.session_id, "branch": f.branch, "orphan_outputs": f.orphan_outputs}
+    names = ["session_id", *(["branch"] if branches else []), "verdict", "orphan_outputs",
+             "dead_calls"]  # fmt: skip
+    rows = [{"session_id": f.session_id, "branch": f.branch, "verdict": f.verdict,
+             "orphan_outputs": f.orphan_outputs, "dead_calls": f.dead_calls}
             for f in found]  # fmt: skip
     rows = [{k: row[k] for k in names} for row in rows]
     if fmt == "json":
@@ -247,6 +320,9 @@ async def scan_in_database(
         for row in rows:
             cells = [str(row[n]).ljust(24 if n == "session_id" else len(n)) for n in names]
             out.write("  ".join(cells).rstrip() + "\n")
+        counts = [sum(1 for f in found if f.verdict == word) for word in CRITERIA]
+        said = ", ".join(f"{n} {word}" for n, word in zip(counts, CRITERIA, strict=True))
         plural = "s" if len(rows) != 1 else ""
-        out.write(f"{len(rows)} poisoned session{plural} (listed by the database's own query)\n")
+        out.write(f"{len(rows)} session{plural} to repair: {said} "
+                  "(listed by the database's own query)\n")  # fmt: skip
     return found

@@ -5,7 +5,7 @@ with ``verdict.judge`` on the fields pairing reads (``codec``: decrypted first f
 store); an ``AdvancedSQLiteSession`` file gets one report per branch. The reports are written
 as they come, so a scan of a large store starts printing at once and holds one session in
 memory. Formats: an aligned table with a summary line, JSON (a list of reports) or CSV.
-``--in-database`` asks the database itself for the poisoned sessions instead (``indb``).
+``--in-database`` asks the database itself for the poisoned and stuck sessions instead (``indb``).
 """
 
 from __future__ import annotations

@@ -6,8 +6,13 @@ of the kinds in ``calls``, and the turn ends normally, on an input guardrail tha
 ``max_turns`` (a run limited to one turn); a paused approval still open is left undecided.
 ``decide`` answers every pending approval (``approve``, ``reject``, or ``mixed``: approve the
 first, reject the rest) after the state crossed a boundary (``memory``, ``json``, or
-``process``: a worker process given only the JSON and the store), and resumes. Every step
-names its runner and what the compaction hook answers at the turn ends it causes.
+``process``: a worker process given only the JSON and the store), and resumes. ``lose`` (only
+while an approval is open) drops the paused state: the worker holding it died, the call stays
+stored without its output. ``continue`` asks ``CONTINUE_TURNS`` plain questions with the hook
+always saying yes, the later turns the liveness invariants are judged on (``compaction_runs``,
+``history_bounded``): asked while an approval is open, they abandon it. Every step names its
+runner and what the compaction hook answers at the turn ends it causes (a ``continue`` always
+says yes).
 
 Records here are plain data (no SDK): a conversation's name is a hash of its steps, so a saved
 counterexample keeps one file name however often it is found.
@@ -24,7 +29,8 @@ from ..study.capture import Stage
 from ..study.items import Item
 from ..study.words import Boundary, DecisionRule, Ending, Kind, Mode, Runner
 
-Action = Literal["ask", "decide"]
+Action = Literal["ask", "decide", "lose", "continue"]
+CONTINUE_TURNS = 3  # the later turns of one ``continue`` step
 # Each list starts with its simplest choice: that is where hypothesis's shrinking moves.
 MODES: tuple[Mode, ...] = ("input", "previous_response_id", "auto")
 DECISIONS: tuple[DecisionRule, ...] = ("approve", "reject", "mixed")
@@ -49,14 +55,25 @@ class Step:
         if self.action == "ask":
             text = f"ask[{', '.join(self.calls)}]"
             text += "" if self.ending == "answer" else f" until {self.ending}"
-        else:
+        elif self.action == "decide":
             text = f"decide {self.decision} via {self.boundary}"
+        elif self.action == "lose":
+            return "lose the paused state"
+        else:
+            text = f"continue {CONTINUE_TURNS} turns"
         text += " (streamed)" if self.runner == "run_streamed" else ""
         return text + (" compact" if self.compact else "")
 
     def to_json(self) -> dict[str, Any]:
         """Only the fields the action uses, so that a step's JSON (and its hash) is minimal."""
-        used = {"ask": ("calls", "ending"), "decide": ("decision", "boundary")}[self.action]
+        used = {
+            "ask": ("calls", "ending"),
+            "decide": ("decision", "boundary"),
+            "lose": (),
+            "continue": (),
+        }[self.action]
+        if self.action == "lose":
+            return {"action": self.action}
         data = {"action": self.action, "runner": self.runner, "compact": self.compact}
         return data | {name: _plain(getattr(self, name)) for name in used}
 

@@ -10,7 +10,11 @@ ask it to; the model is the study's scripted model: the step's calls first, then
 
 After every step the record keeps the stored history, each model input and each compaction
 input the step sent, and judges the invariants' rules on them (``analysis.invariants``, applied
-to the step as the stage it plays: an ``ask`` is a next turn, a ``decide`` a resume).
+to the step as the stage it plays: an ``ask`` is a next turn, a ``decide`` a resume; a ``lose``,
+which sends nothing, and a ``continue`` are next turns too). A ``continue`` is
+``CONTINUE_TURNS`` plain turns (``Continue(1)`` each, the hook saying yes), its record their
+payloads together and the history after the last; the liveness invariants
+(``analysis.liveness``) are judged on its turns, their offender the item that pins the history.
 """
 
 from __future__ import annotations
@@ -20,20 +24,25 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..analysis.invariants import evaluate
+from ..analysis.liveness import judge_liveness, liveness_run
 from ..study.capture import CaseRun, Stage, StageName, sdk_version
-from ..study.driver import Ask, Cross, Decide, Driver, Resume, Setup
+from ..study.driver import Ask, Continue, Cross, Decide, Driver, LoseOutput, Resume, Setup, Turn
 from ..study.driver import Step as StudyStep
 from ..study.items import Item
 from ..study.scenario import Case
 from ..study.words import Kind, Mode
 from ..study.worker import Worker as Worker  # the explorer's worker is the study's
-from .conversation import Judgement, Step, StepRecord
+from .conversation import CONTINUE_TURNS, Judgement, Step, StepRecord
 from .kinds import call_id, call_item
 
 ROLE_SKIPS = {  # invariants that do not apply to the stage a step plays (no step is a case's pause)
     "ask": ("resumed_input_paired", "pause_accepted"),
     "decide": ("next_turn_input_paired", "next_turn_accepted", "pause_accepted"),
+    "lose": ("resumed_input_paired", "pause_accepted"),
+    "continue": ("resumed_input_paired", "pause_accepted"),
 }
+ROLES: dict[str, StageName] = {"ask": "next_turn", "decide": "resume", "lose": "next_turn"}
+ROLES["continue"] = "next_turn"
 
 
 def key_of(item: Item) -> str:
@@ -71,7 +80,7 @@ class Live:
 
 def judge_step(stage: Stage, action: str, approvals: int) -> tuple[Judgement, ...]:
     """The invariants' own rules on one step, placed as the stage it plays in a case."""
-    role: StageName = "next_turn" if action == "ask" else "resume"
+    role = ROLES[action]
     empty = [Stage(name="pause", stored=[]), Stage(name="round_trip", stored=[])]
     if role == "resume":
         stages = [*empty, replace(stage, name="resume"), Stage(name="next_turn", stored=[])]
@@ -86,20 +95,55 @@ def judge_step(stage: Stage, action: str, approvals: int) -> tuple[Judgement, ..
     )
 
 
-async def take(live: Live, index: int, step: Step, worker: Worker | None = None) -> StepRecord:
-    """Run one step on the live conversation and judge it."""
-    steps: list[StudyStep]
+def joined(stages: list[Stage]) -> Stage:
+    """Several turns' stages as one: every payload they sent, the history after the last."""
+    last = stages[-1]
+    return replace(
+        last,
+        model_inputs=[items for s in stages for items in s.model_inputs],
+        compaction_inputs=[items for s in stages for items in s.compaction_inputs],
+        dispatches=sum(s.dispatches for s in stages),
+        warnings=[w for s in stages for w in s.warnings],
+        http_requests=[r for s in stages for r in s.http_requests],
+    )
+
+
+def judge_later(turns: list[Turn]) -> tuple[Judgement, ...]:
+    """The liveness invariants on a ``continue`` step's turns (the pin is the offender)."""
+    later = [(t.stage, t.outcome) for t in turns]
+    run = liveness_run("explore", sdk_version(), "", False, later)
+    judged = []
+    for v in judge_liveness(run):
+        pin = v.detail.pin
+        judged.append(Judgement(v.invariant, v.holds, v.detail.text, (pin.key,) if pin else ()))
+    return tuple(judged)
+
+
+def study_steps(index: int, step: Step) -> list[StudyStep]:
+    """The study's steps an explored step is taken as."""
     if step.action == "ask":
         reply = tuple(call_item(kind, call_id(kind, index, n)) for n, kind in enumerate(step.calls))
-        steps = [Ask(f"question {index}", reply, step.runner, step.compact, step.ending, "resume")]
-    else:
-        resume = Resume(runner=step.runner, compact=step.compact)
-        steps = [Cross(step.boundary, stage=None), Decide(step.decision), resume]
+        return [Ask(f"question {index}", reply, step.runner, step.compact, step.ending, "resume")]
+    if step.action == "lose":  # a turn of nothing: the history the lost state leaves behind
+        return [LoseOutput(), Continue(0, stage="resume")]
+    if step.action == "continue":
+        return [Continue(1, step.runner, "resume", compact=True) for _ in range(CONTINUE_TURNS)]
+    resume = Resume(runner=step.runner, compact=step.compact)
+    return [Cross(step.boundary, stage=None), Decide(step.decision), resume]
+
+
+async def take(live: Live, index: int, step: Step, worker: Worker | None = None) -> StepRecord:
+    """Run one step on the live conversation and judge it."""
     live.driver.worker = worker
-    turns = await live.driver.take(steps)
-    stage, last = turns[-1].stage, turns[-1]
-    assert stage is not None  # every explored step ends a stage: the last study step records it
+    turns = await live.driver.take(study_steps(index, step))
+    staged = [t for t in turns if t.stage is not None]
+    last = turns[-1]
+    assert staged  # every explored step ends a stage: the last study step records it
+    stage = joined([t.stage for t in staged if t.stage]) if len(staged) > 1 else staged[-1].stage
+    assert stage is not None
     approvals = sum(turn.approvals for turn in turns)
     pending = tuple(key_of(i) for i in last.interruptions)
     judged = judge_step(stage, step.action, approvals)
+    if step.action == "continue":
+        judged += judge_later(staged)
     return StepRecord(index, step, last.outcome, pending, approvals, stage, judged)

@@ -1,8 +1,9 @@
 """Rules: a hypothesis ``RuleBasedStateMachine`` that walks the space of conversations.
 
 Each example is one conversation on a fresh SQLite store: ``start`` picks the compaction
-mode, then ``ask`` and ``decide`` (only while an approval is pending) run as real steps
-through the SDK (``driver.take``). After every step every invariant is judged on every payload
+mode, then ``ask``, ``decide`` and ``lose`` (these two only while an approval is pending) and
+``carry_on`` (a ``continue``: later turns with the hook saying yes) run as real steps through
+the SDK (``driver.take``). After every step every invariant is judged on every payload
 the step sent and on the history it left; a violation the search still looks for raises
 ``Violation`` and hypothesis shrinks the conversation to the smallest that still raises it.
 
@@ -30,6 +31,7 @@ from .driver import Live, Worker, scratch_folder, take
 from .kinds import kind_of
 
 MAX_CALLS = 3
+ACTIONS: tuple[str, ...] = ("ask", "decide", "lose", "continue")
 NO_KIND = "-"  # a violation that names no call (a dispatch count)
 
 
@@ -45,6 +47,7 @@ class Setup:
     found: set[tuple[str, str]] = field(default_factory=set)
     tally: Counter[str] = field(default_factory=Counter)
     worker: Worker | None = None
+    actions: tuple[str, ...] = ACTIONS  # the rules that may be taken
 
 
 class Violation(AssertionError):
@@ -118,6 +121,21 @@ def machine(setup: Setup) -> type[RuleBasedStateMachine]:
         def decide(self, **choices: Any) -> None:
             self.step(Step("decide", **choices))
 
+        # The liveness steps are rules only when searched: a rule left out changes nothing
+        # in the draws of the others (the same seed walks the same conversations).
+        if "lose" in setup.actions:
+
+            @precondition(lambda self: self.live is not None and self.live.pending)
+            @rule()
+            def lose(self) -> None:
+                self.step(Step("lose"))
+
+        if "continue" in setup.actions:
+
+            @rule(runner=runners)
+            def carry_on(self, runner: Any) -> None:
+                self.step(Step("continue", runner=runner))
+
         def teardown(self) -> None:
             if self.live is not None:
                 self.live.close()
@@ -132,7 +150,8 @@ def _count(tally: Counter[str], record: StepRecord) -> None:
     tally["steps"] += 1
     tally[f"rule: {step.action}"] += 1
     tally[f"runner: {step.runner}"] += 1
-    tally[f"compaction hook: {'yes' if step.compact else 'no'}"] += 1
+    yes = step.compact or step.action == "continue"
+    tally[f"compaction hook: {'yes' if yes else 'no'}"] += 1
     tally[f"outcome: {record.outcome}"] += 1
     tally["compaction requests"] += len(record.stage.compaction_inputs)
     if step.action == "ask":
@@ -140,7 +159,7 @@ def _count(tally: Counter[str], record: StepRecord) -> None:
         tally[f"ending: {step.ending}"] += 1
         for kind in step.calls:
             tally[f"kind: {kind}"] += 1
-    else:
+    elif step.action == "decide":
         tally[f"decision: {step.decision}"] += 1
         tally[f"boundary: {step.boundary}"] += 1
     for judgement in record.judgements:

@@ -26,16 +26,18 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..analysis.invariants import INVARIANTS
+from ..analysis.invariants import INVARIANTS as SAFETY
+from ..analysis.liveness import LIVENESS_NAMES
 from ..formats.records import write_json
 from ..study.capture import sdk_version
 from ..study.words import Mode
 from .conversation import MODES, Conversation, Trace
 from .driver import Live, Worker, scratch_folder, take
 from .kinds import available
-from .rules import NO_KIND, Setup, Violation, machine, new_pairs
+from .rules import ACTIONS, NO_KIND, Setup, Violation, machine, new_pairs
 
 KNOWN_SHAPE = ("function_approval",)
+INVARIANTS = (*SAFETY, *LIVENESS_NAMES)  # every one a step can be judged by
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,8 @@ class Options:
     database: str | None = None  # a folder for hypothesis's example database
     invariants: tuple[str, ...] = ()  # the invariants whose violation fails (empty: all)
     modes: tuple[Mode, ...] = MODES  # the compaction modes a conversation starts in
+    actions: tuple[str, ...] = ACTIONS  # the steps a conversation may take (ask and decide
+    # always; lose and continue, the liveness steps, unless left out)
 
 
 @dataclass(frozen=True)
@@ -221,7 +225,7 @@ def _search(options: Options) -> SearchResult:
     worker = Worker() if "process" in options.boundaries else None
     targets = frozenset(options.invariants or INVARIANTS)
     setup = Setup(kinds, options.fix, options.modes, options.boundaries, targets)
-    setup.worker = worker
+    setup.worker, setup.actions = worker, tuple(options.actions)
     findings: list[Finding] = []
     exhausted, rounds = False, 0
     try:

@@ -34,9 +34,10 @@ import asyncio
 import concurrent.futures
 import importlib
 import logging
+import sqlite3
 import tempfile
 from collections.abc import Callable, Coroutine, Sequence
-from contextlib import suppress
+from contextlib import closing, suppress
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -511,6 +512,21 @@ class Driver:
         self.state = await state_io.restore(self.agent, done.state) if done.state else None
         return [Turn(cross, "crossed"), *done.turns]
 
+    async def fork(self, path: Path) -> Driver:
+        """A new driver on a copy of this one's store (SQLite's own backup into ``path``; a
+        store in memory is copied as the new one's history), its ids going on from this one's
+        counters: the conversation so far, without taking its steps again."""
+        setup = replace(self.setup, history=())
+        if self.setup.store == "sqlite":
+            with closing(sqlite3.connect(self.path)) as source:
+                with closing(sqlite3.connect(path)) as copy:
+                    source.backup(copy)
+        else:
+            setup = replace(setup, history=tuple(to_items(await self.store.get_items())))
+        branch = Driver(setup, path)
+        branch.counters = self.counters
+        return branch
+
     def close(self) -> None:
         with suppress(Exception):
             self.store.close()
@@ -551,6 +567,41 @@ def run_sync(coro: Coroutine[Any, Any, T]) -> T:
         return asyncio.run(coro)
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
         return pool.submit(asyncio.run, coro).result()
+
+
+async def take_branches(
+    setup: Setup, rest: Sequence[Step], positions: int, folder: Path
+) -> list[Transcript]:
+    """The trunk, ``positions`` plain turns (``Continue(1)`` each) on one session; at each
+    position 0 to ``positions`` a ``fork`` of the store takes ``rest``: the same conversations as
+    ``Continue(p)`` then ``rest`` from the start for each ``p``, at a cost linear in
+    ``positions``. A plain turn that fails stops them all (there is no conversation left to
+    branch from)."""
+    transcripts = []
+    async with Driver(setup, folder / "trunk.db") as trunk:
+        await trunk.take([])  # the setup's history, into the trunk's store
+        for p in range(positions + 1):
+            if p:
+                turn = (await trunk.take([Continue(1, stage=None)]))[-1]
+                if turn.error:
+                    raise RuntimeError(f"the plain turn {p} failed: {turn.error}")
+            path = folder / f"branch-{p}.db"
+            async with await trunk.fork(path) as branch:
+                transcripts.append(await branch.transcript(rest))
+            path.unlink(missing_ok=True)
+    return transcripts
+
+
+def branches(
+    setup: Setup, rest: Sequence[Step], positions: int, *, worker: Any = None
+) -> list[Transcript]:
+    """``take_branches`` here, or in ``worker``'s interpreter (a release's own) when given."""
+    if worker is not None:
+        request = {"setup": setup.to_json(), "positions": positions}
+        answer = worker.ask(request | {"branches": [step_json(step) for step in rest]})
+        return [Transcript.from_json(t) for t in answer["transcripts"]]
+    with tempfile.TemporaryDirectory(prefix="approval-compaction-branches-") as folder:
+        return run_sync(take_branches(setup, rest, positions, Path(folder)))
 
 
 def converse(

@@ -69,9 +69,14 @@ class ScriptedModel(Model):
 
     steps: list[Sequence[Item]] = field(default_factory=list)
     capture: bool = True
-    requests: list[list[Item]] = field(default_factory=list)
     calls: int = 0
-    responses: dict[str, tuple[Any, Sequence[Item]]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # The logs grow with every call, so they are attributes, not fields: the SDK normalises
+        # an agent's model at every run when it is a dataclass (0.23.1's agent identity
+        # signature, ``dataclasses.asdict``), which would cost every turn the whole log so far.
+        self.requests: list[list[Item]] = []
+        self.responses: dict[str, tuple[Any, Sequence[Item]]] = {}
 
     def chain(self, response_id: str) -> list[Item] | None:
         """The input and output of the response of that id, as plain items (None: unknown)."""

@@ -18,6 +18,7 @@ import json
 import select
 import subprocess
 import sys
+import tempfile
 from collections.abc import Mapping
 from contextlib import suppress
 from pathlib import Path
@@ -82,10 +83,18 @@ class Worker:
 
 
 async def answer(request: dict[str, Any]) -> dict[str, Any]:
-    """Take one request's steps in a fresh driver on its store (only JSON and the file cross)."""
-    from .driver import Driver, Setup, step_from_json  # the driver starts workers: import late
+    """Take one request's steps in a fresh driver on its store (only JSON and the file cross);
+    a request with ``branches`` (steps) and ``positions`` takes them from each position of a
+    trunk of plain turns instead (``driver.take_branches``), in a folder of its own."""
+    from .driver import Driver, Setup, step_from_json, take_branches  # the driver starts
+    # workers: import late
 
     setup = Setup.from_json(request["setup"])
+    if "branches" in request:
+        rest = [step_from_json(s) for s in request["branches"]]
+        with tempfile.TemporaryDirectory(prefix="approval-compaction-branches-") as folder:
+            done = await take_branches(setup, rest, request["positions"], Path(folder))
+        return {"transcripts": [t.to_json() for t in done]}
     async with Driver(setup, Path(request["path"]), state=request["state"]) as driver:
         if request["counters"] is not None:
             driver.counters = request["counters"]
