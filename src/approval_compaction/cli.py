@@ -12,6 +12,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from . import paths
 from .errors import InvestigationError
@@ -41,6 +42,9 @@ def _matrix(args: argparse.Namespace) -> int:
     from .study.wiring import BACKENDS
 
     cases = select_cases(args.case)  # a bad filter fails before anything runs
+    patched = _patched(args)
+    if patched is not None:
+        return _patched_matrix(args, patched)
     wrap: SessionWrapper | None = None
     if args.fix:
         from .fix.workaround import defer_compaction_while_pending
@@ -48,6 +52,30 @@ def _matrix(args: argparse.Namespace) -> int:
         wrap = defer_compaction_while_pending
     backend = BACKENDS[args.model]
     text = matrix_text(records(run_matrix(cases, wrap_session=wrap, backend=backend)), args.format)
+    if args.output:
+        write_atomic(Path(args.output), text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _patched(args: argparse.Namespace) -> Any:
+    """The ``Patched`` that ``--patch``/``--sdk``/``--release`` name, or None (released)."""
+    if not getattr(args, "patch", None) and not getattr(args, "sdk", None):
+        return None
+    from .mechanism.catalogue import PINNED
+    from .releases.patched import from_arguments
+
+    if getattr(args, "fix", False):
+        raise InvestigationError("--fix runs the workaround on a release: not with --patch/--sdk")
+    return from_arguments(args.patch, args.sdk, getattr(args, "release", None), PINNED)
+
+
+def _patched_matrix(args: argparse.Namespace, patched: Any) -> int:
+    from .formats.files import write_atomic
+    from .releases.patched import patched_matrix, patched_text
+
+    text = patched_text(patched_matrix(patched, args.case), args.format, patched)
     if args.output:
         write_atomic(Path(args.output), text)
     else:
@@ -145,6 +173,32 @@ def _readme(args: argparse.Namespace) -> int:
     return 0
 
 
+PATCH_HELP = (
+    "a unified diff of the SDK (paths src/agents/... as git diff writes them, or agents/...): "
+    "run on the base release with it applied, in a scratch environment; repeatable"
+)
+
+
+RELEASE_HELP = (
+    "with --patch/--sdk, the release whose environment the run copies (default: the pinned "
+    "release for --patch; for --sdk the release the tree declares, else the newest)"
+)
+
+
+def patch_options(command: argparse.ArgumentParser, release: bool = True) -> None:
+    """``--patch FILE`` (repeatable), ``--sdk PATH`` and (unless the command has its own)
+    ``--release V``, the release a patched run copies."""
+    command.add_argument("--patch", action="append", metavar="FILE", help=PATCH_HELP)
+    command.add_argument(
+        "--sdk",
+        metavar="PATH",
+        help="an openai-agents source tree (a checkout or an unpacked sdist): run its src/agents "
+        "on a release's dependencies, in a scratch environment",
+    )
+    if release:
+        command.add_argument("--release", metavar="V", help=RELEASE_HELP)
+
+
 def parser() -> argparse.ArgumentParser:
     main = argparse.ArgumentParser(prog="python -m approval_compaction", description=__doc__)
     commands = main.add_subparsers(dest="command", required=True)
@@ -166,8 +220,9 @@ def parser() -> argparse.ArgumentParser:
         choices=MODELS,
         default=MODELS[0],
         help="scripted: the scripted model; responses: the SDK's OpenAIResponsesModel over HTTP "
-        "to the local stand-in (in-process)",
+        "to the local stand-in (in-process); a patched run takes both, as the sweep does",
     )
+    patch_options(matrix)
 
     add("data", _data, "write the matrix files under data/").add_argument(
         "--folder", default=str(paths.DATA)
