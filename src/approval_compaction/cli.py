@@ -254,6 +254,13 @@ def parser() -> argparse.ArgumentParser:
     )
     mechanism.add_argument("--output", default=str(paths.DATA_FILES.mechanism))
     mechanism.add_argument("--envs", help="the sweep's environment folder (default: its cache)")
+    anatomy = add(
+        "fix-anatomy",
+        _lazy(".mechanism.anatomy"),
+        "take 0.24.0's fix apart by experiment: ablation and ddmin (data/fix-anatomy.json)",
+    )
+    anatomy.add_argument("--output", default=str(paths.DATA_FILES.fix_anatomy))
+    anatomy.add_argument("--envs", help="the sweep's environment folder (default: its cache)")
     bisect = add("bisect", _lazy(".releases.bisect"), "find the releases where an invariant breaks")
     bisect.add_argument(
         "--invariant", required=True, help="an invariant's name, as the matrix records spell it"

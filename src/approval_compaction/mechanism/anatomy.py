@@ -1,0 +1,356 @@
+"""Anatomy: which part of 0.24.0's diff is the fix, found by experiment.
+
+The files on the bug's path (the catalogue's modules) are read from the two releases' cached
+environments and cut into hunks (``hunks``). Every experiment is a patched run (the patch lab,
+``releases.patched``): the sixteen cases in a scratch copy of a release's environment with one
+set of hunks applied, through the sweep's probe, judged as the sweep judges a release.
+
+- **Ablation**: each hunk reverted alone from the newer release; does the bug come back?
+- **Minimal fix**: Zeller's ddmin (``ddmin``) over the hunks applied to the older release, for
+  the smallest set that makes every invariant hold in every case; a set whose patch does not
+  import or run is unresolved. Each distinct set runs once (results are kept by content).
+- **A poisoned session**: the minimal fix's next turn on a store the older release poisoned
+  (scripted model, so the turn reaches compaction): does compaction still run on it?
+
+``python -m approval_compaction fix-anatomy`` (``make fix-anatomy``) writes it all to
+``data/fix-anatomy.json``; notebook 03 reads it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from .. import paths
+from ..formats.records import read_json, write_json
+from ..releases import environments
+from ..releases.patched import Patched, patch_from_text, site_packages, throwaway_environment
+from ..releases.sweep import ReleaseRecord, release_records, run_probe
+from .catalogue import CATALOGUE, NEWEST, PINNED
+from .ddmin import FAIL, PASS, UNRESOLVED, Verdict, ddmin
+from .hunks import Hunk, compose, patch_text, split
+from .record import MechanismError
+
+FIXED, BUG = "fixed", "bug"  # an outcome's verdict, with UNRESOLVED
+Report = Callable[[str], None]
+
+
+def path_files() -> tuple[str, ...]:
+    """The catalogue's modules as files under ``site-packages``: ``agents/.../x.py``."""
+    return tuple(sorted({f"{f.module.replace('.', '/')}.py" for f in CATALOGUE}))
+
+
+def sources(env: environments.Environment, files: Sequence[str]) -> dict[str, str]:
+    """The files' text in a release's environment."""
+    site = site_packages(env.folder)
+    return {name: (site / name).read_text() for name in files}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one run of the sixteen cases found: ``fixed`` (every invariant holds in every
+    case), ``bug`` (some do not: how many cases per invariant, and which cases), or
+    ``unresolved`` (it did not import or run: why)."""
+
+    verdict: str
+    violated: dict[str, int]
+    cases: tuple[str, ...]
+    reason: str
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Outcome:
+        return cls(**data | {"cases": tuple(data["cases"])})
+
+
+def outcome(rows: Sequence[ReleaseRecord]) -> Outcome:
+    """The outcome of one run's records."""
+    broken = [r for r in rows if r.holds is None]
+    if broken:
+        return Outcome(UNRESOLVED, {}, (), " ".join(broken[0].detail.split())[:300])
+    violated: dict[str, int] = {}
+    cases = set()
+    for row in rows:
+        if row.holds is False:
+            violated[row.invariant] = violated.get(row.invariant, 0) + 1
+            cases.add("/".join(row.case_key))
+    return Outcome(BUG if violated else FIXED, violated, tuple(sorted(cases)), "")
+
+
+class Lab:
+    """Runs configurations (a release plus a patch), each distinct content once."""
+
+    def __init__(self, envs: Path, report: Report = print) -> None:
+        self.envs, self.report = envs, report
+        self.seen: dict[str, Outcome] = {}
+        self.runs = 0  # patched runs made (each distinct content once)
+        self.timings: dict[str, tuple[float, int]] = {}  # a step's wall time and patched runs
+
+    def run(self, base: str, patch: str, label: str) -> Outcome:
+        """The cases on ``base`` with ``patch`` (a unified diff; empty: the release as is)."""
+        key = hashlib.sha256(f"{base}\0{patch}".encode()).hexdigest()
+        if key in self.seen:
+            return self.seen[key]
+        if patch:
+            patched = Patched(base, (patch_from_text(f"{label}.diff", patch),))
+            with throwaway_environment(patched, self.envs) as env:
+                found = outcome(release_records(base, run_probe(env)))
+            self.runs += 1
+        else:
+            env = environments.release_environment(base, self.envs, create=False)
+            found = outcome(release_records(base, run_probe(env)))
+        self.seen[key] = found
+        self.report(f"{label}: {found.verdict} {found.reason[:80]}".rstrip())
+        return found
+
+
+# ---------------------------------------------------------------------------- the record
+
+
+@dataclass(frozen=True)
+class HunkRecord:
+    """One hunk: where it is, its own patch (the older release plus this hunk alone), what
+    reverting it alone from the newer release does, and whether the minimal fix holds it."""
+
+    name: str
+    path: str
+    span: str
+    first_line: str
+    patch: str
+    reverted: Outcome
+    in_minimal_fix: bool
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> HunkRecord:
+        return cls(**data | {"reverted": Outcome.from_json(data["reverted"])})
+
+
+@dataclass(frozen=True)
+class SearchStep:
+    """One set ddmin tried: its hunks (as numbers in the list, ``1-3,7``) and the verdict."""
+
+    hunks: str
+    verdict: str
+
+
+@dataclass(frozen=True)
+class PoisonedTurn:
+    """The next turn on a store the older release poisoned, on one SDK: what compaction got."""
+
+    sdk: str
+    compaction_requests: int
+    compaction_input_orphans: str
+    model_input_orphans: str
+    stored_after: str
+
+
+@dataclass(frozen=True)
+class Anatomy:
+    """The whole experiment: the releases, the files, each hunk, the minimal fix and how the
+    search found it, and the poisoned session's next turn."""
+
+    old: str
+    new: str
+    files: tuple[str, ...]
+    old_outcome: Outcome
+    new_outcome: Outcome
+    all_on_old: Outcome  # the older release with every hunk applied
+    hunks: tuple[HunkRecord, ...]
+    minimal_fix: tuple[str, ...]
+    minimal_patch: str
+    minimal_outcome: Outcome
+    one_minimal: bool  # leaving out any one hunk of the fix loses it (checked)
+    search: tuple[SearchStep, ...]
+    ablation_runs: int
+    poisoned: tuple[PoisonedTurn, ...]
+
+    @property
+    def search_runs(self) -> int:
+        """The patched runs ddmin needed: one per distinct set it tried."""
+        return len(self.search)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Anatomy:
+        return cls(
+            **data
+            | {
+                "files": tuple(data["files"]),
+                "old_outcome": Outcome.from_json(data["old_outcome"]),
+                "new_outcome": Outcome.from_json(data["new_outcome"]),
+                "all_on_old": Outcome.from_json(data["all_on_old"]),
+                "hunks": tuple(HunkRecord.from_json(h) for h in data["hunks"]),
+                "minimal_fix": tuple(data["minimal_fix"]),
+                "minimal_outcome": Outcome.from_json(data["minimal_outcome"]),
+                "search": tuple(SearchStep(**s) for s in data["search"]),
+                "poisoned": tuple(PoisonedTurn(**p) for p in data["poisoned"]),
+            }
+        )
+
+
+def ranges(numbers: Sequence[int]) -> str:
+    """``1,2,3,7`` as ``1-3,7``."""
+    parts: list[str] = []
+    for number in sorted(numbers):
+        if parts and "-" not in parts[-1] and int(parts[-1]) == number - 1:
+            parts[-1] = f"{parts[-1]}-{number}"
+        elif parts and "-" in parts[-1] and int(parts[-1].split("-")[1]) == number - 1:
+            parts[-1] = f"{parts[-1].split('-')[0]}-{number}"
+        else:
+            parts.append(str(number))
+    return ",".join(parts)
+
+
+# ---------------------------------------------------------------------------- the experiments
+
+
+def poisoned_turns(
+    pythons: Mapping[str, str | None],
+) -> tuple[PoisonedTurn, ...]:
+    """The next turn, per SDK (its interpreter; None: this one), on a copy of a store this
+    process's release poisoned (pause with compaction on, approve, resume), scripted model."""
+    from ..analysis.pairing import orphan_outputs
+    from ..doctor.verdict import judge
+    from ..study.capture import sdk_version
+    from ..study.driver import Ask, Decide, Resume, Setup, converse
+    from ..study.harness import FINISHED, NEXT_ANSWER, PENDING_CALL, QUESTIONS
+    from ..study.worker import Worker
+
+    if sdk_version() != PINNED:
+        raise MechanismError(f"the poisoned store is made by {PINNED}, not {sdk_version()}")
+    found = []
+    with tempfile.TemporaryDirectory(prefix="approval-compaction-anatomy-") as folder:
+        store = Path(folder) / "poisoned.db"
+        paused = converse(Setup(), [Ask(QUESTIONS[0], (PENDING_CALL,), stage="pause")], store)
+        converse(Setup(), [Decide(), Resume((FINISHED,))], store, state=paused.state)
+        for index, (label, python) in enumerate(pythons.items()):
+            copy = Path(folder) / f"copy-{index}.db"
+            shutil.copyfile(store, copy)
+            steps = [Ask(QUESTIONS[1], (NEXT_ANSWER,))]
+            if python is None:
+                turn = converse(Setup(), steps, copy)
+            else:
+                with Worker(python, environments.isolated_environ()) as worker:
+                    turn = converse(Setup(), steps, copy, worker=worker)
+            stage = turn.stage("next_turn")
+            sent = [item for request in stage.model_inputs for item in request]
+            fed = {key for request in stage.compaction_inputs for key in orphan_outputs(request)}
+            found.append(
+                PoisonedTurn(
+                    sdk=label,
+                    compaction_requests=len(stage.compaction_inputs),
+                    compaction_input_orphans=" ".join(sorted(fed)),
+                    model_input_orphans=" ".join(orphan_outputs(sent)),
+                    stored_after=judge("s", stage.stored).verdict,
+                )
+            )
+    return tuple(found)
+
+
+def anatomy(envs: Path, report: Report = print, lab: Lab | None = None) -> Anatomy:
+    """Run every experiment (many patched runs: minutes); ``lab`` keeps the timings."""
+    old_env = environments.release_environment(PINNED, envs, create=False)
+    new_env = environments.release_environment(NEWEST, envs, create=False)
+    files = path_files()
+    before, after = sources(old_env, files), sources(new_env, files)
+    hunks = [h for name in files for h in split(name, before[name], after[name])]
+    lab = lab or Lab(envs, report)
+
+    def applied(chosen: Sequence[Hunk]) -> dict[str, str]:
+        return {n: compose(before[n], [h for h in chosen if h.path == n]) for n in files}
+
+    def on_old(chosen: Sequence[Hunk], label: str) -> Outcome:
+        return lab.run(PINNED, patch_text(before, applied(chosen)), label)
+
+    old_outcome = lab.run(PINNED, "", PINNED)
+    new_outcome = lab.run(NEWEST, "", NEWEST)
+    all_on_old = on_old(hunks, f"{PINNED} + all {len(hunks)} hunks")
+    reverted, runs_before = {}, lab.runs
+    for hunk in hunks:
+        rest = [h for h in hunks if h is not hunk]
+        reverted[hunk.name] = lab.run(NEWEST, patch_text(after, applied(rest)), f"- {hunk.name}")
+    ablation_runs = lab.runs - runs_before
+    verdicts = {FIXED: FAIL, BUG: PASS, UNRESOLVED: UNRESOLVED}
+
+    def test(chosen: list[Hunk]) -> Verdict:
+        label = f"{PINNED} + {ranges([hunks.index(h) + 1 for h in chosen])}"
+        return verdicts[on_old(chosen, label).verdict]
+
+    started, runs_before = time.monotonic(), lab.runs
+    minimal, search = ddmin(hunks, test)
+    lab.timings["ddmin"] = (time.monotonic() - started, lab.runs - runs_before)
+    minimal_outcome = on_old(minimal, "the minimal fix")
+    one_minimal = minimal_outcome.verdict == FIXED and all(
+        on_old([h for h in minimal if h is not left], f"the fix - {left.name}").verdict != FIXED
+        for left in minimal
+    )
+    minimal_patch = patch_text(before, applied(minimal))
+    fix = Patched(PINNED, (patch_from_text("minimal-fix.diff", minimal_patch),))
+    with throwaway_environment(fix, envs) as fixed_env:
+        poisoned = poisoned_turns(
+            {PINNED: None, "the minimal fix": str(fixed_env.python), NEWEST: str(new_env.python)}
+        )
+    return Anatomy(
+        old=PINNED,
+        new=NEWEST,
+        files=files,
+        old_outcome=old_outcome,
+        new_outcome=new_outcome,
+        all_on_old=all_on_old,
+        hunks=tuple(
+            HunkRecord(
+                name=h.name,
+                path=h.path,
+                span=h.span,
+                first_line=h.first_line,
+                patch=patch_text(before, applied([h])),
+                reverted=reverted[h.name],
+                in_minimal_fix=h in minimal,
+            )
+            for h in hunks
+        ),
+        minimal_fix=tuple(h.name for h in minimal),
+        minimal_patch=minimal_patch,
+        minimal_outcome=minimal_outcome,
+        one_minimal=one_minimal,
+        search=tuple(
+            SearchStep(ranges([hunks.index(h) + 1 for h in chosen]), verdict)
+            for chosen, verdict in search.tests
+        ),
+        ablation_runs=ablation_runs,
+        poisoned=poisoned,
+    )
+
+
+def write_anatomy(found: Anatomy, path: Path = paths.DATA_FILES.fix_anatomy) -> None:
+    write_json(path, asdict(found))
+
+
+def load_anatomy(path: Path = paths.DATA_FILES.fix_anatomy) -> Anatomy:
+    """The committed anatomy (``make fix-anatomy``)."""
+    return read_json(path, Anatomy.from_json)
+
+
+def command(args: argparse.Namespace) -> int:
+    """``fix-anatomy``: run the experiments and write the record; say how long the search took."""
+    envs = Path(args.envs) if args.envs else environments.default_envs()
+    output = Path(args.output)
+    started = time.monotonic()
+    lab = Lab(envs, report=lambda line: print(line, file=sys.stderr))
+    found = anatomy(envs, lab=lab)
+    took = time.monotonic() - started
+    write_anatomy(found, output)
+    shown = output.relative_to(paths.ROOT) if output.is_relative_to(paths.ROOT) else output
+    search_time, search_runs = lab.timings["ddmin"]
+    print(
+        f"wrote {shown}: minimal fix {', '.join(found.minimal_fix)}; ddmin tried "
+        f"{found.search_runs} sets ({search_runs} patched runs, {search_time:.0f} s), the "
+        f"ablation {found.ablation_runs} runs; {lab.runs} patched runs, {took:.0f} s in all"
+    )
+    return 0
