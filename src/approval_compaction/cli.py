@@ -64,11 +64,9 @@ def _patched(args: argparse.Namespace) -> Any:
     if not getattr(args, "patch", None) and not getattr(args, "sdk", None):
         return None
     from .mechanism.catalogue import PINNED
-    from .releases.patched import from_arguments
+    from .releases.patched import from_namespace
 
-    if getattr(args, "fix", False):
-        raise InvestigationError("--fix runs the workaround on a release: not with --patch/--sdk")
-    return from_arguments(args.patch, args.sdk, getattr(args, "release", None), PINNED)
+    return from_namespace(args, PINNED)
 
 
 def _patched_matrix(args: argparse.Namespace, patched: Any) -> int:
@@ -252,8 +250,12 @@ def parser() -> argparse.ArgumentParser:
     mechanism = add(
         "mechanism", _lazy(".mechanism.command"), "write data/mechanism.json: SDK source, traces"
     )
-    mechanism.add_argument("--output", default=str(paths.DATA_FILES.mechanism))
+    mechanism.add_argument(
+        "--output",
+        help="the record (default: data/mechanism.json; patched: beside its environment)",
+    )
     mechanism.add_argument("--envs", help="the sweep's environment folder (default: its cache)")
+    patch_options(mechanism)
     anatomy = add(
         "fix-anatomy",
         _lazy(".mechanism.anatomy"),

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import re
 import shutil
 import sys
 import tempfile
@@ -36,7 +37,7 @@ from ..releases.patched import Patched, patch_from_text, site_packages, throwawa
 from ..releases.sweep import ReleaseRecord, release_records, run_probe
 from .catalogue import CATALOGUE, NEWEST, PINNED
 from .ddmin import FAIL, PASS, UNRESOLVED, Verdict, ddmin
-from .hunks import Hunk, compose, patch_text, split
+from .hunks import Hunk, compose, mentions, patch_text, split
 from .record import MechanismError
 
 FIXED, BUG = "fixed", "bug"  # an outcome's verdict, with UNRESOLVED
@@ -117,7 +118,8 @@ class Lab:
 @dataclass(frozen=True)
 class HunkRecord:
     """One hunk: where it is, its own patch (the older release plus this hunk alone), what
-    reverting it alone from the newer release does, and whether the minimal fix holds it."""
+    reverting it alone from the newer release does and, when that does not run, reverting it
+    with the hunks that need it (``together``: their names); whether the minimal fix holds it."""
 
     name: str
     path: str
@@ -125,11 +127,20 @@ class HunkRecord:
     first_line: str
     patch: str
     reverted: Outcome
+    together: tuple[str, ...]
+    reverted_together: Outcome
     in_minimal_fix: bool
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> HunkRecord:
-        return cls(**data | {"reverted": Outcome.from_json(data["reverted"])})
+        return cls(
+            **data
+            | {
+                "reverted": Outcome.from_json(data["reverted"]),
+                "together": tuple(data["together"]),
+                "reverted_together": Outcome.from_json(data["reverted_together"]),
+            }
+        )
 
 
 @dataclass(frozen=True)
@@ -253,6 +264,30 @@ def poisoned_turns(
     return tuple(found)
 
 
+NAMED = re.compile(r"(?:name|argument) '(\w+)'")  # what a revert's NameError, ImportError misses
+ROUNDS = 6  # at most this many widenings of one revert
+
+
+def revert_with_needs(
+    hunk: Hunk,
+    hunks: Sequence[Hunk],
+    alone: Outcome,
+    revert: Callable[[Sequence[Hunk]], Outcome],
+) -> tuple[list[Hunk], Outcome]:
+    """A revert that does not run, widened: while the run names what it misses (a
+    ``NameError``, an ``ImportError``, an unexpected argument), the hunks whose added lines use
+    that name are reverted too. The group and its outcome (the hunk alone when it ran)."""
+    group, found = [hunk], alone
+    for _ in range(ROUNDS):
+        named = NAMED.search(found.reason) if found.verdict == UNRESOLVED else None
+        more = [h for h in hunks if named and h not in group and mentions(h, named.group(1))]
+        if not more:
+            break
+        group = sorted([*group, *more], key=hunks.index)
+        found = revert(group)
+    return group, found
+
+
 def anatomy(envs: Path, report: Report = print, lab: Lab | None = None) -> Anatomy:
     """Run every experiment (many patched runs: minutes); ``lab`` keeps the timings."""
     old_env = environments.release_environment(PINNED, envs, create=False)
@@ -271,10 +306,17 @@ def anatomy(envs: Path, report: Report = print, lab: Lab | None = None) -> Anato
     old_outcome = lab.run(PINNED, "", PINNED)
     new_outcome = lab.run(NEWEST, "", NEWEST)
     all_on_old = on_old(hunks, f"{PINNED} + all {len(hunks)} hunks")
-    reverted, runs_before = {}, lab.runs
-    for hunk in hunks:
-        rest = [h for h in hunks if h is not hunk]
-        reverted[hunk.name] = lab.run(NEWEST, patch_text(after, applied(rest)), f"- {hunk.name}")
+
+    def revert(group: Sequence[Hunk]) -> Outcome:
+        rest = [h for h in hunks if h not in group]
+        label = f"{NEWEST} - " + ranges([hunks.index(h) + 1 for h in group])
+        return lab.run(NEWEST, patch_text(after, applied(rest)), label)
+
+    runs_before = lab.runs
+    reverted = {hunk.name: revert([hunk]) for hunk in hunks}
+    together = {
+        hunk.name: revert_with_needs(hunk, hunks, reverted[hunk.name], revert) for hunk in hunks
+    }
     ablation_runs = lab.runs - runs_before
     verdicts = {FIXED: FAIL, BUG: PASS, UNRESOLVED: UNRESOLVED}
 
@@ -311,6 +353,8 @@ def anatomy(envs: Path, report: Report = print, lab: Lab | None = None) -> Anato
                 first_line=h.first_line,
                 patch=patch_text(before, applied([h])),
                 reverted=reverted[h.name],
+                together=tuple(g.name for g in together[h.name][0] if g is not h),
+                reverted_together=together[h.name][1],
                 in_minimal_fix=h in minimal,
             )
             for h in hunks

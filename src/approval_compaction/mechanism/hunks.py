@@ -4,9 +4,10 @@ be applied or left out one by one.
 ``split`` compares a file's two versions with ``difflib`` (no context) and turns each changed
 block into hunks. A block whose added (or removed) side holds several paragraphs, each its own
 statement led by its comment, is cut at them (a new paragraph starts at the block's outermost
-indentation, after a blank line or where a comment follows code): so 0.24.0's rewrite of the
-pairing check and the hosted-MCP check it added beside it are two hunks, not one. The removed
-and added paragraphs are paired in order; what is left over is removed or added alone.
+indentation, after a blank line or where a comment follows code, never inside a string): so
+0.24.0's rewrite of the pairing check and the hosted-MCP check it added beside it are two
+hunks, not one. The removed and added paragraphs are paired in order; what is left over is
+removed or added alone.
 
 Every hunk is an edit of the older file (replace its lines ``old_start:old_end`` with
 ``new_lines``), so any set of hunks makes a file: ``compose`` builds it, ``patch_text`` writes
@@ -17,7 +18,10 @@ the set as a unified diff with the SDK repository's paths (``src/agents/...``) t
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping, Sequence
+import io
+import re
+import tokenize
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 
@@ -66,9 +70,23 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip())
 
 
-def paragraphs(lines: Sequence[str]) -> list[tuple[int, int]]:
+def in_strings(text: str) -> set[int]:
+    """The lines (0-based) that continue a string begun on an earlier line: a docstring's body,
+    where no paragraph may start. A file that does not tokenize has none."""
+    inside: set[int] = set()
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.STRING and token.end[0] > token.start[0]:
+                inside.update(range(token.start[0], token.end[0]))  # rows are 1-based
+    except (tokenize.TokenError, SyntaxError):
+        return set()
+    return inside
+
+
+def paragraphs(lines: Sequence[str], inside: Collection[int] = ()) -> list[tuple[int, int]]:
     """A block of changed lines cut into paragraphs at its outermost indentation: a line there
-    starts one after a blank line, or when it is a comment and the line before is code."""
+    starts one after a blank line, or when it is a comment and the line before is code; never
+    at a line in ``inside`` (positions in the block that continue a string)."""
     filled = [line for line in lines if line.strip()]
     if not filled:
         return [(0, len(lines))] if lines else []
@@ -76,7 +94,7 @@ def paragraphs(lines: Sequence[str]) -> list[tuple[int, int]]:
     starts = [0]
     for index in range(1, len(lines)):
         line, before = lines[index], lines[index - 1]
-        if not line.strip() or _indent(line) != outer:
+        if not line.strip() or _indent(line) != outer or index in inside:
             continue
         comment_after_code = line.lstrip().startswith("#") and not before.lstrip().startswith("#")
         if not before.strip() or comment_after_code:
@@ -88,12 +106,14 @@ def paragraphs(lines: Sequence[str]) -> list[tuple[int, int]]:
 def split(path: str, old: str, new: str) -> list[Hunk]:
     """The hunks that turn ``old`` into ``new`` (the file's text in two releases)."""
     a, b = old.splitlines(keepends=True), new.splitlines(keepends=True)
+    strings_a, strings_b = in_strings(old), in_strings(new)
     found: list[Hunk] = []
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             continue
-        removed, added = paragraphs(a[i1:i2]), paragraphs(b[j1:j2])
+        removed = paragraphs(a[i1:i2], {i - i1 for i in strings_a if i1 <= i < i2})
+        added = paragraphs(b[j1:j2], {j - j1 for j in strings_b if j1 <= j < j2})
         for index in range(max(len(removed), len(added))):
             r1, r2 = removed[index] if index < len(removed) else (i2 - i1, i2 - i1)
             s1, s2 = added[index] if index < len(added) else (j2 - j1, j2 - j1)
@@ -146,3 +166,9 @@ def patch_text(before: Mapping[str, str], after: Mapping[str, str]) -> str:
         parts += [line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
                   for line in diff]  # fmt: skip
     return "".join(parts)
+
+
+def mentions(hunk: Hunk, name: str) -> bool:
+    """Whether the hunk's added lines use ``name`` (as a whole word)."""
+    word = re.compile(rf"\b{re.escape(name)}\b")
+    return any(word.search(line) for line in hunk.new_lines)

@@ -218,3 +218,22 @@ def era_stages(versions: Sequence[str]) -> pd.DataFrame:
         columns[f"{version} user saw"] = {s.name: s.outcome.split(" - ")[0] for s in stages}
         columns[f"{version} warning"] = {s.name: _warnings(s.warnings) for s in stages}
     return pd.DataFrame(columns).rename_axis("stage")
+
+
+def boundary_frame(versions: Sequence[str]) -> pd.DataFrame:
+    """The report's case across each boundary, in several recorded releases: per stage the
+    compaction requests, what the ownership gate saw at each append and compaction (the
+    generation the run read at, or holds, against the session's), and the warning logged."""
+    record = load_record()
+    rows = {}
+    for version in versions:
+        for boundary, trace in record.release(version).traces.items():
+            for stage in trace.stages:
+                rows[(version, boundary, stage.name)] = {
+                    "compaction requests": stage.compaction_requests,
+                    "the ownership gate saw": "; ".join(trace.generations.get(stage.name, ()))
+                    or NOT_CALLED,
+                    "warnings": _warnings(stage.warnings),
+                }
+    frame = pd.DataFrame.from_dict(rows, orient="index")
+    return frame.rename_axis(["release", "boundary", "stage"])

@@ -202,6 +202,17 @@ def from_arguments(
     return Patched(base, files, tree)
 
 
+def from_namespace(args: Any, pinned: str) -> Patched | None:
+    """The ``Patched`` a command's ``--patch``, ``--sdk`` and ``--release`` name (None: the
+    release as published); ``--fix`` (the workaround on a release) is refused beside them."""
+    patches, sdk = getattr(args, "patch", None), getattr(args, "sdk", None)
+    if not patches and not sdk:
+        return None
+    if getattr(args, "fix", False):
+        raise PatchError("--fix runs the workaround on a release: not with --patch/--sdk")
+    return from_arguments(patches, sdk, getattr(args, "release", None), pinned)
+
+
 # ---------------------------------------------------------------------------- the scratch copy
 
 
