@@ -293,7 +293,10 @@ def parser() -> argparse.ArgumentParser:
     cross.add_argument(
         "--sweep", default=str(paths.DATA_FILES.sweep), help="the sweep's results JSON"
     )
-    cross.add_argument("--folder", default=str(paths.DATA))
+    cross.add_argument(
+        "--folder", help="where to write (default: data/; patched: beside its environment)"
+    )
+    patch_options(cross)
 
     upstream = add(
         "upstream-suite",
@@ -307,7 +310,10 @@ def parser() -> argparse.ArgumentParser:
     upstream.add_argument("--workers", type=int, default=2, help="pytest-xdist workers")
     upstream.add_argument("--root", help="folder for the checkouts (default: the cache)")
     upstream.add_argument("--write", action="store_true", help="write the results under --folder")
-    upstream.add_argument("--folder", default=str(paths.DATA))
+    upstream.add_argument(
+        "--folder", help="where --write writes (default: data/; patched: beside its environment)"
+    )
+    patch_options(upstream, release=False)
 
     explore = add(
         "explore",
@@ -322,7 +328,10 @@ def parser() -> argparse.ArgumentParser:
     explore.add_argument("--kinds", help="tool kinds, comma-separated (default: all available)")
     explore.add_argument("--boundaries", default="memory,json,process")
     explore.add_argument("--database", action="store_true", help="keep hypothesis's database")
-    explore.add_argument("--folder", default=str(paths.DATA))
+    explore.add_argument(
+        "--folder", help="where to write (default: data/; patched: beside its environment)"
+    )
+    patch_options(explore, release=False)
     replay = explore.add_subparsers(dest="explore_command").add_parser(
         "replay", help="rerun a saved counterexample and show it step by step"
     )

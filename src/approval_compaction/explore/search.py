@@ -51,6 +51,7 @@ class Options:
     boundaries: tuple[str, ...] = ("memory", "json", "process")
     database: str | None = None  # a folder for hypothesis's example database
     invariants: tuple[str, ...] = ()  # the invariants whose violation fails (empty: all)
+    patch: str = ""  # the label of the patch this release runs with (``releases.patched``)
 
 
 @dataclass(frozen=True)
@@ -102,6 +103,7 @@ class SearchResult:
     invariants: tuple[str, ...]
     tally: dict[str, int]
     findings: tuple[Finding, ...] = field(default=())
+    patch: str = ""  # the patch's label on a patched SDK (written only then)
 
     @property
     def holds(self) -> list[str]:
@@ -122,7 +124,7 @@ class SearchResult:
             "invariants": list(self.invariants),
             "tally": dict(sorted(self.tally.items())),
             "findings": [f.to_json() for f in self.findings],
-        }
+        } | ({"patch": self.patch} if self.patch else {})
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SearchResult:
@@ -138,6 +140,7 @@ class SearchResult:
             tuple(data["invariants"]),
             {str(k): int(v) for k, v in data["tally"].items()},
             tuple(Finding.from_json(f) for f in data["findings"]),
+            str(data.get("patch", "")),
         )
 
 
@@ -248,6 +251,7 @@ def _search(options: Options) -> SearchResult:
         INVARIANTS,
         dict(setup.tally),
         tuple(findings),
+        options.patch,
     )
 
 

@@ -28,17 +28,18 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import paths
 from ..formats.records import read_json, write_json
 from ..releases import environments
-from ..releases.patched import Patched, patch_from_text, site_packages, throwaway_environment
-from ..releases.sweep import ReleaseRecord, release_records, run_probe
 from .catalogue import CATALOGUE, NEWEST, PINNED
 from .ddmin import FAIL, PASS, UNRESOLVED, Verdict, ddmin
 from .hunks import Hunk, compose, mentions, patch_text, split
 from .record import MechanismError
+
+if TYPE_CHECKING:  # the notebook reads the record without the sweep's imports (tqdm)
+    from ..releases.sweep import ReleaseRecord
 
 FIXED, BUG = "fixed", "bug"  # an outcome's verdict, with UNRESOLVED
 Report = Callable[[str], None]
@@ -51,6 +52,8 @@ def path_files() -> tuple[str, ...]:
 
 def sources(env: environments.Environment, files: Sequence[str]) -> dict[str, str]:
     """The files' text in a release's environment."""
+    from ..releases.patched import site_packages
+
     site = site_packages(env.folder)
     return {name: (site / name).read_text() for name in files}
 
@@ -96,6 +99,9 @@ class Lab:
 
     def run(self, base: str, patch: str, label: str) -> Outcome:
         """The cases on ``base`` with ``patch`` (a unified diff; empty: the release as is)."""
+        from ..releases.patched import Patched, patch_from_text, throwaway_environment
+        from ..releases.sweep import release_records, run_probe
+
         key = hashlib.sha256(f"{base}\0{patch}".encode()).hexdigest()
         if key in self.seen:
             return self.seen[key]
@@ -290,6 +296,8 @@ def revert_with_needs(
 
 def anatomy(envs: Path, report: Report = print, lab: Lab | None = None) -> Anatomy:
     """Run every experiment (many patched runs: minutes); ``lab`` keeps the timings."""
+    from ..releases.patched import Patched, patch_from_text, throwaway_environment
+
     old_env = environments.release_environment(PINNED, envs, create=False)
     new_env = environments.release_environment(NEWEST, envs, create=False)
     files = path_files()

@@ -91,13 +91,13 @@ def _generation(frame: FrameType) -> object:
 
 def _append_view(frame: FrameType) -> str:
     expected = frame.f_locals.get("expected_generation")
-    return f"append: the run read at {expected}, the session is at {_generation(frame)}"
+    return f"append: run read at {expected}, session at {_generation(frame)}"
 
 
 def _gate_view(frame: FrameType) -> str:
     wrapper = frame.f_locals.get("wrapper")
     held = getattr(wrapper, "_session_compaction_generation", "nothing")
-    return f"gate: the run holds {held}, the session is at {_generation(frame)}"
+    return f"gate: run holds {held}, session at {_generation(frame)}"
 
 
 VIEWS: dict[str, Callable[[FrameType], str]] = {APPEND: _append_view, GATE: _gate_view}

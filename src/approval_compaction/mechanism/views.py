@@ -3,8 +3,10 @@
 ``excerpt`` shows one function as its marked lines with their real line numbers (``▶`` flags a
 marked line, ``…`` a gap), each mark's reason, and the whole function folded in ``<details>``;
 ``source_diff`` shows the same function in two releases as a unified diff numbered by file line;
-``trace_frame`` and ``stage_frame`` show the traced run; ``check_block`` finds the block the
-pairing check runs under (``findings.mechanism`` states the finding from it). Every view returns
+``trace_frame`` and ``stage_frame`` show the traced run, ``boundary_frame`` it across both
+boundaries with what the ownership gate saw; ``check_block`` finds the block the pairing check
+runs under (``findings.mechanism`` states the finding from it); ``anatomy_frame`` shows the
+fix taken apart by experiment (``anatomy``). Every view returns
 markdown text or a frame; the notebook wraps text in ``IPython.display.Markdown``.
 """
 
@@ -17,6 +19,7 @@ import pandas as pd
 
 from ..formats.markdown import code, escape, fence
 from ..study.capture import STAGES
+from .anatomy import BUG, FIXED, Anatomy, Outcome
 from .catalogue import CATALOGUE, Function, Mark, Step, entry
 from .record import MechanismError, load_record
 from .source import PRESENT, Extract, enclosing, mark_lines, numbered
@@ -237,3 +240,43 @@ def boundary_frame(versions: Sequence[str]) -> pd.DataFrame:
                 }
     frame = pd.DataFrame.from_dict(rows, orient="index")
     return frame.rename_axis(["release", "boundary", "stage"])
+
+
+def outcome_word(found: Outcome) -> str:
+    """An experiment's outcome in a few words, for a table cell."""
+    if found.verdict == FIXED:
+        return "every case holds"
+    if found.verdict == BUG:
+        return f"bug: {len(found.cases)} cases violate {len(found.violated)} invariants"
+    reason = found.reason.removeprefix("import agents failed: ")
+    return f"does not run ({reason[:60]}{'…' if len(reason) > 60 else ''})"
+
+
+def anatomy_frame(found: Anatomy) -> pd.DataFrame:
+    """Each hunk of the diff on the bug's path: its lines, its first changed line, what
+    reverting it from the newer release does (alone, and with the hunks that need it when it
+    does not run alone), and whether the minimal fix holds it."""
+    rows = {}
+    for hunk in found.hunks:
+        together = "—"
+        if hunk.together:
+            names = ", ".join("#" + name.rsplit("#", 1)[1] for name in hunk.together)
+            together = f"with {names}: {outcome_word(hunk.reverted_together)}"
+        rows[hunk.name] = {
+            "lines": hunk.span,
+            "first changed line": hunk.first_line[:70],
+            f"reverted alone from {found.new}": outcome_word(hunk.reverted),
+            "reverted with what needs it": together,
+            "in the minimal fix": "yes" if hunk.in_minimal_fix else "",
+        }
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("hunk")
+
+
+def not_the_fix(found: Anatomy) -> list[str]:
+    """The hunks shown to change no verdict: reverted from the newer release (alone, or with
+    the hunks that need it), every case still holds."""
+    return [
+        h.name
+        for h in found.hunks
+        if not h.in_minimal_fix and FIXED in (h.reverted.verdict, h.reverted_together.verdict)
+    ]
