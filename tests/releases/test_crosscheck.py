@@ -134,3 +134,16 @@ def test_write_summarises_one_row_per_release(tmp_path: Path) -> None:
 def test_test_file_is_the_sdk_style_regression_test() -> None:
     assert TEST_FILE.exists()
     assert "def test_compaction_keeps_pending_approval_call_paired" in TEST_FILE.read_text()
+
+
+def test_crosscheck_patched_records_carry_the_patch_and_a_released_reader_refuses_them(
+    tmp_path: Path,
+) -> None:
+    from approval_compaction.formats.records import RecordsError
+    from approval_compaction.releases.crosscheck import CrossRecord, PatchedCross, load, write
+
+    row = CrossRecord("0.23.1", "run", "approve", "holds", "passed", "passed", True)
+    labelled = PatchedCross(**{**row.__dict__, "patch": "fix.diff sha256:ab"})
+    write([labelled], tmp_path, PatchedCross)
+    with pytest.raises(RecordsError, match="unexpected patch"):
+        load(tmp_path / "fix-releases.json")

@@ -294,53 +294,86 @@ def revert_with_needs(
     return group, found
 
 
-def anatomy(envs: Path, report: Report = print, lab: Lab | None = None) -> Anatomy:
-    """Run every experiment (many patched runs: minutes); ``lab`` keeps the timings."""
-    from ..releases.patched import Patched, patch_from_text, throwaway_environment
+@dataclass(frozen=True)
+class PathDiff:
+    """The files on the bug's path in the two releases, and the hunks between them."""
 
+    files: tuple[str, ...]
+    before: dict[str, str]
+    after: dict[str, str]
+    hunks: tuple[Hunk, ...]
+
+    def applied(self, chosen: Sequence[Hunk]) -> dict[str, str]:
+        """The older release's files with the chosen hunks."""
+        return {n: compose(self.before[n], [h for h in chosen if h.path == n]) for n in self.files}
+
+    def on_old(self, chosen: Sequence[Hunk]) -> str:
+        """The chosen hunks as a patch of the older release."""
+        return patch_text(self.before, self.applied(chosen))
+
+    def reverted(self, group: Sequence[Hunk]) -> str:
+        """The newer release without the group's hunks, as a patch of the newer release."""
+        return patch_text(self.after, self.applied([h for h in self.hunks if h not in group]))
+
+    def numbers(self, chosen: Sequence[Hunk]) -> str:
+        return ranges([self.hunks.index(h) + 1 for h in chosen])
+
+
+def path_diff(envs: Path) -> PathDiff:
+    """The hunks of the pinned-to-newest diff of the path's files, from the cached releases."""
     old_env = environments.release_environment(PINNED, envs, create=False)
     new_env = environments.release_environment(NEWEST, envs, create=False)
     files = path_files()
     before, after = sources(old_env, files), sources(new_env, files)
-    hunks = [h for name in files for h in split(name, before[name], after[name])]
+    hunks = tuple(h for name in files for h in split(name, before[name], after[name]))
+    return PathDiff(files, before, after, hunks)
+
+
+def search_minimal_fix(diff: PathDiff, lab: Lab) -> tuple[list[Hunk], list[tuple[str, Verdict]]]:
+    """Ddmin over the hunks applied to the older release: the 1-minimal set that fixes every
+    case, and each set it tried (as hunk numbers) with its verdict. ``lab.timings["ddmin"]``
+    keeps its wall time and patched runs."""
+    verdicts = {FIXED: FAIL, BUG: PASS, UNRESOLVED: UNRESOLVED}
+
+    def test(chosen: list[Hunk]) -> Verdict:
+        label = f"{PINNED} + {diff.numbers(chosen)}"
+        return verdicts[lab.run(PINNED, diff.on_old(chosen), label).verdict]
+
+    started, runs_before = time.monotonic(), lab.runs
+    minimal, search = ddmin(list(diff.hunks), test)
+    lab.timings["ddmin"] = (time.monotonic() - started, lab.runs - runs_before)
+    return minimal, [(diff.numbers(chosen), verdict) for chosen, verdict in search.tests]
+
+
+def anatomy(envs: Path, report: Report = print, lab: Lab | None = None) -> Anatomy:
+    """Run every experiment (many patched runs: minutes); ``lab`` keeps the timings."""
+    from ..releases.patched import Patched, patch_from_text, throwaway_environment
+
+    diff = path_diff(envs)
+    hunks = list(diff.hunks)
     lab = lab or Lab(envs, report)
 
-    def applied(chosen: Sequence[Hunk]) -> dict[str, str]:
-        return {n: compose(before[n], [h for h in chosen if h.path == n]) for n in files}
-
     def on_old(chosen: Sequence[Hunk], label: str) -> Outcome:
-        return lab.run(PINNED, patch_text(before, applied(chosen)), label)
+        return lab.run(PINNED, diff.on_old(chosen), label)
+
+    def revert(group: Sequence[Hunk]) -> Outcome:
+        return lab.run(NEWEST, diff.reverted(group), f"{NEWEST} - {diff.numbers(group)}")
 
     old_outcome = lab.run(PINNED, "", PINNED)
     new_outcome = lab.run(NEWEST, "", NEWEST)
     all_on_old = on_old(hunks, f"{PINNED} + all {len(hunks)} hunks")
-
-    def revert(group: Sequence[Hunk]) -> Outcome:
-        rest = [h for h in hunks if h not in group]
-        label = f"{NEWEST} - " + ranges([hunks.index(h) + 1 for h in group])
-        return lab.run(NEWEST, patch_text(after, applied(rest)), label)
-
     runs_before = lab.runs
     reverted = {hunk.name: revert([hunk]) for hunk in hunks}
-    together = {
-        hunk.name: revert_with_needs(hunk, hunks, reverted[hunk.name], revert) for hunk in hunks
-    }
+    together = {h.name: revert_with_needs(h, hunks, reverted[h.name], revert) for h in hunks}
     ablation_runs = lab.runs - runs_before
-    verdicts = {FIXED: FAIL, BUG: PASS, UNRESOLVED: UNRESOLVED}
-
-    def test(chosen: list[Hunk]) -> Verdict:
-        label = f"{PINNED} + {ranges([hunks.index(h) + 1 for h in chosen])}"
-        return verdicts[on_old(chosen, label).verdict]
-
-    started, runs_before = time.monotonic(), lab.runs
-    minimal, search = ddmin(hunks, test)
-    lab.timings["ddmin"] = (time.monotonic() - started, lab.runs - runs_before)
+    minimal, tried = search_minimal_fix(diff, lab)
     minimal_outcome = on_old(minimal, "the minimal fix")
     one_minimal = minimal_outcome.verdict == FIXED and all(
         on_old([h for h in minimal if h is not left], f"the fix - {left.name}").verdict != FIXED
         for left in minimal
     )
-    minimal_patch = patch_text(before, applied(minimal))
+    minimal_patch = diff.on_old(minimal)
+    new_env = environments.release_environment(NEWEST, envs, create=False)
     fix = Patched(PINNED, (patch_from_text("minimal-fix.diff", minimal_patch),))
     with throwaway_environment(fix, envs) as fixed_env:
         poisoned = poisoned_turns(
@@ -349,7 +382,7 @@ def anatomy(envs: Path, report: Report = print, lab: Lab | None = None) -> Anato
     return Anatomy(
         old=PINNED,
         new=NEWEST,
-        files=files,
+        files=diff.files,
         old_outcome=old_outcome,
         new_outcome=new_outcome,
         all_on_old=all_on_old,
@@ -359,7 +392,7 @@ def anatomy(envs: Path, report: Report = print, lab: Lab | None = None) -> Anato
                 path=h.path,
                 span=h.span,
                 first_line=h.first_line,
-                patch=patch_text(before, applied([h])),
+                patch=diff.on_old([h]),
                 reverted=reverted[h.name],
                 together=tuple(g.name for g in together[h.name][0] if g is not h),
                 reverted_together=together[h.name][1],
@@ -371,10 +404,7 @@ def anatomy(envs: Path, report: Report = print, lab: Lab | None = None) -> Anato
         minimal_patch=minimal_patch,
         minimal_outcome=minimal_outcome,
         one_minimal=one_minimal,
-        search=tuple(
-            SearchStep(ranges([hunks.index(h) + 1 for h in chosen]), verdict)
-            for chosen, verdict in search.tests
-        ),
+        search=tuple(SearchStep(numbers, verdict) for numbers, verdict in tried),
         ablation_runs=ablation_runs,
         poisoned=poisoned,
     )

@@ -1,0 +1,109 @@
+"""The anatomy of the fix: outcomes judged from a run's records, a revert that does not run
+widened by what it misses, and the committed record consistent with itself and the sources."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+from factories import release_record
+
+from approval_compaction.mechanism import anatomy
+from approval_compaction.mechanism.anatomy import (
+    BUG,
+    FIXED,
+    UNRESOLVED,
+    Outcome,
+    load_anatomy,
+    outcome,
+    ranges,
+    revert_with_needs,
+)
+from approval_compaction.mechanism.hunks import Hunk, compose
+from approval_compaction.releases import environments
+
+
+def test_anatomy_outcome_of_records() -> None:
+    holds = release_record(holds=True, status="holds")
+    broken = release_record(holds=False, status="violated", compaction="on")
+    failed = release_record(holds=None, status="error", detail="NameError: name 'x'")
+    assert outcome([holds]).verdict == FIXED
+    found = outcome([holds, broken])
+    assert found.verdict == BUG and found.violated == {broken.invariant: 1}
+    assert found.cases == ("/".join(broken.case_key),)
+    assert outcome([holds, failed]) == Outcome(UNRESOLVED, {}, (), "NameError: name 'x'")
+
+
+def test_anatomy_ranges_fold_runs_of_numbers() -> None:
+    assert ranges([1, 2, 3, 7, 9, 10]) == "1-3,7,9-10"
+    assert ranges([4]) == "4"
+
+
+def hunk(number: int, added: str) -> Hunk:
+    return Hunk("agents/x.py", number, number, number, number, (), (added,))
+
+
+def test_anatomy_a_revert_that_misses_a_name_takes_the_hunks_that_use_it() -> None:
+    """Reverting an import alone leaves its user broken; reverted with it, the cases hold."""
+    imports, uses, other = hunk(1, "from .y import helper\n"), hunk(2, "helper()\n"), hunk(3, "x\n")
+    hunks = [imports, uses, other]
+    asked: list[tuple[int, ...]] = []
+
+    def revert(group: Sequence[Hunk]) -> Outcome:
+        asked.append(tuple(h.number for h in group))
+        if imports in group and uses not in group:
+            return Outcome(UNRESOLVED, {}, (), "NameError: name 'helper' is not defined")
+        return Outcome(FIXED, {}, (), "")
+
+    alone = revert([imports])
+    group, found = revert_with_needs(imports, hunks, alone, revert)
+    assert [h.number for h in group] == [1, 2] and found.verdict == FIXED
+    assert asked == [(1,), (1, 2)]
+    assert revert_with_needs(other, hunks, revert([other]), revert) == (
+        [other],
+        Outcome(FIXED, {}, (), ""),
+    )
+
+
+@pytest.fixture(scope="module")
+def committed() -> anatomy.Anatomy:
+    return load_anatomy()
+
+
+def test_anatomy_record_the_releases_as_published_and_the_minimal_fix(
+    committed: anatomy.Anatomy,
+) -> None:
+    assert committed.old_outcome.verdict == BUG and committed.new_outcome.verdict == FIXED
+    assert committed.minimal_outcome.verdict == FIXED and committed.one_minimal
+    fix = {h.name for h in committed.hunks if h.in_minimal_fix}
+    assert fix == set(committed.minimal_fix) and fix
+    for hunk_record in committed.hunks:
+        if hunk_record.in_minimal_fix:  # reverting a hunk of the fix from 0.24.0 is not fixed
+            assert hunk_record.reverted.verdict != FIXED
+    assert committed.search[-1].verdict in ("pass", "fail", "unresolved")
+    assert committed.search_runs == len(committed.search) > 0
+
+
+def test_anatomy_record_the_minimal_fix_stops_compaction_on_a_poisoned_store(
+    committed: anatomy.Anatomy,
+) -> None:
+    turns = {turn.sdk: turn for turn in committed.poisoned}
+    assert turns[committed.old].compaction_requests > 0
+    assert turns[committed.old].compaction_input_orphans
+    for sdk in ("the minimal fix", committed.new):
+        assert turns[sdk].compaction_requests == 0 and turns[sdk].stored_after == "poisoned"
+
+
+def test_anatomy_record_hunks_are_those_of_the_cached_releases(
+    committed: anatomy.Anatomy,
+) -> None:
+    envs = environments.default_envs()
+    if not all((envs / v / "approval-compaction.json").exists() for v in ("0.23.1", "0.24.0")):
+        pytest.skip("no cached environments for 0.23.1 and 0.24.0: run `make sweep` first")
+    diff = anatomy.path_diff(envs)
+    assert [h.name for h in diff.hunks] == [h.name for h in committed.hunks]
+    assert diff.on_old([h for h in diff.hunks if h.name in committed.minimal_fix]) == (
+        committed.minimal_patch
+    )
+    assert {n: compose(diff.before[n], [h for h in diff.hunks if h.path == n]) for n in
+            diff.files} == diff.after  # fmt: skip
