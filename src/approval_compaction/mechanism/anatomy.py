@@ -74,11 +74,20 @@ class Outcome:
         return cls(**data | {"cases": tuple(data["cases"])})
 
 
+FILE_IN_PARENTHESES = re.compile(r" \(/[^)]*\)")  # an ImportError's "(/path/to/module.py)"
+
+
+def plain_reason(detail: str) -> str:
+    """Why a run did not run, on one line, without the scratch environment's paths (they are
+    temporary, and the record is committed)."""
+    return FILE_IN_PARENTHESES.sub("", " ".join(detail.split()))[:300]
+
+
 def outcome(rows: Sequence[ReleaseRecord]) -> Outcome:
     """The outcome of one run's records."""
     broken = [r for r in rows if r.holds is None]
     if broken:
-        return Outcome(UNRESOLVED, {}, (), " ".join(broken[0].detail.split())[:300])
+        return Outcome(UNRESOLVED, {}, (), plain_reason(broken[0].detail))
     violated: dict[str, int] = {}
     cases = set()
     for row in rows:
@@ -151,7 +160,8 @@ class HunkRecord:
 
 @dataclass(frozen=True)
 class SearchStep:
-    """One set ddmin tried: its hunks (as numbers in the list, ``1-3,7``) and the verdict."""
+    """One set ddmin tried: its hunks (as numbers in the list, ``1-3,7``) and what the cases
+    found on 0.23.1 with them: ``fixed``, ``bug`` or ``unresolved``."""
 
     hunks: str
     verdict: str
@@ -329,11 +339,12 @@ def path_diff(envs: Path) -> PathDiff:
     return PathDiff(files, before, after, hunks)
 
 
-def search_minimal_fix(diff: PathDiff, lab: Lab) -> tuple[list[Hunk], list[tuple[str, Verdict]]]:
+def search_minimal_fix(diff: PathDiff, lab: Lab) -> tuple[list[Hunk], list[tuple[str, str]]]:
     """Ddmin over the hunks applied to the older release: the 1-minimal set that fixes every
     case, and each set it tried (as hunk numbers) with its verdict. ``lab.timings["ddmin"]``
     keeps its wall time and patched runs."""
-    verdicts = {FIXED: FAIL, BUG: PASS, UNRESOLVED: UNRESOLVED}
+    verdicts = {FIXED: FAIL, BUG: PASS, UNRESOLVED: UNRESOLVED}  # ddmin looks for FAIL
+    words = {verdict: word for word, verdict in verdicts.items()}
 
     def test(chosen: list[Hunk]) -> Verdict:
         label = f"{PINNED} + {diff.numbers(chosen)}"
@@ -342,7 +353,7 @@ def search_minimal_fix(diff: PathDiff, lab: Lab) -> tuple[list[Hunk], list[tuple
     started, runs_before = time.monotonic(), lab.runs
     minimal, search = ddmin(list(diff.hunks), test)
     lab.timings["ddmin"] = (time.monotonic() - started, lab.runs - runs_before)
-    return minimal, [(diff.numbers(chosen), verdict) for chosen, verdict in search.tests]
+    return minimal, [(diff.numbers(chosen), words[verdict]) for chosen, verdict in search.tests]
 
 
 def anatomy(envs: Path, report: Report = print, lab: Lab | None = None) -> Anatomy:

@@ -253,16 +253,19 @@ def outcome_word(found: Outcome) -> str:
 
 
 def anatomy_frame(found: Anatomy) -> pd.DataFrame:
-    """Each hunk of the diff on the bug's path: its lines, its first changed line, what
-    reverting it from the newer release does (alone, and with the hunks that need it when it
-    does not run alone), and whether the minimal fix holds it."""
+    """Each hunk of the diff on the bug's path: its number (as the search names sets), its
+    lines, its first changed line, what reverting it from the newer release does (alone, and
+    with the hunks that need it, by number, when it does not run alone), and whether the
+    minimal fix holds it."""
+    number = {hunk.name: index for index, hunk in enumerate(found.hunks, start=1)}
     rows = {}
     for hunk in found.hunks:
         together = "—"
         if hunk.together:
-            names = ", ".join("#" + name.rsplit("#", 1)[1] for name in hunk.together)
+            names = ", ".join(str(number[name]) for name in hunk.together)
             together = f"with {names}: {outcome_word(hunk.reverted_together)}"
         rows[hunk.name] = {
+            "n": number[hunk.name],
             "lines": hunk.span,
             "first changed line": hunk.first_line[:70],
             f"reverted alone from {found.new}": outcome_word(hunk.reverted),
