@@ -89,3 +89,19 @@ def test_views_anatomy_frame_and_what_is_not_the_fix() -> None:
     by_name = {h.name: h for h in found.hunks}
     assert all(FIXED in (by_name[n].reverted.verdict, by_name[n].reverted_together.verdict)
                for n in others)  # fmt: skip
+
+
+def test_views_notebook_account_every_other_change_to_the_compaction_session_is_not_the_fix() -> (
+    None
+):
+    """Notebook 03 says the compaction session's other hunks (the hosted-MCP check, the atomic
+    replacement) change no verdict, and the fix is one hunk of that file."""
+    from approval_compaction.mechanism.anatomy import load_anatomy
+    from approval_compaction.mechanism.views import not_the_fix
+
+    found = load_anatomy()
+    session = [h.name for h in found.hunks if h.path.endswith("compaction_session.py")]
+    assert len(found.minimal_fix) == 1 and found.minimal_fix[0] in session
+    assert sorted(set(session) - set(found.minimal_fix)) == sorted(
+        n for n in not_the_fix(found) if n in session
+    )

@@ -280,8 +280,9 @@ def command(args: argparse.Namespace) -> int:
         folder = Path(args.folder) if args.folder else paths.DATA
         written = write(records, folder)
     for path in written:
-        print(f"wrote {path.relative_to(folder.parent)}")
+        print(f"wrote {path.relative_to(folder.parent) if patched is None else path}")
     disagree = [r for r in records if r.agrees is False]
     judged = [r for r in records if r.agrees is not None]
-    print(f"{len(judged) - len(disagree)} of {len(judged)} judged cases agree with the sweep")
+    against = "the sweep" if patched is None else "the patched matrix"
+    print(f"{len(judged) - len(disagree)} of {len(judged)} judged cases agree with {against}")
     return 0 if not disagree else 1

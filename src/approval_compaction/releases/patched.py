@@ -229,7 +229,8 @@ def site_packages(folder: Path) -> Path:
     return found[0]
 
 
-def _link_or_copy(source: str, target: str) -> None:
+def link_or_copy(source: str, target: str) -> None:
+    """A hard link to ``source`` at ``target`` (a copy where links cannot be made)."""
     try:
         os.link(source, target)
     except OSError:  # another file system, or links refused: a plain copy
@@ -247,7 +248,7 @@ def _copy_environment(source: Path, target: Path) -> None:
             return set(ignore_agents(folder, names))
         return set()
 
-    shutil.copytree(source, target, symlinks=True, copy_function=_link_or_copy, ignore=ignore)
+    shutil.copytree(source, target, symlinks=True, copy_function=link_or_copy, ignore=ignore)
     pycache = shutil.ignore_patterns("__pycache__")
     shutil.copytree(agents, site_packages(target) / "agents", ignore=pycache)
 

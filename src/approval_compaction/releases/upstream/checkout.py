@@ -132,17 +132,12 @@ def install_upstream_test(folder: Path, source: Path = UPSTREAM_TEST) -> str:
     return target.relative_to(folder).as_posix()
 
 
-def _link_or_copy(source: str, target: str) -> None:
-    try:
-        os.link(source, target)
-    except OSError:  # another file system: a plain copy
-        shutil.copy2(source, target)
-
-
 def _copy_checkout(source: Path, target: Path) -> None:
     """The checkout with its ``.venv`` hard-linked (never written here) and the rest copied."""
     shutil.copytree(source, target, symlinks=True, ignore=shutil.ignore_patterns(".venv"))
-    shutil.copytree(source / ".venv", target / ".venv", symlinks=True, copy_function=_link_or_copy)
+    from ..patched import link_or_copy
+
+    shutil.copytree(source / ".venv", target / ".venv", symlinks=True, copy_function=link_or_copy)
     for pth in (target / ".venv").glob("lib/python*/site-packages/*.pth"):
         text = pth.read_text()
         if str(source) in text:  # the editable install: point it at the copy's sources
