@@ -294,3 +294,21 @@ def test_patched_git_apply_takes_a_diff_written_by_git(tmp_path: Path) -> None:
     site = fake_release(tmp_path / "envs")
     patched.apply_patch(made, site, BASE)
     assert (site / "agents" / "__init__.py").read_text() == "VALUE = 2\n"
+
+
+def test_patched_read_patched_refuses_a_file_of_two_patches_or_a_release_row(
+    tmp_path: Path,
+) -> None:
+    from approval_compaction.releases.sweep import load_results
+
+    row = load_results(paths.DATA_FILES.sweep)[0]
+    one = patched.labelled([row], Patched(BASE, (patch_from_text("fix.diff", FIX),)))
+    two = patched.labelled([row], Patched(BASE, (patch_from_text("b.diff", FIX),)))
+    path = tmp_path / "mixed.json"
+    path.write_text(json.dumps([asdict(r) for r in one + two]))
+    with pytest.raises(PatchError) as raised:
+        read_patched(path)
+    assert "mix results of different SDKs" in str(raised.value) and "\n" not in str(raised.value)
+    path.write_text(json.dumps([asdict(one[0]), asdict(row)]))
+    with pytest.raises(InvestigationError, match="missing openai, patch, pydantic|missing patch"):
+        read_patched(path)

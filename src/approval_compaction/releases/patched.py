@@ -33,7 +33,7 @@ import tomllib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from .. import paths
 from ..errors import InvestigationError
@@ -46,6 +46,16 @@ PATCHED_FOLDER = "_patched"  # beside the release environments, in the user's ca
 MARKER = "approval-compaction-patch.json"
 APPLY_TIMEOUT_SECONDS = 120
 RELEASED = ""  # the label of a record from a release as published
+
+
+class Labelled(Protocol):
+    """A record of a patched run: it carries the patch's label."""
+
+    @property
+    def patch(self) -> str: ...
+
+
+R = TypeVar("R", bound=Labelled)
 
 
 class PatchError(InvestigationError):
@@ -384,14 +394,21 @@ def patched_matrix(
     return labelled(release_records(patched.base, run_probe(env, case)), patched)
 
 
-def read_patched(path: Path, label: str | None = None) -> list[PatchedRecord]:
-    """A patched matrix written by ``matrix --patch --format json``; a one-line error when it
-    holds released records, mixes patches, or (given ``label``) is another patch's."""
-    rows = read_records(path, PatchedRecord)
+def read_labelled(path: Path, schema: type[R], label: str | None = None) -> list[R]:
+    """The records of a patched run (``schema`` has a ``patch`` field); a one-line error when
+    the file holds a release's records (no ``patch``), mixes patches, or (given ``label``) is
+    another patch's."""
+    rows = read_records(path, schema)
     found = one_label((row.patch for row in rows), str(path))
     if label is not None and found != label:
         raise PatchError(f"{path} holds results of {found or 'a release'}, not of {label}")
     return rows
+
+
+def read_patched(path: Path, label: str | None = None) -> list[PatchedRecord]:
+    """A patched matrix written by ``matrix --patch --format json``; a one-line error when it
+    holds released records, mixes patches, or (given ``label``) is another patch's."""
+    return read_labelled(path, PatchedRecord, label)
 
 
 def patched_text(rows: Sequence[PatchedRecord], fmt: str, patched: Patched) -> str:

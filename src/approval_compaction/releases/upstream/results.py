@@ -100,6 +100,30 @@ def load(version: str, folder: Path = paths.DATA) -> SuiteResult:
     )
 
 
+def load_patched(version: str, folder: Path, label: str | None = None) -> SuiteResult:
+    """A patched SDK's results (``upstream-suite --patch --write``); a one-line error when a
+    file holds a release's records, or the three files do not name one patch (or, given
+    ``label``, name another)."""
+    from ..patched import one_label, read_labelled
+
+    where = paths.data(folder)
+    runs = read_labelled(where.upstream_suite(version, "runs"), PatchedSuiteRun, label)
+    found = read_labelled(where.upstream_suite(version), PatchedSuiteChange, label)
+    checks = read_labelled(where.upstream_suite(version, "checks"), PatchedSuiteCheck, label)
+    rows: list[Any] = [*runs, *found, *checks]
+    patch = one_label((row.patch for row in rows), f"the upstream-suite results in {folder}")
+
+    def plain(row: Any, schema: type[Any]) -> Any:
+        return schema(**{k: v for k, v in asdict(row).items() if k != "patch"})
+
+    return SuiteResult(
+        [plain(r, SuiteRun) for r in runs],
+        [plain(c, SuiteChange) for c in found],
+        [plain(c, SuiteCheck) for c in checks],
+        patch,
+    )
+
+
 def render(result: SuiteResult, form: str) -> str:
     """The result as a plain table or as JSON."""
     if form == "json":
