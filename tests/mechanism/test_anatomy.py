@@ -65,6 +65,35 @@ def test_anatomy_a_revert_that_misses_a_name_takes_the_hunks_that_use_it() -> No
     )
 
 
+def test_anatomy_a_whole_module_reverted_takes_the_hunks_elsewhere_that_call_it() -> None:
+    """A module reverted whole (two hunks from the start) that breaks a caller elsewhere, the
+    way a removed keyword breaks a call: the caller's hunk goes with it; an error that names
+    nothing leaves the group as it is."""
+    defines = hunk(1, "def save(items, claim_held=False):\n")
+    also = hunk(2, "CLAIM = True\n")
+    caller = Hunk("agents/y.py", 1, 0, 0, 0, (), ("save(items, claim_held=True)\n",))
+    pool = [defines, also, caller]
+
+    def revert(group: Sequence[Hunk]) -> Outcome:
+        if caller not in group:
+            return Outcome(UNRESOLVED, {}, (), "TypeError: save() got an unexpected keyword "
+                           "argument 'claim_held'")  # fmt: skip
+        return Outcome(FIXED, {}, (), "")
+
+    module = [defines, also]
+    group, found = revert_with_needs(module, pool, revert(module), revert)
+    assert group == [defines, also, caller] and found.verdict == FIXED
+    nameless = Outcome(UNRESOLVED, {}, (), "ValueError: not enough values to unpack")
+    assert revert_with_needs(module, pool, nameless, revert) == (module, nameless)
+
+
+def test_anatomy_group_names_are_numbers_on_the_path_and_files_elsewhere() -> None:
+    from approval_compaction.mechanism.views import group_names
+
+    names = ["items.py#2", "agents/run_state.py#1", "agents/run_state.py#4", "agents/run.py#2"]
+    assert group_names(names, {"items.py#2": 7}) == "7, run_state.py#1,4, run.py#2"
+
+
 @pytest.fixture(scope="module")
 def committed() -> anatomy.Anatomy:
     return load_anatomy()
@@ -105,5 +134,32 @@ def test_anatomy_record_hunks_are_those_of_the_cached_releases(
     assert diff.on_old([h for h in diff.hunks if h.name in committed.minimal_fix]) == (
         committed.minimal_patch
     )
-    assert {n: compose(diff.before[n], [h for h in diff.hunks if h.path == n]) for n in
-            diff.files} == diff.after  # fmt: skip
+    assert {n: compose(diff.before[n], [h for h in diff.every_hunk if h.path == n]) for n in
+            diff.before} == diff.after  # fmt: skip
+    assert set(diff.files) | set(committed.other_files) == set(diff.before)
+    assert committed.other_files == diff.other_files and not set(diff.files) & set(diff.other_files)
+
+
+def test_anatomy_record_every_hunk_off_the_fix_changes_no_verdict_or_is_said_not_to_run(
+    committed: anatomy.Anatomy,
+) -> None:
+    """Every hunk outside the minimal fix, reverted from 0.24.0 (alone, or with what it needs),
+    keeps every case fixed, or does not run even so (the notebook says which); all of them
+    reverted together, with the package's other changes, keep every case fixed."""
+    assert committed.rest_reverted.verdict == FIXED
+    for hunk_record in committed.hunks:
+        if hunk_record.in_minimal_fix:
+            continue
+        found = {hunk_record.reverted.verdict, hunk_record.reverted_together.verdict}
+        assert BUG not in found, f"{hunk_record.name} reverted brings the bug back"
+
+
+def test_anatomy_path_diff_names_hunks_of_other_modules_with_their_folder() -> None:
+    path_hunk = Hunk("agents/run_internal/items.py", 2, 0, 0, 0, (), ("x\n",))
+    other = Hunk("agents/items.py", 2, 0, 0, 0, (), ("y\n",))
+    before = {"agents/run_internal/items.py": "", "agents/items.py": ""}
+    diff = anatomy.PathDiff(
+        ("agents/run_internal/items.py",), before, before, (path_hunk,), (other,)
+    )
+    assert (diff.name(path_hunk), diff.name(other)) == ("items.py#2", "agents/items.py#2")
+    assert diff.numbers([other, path_hunk]) == "1,agents/items.py#2"

@@ -5,7 +5,16 @@ environments and cut into hunks (``hunks``). Every experiment is a patched run (
 ``releases.patched``): the sixteen cases in a scratch copy of a release's environment with one
 set of hunks applied, through the sweep's probe, judged as the sweep judges a release.
 
-- **Ablation**: each hunk reverted alone from the newer release; does the bug come back?
+- **Ablation**: each hunk reverted alone from the newer release; does the bug come back? A
+  revert that does not import or run is widened by what it misses: the hunks whose added lines
+  use the missing name are reverted with it, the package's other changed modules' hunks among
+  them (they import or call what the path's files define), until it runs or names nothing.
+- **The other modules**: each of the package's other changed modules (off the bug's path: the
+  ``RunState`` schema, the run loop, ...) reverted whole from the newer release, widened the
+  same way when it does not run alone.
+- **The rest**: the newer release with every change of every module but the minimal fix's
+  reverted (its ``agents`` is then the older release's plus the fix, on the newer release's
+  dependencies): together they change no verdict, or they do.
 - **Minimal fix**: Zeller's ddmin (``ddmin``) over the hunks applied to the older release, for
   the smallest set that makes every invariant hold in every case; a set whose patch does not
   import or run is unresolved. Each distinct set runs once (results are kept by content).
@@ -159,6 +168,30 @@ class HunkRecord:
 
 
 @dataclass(frozen=True)
+class ModuleRecord:
+    """One of the package's other changed modules (off the bug's path): how many hunks its
+    change has, what reverting it whole from the newer release does and, when that does not
+    run, reverting it with the hunks that need it (``together``: their names)."""
+
+    path: str
+    hunks: int
+    reverted: Outcome
+    together: tuple[str, ...]
+    reverted_together: Outcome
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ModuleRecord:
+        return cls(
+            **data
+            | {
+                "reverted": Outcome.from_json(data["reverted"]),
+                "together": tuple(data["together"]),
+                "reverted_together": Outcome.from_json(data["reverted_together"]),
+            }
+        )
+
+
+@dataclass(frozen=True)
 class SearchStep:
     """One set ddmin tried: its hunks (as numbers in the list, ``1-3,7``) and what the cases
     found on 0.23.1 with them: ``fixed``, ``bug`` or ``unresolved``."""
@@ -189,13 +222,16 @@ class Anatomy:
     old_outcome: Outcome
     new_outcome: Outcome
     all_on_old: Outcome  # the older release with every hunk applied
+    other_files: tuple[str, ...]  # the package's other modules that differ (off the path)
     hunks: tuple[HunkRecord, ...]
+    modules: tuple[ModuleRecord, ...]  # the other modules, each reverted whole
     minimal_fix: tuple[str, ...]
     minimal_patch: str
     minimal_outcome: Outcome
+    rest_reverted: Outcome  # the newer release with every change but the fix reverted
     one_minimal: bool  # leaving out any one hunk of the fix loses it (checked)
     search: tuple[SearchStep, ...]
-    ablation_runs: int
+    ablation_runs: int  # the patched runs reverting hunks and modules took
     poisoned: tuple[PoisonedTurn, ...]
 
     @property
@@ -212,9 +248,12 @@ class Anatomy:
                 "old_outcome": Outcome.from_json(data["old_outcome"]),
                 "new_outcome": Outcome.from_json(data["new_outcome"]),
                 "all_on_old": Outcome.from_json(data["all_on_old"]),
+                "other_files": tuple(data["other_files"]),
                 "hunks": tuple(HunkRecord.from_json(h) for h in data["hunks"]),
+                "modules": tuple(ModuleRecord.from_json(m) for m in data["modules"]),
                 "minimal_fix": tuple(data["minimal_fix"]),
                 "minimal_outcome": Outcome.from_json(data["minimal_outcome"]),
+                "rest_reverted": Outcome.from_json(data["rest_reverted"]),
                 "search": tuple(SearchStep(**s) for s in data["search"]),
                 "poisoned": tuple(PoisonedTurn(**p) for p in data["poisoned"]),
             }
@@ -280,20 +319,23 @@ def poisoned_turns(
     return tuple(found)
 
 
-NAMED = re.compile(r"(?:name|argument) '(\w+)'")  # what a revert's NameError, ImportError misses
-ROUNDS = 6  # at most this many widenings of one revert
+# What a revert's NameError, ImportError, AttributeError or TypeError says it misses.
+NAMED = re.compile(r"(?:name|argument:?|attribute) '(\w+)'")
+ROUNDS = 10  # at most this many widenings of one revert
 
 
 def revert_with_needs(
-    hunk: Hunk,
+    hunk: Hunk | Sequence[Hunk],
     hunks: Sequence[Hunk],
     alone: Outcome,
     revert: Callable[[Sequence[Hunk]], Outcome],
 ) -> tuple[list[Hunk], Outcome]:
     """A revert that does not run, widened: while the run names what it misses (a
-    ``NameError``, an ``ImportError``, an unexpected argument), the hunks whose added lines use
-    that name are reverted too. The group and its outcome (the hunk alone when it ran)."""
-    group, found = [hunk], alone
+    ``NameError``, an ``ImportError``, an unexpected argument), the hunks (of ``hunks``: the
+    path's and the other modules') whose added lines use that name are reverted too. The group
+    and its outcome (the hunk alone when it ran). ``hunk`` may be several (a whole module's),
+    reverted together from the start."""
+    group, found = ([hunk] if isinstance(hunk, Hunk) else list(hunk)), alone
     for _ in range(ROUNDS):
         named = NAMED.search(found.reason) if found.verdict == UNRESOLVED else None
         more = [h for h in hunks if named and h not in group and mentions(h, named.group(1))]
@@ -306,16 +348,29 @@ def revert_with_needs(
 
 @dataclass(frozen=True)
 class PathDiff:
-    """The files on the bug's path in the two releases, and the hunks between them."""
+    """The files on the bug's path in the two releases and the hunks between them (``hunks``,
+    the experiments' changes), and the package's other modules that differ with theirs
+    (``others``: reverted only with a path hunk whose revert needs them)."""
 
     files: tuple[str, ...]
-    before: dict[str, str]
-    after: dict[str, str]
+    before: dict[str, str]  # every changed module's text in the older release, by path
+    after: dict[str, str]  # and in the newer one
     hunks: tuple[Hunk, ...]
+    others: tuple[Hunk, ...] = ()
+
+    @property
+    def other_files(self) -> tuple[str, ...]:
+        return tuple(n for n in self.before if n not in self.files)
+
+    @property
+    def every_hunk(self) -> tuple[Hunk, ...]:
+        return self.hunks + self.others
 
     def applied(self, chosen: Sequence[Hunk]) -> dict[str, str]:
-        """The older release's files with the chosen hunks."""
-        return {n: compose(self.before[n], [h for h in chosen if h.path == n]) for n in self.files}
+        """The older release's modules with the chosen hunks."""
+        return {
+            n: compose(text, [h for h in chosen if h.path == n]) for n, text in self.before.items()
+        }
 
     def on_old(self, chosen: Sequence[Hunk]) -> str:
         """The chosen hunks as a patch of the older release."""
@@ -323,20 +378,49 @@ class PathDiff:
 
     def reverted(self, group: Sequence[Hunk]) -> str:
         """The newer release without the group's hunks, as a patch of the newer release."""
-        return patch_text(self.after, self.applied([h for h in self.hunks if h not in group]))
+        kept = [h for h in self.every_hunk if h not in group]
+        return patch_text(self.after, self.applied(kept))
+
+    def name(self, hunk: Hunk) -> str:
+        """A path hunk's name (``items.py#2``); another module's with its path
+        (``agents/run_internal/run_loop.py#4``), as two modules share a file name."""
+        return hunk.name if hunk in self.hunks else hunk.qualified
 
     def numbers(self, chosen: Sequence[Hunk]) -> str:
-        return ranges([self.hunks.index(h) + 1 for h in chosen])
+        """The chosen hunks as numbers in the list of the path's (``1-3,7``), the other
+        modules' after them by path and number (``agents/run_state.py#1-4``)."""
+        parts = [ranges([self.hunks.index(h) + 1 for h in chosen if h in self.hunks])]
+        for path in dict.fromkeys(h.path for h in chosen if h not in self.hunks):
+            parts.append(f"{path}#{ranges([h.number for h in chosen if h.path == path])}")
+        return ",".join(part for part in parts if part)
+
+
+def changed_modules(old: Path, new: Path) -> tuple[str, ...]:
+    """The modules (``agents/.../x.py``) both releases' ``site-packages`` hold and that differ."""
+    found = []
+    for path in sorted((old / "agents").rglob("*.py")):
+        name = path.relative_to(old).as_posix()
+        if (new / name).is_file() and (new / name).read_bytes() != path.read_bytes():
+            found.append(name)
+    return tuple(found)
 
 
 def path_diff(envs: Path) -> PathDiff:
-    """The hunks of the pinned-to-newest diff of the path's files, from the cached releases."""
+    """The hunks of the pinned-to-newest diff of the path's files, and of the package's other
+    changed modules, from the cached releases."""
+    from ..releases.patched import site_packages
+
     old_env = environments.release_environment(PINNED, envs, create=False)
     new_env = environments.release_environment(NEWEST, envs, create=False)
     files = path_files()
-    before, after = sources(old_env, files), sources(new_env, files)
-    hunks = tuple(h for name in files for h in split(name, before[name], after[name]))
-    return PathDiff(files, before, after, hunks)
+    changed = changed_modules(site_packages(old_env.folder), site_packages(new_env.folder))
+    every = (*files, *(n for n in changed if n not in files))
+    before, after = sources(old_env, every), sources(new_env, every)
+
+    def cut(names: Sequence[str]) -> tuple[Hunk, ...]:
+        return tuple(h for name in names for h in split(name, before[name], after[name]))
+
+    return PathDiff(files, before, after, cut(files), cut(every[len(files) :]))
 
 
 def search_minimal_fix(diff: PathDiff, lab: Lab) -> tuple[list[Hunk], list[tuple[str, str]]]:
@@ -375,7 +459,15 @@ def anatomy(envs: Path, report: Report = print, lab: Lab | None = None) -> Anato
     all_on_old = on_old(hunks, f"{PINNED} + all {len(hunks)} hunks")
     runs_before = lab.runs
     reverted = {hunk.name: revert([hunk]) for hunk in hunks}
-    together = {h.name: revert_with_needs(h, hunks, reverted[h.name], revert) for h in hunks}
+    pool = diff.every_hunk
+    together = {h.name: revert_with_needs(h, pool, reverted[h.name], revert) for h in hunks}
+    modules = []
+    for name in diff.other_files:
+        own = [h for h in diff.others if h.path == name]
+        alone = revert(own)
+        group, widened = revert_with_needs(own, pool, alone, revert)
+        extra = tuple(diff.name(g) for g in group if g not in own)
+        modules.append(ModuleRecord(name, len(own), alone, extra, widened))
     ablation_runs = lab.runs - runs_before
     minimal, tried = search_minimal_fix(diff, lab)
     minimal_outcome = on_old(minimal, "the minimal fix")
@@ -384,6 +476,8 @@ def anatomy(envs: Path, report: Report = print, lab: Lab | None = None) -> Anato
         for left in minimal
     )
     minimal_patch = diff.on_old(minimal)
+    rest = [h for h in diff.every_hunk if h not in minimal]
+    rest_reverted = lab.run(NEWEST, diff.reverted(rest), f"{NEWEST} - all but the minimal fix")
     new_env = environments.release_environment(NEWEST, envs, create=False)
     fix = Patched(PINNED, (patch_from_text("minimal-fix.diff", minimal_patch),))
     with throwaway_environment(fix, envs) as fixed_env:
@@ -397,6 +491,7 @@ def anatomy(envs: Path, report: Report = print, lab: Lab | None = None) -> Anato
         old_outcome=old_outcome,
         new_outcome=new_outcome,
         all_on_old=all_on_old,
+        other_files=diff.other_files,
         hunks=tuple(
             HunkRecord(
                 name=h.name,
@@ -405,15 +500,17 @@ def anatomy(envs: Path, report: Report = print, lab: Lab | None = None) -> Anato
                 first_line=h.first_line,
                 patch=diff.on_old([h]),
                 reverted=reverted[h.name],
-                together=tuple(g.name for g in together[h.name][0] if g is not h),
+                together=tuple(diff.name(g) for g in together[h.name][0] if g is not h),
                 reverted_together=together[h.name][1],
                 in_minimal_fix=h in minimal,
             )
             for h in hunks
         ),
+        modules=tuple(modules),
         minimal_fix=tuple(h.name for h in minimal),
         minimal_patch=minimal_patch,
         minimal_outcome=minimal_outcome,
+        rest_reverted=rest_reverted,
         one_minimal=one_minimal,
         search=tuple(SearchStep(numbers, verdict) for numbers, verdict in tried),
         ablation_runs=ablation_runs,

@@ -44,6 +44,11 @@ class Hunk:
         return f"{self.path.rsplit('/', 1)[-1]}#{self.number}"
 
     @property
+    def qualified(self) -> str:
+        """The name with the file's path: ``agents/items.py#2`` (two modules share a name)."""
+        return f"{self.path}#{self.number}"
+
+    @property
     def span(self) -> str:
         """The lines it removes and adds, as file line numbers: ``-405..413 +406..432``."""
 

@@ -66,7 +66,8 @@ class MechanismRecord:
         releases = {v: ReleaseMechanism.from_json(r) for v, r in data["releases"].items()}
         labels = {r.patch for r in releases.values()}
         if len(labels) > 1:  # patched and released runs never mix
-            raise ValueError("it mixes patched and released SDKs: " + ", ".join(sorted(labels)))
+            named = ", ".join(repr(label) if label else "released" for label in sorted(labels))
+            raise ValueError(f"it mixes patched and released SDKs: {named}")
         return cls(tuple(data["catalogue"]), Case(**data["case"]), releases)
 
     def release(self, version: str, name: str = RECORD.name) -> ReleaseMechanism:

@@ -252,17 +252,29 @@ def outcome_word(found: Outcome) -> str:
     return f"does not run ({reason[:60]}{'…' if len(reason) > 60 else ''})"
 
 
+def group_names(names: Sequence[str], number: Mapping[str, int]) -> str:
+    """A widened revert's other hunks in a few words: the path's by number (``3, 12``), the
+    other modules' by file and number (``run_internal/run_loop.py#4,7``)."""
+    ours = [str(number[name]) for name in names if name in number]
+    others: dict[str, list[str]] = {}
+    for name in names:
+        if name not in number:
+            path, _, hunk = name.partition("#")
+            others.setdefault(path.removeprefix("agents/"), []).append(hunk)
+    return ", ".join(ours + [f"{path}#{','.join(hunks)}" for path, hunks in others.items()])
+
+
 def anatomy_frame(found: Anatomy) -> pd.DataFrame:
     """Each hunk of the diff on the bug's path: its number (as the search names sets), its
     lines, its first changed line, what reverting it from the newer release does (alone, and
-    with the hunks that need it, by number, when it does not run alone), and whether the
-    minimal fix holds it."""
+    with the hunks that need it when it does not run alone: the path's by number, the other
+    modules' by file), and whether the minimal fix holds it."""
     number = {hunk.name: index for index, hunk in enumerate(found.hunks, start=1)}
     rows = {}
     for hunk in found.hunks:
         together = "—"
         if hunk.together:
-            names = ", ".join(str(number[name]) for name in hunk.together)
+            names = group_names(hunk.together, number)
             together = f"with {names}: {outcome_word(hunk.reverted_together)}"
         rows[hunk.name] = {
             "n": number[hunk.name],
@@ -275,11 +287,44 @@ def anatomy_frame(found: Anatomy) -> pd.DataFrame:
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("hunk")
 
 
+def modules_frame(found: Anatomy) -> pd.DataFrame:
+    """The package's other changed modules (off the bug's path), each reverted whole from the
+    newer release: its hunks, the outcome alone, and with what needs it when it does not run."""
+    number = {hunk.name: index for index, hunk in enumerate(found.hunks, start=1)}
+    rows = {}
+    for module in found.modules:
+        together = "—"
+        if module.together:
+            names = group_names(module.together, number)
+            together = f"with {names}: {outcome_word(module.reverted_together)}"
+        rows[module.path.removeprefix("agents/")] = {
+            "hunks": module.hunks,
+            f"reverted from {found.new}": outcome_word(module.reverted),
+            "reverted with what needs it": together,
+        }
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("module")
+
+
+def changes_no_verdict(reverted: Outcome, together: Outcome) -> bool:
+    """Whether a revert (alone, or widened by what it needs) ran and kept every case fixed."""
+    return FIXED in (reverted.verdict, together.verdict)
+
+
 def not_the_fix(found: Anatomy) -> list[str]:
     """The hunks shown to change no verdict: reverted from the newer release (alone, or with
     the hunks that need it), every case still holds."""
     return [
         h.name
         for h in found.hunks
-        if not h.in_minimal_fix and FIXED in (h.reverted.verdict, h.reverted_together.verdict)
+        if not h.in_minimal_fix and changes_no_verdict(h.reverted, h.reverted_together)
+    ]
+
+
+def not_reverted(found: Anatomy) -> list[str]:
+    """The hunks outside the fix whose revert did not run, alone or widened: the experiment
+    cannot judge them one by one (the minimal fix and ``rest_reverted`` judge them together)."""
+    return [
+        h.name
+        for h in found.hunks
+        if not h.in_minimal_fix and not changes_no_verdict(h.reverted, h.reverted_together)
     ]
