@@ -324,10 +324,11 @@ def patched_environment(patched: Patched, envs: Path | None = None) -> environme
     target = home / "env"
     if ready(target, patched):
         return environments.Environment(target, patched.base, base.exclude_newer)
-    home.mkdir(parents=True, exist_ok=True)
-    building = Path(tempfile.mkdtemp(prefix=".building-", dir=home))
-    try:
+    home.parent.mkdir(parents=True, exist_ok=True)
+    building = Path(tempfile.mkdtemp(prefix=".building-", dir=home.parent))
+    try:  # the patch's own folder appears only once its environment is made
         _build(patched, base.folder, building / "env")
+        home.mkdir(exist_ok=True)
         shutil.rmtree(target, ignore_errors=True)  # a copy left unfinished by a killed run
         os.rename(building / "env", target)
     finally:

@@ -83,3 +83,22 @@ def test_patched_checkout_is_a_patched_copy_and_the_release_checkout_stays(tmp_p
     placed = checkout.install_upstream_test(made.folder)  # writes into the copy only
     assert not (original.folder / placed).exists()
     assert checkout.patched_checkout(original, change, tmp_path / "envs") == made  # reused
+
+
+def test_patched_checkout_refuses_a_patch_that_does_not_apply_and_leaves_nothing(
+    tmp_path: Path,
+) -> None:
+    from approval_compaction.releases.patched import (
+        PATCHED_FOLDER,
+        Patched,
+        PatchError,
+        patch_from_text,
+    )
+
+    original = _checkout_with_editable_install(tmp_path / "cache" / "openai_agents-0.23.1")
+    diff = "--- a/src/agents/__init__.py\n+++ b/src/agents/__init__.py\n@@ -1 +1 @@\n"
+    stale = Patched("0.23.1", (patch_from_text("stale.diff", diff + "-VALUE = 9\n+VALUE = 2\n"),))
+    with pytest.raises(PatchError, match=r"^stale.diff does not apply to openai-agents 0.23.1: "):
+        checkout.patched_checkout(original, stale, tmp_path / "envs")
+    assert list((tmp_path / "envs" / PATCHED_FOLDER).iterdir()) == []
+    assert (original.folder / "src" / "agents" / "__init__.py").read_text() == "VALUE = 1\n"

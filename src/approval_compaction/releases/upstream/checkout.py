@@ -159,9 +159,9 @@ def patched_checkout(checkout: Checkout, patched: Any, envs: Path | None = None)
             return Checkout(checkout.version, target)
     except InvestigationError:
         pass
-    home.mkdir(parents=True, exist_ok=True)
-    building = Path(tempfile.mkdtemp(prefix=".building-", dir=home))
-    try:
+    patched_root(envs).mkdir(parents=True, exist_ok=True)
+    building = Path(tempfile.mkdtemp(prefix=".building-", dir=patched_root(envs)))
+    try:  # the patch's folder appears only once the copy is made
         copy = building / checkout.folder.name
         _copy_checkout(checkout.folder, copy)
         if patched.tree is not None:
@@ -172,6 +172,7 @@ def patched_checkout(checkout: Checkout, patched: Any, envs: Path | None = None)
         for patch in patched.patches:
             apply_patch(patch, copy / "src", checkout.version)
         # the editable install names the copy's path: fix it for where the copy now goes
+        home.mkdir(parents=True, exist_ok=True)
         _copy_rename(copy, target)
         write_json(marker, spec, indent=None, sort_keys=True)
     finally:
