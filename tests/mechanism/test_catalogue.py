@@ -45,7 +45,8 @@ def test_catalogue_function_exists_in_the_installed_sdk_with_every_mark(function
     found = extract(function)
     assert found.status == PRESENT, f"{function.qualname} is not in the installed SDK"
     for mark in function.marks:
-        assert mark_lines(found, mark), f"{function.qualname}: no line contains {mark.text!r}"
+        lines = mark_lines(found, mark)
+        assert len(lines) == 1, f"{function.qualname}: {mark.text!r} picks lines {lines}"
 
 
 @pytest.mark.parametrize("function", CATALOGUE, ids=IDS)

@@ -80,7 +80,7 @@ def explore(args: argparse.Namespace) -> int:
     default = results_folder(patched) if patched is not None else paths.DATA
     folder = Path(args.folder) if args.folder else default
     for path in save_result(result, folder):
-        shown = path.relative_to(folder.parent) if path.is_relative_to(folder.parent) else path
+        shown = path.relative_to(paths.ROOT) if path.is_relative_to(paths.ROOT) else path
         print(f"wrote {shown}")
     return 0
 
