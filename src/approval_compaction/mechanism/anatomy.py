@@ -139,6 +139,15 @@ class Lab:
 # ---------------------------------------------------------------------------- the record
 
 
+def reverts_from_json(data: dict[str, Any]) -> dict[str, Any]:
+    """A revert's fields (alone, what it needed, widened) parsed from a record's JSON."""
+    return {
+        "reverted": Outcome.from_json(data["reverted"]),
+        "together": tuple(data["together"]),
+        "reverted_together": Outcome.from_json(data["reverted_together"]),
+    }
+
+
 @dataclass(frozen=True)
 class HunkRecord:
     """One hunk: where it is, its own patch (the older release plus this hunk alone), what
@@ -157,14 +166,7 @@ class HunkRecord:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> HunkRecord:
-        return cls(
-            **data
-            | {
-                "reverted": Outcome.from_json(data["reverted"]),
-                "together": tuple(data["together"]),
-                "reverted_together": Outcome.from_json(data["reverted_together"]),
-            }
-        )
+        return cls(**data | reverts_from_json(data))
 
 
 @dataclass(frozen=True)
@@ -181,14 +183,7 @@ class ModuleRecord:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ModuleRecord:
-        return cls(
-            **data
-            | {
-                "reverted": Outcome.from_json(data["reverted"]),
-                "together": tuple(data["together"]),
-                "reverted_together": Outcome.from_json(data["reverted_together"]),
-            }
-        )
+        return cls(**data | reverts_from_json(data))
 
 
 @dataclass(frozen=True)

@@ -264,6 +264,13 @@ def group_names(names: Sequence[str], number: Mapping[str, int]) -> str:
     return ", ".join(ours + [f"{path}#{','.join(hunks)}" for path, hunks in others.items()])
 
 
+def widened(together: Sequence[str], outcome: Outcome, number: Mapping[str, int]) -> str:
+    """A widened revert's cell: what went with it and what it found (``—`` when not widened)."""
+    if not together:
+        return "—"
+    return f"with {group_names(together, number)}: {outcome_word(outcome)}"
+
+
 def anatomy_frame(found: Anatomy) -> pd.DataFrame:
     """Each hunk of the diff on the bug's path: its number (as the search names sets), its
     lines, its first changed line, what reverting it from the newer release does (alone, and
@@ -272,16 +279,12 @@ def anatomy_frame(found: Anatomy) -> pd.DataFrame:
     number = {hunk.name: index for index, hunk in enumerate(found.hunks, start=1)}
     rows = {}
     for hunk in found.hunks:
-        together = "—"
-        if hunk.together:
-            names = group_names(hunk.together, number)
-            together = f"with {names}: {outcome_word(hunk.reverted_together)}"
         rows[hunk.name] = {
             "n": number[hunk.name],
             "lines": hunk.span,
             "first changed line": hunk.first_line[:70],
             f"reverted alone from {found.new}": outcome_word(hunk.reverted),
-            "reverted with what needs it": together,
+            "reverted with what needs it": widened(hunk.together, hunk.reverted_together, number),
             "in the minimal fix": "yes" if hunk.in_minimal_fix else "",
         }
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("hunk")
@@ -293,14 +296,12 @@ def modules_frame(found: Anatomy) -> pd.DataFrame:
     number = {hunk.name: index for index, hunk in enumerate(found.hunks, start=1)}
     rows = {}
     for module in found.modules:
-        together = "—"
-        if module.together:
-            names = group_names(module.together, number)
-            together = f"with {names}: {outcome_word(module.reverted_together)}"
         rows[module.path.removeprefix("agents/")] = {
             "hunks": module.hunks,
             f"reverted from {found.new}": outcome_word(module.reverted),
-            "reverted with what needs it": together,
+            "reverted with what needs it": widened(
+                module.together, module.reverted_together, number
+            ),
         }
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("module")
 
