@@ -87,6 +87,26 @@ def test_anatomy_a_whole_module_reverted_takes_the_hunks_elsewhere_that_call_it(
     assert revert_with_needs(module, pool, nameless, revert) == (module, nameless)
 
 
+@pytest.mark.parametrize(
+    ("reason", "wanted"),
+    [
+        ("NameError: cannot access free variable 'helper' where it is not associated", [2]),
+        ("TypeError: save() missing 2 required positional arguments: 'helper' and 'x'", [2]),
+        ("AttributeError: module 'agents.y' has no attribute 'helper'", [2]),
+        ("import agents failed: SyntaxError: '(' was never closed (x.py, line 3)", [1, 2]),
+        ("ValueError: not enough values to unpack (expected 3, got 2)", []),
+    ],
+)
+def test_anatomy_needed_reads_what_a_revert_misses(reason: str, wanted: list[int]) -> None:
+    """The name a failure gives picks the hunks that use it; a module left unparsable is
+    reverted whole; an error that names neither widens nothing."""
+    started = Hunk("agents/y.py", 1, 0, 0, 0, (), ("z = 1\n",))
+    pool = [hunk(1, "x = 1\n"), hunk(2, "helper()\n"), started]
+    failed = Outcome(UNRESOLVED, {}, (), reason)
+    assert [h.number for h in anatomy.needed(failed, [started], pool)] == wanted
+    assert anatomy.needed(Outcome(FIXED, {}, (), ""), [started], pool) == []
+
+
 def test_anatomy_group_names_are_numbers_on_the_path_and_files_elsewhere() -> None:
     from approval_compaction.mechanism.views import group_names
 

@@ -315,8 +315,24 @@ def poisoned_turns(
 
 
 # What a revert's NameError, ImportError, AttributeError or TypeError says it misses.
-NAMED = re.compile(r"(?:name|argument:?|attribute) '(\w+)'")
+NAMED = re.compile(r"(?:name|arguments?:?|attribute|variable) '(\w+)'")
+UNPARSED = re.compile(r"(?:Syntax|Indentation)Error: .*\((\w+\.py), line \d+\)")
 ROUNDS = 10  # at most this many widenings of one revert
+
+
+def needed(found: Outcome, group: Sequence[Hunk], hunks: Sequence[Hunk]) -> list[Hunk]:
+    """What a revert that did not run needs reverted with it: the hunks whose added lines use
+    the name it misses; or, where it left a module that does not parse, that module's other
+    hunks (the module then reverted whole). Nothing when it ran, or its error names neither."""
+    if found.verdict != UNRESOLVED:
+        return []
+    named, unparsed = NAMED.search(found.reason), UNPARSED.search(found.reason)
+    if named:
+        return [h for h in hunks if h not in group and mentions(h, named.group(1))]
+    if unparsed:
+        module = unparsed.group(1)
+        return [h for h in hunks if h not in group and h.path.rsplit("/", 1)[-1] == module]
+    return []
 
 
 def revert_with_needs(
@@ -325,15 +341,14 @@ def revert_with_needs(
     alone: Outcome,
     revert: Callable[[Sequence[Hunk]], Outcome],
 ) -> tuple[list[Hunk], Outcome]:
-    """A revert that does not run, widened: while the run names what it misses (a
-    ``NameError``, an ``ImportError``, an unexpected argument), the hunks (of ``hunks``: the
-    path's and the other modules') whose added lines use that name are reverted too. The group
-    and its outcome (the hunk alone when it ran). ``hunk`` may be several (a whole module's),
-    reverted together from the start."""
+    """A revert that does not run, widened: while the run says what it misses (``needed``: a
+    name a ``NameError``, an ``ImportError`` or an unexpected argument gives, or a module that
+    no longer parses), those hunks (of ``hunks``: the path's and the other modules') are
+    reverted too. The group and its outcome (the hunk alone when it ran). ``hunk`` may be
+    several (a whole module's), reverted together from the start."""
     group, found = ([hunk] if isinstance(hunk, Hunk) else list(hunk)), alone
     for _ in range(ROUNDS):
-        named = NAMED.search(found.reason) if found.verdict == UNRESOLVED else None
-        more = [h for h in hunks if named and h not in group and mentions(h, named.group(1))]
+        more = needed(found, group, hunks)
         if not more:
             break
         group = sorted([*group, *more], key=hunks.index)
