@@ -51,6 +51,9 @@ if TYPE_CHECKING:  # the notebook reads the record without the sweep's imports (
     from ..releases.sweep import ReleaseRecord
 
 FIXED, BUG = "fixed", "bug"  # an outcome's verdict, with UNRESOLVED
+# A run of the sixteen cases takes seconds; a revert that hangs (a loop it left unfinished) is
+# unresolved after this long, not after the sweep's ten minutes.
+PROBE_TIMEOUT_SECONDS = 180
 Report = Callable[[str], None]
 
 
@@ -126,11 +129,13 @@ class Lab:
         if patch:
             patched = Patched(base, (patch_from_text(f"{label}.diff", patch),))
             with throwaway_environment(patched, self.envs) as env:
-                found = outcome(release_records(base, run_probe(env)))
+                found = outcome(
+                    release_records(base, run_probe(env, timeout=PROBE_TIMEOUT_SECONDS))
+                )
             self.runs += 1
         else:
             env = environments.release_environment(base, self.envs, create=False)
-            found = outcome(release_records(base, run_probe(env)))
+            found = outcome(release_records(base, run_probe(env, timeout=PROBE_TIMEOUT_SECONDS)))
         self.seen[key] = found
         self.report(f"{label}: {found.verdict} {found.reason[:80]}".rstrip())
         return found

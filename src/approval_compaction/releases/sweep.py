@@ -73,14 +73,16 @@ COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(ReleaseRecord))
 # ---------------------------------------------------------------------------- one release
 
 
-def run_probe(env: Environment, case: str | None = None) -> ProbeResult:
+def run_probe(
+    env: Environment, case: str | None = None, timeout: float = PROBE_TIMEOUT_SECONDS
+) -> ProbeResult:
     """Run the probe in the release's environment and return its JSON result."""
     try:
         result: ProbeResult = run_module(
             env.python,
             PROBE_MODULE,
             *(["--case", case] if case else []),
-            timeout=PROBE_TIMEOUT_SECONDS,
+            timeout=timeout,
         )
     except ProbeError as error:
         return {"unavailable": str(error)}
