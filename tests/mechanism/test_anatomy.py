@@ -107,6 +107,22 @@ def test_anatomy_needed_reads_what_a_revert_misses(reason: str, wanted: list[int
     assert anatomy.needed(Outcome(FIXED, {}, (), ""), [started], pool) == []
 
 
+def test_anatomy_a_revert_whose_error_names_nothing_takes_its_module_whole() -> None:
+    """The last resort: a failure that names nothing reverts the touched modules whole, once."""
+    broken, same_file = hunk(1, "a, b = f()\n"), hunk(2, "def f():\n")
+    elsewhere = Hunk("agents/y.py", 1, 0, 0, 0, (), ("g()\n",))
+    nameless = Outcome(UNRESOLVED, {}, (), "ValueError: not enough values to unpack")
+    asked: list[tuple[str, ...]] = []
+
+    def revert(group: Sequence[Hunk]) -> Outcome:
+        asked.append(tuple(h.qualified for h in group))
+        return Outcome(FIXED, {}, (), "") if same_file in group else nameless
+
+    group, found = revert_with_needs(broken, [broken, same_file, elsewhere], nameless, revert)
+    assert group == [broken, same_file] and found.verdict == FIXED
+    assert asked == [("agents/x.py#1", "agents/x.py#2")]
+
+
 def test_anatomy_group_names_are_numbers_on_the_path_and_files_elsewhere() -> None:
     from approval_compaction.mechanism.views import group_names
 

@@ -5,10 +5,12 @@ environments and cut into hunks (``hunks``). Every experiment is a patched run (
 ``releases.patched``): the sixteen cases in a scratch copy of a release's environment with one
 set of hunks applied, through the sweep's probe, judged as the sweep judges a release.
 
-- **Ablation**: each hunk reverted alone from the newer release; does the bug come back? A
-  revert that does not import or run is widened by what it misses: the hunks whose added lines
-  use the missing name are reverted with it, the package's other changed modules' hunks among
-  them (they import or call what the path's files define), until it runs or names nothing.
+- **Ablation** (after the search, so that it keeps the fix): each hunk reverted alone from the
+  newer release; does the bug come back? A revert that does not import or run is widened by
+  what it misses: the hunks whose added lines use the missing name are reverted with it, the
+  package's other changed modules' hunks among them (they import or call what the path's files
+  define), or a module it left unparsable whole; when it names nothing more, the modules it
+  touches whole. The minimal fix's hunks are never reverted with another.
 - **The other modules**: each of the package's other changed modules (off the bug's path: the
   ``RunState`` schema, the run loop, ...) reverted whole from the newer release, widened the
   same way when it does not run alone.
@@ -223,6 +225,7 @@ class Anatomy:
     new_outcome: Outcome
     all_on_old: Outcome  # the older release with every hunk applied
     other_files: tuple[str, ...]  # the package's other modules that differ (off the path)
+    added_files: tuple[str, ...]  # modules only the newer release has (no revert removes them)
     hunks: tuple[HunkRecord, ...]
     modules: tuple[ModuleRecord, ...]  # the other modules, each reverted whole
     minimal_fix: tuple[str, ...]
@@ -249,6 +252,7 @@ class Anatomy:
                 "new_outcome": Outcome.from_json(data["new_outcome"]),
                 "all_on_old": Outcome.from_json(data["all_on_old"]),
                 "other_files": tuple(data["other_files"]),
+                "added_files": tuple(data["added_files"]),
                 "hunks": tuple(HunkRecord.from_json(h) for h in data["hunks"]),
                 "modules": tuple(ModuleRecord.from_json(m) for m in data["modules"]),
                 "minimal_fix": tuple(data["minimal_fix"]),
@@ -348,12 +352,18 @@ def revert_with_needs(
 ) -> tuple[list[Hunk], Outcome]:
     """A revert that does not run, widened: while the run says what it misses (``needed``: a
     name a ``NameError``, an ``ImportError`` or an unexpected argument gives, or a module that
-    no longer parses), those hunks (of ``hunks``: the path's and the other modules') are
-    reverted too. The group and its outcome (the hunk alone when it ran). ``hunk`` may be
+    no longer parses), those hunks (of ``hunks``: the path's and the other modules', never the
+    fix's) are reverted too; once, when it says nothing more, every module it touches is
+    reverted whole. The group and its outcome (the hunk alone when it ran). ``hunk`` may be
     several (a whole module's), reverted together from the start."""
     group, found = ([hunk] if isinstance(hunk, Hunk) else list(hunk)), alone
+    closed = False  # the touched modules reverted whole, the last resort
     for _ in range(ROUNDS):
         more = needed(found, group, hunks)
+        if not more and found.verdict == UNRESOLVED and not closed:
+            closed = True
+            touched = {h.path for h in group}
+            more = [h for h in hunks if h.path in touched and h not in group]
         if not more:
             break
         group = sorted([*group, *more], key=hunks.index)
@@ -372,6 +382,7 @@ class PathDiff:
     after: dict[str, str]  # and in the newer one
     hunks: tuple[Hunk, ...]
     others: tuple[Hunk, ...] = ()
+    added: tuple[str, ...] = ()  # modules only the newer release has
 
     @property
     def other_files(self) -> tuple[str, ...]:
@@ -410,6 +421,13 @@ class PathDiff:
         return ",".join(part for part in parts if part)
 
 
+def added_modules(old: Path, new: Path) -> tuple[str, ...]:
+    """The modules only the newer release's ``site-packages`` holds (every revert keeps them:
+    what no longer imports them leaves them unused)."""
+    found = (p.relative_to(new).as_posix() for p in (new / "agents").rglob("*.py"))
+    return tuple(sorted(name for name in found if not (old / name).is_file()))
+
+
 def changed_modules(old: Path, new: Path) -> tuple[str, ...]:
     """The modules (``agents/.../x.py``) both releases' ``site-packages`` hold and that differ."""
     found = []
@@ -428,14 +446,16 @@ def path_diff(envs: Path) -> PathDiff:
     old_env = environments.release_environment(PINNED, envs, create=False)
     new_env = environments.release_environment(NEWEST, envs, create=False)
     files = path_files()
-    changed = changed_modules(site_packages(old_env.folder), site_packages(new_env.folder))
+    old_site, new_site = site_packages(old_env.folder), site_packages(new_env.folder)
+    changed = changed_modules(old_site, new_site)
     every = (*files, *(n for n in changed if n not in files))
     before, after = sources(old_env, every), sources(new_env, every)
 
     def cut(names: Sequence[str]) -> tuple[Hunk, ...]:
         return tuple(h for name in names for h in split(name, before[name], after[name]))
 
-    return PathDiff(files, before, after, cut(files), cut(every[len(files) :]))
+    others = cut(every[len(files) :])
+    return PathDiff(files, before, after, cut(files), others, added_modules(old_site, new_site))
 
 
 def search_minimal_fix(diff: PathDiff, lab: Lab) -> tuple[list[Hunk], list[tuple[str, str]]]:
@@ -472,10 +492,21 @@ def anatomy(envs: Path, report: Report = print, lab: Lab | None = None) -> Anato
     old_outcome = lab.run(PINNED, "", PINNED)
     new_outcome = lab.run(NEWEST, "", NEWEST)
     all_on_old = on_old(hunks, f"{PINNED} + all {len(hunks)} hunks")
+    minimal, tried = search_minimal_fix(diff, lab)
+    minimal_outcome = on_old(minimal, "the minimal fix")
+    one_minimal = minimal_outcome.verdict == FIXED and all(
+        on_old([h for h in minimal if h is not left], f"the fix - {left.name}").verdict != FIXED
+        for left in minimal
+    )
     runs_before = lab.runs
     reverted = {hunk.name: revert([hunk]) for hunk in hunks}
-    pool = diff.every_hunk
-    together = {h.name: revert_with_needs(h, pool, reverted[h.name], revert) for h in hunks}
+    pool = [h for h in diff.every_hunk if h not in minimal]  # a widened revert keeps the fix
+    together = {
+        h.name: ([h], reverted[h.name])
+        if h in minimal
+        else revert_with_needs(h, pool, reverted[h.name], revert)
+        for h in hunks
+    }
     modules = []
     for name in diff.other_files:
         own = [h for h in diff.others if h.path == name]
@@ -484,12 +515,6 @@ def anatomy(envs: Path, report: Report = print, lab: Lab | None = None) -> Anato
         extra = tuple(diff.name(g) for g in group if g not in own)
         modules.append(ModuleRecord(name, len(own), alone, extra, widened))
     ablation_runs = lab.runs - runs_before
-    minimal, tried = search_minimal_fix(diff, lab)
-    minimal_outcome = on_old(minimal, "the minimal fix")
-    one_minimal = minimal_outcome.verdict == FIXED and all(
-        on_old([h for h in minimal if h is not left], f"the fix - {left.name}").verdict != FIXED
-        for left in minimal
-    )
     minimal_patch = diff.on_old(minimal)
     rest = [h for h in diff.every_hunk if h not in minimal]
     rest_reverted = lab.run(NEWEST, diff.reverted(rest), f"{NEWEST} - all but the minimal fix")
@@ -507,6 +532,7 @@ def anatomy(envs: Path, report: Report = print, lab: Lab | None = None) -> Anato
         new_outcome=new_outcome,
         all_on_old=all_on_old,
         other_files=diff.other_files,
+        added_files=diff.added,
         hunks=tuple(
             HunkRecord(
                 name=h.name,
