@@ -188,6 +188,11 @@ def test_anatomy_record_every_hunk_off_the_fix_changes_no_verdict_or_is_said_not
             continue
         found = {hunk_record.reverted.verdict, hunk_record.reverted_together.verdict}
         assert BUG not in found, f"{hunk_record.name} reverted brings the bug back"
+        assert not set(hunk_record.together) & set(committed.minimal_fix)  # the fix is kept
+    for module in committed.modules:  # notebook 03: none that could be reverted brings it back
+        found = {module.reverted.verdict, module.reverted_together.verdict}
+        assert BUG not in found, f"{module.path} reverted brings the bug back"
+    assert [m.path for m in committed.modules] == list(committed.other_files)
 
 
 def test_anatomy_path_diff_names_hunks_of_other_modules_with_their_folder() -> None:
