@@ -39,6 +39,12 @@ def timed_matrix(patched: Patched) -> float:
     return took
 
 
+def patch_size(patch: str) -> tuple[int, int]:
+    """A unified diff's added and removed lines (not its file headers)."""
+    lines = [line for line in patch.splitlines() if not line.startswith(("+++ ", "--- "))]
+    return sum(line.startswith("+") for line in lines), sum(line.startswith("-") for line in lines)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=3, help="warm runs")
@@ -61,7 +67,13 @@ def main() -> int:
     minimal, tried = search_minimal_fix(diff, lab)
     took, runs = lab.timings["ddmin"]
     names = ", ".join(h.name for h in minimal)
+    patch = diff.on_old(minimal)
+    added, removed = patch_size(patch)
+    files = len({h.path for h in minimal})
     print(f"ddmin over {len(diff.hunks)} hunks: {names}")
+    print(
+        f"  the minimal fix: {len(minimal)} hunk(s) in {files} file(s), +{added} -{removed} lines"
+    )
     print(f"  {len(tried)} sets tried, {runs} patched runs, {took:.0f} s wall time")
     print(f"  {took / max(runs, 1):.1f} s per patched run (throwaway environment and probe)")
     return 0
