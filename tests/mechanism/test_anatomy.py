@@ -128,6 +128,8 @@ def test_anatomy_group_names_are_numbers_on_the_path_and_files_elsewhere() -> No
 
     names = ["items.py#2", "agents/run_state.py#1", "agents/run_state.py#4", "agents/run.py#2"]
     assert group_names(names, {"items.py#2": 7}) == "7, run_state.py#1,4, run.py#2"
+    many = ["a#1", "a#2", "a#3", "b#5", "agents/run.py#1", "agents/run.py#2", "agents/run.py#3"]
+    assert group_names(many, {"a#1": 1, "a#2": 2, "a#3": 3, "b#5": 5}) == "1-3, 5, run.py#1-3"
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,7 @@ import pandas as pd
 
 from ..formats.markdown import code, escape, fence
 from ..study.capture import STAGES
-from .anatomy import BUG, FIXED, Anatomy, Outcome
+from .anatomy import BUG, FIXED, Anatomy, Outcome, ranges
 from .catalogue import CATALOGUE, Function, Mark, Step, entry
 from .record import MechanismError, load_record
 from .source import PRESENT, Extract, enclosing, mark_lines, numbered
@@ -253,15 +253,16 @@ def outcome_word(found: Outcome) -> str:
 
 
 def group_names(names: Sequence[str], number: Mapping[str, int]) -> str:
-    """A widened revert's other hunks in a few words: the path's by number (``3, 12``), the
-    other modules' by file and number (``run_internal/run_loop.py#4,7``)."""
-    ours = [str(number[name]) for name in names if name in number]
-    others: dict[str, list[str]] = {}
+    """A widened revert's other hunks in a few words: the path's by number (``3, 12-15``), the
+    other modules' by file and number (``run_internal/run_loop.py#4,7-9``)."""
+    ours = ranges([number[name] for name in names if name in number]).replace(",", ", ")
+    others: dict[str, list[int]] = {}
     for name in names:
         if name not in number:
             path, _, hunk = name.partition("#")
-            others.setdefault(path.removeprefix("agents/"), []).append(hunk)
-    return ", ".join(ours + [f"{path}#{','.join(hunks)}" for path, hunks in others.items()])
+            others.setdefault(path.removeprefix("agents/"), []).append(int(hunk))
+    folded = [f"{path}#{ranges(hunks)}" for path, hunks in others.items()]
+    return ", ".join([ours] * bool(ours) + folded)
 
 
 def widened(together: Sequence[str], outcome: Outcome, number: Mapping[str, int]) -> str:
