@@ -102,6 +102,9 @@ def test_views_notebook_account_every_other_change_to_the_compaction_session_is_
     found = load_anatomy()
     session = [h.name for h in found.hunks if h.path.endswith("compaction_session.py")]
     assert len(found.minimal_fix) == 1 and found.minimal_fix[0] in session
+    assert "items.py#3" in not_the_fix(found)  # the order of resumed tool outputs
+    order = next(h for h in found.hunks if h.name == "items.py#3")
+    assert "def order_current_turn_tool_outputs" in order.patch
     assert sorted(set(session) - set(found.minimal_fix)) == sorted(
         n for n in not_the_fix(found) if n in session
     )
