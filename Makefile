@@ -5,10 +5,10 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
 .DEFAULT_GOAL := help
-.PHONY: help system setup run sweep workaround liveness doctor-data mechanism explore upstream permalinks test lint lab bench clean
+.PHONY: help system setup run sweep workaround liveness doctor-data mechanism fix-anatomy explore upstream permalinks test lint lab bench clean
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +48,9 @@ mechanism: $(STAMP) ## the SDK functions on the path: source and traced run per 
 
 permalinks: $(STAMP) ## fetch the pinned release's sdist once (pip): its src/agents/ must be what is installed
 	$(PY) -m approval_compaction permalinks
+
+fix-anatomy: $(STAMP) ## which hunks of 0.24.0's diff are the fix: ablation and ddmin (data/fix-anatomy.json, slow)
+	$(PY) -m approval_compaction fix-anatomy
 
 NEWEST ?= 0.24.0
 EXPLORE_ARGS ?= --seed 0 --boundaries memory,json,process --database

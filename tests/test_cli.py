@@ -35,6 +35,7 @@ COMMANDS = {
     "report",
     "sweep",
     "mechanism",
+    "fix-anatomy",
     "bisect",
     "fix-data",
     "liveness",

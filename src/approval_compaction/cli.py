@@ -12,6 +12,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from . import paths
 from .errors import InvestigationError
@@ -41,6 +42,9 @@ def _matrix(args: argparse.Namespace) -> int:
     from .study.wiring import backend_for
 
     cases = select_cases(args.case)  # a bad filter fails before anything runs
+    patched = _patched(args)
+    if patched is not None:
+        return _patched_matrix(args, patched)
     wrap: SessionWrapper | None = None
     if args.fix:
         from .fix.workaround import defer_compaction_while_pending
@@ -49,6 +53,28 @@ def _matrix(args: argparse.Namespace) -> int:
     backend = backend_for(args.model, args.compact_rules)
     runs = run_matrix(cases, wrap_session=wrap, backend=backend, mode=args.mode)
     text = matrix_text(records(runs), args.format)
+    if args.output:
+        write_atomic(Path(args.output), text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _patched(args: argparse.Namespace) -> Any:
+    """The ``Patched`` that ``--patch``/``--sdk``/``--release`` name, or None (released)."""
+    if not getattr(args, "patch", None) and not getattr(args, "sdk", None):
+        return None
+    from .mechanism.catalogue import PINNED
+    from .releases.patched import from_namespace
+
+    return from_namespace(args, PINNED)
+
+
+def _patched_matrix(args: argparse.Namespace, patched: Any) -> int:
+    from .formats.files import write_atomic
+    from .releases.patched import patched_matrix, patched_text
+
+    text = patched_text(patched_matrix(patched, args.case), args.format, patched)
     if args.output:
         write_atomic(Path(args.output), text)
     else:
@@ -151,6 +177,32 @@ def _readme(args: argparse.Namespace) -> int:
     return 0
 
 
+PATCH_HELP = (
+    "a unified diff of the SDK (paths src/agents/... as git diff writes them, or agents/...): "
+    "run on the base release with it applied, in a scratch environment; repeatable"
+)
+
+
+RELEASE_HELP = (
+    "with --patch/--sdk, the release whose environment the run copies (default: the pinned "
+    "release for --patch; for --sdk the release the tree declares, else the newest)"
+)
+
+
+def patch_options(command: argparse.ArgumentParser, release: bool = True) -> None:
+    """``--patch FILE`` (repeatable), ``--sdk PATH`` and (unless the command has its own)
+    ``--release V``, the release a patched run copies."""
+    command.add_argument("--patch", action="append", metavar="FILE", help=PATCH_HELP)
+    command.add_argument(
+        "--sdk",
+        metavar="PATH",
+        help="an openai-agents source tree (a checkout or an unpacked sdist): run its src/agents "
+        "on a release's dependencies, in a scratch environment",
+    )
+    if release:
+        command.add_argument("--release", metavar="V", help=RELEASE_HELP)
+
+
 def parser() -> argparse.ArgumentParser:
     main = argparse.ArgumentParser(prog="python -m approval_compaction", description=__doc__)
     commands = main.add_subparsers(dest="command", required=True)
@@ -172,7 +224,7 @@ def parser() -> argparse.ArgumentParser:
         choices=MODELS,
         default=MODELS[0],
         help="scripted: the scripted model; responses: the SDK's OpenAIResponsesModel over HTTP "
-        "to the local stand-in (in-process)",
+        "to the local stand-in (in-process); a patched run takes both, as the sweep does",
     )
     matrix.add_argument(
         "--mode",
@@ -187,6 +239,7 @@ def parser() -> argparse.ArgumentParser:
         help="faithful: the compaction endpoint answers by the API's rules; lenient: it accepts "
         "anything (the original report's world)",
     )
+    patch_options(matrix)
 
     add("data", _data, "write the matrix files under data/").add_argument(
         "--folder", default=str(paths.DATA)
@@ -216,8 +269,19 @@ def parser() -> argparse.ArgumentParser:
     mechanism = add(
         "mechanism", _lazy(".mechanism.command"), "write data/mechanism.json: SDK source, traces"
     )
-    mechanism.add_argument("--output", default=str(paths.DATA_FILES.mechanism))
+    mechanism.add_argument(
+        "--output",
+        help="the record (default: data/mechanism.json; patched: beside its environment)",
+    )
     mechanism.add_argument("--envs", help="the sweep's environment folder (default: its cache)")
+    patch_options(mechanism)
+    anatomy = add(
+        "fix-anatomy",
+        _lazy(".mechanism.anatomy"),
+        "take 0.24.0's fix apart by experiment: ablation and ddmin (data/fix-anatomy.json)",
+    )
+    anatomy.add_argument("--output", default=str(paths.DATA_FILES.fix_anatomy))
+    anatomy.add_argument("--envs", help="the sweep's environment folder (default: its cache)")
     permalinks = add(
         "permalinks",
         _lazy(".mechanism.permalink"),
@@ -264,7 +328,10 @@ def parser() -> argparse.ArgumentParser:
     cross.add_argument(
         "--sweep", default=str(paths.DATA_FILES.sweep), help="the sweep's results JSON"
     )
-    cross.add_argument("--folder", default=str(paths.DATA))
+    cross.add_argument(
+        "--folder", help="where to write (default: data/; patched: beside its environment)"
+    )
+    patch_options(cross)
 
     upstream = add(
         "upstream-suite",
@@ -278,7 +345,10 @@ def parser() -> argparse.ArgumentParser:
     upstream.add_argument("--workers", type=int, default=2, help="pytest-xdist workers")
     upstream.add_argument("--root", help="folder for the checkouts (default: the cache)")
     upstream.add_argument("--write", action="store_true", help="write the results under --folder")
-    upstream.add_argument("--folder", default=str(paths.DATA))
+    upstream.add_argument(
+        "--folder", help="where --write writes (default: data/; patched: beside its environment)"
+    )
+    patch_options(upstream, release=False)
 
     explore = add(
         "explore",
@@ -293,7 +363,10 @@ def parser() -> argparse.ArgumentParser:
     explore.add_argument("--kinds", help="tool kinds, comma-separated (default: all available)")
     explore.add_argument("--boundaries", default="memory,json,process")
     explore.add_argument("--database", action="store_true", help="keep hypothesis's database")
-    explore.add_argument("--folder", default=str(paths.DATA))
+    explore.add_argument(
+        "--folder", help="where to write (default: data/; patched: beside its environment)"
+    )
+    patch_options(explore, release=False)
     replay = explore.add_subparsers(dest="explore_command").add_parser(
         "replay", help="rerun a saved counterexample and show it step by step"
     )

@@ -98,6 +98,11 @@ class Data:
     def mechanism(self) -> Path:
         return self.file("mechanism.json")
 
+    @property
+    def fix_anatomy(self) -> Path:
+        """Which hunks of the fixing release's diff are the fix (``make fix-anatomy``)."""
+        return self.file("fix-anatomy.json")
+
     # The doctor's experiments.
     @property
     def doctor_check_pinned(self) -> Path:

@@ -52,3 +52,35 @@ def test_describe_says_what_holds_and_what_was_not_searched_to_the_end() -> None
         "  skipped shell: no shell tool",
         "  stopped after 2 rounds: the rest was not searched to the end",
     ]
+
+
+def test_in_release_carries_a_patch_label_into_the_result(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A patched SDK's search: the label goes in with the options and comes back on the
+    result, which is written with it (and read back), and named in the summary."""
+    from dataclasses import replace
+
+    from approval_compaction.explore.replay import load_result, load_results, save_result
+
+    this = Environment(Path(sys.prefix), "0.23.1", "")
+    monkeypatch.setattr(environments, "install_tools", lambda folder, names: tmp_path)
+    result = command.in_release("0.23.1", replace(TINY, patch="fix.diff sha256:ab"), this)
+    assert result.patch == "fix.diff sha256:ab"
+    assert "with fix.diff sha256:ab" in command.describe(result).splitlines()[0]
+    written = save_result(result, tmp_path / "patched")
+    assert load_result(written[0]) == result
+    assert load_results(tmp_path / "patched") == {"0.23.1": result}
+
+
+def test_explore_results_that_mix_a_patch_and_a_release_are_refused(tmp_path: Path) -> None:
+    from approval_compaction.explore.replay import load_results, save_result
+    from approval_compaction.releases.patched import PatchError
+
+    tally = {"examples": 1}
+    released = SearchResult("0.23.1", False, 0, 1, 1, True, (), {}, (), tally)
+    patched = SearchResult("0.24.0", False, 0, 1, 1, True, (), {}, (), tally, patch="x sha256:1")
+    save_result(released, tmp_path)
+    save_result(patched, tmp_path)
+    with pytest.raises(PatchError, match="mix results of different SDKs"):
+        load_results(tmp_path)

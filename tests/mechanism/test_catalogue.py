@@ -45,7 +45,8 @@ def test_catalogue_function_exists_in_the_installed_sdk_with_every_mark(function
     found = extract(function)
     assert found.status == PRESENT, f"{function.qualname} is not in the installed SDK"
     for mark in function.marks:
-        assert mark_lines(found, mark), f"{function.qualname}: no line contains {mark.text!r}"
+        lines = mark_lines(found, mark)
+        assert len(lines) == 1, f"{function.qualname}: {mark.text!r} picks lines {lines}"
 
 
 @pytest.mark.parametrize("function", CATALOGUE, ids=IDS)
@@ -53,11 +54,26 @@ def test_catalogue_function_exists_in_the_installed_sdk_with_every_mark(function
 def test_catalogue_marks_match_in_the_releases_whose_source_the_notebook_shows(
     function: Function, version: str
 ) -> None:
-    """The notebook shows marked excerpts and diffs from these two releases' records."""
+    """The notebook shows marked excerpts and diffs from these two releases' records: each mark
+    picks exactly one line there, so no mark is ambiguous."""
     found = recorded_extract(version, function.qualname)
     assert found.status == PRESENT, f"{function.qualname} is absent in {version}"
     for mark in function.marks:
-        assert mark_lines(found, mark), f"{version} {function.qualname}: no {mark.text!r}"
+        lines = mark_lines(found, mark)
+        assert len(lines) == 1, f"{version} {function.qualname}: {mark.text!r} on lines {lines}"
+
+
+def test_catalogue_an_ambiguous_mark_is_caught() -> None:
+    """A mark whose text is on two lines picks both (the test above then fails); ``after`` picks
+    the one that follows its anchor."""
+    from approval_compaction.mechanism.catalogue import Mark
+    from approval_compaction.mechanism.source import Extract
+
+    source = "def f():\n    if x:\n        go()\n    y = 1\n    if x:\n        go()\n"
+    found = Extract(PRESENT, "agents/x.py", 10, source)
+    assert mark_lines(found, Mark("go()", "twice")) == [12, 15]
+    assert mark_lines(found, Mark("go()", "once", after="y = 1")) == [15]
+    assert mark_lines(found, Mark("go()", "never", after="nowhere")) == []
 
 
 def test_record_holds_every_catalogued_function_for_every_release() -> None:

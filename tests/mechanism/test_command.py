@@ -43,3 +43,28 @@ def test_command_missing_record_is_a_one_line_error(tmp_path: Path) -> None:
     with pytest.raises(MechanismError) as raised:
         load_record(missing)
     assert str(raised.value) == f"{missing} does not exist: run `make mechanism`"
+
+
+def test_mechanism_of_a_patched_sdk_is_its_own_labelled_record(tmp_path: Path) -> None:
+    """The committed minimal fix traced on the pinned release: a record of that one SDK, with
+    the patch's label, whose traces compact as the fixing release's do on both boundaries."""
+    from approval_compaction import cli
+    from approval_compaction.mechanism.anatomy import load_anatomy
+    from approval_compaction.mechanism.catalogue import PINNED
+    from approval_compaction.mechanism.record import load_record
+    from approval_compaction.releases.environments import default_envs
+    from approval_compaction.releases.patched import read_patch
+
+    if not (default_envs() / PINNED / "approval-compaction.json").exists():
+        pytest.skip(f"no cached environment for {PINNED}: run `make sweep` first")
+    patch = tmp_path / "minimal-fix.diff"
+    patch.write_text(load_anatomy().minimal_patch)
+    output = tmp_path / "mechanism.json"
+    assert cli.main(["mechanism", "--patch", str(patch), "--output", str(output)]) == 0
+    record = load_record(output).release(PINNED)
+    assert record.patch == read_patch(patch).label
+    compacting = {
+        boundary: [s.name for s in trace.stages if s.compaction_requests]
+        for boundary, trace in record.traces.items()
+    }
+    assert compacting == {"json": ["next_turn"], "memory": ["resume", "next_turn"]}

@@ -82,3 +82,15 @@ def test_record_missing_corrupt_or_malformed_is_one_line(
     message = str(raised.value)
     assert message.startswith(f"{path} ") and message.endswith(": run `make mechanism`")
     assert "\n" not in message
+
+
+def test_record_that_mixes_a_patched_and_a_released_sdk_is_refused(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    path = tmp_path / "mechanism.json"
+    write_record(path, {PINNED: RELEASE, "patched": replace(RELEASE, patch="x.diff sha256:1")})
+    with pytest.raises(MechanismError) as raised:
+        load_record(path)
+    message = str(raised.value)
+    assert "mixes patched and released SDKs: released, 'x.diff sha256:1'" in message
+    assert "\n" not in message

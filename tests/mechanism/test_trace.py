@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from approval_compaction.mechanism.catalogue import NEWEST, PINNED
@@ -53,3 +55,40 @@ def test_trace_scripted_model_reaches_the_same_stages() -> None:
         "next_turn",
     ]
     assert "next_turn" in scripted.calls["prepare_input_with_session"]
+
+
+GATE_READ = re.compile(r"append: run read at (\w+), session at (\d+)")
+
+
+def _resume_read(trace: Trace) -> tuple[str, str]:
+    """The first append at the resume: the generation the run read at, the session's."""
+    found = GATE_READ.match(trace.generations["resume"][0])
+    assert found is not None
+    return found.group(1), found.group(2)
+
+
+def _compacting_stages(trace: Trace) -> list[str]:
+    return [s.name for s in trace.stages if s.compaction_requests]
+
+
+def test_trace_pinned_release_skips_the_resume_on_both_boundaries_for_different_reasons() -> None:
+    """Notebook 03's account: across JSON the restored run never read the history (None); in
+    memory ``to_state()`` kept the pause's generation, which the pause's compaction made stale."""
+    record = recorded_release(PINNED)
+    assert record.memory is not None
+    for trace in record.traces.values():
+        assert _compacting_stages(trace) == ["pause"]
+        resume = next(s for s in trace.stages if s.name == "resume")
+        assert any("Skipped compaction because Session history" in w for w in resume.warnings)
+    assert _resume_read(record.trace)[0] == "None"
+    read, session = _resume_read(record.memory)
+    assert read != "None" and int(read) < int(session)
+
+
+def test_trace_newest_release_compacts_at_the_next_turn_json_and_at_the_resume_in_memory() -> None:
+    record = recorded_release(NEWEST)
+    assert record.memory is not None
+    assert _compacting_stages(record.trace) == ["next_turn"]
+    assert _compacting_stages(record.memory) == ["resume", "next_turn"]
+    read, session = _resume_read(record.memory)
+    assert read == session  # nothing compacted at the pause: the kept generation is current

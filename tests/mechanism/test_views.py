@@ -79,3 +79,49 @@ def test_views_trace_frame_marks_calls_per_stage() -> None:
     frame = trace_frame(recorded_release(PINNED).trace)
     assert frame.loc[LOCKED.qualname, "pause"] == "called"
     assert frame.loc[LOCKED.qualname, "resume"] == "·"
+
+
+def test_views_boundary_frame_shows_each_release_boundary_and_stage() -> None:
+    from approval_compaction.mechanism.views import boundary_frame
+
+    frame = boundary_frame([PINNED, NEWEST])
+    assert {(r, b) for r, b, _ in frame.index} == {
+        (v, b) for v in (PINNED, NEWEST) for b in ("json", "memory")
+    }
+    resume = frame.loc[(PINNED, "memory", "resume")]
+    assert "append: run read at" in resume["the ownership gate saw"]
+    assert "Skipped compaction" in resume["warnings"]
+
+
+def test_views_anatomy_frame_and_what_is_not_the_fix() -> None:
+    from approval_compaction.mechanism.anatomy import FIXED, load_anatomy
+    from approval_compaction.mechanism.views import anatomy_frame, not_the_fix
+
+    found = load_anatomy()
+    frame = anatomy_frame(found)
+    assert list(frame.index) == [h.name for h in found.hunks]
+    assert set(frame.index[frame["in the minimal fix"] == "yes"]) == set(found.minimal_fix)
+    others = not_the_fix(found)
+    assert others and not set(others) & set(found.minimal_fix)
+    by_name = {h.name: h for h in found.hunks}
+    assert all(FIXED in (by_name[n].reverted.verdict, by_name[n].reverted_together.verdict)
+               for n in others)  # fmt: skip
+
+
+def test_views_notebook_account_every_other_change_to_the_compaction_session_is_not_the_fix() -> (
+    None
+):
+    """Notebook 03 says the compaction session's other hunks (the hosted-MCP check, the atomic
+    replacement) change no verdict, and the fix is one hunk of that file."""
+    from approval_compaction.mechanism.anatomy import load_anatomy
+    from approval_compaction.mechanism.views import not_the_fix
+
+    found = load_anatomy()
+    session = [h.name for h in found.hunks if h.path.endswith("compaction_session.py")]
+    assert len(found.minimal_fix) == 1 and found.minimal_fix[0] in session
+    assert "items.py#3" in not_the_fix(found)  # the order of resumed tool outputs
+    order = next(h for h in found.hunks if h.name == "items.py#3")
+    assert "def order_current_turn_tool_outputs" in order.patch
+    assert sorted(set(session) - set(found.minimal_fix)) == sorted(
+        n for n in not_the_fix(found) if n in session
+    )

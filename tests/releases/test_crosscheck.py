@@ -8,6 +8,7 @@ import pytest
 from factories import release_record
 
 from approval_compaction.analysis.table import to_frame as records_frame
+from approval_compaction.errors import InvestigationError
 from approval_compaction.releases.crosscheck import (
     TEST_FILE,
     CrossRecord,
@@ -134,3 +135,43 @@ def test_write_summarises_one_row_per_release(tmp_path: Path) -> None:
 def test_test_file_is_the_sdk_style_regression_test() -> None:
     assert TEST_FILE.exists()
     assert "def test_compaction_keeps_pending_approval_call_paired" in TEST_FILE.read_text()
+
+
+def test_crosscheck_patched_records_carry_the_patch_and_a_released_reader_refuses_them(
+    tmp_path: Path,
+) -> None:
+    from approval_compaction.formats.records import RecordsError
+    from approval_compaction.releases.crosscheck import CrossRecord, PatchedCross, load, write
+
+    row = CrossRecord("0.23.1", "run", "approve", "holds", "passed", "passed", True)
+    labelled = PatchedCross(**{**row.__dict__, "patch": "fix.diff sha256:ab"})
+    write([labelled], tmp_path, PatchedCross)
+    with pytest.raises(RecordsError, match="unexpected patch"):
+        load(tmp_path / "fix-releases.json")
+
+
+def test_crosscheck_patched_reader_refuses_a_mix_in_one_line(tmp_path: Path) -> None:
+    import json
+
+    from approval_compaction.releases.crosscheck import (
+        CrossRecord,
+        PatchedCross,
+        load_patched,
+        write,
+    )
+    from approval_compaction.releases.patched import PatchError
+
+    row = CrossRecord("0.23.1", "run", "approve", "holds", "passed", "passed", True)
+    one = PatchedCross(**{**row.__dict__, "patch": "fix.diff sha256:ab"})
+    other = PatchedCross(**{**row.__dict__, "runner": "run_streamed", "patch": "b.diff sha256:cd"})
+    write([one], tmp_path, PatchedCross)
+    assert load_patched(tmp_path / "fix-releases.json", one.patch) == [one]
+    write([one, other], tmp_path, PatchedCross)
+    with pytest.raises(PatchError) as raised:
+        load_patched(tmp_path / "fix-releases.json")
+    assert "mix results of different SDKs" in str(raised.value)
+    assert "\n" not in str(raised.value)
+    released = tmp_path / "released.json"  # a release's records where a patch's are expected
+    released.write_text(json.dumps([row.__dict__]))
+    with pytest.raises(InvestigationError, match="missing patch"):
+        load_patched(released)

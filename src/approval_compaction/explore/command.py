@@ -4,7 +4,9 @@ Without ``--release`` the search runs here, on the installed (pinned) release. W
 search runs in that release's own environment (``releases.environments``, created if needed):
 its interpreter runs ``python -m approval_compaction.explore.search`` with this project's source
 folder on ``PYTHONPATH``, and hypothesis (which that environment lacks) from one shared folder
-installed once with uv, as the crosscheck does for pytest.
+installed once with uv, as the crosscheck does for pytest. With ``--patch``/``--sdk`` it runs
+the same way in the patched SDK's scratch environment (``releases.patched``): the result carries
+the patch's label and is written beside that environment unless ``--folder`` says where.
 """
 
 from __future__ import annotations
@@ -12,9 +14,10 @@ from __future__ import annotations
 import argparse
 import importlib.metadata
 import json
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
+from .. import paths
 from ..releases import environments
 from .search import Options, SearchResult, search
 
@@ -29,9 +32,12 @@ def cache_folder() -> Path:
     return environments.default_envs().parent
 
 
-def in_release(version: str, options: Options) -> SearchResult:
-    """Run one search with the release's own interpreter; its JSON result comes back."""
-    env = environments.release_environment(version, environments.default_envs())
+def in_release(
+    version: str, options: Options, env: environments.Environment | None = None
+) -> SearchResult:
+    """Run one search with the release's own interpreter (or ``env``'s, a patched copy); its
+    JSON result comes back."""
+    env = env or environments.release_environment(version, environments.default_envs())
     tools = environments.install_tools(cache_folder() / TOOLS_FOLDER, ("hypothesis",))
     found = environments.run_module(
         env.python,
@@ -58,15 +64,23 @@ def explore(args: argparse.Namespace) -> int:
         boundaries=tuple(b for b in args.boundaries.split(",") if b),
         database=database,
     )
+    from ..mechanism.catalogue import PINNED
+    from ..releases.patched import from_namespace, patched_environment, results_folder
+
     installed = importlib.metadata.version("openai-agents")
-    if args.release and args.release != installed:
+    patched = from_namespace(args, PINNED)
+    if patched is not None:
+        options = replace(options, patch=patched.label)
+        result = in_release(patched.base, options, patched_environment(patched))
+    elif args.release and args.release != installed:
         result = in_release(args.release, options)
     else:
         result = search(options)
     print(describe(result))
-    folder = Path(args.folder)
+    default = results_folder(patched) if patched is not None else paths.DATA
+    folder = Path(args.folder) if args.folder else default
     for path in save_result(result, folder):
-        shown = path.relative_to(folder.parent) if path.is_relative_to(folder.parent) else path
+        shown = path.relative_to(paths.ROOT) if path.is_relative_to(paths.ROOT) else path
         print(f"wrote {shown}")
     return 0
 
@@ -74,6 +88,7 @@ def explore(args: argparse.Namespace) -> int:
 def describe(result: SearchResult) -> str:
     """A few lines: what was searched, what was found, what holds."""
     fix = " with the workaround" if result.fix else ""
+    fix += f" with {result.patch}" if result.patch else ""
     lines = [
         f"openai-agents {result.sdk_version}{fix}: {result.tally.get('examples', 0)} examples, "
         f"{result.tally.get('steps', 0)} steps in {result.rounds} rounds (seed {result.seed})"

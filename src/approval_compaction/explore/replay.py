@@ -123,11 +123,15 @@ def text(finding: Finding, again: Trace | None = None) -> str:
 
 
 def load_results(folder: Path) -> dict[str, SearchResult]:
-    """Every ``explore-*.json`` under ``folder``, keyed by release and variant."""
+    """Every ``explore-*.json`` under ``folder``, keyed by release and variant; a one-line error
+    when they mix a patched SDK's results with a release's."""
+    from ..releases.patched import one_label
+
     found = {}
     for path in paths.data(folder).explore_results():
         result = load_result(path)
         found[f"{result.sdk_version}{' + workaround' if result.fix else ''}"] = result
+    one_label((r.patch for r in found.values()), f"the explore results in {folder}")
     return found
 
 

@@ -57,6 +57,7 @@ class Options:
     modes: tuple[Mode, ...] = MODES  # the compaction modes a conversation starts in
     actions: tuple[str, ...] = ACTIONS  # the steps a conversation may take (ask and decide
     # always; lose and continue, the liveness steps, unless left out)
+    patch: str = ""  # the label of the patch this release runs with (``releases.patched``)
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,7 @@ class SearchResult:
     invariants: tuple[str, ...]
     tally: dict[str, int]
     findings: tuple[Finding, ...] = field(default=())
+    patch: str = ""  # the patch's label on a patched SDK (written only then)
 
     @property
     def holds(self) -> list[str]:
@@ -128,7 +130,7 @@ class SearchResult:
             "invariants": list(self.invariants),
             "tally": dict(sorted(self.tally.items())),
             "findings": [f.to_json() for f in self.findings],
-        }
+        } | ({"patch": self.patch} if self.patch else {})
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SearchResult:
@@ -144,6 +146,7 @@ class SearchResult:
             tuple(data["invariants"]),
             {str(k): int(v) for k, v in data["tally"].items()},
             tuple(Finding.from_json(f) for f in data["findings"]),
+            str(data.get("patch", "")),
         )
 
 
@@ -254,6 +257,7 @@ def _search(options: Options) -> SearchResult:
         INVARIANTS,
         dict(setup.tally),
         tuple(findings),
+        options.patch,
     )
 
 

@@ -34,10 +34,13 @@ SESSION = "OpenAIResponsesCompactionSession"
 
 @dataclass(frozen=True)
 class Mark:
-    """A line that matters: the first text every such line contains, and why it matters."""
+    """A line that matters: text the line contains, and why it matters. Where the text is on
+    several lines, ``after`` picks one: the first line with the text after the first line that
+    contains ``after`` (a test checks that every mark picks exactly one line)."""
 
     text: str
     reason: str
+    after: str = ""
 
 
 @dataclass(frozen=True)
@@ -86,7 +89,9 @@ CATALOGUE: tuple[Function, ...] = (
                 "if has_local_tool_outputs:",
                 "only a tool output defers; a call awaiting approval is not one",
             ),
-            Mark("session.run_compaction,", "so the pause compacts now"),
+            Mark(
+                "session.run_compaction,", "so at the pause it asks the session to compact at once"
+            ),
         ),
     ),
     Function(
@@ -105,12 +110,15 @@ CATALOGUE: tuple[Function, ...] = (
         (
             Mark(
                 "not isinstance(expected_generation, int)",
-                "a run resumed from a RunState never read the history, so it holds no "
-                "generation here",
+                "compaction runs only if the run holds the generation the session is at; after "
+                "a resume its append left None here when it had none to expect (across JSON the "
+                "restored run never read the history) or a stale one (in memory the context "
+                "keeps the pause's read, which the pause's own compaction made stale)",
             ),
             Mark(
                 "Skipped compaction because Session history changed",
-                "so the resume does not compact: the orphan output stays stored",
+                "the skip's warning: in 0.23.1 the resume skips on both boundaries, so the "
+                "orphan output stays stored",
             ),
         ),
     ),
@@ -127,17 +135,21 @@ CATALOGUE: tuple[Function, ...] = (
             ),
             Mark(
                 "if snapshot is not None and (not complete or suffix_start > 0):",
-                "the branch for a partial snapshot; at the pause the history is complete and "
-                "starts at 0, so it does not run",
+                "the branch for a partial snapshot (or one that starts after the first item); at "
+                "the pause the snapshot is the whole history from its first item, so it does "
+                "not run",
+                after="session_items = list(reversed(matched_items))",
             ),
             Mark(
                 "drop_orphan_function_calls(",
-                "the only check for a call without its output: in 0.23.1 it sits inside that "
-                "branch, so the pending call passes",
+                "the only check for an unpaired group (a call without its output, or an output "
+                "without its call): in 0.23.1 only inside that branch, so at the pause the "
+                "pending call passes; 0.24.0 runs it for every automatic compaction and, when "
+                "it finds one, returns without a word",
             ),
             Mark(
                 "compacted = await self.client.responses.compact(",
-                "sends the history, the pending call included",
+                "sends the history (at the pause of 0.23.1: the pending call included)",
             ),
             Mark(
                 "await snapshot.replace_suffix(suffix_start, output_items)",
@@ -152,10 +164,15 @@ CATALOGUE: tuple[Function, ...] = (
         "Removes calls that have no output (and, when asked, outputs whose call is gone); "
         "compaction compares its result with its input to detect an open call.",
         (
-            Mark("dropped_indexes.add(index)", "a call without its output is dropped"),
+            Mark(
+                "dropped_indexes.add(index)",
+                "a call without its output is dropped",
+                after="# Tool call entry will be dropped",
+            ),
             Mark(
                 "if output_pruning_indexes is not None:",
-                "an output without its call is dropped only when the caller asks",
+                "an output without its call is dropped only when the caller asks; compaction's "
+                "check asks for every item, so it also finds a history already poisoned",
             ),
         ),
     ),
@@ -194,11 +211,13 @@ CATALOGUE: tuple[Function, ...] = (
         (
             Mark(
                 'expected_generation = getattr(wrapper, "_session_compaction_generation", None)',
-                "the generation the run read the history at: None for a resumed RunState",
+                "the generation the run read the history at: None for a run restored from JSON "
+                "(it never read); a run resumed in memory keeps its context's, from the pause",
             ),
             Mark(
                 "wrapper._session_compaction_generation = generation",
-                "None from a run that did not own the history disowns the compaction after it",
+                "the append's answer: None unless nothing wrote since the run's read, which "
+                "disowns the compaction after it",
             ),
         ),
     ),
@@ -211,9 +230,10 @@ CATALOGUE: tuple[Function, ...] = (
         (
             Mark(
                 "if expected_generation is not None and",
-                "ownership needs a generation from a read",
+                "ownership needs a generation from a read and no other write since (this append "
+                "is the one mutation after it)",
             ),
-            Mark("return None", "no read, no ownership"),
+            Mark("return None", "no read, or a stale one: no ownership"),
         ),
     ),
     Function(
@@ -224,8 +244,9 @@ CATALOGUE: tuple[Function, ...] = (
         (
             Mark(
                 "capture_compaction_generation=True",
-                "a new turn reads the history with its generation; a resumed run does not "
-                "come here",
+                "a new turn reads the history with its generation (without a session limit, "
+                "as here); a resumed run does not come here, on either boundary",
+                after="else:",
             ),
             Mark(
                 "converted_history + new_input_list", "the input: stored history, then the question"

@@ -3,19 +3,24 @@
 The pinned release is extracted and traced live, in this process; the newest release and the
 era boundary (``catalogue.RELEASES``) are probed in their cached environments, which the sweep
 made. A missing environment is a one-line error: this command never installs one.
+
+With ``--patch``/``--sdk`` it probes one patched SDK instead, in its scratch environment
+(``releases.patched``), and writes a record of that one SDK, labelled with its patch, beside
+that environment unless ``--output`` says where; it prints what each traced stage did.
 """
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 from .. import paths
 from ..releases.environments import default_envs, release_environment, run_module
 from ..study.capture import sdk_version
 from .catalogue import PINNED, RELEASES
 from .probe import MODULE, release_record
-from .record import MechanismError, ReleaseMechanism, write_record
+from .record import RECORD, MechanismError, ReleaseMechanism, write_record
 
 PROBE_TIMEOUT_SECONDS = 300
 
@@ -39,9 +44,41 @@ def build(envs: Path) -> dict[str, ReleaseMechanism]:
     return releases
 
 
+def patched_record(patched: Any, envs: Path) -> ReleaseMechanism:
+    """The patched SDK's extracts and traces, from its scratch environment."""
+    from ..releases.patched import patched_environment
+
+    env = patched_environment(patched, envs)
+    label = f"{patched.describe()}: the probe"
+    found = run_module(
+        env.python, MODULE, "--patch", patched.label, timeout=PROBE_TIMEOUT_SECONDS, label=label
+    )
+    return ReleaseMechanism.from_json(found)
+
+
+def patched_command(args: argparse.Namespace, patched: Any, envs: Path) -> int:
+    from ..releases.patched import results_folder
+    from .views import stage_frame
+
+    output = Path(args.output) if args.output else results_folder(patched, envs) / RECORD.name
+    record = patched_record(patched, envs)
+    write_record(output, {record.release: record})
+    print(f"{patched.describe()}: {patched.label}")
+    for boundary, trace in record.traces.items():
+        print(f"\nthe report's case across the {boundary} boundary ({trace.model} model):")
+        print(stage_frame(trace).to_string())
+    print(f"\nwrote {output}")
+    return 0
+
+
 def command(args: argparse.Namespace) -> int:
+    from ..releases.patched import from_namespace
+
     envs = Path(args.envs) if args.envs else default_envs()
-    output = Path(args.output)
+    patched = from_namespace(args, PINNED)
+    if patched is not None:
+        return patched_command(args, patched, envs)
+    output = Path(args.output) if args.output else RECORD
     write_record(output, build(envs))
     shown = output.relative_to(paths.ROOT) if output.is_relative_to(paths.ROOT) else output
     print(f"wrote {shown}")

@@ -17,21 +17,25 @@ from ..formats.records import write_json
 from ..study.capture import sdk_version
 from .record import ReleaseMechanism
 from .source import extract_all
-from .trace import trace_case
+from .trace import BOUNDARY_CASES, trace_case
 
 MODULE = "approval_compaction.mechanism.probe"
 
 
-def release_record() -> ReleaseMechanism:
-    """The installed release: its version, its extracts, and the traced run."""
-    return ReleaseMechanism(sdk_version(), extract_all(), trace_case())
+def release_record(patch: str = "") -> ReleaseMechanism:
+    """The installed release (``patch`` names its patch, if any): its version, its extracts, and
+    the report's case traced across each boundary."""
+    traces = {boundary: trace_case(case) for boundary, case in BOUNDARY_CASES.items()}
+    return ReleaseMechanism(sdk_version(), extract_all(), traces["json"], traces["memory"], patch)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="mechanism-probe", description=__doc__)
     parser.add_argument("--output", required=True, help="write the JSON record here")
+    parser.add_argument("--patch", default="", help="the label of the patch applied here")
     args = parser.parse_args(argv)
-    write_json(Path(args.output), asdict(release_record()), indent=None, sort_keys=True)
+    record = release_record(args.patch)
+    write_json(Path(args.output), asdict(record), indent=None, sort_keys=True)
     return 0
 
 

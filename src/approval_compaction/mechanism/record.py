@@ -30,16 +30,27 @@ class MechanismError(InvestigationError):
 
 @dataclass(frozen=True)
 class ReleaseMechanism:
-    """One release as its probe saw it: its version, each catalogued function, the traced run."""
+    """One release as its probe saw it: its version, each catalogued function, the report's
+    case traced (``trace``: across the JSON boundary) and the same case across the in-memory
+    boundary (``memory``); ``patch`` names a patched SDK (empty for the release as published)."""
 
     release: str
     functions: dict[str, Extract]
     trace: Trace
+    memory: Trace | None = None
+    patch: str = ""
+
+    @property
+    def traces(self) -> dict[str, Trace]:
+        """The traced runs by boundary."""
+        return {"json": self.trace} | ({"memory": self.memory} if self.memory else {})
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ReleaseMechanism:
         functions = {name: Extract.from_json(found) for name, found in data["functions"].items()}
-        return cls(str(data["release"]), functions, Trace.from_json(data["trace"]))
+        memory = Trace.from_json(data["memory"]) if data.get("memory") else None
+        trace = Trace.from_json(data["trace"])
+        return cls(str(data["release"]), functions, trace, memory, str(data.get("patch", "")))
 
 
 @dataclass(frozen=True)
@@ -53,6 +64,10 @@ class MechanismRecord:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> MechanismRecord:
         releases = {v: ReleaseMechanism.from_json(r) for v, r in data["releases"].items()}
+        labels = {r.patch for r in releases.values()}
+        if len(labels) > 1:  # patched and released runs never mix
+            named = ", ".join(repr(label) if label else "released" for label in sorted(labels))
+            raise ValueError(f"it mixes patched and released SDKs: {named}")
         return cls(tuple(data["catalogue"]), Case(**data["case"]), releases)
 
     def release(self, version: str, name: str = RECORD.name) -> ReleaseMechanism:

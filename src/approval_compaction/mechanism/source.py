@@ -95,8 +95,16 @@ def numbered(extract: Extract) -> list[tuple[int, str]]:
 
 
 def mark_lines(extract: Extract, mark: Mark) -> list[int]:
-    """The numbers of the lines that contain the mark's text (empty when none does)."""
-    return [number for number, text in numbered(extract) if mark.text in text]
+    """The numbers of the lines the mark picks: every line with its text, or (``after``) the
+    first one after the first line that contains ``after``; empty when none does."""
+    lines = numbered(extract)
+    if not mark.after:
+        return [number for number, text in lines if mark.text in text]
+    start = next((i for i, (_, text) in enumerate(lines) if mark.after in text), None)
+    if start is None:
+        return []
+    found = next((number for number, text in lines[start + 1 :] if mark.text in text), None)
+    return [] if found is None else [found]
 
 
 def enclosing(extract: Extract, line: int) -> tuple[int, str]:

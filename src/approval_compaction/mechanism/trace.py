@@ -15,8 +15,8 @@ from __future__ import annotations
 import asyncio
 import sys
 import threading
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from types import CodeType, FrameType
 from typing import Any
 
@@ -26,7 +26,7 @@ from ..study.items import Item
 from ..study.scenario import Case
 from ..study.wiring import BACKENDS, unavailable
 from ..study.words import Model
-from .catalogue import CATALOGUE, Function
+from .catalogue import CATALOGUE, SESSION, Function
 from .source import code_of
 
 AFTER = "after"  # calls after the last stage closed (the store's own teardown)
@@ -50,12 +50,14 @@ class StageRecord:
 @dataclass(frozen=True)
 class Trace:
     """The traced run: the model it ran on; for each function the stages it was called at,
-    and at each stage who called it; each stage's record."""
+    and at each stage who called it; each stage's record; and at each stage what the
+    ownership gate saw, call by call (``generations``)."""
 
     model: str
     calls: dict[str, tuple[str, ...]]
     callers: dict[str, dict[str, tuple[str, ...]]]
     stages: tuple[StageRecord, ...]
+    generations: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Trace:
@@ -64,6 +66,7 @@ class Trace:
             calls=_tuples(data["calls"]),
             callers={name: _tuples(by_stage) for name, by_stage in data["callers"].items()},
             stages=tuple(StageRecord.from_json(stage) for stage in data["stages"]),
+            generations=_tuples(data.get("generations", {})),
         )
 
 
@@ -72,6 +75,32 @@ def _tuples(lists: dict[str, list[str]]) -> dict[str, tuple[str, ...]]:
 
 
 REPORT_CASE = Case("run", "approve", "on", "json")  # the report's violating case
+MEMORY_CASE = replace(REPORT_CASE, state_boundary="memory")  # the same across the memory boundary
+BOUNDARY_CASES = {"json": REPORT_CASE, "memory": MEMORY_CASE}
+
+# The ownership gate (0.22.1 on): what a run's append expected and what the gate then saw. Each
+# view reads the call's arguments as it starts: the generation the run read the history at (or
+# holds on its context), and the session's own mutation generation.
+APPEND = f"{SESSION}._add_items_with_generation"
+GATE = f"{SESSION}._run_compaction"
+
+
+def _generation(frame: FrameType) -> object:
+    return getattr(frame.f_locals.get("self"), "_mutation_generation", "?")
+
+
+def _append_view(frame: FrameType) -> str:
+    expected = frame.f_locals.get("expected_generation")
+    return f"append: run read at {expected}, session at {_generation(frame)}"
+
+
+def _gate_view(frame: FrameType) -> str:
+    wrapper = frame.f_locals.get("wrapper")
+    held = getattr(wrapper, "_session_compaction_generation", "nothing")
+    return f"gate: run holds {held}, session at {_generation(frame)}"
+
+
+VIEWS: dict[str, Callable[[FrameType], str]] = {APPEND: _append_view, GATE: _gate_view}
 
 
 def item_label(item: Item) -> str:
@@ -101,6 +130,10 @@ class _Tracer:
         self.stage: str = STAGES[0]
         self.calls: dict[str, list[str]] = {name: [] for name in watched.values()}
         self.callers: dict[str, dict[str, list[str]]] = {name: {} for name in watched.values()}
+        self.generations: dict[str, list[str]] = {}
+        # A coroutine's frame is "called" again each time it resumes: a view is taken at its
+        # first call only (the frames are kept, so their ids stay theirs).
+        self.viewed: dict[int, FrameType] = {}
 
     def ended(self, name: StageName) -> None:
         """The harness's stage hook: calls from here on belong to the next stage."""
@@ -117,6 +150,9 @@ class _Tracer:
             callers = self.callers[name].setdefault(self.stage, [])
             if caller not in callers:
                 callers.append(caller)
+            if name in VIEWS and id(frame) not in self.viewed:
+                self.viewed[id(frame)] = frame
+                self.generations.setdefault(self.stage, []).append(VIEWS[name](frame))
         return None  # no line events: only calls are watched
 
 
@@ -156,4 +192,5 @@ def trace_case(
         calls={f.qualname: tuple(tracer.calls.get(f.qualname, [])) for f in catalogue},
         callers={f.qualname: _tuples(tracer.callers.get(f.qualname, {})) for f in catalogue},
         stages=tuple(stage_record(stage) for stage in runs[0].stages),
+        generations=_tuples(tracer.generations),
     )

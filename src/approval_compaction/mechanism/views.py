@@ -5,8 +5,10 @@ marked line, ``…`` a gap) and each mark's reason, and links the whole function
 line, at the release's tag on GitHub (``permalink``), so a notebook rendered for an issue thread
 stays short and every line it quotes can be read in place;
 ``source_diff`` shows the same function in two releases as a unified diff numbered by file line;
-``trace_frame`` and ``stage_frame`` show the traced run; ``check_block`` finds the block the
-pairing check runs under (``findings.mechanism`` states the finding from it). Every view returns
+``trace_frame`` and ``stage_frame`` show the traced run, ``boundary_frame`` it across both
+boundaries with what the ownership gate saw; ``check_block`` finds the block the pairing check
+runs under (``findings.mechanism`` states the finding from it); ``anatomy_frame`` shows the
+fix taken apart by experiment (``anatomy``). Every view returns
 markdown text or a frame; the notebook wraps text in ``IPython.display.Markdown``.
 """
 
@@ -20,6 +22,7 @@ import pandas as pd
 
 from ..formats.markdown import code, escape, fence
 from ..study.capture import STAGES
+from .anatomy import BUG, FIXED, Anatomy, Outcome, ranges
 from .catalogue import CATALOGUE, Function, Mark, Step, entry
 from .permalink import permalink
 from .record import MechanismError, load_record
@@ -233,3 +236,112 @@ def era_stages(versions: Sequence[str]) -> pd.DataFrame:
         columns[f"{version} user saw"] = {s.name: s.outcome.split(" - ")[0] for s in stages}
         columns[f"{version} warning"] = {s.name: _warnings(s.warnings) for s in stages}
     return pd.DataFrame(columns).rename_axis("stage")
+
+
+def boundary_frame(versions: Sequence[str]) -> pd.DataFrame:
+    """The report's case across each boundary, in several recorded releases: per stage the
+    compaction requests, what the ownership gate saw at each append and compaction (the
+    generation the run read at, or holds, against the session's), and the warning logged."""
+    record = load_record()
+    rows = {}
+    for version in versions:
+        for boundary, trace in record.release(version).traces.items():
+            for stage in trace.stages:
+                rows[(version, boundary, stage.name)] = {
+                    "compaction requests": stage.compaction_requests,
+                    "the ownership gate saw": "; ".join(trace.generations.get(stage.name, ()))
+                    or NOT_CALLED,
+                    "warnings": _warnings(stage.warnings),
+                }
+    frame = pd.DataFrame.from_dict(rows, orient="index")
+    return frame.rename_axis(["release", "boundary", "stage"])
+
+
+def outcome_word(found: Outcome) -> str:
+    """An experiment's outcome in a few words, for a table cell."""
+    if found.verdict == FIXED:
+        return "every case holds"
+    if found.verdict == BUG:
+        return f"bug: {len(found.cases)} cases violate {len(found.violated)} invariants"
+    reason = found.reason.removeprefix("import agents failed: ")
+    return f"does not run ({reason[:60]}{'…' if len(reason) > 60 else ''})"
+
+
+def group_names(names: Sequence[str], number: Mapping[str, int]) -> str:
+    """A widened revert's other hunks in a few words: the path's by number (``3, 12-15``), the
+    other modules' by file and number (``run_internal/run_loop.py#4,7-9``)."""
+    ours = ranges([number[name] for name in names if name in number]).replace(",", ", ")
+    others: dict[str, list[int]] = {}
+    for name in names:
+        if name not in number:
+            path, _, hunk = name.partition("#")
+            others.setdefault(path.removeprefix("agents/"), []).append(int(hunk))
+    folded = [f"{path}#{ranges(hunks)}" for path, hunks in others.items()]
+    return ", ".join([ours] * bool(ours) + folded)
+
+
+def widened(together: Sequence[str], outcome: Outcome, number: Mapping[str, int]) -> str:
+    """A widened revert's cell: what went with it and what it found (``—`` when not widened)."""
+    if not together:
+        return "—"
+    return f"with {group_names(together, number)}: {outcome_word(outcome)}"
+
+
+def anatomy_frame(found: Anatomy) -> pd.DataFrame:
+    """Each hunk of the diff on the bug's path: its number (as the search names sets), its
+    lines, its first changed line, what reverting it from the newer release does (alone, and
+    with the hunks that need it when it does not run alone: the path's by number, the other
+    modules' by file), and whether the minimal fix holds it."""
+    number = {hunk.name: index for index, hunk in enumerate(found.hunks, start=1)}
+    rows = {}
+    for hunk in found.hunks:
+        rows[hunk.name] = {
+            "n": number[hunk.name],
+            "lines": hunk.span,
+            "first changed line": hunk.first_line[:70],
+            f"reverted alone from {found.new}": outcome_word(hunk.reverted),
+            "reverted with what needs it": widened(hunk.together, hunk.reverted_together, number),
+            "in the minimal fix": "yes" if hunk.in_minimal_fix else "",
+        }
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("hunk")
+
+
+def modules_frame(found: Anatomy) -> pd.DataFrame:
+    """The package's other changed modules (off the bug's path), each reverted whole from the
+    newer release: its hunks, the outcome alone, and with what needs it when it does not run."""
+    number = {hunk.name: index for index, hunk in enumerate(found.hunks, start=1)}
+    rows = {}
+    for module in found.modules:
+        rows[module.path.removeprefix("agents/")] = {
+            "hunks": module.hunks,
+            f"reverted from {found.new}": outcome_word(module.reverted),
+            "reverted with what needs it": widened(
+                module.together, module.reverted_together, number
+            ),
+        }
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("module")
+
+
+def changes_no_verdict(reverted: Outcome, together: Outcome) -> bool:
+    """Whether a revert (alone, or widened by what it needs) ran and kept every case fixed."""
+    return FIXED in (reverted.verdict, together.verdict)
+
+
+def not_the_fix(found: Anatomy) -> list[str]:
+    """The hunks shown to change no verdict: reverted from the newer release (alone, or with
+    the hunks that need it), every case still holds."""
+    return [
+        h.name
+        for h in found.hunks
+        if not h.in_minimal_fix and changes_no_verdict(h.reverted, h.reverted_together)
+    ]
+
+
+def not_reverted(found: Anatomy) -> list[str]:
+    """The hunks outside the fix whose revert did not run, alone or widened: the experiment
+    cannot judge them one by one (the minimal fix and ``rest_reverted`` judge them together)."""
+    return [
+        h.name
+        for h in found.hunks
+        if not h.in_minimal_fix and not changes_no_verdict(h.reverted, h.reverted_together)
+    ]

@@ -10,6 +10,11 @@ unfixed variant report its raw outcome.
 The expectation comes from ``data/sweep.json``: the unfixed test should fail for a runner and
 decision exactly when the sweep finds ``next_turn_input_paired`` or ``compaction_input_complete``
 violated in that json-boundary, compaction-on case, and pass when both hold.
+
+With ``--patch``/``--sdk`` the test runs in the patched SDK's scratch environment
+(``releases.patched``) and the expectation is the patched matrix, run there too (a sweep of
+released SDKs says nothing about a patch); each record carries the patch's label, and the
+files go beside that environment unless ``--folder`` says where.
 """
 
 from __future__ import annotations
@@ -18,8 +23,9 @@ import argparse
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
@@ -31,6 +37,9 @@ from ..formats.records import read_records, write_records
 from . import environments
 from .sweep import ReleaseRecord, load_results
 from .versions import load_releases, parse_versions, sort_versions, version_key
+
+if TYPE_CHECKING:
+    from .patched import Patched
 
 Report = Callable[[str], None]
 
@@ -66,6 +75,13 @@ class CrossRecord:
     workaround: str
     agrees: bool | None  # None where the sweep has no verdict to compare with
     unfixed_message: str = ""
+
+
+@dataclass(frozen=True)
+class PatchedCross(CrossRecord):
+    """A crosscheck record from a patched SDK, with the patch's label."""
+
+    patch: str = ""
 
 
 def tool_requirements() -> list[str]:
@@ -209,6 +225,14 @@ def load(path: Path = paths.DATA_FILES.fix_releases) -> list[CrossRecord]:
     return read_records(path, CrossRecord)
 
 
+def load_patched(path: Path, label: str | None = None) -> list[PatchedCross]:
+    """Records written by ``crosscheck --patch``: one patched SDK's, a one-line error when the
+    file holds a release's, mixes patches, or (given ``label``) is another patch's."""
+    from .patched import read_labelled
+
+    return read_labelled(path, PatchedCross, label)
+
+
 def regression_table(path: Path = paths.DATA_FILES.fix_releases) -> pd.DataFrame:
     """The committed crosscheck, one row per release."""
     return by_release(records_frame(load(path), CrossRecord))
@@ -221,24 +245,52 @@ def _agreement(values: pd.Series) -> str:
     return "yes" if all(known) else "NO"
 
 
-def write(records: Sequence[CrossRecord], folder: Path) -> list[Path]:
+def write(
+    records: Sequence[CrossRecord], folder: Path, schema: type[CrossRecord] = CrossRecord
+) -> list[Path]:
     """Write the records as JSON and CSV, and the per-release table as markdown."""
-    table = by_release(records_frame(records, CrossRecord))
+    table = by_release(records_frame(records, schema))
     markdown = markdown_table(table, cell=vocabulary.marked) + "\n"
-    return write_records(paths.data(folder).fix_releases, records, CrossRecord, markdown=markdown)
+    return write_records(paths.data(folder).fix_releases, records, schema, markdown=markdown)
+
+
+def patched_crosscheck(patched: Patched, envs: Path, report: Report = print) -> list[PatchedCross]:
+    """The test in the patched SDK's scratch environment, against the patched matrix there."""
+    from .patched import patched_environment, patched_matrix
+
+    env = patched_environment(patched, envs)
+    tools = environments.install_tools(envs / TOOLS_FOLDER, TOOLS)
+    found = run_test(env, tools)
+    report(f"{patched.describe()}: {_tally(found)}")
+    rows = patched_matrix(patched, envs=envs)
+    return [PatchedCross(**asdict(r), patch=patched.label) for r in compare(found, rows)]
 
 
 def command(args: argparse.Namespace) -> int:
-    """``crosscheck``: run the test on each swept release; exit 1 if any disagrees."""
-    rows = load_results(Path(args.sweep))
-    swept = sort_versions(row.sdk_version for row in rows)
-    known = sort_versions([*load_releases(paths.DATA_FILES.release_dates), *swept])
-    versions = parse_versions(args.versions, known) if args.versions else swept
+    """``crosscheck``: run the test on each swept release (or on a patched SDK); exit 1 if any
+    disagrees."""
+    from .patched import from_namespace, results_folder
+    from .upstream.command import PINNED
+
     envs = Path(args.envs) if args.envs else environments.default_envs()
-    records = compare(run_releases(versions, envs, create=args.create), rows)
-    for path in write(records, Path(args.folder)):
-        print(f"wrote {path.relative_to(Path(args.folder).parent)}")
+    patched = from_namespace(args, PINNED)
+    records: Sequence[CrossRecord]
+    if patched is not None:
+        records = patched_crosscheck(patched, envs)
+        folder = Path(args.folder) if args.folder else results_folder(patched, envs)
+        written = write(records, folder, PatchedCross)
+    else:
+        rows = load_results(Path(args.sweep))
+        swept = sort_versions(row.sdk_version for row in rows)
+        known = sort_versions([*load_releases(paths.DATA_FILES.release_dates), *swept])
+        versions = parse_versions(args.versions, known) if args.versions else swept
+        records = compare(run_releases(versions, envs, create=args.create), rows)
+        folder = Path(args.folder) if args.folder else paths.DATA
+        written = write(records, folder)
+    for path in written:
+        print(f"wrote {path.relative_to(folder.parent) if patched is None else path}")
     disagree = [r for r in records if r.agrees is False]
     judged = [r for r in records if r.agrees is not None]
-    print(f"{len(judged) - len(disagree)} of {len(judged)} judged cases agree with the sweep")
+    against = "the sweep" if patched is None else "the patched matrix"
+    print(f"{len(judged) - len(disagree)} of {len(judged)} judged cases agree with {against}")
     return 0 if not disagree else 1

@@ -80,7 +80,10 @@ COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(ReleaseRecord))
 
 
 def run_probe(
-    env: Environment, case: str | None = None, modes: Sequence[str] = PROBE_MODES
+    env: Environment,
+    case: str | None = None,
+    modes: Sequence[str] = PROBE_MODES,
+    timeout: float = PROBE_TIMEOUT_SECONDS,
 ) -> ProbeResult:
     """Run the probe in the release's environment, in the compaction modes given, and return
     its JSON result."""
@@ -91,7 +94,7 @@ def run_probe(
             *(["--case", case] if case else []),
             "--modes",
             ",".join(modes),
-            timeout=PROBE_TIMEOUT_SECONDS,
+            timeout=timeout,
         )
     except ProbeError as error:
         return {"unavailable": str(error)}

@@ -51,3 +51,54 @@ def test_install_upstream_test_copies_it_under_its_upstream_name(root: Path) -> 
     placed = checkout.install_upstream_test(folder)
     assert placed == f"{checkout.UPSTREAM_TEST_FOLDER}/{checkout.UPSTREAM_TEST_NAME}"
     assert (folder / placed).read_text() == checkout.UPSTREAM_TEST.read_text()
+
+
+def _checkout_with_editable_install(folder: Path) -> checkout.Checkout:
+    site = folder / ".venv" / "lib" / "python3.11" / "site-packages"
+    site.mkdir(parents=True)
+    (site / "_openai_agents.pth").write_text(f"{folder / 'src'}\n")
+    (site / "dependency.py").write_text("D = 1\n")
+    (folder / "src" / "agents").mkdir(parents=True)
+    (folder / "src" / "agents" / "__init__.py").write_text("VALUE = 1\n")
+    (folder / "tests" / "memory").mkdir(parents=True)
+    (folder / "tests" / "memory" / "test_x.py").write_text("def test_x(): pass\n")
+    return checkout.Checkout("0.23.1", folder)
+
+
+def test_patched_checkout_is_a_patched_copy_and_the_release_checkout_stays(tmp_path: Path) -> None:
+    from approval_compaction.releases.patched import Patched, patch_from_text
+
+    original = _checkout_with_editable_install(tmp_path / "cache" / "openai_agents-0.23.1")
+    diff = "--- a/src/agents/__init__.py\n+++ b/src/agents/__init__.py\n@@ -1 +1 @@\n"
+    change = Patched("0.23.1", (patch_from_text("fix.diff", diff + "-VALUE = 1\n+VALUE = 2\n"),))
+    made = checkout.patched_checkout(original, change, tmp_path / "envs")
+    assert made.folder != original.folder and made.version == "0.23.1"
+    assert (made.folder / "src" / "agents" / "__init__.py").read_text() == "VALUE = 2\n"
+    assert (original.folder / "src" / "agents" / "__init__.py").read_text() == "VALUE = 1\n"
+    site = made.folder / ".venv" / "lib" / "python3.11" / "site-packages"
+    assert (site / "_openai_agents.pth").read_text() == f"{made.folder / 'src'}\n"
+    assert (site / "dependency.py").samefile(
+        original.folder / ".venv" / "lib" / "python3.11" / "site-packages" / "dependency.py"
+    )
+    placed = checkout.install_upstream_test(made.folder)  # writes into the copy only
+    assert not (original.folder / placed).exists()
+    assert checkout.patched_checkout(original, change, tmp_path / "envs") == made  # reused
+
+
+def test_patched_checkout_refuses_a_patch_that_does_not_apply_and_leaves_nothing(
+    tmp_path: Path,
+) -> None:
+    from approval_compaction.releases.patched import (
+        PATCHED_FOLDER,
+        Patched,
+        PatchError,
+        patch_from_text,
+    )
+
+    original = _checkout_with_editable_install(tmp_path / "cache" / "openai_agents-0.23.1")
+    diff = "--- a/src/agents/__init__.py\n+++ b/src/agents/__init__.py\n@@ -1 +1 @@\n"
+    stale = Patched("0.23.1", (patch_from_text("stale.diff", diff + "-VALUE = 9\n+VALUE = 2\n"),))
+    with pytest.raises(PatchError, match=r"^stale.diff does not apply to openai-agents 0.23.1: "):
+        checkout.patched_checkout(original, stale, tmp_path / "envs")
+    assert list((tmp_path / "envs" / PATCHED_FOLDER).iterdir()) == []
+    assert (original.folder / "src" / "agents" / "__init__.py").read_text() == "VALUE = 1\n"

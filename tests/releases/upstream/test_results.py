@@ -59,3 +59,35 @@ def test_notebook_tables_read_the_written_results(
     assert list(changes["reason"]) == [reason_for(f"{OURS}::test_x"), "NOT EXPLAINED"]
     assert results.suite_runs(["9.9.9"], tmp_path).loc[("9.9.9", "fix"), "failed"] == 1
     assert set(results.suite_checks(["9.9.9"], tmp_path).loc["9.9.9"]) == {"passed"}
+
+
+def test_patched_results_carry_the_patch_and_a_reader_refuses_a_mix(
+    tmp_path: Path, root: Path, fake: Callable[..., Any]
+) -> None:
+    import dataclasses
+
+    import pytest
+
+    from approval_compaction.errors import InvestigationError
+    from approval_compaction.releases.patched import PatchError
+
+    runner = fake({"tests/test_approvals.py::t": None}, {"tests/test_approvals.py::t": "no"})
+    plain = upstream_suite("9.9.9", root=root, run=runner, report=lambda _: None)
+    result = dataclasses.replace(plain, patch="fix.diff sha256:ab")
+    results.write(result, "9.9.9", tmp_path)
+    rows = json.loads((tmp_path / "upstream-suite-9.9.9-runs.json").read_text())
+    assert {row["patch"] for row in rows} == {"fix.diff sha256:ab"}
+    assert results.load_patched("9.9.9", tmp_path, result.patch) == result
+    with pytest.raises(InvestigationError, match="unexpected patch"):  # a release's reader
+        results.load("9.9.9", tmp_path)
+    other = tmp_path / "other"
+    results.write(dataclasses.replace(plain, patch="b.diff sha256:cd"), "9.9.9", other)
+    mixed = "upstream-suite-9.9.9-checks.json"
+    (tmp_path / mixed).write_text((other / mixed).read_text())  # one file of another patch
+    with pytest.raises(PatchError) as raised:
+        results.load_patched("9.9.9", tmp_path)
+    assert "mix results of different SDKs" in str(raised.value)
+    assert "\n" not in str(raised.value)
+    results.write(plain, "9.9.9", other)  # a release's files where a patch's are expected
+    with pytest.raises(InvestigationError, match="missing patch"):
+        results.load_patched("9.9.9", other)

@@ -5,6 +5,12 @@ the sweep's environments, and its environment is made as the Makefile's ``sync``
 it (``uv sync --all-extras --all-packages --group dev``, with this interpreter), once per
 release: a marker beside the checkout records the command it ran. The project's upstream-form
 regression test is then copied into the checkout's ``tests/memory/``.
+
+A patched SDK (``releases.patched``) runs the suite in a copy of the release's checkout beside
+its scratch environment (``patched_checkout``): the development environment hard-linked, its
+editable install pointed at the copy's ``src``, the sources and tests copied; the patch is
+applied to the copy's ``src/agents``, or an SDK tree's ``src/agents`` and ``tests`` replace the
+release's. The release's checkout is never written.
 """
 
 from __future__ import annotations
@@ -13,9 +19,11 @@ import os
 import shutil
 import sys
 import tarfile
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ... import paths
 from ...errors import InvestigationError
@@ -122,3 +130,61 @@ def install_upstream_test(folder: Path, source: Path = UPSTREAM_TEST) -> str:
     target = folder / UPSTREAM_TEST_FOLDER / UPSTREAM_TEST_NAME
     shutil.copyfile(source, target)
     return target.relative_to(folder).as_posix()
+
+
+def _copy_checkout(source: Path, target: Path) -> None:
+    """The checkout with its ``.venv`` hard-linked (never written here) and the rest copied."""
+    shutil.copytree(source, target, symlinks=True, ignore=shutil.ignore_patterns(".venv"))
+    from ..patched import link_or_copy
+
+    shutil.copytree(source / ".venv", target / ".venv", symlinks=True, copy_function=link_or_copy)
+    for pth in (target / ".venv").glob("lib/python*/site-packages/*.pth"):
+        text = pth.read_text()
+        if str(source) in text:  # the editable install: point it at the copy's sources
+            pth.unlink()  # a new file, not the linked one
+            pth.write_text(text.replace(str(source), str(target)))
+
+
+def patched_checkout(checkout: Checkout, patched: Any, envs: Path | None = None) -> Checkout:
+    """The release's checkout with the patched SDK in it, made once per patch beside the patch's
+    scratch environment; a patch that does not apply leaves nothing behind."""
+    from ..patched import apply_patch, patched_root
+
+    home = patched_root(envs) / patched.key / "upstream"
+    target = home / checkout.folder.name
+    marker = home / f"{checkout.folder.name}.json"
+    spec = {"base": checkout.version, "patch": patched.label}
+    try:
+        if read_json(marker, dict) == spec and (target / ".venv").is_dir():
+            return Checkout(checkout.version, target)
+    except InvestigationError:
+        pass
+    patched_root(envs).mkdir(parents=True, exist_ok=True)
+    building = Path(tempfile.mkdtemp(prefix=".building-", dir=patched_root(envs)))
+    try:  # the patch's folder appears only once the copy is made
+        copy = building / checkout.folder.name
+        _copy_checkout(checkout.folder, copy)
+        if patched.tree is not None:
+            for part in ("src/agents", "tests"):
+                if (patched.tree.path / part).is_dir():
+                    shutil.rmtree(copy / part, ignore_errors=True)
+                    shutil.copytree(patched.tree.path / part, copy / part)
+        for patch in patched.patches:
+            apply_patch(patch, copy / "src", checkout.version)
+        # the editable install names the copy's path: fix it for where the copy now goes
+        home.mkdir(parents=True, exist_ok=True)
+        _copy_rename(copy, target)
+        write_json(marker, spec, indent=None, sort_keys=True)
+    finally:
+        shutil.rmtree(building, ignore_errors=True)
+    return Checkout(checkout.version, target)
+
+
+def _copy_rename(copy: Path, target: Path) -> None:
+    """Move a finished copy into place, its editable install following it."""
+    shutil.rmtree(target, ignore_errors=True)
+    for pth in (copy / ".venv").glob("lib/python*/site-packages/*.pth"):
+        text = pth.read_text()
+        if str(copy) in text:
+            pth.write_text(text.replace(str(copy), str(target)))
+    os.rename(copy, target)

@@ -2,7 +2,10 @@
 
 It sets the release up, checks the upstream-form test, runs the selection (twice with
 ``--fix``) and prints the result; ``--write`` writes the record files under ``--folder``.
-The README's block is written from them by ``python -m approval_compaction readme``.
+The README's block is written from them by ``python -m approval_compaction readme``. With
+``--patch``/``--sdk`` the suite runs on the patched SDK, in a copy of the release's checkout
+(``checkout.patched_checkout``); its records carry the patch's label and ``--write`` puts them
+beside the patch's scratch environment unless ``--folder`` says where.
 """
 
 from __future__ import annotations
@@ -12,10 +15,12 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+from ... import paths
 from .. import environments
 from .changes import SuiteChange, changes, confirm
-from .checkout import default_root, install_upstream_test, prepare
+from .checkout import default_root, install_upstream_test, patched_checkout, prepare
 from .checks import run_checks
 from .results import SuiteResult, render, write
 from .suite import DEFAULT_WORKERS, run_suite, select_files, summarize, tally
@@ -33,9 +38,14 @@ def upstream_suite(
     workers: int = DEFAULT_WORKERS,
     run: environments.Runner = environments.run,
     report: Report = print,
+    patched: Any = None,
 ) -> SuiteResult:
-    """Set up the release, check the upstream-form test, run the selection (twice with ``fix``)."""
+    """Set up the release, check the upstream-form test, run the selection (twice with ``fix``);
+    with ``patched``, in a copy of the checkout with the patched SDK."""
     checkout = prepare(version, root or default_root(), run=run, report=report)
+    if patched is not None:
+        checkout = patched_checkout(checkout, patched)
+        report(f"{patched.describe()}: {checkout.folder}")
     ours = install_upstream_test(checkout.folder)
     checks = run_checks(checkout, ours, run)
     files = sorted({*select_files(checkout.folder / "tests", pattern), ours})
@@ -49,13 +59,16 @@ def upstream_suite(
         runs.append(summarize(version, "fix", len(files), fixed, upgraded))
         report(tally(runs[-1]))
         found = confirm(checkout, changes(version, baseline, fixed), workers=workers, run=run)
-    return SuiteResult(runs, found, checks)
+    return SuiteResult(runs, found, checks, patched.label if patched is not None else "")
 
 
 def command(args: argparse.Namespace) -> int:
     """``upstream-suite``: exit 1 if a change is unexplained or a check of our test fails."""
+    from ..patched import from_namespace, results_folder
+
     started = time.monotonic()
-    version = args.release or PINNED
+    patched = from_namespace(argparse.Namespace(**vars(args) | {"fix": False}), PINNED)
+    version = patched.base if patched is not None else args.release or PINNED
     report: Report = (lambda line: print(line, file=sys.stderr)) if args.format == "json" else print
     result = upstream_suite(
         version,
@@ -64,11 +77,14 @@ def command(args: argparse.Namespace) -> int:
         root=Path(args.root) if args.root else None,
         workers=args.workers,
         report=report,
+        patched=patched,
     )
     sys.stdout.write(render(result, args.format))
     if args.write:
-        for path in write(result, version, Path(args.folder)):
-            report(f"wrote {path.relative_to(Path(args.folder).parent)}")
+        default = results_folder(patched) if patched is not None else paths.DATA
+        folder = Path(args.folder) if args.folder else default
+        for path in write(result, version, folder):
+            report(f"wrote {path.relative_to(folder.parent)}")
         report("the README's block is written by `python -m approval_compaction readme`")
     report(f"{version}: {time.monotonic() - started:.0f} s")
     failed_checks = [c for c in result.checks if not c.passed]

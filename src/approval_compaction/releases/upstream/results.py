@@ -11,7 +11,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ... import paths
 from ...formats.markdown import markdown_table
@@ -28,21 +28,55 @@ NOT_EXPLAINED = "NOT EXPLAINED"
 
 @dataclass(frozen=True)
 class SuiteResult:
-    """Everything one ``upstream-suite`` run found on one release."""
+    """Everything one ``upstream-suite`` run found on one release (``patch``: the label of the
+    patched SDK it ran, empty for the release as published)."""
 
     runs: list[SuiteRun]
     changes: list[SuiteChange]
     checks: list[SuiteCheck]
+    patch: str = ""
 
     @property
     def unexplained(self) -> list[SuiteChange]:
         return [c for c in self.changes if not c.reason]
 
 
+@dataclass(frozen=True)
+class PatchedSuiteRun(SuiteRun):
+    patch: str
+
+
+@dataclass(frozen=True)
+class PatchedSuiteChange(SuiteChange):
+    patch: str
+
+
+@dataclass(frozen=True)
+class PatchedSuiteCheck(SuiteCheck):
+    patch: str
+
+
+def _labelled(rows: Sequence[Any], schema: type[Any], patch: str) -> list[Any]:
+    return [schema(**asdict(row), patch=patch) for row in rows]
+
+
 def write(result: SuiteResult, version: str, folder: Path = paths.DATA) -> list[Path]:
-    """The three record files of a release (JSON and CSV each, the changes as markdown too)."""
+    """The three record files of a release (JSON and CSV each, the changes as markdown too);
+    a patched SDK's records each carry its label, so a released reader refuses them."""
     import pandas as pd
 
+    if result.patch:
+        result = SuiteResult(
+            _labelled(result.runs, PatchedSuiteRun, result.patch),
+            _labelled(result.changes, PatchedSuiteChange, result.patch),
+            _labelled(result.checks, PatchedSuiteCheck, result.patch),
+            result.patch,
+        )
+    schemas = (
+        (PatchedSuiteRun, PatchedSuiteChange, PatchedSuiteCheck)
+        if result.patch
+        else (SuiteRun, SuiteChange, SuiteCheck)
+    )
     where = paths.data(folder)
     markdown = "No test changes its outcome.\n"
     if result.changes:
@@ -50,9 +84,9 @@ def write(result: SuiteResult, version: str, folder: Path = paths.DATA) -> list[
         frame = pd.DataFrame(rows, columns=["test", "baseline", "fix", "reason"]).set_index("test")
         markdown = markdown_table(frame) + "\n"
     changes = where.upstream_suite(version)
-    written = write_records(changes, result.changes, SuiteChange, markdown=markdown)
-    written += write_records(where.upstream_suite(version, "runs"), result.runs, SuiteRun)
-    written += write_records(where.upstream_suite(version, "checks"), result.checks, SuiteCheck)
+    written = write_records(changes, result.changes, schemas[1], markdown=markdown)
+    written += write_records(where.upstream_suite(version, "runs"), result.runs, schemas[0])
+    written += write_records(where.upstream_suite(version, "checks"), result.checks, schemas[2])
     return written
 
 
@@ -66,11 +100,36 @@ def load(version: str, folder: Path = paths.DATA) -> SuiteResult:
     )
 
 
+def load_patched(version: str, folder: Path, label: str | None = None) -> SuiteResult:
+    """A patched SDK's results (``upstream-suite --patch --write``); a one-line error when a
+    file holds a release's records, or the three files do not name one patch (or, given
+    ``label``, name another)."""
+    from ..patched import one_label, read_labelled
+
+    where = paths.data(folder)
+    runs = read_labelled(where.upstream_suite(version, "runs"), PatchedSuiteRun, label)
+    found = read_labelled(where.upstream_suite(version), PatchedSuiteChange, label)
+    checks = read_labelled(where.upstream_suite(version, "checks"), PatchedSuiteCheck, label)
+    rows: list[Any] = [*runs, *found, *checks]
+    patch = one_label((row.patch for row in rows), f"the upstream-suite results in {folder}")
+
+    def plain(row: Any, schema: type[Any]) -> Any:
+        return schema(**{k: v for k, v in asdict(row).items() if k != "patch"})
+
+    return SuiteResult(
+        [plain(r, SuiteRun) for r in runs],
+        [plain(c, SuiteChange) for c in found],
+        [plain(c, SuiteCheck) for c in checks],
+        patch,
+    )
+
+
 def render(result: SuiteResult, form: str) -> str:
     """The result as a plain table or as JSON."""
     if form == "json":
         return json.dumps(asdict(result), indent=2) + "\n"
-    lines = [tally(run) for run in result.runs]
+    lines = [f"patched: {result.patch}"] if result.patch else []
+    lines += [tally(run) for run in result.runs]
     lines += [
         f"check {c.check}: {'ok' if c.passed else 'FAILED: ' + c.message}" for c in result.checks
     ]

@@ -1,0 +1,314 @@
+"""The patch lab: a patched or local SDK runs in a scratch copy of a release's environment, keyed
+by content; bad input is one line and leaves nothing behind; records name the patch.
+
+A fake release environment (a folder with the sweep's marker and a tiny ``agents`` package)
+stands in for the cached one, so these tests need no release; the last test runs the real
+matrix on the cached pinned release and skips without it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from dataclasses import asdict
+from pathlib import Path
+
+import pytest
+
+from approval_compaction import cli, paths
+from approval_compaction.errors import InvestigationError
+from approval_compaction.releases import environments, patched
+from approval_compaction.releases.patched import (
+    Patched,
+    PatchError,
+    one_label,
+    patch_from_text,
+    patched_environment,
+    read_patch,
+    read_patched,
+    read_tree,
+    strip_level,
+)
+from approval_compaction.releases.versions import PACKAGE, load_releases
+
+BASE = "0.23.1"
+ORIGINAL = "VALUE = 1\n"
+
+
+def fake_release(envs: Path, version: str = BASE) -> Path:
+    """A release environment as the sweep leaves one: its marker, and ``agents`` to patch."""
+    cutoff = load_releases(paths.DATA_FILES.release_dates)[version]
+    folder = envs / version
+    site = folder / "lib" / "python3.11" / "site-packages"
+    (site / "agents").mkdir(parents=True)
+    (site / "agents" / "__init__.py").write_text(ORIGINAL)
+    (site / "other.py").write_text("OTHER = 1\n")
+    (folder / "approval-compaction.json").write_text(
+        json.dumps({PACKAGE: version, "exclude_newer": cutoff}, sort_keys=True)
+    )
+    return site
+
+
+def diff(old: str, new: str, prefix: str = "a/src/", to: str = "b/src/") -> str:
+    return f"--- {prefix}agents/__init__.py\n+++ {to}agents/__init__.py\n@@ -1 +1 @@\n-{old}+{new}"
+
+
+FIX = diff(ORIGINAL, "VALUE = 2\n")
+
+
+def tree(folder: Path, name: str = PACKAGE, version: str = BASE) -> Path:
+    (folder / "src" / "agents").mkdir(parents=True)
+    (folder / "src" / "agents" / "__init__.py").write_text("VALUE = 3\n")
+    (folder / "pyproject.toml").write_text(f'[project]\nname = "{name}"\nversion = "{version}"\n')
+    return folder
+
+
+# --- reading the input ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("prefix", "level"),
+    [("a/src/", 2), ("src/", 1), ("a/", 1), ("", 0)],
+    ids=["git-diff", "no-prefix", "package-paths", "bare"],
+)
+def test_patched_strip_level_finds_the_package_in_either_path_style(
+    prefix: str, level: int
+) -> None:
+    assert strip_level(diff(ORIGINAL, "X = 1\n", prefix, prefix), "p.diff") == level
+
+
+def test_patched_strip_level_refuses_a_diff_of_no_sdk_file() -> None:
+    text = "--- a/README.md\n+++ b/README.md\n@@ -1 +1 @@\n-a\n+b\n"
+    with pytest.raises(PatchError, match="changes no file under src/agents/"):
+        strip_level(text, "docs.diff")
+
+
+def test_patched_patch_from_text_refuses_what_is_no_diff() -> None:
+    with pytest.raises(PatchError, match=r"^notes.txt is not a unified diff"):
+        patch_from_text("notes.txt", "just words\n")
+
+
+def test_patched_read_patch_names_a_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(PatchError, match="no patch file at"):
+        read_patch(tmp_path / "missing.diff")
+
+
+def test_patched_a_patch_is_named_by_its_file_and_content() -> None:
+    first, same, other = (patch_from_text("fix.diff", t) for t in (FIX, FIX, diff(ORIGINAL, "")))
+    assert first.label == f"fix.diff sha256:{first.sha256}" and len(first.sha256) == 64
+    assert Patched(BASE, (first,)).key == Patched(BASE, (same,)).key
+    assert Patched(BASE, (first,)).key != Patched(BASE, (other,)).key
+    assert Patched(BASE, (first,)).key != Patched("0.24.0", (first,)).key
+
+
+@pytest.mark.parametrize(
+    ("make", "told"),
+    [
+        (lambda root: root / "nowhere", "no such folder"),
+        (lambda root: root, "no src/agents/__init__.py"),
+        (lambda root: tree(root, name="someone-else"), "names 'someone-else'"),
+    ],
+    ids=["missing", "no-package", "another-project"],
+)
+def test_patched_read_tree_refuses_what_is_not_an_sdk_tree(
+    tmp_path: Path, make: object, told: str
+) -> None:
+    path = make(tmp_path)  # type: ignore[operator]  # the parametrised builder
+    with pytest.raises(PatchError, match=told):
+        read_tree(path)
+
+
+def test_patched_a_tree_is_named_by_its_content(tmp_path: Path) -> None:
+    found = read_tree(tree(tmp_path / "checkout"))
+    assert (found.version, found.path.name) == (BASE, "checkout")
+    (tmp_path / "checkout" / "src" / "agents" / "__init__.py").write_text("VALUE = 4\n")
+    assert read_tree(tmp_path / "checkout").sha256 != found.sha256
+
+
+# --- the scratch environment ------------------------------------------------------------------
+
+
+def test_patched_environment_is_a_patched_copy_that_leaves_the_release_alone(
+    tmp_path: Path,
+) -> None:
+    site = fake_release(tmp_path)
+    change = Patched(BASE, (patch_from_text("fix.diff", FIX),))
+    env = patched_environment(change, tmp_path)
+    copied = patched.site_packages(env.folder)
+    assert (copied / "agents" / "__init__.py").read_text() == "VALUE = 2\n"
+    assert (site / "agents" / "__init__.py").read_text() == ORIGINAL  # the release untouched
+    assert os.path.samefile(copied / "other.py", site / "other.py")  # the rest is linked
+    assert env.folder.is_relative_to(tmp_path / patched.PATCHED_FOLDER)
+    assert patched_environment(change, tmp_path) == env  # warm: reused as it is
+
+
+def test_patched_environment_refuses_a_patch_that_does_not_apply_and_leaves_nothing(
+    tmp_path: Path,
+) -> None:
+    fake_release(tmp_path)
+    stale = Patched(BASE, (patch_from_text("stale.diff", diff("VALUE = 9\n", "VALUE = 2\n")),))
+    with pytest.raises(PatchError, match=r"^stale.diff does not apply to openai-agents 0.23.1: "):
+        patched_environment(stale, tmp_path)
+    # no environment, no folder of the patch, no half-built copy
+    assert list((tmp_path / patched.PATCHED_FOLDER).iterdir()) == []
+
+
+def test_patched_environment_puts_a_tree_in_place_of_the_release_package(tmp_path: Path) -> None:
+    fake_release(tmp_path)
+    local = read_tree(tree(tmp_path / "checkout"))
+    env = patched_environment(Patched(BASE, (), local), tmp_path)
+    assert (patched.site_packages(env.folder) / "agents" / "__init__.py").read_text() == (
+        "VALUE = 3\n"
+    )
+
+
+def test_patched_environment_applies_patches_on_a_tree_in_order(tmp_path: Path) -> None:
+    fake_release(tmp_path)
+    local = read_tree(tree(tmp_path / "checkout"))
+    on_top = patch_from_text("more.diff", diff("VALUE = 3\n", "VALUE = 5\n", "", ""))
+    env = patched_environment(Patched(BASE, (on_top,), local), tmp_path)
+    assert (patched.site_packages(env.folder) / "agents" / "__init__.py").read_text() == (
+        "VALUE = 5\n"
+    )
+
+
+def test_patched_throwaway_environment_is_gone_after_its_block(tmp_path: Path) -> None:
+    fake_release(tmp_path)
+    change = Patched(BASE, (patch_from_text("fix.diff", FIX),))
+    with patched.throwaway_environment(change, tmp_path) as env:
+        assert (patched.site_packages(env.folder) / "agents" / "__init__.py").exists()
+    assert not env.folder.exists()
+
+
+# --- labelled records -------------------------------------------------------------------------
+
+
+def test_patched_one_label_refuses_a_mix_of_patched_and_released() -> None:
+    assert one_label(["x sha256:1", "x sha256:1"], "records") == "x sha256:1"
+    with pytest.raises(PatchError, match="records mix results of different SDKs: released and"):
+        one_label(["", "x sha256:1"], "records")
+
+
+def test_patched_read_patched_refuses_a_released_matrix() -> None:
+    with pytest.raises(InvestigationError, match="missing openai, patch, pydantic"):
+        read_patched(paths.DATA_FILES.matrix)
+
+
+def test_patched_read_patched_refuses_another_patch(tmp_path: Path) -> None:
+    from approval_compaction.releases.sweep import load_results
+
+    row = load_results(paths.DATA_FILES.sweep)[0]
+    change = Patched(BASE, (patch_from_text("fix.diff", FIX),))
+    rows = patched.labelled([row], change)
+    path = tmp_path / "patched.json"
+    path.write_text(json.dumps([asdict(r) for r in rows]))
+    assert read_patched(path, change.label) == rows
+    with pytest.raises(PatchError, match="not of other"):
+        read_patched(path, "other")
+
+
+# --- the command line -------------------------------------------------------------------------
+
+
+def test_patched_matrix_refuses_bad_input_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("words\n")
+    fix = tmp_path / "fix.diff"
+    fix.write_text(FIX)
+    for argv, told in [
+        (["--patch", str(tmp_path / "none.diff")], "no patch file at"),
+        (["--patch", str(notes)], "is not a unified diff"),
+        (["--sdk", str(tmp_path)], "is not an openai-agents source tree"),
+        (["--patch", str(fix), "--fix"], "--fix runs the workaround"),
+        (["--patch", str(fix), "--release", "9.9.9"], "9.9.9 is not a release"),
+    ]:
+        assert cli.main(["matrix", *argv]) == 2
+        err = capsys.readouterr().err
+        assert told in err and err.count("\n") == 1
+
+
+def cached(version: str) -> environments.Environment:
+    env = environments.Environment(environments.default_envs() / version, version, "")
+    if not (env.folder / "approval-compaction.json").exists():
+        pytest.skip(f"no cached environment for {version}: run `make sweep` first")
+    return env
+
+
+def test_patched_matrix_runs_the_cases_with_the_patch(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A patch that makes the compaction session defer while a call is open: every record names
+    it, and the cases on the pinned release now hold (the sweep finds them violated)."""
+    cached(BASE)
+    site = environments.default_envs() / BASE / "lib" / "python3.11" / "site-packages"
+    source = site / "agents" / "memory" / "openai_responses_compaction_session.py"
+    text = source.read_text()
+    branch = "            if snapshot is not None and (not complete or suffix_start > 0):\n"
+    marker = "                # Start at a caller message"
+    assert text.count(branch) >= 2 and marker in text
+    defer = (
+        "            if drop_orphan_function_calls(list(session_items)) != list(session_items):\n"
+        "                return\n"
+    )
+    head, tail = text.split(marker, 1)
+    cut = head.rindex(branch)
+    fixed = head[:cut] + defer + head[cut:] + marker + tail
+    patch = tmp_path / "defer.diff"
+    patch.write_text(
+        _unified(text, fixed, "src/agents/memory/openai_responses_compaction_session.py")
+    )
+    output = tmp_path / "matrix.json"
+    argv = ["matrix", "--patch", str(patch), "--format", "json", "--output", str(output)]
+    assert cli.main(argv) == 0
+    rows = read_patched(output)
+    assert {r.patch for r in rows} == {f"defer.diff sha256:{read_patch(patch).sha256}"}
+    assert {r.sdk_version for r in rows} == {BASE}
+    assert [r for r in rows if r.holds is not True] == []
+
+
+def _unified(old: str, new: str, where: str) -> str:
+    import difflib
+
+    lines = difflib.unified_diff(
+        old.splitlines(keepends=True), new.splitlines(keepends=True), f"a/{where}", f"b/{where}"
+    )
+    return "".join(lines)
+
+
+def test_patched_git_apply_takes_a_diff_written_by_git(tmp_path: Path) -> None:
+    """The patch format is git's own: a diff git writes applies."""
+    for side, text in (("a", ORIGINAL), ("b", "VALUE = 2\n")):
+        (tmp_path / side / "src" / "agents").mkdir(parents=True)
+        (tmp_path / side / "src" / "agents" / "__init__.py").write_text(text)
+    proc = subprocess.run(
+        ["git", "diff", "--no-index", "a/src", "b/src"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    made = patch_from_text("git.diff", proc.stdout)
+    site = fake_release(tmp_path / "envs")
+    patched.apply_patch(made, site, BASE)
+    assert (site / "agents" / "__init__.py").read_text() == "VALUE = 2\n"
+
+
+def test_patched_read_patched_refuses_a_file_of_two_patches_or_a_release_row(
+    tmp_path: Path,
+) -> None:
+    from approval_compaction.releases.sweep import load_results
+
+    row = load_results(paths.DATA_FILES.sweep)[0]
+    one = patched.labelled([row], Patched(BASE, (patch_from_text("fix.diff", FIX),)))
+    two = patched.labelled([row], Patched(BASE, (patch_from_text("b.diff", FIX),)))
+    path = tmp_path / "mixed.json"
+    path.write_text(json.dumps([asdict(r) for r in one + two]))
+    with pytest.raises(PatchError) as raised:
+        read_patched(path)
+    assert "mix results of different SDKs" in str(raised.value) and "\n" not in str(raised.value)
+    path.write_text(json.dumps([asdict(one[0]), asdict(row)]))
+    with pytest.raises(InvestigationError, match="missing openai, patch, pydantic|missing patch"):
+        read_patched(path)
