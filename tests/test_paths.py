@@ -20,6 +20,7 @@ def test_data_names_every_committed_result_file() -> None:
         layout.release_dates,
         layout.fix_releases,
         layout.mechanism,
+        layout.fix_anatomy,
         layout.doctor_check_pinned,
         layout.doctor_check_newest,
         layout.doctor_upgrade,
