@@ -125,3 +125,36 @@ def test_views_notebook_account_every_other_change_to_the_compaction_session_is_
     assert sorted(set(session) - set(found.minimal_fix)) == sorted(
         n for n in not_the_fix(found) if n in session
     )
+
+
+def _numbers(cells: list[str]) -> list[int]:
+    """The hunk numbers a column of ``1-3, 7`` cells lists."""
+    found = []
+    for cell in cells:
+        for part in cell.split(", "):
+            first, _, last = part.partition("-")
+            found.extend(range(int(first), int(last or first) + 1))
+    return sorted(found)
+
+
+def test_views_hunks_and_modules_by_outcome_count_every_one_once() -> None:
+    from approval_compaction.mechanism.anatomy import load_anatomy
+    from approval_compaction.mechanism.views import (
+        hunks_by_outcome,
+        modules_by_outcome,
+        not_the_fix,
+    )
+
+    found = load_anatomy()
+    by = hunks_by_outcome(found)
+    assert _numbers(list(by["hunks"])) == list(range(1, len(found.hunks) + 1))
+    in_fix = [i for i, h in enumerate(found.hunks, start=1) if h.in_minimal_fix]
+    assert _numbers(list(by.xs("yes", level="in the minimal fix")["hunks"])) == in_fix
+    assert not [key for keys in by.index for key in keys if "(" in key]  # kinds, not reasons
+    rest = hunks_by_outcome(found, not_the_fix(found))
+    assert len(_numbers(list(rest["hunks"]))) == len(not_the_fix(found))
+    assert "yes" not in set(rest.index.get_level_values("in the minimal fix"))
+    modules = modules_by_outcome(found)
+    assert modules["modules"].sum() == len(found.modules)
+    assert modules["hunks"].sum() == sum(m.hunks for m in found.modules)
+    assert not [key for keys in modules.index for key in keys if "(" in key]

@@ -257,12 +257,19 @@ def boundary_frame(versions: Sequence[str]) -> pd.DataFrame:
     return frame.rename_axis(["release", "boundary", "stage"])
 
 
-def outcome_word(found: Outcome) -> str:
-    """An experiment's outcome in a few words, for a table cell."""
+def outcome_kind(found: Outcome) -> str:
+    """An experiment's outcome in a few words, without why a run did not run."""
     if found.verdict == FIXED:
         return "every case holds"
     if found.verdict == BUG:
         return f"bug: {len(found.cases)} cases violate {len(found.violated)} invariants"
+    return "does not run"
+
+
+def outcome_word(found: Outcome) -> str:
+    """An experiment's outcome in a few words, for a table cell (with why it did not run)."""
+    if found.verdict in (FIXED, BUG):
+        return outcome_kind(found)
     reason = found.reason.removeprefix("import agents failed: ")
     return f"does not run ({reason[:60]}{'…' if len(reason) > 60 else ''})"
 
@@ -320,6 +327,40 @@ def modules_frame(found: Anatomy) -> pd.DataFrame:
             ),
         }
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("module")
+
+
+def hunks_by_outcome(found: Anatomy, names: Sequence[str] | None = None) -> pd.DataFrame:
+    """The hunks (all, or those named) by file, outcome reverted alone and whether the minimal
+    fix holds them, each group's hunks by their numbers: the hunk table in one comment's room."""
+    number = {hunk.name: index for index, hunk in enumerate(found.hunks, start=1)}
+    chosen = [h for h in found.hunks if names is None or h.name in names]
+    rows = pd.DataFrame(
+        {
+            "file": [h.name.rsplit("#", 1)[0] for h in chosen],
+            f"reverted alone from {found.new}": [outcome_kind(h.reverted) for h in chosen],
+            "in the minimal fix": ["yes" if h.in_minimal_fix else "" for h in chosen],
+            "n": [number[h.name] for h in chosen],
+        }
+    )
+    keys = list(rows.columns[:-1])
+    numbers = rows.groupby(keys, sort=False)["n"].agg(lambda n: ranges(list(n)).replace(",", ", "))
+    return numbers.to_frame("hunks")
+
+
+def modules_by_outcome(found: Anatomy) -> pd.DataFrame:
+    """The other modules by outcome, reverted alone and with what needs them: how many
+    modules, and how many hunks they hold."""
+    rows = pd.DataFrame(
+        {
+            "reverted alone": [outcome_kind(m.reverted) for m in found.modules],
+            "with what needs it": [
+                outcome_kind(m.reverted_together) if m.together else "—" for m in found.modules
+            ],
+            "hunks": [m.hunks for m in found.modules],
+        }
+    )
+    grouped = rows.groupby(["reverted alone", "with what needs it"], sort=False)["hunks"]
+    return grouped.agg(["count", "sum"]).rename(columns={"count": "modules", "sum": "hunks"})
 
 
 def changes_no_verdict(reverted: Outcome, together: Outcome) -> bool:
