@@ -74,6 +74,8 @@ def test_known_as_recognises_the_report_shape_and_its_prefixes() -> None:
     full = Conversation("input", False, (PAUSE, decide, Step("ask")))
     assert known_as(full, pair) == "runner=run,compaction=on,decision=reject,state_boundary=json"
     assert known_as(Conversation("input", False, (PAUSE,)), pair) == "runner=run,compaction=on"
+    later = Conversation("input", False, (PAUSE, decide, Step("continue")))
+    assert known_as(later, pair) == known_as(full, pair)  # a continue's turns are plain questions
 
 
 @pytest.mark.parametrize(
@@ -83,8 +85,10 @@ def test_known_as_recognises_the_report_shape_and_its_prefixes() -> None:
         Conversation("input", False, (Step("ask", compact=True, calls=("custom_approval",)),)),
         Conversation("input", False, (PAUSE, Step("decide", boundary="process"))),
         Conversation("input", False, (PAUSE, Step("decide"), Step("ask", "run_streamed"))),
+        Conversation("input", False, (PAUSE, Step("decide"), Step("ask", calls=("function",)))),
+        Conversation("input", False, (PAUSE, Step("decide"), Step("lose"))),
     ],
-    ids=["auto-mode", "custom-tool", "process-boundary", "two-runners"],
+    ids=["auto-mode", "custom-tool", "process-boundary", "two-runners", "calls-again", "lose"],
 )
 def test_known_as_flags_other_shapes_as_new(conversation: Conversation) -> None:
     assert known_as(conversation, [("stored_history_paired", "function_approval")]) == ""
@@ -105,3 +109,24 @@ def test_bounded_liveness_search_finds_a_pinned_history_and_the_workaround_heals
     assert fixed.tally["rule: continue"] > 0 and fixed.tally["rule: lose"] > 0
     broken = {i for f in fixed.findings for i, kind in f.pairs if kind == "function_approval"}
     assert not broken & {"compaction_runs", "history_bounded", *REPORT}, broken
+
+
+@pytest.mark.parametrize(
+    "calls",
+    [("mcp_approval",), ("custom_approval", "mcp_approval"), ("function_approval",) * 3],
+    ids=["mcp", "custom-then-mcp", "three-calls"],
+)
+def test_workaround_keeps_compacting_after_any_abandoned_approval(calls: tuple[str, ...]) -> None:
+    """Shapes ``make explore`` shrank with the workaround: approvals nobody decided (a hosted
+    MCP request among them), then later turns. Unfixed, the pinned release breaks an invariant
+    (it compacts the request away at the pause, or stops compacting); with the workaround every
+    later turn compacts, the history stays bounded and nothing unpaired is sent."""
+    from approval_compaction.explore.search import rerun
+
+    pause = Step("ask", calls=calls)
+    broken = {}
+    for fix in (False, True):
+        trace = rerun(Conversation("input", fix, (pause, Step("continue"))))
+        broken[fix] = {j.invariant for _, j in trace.violations}
+    assert broken[False], broken
+    assert not broken[True], broken

@@ -324,9 +324,11 @@ def test_split_open_tells_a_dead_call_from_one_still_waited_for() -> None:
 
     answer = {"type": "message", "role": "assistant", "content": "a"}
     assert split_open([USER, CALL]) == (["function_call:c1"], [])  # at the end: waited for
-    assert split_open([USER, CALL, USER, answer]) == ([], ["c1"])  # the user moved on
+    assert split_open([USER, CALL, USER, answer]) == ([], ["function_call:c1"])  # moved on
     assert split_open([USER, CALL, OUTPUT, USER]) == ([], [])  # answered
-    assert split_open([USER, MCP_REQUEST, USER]) == (["mcp_approval_request:r1"], [])
+    assert split_open([USER, MCP_REQUEST]) == (["mcp_approval_request:r1"], [])
+    assert split_open([USER, MCP_REQUEST, USER]) == ([], ["mcp_approval_request:r1"])
+    assert split_open([USER, MCP_REQUEST, MCP_RESPONSE, USER]) == ([], [])
 
 
 def test_workaround_retires_a_dead_call_then_compacts() -> None:
@@ -337,6 +339,23 @@ def test_workaround_retires_a_dead_call_then_compacts() -> None:
     session = defer_compaction_while_pending(
         OpenAIResponsesCompactionSession("s", store, client=MagicMock(), compaction_mode="input")
     )
-    run_sync(session._retire(["c1"]))
+    run_sync(session._retire(["function_call:c1"]))
     assert store.items == [USER, USER, answer]
-    assert list(session.retirements) == [Retirement(("c1",), 4)]
+    assert list(session.retirements) == [Retirement(("function_call:c1",), 4)]
+
+
+def test_workaround_retires_every_dead_item_of_the_history_not_only_the_exchanges() -> None:
+    """A dead call older than the latest exchange, and an abandoned MCP approval request, go
+    with the one the exchange showed, so no compaction is left to a later turn."""
+    from approval_compaction.fix.workaround import Retirement
+
+    answer = {"type": "message", "role": "assistant", "content": "a"}
+    older = {**CALL, "call_id": "c0"}
+    store = CountingStore([USER, older, CALL, MCP_REQUEST, USER, answer])
+    session = defer_compaction_while_pending(
+        OpenAIResponsesCompactionSession("s", store, client=MagicMock(), compaction_mode="input")
+    )
+    run_sync(session._retire(["function_call:c1"]))
+    assert store.items == [USER, USER, answer]
+    removed = ("function_call:c0", "function_call:c1", "mcp_approval_request:r1")
+    assert list(session.retirements) == [Retirement(removed, 6)]

@@ -8,10 +8,10 @@ spends its whole budget without a new violation, or after ``rounds`` rounds.
 
 A finding is ``known`` when it is the original report's case, or a prefix of it: one function
 tool call that needs approval, paused while the hook said compact (input mode), then approve or
-reject across the memory or JSON boundary, then a new question, all with one runner. Anything
-else is ``new``. ``python -m approval_compaction.explore.search`` runs one search and writes
-its result as JSON to ``--output``: that is how ``explore --release`` runs in a release's own
-environment.
+reject across the memory or JSON boundary, then a new question (a plain ask, or a ``continue``,
+whose later turns are plain questions), all with one runner. Anything else is ``new``.
+``python -m approval_compaction.explore.search`` runs one search and writes its result as JSON
+to ``--output``: that is how ``explore --release`` runs in a release's own environment.
 """
 
 from __future__ import annotations
@@ -171,9 +171,10 @@ def known_as(conversation: Conversation, pairs: Sequence[tuple[str, str]]) -> st
             return ""
         decision = "reject" if decide.decision == "reject" else "approve"  # one call: mixed
         spec += f",decision={decision},state_boundary={decide.boundary}"  # approves it
-    if len(steps) == 3:
+    if len(steps) == 3:  # the new question: a plain ask, or a continue's plain later turns
         last = steps[2]
-        if last.action != "ask" or last.calls or last.ending != "answer":
+        plain_ask = last.action == "ask" and not last.calls and last.ending == "answer"
+        if not (plain_ask or last.action == "continue"):
             return ""
     return spec
 

@@ -33,16 +33,20 @@ SDK already waits, and this subclass changes none of its tests' outcomes (``upst
 (``analysis.liveness``): an approval nobody decided because the user asked something else, or
 a call whose worker died before its output was stored. Such a call is *dead*: a message from
 the user follows it in the history and no output answers it anywhere. The SDK itself already
-drops it from every later model input (``drop_orphan_function_calls``), so the model has not
-seen it since the user moved on. Only a call at the end of the history (nothing but other calls
-and reasoning after it) is still waited for. When the hook approves an automatic compaction and
-every open group it would wait for is dead, the dead calls are retired first: removed from the
-store (one read of the history and one replacement, through the SDK's own
-``_replace_underlying_session_items`` where the release has it, with its rollback), after which
-the compaction runs on a history that matches what the model was sent, and nothing unpaired is
-sent to the compaction endpoint. The cost of this choice: an application that resumes the
-abandoned state after the user moved on stores an output whose call is gone (what ``doctor``
-flags as poisoned and repairs); the ``retirements`` say what was removed and when.
+drops a dead tool call from every later model input (``drop_orphan_function_calls``), so the
+model has not seen it since the user moved on. A hosted MCP approval request nobody answered is
+dead by the same test, though the SDK keeps sending it: 0.24.0 waits for its response for good
+(``make explore`` finds it), and what the compaction endpoint does with an unanswered request no
+public source shows, so it is retired rather than sent. Only a call or request at the end of the
+history (nothing but other calls and reasoning after it) is still waited for. When the hook
+approves an automatic compaction and every open group it would wait for is dead, the dead items
+of the whole history are retired first: removed from the store (one read of the history and one
+replacement, through the SDK's own ``_replace_underlying_session_items`` where the release has
+it, with its rollback), after which the compaction runs on a history that matches what the model
+was sent, and nothing unpaired is sent to the compaction endpoint. The cost of this choice: an
+application that resumes the abandoned state after the user moved on stores an output whose call
+is gone (what ``doctor`` flags as poisoned and repairs); the ``retirements`` say what was
+removed and when.
 """
 
 from __future__ import annotations
@@ -56,7 +60,7 @@ from typing import Any
 
 from agents.memory import OpenAIResponsesCompactionSession
 
-from ..analysis.pairing import CALL_TO_OUTPUT, OUTPUT_TO_CALL, find_unpaired
+from ..analysis.pairing import CALL_TO_OUTPUT, OUTPUT_TO_CALL, find_unpaired, item_key
 from ..study.items import Item
 
 logger = logging.getLogger("approval_compaction.workaround")
@@ -84,9 +88,10 @@ _MARKED = _mentions(OpenAIResponsesCompactionSession, "_session_compaction_is_au
 
 @dataclass(frozen=True)
 class Retirement:
-    """Dead calls removed from the store before an automatic compaction, and the items read."""
+    """Dead calls and requests (``type:key``) removed from the store before an automatic
+    compaction, and the items read."""
 
-    call_ids: tuple[str, ...]
+    removed: tuple[str, ...]
     items_read: int
 
 
@@ -134,8 +139,9 @@ def _is_user_message(item: Any) -> bool:
 
 
 def split_open(items: Sequence[Any]) -> tuple[list[str], list[str]]:
-    """The open groups (``type:key``) still waited for, and the dead calls (their keys): an open
-    call with a user message after it, which no output answers anywhere in ``items``."""
+    """The open groups still waited for, and the dead ones, each as ``type:key``: a dead one is
+    an open call or approval request with a user message after it, which no output or response
+    answers anywhere in ``items``."""
     views = [pairing_view(item) for item in items]
     plain = [view for view in views if view is not None]
     where = [n for n, view in enumerate(views) if view is not None]
@@ -146,8 +152,8 @@ def split_open(items: Sequence[Any]) -> tuple[list[str], list[str]]:
     for u in find_unpaired(plain):
         if u.problem != "open call":
             continue
-        if u.item_type != "mcp_approval_request" and u.key and where[u.position] < last_user:
-            dead.append(u.key)
+        if u.key and where[u.position] < last_user:
+            dead.append(f"{u.item_type}:{u.key}")
         else:
             live.append(f"{u.item_type}:{u.key or '?'}")
     return live, dead
@@ -222,7 +228,7 @@ class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
         if dead and not live:  # retire the dead calls first, then compact (``_deferring``)
             self._dead = dead
             return False
-        return not self._wait(args, live + [f"function_call:{key}" for key in dead], 0)
+        return not self._wait(args, live + dead, 0)
 
     def _wait(self, args: dict[str, Any], pending: list[str], items_read: int) -> bool:
         if pending:
@@ -251,23 +257,25 @@ class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
         if dead and not live:
             await self._retire(dead)
             return False
-        pending = live + [f"function_call:{key}" for key in dead]
-        return self._wait(args, pending, self.items_read - before)
+        return self._wait(args, live + dead, self.items_read - before)
 
     async def _retire(self, dead: Sequence[str]) -> None:
-        """Remove the dead calls from the store (the whole history read once, then replaced as
-        the SDK replaces it when it compacts, with its rollback where the release has one)."""
+        """Remove the dead calls and requests from the store: those the latest exchange showed,
+        and any other the whole history holds (read once, so a dead call older than the
+        exchange is not left to stop the compaction a turn later), then replace the history as
+        the SDK replaces it when it compacts, with its rollback where the release has one."""
         store = self.underlying_session
         items = list(await store.get_items())
         self.items_read += len(items)
-        gone = set(dead)
+        gone = {*dead, *split_open(items)[1]}
+        dead = sorted(gone)
         kept = [
             item
             for item in items
             if not (
-                pairing_view(item) is not None
-                and _field(item, "type") in CALL_TO_OUTPUT
-                and _field(item, "call_id") in gone
+                (view := pairing_view(item)) is not None
+                and view["type"] in CALL_TO_OUTPUT
+                and f"{view['type']}:{item_key(view)}" in gone
             )
         ]
         if len(kept) == len(items):
