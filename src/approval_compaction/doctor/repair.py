@@ -7,8 +7,8 @@ was never answered."}``. The three frameworks that met this class of bug span th
 
 - *Defer* (what openai-agents 0.24.0 does, and this project's workaround did before it learnt
   to retire a dead call): safe, but a call that can never be answered is waited for ever, and
-  the history grows at every turn (google/adk-python#7236 found the same: an orphaned function
-  call silently and permanently disabled compaction).
+  the call and everything before it are never compacted again (google/adk-python#7236 found
+  worse: an orphaned function call silently and permanently disabled compaction).
 - *Drop a provably dead call* (google/adk-python#7237: ignore call ids that no response
   answers anywhere in the session): the history is bounded again and the model loses nothing
   it still sees (the SDK already drops the call from every later input). The workaround does
