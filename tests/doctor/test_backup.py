@@ -26,7 +26,7 @@ def write(path: Path) -> Path:
 def test_backup_round_trips_every_row(tmp_path: Path) -> None:
     header, saved = backups.read(write(tmp_path / "b.jsonl"))
     assert (header.store, header.kind, header.sessions) == ("/some/store.db", "sqlite-file", 2)
-    assert saved[0].stored() == SESSION and saved[0].fingerprint == SESSION.fingerprint
+    assert saved[0] == SESSION and saved[0].fingerprint == SESSION.fingerprint
     assert saved[1].rows == ()
 
 

@@ -74,9 +74,7 @@ def test_repair_killed_at_a_random_point_then_rerun(make_store: MakeStore, tmp_p
     # The first backup is complete: it holds every session as it was before any write.
     header, saved = backups.read(tmp_path / "first.jsonl")
     assert header.sessions == SESSIONS
-    assert {s.session_id: s.stored().rows for s in saved} == {
-        sid: s.rows for sid, s in original.items()
-    }
+    assert {s.session_id: s.rows for s in saved} == {sid: s.rows for sid, s in original.items()}
     asyncio.run(restore(tmp_path / "first.jsonl"))
     assert {sid: [(r.id, r.data) for r in s.rows] for sid, s in snapshot(text).items()} == {
         sid: [(r.id, r.data) for r in s.rows] for sid, s in original.items()

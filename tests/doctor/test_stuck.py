@@ -52,3 +52,20 @@ def test_stuck_session_is_named_repaired_keeps_compacting_and_restores(tmp_path:
     asyncio.run(restore(tmp_path / "again.jsonl"))
     (back,) = asyncio.run(scan_store(str(tmp_path / "again.db")))
     assert back.verdict == STUCK
+
+
+def test_a_stuck_call_and_all_before_it_survive_every_later_compaction(tmp_path: Path) -> None:
+    """The stuck note's claim on the installed SDK: each later compaction replaces only what
+    follows the dead call (its user messages kept, as the API keeps them), so the call and the
+    items stored before it stay as they are, turn after turn, and the store stays stuck."""
+    store = tmp_path / "stuck.db"
+    steps = [Ask("first question", (PENDING_CALL,), stage="pause"), Continue(2)]
+    stored = converse(Setup(trigger="never"), steps, store).stage("next_turn").stored
+    pinned = stored[: 1 + next(n for n, i in enumerate(stored) if i.get("call_id"))]
+    transcript = converse(Setup(trigger="always"), later(TURNS), store)
+    stages = [t.stage for t in transcript.turns if t.stage]
+    assert len(stages) == TURNS and all(stage.compaction_inputs for stage in stages)
+    assert all(stage.stored[: len(pinned)] == pinned for stage in stages)
+    assert all(stage.stored[len(pinned) :] != [] for stage in stages)
+    (report,) = asyncio.run(scan_store(str(store)))
+    assert report.verdict == STUCK and report.open_calls == (PENDING_CALL_ID,)

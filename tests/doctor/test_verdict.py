@@ -24,6 +24,7 @@ CALL = {"type": "function_call", "call_id": "c1", "name": "t", "arguments": "{}"
 OUTPUT = {"type": "function_call_output", "call_id": "c1", "output": "x"}
 ANSWER = {"type": "message", "role": "assistant", "content": "a"}
 USER = {"role": "user", "content": "hi"}
+SUMMARY = {"type": "compaction", "id": "cmp_1", "encrypted_content": "s"}
 
 
 @pytest.mark.parametrize(
@@ -35,8 +36,22 @@ USER = {"role": "user", "content": "hi"}
         ([USER, CALL, USER], STUCK, stuck_note(["c1"])),
         ([USER, CALL, ANSWER], PENDING, PENDING_EARLIER),
         ([CALL, OUTPUT, OUTPUT], POISONED, "the next turn would send an output without its call"),
+        # A summary after the call: the SDK's automatic compaction only stores one there when
+        # it replaced a suffix that starts at a later user message, and the API keeps that
+        # message; a summary alone is no evidence that the application moved on.
+        ([USER, CALL, SUMMARY], PENDING, PENDING_EARLIER),
+        ([USER, CALL, USER, SUMMARY], STUCK, stuck_note(["c1"])),
     ],
-    ids=["paired", "orphan-output", "open-at-end", "stuck", "open-earlier", "output-twice"],
+    ids=[
+        "paired",
+        "orphan-output",
+        "open-at-end",
+        "stuck",
+        "open-earlier",
+        "output-twice",
+        "summary-after-call",
+        "summary-after-user",
+    ],
 )
 def test_judge_names_the_verdict(items: list[dict[str, Any]], verdict: str, note: str) -> None:
     report = judge("s", items)

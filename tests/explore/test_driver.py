@@ -42,19 +42,24 @@ def test_rejected_custom_tool_never_runs_and_its_output_is_orphaned_by_compactio
     assert (2, "next_turn_input_paired") in broken
 
 
-def test_an_abandoned_or_lost_approval_pins_the_history_unless_the_workaround_retires_it() -> None:
-    """An approval nobody decides (the user asks on) or whose state is lost: the later turns of a
-    ``continue`` break ``history_bounded``, pinned by the open call; with the workaround the
-    dead call is retired and the history stays bounded, nothing unpaired sent."""
+def test_an_abandoned_or_lost_approval_stays_pinned_unless_the_workaround_retires_it() -> None:
+    """An approval nobody decides (the user asks on) or whose state is lost: the later turns of
+    a ``continue`` compact what follows the dead call (their user messages kept, as the API
+    keeps them), so the history stays bounded while the call stays stored, and the doctor calls
+    the store stuck; with the workaround the dead call is retired. Nothing breaks either way."""
+    from approval_compaction.doctor.verdict import STUCK, judge
+
     pause = Step("ask", calls=("function_approval",))
     for steps in ((pause, Step("continue")), (pause, Step("lose"), Step("continue"))):
-        trace = rerun(Conversation("input", False, steps))
         last = len(steps) - 1
-        assert [r.outcome for r in trace.records][0] == "paused"
-        broken = {(i, j.invariant): j.offenders for i, j in trace.violations}
-        assert broken.get((last, "history_bounded")) == ("function_approval-0-0",)
-        judged = {j.invariant for j in trace.records[last].judgements}
-        assert {"compaction_runs", "history_bounded", "compaction_input_complete"} <= judged
-        fixed = rerun(Conversation("input", True, steps))
-        assert fixed.violations == []
-        assert fixed.records[last].stage.compaction_inputs  # it compacted, every turn judged
+        for fix in (False, True):
+            trace = rerun(Conversation("input", fix, steps))
+            assert [r.outcome for r in trace.records][0] == "paused"
+            assert trace.violations == []
+            judged = {j.invariant for j in trace.records[last].judgements}
+            assert {"compaction_runs", "history_bounded", "compaction_input_complete"} <= judged
+            stage = trace.records[last].stage
+            assert stage.compaction_inputs  # it compacted, every turn judged
+            calls = [i for i in stage.stored if i.get("type") == "function_call"]
+            assert (calls == []) is fix
+            assert (judge("s", stage.stored).verdict == STUCK) is not fix

@@ -1,4 +1,5 @@
-"""The compaction stand-in: it records each request's input and answers one numbered summary."""
+"""The compaction stand-in: it records each request's input and answers the user messages it was
+given and one numbered summary, as the HTTP stand-in and the API do."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ from agents.memory import OpenAIResponsesCompactionSession
 from approval_compaction.study.compaction import CompactionClient
 from approval_compaction.study.model import function_call
 from approval_compaction.wire import rules
+from approval_compaction.wire.standin import StandIn
 
 USER = {"role": "user", "content": "q"}
+KEPT = {"role": "user", "content": "q", "type": "message"}  # USER as the endpoint answers it
 CALL = {"type": "function_call", "call_id": "c1", "name": "t", "arguments": "{}"}
 OUTPUT = {"type": "function_call_output", "call_id": "c1", "output": "x"}
 
@@ -28,13 +31,13 @@ async def test_compaction_client_records_input_and_answers_a_summary() -> None:
     client = CompactionClient()
     answer = await client.responses.compact(model="m", input=[USER, CALL])
     assert client.requests == [[USER, CALL]]
-    assert answer.output == [summary(1)] and answer.usage is None
+    assert answer.output == [KEPT, summary(1)] and answer.usage is None
 
 
 async def test_compaction_client_numbers_each_summary() -> None:
     client = CompactionClient()
     answers = [await client.compact(input=[USER]) for _ in range(3)]
-    assert [a.output for a in answers] == [[summary(n)] for n in (1, 2, 3)]
+    assert [a.output for a in answers] == [[KEPT, summary(n)] for n in (1, 2, 3)]
     assert client.calls == 3 and len(client.requests) == 3
 
 
@@ -75,20 +78,49 @@ async def test_compaction_client_lenient_compacts_the_refused_chain() -> None:
     """The seed's behaviour, by name: ``lenient`` accepts any request."""
     client = CompactionClient(compact_rules="lenient", chains={"resp-1": [USER, CALL]}.get)
     answer = await client.compact(model="m", previous_response_id="resp-1")
-    assert answer.output == [summary(1)]
+    assert answer.output == [KEPT, summary(1)]
 
 
 async def test_compaction_client_an_open_call_in_input_is_not_refused() -> None:
     """Nothing public shows the compaction endpoint's answer to an open call in ``input``."""
     answer = await CompactionClient().compact(model="m", input=[USER, CALL])
-    assert answer.output == [summary(1)]
+    assert answer.output == [KEPT, summary(1)]
 
 
 async def test_compaction_client_without_capture_answers_but_records_nothing() -> None:
     client = CompactionClient(capture=False)
     answer = await client.compact(input=[USER])
     assert client.requests == [] and client.calls == 1
-    assert answer.output == [summary(1)]
+    assert answer.output == [KEPT, summary(1)]
+
+
+@pytest.mark.parametrize(
+    ("chain", "given"),
+    [
+        ([], [USER, CALL, OUTPUT, {"role": "assistant", "content": "a"}, USER]),
+        ([USER, CALL, OUTPUT], [{"type": "message", "role": "user", "content": "r"}]),
+        ([], [{"role": "system", "content": "s"}, {"role": "developer", "content": "d"}]),
+    ],
+    ids=["input", "chain-and-input", "no-user-message"],
+)
+async def test_compaction_client_keeps_the_user_messages_the_http_stand_in_keeps(
+    chain: list[dict[str, str]], given: list[dict[str, str]]
+) -> None:
+    """The scripted client answered with the summary alone where the stand-in (and the API)
+    keep the user messages: a dead call's later user messages vanished with the compaction,
+    so ``doctor scan`` called a stuck store pending and the history seemed to grow (issue 21)."""
+    import json
+
+    standin = StandIn(responses={"resp-1": chain})
+    body: dict[str, object] = {"model": "m", "input": given}
+    if chain:
+        body["previous_response_id"] = "resp-1"
+    reply = standin.handle("POST", rules.COMPACT, json.dumps(body).encode())
+    served = [i for i in (reply.body or {})["output"] if i["type"] != "compaction"]
+    client = CompactionClient(chains={"resp-1": chain}.get)
+    previous = {"previous_response_id": "resp-1"} if chain else {}
+    answer = await client.compact(model="m", input=given, **previous)
+    assert answer.output[:-1] == served and answer.output[-1] == summary(1)
 
 
 def test_compaction_client_is_its_own_responses_resource() -> None:
@@ -99,8 +131,8 @@ def test_compaction_client_is_its_own_responses_resource() -> None:
 @pytest.mark.parametrize(
     ("compact", "history", "requests", "stored"),
     [
-        (True, [USER, CALL], [[USER, CALL]], [summary(1)]),
-        (True, [USER, CALL, OUTPUT], [[USER, CALL, OUTPUT]], [summary(1)]),
+        (True, [USER, CALL], [[USER, CALL]], [KEPT, summary(1)]),
+        (True, [USER, CALL, OUTPUT], [[USER, CALL, OUTPUT]], [KEPT, summary(1)]),
         (False, [USER, CALL], [], [USER, CALL]),
     ],
     ids=["pending-call-compacted-away", "paired-call-compacted", "hook-says-no"],

@@ -139,7 +139,7 @@ async def heal_async(text: str, backup_folder: Path) -> Healed:
     applied = await repair.apply(text, target)
     repaired, after = await _snapshot(text), await _reports(text)
     _, saved_list = backups.read(target)
-    saved = {s.session_id: s.stored() for s in saved_list}
+    saved = {s.session_id: s for s in saved_list}
     restored_rows = await restore.restore(target)
     restored = await _snapshot(text)
     checks = _compare(first, saved, repaired, restored)

@@ -7,7 +7,8 @@ exactly as stored, and ``created_at``; for an ``AdvancedSQLiteSession`` file als
 the lines before it. It is written beside its final name, flushed to disk and renamed into place
 only when complete, and never over an existing file. Reading checks the header, every line and
 the footer before it yields anything, so a truncated or edited backup is a one-line
-``BackupError`` and restores nothing.
+``BackupError`` and restores nothing; each session read back is the ``StoredSession`` that was
+written, its fingerprint checked again.
 """
 
 from __future__ import annotations
@@ -23,8 +24,7 @@ from types import TracebackType
 from typing import Any
 
 from ..errors import InvestigationError
-from .codec import PLAIN, Codec
-from .stores import StoredSession, StructureRow
+from .stores import Row, StoredSession, StructureRow
 
 FORMAT = "approval-compaction-doctor-backup"
 VERSION = 2
@@ -33,31 +33,6 @@ READABLE = (1, 2)  # version 1 had no structure rows
 
 class BackupError(InvestigationError):
     """A backup that cannot be written, or read back whole."""
-
-
-@dataclass(frozen=True)
-class BackupRow:
-    """One row as it was: id, JSON text, and creation time as the database gave it."""
-
-    id: int
-    data: str
-    created_at: str | None
-
-
-@dataclass(frozen=True)
-class BackupSession:
-    """One session as it was when the backup was written."""
-
-    session_id: str
-    fingerprint: str
-    rows: tuple[BackupRow, ...]
-    structure: tuple[StructureRow, ...] | None = None
-
-    def stored(self, codec: Codec = PLAIN) -> StoredSession:
-        from .stores import Row
-
-        rows = tuple(Row(r.id, r.data, r.created_at) for r in self.rows)
-        return StoredSession(self.session_id, rows, self.structure, codec)
 
 
 @dataclass(frozen=True)
@@ -180,23 +155,27 @@ def check(path: Path) -> BackupHeader:
     return BackupHeader(str(header.get("store")), str(header.get("kind")), count)
 
 
-def sessions(path: Path) -> Iterator[BackupSession]:
-    """The sessions of a backup that ``check`` has accepted, one at a time."""
+def sessions(path: Path) -> Iterator[StoredSession]:
+    """The sessions of a backup that ``check`` has accepted, one at a time, each as it was
+    read (its rows' ids, texts exactly as stored and creation times; its structure rows)."""
     for number, line in _lines(path):
         value = _parse(path, number, line)
         if "session_id" not in value:
             continue
         try:
-            rows = tuple(BackupRow(int(i), str(d), c) for i, d, c in value["rows"])
+            rows = tuple(Row(int(i), str(d), c) for i, d, c in value["rows"])
             structure = None
             if "structure" in value:
                 structure = tuple(StructureRow(*entry) for entry in value["structure"])
         except (TypeError, ValueError):
             raise BackupError(f"backup {path} line {number} has a malformed row") from None
-        yield BackupSession(value["session_id"], str(value["fingerprint"]), rows, structure)
+        session = StoredSession(value["session_id"], rows, structure)
+        if session.fingerprint != value.get("fingerprint"):
+            raise BackupError(f"backup {path} line {number} does not match its fingerprint")
+        yield session
 
 
-def read(path: Path) -> tuple[BackupHeader, list[BackupSession]]:
+def read(path: Path) -> tuple[BackupHeader, list[StoredSession]]:
     """A checked backup, whole (for tests and small backups)."""
     header = check(path)
     return header, list(sessions(path))

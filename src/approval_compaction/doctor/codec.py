@@ -57,10 +57,13 @@ _envelope = msgspec.json.Decoder(_Envelope).decode
 _ERRORS = (msgspec.DecodeError, msgspec.ValidationError)
 
 
-def _as_light(item: Any) -> Item | None:
-    if not isinstance(item, dict):
+def plain_item(text: str | bytes) -> Item | None:
+    """A whole item, as ``json.loads`` reads it, or None when it is not a JSON object."""
+    try:
+        value = json.loads(text)
+    except (json.JSONDecodeError, TypeError, ValueError, RecursionError):
         return None
-    return {name: item[name] for name in LIGHT_FIELDS if name in item}
+    return value if isinstance(value, dict) else None
 
 
 def light_item(text: str | bytes) -> Item | None:
@@ -68,10 +71,8 @@ def light_item(text: str | bytes) -> Item | None:
     try:
         return dict(_keys(text))
     except _ERRORS:
-        try:
-            return _as_light(json.loads(text))
-        except (json.JSONDecodeError, TypeError, ValueError, RecursionError):
-            return None
+        item = plain_item(text)  # what msgspec refuses, read as the SDK reads it
+        return None if item is None else {k: item[k] for k in LIGHT_FIELDS if k in item}
 
 
 def light_items(texts: Sequence[str] | Sequence[bytes]) -> tuple[list[Item], int]:
@@ -81,15 +82,6 @@ def light_items(texts: Sequence[str] | Sequence[bytes]) -> tuple[list[Item], int
     except _ERRORS:
         found = [light for light in map(light_item, texts) if light is not None]
         return found, len(texts) - len(found)
-
-
-def plain_item(text: str | bytes) -> Item | None:
-    """A whole item, as ``json.loads`` reads it, or None when it is not a JSON object."""
-    try:
-        value = json.loads(text)
-    except (json.JSONDecodeError, TypeError, ValueError, RecursionError):
-        return None
-    return value if isinstance(value, dict) else None
 
 
 class Codec:

@@ -36,9 +36,8 @@ The query lists each session (or branch) that needs repair, one row each, with i
 
 from __future__ import annotations
 
-import csv
-import json
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import asdict, dataclass
 from typing import Literal, TextIO
 
 from ..analysis.pairing import CALL_TO_OUTPUT
@@ -92,55 +91,60 @@ def _kinds() -> str:
     return "\n    UNION ALL ".join(rows)
 
 
+@dataclass(frozen=True)
+class _Json:
+    """How one dialect reads a row's JSON: whether ``m.message_data`` is an object the engine
+    reads (``valid``); a field of a valid row ``r`` when it is a string, else NULL (``text``),
+    and whether it is absent or null (``missing``), ``{path}`` being ``$.<name>`` and ``{name}``
+    the field's name; and a string literal to compare with (``word``)."""
+
+    valid: str
+    text: str
+    missing: str
+    word: str = "'{}'"
+
+    def field(self, pattern: str, path: str) -> str:
+        return pattern.format(path=path, name=path.removeprefix("$."))
+
+
+_MYSQL_FIELD = "JSON_EXTRACT(r.message_data, '{path}')"
+JSON_OF: dict[Dialect, _Json] = {
+    "sqlite": _Json(
+        "json_valid(m.message_data) AND json_type(m.message_data) = 'object'",
+        "CASE WHEN json_type(r.message_data, '{path}') = 'text' "
+        "THEN json_extract(r.message_data, '{path}') END",
+        "COALESCE(json_type(r.message_data, '{path}'), 'null') = 'null'",
+    ),
+    "postgresql": _Json(
+        "TRUE",  # the parsed ``j`` is tested instead (``_pg_valid``)
+        "CASE WHEN jsonb_typeof(r.j -> '{name}') = 'string' THEN r.j ->> '{name}' END",
+        "COALESCE(jsonb_typeof(r.j -> '{name}'), 'null') = 'null'",
+    ),
+    "mysql": _Json(  # strings compared byte for byte, whatever the column's collation
+        "JSON_VALID(m.message_data) AND JSON_TYPE(m.message_data) = 'OBJECT'",
+        f"CASE WHEN JSON_TYPE({_MYSQL_FIELD}) = 'STRING' "
+        f"THEN CAST(JSON_UNQUOTE({_MYSQL_FIELD}) AS BINARY) END",
+        f"COALESCE(JSON_TYPE({_MYSQL_FIELD}), 'NULL') = 'NULL'",
+        "CAST('{}' AS BINARY)",
+    ),
+}
+
+
 def _fields(dialect: Dialect) -> tuple[str, str, str, str, str, str]:
-    """The validity test of ``m.message_data`` (a JSON object the engine reads), and then, for
-    a valid row ``r``: its ``type``, ``call_id``, ``id`` and ``approval_request_id`` when each
-    is a string, NULL otherwise; and 1 when it is a user message (``verdict.is_user_message``:
-    ``role`` is the string ``user``, ``type`` absent, null or the string ``message``), else 0."""
-    if dialect == "sqlite":
-        valid = "json_valid(m.message_data) AND json_type(m.message_data) = 'object'"
+    """The validity test of ``m.message_data``, and then, for a valid row ``r``: its ``type``,
+    ``call_id``, ``id`` and ``approval_request_id`` when each is a string, NULL otherwise; and
+    1 when it is a user message (``verdict.is_user_message``: ``role`` is the string ``user``,
+    ``type`` absent, null or the string ``message``), else 0."""
+    json_ = JSON_OF[dialect]
 
-        def text(path: str) -> str:
-            return (f"CASE WHEN json_type(r.message_data, '{path}') = 'text' "
-                    f"THEN json_extract(r.message_data, '{path}') END")  # fmt: skip
+    def text(path: str) -> str:
+        return json_.field(json_.text, path)
 
-        def absent_or_null(path: str) -> str:
-            return f"COALESCE(json_type(r.message_data, '{path}'), 'null') = 'null'"
-
-        def equals(expression: str, word: str) -> str:
-            return f"{expression} = '{word}'"
-    elif dialect == "postgresql":
-        valid = "TRUE"
-
-        def text(path: str) -> str:
-            name = path.removeprefix("$.")
-            return f"CASE WHEN jsonb_typeof(r.j -> '{name}') = 'string' THEN r.j ->> '{name}' END"
-
-        def absent_or_null(path: str) -> str:
-            name = path.removeprefix("$.")
-            return f"COALESCE(jsonb_typeof(r.j -> '{name}'), 'null') = 'null'"
-
-        def equals(expression: str, word: str) -> str:
-            return f"{expression} = '{word}'"
-    else:
-        valid = "JSON_VALID(m.message_data) AND JSON_TYPE(m.message_data) = 'OBJECT'"
-
-        def text(path: str) -> str:  # compared byte for byte, whatever the column's collation
-            value = f"JSON_EXTRACT(r.message_data, '{path}')"
-            return (f"CASE WHEN JSON_TYPE({value}) = 'STRING' "
-                    f"THEN CAST(JSON_UNQUOTE({value}) AS BINARY) END")  # fmt: skip
-
-        def absent_or_null(path: str) -> str:
-            value = f"JSON_EXTRACT(r.message_data, '{path}')"
-            return f"COALESCE(JSON_TYPE({value}), 'NULL') = 'NULL'"
-
-        def equals(expression: str, word: str) -> str:
-            return f"{expression} = CAST('{word}' AS BINARY)"
-
-    kind = text("$.type")
-    user = (f"CASE WHEN {equals(text('$.role'), 'user')} AND ({absent_or_null('$.type')} "
-            f"OR {equals(kind, 'message')}) THEN 1 ELSE 0 END")  # fmt: skip
-    return valid, kind, text("$.call_id"), text("$.id"), text("$.approval_request_id"), user
+    kind, word = text("$.type"), json_.word
+    user = (f"CASE WHEN {text('$.role')} = {word.format('user')} AND "
+            f"({json_.field(json_.missing, '$.type')} OR {kind} = {word.format('message')}) "
+            "THEN 1 ELSE 0 END")  # fmt: skip
+    return json_.valid, kind, text("$.call_id"), text("$.id"), text("$.approval_request_id"), user
 
 
 def query(dialect: Dialect, order: Order | None = None) -> str:
@@ -166,11 +170,9 @@ def query(dialect: Dialect, order: Order | None = None) -> str:
         parsed = f", CASE WHEN {_pg_valid('m.message_data')} THEN m.message_data::jsonb END AS j"
         valid = "jsonb_typeof(j) = 'object'"
         valid_from = "rows_all"
-    request_kind, response_kind = "'mcp_approval_request'", "'mcp_approval_response'"
-    if dialect == "mysql":
-        request_kind, response_kind = (
-            f"CAST({k} AS BINARY)" for k in (request_kind, response_kind)
-        )
+    request_kind, response_kind = (
+        JSON_OF[dialect].word.format(k) for k in ("mcp_approval_request", "mcp_approval_response")
+    )
     rows_stage = f"""rows_read AS{once} (
   SELECT m.session_id AS session_id, {branch} AS branch, {first} AS first_order,
          {second} AS second_order{parsed}
@@ -300,29 +302,24 @@ async def scan_in_database(
 ) -> list[Found]:
     """``doctor scan --in-database``: the poisoned and stuck sessions the query lists, as a
     table (with a summary line), JSON or CSV."""
+    from .scan import ReportWriter
+
     async with opened(text, key_env=key_env, ttl=ttl) as store:
         found = [f for f in await find(store) if session_id in (None, f.session_id)]
         branches = store.kind == "advanced-file"
-    names = ["session_id", *(["branch"] if branches else []), "verdict", "orphan_outputs",
-             "dead_calls"]  # fmt: skip
-    rows = [{"session_id": f.session_id, "branch": f.branch, "verdict": f.verdict,
-             "orphan_outputs": f.orphan_outputs, "dead_calls": f.dead_calls}
-            for f in found]  # fmt: skip
-    rows = [{k: row[k] for k in names} for row in rows]
-    if fmt == "json":
-        out.write(json.dumps(rows, indent=2) + "\n")
-    elif fmt == "csv":
-        writer = csv.DictWriter(out, fieldnames=names, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
-    else:
-        out.write("  ".join(n.ljust(24 if n == "session_id" else 0) for n in names).rstrip() + "\n")
-        for row in rows:
-            cells = [str(row[n]).ljust(24 if n == "session_id" else len(n)) for n in names]
-            out.write("  ".join(cells).rstrip() + "\n")
-        counts = [sum(1 for f in found if f.verdict == word) for word in CRITERIA]
-        said = ", ".join(f"{n} {word}" for n, word in zip(counts, CRITERIA, strict=True))
-        plural = "s" if len(rows) != 1 else ""
-        out.write(f"{len(rows)} session{plural} to repair: {said} "
-                  "(listed by the database's own query)\n")  # fmt: skip
+    names = ("session_id", *(["branch"] if branches else []), "verdict", "orphan_outputs",
+             "dead_calls")  # fmt: skip
+    writer = ReportWriter(out, fmt, names, _summary)
+    writer.start()
+    for f in found:
+        writer.write_row(asdict(f), f.verdict)
+    writer.finish()
     return found
+
+
+def _summary(counts: Counter[str]) -> str:
+    """``2 sessions to repair: 1 poisoned, 1 stuck (listed by the database's own query)``."""
+    total = sum(counts.values())
+    said = ", ".join(f"{counts.get(word, 0)} {word}" for word in CRITERIA)
+    plural = "s" if total != 1 else ""
+    return f"{total} session{plural} to repair: {said} (listed by the database's own query)"

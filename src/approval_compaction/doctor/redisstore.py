@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from .stores import (
     REDIS_PREFIX,
+    Differences,
     FailAfter,
     Item,
     Plan,
@@ -32,12 +33,10 @@ from .stores import (
     StoreError,
     StoreSpec,
     Unit,
+    closing_on_error,
+    differences,
     one_line,
 )
-
-if TYPE_CHECKING:
-    from .backup import BackupSession
-    from .restore import Restored
 
 BATCH_SESSIONS = 200
 RETRIES = 200  # optimistic attempts per session before it is left alone as busy
@@ -98,15 +97,16 @@ class RedisStore(Store):
     def session_key(self, session_id: str) -> str:
         return f"{self.prefix}:{session_id}"
 
+    async def _message_lists(self, count: int) -> AsyncIterator[tuple[str, bytes | str]]:
+        """Each session id with a message list, and the list's key, in ``SCAN`` order."""
+        head, tail = f"{self.prefix}:", ":messages"
+        pattern = f"{_glob(head)}*{_glob(tail)}"
+        async for key in self.client.scan_iter(match=pattern, count=count, _type="list"):
+            yield _text(key)[len(head) : -len(tail)], key
+
     async def session_ids(self) -> list[str]:
         """Every session with a message list, in id order."""
-        head, tail = f"{self.prefix}:", ":messages"
-        found = set()
-        async for key in self.client.scan_iter(match=f"{_glob(head)}*{_glob(tail)}", count=1000,
-                                               _type="list"):  # fmt: skip
-            name = _text(key)
-            found.add(name[len(head) : -len(tail)])
-        return sorted(found)
+        return sorted({sid async for sid, _ in self._message_lists(1000)})
 
     async def _lists(self, session_id: str | None) -> AsyncIterator[tuple[str, list[bytes]]]:
         """Each session's elements as stored (bytes), in pipelined batches of sessions."""
@@ -136,14 +136,9 @@ class RedisStore(Store):
 
     async def samples(self, limit: int = 50) -> list[tuple[str, str]]:
         found: list[tuple[str, str]] = []
-        head, tail = f"{self.prefix}:", ":messages"
-        async for key in self.client.scan_iter(match=f"{_glob(head)}*{_glob(tail)}", count=100,
-                                               _type="list"):  # fmt: skip
-            sid = _text(key)[len(head) : -len(tail)]
-            for value in await self.client.lrange(key, 0, 4) + await self.client.lrange(
-                key, -5, -1
-            ):
-                found.append((sid, _text(value)))
+        async for sid, key in self._message_lists(100):
+            ends = await self.client.lrange(key, 0, 4) + await self.client.lrange(key, -5, -1)
+            found.extend((sid, _text(value)) for value in ends)
             if len(found) >= limit:
                 break
         return found
@@ -180,53 +175,37 @@ class RedisStore(Store):
                     continue  # another writer came first: read and judge again
         raise SessionChanged(f"still being written after {RETRIES} attempts")
 
-    async def restore_session(self, saved: BackupSession) -> Restored:
+    async def put_back(self, saved: StoredSession) -> Differences:
         from redis.exceptions import WatchError
 
-        from .restore import Restored, status_of
-
-        key, wanted = self.messages_key(saved.session_id), [r.data for r in saved.rows]
+        key, parent = self.messages_key(saved.session_id), self.session_key(saved.session_id)
+        wanted = [row.data for row in saved.rows]
         for _ in range(RETRIES):
             async with self.client.pipeline(transaction=True) as pipe:
                 try:
-                    await pipe.watch(key, self.session_key(saved.session_id))
+                    await pipe.watch(key, parent)
                     current = [_text(v) for v in await pipe.lrange(key, 0, -1)]
-                    ttl = await pipe.pttl(key)
-                    has_parent = await pipe.exists(self.session_key(saved.session_id))
-                    shared = min(len(current), len(wanted))
-                    updated = sum(1 for i in range(shared) if current[i] != wanted[i])
-                    inserted, deleted = max(0, len(wanted) - shared), max(0, len(current) - shared)
-                    changed = current != wanted
+                    ttl, has_parent = await pipe.pttl(key), await pipe.exists(parent)
                     pipe.multi()
-                    if changed:
+                    if current != wanted:  # the list is put back whole, its expiry kept
                         pipe.delete(key)
                         if wanted:
                             pipe.rpush(key, *[_bytes(t) for t in wanted])
                             if ttl and ttl > 0:
                                 pipe.pexpire(key, ttl)
                     if not has_parent:
-                        pipe.hset(
-                            self.session_key(saved.session_id), "session_id", saved.session_id
-                        )
+                        pipe.hset(parent, "session_id", saved.session_id)
                     await pipe.execute()
-                    break
+                    return differences([Row(i, t) for i, t in enumerate(current)], saved.rows)
                 except WatchError:
                     continue
-        else:
-            raise StoreError(f"{saved.session_id}: still being written after {RETRIES} attempts")
-        after = [_text(v) for v in await self.client.lrange(key, 0, -1)]
-        return Restored(saved.session_id, status_of(after == wanted, changed), updated, inserted,
-                        deleted)  # fmt: skip
+        raise StoreError(f"{saved.session_id}: still being written after {RETRIES} attempts")
 
     async def read_back(self, session_id: str) -> dict[str | None, list[Item]]:
         from agents.extensions.memory import RedisSession
 
         session = RedisSession(session_id, redis_client=self.client, key_prefix=self.prefix)
-        raw = await session.get_items()
-        if not self.codec.encrypted:
-            return {None: [dict(item) for item in raw]}
-        opened = [self.codec.decode(session_id, json.dumps(item)) for item in raw]
-        return {None: [item for item in opened if item is not None]}
+        return {None: self.open_items(session_id, await session.get_items())}
 
     async def write_raw(self, sessions: Sequence[tuple[str, Sequence[str]]]) -> None:
         async with self.client.pipeline(transaction=False) as pipe:
@@ -254,17 +233,11 @@ async def open_redis(spec: StoreSpec, write: bool) -> RedisStore:
     except ValueError as error:
         raise StoreError(f"not a Redis URL: {one_line(error)}") from None
     store = RedisStore(spec, client, prefix, write)
-    try:
+    async with closing_on_error(store, f"cannot reach {spec.label}"):
         await client.ping()
         if not await store.session_ids() and await client.dbsize() > 0:
             raise StoreError(
                 f"{spec.label} holds no RedisSession keys under {prefix}: (its "
                 f"{await client.dbsize()} keys are not the SDK's; another ?key_prefix=?)"
             )
-    except StoreError:
-        await store.close()
-        raise
-    except Exception as error:
-        await store.close()
-        raise StoreError(f"cannot reach {spec.label}: {one_line(error)}") from None
     return store

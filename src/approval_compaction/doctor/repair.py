@@ -7,8 +7,8 @@ was never answered."}``. The three frameworks that met this class of bug span th
 
 - *Defer* (what openai-agents 0.24.0 does, and this project's workaround did before it learnt
   to retire a dead call): safe, but a call that can never be answered is waited for ever, and
-  the history grows at every turn (google/adk-python#7236 found the same: an orphaned function
-  call silently and permanently disabled compaction).
+  the call and everything before it are never compacted again (google/adk-python#7236 found
+  worse: an orphaned function call silently and permanently disabled compaction).
 - *Drop a provably dead call* (google/adk-python#7237: ignore call ids that no response
   answers anywhere in the session): the history is bounded again and the model loses nothing
   it still sees (the SDK already drops the call from every later input). The workaround does
@@ -67,7 +67,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -219,10 +219,6 @@ async def poisoned_sessions(
             yield session
 
 
-class _Refused(Exception):
-    """A session a rewrite cannot heal safely; its message says why."""
-
-
 def _plan(
     saved: StoredSession, found_out: list[list[Change]]
 ) -> Callable[[StoredSession], dict[int, Item]]:
@@ -235,7 +231,7 @@ def _plan(
             raise SessionChanged("no longer poisoned or stuck")
         reason = conflict(current, found)
         if reason is not None:
-            raise _Refused(reason)
+            raise SessionChanged(reason)
         rows = {row.id: row.data for row in current.rows}
         for change in found:
             if backed.get(change.row_id) != rows[change.row_id]:
@@ -277,9 +273,7 @@ async def _rewrite(
     planned: list[list[Change]] = []
     try:
         current, written = await store.rewrite(saved.session_id, _plan(saved, planned), fail_after)
-    except SessionChanged as why:
-        return Outcome(saved.session_id, "changed since scan", (), f"left alone: {why}")
-    except _Refused as why:
+    except SessionChanged as why:  # changed since the backup, or unsafe to heal by rewriting
         return Outcome(saved.session_id, "changed since scan", (), f"left alone: {why}")
     found = planned[-1]
     problem = await _verify(store, current, found, written)
@@ -336,7 +330,8 @@ async def apply(
         backups.check(written)  # the backup reads back whole before the first write
         outcomes = []
         for saved in backups.sessions(written):
-            outcome = await _rewrite(store, saved.stored(store.codec), fail_after, before_write)
+            outcome = await _rewrite(store, replace(saved, codec=store.codec), fail_after,
+                                     before_write)  # fmt: skip
             if report is not None:
                 report(outcome)
             outcomes.append(outcome)

@@ -13,9 +13,9 @@ from __future__ import annotations
 import csv
 import json
 from collections import Counter
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import fields
-from typing import TextIO
+from typing import Any, TextIO
 
 from .codec import KEY_ENV
 from .stores import Store, opened
@@ -71,10 +71,18 @@ def _table_line(values: dict[str, object], names: tuple[str, ...] = COLUMNS) -> 
 
 
 class ReportWriter:
-    """Write reports one by one in a format, then close the format (and count the verdicts)."""
+    """Write rows one by one in a format, then close the format (and count the verdicts): the
+    scan's reports, or the sessions the in-database query lists (``indb``), with their summary
+    line under a table."""
 
-    def __init__(self, out: TextIO, fmt: str, names: tuple[str, ...] = COLUMNS) -> None:
-        self.out, self.fmt, self.names = out, fmt, names
+    def __init__(
+        self,
+        out: TextIO,
+        fmt: str,
+        names: tuple[str, ...] = COLUMNS,
+        summary: Callable[[Counter[str]], str] = summary,
+    ) -> None:
+        self.out, self.fmt, self.names, self.summary = out, fmt, names, summary
         self.counts: Counter[str] = Counter()
         self._csv = csv.DictWriter(out, fieldnames=names, lineterminator="\n")
 
@@ -87,19 +95,23 @@ class ReportWriter:
             self.out.write("[")
 
     def write(self, report: SessionReport) -> None:
-        row = report.as_row()
+        self.write_row(report.as_row(), report.verdict, report.note)
+
+    def write_row(self, row: dict[str, Any], verdict: str, note: str = "") -> None:
+        """One row (its columns ``names``) with its verdict; the note only in a table."""
+        row = {name: row[name] for name in self.names}
         if self.fmt == "table":
-            self.out.write(_table_line({**row, "note": report.note}, self.names) + "\n")
+            self.out.write(_table_line({**row, "note": note}, self.names) + "\n")
         elif self.fmt == "csv":
             self._csv.writerow(row)
         else:
             separator = ",\n  " if self.counts else "\n  "
             self.out.write(separator + json.dumps(row))
-        self.counts[report.verdict] += 1
+        self.counts[verdict] += 1
 
     def finish(self) -> None:
         if self.fmt == "table":
-            self.out.write(summary(self.counts) + "\n")
+            self.out.write(self.summary(self.counts) + "\n")
         elif self.fmt == "json":
             self.out.write("\n]\n" if self.counts else "]\n")
 

@@ -21,6 +21,7 @@ import json
 import sqlite3
 from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from datetime import datetime
 from itertools import groupby
 from operator import itemgetter
@@ -35,6 +36,7 @@ from .stores import (
     STRUCTURE_COLUMNS,
     STRUCTURE_TABLE,
     USAGE_TABLE,
+    Differences,
     FailAfter,
     Item,
     Plan,
@@ -45,17 +47,15 @@ from .stores import (
     StoreSpec,
     StructureRow,
     Unit,
+    closing_on_error,
+    differences,
     one_line,
     text_time,
-    with_kind,
 )
 
 if TYPE_CHECKING:
     from sqlalchemy import Table
     from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
-
-    from .backup import BackupSession
-    from .restore import Restored
 
 _STRUCTURE_SELECT = (
     "id, session_id, message_id, branch_id, message_type, sequence_number, user_turn_number, "
@@ -94,6 +94,11 @@ def _tables(advanced: bool) -> tuple[Table, Table, Table | None]:
 def _structure(row: Sequence[Any]) -> StructureRow:
     return StructureRow(int(row[0]), int(row[2]), str(row[3]), str(row[4]), int(row[5]),
                         row[6], row[7], row[8], text_time(row[9]))  # fmt: skip
+
+
+def _rows(found: Iterable[Sequence[Any]]) -> tuple[Row, ...]:
+    """The rows of ``_rows_sql``'s answer for one session (its NULL row, if any, left out)."""
+    return tuple(Row(int(i), str(d), text_time(c)) for _, i, d, c in found if i is not None)
 
 
 def _check_columns(label: str, found: dict[str, set[str]], advanced: bool) -> None:
@@ -210,13 +215,30 @@ class SqlStore(Store):
             return "", {}
         return f" WHERE {column} = :sid", {"sid": session_id}
 
-    async def sessions(self, session_id: str | None = None) -> AsyncIterator[StoredSession]:
+    def _rows_sql(
+        self, session_id: str | None, columns: str = "m.id, m.message_data, m.created_at"
+    ) -> tuple[str, dict[str, Any]]:
+        """Each session's (or the one named) message rows in the SDK class's read order, after
+        its id; a session without messages gives one row of NULLs."""
         where, params = self._where(session_id, "s.session_id")
         sql = (
-            f"SELECT s.session_id, m.id, m.message_data, m.created_at FROM {SESSIONS_TABLE} s "
+            f"SELECT s.session_id, {columns} FROM {SESSIONS_TABLE} s "
             f"LEFT JOIN {MESSAGES_TABLE} m ON m.session_id = s.session_id{where} "
             f"ORDER BY s.session_id, {self.order}"
         )
+        return sql, params
+
+    def _structure_sql(self, session_id: str | None) -> tuple[str, dict[str, Any]]:
+        """Each session's (or the one named) ``message_structure`` rows, by id, after its id."""
+        where, params = self._where(session_id, "session_id")
+        sql = (
+            f"SELECT session_id AS sid, {_STRUCTURE_SELECT} FROM {STRUCTURE_TABLE}{where} "
+            "ORDER BY session_id, id"
+        )
+        return sql, params
+
+    async def sessions(self, session_id: str | None = None) -> AsyncIterator[StoredSession]:
+        sql, params = self._rows_sql(session_id)
         structures = self._structures(session_id) if self.advanced else None
         try:
             async for session in self._merged(sql, params, structures):
@@ -233,7 +255,7 @@ class SqlStore(Store):
     ) -> AsyncIterator[StoredSession]:
         pending: tuple[Any, list[StructureRow]] | None = None
         async for sid, found in self._grouped(sql, params):
-            rows = tuple(Row(int(i), str(d), text_time(c)) for _, i, d, c in found if i is not None)
+            rows = _rows(found)
             structure: tuple[StructureRow, ...] | None = None
             if structures is not None:
                 taken: list[StructureRow] = []
@@ -254,23 +276,13 @@ class SqlStore(Store):
     async def _structures(
         self, session_id: str | None
     ) -> AsyncGenerator[tuple[Any, list[StructureRow]], None]:
-        where, params = self._where(session_id, "session_id")
-        sql = (
-            f"SELECT session_id AS sid, {_STRUCTURE_SELECT} FROM {STRUCTURE_TABLE}{where} "
-            "ORDER BY session_id, id"
-        )
-        async for sid, found in self._grouped(sql, params):
+        async for sid, found in self._grouped(*self._structure_sql(session_id)):
             yield sid, [_structure(row[1:]) for row in found]
 
     def _units_sql(self, session_id: str | None) -> tuple[str, dict[str, Any], int]:
-        where, params = self._where(session_id, "s.session_id")
         if not self.advanced:
-            sql = (
-                f"SELECT s.session_id, m.message_data FROM {SESSIONS_TABLE} s "
-                f"LEFT JOIN {MESSAGES_TABLE} m ON m.session_id = s.session_id{where} "
-                f"ORDER BY s.session_id, {self.order}"
-            )
-            return sql, params, 1
+            return (*self._rows_sql(session_id, "m.message_data"), 1)
+        where, params = self._where(session_id, "s.session_id")
         sql = (
             f"SELECT s.session_id, b.branch_id, b.message_data FROM {SESSIONS_TABLE} s "
             f"LEFT JOIN (SELECT st.session_id, st.branch_id, st.sequence_number, m.message_data "
@@ -303,21 +315,17 @@ class SqlStore(Store):
         return found
 
     async def read_rows(self, conn: AsyncConnection, session_id: str) -> StoredSession:
-        """One session's rows (and structure) inside an open transaction."""
+        """One session's rows (and structure) inside an open transaction, read as a scan reads
+        them."""
         from sqlalchemy import text
 
-        sql = (
-            f"SELECT m.id, m.message_data, m.created_at FROM {MESSAGES_TABLE} m "
-            f"WHERE m.session_id = :sid ORDER BY {self.order}"
-        )
-        result = await conn.execute(text(sql), {"sid": session_id})
-        rows = tuple(Row(int(i), str(d), text_time(c)) for i, d, c in result.all())
+        sql, params = self._rows_sql(session_id)
+        rows = _rows((await conn.execute(text(sql), params)).all())
         structure = None
         if self.advanced:
-            sql = f"SELECT {_STRUCTURE_SELECT} FROM {STRUCTURE_TABLE} WHERE session_id = :sid"
-            sql += " ORDER BY id"
-            found = await conn.execute(text(sql), {"sid": session_id})
-            structure = tuple(_structure(row) for row in found.all())
+            sql, params = self._structure_sql(session_id)
+            found = (await conn.execute(text(sql), params)).all()
+            structure = tuple(_structure(row[1:]) for row in found)
         return StoredSession(session_id, rows, structure, self.codec)
 
     @asynccontextmanager
@@ -381,22 +389,16 @@ class SqlStore(Store):
         except ValueError:
             return value
 
-    async def restore_session(self, saved: BackupSession) -> Restored:
+    async def put_back(self, saved: StoredSession) -> Differences:
         from sqlalchemy import delete, insert, select, update
 
-        from .restore import Restored, status_of
-
         s, m = self.sessions_table, self.messages_table
-        wanted = {row.id for row in saved.rows}
         async with self.locked(saved.session_id) as conn:
             parent = select(s.c.session_id).where(s.c.session_id == saved.session_id)
             if (await conn.execute(parent)).first() is None:
                 await conn.execute(insert(s).values(session_id=saved.session_id))
             before = await self.read_rows(conn, saved.session_id)
-            current = {r.id: r.data for r in before.rows}
-            updates = [r for r in saved.rows if r.id in current and current[r.id] != r.data]
-            inserts = [r for r in saved.rows if r.id not in current]
-            deletes = [i for i in current if i not in wanted]
+            updates, inserts, deletes = found = differences(before.rows, saved.rows)
             for row in updates:
                 await conn.execute(
                     update(m).where(m.c.id == row.id, m.c.session_id == saved.session_id)
@@ -412,27 +414,19 @@ class SqlStore(Store):
                 if row.created_at is not None:
                     values["created_at"] = self._created(row.created_at)
                 await conn.execute(insert(m).values(**values))
-            changed = bool(updates or inserts or deletes)
             if self.structure_table is not None and saved.structure is not None:
-                changed |= await self._restore_structure(conn, saved, before)
-        async with self.engine.connect() as conn:
-            after = await self.read_rows(conn, saved.session_id)
-        same = [(r.id, r.data) for r in after.rows] == [(r.id, r.data) for r in saved.rows]
-        if saved.structure is not None and self.structure_table is not None:
-            same = same and after.structure == saved.structure
-        return Restored(saved.session_id, status_of(same, changed), len(updates), len(inserts),
-                        len(deletes))  # fmt: skip
+                await self._restore_structure(conn, saved, before)
+        return found
 
     async def _restore_structure(
-        self, conn: AsyncConnection, saved: BackupSession, before: StoredSession
-    ) -> bool:
+        self, conn: AsyncConnection, saved: StoredSession, before: StoredSession
+    ) -> None:
         from sqlalchemy import delete, insert, update
 
         assert self.structure_table is not None and saved.structure is not None
         st = self.structure_table
         now = {e.id: e for e in before.structure or ()}
         wanted = {e.id: e for e in saved.structure}
-        changed = False
         for entry in saved.structure:
             values = {"session_id": saved.session_id, "message_id": entry.message_id,
                       "branch_id": entry.branch_id, "message_type": entry.message_type,
@@ -444,17 +438,13 @@ class SqlStore(Store):
                 await conn.execute(
                     insert(st).values(id=entry.id, created_at=entry.created_at, **values)
                 )
-                changed = True
             elif now[entry.id] != entry:
                 await conn.execute(update(st).where(st.c.id == entry.id).values(**values))
-                changed = True
         extra = [i for i in now if i not in wanted]
         if extra:
             await conn.execute(
                 delete(st).where(st.c.session_id == saved.session_id, st.c.id.in_(extra))
             )
-            changed = True
-        return changed
 
     async def read_back(self, session_id: str) -> dict[str | None, list[Item]]:
         underlying: Any
@@ -481,18 +471,11 @@ class SqlStore(Store):
                     raw = await underlying.get_items()
                 else:
                     raw = await underlying.get_items(branch_id=branch)
-                found[branch] = self._readable(session_id, raw)
+                found[branch] = self.open_items(session_id, raw)
             return found
         finally:
             if hasattr(underlying, "close") and self.spec.kind != "url":
                 underlying.close()
-
-    def _readable(self, session_id: str, raw: Iterable[Any]) -> list[Item]:
-        """Items the SDK returned, opened as ``EncryptedSession`` would (for encrypted stores)."""
-        if not self.codec.encrypted:
-            return [dict(item) for item in raw]
-        opened = [self.codec.decode(session_id, json.dumps(item)) for item in raw]
-        return [item for item in opened if item is not None]
 
     async def write_raw(self, sessions: Sequence[tuple[str, Sequence[str]]]) -> None:
         from sqlalchemy import insert
@@ -535,15 +518,12 @@ async def _open_file(spec: StoreSpec, write: bool) -> SqlStore:
     except StoreError:
         conn.close()
         raise
-    kind_spec = with_kind(spec, "advanced-file") if advanced else spec
+    kind_spec = replace(spec, kind="advanced-file") if advanced else spec
     store = SqlStore(kind_spec, None, _tables(advanced), write, conn)
     if write:
-        try:
+        async with closing_on_error(store, f"cannot open {spec.label} for writing"):
             async with store.engine.connect():
                 pass
-        except Exception as error:
-            await store.close()
-            raise StoreError(f"cannot open {spec.label} for writing: {one_line(error)}") from None
     return store
 
 
@@ -575,15 +555,9 @@ async def open_sql(spec: StoreSpec, write: bool) -> SqlStore:
         return {name: {c["name"] for c in inspector.get_columns(name)} for name in names
                 if name in (SESSIONS_TABLE, MESSAGES_TABLE)}  # fmt: skip
 
-    try:
+    async with closing_on_error(store, f"cannot read {spec.label}"):
         async with asyncio.timeout(30):
             async with store.engine.connect() as conn:
                 found = await conn.run_sync(columns)
         _check_columns(spec.label, found, False)
-    except StoreError:
-        await store.close()
-        raise
-    except Exception as error:  # driver errors (refused, unknown database) have many types
-        await store.close()
-        raise StoreError(f"cannot read {spec.label}: {one_line(error)}") from None
     return store

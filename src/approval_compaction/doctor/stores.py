@@ -32,9 +32,10 @@ wrong key) is a one-line ``StoreError`` raised before any write.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import AsyncIterator, Callable, Sequence
+import json
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -42,7 +43,6 @@ from ..errors import InvestigationError
 from .codec import KEY_ENV, PLAIN, Codec
 
 if TYPE_CHECKING:
-    from .backup import BackupSession
     from .restore import Restored
 
 SESSIONS_TABLE = "agent_sessions"
@@ -67,8 +67,9 @@ class StoreError(InvestigationError):
 
 
 class SessionChanged(InvestigationError):
-    """Raised by a rewrite's plan, inside the lock, to leave the session untouched (repair
-    catches it and reports the session as changed; were it ever to escape, it is one line)."""
+    """Raised by a rewrite's plan, inside the lock, to leave the session untouched: it changed
+    since the backup, or it cannot be healed safely by rewriting (repair catches it and reports
+    the session as changed; were it ever to escape, it is one line)."""
 
 
 @dataclass(frozen=True)
@@ -211,7 +212,7 @@ def parse_store(text: str, *, key_env: str = KEY_ENV, ttl: int | None = None) ->
         parsed = make_url(text)
     except ArgumentError as error:
         raise StoreError(
-            f"not a store string (file, SQLAlchemy URL or redis://): {_one_line(error)}"
+            f"not a store string (file, SQLAlchemy URL or redis://): {one_line(error)}"
         ) from None
     label = parsed.render_as_string(hide_password=True)
     _check_driver(parsed, label)
@@ -256,14 +257,41 @@ def text_time(value: Any) -> str | None:
     return value.isoformat(sep=" ") if hasattr(value, "isoformat") else str(value)
 
 
-def _one_line(error: BaseException) -> str:
+def one_line(error: BaseException) -> str:
+    """A driver's error as one line, without SQLAlchemy's statement and background link."""
     text = " ".join(str(error).split()) or type(error).__name__
     for marker in (" [SQL:", " (Background on this error"):
         text = text.split(marker)[0]
     return text[:300]
 
 
-one_line = _one_line
+@asynccontextmanager
+async def closing_on_error(store: Store, doing: str) -> AsyncIterator[None]:
+    """While a store is being opened: on any failure close it, and make the failure one line
+    (``<doing>: <error>``) unless it is a ``StoreError`` already."""
+    try:
+        yield
+    except StoreError:
+        await store.close()
+        raise
+    except Exception as error:  # driver errors (refused, unknown database) have many types
+        await store.close()
+        raise StoreError(f"{doing}: {one_line(error)}") from None
+
+
+# What a restore changes: the backup's rows to update and to insert, and the row ids to delete.
+Differences = tuple[list[Row], list[Row], list[int]]
+
+
+def differences(current: Sequence[Row], wanted: Sequence[Row]) -> Differences:
+    """What putting ``wanted`` back over ``current`` changes, row id by row id (a Redis list's
+    row ids are its indexes, so the same rule counts its elements)."""
+    now = {row.id: row.data for row in current}
+    keep = {row.id for row in wanted}
+    updates = [row for row in wanted if row.id in now and now[row.id] != row.data]
+    inserts = [row for row in wanted if row.id not in now]
+    return updates, inserts, [row_id for row_id in now if row_id not in keep]
+
 
 # What a rewrite's caller decides inside the lock: the current session in, the items to write
 # (row id -> item) out; raising ``SessionChanged`` leaves the session untouched.
@@ -331,13 +359,37 @@ class Store:
         """
         raise NotImplementedError
 
-    async def restore_session(self, saved: BackupSession) -> Restored:
-        """Put one backed-up session back exactly, under its lock."""
+    async def restore_session(self, saved: StoredSession) -> Restored:
+        """Put one backed-up session back exactly, under its lock; then read it again: its rows
+        (and structure rows) must equal the backup's, id for id and byte for byte."""
+        from .restore import Restored, status_of
+
+        updated, inserted, deleted = await self.put_back(saved)
+        after = await self.read(saved.session_id)
+        rows = [(r.id, r.data) for r in after.rows] if after is not None else []
+        same = rows == [(r.id, r.data) for r in saved.rows]
+        if saved.structure is not None and after is not None and after.structure is not None:
+            same = same and after.structure == saved.structure
+        changed = bool(updated or inserted or deleted)
+        return Restored(saved.session_id, status_of(same, changed), len(updated), len(inserted),
+                        len(deleted))  # fmt: skip
+
+    async def put_back(self, saved: StoredSession) -> Differences:
+        """Under the session's lock, write the backup's rows back (``differences``), and for
+        a store with structure rows those too; what was different."""
         raise NotImplementedError
 
     async def read_back(self, session_id: str) -> dict[str | None, list[Item]]:
         """The session's items (per branch) as the SDK's own session class returns them."""
         raise NotImplementedError
+
+    def open_items(self, session_id: str, raw: Iterable[Any]) -> list[Item]:
+        """Items the SDK's session class returned, opened as ``EncryptedSession`` opens them
+        (for an encrypted store: the envelopes it could not open left out)."""
+        if not self.codec.encrypted:
+            return [dict(item) for item in raw]
+        found = [self.codec.decode(session_id, json.dumps(item)) for item in raw]
+        return [item for item in found if item is not None]
 
     async def write_raw(self, sessions: Sequence[tuple[str, Sequence[str]]]) -> None:
         """Append the given row texts to new sessions, in bulk (synthetic stores)."""
@@ -368,14 +420,12 @@ async def open_store(spec: StoreSpec, *, write: bool = False, decode: bool = Tru
 
         store = await open_sql(spec, write)
     if decode:
-        try:
-            store.codec = codecs.choose(spec.label, await store.samples(), spec.key_env, spec.ttl)
-        except codecs.EncryptionKeyError as error:
-            await store.close()
-            raise StoreError(str(error)) from None
-        except Exception as error:
-            await store.close()
-            raise StoreError(f"cannot read {spec.label}: {_one_line(error)}") from None
+        async with closing_on_error(store, f"cannot read {spec.label}"):
+            try:
+                samples = await store.samples()
+                store.codec = codecs.choose(spec.label, samples, spec.key_env, spec.ttl)
+            except codecs.EncryptionKeyError as error:
+                raise StoreError(str(error)) from None
     return store
 
 
@@ -396,7 +446,3 @@ async def opened(
         yield store
     finally:
         await store.close()
-
-
-def with_kind(spec: StoreSpec, kind: Kind) -> StoreSpec:
-    return replace(spec, kind=kind)

@@ -9,10 +9,11 @@ them (rows whose JSON does not parse are skipped by ``get_items`` and counted ap
 - **stuck**: no orphan output, but a call without its output that a message from the user
   follows: an approval nobody decided because the user asked something else, or a call whose
   worker died before its output was stored. The SDK drops it from every later model input
-  (``drop_orphan_function_calls``), but it pins the history: openai-agents 0.24.0 compacts only
-  what comes after it, leaving one more summary behind it at every turn, so the history grows
-  for ever (``analysis.liveness``). The note names the call. A poisoned session is stuck on
-  0.24.0 as well (it never compacts it); its verdict stays ``poisoned``, the worse of the two.
+  (``drop_orphan_function_calls``), but it pins the history: automatic compaction (0.23.1 and
+  0.24.0 alike) replaces only a suffix that starts at a user message after it and holds no
+  call without its output, so the call and everything stored before it are never compacted
+  again (``analysis.liveness``). The note names the call. A poisoned session is stuck on 0.24.0
+  as well (it never compacts it); its verdict stays ``poisoned``, the worse of the two.
 - **pending**: no orphan output, but a call without its output at the end of the history (or
   followed only by items the model wrote): it may be a legitimate pending approval.
 - **healthy**: every output has its call and every call its output.
@@ -98,7 +99,7 @@ def stuck_note(keys: Sequence[str]) -> str:
     """The stuck verdict's note, naming the calls that pin the history."""
     return (
         f"open call {', '.join(keys)} before a later user message: it pins the history "
-        "(0.24.0 compacts only what follows it and grows at every turn)"
+        "(compaction keeps it, and all before it, for ever)"
     )
 
 

@@ -4,6 +4,9 @@
 This one keeps the input of each request (a payload that would leave the process) and answers
 with one synthetic compaction item, numbered so that repeated compactions stay distinguishable.
 
+Like the stand-in (``wire.standin.kept_messages``), the answer keeps the user messages of the
+chain and the input before its summary, as the API does.
+
 It answers as the API does (``faithful``, the default): the compaction endpoint's rules
 (``wire.rules.check_compaction``) read the request's ``input`` and the chain its
 ``previous_response_id`` names, which the scripted model keeps (``chains``), and a refusal is
@@ -21,6 +24,7 @@ from typing import Any
 
 from ..wire import rules
 from ..wire.rules import COMPACT, FAITHFUL, LENIENT, ApiError, CompactRules
+from ..wire.standin import kept_messages
 from .items import Item, to_items
 
 Chains = Callable[[str], list[Item] | None]  # a response id's input and output; None: unknown
@@ -45,12 +49,12 @@ class CompactionClient:
     def responses(self) -> CompactionClient:
         return self
 
-    def refusal(self, kwargs: dict[str, Any], given: list[Item]) -> ApiError | None:
+    def refusal(
+        self, chain: list[Item] | None, given: list[Item], previous: Any
+    ) -> ApiError | None:
         """The API's answer to a request it refuses; None when it compacts."""
         if self.compact_rules == LENIENT:
             return None
-        previous = kwargs.get("previous_response_id")
-        chain = [] if previous is None else self.chains(str(previous))
         if chain is None:
             return rules.previous_not_found(str(previous))
         return rules.check_compaction(chain, given, self.compact_rules)
@@ -59,7 +63,9 @@ class CompactionClient:
         given = to_items(kwargs.get("input"))
         if self.capture:
             self.requests.append(given)
-        error = self.refusal(kwargs, given)
+        previous = kwargs.get("previous_response_id")
+        chain = [] if previous is None else self.chains(str(previous))
+        error = self.refusal(chain, given, previous)
         if error is not None:
             from ..wire.transport import status_error
 
@@ -70,4 +76,6 @@ class CompactionClient:
             "id": f"compaction-{self.calls}",
             "encrypted_content": f"synthetic-summary-{self.calls}",
         }
-        return SimpleNamespace(output=[summary], usage=None)
+        return SimpleNamespace(
+            output=[*kept_messages([*(chain or []), *given]), summary], usage=None
+        )

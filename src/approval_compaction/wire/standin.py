@@ -162,11 +162,7 @@ class StandIn:
         if error is not None:
             return self._answer("POST", COMPACT, body, error=error)
         self.compactions += 1
-        users = [
-            {**item, "type": "message"}
-            for item in items
-            if item.get("role") == "user" and item.get("type", "message") == "message"
-        ]
+        users = kept_messages(items)
         summary = {
             "type": "compaction",
             "id": f"cmp_standin_{self.compactions}",
@@ -180,6 +176,18 @@ class StandIn:
             "usage": USAGE,
         }
         return self._answer("POST", COMPACT, body, Reply(200, compacted))
+
+
+def kept_messages(items: Sequence[Item]) -> list[Item]:
+    """The items the compaction endpoint answers with before its summary: the user messages of
+    the chain and the input, as they came (typed ``message``). The SDK's own output handling
+    expects them (``_normalize_compaction_output_items`` normalises user messages in a compact
+    response), and its candidate count leaves them out because compaction keeps them."""
+    return [
+        {**item, "type": "message"}
+        for item in items
+        if item.get("role") == "user" and item.get("type", "message") == "message"
+    ]
 
 
 def _objects(value: Any) -> list[Item]:
