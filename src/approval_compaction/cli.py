@@ -309,13 +309,30 @@ def parser() -> argparse.ArgumentParser:
 
     live = add(
         "liveness",
-        _lazy(".fix.liveness"),
-        "continue each situation and case N turns: pinned, with the workaround, newest release",
+        _lazy(".releases.liveness_patch", "liveness_command"),
+        "continue each situation and case N turns: pinned, with the workaround, newest release "
+        "(with --patch/--sdk: on the patched SDK only)",
     )
     live.add_argument("--turns", type=int, default=10, help="later turns (default: 10)")
     live.add_argument("--version", help="the newer release (default: the newest)")
     live.add_argument("--envs", help="the sweep's environment folder (default: its cache)")
-    live.add_argument("--output", default=str(paths.DATA_FILES.liveness))
+    live.add_argument(
+        "--output", help="where to write (default: data/liveness.json; patched: beside its env)"
+    )
+    patch_options(live)
+
+    proof = add(
+        "liveness-patch",
+        _lazy(".releases.liveness_patch"),
+        "prove the liveness patch: its test, the SDK's suite, the matrix, the liveness runs",
+    )
+    proof.add_argument("--patch", help="the patch (default: the committed liveness patch)")
+    proof.add_argument("--release", help="the release it is against (default: 0.24.0)")
+    proof.add_argument(
+        "--part", action="append", choices=("test", "suite", "matrix", "liveness"), help="only these"
+    )
+    proof.add_argument("--turns", type=int, default=10, help="later turns (default: 10)")
+    proof.add_argument("--folder", default=str(paths.DATA), help="where to write (default: data/)")
 
     cross = add(
         "crosscheck",
