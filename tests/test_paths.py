@@ -31,6 +31,7 @@ def test_data_names_every_committed_result_file() -> None:
         layout.liveness_patch_suite,
         layout.liveness_patch_matrix,
         layout.liveness_patch_runs,
+        layout.liveness_patch_http,
         layout.upstream_liveness,
         layout.report,
         layout.snippet,

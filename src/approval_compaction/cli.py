@@ -32,6 +32,15 @@ def _lazy(module: str, function: str = "command") -> Handler:
     return handler
 
 
+def _liveness(args: argparse.Namespace) -> int:
+    """``liveness``: the released runs (``fix.liveness``), or with ``--patch``/``--sdk`` the
+    patched SDK's (``releases.liveness_patch``)."""
+    if args.patch or args.sdk:
+        return _lazy(".releases.liveness_patch", "liveness_command")(args)
+    output = args.output or str(paths.DATA_FILES.liveness)
+    return _lazy(".fix.liveness")(argparse.Namespace(**vars(args) | {"output": output}))
+
+
 def _matrix(args: argparse.Namespace) -> int:
     from .analysis.matrix import records
     from .formats.files import write_atomic
@@ -309,7 +318,7 @@ def parser() -> argparse.ArgumentParser:
 
     live = add(
         "liveness",
-        _lazy(".releases.liveness_patch", "liveness_command"),
+        _liveness,
         "continue each situation and case N turns: pinned, with the workaround, newest release "
         "(with --patch/--sdk: on the patched SDK only)",
     )
@@ -329,7 +338,10 @@ def parser() -> argparse.ArgumentParser:
     proof.add_argument("--patch", help="the patch (default: the committed liveness patch)")
     proof.add_argument("--release", help="the release it is against (default: 0.24.0)")
     proof.add_argument(
-        "--part", action="append", choices=("test", "suite", "matrix", "liveness"), help="only these"
+        "--part",
+        action="append",
+        choices=("test", "suite", "matrix", "liveness", "http"),
+        help="only",
     )
     proof.add_argument("--turns", type=int, default=10, help="later turns (default: 10)")
     proof.add_argument("--folder", default=str(paths.DATA), help="where to write (default: data/)")
@@ -406,6 +418,13 @@ def parser() -> argparse.ArgumentParser:
         "snippet", _lazy(".share.snippet"), "write the markdown comment for the upstream thread"
     )
     snippet.add_argument("--output", default=str(paths.DATA_FILES.snippet))
+
+    liveness_comment = add(
+        "upstream-liveness",
+        _lazy(".share.upstream_liveness"),
+        "write the upstream comment on compaction liveness, its test, patch and proofs",
+    )
+    liveness_comment.add_argument("--output", default=str(paths.DATA_FILES.upstream_liveness))
 
     doctor = add("doctor", _lazy(".affected.command"), "scan, repair and restore stored sessions")
     steps = doctor.add_subparsers(dest="doctor_command", required=True)

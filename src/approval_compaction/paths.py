@@ -152,6 +152,11 @@ class Data:
         return self.file("liveness-patch-runs.json")
 
     @property
+    def liveness_patch_http(self) -> Path:
+        """Each situation over HTTP to the stand-in, on the newest release and patched."""
+        return self.file("liveness-patch-http.json")
+
+    @property
     def upstream_liveness(self) -> Path:
         return self.file("upstream-liveness.md")
 

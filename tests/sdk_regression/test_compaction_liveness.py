@@ -1,25 +1,28 @@
 """Regression: automatic compaction must keep a session's stored history bounded.
 
 Symptom (openai-agents 0.24.0, after the fix for the pending-approval orphan): with a
-compaction hook that always says yes, three kinds of session stop shrinking, and the stored
-history grows with every later turn:
+compaction hook that always says yes, a session holding an unpaired item stops shrinking:
 
 - ``abandoned``: a tool call paused for approval, and the user asked something else instead of
-  deciding. The call stays stored without its output; the SDK leaves it out of every later
-  model input, so automatic compaction can only replace the stored suffix after it, and that
-  suffix must start at a user message: every earlier summary is kept, one more per turn.
+  deciding. The call stays stored without its output and the SDK leaves it out of every later
+  model input, so automatic compaction replaces only the stored suffix after it, and that suffix
+  must start at a user message. When the compaction endpoint's answer holds no user message,
+  the summary before the next user message is never replaced: one more is stored every turn.
 - ``lost``: the same stored shape when the worker holding the paused run died between the call
   and its output.
 - ``poisoned``: a store that an affected release (0.23.1) wrote, with a tool output whose call
   compaction summarised away. Every later turn sends that orphan output to the model (which the
-  Responses API rejects), and compaction never runs again.
+  Responses API rejects), and compaction never replaces it.
 
-The same class of bug is google/adk-python#7236 (an orphaned call disables compaction for good)
-and earendil-works/pi#6832 (an orphan output survives chained compactions).
+A call that later user turns follow is not dead: the application can still resume the saved
+``RunState`` and approve it (``test_abandoned_approval_resumed_later_stays_paired``), so a fix
+must not drop the call from the store. The same class of bug is google/adk-python#7236 (an
+orphaned call disables compaction for good) and earendil-works/pi#6832 (an orphan output
+survives chained compactions).
 
 Self-contained: a scripted model, a compaction client that answers as ``responses.compact``
-does (the user's messages kept, one compaction item for the rest), and a real ``SQLiteSession``
-on ``tmp_path``; nothing leaves the process.
+does (the user's messages kept, then one compaction item) or with a summary alone (as the SDK's
+own test fakes do), and a real ``SQLiteSession`` on ``tmp_path``; nothing leaves the process.
 """
 
 from __future__ import annotations
@@ -180,6 +183,20 @@ def unpaired(items: list[dict[str, Any]]) -> list[str]:
     return found
 
 
+def sent_unpaired(model: ScriptedModel, endpoint: CompactEndpoint) -> dict[str, list[str]]:
+    """Each request that carried an unpaired item, to the model and to the endpoint."""
+    return {
+        "to the model": [f"request {n + 1}: {', '.join(u)}" for n, u in numbered(model.inputs)],
+        "to the compaction endpoint": [
+            f"request {n + 1}: {', '.join(u)}" for n, u in numbered(endpoint.inputs)
+        ],
+    }
+
+
+def numbered(requests: list[list[dict[str, Any]]]) -> list[tuple[int, list[str]]]:
+    return [(n, found) for n, items in enumerate(requests) if (found := unpaired(items))]
+
+
 def not_by_user(items: list[Any]) -> int:
     """The stored length without the user's own messages, which compaction keeps as they are."""
     return sum(1 for item in plain(items) if not is_user_message(item))
@@ -269,11 +286,9 @@ async def test_compaction_keeps_history_bounded_after_unpaired_item(
     finally:
         store.close()
 
-    sent = {
-        "to the model": [f"turn {n}: {u}" for n, i in enumerate(model.inputs) if (u := unpaired(i))],
-        "to the compaction endpoint": [u for i in endpoint.inputs if (u := unpaired(i))],
-    }
-    assert sent == {"to the model": [], "to the compaction endpoint": []}
+    sent = sent_unpaired(model, endpoint)
+    assert sent["to the model"] == [], f"unpaired items sent to the model: {sent}"
+    assert sent["to the compaction endpoint"] == [], f"unpaired items compacted: {sent}"
     assert len(endpoint.inputs) >= LATER_TURNS, "compaction must run at every later turn"
     grew = [n + 1 for n in range(1, LATER_TURNS) if lengths[n] > lengths[n - 1]]
     assert grew == [], f"the stored history grew at later turns {grew}: lengths {lengths}"
@@ -314,9 +329,8 @@ async def test_abandoned_approval_resumed_later_stays_paired(
         store.close()
 
     assert dispatched == ["v"], "the approval must run the tool"
-    sent = {
-        "stored": [u for items in stored for u in unpaired(items) if u.startswith("output")],
-        "to the model": [f"turn {n}: {u}" for n, i in enumerate(model.inputs) if (u := unpaired(i))],
-        "to the compaction endpoint": [u for i in endpoint.inputs if (u := unpaired(i))],
-    }
-    assert sent == {"stored": [], "to the model": [], "to the compaction endpoint": []}
+    orphans = [u for items in stored for u in unpaired(items) if u.startswith("output")]
+    assert orphans == [], "an output was stored without its call"
+    sent = sent_unpaired(model, endpoint)
+    assert sent["to the model"] == [], f"unpaired items sent to the model: {sent}"
+    assert sent["to the compaction endpoint"] == [], f"unpaired items compacted: {sent}"

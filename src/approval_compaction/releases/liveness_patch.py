@@ -27,12 +27,20 @@ from typing import Any
 from .. import paths
 from ..formats.records import read_json, write_json
 from . import environments
-from .patched import Patched, from_arguments, patched_environment, patched_matrix
+from .patched import (
+    Patched,
+    PatchError,
+    from_arguments,
+    patched_environment,
+    patched_matrix,
+)
 
 Report = Callable[[str], None]
 BASE = "0.24.0"  # the release the patch is written against
 TEST_TIMEOUT_SECONDS = 600
 SUITE_TEST_NAME = "test_compaction_liveness.py"  # its name in the checkout's tests/memory
+INTENDED = "the liveness regression test: it fails without the patch"
+NOT_REPRODUCED = "not reproduced"
 
 
 @dataclass(frozen=True)
@@ -103,10 +111,11 @@ def suite_outcomes(patched: Patched, workers: int = 2, report: Report = print) -
     from .upstream.suite import run_suite, select_files, summarize
 
     ours = f"{UPSTREAM_TEST_FOLDER}/{SUITE_TEST_NAME}"
-    intended = {f"{ours}::": "the liveness regression test: it fails without the patch"}
+    intended = {f"{ours}::": INTENDED}
     runs, outcomes = [], {}
     release = prepare(patched.base, default_root(), report=report)
-    for sdk, checkout in (("released", release), ("patched", patched_checkout(release, patched))):
+    checkouts = {"released": release, "patched": patched_checkout(release, patched)}
+    for sdk, checkout in checkouts.items():
         install_upstream_test(checkout.folder)
         shutil.copyfile(paths.LIVENESS_TEST, checkout.folder / ours)
         files = sorted({*select_files(checkout.folder / "tests"), ours})
@@ -116,14 +125,46 @@ def suite_outcomes(patched: Patched, workers: int = 2, report: Report = print) -
         outcomes[sdk] = found
         runs.append({"sdk": sdk, **summarize(patched.base, sdk, len(files), found, 0).__dict__})
     differ = changes(patched.base, outcomes["released"], outcomes["patched"], intended)
-    unchanged = len({o.test for o in outcomes["released"]} & {o.test for o in outcomes["patched"]})
+    differ = confirm_alone(differ, checkouts)
+    before = {o.test: o.outcome for o in outcomes["released"]}
+    after = {o.test: o.outcome for o in outcomes["patched"]}
     return {
         "base": patched.base,
         "patch": patched.label,
         "runs": runs,
-        "same_outcome": unchanged - len([c for c in differ if c.baseline != "missing"]),
+        "same_outcome": sum(1 for t, o in before.items() if after.get(t) == o),
         "changes": [c.__dict__ for c in differ],
     }
+
+
+def confirm_alone(found: Sequence[Any], checkouts: dict[str, Any]) -> list[Any]:
+    """Re-run each unexplained change alone in both checkouts; one that does not recur there
+    (a test that timed out while other workers held the cores) keeps its record with the
+    re-run's outcomes as its reason."""
+    from dataclasses import replace
+
+    from .upstream.suite import run_suite
+
+    suspects = [c.test for c in found if not c.reason]
+    if not suspects:
+        return list(found)
+    again = {
+        sdk: {o.test: o.outcome for o in run_suite(checkout, suspects, fix=False, workers=1)[0]}
+        for sdk, checkout in checkouts.items()
+    }
+    kept = []
+    for change in found:
+        released = again["released"].get(change.test, "missing")
+        patched = again["patched"].get(change.test, "missing")
+        if change.reason or released != patched:
+            kept.append(change)
+            continue
+        note = (
+            f"{NOT_REPRODUCED}: re-run alone, {released} without and {patched} with the patch "
+            "(a failure under load)"
+        )
+        kept.append(replace(change, reason=note))
+    return kept
 
 
 def matrix_outcomes(patched: Patched) -> dict[str, Any]:
@@ -154,7 +195,35 @@ def patched_liveness(
     }
 
 
-PARTS = ("test", "suite", "matrix", "liveness")
+def over_http(
+    patched: Patched, turns: int, poisoned: Sequence[Any] | None = None
+) -> dict[str, Any]:
+    """Each situation on the release and on the patched SDK with the SDK's
+    ``OpenAIResponsesModel`` over HTTP to the stand-in, whose compaction endpoint keeps the
+    user's messages as ``responses.compact`` does (the study's scripted client answers with a
+    summary alone)."""
+    from dataclasses import replace
+
+    from ..study.liveness import later, situation_setup, situation_steps
+    from ..study.worker import Worker
+    from .liveness import SITUATIONS, _run
+
+    if poisoned is None:
+        poisoned = read_json(paths.DATA_FILES.liveness, dict)["poisoned_history"]
+    released = environments.release_environment(patched.base, environments.default_envs())
+    found: dict[str, Any] = {}
+    for sdk, env in (("released", released), ("patched", patched_environment(patched))):
+        with Worker(str(env.python), environments.isolated_environ()) as worker:
+            runs = []
+            for name in SITUATIONS:
+                setup = replace(situation_setup(name, "input", poisoned), model="responses")  # type: ignore[arg-type]
+                steps = [*situation_steps(name), *later(turns)]  # type: ignore[arg-type]
+                runs.append(_run(name, setup, steps, turns, worker, False).to_json())
+        found[sdk] = runs
+    return {"turns": turns, "base": patched.base, "patch": patched.label, "runs": found}
+
+
+PARTS = ("test", "suite", "matrix", "liveness", "http")
 
 
 def write_proofs(
@@ -172,6 +241,7 @@ def write_proofs(
         "suite": (files.liveness_patch_suite, lambda: suite_outcomes(patched, report=report)),
         "matrix": (files.liveness_patch_matrix, lambda: matrix_outcomes(patched)),
         "liveness": (files.liveness_patch_runs, lambda: patched_liveness(patched, turns)),
+        "http": (files.liveness_patch_http, lambda: over_http(patched, turns)),
     }
     for part in parts:
         path, make = makers[part]
@@ -190,17 +260,14 @@ def command(args: argparse.Namespace) -> int:
 
 
 def liveness_command(args: argparse.Namespace) -> int:
-    """``liveness``: as ``fix.liveness`` writes it; with ``--patch``/``--sdk``, every situation
-    and case on the patched SDK only, written beside its scratch environment unless told."""
+    """``liveness --patch``/``--sdk``: every situation and case on the patched SDK only, written
+    beside its scratch environment unless ``--output`` says where."""
     from .patched import from_namespace, results_folder
     from .upstream.command import PINNED
 
     patched = from_namespace(args, PINNED)
     if patched is None:
-        from ..fix.liveness import command as released
-
-        output = args.output or str(paths.DATA_FILES.liveness)
-        return released(argparse.Namespace(**vars(args) | {"output": output}))
+        raise PatchError("liveness on a patched SDK needs --patch FILE or --sdk PATH")
     data = patched_liveness(patched, args.turns)
     folder = results_folder(patched)
     output = Path(args.output) if args.output else paths.data(folder).liveness_patch_runs
