@@ -89,3 +89,16 @@ def test_the_patch_applies_to_the_release() -> None:
         site = next(env.folder.glob("lib/python*/site-packages"))
         source = (site / "agents/memory/openai_responses_compaction_session.py").read_text()
         assert "_starts_compaction_suffix" in source
+
+
+def test_committed_http_runs_on_the_patch_stay_bounded_and_send_nothing_unpaired() -> None:
+    data = read_json(paths.DATA_FILES.liveness_patch_http, dict)
+    assert data["patch"] == the_patch().label
+    assert set(data["runs"]) == {"released", "patched"}
+    for run in data["runs"]["patched"]:
+        kept = [t["kept"] for t in run["turns"]]
+        assert kept == sorted(kept, reverse=True), f"{run['scenario']} grew: {kept}"
+        assert not any(t["sent_unpaired"] for t in run["turns"]), run["scenario"]
+    released = {r["scenario"]: r for r in data["runs"]["released"]}
+    poisoned = released["poisoned"]["turns"]
+    assert any(t["sent_unpaired"] for t in poisoned)  # the release sends the orphan output

@@ -18,7 +18,7 @@ from approval_compaction.share.upstream_liveness import (
     matrix_line,
     one_line,
     suite_lines,
-    test_lines,
+    tally_lines,
 )
 
 LOAD = f"{NOT_REPRODUCED}: re-run alone, passed without and passed with the patch"
@@ -28,6 +28,7 @@ COMMITTED = [
     paths.DATA_FILES.liveness_patch_suite,
     paths.DATA_FILES.liveness_patch_matrix,
     paths.DATA_FILES.liveness_patch_runs,
+    paths.DATA_FILES.liveness_patch_http,
 ]
 
 
@@ -85,7 +86,7 @@ def test_test_lines_tally_each_sdk() -> None:
         {"sdk": "patched", "outcome": "passed"},
         {"sdk": "patched", "outcome": "passed"},
     ]
-    assert test_lines(outcomes) == ["released: 1 failed, 1 passed", "patched: 2 passed"]
+    assert tally_lines(outcomes) == ["released: 1 failed, 1 passed", "patched: 2 passed"]
 
 
 def test_write_refuses_a_comment_over_the_limit(tmp_path: Path) -> None:
@@ -98,3 +99,12 @@ def test_write_refuses_a_comment_over_the_limit(tmp_path: Path) -> None:
     with pytest.raises(InvestigationError, match="over one comment"):
         upstream_liveness.write(target)
     assert not target.exists()
+
+
+def test_http_lines_give_each_situation_on_both_sdks() -> None:
+    http = read_json(paths.DATA_FILES.liveness_patch_http, dict)
+    lines = upstream_liveness.http_lines(http)
+    assert [line.split(":")[0] for line in lines] == [
+        f"- {s}" for s in (*upstream_liveness.SITUATIONS, "clean")
+    ]
+    assert all("released " in line and "patched " in line for line in lines)

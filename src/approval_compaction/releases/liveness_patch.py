@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -37,7 +36,6 @@ from .patched import (
 
 Report = Callable[[str], None]
 BASE = "0.24.0"  # the release the patch is written against
-TEST_TIMEOUT_SECONDS = 600
 SUITE_TEST_NAME = "test_compaction_liveness.py"  # its name in the checkout's tests/memory
 INTENDED = "the liveness regression test: it fails without the patch"
 NOT_REPRODUCED = "not reproduced"
@@ -60,31 +58,15 @@ def the_patch(base: str = BASE, patch: Path | None = None) -> Patched:
     return found
 
 
-def _test_name(case: environments.JUnitCase) -> str:
-    return case.name
-
-
 def run_regression(
     env: environments.Environment, sdk: str, test_file: Path = paths.LIVENESS_TEST
 ) -> list[TestOutcome]:
     """The regression test by ``env``'s interpreter in a scratch folder, raw outcomes."""
-    from .crosscheck import INI, TOOLS, TOOLS_FOLDER
+    from .crosscheck import TOOLS, TOOLS_FOLDER, run_file
     from .upstream.suite import clean_message
 
     tools = environments.install_tools(environments.default_envs() / TOOLS_FOLDER, TOOLS)
-    with tempfile.TemporaryDirectory(prefix="approval-compaction-liveness-") as scratch:
-        folder = Path(scratch)
-        shutil.copy(test_file, folder / test_file.name)
-        (folder / "pytest.ini").write_text(INI)
-        cases = environments.run_pytest(
-            env.python,
-            [test_file.name, "--runxfail"],
-            cwd=folder,
-            env=environments.isolated_environ(tools=tools),
-            timeout=TEST_TIMEOUT_SECONDS,
-            report=folder / "junit.xml",
-            label=f"{env.version}: pytest",
-        )
+    cases = run_file(env, tools, test_file)
     return [TestOutcome(sdk, c.name, c.outcome, clean_message(c.message)[:200]) for c in cases]
 
 

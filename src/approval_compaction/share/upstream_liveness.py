@@ -72,7 +72,7 @@ def failure_lines(liveness: dict[str, Any], outcomes: Sequence[dict[str, Any]]) 
         shapes = sorted({o["test"].split("-")[1] for o in failing})
         said = (
             f"the test fails with the endpoint answering {' and '.join(f'`{s}`' for s in shapes)}"
-            f" (`{failing[0]['message'][:160]}`)"
+            f" (`{failing[0]['message'].split(' assert ')[0][:160]}`)"
             if failing
             else "the test passes"
         )
@@ -84,7 +84,25 @@ def failure_lines(liveness: dict[str, Any], outcomes: Sequence[dict[str, Any]]) 
     return lines
 
 
-def test_lines(outcomes: Sequence[dict[str, Any]]) -> list[str]:
+def http_lines(http: dict[str, Any]) -> list[str]:
+    """Each situation over HTTP to the stand-in: the stored lengths on the release and patched,
+    and the turns that send an unpaired item (a 400 from the API)."""
+    lines = []
+    runs = {sdk: [LivenessRun.from_json(r) for r in found] for sdk, found in http["runs"].items()}
+    for situation in (*SITUATIONS, "clean"):
+        cells = []
+        for sdk, found in runs.items():
+            run = next((r for r in found if r.scenario == situation), None)
+            if run is None:
+                continue
+            kept = " ".join(str(t.kept) for t in run.turns)
+            sent = sum(1 for t in run.turns if t.sent_unpaired)
+            cells.append(f"{sdk} {kept} ({sent} turns send an unpaired item)")
+        lines.append(f"- {situation}: " + "; ".join(cells))
+    return lines
+
+
+def tally_lines(outcomes: Sequence[dict[str, Any]]) -> list[str]:
     """The test's tally on each SDK."""
     counts = Counter((o["sdk"], o["outcome"]) for o in outcomes)
     lines = []
@@ -167,22 +185,29 @@ def build(folder: Path = paths.DATA) -> str:
     suite = read_json(files.liveness_patch_suite, dict)
     matrix = read_json(files.liveness_patch_matrix, dict)
     runs = read_json(files.liveness_patch_runs, dict)
+    http = read_json(files.liveness_patch_http, dict)
     base = str(test["base"])
     name = paths.LIVENESS_TEST.name
     patch = paths.LIVENESS_PATCH.read_text()
     return "\n".join(
         [
-            f"**`{PACKAGE}` {base}: automatic compaction does not keep the stored history "
-            "bounded after an unpaired item.** With a compaction hook that always says yes "
+            f"**`{PACKAGE}` {base}: automatic compaction after an unpaired item.** With a "
+            "compaction hook that always says yes "
             f'(`compaction_mode="input"`, `SQLiteSession`, {runs["turns"]} later turns):',
             "",
             *failure_lines(liveness, test["outcomes"]),
             "",
-            "`summary_only` is a compaction endpoint that answers with one compaction item "
-            "(the shape of the SDK's own test fakes); `keeps_users` keeps the user's messages "
-            "too, as `responses.compact` does. After an abandoned or lost call the bound "
-            "depends on that: the suffix replaced must start at a user message, so every older "
-            "summary before it stays.",
+            "The lengths above are the study's runs, whose compaction client answers with a "
+            "summary alone. In the test, `summary_only` is such an endpoint (the shape of the "
+            "SDK's own test fakes) and `keeps_users` one that keeps the user's messages too, as "
+            "`responses.compact` does. After an abandoned or lost call the bound depends on "
+            "that answer: the suffix replaced must start at a user message, so with no user "
+            "message in the answer every older summary before the next one stays. With the "
+            "SDK's `OpenAIResponsesModel` over HTTP to a stand-in of the API that keeps the "
+            "user's messages, stored items (without the user's messages) after each later turn, "
+            f"on {base} and patched:",
+            "",
+            *http_lines(http),
             "",
             f"**Reproduce in one line.** Save the test below as `{name}` and run:",
             "",
@@ -201,7 +226,7 @@ def build(folder: Path = paths.DATA) -> str:
             "stores its output with its call. (2) A compaction session's history is pruned "
             "history, as with `SessionSettings.limit`: a stored output whose call is gone is "
             "left out of the model input (`drop_orphan_function_calls`' `output_pruning_indexes`)"
-            ", so a poisoned store stops sending it.",
+            ", so a poisoned store stops sending it (the output stays stored, never sent).",
             "",
             "<details><summary>The patch (<code>git apply</code> in the SDK's repository)"
             "</summary>",
@@ -212,7 +237,7 @@ def build(folder: Path = paths.DATA) -> str:
             "",
             "**Proofs** (each run in a scratch environment with the patch applied):",
             "",
-            "- the test, without and with the patch: " + "; ".join(test_lines(test["outcomes"])),
+            "- the test, without and with the patch: " + "; ".join(tally_lines(test["outcomes"])),
             "- the SDK's own tests that touch compaction or approvals, with the new test:",
             *[f"  {line}" for line in suite_lines(suite)],
             f"- the original bug stays fixed: {matrix_line(matrix)}",
