@@ -35,6 +35,14 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from openai.types.responses import (
+    Response,
+    ResponseCompletedEvent,
+    ResponseFunctionToolCall,
+    ResponseOutputMessage,
+    ResponseOutputText,
+)
+
 from agents import (
     Agent,
     ModelResponse,
@@ -47,13 +55,6 @@ from agents import (
 )
 from agents.memory import OpenAIResponsesCompactionSession
 from agents.models.interface import Model
-from openai.types.responses import (
-    Response,
-    ResponseCompletedEvent,
-    ResponseFunctionToolCall,
-    ResponseOutputMessage,
-    ResponseOutputText,
-)
 
 CALL_ID = "pending-c1"
 LATER_TURNS = 6
