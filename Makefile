@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
 .DEFAULT_GOAL := help
-.PHONY: help system setup run sweep workaround liveness doctor-data mechanism fix-anatomy explore upstream permalinks test lint lab bench clean
+.PHONY: help system setup run sweep workaround liveness liveness-patch doctor-data mechanism fix-anatomy explore upstream permalinks test lint lab bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -27,6 +27,7 @@ run: $(STAMP) system ## write data/, execute and render every notebook, the repo
 	$(PY) -m approval_compaction render
 	$(PY) -m approval_compaction report --output data/report.md
 	$(PY) -m approval_compaction snippet
+	$(PY) -m approval_compaction upstream-liveness
 	$(PY) -m approval_compaction readme
 
 sweep: $(STAMP) ## run the matrix on every openai-agents release into data/sweep.json (slow)
@@ -39,6 +40,10 @@ workaround: $(STAMP) ## the workaround's matrix, the newest release's, the test 
 
 liveness: $(STAMP) ## each situation and case continued 10 turns: pinned, workaround, newest (data/liveness.json)
 	$(PY) -m approval_compaction liveness
+
+liveness-patch: $(STAMP) ## prove the liveness patch: its test, the SDK's suite (downloads), matrix, liveness
+	$(PY) -m approval_compaction liveness-patch
+	$(PY) -m approval_compaction upstream-liveness
 
 doctor-data: $(STAMP) ## the newest release on a store the pinned one poisoned (data/doctor-*.json)
 	$(PY) -m approval_compaction doctor data

@@ -39,6 +39,8 @@ COMMANDS = {
     "bisect",
     "fix-data",
     "liveness",
+    "liveness-patch",
+    "upstream-liveness",
     "crosscheck",
     "upstream-suite",
     "explore",

@@ -32,6 +32,15 @@ def _lazy(module: str, function: str = "command") -> Handler:
     return handler
 
 
+def _liveness(args: argparse.Namespace) -> int:
+    """``liveness``: the released runs (``fix.liveness``), or with ``--patch``/``--sdk`` the
+    patched SDK's (``releases.liveness_patch``)."""
+    if args.patch or args.sdk:
+        return _lazy(".releases.liveness_patch", "liveness_command")(args)
+    output = args.output or str(paths.DATA_FILES.liveness)
+    return _lazy(".fix.liveness")(argparse.Namespace(**vars(args) | {"output": output}))
+
+
 def _matrix(args: argparse.Namespace) -> int:
     from .analysis.matrix import records
     from .formats.files import write_atomic
@@ -309,13 +318,33 @@ def parser() -> argparse.ArgumentParser:
 
     live = add(
         "liveness",
-        _lazy(".fix.liveness"),
-        "continue each situation and case N turns: pinned, with the workaround, newest release",
+        _liveness,
+        "continue each situation and case N turns: pinned, with the workaround, newest release "
+        "(with --patch/--sdk: on the patched SDK only)",
     )
     live.add_argument("--turns", type=int, default=10, help="later turns (default: 10)")
     live.add_argument("--version", help="the newer release (default: the newest)")
     live.add_argument("--envs", help="the sweep's environment folder (default: its cache)")
-    live.add_argument("--output", default=str(paths.DATA_FILES.liveness))
+    live.add_argument(
+        "--output", help="where to write (default: data/liveness.json; patched: beside its env)"
+    )
+    patch_options(live)
+
+    proof = add(
+        "liveness-patch",
+        _lazy(".releases.liveness_patch"),
+        "prove the liveness patch: its test, the SDK's suite, the matrix, the liveness runs",
+    )
+    proof.add_argument("--patch", help="the patch (default: the committed liveness patch)")
+    proof.add_argument("--release", help="the release it is against (default: 0.24.0)")
+    proof.add_argument(
+        "--part",
+        action="append",
+        choices=("test", "suite", "matrix", "liveness", "http"),
+        help="only",
+    )
+    proof.add_argument("--turns", type=int, default=10, help="later turns (default: 10)")
+    proof.add_argument("--folder", default=str(paths.DATA), help="where to write (default: data/)")
 
     cross = add(
         "crosscheck",
@@ -389,6 +418,13 @@ def parser() -> argparse.ArgumentParser:
         "snippet", _lazy(".share.snippet"), "write the markdown comment for the upstream thread"
     )
     snippet.add_argument("--output", default=str(paths.DATA_FILES.snippet))
+
+    liveness_comment = add(
+        "upstream-liveness",
+        _lazy(".share.upstream_liveness"),
+        "write the upstream comment on compaction liveness, its test, patch and proofs",
+    )
+    liveness_comment.add_argument("--output", default=str(paths.DATA_FILES.upstream_liveness))
 
     doctor = add("doctor", _lazy(".affected.command"), "scan, repair and restore stored sessions")
     steps = doctor.add_subparsers(dest="doctor_command", required=True)

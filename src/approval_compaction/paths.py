@@ -19,6 +19,8 @@ DATA = ROOT / "data"
 NOTEBOOKS = ROOT / "notebooks"
 README = ROOT / "README.md"
 REGRESSION_TEST = ROOT / "tests" / "sdk_regression" / "test_compaction_pending_approval.py"
+LIVENESS_TEST = ROOT / "tests" / "sdk_regression" / "test_compaction_liveness.py"
+LIVENESS_PATCH = ROOT / "tests" / "sdk_regression" / "patches" / "0.24.0-compaction-liveness.patch"
 
 # Stems of the matrix file sets (``<stem>.json``, ``.csv``, ``.md``, ``-runs.json``,
 # ``-heatmap.png``): the pinned release, with the workaround, and the newest release.
@@ -127,6 +129,36 @@ class Data:
     @property
     def liveness(self) -> Path:
         return self.file("liveness.json")
+
+    # The liveness patch's proofs (``make liveness-patch``) and the comment built from them.
+    @property
+    def liveness_patch_test(self) -> Path:
+        """The liveness regression test on the newest release and on the patched SDK."""
+        return self.file("liveness-patch-test.json")
+
+    @property
+    def liveness_patch_suite(self) -> Path:
+        """The SDK's own tests on the newest release and on the patched SDK."""
+        return self.file("liveness-patch-suite.json")
+
+    @property
+    def liveness_patch_matrix(self) -> Path:
+        """The sixteen cases on the patched SDK."""
+        return self.file("liveness-patch-matrix.json")
+
+    @property
+    def liveness_patch_runs(self) -> Path:
+        """Every liveness situation and case continued on the patched SDK."""
+        return self.file("liveness-patch-runs.json")
+
+    @property
+    def liveness_patch_http(self) -> Path:
+        """Each situation over HTTP to the stand-in, on the newest release and patched."""
+        return self.file("liveness-patch-http.json")
+
+    @property
+    def upstream_liveness(self) -> Path:
+        return self.file("upstream-liveness.md")
 
     # Exploration.
     def explore(self, version: str, fix: bool = False) -> Path:

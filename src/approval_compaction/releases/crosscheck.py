@@ -102,22 +102,29 @@ def outcome_of(case: environments.JUnitCase, version: str) -> Outcome:
     return Outcome(version, decision, runner, variant, case.outcome, case.message[:200])
 
 
-def run_test(env: environments.Environment, tools: Path) -> list[Outcome]:
-    """Run the regression test with one release's interpreter; one Outcome per parametrisation."""
+def run_file(
+    env: environments.Environment, tools: Path, test_file: Path = TEST_FILE
+) -> list[environments.JUnitCase]:
+    """Run a test file with one release's interpreter in a scratch folder, with the raw outcome
+    of each parametrisation (``--runxfail``)."""
     with tempfile.TemporaryDirectory(prefix="approval-compaction-regression-") as scratch:
         folder = Path(scratch)
-        shutil.copy(TEST_FILE, folder / TEST_FILE.name)
+        shutil.copy(test_file, folder / test_file.name)
         (folder / "pytest.ini").write_text(INI)
-        cases = environments.run_pytest(
+        return environments.run_pytest(
             env.python,
-            [TEST_FILE.name, "--runxfail"],
+            [test_file.name, "--runxfail"],
             cwd=folder,
             env=environments.isolated_environ(tools=tools),
             timeout=TEST_TIMEOUT_SECONDS,
             report=folder / "junit.xml",
             label=f"{env.version}: pytest",
         )
-        return [outcome_of(case, env.version) for case in cases]
+
+
+def run_test(env: environments.Environment, tools: Path) -> list[Outcome]:
+    """Run the regression test with one release's interpreter; one Outcome per parametrisation."""
+    return [outcome_of(case, env.version) for case in run_file(env, tools)]
 
 
 def sweep_verdicts(rows: Iterable[ReleaseRecord]) -> dict[tuple[str, str, str], str]:

@@ -1,0 +1,104 @@
+"""Liveness patch: the proposed SDK patch, and the committed proofs the patch lab computed."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+
+import pytest
+
+from approval_compaction import paths
+from approval_compaction.formats.records import read_json
+from approval_compaction.releases import environments
+from approval_compaction.releases.liveness_patch import (
+    BASE,
+    liveness_command,
+    liveness_summary,
+    the_patch,
+)
+from approval_compaction.releases.patched import PatchError, read_patch, strip_level
+
+
+def test_the_patch_is_a_diff_of_the_sdk_source_labelled_by_its_content() -> None:
+    patch = read_patch(paths.LIVENESS_PATCH)
+    assert strip_level(patch.text, patch.name) == 2  # a/src/agents/...: git apply in the repo
+    patched = the_patch()
+    assert patched.base == BASE
+    assert patched.label == patch.label
+    changed = {line[6:] for line in patch.text.splitlines() if line.startswith("+++ b/")}
+    assert changed == {
+        "src/agents/memory/openai_responses_compaction_session.py",
+        "src/agents/run_internal/session_persistence.py",
+    }
+
+
+def test_committed_test_outcomes_fail_without_the_patch_and_pass_with_it() -> None:
+    data = read_json(paths.DATA_FILES.liveness_patch_test, dict)
+    assert data["patch"] == the_patch().label  # the committed results are this patch's
+    by_sdk = Counter((o["sdk"], o["outcome"]) for o in data["outcomes"])
+    assert by_sdk[("released", "failed")] > 0
+    patched = [o for o in data["outcomes"] if o["sdk"] == "patched"]
+    assert patched and all(o["outcome"] == "passed" for o in patched)
+    released = {o["test"] for o in data["outcomes"] if o["sdk"] == "released"}
+    assert released == {o["test"] for o in patched}  # the same cases ran on both
+
+
+def test_committed_liveness_runs_on_the_patch_keep_every_run_bounded() -> None:
+    data = read_json(paths.DATA_FILES.liveness_patch_runs, dict)
+    assert data["patch"] == the_patch().label
+    summary = liveness_summary(data)
+    total = len(data["runs"])
+    assert summary == f"{total} of {total} runs keep both liveness invariants"
+
+
+def test_liveness_summary_counts_a_run_that_grows() -> None:
+    data = read_json(paths.DATA_FILES.liveness, dict)
+    summary = liveness_summary(data)  # the released runs: some situations are stuck
+    kept, total = summary.split(" runs")[0].split(" of ")
+    assert int(kept) < int(total)
+
+
+def test_poisoned_history_of_the_test_is_the_committed_one() -> None:
+    """The upstream test types the store 0.23.1 wrote: it is the one a real run recorded."""
+    namespace: dict[str, object] = {}
+    text = paths.LIVENESS_TEST.read_text()
+    start = text.index("POISONED_HISTORY: list[Any] = ")
+    end = text.index("\n]\n", start) + 2
+    exec("from typing import Any\nCALL_ID = 'pending-c1'\n" + text[start:end], namespace)
+    committed = read_json(paths.DATA_FILES.liveness, dict)["poisoned_history"]
+    assert json.loads(json.dumps(namespace["POISONED_HISTORY"])) == committed
+
+
+def test_liveness_refuses_a_patch_that_is_missing(tmp_path: object) -> None:
+    args = argparse.Namespace(
+        patch=[f"{tmp_path}/missing.diff"], sdk=None, release=None, turns=1, output=None
+    )
+    with pytest.raises(PatchError, match="no patch file"):
+        liveness_command(args)
+
+
+@pytest.mark.skipif(
+    not environments.release_environment(BASE, environments.default_envs(), create=False).ready(),
+    reason=f"no cached environment of openai-agents {BASE}: run `make sweep`",
+)
+def test_the_patch_applies_to_the_release() -> None:
+    from approval_compaction.releases.patched import throwaway_environment
+
+    with throwaway_environment(the_patch()) as env:
+        site = next(env.folder.glob("lib/python*/site-packages"))
+        source = (site / "agents/memory/openai_responses_compaction_session.py").read_text()
+        assert "_starts_compaction_suffix" in source
+
+
+def test_committed_http_runs_on_the_patch_stay_bounded_and_send_nothing_unpaired() -> None:
+    data = read_json(paths.DATA_FILES.liveness_patch_http, dict)
+    assert data["patch"] == the_patch().label
+    assert set(data["runs"]) == {"released", "patched"}
+    for run in data["runs"]["patched"]:
+        kept = [t["kept"] for t in run["turns"]]
+        assert kept == sorted(kept, reverse=True), f"{run['scenario']} grew: {kept}"
+        assert not any(t["sent_unpaired"] for t in run["turns"]), run["scenario"]
+    released = {r["scenario"]: r for r in data["runs"]["released"]}
+    poisoned = released["poisoned"]["turns"]
+    assert any(t["sent_unpaired"] for t in poisoned)  # the release sends the orphan output

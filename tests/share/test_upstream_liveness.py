@@ -1,0 +1,110 @@
+"""Upstream liveness: the comment on compaction liveness, built from the committed results."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from approval_compaction import paths
+from approval_compaction.errors import InvestigationError
+from approval_compaction.formats.markdown import GITHUB_LIMIT, github_length
+from approval_compaction.formats.records import read_json, write_json
+from approval_compaction.releases.liveness_patch import INTENDED, NOT_REPRODUCED
+from approval_compaction.share import upstream_liveness
+from approval_compaction.share.upstream_liveness import (
+    build,
+    matrix_line,
+    one_line,
+    suite_lines,
+    tally_lines,
+)
+
+LOAD = f"{NOT_REPRODUCED}: re-run alone, passed without and passed with the patch"
+COMMITTED = [
+    paths.DATA_FILES.liveness,
+    paths.DATA_FILES.liveness_patch_test,
+    paths.DATA_FILES.liveness_patch_suite,
+    paths.DATA_FILES.liveness_patch_matrix,
+    paths.DATA_FILES.liveness_patch_runs,
+    paths.DATA_FILES.liveness_patch_http,
+]
+
+
+def test_comment_fits_one_comment_and_carries_the_test_and_patch() -> None:
+    text = build()
+    assert github_length(text) <= GITHUB_LIMIT
+    assert paths.LIVENESS_PATCH.read_text().rstrip("\n") in text
+    assert "approval-compaction only" not in text  # the project's block is dropped
+    assert "def test_compaction_keeps_history_bounded_after_unpaired_item" in text
+    assert one_line("0.24.0") in text
+    for situation in upstream_liveness.SITUATIONS:
+        assert f"**{situation}**" in text
+
+
+def test_comment_is_the_committed_file() -> None:
+    assert paths.DATA_FILES.upstream_liveness.read_text() == build()
+
+
+def test_suite_lines_name_an_unexplained_change() -> None:
+    suite = {
+        "runs": [],
+        "same_outcome": 3,
+        "changes": [
+            {"test": "tests/a.py::t", "baseline": "passed", "fixed": "failed", "reason": ""},
+            {"test": "tests/m.py::u", "baseline": "failed", "fixed": "passed", "reason": INTENDED},
+            {"test": "tests/m.py::v", "baseline": "passed", "fixed": "failed", "reason": LOAD},
+        ],
+    }
+    changed, load = suite_lines(suite)
+    assert "1 change as intended" in changed
+    assert "1 other tests change: `tests/a.py::t` passed -> failed" in changed
+    assert load.startswith("- 1 changed in the full run but not when re-run alone")
+    assert "`tests/m.py::v` passed -> failed" in load
+
+
+def test_matrix_line_counts_a_broken_case() -> None:
+    def record(runner: str, holds: bool, invariant: str = "a") -> dict[str, object]:
+        return {
+            "runner": runner,
+            "decision": "approve",
+            "compaction": "on",
+            "state_boundary": "json",
+            "invariant": invariant,
+            "holds": holds,
+        }
+
+    records = [record("run", True), record("run", True, "b"), record("run_streamed", False)]
+    assert matrix_line({"records": records}).startswith("1 of 2 cases hold all 2 invariants")
+
+
+def test_test_lines_tally_each_sdk() -> None:
+    outcomes = [
+        {"sdk": "released", "outcome": "failed"},
+        {"sdk": "released", "outcome": "passed"},
+        {"sdk": "patched", "outcome": "passed"},
+        {"sdk": "patched", "outcome": "passed"},
+    ]
+    assert tally_lines(outcomes) == ["released: 1 failed, 1 passed", "patched: 2 passed"]
+
+
+def test_write_refuses_a_comment_over_the_limit(tmp_path: Path) -> None:
+    for source in COMMITTED:
+        shutil.copy(source, tmp_path / source.name)
+    suite = read_json(tmp_path / paths.DATA_FILES.liveness_patch_suite.name, dict)
+    suite["same_outcome"] = "x" * GITHUB_LIMIT
+    write_json(tmp_path / paths.DATA_FILES.liveness_patch_suite.name, suite)
+    target = paths.data(tmp_path).upstream_liveness
+    with pytest.raises(InvestigationError, match="over one comment"):
+        upstream_liveness.write(target)
+    assert not target.exists()
+
+
+def test_http_lines_give_each_situation_on_both_sdks() -> None:
+    http = read_json(paths.DATA_FILES.liveness_patch_http, dict)
+    lines = upstream_liveness.http_lines(http)
+    assert [line.split(":")[0] for line in lines] == [
+        f"- {s}" for s in (*upstream_liveness.SITUATIONS, "clean")
+    ]
+    assert all("released " in line and "patched " in line for line in lines)
