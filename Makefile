@@ -58,9 +58,9 @@ fix-anatomy: $(STAMP) ## which hunks of 0.24.0's diff are the fix: ablation and 
 	$(PY) -m approval_compaction fix-anatomy
 
 NEWEST ?= 0.24.0
-EXPLORE_ARGS ?= --seed 0 --boundaries memory,json,process --database
+EXPLORE_ARGS ?= --seed 0 --boundaries memory,json,process
 explore: $(STAMP) ## long property-based search: pinned, with the workaround, newest release (slow)
-	$(PY) -m approval_compaction explore --examples 40 --rounds 24 $(EXPLORE_ARGS)
+	$(PY) -m approval_compaction explore --examples 100 --rounds 24 $(EXPLORE_ARGS)
 	$(PY) -m approval_compaction explore --fix --examples 300 $(EXPLORE_ARGS)
 	$(PY) -m approval_compaction explore --release $(NEWEST) --examples 300 $(EXPLORE_ARGS)
 
