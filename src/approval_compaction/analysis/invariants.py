@@ -224,7 +224,11 @@ def _liveness(run: CaseRun) -> list[Verdict]:
 
     if run.error is not None:
         return [Verdict(name, None, run.error) for name in LIVENESS_NAMES]
-    return [Verdict(v.invariant, v.holds, v.detail.text) for v in case_liveness(run)]
+    why = run.later_error or "no later turn ran"  # the detail of a verdict not judged
+    return [
+        Verdict(v.invariant, v.holds, v.detail.text if v.holds is not None else why)
+        for v in case_liveness(run)
+    ]
 
 
 @dataclass(frozen=True)
