@@ -416,9 +416,11 @@ def liveness_sentence(found: LivenessEras) -> str:
     healthy = [
         v for v in found.releases if all(v in found.keeps(s, m) for s in situations for m in modes)
     ]
-    verb = "keeps" if len(healthy) == 1 else "keep"
+    verb = "keeps" if len(healthy) <= 1 else "keep"
+    count = len(found.releases)
     return (
-        f"Each situation continued {found.turns} later turns on {len(found.releases)} releases, "
+        f"Each situation continued {found.turns} later turns on {count} "
+        f"release{'' if count == 1 else 's'}, "
         f"the hook always saying yes: {_span(healthy)} {verb} every situation compacting in "
         "every mode."
     )

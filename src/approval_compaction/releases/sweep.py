@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from tqdm import tqdm  # type: ignore[import-untyped]  # tqdm ships no type information
 
@@ -76,6 +76,16 @@ UNAVAILABLE = vocabulary.STATUS_UNAVAILABLE
 NOT_APPLICABLE = vocabulary.STATUS_NOT_APPLICABLE
 SAVE_EVERY_SECONDS = 10.0  # rewriting the merged files after every release would cost more
 Report = Callable[[str], None]
+
+
+class _OfRelease(Protocol):
+    """A record of one release (a matrix record, a meeting, a liveness record)."""
+
+    @property
+    def sdk_version(self) -> str: ...
+
+
+Row = TypeVar("Row", bound=_OfRelease)
 
 
 @dataclass(frozen=True)
@@ -290,8 +300,7 @@ def merge_liveness(
     rows: Sequence[LivenessRecord], version: str, new: Sequence[LivenessRecord]
 ) -> list[LivenessRecord]:
     """Replace one release's liveness records, keeping the others, in a stable order."""
-    kept = [row for row in rows if row.sdk_version != version]
-    return sorted([*kept, *new], key=_liveness_order)
+    return _replaced(rows, version, new, _liveness_order)
 
 
 def load_results(path: Path) -> list[ReleaseRecord]:
@@ -308,14 +317,19 @@ def merge(
     rows: Sequence[ReleaseRecord], version: str, new: Sequence[ReleaseRecord]
 ) -> list[ReleaseRecord]:
     """Replace one release's records, keeping the others, in a stable order."""
-    kept = [row for row in rows if row.sdk_version != version]
-    return sorted([*kept, *new], key=_order)
+    return _replaced(rows, version, new, _order)
 
 
 def merge_meetings(rows: Sequence[Meeting], version: str, new: Sequence[Meeting]) -> list[Meeting]:
     """Replace one release's meetings, keeping the others, in a stable order."""
+    return _replaced(rows, version, new, _meeting_order)
+
+
+def _replaced(
+    rows: Sequence[Row], version: str, new: Sequence[Row], order: Callable[[Row], Any]
+) -> list[Row]:
     kept = [row for row in rows if row.sdk_version != version]
-    return sorted([*kept, *new], key=_meeting_order)
+    return sorted([*kept, *new], key=order)
 
 
 def write_results(

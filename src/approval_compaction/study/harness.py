@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .capture import CaseRun, Later, Stage, sdk_version
+from .capture import LATER_TURNS, CaseRun, Later, Stage, sdk_version
 from .driver import (
     NOTHING_PENDING,
     Ask,
@@ -189,13 +189,13 @@ def run_matrix(
     later: int | None = None,
 ) -> list[CaseRun]:
     """Run the given cases (all sixteen by default) on the installed SDK, in the compaction
-    mode given (the study's ``input`` by default), each continued for ``later`` later turns
-    (None: ``liveness.LATER_TURNS``), which the liveness invariants judge."""
-    from .liveness import LATER_TURNS
-
+    mode given (the study's ``input`` by default), each continued for ``later`` later turns,
+    which the liveness invariants judge. None: the study's own matrix, on the scripted backend,
+    goes on for ``LATER_TURNS``; another backend's runs (over HTTP: what the user meets) stop
+    after the next turn unless asked."""
     chosen = all_cases() if cases is None else cases
     script = replace(DEFAULT_SCRIPT, mode=mode)
-    turns = LATER_TURNS if later is None else later
+    turns = (LATER_TURNS if backend is scripted_backend else 0) if later is None else later
     return [
         run_case(case, wrap_session=wrap_session, backend=backend, script=script, later=turns)
         for case in chosen
