@@ -381,7 +381,11 @@ def meets_sentence(stories: Sequence[ModeStory]) -> str:
 def _era_words(era: LivenessEra) -> str:
     """One liveness era in words: its state, on which releases."""
     state = era.state
-    where = _span(era.releases)
+    where = (
+        era.first
+        if len(era.releases) == 1
+        else f"{len(era.releases)} releases, {era.first} to {era.last}"
+    )
     if state.verdict == KEEPS:
         return f"keeps compacting on {where}"
     if state.verdict == STUCK:
