@@ -91,3 +91,10 @@ def test_liveness_grid_has_a_word_per_release_situation_and_mode() -> None:
     assert grid.loc["0.9.0", ("lost", "input")] == "keeps"
     assert grid.loc["0.9.0", ("lost", "auto")] == "n/a"  # no record: not judged
     assert len(LIVENESS_NAMES) == 2
+
+
+def test_liveness_state_says_what_the_later_turns_sent_unpaired() -> None:
+    """A poisoned store that keeps compacting still sends its orphan output: the state says so."""
+    turns = tuple(LiveTurn(2, True, 1, sent_unpaired=("pending-c1",)) for _ in range(3))
+    state = release_state(records(LivenessRun("poisoned", "0.9.0", "input", False, turns)))
+    assert (state.verdict, state.sent) == (KEEPS, ("pending-c1",))

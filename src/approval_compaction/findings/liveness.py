@@ -29,12 +29,15 @@ CELL = {KEEPS: "keeps", STUCK: "STUCK", NOT_JUDGED: "n/a"}  # a grid's cell: a w
 @dataclass(frozen=True)
 class LivenessState:
     """One situation and mode on one release: keeps compacting, stuck (with the liveness
-    invariants it breaks and the item pinning the history) or not judged (with why)."""
+    invariants it breaks and the item pinning the history) or not judged (with why); and the
+    unpaired items its later turns sent, since a session kept compacting by sending an orphan
+    output is not healed."""
 
     verdict: str
     broken: tuple[str, ...] = ()
     pin: str = ""
     why: str = ""
+    sent: tuple[str, ...] = ()  # the unpaired items the later turns sent (kept going or not)
 
 
 @dataclass(frozen=True)
@@ -84,11 +87,12 @@ def release_state(rows: Sequence[LivenessRecord]) -> LivenessState:
     broken = tuple(
         n for n in LIVENESS_NAMES if any(r.invariant == n and r.holds is False for r in rows)
     )
+    sent = tuple(sorted({key for r in rows for key in r.sent_unpaired.split()}))
     if broken:
         pin = next((r.pin for r in rows if r.holds is False and r.pin), "")
-        return LivenessState(STUCK, broken, pin)
+        return LivenessState(STUCK, broken, pin, sent=sent)
     if rows and all(r.holds is True for r in rows):
-        return LivenessState(KEEPS)
+        return LivenessState(KEEPS, sent=sent)
     why = next((r.error or r.detail for r in rows if r.holds is None), "no record")
     return LivenessState(NOT_JUDGED, why=why)
 

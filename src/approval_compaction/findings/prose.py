@@ -386,11 +386,12 @@ def _era_words(era: LivenessEra) -> str:
         if len(era.releases) == 1
         else f"{len(era.releases)} releases, {era.first} to {era.last}"
     )
+    sent = f", its later turns sending the unpaired {', '.join(state.sent)}" if state.sent else ""
     if state.verdict == KEEPS:
-        return f"keeps compacting on {where}"
+        return f"keeps compacting on {where}{sent}"
     if state.verdict == STUCK:
         pin = f", pinned by the {state.pin}" if state.pin else ""
-        return f"**stuck** on {where} ({' and '.join(map(code, state.broken))} broken{pin})"
+        return f"**stuck** on {where} ({' and '.join(map(code, state.broken))} broken{pin}{sent})"
     return f"not judged on {where} ({state.why})"
 
 
