@@ -16,6 +16,7 @@ def test_data_names_every_committed_result_file() -> None:
         layout.newest_matrix,
         layout.sweep,
         layout.sweep_meetings,
+        layout.sweep_liveness,
         layout.meetings,
         layout.release_dates,
         layout.fix_releases,

@@ -80,6 +80,11 @@ class Data:
         return self.file("sweep-meetings.json")
 
     @property
+    def sweep_liveness(self) -> Path:
+        """Each liveness situation continued on every release, per mode (the sweep's)."""
+        return self.file("sweep-liveness.json")
+
+    @property
     def release_dates(self) -> Path:
         return self.file("release-dates.json")
 

@@ -14,6 +14,9 @@ import pytest
 from approval_compaction.analysis.invariants import (
     DEFINITIONS,
     INVARIANTS,
+    LIVENESS,
+    LIVENESS_NAMES,
+    SAFETY,
     JudgedRun,
     Offender,
     UnknownInvariantError,
@@ -25,7 +28,7 @@ from approval_compaction.analysis.invariants import (
     offenders_detail,
 )
 from approval_compaction.errors import InvestigationError
-from approval_compaction.study.capture import STAGES, CaseRun, Outcome, Stage, StageName
+from approval_compaction.study.capture import STAGES, CaseRun, Later, Outcome, Stage, StageName
 from approval_compaction.study.scenario import Case
 
 Item = dict[str, Any]
@@ -91,11 +94,58 @@ def verdict(run: CaseRun, invariant: str) -> Verdict:
 # --- holds ---------------------------------------------------------------------------------
 
 
-def test_invariants_evaluate_gives_one_verdict_per_invariant_in_order() -> None:
-    assert [v.invariant for v in evaluate(make_run())] == list(INVARIANTS)
+def test_invariants_evaluate_gives_one_verdict_per_safety_invariant_in_order() -> None:
+    assert [v.invariant for v in evaluate(make_run())] == list(SAFETY)
 
 
-@pytest.mark.parametrize("invariant", INVARIANTS, ids=INVARIANTS)
+def later_turn(stored: list[Item], compacted: bool = True) -> Later:
+    """A later turn that stored ``stored`` (and compacted what it held, when asked)."""
+    return Later(
+        Stage("next_turn", stored=stored, compaction_inputs=[stored] if compacted else []),
+        "answered",
+    )
+
+
+def continued(*turns: Later, error: str = "") -> CaseRun:
+    return replace(make_run(), continued=len(turns), later=list(turns), later_error=error)
+
+
+def test_invariants_a_continued_case_is_judged_on_every_invariant_in_order() -> None:
+    """The matrix's ten records: the eight safety invariants, then the two liveness ones."""
+    run = continued(*[later_turn([user(f"q{n}"), SUMMARY]) for n in range(3)])
+    verdicts = evaluate(run)
+    assert [v.invariant for v in verdicts] == list(INVARIANTS) == [*SAFETY, *LIVENESS_NAMES]
+    assert all(v.holds is True for v in verdicts), verdicts
+
+
+def test_invariants_a_continued_case_whose_history_grows_breaks_history_bounded() -> None:
+    """A call that stays open keeps each summary behind it: the history grows by one a turn, and
+    the detail names the lengths and the call that pins it."""
+    pinned = [Q1, call("c1")]
+    turns = [later_turn([*pinned, *[SUMMARY] * n]) for n in range(1, 4)]
+    by_name = {v.invariant: v for v in evaluate(continued(*turns))}
+    assert by_name["compaction_runs"].holds is True
+    bounded = by_name["history_bounded"]
+    assert bounded.holds is False
+    assert "turns 2, 3" in bounded.detail and "c1" in bounded.detail, bounded.detail
+
+
+def test_invariants_a_continued_case_that_never_compacts_breaks_compaction_runs() -> None:
+    turns = [later_turn([output("gone"), *[answer("a")] * n], compacted=False) for n in (1, 2)]
+    by_name = {v.invariant: v for v in evaluate(continued(*turns))}
+    assert by_name["compaction_runs"].holds is False
+    assert by_name["history_bounded"].holds is False
+    assert judge(continued(*turns)).violations[-1].invariant == "history_bounded"
+
+
+def test_invariants_later_turns_cut_short_are_not_judged_and_say_why() -> None:
+    run = continued(error="RuntimeError: the worker died")
+    by_name = {v.invariant: v for v in evaluate(replace(run, continued=10))}
+    for name in LIVENESS_NAMES:
+        assert by_name[name] == Verdict(name, None, "RuntimeError: the worker died")
+
+
+@pytest.mark.parametrize("invariant", SAFETY, ids=SAFETY)
 def test_invariants_clean_run_holds_with_no_detail(invariant: str) -> None:
     assert verdict(make_run(), invariant) == Verdict(invariant, True, "")
 
@@ -163,7 +213,7 @@ VIOLATIONS: dict[str, tuple[dict[str, Any], str]] = {
 }
 
 
-@pytest.mark.parametrize("invariant", INVARIANTS, ids=INVARIANTS)
+@pytest.mark.parametrize("invariant", SAFETY, ids=SAFETY)
 def test_invariants_violation_names_the_stage_and_call_id(invariant: str) -> None:
     """Every invariant has a hand-built run that violates it: a new one without fails here."""
     assert invariant in VIOLATIONS, (
@@ -177,7 +227,7 @@ def test_invariants_violation_names_the_stage_and_call_id(invariant: str) -> Non
 
 
 def test_invariants_hand_built_violations_are_exactly_the_invariants() -> None:
-    assert sorted(VIOLATIONS) == sorted(INVARIANTS)
+    assert sorted(VIOLATIONS) == sorted(SAFETY)
 
 
 # On the scripted model, next_turn_accepted is predicted from the same next-turn input.
@@ -284,8 +334,12 @@ def test_invariants_stage_not_reached_is_not_judged(
 def test_invariants_errored_run_detail_is_the_error() -> None:
     run = make_run(reached=("pause",), error="RuntimeError: boom", dispatches=0)
     verdicts = evaluate(run)
-    assert [v.holds for v in verdicts] == [None] * len(INVARIANTS)
+    assert [v.holds for v in verdicts] == [None] * len(SAFETY)
     assert {v.detail for v in verdicts} == {"RuntimeError: boom"}
+    liveness = evaluate(replace(run, continued=10))[len(SAFETY) :]
+    assert [(v.invariant, v.holds, v.detail) for v in liveness] == [
+        (name, None, "RuntimeError: boom") for name in LIVENESS_NAMES
+    ]
     assert judge(run).violations == []
 
 
@@ -325,8 +379,10 @@ def test_invariants_not_applicable_run_is_not_judged_even_when_it_looks_violated
     reason = "release lacks OpenAIResponsesCompactionSession"
     changes, _ = VIOLATIONS["stored_history_paired"]
     run = make_run(not_applicable=reason, approvals=0, dispatches=1, **changes)
-    assert evaluate(run) == [Verdict(name, None, reason) for name in INVARIANTS]
+    assert evaluate(run) == [Verdict(name, None, reason) for name in SAFETY]
     assert judge(run).violations == []
+    continued_run = replace(run, continued=10)
+    assert evaluate(continued_run) == [Verdict(name, None, reason) for name in INVARIANTS]
 
 
 # --- judging once --------------------------------------------------------------------------
@@ -394,13 +450,13 @@ def test_invariants_accepted_not_judged_when_its_stage_never_ran_after_a_refusal
 @pytest.mark.parametrize("name", INVARIANTS, ids=INVARIANTS)
 def test_invariants_by_name_is_its_one_definition(name: str) -> None:
     found = invariant(name)
-    assert found.name == name and found in DEFINITIONS
+    assert found.name == name and found in (*DEFINITIONS, *LIVENESS)
     assert found.meaning and found.stages and found.field
 
 
 def test_invariants_are_defined_once_in_order_with_their_rules() -> None:
     """One definition per name, in the verdicts' order; a rule with a check reads item lists."""
-    assert [i.name for i in DEFINITIONS] == list(INVARIANTS)
+    assert [i.name for i in (*DEFINITIONS, *LIVENESS)] == list(INVARIANTS)
     assert len(set(INVARIANTS)) == len(INVARIANTS)
     lists = {"stored", "model_inputs", "compaction_inputs"}
     assert all((i.check is not None) == (i.field in lists) for i in DEFINITIONS)

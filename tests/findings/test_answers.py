@@ -73,3 +73,14 @@ def test_answers_workaround_says_yes_only_when_the_workaround_holds(
         f"Yes: with the workaround {2 * len(INVARIANTS)} of {2 * len(INVARIANTS)}"
     )
     assert workaround_answer(variants, "unfixed", "workaround").startswith("No:")
+
+
+def test_answers_liveness_eras_answer_reads_the_sweep_records() -> None:
+    from approval_compaction.analysis.liveness import LivenessRun, LiveTurn, liveness_records
+    from approval_compaction.findings.answers import liveness_eras_answer
+
+    never = tuple(LiveTurn(n + 3, False, n + 3) for n in range(3))  # never compacts, grows
+    runs = [LivenessRun("poisoned", "0.24.0", "input", False, never)]
+    said = liveness_eras_answer(liveness_records(runs))
+    assert "on 1 releases" not in said and "continued 3 later turns" in said
+    assert "**stuck** on 0.24.0 (`compaction_runs` and `history_bounded` broken)" in said

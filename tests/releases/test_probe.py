@@ -206,3 +206,47 @@ def test_probe_main_runs_the_modes_asked_for_in_their_order(tmp_path: Path) -> N
 def test_probe_main_an_unknown_mode_is_a_usage_error(tmp_path: Path) -> None:
     with pytest.raises(SystemExit):
         probe.main(["--modes", "sideways", "--output", str(tmp_path / "probe.json")])
+
+
+def test_probe_continues_only_the_scripted_runs_of_the_study_mode() -> None:
+    assert probe.continued("scripted", probe.STUDY_MODE, 10) == 10
+    assert probe.continued("scripted", "auto", 10) == 0
+    assert probe.continued("responses", probe.STUDY_MODE, 10) == 0
+
+
+def test_probe_judges_the_continued_cases_and_runs_the_situations() -> None:
+    """The scripted run in the study's mode goes on for the later turns asked for, so its
+    records include both liveness invariants; given a poisoned history, every situation runs in
+    both liveness modes and the lost output's open call pins nothing on the pinned release."""
+    from approval_compaction.analysis.liveness import LIVENESS_NAMES, LivenessRun, judge_liveness
+    from approval_compaction.releases.liveness import LIVENESS_MODES, SITUATIONS, poisoned_history
+
+    case = Case("run", "approve", "on", "memory")
+    result = probe.probe([case], modes=("input",), models=("scripted",), later=3,
+                         poisoned=poisoned_history())  # fmt: skip
+    (run,) = [CaseRun.from_json(r) for r in result["runs"]]
+    assert (run.continued, len(run.later)) == (3, 3)
+    rows = release_records(sdk_version(), result)
+    assert [r.invariant for r in rows][-2:] == list(LIVENESS_NAMES)
+    runs = [LivenessRun.from_json(r) for r in result["liveness"]]
+    assert [(r.mode, r.scenario) for r in runs] == [
+        (m, s) for m in LIVENESS_MODES for s in SITUATIONS
+    ]
+    assert all(len(r.turns) == 3 and not r.error for r in runs)
+    clean = next(r for r in runs if (r.scenario, r.mode) == ("clean", "input"))
+    assert [v.holds for v in judge_liveness(clean)] == [True, True]
+
+
+def test_probe_situations_on_a_release_lacking_everything_say_what_is_missing() -> None:
+    result = probe.probe(all_cases()[:1], api=_nothing, modes=("input",), poisoned=[])
+    from approval_compaction.analysis.liveness import LivenessRun
+
+    runs = [LivenessRun.from_json(r) for r in result["liveness"]]
+    assert runs and all(r.error.startswith("release lacks ") and not r.turns for r in runs)
+    (run,) = [CaseRun.from_json(r) for r in result["runs"]]
+    assert run.continued == probe.LATER_TURNS  # its liveness records are there, not judged
+
+
+def test_probe_main_a_negative_later_is_a_usage_error(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit):
+        probe.main(["--later", "-1", "--output", str(tmp_path / "probe.json")])

@@ -11,17 +11,23 @@ import pytest
 
 from approval_compaction import paths
 from approval_compaction.analysis.invariants import INVARIANTS
+from approval_compaction.analysis.liveness import LIVENESS_NAMES
 from approval_compaction.analysis.meeting import Meeting
 from approval_compaction.releases.bisect import bisect, judge_rows
+from approval_compaction.releases.liveness import LIVENESS_MODES, SITUATIONS
 from approval_compaction.releases.sweep import (
     COLUMNS,
     UNAVAILABLE,
     completed,
+    liveness_path,
+    load_liveness,
     load_meetings,
     load_results,
     meetings_path,
     merge,
+    merge_liveness,
     merge_meetings,
+    release_liveness,
     run_release,
     sweep,
     unavailable_records,
@@ -81,6 +87,38 @@ def test_meetings_merge_in_release_mode_case_and_stage_order(tmp_path: Path) -> 
 
 def test_meetings_file_is_named_beside_the_sweep() -> None:
     assert meetings_path(paths.DATA_FILES.sweep) == paths.DATA_FILES.sweep_meetings
+    assert liveness_path(paths.DATA_FILES.sweep) == paths.DATA_FILES.sweep_liveness
+
+
+def test_liveness_of_an_unavailable_release_fills_every_situation_unjudged() -> None:
+    rows = release_liveness("0.9.0", {"unavailable": "uv: no such release"})
+    keys = {(r.scenario, r.mode, r.invariant) for r in rows}
+    assert len(keys) == len(rows) == len(SITUATIONS) * len(LIVENESS_MODES) * len(LIVENESS_NAMES)
+    assert {(r.holds, r.error) for r in rows} == {(None, "uv: no such release")}
+
+
+def test_liveness_merge_in_release_mode_and_situation_order_and_reuse_needs_it(
+    tmp_path: Path,
+) -> None:
+    """A release is reused only when its liveness situations and its continued cases are there:
+    a sweep written before them runs every release again."""
+    live = merge_liveness([], "0.10.0", release_liveness("0.10.0", {"unavailable": "x"}))
+    live = merge_liveness(live, "0.9.0", release_liveness("0.9.0", {"unavailable": "y"}))
+    assert [r.sdk_version for r in live[:: len(live) // 2]] == ["0.9.0", "0.10.0"]
+    assert [(r.mode, r.scenario) for r in live[:4:2]] == [
+        ("input", "poisoned"),
+        ("input", "abandoned"),
+    ]
+    ran = [
+        replace(row, status="holds")
+        for version in ("0.9.0", "0.10.0", "0.11.0")
+        for row in unavailable_records(version, "x", all_cases())
+    ]
+    assert completed(ran, None, live) == {"0.9.0", "0.10.0"}
+    before = [row for row in ran if row.invariant not in LIVENESS_NAMES]  # eight per case
+    assert completed(before, None, live) == set()
+    write_results(tmp_path / "s.json", ran, None, live)
+    assert load_liveness(liveness_path(tmp_path / "s.json")) == live
 
 
 # ------------------------------------------------------------------------ real releases
@@ -142,6 +180,29 @@ def test_sweep_meetings_say_where_the_user_meets_the_refusal_in_each_mode(
 
 
 @pytest.mark.enable_socket
+def test_sweep_liveness_finds_the_fixing_release_stuck_after_an_abandoned_approval(
+    three: tuple[Path, Path],
+) -> None:
+    """Issue 21: 0.24.0 defers compaction behind a call nobody will answer, so the history grows
+    a summary per turn; in ``input`` mode the releases before it compact the call away (in
+    ``auto`` the pinned release's refused pause leaves it unanswered too). The clean control
+    keeps compacting everywhere, and every release has every situation in both modes."""
+    from approval_compaction.findings.liveness import KEEPS, STUCK, liveness_eras
+
+    rows = load_liveness(liveness_path(three[0]))
+    found = liveness_eras(rows)
+    assert found.releases == (BEFORE, PINNED, AFTER)
+    assert found.stuck("abandoned", "input") == found.stuck("lost", "input") == (AFTER,)
+    assert {PINNED, AFTER} <= set(found.stuck("abandoned", "auto"))
+    for mode in LIVENESS_MODES:
+        assert found.keeps("clean", mode) == (BEFORE, PINNED, AFTER)
+        (era,) = [e for e in found.of("abandoned", mode) if e.state.verdict == STUCK]
+        assert "history_bounded" in era.state.broken and "pending-c1" in era.state.pin
+    assert all(e.state.verdict in (KEEPS, STUCK) for e in found.eras)
+    assert {r.turns for r in rows} == {10}
+
+
+@pytest.mark.enable_socket
 def test_sweep_pinned_release_matches_the_matrix_on_the_installed_sdk(
     three: tuple[Path, Path],
 ) -> None:
@@ -169,12 +230,14 @@ def test_sweep_rerun_offline_reuses_or_reinstalls_from_cache_byte_for_byte(
     """Offline with a warm cache: one environment rebuilt by uv --offline, the file unchanged."""
     output, envs = three
     before, met = output.read_bytes(), meetings_path(output).read_bytes()
+    live = liveness_path(output).read_bytes()
     shutil.rmtree(envs / AFTER)
     monkeypatch.setenv("UV_OFFLINE", "1")
     cutoffs = load_releases(paths.DATA_FILES.release_dates)
     sweep([BEFORE, PINNED, AFTER], cutoffs, output, envs=envs, jobs=2, refresh=True)
     assert output.read_bytes() == before
     assert meetings_path(output).read_bytes() == met
+    assert liveness_path(output).read_bytes() == live
 
 
 @pytest.mark.enable_socket

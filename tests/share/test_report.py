@@ -379,11 +379,11 @@ def test_report_cli_bad_input_is_one_line_and_exit_2(
 
 
 def test_report_explains_every_invariant_by_its_one_meaning(full: str) -> None:
-    from approval_compaction.analysis.invariants import DEFINITIONS
+    from approval_compaction.analysis.invariants import DEFINITIONS, LIVENESS
 
     listed = full.split("Invariants:", 1)[1].split("### Evidence", 1)[0]
     assert [line for line in listed.splitlines() if line] == [
-        f"- `{i.name}`: {i.meaning}" for i in DEFINITIONS
+        f"- `{i.name}`: {i.meaning}" for i in (*DEFINITIONS, *LIVENESS)
     ]
 
 

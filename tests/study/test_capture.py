@@ -130,3 +130,18 @@ def test_capture_runs_json_is_a_list_of_runs_ending_in_newline() -> None:
 
 def test_capture_sdk_version_is_the_installed_release() -> None:
     assert sdk_version() == importlib.metadata.version("openai-agents")
+
+
+def test_capture_a_continued_run_round_trips_its_later_turns() -> None:
+    """The later turns after the next one (a stage each, or None, and the outcome) survive the
+    runs file; a file written before them reads back as a run not continued."""
+    from dataclasses import replace
+
+    from approval_compaction.study.capture import Later
+
+    stage = Stage("next_turn", stored=[{"role": "user", "content": "q"}], compaction_inputs=[[]])
+    later = [Later(stage, "answered"), Later(None, "error: RuntimeError")]
+    run = replace(full_run(), continued=3, later=later, later_error="RuntimeError: boom")
+    assert CaseRun.from_json(json.loads(json.dumps(run.to_json()))) == run
+    old = {k: v for k, v in full_run().to_json().items() if k not in ("continued", "later")}
+    assert CaseRun.from_json(old) == full_run()

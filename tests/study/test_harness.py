@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from agents.memory import OpenAIResponsesCompactionSession
 
-from approval_compaction.analysis.invariants import INVARIANTS
+from approval_compaction.analysis.invariants import INVARIANTS, SAFETY
 from approval_compaction.analysis.matrix import records
 from approval_compaction.analysis.pairing import open_calls
 from approval_compaction.study.capture import STAGES, sdk_version
@@ -179,7 +179,7 @@ def test_harness_failure_in_one_case_is_recorded_not_raised() -> None:
     run = run_case(Case(), wrap_session=_FailingSession)
     assert run.error is not None and "disk full" in run.error
     rows = records([run])
-    assert len(rows) == len(INVARIANTS)
+    assert len(rows) == len(SAFETY)  # not continued: the eight safety invariants
     assert {r.status for r in rows} <= {"error", "holds", "violated"}
     assert any(r.holds is None and "disk full" in r.detail for r in rows)
 
@@ -244,3 +244,44 @@ def test_harness_stage_hook_is_told_each_stage_as_it_ends(capture: bool) -> None
     run = run_sync(run_case_async(case, capture=capture, on_stage=told.append))
     assert told == list(STAGES)
     assert [s.name for s in run.stages] == (list(STAGES) if capture else [])
+
+
+# --- the case continued: the liveness scenarios' later turns, in the same conversation ---------
+
+
+def test_harness_later_turns_go_on_after_the_next_turn_as_the_liveness_case_does() -> None:
+    """The harness continues the case with ``liveness.later``'s steps, in the same driver: the
+    later turns store what ``releases.liveness.run_case_continued`` (the same steps through
+    ``converse``) stores, turn by turn."""
+    from approval_compaction.releases.liveness import run_case_continued
+
+    case = Case(decision="reject", compaction="on", state_boundary="memory")
+    run = run_case(case, later=4)
+    assert (run.continued, [t.outcome for t in run.later]) == (4, ["answered"] * 4)
+    assert all(t.stage is not None and t.stage.compaction_inputs for t in run.later)
+    assert [s.name for s in run.stages] == list(STAGES)  # the case's own stages are unchanged
+    alone = run_case_continued(case, "input", 4)
+    assert [len(t.stage.stored) for t in run.later if t.stage] == list(alone.lengths)
+
+
+def test_harness_matrix_continues_each_case_and_judges_liveness_beside_safety() -> None:
+    from approval_compaction.analysis.liveness import LIVENESS_NAMES
+
+    (run,) = run_matrix([Case(compaction="off")], later=2)
+    rows = records([run])
+    assert [r.invariant for r in rows] == list(INVARIANTS)
+    assert {r.invariant: r.holds for r in rows if r.invariant in LIVENESS_NAMES} == {
+        "compaction_runs": True,
+        "history_bounded": True,
+    }
+    (plain,) = run_matrix([Case(compaction="off")], later=0)
+    assert (plain.continued, plain.later) == (0, [])
+    assert {r.invariant for r in records([plain])}.isdisjoint(LIVENESS_NAMES)
+
+
+def test_harness_matrix_over_http_is_not_continued_unless_asked() -> None:
+    """Over HTTP the matrix's runs are what the user meets: they stop after the next turn."""
+    from approval_compaction.study.wiring import responses_backend
+
+    (run,) = run_matrix([Case(compaction="off")], backend=responses_backend)
+    assert (run.continued, run.later) == (0, [])

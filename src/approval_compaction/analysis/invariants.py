@@ -1,4 +1,5 @@
-"""Invariants: eight properties a case must keep, each judged from its captured stages.
+"""Invariants: eight safety properties a case must keep, each judged from its captured stages,
+and two liveness properties judged over the later turns of a case continued after its next turn.
 
 ``paired`` means no output without its call; ``complete`` means no call without its output.
 A verdict is ``True`` (holds), ``False`` (violated, with the offending call ids), or ``None``
@@ -101,8 +102,29 @@ DEFINITIONS: tuple[Invariant, ...] = (
         "outcome",
     ),
 )
+# The two liveness invariants, judged over the later turns of a case continued after its next
+# turn (``analysis.liveness`` judges them): in the matrix beside the eight safety ones.
+LIVENESS: tuple[Invariant, ...] = (
+    Invariant(
+        "compaction_runs",
+        "over N later turns with the hook always saying yes, every turn that ends with nothing "
+        "waiting for a decision makes the compaction request the hook asks for",
+        ("next_turn",),
+        "compaction_inputs",
+    ),
+    Invariant(
+        "history_bounded",
+        "over N later turns with the hook always saying yes, the stored history after each "
+        "turn's compaction is no longer than after the previous one (the user's own messages, "
+        "which compaction keeps as they are, not counted)",
+        ("next_turn",),
+        "stored",
+    ),
+)
+LIVENESS_NAMES: tuple[str, ...] = tuple(i.name for i in LIVENESS)
 ACCEPTED = ("pause_accepted", "next_turn_accepted")  # what the user sees: read from outcomes
-INVARIANTS: tuple[str, ...] = tuple(i.name for i in DEFINITIONS)
+SAFETY: tuple[str, ...] = tuple(i.name for i in DEFINITIONS)
+INVARIANTS: tuple[str, ...] = (*SAFETY, *LIVENESS_NAMES)  # every one a matrix record names
 
 
 class UnknownInvariantError(InvestigationError, ValueError):
@@ -130,7 +152,7 @@ class Verdict:
 
 def invariant(name: str) -> Invariant:
     """The invariant of that name, or a one-line ``UnknownInvariantError``."""
-    found = next((i for i in DEFINITIONS if i.name == name), None)
+    found = next((i for i in (*DEFINITIONS, *LIVENESS) if i.name == name), None)
     if found is None:
         raise UnknownInvariantError(
             f"unknown invariant {name!r}: expected one of {', '.join(INVARIANTS)}"
@@ -180,11 +202,33 @@ def offenders_detail(offenders: Iterable[Offender]) -> str:
     return "; ".join(f"{o.stage}: {o.key}" for o in offenders)
 
 
+def judged_names(run: CaseRun) -> tuple[str, ...]:
+    """The invariants a run is judged on: the eight safety ones, and the two liveness ones when
+    the case was continued after its next turn."""
+    return INVARIANTS if run.continued else SAFETY
+
+
 def evaluate(run: CaseRun) -> list[Verdict]:
-    """All eight verdicts for one executed case, in INVARIANTS order."""
+    """The verdicts for one executed case, in INVARIANTS order: all eight safety ones, then the
+    two liveness ones when the case was continued (``run.continued`` later turns)."""
     if run.not_applicable is not None:
-        return [Verdict(name, None, run.not_applicable) for name in INVARIANTS]
-    return [_judge(run, rule) for rule in DEFINITIONS]
+        return [Verdict(name, None, run.not_applicable) for name in judged_names(run)]
+    return [_judge(run, rule) for rule in DEFINITIONS] + _liveness(run)
+
+
+def _liveness(run: CaseRun) -> list[Verdict]:
+    """The liveness verdicts of a continued case (none when it was not continued)."""
+    if not run.continued:
+        return []
+    from .liveness import case_liveness  # it builds on this module's definitions
+
+    if run.error is not None:
+        return [Verdict(name, None, run.error) for name in LIVENESS_NAMES]
+    why = run.later_error or "no later turn ran"  # the detail of a verdict not judged
+    return [
+        Verdict(v.invariant, v.holds, v.detail.text if v.holds is not None else why)
+        for v in case_liveness(run)
+    ]
 
 
 @dataclass(frozen=True)

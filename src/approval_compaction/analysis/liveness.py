@@ -31,31 +31,13 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..study.capture import Stage
+from ..study.capture import LATER_TURNS, CaseRun, Stage
 from ..study.items import Item
-from .invariants import Invariant
+from .invariants import LIVENESS as LIVENESS  # defined with the other invariants
+from .invariants import LIVENESS_NAMES as LIVENESS_NAMES
 from .pairing import Problem, find_unpaired, open_calls, orphan_outputs
 
-DEFAULT_TURNS = 10
-
-LIVENESS: tuple[Invariant, ...] = (
-    Invariant(
-        "compaction_runs",
-        "over N later turns with the hook always saying yes, every turn that ends with nothing "
-        "waiting for a decision makes the compaction request the hook asks for",
-        ("next_turn",),
-        "compaction_inputs",
-    ),
-    Invariant(
-        "history_bounded",
-        "over N later turns with the hook always saying yes, the stored history after each "
-        "turn's compaction is no longer than after the previous one (the user's own messages, "
-        "which compaction keeps as they are, not counted)",
-        ("next_turn",),
-        "stored",
-    ),
-)
-LIVENESS_NAMES: tuple[str, ...] = tuple(i.name for i in LIVENESS)
+DEFAULT_TURNS = LATER_TURNS
 
 
 @dataclass(frozen=True)
@@ -329,3 +311,12 @@ def situations_answer(runs: Sequence[LivenessRun], situations: Sequence[str]) ->
         )
         lines.append(f"- **{label}** {said}.")
     return "\n".join(lines)
+
+
+def case_liveness(run: CaseRun) -> tuple[LivenessVerdict, ...]:
+    """Both liveness verdicts of a case continued after its next turn (``run.later``), judged as
+    a liveness run of its own: the matrix's two liveness records."""
+    pairs = [(turn.stage, turn.outcome) for turn in run.later]
+    error = run.later_error or ("" if run.later else "no later turn ran")
+    live = liveness_run(run.case.label, run.sdk_version, run.mode, False, pairs, error, run.model)
+    return judge_liveness(live)

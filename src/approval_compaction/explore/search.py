@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..analysis.invariants import INVARIANTS as SAFETY
+from ..analysis.invariants import SAFETY
 from ..analysis.liveness import LIVENESS_NAMES
 from ..formats.records import write_json
 from ..study.capture import sdk_version

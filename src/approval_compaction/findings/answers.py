@@ -18,6 +18,7 @@ from ..affected.upgrade import UpgradeRecord
 from ..affected.worker import WorkerComparison
 from ..analysis.folding import PART_WORDS, PARTS, Run, choice_effects, fold
 from ..analysis.invariants import judge
+from ..analysis.liveness import LivenessRecord
 from ..analysis.matrix import MatrixRecord, records
 from ..analysis.meeting import Meeting, all_meetings
 from ..analysis.pairing import item_key, open_calls, orphan_outputs
@@ -27,6 +28,7 @@ from ..releases.sweep import ReleaseRecord
 from ..study.capture import CaseRun, pending_ids
 from . import prose
 from .doctor import Worker, check, upgrade
+from .liveness import liveness_eras
 from .matrix import MatrixFinding, matrix_finding, seen
 from .releases import mode_stories, releases_finding
 
@@ -245,3 +247,10 @@ def fold_answer(runs: Iterable[Run]) -> str:
         else:
             parts.append(said + "the verdicts")
     return "; ".join(parts) + "."
+
+
+def liveness_eras_answer(rows: Sequence[LivenessRecord]) -> str:
+    """Which releases keep a session compacting, per situation and mode, from the sweep's
+    liveness records (``data/sweep-liveness.json``)."""
+    found = liveness_eras(rows)
+    return f"{prose.liveness_sentence(found)}\n\n{prose.liveness_eras_lines(found)}"

@@ -17,6 +17,7 @@ from ..affected.check import load_check
 from ..affected.heal import HealSummary
 from ..affected.upgrade import load_upgrade
 from ..affected.worker import WorkerComparison
+from ..analysis.liveness import LivenessRecord
 from ..analysis.matrix import MatrixRecord
 from ..analysis.meeting import Meeting
 from ..formats.records import read_json_list, read_records
@@ -27,6 +28,7 @@ from ..study.capture import CaseRun
 from ..wire.rules import ApiError, check_pairing
 from .doctor import Check, Upgrade, Worker, check, upgrade
 from .fix import Crosscheck, crosscheck_finding, fix_release
+from .liveness import LivenessEras, liveness_eras
 from .matrix import MatrixFinding, matrix_finding
 from .mechanism import Mechanism, mechanism_finding
 from .releases import (
@@ -46,7 +48,8 @@ class Findings:
     the newest release, the API's error at the next turn, the sweep, the fixing release, the
     regression test across releases, where in the SDK, the doctor's four answers, what the user
     meets on the pinned release in each compaction mode (``meets``), and every refusal a user
-    meets, on the pinned release or in the sweep, with every text it is raised as."""
+    meets, on the pinned release or in the sweep, with every text it is raised as; and the eras
+    of liveness, which releases keep a session compacting in each situation and mode."""
 
     pinned: MatrixFinding | None = None
     fixed: MatrixFinding | None = None
@@ -62,6 +65,7 @@ class Findings:
     heal: HealSummary | None = None
     meets: tuple[ModeStory, ...] = ()
     errors_met: tuple[ErrorMet, ...] = ()
+    liveness: LivenessEras | None = None
 
 
 def api_errors(runs: Iterable[CaseRun]) -> tuple[ApiError, ...]:
@@ -86,6 +90,10 @@ def _mechanism(path: Path, old: str | None, new: str | None) -> Mechanism | None
         return mechanism_finding(load_record(path), old, new)
     except MechanismError:  # a release the record does not hold: no paragraph
         return None
+
+
+def _liveness(path: Path) -> LivenessEras | None:
+    return liveness_eras(read_records(path, LivenessRecord)) if path.exists() else None
 
 
 def load_findings(folder: Path = paths.DATA) -> Findings:
@@ -116,6 +124,7 @@ def load_findings(folder: Path = paths.DATA) -> Findings:
         mechanism=_mechanism(files.mechanism, old, fixed_in),
         meets=mode_stories(met_here, ", ".join(here)),
         errors_met=merge_errors(releases.errors if releases else (), errors_met(met_here, here)),
+        liveness=_liveness(files.sweep_liveness),
     )
     if not all(path.exists() for path in (*doctor, files.doctor_heal)):
         return found

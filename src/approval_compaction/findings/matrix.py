@@ -92,6 +92,12 @@ def _violating_choice(cases: Mapping[tuple[str, ...], bool]) -> str:
     return ""
 
 
+def _present(rows: Sequence[MatrixRecord]) -> tuple[str, ...]:
+    """The invariants the records judge, in order (the liveness ones only for continued cases)."""
+    named = {r.invariant for r in rows}
+    return tuple(name for name in INVARIANTS if name in named)
+
+
 def matrix_finding(rows: Sequence[MatrixRecord]) -> MatrixFinding:
     """The finding of one matrix's records (one per case and invariant)."""
     requests = {r.case_key: r.compaction_requests for r in rows}
@@ -102,7 +108,7 @@ def matrix_finding(rows: Sequence[MatrixRecord]) -> MatrixFinding:
     return MatrixFinding(
         releases=tuple(sorted({r.sdk_version for r in rows}, key=version_key)),
         cases=len(requests),
-        invariants=tuple(_count(name, rows) for name in INVARIANTS),
+        invariants=tuple(_count(name, rows) for name in _present(rows)),
         compaction_requests=sum(requests.values()),
         compaction_on=len(on),
         compacting=sum(requests[key] > 0 for key in on),

@@ -18,6 +18,7 @@ from ..releases.versions import PACKAGE
 from ..wire.rules import ApiError
 from .doctor import Check, Upgrade, Worker
 from .fix import Crosscheck
+from .liveness import KEEPS, STUCK, LivenessEra, LivenessEras
 from .matrix import MatrixFinding, Seen
 from .mechanism import Mechanism
 from .releases import NEVER, SEVERITIES, Era, ErrorMet, ModeStory, Releases
@@ -375,3 +376,56 @@ def meets_sentence(stories: Sequence[ModeStory]) -> str:
         for modes, text in pairs
     )
     return f"on openai-agents {release}, {said}."
+
+
+def _era_words(era: LivenessEra) -> str:
+    """One liveness era in words: its state, on which releases."""
+    state = era.state
+    where = (
+        era.first
+        if len(era.releases) == 1
+        else f"{len(era.releases)} releases, {era.first} to {era.last}"
+    )
+    sent = f", its later turns sending the unpaired {', '.join(state.sent)}" if state.sent else ""
+    if state.verdict == KEEPS:
+        return f"keeps compacting on {where}{sent}"
+    if state.verdict == STUCK:
+        pin = f", pinned by the {state.pin}" if state.pin else ""
+        return f"**stuck** on {where} ({' and '.join(map(code, state.broken))} broken{pin}{sent})"
+    return f"not judged on {where} ({state.why})"
+
+
+def liveness_eras_lines(found: LivenessEras) -> str:
+    """Per situation, in each mode (modes whose eras are the same together), which releases
+    keep a session compacting and which are stuck, as markdown bullets."""
+    lines = []
+    situations = dict.fromkeys(e.situation for e in found.eras)
+    for situation in situations:
+        modes = dict.fromkeys(e.mode for e in found.eras if e.situation == situation)
+        told: dict[str, list[str]] = {}
+        for mode in modes:
+            said = "; ".join(_era_words(era) for era in found.of(situation, mode))
+            told.setdefault(said, []).append(code(mode))
+        parts = [
+            f"in {' and '.join(ms)} mode{'s' if len(ms) > 1 else ''}, {said}"
+            for said, ms in told.items()
+        ]
+        lines.append(f"- **{situation}**: {'; '.join(parts)}.")
+    return "\n".join(lines)
+
+
+def liveness_sentence(found: LivenessEras) -> str:
+    """How many releases keep every situation compacting, in one sentence."""
+    situations = list(dict.fromkeys(e.situation for e in found.eras))
+    modes = list(dict.fromkeys(e.mode for e in found.eras))
+    healthy = [
+        v for v in found.releases if all(v in found.keeps(s, m) for s in situations for m in modes)
+    ]
+    verb = "keeps" if len(healthy) <= 1 else "keep"
+    count = len(found.releases)
+    return (
+        f"Each situation continued {found.turns} later turns on {count} "
+        f"release{'' if count == 1 else 's'}, "
+        f"the hook always saying yes: {_span(healthy)} {verb} every situation compacting in "
+        "every mode."
+    )

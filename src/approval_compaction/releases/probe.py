@@ -13,6 +13,13 @@ they run in every compaction mode the SDK offers (``input``, the study's own, fi
 ``previous_response_id`` and the SDK's default ``auto``), the compaction endpoint answering by
 its rules (``faithful``).
 
+The scripted model's runs in the study's mode are continued for N later turns after the next
+one (``--later``, 10 by default; the hook always saying yes), which the liveness invariants
+judge. Given a poisoned history (``--situations FILE``, the stored history an affected release
+wrote), it also runs the liveness situations (poisoned, abandoned, lost and the clean control,
+``releases.liveness``) in the ``input`` and ``auto`` modes, each continued N turns, into
+``liveness``.
+
 Before running, it checks by feature, not by version number, that the release has what the
 scenario uses. A case whose release lacks something is recorded as not applicable, with the
 missing features as the reason; a release whose ``agents`` does not import is unavailable.
@@ -31,7 +38,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypedDict, cast
 
-from ..study.capture import CaseRun
+from ..study.capture import LATER_TURNS, CaseRun
+from ..study.items import Item
 from ..study.scenario import Case, select_cases
 from ..study.words import MODELS, MODES, Mode, Model
 
@@ -47,6 +55,7 @@ ProbeResult = TypedDict(
         "runs": list[dict[str, Any]],
         "unavailable": str,
         "wire": str,
+        "liveness": list[dict[str, Any]],
     },
     total=False,
 )
@@ -136,10 +145,51 @@ def not_applicable(
     missing: Sequence[str],
     model: Model = "scripted",
     mode: Mode = STUDY_MODE,
+    later: int = 0,
 ) -> CaseRun:
     approvals = 1 if case.decision == "approve" else 0
     reason = "release lacks " + ", ".join(missing)
-    return CaseRun(case, version, [], approvals, 0, not_applicable=reason, model=model, mode=mode)
+    return CaseRun(
+        case,
+        version,
+        [],
+        approvals,
+        0,
+        not_applicable=reason,
+        model=model,
+        mode=mode,
+        continued=later,
+    )
+
+
+def continued(model: Model, mode: Mode, later: int) -> int:
+    """The later turns a run of the probe goes on for: the scripted model's in the study's mode
+    (the sweep's matrix records), none for the others."""
+    return later if model == "scripted" and mode == STUDY_MODE else 0
+
+
+def situations(
+    poisoned: Sequence[Item], missing: Sequence[str], version: str, later: int
+) -> list[dict[str, Any]]:
+    """Each liveness situation in each of its modes, continued ``later`` turns (as JSON); on a
+    release that lacks what they use, each one an error run naming what is missing."""
+    from ..analysis.liveness import LivenessRun
+    from .liveness import LIVENESS_MODES, SITUATIONS, run_situation
+
+    if missing:
+        reason = "release lacks " + ", ".join(missing)
+        runs = [
+            LivenessRun(name, version, mode, False, (), error=reason)
+            for mode in LIVENESS_MODES
+            for name in SITUATIONS
+        ]
+    else:
+        runs = [
+            run_situation(name, mode, later, poisoned=poisoned)
+            for mode in LIVENESS_MODES
+            for name in SITUATIONS
+        ]
+    return [run.to_json() for run in runs]
 
 
 def installed_versions() -> dict[str, str]:
@@ -151,9 +201,13 @@ def probe(
     api: Callable[[], Any] = sdk_api,
     modes: Sequence[Mode] = PROBE_MODES,
     models: Sequence[Model] = MODELS,
+    later: int = LATER_TURNS,
+    poisoned: Sequence[Item] | None = None,
 ) -> ProbeResult:
     """Run the cases on the installed release, on each of ``models`` (those it can run) in each
-    of ``modes``; a release that does not import is unavailable.
+    of ``modes``, the scripted model's in the study's mode continued ``later`` turns; and, given
+    a ``poisoned`` history, the liveness situations; a release that does not import is
+    unavailable.
 
     ``api`` looks up the SDK's names (a test passes a stand-in for a release that lacks some).
     """
@@ -173,21 +227,31 @@ def probe(
         why = unavailable("responses") if "responses" in models else ""
         runnable += [] if why or "responses" not in models else ["responses"]
     gc.enable()  # the imports are done: the cases run with the collector on, as in ``matrix``
+    version = versions["openai-agents"]
     runs = [
-        not_applicable(case, versions["openai-agents"], missing[case], model, mode)
+        not_applicable(case, version, missing[case], model, mode, continued(model, mode, later))
         if missing[case]
-        else run_case(case, backend=BACKENDS[model], script=replace(DEFAULT_SCRIPT, mode=mode))
+        else run_case(
+            case,
+            backend=BACKENDS[model],
+            script=replace(DEFAULT_SCRIPT, mode=mode),
+            later=continued(model, mode, later),
+        )
         for model in runnable  # each case once per model and mode it can run on
         for mode in modes
         for case in cases
     ]
-    return {
-        "openai-agents": versions["openai-agents"],
+    result: ProbeResult = {
+        "openai-agents": version,
         "openai": versions["openai"],
         "pydantic": versions["pydantic"],
         "runs": [run.to_json() for run in runs],
         "wire": f"scripted model: {why}"[:300] if why else "",
     }
+    if poisoned is not None:
+        lacking = [name for name, check in RELEASE_FEATURES.items() if not check(names)]
+        result["liveness"] = situations(poisoned, lacking, version, later)
+    return result
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -195,11 +259,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--case", help="case filter, e.g. decision=reject")
     parser.add_argument("--modes", default=",".join(PROBE_MODES), help="compaction modes, in order")
     parser.add_argument("--output", required=True, help="write the JSON result here")
+    parser.add_argument(
+        "--later", type=int, default=LATER_TURNS, help="later turns after each case's next one"
+    )
+    parser.add_argument(
+        "--situations", help="a poisoned history (JSON): also run the liveness situations"
+    )
     args = parser.parse_args(argv)
     modes = tuple(args.modes.split(","))
     if not set(modes) <= set(MODES):
         parser.error(f"--modes: each one of {', '.join(MODES)}")
-    result = probe(select_cases(args.case), modes=cast(tuple[Mode, ...], modes))
+    if args.later < 0:
+        parser.error("--later: at least 0")
+    poisoned = json.loads(Path(args.situations).read_text()) if args.situations else None
+    result = probe(
+        select_cases(args.case),
+        modes=cast(tuple[Mode, ...], modes),
+        later=args.later,
+        poisoned=poisoned,
+    )
     Path(args.output).write_text(json.dumps(result))
     return 0
 

@@ -9,8 +9,15 @@ scripted ones. The matrix records are of the study's compaction mode (``input``)
 runs every case in the SDK's other modes, and what the user meets at each stage of every run
 over HTTP, in each mode (``analysis.meeting``), goes to ``data/sweep-meetings.json``.
 
+The study-mode runs on the scripted model are continued for 10 later turns, so the two liveness
+invariants are matrix records there too; and each release runs the liveness situations
+(poisoned, abandoned, lost and the clean control, in the ``input`` and ``auto`` modes, given the
+poisoned history the pinned release writes, computed once here), judged by
+``analysis.liveness`` into ``data/sweep-liveness.json``.
+
 Results are merged into ``data/sweep.json`` (the ``matrix`` schema plus the resolved ``openai``
-and ``pydantic``), ``data/sweep-meetings.json`` and their CSV files as releases finish (at most
+and ``pydantic``), ``data/sweep-meetings.json``, ``data/sweep-liveness.json`` and their CSV
+files as releases finish (at most
 every few seconds, and when the sweep ends or is interrupted), so an interrupted sweep keeps
 what it finished; the next one reuses those releases unless asked to refresh.
 """
@@ -19,22 +26,27 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import json
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from tqdm import tqdm  # type: ignore[import-untyped]  # tqdm ships no type information
 
 from .. import paths
 from ..analysis import vocabulary
 from ..analysis.invariants import ACCEPTED, INVARIANTS
+from ..analysis.liveness import LIVENESS_NAMES, LivenessRecord, LivenessRun, liveness_records
 from ..analysis.matrix import MatrixRecord, records
 from ..analysis.meeting import MEETING_STAGES, Meeting, all_meetings
+from ..formats.files import write_atomic
 from ..formats.records import read_records, write_records
-from ..study.capture import CaseRun
+from ..study.capture import LATER_TURNS, CaseRun
+from ..study.items import Item
 from ..study.scenario import Case, all_cases
 from ..study.words import Model
 from .environments import (
@@ -46,6 +58,7 @@ from .environments import (
     run_module,
     uv_binary,
 )
+from .liveness import LIVENESS_MODES, SITUATIONS
 from .probe import MODULE as PROBE_MODULE
 from .probe import PROBE_MODES, STUDY_MODE, ProbeResult
 from .versions import (
@@ -63,6 +76,16 @@ UNAVAILABLE = vocabulary.STATUS_UNAVAILABLE
 NOT_APPLICABLE = vocabulary.STATUS_NOT_APPLICABLE
 SAVE_EVERY_SECONDS = 10.0  # rewriting the merged files after every release would cost more
 Report = Callable[[str], None]
+
+
+class _OfRelease(Protocol):
+    """A record of one release (a matrix record, a meeting, a liveness record)."""
+
+    @property
+    def sdk_version(self) -> str: ...
+
+
+Row = TypeVar("Row", bound=_OfRelease)
 
 
 @dataclass(frozen=True)
@@ -84,9 +107,12 @@ def run_probe(
     case: str | None = None,
     modes: Sequence[str] = PROBE_MODES,
     timeout: float = PROBE_TIMEOUT_SECONDS,
+    later: int = LATER_TURNS,
+    situations: Path | None = None,
 ) -> ProbeResult:
-    """Run the probe in the release's environment, in the compaction modes given, and return
-    its JSON result."""
+    """Run the probe in the release's environment, in the compaction modes given, the study's
+    continued ``later`` turns, and the liveness situations from the poisoned history in the
+    file ``situations`` when given; return its JSON result."""
     try:
         result: ProbeResult = run_module(
             env.python,
@@ -94,6 +120,9 @@ def run_probe(
             *(["--case", case] if case else []),
             "--modes",
             ",".join(modes),
+            "--later",
+            str(later),
+            *(["--situations", str(situations)] if situations else []),
             timeout=timeout,
         )
     except ProbeError as error:
@@ -172,24 +201,50 @@ def write_pinned_meetings(folder: Path = paths.DATA) -> list[Path]:
     return write_records(paths.data(folder).meetings, release_meetings(result), Meeting)
 
 
+def release_liveness(version: str, result: ProbeResult) -> list[LivenessRecord]:
+    """The liveness situations' records of one release: each situation, mode and liveness
+    invariant judged; on a release that is unavailable (or ran none), each one not judged, with
+    the reason."""
+    runs = [LivenessRun.from_json(data) for data in result.get("liveness", [])]
+    if not runs:
+        why = result.get("unavailable", "") or "the probe ran no liveness situation"
+        runs = [
+            LivenessRun(name, version, mode, False, (), error=why)
+            for mode in LIVENESS_MODES
+            for name in SITUATIONS
+        ]
+    return liveness_records(runs)
+
+
 @dataclass(frozen=True)
 class Swept:
-    """One release's results: its matrix records and what the user met in each run."""
+    """One release's results: its matrix records, what the user met in each run, and its
+    liveness situations' records."""
 
     records: list[ReleaseRecord]
     meetings: list[Meeting]
+    liveness: list[LivenessRecord] = field(default_factory=list)
 
 
 def sweep_release(
-    version: str, exclude_newer: str, envs: Path, uv: str, case: str | None = None
+    version: str,
+    exclude_newer: str,
+    envs: Path,
+    uv: str,
+    case: str | None = None,
+    situations: Path | None = None,
 ) -> Swept:
-    """Install (or reuse) the release's environment, run the cases there and judge them."""
+    """Install (or reuse) the release's environment, run the cases there and judge them (and
+    the liveness situations, from the poisoned history in ``situations``, when given)."""
     env = Environment(envs / version, version, exclude_newer)
     error = install(env, uv)
     if error is not None:
-        return Swept(unavailable_records(version, error, all_cases()), [])
-    result = run_probe(env, case)
-    return Swept(release_records(version, result), release_meetings(result))
+        down: ProbeResult = {"unavailable": error}
+        live = release_liveness(version, down) if situations else []
+        return Swept(unavailable_records(version, error, all_cases()), [], live)
+    result = run_probe(env, case, situations=situations)
+    live = release_liveness(version, result) if situations else []
+    return Swept(release_records(version, result), release_meetings(result), live)
 
 
 def run_release(
@@ -218,9 +273,34 @@ def _meeting_order(row: Meeting) -> tuple[Any, ...]:
     return (version_key(row.sdk_version), *models, *where, MEETING_STAGES.index(row.stage))
 
 
+_SITUATION_ORDER = {name: index for index, name in enumerate(SITUATIONS)}
+
+
+def _liveness_order(row: LivenessRecord) -> tuple[Any, ...]:
+    where = _MODE_ORDER.get(row.mode, len(_MODE_ORDER)), _SITUATION_ORDER[row.scenario]
+    return (version_key(row.sdk_version), *where, LIVENESS_NAMES.index(row.invariant))
+
+
 def meetings_path(path: Path) -> Path:
     """The meetings file beside a sweep's results file (``sweep-meetings.json``)."""
     return path.with_name(f"{path.stem}-meetings.json")
+
+
+def liveness_path(path: Path) -> Path:
+    """The liveness file beside a sweep's results file (``sweep-liveness.json``)."""
+    return path.with_name(f"{path.stem}-liveness.json")
+
+
+def load_liveness(path: Path = paths.DATA_FILES.sweep_liveness) -> list[LivenessRecord]:
+    """The liveness situations of an earlier sweep, or none when there is no file yet."""
+    return read_records(path, LivenessRecord) if path.exists() else []
+
+
+def merge_liveness(
+    rows: Sequence[LivenessRecord], version: str, new: Sequence[LivenessRecord]
+) -> list[LivenessRecord]:
+    """Replace one release's liveness records, keeping the others, in a stable order."""
+    return _replaced(rows, version, new, _liveness_order)
 
 
 def load_results(path: Path) -> list[ReleaseRecord]:
@@ -237,34 +317,66 @@ def merge(
     rows: Sequence[ReleaseRecord], version: str, new: Sequence[ReleaseRecord]
 ) -> list[ReleaseRecord]:
     """Replace one release's records, keeping the others, in a stable order."""
-    kept = [row for row in rows if row.sdk_version != version]
-    return sorted([*kept, *new], key=_order)
+    return _replaced(rows, version, new, _order)
 
 
 def merge_meetings(rows: Sequence[Meeting], version: str, new: Sequence[Meeting]) -> list[Meeting]:
     """Replace one release's meetings, keeping the others, in a stable order."""
+    return _replaced(rows, version, new, _meeting_order)
+
+
+def _replaced(
+    rows: Sequence[Row], version: str, new: Sequence[Row], order: Callable[[Row], Any]
+) -> list[Row]:
     kept = [row for row in rows if row.sdk_version != version]
-    return sorted([*kept, *new], key=_meeting_order)
+    return sorted([*kept, *new], key=order)
 
 
 def write_results(
-    path: Path, rows: Sequence[ReleaseRecord], met: Sequence[Meeting] | None = None
+    path: Path,
+    rows: Sequence[ReleaseRecord],
+    met: Sequence[Meeting] | None = None,
+    live: Sequence[LivenessRecord] | None = None,
 ) -> None:
-    """Write the records as JSON, and as CSV beside it, each atomically; and the meetings
-    beside them, when given."""
+    """Write the records as JSON, and as CSV beside it, each atomically; and the meetings and
+    the liveness records beside them, when given."""
     write_records(path, rows, ReleaseRecord)
     if met is not None:
         write_records(meetings_path(path), met, Meeting)
+    if live is not None:
+        write_records(liveness_path(path), live, LivenessRecord)
 
 
-def completed(rows: Iterable[ReleaseRecord], met: Iterable[Meeting] | None = None) -> set[str]:
+def completed(
+    rows: Iterable[ReleaseRecord],
+    met: Iterable[Meeting] | None = None,
+    live: Iterable[LivenessRecord] | None = None,
+) -> set[str]:
     """Releases with results to reuse: every one that ran (an unavailable one is retried) and,
-    when meetings are given, has them (or could run no case at all)."""
+    when meetings are given, has them (or could run no case at all); when liveness records are
+    given, has them too, and ran the cases continued (the matrix's liveness records)."""
+    rows = list(rows)
     ran = {row.sdk_version for row in rows if row.status != UNAVAILABLE}
-    if met is None:
-        return ran
-    runnable = {row.sdk_version for row in rows if row.status not in (UNAVAILABLE, NOT_APPLICABLE)}
-    return ran & ({row.sdk_version for row in met} | (ran - runnable))
+    if met is not None:
+        runnable = {
+            row.sdk_version for row in rows if row.status not in (UNAVAILABLE, NOT_APPLICABLE)
+        }
+        ran &= {row.sdk_version for row in met} | (ran - runnable)
+    if live is not None:
+        continued = {row.sdk_version for row in rows if row.invariant in LIVENESS_NAMES}
+        ran &= {row.sdk_version for row in live} & continued
+    return ran
+
+
+def poisoned_file(folder: Path) -> Path:
+    """The poisoned history the pinned release writes (``liveness.poisoned_history``, run
+    here, once), as the JSON file each release's probe reads its situations from."""
+    from .liveness import poisoned_history
+
+    history: list[Item] = poisoned_history()
+    path = folder / "poisoned.json"
+    write_atomic(path, json.dumps(history))
+    return path
 
 
 def summary(rows: Sequence[ReleaseRecord]) -> str:
@@ -308,9 +420,12 @@ def resolve_releases(
     return parse_versions(spec, list(known)), known
 
 
-def _timed(*args: Any) -> tuple[Swept, float]:
+def _timed(
+    version: str, cutoff: str, envs: Path, uv: str, situations: Path | None
+) -> tuple[Swept, float]:
     start = time.monotonic()
-    return sweep_release(*args), time.monotonic() - start
+    done = sweep_release(version, cutoff, envs, uv, situations=situations)
+    return done, time.monotonic() - start
 
 
 def sweep(
@@ -327,9 +442,14 @@ def sweep(
         raise SweepError(f"--jobs must be at least 1, not {jobs}")
     uv, folder = uv_binary(), envs or default_envs()
     rows, met = load_results(output), load_meetings(meetings_path(output))
-    reuse = set() if refresh else completed(rows, met) & set(versions)
+    live = load_liveness(liveness_path(output))
+    reuse = set() if refresh else completed(rows, met, live) & set(versions)
     todo = [v for v in versions if v not in reuse]
-    with tqdm(total=len(versions), unit="release", disable=None, file=sys.stderr) as bar:
+    with (
+        tqdm(total=len(versions), unit="release", disable=None, file=sys.stderr) as bar,
+        tempfile.TemporaryDirectory(prefix="approval-compaction-sweep-") as scratch,
+    ):
+        poisoned = poisoned_file(Path(scratch)) if todo else None
         for version in sorted(reuse, key=version_key):
             mine = [row for row in rows if row.sdk_version == version]
             bar.write(f"{version:<8} reused  {summary(mine)}")
@@ -337,21 +457,22 @@ def sweep(
         pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
         written, unsaved = time.monotonic(), False
         try:
-            futures = {pool.submit(_timed, v, cutoffs[v], folder, uv): v for v in todo}
+            futures = {pool.submit(_timed, v, cutoffs[v], folder, uv, poisoned): v for v in todo}
             for future in concurrent.futures.as_completed(futures):
                 version = futures[future]
                 new, took = future.result()
                 rows, unsaved = merge(rows, version, new.records), True
                 met = merge_meetings(met, version, new.meetings)
+                live = merge_liveness(live, version, new.liveness)
                 if time.monotonic() - written >= SAVE_EVERY_SECONDS:
-                    write_results(output, rows, met)
+                    write_results(output, rows, met, live)
                     written, unsaved = time.monotonic(), False
                 bar.write(f"{version:<8} ran {took:5.1f}s  {summary(new.records)}")
                 bar.update()
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
             if unsaved:  # also when interrupted: what finished is kept
-                write_results(output, rows, met)
+                write_results(output, rows, met, live)
     return rows
 
 
@@ -362,6 +483,8 @@ def command(args: argparse.Namespace) -> int:
     output = Path(args.output)
     rows = sweep(versions, cutoffs, output, envs=envs, jobs=args.jobs, refresh=args.refresh)
     swept = {row.sdk_version for row in rows}
-    beside = f"{output.with_suffix('.csv').name}, {meetings_path(output).name}"
+    beside = ", ".join(
+        (output.with_suffix(".csv").name, meetings_path(output).name, liveness_path(output).name)
+    )
     print(f"wrote {output} and {beside}: {len(swept)} releases")
     return 0

@@ -24,6 +24,8 @@ from ..findings.prose import (
     eras_sentence,
     errors_met_lines,
     heal_sentence,
+    liveness_eras_lines,
+    liveness_sentence,
     matrix_lines,
     meets_sentence,
     releases_sentence,
@@ -88,6 +90,18 @@ def findings_block(found: Findings, folder: Path = paths.DATA) -> str:
         *([where + mechanism, ""] if where else []),
         f"**With the workaround** (`{files.shown(files.fix_matrix)}`): {workaround_line(fixed)}",
         "",
+        *(
+            [
+                f"**After the fix: do sessions keep compacting?** "
+                f"(`{files.shown(files.sweep_liveness)}`, notebook 10) "
+                + liveness_sentence(found.liveness),
+                "",
+                liveness_eras_lines(found.liveness),
+                "",
+            ]
+            if found.liveness
+            else []
+        ),
         f"**Am I affected with the SDK's defaults?** (`{files.shown(files.doctor_check_pinned)}`) "
         + affected_sentence(*affected),
         "",

@@ -117,9 +117,33 @@ class Stage:
         return cls(**rest, outcome=outcome)
 
 
+LATER_TURNS = 10  # the later turns after a case or a situation that liveness is judged over
+
+
+@dataclass(frozen=True)
+class Later:
+    """One later turn after a case's own conversation (``Continue(1)``, the hook saying yes):
+    its stage (None when the turn recorded none) and its outcome (``answered``, ``paused``...)."""
+
+    stage: Stage | None
+    outcome: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"stage": None if self.stage is None else self.stage.to_json()} | {
+            "outcome": self.outcome
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Later:
+        stage = None if data["stage"] is None else Stage.from_json(data["stage"])
+        return cls(stage, data["outcome"])
+
+
 @dataclass(frozen=True)
 class CaseRun:
-    """One executed case: its stages in order, or the error that stopped it."""
+    """One executed case: its stages in order, or the error that stopped it. A case continued
+    for ``continued`` later turns (the liveness invariants' runs) keeps each in ``later``, and
+    ``later_error`` says what cut them short."""
 
     case: Case
     sdk_version: str
@@ -131,6 +155,9 @@ class CaseRun:
     model: Model = "scripted"
     mode: Mode = "input"  # the compaction session's compaction_mode
     compact_rules: CompactRules = "faithful"  # how the compaction endpoint answered
+    continued: int = 0  # the later turns asked for (0: the case was not continued)
+    later: list[Later] = field(default_factory=list)
+    later_error: str = ""
 
     def stage(self, name: StageName) -> Stage | None:
         """The named stage, or None when the run stopped before it."""
@@ -144,13 +171,15 @@ class CaseRun:
         """The run as JSON-ready dicts, like ``asdict`` without its deep copy (items are plain)."""
         stages = [stage.to_json() for stage in self.stages]
         top = {f.name: getattr(self, f.name) for f in fields(CaseRun)}
-        return {**top, "case": self.case.as_dict(), "stages": stages}
+        later = [turn.to_json() for turn in self.later]
+        return {**top, "case": self.case.as_dict(), "stages": stages, "later": later}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> CaseRun:
         """Rebuild a run from its ``to_json`` form."""
         stages = [Stage.from_json(stage) for stage in data["stages"]]
-        return cls(**{**data, "case": Case(**data["case"]), "stages": stages})
+        later = [Later.from_json(turn) for turn in data.get("later", [])]
+        return cls(**{**data, "case": Case(**data["case"]), "stages": stages, "later": later})
 
 
 def pending_ids(run: CaseRun) -> set[str]:

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .capture import CaseRun, Stage, sdk_version
+from .capture import LATER_TURNS, CaseRun, Later, Stage, sdk_version
 from .driver import (
     NOTHING_PENDING,
     Ask,
@@ -98,11 +98,16 @@ async def run_case_async(
     script: Script = DEFAULT_SCRIPT,
     backend: Backend = scripted_backend,
     on_stage: StageHook | None = None,
+    later: int = 0,
 ) -> CaseRun:
     """Run one case; a failure is recorded on the returned CaseRun rather than raised.
 
     ``on_stage`` is told each stage's name as the stage ends, before anything is read to record
-    it (a tracer uses it to attribute the calls that follow to the next stage)."""
+    it (a tracer uses it to attribute the calls that follow to the next stage). ``later`` goes on
+    after the next turn for that many later turns, the liveness scenarios' own
+    (``liveness.later``: the hook saying yes), each kept on the run's ``later``."""
+    from .liveness import later as later_steps  # it builds on this module
+
     setup = replace(case_setup(case, script, wrap_session), capture=capture)
     stages: list[Stage] = []
     approvals, error = int(case.decision == "approve"), None
@@ -124,7 +129,16 @@ async def run_case_async(
                 if pause and not turn.interruptions and not turn.error:
                     error = "RuntimeError: the first turn did not pause for approval"
                     break
+            kept, later_error = [], ""
+            for step in later_steps(later) if error is None else []:
+                (turn,) = await driver.take([step])
+                kept.append(Later(turn.stage, turn.outcome))
+                if turn.error and turn.http_status is None:  # the harness failed: stop
+                    later_error = turn.error
+                    break
             dispatches, wiring = len(driver.dispatches.approved), driver.wiring
+    if error is not None and later:
+        later_error = error
     return CaseRun(
         case,
         sdk_version(),
@@ -135,6 +149,9 @@ async def run_case_async(
         model=wiring.name,
         mode=setup.mode,
         compact_rules=wiring.compact_rules,
+        continued=later,
+        later=kept,
+        later_error=later_error,
     )
 
 
@@ -146,13 +163,19 @@ def run_case(
     script: Script = DEFAULT_SCRIPT,
     backend: Backend = scripted_backend,
     mode: Mode | None = None,
+    later: int = 0,
 ) -> CaseRun:
     """Run one case synchronously (see ``run_case_async``); ``mode`` is the compaction mode
-    (None: the script's, ``input``)."""
+    (None: the script's, ``input``); ``later``: the later turns after the next one."""
     script = script if mode is None else replace(script, mode=mode)
     return run_sync(
         run_case_async(
-            case, capture=capture, wrap_session=wrap_session, script=script, backend=backend
+            case,
+            capture=capture,
+            wrap_session=wrap_session,
+            script=script,
+            backend=backend,
+            later=later,
         )
     )
 
@@ -163,11 +186,17 @@ def run_matrix(
     wrap_session: SessionWrapper | None = None,
     backend: Backend = scripted_backend,
     mode: Mode = "input",
+    later: int | None = None,
 ) -> list[CaseRun]:
     """Run the given cases (all sixteen by default) on the installed SDK, in the compaction
-    mode given (the study's ``input`` by default)."""
+    mode given (the study's ``input`` by default), each continued for ``later`` later turns,
+    which the liveness invariants judge. None: the study's own matrix, on the scripted backend,
+    goes on for ``LATER_TURNS``; another backend's runs (over HTTP: what the user meets) stop
+    after the next turn unless asked."""
     chosen = all_cases() if cases is None else cases
     script = replace(DEFAULT_SCRIPT, mode=mode)
+    turns = (LATER_TURNS if backend is scripted_backend else 0) if later is None else later
     return [
-        run_case(case, wrap_session=wrap_session, backend=backend, script=script) for case in chosen
+        run_case(case, wrap_session=wrap_session, backend=backend, script=script, later=turns)
+        for case in chosen
     ]

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, Literal
 
+from .capture import LATER_TURNS as LATER_TURNS  # the later turns, by default
 from .driver import Ask, Continue, LoseOutput, SessionWrapper, Setup, Step, Transcript, converse
 from .harness import PENDING_CALL, QUESTIONS, case_setup, conversation
 from .items import Item
