@@ -180,26 +180,30 @@ def test_sweep_meetings_say_where_the_user_meets_the_refusal_in_each_mode(
 
 
 @pytest.mark.enable_socket
-def test_sweep_liveness_finds_the_fixing_release_stuck_after_an_abandoned_approval(
+def test_sweep_liveness_finds_where_a_dead_call_stops_compaction(
     three: tuple[Path, Path],
 ) -> None:
-    """Issue 21: 0.24.0 defers compaction behind a call nobody will answer, so the history grows
-    a summary per turn; in ``input`` mode the releases before it compact the call away (in
-    ``auto`` the pinned release's refused pause leaves it unanswered too). The clean control
-    keeps compacting everywhere, and every release has every situation in both modes."""
+    """Issue 21, the compaction endpoint keeping the user's messages as the API does: a dead
+    call (an abandoned approval, a lost output) pins what is stored before it, but in ``input``
+    and ``auto`` modes the later turns compact what follows it on every release. In
+    ``previous_response_id`` mode the SDK returns rather than compact that partial suffix, so the
+    pinned and the newest release stop compacting for good, pinned by the call. The clean
+    control keeps compacting everywhere, and every release has every situation in every mode."""
     from approval_compaction.findings.liveness import KEEPS, STUCK, liveness_eras
 
     rows = load_liveness(liveness_path(three[0]))
     found = liveness_eras(rows)
     assert found.releases == (BEFORE, PINNED, AFTER)
-    assert found.stuck("abandoned", "input") == found.stuck("lost", "input") == (AFTER,)
-    assert {PINNED, AFTER} <= set(found.stuck("abandoned", "auto"))
+    for name in ("abandoned", "lost"):
+        for mode in ("input", "auto"):
+            assert found.keeps(name, mode) == (BEFORE, PINNED, AFTER), (name, mode)
+        assert {PINNED, AFTER} <= set(found.stuck(name, "previous_response_id"))
+        (era,) = [e for e in found.of(name, "previous_response_id") if e.state.verdict == STUCK]
+        assert "compaction_runs" in era.state.broken and "pending-c1" in era.state.pin
     for mode in LIVENESS_MODES:
         assert found.keeps("clean", mode) == (BEFORE, PINNED, AFTER)
-        (era,) = [e for e in found.of("abandoned", mode) if e.state.verdict == STUCK]
-        assert "history_bounded" in era.state.broken and "pending-c1" in era.state.pin
     assert all(e.state.verdict in (KEEPS, STUCK) for e in found.eras)
-    assert {r.turns for r in rows} == {10}
+    assert {(r.mode, r.turns) for r in rows} == {(m, 10) for m in LIVENESS_MODES}
 
 
 @pytest.mark.enable_socket

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -108,3 +109,36 @@ def test_http_lines_give_each_situation_on_both_sdks() -> None:
         f"- {s}" for s in (*upstream_liveness.SITUATIONS, "clean")
     ]
     assert all("released " in line and "patched " in line for line in lines)
+
+
+def test_other_mode_lines_name_the_newest_releases_stuck_situations_outside_input() -> None:
+    """Computed from runs: a situation broken on the newest release in another mode is named
+    with its broken invariants and lengths; input-mode breaks, older releases and the
+    workaround's runs are left to the lines above."""
+    from approval_compaction.analysis.liveness import liveness_run
+    from approval_compaction.share.upstream_liveness import other_mode_lines
+    from approval_compaction.study.capture import Stage
+
+    def run(version: str, mode: str, workaround: bool, grows: bool) -> dict[str, Any]:
+        """A situation whose stored summaries grow by one a turn (or stay at one)."""
+        turns = []
+        for n in range(3):
+            stored = [{"role": "user", "content": "q"}] * (n + 1)
+            calls = [{"type": "function_call", "call_id": "pending-c1", "name": "t"}]
+            kept = calls + [{"type": "compaction", "id": f"s{k}"} for k in range(n if grows else 1)]
+            turns.append((Stage("next_turn", stored=stored + kept), "answered"))
+        return liveness_run("abandoned", version, mode, workaround, turns).to_json()
+
+    liveness = {
+        "newest": "0.24.0",
+        "runs": [
+            run("0.24.0", "previous_response_id", False, True),
+            run("0.24.0", "input", False, True),
+            run("0.24.0", "previous_response_id", True, True),
+            run("0.23.1", "previous_response_id", False, True),
+        ],
+    }
+    (line,) = other_mode_lines(liveness)
+    assert (
+        line.startswith("- `previous_response_id`, **abandoned**:") and "`history_bounded`" in line
+    )

@@ -24,7 +24,7 @@ from ..study.words import Mode
 SITUATIONS = ("poisoned", "abandoned", "lost", "clean")
 SessionWrapper = Any
 
-LIVENESS_MODES: tuple[Mode, ...] = ("input", "auto")
+LIVENESS_MODES: tuple[Mode, ...] = ("input", "auto", "previous_response_id")
 
 
 def poisoned_history() -> list[Item]:

@@ -84,6 +84,27 @@ def failure_lines(liveness: dict[str, Any], outcomes: Sequence[dict[str, Any]]) 
     return lines
 
 
+def other_mode_lines(liveness: dict[str, Any]) -> list[str]:
+    """The situations the newest release leaves stuck in a mode other than ``input``, with the
+    broken invariants and the lengths (without the user's messages), from the committed runs."""
+    runs = [LivenessRun.from_json(r) for r in liveness["runs"]]
+    newest = str(liveness["newest"])
+    broken: dict[tuple[str, str], list[str]] = {}
+    for record in liveness_records(runs):
+        if record.sdk_version == newest and not record.workaround and record.holds is False:
+            broken.setdefault((record.mode, record.scenario), []).append(record.invariant)
+    lines = []
+    for (mode, situation), names in sorted(broken.items()):
+        if mode == "input" or situation not in (*SITUATIONS, "clean"):
+            continue
+        kept, sent = _lengths(runs, newest, mode).get(situation, ([], 0))
+        lines.append(
+            f"- `{mode}`, **{situation}**: {' and '.join(f'`{n}`' for n in names)} broken; "
+            f"stored items {' '.join(map(str, kept))}; {sent} turns send an unpaired item."
+        )
+    return lines
+
+
 def http_lines(http: dict[str, Any]) -> list[str]:
     """Each situation over HTTP to the stand-in: the stored lengths on the release and patched,
     and the turns that send an unpaired item (a 400 from the API)."""
@@ -171,7 +192,8 @@ def liveness_lines(patched: dict[str, Any]) -> list[str]:
             )
     broken = {(r.scenario, r.mode) for r in liveness_records(runs) if r.holds is False}
     lines.append(
-        f"- all {len(runs)} runs (the situations and the sixteen cases continued, both modes): "
+        f"- all {len(runs)} runs (the situations and the sixteen cases continued, in "
+        f"{', '.join(f'`{m}`' for m in sorted({r.mode for r in runs}))}): "
         f"{len(runs) - len(broken)} keep `compaction_runs` and `history_bounded`"
     )
     return lines
@@ -197,12 +219,25 @@ def build(folder: Path = paths.DATA) -> str:
             "",
             *failure_lines(liveness, test["outcomes"]),
             "",
-            "The lengths above are the study's runs, whose compaction client answers with a "
-            "summary alone. In the test, `summary_only` is such an endpoint (the shape of the "
-            "SDK's own test fakes) and `keeps_users` one that keeps the user's messages too, as "
-            "`responses.compact` does. After an abandoned or lost call the bound depends on "
-            "that answer: the suffix replaced must start at a user message, so with no user "
-            "message in the answer every older summary before the next one stays. With the "
+            *(
+                [
+                    f"In the other compaction modes {liveness['newest']} also stops compacting "
+                    "(the same runs; the test below runs in `input` mode, and the proofs show "
+                    "the patched SDK in each mode):",
+                    "",
+                    *others,
+                    "",
+                ]
+                if (others := other_mode_lines(liveness))
+                else []
+            ),
+            "The lengths above are the study's runs, whose compaction client answers as the "
+            "stand-in of the API does: the user's messages kept, then the summary. In the test, "
+            "`keeps_users` is such an endpoint and `summary_only` one that answers with a "
+            "summary alone (the shape of the SDK's own test fakes; whether `responses.compact` "
+            "ever answers so, no public source says). After an abandoned or lost call the bound "
+            "depends on that answer: the suffix replaced must start at a user message, so with "
+            "no user message in the answer every older summary before the next one stays. With the "
             "SDK's `OpenAIResponsesModel` over HTTP to a stand-in of the API that keeps the "
             "user's messages, stored items (without the user's messages) after each later turn, "
             f"on {base} and patched:",
