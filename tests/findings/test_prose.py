@@ -165,6 +165,7 @@ def test_prose_liveness_names_the_stuck_releases_and_the_pin_from_the_eras() -> 
     from approval_compaction.analysis.liveness import LivenessRun, LiveTurn, Pin, liveness_records
     from approval_compaction.findings.liveness import liveness_eras
     from approval_compaction.findings.prose import liveness_eras_lines, liveness_sentence
+    from approval_compaction.releases.liveness import LIVENESS_MODES
 
     pin = Pin(1, "function_call", "pending-c1", "open call")
     ok = tuple(LiveTurn(2, True, 1) for _ in range(3))
@@ -172,14 +173,14 @@ def test_prose_liveness_names_the_stuck_releases_and_the_pin_from_the_eras() -> 
     runs = [
         LivenessRun(s, v, m, False, bad if (s, v) == ("lost", "0.10.0") else ok)
         for v in ("0.9.0", "0.10.0")
-        for m in ("input", "auto")
+        for m in LIVENESS_MODES
         for s in ("poisoned", "abandoned", "lost", "clean")
     ]
     found = liveness_eras(liveness_records(runs))
     lines = liveness_eras_lines(found).splitlines()
     assert len(lines) == 4
     lost = next(line for line in lines if line.startswith("- **lost**"))
-    assert "in `input` and `auto` modes" in lost
+    assert f"in {' and '.join(f'`{m}`' for m in LIVENESS_MODES)} modes" in lost
     assert "keeps compacting on 0.9.0" in lost and "**stuck** on 0.10.0" in lost
     assert "`history_bounded` broken" in lost and "pending-c1" in lost
     assert "0.9.0 keeps every situation compacting" in liveness_sentence(found)

@@ -62,8 +62,10 @@ TIMEOUT = 60.0
 SITUATIONS = ["abandoned", "lost", "poisoned"]
 
 # What 0.23.1 stored after compacting the pending call at the pause and resuming with approval:
-# the summary, the tool's output without its call, and the final answer.
+# the user's message (the compaction endpoint keeps it), the summary, the tool's output without
+# its call, and the final answer.
 POISONED_HISTORY: list[Any] = [
+    {"content": "first question", "role": "user", "type": "message"},
     {"type": "compaction", "id": "compaction-1", "encrypted_content": "synthetic-summary-1"},
     {"call_id": CALL_ID, "output": "synthetic:v", "type": "function_call_output"},
     {
