@@ -7,7 +7,14 @@ import math
 import pytest
 from factories import release_record
 
-from approval_compaction.releases.bisect import Judgement, bisect, broken_spans, judge_rows, spans
+from approval_compaction.releases.bisect import (
+    Judgement,
+    bisect,
+    broken_spans,
+    judge_rows,
+    marked_ranges,
+    spans,
+)
 from approval_compaction.releases.sweep import ReleaseRecord
 
 VERSIONS = [f"0.{minor}.0" for minor in range(8, 40)]  # 32 releases, 0.8.0 .. 0.39.0
@@ -131,6 +138,12 @@ def test_spans_group_judged_releases_and_skip_unjudged() -> None:
         "broken 0.10.0..0.11.0 (2 releases)",
         "holds  0.13.0 (1 release)",
     ]
+
+
+def test_marked_ranges_name_each_run_of_marked_releases_once() -> None:
+    marked = {v: i in (0, 2, 3, 4, 7) for i, v in enumerate(VERSIONS[:8])}
+    assert marked_ranges(VERSIONS[:8], marked) == ["0.8.0", "0.10.0..0.12.0", "0.15.0"]
+    assert marked_ranges(VERSIONS[:3], dict.fromkeys(VERSIONS[:3], False)) == []
 
 
 def _row(version: str, decision: str, holds: bool | None) -> ReleaseRecord:

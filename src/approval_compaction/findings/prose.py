@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from ..affected.check import check_answer
 from ..affected.heal import HealSummary
 from ..formats.markdown import code
-from ..releases.bisect import spans
+from ..releases.bisect import marked_ranges
 from ..releases.crosscheck import JUDGED
 from ..releases.versions import PACKAGE
 from ..wire.rules import ApiError
@@ -112,11 +112,7 @@ def _severities(found: Releases, mode: str) -> str:
     parts = []
     for severity in SEVERITIES:
         marks = {v: s == severity for v, s in known.items()}
-        ranges = [
-            span.first if span.first == span.last else f"{span.first}..{span.last}"
-            for span in spans(found.versions, marks)
-            if span.holds
-        ]
+        ranges = marked_ranges(found.versions, marks)
         count = sum(marks.values())
         if count:
             plural = "release" if count == 1 else "releases"

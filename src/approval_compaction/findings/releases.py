@@ -28,7 +28,15 @@ from dataclasses import dataclass, replace
 
 from ..analysis.invariants import ACCEPTED, INVARIANTS
 from ..analysis.meeting import MEETING_STAGES, RAISED, Meeting
-from ..releases.bisect import Judgement, bisect, broken_spans, judge_rows, spans
+from ..releases.bisect import (
+    Judgement,
+    bisect,
+    broken_spans,
+    judge_rows,
+    marked_ranges,
+    release_range,
+    spans,
+)
 from ..releases.probe import PROBE_MODES, STUDY_MODE
 from ..releases.sweep import UNAVAILABLE, ReleaseRecord
 from ..releases.versions import sort_versions
@@ -369,12 +377,7 @@ def errors_met(met: Sequence[Meeting], order: Sequence[str]) -> tuple[ErrorMet, 
     found = []
     for (message, endpoint, status, exception), mine in by.items():
         releases = {m.sdk_version for m in mine}
-        marks = {v: v in releases for v in order}
-        ranges = [
-            s.first if s.first == s.last else f"{s.first}..{s.last}"
-            for s in spans(order, marks)
-            if s.holds
-        ]
+        ranges = marked_ranges(order, {v: v in releases for v in order})
         stages = [s for s in MEETING_STAGES if any(m.stage == s for m in mine)]
         modes = [m for m in PROBE_MODES if any(x.mode == m for x in mine)]
         texts = tuple(dict.fromkeys(m.message for m in mine))
@@ -420,7 +423,7 @@ def _requests(pattern: tuple[CasePattern, ...]) -> str:
 def _era(versions: list[str], pattern: tuple[CasePattern, ...], severities: list[Severity]) -> Era:
     first, last = versions[0], versions[-1]
     return Era(
-        span=first if first == last else f"{first}..{last}",
+        span=release_range(first, last),
         count=len(versions),
         cases=len(pattern),
         affected=sum(1 for _, broken, _ in pattern if broken),

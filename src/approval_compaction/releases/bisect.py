@@ -56,10 +56,19 @@ class Span:
     last: str
     releases: int
 
+    @property
+    def where(self) -> str:
+        """The releases it spans as a range: ``0.8.0..0.22.3``, or one release alone."""
+        return release_range(self.first, self.last)
+
     def __str__(self) -> str:
         word = f"{vocabulary.RELEASE_WORDS[self.holds]:<6}"
-        where = self.first if self.first == self.last else f"{self.first}..{self.last}"
-        return f"{word} {where} ({self.releases} release{'s' * (self.releases != 1)})"
+        return f"{word} {self.where} ({self.releases} release{'s' * (self.releases != 1)})"
+
+
+def release_range(first: str, last: str) -> str:
+    """Releases from ``first`` to ``last`` as a range (``first..last``), or one release alone."""
+    return first if first == last else f"{first}..{last}"
 
 
 def spans(ordered: Sequence[str], known: Mapping[str, Judgement]) -> list[Span]:
@@ -75,6 +84,11 @@ def spans(ordered: Sequence[str], known: Mapping[str, Judgement]) -> list[Span]:
         else:
             found.append(Span(holds, version, version, 1))
     return found
+
+
+def marked_ranges(ordered: Sequence[str], marked: Mapping[str, bool]) -> list[str]:
+    """The runs of marked releases, in release order, each as a range (``0.8.0..0.22.3``)."""
+    return [span.where for span in spans(ordered, marked) if span.holds]
 
 
 def broken_spans(ordered: Sequence[str], known: Mapping[str, Judgement]) -> list[Span]:
