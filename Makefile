@@ -5,6 +5,10 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
 .DEFAULT_GOAL := help
+# Python's default is to cache bytecode, as users' machines do. An environment that sets
+# PYTHONDONTWRITEBYTECODE (this one does) makes every import compile again, in each notebook
+# kernel, worker and release probe the targets start; the targets run with Python's default.
+unexport PYTHONDONTWRITEBYTECODE
 .PHONY: help system setup run sweep workaround liveness liveness-patch doctor-data mechanism fix-anatomy explore upstream permalinks test lint lab bench clean
 
 help: ## list the targets
