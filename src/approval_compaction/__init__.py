@@ -24,7 +24,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".study.scenario": ("Case", "select_cases"),
     ".study.capture": ("sdk_version",),
     ".study.harness": ("run_case", "run_matrix"),
-    ".study.wiring": ("backend_for", "lenient_backend", "responses_backend"),
+    ".study.wiring": ("backend_for",),
     # judging the runs
     ".analysis.invariants": ("evaluate",),
     ".analysis.matrix": ("records",),
@@ -69,14 +69,13 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "state_items_table",
     ),
     # every release
-    ".releases.sweep": ("ReleaseRecord", "load_meetings", "load_results"),
+    ".releases.sweep": ("load_meetings", "load_results"),
     ".releases.tables": ("release_grid", "release_table", "release_violations", "sweep_frame"),
     ".releases.crosscheck": ("regression_table",),
     # the workaround
     ".fix.workaround": ("DeferCompactionWhilePending", "defer_compaction_while_pending"),
     ".fix.comparison": (
         "compaction_counts",
-        "fixed_runs",
         "load_runs",
         "per_variant",
         "stage_summaries",
