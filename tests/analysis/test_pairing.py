@@ -114,14 +114,30 @@ USER = {"role": "user", "content": "q"}
         ([_call("function_call", "c1"), USER, _output("function_call", "c1")], []),
         ([USER, _call("mcp_approval_request", "r1"), USER], [1]),  # an abandoned MCP request
         ([_call("mcp_approval_request", "r1"), _output("mcp_approval_request", "r1"), USER], []),
-        ([_call("function_call", "c1"), _call("function_call", "c1"), USER,
-          _output("function_call", "c1")], [1]),  # fmt: skip
+        (
+            [
+                _call("function_call", "c1"),
+                _call("function_call", "c1"),
+                USER,
+                _output("function_call", "c1"),
+            ],
+            [1],
+        ),  # fmt: skip
         ([{"type": "tool_search_call"}, USER], [0]),  # anonymous, and no output answers it
         ([_call("function_call", "c1"), {"role": "assistant", "content": "a"}], []),
         ([_call("function_call", "c1"), {"role": "user", "type": "Message"}], []),
     ],
-    ids=["at-end", "abandoned", "answered-late", "mcp-abandoned", "mcp-answered", "fifo",
-         "anonymous", "assistant-after", "not-a-user-message"],  # fmt: skip
+    ids=[
+        "at-end",
+        "abandoned",
+        "answered-late",
+        "mcp-abandoned",
+        "mcp-answered",
+        "fifo",
+        "anonymous",
+        "assistant-after",
+        "not-a-user-message",
+    ],  # fmt: skip
 )
 def test_dead_items_are_open_calls_a_user_message_follows(
     items: list[dict[str, Any]], dead: list[int]

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from approval_compaction.analysis.pairing import dead_items
 from approval_compaction.doctor import indb
 from approval_compaction.doctor.scan import reports
 from approval_compaction.doctor.stores import StoreError, opened
-from approval_compaction.analysis.pairing import dead_items
 from approval_compaction.doctor.verdict import NEEDS_REPAIR, VERDICTS, judge
 from approval_compaction.testing import synthetic
 
@@ -85,7 +85,8 @@ EDGE_SESSIONS: dict[str, list[str]] = {
     "mcp-request-before-user": texts({"type": "mcp_approval_request", "id": "a1"}, USER),
     "mcp-abandoned": texts(USER, {"type": "mcp_approval_request", "id": "a1"}, CALL, USER, OUT),
     "mcp-answered-after-user": texts(
-        {"type": "mcp_approval_request", "id": "a1"}, USER,
+        {"type": "mcp_approval_request", "id": "a1"},
+        USER,
         {"type": "mcp_approval_response", "approval_request_id": "a1"},
     ),  # fmt: skip
     "tool-search-before-user": texts({"type": "tool_search_call"}, USER),

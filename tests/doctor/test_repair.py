@@ -201,8 +201,8 @@ def test_an_abandoned_mcp_request_is_stuck_repaired_and_restored(
     (planned,) = asyncio.run(dry_run(text)).outcomes
     (change,) = planned.changes
     assert change.before == MCP_REQUEST and change.position == 1
-    said = f"{PREFIX}The MCP approval request mcpr-1 (synthetic-mcp lookup {{}}) was never answered."
-    assert change.after["content"] == said
+    said = "The MCP approval request mcpr-1 (synthetic-mcp lookup {}) was never answered."
+    assert change.after["content"] == PREFIX + said
     assert asyncio.run(apply(text, tmp_path / "backup.jsonl")).count("repaired") == 1
     (healed,) = asyncio.run(scan_store(text))
     assert healed.verdict == "healthy" and healed.items == len(ABANDONED_MCP)

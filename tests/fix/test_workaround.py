@@ -374,4 +374,3 @@ def test_workaround_retires_a_dead_call_by_its_place_not_by_its_id() -> None:
     run_sync(session._retire())
     assert store.items == [USER, CALL, OUTPUT, USER, answer]
     assert session.retirements[-1].removed == ("function_call:c1", "tool_search_call:?")
-

@@ -135,8 +135,8 @@ JSON_OF: dict[Dialect, _Json] = {
 def _fields(dialect: Dialect) -> tuple[str, str, str, str, str, str]:
     """The validity test of ``m.message_data``, and then, for a valid row ``r``: its ``type``,
     ``call_id``, ``id`` and ``approval_request_id`` when each is a string, NULL otherwise; and
-    1 when it is a user message (``analysis.pairing.is_user_message``: ``role`` is the string ``user``,
-    ``type`` absent, null or the string ``message``), else 0."""
+    1 when it is a user message (``analysis.pairing.is_user_message``: ``role`` is the string
+    ``user``, ``type`` absent, null or the string ``message``), else 0."""
     json_ = JSON_OF[dialect]
 
     def text(path: str) -> str:

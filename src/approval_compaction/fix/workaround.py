@@ -41,10 +41,10 @@ for. When the hook approves an automatic compaction and every open group it woul
 dead, the dead items of the whole history are retired first: removed from the store (one read
 of the history and one replacement, through the SDK's own ``_replace_underlying_session_items``
 where the release has it, with its rollback), after which the compaction runs on a history
-that matches what the model was sent, and nothing unpaired is sent to the compaction endpoint. The cost of this choice: an
-application that resumes the abandoned state after the user moved on stores an output whose call
-is gone (what ``doctor`` flags as poisoned and repairs); the ``retirements`` say what was
-removed and when.
+that matches what the model was sent, and nothing unpaired is sent to the compaction endpoint.
+The cost of this choice: an application that resumes the abandoned state after the user moved
+on stores an output whose call is gone (what ``doctor`` flags as poisoned and repairs); the
+``retirements`` say what was removed and when.
 """
 
 from __future__ import annotations
