@@ -130,8 +130,10 @@ def open_groups(items: Sequence[Any]) -> list[str]:
 
 def _rule_view(item: Any) -> Item:
     """The fields the dead-item rule reads (pairing's and ``role``), from a dict or a model."""
-    get = item.get if isinstance(item, Mapping) else lambda name: getattr(item, name, None)
-    return {field: get(field) for field in (*PAIRING_FIELDS, "role")}
+    names = (*PAIRING_FIELDS, "role")
+    if isinstance(item, Mapping):
+        return {field: item.get(field) for field in names}
+    return {field: getattr(item, field, None) for field in names}
 
 
 def _named(u: Unpaired) -> str:
