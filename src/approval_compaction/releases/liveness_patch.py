@@ -10,7 +10,10 @@ committed result file (``paths.Data``):
   checkout and in its patched copy, and every test whose outcome differs between the two;
 - ``liveness_patch_matrix``: the sixteen cases in the patched SDK (the original bug stays fixed);
 - ``liveness_patch_runs``: every liveness situation and case continued on the patched SDK,
-  through the same ``Worker`` path as ``liveness`` (``releases.liveness``).
+  through the same ``Worker`` path as ``liveness`` (``releases.liveness``), and one situation
+  the sweep does not run, ``mcp_abandoned`` (a hosted MCP approval request nobody answered,
+  the user asking something else: ``make explore`` found 0.24.0 stuck there), in every mode on
+  the patched SDK and on the release (``released``).
 """
 
 from __future__ import annotations
@@ -39,6 +42,8 @@ BASE = "0.24.0"  # the release the patch is written against
 SUITE_TEST_NAME = "test_compaction_liveness.py"  # its name in the checkout's tests/memory
 INTENDED = "the liveness regression test: it fails without the patch"
 NOT_REPRODUCED = "not reproduced"
+MCP_SITUATION = "mcp_abandoned"
+MCP_REQUEST_ID = "pending-mcpr1"
 
 
 @dataclass(frozen=True)
@@ -155,11 +160,31 @@ def matrix_outcomes(patched: Patched) -> dict[str, Any]:
     return {"base": patched.base, "patch": patched.label, "records": [r.__dict__ for r in rows]}
 
 
+def mcp_abandoned(turns: int, worker: Any) -> list[Any]:
+    """A hosted MCP approval request the user abandoned (asked something else instead of
+    deciding), continued ``turns`` later turns, in each mode."""
+    from ..study.driver import Ask, Setup
+    from ..study.harness import QUESTIONS
+    from ..study.liveness import later
+    from ..study.tools import MCP_SERVER
+    from .liveness import LIVENESS_MODES, _run
+
+    request = {"type": "mcp_approval_request", "id": MCP_REQUEST_ID, "name": "lookup"}
+    request |= {"arguments": "{}", "server_label": MCP_SERVER}
+    runs = []
+    for mode in LIVENESS_MODES:
+        setup = Setup(mode, "always", kinds=("mcp_approval",), go_on=True)
+        steps = [Ask(QUESTIONS[0], (request,), stage="pause"), *later(turns)]
+        runs.append(_run(MCP_SITUATION, setup, steps, turns, worker, False))
+    return runs
+
+
 def patched_liveness(
     patched: Patched, turns: int, poisoned: Sequence[Any] | None = None
 ) -> dict[str, Any]:
     """Every liveness situation and case continued ``turns`` turns on the patched SDK, through
-    a ``Worker`` on its scratch environment (the poisoned history: the committed one)."""
+    a ``Worker`` on its scratch environment (the poisoned history: the committed one), with
+    ``mcp_abandoned``; and ``mcp_abandoned`` on the release, which the sweep does not run."""
     from ..study.worker import Worker
     from .liveness import run_liveness
 
@@ -168,12 +193,17 @@ def patched_liveness(
     env = patched_environment(patched)
     with Worker(str(env.python), environments.isolated_environ()) as worker:
         runs = run_liveness(turns, poisoned=poisoned, worker=worker)
+        runs += mcp_abandoned(turns, worker)
+    released = environments.release_environment(patched.base, environments.default_envs())
+    with Worker(str(released.python), environments.isolated_environ()) as worker:
+        before = mcp_abandoned(turns, worker)
     return {
         "turns": turns,
         "base": patched.base,
         "patch": patched.label,
         "poisoned_history": list(poisoned),
         "runs": [run.to_json() for run in runs],
+        "released": [run.to_json() for run in before],
     }
 
 
@@ -262,8 +292,8 @@ def liveness_command(args: argparse.Namespace) -> int:
 
 def liveness_summary(data: dict[str, Any]) -> str:
     """How many runs hold both liveness invariants, in one line."""
-    from ..analysis.liveness import LivenessRun, liveness_records
+    from ..analysis.liveness import LivenessRun, broken_runs
 
     runs = [LivenessRun.from_json(r) for r in data["runs"]]
-    broken = {(r.scenario, r.mode) for r in liveness_records(runs) if r.holds is False}
+    broken = broken_runs(runs)
     return f"{len(runs) - len(broken)} of {len(runs)} runs keep both liveness invariants"
