@@ -28,6 +28,7 @@ from typing import Any
 
 from .. import paths
 from ..formats.records import read_json, write_json
+from ..study.words import Mode, Model
 from . import environments
 from .patched import (
     Patched,
@@ -179,9 +180,12 @@ def matrix_outcomes(patched: Patched) -> dict[str, Any]:
     return {"base": patched.base, "patch": patched.label, "records": [r.__dict__ for r in rows]}
 
 
-def mcp_abandoned(turns: int, worker: Any) -> list[Any]:
+def mcp_abandoned(
+    turns: int, worker: Any, modes: Sequence[Mode] | None = None, model: Model = "scripted"
+) -> list[Any]:
     """A hosted MCP approval request the user abandoned (asked something else instead of
-    deciding), continued ``turns`` later turns, in each mode."""
+    deciding), continued ``turns`` later turns, in each mode (all three unless told), with the
+    study's scripted model or the SDK's model over HTTP (``responses``)."""
     from ..study.driver import Ask, Setup
     from ..study.harness import QUESTIONS
     from ..study.liveness import later
@@ -191,8 +195,8 @@ def mcp_abandoned(turns: int, worker: Any) -> list[Any]:
     request = {"type": "mcp_approval_request", "id": MCP_REQUEST_ID, "name": "lookup"}
     request |= {"arguments": "{}", "server_label": MCP_SERVER}
     runs = []
-    for mode in LIVENESS_MODES:
-        setup = Setup(mode, "always", kinds=("mcp_approval",), go_on=True)
+    for mode in modes or LIVENESS_MODES:
+        setup = Setup(mode, "always", kinds=("mcp_approval",), model=model, go_on=True)
         steps = [Ask(QUESTIONS[0], (request,), stage="pause"), *later(turns)]
         runs.append(_run(MCP_SITUATION, setup, steps, turns, worker, False))
     return runs
@@ -229,10 +233,9 @@ def patched_liveness(
 def over_http(
     patched: Patched, turns: int, poisoned: Sequence[Any] | None = None
 ) -> dict[str, Any]:
-    """Each situation on the release and on the patched SDK with the SDK's
-    ``OpenAIResponsesModel`` over HTTP to the stand-in, whose compaction endpoint keeps the
-    user's messages as ``responses.compact`` does (the study's scripted client answers with a
-    summary alone)."""
+    """Each situation (``mcp_abandoned`` too) on the release and on the patched SDK with the
+    SDK's ``OpenAIResponsesModel`` over HTTP to the stand-in, whose compaction endpoint keeps
+    the user's messages as ``responses.compact`` does, in ``input`` mode."""
     from dataclasses import replace
 
     from ..study.liveness import later, situation_setup, situation_steps
@@ -250,6 +253,7 @@ def over_http(
                 setup = replace(situation_setup(name, "input", poisoned), model="responses")  # type: ignore[arg-type]
                 steps = [*situation_steps(name), *later(turns)]  # type: ignore[arg-type]
                 runs.append(_run(name, setup, steps, turns, worker, False).to_json())
+            runs += [r.to_json() for r in mcp_abandoned(turns, worker, ["input"], "responses")]
         found[sdk] = runs
     return {"turns": turns, "base": patched.base, "patch": patched.label, "runs": found}
 
