@@ -276,8 +276,8 @@ def patched_crosscheck(patched: Patched, envs: Path, report: Report = print) -> 
 def command(args: argparse.Namespace) -> int:
     """``crosscheck``: run the test on each swept release (or on a patched SDK); exit 1 if any
     disagrees."""
+    from . import PINNED
     from .patched import from_namespace, results_folder
-    from .upstream.command import PINNED
 
     envs = Path(args.envs) if args.envs else environments.default_envs()
     patched = from_namespace(args, PINNED)

@@ -84,10 +84,21 @@ class Environment:
         return {PACKAGE: self.version, "exclude_newer": self.exclude_newer}
 
     def ready(self) -> bool:
-        try:
-            return bool(read_json(self.marker, dict) == self.spec())
-        except InvestigationError:
-            return False
+        return recorded(self.marker, self.spec())
+
+
+def recorded(marker: Path, spec: object) -> bool:
+    """Whether a folder's marker file (written by ``record``) says it holds what ``spec``
+    describes: a folder made once (an environment, a checkout, a tools folder) is reused then."""
+    try:
+        return bool(read_json(marker, lambda found: found == spec))
+    except InvestigationError:  # missing, unreadable or no JSON: made again
+        return False
+
+
+def record(marker: Path, spec: object) -> None:
+    """Write a folder's marker once it is made (``recorded`` reads it)."""
+    write_json(marker, spec, indent=None, sort_keys=True)
 
 
 # ---------------------------------------------------------------------------- running in one
@@ -216,14 +227,14 @@ def install_tools(folder: Path, names: Sequence[str]) -> Path:
     with uv (a marker records what is there); a one-line ``ProbeError`` when uv fails."""
     wanted = pins(names)
     marker = folder / TOOLS_MARKER
-    if marker.exists() and marker.read_text() == json.dumps(wanted):
+    if recorded(marker, wanted):
         return folder
     shutil.rmtree(folder, ignore_errors=True)
     command = [uv_binary(), "pip", "install", "--quiet", "--target", str(folder), *wanted]
     proc = run(command, INSTALL_TIMEOUT_SECONDS)
     if proc.returncode != 0:
         raise ProbeError(f"installing {', '.join(wanted)} failed: {last_line(proc.stderr)}")
-    marker.write_text(json.dumps(wanted))
+    record(marker, wanted)
     return folder
 
 
@@ -255,7 +266,7 @@ def install(env: Environment, uv: str) -> str | None:
     for extra in ([], ["--offline"]):
         proc = run(command + extra, INSTALL_TIMEOUT_SECONDS)
         if proc.returncode == 0:
-            write_json(env.marker, env.spec(), indent=None, sort_keys=True)
+            record(env.marker, env.spec())
             return None
         errors.append(_failure(proc))
     return f"install failed: {errors[0]}"

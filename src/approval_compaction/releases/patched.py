@@ -37,7 +37,7 @@ from typing import Any, Protocol, TypeVar
 
 from .. import paths
 from ..errors import InvestigationError
-from ..formats.records import read_json, read_records, write_json
+from ..formats.records import read_records
 from . import environments
 from .sweep import ReleaseRecord, release_records, run_probe
 from .versions import PACKAGE, load_releases, sort_versions
@@ -305,15 +305,12 @@ def _build(patched: Patched, source: Path, target: Path) -> None:
         shutil.copytree(patched.tree.path / "src" / "agents", site / "agents", ignore=pycache)
     for patch in patched.patches:
         apply_patch(patch, site, patched.base)
-    write_json(target / MARKER, _identity(patched), indent=None, sort_keys=True)
+    environments.record(target / MARKER, _identity(patched))
 
 
 def ready(folder: Path, patched: Patched) -> bool:
     """Whether ``folder`` holds the finished scratch environment of ``patched``."""
-    try:
-        return bool(read_json(folder / MARKER, dict) == _identity(patched))
-    except InvestigationError:
-        return False
+    return environments.recorded(folder / MARKER, _identity(patched))
 
 
 def patched_environment(patched: Patched, envs: Path | None = None) -> environments.Environment:

@@ -27,7 +27,6 @@ from typing import Any
 
 from ... import paths
 from ...errors import InvestigationError
-from ...formats.records import read_json, write_json
 from .. import environments
 from ..versions import PACKAGE
 
@@ -59,11 +58,7 @@ class Checkout:
         return self.folder.parent / "approval-compaction.json"
 
     def ready(self, command: Sequence[str]) -> bool:
-        try:
-            recorded = read_json(self.marker, dict)
-        except InvestigationError:
-            return False
-        return bool(recorded == self.spec(command)) and self.python.exists()
+        return environments.recorded(self.marker, self.spec(command)) and self.python.exists()
 
     def spec(self, command: Sequence[str]) -> dict[str, object]:
         return {PACKAGE: self.version, "sync": list(command)}
@@ -121,7 +116,7 @@ def prepare(
     proc = run(command, SYNC_TIMEOUT_SECONDS, cwd=checkout.folder, env=env)
     if proc.returncode != 0:
         raise UpstreamError(f"{version}: make sync failed: {environments.last_line(proc.stderr)}")
-    write_json(checkout.marker, checkout.spec(command), indent=None, sort_keys=True)
+    environments.record(checkout.marker, checkout.spec(command))
     return checkout
 
 
@@ -154,11 +149,8 @@ def patched_checkout(checkout: Checkout, patched: Any, envs: Path | None = None)
     target = home / checkout.folder.name
     marker = home / f"{checkout.folder.name}.json"
     spec = {"base": checkout.version, "patch": patched.label}
-    try:
-        if read_json(marker, dict) == spec and (target / ".venv").is_dir():
-            return Checkout(checkout.version, target)
-    except InvestigationError:
-        pass
+    if environments.recorded(marker, spec) and (target / ".venv").is_dir():
+        return Checkout(checkout.version, target)
     patched_root(envs).mkdir(parents=True, exist_ok=True)
     building = Path(tempfile.mkdtemp(prefix=".building-", dir=patched_root(envs)))
     try:  # the patch's folder appears only once the copy is made
@@ -174,7 +166,7 @@ def patched_checkout(checkout: Checkout, patched: Any, envs: Path | None = None)
         # the editable install names the copy's path: fix it for where the copy now goes
         home.mkdir(parents=True, exist_ok=True)
         _copy_rename(copy, target)
-        write_json(marker, spec, indent=None, sort_keys=True)
+        environments.record(marker, spec)
     finally:
         shutil.rmtree(building, ignore_errors=True)
     return Checkout(checkout.version, target)
