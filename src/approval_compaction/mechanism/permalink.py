@@ -16,24 +16,18 @@ from __future__ import annotations
 
 import argparse
 import importlib.metadata
-import sys
 import tarfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import InvestigationError
 from ..releases import environments
+from ..releases.environments import SdistError as SdistError
 from ..releases.versions import PACKAGE
 
 REPOSITORY = "https://github.com/openai/openai-agents-python"
 SOURCE_ROOT = "src"  # the repository's folder that holds the agents package
 PACKAGE_FOLDER = "agents"
-FETCH_TIMEOUT_SECONDS = 600
-
-
-class SdistError(InvestigationError):
-    """A release's sdist that cannot be fetched or read."""
 
 
 def tag(version: str) -> str:
@@ -55,29 +49,16 @@ def default_cache() -> Path:
     return environments.default_envs().parent / "sdists"
 
 
-def archive_name(version: str) -> str:
-    return f"openai_agents-{version}.tar.gz"
-
-
 def sdist_archive(version: str, cache: Path | None = None) -> Path:
     """The cached sdist of the release (it may not exist yet)."""
-    return (cache or default_cache()) / archive_name(version)
+    return environments.sdist_archive(version, cache or default_cache())
 
 
 def fetch_sdist(
     version: str, cache: Path | None = None, run: environments.Runner = environments.run
 ) -> Path:
     """The release's sdist in the cache, downloaded by pip from the package index once."""
-    archive = sdist_archive(version, cache)
-    if archive.is_file():
-        return archive
-    archive.parent.mkdir(parents=True, exist_ok=True)
-    command = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps"]
-    command += ["--no-binary", ":all:", "-d", str(archive.parent), f"{PACKAGE}=={version}"]
-    proc = run(command, FETCH_TIMEOUT_SECONDS, cwd=archive.parent)
-    if proc.returncode != 0 or not archive.is_file():
-        raise SdistError(f"{PACKAGE}=={version}: no sdist: {environments.last_line(proc.stderr)}")
-    return archive
+    return environments.fetch_sdist(version, cache or default_cache(), run)
 
 
 def sdist_sources(archive: Path, version: str) -> dict[str, bytes]:

@@ -34,7 +34,6 @@ Report = Callable[[str], None]
 UPSTREAM_TEST = paths.ROOT / "tests" / "sdk_regression" / "upstream" / "pending_approval_cases.py"
 UPSTREAM_TEST_NAME = "test_compaction_pending_approval_cases.py"  # its name inside the checkout
 UPSTREAM_TEST_FOLDER = "tests/memory"
-FETCH_TIMEOUT_SECONDS = 900
 SYNC_TIMEOUT_SECONDS = 1800
 
 
@@ -88,18 +87,11 @@ def fetch(version: str, root: Path, run: environments.Runner = environments.run)
     folder = home / f"openai_agents-{version}"
     if (folder / "Makefile").exists():
         return folder
-    home.mkdir(parents=True, exist_ok=True)
-    command = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps"]
-    command += ["--no-binary", ":all:", "-d", str(home), f"{PACKAGE}=={version}"]
-    proc = run(command, FETCH_TIMEOUT_SECONDS, cwd=home, env=dict(os.environ))
-    archives = sorted(home.glob("*.tar.gz"))
-    if proc.returncode != 0 or not archives:
-        why = environments.last_line(proc.stderr)
-        raise UpstreamError(f"{PACKAGE}=={version}: no sdist: {why}")
-    with tarfile.open(archives[0]) as tar:  # refusing members that would land outside home
+    archive = environments.fetch_sdist(version, home, run)
+    with tarfile.open(archive) as tar:  # refusing members that would land outside home
         tar.extractall(home, filter="data")
     if not (folder / "Makefile").exists():
-        raise UpstreamError(f"{archives[0].name} has no Makefile at {folder.name}/")
+        raise UpstreamError(f"{archive.name} has no Makefile at {folder.name}/")
     return folder
 
 
