@@ -27,6 +27,16 @@ SessionWrapper = Any
 LIVENESS_MODES: tuple[Mode, ...] = ("input", "auto", "previous_response_id")
 
 
+def unjudged(version: str, why: str) -> list[LivenessRun]:
+    """Every situation in every mode, each an error run saying why none could run there (the
+    release lacks what they use, or could not be installed or probed)."""
+    return [
+        LivenessRun(name, version, mode, False, (), error=why)
+        for mode in LIVENESS_MODES
+        for name in SITUATIONS
+    ]
+
+
 def poisoned_history() -> list[Item]:
     """The stored history after the resume of the study's first case, on the installed
     release: on the pinned release, an output whose call compaction summarised away."""

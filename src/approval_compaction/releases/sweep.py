@@ -58,7 +58,7 @@ from .environments import (
     run_module,
     uv_binary,
 )
-from .liveness import LIVENESS_MODES, SITUATIONS
+from .liveness import SITUATIONS, unjudged
 from .probe import MODULE as PROBE_MODULE
 from .probe import PROBE_MODES, STUDY_MODE, ProbeResult
 from .versions import (
@@ -208,11 +208,7 @@ def release_liveness(version: str, result: ProbeResult) -> list[LivenessRecord]:
     runs = [LivenessRun.from_json(data) for data in result.get("liveness", [])]
     if not runs:
         why = result.get("unavailable", "") or "the probe ran no liveness situation"
-        runs = [
-            LivenessRun(name, version, mode, False, (), error=why)
-            for mode in LIVENESS_MODES
-            for name in SITUATIONS
-        ]
+        runs = unjudged(version, why)
     return liveness_records(runs)
 
 
