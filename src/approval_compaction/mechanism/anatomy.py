@@ -421,41 +421,29 @@ class PathDiff:
         return ",".join(part for part in parts if part)
 
 
-def added_modules(old: Path, new: Path) -> tuple[str, ...]:
-    """The modules only the newer release's ``site-packages`` holds (every revert keeps them:
-    what no longer imports them leaves them unused)."""
-    found = (p.relative_to(new).as_posix() for p in (new / "agents").rglob("*.py"))
-    return tuple(sorted(name for name in found if not (old / name).is_file()))
-
-
-def changed_modules(old: Path, new: Path) -> tuple[str, ...]:
-    """The modules (``agents/.../x.py``) both releases' ``site-packages`` hold and that differ."""
-    found = []
-    for path in sorted((old / "agents").rglob("*.py")):
-        name = path.relative_to(old).as_posix()
-        if (new / name).is_file() and (new / name).read_bytes() != path.read_bytes():
-            found.append(name)
-    return tuple(found)
-
-
 def path_diff(envs: Path) -> PathDiff:
     """The hunks of the pinned-to-newest diff of the path's files, and of the package's other
     changed modules, from the cached releases."""
     from ..releases.patched import site_packages
+    from .permalink import differences, installed_sources
 
     old_env = environments.release_environment(PINNED, envs, create=False)
     new_env = environments.release_environment(NEWEST, envs, create=False)
     files = path_files()
-    old_site, new_site = site_packages(old_env.folder), site_packages(new_env.folder)
-    changed = changed_modules(old_site, new_site)
-    every = (*files, *(n for n in changed if n not in files))
+    old_files, new_files = (
+        {n: b for n, b in installed_sources(site_packages(e.folder)).items() if n.endswith(".py")}
+        for e in (old_env, new_env)
+    )
+    # Every revert keeps the added modules: what no longer imports them leaves them unused.
+    found = differences(old_files, new_files)
+    every = (*files, *(n for n in found.changed if n not in files))
     before, after = sources(old_env, every), sources(new_env, every)
 
     def cut(names: Sequence[str]) -> tuple[Hunk, ...]:
         return tuple(h for name in names for h in split(name, before[name], after[name]))
 
     others = cut(every[len(files) :])
-    return PathDiff(files, before, after, cut(files), others, added_modules(old_site, new_site))
+    return PathDiff(files, before, after, cut(files), others, found.only_second)
 
 
 def search_minimal_fix(diff: PathDiff, lab: Lab) -> tuple[list[Hunk], list[tuple[str, str]]]:
