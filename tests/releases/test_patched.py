@@ -200,7 +200,7 @@ def test_patched_read_patched_refuses_another_patch(tmp_path: Path) -> None:
 
     row = load_results(paths.DATA_FILES.sweep)[0]
     change = Patched(BASE, (patch_from_text("fix.diff", FIX),))
-    rows = patched.labelled([row], change)
+    rows = patched.labelled([row], patched.PatchedRecord, change.label)
     path = tmp_path / "patched.json"
     path.write_text(json.dumps([asdict(r) for r in rows]))
     assert read_patched(path, change.label) == rows
@@ -302,8 +302,12 @@ def test_patched_read_patched_refuses_a_file_of_two_patches_or_a_release_row(
     from approval_compaction.releases.sweep import load_results
 
     row = load_results(paths.DATA_FILES.sweep)[0]
-    one = patched.labelled([row], Patched(BASE, (patch_from_text("fix.diff", FIX),)))
-    two = patched.labelled([row], Patched(BASE, (patch_from_text("b.diff", FIX),)))
+    one = patched.labelled(
+        [row], patched.PatchedRecord, Patched(BASE, (patch_from_text("fix.diff", FIX),)).label
+    )
+    two = patched.labelled(
+        [row], patched.PatchedRecord, Patched(BASE, (patch_from_text("b.diff", FIX),)).label
+    )
     path = tmp_path / "mixed.json"
     path.write_text(json.dumps([asdict(r) for r in one + two]))
     with pytest.raises(PatchError) as raised:

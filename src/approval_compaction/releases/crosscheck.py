@@ -23,7 +23,7 @@ import argparse
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -263,14 +263,14 @@ def write(
 
 def patched_crosscheck(patched: Patched, envs: Path, report: Report = print) -> list[PatchedCross]:
     """The test in the patched SDK's scratch environment, against the patched matrix there."""
-    from .patched import patched_environment, patched_matrix
+    from .patched import labelled, patched_environment, patched_matrix
 
     env = patched_environment(patched, envs)
     tools = environments.install_tools(envs / TOOLS_FOLDER, TOOLS)
     found = run_test(env, tools)
     report(f"{patched.describe()}: {_tally(found)}")
     rows = patched_matrix(patched, envs=envs)
-    return [PatchedCross(**asdict(r), patch=patched.label) for r in compare(found, rows)]
+    return labelled(compare(found, rows), PatchedCross, patched.label)
 
 
 def command(args: argparse.Namespace) -> int:

@@ -30,7 +30,7 @@ import os
 import shutil
 import tempfile
 import tomllib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -56,6 +56,7 @@ class Labelled(Protocol):
 
 
 R = TypeVar("R", bound=Labelled)
+T = TypeVar("T")
 
 
 class PatchError(InvestigationError):
@@ -378,9 +379,14 @@ class PatchedRecord(ReleaseRecord):
 PATCHED_COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(PatchedRecord))
 
 
-def labelled(rows: Iterable[ReleaseRecord], patched: Patched) -> list[PatchedRecord]:
-    """Each record with the patch's label."""
-    return [PatchedRecord(**asdict(row), patch=patched.label) for row in rows]
+def labelled(rows: Iterable[Any], schema: Callable[..., T], label: str) -> list[T]:
+    """Each record as ``schema`` (its own schema with a ``patch`` field), with the label."""
+    return [schema(**asdict(row), patch=label) for row in rows]
+
+
+def unlabelled(rows: Iterable[Any], schema: Callable[..., T]) -> list[T]:
+    """Each labelled record back as ``schema``, the released schema it extends."""
+    return [schema(**{k: v for k, v in asdict(row).items() if k != "patch"}) for row in rows]
 
 
 def patched_matrix(
@@ -389,7 +395,9 @@ def patched_matrix(
     """The cases (those ``case`` selects) in the scratch environment, through the sweep's
     probe, judged as the sweep judges a release."""
     env = patched_environment(patched, envs)
-    return labelled(release_records(patched.base, run_probe(env, case)), patched)
+    return labelled(
+        release_records(patched.base, run_probe(env, case)), PatchedRecord, patched.label
+    )
 
 
 def read_labelled(path: Path, schema: type[R], label: str | None = None) -> list[R]:
