@@ -123,7 +123,7 @@ class Lab:
     def run(self, base: str, patch: str, label: str) -> Outcome:
         """The cases on ``base`` with ``patch`` (a unified diff; empty: the release as is)."""
         from ..releases.patched import Patched, patch_from_text, throwaway_environment
-        from ..releases.sweep import release_records, run_probe
+        from ..releases.sweep import judged
 
         key = hashlib.sha256(f"{base}\0{patch}".encode()).hexdigest()
         if key in self.seen:
@@ -131,13 +131,11 @@ class Lab:
         if patch:
             patched = Patched(base, (patch_from_text(f"{label}.diff", patch),))
             with throwaway_environment(patched, self.envs) as env:
-                found = outcome(
-                    release_records(base, run_probe(env, timeout=PROBE_TIMEOUT_SECONDS))
-                )
+                found = outcome(judged(env, timeout=PROBE_TIMEOUT_SECONDS))
             self.runs += 1
         else:
             env = environments.release_environment(base, self.envs, create=False)
-            found = outcome(release_records(base, run_probe(env, timeout=PROBE_TIMEOUT_SECONDS)))
+            found = outcome(judged(env, timeout=PROBE_TIMEOUT_SECONDS))
         self.seen[key] = found
         self.report(f"{label}: {found.verdict} {found.reason[:80]}".rstrip())
         return found

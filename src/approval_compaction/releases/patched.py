@@ -39,7 +39,7 @@ from .. import paths
 from ..errors import InvestigationError
 from ..formats.records import read_records
 from . import environments
-from .sweep import ReleaseRecord, release_records, run_probe
+from .sweep import ReleaseRecord, judged
 from .versions import PACKAGE, load_releases, sort_versions
 
 PATCHED_FOLDER = "_patched"  # beside the release environments, in the user's cache
@@ -395,9 +395,7 @@ def patched_matrix(
     """The cases (those ``case`` selects) in the scratch environment, through the sweep's
     probe, judged as the sweep judges a release."""
     env = patched_environment(patched, envs)
-    return labelled(
-        release_records(patched.base, run_probe(env, case)), PatchedRecord, patched.label
-    )
+    return labelled(judged(env, case), PatchedRecord, patched.label)
 
 
 def read_labelled(path: Path, schema: type[R], label: str | None = None) -> list[R]:

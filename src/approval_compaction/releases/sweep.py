@@ -184,6 +184,14 @@ def release_records(version: str, result: ProbeResult) -> list[ReleaseRecord]:
     ]
 
 
+def judged(
+    env: Environment, case: str | None = None, timeout: float = PROBE_TIMEOUT_SECONDS
+) -> list[ReleaseRecord]:
+    """The cases (those ``case`` selects) run by the probe in an environment (a release's, or a
+    patched one), judged as the sweep judges a release."""
+    return release_records(env.version, run_probe(env, case, timeout=timeout))
+
+
 def release_meetings(result: ProbeResult) -> list[Meeting]:
     """What the user met at each stage of each of the probe's runs over HTTP (the scripted
     model's, on a release that cannot run the responses model; none when unavailable)."""
