@@ -236,6 +236,11 @@ class Anatomy:
     poisoned: tuple[PoisonedTurn, ...]
 
     @property
+    def numbers(self) -> dict[str, int]:
+        """Each hunk's number in the list of the path's, as the search names its sets."""
+        return {hunk.name: index for index, hunk in enumerate(self.hunks, start=1)}
+
+    @property
     def search_runs(self) -> int:
         """The patched runs ddmin needed: one per distinct set it tried."""
         return len(self.search)
@@ -264,15 +269,13 @@ class Anatomy:
 
 def ranges(numbers: Sequence[int]) -> str:
     """``1,2,3,7`` as ``1-3,7``."""
-    parts: list[str] = []
+    runs: list[list[int]] = []
     for number in sorted(numbers):
-        if parts and "-" not in parts[-1] and int(parts[-1]) == number - 1:
-            parts[-1] = f"{parts[-1]}-{number}"
-        elif parts and "-" in parts[-1] and int(parts[-1].split("-")[1]) == number - 1:
-            parts[-1] = f"{parts[-1].split('-')[0]}-{number}"
+        if runs and runs[-1][-1] == number - 1:
+            runs[-1].append(number)
         else:
-            parts.append(str(number))
-    return ",".join(parts)
+            runs.append([number])
+    return ",".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
 
 
 # ---------------------------------------------------------------------------- the experiments

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import difflib
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import pandas as pd
 
@@ -133,26 +133,32 @@ def source_diff(qualname: str, old: str, new: str, context: int = 3) -> str:
     return summary + f"{changed} lines changed.\n\n" + fence("\n".join(headers + hunks), "diff")
 
 
+def by_function(cells: Callable[[Function], Mapping[str, object]]) -> pd.DataFrame:
+    """A row per catalogued function, in the catalogue's order: its step, then its cells."""
+    rows = {f.qualname: {"step": f.step, **cells(f)} for f in CATALOGUE}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("function")
+
+
 def presence_frame(versions: Sequence[str]) -> pd.DataFrame:
     """Each catalogued function: in which recorded releases it exists, with its first line."""
-    record, rows = load_record(), {}
-    for function in CATALOGUE:
-        cells = {}
-        for version in versions:
-            found = record.release(version).functions[function.qualname]
-            cells[version] = f"line {found.first_line}" if found.status == PRESENT else "absent"
-        rows[function.qualname] = {"step": function.step, **cells}
-    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("function")
+    record = load_record()
+
+    def cells(function: Function) -> dict[str, object]:
+        found = {v: record.release(v).functions[function.qualname] for v in versions}
+        return {
+            v: f"line {f.first_line}" if f.status == PRESENT else "absent" for v, f in found.items()
+        }
+
+    return by_function(cells)
 
 
 def trace_frame(trace: Trace) -> pd.DataFrame:
     """Each catalogued function against each stage of the traced run: called or not."""
-    rows = {
-        f.qualname: {"step": f.step}
-        | {s: CALLED if s in trace.calls.get(f.qualname, ()) else NOT_CALLED for s in STAGES}
-        for f in CATALOGUE
-    }
-    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("function")
+    return by_function(
+        lambda f: {
+            s: CALLED if s in trace.calls.get(f.qualname, ()) else NOT_CALLED for s in STAGES
+        }
+    )
 
 
 def _warnings(warnings: Sequence[str]) -> str:
@@ -208,8 +214,8 @@ def change_frame(old: str, new: str) -> pd.DataFrame:
     """Each catalogued function between two recorded releases: absent, unchanged, or the
     number of lines the diff changes."""
     record = load_record()
-    rows = {}
-    for function in CATALOGUE:
+
+    def cells(function: Function) -> dict[str, object]:
         before = record.release(old).functions[function.qualname]
         after = record.release(new).functions[function.qualname]
         changed = _changed(_numbered_hunks(before, after, 0))
@@ -221,8 +227,9 @@ def change_frame(old: str, new: str) -> pd.DataFrame:
             word = f"new in {new}"
         else:
             word = f"{changed} lines changed" if changed else "unchanged"
-        rows[function.qualname] = {"step": function.step, f"{old} → {new}": word}
-    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("function")
+        return {f"{old} → {new}": word}
+
+    return by_function(cells)
 
 
 def era_stages(versions: Sequence[str]) -> pd.DataFrame:
@@ -299,7 +306,7 @@ def anatomy_frame(found: Anatomy) -> pd.DataFrame:
     lines, its first changed line, what reverting it from the newer release does (alone, and
     with the hunks that need it when it does not run alone: the path's by number, the other
     modules' by file), and whether the minimal fix holds it."""
-    number = {hunk.name: index for index, hunk in enumerate(found.hunks, start=1)}
+    number = found.numbers
     rows = {}
     for hunk in found.hunks:
         rows[hunk.name] = {
@@ -316,7 +323,7 @@ def anatomy_frame(found: Anatomy) -> pd.DataFrame:
 def modules_frame(found: Anatomy) -> pd.DataFrame:
     """The package's other changed modules (off the bug's path), each reverted whole from the
     newer release: its hunks, the outcome alone, and with what needs it when it does not run."""
-    number = {hunk.name: index for index, hunk in enumerate(found.hunks, start=1)}
+    number = found.numbers
     rows = {}
     for module in found.modules:
         rows[module.path.removeprefix("agents/")] = {
@@ -332,7 +339,7 @@ def modules_frame(found: Anatomy) -> pd.DataFrame:
 def hunks_by_outcome(found: Anatomy, names: Sequence[str] | None = None) -> pd.DataFrame:
     """The hunks (all, or those named) by file, outcome reverted alone and whether the minimal
     fix holds them, each group's hunks by their numbers: the hunk table in one comment's room."""
-    number = {hunk.name: index for index, hunk in enumerate(found.hunks, start=1)}
+    number = found.numbers
     chosen = [h for h in found.hunks if names is None or h.name in names]
     rows = pd.DataFrame(
         {
