@@ -316,3 +316,18 @@ def test_patched_read_patched_refuses_a_file_of_two_patches_or_a_release_row(
     path.write_text(json.dumps([asdict(one[0]), asdict(row)]))
     with pytest.raises(InvestigationError, match="missing openai, patch, pydantic|missing patch"):
         read_patched(path)
+
+
+def test_made_whole_moves_a_finished_build_into_place_and_a_failed_one_leaves_nothing(
+    tmp_path: Path,
+) -> None:
+    target = tmp_path / "key" / "env"
+    with pytest.raises(RuntimeError), patched.made_whole(target, tmp_path) as building:
+        (building / "half").mkdir(parents=True)
+        raise RuntimeError("the patch does not apply")
+    assert list(tmp_path.iterdir()) == []  # not even the key's folder
+    (target / "stale").mkdir(parents=True)  # what a killed run left
+    with patched.made_whole(target, tmp_path) as building:
+        (building / "done").mkdir(parents=True)
+    assert sorted(p.name for p in target.iterdir()) == ["done"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["key"]

@@ -318,20 +318,28 @@ def patched_environment(patched: Patched, envs: Path | None = None) -> environme
     """The scratch environment of ``patched``, made once (from the base release's cached
     environment, itself made if missing) and reused while its content is the same."""
     base = environments.release_environment(patched.base, envs or environments.default_envs())
-    home = patched_root(envs) / patched.key
-    target = home / "env"
-    if ready(target, patched):
-        return environments.Environment(target, patched.base, base.exclude_newer)
-    home.parent.mkdir(parents=True, exist_ok=True)
-    building = Path(tempfile.mkdtemp(prefix=".building-", dir=home.parent))
-    try:  # the patch's own folder appears only once its environment is made
-        _build(patched, base.folder, building / "env")
-        home.mkdir(exist_ok=True)
-        shutil.rmtree(target, ignore_errors=True)  # a copy left unfinished by a killed run
-        os.rename(building / "env", target)
+    target = patched_root(envs) / patched.key / "env"
+    if not ready(target, patched):
+        with made_whole(target, patched_root(envs)) as building:
+            _build(patched, base.folder, building)
+    return environments.Environment(target, patched.base, base.exclude_newer)
+
+
+@contextlib.contextmanager
+def made_whole(target: Path, scratch: Path) -> Iterator[Path]:
+    """Where to build ``target``: a folder in a temporary one under ``scratch``, moved to
+    ``target`` when the block ends, so that ``target`` (and the folders above it up to
+    ``scratch``) appear only once it is made; a block that fails leaves nothing behind, and a
+    copy a killed run left unfinished is replaced."""
+    scratch.mkdir(parents=True, exist_ok=True)
+    building = Path(tempfile.mkdtemp(prefix=".building-", dir=scratch))
+    try:
+        yield building / target.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.rmtree(target, ignore_errors=True)
+        os.rename(building / target.name, target)
     finally:
         shutil.rmtree(building, ignore_errors=True)
-    return environments.Environment(target, patched.base, base.exclude_newer)
 
 
 @contextlib.contextmanager

@@ -15,11 +15,9 @@ release's. The release's checkout is never written.
 
 from __future__ import annotations
 
-import os
 import shutil
 import sys
 import tarfile
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -119,8 +117,9 @@ def install_upstream_test(folder: Path, source: Path = UPSTREAM_TEST) -> str:
     return target.relative_to(folder).as_posix()
 
 
-def _copy_checkout(source: Path, target: Path) -> None:
-    """The checkout with its ``.venv`` hard-linked (never written here) and the rest copied."""
+def _copy_checkout(source: Path, target: Path, final: Path) -> None:
+    """The checkout with its ``.venv`` hard-linked (never written here) and the rest copied, its
+    editable install naming ``final``, where the copy goes once made."""
     shutil.copytree(source, target, symlinks=True, ignore=shutil.ignore_patterns(".venv"))
     from ..patched import link_or_copy
 
@@ -129,13 +128,13 @@ def _copy_checkout(source: Path, target: Path) -> None:
         text = pth.read_text()
         if str(source) in text:  # the editable install: point it at the copy's sources
             pth.unlink()  # a new file, not the linked one
-            pth.write_text(text.replace(str(source), str(target)))
+            pth.write_text(text.replace(str(source), str(final)))
 
 
 def patched_checkout(checkout: Checkout, patched: Any, envs: Path | None = None) -> Checkout:
     """The release's checkout with the patched SDK in it, made once per patch beside the patch's
     scratch environment; a patch that does not apply leaves nothing behind."""
-    from ..patched import apply_patch, patched_root
+    from ..patched import apply_patch, made_whole, patched_root
 
     home = patched_root(envs) / patched.key / "upstream"
     target = home / checkout.folder.name
@@ -143,11 +142,8 @@ def patched_checkout(checkout: Checkout, patched: Any, envs: Path | None = None)
     spec = {"base": checkout.version, "patch": patched.label}
     if environments.recorded(marker, spec) and (target / ".venv").is_dir():
         return Checkout(checkout.version, target)
-    patched_root(envs).mkdir(parents=True, exist_ok=True)
-    building = Path(tempfile.mkdtemp(prefix=".building-", dir=patched_root(envs)))
-    try:  # the patch's folder appears only once the copy is made
-        copy = building / checkout.folder.name
-        _copy_checkout(checkout.folder, copy)
+    with made_whole(target, patched_root(envs)) as copy:  # a patch that fails leaves nothing
+        _copy_checkout(checkout.folder, copy, target)
         if patched.tree is not None:
             for part in ("src/agents", "tests"):
                 if (patched.tree.path / part).is_dir():
@@ -155,20 +151,5 @@ def patched_checkout(checkout: Checkout, patched: Any, envs: Path | None = None)
                     shutil.copytree(patched.tree.path / part, copy / part)
         for patch in patched.patches:
             apply_patch(patch, copy / "src", checkout.version)
-        # the editable install names the copy's path: fix it for where the copy now goes
-        home.mkdir(parents=True, exist_ok=True)
-        _copy_rename(copy, target)
-        environments.record(marker, spec)
-    finally:
-        shutil.rmtree(building, ignore_errors=True)
+    environments.record(marker, spec)
     return Checkout(checkout.version, target)
-
-
-def _copy_rename(copy: Path, target: Path) -> None:
-    """Move a finished copy into place, its editable install following it."""
-    shutil.rmtree(target, ignore_errors=True)
-    for pth in (copy / ".venv").glob("lib/python*/site-packages/*.pth"):
-        text = pth.read_text()
-        if str(copy) in text:
-            pth.write_text(text.replace(str(copy), str(target)))
-    os.rename(copy, target)
