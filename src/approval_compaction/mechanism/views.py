@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 import pandas as pd
 
 from ..formats.markdown import code, escape, fence
+from ..releases.probe import IMPORT_FAILED
 from ..study.capture import STAGES
 from .anatomy import BUG, FIXED, Anatomy, Outcome, ranges
 from .catalogue import CATALOGUE, Function, Mark, Step, entry
@@ -277,7 +278,7 @@ def outcome_word(found: Outcome) -> str:
     """An experiment's outcome in a few words, for a table cell (with why it did not run)."""
     if found.verdict in (FIXED, BUG):
         return outcome_kind(found)
-    reason = found.reason.removeprefix("import agents failed: ")
+    reason = found.reason.removeprefix(IMPORT_FAILED)
     return f"does not run ({reason[:60]}{'…' if len(reason) > 60 else ''})"
 
 

@@ -184,20 +184,14 @@ def run_releases(
     versions: Sequence[str], envs: Path, *, create: bool = False, report: Report = print
 ) -> list[Outcome]:
     """Run the test in each release's sweep environment; make missing ones only if asked."""
-    uv = environments.uv_binary()
     tools = environments.install_tools(envs / TOOLS_FOLDER, TOOLS)
-    cutoffs = load_releases(paths.DATA_FILES.release_dates)
     outcomes: list[Outcome] = []
     for version in versions:
-        env = environments.Environment(envs / version, version, cutoffs.get(version, ""))
-        if not env.ready():
-            if create and version in cutoffs:
-                error = environments.install(env, uv)
-            else:
-                error = "no environment"
-            if error is not None:
-                report(f"{version:<8} skipped: {error}")
-                continue
+        try:
+            env = environments.release_environment(version, envs, create=create)
+        except environments.SweepError as error:
+            report(f"{version:<8} skipped: {error}")
+            continue
         found = run_test(env, tools)
         outcomes.extend(found)
         report(f"{version:<8} {_tally(found)}")

@@ -61,6 +61,7 @@ ProbeResult = TypedDict(
 )
 
 DEPENDENCIES = ("openai-agents", "openai", "pydantic")
+IMPORT_FAILED = "import agents failed: "  # an unavailable release's reason starts so
 
 
 def _accepts(func: Any, *names: str) -> bool:
@@ -217,7 +218,7 @@ def probe(
         names = api()
     except Exception as exc:  # any import failure makes the release unavailable, not a crash
         reason = " ".join(f"{type(exc).__name__}: {exc}".split())
-        return {"unavailable": f"import agents failed: {reason}"[:300]}
+        return {"unavailable": f"{IMPORT_FAILED}{reason}"[:300]}
     versions = installed_versions()
     missing = {case: missing_features(case, names) for case in cases}
     runnable: list[Model] = [m for m in models if m == "scripted"]

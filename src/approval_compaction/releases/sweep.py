@@ -49,6 +49,7 @@ from ..study.capture import LATER_TURNS, CaseRun
 from ..study.items import Item
 from ..study.scenario import Case, all_cases
 from ..study.words import Model
+from .bisect import judge_rows
 from .environments import (
     Environment,
     ProbeError,
@@ -388,11 +389,7 @@ def summary(rows: Sequence[ReleaseRecord]) -> str:
     statuses = {row.status for row in rows}
     if statuses == {UNAVAILABLE}:
         return f"unavailable: {rows[0].detail}"
-    broken = [
-        name
-        for name in INVARIANTS
-        if any(row.invariant == name and row.holds is False for row in rows)
-    ]
+    broken = [name for name in INVARIANTS if False in judge_rows(rows, name).values()]
     words = "violated: " + ", ".join(broken) if broken else "all invariants hold"
     if vocabulary.STATUS_NOT_APPLICABLE in statuses:
         words += " (some cases not applicable)"
