@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import re
 
-from approval_compaction.mechanism.catalogue import CATALOGUE, ERA, NEWEST, PINNED, entry
+from approval_compaction.mechanism.catalogue import ERA, NEWEST, PINNED, entry
 from approval_compaction.mechanism.permalink import permalink
 from approval_compaction.mechanism.record import recorded_extract, recorded_release
 from approval_compaction.mechanism.source import ABSENT, Extract, mark_lines, numbered
 from approval_compaction.mechanism.views import (
     FLAG,
     GAP,
-    by_function,
     change_frame,
     check_block,
     excerpt,
@@ -20,14 +19,6 @@ from approval_compaction.mechanism.views import (
 )
 
 LOCKED = entry("_run_compaction_locked")
-
-
-def test_views_by_function_is_a_row_per_catalogued_function_with_its_step() -> None:
-    frame = by_function(lambda f: {"name": f.name})
-    assert list(frame.index) == [f.qualname for f in CATALOGUE]
-    assert list(frame.columns) == ["step", "name"]
-    assert list(frame["step"]) == [f.step for f in CATALOGUE]
-    assert list(frame["name"]) == [f.name for f in CATALOGUE]
 
 
 def test_views_excerpt_flags_each_marked_line_with_its_number() -> None:

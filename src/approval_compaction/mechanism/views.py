@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import difflib
 import textwrap
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
@@ -134,32 +134,26 @@ def source_diff(qualname: str, old: str, new: str, context: int = 3) -> str:
     return summary + f"{changed} lines changed.\n\n" + fence("\n".join(headers + hunks), "diff")
 
 
-def by_function(cells: Callable[[Function], Mapping[str, object]]) -> pd.DataFrame:
-    """A row per catalogued function, in the catalogue's order: its step, then its cells."""
-    rows = {f.qualname: {"step": f.step, **cells(f)} for f in CATALOGUE}
-    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("function")
-
-
 def presence_frame(versions: Sequence[str]) -> pd.DataFrame:
     """Each catalogued function: in which recorded releases it exists, with its first line."""
-    record = load_record()
-
-    def cells(function: Function) -> dict[str, object]:
-        found = {v: record.release(v).functions[function.qualname] for v in versions}
-        return {
-            v: f"line {f.first_line}" if f.status == PRESENT else "absent" for v, f in found.items()
-        }
-
-    return by_function(cells)
+    record, rows = load_record(), {}
+    for function in CATALOGUE:
+        cells = {}
+        for version in versions:
+            found = record.release(version).functions[function.qualname]
+            cells[version] = f"line {found.first_line}" if found.status == PRESENT else "absent"
+        rows[function.qualname] = {"step": function.step, **cells}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("function")
 
 
 def trace_frame(trace: Trace) -> pd.DataFrame:
     """Each catalogued function against each stage of the traced run: called or not."""
-    return by_function(
-        lambda f: {
-            s: CALLED if s in trace.calls.get(f.qualname, ()) else NOT_CALLED for s in STAGES
-        }
-    )
+    rows = {
+        f.qualname: {"step": f.step}
+        | {s: CALLED if s in trace.calls.get(f.qualname, ()) else NOT_CALLED for s in STAGES}
+        for f in CATALOGUE
+    }
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("function")
 
 
 def _warnings(warnings: Sequence[str]) -> str:
@@ -215,8 +209,8 @@ def change_frame(old: str, new: str) -> pd.DataFrame:
     """Each catalogued function between two recorded releases: absent, unchanged, or the
     number of lines the diff changes."""
     record = load_record()
-
-    def cells(function: Function) -> dict[str, object]:
+    rows = {}
+    for function in CATALOGUE:
         before = record.release(old).functions[function.qualname]
         after = record.release(new).functions[function.qualname]
         changed = _changed(_numbered_hunks(before, after, 0))
@@ -228,9 +222,8 @@ def change_frame(old: str, new: str) -> pd.DataFrame:
             word = f"new in {new}"
         else:
             word = f"{changed} lines changed" if changed else "unchanged"
-        return {f"{old} → {new}": word}
-
-    return by_function(cells)
+        rows[function.qualname] = {"step": function.step, f"{old} → {new}": word}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("function")
 
 
 def era_stages(versions: Sequence[str]) -> pd.DataFrame:

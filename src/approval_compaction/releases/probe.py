@@ -132,11 +132,6 @@ def release_lacks(api: Any) -> list[str]:
     return [name for name, check in RELEASE_FEATURES.items() if not check(api)]
 
 
-def lacking(missing: Sequence[str]) -> str:
-    """Why a run cannot run: the features the release lacks."""
-    return "release lacks " + ", ".join(missing)
-
-
 def missing_features(case: Case, api: Any) -> list[str]:
     """What the case needs that the release lacks, by feature; empty when it can run."""
     missing = release_lacks(api)
@@ -165,7 +160,7 @@ def not_applicable(
         [],
         approvals,
         0,
-        not_applicable=lacking(missing),
+        not_applicable="release lacks " + ", ".join(missing),
         model=model,
         mode=mode,
         continued=later,
@@ -186,7 +181,7 @@ def situations(
     from .liveness import LIVENESS_MODES, SITUATIONS, run_situation, unjudged
 
     if missing:
-        return [run.to_json() for run in unjudged(version, lacking(missing))]
+        return [run.to_json() for run in unjudged(version, "release lacks " + ", ".join(missing))]
     runs = [
         run_situation(name, mode, later, poisoned=poisoned)
         for mode in LIVENESS_MODES
