@@ -15,7 +15,6 @@ from typing import Any
 
 from ..analysis.liveness import DEFAULT_TURNS, LivenessRun, liveness_run
 from ..analysis.pairing import orphan_outputs
-from ..study.capture import sdk_version
 from ..study.items import Item
 from ..study.scenario import Case, all_cases
 from ..study.words import Mode
@@ -114,10 +113,6 @@ def run_liveness(
         ]
         runs += [run_case_continued(c, mode, turns, wrap=wrap, worker=worker) for c in chosen]
     return runs
-
-
-def installed() -> str:
-    return sdk_version()
 
 
 def load_liveness(path: Any) -> tuple[dict[str, Any], list[LivenessRun]]:
