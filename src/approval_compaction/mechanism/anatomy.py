@@ -47,7 +47,7 @@ from ..releases import environments
 from .catalogue import CATALOGUE, NEWEST, PINNED
 from .ddmin import FAIL, PASS, UNRESOLVED, Verdict, ddmin
 from .hunks import Hunk, compose, mentions, patch_text, split
-from .record import MechanismError
+from .record import pinned_here
 
 if TYPE_CHECKING:  # the notebook reads the record without the sweep's imports (tqdm)
     from ..releases.sweep import ReleaseRecord
@@ -288,13 +288,11 @@ def poisoned_turns(
     process's release poisoned (pause with compaction on, approve, resume), scripted model."""
     from ..analysis.pairing import orphan_outputs
     from ..doctor.verdict import judge
-    from ..study.capture import sdk_version
     from ..study.driver import Ask, Decide, Resume, Setup, converse
     from ..study.harness import FINISHED, NEXT_ANSWER, PENDING_CALL, QUESTIONS
     from ..study.worker import Worker
 
-    if sdk_version() != PINNED:
-        raise MechanismError(f"the poisoned store is made by {PINNED}, not {sdk_version()}")
+    pinned_here()  # the poisoned store is the pinned release's
     found = []
     with tempfile.TemporaryDirectory(prefix="approval-compaction-anatomy-") as folder:
         store = Path(folder) / "poisoned.db"

@@ -17,19 +17,16 @@ from typing import Any
 
 from .. import paths
 from ..releases.environments import Environment, default_envs, release_environment, run_module
-from ..study.capture import sdk_version
 from .catalogue import PINNED, RELEASES
 from .probe import MODULE, release_record
-from .record import RECORD, MechanismError, ReleaseMechanism, write_record
+from .record import RECORD, ReleaseMechanism, pinned_here, write_record
 
 PROBE_TIMEOUT_SECONDS = 300
 
 
 def live_record() -> ReleaseMechanism:
     """The pinned release, extracted and traced in this process."""
-    installed = sdk_version()
-    if installed != PINNED:
-        raise MechanismError(f"openai-agents {installed} is installed, not the pinned {PINNED}")
+    pinned_here()
     return release_record()
 
 
