@@ -40,7 +40,7 @@ from ..errors import InvestigationError
 from ..formats.records import read_records
 from . import environments
 from .sweep import ReleaseRecord, judged
-from .versions import PACKAGE, load_releases, sort_versions
+from .versions import PACKAGE, load_releases
 
 PATCHED_FOLDER = "_patched"  # beside the release environments, in the user's cache
 MARKER = "approval-compaction-patch.json"
@@ -195,8 +195,8 @@ def default_base(tree: SdkTree | None, pinned: str) -> str:
     release, else the newest release; the pinned release for patches alone."""
     if tree is None:
         return pinned
-    releases = sort_versions(load_releases(paths.DATA_FILES.release_dates))
-    return tree.version if tree.version in releases else releases[-1]
+    known = load_releases(paths.DATA_FILES.release_dates)
+    return tree.version if tree.version in known else environments.newest_release()
 
 
 def from_arguments(
