@@ -21,12 +21,13 @@ from approval_compaction.errors import InvestigationError
 from approval_compaction.releases import environments, patched
 from approval_compaction.releases.patched import (
     Patched,
+    PatchedRecord,
     PatchError,
     one_label,
     patch_from_text,
     patched_environment,
+    read_labelled,
     read_patch,
-    read_patched,
     read_tree,
     strip_level,
 )
@@ -192,7 +193,7 @@ def test_patched_one_label_refuses_a_mix_of_patched_and_released() -> None:
 
 def test_patched_read_patched_refuses_a_released_matrix() -> None:
     with pytest.raises(InvestigationError, match="missing openai, patch, pydantic"):
-        read_patched(paths.DATA_FILES.matrix)
+        read_labelled(paths.DATA_FILES.matrix, PatchedRecord)
 
 
 def test_patched_read_patched_refuses_another_patch(tmp_path: Path) -> None:
@@ -203,9 +204,9 @@ def test_patched_read_patched_refuses_another_patch(tmp_path: Path) -> None:
     rows = patched.labelled([row], patched.PatchedRecord, change.label)
     path = tmp_path / "patched.json"
     path.write_text(json.dumps([asdict(r) for r in rows]))
-    assert read_patched(path, change.label) == rows
+    assert read_labelled(path, PatchedRecord, change.label) == rows
     with pytest.raises(PatchError, match="not of other"):
-        read_patched(path, "other")
+        read_labelled(path, PatchedRecord, "other")
 
 
 # --- the command line -------------------------------------------------------------------------
@@ -263,7 +264,7 @@ def test_patched_matrix_runs_the_cases_with_the_patch(
     output = tmp_path / "matrix.json"
     argv = ["matrix", "--patch", str(patch), "--format", "json", "--output", str(output)]
     assert cli.main(argv) == 0
-    rows = read_patched(output)
+    rows = read_labelled(output, PatchedRecord)
     assert {r.patch for r in rows} == {f"defer.diff sha256:{read_patch(patch).sha256}"}
     assert {r.sdk_version for r in rows} == {BASE}
     assert [r for r in rows if r.holds is not True] == []
@@ -311,11 +312,11 @@ def test_patched_read_patched_refuses_a_file_of_two_patches_or_a_release_row(
     path = tmp_path / "mixed.json"
     path.write_text(json.dumps([asdict(r) for r in one + two]))
     with pytest.raises(PatchError) as raised:
-        read_patched(path)
+        read_labelled(path, PatchedRecord)
     assert "mix results of different SDKs" in str(raised.value) and "\n" not in str(raised.value)
     path.write_text(json.dumps([asdict(one[0]), asdict(row)]))
     with pytest.raises(InvestigationError, match="missing openai, patch, pydantic|missing patch"):
-        read_patched(path)
+        read_labelled(path, PatchedRecord)
 
 
 def test_made_whole_moves_a_finished_build_into_place_and_a_failed_one_leaves_nothing(

@@ -226,14 +226,6 @@ def load(path: Path = paths.DATA_FILES.fix_releases) -> list[CrossRecord]:
     return read_records(path, CrossRecord)
 
 
-def load_patched(path: Path, label: str | None = None) -> list[PatchedCross]:
-    """Records written by ``crosscheck --patch``: one patched SDK's, a one-line error when the
-    file holds a release's, mixes patches, or (given ``label``) is another patch's."""
-    from .patched import read_labelled
-
-    return read_labelled(path, PatchedCross, label)
-
-
 def regression_table(path: Path = paths.DATA_FILES.fix_releases) -> pd.DataFrame:
     """The committed crosscheck, one row per release."""
     return by_release(records_frame(load(path), CrossRecord))

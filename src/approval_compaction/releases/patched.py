@@ -417,12 +417,6 @@ def read_labelled(path: Path, schema: type[R], label: str | None = None) -> list
     return rows
 
 
-def read_patched(path: Path, label: str | None = None) -> list[PatchedRecord]:
-    """A patched matrix written by ``matrix --patch --format json``; a one-line error when it
-    holds released records, mixes patches, or (given ``label``) is another patch's."""
-    return read_labelled(path, PatchedRecord, label)
-
-
 def patched_text(rows: Sequence[PatchedRecord], fmt: str, patched: Patched) -> str:
     """A patched matrix as ``matrix`` prints one: JSON and CSV with the ``patch`` column; the
     table and markdown pivots under a line that names what ran."""
