@@ -191,12 +191,12 @@ def test_patched_one_label_refuses_a_mix_of_patched_and_released() -> None:
         one_label(["", "x sha256:1"], "records")
 
 
-def test_patched_read_patched_refuses_a_released_matrix() -> None:
+def test_patched_read_labelled_refuses_a_released_matrix() -> None:
     with pytest.raises(InvestigationError, match="missing openai, patch, pydantic"):
         read_labelled(paths.DATA_FILES.matrix, PatchedRecord)
 
 
-def test_patched_read_patched_refuses_another_patch(tmp_path: Path) -> None:
+def test_patched_read_labelled_refuses_another_patch(tmp_path: Path) -> None:
     from approval_compaction.releases.sweep import load_results
 
     row = load_results(paths.DATA_FILES.sweep)[0]
@@ -297,7 +297,7 @@ def test_patched_git_apply_takes_a_diff_written_by_git(tmp_path: Path) -> None:
     assert (site / "agents" / "__init__.py").read_text() == "VALUE = 2\n"
 
 
-def test_patched_read_patched_refuses_a_file_of_two_patches_or_a_release_row(
+def test_patched_read_labelled_refuses_a_file_of_two_patches_or_a_release_row(
     tmp_path: Path,
 ) -> None:
     from approval_compaction.releases.sweep import load_results
