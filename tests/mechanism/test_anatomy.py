@@ -37,6 +37,7 @@ def test_anatomy_outcome_of_records() -> None:
 def test_anatomy_ranges_fold_runs_of_numbers() -> None:
     assert ranges([1, 2, 3, 7, 9, 10]) == "1-3,7,9-10"
     assert ranges([4]) == "4"
+    assert ranges([10, 9, 2, 1, 3]) == "1-3,9-10" and ranges([]) == ""
 
 
 def hunk(number: int, added: str) -> Hunk:
@@ -206,3 +207,9 @@ def test_anatomy_path_diff_names_hunks_of_other_modules_with_their_folder() -> N
     )
     assert (diff.name(path_hunk), diff.name(other)) == ("items.py#2", "agents/items.py#2")
     assert diff.numbers([other, path_hunk]) == "1,agents/items.py#2"
+
+
+def test_anatomy_numbers_are_the_hunks_positions_as_the_search_names_them() -> None:
+    found = load_anatomy()
+    assert list(found.numbers) == [h.name for h in found.hunks]
+    assert list(found.numbers.values()) == list(range(1, len(found.hunks) + 1))

@@ -85,9 +85,9 @@ def test_permalink_differences_find_missing_extra_and_changed_files(tmp_path: Pa
     assert not differences({"agents/run.py": b"a\n", "agents/extra.py": b""}, installed)
     found = differences({"agents/run.py": b"b\n", "agents/gone.py": b""}, installed)
     assert found.changed == ("agents/run.py",)
-    assert found.only_sdist == ("agents/gone.py",)
-    assert found.only_installed == ("agents/extra.py",)
-    assert "different: agents/run.py" in str(found)
+    assert found.only_first == ("agents/gone.py",)
+    assert found.only_second == ("agents/extra.py",)
+    assert "different: agents/run.py" in found.said("in the sdist", "installed")
 
 
 class _Pip:

@@ -14,6 +14,7 @@ from approval_compaction.mechanism.record import (
     MechanismRecord,
     ReleaseMechanism,
     load_record,
+    pinned_here,
     recorded_extract,
     recorded_release,
     write_record,
@@ -94,3 +95,16 @@ def test_record_that_mixes_a_patched_and_a_released_sdk_is_refused(tmp_path: Pat
     message = str(raised.value)
     assert "mixes patched and released SDKs: released, 'x.diff sha256:1'" in message
     assert "\n" not in message
+
+
+def test_pinned_here_passes_on_the_pinned_release_and_names_another(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from approval_compaction.mechanism import record
+
+    pinned_here()  # this interpreter runs the pinned release (requirements.txt)
+    monkeypatch.setattr(record, "sdk_version", lambda: "9.9.9")
+    with pytest.raises(
+        MechanismError, match=rf"^openai-agents 9\.9\.9 is installed, not the pinned {PINNED}$"
+    ):
+        pinned_here()

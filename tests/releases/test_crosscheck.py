@@ -156,10 +156,12 @@ def test_crosscheck_patched_reader_refuses_a_mix_in_one_line(tmp_path: Path) -> 
     from approval_compaction.releases.crosscheck import (
         CrossRecord,
         PatchedCross,
-        load_patched,
         write,
     )
-    from approval_compaction.releases.patched import PatchError
+    from approval_compaction.releases.patched import PatchError, read_labelled
+
+    def load_patched(path: Path, label: str | None = None) -> list[PatchedCross]:
+        return read_labelled(path, PatchedCross, label)
 
     row = CrossRecord("0.23.1", "run", "approve", "holds", "passed", "passed", True)
     one = PatchedCross(**{**row.__dict__, "patch": "fix.diff sha256:ab"})

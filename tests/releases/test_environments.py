@@ -412,3 +412,38 @@ def test_install_tools_failure_is_one_line(tmp_path: Path, monkeypatch: pytest.M
     with pytest.raises(environments.ProbeError, match=r"^installing pytest==\S+ failed: error: no"):
         environments.install_tools(tmp_path / "tools", ("pytest",))
     assert not (tmp_path / "tools" / environments.TOOLS_MARKER).exists()
+
+
+@pytest.mark.parametrize(
+    "spec", [{"a": 1, "b": [2]}, ["pytest==1", "hypothesis==2"]], ids=["object", "list"]
+)
+def test_recorded_reads_back_what_record_wrote(tmp_path: Path, spec: object) -> None:
+    marker = tmp_path / "made" / "marker.json"
+    assert not environments.recorded(marker, spec)  # nothing made yet
+    marker.parent.mkdir()
+    environments.record(marker, spec)
+    assert environments.recorded(marker, spec)
+    assert not environments.recorded(marker, {"other": True})
+    marker.write_text("{trunc")
+    assert not environments.recorded(marker, spec)
+
+
+def test_fetch_sdist_downloads_once_and_says_why_it_got_none(tmp_path: Path) -> None:
+    commands: list[list[str]] = []
+
+    def pip(command: list[str], timeout: float, *, cwd: Path) -> subprocess.CompletedProcess[str]:
+        commands.append(command)
+        if "9.9.9" in command[-1]:
+            (cwd / "openai_agents-9.9.9.tar.gz").write_bytes(b"sdist")
+            return subprocess.CompletedProcess(command, 0, "", "")
+        return subprocess.CompletedProcess(command, 1, "", "ERROR: No matching distribution\n")
+
+    folder = tmp_path / "sdists"
+    archive = environments.fetch_sdist("9.9.9", folder, pip)
+    assert (
+        archive == environments.sdist_archive("9.9.9", folder) and archive.read_bytes() == b"sdist"
+    )
+    assert environments.fetch_sdist("9.9.9", folder, pip) == archive and len(commands) == 1
+    assert commands[0][1:4] == ["-m", "pip", "download"] and commands[0][-1] == f"{PACKAGE}==9.9.9"
+    with pytest.raises(environments.SdistError, match=r"^openai-agents==8\.8\.8: no sdist: ERROR"):
+        environments.fetch_sdist("8.8.8", folder, pip)

@@ -10,9 +10,12 @@ from approval_compaction.analysis.pairing import orphan_outputs
 from approval_compaction.fix.workaround import defer_compaction_while_pending
 from approval_compaction.releases import environments
 from approval_compaction.releases.liveness import (
+    LIVENESS_MODES,
+    SITUATIONS,
     poisoned_history,
     run_case_continued,
     run_situation,
+    unjudged,
 )
 from approval_compaction.study.scenario import Case
 from approval_compaction.study.worker import Worker
@@ -23,6 +26,15 @@ NEWEST = "0.24.0"
 
 def holds(run: object) -> dict[str, bool | None]:
     return {v.invariant: v.holds for v in judge_liveness(run)}  # type: ignore[arg-type]
+
+
+def test_unjudged_is_every_situation_in_every_mode_each_saying_why() -> None:
+    runs = unjudged("0.9.0", "release lacks SQLiteSession")
+    cells = {(run.scenario, run.mode) for run in runs}
+    assert cells == {(name, mode) for name in SITUATIONS for mode in LIVENESS_MODES}
+    assert len(runs) == len(cells)
+    assert all(r.sdk_version == "0.9.0" and r.error == "release lacks SQLiteSession" for r in runs)
+    assert all(v.holds is None for run in runs for v in judge_liveness(run))
 
 
 def test_liveness_poisoned_history_comes_from_a_pinned_run() -> None:

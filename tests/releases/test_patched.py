@@ -21,12 +21,13 @@ from approval_compaction.errors import InvestigationError
 from approval_compaction.releases import environments, patched
 from approval_compaction.releases.patched import (
     Patched,
+    PatchedRecord,
     PatchError,
     one_label,
     patch_from_text,
     patched_environment,
+    read_labelled,
     read_patch,
-    read_patched,
     read_tree,
     strip_level,
 )
@@ -190,22 +191,22 @@ def test_patched_one_label_refuses_a_mix_of_patched_and_released() -> None:
         one_label(["", "x sha256:1"], "records")
 
 
-def test_patched_read_patched_refuses_a_released_matrix() -> None:
+def test_patched_read_labelled_refuses_a_released_matrix() -> None:
     with pytest.raises(InvestigationError, match="missing openai, patch, pydantic"):
-        read_patched(paths.DATA_FILES.matrix)
+        read_labelled(paths.DATA_FILES.matrix, PatchedRecord)
 
 
-def test_patched_read_patched_refuses_another_patch(tmp_path: Path) -> None:
+def test_patched_read_labelled_refuses_another_patch(tmp_path: Path) -> None:
     from approval_compaction.releases.sweep import load_results
 
     row = load_results(paths.DATA_FILES.sweep)[0]
     change = Patched(BASE, (patch_from_text("fix.diff", FIX),))
-    rows = patched.labelled([row], change)
+    rows = patched.labelled([row], patched.PatchedRecord, change.label)
     path = tmp_path / "patched.json"
     path.write_text(json.dumps([asdict(r) for r in rows]))
-    assert read_patched(path, change.label) == rows
+    assert read_labelled(path, PatchedRecord, change.label) == rows
     with pytest.raises(PatchError, match="not of other"):
-        read_patched(path, "other")
+        read_labelled(path, PatchedRecord, "other")
 
 
 # --- the command line -------------------------------------------------------------------------
@@ -263,7 +264,7 @@ def test_patched_matrix_runs_the_cases_with_the_patch(
     output = tmp_path / "matrix.json"
     argv = ["matrix", "--patch", str(patch), "--format", "json", "--output", str(output)]
     assert cli.main(argv) == 0
-    rows = read_patched(output)
+    rows = read_labelled(output, PatchedRecord)
     assert {r.patch for r in rows} == {f"defer.diff sha256:{read_patch(patch).sha256}"}
     assert {r.sdk_version for r in rows} == {BASE}
     assert [r for r in rows if r.holds is not True] == []
@@ -296,19 +297,38 @@ def test_patched_git_apply_takes_a_diff_written_by_git(tmp_path: Path) -> None:
     assert (site / "agents" / "__init__.py").read_text() == "VALUE = 2\n"
 
 
-def test_patched_read_patched_refuses_a_file_of_two_patches_or_a_release_row(
+def test_patched_read_labelled_refuses_a_file_of_two_patches_or_a_release_row(
     tmp_path: Path,
 ) -> None:
     from approval_compaction.releases.sweep import load_results
 
     row = load_results(paths.DATA_FILES.sweep)[0]
-    one = patched.labelled([row], Patched(BASE, (patch_from_text("fix.diff", FIX),)))
-    two = patched.labelled([row], Patched(BASE, (patch_from_text("b.diff", FIX),)))
+    one = patched.labelled(
+        [row], patched.PatchedRecord, Patched(BASE, (patch_from_text("fix.diff", FIX),)).label
+    )
+    two = patched.labelled(
+        [row], patched.PatchedRecord, Patched(BASE, (patch_from_text("b.diff", FIX),)).label
+    )
     path = tmp_path / "mixed.json"
     path.write_text(json.dumps([asdict(r) for r in one + two]))
     with pytest.raises(PatchError) as raised:
-        read_patched(path)
+        read_labelled(path, PatchedRecord)
     assert "mix results of different SDKs" in str(raised.value) and "\n" not in str(raised.value)
     path.write_text(json.dumps([asdict(one[0]), asdict(row)]))
     with pytest.raises(InvestigationError, match="missing openai, patch, pydantic|missing patch"):
-        read_patched(path)
+        read_labelled(path, PatchedRecord)
+
+
+def test_made_whole_moves_a_finished_build_into_place_and_a_failed_one_leaves_nothing(
+    tmp_path: Path,
+) -> None:
+    target = tmp_path / "key" / "env"
+    with pytest.raises(RuntimeError), patched.made_whole(target, tmp_path) as building:
+        (building / "half").mkdir(parents=True)
+        raise RuntimeError("the patch does not apply")
+    assert list(tmp_path.iterdir()) == []  # not even the key's folder
+    (target / "stale").mkdir(parents=True)  # what a killed run left
+    with patched.made_whole(target, tmp_path) as building:
+        (building / "done").mkdir(parents=True)
+    assert sorted(p.name for p in target.iterdir()) == ["done"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["key"]

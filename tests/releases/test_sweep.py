@@ -19,6 +19,7 @@ from approval_compaction.releases.sweep import (
     COLUMNS,
     UNAVAILABLE,
     completed,
+    judged,
     liveness_path,
     load_liveness,
     load_meetings,
@@ -225,6 +226,22 @@ def test_sweep_pinned_release_matches_the_matrix_on_the_installed_sdk(
         if r.sdk_version == PINNED
     ]
     assert there == here
+
+
+def test_judged_runs_the_selected_cases_in_an_environment_as_the_sweep_judged_them(
+    three: tuple[Path, Path],
+) -> None:
+    """One case in the pinned release's environment, judged as the sweep judged it there."""
+    from approval_compaction.releases.environments import release_environment
+
+    case = "runner=run,decision=approve,compaction=on,state_boundary=json"
+    rows = judged(release_environment(PINNED, three[1], create=False), case)
+    swept = [
+        r
+        for r in load_results(three[0])
+        if r.sdk_version == PINNED and r.case_key == rows[0].case_key
+    ]
+    assert {r.case_key for r in rows} == {rows[0].case_key} and rows == swept
 
 
 @pytest.mark.enable_socket

@@ -47,7 +47,7 @@ from ..releases import environments
 from .catalogue import CATALOGUE, NEWEST, PINNED
 from .ddmin import FAIL, PASS, UNRESOLVED, Verdict, ddmin
 from .hunks import Hunk, compose, mentions, patch_text, split
-from .record import MechanismError
+from .record import pinned_here
 
 if TYPE_CHECKING:  # the notebook reads the record without the sweep's imports (tqdm)
     from ..releases.sweep import ReleaseRecord
@@ -123,7 +123,7 @@ class Lab:
     def run(self, base: str, patch: str, label: str) -> Outcome:
         """The cases on ``base`` with ``patch`` (a unified diff; empty: the release as is)."""
         from ..releases.patched import Patched, patch_from_text, throwaway_environment
-        from ..releases.sweep import release_records, run_probe
+        from ..releases.sweep import judged
 
         key = hashlib.sha256(f"{base}\0{patch}".encode()).hexdigest()
         if key in self.seen:
@@ -131,13 +131,11 @@ class Lab:
         if patch:
             patched = Patched(base, (patch_from_text(f"{label}.diff", patch),))
             with throwaway_environment(patched, self.envs) as env:
-                found = outcome(
-                    release_records(base, run_probe(env, timeout=PROBE_TIMEOUT_SECONDS))
-                )
+                found = outcome(judged(env, timeout=PROBE_TIMEOUT_SECONDS))
             self.runs += 1
         else:
             env = environments.release_environment(base, self.envs, create=False)
-            found = outcome(release_records(base, run_probe(env, timeout=PROBE_TIMEOUT_SECONDS)))
+            found = outcome(judged(env, timeout=PROBE_TIMEOUT_SECONDS))
         self.seen[key] = found
         self.report(f"{label}: {found.verdict} {found.reason[:80]}".rstrip())
         return found
@@ -238,6 +236,11 @@ class Anatomy:
     poisoned: tuple[PoisonedTurn, ...]
 
     @property
+    def numbers(self) -> dict[str, int]:
+        """Each hunk's number in the list of the path's, as the search names its sets."""
+        return {hunk.name: index for index, hunk in enumerate(self.hunks, start=1)}
+
+    @property
     def search_runs(self) -> int:
         """The patched runs ddmin needed: one per distinct set it tried."""
         return len(self.search)
@@ -266,15 +269,13 @@ class Anatomy:
 
 def ranges(numbers: Sequence[int]) -> str:
     """``1,2,3,7`` as ``1-3,7``."""
-    parts: list[str] = []
+    runs: list[list[int]] = []
     for number in sorted(numbers):
-        if parts and "-" not in parts[-1] and int(parts[-1]) == number - 1:
-            parts[-1] = f"{parts[-1]}-{number}"
-        elif parts and "-" in parts[-1] and int(parts[-1].split("-")[1]) == number - 1:
-            parts[-1] = f"{parts[-1].split('-')[0]}-{number}"
+        if runs and runs[-1][-1] == number - 1:
+            runs[-1].append(number)
         else:
-            parts.append(str(number))
-    return ",".join(parts)
+            runs.append([number])
+    return ",".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
 
 
 # ---------------------------------------------------------------------------- the experiments
@@ -287,13 +288,11 @@ def poisoned_turns(
     process's release poisoned (pause with compaction on, approve, resume), scripted model."""
     from ..analysis.pairing import orphan_outputs
     from ..doctor.verdict import judge
-    from ..study.capture import sdk_version
     from ..study.driver import Ask, Decide, Resume, Setup, converse
     from ..study.harness import FINISHED, NEXT_ANSWER, PENDING_CALL, QUESTIONS
     from ..study.worker import Worker
 
-    if sdk_version() != PINNED:
-        raise MechanismError(f"the poisoned store is made by {PINNED}, not {sdk_version()}")
+    pinned_here()  # the poisoned store is the pinned release's
     found = []
     with tempfile.TemporaryDirectory(prefix="approval-compaction-anatomy-") as folder:
         store = Path(folder) / "poisoned.db"
@@ -421,41 +420,29 @@ class PathDiff:
         return ",".join(part for part in parts if part)
 
 
-def added_modules(old: Path, new: Path) -> tuple[str, ...]:
-    """The modules only the newer release's ``site-packages`` holds (every revert keeps them:
-    what no longer imports them leaves them unused)."""
-    found = (p.relative_to(new).as_posix() for p in (new / "agents").rglob("*.py"))
-    return tuple(sorted(name for name in found if not (old / name).is_file()))
-
-
-def changed_modules(old: Path, new: Path) -> tuple[str, ...]:
-    """The modules (``agents/.../x.py``) both releases' ``site-packages`` hold and that differ."""
-    found = []
-    for path in sorted((old / "agents").rglob("*.py")):
-        name = path.relative_to(old).as_posix()
-        if (new / name).is_file() and (new / name).read_bytes() != path.read_bytes():
-            found.append(name)
-    return tuple(found)
-
-
 def path_diff(envs: Path) -> PathDiff:
     """The hunks of the pinned-to-newest diff of the path's files, and of the package's other
     changed modules, from the cached releases."""
     from ..releases.patched import site_packages
+    from .permalink import differences, installed_sources
 
     old_env = environments.release_environment(PINNED, envs, create=False)
     new_env = environments.release_environment(NEWEST, envs, create=False)
     files = path_files()
-    old_site, new_site = site_packages(old_env.folder), site_packages(new_env.folder)
-    changed = changed_modules(old_site, new_site)
-    every = (*files, *(n for n in changed if n not in files))
+    old_files, new_files = (
+        {n: b for n, b in installed_sources(site_packages(e.folder)).items() if n.endswith(".py")}
+        for e in (old_env, new_env)
+    )
+    # Every revert keeps the added modules: what no longer imports them leaves them unused.
+    found = differences(old_files, new_files)
+    every = (*files, *(n for n in found.changed if n not in files))
     before, after = sources(old_env, every), sources(new_env, every)
 
     def cut(names: Sequence[str]) -> tuple[Hunk, ...]:
         return tuple(h for name in names for h in split(name, before[name], after[name]))
 
     others = cut(every[len(files) :])
-    return PathDiff(files, before, after, cut(files), others, added_modules(old_site, new_site))
+    return PathDiff(files, before, after, cut(files), others, found.only_second)
 
 
 def search_minimal_fix(diff: PathDiff, lab: Lab) -> tuple[list[Hunk], list[tuple[str, str]]]:

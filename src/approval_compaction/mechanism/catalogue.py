@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..errors import InvestigationError
+from ..releases import NEWEST as NEWEST
+from ..releases import PINNED as PINNED
 
 Step = Literal["persist", "compact", "replace", "resume", "prepare"]
 STEPS: tuple[Step, ...] = ("persist", "compact", "replace", "resume", "prepare")
 
-PINNED = "0.23.1"  # the release in requirements.txt (a test checks)
-NEWEST = "0.24.0"  # the newest release, which fixes the bug (a test checks)
 ERA = ("0.22.0", "0.22.1")  # the sweep's boundary: 3 compaction requests before, 2 after
 RELEASES = (PINNED, NEWEST, *ERA)  # the releases data/mechanism.json records
 

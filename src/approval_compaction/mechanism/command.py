@@ -16,20 +16,17 @@ from pathlib import Path
 from typing import Any
 
 from .. import paths
-from ..releases.environments import default_envs, release_environment, run_module
-from ..study.capture import sdk_version
+from ..releases.environments import Environment, default_envs, release_environment, run_module
 from .catalogue import PINNED, RELEASES
 from .probe import MODULE, release_record
-from .record import RECORD, MechanismError, ReleaseMechanism, write_record
+from .record import RECORD, ReleaseMechanism, pinned_here, write_record
 
 PROBE_TIMEOUT_SECONDS = 300
 
 
 def live_record() -> ReleaseMechanism:
     """The pinned release, extracted and traced in this process."""
-    installed = sdk_version()
-    if installed != PINNED:
-        raise MechanismError(f"openai-agents {installed} is installed, not the pinned {PINNED}")
+    pinned_here()
     return release_record()
 
 
@@ -38,10 +35,16 @@ def build(envs: Path) -> dict[str, ReleaseMechanism]:
     others = [release_environment(v, envs, create=False) for v in RELEASES if v != PINNED]
     releases = {PINNED: live_record()}
     for env in others:
-        label = f"{env.version}: the probe"
-        found = run_module(env.python, MODULE, timeout=PROBE_TIMEOUT_SECONDS, label=label)
-        releases[env.version] = ReleaseMechanism.from_json(found)
+        releases[env.version] = probed(env, env.version)
     return releases
+
+
+def probed(env: Environment, what: str, *args: str) -> ReleaseMechanism:
+    """The mechanism probe's record of an environment (``what`` names it in an error)."""
+    found = run_module(
+        env.python, MODULE, *args, timeout=PROBE_TIMEOUT_SECONDS, label=f"{what}: the probe"
+    )
+    return ReleaseMechanism.from_json(found)
 
 
 def patched_record(patched: Any, envs: Path) -> ReleaseMechanism:
@@ -49,11 +52,7 @@ def patched_record(patched: Any, envs: Path) -> ReleaseMechanism:
     from ..releases.patched import patched_environment
 
     env = patched_environment(patched, envs)
-    label = f"{patched.describe()}: the probe"
-    found = run_module(
-        env.python, MODULE, "--patch", patched.label, timeout=PROBE_TIMEOUT_SECONDS, label=label
-    )
-    return ReleaseMechanism.from_json(found)
+    return probed(env, patched.describe(), "--patch", patched.label)
 
 
 def patched_command(args: argparse.Namespace, patched: Any, envs: Path) -> int:

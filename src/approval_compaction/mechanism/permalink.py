@@ -16,24 +16,18 @@ from __future__ import annotations
 
 import argparse
 import importlib.metadata
-import sys
 import tarfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import InvestigationError
 from ..releases import environments
+from ..releases.environments import SdistError as SdistError
 from ..releases.versions import PACKAGE
 
 REPOSITORY = "https://github.com/openai/openai-agents-python"
 SOURCE_ROOT = "src"  # the repository's folder that holds the agents package
 PACKAGE_FOLDER = "agents"
-FETCH_TIMEOUT_SECONDS = 600
-
-
-class SdistError(InvestigationError):
-    """A release's sdist that cannot be fetched or read."""
 
 
 def tag(version: str) -> str:
@@ -55,29 +49,16 @@ def default_cache() -> Path:
     return environments.default_envs().parent / "sdists"
 
 
-def archive_name(version: str) -> str:
-    return f"openai_agents-{version}.tar.gz"
-
-
 def sdist_archive(version: str, cache: Path | None = None) -> Path:
     """The cached sdist of the release (it may not exist yet)."""
-    return (cache or default_cache()) / archive_name(version)
+    return environments.sdist_archive(version, cache or default_cache())
 
 
 def fetch_sdist(
     version: str, cache: Path | None = None, run: environments.Runner = environments.run
 ) -> Path:
     """The release's sdist in the cache, downloaded by pip from the package index once."""
-    archive = sdist_archive(version, cache)
-    if archive.is_file():
-        return archive
-    archive.parent.mkdir(parents=True, exist_ok=True)
-    command = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps"]
-    command += ["--no-binary", ":all:", "-d", str(archive.parent), f"{PACKAGE}=={version}"]
-    proc = run(command, FETCH_TIMEOUT_SECONDS, cwd=archive.parent)
-    if proc.returncode != 0 or not archive.is_file():
-        raise SdistError(f"{PACKAGE}=={version}: no sdist: {environments.last_line(proc.stderr)}")
-    return archive
+    return environments.fetch_sdist(version, cache or default_cache(), run)
 
 
 def sdist_sources(archive: Path, version: str) -> dict[str, bytes]:
@@ -111,21 +92,24 @@ def installed_sources(site_packages: Path) -> dict[str, bytes]:
 
 @dataclass(frozen=True)
 class Differences:
-    """Where the installed package and the sdist's ``src/agents/`` differ."""
+    """Where two trees of files differ (the sdist's ``src/agents/`` and the installed package,
+    or two releases' packages): the paths only the first or the second holds, and those whose
+    bytes differ."""
 
-    only_sdist: tuple[str, ...]
-    only_installed: tuple[str, ...]
+    only_first: tuple[str, ...]
+    only_second: tuple[str, ...]
     changed: tuple[str, ...]
 
     def __bool__(self) -> bool:
-        return bool(self.only_sdist or self.only_installed or self.changed)
+        return bool(self.only_first or self.only_second or self.changed)
 
-    def __str__(self) -> str:
+    def said(self, first: str, second: str) -> str:
+        """The differences in a line, ``first`` and ``second`` naming the trees."""
         parts = [
             f"{label}: {', '.join(names[:5])}{' ...' if len(names) > 5 else ''}"
             for label, names in (
-                ("only in the sdist", self.only_sdist),
-                ("only installed", self.only_installed),
+                (f"only {first}", self.only_first),
+                (f"only {second}", self.only_second),
                 ("different", self.changed),
             )
             if names
@@ -133,12 +117,12 @@ class Differences:
         return "; ".join(parts) or "identical"
 
 
-def differences(sdist: Mapping[str, bytes], installed: Mapping[str, bytes]) -> Differences:
-    """The files only one side has, and those whose bytes differ."""
+def differences(first: Mapping[str, bytes], second: Mapping[str, bytes]) -> Differences:
+    """The files only one side has, and those whose bytes differ, each in path order."""
     return Differences(
-        only_sdist=tuple(sorted(set(sdist) - set(installed))),
-        only_installed=tuple(sorted(set(installed) - set(sdist))),
-        changed=tuple(sorted(p for p in set(sdist) & set(installed) if sdist[p] != installed[p])),
+        only_first=tuple(sorted(set(first) - set(second))),
+        only_second=tuple(sorted(set(second) - set(first))),
+        changed=tuple(sorted(p for p in set(first) & set(second) if first[p] != second[p])),
     )
 
 
@@ -152,7 +136,8 @@ def command(args: argparse.Namespace) -> int:
     sources = sdist_sources(archive, version)
     found = differences(sources, installed_sources(site_packages()))
     if found:
-        raise SdistError(f"the installed {PACKAGE} {version} is not {tag(version)}'s: {found}")
+        told = found.said("in the sdist", "installed")
+        raise SdistError(f"the installed {PACKAGE} {version} is not {tag(version)}'s: {told}")
     print(
         f"{PACKAGE} {version}: the {len(sources)} installed files equal src/agents/ at "
         f"{tag(version)} (from {archive.name})"

@@ -16,8 +16,9 @@ from typing import Any
 from .. import paths
 from ..errors import InvestigationError
 from ..formats.records import RecordsError, read_json, write_json
+from ..study.capture import sdk_version
 from ..study.scenario import Case
-from .catalogue import CATALOGUE
+from .catalogue import CATALOGUE, PINNED
 from .source import Extract
 from .trace import REPORT_CASE, Trace
 
@@ -26,6 +27,14 @@ RECORD = paths.DATA_FILES.mechanism
 
 class MechanismError(InvestigationError):
     """The mechanism's data cannot be made or read: a missing environment or record."""
+
+
+def pinned_here() -> None:
+    """Check that this interpreter runs the pinned release (what is made live, in this process,
+    is made by it); a one-line ``MechanismError`` otherwise."""
+    installed = sdk_version()
+    if installed != PINNED:
+        raise MechanismError(f"openai-agents {installed} is installed, not the pinned {PINNED}")
 
 
 @dataclass(frozen=True)

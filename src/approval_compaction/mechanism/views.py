@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 
 from ..formats.markdown import code, escape, fence
+from ..releases.probe import IMPORT_FAILED
 from ..study.capture import STAGES
 from .anatomy import BUG, FIXED, Anatomy, Outcome, ranges
 from .catalogue import CATALOGUE, Function, Mark, Step, entry
@@ -270,7 +271,7 @@ def outcome_word(found: Outcome) -> str:
     """An experiment's outcome in a few words, for a table cell (with why it did not run)."""
     if found.verdict in (FIXED, BUG):
         return outcome_kind(found)
-    reason = found.reason.removeprefix("import agents failed: ")
+    reason = found.reason.removeprefix(IMPORT_FAILED)
     return f"does not run ({reason[:60]}{'…' if len(reason) > 60 else ''})"
 
 
@@ -299,7 +300,7 @@ def anatomy_frame(found: Anatomy) -> pd.DataFrame:
     lines, its first changed line, what reverting it from the newer release does (alone, and
     with the hunks that need it when it does not run alone: the path's by number, the other
     modules' by file), and whether the minimal fix holds it."""
-    number = {hunk.name: index for index, hunk in enumerate(found.hunks, start=1)}
+    number = found.numbers
     rows = {}
     for hunk in found.hunks:
         rows[hunk.name] = {
@@ -316,7 +317,7 @@ def anatomy_frame(found: Anatomy) -> pd.DataFrame:
 def modules_frame(found: Anatomy) -> pd.DataFrame:
     """The package's other changed modules (off the bug's path), each reverted whole from the
     newer release: its hunks, the outcome alone, and with what needs it when it does not run."""
-    number = {hunk.name: index for index, hunk in enumerate(found.hunks, start=1)}
+    number = found.numbers
     rows = {}
     for module in found.modules:
         rows[module.path.removeprefix("agents/")] = {
@@ -332,7 +333,7 @@ def modules_frame(found: Anatomy) -> pd.DataFrame:
 def hunks_by_outcome(found: Anatomy, names: Sequence[str] | None = None) -> pd.DataFrame:
     """The hunks (all, or those named) by file, outcome reverted alone and whether the minimal
     fix holds them, each group's hunks by their numbers: the hunk table in one comment's room."""
-    number = {hunk.name: index for index, hunk in enumerate(found.hunks, start=1)}
+    number = found.numbers
     chosen = [h for h in found.hunks if names is None or h.name in names]
     rows = pd.DataFrame(
         {

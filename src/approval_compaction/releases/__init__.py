@@ -4,3 +4,8 @@ cases inside one (``probe``), the sweep over all of them (``sweep``), ``bisect``
 test per release (``crosscheck``) and the frames that read the sweep's results (``tables``);
 ``findings.releases`` states what the sweep found.
 """
+
+# The release this project pins (requirements.txt) and the newest one, which fixes the bug (tests
+# check both); here, where a release's own interpreter can import them with nothing else.
+PINNED = "0.23.1"
+NEWEST = "0.24.0"

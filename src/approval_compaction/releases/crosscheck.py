@@ -23,7 +23,7 @@ import argparse
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -184,20 +184,14 @@ def run_releases(
     versions: Sequence[str], envs: Path, *, create: bool = False, report: Report = print
 ) -> list[Outcome]:
     """Run the test in each release's sweep environment; make missing ones only if asked."""
-    uv = environments.uv_binary()
     tools = environments.install_tools(envs / TOOLS_FOLDER, TOOLS)
-    cutoffs = load_releases(paths.DATA_FILES.release_dates)
     outcomes: list[Outcome] = []
     for version in versions:
-        env = environments.Environment(envs / version, version, cutoffs.get(version, ""))
-        if not env.ready():
-            if create and version in cutoffs:
-                error = environments.install(env, uv)
-            else:
-                error = "no environment"
-            if error is not None:
-                report(f"{version:<8} skipped: {error}")
-                continue
+        try:
+            env = environments.release_environment(version, envs, create=create)
+        except environments.SweepError as error:
+            report(f"{version:<8} skipped: {error}")
+            continue
         found = run_test(env, tools)
         outcomes.extend(found)
         report(f"{version:<8} {_tally(found)}")
@@ -232,14 +226,6 @@ def load(path: Path = paths.DATA_FILES.fix_releases) -> list[CrossRecord]:
     return read_records(path, CrossRecord)
 
 
-def load_patched(path: Path, label: str | None = None) -> list[PatchedCross]:
-    """Records written by ``crosscheck --patch``: one patched SDK's, a one-line error when the
-    file holds a release's, mixes patches, or (given ``label``) is another patch's."""
-    from .patched import read_labelled
-
-    return read_labelled(path, PatchedCross, label)
-
-
 def regression_table(path: Path = paths.DATA_FILES.fix_releases) -> pd.DataFrame:
     """The committed crosscheck, one row per release."""
     return by_release(records_frame(load(path), CrossRecord))
@@ -263,21 +249,21 @@ def write(
 
 def patched_crosscheck(patched: Patched, envs: Path, report: Report = print) -> list[PatchedCross]:
     """The test in the patched SDK's scratch environment, against the patched matrix there."""
-    from .patched import patched_environment, patched_matrix
+    from .patched import labelled, patched_environment, patched_matrix
 
     env = patched_environment(patched, envs)
     tools = environments.install_tools(envs / TOOLS_FOLDER, TOOLS)
     found = run_test(env, tools)
     report(f"{patched.describe()}: {_tally(found)}")
     rows = patched_matrix(patched, envs=envs)
-    return [PatchedCross(**asdict(r), patch=patched.label) for r in compare(found, rows)]
+    return labelled(compare(found, rows), PatchedCross, patched.label)
 
 
 def command(args: argparse.Namespace) -> int:
     """``crosscheck``: run the test on each swept release (or on a patched SDK); exit 1 if any
     disagrees."""
+    from . import PINNED
     from .patched import from_namespace, results_folder
-    from .upstream.command import PINNED
 
     envs = Path(args.envs) if args.envs else environments.default_envs()
     patched = from_namespace(args, PINNED)

@@ -12,8 +12,9 @@ before it.
 ``run`` runs any command to completion without raising on failure; ``run_module`` runs
 ``python -m MODULE ARGS --output FILE`` and returns the JSON the module wrote; ``run_pytest``
 runs pytest with a JUnit report and returns its test cases (``junit_cases``, the one JUnit
-reader); ``install_tools`` puts this project's pins of pytest, hypothesis and the like into a
-tools folder once, with uv, so that the release environments stay as the sweep made them.
+reader); ``fetch_sdist`` downloads a release's sdist with pip, once; ``install_tools`` puts
+this project's pins of pytest, hypothesis and the like into a tools folder once, with uv, so that
+the release environments stay as the sweep made them.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from ..formats.records import read_json, write_json
 from .versions import PACKAGE, load_releases, sort_versions
 
 INSTALL_TIMEOUT_SECONDS = 900
+SDIST_TIMEOUT_SECONDS = 900
 TOOLS_MARKER = "approval-compaction-tools.json"
 Runner = Callable[..., "subprocess.CompletedProcess[str]"]
 
@@ -47,6 +49,10 @@ class SweepError(InvestigationError):
 
 class ProbeError(SweepError):
     """A command in another environment that failed, timed out or wrote no answer, in one line."""
+
+
+class SdistError(SweepError):
+    """A release's sdist that cannot be fetched or read."""
 
 
 def default_envs() -> Path:
@@ -84,10 +90,21 @@ class Environment:
         return {PACKAGE: self.version, "exclude_newer": self.exclude_newer}
 
     def ready(self) -> bool:
-        try:
-            return bool(read_json(self.marker, dict) == self.spec())
-        except InvestigationError:
-            return False
+        return recorded(self.marker, self.spec())
+
+
+def recorded(marker: Path, spec: object) -> bool:
+    """Whether a folder's marker file (written by ``record``) says it holds what ``spec``
+    describes: a folder made once (an environment, a checkout, a tools folder) is reused then."""
+    try:
+        return bool(read_json(marker, lambda found: found == spec))
+    except InvestigationError:  # missing, unreadable or no JSON: made again
+        return False
+
+
+def record(marker: Path, spec: object) -> None:
+    """Write a folder's marker once it is made (``recorded`` reads it)."""
+    write_json(marker, spec, indent=None, sort_keys=True)
 
 
 # ---------------------------------------------------------------------------- running in one
@@ -216,15 +233,35 @@ def install_tools(folder: Path, names: Sequence[str]) -> Path:
     with uv (a marker records what is there); a one-line ``ProbeError`` when uv fails."""
     wanted = pins(names)
     marker = folder / TOOLS_MARKER
-    if marker.exists() and marker.read_text() == json.dumps(wanted):
+    if recorded(marker, wanted):
         return folder
     shutil.rmtree(folder, ignore_errors=True)
     command = [uv_binary(), "pip", "install", "--quiet", "--target", str(folder), *wanted]
     proc = run(command, INSTALL_TIMEOUT_SECONDS)
     if proc.returncode != 0:
         raise ProbeError(f"installing {', '.join(wanted)} failed: {last_line(proc.stderr)}")
-    marker.write_text(json.dumps(wanted))
+    record(marker, wanted)
     return folder
+
+
+def sdist_archive(version: str, folder: Path) -> Path:
+    """Where a release's sdist is in ``folder`` (as pip names it), once fetched."""
+    return folder / f"openai_agents-{version}.tar.gz"
+
+
+def fetch_sdist(version: str, folder: Path, run: Runner = run) -> Path:
+    """The sdist of ``openai-agents==version`` in ``folder``, downloaded by pip from the package
+    index unless it is there already; a one-line ``SdistError`` when pip gets none."""
+    archive = sdist_archive(version, folder)
+    if archive.is_file():
+        return archive
+    folder.mkdir(parents=True, exist_ok=True)
+    command = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps"]
+    command += ["--no-binary", ":all:", "-d", str(folder), f"{PACKAGE}=={version}"]
+    proc = run(command, SDIST_TIMEOUT_SECONDS, cwd=folder)
+    if proc.returncode != 0 or not archive.is_file():
+        raise SdistError(f"{PACKAGE}=={version}: no sdist: {last_line(proc.stderr)}")
+    return archive
 
 
 # ---------------------------------------------------------------------------- making one
@@ -255,7 +292,7 @@ def install(env: Environment, uv: str) -> str | None:
     for extra in ([], ["--offline"]):
         proc = run(command + extra, INSTALL_TIMEOUT_SECONDS)
         if proc.returncode == 0:
-            write_json(env.marker, env.spec(), indent=None, sort_keys=True)
+            record(env.marker, env.spec())
             return None
         errors.append(_failure(proc))
     return f"install failed: {errors[0]}"

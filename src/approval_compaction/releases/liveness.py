@@ -15,7 +15,6 @@ from typing import Any
 
 from ..analysis.liveness import DEFAULT_TURNS, LivenessRun, liveness_run
 from ..analysis.pairing import orphan_outputs
-from ..study.capture import sdk_version
 from ..study.items import Item
 from ..study.scenario import Case, all_cases
 from ..study.words import Mode
@@ -25,6 +24,16 @@ SITUATIONS = ("poisoned", "abandoned", "lost", "clean")
 SessionWrapper = Any
 
 LIVENESS_MODES: tuple[Mode, ...] = ("input", "auto", "previous_response_id")
+
+
+def unjudged(version: str, why: str) -> list[LivenessRun]:
+    """Every situation in every mode, each an error run saying why none could run there (the
+    release lacks what they use, or could not be installed or probed)."""
+    return [
+        LivenessRun(name, version, mode, False, (), error=why)
+        for mode in LIVENESS_MODES
+        for name in SITUATIONS
+    ]
 
 
 def poisoned_history() -> list[Item]:
@@ -104,10 +113,6 @@ def run_liveness(
         ]
         runs += [run_case_continued(c, mode, turns, wrap=wrap, worker=worker) for c in chosen]
     return runs
-
-
-def installed() -> str:
-    return sdk_version()
 
 
 def load_liveness(path: Any) -> tuple[dict[str, Any], list[LivenessRun]]:

@@ -30,17 +30,17 @@ import os
 import shutil
 import tempfile
 import tomllib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from .. import paths
 from ..errors import InvestigationError
-from ..formats.records import read_json, read_records, write_json
+from ..formats.records import read_records
 from . import environments
-from .sweep import ReleaseRecord, release_records, run_probe
-from .versions import PACKAGE, load_releases, sort_versions
+from .sweep import ReleaseRecord, judged
+from .versions import PACKAGE, load_releases
 
 PATCHED_FOLDER = "_patched"  # beside the release environments, in the user's cache
 MARKER = "approval-compaction-patch.json"
@@ -56,6 +56,7 @@ class Labelled(Protocol):
 
 
 R = TypeVar("R", bound=Labelled)
+T = TypeVar("T")
 
 
 class PatchError(InvestigationError):
@@ -194,8 +195,8 @@ def default_base(tree: SdkTree | None, pinned: str) -> str:
     release, else the newest release; the pinned release for patches alone."""
     if tree is None:
         return pinned
-    releases = sort_versions(load_releases(paths.DATA_FILES.release_dates))
-    return tree.version if tree.version in releases else releases[-1]
+    known = load_releases(paths.DATA_FILES.release_dates)
+    return tree.version if tree.version in known else environments.newest_release()
 
 
 def from_arguments(
@@ -305,35 +306,40 @@ def _build(patched: Patched, source: Path, target: Path) -> None:
         shutil.copytree(patched.tree.path / "src" / "agents", site / "agents", ignore=pycache)
     for patch in patched.patches:
         apply_patch(patch, site, patched.base)
-    write_json(target / MARKER, _identity(patched), indent=None, sort_keys=True)
+    environments.record(target / MARKER, _identity(patched))
 
 
 def ready(folder: Path, patched: Patched) -> bool:
     """Whether ``folder`` holds the finished scratch environment of ``patched``."""
-    try:
-        return bool(read_json(folder / MARKER, dict) == _identity(patched))
-    except InvestigationError:
-        return False
+    return environments.recorded(folder / MARKER, _identity(patched))
 
 
 def patched_environment(patched: Patched, envs: Path | None = None) -> environments.Environment:
     """The scratch environment of ``patched``, made once (from the base release's cached
     environment, itself made if missing) and reused while its content is the same."""
     base = environments.release_environment(patched.base, envs or environments.default_envs())
-    home = patched_root(envs) / patched.key
-    target = home / "env"
-    if ready(target, patched):
-        return environments.Environment(target, patched.base, base.exclude_newer)
-    home.parent.mkdir(parents=True, exist_ok=True)
-    building = Path(tempfile.mkdtemp(prefix=".building-", dir=home.parent))
-    try:  # the patch's own folder appears only once its environment is made
-        _build(patched, base.folder, building / "env")
-        home.mkdir(exist_ok=True)
-        shutil.rmtree(target, ignore_errors=True)  # a copy left unfinished by a killed run
-        os.rename(building / "env", target)
+    target = patched_root(envs) / patched.key / "env"
+    if not ready(target, patched):
+        with made_whole(target, patched_root(envs)) as building:
+            _build(patched, base.folder, building)
+    return environments.Environment(target, patched.base, base.exclude_newer)
+
+
+@contextlib.contextmanager
+def made_whole(target: Path, scratch: Path) -> Iterator[Path]:
+    """Where to build ``target``: a folder in a temporary one under ``scratch``, moved to
+    ``target`` when the block ends, so that ``target`` (and the folders above it up to
+    ``scratch``) appear only once it is made; a block that fails leaves nothing behind, and a
+    copy a killed run left unfinished is replaced."""
+    scratch.mkdir(parents=True, exist_ok=True)
+    building = Path(tempfile.mkdtemp(prefix=".building-", dir=scratch))
+    try:
+        yield building / target.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.rmtree(target, ignore_errors=True)
+        os.rename(building / target.name, target)
     finally:
         shutil.rmtree(building, ignore_errors=True)
-    return environments.Environment(target, patched.base, base.exclude_newer)
 
 
 @contextlib.contextmanager
@@ -381,9 +387,14 @@ class PatchedRecord(ReleaseRecord):
 PATCHED_COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(PatchedRecord))
 
 
-def labelled(rows: Iterable[ReleaseRecord], patched: Patched) -> list[PatchedRecord]:
-    """Each record with the patch's label."""
-    return [PatchedRecord(**asdict(row), patch=patched.label) for row in rows]
+def labelled(rows: Iterable[Any], schema: Callable[..., T], label: str) -> list[T]:
+    """Each record as ``schema`` (its own schema with a ``patch`` field), with the label."""
+    return [schema(**asdict(row), patch=label) for row in rows]
+
+
+def unlabelled(rows: Iterable[Any], schema: Callable[..., T]) -> list[T]:
+    """Each labelled record back as ``schema``, the released schema it extends."""
+    return [schema(**{k: v for k, v in asdict(row).items() if k != "patch"}) for row in rows]
 
 
 def patched_matrix(
@@ -392,7 +403,7 @@ def patched_matrix(
     """The cases (those ``case`` selects) in the scratch environment, through the sweep's
     probe, judged as the sweep judges a release."""
     env = patched_environment(patched, envs)
-    return labelled(release_records(patched.base, run_probe(env, case)), patched)
+    return labelled(judged(env, case), PatchedRecord, patched.label)
 
 
 def read_labelled(path: Path, schema: type[R], label: str | None = None) -> list[R]:
@@ -404,12 +415,6 @@ def read_labelled(path: Path, schema: type[R], label: str | None = None) -> list
     if label is not None and found != label:
         raise PatchError(f"{path} holds results of {found or 'a release'}, not of {label}")
     return rows
-
-
-def read_patched(path: Path, label: str | None = None) -> list[PatchedRecord]:
-    """A patched matrix written by ``matrix --patch --format json``; a one-line error when it
-    holds released records, mixes patches, or (given ``label``) is another patch's."""
-    return read_labelled(path, PatchedRecord, label)
 
 
 def patched_text(rows: Sequence[PatchedRecord], fmt: str, patched: Patched) -> str:

@@ -61,6 +61,7 @@ ProbeResult = TypedDict(
 )
 
 DEPENDENCIES = ("openai-agents", "openai", "pydantic")
+IMPORT_FAILED = "import agents failed: "  # an unavailable release's reason starts so
 
 
 def _accepts(func: Any, *names: str) -> bool:
@@ -126,9 +127,14 @@ def sdk_api() -> Any:
     return argparse.Namespace(**api)
 
 
+def release_lacks(api: Any) -> list[str]:
+    """What every case needs that the release lacks, by feature; empty when it has it all."""
+    return [name for name, check in RELEASE_FEATURES.items() if not check(api)]
+
+
 def missing_features(case: Case, api: Any) -> list[str]:
     """What the case needs that the release lacks, by feature; empty when it can run."""
-    missing = [name for name, check in RELEASE_FEATURES.items() if not check(api)]
+    missing = release_lacks(api)
     for (field, value), (name, check) in CASE_FEATURES.items():
         if getattr(case, field) == value and not check(api):
             missing.append(name)
@@ -148,14 +154,13 @@ def not_applicable(
     later: int = 0,
 ) -> CaseRun:
     approvals = 1 if case.decision == "approve" else 0
-    reason = "release lacks " + ", ".join(missing)
     return CaseRun(
         case,
         version,
         [],
         approvals,
         0,
-        not_applicable=reason,
+        not_applicable="release lacks " + ", ".join(missing),
         model=model,
         mode=mode,
         continued=later,
@@ -173,22 +178,15 @@ def situations(
 ) -> list[dict[str, Any]]:
     """Each liveness situation in each of its modes, continued ``later`` turns (as JSON); on a
     release that lacks what they use, each one an error run naming what is missing."""
-    from ..analysis.liveness import LivenessRun
-    from .liveness import LIVENESS_MODES, SITUATIONS, run_situation
+    from .liveness import LIVENESS_MODES, SITUATIONS, run_situation, unjudged
 
     if missing:
-        reason = "release lacks " + ", ".join(missing)
-        runs = [
-            LivenessRun(name, version, mode, False, (), error=reason)
-            for mode in LIVENESS_MODES
-            for name in SITUATIONS
-        ]
-    else:
-        runs = [
-            run_situation(name, mode, later, poisoned=poisoned)
-            for mode in LIVENESS_MODES
-            for name in SITUATIONS
-        ]
+        return [run.to_json() for run in unjudged(version, "release lacks " + ", ".join(missing))]
+    runs = [
+        run_situation(name, mode, later, poisoned=poisoned)
+        for mode in LIVENESS_MODES
+        for name in SITUATIONS
+    ]
     return [run.to_json() for run in runs]
 
 
@@ -215,7 +213,7 @@ def probe(
         names = api()
     except Exception as exc:  # any import failure makes the release unavailable, not a crash
         reason = " ".join(f"{type(exc).__name__}: {exc}".split())
-        return {"unavailable": f"import agents failed: {reason}"[:300]}
+        return {"unavailable": f"{IMPORT_FAILED}{reason}"[:300]}
     versions = installed_versions()
     missing = {case: missing_features(case, names) for case in cases}
     runnable: list[Model] = [m for m in models if m == "scripted"]
@@ -249,8 +247,7 @@ def probe(
         "wire": f"scripted model: {why}"[:300] if why else "",
     }
     if poisoned is not None:
-        lacking = [name for name, check in RELEASE_FEATURES.items() if not check(names)]
-        result["liveness"] = situations(poisoned, lacking, version, later)
+        result["liveness"] = situations(poisoned, release_lacks(names), version, later)
     return result
 
 

@@ -49,6 +49,7 @@ from ..study.capture import LATER_TURNS, CaseRun
 from ..study.items import Item
 from ..study.scenario import Case, all_cases
 from ..study.words import Model
+from .bisect import judge_rows
 from .environments import (
     Environment,
     ProbeError,
@@ -58,7 +59,7 @@ from .environments import (
     run_module,
     uv_binary,
 )
-from .liveness import LIVENESS_MODES, SITUATIONS
+from .liveness import SITUATIONS, unjudged
 from .probe import MODULE as PROBE_MODULE
 from .probe import PROBE_MODES, STUDY_MODE, ProbeResult
 from .versions import (
@@ -184,6 +185,14 @@ def release_records(version: str, result: ProbeResult) -> list[ReleaseRecord]:
     ]
 
 
+def judged(
+    env: Environment, case: str | None = None, timeout: float = PROBE_TIMEOUT_SECONDS
+) -> list[ReleaseRecord]:
+    """The cases (those ``case`` selects) run by the probe in an environment (a release's, or a
+    patched one), judged as the sweep judges a release."""
+    return release_records(env.version, run_probe(env, case, timeout=timeout))
+
+
 def release_meetings(result: ProbeResult) -> list[Meeting]:
     """What the user met at each stage of each of the probe's runs over HTTP (the scripted
     model's, on a release that cannot run the responses model; none when unavailable)."""
@@ -208,11 +217,7 @@ def release_liveness(version: str, result: ProbeResult) -> list[LivenessRecord]:
     runs = [LivenessRun.from_json(data) for data in result.get("liveness", [])]
     if not runs:
         why = result.get("unavailable", "") or "the probe ran no liveness situation"
-        runs = [
-            LivenessRun(name, version, mode, False, (), error=why)
-            for mode in LIVENESS_MODES
-            for name in SITUATIONS
-        ]
+        runs = unjudged(version, why)
     return liveness_records(runs)
 
 
@@ -384,11 +389,7 @@ def summary(rows: Sequence[ReleaseRecord]) -> str:
     statuses = {row.status for row in rows}
     if statuses == {UNAVAILABLE}:
         return f"unavailable: {rows[0].detail}"
-    broken = [
-        name
-        for name in INVARIANTS
-        if any(row.invariant == name and row.holds is False for row in rows)
-    ]
+    broken = [name for name in INVARIANTS if False in judge_rows(rows, name).values()]
     words = "violated: " + ", ".join(broken) if broken else "all invariants hold"
     if vocabulary.STATUS_NOT_APPLICABLE in statuses:
         words += " (some cases not applicable)"

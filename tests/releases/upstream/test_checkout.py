@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from approval_compaction.releases.environments import SdistError
 from approval_compaction.releases.upstream import checkout
 from approval_compaction.releases.upstream.checkout import UpstreamError
 
@@ -42,7 +43,7 @@ def test_fetch_without_an_sdist_is_one_line(tmp_path: Path) -> None:
     ) -> subprocess.CompletedProcess[str]:
         return subprocess.CompletedProcess(command, 1, "", "ERROR: No matching distribution\n")
 
-    with pytest.raises(UpstreamError, match=r"^openai-agents==9\.9\.9: no sdist: ERROR: No match"):
+    with pytest.raises(SdistError, match=r"^openai-agents==9\.9\.9: no sdist: ERROR: No match"):
         checkout.fetch("9.9.9", tmp_path, run=refused)
 
 

@@ -15,11 +15,9 @@ release's. The release's checkout is never written.
 
 from __future__ import annotations
 
-import os
 import shutil
 import sys
 import tarfile
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +25,6 @@ from typing import Any
 
 from ... import paths
 from ...errors import InvestigationError
-from ...formats.records import read_json, write_json
 from .. import environments
 from ..versions import PACKAGE
 
@@ -35,7 +32,6 @@ Report = Callable[[str], None]
 UPSTREAM_TEST = paths.ROOT / "tests" / "sdk_regression" / "upstream" / "pending_approval_cases.py"
 UPSTREAM_TEST_NAME = "test_compaction_pending_approval_cases.py"  # its name inside the checkout
 UPSTREAM_TEST_FOLDER = "tests/memory"
-FETCH_TIMEOUT_SECONDS = 900
 SYNC_TIMEOUT_SECONDS = 1800
 
 
@@ -59,11 +55,7 @@ class Checkout:
         return self.folder.parent / "approval-compaction.json"
 
     def ready(self, command: Sequence[str]) -> bool:
-        try:
-            recorded = read_json(self.marker, dict)
-        except InvestigationError:
-            return False
-        return bool(recorded == self.spec(command)) and self.python.exists()
+        return environments.recorded(self.marker, self.spec(command)) and self.python.exists()
 
     def spec(self, command: Sequence[str]) -> dict[str, object]:
         return {PACKAGE: self.version, "sync": list(command)}
@@ -93,18 +85,11 @@ def fetch(version: str, root: Path, run: environments.Runner = environments.run)
     folder = home / f"openai_agents-{version}"
     if (folder / "Makefile").exists():
         return folder
-    home.mkdir(parents=True, exist_ok=True)
-    command = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps"]
-    command += ["--no-binary", ":all:", "-d", str(home), f"{PACKAGE}=={version}"]
-    proc = run(command, FETCH_TIMEOUT_SECONDS, cwd=home, env=dict(os.environ))
-    archives = sorted(home.glob("*.tar.gz"))
-    if proc.returncode != 0 or not archives:
-        why = environments.last_line(proc.stderr)
-        raise UpstreamError(f"{PACKAGE}=={version}: no sdist: {why}")
-    with tarfile.open(archives[0]) as tar:  # refusing members that would land outside home
+    archive = environments.fetch_sdist(version, home, run)
+    with tarfile.open(archive) as tar:  # refusing members that would land outside home
         tar.extractall(home, filter="data")
     if not (folder / "Makefile").exists():
-        raise UpstreamError(f"{archives[0].name} has no Makefile at {folder.name}/")
+        raise UpstreamError(f"{archive.name} has no Makefile at {folder.name}/")
     return folder
 
 
@@ -121,7 +106,7 @@ def prepare(
     proc = run(command, SYNC_TIMEOUT_SECONDS, cwd=checkout.folder, env=env)
     if proc.returncode != 0:
         raise UpstreamError(f"{version}: make sync failed: {environments.last_line(proc.stderr)}")
-    write_json(checkout.marker, checkout.spec(command), indent=None, sort_keys=True)
+    environments.record(checkout.marker, checkout.spec(command))
     return checkout
 
 
@@ -132,8 +117,9 @@ def install_upstream_test(folder: Path, source: Path = UPSTREAM_TEST) -> str:
     return target.relative_to(folder).as_posix()
 
 
-def _copy_checkout(source: Path, target: Path) -> None:
-    """The checkout with its ``.venv`` hard-linked (never written here) and the rest copied."""
+def _copy_checkout(source: Path, target: Path, final: Path) -> None:
+    """The checkout with its ``.venv`` hard-linked (never written here) and the rest copied, its
+    editable install naming ``final``, where the copy goes once made."""
     shutil.copytree(source, target, symlinks=True, ignore=shutil.ignore_patterns(".venv"))
     from ..patched import link_or_copy
 
@@ -142,28 +128,22 @@ def _copy_checkout(source: Path, target: Path) -> None:
         text = pth.read_text()
         if str(source) in text:  # the editable install: point it at the copy's sources
             pth.unlink()  # a new file, not the linked one
-            pth.write_text(text.replace(str(source), str(target)))
+            pth.write_text(text.replace(str(source), str(final)))
 
 
 def patched_checkout(checkout: Checkout, patched: Any, envs: Path | None = None) -> Checkout:
     """The release's checkout with the patched SDK in it, made once per patch beside the patch's
     scratch environment; a patch that does not apply leaves nothing behind."""
-    from ..patched import apply_patch, patched_root
+    from ..patched import apply_patch, made_whole, patched_root
 
     home = patched_root(envs) / patched.key / "upstream"
     target = home / checkout.folder.name
     marker = home / f"{checkout.folder.name}.json"
     spec = {"base": checkout.version, "patch": patched.label}
-    try:
-        if read_json(marker, dict) == spec and (target / ".venv").is_dir():
-            return Checkout(checkout.version, target)
-    except InvestigationError:
-        pass
-    patched_root(envs).mkdir(parents=True, exist_ok=True)
-    building = Path(tempfile.mkdtemp(prefix=".building-", dir=patched_root(envs)))
-    try:  # the patch's folder appears only once the copy is made
-        copy = building / checkout.folder.name
-        _copy_checkout(checkout.folder, copy)
+    if environments.recorded(marker, spec) and (target / ".venv").is_dir():
+        return Checkout(checkout.version, target)
+    with made_whole(target, patched_root(envs)) as copy:  # a patch that fails leaves nothing
+        _copy_checkout(checkout.folder, copy, target)
         if patched.tree is not None:
             for part in ("src/agents", "tests"):
                 if (patched.tree.path / part).is_dir():
@@ -171,20 +151,5 @@ def patched_checkout(checkout: Checkout, patched: Any, envs: Path | None = None)
                     shutil.copytree(patched.tree.path / part, copy / part)
         for patch in patched.patches:
             apply_patch(patch, copy / "src", checkout.version)
-        # the editable install names the copy's path: fix it for where the copy now goes
-        home.mkdir(parents=True, exist_ok=True)
-        _copy_rename(copy, target)
-        write_json(marker, spec, indent=None, sort_keys=True)
-    finally:
-        shutil.rmtree(building, ignore_errors=True)
+    environments.record(marker, spec)
     return Checkout(checkout.version, target)
-
-
-def _copy_rename(copy: Path, target: Path) -> None:
-    """Move a finished copy into place, its editable install following it."""
-    shutil.rmtree(target, ignore_errors=True)
-    for pth in (copy / ".venv").glob("lib/python*/site-packages/*.pth"):
-        text = pth.read_text()
-        if str(copy) in text:
-            pth.write_text(text.replace(str(copy), str(target)))
-    os.rename(copy, target)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ... import paths
+from .. import PINNED as PINNED
 from .. import environments
 from .changes import SuiteChange, changes, confirm
 from .checkout import default_root, install_upstream_test, patched_checkout, prepare
@@ -26,7 +27,6 @@ from .results import SuiteResult, render, write
 from .suite import DEFAULT_WORKERS, run_suite, select_files, summarize, tally
 
 Report = Callable[[str], None]
-PINNED = "0.23.1"
 
 
 def upstream_suite(

@@ -56,20 +56,18 @@ class PatchedSuiteCheck(SuiteCheck):
     patch: str
 
 
-def _labelled(rows: Sequence[Any], schema: type[Any], patch: str) -> list[Any]:
-    return [schema(**asdict(row), patch=patch) for row in rows]
-
-
 def write(result: SuiteResult, version: str, folder: Path = paths.DATA) -> list[Path]:
     """The three record files of a release (JSON and CSV each, the changes as markdown too);
     a patched SDK's records each carry its label, so a released reader refuses them."""
     import pandas as pd
 
+    from ..patched import labelled
+
     if result.patch:
         result = SuiteResult(
-            _labelled(result.runs, PatchedSuiteRun, result.patch),
-            _labelled(result.changes, PatchedSuiteChange, result.patch),
-            _labelled(result.checks, PatchedSuiteCheck, result.patch),
+            labelled(result.runs, PatchedSuiteRun, result.patch),
+            labelled(result.changes, PatchedSuiteChange, result.patch),
+            labelled(result.checks, PatchedSuiteCheck, result.patch),
             result.patch,
         )
     schemas = (
@@ -104,7 +102,7 @@ def load_patched(version: str, folder: Path, label: str | None = None) -> SuiteR
     """A patched SDK's results (``upstream-suite --patch --write``); a one-line error when a
     file holds a release's records, or the three files do not name one patch (or, given
     ``label``, name another)."""
-    from ..patched import one_label, read_labelled
+    from ..patched import one_label, read_labelled, unlabelled
 
     where = paths.data(folder)
     runs = read_labelled(where.upstream_suite(version, "runs"), PatchedSuiteRun, label)
@@ -112,14 +110,10 @@ def load_patched(version: str, folder: Path, label: str | None = None) -> SuiteR
     checks = read_labelled(where.upstream_suite(version, "checks"), PatchedSuiteCheck, label)
     rows: list[Any] = [*runs, *found, *checks]
     patch = one_label((row.patch for row in rows), f"the upstream-suite results in {folder}")
-
-    def plain(row: Any, schema: type[Any]) -> Any:
-        return schema(**{k: v for k, v in asdict(row).items() if k != "patch"})
-
     return SuiteResult(
-        [plain(r, SuiteRun) for r in runs],
-        [plain(c, SuiteChange) for c in found],
-        [plain(c, SuiteCheck) for c in checks],
+        unlabelled(runs, SuiteRun),
+        unlabelled(found, SuiteChange),
+        unlabelled(checks, SuiteCheck),
         patch,
     )
 
