@@ -8,6 +8,7 @@ from typing import Any
 
 from approval_compaction.releases.upstream import changes
 from approval_compaction.releases.upstream.checkout import (
+    LIVENESS_TEST_NAME,
     UPSTREAM_TEST_FOLDER,
     UPSTREAM_TEST_NAME,
     Checkout,
@@ -31,6 +32,21 @@ def test_our_upstream_form_test_is_the_intended_change() -> None:
     ours = f"{UPSTREAM_TEST_FOLDER}/{UPSTREAM_TEST_NAME}::test_x[approve-run]"
     assert changes.reason_for(ours).startswith("the project's upstream-form regression test")
     assert changes.reason_for("tests/test_other.py::test_x") == ""
+
+
+def test_the_liveness_tests_changes_are_explained_only_in_their_direction() -> None:
+    """The workaround makes the bounded-history test pass and, its stated cost, the resumed-later
+    test fail; the opposite change of either is not explained."""
+    folder = f"{UPSTREAM_TEST_FOLDER}/{LIVENESS_TEST_NAME}::"
+    bounded = f"{folder}test_compaction_keeps_history_bounded_after_unpaired_item[lost-x-run]"
+    resumed = f"{folder}test_abandoned_approval_resumed_later_stays_paired[mcp-x-run]"
+    before = [CaseOutcome(bounded, "failed", "grew"), CaseOutcome(resumed, "passed", "")]
+    after = [CaseOutcome(bounded, "passed", ""), CaseOutcome(resumed, "failed", "orphan")]
+    found = {c.test: c.reason for c in changes.changes("0.24.0", before, after)}
+    assert "compaction runs again" in found[bounded]
+    assert "stated cost" in found[resumed]
+    backwards = {c.test: c.reason for c in changes.changes("0.24.0", after, before)}
+    assert backwards == {bounded: "", resumed: ""}
 
 
 def test_a_change_that_does_not_recur_alone_is_marked_not_reproduced(

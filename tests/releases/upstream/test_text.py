@@ -26,8 +26,9 @@ def test_suite_answer_counts_tests_sessions_and_changes(
         {"tests/test_approvals.py::t": "assert deferred", f"{OURS}::test_x": None},
     )
     results.write(upstream_suite("9.9.9", root=root, run=runner, report=print), "9.9.9", tmp_path)
+    # the files: the fake checkout's selected one and our two upstream-form tests, always installed
     assert text.suite_answer(["9.9.9"], tmp_path) == (
-        "openai-agents 9.9.9: 2 tests in 3 files, 3 compaction sessions made deferring; "
+        "openai-agents 9.9.9: 2 tests in 4 files, 3 compaction sessions made deferring; "
         "2 outcomes change with the workaround (1 explained, 1 not)."
     )
 

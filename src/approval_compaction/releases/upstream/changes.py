@@ -13,15 +13,31 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from .. import environments
-from .checkout import UPSTREAM_TEST_FOLDER, UPSTREAM_TEST_NAME, Checkout
+from .checkout import LIVENESS_TEST_NAME, UPSTREAM_TEST_FOLDER, UPSTREAM_TEST_NAME, Checkout
 from .suite import DEFAULT_WORKERS, CaseOutcome, run_suite
 
-# The changes the workaround is meant to make on the pinned release, by test id (a prefix).
+# The changes the workaround is meant to make, by test id (a prefix).
+_LIVENESS = f"{UPSTREAM_TEST_FOLDER}/{LIVENESS_TEST_NAME}::"
 INTENDED: dict[str, str] = {
     f"{UPSTREAM_TEST_FOLDER}/{UPSTREAM_TEST_NAME}::": (
         "the project's upstream-form regression test: it fails on an affected release and "
         "passes once automatic compaction waits for the pending call"
     ),
+    f"{_LIVENESS}test_compaction_keeps_history_bounded_after_unpaired_item": (
+        "the project's upstream-form liveness test: the workaround retires the dead call or "
+        "unanswered MCP approval request, so compaction runs again and the history stays bounded"
+    ),
+    f"{_LIVENESS}test_abandoned_approval_resumed_later_stays_paired": (
+        "the workaround's stated cost (README, the design space): it retired the abandoned call, "
+        "so the approval resumed after the user moved on stores its output without the call, "
+        "which `doctor repair` then heals"
+    ),
+}
+# The one direction an intended change may take, where it has one: (without, with the
+# workaround). A change the other way is not explained.
+DIRECTION: dict[str, tuple[str, str]] = {
+    f"{_LIVENESS}test_compaction_keeps_history_bounded_after_unpaired_item": ("failed", "passed"),
+    f"{_LIVENESS}test_abandoned_approval_resumed_later_stays_paired": ("passed", "failed"),
 }
 
 
@@ -37,9 +53,16 @@ class SuiteChange:
     reason: str  # empty: not explained
 
 
-def reason_for(test: str, intended: dict[str, str] = INTENDED) -> str:
-    """The explanation of an intended change, or empty."""
-    return next((why for prefix, why in intended.items() if test.startswith(prefix)), "")
+def reason_for(
+    test: str, intended: dict[str, str] = INTENDED, change: tuple[str, str] | None = None
+) -> str:
+    """The explanation of an intended change (``change``: its outcomes without and with the
+    workaround, which must be the prefix's ``DIRECTION`` when it has one), or empty."""
+    for prefix, why in intended.items():
+        if test.startswith(prefix):
+            wanted = DIRECTION.get(prefix)
+            return why if wanted is None or change is None or change == wanted else ""
+    return ""
 
 
 def changes(
@@ -57,7 +80,7 @@ def changes(
         new = after.get(test, CaseOutcome(test, "missing", ""))
         if old.outcome != new.outcome:
             message = new.message if new.outcome != "passed" else old.message
-            reason = reason_for(test, intended)
+            reason = reason_for(test, intended, (old.outcome, new.outcome))
             found.append(SuiteChange(version, test, old.outcome, new.outcome, message, reason))
     return found
 
