@@ -467,7 +467,12 @@ def parser() -> argparse.ArgumentParser:
     check = steps.add_parser("check", help="whether and when the bug strikes a configuration")
     check.add_argument("--mode", default="auto", help="auto, input or previous_response_id")
     check.add_argument("--trigger", default="default", help="default, always, never or N items")
-    check.add_argument("--decision", default="approve", help="approve or reject")
+    check.add_argument(
+        "--decision", default="approve", help="approve, reject or abandon (the user asks on)"
+    )
+    check.add_argument(
+        "--tool", default="function", help="the tool that pauses: function, or mcp (hosted MCP)"
+    )
     check.add_argument("--turns", type=int, default=24, help="pause positions 0..N prior turns")
     check.add_argument(
         "--later",

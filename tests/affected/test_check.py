@@ -127,3 +127,48 @@ def test_liveness_with_no_later_turn_is_not_judged() -> None:
 def test_bad_configuration_is_one_line(kwargs: dict[str, str], message: str) -> None:
     with pytest.raises(CheckError, match=message):
         check_config(**kwargs)
+
+
+def test_check_config_takes_the_pausing_tool_and_an_abandoned_decision() -> None:
+    from approval_compaction.affected.check import CheckError
+
+    assert (
+        check_config(tool="mcp", decision="abandon")
+        .describe()
+        .endswith("abandon, a hosted MCP tool")
+    )
+    with pytest.raises(CheckError, match="unknown tool 'shell': function or mcp"):
+        check_config(tool="shell")
+    with pytest.raises(CheckError, match="approve, reject or abandon"):
+        check_config(decision="later")
+
+
+def test_check_with_a_hosted_mcp_tool_meets_the_pinned_bug() -> None:
+    """The pinned release compacts at an MCP approval pause too: the request is summarised
+    away, and the next turn sends the approval's response without it."""
+    rows = run_check(check_config(mode="input", trigger="always", tool="mcp"), turns=0)
+    assert [(r.compacted_at_pause, r.pending_call_stored, r.next_turn) for r in rows] == [
+        (True, False, "rejected")
+    ]
+
+
+def test_check_later_counts_an_abandoned_mcp_request_as_stuck_on_the_newest_release() -> None:
+    """Will my sessions keep compacting, with a hosted MCP tool whose approvals users leave
+    undecided? On 0.24.0 they stop (it waits for a response no run sends), and the doctor
+    judges those stores stuck, pinned by the request (before the one rule, pending)."""
+    from approval_compaction.affected.check import check_liveness, liveness_answer
+    from approval_compaction.mechanism.catalogue import NEWEST
+    from approval_compaction.releases import environments
+    from approval_compaction.study.worker import Worker
+
+    env = environments.release_environment(NEWEST, environments.default_envs(), create=False)
+    if not env.ready():
+        pytest.skip(f"no cached environment for openai-agents {NEWEST}: run `make sweep`")
+    cfg = check_config(mode="input", trigger="always", decision="abandon", tool="mcp")
+    with Worker(str(env.python), environments.isolated_environ()) as worker:
+        release, rows, keeps = check_liveness(cfg, turns=0, later=2, worker=worker)
+    assert release == NEWEST and not keeps.keeps_compacting
+    assert keeps.stored == ("stuck",)
+    (_, broken), *_ = keeps.broken()
+    assert broken.detail.pin is not None and broken.detail.pin.key == "mcpr-1"
+    assert liveness_answer(cfg, keeps, release).endswith("`doctor scan` judges those stores stuck.")

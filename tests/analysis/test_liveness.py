@@ -18,6 +18,7 @@ from approval_compaction.analysis.liveness import (
     LivenessRun,
     LiveTurn,
     Pin,
+    broken_runs,
     compaction_runs,
     history_bounded,
     judge_liveness,
@@ -154,3 +155,17 @@ def test_liveness_run_without_a_stage_is_an_error() -> None:
 def test_liveness_each_invariant_has_a_violating_example(name: str) -> None:
     judge = {"compaction_runs": compaction_runs, "history_bounded": history_bounded}[name]
     assert judge(turns(STUCK)).holds is False
+
+
+def test_broken_runs_names_each_broken_run_with_its_invariants() -> None:
+    def run(stages: list[Stage], mode: str, workaround: bool = False) -> LivenessRun:
+        pairs = [(s, "answered") for s in stages]
+        return liveness_run("abandoned", "0.0.0", mode, workaround, pairs)
+
+    runs = [run(HEALTHY, "input"), run(STUCK, "input", True), run(GROWING, "auto")]
+    assert broken_runs(runs) == {
+        ("abandoned", "0.0.0", "input", True): ("compaction_runs", "history_bounded"),
+        ("abandoned", "0.0.0", "auto", False): ("history_bounded",),
+    }
+    failed = liveness_run("lost", "0.0.0", "input", False, [(None, "error")])
+    assert broken_runs([failed]) == {}  # a run that failed is not judged, so not broken

@@ -8,6 +8,7 @@ import pytest
 
 from approval_compaction.analysis.pairing import (
     CALL_TO_OUTPUT,
+    dead_items,
     find_unpaired,
     open_calls,
     orphan_outputs,
@@ -100,3 +101,45 @@ def test_pairing_anonymous_tool_search_pairs_in_order() -> None:
     call, output = {"type": "tool_search_call"}, {"type": "tool_search_output"}
     assert find_unpaired([call, output]) == []
     assert orphan_outputs([output]) == ["?"]
+
+
+USER = {"role": "user", "content": "q"}
+
+
+@pytest.mark.parametrize(
+    ("items", "dead"),
+    [
+        ([USER, _call("function_call", "c1")], []),  # at the end: may be a pending approval
+        ([USER, _call("function_call", "c1"), USER], [1]),
+        ([_call("function_call", "c1"), USER, _output("function_call", "c1")], []),
+        ([USER, _call("mcp_approval_request", "r1"), USER], [1]),  # an abandoned MCP request
+        ([_call("mcp_approval_request", "r1"), _output("mcp_approval_request", "r1"), USER], []),
+        (
+            [
+                _call("function_call", "c1"),
+                _call("function_call", "c1"),
+                USER,
+                _output("function_call", "c1"),
+            ],
+            [1],
+        ),  # fmt: skip
+        ([{"type": "tool_search_call"}, USER], [0]),  # anonymous, and no output answers it
+        ([_call("function_call", "c1"), {"role": "assistant", "content": "a"}], []),
+        ([_call("function_call", "c1"), {"role": "user", "type": "Message"}], []),
+    ],
+    ids=[
+        "at-end",
+        "abandoned",
+        "answered-late",
+        "mcp-abandoned",
+        "mcp-answered",
+        "fifo",
+        "anonymous",
+        "assistant-after",
+        "not-a-user-message",
+    ],  # fmt: skip
+)
+def test_dead_items_are_open_calls_a_user_message_follows(
+    items: list[dict[str, Any]], dead: list[int]
+) -> None:
+    assert [u.position for u in dead_items(items)] == dead

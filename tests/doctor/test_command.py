@@ -78,3 +78,39 @@ def test_sql_prints_the_query_and_scan_in_database_runs_it(
     assert main(["doctor", "scan", str(store), "--in-database"]) == 0
     last = capsys.readouterr().out.splitlines()[-1]
     assert last.startswith("1 session to repair: 1 poisoned, 0 stuck ")
+
+
+def test_every_form_names_an_abandoned_mcp_request(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A real run's store with a hosted MCP approval nobody decided: ``doctor scan`` calls it
+    stuck and names the request, the in-database scan lists it, the dry run rewrites the
+    request, and ``--apply`` then ``restore`` undo each other."""
+    from approval_compaction.fix.edge_cases import MCP_REQUEST, MCP_REQUEST_ID
+
+    from .test_stuck import abandoned_mcp_store
+
+    store = tmp_path / "mcp.db"
+    abandoned_mcp_store(store)
+    assert main(["doctor", "scan", str(store), "--format", "json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert (row["verdict"], row["open_calls"]) == ("stuck", MCP_REQUEST_ID)
+    assert row["note"].startswith(f"unanswered MCP approval request {MCP_REQUEST_ID} ")
+    assert main(["doctor", "scan", str(store), "--in-database", "--format", "json"]) == 0
+    (listed,) = json.loads(capsys.readouterr().out)
+    assert (listed["verdict"], listed["orphan_outputs"], listed["dead_calls"]) == ("stuck", 0, 1)
+    assert main(["doctor", "repair", str(store)]) == 0
+    out = capsys.readouterr().out
+    assert f"mcp_approval_request {MCP_REQUEST_ID}" in out
+    assert f"The MCP approval request {MCP_REQUEST_ID} ({MCP_REQUEST['server_label']}" in out
+    last = "dry run: 1 session to repair (poisoned or stuck); pass --apply to repair"
+    assert out.splitlines()[-1] == last
+    backup = tmp_path / "b.jsonl"
+    assert main(["doctor", "repair", str(store), "--apply", "--backup", str(backup)]) == 0
+    assert "1 repaired" in capsys.readouterr().out
+    assert main(["doctor", "scan", str(store), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["verdict"] == "healthy"
+    assert main(["doctor", "restore", str(backup)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "1 of 1 sessions as backed up"
+    assert main(["doctor", "scan", str(store), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["verdict"] == "stuck"

@@ -1,7 +1,8 @@
 """The in-database query answers what the Python scan answers, on every SQL dialect, edge cases
 included: repeated call ids, hosted MCP approval pairs, tool search items, rows that do not
 parse, ids that are not strings, and types nested inside content; for stuck sessions too (a
-call without its output that a user message follows), with what makes a message the user's."""
+call without its output, or a hosted MCP approval request without its response, that a user
+message follows), with what makes a message the user's."""
 
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from approval_compaction.analysis.pairing import dead_items
 from approval_compaction.doctor import indb
 from approval_compaction.doctor.scan import reports
 from approval_compaction.doctor.stores import StoreError, opened
-from approval_compaction.doctor.verdict import NEEDS_REPAIR, VERDICTS, dead_calls, judge
+from approval_compaction.doctor.verdict import NEEDS_REPAIR, VERDICTS, judge
 from approval_compaction.testing import synthetic
 
 from .conftest import SOCKET, new_store
@@ -81,6 +83,12 @@ EDGE_SESSIONS: dict[str, list[str]] = {
     "open-after-last-user": texts(USER, CALL, {**CALL, "call_id": "c2"}),
     "stuck-and-poisoned": texts({**OUT, "call_id": "gone"}, CALL, USER),
     "mcp-request-before-user": texts({"type": "mcp_approval_request", "id": "a1"}, USER),
+    "mcp-abandoned": texts(USER, {"type": "mcp_approval_request", "id": "a1"}, CALL, USER, OUT),
+    "mcp-answered-after-user": texts(
+        {"type": "mcp_approval_request", "id": "a1"},
+        USER,
+        {"type": "mcp_approval_response", "approval_request_id": "a1"},
+    ),  # fmt: skip
     "tool-search-before-user": texts({"type": "tool_search_call"}, USER),
     "user-typed-message": texts(CALL, {**USER, "type": "message"}),
     "user-typed-null": texts(CALL, {**USER, "type": None}),
@@ -113,7 +121,7 @@ def answers(text: str) -> tuple[Listed, Listed]:
                 items, unreadable = store.codec.light(unit.session_id, unit.texts)
                 report = judge(unit.session_id, items, unreadable, unit.branch)
                 if report.verdict in NEEDS_REPAIR:
-                    found = (report.verdict, len(report.orphan_outputs), len(dead_calls(items)))
+                    found = (report.verdict, len(report.orphan_outputs), len(dead_items(items)))
                     python[(unit.session_id, unit.branch)] = found
             assert {k: v[0] for k, v in python.items()} == {
                 (r.session_id, r.branch): r.verdict
@@ -148,11 +156,16 @@ def test_the_query_answers_what_the_scan_answers(
     }
     stuck = {sid for (sid, _), (verdict, _, _) in python.items() if verdict == "stuck"}
     assert stuck >= {"stuck", "stuck-twice", "stuck-fifo", "stuck-reopened", "user-typed-null",
-                     "tool-search-before-user", "role-escaped", "session-000002"}  # fmt: skip
+                     "tool-search-before-user", "role-escaped", "session-000002",
+                     "mcp-request-before-user", "mcp-abandoned"}  # fmt: skip
     assert not stuck & {"pending-at-end", "answered-after-user", "open-after-last-user",
-                        "mcp-request-before-user", "user-typed-number", "role-capitalised",
+                        "mcp-answered-after-user", "user-typed-number", "role-capitalised",
                         "user-unparsable", "stuck-and-poisoned"}  # fmt: skip
     assert python[("stuck-twice", None)] == ("stuck", 0, 2)
+    # An abandoned hosted MCP approval request is dead, as the workaround retires it
+    # (``analysis.pairing.dead_items``): listed stuck by the database too.
+    assert database[("mcp-request-before-user", None)] == ("stuck", 0, 1)
+    assert database[("mcp-abandoned", None)] == ("stuck", 0, 1)
 
 
 def test_the_query_judges_every_branch(tmp_path: Path) -> None:

@@ -161,3 +161,52 @@ def test_an_injected_failure_leaves_each_session_untouched_or_repaired(
     assert {s: rows(v) for s, v in snapshot(text).items()} == {
         s: rows(v) for s, v in original.items()
     }
+
+
+MCP_REQUEST = {"type": "mcp_approval_request", "id": "mcpr-1", "name": "lookup",
+               "arguments": "{}", "server_label": "synthetic-mcp"}  # fmt: skip
+ABANDONED_MCP = [
+    {"role": "user", "content": "look it up"},
+    MCP_REQUEST,
+    {"role": "user", "content": "something else"},
+    {"type": "message", "role": "assistant", "content": "an answer"},
+]
+
+
+def test_an_abandoned_mcp_request_is_stuck_repaired_and_restored(
+    request: pytest.FixtureRequest, tmp_path: Path, backend: str, store_key: str | None
+) -> None:
+    """A hosted MCP approval request nobody answered, a user message after it: the scan names
+    it as the item that pins the session (0.24.0 never compacts it again), the database's own
+    query lists the session stuck, the repair rewrites the request as text, and restore puts
+    the request back."""
+    from approval_compaction.doctor import indb
+    from approval_compaction.testing import synthetic
+
+    from .conftest import new_store
+
+    text = new_store(request, tmp_path, backend.removeprefix("encrypted-"))
+    asyncio.run(synthetic.write_sessions(text, [("mcp-abandoned", ABANDONED_MCP)], key=store_key))
+    original = snapshot(text)
+    (report,) = asyncio.run(scan_store(text))
+    assert report.verdict == "stuck" and report.open_calls == ("mcpr-1",)
+    assert "MCP approval request mcpr-1" in report.note
+    if backend in ("sqlite", "postgresql", "mariadb"):
+
+        async def listed() -> list[indb.Found]:
+            async with opened(text) as store:
+                return await indb.find(store)
+
+        assert asyncio.run(listed()) == [indb.Found("mcp-abandoned", None, "stuck", 0, 1)]
+    (planned,) = asyncio.run(dry_run(text)).outcomes
+    (change,) = planned.changes
+    assert change.before == MCP_REQUEST and change.position == 1
+    said = "The MCP approval request mcpr-1 (synthetic-mcp lookup {}) was never answered."
+    assert change.after["content"] == PREFIX + said
+    assert asyncio.run(apply(text, tmp_path / "backup.jsonl")).count("repaired") == 1
+    (healed,) = asyncio.run(scan_store(text))
+    assert healed.verdict == "healthy" and healed.items == len(ABANDONED_MCP)
+    assert {r.status for r in asyncio.run(restore(tmp_path / "backup.jsonl"))} == {"restored"}
+    assert {sid: rows(s) for sid, s in snapshot(text).items()} == {
+        sid: rows(s) for sid, s in original.items()
+    }

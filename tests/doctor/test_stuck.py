@@ -1,19 +1,24 @@
-"""A stuck session from a real run: the doctor names the call that pins it, heals it, and the
-pinned release then keeps compacting it; restore puts the call back."""
+"""A stuck session from a real run: the doctor names the call (or the hosted MCP approval
+request) that pins it, heals it, and the release then keeps compacting it; restore puts the call
+back."""
 
 from __future__ import annotations
 
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from approval_compaction.analysis.liveness import judge_liveness, liveness_run
 from approval_compaction.doctor.repair import PREFIX, apply, dry_run
 from approval_compaction.doctor.restore import restore
 from approval_compaction.doctor.scan import scan_store
 from approval_compaction.doctor.verdict import STUCK
+from approval_compaction.fix.edge_cases import MCP_REQUEST, MCP_REQUEST_ID
 from approval_compaction.study.driver import Ask, Continue, Setup, converse
 from approval_compaction.study.harness import PENDING_CALL, PENDING_CALL_ID
 from approval_compaction.study.liveness import later
+from approval_compaction.study.worker import Worker
 
 TURNS = 3
 
@@ -69,3 +74,50 @@ def test_a_stuck_call_and_all_before_it_survive_every_later_compaction(tmp_path:
     assert all(stage.stored[len(pinned) :] != [] for stage in stages)
     (report,) = asyncio.run(scan_store(str(store)))
     assert report.verdict == STUCK and report.open_calls == (PENDING_CALL_ID,)
+
+
+def _newest_worker() -> Worker:
+    from approval_compaction.mechanism.catalogue import NEWEST
+    from approval_compaction.releases import environments
+
+    env = environments.release_environment(NEWEST, environments.default_envs(), create=False)
+    if not env.ready():
+        pytest.skip(f"no cached environment for openai-agents {NEWEST}: run `make sweep`")
+    return Worker(str(env.python), environments.isolated_environ())
+
+
+def abandoned_mcp_store(path: Path) -> None:
+    """A hosted MCP approval request nobody decided, then two more questions."""
+    steps = [Ask("first question", (MCP_REQUEST,), stage="pause"), Continue(2)]
+    converse(Setup(trigger="never", kinds=("mcp_approval",)), steps, path)
+
+
+def _continued(store: Path, worker: Worker) -> list[bool | None]:
+    setup = Setup(trigger="always", kinds=("mcp_approval",))
+    transcript = converse(setup, later(TURNS), store, worker=worker)
+    run = liveness_run("mcp", transcript.sdk_version, "input", False,
+                       [(t.stage, t.outcome) for t in transcript.turns])  # fmt: skip
+    return [v.holds for v in judge_liveness(run)]
+
+
+def test_an_abandoned_mcp_request_pins_the_newest_release_until_the_doctor_heals_it(
+    tmp_path: Path,
+) -> None:
+    """The store a real run leaves after an MCP approval nobody decided: the doctor names the
+    request, 0.24.0 never compacts the store again (the SDK waits for a response that no run
+    will send), the repair heals it and 0.24.0 keeps compacting it; restore puts it back."""
+    store, healed = tmp_path / "mcp.db", tmp_path / "healed.db"
+    abandoned_mcp_store(store)
+    abandoned_mcp_store(healed)
+    (report,) = asyncio.run(scan_store(str(store)))
+    assert report.verdict == STUCK and report.open_calls == (MCP_REQUEST_ID,)
+    assert f"MCP approval request {MCP_REQUEST_ID}" in report.note
+    assert asyncio.run(apply(str(healed), tmp_path / "backup.jsonl")).count("repaired") == 1
+    with _newest_worker() as worker:
+        assert _continued(store, worker) == [False, False]
+        assert _continued(healed, worker) == [True, True]
+    (still,) = asyncio.run(scan_store(str(store)))
+    assert still.verdict == STUCK
+    asyncio.run(restore(tmp_path / "backup.jsonl"))
+    (back,) = asyncio.run(scan_store(str(healed)))
+    assert back.verdict == STUCK and back.open_calls == (MCP_REQUEST_ID,)

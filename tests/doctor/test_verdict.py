@@ -1,12 +1,14 @@
-"""Verdicts: poisoned, pending and healthy, and agreement with what the next turn sends."""
+"""Verdicts: poisoned, stuck, pending and healthy; agreement with what the next turn sends, and
+with the workaround on which items are dead."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
 
-from approval_compaction.analysis.pairing import find_unpaired
+from approval_compaction.analysis.pairing import Unpaired, find_unpaired
 from approval_compaction.doctor.verdict import (
     HEALTHY,
     PENDING,
@@ -25,6 +27,10 @@ OUTPUT = {"type": "function_call_output", "call_id": "c1", "output": "x"}
 ANSWER = {"type": "message", "role": "assistant", "content": "a"}
 USER = {"role": "user", "content": "hi"}
 SUMMARY = {"type": "compaction", "id": "cmp_1", "encrypted_content": "s"}
+REQUEST = {"type": "mcp_approval_request", "id": "r1", "name": "t", "server_label": "s"}
+RESPONSE = {"type": "mcp_approval_response", "approval_request_id": "r1", "approve": True}
+DEAD_CALL = Unpaired(1, "function_call", "c1", "open call")
+DEAD_REQUEST = Unpaired(1, "mcp_approval_request", "r1", "open call")
 
 
 @pytest.mark.parametrize(
@@ -33,14 +39,17 @@ SUMMARY = {"type": "compaction", "id": "cmp_1", "encrypted_content": "s"}
         ([USER, CALL, OUTPUT], HEALTHY, ""),
         ([USER, OUTPUT], POISONED, "the next turn would send an output without its call"),
         ([USER, CALL], PENDING, PENDING_AT_END),
-        ([USER, CALL, USER], STUCK, stuck_note(["c1"])),
+        ([USER, CALL, USER], STUCK, stuck_note([DEAD_CALL])),
         ([USER, CALL, ANSWER], PENDING, PENDING_EARLIER),
         ([CALL, OUTPUT, OUTPUT], POISONED, "the next turn would send an output without its call"),
         # A summary after the call: the SDK's automatic compaction only stores one there when
         # it replaced a suffix that starts at a later user message, and the API keeps that
         # message; a summary alone is no evidence that the application moved on.
         ([USER, CALL, SUMMARY], PENDING, PENDING_EARLIER),
-        ([USER, CALL, USER, SUMMARY], STUCK, stuck_note(["c1"])),
+        ([USER, CALL, USER, SUMMARY], STUCK, stuck_note([DEAD_CALL])),
+        ([USER, REQUEST], PENDING, PENDING_AT_END),
+        ([USER, REQUEST, USER], STUCK, stuck_note([DEAD_REQUEST])),
+        ([USER, REQUEST, RESPONSE, USER], HEALTHY, ""),
     ],
     ids=[
         "paired",
@@ -51,6 +60,9 @@ SUMMARY = {"type": "compaction", "id": "cmp_1", "encrypted_content": "s"}
         "output-twice",
         "summary-after-call",
         "summary-after-user",
+        "mcp-request-at-end",
+        "mcp-request-abandoned",
+        "mcp-request-answered",
     ],
 )
 def test_judge_names_the_verdict(items: list[dict[str, Any]], verdict: str, note: str) -> None:
@@ -71,3 +83,37 @@ def test_stored_verdict_agrees_with_the_next_turn_input(compaction: str) -> None
     orphaned = any(u.problem == "orphan output" for u in find_unpaired(sent))
     assert (judge("s", resume.stored).verdict == POISONED) == orphaned
     assert orphaned == (compaction == "on")
+
+
+def test_stuck_note_names_an_abandoned_mcp_request_apart_from_a_dead_call() -> None:
+    """An abandoned hosted MCP approval request is the item that pins the session (0.24.0 never
+    compacts it again), named beside a dead call, not hidden as "the server's to answer"."""
+    report = judge("s", [USER, CALL, {**REQUEST, "id": "r9"}, USER])
+    assert report.verdict == STUCK and report.open_calls == ("c1", "r9")
+    call_note, request_note = report.note.split("; ")
+    assert call_note.startswith("open call c1 before a later user message")
+    assert request_note.startswith("unanswered MCP approval request r9 before a later user")
+    assert "0.24.0 never compacts" in request_note
+
+
+SHAPES = [USER, CALL, OUTPUT, REQUEST, RESPONSE, ANSWER, {"type": "tool_search_call"}]
+
+
+@pytest.mark.parametrize("length", [1, 2, 3, 4])
+def test_doctor_calls_stuck_exactly_what_the_workaround_retires(length: int) -> None:
+    """One rule for a dead item: on every history of up to four items drawn from calls,
+    outputs, MCP requests and responses, user and assistant messages, the doctor's stuck
+    verdict names the items the workaround's ``split_open`` finds dead, and a session the
+    doctor calls pending holds only items the workaround still waits for."""
+    from approval_compaction.fix.workaround import split_open
+
+    for items in itertools.product(SHAPES, repeat=length):
+        report = judge("s", list(items))
+        live, dead = split_open(list(items))
+        keys = [name.split(":", 1)[1] for name in dead]
+        if report.verdict == STUCK:
+            assert dead and all(key in report.note for key in keys), items
+        if report.verdict == PENDING:
+            assert live and not dead, items
+        if report.verdict == HEALTHY:
+            assert not live and not dead, items

@@ -339,7 +339,7 @@ def test_workaround_retires_a_dead_call_then_compacts() -> None:
     session = defer_compaction_while_pending(
         OpenAIResponsesCompactionSession("s", store, client=MagicMock(), compaction_mode="input")
     )
-    run_sync(session._retire(["function_call:c1"]))
+    run_sync(session._retire())
     assert store.items == [USER, USER, answer]
     assert list(session.retirements) == [Retirement(("function_call:c1",), 4)]
 
@@ -355,7 +355,22 @@ def test_workaround_retires_every_dead_item_of_the_history_not_only_the_exchange
     session = defer_compaction_while_pending(
         OpenAIResponsesCompactionSession("s", store, client=MagicMock(), compaction_mode="input")
     )
-    run_sync(session._retire(["function_call:c1"]))
+    run_sync(session._retire())
     assert store.items == [USER, USER, answer]
     removed = ("function_call:c0", "function_call:c1", "mcp_approval_request:r1")
     assert list(session.retirements) == [Retirement(removed, 6)]
+
+
+def test_workaround_retires_a_dead_call_by_its_place_not_by_its_id() -> None:
+    """A call id used twice, the first paired and the second dead: only the dead one goes, so
+    the first output keeps its call (removing by ``type:key`` took both and left the output
+    alone); an anonymous tool search call no output answers is dead too, and retired."""
+    answer = {"type": "message", "role": "assistant", "content": "a"}
+    search = {"type": "tool_search_call", "arguments": {}}
+    store = CountingStore([USER, CALL, OUTPUT, CALL, search, USER, answer])
+    session = defer_compaction_while_pending(
+        OpenAIResponsesCompactionSession("s", store, client=MagicMock(), compaction_mode="input")
+    )
+    run_sync(session._retire())
+    assert store.items == [USER, CALL, OUTPUT, USER, answer]
+    assert session.retirements[-1].removed == ("function_call:c1", "tool_search_call:?")

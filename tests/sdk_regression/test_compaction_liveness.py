@@ -13,12 +13,16 @@ compaction hook that always says yes, a session holding an unpaired item stops s
 - ``poisoned``: a store that an affected release (0.23.1) wrote, with a tool output whose call
   compaction summarised away. Every later turn sends that orphan output to the model (which the
   Responses API rejects), and compaction never replaces it.
+- ``mcp_abandoned``: a hosted MCP approval request, and the user asked something else instead
+  of deciding. The SDK keeps sending the request to the model, so it is in the matched suffix,
+  whose request ids then differ from its response ids: automatic compaction returns at every
+  later turn and never runs again.
 
-A call that later user turns follow is not dead: the application can still resume the saved
-``RunState`` and approve it (``test_abandoned_approval_resumed_later_stays_paired``), so a fix
-must not drop the call from the store. The same class of bug is google/adk-python#7236 (an
-orphaned call disables compaction for good) and earendil-works/pi#6832 (an orphan output
-survives chained compactions).
+A call or request that later user turns follow is not dead: the application can still resume
+the saved ``RunState`` and approve it (``test_abandoned_approval_resumed_later_stays_paired``),
+so a fix must not drop it from the store, nor summarise it away. The same class of bug is
+google/adk-python#7236 (an orphaned call disables compaction for good) and
+earendil-works/pi#6832 (an orphan output survives chained compactions).
 
 Self-contained: a scripted model, a compaction client that answers as ``responses.compact``
 does (the user's messages kept, then one compaction item) or with a summary alone (as the SDK's
@@ -42,9 +46,11 @@ from openai.types.responses import (
     ResponseOutputMessage,
     ResponseOutputText,
 )
+from openai.types.responses.response_output_item import McpApprovalRequest
 
 from agents import (
     Agent,
+    HostedMCPTool,
     ModelResponse,
     RunConfig,
     Runner,
@@ -57,9 +63,10 @@ from agents.memory import OpenAIResponsesCompactionSession
 from agents.models.interface import Model
 
 CALL_ID = "pending-c1"
+REQUEST_ID = "pending-mcpr1"
 LATER_TURNS = 6
 TIMEOUT = 60.0
-SITUATIONS = ["abandoned", "lost", "poisoned"]
+SITUATIONS = ["abandoned", "lost", "poisoned", "mcp_abandoned"]
 
 # What 0.23.1 stored after compacting the pending call at the pause and resuming with approval:
 # the user's message (the compaction endpoint keeps it), the summary, the tool's output without
@@ -78,6 +85,7 @@ POISONED_HISTORY: list[Any] = [
 ]
 
 MARKS: list[Any] = []
+MCP_RESPONSE = "mcp_approval_response"
 
 # >>> approval-compaction only: the upstream snippet drops this block.
 import re  # noqa: E402
@@ -186,18 +194,33 @@ def unpaired(items: list[dict[str, Any]]) -> list[str]:
     return found
 
 
+def unanswered(items: list[dict[str, Any]]) -> list[str]:
+    """Hosted MCP approval requests without their response, and responses without a request."""
+    responses = {i.get("approval_request_id") for i in items if i.get("type") == MCP_RESPONSE}
+    requests = {i.get("id") for i in items if i.get("type") == "mcp_approval_request"}
+    return [f"request {r}" for r in sorted(requests - responses)] + [
+        f"response {r}" for r in sorted(responses - requests)
+    ]
+
+
 def sent_unpaired(model: ScriptedModel, endpoint: CompactEndpoint) -> dict[str, list[str]]:
-    """Each request that carried an unpaired item, to the model and to the endpoint."""
+    """Each request that carried an unpaired item, to the model and to the endpoint (which
+    must not summarise an unanswered MCP approval request away; the model is sent one, as the
+    SDK sends it while the approval may still come)."""
     return {
         "to the model": [f"request {n + 1}: {', '.join(u)}" for n, u in numbered(model.inputs)],
         "to the compaction endpoint": [
-            f"request {n + 1}: {', '.join(u)}" for n, u in numbered(endpoint.inputs)
+            f"request {n + 1}: {', '.join(u)}"
+            for n, u in numbered(endpoint.inputs, with_requests=True)
         ],
     }
 
 
-def numbered(requests: list[list[dict[str, Any]]]) -> list[tuple[int, list[str]]]:
-    return [(n, found) for n, items in enumerate(requests) if (found := unpaired(items))]
+def numbered(
+    requests: list[list[dict[str, Any]]], with_requests: bool = False
+) -> list[tuple[int, list[str]]]:
+    found = [unpaired(items) + (unanswered(items) if with_requests else []) for items in requests]
+    return [(n, items) for n, items in enumerate(found) if items]
 
 
 def not_by_user(items: list[Any]) -> int:
@@ -215,7 +238,11 @@ async def drive(agent: Agent[Any], value: Any, session: Any, streamed: bool) -> 
     return result
 
 
-def approval_agent(model: Model, dispatched: list[str] | None = None) -> Agent[Any]:
+def approval_agent(
+    model: Model, dispatched: list[str] | None = None, hosted: bool = False
+) -> Agent[Any]:
+    """An agent whose tool asks a human first: a function tool, or a hosted MCP server."""
+
     @function_tool(needs_approval=True)
     def protected_lookup(value: str) -> str:
         """Return a value once a human approved the call."""
@@ -223,7 +250,15 @@ def approval_agent(model: Model, dispatched: list[str] | None = None) -> Agent[A
             dispatched.append(value)
         return "looked up " + value
 
-    return Agent(name="approval-agent", model=model, tools=[protected_lookup])
+    mcp = HostedMCPTool(
+        tool_config={
+            "type": "mcp",
+            "server_label": "synthetic",
+            "server_url": "https://synthetic.example/mcp",
+            "require_approval": "always",
+        }
+    )
+    return Agent(name="approval-agent", model=model, tools=[mcp if hosted else protected_lookup])
 
 
 def pending_call() -> ResponseFunctionToolCall:
@@ -234,6 +269,16 @@ def pending_call() -> ResponseFunctionToolCall:
         name="protected_lookup",
         arguments='{"value": "v"}',
         status="completed",
+    )
+
+
+def pending_request() -> McpApprovalRequest:
+    return McpApprovalRequest(
+        type="mcp_approval_request",
+        id=REQUEST_ID,
+        name="lookup",
+        arguments="{}",
+        server_label="synthetic",
     )
 
 
@@ -265,8 +310,10 @@ async def test_compaction_keeps_history_bounded_after_unpaired_item(
     """Every later turn compacts: the stored history (without the user's own messages) stops
     growing, whatever the endpoint keeps, and nothing unpaired is sent to the model or to the
     compaction endpoint."""
-    model = ScriptedModel([[pending_call()]] if situation != "poisoned" else [])
-    agent = approval_agent(model)
+    hosted = situation == "mcp_abandoned"
+    pause = [pending_request()] if hosted else [pending_call()]
+    model = ScriptedModel([pause] if situation != "poisoned" else [])
+    agent = approval_agent(model, hosted=hosted)
     endpoint = CompactEndpoint(keep_users)
     session, store = compaction_session(tmp_path, endpoint)
     lengths: list[int] = []
@@ -276,10 +323,11 @@ async def test_compaction_keeps_history_bounded_after_unpaired_item(
             await store.add_items(POISONED_HISTORY)
         else:
             first = await drive(agent, "first question", session, streamed)
-            assert [i.raw_item.call_id for i in first.interruptions] == [CALL_ID]
+            assert len(first.interruptions) == 1
             if situation == "lost":
                 del first  # the worker holding the paused run died: its state is gone
-            # abandoned: the application keeps the state, the user asks something else
+            # abandoned, mcp_abandoned: the application keeps the state, the user asks
+            # something else
         for turn in range(LATER_TURNS):
             await drive(agent, f"question {turn + 1}", session, streamed)
             lengths.append(not_by_user(await store.get_items()))
@@ -300,14 +348,16 @@ async def test_compaction_keeps_history_bounded_after_unpaired_item(
 @pytest.mark.asyncio
 @pytest.mark.parametrize("streamed", [False, True], ids=["run", "run_streamed"])
 @pytest.mark.parametrize("keep_users", ENDPOINTS)
+@pytest.mark.parametrize("hosted", [False, True], ids=["function", "mcp"])
 async def test_abandoned_approval_resumed_later_stays_paired(
-    tmp_path: Path, keep_users: bool, streamed: bool
+    tmp_path: Path, hosted: bool, keep_users: bool, streamed: bool
 ) -> None:
-    """A call followed by later user turns is not dead: the application may still resume the
-    saved ``RunState`` and approve it. Its output must then be stored and sent with its call."""
-    model = ScriptedModel([[pending_call()]])
+    """A call (or a hosted MCP approval request) followed by later user turns is not dead: the
+    application may still resume the saved ``RunState`` and approve it. Its output (the
+    request's response) must then be stored and sent with it."""
+    model = ScriptedModel([[pending_request() if hosted else pending_call()]])
     dispatched: list[str] = []
-    agent = approval_agent(model, dispatched)
+    agent = approval_agent(model, dispatched, hosted)
     endpoint = CompactEndpoint(keep_users)
     session, store = compaction_session(tmp_path, endpoint)
     stored: list[list[dict[str, Any]]] = []
@@ -331,9 +381,17 @@ async def test_abandoned_approval_resumed_later_stays_paired(
     finally:
         store.close()
 
-    assert dispatched == ["v"], "the approval must run the tool"
-    orphans = [u for items in stored for u in unpaired(items) if u.startswith("output")]
-    assert orphans == [], "an output was stored without its call"
+    if hosted:  # the resume stores the response with its request; the next turn compacts both
+        pairs = [
+            [i["type"] for i in items if REQUEST_ID in (i.get("id"), i.get("approval_request_id"))]
+            for items in (stored[-2], endpoint.inputs[-1])
+        ]
+        assert pairs == [["mcp_approval_request", MCP_RESPONSE]] * 2, "the response must pair"
+    else:
+        assert dispatched == ["v"], "the approval must run the tool"
+    found = [u for items in stored for u in unpaired(items) + unanswered(items)]
+    orphans = [u for u in found if u.startswith(("output", "response"))]
+    assert orphans == [], "an output (a response) was stored without its call (its request)"
     sent = sent_unpaired(model, endpoint)
     assert sent["to the model"] == [], f"unpaired items sent to the model: {sent}"
     assert sent["to the compaction endpoint"] == [], f"unpaired items compacted: {sent}"

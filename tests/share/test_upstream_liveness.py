@@ -44,6 +44,35 @@ def test_comment_fits_one_comment_and_carries_the_test_and_patch() -> None:
         assert f"**{situation}**" in text
 
 
+def test_comment_says_what_the_patch_leaves_alone_and_why() -> None:
+    """previous_response_id mode is the SDK's documented contract: the comment names the
+    docstring's sentence and the test that pins it, the consequence and the advice."""
+    from approval_compaction.releases.liveness_patch import DOCUMENTED_LIMIT, DOCUMENTED_TEST
+
+    text = build()
+    assert f'"{DOCUMENTED_LIMIT}"' in text and f"`{DOCUMENTED_TEST}`" in text
+    suite = read_json(paths.DATA_FILES.liveness_patch_suite, dict)
+    (line,) = upstream_liveness.limit_lines(
+        suite, read_json(paths.DATA_FILES.liveness_patch_runs, dict)
+    )
+    for sdk in ("released", "patched"):
+        cases = len(suite["documented"][sdk]["tests"])
+        assert f"{sdk}: the docstring says so, {cases} of {cases} of the test's cases" in line
+    assert "abandoned, lost, poisoned, mcp_abandoned grow for ever" in line
+    assert "use `auto`" in line
+
+
+def test_liveness_lines_tally_the_patched_modes_apart() -> None:
+    """The runs in the modes the patch is for all keep compacting; the others are tallied
+    apart, with the situations stuck there."""
+    lines = upstream_liveness.liveness_lines(read_json(paths.DATA_FILES.liveness_patch_runs, dict))
+    covered, other = lines[-2:]
+    kept, total = covered.split(": ")[1].split(" runs")[0].split(" of ")
+    assert covered.startswith("- in `auto`, `input`:") and kept == total
+    assert other.startswith("- in `previous_response_id`:")
+    assert other.endswith("stuck: abandoned, lost, poisoned, mcp_abandoned")
+
+
 def test_comment_is_the_committed_file() -> None:
     assert paths.DATA_FILES.upstream_liveness.read_text() == build()
 
@@ -107,7 +136,7 @@ def test_http_lines_give_each_situation_on_both_sdks() -> None:
     lines = upstream_liveness.http_lines(http)
     assert [line.split(":")[0] for line in lines] == [
         f"- {s}" for s in (*upstream_liveness.SITUATIONS, "clean")
-    ]
+    ]  # mcp_abandoned too: the patch lab runs it over HTTP
     assert all("released " in line and "patched " in line for line in lines)
 
 

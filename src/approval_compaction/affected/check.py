@@ -1,13 +1,16 @@
 """Check: whether and when the bug strikes a configuration, computed from runs on the installed SDK.
 
 A configuration is a compaction mode (``auto``, the SDK's default, ``input`` or
-``previous_response_id``) and a trigger: the SDK's default hook (``default``: the SDK's own
+``previous_response_id``), the tool that pauses for approval (``function``: a function tool
+that needs approval; ``mcp``: a hosted MCP server that asks for approval, its request answered
+by the decision) and a trigger: the SDK's default hook (``default``: the SDK's own
 ``default_should_trigger_compaction``), ``always``, ``never``, or ``N`` (compact at N candidate
 items, the default hook's rule with another threshold). For each pause position, that is each
 number of plain question-and-answer turns stored before the turn that pauses for approval, one
 conversation goes through the study's driver on a real ``SQLiteSession`` wrapped by
 ``OpenAIResponsesCompactionSession``: the plain turns, the pause, the ``RunState`` JSON round
-trip, the decision, the resume and a next question. Each run records the history at the pause,
+trip, the decision, the resume and a next question (with the decision ``abandon``, nobody decides:
+the pause, then the next question). Each run records the history at the pause,
 whether compaction ran at the pause and how many candidate items its hook was shown, what the
 user's ``Runner.run`` at the pause met (``paused``, or the API's refusal of the compaction
 request: then no state comes back, nothing can be approved or rejected, and the user can only
@@ -25,7 +28,8 @@ of every position replayed from the start (``replayed_check``, which a test comp
 for ``later`` plain turns with the hook always saying yes, and the liveness invariants
 (``analysis.liveness``: ``compaction_runs``, ``history_bounded``) are judged on them; the
 answer names the positions that stop compacting, the item that pins them, and the doctor's
-verdict on their stores.
+verdict on their stores (a dead item, an abandoned MCP request too, makes a store stuck:
+``analysis.pairing.dead_items``).
 """
 
 from __future__ import annotations
@@ -33,13 +37,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from ..analysis.liveness import DEFAULT_TURNS as LIVENESS_TURNS
 from ..analysis.liveness import LivenessRun, LivenessVerdict, judge_liveness, liveness_run
-from ..analysis.pairing import orphan_outputs
+from ..analysis.pairing import item_key, orphan_outputs
 from ..doctor.verdict import judge
 from ..errors import InvestigationError
+from ..fix.edge_cases import MCP_REQUEST
 from ..formats.records import RecordsError, read_json
 from ..study.driver import (
     Ask,
@@ -55,8 +60,9 @@ from ..study.driver import (
     converse,
 )
 from ..study.harness import FINISHED, NEXT_ANSWER, PENDING_CALL, PENDING_CALL_ID
+from ..study.items import Item
 from ..study.liveness import later as liveness_later
-from ..study.words import DECISIONS, MODES, Decision, Mode
+from ..study.words import DECISIONS, MODES, Decision, Kind, Mode
 from ..study.worker import Worker
 
 DEFAULT_TURNS = 24
@@ -65,6 +71,12 @@ ACCEPTED = "accepted"
 PAUSED = "paused"
 NOT_RUN = "not run"
 TRIGGERS = ("default", "always", "never")
+ABANDON = "abandon"  # nobody decides: the user asks the next question instead
+# The tool that pauses: its pending item, and the tool kind the agent carries.
+PAUSES: dict[str, tuple[Item, Kind]] = {
+    "function": (PENDING_CALL, "function_approval"),
+    "mcp": (MCP_REQUEST, "mcp_approval"),
+}
 
 
 class CheckError(InvestigationError):
@@ -77,7 +89,8 @@ class Config:
 
     mode: Mode = "auto"
     trigger: str = "default"
-    decision: Decision = "approve"
+    decision: Decision | Literal["abandon"] = "approve"
+    tool: str = "function"  # a key of ``PAUSES``
 
     def hook(self) -> Trigger:
         """The trigger as the driver takes it: a name, or a number of candidate items."""
@@ -89,18 +102,32 @@ class Config:
             "always": "a trigger that always compacts",
             "never": "a trigger that never compacts",
         }.get(self.trigger, f"a trigger at {self.trigger} candidate items")
-        return f"compaction_mode={self.mode!r}, {trigger}, {self.decision}"
+        tool = ", a hosted MCP tool" if self.tool == "mcp" else ""
+        return f"compaction_mode={self.mode!r}, {trigger}, {self.decision}{tool}"
+
+    def setup(self) -> Setup:
+        """The session the check's conversations run on."""
+        return Setup(self.mode, self.hook(), kinds=(PAUSES[self.tool][1],), go_on=True)
+
+    @property
+    def pending(self) -> Item:
+        """The item the pausing turn waits on."""
+        return PAUSES[self.tool][0]
 
 
-def check_config(mode: str = "auto", trigger: str = "default", decision: str = "approve") -> Config:
+def check_config(
+    mode: str = "auto", trigger: str = "default", decision: str = "approve", tool: str = "function"
+) -> Config:
     """A checked configuration, or a one-line ``CheckError``."""
     if mode not in MODES:
         raise CheckError(f"unknown compaction mode {mode!r}: one of {', '.join(MODES)}")
-    if decision not in DECISIONS:
-        raise CheckError(f"unknown decision {decision!r}: approve or reject")
+    if decision not in (*DECISIONS, ABANDON):
+        raise CheckError(f"unknown decision {decision!r}: approve, reject or abandon")
     if trigger not in TRIGGERS and not (trigger.isdigit() and int(trigger) > 0):
         raise CheckError(f"unknown trigger {trigger!r}: default, always, never or a number")
-    return Config(mode, trigger, decision)
+    if tool not in PAUSES:
+        raise CheckError(f"unknown tool {tool!r}: {' or '.join(PAUSES)}")
+    return Config(mode, trigger, cast(Decision, decision), tool)
 
 
 @dataclass(frozen=True)
@@ -127,11 +154,13 @@ NEXT = Ask("next question", (NEXT_ANSWER,))
 
 def after_prior(cfg: Config) -> list[Step]:
     """What follows the plain turns: a pause, the JSON round trip, the decision, the resume, a
-    next question."""
+    next question (abandoned: the pause, then the next question)."""
+    if cfg.decision == ABANDON:
+        return [Ask("protected question", (cfg.pending,), stage="pause"), NEXT]
     return [
-        Ask("protected question", (PENDING_CALL,), stage="pause"),
+        Ask("protected question", (cfg.pending,), stage="pause"),
         Cross("json"),
-        Decide(cfg.decision),
+        Decide(cast(Decision, cfg.decision)),
         Resume((FINISHED,)),
         NEXT,
     ]
@@ -142,8 +171,9 @@ def position(cfg: Config, prior: int) -> list[Step]:
     return [Continue(prior), *after_prior(cfg)]
 
 
-def row(prior: int, transcript: Transcript) -> CheckRow:
-    """One pause position's row, from its conversation (later turns after it are not read)."""
+def row(prior: int, transcript: Transcript, pending: str | None = PENDING_CALL_ID) -> CheckRow:
+    """One pause position's row, from its conversation (later turns after it are not read);
+    ``pending`` is the id of the item the pause waits on."""
     failed = next((t.error for t in transcript.turns if t.error and t.http_status is None), "")
     if failed:
         raise RuntimeError(f"the check's run after {prior} prior turns failed: {failed}")
@@ -163,7 +193,7 @@ def row(prior: int, transcript: Transcript) -> CheckRow:
         items_at_pause=len(at_pause),
         candidates_at_pause=max(pause.hook, default=0),
         compacted_at_pause=bool(transcript.stage("pause").compaction_inputs),
-        pending_call_stored=any(item.get("call_id") == PENDING_CALL_ID for item in at_pause),
+        pending_call_stored=any(item_key(item) == pending for item in at_pause),
         at_pause=PAUSED if seen.ok else f"HTTP {seen.http_status}: {seen.api_message}",
         stored_after_resume=judge("check", resume.stored).verdict if resume else NOT_RUN,
         next_turn=REJECTED if orphan_outputs(sent) else ACCEPTED,
@@ -177,8 +207,8 @@ def check_runs(
     turns with the hook always saying yes (the liveness invariants' later turns). The plain
     turns before the pause are taken once: each position forks the store after its turns
     (``driver.branches``), so the cost grows linearly in ``turns``."""
-    setup = Setup(cfg.mode, cfg.hook(), go_on=True)
-    return branches(setup, [*after_prior(cfg), *liveness_later(later)], turns, worker=worker)
+    rest = [*after_prior(cfg), *liveness_later(later)]
+    return branches(cfg.setup(), rest, turns, worker=worker)
 
 
 def check_release(
@@ -186,7 +216,8 @@ def check_release(
 ) -> tuple[str, list[CheckRow]]:
     """The release the conversations ran on, and one row per pause position 0 to ``turns``."""
     runs = check_runs(cfg, turns, worker=worker)
-    return runs[0].sdk_version, [row(prior, transcript) for prior, transcript in enumerate(runs)]
+    pending = item_key(cfg.pending)
+    return runs[0].sdk_version, [row(p, t, pending) for p, t in enumerate(runs)]
 
 
 def run_check(cfg: Config, turns: int = DEFAULT_TURNS) -> list[CheckRow]:
@@ -197,8 +228,8 @@ def run_check(cfg: Config, turns: int = DEFAULT_TURNS) -> list[CheckRow]:
 def replayed_check(cfg: Config, turns: int) -> list[CheckRow]:
     """The same rows with every position replayed from the start (quadratic in ``turns``): what
     ``run_check`` must equal."""
-    setup = Setup(cfg.mode, cfg.hook(), go_on=True)
-    return [row(p, converse(setup, position(cfg, p))) for p in range(turns + 1)]
+    pending = item_key(cfg.pending)
+    return [row(p, converse(cfg.setup(), position(cfg, p)), pending) for p in range(turns + 1)]
 
 
 @dataclass(frozen=True)
@@ -234,7 +265,7 @@ def check_liveness(
     """The check's rows, and the liveness runs of the same conversations continued for
     ``later`` plain turns with the hook always saying yes."""
     runs = check_runs(cfg, turns, later, worker)
-    rows = [row(p, t) for p, t in enumerate(runs)]
+    rows = [row(p, t, item_key(cfg.pending)) for p, t in enumerate(runs)]
     lives = [_liveness(cfg, t, later) for t in runs]
     stored = [next((t.stage.stored for t in reversed(r.turns) if t.stage), []) for r in runs]
     verdicts = tuple(judge("check", items).verdict for items in stored)

@@ -24,7 +24,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     from ..analysis.liveness import liveness_records
     from .check import check_answer, check_config, check_liveness, liveness_answer
 
-    cfg = check_config(args.mode, args.trigger, args.decision)
+    cfg = check_config(args.mode, args.trigger, args.decision, args.tool)
     if args.turns < 0:
         raise InvestigationError("--turns must be 0 or more")
     if args.later < 0:

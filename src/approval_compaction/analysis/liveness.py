@@ -261,6 +261,20 @@ def liveness_records(runs: Sequence[LivenessRun]) -> list[LivenessRecord]:
     return out
 
 
+RunKey = tuple[str, str, str, bool]  # scenario, release, compaction mode, workaround
+
+
+def broken_runs(runs: Sequence[LivenessRun]) -> dict[RunKey, tuple[str, ...]]:
+    """The runs that break a liveness invariant, each by its scenario, release, mode and
+    workaround, with the invariants it breaks (in ``LIVENESS`` order)."""
+    broken: dict[RunKey, tuple[str, ...]] = {}
+    for run in runs:
+        names = tuple(v.invariant for v in judge_liveness(run) if v.holds is False)
+        if names:
+            broken[(run.scenario, run.sdk_version, run.mode, run.workaround)] = names
+    return broken
+
+
 def liveness_run(
     scenario: str,
     sdk_version: str,

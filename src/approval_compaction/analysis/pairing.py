@@ -6,6 +6,30 @@ by ``call_id``; hosted MCP approval requests and responses by the request's ``id
 response's ``approval_request_id``. Matching is by occurrence: each output consumes one earlier
 unmatched call of its kind, so repeated call ids are counted, not collapsed. Tool search items
 without a ``call_id`` pair in order, as the SDK pairs them.
+
+**A dead item** (``dead_items``, the one rule the workaround and the doctor share) is a call or
+a hosted MCP approval request that no later item answers and that a message from the user
+follows. Nothing will answer it: its answer could only come from the run that paused on it (an
+approval decided and resumed, a tool whose worker stores its output), and the user's message
+says that run was left (an approval nobody decided because the user asked something else) or
+died (a worker gone between the call and its output); the next run starts from the stored
+history, not from the paused state. The SDK drops such a tool call from every later model
+input (``drop_orphan_function_calls``), so the model has not seen it since. An MCP request is
+answered only by the ``mcp_approval_response`` the SDK writes when the application decides the
+paused run's interruption and resumes it: measured with the study's driver on 0.23.1 and
+0.24.0 (an ``mcp_approval`` ask left undecided, then plain turns), no response is ever stored,
+and the SDK keeps sending the request in every later model input. Why a dead item matters is
+compaction (``analysis.liveness``): on 0.23.1 and 0.24.0 an automatic compaction in ``input``
+or ``auto`` mode replaces only a suffix that starts at a user message after a dead call, so
+the call and everything before it stay stored for ever (in ``previous_response_id`` mode
+neither compacts a partial suffix at all). A dead MCP request stops 0.24.0's compaction for
+good, in every mode: ``_run_compaction_locked`` returns while the ids of the
+requests it would compact differ from the ids their responses answer; 0.23.1 compacts it away
+at the next turn in every mode, sending it unanswered to the compaction endpoint in ``input``
+mode. A call or request that no user message follows may still be a pending approval, and is
+not dead. The one way a dead item is answered after all is an application
+that resumes the abandoned state after the user moved on: that stores an output whose call is
+gone once the dead call is retired or rewritten (what the doctor calls poisoned, and heals).
 """
 
 from __future__ import annotations
@@ -76,6 +100,21 @@ def find_unpaired(items: Sequence[dict[str, Any]]) -> list[Unpaired]:
     for (kind, key), positions in waiting.items():
         found.extend(Unpaired(p, kind, key, "open call") for p in positions)
     return sorted(found, key=lambda u: u.position)
+
+
+def is_user_message(item: dict[str, Any]) -> bool:
+    """A message from the user: ``role`` the string ``user``, ``type`` absent, null or
+    ``message`` (a whole item, or only its ``role`` and ``type``)."""
+    return item.get("role") == "user" and item.get("type", "message") in ("message", None)
+
+
+def dead_items(items: Sequence[dict[str, Any]]) -> list[Unpaired]:
+    """The dead calls and approval requests of ``items`` (see above), in order: each open call
+    (``find_unpaired``) that comes before the last user message. The items may be whole, or
+    only the fields pairing reads with ``role``."""
+    users = [n for n, item in enumerate(items) if is_user_message(item)]
+    last = users[-1] if users else -1
+    return [u for u in find_unpaired(items) if u.problem == "open call" and u.position < last]
 
 
 def orphan_outputs(items: Sequence[dict[str, Any]]) -> list[str]:

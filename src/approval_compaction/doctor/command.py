@@ -70,7 +70,9 @@ def _repair(args: argparse.Namespace, out: TextIO) -> int:
             return 0
         for outcome in result.outcomes:
             out.write("\n".join(_change_lines(outcome)) + "\n")
-        out.write(f"dry run: {len(result.outcomes)} poisoned sessions; pass --apply to repair\n")
+        count = len(result.outcomes)
+        said = f"{count} session{'s' if count != 1 else ''} to repair (poisoned or stuck)"
+        out.write(f"dry run: {said}; pass --apply to repair\n")
         return 0
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     target = Path(args.backup) if args.backup else repair.default_backup(args.store, stamp)

@@ -15,12 +15,13 @@ engine's own JSON functions (SQLite's JSON1, PostgreSQL's jsonb, MySQL's and Mar
    call) leaves an output without its call exactly when this sum reaches a new low below zero,
    so a group's orphan outputs number ``-MIN(sum)`` when that is negative: the session is
    poisoned when any group's is;
-4. stuck (``verdict.judge``: no orphan output, but a call without its output that a user
-   message follows): each output takes the earliest open call, so the calls a group leaves open
-   are its last ``open = SUM(step) + orphans`` calls, those whose running count of calls
-   exceeds ``calls - open``; such a call (a hosted MCP approval request excepted: the server
-   answers it) is dead when its place in the read order comes before the session's last user
-   message (``role`` the string ``user``, ``type`` absent, null or ``message``).
+4. stuck (``verdict.judge``: no orphan output, but a dead item, ``analysis.pairing.dead_items``:
+   a call without its output, or a hosted MCP approval request without its response, that a
+   user message follows): each output takes the earliest open call, so the calls a group leaves
+   open are its last ``open = SUM(step) + orphans`` calls, those whose running count of calls
+   exceeds ``calls - open``; such a call or request is dead when its place in the read order
+   comes before the session's last user message (``role`` the string ``user``, ``type``
+   absent, null or ``message``).
 
 Where the engine's JSON parser and Python's differ, the query follows the engine: text Python
 reads but the engine rejects (``NaN``, ``Infinity``; on PostgreSQL also ``\\u0000`` and lone
@@ -31,7 +32,8 @@ checks the grammar itself with regular expressions (strings, then scalars, then 
 from the inside out, to a depth of ``DEPTH``) before it casts.
 
 The query lists each session (or branch) that needs repair, one row each, with its verdict
-(``CRITERIA``: ``poisoned``, the worse, or ``stuck``), its orphan outputs and its dead calls.
+(``CRITERIA``: ``poisoned``, the worse, or ``stuck``), its orphan outputs and its dead calls
+(hosted MCP approval requests counted with them).
 """
 
 from __future__ import annotations
@@ -133,8 +135,8 @@ JSON_OF: dict[Dialect, _Json] = {
 def _fields(dialect: Dialect) -> tuple[str, str, str, str, str, str]:
     """The validity test of ``m.message_data``, and then, for a valid row ``r``: its ``type``,
     ``call_id``, ``id`` and ``approval_request_id`` when each is a string, NULL otherwise; and
-    1 when it is a user message (``verdict.is_user_message``: ``role`` is the string ``user``,
-    ``type`` absent, null or the string ``message``), else 0."""
+    1 when it is a user message (``analysis.pairing.is_user_message``: ``role`` is the string
+    ``user``, ``type`` absent, null or the string ``message``), else 0."""
     json_ = JSON_OF[dialect]
 
     def text(path: str) -> str:
@@ -241,8 +243,7 @@ groups AS (
 judged AS (
   SELECT session_id, branch,
          SUM(CASE WHEN nth = 1 AND low < 0 THEN -low ELSE 0 END) AS orphan_outputs,
-         SUM(CASE WHEN step = 1 AND call_kind <> 'mcp_approval_request'
-                   AND pos < last_user
+         SUM(CASE WHEN step = 1 AND pos < last_user
                    AND call_rank > calls - final - CASE WHEN low < 0 THEN -low ELSE 0 END
               THEN 1 ELSE 0 END) AS dead_calls
   FROM groups

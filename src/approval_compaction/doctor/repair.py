@@ -1,9 +1,11 @@
 """Repair: heal poisoned and stuck sessions in place, after a backup, one transaction per session.
 
 **Stuck sessions: the dead call becomes an assistant message that says it was never answered.**
-A call without its output that a user message follows (``verdict``: stuck) is rewritten, in its
-own row, as ``{"role": "assistant", "content": "[doctor] The tool call <id> (<name> <arguments>)
-was never answered."}``. The three frameworks that met this class of bug span the choices:
+A dead item (``analysis.pairing.dead_items``: a call without its output, or a hosted MCP
+approval request without its response, that a user message follows; ``verdict``: stuck) is
+rewritten, in its own row, as ``{"role": "assistant", "content": "[doctor] The tool call <id>
+(<name> <arguments>) was never answered."}`` (``The MCP approval request <id> (<server> <name>
+<arguments>)`` for a request). The three frameworks that met this class of bug span the choices:
 
 - *Defer* (what openai-agents 0.24.0 does, and this project's workaround did before it learnt
   to retire a dead call): safe, but a call that can never be answered is waited for ever, and
@@ -21,7 +23,10 @@ Offline the doctor rewrites: the same in-place rewrite as a poisoned session's (
 removed or moved, so every store's read order, the backup and ``doctor restore`` work as they
 are, and a second repair finds nothing to do), and the call's name and arguments stay in the
 history for the application and the model to read. The cost: the model reads one more
-assistant message than it saw before the repair. A late resume of the abandoned state would
+assistant message than it saw before the repair. A dead hosted MCP approval request, which
+the SDK keeps sending, becomes text that keeps what the model saw (the server, the tool, its
+arguments), and 0.24.0, which never compacts a session holding one, compacts it again. A late
+resume of the abandoned state would
 store an output whose call is gone: the doctor then finds the session poisoned, and heals it.
 
 **Strategy: the orphan output becomes an assistant message that says what the tool returned.**
@@ -71,11 +76,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from ..analysis.pairing import find_unpaired
+from ..analysis.pairing import dead_items, find_unpaired
 from . import backup as backups
 from .codec import KEY_ENV
 from .stores import SessionChanged, Store, StoredSession, opened, parse_store
-from .verdict import NEEDS_REPAIR, dead_calls, judge
+from .verdict import MCP_REQUEST, NEEDS_REPAIR, judge
 
 Item = dict[str, Any]
 PREFIX = "[doctor] "
@@ -129,8 +134,10 @@ class RepairResult:
 
 
 def _key(item: Item) -> str:
-    value = item.get("call_id") or item.get("approval_request_id") or "?"
-    return str(value)
+    """The id that names an item in a change: a hosted MCP request's ``id``, else its
+    ``call_id`` or ``approval_request_id``."""
+    fields = ("id",) if item.get("type") == MCP_REQUEST else ("call_id", "approval_request_id")
+    return str(next((item[f] for f in fields if item.get(f)), "?"))
 
 
 def healed_message(output: Item) -> Item:
@@ -146,14 +153,20 @@ def healed_message(output: Item) -> Item:
 
 
 def retired_message(call: Item) -> Item:
-    """The assistant message that replaces a dead call (a call a user message follows, which
-    no output answers)."""
+    """The assistant message that replaces a dead call or hosted MCP approval request (one a
+    user message follows, which nothing answers: ``analysis.pairing.dead_items``)."""
     name, arguments = call.get("name") or call.get("type"), call.get("arguments")
     shown = arguments if isinstance(arguments, str) else json.dumps(arguments, sort_keys=True)
     said = f"{name} {shown}" if arguments is not None else str(name)
+    if call.get("type") == MCP_REQUEST:
+        server = call.get("server_label")
+        what = "MCP approval request"
+        said = f"{server} {said}" if isinstance(server, str) else said
+    else:
+        what = "tool call"
     return {
         "role": "assistant",
-        "content": f"{PREFIX}The tool call {_key(call)} ({said}) was never answered.",
+        "content": f"{PREFIX}The {what} {_key(call)} ({said}) was never answered.",
     }
 
 
@@ -162,7 +175,7 @@ def changes(session: StoredSession) -> list[Change]:
     branch that reads it), none for a healthy session."""
     found = []
     for view in session.views():
-        dead = set(dead_calls(view.items))
+        dead = {u.position for u in dead_items(view.items)}
         for u in find_unpaired(view.items):
             if u.problem == "orphan output" or u.position in dead:
                 row, item = view.pairs[u.position]

@@ -6,14 +6,16 @@ them (rows whose JSON does not parse are skipped by ``get_items`` and counted ap
 - **poisoned**: an output whose call is not in the history. With the default session settings
   the SDK sends stored history as it is, so the next turn carries the output alone and the
   Responses API rejects it.
-- **stuck**: no orphan output, but a call without its output that a message from the user
-  follows: an approval nobody decided because the user asked something else, or a call whose
-  worker died before its output was stored. The SDK drops it from every later model input
-  (``drop_orphan_function_calls``), but it pins the history: automatic compaction (0.23.1 and
-  0.24.0 alike) replaces only a suffix that starts at a user message after it and holds no
-  call without its output, so the call and everything stored before it are never compacted
-  again (``analysis.liveness``). The note names the call. A poisoned session is stuck on 0.24.0
-  as well (it never compacts it); its verdict stays ``poisoned``, the worse of the two.
+- **stuck**: no orphan output, but a dead item (``analysis.pairing.dead_items``, the rule the
+  workaround retires by): a call without its output, or a hosted MCP approval request without
+  its response, that a message from the user follows. An approval nobody decided because the
+  user asked something else, or a call whose worker died before its output was stored. A dead
+  call pins the history: automatic compaction (0.23.1 and 0.24.0 alike) replaces only a suffix
+  that starts at a user message after it, so the call and everything stored before it are
+  never compacted again (``analysis.liveness``). A dead MCP request is worse on 0.24.0: it
+  never compacts the session again. The note names each dead item. A poisoned session is
+  stuck on 0.24.0 as well (it never compacts it); its verdict stays ``poisoned``, the worse of
+  the two.
 - **pending**: no orphan output, but a call without its output at the end of the history (or
   followed only by items the model wrote): it may be a legitimate pending approval.
 - **healthy**: every output has its call and every call its output.
@@ -25,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from ..analysis.pairing import CALL_TO_OUTPUT, find_unpaired
+from ..analysis.pairing import CALL_TO_OUTPUT, Unpaired, dead_items, find_unpaired
 
 VerdictWord = Literal["healthy", "poisoned", "stuck", "pending"]
 HEALTHY: Literal["healthy"] = "healthy"
@@ -39,6 +41,7 @@ PENDING_AT_END = "open call at the end: may be a pending approval"
 PENDING_EARLIER = "open call before later items: the SDK drops it from the next input"
 POISONED_NOTE = "the next turn would send an output without its call"
 
+MCP_REQUEST = "mcp_approval_request"
 # Items that may follow a paused call in the same model response: other calls, reasoning.
 _MODEL_SIDE = frozenset({"reasoning", *CALL_TO_OUTPUT})
 
@@ -78,29 +81,23 @@ def _open_at_end(items: Sequence[dict[str, Any]], position: int) -> bool:
     return all(item.get("type") in _MODEL_SIDE for item in items[position + 1 :])
 
 
-def is_user_message(item: dict[str, Any]) -> bool:
-    """A message from the user (a whole item, or the light fields: ``role`` and ``type``)."""
-    return item.get("role") == "user" and item.get("type", "message") in ("message", None)
-
-
-def dead_calls(items: Sequence[dict[str, Any]]) -> list[int]:
-    """Positions of the open calls a user message follows (hosted MCP approval requests are
-    the server's to answer and are left out)."""
-    users = [n for n, item in enumerate(items) if is_user_message(item)]
-    last = users[-1] if users else -1
-    return [
-        u.position
-        for u in find_unpaired(items)
-        if u.problem == "open call" and u.item_type != "mcp_approval_request" and u.position < last
-    ]
-
-
-def stuck_note(keys: Sequence[str]) -> str:
-    """The stuck verdict's note, naming the calls that pin the history."""
-    return (
-        f"open call {', '.join(keys)} before a later user message: it pins the history "
-        "(compaction keeps it, and all before it, for ever)"
-    )
+def stuck_note(dead: Sequence[Unpaired]) -> str:
+    """The stuck verdict's note, naming the dead items that pin the history: calls, then hosted
+    MCP approval requests."""
+    calls = [u.key or "?" for u in dead if u.item_type != MCP_REQUEST]
+    requests = [u.key or "?" for u in dead if u.item_type == MCP_REQUEST]
+    said = []
+    if calls:
+        said.append(
+            f"open call {', '.join(calls)} before a later user message: it pins the history "
+            "(compaction keeps it, and all before it, for ever)"
+        )
+    if requests:
+        said.append(
+            f"unanswered MCP approval request {', '.join(requests)} before a later user "
+            "message: 0.24.0 never compacts the session again"
+        )
+    return "; ".join(said)
 
 
 def judge(
@@ -117,9 +114,8 @@ def judge(
     verdict: VerdictWord
     if orphans:
         verdict, note = POISONED, POISONED_NOTE
-    elif dead := dead_calls(items):
-        keys = [u.key or "?" for u in opened if u.position in dead]
-        verdict, note = STUCK, stuck_note(keys)
+    elif dead := dead_items(items):
+        verdict, note = STUCK, stuck_note(dead)
     elif opened:
         at_end = all(_open_at_end(items, u.position) for u in opened)
         verdict, note = PENDING, PENDING_AT_END if at_end else PENDING_EARLIER

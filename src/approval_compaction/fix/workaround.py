@@ -31,22 +31,20 @@ SDK already waits, and this subclass changes none of its tests' outcomes (``upst
 
 **A wait that ends.** Waiting for an output that can never come would stop compaction for good
 (``analysis.liveness``): an approval nobody decided because the user asked something else, or
-a call whose worker died before its output was stored. Such a call is *dead*: a message from
-the user follows it in the history and no output answers it anywhere. The SDK itself already
-drops a dead tool call from every later model input (``drop_orphan_function_calls``), so the
-model has not seen it since the user moved on. A hosted MCP approval request nobody answered is
-dead by the same test, though the SDK keeps sending it: 0.24.0 waits for its response for good
-(``make explore`` finds it), and what the compaction endpoint does with an unanswered request no
-public source shows, so it is retired rather than sent. Only a call or request at the end of the
-history (nothing but other calls and reasoning after it) is still waited for. When the hook
-approves an automatic compaction and every open group it would wait for is dead, the dead items
-of the whole history are retired first: removed from the store (one read of the history and one
-replacement, through the SDK's own ``_replace_underlying_session_items`` where the release has
-it, with its rollback), after which the compaction runs on a history that matches what the model
-was sent, and nothing unpaired is sent to the compaction endpoint. The cost of this choice: an
-application that resumes the abandoned state after the user moved on stores an output whose call
-is gone (what ``doctor`` flags as poisoned and repairs); the ``retirements`` say what was
-removed and when.
+a call whose worker died before its output was stored. Such a call is *dead*, and so is a
+hosted MCP approval request nobody answered (the rule and its evidence: ``analysis.pairing``,
+``dead_items``, the rule the doctor judges by too). The SDK drops a dead tool call from every
+later model input; it keeps sending a dead MCP request, 0.24.0 waits for its response for good,
+and what the compaction endpoint does with an unanswered request no public source shows, so it
+is retired rather than sent. A call or request that no user message follows is still waited
+for. When the hook approves an automatic compaction and every open group it would wait for is
+dead, the dead items of the whole history are retired first: removed from the store (one read
+of the history and one replacement, through the SDK's own ``_replace_underlying_session_items``
+where the release has it, with its rollback), after which the compaction runs on a history
+that matches what the model was sent, and nothing unpaired is sent to the compaction endpoint.
+The cost of this choice: an application that resumes the abandoned state after the user moved
+on stores an output whose call is gone (what ``doctor`` flags as poisoned and repairs); the
+``retirements`` say what was removed and when.
 """
 
 from __future__ import annotations
@@ -60,7 +58,7 @@ from typing import Any
 
 from agents.memory import OpenAIResponsesCompactionSession
 
-from ..analysis.pairing import CALL_TO_OUTPUT, OUTPUT_TO_CALL, find_unpaired, item_key
+from ..analysis.pairing import CALL_TO_OUTPUT, OUTPUT_TO_CALL, Unpaired, dead_items, find_unpaired
 from ..study.items import Item
 
 logger = logging.getLogger("approval_compaction.workaround")
@@ -130,33 +128,26 @@ def open_groups(items: Sequence[Any]) -> list[str]:
     ]
 
 
-def _field(item: Any, name: str) -> Any:
-    return item.get(name) if isinstance(item, Mapping) else getattr(item, name, None)
+def _rule_view(item: Any) -> Item:
+    """The fields the dead-item rule reads (pairing's and ``role``), from a dict or a model."""
+    names = (*PAIRING_FIELDS, "role")
+    if isinstance(item, Mapping):
+        return {field: item.get(field) for field in names}
+    return {field: getattr(item, field, None) for field in names}
 
 
-def _is_user_message(item: Any) -> bool:
-    return _field(item, "role") == "user" and _field(item, "type") in (None, "message")
+def _named(u: Unpaired) -> str:
+    return f"{u.item_type}:{u.key or '?'}"
 
 
 def split_open(items: Sequence[Any]) -> tuple[list[str], list[str]]:
-    """The open groups still waited for, and the dead ones, each as ``type:key``: a dead one is
-    an open call or approval request with a user message after it, which no output or response
-    answers anywhere in ``items``."""
-    views = [pairing_view(item) for item in items]
-    plain = [view for view in views if view is not None]
-    where = [n for n, view in enumerate(views) if view is not None]
-    users = [n for n, item in enumerate(items) if _is_user_message(item)]
-    last_user = users[-1] if users else -1
-    live: list[str] = []
-    dead: list[str] = []
-    for u in find_unpaired(plain):
-        if u.problem != "open call":
-            continue
-        if u.key and where[u.position] < last_user:
-            dead.append(f"{u.item_type}:{u.key}")
-        else:
-            live.append(f"{u.item_type}:{u.key or '?'}")
-    return live, dead
+    """The open groups still waited for, and the dead ones (``analysis.pairing.dead_items``),
+    each as ``type:key``."""
+    views = [_rule_view(item) for item in items]
+    dead = dead_items(views)
+    gone = {u.position for u in dead}
+    opened = [u for u in find_unpaired(views) if u.problem == "open call"]
+    return [_named(u) for u in opened if u.position not in gone], [_named(u) for u in dead]
 
 
 def is_automatic(wrapper: Any) -> bool:
@@ -205,7 +196,7 @@ class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
         self.retirements = deque(maxlen=KEPT_DEFERRALS)
         self.items_read = 0
         self._automatic_call = None
-        self._dead: list[str] = []  # dead calls found by the latest automatic decision
+        self._retiring = False  # the latest automatic decision found only dead items open
         if "should_trigger_compaction" in self.__dict__:  # an instance upgraded in place
             self._hook = self.__dict__.pop("should_trigger_compaction")
 
@@ -226,7 +217,7 @@ class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
         items = list(context.get("session_items") or [])[-window:]
         live, dead = split_open(items)
         if dead and not live:  # retire the dead calls first, then compact (``_deferring``)
-            self._dead = dead
+            self._retiring = True
             return False
         return not self._wait(args, live + dead, 0)
 
@@ -255,30 +246,22 @@ class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
         items = await self._latest_items(window, read_items)
         live, dead = split_open(items)
         if dead and not live:
-            await self._retire(dead)
+            await self._retire()
             return False
         return self._wait(args, live + dead, self.items_read - before)
 
-    async def _retire(self, dead: Sequence[str]) -> None:
-        """Remove the dead calls and requests from the store: those the latest exchange showed,
-        and any other the whole history holds (read once, so a dead call older than the
-        exchange is not left to stop the compaction a turn later), then replace the history as
-        the SDK replaces it when it compacts, with its rollback where the release has one."""
+    async def _retire(self) -> None:
+        """Remove every dead call and request of the whole history from the store (read once,
+        so a dead call older than the exchange that showed one is not left to stop the
+        compaction a turn later), then replace the history as the SDK replaces it when it
+        compacts, with its rollback where the release has one."""
         store = self.underlying_session
         items = list(await store.get_items())
         self.items_read += len(items)
-        gone = {*dead, *split_open(items)[1]}
-        dead = sorted(gone)
-        kept = [
-            item
-            for item in items
-            if not (
-                (view := pairing_view(item)) is not None
-                and view["type"] in CALL_TO_OUTPUT
-                and f"{view['type']}:{item_key(view)}" in gone
-            )
-        ]
-        if len(kept) == len(items):
+        dead = dead_items([_rule_view(item) for item in items])
+        gone = {u.position for u in dead}
+        kept = [item for n, item in enumerate(items) if n not in gone]
+        if not gone:
             return
         replace = getattr(self, "_replace_underlying_session_items", None)
         if replace is not None:
@@ -294,8 +277,9 @@ class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
         for name in ("_session_items", "_compaction_candidate_items"):  # the SDK's caches
             if getattr(self, name, None) is not None:
                 setattr(self, name, None)
-        self.retirements.append(Retirement(tuple(dead), len(items)))
-        logger.info("retired dead calls before compaction: %s", ", ".join(dead))
+        removed = tuple(sorted({_named(u) for u in dead}))
+        self.retirements.append(Retirement(removed, len(items)))
+        logger.info("retired dead calls before compaction: %s", ", ".join(removed))
 
     async def _deferring(
         self, args: Any, wrapper: Any, read_items: ReadItems | None, proceed: Proceed
@@ -310,15 +294,15 @@ class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
             if not await self._read_and_wait(plain, read_items, window):
                 await proceed()
             return
-        self._automatic_call, self._dead = (plain, window), []
+        self._automatic_call, self._retiring = (plain, window), False
         try:
             await proceed()
-            if self._dead:  # the hook said yes; only dead calls stood in the way
-                await self._retire(self._dead)
-                self._dead = []
+            if self._retiring:  # the hook said yes; only dead calls stood in the way
+                await self._retire()
+                self._retiring = False
                 await proceed()
         finally:
-            self._automatic_call, self._dead = None, []
+            self._automatic_call, self._retiring = None, False
 
     if _LOCKED:
 

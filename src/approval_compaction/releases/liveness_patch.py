@@ -10,7 +10,10 @@ committed result file (``paths.Data``):
   checkout and in its patched copy, and every test whose outcome differs between the two;
 - ``liveness_patch_matrix``: the sixteen cases in the patched SDK (the original bug stays fixed);
 - ``liveness_patch_runs``: every liveness situation and case continued on the patched SDK,
-  through the same ``Worker`` path as ``liveness`` (``releases.liveness``).
+  through the same ``Worker`` path as ``liveness`` (``releases.liveness``), and one situation
+  the sweep does not run, ``mcp_abandoned`` (a hosted MCP approval request nobody answered,
+  the user asking something else: ``make explore`` found 0.24.0 stuck there), in every mode on
+  the patched SDK and on the release (``released``).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from typing import Any
 
 from .. import paths
 from ..formats.records import read_json, write_json
+from ..study.words import Mode, Model
 from . import environments
 from .patched import (
     Patched,
@@ -39,6 +43,15 @@ BASE = "0.24.0"  # the release the patch is written against
 SUITE_TEST_NAME = "test_compaction_liveness.py"  # its name in the checkout's tests/memory
 INTENDED = "the liveness regression test: it fails without the patch"
 NOT_REPRODUCED = "not reproduced"
+MCP_SITUATION = "mcp_abandoned"
+# Not patched: explicit previous_response_id mode with a dead item pinned (a partial suffix)
+# stops compaction for good, as the SDK's class docstring says and one of its tests pins.
+SESSION_SOURCE = "src/agents/memory/openai_responses_compaction_session.py"
+DOCUMENTED_LIMIT = "explicit previous_response_id mode requires complete coverage"
+DOCUMENTED_TEST = (
+    "tests/memory/test_compaction_suffix.py::test_partial_previous_response_mode_preserves_history"
+)
+MCP_REQUEST_ID = "pending-mcpr1"
 
 
 @dataclass(frozen=True)
@@ -116,7 +129,19 @@ def suite_outcomes(patched: Patched, workers: int = 2, report: Report = print) -
         "runs": runs,
         "same_outcome": sum(1 for t, o in before.items() if after.get(t) == o),
         "changes": [c.__dict__ for c in differ],
+        "documented": documented_limit(checkouts, outcomes),
     }
+
+
+def documented_limit(checkouts: dict[str, Any], outcomes: dict[str, Any]) -> dict[str, Any]:
+    """What the patch leaves alone, on each SDK: whether the class docstring says it
+    (``DOCUMENTED_LIMIT``), and the outcomes of the SDK's test that pins it."""
+    found = {}
+    for sdk, checkout in checkouts.items():
+        source = " ".join((checkout.folder / SESSION_SOURCE).read_text().split())
+        tests = {o.test: o.outcome for o in outcomes[sdk] if o.test.startswith(DOCUMENTED_TEST)}
+        found[sdk] = {"docstring": DOCUMENTED_LIMIT in source, "tests": dict(sorted(tests.items()))}
+    return found
 
 
 def confirm_alone(found: Sequence[Any], checkouts: dict[str, Any]) -> list[Any]:
@@ -155,11 +180,34 @@ def matrix_outcomes(patched: Patched) -> dict[str, Any]:
     return {"base": patched.base, "patch": patched.label, "records": [r.__dict__ for r in rows]}
 
 
+def mcp_abandoned(
+    turns: int, worker: Any, modes: Sequence[Mode] | None = None, model: Model = "scripted"
+) -> list[Any]:
+    """A hosted MCP approval request the user abandoned (asked something else instead of
+    deciding), continued ``turns`` later turns, in each mode (all three unless told), with the
+    study's scripted model or the SDK's model over HTTP (``responses``)."""
+    from ..study.driver import Ask, Setup
+    from ..study.harness import QUESTIONS
+    from ..study.liveness import later
+    from ..study.tools import MCP_SERVER
+    from .liveness import LIVENESS_MODES, _run
+
+    request = {"type": "mcp_approval_request", "id": MCP_REQUEST_ID, "name": "lookup"}
+    request |= {"arguments": "{}", "server_label": MCP_SERVER}
+    runs = []
+    for mode in modes or LIVENESS_MODES:
+        setup = Setup(mode, "always", kinds=("mcp_approval",), model=model, go_on=True)
+        steps = [Ask(QUESTIONS[0], (request,), stage="pause"), *later(turns)]
+        runs.append(_run(MCP_SITUATION, setup, steps, turns, worker, False))
+    return runs
+
+
 def patched_liveness(
     patched: Patched, turns: int, poisoned: Sequence[Any] | None = None
 ) -> dict[str, Any]:
     """Every liveness situation and case continued ``turns`` turns on the patched SDK, through
-    a ``Worker`` on its scratch environment (the poisoned history: the committed one)."""
+    a ``Worker`` on its scratch environment (the poisoned history: the committed one), with
+    ``mcp_abandoned``; and ``mcp_abandoned`` on the release, which the sweep does not run."""
     from ..study.worker import Worker
     from .liveness import run_liveness
 
@@ -168,22 +216,26 @@ def patched_liveness(
     env = patched_environment(patched)
     with Worker(str(env.python), environments.isolated_environ()) as worker:
         runs = run_liveness(turns, poisoned=poisoned, worker=worker)
+        runs += mcp_abandoned(turns, worker)
+    released = environments.release_environment(patched.base, environments.default_envs())
+    with Worker(str(released.python), environments.isolated_environ()) as worker:
+        before = mcp_abandoned(turns, worker)
     return {
         "turns": turns,
         "base": patched.base,
         "patch": patched.label,
         "poisoned_history": list(poisoned),
         "runs": [run.to_json() for run in runs],
+        "released": [run.to_json() for run in before],
     }
 
 
 def over_http(
     patched: Patched, turns: int, poisoned: Sequence[Any] | None = None
 ) -> dict[str, Any]:
-    """Each situation on the release and on the patched SDK with the SDK's
-    ``OpenAIResponsesModel`` over HTTP to the stand-in, whose compaction endpoint keeps the
-    user's messages as ``responses.compact`` does (the study's scripted client answers with a
-    summary alone)."""
+    """Each situation (``mcp_abandoned`` too) on the release and on the patched SDK with the
+    SDK's ``OpenAIResponsesModel`` over HTTP to the stand-in, whose compaction endpoint keeps
+    the user's messages as ``responses.compact`` does, in ``input`` mode."""
     from dataclasses import replace
 
     from ..study.liveness import later, situation_setup, situation_steps
@@ -201,6 +253,7 @@ def over_http(
                 setup = replace(situation_setup(name, "input", poisoned), model="responses")  # type: ignore[arg-type]
                 steps = [*situation_steps(name), *later(turns)]  # type: ignore[arg-type]
                 runs.append(_run(name, setup, steps, turns, worker, False).to_json())
+            runs += [r.to_json() for r in mcp_abandoned(turns, worker, ["input"], "responses")]
         found[sdk] = runs
     return {"turns": turns, "base": patched.base, "patch": patched.label, "runs": found}
 
@@ -262,8 +315,8 @@ def liveness_command(args: argparse.Namespace) -> int:
 
 def liveness_summary(data: dict[str, Any]) -> str:
     """How many runs hold both liveness invariants, in one line."""
-    from ..analysis.liveness import LivenessRun, liveness_records
+    from ..analysis.liveness import LivenessRun, broken_runs
 
     runs = [LivenessRun.from_json(r) for r in data["runs"]]
-    broken = {(r.scenario, r.mode) for r in liveness_records(runs) if r.holds is False}
+    broken = broken_runs(runs)
     return f"{len(runs) - len(broken)} of {len(runs)} runs keep both liveness invariants"

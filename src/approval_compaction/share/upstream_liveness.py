@@ -4,10 +4,12 @@ release, generated from the committed results (``make liveness-patch``, ``make l
 It says what the newest release does in each situation (the stored lengths of the committed
 liveness runs, and the regression test's failing cases with their messages), gives the
 upstream-form regression test with its one ``uv run`` line, the proposed patch, and the
-patch lab's three proofs: the test fails without the patch and passes with it; the SDK's own
+patch lab's proofs: the test fails without the patch and passes with it; the SDK's own
 tests change no other outcome; the sixteen cases of the original bug all hold; and every
-liveness run on the patched SDK stays bounded. Nothing in it is typed: every figure is read
-from ``data/``.
+liveness run on the patched SDK in the modes the patch is for stays bounded. What the patch
+leaves alone (explicit ``previous_response_id`` mode, which the SDK documents and one of its
+tests pins) is said with its consequence and the advice. Nothing in it is typed: every figure
+is read from ``data/``.
 """
 
 from __future__ import annotations
@@ -20,22 +22,31 @@ from pathlib import Path
 from typing import Any
 
 from .. import paths
-from ..analysis.liveness import LivenessRun, liveness_records
+from ..analysis.liveness import LivenessRun, broken_runs
 from ..errors import InvestigationError
 from ..formats.files import write_atomic
 from ..formats.markdown import GITHUB_LIMIT, fence, github_length
 from ..formats.records import read_json
 from ..releases.crosscheck import tool_requirements
-from ..releases.liveness_patch import INTENDED, NOT_REPRODUCED
+from ..releases.liveness_patch import (
+    DOCUMENTED_LIMIT,
+    DOCUMENTED_TEST,
+    INTENDED,
+    MCP_SITUATION,
+    NOT_REPRODUCED,
+)
 from ..releases.versions import PACKAGE
 from .snippet import upstream_test
 
-SITUATIONS = ("abandoned", "lost", "poisoned")
+SITUATIONS = ("abandoned", "lost", "poisoned", MCP_SITUATION)
 WORDS = {
     "abandoned": "an approval the user abandoned (asked something else instead of deciding)",
     "lost": "a call whose output was lost (the worker died between the call and its output)",
     "poisoned": "a store 0.23.1 poisoned (an output whose call compaction removed)",
+    MCP_SITUATION: "a hosted MCP approval request the user abandoned (the SDK sends the "
+    "request to the model at every later turn, with or without the patch)",
 }
+PATCHED_MODES = ("input", "auto")  # the modes the patch keeps compacting
 
 
 def one_line(version: str, test: str = paths.LIVENESS_TEST.name) -> str:
@@ -55,10 +66,18 @@ def _lengths(runs: Sequence[LivenessRun], version: str, mode: str = "input") -> 
     return found
 
 
-def failure_lines(liveness: dict[str, Any], outcomes: Sequence[dict[str, Any]]) -> list[str]:
+def released_runs(liveness: dict[str, Any], patched: dict[str, Any]) -> list[LivenessRun]:
+    """The release's runs: the committed liveness runs, and the patch lab's runs of the
+    situation the sweep does not run (``mcp_abandoned``) on the release."""
+    return [LivenessRun.from_json(r) for r in [*liveness["runs"], *patched.get("released", [])]]
+
+
+def failure_lines(
+    liveness: dict[str, Any], outcomes: Sequence[dict[str, Any]], patched: dict[str, Any]
+) -> list[str]:
     """What the release does in each situation: the committed runs' lengths, and the test's
     failing cases (by the compaction endpoint's answer) with their first message."""
-    runs = [LivenessRun.from_json(r) for r in liveness["runs"]]
+    runs = released_runs(liveness, patched)
     newest = str(liveness["newest"])
     lengths = _lengths(runs, newest)
     lines = []
@@ -84,15 +103,16 @@ def failure_lines(liveness: dict[str, Any], outcomes: Sequence[dict[str, Any]]) 
     return lines
 
 
-def other_mode_lines(liveness: dict[str, Any]) -> list[str]:
+def other_mode_lines(liveness: dict[str, Any], patched: dict[str, Any] | None = None) -> list[str]:
     """The situations the newest release leaves stuck in a mode other than ``input``, with the
     broken invariants and the lengths (without the user's messages), from the committed runs."""
-    runs = [LivenessRun.from_json(r) for r in liveness["runs"]]
+    runs = released_runs(liveness, patched or {})
     newest = str(liveness["newest"])
-    broken: dict[tuple[str, str], list[str]] = {}
-    for record in liveness_records(runs):
-        if record.sdk_version == newest and not record.workaround and record.holds is False:
-            broken.setdefault((record.mode, record.scenario), []).append(record.invariant)
+    broken = {
+        (mode, situation): names
+        for (situation, version, mode, workaround), names in broken_runs(runs).items()
+        if version == newest and not workaround
+    }
     lines = []
     for (mode, situation), names in sorted(broken.items()):
         if mode == "input" or situation not in (*SITUATIONS, "clean"):
@@ -119,7 +139,8 @@ def http_lines(http: dict[str, Any]) -> list[str]:
             kept = " ".join(str(t.kept) for t in run.turns)
             sent = sum(1 for t in run.turns if t.sent_unpaired)
             cells.append(f"{sdk} {kept} ({sent} turns send an unpaired item)")
-        lines.append(f"- {situation}: " + "; ".join(cells))
+        if cells:
+            lines.append(f"- {situation}: " + "; ".join(cells))
     return lines
 
 
@@ -178,7 +199,8 @@ def matrix_line(matrix: dict[str, Any]) -> str:
 
 
 def liveness_lines(patched: dict[str, Any]) -> list[str]:
-    """The patched SDK's liveness runs: each situation's lengths, and the tally of all runs."""
+    """The patched SDK's liveness runs: each situation's lengths, and the tally of the runs in
+    the modes the patch is for and in the others."""
     runs = [LivenessRun.from_json(r) for r in patched["runs"]]
     version = runs[0].sdk_version if runs else ""
     lines = []
@@ -190,13 +212,57 @@ def liveness_lines(patched: dict[str, Any]) -> list[str]:
                 f"- `{mode}`, {situation}: {' '.join(map(str, kept))} "
                 f"({sent} turns send an unpaired item)"
             )
-    broken = {(r.scenario, r.mode) for r in liveness_records(runs) if r.holds is False}
-    lines.append(
-        f"- all {len(runs)} runs (the situations and the sixteen cases continued, in "
-        f"{', '.join(f'`{m}`' for m in sorted({r.mode for r in runs}))}): "
-        f"{len(runs) - len(broken)} keep `compaction_runs` and `history_bounded`"
-    )
+    broken = broken_runs(runs)
+    for covered in (True, False):
+        mine = [r for r in runs if (r.mode in PATCHED_MODES) == covered]
+        if not mine:
+            continue
+        stuck = sorted(
+            {k[0] for k in broken if (k[2] in PATCHED_MODES) == covered}, key=_situation_order
+        )
+        kept = sum(
+            1 for r in mine if (r.scenario, r.sdk_version, r.mode, r.workaround) not in broken
+        )
+        modes = ", ".join(f"`{m}`" for m in sorted({r.mode for r in mine}))
+        lines.append(
+            f"- in {modes}: {kept} of {len(mine)} runs (the situations and the sixteen cases "
+            "continued) keep `compaction_runs` and `history_bounded`"
+            + (f"; stuck: {', '.join(stuck)}" if stuck else "")
+        )
     return lines
+
+
+def _situation_order(name: str) -> tuple[int, str]:
+    order = (*SITUATIONS, "clean")
+    return (order.index(name) if name in order else len(order), name)
+
+
+def limit_lines(suite: dict[str, Any], patched: dict[str, Any]) -> list[str]:
+    """What the patch leaves alone: explicit ``previous_response_id`` mode with a dead item
+    pinned, as the SDK documents it (its class docstring, on each SDK) and tests it (the
+    outcomes of the test that pins it, on each SDK), and what it costs (the patched runs)."""
+    documented = suite.get("documented", {})
+    said = [
+        f"{sdk}: the docstring {'says so' if found['docstring'] else 'does not say so'}, "
+        f"{sum(1 for o in found['tests'].values() if o == 'passed')} of {len(found['tests'])} "
+        "of the test's cases passed"
+        for sdk, found in documented.items()
+    ]
+    runs = [LivenessRun.from_json(r) for r in patched["runs"]]
+    stuck = sorted(
+        {k[0] for k in broken_runs(runs) if k[2] == "previous_response_id"}, key=_situation_order
+    )
+    return [
+        "**Not patched: explicit `previous_response_id` mode.** With a dead call or request "
+        "pinned, the replaced suffix is partial, and a response chain cannot scope a summary "
+        "to it, so the SDK returns and never compacts that session again. The class docstring "
+        f'documents it ("{DOCUMENTED_LIMIT}") and `{DOCUMENTED_TEST}` pins it ('
+        + "; ".join(said)
+        + "), so it is the maintainers' contract, not a bug to patch. Its consequence, on the "
+        f"patched SDK too: {', '.join(stuck) or 'no situation'} grow for ever (the lengths "
+        "below). The advice: use `auto` (the default; it compacts a partial suffix in input "
+        "mode) or `input`.",
+    ]
 
 
 def build(folder: Path = paths.DATA) -> str:
@@ -217,7 +283,7 @@ def build(folder: Path = paths.DATA) -> str:
             "compaction hook that always says yes "
             f'(`compaction_mode="input"`, `SQLiteSession`, {runs["turns"]} later turns):',
             "",
-            *failure_lines(liveness, test["outcomes"]),
+            *failure_lines(liveness, test["outcomes"], runs),
             "",
             *(
                 [
@@ -228,7 +294,7 @@ def build(folder: Path = paths.DATA) -> str:
                     *others,
                     "",
                 ]
-                if (others := other_mode_lines(liveness))
+                if (others := other_mode_lines(liveness, runs))
                 else []
             ),
             "The lengths above are the study's runs, whose compaction client answers as the "
@@ -261,7 +327,15 @@ def build(folder: Path = paths.DATA) -> str:
             "stores its output with its call. (2) A compaction session's history is pruned "
             "history, as with `SessionSettings.limit`: a stored output whose call is gone is "
             "left out of the model input (`drop_orphan_function_calls`' `output_pruning_indexes`)"
-            ", so a poisoned store stops sending it (the output stays stored, never sent).",
+            ", so a poisoned store stops sending it (the output stays stored, never sent). (3) An "
+            "unanswered hosted MCP approval request is treated as the pinned call is: the "
+            "replaced suffix starts at a user message (or summary) after the latest one, rather "
+            "than the compaction returning. The request stays stored and is never sent to the "
+            "compaction endpoint, so a response appended by a later resume still pairs with it "
+            "(the second test's `mcp` cases); a request with nothing after it still waits, as "
+            "`test_pending_hosted_mcp_approval_defers_automatic_compaction` expects.",
+            "",
+            *limit_lines(suite, runs),
             "",
             "<details><summary>The patch (<code>git apply</code> in the SDK's repository)"
             "</summary>",
