@@ -19,7 +19,6 @@ committed result file (``paths.Data``):
 from __future__ import annotations
 
 import argparse
-import shutil
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -40,7 +39,6 @@ from .patched import (
 
 Report = Callable[[str], None]
 BASE = "0.24.0"  # the release the patch is written against
-SUITE_TEST_NAME = "test_compaction_liveness.py"  # its name in the checkout's tests/memory
 INTENDED = "the liveness regression test: it fails without the patch"
 NOT_REPRODUCED = "not reproduced"
 MCP_SITUATION = "mcp_abandoned"
@@ -97,6 +95,7 @@ def suite_outcomes(patched: Patched, workers: int = 2, report: Report = print) -
     each, and every test whose outcome differs (none is explained in advance but ours)."""
     from .upstream.changes import changes
     from .upstream.checkout import (
+        LIVENESS_TEST_NAME,
         UPSTREAM_TEST_FOLDER,
         default_root,
         install_upstream_test,
@@ -105,14 +104,14 @@ def suite_outcomes(patched: Patched, workers: int = 2, report: Report = print) -
     )
     from .upstream.suite import run_suite, select_files, summarize
 
-    ours = f"{UPSTREAM_TEST_FOLDER}/{SUITE_TEST_NAME}"
+    ours = f"{UPSTREAM_TEST_FOLDER}/{LIVENESS_TEST_NAME}"
     intended = {f"{ours}::": INTENDED}
     runs, outcomes = [], {}
     release = prepare(patched.base, default_root(), report=report)
     checkouts = {"released": release, "patched": patched_checkout(release, patched)}
     for sdk, checkout in checkouts.items():
         install_upstream_test(checkout.folder)
-        shutil.copyfile(paths.LIVENESS_TEST, checkout.folder / ours)
+        install_upstream_test(checkout.folder, paths.LIVENESS_TEST, LIVENESS_TEST_NAME)
         files = sorted({*select_files(checkout.folder / "tests"), ours})
         started = time.monotonic()
         found, _ = run_suite(checkout, files, fix=False, workers=workers)

@@ -8,6 +8,7 @@ from typing import Any
 
 from approval_compaction.releases.upstream import changes
 from approval_compaction.releases.upstream.checkout import (
+    LIVENESS_TEST_NAME,
     UPSTREAM_TEST_FOLDER,
     UPSTREAM_TEST_NAME,
     Checkout,
@@ -31,6 +32,33 @@ def test_our_upstream_form_test_is_the_intended_change() -> None:
     ours = f"{UPSTREAM_TEST_FOLDER}/{UPSTREAM_TEST_NAME}::test_x[approve-run]"
     assert changes.reason_for(ours).startswith("the project's upstream-form regression test")
     assert changes.reason_for("tests/test_other.py::test_x") == ""
+
+
+def test_the_liveness_tests_changes_are_explained_only_in_their_direction() -> None:
+    """The workaround makes the bounded-history test pass (on an affected release a strict xfail
+    that passes, an XPASS(strict) failure) and, its stated cost, the resumed-later test fail; a
+    change of either that ends the other way is not explained."""
+    folder = f"{UPSTREAM_TEST_FOLDER}/{LIVENESS_TEST_NAME}::"
+    bounded = f"{folder}test_compaction_keeps_history_bounded_after_unpaired_item[lost-x-run]"
+    xfailed = f"{folder}test_compaction_keeps_history_bounded_after_unpaired_item[lost-y-run]"
+    resumed = f"{folder}test_abandoned_approval_resumed_later_stays_paired[mcp-x-run]"
+    before = [
+        CaseOutcome(bounded, "failed", "grew"),
+        CaseOutcome(xfailed, "skipped", "this release orphans the pending call"),
+        CaseOutcome(resumed, "passed", ""),
+    ]
+    after = [
+        CaseOutcome(bounded, "passed", ""),
+        CaseOutcome(xfailed, "failed", "[XPASS(strict)] this release orphans the pending call"),
+        CaseOutcome(resumed, "failed", "orphan"),
+    ]
+    found = {c.test: c.reason for c in changes.changes("0.24.0", before, after)}
+    assert "compaction runs again" in found[bounded] and found[xfailed] == found[bounded]
+    assert "stated cost" in found[resumed]
+    backwards = {c.test: c.reason for c in changes.changes("0.24.0", after, before)}
+    assert backwards == {bounded: "", xfailed: "", resumed: ""}
+    broken = [CaseOutcome(xfailed, "failed", "AssertionError: grew")]  # a real failure
+    assert [c.reason for c in changes.changes("0.23.1", before[1:2], broken)] == [""]
 
 
 def test_a_change_that_does_not_recur_alone_is_marked_not_reproduced(

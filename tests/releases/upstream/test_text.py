@@ -26,8 +26,9 @@ def test_suite_answer_counts_tests_sessions_and_changes(
         {"tests/test_approvals.py::t": "assert deferred", f"{OURS}::test_x": None},
     )
     results.write(upstream_suite("9.9.9", root=root, run=runner, report=print), "9.9.9", tmp_path)
+    # the files: the fake checkout's selected one and our two upstream-form tests, always installed
     assert text.suite_answer(["9.9.9"], tmp_path) == (
-        "openai-agents 9.9.9: 2 tests in 3 files, 3 compaction sessions made deferring; "
+        "openai-agents 9.9.9: 2 tests in 4 files, 3 compaction sessions made deferring; "
         "2 outcomes change with the workaround (1 explained, 1 not)."
     )
 
@@ -61,3 +62,19 @@ def test_committed_readme_block_matches_the_committed_results() -> None:
         pytest.skip("no upstream-suite results under data/: run `make upstream`")
     block = paths.README.read_text().split(START, 1)[1].split(END, 1)[0]
     assert block.strip() == readme_block()
+
+
+def test_readme_block_names_a_strict_xfail_that_passed_as_such(tmp_path: Path) -> None:
+    """On an affected release our liveness test is a strict xfail: when the workaround makes it
+    pass, pytest reports a failure, and the block says what happened, not "skipped → failed"."""
+    from approval_compaction.releases.upstream.changes import changes
+    from approval_compaction.releases.upstream.checkout import LIVENESS_TEST_NAME
+    from approval_compaction.releases.upstream.suite import CaseOutcome, summarize
+
+    test = f"{UPSTREAM_TEST_FOLDER}/{LIVENESS_TEST_NAME}::test_compaction_keeps_history_bounded"
+    before = [CaseOutcome(f"{test}_after_unpaired_item[lost]", "skipped", "orphans")]
+    after = [CaseOutcome(before[0].test, "failed", "[XPASS(strict)] orphans")]
+    runs = [summarize("9.9.9", "baseline", 1, before, 0), summarize("9.9.9", "fix", 1, after, 1)]
+    results.write(results.SuiteResult(runs, changes("9.9.9", before, after), []), "9.9.9", tmp_path)
+    (line,) = readme_block(tmp_path).splitlines()[1:]
+    assert "(lost): xfail → XPASS(strict); the project's upstream-form liveness test" in line

@@ -13,16 +13,42 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from .. import environments
-from .checkout import UPSTREAM_TEST_FOLDER, UPSTREAM_TEST_NAME, Checkout
+from .checkout import LIVENESS_TEST_NAME, UPSTREAM_TEST_FOLDER, UPSTREAM_TEST_NAME, Checkout
 from .suite import DEFAULT_WORKERS, CaseOutcome, run_suite
 
-# The changes the workaround is meant to make on the pinned release, by test id (a prefix).
+# The changes the workaround is meant to make, by test id (a prefix).
+_LIVENESS = f"{UPSTREAM_TEST_FOLDER}/{LIVENESS_TEST_NAME}::"
 INTENDED: dict[str, str] = {
     f"{UPSTREAM_TEST_FOLDER}/{UPSTREAM_TEST_NAME}::": (
         "the project's upstream-form regression test: it fails on an affected release and "
         "passes once automatic compaction waits for the pending call"
     ),
+    f"{_LIVENESS}test_compaction_keeps_history_bounded_after_unpaired_item": (
+        "the project's upstream-form liveness test: the workaround retires the dead call or "
+        "unanswered MCP approval request, so compaction runs again and the history stays bounded"
+    ),
+    f"{_LIVENESS}test_abandoned_approval_resumed_later_stays_paired": (
+        "the workaround's stated cost (README, the design space): it retired the abandoned call, "
+        "so the approval resumed after the user moved on stores its output without the call, "
+        "which `doctor repair` then heals"
+    ),
 }
+# What an intended change must end in with the workaround, where that is fixed: the liveness
+# test passing (on an affected release it is a strict xfail, so passing there reads as an
+# ``[XPASS(strict)]`` failure, which counts as passing), the resumed-later test failing. A
+# change that ends otherwise is not explained.
+ENDS_IN: dict[str, str] = {
+    f"{_LIVENESS}test_compaction_keeps_history_bounded_after_unpaired_item": "passed",
+    f"{_LIVENESS}test_abandoned_approval_resumed_later_stays_paired": "failed",
+}
+XPASS_STRICT = "[XPASS(strict)]"
+
+
+def passed_in_effect(outcome: CaseOutcome) -> str:
+    """The outcome, a strict xfail that passed counted as passing."""
+    if outcome.outcome == "failed" and outcome.message.startswith(XPASS_STRICT):
+        return "passed"
+    return outcome.outcome
 
 
 @dataclass(frozen=True)
@@ -37,9 +63,15 @@ class SuiteChange:
     reason: str  # empty: not explained
 
 
-def reason_for(test: str, intended: dict[str, str] = INTENDED) -> str:
-    """The explanation of an intended change, or empty."""
-    return next((why for prefix, why in intended.items() if test.startswith(prefix)), "")
+def reason_for(test: str, intended: dict[str, str] = INTENDED, ends_in: str | None = None) -> str:
+    """The explanation of an intended change (``ends_in``: its outcome with the workaround, a
+    passing strict xfail counted as passing, which must be the prefix's ``ENDS_IN`` when it has
+    one), or empty."""
+    for prefix, why in intended.items():
+        if test.startswith(prefix):
+            wanted = ENDS_IN.get(prefix)
+            return why if wanted is None or ends_in is None or ends_in == wanted else ""
+    return ""
 
 
 def changes(
@@ -57,7 +89,7 @@ def changes(
         new = after.get(test, CaseOutcome(test, "missing", ""))
         if old.outcome != new.outcome:
             message = new.message if new.outcome != "passed" else old.message
-            reason = reason_for(test, intended)
+            reason = reason_for(test, intended, passed_in_effect(new))
             found.append(SuiteChange(version, test, old.outcome, new.outcome, message, reason))
     return found
 

@@ -32,6 +32,7 @@ Report = Callable[[str], None]
 UPSTREAM_TEST = paths.ROOT / "tests" / "sdk_regression" / "upstream" / "pending_approval_cases.py"
 UPSTREAM_TEST_NAME = "test_compaction_pending_approval_cases.py"  # its name inside the checkout
 UPSTREAM_TEST_FOLDER = "tests/memory"
+LIVENESS_TEST_NAME = "test_compaction_liveness.py"  # the upstream-form liveness test, there
 SYNC_TIMEOUT_SECONDS = 1800
 
 
@@ -110,9 +111,12 @@ def prepare(
     return checkout
 
 
-def install_upstream_test(folder: Path, source: Path = UPSTREAM_TEST) -> str:
-    """Copy the upstream-form regression test into the checkout; return its path there."""
-    target = folder / UPSTREAM_TEST_FOLDER / UPSTREAM_TEST_NAME
+def install_upstream_test(
+    folder: Path, source: Path = UPSTREAM_TEST, name: str = UPSTREAM_TEST_NAME
+) -> str:
+    """Copy an upstream-form test (the regression test unless told) into the checkout's
+    ``tests/memory`` as ``name``; return its path there."""
+    target = folder / UPSTREAM_TEST_FOLDER / name
     shutil.copyfile(source, target)
     return target.relative_to(folder).as_posix()
 

@@ -21,7 +21,13 @@ from ... import paths
 from .. import PINNED as PINNED
 from .. import environments
 from .changes import SuiteChange, changes, confirm
-from .checkout import default_root, install_upstream_test, patched_checkout, prepare
+from .checkout import (
+    LIVENESS_TEST_NAME,
+    default_root,
+    install_upstream_test,
+    patched_checkout,
+    prepare,
+)
 from .checks import run_checks
 from .results import SuiteResult, render, write
 from .suite import DEFAULT_WORKERS, run_suite, select_files, summarize, tally
@@ -48,7 +54,10 @@ def upstream_suite(
         report(f"{patched.describe()}: {checkout.folder}")
     ours = install_upstream_test(checkout.folder)
     checks = run_checks(checkout, ours, run)
-    files = sorted({*select_files(checkout.folder / "tests", pattern), ours})
+    # The liveness test too, always: the selection would pick it up wherever the patch lab
+    # left it, and the workaround must keep compaction alive in the SDK's suite (issue 21).
+    live = install_upstream_test(checkout.folder, paths.LIVENESS_TEST, LIVENESS_TEST_NAME)
+    files = sorted({*select_files(checkout.folder / "tests", pattern), ours, live})
     report(f"{version}: {len(files)} test files selected")
     baseline, _ = run_suite(checkout, files, fix=False, workers=workers, run=run)
     runs = [summarize(version, "baseline", len(files), baseline, 0)]
