@@ -30,7 +30,7 @@ INTENDED: dict[str, str] = {
     f"{_LIVENESS}test_abandoned_approval_resumed_later_stays_paired": (
         "the workaround's stated cost (README, the design space): it retired the abandoned call, "
         "so the approval resumed after the user moved on stores its output without the call, "
-        "which `doctor repair` then heals"
+        "which doctor repair then heals"
     ),
 }
 # What an intended change must end in with the workaround, where that is fixed: the liveness
