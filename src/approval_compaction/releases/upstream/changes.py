@@ -44,11 +44,14 @@ ENDS_IN: dict[str, str] = {
 XPASS_STRICT = "[XPASS(strict)]"
 
 
+def xpassed_strict(outcome: str, message: str) -> bool:
+    """Whether a failure is a strict xfail that passed (pytest reports it as failed)."""
+    return outcome == "failed" and message.startswith(XPASS_STRICT)
+
+
 def passed_in_effect(outcome: CaseOutcome) -> str:
     """The outcome, a strict xfail that passed counted as passing."""
-    if outcome.outcome == "failed" and outcome.message.startswith(XPASS_STRICT):
-        return "passed"
-    return outcome.outcome
+    return "passed" if xpassed_strict(outcome.outcome, outcome.message) else outcome.outcome
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ... import paths
 from ..versions import sort_versions
-from .changes import XPASS_STRICT
+from .changes import xpassed_strict
 from .results import NOT_EXPLAINED, load
 
 
@@ -54,7 +54,7 @@ def readme_block(folder: Path = paths.DATA) -> str:
         for change in result.changes:
             name, _, param = change.test.partition("[")
             baseline, fixed = change.baseline, change.fixed
-            if fixed == "failed" and change.message.startswith(XPASS_STRICT):
+            if xpassed_strict(fixed, change.message):
                 baseline, fixed = "xfail", "XPASS(strict)"  # expected to fail here; it passed
             key = (name, baseline, fixed, change.reason or NOT_EXPLAINED)
             groups.setdefault(key, []).append(param.rstrip("]"))
