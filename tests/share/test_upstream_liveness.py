@@ -12,7 +12,8 @@ from approval_compaction import paths
 from approval_compaction.errors import InvestigationError
 from approval_compaction.formats.markdown import GITHUB_LIMIT, github_length
 from approval_compaction.formats.records import read_json, write_json
-from approval_compaction.releases.liveness_patch import INTENDED, NOT_REPRODUCED
+from approval_compaction.releases.liveness_patch import INTENDED
+from approval_compaction.releases.upstream.changes import NOT_REPRODUCED
 from approval_compaction.share import upstream_liveness
 from approval_compaction.share.upstream_liveness import (
     build,

@@ -40,7 +40,6 @@ from .patched import (
 Report = Callable[[str], None]
 BASE = "0.24.0"  # the release the patch is written against
 INTENDED = "the liveness regression test: it fails without the patch"
-NOT_REPRODUCED = "not reproduced"
 MCP_SITUATION = "mcp_abandoned"
 # Not patched: explicit previous_response_id mode with a dead item pinned (a partial suffix)
 # stops compaction for good, as the SDK's class docstring says and one of its tests pins.
@@ -147,8 +146,7 @@ def confirm_alone(found: Sequence[Any], checkouts: dict[str, Any]) -> list[Any]:
     """Re-run each unexplained change alone in both checkouts; one that does not recur there
     (a test that timed out while other workers held the cores) keeps its record with the
     re-run's outcomes as its reason."""
-    from dataclasses import replace
-
+    from .upstream.changes import unreproduced_marked
     from .upstream.suite import run_suite
 
     suspects = [c.test for c in found if not c.reason]
@@ -158,19 +156,7 @@ def confirm_alone(found: Sequence[Any], checkouts: dict[str, Any]) -> list[Any]:
         sdk: {o.test: o.outcome for o in run_suite(checkout, suspects, fix=False, workers=1)[0]}
         for sdk, checkout in checkouts.items()
     }
-    kept = []
-    for change in found:
-        released = again["released"].get(change.test, "missing")
-        patched = again["patched"].get(change.test, "missing")
-        if change.reason or released != patched:
-            kept.append(change)
-            continue
-        note = (
-            f"{NOT_REPRODUCED}: re-run alone, {released} without and {patched} with the patch "
-            "(a failure under load)"
-        )
-        kept.append(replace(change, reason=note))
-    return kept
+    return unreproduced_marked(found, again["released"], again["patched"], "the patch")
 
 
 def matrix_outcomes(patched: Patched) -> dict[str, Any]:

@@ -33,8 +33,8 @@ from ..releases.liveness_patch import (
     DOCUMENTED_TEST,
     INTENDED,
     MCP_SITUATION,
-    NOT_REPRODUCED,
 )
+from ..releases.upstream.changes import NOT_REPRODUCED
 from ..releases.versions import PACKAGE
 from .snippet import upstream_test
 

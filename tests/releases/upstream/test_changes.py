@@ -78,3 +78,24 @@ def test_a_change_that_does_not_recur_alone_is_marked_not_reproduced(
     )
     assert kept[1] == found[1]  # it recurs: still unexplained
     assert all(c[3:5] == [flaky, real] for c in runner.commands if "pytest" in c)  # by id
+
+
+def test_unreproduced_marked_names_the_side_and_keeps_what_recurs_or_is_explained() -> None:
+    """One rule for the suite's re-run (with the workaround) and the patch lab's (with the
+    patch): an unexplained change that re-runs the same both ways is a failure under load."""
+    found = [
+        changes.SuiteChange("0.24.0", "a::t", "passed", "failed", "boom", ""),
+        changes.SuiteChange("0.24.0", "b::t", "passed", "failed", "boom", ""),
+        changes.SuiteChange("0.24.0", "c::t", "failed", "passed", "", "meant"),
+    ]
+    before = {"a::t": "passed", "b::t": "passed", "c::t": "passed"}
+    after = {"a::t": "passed", "b::t": "failed", "c::t": "passed"}
+    marked = changes.unreproduced_marked(found, before, after, "the patch")
+    assert [c.reason for c in marked] == [
+        f"{changes.NOT_REPRODUCED}: re-run alone, passed without and passed with the patch "
+        "(a failure under load)",
+        "",
+        "meant",
+    ]
+    gone = changes.unreproduced_marked(found[:1], {}, {}, "the workaround")
+    assert gone[0].reason.startswith("not reproduced: re-run alone, missing without and missing")

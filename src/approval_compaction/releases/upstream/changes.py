@@ -9,7 +9,7 @@ outcomes as its reason.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from .. import environments
@@ -42,6 +42,7 @@ ENDS_IN: dict[str, str] = {
     f"{_LIVENESS}test_abandoned_approval_resumed_later_stays_paired": "failed",
 }
 XPASS_STRICT = "[XPASS(strict)]"
+NOT_REPRODUCED = "not reproduced"  # the reason of a change that a re-run alone does not repeat
 
 
 def xpassed_strict(outcome: str, message: str) -> bool:
@@ -110,17 +111,23 @@ def confirm(
         return list(found)
     again, _ = run_suite(checkout, suspects, fix=False, workers=workers, run=run)
     fixed, _ = run_suite(checkout, suspects, fix=True, workers=workers, run=run)
-    recurring = {c.test for c in changes(checkout.version, again, fixed)}
     before = {o.test: o.outcome for o in again}
     after = {o.test: o.outcome for o in fixed}
+    return unreproduced_marked(found, before, after, "the workaround")
+
+
+def unreproduced_marked(
+    found: Sequence[SuiteChange], before: Mapping[str, str], after: Mapping[str, str], side: str
+) -> list[SuiteChange]:
+    """The changes, each unexplained one whose re-run alone (``before`` and ``after``: outcome by
+    test, without and with ``side``) gives one outcome both ways marked as not reproduced, with
+    the re-run's outcomes as its reason (a failure under load)."""
     kept = []
     for change in found:
-        if change.reason or change.test in recurring:
+        old, new = before.get(change.test, "missing"), after.get(change.test, "missing")
+        if change.reason or old != new:
             kept.append(change)
             continue
-        note = (
-            f"not reproduced: re-run alone, {before.get(change.test, 'missing')} without and "
-            f"{after.get(change.test, 'missing')} with the workaround (a failure under load)"
-        )
-        kept.append(replace(change, reason=note))
+        note = f"{NOT_REPRODUCED}: re-run alone, {old} without and {new} with {side} "
+        kept.append(replace(change, reason=note + "(a failure under load)"))
     return kept
