@@ -21,8 +21,10 @@ from approval_compaction.study.driver import (
     Cross,
     Decide,
     Driver,
+    Keep,
     LoseOutput,
     MemoryStore,
+    Recall,
     Resume,
     Setup,
     Step,
@@ -46,6 +48,8 @@ STEPS: list[Step] = [
     Decide("mixed"),
     Resume((FINISHED,), "run_streamed", compact=False),
     LoseOutput(),
+    Keep(),
+    Recall(),
     Continue(2, stage=None),
 ]
 
@@ -168,6 +172,36 @@ def test_driver_process_boundary_resumes_like_the_json_boundary() -> None:
         assert there.stage(name).stored == here.stage(name).stored
         assert there.stage(name).model_inputs == here.stage(name).model_inputs
     assert orphan_outputs(sent(there)) == ["pending-c1"] and there.dispatches == 1
+
+
+LATE: list[Step] = [PAUSE, Keep(), Continue(2), Recall(), Decide(), Resume((FINISHED,))]
+
+
+def test_driver_recall_resumes_a_kept_state_after_later_turns() -> None:
+    """The application kept the paused state and the user went on; resumed late, the approved
+    tool runs and its output is stored after the later turns."""
+    transcript = converse(Setup(trigger="never"), LATE)
+    outcomes = [t.outcome for t in transcript.turns]
+    assert outcomes == ["paused", "kept", "answered", "recalled", "decided", "answered"]
+    stored = transcript.stage("resume").stored
+    assert [i.get("content") for i in stored if i.get("role") == "user"] == [
+        QUESTIONS[0], "question 0", "question 1"
+    ]
+    assert stored[-2]["call_id"] == "pending-c1" and stored[-2]["type"] == "function_call_output"
+    assert transcript.dispatches == 1 and transcript.state == ""
+
+
+def test_driver_recall_without_a_kept_state_finds_nothing() -> None:
+    transcript = converse(Setup(trigger="never"), [Recall(), Decide()])
+    assert [t.outcome for t in transcript.turns] == ["nothing pending", "nothing pending"]
+
+
+def test_driver_kept_state_crosses_the_process_boundary() -> None:
+    """A state kept before a ``process`` boundary is recalled in the worker."""
+    steps = [*LATE[:2], Cross("process"), *LATE[2:]]
+    here, there = converse(Setup(trigger="never"), LATE), converse(Setup(trigger="never"), steps)
+    assert there.stage("resume").stored == here.stage("resume").stored
+    assert there.dispatches == here.dispatches == 1
 
 
 def test_driver_counters_carry_the_ids_on(tmp_path: Path) -> None:

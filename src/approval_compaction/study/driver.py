@@ -5,8 +5,9 @@ call pauses for approval, and asking while an approval is open leaves it undecid
 boundary with the paused state (``memory``; ``json``: ``RunState.to_json()`` then ``from_json()``;
 ``process``: the steps after it run in a fresh interpreter given only the state's JSON and the
 store file, ``worker``), ``Decide`` each pending item, ``Resume``, ``LoseOutput`` (the worker
-holding the paused state dies: the call is stored, its output never arrives) and ``Continue``
-for N plain turns. ``Setup`` fixes the rest: the compaction mode and trigger, the tool kinds,
+holding the paused state dies: the call is stored, its output never arrives), ``Keep`` and
+``Recall`` (the application saves the paused state's JSON and goes on; later it restores that
+state, to decide and resume it after the turns between) and ``Continue`` for N plain turns. ``Setup`` fixes the rest: the compaction mode and trigger, the tool kinds,
 the store and the history written into it before the first step, a session wrapper (the
 workaround), the model wiring, how the compaction endpoint answers, and what a refusal by the
 API does to the steps after it: by default it ends them; with ``go_on`` the user goes on as a
@@ -110,6 +111,18 @@ class LoseOutput:
 
 
 @dataclass(frozen=True)
+class Keep:
+    """The application saves the paused state's JSON text (``RunState.to_json()``) aside, as it
+    keeps a state a user may come back to; the next question leaves the approval undecided."""
+
+
+@dataclass(frozen=True)
+class Recall:
+    """The application restores the state it kept (``RunState.from_json()``) as the paused run,
+    to ``Decide`` and ``Resume`` it late, after the turns taken since ``Keep``."""
+
+
+@dataclass(frozen=True)
 class Continue:
     """``turns`` plain questions, each answered without a tool (``question n``/``answer n``);
     ``compact`` is what the compaction hook answers during them (None: the setup's trigger)."""
@@ -120,9 +133,9 @@ class Continue:
     compact: bool | None = None
 
 
-Step = Ask | Cross | Decide | Resume | LoseOutput | Continue
+Step = Ask | Cross | Decide | Resume | LoseOutput | Keep | Recall | Continue
 STEPS: dict[str, type[Step]] = {
-    cls.__name__: cls for cls in (Ask, Cross, Decide, Resume, LoseOutput, Continue)
+    cls.__name__: cls for cls in (Ask, Cross, Decide, Resume, LoseOutput, Keep, Recall, Continue)
 }
 
 
@@ -287,8 +300,9 @@ class Driver:
     """One conversation's session, agent, model wiring and logs; ``take`` runs steps on them.
 
     ``path`` is the SQLite file (an existing one is the stored history to go on from); ``state``
-    is the JSON text of a run paused before, to decide and resume here; ``worker`` takes the
-    steps after a ``process`` boundary (a fresh one is started when none is given)."""
+    is the JSON text of a run paused before, to decide and resume here, and ``kept`` that of a
+    state the application kept aside (``Keep``); ``worker`` takes the steps after a ``process``
+    boundary (a fresh one is started when none is given)."""
 
     def __init__(
         self,
@@ -298,6 +312,7 @@ class Driver:
         on_stage: StageHook | None = None,
         worker: Any = None,
         state: str = "",
+        kept: str = "",
     ) -> None:
         self.setup, self.path, self.on_stage, self.worker = setup, path, on_stage, worker
         self.wiring = (backend or backend_for(setup.model, setup.compact_rules))(setup.capture)
@@ -309,6 +324,7 @@ class Driver:
         self._compact: bool | None = None  # what the hook answers during the current step
         self._seen: list[int] = []  # candidate items the hook was shown in the current step
         self._start: str | None = state  # the state to restore before the first step
+        self.kept = kept  # the JSON text of the state ``Keep`` saved, until ``Recall``
         self._marks = self._counts()
         self.store: Any = None
         self._open()
@@ -399,6 +415,11 @@ class Driver:
                     outcome, extra = await self._turn(self.state, step.runner, step.reply)
                 case LoseOutput() if self.state is not None:
                     outcome, self.state = "lost", None
+                case Keep() if self.state is not None:
+                    outcome, self.kept = "kept", self.state_text()
+                case Recall() if self.kept:
+                    self.state = await state_io.restore(self.agent, self.kept)
+                    outcome, self.kept = "recalled", ""
                 case Continue():
                     outcome, extra = await self._continue(step)
         except Exception as exc:  # what the user saw ends the steps, it does not crash them
@@ -496,7 +517,7 @@ class Driver:
         from .worker import Worker
 
         setup = replace(self.setup, history=())  # the store holds it already
-        request = _request(setup, self.path, self.state_text(), rest, self.counters)
+        request = _request(setup, self.path, self.state_text(), rest, self.counters, self.kept)
         self.close()  # the store is the worker's while it works
         worker = self.worker or Worker()
         try:
@@ -549,13 +570,19 @@ class Driver:
 
 
 def _request(
-    setup: Setup, path: Path, state: str, steps: Sequence[Step], counters: list[int] | None
+    setup: Setup,
+    path: Path,
+    state: str,
+    steps: Sequence[Step],
+    counters: list[int] | None,
+    kept: str = "",
 ) -> dict[str, Any]:
     """What a worker is sent (``worker``): the setup, the store's path, the paused state, the
-    counters its ids go on from (None: from the start), and the steps."""
+    state kept aside, the counters its ids go on from (None: from the start), and the steps."""
     steps_json = [step_json(step) for step in steps]
     return {"setup": setup.to_json(), "path": str(path), "state": state, "steps": steps_json} | {
-        "counters": counters
+        "counters": counters,
+        "kept": kept,
     }
 
 

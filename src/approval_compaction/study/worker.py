@@ -2,8 +2,8 @@
 
 ``python -m approval_compaction.study.worker`` reads one request per line on stdin and writes
 one answer per line on stdout, both JSON. A request is a conversation's ``Setup``, the store
-file's path, the paused state's JSON text (or none), the counters the model wiring's ids go on
-from, and the steps to take; the answer is the ``Transcript`` of those steps (the state they
+file's path, the paused state's JSON text (or none) and that of a state kept aside (``Keep``),
+the counters the model wiring's ids go on from, and the steps to take; the answer is the ``Transcript`` of those steps (the state they
 leave paused included), the counters, and the approved tools' runs. The driver sends it the
 steps after a ``process`` boundary; a whole conversation goes the same way when it must run
 on another release (the worker started with that release's interpreter). It imports only the
@@ -95,7 +95,8 @@ async def answer(request: dict[str, Any]) -> dict[str, Any]:
         with tempfile.TemporaryDirectory(prefix="approval-compaction-branches-") as folder:
             done = await take_branches(setup, rest, request["positions"], Path(folder))
         return {"transcripts": [t.to_json() for t in done]}
-    async with Driver(setup, Path(request["path"]), state=request["state"]) as driver:
+    state, kept = request["state"], request["kept"]
+    async with Driver(setup, Path(request["path"]), state=state, kept=kept) as driver:
         if request["counters"] is not None:
             driver.counters = request["counters"]
         transcript = await driver.transcript([step_from_json(s) for s in request["steps"]])
