@@ -185,7 +185,9 @@ def test_driver_recall_resumes_a_kept_state_after_later_turns() -> None:
     assert outcomes == ["paused", "kept", "answered", "recalled", "decided", "answered"]
     stored = transcript.stage("resume").stored
     assert [i.get("content") for i in stored if i.get("role") == "user"] == [
-        QUESTIONS[0], "question 0", "question 1"
+        QUESTIONS[0],
+        "question 0",
+        "question 1",
     ]
     assert stored[-2]["call_id"] == "pending-c1" and stored[-2]["type"] == "function_call_output"
     assert transcript.dispatches == 1 and transcript.state == ""

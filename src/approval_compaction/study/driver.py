@@ -3,16 +3,16 @@
 The steps: ``Ask`` a question (the model's reply is the step's items; a reply with the protected
 call pauses for approval, and asking while an approval is open leaves it undecided), ``Cross`` a
 boundary with the paused state (``memory``; ``json``: ``RunState.to_json()`` then ``from_json()``;
-``process``: the steps after it run in a fresh interpreter given only the state's JSON and the
-store file, ``worker``), ``Decide`` each pending item, ``Resume``, ``LoseOutput`` (the worker
-holding the paused state dies: the call is stored, its output never arrives), ``Keep`` and
-``Recall`` (the application saves the paused state's JSON and goes on; later it restores that
-state, to decide and resume it after the turns between) and ``Continue`` for N plain turns. ``Setup`` fixes the rest: the compaction mode and trigger, the tool kinds,
-the store and the history written into it before the first step, a session wrapper (the
-workaround), the model wiring, how the compaction endpoint answers, and what a refusal by the
-API does to the steps after it: by default it ends them; with ``go_on`` the user goes on as a
-user can (a pause that raised left no state, so deciding and resuming find nothing pending, and
-the next question is asked all the same).
+``process``: the steps after it run in a fresh interpreter given only the state's JSON and the store
+file, ``worker``), ``Decide`` each pending item, ``Resume``, ``LoseOutput`` (the worker holding the
+paused state dies: the call is stored, its output never arrives), ``Keep`` and ``Recall`` (the
+application saves the paused state's JSON and goes on; later it restores that state, to decide and
+resume it after the turns between) and ``Continue`` for N plain turns. ``Setup`` fixes the rest: the
+compaction mode and trigger, the tool kinds, the store and the history written into it before the
+first step, a session wrapper (the workaround), the model wiring, how the compaction endpoint
+answers, and what a refusal by the API does to the steps after it: by default it ends them; with
+``go_on`` the user goes on as a user can (a pause that raised left no state, so deciding and
+resuming find nothing pending, and the next question is asked all the same).
 
 Each step is its own frozen dataclass rather than one ``Step`` with a ``Literal`` action: a step
 carries only the fields it uses (a ``Decide`` has no reply, a ``Cross`` no runner), so a
