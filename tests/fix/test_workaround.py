@@ -374,3 +374,98 @@ def test_workaround_retires_a_dead_call_by_its_place_not_by_its_id() -> None:
     run_sync(session._retire())
     assert store.items == [USER, CALL, OUTPUT, USER, answer]
     assert session.retirements[-1].removed == ("function_call:c1", "tool_search_call:?")
+
+
+def late_session(items: list[Any]) -> tuple[Any, CountingStore]:
+    store = CountingStore(items)
+    session = OpenAIResponsesCompactionSession(
+        "s", store, client=MagicMock(), compaction_mode="input"
+    )
+    return defer_compaction_while_pending(session), store
+
+
+@pytest.mark.parametrize("output", [OUTPUT, MCP_RESPONSE], ids=["function", "mcp"])
+def test_workaround_stores_a_late_output_whose_call_is_gone_as_text(output: dict[str, Any]) -> None:
+    """The call (request) was retired; the output (response) the late resume appends becomes
+    the doctor's healed message with the workaround's prefix, and the batch's other items stay."""
+    from approval_compaction.analysis.healing import healed_message
+    from approval_compaction.analysis.pairing import find_unpaired
+    from approval_compaction.fix.workaround import LATE_PREFIX, LateOutput
+
+    answer = {"type": "message", "role": "assistant", "content": "done"}
+    session, store = late_session([USER, USER])
+    run_sync(session.add_items([output, answer]))
+    assert store.items == [USER, USER, healed_message(output, LATE_PREFIX), answer]
+    assert store.items[2]["content"].startswith("[workaround] The tool call ")
+    assert find_unpaired(store.items) == []
+    kind = output["type"]
+    assert list(session.late_outputs) == [LateOutput((f"{kind}:{output.get('call_id', 'r1')}",), 2)]
+
+
+def test_workaround_stores_an_output_whose_call_is_stored_as_it_is() -> None:
+    """A prompt approval: the call is stored, the output pairs with it and is left alone."""
+    session, store = late_session([USER, CALL])
+    run_sync(session.add_items([OUTPUT]))
+    assert store.items == [USER, CALL, OUTPUT] and list(session.late_outputs) == []
+    assert store.reads == [None]  # one read told the call is there
+
+
+def test_workaround_reads_nothing_for_a_batch_whose_outputs_follow_their_calls() -> None:
+    session, store = late_session([USER])
+    run_sync(session.add_items([CALL, OUTPUT, MCP_REQUEST, MCP_RESPONSE]))
+    assert store.reads == [] and store.items == [USER, CALL, OUTPUT, MCP_REQUEST, MCP_RESPONSE]
+
+
+def test_workaround_dumps_an_sdk_model_before_storing_it_as_text() -> None:
+    from openai.types.responses.response_input_item_param import FunctionCallOutput
+
+    from approval_compaction.fix.workaround import _plain
+
+    model = ResponseFunctionToolCall(type="function_call", call_id="c1", name="t", arguments="{}")
+    assert _plain(model) == {
+        "type": "function_call",
+        "call_id": "c1",
+        "name": "t",
+        "arguments": "{}",
+    }
+    plain: FunctionCallOutput = {"type": "function_call_output", "call_id": "c1", "output": "x"}
+    assert _plain(plain) == OUTPUT
+
+
+@pytest.mark.parametrize("mode", ["input", "auto", "previous_response_id"])
+def test_workaround_keeps_a_late_resume_paired_through_the_sdk(mode: str) -> None:
+    """Through the SDK: the approval abandoned, compaction retires its call, the application
+    resumes the kept state late; the stored history and every later input hold nothing
+    unpaired, the tool runs once and its result is stored as text (on the pinned release alone,
+    in ``input`` mode, the late output is stored without its call)."""
+    from approval_compaction.analysis.pairing import find_unpaired
+    from approval_compaction.study.driver import (
+        Ask,
+        Continue,
+        Decide,
+        Keep,
+        Recall,
+        Resume,
+        Setup,
+        converse,
+    )
+    from approval_compaction.study.harness import FINISHED, PENDING_CALL, QUESTIONS
+
+    pause = Ask(QUESTIONS[0], (PENDING_CALL,), stage="pause")
+    steps = [pause, Keep(), Continue(2), Recall(), Decide(), Resume((FINISHED,)), Continue(2)]
+    runs = {
+        wrap: converse(Setup(mode, "always", wrap=wrap, go_on=True), steps)  # type: ignore[arg-type]
+        for wrap in (None, defer_compaction_while_pending)
+    }
+    fixed, bare = runs[defer_compaction_while_pending], runs[None]
+    assert fixed.dispatches == 1
+    stages = [t.stage for t in fixed.turns if t.stage is not None]
+    for stage in stages:
+        sent = [*stage.model_inputs, *stage.compaction_inputs]
+        assert find_unpaired(stage.stored) == [] or stage.name == "pause"
+        assert all(u.problem != "orphan output" for items in sent for u in find_unpaired(items))
+    resumed = fixed.stage("resume").stored
+    assert any(str(i.get("content", "")).startswith("[workaround] ") for i in resumed)
+    if mode == "input":
+        bare_found = find_unpaired(bare.stage("resume").stored)
+        assert [u.problem for u in bare_found] == ["orphan output"]

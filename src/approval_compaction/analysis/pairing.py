@@ -28,8 +28,9 @@ requests it would compact differ from the ids their responses answer; 0.23.1 com
 at the next turn in every mode, sending it unanswered to the compaction endpoint in ``input``
 mode. A call or request that no user message follows may still be a pending approval, and is
 not dead. The one way a dead item is answered after all is an application
-that resumes the abandoned state after the user moved on: that stores an output whose call is
-gone once the dead call is retired or rewritten (what the doctor calls poisoned, and heals).
+that resumes the abandoned state after the user moved on: once the dead call is retired or
+rewritten, that output has no call. The workaround stores it as text (``healing``); anywhere
+else it is what the doctor calls poisoned, and heals.
 """
 
 from __future__ import annotations

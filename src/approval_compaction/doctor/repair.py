@@ -70,20 +70,21 @@ is. On an encrypted store the healed message is encrypted again with the session
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
+from ..analysis.healing import PREFIX as PREFIX
+from ..analysis.healing import healed_message as healed_message
+from ..analysis.healing import item_name, retired_message
 from ..analysis.pairing import dead_items, find_unpaired
 from . import backup as backups
 from .codec import KEY_ENV
 from .stores import SessionChanged, Store, StoredSession, opened, parse_store
-from .verdict import MCP_REQUEST, NEEDS_REPAIR, judge
+from .verdict import NEEDS_REPAIR, judge
 
 Item = dict[str, Any]
-PREFIX = "[doctor] "
 Status = Literal["would repair", "repaired", "changed since scan", "verify failed"]
 FailAfter = Callable[[str], None]
 BeforeWrite = Callable[[str], Awaitable[None]]
@@ -107,7 +108,7 @@ class Change:
         return row | {
             "position": self.position,
             "row_id": self.row_id,
-            "before": f"{self.before.get('type')} {_key(self.before)}",
+            "before": f"{self.before.get('type')} {item_name(self.before)}",
             "after": str(self.after["content"]),
         }
 
@@ -131,43 +132,6 @@ class RepairResult:
 
     def count(self, status: Status) -> int:
         return sum(1 for o in self.outcomes if o.status == status)
-
-
-def _key(item: Item) -> str:
-    """The id that names an item in a change: a hosted MCP request's ``id``, else its
-    ``call_id`` or ``approval_request_id``."""
-    fields = ("id",) if item.get("type") == MCP_REQUEST else ("call_id", "approval_request_id")
-    return str(next((item[f] for f in fields if item.get(f)), "?"))
-
-
-def healed_message(output: Item) -> Item:
-    """The assistant message that replaces an output whose call is gone."""
-    value = output.get("output")
-    if value is None:  # an approval response, or an output kind without ``output``
-        value = {k: v for k, v in output.items() if k not in ("type", "id", "call_id")}
-    text = value if isinstance(value, str) else json.dumps(value, sort_keys=True)
-    return {
-        "role": "assistant",
-        "content": f"{PREFIX}The tool call {_key(output)} returned: {text}",
-    }
-
-
-def retired_message(call: Item) -> Item:
-    """The assistant message that replaces a dead call or hosted MCP approval request (one a
-    user message follows, which nothing answers: ``analysis.pairing.dead_items``)."""
-    name, arguments = call.get("name") or call.get("type"), call.get("arguments")
-    shown = arguments if isinstance(arguments, str) else json.dumps(arguments, sort_keys=True)
-    said = f"{name} {shown}" if arguments is not None else str(name)
-    if call.get("type") == MCP_REQUEST:
-        server = call.get("server_label")
-        what = "MCP approval request"
-        said = f"{server} {said}" if isinstance(server, str) else said
-    else:
-        what = "tool call"
-    return {
-        "role": "assistant",
-        "content": f"{PREFIX}The {what} {_key(call)} ({said}) was never answered.",
-    }
 
 
 def changes(session: StoredSession) -> list[Change]:

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
+from ..analysis.healing import MCP_REQUEST
 from ..analysis.pairing import CALL_TO_OUTPUT, Unpaired, dead_items, find_unpaired
 
 VerdictWord = Literal["healthy", "poisoned", "stuck", "pending"]
@@ -41,7 +42,6 @@ PENDING_AT_END = "open call at the end: may be a pending approval"
 PENDING_EARLIER = "open call before later items: the SDK drops it from the next input"
 POISONED_NOTE = "the next turn would send an output without its call"
 
-MCP_REQUEST = "mcp_approval_request"
 # Items that may follow a paused call in the same model response: other calls, reasoning.
 _MODEL_SIDE = frozenset({"reasoning", *CALL_TO_OUTPUT})
 

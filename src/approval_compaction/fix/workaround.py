@@ -42,9 +42,26 @@ dead, the dead items of the whole history are retired first: removed from the st
 of the history and one replacement, through the SDK's own ``_replace_underlying_session_items``
 where the release has it, with its rollback), after which the compaction runs on a history
 that matches what the model was sent, and nothing unpaired is sent to the compaction endpoint.
-The cost of this choice: an application that resumes the abandoned state after the user moved
-on stores an output whose call is gone (what ``doctor`` flags as poisoned and repairs); the
-``retirements`` say what was removed and when.
+The ``retirements`` say what was removed and when.
+
+**A late output is stored as text.** The one way a dead call is answered after all is an
+application that resumes the abandoned state after the user moved on: the SDK then appends the
+call's output, and the call is no longer stored (retired here, or compacted away by an affected
+release before the workaround was installed). Stored as it is, that output would be sent in
+every later model input without its call, which the API refuses. So every batch the runner
+stores is checked before it is written: an output (a hosted MCP approval response) whose call
+(request) is neither earlier in the batch nor in the stored history becomes an assistant
+message that says what the tool returned, the same rewrite ``doctor repair`` makes of an orphan
+output (``analysis.healing.healed_message``, here with the ``[workaround]`` prefix). The resumed
+run itself is unaffected (its model input comes from the paused state, which holds the call),
+the approved tool runs once, its result stays in front of the model, and nothing unpaired is
+stored or sent. The check costs nothing for a batch whose outputs all follow their calls in it;
+otherwise it reads the stored history once (the SDK's own copy of it when the session holds
+one), under the session's lock where the release has one. What it cannot do: put the call
+itself back (its name and arguments are in no stored item once it is retired), so a hosted MCP
+request answered late stays text, not a request/response pair; and behind an
+``EncryptedSession`` the items arrive encrypted, so a late output there is stored as it came
+(``doctor repair`` heals it). The ``late_outputs`` say what was rewritten and when.
 """
 
 from __future__ import annotations
@@ -58,6 +75,7 @@ from typing import Any
 
 from agents.memory import OpenAIResponsesCompactionSession
 
+from ..analysis.healing import healed_message
 from ..analysis.pairing import CALL_TO_OUTPUT, OUTPUT_TO_CALL, Unpaired, dead_items, find_unpaired
 from ..study.items import Item
 
@@ -65,6 +83,7 @@ logger = logging.getLogger("approval_compaction.workaround")
 KEPT_DEFERRALS = 64
 # Releases whose runner does not hand the session the latest model exchange: look this far back.
 LEGACY_WINDOW = 64
+LATE_PREFIX = "[workaround] "  # begins a late output stored as text
 _LOCKED = hasattr(OpenAIResponsesCompactionSession, "_run_compaction_locked")
 
 ReadItems = Callable[[int | None], Awaitable[tuple[list[Any], bool]]]
@@ -90,6 +109,15 @@ class Retirement:
     compaction, and the items read."""
 
     removed: tuple[str, ...]
+    items_read: int
+
+
+@dataclass(frozen=True)
+class LateOutput:
+    """Outputs (``type:key``) stored as text because their call was no longer stored, and the
+    stored items read to tell."""
+
+    rewritten: tuple[str, ...]
     items_read: int
 
 
@@ -134,6 +162,14 @@ def _rule_view(item: Any) -> Item:
     if isinstance(item, Mapping):
         return {field: item.get(field) for field in names}
     return {field: getattr(item, field, None) for field in names}
+
+
+def _plain(item: Any) -> Item:
+    """An item as the dict the runner stores (an SDK model dumped as JSON)."""
+    if isinstance(item, Mapping):
+        return dict(item)
+    dumped: Item = item.model_dump(exclude_unset=True, mode="json")
+    return dumped
 
 
 def _named(u: Unpaired) -> str:
@@ -183,6 +219,7 @@ class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
 
     deferrals: deque[Deferral]
     retirements: deque[Retirement]
+    late_outputs: deque[LateOutput]
     items_read: int  # stored items read by deferral decisions, over the session's life
     _hook: Hook
     _automatic_call: tuple[dict[str, Any], int] | None  # (args, window) while one runs
@@ -194,6 +231,7 @@ class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
     def _start_deferring(self) -> None:
         self.deferrals = deque(maxlen=KEPT_DEFERRALS)  # the latest ones
         self.retirements = deque(maxlen=KEPT_DEFERRALS)
+        self.late_outputs = deque(maxlen=KEPT_DEFERRALS)
         self.items_read = 0
         self._automatic_call = None
         self._retiring = False  # the latest automatic decision found only dead items open
@@ -281,6 +319,31 @@ class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
         self.retirements.append(Retirement(removed, len(items)))
         logger.info("retired dead calls before compaction: %s", ", ".join(removed))
 
+    async def _as_stored(self, items: list[Any]) -> list[Any]:
+        """The batch to store: each output whose call is neither earlier in it nor stored
+        becomes the text ``healed_message`` makes of it (see above)."""
+        views = [_rule_view(item) for item in items]
+        if not any(u.problem == "orphan output" for u in find_unpaired(views)):
+            return items
+        cached = getattr(self, "_session_items", None)
+        stored = cached if cached is not None else await self.underlying_session.get_items()
+        read = 0 if cached is not None else len(stored)
+        self.items_read += read
+        start = len(stored)
+        judged = find_unpaired([_rule_view(item) for item in stored] + views)
+        late = [u for u in judged if u.problem == "orphan output" and u.position >= start]
+        if not late:
+            return items
+        gone = {u.position - start for u in late}
+        kept = [
+            healed_message(_plain(item), LATE_PREFIX) if n in gone else item
+            for n, item in enumerate(items)
+        ]
+        rewritten = tuple(_named(u) for u in late)
+        self.late_outputs.append(LateOutput(rewritten, read))
+        logger.info("stored late outputs as text, their calls gone: %s", ", ".join(rewritten))
+        return kept
+
     async def _deferring(
         self, args: Any, wrapper: Any, read_items: ReadItems | None, proceed: Proceed
     ) -> None:
@@ -313,7 +376,15 @@ class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
                 args, wrapper, hooks.get("read_items"), lambda: base(args, wrapper=wrapper, **hooks)
             )
 
+        async def _add_items_locked(self, items: list[Any]) -> None:
+            """Under the session's lock: a late output is stored as text (``_as_stored``)."""
+            await super()._add_items_locked(await self._as_stored(list(items)))
+
     else:  # releases before the session's lock
+
+        async def add_items(self, items: list[Any]) -> None:
+            """A late output is stored as text (``_as_stored``), then the SDK stores the batch."""
+            await super().add_items(await self._as_stored(list(items)))
 
         async def run_compaction(self, args: Any = None, **kwargs: Any) -> None:
             """An automatic compaction waits for open groups, then runs as the SDK's would."""

@@ -36,27 +36,32 @@ def test_our_upstream_form_test_is_the_intended_change() -> None:
 
 def test_the_liveness_tests_changes_are_explained_only_in_their_direction() -> None:
     """The workaround makes the bounded-history test pass (on an affected release a strict xfail
-    that passes, an XPASS(strict) failure) and, its stated cost, the resumed-later test fail; a
-    change of either that ends the other way is not explained."""
+    that passes, an XPASS(strict) failure) and the resumed-later test pass for a function call
+    and, its stated cost, fail for an MCP request; a change that ends the other way is not
+    explained."""
     folder = f"{UPSTREAM_TEST_FOLDER}/{LIVENESS_TEST_NAME}::"
     bounded = f"{folder}test_compaction_keeps_history_bounded_after_unpaired_item[lost-x-run]"
     xfailed = f"{folder}test_compaction_keeps_history_bounded_after_unpaired_item[lost-y-run]"
     resumed = f"{folder}test_abandoned_approval_resumed_later_stays_paired[mcp-x-run]"
+    late = f"{folder}test_abandoned_approval_resumed_later_stays_paired[function-x-run]"
     before = [
         CaseOutcome(bounded, "failed", "grew"),
         CaseOutcome(xfailed, "skipped", "this release orphans the pending call"),
         CaseOutcome(resumed, "passed", ""),
+        CaseOutcome(late, "skipped", "this release orphans the pending call"),
     ]
     after = [
         CaseOutcome(bounded, "passed", ""),
         CaseOutcome(xfailed, "failed", "[XPASS(strict)] this release orphans the pending call"),
-        CaseOutcome(resumed, "failed", "orphan"),
+        CaseOutcome(resumed, "failed", "the response must pair"),
+        CaseOutcome(late, "failed", "[XPASS(strict)] this release orphans the pending call"),
     ]
     found = {c.test: c.reason for c in changes.changes("0.24.0", before, after)}
     assert "compaction runs again" in found[bounded] and found[xfailed] == found[bounded]
-    assert "stated cost" in found[resumed]
+    assert "stated cost" in found[resumed] and "stored as text" in found[resumed]
+    assert "nothing unpaired" in found[late] and "stated cost" not in found[late]
     backwards = {c.test: c.reason for c in changes.changes("0.24.0", after, before)}
-    assert backwards == {bounded: "", xfailed: "", resumed: ""}
+    assert backwards == {bounded: "", xfailed: "", resumed: "", late: ""}
     broken = [CaseOutcome(xfailed, "failed", "AssertionError: grew")]  # a real failure
     assert [c.reason for c in changes.changes("0.23.1", before[1:2], broken)] == [""]
 

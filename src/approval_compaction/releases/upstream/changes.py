@@ -27,19 +27,25 @@ INTENDED: dict[str, str] = {
         "the project's upstream-form liveness test: the workaround retires the dead call or "
         "unanswered MCP approval request, so compaction runs again and the history stays bounded"
     ),
-    f"{_LIVENESS}test_abandoned_approval_resumed_later_stays_paired": (
-        "the workaround's stated cost (README, the design space): it retired the abandoned call, "
-        "so the approval resumed after the user moved on stores its output without the call, "
-        "which doctor repair then heals"
+    f"{_LIVENESS}test_abandoned_approval_resumed_later_stays_paired[function-": (
+        "the workaround stores the output of a call it retired as text, so the approval resumed "
+        "after the user moved on stores and sends nothing unpaired"
+    ),
+    f"{_LIVENESS}test_abandoned_approval_resumed_later_stays_paired[mcp-": (
+        "the workaround's stated cost (README, the design space): it retired the abandoned MCP "
+        "approval request, so the response resumed after the user moved on is stored as text, "
+        "not as a request and response pair; nothing unpaired is stored or sent"
     ),
 }
 # What an intended change must end in with the workaround, where that is fixed: the liveness
 # test passing (on an affected release it is a strict xfail, so passing there reads as an
-# ``[XPASS(strict)]`` failure, which counts as passing), the resumed-later test failing. A
-# change that ends otherwise is not explained.
+# ``[XPASS(strict)]`` failure, which counts as passing), the resumed-later test passing for a
+# function call and failing for an MCP request (its response is text, not a pair). A change that
+# ends otherwise is not explained.
 ENDS_IN: dict[str, str] = {
     f"{_LIVENESS}test_compaction_keeps_history_bounded_after_unpaired_item": "passed",
-    f"{_LIVENESS}test_abandoned_approval_resumed_later_stays_paired": "failed",
+    f"{_LIVENESS}test_abandoned_approval_resumed_later_stays_paired[function-": "passed",
+    f"{_LIVENESS}test_abandoned_approval_resumed_later_stays_paired[mcp-": "failed",
 }
 XPASS_STRICT = "[XPASS(strict)]"
 NOT_REPRODUCED = "not reproduced"  # the reason of a change that a re-run alone does not repeat
