@@ -7,7 +7,10 @@ Two decision hooks: one that says no (the common turn: the workaround only hands
 and one that says yes with a compaction stand-in that returns its input (so the history keeps its
 size and the workaround's check over the latest exchange runs every turn). Then the deferral
 decision alone, on a history ending in a call awaiting approval: through the hook (the SDK's own
-view, no read), and forced (a bounded read, or the history the session holds).
+view, no read), and forced (a bounded read, or the history the session holds). Last, storing one
+batch (``add_items``): a call with its output (no read), an output whose call is stored (a prompt
+approval: one read) and a late output whose call is gone (one read, stored as text), against the
+unwrapped session, with the history read from the store or from the session's own copy.
 """
 
 from __future__ import annotations
@@ -107,6 +110,29 @@ async def decision(size: int, force: bool, warm: bool) -> tuple[float, int]:
     return seconds, session.deferrals[-1].items_read
 
 
+OUTPUT = {"type": "function_call_output", "call_id": "pending", "output": "x"}
+BATCHES = {
+    "call+output": ([], [CALL, OUTPUT]),
+    "approved": ([CALL], [OUTPUT]),
+    "late": ([], [OUTPUT]),
+}
+
+
+async def store_batch(size: int, batch: str, wrapped: bool, warm: bool) -> tuple[float, int]:
+    """Wall seconds of one ``add_items`` and the items the workaround read for it."""
+    session = await session_with(size, wrapped, compact=False)
+    before, items = BATCHES[batch]
+    await session.add_items(list(before))
+    if warm:
+        await session._ensure_compaction_candidates()
+    start = time.perf_counter()
+    await session.add_items(list(items))
+    seconds = time.perf_counter() - start
+    late = getattr(session, "late_outputs", [])
+    assert bool(late) == (wrapped and batch == "late")
+    return seconds, getattr(session, "items_read", 0)
+
+
 async def main() -> None:
     await turns(10, True, True)  # warm imports
     for compact, label in ((False, "hook says no"), (True, "hook says yes, identity compaction")):
@@ -135,6 +161,20 @@ async def main() -> None:
             f"{size + 2:>8,} {hook * 1e3:>7.2f} {hook_read:>5} {forced * 1e3:>7.2f} "
             f"{forced_read:>5} {cached * 1e3:>7.2f} {cached_read:>5}"
         )
+    print("storing one batch (wall ms, median of 5; items read by the workaround):")
+    print(f"{'items':>8} {'batch':>12} {'unwrapped':>10} {'wrapped':>9} {'read':>5} {'cached':>7}")
+    for size in SIZES:
+        for batch in BATCHES:
+            runs = {
+                (wrapped, warm): [await store_batch(size, batch, wrapped, warm) for _ in range(5)]
+                for wrapped, warm in ((False, False), (True, False), (True, True))
+            }
+            ms = {key: statistics.median(t for t, _ in got) * 1e3 for key, got in runs.items()}
+            read = runs[(True, False)][0][1]
+            print(
+                f"{size:>8,} {batch:>12} {ms[(False, False)]:>10.2f} {ms[(True, False)]:>9.2f} "
+                f"{read:>5} {ms[(True, True)]:>7.2f}"
+            )
 
 
 if __name__ == "__main__":
