@@ -135,13 +135,13 @@ PAIRING_FIELDS = ("type", "call_id", "id", "approval_request_id")
 
 def pairing_view(item: Any) -> Item | None:
     """The fields pairing reads, from a dict or an SDK model; None for an item that never pairs."""
-    if isinstance(item, Mapping):
-        kind = item.get("type")
-        view = {field: item.get(field) for field in PAIRING_FIELDS}
-    else:
-        kind = getattr(item, "type", None)
-        view = {field: getattr(item, field, None) for field in PAIRING_FIELDS}
-    return view if kind in CALL_TO_OUTPUT or kind in OUTPUT_TO_CALL else None
+    mapping = isinstance(item, Mapping)
+    kind = item.get("type") if mapping else getattr(item, "type", None)
+    if kind not in CALL_TO_OUTPUT and kind not in OUTPUT_TO_CALL:
+        return None
+    if mapping:
+        return {field: item.get(field) for field in PAIRING_FIELDS}
+    return {field: getattr(item, field, None) for field in PAIRING_FIELDS}
 
 
 def open_groups(items: Sequence[Any]) -> list[str]:
@@ -321,20 +321,21 @@ class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
 
     async def _as_stored(self, items: list[Any]) -> list[Any]:
         """The batch to store: each output whose call is neither earlier in it nor stored
-        becomes the text ``healed_message`` makes of it (see above)."""
-        views = [_rule_view(item) for item in items]
-        if not any(u.problem == "orphan output" for u in find_unpaired(views)):
+        becomes the text ``healed_message`` makes of it (see above). Only call and output
+        items are looked at (``pairing_view``): messages never change whether an output pairs."""
+        batch = [(n, view) for n, view in enumerate(map(pairing_view, items)) if view is not None]
+        if not any(u.problem == "orphan output" for u in find_unpaired([v for _, v in batch])):
             return items
         cached = getattr(self, "_session_items", None)
         stored = cached if cached is not None else await self.underlying_session.get_items()
         read = 0 if cached is not None else len(stored)
         self.items_read += read
-        start = len(stored)
-        judged = find_unpaired([_rule_view(item) for item in stored] + views)
-        late = [u for u in judged if u.problem == "orphan output" and u.position >= start]
+        earlier = [view for view in map(pairing_view, stored) if view is not None]
+        judged = find_unpaired(earlier + [v for _, v in batch])
+        late = [u for u in judged if u.problem == "orphan output" and u.position >= len(earlier)]
         if not late:
             return items
-        gone = {u.position - start for u in late}
+        gone = {batch[u.position - len(earlier)][0] for u in late}
         kept = [
             healed_message(_plain(item), LATE_PREFIX) if n in gone else item
             for n, item in enumerate(items)
