@@ -63,3 +63,25 @@ def test_cli_replay_of_a_bad_file_is_one_line(
     assert main(["explore", "replay", str(bad)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and err.count("\n") == 1
+
+
+def test_save_result_removes_what_its_search_no_longer_finds(
+    finding: Finding, tmp_path: Path
+) -> None:
+    """A search saved again keeps only its own counterexamples: an earlier one of the same
+    release and variant it did not find again goes; another variant's stays."""
+    from dataclasses import replace as changed
+
+    from approval_compaction.explore.search import SearchResult
+
+    version = finding.trace.sdk_version
+    result = SearchResult(version, False, 0, 1, 1, True, (), {}, (), {}, (finding,))
+    fixed = changed(
+        finding,
+        trace=changed(finding.trace, conversation=changed(finding.trace.conversation, fix=True)),
+    )
+    other = replay.save(fixed, tmp_path)
+    kept = replay.save_result(result, tmp_path)[1]
+    assert kept.exists() and other.exists()
+    replay.save_result(changed(result, findings=()), tmp_path)
+    assert not kept.exists() and other.exists()
