@@ -1,7 +1,8 @@
 """Explore speed: examples per second, and examples to the report's violation from a random start.
 
-Examples per second: one round of the search on the pinned release with every kind and the
-memory and JSON boundaries, the seed fixed; the tally counts each example hypothesis ran.
+Examples per second: one round of the search on the pinned release with every kind, every step
+(the late resume's ``keep`` among them) and the memory and JSON boundaries, the seed fixed; the
+tally counts each example hypothesis ran, and the late resumes among its steps.
 Examples to find: for several seeds, a generate-only round that fails on the first example
 whose next turn sends an orphan output (``next_turn_input_paired``); the median count.
 """
@@ -26,6 +27,7 @@ def main() -> None:
     print(f"search round:           {examples} examples, {steps} steps in {seconds:.1f} s")
     print(f"examples per second:    {examples / seconds:.2f}")
     print(f"steps per second:       {steps / seconds:.2f}")
+    print(f"late resumes:           {result.tally.get('late resumes', 0)}")
     counts = [
         first_known(Options(seed=seed, boundaries=("memory", "json")), BUDGET) for seed in SEEDS
     ]

@@ -9,6 +9,7 @@ import pytest
 from approval_compaction.cli import main
 from approval_compaction.explore import replay
 from approval_compaction.explore.conversation import Conversation, Step
+from approval_compaction.explore.kinds import kind_of
 from approval_compaction.explore.search import Finding, known_as, rerun
 
 STEPS = (
@@ -63,3 +64,65 @@ def test_cli_replay_of_a_bad_file_is_one_line(
     assert main(["explore", "replay", str(bad)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and err.count("\n") == 1
+
+
+def test_save_result_removes_what_its_search_no_longer_finds(
+    finding: Finding, tmp_path: Path
+) -> None:
+    """A search saved again keeps only its own counterexamples: an earlier one of the same
+    release and variant it did not find again goes; another variant's stays."""
+    from dataclasses import replace as changed
+
+    from approval_compaction.explore.search import SearchResult
+
+    version = finding.trace.sdk_version
+    result = SearchResult(version, False, 0, 1, 1, True, (), {}, (), {}, (finding,))
+    fixed = changed(
+        finding,
+        trace=changed(finding.trace, conversation=changed(finding.trace.conversation, fix=True)),
+    )
+    other = replay.save(fixed, tmp_path)
+    kept = replay.save_result(result, tmp_path)[1]
+    assert kept.exists() and other.exists()
+    replay.save_result(changed(result, findings=()), tmp_path)
+    assert not kept.exists() and other.exists()
+
+
+def test_committed_late_resumes_agree_with_a_rerun_here() -> None:
+    """What ``make explore`` found on the installed release about late resumes (a kept state
+    decided after later turns) is what a rerun here shows: its first late-resume counterexample
+    breaks the same invariants again, and there is one with the workaround's search exactly when
+    the simplest late resume stores an orphan with it (so the data and the workaround agree,
+    whichever way the workaround handles a late output whose call it retired)."""
+    import importlib.metadata
+
+    from approval_compaction import paths
+    from approval_compaction.explore.conversation import late_resumes
+
+    installed = importlib.metadata.version("openai-agents")
+    results = [r for r in replay.load_results(paths.DATA).values() if r.sdk_version == installed]
+    assert {r.fix for r in results} == {False, True}
+    simplest = (
+        Step("ask", calls=("function_approval",)),
+        Step("keep"),
+        Step("continue"),
+        Step("decide", kept=True),
+    )
+    for result in results:
+        late = [f for f in result.findings if late_resumes(f.trace.records)]
+        if late:
+            assert replay.same_violations(late[0].trace, rerun(late[0].trace.conversation))
+        again = rerun(Conversation("input", result.fix, simplest))
+        orphaned = {
+            kind_of(key)
+            for _, j in again.violations
+            if j.invariant == "stored_history_paired"
+            for key in j.offenders
+        }
+        reported = {
+            kind
+            for f in late
+            for invariant, kind in f.pairs
+            if invariant == "stored_history_paired"
+        }
+        assert ("function_approval" in reported) is ("function_approval" in orphaned), result.fix

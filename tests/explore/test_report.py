@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
+from pathlib import Path
 
-from approval_compaction.explore.conversation import Conversation, Step, Trace
+import pytest
+
+from approval_compaction.explore.conversation import Conversation, Step, Trace, late_resumes
 from approval_compaction.explore.report import left_out, markdown, regression_source
-from approval_compaction.explore.search import Finding
+from approval_compaction.explore.search import Finding, rerun
 
 STEPS = (
     Step("ask", compact=True, calls=("function_approval",)),
@@ -43,3 +48,46 @@ def test_left_out_names_steps_the_test_cannot_replay() -> None:
         "0: ask[custom_approval]",
         "1: decide approve via memory (streamed)",
     ]
+    with_fix = left_out(Conversation("input", True, (Step("keep"), Step("continue"))))
+    assert with_fix == ["the workaround (the test runs the SDK alone)"]
+
+
+TEMPLATE_CHECKS = {  # what the generated test asserts after each step, as the invariants say it
+    "compaction_input_paired",
+    "compaction_input_complete",
+    "next_turn_input_paired",
+    "resumed_input_paired",
+    "stored_history_paired",
+}
+
+
+@pytest.mark.parametrize("compact", [True, False], ids=["compacted-pause", "plain-pause"])
+def test_generated_test_of_a_late_resume_fails_exactly_when_explore_sees_it_break(
+    tmp_path: Path, compact: bool
+) -> None:
+    """The generated test replays keep, later turns and the kept state's late resume through the
+    SDK alone, and fails exactly when explore's own run of it breaks what the test checks."""
+    steps = (
+        Step("ask", compact=compact, calls=("function_approval",)),
+        Step("keep"),
+        Step("continue"),
+        Step("decide", decision="reject", kept=True),
+        Step("ask"),
+    )
+    trace = rerun(Conversation("input", False, steps))
+    assert late_resumes(trace.records) == [3]
+    broken = {j.invariant for _, j in trace.violations} & TEMPLATE_CHECKS
+    finding = Finding((), "new", "", trace)
+    assert left_out(trace.conversation) == []
+    test = tmp_path / "test_generated.py"
+    test.write_text(regression_source(finding))
+    ran = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(test)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert (ran.returncode == 0) is (not broken), (broken, ran.stdout[-2000:])
+    if broken:  # it failed on a pairing assertion of a step, not on anything else
+        assert "AssertionError: step " in ran.stdout, ran.stdout[-2000:]

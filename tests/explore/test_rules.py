@@ -8,8 +8,14 @@ from collections import Counter
 from hypothesis import HealthCheck, settings
 from hypothesis.stateful import run_state_machine_as_test
 
-from approval_compaction.explore.conversation import Conversation, Judgement, Step, StepRecord
-from approval_compaction.explore.rules import NO_KIND, Setup, Violation, machine, new_pairs
+from approval_compaction.explore.conversation import (
+    TURNLESS,
+    Conversation,
+    Judgement,
+    Step,
+    StepRecord,
+)
+from approval_compaction.explore.rules import ACTIONS, NO_KIND, Setup, Violation, machine, new_pairs
 from approval_compaction.study.capture import Stage
 
 KINDS = ("function_approval", "function")
@@ -64,7 +70,10 @@ def test_rules_machine_walks_conversations_and_tallies_them() -> None:
     )
     tally: Counter[str] = setup.tally
     assert tally["examples"] >= 3 and tally["steps"] > 0
-    rules = ("ask", "decide", "lose", "continue")
-    assert tally["steps"] == sum(tally[f"rule: {rule}"] for rule in rules)
+    assert tally["steps"] == sum(tally[f"rule: {action}"] for action in ACTIONS)
+    decided = tally["decided: the kept state"] + tally["decided: the latest"]
+    assert decided == tally["rule: decide"] and tally["late resumes"] <= decided
+    turns = tally["steps"] - sum(tally[f"rule: {action}"] for action in TURNLESS)
+    assert tally["runner: run"] + tally["runner: run_streamed"] == turns  # a keep takes no turn
     assert tally["judged: history_bounded"] == tally["rule: continue"]
     assert tally[f"judged: {PAIRED}"] == tally["steps"]

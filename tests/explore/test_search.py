@@ -124,3 +124,40 @@ def test_workaround_keeps_compacting_after_any_abandoned_approval(calls: tuple[s
     pause = Step("ask", calls=calls)
     trace = rerun(Conversation("input", True, (pause, Step("continue"))))
     assert not trace.violations, trace.violations
+
+
+LATE = replace(  # does a state the application kept, decided after later turns, stay paired?
+    BOUNDED,
+    examples=60,
+    kinds=("function_approval",),
+    invariants=("stored_history_paired",),
+    actions=("ask", "decide", "keep", "continue"),
+)
+LATE_RESUME = (PAUSE, Step("keep"), Step("continue"), Step("decide", kept=True))
+
+
+@pytest.mark.parametrize("fix", [False, True], ids=["pinned", "workaround"])
+def test_bounded_search_reaches_a_late_resume_and_finds_its_orphan_when_it_stores_one(
+    fix: bool,
+) -> None:
+    """The search takes late resumes (a kept state decided after later turns). Whether it
+    reports one is computed from a rerun of the simplest late resume that does not compact at
+    the pause: with the workaround as it retires the abandoned call, the late output is stored
+    without it (the SDK's own suite shows that cost) and the search finds it, shrunk to keep,
+    later turns and the late decision; unfixed, a late resume stores an orphan only where the
+    original bug does, which the search finds in its simpler form (decided at once)."""
+    from approval_compaction.explore.conversation import late_resumes
+    from approval_compaction.explore.search import rerun
+
+    found = search(replace(LATE, fix=fix))
+    assert found.tally["late resumes"] > 0 and found.tally["rule: keep"] > 0
+    plain = (Step("ask", calls=("function_approval",)), *LATE_RESUME[1:])
+    again = rerun(Conversation("input", fix, plain))
+    assert late_resumes(again.records) == [3]
+    orphaned = any(j.invariant == "stored_history_paired" for _, j in again.violations)
+    late = [f for f in found.findings if late_resumes(f.trace.records)]
+    assert bool(late) is orphaned, [f.name for f in found.findings]
+    for finding in late:
+        steps = finding.trace.conversation.steps
+        assert [s.action for s in steps] == ["ask", "keep", "continue", "decide"]
+        assert steps[-1].kept and len(steps) == len(finding.trace.records)

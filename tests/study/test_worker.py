@@ -28,6 +28,7 @@ def test_worker_answers_with_the_transcript_and_the_counters(tmp_path: Path) -> 
         "setup": Setup().to_json(),
         "path": str(tmp_path / "store.db"),
         "state": "",
+        "kept": "",  # the driver's requests always carry the state kept aside (none here)
         "counters": [4, 2, 0],
         "steps": [step_json(Ask("q"))],
     }

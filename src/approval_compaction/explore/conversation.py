@@ -8,14 +8,18 @@ of the kinds in ``calls``, and the turn ends normally, on an input guardrail tha
 first, reject the rest) after the state crossed a boundary (``memory``, ``json``, or
 ``process``: a worker process given only the JSON and the store), and resumes. ``lose`` (only
 while an approval is open) drops the paused state: the worker holding it died, the call stays
-stored without its output. ``continue`` asks ``CONTINUE_TURNS`` plain questions with the hook
-always saying yes, the later turns the liveness invariants are judged on (``compaction_runs``,
-``history_bounded``): asked while an approval is open, they abandon it. Every step names its
-runner and what the compaction hook answers at the turn ends it causes (a ``continue`` always
-says yes).
+stored without its output. ``keep`` (only while an approval is open) is the application saving
+the paused state's JSON aside and letting the run go, as it keeps a state a user may come back
+to; a ``decide`` of the ``kept`` state restores it first, and is a *late resume* when turns came
+between the two (``late_resumes``). ``continue``
+asks ``CONTINUE_TURNS`` plain questions with the hook always saying yes, the later turns the
+liveness invariants are judged on (``compaction_runs``, ``history_bounded``): asked while an
+approval is open, they abandon it. Every step that takes a turn names its runner and what the
+compaction hook answers at the turn ends it causes (a ``continue`` always says yes).
 
 Records here are plain data (no SDK): a conversation's name is a hash of its steps, so a saved
-counterexample keeps one file name however often it is found.
+counterexample keeps one file name however often it is found (a step's JSON holds only the
+fields its action uses, so adding an action left every earlier name as it was).
 """
 
 from __future__ import annotations
@@ -29,7 +33,11 @@ from ..study.capture import Stage
 from ..study.items import Item
 from ..study.words import Boundary, DecisionRule, Ending, Kind, Mode, Runner
 
-Action = Literal["ask", "decide", "lose", "continue"]
+Action = Literal["ask", "decide", "lose", "keep", "continue"]
+TURNLESS: dict[str, str] = {  # the steps that take no turn and send nothing, by their label
+    "lose": "lose the paused state",
+    "keep": "keep the paused state aside",
+}
 CONTINUE_TURNS = 3  # the later turns of one ``continue`` step
 # Each list starts with its simplest choice: that is where hypothesis's shrinking moves.
 MODES: tuple[Mode, ...] = ("input", "previous_response_id", "auto")
@@ -48,6 +56,7 @@ class Step:
     ending: Ending = "answer"
     decision: DecisionRule = "approve"
     boundary: Boundary = "memory"
+    kept: bool = False  # a decide of the state ``keep`` set aside (restored first), not the latest
 
     def label(self) -> str:
         """A short readable form, e.g. ``ask[function_approval] compact`` or
@@ -56,9 +65,10 @@ class Step:
             text = f"ask[{', '.join(self.calls)}]"
             text += "" if self.ending == "answer" else f" until {self.ending}"
         elif self.action == "decide":
-            text = f"decide {self.decision} via {self.boundary}"
-        elif self.action == "lose":
-            return "lose the paused state"
+            kept = "the kept state " if self.kept else ""
+            text = f"decide {kept}{self.decision} via {self.boundary}"
+        elif self.action in TURNLESS:
+            return TURNLESS[self.action]
         else:
             text = f"continue {CONTINUE_TURNS} turns"
         text += " (streamed)" if self.runner == "run_streamed" else ""
@@ -66,15 +76,11 @@ class Step:
 
     def to_json(self) -> dict[str, Any]:
         """Only the fields the action uses, so that a step's JSON (and its hash) is minimal."""
-        used = {
-            "ask": ("calls", "ending"),
-            "decide": ("decision", "boundary"),
-            "lose": (),
-            "continue": (),
-        }[self.action]
-        if self.action == "lose":
+        if self.action in TURNLESS:
             return {"action": self.action}
+        used = {"ask": ("calls", "ending"), "decide": ("decision", "boundary")}.get(self.action, ())
         data = {"action": self.action, "runner": self.runner, "compact": self.compact}
+        data |= {"kept": True} if self.kept else {}  # absent for the latest: the names before
         return data | {name: _plain(getattr(self, name)) for name in used}
 
     @classmethod
@@ -205,3 +211,19 @@ class Trace:
 def pending_of(records: tuple[StepRecord, ...] | list[StepRecord]) -> list[Item]:
     """Every interruption any step paused on (for marking pending calls in item tables)."""
     return [item for r in records for item in r.stage.interruptions]
+
+
+def late_resumes(records: tuple[StepRecord, ...] | list[StepRecord]) -> list[int]:
+    """The indices of the ``decide`` steps that resume late: they decide the ``kept`` state
+    after at least one turn (an ``ask`` or a ``continue``) since the ``keep`` that saved it."""
+    late, kept, turned = [], False, False
+    for record in records:
+        step = record.step
+        if step.action == "keep" and record.outcome == "kept":
+            kept, turned = True, False
+        elif step.action in ("ask", "continue"):
+            turned = True
+        elif step.action == "decide" and step.kept and kept:
+            late += [record.index] if turned else []
+            kept = False  # restored: the application holds it no longer
+    return late

@@ -9,6 +9,7 @@ stage per step.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,6 +23,8 @@ from ..study.capture import CaseRun
 from ..study.scenario import Case
 from .conversation import Trace, pending_of
 from .search import Finding, SearchResult
+
+DIGEST = "[0-9a-f]{12}"  # ``Conversation.digest``: twelve hex digits
 
 
 def load(path: Path) -> Finding:
@@ -38,10 +41,18 @@ def save(finding: Finding, folder: Path) -> Path:
 
 
 def save_result(result: SearchResult, folder: Path) -> list[Path]:
-    """The search's summary as ``explore-<release>[-fix].json``, and each counterexample."""
-    summary = paths.data(folder).explore(result.sdk_version, result.fix)
+    """The search's summary as ``explore-<release>[-fix].json``, and each counterexample; the
+    counterexamples an earlier search of the same release and variant saved and this one did not
+    find are removed (the summary names every file of its search)."""
+    layout = paths.data(folder)
+    summary = layout.explore(result.sdk_version, result.fix)
     write_json(summary, result.to_json(), indent=1, sort_keys=True)
-    return [summary, *(save(f, folder) for f in result.findings)]
+    written = [summary, *(save(f, folder) for f in result.findings)]
+    stem = re.compile(re.escape(f"{result.sdk_version}{'-fix' if result.fix else ''}-") + DIGEST)
+    for old in layout.counterexamples.glob("*.json"):
+        if stem.fullmatch(old.stem) and old not in written:
+            old.unlink()
+    return written
 
 
 def load_result(path: Path) -> SearchResult:

@@ -4,7 +4,9 @@ In the style of ``share.report``: the release, the command that reproduces it, t
 per-step table, the offending ids, and a pytest file in the SDK's own style that replays the
 conversation with only ``agents`` and ``openai`` (a scripted model, a mocked compaction client,
 a real ``SQLiteSession``) and asserts pairing after every step. The test covers conversations
-of function tools over the memory and JSON boundaries; any other step is named as left out.
+of function tools over the memory and JSON boundaries, with their later plain turns, lost
+states and states the application kept and resumed late; any other step is named as left out,
+and so is the workaround (the test runs the SDK alone).
 """
 
 from __future__ import annotations
@@ -12,15 +14,16 @@ from __future__ import annotations
 import json
 
 from ..formats.markdown import markdown_table
-from .conversation import Conversation
+from .conversation import CONTINUE_TURNS, Conversation
 from .search import Finding
 
 TESTED_KINDS = frozenset({"function_approval", "function", "function_raises"})
 
 
 def left_out(conversation: Conversation) -> list[str]:
-    """Steps the generated test cannot replay (they need ``explore replay`` instead)."""
-    return [
+    """Steps the generated test cannot replay (they need ``explore replay`` instead), and the
+    workaround when the conversation ran with it."""
+    steps = [
         f"{n}: {step.label()}"
         for n, step in enumerate(conversation.steps)
         if set(step.calls) - TESTED_KINDS
@@ -28,6 +31,7 @@ def left_out(conversation: Conversation) -> list[str]:
         or step.runner == "run_streamed"
         or (step.action == "ask" and step.ending != "answer")
     ]
+    return steps + (["the workaround (the test runs the SDK alone)"] if conversation.fix else [])
 
 
 def markdown(finding: Finding, summary_table: str) -> str:
@@ -71,7 +75,8 @@ def regression_source(finding: Finding) -> str:
     """A pytest file that replays the conversation through the SDK and checks pairing."""
     steps = json.dumps([s.to_json() for s in finding.trace.conversation.steps], sort_keys=True)
     mode = finding.trace.conversation.mode
-    return _TEMPLATE.replace("@STEPS@", repr(steps)).replace("@MODE@", repr(mode))
+    source = _TEMPLATE.replace("@STEPS@", repr(steps)).replace("@MODE@", repr(mode))
+    return source.replace("@TURNS@", str(CONTINUE_TURNS))
 
 
 _TEMPLATE = '''"""Regression: compaction keeps every tool call paired with its output, everywhere.
@@ -99,6 +104,7 @@ from openai.types.responses import (
 
 STEPS = json.loads(@STEPS@)
 MODE = @MODE@
+LATER_TURNS = @TURNS@  # the plain questions of one "continue" step, the hook saying yes
 
 
 class PlannedModel(Model):
@@ -188,15 +194,30 @@ async def test_explored_conversation_keeps_calls_paired(tmp_path: Any) -> None:
     )
     config = RunConfig(tracing_disabled=True)
     pending: Any = None
+    kept = ""  # a paused state's JSON the application saved aside ("keep")
+    later = iter(range(1000))
     for index, step in enumerate(STEPS):
         sent, compacted = len(model.inputs), client.responses.compact.await_count
-        compact[0] = step["compact"]
-        if step["action"] == "ask":
+        compact[0] = step.get("compact", False)
+        action = step["action"]
+        if action == "ask":
             reply = [call(k, f"{k}-{index}-{n}") for n, k in enumerate(step["calls"])]
             model.plan = [reply] if reply else []
             question = f"question {index}"
             result = await Runner.run(agent, question, session=session, run_config=config)
+            pending = result.to_state() if result.interruptions else None
+        elif action == "continue":  # plain questions, the compaction hook saying yes
+            compact[0], pending = True, None
+            for _ in range(LATER_TURNS):
+                question = f"later question {next(later)}"
+                await Runner.run(agent, question, session=session, run_config=config)
+        elif action == "lose":  # the paused state is gone: its call stays without its output
+            pending = None
+        elif action == "keep":  # the application saves the paused state and lets the run go
+            kept, pending = json.dumps(pending.to_json()), None
         else:
+            if step.get("kept"):  # resumed late: the state the application kept
+                pending, kept = await RunState.from_json(agent, json.loads(kept)), ""
             state = pending
             if step["boundary"] == "json":
                 state = await RunState.from_json(agent, json.loads(json.dumps(state.to_json())))
@@ -204,7 +225,7 @@ async def test_explored_conversation_keeps_calls_paired(tmp_path: Any) -> None:
                 approve = step["decision"] == "approve" or (step["decision"] == "mixed" and n == 0)
                 (state.approve if approve else state.reject)(item)
             result = await Runner.run(agent, state, session=session, run_config=config)
-        pending = result.to_state() if result.interruptions else None
+            pending = result.to_state() if result.interruptions else None
         for request in client.responses.compact.await_args_list[compacted:]:
             orphans, open_calls = unpaired(plain(request.kwargs.get("input") or []))
             assert not orphans and not open_calls, f"step {index}: compaction request"

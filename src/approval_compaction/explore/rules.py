@@ -1,11 +1,14 @@
 """Rules: a hypothesis ``RuleBasedStateMachine`` that walks the space of conversations.
 
 Each example is one conversation on a fresh SQLite store: ``start`` picks the compaction
-mode, then ``ask``, ``decide`` and ``lose`` (these two only while an approval is pending) and
-``carry_on`` (a ``continue``: later turns with the hook saying yes) run as real steps through
-the SDK (``driver.take``). After every step every invariant is judged on every payload
-the step sent and on the history it left; a violation the search still looks for raises
-``Violation`` and hypothesis shrinks the conversation to the smallest that still raises it.
+mode, then ``ask``, ``decide`` (while an approval is pending, or a state is kept: it decides
+that one when it draws ``kept``, or when nothing else is pending), ``lose`` and ``keep`` (only
+while an approval is pending) and ``carry_on`` (a ``continue``: later turns with the hook saying
+yes) run as real steps through the SDK (``driver.take``). A ``decide`` of the kept state after
+turns is a late resume (counted in the tally). After every step every invariant is judged on
+every payload the step sent and on the history it left; a violation the search still looks for
+raises ``Violation`` and hypothesis shrinks the conversation to the smallest that still raises
+it.
 
 The search looks for one (invariant, tool kind) pair at a time: a pair already found is in
 ``Setup.found`` and no longer fails an example, so the next round finds something else.
@@ -26,12 +29,21 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
 
 from ..study.words import ENDINGS, RUNNERS, Kind, Mode
-from .conversation import BOUNDARIES, DECISIONS, MODES, Conversation, Step, StepRecord
+from .conversation import (
+    BOUNDARIES,
+    DECISIONS,
+    MODES,
+    TURNLESS,
+    Conversation,
+    Step,
+    StepRecord,
+    late_resumes,
+)
 from .driver import Live, Worker, scratch_folder, take
 from .kinds import kind_of
 
 MAX_CALLS = 3
-ACTIONS: tuple[str, ...] = ("ask", "decide", "lose", "continue")
+ACTIONS: tuple[str, ...] = ("ask", "decide", "lose", "keep", "continue")
 NO_KIND = "-"  # a violation that names no call (a dispatch count)
 
 
@@ -103,6 +115,8 @@ def machine(setup: Setup) -> type[RuleBasedStateMachine]:
             self.records.append(record)
             self.conversation = self.conversation.then(step)
             _count(setup.tally, record)
+            if step.action == "decide" and index in late_resumes(self.records):
+                setup.tally["late resumes"] += 1
             pairs = new_pairs(record, setup)
             if pairs:
                 raise Violation(self.conversation, self.records, pairs)
@@ -111,15 +125,19 @@ def machine(setup: Setup) -> type[RuleBasedStateMachine]:
         def ask(self, **choices: Any) -> None:  # the choices drawn are the step's fields
             self.step(Step("ask", **choices))
 
-        @precondition(lambda self: self.live is not None and self.live.pending)
+        # A state is kept only when ``keep`` is a rule; without it ``kept`` draws nothing.
+        @precondition(lambda self: self.live is not None and (self.live.pending or self.live.kept))
         @rule(
             decision=st.sampled_from(DECISIONS),
             boundary=st.sampled_from(setup.boundaries),
             runner=runners,
             compact=flags,
+            kept=flags if "keep" in setup.actions else st.just(False),
         )
-        def decide(self, **choices: Any) -> None:
-            self.step(Step("decide", **choices))
+        def decide(self, kept: bool, **choices: Any) -> None:
+            assert self.live is not None  # the kept state when drawn, or when nothing else waits
+            kept = self.live.kept and (kept or not self.live.pending)
+            self.step(Step("decide", kept=kept, **choices))
 
         # The liveness steps are rules only when searched: a rule left out changes nothing
         # in the draws of the others (the same seed walks the same conversations).
@@ -129,6 +147,13 @@ def machine(setup: Setup) -> type[RuleBasedStateMachine]:
             @rule()
             def lose(self) -> None:
                 self.step(Step("lose"))
+
+        if "keep" in setup.actions:
+
+            @precondition(lambda self: self.live is not None and self.live.pending)
+            @rule()
+            def keep(self) -> None:
+                self.step(Step("keep"))
 
         if "continue" in setup.actions:
 
@@ -149,9 +174,10 @@ def _count(tally: Counter[str], record: StepRecord) -> None:
     step = record.step
     tally["steps"] += 1
     tally[f"rule: {step.action}"] += 1
-    tally[f"runner: {step.runner}"] += 1
-    yes = step.compact or step.action == "continue"
-    tally[f"compaction hook: {'yes' if yes else 'no'}"] += 1
+    if step.action not in TURNLESS:  # a step that takes no turn has no runner and no hook
+        tally[f"runner: {step.runner}"] += 1
+        yes = step.compact or step.action == "continue"
+        tally[f"compaction hook: {'yes' if yes else 'no'}"] += 1
     tally[f"outcome: {record.outcome}"] += 1
     tally["compaction requests"] += len(record.stage.compaction_inputs)
     if step.action == "ask":
@@ -160,6 +186,7 @@ def _count(tally: Counter[str], record: StepRecord) -> None:
         for kind in step.calls:
             tally[f"kind: {kind}"] += 1
     elif step.action == "decide":
+        tally[f"decided: {'the kept state' if step.kept else 'the latest'}"] += 1
         tally[f"decision: {step.decision}"] += 1
         tally[f"boundary: {step.boundary}"] += 1
     for judgement in record.judgements:

@@ -56,7 +56,8 @@ class Options:
     invariants: tuple[str, ...] = ()  # the invariants whose violation fails (empty: all)
     modes: tuple[Mode, ...] = MODES  # the compaction modes a conversation starts in
     actions: tuple[str, ...] = ACTIONS  # the steps a conversation may take (ask and decide
-    # always; lose and continue, the liveness steps, unless left out)
+    # always; lose and continue, the liveness steps, and keep, the late resume's,
+    # unless left out)
     patch: str = ""  # the label of the patch this release runs with (``releases.patched``)
 
 
