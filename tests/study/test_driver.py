@@ -206,6 +206,15 @@ def test_driver_kept_state_crosses_the_process_boundary() -> None:
     assert there.dispatches == here.dispatches == 1
 
 
+def test_driver_takes_back_a_state_kept_in_the_worker(tmp_path: Path) -> None:
+    """A ``Keep`` after a ``process`` boundary: the parent holds the kept state afterwards."""
+    driver = Driver(Setup(trigger="never"), tmp_path / "history.db")
+    turns = run_sync(driver.take([PAUSE, Cross("process"), Keep()]))
+    assert [t.outcome for t in turns] == ["paused", "crossed", "kept"]
+    assert driver.kept and driver.kept == driver.state_text()
+    driver.close()
+
+
 def test_driver_counters_carry_the_ids_on(tmp_path: Path) -> None:
     """A worker's model, compaction and plain-turn numbers go on from the counters it is given."""
     driver = Driver(Setup(), tmp_path / "history.db")

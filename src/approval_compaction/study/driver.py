@@ -513,7 +513,8 @@ class Driver:
 
     async def _in_worker(self, cross: Cross, rest: Sequence[Step]) -> list[Turn]:
         """Hand the state's JSON, the store file and the steps after the boundary to a worker
-        process; take back its turns, the state it left paused and its counters."""
+        process; take back its turns, the state it left paused and the one kept aside, and its
+        counters."""
         from .worker import Worker
 
         setup = replace(self.setup, history=())  # the store holds it already
@@ -531,6 +532,7 @@ class Driver:
         self.dispatches.approved.extend(answer["dispatched"])
         self._marks = self._counts()  # the worker's turns carry their own stages
         self.state = await state_io.restore(self.agent, done.state) if done.state else None
+        self.kept = answer["kept"]
         return [Turn(cross, "crossed"), *done.turns]
 
     async def fork(self, path: Path) -> Driver:

@@ -4,11 +4,12 @@
 answer per line on stdout, both JSON. A request is a conversation's ``Setup``, the store file's
 path, the paused state's JSON text (or none) and that of a state kept aside (``Keep``), the counters
 the model wiring's ids go on from, and the steps to take; the answer is the ``Transcript`` of those
-steps (the state they leave paused included), the counters, and the approved tools' runs. The driver
-sends it the steps after a ``process`` boundary; a whole conversation goes the same way when it must
-run on another release (the worker started with that release's interpreter). It imports only the
-study and the SDK, so a release's own interpreter runs it with the project's source folder on
-``PYTHONPATH``. One ``Worker`` serves many requests, so a search pays the start-up once.
+steps (the state they leave paused included), the counters, the approved tools' runs and the state
+kept aside. The driver sends it the steps after a ``process`` boundary; a whole conversation goes
+the same way when it must run on another release (the worker started with that release's
+interpreter). It imports only the study and the SDK, so a release's own interpreter runs it with the
+project's source folder on ``PYTHONPATH``. One ``Worker`` serves many requests, so a search pays the
+start-up once.
 """
 
 from __future__ import annotations
@@ -105,6 +106,7 @@ async def answer(request: dict[str, Any]) -> dict[str, Any]:
             "transcript": transcript.to_json(),
             "counters": driver.counters,
             "dispatched": approved,
+            "kept": driver.kept,
         }
 
 
