@@ -357,7 +357,9 @@ def liveness_run(
 
 def situations_answer(runs: Sequence[LivenessRun], situations: Sequence[str]) -> str:
     """For each release, with and without the workaround, which situations keep compacting
-    (both liveness invariants hold in every mode run), and the item that pins the others."""
+    (both liveness invariants hold in every mode run), the item that pins the others, what their
+    later turns and their own turns (the pause, a late resume's) send unpaired, and whether each
+    late resume stays paired."""
     lines = []
     keys = sorted({(r.sdk_version, r.workaround) for r in runs}, key=lambda k: (k[0], k[1]))
     for version, fixed in keys:
@@ -377,12 +379,16 @@ def situations_answer(runs: Sequence[LivenessRun], situations: Sequence[str]) ->
         said = f"keeps compacting: {', '.join(kept) or 'none'}"
         if stuck:
             said += f"; stuck: {'; '.join(stuck[s] for s in situations if s in stuck)}"
-        sent = {s: sorted({k for r in mine if r.scenario == s for k in r.sent}) for s in situations}
-        said += "".join(
-            f"; the later turns of {s} send unpaired {', '.join(keys)}"
-            for s, keys in sent.items()
-            if keys
-        )
+        for words, of in (("later turns", "sent"), ("own turns", "own_sent")):
+            sent = {
+                s: sorted({k for r in mine if r.scenario == s for k in getattr(r, of)})
+                for s in situations
+            }
+            said += "".join(
+                f"; the {words} of {s} send unpaired {', '.join(keys)}"
+                for s, keys in sent.items()
+                if keys
+            )
         said += "".join(_resume_words(s, [r for r in mine if r.scenario == s]) for s in situations)
         lines.append(f"- **{label}** {said}.")
     return "\n".join(lines)

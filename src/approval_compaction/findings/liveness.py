@@ -1,12 +1,15 @@
 """Liveness across releases: which releases keep a session compacting, per situation and mode.
 
-The sweep runs each liveness situation (poisoned, abandoned, lost, and the clean control) on
-every release, in the ``input`` and ``auto`` modes, continued N later turns with the hook always
-saying yes (``data/sweep-liveness.json``). On one release a situation *keeps compacting* when
-both liveness invariants hold, is *stuck* when either is violated (which ones, and the item that
-pins the history, are part of its state), and is *not judged* when the run failed or the release
-could not run it. A ``LivenessEra`` is a run of consecutive releases in one state, for one
-situation and mode; ``LivenessEras`` holds them all, computed once from the records.
+The sweep runs each liveness situation (``releases.liveness.SITUATIONS``: poisoned, abandoned,
+lost, the clean control, an abandoned hosted MCP approval request, and the late resume of an
+abandoned approval or MCP request) on every release, in each compaction mode, continued N later
+turns with the hook always saying yes (``data/sweep-liveness.json``). On one release a situation
+*keeps compacting* when both liveness invariants hold, is *stuck* when either is violated (which
+ones, and the item that pins the history, are part of its state), and is *not judged* when the
+run failed or the release could not run it. A late resume's state also says whether it stayed
+paired (``resume_paired``: nothing unpaired stored from the resume on, nothing unpaired sent).
+A ``LivenessEra`` is a run of consecutive releases in one state, for one situation and mode;
+``LivenessEras`` holds them all, computed once from the records.
 """
 
 from __future__ import annotations
@@ -38,6 +41,9 @@ class LivenessState:
     pin: str = ""
     why: str = ""
     sent: tuple[str, ...] = ()  # the unpaired items the later turns sent (kept going or not)
+    own_sent: tuple[str, ...] = ()  # the unpaired items the situation's own turns sent
+    resume_paired: bool | None = None  # a late resume stayed paired (None: no late resume)
+    resume_unpaired: str = ""  # what a late resume stored or sent unpaired, in words
 
 
 @dataclass(frozen=True)
@@ -88,11 +94,13 @@ def release_state(rows: Sequence[LivenessRecord]) -> LivenessState:
         n for n in LIVENESS_NAMES if any(r.invariant == n and r.holds is False for r in rows)
     )
     sent = tuple(sorted({key for r in rows for key in r.sent_unpaired.split()}))
-    if broken:
+    own = tuple(sorted({key for r in rows for key in r.own_sent.split()}))
+    resumed = next((r.resume_paired for r in rows), None)
+    unpaired = next((r.resume_unpaired for r in rows), "")
+    if broken or (rows and all(r.holds is True for r in rows)):
         pin = next((r.pin for r in rows if r.holds is False and r.pin), "")
-        return LivenessState(STUCK, broken, pin, sent=sent)
-    if rows and all(r.holds is True for r in rows):
-        return LivenessState(KEEPS, sent=sent)
+        verdict = STUCK if broken else KEEPS
+        return LivenessState(verdict, broken, pin, "", sent, own, resumed, unpaired)
     why = next((r.error or r.detail for r in rows if r.holds is None), "no record")
     return LivenessState(NOT_JUDGED, why=why)
 
@@ -123,13 +131,16 @@ def liveness_eras(rows: Sequence[LivenessRecord]) -> LivenessEras:
 
 def liveness_grid(found: LivenessEras) -> pd.DataFrame:
     """Releases by situation and mode, a word in each cell: ``keeps``, ``STUCK`` (followed by
-    the liveness invariants it breaks, when not both) or ``n/a``."""
+    the liveness invariants it breaks, when not both) or ``n/a``; a late resume that stored or
+    sent an unpaired item says ``, UNPAIRED``."""
     both = set(LIVENESS_NAMES)
     cells: dict[tuple[str, str], dict[str, str]] = {}
     for era in found.eras:
         word = CELL[era.state.verdict]
         if era.state.verdict == STUCK and set(era.state.broken) != both:
             word += f" ({', '.join(era.state.broken)})"
+        if era.state.resume_paired is False:
+            word += ", UNPAIRED"
         column = cells.setdefault((era.situation, era.mode), {})
         column.update(dict.fromkeys(era.releases, word))
     frame = pd.DataFrame(cells).reindex(list(found.releases))  # tuple keys: two column levels

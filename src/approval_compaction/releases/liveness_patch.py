@@ -26,7 +26,6 @@ from typing import Any
 
 from .. import paths
 from ..formats.records import read_json, write_json
-from ..study.words import Mode, Model
 from . import environments
 from .patched import (
     Patched,

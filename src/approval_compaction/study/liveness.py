@@ -45,7 +45,7 @@ from .harness import PENDING_CALL, QUESTIONS, case_setup, conversation
 from .items import Item
 from .scenario import Case
 from .tools import MCP_SERVER
-from .words import Mode
+from .words import Kind, Mode
 
 Situation = Literal[
     "poisoned", "abandoned", "lost", "clean", "mcp_abandoned", "resumed", "mcp_resumed"
@@ -81,8 +81,8 @@ def situation_steps(name: Situation) -> list[Step]:
     """The steps that leave the situation behind, before the later turns."""
     asked = MCP_REQUEST if name in HOSTED_SITUATIONS else PENDING_CALL
     pause = Ask(QUESTIONS[0], (asked,), stage="pause")
-    between = [Continue(1, compact=True) for _ in range(BETWEEN)]
-    late = [pause, Keep(), *between, Recall(), Decide("approve"), Resume()]
+    between: list[Step] = [Continue(1, compact=True) for _ in range(BETWEEN)]
+    late: list[Step] = [pause, Keep(), *between, Recall(), Decide("approve"), Resume()]
     steps: dict[Situation, list[Step]] = {
         "poisoned": [],
         "clean": [],
@@ -105,7 +105,9 @@ def situation_setup(
     server for the MCP situations), the poisoned history when asked, and the user going on
     after a refusal as a user can."""
     history = tuple(poisoned) if name == "poisoned" else ()
-    kinds = ("mcp_approval",) if name in HOSTED_SITUATIONS else ("function_approval",)
+    kinds: tuple[Kind, ...] = (
+        ("mcp_approval",) if name in HOSTED_SITUATIONS else ("function_approval",)
+    )
     return Setup(mode, "always", kinds=kinds, history=history, wrap=wrap, go_on=True)
 
 
