@@ -14,6 +14,7 @@ from approval_compaction.findings.liveness import (
     KEEPS,
     NOT_JUDGED,
     STUCK,
+    folded_grid,
     liveness_eras,
     liveness_grid,
     release_state,
@@ -125,3 +126,14 @@ def test_liveness_state_says_what_the_own_turns_sent_unpaired() -> None:
     state = release_state(records(run))
     assert (state.verdict, state.sent, state.own_sent) == (KEEPS, (), ("pending-mcpr1",))
     assert state.resume_paired is None  # no late resume
+
+
+def test_folded_grid_makes_one_row_of_consecutive_releases_that_read_the_same() -> None:
+    versions = ("0.8.0", "0.9.0", "0.10.0", "0.11.0")
+    runs = [healthy(v, "lost") if v != "0.10.0" else growing(v, "lost") for v in versions]
+    runs += [healthy(v, "clean") for v in versions]
+    grid = liveness_grid(liveness_eras(records(*runs)))
+    folded = folded_grid(liveness_eras(records(*runs)))
+    assert list(folded.index) == ["0.8.0..0.9.0", "0.10.0", "0.11.0"]
+    assert folded.loc["0.10.0", ("lost", "input")] == grid.loc["0.10.0", ("lost", "input")]
+    assert list(folded.columns) == list(grid.columns)

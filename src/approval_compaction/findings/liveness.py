@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ..analysis.liveness import LIVENESS_NAMES, LivenessRecord
+from ..releases.bisect import release_range
 from ..releases.liveness import LIVENESS_MODES, SITUATIONS
 from ..releases.versions import sort_versions
 
@@ -145,3 +146,18 @@ def liveness_grid(found: LivenessEras) -> pd.DataFrame:
         column.update(dict.fromkeys(era.releases, word))
     frame = pd.DataFrame(cells).reindex(list(found.releases))  # tuple keys: two column levels
     return frame.rename_axis(index="release", columns=["situation", "mode"])
+
+
+def folded_grid(found: LivenessEras) -> pd.DataFrame:
+    """``liveness_grid`` with each run of consecutive releases whose cells are all the same
+    folded into one row, named by its range (``0.8.0..0.22.3``)."""
+    grid = liveness_grid(found).fillna("")
+    rows: list[tuple[list[str], tuple[str, ...]]] = []
+    for version, cells in zip(grid.index, grid.itertuples(index=False, name=None), strict=True):
+        if rows and rows[-1][1] == cells:
+            rows[-1][0].append(version)
+        else:
+            rows.append(([version], cells))
+    index = [release_range(names[0], names[-1]) for names, _ in rows]
+    frame = pd.DataFrame([cells for _, cells in rows], index=index, columns=grid.columns)
+    return frame.rename_axis(index="releases")
