@@ -25,7 +25,9 @@ from approval_compaction.analysis.liveness import (
     live_turn,
     liveness_records,
     liveness_run,
+    resume_paired,
     sent_unpaired,
+    situations_answer,
 )
 from approval_compaction.study.capture import Stage
 
@@ -169,3 +171,55 @@ def test_broken_runs_names_each_broken_run_with_its_invariants() -> None:
     }
     failed = liveness_run("lost", "0.0.0", "input", False, [(None, "error")])
     assert broken_runs([failed]) == {}  # a run that failed is not judged, so not broken
+
+
+# A late resume: the pause (the call waiting), a question asked while the state was kept, then
+# the resume, which stores the call's output.
+LATE_CALL: Item = {"type": "function_call", "call_id": "late-c1", "name": "t", "arguments": "{}"}
+LATE_OUTPUT: Item = {"type": "function_call_output", "call_id": "late-c1", "output": "done"}
+
+
+def late_resume(kept_call: bool) -> LivenessRun:
+    """A late resume whose resume finds its call stored (``kept_call``) or gone (retired)."""
+    before = [user(0), LATE_CALL] if kept_call else [user(0)]
+    own = [
+        Stage("pause", stored=[user(0), LATE_CALL]),
+        Stage("next_turn", stored=[*before, user(1), answer(1)]),
+        Stage("resume", stored=[*before, user(1), answer(1), LATE_OUTPUT]),
+    ]
+    sent = [] if kept_call else [[user(0), user(1), answer(1), LATE_OUTPUT, user(2)]]
+    later = Stage("next_turn", stored=[SUMMARY], model_inputs=sent, compaction_inputs=[[SUMMARY]])
+    pairs = [(later, "answered")]
+    return liveness_run("resumed", "0.0.0", "input", False, pairs, own=own, resumed=True)
+
+
+def test_resume_paired_holds_when_the_resume_finds_its_call() -> None:
+    run = late_resume(kept_call=True)
+    assert resume_paired(run).holds is True and resume_paired(run).text == ""
+    assert LivenessRun.from_json(run.to_json()) == run
+
+
+def test_resume_paired_names_the_orphan_stored_and_sent_after_a_retired_call() -> None:
+    verdict = resume_paired(late_resume(kept_call=False))
+    assert verdict.holds is False
+    assert verdict.stored == ("orphan output function_call_output late-c1 at position 3",)
+    assert verdict.sent == ("late-c1",)
+    record = liveness_records([late_resume(kept_call=False)])[0]
+    assert record.resume_paired is False and record.resume_unpaired == verdict.text
+
+
+def test_resume_paired_is_not_judged_without_a_late_resume() -> None:
+    plain = liveness_run("abandoned", "0.0.0", "input", False, [(s, "answered") for s in HEALTHY])
+    assert resume_paired(plain).holds is None
+    assert liveness_records([plain])[0].resume_paired is None
+
+
+def test_own_turns_sent_unpaired_are_kept_apart_from_the_later_turns() -> None:
+    pause = Stage("pause", stored=[user(0), CALL], compaction_inputs=[[user(0), CALL]])
+    pairs = [(s, "answered") for s in HEALTHY]
+    run = liveness_run("abandoned", "0.0.0", "input", False, pairs, own=[pause])
+    assert run.own_sent == ("dead-c1",) and run.sent == ()
+    assert liveness_records([run])[0].own_sent == "dead-c1"
+    answer_line = situations_answer([run, late_resume(False)], ["abandoned", "resumed"])
+    assert "the own turns of abandoned send unpaired dead-c1" in answer_line
+    assert "the late resume of resumed leaves unpaired items (input: stored" in answer_line

@@ -14,6 +14,7 @@ from approval_compaction.findings.liveness import (
     KEEPS,
     NOT_JUDGED,
     STUCK,
+    folded_grid,
     liveness_eras,
     liveness_grid,
     release_state,
@@ -98,3 +99,41 @@ def test_liveness_state_says_what_the_later_turns_sent_unpaired() -> None:
     turns = tuple(LiveTurn(2, True, 1, sent_unpaired=("pending-c1",)) for _ in range(3))
     state = release_state(records(LivenessRun("poisoned", "0.9.0", "input", False, turns)))
     assert (state.verdict, state.sent) == (KEEPS, ("pending-c1",))
+
+
+def late_resume(version: str, stored: tuple[Pin, ...]) -> LivenessRun:
+    """A late resume whose resume stored ``stored`` unpaired (nothing: it found its call)."""
+    resume = LiveTurn(6, False, 3, unpaired=stored)
+    turns = tuple(LiveTurn(n + 3, True, 1, unpaired=stored) for n in range(3))
+    return LivenessRun("resumed", version, "input", False, turns, own=(resume,), resumed=True)
+
+
+def test_liveness_state_of_a_late_resume_says_whether_it_stayed_paired() -> None:
+    orphan = Pin(5, "function_call_output", "pending-c1", "orphan output")
+    rows = records(late_resume("0.9.0", ()), late_resume("0.10.0", (orphan,)))
+    first, last = liveness_eras(rows).of("resumed", "input")
+    assert first.state.resume_paired is True and first.state.resume_unpaired == ""
+    assert last.state.resume_paired is False and orphan.text in last.state.resume_unpaired
+    grid = liveness_grid(liveness_eras(rows))
+    assert grid.loc["0.10.0", ("resumed", "input")] == "keeps, UNPAIRED"
+    assert grid.loc["0.9.0", ("resumed", "input")] == "keeps"
+
+
+def test_liveness_state_says_what_the_own_turns_sent_unpaired() -> None:
+    pause = LiveTurn(2, True, 1, sent_unpaired=("pending-mcpr1",))
+    turns = tuple(LiveTurn(2, True, 1) for _ in range(3))
+    run = LivenessRun("mcp_abandoned", "0.9.0", "input", False, turns, own=(pause,))
+    state = release_state(records(run))
+    assert (state.verdict, state.sent, state.own_sent) == (KEEPS, (), ("pending-mcpr1",))
+    assert state.resume_paired is None  # no late resume
+
+
+def test_folded_grid_makes_one_row_of_consecutive_releases_that_read_the_same() -> None:
+    versions = ("0.8.0", "0.9.0", "0.10.0", "0.11.0")
+    runs = [healthy(v, "lost") if v != "0.10.0" else growing(v, "lost") for v in versions]
+    runs += [healthy(v, "clean") for v in versions]
+    grid = liveness_grid(liveness_eras(records(*runs)))
+    folded = folded_grid(liveness_eras(records(*runs)))
+    assert list(folded.index) == ["0.8.0..0.9.0", "0.10.0", "0.11.0"]
+    assert folded.loc["0.10.0", ("lost", "input")] == grid.loc["0.10.0", ("lost", "input")]
+    assert list(folded.columns) == list(grid.columns)

@@ -165,7 +165,7 @@ def test_prose_liveness_names_the_stuck_releases_and_the_pin_from_the_eras() -> 
     from approval_compaction.analysis.liveness import LivenessRun, LiveTurn, Pin, liveness_records
     from approval_compaction.findings.liveness import liveness_eras
     from approval_compaction.findings.prose import liveness_eras_lines, liveness_sentence
-    from approval_compaction.releases.liveness import LIVENESS_MODES
+    from approval_compaction.releases.liveness import LIVENESS_MODES, SITUATIONS
 
     pin = Pin(1, "function_call", "pending-c1", "open call")
     ok = tuple(LiveTurn(2, True, 1) for _ in range(3))
@@ -174,13 +174,34 @@ def test_prose_liveness_names_the_stuck_releases_and_the_pin_from_the_eras() -> 
         LivenessRun(s, v, m, False, bad if (s, v) == ("lost", "0.10.0") else ok)
         for v in ("0.9.0", "0.10.0")
         for m in LIVENESS_MODES
-        for s in ("poisoned", "abandoned", "lost", "clean")
+        for s in SITUATIONS
     ]
     found = liveness_eras(liveness_records(runs))
     lines = liveness_eras_lines(found).splitlines()
-    assert len(lines) == 4
+    assert len(lines) == len(SITUATIONS)
     lost = next(line for line in lines if line.startswith("- **lost**"))
     assert f"in {' and '.join(f'`{m}`' for m in LIVENESS_MODES)} modes" in lost
     assert "keeps compacting on 0.9.0" in lost and "**stuck** on 0.10.0" in lost
     assert "`history_bounded` broken" in lost and "pending-c1" in lost
     assert "0.9.0 keeps every situation compacting" in liveness_sentence(found)
+
+
+def test_prose_liveness_says_whether_a_late_resume_stayed_paired() -> None:
+    from approval_compaction.analysis.liveness import LivenessRun, LiveTurn, Pin, liveness_records
+    from approval_compaction.findings.liveness import liveness_eras
+    from approval_compaction.findings.prose import liveness_eras_lines
+
+    orphan = Pin(5, "function_call_output", "pending-c1", "orphan output")
+    ok = tuple(LiveTurn(2, True, 1) for _ in range(3))
+    sent = tuple(
+        LiveTurn(2, True, 1, unpaired=(orphan,), sent_unpaired=("pending-c1",)) for _ in ok
+    )
+    runs = [
+        LivenessRun("resumed", "0.9.0", "input", False, ok, own=ok, resumed=True),
+        LivenessRun("resumed", "0.10.0", "input", False, sent, own=sent, resumed=True),
+    ]
+    lines = liveness_eras_lines(liveness_eras(liveness_records(runs))).splitlines()
+    resumed = next(line for line in lines if line.startswith("- **resumed**"))
+    assert "0.9.0, the late resume storing and sending nothing unpaired" in resumed
+    unpaired = f"the late resume leaving unpaired items (stored {orphan.text}; sent pending-c1)"
+    assert unpaired in resumed

@@ -5,16 +5,21 @@ from __future__ import annotations
 
 import pytest
 
-from approval_compaction.analysis.liveness import judge_liveness
+from approval_compaction import paths
+from approval_compaction.analysis.liveness import judge_liveness, resume_paired
 from approval_compaction.analysis.pairing import orphan_outputs
 from approval_compaction.fix.workaround import defer_compaction_while_pending
 from approval_compaction.releases import environments
 from approval_compaction.releases.liveness import (
+    HOSTED,
+    LATE,
     LIVENESS_MODES,
     SITUATIONS,
+    load_liveness,
     poisoned_history,
     run_case_continued,
     run_situation,
+    situation_lacks,
     unjudged,
 )
 from approval_compaction.study.scenario import Case
@@ -74,6 +79,60 @@ def test_liveness_failed_turns_are_an_error_not_a_verdict() -> None:
     assert run.turns == () and [v.holds for v in judge_liveness(run)] == [None, None]
 
 
+def test_a_release_without_hosted_mcp_records_why_the_mcp_situations_did_not_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import agents
+
+    monkeypatch.delattr(agents, "HostedMCPTool")
+    for name in HOSTED:
+        run = run_situation(name, "input", TURNS)
+        assert run.error == "release lacks agents.HostedMCPTool" and run.turns == ()
+        assert [v.holds for v in judge_liveness(run)] == [None, None]
+    assert situation_lacks("abandoned") == ""
+
+
+def test_a_release_without_state_json_records_why_no_late_resume_ran(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import agents
+
+    monkeypatch.delattr(agents.RunState, "to_json")
+    assert situation_lacks("resumed") == "release lacks RunState.to_json/from_json"
+    assert situation_lacks("mcp_resumed").endswith("RunState.to_json/from_json")
+
+
+def test_liveness_pinned_release_compacts_an_abandoned_mcp_request_away() -> None:
+    """0.23.1 sends the unanswered request to the compaction endpoint in ``input`` mode (at the
+    pause), and keeps compacting after it: the request is gone from the store."""
+    for mode in LIVENESS_MODES:
+        run = run_situation("mcp_abandoned", mode, TURNS)
+        assert holds(run) == {"compaction_runs": True, "history_bounded": True}
+        assert not any(t.unpaired for t in run.turns)
+        assert run.own_sent == (("pending-mcpr1",) if mode == "input" else ())
+
+
+def test_liveness_pinned_release_stores_a_late_output_without_its_call() -> None:
+    """0.23.1 compacts the abandoned call away while the state is kept, so the late resume
+    stores its output alone, and the next turn sends it."""
+    run = run_situation("resumed", "input", TURNS)
+    verdict = resume_paired(run)
+    assert verdict.holds is False and verdict.sent == ("pending-c1",)
+    assert verdict.stored and verdict.stored[0].startswith("orphan output function_call_output")
+
+
+@pytest.mark.parametrize("name", LATE)
+def test_late_resume_with_the_workaround_is_what_the_committed_runs_say(name: str) -> None:
+    """The workaround's late resume, run again here, judged as ``data/liveness.json`` holds it
+    (whatever the workaround does: its outcome is read from the runs, not typed here)."""
+    header, runs = load_liveness(paths.DATA_FILES.liveness)
+    run = run_situation(name, "input", header["turns"], wrap=defer_compaction_while_pending)
+    key = (name, run.sdk_version, "input", True)
+    (committed,) = [r for r in runs if (r.scenario, r.sdk_version, r.mode, r.workaround) == key]
+    assert resume_paired(run) == resume_paired(committed)
+    assert holds(run) == holds(committed)
+
+
 def _newest() -> environments.Environment:
     env = environments.release_environment(NEWEST, environments.default_envs(), create=False)
     if not env.ready():
@@ -96,3 +155,28 @@ def test_liveness_newest_release_keeps_a_pinned_call_and_stays_bounded() -> None
     assert all([p.key for p in turn.unpaired] == ["pending-c1"] for turn in stuck.turns)
     assert holds(healed) == {"compaction_runs": True, "history_bounded": True}
     assert not any(turn.unpaired for turn in healed.turns)
+
+
+def test_liveness_newest_release_waits_for_an_abandoned_mcp_request_for_good() -> None:
+    """0.24.0 never compacts after an unanswered hosted MCP approval request, in any mode, and
+    sends the request in every later model input; a late resume that answers it stays paired."""
+    from approval_compaction.study.driver import converse
+    from approval_compaction.study.liveness import (
+        MCP_REQUEST_ID,
+        later,
+        situation_setup,
+        situation_steps,
+    )
+
+    env = _newest()
+    with Worker(str(env.python), environments.isolated_environ()) as worker:
+        stuck = [run_situation("mcp_abandoned", m, TURNS, worker=worker) for m in LIVENESS_MODES]
+        resumed = run_situation("mcp_resumed", "input", TURNS, worker=worker)
+        steps = [*situation_steps("mcp_abandoned"), *later(2)]
+        transcript = converse(situation_setup("mcp_abandoned", "input"), steps, worker=worker)
+    assert all(holds(r) == {"compaction_runs": False, "history_bounded": False} for r in stuck)
+    for turn in transcript.turns[1:]:
+        assert turn.stage is not None and turn.stage.model_inputs
+        for request in turn.stage.model_inputs:
+            assert [i for i in request if i.get("id") == MCP_REQUEST_ID]
+    assert resume_paired(resumed).holds is True

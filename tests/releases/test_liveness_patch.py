@@ -9,9 +9,10 @@ from collections import Counter
 import pytest
 
 from approval_compaction import paths
+from approval_compaction.analysis.liveness import LivenessRun, resume_paired
 from approval_compaction.formats.records import read_json
 from approval_compaction.releases import environments
-from approval_compaction.releases.liveness import LIVENESS_MODES
+from approval_compaction.releases.liveness import LATE, LIVENESS_MODES, SITUATIONS
 from approval_compaction.releases.liveness_patch import (
     BASE,
     DOCUMENTED_LIMIT,
@@ -66,13 +67,25 @@ def test_committed_liveness_runs_on_the_patch_keep_every_run_bounded() -> None:
     assert mcp == {"input", "auto"}
 
 
+def test_committed_late_resumes_on_the_patch_stay_paired_in_every_mode() -> None:
+    """The patch keeps the abandoned call (the MCP request) stored, so a state resumed after the
+    user moved on finds it: nothing unpaired is stored or sent, in any mode."""
+    data = _patched_runs(LIVENESS_MODES)
+    runs = [LivenessRun.from_json(r) for r in data["runs"]]  # type: ignore[attr-defined]
+    assert {r.scenario for r in runs} >= set(SITUATIONS)
+    late = [r for r in runs if r.scenario in LATE]
+    assert {(r.scenario, r.mode) for r in late} == {(s, m) for s in LATE for m in LIVENESS_MODES}
+    assert all(resume_paired(r).holds is True for r in late), [resume_paired(r) for r in late]
+
+
 def test_committed_mcp_runs_on_the_release_are_stuck_in_every_mode() -> None:
     """What the MCP hunk is for: on the release an abandoned hosted MCP approval request stops
-    compaction in every mode (the sweep does not run this situation; the patch lab does)."""
-    data = read_json(paths.DATA_FILES.liveness_patch_runs, dict)
-    released = {**data, "runs": data["released"]}
-    assert {r["scenario"] for r in data["released"]} == {MCP_SITUATION}
-    assert {r["mode"] for r in data["released"]} == set(LIVENESS_MODES)
+    compaction in every mode (``make liveness``'s runs of the newest release)."""
+    data = read_json(paths.DATA_FILES.liveness, dict)
+    key = (MCP_SITUATION, the_patch().base, False)
+    runs = [r for r in data["runs"] if (r["scenario"], r["sdk_version"], r["workaround"]) == key]
+    released = {**data, "runs": runs}
+    assert {r["mode"] for r in runs} == set(LIVENESS_MODES)
     assert (
         liveness_summary(released)
         == f"0 of {len(LIVENESS_MODES)} runs keep both liveness invariants"

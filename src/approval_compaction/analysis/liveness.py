@@ -21,6 +21,14 @@ that stays in the store from the first broken turn to the last. A third judgemen
 later turns stayed safe (``sent_unpaired``: what they sent that pairs with nothing), so a
 session kept compacting by sending an unpaired item is not counted as healed.
 
+A situation's own turns before its later ones (``LivenessRun.own``: the pause; in a late
+resume also the questions asked while the application kept the paused state, then the resume)
+are recorded the same way, so what they sent unpaired is known too (``own_sent``). A late
+resume (``LivenessRun.resumed``: the application approved and resumed the kept state after the
+user moved on) is judged once more (``resume_paired``), with the same pairing rules
+(``pairing``): nothing unpaired is stored from the resume on, and nothing unpaired is sent, to
+the model or to the compaction endpoint, by any turn of the run.
+
 A ``LivenessRun`` is built from the driver's ``Transcript`` (as plain records: this module
 imports no SDK): the turns after the scenario's own steps are its later turns.
 """
@@ -150,23 +158,28 @@ class LivenessRun:
     turns: tuple[LiveTurn, ...]
     error: str = ""
     model: str = "scripted"
+    own: tuple[LiveTurn, ...] = ()  # the situation's own turns before the later ones
+    resumed: bool = False  # a late resume: the last of ``own`` is its resume
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> LivenessRun:
-        turns = tuple(
-            LiveTurn(
-                **t
-                | {
-                    "unpaired": tuple(Pin(**p) for p in t["unpaired"]),
-                    "sent_unpaired": tuple(t["sent_unpaired"]),
-                }
+        def parsed(turns: Sequence[dict[str, Any]]) -> tuple[LiveTurn, ...]:
+            return tuple(
+                LiveTurn(
+                    **t
+                    | {
+                        "unpaired": tuple(Pin(**p) for p in t["unpaired"]),
+                        "sent_unpaired": tuple(t["sent_unpaired"]),
+                    }
+                )
+                for t in turns
             )
-            for t in data["turns"]
-        )
-        return cls(**data | {"turns": turns})
+
+        found = {"turns": parsed(data["turns"]), "own": parsed(data.get("own", ()))}
+        return cls(**data | found)
 
     @property
     def lengths(self) -> tuple[int, ...]:
@@ -176,6 +189,40 @@ class LivenessRun:
     def sent(self) -> tuple[str, ...]:
         """Every unpaired item the later turns sent."""
         return tuple(sorted({key for t in self.turns for key in t.sent_unpaired}))
+
+    @property
+    def own_sent(self) -> tuple[str, ...]:
+        """Every unpaired item the situation's own turns sent, before the later ones."""
+        return tuple(sorted({key for t in self.own for key in t.sent_unpaired}))
+
+
+@dataclass(frozen=True)
+class ResumeVerdict:
+    """A late resume judged (None: the run resumed nothing late, or failed): what it stored
+    unpaired from the resume on, and what it sent unpaired from its first question on."""
+
+    holds: bool | None
+    stored: tuple[str, ...] = ()  # each stored unpaired item, in words (``Pin.text``)
+    sent: tuple[str, ...] = ()  # the keys of the unpaired items sent
+
+    @property
+    def text(self) -> str:
+        """The verdict's evidence in words (empty when nothing unpaired was found)."""
+        parts = [f"stored {', '.join(self.stored)}"] if self.stored else []
+        parts += [f"sent {', '.join(self.sent)}"] if self.sent else []
+        return "; ".join(parts)
+
+
+def resume_paired(run: LivenessRun) -> ResumeVerdict:
+    """``resume_paired``: after a late resume nothing unpaired is stored (each history stored
+    from the resume, the last of ``own``, to the last later turn), and no turn of the run sent
+    anything unpaired (None: the run resumed nothing late, or failed)."""
+    if run.error or not run.resumed or not run.own:
+        return ResumeVerdict(None)
+    after = (run.own[-1], *run.turns)
+    stored = tuple(dict.fromkeys(p.text for t in after for p in t.unpaired))
+    sent = tuple(sorted({*run.own_sent, *run.sent}))
+    return ResumeVerdict(not stored and not sent, stored, sent)
 
 
 def _pin(turns: Sequence[LiveTurn], first: int) -> Pin | None:
@@ -234,12 +281,16 @@ class LivenessRecord:
     sent_unpaired: str = ""
     error: str = ""
     turns: int = field(default=0)
+    own_sent: str = ""  # what the situation's own turns sent unpaired, before the later ones
+    resume_paired: bool | None = None  # a late resume's pairing (None: no late resume)
+    resume_unpaired: str = ""  # what it stored or sent unpaired, in words
 
 
 def liveness_records(runs: Sequence[LivenessRun]) -> list[LivenessRecord]:
     """Tidy records: one per run and liveness invariant."""
     out = []
     for run in runs:
+        resumed = resume_paired(run)
         for verdict in judge_liveness(run):
             pin = verdict.detail.pin
             out.append(
@@ -256,6 +307,9 @@ def liveness_records(runs: Sequence[LivenessRun]) -> list[LivenessRecord]:
                     sent_unpaired=" ".join(run.sent),
                     error=run.error,
                     turns=len(run.turns),
+                    own_sent=" ".join(run.own_sent),
+                    resume_paired=resumed.holds,
+                    resume_unpaired=resumed.text,
                 )
             )
     return out
@@ -283,21 +337,29 @@ def liveness_run(
     later: Sequence[tuple[Stage | None, str]],
     error: str = "",
     model: str = "scripted",
+    own: Sequence[Stage] = (),
+    resumed: bool = False,
 ) -> LivenessRun:
     """A run from its later turns, each a stage and the turn's outcome (``answered``,
-    ``paused``...); a turn without a stage is an error."""
+    ``paused``...), and the stages of the situation's own turns before them (``own``; with
+    ``resumed``, the last is a late resume); a later turn without a stage is an error."""
     turns = []
     for stage, outcome in later:
         if stage is None:
             error = error or f"a later turn recorded no stage ({outcome})"
             break
         turns.append(live_turn(stage, waiting=outcome == "paused"))
-    return LivenessRun(scenario, sdk_version, mode, workaround, tuple(turns), error, model)
+    mine = tuple(live_turn(stage) for stage in own)
+    return LivenessRun(
+        scenario, sdk_version, mode, workaround, tuple(turns), error, model, mine, resumed
+    )
 
 
 def situations_answer(runs: Sequence[LivenessRun], situations: Sequence[str]) -> str:
     """For each release, with and without the workaround, which situations keep compacting
-    (both liveness invariants hold in every mode run), and the item that pins the others."""
+    (both liveness invariants hold in every mode run), the item that pins the others, what their
+    later turns and their own turns (the pause, a late resume's) send unpaired, and whether each
+    late resume stays paired."""
     lines = []
     keys = sorted({(r.sdk_version, r.workaround) for r in runs}, key=lambda k: (k[0], k[1]))
     for version, fixed in keys:
@@ -317,14 +379,31 @@ def situations_answer(runs: Sequence[LivenessRun], situations: Sequence[str]) ->
         said = f"keeps compacting: {', '.join(kept) or 'none'}"
         if stuck:
             said += f"; stuck: {'; '.join(stuck[s] for s in situations if s in stuck)}"
-        sent = {s: sorted({k for r in mine if r.scenario == s for k in r.sent}) for s in situations}
-        said += "".join(
-            f"; the later turns of {s} send unpaired {', '.join(keys)}"
-            for s, keys in sent.items()
-            if keys
-        )
+        for words, of in (("later turns", "sent"), ("own turns", "own_sent")):
+            sent = {
+                s: sorted({k for r in mine if r.scenario == s for k in getattr(r, of)})
+                for s in situations
+            }
+            said += "".join(
+                f"; the {words} of {s} send unpaired {', '.join(keys)}"
+                for s, keys in sent.items()
+                if keys
+            )
+        said += "".join(_resume_words(s, [r for r in mine if r.scenario == s]) for s in situations)
         lines.append(f"- **{label}** {said}.")
     return "\n".join(lines)
+
+
+def _resume_words(situation: str, runs: Sequence[LivenessRun]) -> str:
+    """A late resume's pairing over its runs (every mode), in words; "" when none resumed."""
+    found = [(r.mode, resume_paired(r)) for r in runs]
+    judged = [(mode, v) for mode, v in found if v.holds is not None]
+    if not judged:
+        return ""
+    wrong = [f"{mode}: {v.text}" for mode, v in judged if v.holds is False]
+    if not wrong:
+        return f"; the late resume of {situation} stores and sends nothing unpaired"
+    return f"; the late resume of {situation} leaves unpaired items ({'; '.join(wrong)})"
 
 
 def case_liveness(run: CaseRun) -> tuple[LivenessVerdict, ...]:

@@ -383,6 +383,14 @@ def _era_words(era: LivenessEra) -> str:
         else f"{len(era.releases)} releases, {era.first} to {era.last}"
     )
     sent = f", its later turns sending the unpaired {', '.join(state.sent)}" if state.sent else ""
+    if state.own_sent:
+        sent += f", its own turns sending the unpaired {', '.join(state.own_sent)}"
+    if state.resume_paired is not None:
+        sent += (
+            f", the late resume leaving unpaired items ({state.resume_unpaired})"
+            if state.resume_paired is False
+            else ", the late resume storing and sending nothing unpaired"
+        )
     if state.verdict == KEEPS:
         return f"keeps compacting on {where}{sent}"
     if state.verdict == STUCK:

@@ -11,16 +11,19 @@ that same history, as a store an affected release wrote and a newer one reads.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..analysis.liveness import DEFAULT_TURNS, LivenessRun, liveness_run
 from ..analysis.pairing import orphan_outputs
 from ..study.items import Item
 from ..study.scenario import Case, all_cases
-from ..study.words import Mode
+from ..study.words import Mode, Model
 
 # The study's driver imports the SDK: it is imported when a run starts, not with this module.
-SITUATIONS = ("poisoned", "abandoned", "lost", "clean")
+SITUATIONS = ("poisoned", "abandoned", "lost", "clean", "mcp_abandoned", "resumed", "mcp_resumed")
+HOSTED = ("mcp_abandoned", "mcp_resumed")  # a hosted MCP server's approval request pauses
+LATE = ("resumed", "mcp_resumed")  # the application resumes the kept state late
 SessionWrapper = Any
 
 LIVENESS_MODES: tuple[Mode, ...] = ("input", "auto", "previous_response_id")
@@ -34,6 +37,33 @@ def unjudged(version: str, why: str) -> list[LivenessRun]:
         for mode in LIVENESS_MODES
         for name in SITUATIONS
     ]
+
+
+def _importable(module: str, name: str) -> bool:
+    import importlib
+
+    try:
+        return hasattr(importlib.import_module(module), name)
+    except ImportError:
+        return False
+
+
+def situation_lacks(name: str) -> str:
+    """What the installed release lacks to run the situation ("" when it has it all): a hosted
+    MCP server's approval request (``HostedMCPTool``, and the ``openai`` package's
+    ``McpApprovalRequest``), and for a late resume a state kept as JSON text."""
+    lacks = []
+    if name in HOSTED:
+        lacks += [] if _importable("agents", "HostedMCPTool") else ["agents.HostedMCPTool"]
+        item = "openai.types.responses.response_output_item"
+        lacks += [] if _importable(item, "McpApprovalRequest") else [f"{item}.McpApprovalRequest"]
+    if name in LATE:
+        import agents
+
+        state = getattr(agents, "RunState", None)
+        ok = all(callable(getattr(state, n, None)) for n in ("to_json", "from_json"))
+        lacks += [] if ok else ["RunState.to_json/from_json"]
+    return f"release lacks {', '.join(lacks)}" if lacks else ""
 
 
 def poisoned_history() -> list[Item]:
@@ -51,14 +81,23 @@ def poisoned_history() -> list[Item]:
 
 
 def _run(
-    name: str, setup: Any, steps: list[Any], turns: int, worker: Any, workaround: bool
+    name: str,
+    setup: Any,
+    steps: list[Any],
+    turns: int,
+    worker: Any,
+    workaround: bool,
+    situation: bool = False,
 ) -> LivenessRun:
     from ..study.liveness import run_steps
 
-    transcript, continued, error = run_steps(setup, steps, turns, worker)
+    transcript, continued, error, own = run_steps(setup, steps, turns, worker)
     pairs = [(t.stage, t.outcome) for t in continued]
-    version = transcript.sdk_version
-    return liveness_run(name, version, setup.mode, workaround, pairs, error, transcript.model)
+    version, model = transcript.sdk_version, transcript.model
+    stages = [t.stage for t in own] if situation else []
+    resumed = name in LATE
+    run = liveness_run(name, version, setup.mode, workaround, pairs, error, model, stages, resumed)
+    return run
 
 
 def run_situation(
@@ -69,13 +108,22 @@ def run_situation(
     poisoned: Sequence[Item] = (),
     wrap: SessionWrapper | None = None,
     worker: Any = None,
+    model: Model = "scripted",
 ) -> LivenessRun:
-    """One situation continued for ``turns`` later turns."""
+    """One situation continued for ``turns`` later turns, with the study's scripted model or the
+    SDK's over HTTP (``responses``); on a release that lacks what it uses
+    (checked here when no ``worker`` runs it: a worker's release says so in the run's error),
+    an error run saying what it lacks."""
     from ..study.liveness import later, situation_setup, situation_steps
 
-    setup = situation_setup(name, mode, poisoned, wrap)  # type: ignore[arg-type]
+    why = "" if worker is not None else situation_lacks(name)
+    if why:
+        from ..study.capture import sdk_version
+
+        return LivenessRun(name, sdk_version(), mode, wrap is not None, (), error=why)
+    setup = replace(situation_setup(name, mode, poisoned, wrap), model=model)  # type: ignore[arg-type]
     steps = [*situation_steps(name), *later(turns)]  # type: ignore[arg-type]
-    return _run(name, setup, steps, turns, worker, wrap is not None)
+    return _run(name, setup, steps, turns, worker, wrap is not None, situation=True)
 
 
 def run_case_continued(

@@ -9,11 +9,10 @@ committed result file (``paths.Data``):
   selection ``upstream-suite`` makes, with the regression test beside them) in the release's
   checkout and in its patched copy, and every test whose outcome differs between the two;
 - ``liveness_patch_matrix``: the sixteen cases in the patched SDK (the original bug stays fixed);
-- ``liveness_patch_runs``: every liveness situation and case continued on the patched SDK,
-  through the same ``Worker`` path as ``liveness`` (``releases.liveness``), and one situation
-  the sweep does not run, ``mcp_abandoned`` (a hosted MCP approval request nobody answered,
-  the user asking something else: ``make explore`` found 0.24.0 stuck there), in every mode on
-  the patched SDK and on the release (``released``).
+- ``liveness_patch_runs``: every liveness situation (``mcp_abandoned`` among them: a hosted MCP
+  approval request nobody answered, the user asking something else; ``make explore`` found
+  0.24.0 stuck there) and case continued on the patched SDK, through the same ``Worker`` path
+  as ``liveness`` (``releases.liveness``); the release's own runs are ``liveness``'s.
 """
 
 from __future__ import annotations
@@ -27,7 +26,6 @@ from typing import Any
 
 from .. import paths
 from ..formats.records import read_json, write_json
-from ..study.words import Mode, Model
 from . import environments
 from .patched import (
     Patched,
@@ -48,7 +46,6 @@ DOCUMENTED_LIMIT = "explicit previous_response_id mode requires complete coverag
 DOCUMENTED_TEST = (
     "tests/memory/test_compaction_suffix.py::test_partial_previous_response_mode_preserves_history"
 )
-MCP_REQUEST_ID = "pending-mcpr1"
 
 
 @dataclass(frozen=True)
@@ -165,34 +162,11 @@ def matrix_outcomes(patched: Patched) -> dict[str, Any]:
     return {"base": patched.base, "patch": patched.label, "records": [r.__dict__ for r in rows]}
 
 
-def mcp_abandoned(
-    turns: int, worker: Any, modes: Sequence[Mode] | None = None, model: Model = "scripted"
-) -> list[Any]:
-    """A hosted MCP approval request the user abandoned (asked something else instead of
-    deciding), continued ``turns`` later turns, in each mode (all three unless told), with the
-    study's scripted model or the SDK's model over HTTP (``responses``)."""
-    from ..study.driver import Ask, Setup
-    from ..study.harness import QUESTIONS
-    from ..study.liveness import later
-    from ..study.tools import MCP_SERVER
-    from .liveness import LIVENESS_MODES, _run
-
-    request = {"type": "mcp_approval_request", "id": MCP_REQUEST_ID, "name": "lookup"}
-    request |= {"arguments": "{}", "server_label": MCP_SERVER}
-    runs = []
-    for mode in modes or LIVENESS_MODES:
-        setup = Setup(mode, "always", kinds=("mcp_approval",), model=model, go_on=True)
-        steps = [Ask(QUESTIONS[0], (request,), stage="pause"), *later(turns)]
-        runs.append(_run(MCP_SITUATION, setup, steps, turns, worker, False))
-    return runs
-
-
 def patched_liveness(
     patched: Patched, turns: int, poisoned: Sequence[Any] | None = None
 ) -> dict[str, Any]:
     """Every liveness situation and case continued ``turns`` turns on the patched SDK, through
-    a ``Worker`` on its scratch environment (the poisoned history: the committed one), with
-    ``mcp_abandoned``; and ``mcp_abandoned`` on the release, which the sweep does not run."""
+    a ``Worker`` on its scratch environment (the poisoned history: the committed one)."""
     from ..study.worker import Worker
     from .liveness import run_liveness
 
@@ -201,31 +175,23 @@ def patched_liveness(
     env = patched_environment(patched)
     with Worker(str(env.python), environments.isolated_environ()) as worker:
         runs = run_liveness(turns, poisoned=poisoned, worker=worker)
-        runs += mcp_abandoned(turns, worker)
-    released = environments.release_environment(patched.base, environments.default_envs())
-    with Worker(str(released.python), environments.isolated_environ()) as worker:
-        before = mcp_abandoned(turns, worker)
     return {
         "turns": turns,
         "base": patched.base,
         "patch": patched.label,
         "poisoned_history": list(poisoned),
         "runs": [run.to_json() for run in runs],
-        "released": [run.to_json() for run in before],
     }
 
 
 def over_http(
     patched: Patched, turns: int, poisoned: Sequence[Any] | None = None
 ) -> dict[str, Any]:
-    """Each situation (``mcp_abandoned`` too) on the release and on the patched SDK with the
+    """Each situation on the release and on the patched SDK with the
     SDK's ``OpenAIResponsesModel`` over HTTP to the stand-in, whose compaction endpoint keeps
     the user's messages as ``responses.compact`` does, in ``input`` mode."""
-    from dataclasses import replace
-
-    from ..study.liveness import later, situation_setup, situation_steps
     from ..study.worker import Worker
-    from .liveness import SITUATIONS, _run
+    from .liveness import SITUATIONS, run_situation
 
     if poisoned is None:
         poisoned = read_json(paths.DATA_FILES.liveness, dict)["poisoned_history"]
@@ -233,13 +199,12 @@ def over_http(
     found: dict[str, Any] = {}
     for sdk, env in (("released", released), ("patched", patched_environment(patched))):
         with Worker(str(env.python), environments.isolated_environ()) as worker:
-            runs = []
-            for name in SITUATIONS:
-                setup = replace(situation_setup(name, "input", poisoned), model="responses")  # type: ignore[arg-type]
-                steps = [*situation_steps(name), *later(turns)]  # type: ignore[arg-type]
-                runs.append(_run(name, setup, steps, turns, worker, False).to_json())
-            runs += [r.to_json() for r in mcp_abandoned(turns, worker, ["input"], "responses")]
-        found[sdk] = runs
+            found[sdk] = [
+                run_situation(
+                    name, "input", turns, poisoned=poisoned, worker=worker, model="responses"
+                ).to_json()
+                for name in SITUATIONS
+            ]
     return {"turns": turns, "base": patched.base, "patch": patched.label, "runs": found}
 
 

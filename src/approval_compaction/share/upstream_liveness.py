@@ -66,18 +66,15 @@ def _lengths(runs: Sequence[LivenessRun], version: str, mode: str = "input") -> 
     return found
 
 
-def released_runs(liveness: dict[str, Any], patched: dict[str, Any]) -> list[LivenessRun]:
-    """The release's runs: the committed liveness runs, and the patch lab's runs of the
-    situation the sweep does not run (``mcp_abandoned``) on the release."""
-    return [LivenessRun.from_json(r) for r in [*liveness["runs"], *patched.get("released", [])]]
+def released_runs(liveness: dict[str, Any]) -> list[LivenessRun]:
+    """The release's runs: the committed liveness runs (``mcp_abandoned`` among them)."""
+    return [LivenessRun.from_json(r) for r in liveness["runs"]]
 
 
-def failure_lines(
-    liveness: dict[str, Any], outcomes: Sequence[dict[str, Any]], patched: dict[str, Any]
-) -> list[str]:
+def failure_lines(liveness: dict[str, Any], outcomes: Sequence[dict[str, Any]]) -> list[str]:
     """What the release does in each situation: the committed runs' lengths, and the test's
     failing cases (by the compaction endpoint's answer) with their first message."""
-    runs = released_runs(liveness, patched)
+    runs = released_runs(liveness)
     newest = str(liveness["newest"])
     lengths = _lengths(runs, newest)
     lines = []
@@ -103,10 +100,10 @@ def failure_lines(
     return lines
 
 
-def other_mode_lines(liveness: dict[str, Any], patched: dict[str, Any] | None = None) -> list[str]:
+def other_mode_lines(liveness: dict[str, Any]) -> list[str]:
     """The situations the newest release leaves stuck in a mode other than ``input``, with the
     broken invariants and the lengths (without the user's messages), from the committed runs."""
-    runs = released_runs(liveness, patched or {})
+    runs = released_runs(liveness)
     newest = str(liveness["newest"])
     broken = {
         (mode, situation): names
@@ -283,7 +280,7 @@ def build(folder: Path = paths.DATA) -> str:
             "compaction hook that always says yes "
             f'(`compaction_mode="input"`, `SQLiteSession`, {runs["turns"]} later turns):',
             "",
-            *failure_lines(liveness, test["outcomes"], runs),
+            *failure_lines(liveness, test["outcomes"]),
             "",
             *(
                 [
@@ -294,7 +291,7 @@ def build(folder: Path = paths.DATA) -> str:
                     *others,
                     "",
                 ]
-                if (others := other_mode_lines(liveness, runs))
+                if (others := other_mode_lines(liveness))
                 else []
             ),
             "The lengths above are the study's runs, whose compaction client answers as the "

@@ -11,6 +11,12 @@ each, the compaction hook always saying yes), so every later turn records its ow
 - ``lost``: a question pauses for approval and the worker holding the paused state dies
   (``LoseOutput``): the call is stored, its output never comes;
 - ``clean``: nothing unpaired, the control;
+- ``mcp_abandoned``: a question pauses on a hosted MCP server's approval request (the
+  ``mcp_approval`` kind), and the user asks something else instead: nothing answers it;
+- ``resumed``: the approval is abandoned, but the application keeps the paused state (``Keep``):
+  the user asks ``BETWEEN`` other questions (the hook saying yes), then the application restores
+  the state (``Recall``), approves it and resumes it late, and the later turns follow;
+- ``mcp_resumed``: the same late resume, of the hosted MCP approval request;
 - each of the sixteen cases (``harness.conversation``) continued for N turns.
 """
 
@@ -21,14 +27,49 @@ from dataclasses import replace
 from typing import Any, Literal
 
 from .capture import LATER_TURNS as LATER_TURNS  # the later turns, by default
-from .driver import Ask, Continue, LoseOutput, SessionWrapper, Setup, Step, Transcript, converse
+from .driver import (
+    Ask,
+    Continue,
+    Decide,
+    Keep,
+    LoseOutput,
+    Recall,
+    Resume,
+    SessionWrapper,
+    Setup,
+    Step,
+    Transcript,
+    converse,
+)
 from .harness import PENDING_CALL, QUESTIONS, case_setup, conversation
 from .items import Item
 from .scenario import Case
-from .words import Mode
+from .tools import MCP_SERVER
+from .words import Kind, Mode
 
-Situation = Literal["poisoned", "abandoned", "lost", "clean"]
-SITUATIONS: tuple[Situation, ...] = ("poisoned", "abandoned", "lost", "clean")
+Situation = Literal[
+    "poisoned", "abandoned", "lost", "clean", "mcp_abandoned", "resumed", "mcp_resumed"
+]
+SITUATIONS: tuple[Situation, ...] = (
+    "poisoned",
+    "abandoned",
+    "lost",
+    "clean",
+    "mcp_abandoned",
+    "resumed",
+    "mcp_resumed",
+)
+HOSTED_SITUATIONS: tuple[Situation, ...] = ("mcp_abandoned", "mcp_resumed")  # ``mcp_approval``
+RESUMED_SITUATIONS: tuple[Situation, ...] = ("resumed", "mcp_resumed")  # the late resume
+BETWEEN = 3  # the questions the user asks while the application keeps the paused state
+MCP_REQUEST_ID = "pending-mcpr1"
+MCP_REQUEST: Item = {
+    "type": "mcp_approval_request",
+    "id": MCP_REQUEST_ID,
+    "name": "lookup",
+    "arguments": "{}",
+    "server_label": MCP_SERVER,
+}
 
 
 def later(turns: int) -> list[Step]:
@@ -38,12 +79,18 @@ def later(turns: int) -> list[Step]:
 
 def situation_steps(name: Situation) -> list[Step]:
     """The steps that leave the situation behind, before the later turns."""
-    pause = Ask(QUESTIONS[0], (PENDING_CALL,), stage="pause")
+    asked = MCP_REQUEST if name in HOSTED_SITUATIONS else PENDING_CALL
+    pause = Ask(QUESTIONS[0], (asked,), stage="pause")
+    between: list[Step] = [Continue(1, compact=True) for _ in range(BETWEEN)]
+    late: list[Step] = [pause, Keep(), *between, Recall(), Decide("approve"), Resume()]
     steps: dict[Situation, list[Step]] = {
         "poisoned": [],
         "clean": [],
         "abandoned": [pause],
         "lost": [pause, LoseOutput()],
+        "mcp_abandoned": [pause],
+        "resumed": late,
+        "mcp_resumed": late,
     }
     return steps[name]
 
@@ -54,10 +101,14 @@ def situation_setup(
     poisoned: Sequence[Item] = (),
     wrap: SessionWrapper | None = None,
 ) -> Setup:
-    """The session: the mode, a hook that always compacts, the poisoned history when asked, and
-    the user going on after a refusal as a user can."""
+    """The session: the mode, a hook that always compacts, the tool that pauses (a hosted MCP
+    server for the MCP situations), the poisoned history when asked, and the user going on
+    after a refusal as a user can."""
     history = tuple(poisoned) if name == "poisoned" else ()
-    return Setup(mode, "always", history=history, wrap=wrap, go_on=True)
+    kinds: tuple[Kind, ...] = (
+        ("mcp_approval",) if name in HOSTED_SITUATIONS else ("function_approval",)
+    )
+    return Setup(mode, "always", kinds=kinds, history=history, wrap=wrap, go_on=True)
 
 
 def case_continued(
@@ -70,9 +121,11 @@ def case_continued(
 
 def run_steps(
     setup: Setup, steps: Sequence[Step], turns: int, worker: Any = None
-) -> tuple[Transcript, list[Any], str]:
+) -> tuple[Transcript, list[Any], str, list[Any]]:
     """Take the steps; the transcript, the later turns' ``Turn`` records (the last ``turns``),
-    and the error that cut them short ("" when all ran)."""
+    the error that cut them short ("" when all ran), and the turns before the later ones that
+    recorded a stage (the pause; in a late resume, the questions asked while the state was kept,
+    then the resume)."""
     transcript = converse(setup, steps, worker=worker)
     done = transcript.turns[-turns:] if turns else []
     continued = [t for t in done if isinstance(t.step, Continue)]
@@ -80,4 +133,5 @@ def run_steps(
     if len(continued) < turns:
         failed = next((t.error for t in transcript.turns if t.error), "")
         error = failed or f"only {len(continued)} of {turns} later turns ran"
-    return transcript, continued, error
+    own = transcript.turns[: len(transcript.turns) - len(continued)]
+    return transcript, continued, error, [t for t in own if t.stage is not None]
