@@ -65,7 +65,7 @@ NEWEST ?= 0.24.0
 EXPLORE_ARGS ?= --seed 0 --boundaries memory,json,process
 explore: $(STAMP) ## long property-based search: pinned, with the workaround, newest release (slow)
 	$(PY) -m approval_compaction explore --examples 100 --rounds 24 $(EXPLORE_ARGS)
-	$(PY) -m approval_compaction explore --fix --examples 300 $(EXPLORE_ARGS)
+	$(PY) -m approval_compaction explore --fix --examples 2000 $(EXPLORE_ARGS)
 	$(PY) -m approval_compaction explore --release $(NEWEST) --examples 300 $(EXPLORE_ARGS)
 
 upstream: $(STAMP) ## the SDK's own tests on 0.23.1 and 0.24.0, as they are and with the workaround (slow, downloads)
