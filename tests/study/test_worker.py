@@ -31,7 +31,6 @@ def test_worker_answers_with_the_transcript_and_the_counters(tmp_path: Path) -> 
         "kept": "",  # the driver's requests always carry the state kept aside (none here)
         "counters": [4, 2, 0],
         "steps": [step_json(Ask("q"))],
-        "kept": "",  # no state kept aside (``Keep``)
     }
     with Worker() as worker:
         answer = worker.ask(request)
