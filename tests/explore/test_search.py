@@ -3,11 +3,16 @@ the workaround. It runs in CI (about a minute on two cores)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+import json
+import subprocess
+import sys
+from dataclasses import asdict, replace
+from pathlib import Path
 
 import pytest
 
 from approval_compaction.explore.conversation import Conversation, Step
+from approval_compaction.explore.replay import load_result
 from approval_compaction.explore.search import Options, SearchResult, known_as, search
 
 FUNCTION_KINDS = ("function_approval", "function", "function_raises")
@@ -39,9 +44,28 @@ REPORT = {  # the invariants the original report shows broken
 PAUSE = Step("ask", compact=True, calls=("function_approval",))
 
 
+# The search in a fresh interpreter, as ``explore`` runs it; its summary saved, then read back.
+FRESH = """
+import json, sys
+from pathlib import Path
+from approval_compaction.explore.replay import save_result
+from approval_compaction.explore.search import Options, search
+given = json.loads(sys.argv[1])
+options = Options(**{k: tuple(v) if isinstance(v, list) else v for k, v in given.items()})
+print(save_result(search(options), Path(sys.argv[2]))[0])
+"""
+
+
 @pytest.fixture(scope="module")
-def unfixed() -> SearchResult:
-    return search(BOUNDED)
+def unfixed(tmp_path_factory: pytest.TempPathFactory) -> SearchResult:
+    """The bounded search, in a fresh interpreter as the ``explore`` command runs it. Inside the
+    whole test session, after the doctor's tests, the same seed found nothing: its SDK runs
+    paused less often (CI on this stop; the state they share was not found, see the stop's
+    note), so this search runs where nothing but itself has happened."""
+    folder = tmp_path_factory.mktemp("unfixed")
+    argv = [sys.executable, "-c", FRESH, json.dumps(asdict(BOUNDED)), str(folder)]
+    done = subprocess.run(argv, capture_output=True, text=True, check=True, timeout=600)
+    return load_result(Path(done.stdout.strip().splitlines()[-1]))
 
 
 def test_bounded_search_finds_the_known_violation_shrunk(unfixed: SearchResult) -> None:
