@@ -163,6 +163,14 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _envs(args: argparse.Namespace) -> int:
+    from .mechanism.catalogue import RELEASES
+    from .releases.environments import command
+
+    args.versions = args.versions or list(RELEASES)
+    return command(args)
+
+
 def _fix_data(args: argparse.Namespace) -> int:
     """The pinned release with the workaround, and the newest release unfixed, under data/."""
     from .fix.comparison import FIXED_STEM, NEWEST_STEM, fixed_runs, newest_runs
@@ -274,6 +282,14 @@ def parser() -> argparse.ArgumentParser:
         "--output", default=str(paths.DATA_FILES.sweep), help="results JSON (CSV beside)"
     )
     sweep.add_argument("--envs", help="folder for the release environments (default: cache)")
+
+    envs = add(
+        "envs",
+        _envs,
+        "make the release environments (default: those the tests and the mechanism use)",
+    )
+    envs.add_argument("versions", nargs="*", help="releases (default: pinned, newest, the era's)")
+    envs.add_argument("--envs", help="folder for the release environments (default: cache)")
 
     mechanism = add(
         "mechanism", _lazy(".mechanism.command"), "write data/mechanism.json: SDK source, traces"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import needs
 import pytest
 
 from approval_compaction.affected.check import (
@@ -161,9 +162,7 @@ def test_check_later_counts_an_abandoned_mcp_request_as_stuck_on_the_newest_rele
     from approval_compaction.releases import environments
     from approval_compaction.study.worker import Worker
 
-    env = environments.release_environment(NEWEST, environments.default_envs(), create=False)
-    if not env.ready():
-        pytest.skip(f"no cached environment for openai-agents {NEWEST}: run `make sweep`")
+    env = needs.release(NEWEST)
     cfg = check_config(mode="input", trigger="always", decision="abandon", tool="mcp")
     with Worker(str(env.python), environments.isolated_environ()) as worker:
         release, rows, keeps = check_liveness(cfg, turns=0, later=2, worker=worker)

@@ -16,6 +16,7 @@ import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import needs
 import pytest
 
 from approval_compaction.testing import mariadb, postgres, redis, synthetic
@@ -35,31 +36,23 @@ TEST_KEY = "q2H3pO4J0m3S6u7Yc8bC9dE0fG1hI2jK3lM4nO5pQ6r="
 _names = itertools.count()
 
 
-def require(reason: str | None, what: str) -> None:
-    if reason is None:
-        return
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"CI must run the {what} tests: {reason}")
-    pytest.skip(reason)
-
-
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[postgres.ThrowawayPostgres]:
-    require(postgres.available(), "PostgreSQL")
+    needs.require(postgres.available(), "PostgreSQL")
     with postgres.ThrowawayPostgres() as server:
         yield server
 
 
 @pytest.fixture(scope="session")
 def mariadb_server() -> Iterator[mariadb.ThrowawayMariaDB]:
-    require(mariadb.available(), "MariaDB")
+    needs.require(mariadb.available(), "MariaDB")
     with mariadb.ThrowawayMariaDB() as server:
         yield server
 
 
 @pytest.fixture(scope="session")
 def redis_server() -> Iterator[redis.ThrowawayRedis]:
-    require(redis.available(), "Redis")
+    needs.require(redis.available(), "Redis")
     with redis.ThrowawayRedis() as server:
         yield server
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-import pytest
+import needs
 
 from approval_compaction.analysis.liveness import judge_liveness, liveness_run
 from approval_compaction.doctor.repair import PREFIX, apply, dry_run
@@ -80,9 +80,7 @@ def _newest_worker() -> Worker:
     from approval_compaction.mechanism.catalogue import NEWEST
     from approval_compaction.releases import environments
 
-    env = environments.release_environment(NEWEST, environments.default_envs(), create=False)
-    if not env.ready():
-        pytest.skip(f"no cached environment for openai-agents {NEWEST}: run `make sweep`")
+    env = needs.release(NEWEST)
     return Worker(str(env.python), environments.isolated_environ())
 
 

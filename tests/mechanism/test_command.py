@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import needs
 import pytest
 
 from approval_compaction.cli import main
@@ -52,11 +53,9 @@ def test_mechanism_of_a_patched_sdk_is_its_own_labelled_record(tmp_path: Path) -
     from approval_compaction.mechanism.anatomy import load_anatomy
     from approval_compaction.mechanism.catalogue import PINNED
     from approval_compaction.mechanism.record import load_record
-    from approval_compaction.releases.environments import default_envs
     from approval_compaction.releases.patched import read_patch
 
-    if not (default_envs() / PINNED / "approval-compaction.json").exists():
-        pytest.skip(f"no cached environment for {PINNED}: run `make sweep` first")
+    needs.release(PINNED)
     patch = tmp_path / "minimal-fix.diff"
     patch.write_text(load_anatomy().minimal_patch)
     output = tmp_path / "mechanism.json"

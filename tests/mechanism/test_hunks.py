@@ -7,10 +7,11 @@ import itertools
 import subprocess
 from pathlib import Path
 
+import needs
 import pytest
 
 from approval_compaction.mechanism.hunks import compose, paragraphs, patch_text, split
-from approval_compaction.releases import environments
+from approval_compaction.releases import NEWEST, PINNED
 
 OLD = """\
 def f(items):
@@ -78,12 +79,7 @@ def test_hunks_of_the_two_releases_compose_to_the_newer_files() -> None:
     """On the files the anatomy splits: every hunk applied to 0.23.1 gives 0.24.0 exactly."""
     from approval_compaction.mechanism.anatomy import path_files, sources
 
-    envs = [
-        environments.Environment(environments.default_envs() / v, v, "")
-        for v in ("0.23.1", "0.24.0")
-    ]
-    if not all(env.marker.exists() for env in envs):
-        pytest.skip("no cached environments for 0.23.1 and 0.24.0: run `make sweep` first")
+    envs = [needs.release(v) for v in (PINNED, NEWEST)]
     old, new = (sources(env, path_files()) for env in envs)
     for name in path_files():
         hunks = split(name, old[name], new[name])

@@ -6,6 +6,7 @@ import json
 import subprocess
 from pathlib import Path
 
+import needs
 import pytest
 
 from approval_compaction.mechanism.catalogue import CATALOGUE, PINNED, RELEASES, Function, Mark
@@ -21,10 +22,7 @@ from approval_compaction.mechanism.source import (
     resolve,
 )
 from approval_compaction.releases.environments import (
-    SweepError,
-    default_envs,
     isolated_environ,
-    release_environment,
 )
 
 OTHERS = [v for v in RELEASES if v != PINNED]
@@ -71,10 +69,7 @@ def test_source_enclosing_finds_the_block_a_check_runs_under() -> None:
 
 @pytest.mark.parametrize("version", OTHERS)
 def test_source_live_extraction_in_a_cached_environment_equals_the_record(version: str) -> None:
-    try:
-        env = release_environment(version, default_envs(), create=False)
-    except SweepError as error:
-        pytest.skip(f"no cached environment: {error}")
+    env = needs.release(version)
     script = (
         "import json, sys\n"
         "from approval_compaction.mechanism.source import extract_all\n"

@@ -3,6 +3,7 @@ newest release when its cached environment is there."""
 
 from __future__ import annotations
 
+import needs
 import pytest
 
 from approval_compaction import paths
@@ -134,10 +135,7 @@ def test_late_resume_with_the_workaround_is_what_the_committed_runs_say(name: st
 
 
 def _newest() -> environments.Environment:
-    env = environments.release_environment(NEWEST, environments.default_envs(), create=False)
-    if not env.ready():
-        pytest.skip(f"no cached environment for openai-agents {NEWEST}: run `make sweep`")
-    return env
+    return needs.release(NEWEST)
 
 
 def test_liveness_newest_release_keeps_a_pinned_call_and_stays_bounded() -> None:

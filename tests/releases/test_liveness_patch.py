@@ -6,12 +6,12 @@ import argparse
 import json
 from collections import Counter
 
+import needs
 import pytest
 
 from approval_compaction import paths
 from approval_compaction.analysis.liveness import LivenessRun, resume_paired
 from approval_compaction.formats.records import read_json
-from approval_compaction.releases import environments
 from approval_compaction.releases.liveness import LATE, LIVENESS_MODES, SITUATIONS
 from approval_compaction.releases.liveness_patch import (
     BASE,
@@ -144,12 +144,10 @@ def test_liveness_refuses_a_patch_that_is_missing(tmp_path: object) -> None:
         liveness_command(args)
 
 
-@pytest.mark.skipif(
-    not environments.release_environment(BASE, environments.default_envs(), create=False).ready(),
-    reason=f"no cached environment of openai-agents {BASE}: run `make sweep`",
-)
 def test_the_patch_applies_to_the_release() -> None:
     from approval_compaction.releases.patched import throwaway_environment
+
+    needs.release(BASE)
 
     with throwaway_environment(the_patch()) as env:
         site = next(env.folder.glob("lib/python*/site-packages"))

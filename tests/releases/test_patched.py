@@ -14,6 +14,7 @@ import subprocess
 from dataclasses import asdict
 from pathlib import Path
 
+import needs
 import pytest
 
 from approval_compaction import cli, paths
@@ -232,10 +233,7 @@ def test_patched_matrix_refuses_bad_input_in_one_line(
 
 
 def cached(version: str) -> environments.Environment:
-    env = environments.Environment(environments.default_envs() / version, version, "")
-    if not (env.folder / "approval-compaction.json").exists():
-        pytest.skip(f"no cached environment for {version}: run `make sweep` first")
-    return env
+    return needs.release(version)
 
 
 def test_patched_matrix_runs_the_cases_with_the_patch(

@@ -3,8 +3,7 @@ and gone after."""
 
 from __future__ import annotations
 
-import os
-
+import needs
 import pytest
 
 from approval_compaction.testing import mariadb
@@ -12,11 +11,7 @@ from approval_compaction.testing import mariadb
 
 @pytest.mark.enable_socket
 def test_server_starts_makes_a_database_and_leaves_nothing_behind() -> None:
-    reason = mariadb.available()
-    if reason is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI must run the MariaDB tests: {reason}")
-        pytest.skip(reason)
+    needs.require(mariadb.available(), "MariaDB")
     with mariadb.ThrowawayMariaDB() as server:
         url = server.create_database("throwaway_check")
         assert url == f"mysql+asyncmy://{mariadb.USER}@127.0.0.1:{server.port}/throwaway_check"

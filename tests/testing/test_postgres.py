@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import os
 import socket
 
+import needs
 import pytest
 
 from approval_compaction.testing import postgres
@@ -27,11 +27,7 @@ def test_available_agrees_with_the_binaries_found() -> None:
 
 @pytest.mark.enable_socket
 def test_server_starts_makes_a_database_and_leaves_nothing_behind() -> None:
-    reason = postgres.available()
-    if reason is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI must run the PostgreSQL tests: {reason}")
-        pytest.skip(reason)
+    needs.require(postgres.available(), "PostgreSQL")
     with postgres.ThrowawayPostgres() as server:
         url = server.create_database("throwaway_check")
         assert (

@@ -26,6 +26,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -325,3 +326,24 @@ def release_environment(version: str, envs: Path, *, create: bool = True) -> Env
     if error is not None:
         raise SweepError(f"{version}: {error}")
     return env
+
+
+def cached_environment(version: str, envs: Path | None = None) -> Environment:
+    """The release's environment in ``envs`` (default: the cache), made or not: ``ready()``
+    tells. Nothing is installed and nothing raises for a missing one (a test's guard)."""
+    cutoffs = load_releases(paths.DATA_FILES.release_dates)
+    folder = (envs or default_envs()) / version
+    return Environment(folder, version, cutoffs.get(version, ""))
+
+
+def command(args: Any) -> int:
+    """``envs``: make each named release's environment (the ones the tests use by default),
+    printing each as it is ready; the first that cannot be installed is a one-line error."""
+    envs = Path(args.envs) if args.envs else default_envs()
+    for version in args.versions:
+        started = time.perf_counter()
+        was_ready = cached_environment(version, envs).ready()
+        env = release_environment(version, envs)
+        took = "cached" if was_ready else f"made in {time.perf_counter() - started:.1f} s"
+        print(f"{PACKAGE} {version}: {env.folder} ({took})", flush=True)
+    return 0
