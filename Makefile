@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed-stamp
 # PYTHONDONTWRITEBYTECODE (this one does) makes every import compile again, in each notebook
 # kernel, worker and release probe the targets start; the targets run with Python's default.
 unexport PYTHONDONTWRITEBYTECODE
-.PHONY: help system setup run sweep workaround liveness liveness-patch doctor-data mechanism fix-anatomy explore upstream permalinks test lint lab bench clean
+.PHONY: help system setup run sweep envs workaround liveness liveness-patch doctor-data mechanism fix-anatomy explore upstream permalinks test test-all lint lab bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -58,6 +58,9 @@ mechanism: $(STAMP) ## the SDK functions on the path: source and traced run per 
 permalinks: $(STAMP) ## fetch the pinned release's sdist once (pip): its src/agents/ must be what is installed
 	$(PY) -m approval_compaction permalinks
 
+envs: $(STAMP) ## make the release environments the full tests use, once (uv, cached)
+	$(PY) -m approval_compaction envs
+
 fix-anatomy: $(STAMP) ## which hunks of 0.24.0's diff are the fix: ablation and ddmin (data/fix-anatomy.json, slow)
 	$(PY) -m approval_compaction fix-anatomy
 
@@ -73,8 +76,11 @@ upstream: $(STAMP) ## the SDK's own tests on 0.23.1 and 0.24.0, as they are and 
 	$(PY) -m approval_compaction upstream-suite --release 0.24.0 --fix --write
 	$(PY) -m approval_compaction readme
 
-test: $(STAMP) system permalinks lint ## lint, type-check and run the tests
+test: $(STAMP) lint ## the fast tier: lint, types, import contracts, in-process tests (minutes)
 	$(PY) -m pytest
+
+test-all: $(STAMP) system permalinks envs lint ## every tier: notebooks, releases, servers, browser (CI)
+	$(PY) -m pytest -m ""
 
 lint: $(STAMP) ## ruff, mypy --strict, and the import contracts between subpackages
 	$(VENV)/bin/ruff check .

@@ -1,10 +1,29 @@
-"""Shared fixtures: no real model client, no network, and the SDK under study."""
+"""Shared fixtures: no real model client, no network, and the SDK under study; the test tiers.
+
+Tests come in two tiers. A test marked with one of ``COSTS`` (it executes notebooks, runs in a
+release's environment, starts a server, drives the browser, or starts interpreters of its own)
+is also marked ``slow``; ``pytest`` alone deselects ``slow`` (``addopts`` in pyproject.toml),
+so it runs the in-process tier that ``make test`` runs, and ``make test-all`` runs both.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 import pytest
+
+COSTS = ("notebooks", "releases", "servers", "browser", "subprocess")
+# The throwaway servers (tests/doctor/conftest.py): a test that asks for one starts it.
+SERVER_FIXTURES = {"postgres_server", "mariadb_server", "redis_server"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest's own -m selection reads the marks
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if SERVER_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.servers)
+        if any(item.get_closest_marker(cost) for cost in COSTS):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(autouse=True)

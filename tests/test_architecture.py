@@ -105,6 +105,7 @@ def test_architecture_every_subpackage_has_a_row() -> None:
     assert subpackages() == sorted(LOADS)
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("subpackage", sorted(LOADS))
 def test_architecture_each_subpackage_loads_what_its_row_says(subpackage: str) -> None:
     """Every module of the subpackage imports on its own, and together they load exactly the
@@ -113,6 +114,7 @@ def test_architecture_each_subpackage_loads_what_its_row_says(subpackage: str) -
     assert loaded_after(code) == LOADS[subpackage]
 
 
+@pytest.mark.subprocess
 def test_architecture_matrix_json_pays_for_neither_pandas_nor_matplotlib() -> None:
     code = (
         "import contextlib, io\n"

@@ -153,6 +153,7 @@ def test_check_with_a_hosted_mcp_tool_meets_the_pinned_bug() -> None:
     ]
 
 
+@pytest.mark.releases
 def test_check_later_counts_an_abandoned_mcp_request_as_stuck_on_the_newest_release() -> None:
     """Will my sessions keep compacting, with a hosted MCP tool whose approvals users leave
     undecided? On 0.24.0 they stop (it waits for a response no run sends), and the doctor

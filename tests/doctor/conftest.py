@@ -21,15 +21,16 @@ import pytest
 
 from approval_compaction.testing import mariadb, postgres, redis, synthetic
 
-SOCKET = pytest.mark.enable_socket
+# A backend on a throwaway server: loopback sockets, and the servers tier.
+SERVER = (pytest.mark.enable_socket, pytest.mark.servers)
 BACKENDS = [
     pytest.param("sqlite", id="sqlite"),
-    pytest.param("postgresql", id="postgresql", marks=SOCKET),
-    pytest.param("mariadb", id="mariadb", marks=SOCKET),
-    pytest.param("redis", id="redis", marks=SOCKET),
+    pytest.param("postgresql", id="postgresql", marks=SERVER),
+    pytest.param("mariadb", id="mariadb", marks=SERVER),
+    pytest.param("redis", id="redis", marks=SERVER),
     pytest.param("encrypted-sqlite", id="encrypted-sqlite"),
-    pytest.param("encrypted-postgresql", id="encrypted-postgresql", marks=SOCKET),
-    pytest.param("encrypted-redis", id="encrypted-redis", marks=SOCKET),
+    pytest.param("encrypted-postgresql", id="encrypted-postgresql", marks=SERVER),
+    pytest.param("encrypted-redis", id="encrypted-redis", marks=SERVER),
 ]
 # A Fernet key, as EncryptedSession's documentation suggests (made here, for tests only).
 TEST_KEY = "q2H3pO4J0m3S6u7Yc8bC9dE0fG1hI2jK3lM4nO5pQ6r="

@@ -20,7 +20,7 @@ from approval_compaction.doctor.stores import StoreError, opened
 from approval_compaction.doctor.verdict import NEEDS_REPAIR, VERDICTS, judge
 from approval_compaction.testing import synthetic
 
-from .conftest import SOCKET, new_store
+from .conftest import SERVER, new_store
 
 CALL = {"type": "function_call", "call_id": "c1", "name": "t", "arguments": "{}"}
 OUT = {"type": "function_call_output", "call_id": "c1", "output": "x"}
@@ -102,8 +102,8 @@ EDGE_SESSIONS: dict[str, list[str]] = {
 
 DIALECT_BACKENDS = [
     pytest.param("sqlite", id="sqlite"),
-    pytest.param("postgresql", id="postgresql", marks=SOCKET),
-    pytest.param("mariadb", id="mariadb", marks=SOCKET),
+    pytest.param("postgresql", id="postgresql", marks=SERVER),
+    pytest.param("mariadb", id="mariadb", marks=SERVER),
 ]
 
 

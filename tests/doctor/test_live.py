@@ -19,17 +19,17 @@ from approval_compaction.doctor.scan import scan_store
 from approval_compaction.doctor.stores import opened
 from approval_compaction.doctor.verdict import POISONED
 
-from .conftest import SOCKET
+from .conftest import SERVER
 
 MakeStore = Callable[..., str]
 SESSIONS = 300
 WRITER = "approval_compaction.testing.writer"
 LIVE_BACKENDS = [
     pytest.param("sqlite", id="sqlite"),
-    pytest.param("postgresql", id="postgresql", marks=SOCKET),
-    pytest.param("mariadb", id="mariadb", marks=SOCKET),
-    pytest.param("redis", id="redis", marks=SOCKET),
-    pytest.param("encrypted-redis", id="encrypted-redis", marks=SOCKET),
+    pytest.param("postgresql", id="postgresql", marks=SERVER),
+    pytest.param("mariadb", id="mariadb", marks=SERVER),
+    pytest.param("redis", id="redis", marks=SERVER),
+    pytest.param("encrypted-redis", id="encrypted-redis", marks=SERVER),
 ]
 
 

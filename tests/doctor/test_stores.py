@@ -144,6 +144,7 @@ def test_a_missing_or_wrong_key_is_one_line_and_never_printed(
     assert len(asyncio.run(scan_store(str(target), key_env="OTHER_KEY"))) == 3
 
 
+@pytest.mark.servers
 @pytest.mark.enable_socket
 def test_redis_keys_that_are_not_the_sdks_are_refused(request: pytest.FixtureRequest) -> None:
     import redis
@@ -159,6 +160,7 @@ def test_redis_keys_that_are_not_the_sdks_are_refused(request: pytest.FixtureReq
         assert conn.dbsize() == 1
 
 
+@pytest.mark.servers
 @pytest.mark.enable_socket
 def test_a_redis_key_prefix_names_the_applications_sessions(request: pytest.FixtureRequest) -> None:
     from approval_compaction.testing.synthetic import generate

@@ -8,6 +8,7 @@ import asyncio
 from pathlib import Path
 
 import needs
+import pytest
 
 from approval_compaction.analysis.liveness import judge_liveness, liveness_run
 from approval_compaction.doctor.repair import PREFIX, apply, dry_run
@@ -98,6 +99,7 @@ def _continued(store: Path, worker: Worker) -> list[bool | None]:
     return [v.holds for v in judge_liveness(run)]
 
 
+@pytest.mark.releases
 def test_an_abandoned_mcp_request_pins_the_newest_release_until_the_doctor_heals_it(
     tmp_path: Path,
 ) -> None:

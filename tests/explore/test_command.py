@@ -15,6 +15,7 @@ from approval_compaction.releases.environments import Environment
 TINY = Options(examples=3, seed=0, rounds=1, kinds=("function_approval",), boundaries=("memory",))
 
 
+@pytest.mark.subprocess
 def test_in_release_hands_the_options_over_and_reads_the_result_back(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -54,6 +55,7 @@ def test_describe_says_what_holds_and_what_was_not_searched_to_the_end() -> None
     ]
 
 
+@pytest.mark.subprocess
 def test_in_release_carries_a_patch_label_into_the_result(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -61,6 +61,7 @@ TEMPLATE_CHECKS = {  # what the generated test asserts after each step, as the i
 }
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("compact", [True, False], ids=["compacted-pause", "plain-pause"])
 def test_generated_test_of_a_late_resume_fails_exactly_when_explore_sees_it_break(
     tmp_path: Path, compact: bool

@@ -27,6 +27,7 @@ from approval_compaction.study.scenario import Case
 from approval_compaction.testing import browser
 
 pytestmark = [
+    pytest.mark.browser,
     pytest.mark.enable_socket,
     pytest.mark.allow_hosts(["127.0.0.1"]),  # loopback only: the server this test starts
     pytest.mark.timeout(600),

@@ -163,6 +163,7 @@ def test_anatomy_record_the_minimal_fix_stops_compaction_on_a_poisoned_store(
         assert turns[sdk].compaction_requests == 0 and turns[sdk].stored_after == "poisoned"
 
 
+@pytest.mark.releases
 def test_anatomy_record_hunks_are_those_of_the_cached_releases(
     committed: anatomy.Anatomy,
 ) -> None:

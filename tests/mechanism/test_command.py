@@ -22,7 +22,7 @@ def test_command_missing_environment_is_a_one_line_error_before_anything_runs(
     with pytest.raises(SweepError) as raised:
         command.build(tmp_path)
     message = str(raised.value)
-    assert "\n" not in message and "make sweep" in message
+    assert "\n" not in message and "approval_compaction envs" in message
     assert message.startswith(f"no environment for openai-agents {RELEASES[1]} in {tmp_path}")
     assert ran == []
 
@@ -46,6 +46,7 @@ def test_command_missing_record_is_a_one_line_error(tmp_path: Path) -> None:
     assert str(raised.value) == f"{missing} does not exist: run `make mechanism`"
 
 
+@pytest.mark.releases
 def test_mechanism_of_a_patched_sdk_is_its_own_labelled_record(tmp_path: Path) -> None:
     """The committed minimal fix traced on the pinned release: a record of that one SDK, with
     the patch's label, whose traces compact as the fixing release's do on both boundaries."""

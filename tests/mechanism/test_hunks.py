@@ -75,6 +75,7 @@ def test_hunks_every_subset_makes_a_patch_git_applies(tmp_path: Path, size: int)
         assert (folder / "src" / "agents" / "x.py").read_text() == compose(OLD, chosen)
 
 
+@pytest.mark.releases
 def test_hunks_of_the_two_releases_compose_to_the_newer_files() -> None:
     """On the files the anatomy splits: every hunk applied to 0.23.1 gives 0.24.0 exactly."""
     from approval_compaction.mechanism.anatomy import path_files, sources

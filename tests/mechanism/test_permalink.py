@@ -128,6 +128,7 @@ def _cached_sdist() -> Path:
     return archive
 
 
+@pytest.mark.releases
 def test_permalink_installed_release_is_the_tags_src_agents_byte_for_byte() -> None:
     """The notebooks' permalinks carry line numbers read from the installed files."""
     assert importlib.metadata.version("openai-agents") == PINNED
@@ -136,6 +137,7 @@ def test_permalink_installed_release_is_the_tags_src_agents_byte_for_byte() -> N
     assert not found, str(found)
 
 
+@pytest.mark.releases
 def test_permalink_lines_at_the_tag_are_the_recorded_functions() -> None:
     sdist = sdist_sources(_cached_sdist(), PINNED)
     functions = recorded_release(PINNED).functions

@@ -67,6 +67,7 @@ def test_source_enclosing_finds_the_block_a_check_runs_under() -> None:
     )
 
 
+@pytest.mark.releases
 @pytest.mark.parametrize("version", OTHERS)
 def test_source_live_extraction_in_a_cached_environment_equals_the_record(version: str) -> None:
     env = needs.release(version)

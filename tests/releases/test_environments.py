@@ -305,11 +305,54 @@ def test_environments_release_environment_of_an_unknown_release_is_one_line(
     assert not any(tmp_path.iterdir())  # nothing was made
 
 
+def test_environments_cached_environment_never_installs_and_tells_whether_it_is_ready(
+    tmp_path: Path,
+) -> None:
+    """A test's guard asks this: a missing environment is not ready, and nothing is made."""
+    env = environments.cached_environment("0.23.1", tmp_path)
+    assert env.folder == tmp_path / "0.23.1" and not env.ready()
+    assert not any(tmp_path.iterdir())
+    environments.record(env.marker, env.spec())
+    assert environments.cached_environment("0.23.1", tmp_path).ready()
+
+
+def test_environments_release_environment_missing_names_the_command_that_makes_it(
+    tmp_path: Path,
+) -> None:
+    with pytest.raises(environments.SweepError) as raised:
+        environments.release_environment("0.23.1", tmp_path, create=False)
+    assert str(raised.value).endswith("run `python -m approval_compaction envs 0.23.1` first")
+
+
+def test_cli_envs_of_an_unknown_release_is_one_line_and_makes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from approval_compaction.cli import main
+
+    assert main(["envs", "9.9.9", "--envs", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err == "error: 9.9.9 is not in release-dates.json\n"
+    assert not any(tmp_path.iterdir())
+
+
+def test_cli_envs_reports_a_ready_environment_as_cached_without_installing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from approval_compaction.cli import main
+
+    env = environments.cached_environment("0.23.1", tmp_path)
+    env.folder.mkdir()
+    environments.record(env.marker, env.spec())
+    assert main(["envs", "0.23.1", "--envs", str(tmp_path)]) == 0
+    assert capsys.readouterr().out == f"openai-agents 0.23.1: {env.folder} (cached)\n"
+
+
 def _this_interpreter() -> Environment:
     """This project's own environment, standing in for a release's."""
     return Environment(Path(sys.prefix), "0.23.1", CUTOFF)
 
 
+@pytest.mark.subprocess
 def test_environments_run_module_returns_the_json_the_module_wrote() -> None:
     """The sweep's probe and the mechanism's probe both read their release's answer this way."""
     case = "runner=run,decision=approve,compaction=off,state_boundary=memory"

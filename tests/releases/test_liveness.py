@@ -138,6 +138,7 @@ def _newest() -> environments.Environment:
     return needs.release(NEWEST)
 
 
+@pytest.mark.releases
 def test_liveness_newest_release_keeps_a_pinned_call_and_stays_bounded() -> None:
     """0.24.0 after an abandoned approval: every later turn compacts what follows the pinned
     call (their user messages kept, as the API keeps them), so the history stays bounded while
@@ -155,6 +156,7 @@ def test_liveness_newest_release_keeps_a_pinned_call_and_stays_bounded() -> None
     assert not any(turn.unpaired for turn in healed.turns)
 
 
+@pytest.mark.releases
 def test_liveness_newest_release_waits_for_an_abandoned_mcp_request_for_good() -> None:
     """0.24.0 never compacts after an unanswered hosted MCP approval request, in any mode, and
     sends the request in every later model input; a late resume that answers it stays paired."""

@@ -144,6 +144,7 @@ def test_liveness_refuses_a_patch_that_is_missing(tmp_path: object) -> None:
         liveness_command(args)
 
 
+@pytest.mark.releases
 def test_the_patch_applies_to_the_release() -> None:
     from approval_compaction.releases.patched import throwaway_environment
 

@@ -236,6 +236,7 @@ def cached(version: str) -> environments.Environment:
     return needs.release(version)
 
 
+@pytest.mark.releases
 def test_patched_matrix_runs_the_cases_with_the_patch(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -146,6 +146,7 @@ def _judged(output: Path) -> dict[str, dict[str, bool | None]]:
     return {name: judge_rows(rows, name) for name in INVARIANTS}
 
 
+@pytest.mark.releases
 @pytest.mark.enable_socket
 def test_sweep_three_releases_shows_where_invariants_break_and_hold_again(
     three: tuple[Path, Path],
@@ -160,6 +161,7 @@ def test_sweep_three_releases_shows_where_invariants_break_and_hold_again(
     assert {r.sdk_version for r in rows} == {BEFORE, PINNED, AFTER}
 
 
+@pytest.mark.releases
 @pytest.mark.enable_socket
 def test_sweep_meetings_say_where_the_user_meets_the_refusal_in_each_mode(
     three: tuple[Path, Path],
@@ -180,6 +182,7 @@ def test_sweep_meetings_say_where_the_user_meets_the_refusal_in_each_mode(
     assert {m.model for m in met} == {"responses"}
 
 
+@pytest.mark.releases
 @pytest.mark.enable_socket
 def test_sweep_liveness_finds_where_a_dead_call_stops_compaction(
     three: tuple[Path, Path],
@@ -207,6 +210,7 @@ def test_sweep_liveness_finds_where_a_dead_call_stops_compaction(
     assert {(r.mode, r.turns) for r in rows} == {(m, 10) for m in LIVENESS_MODES}
 
 
+@pytest.mark.releases
 @pytest.mark.enable_socket
 def test_sweep_pinned_release_matches_the_matrix_on_the_installed_sdk(
     three: tuple[Path, Path],
@@ -228,6 +232,7 @@ def test_sweep_pinned_release_matches_the_matrix_on_the_installed_sdk(
     assert there == here
 
 
+@pytest.mark.releases
 def test_judged_runs_the_selected_cases_in_an_environment_as_the_sweep_judged_them(
     three: tuple[Path, Path],
 ) -> None:
@@ -244,6 +249,7 @@ def test_judged_runs_the_selected_cases_in_an_environment_as_the_sweep_judged_th
     assert {r.case_key for r in rows} == {rows[0].case_key} and rows == swept
 
 
+@pytest.mark.releases
 @pytest.mark.enable_socket
 def test_sweep_rerun_offline_reuses_or_reinstalls_from_cache_byte_for_byte(
     three: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
@@ -271,6 +277,7 @@ def test_sweep_keeps_going_past_a_release_that_cannot_install(tmp_path: Path) ->
     assert f"no version of openai-agents=={AFTER}" in records[0].detail
 
 
+@pytest.mark.releases
 @pytest.mark.enable_socket
 def test_bisect_on_the_three_releases_agrees_with_the_sweep(three: tuple[Path, Path]) -> None:
     rows = load_results(three[0])

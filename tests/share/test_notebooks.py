@@ -48,6 +48,7 @@ def test_notebooks_stay_small_and_free_of_machine_details(path: Path) -> None:
         assert leak not in text, f"{path.name} contains {leak!r}"
 
 
+@pytest.mark.notebooks
 def test_notebooks_failing_cell_is_one_line_error_and_keeps_the_file(tmp_path: Path) -> None:
     nb = nbformat.v4.new_notebook(
         cells=[nbformat.v4.new_code_cell("1 + 1"), nbformat.v4.new_code_cell("raise KeyError('x')")]

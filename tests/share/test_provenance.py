@@ -45,6 +45,7 @@ def test_provenance_records_data_reads_and_no_runs_and_keeps_execution_counts(
     assert nb.cells[2].outputs[0]["execution_count"] == 2
 
 
+@pytest.mark.notebooks
 def test_provenance_counts_each_sdk_run_in_the_interpreter() -> None:
     script = (
         "from approval_compaction.share.provenance import watch, seen\n"

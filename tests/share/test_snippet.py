@@ -190,6 +190,7 @@ def not_in_cache(proc: subprocess.CompletedProcess[str]) -> bool:
     return proc.returncode == 2 and "test session starts" not in proc.stdout
 
 
+@pytest.mark.releases
 def test_one_line_fails_on_the_pinned_release_with_the_orphan(tmp_path: Path) -> None:
     """Regression (openai-agents #5340): the pasted test, run as the report says, catches the
     orphan output on the pinned release, with no clone and no configuration file."""
@@ -201,6 +202,7 @@ def test_one_line_fails_on_the_pinned_release_with_the_orphan(tmp_path: Path) ->
     assert "'outputs sent without their call in the next turn': ['pending-c1']" in proc.stdout
 
 
+@pytest.mark.releases
 def test_one_line_passes_on_the_fixing_release(tmp_path: Path) -> None:
     fixed = load_findings().fixed_in
     if fixed is None:

@@ -162,6 +162,7 @@ def test_driver_failing_step_ends_the_steps_with_its_error_in_one_line() -> None
     assert turn.http_status is None
 
 
+@pytest.mark.subprocess
 def test_driver_process_boundary_resumes_like_the_json_boundary() -> None:
     """A fresh interpreter given only the state's JSON and the store file, then back here."""
     rest: list[Step] = [Decide(), Resume((FINISHED,)), NEXT]
@@ -198,6 +199,7 @@ def test_driver_recall_without_a_kept_state_finds_nothing() -> None:
     assert [t.outcome for t in transcript.turns] == ["nothing pending", "nothing pending"]
 
 
+@pytest.mark.subprocess
 def test_driver_kept_state_crosses_the_process_boundary() -> None:
     """A state kept before a ``process`` boundary is recalled in the worker."""
     steps = [*LATE[:2], Cross("process"), *LATE[2:]]
@@ -206,6 +208,7 @@ def test_driver_kept_state_crosses_the_process_boundary() -> None:
     assert there.dispatches == here.dispatches == 1
 
 
+@pytest.mark.subprocess
 def test_driver_takes_back_a_state_kept_in_the_worker(tmp_path: Path) -> None:
     """A ``Keep`` after a ``process`` boundary: the parent holds the kept state afterwards."""
     driver = Driver(Setup(trigger="never"), tmp_path / "history.db")
@@ -255,6 +258,7 @@ def test_driver_branches_are_the_conversations_replayed_from_the_start(store: St
     ]
 
 
+@pytest.mark.subprocess
 def test_driver_branches_in_a_worker_are_the_branches_here() -> None:
     """The trunk and its forks run in the worker's interpreter when one is given."""
     from approval_compaction.study.worker import Worker

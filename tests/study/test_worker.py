@@ -11,6 +11,8 @@ from approval_compaction.study.driver import Ask, Cross, Setup, Transcript, conv
 from approval_compaction.study.harness import PENDING_CALL, QUESTIONS
 from approval_compaction.study.worker import Worker, WorkerError
 
+pytestmark = pytest.mark.subprocess
+
 
 def test_worker_runs_a_whole_conversation_in_its_own_interpreter(tmp_path: Path) -> None:
     steps = [Ask(QUESTIONS[0], (PENDING_CALL,), stage="pause"), Cross("json")]

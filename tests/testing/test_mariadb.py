@@ -9,6 +9,7 @@ import pytest
 from approval_compaction.testing import mariadb
 
 
+@pytest.mark.servers
 @pytest.mark.enable_socket
 def test_server_starts_makes_a_database_and_leaves_nothing_behind() -> None:
     needs.require(mariadb.available(), "MariaDB")

@@ -25,6 +25,7 @@ def test_available_agrees_with_the_binaries_found() -> None:
         assert reason is None or "runuser" in reason
 
 
+@pytest.mark.servers
 @pytest.mark.enable_socket
 def test_server_starts_makes_a_database_and_leaves_nothing_behind() -> None:
     needs.require(postgres.available(), "PostgreSQL")

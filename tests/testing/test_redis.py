@@ -8,6 +8,7 @@ import pytest
 from approval_compaction.testing import redis
 
 
+@pytest.mark.servers
 @pytest.mark.enable_socket
 def test_server_starts_answers_and_leaves_nothing_behind() -> None:
     needs.require(redis.available(), "Redis")

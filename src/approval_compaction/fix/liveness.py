@@ -10,20 +10,6 @@ from ..releases.liveness import poisoned_history, run_liveness
 from ..study.capture import sdk_version
 
 
-def _newer(version: str, envs: Any, worker_runs: Any) -> list[LivenessRun]:
-    from ..releases import environments
-    from ..study.worker import Worker
-
-    env = environments.release_environment(version, envs, create=False)
-    if not env.ready():
-        raise environments.SweepError(
-            f"no environment for openai-agents {version} under {envs}: run `make sweep`"
-        )
-    with Worker(str(env.python), environments.isolated_environ()) as worker:
-        result: list[LivenessRun] = worker_runs(worker)
-        return result
-
-
 def liveness_data(
     turns: int = DEFAULT_TURNS, version: str | None = None, envs: Any = None
 ) -> dict[str, Any]:
@@ -31,20 +17,17 @@ def liveness_data(
     the newer release (as it is, and with the workaround) given the same poisoned history."""
     from ..fix.workaround import defer_compaction_while_pending as fix
     from ..releases import environments
+    from ..study.worker import Worker
 
-    history = poisoned_history()
     newer = version or environments.newest_release()
-    folder = envs or environments.default_envs()
+    # The newer release's environment first: a missing one is a one-line error before any run.
+    env = environments.release_environment(newer, envs or environments.default_envs(), create=False)
+    history = poisoned_history()
     runs = run_liveness(turns, poisoned=history)
     runs += run_liveness(turns, poisoned=history, wrap=fix)
-    runs += _newer(
-        newer,
-        folder,
-        lambda w: (
-            run_liveness(turns, poisoned=history, worker=w)
-            + run_liveness(turns, poisoned=history, wrap=fix, worker=w)
-        ),
-    )
+    with Worker(str(env.python), environments.isolated_environ()) as worker:
+        runs += run_liveness(turns, poisoned=history, worker=worker)
+        runs += run_liveness(turns, poisoned=history, wrap=fix, worker=worker)
     return {
         "turns": turns,
         "pinned": sdk_version(),

@@ -319,7 +319,7 @@ def release_environment(version: str, envs: Path, *, create: bool = True) -> Env
         if not env.ready():
             raise SweepError(
                 f"no environment for {PACKAGE} {version} in {envs}: "
-                f"run `make sweep SWEEP_ARGS=--versions={version}` first"
+                f"run `python -m approval_compaction envs {version}` first"
             )
         return env
     error = install(env, uv_binary())
