@@ -83,7 +83,7 @@ lint: $(STAMP) ## ruff, mypy --strict, and the import contracts between subpacka
 	$(VENV)/bin/lint-imports
 
 lab: $(STAMP) ## JupyterLab on 127.0.0.1 (token) with the project's kernel, notebook 01 open
-	$(PY) -m approval_compaction.share.lab $(LAB_ARGS)
+	$(PY) -m approval_compaction.lab.share.lab $(LAB_ARGS)
 
 bench: $(STAMP) ## print the benchmark figures (the sweep's: benchmarks/sweep_wall_time.py)
 	$(PY) benchmarks/startup.py

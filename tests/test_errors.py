@@ -16,7 +16,7 @@ from approval_compaction.errors import InvestigationError, StateRestoreError
 # Exceptions defined in the package that are not a user's error, and why.
 NOT_FOR_USERS = {
     # hypothesis's failure signal inside the search: it must be an AssertionError to shrink
-    "approval_compaction.explore.rules.Violation",
+    "approval_compaction.lab.explore.rules.Violation",
 }
 
 

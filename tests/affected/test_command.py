@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from approval_compaction.affected.command import STEPS
 from approval_compaction.cli import main
+from approval_compaction.lab.affected.command import STEPS
 
 
 def test_doctor_command_has_the_user_steps_and_the_studies_steps() -> None:

@@ -17,7 +17,7 @@ from approval_compaction.doctor.repair import PREFIX, apply, dry_run, healed_mes
 from approval_compaction.doctor.restore import restore
 from approval_compaction.doctor.scan import scan_store, verdict_counts
 from approval_compaction.doctor.stores import StoredSession, opened
-from approval_compaction.testing.synthetic import app_session, close_app_session
+from approval_compaction.lab.stores.synthetic import app_session, close_app_session
 
 MakeStore = Callable[..., str]
 

@@ -96,7 +96,7 @@ def test_sessions_stream_in_id_order_with_rows_in_read_order(make_store: MakeSto
 
 
 def test_scan_does_not_write_the_file(tmp_path: Path) -> None:
-    from approval_compaction.testing.synthetic import generate
+    from approval_compaction.lab.stores.synthetic import generate
 
     target = tmp_path / "store.db"
     asyncio.run(generate(str(target), 4, 6))
@@ -124,7 +124,7 @@ def test_a_missing_or_wrong_key_is_one_line_and_never_printed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from approval_compaction.doctor.repair import apply
-    from approval_compaction.testing.synthetic import generate
+    from approval_compaction.lab.stores.synthetic import generate
 
     from .conftest import TEST_KEY
 
@@ -161,7 +161,7 @@ def test_redis_keys_that_are_not_the_sdks_are_refused(request: pytest.FixtureReq
 
 @pytest.mark.enable_socket
 def test_a_redis_key_prefix_names_the_applications_sessions(request: pytest.FixtureRequest) -> None:
-    from approval_compaction.testing.synthetic import generate
+    from approval_compaction.lab.stores.synthetic import generate
 
     from .conftest import new_redis_database
 

@@ -7,15 +7,15 @@ from pathlib import Path
 import pytest
 
 from approval_compaction.display.views import stage_table
-from approval_compaction.fix.comparison import (
+from approval_compaction.fix.workaround import defer_compaction_while_pending
+from approval_compaction.lab.releases.comparison import (
     compaction_counts,
     load_runs,
     per_variant,
     pick,
     stage_summaries,
 )
-from approval_compaction.fix.workaround import defer_compaction_while_pending
-from approval_compaction.share.results import write_matrix
+from approval_compaction.lab.share.results import write_matrix
 from approval_compaction.study.capture import CaseRun
 from approval_compaction.study.harness import run_matrix
 from approval_compaction.study.scenario import CaseValueError, select_cases

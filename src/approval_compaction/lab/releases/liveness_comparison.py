@@ -1,0 +1,73 @@
+"""Liveness data: the runs ``releases.liveness`` makes, on the installed release and the newest,
+each as it is and with the workaround, written to ``data/liveness.json`` (``make liveness``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...analysis.liveness import DEFAULT_TURNS, LivenessRun
+from ...study.capture import sdk_version
+from .liveness import poisoned_history, run_liveness
+
+
+def _newer(version: str, envs: Any, worker_runs: Any) -> list[LivenessRun]:
+    from ...study.worker import Worker
+    from . import environments
+
+    env = environments.release_environment(version, envs, create=False)
+    if not env.ready():
+        raise environments.SweepError(
+            f"no environment for openai-agents {version} under {envs}: run `make sweep`"
+        )
+    with Worker(str(env.python), environments.isolated_environ()) as worker:
+        result: list[LivenessRun] = worker_runs(worker)
+        return result
+
+
+def liveness_data(
+    turns: int = DEFAULT_TURNS, version: str | None = None, envs: Any = None
+) -> dict[str, Any]:
+    """The liveness runs on the installed release (as it is, and with the workaround), and on
+    the newer release (as it is, and with the workaround) given the same poisoned history."""
+    from ...fix.workaround import defer_compaction_while_pending as fix
+    from . import environments
+
+    history = poisoned_history()
+    newer = version or environments.newest_release()
+    folder = envs or environments.default_envs()
+    runs = run_liveness(turns, poisoned=history)
+    runs += run_liveness(turns, poisoned=history, wrap=fix)
+    runs += _newer(
+        newer,
+        folder,
+        lambda w: (
+            run_liveness(turns, poisoned=history, worker=w)
+            + run_liveness(turns, poisoned=history, wrap=fix, worker=w)
+        ),
+    )
+    return {
+        "turns": turns,
+        "pinned": sdk_version(),
+        "newest": newer,
+        "poisoned_history": history,
+        "runs": [run.to_json() for run in runs],
+    }
+
+
+def command(args: Any) -> int:
+    """``liveness``: write the runs (data/liveness.json) and print the verdicts that fail."""
+    from pathlib import Path
+
+    from ...analysis.liveness import liveness_records
+    from ...formats.records import write_json
+
+    envs = Path(args.envs) if args.envs else None
+    data = liveness_data(args.turns, args.version, envs)
+    write_json(Path(args.output), data, indent=1)
+    runs = [LivenessRun.from_json(r) for r in data["runs"]]
+    broken = [r for r in liveness_records(runs) if r.holds is not True]
+    for r in broken:
+        fixed = " with the workaround" if r.workaround else ""
+        print(f"{r.sdk_version} {r.mode}{fixed} {r.scenario}: {r.invariant} broken: {r.detail}")
+    print(f"wrote {args.output}: {len(runs)} runs, {len(broken)} liveness verdicts broken")
+    return 0
