@@ -450,9 +450,9 @@ def parser() -> argparse.ArgumentParser:
     )
     liveness_comment.add_argument("--output", default=str(paths.DATA_FILES.upstream_liveness))
 
-    doctor = add(
-        "doctor", _lazy(".lab.affected.command"), "scan, repair and restore stored sessions"
-    )
+    # The user's steps are the doctor's (``doctor.command``, the ``[doctor]`` extra); ``check``
+    # and ``data`` run the study's experiments (``lab.affected.command``).
+    doctor = add("doctor", _lazy(".doctor.command"), "scan, repair and restore stored sessions")
     steps = doctor.add_subparsers(dest="doctor_command", required=True)
     store_help = (
         "a SQLite file (SQLiteSession, AsyncSQLiteSession, AdvancedSQLiteSession), an "
@@ -491,6 +491,7 @@ def parser() -> argparse.ArgumentParser:
     restore.add_argument("backup", help="a backup written by doctor repair --apply")
     restore.add_argument("--store", help="the store to restore into (default: the backup's)")
     check = steps.add_parser("check", help="whether and when the bug strikes a configuration")
+    check.set_defaults(handler=_lazy(".lab.affected.command"))
     check.add_argument("--mode", default="auto", help="auto, input or previous_response_id")
     check.add_argument("--trigger", default="default", help="default, always, never or N items")
     check.add_argument(
@@ -511,6 +512,7 @@ def parser() -> argparse.ArgumentParser:
     data = steps.add_parser(
         "data", help="the newest release on a poisoned store (make doctor-data)"
     )
+    data.set_defaults(handler=_lazy(".lab.affected.command"))
     data.add_argument("--version", help="the release to compare (default: the newest)")
     data.add_argument("--envs", help="the sweep's environment folder (default: its cache)")
     data.add_argument("--folder", default=str(paths.DATA))

@@ -181,7 +181,7 @@ def test_an_abandoned_mcp_request_is_stuck_repaired_and_restored(
     query lists the session stuck, the repair rewrites the request as text, and restore puts
     the request back."""
     from approval_compaction.doctor import indb
-    from approval_compaction.testing import synthetic
+    from approval_compaction.lab.stores import synthetic
 
     from .conftest import new_store
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import needs
 import pytest
 
-from approval_compaction.testing import mariadb
+from approval_compaction.lab.stores import mariadb
 
 
 @pytest.mark.enable_socket

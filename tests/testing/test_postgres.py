@@ -7,7 +7,7 @@ import socket
 import needs
 import pytest
 
-from approval_compaction.testing import postgres
+from approval_compaction.lab.stores import postgres
 
 
 @pytest.mark.enable_socket

@@ -5,7 +5,7 @@ from __future__ import annotations
 import needs
 import pytest
 
-from approval_compaction.testing import redis
+from approval_compaction.lab.stores import redis
 
 
 @pytest.mark.enable_socket

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from approval_compaction.testing import servers
+from approval_compaction.lab.stores import servers
 
 
 @pytest.mark.enable_socket

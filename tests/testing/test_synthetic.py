@@ -10,7 +10,7 @@ import pytest
 
 from approval_compaction.doctor.scan import scan_store, verdict_counts
 from approval_compaction.doctor.verdict import VERDICTS, judge
-from approval_compaction.testing import synthetic
+from approval_compaction.lab.stores import synthetic
 
 
 @pytest.mark.parametrize("verdict", VERDICTS)

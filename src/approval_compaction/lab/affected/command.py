@@ -1,8 +1,9 @@
-"""Command: ``python -m approval_compaction doctor``: the user's steps and the studies' two.
+"""Command: the studies' two steps of ``python -m approval_compaction doctor``.
 
-``scan``, ``repair`` and ``restore`` are the user's tool (``doctor.command``); ``check`` runs the
-scenario on the installed SDK with the user's compaction mode and trigger; ``data`` writes the
-``data/doctor-*.json`` files the README and notebook 07 read (``make doctor-data``).
+``check`` runs the scenario on the installed SDK with the user's compaction mode and trigger;
+``data`` writes the ``data/doctor-*.json`` files the README and notebook 07 read (``make
+doctor-data``). The user's steps (scan, repair, restore, sql) are the doctor's own
+(``doctor.command``), which run without the lab.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ... import paths
-from ...doctor import command as user_tool
+from ...doctor.command import Step
 from ...errors import InvestigationError
 from ...formats.records import write_json
 
@@ -83,7 +84,7 @@ def _data(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-STEPS: dict[str, user_tool.Step] = {**user_tool.STEPS, "check": _check, "data": _data}
+STEPS: dict[str, Step] = {"check": _check, "data": _data}
 
 
 def command(args: argparse.Namespace) -> int:
