@@ -58,19 +58,22 @@ mechanism: $(STAMP) ## the SDK functions on the path: source and traced run per 
 permalinks: $(STAMP) ## fetch the pinned release's sdist once (pip): its src/agents/ must be what is installed
 	$(PY) -m approval_compaction permalinks
 
-fix-anatomy: $(STAMP) ## which hunks of 0.24.0's diff are the fix: ablation and ddmin (data/fix-anatomy.json, slow)
+fix-anatomy: $(STAMP) ## which hunks of the newest release's diff are the fix: ablation and ddmin (data/fix-anatomy.json, slow)
 	$(PY) -m approval_compaction fix-anatomy
 
-NEWEST ?= 0.24.0
+# The pinned and newest releases, as the package defines them (read when a target uses them).
+RELEASE = $(shell $(PY) -c 'import approval_compaction.lab.releases as r; print(r.$(1))')
+PINNED ?= $(call RELEASE,PINNED)
+NEWEST ?= $(call RELEASE,NEWEST)
 EXPLORE_ARGS ?= --seed 0 --boundaries memory,json,process
 explore: $(STAMP) ## long property-based search: pinned, with the workaround, newest release (slow)
 	$(PY) -m approval_compaction explore --examples 100 --rounds 24 $(EXPLORE_ARGS)
 	$(PY) -m approval_compaction explore --fix --examples 2000 $(EXPLORE_ARGS)
 	$(PY) -m approval_compaction explore --release $(NEWEST) --examples 300 $(EXPLORE_ARGS)
 
-upstream: $(STAMP) ## the SDK's own tests on 0.23.1 and 0.24.0, as they are and with the workaround (slow, downloads)
-	$(PY) -m approval_compaction upstream-suite --release 0.23.1 --fix --write
-	$(PY) -m approval_compaction upstream-suite --release 0.24.0 --fix --write
+upstream: $(STAMP) ## the SDK's own tests on the pinned and newest releases, as they are and with the workaround (slow, downloads)
+	$(PY) -m approval_compaction upstream-suite --release $(PINNED) --fix --write
+	$(PY) -m approval_compaction upstream-suite --release $(NEWEST) --fix --write
 	$(PY) -m approval_compaction readme
 
 test: $(STAMP) system permalinks lint ## lint, type-check and run the tests

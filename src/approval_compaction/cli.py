@@ -16,7 +16,7 @@ from typing import Any
 
 from . import paths
 from .errors import InvestigationError
-from .study.words import COMPACT_RULES, MODELS, MODES
+from .study.words import COMPACT_RULES, MODELS, MODES, STUDY_MODE
 
 Handler = Callable[[argparse.Namespace], int]
 FORMATS = ("table", "json", "csv", "markdown")  # matrix_text's formats (checked by a test)
@@ -248,7 +248,7 @@ def parser() -> argparse.ArgumentParser:
     matrix.add_argument(
         "--mode",
         choices=MODES,
-        default="input",
+        default=STUDY_MODE,
         help="the compaction session's compaction_mode (the study's: input)",
     )
     matrix.add_argument(

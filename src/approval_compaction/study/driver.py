@@ -53,7 +53,7 @@ from .items import Item, to_item, to_items
 from .model import assistant_message
 from .tools import CURRENT, HOSTED, Dispatches, build_agent
 from .wiring import Backend, backend_for
-from .words import Boundary, CompactRules, DecisionRule, Ending, Kind, Mode, Model
+from .words import STUDY_MODE, Boundary, CompactRules, DecisionRule, Ending, Kind, Mode, Model
 from .words import Runner as RunnerName
 
 T = TypeVar("T")
@@ -166,7 +166,7 @@ def _resolve(reference: str) -> SessionWrapper | None:
 class Setup:
     """What stays the same from step to step of one conversation."""
 
-    mode: Mode = "input"
+    mode: Mode = STUDY_MODE
     trigger: Trigger = "always"
     kinds: tuple[Kind, ...] = ("function_approval",)
     store: Store = "sqlite"

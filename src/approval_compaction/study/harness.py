@@ -43,7 +43,7 @@ from .model import assistant_message, function_call
 from .scenario import Case, all_cases
 from .tools import TOOL_NAME
 from .wiring import Backend, scripted_backend
-from .words import DecisionRule, Kind, Mode
+from .words import STUDY_MODE, DecisionRule, Kind, Mode
 
 PENDING_CALL_ID = "pending-c1"
 QUESTIONS = ("first question", "next question")
@@ -64,7 +64,7 @@ class Script:
     kinds: tuple[Kind, ...] = ("function_approval",)
     store: Store = "sqlite"
     decision: DecisionRule | None = None
-    mode: Mode = "input"
+    mode: Mode = STUDY_MODE
 
 
 DEFAULT_SCRIPT = Script()
@@ -185,7 +185,7 @@ def run_matrix(
     *,
     wrap_session: SessionWrapper | None = None,
     backend: Backend = scripted_backend,
-    mode: Mode = "input",
+    mode: Mode = STUDY_MODE,
     later: int | None = None,
 ) -> list[CaseRun]:
     """Run the given cases (all sixteen by default) on the installed SDK, in the compaction

@@ -31,7 +31,8 @@ from typing import Any, Literal
 
 from ...study.capture import Stage
 from ...study.items import Item
-from ...study.words import Boundary, DecisionRule, Ending, Kind, Mode, Runner
+from ...study.words import MODES as ALL_MODES
+from ...study.words import STUDY_MODE, Boundary, DecisionRule, Ending, Kind, Mode, Runner
 
 Action = Literal["ask", "decide", "lose", "keep", "continue"]
 TURNLESS: dict[str, str] = {  # the steps that take no turn and send nothing, by their label
@@ -40,7 +41,8 @@ TURNLESS: dict[str, str] = {  # the steps that take no turn and send nothing, by
 }
 CONTINUE_TURNS = 3  # the later turns of one ``continue`` step
 # Each list starts with its simplest choice: that is where hypothesis's shrinking moves.
-MODES: tuple[Mode, ...] = ("input", "previous_response_id", "auto")
+# The modes: the study's first (hypothesis shrinks toward it), the others in the search's order.
+MODES: tuple[Mode, ...] = (STUDY_MODE, *reversed([m for m in ALL_MODES if m != STUDY_MODE]))
 DECISIONS: tuple[DecisionRule, ...] = ("approve", "reject", "mixed")
 BOUNDARIES: tuple[Boundary, ...] = ("memory", "json", "process")
 
@@ -99,7 +101,7 @@ def _plain(value: Any) -> Any:
 class Conversation:
     """The compaction mode, the workaround on or off, and the steps in order."""
 
-    mode: Mode = "input"
+    mode: Mode = STUDY_MODE
     fix: bool = False
     steps: tuple[Step, ...] = ()
 

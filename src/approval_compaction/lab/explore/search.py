@@ -26,8 +26,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ...analysis.invariants import SAFETY
-from ...analysis.liveness import LIVENESS_NAMES
+from ...analysis.invariants import INVARIANTS
 from ...formats.records import write_json
 from ...study.capture import sdk_version
 from ...study.words import Mode
@@ -37,7 +36,6 @@ from .kinds import available
 from .rules import ACTIONS, NO_KIND, Setup, Violation, machine, new_pairs
 
 KNOWN_SHAPE = ("function_approval",)
-INVARIANTS = (*SAFETY, *LIVENESS_NAMES)  # every one a step can be judged by
 
 
 @dataclass(frozen=True)

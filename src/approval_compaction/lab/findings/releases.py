@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from ...analysis.invariants import ACCEPTED, INVARIANTS
 from ...analysis.meeting import MEETING_STAGES, RAISED, Meeting
 from ...study.capture import STAGES
-from ...study.words import MODELS
+from ...study.words import MODELS, STUDY_MODE
 from ..releases.bisect import (
     Judgement,
     bisect,
@@ -39,7 +39,7 @@ from ..releases.bisect import (
     release_range,
     spans,
 )
-from ..releases.probe import PROBE_MODES, STUDY_MODE
+from ..releases.probe import PROBE_MODES
 from ..releases.sweep import UNAVAILABLE, ReleaseRecord
 from ..releases.versions import sort_versions
 

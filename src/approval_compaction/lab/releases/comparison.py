@@ -22,8 +22,8 @@ from ...formats.records import read_json_list
 from ...study.capture import CaseRun, StageName
 from ...study.harness import run_matrix
 from ...study.scenario import CaseValueError
+from ...study.words import STUDY_MODE
 from . import environments
-from .probe import STUDY_MODE
 from .sweep import run_probe
 
 FIXED_STEM, NEWEST_STEM = paths.FIX_MATRIX, paths.NEWEST_MATRIX

@@ -18,7 +18,7 @@ from ...analysis.liveness import DEFAULT_TURNS, LivenessRun, liveness_run
 from ...analysis.pairing import orphan_outputs
 from ...study.items import Item
 from ...study.scenario import Case, all_cases
-from ...study.words import Mode, Model
+from ...study.words import STUDY_FIRST, Mode, Model
 
 # The study's driver imports the SDK: it is imported when a run starts, not with this module.
 SITUATIONS = ("poisoned", "abandoned", "lost", "clean", "mcp_abandoned", "resumed", "mcp_resumed")
@@ -26,7 +26,7 @@ HOSTED = ("mcp_abandoned", "mcp_resumed")  # a hosted MCP server's approval requ
 LATE = ("resumed", "mcp_resumed")  # the application resumes the kept state late
 SessionWrapper = Any
 
-LIVENESS_MODES: tuple[Mode, ...] = ("input", "auto", "previous_response_id")
+LIVENESS_MODES = STUDY_FIRST  # each situation in every mode, the study's first
 
 
 def unjudged(version: str, why: str) -> list[LivenessRun]:

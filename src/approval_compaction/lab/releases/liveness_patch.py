@@ -26,7 +26,7 @@ from typing import Any
 
 from ... import paths
 from ...formats.records import read_json, write_json
-from . import environments
+from . import NEWEST, environments
 from .patched import (
     Patched,
     PatchError,
@@ -36,7 +36,7 @@ from .patched import (
 )
 
 Report = Callable[[str], None]
-BASE = "0.24.0"  # the release the patch is written against
+BASE = NEWEST  # the release the patch is written against
 INTENDED = "the liveness regression test: it fails without the patch"
 MCP_SITUATION = "mcp_abandoned"
 # Not patched: explicit previous_response_id mode with a dead item pinned (a partial suffix)

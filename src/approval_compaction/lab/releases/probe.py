@@ -41,7 +41,7 @@ from typing import Any, TypedDict, cast
 from ...study.capture import LATER_TURNS, CaseRun
 from ...study.items import Item
 from ...study.scenario import Case, select_cases
-from ...study.words import MODELS, MODES, Mode, Model
+from ...study.words import MODELS, MODES, STUDY_FIRST, STUDY_MODE, Mode, Model
 
 MODULE = "approval_compaction.lab.releases.probe"
 
@@ -141,8 +141,7 @@ def missing_features(case: Case, api: Any) -> list[str]:
     return missing
 
 
-STUDY_MODE: Mode = "input"  # the matrix's own mode: the others follow it
-PROBE_MODES: tuple[Mode, ...] = (STUDY_MODE, *(m for m in MODES if m != STUDY_MODE))
+PROBE_MODES = STUDY_FIRST  # the matrix's own mode first: the others follow it
 
 
 def not_applicable(

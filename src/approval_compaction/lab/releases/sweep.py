@@ -48,7 +48,7 @@ from ...formats.records import read_records, write_records
 from ...study.capture import LATER_TURNS, CaseRun
 from ...study.items import Item
 from ...study.scenario import Case, all_cases
-from ...study.words import Model
+from ...study.words import STUDY_MODE, Model
 from .bisect import judge_rows
 from .environments import (
     Environment,
@@ -61,7 +61,7 @@ from .environments import (
 )
 from .liveness import SITUATIONS, unjudged
 from .probe import MODULE as PROBE_MODULE
-from .probe import PROBE_MODES, STUDY_MODE, ProbeResult
+from .probe import PROBE_MODES, ProbeResult
 from .versions import (
     fetch_releases,
     load_releases,
