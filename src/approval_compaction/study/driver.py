@@ -55,6 +55,7 @@ from .tools import CURRENT, HOSTED, Dispatches, build_agent
 from .wiring import Backend, backend_for
 from .words import STUDY_MODE, Boundary, CompactRules, DecisionRule, Ending, Kind, Mode, Model
 from .words import Runner as RunnerName
+from .worker import Worker
 
 T = TypeVar("T")
 SESSION_ID = "case-session"
@@ -515,8 +516,6 @@ class Driver:
         """Hand the state's JSON, the store file and the steps after the boundary to a worker
         process; take back its turns, the state it left paused and the one kept aside, and its
         counters."""
-        from .worker import Worker
-
         setup = replace(self.setup, history=())  # the store holds it already
         request = _request(setup, self.path, self.state_text(), rest, self.counters, self.kept)
         self.close()  # the store is the worker's while it works

@@ -26,6 +26,7 @@ from .capture import LATER_TURNS, CaseRun, Later, Stage, sdk_version
 from .driver import (
     NOTHING_PENDING,
     Ask,
+    Continue,
     Cross,
     Decide,
     Driver,
@@ -81,6 +82,11 @@ def conversation(case: Case, script: Script = DEFAULT_SCRIPT) -> list[Step]:
     ]
 
 
+def later_steps(turns: int) -> list[Step]:
+    """N later turns, each its own stage, the hook always saying yes."""
+    return [Continue(1, compact=True) for _ in range(turns)]
+
+
 def case_setup(
     case: Case, script: Script = DEFAULT_SCRIPT, wrap: SessionWrapper | None = None
 ) -> Setup:
@@ -105,8 +111,7 @@ async def run_case_async(
     ``on_stage`` is told each stage's name as the stage ends, before anything is read to record
     it (a tracer uses it to attribute the calls that follow to the next stage). ``later`` goes on
     after the next turn for that many later turns, the liveness scenarios' own
-    (``liveness.later``: the hook saying yes), each kept on the run's ``later``."""
-    from .liveness import later as later_steps  # it builds on this module
+    (``later_steps``: the hook saying yes), each kept on the run's ``later``."""
 
     setup = replace(case_setup(case, script, wrap_session), capture=capture)
     stages: list[Stage] = []

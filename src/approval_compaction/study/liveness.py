@@ -41,7 +41,7 @@ from .driver import (
     Transcript,
     converse,
 )
-from .harness import PENDING_CALL, QUESTIONS, case_setup, conversation
+from .harness import PENDING_CALL, QUESTIONS, case_setup, conversation, later_steps
 from .items import Item
 from .scenario import Case
 from .tools import MCP_SERVER
@@ -70,11 +70,6 @@ MCP_REQUEST: Item = {
     "arguments": "{}",
     "server_label": MCP_SERVER,
 }
-
-
-def later(turns: int) -> list[Step]:
-    """N later turns, each its own stage, the hook always saying yes."""
-    return [Continue(1, compact=True) for _ in range(turns)]
 
 
 def situation_steps(name: Situation) -> list[Step]:
@@ -116,7 +111,7 @@ def case_continued(
 ) -> tuple[Setup, list[Step]]:
     """One of the sixteen cases, then N later turns."""
     setup = replace(case_setup(case, wrap=wrap), mode=mode, go_on=True)
-    return setup, [*conversation(case), *later(turns)]
+    return setup, [*conversation(case), *later_steps(turns)]
 
 
 def run_steps(

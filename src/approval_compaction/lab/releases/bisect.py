@@ -14,37 +14,25 @@ from __future__ import annotations
 
 import argparse
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...analysis import vocabulary
 from ...analysis.invariants import invariant as definition
-from ...analysis.matrix import MatrixRecord
 from ...errors import InvestigationError
+from ...study.capture import sdk_version
 from ...study.scenario import select_cases
+from .environments import default_envs, uv_binary
+from .sweep import Judgement as Judgement  # a release's judgement, defined with the sweep
+from .sweep import judge_rows as judge_rows
+from .sweep import load_results, resolve_releases, run_release
 
-Judgement = bool | None  # True: holds, False: broken, None: cannot be judged
 Judge = Callable[[str], Judgement]
 
 
 class BisectError(InvestigationError):
     """A bisect that cannot start, e.g. a --broken release outside the searched ones."""
-
-
-def judge_rows(
-    rows: Iterable[MatrixRecord], invariant: str, cases: str | None = None
-) -> dict[str, Judgement]:
-    """Per release: False if a selected case violates the invariant, True if all judged hold."""
-    wanted = {tuple(c.as_dict().values()) for c in select_cases(cases)}
-    seen: dict[str, list[bool]] = {}
-    for row in rows:
-        if row.invariant != invariant or row.case_key not in wanted:
-            continue
-        verdicts = seen.setdefault(row.sdk_version, [])
-        if row.holds is not None:
-            verdicts.append(bool(row.holds))
-    return {version: (all(v) if v else None) for version, v in seen.items()}
 
 
 @dataclass(frozen=True)
@@ -236,10 +224,6 @@ def bisect(
 
 def command(args: argparse.Namespace) -> int:
     """``bisect``: find the boundaries of one invariant, reusing the sweep's results."""
-    from ...study.capture import sdk_version
-    from .environments import default_envs, uv_binary
-    from .sweep import load_results, resolve_releases, run_release
-
     invariant = definition(args.invariant).name
     select_cases(args.case)  # a bad filter fails here, before any release runs
     versions, cutoffs = resolve_releases(args.versions, report=lambda line: None)

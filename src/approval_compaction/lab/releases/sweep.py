@@ -47,9 +47,8 @@ from ...formats.files import write_atomic
 from ...formats.records import read_records, write_records
 from ...study.capture import LATER_TURNS, CaseRun
 from ...study.items import Item
-from ...study.scenario import Case, all_cases
+from ...study.scenario import Case, all_cases, select_cases
 from ...study.words import STUDY_MODE, Model
-from .bisect import judge_rows
 from .environments import (
     Environment,
     ProbeError,
@@ -77,6 +76,24 @@ UNAVAILABLE = vocabulary.STATUS_UNAVAILABLE
 NOT_APPLICABLE = vocabulary.STATUS_NOT_APPLICABLE
 SAVE_EVERY_SECONDS = 10.0  # rewriting the merged files after every release would cost more
 Report = Callable[[str], None]
+
+
+Judgement = bool | None  # True: holds, False: broken, None: cannot be judged
+
+
+def judge_rows(
+    rows: Iterable[MatrixRecord], invariant: str, cases: str | None = None
+) -> dict[str, Judgement]:
+    """Per release: False if a selected case violates the invariant, True if all judged hold."""
+    wanted = {tuple(c.as_dict().values()) for c in select_cases(cases)}
+    seen: dict[str, list[bool]] = {}
+    for row in rows:
+        if row.invariant != invariant or row.case_key not in wanted:
+            continue
+        verdicts = seen.setdefault(row.sdk_version, [])
+        if row.holds is not None:
+            verdicts.append(bool(row.holds))
+    return {version: (all(v) if v else None) for version, v in seen.items()}
 
 
 class _OfRelease(Protocol):
