@@ -17,7 +17,7 @@ from approval_compaction.doctor.verdict import STUCK
 from approval_compaction.fix.edge_cases import MCP_REQUEST, MCP_REQUEST_ID
 from approval_compaction.study.driver import Ask, Continue, Setup, converse
 from approval_compaction.study.harness import PENDING_CALL, PENDING_CALL_ID
-from approval_compaction.study.harness import later_steps as later
+from approval_compaction.study.liveness import later
 from approval_compaction.study.worker import Worker
 
 TURNS = 3

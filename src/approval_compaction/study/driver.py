@@ -144,6 +144,11 @@ def step_json(step: Step) -> dict[str, Any]:
     return {"step": type(step).__name__, **asdict(step)}
 
 
+def later(turns: int) -> list[Step]:
+    """N later turns, each its own stage, the hook always saying yes."""
+    return [Continue(1, compact=True) for _ in range(turns)]
+
+
 def step_from_json(data: dict[str, Any]) -> Step:
     values = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k != "step"}
     kind: Any = STEPS[data["step"]]

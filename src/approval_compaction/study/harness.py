@@ -26,7 +26,6 @@ from .capture import LATER_TURNS, CaseRun, Later, Stage, sdk_version
 from .driver import (
     NOTHING_PENDING,
     Ask,
-    Continue,
     Cross,
     Decide,
     Driver,
@@ -40,6 +39,7 @@ from .driver import (
     Trigger,
     run_sync,
 )
+from .driver import later as later_steps
 from .model import assistant_message, function_call
 from .scenario import Case, all_cases
 from .tools import TOOL_NAME
@@ -80,11 +80,6 @@ def conversation(case: Case, script: Script = DEFAULT_SCRIPT) -> list[Step]:
         Resume((FINISHED,), case.runner),
         Ask(QUESTIONS[1], (NEXT_ANSWER,), case.runner),
     ]
-
-
-def later_steps(turns: int) -> list[Step]:
-    """N later turns, each its own stage, the hook always saying yes."""
-    return [Continue(1, compact=True) for _ in range(turns)]
 
 
 def case_setup(

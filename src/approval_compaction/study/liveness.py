@@ -41,7 +41,8 @@ from .driver import (
     Transcript,
     converse,
 )
-from .harness import PENDING_CALL, QUESTIONS, case_setup, conversation, later_steps
+from .driver import later as later  # the later turns of every scenario
+from .harness import PENDING_CALL, QUESTIONS, case_setup, conversation
 from .items import Item
 from .scenario import Case
 from .tools import MCP_SERVER
@@ -111,7 +112,7 @@ def case_continued(
 ) -> tuple[Setup, list[Step]]:
     """One of the sixteen cases, then N later turns."""
     setup = replace(case_setup(case, wrap=wrap), mode=mode, go_on=True)
-    return setup, [*conversation(case), *later_steps(turns)]
+    return setup, [*conversation(case), *later(turns)]
 
 
 def run_steps(

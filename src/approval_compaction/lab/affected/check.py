@@ -60,8 +60,8 @@ from ...study.driver import (
     converse,
 )
 from ...study.harness import FINISHED, NEXT_ANSWER, PENDING_CALL, PENDING_CALL_ID
-from ...study.harness import later_steps as liveness_later
 from ...study.items import Item
+from ...study.liveness import later as liveness_later
 from ...study.words import DECISIONS, MODES, Decision, Kind, Mode
 from ...study.worker import Worker
 

@@ -114,8 +114,7 @@ def run_situation(
     SDK's over HTTP (``responses``); on a release that lacks what it uses
     (checked here when no ``worker`` runs it: a worker's release says so in the run's error),
     an error run saying what it lacks."""
-    from ...study.harness import later_steps as later
-    from ...study.liveness import situation_setup, situation_steps
+    from ...study.liveness import later, situation_setup, situation_steps
 
     why = "" if worker is not None else situation_lacks(name)
     if why:
