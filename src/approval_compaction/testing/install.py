@@ -1,6 +1,6 @@
 """Install: the package as a team installs it, for the install test and the install benchmark.
 
-``build_wheel`` builds this checkout's wheel (pip, no dependencies); ``fresh_env`` makes a new
+``build_wheel`` builds this checkout's wheel (``uv build``); ``fresh_env`` makes a new
 virtual environment with ``uv venv`` and installs requirements into it with ``uv pip install``
 (the package registry, or uv's cache); ``site_size`` is what an environment's ``site-packages``
 holds on disk. A requirement naming the wheel with extras is ``wheel_requirement(wheel, "doctor")``.
@@ -44,14 +44,13 @@ def _run(command: Sequence[str], what: str) -> None:
         raise InstallError(f"{what} failed: {' / '.join(tail)}")
 
 
-def build_wheel(folder: Path, source: Path = paths.ROOT) -> Path:
-    """This checkout's wheel, built into ``folder`` (a new folder, so no stale build is reused)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    _run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-         str(source), "-w", str(folder)],
-        "building the wheel",
-    )  # fmt: skip
+def build_wheel(folder: Path, source: Path = paths.ROOT, uv: str | None = None) -> Path:
+    """This checkout's wheel, built into ``folder`` by ``uv build`` from its sdist (so nothing
+    left in the checkout, such as a stale ``build/``, goes into it)."""
+    uv = uv or uv_binary()
+    if uv is None:
+        raise InstallError("uv is not installed (make setup installs it into .venv)")
+    _run([uv, "build", "--quiet", "--out-dir", str(folder), str(source)], "uv build")
     wheels = sorted(folder.glob("approval_compaction-*.whl"))
     if not wheels:
         raise InstallError(f"no wheel in {folder}")
