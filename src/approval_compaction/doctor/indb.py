@@ -44,6 +44,7 @@ from typing import Literal, TextIO
 
 from ..analysis.pairing import CALL_TO_OUTPUT
 from .codec import KEY_ENV
+from .scan import ReportWriter
 from .stores import MESSAGES_TABLE, SESSIONS_TABLE, STRUCTURE_TABLE, Store, StoreError, opened
 
 Dialect = Literal["sqlite", "postgresql", "mysql"]
@@ -305,7 +306,6 @@ async def scan_in_database(
 ) -> list[Found]:
     """``doctor scan --in-database``: the poisoned and stuck sessions the query lists, as a
     table (with a summary line), JSON or CSV."""
-    from .scan import ReportWriter
 
     async with opened(text, key_env=key_env, ttl=ttl) as store:
         found = [f for f in await find(store) if session_id in (None, f.session_id)]

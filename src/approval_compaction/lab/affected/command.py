@@ -16,14 +16,26 @@ from pathlib import Path
 from typing import TextIO
 
 from ... import paths
+from ...analysis.liveness import liveness_records
 from ...doctor.command import Step
 from ...errors import InvestigationError
 from ...formats.records import write_json
+from ...study.capture import sdk_version
+from ..releases.environments import default_envs, newest_release
+from .check import (
+    check_answer,
+    check_config,
+    check_json,
+    check_liveness,
+    liveness_answer,
+    run_check,
+)
+from .heal import heal_new_sqlite
+from .upgrade import write_data
+from .worker import worker_comparisons
 
 
 def _check(args: argparse.Namespace, out: TextIO) -> int:
-    from ...analysis.liveness import liveness_records
-    from .check import check_answer, check_config, check_liveness, liveness_answer
 
     cfg = check_config(args.mode, args.trigger, args.decision, args.tool)
     if args.turns < 0:
@@ -52,10 +64,6 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
 
 def write_pinned_data(folder: Path = paths.DATA, turns: int = 20) -> list[Path]:
     """The pinned release's default check, the worker comparison and a heal, as data files."""
-    from ...study.capture import sdk_version
-    from .check import check_config, check_json, run_check
-    from .heal import heal_new_sqlite
-    from .worker import worker_comparisons
 
     cfg, data = check_config(), paths.data(folder)
     written = {
@@ -69,8 +77,6 @@ def write_pinned_data(folder: Path = paths.DATA, turns: int = 20) -> list[Path]:
 
 
 def _data(args: argparse.Namespace, out: TextIO) -> int:
-    from ..releases.environments import default_envs, newest_release
-    from .upgrade import write_data
 
     version = args.version or newest_release()
     envs = Path(args.envs) if args.envs else default_envs()

@@ -13,12 +13,14 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from ...doctor import backup as backups
 from ...doctor import repair, restore
 from ...doctor.scan import reports, verdict_counts
 from ...doctor.stores import StoredSession, opened
 from ...doctor.verdict import SessionReport
 from ...study.driver import run_sync
 from ..stores import synthetic
+from ..stores.postgres import ThrowawayPostgres
 from .upgrade import poison
 
 REAL_SESSION = "pinned-release-session"
@@ -130,7 +132,6 @@ def _compare(
 
 
 async def heal_async(text: str, backup_folder: Path) -> Healed:
-    from ...doctor import backup as backups
 
     first = await _snapshot(text)
     before = await _reports(text)
@@ -162,7 +163,6 @@ def heal_new_sqlite() -> Healed:
 
 def heal_on_postgres(database: str = "doctor_heal") -> Healed:
     """The whole heal on a new database of a throwaway PostgreSQL server, stopped after."""
-    from ..stores.postgres import ThrowawayPostgres
 
     with ThrowawayPostgres() as server:
         text = server.create_database(database)

@@ -27,6 +27,7 @@ from typing import Any
 
 from ... import paths
 from ...analysis.pairing import orphan_outputs
+from ...doctor.repair import apply
 from ...doctor.verdict import judge
 from ...formats.records import read_json_list, write_json
 from ...study.driver import Ask, Decide, Resume, Setup, Transcript, converse, run_sync
@@ -101,7 +102,6 @@ def refuse(store: Path) -> list[dict[str, Any]]:
 
 
 def repaired_copy(source: Path, target: Path) -> None:
-    from ...doctor.repair import apply
 
     shutil.copyfile(source, target)
     run_sync(apply(str(target), target.with_suffix(".backup.jsonl")))

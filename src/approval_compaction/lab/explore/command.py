@@ -18,8 +18,11 @@ from dataclasses import asdict, replace
 from pathlib import Path
 
 from ... import paths
+from ..mechanism.catalogue import PINNED
 from ..releases import environments
-from .search import Options, SearchResult, search
+from ..releases.patched import from_namespace, patched_environment, results_folder
+from .replay import load, save_result, text
+from .search import Options, SearchResult, rerun, search
 
 SEARCH_MODULE = "approval_compaction.lab.explore.search"
 SEARCH_TIMEOUT_SECONDS = 3600
@@ -52,7 +55,6 @@ def in_release(
 
 
 def explore(args: argparse.Namespace) -> int:
-    from .replay import save_result
 
     database = str(cache_folder() / DATABASE_FOLDER) if args.database else None
     options = Options(
@@ -64,8 +66,6 @@ def explore(args: argparse.Namespace) -> int:
         boundaries=tuple(b for b in args.boundaries.split(",") if b),
         database=database,
     )
-    from ..mechanism.catalogue import PINNED
-    from ..releases.patched import from_namespace, patched_environment, results_folder
 
     installed = importlib.metadata.version("openai-agents")
     patched = from_namespace(args, PINNED)
@@ -109,8 +109,6 @@ def describe(result: SearchResult) -> str:
 
 
 def replay(args: argparse.Namespace) -> int:
-    from .replay import load, text
-    from .search import rerun
 
     finding = load(Path(args.file))
     installed = importlib.metadata.version("openai-agents")

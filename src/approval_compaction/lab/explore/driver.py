@@ -29,6 +29,7 @@ from pathlib import Path
 
 from ...analysis.invariants import evaluate
 from ...analysis.liveness import judge_liveness, liveness_run
+from ...fix.workaround import defer_compaction_while_pending
 from ...study.capture import CaseRun, Stage, StageName, sdk_version
 from ...study.driver import (
     Ask,
@@ -77,8 +78,6 @@ class Live:
     def __init__(self, mode: Mode, fix: bool, kinds: tuple[Kind, ...], folder: Path) -> None:
         wrap = None
         if fix:
-            from ...fix.workaround import defer_compaction_while_pending
-
             wrap = defer_compaction_while_pending
         setup = Setup(mode, "never", kinds, guardrail=True, wrap=wrap)
         self.driver = Driver(setup, folder / "history.db")

@@ -21,6 +21,7 @@ from ...display.views import stage_summary
 from ...formats.records import read_json, write_json
 from ...study.capture import CaseRun
 from ...study.scenario import Case
+from ..releases.patched import one_label
 from .conversation import Trace, pending_of
 from .search import Finding, SearchResult
 
@@ -136,7 +137,6 @@ def text(finding: Finding, again: Trace | None = None) -> str:
 def load_results(folder: Path) -> dict[str, SearchResult]:
     """Every ``explore-*.json`` under ``folder``, keyed by release and variant; a one-line error
     when they mix a patched SDK's results with a release's."""
-    from ..releases.patched import one_label
 
     found = {}
     for path in paths.data(folder).explore_results():

@@ -15,6 +15,7 @@ import json
 
 from ...formats.markdown import markdown_table
 from .conversation import CONTINUE_TURNS, Conversation
+from .replay import summary
 from .search import Finding
 
 TESTED_KINDS = frozenset({"function_approval", "function", "function_raises"})
@@ -66,7 +67,6 @@ def markdown(finding: Finding, summary_table: str) -> str:
 
 def markdown_for(finding: Finding) -> str:
     """The paste with its per-step table from the replay view."""
-    from .replay import summary
 
     return markdown(finding, markdown_table(summary(finding.trace, brief=True)))
 

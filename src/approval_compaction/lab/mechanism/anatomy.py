@@ -42,11 +42,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ... import paths
+from ...analysis.pairing import orphan_outputs
+from ...doctor.verdict import judge
 from ...formats.records import read_json, write_json
+from ...study.driver import Ask, Decide, Resume, Setup, converse
+from ...study.harness import FINISHED, NEXT_ANSWER, PENDING_CALL, QUESTIONS
+from ...study.worker import Worker
 from ..releases import environments
+from ..releases.patched import Patched, patch_from_text, site_packages, throwaway_environment
+from ..releases.sweep import judged
 from .catalogue import CATALOGUE, NEWEST, PINNED
 from .ddmin import FAIL, PASS, UNRESOLVED, Verdict, ddmin
 from .hunks import Hunk, compose, mentions, patch_text, split
+from .permalink import differences, installed_sources
 from .record import pinned_here
 
 if TYPE_CHECKING:  # the notebook reads the record without the sweep's imports (tqdm)
@@ -66,7 +74,6 @@ def path_files() -> tuple[str, ...]:
 
 def sources(env: environments.Environment, files: Sequence[str]) -> dict[str, str]:
     """The files' text in a release's environment."""
-    from ..releases.patched import site_packages
 
     site = site_packages(env.folder)
     return {name: (site / name).read_text() for name in files}
@@ -122,8 +129,6 @@ class Lab:
 
     def run(self, base: str, patch: str, label: str) -> Outcome:
         """The cases on ``base`` with ``patch`` (a unified diff; empty: the release as is)."""
-        from ..releases.patched import Patched, patch_from_text, throwaway_environment
-        from ..releases.sweep import judged
 
         key = hashlib.sha256(f"{base}\0{patch}".encode()).hexdigest()
         if key in self.seen:
@@ -286,11 +291,6 @@ def poisoned_turns(
 ) -> tuple[PoisonedTurn, ...]:
     """The next turn, per SDK (its interpreter; None: this one), on a copy of a store this
     process's release poisoned (pause with compaction on, approve, resume), scripted model."""
-    from ...analysis.pairing import orphan_outputs
-    from ...doctor.verdict import judge
-    from ...study.driver import Ask, Decide, Resume, Setup, converse
-    from ...study.harness import FINISHED, NEXT_ANSWER, PENDING_CALL, QUESTIONS
-    from ...study.worker import Worker
 
     pinned_here()  # the poisoned store is the pinned release's
     found = []
@@ -423,8 +423,6 @@ class PathDiff:
 def path_diff(envs: Path) -> PathDiff:
     """The hunks of the pinned-to-newest diff of the path's files, and of the package's other
     changed modules, from the cached releases."""
-    from ..releases.patched import site_packages
-    from .permalink import differences, installed_sources
 
     old_env = environments.release_environment(PINNED, envs, create=False)
     new_env = environments.release_environment(NEWEST, envs, create=False)
@@ -464,7 +462,6 @@ def search_minimal_fix(diff: PathDiff, lab: Lab) -> tuple[list[Hunk], list[tuple
 
 def anatomy(envs: Path, report: Report = print, lab: Lab | None = None) -> Anatomy:
     """Run every experiment (many patched runs: minutes); ``lab`` keeps the timings."""
-    from ..releases.patched import Patched, patch_from_text, throwaway_environment
 
     diff = path_diff(envs)
     hunks = list(diff.hunks)

@@ -17,9 +17,11 @@ from typing import Any
 
 from ... import paths
 from ..releases.environments import Environment, default_envs, release_environment, run_module
+from ..releases.patched import from_namespace, patched_environment, results_folder
 from .catalogue import PINNED, RELEASES
 from .probe import MODULE, release_record
 from .record import RECORD, ReleaseMechanism, pinned_here, write_record
+from .views import stage_frame
 
 PROBE_TIMEOUT_SECONDS = 300
 
@@ -49,15 +51,12 @@ def probed(env: Environment, what: str, *args: str) -> ReleaseMechanism:
 
 def patched_record(patched: Any, envs: Path) -> ReleaseMechanism:
     """The patched SDK's extracts and traces, from its scratch environment."""
-    from ..releases.patched import patched_environment
 
     env = patched_environment(patched, envs)
     return probed(env, patched.describe(), "--patch", patched.label)
 
 
 def patched_command(args: argparse.Namespace, patched: Any, envs: Path) -> int:
-    from ..releases.patched import results_folder
-    from .views import stage_frame
 
     output = Path(args.output) if args.output else results_folder(patched, envs) / RECORD.name
     record = patched_record(patched, envs)
@@ -71,7 +70,6 @@ def patched_command(args: argparse.Namespace, patched: Any, envs: Path) -> int:
 
 
 def command(args: argparse.Namespace) -> int:
-    from ..releases.patched import from_namespace
 
     envs = Path(args.envs) if args.envs else default_envs()
     patched = from_namespace(args, PINNED)

@@ -24,6 +24,7 @@ from pathlib import Path
 from ..releases import environments
 from ..releases.environments import SdistError as SdistError
 from ..releases.versions import PACKAGE
+from .source import site_packages
 
 REPOSITORY = "https://github.com/openai/openai-agents-python"
 SOURCE_ROOT = "src"  # the repository's folder that holds the agents package
@@ -129,7 +130,6 @@ def differences(first: Mapping[str, bytes], second: Mapping[str, bytes]) -> Diff
 def command(args: argparse.Namespace) -> int:
     """``permalinks``: fetch the installed release's sdist once, and check that the installed
     files are its ``src/agents/``, so that every permalink's line numbers hold."""
-    from .source import site_packages
 
     version = importlib.metadata.version(PACKAGE)
     archive = fetch_sdist(version, Path(args.cache) if args.cache else None)

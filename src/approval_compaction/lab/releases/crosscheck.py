@@ -34,7 +34,8 @@ from ...analysis import vocabulary
 from ...analysis.table import to_frame as records_frame
 from ...formats.markdown import markdown_table
 from ...formats.records import read_records, write_records
-from . import environments
+from . import PINNED, environments
+from .patched import from_namespace, labelled, patched_environment, patched_matrix, results_folder
 from .sweep import ReleaseRecord, load_results
 from .versions import load_releases, parse_versions, sort_versions, version_key
 
@@ -249,7 +250,6 @@ def write(
 
 def patched_crosscheck(patched: Patched, envs: Path, report: Report = print) -> list[PatchedCross]:
     """The test in the patched SDK's scratch environment, against the patched matrix there."""
-    from .patched import labelled, patched_environment, patched_matrix
 
     env = patched_environment(patched, envs)
     tools = environments.install_tools(envs / TOOLS_FOLDER, TOOLS)
@@ -262,8 +262,6 @@ def patched_crosscheck(patched: Patched, envs: Path, report: Report = print) -> 
 def command(args: argparse.Namespace) -> int:
     """``crosscheck``: run the test on each swept release (or on a patched SDK); exit 1 if any
     disagrees."""
-    from . import PINNED
-    from .patched import from_namespace, results_folder
 
     envs = Path(args.envs) if args.envs else environments.default_envs()
     patched = from_namespace(args, PINNED)

@@ -16,7 +16,11 @@ from typing import Any
 
 from ...analysis.liveness import DEFAULT_TURNS, LivenessRun, liveness_run
 from ...analysis.pairing import orphan_outputs
+from ...formats.records import RecordsError, read_json
+from ...study.capture import sdk_version
+from ...study.harness import run_case
 from ...study.items import Item
+from ...study.liveness import case_continued, later, run_steps, situation_setup, situation_steps
 from ...study.scenario import Case, all_cases
 from ...study.words import STUDY_FIRST, Mode, Model
 
@@ -69,7 +73,6 @@ def situation_lacks(name: str) -> str:
 def poisoned_history() -> list[Item]:
     """The stored history after the resume of the study's first case, on the installed
     release: on the pinned release, an output whose call compaction summarised away."""
-    from ...study.harness import run_case
 
     run = run_case(Case())
     stage = run.stage("resume")
@@ -89,7 +92,6 @@ def _run(
     workaround: bool,
     situation: bool = False,
 ) -> LivenessRun:
-    from ...study.liveness import run_steps
 
     transcript, continued, error, own = run_steps(setup, steps, turns, worker)
     pairs = [(t.stage, t.outcome) for t in continued]
@@ -114,12 +116,9 @@ def run_situation(
     SDK's over HTTP (``responses``); on a release that lacks what it uses
     (checked here when no ``worker`` runs it: a worker's release says so in the run's error),
     an error run saying what it lacks."""
-    from ...study.liveness import later, situation_setup, situation_steps
 
     why = "" if worker is not None else situation_lacks(name)
     if why:
-        from ...study.capture import sdk_version
-
         return LivenessRun(name, sdk_version(), mode, wrap is not None, (), error=why)
     setup = replace(situation_setup(name, mode, poisoned, wrap), model=model)  # type: ignore[arg-type]
     steps = [*situation_steps(name), *later(turns)]  # type: ignore[arg-type]
@@ -135,7 +134,6 @@ def run_case_continued(
     worker: Any = None,
 ) -> LivenessRun:
     """One of the sixteen cases continued for ``turns`` later turns."""
-    from ...study.liveness import case_continued
 
     setup, steps = case_continued(case, mode, turns, wrap)
     return _run(case.label, setup, steps, turns, worker, wrap is not None)
@@ -165,7 +163,6 @@ def run_liveness(
 
 def load_liveness(path: Any) -> tuple[dict[str, Any], list[LivenessRun]]:
     """The file ``liveness`` wrote: its header, and its runs."""
-    from ...formats.records import RecordsError, read_json
 
     def parse(data: Any) -> tuple[dict[str, Any], list[LivenessRun]]:
         runs = [LivenessRun.from_json(r) for r in data["runs"]]

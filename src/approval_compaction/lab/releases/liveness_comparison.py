@@ -5,14 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...analysis.liveness import DEFAULT_TURNS, LivenessRun
+from ...analysis.liveness import DEFAULT_TURNS, LivenessRun, liveness_records
+from ...fix.workaround import defer_compaction_while_pending as fix
+from ...formats.records import write_json
 from ...study.capture import sdk_version
+from ...study.worker import Worker
+from . import environments
 from .liveness import poisoned_history, run_liveness
 
 
 def _newer(version: str, envs: Any, worker_runs: Any) -> list[LivenessRun]:
-    from ...study.worker import Worker
-    from . import environments
 
     env = environments.release_environment(version, envs, create=False)
     if not env.ready():
@@ -29,8 +31,6 @@ def liveness_data(
 ) -> dict[str, Any]:
     """The liveness runs on the installed release (as it is, and with the workaround), and on
     the newer release (as it is, and with the workaround) given the same poisoned history."""
-    from ...fix.workaround import defer_compaction_while_pending as fix
-    from . import environments
 
     history = poisoned_history()
     newer = version or environments.newest_release()
@@ -57,9 +57,6 @@ def liveness_data(
 def command(args: Any) -> int:
     """``liveness``: write the runs (data/liveness.json) and print the verdicts that fail."""
     from pathlib import Path
-
-    from ...analysis.liveness import liveness_records
-    from ...formats.records import write_json
 
     envs = Path(args.envs) if args.envs else None
     data = liveness_data(args.turns, args.version, envs)

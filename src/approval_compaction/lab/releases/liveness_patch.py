@@ -25,15 +25,32 @@ from pathlib import Path
 from typing import Any
 
 from ... import paths
+from ...analysis.liveness import LivenessRun, broken_runs
 from ...formats.records import read_json, write_json
+from ...study.worker import Worker
 from . import NEWEST, environments
+from .crosscheck import TOOLS, TOOLS_FOLDER, run_file
+from .liveness import SITUATIONS, run_liveness, run_situation
 from .patched import (
     Patched,
     PatchError,
     from_arguments,
+    from_namespace,
     patched_environment,
     patched_matrix,
+    results_folder,
 )
+from .upstream.changes import changes, unreproduced_marked
+from .upstream.checkout import (
+    LIVENESS_TEST_NAME,
+    UPSTREAM_TEST_FOLDER,
+    default_root,
+    install_upstream_test,
+    patched_checkout,
+    prepare,
+)
+from .upstream.command import PINNED
+from .upstream.suite import clean_message, run_suite, select_files, summarize
 
 Report = Callable[[str], None]
 BASE = NEWEST  # the release the patch is written against
@@ -69,8 +86,6 @@ def run_regression(
     env: environments.Environment, sdk: str, test_file: Path = paths.LIVENESS_TEST
 ) -> list[TestOutcome]:
     """The regression test by ``env``'s interpreter in a scratch folder, raw outcomes."""
-    from .crosscheck import TOOLS, TOOLS_FOLDER, run_file
-    from .upstream.suite import clean_message
 
     tools = environments.install_tools(environments.default_envs() / TOOLS_FOLDER, TOOLS)
     cases = run_file(env, tools, test_file)
@@ -89,16 +104,6 @@ def regression_outcomes(patched: Patched) -> dict[str, Any]:
 def suite_outcomes(patched: Patched, workers: int = 2, report: Report = print) -> dict[str, Any]:
     """The SDK's selected tests in the release's checkout and in the patched copy: the counts of
     each, and every test whose outcome differs (none is explained in advance but ours)."""
-    from .upstream.changes import changes
-    from .upstream.checkout import (
-        LIVENESS_TEST_NAME,
-        UPSTREAM_TEST_FOLDER,
-        default_root,
-        install_upstream_test,
-        patched_checkout,
-        prepare,
-    )
-    from .upstream.suite import run_suite, select_files, summarize
 
     ours = f"{UPSTREAM_TEST_FOLDER}/{LIVENESS_TEST_NAME}"
     intended = {f"{ours}::": INTENDED}
@@ -143,8 +148,6 @@ def confirm_alone(found: Sequence[Any], checkouts: dict[str, Any]) -> list[Any]:
     """Re-run each unexplained change alone in both checkouts; one that does not recur there
     (a test that timed out while other workers held the cores) keeps its record with the
     re-run's outcomes as its reason."""
-    from .upstream.changes import unreproduced_marked
-    from .upstream.suite import run_suite
 
     suspects = [c.test for c in found if not c.reason]
     if not suspects:
@@ -167,8 +170,6 @@ def patched_liveness(
 ) -> dict[str, Any]:
     """Every liveness situation and case continued ``turns`` turns on the patched SDK, through
     a ``Worker`` on its scratch environment (the poisoned history: the committed one)."""
-    from ...study.worker import Worker
-    from .liveness import run_liveness
 
     if poisoned is None:
         poisoned = read_json(paths.DATA_FILES.liveness, dict)["poisoned_history"]
@@ -190,8 +191,6 @@ def over_http(
     """Each situation on the release and on the patched SDK with the
     SDK's ``OpenAIResponsesModel`` over HTTP to the stand-in, whose compaction endpoint keeps
     the user's messages as ``responses.compact`` does, in ``input`` mode."""
-    from ...study.worker import Worker
-    from .liveness import SITUATIONS, run_situation
 
     if poisoned is None:
         poisoned = read_json(paths.DATA_FILES.liveness, dict)["poisoned_history"]
@@ -247,8 +246,6 @@ def command(args: argparse.Namespace) -> int:
 def liveness_command(args: argparse.Namespace) -> int:
     """``liveness --patch``/``--sdk``: every situation and case on the patched SDK only, written
     beside its scratch environment unless ``--output`` says where."""
-    from .patched import from_namespace, results_folder
-    from .upstream.command import PINNED
 
     patched = from_namespace(args, PINNED)
     if patched is None:
@@ -265,7 +262,6 @@ def liveness_command(args: argparse.Namespace) -> int:
 
 def liveness_summary(data: dict[str, Any]) -> str:
     """How many runs hold both liveness invariants, in one line."""
-    from ...analysis.liveness import LivenessRun, broken_runs
 
     runs = [LivenessRun.from_json(r) for r in data["runs"]]
     broken = broken_runs(runs)

@@ -36,8 +36,11 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from ... import paths
+from ...analysis import vocabulary
+from ...analysis.table import pivot, to_frame
 from ...errors import InvestigationError
-from ...formats.records import read_records
+from ...formats.markdown import markdown_table
+from ...formats.records import read_records, records_csv, records_json
 from . import environments
 from .sweep import ReleaseRecord, judged
 from .versions import PACKAGE, load_releases
@@ -420,15 +423,11 @@ def read_labelled(path: Path, schema: type[R], label: str | None = None) -> list
 def patched_text(rows: Sequence[PatchedRecord], fmt: str, patched: Patched) -> str:
     """A patched matrix as ``matrix`` prints one: JSON and CSV with the ``patch`` column; the
     table and markdown pivots under a line that names what ran."""
-    from ...formats.records import records_csv, records_json
 
     if fmt == "json":
         return records_json(rows)
     if fmt == "csv":
         return records_csv(rows, PatchedRecord)
-    from ...analysis import vocabulary
-    from ...analysis.table import pivot, to_frame
-    from ...formats.markdown import markdown_table
 
     table = pivot(to_frame(rows, PatchedRecord))
     title = f"{patched.describe()}: {patched.label}"

@@ -58,9 +58,9 @@ from .environments import (
     run_module,
     uv_binary,
 )
-from .liveness import SITUATIONS, unjudged
+from .liveness import SITUATIONS, poisoned_history, unjudged
 from .probe import MODULE as PROBE_MODULE
-from .probe import PROBE_MODES, ProbeResult
+from .probe import PROBE_MODES, ProbeResult, probe
 from .versions import (
     fetch_releases,
     load_releases,
@@ -221,7 +221,6 @@ def release_meetings(result: ProbeResult) -> list[Meeting]:
 def write_pinned_meetings(folder: Path = paths.DATA) -> list[Path]:
     """What the user meets on the installed release, every case over HTTP in every mode, as
     ``meetings.json`` (and its CSV) under ``folder``."""
-    from .probe import probe
 
     result = probe(all_cases(), models=(OBSERVED_MODEL,))
     return write_records(paths.data(folder).meetings, release_meetings(result), Meeting)
@@ -393,7 +392,6 @@ def completed(
 def poisoned_file(folder: Path) -> Path:
     """The poisoned history the pinned release writes (``liveness.poisoned_history``, run
     here, once), as the JSON file each release's probe reads its situations from."""
-    from .liveness import poisoned_history
 
     history: list[Item] = poisoned_history()
     path = folder / "poisoned.json"

@@ -20,7 +20,12 @@ from ... import paths
 from ...errors import InvestigationError
 from ...formats.files import write_atomic
 from ...formats.markdown import GITHUB_LIMIT, github_length
+from ...study.harness import run_matrix
 from ...study.scenario import FIELD_NAMES, Case, all_cases, select_cases
+from ...study.wiring import responses_backend
+from ..findings.load import load_findings
+from .render import render_notebook
+from .report import build_report, heatmap_path, shown_path, write_report
 
 
 class ShareError(InvestigationError):
@@ -68,7 +73,6 @@ def one_case(case: str) -> tuple[str, Case]:
 
 def notebook_comment(notebook: Path, folder: Path = paths.DATA_FILES.rendered) -> Comment:
     """The notebook rendered into ``folder``; its markdown is the comment."""
-    from .render import render_notebook
 
     if not notebook.is_file():
         raise ShareError(f"no notebook at {notebook}")
@@ -79,10 +83,6 @@ def notebook_comment(notebook: Path, folder: Path = paths.DATA_FILES.rendered) -
 def case_comment(case: str, output: Path | None) -> Comment:
     """The report for one case, made as ``report --case`` makes it (the heatmap is written beside
     ``output`` when one is given)."""
-    from ...study.harness import run_matrix
-    from ...study.wiring import responses_backend
-    from ..findings.load import load_findings
-    from .report import build_report, heatmap_path, shown_path, write_report
 
     spec, chosen = one_case(case)
     report = build_report(

@@ -9,6 +9,8 @@ import subprocess
 from types import TracebackType
 from typing import Self
 
+from ...study.driver import run_sync
+
 
 def free_port() -> int:
     """A TCP port on 127.0.0.1 that nothing listens on now."""
@@ -42,8 +44,6 @@ def run_statement(url: str, statement: str) -> None:
                 await conn.execute(text(statement))
         finally:
             await engine.dispose()
-
-    from ...study.driver import run_sync
 
     run_sync(run())
 

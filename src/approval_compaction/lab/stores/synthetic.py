@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ...doctor.codec import EncryptedCodec
+from ...doctor.redisstore import _client_url
 from ...doctor.stores import opened
 from ...doctor.verdict import HEALTHY, PENDING, POISONED, STUCK
 
@@ -220,8 +221,6 @@ def app_sessions(text: str, session_ids: Sequence[str], key: str | None = None) 
     elif text.startswith(("redis://", "rediss://")):
         import redis.asyncio as redis
         from agents.extensions.memory import RedisSession
-
-        from ...doctor.redisstore import _client_url
 
         url, prefix = _client_url(text)
         client = redis.from_url(url)

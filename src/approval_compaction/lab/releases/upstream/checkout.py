@@ -26,6 +26,7 @@ from typing import Any
 from .... import paths
 from ....errors import InvestigationError
 from .. import environments
+from ..patched import apply_patch, link_or_copy, made_whole, patched_root
 from ..versions import PACKAGE
 
 Report = Callable[[str], None]
@@ -125,7 +126,6 @@ def _copy_checkout(source: Path, target: Path, final: Path) -> None:
     """The checkout with its ``.venv`` hard-linked (never written here) and the rest copied, its
     editable install naming ``final``, where the copy goes once made."""
     shutil.copytree(source, target, symlinks=True, ignore=shutil.ignore_patterns(".venv"))
-    from ..patched import link_or_copy
 
     shutil.copytree(source / ".venv", target / ".venv", symlinks=True, copy_function=link_or_copy)
     for pth in (target / ".venv").glob("lib/python*/site-packages/*.pth"):
@@ -138,7 +138,6 @@ def _copy_checkout(source: Path, target: Path, final: Path) -> None:
 def patched_checkout(checkout: Checkout, patched: Any, envs: Path | None = None) -> Checkout:
     """The release's checkout with the patched SDK in it, made once per patch beside the patch's
     scratch environment; a patch that does not apply leaves nothing behind."""
-    from ..patched import apply_patch, made_whole, patched_root
 
     home = patched_root(envs) / patched.key / "upstream"
     target = home / checkout.folder.name

@@ -20,6 +20,7 @@ from typing import Any
 from .... import paths
 from .. import PINNED as PINNED
 from .. import environments
+from ..patched import from_namespace, results_folder
 from .changes import SuiteChange, changes, confirm
 from .checkout import (
     LIVENESS_TEST_NAME,
@@ -73,7 +74,6 @@ def upstream_suite(
 
 def command(args: argparse.Namespace) -> int:
     """``upstream-suite``: exit 1 if a change is unexplained or a check of our test fails."""
-    from ..patched import from_namespace, results_folder
 
     started = time.monotonic()
     patched = from_namespace(argparse.Namespace(**vars(args) | {"fix": False}), PINNED)

@@ -14,8 +14,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .... import paths
+from ....analysis.table import to_frame
 from ....formats.markdown import markdown_table
 from ....formats.records import read_records, write_records
+from ..patched import labelled, one_label, read_labelled, unlabelled
 from .changes import SuiteChange
 from .checks import SuiteCheck
 from .suite import SuiteRun, tally
@@ -61,8 +63,6 @@ def write(result: SuiteResult, version: str, folder: Path = paths.DATA) -> list[
     a patched SDK's records each carry its label, so a released reader refuses them."""
     import pandas as pd
 
-    from ..patched import labelled
-
     if result.patch:
         result = SuiteResult(
             labelled(result.runs, PatchedSuiteRun, result.patch),
@@ -102,7 +102,6 @@ def load_patched(version: str, folder: Path, label: str | None = None) -> SuiteR
     """A patched SDK's results (``upstream-suite --patch --write``); a one-line error when a
     file holds a release's records, or the three files do not name one patch (or, given
     ``label``, name another)."""
-    from ..patched import one_label, read_labelled, unlabelled
 
     where = paths.data(folder)
     runs = read_labelled(where.upstream_suite(version, "runs"), PatchedSuiteRun, label)
@@ -138,7 +137,6 @@ def render(result: SuiteResult, form: str) -> str:
 
 def suite_runs(versions: Sequence[str], folder: Path = paths.DATA) -> pd.DataFrame:
     """The committed runs of each release: tests, outcomes, sessions the plugin upgraded."""
-    from ....analysis.table import to_frame
 
     rows = [run for version in versions for run in load(version, folder).runs]
     return to_frame(rows, SuiteRun).set_index(["sdk_version", "variant"])
@@ -146,7 +144,6 @@ def suite_runs(versions: Sequence[str], folder: Path = paths.DATA) -> pd.DataFra
 
 def suite_changes(versions: Sequence[str], folder: Path = paths.DATA) -> pd.DataFrame:
     """Every test whose outcome the workaround changed, with its assertion and its reason."""
-    from ....analysis.table import to_frame
 
     rows = [c for version in versions for c in load(version, folder).changes]
     frame = to_frame(rows, SuiteChange)
@@ -156,7 +153,6 @@ def suite_changes(versions: Sequence[str], folder: Path = paths.DATA) -> pd.Data
 
 def suite_checks(versions: Sequence[str], folder: Path = paths.DATA) -> pd.DataFrame:
     """The upstream-form regression test under each release's ruff and pyright."""
-    from ....analysis.table import to_frame
 
     rows = [c for version in versions for c in load(version, folder).checks]
     frame = to_frame(rows, SuiteCheck)
