@@ -7,9 +7,11 @@ This front door is curated and lazy (PEP 562): it names what the notebooks and t
 ``import approval_compaction`` loads nothing but this file, and ``approval_compaction.run_case``
 imports the study, and the SDK, on first use. Each name is listed once below with the module
 that defines it; everything else is imported from its module
-(``from approval_compaction.lab.mechanism.views import trace_frame``, say). The subpackages are
-named after the stages of the data flow: ``study``, ``analysis``, ``findings``, ``display``,
-``releases``, ``fix``, ``affected``, ``share``.
+(``from approval_compaction.lab.mechanism.views import trace_frame``, say). The package has
+three wings: the core (``study``, ``analysis``, ``wire``, ``display``, ``fix``, ``formats``),
+which needs only openai-agents (and the ``[notebooks]`` extra for frames and figures); the
+``doctor`` (``[doctor]``, and one extra per backend); and the ``lab`` (``[lab]``), whose names
+here are the notebooks' and need the lab's install.
 """
 
 from __future__ import annotations
