@@ -4,13 +4,22 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from approval_compaction.doctor.scan import scan_store
-from approval_compaction.doctor.stores import StoreError, opened
+from approval_compaction.doctor.stores import (
+    ANY_URL,
+    BACKENDS,
+    StoreError,
+    backend_for,
+    opened,
+    parse_store,
+)
+from approval_compaction.errors import MissingExtra
 
 MakeStore = Callable[..., str]
 
@@ -172,3 +181,40 @@ def test_a_redis_key_prefix_names_the_applications_sessions(request: pytest.Fixt
     ]  # fmt: skip
     bare = text.split("?")[0]
     assert "no RedisSession keys under agents:session" in _scan_error(bare)
+
+
+@pytest.mark.parametrize(
+    ("text", "module", "extra"),
+    [
+        ("redis://127.0.0.1:1/0", "redis", "redis"),
+        ("postgresql+asyncpg://u@127.0.0.1/db", "asyncpg", "postgres"),
+        ("mysql+asyncmy://u@127.0.0.1/db", "asyncmy", "mysql"),
+    ],
+    ids=["redis", "postgresql", "mysql"],
+)
+def test_a_store_whose_extra_is_missing_is_one_line_naming_it(
+    text: str, module: str, extra: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, module, None)  # find_spec: not installed
+    with pytest.raises(MissingExtra) as caught:
+        parse_store(text)
+    assert str(caught.value).endswith(f"needs {module}: install approval-compaction[{extra}]")
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "extra"),
+    [
+        ("/srv/history.db", "sqlite-file", "doctor"),
+        ("sqlite+aiosqlite:///srv/history.db", "url", "doctor"),
+        ("postgresql+asyncpg://u@h/db", "url", "postgres"),
+        ("mariadb+asyncmy://u@h/db", "url", "mysql"),
+        ("rediss://h:6380/0", "redis", "redis"),
+        ("mssql+aioodbc://u@h/db", "url", "doctor"),
+    ],
+)
+def test_the_table_of_store_strings_names_each_backend_and_its_extra(
+    text: str, kind: str, extra: str
+) -> None:
+    backend = backend_for(text)
+    assert (backend.kind, backend.extra) == (kind, extra)
+    assert backend in (*BACKENDS, ANY_URL)
