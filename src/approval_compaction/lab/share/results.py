@@ -13,11 +13,8 @@ from typing import TYPE_CHECKING
 
 from ... import paths
 from ...analysis import vocabulary
-from ...analysis.folding import block_order
 from ...analysis.invariants import JudgedRun
 from ...analysis.matrix import MatrixRecord, records
-from ...analysis.table import pivot, to_frame
-from ...display.heatmap import heatmap, png_bytes
 from ...errors import InvestigationError
 from ...formats.files import write_atomic
 from ...formats.markdown import markdown_table
@@ -38,6 +35,7 @@ def matrix_text(rows: Sequence[MatrixRecord], fmt: str) -> str:
         return records_csv(rows, MatrixRecord)
     if fmt not in FORMATS:
         raise InvestigationError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    from ...analysis.table import pivot, to_frame  # pandas, only for the two pivoted formats
 
     table = pivot(to_frame(rows))
     return (matrix_markdown(table) if fmt == "markdown" else table.to_string()) + "\n"
@@ -53,6 +51,9 @@ def write_matrix(
 ) -> list[Path]:
     """Write the matrix as JSON, CSV and markdown, its heatmap (violations first, as one block),
     and every captured run."""
+    from ...analysis.folding import block_order
+    from ...analysis.table import pivot, to_frame
+    from ...display.heatmap import heatmap, png_bytes
 
     files, rows = paths.data(folder), records(runs)
     table = pivot(to_frame(rows))
