@@ -39,7 +39,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ... import paths
 from ...analysis.pairing import orphan_outputs
@@ -50,15 +50,12 @@ from ...study.harness import FINISHED, NEXT_ANSWER, PENDING_CALL, QUESTIONS
 from ...study.worker import Worker
 from ..releases import environments
 from ..releases.patched import Patched, patch_from_text, site_packages, throwaway_environment
-from ..releases.sweep import judged
+from ..releases.sweep import ReleaseRecord, judged
 from .catalogue import CATALOGUE, NEWEST, PINNED
 from .ddmin import FAIL, PASS, UNRESOLVED, Verdict, ddmin
 from .hunks import Hunk, compose, mentions, patch_text, split
 from .permalink import differences, installed_sources
 from .record import pinned_here
-
-if TYPE_CHECKING:  # the notebook reads the record without the sweep's imports (tqdm)
-    from ..releases.sweep import ReleaseRecord
 
 FIXED, BUG = "fixed", "bug"  # an outcome's verdict, with UNRESOLVED
 # A run of the sixteen cases takes seconds; a revert that hangs (a loop it left unfinished) is
