@@ -16,6 +16,7 @@ from typing import Any
 
 from . import paths
 from .errors import InvestigationError
+from .lab.releases import NEWEST
 from .study.words import COMPACT_RULES, MODELS, MODES, STUDY_MODE
 
 Handler = Callable[[argparse.Namespace], int]
@@ -309,7 +310,7 @@ def parser() -> argparse.ArgumentParser:
     anatomy = add(
         "fix-anatomy",
         _lazy(".lab.mechanism.anatomy"),
-        "take 0.24.0's fix apart by experiment: ablation and ddmin (data/fix-anatomy.json)",
+        f"take {NEWEST}'s fix apart by experiment: ablation and ddmin (data/fix-anatomy.json)",
     )
     anatomy.add_argument("--output", default=str(paths.DATA_FILES.fix_anatomy))
     anatomy.add_argument("--envs", help="the sweep's environment folder (default: its cache)")
@@ -360,7 +361,7 @@ def parser() -> argparse.ArgumentParser:
         "prove the liveness patch: its test, the SDK's suite, the matrix, the liveness runs",
     )
     proof.add_argument("--patch", help="the patch (default: the committed liveness patch)")
-    proof.add_argument("--release", help="the release it is against (default: 0.24.0)")
+    proof.add_argument("--release", help=f"the release it is against (default: {NEWEST})")
     proof.add_argument(
         "--part",
         action="append",
