@@ -61,19 +61,22 @@ permalinks: $(STAMP) ## fetch the pinned release's sdist once (pip): its src/age
 envs: $(STAMP) ## make the release environments the full tests use, once (uv, cached)
 	$(PY) -m approval_compaction envs
 
-fix-anatomy: $(STAMP) ## which hunks of 0.24.0's diff are the fix: ablation and ddmin (data/fix-anatomy.json, slow)
+fix-anatomy: $(STAMP) ## which hunks of the newest release's diff are the fix: ablation and ddmin (data/fix-anatomy.json, slow)
 	$(PY) -m approval_compaction fix-anatomy
 
-NEWEST ?= 0.24.0
+# The pinned and newest releases, as the package defines them (read when a target uses them).
+RELEASE = $(shell $(PY) -c 'import approval_compaction.lab.releases as r; print(r.$(1))')
+PINNED ?= $(call RELEASE,PINNED)
+NEWEST ?= $(call RELEASE,NEWEST)
 EXPLORE_ARGS ?= --seed 0 --boundaries memory,json,process
 explore: $(STAMP) ## long property-based search: pinned, with the workaround, newest release (slow)
 	$(PY) -m approval_compaction explore --examples 100 --rounds 24 $(EXPLORE_ARGS)
 	$(PY) -m approval_compaction explore --fix --examples 2000 $(EXPLORE_ARGS)
 	$(PY) -m approval_compaction explore --release $(NEWEST) --examples 300 $(EXPLORE_ARGS)
 
-upstream: $(STAMP) ## the SDK's own tests on 0.23.1 and 0.24.0, as they are and with the workaround (slow, downloads)
-	$(PY) -m approval_compaction upstream-suite --release 0.23.1 --fix --write
-	$(PY) -m approval_compaction upstream-suite --release 0.24.0 --fix --write
+upstream: $(STAMP) ## the SDK's own tests on the pinned and newest releases, as they are and with the workaround (slow, downloads)
+	$(PY) -m approval_compaction upstream-suite --release $(PINNED) --fix --write
+	$(PY) -m approval_compaction upstream-suite --release $(NEWEST) --fix --write
 	$(PY) -m approval_compaction readme
 
 test: $(STAMP) lint ## the fast tier: lint, types, import contracts, in-process tests (minutes)
@@ -89,7 +92,7 @@ lint: $(STAMP) ## ruff, mypy --strict, and the import contracts between subpacka
 	$(VENV)/bin/lint-imports
 
 lab: $(STAMP) ## JupyterLab on 127.0.0.1 (token) with the project's kernel, notebook 01 open
-	$(PY) -m approval_compaction.share.lab $(LAB_ARGS)
+	$(PY) -m approval_compaction.lab.share.lab $(LAB_ARGS)
 
 bench: $(STAMP) ## print the benchmark figures (the sweep's: benchmarks/sweep_wall_time.py)
 	$(PY) benchmarks/startup.py

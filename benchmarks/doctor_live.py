@@ -19,7 +19,7 @@ from pathlib import Path
 from approval_compaction.doctor.repair import apply
 from approval_compaction.doctor.stores import opened
 from approval_compaction.doctor.verdict import POISONED
-from approval_compaction.testing import synthetic
+from approval_compaction.lab.stores import synthetic
 
 
 async def app_rows(text: str) -> int:

@@ -38,7 +38,7 @@ from approval_compaction.doctor import indb, repair
 from approval_compaction.doctor.scan import reports
 from approval_compaction.doctor.stores import MESSAGES_TABLE, SESSIONS_TABLE, opened
 from approval_compaction.doctor.verdict import POISONED
-from approval_compaction.testing import mariadb, postgres, redis, synthetic
+from approval_compaction.lab.stores import mariadb, postgres, redis, synthetic
 
 NewStore = Callable[[str], str]
 KEY = "q2H3pO4J0m3S6u7Yc8bC9dE0fG1hI2jK3lM4nO5pQ6r="  # a benchmark's key, made for it

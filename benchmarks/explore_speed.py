@@ -12,7 +12,7 @@ from __future__ import annotations
 import statistics
 import time
 
-from approval_compaction.explore.search import Options, first_known, search
+from approval_compaction.lab.explore.search import Options, first_known, search
 
 SEEDS = (1, 2, 3, 4, 5, 6, 7)
 BUDGET = 400

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from approval_compaction import paths
-from approval_compaction.share.notebooks import execute, notebook_paths
+from approval_compaction.lab.share.notebooks import execute, notebook_paths
 
 
 def main() -> None:

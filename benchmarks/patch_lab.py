@@ -18,10 +18,15 @@ import statistics
 import sys
 import time
 
-from approval_compaction.mechanism.anatomy import Lab, load_anatomy, path_diff, search_minimal_fix
-from approval_compaction.mechanism.catalogue import PINNED
-from approval_compaction.releases.environments import default_envs
-from approval_compaction.releases.patched import (
+from approval_compaction.lab.mechanism.anatomy import (
+    Lab,
+    load_anatomy,
+    path_diff,
+    search_minimal_fix,
+)
+from approval_compaction.lab.mechanism.catalogue import PINNED
+from approval_compaction.lab.releases.environments import default_envs
+from approval_compaction.lab.releases.patched import (
     Patched,
     patch_from_text,
     patched_matrix,

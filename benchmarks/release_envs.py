@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from approval_compaction.mechanism.catalogue import RELEASES
+from approval_compaction.lab.mechanism.catalogue import RELEASES
 
 
 def make_envs(cache: Path) -> float:

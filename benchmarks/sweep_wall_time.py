@@ -23,13 +23,13 @@ import time
 from pathlib import Path
 
 from approval_compaction import paths
-from approval_compaction.releases.environments import (
+from approval_compaction.lab.releases.environments import (
     Environment,
     default_envs,
     install,
     uv_binary,
 )
-from approval_compaction.releases.versions import load_releases, parse_versions
+from approval_compaction.lab.releases.versions import load_releases, parse_versions
 from approval_compaction.study.capture import sdk_version
 
 TARGET_RATIO = 1.5

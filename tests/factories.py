@@ -7,8 +7,8 @@ from dataclasses import replace
 from typing import Any
 
 from approval_compaction.analysis.matrix import MatrixRecord
-from approval_compaction.releases.crosscheck import CrossRecord
-from approval_compaction.releases.sweep import ReleaseRecord
+from approval_compaction.lab.releases.crosscheck import CrossRecord
+from approval_compaction.lab.releases.sweep import ReleaseRecord
 from approval_compaction.study.capture import CaseRun, Stage
 from approval_compaction.study.scenario import Case
 

@@ -12,7 +12,7 @@ import os
 
 import pytest
 
-from approval_compaction.releases import environments
+from approval_compaction.lab.releases import environments
 
 
 def require(reason: str | None, what: str) -> None:

@@ -41,20 +41,17 @@ HEAVY = frozenset(
 # What importing every module of a subpackage loads of HEAVY: one row per subpackage, so a
 # subpackage that starts loading more (or a new one) fails here until this table says so.
 LOADS: dict[str, frozenset[str]] = {
+    # the core
     "formats": frozenset(),
     "study": frozenset({"agents", "openai"}),
     "wire": frozenset({"openai"}),
     "analysis": frozenset({"pandas", "numpy"}),
-    "doctor": frozenset(),  # the user's tool imports the SDK's sessions when it opens a store
-    "testing": frozenset({"playwright"}),
     "display": frozenset({"agents", "openai", "pandas", "numpy", "matplotlib", "ipywidgets"}),
-    "releases": frozenset({"pandas", "numpy", "tqdm"}),
-    "mechanism": frozenset({"agents", "openai", "pandas", "numpy"}),
-    "fix": frozenset({"agents", "openai", "pandas", "numpy", "tqdm"}),
-    "explore": frozenset({"agents", "openai", "pandas", "numpy", "hypothesis"}),
-    "affected": frozenset({"agents", "openai", "pandas", "numpy"}),
-    "findings": frozenset({"agents", "openai", "pandas", "numpy", "tqdm"}),
-    "share": frozenset(
+    "fix": frozenset({"agents", "openai"}),  # the workaround needs the SDK and nothing else
+    # the user's tool: it imports the SDK's sessions and SQLAlchemy when it opens a store
+    "doctor": frozenset(),
+    # the lab, every subpackage of it
+    "lab": frozenset(
         {
             "agents",
             "openai",
@@ -62,12 +59,14 @@ LOADS: dict[str, frozenset[str]] = {
             "numpy",
             "matplotlib",
             "tqdm",
+            "hypothesis",
             "ipykernel",
             "nbformat",
             "nbclient",
             "nbconvert",
         }
     ),
+    "testing": frozenset({"playwright"}),
 }
 
 
@@ -179,10 +178,14 @@ NO_LOGIC = {
     "study/words.py",  # the shared vocabulary: Literal types and their tuples of values
     # a subpackage's __init__ holds its docstring only
     *(f"{m.name}/__init__.py" for m in pkgutil.iter_modules([str(paths.PACKAGE)]) if m.ispkg),
-    "releases/upstream/__init__.py",
+    *(f"lab/{m.name}/__init__.py" for m in pkgutil.iter_modules([str(paths.PACKAGE / "lab")])),
+    "lab/releases/upstream/__init__.py",
 }
 # A module whose mirror is not tests/<subpackage>/test_<module>.py, and why.
-MIRROR_ELSEWHERE = {"__init__.py": "test_architecture.py"}  # the front door: this file
+MIRROR_ELSEWHERE = {
+    "__init__.py": "test_architecture.py",  # the front door: this file
+    "testing/install.py": "test_install.py",  # the install a team makes, built by it
+}
 
 
 def has_logic(path: Path) -> bool:
@@ -192,10 +195,11 @@ def has_logic(path: Path) -> bool:
 
 
 def mirror_of(module: str) -> Path:
-    """Where a module's test lives: tests/<subpackage>/test_<module>.py."""
+    """Where a module's test lives: tests/<subpackage>/test_<module>.py (the lab's subpackages
+    by their own name: tests/releases/ for lab/releases/)."""
     if module in MIRROR_ELSEWHERE:
         return paths.ROOT / "tests" / MIRROR_ELSEWHERE[module]
-    relative = Path(module)
+    relative = Path(module.removeprefix("lab/"))
     return paths.ROOT / "tests" / relative.parent / f"test_{relative.stem}.py"
 
 

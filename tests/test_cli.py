@@ -106,7 +106,7 @@ def test_cli_unknown_case_value_is_one_line_error(capsys: pytest.CaptureFixture[
 
 def test_cli_matrix_formats_are_the_ones_the_results_module_writes() -> None:
     from approval_compaction import cli
-    from approval_compaction.share.results import FORMATS
+    from approval_compaction.lab.share.results import FORMATS
 
     assert cli.FORMATS == FORMATS
 

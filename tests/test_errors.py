@@ -11,12 +11,12 @@ import pytest
 
 from approval_compaction import paths
 from approval_compaction.cli import main
-from approval_compaction.errors import InvestigationError, StateRestoreError
+from approval_compaction.errors import InvestigationError, MissingExtra, StateRestoreError, require
 
 # Exceptions defined in the package that are not a user's error, and why.
 NOT_FOR_USERS = {
     # hypothesis's failure signal inside the search: it must be an AssertionError to shrink
-    "approval_compaction.explore.rules.Violation",
+    "approval_compaction.lab.explore.rules.Violation",
 }
 
 
@@ -61,3 +61,13 @@ def test_errors_cli_prints_one_line_and_exits_2(capsys: pytest.CaptureFixture[st
     assert main(["bisect", "--invariant", "no_such_invariant"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and err.count("\n") == 1
+
+
+def test_errors_require_names_the_missing_modules_and_their_extra() -> None:
+    require("the scan", ["json"], "doctor")  # installed: nothing raised
+    with pytest.raises(MissingExtra) as caught:
+        require("the scan", ["json", "no_such_module_here"], "doctor")
+    assert str(caught.value) == (
+        "the scan needs no_such_module_here: install approval-compaction[doctor]"
+    )
+    assert caught.value.extra == "doctor" and isinstance(caught.value, InvestigationError)

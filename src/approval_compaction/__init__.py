@@ -7,9 +7,11 @@ This front door is curated and lazy (PEP 562): it names what the notebooks and t
 ``import approval_compaction`` loads nothing but this file, and ``approval_compaction.run_case``
 imports the study, and the SDK, on first use. Each name is listed once below with the module
 that defines it; everything else is imported from its module
-(``from approval_compaction.mechanism.views import trace_frame``, say). The subpackages are
-named after the stages of the data flow: ``study``, ``analysis``, ``findings``, ``display``,
-``releases``, ``fix``, ``affected``, ``share``.
+(``from approval_compaction.lab.mechanism.views import trace_frame``, say). The package has
+three wings: the core (``study``, ``analysis``, ``wire``, ``display``, ``fix``, ``formats``),
+which needs only openai-agents (and the ``[notebooks]`` extra for frames and figures); the
+``doctor`` (``[doctor]``, and one extra per backend); and the ``lab`` (``[lab]``), whose names
+here are the notebooks' and need the lab's install.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ),
     ".analysis.evidence": ("body_diff", "conversion", "failure"),
     # the findings, and the notebooks' answer lines
-    ".findings.answers": (
+    ".lab.findings.answers": (
         "diff_answer",
         "doctor_answers",
         "finding",
@@ -53,7 +55,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "walkthrough_answer",
         "workaround_answer",
     ),
-    ".findings.releases": ("releases_finding",),
+    ".lab.findings.releases": ("releases_finding",),
     # the frames and figures the notebooks show
     ".display.frames": ("diff_text", "items_frame"),
     ".display.details": ("cut",),
@@ -69,12 +71,12 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "state_items_table",
     ),
     # every release
-    ".releases.sweep": ("load_meetings", "load_results"),
-    ".releases.tables": ("release_grid", "release_table", "release_violations", "sweep_frame"),
-    ".releases.crosscheck": ("regression_table",),
+    ".lab.releases.sweep": ("load_meetings", "load_results"),
+    ".lab.releases.tables": ("release_grid", "release_table", "release_violations", "sweep_frame"),
+    ".lab.releases.crosscheck": ("regression_table",),
     # the workaround
     ".fix.workaround": ("DeferCompactionWhilePending", "defer_compaction_while_pending"),
-    ".fix.comparison": (
+    ".lab.releases.comparison": (
         "compaction_counts",
         "load_runs",
         "per_variant",
@@ -86,11 +88,11 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".wire.rules": ("RULES", "UNKNOWN"),
     # am I affected, and the heal (the doctor's verdict and notebook 07's experiments)
     ".doctor.verdict": ("judge",),
-    ".affected.check": ("check_config", "load_check", "run_check"),
-    ".affected.upgrade": ("load_upgrade", "upgrade_records"),
-    ".affected.worker": ("worker_comparisons",),
-    ".affected.heal": ("heal_on_postgres", "pinned_session_items"),
-    ".affected.views": (
+    ".lab.affected.check": ("check_config", "load_check", "run_check"),
+    ".lab.affected.upgrade": ("load_upgrade", "upgrade_records"),
+    ".lab.affected.worker": ("worker_comparisons",),
+    ".lab.affected.heal": ("heal_on_postgres", "pinned_session_items"),
+    ".lab.affected.views": (
         "changes_frame",
         "check_compare",
         "check_frame",

@@ -16,7 +16,8 @@ from typing import Any
 
 from . import paths
 from .errors import InvestigationError
-from .study.words import COMPACT_RULES, MODELS, MODES
+from .lab.releases import NEWEST
+from .study.words import COMPACT_RULES, MODELS, MODES, STUDY_MODE
 
 Handler = Callable[[argparse.Namespace], int]
 FORMATS = ("table", "json", "csv", "markdown")  # matrix_text's formats (checked by a test)
@@ -36,15 +37,17 @@ def _liveness(args: argparse.Namespace) -> int:
     """``liveness``: the released runs (``fix.liveness``), or with ``--patch``/``--sdk`` the
     patched SDK's (``releases.liveness_patch``)."""
     if args.patch or args.sdk:
-        return _lazy(".releases.liveness_patch", "liveness_command")(args)
+        return _lazy(".lab.releases.liveness_patch", "liveness_command")(args)
     output = args.output or str(paths.DATA_FILES.liveness)
-    return _lazy(".fix.liveness")(argparse.Namespace(**vars(args) | {"output": output}))
+    return _lazy(".lab.releases.liveness_comparison")(
+        argparse.Namespace(**vars(args) | {"output": output})
+    )
 
 
 def _matrix(args: argparse.Namespace) -> int:
     from .analysis.matrix import records
     from .formats.files import write_atomic
-    from .share.results import matrix_text
+    from .lab.share.results import matrix_text
     from .study.driver import SessionWrapper
     from .study.harness import run_matrix
     from .study.scenario import select_cases
@@ -73,15 +76,15 @@ def _patched(args: argparse.Namespace) -> Any:
     """The ``Patched`` that ``--patch``/``--sdk``/``--release`` name, or None (released)."""
     if not getattr(args, "patch", None) and not getattr(args, "sdk", None):
         return None
-    from .mechanism.catalogue import PINNED
-    from .releases.patched import from_namespace
+    from .lab.mechanism.catalogue import PINNED
+    from .lab.releases.patched import from_namespace
 
     return from_namespace(args, PINNED)
 
 
 def _patched_matrix(args: argparse.Namespace, patched: Any) -> int:
     from .formats.files import write_atomic
-    from .releases.patched import patched_matrix, patched_text
+    from .lab.releases.patched import patched_matrix, patched_text
 
     text = patched_text(patched_matrix(patched, args.case), args.format, patched)
     if args.output:
@@ -92,8 +95,8 @@ def _patched_matrix(args: argparse.Namespace, patched: Any) -> int:
 
 
 def _data(args: argparse.Namespace) -> int:
-    from .releases.sweep import write_pinned_meetings
-    from .share.results import write_matrix
+    from .lab.releases.sweep import write_pinned_meetings
+    from .lab.share.results import write_matrix
     from .study.harness import run_matrix
 
     written = write_matrix(run_matrix(), Path(args.folder))
@@ -103,7 +106,7 @@ def _data(args: argparse.Namespace) -> int:
 
 
 def _notebook_targets(args: argparse.Namespace) -> list[Path]:
-    from .share.notebooks import notebook_paths
+    from .lab.share.notebooks import notebook_paths
 
     targets = [Path(p) for p in args.paths] or notebook_paths(paths.NOTEBOOKS)
     for path in targets:
@@ -113,7 +116,7 @@ def _notebook_targets(args: argparse.Namespace) -> list[Path]:
 
 
 def _notebooks(args: argparse.Namespace) -> int:
-    from .share.notebooks import execute_in_place
+    from .lab.share.notebooks import execute_in_place
 
     for path in _notebook_targets(args):
         changed = execute_in_place(path)
@@ -123,7 +126,7 @@ def _notebooks(args: argparse.Namespace) -> int:
 
 def _render(args: argparse.Namespace) -> int:
     from .formats.markdown import github_length
-    from .share.render import render_all
+    from .lab.share.render import render_all
 
     targets = _notebook_targets(args)
     for path, rendered in zip(targets, render_all(targets, Path(args.folder)), strict=True):
@@ -134,9 +137,9 @@ def _render(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from .findings.load import load_findings
     from .formats.markdown import github_length
-    from .share.report import attach_hint, build_report, write_report
+    from .lab.findings.load import load_findings
+    from .lab.share.report import attach_hint, build_report, write_report
     from .study.harness import run_matrix
     from .study.scenario import select_cases
     from .study.wiring import responses_backend
@@ -164,8 +167,8 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _envs(args: argparse.Namespace) -> int:
-    from .mechanism.catalogue import RELEASES
-    from .releases.environments import command
+    from .lab.mechanism.catalogue import RELEASES
+    from .lab.releases.environments import command
 
     args.versions = args.versions or list(RELEASES)
     return command(args)
@@ -173,9 +176,9 @@ def _envs(args: argparse.Namespace) -> int:
 
 def _fix_data(args: argparse.Namespace) -> int:
     """The pinned release with the workaround, and the newest release unfixed, under data/."""
-    from .fix.comparison import FIXED_STEM, NEWEST_STEM, fixed_runs, newest_runs
-    from .releases.environments import default_envs, newest_release
-    from .share.results import write_matrix
+    from .lab.releases.comparison import FIXED_STEM, NEWEST_STEM, fixed_runs, newest_runs
+    from .lab.releases.environments import default_envs, newest_release
+    from .lab.share.results import write_matrix
 
     folder = Path(args.folder)
     version = args.version or newest_release()
@@ -188,7 +191,7 @@ def _fix_data(args: argparse.Namespace) -> int:
 
 
 def _readme(args: argparse.Namespace) -> int:
-    from .share.readme import update
+    from .lab.share.readme import update
 
     print("README findings " + ("updated" if update() else "unchanged"))
     return 0
@@ -246,7 +249,7 @@ def parser() -> argparse.ArgumentParser:
     matrix.add_argument(
         "--mode",
         choices=MODES,
-        default="input",
+        default=STUDY_MODE,
         help="the compaction session's compaction_mode (the study's: input)",
     )
     matrix.add_argument(
@@ -271,7 +274,9 @@ def parser() -> argparse.ArgumentParser:
     report.add_argument("--case", help=CASE_HELP)
     report.add_argument("--output", help="write here (and its heatmap PNG beside it)")
 
-    sweep = add("sweep", _lazy(".releases.sweep"), "run the matrix on every openai-agents release")
+    sweep = add(
+        "sweep", _lazy(".lab.releases.sweep"), "run the matrix on every openai-agents release"
+    )
     sweep.add_argument(
         "--versions",
         help="releases: 0.23.1, 0.8.0,0.23.1, 0.20.0..0.24.0 or 0.20.0.. (default: all)",
@@ -292,7 +297,9 @@ def parser() -> argparse.ArgumentParser:
     envs.add_argument("--envs", help="folder for the release environments (default: cache)")
 
     mechanism = add(
-        "mechanism", _lazy(".mechanism.command"), "write data/mechanism.json: SDK source, traces"
+        "mechanism",
+        _lazy(".lab.mechanism.command"),
+        "write data/mechanism.json: SDK source, traces",
     )
     mechanism.add_argument(
         "--output",
@@ -302,18 +309,20 @@ def parser() -> argparse.ArgumentParser:
     patch_options(mechanism)
     anatomy = add(
         "fix-anatomy",
-        _lazy(".mechanism.anatomy"),
-        "take 0.24.0's fix apart by experiment: ablation and ddmin (data/fix-anatomy.json)",
+        _lazy(".lab.mechanism.anatomy"),
+        f"take {NEWEST}'s fix apart by experiment: ablation and ddmin (data/fix-anatomy.json)",
     )
     anatomy.add_argument("--output", default=str(paths.DATA_FILES.fix_anatomy))
     anatomy.add_argument("--envs", help="the sweep's environment folder (default: its cache)")
     permalinks = add(
         "permalinks",
-        _lazy(".mechanism.permalink"),
+        _lazy(".lab.mechanism.permalink"),
         "fetch the installed release's sdist once; check its src/agents/ is what is installed",
     )
     permalinks.add_argument("--cache", help="folder for the sdist (default: the user's cache)")
-    bisect = add("bisect", _lazy(".releases.bisect"), "find the releases where an invariant breaks")
+    bisect = add(
+        "bisect", _lazy(".lab.releases.bisect"), "find the releases where an invariant breaks"
+    )
     bisect.add_argument(
         "--invariant", required=True, help="an invariant's name, as the matrix records spell it"
     )
@@ -348,11 +357,11 @@ def parser() -> argparse.ArgumentParser:
 
     proof = add(
         "liveness-patch",
-        _lazy(".releases.liveness_patch"),
+        _lazy(".lab.releases.liveness_patch"),
         "prove the liveness patch: its test, the SDK's suite, the matrix, the liveness runs",
     )
     proof.add_argument("--patch", help="the patch (default: the committed liveness patch)")
-    proof.add_argument("--release", help="the release it is against (default: 0.24.0)")
+    proof.add_argument("--release", help=f"the release it is against (default: {NEWEST})")
     proof.add_argument(
         "--part",
         action="append",
@@ -364,7 +373,7 @@ def parser() -> argparse.ArgumentParser:
 
     cross = add(
         "crosscheck",
-        _lazy(".releases.crosscheck"),
+        _lazy(".lab.releases.crosscheck"),
         "run the SDK-style regression test on each swept release",
     )
     cross.add_argument("--versions", help="releases, as for the sweep (default: all swept)")
@@ -380,7 +389,7 @@ def parser() -> argparse.ArgumentParser:
 
     upstream = add(
         "upstream-suite",
-        _lazy(".releases.upstream.command"),
+        _lazy(".lab.releases.upstream.command"),
         "run the SDK's own compaction and approval tests, as they are and with the workaround",
     )
     upstream.add_argument("--release", help="the release whose sdist to test (default: 0.23.1)")
@@ -397,7 +406,7 @@ def parser() -> argparse.ArgumentParser:
 
     explore = add(
         "explore",
-        _lazy(".explore.command"),
+        _lazy(".lab.explore.command"),
         "search conversations for invariant violations (hypothesis); `explore replay FILE`",
     )
     explore.add_argument("--release", help="run in this release's environment (default: here)")
@@ -420,7 +429,7 @@ def parser() -> argparse.ArgumentParser:
 
     share = add(
         "share",
-        _lazy(".share.comment"),
+        _lazy(".lab.share.comment"),
         "one notebook, or one case, as a paste-ready comment, and the files to attach",
     )
     share.add_argument("notebook", nargs="?", help="e.g. notebooks/03-inside-the-sdk.ipynb")
@@ -431,18 +440,20 @@ def parser() -> argparse.ArgumentParser:
     )
 
     snippet = add(
-        "snippet", _lazy(".share.snippet"), "write the markdown comment for the upstream thread"
+        "snippet", _lazy(".lab.share.snippet"), "write the markdown comment for the upstream thread"
     )
     snippet.add_argument("--output", default=str(paths.DATA_FILES.snippet))
 
     liveness_comment = add(
         "upstream-liveness",
-        _lazy(".share.upstream_liveness"),
+        _lazy(".lab.share.upstream_liveness"),
         "write the upstream comment on compaction liveness, its test, patch and proofs",
     )
     liveness_comment.add_argument("--output", default=str(paths.DATA_FILES.upstream_liveness))
 
-    doctor = add("doctor", _lazy(".affected.command"), "scan, repair and restore stored sessions")
+    # The user's steps are the doctor's (``doctor.command``, the ``[doctor]`` extra); ``check``
+    # and ``data`` run the study's experiments (``lab.affected.command``).
+    doctor = add("doctor", _lazy(".doctor.command"), "scan, repair and restore stored sessions")
     steps = doctor.add_subparsers(dest="doctor_command", required=True)
     store_help = (
         "a SQLite file (SQLiteSession, AsyncSQLiteSession, AdvancedSQLiteSession), an "
@@ -481,6 +492,7 @@ def parser() -> argparse.ArgumentParser:
     restore.add_argument("backup", help="a backup written by doctor repair --apply")
     restore.add_argument("--store", help="the store to restore into (default: the backup's)")
     check = steps.add_parser("check", help="whether and when the bug strikes a configuration")
+    check.set_defaults(handler=_lazy(".lab.affected.command"))
     check.add_argument("--mode", default="auto", help="auto, input or previous_response_id")
     check.add_argument("--trigger", default="default", help="default, always, never or N items")
     check.add_argument(
@@ -501,6 +513,7 @@ def parser() -> argparse.ArgumentParser:
     data = steps.add_parser(
         "data", help="the newest release on a poisoned store (make doctor-data)"
     )
+    data.set_defaults(handler=_lazy(".lab.affected.command"))
     data.add_argument("--version", help="the release to compare (default: the newest)")
     data.add_argument("--envs", help="the sweep's environment folder (default: its cache)")
     data.add_argument("--folder", default=str(paths.DATA))

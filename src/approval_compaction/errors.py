@@ -6,6 +6,9 @@ message on one line and exits 2, so none of them ends in a traceback.
 
 from __future__ import annotations
 
+import importlib.util
+from collections.abc import Sequence
+
 
 class InvestigationError(Exception):
     """Base class: a problem with the input, stated in one line."""
@@ -13,3 +16,18 @@ class InvestigationError(Exception):
 
 class StateRestoreError(InvestigationError):
     """A RunState JSON that cannot be restored: corrupted, truncated, or for another agent."""
+
+
+class MissingExtra(InvestigationError):
+    """What a step needs is not installed: one line naming the extra that installs it."""
+
+    def __init__(self, what: str, missing: Sequence[str], extra: str) -> None:
+        super().__init__(f"{what} needs {', '.join(missing)}: install approval-compaction[{extra}]")
+        self.missing, self.extra = tuple(missing), extra
+
+
+def require(what: str, modules: Sequence[str], extra: str) -> None:
+    """Raise ``MissingExtra`` for the top-level ``modules`` that cannot be imported here."""
+    missing = [m for m in modules if importlib.util.find_spec(m) is None]
+    if missing:
+        raise MissingExtra(what, missing, extra)

@@ -6,12 +6,14 @@ import json
 
 import pytest
 
-from approval_compaction.affected.command import STEPS
 from approval_compaction.cli import main
+from approval_compaction.doctor.command import STEPS as USER_STEPS
+from approval_compaction.lab.affected.command import STEPS
 
 
-def test_doctor_command_has_the_user_steps_and_the_studies_steps() -> None:
-    assert sorted(STEPS) == ["check", "data", "repair", "restore", "scan", "sql"]
+def test_doctor_command_has_the_studies_steps_and_the_doctor_the_users() -> None:
+    assert sorted(STEPS) == ["check", "data"]
+    assert sorted(USER_STEPS) == ["repair", "restore", "scan", "sql"]
 
 
 def test_doctor_check_json_rows_and_table_answer(capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from approval_compaction.affected.heal import REAL_SESSION, heal_new_sqlite
+from approval_compaction.lab.affected.heal import REAL_SESSION, heal_new_sqlite
 
 
 def test_heal_repairs_every_poisoned_session_and_restore_keeps_every_item() -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from approval_compaction.affected.upgrade import ACCEPTED, REJECTED, upgrade_records
+from approval_compaction.lab.affected.upgrade import ACCEPTED, REJECTED, upgrade_records
 
 
 def test_next_turn_on_a_poisoned_store_is_rejected_by_the_api_standin_and_healed_by_repair() -> (

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from approval_compaction.affected.check import CheckRow, Config
-from approval_compaction.affected.upgrade import UpgradeRecord
-from approval_compaction.affected.views import (
+from approval_compaction.lab.affected.check import CheckRow, Config
+from approval_compaction.lab.affected.upgrade import UpgradeRecord
+from approval_compaction.lab.affected.views import (
     check_compare,
     check_frame,
     upgrade_frame,
     worker_frame,
 )
-from approval_compaction.affected.worker import WorkerComparison
+from approval_compaction.lab.affected.worker import WorkerComparison
 
 
 def row(prior: int, compacted: bool) -> CheckRow:

@@ -14,7 +14,7 @@ from approval_compaction.analysis.invariants import INVARIANTS
 from approval_compaction.analysis.matrix import MatrixRecord
 from approval_compaction.analysis.table import case_label, pivot, to_frame, violations
 from approval_compaction.analysis.vocabulary import word
-from approval_compaction.releases.sweep import ReleaseRecord
+from approval_compaction.lab.releases.sweep import ReleaseRecord
 
 COLUMNS = [f.name for f in fields(MatrixRecord)]
 OFF = {"compaction": "off"}

@@ -12,7 +12,7 @@ import pytest
 
 from approval_compaction.display.details import Cut, CutError, cut
 from approval_compaction.errors import InvestigationError
-from approval_compaction.share.render import to_markdown
+from approval_compaction.lab.share.render import to_markdown
 
 FRAME = pd.DataFrame(
     {"holds": [True, False, True, False], "detail": ["", "pause: c1", "", "resume: c1"]},

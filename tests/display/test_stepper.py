@@ -16,7 +16,7 @@ from approval_compaction.display.views import (
     stage_table,
 )
 from approval_compaction.fix.workaround import defer_compaction_while_pending
-from approval_compaction.share.notebooks import WIDGET_VIEW
+from approval_compaction.lab.share.notebooks import WIDGET_VIEW
 from approval_compaction.study.capture import STAGES, CaseRun
 from approval_compaction.study.harness import run_case
 from approval_compaction.study.scenario import Case

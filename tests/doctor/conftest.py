@@ -19,7 +19,7 @@ from pathlib import Path
 import needs
 import pytest
 
-from approval_compaction.testing import mariadb, postgres, redis, synthetic
+from approval_compaction.lab.stores import mariadb, postgres, redis, synthetic
 
 # A backend on a throwaway server: loopback sockets, and the servers tier.
 SERVER = (pytest.mark.enable_socket, pytest.mark.servers)

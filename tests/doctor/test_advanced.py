@@ -13,7 +13,7 @@ from approval_compaction.doctor.restore import restore
 from approval_compaction.doctor.scan import scan_store
 from approval_compaction.doctor.sqlstore import _classify
 from approval_compaction.doctor.verdict import POISONED
-from approval_compaction.testing import synthetic
+from approval_compaction.lab.stores import synthetic
 
 
 def table(path: Path, name: str) -> list[tuple[Any, ...]]:

@@ -11,7 +11,7 @@ from approval_compaction.doctor import backup as backups
 from approval_compaction.doctor.repair import apply
 from approval_compaction.doctor.restore import restore
 from approval_compaction.doctor.stores import Row, StoredSession
-from approval_compaction.testing.synthetic import generate
+from approval_compaction.lab.stores.synthetic import generate
 
 SESSION = StoredSession("s1", (Row(1, '{"role": "user", "content": "hi"}', "2026-01-01 00:00:00"),))
 

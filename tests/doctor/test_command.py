@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from approval_compaction.cli import main
-from approval_compaction.testing.synthetic import generate
+from approval_compaction.lab.stores.synthetic import generate
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from approval_compaction.doctor import indb
 from approval_compaction.doctor.scan import reports
 from approval_compaction.doctor.stores import StoreError, opened
 from approval_compaction.doctor.verdict import NEEDS_REPAIR, VERDICTS, judge
-from approval_compaction.testing import synthetic
+from approval_compaction.lab.stores import synthetic
 
 from .conftest import SERVER, new_store
 

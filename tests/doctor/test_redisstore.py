@@ -9,7 +9,7 @@ import pytest
 
 from approval_compaction.doctor import redisstore
 from approval_compaction.doctor.stores import REDIS_PREFIX, StoreError, opened, parse_store
-from approval_compaction.testing import redis
+from approval_compaction.lab.stores import redis
 
 from .conftest import new_redis_database
 

@@ -17,7 +17,7 @@ from approval_compaction.doctor.repair import PREFIX, apply, dry_run, healed_mes
 from approval_compaction.doctor.restore import restore
 from approval_compaction.doctor.scan import scan_store, verdict_counts
 from approval_compaction.doctor.stores import StoredSession, opened
-from approval_compaction.testing.synthetic import app_session, close_app_session
+from approval_compaction.lab.stores.synthetic import app_session, close_app_session
 
 MakeStore = Callable[..., str]
 
@@ -181,7 +181,7 @@ def test_an_abandoned_mcp_request_is_stuck_repaired_and_restored(
     query lists the session stuck, the repair rewrites the request as text, and restore puts
     the request back."""
     from approval_compaction.doctor import indb
-    from approval_compaction.testing import synthetic
+    from approval_compaction.lab.stores import synthetic
 
     from .conftest import new_store
 

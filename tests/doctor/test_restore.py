@@ -12,7 +12,7 @@ from approval_compaction.doctor import backup as backups
 from approval_compaction.doctor.repair import apply
 from approval_compaction.doctor.restore import restore
 from approval_compaction.doctor.stores import StoredSession, StoreError, opened
-from approval_compaction.testing.synthetic import generate
+from approval_compaction.lab.stores.synthetic import generate
 
 
 def sessions(text: str) -> dict[str, StoredSession]:

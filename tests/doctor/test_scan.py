@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from approval_compaction.doctor import scan
-from approval_compaction.testing.synthetic import generate
+from approval_compaction.lab.stores.synthetic import generate
 
 
 @pytest.fixture

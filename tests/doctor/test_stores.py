@@ -4,13 +4,22 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from approval_compaction.doctor.scan import scan_store
-from approval_compaction.doctor.stores import StoreError, opened
+from approval_compaction.doctor.stores import (
+    ANY_URL,
+    BACKENDS,
+    StoreError,
+    backend_for,
+    opened,
+    parse_store,
+)
+from approval_compaction.errors import MissingExtra
 
 MakeStore = Callable[..., str]
 
@@ -96,7 +105,7 @@ def test_sessions_stream_in_id_order_with_rows_in_read_order(make_store: MakeSto
 
 
 def test_scan_does_not_write_the_file(tmp_path: Path) -> None:
-    from approval_compaction.testing.synthetic import generate
+    from approval_compaction.lab.stores.synthetic import generate
 
     target = tmp_path / "store.db"
     asyncio.run(generate(str(target), 4, 6))
@@ -124,7 +133,7 @@ def test_a_missing_or_wrong_key_is_one_line_and_never_printed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from approval_compaction.doctor.repair import apply
-    from approval_compaction.testing.synthetic import generate
+    from approval_compaction.lab.stores.synthetic import generate
 
     from .conftest import TEST_KEY
 
@@ -163,7 +172,7 @@ def test_redis_keys_that_are_not_the_sdks_are_refused(request: pytest.FixtureReq
 @pytest.mark.servers
 @pytest.mark.enable_socket
 def test_a_redis_key_prefix_names_the_applications_sessions(request: pytest.FixtureRequest) -> None:
-    from approval_compaction.testing.synthetic import generate
+    from approval_compaction.lab.stores.synthetic import generate
 
     from .conftest import new_redis_database
 
@@ -174,3 +183,40 @@ def test_a_redis_key_prefix_names_the_applications_sessions(request: pytest.Fixt
     ]  # fmt: skip
     bare = text.split("?")[0]
     assert "no RedisSession keys under agents:session" in _scan_error(bare)
+
+
+@pytest.mark.parametrize(
+    ("text", "module", "extra"),
+    [
+        ("redis://127.0.0.1:1/0", "redis", "redis"),
+        ("postgresql+asyncpg://u@127.0.0.1/db", "asyncpg", "postgres"),
+        ("mysql+asyncmy://u@127.0.0.1/db", "asyncmy", "mysql"),
+    ],
+    ids=["redis", "postgresql", "mysql"],
+)
+def test_a_store_whose_extra_is_missing_is_one_line_naming_it(
+    text: str, module: str, extra: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, module, None)  # find_spec: not installed
+    with pytest.raises(MissingExtra) as caught:
+        parse_store(text)
+    assert str(caught.value).endswith(f"needs {module}: install approval-compaction[{extra}]")
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "extra"),
+    [
+        ("/srv/history.db", "sqlite-file", "doctor"),
+        ("sqlite+aiosqlite:///srv/history.db", "url", "doctor"),
+        ("postgresql+asyncpg://u@h/db", "url", "postgres"),
+        ("mariadb+asyncmy://u@h/db", "url", "mysql"),
+        ("rediss://h:6380/0", "redis", "redis"),
+        ("mssql+aioodbc://u@h/db", "url", "doctor"),
+    ],
+)
+def test_the_table_of_store_strings_names_each_backend_and_its_extra(
+    text: str, kind: str, extra: str
+) -> None:
+    backend = backend_for(text)
+    assert (backend.kind, backend.extra) == (kind, extra)
+    assert backend in (*BACKENDS, ANY_URL)

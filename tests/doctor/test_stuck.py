@@ -78,8 +78,8 @@ def test_a_stuck_call_and_all_before_it_survive_every_later_compaction(tmp_path:
 
 
 def _newest_worker() -> Worker:
-    from approval_compaction.mechanism.catalogue import NEWEST
-    from approval_compaction.releases import environments
+    from approval_compaction.lab.mechanism.catalogue import NEWEST
+    from approval_compaction.lab.releases import environments
 
     env = needs.release(NEWEST)
     return Worker(str(env.python), environments.isolated_environ())

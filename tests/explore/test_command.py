@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from approval_compaction.explore import command
-from approval_compaction.explore.search import Options, SearchResult
-from approval_compaction.releases import environments
-from approval_compaction.releases.environments import Environment
+from approval_compaction.lab.explore import command
+from approval_compaction.lab.explore.search import Options, SearchResult
+from approval_compaction.lab.releases import environments
+from approval_compaction.lab.releases.environments import Environment
 
 TINY = Options(examples=3, seed=0, rounds=1, kinds=("function_approval",), boundaries=("memory",))
 
@@ -63,7 +63,7 @@ def test_in_release_carries_a_patch_label_into_the_result(
     result, which is written with it (and read back), and named in the summary."""
     from dataclasses import replace
 
-    from approval_compaction.explore.replay import load_result, load_results, save_result
+    from approval_compaction.lab.explore.replay import load_result, load_results, save_result
 
     this = Environment(Path(sys.prefix), "0.23.1", "")
     monkeypatch.setattr(environments, "install_tools", lambda folder, names: tmp_path)
@@ -76,8 +76,8 @@ def test_in_release_carries_a_patch_label_into_the_result(
 
 
 def test_explore_results_that_mix_a_patch_and_a_release_are_refused(tmp_path: Path) -> None:
-    from approval_compaction.explore.replay import load_results, save_result
-    from approval_compaction.releases.patched import PatchError
+    from approval_compaction.lab.explore.replay import load_results, save_result
+    from approval_compaction.lab.releases.patched import PatchError
 
     tally = {"examples": 1}
     released = SearchResult("0.23.1", False, 0, 1, 1, True, (), {}, (), tally)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from approval_compaction.explore.conversation import (
+from approval_compaction.lab.explore.conversation import (
     CONTINUE_TURNS,
     Conversation,
     Step,
@@ -65,7 +65,7 @@ def test_committed_counterexamples_keep_their_names() -> None:
     """Every saved counterexample is still named by the digest of its steps as read now: the
     new actions left the JSON (and so the name) of every earlier step as it was."""
     from approval_compaction import paths
-    from approval_compaction.explore.replay import load
+    from approval_compaction.lab.explore.replay import load
 
     files = sorted(paths.data(paths.DATA).counterexamples.glob("*.json"))
     assert files

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from approval_compaction.explore.conversation import Conversation, Step, Trace, late_resumes
-from approval_compaction.explore.driver import judge_step
-from approval_compaction.explore.search import rerun
+from approval_compaction.lab.explore.conversation import Conversation, Step, Trace, late_resumes
+from approval_compaction.lab.explore.driver import judge_step
+from approval_compaction.lab.explore.search import rerun
 from approval_compaction.study.capture import Stage
 
 CALL = {"type": "function_call", "call_id": "function_approval-0-0", "name": "t", "arguments": ""}
@@ -68,7 +68,7 @@ def test_an_abandoned_or_lost_approval_stays_pinned_unless_the_workaround_retire
 def test_study_steps_of_a_keep_and_of_a_decide_of_the_kept_state() -> None:
     """A keep saves the state's JSON and lets the run go; a decide of the kept state restores
     it before it crosses its boundary."""
-    from approval_compaction.explore.driver import study_steps
+    from approval_compaction.lab.explore.driver import study_steps
     from approval_compaction.study.driver import Cross, Decide, Keep, LoseOutput, Recall, Resume
 
     keep = study_steps(1, Step("keep"))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from approval_compaction.explore.kinds import KINDS, available, call_id, kind_of
+from approval_compaction.lab.explore.kinds import KINDS, available, call_id, kind_of
 
 
 def test_the_pinned_release_supports_every_kind() -> None:

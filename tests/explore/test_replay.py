@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from approval_compaction.cli import main
-from approval_compaction.explore import replay
-from approval_compaction.explore.conversation import Conversation, Step
-from approval_compaction.explore.kinds import kind_of
-from approval_compaction.explore.search import Finding, known_as, rerun
+from approval_compaction.lab.explore import replay
+from approval_compaction.lab.explore.conversation import Conversation, Step
+from approval_compaction.lab.explore.kinds import kind_of
+from approval_compaction.lab.explore.search import Finding, known_as, rerun
 
 STEPS = (
     Step("ask", compact=True, calls=("function_approval",)),
@@ -73,7 +73,7 @@ def test_save_result_removes_what_its_search_no_longer_finds(
     release and variant it did not find again goes; another variant's stays."""
     from dataclasses import replace as changed
 
-    from approval_compaction.explore.search import SearchResult
+    from approval_compaction.lab.explore.search import SearchResult
 
     version = finding.trace.sdk_version
     result = SearchResult(version, False, 0, 1, 1, True, (), {}, (), {}, (finding,))
@@ -97,7 +97,7 @@ def test_committed_late_resumes_agree_with_a_rerun_here() -> None:
     import importlib.metadata
 
     from approval_compaction import paths
-    from approval_compaction.explore.conversation import late_resumes
+    from approval_compaction.lab.explore.conversation import late_resumes
 
     installed = importlib.metadata.version("openai-agents")
     results = [r for r in replay.load_results(paths.DATA).values() if r.sdk_version == installed]

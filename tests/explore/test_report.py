@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from approval_compaction.explore.conversation import Conversation, Step, Trace, late_resumes
-from approval_compaction.explore.report import left_out, markdown, regression_source
-from approval_compaction.explore.search import Finding, rerun
+from approval_compaction.lab.explore.conversation import Conversation, Step, Trace, late_resumes
+from approval_compaction.lab.explore.report import left_out, markdown, regression_source
+from approval_compaction.lab.explore.search import Finding, rerun
 
 STEPS = (
     Step("ask", compact=True, calls=("function_approval",)),

@@ -8,14 +8,21 @@ from collections import Counter
 from hypothesis import HealthCheck, settings
 from hypothesis.stateful import run_state_machine_as_test
 
-from approval_compaction.explore.conversation import (
+from approval_compaction.lab.explore.conversation import (
     TURNLESS,
     Conversation,
     Judgement,
     Step,
     StepRecord,
 )
-from approval_compaction.explore.rules import ACTIONS, NO_KIND, Setup, Violation, machine, new_pairs
+from approval_compaction.lab.explore.rules import (
+    ACTIONS,
+    NO_KIND,
+    Setup,
+    Violation,
+    machine,
+    new_pairs,
+)
 from approval_compaction.study.capture import Stage
 
 KINDS = ("function_approval", "function")

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from approval_compaction.explore.conversation import Conversation, Step
-from approval_compaction.explore.replay import load_result
-from approval_compaction.explore.search import Options, SearchResult, known_as, search
+from approval_compaction.lab.explore.conversation import Conversation, Step
+from approval_compaction.lab.explore.replay import load_result
+from approval_compaction.lab.explore.search import Options, SearchResult, known_as, search
 
 FUNCTION_KINDS = ("function_approval", "function", "function_raises")
 BOUNDED = Options(  # the report's own question: does the next turn send an orphan output?
@@ -48,8 +48,8 @@ PAUSE = Step("ask", compact=True, calls=("function_approval",))
 FRESH = """
 import json, sys
 from pathlib import Path
-from approval_compaction.explore.replay import save_result
-from approval_compaction.explore.search import Options, search
+from approval_compaction.lab.explore.replay import save_result
+from approval_compaction.lab.explore.search import Options, search
 given = json.loads(sys.argv[1])
 options = Options(**{k: tuple(v) if isinstance(v, list) else v for k, v in given.items()})
 print(save_result(search(options), Path(sys.argv[2]))[0])
@@ -143,7 +143,7 @@ def test_workaround_keeps_compacting_after_any_abandoned_approval(calls: tuple[s
     the history stays bounded and nothing unpaired is sent (before a retirement took every dead
     item of the history, and an MCP request could be dead, each shape broke a liveness
     invariant)."""
-    from approval_compaction.explore.search import rerun
+    from approval_compaction.lab.explore.search import rerun
 
     pause = Step("ask", calls=calls)
     trace = rerun(Conversation("input", True, (pause, Step("continue"))))
@@ -170,8 +170,8 @@ def test_bounded_search_reaches_a_late_resume_and_finds_its_orphan_when_it_store
     without it (the SDK's own suite shows that cost) and the search finds it, shrunk to keep,
     later turns and the late decision; unfixed, a late resume stores an orphan only where the
     original bug does, which the search finds in its simpler form (decided at once)."""
-    from approval_compaction.explore.conversation import late_resumes
-    from approval_compaction.explore.search import rerun
+    from approval_compaction.lab.explore.conversation import late_resumes
+    from approval_compaction.lab.explore.search import rerun
 
     found = search(replace(LATE, fix=fix))
     assert found.tally["late resumes"] > 0 and found.tally["rule: keep"] > 0

@@ -7,14 +7,14 @@ from factories import make_run
 
 from approval_compaction import Case, records, run_case, to_frame
 from approval_compaction.analysis.invariants import INVARIANTS
-from approval_compaction.findings.answers import (
+from approval_compaction.fix.workaround import defer_compaction_while_pending
+from approval_compaction.lab.findings.answers import (
     finding,
     fold_answer,
     variant_summary,
     walkthrough_answer,
     workaround_answer,
 )
-from approval_compaction.fix.workaround import defer_compaction_while_pending
 from approval_compaction.study.capture import CaseRun
 from approval_compaction.study.harness import run_matrix
 from approval_compaction.study.scenario import all_cases, select_cases
@@ -77,7 +77,7 @@ def test_answers_workaround_says_yes_only_when_the_workaround_holds(
 
 def test_answers_liveness_eras_answer_reads_the_sweep_records() -> None:
     from approval_compaction.analysis.liveness import LivenessRun, LiveTurn, liveness_records
-    from approval_compaction.findings.answers import liveness_eras_answer
+    from approval_compaction.lab.findings.answers import liveness_eras_answer
 
     never = tuple(LiveTurn(n + 3, False, n + 3) for n in range(3))  # never compacts, grows
     runs = [LivenessRun("poisoned", "0.24.0", "input", False, never)]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from approval_compaction.affected.check import CheckRow, Config
-from approval_compaction.affected.upgrade import UpgradeRecord
-from approval_compaction.affected.worker import WorkerComparison
-from approval_compaction.findings.doctor import Worker, check, upgrade
+from approval_compaction.lab.affected.check import CheckRow, Config
+from approval_compaction.lab.affected.upgrade import UpgradeRecord
+from approval_compaction.lab.affected.worker import WorkerComparison
+from approval_compaction.lab.findings.doctor import Worker, check, upgrade
 
 
 def row(prior: int, next_turn: str, at_pause: str = "paused") -> CheckRow:

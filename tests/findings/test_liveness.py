@@ -10,7 +10,7 @@ from approval_compaction.analysis.liveness import (
     Pin,
     liveness_records,
 )
-from approval_compaction.findings.liveness import (
+from approval_compaction.lab.findings.liveness import (
     KEEPS,
     NOT_JUDGED,
     STUCK,

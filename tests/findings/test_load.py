@@ -8,8 +8,8 @@ import pytest
 from factories import matrix_record
 
 from approval_compaction.analysis.invariants import INVARIANTS
-from approval_compaction.findings.load import Findings, api_errors, load_findings
 from approval_compaction.formats.records import records_json
+from approval_compaction.lab.findings.load import Findings, api_errors, load_findings
 from approval_compaction.study.harness import run_matrix
 from approval_compaction.study.scenario import select_cases
 

@@ -8,7 +8,7 @@ from factories import matrix_record
 
 from approval_compaction.analysis.invariants import INVARIANTS
 from approval_compaction.analysis.matrix import MatrixRecord
-from approval_compaction.findings.matrix import Failure, matrix_finding, seen
+from approval_compaction.lab.findings.matrix import Failure, matrix_finding, seen
 from approval_compaction.study.harness import run_matrix
 from approval_compaction.study.scenario import all_cases, select_cases
 from approval_compaction.study.wiring import responses_backend

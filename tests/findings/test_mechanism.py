@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from approval_compaction.findings.mechanism import mechanism_finding
-from approval_compaction.mechanism.catalogue import NEWEST, PINNED
-from approval_compaction.mechanism.record import MechanismError, load_record
+from approval_compaction.lab.findings.mechanism import mechanism_finding
+from approval_compaction.lab.mechanism.catalogue import NEWEST, PINNED
+from approval_compaction.lab.mechanism.record import MechanismError, load_record
 
 
 def test_mechanism_names_the_function_and_where_each_release_checks() -> None:

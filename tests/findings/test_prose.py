@@ -6,11 +6,11 @@ from dataclasses import replace
 
 import pytest
 
-from approval_compaction.findings import prose
-from approval_compaction.findings.fix import Crosscheck
-from approval_compaction.findings.load import Findings, load_findings
-from approval_compaction.findings.matrix import Failure, Seen
-from approval_compaction.findings.releases import NEVER, Era, ErrorMet, ModeStory, Releases
+from approval_compaction.lab.findings import prose
+from approval_compaction.lab.findings.fix import Crosscheck
+from approval_compaction.lab.findings.load import Findings, load_findings
+from approval_compaction.lab.findings.matrix import Failure, Seen
+from approval_compaction.lab.findings.releases import NEVER, Era, ErrorMet, ModeStory, Releases
 from approval_compaction.wire.rules import ApiError
 
 
@@ -163,9 +163,9 @@ def test_prose_liveness_names_the_stuck_releases_and_the_pin_from_the_eras() -> 
     """The words follow the record: each era's releases, what it breaks, the item pinning it;
     modes whose eras read the same are said together."""
     from approval_compaction.analysis.liveness import LivenessRun, LiveTurn, Pin, liveness_records
-    from approval_compaction.findings.liveness import liveness_eras
-    from approval_compaction.findings.prose import liveness_eras_lines, liveness_sentence
-    from approval_compaction.releases.liveness import LIVENESS_MODES, SITUATIONS
+    from approval_compaction.lab.findings.liveness import liveness_eras
+    from approval_compaction.lab.findings.prose import liveness_eras_lines, liveness_sentence
+    from approval_compaction.lab.releases.liveness import LIVENESS_MODES, SITUATIONS
 
     pin = Pin(1, "function_call", "pending-c1", "open call")
     ok = tuple(LiveTurn(2, True, 1) for _ in range(3))
@@ -188,8 +188,8 @@ def test_prose_liveness_names_the_stuck_releases_and_the_pin_from_the_eras() -> 
 
 def test_prose_liveness_says_whether_a_late_resume_stayed_paired() -> None:
     from approval_compaction.analysis.liveness import LivenessRun, LiveTurn, Pin, liveness_records
-    from approval_compaction.findings.liveness import liveness_eras
-    from approval_compaction.findings.prose import liveness_eras_lines
+    from approval_compaction.lab.findings.liveness import liveness_eras
+    from approval_compaction.lab.findings.prose import liveness_eras_lines
 
     orphan = Pin(5, "function_call_output", "pending-c1", "orphan output")
     ok = tuple(LiveTurn(2, True, 1) for _ in range(3))

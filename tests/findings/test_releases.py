@@ -12,7 +12,7 @@ from factories import release_record
 
 from approval_compaction.analysis.invariants import ACCEPTED, INVARIANTS
 from approval_compaction.analysis.meeting import Meeting
-from approval_compaction.findings.releases import (
+from approval_compaction.lab.findings.releases import (
     COMPACTION_ONLY,
     NEVER,
     NEXT_TURN_FAILS,
@@ -23,8 +23,8 @@ from approval_compaction.findings.releases import (
     detail_stages,
     releases_finding,
 )
-from approval_compaction.releases.bisect import Judgement
-from approval_compaction.releases.sweep import ReleaseRecord, unavailable_records
+from approval_compaction.lab.releases.bisect import Judgement
+from approval_compaction.lab.releases.sweep import ReleaseRecord, unavailable_records
 from approval_compaction.study.scenario import Case, all_cases
 
 HTTP_400 = "HTTP 400: openai.BadRequestError: No tool call found for call_id c1."

@@ -26,8 +26,8 @@ from approval_compaction.formats.records import (
     write_json,
     write_records,
 )
-from approval_compaction.releases.crosscheck import CrossRecord
-from approval_compaction.releases.sweep import ReleaseRecord
+from approval_compaction.lab.releases.crosscheck import CrossRecord
+from approval_compaction.lab.releases.sweep import ReleaseRecord
 
 ROWS = [
     matrix_record(),

@@ -9,8 +9,8 @@ import needs
 import pytest
 from factories import release_record
 
-from approval_compaction.mechanism import anatomy
-from approval_compaction.mechanism.anatomy import (
+from approval_compaction.lab.mechanism import anatomy
+from approval_compaction.lab.mechanism.anatomy import (
     BUG,
     FIXED,
     UNRESOLVED,
@@ -20,8 +20,8 @@ from approval_compaction.mechanism.anatomy import (
     ranges,
     revert_with_needs,
 )
-from approval_compaction.mechanism.hunks import Hunk, compose
-from approval_compaction.releases import environments
+from approval_compaction.lab.mechanism.hunks import Hunk, compose
+from approval_compaction.lab.releases import environments
 
 
 def test_anatomy_outcome_of_records() -> None:
@@ -126,7 +126,7 @@ def test_anatomy_a_revert_whose_error_names_nothing_takes_its_module_whole() -> 
 
 
 def test_anatomy_group_names_are_numbers_on_the_path_and_files_elsewhere() -> None:
-    from approval_compaction.mechanism.views import group_names
+    from approval_compaction.lab.mechanism.views import group_names
 
     names = ["items.py#2", "agents/run_state.py#1", "agents/run_state.py#4", "agents/run.py#2"]
     assert group_names(names, {"items.py#2": 7}) == "7, run_state.py#1,4, run.py#2"

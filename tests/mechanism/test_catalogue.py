@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from approval_compaction import paths
-from approval_compaction.mechanism.catalogue import (
+from approval_compaction.lab.mechanism.catalogue import (
     CATALOGUE,
     NEWEST,
     PINNED,
@@ -18,9 +18,9 @@ from approval_compaction.mechanism.catalogue import (
     UnknownFunctionError,
     entry,
 )
-from approval_compaction.mechanism.record import load_record, recorded_extract
-from approval_compaction.mechanism.source import PRESENT, extract, mark_lines
-from approval_compaction.releases.environments import newest_release
+from approval_compaction.lab.mechanism.record import load_record, recorded_extract
+from approval_compaction.lab.mechanism.source import PRESENT, extract, mark_lines
+from approval_compaction.lab.releases.environments import newest_release
 from approval_compaction.study.capture import sdk_version
 
 IDS = [f.qualname for f in CATALOGUE]
@@ -66,8 +66,8 @@ def test_catalogue_marks_match_in_the_releases_whose_source_the_notebook_shows(
 def test_catalogue_an_ambiguous_mark_is_caught() -> None:
     """A mark whose text is on two lines picks both (the test above then fails); ``after`` picks
     the one that follows its anchor."""
-    from approval_compaction.mechanism.catalogue import Mark
-    from approval_compaction.mechanism.source import Extract
+    from approval_compaction.lab.mechanism.catalogue import Mark
+    from approval_compaction.lab.mechanism.source import Extract
 
     source = "def f():\n    if x:\n        go()\n    y = 1\n    if x:\n        go()\n"
     found = Extract(PRESENT, "agents/x.py", 10, source)

@@ -8,10 +8,10 @@ import needs
 import pytest
 
 from approval_compaction.cli import main
-from approval_compaction.mechanism import command
-from approval_compaction.mechanism.catalogue import RELEASES
-from approval_compaction.mechanism.record import MechanismError, load_record
-from approval_compaction.releases.environments import SweepError
+from approval_compaction.lab.mechanism import command
+from approval_compaction.lab.mechanism.catalogue import RELEASES
+from approval_compaction.lab.mechanism.record import MechanismError, load_record
+from approval_compaction.lab.releases.environments import SweepError
 
 
 def test_command_missing_environment_is_a_one_line_error_before_anything_runs(
@@ -51,10 +51,10 @@ def test_mechanism_of_a_patched_sdk_is_its_own_labelled_record(tmp_path: Path) -
     """The committed minimal fix traced on the pinned release: a record of that one SDK, with
     the patch's label, whose traces compact as the fixing release's do on both boundaries."""
     from approval_compaction import cli
-    from approval_compaction.mechanism.anatomy import load_anatomy
-    from approval_compaction.mechanism.catalogue import PINNED
-    from approval_compaction.mechanism.record import load_record
-    from approval_compaction.releases.patched import read_patch
+    from approval_compaction.lab.mechanism.anatomy import load_anatomy
+    from approval_compaction.lab.mechanism.catalogue import PINNED
+    from approval_compaction.lab.mechanism.record import load_record
+    from approval_compaction.lab.releases.patched import read_patch
 
     needs.release(PINNED)
     patch = tmp_path / "minimal-fix.diff"

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from approval_compaction.mechanism.ddmin import FAIL, PASS, UNRESOLVED, Verdict, ddmin, partition
+from approval_compaction.lab.mechanism.ddmin import (
+    FAIL,
+    PASS,
+    UNRESOLVED,
+    Verdict,
+    ddmin,
+    partition,
+)
 
 
 def test_ddmin_partition_is_contiguous_and_even() -> None:

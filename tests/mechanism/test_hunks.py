@@ -10,8 +10,8 @@ from pathlib import Path
 import needs
 import pytest
 
-from approval_compaction.mechanism.hunks import compose, paragraphs, patch_text, split
-from approval_compaction.releases import NEWEST, PINNED
+from approval_compaction.lab.mechanism.hunks import compose, paragraphs, patch_text, split
+from approval_compaction.lab.releases import NEWEST, PINNED
 
 OLD = """\
 def f(items):
@@ -78,7 +78,7 @@ def test_hunks_every_subset_makes_a_patch_git_applies(tmp_path: Path, size: int)
 @pytest.mark.releases
 def test_hunks_of_the_two_releases_compose_to_the_newer_files() -> None:
     """On the files the anatomy splits: every hunk applied to 0.23.1 gives 0.24.0 exactly."""
-    from approval_compaction.mechanism.anatomy import path_files, sources
+    from approval_compaction.lab.mechanism.anatomy import path_files, sources
 
     envs = [needs.release(v) for v in (PINNED, NEWEST)]
     old, new = (sources(env, path_files()) for env in envs)

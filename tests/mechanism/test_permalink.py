@@ -16,8 +16,8 @@ from pathlib import Path
 import needs
 import pytest
 
-from approval_compaction.mechanism.catalogue import CATALOGUE, PINNED
-from approval_compaction.mechanism.permalink import (
+from approval_compaction.lab.mechanism.catalogue import CATALOGUE, PINNED
+from approval_compaction.lab.mechanism.permalink import (
     SdistError,
     differences,
     fetch_sdist,
@@ -26,8 +26,8 @@ from approval_compaction.mechanism.permalink import (
     sdist_archive,
     sdist_sources,
 )
-from approval_compaction.mechanism.record import recorded_release
-from approval_compaction.mechanism.source import PRESENT, site_packages
+from approval_compaction.lab.mechanism.record import recorded_release
+from approval_compaction.lab.mechanism.source import PRESENT, site_packages
 
 
 def _sdist(path: Path, version: str, files: dict[str, bytes]) -> Path:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from approval_compaction.mechanism import probe
-from approval_compaction.mechanism.catalogue import CATALOGUE, PINNED
-from approval_compaction.mechanism.record import ReleaseMechanism, recorded_release
+from approval_compaction.lab.mechanism import probe
+from approval_compaction.lab.mechanism.catalogue import CATALOGUE, PINNED
+from approval_compaction.lab.mechanism.record import ReleaseMechanism, recorded_release
 
 
 def test_probe_writes_what_the_committed_record_holds_for_the_pinned_release(

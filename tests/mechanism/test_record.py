@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from approval_compaction.mechanism.catalogue import CATALOGUE, PINNED
-from approval_compaction.mechanism.record import (
+from approval_compaction.lab.mechanism.catalogue import CATALOGUE, PINNED
+from approval_compaction.lab.mechanism.record import (
     MechanismError,
     MechanismRecord,
     ReleaseMechanism,
@@ -19,8 +19,8 @@ from approval_compaction.mechanism.record import (
     recorded_release,
     write_record,
 )
-from approval_compaction.mechanism.source import MISSING, Extract
-from approval_compaction.mechanism.trace import REPORT_CASE, StageRecord, Trace
+from approval_compaction.lab.mechanism.source import MISSING, Extract
+from approval_compaction.lab.mechanism.trace import REPORT_CASE, StageRecord, Trace
 
 EXTRACT = Extract(status="present", path="agents/x.py", first_line=3, source="def f():\n")
 TRACE = Trace(
@@ -100,7 +100,7 @@ def test_record_that_mixes_a_patched_and_a_released_sdk_is_refused(tmp_path: Pat
 def test_pinned_here_passes_on_the_pinned_release_and_names_another(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from approval_compaction.mechanism import record
+    from approval_compaction.lab.mechanism import record
 
     pinned_here()  # this interpreter runs the pinned release (requirements.txt)
     monkeypatch.setattr(record, "sdk_version", lambda: "9.9.9")

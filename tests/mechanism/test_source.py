@@ -9,10 +9,10 @@ from pathlib import Path
 import needs
 import pytest
 
-from approval_compaction.mechanism.catalogue import CATALOGUE, PINNED, RELEASES, Function, Mark
-from approval_compaction.mechanism.probe import MODULE
-from approval_compaction.mechanism.record import recorded_release
-from approval_compaction.mechanism.source import (
+from approval_compaction.lab.mechanism.catalogue import CATALOGUE, PINNED, RELEASES, Function, Mark
+from approval_compaction.lab.mechanism.probe import MODULE
+from approval_compaction.lab.mechanism.record import recorded_release
+from approval_compaction.lab.mechanism.source import (
     ABSENT,
     Extract,
     enclosing,
@@ -21,7 +21,7 @@ from approval_compaction.mechanism.source import (
     mark_lines,
     resolve,
 )
-from approval_compaction.releases.environments import (
+from approval_compaction.lab.releases.environments import (
     isolated_environ,
 )
 
@@ -73,7 +73,7 @@ def test_source_live_extraction_in_a_cached_environment_equals_the_record(versio
     env = needs.release(version)
     script = (
         "import json, sys\n"
-        "from approval_compaction.mechanism.source import extract_all\n"
+        "from approval_compaction.lab.mechanism.source import extract_all\n"
         "from dataclasses import asdict\n"
         "json.dump({k: asdict(v) for k, v in extract_all().items()}, sys.stdout)\n"
     )

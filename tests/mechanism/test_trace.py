@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from approval_compaction.mechanism.catalogue import NEWEST, PINNED
-from approval_compaction.mechanism.record import recorded_release
-from approval_compaction.mechanism.trace import Trace, trace_case
+from approval_compaction.lab.mechanism.catalogue import NEWEST, PINNED
+from approval_compaction.lab.mechanism.record import recorded_release
+from approval_compaction.lab.mechanism.trace import Trace, trace_case
 
 LOCKED = "OpenAIResponsesCompactionSession._run_compaction_locked"
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 
-from approval_compaction.mechanism.catalogue import ERA, NEWEST, PINNED, entry
-from approval_compaction.mechanism.permalink import permalink
-from approval_compaction.mechanism.record import recorded_extract, recorded_release
-from approval_compaction.mechanism.source import ABSENT, Extract, mark_lines, numbered
-from approval_compaction.mechanism.views import (
+from approval_compaction.lab.mechanism.catalogue import ERA, NEWEST, PINNED, entry
+from approval_compaction.lab.mechanism.permalink import permalink
+from approval_compaction.lab.mechanism.record import recorded_extract, recorded_release
+from approval_compaction.lab.mechanism.source import ABSENT, Extract, mark_lines, numbered
+from approval_compaction.lab.mechanism.views import (
     FLAG,
     GAP,
     change_frame,
@@ -82,7 +82,7 @@ def test_views_trace_frame_marks_calls_per_stage() -> None:
 
 
 def test_views_boundary_frame_shows_each_release_boundary_and_stage() -> None:
-    from approval_compaction.mechanism.views import boundary_frame
+    from approval_compaction.lab.mechanism.views import boundary_frame
 
     frame = boundary_frame([PINNED, NEWEST])
     assert {(r, b) for r, b, _ in frame.index} == {
@@ -94,8 +94,8 @@ def test_views_boundary_frame_shows_each_release_boundary_and_stage() -> None:
 
 
 def test_views_anatomy_frame_and_what_is_not_the_fix() -> None:
-    from approval_compaction.mechanism.anatomy import FIXED, load_anatomy
-    from approval_compaction.mechanism.views import anatomy_frame, not_the_fix
+    from approval_compaction.lab.mechanism.anatomy import FIXED, load_anatomy
+    from approval_compaction.lab.mechanism.views import anatomy_frame, not_the_fix
 
     found = load_anatomy()
     frame = anatomy_frame(found)
@@ -113,8 +113,8 @@ def test_views_notebook_account_every_other_change_to_the_compaction_session_is_
 ):
     """Notebook 03 says the compaction session's other hunks (the hosted-MCP check, the atomic
     replacement) change no verdict, and the fix is one hunk of that file."""
-    from approval_compaction.mechanism.anatomy import load_anatomy
-    from approval_compaction.mechanism.views import not_the_fix
+    from approval_compaction.lab.mechanism.anatomy import load_anatomy
+    from approval_compaction.lab.mechanism.views import not_the_fix
 
     found = load_anatomy()
     session = [h.name for h in found.hunks if h.path.endswith("compaction_session.py")]
@@ -138,8 +138,8 @@ def _numbers(cells: list[str]) -> list[int]:
 
 
 def test_views_hunks_and_modules_by_outcome_count_every_one_once() -> None:
-    from approval_compaction.mechanism.anatomy import load_anatomy
-    from approval_compaction.mechanism.views import (
+    from approval_compaction.lab.mechanism.anatomy import load_anatomy
+    from approval_compaction.lab.mechanism.views import (
         hunks_by_outcome,
         modules_by_outcome,
         not_the_fix,

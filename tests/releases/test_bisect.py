@@ -7,7 +7,7 @@ import math
 import pytest
 from factories import release_record
 
-from approval_compaction.releases.bisect import (
+from approval_compaction.lab.releases.bisect import (
     Judgement,
     bisect,
     broken_spans,
@@ -15,7 +15,7 @@ from approval_compaction.releases.bisect import (
     marked_ranges,
     spans,
 )
-from approval_compaction.releases.sweep import ReleaseRecord
+from approval_compaction.lab.releases.sweep import ReleaseRecord
 
 VERSIONS = [f"0.{minor}.0" for minor in range(8, 40)]  # 32 releases, 0.8.0 .. 0.39.0
 

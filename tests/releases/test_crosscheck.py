@@ -9,7 +9,7 @@ from factories import release_record
 
 from approval_compaction.analysis.table import to_frame as records_frame
 from approval_compaction.errors import InvestigationError
-from approval_compaction.releases.crosscheck import (
+from approval_compaction.lab.releases.crosscheck import (
     TEST_FILE,
     CrossRecord,
     Outcome,
@@ -22,8 +22,8 @@ from approval_compaction.releases.crosscheck import (
     sweep_verdicts,
     write,
 )
-from approval_compaction.releases.environments import junit_cases
-from approval_compaction.releases.sweep import ReleaseRecord
+from approval_compaction.lab.releases.environments import junit_cases
+from approval_compaction.lab.releases.sweep import ReleaseRecord
 
 JUNIT = """<?xml version="1.0" encoding="utf-8"?>
 <testsuites><testsuite name="pytest">
@@ -141,7 +141,7 @@ def test_crosscheck_patched_records_carry_the_patch_and_a_released_reader_refuse
     tmp_path: Path,
 ) -> None:
     from approval_compaction.formats.records import RecordsError
-    from approval_compaction.releases.crosscheck import CrossRecord, PatchedCross, load, write
+    from approval_compaction.lab.releases.crosscheck import CrossRecord, PatchedCross, load, write
 
     row = CrossRecord("0.23.1", "run", "approve", "holds", "passed", "passed", True)
     labelled = PatchedCross(**{**row.__dict__, "patch": "fix.diff sha256:ab"})
@@ -153,12 +153,12 @@ def test_crosscheck_patched_records_carry_the_patch_and_a_released_reader_refuse
 def test_crosscheck_patched_reader_refuses_a_mix_in_one_line(tmp_path: Path) -> None:
     import json
 
-    from approval_compaction.releases.crosscheck import (
+    from approval_compaction.lab.releases.crosscheck import (
         CrossRecord,
         PatchedCross,
         write,
     )
-    from approval_compaction.releases.patched import PatchError, read_labelled
+    from approval_compaction.lab.releases.patched import PatchError, read_labelled
 
     def load_patched(path: Path, label: str | None = None) -> list[PatchedCross]:
         return read_labelled(path, PatchedCross, label)

@@ -20,8 +20,8 @@ import pytest
 
 from approval_compaction import paths
 from approval_compaction.errors import InvestigationError
-from approval_compaction.releases import environments
-from approval_compaction.releases.environments import (
+from approval_compaction.lab.releases import environments
+from approval_compaction.lab.releases.environments import (
     Environment,
     SweepError,
     default_envs,
@@ -30,7 +30,7 @@ from approval_compaction.releases.environments import (
     last_line,
     run,
 )
-from approval_compaction.releases.versions import PACKAGE
+from approval_compaction.lab.releases.versions import PACKAGE
 
 CUTOFF = "2025-01-02T03:04:05Z"
 
@@ -275,7 +275,7 @@ def test_isolated_environ_lets_a_release_interpreter_import_the_package(
 def test_uv_binary_missing_is_a_one_line_investigation_error(bare_python: Path) -> None:
     """With no uv beside the interpreter and none on PATH, the error tells what to run."""
     code = (
-        "from approval_compaction.releases.environments import uv_binary, SweepError\n"
+        "from approval_compaction.lab.releases.environments import uv_binary, SweepError\n"
         "from approval_compaction.errors import InvestigationError\n"
         "try:\n    uv_binary()\n"
         "except InvestigationError as error:\n"
@@ -356,7 +356,7 @@ def _this_interpreter() -> Environment:
 def test_environments_run_module_returns_the_json_the_module_wrote() -> None:
     """The sweep's probe and the mechanism's probe both read their release's answer this way."""
     case = "runner=run,decision=approve,compaction=off,state_boundary=memory"
-    probe = "approval_compaction.releases.probe"
+    probe = "approval_compaction.lab.releases.probe"
     written = environments.run_module(
         _this_interpreter().python, probe, "--case", case, "--modes", "input", timeout=300
     )

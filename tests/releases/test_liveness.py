@@ -10,8 +10,8 @@ from approval_compaction import paths
 from approval_compaction.analysis.liveness import judge_liveness, resume_paired
 from approval_compaction.analysis.pairing import orphan_outputs
 from approval_compaction.fix.workaround import defer_compaction_while_pending
-from approval_compaction.releases import environments
-from approval_compaction.releases.liveness import (
+from approval_compaction.lab.releases import environments
+from approval_compaction.lab.releases.liveness import (
     HOSTED,
     LATE,
     LIVENESS_MODES,

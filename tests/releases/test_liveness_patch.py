@@ -12,8 +12,8 @@ import pytest
 from approval_compaction import paths
 from approval_compaction.analysis.liveness import LivenessRun, resume_paired
 from approval_compaction.formats.records import read_json
-from approval_compaction.releases.liveness import LATE, LIVENESS_MODES, SITUATIONS
-from approval_compaction.releases.liveness_patch import (
+from approval_compaction.lab.releases.liveness import LATE, LIVENESS_MODES, SITUATIONS
+from approval_compaction.lab.releases.liveness_patch import (
     BASE,
     DOCUMENTED_LIMIT,
     DOCUMENTED_TEST,
@@ -22,7 +22,7 @@ from approval_compaction.releases.liveness_patch import (
     liveness_summary,
     the_patch,
 )
-from approval_compaction.releases.patched import PatchError, read_patch, strip_level
+from approval_compaction.lab.releases.patched import PatchError, read_patch, strip_level
 
 
 def test_the_patch_is_a_diff_of_the_sdk_source_labelled_by_its_content() -> None:
@@ -146,7 +146,7 @@ def test_liveness_refuses_a_patch_that_is_missing(tmp_path: object) -> None:
 
 @pytest.mark.releases
 def test_the_patch_applies_to_the_release() -> None:
-    from approval_compaction.releases.patched import throwaway_environment
+    from approval_compaction.lab.releases.patched import throwaway_environment
 
     needs.release(BASE)
 

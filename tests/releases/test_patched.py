@@ -19,8 +19,8 @@ import pytest
 
 from approval_compaction import cli, paths
 from approval_compaction.errors import InvestigationError
-from approval_compaction.releases import environments, patched
-from approval_compaction.releases.patched import (
+from approval_compaction.lab.releases import environments, patched
+from approval_compaction.lab.releases.patched import (
     Patched,
     PatchedRecord,
     PatchError,
@@ -32,7 +32,7 @@ from approval_compaction.releases.patched import (
     read_tree,
     strip_level,
 )
-from approval_compaction.releases.versions import PACKAGE, load_releases
+from approval_compaction.lab.releases.versions import PACKAGE, load_releases
 
 BASE = "0.23.1"
 ORIGINAL = "VALUE = 1\n"
@@ -198,7 +198,7 @@ def test_patched_read_labelled_refuses_a_released_matrix() -> None:
 
 
 def test_patched_read_labelled_refuses_another_patch(tmp_path: Path) -> None:
-    from approval_compaction.releases.sweep import load_results
+    from approval_compaction.lab.releases.sweep import load_results
 
     row = load_results(paths.DATA_FILES.sweep)[0]
     change = Patched(BASE, (patch_from_text("fix.diff", FIX),))
@@ -299,7 +299,7 @@ def test_patched_git_apply_takes_a_diff_written_by_git(tmp_path: Path) -> None:
 def test_patched_read_labelled_refuses_a_file_of_two_patches_or_a_release_row(
     tmp_path: Path,
 ) -> None:
-    from approval_compaction.releases.sweep import load_results
+    from approval_compaction.lab.releases.sweep import load_results
 
     row = load_results(paths.DATA_FILES.sweep)[0]
     one = patched.labelled(

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from approval_compaction.analysis.invariants import INVARIANTS
-from approval_compaction.releases import probe
-from approval_compaction.releases.sweep import UNAVAILABLE, release_records
+from approval_compaction.lab.releases import probe
+from approval_compaction.lab.releases.sweep import UNAVAILABLE, release_records
 from approval_compaction.study.capture import CaseRun, sdk_version
 from approval_compaction.study.scenario import Case, all_cases, select_cases
 from approval_compaction.study.words import MODELS
@@ -219,7 +219,11 @@ def test_probe_judges_the_continued_cases_and_runs_the_situations() -> None:
     records include both liveness invariants; given a poisoned history, every situation runs in
     both liveness modes and the lost output's open call pins nothing on the pinned release."""
     from approval_compaction.analysis.liveness import LIVENESS_NAMES, LivenessRun, judge_liveness
-    from approval_compaction.releases.liveness import LIVENESS_MODES, SITUATIONS, poisoned_history
+    from approval_compaction.lab.releases.liveness import (
+        LIVENESS_MODES,
+        SITUATIONS,
+        poisoned_history,
+    )
 
     case = Case("run", "approve", "on", "memory")
     result = probe.probe([case], modes=("input",), models=("scripted",), later=3,

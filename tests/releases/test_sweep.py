@@ -13,9 +13,9 @@ from approval_compaction import paths
 from approval_compaction.analysis.invariants import INVARIANTS
 from approval_compaction.analysis.liveness import LIVENESS_NAMES
 from approval_compaction.analysis.meeting import Meeting
-from approval_compaction.releases.bisect import bisect, judge_rows
-from approval_compaction.releases.liveness import LIVENESS_MODES, SITUATIONS
-from approval_compaction.releases.sweep import (
+from approval_compaction.lab.releases.bisect import bisect, judge_rows
+from approval_compaction.lab.releases.liveness import LIVENESS_MODES, SITUATIONS
+from approval_compaction.lab.releases.sweep import (
     COLUMNS,
     UNAVAILABLE,
     completed,
@@ -35,7 +35,7 @@ from approval_compaction.releases.sweep import (
     uv_binary,
     write_results,
 )
-from approval_compaction.releases.versions import load_releases
+from approval_compaction.lab.releases.versions import load_releases
 from approval_compaction.study.capture import sdk_version
 from approval_compaction.study.scenario import all_cases
 
@@ -193,7 +193,7 @@ def test_sweep_liveness_finds_where_a_dead_call_stops_compaction(
     ``previous_response_id`` mode the SDK returns rather than compact that partial suffix, so the
     pinned and the newest release stop compacting for good, pinned by the call. The clean
     control keeps compacting everywhere, and every release has every situation in every mode."""
-    from approval_compaction.findings.liveness import KEEPS, STUCK, liveness_eras
+    from approval_compaction.lab.findings.liveness import KEEPS, STUCK, liveness_eras
 
     rows = load_liveness(liveness_path(three[0]))
     found = liveness_eras(rows)
@@ -237,7 +237,7 @@ def test_judged_runs_the_selected_cases_in_an_environment_as_the_sweep_judged_th
     three: tuple[Path, Path],
 ) -> None:
     """One case in the pinned release's environment, judged as the sweep judged it there."""
-    from approval_compaction.releases.environments import release_environment
+    from approval_compaction.lab.releases.environments import release_environment
 
     case = "runner=run,decision=approve,compaction=on,state_boundary=json"
     rows = judged(release_environment(PINNED, three[1], create=False), case)

@@ -12,9 +12,9 @@ from factories import release_record
 from approval_compaction.analysis.invariants import INVARIANTS
 from approval_compaction.analysis.table import pivot, to_frame
 from approval_compaction.analysis.vocabulary import UNAVAILABLE, word
-from approval_compaction.releases.bisect import Judgement
-from approval_compaction.releases.sweep import ReleaseRecord, unavailable_records, write_results
-from approval_compaction.releases.tables import (
+from approval_compaction.lab.releases.bisect import Judgement
+from approval_compaction.lab.releases.sweep import ReleaseRecord, unavailable_records, write_results
+from approval_compaction.lab.releases.tables import (
     release_grid,
     release_order,
     release_table,

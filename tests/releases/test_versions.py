@@ -6,8 +6,8 @@ import pytest
 
 from approval_compaction import paths
 from approval_compaction.cli import main
-from approval_compaction.releases import sweep
-from approval_compaction.releases.versions import (
+from approval_compaction.lab.releases import sweep
+from approval_compaction.lab.releases.versions import (
     VersionSpecError,
     cutoff,
     load_releases,

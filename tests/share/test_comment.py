@@ -13,8 +13,8 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_outp
 from approval_compaction import cli
 from approval_compaction.display.heatmap import png_bytes
 from approval_compaction.formats.markdown import GITHUB_LIMIT, github_length
-from approval_compaction.share.comment import ShareError, case_filter, one_case
-from approval_compaction.share.render import attach_note
+from approval_compaction.lab.share.comment import ShareError, case_filter, one_case
+from approval_compaction.lab.share.render import attach_note
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from approval_compaction.share.lab import (
+from approval_compaction.lab.share.lab import (
     HOST,
     KERNEL_NAME,
     LabError,

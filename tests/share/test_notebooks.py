@@ -9,7 +9,7 @@ import nbformat
 import pytest
 
 from approval_compaction import paths
-from approval_compaction.share.notebooks import (
+from approval_compaction.lab.share.notebooks import (
     WIDGET_VIEW,
     NotebookError,
     dumps,

@@ -11,9 +11,9 @@ import nbformat
 import pytest
 
 from approval_compaction import paths
-from approval_compaction.share import provenance
-from approval_compaction.share.notebooks import execute_in_place, notebook_paths
-from approval_compaction.share.provenance import Provenance
+from approval_compaction.lab.share import provenance
+from approval_compaction.lab.share.notebooks import execute_in_place, notebook_paths
+from approval_compaction.lab.share.provenance import Provenance
 
 
 def _notebook(path: Path, *sources: str) -> Path:
@@ -48,7 +48,7 @@ def test_provenance_records_data_reads_and_no_runs_and_keeps_execution_counts(
 @pytest.mark.notebooks
 def test_provenance_counts_each_sdk_run_in_the_interpreter() -> None:
     script = (
-        "from approval_compaction.share.provenance import watch, seen\n"
+        "from approval_compaction.lab.share.provenance import watch, seen\n"
         "watch()\n"
         "import approval_compaction as ac\n"
         "ac.run_case(ac.Case('run', 'approve', 'off', 'memory'))\n"

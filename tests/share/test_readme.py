@@ -9,8 +9,8 @@ import pytest
 from approval_compaction import paths
 from approval_compaction.analysis.invariants import DEFINITIONS
 from approval_compaction.analysis.liveness import LIVENESS
-from approval_compaction.findings.load import load_findings
-from approval_compaction.share.readme import (
+from approval_compaction.lab.findings.load import load_findings
+from approval_compaction.lab.share.readme import (
     END,
     INVARIANTS_END,
     INVARIANTS_START,

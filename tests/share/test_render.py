@@ -19,8 +19,8 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_outp
 from approval_compaction import cli, paths
 from approval_compaction.display.heatmap import png_bytes
 from approval_compaction.formats.markdown import GITHUB_LIMIT, github_length
-from approval_compaction.share.notebooks import notebook_paths
-from approval_compaction.share.render import (
+from approval_compaction.lab.share.notebooks import notebook_paths
+from approval_compaction.lab.share.render import (
     CODE_FONT,
     RenderError,
     attach_note,

@@ -17,12 +17,12 @@ from approval_compaction import cli, paths
 from approval_compaction.analysis.invariants import INVARIANTS, judge
 from approval_compaction.analysis.matrix import MatrixRecord
 from approval_compaction.analysis.outcomes import outcome_frame
-from approval_compaction.findings.load import load_findings
-from approval_compaction.findings.matrix import seen
-from approval_compaction.findings.prose import meets_sentence, seen_sentence, severity_sentence
 from approval_compaction.formats.markdown import escape, github_length
 from approval_compaction.formats.records import read_records
-from approval_compaction.share.report import (
+from approval_compaction.lab.findings.load import load_findings
+from approval_compaction.lab.findings.matrix import seen
+from approval_compaction.lab.findings.prose import meets_sentence, seen_sentence, severity_sentence
+from approval_compaction.lab.share.report import (
     GITHUB_LIMIT,
     ReportTooLongError,
     VersionMismatchError,
@@ -31,7 +31,7 @@ from approval_compaction.share.report import (
     evidence_body,
     write_report,
 )
-from approval_compaction.share.snippet import one_line, upstream_test
+from approval_compaction.lab.share.snippet import one_line, upstream_test
 from approval_compaction.study.capture import CaseRun
 from approval_compaction.study.harness import run_matrix
 from approval_compaction.study.scenario import select_cases

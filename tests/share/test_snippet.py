@@ -18,11 +18,11 @@ from factories import matrix_record
 from approval_compaction import paths
 from approval_compaction.analysis.matrix import MatrixRecord
 from approval_compaction.errors import InvestigationError
-from approval_compaction.findings.load import load_findings
-from approval_compaction.findings.matrix import matrix_finding
 from approval_compaction.formats.records import read_records, records_json
-from approval_compaction.releases.crosscheck import TEST_FILE
-from approval_compaction.share.snippet import (
+from approval_compaction.lab.findings.load import load_findings
+from approval_compaction.lab.findings.matrix import matrix_finding
+from approval_compaction.lab.releases.crosscheck import TEST_FILE
+from approval_compaction.lab.share.snippet import (
     TEST_NAME,
     before_after,
     build,

@@ -12,10 +12,10 @@ from approval_compaction import paths
 from approval_compaction.errors import InvestigationError
 from approval_compaction.formats.markdown import GITHUB_LIMIT, github_length
 from approval_compaction.formats.records import read_json, write_json
-from approval_compaction.releases.liveness_patch import INTENDED
-from approval_compaction.releases.upstream.changes import NOT_REPRODUCED
-from approval_compaction.share import upstream_liveness
-from approval_compaction.share.upstream_liveness import (
+from approval_compaction.lab.releases.liveness_patch import INTENDED
+from approval_compaction.lab.releases.upstream.changes import NOT_REPRODUCED
+from approval_compaction.lab.share import upstream_liveness
+from approval_compaction.lab.share.upstream_liveness import (
     build,
     matrix_line,
     one_line,
@@ -48,7 +48,7 @@ def test_comment_fits_one_comment_and_carries_the_test_and_patch() -> None:
 def test_comment_says_what_the_patch_leaves_alone_and_why() -> None:
     """previous_response_id mode is the SDK's documented contract: the comment names the
     docstring's sentence and the test that pins it, the consequence and the advice."""
-    from approval_compaction.releases.liveness_patch import DOCUMENTED_LIMIT, DOCUMENTED_TEST
+    from approval_compaction.lab.releases.liveness_patch import DOCUMENTED_LIMIT, DOCUMENTED_TEST
 
     text = build()
     assert f'"{DOCUMENTED_LIMIT}"' in text and f"`{DOCUMENTED_TEST}`" in text
@@ -146,7 +146,7 @@ def test_other_mode_lines_name_the_newest_releases_stuck_situations_outside_inpu
     with its broken invariants and lengths; input-mode breaks, older releases and the
     workaround's runs are left to the lines above."""
     from approval_compaction.analysis.liveness import liveness_run
-    from approval_compaction.share.upstream_liveness import other_mode_lines
+    from approval_compaction.lab.share.upstream_liveness import other_mode_lines
     from approval_compaction.study.capture import Stage
 
     def run(version: str, mode: str, workaround: bool, grows: bool) -> dict[str, Any]:

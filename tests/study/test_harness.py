@@ -253,7 +253,7 @@ def test_harness_later_turns_go_on_after_the_next_turn_as_the_liveness_case_does
     """The harness continues the case with ``liveness.later``'s steps, in the same driver: the
     later turns store what ``releases.liveness.run_case_continued`` (the same steps through
     ``converse``) stores, turn by turn."""
-    from approval_compaction.releases.liveness import run_case_continued
+    from approval_compaction.lab.releases.liveness import run_case_continued
 
     case = Case(decision="reject", compaction="on", state_boundary="memory")
     run = run_case(case, later=4)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from approval_compaction.releases import liveness as releases_liveness
+from approval_compaction.lab.releases import liveness as releases_liveness
 from approval_compaction.study.driver import Ask, Continue, Decide, Keep, LoseOutput, Recall, Resume
 from approval_compaction.study.liveness import (
     BETWEEN,

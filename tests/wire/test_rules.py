@@ -141,7 +141,7 @@ def test_rules_responses_rules_stay_on_responses() -> None:
 
 def test_rules_readme_lists_each_rule_and_each_unknown_with_its_sources() -> None:
     from approval_compaction import paths
-    from approval_compaction.share.readme import RULES_END, RULES_START, rules_block
+    from approval_compaction.lab.share.readme import RULES_END, RULES_START, rules_block
 
     readme = (paths.ROOT / "README.md").read_text()
     block = readme.split(RULES_START, 1)[1].split(RULES_END, 1)[0].strip()

@@ -18,117 +18,22 @@ detail says that answer is the rules' prediction.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..errors import InvestigationError
 from ..study.capture import STAGES, CaseRun, Stage, StageName
-from ..study.items import Item
 from ..wire.rules import check_pairing
-from .pairing import open_calls, orphan_outputs
-
-Check = Callable[[list[Item]], list[str]]
-
-
-@dataclass(frozen=True)
-class Invariant:
-    """One property a case must keep: its name, its meaning in a sentence a reader understands,
-    and its rule: the stages it reads, the field it reads there and the check that finds the
-    offending items in each item list. ``decision_enforced`` compares the tool's dispatches with
-    the approvals, and ``next_turn_accepted`` reads the next turn's outcome: neither has a check.
-    """
-
-    name: str
-    meaning: str
-    stages: tuple[StageName, ...]
-    field: str
-    check: Check | None = None
-
-
-DEFINITIONS: tuple[Invariant, ...] = (
-    Invariant(
-        "next_turn_input_paired",
-        "the next turn's model input holds no output without its call",
-        ("next_turn",),
-        "model_inputs",
-        orphan_outputs,
-    ),
-    Invariant(
-        "resumed_input_paired",
-        "the resumed turn's model input holds no output without its call",
-        ("resume",),
-        "model_inputs",
-        orphan_outputs,
-    ),
-    Invariant(
-        "compaction_input_complete",
-        "no compaction request holds a call without its output",
-        STAGES,
-        "compaction_inputs",
-        open_calls,
-    ),
-    Invariant(
-        "compaction_input_paired",
-        "no compaction request holds an output without its call",
-        STAGES,
-        "compaction_inputs",
-        orphan_outputs,
-    ),
-    Invariant(
-        "stored_history_paired",
-        "the history stored after the resume holds no output without its call",
-        ("resume",),
-        "stored",
-        orphan_outputs,
-    ),
-    Invariant(
-        "decision_enforced",
-        "the tool ran exactly as many times as it was approved",
-        STAGES,
-        "dispatches",
-    ),
-    Invariant(
-        "pause_accepted",
-        "the turn that pauses for approval returns its interruption: no request at the pause is "
-        "refused (compaction included), so there is a state for the human to approve or reject",
-        ("pause",),
-        "outcome",
-    ),
-    Invariant(
-        "next_turn_accepted",
-        "the next turn's model request is answered: over HTTP no error is raised; on the "
-        "scripted model the stand-in's rules accept its input",
-        ("next_turn",),
-        "outcome",
-    ),
-)
-# The two liveness invariants, judged over the later turns of a case continued after its next
-# turn (``analysis.liveness`` judges them): in the matrix beside the eight safety ones.
-LIVENESS: tuple[Invariant, ...] = (
-    Invariant(
-        "compaction_runs",
-        "over N later turns with the hook always saying yes, every turn that ends with nothing "
-        "waiting for a decision makes the compaction request the hook asks for",
-        ("next_turn",),
-        "compaction_inputs",
-    ),
-    Invariant(
-        "history_bounded",
-        "over N later turns with the hook always saying yes, the stored history after each "
-        "turn's compaction is no longer than after the previous one (the user's own messages, "
-        "which compaction keeps as they are, not counted)",
-        ("next_turn",),
-        "stored",
-    ),
-)
-LIVENESS_NAMES: tuple[str, ...] = tuple(i.name for i in LIVENESS)
-ACCEPTED = ("pause_accepted", "next_turn_accepted")  # what the user sees: read from outcomes
-SAFETY: tuple[str, ...] = tuple(i.name for i in DEFINITIONS)
-INVARIANTS: tuple[str, ...] = (*SAFETY, *LIVENESS_NAMES)  # every one a matrix record names
-
-
-class UnknownInvariantError(InvestigationError, ValueError):
-    """An invariant name that is not one of INVARIANTS."""
+from .liveness import case_liveness
+from .properties import ACCEPTED as ACCEPTED  # each invariant is defined in properties
+from .properties import DEFINITIONS as DEFINITIONS
+from .properties import INVARIANTS as INVARIANTS
+from .properties import LIVENESS as LIVENESS
+from .properties import LIVENESS_NAMES as LIVENESS_NAMES
+from .properties import SAFETY as SAFETY
+from .properties import Check as Check
+from .properties import Invariant as Invariant
+from .properties import UnknownInvariantError as UnknownInvariantError
+from .properties import invariant as invariant
 
 
 @dataclass(frozen=True)
@@ -148,16 +53,6 @@ class Verdict:
     holds: bool | None
     detail: str
     offenders: tuple[Offender, ...] = ()
-
-
-def invariant(name: str) -> Invariant:
-    """The invariant of that name, or a one-line ``UnknownInvariantError``."""
-    found = next((i for i in (*DEFINITIONS, *LIVENESS) if i.name == name), None)
-    if found is None:
-        raise UnknownInvariantError(
-            f"unknown invariant {name!r}: expected one of {', '.join(INVARIANTS)}"
-        )
-    return found
 
 
 class _Missing(Exception):
@@ -220,8 +115,6 @@ def _liveness(run: CaseRun) -> list[Verdict]:
     """The liveness verdicts of a continued case (none when it was not continued)."""
     if not run.continued:
         return []
-    from .liveness import case_liveness  # it builds on this module's definitions
-
     if run.error is not None:
         return [Verdict(name, None, run.error) for name in LIVENESS_NAMES]
     why = run.later_error or "no later turn ran"  # the detail of a verdict not judged

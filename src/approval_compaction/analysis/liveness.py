@@ -41,9 +41,9 @@ from typing import Any
 
 from ..study.capture import LATER_TURNS, CaseRun, Stage
 from ..study.items import Item
-from .invariants import LIVENESS as LIVENESS  # defined with the other invariants
-from .invariants import LIVENESS_NAMES as LIVENESS_NAMES
 from .pairing import Problem, find_unpaired, open_calls, orphan_outputs
+from .properties import LIVENESS as LIVENESS  # defined with the other invariants
+from .properties import LIVENESS_NAMES as LIVENESS_NAMES
 
 DEFAULT_TURNS = LATER_TURNS
 

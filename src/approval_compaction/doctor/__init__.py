@@ -1,9 +1,12 @@
 """Doctor: is a team's stored history affected, and how is it healed (the user's tool).
 
-It sits above ``analysis`` and ``study``: ``stores`` opens a ``SQLiteSession`` file or an
-SQLAlchemy URL with the SDK's table layout, ``verdict`` judges one session's items with the
-project's pairing check, ``scan`` streams every session's verdict, ``backup`` and ``repair``
-heal poisoned sessions (and ``restore`` puts them back). The studies that run the scenario for
-notebook 07 live in ``affected``; the throwaway PostgreSQL and the synthetic stores of its tests
-in ``testing``.
+The doctor wing: it imports the core (``analysis``) and never the lab. ``stores`` names a store
+from its store string through one table (``BACKENDS``: a SQLite file, an SQLAlchemy URL, Redis)
+and defines the ``Store`` Protocol each backend's class satisfies (``sqlstore``,
+``redisstore``); ``verdict`` judges one session's items with the project's pairing check,
+``scan`` streams every session's verdict, ``backup`` and ``repair`` heal poisoned sessions (and
+``restore`` puts them back), ``command`` runs the user's steps. It needs the ``[doctor]`` extra,
+and one more per backend; a missing one is one line naming it. The studies that run the scenario
+for notebook 07 live in ``lab.affected``; the throwaway servers and synthetic stores in
+``lab.stores``.
 """

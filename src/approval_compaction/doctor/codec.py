@@ -22,9 +22,10 @@ import os
 from collections.abc import Sequence
 from typing import Any, TypedDict
 
-import msgspec
+from ..errors import InvestigationError, require
 
-from ..errors import InvestigationError
+require("the doctor", ["msgspec"], "doctor")  # a scan's parser, before the import fails
+import msgspec  # noqa: E402  # after the check that names its extra
 
 Item = dict[str, Any]
 KEY_ENV = "SESSION_ENCRYPTION_KEY"
@@ -198,6 +199,7 @@ def choose(
             f"{label} holds EncryptedSession items: set the application's key in ${key_env} "
             "(or name its variable with --key-env)"
         )
+    require(f"{label}'s EncryptedSession items", ["cryptography"], "encrypted")
     codec = EncryptedCodec(key, ttl)
     if not any(codec.opens(sid, text) for sid, text in envelopes):
         raise EncryptionKeyError(

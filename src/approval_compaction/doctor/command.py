@@ -1,8 +1,8 @@
 """Command: the user's steps of ``python -m approval_compaction doctor``: scan, repair, restore,
 and the SQL query a DBA runs (``sql``).
 
-``cli.py`` declares the arguments; ``affected.command`` adds the ``check`` and ``data`` steps
-and dispatches. Each step imports what it uses.
+``cli.py`` declares the arguments and sends these four steps here (``check`` and ``data``, the
+lab's, go to ``lab.affected.command``). A step whose extra is missing is one line naming it.
 Every problem with the input is a one-line ``InvestigationError`` raised before anything is
 written; the exit status is 0 when the step did what was asked.
 """
@@ -12,21 +12,25 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
+from ..errors import InvestigationError
+from . import repair
+from .indb import query, scan_in_database
+from .repair import Outcome
+from .restore import restore
+from .scan import scan_to
+
 Step = Callable[[argparse.Namespace, TextIO], int]
 
 
 def _scan(args: argparse.Namespace, out: TextIO) -> int:
-    from .scan import scan_to
-
     keys = {"key_env": args.key_env, "ttl": args.ttl}
     if args.in_database:
-        from .indb import scan_in_database
-
         asyncio.run(scan_in_database(out, args.store, args.format, args.session_id, **keys))
         return 0
     asyncio.run(scan_to(out, args.store, args.format, args.session_id, **keys))
@@ -34,20 +38,13 @@ def _scan(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _sql(args: argparse.Namespace, out: TextIO) -> int:
-    from .indb import query
-
     if args.branches and args.dialect != "sqlite":
-        from ..errors import InvestigationError
-
         raise InvestigationError("--branches is for AdvancedSQLiteSession files: --dialect sqlite")
     out.write(query(args.dialect, "branches" if args.branches else None))
     return 0
 
 
-def _change_lines(outcome: object) -> list[str]:
-    from .repair import Outcome
-
-    assert isinstance(outcome, Outcome)
+def _change_lines(outcome: Outcome) -> list[str]:
     head = f"{outcome.session_id}  {outcome.status}"
     head += f"  ({outcome.detail})" if outcome.detail else ""
     lines = [head]
@@ -59,8 +56,6 @@ def _change_lines(outcome: object) -> list[str]:
 
 
 def _repair(args: argparse.Namespace, out: TextIO) -> int:
-    from . import repair
-
     keys = {"key_env": args.key_env, "ttl": args.ttl}
     if not args.apply:
         result = asyncio.run(repair.dry_run(args.store, args.session_id, **keys))
@@ -94,8 +89,6 @@ def _repair(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _restore(args: argparse.Namespace, out: TextIO) -> int:
-    from .restore import restore
-
     results = asyncio.run(restore(Path(args.backup), args.store))
     for item in results:
         out.write(
@@ -108,3 +101,8 @@ def _restore(args: argparse.Namespace, out: TextIO) -> int:
 
 
 STEPS: dict[str, Step] = {"scan": _scan, "repair": _repair, "restore": _restore, "sql": _sql}
+
+
+def command(args: argparse.Namespace) -> int:
+    """Run the doctor's step that ``args.doctor_command`` names, writing to stdout."""
+    return STEPS[args.doctor_command](args, sys.stdout)

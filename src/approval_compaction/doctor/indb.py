@@ -44,6 +44,7 @@ from typing import Literal, TextIO
 
 from ..analysis.pairing import CALL_TO_OUTPUT
 from .codec import KEY_ENV
+from .scan import ReportWriter
 from .stores import MESSAGES_TABLE, SESSIONS_TABLE, STRUCTURE_TABLE, Store, StoreError, opened
 
 Dialect = Literal["sqlite", "postgresql", "mysql"]
@@ -259,17 +260,19 @@ ORDER BY session_id, branch
 
 def store_query(store: Store) -> str:
     """The query fit for an open store (its dialect and read order), or a one-line error."""
-    if store.kind == "redis":
-        raise StoreError(f"{store.label} is a Redis store: --in-database needs an SQL database")
+    if store.dialect not in DIALECTS:
+        raise StoreError(
+            f"{store.spec.label} is a {store.dialect} store: --in-database needs an SQL database"
+        )
     if store.codec.encrypted:
         raise StoreError(
-            f"{store.label} holds EncryptedSession items: only the doctor can decrypt them "
+            f"{store.spec.label} holds EncryptedSession items: only the doctor can decrypt them "
             "(scan without --in-database)"
         )
-    dialect = store.dialect if store.dialect in DIALECTS else None
-    if dialect is None:
-        raise StoreError(f"{store.label}: no query for the {store.dialect} dialect")
-    order: Order = {"advanced-file": "branches", "sqlite-file": "id"}.get(store.kind, "created_at")  # type: ignore[assignment]
+    dialect = next(d for d in DIALECTS if d == store.dialect)  # checked above
+    order: Order = (
+        "branches" if store.branches else "id" if store.spec.backend.file else "created_at"
+    )
     return query(dialect, order)
 
 
@@ -303,11 +306,10 @@ async def scan_in_database(
 ) -> list[Found]:
     """``doctor scan --in-database``: the poisoned and stuck sessions the query lists, as a
     table (with a summary line), JSON or CSV."""
-    from .scan import ReportWriter
 
     async with opened(text, key_env=key_env, ttl=ttl) as store:
         found = [f for f in await find(store) if session_id in (None, f.session_id)]
-        branches = store.kind == "advanced-file"
+        branches = store.branches
     names = ("session_id", *(["branch"] if branches else []), "verdict", "orphan_outputs",
              "dead_calls")  # fmt: skip
     writer = ReportWriter(out, fmt, names, _summary)

@@ -20,22 +20,25 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from .codec import PLAIN
 from .stores import (
     REDIS_PREFIX,
+    Backend,
     Differences,
     FailAfter,
     Item,
     Plan,
     Row,
     SessionChanged,
-    Store,
     StoredSession,
     StoreError,
     StoreSpec,
     Unit,
     closing_on_error,
     differences,
+    encode,
     one_line,
+    open_items,
 )
 
 BATCH_SESSIONS = 200
@@ -50,6 +53,12 @@ def parse_redis(text: str) -> tuple[str, str]:
     if parts.password is not None:
         netloc = netloc.replace(f":{parts.password}@", ":***@", 1)
     return text, urlunsplit(parts._replace(netloc=netloc))
+
+
+def parse(text: str, backend: Backend) -> tuple[str, str, None]:
+    """The table's parser for ``redis://`` store strings: the URL, its label, no file."""
+    url, label = parse_redis(text)
+    return url, label, None
 
 
 def _client_url(text: str) -> tuple[str, str]:
@@ -74,12 +83,12 @@ def _bytes(value: str) -> bytes:
     return value.encode("utf-8", "surrogateescape")
 
 
-class RedisStore(Store):
-    """A ``RedisSession`` store on one Redis database."""
+class RedisStore:
+    """A ``RedisSession`` store on one Redis database (a ``stores.Store``)."""
+
+    branches = False
 
     def __init__(self, spec: StoreSpec, client: Any, prefix: str, write: bool) -> None:
-        from .codec import PLAIN
-
         self.spec, self.client, self.prefix, self.write = spec, client, prefix, write
         self.codec = PLAIN
         self._ids: list[str] | None = None
@@ -160,7 +169,7 @@ class RedisStore(Store):
                         session_id, tuple(Row(i, t) for i, t in enumerate(texts)), None, self.codec
                     )
                     written = {
-                        row_id: self.encode(session_id, item)
+                        row_id: encode(self, session_id, item)
                         for row_id, item in plan(current).items()
                     }
                     pipe.multi()
@@ -205,7 +214,7 @@ class RedisStore(Store):
         from agents.extensions.memory import RedisSession
 
         session = RedisSession(session_id, redis_client=self.client, key_prefix=self.prefix)
-        return {None: self.open_items(session_id, await session.get_items())}
+        return {None: open_items(self.codec, session_id, await session.get_items())}
 
     async def write_raw(self, sessions: Sequence[tuple[str, Sequence[str]]]) -> None:
         async with self.client.pipeline(transaction=False) as pipe:
@@ -220,7 +229,7 @@ class RedisStore(Store):
         await self.client.aclose()
 
 
-async def open_redis(spec: StoreSpec, write: bool) -> RedisStore:
+async def open_store(spec: StoreSpec, write: bool) -> RedisStore:
     """Connect, check the server answers and holds ``RedisSession`` keys; nothing written."""
     try:
         import redis.asyncio as redis

@@ -81,7 +81,7 @@ from ..analysis.healing import item_name, retired_message
 from ..analysis.pairing import dead_items, find_unpaired
 from . import backup as backups
 from .codec import KEY_ENV
-from .stores import SessionChanged, Store, StoredSession, opened, parse_store
+from .stores import SessionChanged, Store, StoredSession, opened, parse_store, read
 from .verdict import NEEDS_REPAIR, judge
 
 Item = dict[str, Any]
@@ -230,7 +230,7 @@ async def _verify(
         return None
     # The application may have changed the session since the commit: what matters is that
     # the rows written still hold what was written.
-    now = await store.read(current.session_id)
+    now = await read(store, current.session_id)
     texts = {row.id: row.data for row in now.rows} if now is not None else {}
     if all(texts.get(row_id) == text for row_id, text in written.items()):
         return None
@@ -274,7 +274,7 @@ async def dry_run(
 def default_backup(text: str, stamp: str) -> Path:
     """``<file>.doctor-backup-<stamp>.jsonl`` beside a SQLite file, else in the current folder."""
     spec = parse_store(text)
-    if spec.kind == "sqlite-file" and spec.path is not None:
+    if spec.backend.file and spec.path is not None:
         return spec.path.with_name(f"{spec.path.name}.doctor-backup-{stamp}.jsonl")
     return Path(f"doctor-backup-{stamp}.jsonl").resolve()
 
@@ -296,7 +296,7 @@ async def apply(
     transaction, and a writer that changes a session after the backup, before its write.
     """
     async with opened(text, write=True, key_env=key_env, ttl=ttl) as store:
-        writer = backups.BackupWriter(backup_path, _store_name(store), store.kind)
+        writer = backups.BackupWriter(backup_path, _store_name(store), store.spec.kind)
         with writer:
             async for session in poisoned_sessions(store, session_id):
                 writer.add(session)
@@ -317,6 +317,6 @@ async def apply(
 
 def _store_name(store: Store) -> str:
     """How the backup names its store: an absolute file path, or the URL without password."""
-    if store.spec.path is not None and store.kind in ("sqlite-file", "advanced-file"):
+    if store.spec.path is not None and store.spec.backend.file:
         return str(store.spec.path)
     return store.spec.label

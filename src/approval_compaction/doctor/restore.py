@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Literal
 
 from . import backup as backups
-from .stores import StoreError, opened
+from .stores import Store, StoredSession, StoreError, opened, read
 
 Status = Literal["restored", "already as backed up", "mismatch"]
 
@@ -41,6 +41,20 @@ def status_of(same: bool, changed: bool) -> Status:
     return "restored" if changed else "already as backed up"
 
 
+async def restore_session(store: Store, saved: StoredSession) -> Restored:
+    """Put one backed-up session back exactly, under its lock; then read it again: its rows
+    (and structure rows) must equal the backup's, id for id and byte for byte."""
+    updated, inserted, deleted = await store.put_back(saved)
+    after = await read(store, saved.session_id)
+    rows = [(r.id, r.data) for r in after.rows] if after is not None else []
+    same = rows == [(r.id, r.data) for r in saved.rows]
+    if saved.structure is not None and after is not None and after.structure is not None:
+        same = same and after.structure == saved.structure
+    changed = bool(updated or inserted or deleted)
+    return Restored(saved.session_id, status_of(same, changed), len(updated), len(inserted),
+                    len(deleted))  # fmt: skip
+
+
 async def restore(backup_path: Path, store_text: str | None = None) -> list[Restored]:
     """Restore every session of the backup into its store (or into ``store_text``)."""
     header = backups.check(backup_path)
@@ -49,8 +63,8 @@ async def restore(backup_path: Path, store_text: str | None = None) -> list[Rest
         raise StoreError(f"the backup names {target} without its password: pass --store URL")
     results = []
     async with opened(target, write=True, decode=False) as store:
-        if store.kind != header.kind:
-            raise StoreError(f"backup is of a {header.kind} store, not {store.kind}")
+        if store.spec.kind != header.kind:
+            raise StoreError(f"backup is of a {header.kind} store, not {store.spec.kind}")
         for saved in backups.sessions(backup_path):
-            results.append(await store.restore_session(saved))
+            results.append(await restore_session(store, saved))
     return results

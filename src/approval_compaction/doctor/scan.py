@@ -55,7 +55,7 @@ async def scan_store(
 
 def columns(store: Store) -> tuple[str, ...]:
     """The report's columns for this store: with the branch for an AdvancedSQLiteSession."""
-    return BRANCH_COLUMNS if store.kind == "advanced-file" else COLUMNS
+    return BRANCH_COLUMNS if store.branches else COLUMNS
 
 
 def summary(counts: Counter[str]) -> str:

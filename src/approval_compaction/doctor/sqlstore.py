@@ -25,8 +25,10 @@ from dataclasses import replace
 from datetime import datetime
 from itertools import groupby
 from operator import itemgetter
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from .codec import PLAIN
 from .stores import (
     BATCH_ROWS,
     MESSAGE_COLUMNS,
@@ -36,20 +38,22 @@ from .stores import (
     STRUCTURE_COLUMNS,
     STRUCTURE_TABLE,
     USAGE_TABLE,
+    Backend,
     Differences,
     FailAfter,
     Item,
     Plan,
     Row,
-    Store,
     StoredSession,
     StoreError,
     StoreSpec,
     StructureRow,
     Unit,
+    check_file,
     closing_on_error,
     differences,
     one_line,
+    open_items,
     text_time,
 )
 
@@ -125,8 +129,8 @@ def _classify(stored: Item) -> tuple[str, str | None]:
     return str(cls._classify_message_type(None, stored)), cls._extract_tool_name(None, stored)
 
 
-class SqlStore(Store):
-    """A store in SQL tables, read in the SDK session class's order."""
+class SqlStore:
+    """A store in SQL tables, read in the SDK session class's order (a ``stores.Store``)."""
 
     def __init__(
         self,
@@ -136,8 +140,6 @@ class SqlStore(Store):
         write: bool,
         file: sqlite3.Connection | None,
     ) -> None:
-        from .codec import PLAIN
-
         self.spec, self.write, self.codec = spec, write, PLAIN
         self._engine, self._file = engine, file
         self.sessions_table, self.messages_table, self.structure_table = tables
@@ -152,23 +154,23 @@ class SqlStore(Store):
 
     @property
     def dialect(self) -> str:
-        if self._file is not None or self.spec.kind != "url":
+        if self._file is not None or self.spec.backend.file:
             return "sqlite"
         return str(self.engine.dialect.name)
 
     @property
-    def advanced(self) -> bool:
+    def branches(self) -> bool:
         return self.structure_table is not None
 
     def dump(self, value: Item) -> str:
-        if self.spec.kind == "url":  # SQLAlchemySession's
+        if not self.spec.backend.file:  # SQLAlchemySession's
             return json.dumps(value, ensure_ascii=True, separators=(",", ":"))
         return json.dumps(value)  # SQLiteSession's, AsyncSQLiteSession's, AdvancedSQLiteSession's
 
     @property
     def order(self) -> str:
         """The SDK class's read order of one session's rows."""
-        return "m.id" if self.spec.kind != "url" else "m.created_at, m.id"
+        return "m.id" if self.spec.backend.file else "m.created_at, m.id"
 
     async def _batches(self, sql: str, params: dict[str, Any]) -> AsyncIterator[list[Any]]:
         """Rows of a query in batches: ``sqlite3`` for a file, SQLAlchemy's stream for a URL."""
@@ -239,7 +241,7 @@ class SqlStore(Store):
 
     async def sessions(self, session_id: str | None = None) -> AsyncIterator[StoredSession]:
         sql, params = self._rows_sql(session_id)
-        structures = self._structures(session_id) if self.advanced else None
+        structures = self._structures(session_id) if self.branches else None
         try:
             async for session in self._merged(sql, params, structures):
                 yield session
@@ -280,7 +282,7 @@ class SqlStore(Store):
             yield sid, [_structure(row[1:]) for row in found]
 
     def _units_sql(self, session_id: str | None) -> tuple[str, dict[str, Any], int]:
-        if not self.advanced:
+        if not self.branches:
             return (*self._rows_sql(session_id, "m.message_data"), 1)
         where, params = self._where(session_id, "s.session_id")
         sql = (
@@ -322,7 +324,7 @@ class SqlStore(Store):
         sql, params = self._rows_sql(session_id)
         rows = _rows((await conn.execute(text(sql), params)).all())
         structure = None
-        if self.advanced:
+        if self.branches:
             sql, params = self._structure_sql(session_id)
             found = (await conn.execute(text(sql), params)).all()
             structure = tuple(_structure(row[1:]) for row in found)
@@ -382,7 +384,7 @@ class SqlStore(Store):
         return current, written
 
     def _created(self, value: str | None) -> Any:
-        if value is None or self.spec.kind != "url":
+        if value is None or self.spec.backend.file:
             return value
         try:
             return datetime.fromisoformat(value)
@@ -449,11 +451,11 @@ class SqlStore(Store):
     async def read_back(self, session_id: str) -> dict[str | None, list[Item]]:
         underlying: Any
         branches: list[str | None] = [None]
-        if self.spec.kind == "sqlite-file":
+        if self.spec.backend.file and not self.branches:
             from agents import SQLiteSession
 
             underlying = SQLiteSession(session_id, str(self.spec.path))
-        elif self.spec.kind == "advanced-file":
+        elif self.spec.backend.file:
             from agents.extensions.memory import AdvancedSQLiteSession
 
             underlying = AdvancedSQLiteSession(session_id=session_id, db_path=str(self.spec.path))
@@ -471,10 +473,10 @@ class SqlStore(Store):
                     raw = await underlying.get_items()
                 else:
                     raw = await underlying.get_items(branch_id=branch)
-                found[branch] = self.open_items(session_id, raw)
+                found[branch] = open_items(self.codec, session_id, raw)
             return found
         finally:
-            if hasattr(underlying, "close") and self.spec.kind != "url":
+            if hasattr(underlying, "close") and self.spec.backend.file:
                 underlying.close()
 
     async def write_raw(self, sessions: Sequence[tuple[str, Sequence[str]]]) -> None:
@@ -527,9 +529,53 @@ async def _open_file(spec: StoreSpec, write: bool) -> SqlStore:
     return store
 
 
-async def open_sql(spec: StoreSpec, write: bool) -> SqlStore:
+def parse(text: str, backend: Backend) -> tuple[str, str, Path | None]:
+    """The table's parser for SQLAlchemy URLs: the URL, its label without the password, and
+    the database file of a ``sqlite+aiosqlite`` URL (which must exist)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        parsed = make_url(text)
+    except ArgumentError as error:
+        raise StoreError(
+            f"not a store string (file, SQLAlchemy URL or redis://): {one_line(error)}"
+        ) from None
+    label = parsed.render_as_string(hide_password=True)
+    _check_driver(parsed, label, backend.extra)
+    database: Path | None = None
+    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        database = Path(str(parsed.database)).expanduser().resolve()
+        check_file(database, label)  # SQLite would create a missing file: refuse before it can
+    return text, label, database
+
+
+def _check_driver(url: Any, label: str, extra: str) -> None:
+    """The SDK's ``SQLAlchemySession`` needs an async driver that is installed."""
+    from sqlalchemy.exc import NoSuchModuleError
+
+    try:
+        dialect = url.get_dialect()
+    except NoSuchModuleError:
+        raise StoreError(
+            f"{label}: unknown scheme or driver {url.drivername!r} (a store is a SQLite file, "
+            "an SQLAlchemy URL such as postgresql+asyncpg:// or mysql+asyncmy://, or redis://)"
+        ) from None
+    except ImportError as error:
+        raise StoreError(
+            f"{label}: driver {url.drivername!r} is not installed ({error}): install "
+            f"approval-compaction[{extra}]"
+        ) from None
+    if not getattr(dialect, "is_async", False):
+        raise StoreError(
+            f"{label}: driver {url.drivername!r} is not async; SQLAlchemySession needs one "
+            "such as postgresql+asyncpg, mysql+asyncmy or sqlite+aiosqlite"
+        )
+
+
+async def open_store(spec: StoreSpec, write: bool) -> SqlStore:
     """Connect and check the layout; a one-line ``StoreError`` for any problem, nothing written."""
-    if spec.kind == "sqlite-file":
+    if spec.backend.file:
         return await _open_file(spec, write)
     from sqlalchemy import inspect
     from sqlalchemy.exc import SQLAlchemyError

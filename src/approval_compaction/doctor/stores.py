@@ -32,18 +32,16 @@ wrong key) is a one-line ``StoreError`` raised before any write.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
-from ..errors import InvestigationError
-from .codec import KEY_ENV, PLAIN, Codec
-
-if TYPE_CHECKING:
-    from .restore import Restored
+from ..errors import InvestigationError, require
+from .codec import KEY_ENV, PLAIN, Codec, EncryptionKeyError, choose
 
 SESSIONS_TABLE = "agent_sessions"
 MESSAGES_TABLE = "agent_messages"
@@ -181,6 +179,44 @@ class Unit:
 
 
 @dataclass(frozen=True)
+class Backend:
+    """One row of the table of store strings: the schemes it takes (none: a file path), the
+    module whose ``open_store`` opens it, what that needs, and the extra that installs it."""
+
+    kind: Kind
+    schemes: tuple[str, ...]
+    module: str
+    needs: tuple[str, ...]
+    extra: str
+
+    @property
+    def file(self) -> bool:
+        """Whether the store string is a file path (a SQLite file of one of the SDK's classes)."""
+        return not self.schemes
+
+
+FILE = Backend("sqlite-file", (), ".sqlstore", ("sqlalchemy",), "doctor")
+ANY_URL = Backend("url", ("*",), ".sqlstore", ("sqlalchemy",), "doctor")
+BACKENDS: tuple[Backend, ...] = (
+    FILE,
+    Backend("url", ("sqlite",), ".sqlstore", ("sqlalchemy", "aiosqlite"), "doctor"),
+    Backend("url", ("postgresql", "postgres"), ".sqlstore", ("sqlalchemy", "asyncpg"), "postgres"),
+    Backend("url", ("mysql", "mariadb"), ".sqlstore", ("sqlalchemy", "asyncmy"), "mysql"),
+    Backend("redis", ("redis", "rediss", "unix"), ".redisstore", ("redis",), "redis"),
+)
+"""Every kind of store string, and the one place a store's kind chooses code: adding a backend
+is a row here, its class (satisfying ``Store``) in its module, and its test."""
+
+
+def backend_for(text: str) -> Backend:
+    """The table's row for a store string (an SQLAlchemy URL of another dialect: ``ANY_URL``)."""
+    if "://" not in text:
+        return FILE
+    scheme = text.split("://", 1)[0].lower().split("+", 1)[0]
+    return next((b for b in BACKENDS if scheme in b.schemes), ANY_URL)
+
+
+@dataclass(frozen=True)
 class StoreSpec:
     """Where the store is, how to reach it, and how to name it without its password."""
 
@@ -191,59 +227,27 @@ class StoreSpec:
     path: Path | None
     key_env: str = KEY_ENV
     ttl: int | None = None
+    backend: Backend = FILE
 
 
 def parse_store(text: str, *, key_env: str = KEY_ENV, ttl: int | None = None) -> StoreSpec:
-    """Name a store from its store string; a one-line ``StoreError`` for what cannot be one."""
-    if "://" not in text:
+    """Name a store from its store string; a one-line ``StoreError`` for what cannot be one,
+    and a one-line ``MissingExtra`` when what its backend needs is not installed."""
+    backend = backend_for(text)
+    if backend.file:
         path = Path(text).expanduser().resolve()
-        _check_file(path, text)
-        return StoreSpec(text, "sqlite-file", str(path), text, path, key_env, ttl)
-    scheme = text.split("://", 1)[0].lower()
-    if scheme in ("redis", "rediss", "unix"):
-        from .redisstore import parse_redis
-
-        url, label = parse_redis(text)
-        return StoreSpec(text, "redis", url, label, None, key_env, ttl)
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError
-
-    try:
-        parsed = make_url(text)
-    except ArgumentError as error:
-        raise StoreError(
-            f"not a store string (file, SQLAlchemy URL or redis://): {one_line(error)}"
-        ) from None
-    label = parsed.render_as_string(hide_password=True)
-    _check_driver(parsed, label)
-    database: Path | None = None
-    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
-        database = Path(str(parsed.database)).expanduser().resolve()
-        _check_file(database, label)  # SQLite would create a missing file: refuse before it can
-    return StoreSpec(text, "url", text, label, database, key_env, ttl)
+        check_file(path, text)
+        require(f"reading {text}", backend.needs, backend.extra)
+        return StoreSpec(text, backend.kind, str(path), text, path, key_env, ttl, backend)
+    scheme = text.split("://", 1)[0]
+    require(f"a {scheme}:// store", backend.needs, backend.extra)
+    module = importlib.import_module(backend.module, __package__)
+    url, label, path = module.parse(text, backend)
+    return StoreSpec(text, backend.kind, url, label, path, key_env, ttl, backend)
 
 
-def _check_driver(url: Any, label: str) -> None:
-    """The SDK's ``SQLAlchemySession`` needs an async driver that is installed."""
-    from sqlalchemy.exc import NoSuchModuleError
-
-    try:
-        dialect = url.get_dialect()
-    except NoSuchModuleError:
-        raise StoreError(
-            f"{label}: unknown scheme or driver {url.drivername!r} (a store is a SQLite file, "
-            "an SQLAlchemy URL such as postgresql+asyncpg:// or mysql+asyncmy://, or redis://)"
-        ) from None
-    except ImportError as error:
-        raise StoreError(f"{label}: driver {url.drivername!r} is not installed: {error}") from None
-    if not getattr(dialect, "is_async", False):
-        raise StoreError(
-            f"{label}: driver {url.drivername!r} is not async; SQLAlchemySession needs one "
-            "such as postgresql+asyncpg, mysql+asyncmy or sqlite+aiosqlite"
-        )
-
-
-def _check_file(path: Path, label: str) -> None:
+def check_file(path: Path, label: str) -> None:
+    """A SQLite file that exists (SQLite would create a missing one): else a ``StoreError``."""
     if not path.exists():
         raise StoreError(f"no database file at {label}")
     if not path.is_file():
@@ -299,108 +303,92 @@ Plan = Callable[[StoredSession], dict[int, Item]]
 FailAfter = Callable[[str], None]
 
 
-class Store:
-    """An open store: stream its sessions, rewrite one under its lock, restore one from a
-    backup, and read one back through the SDK's own session class."""
+class Store(Protocol):
+    """An open store, one class per backend (``sqlstore.SqlStore``, ``redisstore.RedisStore``):
+    stream its sessions, rewrite one under its lock, put one back from a backup, and read one
+    back through the SDK's own session class. ``read``, ``encode`` and ``open_items`` below (and
+    ``restore.restore_session``) are built on it, once for every backend."""
 
     spec: StoreSpec
     codec: Codec
-    write: bool
 
     @property
-    def kind(self) -> Kind:
-        return self.spec.kind
-
-    @property
-    def label(self) -> str:
-        return self.spec.label
+    def branches(self) -> bool:
+        """Whether its sessions have branches (an ``AdvancedSQLiteSession`` file)."""
+        ...
 
     @property
     def dialect(self) -> str:
         """The SQL dialect (``sqlite``, ``postgresql``, ``mysql``), or ``redis``."""
-        raise NotImplementedError
+        ...
 
     def dump(self, value: Item) -> str:
         """A value's JSON text as the store's SDK session class writes it."""
-        raise NotImplementedError
-
-    def encode(self, session_id: str, item: Item) -> str:
-        """The row text of ``item``: encrypted first when the store is, then dumped."""
-        return self.dump(self.codec.encode(session_id, item))
+        ...
 
     def sessions(self, session_id: str | None = None) -> AsyncIterator[StoredSession]:
         """Every session (or the one named), streamed in session id order, rows in read order."""
-        raise NotImplementedError
+        ...
 
     def units(self, session_id: str | None = None) -> AsyncIterator[Unit]:
         """What a scan judges, streamed: each session's (or branch's) texts in read order."""
-        raise NotImplementedError
-
-    async def read(self, session_id: str) -> StoredSession | None:
-        """One session as it is now (None when it is gone)."""
-        found = self.sessions(session_id)
-        try:
-            async for session in found:
-                return session
-            return None
-        finally:
-            close = getattr(found, "aclose", None)
-            if close is not None:
-                await close()
+        ...
 
     async def rewrite(
         self, session_id: str, plan: Plan, fail_after: FailAfter | None = None
     ) -> tuple[StoredSession, dict[int, str]]:
-        """Under the session's lock: read it, ask ``plan`` what to write, write it, commit.
-
-        Returns the session as read inside the lock and the texts written by row id.
-        ``fail_after`` (tests) runs after the writes, before the commit: raising there rolls
-        the session back untouched.
-        """
-        raise NotImplementedError
-
-    async def restore_session(self, saved: StoredSession) -> Restored:
-        """Put one backed-up session back exactly, under its lock; then read it again: its rows
-        (and structure rows) must equal the backup's, id for id and byte for byte."""
-        from .restore import Restored, status_of
-
-        updated, inserted, deleted = await self.put_back(saved)
-        after = await self.read(saved.session_id)
-        rows = [(r.id, r.data) for r in after.rows] if after is not None else []
-        same = rows == [(r.id, r.data) for r in saved.rows]
-        if saved.structure is not None and after is not None and after.structure is not None:
-            same = same and after.structure == saved.structure
-        changed = bool(updated or inserted or deleted)
-        return Restored(saved.session_id, status_of(same, changed), len(updated), len(inserted),
-                        len(deleted))  # fmt: skip
+        """Under the session's lock: read it, ask ``plan`` what to write, write it, commit;
+        the session as read inside the lock, and the texts written by row id. ``fail_after``
+        (tests) runs after the writes, before the commit: raising there rolls it back."""
+        ...
 
     async def put_back(self, saved: StoredSession) -> Differences:
         """Under the session's lock, write the backup's rows back (``differences``), and for
         a store with structure rows those too; what was different."""
-        raise NotImplementedError
+        ...
 
     async def read_back(self, session_id: str) -> dict[str | None, list[Item]]:
         """The session's items (per branch) as the SDK's own session class returns them."""
-        raise NotImplementedError
-
-    def open_items(self, session_id: str, raw: Iterable[Any]) -> list[Item]:
-        """Items the SDK's session class returned, opened as ``EncryptedSession`` opens them
-        (for an encrypted store: the envelopes it could not open left out)."""
-        if not self.codec.encrypted:
-            return [dict(item) for item in raw]
-        found = [self.codec.decode(session_id, json.dumps(item)) for item in raw]
-        return [item for item in found if item is not None]
+        ...
 
     async def write_raw(self, sessions: Sequence[tuple[str, Sequence[str]]]) -> None:
         """Append the given row texts to new sessions, in bulk (synthetic stores)."""
-        raise NotImplementedError
+        ...
 
     async def samples(self, limit: int = 50) -> list[tuple[str, str]]:
         """A few (session id, row text) pairs, to tell plain rows from envelopes."""
-        raise NotImplementedError
+        ...
 
     async def close(self) -> None:
-        raise NotImplementedError
+        """Close the connection (or file); the store is not used after."""
+        ...
+
+
+def encode(store: Store, session_id: str, item: Item) -> str:
+    """The row text of ``item``: encrypted first when the store is, then dumped."""
+    return store.dump(store.codec.encode(session_id, item))
+
+
+async def read(store: Store, session_id: str) -> StoredSession | None:
+    """One session as it is now (None when it is gone)."""
+    found = store.sessions(session_id)
+    try:
+        async for session in found:
+            return session
+        return None
+    finally:
+        close = getattr(found, "aclose", None)
+        if close is not None:
+            await close()
+
+
+def open_items(codec: Codec, session_id: str, raw: Iterable[Any]) -> list[Item]:
+    """Items the SDK's session class returned, opened as ``EncryptedSession`` opens them
+    (for an encrypted store: the envelopes it could not open left out)."""
+    if not codec.encrypted:
+        return [dict(item) for item in raw]
+    found = [codec.decode(session_id, json.dumps(item)) for item in raw]
+    return [item for item in found if item is not None]
 
 
 async def open_store(spec: StoreSpec, *, write: bool = False, decode: bool = True) -> Store:
@@ -408,23 +396,14 @@ async def open_store(spec: StoreSpec, *, write: bool = False, decode: bool = Tru
 
     ``decode=False`` (a restore, which writes back the texts as stored) needs no key.
     """
-    from . import codec as codecs
-
-    store: Store
-    if spec.kind == "redis":
-        from .redisstore import open_redis
-
-        store = await open_redis(spec, write)
-    else:
-        from .sqlstore import open_sql
-
-        store = await open_sql(spec, write)
+    opener = importlib.import_module(spec.backend.module, __package__).open_store
+    store: Store = await opener(spec, write)
     if decode:
         async with closing_on_error(store, f"cannot read {spec.label}"):
             try:
                 samples = await store.samples()
-                store.codec = codecs.choose(spec.label, samples, spec.key_env, spec.ttl)
-            except codecs.EncryptionKeyError as error:
+                store.codec = choose(spec.label, samples, spec.key_env, spec.ttl)
+            except EncryptionKeyError as error:
                 raise StoreError(str(error)) from None
     return store
 

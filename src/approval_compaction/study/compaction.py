@@ -25,6 +25,7 @@ from typing import Any
 from ..wire import rules
 from ..wire.rules import COMPACT, FAITHFUL, LENIENT, ApiError, CompactRules
 from ..wire.standin import kept_messages
+from ..wire.transport import status_error
 from .items import Item, to_items
 
 Chains = Callable[[str], list[Item] | None]  # a response id's input and output; None: unknown
@@ -67,8 +68,6 @@ class CompactionClient:
         chain = [] if previous is None else self.chains(str(previous))
         error = self.refusal(chain, given, previous)
         if error is not None:
-            from ..wire.transport import status_error
-
             raise status_error(error, COMPACT)
         self.calls += 1
         summary = {

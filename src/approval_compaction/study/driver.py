@@ -53,8 +53,9 @@ from .items import Item, to_item, to_items
 from .model import assistant_message
 from .tools import CURRENT, HOSTED, Dispatches, build_agent
 from .wiring import Backend, backend_for
-from .words import Boundary, CompactRules, DecisionRule, Ending, Kind, Mode, Model
+from .words import STUDY_MODE, Boundary, CompactRules, DecisionRule, Ending, Kind, Mode, Model
 from .words import Runner as RunnerName
+from .worker import Worker
 
 T = TypeVar("T")
 SESSION_ID = "case-session"
@@ -143,6 +144,11 @@ def step_json(step: Step) -> dict[str, Any]:
     return {"step": type(step).__name__, **asdict(step)}
 
 
+def later(turns: int) -> list[Step]:
+    """N later turns, each its own stage, the hook always saying yes."""
+    return [Continue(1, compact=True) for _ in range(turns)]
+
+
 def step_from_json(data: dict[str, Any]) -> Step:
     values = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k != "step"}
     kind: Any = STEPS[data["step"]]
@@ -166,7 +172,7 @@ def _resolve(reference: str) -> SessionWrapper | None:
 class Setup:
     """What stays the same from step to step of one conversation."""
 
-    mode: Mode = "input"
+    mode: Mode = STUDY_MODE
     trigger: Trigger = "always"
     kinds: tuple[Kind, ...] = ("function_approval",)
     store: Store = "sqlite"
@@ -515,8 +521,6 @@ class Driver:
         """Hand the state's JSON, the store file and the steps after the boundary to a worker
         process; take back its turns, the state it left paused and the one kept aside, and its
         counters."""
-        from .worker import Worker
-
         setup = replace(self.setup, history=())  # the store holds it already
         request = _request(setup, self.path, self.state_text(), rest, self.counters, self.kept)
         self.close()  # the store is the worker's while it works

@@ -39,11 +39,12 @@ from .driver import (
     Trigger,
     run_sync,
 )
+from .driver import later as later_steps
 from .model import assistant_message, function_call
 from .scenario import Case, all_cases
 from .tools import TOOL_NAME
 from .wiring import Backend, scripted_backend
-from .words import DecisionRule, Kind, Mode
+from .words import STUDY_MODE, DecisionRule, Kind, Mode
 
 PENDING_CALL_ID = "pending-c1"
 QUESTIONS = ("first question", "next question")
@@ -64,7 +65,7 @@ class Script:
     kinds: tuple[Kind, ...] = ("function_approval",)
     store: Store = "sqlite"
     decision: DecisionRule | None = None
-    mode: Mode = "input"
+    mode: Mode = STUDY_MODE
 
 
 DEFAULT_SCRIPT = Script()
@@ -105,8 +106,7 @@ async def run_case_async(
     ``on_stage`` is told each stage's name as the stage ends, before anything is read to record
     it (a tracer uses it to attribute the calls that follow to the next stage). ``later`` goes on
     after the next turn for that many later turns, the liveness scenarios' own
-    (``liveness.later``: the hook saying yes), each kept on the run's ``later``."""
-    from .liveness import later as later_steps  # it builds on this module
+    (``later_steps``: the hook saying yes), each kept on the run's ``later``."""
 
     setup = replace(case_setup(case, script, wrap_session), capture=capture)
     stages: list[Stage] = []
@@ -185,7 +185,7 @@ def run_matrix(
     *,
     wrap_session: SessionWrapper | None = None,
     backend: Backend = scripted_backend,
-    mode: Mode = "input",
+    mode: Mode = STUDY_MODE,
     later: int | None = None,
 ) -> list[CaseRun]:
     """Run the given cases (all sixteen by default) on the installed SDK, in the compaction

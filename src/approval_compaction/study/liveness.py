@@ -41,6 +41,7 @@ from .driver import (
     Transcript,
     converse,
 )
+from .driver import later as later  # the later turns of every scenario
 from .harness import PENDING_CALL, QUESTIONS, case_setup, conversation
 from .items import Item
 from .scenario import Case
@@ -70,11 +71,6 @@ MCP_REQUEST: Item = {
     "arguments": "{}",
     "server_label": MCP_SERVER,
 }
-
-
-def later(turns: int) -> list[Step]:
-    """N later turns, each its own stage, the hook always saying yes."""
-    return [Continue(1, compact=True) for _ in range(turns)]
 
 
 def situation_steps(name: Situation) -> list[Step]:

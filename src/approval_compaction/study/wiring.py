@@ -26,6 +26,9 @@ from typing import Any
 
 from agents.models.openai_responses import OpenAIResponsesModel
 
+from ..wire.rules import COMPACT
+from ..wire.standin import Exchange, StandIn
+from ..wire.transport import API_KEY, openai_client
 from .compaction import CompactionClient
 from .items import Item, to_items
 from .model import ScriptedModel
@@ -101,10 +104,7 @@ class RecordingResponsesModel(OpenAIResponsesModel):
 
 def responses_backend(capture: bool, compact_rules: CompactRules = "faithful") -> Wiring:
     """The SDK's Responses model on the stand-in over an in-process ASGI transport."""
-    from ..wire.app import build_app
-    from ..wire.rules import COMPACT
-    from ..wire.standin import Exchange, StandIn
-    from ..wire.transport import openai_client
+    from ..wire.app import build_app  # starlette: the [notebooks] extra
 
     script: list[list[Item]] = []
     standin = StandIn(script=script, compact_rules=compact_rules)
@@ -136,8 +136,6 @@ def remote_backend(base_url: str) -> Backend:
 
     def backend(capture: bool) -> Wiring:
         from openai import AsyncOpenAI
-
-        from ..wire.transport import API_KEY
 
         client = AsyncOpenAI(base_url=base_url, api_key=API_KEY)
         wiring = Wiring("responses", None, client, lambda reply: None, close=client.close)

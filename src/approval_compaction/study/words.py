@@ -40,6 +40,10 @@ RUNNERS: tuple[Runner, ...] = get_args(Runner)
 DECISIONS: tuple[Decision, ...] = get_args(Decision)
 COMPACTIONS: tuple[Compaction, ...] = get_args(Compaction)
 MODES: tuple[Mode, ...] = get_args(Mode)
+# The study's compaction mode (the original report's): the matrix runs it, and the probes and
+# liveness runs take it first, the other modes after it in MODES's order.
+STUDY_MODE: Mode = "input"
+STUDY_FIRST: tuple[Mode, ...] = (STUDY_MODE, *(m for m in MODES if m != STUDY_MODE))
 STATE_BOUNDARIES: tuple[StateBoundary, ...] = get_args(StateBoundary)
 ENDINGS: tuple[Ending, ...] = get_args(Ending)
 KINDS: tuple[Kind, ...] = get_args(Kind)

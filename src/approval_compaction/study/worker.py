@@ -1,33 +1,27 @@
 """Worker: the process boundary, a fresh interpreter given only a paused state's JSON and a store.
 
-``python -m approval_compaction.study.worker`` reads one request per line on stdin and writes one
-answer per line on stdout, both JSON. A request is a conversation's ``Setup``, the store file's
-path, the paused state's JSON text (or none) and that of a state kept aside (``Keep``), the counters
-the model wiring's ids go on from, and the steps to take; the answer is the ``Transcript`` of those
-steps (the state they leave paused included), the counters, the approved tools' runs and the state
-kept aside. The driver sends it the steps after a ``process`` boundary; a whole conversation goes
-the same way when it must run on another release (the worker started with that release's
-interpreter). It imports only the study and the SDK, so a release's own interpreter runs it with the
-project's source folder on ``PYTHONPATH``. One ``Worker`` serves many requests, so a search pays the
-start-up once.
+``Worker`` starts ``python -m approval_compaction.study.worker_main`` (the process's side) and
+sends it one request per line, each answered by one line, both JSON: a conversation's ``Setup``,
+the store file's path, the paused state's JSON and the one kept aside, the counters and the steps
+go in; their ``Transcript``, the counters, the approved tools' runs and the state kept aside come
+back. The driver sends it the steps after a ``process`` boundary; a whole conversation goes the
+same way when it must run on another release (the worker started with that release's
+interpreter). One ``Worker`` serves many requests, so a search pays the start-up once.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import select
 import subprocess
 import sys
-import tempfile
 from collections.abc import Mapping
 from contextlib import suppress
-from pathlib import Path
 from typing import Any
 
 from ..errors import InvestigationError
 
-MODULE = "approval_compaction.study.worker"
+MODULE = "approval_compaction.study.worker_main"
 TIMEOUT_SECONDS = 600
 
 
@@ -81,41 +75,3 @@ class Worker:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-async def answer(request: dict[str, Any]) -> dict[str, Any]:
-    """Take one request's steps in a fresh driver on its store (only JSON and the file cross);
-    a request with ``branches`` (steps) and ``positions`` takes them from each position of a
-    trunk of plain turns instead (``driver.take_branches``), in a folder of its own."""
-    from .driver import Driver, Setup, step_from_json, take_branches  # the driver starts
-    # workers: import late
-
-    setup = Setup.from_json(request["setup"])
-    if "branches" in request:
-        rest = [step_from_json(s) for s in request["branches"]]
-        with tempfile.TemporaryDirectory(prefix="approval-compaction-branches-") as folder:
-            done = await take_branches(setup, rest, request["positions"], Path(folder))
-        return {"transcripts": [t.to_json() for t in done]}
-    state, kept = request["state"], request["kept"]
-    async with Driver(setup, Path(request["path"]), state=state, kept=kept) as driver:
-        if request["counters"] is not None:
-            driver.counters = request["counters"]
-        transcript = await driver.transcript([step_from_json(s) for s in request["steps"]])
-        approved = driver.dispatches.approved
-        return {
-            "transcript": transcript.to_json(),
-            "counters": driver.counters,
-            "dispatched": approved,
-            "kept": driver.kept,
-        }
-
-
-def serve() -> None:
-    """The worker loop: one JSON request per line in, one JSON answer per line out."""
-    for line in sys.stdin:
-        sys.stdout.write(json.dumps(asyncio.run(answer(json.loads(line)))) + "\n")
-        sys.stdout.flush()
-
-
-if __name__ == "__main__":
-    serve()

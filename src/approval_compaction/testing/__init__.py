@@ -1,7 +1,7 @@
 """Testing: the infrastructure of the tests and the benchmarks, kept apart from what users run.
 
 ``browser`` drives notebook 01 in JupyterLab with Debian's headless Chromium (Playwright);
-``postgres`` starts a throwaway PostgreSQL server on 127.0.0.1; ``synthetic`` writes stores of
-many sessions in the SDK's layout. Only the tests, the benchmarks and the heal experiment that
-notebook 07 runs on a throwaway PostgreSQL import it (an import contract checks).
+``writer`` is an application writing to a store while the doctor works; ``install`` builds the
+wheel and installs it into fresh environments. Only the tests and the benchmarks import it (an
+import contract checks: it is the top layer, so nothing in the package can).
 """

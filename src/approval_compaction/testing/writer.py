@@ -13,7 +13,7 @@ import os
 import sys
 from pathlib import Path
 
-from .synthetic import app_sessions, close_app_sessions
+from ..lab.stores.synthetic import app_sessions, close_app_sessions
 
 
 async def append_until(text: str, stop: Path, sessions: int, key: str | None) -> int:

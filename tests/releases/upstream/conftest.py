@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from approval_compaction.releases.upstream.suite import COUNTS_VARIABLE, FIX_PLUGIN
+from approval_compaction.lab.releases.upstream.suite import COUNTS_VARIABLE, FIX_PLUGIN
 
 MAKEFILE = ".PHONY: sync\nsync:\n\tuv sync --all-extras --all-packages --group dev\n"
 COMPACTION_TEST = "from agents.memory import OpenAIResponsesCompactionSession\n"

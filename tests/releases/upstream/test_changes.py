@@ -6,14 +6,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from approval_compaction.releases.upstream import changes
-from approval_compaction.releases.upstream.checkout import (
+from approval_compaction.lab.releases.upstream import changes
+from approval_compaction.lab.releases.upstream.checkout import (
     LIVENESS_TEST_NAME,
     UPSTREAM_TEST_FOLDER,
     UPSTREAM_TEST_NAME,
     Checkout,
 )
-from approval_compaction.releases.upstream.suite import CaseOutcome
+from approval_compaction.lab.releases.upstream.suite import CaseOutcome
 
 
 def test_changes_lists_each_different_outcome_with_its_reason() -> None:

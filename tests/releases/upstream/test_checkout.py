@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from approval_compaction.releases.environments import SdistError
-from approval_compaction.releases.upstream import checkout
-from approval_compaction.releases.upstream.checkout import UpstreamError
+from approval_compaction.lab.releases.environments import SdistError
+from approval_compaction.lab.releases.upstream import checkout
+from approval_compaction.lab.releases.upstream.checkout import UpstreamError
 
 
 def test_sync_command_is_the_makefiles_recipe_with_our_uv(root: Path) -> None:
@@ -67,7 +67,7 @@ def _checkout_with_editable_install(folder: Path) -> checkout.Checkout:
 
 
 def test_patched_checkout_is_a_patched_copy_and_the_release_checkout_stays(tmp_path: Path) -> None:
-    from approval_compaction.releases.patched import Patched, patch_from_text
+    from approval_compaction.lab.releases.patched import Patched, patch_from_text
 
     original = _checkout_with_editable_install(tmp_path / "cache" / "openai_agents-0.23.1")
     diff = "--- a/src/agents/__init__.py\n+++ b/src/agents/__init__.py\n@@ -1 +1 @@\n"
@@ -89,7 +89,7 @@ def test_patched_checkout_is_a_patched_copy_and_the_release_checkout_stays(tmp_p
 def test_patched_checkout_refuses_a_patch_that_does_not_apply_and_leaves_nothing(
     tmp_path: Path,
 ) -> None:
-    from approval_compaction.releases.patched import (
+    from approval_compaction.lab.releases.patched import (
         PATCHED_FOLDER,
         Patched,
         PatchError,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from approval_compaction.releases.upstream import checks
-from approval_compaction.releases.upstream.checkout import Checkout
+from approval_compaction.lab.releases.upstream import checks
+from approval_compaction.lab.releases.upstream.checkout import Checkout
 
 
 def test_run_checks_reports_the_first_complaint_of_a_failing_tool(tmp_path: Path) -> None:

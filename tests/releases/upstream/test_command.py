@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 
 from approval_compaction.cli import main
-from approval_compaction.releases.upstream import command
-from approval_compaction.releases.upstream.checkout import (
+from approval_compaction.lab.releases.upstream import command
+from approval_compaction.lab.releases.upstream.checkout import (
     UPSTREAM_TEST,
     UPSTREAM_TEST_FOLDER,
     UPSTREAM_TEST_NAME,
 )
-from approval_compaction.releases.upstream.suite import FIX_PLUGIN
+from approval_compaction.lab.releases.upstream.suite import FIX_PLUGIN
 
 OURS = f"{UPSTREAM_TEST_FOLDER}/{UPSTREAM_TEST_NAME}"
 

@@ -7,10 +7,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from approval_compaction.releases.upstream import results
-from approval_compaction.releases.upstream.changes import reason_for
-from approval_compaction.releases.upstream.checkout import UPSTREAM_TEST_FOLDER, UPSTREAM_TEST_NAME
-from approval_compaction.releases.upstream.command import upstream_suite
+from approval_compaction.lab.releases.upstream import results
+from approval_compaction.lab.releases.upstream.changes import reason_for
+from approval_compaction.lab.releases.upstream.checkout import (
+    UPSTREAM_TEST_FOLDER,
+    UPSTREAM_TEST_NAME,
+)
+from approval_compaction.lab.releases.upstream.command import upstream_suite
 
 OURS = f"{UPSTREAM_TEST_FOLDER}/{UPSTREAM_TEST_NAME}"
 
@@ -69,7 +72,7 @@ def test_patched_results_carry_the_patch_and_a_reader_refuses_a_mix(
     import pytest
 
     from approval_compaction.errors import InvestigationError
-    from approval_compaction.releases.patched import PatchError
+    from approval_compaction.lab.releases.patched import PatchError
 
     runner = fake({"tests/test_approvals.py::t": None}, {"tests/test_approvals.py::t": "no"})
     plain = upstream_suite("9.9.9", root=root, run=runner, report=lambda _: None)

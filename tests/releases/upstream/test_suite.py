@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from approval_compaction.fix import suite_plugin
-from approval_compaction.releases.environments import ProbeError, junit_cases
-from approval_compaction.releases.upstream import suite
-from approval_compaction.releases.upstream.checkout import Checkout
-from approval_compaction.releases.upstream.suite import CaseOutcome
+from approval_compaction.lab.releases.environments import ProbeError, junit_cases
+from approval_compaction.lab.releases.upstream import suite
+from approval_compaction.lab.releases.upstream.checkout import Checkout
+from approval_compaction.lab.releases.upstream.suite import CaseOutcome
 
 
 def test_select_files_takes_compaction_and_approval_tests(root: Path) -> None:

@@ -9,10 +9,13 @@ from typing import Any
 import pytest
 
 from approval_compaction import paths
-from approval_compaction.releases.upstream import readme_block, results, text
-from approval_compaction.releases.upstream.changes import reason_for
-from approval_compaction.releases.upstream.checkout import UPSTREAM_TEST_FOLDER, UPSTREAM_TEST_NAME
-from approval_compaction.releases.upstream.command import upstream_suite
+from approval_compaction.lab.releases.upstream import readme_block, results, text
+from approval_compaction.lab.releases.upstream.changes import reason_for
+from approval_compaction.lab.releases.upstream.checkout import (
+    UPSTREAM_TEST_FOLDER,
+    UPSTREAM_TEST_NAME,
+)
+from approval_compaction.lab.releases.upstream.command import upstream_suite
 
 OURS = f"{UPSTREAM_TEST_FOLDER}/{UPSTREAM_TEST_NAME}"
 START, END = "<!-- upstream-suite:start -->", "<!-- upstream-suite:end -->"
@@ -67,9 +70,9 @@ def test_committed_readme_block_matches_the_committed_results() -> None:
 def test_readme_block_names_a_strict_xfail_that_passed_as_such(tmp_path: Path) -> None:
     """On an affected release our liveness test is a strict xfail: when the workaround makes it
     pass, pytest reports a failure, and the block says what happened, not "skipped → failed"."""
-    from approval_compaction.releases.upstream.changes import changes
-    from approval_compaction.releases.upstream.checkout import LIVENESS_TEST_NAME
-    from approval_compaction.releases.upstream.suite import CaseOutcome, summarize
+    from approval_compaction.lab.releases.upstream.changes import changes
+    from approval_compaction.lab.releases.upstream.checkout import LIVENESS_TEST_NAME
+    from approval_compaction.lab.releases.upstream.suite import CaseOutcome, summarize
 
     test = f"{UPSTREAM_TEST_FOLDER}/{LIVENESS_TEST_NAME}::test_compaction_keeps_history_bounded"
     before = [CaseOutcome(f"{test}_after_unpaired_item[lost]", "skipped", "orphans")]

@@ -1,0 +1,152 @@
+"""Upgrade: does the newest release heal a session an affected release already stored?
+
+The pinned release (this environment) pauses and resumes with compaction on, which leaves a
+poisoned ``SQLiteSession`` file; with the SDK's default ``compaction_mode="auto"`` the API
+refuses the compaction at the pause instead, which leaves the call stored without its output
+(the ``refused`` store). Copies of those files then take the next turn: on the pinned release
+and on the newest release (the study's worker started with the interpreter of the sweep's
+environment for it), the poisoned one as it was stored and after ``doctor repair``. The next turn
+runs on the SDK's own ``OpenAIResponsesModel`` against the wire's API stand-in, which answers an
+input the Responses API rejects with its HTTP 400. Each record keeps the stand-in's answer, what
+the turn sent to the model, whether compaction still ran, and the verdict on what was stored
+after. The newest release's check of the SDK's defaults runs in its environment too.
+
+Release environments are made only by ``python -m approval_compaction doctor data``
+(``make doctor-data``), which writes ``data/doctor-upgrade.json`` and
+``data/doctor-check-newest.json``; the notebook reads those files.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from ... import paths
+from ...analysis.pairing import orphan_outputs
+from ...doctor.repair import apply
+from ...doctor.verdict import judge
+from ...formats.records import read_json_list, write_json
+from ...study.driver import Ask, Decide, Resume, Setup, Transcript, converse, run_sync
+from ...study.harness import FINISHED, NEXT_ANSWER, PENDING_CALL, QUESTIONS
+from ...study.words import Mode
+from ...study.worker import Worker
+from ..releases import environments
+from .check import ACCEPTED, REJECTED, check_config, check_json, check_release
+
+# The stores the next turns are taken on, each in the compaction mode that left it.
+STORES: dict[str, Mode] = {"poisoned": "input", "repaired": "input", "refused": "auto"}
+NEXT_TURN = [Ask(QUESTIONS[1], (NEXT_ANSWER,))]
+
+
+@dataclass(frozen=True)
+class UpgradeRecord:
+    """The next turn on one release, for a store as the pinned release left it or repaired."""
+
+    release: str
+    store: str
+    next_turn: str
+    judged_by: str
+    api_answer: str
+    orphan_outputs: str
+    compaction_requests: int
+    compaction_input_orphans: str
+    stored_after: str
+    model_input: list[dict[str, Any]]
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> UpgradeRecord:
+        return cls(**data)
+
+
+def record(store: str, turn: Transcript) -> UpgradeRecord:
+    """Judge one next turn on the wire by the API stand-in's answer to each model request."""
+    stage = turn.stage("next_turn")
+    sent = [item for request in stage.model_inputs for item in request]
+    answers = [h for h in stage.http_requests if h["path"].endswith("/responses")]
+    api = "; ".join(f"HTTP {h['status']}" + (f": {h['error']}" if "error" in h else "")
+                    for h in answers)  # fmt: skip
+    compaction_orphans = sorted({key for req in stage.compaction_inputs for key in
+                                 orphan_outputs(req)})  # fmt: skip
+    return UpgradeRecord(
+        release=turn.sdk_version,
+        store=store,
+        next_turn=REJECTED if any(h["status"] >= 400 for h in answers) else ACCEPTED,
+        judged_by="API stand-in",
+        api_answer=api,
+        orphan_outputs=" ".join(orphan_outputs(sent)),
+        compaction_requests=len(stage.compaction_inputs),
+        compaction_input_orphans=" ".join(compaction_orphans),
+        stored_after=judge("s", stage.stored).verdict,
+        model_input=sent,
+    )
+
+
+def poison(store: Path) -> list[dict[str, Any]]:
+    """Pause and resume on the pinned release with compaction on: the store is poisoned. The
+    items it holds after."""
+    paused = converse(Setup(), [Ask(QUESTIONS[0], (PENDING_CALL,), stage="pause")], store)
+    resumed = converse(Setup(), [Decide(), Resume((FINISHED,))], store, state=paused.state)
+    return resumed.stage("resume").stored
+
+
+def refuse(store: Path) -> list[dict[str, Any]]:
+    """Pause on the pinned release with the SDK's default mode and compaction on: the API
+    refuses the compaction request and the user's run raises. The items the store holds."""
+    setup = Setup(mode="auto", go_on=True)
+    paused = converse(setup, [Ask(QUESTIONS[0], (PENDING_CALL,), stage="pause")], store)
+    return paused.stage("pause").stored
+
+
+def repaired_copy(source: Path, target: Path) -> None:
+
+    shutil.copyfile(source, target)
+    run_sync(apply(str(target), target.with_suffix(".backup.jsonl")))
+
+
+def upgrade_records(env: environments.Environment | None) -> list[UpgradeRecord]:
+    """The next turn on the pinned and the newest release, on each store (``STORES``).
+
+    Without ``env`` only the pinned release's turns run (in this process).
+    """
+    with tempfile.TemporaryDirectory(prefix="approval-compaction-upgrade-") as folder:
+        base = Path(folder)
+        poison(base / "poisoned.db")
+        repaired_copy(base / "poisoned.db", base / "repaired.db")
+        refuse(base / "refused.db")
+        records = []
+        for label, mode in STORES.items():
+            wire = Setup(mode, model="responses")
+            here, there = base / f"{label}-pinned.db", base / f"{label}-newest.db"
+            shutil.copyfile(base / f"{label}.db", here)
+            shutil.copyfile(base / f"{label}.db", there)
+            records.append(record(label, converse(wire, NEXT_TURN, here)))
+            if env is None:
+                continue
+            with Worker(str(env.python), environments.isolated_environ()) as worker:
+                records.append(record(label, converse(wire, NEXT_TURN, there, worker=worker)))
+        return records
+
+
+def write_data(
+    version: str, envs: Path, folder: Path = paths.DATA, report: Callable[[str], None] = print
+) -> list[Path]:
+    """Write the upgrade records and the newest release's default check under ``folder``."""
+    env = environments.release_environment(version, envs)
+    data = paths.data(folder)
+    rows = upgrade_records(env)
+    write_json(data.doctor_upgrade, [asdict(r) for r in rows])
+    report(f"wrote {data.doctor_upgrade.name}: {len(rows)} next turns")
+    cfg = check_config()
+    with Worker(str(env.python), environments.isolated_environ()) as worker:
+        release, checked = check_release(cfg, 20, worker)
+    write_json(data.doctor_check_newest, check_json(cfg, checked, release))
+    report(f"wrote {data.doctor_check_newest.name}: {len(checked)} pause positions on {release}")
+    return [data.doctor_upgrade, data.doctor_check_newest]
+
+
+def load_upgrade(path: Path = paths.DATA_FILES.doctor_upgrade) -> list[UpgradeRecord]:
+    return read_json_list(path, UpgradeRecord.from_json)

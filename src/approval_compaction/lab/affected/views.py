@@ -1,0 +1,76 @@
+"""Views: the doctor's records as DataFrames for the notebook (the only module with pandas)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict
+from typing import Any
+
+import pandas as pd
+
+from ...analysis.table import to_frame
+from ...doctor.repair import RepairResult
+from ...doctor.verdict import SessionReport
+from .check import CheckRow
+from .heal import Healed
+from .upgrade import UpgradeRecord
+from .worker import WorkerComparison
+
+
+def reports_frame(reports: Sequence[SessionReport]) -> pd.DataFrame:
+    """One row per session: counts, the unpaired keys and the verdict in words."""
+    return to_frame([r.as_row() for r in reports], None, "session_id")
+
+
+def check_frame(rows: Sequence[CheckRow]) -> pd.DataFrame:
+    """One row per pause position."""
+    return to_frame(rows, CheckRow, "prior_turns")
+
+
+def changes_frame(result: RepairResult) -> pd.DataFrame:
+    """Every item a repair rewrites (or would): where, what it was, what it becomes."""
+    return to_frame([c.as_row() for o in result.outcomes for c in o.changes], None)
+
+
+def outcomes_frame(result: RepairResult) -> pd.DataFrame:
+    """Each poisoned session's outcome."""
+    rows = [
+        {"session_id": o.session_id, "status": o.status, "items rewritten": len(o.changes)}
+        for o in result.outcomes
+    ]
+    return to_frame(rows, None, "session_id")
+
+
+def item_checks_frame(healed: Healed) -> pd.DataFrame:
+    """Per session: how many items the backup, the repaired and the restored store agree on."""
+    frame = to_frame(healed.items, None)
+    counts = {
+        "items": ("position", "size"),
+        "backed up, same": ("in_backup", lambda s: int((s == "same").sum())),
+        "rewritten by repair": ("repaired", lambda s: int((s == "rewritten").sum())),
+        "restored, same": ("restored", lambda s: int((s == "same").sum())),
+    }
+    return frame.groupby("session_id").agg(**counts)
+
+
+def upgrade_frame(records: Sequence[UpgradeRecord]) -> pd.DataFrame:
+    """The next turn per release and store, without the items it sent."""
+    rows = [{k: v for k, v in asdict(r).items() if k != "model_input"} for r in records]
+    return to_frame(rows, None).set_index(["store", "release"])
+
+
+def worker_frame(rows: Sequence[WorkerComparison]) -> pd.DataFrame:
+    """In-process against fresh-worker resume, per compaction setting."""
+    return to_frame(rows, WorkerComparison, "compaction")
+
+
+def check_compare(*checks: tuple[str, Any, Sequence[CheckRow]]) -> pd.DataFrame:
+    """Releases side by side per pause position: compacted at the pause, what the pause met,
+    and the next turn."""
+    columns: dict[tuple[str, str], list[object]] = {}
+    for release, _, rows in checks:
+        columns[(release, "compacted at pause")] = [r.compacted_at_pause for r in rows]
+        columns[(release, "at pause")] = [r.at_pause for r in rows]
+        columns[(release, "next turn")] = [r.next_turn for r in rows]
+    index = pd.Index([r.prior_turns for r in checks[0][2]], name="prior_turns")
+    return pd.DataFrame(columns, index=index)

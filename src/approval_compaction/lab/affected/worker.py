@@ -1,0 +1,66 @@
+"""Worker: does a resume by another worker behave like the resume in the process that paused?
+
+The pause runs here. Then the same turns go two ways from two copies of nothing but the store
+and the ``RunState`` JSON text: in this process, and in a fresh interpreter (the study's worker,
+started with only the state's JSON and the store's path), each deciding, resuming and asking
+the next question. The two are compared item by item: the stored history after the resume,
+and what the next turn sent to the model.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...analysis.pairing import orphan_outputs
+from ...doctor.verdict import judge
+from ...study.driver import Ask, Decide, Resume, Setup, Step, converse
+from ...study.harness import FINISHED, NEXT_ANSWER, PENDING_CALL, QUESTIONS
+from ...study.worker import Worker
+from ..releases.environments import isolated_environ
+
+
+@dataclass(frozen=True)
+class WorkerComparison:
+    """One configuration resumed in this process and in a fresh one."""
+
+    compaction: str
+    same_stored_after_resume: bool
+    same_next_turn_input: bool
+    stored_after_resume: str
+    next_turn_orphans_in_process: tuple[str, ...]
+    next_turn_orphans_worker: tuple[str, ...]
+
+
+def compare(compact: bool, folder: Path) -> WorkerComparison:
+    """Pause once, copy the store, and resume both ways."""
+    label, setup = "on" if compact else "off", Setup(trigger="always" if compact else "never")
+    here, there = folder / f"{label}-in-process.db", folder / f"{label}-worker.db"
+    paused = converse(setup, [Ask(QUESTIONS[0], (PENDING_CALL,), stage="pause")], here)
+    shutil.copyfile(here, there)
+    rest: list[Step] = [Decide("approve"), Resume((FINISHED,)), Ask(QUESTIONS[1], (NEXT_ANSWER,))]
+    local = converse(setup, rest, here, state=paused.state)
+    with Worker(sys.executable, isolated_environ()) as worker:
+        remote = converse(setup, rest, there, state=paused.state, worker=worker)
+    sent = [
+        [item for request in t.stage("next_turn").model_inputs for item in request]
+        for t in (local, remote)
+    ]
+    stored = [t.stage("resume").stored for t in (local, remote)]
+    return WorkerComparison(
+        compaction=label,
+        same_stored_after_resume=stored[0] == stored[1],
+        same_next_turn_input=sent[0] == sent[1],
+        stored_after_resume=judge("s", stored[0]).verdict,
+        next_turn_orphans_in_process=tuple(orphan_outputs(sent[0])),
+        next_turn_orphans_worker=tuple(orphan_outputs(sent[1])),
+    )
+
+
+def worker_comparisons() -> list[WorkerComparison]:
+    """Compaction on and off, each resumed here and in a fresh worker."""
+    with tempfile.TemporaryDirectory(prefix="approval-compaction-workers-") as folder:
+        return [compare(compact, Path(folder)) for compact in (True, False)]

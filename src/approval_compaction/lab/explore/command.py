@@ -1,0 +1,123 @@
+"""Command: ``explore`` runs a search and writes its data; ``explore replay FILE`` reruns one.
+
+Without ``--release`` the search runs here, on the installed (pinned) release. With it, the
+search runs in that release's own environment (``releases.environments``, created if needed):
+its interpreter runs ``python -m approval_compaction.lab.explore.search`` with this project's source
+folder on ``PYTHONPATH``, and hypothesis (which that environment lacks) from one shared folder
+installed once with uv, as the crosscheck does for pytest. With ``--patch``/``--sdk`` it runs
+the same way in the patched SDK's scratch environment (``releases.patched``): the result carries
+the patch's label and is written beside that environment unless ``--folder`` says where.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import json
+from dataclasses import asdict, replace
+from pathlib import Path
+
+from ... import paths
+from ..mechanism.catalogue import PINNED
+from ..releases import environments
+from ..releases.patched import from_namespace, patched_environment, results_folder
+from .replay import load, save_result, text
+from .search import Options, SearchResult, rerun, search
+
+SEARCH_MODULE = "approval_compaction.lab.explore.search"
+SEARCH_TIMEOUT_SECONDS = 3600
+TOOLS_FOLDER = "explore-tools"
+DATABASE_FOLDER = "explore-database"
+
+
+def cache_folder() -> Path:
+    """Beside the release environments, in the user's cache (not in git)."""
+    return environments.default_envs().parent
+
+
+def in_release(
+    version: str, options: Options, env: environments.Environment | None = None
+) -> SearchResult:
+    """Run one search with the release's own interpreter (or ``env``'s, a patched copy); its
+    JSON result comes back."""
+    env = env or environments.release_environment(version, environments.default_envs())
+    tools = environments.install_tools(cache_folder() / TOOLS_FOLDER, ("hypothesis",))
+    found = environments.run_module(
+        env.python,
+        SEARCH_MODULE,
+        "--options",
+        json.dumps(asdict(options)),
+        timeout=SEARCH_TIMEOUT_SECONDS,
+        tools=tools,
+        label=f"{version}: the search",
+    )
+    return SearchResult.from_json(found)
+
+
+def explore(args: argparse.Namespace) -> int:
+
+    database = str(cache_folder() / DATABASE_FOLDER) if args.database else None
+    options = Options(
+        examples=args.examples,
+        seed=args.seed,
+        fix=args.fix,
+        rounds=args.rounds,
+        kinds=tuple(k for k in (args.kinds or "").split(",") if k),
+        boundaries=tuple(b for b in args.boundaries.split(",") if b),
+        database=database,
+    )
+
+    installed = importlib.metadata.version("openai-agents")
+    patched = from_namespace(args, PINNED)
+    if patched is not None:
+        options = replace(options, patch=patched.label)
+        result = in_release(patched.base, options, patched_environment(patched))
+    elif args.release and args.release != installed:
+        result = in_release(args.release, options)
+    else:
+        result = search(options)
+    print(describe(result))
+    default = results_folder(patched) if patched is not None else paths.DATA
+    folder = Path(args.folder) if args.folder else default
+    for path in save_result(result, folder):
+        shown = path.relative_to(paths.ROOT) if path.is_relative_to(paths.ROOT) else path
+        print(f"wrote {shown}")
+    return 0
+
+
+def describe(result: SearchResult) -> str:
+    """A few lines: what was searched, what was found, what holds."""
+    fix = " with the workaround" if result.fix else ""
+    fix += f" with {result.patch}" if result.patch else ""
+    lines = [
+        f"openai-agents {result.sdk_version}{fix}: {result.tally.get('examples', 0)} examples, "
+        f"{result.tally.get('steps', 0)} steps in {result.rounds} rounds (seed {result.seed})"
+    ]
+    for kind, why in sorted(result.skipped.items()):
+        lines.append(f"  skipped {kind}: {why}")
+    for finding in result.findings:
+        pairs = ", ".join(f"{i} ({k})" for i, k in finding.pairs)
+        label = "known" if finding.label == "known" else "NEW"
+        lines.append(f"  {label} {finding.name}: {pairs} in {len(finding.trace.records)} steps")
+    if result.exhausted:
+        lines.append(f"  holds: {', '.join(result.holds) or 'nothing'}")
+    else:
+        lines.append(
+            f"  stopped after {result.rounds} rounds: the rest was not searched to the end"
+        )
+    return "\n".join(lines)
+
+
+def replay(args: argparse.Namespace) -> int:
+
+    finding = load(Path(args.file))
+    installed = importlib.metadata.version("openai-agents")
+    again = None if args.saved else rerun(finding.trace.conversation)
+    if again is None and finding.trace.sdk_version != installed:
+        print(f"(as found on {finding.trace.sdk_version}; installed is {installed})")
+    print(text(finding, again))
+    return 0
+
+
+def command(args: argparse.Namespace) -> int:
+    return replay(args) if getattr(args, "file", None) else explore(args)

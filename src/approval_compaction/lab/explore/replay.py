@@ -1,0 +1,185 @@
+"""Replay: a saved counterexample rerun and shown step by step with the study's tables.
+
+A counterexample file holds a ``Finding``: the shrunk conversation, the release and workaround
+it was found on, whether it is the original report's case, and the run as found. ``replay``
+runs the conversation again on the installed release; the tables are the ones the notebooks
+use for a case's stages (``display.views.stage_summary``, ``display.frames.items_frame``), one
+stage per step.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pandas as pd
+
+from ... import paths
+from ...display.frames import items_frame
+from ...display.views import stage_summary
+from ...formats.records import read_json, write_json
+from ...study.capture import CaseRun
+from ...study.scenario import Case
+from ..releases.patched import one_label
+from .conversation import Trace, pending_of
+from .search import Finding, SearchResult
+
+DIGEST = "[0-9a-f]{12}"  # ``Conversation.digest``: twelve hex digits
+
+
+def load(path: Path) -> Finding:
+    """A counterexample file, or one line saying why it cannot be read."""
+    return read_json(path, Finding.from_json)
+
+
+def save(finding: Finding, folder: Path) -> Path:
+    """Write a finding as ``counterexamples/<release>[-fix]-<digest>.json`` under the data
+    folder: one name for the same steps."""
+    path = paths.data(folder).counterexample(finding.name)
+    write_json(path, finding.to_json(), indent=1, sort_keys=True)
+    return path
+
+
+def save_result(result: SearchResult, folder: Path) -> list[Path]:
+    """The search's summary as ``explore-<release>[-fix].json``, and each counterexample; the
+    counterexamples an earlier search of the same release and variant saved and this one did not
+    find are removed (the summary names every file of its search)."""
+    layout = paths.data(folder)
+    summary = layout.explore(result.sdk_version, result.fix)
+    write_json(summary, result.to_json(), indent=1, sort_keys=True)
+    written = [summary, *(save(f, folder) for f in result.findings)]
+    stem = re.compile(re.escape(f"{result.sdk_version}{'-fix' if result.fix else ''}-") + DIGEST)
+    for old in layout.counterexamples.glob("*.json"):
+        if stem.fullmatch(old.stem) and old not in written:
+            old.unlink()
+    return written
+
+
+def load_result(path: Path) -> SearchResult:
+    return read_json(path, SearchResult.from_json)
+
+
+def as_case_run(trace: Trace) -> CaseRun:
+    """The trace in the shape the study's views read: one stage per step, named by its role."""
+    return CaseRun(Case(), trace.sdk_version, [r.stage for r in trace.records], 0, 0)
+
+
+def step_label(index: int, trace: Trace) -> str:
+    return f"{index}: {trace.records[index].step.label()}"
+
+
+BRIEF = [  # the summary columns that tell a counterexample's story
+    "outcome",
+    "compaction_requests",
+    "tool_dispatches",
+    "to compaction: open calls",
+    "stored: orphan outputs",
+    "to model: orphan outputs",
+    "violated",
+]
+
+
+def summary(trace: Trace, brief: bool = False) -> pd.DataFrame:
+    """Per step: what it did, what it sent and stored, and the invariants it broke."""
+    frame = stage_summary(as_case_run(trace)).reset_index(drop=True)
+    frame.insert(0, "step", [step_label(r.index, trace) for r in trace.records])
+    frame.insert(1, "outcome", [r.outcome for r in trace.records])
+    frame["violated"] = [", ".join(j.invariant for j in r.violations) for r in trace.records]
+    frame = frame.set_index("step")
+    return frame[BRIEF] if brief else frame
+
+
+def tables(trace: Trace) -> Iterator[tuple[str, pd.DataFrame]]:
+    """Each step's item tables: every compaction input, the last model input, the history."""
+    pending = [str(i.get("call_id") or i.get("id")) for i in pending_of(trace.records)]
+    for record in trace.records:
+        label = step_label(record.index, trace)
+        stage = record.stage
+        for n, sent in enumerate(stage.compaction_inputs):
+            yield f"{label}: compaction request {n + 1}", items_frame(sent, pending)
+        if stage.model_inputs:
+            yield f"{label}: last model input", items_frame(stage.model_inputs[-1], pending)
+        yield f"{label}: stored history", items_frame(stage.stored, pending)
+
+
+def same_violations(found: Trace, again: Trace) -> bool:
+    """Whether a rerun breaks the same invariants at the same steps as the saved run."""
+
+    def key(trace: Trace) -> list[tuple[int, str]]:
+        return sorted((index, j.invariant) for index, j in trace.violations)
+
+    return key(found) == key(again)
+
+
+def text(finding: Finding, again: Trace | None = None) -> str:
+    """The counterexample as plain text: its label, steps, summary and item tables."""
+    trace = again or finding.trace
+    pairs = ", ".join(f"{i} ({k})" for i, k in finding.pairs)
+    lines = [f"counterexample {finding.name}: {pairs}"]
+    known = f"known: the original report's case ({finding.known_as})"
+    lines.append(known if finding.label == "known" else "NEW: not the original report's case")
+    lines.append(
+        f"found on openai-agents {finding.trace.sdk_version}; shown on {trace.sdk_version}"
+    )
+    if again is not None:
+        same = same_violations(finding.trace, again)
+        lines.append("rerun: " + ("same violations" if same else "DIFFERENT violations"))
+    lines += [
+        f"mode {trace.conversation.mode}, workaround {'on' if trace.conversation.fix else 'off'}"
+    ]
+    lines += ["", summary(trace).to_string(), ""]
+    for title, frame in tables(trace):
+        lines += [title, frame.to_string() if len(frame) else "(empty)", ""]
+    return "\n".join(lines)
+
+
+def load_results(folder: Path) -> dict[str, SearchResult]:
+    """Every ``explore-*.json`` under ``folder``, keyed by release and variant; a one-line error
+    when they mix a patched SDK's results with a release's."""
+
+    found = {}
+    for path in paths.data(folder).explore_results():
+        result = load_result(path)
+        found[f"{result.sdk_version}{' + workaround' if result.fix else ''}"] = result
+    one_label((r.patch for r in found.values()), f"the explore results in {folder}")
+    return found
+
+
+def coverage(results: dict[str, SearchResult]) -> pd.DataFrame:
+    """What each search covered: its tally of rules, choices and outcomes, one column each."""
+    frame = pd.DataFrame({name: r.tally for name, r in results.items()}).fillna(0).astype(int)
+    return frame.sort_index()
+
+
+def findings_table(results: dict[str, SearchResult]) -> pd.DataFrame:
+    """One row per shrunk counterexample: where, what it breaks, known or new, its steps."""
+    rows = [
+        {
+            "search": name,
+            "counterexample": f.name,
+            "breaks": ", ".join(f"{i} ({k})" for i, k in f.pairs),
+            "label": f.label,
+            "known as": f.known_as,
+            "steps": " → ".join(s.label() for s in f.trace.conversation.steps),
+        }
+        for name, result in results.items()
+        for f in result.findings
+    ]
+    columns = ["search", "counterexample", "breaks", "label", "known as", "steps"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def holds_table(results: dict[str, SearchResult]) -> pd.DataFrame:
+    """Per search: whether its last round ran dry, and each invariant no example broke."""
+    rows = [
+        {
+            "search": name,
+            "rounds": r.rounds,
+            "ran dry": r.exhausted,
+            "holds": ", ".join(r.holds) if r.exhausted else "(budget ran out first)",
+            "skipped kinds": ", ".join(f"{k}: {why}" for k, why in r.skipped.items()),
+        }
+        for name, r in results.items()
+    ]
+    return pd.DataFrame(rows).set_index("search")

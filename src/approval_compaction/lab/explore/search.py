@@ -1,0 +1,350 @@
+"""Search: rounds of the state machine until no new violation turns up, and their records.
+
+A round runs hypothesis on the machine from ``rules`` with a fixed seed (the same seed gives
+the same examples, so a bounded search is reproducible) and a budget of examples. A round that
+fails hands back the shrunk conversation; it becomes a ``Finding``, its (invariant, kind)
+pairs are marked found, and the next round looks for another. The search ends when a round
+spends its whole budget without a new violation, or after ``rounds`` rounds.
+
+A finding is ``known`` when it is the original report's case, or a prefix of it: one function
+tool call that needs approval, paused while the hook said compact (input mode), then approve or
+reject across the memory or JSON boundary, then a new question (a plain ask, or a ``continue``,
+whose later turns are plain questions), all with one runner. Anything else is ``new``.
+``python -m approval_compaction.lab.explore.search`` runs one search and writes its result as JSON
+to ``--output``: that is how ``explore --release`` runs in a release's own environment.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import concurrent.futures
+import json
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from ...analysis.invariants import INVARIANTS
+from ...formats.records import write_json
+from ...study.capture import sdk_version
+from ...study.words import Mode
+from .conversation import MODES, Conversation, Trace
+from .driver import Live, Worker, scratch_folder, take
+from .kinds import available
+from .rules import ACTIONS, NO_KIND, Setup, Violation, machine, new_pairs
+
+KNOWN_SHAPE = ("function_approval",)
+
+
+@dataclass(frozen=True)
+class Options:
+    """What to search: the budget per round, the seed, and the space (plain values, so that a
+    release's interpreter is handed them as JSON)."""
+
+    examples: int = 200
+    seed: int = 0
+    fix: bool = False
+    rounds: int = 40
+    steps: int = 6  # the most steps in one conversation
+    kinds: tuple[str, ...] = ()  # empty: every kind the release supports
+    boundaries: tuple[str, ...] = ("memory", "json", "process")
+    database: str | None = None  # a folder for hypothesis's example database
+    invariants: tuple[str, ...] = ()  # the invariants whose violation fails (empty: all)
+    modes: tuple[Mode, ...] = MODES  # the compaction modes a conversation starts in
+    actions: tuple[str, ...] = ACTIONS  # the steps a conversation may take (ask and decide
+    # always; lose and continue, the liveness steps, and keep, the late resume's,
+    # unless left out)
+    patch: str = ""  # the label of the patch this release runs with (``releases.patched``)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One shrunk counterexample: the pairs it breaks, known or new, and its run."""
+
+    pairs: tuple[tuple[str, str], ...]
+    label: str  # known, new
+    known_as: str  # the report's cases it reproduces, as a case filter ("" when new)
+    trace: Trace
+
+    @property
+    def name(self) -> str:
+        """A stable file stem: the release, the workaround, and the digest of the steps."""
+        fix = "-fix" if self.trace.conversation.fix else ""
+        return f"{self.trace.sdk_version}{fix}-{self.trace.conversation.digest()}"
+
+    @property
+    def invariants(self) -> list[str]:
+        return sorted({invariant for invariant, _ in self.pairs})
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "pairs": [list(p) for p in self.pairs],
+            "label": self.label,
+            "known_as": self.known_as,
+            "trace": self.trace.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Finding:
+        pairs = tuple((str(a), str(b)) for a, b in data["pairs"])
+        return cls(pairs, str(data["label"]), str(data["known_as"]), Trace.from_json(data["trace"]))
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """A whole search: what it covered, what it found, and whether its last round ran dry."""
+
+    sdk_version: str
+    fix: bool
+    seed: int
+    examples: int
+    rounds: int
+    exhausted: bool  # the last round spent its budget without a new violation
+    kinds: tuple[str, ...]
+    skipped: dict[str, str]
+    invariants: tuple[str, ...]
+    tally: dict[str, int]
+    findings: tuple[Finding, ...] = field(default=())
+    patch: str = ""  # the patch's label on a patched SDK (written only then)
+
+    @property
+    def holds(self) -> list[str]:
+        """Invariants no example violated (every one was judged after every step)."""
+        broken = {invariant for f in self.findings for invariant, _ in f.pairs}
+        return [name for name in self.invariants if name not in broken]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "sdk_version": self.sdk_version,
+            "fix": self.fix,
+            "seed": self.seed,
+            "examples": self.examples,
+            "rounds": self.rounds,
+            "exhausted": self.exhausted,
+            "kinds": list(self.kinds),
+            "skipped": dict(sorted(self.skipped.items())),
+            "invariants": list(self.invariants),
+            "tally": dict(sorted(self.tally.items())),
+            "findings": [f.to_json() for f in self.findings],
+        } | ({"patch": self.patch} if self.patch else {})
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SearchResult:
+        return cls(
+            str(data["sdk_version"]),
+            bool(data["fix"]),
+            int(data["seed"]),
+            int(data["examples"]),
+            int(data["rounds"]),
+            bool(data["exhausted"]),
+            tuple(data["kinds"]),
+            dict(data["skipped"]),
+            tuple(data["invariants"]),
+            {str(k): int(v) for k, v in data["tally"].items()},
+            tuple(Finding.from_json(f) for f in data["findings"]),
+            str(data.get("patch", "")),
+        )
+
+
+def known_as(conversation: Conversation, pairs: Sequence[tuple[str, str]]) -> str:
+    """The report's cases this conversation is a prefix of, as a case filter ("" if none)."""
+    steps = conversation.steps
+    if conversation.mode != "input" or not 1 <= len(steps) <= 3:
+        return ""
+    if any(kind not in (*KNOWN_SHAPE, NO_KIND) for _, kind in pairs):
+        return ""
+    if len({s.runner for s in steps}) != 1:
+        return ""
+    first = steps[0]
+    if not (first.action == "ask" and first.calls == KNOWN_SHAPE and first.compact):
+        return ""
+    if first.ending != "answer":
+        return ""
+    spec = f"runner={first.runner},compaction=on"
+    if len(steps) >= 2:
+        decide = steps[1]
+        if decide.action != "decide" or decide.boundary not in ("memory", "json"):
+            return ""
+        decision = "reject" if decide.decision == "reject" else "approve"  # one call: mixed
+        spec += f",decision={decision},state_boundary={decide.boundary}"  # approves it
+    if len(steps) == 3:  # the new question: a plain ask, or a continue's plain later turns
+        last = steps[2]
+        plain_ask = last.action == "ask" and not last.calls and last.ending == "answer"
+        if not (plain_ask or last.action == "continue"):
+            return ""
+    return spec
+
+
+def finding(violation: Violation, skipped: dict[str, str]) -> Finding:
+    conversation = violation.conversation
+    trace = Trace(conversation, sdk_version(), tuple(violation.records), skipped)
+    known = known_as(conversation, violation.pairs)
+    return Finding(tuple(violation.pairs), "known" if known else "new", known, trace)
+
+
+def _settings(options: Options) -> Any:
+    from hypothesis import HealthCheck, Phase, Verbosity, settings
+    from hypothesis.database import DirectoryBasedExampleDatabase
+
+    database = None
+    if options.database:  # one database per release and variant; the seed still fixes the run
+        variant = f"{sdk_version()}{'-fix' if options.fix else ''}"
+        database = DirectoryBasedExampleDatabase(str(Path(options.database) / variant))
+    phases = [p for p in Phase if p != Phase.explain]  # the explain phase reruns a lot
+    return settings(
+        max_examples=options.examples,
+        stateful_step_count=options.steps,
+        derandomize=database is None,  # hypothesis refuses a database with derandomize
+        database=database,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+        verbosity=Verbosity.quiet,
+        report_multiple_bugs=False,
+        phases=phases,
+        print_blob=False,
+    )
+
+
+def search(options: Options) -> SearchResult:
+    """Run the search on the installed release (in a thread when a loop already runs)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return _search(options)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(_search, options).result()
+
+
+def _search(options: Options) -> SearchResult:
+    from hypothesis import seed
+    from hypothesis.stateful import run_state_machine_as_test
+
+    kinds, skipped = available()
+    if options.kinds:
+        kinds = tuple(k for k in kinds if k in options.kinds)
+    worker = Worker() if "process" in options.boundaries else None
+    targets = frozenset(options.invariants or INVARIANTS)
+    setup = Setup(kinds, options.fix, options.modes, options.boundaries, targets)
+    setup.worker, setup.actions = worker, tuple(options.actions)
+    findings: list[Finding] = []
+    exhausted, rounds = False, 0
+    try:
+        while rounds < options.rounds and not exhausted:
+            rounds += 1
+            explorer = seed(options.seed)(machine(setup))
+            try:
+                run_state_machine_as_test(explorer, settings=_settings(options))
+                exhausted = True
+            except Violation as violation:
+                found = tighten(violation, setup)
+                findings.append(finding(found, skipped))
+                setup.found.update(found.pairs)
+    finally:
+        if worker is not None:
+            worker.close()
+    return SearchResult(
+        sdk_version(),
+        options.fix,
+        options.seed,
+        options.examples,
+        rounds,
+        exhausted,
+        kinds,
+        skipped,
+        INVARIANTS,
+        dict(setup.tally),
+        tuple(findings),
+        options.patch,
+    )
+
+
+def tighten(violation: Violation, setup: Setup) -> Violation:
+    """Drop any single step hypothesis's shrinker left in while the rerun still breaks the same
+    pairs (a last pass of step deletion; hypothesis does not promise a minimal result)."""
+    best = violation
+    changed = True
+    while changed and len(best.conversation.steps) > 1:
+        changed = False
+        for index in range(len(best.conversation.steps)):
+            steps = best.conversation.steps[:index] + best.conversation.steps[index + 1 :]
+            shorter = replace(best.conversation, steps=steps)
+            trace = rerun(shorter, setup.worker, setup.kinds)
+            broken = {p for r in trace.records for p in new_pairs(r, setup)}
+            if set(best.pairs) <= broken:
+                best = Violation(shorter, list(trace.records), set(best.pairs))
+                changed = True
+                break
+    return best
+
+
+def rerun(
+    conversation: Conversation, worker: Worker | None = None, only: tuple[str, ...] = ()
+) -> Trace:
+    """Run a saved conversation again on the installed release, every step judged."""
+    kinds, skipped = available()
+    kinds = tuple(k for k in kinds if k in only) if only else kinds
+
+    async def steps(folder: Path) -> Trace:
+        live = Live(conversation.mode, conversation.fix, kinds, folder)
+        try:
+            records = [await take(live, i, s, worker) for i, s in enumerate(conversation.steps)]
+        finally:
+            live.close()
+        return Trace(conversation, sdk_version(), tuple(records), skipped)
+
+    def run() -> Trace:
+        with tempfile.TemporaryDirectory(
+            prefix="approval-compaction-replay-", dir=scratch_folder()
+        ) as folder:
+            return asyncio.run(steps(Path(folder)))
+
+    own = worker is None and any(s.boundary == "process" for s in conversation.steps)
+    worker = Worker() if own else worker
+    try:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return run()
+        with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+            return pool.submit(run).result()
+    finally:
+        if own and worker is not None:
+            worker.close()
+
+
+def first_known(options: Options, budget: int) -> int | None:
+    """Examples a one-round search needs to hit the report's violation (None: not within)."""
+    from hypothesis import seed, settings
+    from hypothesis.stateful import run_state_machine_as_test
+
+    kinds, _ = available()
+    targets = frozenset({"next_turn_input_paired"})
+    setup = Setup(kinds, False, boundaries=options.boundaries, targets=targets)
+    base = _settings(Options(examples=budget, steps=options.steps))
+    quick = settings(base, phases=[p for p in base.phases if p.name == "generate"])
+    try:
+        run_state_machine_as_test(seed(options.seed)(machine(setup)), settings=quick)
+    except Violation:
+        return setup.tally["examples"]
+    return None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one search on this interpreter's release, its ``Options`` given as JSON; write the
+    result as JSON to ``--output``."""
+    parser = argparse.ArgumentParser(prog="python -m approval_compaction.lab.explore.search")
+    parser.add_argument("--options", required=True, help="the Options as a JSON object")
+    parser.add_argument("--output", required=True, help="write the result's JSON here")
+    args = parser.parse_args(argv)
+    given: dict[str, Any] = json.loads(args.options)  # JSON has lists where Options has tuples
+    plain: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in given.items()}
+    options = Options(**plain)
+    write_json(Path(args.output), search(options).to_json(), indent=None)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

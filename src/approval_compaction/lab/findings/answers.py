@@ -1,0 +1,256 @@
+"""Answers: the notebooks' answer lines, each a record of the notebook's own runs, in words.
+
+A notebook that runs cases live answers its question from those runs: the record is built here
+from them (``matrix_finding``, ``seen``, ...) and rendered by ``prose``, as the README renders
+the committed data. ``walkthrough_answer`` and ``diff_answer`` tell one run's story;
+``fold_answer`` says how the runs fold (``analysis.folding``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+import pandas as pd
+
+from ...analysis.folding import PART_WORDS, PARTS, Run, choice_effects, fold
+from ...analysis.invariants import judge
+from ...analysis.liveness import LivenessRecord
+from ...analysis.matrix import MatrixRecord, records
+from ...analysis.meeting import Meeting, all_meetings
+from ...analysis.pairing import item_key, open_calls, orphan_outputs
+from ...analysis.table import from_frame
+from ...formats.markdown import code
+from ...study.capture import CaseRun, pending_ids
+from ..affected.check import CheckRow, Config
+from ..affected.heal import HealSummary
+from ..affected.upgrade import UpgradeRecord
+from ..affected.worker import WorkerComparison
+from ..releases.sweep import ReleaseRecord
+from . import prose
+from .doctor import Worker, check, upgrade
+from .liveness import liveness_eras
+from .matrix import MatrixFinding, matrix_finding, seen
+from .releases import mode_stories, releases_finding
+
+CheckFound = tuple[str, Config, Sequence[CheckRow]]
+Variants = Mapping[str, Sequence[CaseRun]]
+
+
+def finding(frame: pd.DataFrame) -> str:
+    """Per invariant, how many cases of the matrix frame break it and what they share."""
+    return prose.matrix_lines(matrix_finding(from_frame(frame, MatrixRecord)))
+
+
+def outcome_answer(observed: Sequence[Run], predicted: Sequence[Run] = ()) -> str:
+    """Which cases end with which error over HTTP, and whether the prediction agrees."""
+    return prose.seen_sentence(seen(observed, predicted))
+
+
+def severity_answer(frame: pd.DataFrame, meetings: Sequence[Meeting] = ()) -> str:
+    """How each release reaches the user in each compaction mode, from a frame of the sweep's
+    records and its meetings."""
+    return prose.severity_sentence(
+        releases_finding(from_frame(frame, ReleaseRecord), meetings=meetings)
+    )
+
+
+def meets_answer(runs: Iterable[CaseRun]) -> str:
+    """What a user of the API meets in each compaction mode, from runs over HTTP (one release)."""
+    met = all_meetings(runs)
+    return prose.meets_sentence(mode_stories(met, ", ".join(sorted({m.sdk_version for m in met}))))
+
+
+def rules_answer(faithful: Sequence[CaseRun], lenient: Sequence[CaseRun]) -> str:
+    """What the compaction endpoint's rules change for the user, mode by mode (modes that read
+    the same together): the severity in each world, from the same cases run against each."""
+    pairs: dict[tuple[str, str], list[str]] = {}
+    kept = mode_stories(all_meetings(lenient), "lenient")
+    for s, t in zip(mode_stories(all_meetings(faithful), "faithful"), kept, strict=True):
+        pairs.setdefault((s.severity, t.severity), []).append(code(s.mode))
+    said = [
+        f"with {' and '.join(modes)}, {rules} where the endpoint answers by its rules and "
+        f"{anything} where it accepts anything"
+        if rules != anything
+        else f"with {' and '.join(modes)} the two agree: {rules}"
+        for (rules, anything), modes in pairs.items()
+    ]
+    text = "; ".join(said)
+    return text[0].upper() + text[1:] + "."
+
+
+def variants(runs: Variants) -> dict[str, MatrixFinding]:
+    """Each variant's runs (unfixed, with the workaround, another release) as its finding."""
+    return {name: matrix_finding(records(found)) for name, found in runs.items()}
+
+
+def variant_summary(runs: Variants) -> pd.DataFrame:
+    """Per variant: release, verdicts holding and violated, and compactions made."""
+    rows = {
+        name: {
+            "sdk_version": ", ".join(found.releases),
+            "verdicts_holding": found.holding,
+            "verdicts_violated": found.violated,
+            "compaction_requests": found.compaction_requests,
+            "compaction_on_cases_without_any": found.compaction_on - found.compacting,
+        }
+        for name, found in variants(runs).items()
+    }
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("variant")
+
+
+def workaround_answer(runs: Variants, fixed: str, unfixed: str) -> str:
+    """Whether the workaround holds every verdict and still compacts, against the unfixed run."""
+    found = variants(runs)
+    fix, before = found[fixed], found[unfixed]
+    holds = fix.violated == 0 and fix.compacting == fix.compaction_on
+    return (
+        f"{'Yes' if holds else 'No'}: with the workaround {fix.holding} of "
+        f"{fix.holding + fix.violated} verdicts hold on {', '.join(fix.releases)}, and compaction "
+        f"still ran {fix.compaction_requests} times (unfixed: {before.violated} violations, "
+        f"{before.compaction_requests} compactions)."
+    )
+
+
+def doctor_answers(
+    pinned: CheckFound,
+    newest: CheckFound,
+    upgraded: Sequence[UpgradeRecord],
+    workers: Sequence[WorkerComparison],
+    healed: HealSummary,
+) -> str:
+    """The doctor's four answers, from the notebook's own runs, as a markdown list."""
+    answers = (
+        prose.affected_sentence(check(pinned), check(newest)),
+        prose.upgrade_sentence(upgrade(upgraded)),
+        prose.worker_sentence(Worker(tuple(workers))),
+        prose.heal_sentence(healed),
+    )
+    return "\n".join(f"{n}. {text}" for n, text in enumerate(answers, start=1))
+
+
+def _listing(ids: Iterable[str]) -> str:
+    return ", ".join(f"`{i}`" for i in ids)
+
+
+def walkthrough_answer(run: CaseRun) -> str:
+    """One paragraph on one case: where the pending call went and what the next turn sent."""
+    case = run.case
+    head = (
+        f"`{case.label}` on openai-agents {run.sdk_version}: "
+        f"runner `{case.runner}`, decision `{case.decision}`, compaction `{case.compaction}`, "
+        f"state boundary `{case.state_boundary}`."
+    )
+    if run.error is not None:
+        return f"{head} The case failed: {run.error}"
+    pause, resume, nxt = run.stage("pause"), run.stage("resume"), run.stage("next_turn")
+    assert pause is not None and nxt is not None
+    if resume is None:  # the pause raised: no state to decide or resume
+        seen = pause.outcome
+        sent = sorted({k for items in nxt.model_inputs for k in orphan_outputs(items)})
+        then = (
+            f"sends the model the output of {_listing(sent)} without its call"
+            if sent
+            else "is answered"
+            if nxt.outcome.ok
+            else f"raises {code(nxt.outcome.exception)} too"
+        )
+        return (
+            f"{head} At the pause, `Runner.run` raised {code(seen.exception)} (HTTP "
+            f"{seen.http_status} from {code(seen.endpoint)}: {code(seen.api_message)}), so no "
+            "`RunState` came back: there is nothing to approve or reject and nothing to resume. "
+            f"The store keeps {len(pause.stored)} item(s), the call "
+            f"{_listing(open_calls(pause.stored)) or 'none'} without its output; the user can "
+            f"only ask again, and the next question {then}."
+        )
+    pending = sorted(pending_ids(run))
+    kept = [i for i in pending if i in {item_key(item) for item in pause.stored}]
+    lost = [i for i in pending if i not in kept]
+    parts = [head]
+    if lost:
+        cause = (
+            f"{len(pause.compaction_inputs)} compaction request(s) left {len(pause.stored)} "
+            "stored item(s) and"
+            if pause.compaction_inputs
+            else "without any compaction request,"
+        )
+        parts.append(
+            f"At the pause, {cause} the pending call {_listing(lost)} is no longer stored."
+        )
+    else:
+        parts.append(
+            f"At the pause, the pending call {_listing(kept)} stays in the stored history."
+        )
+    stored_orphans = orphan_outputs(resume.stored)
+    sent_orphans = sorted({k for items in nxt.model_inputs for k in orphan_outputs(items)})
+    if stored_orphans:
+        parts.append(
+            f"After the resume, the output of {_listing(stored_orphans)} is stored "
+            "without its call."
+        )
+    else:
+        parts.append("After the resume, every stored output has its call.")
+    if sent_orphans:
+        parts.append(
+            f"The next turn sends the model the output of {_listing(sent_orphans)} "
+            "without its call."
+        )
+    else:
+        parts.append("The next turn sends no output without its call.")
+    parts.append(
+        f"The protected tool ran {run.dispatches} time(s) for {run.approvals} approval(s)."
+    )
+    return " ".join(parts)
+
+
+def diff_answer(violating: CaseRun, control: CaseRun) -> str:
+    """Where the first orphan output reaches the model, in the violating case and its control."""
+    parts = []
+    for run in (violating, control):
+        first = next(
+            (
+                (stage.name, keys)
+                for stage in run.stages
+                for keys in [sorted({k for i in stage.model_inputs for k in orphan_outputs(i)})]
+                if keys
+            ),
+            None,
+        )
+        where = (
+            f"first sends an output without its call ({_listing(first[1])}) at stage `{first[0]}`"
+            if first
+            else "never sends an output without its call"
+        )
+        parts.append(f"`{run.case.label}` {where}")
+    return "; ".join(parts) + "."
+
+
+def fold_answer(runs: Iterable[Run]) -> str:
+    """How the runs fold by verdicts, and which choices change nothing."""
+    judged = [judge(run) for run in runs]
+    folds = fold(judged)
+    groups = "; ".join(
+        f"the {len(f.cases)} cases with {f.choices} fold into 1" for f in folds if len(f.cases) > 1
+    )
+    parts = [f"{len(judged)} cases, {len(folds)} verdict patterns: {groups or 'none fold'}"]
+    parts.append(
+        f"with their stage tables too, {len(judged)} cases fold into {len(fold(judged, PARTS))}"
+    )
+    for field, row in choice_effects(judged).iterrows():
+        if not row["pairs"]:
+            continue
+        changed = [p for p in PARTS if row[p] != "identical"]
+        said = f"`{field}` ({row['compared']}) changes "
+        if not changed:
+            parts.append(said + "nothing: identical verdicts, identical stage tables")
+        elif "verdicts" not in changed:
+            parts.append(said + f"{', '.join(PART_WORDS[p] for p in changed)} but no verdict")
+        else:
+            parts.append(said + "the verdicts")
+    return "; ".join(parts) + "."
+
+
+def liveness_eras_answer(rows: Sequence[LivenessRecord]) -> str:
+    """Which releases keep a session compacting, per situation and mode, from the sweep's
+    liveness records (``data/sweep-liveness.json``)."""
+    found = liveness_eras(rows)
+    return f"{prose.liveness_sentence(found)}\n\n{prose.liveness_eras_lines(found)}"

@@ -1,0 +1,158 @@
+"""Matrix: what a matrix of cases says, as records: per invariant, and over HTTP.
+
+``matrix_finding`` reads the matrix records of one release or variant (the pinned release, the
+workaround, the newest release, or runs made live): per invariant how many cases break it, the
+choices those cases share and whether the choices select exactly them, and how often the cases
+compacted. ``seen`` reads the same cases run over HTTP: the errors the user met, and whether the
+scripted model's prediction of ``next_turn_accepted`` agrees.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from ...analysis.folding import Run
+from ...analysis.invariants import INVARIANTS, judge
+from ...analysis.matrix import MatrixRecord
+from ...analysis.outcomes import outcome_of
+from ...study.capture import OK
+from ...study.scenario import CHOICES, FIELD_NAMES
+from ..releases.versions import version_key
+
+
+@dataclass(frozen=True)
+class InvariantCount:
+    """One invariant over a matrix's cases: how many records it has, how many are violated and
+    not judged, the choices every violating case shares, and whether those choices select
+    exactly the violating cases (``exact``)."""
+
+    invariant: str
+    cases: int
+    violated: int
+    unjudged: int
+    shared: tuple[tuple[str, str], ...] = ()
+    exact: bool = False
+
+    @property
+    def choices(self) -> str:
+        """The shared choices as a filter reads them: ``compaction=on``."""
+        return ", ".join(f"{k}={v}" for k, v in self.shared) or "no single choice"
+
+
+@dataclass(frozen=True)
+class MatrixFinding:
+    """A matrix's cases: each invariant's count, the compaction requests they made, how many
+    compaction-on cases compacted, and the one choice (``compaction=on``) that picks out exactly
+    the cases violating any invariant, when one does."""
+
+    releases: tuple[str, ...]
+    cases: int
+    invariants: tuple[InvariantCount, ...]
+    compaction_requests: int
+    compaction_on: int
+    compacting: int
+    violating: int
+    violating_choice: str = ""
+
+    @property
+    def verdicts(self) -> int:
+        return sum(i.cases for i in self.invariants)
+
+    @property
+    def violated(self) -> int:
+        return sum(i.violated for i in self.invariants)
+
+    @property
+    def holding(self) -> int:
+        return sum(i.cases - i.violated - i.unjudged for i in self.invariants)
+
+
+def _count(name: str, rows: Sequence[MatrixRecord]) -> InvariantCount:
+    mine = [r for r in rows if r.invariant == name]
+    broken = [r for r in mine if r.holds is False]
+    unjudged = sum(r.holds is None for r in mine)
+    if not broken:
+        return InvariantCount(name, len(mine), 0, unjudged)
+    shared = tuple(
+        (f, getattr(broken[0], f)) for f in FIELD_NAMES if len({getattr(r, f) for r in broken}) == 1
+    )
+    picked = sum(all(getattr(r, f) == value for f, value in shared) for r in mine)
+    return InvariantCount(name, len(mine), len(broken), unjudged, shared, picked == len(broken))
+
+
+def _violating_choice(cases: Mapping[tuple[str, ...], bool]) -> str:
+    """The first choice, in the scenario's order, whose cases are exactly the violating ones."""
+    bad = {key for key, violated in cases.items() if violated}
+    for index, (name, values) in enumerate(CHOICES.items()):
+        chosen = {key[index] for key in cases}
+        for value in values:
+            if bad and len(chosen) > 1 and {k for k in cases if k[index] == value} == bad:
+                return f"{name}={value}"
+    return ""
+
+
+def _present(rows: Sequence[MatrixRecord]) -> tuple[str, ...]:
+    """The invariants the records judge, in order (the liveness ones only for continued cases)."""
+    named = {r.invariant for r in rows}
+    return tuple(name for name in INVARIANTS if name in named)
+
+
+def matrix_finding(rows: Sequence[MatrixRecord]) -> MatrixFinding:
+    """The finding of one matrix's records (one per case and invariant)."""
+    requests = {r.case_key: r.compaction_requests for r in rows}
+    violated: dict[tuple[str, ...], bool] = dict.fromkeys(requests, False)
+    for row in rows:
+        violated[row.case_key] |= row.holds is False
+    on = [key for key in requests if key[FIELD_NAMES.index("compaction")] == "on"]
+    return MatrixFinding(
+        releases=tuple(sorted({r.sdk_version for r in rows}, key=version_key)),
+        cases=len(requests),
+        invariants=tuple(_count(name, rows) for name in _present(rows)),
+        compaction_requests=sum(requests.values()),
+        compaction_on=len(on),
+        compacting=sum(requests[key] > 0 for key in on),
+        violating=sum(violated.values()),
+        violating_choice=_violating_choice(violated),
+    )
+
+
+@dataclass(frozen=True, order=True)
+class Failure:
+    """One way a case ended over HTTP: the stage, the exception, its HTTP status and message."""
+
+    stage: str
+    exception: str
+    http_status: int | None
+    message: str
+
+
+@dataclass(frozen=True)
+class Seen:
+    """The cases over HTTP, as the user met them: how many end with an error, each distinct
+    error, whether the failing cases are exactly the compaction-on ones, and in how many cases
+    the scripted model's verdicts on ``pause_accepted`` and ``next_turn_accepted`` agree (None:
+    none was made)."""
+
+    cases: int
+    failing: int
+    failures: tuple[Failure, ...]
+    compaction_on_only: bool
+    agreeing: int | None
+
+
+def seen(observed: Sequence[Run], predicted: Sequence[Run] = ()) -> Seen:
+    """What the observed runs ended with, against the prediction of ``predicted``."""
+    ends = [outcome_of(run) for run in observed]
+    failing = [o for o in ends if o.exception != OK]
+    kinds = {Failure(o.stage, o.exception, o.http_status, o.message) for o in failing}
+    on = {j.run.case.label for j in map(judge, observed) if j.run.case.compaction == "on"}
+    guess = {o.case: (o.pause_accepted, o.next_turn_accepted) for o in map(outcome_of, predicted)}
+    agreeing = sum(guess.get(o.case) == (o.pause_accepted, o.next_turn_accepted) for o in ends)
+    return Seen(
+        cases=len(ends),
+        failing=len(failing),
+        failures=tuple(sorted(kinds)),
+        compaction_on_only={o.case for o in failing} == on,
+        agreeing=agreeing if predicted else None,
+    )

@@ -1,0 +1,174 @@
+"""Liveness runs: each situation, and each of the sixteen cases, continued for N later turns.
+
+The steps come from ``study.liveness`` (the one driver takes them, here or in a release's own
+interpreter through a ``Worker``); the later turns are judged by ``analysis.liveness``. The
+poisoned history is taken from a real run of the installed release (the pinned one, in the
+main process): the stored history after the resume of the study's first case, where the
+pending call was compacted away and its output stored alone. Runs on another release are given
+that same history, as a store an affected release wrote and a newer one reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from ...analysis.liveness import DEFAULT_TURNS, LivenessRun, liveness_run
+from ...analysis.pairing import orphan_outputs
+from ...formats.records import RecordsError, read_json
+from ...study.capture import sdk_version
+from ...study.harness import run_case
+from ...study.items import Item
+from ...study.liveness import case_continued, later, run_steps, situation_setup, situation_steps
+from ...study.scenario import Case, all_cases
+from ...study.words import STUDY_FIRST, Mode, Model
+
+# The study's driver imports the SDK: it is imported when a run starts, not with this module.
+SITUATIONS = ("poisoned", "abandoned", "lost", "clean", "mcp_abandoned", "resumed", "mcp_resumed")
+HOSTED = ("mcp_abandoned", "mcp_resumed")  # a hosted MCP server's approval request pauses
+LATE = ("resumed", "mcp_resumed")  # the application resumes the kept state late
+SessionWrapper = Any
+
+LIVENESS_MODES = STUDY_FIRST  # each situation in every mode, the study's first
+
+
+def unjudged(version: str, why: str) -> list[LivenessRun]:
+    """Every situation in every mode, each an error run saying why none could run there (the
+    release lacks what they use, or could not be installed or probed)."""
+    return [
+        LivenessRun(name, version, mode, False, (), error=why)
+        for mode in LIVENESS_MODES
+        for name in SITUATIONS
+    ]
+
+
+def _importable(module: str, name: str) -> bool:
+    import importlib
+
+    try:
+        return hasattr(importlib.import_module(module), name)
+    except ImportError:
+        return False
+
+
+def situation_lacks(name: str) -> str:
+    """What the installed release lacks to run the situation ("" when it has it all): a hosted
+    MCP server's approval request (``HostedMCPTool``, and the ``openai`` package's
+    ``McpApprovalRequest``), and for a late resume a state kept as JSON text."""
+    lacks = []
+    if name in HOSTED:
+        lacks += [] if _importable("agents", "HostedMCPTool") else ["agents.HostedMCPTool"]
+        item = "openai.types.responses.response_output_item"
+        lacks += [] if _importable(item, "McpApprovalRequest") else [f"{item}.McpApprovalRequest"]
+    if name in LATE:
+        import agents
+
+        state = getattr(agents, "RunState", None)
+        ok = all(callable(getattr(state, n, None)) for n in ("to_json", "from_json"))
+        lacks += [] if ok else ["RunState.to_json/from_json"]
+    return f"release lacks {', '.join(lacks)}" if lacks else ""
+
+
+def poisoned_history() -> list[Item]:
+    """The stored history after the resume of the study's first case, on the installed
+    release: on the pinned release, an output whose call compaction summarised away."""
+
+    run = run_case(Case())
+    stage = run.stage("resume")
+    if stage is None or not orphan_outputs(stage.stored):
+        raise RuntimeError(
+            f"openai-agents {run.sdk_version} wrote no poisoned store in {Case().label}"
+        )
+    return stage.stored
+
+
+def _run(
+    name: str,
+    setup: Any,
+    steps: list[Any],
+    turns: int,
+    worker: Any,
+    workaround: bool,
+    situation: bool = False,
+) -> LivenessRun:
+
+    transcript, continued, error, own = run_steps(setup, steps, turns, worker)
+    pairs = [(t.stage, t.outcome) for t in continued]
+    version, model = transcript.sdk_version, transcript.model
+    stages = [t.stage for t in own] if situation else []
+    resumed = name in LATE
+    run = liveness_run(name, version, setup.mode, workaround, pairs, error, model, stages, resumed)
+    return run
+
+
+def run_situation(
+    name: str,
+    mode: Mode,
+    turns: int = DEFAULT_TURNS,
+    *,
+    poisoned: Sequence[Item] = (),
+    wrap: SessionWrapper | None = None,
+    worker: Any = None,
+    model: Model = "scripted",
+) -> LivenessRun:
+    """One situation continued for ``turns`` later turns, with the study's scripted model or the
+    SDK's over HTTP (``responses``); on a release that lacks what it uses
+    (checked here when no ``worker`` runs it: a worker's release says so in the run's error),
+    an error run saying what it lacks."""
+
+    why = "" if worker is not None else situation_lacks(name)
+    if why:
+        return LivenessRun(name, sdk_version(), mode, wrap is not None, (), error=why)
+    setup = replace(situation_setup(name, mode, poisoned, wrap), model=model)  # type: ignore[arg-type]
+    steps = [*situation_steps(name), *later(turns)]  # type: ignore[arg-type]
+    return _run(name, setup, steps, turns, worker, wrap is not None, situation=True)
+
+
+def run_case_continued(
+    case: Case,
+    mode: Mode,
+    turns: int = DEFAULT_TURNS,
+    *,
+    wrap: SessionWrapper | None = None,
+    worker: Any = None,
+) -> LivenessRun:
+    """One of the sixteen cases continued for ``turns`` later turns."""
+
+    setup, steps = case_continued(case, mode, turns, wrap)
+    return _run(case.label, setup, steps, turns, worker, wrap is not None)
+
+
+def run_liveness(
+    turns: int = DEFAULT_TURNS,
+    *,
+    modes: Sequence[Mode] = LIVENESS_MODES,
+    cases: Sequence[Case] | None = None,
+    poisoned: Sequence[Item] | None = None,
+    wrap: SessionWrapper | None = None,
+    worker: Any = None,
+) -> list[LivenessRun]:
+    """Every situation, then every case (all sixteen by default), in each mode."""
+    history = poisoned_history() if poisoned is None else list(poisoned)
+    chosen = all_cases() if cases is None else list(cases)
+    runs = []
+    for mode in modes:
+        runs += [
+            run_situation(name, mode, turns, poisoned=history, wrap=wrap, worker=worker)
+            for name in SITUATIONS
+        ]
+        runs += [run_case_continued(c, mode, turns, wrap=wrap, worker=worker) for c in chosen]
+    return runs
+
+
+def load_liveness(path: Any) -> tuple[dict[str, Any], list[LivenessRun]]:
+    """The file ``liveness`` wrote: its header, and its runs."""
+
+    def parse(data: Any) -> tuple[dict[str, Any], list[LivenessRun]]:
+        runs = [LivenessRun.from_json(r) for r in data["runs"]]
+        return {k: v for k, v in data.items() if k != "runs"}, runs
+
+    try:
+        return read_json(path, parse)
+    except RecordsError as error:
+        raise RecordsError(f"{error}: run `python -m approval_compaction liveness`") from None

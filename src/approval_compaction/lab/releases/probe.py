@@ -1,0 +1,292 @@
+"""Probe: run the cases inside one release's environment and write the runs as JSON.
+
+The sweep starts this module with each release's own interpreter, which has ``openai-agents``
+and its dependencies but not pandas or matplotlib, as ``python -m
+approval_compaction.lab.releases.probe`` with the project's source folder on ``PYTHONPATH``: the
+package's front door is lazy and the study imports neither, so nothing else is needed.
+
+The cases run on the ``scripted`` model, then again on the ``responses`` model (the SDK's
+``OpenAIResponsesModel`` over HTTP to the stand-in, in-process) when the wire's dependencies
+import in the release's environment (the ``openai`` client brings its HTTP library, and the
+SDK's ``mcp`` dependency brings starlette); when they do not, ``wire`` says why. On each model
+they run in every compaction mode the SDK offers (``input``, the study's own, first; then
+``previous_response_id`` and the SDK's default ``auto``), the compaction endpoint answering by
+its rules (``faithful``).
+
+The scripted model's runs in the study's mode are continued for N later turns after the next
+one (``--later``, 10 by default; the hook always saying yes), which the liveness invariants
+judge. Given a poisoned history (``--situations FILE``, the stored history an affected release
+wrote), it also runs the liveness situations (poisoned, abandoned, lost and the clean control,
+``releases.liveness``) in the ``input`` and ``auto`` modes, each continued N turns, into
+``liveness``.
+
+Before running, it checks by feature, not by version number, that the release has what the
+scenario uses. A case whose release lacks something is recorded as not applicable, with the
+missing features as the reason; a release whose ``agents`` does not import is unavailable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib
+import importlib.metadata
+import inspect
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, TypedDict, cast
+
+from ...study.capture import LATER_TURNS, CaseRun
+from ...study.items import Item
+from ...study.scenario import Case, select_cases
+from ...study.words import MODELS, MODES, STUDY_FIRST, STUDY_MODE, Mode, Model
+
+MODULE = "approval_compaction.lab.releases.probe"
+
+# What the probe writes: the resolved versions and every run, or why the release is unavailable.
+ProbeResult = TypedDict(
+    "ProbeResult",
+    {
+        "openai-agents": str,
+        "openai": str,
+        "pydantic": str,
+        "runs": list[dict[str, Any]],
+        "unavailable": str,
+        "wire": str,
+        "liveness": list[dict[str, Any]],
+    },
+    total=False,
+)
+
+DEPENDENCIES = ("openai-agents", "openai", "pydantic")
+IMPORT_FAILED = "import agents failed: "  # an unavailable release's reason starts so
+
+
+def _accepts(func: Any, *names: str) -> bool:
+    """Whether a callable takes every named keyword argument."""
+    try:
+        params = inspect.signature(func).parameters
+    except (TypeError, ValueError):
+        return False
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return True
+    return all(name in params for name in names)
+
+
+def _has(obj: Any, *names: str) -> bool:
+    return obj is not None and all(callable(getattr(obj, n, None)) for n in names)
+
+
+Check = Callable[[Any], bool]
+RELEASE_FEATURES: dict[str, Check] = {
+    "function_tool(needs_approval=...)": lambda api: (
+        _has(api, "function_tool") and _accepts(api.function_tool, "needs_approval")
+    ),
+    "OpenAIResponsesCompactionSession(client, compaction_mode, should_trigger_compaction)": (
+        lambda api: (
+            callable(api.OpenAIResponsesCompactionSession)
+            and _accepts(
+                api.OpenAIResponsesCompactionSession,
+                "client",
+                "compaction_mode",
+                "should_trigger_compaction",
+            )
+        )
+    ),
+    "SQLiteSession": lambda api: callable(api.SQLiteSession),
+    "RunState.approve/reject/get_interruptions": lambda api: _has(
+        api.RunState, "approve", "reject", "get_interruptions"
+    ),
+}
+CASE_FEATURES: dict[tuple[str, str], tuple[str, Check]] = {
+    ("runner", "run_streamed"): (
+        "Runner.run_streamed",
+        lambda api: _has(api.Runner, "run_streamed"),
+    ),
+    ("state_boundary", "json"): (
+        "RunState.to_json/from_json",
+        lambda api: _has(api.RunState, "to_json", "from_json"),
+    ),
+}
+API_NAMES = ("function_tool", "SQLiteSession", "RunState", "Runner")
+
+
+def sdk_api() -> Any:
+    """The SDK names the scenario uses, each None where the installed release lacks it."""
+    agents = importlib.import_module("agents")
+    api = {name: getattr(agents, name, None) for name in API_NAMES}
+    try:
+        memory = importlib.import_module("agents.memory")
+    except ImportError:
+        memory = None
+    api["OpenAIResponsesCompactionSession"] = getattr(
+        memory, "OpenAIResponsesCompactionSession", None
+    )
+    return argparse.Namespace(**api)
+
+
+def release_lacks(api: Any) -> list[str]:
+    """What every case needs that the release lacks, by feature; empty when it has it all."""
+    return [name for name, check in RELEASE_FEATURES.items() if not check(api)]
+
+
+def missing_features(case: Case, api: Any) -> list[str]:
+    """What the case needs that the release lacks, by feature; empty when it can run."""
+    missing = release_lacks(api)
+    for (field, value), (name, check) in CASE_FEATURES.items():
+        if getattr(case, field) == value and not check(api):
+            missing.append(name)
+    return missing
+
+
+PROBE_MODES = STUDY_FIRST  # the matrix's own mode first: the others follow it
+
+
+def not_applicable(
+    case: Case,
+    version: str,
+    missing: Sequence[str],
+    model: Model = "scripted",
+    mode: Mode = STUDY_MODE,
+    later: int = 0,
+) -> CaseRun:
+    approvals = 1 if case.decision == "approve" else 0
+    return CaseRun(
+        case,
+        version,
+        [],
+        approvals,
+        0,
+        not_applicable="release lacks " + ", ".join(missing),
+        model=model,
+        mode=mode,
+        continued=later,
+    )
+
+
+def continued(model: Model, mode: Mode, later: int) -> int:
+    """The later turns a run of the probe goes on for: the scripted model's in the study's mode
+    (the sweep's matrix records), none for the others."""
+    return later if model == "scripted" and mode == STUDY_MODE else 0
+
+
+def situations(
+    poisoned: Sequence[Item], missing: Sequence[str], version: str, later: int
+) -> list[dict[str, Any]]:
+    """Each liveness situation in each of its modes, continued ``later`` turns (as JSON); on a
+    release that lacks what they use, each one an error run naming what is missing."""
+    from .liveness import LIVENESS_MODES, SITUATIONS, run_situation, unjudged
+
+    if missing:
+        return [run.to_json() for run in unjudged(version, "release lacks " + ", ".join(missing))]
+    runs = [
+        run_situation(name, mode, later, poisoned=poisoned)
+        for mode in LIVENESS_MODES
+        for name in SITUATIONS
+    ]
+    return [run.to_json() for run in runs]
+
+
+def installed_versions() -> dict[str, str]:
+    return {name: importlib.metadata.version(name) for name in DEPENDENCIES}
+
+
+def probe(
+    cases: Sequence[Case],
+    api: Callable[[], Any] = sdk_api,
+    modes: Sequence[Mode] = PROBE_MODES,
+    models: Sequence[Model] = MODELS,
+    later: int = LATER_TURNS,
+    poisoned: Sequence[Item] | None = None,
+) -> ProbeResult:
+    """Run the cases on the installed release, on each of ``models`` (those it can run) in each
+    of ``modes``, the scripted model's in the study's mode continued ``later`` turns; and, given
+    a ``poisoned`` history, the liveness situations; a release that does not import is
+    unavailable.
+
+    ``api`` looks up the SDK's names (a test passes a stand-in for a release that lacks some).
+    """
+    try:
+        names = api()
+    except Exception as exc:  # any import failure makes the release unavailable, not a crash
+        reason = " ".join(f"{type(exc).__name__}: {exc}".split())
+        return {"unavailable": f"{IMPORT_FAILED}{reason}"[:300]}
+    versions = installed_versions()
+    missing = {case: missing_features(case, names) for case in cases}
+    runnable: list[Model] = [m for m in models if m == "scripted"]
+    why = ""
+    if not all(missing.values()):  # the harness only once the release is known to have it all
+        from ...study.harness import DEFAULT_SCRIPT, run_case
+        from ...study.wiring import BACKENDS, unavailable
+
+        why = unavailable("responses") if "responses" in models else ""
+        runnable += [] if why or "responses" not in models else ["responses"]
+    gc.enable()  # the imports are done: the cases run with the collector on, as in ``matrix``
+    version = versions["openai-agents"]
+    runs = [
+        not_applicable(case, version, missing[case], model, mode, continued(model, mode, later))
+        if missing[case]
+        else run_case(
+            case,
+            backend=BACKENDS[model],
+            script=replace(DEFAULT_SCRIPT, mode=mode),
+            later=continued(model, mode, later),
+        )
+        for model in runnable  # each case once per model and mode it can run on
+        for mode in modes
+        for case in cases
+    ]
+    result: ProbeResult = {
+        "openai-agents": version,
+        "openai": versions["openai"],
+        "pydantic": versions["pydantic"],
+        "runs": [run.to_json() for run in runs],
+        "wire": f"scripted model: {why}"[:300] if why else "",
+    }
+    if poisoned is not None:
+        result["liveness"] = situations(poisoned, release_lacks(names), version, later)
+    return result
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="probe", description=__doc__)
+    parser.add_argument("--case", help="case filter, e.g. decision=reject")
+    parser.add_argument("--modes", default=",".join(PROBE_MODES), help="compaction modes, in order")
+    parser.add_argument("--output", required=True, help="write the JSON result here")
+    parser.add_argument(
+        "--later", type=int, default=LATER_TURNS, help="later turns after each case's next one"
+    )
+    parser.add_argument(
+        "--situations", help="a poisoned history (JSON): also run the liveness situations"
+    )
+    args = parser.parse_args(argv)
+    modes = tuple(args.modes.split(","))
+    if not set(modes) <= set(MODES):
+        parser.error(f"--modes: each one of {', '.join(MODES)}")
+    if args.later < 0:
+        parser.error("--later: at least 0")
+    poisoned = json.loads(Path(args.situations).read_text()) if args.situations else None
+    result = probe(
+        select_cases(args.case),
+        modes=cast(tuple[Mode, ...], modes),
+        later=args.later,
+        poisoned=poisoned,
+    )
+    Path(args.output).write_text(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    # Start-up and exit are made cheap, since they recur once per release: the garbage
+    # collector is off while the SDK imports (``probe`` turns it back on before any case runs),
+    # and the process ends with ``os._exit`` once its output is written, skipping the teardown.
+    import os
+    import sys
+
+    gc.disable()
+    code = main()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)

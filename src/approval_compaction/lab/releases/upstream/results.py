@@ -1,0 +1,160 @@
+"""Results: everything one ``upstream-suite`` run found on a release, written and read back.
+
+A release's results are three record files under ``data/`` (``paths.Data.upstream_suite``):
+the changes (with a markdown table beside them), the runs and the checks, each with its CSV.
+The notebook's tables are read from them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .... import paths
+from ....analysis.table import to_frame
+from ....formats.markdown import markdown_table
+from ....formats.records import read_records, write_records
+from ..patched import labelled, one_label, read_labelled, unlabelled
+from .changes import SuiteChange
+from .checks import SuiteCheck
+from .suite import SuiteRun, tally
+
+if TYPE_CHECKING:  # pandas only for the notebook's tables
+    import pandas as pd
+
+NOT_EXPLAINED = "NOT EXPLAINED"
+
+
+@dataclass(frozen=True)
+class SuiteResult:
+    """Everything one ``upstream-suite`` run found on one release (``patch``: the label of the
+    patched SDK it ran, empty for the release as published)."""
+
+    runs: list[SuiteRun]
+    changes: list[SuiteChange]
+    checks: list[SuiteCheck]
+    patch: str = ""
+
+    @property
+    def unexplained(self) -> list[SuiteChange]:
+        return [c for c in self.changes if not c.reason]
+
+
+@dataclass(frozen=True)
+class PatchedSuiteRun(SuiteRun):
+    patch: str
+
+
+@dataclass(frozen=True)
+class PatchedSuiteChange(SuiteChange):
+    patch: str
+
+
+@dataclass(frozen=True)
+class PatchedSuiteCheck(SuiteCheck):
+    patch: str
+
+
+def write(result: SuiteResult, version: str, folder: Path = paths.DATA) -> list[Path]:
+    """The three record files of a release (JSON and CSV each, the changes as markdown too);
+    a patched SDK's records each carry its label, so a released reader refuses them."""
+    import pandas as pd
+
+    if result.patch:
+        result = SuiteResult(
+            labelled(result.runs, PatchedSuiteRun, result.patch),
+            labelled(result.changes, PatchedSuiteChange, result.patch),
+            labelled(result.checks, PatchedSuiteCheck, result.patch),
+            result.patch,
+        )
+    schemas = (
+        (PatchedSuiteRun, PatchedSuiteChange, PatchedSuiteCheck)
+        if result.patch
+        else (SuiteRun, SuiteChange, SuiteCheck)
+    )
+    where = paths.data(folder)
+    markdown = "No test changes its outcome.\n"
+    if result.changes:
+        rows = [(c.test, c.baseline, c.fixed, c.reason or NOT_EXPLAINED) for c in result.changes]
+        frame = pd.DataFrame(rows, columns=["test", "baseline", "fix", "reason"]).set_index("test")
+        markdown = markdown_table(frame) + "\n"
+    changes = where.upstream_suite(version)
+    written = write_records(changes, result.changes, schemas[1], markdown=markdown)
+    written += write_records(where.upstream_suite(version, "runs"), result.runs, schemas[0])
+    written += write_records(where.upstream_suite(version, "checks"), result.checks, schemas[2])
+    return written
+
+
+def load(version: str, folder: Path = paths.DATA) -> SuiteResult:
+    """A release's committed results."""
+    where = paths.data(folder)
+    return SuiteResult(
+        read_records(where.upstream_suite(version, "runs"), SuiteRun),
+        read_records(where.upstream_suite(version), SuiteChange),
+        read_records(where.upstream_suite(version, "checks"), SuiteCheck),
+    )
+
+
+def load_patched(version: str, folder: Path, label: str | None = None) -> SuiteResult:
+    """A patched SDK's results (``upstream-suite --patch --write``); a one-line error when a
+    file holds a release's records, or the three files do not name one patch (or, given
+    ``label``, name another)."""
+
+    where = paths.data(folder)
+    runs = read_labelled(where.upstream_suite(version, "runs"), PatchedSuiteRun, label)
+    found = read_labelled(where.upstream_suite(version), PatchedSuiteChange, label)
+    checks = read_labelled(where.upstream_suite(version, "checks"), PatchedSuiteCheck, label)
+    rows: list[Any] = [*runs, *found, *checks]
+    patch = one_label((row.patch for row in rows), f"the upstream-suite results in {folder}")
+    return SuiteResult(
+        unlabelled(runs, SuiteRun),
+        unlabelled(found, SuiteChange),
+        unlabelled(checks, SuiteCheck),
+        patch,
+    )
+
+
+def render(result: SuiteResult, form: str) -> str:
+    """The result as a plain table or as JSON."""
+    if form == "json":
+        return json.dumps(asdict(result), indent=2) + "\n"
+    lines = [f"patched: {result.patch}"] if result.patch else []
+    lines += [tally(run) for run in result.runs]
+    lines += [
+        f"check {c.check}: {'ok' if c.passed else 'FAILED: ' + c.message}" for c in result.checks
+    ]
+    if not result.changes:
+        lines.append("no test changes its outcome")
+    for change in result.changes:
+        lines.append(f"{change.test}: {change.baseline} -> {change.fixed}")
+        lines.append(f"    {change.message or '(no message)'}")
+        lines.append(f"    {change.reason or NOT_EXPLAINED}")
+    return "\n".join(lines) + "\n"
+
+
+def suite_runs(versions: Sequence[str], folder: Path = paths.DATA) -> pd.DataFrame:
+    """The committed runs of each release: tests, outcomes, sessions the plugin upgraded."""
+
+    rows = [run for version in versions for run in load(version, folder).runs]
+    return to_frame(rows, SuiteRun).set_index(["sdk_version", "variant"])
+
+
+def suite_changes(versions: Sequence[str], folder: Path = paths.DATA) -> pd.DataFrame:
+    """Every test whose outcome the workaround changed, with its assertion and its reason."""
+
+    rows = [c for version in versions for c in load(version, folder).changes]
+    frame = to_frame(rows, SuiteChange)
+    frame["reason"] = frame["reason"].where(frame["reason"] != "", NOT_EXPLAINED)
+    return frame.set_index(["sdk_version", "test"])
+
+
+def suite_checks(versions: Sequence[str], folder: Path = paths.DATA) -> pd.DataFrame:
+    """The upstream-form regression test under each release's ruff and pyright."""
+
+    rows = [c for version in versions for c in load(version, folder).checks]
+    frame = to_frame(rows, SuiteCheck)
+    frame["passed"] = frame["passed"].map({True: "passed", False: "FAILED"})
+    return frame.pivot(index="sdk_version", columns="check", values="passed")

@@ -1,0 +1,132 @@
+"""Comment: one notebook, or one case, as a paste-ready GitHub comment, with the files to attach.
+
+``share NOTEBOOK`` renders the notebook as ``render`` does (into ``data/rendered/`` by default)
+and gives its markdown: within one comment's limit, each figure replaced by a note that names
+the PNG to attach. ``share --case CASE`` runs that one case, as a label (``run/approve/on/json``)
+or a filter that selects exactly one, and gives its report (``share.report``): the finding,
+the reproduce line, the case's verdicts and its evidence; with ``--output`` its heatmap is
+written beside it to attach. The comment goes to ``--output`` or stdout; the files to attach
+are listed after it (on stderr when the comment is on stdout), so a paste never carries them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from ... import paths
+from ...errors import InvestigationError
+from ...formats.files import write_atomic
+from ...formats.markdown import GITHUB_LIMIT, github_length
+from ...study.harness import run_matrix
+from ...study.scenario import FIELD_NAMES, Case, all_cases, select_cases
+from ...study.wiring import responses_backend
+from ..findings.load import load_findings
+from .render import render_notebook
+from .report import build_report, heatmap_path, shown_path, write_report
+
+
+class ShareError(InvestigationError):
+    """A share request that names no notebook or case, or a case filter that is not one case."""
+
+
+@dataclass(frozen=True)
+class Comment:
+    """A paste-ready comment and the files (as a reader finds them) to attach to it."""
+
+    text: str
+    attachments: tuple[str, ...]
+
+    @property
+    def length(self) -> int:
+        return github_length(self.text)
+
+
+def case_filter(case: str) -> str:
+    """A case as a filter: a label ``run/approve/on/json`` becomes one; a filter stays."""
+    if "=" in case or "/" not in case:
+        return case
+    values = case.split("/")
+    if len(values) != len(FIELD_NAMES):
+        raise ShareError(
+            f"case {case!r} is not a label: expected {'/'.join(FIELD_NAMES)}, e.g. "
+            f"{all_cases()[0].label}"
+        )
+    return ",".join(f"{name}={value}" for name, value in zip(FIELD_NAMES, values, strict=True))
+
+
+def one_case(case: str) -> tuple[str, Case]:
+    """The filter for ``case`` and the one case it selects (a filter for several is refused)."""
+    spec = case_filter(case)
+    selected = select_cases(spec)
+    if len(selected) != 1:
+        names = ", ".join(c.label for c in selected[:3]) + (" ..." if len(selected) > 3 else "")
+        raise ShareError(
+            f"--case shows one case; {case!r} selects {len(selected)}"
+            + (f" ({names})" if selected else "")
+            + f": name each of {', '.join(FIELD_NAMES)}, e.g. {all_cases()[0].label}"
+        )
+    return spec, selected[0]
+
+
+def notebook_comment(notebook: Path, folder: Path = paths.DATA_FILES.rendered) -> Comment:
+    """The notebook rendered into ``folder``; its markdown is the comment."""
+
+    if not notebook.is_file():
+        raise ShareError(f"no notebook at {notebook}")
+    rendered = render_notebook(notebook, folder)
+    return Comment(rendered.markdown.read_text(), rendered.attachments)
+
+
+def case_comment(case: str, output: Path | None) -> Comment:
+    """The report for one case, made as ``report --case`` makes it (the heatmap is written beside
+    ``output`` when one is given)."""
+
+    spec, chosen = one_case(case)
+    report = build_report(
+        run_matrix([chosen]),
+        spec=spec,
+        output=output,
+        wire_runs=run_matrix([chosen], backend=responses_backend),
+        committed=load_findings(),
+    )
+    if output is None:
+        return Comment(report.text, ())
+    write_report(report, output)
+    attach = (shown_path(heatmap_path(output)),) if report.heatmap is not None else ()
+    return Comment(report.text, attach)
+
+
+def attach_lines(comment: Comment) -> list[str]:
+    """What to attach, one file a line, and how."""
+    if not comment.attachments:
+        return ["attach: nothing"]
+    how = "drag each from the clone into the comment box: GitHub uploads it and inserts its link"
+    return [f"attach ({how}):", *(f"  {file}" for file in comment.attachments)]
+
+
+def command(args: argparse.Namespace) -> int:
+    """``share NOTEBOOK`` or ``share --case CASE``: the comment, then what to attach."""
+    output = Path(args.output) if args.output else None
+    if output is not None and output.is_dir():
+        raise ShareError(f"--output {output} is a folder, not a file")
+    if bool(args.notebook) == bool(args.case):
+        raise ShareError("share takes a notebook or --case CASE (one of the two)")
+    if args.case:
+        comment = case_comment(args.case, output)
+    else:
+        comment = notebook_comment(Path(args.notebook), Path(args.folder))
+        if output is not None:
+            write_atomic(output, comment.text)
+    if comment.length > GITHUB_LIMIT:  # render and report keep to it; this says so if not
+        raise ShareError(f"the comment is {comment.length:,} characters, over {GITHUB_LIMIT:,}")
+    lines = [f"{comment.length:,} of {GITHUB_LIMIT:,} characters as GitHub counts them"]
+    lines += attach_lines(comment)
+    if output is None:
+        sys.stdout.write(comment.text)
+        print("\n".join(lines), file=sys.stderr)
+    else:
+        print("\n".join([f"wrote {output}", *lines]))
+    return 0

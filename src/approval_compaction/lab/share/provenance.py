@@ -1,0 +1,114 @@
+"""Provenance: which notebooks run the SDK live, and which committed data files each one reads.
+
+While a notebook executes, two hidden cells bracket it in the same kernel: the first counts every
+run the installed SDK's runner starts (``AgentRunner.run``, ``run_streamed``, ``run_sync``) and,
+through an audit hook, every file under ``data/`` the kernel opens for reading; the last prints
+what it saw. The executor removes both cells, so the notebook is unchanged, and records the result
+in ``data/notebooks.json``; the README's notebook table is written from that file. So "live" and
+"reads committed data" are observed, not declared.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from ... import paths
+from ...formats.records import read_json_list, write_json
+
+SETUP = "from approval_compaction.lab.share.provenance import watch as _watch\n_watch()"
+REPORT = "from approval_compaction.lab.share.provenance import seen as _seen\nprint(_seen())"
+RUNNER_METHODS = ("run", "run_streamed", "run_sync")
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """What one notebook did: how many SDK runs it started and which data files it read."""
+
+    notebook: str
+    title: str
+    sdk_runs: int
+    data_read: tuple[str, ...]
+
+    @property
+    def live(self) -> bool:
+        return self.sdk_runs > 0
+
+
+_state: dict[str, Any] = {"runs": 0, "read": set()}
+
+
+def _counting(method: Callable[..., Any]) -> Callable[..., Any]:
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        _state["runs"] += 1
+        return method(*args, **kwargs)
+
+    return counted
+
+
+def _audit(data: Path) -> Callable[[str, tuple[Any, ...]], None]:
+    def hook(event: str, args: tuple[Any, ...]) -> None:
+        if event != "open" or not isinstance(args[0], str | Path):
+            return
+        mode = args[1] if len(args) > 1 and isinstance(args[1], str) else "r"
+        path = Path(args[0]).resolve()
+        if "r" in mode and "+" not in mode and path.is_relative_to(data) and path.is_file():
+            # A file in a folder under data/ (counterexamples/...) is named by its folder.
+            parts = path.relative_to(data).parts
+            name = parts[0] + ("/" if len(parts) > 1 else "")
+            _state["read"].add(f"{data.name}/{name}")
+
+    return hook
+
+
+def watch(data: Path = paths.DATA) -> None:
+    """Start counting SDK runs and data reads in this interpreter (the hidden first cell)."""
+    from agents.run import AgentRunner
+
+    for name in RUNNER_METHODS:
+        setattr(AgentRunner, name, _counting(getattr(AgentRunner, name)))
+    sys.addaudithook(_audit(data.resolve()))
+
+
+def seen() -> str:
+    """What was counted, as one line of JSON (the hidden last cell prints it)."""
+    return json.dumps({"sdk_runs": _state["runs"], "data_read": sorted(_state["read"])})
+
+
+def parse(notebook: str, title: str, printed: str) -> Provenance:
+    """The hidden last cell's line, as this notebook's provenance."""
+    values = json.loads(printed)
+    return Provenance(notebook, title, int(values["sdk_runs"]), tuple(values["data_read"]))
+
+
+def load(path: Path) -> dict[str, Provenance]:
+    """The recorded provenance by notebook name (empty when the file does not exist yet)."""
+    if not path.is_file():
+        return {}
+
+    def parse(row: dict[str, Any]) -> Provenance:
+        return Provenance(**{**row, "data_read": tuple(row["data_read"])})
+
+    return {r.notebook: r for r in read_json_list(path, parse)}
+
+
+def write(path: Path, records: dict[str, Provenance]) -> None:
+    write_json(path, [asdict(records[name]) for name in sorted(records)], indent=1)
+
+
+def table(records: dict[str, Provenance]) -> str:
+    """The README's notebook table: each notebook, whether it runs the SDK, what it reads."""
+    lines = [
+        "| notebook | title | runs the SDK live | committed data it reads |",
+        "|---|---|---|---|",
+    ]
+    for name in sorted(records):
+        record = records[name]
+        live = f"yes ({record.sdk_runs} runs)" if record.live else "no"
+        read = ", ".join(f"`{p}`" for p in record.data_read) or "none"
+        lines.append(f"| [`{name}`](notebooks/{name}) | {record.title} | {live} | {read} |")
+    return "\n".join(lines)

@@ -1,0 +1,306 @@
+"""Render: each executed notebook as HTML and as markdown under ``data/rendered/``.
+
+A reporter pastes the markdown into an issue thread, or attaches the HTML. So the markdown is a
+comment: it fits GitHub's limit (``GITHUB_LIMIT`` characters as ``github_length`` counts them;
+``render`` refuses in one line, before it writes anything, when a notebook goes over) and links
+nothing by a relative path, which a comment cannot resolve: where a figure was, it says which
+file to attach and how (the PNGs are written beside it in ``NN-name_files/``). The HTML embeds
+every image and keeps each ``<details>`` whole: nbconvert's ``embed_images`` passes each HTML
+block of a markdown output through a parser that closes ``<details>`` at the block's end
+(jupyter/nbconvert#2131), so it is off, and images that markdown cells link are embedded here
+instead; code in outputs is set in the code font (the lab template's CSS gives a ``pre`` in an
+output the prose font). Rendering reads only the notebook and nbconvert's local templates, so
+one notebook gives the same bytes every time and nothing is fetched (the HTML names require.js
+and MathJax CDN URLs, which only a browser loads). Every file is written atomically; images a
+previous render left behind are removed.
+"""
+
+from __future__ import annotations
+
+import base64
+import mimetypes
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import nbformat
+from nbconvert import HTMLExporter, MarkdownExporter
+
+from ... import paths
+from ...errors import InvestigationError
+from ...formats.files import write_atomic
+from ...formats.markdown import GITHUB_LIMIT, github_length
+
+# pandas puts a <style scoped> block before each HTML table; GitHub's markdown view drops the
+# tag but prints the CSS inside it as text, so the markdown leaves it out.
+STYLE_BLOCK = re.compile(r"<style scoped>.*?</style>\n?", re.DOTALL)
+IMAGE = re.compile(r'!\[(?P<alt>[^\]]*)\]\((?P<src>[^)\s]+)(?:\s+"[^"]*")?\)')
+LINK = re.compile(r'\]\((?P<src>[^)\s]+)(?:\s+"[^"]*")?\)|\b(?:href|src)="(?P<attr>[^"]*)"')
+HTML_IMAGE = re.compile(r'(<img\b[^>]*?\bsrc=")(?P<src>[^"]+)(")')
+SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+CODE_SPAN = re.compile(r"(`+).*?\1")
+FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+# The lab template sets ``.jp-OutputArea-output pre`` to inherit the output's (prose) font; put
+# code back in the code font, after the template's CSS so that it wins.
+CODE_FONT = (
+    '<style type="text/css">/* approval-compaction: code in the code font */\n'
+    ".jp-OutputArea-output pre, .jp-OutputArea-output code, .jp-RenderedHTMLCommon pre,\n"
+    ".jp-RenderedHTMLCommon code { font-family: var(--jp-code-font-family); }\n</style>\n"
+)
+
+
+class RenderError(InvestigationError):
+    """A notebook whose render cannot be shared as it is: too long for one comment, a relative
+    link, an image it names that is not there, or a ``<details>`` left empty."""
+
+
+@dataclass(frozen=True)
+class Page:
+    """One notebook rendered in memory: the markdown, the HTML, the images to write beside them
+    (by path under the folder) and every file a reader attaches (by path as shown)."""
+
+    stem: str
+    markdown: str
+    html: str
+    images: dict[str, bytes]
+    attachments: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """The files written for one notebook, and the files to attach when pasting it."""
+
+    html: Path
+    markdown: Path
+    images: tuple[Path, ...]
+    attachments: tuple[str, ...] = ()
+
+    @property
+    def paths(self) -> list[Path]:
+        return [self.html, self.markdown, *self.images]
+
+
+def images_folder(stem: str) -> str:
+    return f"{stem}_files"
+
+
+def shown(path: Path, base: Path | None = None) -> str:
+    """A file as a reader finds it: relative to the checkout, else to ``base``, else its name."""
+    resolved = path.resolve()
+    for root in (paths.ROOT, base.resolve() if base is not None else None):
+        if root is not None and resolved.is_relative_to(root):
+            return resolved.relative_to(root).as_posix()
+    return path.name
+
+
+def relative(src: str) -> bool:
+    """Whether a link target is a path (which a comment cannot resolve), not a URL or anchor."""
+    return bool(src) and not src.startswith("#") and not SCHEME.match(src)
+
+
+def attach_note(file: str) -> str:
+    """What stands in a comment where a figure was: which file to attach, and how."""
+    return (
+        f"**Figure:** attach `{file}` here: drag it from the clone into the comment box, and "
+        "GitHub uploads it and puts its link in this place."
+    )
+
+
+def _outside_fences(text: str) -> Iterator[tuple[str, bool]]:
+    """Each line of the markdown (newline kept), and whether it is prose: outside fenced code."""
+    fence: str | None = None
+    for line in text.splitlines(keepends=True):
+        opened = FENCE.match(line)
+        if fence is None and opened:
+            fence = opened.group(1)[0] * len(opened.group(1))
+            yield line, False
+        elif fence is not None:
+            fence = None if line.strip().startswith(fence) else fence
+            yield line, False
+        else:
+            yield line, True
+
+
+def prose_lines(text: str) -> Iterator[str]:
+    """The markdown's lines outside fenced code blocks, with inline code spans removed."""
+    for line, prose in _outside_fences(text):
+        if prose:
+            yield CODE_SPAN.sub("", line.rstrip("\n"))
+
+
+def relative_links(text: str) -> list[str]:
+    """Every link target in the markdown's prose that is a relative path."""
+    found = []
+    for line in prose_lines(text):
+        for match in LINK.finditer(line):
+            target = match.group("src") or match.group("attr") or ""
+            if relative(target):
+                found.append(target)
+    return found
+
+
+def _attachments_in_place(text: str, resolve: Callable[[str], str]) -> tuple[str, list[str]]:
+    """The markdown with each relatively linked image replaced by its attach note, and the
+    files to attach (``resolve``: the file a link names, as a reader finds it)."""
+    attached: list[str] = []
+
+    def note(match: re.Match[str]) -> str:
+        if not relative(match.group("src")):
+            return match.group(0)
+        attached.append(resolve(match.group("src")))
+        return attach_note(attached[-1])
+
+    out = [IMAGE.sub(note, line) if prose else line for line, prose in _outside_fences(text)]
+    return "".join(out), attached
+
+
+class _DetailsCheck(HTMLParser):
+    """Counts ``<details>`` elements that hold nothing beside their ``<summary>``."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.open: list[bool] = []  # per open <details>: has it content beside its summary?
+        self.in_summary = 0
+        self.empty = 0
+        self.count = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "details":
+            self.count += 1
+            if self.open:
+                self.open[-1] = True
+            self.open.append(False)
+        elif tag == "summary":
+            self.in_summary += 1
+        elif self.open and not self.in_summary:
+            self.open[-1] = True
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "details" and self.open:
+            self.empty += not self.open.pop()
+        elif tag == "summary" and self.in_summary:
+            self.in_summary -= 1
+
+    def handle_data(self, data: str) -> None:
+        if self.open and not self.in_summary and data.strip():
+            self.open[-1] = True
+
+
+def details_counts(html: str) -> tuple[int, int]:
+    """How many ``<details>`` the HTML has, and how many of them are empty."""
+    check = _DetailsCheck()
+    check.feed(html)
+    check.close()
+    return check.count, check.empty + len(check.open)
+
+
+def embed_local_images(html: str, folder: Path) -> str:
+    """Each ``<img>`` whose source is a path under ``folder``, as a data URL."""
+
+    def embedded(match: re.Match[str]) -> str:
+        src = match.group("src")
+        if not relative(src):
+            return match.group(0)
+        image = folder / src
+        if not image.is_file():
+            raise RenderError(f"the notebook links an image that is not there: {shown(image)}")
+        kind = mimetypes.guess_type(image.name)[0] or "application/octet-stream"
+        data = base64.b64encode(image.read_bytes()).decode()
+        return f"{match.group(1)}data:{kind};base64,{data}{match.group(3)}"
+
+    return HTML_IMAGE.sub(embedded, html)
+
+
+def to_html(nb: Any, stem: str, folder: Path) -> str:
+    """The notebook as one HTML page, titled with its name, images embedded, code in the code
+    font, every ``<details>`` whole.
+
+    ``folder`` is the notebook's own, where images linked from markdown cells are found.
+    """
+    exporter = HTMLExporter(embed_images=False)  # jupyter/nbconvert#2131: see the module
+    resources = {"metadata": {"name": stem, "path": str(folder)}}
+    text, _ = exporter.from_notebook_node(nb, resources=resources)
+    page = embed_local_images(str(text), folder)
+    return page.replace("</head>", CODE_FONT + "</head>", 1)
+
+
+def to_markdown(nb: Any, stem: str) -> tuple[str, dict[str, bytes]]:
+    """The notebook as markdown, and its output images keyed by the path the markdown links."""
+    resources = {
+        "metadata": {"name": stem},
+        "unique_key": stem,
+        "output_files_dir": images_folder(stem),
+    }
+    text, written = MarkdownExporter().from_notebook_node(nb, resources=resources)
+    images = {str(name): bytes(data) for name, data in written["outputs"].items()}
+    return STYLE_BLOCK.sub("", str(text)), images
+
+
+def render_page(path: Path, folder: Path, limit: int = GITHUB_LIMIT) -> Page:
+    """The notebook rendered in memory, checked: within ``limit``, no relative link, every
+    ``<details>`` holding something."""
+    nb = nbformat.read(path, as_version=4)
+    stem = path.stem
+    raw, images = to_markdown(nb, stem)
+
+    def resolve(src: str) -> str:
+        # An output image is written under ``folder``; one a markdown cell links stays beside
+        # the notebook, and must be there to be attached.
+        if src in images:
+            return shown(folder / src, folder)
+        found = path.parent / src
+        if not found.is_file():
+            raise RenderError(f"{path.name} links an image that is not there: {shown(found)}")
+        return shown(found, path.parent)
+
+    markdown, attachments = _attachments_in_place(raw, resolve)
+    where = shown(folder / f"{stem}.md")
+    links = relative_links(markdown)
+    if links:
+        raise RenderError(f"{where} would link {links[0]} by a relative path")
+    length = github_length(markdown)
+    if length > limit:
+        raise RenderError(
+            f"{where} would be {length:,} characters as GitHub counts them, over one comment's "
+            f"{limit:,}: shorten {path.name}'s outputs"
+        )
+    html = to_html(nb, stem, path.parent)
+    empty = details_counts(html)[1]
+    if empty:
+        raise RenderError(f"{shown(folder / f'{stem}.html')} has {empty} empty <details>")
+    return Page(stem, markdown, html, images, tuple(attachments))
+
+
+def write_page(page: Page, folder: Path) -> Rendered:
+    """Write ``STEM.html``, ``STEM.md`` and its images under ``folder``; drop stale images."""
+    image_paths = tuple(folder / name for name in sorted(page.images))
+    for name in sorted(page.images):
+        write_atomic(folder / name, page.images[name])
+    stale = folder / images_folder(page.stem)
+    for old in sorted(stale.glob("*")) if stale.is_dir() else []:
+        if old not in image_paths and old.is_file():
+            old.unlink()
+    if stale.is_dir() and not any(stale.iterdir()):
+        stale.rmdir()
+    write_atomic(folder / f"{page.stem}.md", page.markdown)
+    write_atomic(folder / f"{page.stem}.html", page.html)
+    return Rendered(
+        folder / f"{page.stem}.html", folder / f"{page.stem}.md", image_paths, page.attachments
+    )
+
+
+def render_all(
+    notebooks: Sequence[Path], folder: Path, limit: int = GITHUB_LIMIT
+) -> list[Rendered]:
+    """Render every notebook, and write them only when all pass their checks: a refusal leaves
+    every file as it was."""
+    pages = [render_page(path, folder, limit) for path in notebooks]
+    return [write_page(page, folder) for page in pages]
+
+
+def render_notebook(path: Path, folder: Path, limit: int = GITHUB_LIMIT) -> Rendered:
+    """Write ``STEM.html``, ``STEM.md`` and its images under ``folder``."""
+    return render_all([path], folder, limit)[0]

@@ -1,0 +1,65 @@
+"""Results: the matrix as text in each format, and the matrix files that ``make run`` writes.
+
+``matrix_text`` serves ``matrix --format``: JSON and CSV come from the records alone (no pandas,
+no figure), the table and markdown from their pivot. ``write_matrix`` writes all of them, the
+heatmap and every captured run, each file atomically.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ... import paths
+from ...analysis import vocabulary
+from ...analysis.invariants import JudgedRun
+from ...analysis.matrix import MatrixRecord, records
+from ...errors import InvestigationError
+from ...formats.files import write_atomic
+from ...formats.markdown import markdown_table
+from ...formats.records import records_csv, records_json, write_records
+from ...study.capture import CaseRun, runs_json
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+FORMATS = ("table", "json", "csv", "markdown")
+
+
+def matrix_text(rows: Sequence[MatrixRecord], fmt: str) -> str:
+    """The records in one of FORMATS, ending with a newline."""
+    if fmt == "json":
+        return records_json(rows)
+    if fmt == "csv":
+        return records_csv(rows, MatrixRecord)
+    if fmt not in FORMATS:
+        raise InvestigationError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    from ...analysis.table import pivot, to_frame  # pandas, only for the two pivoted formats
+
+    table = pivot(to_frame(rows))
+    return (matrix_markdown(table) if fmt == "markdown" else table.to_string()) + "\n"
+
+
+def matrix_markdown(table: pd.DataFrame) -> str:
+    """A pivoted matrix as a GitHub table, each verdict with its marker."""
+    return markdown_table(table, cell=vocabulary.marked)
+
+
+def write_matrix(
+    runs: Sequence[CaseRun | JudgedRun], folder: Path, stem: str = paths.MATRIX
+) -> list[Path]:
+    """Write the matrix as JSON, CSV and markdown, its heatmap (violations first, as one block),
+    and every captured run."""
+    from ...analysis.folding import block_order
+    from ...analysis.table import pivot, to_frame
+    from ...display.heatmap import heatmap, png_bytes
+
+    files, rows = paths.data(folder), records(runs)
+    table = pivot(to_frame(rows))
+    markdown = matrix_markdown(table) + "\n"
+    written = write_records(files.results(stem), rows, MatrixRecord, markdown=markdown)
+    plain = [run.run if isinstance(run, JudgedRun) else run for run in runs]
+    write_atomic(files.runs(stem), runs_json(plain))
+    write_atomic(files.heatmap(stem), png_bytes(heatmap(block_order(table))))  # one block
+    return [*written, files.runs(stem), files.heatmap(stem)]

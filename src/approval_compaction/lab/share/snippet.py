@@ -1,0 +1,211 @@
+"""Snippet: a markdown comment for the upstream thread, generated from the committed data.
+
+It renders the committed findings (``findings.load``): the API's error text (the stand-in's
+rules on the committed runs' next turn, so a search for the message finds it), what a user of
+the real API meets on the pinned release in each compaction mode, every refusal a user meets
+with every text the ``openai`` client raises it as, the release that fixes the bug, where in
+the SDK, the fix idea in a few lines, a one-line command that runs the
+regression test without a clone, a before/after table of the invariants and of the compactions
+made (each column named after the release its records were made on), the test's outcome on every
+swept release, and the SDK-style regression test as a maintainer would paste it (this project's
+workaround block removed).
+
+The one line is ``uv run --no-project --with openai-agents==X --with pytest==Y --with
+pytest-asyncio==Z pytest FILE``: uv builds a throwaway environment with only those pins, and the
+test needs no configuration file because it marks its coroutine ``@pytest.mark.asyncio`` itself
+(pytest-asyncio's default strict mode runs exactly the marked tests). The tool pins are the ones
+installed here (``requirements.txt`` pins them); the ``openai-agents`` pin is the release the
+data was recorded on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shlex
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from ... import paths
+from ...analysis import vocabulary
+from ...analysis.invariants import INVARIANTS
+from ...errors import InvestigationError
+from ...formats.files import write_atomic
+from ..findings.load import Findings, load_findings
+from ..findings.matrix import MatrixFinding
+from ..findings.prose import (
+    crosscheck_sentence,
+    error_sentence,
+    errors_met_lines,
+    fixed_sentence,
+    meets_sentence,
+    where_in_the_sdk,
+)
+from ..releases.crosscheck import tool_requirements
+from ..releases.versions import PACKAGE
+
+SNIPPET = paths.DATA_FILES.snippet
+TEST_NAME = paths.REGRESSION_TEST.name
+PROJECT_BLOCK = re.compile(
+    r"\n# >>> approval-compaction only.*?# <<< approval-compaction only\n", re.DOTALL
+)
+FIX_IDEA = """\
+**Fix idea.** Automatic compaction must not run while the stored history holds an unfinished
+item group: a tool call whose output has not been stored yet (a call waiting for approval,
+whether it will be approved or rejected; a rejection also stores an output) or a hosted MCP
+`mcp_approval_request` without its `mcp_approval_response`. Defer instead of compacting, and
+let the next turn's compaction run once every group is complete: compaction keeps working, it
+only waits for the pause to be resolved; a compaction the application asks for itself still runs.
+On released versions the same effect is available without patching the SDK: a subclass of
+`OpenAIResponsesCompactionSession` whose automatic compaction returns early while such a group is
+open in the latest exchange, so the SDK's own type checks and attribute writes keep working."""
+
+
+def one_line(sdk_version: str, tools: Sequence[str] | None = None) -> str:
+    """The command that runs the saved test on ``sdk_version`` in a throwaway environment:
+    ``uv run --no-project`` with only the pins, the tools at the versions installed here."""
+    pins = [f"{PACKAGE}=={sdk_version}", *(tool_requirements() if tools is None else tools)]
+    words = ["uv", "run", "--no-project"]
+    for pin in pins:
+        words += ["--with", pin]
+    return shlex.join([*words, "pytest", TEST_NAME])
+
+
+def upstream_test(text: str) -> str:
+    """The regression test without this project's block: what a maintainer pastes."""
+    stripped, count = PROJECT_BLOCK.subn("", text)
+    if count != 1:
+        raise InvestigationError(
+            f"expected one approval-compaction block in the test, found {count}"
+        )
+    return stripped
+
+
+def _cell(found: MatrixFinding | None, invariant: str) -> str:
+    count = next((c for c in found.invariants if c.invariant == invariant), None) if found else None
+    if count is None or not count.cases:
+        return "not run"
+    if count.violated:
+        return f"{vocabulary.VIOLATED.marker} violated in {count.violated} of {count.cases} cases"
+    judged = count.cases - count.unjudged
+    return f"{vocabulary.HOLDS.marker} holds in {judged} of {count.cases} cases"
+
+
+def before_after(columns: Mapping[str, MatrixFinding | None]) -> str:
+    """Invariants by variant, and the compaction requests each variant made, in markdown."""
+    lines = ["| invariant | " + " | ".join(columns) + " |", "|---" * (len(columns) + 1) + "|"]
+    for invariant in INVARIANTS:
+        cells = [_cell(found, invariant) for found in columns.values()]
+        lines.append(f"| `{invariant}` | " + " | ".join(cells) + " |")
+    counts = [
+        f"{found.compaction_requests} in {found.cases} cases"
+        if found and found.cases
+        else "not run"
+        for found in columns.values()
+    ]
+    lines.append("| compaction requests | " + " | ".join(counts) + " |")
+    return "\n".join(lines)
+
+
+def release_of(found: MatrixFinding | None, fallback: str) -> str:
+    """The one release a column's records were made on (``fallback`` when there are none)."""
+    releases = found.releases if found is not None else ()
+    if len(releases) > 1:
+        raise InvestigationError(
+            f"one column shows one release, the records come from {', '.join(releases)}"
+        )
+    return releases[0] if releases else fallback
+
+
+def build(folder: Path = paths.DATA, test_file: Path = paths.REGRESSION_TEST) -> str:
+    """The whole comment, from the findings under ``folder`` and the test file."""
+    found = load_findings(folder)
+    pinned = release_of(found.pinned, "pinned")
+    columns = {
+        pinned: found.pinned,
+        f"{release_of(found.fixed, 'pinned')} + workaround": found.fixed,
+        release_of(found.newest, "newest"): found.newest,
+    }
+    fails = found.crosscheck is not None and pinned in found.crosscheck.failing
+    return "\n".join(
+        [
+            *lead(pinned, found),
+            "",
+            FIX_IDEA,
+            "",
+            *reproduce(pinned, found.fixed_in, fails),
+            "",
+            f"**Before/after.** {found.pinned.cases if found.pinned else 0} cases "
+            "(`run`/`run_streamed` × approve/reject × compaction "
+            "hook on/off × `RunState` JSON round trip or in-memory state), scripted model, "
+            "recording compaction client, real `SQLiteSession`; each column is named after the "
+            f"`{PACKAGE}` release its records were made on:",
+            "",
+            before_after(columns),
+            "",
+            crosscheck_sentence(found.crosscheck),
+            "",
+            f"<details><summary>Regression test: save as <code>{TEST_NAME}</code> "
+            "(pytest + pytest-asyncio, self-contained)</summary>",
+            "",
+            "```python",
+            upstream_test(test_file.read_text()).rstrip("\n"),
+            "```",
+            "",
+            "</details>",
+            "",
+        ]
+    )
+
+
+def lead(pinned: str, found: Findings) -> list[str]:
+    """What the user meets, verbatim, in each compaction mode, every error text, and which
+    release fixes it."""
+    fixed = fixed_sentence(found.fixed_in, "the regression test below")
+    where = where_in_the_sdk(found.mechanism)
+    meets = found.meets if found.meets and found.meets[0].span == pinned else ()
+    said = [f"**What a user of the Responses API meets** {meets_sentence(meets)}"] if meets else []
+    errors = (
+        [
+            "**Every error a user meets** (every case over HTTP, in every compaction mode, on "
+            "the pinned release and in the release sweep), with every text the `openai` client "
+            "raises it as:",
+            "",
+            errors_met_lines(found.errors_met),
+        ]
+        if found.errors_met
+        else []
+    )
+    return [
+        f"**`{PACKAGE}` {pinned}.** {error_sentence(found.errors)}{fixed}",
+        *(["", *said] if said else []),
+        *(["", *errors] if errors else []),
+        *(["", where] if where else []),
+    ]
+
+
+def reproduce(pinned: str, fix: str | None, fails: bool) -> list[str]:
+    """The one line that runs the test below in a throwaway environment, no clone needed."""
+    said = [f"it fails on {pinned}"] if fails else []
+    said += [f"with `{PACKAGE}=={fix}` it passes"] if fix else []
+    outcome = f" ({'; '.join(said)})" if said else ""
+    return [
+        f"**Reproduce in one line.** Save the test below as `{TEST_NAME}` in an empty folder "
+        f"and run it with uv{outcome}:",
+        "",
+        "```sh",
+        one_line(pinned),
+        "```",
+    ]
+
+
+def write(path: Path = SNIPPET) -> Path:
+    write_atomic(path, build(path.parent))
+    return path
+
+
+def command(args: argparse.Namespace) -> int:
+    """``snippet``: write the upstream comment from the committed data."""
+    path = write(Path(args.output))
+    print(f"wrote {path}")
+    return 0

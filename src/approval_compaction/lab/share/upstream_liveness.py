@@ -1,0 +1,373 @@
+"""Upstream liveness: the comment for the upstream thread on compaction liveness in the newest
+release, generated from the committed results (``make liveness-patch``, ``make liveness``).
+
+It says what the newest release does in each situation (the stored lengths of the committed
+liveness runs, and the regression test's failing cases with their messages), gives the
+upstream-form regression test with its one ``uv run`` line, the proposed patch, and the
+patch lab's proofs: the test fails without the patch and passes with it; the SDK's own
+tests change no other outcome; the sixteen cases of the original bug all hold; and every
+liveness run on the patched SDK in the modes the patch is for stays bounded. What the patch
+leaves alone (explicit ``previous_response_id`` mode, which the SDK documents and one of its
+tests pins) is said with its consequence and the advice. Nothing in it is typed: every figure
+is read from ``data/``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ... import paths
+from ...analysis.liveness import LivenessRun, broken_runs
+from ...errors import InvestigationError
+from ...formats.files import write_atomic
+from ...formats.markdown import GITHUB_LIMIT, fence, github_length
+from ...formats.records import read_json
+from ..releases.crosscheck import tool_requirements
+from ..releases.liveness_patch import (
+    DOCUMENTED_LIMIT,
+    DOCUMENTED_TEST,
+    INTENDED,
+    MCP_SITUATION,
+)
+from ..releases.upstream.changes import NOT_REPRODUCED
+from ..releases.versions import PACKAGE
+from .snippet import upstream_test
+
+SITUATIONS = ("abandoned", "lost", "poisoned", MCP_SITUATION)
+WORDS = {
+    "abandoned": "an approval the user abandoned (asked something else instead of deciding)",
+    "lost": "a call whose output was lost (the worker died between the call and its output)",
+    "poisoned": "a store 0.23.1 poisoned (an output whose call compaction removed)",
+    MCP_SITUATION: "a hosted MCP approval request the user abandoned (the SDK sends the "
+    "request to the model at every later turn, with or without the patch)",
+}
+PATCHED_MODES = ("input", "auto")  # the modes the patch keeps compacting
+
+
+def one_line(version: str, test: str = paths.LIVENESS_TEST.name) -> str:
+    """The command that runs the saved test on ``version`` in a throwaway environment."""
+    words = ["uv", "run", "--no-project"]
+    for pin in [f"{PACKAGE}=={version}", *tool_requirements()]:
+        words += ["--with", pin]
+    return shlex.join([*words, "pytest", test])
+
+
+def _lengths(runs: Sequence[LivenessRun], version: str, mode: str = "input") -> dict[str, Any]:
+    found = {}
+    for run in runs:
+        if run.sdk_version == version and run.mode == mode and not run.workaround:
+            kept = [t.kept for t in run.turns]
+            found[run.scenario] = (kept, sum(1 for t in run.turns if t.sent_unpaired))
+    return found
+
+
+def released_runs(liveness: dict[str, Any]) -> list[LivenessRun]:
+    """The release's runs: the committed liveness runs (``mcp_abandoned`` among them)."""
+    return [LivenessRun.from_json(r) for r in liveness["runs"]]
+
+
+def failure_lines(liveness: dict[str, Any], outcomes: Sequence[dict[str, Any]]) -> list[str]:
+    """What the release does in each situation: the committed runs' lengths, and the test's
+    failing cases (by the compaction endpoint's answer) with their first message."""
+    runs = released_runs(liveness)
+    newest = str(liveness["newest"])
+    lengths = _lengths(runs, newest)
+    lines = []
+    for situation in SITUATIONS:
+        kept, sent = lengths.get(situation, ([], 0))
+        failing = [
+            o
+            for o in outcomes
+            if o["sdk"] == "released" and f"[{situation}-" in o["test"] and o["outcome"] != "passed"
+        ]
+        shapes = sorted({o["test"].split("-")[1] for o in failing})
+        said = (
+            f"the test fails with the endpoint answering {' and '.join(f'`{s}`' for s in shapes)}"
+            f" (`{failing[0]['message'].split(' assert ')[0][:160]}`)"
+            if failing
+            else "the test passes"
+        )
+        lines.append(
+            f"- **{situation}**, {WORDS[situation]}: stored items after each of "
+            f"{len(kept)} later turns (without the user's messages) {' '.join(map(str, kept))}; "
+            f"{sent} of them send an unpaired item to the model; {said}."
+        )
+    return lines
+
+
+def other_mode_lines(liveness: dict[str, Any]) -> list[str]:
+    """The situations the newest release leaves stuck in a mode other than ``input``, with the
+    broken invariants and the lengths (without the user's messages), from the committed runs."""
+    runs = released_runs(liveness)
+    newest = str(liveness["newest"])
+    broken = {
+        (mode, situation): names
+        for (situation, version, mode, workaround), names in broken_runs(runs).items()
+        if version == newest and not workaround
+    }
+    lines = []
+    for (mode, situation), names in sorted(broken.items()):
+        if mode == "input" or situation not in (*SITUATIONS, "clean"):
+            continue
+        kept, sent = _lengths(runs, newest, mode).get(situation, ([], 0))
+        lines.append(
+            f"- `{mode}`, **{situation}**: {' and '.join(f'`{n}`' for n in names)} broken; "
+            f"stored items {' '.join(map(str, kept))}; {sent} turns send an unpaired item."
+        )
+    return lines
+
+
+def http_lines(http: dict[str, Any]) -> list[str]:
+    """Each situation over HTTP to the stand-in: the stored lengths on the release and patched,
+    and the turns that send an unpaired item (a 400 from the API)."""
+    lines = []
+    runs = {sdk: [LivenessRun.from_json(r) for r in found] for sdk, found in http["runs"].items()}
+    for situation in (*SITUATIONS, "clean"):
+        cells = []
+        for sdk, found in runs.items():
+            run = next((r for r in found if r.scenario == situation), None)
+            if run is None:
+                continue
+            kept = " ".join(str(t.kept) for t in run.turns)
+            sent = sum(1 for t in run.turns if t.sent_unpaired)
+            cells.append(f"{sdk} {kept} ({sent} turns send an unpaired item)")
+        if cells:
+            lines.append(f"- {situation}: " + "; ".join(cells))
+    return lines
+
+
+def tally_lines(outcomes: Sequence[dict[str, Any]]) -> list[str]:
+    """The test's tally on each SDK."""
+    counts = Counter((o["sdk"], o["outcome"]) for o in outcomes)
+    lines = []
+    for sdk in ("released", "patched"):
+        tally = ", ".join(f"{n} {word}" for (s, word), n in sorted(counts.items()) if s == sdk)
+        lines.append(f"{sdk}: {tally}")
+    return lines
+
+
+def suite_lines(suite: dict[str, Any]) -> list[str]:
+    """The SDK's suite on each SDK, and the tests whose outcome the patch changes."""
+    lines = [
+        f"- {r['sdk']}: {r['tests']} tests in {r['files']} files, {r['passed']} passed, "
+        f"{r['failed']} failed, {r['error']} errors, {r['skipped']} skipped"
+        for r in suite["runs"]
+    ]
+    changes = suite["changes"]
+    ours = [c for c in changes if c["reason"] == INTENDED]
+    load = [c for c in changes if c["reason"].startswith(NOT_REPRODUCED)]
+    other = [c for c in changes if not c["reason"]]
+
+    def named(found: Sequence[dict[str, Any]]) -> str:
+        return "; ".join(f"`{c['test']}` {c['baseline']} -> {c['fixed']}" for c in found)
+
+    lines.append(
+        f"- {suite['same_outcome']} tests have the same outcome on both; {len(ours)} change as "
+        "intended (the new test's cases that fail without the patch); "
+        + (f"{len(other)} other tests change: {named(other)}" if other else "no other test does")
+    )
+    if load:
+        lines.append(
+            f"- {len(load)} changed in the full run but not when re-run alone in both "
+            f"(a timeout while other workers held the cores): {named(load)}"
+        )
+    return lines
+
+
+def matrix_line(matrix: dict[str, Any]) -> str:
+    """How many of the sixteen cases hold every invariant on the patched SDK."""
+    records = matrix["records"]
+    cases = {(r["runner"], r["decision"], r["compaction"], r["state_boundary"]) for r in records}
+    broken = {
+        (r["runner"], r["decision"], r["compaction"], r["state_boundary"])
+        for r in records
+        if r["holds"] is False
+    }
+    invariants = sorted({r["invariant"] for r in records})
+    return (
+        f"{len(cases) - len(broken)} of {len(cases)} cases hold all {len(invariants)} "
+        f"invariants ({', '.join(f'`{i}`' for i in invariants)})"
+    )
+
+
+def liveness_lines(patched: dict[str, Any]) -> list[str]:
+    """The patched SDK's liveness runs: each situation's lengths, and the tally of the runs in
+    the modes the patch is for and in the others."""
+    runs = [LivenessRun.from_json(r) for r in patched["runs"]]
+    version = runs[0].sdk_version if runs else ""
+    lines = []
+    for mode in sorted({r.mode for r in runs}):
+        found = _lengths(runs, version, mode)
+        for situation in (*SITUATIONS, "clean"):
+            kept, sent = found.get(situation, ([], 0))
+            lines.append(
+                f"- `{mode}`, {situation}: {' '.join(map(str, kept))} "
+                f"({sent} turns send an unpaired item)"
+            )
+    broken = broken_runs(runs)
+    for covered in (True, False):
+        mine = [r for r in runs if (r.mode in PATCHED_MODES) == covered]
+        if not mine:
+            continue
+        stuck = sorted(
+            {k[0] for k in broken if (k[2] in PATCHED_MODES) == covered}, key=_situation_order
+        )
+        kept = sum(
+            1 for r in mine if (r.scenario, r.sdk_version, r.mode, r.workaround) not in broken
+        )
+        modes = ", ".join(f"`{m}`" for m in sorted({r.mode for r in mine}))
+        lines.append(
+            f"- in {modes}: {kept} of {len(mine)} runs (the situations and the sixteen cases "
+            "continued) keep `compaction_runs` and `history_bounded`"
+            + (f"; stuck: {', '.join(stuck)}" if stuck else "")
+        )
+    return lines
+
+
+def _situation_order(name: str) -> tuple[int, str]:
+    order = (*SITUATIONS, "clean")
+    return (order.index(name) if name in order else len(order), name)
+
+
+def limit_lines(suite: dict[str, Any], patched: dict[str, Any]) -> list[str]:
+    """What the patch leaves alone: explicit ``previous_response_id`` mode with a dead item
+    pinned, as the SDK documents it (its class docstring, on each SDK) and tests it (the
+    outcomes of the test that pins it, on each SDK), and what it costs (the patched runs)."""
+    documented = suite.get("documented", {})
+    said = [
+        f"{sdk}: the docstring {'says so' if found['docstring'] else 'does not say so'}, "
+        f"{sum(1 for o in found['tests'].values() if o == 'passed')} of {len(found['tests'])} "
+        "of the test's cases passed"
+        for sdk, found in documented.items()
+    ]
+    runs = [LivenessRun.from_json(r) for r in patched["runs"]]
+    stuck = sorted(
+        {k[0] for k in broken_runs(runs) if k[2] == "previous_response_id"}, key=_situation_order
+    )
+    return [
+        "**Not patched: explicit `previous_response_id` mode.** With a dead call or request "
+        "pinned, the replaced suffix is partial, and a response chain cannot scope a summary "
+        "to it, so the SDK returns and never compacts that session again. The class docstring "
+        f'documents it ("{DOCUMENTED_LIMIT}") and `{DOCUMENTED_TEST}` pins it ('
+        + "; ".join(said)
+        + "), so it is the maintainers' contract, not a bug to patch. Its consequence, on the "
+        f"patched SDK too: {', '.join(stuck) or 'no situation'} grow for ever (the lengths "
+        "below). The advice: use `auto` (the default; it compacts a partial suffix in input "
+        "mode) or `input`.",
+    ]
+
+
+def build(folder: Path = paths.DATA) -> str:
+    """The whole comment, from the result files under ``folder``."""
+    files = paths.data(folder)
+    liveness = read_json(files.liveness, dict)
+    test = read_json(files.liveness_patch_test, dict)
+    suite = read_json(files.liveness_patch_suite, dict)
+    matrix = read_json(files.liveness_patch_matrix, dict)
+    runs = read_json(files.liveness_patch_runs, dict)
+    http = read_json(files.liveness_patch_http, dict)
+    base = str(test["base"])
+    name = paths.LIVENESS_TEST.name
+    patch = paths.LIVENESS_PATCH.read_text()
+    return "\n".join(
+        [
+            f"**`{PACKAGE}` {base}: automatic compaction after an unpaired item.** With a "
+            "compaction hook that always says yes "
+            f'(`compaction_mode="input"`, `SQLiteSession`, {runs["turns"]} later turns):',
+            "",
+            *failure_lines(liveness, test["outcomes"]),
+            "",
+            *(
+                [
+                    f"In the other compaction modes {liveness['newest']} also stops compacting "
+                    "(the same runs; the test below runs in `input` mode, and the proofs show "
+                    "the patched SDK in each mode):",
+                    "",
+                    *others,
+                    "",
+                ]
+                if (others := other_mode_lines(liveness))
+                else []
+            ),
+            "The lengths above are the study's runs, whose compaction client answers as the "
+            "stand-in of the API does: the user's messages kept, then the summary. In the test, "
+            "`keeps_users` is such an endpoint and `summary_only` one that answers with a "
+            "summary alone (the shape of the SDK's own test fakes; whether `responses.compact` "
+            "ever answers so, no public source says). After an abandoned or lost call the bound "
+            "depends on that answer: the suffix replaced must start at a user message, so with "
+            "no user message in the answer every older summary before the next one stays. With the "
+            "SDK's `OpenAIResponsesModel` over HTTP to a stand-in of the API that keeps the "
+            "user's messages, stored items (without the user's messages) after each later turn, "
+            f"on {base} and patched:",
+            "",
+            *http_lines(http),
+            "",
+            f"**Reproduce in one line.** Save the test below as `{name}` and run:",
+            "",
+            fence(one_line(base), "sh"),
+            "",
+            f"<details><summary>Regression test: <code>{name}</code></summary>",
+            "",
+            fence(upstream_test(paths.LIVENESS_TEST.read_text()).rstrip("\n"), "python"),
+            "",
+            "</details>",
+            "",
+            "**Proposed patch.** (1) The replaced suffix may also start at an earlier "
+            "compaction item (one that no reasoning item right before it is tied to): a summary "
+            "belongs to no tool or reasoning group, and the next summary replaces it. The call "
+            "itself is never removed, so a saved `RunState` resumed later (the second test) still "
+            "stores its output with its call. (2) A compaction session's history is pruned "
+            "history, as with `SessionSettings.limit`: a stored output whose call is gone is "
+            "left out of the model input (`drop_orphan_function_calls`' `output_pruning_indexes`)"
+            ", so a poisoned store stops sending it (the output stays stored, never sent). (3) An "
+            "unanswered hosted MCP approval request is treated as the pinned call is: the "
+            "replaced suffix starts at a user message (or summary) after the latest one, rather "
+            "than the compaction returning. The request stays stored and is never sent to the "
+            "compaction endpoint, so a response appended by a later resume still pairs with it "
+            "(the second test's `mcp` cases); a request with nothing after it still waits, as "
+            "`test_pending_hosted_mcp_approval_defers_automatic_compaction` expects.",
+            "",
+            *limit_lines(suite, runs),
+            "",
+            "<details><summary>The patch (<code>git apply</code> in the SDK's repository)"
+            "</summary>",
+            "",
+            fence(patch.rstrip("\n"), "diff"),
+            "",
+            "</details>",
+            "",
+            "**Proofs** (each run in a scratch environment with the patch applied):",
+            "",
+            "- the test, without and with the patch: " + "; ".join(tally_lines(test["outcomes"])),
+            "- the SDK's own tests that touch compaction or approvals, with the new test:",
+            *[f"  {line}" for line in suite_lines(suite)],
+            f"- the original bug stays fixed: {matrix_line(matrix)}",
+            "- the liveness runs on the patched SDK, stored items after each later turn "
+            "(without the user's messages):",
+            *[f"  {line}" for line in liveness_lines(runs)],
+            "",
+        ]
+    )
+
+
+def write(path: Path = paths.DATA_FILES.upstream_liveness) -> Path:
+    text = build(path.parent)
+    if github_length(text) > GITHUB_LIMIT:
+        raise InvestigationError(
+            f"{path.name} would be {github_length(text)} characters, over one comment's "
+            f"{GITHUB_LIMIT}"
+        )
+    write_atomic(path, text)
+    return path
+
+
+def command(args: argparse.Namespace) -> int:
+    """``upstream-liveness``: write the comment from the committed data."""
+    path = write(Path(args.output))
+    print(f"wrote {path} ({github_length(path.read_text())} characters)")
+    return 0

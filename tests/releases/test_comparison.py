@@ -1,0 +1,67 @@
+"""Comparison: variants laid side by side, and runs read back from their JSON file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from approval_compaction.display.views import stage_table
+from approval_compaction.fix.workaround import defer_compaction_while_pending
+from approval_compaction.lab.releases.comparison import (
+    compaction_counts,
+    load_runs,
+    per_variant,
+    pick,
+    stage_summaries,
+)
+from approval_compaction.lab.share.results import write_matrix
+from approval_compaction.study.capture import CaseRun
+from approval_compaction.study.harness import run_matrix
+from approval_compaction.study.scenario import CaseValueError, select_cases
+
+CASES = "runner=run,state_boundary=json,decision=reject"
+
+
+@pytest.fixture(scope="module")
+def variants() -> dict[str, list[CaseRun]]:
+    cases = select_cases(CASES)
+    return {
+        "unfixed": run_matrix(cases),
+        "workaround": run_matrix(cases, wrap_session=defer_compaction_while_pending),
+    }
+
+
+def test_compactions_name_the_stages_that_compacted(variants: dict[str, list[CaseRun]]) -> None:
+    table = compaction_counts(variants)
+    assert table.loc["run/reject/on/json"].tolist() == [
+        "2 (pause 1, next_turn 1)",
+        "1 (next_turn 1)",
+    ]
+    assert table.loc["run/reject/off/json"].tolist() == ["0", "0"]
+
+
+def test_per_variant_stacks_one_view_per_variant(variants: dict[str, list[CaseRun]]) -> None:
+    table = per_variant(variants, "run/reject/on/json", stage_table, "resume")
+    assert "orphan output" in table.loc["unfixed", "status"].tolist()
+    assert "orphan output" not in table.loc["workaround", "status"].tolist()
+
+
+def test_pick_names_a_missing_case(variants: dict[str, list[CaseRun]]) -> None:
+    with pytest.raises(CaseValueError, match="run_streamed/approve/on/json"):
+        pick(variants["unfixed"], "run_streamed/approve/on/json")
+
+
+def test_load_runs_reads_back_what_write_matrix_wrote(
+    variants: dict[str, list[CaseRun]], tmp_path: Path
+) -> None:
+    write_matrix(variants["workaround"], tmp_path, "fix-matrix")
+    assert load_runs(tmp_path / "fix-matrix-runs.json") == variants["workaround"]
+
+
+def test_stage_summaries_show_where_each_variant_compacted(
+    variants: dict[str, list[CaseRun]],
+) -> None:
+    table = stage_summaries(variants, "run/reject/on/json")
+    assert table.loc["unfixed", "compaction_requests"].tolist() == [1, 0, 0, 1]
+    assert table.loc["workaround", "compaction_requests"].tolist() == [0, 0, 0, 1]

@@ -1,0 +1,113 @@
+"""The install a team makes: the wheel beside openai-agents alone, in a fresh environment.
+
+On the newest release and on the pinned (affected) one, the core holds no pandas, matplotlib,
+Jupyter or doctor dependency; the workaround keeps every invariant of the sixteen cases on the
+study's scripted model; ``doctor scan`` on a store written by the SDK's own ``SQLiteSession`` is
+one line naming the ``[doctor]`` extra until it is installed, and then judges each session.
+Each environment is built here with ``uv`` (the package registry, or uv's cache).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import needs
+import pytest
+
+from approval_compaction.lab.releases import NEWEST, PINNED
+from approval_compaction.testing.install import (
+    Env,
+    build_wheel,
+    fresh_env,
+    uv_binary,
+    wheel_requirement,
+)
+
+pytestmark = pytest.mark.releases  # uv builds the wheel and fresh environments
+
+NOT_IN_CORE = ("pandas", "matplotlib", "jupyterlab", "nbclient", "ipykernel", "msgspec",
+               "sqlalchemy", "hypothesis", "tqdm")  # fmt: skip
+# Two sessions as the SDK's SQLiteSession writes them: one paired, one holding an output whose
+# call compaction dropped (what the pinned release leaves behind).
+WRITE_STORE = """
+import asyncio, sys
+from agents import SQLiteSession
+USER = {"role": "user", "content": "q"}
+CALL = {"type": "function_call", "call_id": "c1", "name": "t", "arguments": "{}"}
+OUTPUT = {"type": "function_call_output", "call_id": "c1", "output": "x"}
+async def main(path):
+    for sid, items in (("healthy", [USER, CALL, OUTPUT]), ("poisoned", [USER, OUTPUT, USER])):
+        session = SQLiteSession(sid, path)
+        await session.add_items(items)
+        session.close()
+asyncio.run(main(sys.argv[1]))
+"""
+# The sixteen cases with the workaround, each judged: the invariants that do not hold.
+RUN_CASES = """
+import json
+from approval_compaction.analysis.invariants import evaluate
+from approval_compaction.fix.workaround import defer_compaction_while_pending
+from approval_compaction.study.harness import run_matrix
+runs = run_matrix(wrap_session=defer_compaction_while_pending)
+print(json.dumps({r.case.label: [v.invariant for v in evaluate(r) if v.holds is False]
+                  for r in runs}))
+"""
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    needs.require(None if uv_binary() else "uv is not installed (make setup)", "install")
+    return build_wheel(tmp_path_factory.mktemp("wheel"))
+
+
+@pytest.fixture(scope="module", params=[NEWEST, PINNED], ids=["newest", "pinned"])
+def core(
+    request: pytest.FixtureRequest, wheel: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Env:
+    release = str(request.param)
+    folder = tmp_path_factory.mktemp(f"core-{release}") / "env"
+    return fresh_env(folder, [f"openai-agents=={release}", wheel_requirement(wheel)])
+
+
+@pytest.fixture(scope="module")
+def store(core: Env, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("store") / "store.db"
+    written = core.run("-c", WRITE_STORE, str(path))
+    assert written.returncode == 0, written.stderr
+    return path
+
+
+def test_core_install_holds_only_the_sdk_and_the_package(core: Env) -> None:
+    assert [m for m in NOT_IN_CORE if core.has(m)] == []
+    assert core.has("agents") and core.has("approval_compaction")
+
+
+def test_workaround_keeps_every_invariant_on_a_bare_install(core: Env) -> None:
+    done = core.run("-c", RUN_CASES, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    broken = json.loads(done.stdout.splitlines()[-1])
+    assert len(broken) == 16
+    assert {label: names for label, names in broken.items() if names} == {}
+
+
+def test_doctor_scan_without_its_extra_is_one_line_naming_it(core: Env, store: Path) -> None:
+    done = core.run("-m", "approval_compaction", "doctor", "scan", str(store))
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "error: the doctor needs msgspec: install approval-compaction[doctor]"
+    ]
+
+
+def test_doctor_scan_judges_a_store_the_sdk_wrote(
+    core: Env, store: Path, wheel: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    version = core.run("-c", "import agents; print(agents.__version__)").stdout.strip()
+    folder = tmp_path_factory.mktemp(f"doctor-{version}") / "env"
+    doctor = fresh_env(folder, [f"openai-agents=={version}", wheel_requirement(wheel, "doctor")])
+    assert [m for m in ("pandas", "matplotlib", "jupyterlab") if doctor.has(m)] == []
+    done = doctor.run("-m", "approval_compaction", "doctor", "scan", str(store), "--format",
+                      "json")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    verdicts = {r["session_id"]: r["verdict"] for r in json.loads(done.stdout)}
+    assert verdicts == {"healthy": "healthy", "poisoned": "poisoned"}
