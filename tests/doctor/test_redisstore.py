@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 
+import needs
 import pytest
 
 from approval_compaction.doctor import redisstore
 from approval_compaction.doctor.stores import REDIS_PREFIX, StoreError, opened, parse_store
 from approval_compaction.testing import redis
 
-from .conftest import new_redis_database, require
+from .conftest import new_redis_database
 
 
 def test_parse_redis_hides_the_password_and_keeps_the_url() -> None:
@@ -38,7 +39,7 @@ def test_bytes_that_are_not_utf8_survive_a_round_trip() -> None:
 
 @pytest.fixture(scope="module")
 def server() -> object:
-    require(redis.available(), "Redis")
+    needs.require(redis.available(), "Redis")
     with redis.ThrowawayRedis() as started:
         yield started
 
