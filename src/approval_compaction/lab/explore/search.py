@@ -12,6 +12,12 @@ reject across the memory or JSON boundary, then a new question (a plain ask, or 
 whose later turns are plain questions), all with one runner. Anything else is ``new``.
 ``python -m approval_compaction.lab.explore.search`` runs one search and writes its result as JSON
 to ``--output``: that is how ``explore --release`` runs in a release's own environment.
+
+The seed fixes the examples whatever else the process has done: hypothesis draws now and then
+(one draw in twenty) a constant from a pool it fills, process-wide, from the source of every
+local module imported so far, so the same seed used to walk other conversations after a test
+had imported, say, the doctor's Redis store (``BATCH_SESSIONS = 200``); a search draws from its
+own strategies only (``own_draws``).
 """
 
 from __future__ import annotations
@@ -19,9 +25,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import concurrent.futures
+import contextlib
 import json
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -208,6 +215,32 @@ def _settings(options: Options) -> Any:
     )
 
 
+@contextlib.contextmanager
+def own_draws() -> Iterator[None]:
+    """Hypothesis with no pool of local constants while the block runs (its own pools back
+    after): ``HypothesisProvider`` draws, one draw in twenty, a constant from
+    ``providers._get_local_constants()``, the constants of every local module in
+    ``sys.modules`` gathered so far (and cached per kind of draw in ``CONSTANTS_CACHE``), so
+    what the same seed generated depended on what the process had imported before. With an
+    empty pool it depends on the seed and the strategies alone. Hypothesis has no setting for
+    this; its private hook is swapped for the block (a release without the pool is left be)."""
+    try:
+        from hypothesis.internal.conjecture import providers
+        from hypothesis.internal.constants_ast import Constants
+    except ImportError:  # a hypothesis older than its local constants: nothing to isolate
+        yield
+        return
+    empty = Constants()
+    gather = providers._get_local_constants
+    providers.CONSTANTS_CACHE.cache.clear()
+    providers._get_local_constants = lambda: empty
+    try:
+        yield
+    finally:
+        providers._get_local_constants = gather
+        providers.CONSTANTS_CACHE.cache.clear()
+
+
 def search(options: Options) -> SearchResult:
     """Run the search on the installed release (in a thread when a loop already runs)."""
     try:
@@ -236,7 +269,8 @@ def _search(options: Options) -> SearchResult:
             rounds += 1
             explorer = seed(options.seed)(machine(setup))
             try:
-                run_state_machine_as_test(explorer, settings=_settings(options))
+                with own_draws():
+                    run_state_machine_as_test(explorer, settings=_settings(options))
                 exhausted = True
             except Violation as violation:
                 found = tighten(violation, setup)
@@ -326,7 +360,8 @@ def first_known(options: Options, budget: int) -> int | None:
     base = _settings(Options(examples=budget, steps=options.steps))
     quick = settings(base, phases=[p for p in base.phases if p.name == "generate"])
     try:
-        run_state_machine_as_test(seed(options.seed)(machine(setup)), settings=quick)
+        with own_draws():
+            run_state_machine_as_test(seed(options.seed)(machine(setup)), settings=quick)
     except Violation:
         return setup.tally["examples"]
     return None
