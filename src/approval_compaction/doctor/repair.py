@@ -296,7 +296,8 @@ async def apply(
     transaction, and a writer that changes a session after the backup, before its write.
     """
     async with opened(text, write=True, key_env=key_env, ttl=ttl) as store:
-        writer = backups.BackupWriter(backup_path, _store_name(store), store.spec.kind)
+        writer = backups.BackupWriter(backup_path, _store_name(store), store.spec.kind,
+                                      store.identity)  # fmt: skip
         with writer:
             async for session in poisoned_sessions(store, session_id):
                 writer.add(session)

@@ -172,12 +172,49 @@ class SqlStore:
         """The SDK class's read order of one session's rows."""
         return "m.id" if self.spec.backend.file else "m.created_at, m.id"
 
+    async def soundness(self) -> str | None:
+        if self.dialect != "sqlite" or self.spec.path is None:
+            return None  # PostgreSQL's amcheck and MariaDB's CHECK TABLE are the DBA's to run
+        conn = self._file or sqlite3.connect(f"file:{self.spec.path}?mode=ro", uri=True)
+        try:
+            found = [str(row[0]) for row in conn.execute("PRAGMA quick_check(3)")]
+        except sqlite3.DatabaseError as error:
+            return f"SQLite's quick_check: {one_line(error)}"
+        finally:
+            if conn is not self._file:
+                conn.close()
+        if found == ["ok"]:
+            return None
+        return f"SQLite's quick_check: {one_line(Exception('; '.join(found)))}"
+
+    @property
+    def identity(self) -> str:
+        if self.spec.path is not None:  # a file, or a sqlite+aiosqlite URL naming it
+            return f"sqlite:{self.spec.path}"
+        from sqlalchemy.engine import make_url
+
+        url = make_url(self.spec.url)
+        host = (url.host or "").lower()
+        return f"{url.get_backend_name()}://{host}:{url.port or ''}/{url.database or ''}"
+
     async def _batches(self, sql: str, params: dict[str, Any]) -> AsyncIterator[list[Any]]:
-        """Rows of a query in batches: ``sqlite3`` for a file, SQLAlchemy's stream for a URL."""
+        """Rows of a query in batches: ``sqlite3`` for a file, SQLAlchemy's stream for a URL.
+        A file damaged where the query reads is a one-line ``StoreError``."""
         if self._file is not None:
-            cursor = self._file.execute(sql, params)
             try:
-                while batch := cursor.fetchmany(BATCH_ROWS):
+                cursor = self._file.execute(sql, params)
+            except sqlite3.DatabaseError as error:
+                raise StoreError(f"cannot read {self.spec.label}: {one_line(error)}") from None
+            try:
+                while True:
+                    try:
+                        batch = cursor.fetchmany(BATCH_ROWS)
+                    except sqlite3.DatabaseError as error:
+                        raise StoreError(
+                            f"cannot read {self.spec.label}: {one_line(error)}"
+                        ) from None
+                    if not batch:
+                        break
                     yield batch
             finally:
                 with contextlib.suppress(sqlite3.ProgrammingError):  # closed with the store
@@ -391,7 +428,19 @@ class SqlStore:
         except ValueError:
             return value
 
-    async def put_back(self, saved: StoredSession) -> Differences:
+    async def put_back(self, saved: StoredSession, exact: bool = False) -> Differences:
+        from sqlalchemy.exc import IntegrityError
+
+        try:
+            return await self._put_back(saved, exact)
+        except IntegrityError:  # rolled back: a row id the backup holds is another session's
+            taken = ", ".join(str(row.id) for row in saved.rows[:3])
+            raise StoreError(
+                f"{saved.session_id}: {self.spec.label} already holds rows with the backup's "
+                f"ids (among {taken}) in another session: not restored (is it the backup's store?)"
+            ) from None
+
+    async def _put_back(self, saved: StoredSession, exact: bool) -> Differences:
         from sqlalchemy import delete, insert, select, update
 
         s, m = self.sessions_table, self.messages_table
@@ -400,7 +449,7 @@ class SqlStore:
             if (await conn.execute(parent)).first() is None:
                 await conn.execute(insert(s).values(session_id=saved.session_id))
             before = await self.read_rows(conn, saved.session_id)
-            updates, inserts, deletes = found = differences(before.rows, saved.rows)
+            updates, inserts, deletes = found = differences(before.rows, saved.rows, exact)
             for row in updates:
                 await conn.execute(
                     update(m).where(m.c.id == row.id, m.c.session_id == saved.session_id)
@@ -417,11 +466,11 @@ class SqlStore:
                     values["created_at"] = self._created(row.created_at)
                 await conn.execute(insert(m).values(**values))
             if self.structure_table is not None and saved.structure is not None:
-                await self._restore_structure(conn, saved, before)
+                await self._restore_structure(conn, saved, before, exact)
         return found
 
     async def _restore_structure(
-        self, conn: AsyncConnection, saved: StoredSession, before: StoredSession
+        self, conn: AsyncConnection, saved: StoredSession, before: StoredSession, exact: bool
     ) -> None:
         from sqlalchemy import delete, insert, update
 
@@ -443,7 +492,7 @@ class SqlStore:
             elif now[entry.id] != entry:
                 await conn.execute(update(st).where(st.c.id == entry.id).values(**values))
         extra = [i for i in now if i not in wanted]
-        if extra:
+        if extra and exact:  # else the structure rows of messages added since are kept
             await conn.execute(
                 delete(st).where(st.c.session_id == saved.session_id, st.c.id.in_(extra))
             )
@@ -536,12 +585,14 @@ def parse(text: str, backend: Backend) -> tuple[str, str, Path | None]:
     from sqlalchemy.exc import ArgumentError
 
     try:
-        parsed = make_url(text)
-    except ArgumentError as error:
+        parsed = make_url(text)  # ValueError: a port that is not a number, an unclosed [
+    except (ArgumentError, ValueError) as error:
         raise StoreError(
             f"not a store string (file, SQLAlchemy URL or redis://): {one_line(error)}"
         ) from None
     label = parsed.render_as_string(hide_password=True)
+    if parsed.port is not None and not 0 < parsed.port < 65536:
+        raise StoreError(f"{label}: port {parsed.port} is not a TCP port (1 to 65535)")
     _check_driver(parsed, label, backend.extra)
     database: Path | None = None
     if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
