@@ -156,7 +156,10 @@ def _render(args: argparse.Namespace) -> int:
     from .formats.markdown import github_length
     from .lab.share.render import render_all
 
+    from .lab.share.render import check_folder
+
     targets = _notebook_targets(args)
+    check_folder(Path(args.folder), args.force)
     for path, rendered in zip(targets, render_all(targets, Path(args.folder)), strict=True):
         length = github_length(rendered.markdown.read_text())
         attach = f"; attach {', '.join(rendered.attachments)}" if rendered.attachments else ""
@@ -172,9 +175,11 @@ def _report(args: argparse.Namespace) -> int:
     from .study.scenario import select_cases
     from .study.wiring import responses_backend
 
+    from .lab.share.comment import check_output
+
     output = Path(args.output) if args.output else None
-    if output is not None and output.is_dir():
-        raise InvestigationError(f"--output {output} is a folder, not a file")
+    if output is not None:
+        check_output(output, args.force, with_heatmap=True)
     cases = select_cases(args.case)
     report = build_report(
         run_matrix(cases),
