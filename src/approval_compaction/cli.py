@@ -154,9 +154,7 @@ def _notebooks(args: argparse.Namespace) -> int:
 
 def _render(args: argparse.Namespace) -> int:
     from .formats.markdown import github_length
-    from .lab.share.render import render_all
-
-    from .lab.share.render import check_folder
+    from .lab.share.render import check_folder, render_all
 
     targets = _notebook_targets(args)
     check_folder(Path(args.folder), args.force)
@@ -170,12 +168,11 @@ def _render(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     from .formats.markdown import github_length
     from .lab.findings.load import load_findings
+    from .lab.share.comment import check_output
     from .lab.share.report import attach_hint, build_report, write_report
     from .study.harness import run_matrix
     from .study.scenario import select_cases
     from .study.wiring import responses_backend
-
-    from .lab.share.comment import check_output
 
     output = Path(args.output) if args.output else None
     if output is not None:
