@@ -49,12 +49,14 @@ from .stores import (
     StoreSpec,
     StructureRow,
     Unit,
+    UnsoundStore,
     check_file,
     closing_on_error,
     differences,
     one_line,
     open_items,
     text_time,
+    unsound,
 )
 
 if TYPE_CHECKING:
@@ -173,19 +175,9 @@ class SqlStore:
         return "m.id" if self.spec.backend.file else "m.created_at, m.id"
 
     async def soundness(self) -> str | None:
-        if self.dialect != "sqlite" or self.spec.path is None:
+        if self.spec.path is None:
             return None  # PostgreSQL's amcheck and MariaDB's CHECK TABLE are the DBA's to run
-        conn = self._file or sqlite3.connect(f"file:{self.spec.path}?mode=ro", uri=True)
-        try:
-            found = [str(row[0]) for row in conn.execute("PRAGMA quick_check(3)")]
-        except sqlite3.DatabaseError as error:
-            return f"SQLite's quick_check: {one_line(error)}"
-        finally:
-            if conn is not self._file:
-                conn.close()
-        if found == ["ok"]:
-            return None
-        return f"SQLite's quick_check: {one_line(Exception('; '.join(found)))}"
+        return quick_check(self.spec.path, self._file)
 
     @property
     def identity(self) -> str:
@@ -551,6 +543,32 @@ class SqlStore:
             await self._engine.dispose()
 
 
+def quick_check(path: Path, conn: sqlite3.Connection | None = None) -> str | None:
+    """What SQLite's ``PRAGMA quick_check`` finds wrong with the file (its first three
+    findings, on one line), or None when it answers ``ok``; read-only."""
+    opened = conn or sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        found = [str(row[0]) for row in opened.execute("PRAGMA quick_check(3)")]
+    except sqlite3.DatabaseError as error:
+        return f"SQLite's quick_check: {one_line(error)}"
+    finally:
+        if opened is not conn:
+            opened.close()
+    if found == ["ok"]:
+        return None
+    return f"SQLite's quick_check: {one_line(Exception('; '.join(found)))}"
+
+
+def refuse_unsound(spec: StoreSpec, conn: sqlite3.Connection | None = None) -> None:
+    """Before a SQLite file is opened for writing (which alone creates its WAL files): an
+    ``UnsoundStore`` when it fails ``quick_check``."""
+    if spec.path is None:
+        return
+    problem = quick_check(spec.path, conn)
+    if problem is not None:
+        raise UnsoundStore(unsound(spec.label, problem))
+
+
 def _file_tables(conn: sqlite3.Connection) -> dict[str, set[str]]:
     names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
     return {name: {r[1] for r in conn.execute(f'PRAGMA table_info("{name}")')} for name in names}
@@ -572,6 +590,11 @@ async def _open_file(spec: StoreSpec, write: bool) -> SqlStore:
     kind_spec = replace(spec, kind="advanced-file") if advanced else spec
     store = SqlStore(kind_spec, None, _tables(advanced), write, conn)
     if write:
+        try:
+            refuse_unsound(spec, conn)
+        except UnsoundStore:
+            conn.close()
+            raise
         async with closing_on_error(store, f"cannot open {spec.label} for writing"):
             async with store.engine.connect():
                 pass
@@ -631,6 +654,8 @@ async def open_store(spec: StoreSpec, write: bool) -> SqlStore:
     from sqlalchemy import inspect
     from sqlalchemy.exc import SQLAlchemyError
 
+    if write:
+        refuse_unsound(spec)  # a sqlite+aiosqlite URL's file, before the engine opens it
     try:
         from agents.extensions.memory import SQLAlchemySession
 

@@ -432,12 +432,7 @@ async def open_store(spec: StoreSpec, *, write: bool = False, decode: bool = Tru
     ``decode=False`` (a restore, which writes back the texts as stored) needs no key.
     """
     opener = importlib.import_module(spec.backend.module, __package__).open_store
-    store: Store = await opener(spec, write)
-    if write:
-        problem = await store.soundness()
-        if problem is not None:
-            await store.close()
-            raise UnsoundStore(unsound(spec.label, problem))
+    store: Store = await opener(spec, write)  # for writing: refused when unsound (``soundness``)
     if decode:
         async with closing_on_error(store, f"cannot read {spec.label}"):
             try:

@@ -64,6 +64,9 @@ def build_app(
         except ClientDisconnect:  # nobody is left to answer
             return Response(b"", 400)
         if isinstance(body, Reply):
+            if on_request is not None:
+                said = str((body.body or {}).get("error", {}).get("message", ""))
+                on_request(Exchange(request.method, request.url.path, None, body.status, said))
             return Response(body.content(), body.status, media_type=body.media_type,
                             headers={"connection": "close"})  # fmt: skip
         reply = standin.handle(request.method, request.url.path, body)

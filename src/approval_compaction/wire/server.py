@@ -30,7 +30,7 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from ..errors import InvestigationError
-from .app import build_app
+from .app import BODY_SECONDS, build_app
 from .rules import FAITHFUL, CompactRules
 from .standin import Exchange, StandIn, printable
 
@@ -42,11 +42,13 @@ MAX_CONNECTIONS = 256
 
 class BoundedProtocol(H11Protocol):
     """uvicorn's HTTP/1.1 protocol, closing a connection that sends no whole request head in
-    ``HEAD_SECONDS`` (uvicorn times out only the idle time between requests)."""
+    ``head_seconds`` (uvicorn times out only the idle time between requests)."""
+
+    head_seconds = HEAD_SECONDS
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        self._head_timer = self.loop.call_later(HEAD_SECONDS, self._head_too_slow)
+        self._head_timer = self.loop.call_later(self.head_seconds, self._head_too_slow)
 
     def _head_too_slow(self) -> None:
         if self.cycle is None and not self.transport.is_closing():
@@ -78,10 +80,17 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def server_for(standin: StandIn, log: Callable[[Exchange], None] | None = None) -> uvicorn.Server:
+def server_for(
+    standin: StandIn,
+    log: Callable[[Exchange], None] | None = None,
+    head_seconds: float = HEAD_SECONDS,
+    body_seconds: float = BODY_SECONDS,
+) -> uvicorn.Server:
+    """A uvicorn server of the stand-in, every connection bounded in time (module docstring)."""
+    protocol = type("BoundedProtocol", (BoundedProtocol,), {"head_seconds": head_seconds})
     config = uvicorn.Config(
-        build_app(standin, log),
-        http=BoundedProtocol,
+        build_app(standin, log, body_seconds=body_seconds),
+        http=protocol,
         log_level="warning",
         access_log=False,
         lifespan="off",
@@ -106,11 +115,13 @@ def running(
     port: int = 0,
     timeout: float = 10.0,
     compact_rules: CompactRules = FAITHFUL,
+    head_seconds: float = HEAD_SECONDS,
+    body_seconds: float = BODY_SECONDS,
 ) -> Iterator[Running]:
     """Serve a fresh stand-in in a background thread (port 0 picks a free one); stop on exit."""
     standin = StandIn(compact_rules=compact_rules)
     sock = bind(host, port)
-    server = server_for(standin)
+    server = server_for(standin, head_seconds=head_seconds, body_seconds=body_seconds)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + timeout
