@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from . import paths
-from .errors import InvestigationError
+from .errors import InvestigationError, printable
 from .lab.releases import NEWEST
 from .study.words import COMPACT_RULES, MODELS, MODES, STUDY_MODE
 
@@ -29,7 +29,7 @@ class Parser(argparse.ArgumentParser):
     own prints the usage first); its subcommands' parsers are of this class too."""
 
     def error(self, message: str) -> Any:
-        self.exit(2, f"error: {' '.join(message.split())} (see {self.prog} --help)\n")
+        self.exit(2, f"error: {printable(message)} (see {self.prog} --help)\n")
 
 
 def bounded_int(low: int, high: int | None = None, what: str = "a number") -> Callable[[str], int]:
@@ -582,5 +582,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.handler(args))
     except InvestigationError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {printable(str(error))}", file=sys.stderr)
         return 2

@@ -28,6 +28,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from ..errors import printable
 from .codec import PLAIN
 from .stores import (
     BATCH_ROWS,
@@ -614,6 +615,11 @@ def parse(text: str, backend: Backend) -> tuple[str, str, Path | None]:
             f"not a store string (file, SQLAlchemy URL or redis://): {one_line(error)}"
         ) from None
     label = parsed.render_as_string(hide_password=True)
+    host = parsed.host or ""
+    if any(c in "[]/@ " or not c.isprintable() for c in host.strip("[]") if c) or (
+        host.count("[") != host.count("]")
+    ):
+        raise StoreError(f"{printable(label)}: '{printable(host)}' is not a host name")
     if parsed.port is not None and not 0 < parsed.port < 65536:
         raise StoreError(f"{label}: port {parsed.port} is not a TCP port (1 to 65535)")
     _check_driver(parsed, label, backend.extra)

@@ -29,10 +29,10 @@ from dataclasses import dataclass
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from ..errors import InvestigationError
+from ..errors import InvestigationError, printable
 from .app import BODY_SECONDS, build_app
 from .rules import FAITHFUL, CompactRules
-from .standin import Exchange, StandIn, printable
+from .standin import Exchange, StandIn
 
 DEFAULT_PORT = 8000
 HEAD_SECONDS = 10.0

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import printable
 from . import rules
 from .rules import COMPACT, FAITHFUL, RESPONSES, ApiError, CompactRules
 
@@ -76,15 +77,7 @@ class Exchange:
         """The request as one log line: ``POST /v1/responses 400 No tool call found ...``."""
         stream = " stream" if isinstance(self.body, dict) and self.body.get("stream") else ""
         line = f"{self.method} {self.path}{stream} {self.status} {self.error or 'ok'}".rstrip()
-        return printable(line)
-
-
-def printable(text: str) -> str:
-    """``text`` with each control character escaped (``\\x1b``): a path or call id a client
-    sent cannot move the cursor, clear the screen or forge a line in the log."""
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
+        return printable(line)  # a path or call id a client sent cannot forge or clear a line
 
 
 @dataclass
