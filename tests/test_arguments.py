@@ -197,7 +197,7 @@ def test_report_refuses_a_case_filter_that_is_not_one(folder: Path) -> None:
     @EXAMPLES
     @given(st.text(string.ascii_letters + string.digits + " -_.", min_size=1).filter(str.strip))
     def check(case: str) -> None:
-        line = assert_one_line(["report", "--case", case, "--output", str(folder / "new.md")])
+        line = assert_one_line(["report", f"--case={case}", "--output", str(folder / "new.md")])
         assert "case filter" in line
 
     check()
