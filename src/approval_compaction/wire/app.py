@@ -1,8 +1,10 @@
 """App: the stand-in served as a Starlette ASGI app, one route that hands every request over.
 
 Routing, parsing and validation live in ``standin`` so that the in-process transport and the
-real server answer with the same bytes; this module only reads the body, within bounds, and
-turns a ``Reply`` into a Starlette response (JSON, or a streamed ``text/event-stream``).
+real server answer with the same bytes; this module only reads the body, within bounds, has a
+large one parsed in a worker thread (``standin.parse`` touches no state; the answer, which does,
+runs on the event loop), and turns a ``Reply`` into a Starlette response (JSON, or a streamed
+``text/event-stream``).
 
 The body is read up to ``MAX_BODY`` bytes (past it, or a ``Content-Length`` over it, is a 413
 before the rest is read) and within ``BODY_SECONDS`` (a client that trickles it gets a 408); a
@@ -14,6 +16,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Callable
 
+import anyio.to_thread
 from openai import AsyncOpenAI
 from starlette.applications import Starlette
 from starlette.requests import ClientDisconnect, Request
@@ -21,13 +24,14 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from . import rules
-from .standin import Exchange, Reply, StandIn
+from .standin import Exchange, Reply, StandIn, parse
 from .transport import openai_client
 
 METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"]
 
 
 MAX_BODY = 64 * 1024 * 1024
+THREAD_BYTES = 256 * 1024  # a larger body is parsed off the event loop
 BODY_SECONDS = 30.0
 
 
@@ -69,7 +73,12 @@ def build_app(
                 on_request(Exchange(request.method, request.url.path, None, body.status, said))
             return Response(body.content(), body.status, media_type=body.media_type,
                             headers={"connection": "close"})  # fmt: skip
-        reply = standin.handle(request.method, request.url.path, body)
+        method, path = request.method, request.url.path
+        if len(body) > THREAD_BYTES:  # parsed in a worker thread: other clients are answered
+            parsed = await anyio.to_thread.run_sync(parse, method, path, body)
+        else:
+            parsed = parse(method, path, body)
+        reply = standin.answer(parsed)
         if on_request is not None and standin.log:
             on_request(standin.log[-1])
         if reply.events is None:

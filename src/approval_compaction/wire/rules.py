@@ -20,7 +20,6 @@ report's results stay reproducible by name.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -258,17 +257,21 @@ def _open_call_ids(items: Sequence[Any]) -> list[str]:
     answers the earliest unanswered call of its id). Linear: a request of 40,000 calls is
     checked in one pass, not 40,000 list searches."""
     calls: list[str] = []
-    waiting: dict[str, deque[int]] = {}
+    positions: dict[str, list[int]] = {}  # each id's calls, by position in ``calls``
+    taken: dict[str, int] = {}  # how many of them outputs have answered
     answered: set[int] = set()
     for item in items:
         if not isinstance(item, dict):
             continue
         kind, call_id = item.get("type"), str(item.get("call_id"))
         if kind == "function_call":
-            waiting.setdefault(call_id, deque()).append(len(calls))
+            positions.setdefault(call_id, []).append(len(calls))
             calls.append(call_id)
-        elif kind == "function_call_output" and waiting.get(call_id):
-            answered.add(waiting[call_id].popleft())
+        elif kind == "function_call_output" and call_id in positions:
+            done = taken.get(call_id, 0)
+            if done < len(positions[call_id]):
+                answered.add(positions[call_id][done])
+                taken[call_id] = done + 1
     return [call_id for index, call_id in enumerate(calls) if index not in answered]
 
 

@@ -80,6 +80,41 @@ class Exchange:
         return printable(line)  # a path or call id a client sent cannot forge or clear a line
 
 
+@dataclass(frozen=True)
+class Parsed:
+    """A request as ``parse`` read it: its body parsed (or, for a body that is not a JSON
+    object, the start of its text, to log), or the error it is answered with."""
+
+    method: str
+    path: str
+    size: int
+    body: Any = None
+    error: ApiError | None = None
+
+
+def parse(method: str, path: str, body: bytes) -> Parsed:
+    """Route and parse one request, touching no state (safe in any thread); never raises."""
+    size = len(body)
+    try:
+        if method != "POST" or path.rstrip("/") not in (RESPONSES, COMPACT):
+            return Parsed(method, path, size, error=rules.invalid_url(method, path))
+        try:
+            parsed = json.loads(body or b"null")
+        except RecursionError:
+            return Parsed(method, path, size, error=rules.too_deep(MAX_DEPTH))
+        except ValueError:
+            parsed = None
+        if not isinstance(parsed, dict):
+            raw = body[:2000].decode("utf-8", "replace")
+            return Parsed(method, path, size, raw, rules.malformed_json())
+        if nested_deeper(parsed, MAX_DEPTH):
+            return Parsed(method, path, size, error=rules.too_deep(MAX_DEPTH))
+        return Parsed(method, path, size, parsed)
+    except Exception as exc:  # the server answers every request, whatever it was sent
+        error = ApiError(500, f"The stand-in failed: {type(exc).__name__}", "server_error")
+        return Parsed(method, path, size, error=error)
+
+
 @dataclass
 class StandIn:
     """The stand-in's state: its script, how it answers compaction (``faithful``: by the
@@ -99,28 +134,21 @@ class StandIn:
 
     def handle(self, method: str, path: str, body: bytes) -> Reply:
         """Answer one request; never raises."""
-        parsed: Any = None
-        self._size = len(body)
+        return self.answer(parse(method, path, body))
+
+    def answer(self, request: Parsed) -> Reply:
+        """Answer a request ``parse`` read (the app parses a large body off the event loop, so
+        only this part, which reads and writes the stand-in's state, holds it); never raises."""
+        self._size = request.size
+        method, path = request.method, request.path
         try:
+            if request.error is not None:
+                return self._answer(method, path, request.body, error=request.error)
             routes = {RESPONSES: self._respond, COMPACT: self._compact}
-            route = routes.get(path.rstrip("/")) if method == "POST" else None
-            if route is None:
-                return self._answer(method, path, None, error=rules.invalid_url(method, path))
-            try:
-                parsed = json.loads(body or b"null")
-            except RecursionError:
-                return self._answer(method, path, None, error=rules.too_deep(MAX_DEPTH))
-            except ValueError:
-                parsed = None
-            if not isinstance(parsed, dict):
-                raw = body[:2000].decode("utf-8", "replace")
-                return self._answer(method, path, raw, error=rules.malformed_json())
-            if nested_deeper(parsed, MAX_DEPTH):
-                return self._answer(method, path, None, error=rules.too_deep(MAX_DEPTH))
-            return route(parsed)
+            return routes[path.rstrip("/")](request.body)
         except Exception as exc:  # the server answers every request, whatever it was sent
             error = ApiError(500, f"The stand-in failed: {type(exc).__name__}", "server_error")
-            return self._answer(method, path, parsed, error=error)
+            return self._answer(method, path, request.body, error=error)
 
     def _answer(
         self, method: str, path: str, body: Any, reply: Reply | None = None, error: Any = None
@@ -218,18 +246,16 @@ class StandIn:
 def nested_deeper(value: Any, limit: int) -> bool:
     """Whether a parsed JSON value nests lists and objects deeper than ``limit`` (iterative:
     a deep value cannot exhaust the stack)."""
-    stack: list[tuple[Any, int]] = [(value, 1)]
+    if not isinstance(value, (dict, list)):
+        return False
+    stack: list[tuple[Any, int]] = [(value, 1)]  # only containers: scalars are skipped
     while stack:
         current, depth = stack.pop()
-        if isinstance(current, dict):
-            children: Any = current.values()
-        elif isinstance(current, list):
-            children = current
-        else:
-            continue
         if depth > limit:
             return True
-        stack.extend((child, depth + 1) for child in children)
+        for child in current.values() if isinstance(current, dict) else current:
+            if isinstance(child, (dict, list)):
+                stack.append((child, depth + 1))
     return False
 
 
