@@ -95,6 +95,7 @@ bench: $(STAMP) ## print the benchmark figures (the sweep's: benchmarks/sweep_wa
 	$(PY) benchmarks/wire_speed.py
 	$(PY) benchmarks/notebooks_wall_time.py
 	$(PY) benchmarks/notebook_shape.py
+	$(PY) benchmarks/hardening.py
 
 clean: ## remove the virtual environment
 	rm -rf $(VENV)

@@ -188,7 +188,7 @@ def _report(args: argparse.Namespace) -> int:
     if output is None:
         sys.stdout.write(report.text)
         return 0
-    for path in write_report(report, output):
+    for path in write_report(report, output, replace=args.force):
         print(f"wrote {path}")
     left = ", ".join(report.left_out) or "nothing"
     print(f"{github_length(report.text):,} characters as GitHub counts them; left out: {left}")

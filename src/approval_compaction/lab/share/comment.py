@@ -80,7 +80,7 @@ def notebook_comment(notebook: Path, folder: Path = paths.DATA_FILES.rendered) -
     return Comment(rendered.markdown.read_text(), rendered.attachments)
 
 
-def case_comment(case: str, output: Path | None) -> Comment:
+def case_comment(case: str, output: Path | None, replace: bool = True) -> Comment:
     """The report for one case, made as ``report --case`` makes it (the heatmap is written beside
     ``output`` when one is given)."""
 
@@ -94,7 +94,7 @@ def case_comment(case: str, output: Path | None) -> Comment:
     )
     if output is None:
         return Comment(report.text, ())
-    write_report(report, output)
+    write_report(report, output, replace)
     attach = (shown_path(heatmap_path(output)),) if report.heatmap is not None else ()
     return Comment(report.text, attach)
 
@@ -129,11 +129,11 @@ def command(args: argparse.Namespace) -> int:
     if args.notebook:
         check_folder(Path(args.folder), getattr(args, "force", False))
     if args.case:
-        comment = case_comment(args.case, output)
+        comment = case_comment(args.case, output, getattr(args, "force", False))
     else:
         comment = notebook_comment(Path(args.notebook), Path(args.folder))
         if output is not None:
-            write_atomic(output, comment.text)
+            write_atomic(output, comment.text, replace=getattr(args, "force", False))
     if comment.length > GITHUB_LIMIT:  # render and report keep to it; this says so if not
         raise ShareError(f"the comment is {comment.length:,} characters, over {GITHUB_LIMIT:,}")
     lines = [f"{comment.length:,} of {GITHUB_LIMIT:,} characters as GitHub counts them"]
