@@ -91,14 +91,19 @@ def test_scan_of_a_damaged_file_warns_and_exits_1(
     assert captured.out.startswith("[")  # the verdicts of what could be read, still JSON
 
 
+@pytest.mark.parametrize("form", ["file", "url"])
 def test_scan_that_meets_damage_mid_stream_is_one_line(
-    store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], form: str
 ) -> None:
     bad = damaged(store, tmp_path / "bad.db", readable=False)
-    assert main(["doctor", "scan", str(bad)]) == 2
-    lines = capsys.readouterr().err.splitlines()
-    assert lines[-1] == f"error: cannot read {bad}: database disk image is malformed"
-    assert "Traceback" not in "\n".join(lines)
+    text = str(bad) if form == "file" else f"sqlite+aiosqlite:///{bad}"
+    assert main(["doctor", "scan", text]) == 2
+    warning, error = capsys.readouterr().err.splitlines()
+    assert warning.startswith(f"warning: {text} fails its integrity check")
+    assert error.startswith(f"error: cannot read {text}: ")
+    assert error.endswith("database disk image is malformed")
+    assert main(["doctor", "repair", text, "--apply"]) == 2
+    assert "writes nothing on a damaged store" in capsys.readouterr().err
 
 
 def test_a_sound_file_passes_and_scan_exits_0(

@@ -214,14 +214,18 @@ class SqlStore:
                     cursor.close()
             return
         from sqlalchemy import text
+        from sqlalchemy.exc import DBAPIError
 
         if not params:  # a query with no parameters may hold colons (the in-database query)
             sql = sql.replace(":", "\\:")
-        async with self.engine.connect() as conn:
-            query = text(sql).execution_options(yield_per=BATCH_ROWS)
-            result = await conn.stream(query, params or None)
-            async for partition in result.partitions(BATCH_ROWS):  # the size keeps it streaming
-                yield [tuple(row) for row in partition]
+        try:
+            async with self.engine.connect() as conn:
+                query = text(sql).execution_options(yield_per=BATCH_ROWS)
+                result = await conn.stream(query, params or None)
+                async for partition in result.partitions(BATCH_ROWS):  # the size keeps it streaming
+                    yield [tuple(row) for row in partition]
+        except DBAPIError as error:  # a damaged file, a server gone mid-scan: one line
+            raise StoreError(f"cannot read {self.spec.label}: {one_line(error)}") from None
 
     async def _grouped(
         self, sql: str, params: dict[str, Any], width: int = 1
