@@ -150,3 +150,20 @@ def test_scan_calls_a_session_with_items_under_another_key_unreadable_and_says_w
     assert stop.value.code == 2
     (line,) = capsys.readouterr().err.splitlines()
     assert line.startswith("error: argument --ttl: 0 is not a number of seconds (at least 1)")
+
+
+def test_scan_judges_every_other_session_past_a_row_nested_5000_deep(
+    store: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Regression for issue 33: one such row aborted the whole scan (exit 2)."""
+    import sqlite3
+
+    deep = '{"type": "message", "content": ' + "[" * 5000 + "]" * 5000 + "}"
+    with sqlite3.connect(store) as conn:
+        row = ("session-000000", deep)
+        conn.execute("INSERT INTO agent_messages (session_id, message_data) VALUES (?, ?)", row)
+    assert main(["doctor", "scan", str(store), "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [(r["verdict"], r["unreadable"]) for r in rows] == [
+        ("unreadable", 1), ("poisoned", 0), ("pending", 0)
+    ]  # fmt: skip

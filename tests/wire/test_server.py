@@ -180,3 +180,23 @@ def test_server_a_client_gone_mid_body_leaves_no_traceback() -> None:
             assert client.post("/responses", json={"input": "q"}).status_code == 200
     uvicorn_log.removeHandler(handler)
     assert [r.getMessage() for r in records] == []
+
+
+def test_server_readme_states_the_bounds_the_code_sets() -> None:
+    from approval_compaction import paths
+    from approval_compaction.wire import app, server, standin
+
+    row = next(
+        line
+        for line in (paths.ROOT / "README.md").read_text().splitlines()
+        if line.startswith("| `serve ")
+    )
+    stand_in = standin.StandIn()
+    for said in (
+        f"a body over {app.MAX_BODY // 2**20} MiB is a 413",
+        f"nested deeper than {standin.MAX_DEPTH} levels a 400",
+        f"a whole request head in {server.HEAD_SECONDS:g} s is closed",
+        f"does not arrive in {app.BODY_SECONDS:g} s is a 408",
+        f"at most {stand_in.max_responses:,} responses ({stand_in.max_stored_bytes // 2**20} MiB",
+    ):
+        assert said in row, said
