@@ -11,9 +11,11 @@ Prints the figures of ``docs/reliability.md``:
 - **rows lost by restore**: a store repaired, then turns appended through the SDK's own
   ``SQLiteSession``, then ``doctor restore``: appended rows no longer there;
 - **serve under load**: ``serve`` in its own process on 127.0.0.1, sent eight 39 MB requests
-  one after another, its peak resident memory (``VmHWM``) and its memory after; then a
-  compaction request of 40,000 calls (and their outputs) while a small request is sent every
-  20 ms, the worst latency of the small requests.
+  one after another, its peak resident memory (``VmHWM``) and its memory after; then
+  compactions of 40,000 calls (and their outputs) while a small request is sent every 20 ms,
+  the worst latency of the small requests; then idle and slow connections, and clients that
+  leave mid-body: how many connections the server has not closed after its head timeout, and
+  how many tracebacks its console shows.
 
 ``python benchmarks/hardening.py`` runs it all (about a minute); every server it starts listens
 on 127.0.0.1 and every loop is bounded.
@@ -26,6 +28,7 @@ import io
 import json
 import random
 import shutil
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -44,6 +47,7 @@ from approval_compaction.doctor import backup as backups
 from approval_compaction.doctor.repair import apply
 from approval_compaction.doctor.restore import restore
 from approval_compaction.lab.stores.synthetic import app_session, close_app_session, generate
+from approval_compaction.wire.server import HEAD_SECONDS
 
 HOST = "127.0.0.1"
 SEED = 33
@@ -52,6 +56,9 @@ LARGE_BYTES = 39 * 1024 * 1024
 LARGE_REQUESTS = 8
 COMPACTION_CALLS = 40_000
 COMPACTION_ROUNDS = 5  # compactions one after another, the small requests sent meanwhile
+IDLE_CONNECTIONS = 120  # connections that send nothing
+SLOW_CONNECTIONS = 60  # connections that send part of a request head, then nothing
+GONE_MID_BODY = 50  # clients that send a head and part of the body, then leave
 
 
 @dataclass(frozen=True)
@@ -223,12 +230,21 @@ class Serve:
 
     def __enter__(self) -> Serve:
         argv = [sys.executable, "-m", "approval_compaction", "serve", "--host", HOST, "--port", "0"]
-        self.process = subprocess.Popen(argv, stdout=subprocess.PIPE, text=True)
-        assert self.process.stdout is not None
+        pipe = subprocess.PIPE
+        self.process = subprocess.Popen(argv, stdout=pipe, stderr=pipe, text=True)
+        assert self.process.stdout is not None and self.process.stderr is not None
         first = self.process.stdout.readline()  # "Responses API stand-in on http://...:N/v1"
         self.base = first.split(" on ", 1)[1].split()[0]
+        self.port = int(self.base.rsplit(":", 1)[1].split("/")[0])
+        self.console: list[str] = []  # what uvicorn writes to stderr
         threading.Thread(target=self.process.stdout.read, daemon=True).start()  # drain the log
+        threading.Thread(target=self._console, daemon=True).start()
         return self
+
+    def _console(self) -> None:
+        assert self.process.stderr is not None
+        for line in self.process.stderr:
+            self.console.append(line)
 
     def memory(self, field: str) -> int:
         """``VmHWM`` (peak) or ``VmRSS`` (now) of the server, in bytes."""
@@ -240,6 +256,40 @@ class Serve:
     def __exit__(self, *exc: object) -> None:
         self.process.terminate()
         self.process.wait(timeout=10)
+
+
+def still_open(conn: socket.socket) -> bool:
+    """Whether the server has not closed the connection (no end of file to read)."""
+    conn.setblocking(False)
+    try:
+        return conn.recv(1) != b""
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+
+
+def connections() -> tuple[int, int, int, int]:
+    """(idle and slow connections opened, those still open after the server's head timeout,
+    clients that left mid-body, "Exception in ASGI application" lines on the console)."""
+    with Serve() as server:
+        address = (HOST, server.port)
+        idle = [socket.create_connection(address) for _ in range(IDLE_CONNECTIONS)]
+        slow = [socket.create_connection(address) for _ in range(SLOW_CONNECTIONS)]
+        for conn in slow:
+            conn.sendall(b"POST /v1/responses HTTP/1.1\r\nHo")  # and never the rest
+        for _ in range(GONE_MID_BODY):
+            with socket.create_connection(address) as conn:
+                conn.sendall(
+                    b"POST /v1/responses HTTP/1.1\r\nHost: x\r\nContent-Length: 9000\r\n\r\n{"
+                )
+        time.sleep(HEAD_SECONDS + 3)
+        left = sum(still_open(conn) for conn in idle + slow)
+        for conn in idle + slow:
+            conn.close()
+        time.sleep(0.5)
+        tracebacks = sum("Exception in ASGI application" in line for line in server.console)
+    return len(idle) + len(slow), left, GONE_MID_BODY, tracebacks
 
 
 def large_body() -> bytes:
@@ -318,6 +368,7 @@ def main_figures() -> None:
         removed = timed("restore --exact", lambda: restore_losses(folder, exact=True))
     memory = timed("serve memory", serve_memory)
     latency = timed("compaction latency", compaction_latency)
+    held = timed("idle, slow and abandoned connections", connections)
 
     print("| command | bad arguments tried | tracebacks |")
     print("| --- | ---: | ---: |")
@@ -346,6 +397,13 @@ def main_figures() -> None:
     print(f"| slowest of {COMPACTION_ROUNDS} compactions of 40,000 calls (status {status}) "
           f"| {seconds:.2f} s |")  # fmt: skip
     print(f"| worst latency of a small request meanwhile ({small} sent) | {worst * 1000:.0f} ms |")
+    assert isinstance(held, tuple)
+    opened, left, gone, tracebacks = held
+    print(f"| idle and slow connections opened to serve | {opened} |")
+    print(f"| still open {HEAD_SECONDS + 3:g} s later | {left} |")
+    print(
+        f"| clients gone mid-body: tracebacks on serve's console ({gone} clients) | {tracebacks} |"
+    )
 
 
 if __name__ == "__main__":
