@@ -14,7 +14,7 @@ import csv
 import json
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterable
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Any, TextIO
 
 from .codec import KEY_ENV, Codec
@@ -39,10 +39,16 @@ _WIDTHS = {
 async def reports(store: Store, session_id: str | None = None) -> AsyncIterator[SessionReport]:
     """The verdict on each session (or branch) of an open store, or on the one named, in id
     order."""
-    light = store.codec.light
+    codec = store.codec
     async for unit in store.units(session_id):
-        items, unreadable = light(unit.session_id, unit.texts)
-        yield judge(unit.session_id, items, unreadable, unit.branch)
+        before = codec.left_out
+        items, unreadable = codec.light(unit.session_id, unit.texts)
+        report = judge(unit.session_id, items, unreadable, unit.branch)
+        left = codec.left_out - before
+        if left:  # said in the note (a table's last column); the summary counts them all
+            said = f"{left} item{'s' if left != 1 else ''} older than the ttl left out"
+            report = replace(report, note=f"{report.note}; {said}" if report.note else said)
+        yield report
 
 
 async def scan_store(
