@@ -251,3 +251,27 @@ def test_a_url_that_cannot_be_parsed_is_one_line_before_any_connection(
     with pytest.raises(StoreError) as raised:
         parse_store(url)
     assert expected in str(raised.value) and "\n" not in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("one", "other", "same"),
+    [
+        (
+            "postgresql+asyncpg://u:p@DB.example:5432/app",
+            "postgresql+asyncpg://v@db.example/app",
+            True,
+        ),
+        ("postgresql+asyncpg://u@db.example/app", "postgresql+asyncpg://u@db.example/other", False),
+        ("mysql+asyncmy://u@db.example/app", "mysql+asyncmy://u@db.example:3307/app", False),
+    ],
+    ids=["default-port-and-case", "other-database", "other-port"],
+)
+def test_a_store_s_identity_names_the_server_and_database_however_spelt(
+    one: str, other: str, same: bool
+) -> None:
+    from approval_compaction.doctor.sqlstore import SqlStore, _tables
+
+    def identity(text: str) -> str:
+        return SqlStore(parse_store(text), None, _tables(False), False, None).identity
+
+    assert (identity(one) == identity(other)) is same

@@ -64,6 +64,7 @@ if TYPE_CHECKING:
     from sqlalchemy import Table
     from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+DEFAULT_PORTS = {"postgresql": 5432, "mysql": 3306, "mariadb": 3306}  # a URL without a port
 _STRUCTURE_SELECT = (
     "id, session_id, message_id, branch_id, message_type, sequence_number, user_turn_number, "
     "branch_turn_number, tool_name, created_at"
@@ -187,8 +188,9 @@ class SqlStore:
         from sqlalchemy.engine import make_url
 
         url = make_url(self.spec.url)
-        host = (url.host or "").lower()
-        return f"{url.get_backend_name()}://{host}:{url.port or ''}/{url.database or ''}"
+        backend, host = url.get_backend_name(), (url.host or "localhost").lower()
+        port = url.port or DEFAULT_PORTS.get(backend) or ""
+        return f"{backend}://{host}:{port}/{url.database or ''}"
 
     async def _batches(self, sql: str, params: dict[str, Any]) -> AsyncIterator[list[Any]]:
         """Rows of a query in batches: ``sqlite3`` for a file, SQLAlchemy's stream for a URL.
