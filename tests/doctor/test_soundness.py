@@ -89,6 +89,9 @@ def test_scan_of_a_damaged_file_warns_and_exits_1(
     (warning,) = captured.err.splitlines()
     assert warning.startswith(f"warning: {bad} fails its integrity check")
     assert captured.out.startswith("[")  # the verdicts of what could be read, still JSON
+    assert main(["doctor", "repair", str(bad)]) == 1  # the dry run says --apply would refuse
+    (warning,) = capsys.readouterr().err.splitlines()
+    assert "the doctor writes nothing on a damaged store" in warning
 
 
 @pytest.mark.parametrize("form", ["file", "url"])

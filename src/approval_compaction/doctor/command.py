@@ -71,16 +71,19 @@ def _repair(args: argparse.Namespace, out: TextIO) -> int:
     keys = {"key_env": args.key_env, "ttl": args.ttl}
     if not args.apply:
         result = asyncio.run(repair.dry_run(args.store, args.session_id, **keys))
+        if result.unsound is not None:  # --apply would refuse it: said first, exit 1
+            print(f"warning: {result.unsound}", file=sys.stderr, flush=True)
+        code = 0 if result.unsound is None else 1
         if args.format == "json":
             rows = [c.as_row() for o in result.outcomes for c in o.changes]
             out.write(json.dumps(rows, indent=2) + "\n")
-            return 0
+            return code
         for outcome in result.outcomes:
             out.write("\n".join(_change_lines(outcome)) + "\n")
         count = len(result.outcomes)
         said = f"{count} session{'s' if count != 1 else ''} to repair (poisoned or stuck)"
         out.write(f"dry run: {said}; pass --apply to repair\n")
-        return 0
+        return code
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     target = Path(args.backup) if args.backup else repair.default_backup(args.store, stamp)
 
