@@ -29,7 +29,7 @@ run: $(STAMP) system ## write data/, execute and render every notebook, the repo
 	$(PY) -m approval_compaction data
 	$(PY) -m approval_compaction notebooks
 	$(PY) -m approval_compaction render
-	$(PY) -m approval_compaction report --output data/report.md
+	$(PY) -m approval_compaction report --output data/report.md --force
 	$(PY) -m approval_compaction snippet
 	$(PY) -m approval_compaction upstream-liveness
 	$(PY) -m approval_compaction readme
@@ -101,6 +101,7 @@ bench: $(STAMP) ## print the benchmark figures (the sweep's: benchmarks/sweep_wa
 	$(PY) benchmarks/wire_speed.py
 	$(PY) benchmarks/notebooks_wall_time.py
 	$(PY) benchmarks/notebook_shape.py
+	$(PY) benchmarks/hardening.py
 
 clean: ## remove the virtual environment
 	rm -rf $(VENV)

@@ -15,13 +15,41 @@ from pathlib import Path
 from typing import Any
 
 from . import paths
-from .errors import InvestigationError
+from .errors import InvestigationError, printable
 from .lab.releases import NEWEST
 from .study.words import COMPACT_RULES, MODELS, MODES, STUDY_MODE
 
 Handler = Callable[[argparse.Namespace], int]
 FORMATS = ("table", "json", "csv", "markdown")  # matrix_text's formats (checked by a test)
 CASE_HELP = "filter, e.g. decision=reject,compaction=on"
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose every refusal is one line on stderr and exit 2 (argparse's
+    own prints the usage first); its subcommands' parsers are of this class too."""
+
+    def error(self, message: str) -> Any:
+        self.exit(2, f"error: {printable(message)} (see {self.prog} --help)\n")
+
+
+def bounded_int(low: int, high: int | None = None, what: str = "a number") -> Callable[[str], int]:
+    """An argument type: a whole number from ``low`` (to ``high``), else one line saying so."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+        if value < low or (high is not None and value > high):
+            span = f"from {low} to {high}" if high is not None else f"at least {low}"
+            raise argparse.ArgumentTypeError(f"{value} is not {what} ({span})")
+        return value
+
+    return parse
+
+
+PORT = bounded_int(0, 65535, "a TCP port")
+SECONDS = bounded_int(1, None, "a number of seconds")
 
 
 def _lazy(module: str, function: str = "command") -> Handler:
@@ -126,9 +154,10 @@ def _notebooks(args: argparse.Namespace) -> int:
 
 def _render(args: argparse.Namespace) -> int:
     from .formats.markdown import github_length
-    from .lab.share.render import render_all
+    from .lab.share.render import check_folder, render_all
 
     targets = _notebook_targets(args)
+    check_folder(Path(args.folder), args.force)
     for path, rendered in zip(targets, render_all(targets, Path(args.folder)), strict=True):
         length = github_length(rendered.markdown.read_text())
         attach = f"; attach {', '.join(rendered.attachments)}" if rendered.attachments else ""
@@ -139,14 +168,15 @@ def _render(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     from .formats.markdown import github_length
     from .lab.findings.load import load_findings
+    from .lab.share.comment import check_output
     from .lab.share.report import attach_hint, build_report, write_report
     from .study.harness import run_matrix
     from .study.scenario import select_cases
     from .study.wiring import responses_backend
 
     output = Path(args.output) if args.output else None
-    if output is not None and output.is_dir():
-        raise InvestigationError(f"--output {output} is a folder, not a file")
+    if output is not None:
+        check_output(output, args.force, with_heatmap=True)
     cases = select_cases(args.case)
     report = build_report(
         run_matrix(cases),
@@ -158,7 +188,7 @@ def _report(args: argparse.Namespace) -> int:
     if output is None:
         sys.stdout.write(report.text)
         return 0
-    for path in write_report(report, output):
+    for path in write_report(report, output, replace=args.force):
         print(f"wrote {path}")
     left = ", ".join(report.left_out) or "nothing"
     print(f"{github_length(report.text):,} characters as GitHub counts them; left out: {left}")
@@ -224,7 +254,7 @@ def patch_options(command: argparse.ArgumentParser, release: bool = True) -> Non
 
 
 def parser() -> argparse.ArgumentParser:
-    main = argparse.ArgumentParser(prog="python -m approval_compaction", description=__doc__)
+    main = Parser(prog="python -m approval_compaction", description=__doc__)
     commands = main.add_subparsers(dest="command", required=True)
 
     def add(name: str, handler: Handler, help: str) -> argparse.ArgumentParser:
@@ -269,10 +299,14 @@ def parser() -> argparse.ArgumentParser:
     render = add("render", _render, "render notebooks to HTML and markdown")
     render.add_argument("paths", nargs="*")
     render.add_argument("--folder", default=str(paths.DATA_FILES.rendered))
+    render.add_argument(
+        "--force", action="store_true", help="write into a folder that holds other files"
+    )
 
     report = add("report", _report, "write a paste-ready markdown report")
     report.add_argument("--case", help=CASE_HELP)
     report.add_argument("--output", help="write here (and its heatmap PNG beside it)")
+    report.add_argument("--force", action="store_true", help="replace an existing output file")
 
     sweep = add(
         "sweep", _lazy(".lab.releases.sweep"), "run the matrix on every openai-agents release"
@@ -435,6 +469,7 @@ def parser() -> argparse.ArgumentParser:
     share.add_argument("notebook", nargs="?", help="e.g. notebooks/03-inside-the-sdk.ipynb")
     share.add_argument("--case", help="one case: a label (run/approve/on/json) or a filter")
     share.add_argument("--output", help="write the comment here (default: stdout)")
+    share.add_argument("--force", action="store_true", help="replace an existing output file")
     share.add_argument(
         "--folder", default=str(paths.DATA_FILES.rendered), help="where a notebook is rendered"
     )
@@ -471,7 +506,9 @@ def parser() -> argparse.ArgumentParser:
             default="SESSION_ENCRYPTION_KEY",
             help="the variable holding EncryptedSession's key (never printed)",
         )
-        step.add_argument("--ttl", type=int, help="judge as EncryptedSession with this ttl reads")
+        step.add_argument(
+            "--ttl", type=SECONDS, help="judge as EncryptedSession with this ttl (seconds) reads"
+        )
     scan.add_argument("--format", choices=("table", "json", "csv"), default="table")
     scan.add_argument(
         "--in-database",
@@ -491,6 +528,14 @@ def parser() -> argparse.ArgumentParser:
     restore = steps.add_parser("restore", help="put the sessions of a backup back exactly")
     restore.add_argument("backup", help="a backup written by doctor repair --apply")
     restore.add_argument("--store", help="the store to restore into (default: the backup's)")
+    restore.add_argument(
+        "--exact",
+        action="store_true",
+        help="remove the rows added since the backup (default: keep them, and name them)",
+    )
+    restore.add_argument(
+        "--force", action="store_true", help="restore into a store that is not the backup's"
+    )
     check = steps.add_parser("check", help="whether and when the bug strikes a configuration")
     check.set_defaults(handler=_lazy(".lab.affected.command"))
     check.add_argument("--mode", default="auto", help="auto, input or previous_response_id")
@@ -522,7 +567,7 @@ def parser() -> argparse.ArgumentParser:
         "serve", _lazy(".wire.server"), "serve the Responses API stand-in on a port, with a log"
     )
     serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000, help="0 picks a free port")
+    serve.add_argument("--port", type=PORT, default=8000, help="0 picks a free port")
     serve.add_argument(
         "--compact-rules",
         choices=COMPACT_RULES,
@@ -537,5 +582,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.handler(args))
     except InvestigationError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {printable(str(error))}", file=sys.stderr)
         return 2

@@ -14,6 +14,15 @@ class InvestigationError(Exception):
     """Base class: a problem with the input, stated in one line."""
 
 
+def printable(text: str) -> str:
+    """``text`` as one line of a terminal: each control character (a newline, a carriage
+    return, an escape) written as its escape (``\\r``), so input quoted in a message can
+    neither break the line nor move the cursor."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
+
+
 class StateRestoreError(InvestigationError):
     """A RunState JSON that cannot be restored: corrupted, truncated, or for another agent."""
 

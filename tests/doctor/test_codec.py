@@ -4,6 +4,7 @@ verdict reads; envelopes open only with the right key."""
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -50,3 +51,29 @@ def test_envelopes_open_with_their_key_only() -> None:
     assert sealed.light("s1", [text, json.dumps(item)]) == ([codec.light_item(json.dumps(item))], 1)
     assert sealed.decode("s2", text) is None  # the key is derived per session
     assert codec.EncryptedCodec("x" * 43 + "=").decode("s1", text) is None
+
+
+def test_a_row_nested_5000_deep_is_unreadable_not_fatal() -> None:
+    """Regression for issue 33: one row nested 5,000 deep aborted the scan of every session
+    (``maximum recursion depth exceeded``); the SDK itself reads the others."""
+    deep = '{"type": "message", "content": ' + "[" * 5000 + "]" * 5000 + "}"
+    fine = '{"type": "message", "role": "user", "content": "hi"}'
+    assert codec.light_item(deep) is None and codec.plain_item(deep) is None
+    assert codec.light_items([fine, deep, fine]) == ([codec.light_item(fine)] * 2, 1)
+
+
+def test_a_ttl_leaves_out_old_items_and_counts_them_apart_from_the_unreadable() -> None:
+    key = "q2H3pO4J0m3S6u7Yc8bC9dE0fG1hI2jK3lM4nO5pQ6r="
+    item = {"type": "message", "role": "user", "content": "old"}
+    sealed = codec.EncryptedCodec(key)
+    envelope = sealed.encode("s1", item)  # then sealed again as if written an hour ago
+    cipher = sealed._for("s1").cipher
+    plain = json.dumps(item).encode()
+    envelope["payload"] = cipher.encrypt_at_time(plain, int(time.time()) - 3600).decode()
+    old = json.dumps(envelope)
+    other = json.dumps(codec.EncryptedCodec("x" * 43 + "=").encode("s1", item))
+    with_ttl = codec.EncryptedCodec(key, ttl=60)
+    assert with_ttl.light("s1", [old, other]) == ([], 1)  # the other key's item: unreadable
+    assert with_ttl.left_out == 1
+    assert codec.EncryptedCodec(key, ttl=7200).light("s1", [old]) == ([codec.light_item(
+        json.dumps(item))], 0)  # fmt: skip

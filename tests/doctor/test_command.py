@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from approval_compaction.cli import main
-from approval_compaction.lab.stores.synthetic import generate
+from approval_compaction.lab.stores.synthetic import app_session, close_app_session, generate
 
 
 @pytest.fixture
@@ -114,3 +114,56 @@ def test_every_form_names_an_abandoned_mcp_request(
     assert capsys.readouterr().out.splitlines()[-1] == "1 of 1 sessions as backed up"
     assert main(["doctor", "scan", str(store), "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)[0]["verdict"] == "stuck"
+
+
+def test_scan_calls_a_session_with_items_under_another_key_unreadable_and_says_what_ttl_left(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression for issue 33: items under a second key were shown ``healthy`` (0 items,
+    3 unreadable), and ``--ttl`` said nothing of what it left out."""
+    key, second = "q2H3pO4J0m3S6u7Yc8bC9dE0fG1hI2jK3lM4nO5pQ6r=", "x" * 43 + "="
+    target = tmp_path / "sealed.db"
+    asyncio.run(generate(str(target), 3, 6, ("healthy",), key=key))
+
+    async def append_under_second_key() -> None:
+        session = app_session(str(target), "session-000002", second)
+        try:
+            await session.add_items([{"role": "user", "content": "sealed elsewhere"}] * 3)
+        finally:
+            await close_app_session(session)
+
+    asyncio.run(append_under_second_key())
+    monkeypatch.setenv("SESSION_ENCRYPTION_KEY", key)
+    assert main(["doctor", "scan", str(target), "--format", "json", "--ttl", "3600"]) == 0
+    captured = capsys.readouterr()
+    rows = {r["session_id"]: r for r in json.loads(captured.out)}
+    assert (rows["session-000002"]["verdict"], rows["session-000002"]["unreadable"]) == (
+        "unreadable", 3
+    )  # fmt: skip
+    assert {rows[s]["verdict"] for s in ("session-000000", "session-000001")} == {"healthy"}
+    assert captured.err.splitlines() == [
+        "--ttl 3600 left out 0 items older than 3600 s, as EncryptedSession with this ttl "
+        "skips them (they count in no column)"
+    ]
+    with pytest.raises(SystemExit) as stop:
+        main(["doctor", "scan", str(target), "--ttl", "0"])
+    assert stop.value.code == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("error: argument --ttl: 0 is not a number of seconds (at least 1)")
+
+
+def test_scan_judges_every_other_session_past_a_row_nested_5000_deep(
+    store: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Regression for issue 33: one such row aborted the whole scan (exit 2)."""
+    import sqlite3
+
+    deep = '{"type": "message", "content": ' + "[" * 5000 + "]" * 5000 + "}"
+    with sqlite3.connect(store) as conn:
+        row = ("session-000000", deep)
+        conn.execute("INSERT INTO agent_messages (session_id, message_data) VALUES (?, ?)", row)
+    assert main(["doctor", "scan", str(store), "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [(r["verdict"], r["unreadable"]) for r in rows] == [
+        ("unreadable", 1), ("poisoned", 0), ("pending", 0)
+    ]  # fmt: skip

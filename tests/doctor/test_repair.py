@@ -210,3 +210,25 @@ def test_an_abandoned_mcp_request_is_stuck_repaired_and_restored(
     assert {sid: rows(s) for sid, s in snapshot(text).items()} == {
         sid: rows(s) for sid, s in original.items()
     }
+
+
+def test_restore_keeps_a_turn_appended_since_the_backup_and_exact_removes_it(
+    make_store: MakeStore, tmp_path: Path, store_key: str | None
+) -> None:
+    """Regression for issue 33: repair, the application appends a turn, restore: the turn was
+    gone and the output said only "(2 removed)"."""
+    text = make_store(count=6)
+    before = snapshot(text)
+    asyncio.run(apply(text, tmp_path / "b.jsonl"))
+    late = {"role": "user", "content": "appended after the repair"}
+    asyncio.run(_append(text, "session-000001", late, store_key))
+    grown = snapshot(text)["session-000001"]
+    results = {r.session_id: r for r in asyncio.run(restore(tmp_path / "b.jsonl"))}
+    assert results["session-000001"].status == "restored"
+    assert results["session-000001"].kept == (grown.rows[-1].id,)
+    after = snapshot(text)["session-000001"]
+    assert rows(after) == rows(before["session-000001"]) + [rows(grown)[-1]]
+    assert after.items()[0][-1] == late
+    exact = {r.session_id: r for r in asyncio.run(restore(tmp_path / "b.jsonl", exact=True))}
+    assert (exact["session-000001"].deleted, exact["session-000001"].kept) == (1, ())
+    assert snapshot(text) == before

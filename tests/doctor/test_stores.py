@@ -220,3 +220,60 @@ def test_the_table_of_store_strings_names_each_backend_and_its_extra(
     backend = backend_for(text)
     assert (backend.kind, backend.extra) == (kind, extra)
     assert backend in (*BACKENDS, ANY_URL)
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("postgresql+asyncpg://[::1", "not a store string"),
+        ("postgresql+asyncpg://u@h:abc/db", "not a store string"),
+        ("mysql+asyncmy://u:p@[::1/db", "not a store string"),
+        ("postgresql+asyncpg://u@h:99999/db", "port 99999 is not a TCP port"),
+        ("redis://[::1", "not a Redis URL: Invalid IPv6 URL"),
+        ("redis://h:70000/0", "not a Redis URL: Port out of range"),
+        ("redis://host/abc", "redis database 'abc' is not a number"),
+        ("redis://host/0?db=x", "redis database 'x' is not a number"),
+    ],
+    ids=[
+        "ipv6-open",
+        "port-text",
+        "mysql-ipv6-open",
+        "port-range",
+        "redis-ipv6-open",
+        "redis-port-range",
+        "redis-db-text",
+        "redis-db-query",
+    ],  # fmt: skip
+)
+def test_a_url_that_cannot_be_parsed_is_one_line_before_any_connection(
+    url: str, expected: str
+) -> None:
+    """Regression for issue 33: these were 30 to 44-line tracebacks, and ``redis://host/abc``
+    silently used database 0."""
+    with pytest.raises(StoreError) as raised:
+        parse_store(url)
+    assert expected in str(raised.value) and "\n" not in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("one", "other", "same"),
+    [
+        (
+            "postgresql+asyncpg://u:p@DB.example:5432/app",
+            "postgresql+asyncpg://v@db.example/app",
+            True,
+        ),
+        ("postgresql+asyncpg://u@db.example/app", "postgresql+asyncpg://u@db.example/other", False),
+        ("mysql+asyncmy://u@db.example/app", "mysql+asyncmy://u@db.example:3307/app", False),
+    ],
+    ids=["default-port-and-case", "other-database", "other-port"],
+)
+def test_a_store_s_identity_names_the_server_and_database_however_spelt(
+    one: str, other: str, same: bool
+) -> None:
+    from approval_compaction.doctor.sqlstore import SqlStore, _tables
+
+    def identity(text: str) -> str:
+        return SqlStore(parse_store(text), None, _tables(False), False, None).identity
+
+    assert (identity(one) == identity(other)) is same

@@ -117,3 +117,14 @@ def test_doctor_calls_stuck_exactly_what_the_workaround_retires(length: int) -> 
             assert live and not dead, items
         if report.verdict == HEALTHY:
             assert not live and not dead, items
+
+
+def test_a_session_with_rows_it_could_not_read_is_unreadable_not_healthy() -> None:
+    """Regression for issue 33: sessions encrypted under a second key were shown ``healthy``
+    (0 items, 3 unreadable)."""
+    report = judge("s", [], unreadable=3)
+    assert (report.verdict, report.unreadable) == ("unreadable", 3)
+    assert report.note.startswith("3 rows could not be read")
+    orphan = [{"type": "function_call_output", "call_id": "gone"}]
+    assert judge("s", orphan, unreadable=3).verdict == "poisoned"  # what it did read stands
+    assert judge("s", [], unreadable=0).verdict == "healthy"

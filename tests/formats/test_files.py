@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from approval_compaction.formats.files import write_all_atomic, write_atomic
+from approval_compaction.formats.files import FileExists, write_all_atomic, write_atomic
 
 
 def leftovers(folder: Path) -> list[str]:
@@ -87,3 +87,18 @@ def test_files_write_all_atomic_keeps_the_whole_set_when_one_file_fails(tmp_path
         write_all_atomic({first: "new json", second: "new csv", unwritable: "x"})
     assert (first.read_text(), second.read_text()) == ("old json", "old csv")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.csv", "a.json"]
+
+
+def test_files_write_atomic_without_replace_refuses_a_file_that_exists(tmp_path: Path) -> None:
+    """Issue 33: ``share --output FILE`` and ``report --output FILE`` replaced any file (run
+    as root, system files too); without ``--force`` the write links the new file into place,
+    which fails on a file that exists, even one that appeared after the command checked."""
+    target = tmp_path / "mine.md"
+    target.write_text("someone's")
+    with pytest.raises(FileExists, match=r"mine\.md already exists: pass --force"):
+        write_atomic(target, "new", replace=False)
+    assert target.read_text() == "someone's"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.md"]  # no temporary file left
+    fresh = tmp_path / "fresh.md"
+    write_atomic(fresh, "new", replace=False)
+    assert fresh.read_text() == "new"

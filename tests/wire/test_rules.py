@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from approval_compaction.wire import rules
 from approval_compaction.wire.rules import (
@@ -164,3 +167,39 @@ def test_rules_readme_invariant_table_lists_every_invariant() -> None:
 
     readme = (paths.ROOT / "README.md").read_text()
     assert all(f"| `{name}` |" in readme for name in INVARIANTS)
+
+
+def _open_call_ids_reference(items: list[Item]) -> list[str]:
+    """The rule as first written (a list searched per output): quadratic, but plainly right."""
+    waiting: list[str] = []
+    for item in items:
+        kind, call_id = item.get("type"), str(item.get("call_id"))
+        if kind == "function_call":
+            waiting.append(call_id)
+        elif kind == "function_call_output" and call_id in waiting:
+            waiting.remove(call_id)
+    return waiting
+
+
+@given(
+    st.lists(
+        st.builds(
+            lambda kind, n: {"type": kind, "call_id": f"c{n}"},
+            st.sampled_from(["function_call", "function_call_output", "message"]),
+            st.integers(0, 4),
+        ),
+        max_size=30,
+    )
+)
+def test_rules_open_calls_are_those_the_plain_rule_finds(items: list[Item]) -> None:
+    assert rules._open_call_ids(items) == _open_call_ids_reference(items)
+
+
+def test_rules_a_compaction_of_40000_calls_is_checked_in_linear_time() -> None:
+    """Regression for issue 33: one compaction request of 40,000 calls blocked every client
+    for 20.6 s (20,000: 4.8 s), the pairing check growing quadratically."""
+    chain = [{"type": "function_call", "call_id": f"c{n}"} for n in range(40_000)]
+    given_input = [{"type": "function_call_output", "call_id": f"c{n}"} for n in range(40_000)]
+    started = time.process_time()
+    assert rules.check_compaction(chain, given_input[:-1]) == rules.open_call("c39999")
+    assert time.process_time() - started < 2.0  # the quadratic check took 20 s

@@ -4,7 +4,9 @@ random or malformed requests answered without a server error."""
 from __future__ import annotations
 
 import json
+import logging
 import socket
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -117,3 +119,84 @@ def test_server_random_requests_never_get_a_server_error(
     assert answer.status_code < 500, (answer.text, server.standin.log[-1])
     if answer.headers["content-type"].startswith("application/json"):
         assert answer.status_code == 200 or "error" in answer.json()
+
+
+@pytest.mark.enable_socket
+def test_server_answers_413_past_the_body_limit_before_reading_the_rest() -> None:
+    with running() as server, socket.create_connection(server_address(server)) as conn:
+        conn.sendall(
+            b"POST /v1/responses HTTP/1.1\r\nHost: x\r\nContent-Length: 999999999999\r\n\r\n"
+        )
+        conn.settimeout(10)
+        assert conn.recv(200).startswith(b"HTTP/1.1 413 ")
+
+
+def server_address(server: Running) -> tuple[str, int]:
+    return "127.0.0.1", int(server.base_url.rsplit(":", 1)[1].split("/")[0])
+
+
+@pytest.mark.enable_socket
+def test_server_closes_a_connection_that_sends_nothing_or_trickles_its_headers() -> None:
+    """Regression for issue 33: 350 slow and 1,200 idle connections were never timed out."""
+    with running(head_seconds=0.5) as server:
+        idle = socket.create_connection(server_address(server))
+        slow = socket.create_connection(server_address(server))
+        slow.sendall(b"POST /v1/responses HTTP/1.1\r\nHo")
+        for conn in (idle, slow):
+            conn.settimeout(10)
+            started = time.monotonic()
+            assert conn.recv(100) == b""  # closed by the server
+            assert time.monotonic() - started < 5
+            conn.close()
+
+
+@pytest.mark.enable_socket
+def test_server_answers_408_to_a_body_that_does_not_arrive() -> None:
+    with (
+        running(body_seconds=0.5) as server,
+        socket.create_connection(server_address(server)) as conn,
+    ):
+        conn.sendall(b"POST /v1/responses HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
+        conn.settimeout(10)
+        assert conn.recv(200).startswith(b"HTTP/1.1 408 ")
+
+
+@pytest.mark.enable_socket
+def test_server_a_client_gone_mid_body_leaves_no_traceback() -> None:
+    """Regression for issue 33: 52 "Exception in ASGI application" tracebacks on the console
+    when clients disconnected mid-body."""
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler(logging.ERROR)
+    handler.emit = records.append  # type: ignore[method-assign]  # a list is the whole handler
+    uvicorn_log = logging.getLogger("uvicorn.error")  # uvicorn's loggers do not propagate
+    with running() as server:
+        uvicorn_log.addHandler(handler)
+        for _ in range(5):
+            with socket.create_connection(server_address(server)) as conn:
+                conn.sendall(
+                    b"POST /v1/responses HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n{"
+                )
+        with httpx.Client(base_url=server.base_url, timeout=10) as client:
+            assert client.post("/responses", json={"input": "q"}).status_code == 200
+    uvicorn_log.removeHandler(handler)
+    assert [r.getMessage() for r in records] == []
+
+
+def test_server_readme_states_the_bounds_the_code_sets() -> None:
+    from approval_compaction import paths
+    from approval_compaction.wire import app, server, standin
+
+    row = next(
+        line
+        for line in (paths.ROOT / "README.md").read_text().splitlines()
+        if line.startswith("| `serve ")
+    )
+    stand_in = standin.StandIn()
+    for said in (
+        f"a body over {app.MAX_BODY // 2**20} MiB is a 413",
+        f"nested deeper than {standin.MAX_DEPTH} levels a 400",
+        f"a whole request head in {server.HEAD_SECONDS:g} s is closed",
+        f"does not arrive in {app.BODY_SECONDS:g} s is a 408",
+        f"at most {stand_in.max_responses:,} responses ({stand_in.max_stored_bytes // 2**20} MiB",
+    ):
+        assert said in row, said

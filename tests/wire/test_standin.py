@@ -162,3 +162,44 @@ def test_standin_compact_accepts_the_chain_once_the_output_follows() -> None:
     )
     status, _ = post(standin, "/v1/responses/compact", {"previous_response_id": second["id"]})
     assert status == 200
+
+
+@pytest.mark.parametrize("depth", [150, 1000, 100_000], ids=["past-limit", "1k", "100k"])
+def test_standin_json_nested_too_deep_is_a_400_not_a_500(depth: int) -> None:
+    """Regression for issue 33: JSON nested 1,000 deep answered 500."""
+    raw = b'{"input": ' + b"[" * depth + b"]" * depth + b"}"
+    status, body = post(standin := StandIn(), "/v1/responses", raw)
+    assert status == 400 and "nested deeper" in body["error"]["message"]
+    assert standin.log[-1].status == 400
+
+
+def test_standin_forgets_the_oldest_responses_past_its_caps() -> None:
+    """Regression for issue 33: every request body was kept for good (eight 39 MB requests
+    took ``serve`` from 321 MB to 1,823 MB)."""
+    standin = StandIn(max_responses=3, max_stored_bytes=10**9)
+    ids = [post(standin, "/v1/responses", {"input": f"q{i}"})[1]["id"] for i in range(5)]
+    assert list(standin.responses) == ids[2:]
+    status, body = post(standin, "/v1/responses", {"input": "q", "previous_response_id": ids[0]})
+    assert status == 400 and body["error"]["code"] == "previous_response_not_found"
+    by_bytes = StandIn(max_stored_bytes=100_000)
+    for _ in range(4):
+        post(by_bytes, "/v1/responses", {"input": "x" * 40_000})
+    assert len(by_bytes.responses) == 2
+
+
+def test_standin_log_is_bounded_and_keeps_no_large_body() -> None:
+    standin = StandIn(max_log=10)
+    for _ in range(30):
+        post(standin, "/v1/responses", {"input": "q"})
+    assert 10 <= len(standin.log) <= 11
+    post(standin, "/v1/responses", {"input": "x" * 100_000, "stream": True})
+    assert standin.log[-1].body == {"stream": True}
+    assert standin.log[-1].line() == "POST /v1/responses stream 200 ok"
+
+
+def test_standin_log_line_escapes_control_characters() -> None:
+    """Regression for issue 33: a ``%1b`` in a path reached the log as a raw escape."""
+    standin = StandIn()
+    standin.handle("GET", "/v1/a\x1b[2Jb\r\nPOST /v1/forged 200 ok", b"")
+    line = standin.log[-1].line()
+    assert line.isprintable() and "\\x1b[2J" in line and "\\r\\n" in line

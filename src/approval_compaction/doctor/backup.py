@@ -42,27 +42,37 @@ class BackupHeader:
     store: str
     kind: str
     sessions: int
+    identity: str | None = None  # which store (``Store.identity``); None in older backups
 
 
 class BackupWriter:
     """Write a backup line by line; it appears under its name only once ``close`` completes."""
 
-    def __init__(self, path: Path, store: str, kind: str) -> None:
+    def __init__(self, path: Path, store: str, kind: str, identity: str | None = None) -> None:
         if path.exists():
             raise BackupError(f"backup {path} already exists: choose another --backup file")
         if not path.parent.is_dir():
             raise BackupError(f"no folder {path.parent} for the backup")
         self.path, self.count = path, 0
         self._digest = hashlib.sha256()
-        fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        try:
+            fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        except OSError as error:  # a folder that takes no files (/proc/self), read-only, full
+            raise BackupError(
+                f"cannot write the backup in {path.parent}: {error.strerror or error}"
+            ) from None
         self._temp = Path(temp)
         self._handle = os.fdopen(fd, "w", encoding="utf-8")
-        self._line({"format": FORMAT, "version": VERSION, "store": store, "kind": kind})
+        header = {"format": FORMAT, "version": VERSION, "store": store, "kind": kind}
+        self._line(header | ({"identity": identity} if identity is not None else {}))
 
     def _line(self, value: dict[str, Any]) -> None:
         text = json.dumps(value, ensure_ascii=False) + "\n"
         self._digest.update(text.encode())
-        self._handle.write(text)
+        try:
+            self._handle.write(text)
+        except OSError as error:  # a full disk: the store is not written (the caller abandons)
+            raise BackupError(f"cannot write the backup {self.path}: {error.strerror}") from None
 
     def add(self, session: StoredSession) -> None:
         rows = [[r.id, r.data, r.created_at] for r in session.rows]
@@ -152,7 +162,9 @@ def check(path: Path) -> BackupHeader:
         raise BackupError(f"backup {path} is truncated: it has no end line")
     if footer.get("sessions") != count or footer.get("sha256") != digest.hexdigest():
         raise BackupError(f"backup {path} does not match its checksum: it was changed")
-    return BackupHeader(str(header.get("store")), str(header.get("kind")), count)
+    identity = header.get("identity")
+    return BackupHeader(str(header.get("store")), str(header.get("kind")), count,
+                        None if identity is None else str(identity))  # fmt: skip
 
 
 def sessions(path: Path) -> Iterator[StoredSession]:

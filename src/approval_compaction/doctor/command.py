@@ -29,12 +29,24 @@ Step = Callable[[argparse.Namespace, TextIO], int]
 
 
 def _scan(args: argparse.Namespace, out: TextIO) -> int:
+    """Exit 1 when the store fails its engine's check (a warning on stderr), else 0."""
     keys = {"key_env": args.key_env, "ttl": args.ttl}
     if args.in_database:
         asyncio.run(scan_in_database(out, args.store, args.format, args.session_id, **keys))
         return 0
-    asyncio.run(scan_to(out, args.store, args.format, args.session_id, **keys))
-    return 0
+    warnings: list[str] = []
+
+    def warn(line: str) -> None:
+        warnings.append(line)
+        print(f"warning: {line}", file=sys.stderr, flush=True)
+
+    def note(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    asyncio.run(
+        scan_to(out, args.store, args.format, args.session_id, warn=warn, note=note, **keys)
+    )
+    return 1 if warnings else 0
 
 
 def _sql(args: argparse.Namespace, out: TextIO) -> int:
@@ -59,16 +71,19 @@ def _repair(args: argparse.Namespace, out: TextIO) -> int:
     keys = {"key_env": args.key_env, "ttl": args.ttl}
     if not args.apply:
         result = asyncio.run(repair.dry_run(args.store, args.session_id, **keys))
+        if result.unsound is not None:  # --apply would refuse it: said first, exit 1
+            print(f"warning: {result.unsound}", file=sys.stderr, flush=True)
+        code = 0 if result.unsound is None else 1
         if args.format == "json":
             rows = [c.as_row() for o in result.outcomes for c in o.changes]
             out.write(json.dumps(rows, indent=2) + "\n")
-            return 0
+            return code
         for outcome in result.outcomes:
             out.write("\n".join(_change_lines(outcome)) + "\n")
         count = len(result.outcomes)
         said = f"{count} session{'s' if count != 1 else ''} to repair (poisoned or stuck)"
         out.write(f"dry run: {said}; pass --apply to repair\n")
-        return 0
+        return code
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     target = Path(args.backup) if args.backup else repair.default_backup(args.store, stamp)
 
@@ -89,14 +104,26 @@ def _repair(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _restore(args: argparse.Namespace, out: TextIO) -> int:
-    results = asyncio.run(restore(Path(args.backup), args.store))
+    exact, force = args.exact, args.force
+    results = asyncio.run(restore(Path(args.backup), args.store, exact=exact, force=force))
     for item in results:
+        kept = ""
+        if item.kept:
+            shown = ", ".join(str(i) for i in item.kept[:5]) + (
+                " ..." if len(item.kept) > 5 else ""
+            )
+            kept = f", {len(item.kept)} added since the backup kept (row {shown})"
+        removed = f", {item.deleted} added since the backup removed (--exact)" if exact else ""
         out.write(
             f"{item.session_id}  {item.status}  ({item.updated} updated, {item.inserted} "
-            f"put back, {item.deleted} removed)\n"
+            f"put back{kept}{removed})\n"
         )
     bad = sum(1 for item in results if item.status == "mismatch")
-    out.write(f"{len(results) - bad} of {len(results)} sessions as backed up\n")
+    kept_rows = sum(len(item.kept) for item in results)
+    tail = f"; {kept_rows} rows added since the backup kept (--exact removes them)"
+    out.write(
+        f"{len(results) - bad} of {len(results)} sessions as backed up{tail if kept_rows else ''}\n"
+    )
     return 0 if bad == 0 else 1
 
 

@@ -55,9 +55,34 @@ def parse_redis(text: str) -> tuple[str, str]:
     return text, urlunsplit(parts._replace(netloc=netloc))
 
 
+def _database(path: str) -> int:
+    """The database number of a ``redis://`` URL's path (``/3``; none: 0), or a ``StoreError``
+    (redis-py would read ``/abc`` as database 0 without a word)."""
+    number = path.strip("/")
+    if not number:
+        return 0
+    if not number.isdigit() or int(number) > 1_000_000:
+        raise StoreError(f"redis database {number!r} is not a number (redis://host:port/N)")
+    return int(number)
+
+
 def parse(text: str, backend: Backend) -> tuple[str, str, None]:
-    """The table's parser for ``redis://`` store strings: the URL, its label, no file."""
+    """The table's parser for ``redis://`` store strings: the URL, its label, no file; a
+    one-line ``StoreError`` for a host, port or database that is not one."""
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018  # raises ValueError for a port that is not one
+    except ValueError as error:  # an unclosed [ of an IPv6 host, a port out of range
+        raise StoreError(f"not a Redis URL: {one_line(error)}") from None
+    if parts.scheme.lower() == "unix":
+        if not parts.path:
+            raise StoreError("not a Redis URL: unix:// needs the socket's path")
+    else:
+        _database(parts.path)
     url, label = parse_redis(text)
+    query = dict(parse_qsl(parts.query, keep_blank_values=True))
+    if "db" in query and not query["db"].isdigit():
+        raise StoreError(f"redis database {query['db']!r} is not a number (?db=N)")
     return url, label, None
 
 
@@ -184,16 +209,29 @@ class RedisStore:
                     continue  # another writer came first: read and judge again
         raise SessionChanged(f"still being written after {RETRIES} attempts")
 
-    async def put_back(self, saved: StoredSession) -> Differences:
+    async def soundness(self) -> str | None:
+        return None  # Redis keeps no check of its own data the doctor could run
+
+    @property
+    def identity(self) -> str:
+        parts = urlsplit(_client_url(self.spec.url)[0])
+        host = (parts.hostname or "").lower()
+        return (
+            f"redis://{host}:{parts.port or 6379}/{_database(parts.path)}?key_prefix={self.prefix}"
+        )
+
+    async def put_back(self, saved: StoredSession, exact: bool = False) -> Differences:
         from redis.exceptions import WatchError
 
         key, parent = self.messages_key(saved.session_id), self.session_key(saved.session_id)
-        wanted = [row.data for row in saved.rows]
         for _ in range(RETRIES):
             async with self.client.pipeline(transaction=True) as pipe:
                 try:
                     await pipe.watch(key, parent)
                     current = [_text(v) for v in await pipe.lrange(key, 0, -1)]
+                    wanted = [row.data for row in saved.rows]
+                    if not exact:  # the elements pushed since the backup stay after its rows
+                        wanted += current[len(wanted) :]
                     ttl, has_parent = await pipe.pttl(key), await pipe.exists(parent)
                     pipe.multi()
                     if current != wanted:  # the list is put back whole, its expiry kept
@@ -205,7 +243,8 @@ class RedisStore:
                     if not has_parent:
                         pipe.hset(parent, "session_id", saved.session_id)
                     await pipe.execute()
-                    return differences([Row(i, t) for i, t in enumerate(current)], saved.rows)
+                    rows = [Row(i, t) for i, t in enumerate(current)]
+                    return differences(rows, saved.rows, exact)
                 except WatchError:
                     continue
         raise StoreError(f"{saved.session_id}: still being written after {RETRIES} attempts")

@@ -81,7 +81,7 @@ from ..analysis.healing import item_name, retired_message
 from ..analysis.pairing import dead_items, find_unpaired
 from . import backup as backups
 from .codec import KEY_ENV
-from .stores import SessionChanged, Store, StoredSession, opened, parse_store, read
+from .stores import SessionChanged, Store, StoredSession, opened, parse_store, read, unsound
 from .verdict import NEEDS_REPAIR, judge
 
 Item = dict[str, Any]
@@ -129,6 +129,7 @@ class RepairResult:
 
     outcomes: tuple[Outcome, ...]
     backup: Path | None
+    unsound: str | None = None  # a dry run's: why ``--apply`` would refuse the store
 
     def count(self, status: Status) -> int:
         return sum(1 for o in self.outcomes if o.status == status)
@@ -264,11 +265,12 @@ async def dry_run(
 ) -> RepairResult:
     """What a repair would change, session by session; nothing is written."""
     async with opened(text, key_env=key_env, ttl=ttl) as store:
+        problem = await store.soundness()
         outcomes = [
             Outcome(s.session_id, "would repair", tuple(changes(s)))
             async for s in poisoned_sessions(store, session_id)
         ]
-    return RepairResult(tuple(outcomes), None)
+    return RepairResult(tuple(outcomes), None, None if problem is None else unsound(text, problem))
 
 
 def default_backup(text: str, stamp: str) -> Path:
@@ -296,7 +298,8 @@ async def apply(
     transaction, and a writer that changes a session after the backup, before its write.
     """
     async with opened(text, write=True, key_env=key_env, ttl=ttl) as store:
-        writer = backups.BackupWriter(backup_path, _store_name(store), store.spec.kind)
+        writer = backups.BackupWriter(backup_path, _store_name(store), store.spec.kind,
+                                      store.identity)  # fmt: skip
         with writer:
             async for session in poisoned_sessions(store, session_id):
                 writer.add(session)

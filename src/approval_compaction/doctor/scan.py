@@ -14,12 +14,12 @@ import csv
 import json
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterable
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Any, TextIO
 
-from .codec import KEY_ENV
+from .codec import KEY_ENV, Codec
 from .stores import Store, opened
-from .verdict import VERDICTS, SessionReport, judge
+from .verdict import REPORTED, UNREADABLE, VERDICTS, SessionReport, judge
 
 FORMATS = ("table", "json", "csv")
 COLUMNS = tuple(f.name for f in fields(SessionReport) if f.name != "branch")
@@ -39,10 +39,16 @@ _WIDTHS = {
 async def reports(store: Store, session_id: str | None = None) -> AsyncIterator[SessionReport]:
     """The verdict on each session (or branch) of an open store, or on the one named, in id
     order."""
-    light = store.codec.light
+    codec = store.codec
     async for unit in store.units(session_id):
-        items, unreadable = light(unit.session_id, unit.texts)
-        yield judge(unit.session_id, items, unreadable, unit.branch)
+        before = codec.left_out
+        items, unreadable = codec.light(unit.session_id, unit.texts)
+        report = judge(unit.session_id, items, unreadable, unit.branch)
+        left = codec.left_out - before
+        if left:  # said in the note (a table's last column); the summary counts them all
+            said = f"{left} item{'s' if left != 1 else ''} older than the ttl left out"
+            report = replace(report, note=f"{report.note}; {said}" if report.note else said)
+        yield report
 
 
 async def scan_store(
@@ -59,9 +65,11 @@ def columns(store: Store) -> tuple[str, ...]:
 
 
 def summary(counts: Counter[str]) -> str:
-    """``3 sessions: 1 healthy, 1 poisoned, 0 stuck, 1 pending``."""
+    """``3 sessions: 1 healthy, 1 poisoned, 0 stuck, 1 pending`` (and ``, 1 unreadable``
+    when a session is)."""
     total = sum(counts.values())
-    parts = ", ".join(f"{counts.get(word, 0)} {word}" for word in VERDICTS)
+    words = REPORTED if counts.get(UNREADABLE) else VERDICTS
+    parts = ", ".join(f"{counts.get(word, 0)} {word}" for word in words)
     return f"{total} session{'s' if total != 1 else ''}: {parts}"
 
 
@@ -124,18 +132,41 @@ async def scan_to(
     *,
     key_env: str = KEY_ENV,
     ttl: int | None = None,
+    warn: Callable[[str], None] | None = None,
+    note: Callable[[str], None] | None = None,
 ) -> Counter[str]:
-    """Stream the store's reports to ``out`` as they are judged; return the verdict counts."""
+    """Stream the store's reports to ``out`` as they are judged; return the verdict counts.
+    ``warn`` hears, before the first report, that the store fails its engine's check (the
+    reports are then of what could be read), and after the last, how many items ``--ttl``
+    left out."""
     async with opened(text, key_env=key_env, ttl=ttl) as store:
+        problem = await store.soundness()
+        if problem is not None and warn is not None:
+            warn(f"{store.spec.label} fails its integrity check ({problem}): the verdicts are "
+                 "of what could be read, and repair and restore refuse to write on it")  # fmt: skip
         writer = ReportWriter(out, fmt, columns(store))
         writer.start()
         async for report in reports(store, session_id):
             writer.write(report)
         writer.finish()
+        if ttl is not None and note is not None:
+            note(left_out_note(ttl, store.codec))
         return writer.counts
+
+
+def left_out_note(ttl: int, codec: Codec) -> str:
+    """What ``--ttl`` left out of the verdicts: the items older than it, or nothing."""
+    if not codec.encrypted:
+        return f"--ttl {ttl} left out nothing: the store holds no EncryptedSession items"
+    count = codec.left_out
+    return (
+        f"--ttl {ttl} left out {count} item{'s' if count != 1 else ''} older than {ttl} s, as "
+        "EncryptedSession with this ttl skips them (they count in no column)"
+    )
 
 
 def verdict_counts(rows: Iterable[SessionReport]) -> dict[str, int]:
     """How many sessions have each verdict, every verdict named."""
     counts = Counter(str(r.verdict) for r in rows)
-    return {word: counts.get(word, 0) for word in VERDICTS}
+    words = REPORTED if counts.get(UNREADABLE) else VERDICTS
+    return {word: counts.get(word, 0) for word in words}

@@ -28,6 +28,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from ..errors import printable
 from .codec import PLAIN
 from .stores import (
     BATCH_ROWS,
@@ -49,18 +50,21 @@ from .stores import (
     StoreSpec,
     StructureRow,
     Unit,
+    UnsoundStore,
     check_file,
     closing_on_error,
     differences,
     one_line,
     open_items,
     text_time,
+    unsound,
 )
 
 if TYPE_CHECKING:
     from sqlalchemy import Table
     from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+DEFAULT_PORTS = {"postgresql": 5432, "mysql": 3306, "mariadb": 3306}  # a URL without a port
 _STRUCTURE_SELECT = (
     "id, session_id, message_id, branch_id, message_type, sequence_number, user_turn_number, "
     "branch_turn_number, tool_name, created_at"
@@ -172,26 +176,58 @@ class SqlStore:
         """The SDK class's read order of one session's rows."""
         return "m.id" if self.spec.backend.file else "m.created_at, m.id"
 
+    async def soundness(self) -> str | None:
+        if self.spec.path is None:
+            return None  # PostgreSQL's amcheck and MariaDB's CHECK TABLE are the DBA's to run
+        return quick_check(self.spec.path, self._file)
+
+    @property
+    def identity(self) -> str:
+        if self.spec.path is not None:  # a file, or a sqlite+aiosqlite URL naming it
+            return f"sqlite:{self.spec.path}"
+        from sqlalchemy.engine import make_url
+
+        url = make_url(self.spec.url)
+        backend, host = url.get_backend_name(), (url.host or "localhost").lower()
+        port = url.port or DEFAULT_PORTS.get(backend) or ""
+        return f"{backend}://{host}:{port}/{url.database or ''}"
+
     async def _batches(self, sql: str, params: dict[str, Any]) -> AsyncIterator[list[Any]]:
-        """Rows of a query in batches: ``sqlite3`` for a file, SQLAlchemy's stream for a URL."""
+        """Rows of a query in batches: ``sqlite3`` for a file, SQLAlchemy's stream for a URL.
+        A file damaged where the query reads is a one-line ``StoreError``."""
         if self._file is not None:
-            cursor = self._file.execute(sql, params)
             try:
-                while batch := cursor.fetchmany(BATCH_ROWS):
+                cursor = self._file.execute(sql, params)
+            except sqlite3.DatabaseError as error:
+                raise StoreError(f"cannot read {self.spec.label}: {one_line(error)}") from None
+            try:
+                while True:
+                    try:
+                        batch = cursor.fetchmany(BATCH_ROWS)
+                    except sqlite3.DatabaseError as error:
+                        raise StoreError(
+                            f"cannot read {self.spec.label}: {one_line(error)}"
+                        ) from None
+                    if not batch:
+                        break
                     yield batch
             finally:
                 with contextlib.suppress(sqlite3.ProgrammingError):  # closed with the store
                     cursor.close()
             return
         from sqlalchemy import text
+        from sqlalchemy.exc import DBAPIError
 
         if not params:  # a query with no parameters may hold colons (the in-database query)
             sql = sql.replace(":", "\\:")
-        async with self.engine.connect() as conn:
-            query = text(sql).execution_options(yield_per=BATCH_ROWS)
-            result = await conn.stream(query, params or None)
-            async for partition in result.partitions(BATCH_ROWS):  # the size keeps it streaming
-                yield [tuple(row) for row in partition]
+        try:
+            async with self.engine.connect() as conn:
+                query = text(sql).execution_options(yield_per=BATCH_ROWS)
+                result = await conn.stream(query, params or None)
+                async for partition in result.partitions(BATCH_ROWS):  # the size keeps it streaming
+                    yield [tuple(row) for row in partition]
+        except DBAPIError as error:  # a damaged file, a server gone mid-scan: one line
+            raise StoreError(f"cannot read {self.spec.label}: {one_line(error)}") from None
 
     async def _grouped(
         self, sql: str, params: dict[str, Any], width: int = 1
@@ -391,7 +427,19 @@ class SqlStore:
         except ValueError:
             return value
 
-    async def put_back(self, saved: StoredSession) -> Differences:
+    async def put_back(self, saved: StoredSession, exact: bool = False) -> Differences:
+        from sqlalchemy.exc import IntegrityError
+
+        try:
+            return await self._put_back(saved, exact)
+        except IntegrityError:  # rolled back: a row id the backup holds is another session's
+            taken = ", ".join(str(row.id) for row in saved.rows[:3])
+            raise StoreError(
+                f"{saved.session_id}: {self.spec.label} already holds rows with the backup's "
+                f"ids (among {taken}) in another session: not restored (is it the backup's store?)"
+            ) from None
+
+    async def _put_back(self, saved: StoredSession, exact: bool) -> Differences:
         from sqlalchemy import delete, insert, select, update
 
         s, m = self.sessions_table, self.messages_table
@@ -400,7 +448,7 @@ class SqlStore:
             if (await conn.execute(parent)).first() is None:
                 await conn.execute(insert(s).values(session_id=saved.session_id))
             before = await self.read_rows(conn, saved.session_id)
-            updates, inserts, deletes = found = differences(before.rows, saved.rows)
+            updates, inserts, deletes = found = differences(before.rows, saved.rows, exact)
             for row in updates:
                 await conn.execute(
                     update(m).where(m.c.id == row.id, m.c.session_id == saved.session_id)
@@ -417,11 +465,11 @@ class SqlStore:
                     values["created_at"] = self._created(row.created_at)
                 await conn.execute(insert(m).values(**values))
             if self.structure_table is not None and saved.structure is not None:
-                await self._restore_structure(conn, saved, before)
+                await self._restore_structure(conn, saved, before, exact)
         return found
 
     async def _restore_structure(
-        self, conn: AsyncConnection, saved: StoredSession, before: StoredSession
+        self, conn: AsyncConnection, saved: StoredSession, before: StoredSession, exact: bool
     ) -> None:
         from sqlalchemy import delete, insert, update
 
@@ -443,7 +491,7 @@ class SqlStore:
             elif now[entry.id] != entry:
                 await conn.execute(update(st).where(st.c.id == entry.id).values(**values))
         extra = [i for i in now if i not in wanted]
-        if extra:
+        if extra and exact:  # else the structure rows of messages added since are kept
             await conn.execute(
                 delete(st).where(st.c.session_id == saved.session_id, st.c.id.in_(extra))
             )
@@ -502,6 +550,32 @@ class SqlStore:
             await self._engine.dispose()
 
 
+def quick_check(path: Path, conn: sqlite3.Connection | None = None) -> str | None:
+    """What SQLite's ``PRAGMA quick_check`` finds wrong with the file (its first three
+    findings, on one line), or None when it answers ``ok``; read-only."""
+    opened = conn or sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        found = [str(row[0]) for row in opened.execute("PRAGMA quick_check(3)")]
+    except sqlite3.DatabaseError as error:
+        return f"SQLite's quick_check: {one_line(error)}"
+    finally:
+        if opened is not conn:
+            opened.close()
+    if found == ["ok"]:
+        return None
+    return f"SQLite's quick_check: {one_line(Exception('; '.join(found)))}"
+
+
+def refuse_unsound(spec: StoreSpec, conn: sqlite3.Connection | None = None) -> None:
+    """Before a SQLite file is opened for writing (which alone creates its WAL files): an
+    ``UnsoundStore`` when it fails ``quick_check``."""
+    if spec.path is None:
+        return
+    problem = quick_check(spec.path, conn)
+    if problem is not None:
+        raise UnsoundStore(unsound(spec.label, problem))
+
+
 def _file_tables(conn: sqlite3.Connection) -> dict[str, set[str]]:
     names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
     return {name: {r[1] for r in conn.execute(f'PRAGMA table_info("{name}")')} for name in names}
@@ -523,6 +597,11 @@ async def _open_file(spec: StoreSpec, write: bool) -> SqlStore:
     kind_spec = replace(spec, kind="advanced-file") if advanced else spec
     store = SqlStore(kind_spec, None, _tables(advanced), write, conn)
     if write:
+        try:
+            refuse_unsound(spec, conn)
+        except UnsoundStore:
+            conn.close()
+            raise
         async with closing_on_error(store, f"cannot open {spec.label} for writing"):
             async with store.engine.connect():
                 pass
@@ -536,12 +615,19 @@ def parse(text: str, backend: Backend) -> tuple[str, str, Path | None]:
     from sqlalchemy.exc import ArgumentError
 
     try:
-        parsed = make_url(text)
-    except ArgumentError as error:
+        parsed = make_url(text)  # ValueError: a port that is not a number, an unclosed [
+    except (ArgumentError, ValueError) as error:
         raise StoreError(
             f"not a store string (file, SQLAlchemy URL or redis://): {one_line(error)}"
         ) from None
     label = parsed.render_as_string(hide_password=True)
+    host = parsed.host or ""
+    if any(c in "[]/@ " or not c.isprintable() for c in host.strip("[]") if c) or (
+        host.count("[") != host.count("]")
+    ):
+        raise StoreError(f"{printable(label)}: '{printable(host)}' is not a host name")
+    if parsed.port is not None and not 0 < parsed.port < 65536:
+        raise StoreError(f"{label}: port {parsed.port} is not a TCP port (1 to 65535)")
     _check_driver(parsed, label, backend.extra)
     database: Path | None = None
     if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
@@ -580,6 +666,8 @@ async def open_store(spec: StoreSpec, write: bool) -> SqlStore:
     from sqlalchemy import inspect
     from sqlalchemy.exc import SQLAlchemyError
 
+    if write:
+        refuse_unsound(spec)  # a sqlite+aiosqlite URL's file, before the engine opens it
     try:
         from agents.extensions.memory import SQLAlchemySession
 

@@ -26,7 +26,10 @@ reads the session again and lets the caller decide, inside the lock, what to wri
 
 Anything wrong with the store (a missing or corrupt file, an unknown scheme, a driver that is
 not async, a server that does not answer, tables or keys that are not the SDK's, a missing or
-wrong key) is a one-line ``StoreError`` raised before any write.
+wrong key) is a one-line ``StoreError`` raised before any write. A store opened for writing is
+first checked by its engine where the engine can check itself (``Store.soundness``: SQLite's
+``PRAGMA quick_check``); one that fails is refused (``UnsoundStore``) before anything is written,
+the way fsck and pg_amcheck refuse to write on a store they have not checked.
 """
 
 from __future__ import annotations
@@ -62,6 +65,18 @@ Item = dict[str, Any]
 
 class StoreError(InvestigationError):
     """A store that cannot be read as one of the SDK's session stores."""
+
+
+class UnsoundStore(StoreError):
+    """A store whose engine's own check fails (a damaged SQLite file): nothing is written."""
+
+
+def unsound(label: str, problem: str) -> str:
+    """The one line that refuses (or, in a scan, warns about) a store that failed its check."""
+    return (
+        f"{label} fails its integrity check ({problem}): the doctor writes nothing on a "
+        "damaged store; repair a copy of it first (sqlite3's .recover)"
+    )
 
 
 class SessionChanged(InvestigationError):
@@ -287,14 +302,22 @@ async def closing_on_error(store: Store, doing: str) -> AsyncIterator[None]:
 Differences = tuple[list[Row], list[Row], list[int]]
 
 
-def differences(current: Sequence[Row], wanted: Sequence[Row]) -> Differences:
+def differences(current: Sequence[Row], wanted: Sequence[Row], exact: bool = False) -> Differences:
     """What putting ``wanted`` back over ``current`` changes, row id by row id (a Redis list's
-    row ids are its indexes, so the same rule counts its elements)."""
+    row ids are its indexes, so the same rule counts its elements). Rows ``wanted`` does not
+    hold (added since the backup) are kept, unless ``exact``: then they are to be deleted."""
     now = {row.id: row.data for row in current}
     keep = {row.id for row in wanted}
     updates = [row for row in wanted if row.id in now and now[row.id] != row.data]
     inserts = [row for row in wanted if row.id not in now]
-    return updates, inserts, [row_id for row_id in now if row_id not in keep]
+    deletes = [row_id for row_id in now if row_id not in keep] if exact else []
+    return updates, inserts, deletes
+
+
+def added_since(current: Sequence[Row], saved: Sequence[Row]) -> list[int]:
+    """The row ids ``current`` holds that the backup's rows ``saved`` do not."""
+    backed = {row.id for row in saved}
+    return [row.id for row in current if row.id not in backed]
 
 
 # What a rewrite's caller decides inside the lock: the current session in, the items to write
@@ -342,9 +365,10 @@ class Store(Protocol):
         (tests) runs after the writes, before the commit: raising there rolls it back."""
         ...
 
-    async def put_back(self, saved: StoredSession) -> Differences:
-        """Under the session's lock, write the backup's rows back (``differences``), and for
-        a store with structure rows those too; what was different."""
+    async def put_back(self, saved: StoredSession, exact: bool = False) -> Differences:
+        """Under the session's lock, write the backup's rows back (``differences``: rows added
+        since are kept unless ``exact``), and for a store with structure rows those too; what
+        was different."""
         ...
 
     async def read_back(self, session_id: str) -> dict[str | None, list[Item]]:
@@ -357,6 +381,17 @@ class Store(Protocol):
 
     async def samples(self, limit: int = 50) -> list[tuple[str, str]]:
         """A few (session id, row text) pairs, to tell plain rows from envelopes."""
+        ...
+
+    async def soundness(self) -> str | None:
+        """What the engine's own check finds wrong with the store (SQLite's ``quick_check``),
+        or None: it passes, or the engine has no check the doctor runs."""
+        ...
+
+    @property
+    def identity(self) -> str:
+        """Which store this is, however its string was spelt: a backup records it, and a
+        restore refuses another store's backup."""
         ...
 
     async def close(self) -> None:
@@ -397,7 +432,7 @@ async def open_store(spec: StoreSpec, *, write: bool = False, decode: bool = Tru
     ``decode=False`` (a restore, which writes back the texts as stored) needs no key.
     """
     opener = importlib.import_module(spec.backend.module, __package__).open_store
-    store: Store = await opener(spec, write)
+    store: Store = await opener(spec, write)  # for writing: refused when unsound (``soundness``)
     if decode:
         async with closing_on_error(store, f"cannot read {spec.label}"):
             try:

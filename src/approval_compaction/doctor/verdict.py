@@ -19,6 +19,10 @@ them (rows whose JSON does not parse are skipped by ``get_items`` and counted ap
 - **pending**: no orphan output, but a call without its output at the end of the history (or
   followed only by items the model wrote): it may be a legitimate pending approval.
 - **healthy**: every output has its call and every call its output.
+- **unreadable**: healthy as far as it could be read, but some rows could not be (not JSON, an
+  object nested deeper than the parsers go, or an envelope the key does not open): what they
+  hold is unknown, so the session is not called healthy. A poisoned, stuck or pending verdict
+  stands whatever else is unreadable; the ``unreadable`` column counts the rows either way.
 """
 
 from __future__ import annotations
@@ -30,12 +34,16 @@ from typing import Any, Literal
 from ..analysis.healing import MCP_REQUEST
 from ..analysis.pairing import CALL_TO_OUTPUT, Unpaired, dead_items, find_unpaired
 
-VerdictWord = Literal["healthy", "poisoned", "stuck", "pending"]
+VerdictWord = Literal["healthy", "poisoned", "stuck", "pending", "unreadable"]
 HEALTHY: Literal["healthy"] = "healthy"
 POISONED: Literal["poisoned"] = "poisoned"
 STUCK: Literal["stuck"] = "stuck"
 PENDING: Literal["pending"] = "pending"
+UNREADABLE: Literal["unreadable"] = "unreadable"
 VERDICTS: tuple[VerdictWord, ...] = (HEALTHY, POISONED, STUCK, PENDING)
+"""The verdicts on items (the in-database query gives the same four)."""
+REPORTED: tuple[VerdictWord, ...] = (*VERDICTS, UNREADABLE)
+"""Every verdict a scan reports: the four, and ``unreadable`` for rows it could not read."""
 NEEDS_REPAIR: tuple[VerdictWord, ...] = (POISONED, STUCK)
 
 PENDING_AT_END = "open call at the end: may be a pending approval"
@@ -100,6 +108,15 @@ def stuck_note(dead: Sequence[Unpaired]) -> str:
     return "; ".join(said)
 
 
+def unreadable_note(count: int) -> str:
+    """The unreadable verdict's note: how many rows the verdict could not see."""
+    rows = f"{count} row{'s' if count != 1 else ''}"
+    return (
+        f"{rows} could not be read (not JSON, nested too deep, or not opened by the key): "
+        "the other items are paired"
+    )
+
+
 def judge(
     session_id: str,
     items: Sequence[dict[str, Any]],
@@ -119,6 +136,8 @@ def judge(
     elif opened:
         at_end = all(_open_at_end(items, u.position) for u in opened)
         verdict, note = PENDING, PENDING_AT_END if at_end else PENDING_EARLIER
+    elif unreadable:
+        verdict, note = UNREADABLE, unreadable_note(unreadable)
     else:
         verdict, note = HEALTHY, ""
     return SessionReport(

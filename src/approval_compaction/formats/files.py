@@ -13,6 +13,8 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
+from ..errors import InvestigationError
+
 
 def _staged(path: Path, content: str | bytes) -> Path:
     """The content in a temporary file beside ``path``, with ``path``'s mode."""
@@ -30,19 +32,32 @@ def _staged(path: Path, content: str | bytes) -> Path:
     return Path(temp)
 
 
-def write_all_atomic(contents: Mapping[Path, str | bytes]) -> None:
-    """Write every file to a temporary file, then rename each over its target."""
+class FileExists(InvestigationError, FileExistsError):
+    """A file that a write without ``replace`` found already there (nothing was replaced)."""
+
+
+def write_all_atomic(contents: Mapping[Path, str | bytes], replace: bool = True) -> None:
+    """Write every file to a temporary file, then rename each over its target. Without
+    ``replace``, each is linked into place instead, which fails (``FileExists``) on a file
+    that exists, even one that appeared a moment before: nothing is ever replaced."""
     staged: dict[Path, Path] = {}
     try:
         for path, content in contents.items():
             staged[path] = _staged(path, content)
         for path, temp in staged.items():
-            os.replace(temp, path)
+            if replace:
+                os.replace(temp, path)
+                continue
+            try:
+                os.link(temp, path)
+            except FileExistsError:
+                raise FileExists(f"{path} already exists: pass --force to replace it") from None
     finally:
         for temp in staged.values():
             temp.unlink(missing_ok=True)
 
 
-def write_atomic(path: Path, content: str | bytes) -> None:
-    """Write to a temporary file beside ``path`` and rename it over ``path`` in one step."""
-    write_all_atomic({path: content})
+def write_atomic(path: Path, content: str | bytes, replace: bool = True) -> None:
+    """Write to a temporary file beside ``path`` and rename it over ``path`` in one step
+    (without ``replace``: link it there, refusing a file that exists)."""
+    write_all_atomic({path: content}, replace)

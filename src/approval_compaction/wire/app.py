@@ -1,32 +1,84 @@
 """App: the stand-in served as a Starlette ASGI app, one route that hands every request over.
 
 Routing, parsing and validation live in ``standin`` so that the in-process transport and the
-real server answer with the same bytes; this module only turns a ``Reply`` into a Starlette
-response (JSON, or a streamed ``text/event-stream``).
+real server answer with the same bytes; this module only reads the body, within bounds, has a
+large one parsed in a worker thread (``standin.parse`` touches no state; the answer, which does,
+runs on the event loop), and turns a ``Reply`` into a Starlette response (JSON, or a streamed
+``text/event-stream``).
+
+The body is read up to ``MAX_BODY`` bytes (past it, or a ``Content-Length`` over it, is a 413
+before the rest is read) and within ``BODY_SECONDS`` (a client that trickles it gets a 408); a
+client that disconnects mid-body is let go without a word (no traceback on the console).
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable
 
+import anyio.to_thread
 from openai import AsyncOpenAI
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
-from .standin import Exchange, StandIn
+from . import rules
+from .standin import Exchange, Reply, StandIn, parse
 from .transport import openai_client
 
 METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"]
 
 
-def build_app(standin: StandIn, on_request: Callable[[Exchange], None] | None = None) -> Starlette:
+MAX_BODY = 64 * 1024 * 1024
+THREAD_BYTES = 256 * 1024  # a larger body is parsed off the event loop
+BODY_SECONDS = 30.0
+
+
+async def read_body(request: Request, limit: int, seconds: float) -> bytes | Reply:
+    """The request's body, or the error reply for one too large or too slow to read."""
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > limit:
+        return Reply(413, rules.too_large(limit).body())
+    chunks, size = [], 0
+    try:
+        async with asyncio.timeout(seconds):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > limit:
+                    return Reply(413, rules.too_large(limit).body())
+                chunks.append(chunk)
+    except TimeoutError:
+        return Reply(408, rules.too_slow(seconds).body())
+    return b"".join(chunks)
+
+
+def build_app(
+    standin: StandIn,
+    on_request: Callable[[Exchange], None] | None = None,
+    max_body: int = MAX_BODY,
+    body_seconds: float = BODY_SECONDS,
+) -> Starlette:
     """A Starlette app that answers every request through ``standin`` (``on_request`` sees
     each logged exchange, e.g. to print the server's request log)."""
 
     async def endpoint(request: Request) -> Response:
-        reply = standin.handle(request.method, request.url.path, await request.body())
+        try:
+            body = await read_body(request, max_body, body_seconds)
+        except ClientDisconnect:  # nobody is left to answer
+            return Response(b"", 400)
+        if isinstance(body, Reply):
+            if on_request is not None:
+                said = str((body.body or {}).get("error", {}).get("message", ""))
+                on_request(Exchange(request.method, request.url.path, None, body.status, said))
+            return Response(body.content(), body.status, media_type=body.media_type,
+                            headers={"connection": "close"})  # fmt: skip
+        method, path = request.method, request.url.path
+        if len(body) > THREAD_BYTES:  # parsed in a worker thread: other clients are answered
+            parsed = await anyio.to_thread.run_sync(parse, method, path, body)
+        else:
+            parsed = parse(method, path, body)
+        reply = standin.answer(parsed)
         if on_request is not None and standin.log:
             on_request(standin.log[-1])
         if reply.events is None:

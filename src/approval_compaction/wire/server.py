@@ -6,11 +6,18 @@ one log line per request, ``POST /v1/responses 400 No tool call found ...``. The
 endpoint answers by the API's rules (``--compact-rules faithful``, the default) or accepts
 anything (``lenient``). The socket is bound before uvicorn starts, so a port already in use is
 one clear line, not a traceback.
+
+A connection is bounded in time: one that has not sent a whole request head within
+``HEAD_SECONDS`` is closed (idle, or trickling its headers), one idle between requests after
+uvicorn's ``timeout_keep_alive``, and a body has ``app.BODY_SECONDS``; at most
+``MAX_CONNECTIONS`` are served at once (uvicorn answers 503 past it). With ``app``'s cap on a
+body and ``standin``'s on what it keeps, memory stays bounded whatever clients send.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import socket
 import sys
 import threading
@@ -20,13 +27,36 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from ..errors import InvestigationError
-from .app import build_app
+from ..errors import InvestigationError, printable
+from .app import BODY_SECONDS, build_app
 from .rules import FAITHFUL, CompactRules
 from .standin import Exchange, StandIn
 
 DEFAULT_PORT = 8000
+HEAD_SECONDS = 10.0
+KEEP_ALIVE_SECONDS = 5
+MAX_CONNECTIONS = 256
+
+
+class BoundedProtocol(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol, closing a connection that sends no whole request head in
+    ``head_seconds`` (uvicorn times out only the idle time between requests)."""
+
+    head_seconds = HEAD_SECONDS
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._head_timer = self.loop.call_later(self.head_seconds, self._head_too_slow)
+
+    def _head_too_slow(self) -> None:
+        if self.cycle is None and not self.transport.is_closing():
+            self.transport.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._head_timer.cancel()
+        super().connection_lost(exc)
 
 
 class PortInUseError(InvestigationError):
@@ -42,16 +72,30 @@ def bind(host: str, port: int) -> socket.socket:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
-    except OSError as error:
+    except (OSError, ValueError, UnicodeError) as error:  # in use, not ours, not a host
         sock.close()
-        raise PortInUseError(f"cannot serve on {host}:{port}: {error.strerror or error}") from None
+        said = getattr(error, "strerror", None) or " ".join(str(error).split())
+        raise PortInUseError(f"cannot serve on {printable(host)}:{port}: {said}") from None
     sock.listen(128)
     return sock
 
 
-def server_for(standin: StandIn, log: Callable[[Exchange], None] | None = None) -> uvicorn.Server:
+def server_for(
+    standin: StandIn,
+    log: Callable[[Exchange], None] | None = None,
+    head_seconds: float = HEAD_SECONDS,
+    body_seconds: float = BODY_SECONDS,
+) -> uvicorn.Server:
+    """A uvicorn server of the stand-in, every connection bounded in time (module docstring)."""
+    protocol = type("BoundedProtocol", (BoundedProtocol,), {"head_seconds": head_seconds})
     config = uvicorn.Config(
-        build_app(standin, log), log_level="warning", access_log=False, lifespan="off"
+        build_app(standin, log, body_seconds=body_seconds),
+        http=protocol,
+        log_level="warning",
+        access_log=False,
+        lifespan="off",
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        limit_concurrency=MAX_CONNECTIONS,
     )
     return uvicorn.Server(config)
 
@@ -71,11 +115,13 @@ def running(
     port: int = 0,
     timeout: float = 10.0,
     compact_rules: CompactRules = FAITHFUL,
+    head_seconds: float = HEAD_SECONDS,
+    body_seconds: float = BODY_SECONDS,
 ) -> Iterator[Running]:
     """Serve a fresh stand-in in a background thread (port 0 picks a free one); stop on exit."""
     standin = StandIn(compact_rules=compact_rules)
     sock = bind(host, port)
-    server = server_for(standin)
+    server = server_for(standin, head_seconds=head_seconds, body_seconds=body_seconds)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + timeout

@@ -6,6 +6,13 @@ request, and returns a ``Reply``: a JSON body, or for ``stream: true`` the serve
 that the ``openai`` client parses. Nothing it is sent can make it raise: an unexpected failure
 is answered with HTTP 500 in the API's error shape.
 
+What it keeps is bounded, so a long-running ``serve`` stays small whatever it is sent: the
+stored responses (at most ``max_responses``, and ``max_stored_bytes`` of the request bodies that
+made them; the oldest are forgotten first, and a ``previous_response_id`` naming one is then
+not found, as for an expired response), the log (the newest ``max_log`` exchanges; a body over
+``LOG_BODY_BYTES`` is logged without its content), and the parser's depth (a body nested deeper
+than ``MAX_DEPTH`` is a 400, as a body that is not JSON is).
+
 Replies follow a script (a list of output-item lists, one per response) when one is given,
 else a policy: call the request's first function tool while the conversation has no tool
 output and no compaction item yet, otherwise answer with a message. Ids and timestamps are
@@ -19,10 +26,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import printable
 from . import rules
 from .rules import COMPACT, FAITHFUL, RESPONSES, ApiError, CompactRules
 
 Item = dict[str, Any]
+MAX_DEPTH = 100  # JSON nesting the stand-in parses (the SDK's items nest a few levels)
+LOG_BODY_BYTES = 64 * 1024  # a larger body is logged without its content
 CREATED_AT = 1_750_000_000  # a fixed timestamp: replies are reproducible byte for byte
 USAGE: Item = {
     "input_tokens": 0,
@@ -66,7 +76,43 @@ class Exchange:
     def line(self) -> str:
         """The request as one log line: ``POST /v1/responses 400 No tool call found ...``."""
         stream = " stream" if isinstance(self.body, dict) and self.body.get("stream") else ""
-        return f"{self.method} {self.path}{stream} {self.status} {self.error or 'ok'}".rstrip()
+        line = f"{self.method} {self.path}{stream} {self.status} {self.error or 'ok'}".rstrip()
+        return printable(line)  # a path or call id a client sent cannot forge or clear a line
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A request as ``parse`` read it: its body parsed (or, for a body that is not a JSON
+    object, the start of its text, to log), or the error it is answered with."""
+
+    method: str
+    path: str
+    size: int
+    body: Any = None
+    error: ApiError | None = None
+
+
+def parse(method: str, path: str, body: bytes) -> Parsed:
+    """Route and parse one request, touching no state (safe in any thread); never raises."""
+    size = len(body)
+    try:
+        if method != "POST" or path.rstrip("/") not in (RESPONSES, COMPACT):
+            return Parsed(method, path, size, error=rules.invalid_url(method, path))
+        try:
+            parsed = json.loads(body or b"null")
+        except RecursionError:
+            return Parsed(method, path, size, error=rules.too_deep(MAX_DEPTH))
+        except ValueError:
+            parsed = None
+        if not isinstance(parsed, dict):
+            raw = body[:2000].decode("utf-8", "replace")
+            return Parsed(method, path, size, raw, rules.malformed_json())
+        if nested_deeper(parsed, MAX_DEPTH):
+            return Parsed(method, path, size, error=rules.too_deep(MAX_DEPTH))
+        return Parsed(method, path, size, parsed)
+    except Exception as exc:  # the server answers every request, whatever it was sent
+        error = ApiError(500, f"The stand-in failed: {type(exc).__name__}", "server_error")
+        return Parsed(method, path, size, error=error)
 
 
 @dataclass
@@ -80,26 +126,29 @@ class StandIn:
     log: list[Exchange] = field(default_factory=list)
     served: int = 0
     compactions: int = 0
+    max_responses: int = 1000
+    max_stored_bytes: int = 64 * 1024 * 1024
+    max_log: int = 10_000
+    _sizes: dict[str, int] = field(default_factory=dict, repr=False)
+    _size: int = field(default=0, repr=False)  # the body being answered, in bytes
 
     def handle(self, method: str, path: str, body: bytes) -> Reply:
         """Answer one request; never raises."""
-        parsed: Any = None
+        return self.answer(parse(method, path, body))
+
+    def answer(self, request: Parsed) -> Reply:
+        """Answer a request ``parse`` read (the app parses a large body off the event loop, so
+        only this part, which reads and writes the stand-in's state, holds it); never raises."""
+        self._size = request.size
+        method, path = request.method, request.path
         try:
+            if request.error is not None:
+                return self._answer(method, path, request.body, error=request.error)
             routes = {RESPONSES: self._respond, COMPACT: self._compact}
-            route = routes.get(path.rstrip("/")) if method == "POST" else None
-            if route is None:
-                return self._answer(method, path, None, error=rules.invalid_url(method, path))
-            try:
-                parsed = json.loads(body or b"null")
-            except ValueError:
-                parsed = None
-            if not isinstance(parsed, dict):
-                raw = body.decode("utf-8", "replace")[:2000]
-                return self._answer(method, path, raw, error=rules.malformed_json())
-            return route(parsed)
+            return routes[path.rstrip("/")](request.body)
         except Exception as exc:  # the server answers every request, whatever it was sent
             error = ApiError(500, f"The stand-in failed: {type(exc).__name__}", "server_error")
-            return self._answer(method, path, parsed, error=error)
+            return self._answer(method, path, request.body, error=error)
 
     def _answer(
         self, method: str, path: str, body: Any, reply: Reply | None = None, error: Any = None
@@ -107,8 +156,24 @@ class StandIn:
         if error is not None:
             reply = Reply(error.status, error.body())
         assert reply is not None
+        if self._size > LOG_BODY_BYTES:  # kept small: the stream flag is all a log line reads
+            body = {"stream": True} if isinstance(body, dict) and body.get("stream") else None
         self.log.append(Exchange(method, path, body, reply.status, error.message if error else ""))
+        if len(self.log) > self.max_log + self.max_log // 10:
+            del self.log[: len(self.log) - self.max_log]
         return reply
+
+    def _store(self, response_id: str, items: list[Item]) -> None:
+        """Keep a response for ``previous_response_id``, forgetting the oldest past the caps."""
+        self.responses[response_id] = items
+        self._sizes[response_id] = self._size
+        stored = sum(self._sizes.values())
+        while self.responses and (
+            len(self.responses) > self.max_responses or stored > self.max_stored_bytes
+        ):
+            oldest = next(iter(self.responses))
+            del self.responses[oldest]
+            stored -= self._sizes.pop(oldest, 0)
 
     def _chain(self, body: Item) -> tuple[list[Item], ApiError | None]:
         """The stored chain ``previous_response_id`` names (its input and output), if any."""
@@ -128,7 +193,7 @@ class StandIn:
         self.served += 1
         response_id = f"resp_standin_{self.served:04d}"
         output = self._output(body, items)
-        self.responses[response_id] = items + output
+        self._store(response_id, items + output)
         response = _response(response_id, body, output)
         reply = Reply(200, events=_events(response)) if body.get("stream") else Reply(200, response)
         return self._answer("POST", RESPONSES, body, reply)
@@ -176,6 +241,22 @@ class StandIn:
             "usage": USAGE,
         }
         return self._answer("POST", COMPACT, body, Reply(200, compacted))
+
+
+def nested_deeper(value: Any, limit: int) -> bool:
+    """Whether a parsed JSON value nests lists and objects deeper than ``limit`` (iterative:
+    a deep value cannot exhaust the stack)."""
+    if not isinstance(value, (dict, list)):
+        return False
+    stack: list[tuple[Any, int]] = [(value, 1)]  # only containers: scalars are skipped
+    while stack:
+        current, depth = stack.pop()
+        if depth > limit:
+            return True
+        for child in current.values() if isinstance(current, dict) else current:
+            if isinstance(child, (dict, list)):
+                stack.append((child, depth + 1))
+    return False
 
 
 def kept_messages(items: Sequence[Item]) -> list[Item]:

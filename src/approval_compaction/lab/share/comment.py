@@ -24,7 +24,7 @@ from ...study.harness import run_matrix
 from ...study.scenario import FIELD_NAMES, Case, all_cases, select_cases
 from ...study.wiring import responses_backend
 from ..findings.load import load_findings
-from .render import render_notebook
+from .render import check_folder, render_notebook
 from .report import build_report, heatmap_path, shown_path, write_report
 
 
@@ -80,7 +80,7 @@ def notebook_comment(notebook: Path, folder: Path = paths.DATA_FILES.rendered) -
     return Comment(rendered.markdown.read_text(), rendered.attachments)
 
 
-def case_comment(case: str, output: Path | None) -> Comment:
+def case_comment(case: str, output: Path | None, replace: bool = True) -> Comment:
     """The report for one case, made as ``report --case`` makes it (the heatmap is written beside
     ``output`` when one is given)."""
 
@@ -94,9 +94,21 @@ def case_comment(case: str, output: Path | None) -> Comment:
     )
     if output is None:
         return Comment(report.text, ())
-    write_report(report, output)
+    write_report(report, output, replace)
     attach = (shown_path(heatmap_path(output)),) if report.heatmap is not None else ()
     return Comment(report.text, attach)
+
+
+def check_output(output: Path, force: bool, with_heatmap: bool = False) -> None:
+    """Refuse, in one line, an ``--output`` that is a folder, or a file (or, for a report, the
+    heatmap beside it) that exists, unless ``force``: a write never replaces a file unasked."""
+    if output.is_dir():
+        raise ShareError(f"--output {output} is a folder, not a file")
+    if force:
+        return
+    for path in (output, heatmap_path(output)) if with_heatmap else (output,):
+        if path.exists() or path.is_symlink():
+            raise ShareError(f"{path} already exists: pass --force to replace it")
 
 
 def attach_lines(comment: Comment) -> list[str]:
@@ -110,16 +122,18 @@ def attach_lines(comment: Comment) -> list[str]:
 def command(args: argparse.Namespace) -> int:
     """``share NOTEBOOK`` or ``share --case CASE``: the comment, then what to attach."""
     output = Path(args.output) if args.output else None
-    if output is not None and output.is_dir():
-        raise ShareError(f"--output {output} is a folder, not a file")
     if bool(args.notebook) == bool(args.case):
         raise ShareError("share takes a notebook or --case CASE (one of the two)")
+    if output is not None:
+        check_output(output, getattr(args, "force", False), with_heatmap=bool(args.case))
+    if args.notebook:
+        check_folder(Path(args.folder), getattr(args, "force", False))
     if args.case:
-        comment = case_comment(args.case, output)
+        comment = case_comment(args.case, output, getattr(args, "force", False))
     else:
         comment = notebook_comment(Path(args.notebook), Path(args.folder))
         if output is not None:
-            write_atomic(output, comment.text)
+            write_atomic(output, comment.text, replace=getattr(args, "force", False))
     if comment.length > GITHUB_LIMIT:  # render and report keep to it; this says so if not
         raise ShareError(f"the comment is {comment.length:,} characters, over {GITHUB_LIMIT:,}")
     lines = [f"{comment.length:,} of {GITHUB_LIMIT:,} characters as GitHub counts them"]

@@ -87,6 +87,50 @@ def images_folder(stem: str) -> str:
     return f"{stem}_files"
 
 
+def foreign_entries(folder: Path) -> list[str]:
+    """What ``folder`` holds that is not a rendered page: render's pages are ``STEM.md`` and
+    ``STEM.html`` side by side, with their images in ``STEM_files/``. Anything else (or a page
+    without its pair) marks a folder that is not render's own."""
+    if not folder.is_dir():
+        return []
+    entries = {entry.name: entry for entry in folder.iterdir()}
+    stems = {
+        name[: -len(".md")]
+        for name in entries
+        if name.endswith(".md") and f"{name[: -len('.md')]}.html" in entries
+    }
+    ours = {f"{stem}{end}" for stem in stems for end in (".md", ".html")}
+    ours |= {
+        images_folder(stem) for stem in stems if entries.get(images_folder(stem), folder).is_dir()
+    }
+    return sorted(name for name in entries if name not in ours)
+
+
+def check_folder(folder: Path, force: bool = False) -> None:
+    """Refuse, in one line, a ``--folder`` that is a file, or one holding files render did not
+    write (unless ``force``): render replaces its pages there, and writes nowhere else."""
+    if folder.exists() and not folder.is_dir():
+        raise RenderError(f"--folder {folder} is a file, not a folder")
+    found = foreign_entries(folder)
+    if found and not force:
+        names = ", ".join(found[:3]) + (f" and {len(found) - 3} more" if len(found) > 3 else "")
+        raise RenderError(
+            f"--folder {folder} holds files render did not write ({names}): choose an empty "
+            "folder, or pass --force to write there anyway"
+        )
+
+
+def read_notebook(path: Path) -> Any:
+    """The notebook at ``path``, or a one-line ``RenderError`` for a file that is not one."""
+    try:
+        nb = nbformat.read(path, as_version=4)
+        nbformat.validate(nb)  # a JSON file that only looks like one fails in the exporter
+        return nb
+    except Exception as error:  # nbformat raises many kinds: not JSON, not a notebook, bad bytes
+        said = " ".join(str(error).split())[:200] or type(error).__name__
+        raise RenderError(f"{path} is not a Jupyter notebook ({said})") from None
+
+
 def shown(path: Path, base: Path | None = None) -> str:
     """A file as a reader finds it: relative to the checkout, else to ``base``, else its name."""
     resolved = path.resolve()
@@ -242,7 +286,7 @@ def to_markdown(nb: Any, stem: str) -> tuple[str, dict[str, bytes]]:
 def render_page(path: Path, folder: Path, limit: int = GITHUB_LIMIT) -> Page:
     """The notebook rendered in memory, checked: within ``limit``, no relative link, every
     ``<details>`` holding something."""
-    nb = nbformat.read(path, as_version=4)
+    nb = read_notebook(path)
     stem = path.stem
     raw, images = to_markdown(nb, stem)
 

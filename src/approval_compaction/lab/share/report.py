@@ -484,11 +484,12 @@ def build_report(
     )
 
 
-def write_report(report: Report, output: Path) -> list[Path]:
-    """Write the heatmap, then the report, each atomically."""
+def write_report(report: Report, output: Path, replace: bool = True) -> list[Path]:
+    """Write the heatmap, then the report, each atomically (without ``replace``, a file that
+    exists is refused, not replaced)."""
     written = []
     if report.heatmap is not None:
-        write_atomic(heatmap_path(output), report.heatmap)
+        write_atomic(heatmap_path(output), report.heatmap, replace)
         written.append(heatmap_path(output))
-    write_atomic(output, report.text)
+    write_atomic(output, report.text, replace)
     return [*written, output]
