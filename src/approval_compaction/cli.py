@@ -191,9 +191,10 @@ def _fix_data(args: argparse.Namespace) -> int:
 
 
 def _readme(args: argparse.Namespace) -> int:
-    from .lab.share.readme import update
+    from .lab.share.readme import update_all
 
-    print("README findings " + ("updated" if update() else "unchanged"))
+    changed = update_all()
+    print("pages updated: " + (", ".join(p.name for p in changed) if changed else "none"))
     return 0
 
 
@@ -264,7 +265,7 @@ def parser() -> argparse.ArgumentParser:
     add("data", _data, "write the matrix files under data/").add_argument(
         "--folder", default=str(paths.DATA)
     )
-    add("readme", _readme, "rewrite the README's findings from data/")
+    add("readme", _readme, "rewrite the README's and docs/ pages' tables from data/")
     add("notebooks", _notebooks, "execute notebooks in place").add_argument("paths", nargs="*")
     render = add("render", _render, "render notebooks to HTML and markdown")
     render.add_argument("paths", nargs="*")
