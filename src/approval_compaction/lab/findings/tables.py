@@ -160,9 +160,7 @@ def liveness_frame(found: LivenessEras) -> pd.DataFrame:
 
 def stuck_on(found: LivenessEras, release: str) -> tuple[str, ...]:
     """The situations that stop compacting on ``release`` in some mode."""
-    return tuple(
-        s for s in SITUATIONS if any(release in found.stuck(s, m) for m in LIVENESS_MODES)
-    )
+    return tuple(s for s in SITUATIONS if any(release in found.stuck(s, m) for m in LIVENESS_MODES))
 
 
 def check_frame(checks: Sequence[Check]) -> pd.DataFrame:
@@ -202,4 +200,3 @@ def verdicts_frame(before: dict[str, int], after: dict[str, int]) -> pd.DataFram
     names = list(dict.fromkeys([*before, *after]))
     rows = {n: {"before repair": before.get(n, 0), "after repair": after.get(n, 0)} for n in names}
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("verdict")
-

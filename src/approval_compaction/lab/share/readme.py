@@ -59,6 +59,8 @@ def markers(name: str) -> tuple[str, str]:
 
 START, END = markers("answers")
 INVARIANTS_START, INVARIANTS_END = markers("invariants")
+RULES_START, RULES_END = markers("rules")
+UPSTREAM_START, UPSTREAM_END = markers("upstream-suite")
 
 
 def _table(frame: pd.DataFrame) -> str:
@@ -251,7 +253,7 @@ def blocks(folder: Path = paths.DATA, text: str = "") -> list[tuple[str, str, st
 
 def pages(root: Path = paths.ROOT) -> list[Path]:
     """The README and every page under ``docs/``."""
-    return [root / "README.md", *sorted((root / "docs").glob("*.md"))]
+    return [root / paths.README.name, *sorted((root / paths.DOCS.name).glob("*.md"))]
 
 
 def update(readme: Path = paths.README, folder: Path = paths.DATA) -> bool:
@@ -267,4 +269,3 @@ def update(readme: Path = paths.README, folder: Path = paths.DATA) -> bool:
 def update_all(root: Path = paths.ROOT, folder: Path = paths.DATA) -> list[Path]:
     """Rewrite the blocks of the README and of every page under ``docs/``; the changed pages."""
     return [page for page in pages(root) if update(page, folder)]
-
