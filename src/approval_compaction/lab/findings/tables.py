@@ -13,10 +13,14 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from ...wire.rules import ApiError
 from ..releases.bisect import release_range
 from ..releases.liveness import LIVENESS_MODES, SITUATIONS
+from ..releases.versions import PACKAGE
 from .doctor import Check, Upgrade
 from .liveness import LivenessEras
+from .matrix import Seen
+from .mechanism import Mechanism
 from .releases import (
     COMPACTION_ONLY,
     NEXT_TURN_FAILS,
@@ -200,3 +204,54 @@ def verdicts_frame(before: dict[str, int], after: dict[str, int]) -> pd.DataFram
     names = list(dict.fromkeys([*before, *after]))
     rows = {n: {"before repair": before.get(n, 0), "after repair": after.get(n, 0)} for n in names}
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("verdict")
+
+
+def error_texts(errors: Sequence[ErrorMet], predicted: Sequence[ApiError] = ()) -> tuple[str, ...]:
+    """Every text the user's code raises, verbatim (``openai.BadRequestError: Error code: ...``),
+    then each refusal the stand-in's rules predict that no run raised, as the API words it."""
+    raised = [f"{e.exception}: {text}" for e in errors for text in e.texts]
+    said = {e.api_message for e in errors}
+    extra = [f"HTTP {p.status}: {p.message}" for p in predicted if p.message not in said]
+    return tuple(dict.fromkeys([*raised, *extra]))
+
+
+def mechanism_frame(found: Mechanism) -> pd.DataFrame:
+    """The function responsible, where its check on open calls sits in each release, and the
+    stages at which each release's traced run sent compaction requests."""
+    rows = {
+        found.old: {
+            "function": found.function,
+            "drop_orphan_function_calls runs under": found.old_block,
+            "line": found.old_line,
+            "compacts at": ", ".join(found.old_compacts_at),
+        },
+        found.new: {
+            "function": found.function,
+            "drop_orphan_function_calls runs under": found.new_block,
+            "line": found.new_line,
+            "compacts at": ", ".join(found.new_compacts_at),
+        },
+    }
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis(PACKAGE)
+
+
+def seen_frame(found: Seen) -> pd.DataFrame:
+    """The cases over HTTP: each way they ended with an error, and how many did."""
+    rows = {
+        f.message: {"stage": f.stage, "exception": f.exception, "HTTP": f.http_status}
+        for f in found.failures
+    }
+    frame = pd.DataFrame.from_dict(rows, orient="index", columns=["stage", "exception", "HTTP"])
+    return frame.rename_axis("error over HTTP")
+
+
+def seen_counts(found: Seen) -> pd.DataFrame:
+    """How many cases ran over HTTP, ended with an error, and agree with the prediction."""
+    rows = {
+        "cases run over HTTP": found.cases,
+        "cases ending with an error": found.failing,
+        "failing cases are exactly the compaction-on ones": found.compaction_on_only,
+    }
+    if found.agreeing is not None:
+        rows["cases where the scripted model's prediction agrees"] = found.agreeing
+    return pd.DataFrame({"value": rows}).rename_axis("over HTTP")
