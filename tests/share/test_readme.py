@@ -79,7 +79,7 @@ def test_readme_and_every_docs_page_fit_their_limits() -> None:
 
 
 def test_readme_fix_table_shows_the_fixing_release_without_violations() -> None:
-    from approval_compaction.lab.share.readme import fix_frame
+    from approval_compaction.lab.findings.tables import fix_frame
 
     found = load_findings()
     assert fix_frame(found).loc[found.fixed_in, "cases violating an invariant"] == 0

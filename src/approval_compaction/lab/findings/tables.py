@@ -14,11 +14,13 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ...wire.rules import ApiError
-from ..releases.bisect import release_range
+from ..releases.bisect import marked_ranges, release_range
 from ..releases.liveness import LIVENESS_MODES, SITUATIONS
-from ..releases.versions import PACKAGE
+from ..releases.versions import PACKAGE, sort_versions
 from .doctor import Check, Upgrade
+from .fix import Crosscheck
 from .liveness import LivenessEras
+from .load import Findings
 from .matrix import Seen
 from .mechanism import Mechanism
 from .releases import (
@@ -255,3 +257,31 @@ def seen_counts(found: Seen) -> pd.DataFrame:
     if found.agreeing is not None:
         rows["cases where the scripted model's prediction agrees"] = found.agreeing
     return pd.DataFrame({"value": rows}).rename_axis("over HTTP")
+
+
+def crosscheck_frame(found: Crosscheck) -> pd.DataFrame:
+    """The regression test run unpatched in each swept release's environment, and with the
+    workaround: the ranges where it fails and passes, and how often it agrees with the sweep."""
+    order = sort_versions({*found.failing, *found.passing, *found.wrapped})
+
+    def ranges(releases: Sequence[str]) -> str:
+        return ", ".join(marked_ranges(order, {v: v in releases for v in order})) or "none"
+
+    rows = {
+        "fails on": ranges(found.failing),
+        "passes on": ranges(found.passing),
+        "passes with the workaround on": ranges(found.wrapped),
+        "cases whose outcome matches the sweep": f"{found.agreed} of {found.judged}",
+    }
+    return pd.DataFrame({"the test, unpatched": rows}).rename_axis("")
+
+
+def fix_frame(found: Findings) -> pd.DataFrame:
+    """The pinned release and the fixing one: how many of the cases violate an invariant."""
+    assert found.releases is not None and found.fixed_in is not None
+    pinned = found.pinned.releases[0] if found.pinned and found.pinned.releases else ""
+    rows = {}
+    for release in dict.fromkeys([pinned, found.fixed_in]):
+        violating, cases = fixed_in_cases(found.releases, release)
+        rows[release] = {"cases": cases, "cases violating an invariant": violating}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis(PACKAGE)

@@ -30,13 +30,12 @@ from ..findings.tables import (
     affected_frame,
     check_frame,
     errors_frame,
-    fixed_in_cases,
+    fix_frame,
     liveness_frame,
     upgrade_frame,
     verdicts_frame,
 )
 from ..releases import upstream
-from ..releases.versions import PACKAGE
 from . import provenance
 from .snippet import one_line
 
@@ -71,17 +70,6 @@ def _need(found: Findings, folder: Path) -> Findings:
     if not (found.releases and found.fixed_in and found.liveness and found.pinned):
         raise MissingFindingsError(f"the answers need every result file under {folder}")
     return found
-
-
-def fix_frame(found: Findings) -> pd.DataFrame:
-    """The pinned release and the fixing one: how many of the cases violate an invariant."""
-    assert found.releases is not None and found.fixed_in is not None
-    pinned = found.pinned.releases[0] if found.pinned and found.pinned.releases else ""
-    rows = {}
-    for release in dict.fromkeys([pinned, found.fixed_in]):
-        violating, cases = fixed_in_cases(found.releases, release)
-        rows[release] = {"cases": cases, "cases violating an invariant": violating}
-    return pd.DataFrame.from_dict(rows, orient="index").rename_axis(PACKAGE)
 
 
 def answers_block(found: Findings, folder: Path = paths.DATA) -> str:

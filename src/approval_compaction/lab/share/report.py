@@ -330,8 +330,8 @@ EXPECTED = (
     "Automatic compaction leaves a call that waits for approval alone: it neither sends the "
     "call to `responses.compact` without its output nor summarises it away. After the human "
     "approves or rejects, the resumed turn and the next question are answered, and the stored "
-    "history pairs every output with its call. In terms of the runs, every case keeps each of "
-    "these:"
+    "history pairs every output with its call, and a call nobody will answer does not stop "
+    "compaction for good. In terms of the runs, every case keeps each of these:"
 )
 
 
