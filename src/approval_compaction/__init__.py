@@ -45,12 +45,8 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".lab.findings.answers": (
         "diff_answer",
         "doctor_answers",
-        "finding",
-        "fold_answer",
-        "meets_answer",
         "outcome_answer",
         "rules_answer",
-        "severity_answer",
         "variant_summary",
         "walkthrough_answer",
         "workaround_answer",

@@ -116,9 +116,13 @@ def _notebook_targets(args: argparse.Namespace) -> list[Path]:
 
 
 def _notebooks(args: argparse.Namespace) -> int:
+    from .lab.share.headlines import update_all
     from .lab.share.notebooks import execute_in_place
 
-    for path in _notebook_targets(args):
+    targets = _notebook_targets(args)
+    for path in update_all(targets):
+        print(f"answer written in {path.name}")
+    for path in targets:
         changed = execute_in_place(path)
         print(f"executed {path.name}{' (changed)' if changed else ''}")
     return 0
