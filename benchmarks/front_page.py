@@ -17,6 +17,8 @@ import re
 import subprocess
 from pathlib import Path
 
+from approval_compaction.formats.markdown import paragraphs
+
 ROOT = Path(__file__).resolve().parent.parent
 FILES = (
     "README.md",
@@ -53,25 +55,6 @@ def read(path: str, ref: str | None) -> str | None:
         ["git", "-C", str(ROOT), "show", f"{ref}:{path}"], capture_output=True, text=True
     )
     return done.stdout if done.returncode == 0 else None
-
-
-def prose_blocks(text: str) -> list[str]:
-    """Paragraphs and list items, outside code fences, tables, HTML and headings."""
-    blocks: list[list[str]] = [[]]
-    fenced = False
-    for line in text.splitlines():
-        stripped = line.strip()
-        if stripped.startswith("```"):
-            fenced = not fenced
-            blocks.append([])
-            continue
-        if fenced or not stripped or stripped[0] in "|#<!":
-            blocks.append([])
-            continue
-        if re.match(r"([-*]|\d+\.) ", stripped):
-            blocks.append([])
-        blocks[-1].append(stripped)
-    return [" ".join(b) for b in blocks if b]
 
 
 def first_answer(text: str) -> tuple[int, int] | None:
@@ -117,7 +100,7 @@ def main() -> None:
         words = len(text.split())
         answer = first_answer(text)
         where = f"L{answer[0]} c{answer[1]}" if answer else "none"
-        longest = max((len(b.split()) for b in prose_blocks(text)), default=0)
+        longest = max((len(b.split()) for b in paragraphs(text)), default=0)
         terms = undefined_before_use(text)
         print(
             f"{path:38} {len(text):7,} {words:6,} {words / WPM:4.0f} {where:>14} {longest:7}  "

@@ -125,3 +125,30 @@ def test_readme_block_replaces_only_between_markers() -> None:
 def test_readme_without_markers_is_one_line_error() -> None:
     with pytest.raises(ReadmeMarkersError, match="has no"):
         with_block("no markers here", "x")
+
+
+PUBLISHED = (
+    README,
+    paths.DATA_FILES.report,
+    paths.DATA_FILES.snippet,
+    paths.DATA_FILES.upstream_liveness,
+)
+
+
+@pytest.mark.parametrize("page", PUBLISHED, ids=lambda p: p.name)
+def test_readme_and_comments_keep_every_paragraph_within_eighty_words(page: Path) -> None:
+    from approval_compaction.formats.markdown import paragraphs
+
+    long = [p[:60] for p in paragraphs(page.read_text()) if len(p.split()) > 80]
+    assert long == []
+
+
+@pytest.mark.parametrize("path", sorted(paths.NOTEBOOKS.glob("*.ipynb")), ids=lambda p: p.stem)
+def test_readme_notebooks_keep_teaching_paragraphs_within_120_words(path: Path) -> None:
+    import nbformat
+
+    from approval_compaction.formats.markdown import paragraphs
+
+    cells = nbformat.read(path, as_version=4).cells
+    prose = [p for c in cells if c.cell_type == "markdown" for p in paragraphs(c.source)]
+    assert [p[:60] for p in prose if len(p.split()) > 120] == []

@@ -288,7 +288,7 @@ def _filled(rows: list[list[tuple[str, int, int]]]) -> list[list[str]]:
 
 def html_table_markdown(table: str) -> str:
     """One HTML table as a GitHub table: the header rows joined per column (``level / level``),
-    an index name row folded into the header, every cell escaped."""
+    the index's name heading its column, every cell escaped."""
     parser = _Grid()
     parser.feed(table)
     head = [cells for is_head, cells in parser.rows if is_head]
@@ -301,6 +301,8 @@ def html_table_markdown(table: str) -> str:
     header = [
         " / ".join(dict.fromkeys(row[c] for row in header_rows if row[c])) for c in range(width)
     ]
+    if len(header_rows) > 1 and header_rows[-1][0]:  # the index's name, under the columns' name
+        header[0] = header_rows[-1][0]
     lines = ["| " + " | ".join(escape(h) for h in header) + " |", "|" + "---|" * width]
     lines += ["| " + " | ".join(escape(cell) for cell in row) + " |" for row in body_rows]
     return "\n".join(lines)

@@ -251,8 +251,10 @@ def limit_lines(suite: dict[str, Any], patched: dict[str, Any]) -> list[str]:
     return [
         "**Not patched: explicit `previous_response_id` mode.** With a call or request nobody "
         "will answer pinned, the replaced suffix is partial, and a response chain cannot scope a "
-        "summary to it, so the SDK returns and never compacts that session again. The class "
-        f'docstring documents it ("{DOCUMENTED_LIMIT}") and `{DOCUMENTED_TEST}` pins it ('
+        "summary to it, so the SDK returns and never compacts that session again.",
+        "",
+        f'The class docstring documents it ("{DOCUMENTED_LIMIT}") and `{DOCUMENTED_TEST}` '
+        "pins it ("
         + "; ".join(said)
         + "), so it is the maintainers' contract, not a bug to patch.",
         "",
