@@ -197,7 +197,7 @@ def _fix_data(args: argparse.Namespace) -> int:
 def _readme(args: argparse.Namespace) -> int:
     from .lab.share.readme import update_all
 
-    changed = update_all()
+    changed = update_all(parser=parser())
     print("pages updated: " + (", ".join(p.name for p in changed) if changed else "none"))
     return 0
 

@@ -10,6 +10,7 @@ import pytest
 from approval_compaction import paths
 from approval_compaction.analysis.invariants import DEFINITIONS
 from approval_compaction.analysis.liveness import LIVENESS
+from approval_compaction.cli import parser
 from approval_compaction.formats.markdown import GITHUB_LIMIT, github_length
 from approval_compaction.lab.findings.load import load_findings
 from approval_compaction.lab.share.readme import (
@@ -38,14 +39,18 @@ def _first_lines(count: int) -> str:
 @pytest.mark.parametrize("page", pages(), ids=lambda p: p.name)
 def test_readme_every_block_of_every_page_matches_committed_data(page: Path) -> None:
     text = page.read_text()
-    for start, end, block in blocks(text=text):
+    for start, end, block in blocks(text=text, parser=parser()):
         assert with_block(text, block, start, end) == text, f"{page.name} {start} is stale"
 
 
 def test_readme_pages_hold_every_block_once() -> None:
     """Each block lives on one page: the answers and notebooks on the front page, the
     reference tables on their docs pages."""
-    where = {start: page.name for page in pages() for start, _, _ in blocks(text=page.read_text())}
+    where = {
+        start: page.name
+        for page in pages()
+        for start, _, _ in blocks(text=page.read_text(), parser=parser())
+    }
     assert where == {
         markers("answers")[0]: "README.md",
         markers("notebooks")[0]: "README.md",
@@ -91,9 +96,7 @@ def test_readme_answers_need_every_result_file(tmp_path: Path) -> None:
 
 
 def test_readme_commands_table_lists_every_command_of_the_parser() -> None:
-    from approval_compaction.cli import parser
-
-    names = re.findall(r"^\| `([\w-]+)` \|", commands_block(), re.M)
+    names = re.findall(r"^\| `([\w-]+)` \|", commands_block(parser()), re.M)
     choices = parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
     assert names == list(choices)
 

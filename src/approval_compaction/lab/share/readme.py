@@ -178,11 +178,13 @@ def rules_block() -> str:
     return "\n".join([head, *rows])
 
 
-def commands_block() -> str:
-    """Every command of ``python -m approval_compaction``, with its help line (``cli.parser``)."""
-    from ...cli import parser
-
-    found = [a for a in parser()._actions if isinstance(a, argparse._SubParsersAction)]
+def commands_block(parser: argparse.ArgumentParser | None) -> str:
+    """Every command of ``python -m approval_compaction``, with its help line, from the command
+    line's parser (``cli.parser()``, which the ``readme`` command passes in: the lab does not
+    import the command line)."""
+    if parser is None:
+        raise MissingFindingsError("the commands table needs the command line's parser")
+    found = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
     rows = [(c.dest, c.help or "") for a in found for c in a._choices_actions]
     lines = ["| command | what it does |", "|---|---|"]
     return "\n".join([*lines, *(f"| {code(name)} | {said} |" for name, said in rows)])
@@ -198,17 +200,17 @@ class Block:
     """One generated block: its marker name and what writes it from a data folder."""
 
     name: str
-    write: Callable[[Path, Callable[[], Findings]], str]
+    write: Callable[[Path, Callable[[], Findings], argparse.ArgumentParser | None], str]
 
 
 BLOCKS: tuple[Block, ...] = (
-    Block("answers", lambda folder, found: answers_block(found(), folder)),
-    Block("doctor", lambda folder, found: doctor_block(found(), folder)),
-    Block("notebooks", lambda folder, _: notebooks_block(paths.data(folder).notebooks)),
-    Block("upstream-suite", lambda folder, _: upstream_block(folder)),
-    Block("rules", lambda _folder, _found: rules_block()),
-    Block("invariants", lambda _folder, _found: invariants_block()),
-    Block("commands", lambda _folder, _found: commands_block()),
+    Block("answers", lambda folder, found, _: answers_block(found(), folder)),
+    Block("doctor", lambda folder, found, _: doctor_block(found(), folder)),
+    Block("notebooks", lambda folder, _, __: notebooks_block(paths.data(folder).notebooks)),
+    Block("upstream-suite", lambda folder, _, __: upstream_block(folder)),
+    Block("rules", lambda _folder, _found, _parser: rules_block()),
+    Block("invariants", lambda _folder, _found, _parser: invariants_block()),
+    Block("commands", lambda _folder, _found, parser: commands_block(parser)),
 )
 
 
@@ -221,9 +223,12 @@ def with_block(text: str, block: str, start: str = START, end: str = END) -> str
     return f"{head}{start}\n{block}\n{end}{tail}"
 
 
-def blocks(folder: Path = paths.DATA, text: str = "") -> list[tuple[str, str, str]]:
+def blocks(
+    folder: Path = paths.DATA, text: str = "", parser: argparse.ArgumentParser | None = None
+) -> list[tuple[str, str, str]]:
     """Every block whose start marker ``text`` carries, as (start marker, end marker, text),
-    written from ``folder``; the findings are loaded once, and only if a block needs them."""
+    written from ``folder`` (and ``parser``, for the commands table); the findings are loaded
+    once, and only if a block needs them."""
     cache: list[Findings] = []
 
     def found() -> Findings:
@@ -235,7 +240,7 @@ def blocks(folder: Path = paths.DATA, text: str = "") -> list[tuple[str, str, st
     for block in BLOCKS:
         start, end = markers(block.name)
         if start in text:
-            written.append((start, end, block.write(folder, found)))
+            written.append((start, end, block.write(folder, found, parser)))
     return written
 
 
@@ -244,16 +249,24 @@ def pages(root: Path = paths.ROOT) -> list[Path]:
     return [root / paths.README.name, *sorted((root / paths.DOCS.name).glob("*.md"))]
 
 
-def update(readme: Path = paths.README, folder: Path = paths.DATA) -> bool:
+def update(
+    readme: Path = paths.README,
+    folder: Path = paths.DATA,
+    parser: argparse.ArgumentParser | None = None,
+) -> bool:
     """Rewrite every block of one page; return whether it changed."""
     before = after = readme.read_text()
-    for start, end, block in blocks(folder, before):
+    for start, end, block in blocks(folder, before, parser):
         after = with_block(after, block, start, end)
     if after != before:
         write_atomic(readme, after)
     return after != before
 
 
-def update_all(root: Path = paths.ROOT, folder: Path = paths.DATA) -> list[Path]:
+def update_all(
+    root: Path = paths.ROOT,
+    folder: Path = paths.DATA,
+    parser: argparse.ArgumentParser | None = None,
+) -> list[Path]:
     """Rewrite the blocks of the README and of every page under ``docs/``; the changed pages."""
-    return [page for page in pages(root) if update(page, folder)]
+    return [page for page in pages(root) if update(page, folder, parser)]
