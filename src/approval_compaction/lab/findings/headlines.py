@@ -12,13 +12,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ... import paths
+from ...errors import InvestigationError
 from ...formats.markdown import code
 from .load import Findings
 from .releases import Era
 from .tables import fixed_in_cases, stuck_on
 
 
-class HeadlineError(LookupError):
+class HeadlineError(InvestigationError):
     """The findings a notebook's answer needs are missing from ``data/``."""
 
 
