@@ -44,12 +44,10 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     # the findings, and the notebooks' answer lines
     ".lab.findings.answers": (
         "diff_answer",
-        "doctor_answers",
         "outcome_answer",
         "rules_answer",
         "variant_summary",
         "walkthrough_answer",
-        "workaround_answer",
     ),
     ".lab.findings.releases": ("releases_finding",),
     # the frames and figures the notebooks show

@@ -6,12 +6,10 @@ import pytest
 from factories import make_run
 
 from approval_compaction import Case, run_case
-from approval_compaction.analysis.invariants import INVARIANTS
 from approval_compaction.fix.workaround import defer_compaction_while_pending
 from approval_compaction.lab.findings.answers import (
     variant_summary,
     walkthrough_answer,
-    workaround_answer,
 )
 from approval_compaction.study.capture import CaseRun
 from approval_compaction.study.harness import run_matrix
@@ -47,12 +45,3 @@ def test_answers_variant_summary_counts_verdicts_and_compactions(
     assert table.loc["unfixed", "compaction_requests"] == 2
     assert table.loc["workaround", "compaction_requests"] == 1
     assert table["compaction_on_cases_without_any"].tolist() == [0, 0]
-
-
-def test_answers_workaround_says_yes_only_when_the_workaround_holds(
-    variants: dict[str, list[CaseRun]],
-) -> None:
-    assert workaround_answer(variants, "workaround", "unfixed").startswith(
-        f"Yes: with the workaround {2 * len(INVARIANTS)} of {2 * len(INVARIANTS)}"
-    )
-    assert workaround_answer(variants, "unfixed", "workaround").startswith("No:")

@@ -44,18 +44,3 @@ STORY = ModeStory(
     "nothing unpaired",
     "the pause fails",
 )
-
-
-def test_prose_doctor_answers_carry_their_records(found: Findings) -> None:
-    assert found.affected and found.upgrade and found.worker and found.heal
-    pinned, newest = found.affected
-    affected = prose.affected_sentence(pinned, newest)
-    assert f"after {', '.join(map(str, pinned.affected_at))} prior turns" in affected
-    assert newest.release in affected
-    upgrade = prose.upgrade_sentence(found.upgrade)
-    assert found.upgrade.pinned in upgrade and found.upgrade.poisoned.orphan_outputs in upgrade
-    assert all(
-        r.stored_after_resume in prose.worker_sentence(found.worker) for r in found.worker.rows
-    )
-    heal = prose.heal_sentence(found.heal)
-    assert f"{found.heal.items_restored_same} of {found.heal.items_compared} items" in heal

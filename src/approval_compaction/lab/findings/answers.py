@@ -19,11 +19,7 @@ from ...analysis.pairing import item_key, open_calls, orphan_outputs
 from ...formats.markdown import code
 from ...study.capture import CaseRun, pending_ids
 from ..affected.check import CheckRow, Config
-from ..affected.heal import HealSummary
-from ..affected.upgrade import UpgradeRecord
-from ..affected.worker import WorkerComparison
 from . import prose
-from .doctor import Worker, check, upgrade
 from .matrix import MatrixFinding, matrix_finding, seen
 from .releases import mode_stories
 
@@ -72,36 +68,6 @@ def variant_summary(runs: Variants) -> pd.DataFrame:
         for name, found in variants(runs).items()
     }
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("variant")
-
-
-def workaround_answer(runs: Variants, fixed: str, unfixed: str) -> str:
-    """Whether the workaround holds every verdict and still compacts, against the unfixed run."""
-    found = variants(runs)
-    fix, before = found[fixed], found[unfixed]
-    holds = fix.violated == 0 and fix.compacting == fix.compaction_on
-    return (
-        f"{'Yes' if holds else 'No'}: with the workaround {fix.holding} of "
-        f"{fix.holding + fix.violated} verdicts hold on {', '.join(fix.releases)}, and compaction "
-        f"still ran {fix.compaction_requests} times (unfixed: {before.violated} violations, "
-        f"{before.compaction_requests} compactions)."
-    )
-
-
-def doctor_answers(
-    pinned: CheckFound,
-    newest: CheckFound,
-    upgraded: Sequence[UpgradeRecord],
-    workers: Sequence[WorkerComparison],
-    healed: HealSummary,
-) -> str:
-    """The doctor's four answers, from the notebook's own runs, as a markdown list."""
-    answers = (
-        prose.affected_sentence(check(pinned), check(newest)),
-        prose.upgrade_sentence(upgrade(upgraded)),
-        prose.worker_sentence(Worker(tuple(workers))),
-        prose.heal_sentence(healed),
-    )
-    return "\n".join(f"{n}. {text}" for n, text in enumerate(answers, start=1))
 
 
 def _listing(ids: Iterable[str]) -> str:
