@@ -45,3 +45,12 @@ def test_answers_variant_summary_counts_verdicts_and_compactions(
     assert table.loc["unfixed", "compaction_requests"] == 2
     assert table.loc["workaround", "compaction_requests"] == 1
     assert table["compaction_on_cases_without_any"].tolist() == [0, 0]
+
+
+@pytest.mark.parametrize("compaction", ["on", "off"])
+def test_answers_walkthrough_counts_in_words_not_machine_plurals(compaction: str) -> None:
+    """"1 compaction request(s) left 2 stored item(s)" read like a machine: each count takes
+    its noun in the right number."""
+    said = walkthrough_answer(run_case(Case(compaction=compaction)))
+    assert "(s)" not in said
+    assert "ran 1 time for 1 approval." in said

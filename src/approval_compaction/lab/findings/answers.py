@@ -70,6 +70,11 @@ def variant_summary(runs: Variants) -> pd.DataFrame:
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("variant")
 
 
+def _count(n: int, noun: str) -> str:
+    """``1 item``, ``2 items``: a count with its noun in the right number."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _listing(ids: Iterable[str]) -> str:
     return ", ".join(f"`{i}`" for i in ids)
 
@@ -100,7 +105,7 @@ def walkthrough_answer(run: CaseRun) -> str:
             f"{head} At the pause, `Runner.run` raised {code(seen.exception)} (HTTP "
             f"{seen.http_status} from {code(seen.endpoint)}: {code(seen.api_message)}), so no "
             "`RunState` came back: there is nothing to approve or reject and nothing to resume. "
-            f"The store keeps {len(pause.stored)} item(s), the call "
+            f"The store keeps {_count(len(pause.stored), 'item')}, the call "
             f"{_listing(open_calls(pause.stored)) or 'none'} without its output; the user can "
             f"only ask again, and the next question {then}."
         )
@@ -110,8 +115,8 @@ def walkthrough_answer(run: CaseRun) -> str:
     parts = [head]
     if lost:
         cause = (
-            f"{len(pause.compaction_inputs)} compaction request(s) left {len(pause.stored)} "
-            "stored item(s) and"
+            f"{_count(len(pause.compaction_inputs), 'compaction request')} left "
+            f"{_count(len(pause.stored), 'stored item')} and"
             if pause.compaction_inputs
             else "without any compaction request,"
         )
@@ -139,7 +144,8 @@ def walkthrough_answer(run: CaseRun) -> str:
     else:
         parts.append("The next turn sends no output without its call.")
     parts.append(
-        f"The protected tool ran {run.dispatches} time(s) for {run.approvals} approval(s)."
+        f"The protected tool ran {_count(run.dispatches, 'time')} for "
+        f"{_count(run.approvals, 'approval')}."
     )
     return " ".join(parts)
 
