@@ -151,7 +151,7 @@ def notebook_uses() -> dict[str, set[str]]:
 def readme_uses() -> set[str]:
     """What the README documents of the front door: ``ac.NAME``, the names a code block imports
     ``from approval_compaction``, and public names it quotes as code."""
-    text = (paths.ROOT / "README.md").read_text()
+    text = "\n".join(p.read_text() for p in [paths.README, *sorted(paths.DOCS.glob("*.md"))])
     imported = re.findall(r"^from approval_compaction import ([\w, ]+)$", text, re.M)
     names = {n.strip() for line in imported for n in line.split(",")}
     quoted = set(re.findall(r"`([A-Za-z_]\w*)[`(]", text)) & set(approval_compaction.__all__)

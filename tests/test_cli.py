@@ -18,10 +18,10 @@ from approval_compaction.cli import main
 
 
 def readme_schema() -> list[str]:
-    """The matrix record's columns as the README documents them, in its order."""
-    text = " ".join((paths.ROOT / "README.md").read_text().split())
+    """The matrix record's columns as the command line's page documents them, in its order."""
+    text = " ".join((paths.DOCS / "cli.md").read_text().split())
     found = re.search(r"The matrix JSON is a list of records with (.*?)\. A case that fails", text)
-    assert found, "the README no longer documents the matrix JSON's records"
+    assert found, "docs/cli.md no longer documents the matrix JSON's records"
     return re.findall(r"`(\w+)`", found.group(1))
 
 

@@ -144,9 +144,13 @@ def _notebook_targets(args: argparse.Namespace) -> list[Path]:
 
 
 def _notebooks(args: argparse.Namespace) -> int:
+    from .lab.share.headlines import update_all
     from .lab.share.notebooks import execute_in_place
 
-    for path in _notebook_targets(args):
+    targets = _notebook_targets(args)
+    for path in update_all(targets):
+        print(f"answer written in {path.name}")
+    for path in targets:
         changed = execute_in_place(path)
         print(f"executed {path.name}{' (changed)' if changed else ''}")
     return 0
@@ -221,9 +225,10 @@ def _fix_data(args: argparse.Namespace) -> int:
 
 
 def _readme(args: argparse.Namespace) -> int:
-    from .lab.share.readme import update
+    from .lab.share.readme import update_all
 
-    print("README findings " + ("updated" if update() else "unchanged"))
+    changed = update_all(parser=parser())
+    print("pages updated: " + (", ".join(p.name for p in changed) if changed else "none"))
     return 0
 
 
@@ -294,7 +299,7 @@ def parser() -> argparse.ArgumentParser:
     add("data", _data, "write the matrix files under data/").add_argument(
         "--folder", default=str(paths.DATA)
     )
-    add("readme", _readme, "rewrite the README's findings from data/")
+    add("readme", _readme, "rewrite the README's and docs/ pages' tables from data/")
     add("notebooks", _notebooks, "execute notebooks in place").add_argument("paths", nargs="*")
     render = add("render", _render, "render notebooks to HTML and markdown")
     render.add_argument("paths", nargs="*")

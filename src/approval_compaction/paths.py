@@ -18,6 +18,7 @@ ROOT = SOURCE.parent
 DATA = ROOT / "data"
 NOTEBOOKS = ROOT / "notebooks"
 README = ROOT / "README.md"
+DOCS = ROOT / "docs"  # the reference pages the README links
 REGRESSION_TEST = ROOT / "tests" / "sdk_regression" / "test_compaction_pending_approval.py"
 LIVENESS_TEST = ROOT / "tests" / "sdk_regression" / "test_compaction_liveness.py"
 LIVENESS_PATCH = ROOT / "tests" / "sdk_regression" / "patches" / "0.24.0-compaction-liveness.patch"

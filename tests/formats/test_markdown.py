@@ -159,3 +159,11 @@ def test_fence_is_three_ticks_for_a_plain_body() -> None:
 )
 def test_github_length_counts_utf16_units_and_crlf(text: str, expected: int) -> None:
     assert github_length(text) == expected
+
+
+def test_markdown_paragraphs_split_prose_and_leave_code_tables_and_headings_out() -> None:
+    from approval_compaction.formats.markdown import paragraphs
+
+    text = "# Title\n\nOne line\nand its second.\n\n- a bullet\n- another\n\n"
+    text += "| a |\n|---|\n```\ncode\n```\n"
+    assert paragraphs(text) == ["One line and its second.", "- a bullet", "- another"]

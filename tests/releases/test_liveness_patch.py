@@ -173,6 +173,6 @@ def test_committed_http_runs_on_the_patch_stay_bounded_and_send_nothing_unpaired
 
 
 def test_readme_names_the_documented_limit_as_the_patch_lab_checks_it() -> None:
-    readme = (paths.ROOT / "README.md").read_text()
+    readme = (paths.DOCS / "liveness.md").read_text()
     assert f'"{DOCUMENTED_LIMIT}"' in " ".join(readme.split())
     assert f"`{DOCUMENTED_TEST.split('::')[-1]}`" in readme

@@ -99,7 +99,7 @@ def test_comment_case_is_its_report_within_the_limit_with_the_heatmap_to_attach(
     assert cli.main(["share", "--case", "run/reject/on/json", "--output", str(output)]) == 0
     text = output.read_text()
     assert github_length(text) <= GITHUB_LIMIT
-    assert "**The case violates at least one invariant.**" in text
+    assert "### Describe the bug" in text and "### Expected behavior" in text
     assert "<code>run/reject/on/json</code>" in text  # its evidence
     assert "run/approve/" not in text  # no other case
     heatmap = tmp_path / "case-heatmap.png"

@@ -1,7 +1,8 @@
-"""Every generated block of the README is what the committed data says."""
+"""Every generated block of the README and the docs/ pages is what the committed data says."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,8 @@ import pytest
 from approval_compaction import paths
 from approval_compaction.analysis.invariants import DEFINITIONS
 from approval_compaction.analysis.liveness import LIVENESS
+from approval_compaction.cli import parser
+from approval_compaction.formats.markdown import GITHUB_LIMIT, github_length
 from approval_compaction.lab.findings.load import load_findings
 from approval_compaction.lab.share.readme import (
     END,
@@ -17,62 +20,101 @@ from approval_compaction.lab.share.readme import (
     START,
     MissingFindingsError,
     ReadmeMarkersError,
+    answers_block,
     blocks,
-    findings_block,
+    commands_block,
+    markers,
+    pages,
     update,
     with_block,
 )
 
-
-def test_readme_every_block_matches_committed_data() -> None:
-    """The findings, the notebook table and the SDK's suite, each as the committed data says."""
-    text = (paths.ROOT / "README.md").read_text()
-    written = blocks(text=text)
-    assert [start for start, _, _ in written] == [
-        "<!-- findings:start -->",
-        "<!-- notebooks:start -->",
-        "<!-- upstream-suite:start -->",
-        "<!-- rules:start -->",
-        "<!-- invariants:start -->",
-    ]
-    for start, end, block in written:
-        assert with_block(text, block, start, end) == text, f"{start} is stale: run `make run`"
+README = paths.ROOT / "README.md"
 
 
-def test_readme_findings_carry_each_records_source_and_question() -> None:
-    block = findings_block(load_findings())
-    for source in (
-        "matrix.json",
-        "meetings.json",
-        "sweep.json",
-        "sweep-meetings.json",
-        "fix-matrix.json",
-        "mechanism.json",
-    ):
-        assert f"`data/{source}`" in block
-    for name in ("check-pinned", "upgrade", "worker", "heal"):
-        assert f"`data/doctor-{name}.json`" in block
+def _first_lines(count: int) -> str:
+    return "\n".join(README.read_text().splitlines()[:count])
 
 
-def test_readme_findings_need_every_result_file(tmp_path: Path) -> None:
+@pytest.mark.parametrize("page", pages(), ids=lambda p: p.name)
+def test_readme_every_block_of_every_page_matches_committed_data(page: Path) -> None:
+    text = page.read_text()
+    for start, end, block in blocks(text=text, parser=parser()):
+        assert with_block(text, block, start, end) == text, f"{page.name} {start} is stale"
+
+
+def test_readme_pages_hold_every_block_once() -> None:
+    """Each block lives on one page: the answers and notebooks on the front page, the
+    reference tables on their docs pages."""
+    where = {
+        start: page.name
+        for page in pages()
+        for start, _, _ in blocks(text=page.read_text(), parser=parser())
+    }
+    assert where == {
+        markers("answers")[0]: "README.md",
+        markers("notebooks")[0]: "README.md",
+        markers("doctor")[0]: "doctor.md",
+        markers("upstream-suite")[0]: "workaround.md",
+        markers("rules")[0]: "wire.md",
+        markers("invariants")[0]: "invariants.md",
+        markers("commands")[0]: "cli.md",
+    }
+
+
+def test_readme_answers_come_within_the_first_sixty_lines() -> None:
+    """A maintainer's five minutes: the affected releases, both error texts, the fix, what it
+    still gets wrong, and the workaround's, the doctor's and the reproduction's one line."""
+    head = _first_lines(60)
+    found = load_findings()
+    assert found.releases is not None and found.fixed_in is not None
+    assert END in head
+    for error in found.errors_met:
+        assert error.api_message in head
+    assert f"| {found.fixed_in} |" in head
+    assert "stops compacting" in head
+    for line in ("defer_compaction_while_pending(", "doctor scan", "uv run --no-project"):
+        assert line in head
+
+
+def test_readme_and_every_docs_page_fit_their_limits() -> None:
+    assert len(README.read_text()) <= 25_000
+    for page in pages():
+        assert github_length(page.read_text()) <= GITHUB_LIMIT, page.name
+
+
+def test_readme_fix_table_shows_the_fixing_release_without_violations() -> None:
+    from approval_compaction.lab.findings.tables import fix_frame
+
+    found = load_findings()
+    assert fix_frame(found).loc[found.fixed_in, "cases violating an invariant"] == 0
+
+
+def test_readme_answers_need_every_result_file(tmp_path: Path) -> None:
     with pytest.raises(MissingFindingsError, match="every result file"):
-        findings_block(load_findings(tmp_path), tmp_path)
+        answers_block(load_findings(tmp_path), tmp_path)
 
 
-def test_readme_invariants_table_is_written_where_the_readme_marks_it(tmp_path: Path) -> None:
+def test_readme_commands_table_lists_every_command_of_the_parser() -> None:
+    names = re.findall(r"^\| `([\w-]+)` \|", commands_block(parser()), re.M)
+    choices = parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    assert names == list(choices)
+
+
+def test_readme_invariants_table_is_written_where_the_page_marks_it(tmp_path: Path) -> None:
     """Each invariant's one meaning, in the verdicts' order, between its markers."""
-    readme = tmp_path / "README.md"
-    fresh = (paths.ROOT / "README.md").read_text()
-    readme.write_text(with_block(fresh, "", INVARIANTS_START, INVARIANTS_END))
-    assert update(readme)
-    table = readme.read_text().split(INVARIANTS_START, 1)[1].split(INVARIANTS_END, 1)[0]
+    page = tmp_path / "invariants.md"
+    fresh = (paths.DOCS / "invariants.md").read_text()
+    page.write_text(with_block(fresh, "", INVARIANTS_START, INVARIANTS_END))
+    assert update(page)
+    table = page.read_text().split(INVARIANTS_START, 1)[1].split(INVARIANTS_END, 1)[0]
     rows = [line for line in table.splitlines() if line.startswith("| `")]
     assert rows == [f"| `{i.name}` | {i.meaning} |" for i in (*DEFINITIONS, *LIVENESS)]
 
 
 def test_readme_update_rewrites_a_stale_block_and_nothing_else(tmp_path: Path) -> None:
     readme = tmp_path / "README.md"
-    fresh = (paths.ROOT / "README.md").read_text()
+    fresh = README.read_text()
     readme.write_text(with_block(fresh, "stale"))
     assert update(readme) and readme.read_text() == fresh
     assert not update(readme)
@@ -84,5 +126,32 @@ def test_readme_block_replaces_only_between_markers() -> None:
 
 
 def test_readme_without_markers_is_one_line_error() -> None:
-    with pytest.raises(ReadmeMarkersError, match="README has no"):
+    with pytest.raises(ReadmeMarkersError, match="has no"):
         with_block("no markers here", "x")
+
+
+PUBLISHED = (
+    README,
+    paths.DATA_FILES.report,
+    paths.DATA_FILES.snippet,
+    paths.DATA_FILES.upstream_liveness,
+)
+
+
+@pytest.mark.parametrize("page", PUBLISHED, ids=lambda p: p.name)
+def test_readme_and_comments_keep_every_paragraph_within_eighty_words(page: Path) -> None:
+    from approval_compaction.formats.markdown import paragraphs
+
+    long = [p[:60] for p in paragraphs(page.read_text()) if len(p.split()) > 80]
+    assert long == []
+
+
+@pytest.mark.parametrize("path", sorted(paths.NOTEBOOKS.glob("*.ipynb")), ids=lambda p: p.stem)
+def test_readme_notebooks_keep_teaching_paragraphs_within_120_words(path: Path) -> None:
+    import nbformat
+
+    from approval_compaction.formats.markdown import paragraphs
+
+    cells = nbformat.read(path, as_version=4).cells
+    prose = [p for c in cells if c.cell_type == "markdown" for p in paragraphs(c.source)]
+    assert [p[:60] for p in prose if len(p.split()) > 120] == []

@@ -157,8 +157,9 @@ def test_render_html_embeds_images_linked_from_markdown_cells(tmp_path: Path, pn
     assert attach_note("chart.png") in rendered.markdown.read_text()
 
 
-def test_render_markdown_keeps_dataframe_tables_without_their_css(tmp_path: Path) -> None:
-    """GitHub prints a <style> block's CSS as text, so the markdown must not carry it."""
+def test_render_markdown_writes_dataframes_as_github_tables(tmp_path: Path) -> None:
+    """A comment shows a frame as a GitHub table, not pandas' HTML; GitHub prints a <style>
+    block's CSS as text, so the markdown must not carry it either."""
     table = pd.DataFrame({"status": ["orphan output"]})._repr_html_()
     assert table is not None and "<style scoped>" in table
     data = {"text/html": table, "text/plain": "x"}
@@ -166,8 +167,25 @@ def test_render_markdown_keeps_dataframe_tables_without_their_css(tmp_path: Path
     nb = new_notebook(cells=[new_code_cell("frame", execution_count=1, outputs=[output])])
     nbformat.write(nb, tmp_path / "09-table.ipynb")
     markdown = render_notebook(tmp_path / "09-table.ipynb", tmp_path / "out").markdown.read_text()
-    assert "<td>orphan output</td>" in markdown
-    assert "<style" not in markdown and "vertical-align" not in markdown
+    assert "|  | status |\n|---|---|\n| 0 | orphan output |" in markdown
+    assert "<table" not in markdown and "<style" not in markdown
+    assert "vertical-align" not in markdown
+
+
+def test_render_github_table_repeats_spanning_cells_and_joins_header_levels() -> None:
+    """A frame with two column levels and a sparse two-level index reads as one grid, the
+    index names folded into the header."""
+    from approval_compaction.lab.share.render import html_table_markdown
+
+    columns = pd.MultiIndex.from_tuples([("abandoned", "input"), ("abandoned", "auto")])
+    index = pd.MultiIndex.from_tuples([("0.23.1", "a"), ("0.23.1", "b")], names=["v", "k"])
+    frame = pd.DataFrame([["keeps", "STUCK"], ["keeps", "keeps"]], index=index, columns=columns)
+    assert html_table_markdown(frame.to_html()).splitlines() == [
+        "| v | k | abandoned / input | abandoned / auto |",
+        "|---|---|---|---|",
+        "| 0.23.1 | a | keeps | STUCK |",
+        "| 0.23.1 | b | keeps | keeps |",
+    ]
 
 
 def _markdown_output(text: str) -> nbformat.NotebookNode:
@@ -316,9 +334,20 @@ def test_render_committed_markdown_fits_one_comment_and_links_nothing_relatively
 )
 def test_render_committed_tables_show_messages_whole_and_no_raw_markdown(path: Path) -> None:
     """Tables cut the API's 400 message short, and notebook 09's cells printed backticks."""
-    cells = _cells(path.read_text())
+    text = path.read_text()
+    cells = _cells(text) + [
+        re.sub(r"\\(.)", r"\1", cell).strip()
+        for line in text.splitlines()
+        if line.startswith("| ")
+        for cell in re.split(r"(?<!\\)\|", line)[1:-1]
+    ]
     assert [c for c in cells if c.endswith("...")] == []  # pandas' display.max_colwidth cut
     assert [c for c in cells if "`" in c] == []
+
+
+@pytest.mark.parametrize("path", RENDERED, ids=lambda p: p.stem)
+def test_render_committed_markdown_has_no_html_tables(path: Path) -> None:
+    assert "<table" not in path.read_text()
 
 
 @pytest.mark.parametrize("path", [p.with_suffix(".html") for p in RENDERED], ids=lambda p: p.name)

@@ -17,11 +17,10 @@ from approval_compaction import cli, paths
 from approval_compaction.analysis.invariants import INVARIANTS, judge
 from approval_compaction.analysis.matrix import MatrixRecord
 from approval_compaction.analysis.outcomes import outcome_frame
-from approval_compaction.formats.markdown import escape, github_length
+from approval_compaction.formats.markdown import github_length
 from approval_compaction.formats.records import read_records
 from approval_compaction.lab.findings.load import load_findings
 from approval_compaction.lab.findings.matrix import seen
-from approval_compaction.lab.findings.prose import meets_sentence, seen_sentence, severity_sentence
 from approval_compaction.lab.share.report import (
     GITHUB_LIMIT,
     ReportTooLongError,
@@ -110,8 +109,8 @@ def section(text: str, title: str) -> str:
 
 
 def header_versions(text: str) -> dict[str, str]:
-    """The Environment block as ``{name: version}``."""
-    return dict(re.findall(r"^- `?([\w.-]+)`?: (\S+)$", section(text, "Environment"), re.M))
+    """The debug information as ``{name: version}``."""
+    return dict(re.findall(r"^- `?([\w.-]+)`?: (\S+)$", section(text, "Debug information"), re.M))
 
 
 def named_cases(text: str) -> list[str]:
@@ -234,7 +233,7 @@ def test_report_is_identical_when_the_platform_differs() -> None:
 def test_report_reproduces_in_one_line_with_the_test_it_carries(full: str) -> None:
     """The first command runs the carried test on the runs' release; the test is the upstream
     form, under the file name the command runs."""
-    reproduce = section(full, "Reproduce")
+    reproduce = section(full, "Repro steps")
     fences = [t for t in gfm().parse(reproduce) if t.type == "fence"]
     assert fences[0].info == "sh"
     assert fences[0].content.strip() == one_line(header_versions(full)["openai-agents"])
@@ -246,23 +245,28 @@ def test_report_reproduces_in_one_line_with_the_test_it_carries(full: str) -> No
     assert f"save the test below as `{name}`" in reproduce
 
 
-def test_report_quotes_the_api_error_the_user_meets(full: str) -> None:
-    """The error sentence (the stand-in's rules on the scripted runs) quotes, verbatim, the
-    message the SDK's own model raised over HTTP."""
+def test_report_opens_with_the_api_error_the_user_meets(full: str) -> None:
+    """The bug's description opens with the error texts, verbatim: the message the SDK's own
+    model raised over HTTP is among them, before anything else is said."""
     from approval_compaction.study.wiring import responses_backend
 
     observed = outcome_frame(run_matrix(select_cases("compaction=on"), backend=responses_backend))
     messages = {m.split(" - ", 1)[1] for m in observed["message"]}
     assert len(messages) == 1
-    assert f"HTTP 400 `{messages.pop()}`" in full.split("### Environment", 1)[0]
+    describe = section(full, "Describe the bug")
+    opening = next(t for t in gfm().parse(describe) if t.type == "fence")
+    assert opening.info == "text" and describe.startswith("\n```text")
+    assert messages.pop() in opening.content
 
 
 def test_report_names_the_release_that_fixes_it(full: str, runs: list[CaseRun]) -> None:
     fixed = load_findings().fixed_in
     assert fixed is not None, "the committed data should hold a fixing release"
-    assert f"**Fixed in `openai-agents` {fixed}**" in full
-    assert f"With `openai-agents=={fixed}` in its place" in section(full, "Reproduce")
-    assert "Fixed in" not in build_report(runs[:1]).text
+    describe = section(full, "Describe the bug")
+    assert f"`openai-agents` {fixed} fixes these cases" in describe
+    assert "`data/upstream-liveness.md`" in describe  # the fix's scope: what it still gets wrong
+    assert f"with `openai-agents=={fixed}` in its place it passes" in section(full, "Repro steps")
+    assert "fixes these cases" not in build_report(runs[:1]).text
 
 
 @pytest.mark.parametrize(
@@ -381,8 +385,8 @@ def test_report_cli_bad_input_is_one_line_and_exit_2(
 def test_report_explains_every_invariant_by_its_one_meaning(full: str) -> None:
     from approval_compaction.analysis.invariants import DEFINITIONS, LIVENESS
 
-    listed = full.split("Invariants:", 1)[1].split("### Evidence", 1)[0]
-    assert [line for line in listed.splitlines() if line] == [
+    listed = section(full, "Expected behavior")
+    assert [line for line in listed.splitlines() if line.startswith("- ")] == [
         f"- `{i.name}`: {i.meaning}" for i in (*DEFINITIONS, *LIVENESS)
     ]
 
@@ -396,17 +400,24 @@ def test_report_shows_what_the_user_sees_over_the_wire() -> None:
     scripted, committed = run_matrix(cases), load_findings()
     assert committed.releases is not None
     text = build_report(scripted, spec=spec, wire_runs=wire, committed=committed).text
-    told = text.split("### What the user sees", 1)[1].split("Invariants:", 1)[0]
-    assert escape(seen_sentence(seen(wire, scripted))) in told  # the seen record, rendered
-    assert severity_sentence(committed.releases) in told
+    told = tables(section(text, "What the user sees"))
+    found = seen(wire, scripted)
+    counts = {row[0]: row[1] for row in told[0][1:]}
+    assert counts["cases run over HTTP"] == str(found.cases)
+    assert counts["cases ending with an error"] == str(found.failing)
+    assert [row[0] for row in told[1][1:]] == [f.message for f in found.failures]
+    opening = section(text, "Describe the bug")
     for error in committed.errors_met:  # every text a user can meet, so a search finds it
-        assert all(f"`{text}`" in told for text in (error.api_message, *error.texts))
+        assert all(f"{error.exception}: {t}" in opening for t in error.texts)
 
 
 def test_report_says_what_a_user_meets_in_each_compaction_mode(runs: list[CaseRun]) -> None:
     committed = load_findings()
+    assert committed.releases is not None
     text = build_report(runs, committed=committed).text
-    assert meets_sentence(committed.meets) in text
+    shown = tables(section(text, "Describe the bug"))[1]
+    assert [row[0] for row in shown[1:]] == [era.span for era in committed.releases.eras]
+    assert shown[0][2:] == ["input", "auto (default)", "previous_response_id"]
     assert "No tool output found for function call pending-c1." in text
 
 

@@ -78,7 +78,7 @@ def test_build_is_deterministic_and_reads_the_data(tmp_path: Path) -> None:
     assert "| invariant | 0.23.1 | pinned + workaround | newest |" in text
     assert "| `next_turn_input_paired` | ❌ violated in 1 of 1 cases | not run | not run |" in text
     assert "The test has not been run across releases yet." in text
-    assert "Fixed in" not in text
+    assert "fixes these cases" not in text
     assert text.count("```") == 4  # the one-line command and the test
 
 
@@ -127,8 +127,21 @@ def test_committed_snippet_says_which_release_fixes_it() -> None:
     fixed = load_findings().fixed_in
     assert fixed is not None
     text = committed_snippet()
-    assert f"**Fixed in `openai-agents` {fixed}**" in text
+    assert f"`openai-agents` {fixed} fixes these cases" in text
     assert f"with `openai-agents=={fixed}` it passes" in text
+
+
+def test_committed_snippet_scopes_the_fix_and_names_the_liveness_comment() -> None:
+    """The fix is claimed for the cases only: the snippet shows which sessions still stop
+    compacting on the fixing release, and points at the liveness comment."""
+    found = load_findings()
+    assert found.fixed_in is not None and found.liveness is not None
+    text = committed_snippet()
+    assert f"`{paths.DATA_FILES.shown(paths.DATA_FILES.upstream_liveness)}`" in text
+    from approval_compaction.formats.markdown import markdown_table
+    from approval_compaction.lab.findings.tables import liveness_frame
+
+    assert markdown_table(liveness_frame(found.liveness)) in text
 
 
 def test_committed_snippet_quotes_the_error_the_user_meets() -> None:
@@ -140,8 +153,9 @@ def test_committed_snippet_quotes_the_error_the_user_meets() -> None:
 
     cases = select_cases("runner=run,decision=approve,compaction=on,state_boundary=json")
     message = outcome_frame(run_matrix(cases, backend=responses_backend))["message"].iloc[0]
-    quoted = re.findall(r"HTTP (\d+) `([^`]+)`", committed_snippet().split("\n\n", 1)[0])
-    assert quoted == [tuple(message.removeprefix("Error code: ").split(" - ", 1))]
+    opening = committed_snippet().split("```text\n", 1)[1].split("```", 1)[0]
+    assert committed_snippet().startswith("```text\n")
+    assert f"openai.BadRequestError: {message}" in opening.splitlines()
 
 
 RUN_TIMEOUT = 300  # seconds: uv builds the environment from its cache, then pytest runs 4 tests

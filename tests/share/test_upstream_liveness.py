@@ -41,8 +41,12 @@ def test_comment_fits_one_comment_and_carries_the_test_and_patch() -> None:
     assert "approval-compaction only" not in text  # the project's block is dropped
     assert "def test_compaction_keeps_history_bounded_after_unpaired_item" in text
     assert one_line("0.24.0") in text
-    for situation in upstream_liveness.SITUATIONS:
-        assert f"**{situation}**" in text
+    frame = upstream_liveness.failure_frame(
+        read_json(paths.DATA_FILES.liveness, dict),
+        read_json(paths.DATA_FILES.liveness_patch_test, dict)["outcomes"],
+    )
+    assert list(frame.index) == list(upstream_liveness.SITUATIONS)
+    assert "`keeps_users` answers" in text.split("| situation |", 1)[0]  # defined before use
 
 
 def test_comment_says_what_the_patch_leaves_alone_and_why() -> None:
@@ -53,8 +57,8 @@ def test_comment_says_what_the_patch_leaves_alone_and_why() -> None:
     text = build()
     assert f'"{DOCUMENTED_LIMIT}"' in text and f"`{DOCUMENTED_TEST}`" in text
     suite = read_json(paths.DATA_FILES.liveness_patch_suite, dict)
-    (line,) = upstream_liveness.limit_lines(
-        suite, read_json(paths.DATA_FILES.liveness_patch_runs, dict)
+    line = " ".join(
+        upstream_liveness.limit_lines(suite, read_json(paths.DATA_FILES.liveness_patch_runs, dict))
     )
     for sdk in ("released", "patched"):
         cases = len(suite["documented"][sdk]["tests"])
@@ -132,21 +136,22 @@ def test_write_refuses_a_comment_over_the_limit(tmp_path: Path) -> None:
     assert not target.exists()
 
 
-def test_http_lines_give_each_situation_on_both_sdks() -> None:
+def test_http_frame_gives_each_situation_on_both_sdks() -> None:
     http = read_json(paths.DATA_FILES.liveness_patch_http, dict)
-    lines = upstream_liveness.http_lines(http)
-    assert [line.split(":")[0] for line in lines] == [
-        f"- {s}" for s in (*upstream_liveness.SITUATIONS, "clean")
-    ]  # mcp_abandoned too: the patch lab runs it over HTTP
-    assert all("released " in line and "patched " in line for line in lines)
+    frame = upstream_liveness.http_frame(http)
+    assert list(frame.index) == [*upstream_liveness.SITUATIONS, "clean"]
+    # mcp_abandoned too: the patch lab runs it over HTTP
+    assert list(frame.columns) == ["released", "patched"]
+    first = frame.loc["clean", "released"].split(" (")[0].split()
+    assert len(first) == len(http["runs"]["released"][0]["turns"])
 
 
-def test_other_mode_lines_name_the_newest_releases_stuck_situations_outside_input() -> None:
+def test_other_mode_frame_names_the_newest_releases_stuck_situations_outside_input() -> None:
     """Computed from runs: a situation broken on the newest release in another mode is named
     with its broken invariants and lengths; input-mode breaks, older releases and the
     workaround's runs are left to the lines above."""
     from approval_compaction.analysis.liveness import liveness_run
-    from approval_compaction.lab.share.upstream_liveness import other_mode_lines
+    from approval_compaction.lab.share.upstream_liveness import other_mode_frame
     from approval_compaction.study.capture import Stage
 
     def run(version: str, mode: str, workaround: bool, grows: bool) -> dict[str, Any]:
@@ -168,7 +173,7 @@ def test_other_mode_lines_name_the_newest_releases_stuck_situations_outside_inpu
             run("0.23.1", "previous_response_id", False, True),
         ],
     }
-    (line,) = other_mode_lines(liveness)
-    assert (
-        line.startswith("- `previous_response_id`, **abandoned**:") and "`history_bounded`" in line
-    )
+    frame = other_mode_frame(liveness)
+    assert list(frame.index) == ["previous_response_id"]
+    assert frame.iloc[0]["situation"] == "abandoned"
+    assert "history_bounded" in frame.iloc[0]["broken"]

@@ -146,7 +146,7 @@ def test_rules_readme_lists_each_rule_and_each_unknown_with_its_sources() -> Non
     from approval_compaction import paths
     from approval_compaction.lab.share.readme import RULES_END, RULES_START, rules_block
 
-    readme = (paths.ROOT / "README.md").read_text()
+    readme = (paths.DOCS / "wire.md").read_text()
     block = readme.split(RULES_START, 1)[1].split(RULES_END, 1)[0].strip()
     assert block == rules_block()
     for rule in RULES:
@@ -165,7 +165,7 @@ def test_rules_readme_invariant_table_lists_every_invariant() -> None:
     from approval_compaction import paths
     from approval_compaction.analysis.invariants import INVARIANTS
 
-    readme = (paths.ROOT / "README.md").read_text()
+    readme = (paths.DOCS / "invariants.md").read_text()
     assert all(f"| `{name}` |" in readme for name in INVARIANTS)
 
 

@@ -58,3 +58,26 @@ GITHUB_LIMIT = 65_536  # characters in one comment, as github_length counts them
 def github_length(text: str) -> int:
     """Characters as a GitHub comment counts them: UTF-16 units, each newline sent as CRLF."""
     return len(text.encode("utf-16-le")) // 2 + text.count("\n")
+
+
+_LIST_ITEM = re.compile(r"([-*]|\d+\.) ")
+
+
+def paragraphs(text: str) -> list[str]:
+    """The prose of a markdown text, one string per paragraph or list item: code fences,
+    tables, headings and HTML lines are left out (they are not read as sentences)."""
+    blocks: list[list[str]] = [[]]
+    fenced = False
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith(("```", "~~~")):
+            fenced = not fenced
+            blocks.append([])
+            continue
+        if fenced or not stripped or stripped[0] in "|#<":
+            blocks.append([])
+            continue
+        if _LIST_ITEM.match(stripped):
+            blocks.append([])
+        blocks[-1].append(stripped)
+    return [" ".join(block) for block in blocks if block]

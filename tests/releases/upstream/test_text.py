@@ -63,13 +63,14 @@ def test_readme_block_groups_a_tests_parametrisations(
 def test_committed_readme_block_matches_the_committed_results() -> None:
     if not text.written_versions():
         pytest.skip("no upstream-suite results under data/: run `make upstream`")
-    block = paths.README.read_text().split(START, 1)[1].split(END, 1)[0]
+    block = (paths.DOCS / "workaround.md").read_text().split(START, 1)[1].split(END, 1)[0]
     assert block.strip() == readme_block()
 
 
 def test_readme_block_names_a_strict_xfail_that_passed_as_such(tmp_path: Path) -> None:
     """On an affected release our liveness test is a strict xfail: when the workaround makes it
-    pass, pytest reports a failure, and the block says what happened, not "skipped → failed"."""
+    pass, pytest reports a failure, and the block and the markdown table beside the records
+    both name the outcomes as pytest's summary does: ``xfailed`` → ``failed [XPASS(strict)]``."""
     from approval_compaction.lab.releases.upstream.changes import changes
     from approval_compaction.lab.releases.upstream.checkout import LIVENESS_TEST_NAME
     from approval_compaction.lab.releases.upstream.suite import CaseOutcome, summarize
@@ -80,4 +81,13 @@ def test_readme_block_names_a_strict_xfail_that_passed_as_such(tmp_path: Path) -
     runs = [summarize("9.9.9", "baseline", 1, before, 0), summarize("9.9.9", "fix", 1, after, 1)]
     results.write(results.SuiteResult(runs, changes("9.9.9", before, after), []), "9.9.9", tmp_path)
     (line,) = readme_block(tmp_path).splitlines()[1:]
-    assert "(lost): xfail → XPASS(strict); the project's upstream-form liveness test" in line
+    assert "(lost): xfailed → failed [XPASS(strict)]; the project's upstream-form liveness" in line
+    table = paths.data(tmp_path).upstream_suite("9.9.9").with_suffix(".md").read_text()
+    assert "| xfailed | failed \\[XPASS(strict)\\] |" in table and "skipped" not in table
+
+
+def test_committed_change_tables_match_their_records() -> None:
+    """The markdown beside each release's change records is what the records say."""
+    for version in text.written_versions():
+        table = paths.DATA_FILES.upstream_suite(version).with_suffix(".md").read_text()
+        assert table == results.changes_markdown(results.load(version).changes)

@@ -12,52 +12,24 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import pandas as pd
 
-from ...analysis.folding import PART_WORDS, PARTS, Run, choice_effects, fold
-from ...analysis.invariants import judge
-from ...analysis.liveness import LivenessRecord
-from ...analysis.matrix import MatrixRecord, records
-from ...analysis.meeting import Meeting, all_meetings
+from ...analysis.folding import Run
+from ...analysis.matrix import records
+from ...analysis.meeting import all_meetings
 from ...analysis.pairing import item_key, open_calls, orphan_outputs
-from ...analysis.table import from_frame
 from ...formats.markdown import code
 from ...study.capture import CaseRun, pending_ids
 from ..affected.check import CheckRow, Config
-from ..affected.heal import HealSummary
-from ..affected.upgrade import UpgradeRecord
-from ..affected.worker import WorkerComparison
-from ..releases.sweep import ReleaseRecord
 from . import prose
-from .doctor import Worker, check, upgrade
-from .liveness import liveness_eras
 from .matrix import MatrixFinding, matrix_finding, seen
-from .releases import mode_stories, releases_finding
+from .releases import mode_stories
 
 CheckFound = tuple[str, Config, Sequence[CheckRow]]
 Variants = Mapping[str, Sequence[CaseRun]]
 
 
-def finding(frame: pd.DataFrame) -> str:
-    """Per invariant, how many cases of the matrix frame break it and what they share."""
-    return prose.matrix_lines(matrix_finding(from_frame(frame, MatrixRecord)))
-
-
 def outcome_answer(observed: Sequence[Run], predicted: Sequence[Run] = ()) -> str:
     """Which cases end with which error over HTTP, and whether the prediction agrees."""
     return prose.seen_sentence(seen(observed, predicted))
-
-
-def severity_answer(frame: pd.DataFrame, meetings: Sequence[Meeting] = ()) -> str:
-    """How each release reaches the user in each compaction mode, from a frame of the sweep's
-    records and its meetings."""
-    return prose.severity_sentence(
-        releases_finding(from_frame(frame, ReleaseRecord), meetings=meetings)
-    )
-
-
-def meets_answer(runs: Iterable[CaseRun]) -> str:
-    """What a user of the API meets in each compaction mode, from runs over HTTP (one release)."""
-    met = all_meetings(runs)
-    return prose.meets_sentence(mode_stories(met, ", ".join(sorted({m.sdk_version for m in met}))))
 
 
 def rules_answer(faithful: Sequence[CaseRun], lenient: Sequence[CaseRun]) -> str:
@@ -98,34 +70,9 @@ def variant_summary(runs: Variants) -> pd.DataFrame:
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("variant")
 
 
-def workaround_answer(runs: Variants, fixed: str, unfixed: str) -> str:
-    """Whether the workaround holds every verdict and still compacts, against the unfixed run."""
-    found = variants(runs)
-    fix, before = found[fixed], found[unfixed]
-    holds = fix.violated == 0 and fix.compacting == fix.compaction_on
-    return (
-        f"{'Yes' if holds else 'No'}: with the workaround {fix.holding} of "
-        f"{fix.holding + fix.violated} verdicts hold on {', '.join(fix.releases)}, and compaction "
-        f"still ran {fix.compaction_requests} times (unfixed: {before.violated} violations, "
-        f"{before.compaction_requests} compactions)."
-    )
-
-
-def doctor_answers(
-    pinned: CheckFound,
-    newest: CheckFound,
-    upgraded: Sequence[UpgradeRecord],
-    workers: Sequence[WorkerComparison],
-    healed: HealSummary,
-) -> str:
-    """The doctor's four answers, from the notebook's own runs, as a markdown list."""
-    answers = (
-        prose.affected_sentence(check(pinned), check(newest)),
-        prose.upgrade_sentence(upgrade(upgraded)),
-        prose.worker_sentence(Worker(tuple(workers))),
-        prose.heal_sentence(healed),
-    )
-    return "\n".join(f"{n}. {text}" for n, text in enumerate(answers, start=1))
+def _count(n: int, noun: str) -> str:
+    """``1 item``, ``2 items``: a count with its noun in the right number."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _listing(ids: Iterable[str]) -> str:
@@ -158,7 +105,7 @@ def walkthrough_answer(run: CaseRun) -> str:
             f"{head} At the pause, `Runner.run` raised {code(seen.exception)} (HTTP "
             f"{seen.http_status} from {code(seen.endpoint)}: {code(seen.api_message)}), so no "
             "`RunState` came back: there is nothing to approve or reject and nothing to resume. "
-            f"The store keeps {len(pause.stored)} item(s), the call "
+            f"The store keeps {_count(len(pause.stored), 'item')}, the call "
             f"{_listing(open_calls(pause.stored)) or 'none'} without its output; the user can "
             f"only ask again, and the next question {then}."
         )
@@ -168,8 +115,8 @@ def walkthrough_answer(run: CaseRun) -> str:
     parts = [head]
     if lost:
         cause = (
-            f"{len(pause.compaction_inputs)} compaction request(s) left {len(pause.stored)} "
-            "stored item(s) and"
+            f"{_count(len(pause.compaction_inputs), 'compaction request')} left "
+            f"{_count(len(pause.stored), 'stored item')} and"
             if pause.compaction_inputs
             else "without any compaction request,"
         )
@@ -197,7 +144,8 @@ def walkthrough_answer(run: CaseRun) -> str:
     else:
         parts.append("The next turn sends no output without its call.")
     parts.append(
-        f"The protected tool ran {run.dispatches} time(s) for {run.approvals} approval(s)."
+        f"The protected tool ran {_count(run.dispatches, 'time')} for "
+        f"{_count(run.approvals, 'approval')}."
     )
     return " ".join(parts)
 
@@ -222,35 +170,3 @@ def diff_answer(violating: CaseRun, control: CaseRun) -> str:
         )
         parts.append(f"`{run.case.label}` {where}")
     return "; ".join(parts) + "."
-
-
-def fold_answer(runs: Iterable[Run]) -> str:
-    """How the runs fold by verdicts, and which choices change nothing."""
-    judged = [judge(run) for run in runs]
-    folds = fold(judged)
-    groups = "; ".join(
-        f"the {len(f.cases)} cases with {f.choices} fold into 1" for f in folds if len(f.cases) > 1
-    )
-    parts = [f"{len(judged)} cases, {len(folds)} verdict patterns: {groups or 'none fold'}"]
-    parts.append(
-        f"with their stage tables too, {len(judged)} cases fold into {len(fold(judged, PARTS))}"
-    )
-    for field, row in choice_effects(judged).iterrows():
-        if not row["pairs"]:
-            continue
-        changed = [p for p in PARTS if row[p] != "identical"]
-        said = f"`{field}` ({row['compared']}) changes "
-        if not changed:
-            parts.append(said + "nothing: identical verdicts, identical stage tables")
-        elif "verdicts" not in changed:
-            parts.append(said + f"{', '.join(PART_WORDS[p] for p in changed)} but no verdict")
-        else:
-            parts.append(said + "the verdicts")
-    return "; ".join(parts) + "."
-
-
-def liveness_eras_answer(rows: Sequence[LivenessRecord]) -> str:
-    """Which releases keep a session compacting, per situation and mode, from the sweep's
-    liveness records (``data/sweep-liveness.json``)."""
-    found = liveness_eras(rows)
-    return f"{prose.liveness_sentence(found)}\n\n{prose.liveness_eras_lines(found)}"

@@ -1,120 +1,153 @@
-"""Readme: every generated block of ``README.md``, written from the results under ``data/``.
+"""Readme: every generated block of ``README.md`` and of the pages under ``docs/``.
 
-Each block sits between two HTML comments (``<!-- findings:start -->`` ...); ``make run``
-rewrites them all here: the findings (rendered from ``findings.load``), the notebook table (from
-what each notebook did when it was executed), the SDK's own suite (``releases.upstream``), the
-stand-in's rules with their sources and what is unknown (``wire.rules``) and, where the README
-marks its place, the invariants table (each invariant's one meaning).
-A test checks that the committed README matches what the committed data says, so no figure in
-the README is typed by hand.
+A block sits between two HTML comments (``<!-- answers:start -->`` ... ``<!-- answers:end -->``)
+and is written here from the results under ``data/`` or from the code itself (the invariants,
+the wire's rules, the commands). ``BLOCKS`` names every block and what writes it; a page holds
+the blocks whose markers it carries, and ``make run`` (``python -m approval_compaction readme``)
+rewrites them all. The blocks are tables and one-line commands; the sentences around them are
+written by hand in the pages and state no figure of their own. A test checks that every
+committed page matches what the committed data says.
 """
 
 from __future__ import annotations
 
+import argparse
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+
+import pandas as pd
 
 from ... import paths
 from ...analysis.invariants import DEFINITIONS
 from ...analysis.liveness import LIVENESS
 from ...errors import InvestigationError
 from ...formats.files import write_atomic
-from ...formats.markdown import code
+from ...formats.markdown import code, markdown_table
 from ...wire.rules import RULES, UNKNOWN
 from ..findings.load import Findings, load_findings
-from ..findings.prose import (
-    affected_sentence,
-    era_story,
-    eras_sentence,
-    errors_met_lines,
-    heal_sentence,
-    liveness_eras_lines,
-    liveness_sentence,
-    matrix_lines,
-    meets_sentence,
-    releases_sentence,
-    upgrade_sentence,
-    where_in_the_sdk,
-    workaround_line,
-    worker_sentence,
+from ..findings.tables import (
+    affected_frame,
+    check_frame,
+    errors_frame,
+    fix_frame,
+    liveness_frame,
+    upgrade_frame,
+    verdicts_frame,
 )
 from ..releases import upstream
 from . import provenance
+from .snippet import one_line
 
-START, END = "<!-- findings:start -->", "<!-- findings:end -->"
-NOTEBOOKS_START, NOTEBOOKS_END = "<!-- notebooks:start -->", "<!-- notebooks:end -->"
-UPSTREAM_START, UPSTREAM_END = "<!-- upstream-suite:start -->", "<!-- upstream-suite:end -->"
-INVARIANTS_START, INVARIANTS_END = "<!-- invariants:start -->", "<!-- invariants:end -->"
-RULES_START, RULES_END = "<!-- rules:start -->", "<!-- rules:end -->"
+WORKAROUND_LINE = "session = defer_compaction_while_pending(OpenAIResponsesCompactionSession(...))"
+DOCTOR_LINE = "python -m approval_compaction doctor scan sessions.db --all"
 
 
 class ReadmeMarkersError(InvestigationError):
-    """The README lacks a pair of block markers."""
+    """A page lacks a pair of block markers."""
 
 
 class MissingFindingsError(InvestigationError):
-    """A result file the README's findings need is missing under ``data/``."""
+    """A result file a block needs is missing under ``data/``."""
 
 
-def findings_block(found: Findings, folder: Path = paths.DATA) -> str:
-    """The findings, as markdown: the pinned matrix, the sweep, where in the SDK, the workaround
-    matrix and the doctor's answers, each source file named as the reader finds it."""
+def markers(name: str) -> tuple[str, str]:
+    """The start and end comments of the block ``name``."""
+    return f"<!-- {name}:start -->", f"<!-- {name}:end -->"
+
+
+START, END = markers("answers")
+INVARIANTS_START, INVARIANTS_END = markers("invariants")
+RULES_START, RULES_END = markers("rules")
+UPSTREAM_START, UPSTREAM_END = markers("upstream-suite")
+
+
+def _table(frame: pd.DataFrame) -> str:
+    return markdown_table(frame)
+
+
+def _need(found: Findings, folder: Path) -> Findings:
+    if not (found.releases and found.fixed_in and found.liveness and found.pinned):
+        raise MissingFindingsError(f"the answers need every result file under {folder}")
+    return found
+
+
+def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
+    """The front page's answers: tables from the data, each with its source files, and the
+    one-line workaround, doctor and reproduction."""
+    found = _need(found, folder)
+    assert found.releases is not None and found.liveness is not None
     files = paths.data(folder)
-    pinned, releases, fixed, affected = found.pinned, found.releases, found.fixed, found.affected
-    upgrade, worker, heal = found.upgrade, found.worker, found.heal
-    if not (pinned and releases and fixed and affected and upgrade and worker and heal):
-        raise MissingFindingsError(f"the findings need every result file under {folder}")
     sweep, met = files.shown(files.sweep), files.shown(files.sweep_meetings)
-    where = where_in_the_sdk(found.mechanism)
-    mechanism = f" (`{files.shown(files.mechanism)}`, notebook 03)"
-    lines = [
-        f"**What a user of the Responses API meets on the pinned release** "
-        f"(`{files.shown(files.meetings)}`: every case over HTTP, in each compaction mode): "
-        + meets_sentence(found.meets),
-        "",
-        f"**On the pinned release** (`{files.shown(files.matrix)}`, compaction_mode `input`):",
-        "",
-        matrix_lines(pinned),
-        "",
-        f"**Across releases** (`{sweep}`, compaction_mode `input`): " + releases_sentence(releases),
-        "",
-        f"**Eras, by compaction mode** (`{sweep}`, `{met}`; what the user meets over HTTP, "
-        "kept apart from what reaches compaction only): " + eras_sentence(releases),
-        "",
-        era_story(releases),
-        "",
-        f"**Every error a user meets** (`{met}`, `{files.shown(files.meetings)}`), with every "
-        "text the `openai` client raises it as:",
-        "",
-        errors_met_lines(found.errors_met),
-        "",
-        *([where + mechanism, ""] if where else []),
-        f"**With the workaround** (`{files.shown(files.fix_matrix)}`): {workaround_line(fixed)}",
-        "",
-        *(
-            [
-                f"**After the fix: do sessions keep compacting?** "
-                f"(`{files.shown(files.sweep_liveness)}`, notebook 10) "
-                + liveness_sentence(found.liveness),
-                "",
-                liveness_eras_lines(found.liveness),
-                "",
-            ]
-            if found.liveness
-            else []
-        ),
-        f"**Am I affected with the SDK's defaults?** (`{files.shown(files.doctor_check_pinned)}`) "
-        + affected_sentence(*affected),
-        "",
-        f"**Does upgrading heal stored sessions?** (`{files.shown(files.doctor_upgrade)}`) "
-        + upgrade_sentence(upgrade),
-        "",
-        f"**A resume by another worker?** (`{files.shown(files.doctor_worker)}`) "
-        + worker_sentence(worker),
-        "",
-        f"**Which sessions are poisoned, and the repair?** (`{files.shown(files.doctor_heal)}`) "
-        + heal_sentence(heal),
-    ]
-    return "\n".join(lines)
+    live = files.shown(files.sweep_liveness)
+    pinned = found.pinned.releases[0] if found.pinned and found.pinned.releases else ""
+    return "\n".join(
+        [
+            f"**Which releases, in each compaction mode** (`{sweep}`, `{met}`):",
+            "",
+            _table(affected_frame(found.releases)),
+            "",
+            f"**The error texts to search your logs for** (`{met}`; the call id is yours):",
+            "",
+            _table(errors_frame(found.errors_met)),
+            "",
+            f"**The release that fixes the cases** (`{sweep}`):",
+            "",
+            _table(fix_frame(found)),
+            "",
+            f"**What it still gets wrong: sessions that stop compacting** (`{live}`, "
+            f"{found.liveness.turns} later turns each; a cell names the modes that stop when "
+            "not all do):",
+            "",
+            _table(liveness_frame(found.liveness)),
+            "",
+            f"**The workaround**, on an affected release: {code(WORKAROUND_LINE)}",
+            "",
+            f"**Am I affected?** The doctor reads your stored sessions: {code(DOCTOR_LINE)}",
+            "",
+            "**Reproduce** with the regression test "
+            f"(`{paths.REGRESSION_TEST.relative_to(paths.ROOT)}`), no clone needed: "
+            f"{code(one_line(pinned))}",
+        ]
+    )
+
+
+def doctor_block(found: Findings, folder: Path = paths.DATA) -> str:
+    """The doctor's experiments as tables: the check, the upgrade, the scan and repair."""
+    if not (found.affected and found.upgrade and found.heal):
+        raise MissingFindingsError(f"the doctor's tables need data/doctor-*.json in {folder}")
+    files = paths.data(folder)
+    heal = found.heal
+    counts = pd.DataFrame(
+        {
+            "items": {
+                "sessions": heal.sessions,
+                "repaired": heal.repaired,
+                "items rewritten": heal.items_rewritten,
+                "items backed up": heal.items_backed_up,
+                "backed-up items that differ": heal.items_backed_up_differently,
+                "items equal after restore": f"{heal.items_restored_same} of {heal.items_compared}",
+            }
+        }
+    ).rename_axis("scan, repair, restore")
+    return "\n".join(
+        [
+            f"Am I affected with the SDK's defaults? (`{files.shown(files.doctor_check_pinned)}`, "
+            f"`{files.shown(files.doctor_check_newest)}`)",
+            "",
+            _table(check_frame(found.affected)),
+            "",
+            f"Does upgrading heal a stored session? (`{files.shown(files.doctor_upgrade)}`)",
+            "",
+            _table(upgrade_frame(found.upgrade)),
+            "",
+            f"Scan and repair a store of test sessions (`{files.shown(files.doctor_heal)}`)",
+            "",
+            _table(verdicts_frame(heal.before, heal.after)),
+            "",
+            _table(counts),
+        ]
+    )
 
 
 def notebooks_block(record: Path = paths.DATA_FILES.notebooks) -> str:
@@ -145,39 +178,95 @@ def rules_block() -> str:
     return "\n".join([head, *rows])
 
 
+def commands_block(parser: argparse.ArgumentParser | None) -> str:
+    """Every command of ``python -m approval_compaction``, with its help line, from the command
+    line's parser (``cli.parser()``, which the ``readme`` command passes in: the lab does not
+    import the command line)."""
+    if parser is None:
+        raise MissingFindingsError("the commands table needs the command line's parser")
+    found = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    rows = [(c.dest, c.help or "") for a in found for c in a._choices_actions]
+    lines = ["| command | what it does |", "|---|---|"]
+    return "\n".join([*lines, *(f"| {code(name)} | {said} |" for name, said in rows)])
+
+
 def upstream_block(folder: Path = paths.DATA) -> str:
     """The SDK's own suite per release, from its committed results."""
     return upstream.readme_block(folder)
 
 
+@dataclass(frozen=True)
+class Block:
+    """One generated block: its marker name and what writes it from a data folder."""
+
+    name: str
+    write: Callable[[Path, Callable[[], Findings], argparse.ArgumentParser | None], str]
+
+
+BLOCKS: tuple[Block, ...] = (
+    Block("answers", lambda folder, found, _: answers_block(found(), folder)),
+    Block("doctor", lambda folder, found, _: doctor_block(found(), folder)),
+    Block("notebooks", lambda folder, _, __: notebooks_block(paths.data(folder).notebooks)),
+    Block("upstream-suite", lambda folder, _, __: upstream_block(folder)),
+    Block("rules", lambda _folder, _found, _parser: rules_block()),
+    Block("invariants", lambda _folder, _found, _parser: invariants_block()),
+    Block("commands", lambda _folder, _found, parser: commands_block(parser)),
+)
+
+
 def with_block(text: str, block: str, start: str = START, end: str = END) -> str:
-    """The README text with the block between ``start`` and ``end`` replaced."""
+    """The page's text with the block between ``start`` and ``end`` replaced."""
     head, found_start, rest = text.partition(start)
     _, found_end, tail = rest.partition(end)
     if not found_start or not found_end:
-        raise ReadmeMarkersError(f"README has no {start} ... {end} block")
+        raise ReadmeMarkersError(f"the page has no {start} ... {end} block")
     return f"{head}{start}\n{block}\n{end}{tail}"
 
 
-def blocks(folder: Path = paths.DATA, text: str = "") -> list[tuple[str, str, str]]:
-    """Every block of the README as (start marker, end marker, text), from ``folder``; the
-    invariants table only where ``text`` (the README) marks a place for it."""
-    found = [
-        (START, END, findings_block(load_findings(folder), folder)),
-        (NOTEBOOKS_START, NOTEBOOKS_END, notebooks_block(paths.data(folder).notebooks)),
-        (UPSTREAM_START, UPSTREAM_END, upstream_block(folder)),
-        (RULES_START, RULES_END, rules_block()),
-    ]
-    if INVARIANTS_START in text:
-        found.append((INVARIANTS_START, INVARIANTS_END, invariants_block()))
-    return found
+def blocks(
+    folder: Path = paths.DATA, text: str = "", parser: argparse.ArgumentParser | None = None
+) -> list[tuple[str, str, str]]:
+    """Every block whose start marker ``text`` carries, as (start marker, end marker, text),
+    written from ``folder`` (and ``parser``, for the commands table); the findings are loaded
+    once, and only if a block needs them."""
+    cache: list[Findings] = []
+
+    def found() -> Findings:
+        if not cache:
+            cache.append(load_findings(folder))
+        return cache[0]
+
+    written = []
+    for block in BLOCKS:
+        start, end = markers(block.name)
+        if start in text:
+            written.append((start, end, block.write(folder, found, parser)))
+    return written
 
 
-def update(readme: Path = paths.README, folder: Path = paths.DATA) -> bool:
-    """Rewrite every block of the README; return whether it changed."""
+def pages(root: Path = paths.ROOT) -> list[Path]:
+    """The README and every page under ``docs/``."""
+    return [root / paths.README.name, *sorted((root / paths.DOCS.name).glob("*.md"))]
+
+
+def update(
+    readme: Path = paths.README,
+    folder: Path = paths.DATA,
+    parser: argparse.ArgumentParser | None = None,
+) -> bool:
+    """Rewrite every block of one page; return whether it changed."""
     before = after = readme.read_text()
-    for start, end, block in blocks(folder, before):
+    for start, end, block in blocks(folder, before, parser):
         after = with_block(after, block, start, end)
     if after != before:
         write_atomic(readme, after)
     return after != before
+
+
+def update_all(
+    root: Path = paths.ROOT,
+    folder: Path = paths.DATA,
+    parser: argparse.ArgumentParser | None = None,
+) -> list[Path]:
+    """Rewrite the blocks of the README and of every page under ``docs/``; the changed pages."""
+    return [page for page in pages(root) if update(page, folder, parser)]

@@ -32,7 +32,7 @@ from nbconvert import HTMLExporter, MarkdownExporter
 from ... import paths
 from ...errors import InvestigationError
 from ...formats.files import write_atomic
-from ...formats.markdown import GITHUB_LIMIT, github_length
+from ...formats.markdown import GITHUB_LIMIT, escape, github_length
 
 # pandas puts a <style scoped> block before each HTML table; GitHub's markdown view drops the
 # tag but prints the CSS inside it as text, so the markdown leaves it out.
@@ -271,6 +271,114 @@ def to_html(nb: Any, stem: str, folder: Path) -> str:
     return page.replace("</head>", CODE_FONT + "</head>", 1)
 
 
+# pandas writes a frame as an HTML table (``<table border="1" class="dataframe">``, a Styler's
+# ``<table id="T_...">`` after a ``<style>`` block). GitHub shows the HTML, but as a wall of
+# tags in the comment's source and with none of the CSS; the markdown writes each as a GitHub
+# table instead, its header rows joined per column, spanning cells repeated.
+HTML_TABLE = re.compile(r"<table\b.*?</table>", re.DOTALL)
+ANY_STYLE = re.compile(r"<style\b[^>]*>.*?</style>\n?", re.DOTALL)
+BLANK_LINES = re.compile(r"\n\s*\n(\s*\n)+")
+
+
+class _Grid(HTMLParser):
+    """The cells of one HTML table, header rows and body rows, with their spans."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.rows: list[tuple[bool, list[tuple[str, int, int]]]] = []
+        self._cell: list[str] | None = None
+        self._spans = (1, 1)
+        self._head = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "thead":
+            self._head = True
+        elif tag == "tr":
+            self.rows.append((self._head, []))
+        elif tag in ("th", "td"):
+            found = dict(attrs)
+            self._cell = []
+            self._spans = (int(found.get("rowspan") or 1), int(found.get("colspan") or 1))
+        elif tag == "br" and self._cell is not None:
+            self._cell.append(" ")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "thead":
+            self._head = False
+        elif tag in ("th", "td") and self._cell is not None and self.rows:
+            self.rows[-1][1].append(("".join(self._cell).strip(), *self._spans))
+            self._cell = None
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def _filled(rows: list[list[tuple[str, int, int]]]) -> list[list[str]]:
+    """Rows of cell texts with every row and column span repeated into the cells it covers."""
+    grid: dict[tuple[int, int], str] = {}
+    for r, cells in enumerate(rows):
+        c = 0
+        for text, down, across in cells:
+            while (r, c) in grid:
+                c += 1
+            for dr in range(down):
+                for dc in range(across):
+                    grid[(r + dr, c + dc)] = text
+            c += across
+    width = max((c for _, c in grid), default=-1) + 1
+    return [[grid.get((r, c), "") for c in range(width)] for r in range(len(rows))]
+
+
+def html_table_markdown(table: str) -> str:
+    """One HTML table as a GitHub table: the header rows joined per column (``level / level``),
+    the index's name heading its column, every cell escaped."""
+    parser = _Grid()
+    parser.feed(table)
+    head = [cells for is_head, cells in parser.rows if is_head]
+    body = [cells for is_head, cells in parser.rows if not is_head]
+    if not head and body:
+        head, body = body[:1], body[1:]
+    grid = _filled([*head, *body])
+    header_rows, body_rows = grid[: len(head)], grid[len(head) :]
+    width = len(grid[0]) if grid else 0
+    header = [
+        " / ".join(dict.fromkeys(row[c] for row in header_rows if row[c])) for c in range(width)
+    ]
+    if len(header_rows) > 1 and header_rows[-1][0]:  # the index's name, under the columns' name
+        header[0] = header_rows[-1][0]
+    lines = ["| " + " | ".join(escape(h) for h in header) + " |", "|" + "---|" * width]
+    lines += ["| " + " | ".join(escape(cell) for cell in row) + " |" for row in body_rows]
+    return "\n".join(lines)
+
+
+def github_tables(html: str) -> str:
+    """An HTML output with each table written as a GitHub table (blank lines around it, so it
+    renders inside a ``<details>`` too) and its style blocks left out."""
+    text = ANY_STYLE.sub("", html).strip()
+    if text.startswith("<div>") and text.endswith("</div>"):  # pandas' wrapper of one frame
+        text = text.removeprefix("<div>").removesuffix("</div>")
+    text = HTML_TABLE.sub(lambda m: "\n\n" + html_table_markdown(m.group(0)) + "\n\n", text)
+    return BLANK_LINES.sub("\n\n", text)
+
+
+def with_github_tables(nb: Any) -> Any:
+    """A copy of the notebook whose HTML outputs holding a table are markdown instead."""
+    copy = nbformat.from_dict(nb)
+    for cell in copy.cells:
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            html = data.get("text/html")
+            if html is None:
+                continue
+            text = "".join(html) if isinstance(html, list) else str(html)
+            if "<table" not in text:
+                continue
+            del data["text/html"]
+            data["text/markdown"] = github_tables(text).strip() + "\n"
+    return copy
+
+
 def to_markdown(nb: Any, stem: str) -> tuple[str, dict[str, bytes]]:
     """The notebook as markdown, and its output images keyed by the path the markdown links."""
     resources = {
@@ -278,7 +386,9 @@ def to_markdown(nb: Any, stem: str) -> tuple[str, dict[str, bytes]]:
         "unique_key": stem,
         "output_files_dir": images_folder(stem),
     }
-    text, written = MarkdownExporter().from_notebook_node(nb, resources=resources)
+    text, written = MarkdownExporter().from_notebook_node(
+        with_github_tables(nb), resources=resources
+    )
     images = {str(name): bytes(data) for name, data in written["outputs"].items()}
     return STYLE_BLOCK.sub("", str(text)), images
 

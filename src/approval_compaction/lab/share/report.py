@@ -43,23 +43,26 @@ from ...study.capture import OK, STAGES, CaseRun
 from ...study.scenario import CHOICES, FIELD_NAMES, Case, parse_filter
 from ..findings.load import Findings, api_errors
 from ..findings.matrix import MatrixFinding, matrix_finding, seen
-from ..findings.prose import (
-    error_sentence,
-    errors_met_lines,
-    fixed_sentence,
-    meets_sentence,
-    seen_sentence,
-    severity_sentence,
-    where_in_the_sdk,
-)
 from ..findings.releases import ErrorMet, errors_met, merge_errors
+from ..findings.tables import (
+    affected_frame,
+    error_texts,
+    errors_frame,
+    liveness_frame,
+    mechanism_frame,
+    seen_counts,
+    seen_frame,
+)
 from ..releases.crosscheck import JUDGED
 from ..releases.versions import PACKAGE, version_key
 from .results import matrix_markdown
 from .snippet import TEST_NAME, one_line, upstream_test
 
 PACKAGES = ("openai", "pydantic")  # beside openai-agents, whose version the runs carry
-TITLE = "Compaction orphans a tool call awaiting approval: reproduction report"
+TITLE = (
+    "OpenAIResponsesCompactionSession compacts a tool call awaiting approval: "
+    "HTTP 400 at the pause or the next turn"
+)
 OVER_HTTP = "over HTTP"
 
 
@@ -278,18 +281,15 @@ def reproduce(
     version: str, fixed: str | None, test: str, spec: str | None, output: Path | None, fails: bool
 ) -> list[str]:
     """The line that runs the regression test without a clone, the test, the report's command."""
-    result = f" On {PACKAGE} {version} it fails with the orphan output." if fails else ""
-    after = (
-        f" With `{PACKAGE}=={fixed}` in its place, the first release that fixes it, it passes."
-        if fixed
-        else ""
-    )
+    said = [f"on {PACKAGE} {version} it fails"] if fails else []
+    said += [f"with `{PACKAGE}=={fixed}` in its place it passes"] if fixed else []
+    outcome = f" ({'; '.join(said)})" if said else ""
     return [
-        "### Reproduce",
+        "### Repro steps",
         "",
         f"Nothing to clone: save the test below as `{TEST_NAME}` in an empty folder and run it "
         f"with [uv](https://docs.astral.sh/uv/), which builds a throwaway environment with these "
-        f"pins.{result}{after}",
+        f"pins{outcome}.",
         "",
         fence(one_line(version), "sh"),
         "",
@@ -306,36 +306,79 @@ def reproduce(
     ]
 
 
-def user_view(
-    judged: Sequence[JudgedRun],
-    wire: Sequence[JudgedRun],
-    releases: str | None,
-    errors: Sequence[ErrorMet] = (),
-) -> list[str]:
-    """The section on what the user sees: each case over HTTP, the releases by severity in each
-    compaction mode (``releases``: the committed sweep's severities in a sentence), and every
-    refusal a user meets with every text it is raised as (so a search for any finds this)."""
-    if not wire and releases is None and not errors:
+def user_view(judged: Sequence[JudgedRun], wire: Sequence[JudgedRun]) -> list[str]:
+    """What the user sees: the same cases on the SDK's own Responses model over HTTP."""
+    if not wire:
         return []
-    parts = ["", "### What the user sees", ""]
-    if wire:
-        parts += [
-            "The same cases on the SDK's own `OpenAIResponsesModel` and `responses.compact`, "
-            "with a real `AsyncOpenAI` client talking HTTP (in-process) to a local stand-in that "
-            "validates input as the API does (the matrix's last column). "
-            + escape(seen_sentence(seen(wire, judged)))
-        ]
-    if releases is not None:
-        files = paths.DATA_FILES
-        sweep = f"`{files.shown(files.sweep)}`, `{files.shown(files.sweep_meetings)}`"
-        parts += ["", f"**Across releases, by compaction mode** ({sweep}): {releases}"]
+    found = seen(wire, judged)
+    parts = [
+        "",
+        "### What the user sees",
+        "",
+        "The same cases on the SDK's own `OpenAIResponsesModel` and `responses.compact`, with a "
+        "real `AsyncOpenAI` client talking HTTP (in-process) to a local stand-in that validates "
+        "input as the API does:",
+        "",
+        markdown_table(seen_counts(found)),
+    ]
+    if found.failures:
+        parts += ["", markdown_table(seen_frame(found))]
+    return parts
+
+
+EXPECTED = (
+    "Automatic compaction leaves a call that waits for approval alone: it neither sends the "
+    "call to `responses.compact` without its output nor summarises it away. After the human "
+    "approves or rejects, the resumed turn and the next question are answered, and the stored "
+    "history pairs every output with its call, and a call nobody will answer does not stop "
+    "compaction for good. In terms of the runs, every case keeps each of these:"
+)
+
+
+def describe(
+    runs: Sequence[CaseRun], committed: Findings | None, errors: Sequence[ErrorMet]
+) -> list[str]:
+    """The bug: every error text first, then where each is met, the releases and the fix."""
+    texts = error_texts(errors, api_errors(runs))
+    parts = ["### Describe the bug", ""]
+    if texts:
+        parts += [fence("\n".join(texts), "text"), ""]
+    parts += [
+        "A function tool with `needs_approval=True` pauses the run. When "
+        "`OpenAIResponsesCompactionSession` compacts at that pause, the pending call goes to "
+        "`responses.compact` without its output. Depending on `compaction_mode`, the pause "
+        "itself raises, or the session later stores the call's output alone and the next "
+        "question raises. A rejection is affected like an approval. A scripted model and a "
+        "stand-in compaction client drove the public SDK API: no provider was called.",
+    ]
     if errors:
+        parts += ["", markdown_table(errors_frame(errors))]
+    if committed is None or committed.releases is None:
+        return parts
+    files = paths.DATA_FILES
+    sweep = f"`{files.shown(files.sweep)}`, `{files.shown(files.sweep_meetings)}`"
+    parts += [
+        "",
+        f"Every release, in each compaction mode ({sweep}):",
+        "",
+        markdown_table(affected_frame(committed.releases)),
+    ]
+    if committed.fixed_in and committed.liveness:
         parts += [
             "",
-            "**Every error a user meets** (these runs, and the sweep's over HTTP in every "
-            "compaction mode), with every text the `openai` client raises it as:",
+            f"`{PACKAGE}` {committed.fixed_in} fixes these cases. It still stops compacting some "
+            "sessions, whose history then grows with every turn: the comment on compaction "
+            f"liveness (`{files.shown(files.upstream_liveness)}`) has the test and a patch.",
             "",
-            errors_met_lines(errors),
+            markdown_table(liveness_frame(committed.liveness)),
+        ]
+    mechanism = committed.mechanism
+    if mechanism is not None and mechanism.old == run_version(runs):
+        parts += [
+            "",
+            "Where in the SDK (read from each release's installed source):",
+            "",
+            markdown_table(mechanism_frame(mechanism)),
         ]
     return parts
 
@@ -349,50 +392,34 @@ def head(
     committed: Findings | None = None,
     test: str = "",
 ) -> str:
-    """Everything before the evidence: finding, environment, reproduce, matrix, invariants."""
+    """Everything before the evidence, in the SDK's issue template: describe the bug, debug
+    information, repro steps, expected behaviour; then the matrix and what the user sees."""
     runs = [j.run for j in judged]
     version = run_version(runs)
     matrix: MatrixFinding = matrix_finding(records(judged))
-    choice = matrix.violating_choice
-    exactly = f" The violating cases are exactly those with `{choice}`." if choice else ""
-    found = f"**{matrix.violating} of {matrix.cases} cases violate at least one invariant.**"
-    if matrix.cases == 1:  # one case, as `share --case` shows it
-        some = "at least one invariant" if matrix.violating else "no invariant"
-        found = f"**The case violates {some}.**"
     fixed = committed.fixed_in if committed else None
-    mechanism = committed.mechanism if committed else None
-    where = where_in_the_sdk(mechanism if mechanism and mechanism.old == version else None)
-    sweep = committed.releases if committed else None
-    fix = fixed_sentence(fixed)
     cases = [run.case for run in runs]
     fails = any(c.violated for c in matrix.invariants if c.invariant in JUDGED)
     frame = case_frame(table, wire)
     groups = len(identical_rows(frame))
-    meets = committed.meets if committed else ()
-    here = meets_sentence(meets) if meets and meets[0].span == version else ""
-    shown = paths.DATA_FILES.shown(paths.DATA_FILES.meetings)
+    own = errors_met(all_meetings(j.run for j in wire), [version])
+    errors = merge_errors(committed.errors_met if committed else (), own)
     parts = [
         f"## {TITLE}",
         "",
-        found + exactly,
+        *describe(runs, committed, errors),
         "",
-        error_sentence(api_errors(runs)) + fix,
-        "",
-        *([f"**What a user of the Responses API meets** (`{shown}`): {here}", ""] if here else []),
-        "A function tool with `needs_approval=True` pauses the run; in the matrix below, "
-        '`OpenAIResponsesCompactionSession(compaction_mode="input")` over `SQLiteSession` '
-        "compacts the pending call away, and after the resume its output is stored and sent "
-        "without its call. A scripted model and a stand-in compaction client that answers as "
-        "the API's compaction endpoint does drive the public SDK API: no provider was called.",
-        "",
-        *([where, ""] if where else []),
-        "### Environment",
-        "",
-        "The run this report shows:",
+        "### Debug information",
         "",
         "\n".join(f"- {name}: {value}" for name, value in environment(version).items()),
         "",
         *reproduce(version, fixed, test, spec, output, fails),
+        "",
+        "### Expected behavior",
+        "",
+        EXPECTED,
+        "",
+        *[f"- {code(name)}: {invariant(name).meaning}" for name in table.columns],
         "",
         "### Matrix",
         "",
@@ -411,17 +438,13 @@ def head(
     ]
     if output is not None:
         parts += ["", f"<!-- {attach_hint(output)} -->"]
-    own = errors_met(all_meetings(j.run for j in wire), [version])
-    errors = merge_errors(committed.errors_met if committed else (), own)
-    parts += user_view(judged, wire, severity_sentence(sweep) if sweep else None, errors)
+    parts += user_view(judged, wire)
     skipped = [run for run in runs if run.error is not None or run.not_applicable is not None]
     if skipped:
         parts += ["", "Not judged:", ""]
         parts += [
             f"- {code(r.case.label)}: {escape(r.not_applicable or r.error or '')}" for r in skipped
         ]
-    parts += ["", "Invariants:", ""]
-    parts += [f"- {code(name)}: {invariant(name).meaning}" for name in table.columns]
     return "\n".join(parts)
 
 

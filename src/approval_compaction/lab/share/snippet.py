@@ -31,15 +31,16 @@ from ...analysis import vocabulary
 from ...analysis.invariants import INVARIANTS
 from ...errors import InvestigationError
 from ...formats.files import write_atomic
+from ...formats.markdown import fence, markdown_table
 from ..findings.load import Findings, load_findings
 from ..findings.matrix import MatrixFinding
-from ..findings.prose import (
-    crosscheck_sentence,
-    error_sentence,
-    errors_met_lines,
-    fixed_sentence,
-    meets_sentence,
-    where_in_the_sdk,
+from ..findings.tables import (
+    crosscheck_frame,
+    error_texts,
+    errors_frame,
+    fix_frame,
+    liveness_frame,
+    mechanism_frame,
 )
 from ..releases.crosscheck import tool_requirements
 from ..releases.versions import PACKAGE
@@ -51,12 +52,12 @@ PROJECT_BLOCK = re.compile(
 )
 FIX_IDEA = """\
 **Fix idea.** Automatic compaction must not run while the stored history holds an unfinished
-item group: a tool call whose output has not been stored yet (a call waiting for approval,
-whether it will be approved or rejected; a rejection also stores an output) or a hosted MCP
-`mcp_approval_request` without its `mcp_approval_response`. Defer instead of compacting, and
-let the next turn's compaction run once every group is complete: compaction keeps working, it
-only waits for the pause to be resolved; a compaction the application asks for itself still runs.
-On released versions the same effect is available without patching the SDK: a subclass of
+item group: a tool call whose output is not stored yet (a call waiting for approval; a rejection
+also stores an output) or a hosted MCP `mcp_approval_request` without its
+`mcp_approval_response`. Defer instead, and let the next turn compact once every group is
+complete; a compaction the application asks for itself still runs.
+
+On released versions the same effect needs no patch: a subclass of
 `OpenAIResponsesCompactionSession` whose automatic compaction returns early while such a group is
 open in the latest exchange, so the SDK's own type checks and attribute writes keep working."""
 
@@ -143,7 +144,11 @@ def build(folder: Path = paths.DATA, test_file: Path = paths.REGRESSION_TEST) ->
             "",
             before_after(columns),
             "",
-            crosscheck_sentence(found.crosscheck),
+            *(
+                [markdown_table(crosscheck_frame(found.crosscheck))]
+                if found.crosscheck
+                else ["The test has not been run across releases yet."]
+            ),
             "",
             f"<details><summary>Regression test: save as <code>{TEST_NAME}</code> "
             "(pytest + pytest-asyncio, self-contained)</summary>",
@@ -159,29 +164,32 @@ def build(folder: Path = paths.DATA, test_file: Path = paths.REGRESSION_TEST) ->
 
 
 def lead(pinned: str, found: Findings) -> list[str]:
-    """What the user meets, verbatim, in each compaction mode, every error text, and which
-    release fixes it."""
-    fixed = fixed_sentence(found.fixed_in, "the regression test below")
-    where = where_in_the_sdk(found.mechanism)
-    meets = found.meets if found.meets and found.meets[0].span == pinned else ()
-    said = [f"**What a user of the Responses API meets** {meets_sentence(meets)}"] if meets else []
-    errors = (
-        [
-            "**Every error a user meets** (every case over HTTP, in every compaction mode, on "
-            "the pinned release and in the release sweep), with every text the `openai` client "
-            "raises it as:",
+    """Every error text first, where each is met, the fix with its scope, where in the SDK."""
+    texts = error_texts(found.errors_met, found.errors)
+    parts = [fence("\n".join(texts), "text"), ""] if texts else []
+    parts += [f"**`{PACKAGE}` {pinned}**, every case over HTTP in each compaction mode:"]
+    if found.errors_met:
+        parts += ["", markdown_table(errors_frame(found.errors_met))]
+    if found.releases is not None and found.fixed_in is not None:
+        files = paths.DATA_FILES
+        parts += [
             "",
-            errors_met_lines(found.errors_met),
+            f"`{PACKAGE}` {found.fixed_in} fixes these cases: the regression test below passes "
+            "there. It still stops compacting some sessions, whose history then grows with every "
+            "turn; the comment on compaction liveness "
+            f"(`{files.shown(files.upstream_liveness)}`) names them, with a test and a patch.",
+            "",
+            markdown_table(fix_frame(found)),
+            *(["", markdown_table(liveness_frame(found.liveness))] if found.liveness else []),
         ]
-        if found.errors_met
-        else []
-    )
-    return [
-        f"**`{PACKAGE}` {pinned}.** {error_sentence(found.errors)}{fixed}",
-        *(["", *said] if said else []),
-        *(["", *errors] if errors else []),
-        *(["", where] if where else []),
-    ]
+    if found.mechanism is not None:
+        parts += [
+            "",
+            "Where in the SDK (read from each release's installed source):",
+            "",
+            markdown_table(mechanism_frame(found.mechanism)),
+        ]
+    return parts
 
 
 def reproduce(pinned: str, fix: str | None, fails: bool) -> list[str]:

@@ -21,11 +21,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
+
 from ... import paths
 from ...analysis.liveness import LivenessRun, broken_runs
 from ...errors import InvestigationError
 from ...formats.files import write_atomic
-from ...formats.markdown import GITHUB_LIMIT, fence, github_length
+from ...formats.markdown import GITHUB_LIMIT, fence, github_length, markdown_table
 from ...formats.records import read_json
 from ..releases.crosscheck import tool_requirements
 from ..releases.liveness_patch import (
@@ -40,11 +42,11 @@ from .snippet import upstream_test
 
 SITUATIONS = ("abandoned", "lost", "poisoned", MCP_SITUATION)
 WORDS = {
-    "abandoned": "an approval the user abandoned (asked something else instead of deciding)",
-    "lost": "a call whose output was lost (the worker died between the call and its output)",
-    "poisoned": "a store 0.23.1 poisoned (an output whose call compaction removed)",
-    MCP_SITUATION: "a hosted MCP approval request the user abandoned (the SDK sends the "
-    "request to the model at every later turn, with or without the patch)",
+    "abandoned": "an approval nobody answers: the user asked something else",
+    "lost": "a call whose output was lost: the worker died between the call and its output",
+    "poisoned": "a store holding an output whose call compaction removed",
+    MCP_SITUATION: "a hosted MCP approval request nobody answers (the SDK sends it to the "
+    "model at every later turn)",
 }
 PATCHED_MODES = ("input", "auto")  # the modes the patch keeps compacting
 
@@ -71,13 +73,12 @@ def released_runs(liveness: dict[str, Any]) -> list[LivenessRun]:
     return [LivenessRun.from_json(r) for r in liveness["runs"]]
 
 
-def failure_lines(liveness: dict[str, Any], outcomes: Sequence[dict[str, Any]]) -> list[str]:
+def failure_frame(liveness: dict[str, Any], outcomes: Sequence[dict[str, Any]]) -> pd.DataFrame:
     """What the release does in each situation: the committed runs' lengths, and the test's
     failing cases (by the compaction endpoint's answer) with their first message."""
     runs = released_runs(liveness)
-    newest = str(liveness["newest"])
-    lengths = _lengths(runs, newest)
-    lines = []
+    lengths = _lengths(runs, str(liveness["newest"]))
+    rows = {}
     for situation in SITUATIONS:
         kept, sent = lengths.get(situation, ([], 0))
         failing = [
@@ -85,22 +86,18 @@ def failure_lines(liveness: dict[str, Any], outcomes: Sequence[dict[str, Any]]) 
             for o in outcomes
             if o["sdk"] == "released" and f"[{situation}-" in o["test"] and o["outcome"] != "passed"
         ]
-        shapes = sorted({o["test"].split("-")[1] for o in failing})
-        said = (
-            f"the test fails with the endpoint answering {' and '.join(f'`{s}`' for s in shapes)}"
-            f" (`{failing[0]['message'].split(' assert ')[0][:160]}`)"
-            if failing
-            else "the test passes"
-        )
-        lines.append(
-            f"- **{situation}**, {WORDS[situation]}: stored items after each of "
-            f"{len(kept)} later turns (without the user's messages) {' '.join(map(str, kept))}; "
-            f"{sent} of them send an unpaired item to the model; {said}."
-        )
-    return lines
+        rows[situation] = {
+            "what happened": WORDS[situation],
+            "stored items after each later turn": " ".join(map(str, kept)),
+            "turns sending an unpaired item": sent,
+            "the test fails with": ", ".join(sorted({o["test"].split("-")[1] for o in failing}))
+            or "passes",
+            "first failure": failing[0]["message"].split(" assert ")[0][:120] if failing else "",
+        }
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("situation")
 
 
-def other_mode_lines(liveness: dict[str, Any]) -> list[str]:
+def other_mode_frame(liveness: dict[str, Any]) -> pd.DataFrame:
     """The situations the newest release leaves stuck in a mode other than ``input``, with the
     broken invariants and the lengths (without the user's messages), from the committed runs."""
     runs = released_runs(liveness)
@@ -110,35 +107,37 @@ def other_mode_lines(liveness: dict[str, Any]) -> list[str]:
         for (situation, version, mode, workaround), names in broken_runs(runs).items()
         if version == newest and not workaround
     }
-    lines = []
+    rows = []
     for (mode, situation), names in sorted(broken.items()):
         if mode == "input" or situation not in (*SITUATIONS, "clean"):
             continue
         kept, sent = _lengths(runs, newest, mode).get(situation, ([], 0))
-        lines.append(
-            f"- `{mode}`, **{situation}**: {' and '.join(f'`{n}`' for n in names)} broken; "
-            f"stored items {' '.join(map(str, kept))}; {sent} turns send an unpaired item."
+        rows.append(
+            {
+                "compaction_mode": mode,
+                "situation": situation,
+                "broken": ", ".join(names),
+                "stored items after each later turn": " ".join(map(str, kept)),
+                "turns sending an unpaired item": sent,
+            }
         )
-    return lines
+    return pd.DataFrame(rows).set_index("compaction_mode") if rows else pd.DataFrame()
 
 
-def http_lines(http: dict[str, Any]) -> list[str]:
+def http_frame(http: dict[str, Any]) -> pd.DataFrame:
     """Each situation over HTTP to the stand-in: the stored lengths on the release and patched,
     and the turns that send an unpaired item (a 400 from the API)."""
-    lines = []
     runs = {sdk: [LivenessRun.from_json(r) for r in found] for sdk, found in http["runs"].items()}
+    rows: dict[str, dict[str, str]] = {}
     for situation in (*SITUATIONS, "clean"):
-        cells = []
         for sdk, found in runs.items():
             run = next((r for r in found if r.scenario == situation), None)
             if run is None:
                 continue
             kept = " ".join(str(t.kept) for t in run.turns)
             sent = sum(1 for t in run.turns if t.sent_unpaired)
-            cells.append(f"{sdk} {kept} ({sent} turns send an unpaired item)")
-        if cells:
-            lines.append(f"- {situation}: " + "; ".join(cells))
-    return lines
+            rows.setdefault(situation, {})[sdk] = f"{kept} ({sent} sending an unpaired item)"
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("situation")
 
 
 def tally_lines(outcomes: Sequence[dict[str, Any]]) -> list[str]:
@@ -250,15 +249,18 @@ def limit_lines(suite: dict[str, Any], patched: dict[str, Any]) -> list[str]:
         {k[0] for k in broken_runs(runs) if k[2] == "previous_response_id"}, key=_situation_order
     )
     return [
-        "**Not patched: explicit `previous_response_id` mode.** With a dead call or request "
-        "pinned, the replaced suffix is partial, and a response chain cannot scope a summary "
-        "to it, so the SDK returns and never compacts that session again. The class docstring "
-        f'documents it ("{DOCUMENTED_LIMIT}") and `{DOCUMENTED_TEST}` pins it ('
+        "**Not patched: explicit `previous_response_id` mode.** With a call or request nobody "
+        "will answer pinned, the replaced suffix is partial, and a response chain cannot scope a "
+        "summary to it, so the SDK returns and never compacts that session again.",
+        "",
+        f'The class docstring documents it ("{DOCUMENTED_LIMIT}") and `{DOCUMENTED_TEST}` '
+        "pins it ("
         + "; ".join(said)
-        + "), so it is the maintainers' contract, not a bug to patch. Its consequence, on the "
-        f"patched SDK too: {', '.join(stuck) or 'no situation'} grow for ever (the lengths "
-        "below). The advice: use `auto` (the default; it compacts a partial suffix in input "
-        "mode) or `input`.",
+        + "), so it is the maintainers' contract, not a bug to patch.",
+        "",
+        f"Its consequence, on the patched SDK too: {', '.join(stuck) or 'no situation'} grow for "
+        "ever (the lengths below). The advice: use `auto` (the default; it compacts a partial "
+        "suffix in input mode) or `input`.",
     ]
 
 
@@ -276,36 +278,44 @@ def build(folder: Path = paths.DATA) -> str:
     patch = paths.LIVENESS_PATCH.read_text()
     return "\n".join(
         [
-            f"**`{PACKAGE}` {base}: automatic compaction after an unpaired item.** With a "
-            "compaction hook that always says yes "
-            f'(`compaction_mode="input"`, `SQLiteSession`, {runs["turns"]} later turns):',
+            f"**`{PACKAGE}` {base} can stop compacting a session for good.** Depending on the "
+            "compaction mode and on how the compaction endpoint answers, automatic compaction "
+            "never runs again after an approval nobody answers, a lost tool output, a store an "
+            "earlier release left an orphan output in (an output without its call), or an "
+            "unanswered hosted MCP approval request; the stored history then grows with every "
+            "turn. The tables below say which.",
             "",
-            *failure_lines(liveness, test["outcomes"]),
+            "The regression test below runs each situation against two compaction endpoints: "
+            "`keeps_users` answers with the user's messages kept, then the summary, as the API's "
+            "stand-in does; `summary_only` answers with a summary alone, the shape of the SDK's "
+            "own test fakes (whether `responses.compact` ever answers so, no public source says).",
+            "",
+            "With a compaction hook that always says yes "
+            f'(`compaction_mode="input"`, `SQLiteSession`, {runs["turns"]} later turns; items '
+            "counted without the user's messages):",
+            "",
+            markdown_table(failure_frame(liveness, test["outcomes"])),
             "",
             *(
                 [
                     f"In the other compaction modes {liveness['newest']} also stops compacting "
-                    "(the same runs; the test below runs in `input` mode, and the proofs show "
-                    "the patched SDK in each mode):",
+                    "(the same runs; the test runs in `input` mode, and the proofs show the "
+                    "patched SDK in each mode):",
                     "",
-                    *others,
+                    markdown_table(others),
                     "",
                 ]
-                if (others := other_mode_lines(liveness))
+                if not (others := other_mode_frame(liveness)).empty
                 else []
             ),
-            "The lengths above are the study's runs, whose compaction client answers as the "
-            "stand-in of the API does: the user's messages kept, then the summary. In the test, "
-            "`keeps_users` is such an endpoint and `summary_only` one that answers with a "
-            "summary alone (the shape of the SDK's own test fakes; whether `responses.compact` "
-            "ever answers so, no public source says). After an abandoned or lost call the bound "
-            "depends on that answer: the suffix replaced must start at a user message, so with "
-            "no user message in the answer every older summary before the next one stays. With the "
-            "SDK's `OpenAIResponsesModel` over HTTP to a stand-in of the API that keeps the "
-            "user's messages, stored items (without the user's messages) after each later turn, "
-            f"on {base} and patched:",
+            "After an abandoned or lost call the bound depends on the endpoint's answer: the "
+            "replaced suffix must start at a user message, so with no user message in the "
+            "answer every older summary stays.",
             "",
-            *http_lines(http),
+            "The same situations with the SDK's `OpenAIResponsesModel` over HTTP to the stand-in, "
+            f"on {base} and patched (stored items after each later turn):",
+            "",
+            markdown_table(http_frame(http)),
             "",
             f"**Reproduce in one line.** Save the test below as `{name}` and run:",
             "",
@@ -317,19 +327,22 @@ def build(folder: Path = paths.DATA) -> str:
             "",
             "</details>",
             "",
-            "**Proposed patch.** (1) The replaced suffix may also start at an earlier "
-            "compaction item (one that no reasoning item right before it is tied to): a summary "
-            "belongs to no tool or reasoning group, and the next summary replaces it. The call "
-            "itself is never removed, so a saved `RunState` resumed later (the second test) still "
-            "stores its output with its call. (2) A compaction session's history is pruned "
-            "history, as with `SessionSettings.limit`: a stored output whose call is gone is "
-            "left out of the model input (`drop_orphan_function_calls`' `output_pruning_indexes`)"
-            ", so a poisoned store stops sending it (the output stays stored, never sent). (3) An "
-            "unanswered hosted MCP approval request is treated as the pinned call is: the "
+            "**Proposed patch.**",
+            "",
+            "1. The replaced suffix may also start at an earlier compaction item (one that no "
+            "reasoning item right before it is tied to): a summary belongs to no tool or "
+            "reasoning group, and the next summary replaces it. The call itself is never "
+            "removed, so a saved `RunState` resumed later (the second test) still stores its "
+            "output with its call.",
+            "2. A compaction session's history is pruned history, as with "
+            "`SessionSettings.limit`: a stored output whose call is gone is left out of the model "
+            "input (`drop_orphan_function_calls`' `output_pruning_indexes`), so such a store "
+            "stops sending it (the output stays stored, never sent).",
+            "3. An unanswered hosted MCP approval request is treated as the pinned call is: the "
             "replaced suffix starts at a user message (or summary) after the latest one, rather "
             "than the compaction returning. The request stays stored and is never sent to the "
-            "compaction endpoint, so a response appended by a later resume still pairs with it "
-            "(the second test's `mcp` cases); a request with nothing after it still waits, as "
+            "compaction endpoint, so a response a later resume appends still pairs with it (the "
+            "second test's `mcp` cases); a request with nothing after it still waits, as "
             "`test_pending_hosted_mcp_approval_defers_automatic_compaction` expects.",
             "",
             *limit_lines(suite, runs),

@@ -56,6 +56,15 @@ def xpassed_strict(outcome: str, message: str) -> bool:
     return outcome == "failed" and message.startswith(XPASS_STRICT)
 
 
+def shown_outcomes(baseline: str, fixed: str, message: str) -> tuple[str, str]:
+    """A change's two outcomes in pytest's own words. JUnit records an expected failure as
+    ``skipped``; pytest's summary calls it ``xfailed``, and a strict one that passed ``failed``
+    with ``[XPASS(strict)]``. Every published file names outcomes this way."""
+    if xpassed_strict(fixed, message):
+        return ("xfailed" if baseline == "skipped" else baseline), f"failed {XPASS_STRICT}"
+    return baseline, fixed
+
+
 def passed_in_effect(outcome: CaseOutcome) -> str:
     """The outcome, a strict xfail that passed counted as passing."""
     return "passed" if xpassed_strict(outcome.outcome, outcome.message) else outcome.outcome

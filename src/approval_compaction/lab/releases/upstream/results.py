@@ -18,7 +18,7 @@ from ....analysis.table import to_frame
 from ....formats.markdown import markdown_table
 from ....formats.records import read_records, write_records
 from ..patched import labelled, one_label, read_labelled, unlabelled
-from .changes import SuiteChange
+from .changes import SuiteChange, shown_outcomes
 from .checks import SuiteCheck
 from .suite import SuiteRun, tally
 
@@ -61,7 +61,6 @@ class PatchedSuiteCheck(SuiteCheck):
 def write(result: SuiteResult, version: str, folder: Path = paths.DATA) -> list[Path]:
     """The three record files of a release (JSON and CSV each, the changes as markdown too);
     a patched SDK's records each carry its label, so a released reader refuses them."""
-    import pandas as pd
 
     if result.patch:
         result = SuiteResult(
@@ -76,16 +75,27 @@ def write(result: SuiteResult, version: str, folder: Path = paths.DATA) -> list[
         else (SuiteRun, SuiteChange, SuiteCheck)
     )
     where = paths.data(folder)
-    markdown = "No test changes its outcome.\n"
-    if result.changes:
-        rows = [(c.test, c.baseline, c.fixed, c.reason or NOT_EXPLAINED) for c in result.changes]
-        frame = pd.DataFrame(rows, columns=["test", "baseline", "fix", "reason"]).set_index("test")
-        markdown = markdown_table(frame) + "\n"
     changes = where.upstream_suite(version)
-    written = write_records(changes, result.changes, schemas[1], markdown=markdown)
+    written = write_records(
+        changes, result.changes, schemas[1], markdown=changes_markdown(result.changes)
+    )
     written += write_records(where.upstream_suite(version, "runs"), result.runs, schemas[0])
     written += write_records(where.upstream_suite(version, "checks"), result.checks, schemas[2])
     return written
+
+
+def changes_markdown(changes: Sequence[SuiteChange]) -> str:
+    """The changes as a table beside their records, outcomes in pytest's words."""
+    import pandas as pd
+
+    if not changes:
+        return "No test changes its outcome.\n"
+    rows = [
+        (c.test, *shown_outcomes(c.baseline, c.fixed, c.message), c.reason or NOT_EXPLAINED)
+        for c in changes
+    ]
+    frame = pd.DataFrame(rows, columns=["test", "baseline", "fix", "reason"]).set_index("test")
+    return markdown_table(frame) + "\n"
 
 
 def load(version: str, folder: Path = paths.DATA) -> SuiteResult:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .... import paths
 from ..versions import sort_versions
-from .changes import xpassed_strict
+from .changes import shown_outcomes
 from .results import NOT_EXPLAINED, load
 
 
@@ -53,9 +53,7 @@ def readme_block(folder: Path = paths.DATA) -> str:
         groups: dict[tuple[str, str, str, str], list[str]] = {}
         for change in result.changes:
             name, _, param = change.test.partition("[")
-            baseline, fixed = change.baseline, change.fixed
-            if xpassed_strict(fixed, change.message):
-                baseline, fixed = "xfail", "XPASS(strict)"  # expected to fail here; it passed
+            baseline, fixed = shown_outcomes(change.baseline, change.fixed, change.message)
             key = (name, baseline, fixed, change.reason or NOT_EXPLAINED)
             groups.setdefault(key, []).append(param.rstrip("]"))
         for (name, baseline, fixed, why), params in groups.items():

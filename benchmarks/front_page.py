@@ -1,0 +1,112 @@
+"""Front page: how long each published file takes to read, and how soon it answers.
+
+For the README and each comment the project publishes (the report, the snippets, the rendered
+notebooks), prints the characters, the words, the reading time at 238 words a minute, the line
+and character where the first answer appears (an error text the API returns, or the fixing
+release), the longest paragraph or bullet in words, and the coined terms used before their
+definition. ``--ref REV`` reads the files as committed at that revision (``--ref main`` gives
+the figures before a change).
+
+    .venv/bin/python benchmarks/front_page.py [--ref main]
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+from pathlib import Path
+
+from approval_compaction.formats.markdown import paragraphs
+
+ROOT = Path(__file__).resolve().parent.parent
+FILES = (
+    "README.md",
+    "data/report.md",
+    "data/upstream-snippet.md",
+    "data/upstream-liveness.md",
+    *(f"data/rendered/{p.stem}.md" for p in sorted((ROOT / "notebooks").glob("*.ipynb"))),
+)
+WPM = 238
+ANSWERS = ("No tool output found", "No tool call found", "0.24.0")
+# Words this project coined; a definition is the term in italics or bold, or a glossary row.
+TERMS = (
+    "poisoned",
+    "stuck",
+    "era",
+    "meets",
+    "situation",
+    "dead call",
+    "retire",
+    "late resume",
+    "keeps_users",
+    "summary_only",
+    "orphan output",
+    "pending call",
+    "stops compacting",
+)
+
+
+def read(path: str, ref: str | None) -> str | None:
+    if ref is None:
+        file = ROOT / path
+        return file.read_text() if file.is_file() else None
+    done = subprocess.run(
+        ["git", "-C", str(ROOT), "show", f"{ref}:{path}"], capture_output=True, text=True
+    )
+    return done.stdout if done.returncode == 0 else None
+
+
+def first_answer(text: str) -> tuple[int, int] | None:
+    hits = [text.find(a) for a in ANSWERS if a in text]
+    if not hits:
+        return None
+    at = min(hits)
+    return text.count("\n", 0, at) + 1, at
+
+
+def undefined_before_use(text: str) -> list[str]:
+    """Coined terms whose first use comes before their definition (or that are never defined)."""
+    found = []
+    lower = text.lower()
+    for term in TERMS:
+        use = re.search(rf"\b{re.escape(term)}\b", lower)
+        if use is None:
+            continue
+        defined = re.search(
+            rf"(\*{re.escape(term)}\*|\*\*{re.escape(term)}\*\*|\| \*?{re.escape(term)}\*? \|)",
+            lower,
+        )
+        if defined is None:
+            found.append(f"{term} (line {lower.count(chr(10), 0, use.start()) + 1}, never defined)")
+        elif defined.start() > use.start():
+            line = lower.count("\n", 0, use.start()) + 1
+            found.append(
+                f"{term} (line {line}, defined at {lower.count(chr(10), 0, defined.start()) + 1})"
+            )
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--ref", help="read the files at this git revision")
+    args = parser.parse_args()
+    head = f"{'file':38} {'chars':>7} {'words':>6} {'min':>4} {'answer at':>14} {'longest':>7}"
+    print(f"{head}  undefined")
+    for path in FILES:
+        text = read(path, args.ref)
+        if text is None:
+            continue
+        words = len(text.split())
+        answer = first_answer(text)
+        where = f"L{answer[0]} c{answer[1]}" if answer else "none"
+        longest = max((len(b.split()) for b in paragraphs(text)), default=0)
+        terms = undefined_before_use(text)
+        print(
+            f"{path:38} {len(text):7,} {words:6,} {words / WPM:4.0f} {where:>14} {longest:7}  "
+            f"{len(terms)}: {', '.join(terms[:4])}{' ...' if len(terms) > 4 else ''}"
+        )
+
+
+if __name__ == "__main__":
+    main()

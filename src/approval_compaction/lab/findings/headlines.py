@@ -1,0 +1,188 @@
+"""Headlines: each notebook's answer, in a line or two, from the committed findings.
+
+A notebook's first cell states its answer before any evidence. The cell cannot compute, so the
+answer is written into it, between two markers, by ``share.headlines`` when ``make run``
+executes the notebooks: each function here reads the finding records (``load.Findings``, the
+explore searches) and returns one short markdown answer whose values all come from them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from ... import paths
+from ...errors import InvestigationError
+from ...formats.markdown import code
+from .load import Findings
+from .releases import Era
+from .tables import fixed_in_cases, stuck_on
+
+
+class HeadlineError(InvestigationError):
+    """The findings a notebook's answer needs are missing from ``data/``."""
+
+
+def _pinned(found: Findings) -> str:
+    if not (found.pinned and found.pinned.releases):
+        raise HeadlineError("the answers need data/matrix.json")
+    return found.pinned.releases[0]
+
+
+def _error(found: Findings, mode: str) -> tuple[str, str]:
+    """The API's refusal a user meets in ``mode``, and where it is met."""
+    for error in found.errors_met:
+        if mode in error.modes.split(", "):
+            return error.api_message, error.stages.replace("_", " ")
+    raise HeadlineError(f"no refusal met in {mode} mode")
+
+
+def walkthrough(found: Findings) -> str:
+    """01: where the user meets the bug in the default mode and in the report's mode."""
+    auto, at = _error(found, "auto")
+    report, then = _error(found, "input")
+    return (
+        f"**Answer.** On {_pinned(found)}, with the default `auto` mode the {at} raises "
+        f"{code(auto)}; with `input` the call is compacted away and the {then} raises "
+        f"{code(report)}"
+    )
+
+
+def stored_vs_sent(found: Findings) -> str:
+    """02: where the orphan output is first stored and first sent."""
+    era = _era_of(found, _pinned(found))
+    return (
+        f"**Answer.** With compaction on, the output without its call is first stored at "
+        f"`{era.orphan_stored}` and first sent to the model at `{era.orphan_to_model}`; with "
+        "compaction off, nothing unpaired is stored or sent."
+    )
+
+
+def _era_of(found: Findings, release: str) -> Era:
+    if found.releases is None:
+        raise HeadlineError("the answers need data/sweep.json")
+    for era in found.releases.eras:
+        first, _, last = era.span.partition("..")
+        order = list(found.releases.versions)
+        if order.index(first) <= order.index(release) <= order.index(last or first):
+            return era
+    raise HeadlineError(f"{release} is not in the sweep")
+
+
+def inside_the_sdk(found: Findings) -> str:
+    """03: the function and the check that moved."""
+    m = found.mechanism
+    if m is None:
+        raise HeadlineError("the answers need data/mechanism.json")
+    return (
+        f"**Answer.** In {m.old}, `{m.function}` drops unpaired calls only under "
+        f"{code(m.old_block)} (line {m.old_line}), so it compacts at the "
+        f"{', '.join(m.old_compacts_at)}; {m.new} runs that check under {code(m.new_block)}."
+    )
+
+
+def violation_matrix(found: Findings) -> str:
+    """04: how many cases break an invariant, and the one choice they share."""
+    pinned = found.pinned
+    if pinned is None:
+        raise HeadlineError("the answers need data/matrix.json")
+    shared = f": exactly those with `{pinned.violating_choice}`" if pinned.violating_choice else ""
+    return (
+        f"**Answer.** On {_pinned(found)}, {pinned.violating} of {pinned.cases} cases violate an "
+        f"invariant{shared}."
+    )
+
+
+def releases(found: Findings) -> str:
+    """05: the ranges of releases, and the fix."""
+    if found.releases is None or found.fixed_in is None:
+        raise HeadlineError("the answers need data/sweep.json and data/fix-releases.json")
+    spans = ", ".join(f"`{era.span}`" for era in found.releases.eras)
+    violating, cases = fixed_in_cases(found.releases, found.fixed_in)
+    return (
+        f"**Answer.** What the user meets changes at each of these ranges of releases: {spans}; "
+        f"{found.fixed_in} is the first where {violating} of {cases} cases violate an invariant."
+    )
+
+
+def workaround(found: Findings) -> str:
+    """06: the workaround's verdicts and compactions."""
+    fixed = found.fixed
+    if fixed is None:
+        raise HeadlineError("the answers need data/fix-matrix.json")
+    return (
+        f"**Answer.** Yes: with the workaround, {fixed.violated} of {fixed.verdicts} verdicts are "
+        f"violated on {', '.join(fixed.releases)}, and {fixed.compacting} of "
+        f"{fixed.compaction_on} compaction-on cases still compact."
+    )
+
+
+def am_i_affected(found: Findings) -> str:
+    """07: the doctor's four answers, one short item each."""
+    if not (found.affected and found.upgrade and found.worker and found.heal):
+        raise HeadlineError("the answers need data/doctor-*.json")
+    pinned, newest = found.affected
+    up, heal = found.upgrade, found.heal
+    return "\n".join(
+        [
+            "**Answers.**",
+            "",
+            f"1. With the defaults, {pinned.release} is affected at {len(pinned.affected_at)} of "
+            f"{len(pinned.rows)} pause positions; {newest.release} at "
+            f"{len(newest.affected_at)}.",
+            f"2. Upgrading {'heals' if up.heals else 'does not heal'} a poisoned store: "
+            f"{up.newest}'s next turn on it is "
+            f"{up.poisoned.next_turn}; after `doctor repair` it is {up.repaired.next_turn}.",
+            f"3. Another worker resumes exactly as the process does: "
+            f"{'yes' if found.worker.same else 'no'}.",
+            f"4. `doctor scan` finds {heal.before.get('poisoned', 0)} of {heal.sessions} test "
+            f"sessions poisoned; after `doctor repair --apply`, "
+            f"{heal.after.get('poisoned', 0)}.",
+        ]
+    )
+
+
+def exploration(found: Findings, folder: Path = paths.DATA) -> str:
+    """08: how many counterexamples each search kept."""
+    from ..explore.replay import load_results
+
+    results = load_results(folder)
+    if not results:
+        raise HeadlineError("the answers need data/explore-*.json")
+    counts = "; ".join(f"{name}: {len(r.findings)}" for name, r in results.items())
+    return f"**Answer.** Conversations that break an invariant, per search: {counts}."
+
+
+def the_wire(found: Findings) -> str:
+    """09: where the user meets each refusal over HTTP."""
+    auto, at = _error(found, "auto")
+    report, then = _error(found, "input")
+    return (
+        f"**Answer.** On {_pinned(found)}, `auto` and `previous_response_id` raise at the {at} "
+        f"({code(auto)}); `input` raises at the {then} ({code(report)})."
+    )
+
+
+def after_the_fix(found: Findings) -> str:
+    """10: which situations stop compacting on the fixing release."""
+    if found.liveness is None or found.fixed_in is None:
+        raise HeadlineError("the answers need data/sweep-liveness.json")
+    stuck = ", ".join(f"**{s}**" for s in stuck_on(found.liveness, found.fixed_in)) or "none"
+    return (
+        f"**Answer.** No, not always: on {found.fixed_in} these stop compacting in at least one "
+        f"mode: {stuck}."
+    )
+
+
+HEADLINES: dict[str, Callable[[Findings], str]] = {
+    "01": walkthrough,
+    "02": stored_vs_sent,
+    "03": inside_the_sdk,
+    "04": violation_matrix,
+    "05": releases,
+    "06": workaround,
+    "07": am_i_affected,
+    "08": exploration,
+    "09": the_wire,
+    "10": after_the_fix,
+}

@@ -1,0 +1,287 @@
+"""Tables: the findings the README, the report and the snippets publish, as frames of values.
+
+Each function takes finding records (``load.Findings`` and its parts) and returns a DataFrame;
+the publishing modules render it as a GitHub table and write the sentences around it by hand.
+A cell holds a value or a short label from one vocabulary defined here (``MEETS`` for what a
+user meets, ``SITUATION_WORDS`` for the liveness situations), never a composed sentence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+
+from ...wire.rules import ApiError
+from ..releases.bisect import marked_ranges, release_range
+from ..releases.liveness import LIVENESS_MODES, SITUATIONS
+from ..releases.versions import PACKAGE, sort_versions
+from .doctor import Check, Upgrade
+from .fix import Crosscheck
+from .liveness import LivenessEras
+from .load import Findings
+from .matrix import Seen
+from .mechanism import Mechanism
+from .releases import (
+    COMPACTION_ONLY,
+    NEXT_TURN_FAILS,
+    PAUSE_FAILS,
+    RESUME_FAILS,
+    UNAFFECTED,
+    ErrorMet,
+    Releases,
+)
+
+# What the user meets, by severity: the one wording of a cell in the affected table.
+MEETS: dict[str, str] = {
+    PAUSE_FAILS: "400 at the pause: Runner.run raises, nothing to approve",
+    RESUME_FAILS: "400 at the resume",
+    NEXT_TURN_FAILS: "400 on the next question, after the decision",
+    COMPACTION_ONLY: "no error (the compaction request holds the open call)",
+    UNAFFECTED: "not affected",
+}
+MODE_LABEL: dict[str, str] = {"auto": "auto (default)"}
+
+# The liveness situations in plain words: the row labels of the liveness table.
+SITUATION_WORDS: dict[str, str] = {
+    "poisoned": "the store already holds an orphan output",
+    "abandoned": "an approval nobody answers; the user asks something else",
+    "lost": "a call whose output was lost with its worker",
+    "clean": "no pending call (the control)",
+    "mcp_abandoned": "a hosted MCP approval request nobody answers",
+    "resumed": "an abandoned approval, resumed after later questions",
+    "mcp_resumed": "an abandoned MCP approval request, resumed later",
+}
+KEEPS_CELL = "keeps compacting"
+STOPS_CELL = "stops compacting"
+
+
+@dataclass(frozen=True)
+class ModeCell:
+    """What the user meets in one compaction mode on one range of releases."""
+
+    releases: str
+    count: int
+    mode: str
+    severity: str
+    raising: int
+    cases: int
+
+
+def mode_cells(found: Releases) -> tuple[ModeCell, ...]:
+    """Each range of releases with one pattern, in each compaction mode, from the sweep."""
+    counts = {era.span: era.count for era in found.eras}
+    return tuple(
+        ModeCell(s.span, counts.get(s.span, 0), s.mode, s.severity, s.raising, s.cases)
+        for s in found.stories
+    )
+
+
+def _meets(cell: ModeCell) -> str:
+    said = MEETS.get(cell.severity, cell.severity)
+    return f"{said} ({cell.raising} of {cell.cases} cases)" if cell.raising else said
+
+
+def affected_frame(found: Releases) -> pd.DataFrame:
+    """Release range by compaction mode: what a user of the Responses API meets."""
+    cells = mode_cells(found)
+    ranges = list(dict.fromkeys(c.releases for c in cells))
+    modes = [m for m in found.modes if any(c.mode == m for c in cells)]
+    rows = {
+        span: {
+            "releases in range": next(c.count for c in cells if c.releases == span),
+            **{
+                MODE_LABEL.get(m, m): next(
+                    (_meets(c) for c in cells if (c.releases, c.mode) == (span, m)), ""
+                )
+                for m in modes
+            },
+        }
+        for span in ranges
+    }
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("releases")
+
+
+def errors_frame(errors: Sequence[ErrorMet]) -> pd.DataFrame:
+    """Each error text a user can search their logs for, with where and when it is raised."""
+    rows = {
+        e.api_message: {
+            "HTTP": e.http_status,
+            "endpoint": e.endpoint,
+            "raised at": e.stages.replace("_", " "),
+            "modes": e.modes,
+            "releases": e.releases,
+        }
+        for e in errors
+    }
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("error text")
+
+
+def fixed_in_cases(found: Releases, release: str) -> tuple[int, int]:
+    """(cases violating an invariant, cases) on ``release`` in the sweep."""
+    for era in found.eras:
+        if release in _members(found, era.span):
+            return era.affected, era.cases
+    raise LookupError(f"{release} is not in the sweep")
+
+
+def _members(found: Releases, span: str) -> tuple[str, ...]:
+    first, _, last = span.partition("..")
+    order = list(found.versions)
+    return tuple(order[order.index(first) : order.index(last or first) + 1])
+
+
+def _situation_cell(found: LivenessEras, situation: str, release: str) -> str:
+    stuck = [m for m in LIVENESS_MODES if release in found.stuck(situation, m)]
+    keeps = [m for m in LIVENESS_MODES if release in found.keeps(situation, m)]
+    if not stuck and not keeps:
+        return "not judged"
+    if not stuck:
+        return KEEPS_CELL
+    if not keeps:
+        return STOPS_CELL
+    return f"{STOPS_CELL} in {', '.join(stuck)}"
+
+
+def liveness_frame(found: LivenessEras) -> pd.DataFrame:
+    """Situation by release range: does the session keep compacting over the later turns (in
+    every compaction mode, or which modes stop)? Consecutive releases whose cells are all the
+    same are one column, named by its range."""
+    columns: list[tuple[list[str], tuple[str, ...]]] = []
+    for release in found.releases:
+        cells = tuple(_situation_cell(found, s, release) for s in SITUATIONS)
+        if columns and columns[-1][1] == cells:
+            columns[-1][0].append(release)
+        else:
+            columns.append(([release], cells))
+    data = {
+        release_range(names[0], names[-1]): dict(zip(SITUATIONS, cells, strict=True))
+        for names, cells in columns
+    }
+    frame = pd.DataFrame(data)
+    frame.insert(0, "what happened", [SITUATION_WORDS.get(s, s) for s in frame.index])
+    return frame.rename_axis("situation")
+
+
+def stuck_on(found: LivenessEras, release: str) -> tuple[str, ...]:
+    """The situations that stop compacting on ``release`` in some mode."""
+    return tuple(s for s in SITUATIONS if any(release in found.stuck(s, m) for m in LIVENESS_MODES))
+
+
+def check_frame(checks: Sequence[Check]) -> pd.DataFrame:
+    """The doctor's check per release: configuration, pause positions tried and affected."""
+    rows = {
+        c.release: {
+            "compaction_mode": c.config.mode,
+            "trigger": c.config.trigger,
+            "decision": c.config.decision,
+            "pause positions": len(c.rows),
+            "affected": len(c.affected_at),
+            "affected after prior turns": ", ".join(map(str, c.affected_at)) or "none",
+        }
+        for c in checks
+    }
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("release")
+
+
+def upgrade_frame(found: Upgrade) -> pd.DataFrame:
+    """The newest release's next turn on each stored session the pinned release left."""
+    records = [found.poisoned, found.repaired, *([found.refused] if found.refused else [])]
+    rows = {
+        r.store: {
+            "release": r.release,
+            "next turn": r.next_turn,
+            "answer": r.api_answer,
+            "compaction requests": r.compaction_requests,
+            "stored after": r.stored_after,
+        }
+        for r in records
+    }
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("stored session")
+
+
+def verdicts_frame(before: dict[str, int], after: dict[str, int]) -> pd.DataFrame:
+    """Sessions per doctor verdict, before and after ``doctor repair --apply``."""
+    names = list(dict.fromkeys([*before, *after]))
+    rows = {n: {"before repair": before.get(n, 0), "after repair": after.get(n, 0)} for n in names}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("verdict")
+
+
+def error_texts(errors: Sequence[ErrorMet], predicted: Sequence[ApiError] = ()) -> tuple[str, ...]:
+    """Every text the user's code raises, verbatim (``openai.BadRequestError: Error code: ...``),
+    then each refusal the stand-in's rules predict that no run raised, as the API words it."""
+    raised = [f"{e.exception}: {text}" for e in errors for text in e.texts]
+    said = {e.api_message for e in errors}
+    extra = [f"HTTP {p.status}: {p.message}" for p in predicted if p.message not in said]
+    return tuple(dict.fromkeys([*raised, *extra]))
+
+
+def mechanism_frame(found: Mechanism) -> pd.DataFrame:
+    """The function responsible, where its check on open calls sits in each release, and the
+    stages at which each release's traced run sent compaction requests."""
+    rows = {
+        found.old: {
+            "function": found.function,
+            "drop_orphan_function_calls runs under": found.old_block,
+            "line": found.old_line,
+            "compacts at": ", ".join(found.old_compacts_at),
+        },
+        found.new: {
+            "function": found.function,
+            "drop_orphan_function_calls runs under": found.new_block,
+            "line": found.new_line,
+            "compacts at": ", ".join(found.new_compacts_at),
+        },
+    }
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis(PACKAGE)
+
+
+def seen_frame(found: Seen) -> pd.DataFrame:
+    """The cases over HTTP: each way they ended with an error, and how many did."""
+    rows = {
+        f.message: {"stage": f.stage, "exception": f.exception, "HTTP": f.http_status}
+        for f in found.failures
+    }
+    frame = pd.DataFrame.from_dict(rows, orient="index", columns=["stage", "exception", "HTTP"])
+    return frame.rename_axis("error over HTTP")
+
+
+def seen_counts(found: Seen) -> pd.DataFrame:
+    """How many cases ran over HTTP, ended with an error, and agree with the prediction."""
+    rows = {
+        "cases run over HTTP": found.cases,
+        "cases ending with an error": found.failing,
+        "failing cases are exactly the compaction-on ones": found.compaction_on_only,
+    }
+    if found.agreeing is not None:
+        rows["cases where the scripted model's prediction agrees"] = found.agreeing
+    return pd.DataFrame({"value": rows}).rename_axis("over HTTP")
+
+
+def crosscheck_frame(found: Crosscheck) -> pd.DataFrame:
+    """The regression test run unpatched in each swept release's environment, and with the
+    workaround: the ranges where it fails and passes, and how often it agrees with the sweep."""
+    order = sort_versions({*found.failing, *found.passing, *found.wrapped})
+
+    def ranges(releases: Sequence[str]) -> str:
+        return ", ".join(marked_ranges(order, {v: v in releases for v in order})) or "none"
+
+    rows = {
+        "fails on": ranges(found.failing),
+        "passes on": ranges(found.passing),
+        "passes with the workaround on": ranges(found.wrapped),
+        "cases whose outcome matches the sweep": f"{found.agreed} of {found.judged}",
+    }
+    return pd.DataFrame({"the test, unpatched": rows}).rename_axis("")
+
+
+def fix_frame(found: Findings) -> pd.DataFrame:
+    """The pinned release and the fixing one: how many of the cases violate an invariant."""
+    assert found.releases is not None and found.fixed_in is not None
+    pinned = found.pinned.releases[0] if found.pinned and found.pinned.releases else ""
+    rows = {}
+    for release in dict.fromkeys([pinned, found.fixed_in]):
+        violating, cases = fixed_in_cases(found.releases, release)
+        rows[release] = {"cases": cases, "cases violating an invariant": violating}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis(PACKAGE)

@@ -1,0 +1,59 @@
+"""Headlines: each notebook's first cell states its answer, written there from ``data/``.
+
+The first markdown cell of ``NN-name.ipynb`` holds the answer between ``<!-- answer:start -->``
+and ``<!-- answer:end -->``; ``findings.headlines.HEADLINES[NN]`` computes it from the committed
+findings. ``make run`` rewrites the blocks before it executes the notebooks (``notebooks``
+command), so the answer a reader sees first is the one the data says; a markdown cell is not
+touched by execution, so re-running a notebook leaves it as it is.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+
+from ... import paths
+from ...errors import InvestigationError
+from ...formats.files import write_atomic
+from ..findings.headlines import HEADLINES
+from ..findings.load import Findings, load_findings
+from .notebooks import dumps
+
+START, END = "<!-- answer:start -->", "<!-- answer:end -->"
+
+
+class HeadlineMarkersError(InvestigationError):
+    """A notebook whose first cell has no answer markers."""
+
+
+def with_answer(source: str, answer: str) -> str:
+    """The cell's source with the text between the answer markers replaced."""
+    head, found_start, rest = source.partition(START)
+    _, found_end, tail = rest.partition(END)
+    if not found_start or not found_end:
+        raise HeadlineMarkersError(f"the first cell has no {START} ... {END} block")
+    return f"{head}{START}\n{answer}\n{END}{tail}"
+
+
+def answer_for(path: Path, found: Findings) -> str:
+    """The answer of the notebook at ``path`` (by its number), from the findings."""
+    return HEADLINES[path.name[:2]](found)
+
+
+def update(path: Path, found: Findings) -> bool:
+    """Rewrite one notebook's answer block; return whether it changed."""
+    nb = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]  # nbformat is untyped
+    first = nb.cells[0]
+    source = with_answer(first.source, answer_for(path, found))
+    if source == first.source:
+        return False
+    first.source = source
+    write_atomic(path, dumps(nb))
+    return True
+
+
+def update_all(notebooks: list[Path], folder: Path = paths.DATA) -> list[Path]:
+    """Rewrite the answer block of every notebook given; the ones that changed."""
+    found = load_findings(folder)
+    return [path for path in notebooks if update(path, found)]

@@ -1,0 +1,55 @@
+"""Headlines: each notebook's answer line carries the values of the committed records."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from approval_compaction.lab.findings import headlines
+from approval_compaction.lab.findings.load import Findings, load_findings
+from approval_compaction.lab.findings.tables import stuck_on
+
+
+@pytest.fixture(scope="module")
+def found() -> Findings:
+    return load_findings()
+
+
+def test_headlines_cover_every_notebook_by_its_number() -> None:
+    numbers = sorted(p.name[:2] for p in Path("notebooks").glob("[0-9][0-9]-*.ipynb"))
+    assert sorted(headlines.HEADLINES) == numbers
+
+
+def test_headlines_matrix_answer_is_the_pinned_records_count_and_choice(found: Findings) -> None:
+    assert found.pinned is not None
+    said = headlines.violation_matrix(found)
+    assert f"{found.pinned.violating} of {found.pinned.cases} cases" in said
+    assert f"`{found.pinned.violating_choice}`" in said
+
+
+def test_headlines_wire_answer_quotes_each_modes_refusal(found: Findings) -> None:
+    said = headlines.the_wire(found)
+    assert all(f"`{e.api_message}`" in said for e in found.errors_met)
+
+
+def test_headlines_after_the_fix_names_every_situation_that_stops(found: Findings) -> None:
+    assert found.liveness is not None and found.fixed_in is not None
+    said = headlines.after_the_fix(found)
+    assert all(f"**{s}**" in said for s in stuck_on(found.liveness, found.fixed_in))
+
+
+def test_headlines_upgrade_answer_follows_the_record(found: Findings) -> None:
+    """The doctor's second answer says "heals" only when the record's next turn is accepted."""
+    assert found.upgrade is not None
+    assert "does not heal" in headlines.am_i_affected(found)
+    healed = replace(found.upgrade, poisoned=found.upgrade.repaired)
+    assert "2. Upgrading heals" in headlines.am_i_affected(replace(found, upgrade=healed))
+
+
+def test_headlines_without_the_data_is_a_headline_error(tmp_path: Path) -> None:
+    empty = load_findings(tmp_path)
+    for number in ("01", "04", "05", "07", "10"):
+        with pytest.raises(headlines.HeadlineError):
+            headlines.HEADLINES[number](empty)

@@ -1,0 +1,91 @@
+"""Tables: each published finding as a frame of the records' values."""
+
+from __future__ import annotations
+
+import pytest
+
+from approval_compaction.lab.findings.liveness import LivenessEra, LivenessEras, LivenessState
+from approval_compaction.lab.findings.load import Findings, load_findings
+from approval_compaction.lab.findings.tables import (
+    KEEPS_CELL,
+    MEETS,
+    STOPS_CELL,
+    affected_frame,
+    check_frame,
+    errors_frame,
+    fixed_in_cases,
+    liveness_frame,
+    stuck_on,
+    upgrade_frame,
+    verdicts_frame,
+)
+
+
+@pytest.fixture(scope="module")
+def found() -> Findings:
+    return load_findings()
+
+
+def test_tables_affected_rows_are_the_sweeps_ranges_and_cells_its_severities(
+    found: Findings,
+) -> None:
+    assert found.releases is not None
+    frame = affected_frame(found.releases)
+    assert list(frame.index) == [era.span for era in found.releases.eras]
+    assert list(frame["releases in range"]) == [era.count for era in found.releases.eras]
+    for story in found.releases.stories:
+        column = "auto (default)" if story.mode == "auto" else story.mode
+        assert frame.loc[story.span, column].startswith(MEETS[story.severity])
+
+
+def test_tables_errors_are_each_refusal_once_with_where_it_is_met(found: Findings) -> None:
+    frame = errors_frame(found.errors_met)
+    for error in found.errors_met:
+        row = frame.loc[error.api_message]
+        assert (row["HTTP"], row["endpoint"], row["releases"]) == (
+            error.http_status,
+            error.endpoint,
+            error.releases,
+        )
+
+
+def test_tables_the_fixing_release_violates_nothing_the_pinned_one_does(found: Findings) -> None:
+    assert found.releases is not None and found.fixed_in is not None
+    assert fixed_in_cases(found.releases, found.fixed_in)[0] == 0
+    assert fixed_in_cases(found.releases, "0.23.1")[0] > 0
+    with pytest.raises(LookupError):
+        fixed_in_cases(found.releases, "0.0.1")
+
+
+def _eras(*states: tuple[str, str, str, tuple[str, ...]]) -> LivenessEras:
+    eras = tuple(LivenessEra(s, m, LivenessState(v), r) for s, m, v, r in states)
+    return LivenessEras(("1.0", "2.0"), eras, 10)
+
+
+def test_tables_liveness_folds_releases_and_names_the_modes_that_stop() -> None:
+    found = _eras(
+        *[("abandoned", mode, "keeps compacting", ("1.0",)) for mode in ("input", "auto")],
+        ("abandoned", "input", "keeps compacting", ("2.0",)),
+        ("abandoned", "auto", "stuck", ("2.0",)),
+        ("abandoned", "previous_response_id", "keeps compacting", ("1.0", "2.0")),
+    )
+    frame = liveness_frame(found)
+    assert list(frame.columns) == ["what happened", "1.0", "2.0"]
+    assert frame.loc["abandoned", "1.0"] == KEEPS_CELL
+    assert frame.loc["abandoned", "2.0"] == f"{STOPS_CELL} in auto"
+    assert frame.loc["clean", "1.0"] == "not judged"
+    assert stuck_on(found, "2.0") == ("abandoned",)
+
+
+def test_tables_doctor_frames_carry_the_records_values(found: Findings) -> None:
+    assert found.affected and found.upgrade and found.heal
+    checks = check_frame(found.affected)
+    for check in found.affected:
+        assert checks.loc[check.release, "affected"] == len(check.affected_at)
+    upgraded = upgrade_frame(found.upgrade)
+    assert upgraded.loc["poisoned", "next turn"] == found.upgrade.poisoned.next_turn
+    verdicts = verdicts_frame({"poisoned": 3}, {"healthy": 3})
+    assert verdicts.to_dict("index") == {
+        "poisoned": {"before repair": 3, "after repair": 0},
+        "healthy": {"before repair": 0, "after repair": 3},
+    }
