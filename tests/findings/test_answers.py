@@ -49,8 +49,8 @@ def test_answers_variant_summary_counts_verdicts_and_compactions(
 
 @pytest.mark.parametrize("compaction", ["on", "off"])
 def test_answers_walkthrough_counts_in_words_not_machine_plurals(compaction: str) -> None:
-    """"1 compaction request(s) left 2 stored item(s)" read like a machine: each count takes
-    its noun in the right number."""
+    """Counts such as "1 compaction request(s) left 2 stored item(s)" read like a machine: each
+    count takes its noun in the right number."""
     said = walkthrough_answer(run_case(Case(compaction=compaction)))
     assert "(s)" not in said
     assert "ran 1 time for 1 approval." in said
