@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from .. import paths
 from .capture import LATER_TURNS, CaseRun, Later, Stage, sdk_version
 from .driver import (
     NOTHING_PENDING,
@@ -111,7 +112,7 @@ async def run_case_async(
     setup = replace(case_setup(case, script, wrap_session), capture=capture)
     stages: list[Stage] = []
     approvals, error = int(case.decision == "approve"), None
-    with tempfile.TemporaryDirectory(prefix="approval-compaction-") as folder:
+    with tempfile.TemporaryDirectory(prefix="approval-compaction-", dir=paths.scratch()) as folder:
         async with Driver(setup, Path(folder) / "history.db", backend, on_stage) as driver:
             for step in conversation(case, script):
                 (turn,) = await driver.take([step])
