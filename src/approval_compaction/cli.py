@@ -63,7 +63,7 @@ def _matrix(args: argparse.Namespace) -> int:
 
         wrap = defer_compaction_while_pending
     backend = backend_for(args.model, args.compact_rules)
-    runs = run_matrix(cases, wrap_session=wrap, backend=backend, mode=args.mode)
+    runs = run_matrix(cases, wrap_session=wrap, backend=backend, mode=args.mode, jobs=0)
     text = matrix_text(records(runs), args.format)
     if args.output:
         write_atomic(Path(args.output), text)
@@ -99,7 +99,7 @@ def _data(args: argparse.Namespace) -> int:
     from .lab.share.results import write_matrix
     from .study.harness import run_matrix
 
-    written = write_matrix(run_matrix(), Path(args.folder))
+    written = write_matrix(run_matrix(jobs=0), Path(args.folder))
     for path in [*written, *write_pinned_meetings(Path(args.folder))]:
         print(f"wrote {path.relative_to(Path(args.folder).parent)}")
     return 0
