@@ -418,6 +418,11 @@ def parser() -> argparse.ArgumentParser:
     explore.add_argument("--boundaries", default="memory,json,process")
     explore.add_argument("--database", action="store_true", help="keep hypothesis's database")
     explore.add_argument(
+        "--first",
+        default="ask,decide",
+        help="the steps of the first rounds, until one finds nothing new ('': every step)",
+    )
+    explore.add_argument(
         "--folder", help="where to write (default: data/; patched: beside its environment)"
     )
     patch_options(explore, release=False)
