@@ -50,9 +50,19 @@ REPORT_STEPS = ("ask", "decide")  # the report's own steps: ``explore`` searches
 PROGRESS_SECONDS = 5.0  # the most time between two progress lines
 
 
+def peak_megabytes() -> float:
+    """This process's peak resident size in MB (0 where ``resource`` is missing)."""
+    try:
+        import resource
+    except ImportError:  # not on Windows
+        return 0.0
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+
+
 class Progress:
     """Lines on ``stream`` (stderr) at most every ``every`` seconds, and after each round:
-    the release, the round, the examples and steps so far and the findings so far."""
+    the release, the round, the examples and steps so far, the findings so far, the time and
+    the peak memory."""
 
     def __init__(
         self,
@@ -70,7 +80,8 @@ class Progress:
         self.last = self.clock()
         text = (
             f"explore {self.label}: round {self.round}, {tally.get('examples', 0)} examples, "
-            f"{tally.get('steps', 0)} steps, {self.findings} findings, {seconds:.0f} s{note}"
+            f"{tally.get('steps', 0)} steps, {self.findings} findings, {seconds:.0f} s, "
+            f"peak {peak_megabytes():.0f} MB{note}"
         )
         print(text, file=self.stream or sys.stderr, flush=True)
 
