@@ -34,6 +34,7 @@ COMMANDS = {
     "render",
     "report",
     "sweep",
+    "envs",
     "mechanism",
     "fix-anatomy",
     "bisect",
