@@ -1,7 +1,8 @@
 """Command line: ``python -m approval_compaction COMMAND``; bad input exits 2 with one line.
 
 Each command imports what it uses when it runs, so ``--help`` and the parser load nothing but
-this module; ``matrix --format json`` loads the study and the records, not pandas or matplotlib.
+this module; ``matrix`` (every format) loads the study and the records, not pandas or
+matplotlib, and shares its cases between the cores.
 """
 
 from __future__ import annotations
