@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 
@@ -42,3 +43,14 @@ def test_fork_map_raises_a_copy_s_exception_with_its_traceback() -> None:
 
 def test_fork_cores_is_at_least_one() -> None:
     assert cores() >= 1
+
+
+def test_fork_map_waits_for_every_copy_when_its_own_share_fails() -> None:
+    with pytest.raises(ValueError, match="three is refused"):
+        fork_map(fails_on_three, [3, 1], jobs=2)  # item 0 (3) is this process's own share
+    time.sleep(0.3)  # long enough for a copy left behind to have ended
+    try:
+        ended, _ = os.waitpid(-1, os.WNOHANG)
+    except ChildProcessError:  # no child process at all
+        ended = 0
+    assert ended == 0  # no copy was left for anyone else to reap

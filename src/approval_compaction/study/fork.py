@@ -37,14 +37,20 @@ def fork_map(function: Callable[[T], R], items: Sequence[T], jobs: int = 0) -> l
     sys.stderr.flush()
     children = [_start(function, items, k, jobs) for k in range(1, jobs)]
     results: list[R | None] = [None] * len(items)
-    results[0::jobs] = [function(item) for item in items[0::jobs]]
-    for k, (pid, reader) in enumerate(children, start=1):
-        with os.fdopen(reader, "rb") as pipe:
-            ok, payload = pickle.load(pipe)
-        os.waitpid(pid, 0)
-        if not ok:
-            raise RuntimeError(f"a forked job failed:\n{payload}")
-        results[k::jobs] = payload
+    failures = []
+    try:
+        results[0::jobs] = [function(item) for item in items[0::jobs]]
+    finally:
+        for k, (pid, reader) in enumerate(children, start=1):  # every copy is waited for
+            with os.fdopen(reader, "rb") as pipe:
+                ok, payload = pickle.load(pipe)
+            os.waitpid(pid, 0)
+            if ok:
+                results[k::jobs] = payload
+            else:
+                failures.append(payload)
+    if failures:
+        raise RuntimeError(f"a forked job failed:\n{failures[0]}")
     return results  # type: ignore[return-value]  # every slot is filled by one of the shares
 
 
