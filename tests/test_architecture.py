@@ -114,12 +114,15 @@ def test_architecture_each_subpackage_loads_what_its_row_says(subpackage: str) -
 
 
 @pytest.mark.subprocess
-def test_architecture_matrix_json_pays_for_neither_pandas_nor_matplotlib() -> None:
+@pytest.mark.parametrize("fmt", ["table", "markdown", "json", "csv"])
+def test_architecture_matrix_pays_for_neither_pandas_nor_matplotlib(fmt: str) -> None:
+    """``matrix`` in every format prints from the records (issue 34: the table imported pandas
+    to print what a list of rows prints)."""
     code = (
         "import contextlib, io\n"
         "from approval_compaction.cli import main\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
-        "    main(['matrix', '--format', 'json', '--case', 'runner=run,decision=reject,"
+        f"    main(['matrix', '--format', '{fmt}', '--case', 'runner=run,decision=reject,"
         "compaction=on,state_boundary=json'])"
     )
     loaded = loaded_after(code)

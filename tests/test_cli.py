@@ -166,3 +166,19 @@ def test_cli_matrix_unknown_model_is_refused(capsys: pytest.CaptureFixture[str])
     with pytest.raises(SystemExit) as exit_info:
         main(["matrix", "--model", "gpt"])
     assert exit_info.value.code == 2
+
+
+def test_cli_a_lazy_command_runs_with_the_collector_back_on() -> None:
+    """``__main__`` turns the collector off for the imports; a long command such as ``explore``
+    must run with it on, or its cycles pile up (issue 34: past 3 GB in 27 rounds)."""
+    import gc
+
+    from approval_compaction.cli import collect_from_here
+
+    gc.disable()
+    try:
+        collect_from_here()
+        assert gc.isenabled()
+    finally:
+        gc.unfreeze()
+        gc.enable()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from approval_compaction import paths
 
 
@@ -62,3 +64,18 @@ def test_data_elsewhere_keeps_the_names() -> None:
     assert elsewhere.counterexample("x") == Path("/tmp/scratch/counterexamples/x.json")
     assert elsewhere.runs(paths.FIX_MATRIX) == Path("/tmp/scratch/fix-matrix-runs.json")
     assert paths.DATA_FILES.shown(paths.DATA_FILES.sweep) == "data/sweep.json"
+
+
+def test_paths_scratch_is_the_memory_folder_when_it_is_writable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Throwaway stores go to memory (issue 34: SQLite's fsyncs made the matrix 3x slower)."""
+    monkeypatch.setattr(paths, "MEMORY_FOLDER", tmp_path)
+    paths.scratch.cache_clear()
+    try:
+        assert paths.scratch() == str(tmp_path)
+        monkeypatch.setattr(paths, "MEMORY_FOLDER", tmp_path / "absent")
+        paths.scratch.cache_clear()
+        assert paths.scratch() is None  # tempfile's own folder
+    finally:
+        paths.scratch.cache_clear()

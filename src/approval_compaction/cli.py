@@ -1,12 +1,14 @@
 """Command line: ``python -m approval_compaction COMMAND``; bad input exits 2 with one line.
 
 Each command imports what it uses when it runs, so ``--help`` and the parser load nothing but
-this module; ``matrix --format json`` loads the study and the records, not pandas or matplotlib.
+this module; ``matrix`` (every format) loads the study and the records, not pandas or
+matplotlib, and shares its cases between the cores.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import os
 import sys
@@ -56,9 +58,22 @@ def _lazy(module: str, function: str = "command") -> Handler:
     """A handler that imports ``module`` only when its command runs."""
 
     def handler(args: argparse.Namespace) -> int:
-        return int(getattr(importlib.import_module(module, __package__), function)(args))
+        loaded = importlib.import_module(module, __package__)
+        collect_from_here()
+        return int(getattr(loaded, function)(args))
 
     return handler
+
+
+def collect_from_here() -> None:
+    """Turn the cyclic garbage collector back on once a command's modules are imported
+    (``__main__`` turns it off for the imports), with what is loaded so far frozen out of its
+    work. A long command makes cycles that only the collector frees: ``explore`` makes some in
+    every example (hypothesis's runs, event loops, tracebacks), and grew past 3 GB in 27 rounds
+    without it (issue 34)."""
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
 
 
 def _liveness(args: argparse.Namespace) -> int:
@@ -91,7 +106,7 @@ def _matrix(args: argparse.Namespace) -> int:
 
         wrap = defer_compaction_while_pending
     backend = backend_for(args.model, args.compact_rules)
-    runs = run_matrix(cases, wrap_session=wrap, backend=backend, mode=args.mode)
+    runs = run_matrix(cases, wrap_session=wrap, backend=backend, mode=args.mode, jobs=0)
     text = matrix_text(records(runs), args.format)
     if args.output:
         write_atomic(Path(args.output), text)
@@ -127,7 +142,7 @@ def _data(args: argparse.Namespace) -> int:
     from .lab.share.results import write_matrix
     from .study.harness import run_matrix
 
-    written = write_matrix(run_matrix(), Path(args.folder))
+    written = write_matrix(run_matrix(jobs=0), Path(args.folder))
     for path in [*written, *write_pinned_meetings(Path(args.folder))]:
         print(f"wrote {path.relative_to(Path(args.folder).parent)}")
     return 0
@@ -456,6 +471,11 @@ def parser() -> argparse.ArgumentParser:
     explore.add_argument("--kinds", help="tool kinds, comma-separated (default: all available)")
     explore.add_argument("--boundaries", default="memory,json,process")
     explore.add_argument("--database", action="store_true", help="keep hypothesis's database")
+    explore.add_argument(
+        "--first",
+        default="ask,decide",
+        help="the steps of the first rounds, until one finds nothing new ('': every step)",
+    )
     explore.add_argument(
         "--folder", help="where to write (default: data/; patched: beside its environment)"
     )

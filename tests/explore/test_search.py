@@ -4,7 +4,9 @@ the workaround. It runs in CI (about a minute on two cores)."""
 from __future__ import annotations
 
 import importlib
+import io
 import sys
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -12,7 +14,13 @@ from pathlib import Path
 import pytest
 
 from approval_compaction.lab.explore.conversation import Conversation, Step
-from approval_compaction.lab.explore.search import Options, SearchResult, known_as, search
+from approval_compaction.lab.explore.search import (
+    Options,
+    Progress,
+    SearchResult,
+    known_as,
+    search,
+)
 
 FUNCTION_KINDS = ("function_approval", "function", "function_raises")
 BOUNDED = Options(  # the report's own question: does the next turn send an orphan output?
@@ -204,3 +212,51 @@ def test_bounded_search_reaches_a_late_resume_and_finds_its_orphan_when_it_store
         steps = finding.trace.conversation.steps
         assert [s.action for s in steps] == ["ask", "keep", "continue", "decide"]
         assert steps[-1].kept and len(steps) == len(finding.trace.records)
+
+
+STAGED = Options(  # a first round of ask and decide, then every step (decision_enforced holds)
+    examples=5,
+    seed=0,
+    rounds=1,
+    kinds=("function_approval",),
+    boundaries=("memory",),
+    invariants=("decision_enforced",),
+    actions=("ask", "decide", "continue"),
+    first=("ask", "decide"),
+)
+
+
+def test_staged_search_takes_only_the_first_steps_until_a_round_runs_dry() -> None:
+    """A dry round of the first steps does not end the search (issue 34: every step stays
+    reachable); the next round takes every step and its dry round ends the search."""
+    first = search(STAGED)
+    assert (first.rounds, first.exhausted) == (1, False)
+    assert first.tally["rule: ask"] > 0 and "rule: continue" not in first.tally
+    both = search(replace(STAGED, rounds=3))
+    assert (both.rounds, both.exhausted) == (2, True)
+    assert both.tally["rule: continue"] > 0 and both.tally["rule: decide"] > 0
+
+
+def test_search_reports_its_rounds_examples_and_findings_on_progress() -> None:
+    stream = io.StringIO()
+    progress = Progress("0.0.0", stream, every=0.0)
+    found = search(replace(STAGED, rounds=3), progress)
+    lines = stream.getvalue().splitlines()
+    assert lines[-1].startswith("explore 0.0.0: round 2, ") and lines[-1].endswith("(dry)")
+    assert (
+        f"{found.tally['examples']} examples, {found.tally['steps']} steps, 0 findings"
+        in (lines[-1])
+    )
+    assert any(": round 1, " in line for line in lines[:-1])
+
+
+def test_progress_writes_a_line_only_when_its_interval_has_passed() -> None:
+    now = [0.0]
+    stream = io.StringIO()
+    progress = Progress("x", stream, every=5.0, clock=lambda: now[0])
+    progress.example(Counter(examples=1))
+    now[0] = 6.0
+    progress.example(Counter(examples=7, steps=20))
+    progress.example(Counter(examples=8))
+    assert stream.getvalue().startswith("explore x: round 0, 7 examples, 20 steps, 0 findings, 6 s")
+    assert stream.getvalue().endswith(" MB\n") and stream.getvalue().count("\n") == 1

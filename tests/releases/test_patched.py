@@ -331,3 +331,29 @@ def test_made_whole_moves_a_finished_build_into_place_and_a_failed_one_leaves_no
         (building / "done").mkdir(parents=True)
     assert sorted(p.name for p in target.iterdir()) == ["done"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["key"]
+
+
+@pytest.mark.parametrize("fmt", ["table", "markdown"])
+def test_patched_text_pivots_as_the_dataframe_does_under_its_title(fmt: str) -> None:
+    """``matrix --patch`` prints its pivot without pandas (issue 34), the same characters."""
+    from factories import release_record
+
+    from approval_compaction.analysis.invariants import INVARIANTS
+    from approval_compaction.analysis.table import pivot, to_frame
+    from approval_compaction.analysis.vocabulary import marked
+    from approval_compaction.formats.markdown import markdown_table
+    from approval_compaction.lab.releases.patched import PatchedRecord, patched_text
+
+    given = Patched(BASE, (patch_from_text("fix.diff", FIX),))
+    rows = [
+        PatchedRecord(
+            **asdict(release_record(invariant=name, holds=holds, compaction=on)), patch="p"
+        )
+        for on, holds in (("on", False), ("off", True))
+        for name in INVARIANTS
+    ]
+    table = pivot(to_frame(rows, PatchedRecord))
+    body = markdown_table(table, cell=marked) if fmt == "markdown" else table.to_string()
+    title = f"{given.describe()}: {given.label}"
+    expected = f"**{title}**\n\n{body}\n" if fmt == "markdown" else f"{title}\n{body}\n"
+    assert patched_text(rows, fmt, given) == expected

@@ -16,7 +16,7 @@ from agents.memory import OpenAIResponsesCompactionSession
 from approval_compaction.analysis.invariants import INVARIANTS, SAFETY
 from approval_compaction.analysis.matrix import records
 from approval_compaction.analysis.pairing import open_calls
-from approval_compaction.study.capture import STAGES, sdk_version
+from approval_compaction.study.capture import STAGES, runs_json, sdk_version
 from approval_compaction.study.driver import (
     SDK_LOGGERS,
     Ask,
@@ -235,6 +235,14 @@ def test_harness_run_matrix_runs_the_given_cases_in_order() -> None:
     cases = [Case(compaction="off", decision="reject"), Case(compaction="off")]
     runs = run_matrix(cases)
     assert [run.case for run in runs] == cases
+
+
+def test_harness_run_matrix_in_two_processes_records_what_one_records() -> None:
+    """``matrix`` shares its cases between the cores (issue 34); the records must not change."""
+    cases = [Case(), Case(compaction="off"), Case(decision="reject"), Case(runner="run_streamed")]
+    alone, shared = run_matrix(cases, later=2), run_matrix(cases, later=2, jobs=2)
+    assert records(shared) == records(alone)
+    assert runs_json(shared) == runs_json(alone)
 
 
 @pytest.mark.parametrize("capture", [True, False], ids=["capturing", "not-capturing"])

@@ -1,8 +1,9 @@
 """Markdown: GitHub-flavoured markdown pieces that show text exactly as written.
 
 Cells, code spans and fences are escaped so that call ids, backticks and pipes survive; a table
-is built from any frame, its index included. ``github_length`` counts a text as a GitHub comment
-does, for its limit of ``GITHUB_LIMIT`` characters.
+is built from any frame, its index included, or from plain rows (``markdown_rows``, no pandas).
+``github_length`` counts a text as a GitHub comment does, for its limit of ``GITHUB_LIMIT``
+characters.
 
 The limit is GitHub's own answer to a longer body: "Body is too long (maximum is 65536
 characters)" (the REST API's 422, quoted in danger/danger#424 and google/go-github#440). A
@@ -14,7 +15,7 @@ jquery-validation#1264 found), so ``github_length`` counts a newline twice.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -32,11 +33,15 @@ def escape(text: str) -> str:
 
 def markdown_table(table: pd.DataFrame, cell: Callable[[object], str] = str) -> str:
     """Any frame (index included) as a GitHub table; each cell formatted by ``cell``, escaped."""
-    header = [escape(str(table.index.name or ""))] + [escape(str(c)) for c in table.columns]
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for label, row in table.iterrows():
-        cells = [escape(str(label))] + [escape(cell(v)) for v in row.tolist()]
-        lines.append("| " + " | ".join(cells) + " |")
+    header = [str(table.index.name or ""), *(str(c) for c in table.columns)]
+    rows = [(str(label), [cell(v) for v in row.tolist()]) for label, row in table.iterrows()]
+    return markdown_rows(header, rows)
+
+
+def markdown_rows(header: Sequence[str], rows: Iterable[tuple[str, Sequence[str]]]) -> str:
+    """A header and labelled rows of text as a GitHub table, every cell escaped (no pandas)."""
+    lines = ["| " + " | ".join(map(escape, header)) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(map(escape, [label, *cells])) + " |" for label, cells in rows]
     return "\n".join(lines)
 
 

@@ -11,6 +11,7 @@ it went over the wire, and what the user saw: ``ok``, or the HTTP status and the
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
 import json
 from collections.abc import Sequence
@@ -22,8 +23,10 @@ from .scenario import Case
 from .words import CompactRules, Mode, Model
 
 
+@functools.cache
 def sdk_version() -> str:
-    """The installed ``openai-agents`` release, which every captured run records."""
+    """The installed ``openai-agents`` release, which every captured run records (read once: a
+    process keeps the release it imported, and the explorer asks after every step)."""
     return importlib.metadata.version("openai-agents")
 
 

@@ -47,6 +47,7 @@ import openai
 from agents import RunConfig, Runner, SQLiteSession
 from agents.memory import OpenAIResponsesCompactionSession
 
+from .. import paths
 from . import state as state_io
 from .capture import Outcome, Stage, StageName, sdk_version
 from .items import Item, to_item, to_items
@@ -633,7 +634,9 @@ def branches(
         request = {"setup": setup.to_json(), "positions": positions}
         answer = worker.ask(request | {"branches": [step_json(step) for step in rest]})
         return [Transcript.from_json(t) for t in answer["transcripts"]]
-    with tempfile.TemporaryDirectory(prefix="approval-compaction-branches-") as folder:
+    with tempfile.TemporaryDirectory(
+        prefix="approval-compaction-branches-", dir=paths.scratch()
+    ) as folder:
         return run_sync(take_branches(setup, rest, positions, Path(folder)))
 
 
@@ -652,7 +655,7 @@ def converse(
         async with Driver(setup, store, state=state) as driver:
             return await driver.transcript(steps)
 
-    with tempfile.TemporaryDirectory(prefix="approval-compaction-") as folder:
+    with tempfile.TemporaryDirectory(prefix="approval-compaction-", dir=paths.scratch()) as folder:
         store = path or Path(folder) / "history.db"
         if worker is None:
             return run_sync(run(store))

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from .. import paths
 from .capture import LATER_TURNS, CaseRun, Later, Stage, sdk_version
 from .driver import (
     NOTHING_PENDING,
@@ -40,6 +41,7 @@ from .driver import (
     run_sync,
 )
 from .driver import later as later_steps
+from .fork import fork_map
 from .model import assistant_message, function_call
 from .scenario import Case, all_cases
 from .tools import TOOL_NAME
@@ -111,7 +113,7 @@ async def run_case_async(
     setup = replace(case_setup(case, script, wrap_session), capture=capture)
     stages: list[Stage] = []
     approvals, error = int(case.decision == "approve"), None
-    with tempfile.TemporaryDirectory(prefix="approval-compaction-") as folder:
+    with tempfile.TemporaryDirectory(prefix="approval-compaction-", dir=paths.scratch()) as folder:
         async with Driver(setup, Path(folder) / "history.db", backend, on_stage) as driver:
             for step in conversation(case, script):
                 (turn,) = await driver.take([step])
@@ -187,16 +189,21 @@ def run_matrix(
     backend: Backend = scripted_backend,
     mode: Mode = STUDY_MODE,
     later: int | None = None,
+    jobs: int = 1,
 ) -> list[CaseRun]:
     """Run the given cases (all sixteen by default) on the installed SDK, in the compaction
     mode given (the study's ``input`` by default), each continued for ``later`` later turns,
     which the liveness invariants judge. None: the study's own matrix, on the scripted backend,
     goes on for ``LATER_TURNS``; another backend's runs (over HTTP: what the user meets) stop
-    after the next turn unless asked."""
+    after the next turn unless asked. ``jobs`` processes share the cases (``fork_map``; 0: one
+    per core), with the same runs as one."""
     chosen = all_cases() if cases is None else cases
     script = replace(DEFAULT_SCRIPT, mode=mode)
     turns = (LATER_TURNS if backend is scripted_backend else 0) if later is None else later
-    return [
-        run_case(case, wrap_session=wrap_session, backend=backend, script=script, later=turns)
-        for case in chosen
-    ]
+
+    def one(case: Case) -> CaseRun:
+        return run_case(
+            case, wrap_session=wrap_session, backend=backend, script=script, later=turns
+        )
+
+    return fork_map(one, list(chosen), jobs)

@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from .. import paths
 from .driver import Driver, Setup, step_from_json, take_branches
 
 
@@ -25,7 +26,9 @@ async def answer(request: dict[str, Any]) -> dict[str, Any]:
     setup = Setup.from_json(request["setup"])
     if "branches" in request:
         rest = [step_from_json(s) for s in request["branches"]]
-        with tempfile.TemporaryDirectory(prefix="approval-compaction-branches-") as folder:
+        with tempfile.TemporaryDirectory(
+            prefix="approval-compaction-branches-", dir=paths.scratch()
+        ) as folder:
             done = await take_branches(setup, rest, request["positions"], Path(folder))
         return {"transcripts": [t.to_json() for t in done]}
     state, kept = request["state"], request["kept"]

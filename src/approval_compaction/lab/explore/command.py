@@ -22,7 +22,7 @@ from ..mechanism.catalogue import PINNED
 from ..releases import environments
 from ..releases.patched import from_namespace, patched_environment, results_folder
 from .replay import load, save_result, text
-from .search import Options, SearchResult, rerun, search
+from .search import Options, Progress, SearchResult, rerun, search
 
 SEARCH_MODULE = "approval_compaction.lab.explore.search"
 SEARCH_TIMEOUT_SECONDS = 3600
@@ -65,6 +65,7 @@ def explore(args: argparse.Namespace) -> int:
         kinds=tuple(k for k in (args.kinds or "").split(",") if k),
         boundaries=tuple(b for b in args.boundaries.split(",") if b),
         database=database,
+        first=tuple(a for a in (args.first or "").split(",") if a),
     )
 
     installed = importlib.metadata.version("openai-agents")
@@ -75,7 +76,7 @@ def explore(args: argparse.Namespace) -> int:
     elif args.release and args.release != installed:
         result = in_release(args.release, options)
     else:
-        result = search(options)
+        result = search(options, Progress(installed + (" with the workaround" if args.fix else "")))
     print(describe(result))
     default = results_folder(patched) if patched is not None else paths.DATA
     folder = Path(args.folder) if args.folder else default

@@ -23,10 +23,10 @@ offender the item that pins the history.
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 from pathlib import Path
 
+from ... import paths
 from ...analysis.invariants import evaluate
 from ...analysis.liveness import judge_liveness, liveness_run
 from ...fix.workaround import defer_compaction_while_pending
@@ -66,10 +66,9 @@ def key_of(item: Item) -> str:
 
 
 def scratch_folder() -> str | None:
-    """Where conversations keep their SQLite files: memory-backed ``/dev/shm`` when there is
-    one (the store's many small writes dominate a step on disk), else the default."""
-    shm = Path("/dev/shm")
-    return str(shm) if shm.is_dir() and os.access(shm, os.W_OK) else None
+    """Where conversations keep their SQLite files: the project's scratch folder, memory-backed
+    when there is one (the store's many small writes dominate a step on disk)."""
+    return paths.scratch()
 
 
 class Live:

@@ -60,6 +60,7 @@ class Setup:
     tally: Counter[str] = field(default_factory=Counter)
     worker: Worker | None = None
     actions: tuple[str, ...] = ACTIONS  # the rules that may be taken
+    progress: Any = None  # told as each example starts (``search.Progress``), when given
 
 
 class Violation(AssertionError):
@@ -102,6 +103,8 @@ def machine(setup: Setup) -> type[RuleBasedStateMachine]:
 
         @initialize(mode=st.sampled_from(setup.modes))
         def start(self, mode: Mode) -> None:
+            if setup.progress is not None:
+                setup.progress.example(setup.tally)
             setup.tally["examples"] += 1
             setup.tally[f"mode: {mode}"] += 1
             folder = Path(self.folder.name)

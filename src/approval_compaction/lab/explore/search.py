@@ -6,6 +6,13 @@ fails hands back the shrunk conversation; it becomes a ``Finding``, its (invaria
 pairs are marked found, and the next round looks for another. The search ends when a round
 spends its whole budget without a new violation, or after ``rounds`` rounds.
 
+A search may be staged (``Options.first``): its first rounds take only those steps (``explore``
+starts with the report's own, ask and decide, which find its violation in a few dozen examples
+where every step at once needs a few hundred), and once a round of them runs dry the rounds take
+every step in ``actions``; only a dry round of every step ends the search, so every step stays
+reachable. A search longer than a few seconds reports its progress on stderr (``Progress``):
+rounds, examples and findings so far.
+
 A finding is ``known`` when it is the original report's case, or a prefix of it: one function
 tool call that needs approval, paused while the hook said compact (input mode), then approve or
 reject across the memory or JSON boundary, then a new question (a plain ask, or a ``continue``,
@@ -27,11 +34,14 @@ import asyncio
 import concurrent.futures
 import contextlib
 import json
+import sys
 import tempfile
-from collections.abc import Iterator, Sequence
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from ...analysis.invariants import INVARIANTS
 from ...formats.records import write_json
@@ -43,6 +53,49 @@ from .kinds import available
 from .rules import ACTIONS, NO_KIND, Setup, Violation, machine, new_pairs
 
 KNOWN_SHAPE = ("function_approval",)
+REPORT_STEPS = ("ask", "decide")  # the report's own steps: ``explore`` searches them first
+PROGRESS_SECONDS = 5.0  # the most time between two progress lines
+
+
+def peak_megabytes() -> float:
+    """This process's peak resident size in MB (0 where ``resource`` is missing)."""
+    try:
+        import resource
+    except ImportError:  # not on Windows
+        return 0.0
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+
+
+class Progress:
+    """Lines on ``stream`` (stderr) at most every ``every`` seconds, and after each round:
+    the release, the round, the examples and steps so far, the findings so far, the time and
+    the peak memory."""
+
+    def __init__(
+        self,
+        label: str,
+        stream: TextIO | None = None,
+        every: float = PROGRESS_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.label, self.stream, self.every, self.clock = label, stream, every, clock
+        self.start = self.last = clock()
+        self.round, self.findings = 0, 0
+
+    def line(self, tally: Counter[str] | dict[str, int], note: str = "") -> None:
+        seconds = self.clock() - self.start
+        self.last = self.clock()
+        text = (
+            f"explore {self.label}: round {self.round}, {tally.get('examples', 0)} examples, "
+            f"{tally.get('steps', 0)} steps, {self.findings} findings, {seconds:.0f} s, "
+            f"peak {peak_megabytes():.0f} MB{note}"
+        )
+        print(text, file=self.stream or sys.stderr, flush=True)
+
+    def example(self, tally: Counter[str]) -> None:
+        """Called as each example starts: a line when ``every`` seconds passed since the last."""
+        if self.clock() - self.last >= self.every:
+            self.line(tally)
 
 
 @dataclass(frozen=True)
@@ -64,6 +117,8 @@ class Options:
     # always; lose and continue, the liveness steps, and keep, the late resume's,
     # unless left out)
     patch: str = ""  # the label of the patch this release runs with (``releases.patched``)
+    first: tuple[str, ...] = ()  # the steps of the first rounds, until one runs dry (empty:
+    # every step from the start)
 
 
 @dataclass(frozen=True)
@@ -241,17 +296,18 @@ def own_draws() -> Iterator[None]:
         providers.CONSTANTS_CACHE.cache.clear()
 
 
-def search(options: Options) -> SearchResult:
-    """Run the search on the installed release (in a thread when a loop already runs)."""
+def search(options: Options, progress: Progress | None = None) -> SearchResult:
+    """Run the search on the installed release (in a thread when a loop already runs),
+    reporting on ``progress`` when given."""
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return _search(options)
+        return _search(options, progress)
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(_search, options).result()
+        return pool.submit(_search, options, progress).result()
 
 
-def _search(options: Options) -> SearchResult:
+def _search(options: Options, progress: Progress | None = None) -> SearchResult:
     from hypothesis import seed
     from hypothesis.stateful import run_state_machine_as_test
 
@@ -261,21 +317,29 @@ def _search(options: Options) -> SearchResult:
     worker = Worker() if "process" in options.boundaries else None
     targets = frozenset(options.invariants or INVARIANTS)
     setup = Setup(kinds, options.fix, options.modes, options.boundaries, targets)
-    setup.worker, setup.actions = worker, tuple(options.actions)
+    every = tuple(options.actions)
+    first = tuple(a for a in options.first if a in every) or every
+    setup.worker, setup.actions, setup.progress = worker, first, progress
     findings: list[Finding] = []
     exhausted, rounds = False, 0
     try:
         while rounds < options.rounds and not exhausted:
             rounds += 1
+            if progress is not None:
+                progress.round = rounds
             explorer = seed(options.seed)(machine(setup))
             try:
                 with own_draws():
                     run_state_machine_as_test(explorer, settings=_settings(options))
-                exhausted = True
+                exhausted = setup.actions == every  # a dry round of fewer steps: widen
+                setup.actions = every
             except Violation as violation:
                 found = tighten(violation, setup)
                 findings.append(finding(found, skipped))
                 setup.found.update(found.pairs)
+            if progress is not None:
+                progress.findings = len(findings)
+                progress.line(setup.tally, " (dry)" if exhausted else "")
     finally:
         if worker is not None:
             worker.close()
@@ -350,13 +414,15 @@ def rerun(
 
 
 def first_known(options: Options, budget: int) -> int | None:
-    """Examples a one-round search needs to hit the report's violation (None: not within)."""
+    """Examples the search's first round needs to hit the report's violation (None: not within):
+    it takes the steps of ``options.first`` (all of ``actions`` when empty)."""
     from hypothesis import seed, settings
     from hypothesis.stateful import run_state_machine_as_test
 
     kinds, _ = available()
     targets = frozenset({"next_turn_input_paired"})
     setup = Setup(kinds, False, boundaries=options.boundaries, targets=targets)
+    setup.actions = tuple(a for a in options.first if a in options.actions) or options.actions
     base = _settings(Options(examples=budget, steps=options.steps))
     quick = settings(base, phases=[p for p in base.phases if p.name == "generate"])
     try:

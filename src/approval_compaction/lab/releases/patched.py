@@ -36,10 +36,8 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from ... import paths
-from ...analysis import vocabulary
-from ...analysis.table import pivot, to_frame
+from ...analysis.grid import grid, grid_markdown, grid_text
 from ...errors import InvestigationError
-from ...formats.markdown import markdown_table
 from ...formats.records import read_records, records_csv, records_json
 from . import environments
 from .sweep import ReleaseRecord, judged
@@ -429,8 +427,8 @@ def patched_text(rows: Sequence[PatchedRecord], fmt: str, patched: Patched) -> s
     if fmt == "csv":
         return records_csv(rows, PatchedRecord)
 
-    table = pivot(to_frame(rows, PatchedRecord))
+    table = grid(rows)
     title = f"{patched.describe()}: {patched.label}"
     if fmt == "markdown":
-        return f"**{title}**\n\n{markdown_table(table, cell=vocabulary.marked)}\n"
-    return f"{title}\n{table.to_string()}\n"
+        return f"**{title}**\n\n{grid_markdown(table)}\n"
+    return f"{title}\n{grid_text(table)}\n"

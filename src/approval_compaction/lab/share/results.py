@@ -1,8 +1,8 @@
 """Results: the matrix as text in each format, and the matrix files that ``make run`` writes.
 
-``matrix_text`` serves ``matrix --format``: JSON and CSV come from the records alone (no pandas,
-no figure), the table and markdown from their pivot. ``write_matrix`` writes all of them, the
-heatmap and every captured run, each file atomically.
+``matrix_text`` serves ``matrix --format``: every format comes from the records alone (no pandas,
+no figure), the table and markdown from their pivot as ``analysis.grid`` builds it.
+``write_matrix`` writes all of them, the heatmap and every captured run, each file atomically.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from ... import paths
 from ...analysis import vocabulary
+from ...analysis.grid import grid, grid_markdown, grid_text
 from ...analysis.invariants import JudgedRun
 from ...analysis.matrix import MatrixRecord, records
 from ...errors import InvestigationError
@@ -35,10 +36,8 @@ def matrix_text(rows: Sequence[MatrixRecord], fmt: str) -> str:
         return records_csv(rows, MatrixRecord)
     if fmt not in FORMATS:
         raise InvestigationError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
-    from ...analysis.table import pivot, to_frame  # pandas, only for the two pivoted formats
-
-    table = pivot(to_frame(rows))
-    return (matrix_markdown(table) if fmt == "markdown" else table.to_string()) + "\n"
+    table = grid(rows)
+    return (grid_markdown(table) if fmt == "markdown" else grid_text(table)) + "\n"
 
 
 def matrix_markdown(table: pd.DataFrame) -> str:
