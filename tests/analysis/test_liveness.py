@@ -27,7 +27,7 @@ from approval_compaction.analysis.liveness import (
     liveness_run,
     resume_paired,
     sent_unpaired,
-    situations_answer,
+    situation_rows,
 )
 from approval_compaction.study.capture import Stage
 
@@ -173,6 +173,21 @@ def test_broken_runs_names_each_broken_run_with_its_invariants() -> None:
     assert broken_runs([failed]) == {}  # a run that failed is not judged, so not broken
 
 
+def test_situation_rows_say_per_release_and_workaround_which_situations_keep_compacting() -> None:
+    def run(stages: list[Stage], mode: str, workaround: bool) -> LivenessRun:
+        return liveness_run(
+            "abandoned", "0.0.0", mode, workaround, [(s, "answered") for s in stages]
+        )
+
+    runs = [run(HEALTHY, "input", True), run(HEALTHY, "input", False), run(GROWING, "auto", False)]
+    unfixed, fixed = situation_rows(runs, ["abandoned", "lost"])
+    assert (unfixed.workaround, unfixed.keeps_compacting) == (False, False)
+    assert unfixed.broken == "history_bounded in auto mode"
+    assert unfixed.pinned_by == "open call dead-c1"
+    assert (fixed.workaround, fixed.keeps_compacting, fixed.broken) == (True, True, "")
+    assert fixed.pinned_by == "" and fixed.late_resume == ""
+
+
 # A late resume: the pause (the call waiting), a question asked while the state was kept, then
 # the resume, which stores the call's output.
 LATE_CALL: Item = {"type": "function_call", "call_id": "late-c1", "name": "t", "arguments": "{}"}
@@ -220,6 +235,7 @@ def test_own_turns_sent_unpaired_are_kept_apart_from_the_later_turns() -> None:
     run = liveness_run("abandoned", "0.0.0", "input", False, pairs, own=[pause])
     assert run.own_sent == ("dead-c1",) and run.sent == ()
     assert liveness_records([run])[0].own_sent == "dead-c1"
-    answer_line = situations_answer([run, late_resume(False)], ["abandoned", "resumed"])
-    assert "the own turns of abandoned send unpaired dead-c1" in answer_line
-    assert "the late resume of resumed leaves unpaired items (input: stored" in answer_line
+    abandoned, resumed = situation_rows([run, late_resume(False)], ["abandoned", "resumed"])
+    assert (abandoned.situation, abandoned.own_turns_unpaired) == ("abandoned", "dead-c1")
+    assert abandoned.later_turns_unpaired == "" and abandoned.late_resume == ""
+    assert resumed.situation == "resumed" and resumed.late_resume.startswith("input: stored ")

@@ -355,55 +355,63 @@ def liveness_run(
     )
 
 
-def situations_answer(runs: Sequence[LivenessRun], situations: Sequence[str]) -> str:
-    """For each release, with and without the workaround, which situations keep compacting
-    (both liveness invariants hold in every mode run), the item that pins the others, what their
-    later turns and their own turns (the pause, a late resume's) send unpaired, and whether each
-    late resume stays paired."""
-    lines = []
-    keys = sorted({(r.sdk_version, r.workaround) for r in runs}, key=lambda k: (k[0], k[1]))
+@dataclass(frozen=True)
+class SituationRow:
+    """One situation on one release, as it is or with the workaround, over every mode it ran
+    in: whether it keeps compacting (both liveness invariants hold in every mode), the first
+    broken verdict and the item that pins the history, what its later turns and its own turns
+    (the pause, a late resume's) sent unpaired, and a late resume's pairing ("" when none)."""
+
+    release: str
+    workaround: bool
+    situation: str
+    keeps_compacting: bool
+    broken: str  # "<invariant> in <mode> mode" of the first broken verdict ("" when none)
+    pinned_by: str  # "<problem> <key>" of that verdict's pin ("" when none)
+    later_turns_unpaired: str  # the keys, comma-separated
+    own_turns_unpaired: str
+    late_resume: str  # "paired", the unpaired items per mode, or "" when nothing resumed late
+
+
+def situation_rows(runs: Sequence[LivenessRun], situations: Sequence[str]) -> list[SituationRow]:
+    """A row per release, workaround and situation that ran, in release and situation order."""
+    rows = []
+    keys = sorted({(r.sdk_version, r.workaround) for r in runs})
     for version, fixed in keys:
-        mine = [r for r in runs if (r.sdk_version, r.workaround) == (version, fixed)]
-        stuck: dict[str, str] = {}
-        for run in mine:
-            if run.scenario not in situations:
+        for situation in situations:
+            mine = [
+                r
+                for r in runs
+                if (r.sdk_version, r.workaround, r.scenario) == (version, fixed, situation)
+            ]
+            if not mine:
                 continue
-            for verdict in judge_liveness(run):
-                if verdict.holds is False and run.scenario not in stuck:
-                    pin = verdict.detail.pin
-                    where = f", pinned by {pin.problem} {pin.key}" if pin else ""
-                    stuck[run.scenario] = f"{run.scenario} ({verdict.invariant} broken in "
-                    stuck[run.scenario] += f"{run.mode} mode{where})"
-        kept = [s for s in situations if s not in stuck and any(r.scenario == s for r in mine)]
-        label = f"openai-agents {version}" + (" with the workaround" if fixed else "")
-        said = f"keeps compacting: {', '.join(kept) or 'none'}"
-        if stuck:
-            said += f"; stuck: {'; '.join(stuck[s] for s in situations if s in stuck)}"
-        for words, of in (("later turns", "sent"), ("own turns", "own_sent")):
-            sent = {
-                s: sorted({k for r in mine if r.scenario == s for k in getattr(r, of)})
-                for s in situations
-            }
-            said += "".join(
-                f"; the {words} of {s} send unpaired {', '.join(keys)}"
-                for s, keys in sent.items()
-                if keys
+            broken = [(r, v) for r in mine for v in judge_liveness(r) if v.holds is False]
+            first = broken[0] if broken else None
+            pin = first[1].detail.pin if first else None
+            rows.append(
+                SituationRow(
+                    release=version,
+                    workaround=fixed,
+                    situation=situation,
+                    keeps_compacting=not broken,
+                    broken=f"{first[1].invariant} in {first[0].mode} mode" if first else "",
+                    pinned_by=f"{pin.problem} {pin.key}" if pin else "",
+                    later_turns_unpaired=", ".join(sorted({k for r in mine for k in r.sent})),
+                    own_turns_unpaired=", ".join(sorted({k for r in mine for k in r.own_sent})),
+                    late_resume=_late_resume(mine),
+                )
             )
-        said += "".join(_resume_words(s, [r for r in mine if r.scenario == s]) for s in situations)
-        lines.append(f"- **{label}** {said}.")
-    return "\n".join(lines)
+    return rows
 
 
-def _resume_words(situation: str, runs: Sequence[LivenessRun]) -> str:
-    """A late resume's pairing over its runs (every mode), in words; "" when none resumed."""
-    found = [(r.mode, resume_paired(r)) for r in runs]
-    judged = [(mode, v) for mode, v in found if v.holds is not None]
+def _late_resume(runs: Sequence[LivenessRun]) -> str:
+    """A late resume's pairing over its runs (every mode); "" when none resumed late."""
+    judged = [(r.mode, v) for r in runs if (v := resume_paired(r)).holds is not None]
+    wrong = [f"{mode}: {v.text}" for mode, v in judged if v.holds is False]
     if not judged:
         return ""
-    wrong = [f"{mode}: {v.text}" for mode, v in judged if v.holds is False]
-    if not wrong:
-        return f"; the late resume of {situation} stores and sends nothing unpaired"
-    return f"; the late resume of {situation} leaves unpaired items ({'; '.join(wrong)})"
+    return "; ".join(wrong) if wrong else "paired"
 
 
 def case_liveness(run: CaseRun) -> tuple[LivenessVerdict, ...]:
