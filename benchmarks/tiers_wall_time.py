@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -70,7 +71,7 @@ def main() -> None:
         for line in lines:
             print(f"    {line}")
     if not args.keep:
-        subprocess.run(["rm", "-rf", str(scratch)], check=False)
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 if __name__ == "__main__":
