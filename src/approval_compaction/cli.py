@@ -19,11 +19,15 @@ from typing import Any
 from . import paths
 from .errors import InvestigationError, printable
 from .lab.releases import NEWEST
-from .study.words import COMPACT_RULES, MODELS, MODES, STUDY_MODE
+from .study.words import COMPACT_RULES, MODELS, MODES, STORE_WORDS, STUDY_MODE
 
 Handler = Callable[[argparse.Namespace], int]
 FORMATS = ("table", "json", "csv", "markdown")  # matrix_text's formats (checked by a test)
 CASE_HELP = "filter, e.g. decision=reject,compaction=on"
+STORE_HELP = (
+    "the agent's ModelSettings(store=...): default leaves it unset (auto compacts by "
+    "previous_response_id); false: the responses are not stored (auto compacts by input)"
+)
 
 
 class Parser(argparse.ArgumentParser):
@@ -95,10 +99,14 @@ def _matrix(args: argparse.Namespace) -> int:
     from .study.harness import run_matrix
     from .study.scenario import select_cases
     from .study.wiring import backend_for
+    from .study.words import STORE_SETTINGS
 
     cases = select_cases(args.case)  # a bad filter fails before anything runs
     patched = _patched(args)
+    store = STORE_SETTINGS[args.response_store]
     if patched is not None:
+        if store is not None:
+            raise InvestigationError("--response-store does not apply to a patched run")
         return _patched_matrix(args, patched)
     wrap: SessionWrapper | None = None
     if args.fix:
@@ -106,7 +114,9 @@ def _matrix(args: argparse.Namespace) -> int:
 
         wrap = defer_compaction_while_pending
     backend = backend_for(args.model, args.compact_rules)
-    runs = run_matrix(cases, wrap_session=wrap, backend=backend, mode=args.mode, jobs=0)
+    runs = run_matrix(
+        cases, wrap_session=wrap, backend=backend, mode=args.mode, jobs=0, response_store=store
+    )
     text = matrix_text(records(runs), args.format)
     if args.output:
         write_atomic(Path(args.output), text)
@@ -141,8 +151,13 @@ def _data(args: argparse.Namespace) -> int:
     from .lab.releases.sweep import write_pinned_meetings
     from .lab.share.results import write_matrix
     from .study.harness import run_matrix
+    from .study.wiring import responses_backend
 
-    written = write_matrix(run_matrix(jobs=0), Path(args.folder))
+    folder = Path(args.folder)
+    written = write_matrix(run_matrix(jobs=0), folder)
+    # ``auto`` with ModelSettings(store=False), over HTTP: what its user meets.
+    unstored = run_matrix(mode="auto", backend=responses_backend, jobs=0, response_store=False)
+    written += write_matrix(unstored, folder, paths.STORE_FALSE_MATRIX)
     for path in [*written, *write_pinned_meetings(Path(args.folder))]:
         print(f"wrote {path.relative_to(Path(args.folder).parent)}")
     return 0
@@ -309,6 +324,7 @@ def parser() -> argparse.ArgumentParser:
         help="faithful: the compaction endpoint answers by the API's rules; lenient: it accepts "
         "anything (the original report's world)",
     )
+    matrix.add_argument("--response-store", choices=STORE_WORDS, default="default", help=STORE_HELP)
     patch_options(matrix)
 
     add("data", _data, "write the matrix files under data/").add_argument(
@@ -580,6 +596,7 @@ def parser() -> argparse.ArgumentParser:
         "(default: 10; 0: not judged)",
     )
     check.add_argument("--format", choices=("table", "json"), default="table")
+    check.add_argument("--response-store", choices=STORE_WORDS, default="default", help=STORE_HELP)
     data = steps.add_parser(
         "data", help="the newest release on a poisoned store (make doctor-data)"
     )

@@ -41,10 +41,12 @@ def scratch() -> str | None:
 
 
 # Stems of the matrix file sets (``<stem>.json``, ``.csv``, ``.md``, ``-runs.json``,
-# ``-heatmap.png``): the pinned release, with the workaround, and the newest release.
+# ``-heatmap.png``): the pinned release, with the workaround, the newest release, and ``auto``
+# with ModelSettings(store=False) over HTTP.
 MATRIX = "matrix"
 FIX_MATRIX = "fix-matrix"
 NEWEST_MATRIX = "fix-newest-matrix"
+STORE_FALSE_MATRIX = "matrix-store-false"
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,11 @@ class Data:
     @property
     def newest_matrix(self) -> Path:
         return self.results(NEWEST_MATRIX)
+
+    @property
+    def store_false_matrix(self) -> Path:
+        """``auto`` with ModelSettings(store=False) on the pinned release, over HTTP."""
+        return self.results(STORE_FALSE_MATRIX)
 
     @property
     def meetings(self) -> Path:

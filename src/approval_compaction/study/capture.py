@@ -161,6 +161,7 @@ class CaseRun:
     continued: int = 0  # the later turns asked for (0: the case was not continued)
     later: list[Later] = field(default_factory=list)
     later_error: str = ""
+    response_store: bool | None = None  # the agent's ModelSettings(store=...); None: not set
 
     def stage(self, name: StageName) -> Stage | None:
         """The named stage, or None when the run stopped before it."""
@@ -174,6 +175,8 @@ class CaseRun:
         """The run as JSON-ready dicts, like ``asdict`` without its deep copy (items are plain)."""
         stages = [stage.to_json() for stage in self.stages]
         top = {f.name: getattr(self, f.name) for f in fields(CaseRun)}
+        if self.response_store is None:  # not set: the file reads as before the setting existed
+            del top["response_store"]
         later = [turn.to_json() for turn in self.later]
         return {**top, "case": self.case.as_dict(), "stages": stages, "later": later}
 

@@ -10,7 +10,10 @@ application saves the paused state's JSON and goes on; later it restores that st
 resume it after the turns between) and ``Continue`` for N plain turns. ``Setup`` fixes the rest: the
 compaction mode and trigger, the tool kinds, the store and the history written into it before the
 first step, a session wrapper (the workaround), the model wiring, how the compaction endpoint
-answers, and what a refusal by the API does to the steps after it: by default it ends them; with
+answers, the agent's ``ModelSettings(store=...)`` (``response_store``; None leaves it unset, so
+``auto`` compaction names the response by ``previous_response_id``; with ``False`` the SDK tells
+the session the response was not stored and ``auto`` sends the history as ``input``), and what a
+refusal by the API does to the steps after it: by default it ends them; with
 ``go_on`` the user goes on as a user can (a pause that raised left no state, so deciding and
 resuming find nothing pending, and the next question is asked all the same).
 
@@ -44,7 +47,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 import openai
-from agents import RunConfig, Runner, SQLiteSession
+from agents import ModelSettings, RunConfig, Runner, SQLiteSession
 from agents.memory import OpenAIResponsesCompactionSession
 
 from .. import paths
@@ -54,7 +57,17 @@ from .items import Item, to_item, to_items
 from .model import assistant_message
 from .tools import CURRENT, HOSTED, Dispatches, build_agent
 from .wiring import Backend, backend_for
-from .words import STUDY_MODE, Boundary, CompactRules, DecisionRule, Ending, Kind, Mode, Model
+from .words import (
+    STUDY_MODE,
+    Boundary,
+    CompactRules,
+    DecisionRule,
+    Ending,
+    Kind,
+    Mode,
+    Model,
+    ResponseStore,
+)
 from .words import Runner as RunnerName
 from .worker import Worker
 
@@ -182,6 +195,7 @@ class Setup:
     wrap: SessionWrapper | None = None  # wraps the compaction session (the workaround)
     model: Model = "scripted"
     compact_rules: CompactRules = "faithful"  # how the compaction endpoint answers
+    response_store: ResponseStore = None  # the agent's ModelSettings(store=...); None: unset
     go_on: bool = False  # after a request the API refused, take the remaining steps
     capture: bool = True
 
@@ -324,6 +338,9 @@ class Driver:
         self.setup, self.path, self.on_stage, self.worker = setup, path, on_stage, worker
         self.wiring = (backend or backend_for(setup.model, setup.compact_rules))(setup.capture)
         self.agent = build_agent(self.wiring.model, setup.kinds, setup.guardrail)
+        if setup.response_store is not None:  # as a user sets it: on the agent
+            settings = ModelSettings(store=setup.response_store)
+            self.agent = self.agent.clone(model_settings=settings)
         self.dispatches, self.log = Dispatches(), LogCollector()
         self.continued = 0  # plain turns ``Continue`` asked so far: their numbers go on from here
         self.state: Any = None  # the paused run's ``RunState``, until decided and resumed

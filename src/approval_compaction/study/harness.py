@@ -46,7 +46,7 @@ from .model import assistant_message, function_call
 from .scenario import Case, all_cases
 from .tools import TOOL_NAME
 from .wiring import Backend, scripted_backend
-from .words import STUDY_MODE, DecisionRule, Kind, Mode
+from .words import STUDY_MODE, DecisionRule, Kind, Mode, ResponseStore
 
 PENDING_CALL_ID = "pending-c1"
 QUESTIONS = ("first question", "next question")
@@ -59,8 +59,9 @@ NEXT_ANSWER = assistant_message("next answer", item_id="msg-next")
 class Script:
     """What varies a case beyond its four choices: what the model answers the first question
     with, the tool kinds the agent carries, the store, how each pending item is decided (None:
-    as the case says) and the compaction mode. The default is the study's own; the workaround's
-    edge cases and the compaction modes vary it.
+    as the case says), the compaction mode and the agent's ``ModelSettings(store=...)`` (None:
+    not set). The default is the study's own; the workaround's edge cases, the compaction modes
+    and ``store`` vary it.
     """
 
     pause: Reply = (PENDING_CALL,)
@@ -68,6 +69,7 @@ class Script:
     store: Store = "sqlite"
     decision: DecisionRule | None = None
     mode: Mode = STUDY_MODE
+    response_store: ResponseStore = None
 
 
 DEFAULT_SCRIPT = Script()
@@ -88,9 +90,10 @@ def case_setup(
     case: Case, script: Script = DEFAULT_SCRIPT, wrap: SessionWrapper | None = None
 ) -> Setup:
     """The case's session: the script's mode (input), the hook compacting as the case says,
-    the script's tools and store."""
+    the script's tools, store and ``ModelSettings(store=...)``."""
     trigger: Trigger = "always" if case.compaction == "on" else "never"
-    return Setup(script.mode, trigger, script.kinds, script.store, wrap=wrap)
+    store = script.response_store
+    return Setup(script.mode, trigger, script.kinds, script.store, wrap=wrap, response_store=store)
 
 
 async def run_case_async(
@@ -151,6 +154,7 @@ async def run_case_async(
         model=wiring.name,
         mode=setup.mode,
         compact_rules=wiring.compact_rules,
+        response_store=setup.response_store,
         continued=later,
         later=kept,
         later_error=later_error,
@@ -166,10 +170,14 @@ def run_case(
     backend: Backend = scripted_backend,
     mode: Mode | None = None,
     later: int = 0,
+    response_store: ResponseStore = None,
 ) -> CaseRun:
     """Run one case synchronously (see ``run_case_async``); ``mode`` is the compaction mode
-    (None: the script's, ``input``); ``later``: the later turns after the next one."""
+    (None: the script's, ``input``); ``later``: the later turns after the next one;
+    ``response_store``: the agent's ``ModelSettings(store=...)`` (None: the script's)."""
     script = script if mode is None else replace(script, mode=mode)
+    if response_store is not None:
+        script = replace(script, response_store=response_store)
     return run_sync(
         run_case_async(
             case,
@@ -190,15 +198,17 @@ def run_matrix(
     mode: Mode = STUDY_MODE,
     later: int | None = None,
     jobs: int = 1,
+    response_store: ResponseStore = None,
 ) -> list[CaseRun]:
     """Run the given cases (all sixteen by default) on the installed SDK, in the compaction
     mode given (the study's ``input`` by default), each continued for ``later`` later turns,
     which the liveness invariants judge. None: the study's own matrix, on the scripted backend,
     goes on for ``LATER_TURNS``; another backend's runs (over HTTP: what the user meets) stop
     after the next turn unless asked. ``jobs`` processes share the cases (``fork_map``; 0: one
-    per core), with the same runs as one."""
+    per core), with the same runs as one. ``response_store`` is the agent's
+    ``ModelSettings(store=...)`` (None: not set, the SDK's default)."""
     chosen = all_cases() if cases is None else cases
-    script = replace(DEFAULT_SCRIPT, mode=mode)
+    script = replace(DEFAULT_SCRIPT, mode=mode, response_store=response_store)
     turns = (LATER_TURNS if backend is scripted_backend else 0) if later is None else later
 
     def one(case: Case) -> CaseRun:

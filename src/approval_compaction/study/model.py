@@ -1,14 +1,16 @@
 """Model: a scripted stand-in for an LLM that implements the SDK's ``Model`` interface.
 
-A reply is a list of output items in their plain JSON form (``items``), as a conversation
-carries them, also across a process. The model answers each call with the next planned reply,
-and past its plan with a plain numbered message (``answer 3``), as the API stand-in answers by
-its policy once its script runs out. It records the exact input the runner sent: that input is
-a payload that would leave the process with a real model. Like the API, it keeps each response
-it gave under its id (``resp-3``), input and output, so that a compaction client can read the
-chain a ``previous_response_id`` names. It is written against the abstract
-interface only, so it runs on SDK releases that predate ``agents.testing``; keyword arguments
-the interface gained over time are accepted and ignored.
+A reply is a list of output items in their plain JSON form (``items``), as a conversation carries
+them, also across a process. The model answers each call with the next planned reply, and past its
+plan with a plain numbered message (``answer 3``), as the API stand-in answers by its policy once
+its script runs out. It records the exact input the runner sent: that input is a payload that would
+leave the process with a real model. Like the API, it keeps each response it gave under its id
+(``resp-3``), input and output, so that a compaction client can read the chain a
+``previous_response_id`` names; a response asked for with ``ModelSettings(store=False)`` is not
+kept, as the API keeps none created with ``store: false`` (``wire.rules``'s
+``previous_response_not_found``), so naming it later is not found. It is written against the
+abstract interface only, so it runs on SDK releases that predate ``agents.testing``; keyword
+arguments the interface gained over time are accepted and ignored.
 """
 
 from __future__ import annotations
@@ -87,7 +89,7 @@ class ScriptedModel(Model):
         """The reply to the next call (none: plain answers), in place of what was planned."""
         self.steps = [reply] if reply else []
 
-    def _next_output(self, input: str | list[Any]) -> list[Any]:
+    def _next_output(self, input: str | list[Any], settings: Any = None) -> list[Any]:
         if self.capture:
             self.requests.append(to_items(input))
         self.calls += 1
@@ -95,10 +97,11 @@ class ScriptedModel(Model):
             reply = self.steps.pop(0)
         else:
             reply = [assistant_message(f"answer {self.calls}", item_id=f"msg-{self.calls}")]
-        self.responses[self._response_id()] = (
-            list(input) if isinstance(input, list) else input,
-            reply,
-        )
+        if getattr(settings, "store", None) is not False:  # store=False: the API keeps none
+            self.responses[self._response_id()] = (
+                list(input) if isinstance(input, list) else input,
+                reply,
+            )
         return [_OUTPUT_ITEM.validate_python(item) for item in reply]
 
     def _response_id(self) -> str:
@@ -107,13 +110,13 @@ class ScriptedModel(Model):
     async def get_response(
         self, system_instructions: str | None, input: str | list[Any], *args: Any, **kwargs: Any
     ) -> ModelResponse:
-        output = self._next_output(input)
+        output = self._next_output(input, _settings(args, kwargs))
         return ModelResponse(output=output, usage=Usage(), response_id=self._response_id())
 
     async def stream_response(
         self, system_instructions: str | None, input: str | list[Any], *args: Any, **kwargs: Any
     ) -> AsyncIterator[Any]:
-        output = self._next_output(input)
+        output = self._next_output(input, _settings(args, kwargs))
         response = Response.model_construct(
             id=self._response_id(),
             object="response",
@@ -128,3 +131,8 @@ class ScriptedModel(Model):
         yield ResponseCompletedEvent.model_construct(
             type="response.completed", response=response, sequence_number=0
         )
+
+
+def _settings(args: Sequence[Any], kwargs: dict[str, Any]) -> Any:
+    """The call's ``model_settings``, by keyword or as the first argument after the input."""
+    return kwargs.get("model_settings", args[0] if args else None)

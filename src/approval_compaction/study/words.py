@@ -3,11 +3,13 @@
 The scenario's choices (``Runner``, ``Decision``, ``Compaction``, ``StateBoundary``), the model
 wirings (``Model``), the SDK's compaction modes (``Mode``), the boundaries a paused state crosses
 (``Boundary``: the case's two and a fresh process), how a step decides each pending item
-(``DecisionRule``), how an asked turn ends (``Ending``), the kinds of tool call a model reply
-can make (``Kind``), and how the compaction endpoint is answered (``CompactRules``, defined with
-the rules in ``wire.rules``: ``faithful`` or ``lenient``). Each tuple holds its type's values
-in the order tables and pickers show them; a module that needs another order (a search strategy
-lists its simplest value first) keeps its own tuple of the same type.
+(``DecisionRule``), how an asked turn ends (``Ending``), the kinds of tool call a model reply can
+make (``Kind``), and how the compaction endpoint is answered (``CompactRules``, defined with the
+rules in ``wire.rules``: ``faithful`` or ``lenient``), and the agent's ``ModelSettings(store=...)``
+as a command line names it (``StoreWord``: ``default`` leaves it unset, the SDK's default;
+``STORE_SETTINGS`` gives each word's value). Each tuple holds its type's values in the order tables
+and pickers show them; a module that needs another order (a search strategy lists its simplest value
+first) keeps its own tuple of the same type.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ Mode = Literal["auto", "input", "previous_response_id"]  # the SDK's default fir
 StateBoundary = Literal["json", "memory"]
 Boundary = Literal["memory", "json", "process"]
 Ending = Literal["answer", "guardrail", "max_turns"]
+StoreWord = Literal["default", "true", "false"]  # ModelSettings(store=...): unset, True, False
+ResponseStore = bool | None  # the agent's ModelSettings.store; None: not set (the SDK's default)
 Kind = Literal[
     "function_approval",
     "function",
@@ -48,3 +52,10 @@ STATE_BOUNDARIES: tuple[StateBoundary, ...] = get_args(StateBoundary)
 ENDINGS: tuple[Ending, ...] = get_args(Ending)
 KINDS: tuple[Kind, ...] = get_args(Kind)
 COMPACT_RULES: tuple[CompactRules, ...] = get_args(CompactRules)
+STORE_WORDS: tuple[StoreWord, ...] = get_args(StoreWord)
+STORE_SETTINGS: dict[StoreWord, ResponseStore] = {"default": None, "true": True, "false": False}
+
+
+def store_word(store: ResponseStore) -> StoreWord:
+    """The word a command line and a file name give ``ModelSettings(store=store)``."""
+    return next(word for word, value in STORE_SETTINGS.items() if value is store)

@@ -117,13 +117,16 @@ OPEN_CALL_COMPACT = Rule(
 )
 UNKNOWN_PREVIOUS = Rule(
     "previous_response_not_found",
-    "a `previous_response_id` the server does not hold",
+    "a `previous_response_id` the server does not hold (one created with `store: false` is "
+    "never held)",
     (RESPONSES, COMPACT),
     400,
     "Previous response with id '<id>' not found.",
     (
         "https://github.com/maximhq/bifrost/issues/2441",
         "https://github.com/Soju06/codex-lb/pull/1817",
+        "https://github.com/openai/openai-agents-python/issues/2333",
+        "https://github.com/bigduu/Bamboo-agent/pull/513",
     ),
 )
 MALFORMED_JSON = Rule(

@@ -1,10 +1,11 @@
 """Stand-in: the parts of the Responses API that the SDK calls here, answered like the API.
 
 ``StandIn.handle(method, path, body)`` is framework-free: it parses the body, applies the rules
-(``rules``), stores each response it serves (so ``previous_response_id`` works), logs every
-request, and returns a ``Reply``: a JSON body, or for ``stream: true`` the server-sent events
-that the ``openai`` client parses. Nothing it is sent can make it raise: an unexpected failure
-is answered with HTTP 500 in the API's error shape.
+(``rules``), stores each response it serves unless asked ``store: false`` (so
+``previous_response_id`` works, and finds no unstored one), logs every request, and returns a
+``Reply``: a JSON body, or for ``stream: true`` the server-sent events that the ``openai`` client
+parses. Nothing it is sent can make it raise: an unexpected failure is answered with HTTP 500 in the
+API's error shape.
 
 What it keeps is bounded, so a long-running ``serve`` stays small whatever it is sent: the
 stored responses (at most ``max_responses``, and ``max_stored_bytes`` of the request bodies that
@@ -193,7 +194,8 @@ class StandIn:
         self.served += 1
         response_id = f"resp_standin_{self.served:04d}"
         output = self._output(body, items)
-        self._store(response_id, items + output)
+        if body.get("store") is not False:  # a response created with store: false is not kept
+            self._store(response_id, items + output)
         response = _response(response_id, body, output)
         reply = Reply(200, events=_events(response)) if body.get("stream") else Reply(200, response)
         return self._answer("POST", RESPONSES, body, reply)

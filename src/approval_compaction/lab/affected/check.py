@@ -1,23 +1,24 @@
 """Check: whether and when the bug strikes a configuration, computed from runs on the installed SDK.
 
 A configuration is a compaction mode (``auto``, the SDK's default, ``input`` or
-``previous_response_id``), the tool that pauses for approval (``function``: a function tool
-that needs approval; ``mcp``: a hosted MCP server that asks for approval, its request answered
-by the decision) and a trigger: the SDK's default hook (``default``: the SDK's own
+``previous_response_id``), the agent's ``ModelSettings(store=...)`` (unset by default: ``auto`` then
+names the paused response by ``previous_response_id``; ``False``: the responses are not stored, and
+``auto`` sends the history as ``input``), the tool that pauses for approval (``function``: a
+function tool that needs approval; ``mcp``: a hosted MCP server that asks for approval, its request
+answered by the decision) and a trigger: the SDK's default hook (``default``: the SDK's own
 ``default_should_trigger_compaction``), ``always``, ``never``, or ``N`` (compact at N candidate
-items, the default hook's rule with another threshold). For each pause position, that is each
-number of plain question-and-answer turns stored before the turn that pauses for approval, one
-conversation goes through the study's driver on a real ``SQLiteSession`` wrapped by
-``OpenAIResponsesCompactionSession``: the plain turns, the pause, the ``RunState`` JSON round
-trip, the decision, the resume and a next question (with the decision ``abandon``, nobody decides:
-the pause, then the next question). Each run records the history at the pause,
-whether compaction ran at the pause and how many candidate items its hook was shown, what the
-user's ``Runner.run`` at the pause met (``paused``, or the API's refusal of the compaction
-request: then no state comes back, nothing can be approved or rejected, and the user can only
-ask the next question), the verdict on the stored history after the resume (``verdict``; ``not
-run`` without one), and whether the next turn's model input carries an output without its call
-(the Responses API rejects it). With a ``worker`` started with another release's interpreter,
-the conversations run on that release.
+items, the default hook's rule with another threshold). For each pause position, that is each number
+of plain question-and-answer turns stored before the turn that pauses for approval, one conversation
+goes through the study's driver on a real ``SQLiteSession`` wrapped by
+``OpenAIResponsesCompactionSession``: the plain turns, the pause, the ``RunState`` JSON round trip,
+the decision, the resume and a next question (with the decision ``abandon``, nobody decides: the
+pause, then the next question). Each run records the history at the pause, whether compaction ran at
+the pause and how many candidate items its hook was shown, what the user's ``Runner.run`` at the
+pause met (``paused``, or the API's refusal of the compaction request: then no state comes back,
+nothing can be approved or rejected, and the user can only ask the next question), the verdict on
+the stored history after the resume (``verdict``; ``not run`` without one), and whether the next
+turn's model input carries an output without its call (the Responses API rejects it). With a
+``worker`` started with another release's interpreter, the conversations run on that release.
 
 The plain turns are taken once, on one session: each pause position forks the store (and the
 wiring's counters) after its plain turns and takes the rest from the copy
@@ -62,7 +63,16 @@ from ...study.driver import (
 from ...study.harness import FINISHED, NEXT_ANSWER, PENDING_CALL, PENDING_CALL_ID
 from ...study.items import Item
 from ...study.liveness import later as liveness_later
-from ...study.words import DECISIONS, MODES, Decision, Kind, Mode
+from ...study.words import (
+    DECISIONS,
+    MODES,
+    STORE_SETTINGS,
+    STORE_WORDS,
+    Decision,
+    Kind,
+    Mode,
+    ResponseStore,
+)
 from ...study.worker import Worker
 
 DEFAULT_TURNS = 24
@@ -80,17 +90,20 @@ PAUSES: dict[str, tuple[Item, Kind]] = {
 
 
 class CheckError(InvestigationError):
-    """A configuration that cannot be checked: an unknown mode, trigger or decision."""
+    """A configuration that cannot be checked: an unknown mode, trigger, decision, tool or
+    ``store`` setting."""
 
 
 @dataclass(frozen=True)
 class Config:
-    """What a team runs: the compaction mode, the trigger and the human's decision."""
+    """What a team runs: the compaction mode, the trigger, the human's decision, the tool that
+    pauses and the agent's ``ModelSettings(store=...)`` (None: not set)."""
 
     mode: Mode = "auto"
     trigger: str = "default"
     decision: Decision | Literal["abandon"] = "approve"
     tool: str = "function"  # a key of ``PAUSES``
+    response_store: ResponseStore = None
 
     def hook(self) -> Trigger:
         """The trigger as the driver takes it: a name, or a number of candidate items."""
@@ -103,11 +116,20 @@ class Config:
             "never": "a trigger that never compacts",
         }.get(self.trigger, f"a trigger at {self.trigger} candidate items")
         tool = ", a hosted MCP tool" if self.tool == "mcp" else ""
-        return f"compaction_mode={self.mode!r}, {trigger}, {self.decision}{tool}"
+        store = "" if self.response_store is None else f", store={self.response_store}"
+        return f"compaction_mode={self.mode!r}{store}, {trigger}, {self.decision}{tool}"
 
     def setup(self) -> Setup:
         """The session the check's conversations run on."""
-        return Setup(self.mode, self.hook(), kinds=(PAUSES[self.tool][1],), go_on=True)
+        kinds = (PAUSES[self.tool][1],)
+        return Setup(self.mode, self.hook(), kinds, go_on=True, response_store=self.response_store)
+
+    def to_json(self) -> dict[str, Any]:
+        """The configuration as a data file holds it (``response_store`` only when set)."""
+        data = asdict(self)
+        if self.response_store is None:
+            del data["response_store"]
+        return data
 
     @property
     def pending(self) -> Item:
@@ -116,9 +138,14 @@ class Config:
 
 
 def check_config(
-    mode: str = "auto", trigger: str = "default", decision: str = "approve", tool: str = "function"
+    mode: str = "auto",
+    trigger: str = "default",
+    decision: str = "approve",
+    tool: str = "function",
+    store: str = "default",
 ) -> Config:
-    """A checked configuration, or a one-line ``CheckError``."""
+    """A checked configuration, or a one-line ``CheckError``; ``store`` is the agent's
+    ``ModelSettings(store=...)`` as a word (``default``: not set, ``true`` or ``false``)."""
     if mode not in MODES:
         raise CheckError(f"unknown compaction mode {mode!r}: one of {', '.join(MODES)}")
     if decision not in (*DECISIONS, ABANDON):
@@ -127,7 +154,10 @@ def check_config(
         raise CheckError(f"unknown trigger {trigger!r}: default, always, never or a number")
     if tool not in PAUSES:
         raise CheckError(f"unknown tool {tool!r}: {' or '.join(PAUSES)}")
-    return Config(mode, trigger, cast(Decision, decision), tool)
+    if store not in STORE_WORDS:
+        raise CheckError(f"unknown store setting {store!r}: {', '.join(STORE_WORDS)}")
+    response_store = STORE_SETTINGS[store]
+    return Config(mode, trigger, cast(Decision, decision), tool, response_store)
 
 
 @dataclass(frozen=True)
@@ -337,7 +367,7 @@ def check_json(cfg: Config, rows: Sequence[CheckRow], release: str) -> dict[str,
     """A check as written to a data file: the release, the configuration, rows and answer."""
     return {
         "release": release,
-        "config": asdict(cfg),
+        "config": cfg.to_json(),
         "rows": [asdict(r) for r in rows],
         "answer": check_answer(cfg, rows, release),
     }

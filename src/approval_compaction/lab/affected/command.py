@@ -37,7 +37,8 @@ from .worker import worker_comparisons
 
 def _check(args: argparse.Namespace, out: TextIO) -> int:
 
-    cfg = check_config(args.mode, args.trigger, args.decision, args.tool)
+    store = getattr(args, "response_store", "default")
+    cfg = check_config(args.mode, args.trigger, args.decision, args.tool, store)
     if args.turns < 0:
         raise InvestigationError("--turns must be 0 or more")
     if args.later < 0:

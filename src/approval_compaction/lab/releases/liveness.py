@@ -22,7 +22,7 @@ from ...study.harness import run_case
 from ...study.items import Item
 from ...study.liveness import case_continued, later, run_steps, situation_setup, situation_steps
 from ...study.scenario import Case, all_cases
-from ...study.words import STUDY_FIRST, Mode, Model
+from ...study.words import STUDY_FIRST, Mode, Model, ResponseStore
 
 # The study's driver imports the SDK: it is imported when a run starts, not with this module.
 SITUATIONS = ("poisoned", "abandoned", "lost", "clean", "mcp_abandoned", "resumed", "mcp_resumed")
@@ -111,6 +111,7 @@ def run_situation(
     wrap: SessionWrapper | None = None,
     worker: Any = None,
     model: Model = "scripted",
+    response_store: ResponseStore = None,
 ) -> LivenessRun:
     """One situation continued for ``turns`` later turns, with the study's scripted model or the
     SDK's over HTTP (``responses``); on a release that lacks what it uses
@@ -121,6 +122,7 @@ def run_situation(
     if why:
         return LivenessRun(name, sdk_version(), mode, wrap is not None, (), error=why)
     setup = replace(situation_setup(name, mode, poisoned, wrap), model=model)  # type: ignore[arg-type]
+    setup = replace(setup, response_store=response_store)  # the agent's ModelSettings(store=)
     steps = [*situation_steps(name), *later(turns)]  # type: ignore[arg-type]
     return _run(name, setup, steps, turns, worker, wrap is not None, situation=True)
 
@@ -132,10 +134,12 @@ def run_case_continued(
     *,
     wrap: SessionWrapper | None = None,
     worker: Any = None,
+    response_store: ResponseStore = None,
 ) -> LivenessRun:
     """One of the sixteen cases continued for ``turns`` later turns."""
 
     setup, steps = case_continued(case, mode, turns, wrap)
+    setup = replace(setup, response_store=response_store)  # the agent's ModelSettings(store=)
     return _run(case.label, setup, steps, turns, worker, wrap is not None)
 
 
@@ -147,17 +151,17 @@ def run_liveness(
     poisoned: Sequence[Item] | None = None,
     wrap: SessionWrapper | None = None,
     worker: Any = None,
+    response_store: ResponseStore = None,
 ) -> list[LivenessRun]:
-    """Every situation, then every case (all sixteen by default), in each mode."""
+    """Every situation, then every case (all sixteen by default), in each mode; with the
+    agent's ``ModelSettings(store=response_store)`` (None: not set, the SDK's default)."""
     history = poisoned_history() if poisoned is None else list(poisoned)
     chosen = all_cases() if cases is None else list(cases)
     runs = []
+    given = {"wrap": wrap, "worker": worker, "response_store": response_store}
     for mode in modes:
-        runs += [
-            run_situation(name, mode, turns, poisoned=history, wrap=wrap, worker=worker)
-            for name in SITUATIONS
-        ]
-        runs += [run_case_continued(c, mode, turns, wrap=wrap, worker=worker) for c in chosen]
+        runs += [run_situation(name, mode, turns, poisoned=history, **given) for name in SITUATIONS]
+        runs += [run_case_continued(c, mode, turns, **given) for c in chosen]
     return runs
 
 
