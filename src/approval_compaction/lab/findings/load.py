@@ -29,7 +29,7 @@ from ..releases.sweep import ReleaseRecord
 from .doctor import Check, Upgrade, Worker, check, upgrade
 from .fix import Crosscheck, crosscheck_finding, fix_release
 from .liveness import LivenessEras, liveness_eras
-from .matrix import MatrixFinding, matrix_finding
+from .matrix import MatrixFinding, StoreStory, matrix_finding, store_stories
 from .mechanism import Mechanism, mechanism_finding
 from .releases import (
     ErrorMet,
@@ -48,8 +48,9 @@ class Findings:
     the newest release, the API's error at the next turn, the sweep, the fixing release, the
     regression test across releases, where in the SDK, the doctor's four answers, what the user
     meets on the pinned release in each compaction mode (``meets``), and every refusal a user
-    meets, on the pinned release or in the sweep, with every text it is raised as; and the eras
-    of liveness, which releases keep a session compacting in each situation and mode."""
+    meets, on the pinned release or in the sweep, with every text it is raised as; the eras of
+    liveness, which releases keep a session compacting in each situation and mode; and ``auto``
+    with the agent's ``ModelSettings(store=...)`` unset and ``False`` (``stores``)."""
 
     pinned: MatrixFinding | None = None
     fixed: MatrixFinding | None = None
@@ -66,6 +67,7 @@ class Findings:
     meets: tuple[ModeStory, ...] = ()
     errors_met: tuple[ErrorMet, ...] = ()
     liveness: LivenessEras | None = None
+    stores: tuple[StoreStory, ...] = ()
 
 
 def api_errors(runs: Iterable[CaseRun]) -> tuple[ApiError, ...]:
@@ -94,6 +96,13 @@ def _mechanism(path: Path, old: str | None, new: str | None) -> Mechanism | None
 
 def _liveness(path: Path) -> LivenessEras | None:
     return liveness_eras(read_records(path, LivenessRecord)) if path.exists() else None
+
+
+def _stores(met: list[Meeting], unstored: Path) -> tuple[StoreStory, ...]:
+    """``auto`` with the store unset and with ``store=False``, when both files are there."""
+    if not (met and unstored.exists()):
+        return ()
+    return store_stories(met, read_json_list(unstored, CaseRun.from_json))
 
 
 def load_findings(folder: Path = paths.DATA) -> Findings:
@@ -125,6 +134,7 @@ def load_findings(folder: Path = paths.DATA) -> Findings:
         meets=mode_stories(met_here, ", ".join(here)),
         errors_met=merge_errors(releases.errors if releases else (), errors_met(met_here, here)),
         liveness=_liveness(files.sweep_liveness),
+        stores=_stores(met_here, files.runs(paths.STORE_FALSE_MATRIX)),
     )
     if not all(path.exists() for path in (*doctor, files.doctor_heal)):
         return found

@@ -4,7 +4,9 @@
 workaround, the newest release, or runs made live): per invariant how many cases break it, the
 choices those cases share and whether the choices select exactly them, and how often the cases
 compacted. ``seen`` reads the same cases run over HTTP: the errors the user met, and whether the
-scripted model's prediction of ``next_turn_accepted`` agrees.
+scripted model's prediction of ``next_turn_accepted`` agrees. ``store_stories`` sets ``auto``
+with the agent's ``ModelSettings(store=...)`` unset beside ``auto`` with ``store=False``: the
+same sixteen cases over HTTP, what the user meets at each stage.
 """
 
 from __future__ import annotations
@@ -15,10 +17,13 @@ from dataclasses import dataclass
 from ...analysis.folding import Run
 from ...analysis.invariants import INVARIANTS, judge
 from ...analysis.matrix import MatrixRecord
+from ...analysis.meeting import Meeting, all_meetings
 from ...analysis.outcomes import outcome_of
-from ...study.capture import OK
+from ...study.capture import OK, CaseRun
 from ...study.scenario import CHOICES, FIELD_NAMES
+from ...study.words import StoreWord, store_word
 from ..releases.versions import version_key
+from .releases import ModeStory, mode_stories
 
 
 @dataclass(frozen=True)
@@ -156,3 +161,30 @@ def seen(observed: Sequence[Run], predicted: Sequence[Run] = ()) -> Seen:
         compaction_on_only={o.case for o in failing} == on,
         agreeing=agreeing if predicted else None,
     )
+
+
+STORE_MODE = "auto"  # the mode whose compaction depends on ModelSettings(store=...)
+
+
+@dataclass(frozen=True)
+class StoreStory:
+    """``auto`` on one release with one ``ModelSettings(store=...)`` setting (its word:
+    ``default`` for not set), as the user meets it over HTTP (``story``: the mode's story of the
+    sixteen cases, as the affected table tells each mode's)."""
+
+    store: StoreWord
+    story: ModeStory
+
+
+def store_stories(
+    default: Sequence[Meeting], unstored: Sequence[CaseRun]
+) -> tuple[StoreStory, ...]:
+    """``auto`` with the store unset (the pinned release's meetings in that mode) and with
+    ``store=False`` (its own runs over HTTP), each told as ``mode_stories`` tells a mode; a
+    setting without records is left out."""
+    found = []
+    for setting, met in ((None, default), (False, all_meetings(unstored))):
+        mine = [m for m in met if m.mode == STORE_MODE]
+        releases = ", ".join(sorted({m.sdk_version for m in mine}, key=version_key))
+        found += [StoreStory(store_word(setting), s) for s in mode_stories(mine, releases)]
+    return tuple(found)

@@ -21,7 +21,7 @@ from .doctor import Check, Upgrade
 from .fix import Crosscheck
 from .liveness import LivenessEras
 from .load import Findings
-from .matrix import Seen
+from .matrix import Seen, StoreStory
 from .mechanism import Mechanism
 from .releases import (
     COMPACTION_ONLY,
@@ -42,6 +42,8 @@ MEETS: dict[str, str] = {
     UNAFFECTED: "not affected",
 }
 MODE_LABEL: dict[str, str] = {"auto": "auto (default)"}
+# The agent's ModelSettings(store=...) by its word: the row labels of the store table.
+STORE_LABEL: dict[str, str] = {"default": "not set (default)", "true": "True", "false": "False"}
 
 # The liveness situations in plain words: the row labels of the liveness table.
 SITUATION_WORDS: dict[str, str] = {
@@ -101,6 +103,23 @@ def affected_frame(found: Releases) -> pd.DataFrame:
         for span in ranges
     }
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("releases")
+
+
+def store_frame(stories: Sequence[StoreStory]) -> pd.DataFrame:
+    """``auto`` by the agent's ``ModelSettings(store=...)``: where its cases raise, whether the
+    human can decide, what the resume and the next question do, and what the user meets."""
+    rows = {}
+    for s in stories:
+        told = s.story
+        cell = ModeCell(told.span, 1, told.mode, told.severity, told.raising, told.cases)
+        rows[STORE_LABEL.get(s.store, s.store)] = {
+            "raised at": told.raises_at.replace("_", " "),
+            "can decide after the pause": told.can_decide,
+            "resume": told.resume,
+            "next question": told.next_turn,
+            "what the user meets": _meets(cell),
+        }
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("ModelSettings(store=...)")
 
 
 def errors_frame(errors: Sequence[ErrorMet]) -> pd.DataFrame:

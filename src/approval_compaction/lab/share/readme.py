@@ -32,6 +32,7 @@ from ..findings.tables import (
     errors_frame,
     fix_frame,
     liveness_frame,
+    store_frame,
     upgrade_frame,
     verdicts_frame,
 )
@@ -87,6 +88,7 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
             "",
             _table(affected_frame(found.releases)),
             "",
+            *_store_lines(found, folder),
             f"**The error texts to search your logs for** (`{met}`; the call id is yours):",
             "",
             _table(errors_frame(found.errors_met)),
@@ -110,6 +112,18 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
             f"{code(one_line(pinned))}",
         ]
     )
+
+
+def _store_lines(found: Findings, folder: Path) -> list[str]:
+    """``auto`` by the agent's ``ModelSettings(store=...)``, when its files are there."""
+    if not found.stores:
+        return []
+    files = paths.data(folder)
+    sources = [files.meetings, files.runs(paths.STORE_FALSE_MATRIX)]
+    shown = ", ".join(f"`{files.shown(path)}`" for path in sources)
+    release = found.stores[0].story.span
+    head = f"**`auto` by the agent's `ModelSettings(store=...)`, on {release}** ({shown}):"
+    return [head, "", _table(store_frame(found.stores)), ""]
 
 
 def doctor_block(found: Findings, folder: Path = paths.DATA) -> str:
