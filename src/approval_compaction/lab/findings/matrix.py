@@ -6,7 +6,8 @@ choices those cases share and whether the choices select exactly them, and how o
 compacted. ``seen`` reads the same cases run over HTTP: the errors the user met, and whether the
 scripted model's prediction of ``next_turn_accepted`` agrees. ``store_stories`` sets ``auto``
 with the agent's ``ModelSettings(store=...)`` unset beside ``auto`` with ``store=False``: the
-same sixteen cases over HTTP, what the user meets at each stage.
+same sixteen cases over HTTP, what the user meets at each stage; ``compaction_requests`` says how
+each compaction request over HTTP named the history (``previous_response_id`` or ``input``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from ...analysis.outcomes import outcome_of
 from ...study.capture import OK, CaseRun
 from ...study.scenario import CHOICES, FIELD_NAMES
 from ...study.words import StoreWord, store_word
+from ...wire.rules import COMPACT
 from ..releases.versions import version_key
 from .releases import ModeStory, mode_stories
 
@@ -188,3 +190,35 @@ def store_stories(
         releases = ", ".join(sorted({m.sdk_version for m in mine}, key=version_key))
         found += [StoreStory(store_word(setting), s) for s in mode_stories(mine, releases)]
     return tuple(found)
+
+
+@dataclass(frozen=True)
+class CompactionRequest:
+    """One compaction request a run sent over HTTP: the run's ``ModelSettings(store=...)`` as a
+    word (``default``: not set), its mode and case, the stage, how it named the history
+    (``previous_response_id`` or ``input``) and the HTTP status it was answered with."""
+
+    store: StoreWord
+    mode: str
+    case: str
+    stage: str
+    names_history_by: str
+    status: int
+
+
+def compaction_requests(runs: Sequence[CaseRun]) -> list[CompactionRequest]:
+    """Every compaction request the runs sent over HTTP, in order (the scripted wiring's runs
+    send none over HTTP)."""
+    found = []
+    for run in runs:
+        for stage in run.stages:
+            for request in stage.http_requests:
+                if request.get("path") != COMPACT or not isinstance(request.get("body"), dict):
+                    continue
+                named = "previous_response_id" in request["body"]
+                by = "previous_response_id" if named else "input"
+                store, status = store_word(run.response_store), request["status"]
+                found.append(
+                    CompactionRequest(store, run.mode, run.case.label, stage.name, by, status)
+                )
+    return found
