@@ -182,3 +182,44 @@ def test_cli_a_lazy_command_runs_with_the_collector_back_on() -> None:
     finally:
         gc.unfreeze()
         gc.enable()
+
+
+def test_cli_matrix_response_store_false_in_auto_moves_the_400_to_the_next_question(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``auto`` with ``ModelSettings(store=False)`` compacts by ``input``: the pause is answered
+    and the next question meets the orphan output's 400, as in ``input`` mode."""
+    case = "runner=run,decision=approve,compaction=on,state_boundary=json"
+    argv = ["matrix", "--model", "responses", "--mode", "auto", "--format", "json", "--case", case]
+    assert main([*argv, "--response-store", "false"]) == 0
+    verdicts = {r["invariant"]: r for r in json.loads(capsys.readouterr().out)}
+    assert verdicts["pause_accepted"]["holds"] is True
+    assert verdicts["next_turn_accepted"]["holds"] is False
+    assert "No tool call found for function call output" in verdicts["next_turn_accepted"]["detail"]
+
+
+def test_cli_matrix_response_store_default_is_the_output_without_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = [
+        "matrix",
+        "--format",
+        "json",
+        "--case",
+        "runner=run,decision=reject,state_boundary=json",
+    ]
+    assert main(argv) == 0
+    plain = capsys.readouterr().out
+    assert main([*argv, "--response-store", "default"]) == 0
+    assert capsys.readouterr().out == plain
+
+
+def test_cli_matrix_response_store_is_refused_for_a_patched_run_and_a_bad_word(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["matrix", "--response-store", "maybe"])
+    assert exit_info.value.code == 2
+    assert "invalid choice: 'maybe'" in capsys.readouterr().err
+    assert main(["matrix", "--patch", "no-such.patch", "--response-store", "false"]) == 2
+    assert capsys.readouterr().err == "error: --response-store does not apply to a patched run\n"

@@ -16,6 +16,7 @@ def test_data_names_every_committed_result_file() -> None:
         layout.matrix,
         layout.fix_matrix,
         layout.newest_matrix,
+        layout.store_false_matrix,
         layout.sweep,
         layout.sweep_meetings,
         layout.sweep_liveness,

@@ -102,11 +102,11 @@ def _matrix(args: argparse.Namespace) -> int:
     from .study.words import STORE_SETTINGS
 
     cases = select_cases(args.case)  # a bad filter fails before anything runs
-    patched = _patched(args)
     store = STORE_SETTINGS[args.response_store]
+    if store is not None and (args.patch or args.sdk):
+        raise InvestigationError("--response-store does not apply to a patched run")
+    patched = _patched(args)
     if patched is not None:
-        if store is not None:
-            raise InvestigationError("--response-store does not apply to a patched run")
         return _patched_matrix(args, patched)
     wrap: SessionWrapper | None = None
     if args.fix:

@@ -172,3 +172,16 @@ def test_check_later_counts_an_abandoned_mcp_request_as_stuck_on_the_newest_rele
     (_, broken), *_ = keeps.broken()
     assert broken.detail.pin is not None and broken.detail.pin.key == "mcpr-1"
     assert liveness_answer(cfg, keeps, release).endswith("`doctor scan` judges those stores stuck.")
+
+
+def test_check_config_takes_the_store_setting_and_keeps_it_out_of_files_when_unset() -> None:
+    from approval_compaction.lab.affected.check import CheckError, check_json, from_json
+
+    unstored = check_config(store="false")
+    assert unstored.response_store is False and unstored.setup().response_store is False
+    assert "store=False" in unstored.describe()
+    assert "store" not in check_config().describe()
+    assert "response_store" not in check_json(check_config(), [], "0.23.1")["config"]
+    assert from_json(check_json(unstored, [], "0.23.1"))[1] == unstored
+    with pytest.raises(CheckError, match="unknown store setting 'maybe': default, true, false"):
+        check_config(store="maybe")

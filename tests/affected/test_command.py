@@ -42,3 +42,17 @@ def test_doctor_check_negative_turns_is_one_line(capsys: pytest.CaptureFixture[s
     assert capsys.readouterr().err == "error: --turns must be 0 or more\n"
     assert main(["doctor", "check", "--later", "-1"]) == 2
     assert capsys.readouterr().err == "error: --later must be 0 or more\n"
+
+
+def test_doctor_check_response_store_false_moves_the_400_from_the_pause(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``auto`` with the store unset: the pause is refused; with ``store=False``: it pauses, and
+    the next turn sends the decision's output without its call."""
+    args = ["doctor", "check", "--mode", "auto", "--trigger", "always", "--turns", "0"]
+    rows = {}
+    for word in ("default", "false"):
+        assert main([*args, "--later", "0", "--format", "json", "--response-store", word]) == 0
+        (rows[word],) = json.loads(capsys.readouterr().out)["rows"]
+    assert rows["default"]["at_pause"].startswith("HTTP 400: No tool output found")
+    assert (rows["false"]["at_pause"], rows["false"]["next_turn"]) == ("paused", "rejected")

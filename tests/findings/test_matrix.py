@@ -4,11 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from factories import matrix_record
 
 from approval_compaction.analysis.invariants import INVARIANTS
 from approval_compaction.analysis.matrix import MatrixRecord
-from approval_compaction.lab.findings.matrix import Failure, matrix_finding, seen
+from approval_compaction.analysis.meeting import all_meetings
+from approval_compaction.lab.findings.matrix import (
+    Failure,
+    compaction_requests,
+    matrix_finding,
+    seen,
+    store_stories,
+)
 from approval_compaction.study.harness import run_matrix
 from approval_compaction.study.scenario import all_cases, select_cases
 from approval_compaction.study.wiring import responses_backend
@@ -110,3 +118,53 @@ def test_seen_without_a_prediction_says_none_was_made() -> None:
     cases = select_cases("runner=run,decision=approve,compaction=off,state_boundary=json")
     found = seen(run_matrix(cases, backend=responses_backend))
     assert (found.failing, found.failures, found.agreeing) == (0, (), None)
+
+
+# --- auto by ModelSettings(store=...) ----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def auto_runs() -> dict[str, list[Any]]:
+    """``auto`` over HTTP on the compaction-on cases of one runner, the store unset and False."""
+    cases = select_cases("runner=run,compaction=on")
+    return {
+        word: run_matrix(cases, backend=responses_backend, mode="auto", response_store=store)
+        for word, store in (("default", None), ("false", False))
+    }
+
+
+def test_compaction_requests_name_the_history_as_the_store_decides(
+    auto_runs: dict[str, list[Any]],
+) -> None:
+    """Unset: the pause's compaction names the response (and is refused); after that refusal the
+    next question's compaction sends ``input`` (only a suffix of the store matches its exchange).
+    ``store=False``: the pause's compaction sends ``input`` and is answered."""
+    seen = {
+        word: {(r.store, r.stage, r.names_history_by, r.status) for r in compaction_requests(runs)}
+        for word, runs in auto_runs.items()
+    }
+    assert seen["default"] == {
+        ("default", "pause", "previous_response_id", 400),
+        ("default", "next_turn", "input", 200),
+    }
+    assert seen["false"] == {("false", "pause", "input", 200)}
+
+
+def test_compaction_requests_of_the_scripted_wiring_are_none() -> None:
+    assert compaction_requests(run_matrix(select_cases("runner=run,compaction=on"), later=0)) == []
+
+
+def test_store_stories_tell_the_pause_failing_unset_and_the_next_turn_failing_false(
+    auto_runs: dict[str, list[Any]],
+) -> None:
+    default = all_meetings(auto_runs["default"])
+    stories = {s.store: s.story for s in store_stories(default, auto_runs["false"])}
+    assert list(stories) == ["default", "false"]
+    assert (stories["default"].raises_at, stories["default"].can_decide) == ("pause", "no")
+    assert (stories["false"].raises_at, stories["false"].can_decide) == ("next_turn", "yes")
+    assert stories["false"].resume == "answered" and stories["false"].next_turn == "raised"
+    assert {s.raising for s in stories.values()} == {len(auto_runs["false"])}
+
+
+def test_store_stories_leave_out_a_setting_without_records() -> None:
+    assert store_stories([], []) == ()

@@ -88,7 +88,6 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
             "",
             _table(affected_frame(found.releases)),
             "",
-            *_store_lines(found, folder),
             f"**The error texts to search your logs for** (`{met}`; the call id is yours):",
             "",
             _table(errors_frame(found.errors_met)),
@@ -114,16 +113,19 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
     )
 
 
-def _store_lines(found: Findings, folder: Path) -> list[str]:
-    """``auto`` by the agent's ``ModelSettings(store=...)``, when its files are there."""
+def store_block(found: Findings, folder: Path = paths.DATA) -> str:
+    """``auto`` by the agent's ``ModelSettings(store=...)`` on the pinned release: its source
+    files and the table (``tables.store_frame``)."""
     if not found.stores:
-        return []
+        raise MissingFindingsError(
+            f"the store table needs data/meetings.json and its runs in {folder}"
+        )
     files = paths.data(folder)
     sources = [files.meetings, files.runs(paths.STORE_FALSE_MATRIX)]
     shown = ", ".join(f"`{files.shown(path)}`" for path in sources)
     release = found.stores[0].story.span
-    head = f"**`auto` by the agent's `ModelSettings(store=...)`, on {release}** ({shown}):"
-    return [head, "", _table(store_frame(found.stores)), ""]
+    head = f"`auto` by the agent's `ModelSettings(store=...)` on {release} ({shown}):"
+    return "\n".join([head, "", _table(store_frame(found.stores))])
 
 
 def doctor_block(found: Findings, folder: Path = paths.DATA) -> str:
@@ -220,6 +222,7 @@ class Block:
 BLOCKS: tuple[Block, ...] = (
     Block("answers", lambda folder, found, _: answers_block(found(), folder)),
     Block("doctor", lambda folder, found, _: doctor_block(found(), folder)),
+    Block("store", lambda folder, found, _: store_block(found(), folder)),
     Block("notebooks", lambda folder, _, __: notebooks_block(paths.data(folder).notebooks)),
     Block("upstream-suite", lambda folder, _, __: upstream_block(folder)),
     Block("rules", lambda _folder, _found, _parser: rules_block()),
