@@ -12,6 +12,7 @@ the scripted model, so naming it later is ``previous_response_not_found``
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -22,7 +23,7 @@ from approval_compaction.study.driver import Ask, Driver, Setup, converse
 from approval_compaction.study.harness import PENDING_CALL, QUESTIONS, run_case, run_matrix
 from approval_compaction.study.scenario import Case, select_cases
 from approval_compaction.study.wiring import responses_backend, scripted_backend
-from approval_compaction.study.words import STORE_SETTINGS, STORE_WORDS, store_word
+from approval_compaction.study.words import STORE_SETTINGS, STORE_WORD, STORE_WORDS
 from approval_compaction.wire.standin import StandIn
 
 ON = Case(compaction="on")
@@ -134,7 +135,7 @@ def test_store_run_matrix_threads_it_to_every_case() -> None:
 
 def test_store_words_name_each_setting_once() -> None:
     assert [STORE_SETTINGS[w] for w in STORE_WORDS] == [None, True, False]
-    assert [store_word(STORE_SETTINGS[w]) for w in STORE_WORDS] == list(STORE_WORDS)
+    assert [STORE_WORD[STORE_SETTINGS[w]] for w in STORE_WORDS] == list(STORE_WORDS)
 
 
 def test_store_false_reaches_the_liveness_runs() -> None:
@@ -156,3 +157,31 @@ def test_store_false_reaches_the_liveness_runs() -> None:
 
     assert bounded(None) == {True}
     assert bounded(False) == {False}
+
+
+@pytest.mark.releases
+@pytest.mark.parametrize("store", [None, False], ids=["unset", "false"])
+def test_store_either_way_the_fixing_release_waits_at_the_pause(store: bool | None) -> None:
+    """0.24.0 keeps the pending call whichever mode ``auto`` resolves to: the pause compacts
+    nothing, the human decides, and the next question is answered."""
+    import needs
+
+    from approval_compaction.lab.releases import environments
+    from approval_compaction.study.harness import Script, case_setup, conversation
+    from approval_compaction.study.worker import Worker
+
+    env = needs.release("0.24.0")
+    setup = case_setup(ON, Script(mode="auto", response_store=store))
+    with Worker(str(env.python), environments.isolated_environ()) as worker:
+        transcript = converse(
+            replace(setup, model="responses", go_on=True), conversation(ON), worker=worker
+        )
+    assert transcript.sdk_version == "0.24.0"
+    assert [t.outcome for t in transcript.turns] == [
+        "paused",
+        "crossed",
+        "decided",
+        "answered",
+        "answered",
+    ]
+    assert not transcript.stage("pause").compaction_inputs

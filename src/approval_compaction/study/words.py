@@ -4,12 +4,12 @@ The scenario's choices (``Runner``, ``Decision``, ``Compaction``, ``StateBoundar
 wirings (``Model``), the SDK's compaction modes (``Mode``), the boundaries a paused state crosses
 (``Boundary``: the case's two and a fresh process), how a step decides each pending item
 (``DecisionRule``), how an asked turn ends (``Ending``), the kinds of tool call a model reply can
-make (``Kind``), and how the compaction endpoint is answered (``CompactRules``, defined with the
-rules in ``wire.rules``: ``faithful`` or ``lenient``), and the agent's ``ModelSettings(store=...)``
-as a command line names it (``StoreWord``: ``default`` leaves it unset, the SDK's default;
-``STORE_SETTINGS`` gives each word's value). Each tuple holds its type's values in the order tables
-and pickers show them; a module that needs another order (a search strategy lists its simplest value
-first) keeps its own tuple of the same type.
+make (``Kind``), how the compaction endpoint is answered (``CompactRules``, defined with the rules
+in ``wire.rules``: ``faithful`` or ``lenient``), and the agent's ``ModelSettings(store=...)`` as a
+command line names it (``StoreWord``: ``default`` leaves it unset, the SDK's default;
+``STORE_SETTINGS`` gives each word's value, ``STORE_WORD`` each value's word). Each tuple holds
+its type's values in the order tables and pickers show them; a module that needs another order (a
+search strategy lists its simplest value first) keeps its own tuple of the same type.
 """
 
 from __future__ import annotations
@@ -54,8 +54,4 @@ KINDS: tuple[Kind, ...] = get_args(Kind)
 COMPACT_RULES: tuple[CompactRules, ...] = get_args(CompactRules)
 STORE_WORDS: tuple[StoreWord, ...] = get_args(StoreWord)
 STORE_SETTINGS: dict[StoreWord, ResponseStore] = {"default": None, "true": True, "false": False}
-
-
-def store_word(store: ResponseStore) -> StoreWord:
-    """The word a command line and a file name give ``ModelSettings(store=store)``."""
-    return next(word for word, value in STORE_SETTINGS.items() if value is store)
+STORE_WORD: dict[ResponseStore, StoreWord] = {value: word for word, value in STORE_SETTINGS.items()}

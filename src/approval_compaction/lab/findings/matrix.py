@@ -22,7 +22,7 @@ from ...analysis.meeting import Meeting, all_meetings
 from ...analysis.outcomes import outcome_of
 from ...study.capture import OK, CaseRun
 from ...study.scenario import CHOICES, FIELD_NAMES
-from ...study.words import StoreWord, store_word
+from ...study.words import STORE_WORD, StoreWord
 from ...wire.rules import COMPACT
 from ..releases.versions import version_key
 from .releases import ModeStory, mode_stories
@@ -188,7 +188,7 @@ def store_stories(
     for setting, met in ((None, default), (False, all_meetings(unstored))):
         mine = [m for m in met if m.mode == STORE_MODE]
         releases = ", ".join(sorted({m.sdk_version for m in mine}, key=version_key))
-        found += [StoreStory(store_word(setting), s) for s in mode_stories(mine, releases)]
+        found += [StoreStory(STORE_WORD[setting], s) for s in mode_stories(mine, releases)]
     return tuple(found)
 
 
@@ -217,7 +217,7 @@ def compaction_requests(runs: Sequence[CaseRun]) -> list[CompactionRequest]:
                     continue
                 named = "previous_response_id" in request["body"]
                 by = "previous_response_id" if named else "input"
-                store, status = store_word(run.response_store), request["status"]
+                store, status = STORE_WORD[run.response_store], request["status"]
                 found.append(
                     CompactionRequest(store, run.mode, run.case.label, stage.name, by, status)
                 )
