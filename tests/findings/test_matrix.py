@@ -168,3 +168,16 @@ def test_store_stories_tell_the_pause_failing_unset_and_the_next_turn_failing_fa
 
 def test_store_stories_leave_out_a_setting_without_records() -> None:
     assert store_stories([], []) == ()
+
+
+def test_committed_store_false_matrix_is_what_the_pinned_release_runs_now() -> None:
+    """``data/matrix-store-false.json`` (written by ``data``) holds what ``auto`` with
+    ``ModelSettings(store=False)`` over HTTP judges today, and the README's table reads it."""
+    from approval_compaction import paths
+    from approval_compaction.analysis.matrix import records
+    from approval_compaction.formats.records import read_records
+    from approval_compaction.lab.findings.load import load_findings
+
+    fresh = run_matrix(mode="auto", backend=responses_backend, response_store=False, jobs=0)
+    assert records(fresh) == read_records(paths.DATA_FILES.store_false_matrix, MatrixRecord)
+    assert [s.store for s in load_findings().stores] == ["default", "false"]
