@@ -1,16 +1,15 @@
 """Model: a scripted stand-in for an LLM that implements the SDK's ``Model`` interface.
 
-A reply is a list of output items in their plain JSON form (``items``), as a conversation carries
-them, also across a process. The model answers each call with the next planned reply, and past its
-plan with a plain numbered message (``answer 3``), as the API stand-in answers by its policy once
-its script runs out. It records the exact input the runner sent: that input is a payload that would
-leave the process with a real model. Like the API, it keeps each response it gave under its id
-(``resp-3``), input and output, so that a compaction client can read the chain a
-``previous_response_id`` names; a response asked for with ``ModelSettings(store=False)`` is not
-kept, as the API keeps none created with ``store: false`` (``wire.rules``'s
-``previous_response_not_found``), so naming it later is not found. It is written against the
-abstract interface only, so it runs on SDK releases that predate ``agents.testing``; keyword
-arguments the interface gained over time are accepted and ignored.
+A reply is a list of output items in their plain JSON form (``items``), as a conversation
+carries them, also across a process. The model answers each call with the next planned reply,
+and past its plan with a plain numbered message (``answer 3``), as the API stand-in answers by
+its policy once its script runs out. It records the exact input the runner sent: that input is
+a payload that would leave the process with a real model. Like the API, it keeps each response
+it gave under its id (``resp-3``), input and output, so that a compaction client can read the
+chain a ``previous_response_id`` names (one asked for with ``ModelSettings(store=False)`` is not
+kept, as the API keeps none created with ``store: false``: naming it is not found). It is written
+against the abstract interface only, so it runs on SDK releases that predate ``agents.testing``;
+keyword arguments the interface gained over time are accepted and ignored.
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
 """Stand-in: the parts of the Responses API that the SDK calls here, answered like the API.
 
 ``StandIn.handle(method, path, body)`` is framework-free: it parses the body, applies the rules
-(``rules``), stores each response it serves unless asked ``store: false`` (so
-``previous_response_id`` works, and finds no unstored one), logs every request, and returns a
+(``rules``), stores each response it serves (so ``previous_response_id`` works; one asked for with
+``store: false`` is not kept, so naming it is not found), logs every request, and returns a
 ``Reply``: a JSON body, or for ``stream: true`` the server-sent events that the ``openai`` client
-parses. Nothing it is sent can make it raise: an unexpected failure is answered with HTTP 500 in the
-API's error shape.
+parses. Nothing it is sent can make it raise: an unexpected failure
+is answered with HTTP 500 in the API's error shape.
 
 What it keeps is bounded, so a long-running ``serve`` stays small whatever it is sent: the
 stored responses (at most ``max_responses``, and ``max_stored_bytes`` of the request bodies that
