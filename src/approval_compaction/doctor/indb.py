@@ -16,12 +16,13 @@ engine's own JSON functions (SQLite's JSON1, PostgreSQL's jsonb, MySQL's and Mar
    so a group's orphan outputs number ``-MIN(sum)`` when that is negative: the session is
    poisoned when any group's is;
 4. stuck (``verdict.judge``: no orphan output, but a dead item, ``analysis.pairing.dead_items``:
-   a call without its output, or a hosted MCP approval request without its response, that a
-   user message or a compaction item follows): each output takes the earliest open call, so the calls a group leaves
-   open are its last ``open = SUM(step) + orphans`` calls, those whose running count of calls
-   exceeds ``calls - open``; such a call or request is dead when its place in the read order
-   comes before the session's last later turn: a user message (``role`` the string ``user``,
-   ``type`` absent, null or ``message``) or a ``compaction`` item (``analysis.pairing``).
+   a call without its output, or a hosted MCP approval request without its response, that a user
+   message or a compaction item follows): each output takes the earliest open call, so the calls
+   a group leaves open are its last ``open = SUM(step) + orphans`` calls, those whose running
+   count of calls exceeds ``calls - open``; such a call or request is dead when its place in the
+   read order comes before the session's last later turn: a user message (``role`` the string
+   ``user``, ``type`` absent, null or ``message``) or a ``compaction`` item
+   (``analysis.pairing``).
 
 Where the engine's JSON parser and Python's differ, the query follows the engine: text Python
 reads but the engine rejects (``NaN``, ``Infinity``; on PostgreSQL also ``\\u0000`` and lone
