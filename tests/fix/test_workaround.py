@@ -563,14 +563,37 @@ def test_on_the_newest_release_the_workaround_never_sends_the_abandoned_mcp_requ
 ) -> None:
     """0.24.0 sends the unanswered request in every later model input; with the workaround (run
     in the release's own environment), in none."""
+    plain, worked = in_release("0.24.0", mode)
+    assert plain == [True, True, True]
+    assert worked == [False, False, False]
+
+
+@pytest.mark.releases
+@pytest.mark.parametrize(
+    ("version", "sent"),
+    [("0.22.1", [False, False, False]), ("0.22.0", [True, False, False])],
+    ids=["0.22.1-reads-through-the-session", "0.22.0-reads-directly"],
+)
+def test_before_0_22_1_the_workaround_sends_an_abandoned_mcp_request_once(
+    version: str, sent: list[bool]
+) -> None:
+    """What README and docs/workaround.md say of older releases: from 0.22.1 the runner reads a
+    new turn's history through the session's ``_get_items_with_generation``, which leaves the
+    request out; 0.22.0 reads it directly, so the first later turn sends it, and the compaction
+    after that turn retires it."""
+    _, worked = in_release(version, "input")
+    assert worked == sent
+
+
+def in_release(version: str, mode: str) -> tuple[list[bool], list[bool]]:
+    """``mcp_request_sent`` in a release's own environment, without and with the workaround."""
     import needs
 
     from approval_compaction.lab.releases import environments
     from approval_compaction.study.worker import Worker
 
-    env = needs.release("0.24.0")
+    env = needs.release(version)
     with Worker(str(env.python), environments.isolated_environ()) as worker:
         plain = mcp_request_sent(mode, None, worker)
         worked = mcp_request_sent(mode, defer_compaction_while_pending, worker)
-    assert plain == [True, True, True]
-    assert worked == [False, False, False]
+    return plain, worked
