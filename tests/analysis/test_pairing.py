@@ -126,6 +126,9 @@ USER = {"role": "user", "content": "q"}
         ([{"type": "tool_search_call"}, USER], [0]),  # anonymous, and no output answers it
         ([_call("function_call", "c1"), {"role": "assistant", "content": "a"}], []),
         ([_call("function_call", "c1"), {"role": "user", "type": "Message"}], []),
+        ([_call("function_call", "c1"), {"type": "compaction", "encrypted_content": "s"}], [0]),
+        ([{"type": "compaction", "encrypted_content": "s"}, _call("function_call", "c1")], []),
+        ([_call("mcp_approval_request", "r1"), {"type": "compaction"}], [0]),
     ],
     ids=[
         "at-end",
@@ -137,6 +140,9 @@ USER = {"role": "user", "content": "q"}
         "anonymous",
         "assistant-after",
         "not-a-user-message",
+        "compacted-after",
+        "compacted-before",
+        "mcp-compacted-after",
     ],  # fmt: skip
 )
 def test_dead_items_are_open_calls_a_user_message_follows(

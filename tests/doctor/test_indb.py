@@ -2,7 +2,7 @@
 included: repeated call ids, hosted MCP approval pairs, tool search items, rows that do not
 parse, ids that are not strings, and types nested inside content; for stuck sessions too (a
 call without its output, or a hosted MCP approval request without its response, that a user
-message follows), with what makes a message the user's."""
+message or a compaction item follows), with what makes a message the user's."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ from .conftest import SERVER, new_store
 CALL = {"type": "function_call", "call_id": "c1", "name": "t", "arguments": "{}"}
 OUT = {"type": "function_call_output", "call_id": "c1", "output": "x"}
 USER = {"role": "user", "content": "hi"}
+SUMMARY = {"type": "compaction", "id": "cmp-1", "encrypted_content": "summary-1"}
 MIX = VERDICTS  # healthy, poisoned, stuck, pending in turn
 
 
@@ -98,6 +99,12 @@ EDGE_SESSIONS: dict[str, list[str]] = {
     "role-not-a-string": texts(CALL, {**USER, "role": ["user"]}),
     "role-escaped": [json.dumps(CALL), '{"role": "us\\u0065r", "content": "hi"}'],
     "user-unparsable": texts(CALL, '{"role": "user"'),
+    # A compaction item is a later turn (``analysis.pairing.is_later_turn``).
+    "compacted-after-call": texts(USER, CALL, SUMMARY),
+    "compacted-before-call": texts(SUMMARY, USER, CALL),
+    "compaction-typed-other": texts(CALL, {**SUMMARY, "type": "Compaction"}),
+    "compaction-type-not-a-string": texts(CALL, {**SUMMARY, "type": ["compaction"]}),
+    "mcp-compacted-after": texts(USER, {"type": "mcp_approval_request", "id": "a1"}, SUMMARY),
 }
 
 DIALECT_BACKENDS = [
@@ -157,10 +164,15 @@ def test_the_query_answers_what_the_scan_answers(
     stuck = {sid for (sid, _), (verdict, _, _) in python.items() if verdict == "stuck"}
     assert stuck >= {"stuck", "stuck-twice", "stuck-fifo", "stuck-reopened", "user-typed-null",
                      "tool-search-before-user", "role-escaped", "session-000002",
-                     "mcp-request-before-user", "mcp-abandoned"}  # fmt: skip
+                     "mcp-request-before-user", "mcp-abandoned", "compacted-after-call",
+                     "mcp-compacted-after"}  # fmt: skip
     assert not stuck & {"pending-at-end", "answered-after-user", "open-after-last-user",
                         "mcp-answered-after-user", "user-typed-number", "role-capitalised",
-                        "user-unparsable", "stuck-and-poisoned"}  # fmt: skip
+                        "user-unparsable", "stuck-and-poisoned", "compacted-before-call",
+                        "compaction-typed-other", "compaction-type-not-a-string"}  # fmt: skip
+    # Only a compaction item follows the call (a summary that kept no user message): the
+    # database counts it as a later turn, as the scan does.
+    assert database[("compacted-after-call", None)] == ("stuck", 0, 1)
     assert python[("stuck-twice", None)] == ("stuck", 0, 2)
     # An abandoned hosted MCP approval request is dead, as the workaround retires it
     # (``analysis.pairing.dead_items``): listed stuck by the database too.

@@ -42,10 +42,12 @@ DEAD_REQUEST = Unpaired(1, "mcp_approval_request", "r1", "open call")
         ([USER, CALL, USER], STUCK, stuck_note([DEAD_CALL])),
         ([USER, CALL, ANSWER], PENDING, PENDING_EARLIER),
         ([CALL, OUTPUT, OUTPUT], POISONED, "the next turn would send an output without its call"),
-        # A summary after the call: the SDK's automatic compaction only stores one there when
-        # it replaced a suffix that starts at a later user message, and the API keeps that
-        # message; a summary alone is no evidence that the application moved on.
-        ([USER, CALL, SUMMARY], PENDING, PENDING_EARLIER),
+        # A summary after the call: 0.23.1 and 0.24.0 store one there only when they replaced
+        # a suffix that starts at a later user message (the endpoint keeps that message before
+        # its summary; a compaction client that answers with the summary alone drops it), so
+        # the summary is a later turn as a user message is (``analysis.pairing``).
+        ([USER, CALL, SUMMARY], STUCK, stuck_note([DEAD_CALL])),
+        ([SUMMARY, USER, CALL], PENDING, PENDING_AT_END),
         ([USER, CALL, USER, SUMMARY], STUCK, stuck_note([DEAD_CALL])),
         ([USER, REQUEST], PENDING, PENDING_AT_END),
         ([USER, REQUEST, USER], STUCK, stuck_note([DEAD_REQUEST])),
@@ -59,6 +61,7 @@ DEAD_REQUEST = Unpaired(1, "mcp_approval_request", "r1", "open call")
         "open-earlier",
         "output-twice",
         "summary-after-call",
+        "summary-before-call",
         "summary-after-user",
         "mcp-request-at-end",
         "mcp-request-abandoned",
@@ -91,12 +94,19 @@ def test_stuck_note_names_an_abandoned_mcp_request_apart_from_a_dead_call() -> N
     report = judge("s", [USER, CALL, {**REQUEST, "id": "r9"}, USER])
     assert report.verdict == STUCK and report.open_calls == ("c1", "r9")
     call_note, request_note = report.note.split("; ")
-    assert call_note.startswith("open call c1 before a later user message")
-    assert request_note.startswith("unanswered MCP approval request r9 before a later user")
+    assert call_note.startswith("open call c1 before a later turn")
+    assert request_note.startswith("unanswered MCP approval request r9 before a later turn")
     assert "0.24.0 never compacts" in request_note
 
 
-SHAPES = [USER, CALL, OUTPUT, REQUEST, RESPONSE, ANSWER, {"type": "tool_search_call"}]
+SHAPES = [USER, CALL, OUTPUT, REQUEST, RESPONSE, ANSWER, SUMMARY, {"type": "tool_search_call"}]
+
+
+def test_a_type_that_is_not_a_string_after_an_open_call_is_judged_not_raised() -> None:
+    """``doctor scan`` raised ``TypeError: unhashable type: 'list'`` on a session whose open call
+    is followed by an item typed with a list (the pending check looked the type up in a set)."""
+    report = judge("s", [USER, CALL, {"type": ["compaction"]}])
+    assert (report.verdict, report.note) == (PENDING, PENDING_EARLIER)
 
 
 @pytest.mark.parametrize("length", [1, 2, 3, 4])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 from types import SimpleNamespace
 from typing import Any
 from unittest.mock import AsyncMock, MagicMock
@@ -469,3 +470,130 @@ def test_workaround_keeps_a_late_resume_paired_through_the_sdk(mode: str) -> Non
     if mode == "input":
         bare_found = find_unpaired(bare.stage("resume").stored)
         assert [u.problem for u in bare_found] == ["orphan output"]
+
+
+def _session_get_items(items: list[Any]) -> Any:
+    """A reader named as the runner's new-turn reader is (``workaround.NEW_TURN_READER``)."""
+
+    async def read_items() -> list[Any]:
+        return list(items)
+
+    return read_items
+
+
+ANSWERED_ELSEWHERE = {**MCP_REQUEST, "id": "r0"}
+ANSWER_ELSEWHERE = {**MCP_RESPONSE, "approval_request_id": "r0"}
+
+
+async def test_a_new_turn_never_reads_an_unanswered_mcp_request() -> None:
+    """The workaround sent an abandoned hosted MCP approval request to the model at the first
+    later turn before a compaction retired it; what the API answers to that no source shows.
+    The runner's new-turn read now leaves it out (an answered one, and everything else, stays),
+    and says so in ``withheld``."""
+    from approval_compaction.fix.workaround import NEW_TURN_READER
+
+    stored = [USER, ANSWERED_ELSEWHERE, ANSWER_ELSEWHERE, USER, MCP_REQUEST]
+    session, store, _ = session_over(stored)
+    reader = _session_get_items(store.items)
+    assert reader.__qualname__ == NEW_TURN_READER
+    items, _ = await session._get_items_with_generation(reader)
+    assert items == stored[:-1] and store.items == stored  # left out of the read, still stored
+    assert [w.left_out for w in session.withheld] == [("mcp_approval_request:r1",)]
+
+
+async def test_any_other_read_through_the_generation_hook_is_the_sdks() -> None:
+    """The SDK's other caller (settling a resumed run's pending write) compares what it reads
+    with what it wrote: it gets the history as stored."""
+    stored = [USER, MCP_REQUEST]
+    session, store, _ = session_over(stored)
+    items, _ = await session._get_items_with_generation(lambda: store.get_items())
+    assert items == stored and not session.withheld
+
+
+def test_the_sdk_reads_a_new_turn_with_the_reader_the_workaround_knows() -> None:
+    """The new-turn read is told apart by its reader's name: the installed SDK's runner must
+    still define it so, and pass the generation hook a lambda everywhere else."""
+    import inspect
+
+    from agents.run_internal import session_persistence
+
+    from approval_compaction.fix.workaround import NEW_TURN_READER
+
+    source = inspect.getsource(session_persistence)
+    reader = NEW_TURN_READER.split(".<locals>.")
+    assert f"def {reader[0]}(" in source and f"async def {reader[1]}(" in source
+    callers = re.findall(r"get_with_generation,\s*(\w+)", source)
+    assert callers.count("read_items") == 1 and set(callers) == {"read_items", "lambda"}
+
+
+@pytest.mark.parametrize("mode", ["input", "auto", "previous_response_id"])
+def test_an_abandoned_mcp_request_is_never_sent_to_the_model_with_the_workaround(mode: str) -> None:
+    """The liveness situation ``mcp_abandoned`` on the installed release: the workaround waited
+    at the pause, then sent the unanswered request to the model at the first later turn before
+    its compaction retired it (``[True, False, False]``); now no later turn sends it. (Without
+    the workaround this release compacts the request away at the pause; 0.24.0 sends it at every
+    later turn: the next test.)"""
+    assert mcp_request_sent(mode, defer_compaction_while_pending) == [False, False, False]
+
+
+def mcp_request_sent(mode: str, wrap: Any, worker: Any = None) -> list[bool]:
+    """Whether each of three later turns of ``mcp_abandoned`` sent the request to the model."""
+    from approval_compaction.study.driver import converse
+    from approval_compaction.study.liveness import (
+        MCP_REQUEST_ID,
+        later,
+        situation_setup,
+        situation_steps,
+    )
+
+    steps = [*situation_steps("mcp_abandoned"), *later(3)]
+    transcript = converse(situation_setup("mcp_abandoned", mode, wrap=wrap), steps, worker=worker)
+    later_turns = [t.stage for t in transcript.turns[1:] if t.stage is not None]
+    assert len(later_turns) == 3
+    return [
+        any(item.get("id") == MCP_REQUEST_ID for request in s.model_inputs for item in request)
+        for s in later_turns
+    ]
+
+
+@pytest.mark.releases
+@pytest.mark.parametrize("mode", ["input", "auto", "previous_response_id"])
+def test_on_the_newest_release_the_workaround_never_sends_the_abandoned_mcp_request(
+    mode: str,
+) -> None:
+    """0.24.0 sends the unanswered request in every later model input; with the workaround (run
+    in the release's own environment), in none."""
+    plain, worked = in_release("0.24.0", mode)
+    assert plain == [True, True, True]
+    assert worked == [False, False, False]
+
+
+@pytest.mark.releases
+@pytest.mark.parametrize(
+    ("version", "sent"),
+    [("0.22.1", [False, False, False]), ("0.22.0", [True, False, False])],
+    ids=["0.22.1-reads-through-the-session", "0.22.0-reads-directly"],
+)
+def test_before_0_22_1_the_workaround_sends_an_abandoned_mcp_request_once(
+    version: str, sent: list[bool]
+) -> None:
+    """What README and docs/workaround.md say of older releases: from 0.22.1 the runner reads a
+    new turn's history through the session's ``_get_items_with_generation``, which leaves the
+    request out; 0.22.0 reads it directly, so the first later turn sends it, and the compaction
+    after that turn retires it."""
+    _, worked = in_release(version, "input")
+    assert worked == sent
+
+
+def in_release(version: str, mode: str) -> tuple[list[bool], list[bool]]:
+    """``mcp_request_sent`` in a release's own environment, without and with the workaround."""
+    import needs
+
+    from approval_compaction.lab.releases import environments
+    from approval_compaction.study.worker import Worker
+
+    env = needs.release(version)
+    with Worker(str(env.python), environments.isolated_environ()) as worker:
+        plain = mcp_request_sent(mode, None, worker)
+        worked = mcp_request_sent(mode, defer_compaction_while_pending, worker)
+    return plain, worked

@@ -81,10 +81,41 @@ def test_rules_repeated_output_consumes_one_call_each() -> None:
     assert check_pairing([call("c"), output("c"), output("c")]) == rules.orphan_output("c")
 
 
-def test_rules_each_rule_cites_public_sources() -> None:
+def test_rules_each_rule_cites_public_sources_each_for_what_it_shows() -> None:
     for rule in RULES:
-        assert rule.sources and all(s.startswith("https://github.com/") for s in rule.sources)
+        assert rule.sources and all(s.url.startswith("https://github.com/") for s in rule.sources)
+        assert all(s.shows for s in rule.sources)
+        assert len({s.url for s in rule.sources}) == len(rule.sources)
     assert {r.name for r in RULES} >= {"orphan_function_call_output", "open_function_call"}
+
+
+def test_rules_each_rule_has_a_source_that_shows_its_status() -> None:
+    """A rule's status is shown by at least one of its sources (the fix PR and the latency
+    thread cited for the compaction endpoint's 400 show none: they say so)."""
+    for rule in RULES:
+        assert any(str(rule.status) in s.shows for s in rule.sources), rule.name
+    compact = {s.label: s.shows for s in rules.OPEN_CALL_COMPACT.sources}
+    assert "400" in compact["openai/openai-agents-python#2317"]
+    for thread in ("openai/openai-agents-python#2322", "openai/openai-agents-python#2343"):
+        assert compact[thread].endswith("no status or body")
+
+
+def test_rules_a_param_the_answer_carries_is_shown_by_a_source_or_unknown() -> None:
+    """The pairing answers carry ``param: input``: shown for ``/v1/responses`` by its sources;
+    for the compaction endpoint no source shows it, so it is listed as unknown."""
+    for rule in (rules.ORPHAN_OUTPUT, rules.OPEN_CALL):
+        assert any("`param: input`" in s.shows for s in rule.sources), rule.name
+    assert not any("`param: input`" in s.shows for s in rules.OPEN_CALL_COMPACT.sources)
+    unknown = {u.name: u for u in UNKNOWN}["param_of_the_compaction_refusal"]
+    assert COMPACT in unknown.endpoints and "2317" in unknown.why
+    assert all("5385" not in s.url for rule in RULES for s in rule.sources)
+
+
+def test_rules_source_labels_name_the_repository_and_number() -> None:
+    source = rules.Source("https://github.com/openai/codex/issues/5385", "x")
+    assert source.label == "openai/codex#5385"
+    assert source.cited() == "[openai/codex#5385](https://github.com/openai/codex/issues/5385): x"
+    assert rules.Source("https://example.com/a", "y").label == "https://example.com/a"
 
 
 def test_rules_compaction_refuses_an_open_call_in_the_previous_response_chain() -> None:
@@ -95,7 +126,9 @@ def test_rules_compaction_refuses_an_open_call_in_the_previous_response_chain() 
         "No tool output found for function call c1."
     )
     assert COMPACT in rules.OPEN_CALL_COMPACT.endpoints
-    assert "openai/openai-agents-python/issues/2317" in " ".join(rules.OPEN_CALL_COMPACT.sources)
+    assert "openai/openai-agents-python/issues/2317" in " ".join(
+        s.url for s in rules.OPEN_CALL_COMPACT.sources
+    )
 
 
 @pytest.mark.parametrize(
@@ -154,7 +187,7 @@ def test_rules_readme_lists_each_rule_and_each_unknown_with_its_sources() -> Non
             (line for line in block.splitlines() if line.startswith(f"| `{rule.name}` |")), ""
         )
         assert row, f"README has no row for {rule.name}"
-        assert all(source in row for source in rule.sources)
+        assert all(source.cited() in row for source in rule.sources)
         assert all(f"`{e}`" in row for e in rule.endpoints)
     for unknown in UNKNOWN:
         row = next(line for line in block.splitlines() if line.startswith(f"| `{unknown.name}` |"))

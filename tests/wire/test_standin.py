@@ -203,3 +203,32 @@ def test_standin_log_line_escapes_control_characters() -> None:
     standin.handle("GET", "/v1/a\x1b[2Jb\r\nPOST /v1/forged 200 ok", b"")
     line = standin.log[-1].line()
     assert line.isprintable() and "\\x1b[2J" in line and "\\r\\n" in line
+
+
+def test_the_compaction_shape_is_what_the_installed_openai_client_documents() -> None:
+    """The shape both stand-ins answer with is cited to the ``openai`` client's
+    ``CompactedResponse.output`` (generated from the API's spec): the citation must stay true of
+    the installed client."""
+    import inspect
+
+    from openai.types.responses import compacted_response
+
+    said = " ".join(inspect.getsource(compacted_response).split())
+    assert "This is a list of all user messages, followed by a single compaction item." in said
+
+
+def test_a_compacted_history_after_a_dead_call_is_stuck_with_or_without_its_users() -> None:
+    """The endpoint's answer keeps the user message the replaced suffix starts at; an answer
+    without it (the summary alone) leaves the compaction item as the only later turn. The
+    doctor calls both stuck: a compaction item is a later turn (``analysis.pairing``)."""
+    from approval_compaction.doctor.verdict import judge
+    from approval_compaction.wire.standin import compacted_output
+
+    call = {"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}"}
+    first, later = {"role": "user", "content": "q"}, {"role": "user", "content": "other"}
+    suffix = [later, {"type": "message", "role": "assistant", "content": "a"}]
+    summary = {"type": "compaction", "id": "cmp", "encrypted_content": "s"}
+    kept = compacted_output(suffix, summary)
+    assert kept == [{**later, "type": "message"}, summary]
+    assert judge("s", [first, call, *kept]).verdict == "stuck"
+    assert judge("s", [first, call, summary]).verdict == "stuck"

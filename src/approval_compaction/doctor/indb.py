@@ -16,12 +16,13 @@ engine's own JSON functions (SQLite's JSON1, PostgreSQL's jsonb, MySQL's and Mar
    so a group's orphan outputs number ``-MIN(sum)`` when that is negative: the session is
    poisoned when any group's is;
 4. stuck (``verdict.judge``: no orphan output, but a dead item, ``analysis.pairing.dead_items``:
-   a call without its output, or a hosted MCP approval request without its response, that a
-   user message follows): each output takes the earliest open call, so the calls a group leaves
-   open are its last ``open = SUM(step) + orphans`` calls, those whose running count of calls
-   exceeds ``calls - open``; such a call or request is dead when its place in the read order
-   comes before the session's last user message (``role`` the string ``user``, ``type``
-   absent, null or ``message``).
+   a call without its output, or a hosted MCP approval request without its response, that a user
+   message or a compaction item follows): each output takes the earliest open call, so the calls
+   a group leaves open are its last ``open = SUM(step) + orphans`` calls, those whose running
+   count of calls exceeds ``calls - open``; such a call or request is dead when its place in the
+   read order comes before the session's last later turn: a user message (``role`` the string
+   ``user``, ``type`` absent, null or ``message``) or a ``compaction`` item
+   (``analysis.pairing``).
 
 Where the engine's JSON parser and Python's differ, the query follows the engine: text Python
 reads but the engine rejects (``NaN``, ``Infinity``; on PostgreSQL also ``\\u0000`` and lone
@@ -42,7 +43,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from typing import Literal, TextIO
 
-from ..analysis.pairing import CALL_TO_OUTPUT
+from ..analysis.pairing import CALL_TO_OUTPUT, COMPACTION
 from .codec import KEY_ENV
 from .scan import ReportWriter
 from .stores import MESSAGES_TABLE, SESSIONS_TABLE, STRUCTURE_TABLE, Store, StoreError, opened
@@ -136,17 +137,18 @@ JSON_OF: dict[Dialect, _Json] = {
 def _fields(dialect: Dialect) -> tuple[str, str, str, str, str, str]:
     """The validity test of ``m.message_data``, and then, for a valid row ``r``: its ``type``,
     ``call_id``, ``id`` and ``approval_request_id`` when each is a string, NULL otherwise; and
-    1 when it is a user message (``analysis.pairing.is_user_message``: ``role`` is the string
-    ``user``, ``type`` absent, null or the string ``message``), else 0."""
+    1 when it is a later turn (``analysis.pairing.is_later_turn``: a user message, ``role`` the
+    string ``user`` and ``type`` absent, null or the string ``message``; or ``type`` the string
+    ``compaction``), else 0."""
     json_ = JSON_OF[dialect]
 
     def text(path: str) -> str:
         return json_.field(json_.text, path)
 
     kind, word = text("$.type"), json_.word
-    user = (f"CASE WHEN {text('$.role')} = {word.format('user')} AND "
-            f"({json_.field(json_.missing, '$.type')} OR {kind} = {word.format('message')}) "
-            "THEN 1 ELSE 0 END")  # fmt: skip
+    user = (f"CASE WHEN ({text('$.role')} = {word.format('user')} AND "
+            f"({json_.field(json_.missing, '$.type')} OR {kind} = {word.format('message')})) "
+            f"OR {kind} = {word.format(COMPACTION)} THEN 1 ELSE 0 END")  # fmt: skip
     return json_.valid, kind, text("$.call_id"), text("$.id"), text("$.approval_request_id"), user
 
 
@@ -197,11 +199,11 @@ rows_read AS MATERIALIZED (
 WITH {rows_stage},
 fields AS{once} (
   SELECT r.session_id, r.branch, r.first_order, r.second_order, {kind} AS kind,
-         {call} AS call_id, {request} AS request_id, {answer} AS answer_id, {user} AS is_user
+         {call} AS call_id, {request} AS request_id, {answer} AS answer_id, {user} AS is_later
   FROM rows_read r
 ),
 items AS (
-  SELECT session_id, branch, first_order, second_order, kind, is_user,
+  SELECT session_id, branch, first_order, second_order, kind, is_later,
          CASE kind WHEN {request_kind} THEN request_id WHEN {response_kind} THEN answer_id
               ELSE call_id END AS item_key,
          ROW_NUMBER() OVER (PARTITION BY session_id, branch
@@ -210,20 +212,20 @@ items AS (
 ),
 placed AS (
   SELECT session_id, branch, first_order, second_order, kind, item_key, pos,
-         MAX(CASE WHEN is_user = 1 THEN pos END) OVER (PARTITION BY session_id, branch)
-           AS last_user
+         MAX(CASE WHEN is_later = 1 THEN pos END) OVER (PARTITION BY session_id, branch)
+           AS last_turn
   FROM items
 ),
 kinds AS (
     {_kinds()}
 ),
 steps AS (
-  SELECT i.session_id, i.branch, i.first_order, i.second_order, i.pos, i.last_user,
+  SELECT i.session_id, i.branch, i.first_order, i.second_order, i.pos, i.last_turn,
          k.call_kind, i.item_key, CASE WHEN i.kind = k.call_kind THEN 1 ELSE -1 END AS step
   FROM placed i JOIN kinds k ON i.kind = k.call_kind OR i.kind = k.output_kind
 ),
 walks AS (
-  SELECT session_id, branch, call_kind, item_key, pos, last_user, step,
+  SELECT session_id, branch, call_kind, item_key, pos, last_turn, step,
          SUM(step) OVER (PARTITION BY session_id, branch, call_kind, item_key
                          ORDER BY first_order, second_order ROWS UNBOUNDED PRECEDING) AS balance,
          SUM(CASE WHEN step = 1 THEN 1 ELSE 0 END)
@@ -234,7 +236,7 @@ walks AS (
   FROM steps
 ),
 groups AS (
-  SELECT session_id, branch, call_kind, pos, last_user, step, call_rank, nth,
+  SELECT session_id, branch, call_kind, pos, last_turn, step, call_rank, nth,
          MIN(balance) OVER (PARTITION BY session_id, branch, call_kind, item_key) AS low,
          SUM(step) OVER (PARTITION BY session_id, branch, call_kind, item_key) AS final,
          SUM(CASE WHEN step = 1 THEN 1 ELSE 0 END)
@@ -244,7 +246,7 @@ groups AS (
 judged AS (
   SELECT session_id, branch,
          SUM(CASE WHEN nth = 1 AND low < 0 THEN -low ELSE 0 END) AS orphan_outputs,
-         SUM(CASE WHEN step = 1 AND pos < last_user
+         SUM(CASE WHEN step = 1 AND pos < last_turn
                    AND call_rank > calls - final - CASE WHEN low < 0 THEN -low ELSE 0 END
               THEN 1 ELSE 0 END) AS dead_calls
   FROM groups

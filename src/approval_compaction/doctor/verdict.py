@@ -8,16 +8,20 @@ them (rows whose JSON does not parse are skipped by ``get_items`` and counted ap
   Responses API rejects it.
 - **stuck**: no orphan output, but a dead item (``analysis.pairing.dead_items``, the rule the
   workaround retires by): a call without its output, or a hosted MCP approval request without
-  its response, that a message from the user follows. An approval nobody decided because the
-  user asked something else, or a call whose worker died before its output was stored. A dead
+  its response, that a message from the user follows, or a compaction item (the compaction
+  endpoint answers with the user's messages, then one ``compaction`` item, and a release
+  compacts only a suffix that starts at a user message: ``analysis.pairing``). An approval
+  nobody decided because the user asked something else, or a call whose worker died before its
+  output was stored. A dead
   call pins the history: automatic compaction (0.23.1 and 0.24.0 alike) replaces only a suffix
   that starts at a user message after it, so the call and everything stored before it are
   never compacted again (``analysis.liveness``). A dead MCP request is worse on 0.24.0: it
   never compacts the session again. The note names each dead item. A poisoned session is
   stuck on 0.24.0 as well (it never compacts it); its verdict stays ``poisoned``, the worse of
   the two.
-- **pending**: no orphan output, but a call without its output at the end of the history (or
-  followed only by items the model wrote): it may be a legitimate pending approval.
+- **pending**: no orphan output, but a call without its output that no user message and no
+  compaction item follows (at the end of the history, or followed only by items the model
+  wrote): it may be a legitimate pending approval.
 - **healthy**: every output has its call and every call its output.
 - **unreadable**: healthy as far as it could be read, but some rows could not be (not JSON, an
   object nested deeper than the parsers go, or an envelope the key does not open): what they
@@ -85,8 +89,13 @@ class SessionReport:
 
 
 def _open_at_end(items: Sequence[dict[str, Any]], position: int) -> bool:
-    """Whether only model-side items (calls, reasoning) follow the open call at ``position``."""
-    return all(item.get("type") in _MODEL_SIDE for item in items[position + 1 :])
+    """Whether only model-side items (calls, reasoning) follow the open call at ``position``
+    (a ``type`` that is not a string, a list say, is no model-side item)."""
+    return all(_model_side(item.get("type")) for item in items[position + 1 :])
+
+
+def _model_side(kind: object) -> bool:
+    return isinstance(kind, str) and kind in _MODEL_SIDE
 
 
 def stuck_note(dead: Sequence[Unpaired]) -> str:
@@ -97,13 +106,13 @@ def stuck_note(dead: Sequence[Unpaired]) -> str:
     said = []
     if calls:
         said.append(
-            f"open call {', '.join(calls)} before a later user message: it pins the history "
+            f"open call {', '.join(calls)} before a later turn: it pins the history "
             "(compaction keeps it, and all before it, for ever)"
         )
     if requests:
         said.append(
-            f"unanswered MCP approval request {', '.join(requests)} before a later user "
-            "message: 0.24.0 never compacts the session again"
+            f"unanswered MCP approval request {', '.join(requests)} before a later turn: "
+            "0.24.0 never compacts the session again"
         )
     return "; ".join(said)
 

@@ -30,19 +30,26 @@ lost: the SDK decides afresh at the next turn, on a history that has only grown.
 SDK already waits, and this subclass changes none of its tests' outcomes (``upstream-suite``).
 
 **A wait that ends.** Waiting for an output that can never come would stop compaction for good
-(``analysis.liveness``): an approval nobody decided because the user asked something else, or
-a call whose worker died before its output was stored. Such a call is *dead*, and so is a
-hosted MCP approval request nobody answered (the rule and its evidence: ``analysis.pairing``,
-``dead_items``, the rule the doctor judges by too). The SDK drops a dead tool call from every
-later model input; it keeps sending a dead MCP request, 0.24.0 waits for its response for good,
-and what the compaction endpoint does with an unanswered request no public source shows, so it
-is retired rather than sent. A call or request that no user message follows is still waited
-for. When the hook approves an automatic compaction and every open group it would wait for is
-dead, the dead items of the whole history are retired first: removed from the store (one read
-of the history and one replacement, through the SDK's own ``_replace_underlying_session_items``
-where the release has it, with its rollback), after which the compaction runs on a history
-that matches what the model was sent, and nothing unpaired is sent to the compaction endpoint.
-The ``retirements`` say what was removed and when.
+(``analysis.liveness``): an approval nobody decided because the user asked something else, or a
+call whose worker died before its output was stored. Such a call is *dead*, and so is a hosted
+MCP approval request nobody answered (the rule and its evidence: ``analysis.pairing``,
+``dead_items``, the rule the doctor judges by too: a user message or a compaction item after
+it). The SDK drops a dead tool call from every later model input; it keeps sending a dead MCP
+request, 0.24.0 waits for its response for good, and what the API does with an unanswered
+request, at ``/v1/responses`` or the compaction endpoint, no public source shows. So it is never
+sent: from 0.22.1 the history a new turn's model input starts from is read through the session
+(``_get_items_with_generation``), before the new input is added, and there a request without its
+response is left out (the new input makes it dead; a resumed run, which could still answer it,
+takes its input from the paused state, not from this read). The ``withheld`` say what was left
+out and when. On releases before 0.22.1 the runner reads the history directly: there the request
+is sent once, at the first later turn, before the compaction after it retires it, and whether
+the API accepts that is not public. A call or request that no user message follows is still
+waited for. When the hook approves an automatic compaction and every open group it would wait
+for is dead, the dead items of the whole history are retired first: removed from the store (one
+read of the history and one replacement, through the SDK's own
+``_replace_underlying_session_items`` where the release has it, with its rollback), after which
+the compaction runs on a history that matches what the model was sent, and nothing unpaired is
+sent to the compaction endpoint. The ``retirements`` say what was removed and when.
 
 **A late output is stored as text.** The one way a dead call is answered after all is an
 application that resumes the abandoned state after the user moved on: the SDK then appends the
@@ -85,6 +92,11 @@ KEPT_DEFERRALS = 64
 LEGACY_WINDOW = 64
 LATE_PREFIX = "[workaround] "  # begins a late output stored as text
 _LOCKED = hasattr(OpenAIResponsesCompactionSession, "_run_compaction_locked")
+# From 0.22.1 the runner reads a new turn's history through this hook, with the reader its
+# ``_session_get_items`` defines; the one other caller (settling a resumed run's pending write)
+# passes a lambda, and is answered as the SDK answers it.
+_NEW_TURN_READ = hasattr(OpenAIResponsesCompactionSession, "_get_items_with_generation")
+NEW_TURN_READER = "_session_get_items.<locals>.read_items"
 
 ReadItems = Callable[[int | None], Awaitable[tuple[list[Any], bool]]]
 Hook = Callable[[dict[str, Any]], bool]
@@ -122,6 +134,15 @@ class LateOutput:
 
 
 @dataclass(frozen=True)
+class Withheld:
+    """Hosted MCP approval requests (``type:key``) left out of a new turn's model input, their
+    response absent from the history read for it."""
+
+    left_out: tuple[str, ...]
+    items_read: int
+
+
+@dataclass(frozen=True)
 class Deferral:
     """One compaction the session skipped, and the open items that made it wait."""
 
@@ -153,6 +174,18 @@ def open_groups(items: Sequence[Any]) -> list[str]:
     plain = [view for view in map(pairing_view, items) if view is not None]
     return [
         f"{u.item_type}:{u.key or '?'}" for u in find_unpaired(plain) if u.problem == "open call"
+    ]
+
+
+def unanswered_requests(items: Sequence[Any]) -> list[int]:
+    """The positions of the hosted MCP approval requests that no response in ``items``
+    answers (``analysis.pairing``'s matching, by occurrence)."""
+    views = [(n, view) for n, view in enumerate(map(pairing_view, items)) if view is not None]
+    unpaired = find_unpaired([view for _, view in views])
+    return [
+        views[u.position][0]
+        for u in unpaired
+        if u.problem == "open call" and u.item_type == "mcp_approval_request"
     ]
 
 
@@ -220,6 +253,7 @@ class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
     deferrals: deque[Deferral]
     retirements: deque[Retirement]
     late_outputs: deque[LateOutput]
+    withheld: deque[Withheld]
     items_read: int  # stored items read by deferral decisions, over the session's life
     _hook: Hook
     _automatic_call: tuple[dict[str, Any], int] | None  # (args, window) while one runs
@@ -232,6 +266,7 @@ class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
         self.deferrals = deque(maxlen=KEPT_DEFERRALS)  # the latest ones
         self.retirements = deque(maxlen=KEPT_DEFERRALS)
         self.late_outputs = deque(maxlen=KEPT_DEFERRALS)
+        self.withheld = deque(maxlen=KEPT_DEFERRALS)
         self.items_read = 0
         self._automatic_call = None
         self._retiring = False  # the latest automatic decision found only dead items open
@@ -367,6 +402,28 @@ class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
                 await proceed()
         finally:
             self._automatic_call, self._retiring = None, False
+
+    if _NEW_TURN_READ:
+
+        async def _get_items_with_generation(self, read_items: Any) -> tuple[list[Any], int]:
+            """The runner's read of the history a new turn's model input starts from
+            (``prepare_input_with_session`` adds the new input after it; a resumed run takes its
+            input from the paused state instead): an MCP approval request without its response
+            is left out, as the SDK leaves an open tool call out (``drop_orphan_function_calls``).
+            The new input makes it dead (``analysis.pairing``), so it is never sent; it stays
+            stored until a compaction retires it. Any other read is the SDK's own."""
+            items, generation = await super()._get_items_with_generation(read_items)
+            if getattr(read_items, "__qualname__", None) != NEW_TURN_READER:
+                return items, generation
+            gone = set(unanswered_requests(items))
+            if not gone:
+                return items, generation
+            kept = [item for n, item in enumerate(items) if n not in gone]
+            views = [pairing_view(items[n]) for n in sorted(gone)]
+            names = tuple(f"mcp_approval_request:{(v or {}).get('id') or '?'}" for v in views)
+            self.withheld.append(Withheld(names, len(items)))
+            logger.info("left unanswered MCP requests out of a new turn: %s", ", ".join(names))
+            return kept, generation
 
     if _LOCKED:
 

@@ -4,8 +4,8 @@
 This one keeps the input of each request (a payload that would leave the process) and answers
 with one synthetic compaction item, numbered so that repeated compactions stay distinguishable.
 
-Like the stand-in (``wire.standin.kept_messages``), the answer keeps the user messages of the
-chain and the input before its summary, as the API does.
+Its answer has the endpoint's one shape, the HTTP stand-in's too (``wire.standin.compacted_output``,
+cited there): the user messages of the chain and the input, then the summary.
 
 It answers as the API does (``faithful``, the default): the compaction endpoint's rules
 (``wire.rules.check_compaction``) read the request's ``input`` and the chain its
@@ -24,7 +24,7 @@ from typing import Any
 
 from ..wire import rules
 from ..wire.rules import COMPACT, FAITHFUL, LENIENT, ApiError, CompactRules
-from ..wire.standin import kept_messages
+from ..wire.standin import compacted_output
 from ..wire.transport import status_error
 from .items import Item, to_items
 
@@ -76,5 +76,5 @@ class CompactionClient:
             "encrypted_content": f"synthetic-summary-{self.calls}",
         }
         return SimpleNamespace(
-            output=[*kept_messages([*(chain or []), *given]), summary], usage=None
+            output=compacted_output([*(chain or []), *given], summary), usage=None
         )

@@ -1,8 +1,10 @@
-"""Rules: the checks the stand-in applies to a request, each with the public source of its text.
+"""Rules: the checks the stand-in applies to a request, each with the public sources of its text.
 
 The stand-in enforces only behaviour whose status and error body someone has published from
-the real Responses API (``RULES``); a check whose real behaviour no public source shows is not
-enforced, and is listed as such (``UNKNOWN``), so the README's table says what is unknown.
+the real Responses API (``RULES``); each source is cited for what it shows (``Source.shows``:
+the status, the message, the ``param`` and ``code``, the endpoint, where it shows them). A check,
+or a part of an answer, that no public source shows is listed as such (``UNKNOWN``), so the
+table (``docs/wire.md``, notebook 09) says what is unknown.
 
 The pairing rules read the request's effective input: the chain of stored responses named by
 ``previous_response_id`` (their input and output), then the request's own ``input``. At
@@ -54,6 +56,28 @@ class ApiError:
 
 
 @dataclass(frozen=True)
+class Source:
+    """A public report cited for a rule, and what of the API's answer it shows: the status,
+    the message, the ``param`` and ``code``, and the endpoint, each only where the report
+    shows it."""
+
+    url: str
+    shows: str
+
+    @property
+    def label(self) -> str:
+        """``owner/repo#N`` for a GitHub issue or pull request URL, else the URL."""
+        parts = self.url.removeprefix("https://github.com/").split("/")
+        if self.url.startswith("https://github.com/") and len(parts) == 4:
+            return f"{parts[0]}/{parts[1]}#{parts[3]}"
+        return self.url
+
+    def cited(self) -> str:
+        """``[owner/repo#N](url): what it shows`` (Markdown)."""
+        return f"[{self.label}]({self.url}): {self.shows}"
+
+
+@dataclass(frozen=True)
 class Rule:
     """One enforced check: what it rejects, where, with which answer, and who published it."""
 
@@ -62,7 +86,7 @@ class Rule:
     endpoints: tuple[str, ...]
     status: int
     example: str
-    sources: tuple[str, ...]
+    sources: tuple[Source, ...]
 
 
 @dataclass(frozen=True)
@@ -75,6 +99,11 @@ class Unknown:
     why: str
 
 
+def _gh(path: str, shows: str) -> Source:
+    return Source(f"https://github.com/{path}", shows)
+
+
+BODY_INPUT = "the body (message, `invalid_request_error`, `param: input`, `code: null`)"
 ORPHAN_OUTPUT = Rule(
     "orphan_function_call_output",
     "a `function_call_output` whose `call_id` has no `function_call` before it (in `input`, "
@@ -83,8 +112,14 @@ ORPHAN_OUTPUT = Rule(
     400,
     "No tool call found for function call output with call_id <id>.",
     (
-        "https://github.com/microsoft/vscode/issues/320060",
-        "https://github.com/continuedev/continue/issues/10092",
+        _gh(
+            "microsoft/vscode/issues/320060",
+            f"400 and {BODY_INPUT}, through GitHub Copilot; the endpoint not named",
+        ),
+        _gh(
+            "continuedev/continue/issues/10092",
+            f"status code 400 and {BODY_INPUT}, provider openai; the endpoint not named",
+        ),
     ),
 )
 OPEN_CALL = Rule(
@@ -95,11 +130,29 @@ OPEN_CALL = Rule(
     400,
     "No tool output found for function call <id>.",
     (
-        "https://github.com/openai/openai-agents-python/issues/673",
-        "https://github.com/letta-ai/letta-code/issues/291",
-        "https://github.com/openai/codex/issues/620",
-        "https://github.com/gptme/gptme/issues/650",
-        "https://github.com/openai/codex/issues/5385",
+        _gh(
+            "openai/openai-agents-python/issues/673",
+            f"400 and {BODY_INPUT}, from the SDK's `Runner.run` with `previous_response_id` "
+            "(its Responses model)",
+        ),
+        _gh(
+            "openai/openai-agents-python/issues/1061",
+            f"400 and {BODY_INPUT}, from a `previous_response_id` run whose log names "
+            "`/v1/responses`",
+        ),
+        _gh(
+            "letta-ai/letta-code/issues/291",
+            f"400 and {BODY_INPUT}, relayed as a bad request to OpenAI; the endpoint not named",
+        ),
+        _gh(
+            "openai/codex/issues/620",
+            "400 and the message's start, in its title (Codex CLI 0.1.2504221401); no body",
+        ),
+        _gh(
+            "gptme/gptme/issues/650",
+            f"{BODY_INPUT.removeprefix('the ')} as OpenAI's raw answer relayed by OpenRouter, "
+            "with code 400; the endpoint not named",
+        ),
     ),
 )
 OPEN_CALL_COMPACT = Rule(
@@ -110,9 +163,21 @@ OPEN_CALL_COMPACT = Rule(
     400,
     "No tool output found for function call <id>.",
     (
-        "https://github.com/openai/openai-agents-python/issues/2317",
-        "https://github.com/openai/openai-agents-python/pull/2322",
-        "https://github.com/openai/openai-agents-python/issues/2343",
+        _gh(
+            "openai/openai-agents-python/issues/2317",
+            "400, `invalid_request_error` and the message, raised by `client.responses.compact()` "
+            "given such a `previous_response_id`; no `param` or `code`",
+        ),
+        _gh(
+            "openai/openai-agents-python/pull/2322",
+            "the SDK's fix for it (no compaction while a turn has local tool outputs); no "
+            "status or body",
+        ),
+        _gh(
+            "openai/openai-agents-python/issues/2343",
+            "a maintainer's account that compacting by `previous_response_id` before the local "
+            "tool outputs are in the chain could fail; no status or body",
+        ),
     ),
 )
 UNKNOWN_PREVIOUS = Rule(
@@ -123,10 +188,18 @@ UNKNOWN_PREVIOUS = Rule(
     400,
     "Previous response with id '<id>' not found.",
     (
-        "https://github.com/maximhq/bifrost/issues/2441",
-        "https://github.com/Soju06/codex-lb/pull/1817",
-        "https://github.com/openai/openai-agents-python/issues/2333",
-        "https://github.com/bigduu/Bamboo-agent/pull/513",
+        _gh(
+            "Soju06/codex-lb/issues/853",
+            "`status: 400` and the body (message, `invalid_request_error`, "
+            "`param: previous_response_id`, `code: previous_response_not_found`), Codex CLI "
+            "through the codex-lb proxy; the endpoint not named",
+        ),
+        _gh(
+            "openai/openai-agents-python/issues/2333",
+            "an agent created with `ModelSettings(store=False)` whose compaction session "
+            "names its last response: an error saying the response id does not exist; no "
+            "status or body quoted",
+        ),
     ),
 )
 MALFORMED_JSON = Rule(
@@ -136,8 +209,17 @@ MALFORMED_JSON = Rule(
     400,
     "We could not parse the JSON body of your request. (HINT: ...)",
     (
-        "https://github.com/ChatGPTNextWeb/NextChat/issues/4064",
-        "https://github.com/microsoft/graphrag/issues/2286",
+        _gh(
+            "microsoft/graphrag/issues/2286",
+            "`Error code: 400` and the body (the whole message, `invalid_request_error`, "
+            "`param: None`, `code: None`), through litellm's OpenAI client; the endpoint not "
+            "named",
+        ),
+        _gh(
+            "ChatGPTNextWeb/NextChat/issues/4064",
+            "the body (the whole message, `invalid_request_error`, `param: null`, "
+            "`code: null`), February 2024; no status, the endpoint not named",
+        ),
     ),
 )
 UNKNOWN_URL = Rule(
@@ -147,8 +229,18 @@ UNKNOWN_URL = Rule(
     404,
     "Invalid URL (POST /v1/<path>)",
     (
-        "https://github.com/harry0703/MoneyPrinterTurbo/issues/57",
-        "https://github.com/microsoft/TaskWeaver/issues/11",
+        _gh(
+            "harry0703/MoneyPrinterTurbo/issues/57",
+            "`Error code: 404` and the body (`Invalid URL (POST "
+            "/v1/chat/completions/chat/completions)`, `invalid_request_error`, `param: None`, "
+            "`code: None`), a base URL given twice",
+        ),
+        _gh(
+            "microsoft/TaskWeaver/issues/11",
+            "`Error code: 404` and the body (`Invalid URL (POST /chat/completions)`, "
+            "`invalid_request_error`, `param: None`, `code: None`), `https://api.openai.com/` "
+            "without `/v1`",
+        ),
     ),
 )
 RULES: tuple[Rule, ...] = (
@@ -165,9 +257,9 @@ UNKNOWN: tuple[Unknown, ...] = (
         "a `function_call` without its `function_call_output` in the compaction request's `input`",
         (COMPACT,),
         "no public report of the compaction endpoint's answer; openai/codex#5385 (codex-cli "
-        "0.47.0, October 2025) shows the 400 body for `/compact`, but that codex release "
-        "compacted with a summarising turn on `/v1/responses`, before `/v1/responses/compact` "
-        "was announced (openai/openai-agents-python#2206, December 2025)",
+        "0.47.0, October 2025) shows a 400 body with `param: input` for Codex's `/compact` "
+        "command without naming the endpoint it called, before the compaction endpoint was "
+        "new (openai/openai-agents-js#760, December 2025)",
     ),
     Unknown(
         "orphan_function_call_output_in_compaction",
@@ -176,9 +268,24 @@ UNKNOWN: tuple[Unknown, ...] = (
         "no public report of the compaction endpoint's answer",
     ),
     Unknown(
+        "param_of_the_compaction_refusal",
+        "the `param` and `code` of `open_function_call_in_compacted_chain`'s 400",
+        (COMPACT,),
+        "openai/openai-agents-python#2317 shows the status, type and message only; the "
+        "stand-in answers `param: input` and `code: null`, as `/v1/responses` does",
+    ),
+    Unknown(
+        "generic_errors_at_compaction",
+        "`previous_response_not_found` and `malformed_json` at the compaction endpoint",
+        (COMPACT,),
+        "their sources show other endpoints; the stand-in answers the compaction endpoint as "
+        "`/v1/responses`",
+    ),
+    Unknown(
         "other_call_kinds",
         "a custom tool, computer, shell, apply_patch, local shell, tool search or program call "
-        "without its output, and an `mcp_approval_request` without its response",
+        "without its output, and an `mcp_approval_request` without its response (one the "
+        "workaround never sends from 0.22.1, and sends once before it)",
         (RESPONSES, COMPACT),
         "no public report with the API's status and body (diegosouzapw/OmniRoute#8946 quotes "
         "`No tool output found for custom tool call <id>.` through a third-party router, "

@@ -229,7 +229,6 @@ class StandIn:
         if error is not None:
             return self._answer("POST", COMPACT, body, error=error)
         self.compactions += 1
-        users = kept_messages(items)
         summary = {
             "type": "compaction",
             "id": f"cmp_standin_{self.compactions}",
@@ -239,7 +238,7 @@ class StandIn:
             "id": f"resp_compact_{self.compactions:04d}",
             "object": "response.compaction",
             "created_at": CREATED_AT,
-            "output": [*users, summary],
+            "output": compacted_output(items, summary),
             "usage": USAGE,
         }
         return self._answer("POST", COMPACT, body, Reply(200, compacted))
@@ -259,6 +258,18 @@ def nested_deeper(value: Any, limit: int) -> bool:
             if isinstance(child, (dict, list)):
                 stack.append((child, depth + 1))
     return False
+
+
+def compacted_output(items: Sequence[Item], summary: Item) -> list[Item]:
+    """What ``/v1/responses/compact`` answers a chain and input with: "a list of all user
+    messages, followed by a single compaction item" (the ``openai`` client's
+    ``CompactedResponse.output``, generated from the API's OpenAPI spec; openai/openai-agents-js#760
+    shows a real answer of that shape: the user's messages typed ``message``, then one encrypted
+    item). The one shape both compaction stand-ins answer with (this one over HTTP, and the
+    scripted model's ``study.compaction.CompactionClient``), and the one the doctor's and the
+    workaround's dead-item rule reads (``analysis.pairing``). Not modelled: the SDK's
+    ``_strip_orphaned_assistant_ids`` says some models (gpt-5.4) also keep assistant messages."""
+    return [*kept_messages(items), summary]
 
 
 def kept_messages(items: Sequence[Item]) -> list[Item]:

@@ -179,10 +179,12 @@ def invariants_block() -> str:
 
 def rules_block() -> str:
     """The stand-in's rules, each with what it rejects, its endpoints, its answer and its
-    sources, then each check whose real answer is unknown (not enforced), with why."""
+    sources, each source with what of the answer it shows, then each check whose real answer is
+    unknown (not enforced), with why."""
     rows = [
         f"| {code(r.name)} | {r.rejects} | {', '.join(map(code, r.endpoints))} | "
-        f"{r.status} `invalid_request_error`: {code(r.example)} | {', '.join(r.sources)} |"
+        f"{r.status} `invalid_request_error`: {code(r.example)} | "
+        f"{'; '.join(s.cited() for s in r.sources)} |"
         for r in RULES
     ]
     rows += [
