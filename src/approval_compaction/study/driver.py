@@ -303,6 +303,23 @@ def _one_line(error: BaseException) -> str:
     return f"{type(error).__name__}: {' '.join(str(error).split())}"[:300]
 
 
+def export_no_traces() -> None:
+    """Give the SDK a trace provider with no processor, unless one is set already.
+
+    Every run here disables tracing (``RunConfig(tracing_disabled=True)``), yet the SDK builds
+    its default provider on the first run all the same, and with it the exporter to the
+    platform's trace endpoint: an HTTP client whose SSL context loads the certificate store,
+    about 50 ms in every process (``agents/tracing/setup.py: get_trace_provider``). No trace is
+    made either way; a release without these names keeps its default."""
+    try:
+        from agents.tracing import provider, setup
+    except ImportError:
+        return
+    if getattr(setup, "GLOBAL_TRACE_PROVIDER", False) is None:
+        with suppress(AttributeError, TypeError):
+            setup.set_trace_provider(provider.DefaultTraceProvider())
+
+
 class Driver:
     """One conversation's session, agent, model wiring and logs; ``take`` runs steps on them.
 
@@ -321,6 +338,7 @@ class Driver:
         state: str = "",
         kept: str = "",
     ) -> None:
+        export_no_traces()
         self.setup, self.path, self.on_stage, self.worker = setup, path, on_stage, worker
         self.wiring = (backend or backend_for(setup.model, setup.compact_rules))(setup.capture)
         self.agent = build_agent(self.wiring.model, setup.kinds, setup.guardrail)
