@@ -60,7 +60,7 @@ from .environments import (
 )
 from .liveness import SITUATIONS, poisoned_history, unjudged
 from .probe import MODULE as PROBE_MODULE
-from .probe import PROBE_MODES, ProbeResult, probe
+from .probe import OBSERVED, PROBE_MODES, ProbeResult, probe
 from .versions import (
     fetch_releases,
     load_releases,
@@ -71,7 +71,7 @@ from .versions import (
 )
 
 PROBE_TIMEOUT_SECONDS = 600
-OBSERVED_MODEL: Model = "responses"  # its verdicts on ``ACCEPTED`` replace the scripted model's
+OBSERVED_MODEL: Model = OBSERVED  # its verdicts on ``ACCEPTED`` replace the scripted model's
 UNAVAILABLE = vocabulary.STATUS_UNAVAILABLE
 NOT_APPLICABLE = vocabulary.STATUS_NOT_APPLICABLE
 SAVE_EVERY_SECONDS = 10.0  # rewriting the merged files after every release would cost more
@@ -127,10 +127,12 @@ def run_probe(
     timeout: float = PROBE_TIMEOUT_SECONDS,
     later: int = LATER_TURNS,
     situations: Path | None = None,
+    lean: bool = False,
 ) -> ProbeResult:
     """Run the probe in the release's environment, in the compaction modes given, the study's
     continued ``later`` turns, and the liveness situations from the poisoned history in the
-    file ``situations`` when given; return its JSON result."""
+    file ``situations`` when given (``lean``: only the runs the sweep keeps, ``probe.plan``);
+    return its JSON result."""
     try:
         result: ProbeResult = run_module(
             env.python,
@@ -141,6 +143,7 @@ def run_probe(
             "--later",
             str(later),
             *(["--situations", str(situations)] if situations else []),
+            *(["--lean"] if lean else []),
             timeout=timeout,
         )
     except ProbeError as error:
@@ -263,7 +266,7 @@ def sweep_release(
         down: ProbeResult = {"unavailable": error}
         live = release_liveness(version, down) if situations else []
         return Swept(unavailable_records(version, error, all_cases()), [], live)
-    result = run_probe(env, case, situations=situations)
+    result = run_probe(env, case, situations=situations, lean=True)
     live = release_liveness(version, result) if situations else []
     return Swept(release_records(version, result), release_meetings(result), live)
 
