@@ -49,6 +49,7 @@ from agents import RunConfig, Runner, SQLiteSession
 from agents.memory import OpenAIResponsesCompactionSession
 
 from .. import paths
+from ..formats.progress import Progress
 from . import state as state_io
 from .capture import Outcome, Stage, StageName, sdk_version
 from .items import Item, to_item, to_items
@@ -647,13 +648,17 @@ def run_sync(coro: Coroutine[Any, Any, T]) -> T:
 
 
 async def take_branches(
-    setup: Setup, rest: Sequence[Step], positions: int, folder: Path
+    setup: Setup,
+    rest: Sequence[Step],
+    positions: int,
+    folder: Path,
+    progress: Progress | None = None,
 ) -> list[Transcript]:
     """The trunk, ``positions`` plain turns (``Continue(1)`` each) on one session; at each
     position 0 to ``positions`` a ``fork`` of the store takes ``rest``: the same conversations as
     ``Continue(p)`` then ``rest`` from the start for each ``p``, at a cost linear in
     ``positions``. A plain turn that fails stops them all (there is no conversation left to
-    branch from)."""
+    branch from). Each position done is a step on ``progress``, when given."""
     transcripts = []
     async with Driver(setup, folder / "trunk.db") as trunk:
         await trunk.take([])  # the setup's history, into the trunk's store
@@ -666,21 +671,31 @@ async def take_branches(
             async with await trunk.fork(path) as branch:
                 transcripts.append(await branch.transcript(rest))
             path.unlink(missing_ok=True)
+            if progress is not None:
+                progress.step()
     return transcripts
 
 
 def branches(
-    setup: Setup, rest: Sequence[Step], positions: int, *, worker: Any = None
+    setup: Setup,
+    rest: Sequence[Step],
+    positions: int,
+    *,
+    worker: Any = None,
+    progress: Progress | None = None,
 ) -> list[Transcript]:
-    """``take_branches`` here, or in ``worker``'s interpreter (a release's own) when given."""
+    """``take_branches`` here, or in ``worker``'s interpreter (a release's own) when given
+    (``progress`` counts the positions here; from a worker they come back all at once)."""
     if worker is not None:
         request = {"setup": setup.to_json(), "positions": positions}
         answer = worker.ask(request | {"branches": [step_json(step) for step in rest]})
+        if progress is not None:
+            progress.step(positions + 1)
         return [Transcript.from_json(t) for t in answer["transcripts"]]
     with tempfile.TemporaryDirectory(
         prefix="approval-compaction-branches-", dir=paths.scratch()
     ) as folder:
-        return run_sync(take_branches(setup, rest, positions, Path(folder)))
+        return run_sync(take_branches(setup, rest, positions, Path(folder), progress))
 
 
 def converse(

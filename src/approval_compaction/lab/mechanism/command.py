@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ... import paths
+from ...formats.progress import Progress
 from ..releases.environments import Environment, default_envs, release_environment, run_module
 from ..releases.patched import from_namespace, patched_environment, results_folder
 from .catalogue import PINNED, RELEASES
@@ -35,9 +36,12 @@ def live_record() -> ReleaseMechanism:
 def build(envs: Path) -> dict[str, ReleaseMechanism]:
     """Every recorded release's record; the environments are checked before anything runs."""
     others = [release_environment(v, envs, create=False) for v in RELEASES if v != PINNED]
-    releases = {PINNED: live_record()}
-    for env in others:
-        releases[env.version] = probed(env, env.version)
+    with Progress("mechanism", 1 + len(others), "releases traced") as progress:
+        releases = {PINNED: live_record()}
+        progress.step()
+        for env in others:
+            releases[env.version] = probed(env, env.version)
+            progress.step()
     return releases
 
 

@@ -27,15 +27,12 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import json
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
-
-from tqdm import tqdm  # type: ignore[import-untyped]  # tqdm ships no type information
 
 from ... import paths
 from ...analysis import vocabulary
@@ -44,6 +41,7 @@ from ...analysis.liveness import LIVENESS_NAMES, LivenessRecord, LivenessRun, li
 from ...analysis.matrix import MatrixRecord, records
 from ...analysis.meeting import MEETING_STAGES, Meeting, all_meetings
 from ...formats.files import write_atomic
+from ...formats.progress import Progress
 from ...formats.records import read_records, write_records
 from ...study.capture import LATER_TURNS, CaseRun
 from ...study.items import Item
@@ -465,14 +463,14 @@ def sweep(
     reuse = set() if refresh else completed(rows, met, live) & set(versions)
     todo = [v for v in versions if v not in reuse]
     with (
-        tqdm(total=len(versions), unit="release", disable=None, file=sys.stderr) as bar,
+        Progress("sweep", total=len(versions), unit="releases") as bar,
         tempfile.TemporaryDirectory(prefix="approval-compaction-sweep-") as scratch,
     ):
         poisoned = poisoned_file(Path(scratch)) if todo else None
         for version in sorted(reuse, key=version_key):
             mine = [row for row in rows if row.sdk_version == version]
-            bar.write(f"{version:<8} reused  {summary(mine)}")
-            bar.update()
+            print(f"{version:<8} reused  {summary(mine)}", flush=True)
+            bar.step()
         pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
         written, unsaved = time.monotonic(), False
         try:
@@ -486,8 +484,8 @@ def sweep(
                 if time.monotonic() - written >= SAVE_EVERY_SECONDS:
                     write_results(output, rows, met, live)
                     written, unsaved = time.monotonic(), False
-                bar.write(f"{version:<8} ran {took:5.1f}s  {summary(new.records)}")
-                bar.update()
+                print(f"{version:<8} ran {took:5.1f}s  {summary(new.records)}", flush=True)
+                bar.step()
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
             if unsaved:  # also when interrupted: what finished is kept
