@@ -22,7 +22,6 @@ from ..releases.patched import from_namespace, patched_environment, results_fold
 from .catalogue import PINNED, RELEASES
 from .probe import MODULE, release_record
 from .record import RECORD, ReleaseMechanism, pinned_here, write_record
-from .views import stage_frame
 
 PROBE_TIMEOUT_SECONDS = 300
 
@@ -61,6 +60,8 @@ def patched_record(patched: Any, envs: Path) -> ReleaseMechanism:
 
 
 def patched_command(args: argparse.Namespace, patched: Any, envs: Path) -> int:
+
+    from .views import stage_frame  # its tables are pandas': only this printout draws them
 
     output = Path(args.output) if args.output else results_folder(patched, envs) / RECORD.name
     record = patched_record(patched, envs)
