@@ -20,6 +20,9 @@ wrote), it also runs the liveness situations (poisoned, abandoned, lost and the 
 ``releases.liveness``) in the ``input`` and ``auto`` modes, each continued N turns, into
 ``liveness``.
 
+With ``--lean`` (the sweep's), the scripted model runs only in the study's mode where the
+responses model runs too: the sweep keeps nothing else of it there (``plan``).
+
 Before running, it checks by feature, not by version number, that the release has what the
 scenario uses. A case whose release lacks something is recorded as not applicable, with the
 missing features as the reason; a release whose ``agents`` does not import is unavailable.

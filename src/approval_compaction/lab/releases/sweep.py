@@ -7,7 +7,9 @@ whose verdicts fill every invariant, and over HTTP on the SDK's own Responses mo
 ``pause_accepted`` and ``next_turn_accepted`` (what the user sees: ok, or the 400) replace the
 scripted ones. The matrix records are of the study's compaction mode (``input``); the probe also
 runs every case in the SDK's other modes, and what the user meets at each stage of every run
-over HTTP, in each mode (``analysis.meeting``), goes to ``data/sweep-meetings.json``.
+over HTTP, in each mode (``analysis.meeting``), goes to ``data/sweep-meetings.json``. One
+interpreter per release runs all of it, leaving out the runs no file keeps (``probe.plan``), and
+the releases share the cores (``--jobs``); the progress goes to stderr (``formats.progress``).
 
 The study-mode runs on the scripted model are continued for 10 later turns, so the two liveness
 invariants are matrix records there too; and each release runs the liveness situations
