@@ -7,6 +7,9 @@ Prints the median wall time of:
   against the original report's 8-case script, run the same way in the same environment,
   interleaved so that machine load affects both alike; the ratio is the median of each round's
   ratio (issue 34's target: at most 0.9 for the table).
+- the CPU time of the matrix and the script (user + system, every process they start): the
+  matrix spends more CPU than the script over two cores; on a loaded machine the wall ratio
+  depends on what the other processes leave of the second core;
 - with ``--baseline SRC`` (a ``src/`` folder of another commit, e.g. from ``git archive``), the
   same ``matrix`` run from that code in the same rounds, for a before/after.
 
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -32,6 +36,7 @@ from approval_compaction import paths
 
 SEED_FOLDER = paths.ROOT.parent / "shared" / "seed"
 INDENT = "   "  # the report's code block is indented by three spaces
+SCRIPT = "report's script"
 
 
 def seed_script(folder: Path = SEED_FOLDER) -> str | None:
@@ -44,12 +49,21 @@ def seed_script(folder: Path = SEED_FOLDER) -> str | None:
     return None
 
 
-def wall(command: list[str], env: dict[str, str]) -> float:
+CPU: dict[str, list[float]] = {}  # each command's CPU seconds (user + system), by name
+
+
+def wall(command: list[str], env: dict[str, str], name: str = "") -> float:
+    """The command's wall time; its CPU time (with every process it started) goes to ``CPU``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(
         command, check=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
-    return time.perf_counter() - start
+    seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    CPU.setdefault(name, []).append(cpu)
+    return seconds
 
 
 def main() -> None:
@@ -82,7 +96,7 @@ def main() -> None:
         for round_ in range(args.rounds):
             order = list(commands) if round_ % 2 == 0 else list(reversed(commands))
             for name in order:
-                times[name].append(wall(commands[name], envs[name]))
+                times[name].append(wall(commands[name], envs[name], name))
     median = {name: statistics.median(values) for name, values in times.items()}
     print(f"median of {args.rounds} rounds, warm bytecode caches, {os.cpu_count()} cores")
     print(f"  --help:                      {median['--help']:.3f} s (target <= 0.3)")
@@ -100,6 +114,8 @@ def main() -> None:
         if name in times:
             ratio = paired_ratio(times[name], times["report's script"])
             print(f"  ratio {name + '/script:':22}{ratio:.2f} (target <= 0.9)")
+    cpu = {name: statistics.median(CPU[name][-args.rounds :]) for name in times}
+    print("  CPU seconds (median): " + ", ".join(f"{k} {v:.2f}" for k, v in cpu.items()))
 
 
 def paired_ratio(numerators: list[float], denominators: list[float]) -> float:

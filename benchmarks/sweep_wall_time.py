@@ -7,7 +7,14 @@ The warm sweep re-runs every release (``--refresh``) in the cached environments,
 temporary file so ``data/sweep.json`` is left alone. ``--cold`` also times a sweep from an empty
 uv cache and no environments (it downloads every release's dependencies from the index).
 
+With ``--baseline SRC`` (the ``src/`` folder of another commit, e.g. from ``git archive``), the
+same sweep also runs from that code, the two alternating ``--sweeps`` times each, so that the
+machine's load (it is shared) falls on both alike; the figures are medians. CPU time is the
+fairer measure on a loaded machine: wall time waits for other people's processes, CPU time does
+not. On a subset of releases (``--versions``) the floor is that many imports.
+
     python benchmarks/sweep_wall_time.py [--versions SPEC] [--cold] [--repeat N]
+        [--baseline SRC] [--sweeps N]
 """
 
 from __future__ import annotations
@@ -77,11 +84,13 @@ def main() -> None:
     parser.add_argument("--versions", help="releases to sweep (default: every one cached)")
     parser.add_argument("--cold", action="store_true", help="also time a cold-cache sweep")
     parser.add_argument("--repeat", type=int, default=5, help="import timings for the floor")
+    parser.add_argument("--baseline", type=Path, help="a src/ folder to sweep from as well")
+    parser.add_argument("--sweeps", type=int, default=1, help="warm sweeps of each code")
     args = parser.parse_args()
     cutoffs = load_releases(paths.DATA_FILES.release_dates)
     versions = parse_versions(args.versions, list(cutoffs))
     cores = os.cpu_count() or 1
-    env = dict(os.environ)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     with tempfile.TemporaryDirectory(prefix="sweep-bench-") as folder:
         # Warm: every environment built first (untimed, instant when cached), then a timed re-run.
         uv = uv_binary()
@@ -90,7 +99,16 @@ def main() -> None:
         pinned = Environment(default_envs() / sdk_version(), sdk_version(), cutoffs[sdk_version()])
         load = os.getloadavg()[0]
         bare, bare_cpu = import_seconds(pinned.python, args.repeat)
-        warm, warm_cpu = sweep_seconds(args.versions, Path(folder) / "warm.json", env, "--refresh")
+        codes = {"this code": env}
+        if args.baseline is not None:
+            codes["baseline"] = env | {"PYTHONPATH": str(args.baseline.resolve())}
+        timings: dict[str, list[tuple[float, float]]] = {name: [] for name in codes}
+        for _ in range(args.sweeps):
+            for name, code_env in codes.items():
+                out = Path(folder) / f"{name.replace(' ', '-')}.json"
+                timings[name].append(sweep_seconds(args.versions, out, code_env, "--refresh"))
+        warm = statistics.median(w for w, _ in timings["this code"])
+        warm_cpu = statistics.median(c for _, c in timings["this code"])
         together = parallel_import_seconds(pinned.python, cores, args.repeat)
         floor, floor_cpu = len(versions) * bare / cores, len(versions) * bare_cpu
         shared = len(versions) * together / cores
@@ -106,6 +124,20 @@ def main() -> None:
             f"floor, {cores} at once    {shared:6.1f} s  (ratio {warm / shared:.2f};"
             f" {cores} imports together took {together:.2f} s)",
         ]
+        if args.baseline is not None:
+            base = statistics.median(w for w, _ in timings["baseline"])
+            base_cpu = statistics.median(c for _, c in timings["baseline"])
+            lines += [
+                f"baseline sweep      {base:6.1f} s wall (ratio {base / floor:.2f}),"
+                f" {base_cpu:.1f} s CPU (ratio {base_cpu / floor_cpu:.2f})",
+            ]
+            same = (Path(folder) / "this-code.json").read_bytes() == (
+                Path(folder) / "baseline.json"
+            ).read_bytes()
+            lines.append(
+                f"results             {'identical to' if same else 'DIFFER from'} the baseline's"
+            )
+        lines.append(f"sweeps              {args.sweeps} of each code, medians")
         print("\n".join(lines))
         if args.cold:
             cold_env = {**env, "UV_CACHE_DIR": str(Path(folder) / "uv-cache")}

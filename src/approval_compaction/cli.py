@@ -148,17 +148,27 @@ def _patched_matrix(args: argparse.Namespace, patched: Any) -> int:
 
 
 def _data(args: argparse.Namespace) -> int:
+    from .formats.progress import Progress
     from .lab.releases.sweep import write_pinned_meetings
     from .lab.share.results import write_matrix
     from .study.harness import run_matrix
     from .study.wiring import responses_backend
 
     folder = Path(args.folder)
-    written = write_matrix(run_matrix(jobs=0), folder)
-    # ``auto`` with ModelSettings(store=False), over HTTP: what its user meets.
-    unstored = run_matrix(mode="auto", backend=responses_backend, jobs=0, response_store=False)
-    written += write_matrix(unstored, folder, paths.STORE_FALSE_MATRIX)
-    for path in [*written, *write_pinned_meetings(Path(args.folder))]:
+    with Progress(
+        "data", 4, "steps (the matrix, its files, store=False, the meetings)"
+    ) as progress:
+        runs = run_matrix(jobs=0)
+        progress.step()
+        written = write_matrix(runs, folder)
+        progress.step()
+        # ``auto`` with ModelSettings(store=False), over HTTP: what its user meets.
+        unstored = run_matrix(mode="auto", backend=responses_backend, jobs=0, response_store=False)
+        written += write_matrix(unstored, folder, paths.STORE_FALSE_MATRIX)
+        progress.step()
+        written += write_pinned_meetings(folder)
+        progress.step()
+    for path in written:
         print(f"wrote {path.relative_to(Path(args.folder).parent)}")
     return 0
 
@@ -174,13 +184,14 @@ def _notebook_targets(args: argparse.Namespace) -> list[Path]:
 
 
 def _notebooks(args: argparse.Namespace) -> int:
+    from .formats.progress import Progress, tracked
     from .lab.share.headlines import update_all
     from .lab.share.notebooks import execute_in_place
 
     targets = _notebook_targets(args)
     for path in update_all(targets):
         print(f"answer written in {path.name}")
-    for path in targets:
+    for path in tracked(targets, Progress("notebooks", len(targets), "notebooks executed")):
         changed = execute_in_place(path)
         print(f"executed {path.name}{' (changed)' if changed else ''}")
     return 0
@@ -240,15 +251,19 @@ def _envs(args: argparse.Namespace) -> int:
 
 def _fix_data(args: argparse.Namespace) -> int:
     """The pinned release with the workaround, and the newest release unfixed, under data/."""
+    from .formats.progress import Progress
     from .lab.releases.comparison import FIXED_STEM, NEWEST_STEM, fixed_runs, newest_runs
     from .lab.releases.environments import default_envs, newest_release
     from .lab.share.results import write_matrix
 
     folder = Path(args.folder)
     version = args.version or newest_release()
-    written = write_matrix(fixed_runs(), folder, FIXED_STEM)
     envs = Path(args.envs) if args.envs else default_envs()
-    written += write_matrix(newest_runs(version, envs), folder, NEWEST_STEM)
+    with Progress("fix-data", 2, "matrices (with the workaround, the newest release)") as progress:
+        written = write_matrix(fixed_runs(), folder, FIXED_STEM)
+        progress.step()
+        written += write_matrix(newest_runs(version, envs), folder, NEWEST_STEM)
+        progress.step()
     for path in written:
         print(f"wrote {path.relative_to(folder.parent)}")
     return 0

@@ -490,3 +490,16 @@ def test_fetch_sdist_downloads_once_and_says_why_it_got_none(tmp_path: Path) -> 
     assert commands[0][1:4] == ["-m", "pip", "download"] and commands[0][-1] == f"{PACKAGE}==9.9.9"
     with pytest.raises(environments.SdistError, match=r"^openai-agents==8\.8\.8: no sdist: ERROR"):
         environments.fetch_sdist("8.8.8", folder, pip)
+
+
+def test_relayed_hands_on_each_stderr_line_as_it_comes_and_keeps_them() -> None:
+    code = "import sys; print('a', file=sys.stderr); print('out'); print('b', file=sys.stderr)"
+    seen: list[str] = []
+    proc = environments.relayed([sys.executable, "-c", code], 30, seen.append)
+    assert (proc.returncode, seen, proc.stderr) == (0, ["a", "b"], "a\nb\n")
+
+
+def test_relayed_command_that_overruns_its_timeout_is_killed() -> None:
+    code = "import time; time.sleep(30)"
+    with pytest.raises(subprocess.TimeoutExpired):
+        environments.relayed([sys.executable, "-c", code], 0.5, lambda line: None)

@@ -15,10 +15,10 @@ import pytest
 
 from approval_compaction.analysis.invariants import INVARIANTS
 from approval_compaction.lab.releases import probe
-from approval_compaction.lab.releases.sweep import UNAVAILABLE, release_records
+from approval_compaction.lab.releases.sweep import UNAVAILABLE, release_meetings, release_records
 from approval_compaction.study.capture import CaseRun, sdk_version
 from approval_compaction.study.scenario import Case, all_cases, select_cases
-from approval_compaction.study.words import MODELS
+from approval_compaction.study.words import MODELS, Model
 
 
 def _api(**missing: None) -> argparse.Namespace:
@@ -254,3 +254,37 @@ def test_probe_situations_on_a_release_lacking_everything_say_what_is_missing() 
 def test_probe_main_a_negative_later_is_a_usage_error(tmp_path: Path) -> None:
     with pytest.raises(SystemExit):
         probe.main(["--later", "-1", "--output", str(tmp_path / "probe.json")])
+
+
+@pytest.mark.parametrize(
+    ("runnable", "lean", "expected"),
+    [
+        (
+            ("scripted", "responses"),
+            False,
+            [(m, mode) for m in MODELS for mode in probe.PROBE_MODES],
+        ),
+        (
+            ("scripted", "responses"),
+            True,
+            [("scripted", "input")] + [("responses", mode) for mode in probe.PROBE_MODES],
+        ),
+        (("scripted",), True, [("scripted", mode) for mode in probe.PROBE_MODES]),
+    ],
+    ids=["every-run", "lean-with-http", "lean-without-http"],
+)
+def test_plan_leaves_out_only_the_scripted_modes_the_sweep_does_not_keep(
+    runnable: tuple[Model, ...], lean: bool, expected: list[tuple[str, str]]
+) -> None:
+    """Lean, the scripted model keeps its other modes where it is all the release can run:
+    the meetings of such a release come from them."""
+    assert probe.plan(runnable, probe.PROBE_MODES, lean) == expected
+
+
+def test_lean_probe_runs_are_the_full_probe_runs_the_sweep_keeps() -> None:
+    cases = select_cases("runner=run,decision=reject,compaction=on,state_boundary=json")
+    full, lean = probe.probe(cases, later=2), probe.probe(cases, later=2, lean=True)
+    kept = [r for r in full["runs"] if r["model"] == "responses" or r["mode"] == "input"]
+    assert lean["runs"] == kept
+    assert release_records(sdk_version(), lean) == release_records(sdk_version(), full)
+    assert release_meetings(lean) == release_meetings(full)

@@ -41,6 +41,7 @@ import logging
 import sqlite3
 import tempfile
 from collections.abc import Callable, Coroutine, Sequence
+from concurrent.futures import Future
 from contextlib import closing, suppress
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
@@ -51,6 +52,7 @@ from agents import ModelSettings, RunConfig, Runner, SQLiteSession
 from agents.memory import OpenAIResponsesCompactionSession
 
 from .. import paths
+from ..formats.progress import Progress
 from . import state as state_io
 from .capture import Outcome, Stage, StageName, sdk_version
 from .items import Item, to_item, to_items
@@ -317,6 +319,23 @@ def _one_line(error: BaseException) -> str:
     return f"{type(error).__name__}: {' '.join(str(error).split())}"[:300]
 
 
+def export_no_traces() -> None:
+    """Give the SDK a trace provider with no processor, unless one is set already.
+
+    Every run here disables tracing (``RunConfig(tracing_disabled=True)``), yet the SDK builds
+    its default provider on the first run all the same, and with it the exporter to the
+    platform's trace endpoint: an HTTP client whose SSL context loads the certificate store,
+    about 50 ms in every process (``agents/tracing/setup.py: get_trace_provider``). No trace is
+    made either way; a release without these names keeps its default."""
+    try:
+        from agents.tracing import provider, setup
+    except ImportError:
+        return
+    if getattr(setup, "GLOBAL_TRACE_PROVIDER", False) is None:
+        with suppress(AttributeError, TypeError):
+            setup.set_trace_provider(provider.DefaultTraceProvider())
+
+
 class Driver:
     """One conversation's session, agent, model wiring and logs; ``take`` runs steps on them.
 
@@ -335,6 +354,7 @@ class Driver:
         state: str = "",
         kept: str = "",
     ) -> None:
+        export_no_traces()
         self.setup, self.path, self.on_stage, self.worker = setup, path, on_stage, worker
         self.wiring = (backend or backend_for(setup.model, setup.compact_rules))(setup.capture)
         self.agent = build_agent(self.wiring.model, setup.kinds, setup.guardrail)
@@ -610,24 +630,52 @@ def _request(
     }
 
 
+class InlineExecutor(concurrent.futures.ThreadPoolExecutor):
+    """An event loop's default executor that runs each call at once, in the loop's thread.
+
+    The SDK's ``SQLiteSession`` sends every read and write to a thread (``asyncio.to_thread``)
+    and waits for it; here nothing else runs meanwhile, so the hand-over to a thread and back
+    (a wake-up of each, a third of a sweep's probe on a loaded machine) buys nothing. The calls
+    run in the order they were made, with the same results."""
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        future: Future[T] = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except Exception as error:  # the caller awaits it, as from a thread
+            future.set_exception(error)
+        return future
+
+
+async def inline(coro: Coroutine[Any, Any, T]) -> T:
+    """Await ``coro`` with the running loop's calls to threads made inline (``InlineExecutor``)."""
+    asyncio.get_running_loop().set_default_executor(InlineExecutor(max_workers=1))
+    return await coro
+
+
 def run_sync(coro: Coroutine[Any, Any, T]) -> T:
-    """Run a coroutine to completion, also from inside a running loop (a notebook)."""
+    """Run a coroutine to completion, also from inside a running loop (a notebook), on a loop
+    of its own whose calls to threads run inline."""
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return asyncio.run(coro)
+        return asyncio.run(inline(coro))
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coro).result()
+        return pool.submit(asyncio.run, inline(coro)).result()
 
 
 async def take_branches(
-    setup: Setup, rest: Sequence[Step], positions: int, folder: Path
+    setup: Setup,
+    rest: Sequence[Step],
+    positions: int,
+    folder: Path,
+    progress: Progress | None = None,
 ) -> list[Transcript]:
     """The trunk, ``positions`` plain turns (``Continue(1)`` each) on one session; at each
     position 0 to ``positions`` a ``fork`` of the store takes ``rest``: the same conversations as
     ``Continue(p)`` then ``rest`` from the start for each ``p``, at a cost linear in
     ``positions``. A plain turn that fails stops them all (there is no conversation left to
-    branch from)."""
+    branch from). Each position done is a step on ``progress``, when given."""
     transcripts = []
     async with Driver(setup, folder / "trunk.db") as trunk:
         await trunk.take([])  # the setup's history, into the trunk's store
@@ -640,21 +688,31 @@ async def take_branches(
             async with await trunk.fork(path) as branch:
                 transcripts.append(await branch.transcript(rest))
             path.unlink(missing_ok=True)
+            if progress is not None:
+                progress.step()
     return transcripts
 
 
 def branches(
-    setup: Setup, rest: Sequence[Step], positions: int, *, worker: Any = None
+    setup: Setup,
+    rest: Sequence[Step],
+    positions: int,
+    *,
+    worker: Any = None,
+    progress: Progress | None = None,
 ) -> list[Transcript]:
-    """``take_branches`` here, or in ``worker``'s interpreter (a release's own) when given."""
+    """``take_branches`` here, or in ``worker``'s interpreter (a release's own) when given
+    (``progress`` counts the positions here; from a worker they come back all at once)."""
     if worker is not None:
         request = {"setup": setup.to_json(), "positions": positions}
         answer = worker.ask(request | {"branches": [step_json(step) for step in rest]})
+        if progress is not None:
+            progress.step(positions + 1)
         return [Transcript.from_json(t) for t in answer["transcripts"]]
     with tempfile.TemporaryDirectory(
         prefix="approval-compaction-branches-", dir=paths.scratch()
     ) as folder:
-        return run_sync(take_branches(setup, rest, positions, Path(folder)))
+        return run_sync(take_branches(setup, rest, positions, Path(folder), progress))
 
 
 def converse(

@@ -46,6 +46,7 @@ from ...analysis.pairing import item_key, orphan_outputs
 from ...doctor.verdict import judge
 from ...errors import InvestigationError
 from ...fix.edge_cases import MCP_REQUEST
+from ...formats.progress import Progress
 from ...formats.records import RecordsError, read_json
 from ...study.driver import (
     Ask,
@@ -231,14 +232,18 @@ def row(prior: int, transcript: Transcript, pending: str | None = PENDING_CALL_I
 
 
 def check_runs(
-    cfg: Config, turns: int = DEFAULT_TURNS, later: int = 0, worker: Worker | None = None
+    cfg: Config,
+    turns: int = DEFAULT_TURNS,
+    later: int = 0,
+    worker: Worker | None = None,
+    progress: Progress | None = None,
 ) -> list[Transcript]:
     """One conversation per pause position 0 to ``turns``, each followed by ``later`` plain
     turns with the hook always saying yes (the liveness invariants' later turns). The plain
     turns before the pause are taken once: each position forks the store after its turns
     (``driver.branches``), so the cost grows linearly in ``turns``."""
     rest = [*after_prior(cfg), *liveness_later(later)]
-    return branches(cfg.setup(), rest, turns, worker=worker)
+    return branches(cfg.setup(), rest, turns, worker=worker, progress=progress)
 
 
 def check_release(
@@ -291,10 +296,12 @@ def check_liveness(
     turns: int = DEFAULT_TURNS,
     later: int = LIVENESS_TURNS,
     worker: Worker | None = None,
+    progress: Progress | None = None,
 ) -> tuple[str, list[CheckRow], Keeps]:
     """The check's rows, and the liveness runs of the same conversations continued for
-    ``later`` plain turns with the hook always saying yes."""
-    runs = check_runs(cfg, turns, later, worker)
+    ``later`` plain turns with the hook always saying yes (each position a step on
+    ``progress``)."""
+    runs = check_runs(cfg, turns, later, worker, progress)
     rows = [row(p, t, item_key(cfg.pending)) for p, t in enumerate(runs)]
     lives = [_liveness(cfg, t, later) for t in runs]
     stored = [next((t.stage.stored for t in reversed(r.turns) if t.stage), []) for r in runs]

@@ -19,6 +19,7 @@ from ... import paths
 from ...analysis.liveness import liveness_records
 from ...doctor.command import Step
 from ...errors import InvestigationError
+from ...formats.progress import Progress
 from ...formats.records import write_json
 from ...study.capture import sdk_version
 from ..releases.environments import default_envs, newest_release
@@ -43,7 +44,8 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         raise InvestigationError("--turns must be 0 or more")
     if args.later < 0:
         raise InvestigationError("--later must be 0 or more")
-    release, rows, keeps = check_liveness(cfg, args.turns, args.later)
+    with Progress("doctor check", args.turns + 1, "pause positions") as progress:
+        release, rows, keeps = check_liveness(cfg, args.turns, args.later, progress=progress)
     answers = [check_answer(cfg, rows, release)]
     answers += [liveness_answer(cfg, keeps, release)] if args.later else []
     if args.format == "json":

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import importlib.metadata
 import json
+import sys
 from dataclasses import asdict, replace
 from pathlib import Path
 
@@ -28,11 +29,18 @@ SEARCH_MODULE = "approval_compaction.lab.explore.search"
 SEARCH_TIMEOUT_SECONDS = 3600
 TOOLS_FOLDER = "explore-tools"
 DATABASE_FOLDER = "explore-database"
+PROGRESS_PREFIX = "explore "  # how each of the search's progress lines starts (``Progress``)
 
 
 def cache_folder() -> Path:
     """Beside the release environments, in the user's cache (not in git)."""
     return environments.default_envs().parent
+
+
+def relay_progress(line: str) -> None:
+    """A line of the release's search on its stderr: its progress lines go on to ours."""
+    if line.startswith(PROGRESS_PREFIX):
+        print(line, file=sys.stderr, flush=True)
 
 
 def in_release(
@@ -50,6 +58,7 @@ def in_release(
         timeout=SEARCH_TIMEOUT_SECONDS,
         tools=tools,
         label=f"{version}: the search",
+        relay=relay_progress,
     )
     return SearchResult.from_json(found)
 

@@ -12,18 +12,18 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from ... import paths
-from ...display.frames import items_frame
-from ...display.views import stage_summary
 from ...formats.records import read_json, write_json
 from ...study.capture import CaseRun
 from ...study.scenario import Case
 from ..releases.patched import one_label
 from .conversation import Trace, pending_of
 from .search import Finding, SearchResult
+
+if TYPE_CHECKING:  # the tables need pandas; a search that only saves its findings does not
+    import pandas as pd
 
 DIGEST = "[0-9a-f]{12}"  # ``Conversation.digest``: twelve hex digits
 
@@ -82,6 +82,8 @@ BRIEF = [  # the summary columns that tell a counterexample's story
 
 def summary(trace: Trace, brief: bool = False) -> pd.DataFrame:
     """Per step: what it did, what it sent and stored, and the invariants it broke."""
+    from ...display.views import stage_summary
+
     frame = stage_summary(as_case_run(trace)).reset_index(drop=True)
     frame.insert(0, "step", [step_label(r.index, trace) for r in trace.records])
     frame.insert(1, "outcome", [r.outcome for r in trace.records])
@@ -92,6 +94,8 @@ def summary(trace: Trace, brief: bool = False) -> pd.DataFrame:
 
 def tables(trace: Trace) -> Iterator[tuple[str, pd.DataFrame]]:
     """Each step's item tables: every compaction input, the last model input, the history."""
+    from ...display.frames import items_frame
+
     pending = [str(i.get("call_id") or i.get("id")) for i in pending_of(trace.records)]
     for record in trace.records:
         label = step_label(record.index, trace)
@@ -148,6 +152,8 @@ def load_results(folder: Path) -> dict[str, SearchResult]:
 
 def coverage(results: dict[str, SearchResult]) -> pd.DataFrame:
     """What each search covered: its tally of rules, choices and outcomes, one column each."""
+    import pandas as pd
+
     frame = pd.DataFrame({name: r.tally for name, r in results.items()}).fillna(0).astype(int)
     return frame.sort_index()
 
@@ -167,6 +173,8 @@ def findings_table(results: dict[str, SearchResult]) -> pd.DataFrame:
         for f in result.findings
     ]
     columns = ["search", "counterexample", "breaks", "label", "known as", "steps"]
+    import pandas as pd
+
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -182,4 +190,6 @@ def holds_table(results: dict[str, SearchResult]) -> pd.DataFrame:
         }
         for name, r in results.items()
     ]
+    import pandas as pd
+
     return pd.DataFrame(rows).set_index("search")

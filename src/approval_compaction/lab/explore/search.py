@@ -34,7 +34,6 @@ import asyncio
 import concurrent.futures
 import contextlib
 import json
-import sys
 import tempfile
 import time
 from collections import Counter
@@ -44,6 +43,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ...analysis.invariants import INVARIANTS
+from ...formats import progress
 from ...formats.records import write_json
 from ...study.capture import sdk_version
 from ...study.words import Mode
@@ -66,10 +66,10 @@ def peak_megabytes() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
 
 
-class Progress:
-    """Lines on ``stream`` (stderr) at most every ``every`` seconds, and after each round:
-    the release, the round, the examples and steps so far, the findings so far, the time and
-    the peak memory."""
+class Progress(progress.Progress):
+    """The shared progress lines (``formats.progress``) of a search, on ``stream`` (stderr) at
+    most every ``every`` seconds, and after each round: the release, the round, the examples
+    and steps so far, the findings so far, the time and the peak memory."""
 
     def __init__(
         self,
@@ -78,24 +78,29 @@ class Progress:
         every: float = PROGRESS_SECONDS,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.label, self.stream, self.every, self.clock = label, stream, every, clock
-        self.start = self.last = clock()
+        super().__init__(
+            f"explore {label}", unit="examples", stream=stream, every=every, clock=clock
+        )
         self.round, self.findings = 0, 0
+        self.tally: Counter[str] | dict[str, int] = {}
 
-    def line(self, tally: Counter[str] | dict[str, int], note: str = "") -> None:
-        seconds = self.clock() - self.start
-        self.last = self.clock()
-        text = (
-            f"explore {self.label}: round {self.round}, {tally.get('examples', 0)} examples, "
-            f"{tally.get('steps', 0)} steps, {self.findings} findings, {seconds:.0f} s, "
+    def text(self, note: str = "") -> str:
+        tally = self.tally
+        return (
+            f"{self.label}: round {self.round}, {tally.get('examples', 0)} examples, "
+            f"{tally.get('steps', 0)} steps, {self.findings} findings, {self.seconds():.0f} s, "
             f"peak {peak_megabytes():.0f} MB{note}"
         )
-        print(text, file=self.stream or sys.stderr, flush=True)
+
+    def report(self, tally: Counter[str] | dict[str, int], note: str = "") -> None:
+        """A line now, with the tally so far."""
+        self.tally = tally
+        self.line(note)
 
     def example(self, tally: Counter[str]) -> None:
         """Called as each example starts: a line when ``every`` seconds passed since the last."""
-        if self.clock() - self.last >= self.every:
-            self.line(tally)
+        if self.due():
+            self.report(tally)
 
 
 @dataclass(frozen=True)
@@ -339,7 +344,7 @@ def _search(options: Options, progress: Progress | None = None) -> SearchResult:
                 setup.found.update(found.pairs)
             if progress is not None:
                 progress.findings = len(findings)
-                progress.line(setup.tally, " (dry)" if exhausted else "")
+                progress.report(setup.tally, " (dry)" if exhausted else "")
     finally:
         if worker is not None:
             worker.close()
@@ -443,7 +448,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     given: dict[str, Any] = json.loads(args.options)  # JSON has lists where Options has tuples
     plain: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in given.items()}
     options = Options(**plain)
-    write_json(Path(args.output), search(options).to_json(), indent=None)
+    label = sdk_version() + (" with the workaround" if options.fix else "")
+    label += f" with {options.patch}" if options.patch else ""
+    found = search(options, Progress(label))  # its lines on stderr, which ``explore`` relays
+    write_json(Path(args.output), found.to_json(), indent=None)
     return 0
 
 

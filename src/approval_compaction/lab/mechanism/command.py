@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from ... import paths
+from ...formats.progress import Progress
 from ..releases.environments import Environment, default_envs, release_environment, run_module
 from ..releases.patched import from_namespace, patched_environment, results_folder
 from .catalogue import PINNED, RELEASES
 from .probe import MODULE, release_record
 from .record import RECORD, ReleaseMechanism, pinned_here, write_record
-from .views import stage_frame
 
 PROBE_TIMEOUT_SECONDS = 300
 
@@ -35,9 +35,12 @@ def live_record() -> ReleaseMechanism:
 def build(envs: Path) -> dict[str, ReleaseMechanism]:
     """Every recorded release's record; the environments are checked before anything runs."""
     others = [release_environment(v, envs, create=False) for v in RELEASES if v != PINNED]
-    releases = {PINNED: live_record()}
-    for env in others:
-        releases[env.version] = probed(env, env.version)
+    with Progress("mechanism", 1 + len(others), "releases traced") as progress:
+        releases = {PINNED: live_record()}
+        progress.step()
+        for env in others:
+            releases[env.version] = probed(env, env.version)
+            progress.step()
     return releases
 
 
@@ -57,6 +60,8 @@ def patched_record(patched: Any, envs: Path) -> ReleaseMechanism:
 
 
 def patched_command(args: argparse.Namespace, patched: Any, envs: Path) -> int:
+
+    from .views import stage_frame  # its tables are pandas': only this printout draws them
 
     output = Path(args.output) if args.output else results_folder(patched, envs) / RECORD.name
     record = patched_record(patched, envs)

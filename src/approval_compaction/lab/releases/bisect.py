@@ -21,6 +21,7 @@ from pathlib import Path
 from ...analysis import vocabulary
 from ...analysis.invariants import invariant as definition
 from ...errors import InvestigationError
+from ...formats.progress import Progress
 from ...study.capture import sdk_version
 from ...study.scenario import select_cases
 from .environments import default_envs, uv_binary
@@ -233,12 +234,16 @@ def command(args: argparse.Namespace) -> int:
     sweep = judge_rows(load_results(Path(args.sweep)), invariant, args.case)
     envs = Path(args.envs) if args.envs else default_envs()
 
+    progress = Progress("bisect", unit="releases run")
+
     def judge(version: str) -> Judgement:
         rows = run_release(version, cutoffs[version], envs, uv_binary())
+        progress.step(note=f" (last: {version})")
         return judge_rows(rows, invariant, args.case).get(version)
 
     cases = args.case or "all 16 cases"
     print(f"bisect {invariant} over {versions[0]}..{versions[-1]}, {cases}")
-    result = bisect(versions, invariant, judge, sweep=sweep, start=start)
+    with progress:
+        result = bisect(versions, invariant, judge, sweep=sweep, start=start)
     print("\n".join(result.lines()))
     return 0

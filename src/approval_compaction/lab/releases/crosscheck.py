@@ -33,6 +33,7 @@ from ... import paths
 from ...analysis import vocabulary
 from ...analysis.table import to_frame as records_frame
 from ...formats.markdown import markdown_table
+from ...formats.progress import Progress, tracked
 from ...formats.records import read_records, write_records
 from . import PINNED, environments
 from .patched import from_namespace, labelled, patched_environment, patched_matrix, results_folder
@@ -187,7 +188,7 @@ def run_releases(
     """Run the test in each release's sweep environment; make missing ones only if asked."""
     tools = environments.install_tools(envs / TOOLS_FOLDER, TOOLS)
     outcomes: list[Outcome] = []
-    for version in versions:
+    for version in tracked(versions, Progress("crosscheck", len(versions), "releases")):
         try:
             env = environments.release_environment(version, envs, create=create)
         except environments.SweepError as error:

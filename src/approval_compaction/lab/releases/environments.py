@@ -26,6 +26,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
@@ -156,6 +157,45 @@ def run(
     )
 
 
+def relayed(
+    command: Sequence[str],
+    timeout: float,
+    relay: Callable[[str], None],
+    *,
+    cwd: Path | str | None = None,
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """``run``, each line the command writes on stderr handed to ``relay`` as it comes (a
+    release's search reporting its progress); the lines are also kept, as ``run`` keeps them."""
+    with subprocess.Popen(
+        list(command),
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as proc:
+        late = threading.Event()
+
+        def kill() -> None:
+            late.set()
+            proc.kill()
+
+        timer = threading.Timer(timeout, kill)
+        timer.start()
+        lines = []
+        try:
+            for line in proc.stderr or ():
+                lines.append(line)
+                relay(line.rstrip("\n"))
+            code = proc.wait()
+        finally:
+            timer.cancel()
+    if late.is_set():
+        raise subprocess.TimeoutExpired(list(command), timeout)
+    return subprocess.CompletedProcess(list(command), code, "", "".join(lines))
+
+
 def run_module(
     python: Path | str,
     module: str,
@@ -163,14 +203,20 @@ def run_module(
     timeout: float,
     tools: Path | None = None,
     label: str = "probe",
+    relay: Callable[[str], None] | None = None,
 ) -> Any:
     """Run ``python -m MODULE ARGS --output FILE``, isolated, in a scratch folder, and return
-    the JSON it wrote; a one-line ``ProbeError`` (``label`` failed, or timed out) otherwise."""
+    the JSON it wrote; a one-line ``ProbeError`` (``label`` failed, or timed out) otherwise.
+    With ``relay``, each line the module writes on stderr goes to it as it comes."""
     with tempfile.TemporaryDirectory(prefix="approval-compaction-run-") as folder:
         output = Path(folder) / "output.json"
         command = [str(python), "-m", module, *args, "--output", str(output)]
+        environ = isolated_environ(tools=tools)
         try:
-            proc = run(command, timeout, cwd=folder, env=isolated_environ(tools=tools))
+            if relay is None:
+                proc = run(command, timeout, cwd=folder, env=environ)
+            else:
+                proc = relayed(command, timeout, relay, cwd=folder, env=environ)
         except subprocess.TimeoutExpired:
             raise ProbeError(f"{label} timed out after {timeout:g} s") from None
         if proc.returncode != 0 or not output.exists():

@@ -20,6 +20,9 @@ wrote), it also runs the liveness situations (poisoned, abandoned, lost and the 
 ``releases.liveness``) in the ``input`` and ``auto`` modes, each continued N turns, into
 ``liveness``.
 
+With ``--lean`` (the sweep's), the scripted model runs only in the study's mode where the
+responses model runs too: the sweep keeps nothing else of it there (``plan``).
+
 Before running, it checks by feature, not by version number, that the release has what the
 scenario uses. A case whose release lacks something is recorded as not applicable, with the
 missing features as the reason; a release whose ``agents`` does not import is unavailable.
@@ -142,6 +145,7 @@ def missing_features(case: Case, api: Any) -> list[str]:
 
 
 PROBE_MODES = STUDY_FIRST  # the matrix's own mode first: the others follow it
+OBSERVED: Model = "responses"  # the model over HTTP: what the user meets
 
 
 def not_applicable(
@@ -189,6 +193,22 @@ def situations(
     return [run.to_json() for run in runs]
 
 
+def plan(runnable: Sequence[Model], modes: Sequence[Mode], lean: bool) -> list[tuple[Model, Mode]]:
+    """Each model and mode the cases run in, in order: every mode on every model that can run;
+    ``lean``, the scripted model in the study's mode alone where the responses model runs too.
+
+    The sweep keeps no more than that: its matrix records are of the study's mode, and what the
+    user meets comes from the runs over HTTP, from the scripted model's other modes only on a
+    release that cannot run the responses model (``sweep.release_meetings``)."""
+    over_http = OBSERVED in runnable
+    return [
+        (model, mode)
+        for model in runnable
+        for mode in modes
+        if not (lean and over_http and model != OBSERVED and mode != STUDY_MODE)
+    ]
+
+
 def installed_versions() -> dict[str, str]:
     return {name: importlib.metadata.version(name) for name in DEPENDENCIES}
 
@@ -200,13 +220,15 @@ def probe(
     models: Sequence[Model] = MODELS,
     later: int = LATER_TURNS,
     poisoned: Sequence[Item] | None = None,
+    lean: bool = False,
 ) -> ProbeResult:
     """Run the cases on the installed release, on each of ``models`` (those it can run) in each
     of ``modes``, the scripted model's in the study's mode continued ``later`` turns; and, given
     a ``poisoned`` history, the liveness situations; a release that does not import is
     unavailable.
 
-    ``api`` looks up the SDK's names (a test passes a stand-in for a release that lacks some).
+    ``api`` looks up the SDK's names (a test passes a stand-in for a release that lacks some);
+    ``lean`` leaves out the runs the sweep does not keep (``plan``).
     """
     try:
         names = api()
@@ -223,7 +245,8 @@ def probe(
 
         why = unavailable("responses") if "responses" in models else ""
         runnable += [] if why or "responses" not in models else ["responses"]
-    gc.enable()  # the imports are done: the cases run with the collector on, as in ``matrix``
+    gc.freeze()  # the imports are done: what they made is left out of every collection,
+    gc.enable()  # and the cases run with the collector on, as in ``matrix``
     version = versions["openai-agents"]
     runs = [
         not_applicable(case, version, missing[case], model, mode, continued(model, mode, later))
@@ -234,8 +257,7 @@ def probe(
             script=replace(DEFAULT_SCRIPT, mode=mode),
             later=continued(model, mode, later),
         )
-        for model in runnable  # each case once per model and mode it can run on
-        for mode in modes
+        for model, mode in plan(runnable, modes, lean)  # each case once per model and mode
         for case in cases
     ]
     result: ProbeResult = {
@@ -261,6 +283,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--situations", help="a poisoned history (JSON): also run the liveness situations"
     )
+    parser.add_argument(
+        "--lean", action="store_true", help="only the runs the sweep keeps (see ``plan``)"
+    )
     args = parser.parse_args(argv)
     modes = tuple(args.modes.split(","))
     if not set(modes) <= set(MODES):
@@ -273,6 +298,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         modes=cast(tuple[Mode, ...], modes),
         later=args.later,
         poisoned=poisoned,
+        lean=args.lean,
     )
     Path(args.output).write_text(json.dumps(result))
     return 0

@@ -7,7 +7,9 @@ whose verdicts fill every invariant, and over HTTP on the SDK's own Responses mo
 ``pause_accepted`` and ``next_turn_accepted`` (what the user sees: ok, or the 400) replace the
 scripted ones. The matrix records are of the study's compaction mode (``input``); the probe also
 runs every case in the SDK's other modes, and what the user meets at each stage of every run
-over HTTP, in each mode (``analysis.meeting``), goes to ``data/sweep-meetings.json``.
+over HTTP, in each mode (``analysis.meeting``), goes to ``data/sweep-meetings.json``. One
+interpreter per release runs all of it, leaving out the runs no file keeps (``probe.plan``), and
+the releases share the cores (``--jobs``); the progress goes to stderr (``formats.progress``).
 
 The study-mode runs on the scripted model are continued for 10 later turns, so the two liveness
 invariants are matrix records there too; and each release runs the liveness situations
@@ -27,15 +29,12 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import json
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
-
-from tqdm import tqdm  # type: ignore[import-untyped]  # tqdm ships no type information
 
 from ... import paths
 from ...analysis import vocabulary
@@ -44,6 +43,7 @@ from ...analysis.liveness import LIVENESS_NAMES, LivenessRecord, LivenessRun, li
 from ...analysis.matrix import MatrixRecord, records
 from ...analysis.meeting import MEETING_STAGES, Meeting, all_meetings
 from ...formats.files import write_atomic
+from ...formats.progress import Progress
 from ...formats.records import read_records, write_records
 from ...study.capture import LATER_TURNS, CaseRun
 from ...study.items import Item
@@ -60,7 +60,7 @@ from .environments import (
 )
 from .liveness import SITUATIONS, poisoned_history, unjudged
 from .probe import MODULE as PROBE_MODULE
-from .probe import PROBE_MODES, ProbeResult, probe
+from .probe import OBSERVED, PROBE_MODES, ProbeResult, probe
 from .versions import (
     fetch_releases,
     load_releases,
@@ -71,7 +71,7 @@ from .versions import (
 )
 
 PROBE_TIMEOUT_SECONDS = 600
-OBSERVED_MODEL: Model = "responses"  # its verdicts on ``ACCEPTED`` replace the scripted model's
+OBSERVED_MODEL: Model = OBSERVED  # its verdicts on ``ACCEPTED`` replace the scripted model's
 UNAVAILABLE = vocabulary.STATUS_UNAVAILABLE
 NOT_APPLICABLE = vocabulary.STATUS_NOT_APPLICABLE
 SAVE_EVERY_SECONDS = 10.0  # rewriting the merged files after every release would cost more
@@ -127,10 +127,12 @@ def run_probe(
     timeout: float = PROBE_TIMEOUT_SECONDS,
     later: int = LATER_TURNS,
     situations: Path | None = None,
+    lean: bool = False,
 ) -> ProbeResult:
     """Run the probe in the release's environment, in the compaction modes given, the study's
     continued ``later`` turns, and the liveness situations from the poisoned history in the
-    file ``situations`` when given; return its JSON result."""
+    file ``situations`` when given (``lean``: only the runs the sweep keeps, ``probe.plan``);
+    return its JSON result."""
     try:
         result: ProbeResult = run_module(
             env.python,
@@ -141,6 +143,7 @@ def run_probe(
             "--later",
             str(later),
             *(["--situations", str(situations)] if situations else []),
+            *(["--lean"] if lean else []),
             timeout=timeout,
         )
     except ProbeError as error:
@@ -263,7 +266,7 @@ def sweep_release(
         down: ProbeResult = {"unavailable": error}
         live = release_liveness(version, down) if situations else []
         return Swept(unavailable_records(version, error, all_cases()), [], live)
-    result = run_probe(env, case, situations=situations)
+    result = run_probe(env, case, situations=situations, lean=True)
     live = release_liveness(version, result) if situations else []
     return Swept(release_records(version, result), release_meetings(result), live)
 
@@ -462,14 +465,14 @@ def sweep(
     reuse = set() if refresh else completed(rows, met, live) & set(versions)
     todo = [v for v in versions if v not in reuse]
     with (
-        tqdm(total=len(versions), unit="release", disable=None, file=sys.stderr) as bar,
+        Progress("sweep", total=len(versions), unit="releases") as bar,
         tempfile.TemporaryDirectory(prefix="approval-compaction-sweep-") as scratch,
     ):
         poisoned = poisoned_file(Path(scratch)) if todo else None
         for version in sorted(reuse, key=version_key):
             mine = [row for row in rows if row.sdk_version == version]
-            bar.write(f"{version:<8} reused  {summary(mine)}")
-            bar.update()
+            print(f"{version:<8} reused  {summary(mine)}", flush=True)
+            bar.step()
         pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
         written, unsaved = time.monotonic(), False
         try:
@@ -483,8 +486,8 @@ def sweep(
                 if time.monotonic() - written >= SAVE_EVERY_SECONDS:
                     write_results(output, rows, met, live)
                     written, unsaved = time.monotonic(), False
-                bar.write(f"{version:<8} ran {took:5.1f}s  {summary(new.records)}")
-                bar.update()
+                print(f"{version:<8} ran {took:5.1f}s  {summary(new.records)}", flush=True)
+                bar.step()
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
             if unsaved:  # also when interrupted: what finished is kept
