@@ -8,8 +8,9 @@ the Responses API does. On one release a situation is *refused* when a later tur
 session cannot be used: ``session_usable`` is violated, and the error's text is part of its
 state), else *keeps compacting* when both liveness invariants hold, is *stuck* when either is
 violated (which ones, and the item that pins the history, are part of its state), and is *not
-judged* when the run failed or the release could not run it. A late resume's state also says whether it stayed
-paired (``resume_paired``: nothing unpaired stored from the resume on, nothing unpaired sent).
+judged* when the run failed or the release could not run it. A late resume's state also says
+whether it stayed paired (``resume_paired``: nothing unpaired stored from the resume on, nothing
+unpaired sent).
 A ``LivenessEra`` is a run of consecutive releases in one state, for one situation and mode;
 ``LivenessEras`` holds them all, computed once from the records.
 """
