@@ -15,12 +15,11 @@ from ...analysis.liveness import DEFAULT_TURNS, LivenessRun, liveness_records, s
 from ...fix.workaround import defer_compaction_while_pending as fix
 from ...formats.records import write_json
 from ...study.capture import sdk_version
+from ...study.fork import cores
 from ...study.words import Model
 from ...study.worker import Worker
 from . import environments
 from .liveness import LIVENESS_MODEL, liveness_count, poisoned_history, run_liveness
-
-RELEASES_AND_WRAPS = 4  # the installed release and the newer one, each as it is and fixed
 
 
 def liveness_data(
@@ -28,24 +27,35 @@ def liveness_data(
     version: str | None = None,
     envs: Any = None,
     model: Model = LIVENESS_MODEL,
+    jobs: int = 0,
 ) -> dict[str, Any]:
     """The liveness runs on the installed release (as it is, and with the workaround), and on
     the newer release (as it is, and with the workaround) given the same poisoned history, each
-    on ``model``."""
+    on ``model``. Each of the four parts runs in a ``Worker`` of its release (this interpreter
+    for the installed one), ``jobs`` parts at a time (0: one per core); the runs come back in
+    the parts' order, whatever order they end in."""
+    from concurrent.futures import ThreadPoolExecutor
+
     from tqdm import tqdm  # type: ignore[import-untyped]  # tqdm ships no type information
 
     newer = version or environments.newest_release()
     # The newer release's environment first: a missing one is a one-line error before any run.
     env = environments.release_environment(newer, envs or environments.default_envs(), create=False)
     history = poisoned_history()
-    total = RELEASES_AND_WRAPS * liveness_count()
+    pythons = {"pinned": sys.executable, "newer": str(env.python)}
+    parts = [(release, wrap) for release in pythons for wrap in (None, fix)]
+    total = len(parts) * liveness_count()
     with tqdm(total=total, unit="run", disable=None, file=sys.stderr) as bar:
-        options = {"poisoned": history, "model": model, "progress": bar}
-        runs = run_liveness(turns, **options)
-        runs += run_liveness(turns, wrap=fix, **options)
-        with Worker(str(env.python), environments.isolated_environ()) as worker:
-            runs += run_liveness(turns, worker=worker, **options)
-            runs += run_liveness(turns, wrap=fix, worker=worker, **options)
+
+        def part(which: tuple[str, Any]) -> list[LivenessRun]:
+            release, wrap = which
+            with Worker(pythons[release], environments.isolated_environ()) as worker:
+                return run_liveness(
+                    turns, poisoned=history, wrap=wrap, worker=worker, model=model, progress=bar
+                )
+
+        with ThreadPoolExecutor(max_workers=min(jobs or cores(), len(parts))) as pool:
+            runs = [run for found in pool.map(part, parts) for run in found]
     return {
         "turns": turns,
         "model": model,

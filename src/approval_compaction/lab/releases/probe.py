@@ -179,23 +179,26 @@ def situations(
     version: str,
     later: int,
     model: Model = "responses",
+    jobs: int = 0,
 ) -> list[dict[str, Any]]:
     """Each liveness situation in each of its modes, continued ``later`` turns on ``model`` (by
     default the SDK's Responses model on the stand-in, which answers by the API's rules), as
-    JSON; on a release that lacks what they use, or cannot run the model's wiring, each one an
-    error run naming what is missing."""
+    JSON, shared between ``jobs`` forked copies of this process (0: one per core; the runs
+    share nothing); on a release that lacks what they use, or cannot run the model's wiring,
+    each one an error run naming what is missing."""
+    from ...study.fork import fork_map
     from ...study.wiring import unavailable
     from .liveness import LIVENESS_MODES, SITUATIONS, run_situation, unjudged
 
     why = "release lacks " + ", ".join(missing) if missing else unavailable(model)
     if why:
         return [run.to_json() for run in unjudged(version, why, model)]
-    runs = [
-        run_situation(name, mode, later, poisoned=poisoned, model=model)
-        for mode in LIVENESS_MODES
-        for name in SITUATIONS
-    ]
-    return [run.to_json() for run in runs]
+
+    def one(where: tuple[Mode, str]) -> dict[str, Any]:
+        mode, name = where
+        return run_situation(name, mode, later, poisoned=poisoned, model=model).to_json()
+
+    return fork_map(one, [(mode, name) for mode in LIVENESS_MODES for name in SITUATIONS], jobs)
 
 
 def installed_versions() -> dict[str, str]:
