@@ -23,9 +23,11 @@ from approval_compaction.lab.releases.liveness import (
     LIVENESS_MODEL,
     LIVENESS_MODES,
     SITUATIONS,
+    liveness_count,
     load_liveness,
     poisoned_history,
     run_case_continued,
+    run_liveness,
     run_situation,
     situation_lacks,
     unjudged,
@@ -235,3 +237,28 @@ def test_liveness_newest_release_waits_for_an_abandoned_mcp_request_for_good() -
         for request in turn.stage.model_inputs:
             assert [i for i in request if i.get("id") == MCP_REQUEST_ID]
     assert resume_paired(resumed).holds is True
+
+
+@pytest.mark.releases
+def test_liveness_newest_release_is_refused_on_a_poisoned_store_and_records_it() -> None:
+    """0.24.0 given the store 0.23.1 poisoned: the model raises at every later turn in the
+    release's own interpreter, and the run records each refusal instead of ending there."""
+    env = _newest()
+    with Worker(str(env.python), environments.isolated_environ()) as worker:
+        run = run_situation("poisoned", "input", TURNS, poisoned=poisoned_history(), worker=worker)
+    assert run.sdk_version == NEWEST and run.error == "" and len(run.turns) == TURNS
+    assert all(t.met == "raised" and t.raised.endswith(NO_CALL) for t in run.turns)
+    assert session_usable(run).holds is False
+
+
+def test_run_liveness_tells_the_progress_each_run_as_it_ends() -> None:
+    class Bar:
+        updates = 0
+
+        def update(self) -> None:
+            self.updates += 1
+
+    bar = Bar()
+    runs = run_liveness(1, modes=("input",), cases=[Case()], poisoned=[], progress=bar)
+    assert bar.updates == len(runs) == liveness_count([Case()], ("input",))
+    assert [r.scenario for r in runs] == [*SITUATIONS, Case().label]
