@@ -315,9 +315,9 @@ def build(folder: Path = paths.DATA) -> str:
             "",
             *(
                 [
-                    f"In the other compaction modes {liveness['newest']} also stops compacting "
-                    "(the same runs; the test runs in `input` mode, and the proofs show the "
-                    "patched SDK in each mode):",
+                    f"In the other compaction modes {liveness['newest']} also stops compacting, "
+                    "or the API refuses the later turns (the same runs; the test runs in `input` "
+                    "mode, and the proofs show the patched SDK in each mode):",
                     "",
                     markdown_table(others),
                     "",
