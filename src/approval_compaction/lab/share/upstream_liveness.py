@@ -297,10 +297,12 @@ def build(folder: Path = paths.DATA) -> str:
             "compaction mode and on how the compaction endpoint answers, automatic compaction "
             "never runs again after an approval nobody answers, a lost tool output, or an "
             "unanswered hosted MCP approval request; the stored history then grows with every "
-            "turn. A store an earlier release left an orphan output in (an output without its "
-            "call) is worse off: the SDK sends that output at every later turn, so, by the API's "
-            "rules (`No tool call found for function call output`, HTTP 400), every later turn "
-            "is refused. The tables below say which.",
+            "turn. The tables below say which.",
+            "",
+            "A store an earlier release left an orphan output in (an output without its call) is "
+            "worse off: the SDK sends that output at every later turn, and the API refuses it "
+            "(`No tool call found for function call output`, HTTP 400), so the user cannot go on "
+            "with that session at all.",
             "",
             "The regression test below runs each situation against two compaction endpoints: "
             "`keeps_users` answers with the user's messages kept, then the summary, as the API's "
