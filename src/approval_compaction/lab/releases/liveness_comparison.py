@@ -79,6 +79,9 @@ def command(args: Any) -> int:
         fixed = " with the workaround" if r.workaround else ""
         print(f"{r.sdk_version} {r.mode}{fixed} {r.scenario}: {r.invariant} broken: {r.detail}")
     unusable = [r for r in runs if session_usable(r).holds is False]
+    for r in unusable:
+        fixed = " with the workaround" if r.workaround else ""
+        print(f"{r.sdk_version} {r.mode}{fixed} {r.scenario}: not usable: {session_usable(r).text}")
     print(
         f"wrote {args.output}: {len(runs)} runs on the {data['model']} model, "
         f"{len(broken)} liveness verdicts broken, {len(unusable)} sessions not usable"
