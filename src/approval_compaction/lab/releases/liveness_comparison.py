@@ -15,7 +15,6 @@ from ...analysis.liveness import DEFAULT_TURNS, LivenessRun, liveness_records, s
 from ...fix.workaround import defer_compaction_while_pending as fix
 from ...formats.records import write_json
 from ...study.capture import sdk_version
-from ...study.fork import cores
 from ...study.words import Model
 from ...study.worker import Worker
 from . import environments
@@ -27,13 +26,12 @@ def liveness_data(
     version: str | None = None,
     envs: Any = None,
     model: Model = LIVENESS_MODEL,
-    jobs: int = 0,
 ) -> dict[str, Any]:
     """The liveness runs on the installed release (as it is, and with the workaround), and on
     the newer release (as it is, and with the workaround) given the same poisoned history, each
-    on ``model``. Each of the four parts runs in a ``Worker`` of its release (this interpreter
-    for the installed one), ``jobs`` parts at a time (0: one per core); the runs come back in
-    the parts' order, whatever order they end in."""
+    on ``model``. The newer release's two parts run in two ``Worker`` processes of its own
+    while the installed release's run here, so three interpreters share the cores; the runs
+    come back in the parts' order, whatever order they end in."""
     from concurrent.futures import ThreadPoolExecutor
 
     from tqdm import tqdm  # type: ignore[import-untyped]  # tqdm ships no type information
@@ -42,20 +40,19 @@ def liveness_data(
     # The newer release's environment first: a missing one is a one-line error before any run.
     env = environments.release_environment(newer, envs or environments.default_envs(), create=False)
     history = poisoned_history()
-    pythons = {"pinned": sys.executable, "newer": str(env.python)}
-    parts = [(release, wrap) for release in pythons for wrap in (None, fix)]
-    total = len(parts) * liveness_count()
+    wraps = (None, fix)
+    total = 2 * len(wraps) * liveness_count()
     with tqdm(total=total, unit="run", disable=None, file=sys.stderr) as bar:
+        options = {"poisoned": history, "model": model, "progress": bar}
 
-        def part(which: tuple[str, Any]) -> list[LivenessRun]:
-            release, wrap = which
-            with Worker(pythons[release], environments.isolated_environ()) as worker:
-                return run_liveness(
-                    turns, poisoned=history, wrap=wrap, worker=worker, model=model, progress=bar
-                )
+        def newer_part(wrap: Any) -> list[LivenessRun]:
+            with Worker(str(env.python), environments.isolated_environ()) as worker:
+                return run_liveness(turns, wrap=wrap, worker=worker, **options)
 
-        with ThreadPoolExecutor(max_workers=min(jobs or cores(), len(parts))) as pool:
-            runs = [run for found in pool.map(part, parts) for run in found]
+        with ThreadPoolExecutor(max_workers=len(wraps)) as pool:
+            there = [pool.submit(newer_part, wrap) for wrap in wraps]
+            runs = [run for wrap in wraps for run in run_liveness(turns, wrap=wrap, **options)]
+            runs += [run for part in there for run in part.result()]
     return {
         "turns": turns,
         "model": model,
@@ -79,9 +76,10 @@ def command(args: Any) -> int:
         fixed = " with the workaround" if r.workaround else ""
         print(f"{r.sdk_version} {r.mode}{fixed} {r.scenario}: {r.invariant} broken: {r.detail}")
     unusable = [r for r in runs if session_usable(r).holds is False]
-    for r in unusable:
-        fixed = " with the workaround" if r.workaround else ""
-        print(f"{r.sdk_version} {r.mode}{fixed} {r.scenario}: not usable: {session_usable(r).text}")
+    for run in unusable:
+        fixed = " with the workaround" if run.workaround else ""
+        said = session_usable(run).text
+        print(f"{run.sdk_version} {run.mode}{fixed} {run.scenario}: not usable: {said}")
     print(
         f"wrote {args.output}: {len(runs)} runs on the {data['model']} model, "
         f"{len(broken)} liveness verdicts broken, {len(unusable)} sessions not usable"
