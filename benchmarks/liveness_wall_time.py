@@ -16,6 +16,14 @@ Explore: one round of the search on the pinned release, seed 0, every kind, the 
 boundaries, 60 examples, measured as ``benchmarks/explore_speed.py`` measures it (the examples
 hypothesis ran, shrinking included, over the round's wall time), with the liveness steps (the
 default) and without them (``actions=("ask", "decide")``, the search before them).
+
+The liveness data (``--data``, alone): ``make liveness`` as a user runs it (the command in a
+fresh interpreter, 276 runs on the pinned and the newest release, its wall time and the CPU
+time of it and its workers), and the sweep's liveness part on the pinned release (the probe's
+``situations``: every situation in every mode, 10 later turns), each the median of ``ROUNDS``
+warm runs, on the default model and on the scripted one. With ``PYTHONPATH`` naming another
+checkout's ``src`` it times that checkout's code (whose defaults may differ), so one script
+measures before and after.
 """
 
 from __future__ import annotations
@@ -67,7 +75,65 @@ def row(label: str, seconds: dict[int, float]) -> None:
     print(f"{label:<34} {cells}  ×{growth:.1f} for ×{last / first:g} in N")
 
 
+def liveness_command(rounds: int = ROUNDS) -> tuple[float, float]:
+    """``python -m approval_compaction liveness`` into a scratch file: the median wall time
+    and CPU time (its own and its workers') of ``rounds`` runs."""
+    import resource
+    import subprocess
+    import tempfile
+
+    walls, cpus = [], []
+    with tempfile.TemporaryDirectory() as folder:
+        for _ in range(rounds):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            start = time.perf_counter()
+            command = [sys.executable, "-m", "approval_compaction", "liveness"]
+            subprocess.run(
+                [*command, "--output", f"{folder}/liveness.json"],
+                check=True,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            walls.append(time.perf_counter() - start)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return statistics.median(walls), statistics.median(cpus)
+
+
+def sweep_part(model: str | None, rounds: int = ROUNDS) -> float:
+    """The probe's liveness situations on the installed release (``model`` None: the default),
+    the median wall time of ``rounds`` warm runs."""
+    from approval_compaction.lab.releases.liveness import poisoned_history
+    from approval_compaction.lab.releases.probe import situations
+
+    history = poisoned_history()
+    extra = () if model is None else (model,)
+    situations(history, [], "pinned", 2, *extra)  # warm
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        situations(history, [], "pinned", 10, *extra)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def data() -> None:
+    import approval_compaction
+
+    print(f"the liveness data, median of {ROUNDS} warm runs, code: {approval_compaction.__file__}")
+    wall, cpu = liveness_command()
+    print(f"{'make liveness (276 runs)':<40} {wall:6.1f} s wall, {cpu:6.1f} s CPU")
+    print(f"{'sweep liveness part, default model':<40} {sweep_part(None):6.2f} s wall")
+    try:
+        print(f"{'sweep liveness part, scripted model':<40} {sweep_part('scripted'):6.2f} s wall")
+    except TypeError:  # a checkout whose probe takes no model: its default is the scripted one
+        print(f"{'sweep liveness part, scripted model':<40} (the default above)")
+
+
 def main() -> None:
+    if "--data" in sys.argv[1:]:
+        data()
+        return
     cfg = check_config()
     kinds: dict[str, Callable[[int], object]] = {
         "doctor check --later 10": lambda n: check_liveness(cfg, n, 10),

@@ -433,6 +433,13 @@ def parser() -> argparse.ArgumentParser:
         "(with --patch/--sdk: on the patched SDK only)",
     )
     live.add_argument("--turns", type=int, default=10, help="later turns (default: 10)")
+    live.add_argument(
+        "--model",
+        choices=MODELS,
+        default="responses",
+        help="responses: the SDK's model on a stand-in with the API's rules (default); "
+        "scripted: the scripted model, which accepts an output without its call",
+    )
     live.add_argument("--version", help="the newer release (default: the newest)")
     live.add_argument("--envs", help="the sweep's environment folder (default: its cache)")
     live.add_argument(

@@ -15,6 +15,7 @@ from approval_compaction.analysis.invariants import Invariant
 from approval_compaction.analysis.liveness import (
     LIVENESS,
     LIVENESS_NAMES,
+    SESSION_USABLE,
     LivenessRun,
     LiveTurn,
     Pin,
@@ -27,9 +28,10 @@ from approval_compaction.analysis.liveness import (
     liveness_run,
     resume_paired,
     sent_unpaired,
+    session_usable,
     situation_rows,
 )
-from approval_compaction.study.capture import Stage
+from approval_compaction.study.capture import Outcome, Stage
 
 Item = dict[str, Any]
 SUMMARY: Item = {"type": "compaction", "id": "compaction-1", "encrypted_content": "s"}
@@ -239,3 +241,60 @@ def test_own_turns_sent_unpaired_are_kept_apart_from_the_later_turns() -> None:
     assert (abandoned.situation, abandoned.own_turns_unpaired) == ("abandoned", "dead-c1")
     assert abandoned.later_turns_unpaired == "" and abandoned.late_resume == ""
     assert resumed.situation == "resumed" and resumed.late_resume.startswith("input: stored ")
+
+
+# A poisoned store over the API's rules: each later turn's model request is refused with the
+# API's 400 (the stage's outcome says so), nothing compacts, the store gains the question.
+REFUSAL = Outcome(
+    "openai.BadRequestError",
+    400,
+    "Error code: 400 - No tool call found for function call output with call_id gone-c1.",
+    "/v1/responses",
+    "No tool call found for function call output with call_id gone-c1.",
+)
+REFUSED = [
+    Stage("next_turn", stored=[*(user(k) for k in range(n + 1)), OUTPUT], outcome=REFUSAL)
+    for n in range(3)
+]
+
+
+def refused_run(mode: str = "input") -> LivenessRun:
+    pairs = [(s, "error: BadRequestError") for s in REFUSED]
+    return liveness_run("poisoned", "0.0.0", mode, False, pairs, model="responses")
+
+
+def test_live_turn_says_what_the_user_met_and_the_errors_text() -> None:
+    assert live_turn(HEALTHY[0]).met == "answered" and live_turn(HEALTHY[0]).raised == ""
+    assert live_turn(HEALTHY[0], waiting=True).met == "paused"
+    turn = live_turn(REFUSED[0], outcome="error: BadRequestError")
+    assert turn.met == "raised"
+    assert turn.raised == (
+        "openai.BadRequestError, HTTP 400 at /v1/responses: "
+        "No tool call found for function call output with call_id gone-c1."
+    )
+    plain = live_turn(HEALTHY[0], outcome="error: RuntimeError")  # raised, not over HTTP
+    assert (plain.met, plain.raised) == ("raised", "error: RuntimeError")
+
+
+def test_session_usable_fails_when_a_later_turn_raises_and_names_the_turns() -> None:
+    run = refused_run()
+    verdict = session_usable(run)
+    assert verdict.holds is False and verdict.raised == (1, 2, 3)
+    assert verdict.texts == (live_turn(REFUSED[0], outcome="error: x").raised,)
+    assert verdict.text == f"turns 1, 2, 3 raised {verdict.texts[0]}"
+    assert LivenessRun.from_json(run.to_json()) == run
+    # judged as the two liveness invariants judge it: no compaction ran, the kept part is flat
+    assert [v.holds for v in judge_liveness(run)] == [False, True]
+    assert broken_runs([run]) == {
+        ("poisoned", "0.0.0", "input", False): ("compaction_runs", SESSION_USABLE.name)
+    }
+    assert session_usable(liveness_run("x", "0", "input", False, [])).holds is None
+
+
+def test_situation_rows_never_say_a_refused_session_keeps_compacting() -> None:
+    (row,) = situation_rows([refused_run("input"), refused_run("auto")], ["poisoned"])
+    assert (row.session_usable, row.keeps_compacting) == (False, False)
+    assert row.raised.startswith("input, auto: openai.BadRequestError, HTTP 400")
+    healthy = liveness_run("clean", "0.0.0", "input", False, [(s, "answered") for s in HEALTHY])
+    (row,) = situation_rows([healthy], ["clean"])
+    assert (row.session_usable, row.keeps_compacting, row.raised) == (True, True, "")

@@ -9,7 +9,7 @@ import pytest
 
 from approval_compaction.lab.findings import headlines
 from approval_compaction.lab.findings.load import Findings, load_findings
-from approval_compaction.lab.findings.tables import stuck_on
+from approval_compaction.lab.findings.tables import refused_on, stuck_on
 
 
 @pytest.fixture(scope="module")
@@ -38,6 +38,8 @@ def test_headlines_after_the_fix_names_every_situation_that_stops(found: Finding
     assert found.liveness is not None and found.fixed_in is not None
     said = headlines.after_the_fix(found)
     assert all(f"**{s}**" in said for s in stuck_on(found.liveness, found.fixed_in))
+    refused = refused_on(found.liveness, found.fixed_in)
+    assert refused and all(f"**{s}**" in said.split(";")[0] for s in refused)
 
 
 def test_headlines_upgrade_answer_follows_the_record(found: Findings) -> None:

@@ -13,6 +13,7 @@ from approval_compaction.analysis.liveness import (
 from approval_compaction.lab.findings.liveness import (
     KEEPS,
     NOT_JUDGED,
+    REFUSED,
     STUCK,
     folded_grid,
     liveness_eras,
@@ -137,3 +138,39 @@ def test_folded_grid_makes_one_row_of_consecutive_releases_that_read_the_same() 
     assert list(folded.index) == ["0.8.0..0.9.0", "0.10.0", "0.11.0"]
     assert folded.loc["0.10.0", ("lost", "input")] == grid.loc["0.10.0", ("lost", "input")]
     assert list(folded.columns) == list(grid.columns)
+
+
+RAISED = "openai.BadRequestError, HTTP 400 at /v1/responses: No tool call found for ..."
+
+
+def refused(version: str, situation: str, mode: str = "input") -> LivenessRun:
+    """Every later turn raised: nothing compacts, the store grows by the user's question."""
+    turns = tuple(
+        LiveTurn(length=n + 5, compacted=False, kept=4, met="raised", raised=RAISED)
+        for n in range(4)
+    )
+    return LivenessRun(situation, version, mode, False, turns, model="responses")
+
+
+def test_liveness_state_of_a_session_whose_later_turns_raise_is_refused_with_the_text() -> None:
+    """A refused session is not called stuck, nor said to keep compacting: the error the user
+    met is its state, whatever the compaction verdicts say."""
+    rows = records(healthy("0.9.0", "poisoned"), refused("0.10.0", "poisoned"))
+    found = liveness_eras(rows)
+    assert found.refused("poisoned", "input") == ("0.10.0",)
+    assert found.keeps("poisoned", "input") == ("0.9.0",)
+    assert found.stuck("poisoned", "input") == ()
+    (_, last) = found.of("poisoned", "input")
+    assert last.state.verdict == REFUSED and RAISED in last.state.raised
+    assert last.state.broken == ("compaction_runs",)  # judged all the same, as before
+    grid = liveness_grid(found)
+    assert grid.loc["0.10.0", ("poisoned", "input")] == "REFUSED"
+    assert grid.loc["0.9.0", ("poisoned", "input")] == "keeps"
+
+
+def test_liveness_records_carry_whether_the_session_is_usable_and_the_model() -> None:
+    (first, second) = records(refused("0.10.0", "poisoned"))
+    assert first.session_usable is second.session_usable is False
+    assert first.raised == f"turns 1, 2, 3, 4 raised {RAISED}" and first.model == "responses"
+    (kept, _) = records(healthy("0.9.0", "clean"))
+    assert (kept.session_usable, kept.raised, kept.model) == (True, "", "scripted")

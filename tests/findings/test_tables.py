@@ -9,16 +9,19 @@ from approval_compaction.lab.findings.load import Findings, load_findings
 from approval_compaction.lab.findings.tables import (
     KEEPS_CELL,
     MEETS,
+    REFUSED_CELL,
     STOPS_CELL,
     affected_frame,
     check_frame,
     errors_frame,
     fixed_in_cases,
     liveness_frame,
+    refused_on,
     stuck_on,
     upgrade_frame,
     verdicts_frame,
 )
+from approval_compaction.lab.releases.liveness import LIVENESS_MODES
 
 
 @pytest.fixture(scope="module")
@@ -75,6 +78,28 @@ def test_tables_liveness_folds_releases_and_names_the_modes_that_stop() -> None:
     assert frame.loc["abandoned", "2.0"] == f"{STOPS_CELL} in auto"
     assert frame.loc["clean", "1.0"] == "not judged"
     assert stuck_on(found, "2.0") == ("abandoned",)
+
+
+def test_tables_liveness_names_a_refused_session_and_its_modes_apart() -> None:
+    """A session whose later turns raise is "refused", never "keeps compacting"; where modes
+    differ the cell names each one's word, the modes that keep compacting left out."""
+    found = _eras(
+        *[("poisoned", mode, "refused", ("1.0", "2.0")) for mode in ("input", "auto")],
+        ("poisoned", "previous_response_id", "refused", ("1.0",)),
+        ("poisoned", "previous_response_id", "stuck", ("2.0",)),
+        *[("abandoned", m, "keeps compacting", ("1.0",)) for m in LIVENESS_MODES],
+        ("abandoned", "input", "refused", ("2.0",)),
+        *[("abandoned", m, "keeps compacting", ("2.0",)) for m in ("auto", "previous_response_id")],
+    )
+    frame = liveness_frame(found)
+    assert frame.loc["poisoned", "1.0"] == REFUSED_CELL
+    assert frame.loc["poisoned", "2.0"] == (
+        f"{REFUSED_CELL} in input, auto; {STOPS_CELL} in previous_response_id"
+    )
+    assert frame.loc["abandoned", "2.0"] == f"{REFUSED_CELL} in input"
+    assert refused_on(found, "2.0") == ("poisoned", "abandoned")
+    assert stuck_on(found, "2.0") == ("poisoned",)
+    assert KEEPS_CELL not in set(frame.loc[["poisoned"], ["1.0", "2.0"]].to_numpy().ravel())
 
 
 def test_tables_doctor_frames_carry_the_records_values(found: Findings) -> None:

@@ -7,18 +7,27 @@ import needs
 import pytest
 
 from approval_compaction import paths
-from approval_compaction.analysis.liveness import judge_liveness, resume_paired
+from approval_compaction.analysis.liveness import (
+    UsableVerdict,
+    judge_liveness,
+    liveness_records,
+    resume_paired,
+    session_usable,
+)
 from approval_compaction.analysis.pairing import orphan_outputs
 from approval_compaction.fix.workaround import defer_compaction_while_pending
 from approval_compaction.lab.releases import environments
 from approval_compaction.lab.releases.liveness import (
     HOSTED,
     LATE,
+    LIVENESS_MODEL,
     LIVENESS_MODES,
     SITUATIONS,
+    liveness_count,
     load_liveness,
     poisoned_history,
     run_case_continued,
+    run_liveness,
     run_situation,
     situation_lacks,
     unjudged,
@@ -28,6 +37,7 @@ from approval_compaction.study.worker import Worker
 
 TURNS = 4
 NEWEST = "0.24.0"
+PINNED = "0.23.1"
 
 
 def holds(run: object) -> dict[str, bool | None]:
@@ -51,10 +61,51 @@ def test_liveness_poisoned_history_comes_from_a_pinned_run() -> None:
 @pytest.mark.parametrize("name", ["abandoned", "lost", "clean"])
 def test_liveness_workaround_keeps_compacting_and_sends_nothing_unpaired(name: str) -> None:
     run = run_situation(name, "input", TURNS, wrap=defer_compaction_while_pending)  # type: ignore[arg-type]
-    assert run.error == "" and len(run.turns) == TURNS
+    assert run.error == "" and len(run.turns) == TURNS and run.model == LIVENESS_MODEL
     assert holds(run) == {"compaction_runs": True, "history_bounded": True}
+    assert session_usable(run).holds is True
     assert run.sent == ()
     assert all(not t.unpaired for t in run.turns)  # the dead call was retired
+
+
+NO_CALL = "No tool call found for function call output with call_id pending-c1."
+
+
+def test_liveness_poisoned_store_on_the_pinned_release_refuses_every_later_turn() -> None:
+    """A store 0.23.1 poisoned (its output alone, its call compacted away), continued on 0.23.1
+    as a user of the Responses API meets it: every later turn raises the API's 400, no
+    compaction runs, and the store grows by the user's question each time. The scripted model,
+    which accepts the orphan output, kept compacting here: the project's earlier answer."""
+    run = run_situation("poisoned", "input", TURNS, poisoned=poisoned_history())
+    assert run.sdk_version == PINNED and run.model == "responses" and run.error == ""
+    assert [t.met for t in run.turns] == ["raised"] * TURNS
+    assert all(t.raised.endswith(f"HTTP 400 at /v1/responses: {NO_CALL}") for t in run.turns)
+    assert all(t.raised.startswith("openai.BadRequestError") for t in run.turns)
+    usable = session_usable(run)
+    assert usable.holds is False and usable.raised == tuple(range(1, TURNS + 1))
+    assert holds(run)["compaction_runs"] is False and not any(t.compacted for t in run.turns)
+    assert [b - a for a, b in zip(run.lengths, run.lengths[1:], strict=False)] == [1] * (TURNS - 1)
+    (record, *_) = liveness_records([run])
+    assert record.session_usable is False and NO_CALL in record.raised
+
+
+def test_liveness_clean_control_is_answered_and_usable_on_the_pinned_release() -> None:
+    run = run_situation("clean", "input", TURNS)
+    assert run.model == "responses" and [t.met for t in run.turns] == ["answered"] * TURNS
+    assert all(t.raised == "" for t in run.turns)
+    assert session_usable(run) == UsableVerdict(True)
+    assert holds(run) == {"compaction_runs": True, "history_bounded": True}
+
+
+def test_liveness_scripted_model_is_reachable_by_name_and_accepts_the_orphan() -> None:
+    """``model="scripted"``: the scripted model answers what the API refuses, so the poisoned
+    store keeps compacting there, each later turn sending the orphan output (the earlier
+    records' world, kept by name)."""
+    run = run_situation("poisoned", "input", TURNS, poisoned=poisoned_history(), model="scripted")
+    assert run.model == "scripted" and [t.met for t in run.turns] == ["answered"] * TURNS
+    assert session_usable(run).holds is True
+    assert holds(run) == {"compaction_runs": True, "history_bounded": True}
+    assert run.sent == ("pending-c1",)
 
 
 def test_liveness_workaround_retires_only_a_call_the_model_no_longer_sees() -> None:
@@ -70,9 +121,15 @@ def test_liveness_workaround_retires_only_a_call_the_model_no_longer_sees() -> N
     assert not [i for i in sent if i.get("call_id") == "pending-c1"]
 
 
-def test_liveness_a_case_continued_keeps_compacting_on_the_pinned_release() -> None:
+def test_liveness_a_case_continued_on_the_pinned_release_is_refused_after_the_bug() -> None:
+    """The study's first case on 0.23.1 (the resume stores the output alone): every later turn
+    raises the 400 over the API's rules; on the scripted model it kept compacting."""
     run = run_case_continued(Case(), "input", TURNS)
-    assert holds(run) == {"compaction_runs": True, "history_bounded": True}
+    assert session_usable(run).holds is False
+    assert all(NO_CALL in t.raised for t in run.turns)
+    scripted = run_case_continued(Case(), "input", TURNS, model="scripted")
+    assert session_usable(scripted).holds is True
+    assert holds(scripted) == {"compaction_runs": True, "history_bounded": True}
 
 
 def test_liveness_failed_turns_are_an_error_not_a_verdict() -> None:
@@ -180,3 +237,28 @@ def test_liveness_newest_release_waits_for_an_abandoned_mcp_request_for_good() -
         for request in turn.stage.model_inputs:
             assert [i for i in request if i.get("id") == MCP_REQUEST_ID]
     assert resume_paired(resumed).holds is True
+
+
+@pytest.mark.releases
+def test_liveness_newest_release_is_refused_on_a_poisoned_store_and_records_it() -> None:
+    """0.24.0 given the store 0.23.1 poisoned: the model raises at every later turn in the
+    release's own interpreter, and the run records each refusal instead of ending there."""
+    env = _newest()
+    with Worker(str(env.python), environments.isolated_environ()) as worker:
+        run = run_situation("poisoned", "input", TURNS, poisoned=poisoned_history(), worker=worker)
+    assert run.sdk_version == NEWEST and run.error == "" and len(run.turns) == TURNS
+    assert all(t.met == "raised" and t.raised.endswith(NO_CALL) for t in run.turns)
+    assert session_usable(run).holds is False
+
+
+def test_run_liveness_tells_the_progress_each_run_as_it_ends() -> None:
+    class Bar:
+        updates = 0
+
+        def update(self) -> None:
+            self.updates += 1
+
+    bar = Bar()
+    runs = run_liveness(1, modes=("input",), cases=[Case()], poisoned=[], progress=bar)
+    assert bar.updates == len(runs) == liveness_count([Case()], ("input",))
+    assert [r.scenario for r in runs] == [*SITUATIONS, Case().label]

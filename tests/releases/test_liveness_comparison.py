@@ -25,3 +25,9 @@ def test_liveness_command_without_the_newer_environment_is_one_line(
 def test_liveness_load_names_the_command_when_the_file_is_missing(tmp_path: Path) -> None:
     with pytest.raises(RecordsError, match="python -m approval_compaction liveness"):
         load_liveness(tmp_path / "liveness.json")
+
+
+def test_liveness_command_model_is_one_of_the_wirings(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["liveness", "--model", "lenient"])
+    assert "invalid choice: 'lenient'" in capsys.readouterr().err

@@ -61,7 +61,9 @@ def test_committed_liveness_runs_on_the_patch_keep_every_run_bounded() -> None:
     data = _patched_runs(("input", "auto"))
     total = len(data["runs"])  # type: ignore[arg-type]
     assert (
-        total and liveness_summary(data) == f"{total} of {total} runs keep both liveness invariants"
+        total
+        and liveness_summary(data)
+        == f"{total} of {total} runs keep the session usable and both liveness invariants"
     )
     mcp = {r["mode"] for r in data["runs"] if r["scenario"] == MCP_SITUATION}  # type: ignore[attr-defined]
     assert mcp == {"input", "auto"}
@@ -88,7 +90,7 @@ def test_committed_mcp_runs_on_the_release_are_stuck_in_every_mode() -> None:
     assert {r["mode"] for r in runs} == set(LIVENESS_MODES)
     assert (
         liveness_summary(released)
-        == f"0 of {len(LIVENESS_MODES)} runs keep both liveness invariants"
+        == f"0 of {len(LIVENESS_MODES)} runs keep the session usable and both liveness invariants"
     )
 
 
@@ -114,7 +116,9 @@ def test_committed_liveness_runs_on_the_patch_keep_previous_response_id_bounded(
     data = _patched_runs(("previous_response_id",))
     total = len(data["runs"])  # type: ignore[arg-type]
     assert (
-        total and liveness_summary(data) == f"{total} of {total} runs keep both liveness invariants"
+        total
+        and liveness_summary(data)
+        == f"{total} of {total} runs keep the session usable and both liveness invariants"
     )
 
 

@@ -218,7 +218,12 @@ def test_probe_judges_the_continued_cases_and_runs_the_situations() -> None:
     """The scripted run in the study's mode goes on for the later turns asked for, so its
     records include both liveness invariants; given a poisoned history, every situation runs in
     both liveness modes and the lost output's open call pins nothing on the pinned release."""
-    from approval_compaction.analysis.liveness import LIVENESS_NAMES, LivenessRun, judge_liveness
+    from approval_compaction.analysis.liveness import (
+        LIVENESS_NAMES,
+        LivenessRun,
+        judge_liveness,
+        session_usable,
+    )
     from approval_compaction.lab.releases.liveness import (
         LIVENESS_MODES,
         SITUATIONS,
@@ -239,6 +244,31 @@ def test_probe_judges_the_continued_cases_and_runs_the_situations() -> None:
     assert all(len(r.turns) == 3 and not r.error for r in runs)
     clean = next(r for r in runs if (r.scenario, r.mode) == ("clean", "input"))
     assert [v.holds for v in judge_liveness(clean)] == [True, True]
+    # the situations answer as the API does: the poisoned store's later turns raise its 400
+    assert {r.model for r in runs} == {"responses"}
+    poisoned = [r for r in runs if r.scenario == "poisoned"]
+    assert poisoned and all(session_usable(r).holds is False for r in poisoned)
+    assert all("No tool call found" in t.raised for r in poisoned for t in r.turns)
+
+
+def test_probe_situations_on_the_scripted_model_by_name_accept_the_orphan() -> None:
+    """``--liveness-model scripted``: the scripted model answers every poisoned later turn."""
+    from approval_compaction.analysis.liveness import LivenessRun, session_usable
+    from approval_compaction.lab.releases.liveness import poisoned_history
+
+    found = probe.situations(poisoned_history(), [], sdk_version(), 2, "scripted", jobs=1)
+    runs = [LivenessRun.from_json(r) for r in found]
+    assert {r.model for r in runs} == {"scripted"}
+    poisoned = [r for r in runs if r.scenario == "poisoned"]
+    assert poisoned and all(session_usable(r).holds is True for r in poisoned)
+
+
+def test_probe_situations_shared_between_forked_copies_are_the_same_runs() -> None:
+    from approval_compaction.lab.releases.liveness import poisoned_history
+
+    history = poisoned_history()
+    alone = probe.situations(history, [], sdk_version(), 1, jobs=1)
+    assert probe.situations(history, [], sdk_version(), 1, jobs=2) == alone
 
 
 def test_probe_situations_on_a_release_lacking_everything_say_what_is_missing() -> None:

@@ -192,8 +192,9 @@ def test_sweep_liveness_finds_where_a_dead_call_stops_compaction(
     and ``auto`` modes the later turns compact what follows it on every release. In
     ``previous_response_id`` mode the SDK returns rather than compact that partial suffix, so the
     pinned and the newest release stop compacting for good, pinned by the call. The clean
-    control keeps compacting everywhere, and every release has every situation in every mode."""
-    from approval_compaction.lab.findings.liveness import KEEPS, STUCK, liveness_eras
+    control keeps compacting everywhere; the poisoned store is refused everywhere (the API's
+    400 at every later turn); and every release has every situation in every mode."""
+    from approval_compaction.lab.findings.liveness import KEEPS, REFUSED, STUCK, liveness_eras
 
     rows = load_liveness(liveness_path(three[0]))
     found = liveness_eras(rows)
@@ -206,7 +207,11 @@ def test_sweep_liveness_finds_where_a_dead_call_stops_compaction(
         assert "compaction_runs" in era.state.broken and "pending-c1" in era.state.pin
     for mode in LIVENESS_MODES:
         assert found.keeps("clean", mode) == (BEFORE, PINNED, AFTER)
-    assert all(e.state.verdict in (KEEPS, STUCK) for e in found.eras)
+        # the store the pinned release poisoned: the API refuses every later turn, everywhere
+        assert found.refused("poisoned", mode) == (BEFORE, PINNED, AFTER)
+        (era,) = found.of("poisoned", mode)
+        assert "No tool call found for function call output" in era.state.raised
+    assert all(e.state.verdict in (KEEPS, STUCK, REFUSED) for e in found.eras)
     assert {(r.mode, r.turns) for r in rows} == {(m, 10) for m in LIVENESS_MODES}
 
 

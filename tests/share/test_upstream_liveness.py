@@ -177,3 +177,19 @@ def test_other_mode_frame_names_the_newest_releases_stuck_situations_outside_inp
     assert list(frame.index) == ["previous_response_id"]
     assert frame.iloc[0]["situation"] == "abandoned"
     assert "history_bounded" in frame.iloc[0]["broken"]
+
+
+def test_failure_frame_counts_the_later_turns_the_api_refuses() -> None:
+    """The poisoned store's later turns on the newest release, refused by the API's rules, are
+    counted from the committed runs; the abandoned call's are all answered."""
+    from approval_compaction.analysis.liveness import session_usable
+
+    liveness = read_json(paths.DATA_FILES.liveness, dict)
+    outcomes = read_json(paths.DATA_FILES.liveness_patch_test, dict)["outcomes"]
+    frame = upstream_liveness.failure_frame(liveness, outcomes)
+    runs = upstream_liveness.released_runs(liveness)
+    key = ("poisoned", liveness["newest"], "input", False)
+    (poisoned,) = [r for r in runs if (r.scenario, r.sdk_version, r.mode, r.workaround) == key]
+    refused = frame.loc["poisoned", "later turns the API refuses"]
+    assert refused == len(session_usable(poisoned).raised) == len(poisoned.turns)
+    assert frame.loc["abandoned", "later turns the API refuses"] == 0

@@ -268,7 +268,7 @@ def test_harness_later_turns_go_on_after_the_next_turn_as_the_liveness_case_does
     assert (run.continued, [t.outcome for t in run.later]) == (4, ["answered"] * 4)
     assert all(t.stage is not None and t.stage.compaction_inputs for t in run.later)
     assert [s.name for s in run.stages] == list(STAGES)  # the case's own stages are unchanged
-    alone = run_case_continued(case, "input", 4)
+    alone = run_case_continued(case, "input", 4, model="scripted")  # the harness's model
     assert [len(t.stage.stored) for t in run.later if t.stage] == list(alone.lengths)
 
 

@@ -15,6 +15,13 @@ saying yes:
   HTTP does, ``wire.standin``), so a healthy session over the API gains one per turn; every
   other item (summaries, calls, outputs, answers) must stay bounded.
 
+Neither says whether the user can still use the session: a turn the API refuses raises, makes
+no compaction request, and leaves the store holding the question it was asked. Each later turn
+records what the user met (``LiveTurn.met``: ``answered``, ``paused`` or ``raised``, with the
+error's text: over HTTP the status, the endpoint and the API's own message), and a third
+judgement, ``session_usable`` (``properties.SESSION_USABLE``), holds when no later turn raised.
+A session whose every later turn is refused is dead, whatever its compaction verdicts say.
+
 Their details are structured (``LivenessDetail``): the stored length after each later turn,
 the turns that break the rule, and the item that pins the history (``Pin``): an unpaired item
 that stays in the store from the first broken turn to the last. A third judgement says the
@@ -37,15 +44,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from ..study.capture import LATER_TURNS, CaseRun, Stage
 from ..study.items import Item
 from .pairing import Problem, find_unpaired, open_calls, orphan_outputs
 from .properties import LIVENESS as LIVENESS  # defined with the other invariants
 from .properties import LIVENESS_NAMES as LIVENESS_NAMES
+from .properties import SESSION_USABLE as SESSION_USABLE
 
 DEFAULT_TURNS = LATER_TURNS
+Met = Literal["answered", "paused", "raised"]  # what the user met at the end of a turn
+ANSWERED: Met = "answered"
+PAUSED: Met = "paused"
+RAISED: Met = "raised"
 
 
 @dataclass(frozen=True)
@@ -67,9 +79,10 @@ class Pin:
 class LiveTurn:
     """One later turn: the stored length after it (``length``; ``kept``: without the user's own
     messages, what ``history_bounded`` measures), whether it made a compaction request,
-    whether a decision was waiting when it ended, the unpaired items stored after it, and the
+    whether a decision was waiting when it ended, the unpaired items stored after it, the
     ids of unpaired items it sent (a compaction input's call without its output, or any
-    input's output without its call)."""
+    input's output without its call), and what the user met: ``answered``, ``paused`` or
+    ``raised``, with the error's text (``raised_text``)."""
 
     length: int
     compacted: bool
@@ -77,6 +90,8 @@ class LiveTurn:
     waiting: bool = False
     unpaired: tuple[Pin, ...] = ()
     sent_unpaired: tuple[str, ...] = ()
+    met: Met = ANSWERED
+    raised: str = ""  # what the turn raised ("" when it did not)
 
 
 def pins(stored: Sequence[Item]) -> tuple[Pin, ...]:
@@ -101,8 +116,26 @@ def is_user_message(item: Item) -> bool:
     return item.get("role") == "user" and item.get("type", "message") == "message"
 
 
-def live_turn(stage: Stage, waiting: bool = False) -> LiveTurn:
-    """A later turn from its stage."""
+def raised_text(stage: Stage, outcome: str = "") -> str:
+    """What a turn raised, in one line ("" when it raised nothing): over HTTP the exception, the
+    status, the endpoint that refused the request and the API's own message
+    (``openai.BadRequestError, HTTP 400 at /v1/responses: No tool call found ...``); otherwise
+    the turn's outcome (``error: <exception class>``)."""
+    seen = stage.outcome
+    if seen.http_status is not None:
+        where = f" at {seen.endpoint}" if seen.endpoint else ""
+        said = seen.api_message or seen.message
+        return f"{seen.exception}, HTTP {seen.http_status}{where}: {said}"
+    if not seen.ok:
+        return seen.text
+    return outcome if outcome.startswith("error") else ""
+
+
+def live_turn(stage: Stage, waiting: bool = False, outcome: str = "") -> LiveTurn:
+    """A later turn from its stage and the turn's outcome (``answered``, ``paused``,
+    ``error: <exception class>``; the stage's own ``outcome`` says what a refused request was)."""
+    raised = raised_text(stage, outcome)
+    met: Met = RAISED if raised else PAUSED if waiting else ANSWERED
     return LiveTurn(
         length=len(stage.stored),
         compacted=bool(stage.compaction_inputs),
@@ -110,6 +143,8 @@ def live_turn(stage: Stage, waiting: bool = False) -> LiveTurn:
         waiting=waiting,
         unpaired=pins(stage.stored),
         sent_unpaired=sent_unpaired(stage),
+        met=met,
+        raised=raised,
     )
 
 
@@ -194,6 +229,32 @@ class LivenessRun:
     def own_sent(self) -> tuple[str, ...]:
         """Every unpaired item the situation's own turns sent, before the later ones."""
         return tuple(sorted({key for t in self.own for key in t.sent_unpaired}))
+
+
+@dataclass(frozen=True)
+class UsableVerdict:
+    """``session_usable`` judged on one run (None: the run failed, or had no later turn): the
+    later turns that raised (numbered from 1), and what they raised, each text once."""
+
+    holds: bool | None
+    raised: tuple[int, ...] = ()
+    texts: tuple[str, ...] = ()
+
+    @property
+    def text(self) -> str:
+        """The evidence in words (empty when every later turn was answered)."""
+        if not self.raised:
+            return ""
+        return f"turns {', '.join(map(str, self.raised))} raised {'; '.join(self.texts)}"
+
+
+def session_usable(run: LivenessRun) -> UsableVerdict:
+    """``session_usable``: no later turn raised (None: the run failed, or had no later turn)."""
+    if run.error or not run.turns:
+        return UsableVerdict(None)
+    raised = tuple(n for n, t in enumerate(run.turns, 1) if t.met == RAISED)
+    texts = tuple(dict.fromkeys(t.raised for t in run.turns if t.met == RAISED))
+    return UsableVerdict(not raised, raised, texts)
 
 
 @dataclass(frozen=True)
@@ -284,13 +345,16 @@ class LivenessRecord:
     own_sent: str = ""  # what the situation's own turns sent unpaired, before the later ones
     resume_paired: bool | None = None  # a late resume's pairing (None: no late resume)
     resume_unpaired: str = ""  # what it stored or sent unpaired, in words
+    session_usable: bool | None = None  # no later turn raised (None: not judged)
+    raised: str = ""  # the later turns that raised, and what, in words
+    model: str = "scripted"  # the model wiring the run answered with
 
 
 def liveness_records(runs: Sequence[LivenessRun]) -> list[LivenessRecord]:
     """Tidy records: one per run and liveness invariant."""
     out = []
     for run in runs:
-        resumed = resume_paired(run)
+        resumed, usable = resume_paired(run), session_usable(run)
         for verdict in judge_liveness(run):
             pin = verdict.detail.pin
             out.append(
@@ -310,6 +374,9 @@ def liveness_records(runs: Sequence[LivenessRun]) -> list[LivenessRecord]:
                     own_sent=" ".join(run.own_sent),
                     resume_paired=resumed.holds,
                     resume_unpaired=resumed.text,
+                    session_usable=usable.holds,
+                    raised=usable.text,
+                    model=run.model,
                 )
             )
     return out
@@ -320,10 +387,12 @@ RunKey = tuple[str, str, str, bool]  # scenario, release, compaction mode, worka
 
 def broken_runs(runs: Sequence[LivenessRun]) -> dict[RunKey, tuple[str, ...]]:
     """The runs that break a liveness invariant, each by its scenario, release, mode and
-    workaround, with the invariants it breaks (in ``LIVENESS`` order)."""
+    workaround, with the invariants it breaks (in ``LIVENESS`` order, then ``session_usable``
+    when a later turn raised)."""
     broken: dict[RunKey, tuple[str, ...]] = {}
     for run in runs:
         names = tuple(v.invariant for v in judge_liveness(run) if v.holds is False)
+        names += (SESSION_USABLE.name,) if session_usable(run).holds is False else ()
         if names:
             broken[(run.scenario, run.sdk_version, run.mode, run.workaround)] = names
     return broken
@@ -341,14 +410,15 @@ def liveness_run(
     resumed: bool = False,
 ) -> LivenessRun:
     """A run from its later turns, each a stage and the turn's outcome (``answered``,
-    ``paused``...), and the stages of the situation's own turns before them (``own``; with
-    ``resumed``, the last is a late resume); a later turn without a stage is an error."""
+    ``paused``, ``error: ...``), and the stages of the situation's own turns before them
+    (``own``; with ``resumed``, the last is a late resume); a later turn without a stage is an
+    error."""
     turns = []
     for stage, outcome in later:
         if stage is None:
             error = error or f"a later turn recorded no stage ({outcome})"
             break
-        turns.append(live_turn(stage, waiting=outcome == "paused"))
+        turns.append(live_turn(stage, waiting=outcome == "paused", outcome=outcome))
     mine = tuple(live_turn(stage) for stage in own)
     return LivenessRun(
         scenario, sdk_version, mode, workaround, tuple(turns), error, model, mine, resumed
@@ -358,19 +428,38 @@ def liveness_run(
 @dataclass(frozen=True)
 class SituationRow:
     """One situation on one release, as it is or with the workaround, over every mode it ran
-    in: whether it keeps compacting (both liveness invariants hold in every mode), the first
-    broken verdict and the item that pins the history, what its later turns and its own turns
-    (the pause, a late resume's) sent unpaired, and a late resume's pairing ("" when none)."""
+    in: whether the session stays usable (no later turn raised, in any mode), what the later
+    turns raised (the modes, then each text once), whether it keeps compacting (usable, and
+    both liveness invariants hold in every mode), the first broken verdict and the item that
+    pins the history, what its later turns and its own turns (the pause, a late resume's) sent
+    unpaired, and a late resume's pairing ("" when none)."""
 
     release: str
     workaround: bool
     situation: str
+    session_usable: bool | None  # None: no mode's run was judged
+    raised: str  # "<modes>: <text>" for each text the later turns raised ("" when none)
     keeps_compacting: bool
     broken: str  # "<invariant> in <mode> mode" of the first broken verdict ("" when none)
     pinned_by: str  # "<problem> <key>" of that verdict's pin ("" when none)
     later_turns_unpaired: str  # the keys, comma-separated
     own_turns_unpaired: str
     late_resume: str  # "paired", the unpaired items per mode, or "" when nothing resumed late
+
+
+def _raised(runs: Sequence[LivenessRun]) -> str:
+    """What the later turns raised over the runs (every mode): each text once, after the modes
+    that raised it."""
+    modes: dict[str, list[str]] = {}
+    for run in runs:
+        for text in session_usable(run).texts:
+            modes.setdefault(text, []).append(run.mode)
+    return "; ".join(f"{', '.join(found)}: {text}" for text, found in modes.items())
+
+
+def _usable(runs: Sequence[LivenessRun]) -> bool | None:
+    judged = [v.holds for r in runs if (v := session_usable(r)).holds is not None]
+    return all(judged) if judged else None
 
 
 def situation_rows(runs: Sequence[LivenessRun], situations: Sequence[str]) -> list[SituationRow]:
@@ -389,12 +478,15 @@ def situation_rows(runs: Sequence[LivenessRun], situations: Sequence[str]) -> li
             broken = [(r, v) for r in mine for v in judge_liveness(r) if v.holds is False]
             first = broken[0] if broken else None
             pin = first[1].detail.pin if first else None
+            usable = _usable(mine)
             rows.append(
                 SituationRow(
                     release=version,
                     workaround=fixed,
                     situation=situation,
-                    keeps_compacting=not broken,
+                    session_usable=usable,
+                    raised=_raised(mine),
+                    keeps_compacting=usable is True and not broken,
                     broken=f"{first[1].invariant} in {first[0].mode} mode" if first else "",
                     pinned_by=f"{pin.problem} {pin.key}" if pin else "",
                     later_turns_unpaired=", ".join(sorted({k for r in mine for k in r.sent})),

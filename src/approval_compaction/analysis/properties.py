@@ -1,7 +1,8 @@
 """Properties: each invariant defined once, as a value: its name, its meaning in a sentence, and
 its rule (the stages and field it reads, and the check that finds the offending items). The
 eight safety ones are judged by ``invariants`` from a case's stages; the two liveness ones by
-``liveness`` over the later turns of a case continued after its next turn.
+``liveness`` over the later turns of a case continued after its next turn. ``SESSION_USABLE``
+is judged by ``liveness`` too, beside them: whether the user can still use the session at all.
 """
 
 from __future__ import annotations
@@ -109,6 +110,15 @@ LIVENESS: tuple[Invariant, ...] = (
     ),
 )
 LIVENESS_NAMES: tuple[str, ...] = tuple(i.name for i in LIVENESS)
+# What the user meets over those later turns: a session whose every turn raises cannot be used,
+# whatever its compaction does. Judged on each liveness run (not a matrix record).
+SESSION_USABLE = Invariant(
+    "session_usable",
+    "over N later turns, every turn is answered: none raises (over HTTP, the API refuses none "
+    "of its requests), so the user can still use the session",
+    ("next_turn",),
+    "outcome",
+)
 ACCEPTED = ("pause_accepted", "next_turn_accepted")  # what the user sees: read from outcomes
 SAFETY: tuple[str, ...] = tuple(i.name for i in DEFINITIONS)
 INVARIANTS: tuple[str, ...] = (*SAFETY, *LIVENESS_NAMES)  # every one a matrix record names

@@ -16,7 +16,7 @@ from ...errors import InvestigationError
 from ...formats.markdown import code
 from .load import Findings
 from .releases import Era
-from .tables import fixed_in_cases, stuck_on
+from .tables import fixed_in_cases, refused_on, stuck_on
 
 
 class HeadlineError(InvestigationError):
@@ -164,13 +164,15 @@ def the_wire(found: Findings) -> str:
 
 
 def after_the_fix(found: Findings) -> str:
-    """10: which situations stop compacting on the fixing release."""
+    """10: which situations a user cannot go on with, and which stop compacting, on the fixing
+    release."""
     if found.liveness is None or found.fixed_in is None:
         raise HeadlineError("the answers need data/sweep-liveness.json")
     stuck = ", ".join(f"**{s}**" for s in stuck_on(found.liveness, found.fixed_in)) or "none"
+    refused = ", ".join(f"**{s}**" for s in refused_on(found.liveness, found.fixed_in)) or "none"
     return (
-        f"**Answer.** No, not always: on {found.fixed_in} these stop compacting in at least one "
-        f"mode: {stuck}."
+        f"**Answer.** No, not always: on {found.fixed_in} the API refuses the later turns, in at "
+        f"least one mode, of {refused}; and these stop compacting in at least one mode: {stuck}."
     )
 
 

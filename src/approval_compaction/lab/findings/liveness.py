@@ -3,11 +3,14 @@
 The sweep runs each liveness situation (``releases.liveness.SITUATIONS``: poisoned, abandoned,
 lost, the clean control, an abandoned hosted MCP approval request, and the late resume of an
 abandoned approval or MCP request) on every release, in each compaction mode, continued N later
-turns with the hook always saying yes (``data/sweep-liveness.json``). On one release a situation
-*keeps compacting* when both liveness invariants hold, is *stuck* when either is violated (which
-ones, and the item that pins the history, are part of its state), and is *not judged* when the
-run failed or the release could not run it. A late resume's state also says whether it stayed
-paired (``resume_paired``: nothing unpaired stored from the resume on, nothing unpaired sent).
+turns with the hook always saying yes (``data/sweep-liveness.json``), on a model that answers as
+the Responses API does. On one release a situation is *refused* when a later turn raised (the
+session cannot be used: ``session_usable`` is violated, and the error's text is part of its
+state), else *keeps compacting* when both liveness invariants hold, is *stuck* when either is
+violated (which ones, and the item that pins the history, are part of its state), and is *not
+judged* when the run failed or the release could not run it. A late resume's state also says
+whether it stayed paired (``resume_paired``: nothing unpaired stored from the resume on, nothing
+unpaired sent).
 A ``LivenessEra`` is a run of consecutive releases in one state, for one situation and mode;
 ``LivenessEras`` holds them all, computed once from the records.
 """
@@ -26,16 +29,17 @@ from ..releases.versions import sort_versions
 
 KEEPS = "keeps compacting"
 STUCK = "stuck"
+REFUSED = "refused"  # a later turn raised: the session cannot be used
 NOT_JUDGED = "not judged"
-CELL = {KEEPS: "keeps", STUCK: "STUCK", NOT_JUDGED: "n/a"}  # a grid's cell: a word, no colour
+CELL = {KEEPS: "keeps", STUCK: "STUCK", REFUSED: "REFUSED", NOT_JUDGED: "n/a"}  # a word each
 
 
 @dataclass(frozen=True)
 class LivenessState:
-    """One situation and mode on one release: keeps compacting, stuck (with the liveness
-    invariants it breaks and the item pinning the history) or not judged (with why); and the
-    unpaired items its later turns sent, since a session kept compacting by sending an orphan
-    output is not healed."""
+    """One situation and mode on one release: refused (with what the later turns raised),
+    keeps compacting, stuck (with the liveness invariants it breaks and the item pinning the
+    history) or not judged (with why); and the unpaired items its later turns sent, since a
+    session kept compacting by sending an orphan output is not healed."""
 
     verdict: str
     broken: tuple[str, ...] = ()
@@ -45,6 +49,7 @@ class LivenessState:
     own_sent: tuple[str, ...] = ()  # the unpaired items the situation's own turns sent
     resume_paired: bool | None = None  # a late resume stayed paired (None: no late resume)
     resume_unpaired: str = ""  # what a late resume stored or sent unpaired, in words
+    raised: str = ""  # the later turns that raised, and what (a refused session)
 
 
 @dataclass(frozen=True)
@@ -84,9 +89,16 @@ class LivenessEras:
 
     def stuck(self, situation: str, mode: str) -> tuple[str, ...]:
         """The releases on which the situation is stuck in that mode."""
-        return tuple(
-            v for e in self.of(situation, mode) if e.state.verdict == STUCK for v in e.releases
-        )
+        return self.judged(situation, mode, STUCK)
+
+    def refused(self, situation: str, mode: str) -> tuple[str, ...]:
+        """The releases on which a later turn of the situation raised, in that mode."""
+        return self.judged(situation, mode, REFUSED)
+
+    def judged(self, situation: str, mode: str, verdict: str) -> tuple[str, ...]:
+        """The releases on which the situation has that verdict in that mode."""
+        eras = self.of(situation, mode)
+        return tuple(v for e in eras if e.state.verdict == verdict for v in e.releases)
 
 
 def release_state(rows: Sequence[LivenessRecord]) -> LivenessState:
@@ -98,10 +110,11 @@ def release_state(rows: Sequence[LivenessRecord]) -> LivenessState:
     own = tuple(sorted({key for r in rows for key in r.own_sent.split()}))
     resumed = next((r.resume_paired for r in rows), None)
     unpaired = next((r.resume_unpaired for r in rows), "")
-    if broken or (rows and all(r.holds is True for r in rows)):
+    raised = next((r.raised for r in rows if r.session_usable is False), "")
+    if raised or broken or (rows and all(r.holds is True for r in rows)):
         pin = next((r.pin for r in rows if r.holds is False and r.pin), "")
-        verdict = STUCK if broken else KEEPS
-        return LivenessState(verdict, broken, pin, "", sent, own, resumed, unpaired)
+        verdict = REFUSED if raised else STUCK if broken else KEEPS
+        return LivenessState(verdict, broken, pin, "", sent, own, resumed, unpaired, raised)
     why = next((r.error or r.detail for r in rows if r.holds is None), "no record")
     return LivenessState(NOT_JUDGED, why=why)
 
@@ -131,9 +144,9 @@ def liveness_eras(rows: Sequence[LivenessRecord]) -> LivenessEras:
 
 
 def liveness_grid(found: LivenessEras) -> pd.DataFrame:
-    """Releases by situation and mode, a word in each cell: ``keeps``, ``STUCK`` (followed by
-    the liveness invariants it breaks, when not both) or ``n/a``; a late resume that stored or
-    sent an unpaired item says ``, UNPAIRED``."""
+    """Releases by situation and mode, a word in each cell: ``REFUSED`` (a later turn raised),
+    ``keeps``, ``STUCK`` (followed by the liveness invariants it breaks, when not both) or
+    ``n/a``; a late resume that stored or sent an unpaired item says ``, UNPAIRED``."""
     both = set(LIVENESS_NAMES)
     cells: dict[tuple[str, str], dict[str, str]] = {}
     for era in found.eras:

@@ -19,7 +19,7 @@ from ..releases.liveness import LIVENESS_MODES, SITUATIONS
 from ..releases.versions import PACKAGE, sort_versions
 from .doctor import Check, Upgrade
 from .fix import Crosscheck
-from .liveness import LivenessEras
+from .liveness import KEEPS, REFUSED, STUCK, LivenessEras
 from .load import Findings
 from .matrix import Seen, StoreStory
 from .mechanism import Mechanism
@@ -57,6 +57,8 @@ SITUATION_WORDS: dict[str, str] = {
 }
 KEEPS_CELL = "keeps compacting"
 STOPS_CELL = "stops compacting"
+REFUSED_CELL = "refused"  # a later turn raised: the session cannot be used
+LIVENESS_CELLS: dict[str, str] = {REFUSED: REFUSED_CELL, STUCK: STOPS_CELL, KEEPS: KEEPS_CELL}
 
 
 @dataclass(frozen=True)
@@ -152,21 +154,23 @@ def _members(found: Releases, span: str) -> tuple[str, ...]:
 
 
 def _situation_cell(found: LivenessEras, situation: str, release: str) -> str:
-    stuck = [m for m in LIVENESS_MODES if release in found.stuck(situation, m)]
-    keeps = [m for m in LIVENESS_MODES if release in found.keeps(situation, m)]
-    if not stuck and not keeps:
+    modes = {
+        verdict: [m for m in LIVENESS_MODES if release in found.judged(situation, m, verdict)]
+        for verdict in LIVENESS_CELLS
+    }
+    shown = [verdict for verdict, found_in in modes.items() if found_in]
+    if not shown:
         return "not judged"
-    if not stuck:
-        return KEEPS_CELL
-    if not keeps:
-        return STOPS_CELL
-    return f"{STOPS_CELL} in {', '.join(stuck)}"
+    if len(shown) == 1:
+        return LIVENESS_CELLS[shown[0]]
+    return "; ".join(f"{LIVENESS_CELLS[v]} in {', '.join(modes[v])}" for v in shown if v != KEEPS)
 
 
 def liveness_frame(found: LivenessEras) -> pd.DataFrame:
-    """Situation by release range: does the session keep compacting over the later turns (in
-    every compaction mode, or which modes stop)? Consecutive releases whose cells are all the
-    same are one column, named by its range."""
+    """Situation by release range: is the session refused (a later turn raises), does it stop
+    compacting, or does it keep compacting over the later turns (in every compaction mode, or
+    which modes do not)? Consecutive releases whose cells are all the same are one column,
+    named by its range."""
     columns: list[tuple[list[str], tuple[str, ...]]] = []
     for release in found.releases:
         cells = tuple(_situation_cell(found, s, release) for s in SITUATIONS)
@@ -186,6 +190,13 @@ def liveness_frame(found: LivenessEras) -> pd.DataFrame:
 def stuck_on(found: LivenessEras, release: str) -> tuple[str, ...]:
     """The situations that stop compacting on ``release`` in some mode."""
     return tuple(s for s in SITUATIONS if any(release in found.stuck(s, m) for m in LIVENESS_MODES))
+
+
+def refused_on(found: LivenessEras, release: str) -> tuple[str, ...]:
+    """The situations whose later turns raise on ``release`` in some mode."""
+    return tuple(
+        s for s in SITUATIONS if any(release in found.refused(s, m) for m in LIVENESS_MODES)
+    )
 
 
 def check_frame(checks: Sequence[Check]) -> pd.DataFrame:

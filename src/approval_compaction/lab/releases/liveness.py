@@ -1,11 +1,17 @@
 """Liveness runs: each situation, and each of the sixteen cases, continued for N later turns.
 
 The steps come from ``study.liveness`` (the one driver takes them, here or in a release's own
-interpreter through a ``Worker``); the later turns are judged by ``analysis.liveness``. The
-poisoned history is taken from a real run of the installed release (the pinned one, in the
-main process): the stored history after the resume of the study's first case, where the
-pending call was compacted away and its output stored alone. Runs on another release are given
-that same history, as a store an affected release wrote and a newer one reads.
+interpreter through a ``Worker``); the later turns are judged by ``analysis.liveness``. They run
+on a model that answers as the Responses API does (``LIVENESS_MODEL``, ``responses``: the SDK's
+own ``OpenAIResponsesModel`` over an in-process transport to the stand-in, which applies the
+API's rules, ``wire.rules``), so a turn the API would refuse raises there as it does for a user,
+and the run records it. The scripted model, which accepts an output without its call, stays
+reachable by name (``model="scripted"``, ``liveness --model scripted``): the project's earlier
+liveness results. The poisoned history is taken from a real run of the installed release (the
+pinned one, in the main process): the stored history after the resume of the study's first
+case, where the pending call was compacted away and its output stored alone. Runs on another
+release are given that same history, as a store an affected release wrote and a newer one
+reads.
 """
 
 from __future__ import annotations
@@ -31,13 +37,14 @@ LATE = ("resumed", "mcp_resumed")  # the application resumes the kept state late
 SessionWrapper = Any
 
 LIVENESS_MODES = STUDY_FIRST  # each situation in every mode, the study's first
+LIVENESS_MODEL: Model = "responses"  # answers as the Responses API does (its rules)
 
 
-def unjudged(version: str, why: str) -> list[LivenessRun]:
+def unjudged(version: str, why: str, model: Model = LIVENESS_MODEL) -> list[LivenessRun]:
     """Every situation in every mode, each an error run saying why none could run there (the
     release lacks what they use, or could not be installed or probed)."""
     return [
-        LivenessRun(name, version, mode, False, (), error=why)
+        LivenessRun(name, version, mode, False, (), error=why, model=model)
         for mode in LIVENESS_MODES
         for name in SITUATIONS
     ]
@@ -93,6 +100,11 @@ def _run(
     situation: bool = False,
 ) -> LivenessRun:
 
+    from ...study.wiring import unavailable
+
+    why = "" if worker is not None else unavailable(setup.model)
+    if why:
+        return LivenessRun(name, sdk_version(), setup.mode, workaround, (), why, setup.model)
     transcript, continued, error, own = run_steps(setup, steps, turns, worker)
     pairs = [(t.stage, t.outcome) for t in continued]
     version, model = transcript.sdk_version, transcript.model
@@ -110,17 +122,17 @@ def run_situation(
     poisoned: Sequence[Item] = (),
     wrap: SessionWrapper | None = None,
     worker: Any = None,
-    model: Model = "scripted",
+    model: Model = LIVENESS_MODEL,
     response_store: ResponseStore = None,
 ) -> LivenessRun:
-    """One situation continued for ``turns`` later turns, with the study's scripted model or the
-    SDK's over HTTP (``responses``); on a release that lacks what it uses
-    (checked here when no ``worker`` runs it: a worker's release says so in the run's error),
-    an error run saying what it lacks."""
+    """One situation continued for ``turns`` later turns, with the SDK's Responses model on the
+    stand-in (``responses``, the default) or the study's scripted model (``scripted``); on a
+    release that lacks what it uses (checked here when no ``worker`` runs it: a worker's
+    release says so in the run's error), an error run saying what it lacks."""
 
     why = "" if worker is not None else situation_lacks(name)
     if why:
-        return LivenessRun(name, sdk_version(), mode, wrap is not None, (), error=why)
+        return LivenessRun(name, sdk_version(), mode, wrap is not None, (), why, model)
     setup = replace(situation_setup(name, mode, poisoned, wrap), model=model)  # type: ignore[arg-type]
     setup = replace(setup, response_store=response_store)  # the agent's ModelSettings(store=)
     steps = [*situation_steps(name), *later(turns)]  # type: ignore[arg-type]
@@ -135,11 +147,12 @@ def run_case_continued(
     wrap: SessionWrapper | None = None,
     worker: Any = None,
     response_store: ResponseStore = None,
+    model: Model = LIVENESS_MODEL,
 ) -> LivenessRun:
-    """One of the sixteen cases continued for ``turns`` later turns."""
+    """One of the sixteen cases continued for ``turns`` later turns, on ``model``."""
 
     setup, steps = case_continued(case, mode, turns, wrap)
-    setup = replace(setup, response_store=response_store)  # the agent's ModelSettings(store=)
+    setup = replace(setup, model=model, response_store=response_store)  # ModelSettings(store=)
     return _run(case.label, setup, steps, turns, worker, wrap is not None)
 
 
@@ -151,18 +164,37 @@ def run_liveness(
     poisoned: Sequence[Item] | None = None,
     wrap: SessionWrapper | None = None,
     worker: Any = None,
+    model: Model = LIVENESS_MODEL,
+    progress: Any = None,
     response_store: ResponseStore = None,
 ) -> list[LivenessRun]:
-    """Every situation, then every case (all sixteen by default), in each mode; with the
-    agent's ``ModelSettings(store=response_store)`` (None: not set, the SDK's default)."""
+    """Every situation, then every case (all sixteen by default), in each mode, on ``model``,
+    with the agent's ``ModelSettings(store=response_store)`` (None: not set, the SDK's
+    default); ``progress`` (a ``tqdm`` bar, say) is told each run as it ends (``update()``)."""
     history = poisoned_history() if poisoned is None else list(poisoned)
     chosen = all_cases() if cases is None else list(cases)
     runs = []
-    given = {"wrap": wrap, "worker": worker, "response_store": response_store}
+    options = {"wrap": wrap, "worker": worker, "model": model, "response_store": response_store}
+
+    def done(run: LivenessRun) -> LivenessRun:
+        if progress is not None:
+            progress.update()
+        return run
+
     for mode in modes:
-        runs += [run_situation(name, mode, turns, poisoned=history, **given) for name in SITUATIONS]
-        runs += [run_case_continued(c, mode, turns, **given) for c in chosen]
+        runs += [
+            done(run_situation(name, mode, turns, poisoned=history, **options))
+            for name in SITUATIONS
+        ]
+        runs += [done(run_case_continued(c, mode, turns, **options)) for c in chosen]
     return runs
+
+
+def liveness_count(
+    cases: Sequence[Case] | None = None, modes: Sequence[Mode] = LIVENESS_MODES
+) -> int:
+    """How many runs ``run_liveness`` makes: every situation and case in each mode."""
+    return len(modes) * (len(SITUATIONS) + len(all_cases() if cases is None else cases))
 
 
 def load_liveness(path: Any) -> tuple[dict[str, Any], list[LivenessRun]]:

@@ -27,10 +27,11 @@ from typing import Any
 from ... import paths
 from ...analysis.liveness import LivenessRun, broken_runs
 from ...formats.records import read_json, write_json
+from ...study.words import Model
 from ...study.worker import Worker
 from . import NEWEST, environments
 from .crosscheck import TOOLS, TOOLS_FOLDER, run_file
-from .liveness import SITUATIONS, run_liveness, run_situation
+from .liveness import LIVENESS_MODEL, SITUATIONS, run_liveness, run_situation
 from .patched import (
     Patched,
     PatchError,
@@ -166,18 +167,23 @@ def matrix_outcomes(patched: Patched) -> dict[str, Any]:
 
 
 def patched_liveness(
-    patched: Patched, turns: int, poisoned: Sequence[Any] | None = None
+    patched: Patched,
+    turns: int,
+    poisoned: Sequence[Any] | None = None,
+    model: Model = LIVENESS_MODEL,
 ) -> dict[str, Any]:
     """Every liveness situation and case continued ``turns`` turns on the patched SDK, through
-    a ``Worker`` on its scratch environment (the poisoned history: the committed one)."""
+    a ``Worker`` on its scratch environment (the poisoned history: the committed one), on
+    ``model`` (by default one that answers as the Responses API does)."""
 
     if poisoned is None:
         poisoned = read_json(paths.DATA_FILES.liveness, dict)["poisoned_history"]
     env = patched_environment(patched)
     with Worker(str(env.python), environments.isolated_environ()) as worker:
-        runs = run_liveness(turns, poisoned=poisoned, worker=worker)
+        runs = run_liveness(turns, poisoned=poisoned, worker=worker, model=model)
     return {
         "turns": turns,
+        "model": model,
         "base": patched.base,
         "patch": patched.label,
         "poisoned_history": list(poisoned),
@@ -250,7 +256,7 @@ def liveness_command(args: argparse.Namespace) -> int:
     patched = from_namespace(args, PINNED)
     if patched is None:
         raise PatchError("liveness on a patched SDK needs --patch FILE or --sdk PATH")
-    data = patched_liveness(patched, args.turns)
+    data = patched_liveness(patched, args.turns, model=getattr(args, "model", LIVENESS_MODEL))
     folder = results_folder(patched)
     output = Path(args.output) if args.output else paths.data(folder).liveness_patch_runs
     output.parent.mkdir(parents=True, exist_ok=True)
@@ -261,8 +267,11 @@ def liveness_command(args: argparse.Namespace) -> int:
 
 
 def liveness_summary(data: dict[str, Any]) -> str:
-    """How many runs hold both liveness invariants, in one line."""
+    """How many runs keep the session usable and hold both liveness invariants, in one line."""
 
     runs = [LivenessRun.from_json(r) for r in data["runs"]]
     broken = broken_runs(runs)
-    return f"{len(runs) - len(broken)} of {len(runs)} runs keep both liveness invariants"
+    return (
+        f"{len(runs) - len(broken)} of {len(runs)} runs keep the session usable and both "
+        "liveness invariants"
+    )

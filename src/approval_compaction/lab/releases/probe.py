@@ -16,9 +16,10 @@ its rules (``faithful``).
 The scripted model's runs in the study's mode are continued for N later turns after the next
 one (``--later``, 10 by default; the hook always saying yes), which the liveness invariants
 judge. Given a poisoned history (``--situations FILE``, the stored history an affected release
-wrote), it also runs the liveness situations (poisoned, abandoned, lost and the clean control,
-``releases.liveness``) in the ``input`` and ``auto`` modes, each continued N turns, into
-``liveness``.
+wrote), it also runs the liveness situations (``releases.liveness.SITUATIONS``) in every mode,
+each continued N turns, into ``liveness``: on the ``responses`` model by default, so a later
+turn the API would refuse raises as it does for a user (``--liveness-model scripted``: the
+scripted model, which accepts an output without its call).
 
 With ``--lean`` (the sweep's), the scripted model runs only in the study's mode where the
 responses model runs too: the sweep keeps nothing else of it there (``plan``).
@@ -177,20 +178,31 @@ def continued(model: Model, mode: Mode, later: int) -> int:
 
 
 def situations(
-    poisoned: Sequence[Item], missing: Sequence[str], version: str, later: int
+    poisoned: Sequence[Item],
+    missing: Sequence[str],
+    version: str,
+    later: int,
+    model: Model = "responses",
+    jobs: int = 0,
 ) -> list[dict[str, Any]]:
-    """Each liveness situation in each of its modes, continued ``later`` turns (as JSON); on a
-    release that lacks what they use, each one an error run naming what is missing."""
+    """Each liveness situation in each of its modes, continued ``later`` turns on ``model`` (by
+    default the SDK's Responses model on the stand-in, which answers by the API's rules), as
+    JSON, shared between ``jobs`` forked copies of this process (0: one per core; the runs
+    share nothing); on a release that lacks what they use, or cannot run the model's wiring,
+    each one an error run naming what is missing."""
+    from ...study.fork import fork_map
+    from ...study.wiring import unavailable
     from .liveness import LIVENESS_MODES, SITUATIONS, run_situation, unjudged
 
-    if missing:
-        return [run.to_json() for run in unjudged(version, "release lacks " + ", ".join(missing))]
-    runs = [
-        run_situation(name, mode, later, poisoned=poisoned)
-        for mode in LIVENESS_MODES
-        for name in SITUATIONS
-    ]
-    return [run.to_json() for run in runs]
+    why = "release lacks " + ", ".join(missing) if missing else unavailable(model)
+    if why:
+        return [run.to_json() for run in unjudged(version, why, model)]
+
+    def one(where: tuple[Mode, str]) -> dict[str, Any]:
+        mode, name = where
+        return run_situation(name, mode, later, poisoned=poisoned, model=model).to_json()
+
+    return fork_map(one, [(mode, name) for mode in LIVENESS_MODES for name in SITUATIONS], jobs)
 
 
 def plan(runnable: Sequence[Model], modes: Sequence[Mode], lean: bool) -> list[tuple[Model, Mode]]:
@@ -221,6 +233,7 @@ def probe(
     later: int = LATER_TURNS,
     poisoned: Sequence[Item] | None = None,
     lean: bool = False,
+    liveness_model: Model = "responses",
 ) -> ProbeResult:
     """Run the cases on the installed release, on each of ``models`` (those it can run) in each
     of ``modes``, the scripted model's in the study's mode continued ``later`` turns; and, given
@@ -268,7 +281,8 @@ def probe(
         "wire": f"scripted model: {why}"[:300] if why else "",
     }
     if poisoned is not None:
-        result["liveness"] = situations(poisoned, release_lacks(names), version, later)
+        missed = release_lacks(names)
+        result["liveness"] = situations(poisoned, missed, version, later, liveness_model)
     return result
 
 
@@ -286,6 +300,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--lean", action="store_true", help="only the runs the sweep keeps (see ``plan``)"
     )
+    parser.add_argument(
+        "--liveness-model",
+        choices=MODELS,
+        default="responses",
+        help="the model the liveness situations answer with (default: responses)",
+    )
     args = parser.parse_args(argv)
     modes = tuple(args.modes.split(","))
     if not set(modes) <= set(MODES):
@@ -299,6 +319,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         later=args.later,
         poisoned=poisoned,
         lean=args.lean,
+        liveness_model=args.liveness_model,
     )
     Path(args.output).write_text(json.dumps(result))
     return 0

@@ -96,9 +96,9 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
             "",
             _table(fix_frame(found)),
             "",
-            f"**What it still gets wrong: sessions that stop compacting** (`{live}`, "
-            f"{found.liveness.turns} later turns each; a cell names the modes that stop when "
-            "not all do):",
+            f"**What it still gets wrong: sessions the API refuses, and sessions that stop "
+            f"compacting** (`{live}`, {found.liveness.turns} later turns each; a cell names the "
+            "modes of each word when not all modes read the same):",
             "",
             _table(liveness_frame(found.liveness)),
             "",

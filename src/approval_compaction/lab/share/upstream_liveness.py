@@ -24,7 +24,7 @@ from typing import Any
 import pandas as pd
 
 from ... import paths
-from ...analysis.liveness import LivenessRun, broken_runs
+from ...analysis.liveness import LivenessRun, broken_runs, session_usable
 from ...errors import InvestigationError
 from ...formats.files import write_atomic
 from ...formats.markdown import GITHUB_LIMIT, fence, github_length, markdown_table
@@ -68,6 +68,15 @@ def _lengths(runs: Sequence[LivenessRun], version: str, mode: str = "input") -> 
     return found
 
 
+def _refused(runs: Sequence[LivenessRun], version: str, mode: str = "input") -> dict[str, int]:
+    """The later turns that raised (the API refused them), per situation."""
+    return {
+        run.scenario: len(session_usable(run).raised)
+        for run in runs
+        if run.sdk_version == version and run.mode == mode and not run.workaround
+    }
+
+
 def released_runs(liveness: dict[str, Any]) -> list[LivenessRun]:
     """The release's runs: the committed liveness runs (``mcp_abandoned`` among them)."""
     return [LivenessRun.from_json(r) for r in liveness["runs"]]
@@ -78,6 +87,7 @@ def failure_frame(liveness: dict[str, Any], outcomes: Sequence[dict[str, Any]]) 
     failing cases (by the compaction endpoint's answer) with their first message."""
     runs = released_runs(liveness)
     lengths = _lengths(runs, str(liveness["newest"]))
+    refused = _refused(runs, str(liveness["newest"]))
     rows = {}
     for situation in SITUATIONS:
         kept, sent = lengths.get(situation, ([], 0))
@@ -90,6 +100,7 @@ def failure_frame(liveness: dict[str, Any], outcomes: Sequence[dict[str, Any]]) 
             "what happened": WORDS[situation],
             "stored items after each later turn": " ".join(map(str, kept)),
             "turns sending an unpaired item": sent,
+            "later turns the API refuses": refused.get(situation, 0),
             "the test fails with": ", ".join(sorted({o["test"].split("-")[1] for o in failing}))
             or "passes",
             "first failure": failing[0]["message"].split(" assert ")[0][:120] if failing else "",
@@ -119,6 +130,7 @@ def other_mode_frame(liveness: dict[str, Any]) -> pd.DataFrame:
                 "broken": ", ".join(names),
                 "stored items after each later turn": " ".join(map(str, kept)),
                 "turns sending an unpaired item": sent,
+                "later turns the API refuses": _refused(runs, newest, mode).get(situation, 0),
             }
         )
     return pd.DataFrame(rows).set_index("compaction_mode") if rows else pd.DataFrame()
@@ -136,7 +148,10 @@ def http_frame(http: dict[str, Any]) -> pd.DataFrame:
                 continue
             kept = " ".join(str(t.kept) for t in run.turns)
             sent = sum(1 for t in run.turns if t.sent_unpaired)
-            rows.setdefault(situation, {})[sdk] = f"{kept} ({sent} sending an unpaired item)"
+            refused = len(session_usable(run).raised)
+            rows.setdefault(situation, {})[sdk] = (
+                f"{kept} ({sent} sending an unpaired item, {refused} refused)"
+            )
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("situation")
 
 
@@ -201,12 +216,12 @@ def liveness_lines(patched: dict[str, Any]) -> list[str]:
     version = runs[0].sdk_version if runs else ""
     lines = []
     for mode in sorted({r.mode for r in runs}):
-        found = _lengths(runs, version, mode)
+        found, refused = _lengths(runs, version, mode), _refused(runs, version, mode)
         for situation in (*SITUATIONS, "clean"):
             kept, sent = found.get(situation, ([], 0))
             lines.append(
                 f"- `{mode}`, {situation}: {' '.join(map(str, kept))} "
-                f"({sent} turns send an unpaired item)"
+                f"({sent} turns send an unpaired item, {refused.get(situation, 0)} refused)"
             )
     broken = broken_runs(runs)
     for covered in (True, False):
@@ -222,8 +237,8 @@ def liveness_lines(patched: dict[str, Any]) -> list[str]:
         modes = ", ".join(f"`{m}`" for m in sorted({r.mode for r in mine}))
         lines.append(
             f"- in {modes}: {kept} of {len(mine)} runs (the situations and the sixteen cases "
-            "continued) keep `compaction_runs` and `history_bounded`"
-            + (f"; stuck: {', '.join(stuck)}" if stuck else "")
+            "continued) keep `session_usable` (no later turn refused), `compaction_runs` and "
+            "`history_bounded`" + (f"; stuck: {', '.join(stuck)}" if stuck else "")
         )
     return lines
 
@@ -280,10 +295,14 @@ def build(folder: Path = paths.DATA) -> str:
         [
             f"**`{PACKAGE}` {base} can stop compacting a session for good.** Depending on the "
             "compaction mode and on how the compaction endpoint answers, automatic compaction "
-            "never runs again after an approval nobody answers, a lost tool output, a store an "
-            "earlier release left an orphan output in (an output without its call), or an "
+            "never runs again after an approval nobody answers, a lost tool output, or an "
             "unanswered hosted MCP approval request; the stored history then grows with every "
             "turn. The tables below say which.",
+            "",
+            "A store an earlier release left an orphan output in (an output without its call) is "
+            "worse off: the SDK sends that output at every later turn, and the API refuses it "
+            "(`No tool call found for function call output`, HTTP 400), so the user cannot go on "
+            "with that session at all.",
             "",
             "The regression test below runs each situation against two compaction endpoints: "
             "`keeps_users` answers with the user's messages kept, then the summary, as the API's "
@@ -298,9 +317,9 @@ def build(folder: Path = paths.DATA) -> str:
             "",
             *(
                 [
-                    f"In the other compaction modes {liveness['newest']} also stops compacting "
-                    "(the same runs; the test runs in `input` mode, and the proofs show the "
-                    "patched SDK in each mode):",
+                    f"In the other compaction modes {liveness['newest']} also stops compacting, "
+                    "or the API refuses the later turns (the same runs; the test runs in `input` "
+                    "mode, and the proofs show the patched SDK in each mode):",
                     "",
                     markdown_table(others),
                     "",
