@@ -1,30 +1,41 @@
-"""Anatomy: which part of 0.24.0's diff is the fix, found by experiment.
+"""Anatomy: which part of 0.24.0's diff is the fix, for each kind of approval, found by experiment.
 
 The files on the bug's path (the catalogue's modules) are read from the two releases' cached
-environments and cut into hunks (``hunks``). Every experiment is a patched run (the patch lab,
-``releases.patched``): the sixteen cases in a scratch copy of a release's environment with one
-set of hunks applied, through the sweep's probe, judged as the sweep judges a release.
+environments and cut into hunks (``hunks``). Every experiment is a configuration: a release
+with some modules' texts replaced (some hunks applied, or reverted), run on the bench
+(``bench``: a worker per release forks a child per configuration that loads the texts in place
+of the installed modules) through the probe's own cases, judged as the sweep judges a release.
+Each configuration is judged for each approval kind (``KindSpec``): the study's function tool on
+the sixteen cases, and the other kinds the explorer knows (a custom tool, a local shell tool, an
+apply_patch tool, a hosted MCP server; their calls made by ``explore.kinds`` and passed in) on
+the cases of ``Runner.run`` with compaction on.
 
 - **Ablation** (after the search, so that it keeps the fix): each hunk reverted alone from the
-  newer release; does the bug come back? A revert that does not import or run is widened by
-  what it misses: the hunks whose added lines use the missing name are reverted with it, the
-  package's other changed modules' hunks among them (they import or call what the path's files
-  define), or a module it left unparsable whole; when it names nothing more, the modules it
-  touches whole. The minimal fix's hunks are never reverted with another.
+  newer release; does the bug come back, for each kind? A revert that does not import or run
+  (for the function kind) is widened by what it misses: the hunks whose added lines use the
+  missing name are reverted with it, the package's other changed modules' hunks among them
+  (they import or call what the path's files define), or a module it left unparsable whole;
+  when it names nothing more, the modules it touches whole. The function kind's minimal fix's
+  hunks are never reverted with another.
 - **The other modules**: each of the package's other changed modules (off the bug's path: the
   ``RunState`` schema, the run loop, ...) reverted whole from the newer release, widened the
   same way when it does not run alone.
-- **The rest**: the newer release with every change of every module but the minimal fix's
+- **The rest**: the newer release with every change of every module but a kind's minimal fix
   reverted (its ``agents`` is then the older release's plus the fix, on the newer release's
   dependencies): together they change no verdict, or they do.
-- **Minimal fix**: Zeller's ddmin (``ddmin``) over the hunks applied to the older release, for
-  the smallest set that makes every invariant hold in every case; a set whose patch does not
-  import or run is unresolved. Each distinct set runs once (results are kept by content).
-- **A poisoned session**: the minimal fix's next turn on a store the older release poisoned
-  (scripted model, so the turn reaches compaction): does compaction still run on it?
+- **Minimal fix**, per kind: Zeller's ddmin (``ddmin``) over the hunks applied to the older
+  release, for the smallest set that makes every invariant hold in every case of the kind; a
+  set whose patch does not import or run is unresolved. The search needs a verdict only: the
+  report's case runs first, and a configuration stops at its first case that does not hold.
+  Each distinct configuration's cases run once (what is known is kept by content), the kinds'
+  searches side by side on both cores.
+- **A poisoned session**: the function kind's minimal fix's next turn on a store the older
+  release poisoned (scripted model, so the turn reaches compaction): does compaction still run?
 
 ``python -m approval_compaction fix-anatomy`` (``make fix-anatomy``) writes it all to
-``data/fix-anatomy.json``; notebook 03 reads it.
+``data/fix-anatomy.json``, saying on stderr how many configurations it has judged and what they
+found; notebook 03 reads it. A kind a release cannot make is recorded with the reason
+(``KindAnatomy.absent``), not left out.
 """
 
 from __future__ import annotations
@@ -72,9 +83,9 @@ class AnatomyError(InvestigationError):
 
 
 FIXED, BUG = "fixed", "bug"  # an outcome's verdict, with UNRESOLVED
-# A run of the sixteen cases takes seconds; a revert that hangs (a loop it left unfinished) is
-# unresolved after this long, not after the sweep's ten minutes.
-PROBE_TIMEOUT_SECONDS = 180
+# A case takes a second or less; one that hangs (a revert left a loop unfinished) is unresolved
+# after this long, and its kind's later cases are not run.
+STEP_TIMEOUT_SECONDS = 60
 Report = Callable[[str], None]
 T = TypeVar("T")
 R = TypeVar("R")
@@ -160,8 +171,10 @@ OTHER_KINDS: dict[str, str] = {
     "apply_patch_approval": "apply_patch",
     "mcp_approval": "hosted MCP",
 }
-# They are judged on the cases with compaction on: without it nothing compacts the pending item.
-COMPACTING = tuple(c for c in all_cases() if c.compaction == "on")
+# They are judged on the cases of ``Runner.run`` with compaction on, both decisions and both
+# boundaries: without compaction nothing compacts the pending item, and the streamed runner
+# takes the function kind's cases through the same session code.
+COMPACTING = tuple(c for c in all_cases() if c.compaction == "on" and c.runner == "run")
 
 
 def approval_kinds(pauses: Mapping[str, Item]) -> tuple[KindSpec, ...]:
@@ -184,15 +197,17 @@ class Known:
     versions: dict[str, str] = field(default_factory=dict)
     runs: dict[tuple[str, str], list[dict[str, Any]]] = field(default_factory=dict)
     absent: dict[tuple[str, str], str] = field(default_factory=dict)
+    hung: dict[tuple[str, str], str] = field(default_factory=dict)  # a case that took too long
 
     def has(self, spec: KindSpec, case: Case) -> bool:
         key = (spec.kind, case.label)
-        return bool(self.unavailable) or key in self.runs or key in self.absent
+        known = key in self.runs or key in self.absent or key in self.hung
+        return bool(self.unavailable) or known
 
     def errored(self, spec: KindSpec, case: Case) -> bool:
-        """Whether the harness could not run the case (its runs hold the error)."""
-        runs = self.runs.get((spec.kind, case.label), [])
-        return any(run.get("error") is not None for run in runs)
+        """Whether the harness could not run the case (its runs hold the error, or it hung)."""
+        key = (spec.kind, case.label)
+        return key in self.hung or any(r.get("error") is not None for r in self.runs.get(key, []))
 
     def needed(self, spec: KindSpec, cases: Sequence[Case]) -> list[Case]:
         """The cases, in their order, still to run to judge them: up to the first one the
@@ -215,9 +230,13 @@ class Known:
         return list(cases)
 
     def add(self, steps: Sequence[Step], ran: Ran, specs: Mapping[str | None, KindSpec]) -> None:
-        """Keep what a bench run answered; a run that failed (timed out, crashed) did not run."""
-        failed = f"probe {ran.failure}" if ran.failure else ""
-        self.unavailable = self.unavailable or ran.unavailable or failed
+        """Keep what a bench run answered; where it failed (a case hung, the child crashed),
+        the first step it did not answer is the one that failed."""
+        self.unavailable = self.unavailable or ran.unavailable
+        if ran.failure and not ran.unavailable:
+            failed = next(i for i in range(len(steps)) if not ran.answered(i))
+            step = steps[failed]
+            self.hung[(specs[step.kind].kind, step.case.label)] = f"probe {ran.failure}"
         self.versions = self.versions or ran.versions
         for index, runs in ran.runs.items():
             self.runs[(specs[steps[index].kind].kind, steps[index].case.label)] = runs
@@ -234,6 +253,12 @@ def judged_outcome(base: str, known: Known, spec: KindSpec, cases: Sequence[Case
     if known.unavailable:
         return outcome(release_records(base, {"unavailable": known.unavailable}))
     cases = known.judged_cases(spec, cases)
+    hung = (spec.kind, cases[-1].label) if cases else None
+    if hung in known.hung:
+        before = judged_outcome(base, known, spec, cases[:-1]) if len(cases) > 1 else None
+        if before is not None and before.verdict == UNRESOLVED:
+            return before
+        return Outcome(UNRESOLVED, {}, (), known.hung[hung])
     absent = [
         known.absent[(spec.kind, c.label)] for c in cases if (spec.kind, c.label) in known.absent
     ]
@@ -289,6 +314,16 @@ class Lab:
         self.verdicts: dict[str, str] = {}  # each configuration's latest verdict (function's)
         self.timings: dict[str, tuple[float, int]] = {}  # a step's wall time and runs
 
+    @staticmethod
+    def missing(known: Known, specs: Sequence[KindSpec], first: bool) -> list[Step]:
+        """The steps of the kinds' plans still to run."""
+        steps = []
+        for spec in specs:
+            plan = spec.steps(first=first)
+            wanted = known.needed(spec, [step.case for step in plan])
+            steps += [step for step in plan if step.case in wanted]
+        return steps
+
     def key(self, base: str, files: Mapping[str, str]) -> str:
         content = json.dumps([base, sorted(files.items())])
         return hashlib.sha256(content.encode()).hexdigest()
@@ -306,28 +341,25 @@ class Lab:
             if key not in self.asked:
                 self.asked.append(key)
         specs = [s for s in self.kinds if first is None or s.kind == first]
+        by_kind = {(None if not s.pause else s.kind): s for s in self.kinds}
         with lock:
-            steps = []
-            for spec in specs:
-                plan = spec.steps(first=first is not None)
-                wanted = known.needed(spec, [step.case for step in plan])
-                steps += [step for step in plan if step.case in wanted]
-            if steps:
-                by_kind = {(None if not s.pause else s.kind): s for s in self.kinds}
-                spec = specs[0]
+            while steps := self.missing(known, specs, first is not None):
 
-                def stop(ran: Ran) -> bool:
+                def stop(ran: Ran, steps: list[Step] = steps) -> bool:
                     if first is None:
                         return False
                     trial = Known(known.unavailable, dict(known.versions), dict(known.runs))
-                    trial.absent = dict(known.absent)
+                    trial.absent, trial.hung = dict(known.absent), dict(known.hung)
                     trial.add(steps, ran, by_kind)
-                    return first_outcome(base, trial, spec) is not None
+                    return first_outcome(base, trial, specs[0]) is not None
 
-                ran = self.bench.run(base, files, steps, stop, PROBE_TIMEOUT_SECONDS)
+                ran = self.bench.run(base, files, steps, stop, STEP_TIMEOUT_SECONDS)
                 known.add(steps, ran, by_kind)
                 with self.lock:
                     self.runs += fresh
+                fresh = False
+                if not ran.failure:
+                    break  # answered, or stopped at the verdict: else the rest runs again
         found = {}
         for spec in specs:
             if first is None:

@@ -59,6 +59,9 @@ class Ran:
     complete: bool = False
     failure: str = ""  # the child ended without answering every step: how
 
+    def answered(self, step: int) -> bool:
+        return step in self.runs or step in self.absent or step in self.skipped
+
 
 Stop = Callable[[Ran], bool]  # told the answers so far: True when no more are needed
 
@@ -101,7 +104,8 @@ class WorkerProcess:
         self, files: Mapping[str, str], steps: Sequence[Step], stop: Stop, timeout: float
     ) -> Ran:
         """One configuration: its answers until every step is answered, ``stop`` says enough,
-        or ``timeout`` seconds pass (then ``failure`` says so)."""
+        or a step takes more than ``timeout`` seconds (then ``failure`` says so, and the first
+        step not answered is the one that hung)."""
         self.next_id += 1
         ident = self.next_id
         self.send({"run": ident, "files": dict(files), "plan": [s.to_json() for s in steps]})
@@ -119,6 +123,8 @@ class WorkerProcess:
             answer = json.loads(line)
             if answer.get("id") != ident:
                 continue  # a late answer of an earlier configuration
+            if not stopped:
+                deadline = time.monotonic() + timeout  # each step has its own time
             if "done" in answer:
                 break
             if stopped:
@@ -188,9 +194,10 @@ class Bench:
         files: Mapping[str, str],
         steps: Sequence[Step],
         stop: Stop = lambda ran: False,
-        timeout: float = 180,
+        timeout: float = 60,
     ) -> Ran:
-        """Run ``steps`` on ``base`` with ``files`` in place of its modules."""
+        """Run ``steps`` on ``base`` with ``files`` in place of its modules, each step within
+        ``timeout`` seconds."""
         with self.worker(base) as worker:
             return worker.run(files, steps, stop, timeout)
 
