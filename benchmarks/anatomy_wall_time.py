@@ -37,6 +37,9 @@ def one_configuration(envs: Path) -> None:
         anatomy.outcome(judged(env, timeout=600))
     copied = time.monotonic() - started
     with Bench(envs, jobs=1) as bench:
+        started = time.monotonic()
+        bench.run(anatomy.PINNED, {}, anatomy.FUNCTION.steps()[:1])  # the worker started, once
+        start_up = time.monotonic() - started
         times = {}
         for name, first in (("all cases", None), ("first verdict", anatomy.FUNCTION.kind)):
             lab = anatomy.Lab(envs, report=lambda _: None, bench=bench)
@@ -45,6 +48,7 @@ def one_configuration(envs: Path) -> None:
             times[name] = time.monotonic() - started
     print("one configuration (the function kind's minimal fix on 0.23.1, its 16 cases):")
     print(f"  copied environment, fresh interpreter, three modes: {copied:6.1f} s")
+    print(f"  bench worker started (once per release and core):  {start_up:6.1f} s")
     for name, took in times.items():
         print(f"  bench ({name}):{' ' * (36 - len(name))}{took:6.1f} s")
 
