@@ -70,7 +70,7 @@ def main() -> int:
     lab = Lab(envs, report=lambda _: None)
     diff = path_diff(envs)
     minimal, tried = search_minimal_fix(diff, lab)
-    took, runs = lab.timings["ddmin"]
+    took, runs = lab.timings["ddmin function_approval"]
     names = ", ".join(h.name for h in minimal)
     patch = diff.on_old(minimal)
     added, removed = patch_size(patch)

@@ -80,6 +80,16 @@ def collect_from_here() -> None:
         gc.enable()
 
 
+def _fix_anatomy(args: argparse.Namespace) -> int:
+    """``fix-anatomy``, each approval kind's pause made as the explorer makes its calls."""
+    from .lab.explore.kinds import call_id, call_item
+    from .lab.mechanism import anatomy
+
+    collect_from_here()
+    pauses = {kind: call_item(kind, call_id(kind, 1, 0)) for kind in anatomy.OTHER_KINDS}  # type: ignore[arg-type]
+    return anatomy.command(args, pauses)
+
+
 def _liveness(args: argparse.Namespace) -> int:
     """``liveness``: the released runs (``fix.liveness``), or with ``--patch``/``--sdk`` the
     patched SDK's (``releases.liveness_patch``)."""
@@ -394,11 +404,19 @@ def parser() -> argparse.ArgumentParser:
     patch_options(mechanism)
     anatomy = add(
         "fix-anatomy",
-        _lazy(".lab.mechanism.anatomy"),
+        _fix_anatomy,
         f"take {NEWEST}'s fix apart by experiment: ablation and ddmin (data/fix-anatomy.json)",
     )
     anatomy.add_argument("--output", default=str(paths.DATA_FILES.fix_anatomy))
     anatomy.add_argument("--envs", help="the sweep's environment folder (default: its cache)")
+    anatomy.add_argument(
+        "--kinds",
+        help="approval kinds, comma-separated: function, custom, shell, apply_patch, hosted MCP "
+        "(default: all; function always)",
+    )
+    anatomy.add_argument(
+        "--jobs", type=int, default=0, help="configurations at once (default: one per core)"
+    )
     permalinks = add(
         "permalinks",
         _lazy(".lab.mechanism.permalink"),

@@ -1,67 +1,94 @@
-"""Anatomy: which part of 0.24.0's diff is the fix, found by experiment.
+"""Anatomy: which part of 0.24.0's diff is the fix, for each kind of approval, found by experiment.
 
 The files on the bug's path (the catalogue's modules) are read from the two releases' cached
-environments and cut into hunks (``hunks``). Every experiment is a patched run (the patch lab,
-``releases.patched``): the sixteen cases in a scratch copy of a release's environment with one
-set of hunks applied, through the sweep's probe, judged as the sweep judges a release.
+environments and cut into hunks (``hunks``). Every experiment is a configuration: a release
+with some modules' texts replaced (some hunks applied, or reverted), run on the bench
+(``bench``: a worker per release forks a child per configuration that loads the texts in place
+of the installed modules) through the probe's own cases, judged as the sweep judges a release.
+Each configuration is judged for each approval kind (``KindSpec``): the study's function tool on
+the sixteen cases, and the other kinds the explorer knows (a custom tool, a local shell tool, an
+apply_patch tool, a hosted MCP server; their calls made by ``explore.kinds`` and passed in) on
+the cases of ``Runner.run`` with compaction on.
 
 - **Ablation** (after the search, so that it keeps the fix): each hunk reverted alone from the
-  newer release; does the bug come back? A revert that does not import or run is widened by
-  what it misses: the hunks whose added lines use the missing name are reverted with it, the
-  package's other changed modules' hunks among them (they import or call what the path's files
-  define), or a module it left unparsable whole; when it names nothing more, the modules it
-  touches whole. The minimal fix's hunks are never reverted with another.
+  newer release; does the bug come back, for each kind? A revert that does not import or run
+  (for the function kind) is widened by what it misses: the hunks whose added lines use the
+  missing name are reverted with it, the package's other changed modules' hunks among them
+  (they import or call what the path's files define), or a module it left unparsable whole;
+  when it names nothing more, the modules it touches whole. The function kind's minimal fix's
+  hunks are never reverted with another.
 - **The other modules**: each of the package's other changed modules (off the bug's path: the
   ``RunState`` schema, the run loop, ...) reverted whole from the newer release, widened the
   same way when it does not run alone.
-- **The rest**: the newer release with every change of every module but the minimal fix's
+- **The rest**: the newer release with every change of every module but a kind's minimal fix
   reverted (its ``agents`` is then the older release's plus the fix, on the newer release's
   dependencies): together they change no verdict, or they do.
-- **Minimal fix**: Zeller's ddmin (``ddmin``) over the hunks applied to the older release, for
-  the smallest set that makes every invariant hold in every case; a set whose patch does not
-  import or run is unresolved. Each distinct set runs once (results are kept by content).
-- **A poisoned session**: the minimal fix's next turn on a store the older release poisoned
-  (scripted model, so the turn reaches compaction): does compaction still run on it?
+- **Minimal fix**, per kind: Zeller's ddmin (``ddmin``) over the hunks applied to the older
+  release, for the smallest set that makes every invariant hold in every case of the kind; a
+  set whose patch does not import or run is unresolved. The search needs a verdict only: the
+  report's case runs first, and a configuration stops at its first case that does not hold.
+  Each distinct configuration's cases run once (what is known is kept by content), the kinds'
+  searches side by side on both cores.
+- **A poisoned session**: the function kind's minimal fix's next turn on a store the older
+  release poisoned (scripted model, so the turn reaches compaction): does compaction still run?
 
 ``python -m approval_compaction fix-anatomy`` (``make fix-anatomy``) writes it all to
-``data/fix-anatomy.json``; notebook 03 reads it.
+``data/fix-anatomy.json``, saying on stderr how many configurations it has judged and what they
+found; notebook 03 reads it. A kind a release cannot make is recorded with the reason
+(``KindAnatomy.absent``), not left out.
 """
 
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import hashlib
+import json
 import re
 import shutil
 import sys
 import tempfile
+import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ... import paths
 from ...analysis.pairing import orphan_outputs
 from ...doctor.verdict import judge
+from ...errors import InvestigationError
 from ...formats.records import read_json, write_json
 from ...study.driver import Ask, Decide, Resume, Setup, converse
 from ...study.harness import FINISHED, NEXT_ANSWER, PENDING_CALL, QUESTIONS
+from ...study.items import Item
+from ...study.scenario import Case, all_cases
 from ...study.worker import Worker
 from ..releases import environments
 from ..releases.patched import Patched, patch_from_text, site_packages, throwaway_environment
-from ..releases.sweep import ReleaseRecord, judged
+from ..releases.probe import ProbeResult
+from ..releases.sweep import ReleaseRecord, release_records
+from .bench import Bench, Ran, Step
 from .catalogue import CATALOGUE, NEWEST, PINNED
 from .ddmin import FAIL, PASS, UNRESOLVED, Verdict, ddmin
 from .hunks import Hunk, compose, mentions, patch_text, split
 from .permalink import differences, installed_sources
 from .record import pinned_here
 
+
+class AnatomyError(InvestigationError):
+    """Bad input to the anatomy: an unknown kind."""
+
+
 FIXED, BUG = "fixed", "bug"  # an outcome's verdict, with UNRESOLVED
-# A run of the sixteen cases takes seconds; a revert that hangs (a loop it left unfinished) is
-# unresolved after this long, not after the sweep's ten minutes.
-PROBE_TIMEOUT_SECONDS = 180
+# A case takes a second or less; one that hangs (a revert left a loop unfinished) is unresolved
+# after this long, and its kind's later cases are not run.
+STEP_TIMEOUT_SECONDS = 60
 Report = Callable[[str], None]
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 def path_files() -> tuple[str, ...]:
@@ -115,32 +142,246 @@ def outcome(rows: Sequence[ReleaseRecord]) -> Outcome:
     return Outcome(BUG if violated else FIXED, violated, tuple(sorted(cases)), "")
 
 
+@dataclass(frozen=True)
+class KindSpec:
+    """An approval kind as the anatomy judges it: the study's name for it, a reader's, the
+    reply the model pauses on (empty: the study's own function call) and the cases."""
+
+    kind: str
+    label: str
+    pause: tuple[Item, ...]
+    cases: tuple[Case, ...]
+
+    def steps(self, first: bool = False) -> list[Step]:
+        """Its cases as a plan; ``first``: the report's case first (the one that tells)."""
+        cases = list(self.cases)
+        if first and REPORT_CASE in cases:
+            cases.remove(REPORT_CASE)
+            cases.insert(0, REPORT_CASE)
+        kind = None if not self.pause else self.kind
+        return [Step(case, kind, self.pause) for case in cases]
+
+
+REPORT_CASE = Case()  # run, approve, compaction on, JSON: the original report's
+FUNCTION = KindSpec("function_approval", "function", (), tuple(all_cases()))
+# The other approval kinds the explorer knows, with a reader's name, in the explorer's order.
+OTHER_KINDS: dict[str, str] = {
+    "custom_approval": "custom",
+    "shell_approval": "shell",
+    "apply_patch_approval": "apply_patch",
+    "mcp_approval": "hosted MCP",
+}
+# They are judged on the cases of ``Runner.run`` with compaction on, both decisions and both
+# boundaries: without compaction nothing compacts the pending item, and the streamed runner
+# takes the function kind's cases through the same session code.
+COMPACTING = tuple(c for c in all_cases() if c.compaction == "on" and c.runner == "run")
+
+
+def approval_kinds(pauses: Mapping[str, Item]) -> tuple[KindSpec, ...]:
+    """The function kind and each other kind given its pause item (``explore.kinds`` makes
+    them: ``call_item``), in ``OTHER_KINDS``'s order."""
+    others = [
+        KindSpec(kind, label, (pauses[kind],), COMPACTING)
+        for kind, label in OTHER_KINDS.items()
+        if kind in pauses
+    ]
+    return (FUNCTION, *others)
+
+
+@dataclass
+class Known:
+    """What the runs of one configuration found so far: why it did not run, or the versions and
+    each (kind, case)'s runs, or why the release cannot make a kind's tool."""
+
+    unavailable: str = ""
+    versions: dict[str, str] = field(default_factory=dict)
+    runs: dict[tuple[str, str], list[dict[str, Any]]] = field(default_factory=dict)
+    absent: dict[tuple[str, str], str] = field(default_factory=dict)
+    hung: dict[tuple[str, str], str] = field(default_factory=dict)  # a case that took too long
+
+    def has(self, spec: KindSpec, case: Case) -> bool:
+        key = (spec.kind, case.label)
+        known = key in self.runs or key in self.absent or key in self.hung
+        return bool(self.unavailable) or known
+
+    def errored(self, spec: KindSpec, case: Case) -> bool:
+        """Whether the harness could not run the case (its runs hold the error, or it hung)."""
+        key = (spec.kind, case.label)
+        return key in self.hung or any(r.get("error") is not None for r in self.runs.get(key, []))
+
+    def needed(self, spec: KindSpec, cases: Sequence[Case]) -> list[Case]:
+        """The cases, in their order, still to run to judge them: up to the first one the
+        harness could not run (its error is the outcome, whatever the later ones find)."""
+        if self.unavailable:
+            return []
+        wanted = []
+        for case in cases:
+            if not self.has(spec, case):
+                wanted.append(case)
+            elif self.errored(spec, case):
+                break
+        return wanted
+
+    def judged_cases(self, spec: KindSpec, cases: Sequence[Case]) -> list[Case]:
+        """The cases an outcome reads: up to the first one the harness could not run."""
+        for end, case in enumerate(cases, start=1):
+            if self.errored(spec, case):
+                return list(cases[:end])
+        return list(cases)
+
+    def add(self, steps: Sequence[Step], ran: Ran, specs: Mapping[str | None, KindSpec]) -> None:
+        """Keep what a bench run answered; where it failed (a case hung, the child crashed),
+        the first step it did not answer is the one that failed."""
+        self.unavailable = self.unavailable or ran.unavailable
+        if ran.failure and not ran.unavailable:
+            failed = next(i for i in range(len(steps)) if not ran.answered(i))
+            step = steps[failed]
+            self.hung[(specs[step.kind].kind, step.case.label)] = f"probe {ran.failure}"
+        self.versions = self.versions or ran.versions
+        for index, runs in ran.runs.items():
+            self.runs[(specs[steps[index].kind].kind, steps[index].case.label)] = runs
+        for index, why in ran.absent.items():
+            self.absent[(specs[steps[index].kind].kind, steps[index].case.label)] = why
+
+
+ABSENT = "the release cannot make this kind's tool: "  # a kind's outcome where it has none
+
+
+def judged_outcome(base: str, known: Known, spec: KindSpec, cases: Sequence[Case]) -> Outcome:
+    """The outcome of a kind's runs on these cases (each one known), judged as the sweep
+    judges a release (``releases.sweep.release_records``)."""
+    if known.unavailable:
+        return outcome(release_records(base, {"unavailable": known.unavailable}))
+    cases = known.judged_cases(spec, cases)
+    hung = (spec.kind, cases[-1].label) if cases else None
+    if hung in known.hung:
+        before = judged_outcome(base, known, spec, cases[:-1]) if len(cases) > 1 else None
+        if before is not None and before.verdict == UNRESOLVED:
+            return before
+        return Outcome(UNRESOLVED, {}, (), known.hung[hung])
+    absent = [
+        known.absent[(spec.kind, c.label)] for c in cases if (spec.kind, c.label) in known.absent
+    ]
+    if absent:
+        return Outcome(UNRESOLVED, {}, (), plain_reason(ABSENT + absent[0]))
+    runs = [known.runs[(spec.kind, c.label)] for c in cases]
+    by_model = [run for position in range(max(map(len, runs))) for run in
+                (r[position] for r in runs if position < len(r))]  # fmt: skip
+    result: ProbeResult = {
+        "runs": by_model,
+        "openai": known.versions.get("openai", ""),
+        "pydantic": known.versions.get("pydantic", ""),
+    }
+    return outcome(release_records(base, result))
+
+
+def first_outcome(base: str, known: Known, spec: KindSpec) -> Outcome | None:
+    """The kind's first verdict from what is known, the report's case first: the outcome of
+    the cases up to the first one that does not hold (None: each known one holds, and some are
+    not known yet); every case holding is ``fixed``."""
+    cases = [step.case for step in spec.steps(first=True)]
+    for end in range(1, len(cases) + 1):
+        if not known.has(spec, cases[end - 1]):
+            return None
+        if known.errored(spec, cases[end - 1]):
+            return judged_outcome(base, known, spec, cases[:end])
+        found = judged_outcome(base, known, spec, cases[:end])
+        if found.verdict != FIXED:
+            return found
+    return judged_outcome(base, known, spec, cases)
+
+
 class Lab:
-    """Runs configurations (a release plus a patch), each distinct content once."""
+    """Runs configurations (a release with some of its modules' texts replaced) on a bench, each
+    distinct content's cases once (what is known is kept by content), and says on stderr how many
+    it ran and what they found."""
 
-    def __init__(self, envs: Path, report: Report = print) -> None:
-        self.envs, self.report = envs, report
-        self.seen: dict[str, Outcome] = {}
-        self.runs = 0  # patched runs made (each distinct content once)
-        self.timings: dict[str, tuple[float, int]] = {}  # a step's wall time and patched runs
+    def __init__(
+        self,
+        envs: Path,
+        report: Report = print,
+        kinds: Sequence[KindSpec] = (FUNCTION,),
+        bench: Bench | None = None,
+        jobs: int = 0,
+    ) -> None:
+        self.envs, self.report, self.kinds = envs, report, tuple(kinds)
+        self.bench = bench or Bench(envs, jobs)
+        self.known: dict[str, Known] = {}
+        self.locks: dict[str, threading.Lock] = {}
+        self.lock = threading.Lock()
+        self.asked: list[str] = []  # every configuration asked about, by content, in order
+        self.runs = 0  # configurations run (each distinct content once)
+        self.verdicts: dict[str, str] = {}  # each configuration's latest verdict (function's)
+        self.timings: dict[str, tuple[float, int]] = {}  # a step's wall time and runs
 
-    def run(self, base: str, patch: str, label: str) -> Outcome:
-        """The cases on ``base`` with ``patch`` (a unified diff; empty: the release as is)."""
+    @staticmethod
+    def missing(known: Known, specs: Sequence[KindSpec], first: bool) -> list[Step]:
+        """The steps of the kinds' plans still to run."""
+        steps = []
+        for spec in specs:
+            plan = spec.steps(first=first)
+            wanted = known.needed(spec, [step.case for step in plan])
+            steps += [step for step in plan if step.case in wanted]
+        return steps
 
-        key = hashlib.sha256(f"{base}\0{patch}".encode()).hexdigest()
-        if key in self.seen:
-            return self.seen[key]
-        if patch:
-            patched = Patched(base, (patch_from_text(f"{label}.diff", patch),))
-            with throwaway_environment(patched, self.envs) as env:
-                found = outcome(judged(env, timeout=PROBE_TIMEOUT_SECONDS))
-            self.runs += 1
-        else:
-            env = environments.release_environment(base, self.envs, create=False)
-            found = outcome(judged(env, timeout=PROBE_TIMEOUT_SECONDS))
-        self.seen[key] = found
-        self.report(f"{label}: {found.verdict} {found.reason[:80]}".rstrip())
+    def key(self, base: str, files: Mapping[str, str]) -> str:
+        content = json.dumps([base, sorted(files.items())])
+        return hashlib.sha256(content.encode()).hexdigest()
+
+    def run(
+        self, base: str, files: Mapping[str, str], label: str, first: str | None = None
+    ) -> dict[str, Outcome]:
+        """Every kind's outcome on ``base`` with ``files`` (module texts by path; empty: the
+        release as is); with ``first`` (a kind), that kind's first verdict only."""
+        key = self.key(base, files)
+        with self.lock:
+            lock = self.locks.setdefault(key, threading.Lock())
+            fresh = key not in self.known
+            known = self.known.setdefault(key, Known())
+            if key not in self.asked:
+                self.asked.append(key)
+        specs = [s for s in self.kinds if first is None or s.kind == first]
+        by_kind = {(None if not s.pause else s.kind): s for s in self.kinds}
+        with lock:
+            while steps := self.missing(known, specs, first is not None):
+
+                def stop(ran: Ran, steps: list[Step] = steps) -> bool:
+                    if first is None:
+                        return False
+                    trial = Known(known.unavailable, dict(known.versions), dict(known.runs))
+                    trial.absent, trial.hung = dict(known.absent), dict(known.hung)
+                    trial.add(steps, ran, by_kind)
+                    return first_outcome(base, trial, specs[0]) is not None
+
+                ran = self.bench.run(base, files, steps, stop, STEP_TIMEOUT_SECONDS)
+                known.add(steps, ran, by_kind)
+                with self.lock:
+                    self.runs += fresh
+                fresh = False
+                if not ran.failure:
+                    break  # answered, or stopped at the verdict: else the rest runs again
+        found = {}
+        for spec in specs:
+            if first is None:
+                found[spec.kind] = judged_outcome(base, known, spec, spec.cases)
+            else:
+                verdict = first_outcome(base, known, spec)
+                assert verdict is not None  # the bench ran until it had one
+                found[spec.kind] = verdict
+        shown = found.get(FUNCTION.kind) or next(iter(found.values()))
+        with self.lock:
+            self.verdicts[key] = shown.verdict
+            tally = Counter(self.verdicts.values())
+            counts = ", ".join(f"{tally[v]} {v}" for v in (FIXED, BUG, UNRESOLVED))
+            line = f"[{len(self.asked)} configurations: {counts}] {label}: " + " ".join(
+                f"{kind_label(self.kinds, k)} {o.verdict}" for k, o in found.items()
+            )
+            self.report(f"{line} {shown.reason[:60]}".rstrip())
         return found
+
+
+def kind_label(kinds: Sequence[KindSpec], kind: str) -> str:
+    return next((s.label for s in kinds if s.kind == kind), kind)
 
 
 # ---------------------------------------------------------------------------- the record
@@ -236,6 +477,7 @@ class Anatomy:
     search: tuple[SearchStep, ...]
     ablation_runs: int  # the patched runs reverting hunks and modules took
     poisoned: tuple[PoisonedTurn, ...]
+    kinds: tuple[KindAnatomy, ...] = ()  # each approval kind's anatomy (the function kind's too)
 
     @property
     def numbers(self) -> dict[str, int]:
@@ -265,6 +507,7 @@ class Anatomy:
                 "rest_reverted": Outcome.from_json(data["rest_reverted"]),
                 "search": tuple(SearchStep(**s) for s in data["search"]),
                 "poisoned": tuple(PoisonedTurn(**p) for p in data["poisoned"]),
+                "kinds": tuple(KindAnatomy.from_json(k) for k in data.get("kinds", ())),
             }
         )
 
@@ -398,6 +641,15 @@ class PathDiff:
         """The chosen hunks as a patch of the older release."""
         return patch_text(self.before, self.applied(chosen))
 
+    def old_files(self, chosen: Sequence[Hunk]) -> dict[str, str]:
+        """The older release's modules the chosen hunks change, with them: a configuration."""
+        return {n: t for n, t in self.applied(chosen).items() if t != self.before[n]}
+
+    def reverted_files(self, group: Sequence[Hunk]) -> dict[str, str]:
+        """The newer release's modules the group's revert changes, reverted: a configuration."""
+        kept = [h for h in self.every_hunk if h not in group]
+        return {n: t for n, t in self.applied(kept).items() if t != self.after[n]}
+
     def reverted(self, group: Sequence[Hunk]) -> str:
         """The newer release without the group's hunks, as a patch of the newer release."""
         kept = [h for h in self.every_hunk if h not in group]
@@ -440,78 +692,203 @@ def path_diff(envs: Path) -> PathDiff:
     return PathDiff(files, before, after, cut(files), others, found.only_second)
 
 
-def search_minimal_fix(diff: PathDiff, lab: Lab) -> tuple[list[Hunk], list[tuple[str, str]]]:
+def search_minimal_fix(
+    diff: PathDiff, lab: Lab, kind: str = FUNCTION.kind
+) -> tuple[list[Hunk], list[tuple[str, str]]]:
     """Ddmin over the hunks applied to the older release: the 1-minimal set that fixes every
-    case, and each set it tried (as hunk numbers) with its verdict. ``lab.timings["ddmin"]``
-    keeps its wall time and patched runs."""
+    case of ``kind``, and each set it tried (as hunk numbers) with its verdict (the first one its
+    cases gave, the report's case first: a search needs no more). ``lab.timings["ddmin " +
+    kind]`` keeps its wall time and configurations."""
     verdicts = {FIXED: FAIL, BUG: PASS, UNRESOLVED: UNRESOLVED}  # ddmin looks for FAIL
     words = {verdict: word for word, verdict in verdicts.items()}
+    label = kind_label(lab.kinds, kind)
 
     def test(chosen: list[Hunk]) -> Verdict:
-        label = f"{PINNED} + {diff.numbers(chosen)}"
-        return verdicts[lab.run(PINNED, diff.on_old(chosen), label).verdict]
+        name = f"{label} ddmin: {PINNED} + {diff.numbers(chosen)}"
+        return verdicts[lab.run(PINNED, diff.old_files(chosen), name, first=kind)[kind].verdict]
 
-    started, runs_before = time.monotonic(), lab.runs
+    started = time.monotonic()
     minimal, search = ddmin(list(diff.hunks), test)
-    lab.timings["ddmin"] = (time.monotonic() - started, lab.runs - runs_before)
+    lab.timings[f"ddmin {kind}"] = (time.monotonic() - started, len(search.tests))
     return minimal, [(diff.numbers(chosen), words[verdict]) for chosen, verdict in search.tests]
 
 
-def anatomy(envs: Path, report: Report = print, lab: Lab | None = None) -> Anatomy:
-    """Run every experiment (many patched runs: minutes); ``lab`` keeps the timings."""
+@dataclass(frozen=True)
+class KindAnatomy:
+    """One approval kind's anatomy: the cases it is judged on; where a release cannot make its
+    tool, why; the releases as published; the minimal fix ddmin found for it and how; and, per
+    revert of the ablation (the function kind's: alone, and widened where that did not run), its
+    verdict for this kind, and the newer release with all but this kind's fix reverted."""
+
+    kind: str
+    label: str
+    cases: tuple[str, ...]
+    absent: dict[str, str]  # release: why it cannot make the kind's tool (none: it can)
+    old_outcome: Outcome
+    new_outcome: Outcome
+    minimal_fix: tuple[str, ...]
+    minimal_outcome: Outcome
+    with_function_fix: Outcome  # the older release with the function kind's minimal fix alone
+    one_minimal: bool
+    search: tuple[SearchStep, ...]
+    reverted: dict[str, str]  # each path hunk reverted alone from the newer release: verdict
+    reverted_together: dict[str, str]  # the widened reverts (by the hunk widened): verdict
+    modules_reverted: dict[str, str]  # each other module reverted whole: verdict
+    modules_reverted_together: dict[str, str]
+    rest_reverted: Outcome  # the newer release with every change but this kind's fix reverted
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> KindAnatomy:
+        outcomes = ["old_outcome", "new_outcome", "minimal_outcome", "with_function_fix"]
+        outcomes.append("rest_reverted")
+        return cls(
+            **data
+            | {name: Outcome.from_json(data[name]) for name in outcomes}
+            | {
+                "cases": tuple(data["cases"]),
+                "minimal_fix": tuple(data["minimal_fix"]),
+                "search": tuple(SearchStep(**s) for s in data["search"]),
+            }
+        )
+
+    @property
+    def bug_back(self) -> tuple[str, ...]:
+        """The path's hunks whose revert from the newer release (alone, or widened) brings
+        this kind's bug back."""
+        both = [self.reverted, self.reverted_together]
+        return tuple(n for n in self.reverted if any(d.get(n) == BUG for d in both))
+
+
+def in_parallel(function: Callable[[T], R], items: Sequence[T], jobs: int) -> list[R]:
+    """``[function(item) for item in items]`` on ``jobs`` threads (the bench's configurations
+    run in processes; the threads only wait for them), in the items' order."""
+    with concurrent.futures.ThreadPoolExecutor(max(jobs, 1)) as pool:
+        return list(pool.map(function, items))
+
+
+def anatomy(
+    envs: Path, report: Report = print, lab: Lab | None = None, kinds: Sequence[KindSpec] = ()
+) -> Anatomy:
+    """Run every experiment (a few hundred configurations: minutes) for each kind of ``lab``
+    (or ``kinds``; by default the function kind alone); ``lab`` keeps the timings."""
 
     diff = path_diff(envs)
     hunks = list(diff.hunks)
-    lab = lab or Lab(envs, report)
+    lab = lab or Lab(envs, report, kinds or (FUNCTION,))
+    jobs = lab.bench.jobs
+    fn = FUNCTION.kind
 
-    def on_old(chosen: Sequence[Hunk], label: str) -> Outcome:
-        return lab.run(PINNED, diff.on_old(chosen), label)
+    def on_old(chosen: Sequence[Hunk], label: str, first: str | None = None) -> dict[str, Outcome]:
+        return lab.run(PINNED, diff.old_files(chosen), label, first)
 
-    def revert(group: Sequence[Hunk]) -> Outcome:
-        return lab.run(NEWEST, diff.reverted(group), f"{NEWEST} - {diff.numbers(group)}")
+    def revert(group: Sequence[Hunk]) -> dict[str, Outcome]:
+        return lab.run(NEWEST, diff.reverted_files(group), f"{NEWEST} - {diff.numbers(group)}")
 
-    old_outcome = lab.run(PINNED, "", PINNED)
-    new_outcome = lab.run(NEWEST, "", NEWEST)
+    old_outcome = lab.run(PINNED, {}, PINNED)
+    new_outcome = lab.run(NEWEST, {}, NEWEST)
     all_on_old = on_old(hunks, f"{PINNED} + all {len(hunks)} hunks")
-    minimal, tried = search_minimal_fix(diff, lab)
-    minimal_outcome = on_old(minimal, "the minimal fix")
-    one_minimal = minimal_outcome.verdict == FIXED and all(
-        on_old([h for h in minimal if h is not left], f"the fix - {left.name}").verdict != FIXED
-        for left in minimal
+    found = dict(
+        zip(
+            [s.kind for s in lab.kinds],
+            in_parallel(lambda s: search_minimal_fix(diff, lab, s.kind), lab.kinds, jobs),
+            strict=True,
+        )
     )
-    runs_before = lab.runs
-    reverted = {hunk.name: revert([hunk]) for hunk in hunks}
+    minimal_of = {kind: result[0] for kind, result in found.items()}
+    minimal_outcomes = {k: on_old(m, f"the {kind_label(lab.kinds, k)} minimal fix")[k]
+                        for k, m in minimal_of.items()}  # fmt: skip
+    function_fix = on_old(minimal_of[fn], "the function minimal fix")  # every kind's outcome
+
+    def one_minimal(kind: str) -> bool:
+        minimal = minimal_of[kind]
+        return minimal_outcomes[kind].verdict == FIXED and all(
+            on_old([h for h in minimal if h is not left], f"fix - {left.name}", kind)[kind].verdict
+            != FIXED
+            for left in minimal
+        )
+
+    minimal_ones = {kind: one_minimal(kind) for kind in minimal_of}
+    minimal = minimal_of[fn]
+    asked_before = len(lab.asked)
+    reverted = dict(
+        zip([h.name for h in hunks], in_parallel(lambda h: revert([h]), hunks, jobs), strict=True)
+    )
     pool = [h for h in diff.every_hunk if h not in minimal]  # a widened revert keeps the fix
-    together = {
-        h.name: ([h], reverted[h.name])
-        if h in minimal
-        else revert_with_needs(h, pool, reverted[h.name], revert)
-        for h in hunks
-    }
-    modules = []
-    for name in diff.other_files:
+
+    def widen(h: Hunk) -> tuple[list[Hunk], dict[str, Outcome]]:
+        if h in minimal:
+            return [h], reverted[h.name]
+        group, _ = revert_with_needs(h, pool, reverted[h.name][fn], lambda g: revert(g)[fn])
+        return group, revert(group) if len(group) > 1 else reverted[h.name]
+
+    together = dict(zip([h.name for h in hunks], in_parallel(widen, hunks, jobs), strict=True))
+
+    def module(name: str) -> tuple[list[Hunk], dict[str, Outcome], list[Hunk], dict[str, Outcome]]:
         own = [h for h in diff.others if h.path == name]
         alone = revert(own)
-        group, widened = revert_with_needs(own, pool, alone, revert)
-        extra = tuple(diff.name(g) for g in group if g not in own)
-        modules.append(ModuleRecord(name, len(own), alone, extra, widened))
-    ablation_runs = lab.runs - runs_before
+        group, _ = revert_with_needs(own, pool, alone[fn], lambda g: revert(g)[fn])
+        return own, alone, group, revert(group) if group != own else alone
+
+    modules_run = dict(
+        zip(diff.other_files, in_parallel(module, diff.other_files, jobs), strict=True)
+    )
+    ablation_runs = len(lab.asked) - asked_before
+    rests = {k: lab.run(NEWEST, diff.reverted_files([h for h in diff.every_hunk if h not in m]),
+                        f"{NEWEST} - all but the {kind_label(lab.kinds, k)} minimal fix")[k]
+             for k, m in minimal_of.items()}  # fmt: skip
     minimal_patch = diff.on_old(minimal)
-    rest = [h for h in diff.every_hunk if h not in minimal]
-    rest_reverted = lab.run(NEWEST, diff.reverted(rest), f"{NEWEST} - all but the minimal fix")
     new_env = environments.release_environment(NEWEST, envs, create=False)
     fix = Patched(PINNED, (patch_from_text("minimal-fix.diff", minimal_patch),))
     with throwaway_environment(fix, envs) as fixed_env:
         poisoned = poisoned_turns(
             {PINNED: None, "the minimal fix": str(fixed_env.python), NEWEST: str(new_env.python)}
         )
+    modules = [
+        ModuleRecord(
+            name,
+            len(own),
+            alone[fn],
+            tuple(diff.name(g) for g in group if g not in own),
+            widened[fn],
+        )
+        for name, (own, alone, group, widened) in modules_run.items()
+    ]
+    kind_records = tuple(
+        KindAnatomy(
+            kind=spec.kind,
+            label=spec.label,
+            cases=tuple(c.label for c in spec.cases),
+            absent={
+                v: o[spec.kind].reason.removeprefix(ABSENT)
+                for v, o in ((PINNED, old_outcome), (NEWEST, new_outcome))
+                if o[spec.kind].reason.startswith(ABSENT)
+            },  # fmt: skip
+            old_outcome=old_outcome[spec.kind],
+            new_outcome=new_outcome[spec.kind],
+            minimal_fix=tuple(h.name for h in minimal_of[spec.kind]),
+            minimal_outcome=minimal_outcomes[spec.kind],
+            with_function_fix=function_fix[spec.kind],
+            one_minimal=minimal_ones[spec.kind],
+            search=tuple(SearchStep(n, v) for n, v in found[spec.kind][1]),
+            reverted={n: o[spec.kind].verdict for n, o in reverted.items()},
+            reverted_together={
+                n: o[spec.kind].verdict for n, (g, o) in together.items() if len(g) > 1
+            },  # fmt: skip
+            modules_reverted={n: r[1][spec.kind].verdict for n, r in modules_run.items()},
+            modules_reverted_together={
+                n: r[3][spec.kind].verdict for n, r in modules_run.items() if r[2] != r[0]
+            },  # fmt: skip
+            rest_reverted=rests[spec.kind],
+        )
+        for spec in lab.kinds
+    )
     return Anatomy(
         old=PINNED,
         new=NEWEST,
         files=diff.files,
-        old_outcome=old_outcome,
-        new_outcome=new_outcome,
-        all_on_old=all_on_old,
+        old_outcome=old_outcome[fn],
+        new_outcome=new_outcome[fn],
+        all_on_old=all_on_old[fn],
         other_files=diff.other_files,
         added_files=diff.added,
         hunks=tuple(
@@ -521,9 +898,9 @@ def anatomy(envs: Path, report: Report = print, lab: Lab | None = None) -> Anato
                 span=h.span,
                 first_line=h.first_line,
                 patch=diff.on_old([h]),
-                reverted=reverted[h.name],
+                reverted=reverted[h.name][fn],
                 together=tuple(diff.name(g) for g in together[h.name][0] if g is not h),
-                reverted_together=together[h.name][1],
+                reverted_together=together[h.name][1][fn],
                 in_minimal_fix=h in minimal,
             )
             for h in hunks
@@ -531,12 +908,13 @@ def anatomy(envs: Path, report: Report = print, lab: Lab | None = None) -> Anato
         modules=tuple(modules),
         minimal_fix=tuple(h.name for h in minimal),
         minimal_patch=minimal_patch,
-        minimal_outcome=minimal_outcome,
-        rest_reverted=rest_reverted,
-        one_minimal=one_minimal,
-        search=tuple(SearchStep(numbers, verdict) for numbers, verdict in tried),
+        minimal_outcome=minimal_outcomes[fn],
+        rest_reverted=rests[fn],
+        one_minimal=minimal_ones[fn],
+        search=tuple(SearchStep(numbers, verdict) for numbers, verdict in found[fn][1]),
         ablation_runs=ablation_runs,
         poisoned=poisoned,
+        kinds=kind_records,
     )
 
 
@@ -549,20 +927,45 @@ def load_anatomy(path: Path = paths.DATA_FILES.fix_anatomy) -> Anatomy:
     return read_json(path, Anatomy.from_json)
 
 
-def command(args: argparse.Namespace) -> int:
-    """``fix-anatomy``: run the experiments and write the record; say how long the search took."""
+def chosen_kinds(spec: str | None, pauses: Mapping[str, Item]) -> tuple[KindSpec, ...]:
+    """The kinds ``--kinds`` names (readers' names, comma-separated; None: every one), or a
+    one-line error naming the unknown one."""
+    every = approval_kinds(pauses)
+    if not spec:
+        return every
+    by_label = {s.label: s for s in every}
+    wanted = [name.strip() for name in spec.split(",") if name.strip()]
+    unknown = [name for name in wanted if name not in by_label]
+    if unknown:
+        raise AnatomyError(f"--kinds: no kind {unknown[0]!r} (one of {', '.join(by_label)})")
+    if FUNCTION.label not in wanted:
+        wanted.insert(0, FUNCTION.label)  # the record's own fields are the function kind's
+    return tuple(by_label[name] for name in by_label if name in wanted)
+
+
+def command(args: argparse.Namespace, pauses: Mapping[str, Item] | None = None) -> int:
+    """``fix-anatomy``: run the experiments and write the record; say how long each kind's
+    search took. ``pauses``: each other kind's pause item (the command line passes the
+    explorer's); without them, the function kind alone."""
     envs = Path(args.envs) if args.envs else environments.default_envs()
     output = Path(args.output)
+    kinds = chosen_kinds(getattr(args, "kinds", None), pauses or {})
     started = time.monotonic()
-    lab = Lab(envs, report=lambda line: print(line, file=sys.stderr))
-    found = anatomy(envs, lab=lab)
+    report = lambda line: print(line, file=sys.stderr)  # noqa: E731
+    with Bench(envs, getattr(args, "jobs", 0) or 0) as bench:
+        lab = Lab(envs, report, kinds, bench)
+        found = anatomy(envs, lab=lab)
     took = time.monotonic() - started
     write_anatomy(found, output)
     shown = output.relative_to(paths.ROOT) if output.is_relative_to(paths.ROOT) else output
-    search_time, search_runs = lab.timings["ddmin"]
+    fixes = "; ".join(f"{k.label} {', '.join(k.minimal_fix) or '-'}" for k in found.kinds)
+    searches = ", ".join(
+        f"{kind_label(kinds, kind.removeprefix('ddmin '))} {runs} sets in {seconds:.0f} s"
+        for kind, (seconds, runs) in lab.timings.items()
+    )
     print(
-        f"wrote {shown}: minimal fix {', '.join(found.minimal_fix)}; ddmin tried "
-        f"{found.search_runs} sets ({search_runs} patched runs, {search_time:.0f} s), the "
-        f"ablation {found.ablation_runs} runs; {lab.runs} patched runs, {took:.0f} s in all"
+        f"wrote {shown}: minimal fix per kind: {fixes}; ddmin: {searches}; the ablation "
+        f"{found.ablation_runs} configurations; {len(lab.asked)} configurations "
+        f"({lab.runs} run), {took:.0f} s in all, {took / max(len(lab.asked), 1):.1f} s each"
     )
     return 0
