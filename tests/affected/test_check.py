@@ -111,6 +111,25 @@ def test_a_refused_pause_then_later_turns_leaves_a_stuck_store(model: str) -> No
     assert report.verdict == STUCK and report.open_calls == ("pending-c1",)
 
 
+def test_a_poisoned_session_is_refused_at_every_later_turn_not_said_to_keep_compacting() -> None:
+    """In ``input`` mode with a trigger that always compacts, the pinned release stores the
+    decision's output without its call at every position; the check's runs answer as the
+    Responses API does, so each later turn raises the API's 400, and the answer says the
+    sessions are refused, where a lenient model would have called them compacting."""
+    from approval_compaction.analysis.liveness import session_usable
+
+    cfg = check_config(mode="input", trigger="always")
+    release, rows, keeps = check_liveness(cfg, 2, later=3)
+    poisoned = {r.prior_turns for r in rows if r.next_turn == REJECTED}
+    assert poisoned == {0, 1, 2}, f"openai-agents {release}: {rows}"
+    usable = [session_usable(run) for run in keeps.runs]
+    assert {p for p, u in enumerate(usable) if u.holds is False} == poisoned
+    assert all(u.raised == (1, 2, 3) for p, u in enumerate(usable) if p in poisoned)
+    assert all("No tool call found for function call output" in u.text for u in usable if u.raised)
+    answer = liveness_answer(cfg, keeps, release)
+    assert "the API refuses every later turn" in answer and "keep compacting" not in answer
+
+
 def test_liveness_with_no_later_turn_is_not_judged() -> None:
     release, _, keeps = check_liveness(check_config(trigger="never"), 1, later=0)
     assert "no later turn was run" in liveness_answer(check_config(), keeps, release)

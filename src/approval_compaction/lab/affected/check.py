@@ -27,8 +27,10 @@ of every position replayed from the start (``replayed_check``, which a test comp
 
 "Will my sessions keep compacting?" (``check_liveness``): each position's conversation goes on
 for ``later`` plain turns with the hook always saying yes, and the liveness invariants
-(``analysis.liveness``: ``compaction_runs``, ``history_bounded``) are judged on them; the
-answer names the positions that stop compacting, the item that pins them, and the doctor's
+(``analysis.liveness``: ``compaction_runs``, ``history_bounded``) are judged on them. The
+conversations run on the SDK's Responses model against the stand-in (``CHECK_MODEL``), so a later
+turn the API would refuse raises as it does for a user: where any does, the answer says the
+sessions are refused (``session_usable``), with the error's text. Otherwise the answer names the positions that stop compacting, the item that pins them, and the doctor's
 verdict on their stores (a dead item, an abandoned MCP request too, makes a store stuck:
 ``analysis.pairing.dead_items``).
 """
@@ -41,7 +43,13 @@ from pathlib import Path
 from typing import Any, Literal, cast
 
 from ...analysis.liveness import DEFAULT_TURNS as LIVENESS_TURNS
-from ...analysis.liveness import LivenessRun, LivenessVerdict, judge_liveness, liveness_run
+from ...analysis.liveness import (
+    LivenessRun,
+    LivenessVerdict,
+    judge_liveness,
+    liveness_run,
+    session_usable,
+)
 from ...analysis.pairing import item_key, orphan_outputs
 from ...doctor.verdict import judge
 from ...errors import InvestigationError
@@ -95,6 +103,10 @@ class CheckError(InvestigationError):
     ``store`` setting."""
 
 
+# The check answers as the Responses API does: a later turn the API refuses raises, as for a user.
+CHECK_MODEL = "responses"
+
+
 @dataclass(frozen=True)
 class Config:
     """What a team runs: the compaction mode, the trigger, the human's decision, the tool that
@@ -120,10 +132,17 @@ class Config:
         store = "" if self.response_store is None else f", store={self.response_store}"
         return f"compaction_mode={self.mode!r}{store}, {trigger}, {self.decision}{tool}"
 
-    def setup(self) -> Setup:
+    def setup(self) -> Setup:  # on the SDK's Responses model, answered by the API's rules
         """The session the check's conversations run on."""
         kinds = (PAUSES[self.tool][1],)
-        return Setup(self.mode, self.hook(), kinds, go_on=True, response_store=self.response_store)
+        return Setup(
+            self.mode,
+            self.hook(),
+            kinds,
+            go_on=True,
+            response_store=self.response_store,
+            model=CHECK_MODEL,
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The configuration as a data file holds it (``response_store`` only when set)."""
@@ -313,7 +332,8 @@ def _liveness(cfg: Config, transcript: Transcript, later: int) -> LivenessRun:
     done = transcript.turns[len(transcript.turns) - later :] if later else []
     continued = [(t.stage, t.outcome) for t in done if isinstance(t.step, Continue)]
     error = "" if len(continued) == later else f"only {len(continued)} of {later} later turns ran"
-    return liveness_run("check", transcript.sdk_version, cfg.mode, False, continued, error)
+    model = CHECK_MODEL
+    return liveness_run("check", transcript.sdk_version, cfg.mode, False, continued, error, model)
 
 
 def liveness_answer(cfg: Config, keeps: Keeps, sdk: str) -> str:
@@ -328,6 +348,19 @@ def liveness_answer(cfg: Config, keeps: Keeps, sdk: str) -> str:
     if failed:
         p, error = failed[0]
         return head + f"not judged at {len(failed)} positions (after {p} prior turns: {error})."
+    refused = [(p, session_usable(run)) for p, run in enumerate(keeps.runs)]
+    refused = [(p, usable) for p, usable in refused if usable.holds is False]
+    if refused:
+        p, usable = refused[0]
+        where = ", ".join(str(q) for q, _ in refused)
+        every = all(len(u.raised) == keeps.later for _, u in refused)
+        which = "every later turn" if every else "later turns"
+        return head + (
+            f"the API refuses {which} of your sessions at {len(refused)} of "
+            f"{len(keeps.runs)} positions (after {where} prior turns; after {p} prior turns, "
+            f"{usable.text.rstrip('.')}): they cannot be used until they are healed "
+            "(`doctor repair`)."
+        )
     if keeps.keeps_compacting:
         return head + (
             f"your sessions keep compacting at all {len(keeps.runs)} positions "
