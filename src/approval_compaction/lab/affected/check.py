@@ -30,8 +30,9 @@ for ``later`` plain turns with the hook always saying yes, and the liveness inva
 (``analysis.liveness``: ``compaction_runs``, ``history_bounded``) are judged on them. The
 conversations run on the SDK's Responses model against the stand-in (``CHECK_MODEL``), so a later
 turn the API would refuse raises as it does for a user: where any does, the answer says the
-sessions are refused (``session_usable``), with the error's text. Otherwise the answer names the positions that stop compacting, the item that pins them, and the doctor's
-verdict on their stores (a dead item, an abandoned MCP request too, makes a store stuck:
+sessions are refused (``session_usable``), with the error's text. Otherwise the answer
+names the positions that stop compacting, the item that pins them, and the doctor's verdict on
+their stores (a dead item, an abandoned MCP request too, makes a store stuck:
 ``analysis.pairing.dead_items``).
 """
 
