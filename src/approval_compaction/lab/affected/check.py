@@ -47,6 +47,7 @@ from ...analysis.liveness import DEFAULT_TURNS as LIVENESS_TURNS
 from ...analysis.liveness import (
     LivenessRun,
     LivenessVerdict,
+    UsableVerdict,
     judge_liveness,
     liveness_run,
     session_usable,
@@ -81,6 +82,7 @@ from ...study.words import (
     Decision,
     Kind,
     Mode,
+    Model,
     ResponseStore,
 )
 from ...study.worker import Worker
@@ -105,7 +107,7 @@ class CheckError(InvestigationError):
 
 
 # The check answers as the Responses API does: a later turn the API refuses raises, as for a user.
-CHECK_MODEL = "responses"
+CHECK_MODEL: Model = "responses"
 
 
 @dataclass(frozen=True)
@@ -133,8 +135,8 @@ class Config:
         store = "" if self.response_store is None else f", store={self.response_store}"
         return f"compaction_mode={self.mode!r}{store}, {trigger}, {self.decision}{tool}"
 
-    def setup(self) -> Setup:  # on the SDK's Responses model, answered by the API's rules
-        """The session the check's conversations run on."""
+    def setup(self) -> Setup:
+        """The session the check's conversations run on (on ``CHECK_MODEL``)."""
         kinds = (PAUSES[self.tool][1],)
         return Setup(
             self.mode,
@@ -306,6 +308,11 @@ class Keeps:
             if v.holds is False
         ]
 
+    def refused(self) -> list[tuple[int, UsableVerdict]]:
+        """Every position whose later turns the API refused (``session_usable`` broken)."""
+        usable = [(p, session_usable(run)) for p, run in enumerate(self.runs)]
+        return [(p, u) for p, u in usable if u.holds is False]
+
     @property
     def keeps_compacting(self) -> bool:
         return all(v.holds for run in self.runs for v in judge_liveness(run))
@@ -333,8 +340,8 @@ def _liveness(cfg: Config, transcript: Transcript, later: int) -> LivenessRun:
     done = transcript.turns[len(transcript.turns) - later :] if later else []
     continued = [(t.stage, t.outcome) for t in done if isinstance(t.step, Continue)]
     error = "" if len(continued) == later else f"only {len(continued)} of {later} later turns ran"
-    model = CHECK_MODEL
-    return liveness_run("check", transcript.sdk_version, cfg.mode, False, continued, error, model)
+    sdk = transcript.sdk_version
+    return liveness_run("check", sdk, cfg.mode, False, continued, error, CHECK_MODEL)
 
 
 def liveness_answer(cfg: Config, keeps: Keeps, sdk: str) -> str:
@@ -349,8 +356,7 @@ def liveness_answer(cfg: Config, keeps: Keeps, sdk: str) -> str:
     if failed:
         p, error = failed[0]
         return head + f"not judged at {len(failed)} positions (after {p} prior turns: {error})."
-    refused = [(p, session_usable(run)) for p, run in enumerate(keeps.runs)]
-    refused = [(p, usable) for p, usable in refused if usable.holds is False]
+    refused = keeps.refused()
     if refused:
         p, usable = refused[0]
         where = ", ".join(str(q) for q, _ in refused)
