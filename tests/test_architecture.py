@@ -58,7 +58,6 @@ LOADS: dict[str, frozenset[str]] = {
             "pandas",
             "numpy",
             "matplotlib",
-            "tqdm",
             "hypothesis",
             "ipykernel",
             "nbformat",

@@ -3,6 +3,8 @@ newest release when its cached environment is there."""
 
 from __future__ import annotations
 
+import io
+
 import needs
 import pytest
 
@@ -16,6 +18,7 @@ from approval_compaction.analysis.liveness import (
 )
 from approval_compaction.analysis.pairing import orphan_outputs
 from approval_compaction.fix.workaround import defer_compaction_while_pending
+from approval_compaction.formats.progress import Progress
 from approval_compaction.lab.releases import environments
 from approval_compaction.lab.releases.liveness import (
     HOSTED,
@@ -252,13 +255,7 @@ def test_liveness_newest_release_is_refused_on_a_poisoned_store_and_records_it()
 
 
 def test_run_liveness_tells_the_progress_each_run_as_it_ends() -> None:
-    class Bar:
-        updates = 0
-
-        def update(self) -> None:
-            self.updates += 1
-
-    bar = Bar()
+    bar = Progress("liveness", stream=io.StringIO())
     runs = run_liveness(1, modes=("input",), cases=[Case()], poisoned=[], progress=bar)
-    assert bar.updates == len(runs) == liveness_count([Case()], ("input",))
+    assert bar.done == len(runs) == liveness_count([Case()], ("input",))
     assert [r.scenario for r in runs] == [*SITUATIONS, Case().label]

@@ -22,6 +22,7 @@ from typing import Any
 
 from ...analysis.liveness import DEFAULT_TURNS, LivenessRun, liveness_run
 from ...analysis.pairing import orphan_outputs
+from ...formats.progress import Progress
 from ...formats.records import RecordsError, read_json
 from ...study.capture import sdk_version
 from ...study.harness import run_case
@@ -165,12 +166,12 @@ def run_liveness(
     wrap: SessionWrapper | None = None,
     worker: Any = None,
     model: Model = LIVENESS_MODEL,
-    progress: Any = None,
+    progress: Progress | None = None,
     response_store: ResponseStore = None,
 ) -> list[LivenessRun]:
     """Every situation, then every case (all sixteen by default), in each mode, on ``model``,
     with the agent's ``ModelSettings(store=response_store)`` (None: not set, the SDK's
-    default); ``progress`` (a ``tqdm`` bar, say) is told each run as it ends (``update()``)."""
+    default); ``progress`` is told each run as it ends (``step()``)."""
     history = poisoned_history() if poisoned is None else list(poisoned)
     chosen = all_cases() if cases is None else list(cases)
     runs = []
@@ -178,7 +179,7 @@ def run_liveness(
 
     def done(run: LivenessRun) -> LivenessRun:
         if progress is not None:
-            progress.update()
+            progress.step()
         return run
 
     for mode in modes:

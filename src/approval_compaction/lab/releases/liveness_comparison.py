@@ -8,11 +8,11 @@ the file's header and each run carry (``model``). Progress goes to stderr, a run
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 from ...analysis.liveness import DEFAULT_TURNS, LivenessRun, liveness_records, session_usable
 from ...fix.workaround import defer_compaction_while_pending as fix
+from ...formats.progress import Progress
 from ...formats.records import write_json
 from ...study.capture import sdk_version
 from ...study.words import Model
@@ -34,16 +34,14 @@ def liveness_data(
     come back in the parts' order, whatever order they end in."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from tqdm import tqdm  # type: ignore[import-untyped]  # tqdm ships no type information
-
     newer = version or environments.newest_release()
     # The newer release's environment first: a missing one is a one-line error before any run.
     env = environments.release_environment(newer, envs or environments.default_envs(), create=False)
     history = poisoned_history()
     wraps = (None, fix)
     total = 2 * len(wraps) * liveness_count()
-    with tqdm(total=total, unit="run", disable=None, file=sys.stderr) as bar:
-        options = {"poisoned": history, "model": model, "progress": bar}
+    with Progress("liveness", total, "runs") as bar:
+        options: dict[str, Any] = {"poisoned": history, "model": model, "progress": bar}
 
         def newer_part(wrap: Any) -> list[LivenessRun]:
             with Worker(str(env.python), environments.isolated_environ()) as worker:
