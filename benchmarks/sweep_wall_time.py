@@ -1,7 +1,21 @@
-"""Wall time of the full release sweep with a warm cache, against its floor; optionally cold.
+"""Wall time of the full release sweep with a warm cache, against its floors; optionally cold.
 
-floor = releases x (wall time of a bare ``python -c "import agents"`` in one release's
-environment) / cores: the least a sweep that imports the SDK once per release can take.
+Two floors, both in CPU time (user + system, every process counted):
+
+- the import floor, releases x the CPU of a bare ``python -c "import agents"`` in one
+  release's environment (warm bytecode, after one untimed import): what a sweep that only
+  imported the SDK once per release would cost;
+- the probe floor, the sum over releases of the CPU of that release's probe run alone, one at
+  a time, exactly as the sweep starts it (``sweep.run_probe``, the liveness situations
+  included): one interpreter per release importing the SDK and running every case, model,
+  mode and situation, with nothing of the sweep around it (no threads, no judging, no merged
+  files, no second release beside it). The difference between the two is the runs
+  themselves; the difference between the sweep and the probe floor is the sweep's own cost.
+
+The target (``TARGET_RATIO``) is for the sweep against the probe floor. The import floor
+leaves out the runs, which cost more than the import (the SDK's runner, its sessions, the
+``openai`` client's request transform): no sweep that runs them all can come near it, and its
+ratio is printed for comparison only.
 
 The warm sweep re-runs every release (``--refresh``) in the cached environments, writing to a
 temporary file so ``data/sweep.json`` is left alone. ``--cold`` also times a sweep from an empty
@@ -11,7 +25,7 @@ With ``--baseline SRC`` (the ``src/`` folder of another commit, e.g. from ``git 
 same sweep also runs from that code, the two alternating ``--sweeps`` times each, so that the
 machine's load (it is shared) falls on both alike; the figures are medians. CPU time is the
 fairer measure on a loaded machine: wall time waits for other people's processes, CPU time does
-not. On a subset of releases (``--versions``) the floor is that many imports.
+not. On a subset of releases (``--versions``) the floors are of those releases.
 
     python benchmarks/sweep_wall_time.py [--versions SPEC] [--cold] [--repeat N]
         [--baseline SRC] [--sweeps N]
@@ -36,6 +50,7 @@ from approval_compaction.lab.releases.environments import (
     install,
     uv_binary,
 )
+from approval_compaction.lab.releases.sweep import poisoned_file, run_probe
 from approval_compaction.lab.releases.versions import load_releases, parse_versions
 from approval_compaction.study.capture import sdk_version
 
@@ -61,22 +76,41 @@ def sweep_seconds(
     return timed(command, env)
 
 
-def import_seconds(python: Path, repeat: int) -> tuple[float, float]:
-    """Median wall and CPU time of a bare ``import agents`` in one release's environment."""
-    runs = [timed([str(python), "-c", "import agents"]) for _ in range(repeat)]
+def import_seconds(python: Path, repeat: int, env: dict[str, str]) -> tuple[float, float]:
+    """Median wall and CPU time of a bare ``import agents`` in one release's environment, its
+    bytecode written by one untimed import first (a user's environment has it)."""
+    command = [str(python), "-c", "import agents"]
+    timed(command, env)
+    runs = [timed(command, env) for _ in range(repeat)]
     return statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs)
 
 
-def parallel_import_seconds(python: Path, cores: int, repeat: int) -> float:
+def parallel_import_seconds(python: Path, cores: int, repeat: int, env: dict[str, str]) -> float:
     """Median wall time of ``cores`` bare imports started at once: what the cores really give."""
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
-        procs = [subprocess.Popen([str(python), "-c", "import agents"]) for _ in range(cores)]
+        procs = [
+            subprocess.Popen([str(python), "-c", "import agents"], env=env) for _ in range(cores)
+        ]
         if any(proc.wait() for proc in procs):
             raise RuntimeError("import agents failed")
         times.append(time.perf_counter() - start)
     return statistics.median(times)
+
+
+def probe_seconds(envs: list[Environment], situations: Path) -> tuple[float, list[str]]:
+    """CPU time of each release's probe run alone, one after another, as the sweep runs it
+    (its liveness situations' forked workers included); and the releases it was unavailable on."""
+    total, down = 0.0, []
+    for env in envs:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        result = run_probe(env, situations=situations, lean=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        total += (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        if "unavailable" in result:
+            down.append(env.version)
+    return total, down
 
 
 def main() -> None:
@@ -94,11 +128,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="sweep-bench-") as folder:
         # Warm: every environment built first (untimed, instant when cached), then a timed re-run.
         uv = uv_binary()
-        for version in versions:
-            install(Environment(default_envs() / version, version, cutoffs[version]), uv)
+        releases = [Environment(default_envs() / v, v, cutoffs[v]) for v in versions]
+        for release in releases:
+            install(release, uv)
         pinned = Environment(default_envs() / sdk_version(), sdk_version(), cutoffs[sdk_version()])
+        install(pinned, uv)
         load = os.getloadavg()[0]
-        bare, bare_cpu = import_seconds(pinned.python, args.repeat)
+        bare, bare_cpu = import_seconds(pinned.python, args.repeat, env)
         codes = {"this code": env}
         if args.baseline is not None:
             codes["baseline"] = env | {"PYTHONPATH": str(args.baseline.resolve())}
@@ -109,21 +145,29 @@ def main() -> None:
                 timings[name].append(sweep_seconds(args.versions, out, code_env, "--refresh"))
         warm = statistics.median(w for w, _ in timings["this code"])
         warm_cpu = statistics.median(c for _, c in timings["this code"])
-        together = parallel_import_seconds(pinned.python, cores, args.repeat)
+        together = parallel_import_seconds(pinned.python, cores, args.repeat, env)
         floor, floor_cpu = len(versions) * bare / cores, len(versions) * bare_cpu
         shared = len(versions) * together / cores
+        probes_cpu, down = probe_seconds(releases, poisoned_file(Path(folder)))
+        runs_cpu = probes_cpu - floor_cpu
         lines = [
             f"releases            {len(versions)}  (cores: {cores}, jobs: {cores})",
             f"load before         {load:.2f}  (1-minute load average; the machine is shared)",
             f"bare import agents  {bare:6.2f} s wall, {bare_cpu:.2f} s CPU"
-            f"  (median of {args.repeat}, in {pinned.version})",
-            f"floor               {floor:6.1f} s  (releases x import wall / cores)",
-            f"warm-cache sweep    {warm:6.1f} s  (ratio {warm / floor:.2f}, target {TARGET_RATIO})",
-            f"CPU: sweep, floor   {warm_cpu:6.1f} s, {floor_cpu:.1f} s"
-            f"  (ratio {warm_cpu / floor_cpu:.2f}; releases x import CPU)",
-            f"floor, {cores} at once    {shared:6.1f} s  (ratio {warm / shared:.2f};"
+            f"  (median of {args.repeat}, in {pinned.version}, warm bytecode)",
+            f"warm-cache sweep    {warm:6.1f} s wall, {warm_cpu:.1f} s CPU",
+            f"probe floor (CPU)   {probes_cpu:6.1f} s  (ratio {warm_cpu / probes_cpu:.2f},"
+            f" target {TARGET_RATIO}; each release's probe alone, one at a time)",
+            f"  its import, runs  {floor_cpu:6.1f} s, {runs_cpu:.1f} s"
+            f"  (the runs: {runs_cpu / probes_cpu:.0%} of the probes' CPU)",
+            f"import floor (CPU)  {floor_cpu:6.1f} s  (ratio {warm_cpu / floor_cpu:.2f};"
+            " releases x import CPU, no runs: for comparison)",
+            f"wall: import floor  {floor:6.1f} s  (ratio {warm / floor:.2f}; releases x import"
+            f" wall / cores); {cores} at once {shared:.1f} s (ratio {warm / shared:.2f};"
             f" {cores} imports together took {together:.2f} s)",
         ]
+        if down:
+            lines.append(f"probe unavailable   {', '.join(down)}  (their probes end early)")
         if args.baseline is not None:
             base = statistics.median(w for w, _ in timings["baseline"])
             base_cpu = statistics.median(c for _, c in timings["baseline"])

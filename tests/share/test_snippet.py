@@ -19,6 +19,14 @@ from approval_compaction import paths
 from approval_compaction.analysis.matrix import MatrixRecord
 from approval_compaction.errors import InvestigationError
 from approval_compaction.formats.records import read_records, records_json
+from approval_compaction.lab.findings.liveness import (
+    KEEPS,
+    REFUSED,
+    STUCK,
+    LivenessEra,
+    LivenessEras,
+    LivenessState,
+)
 from approval_compaction.lab.findings.load import load_findings
 from approval_compaction.lab.findings.matrix import matrix_finding
 from approval_compaction.lab.releases.crosscheck import TEST_FILE
@@ -27,6 +35,7 @@ from approval_compaction.lab.share.snippet import (
     before_after,
     build,
     one_line,
+    still_wrong,
     upstream_test,
 )
 
@@ -228,3 +237,30 @@ def test_one_line_passes_on_the_fixing_release(tmp_path: Path) -> None:
             f"openai-agents {fixed} is not in uv's cache: {proc.stderr.strip()[-300:]}", "one-line"
         )
     assert proc.returncode == 0 and "4 passed" in proc.stdout.splitlines()[-1], proc.stdout[-3000:]
+
+
+def _liveness(*states: tuple[str, str, str]) -> LivenessEras:
+    """Each (situation, mode, verdict) on release 2.0; every other pair keeps compacting."""
+    eras = tuple(LivenessEra(s, m, LivenessState(v), ("2.0",)) for s, m, v in states)
+    return LivenessEras(("2.0",), eras, 10)
+
+
+def test_still_wrong_names_the_stuck_and_the_refused_situations_of_the_release() -> None:
+    found = _liveness(
+        ("abandoned", "auto", STUCK),
+        ("abandoned", "input", KEEPS),
+        ("lost", "input", STUCK),
+        ("poisoned", "input", REFUSED),
+        ("clean", "input", KEEPS),
+    )
+    said = still_wrong(found, "2.0")
+    assert said.startswith("It still stops compacting in `abandoned` and `lost`")
+    assert said.endswith("the API refuses the later turns of `poisoned`.")
+    assert "`clean`" not in said
+
+
+def test_still_wrong_says_so_when_every_situation_keeps_compacting_or_none_was_judged() -> None:
+    healthy = _liveness(("abandoned", "input", KEEPS), ("poisoned", "auto", KEEPS))
+    assert still_wrong(healthy, "2.0").startswith("It compacts and answers")
+    assert "stops" not in still_wrong(_liveness(("poisoned", "input", REFUSED)), "2.0")
+    assert still_wrong(None, "2.0").startswith("The sweep has not judged")

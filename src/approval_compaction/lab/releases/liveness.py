@@ -134,8 +134,11 @@ def run_situation(
     why = "" if worker is not None else situation_lacks(name)
     if why:
         return LivenessRun(name, sdk_version(), mode, wrap is not None, (), why, model)
-    setup = replace(situation_setup(name, mode, poisoned, wrap), model=model)  # type: ignore[arg-type]
-    setup = replace(setup, response_store=response_store)  # the agent's ModelSettings(store=)
+    setup = replace(  # the model, and the agent's ModelSettings(store=)
+        situation_setup(name, mode, poisoned, wrap),  # type: ignore[arg-type]
+        model=model,
+        response_store=response_store,
+    )
     steps = [*situation_steps(name), *later(turns)]  # type: ignore[arg-type]
     return _run(name, setup, steps, turns, worker, wrap is not None, situation=True)
 

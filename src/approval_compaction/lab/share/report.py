@@ -56,7 +56,7 @@ from ..findings.tables import (
 from ..releases.crosscheck import JUDGED
 from ..releases.versions import PACKAGE, version_key
 from .results import matrix_markdown
-from .snippet import TEST_NAME, one_line, upstream_test
+from .snippet import TEST_NAME, one_line, still_wrong, upstream_test
 
 PACKAGES = ("openai", "pydantic")  # beside openai-agents, whose version the runs carry
 TITLE = (
@@ -366,8 +366,8 @@ def describe(
     if committed.fixed_in and committed.liveness:
         parts += [
             "",
-            f"`{PACKAGE}` {committed.fixed_in} fixes these cases. It still stops compacting some "
-            "sessions, whose history then grows with every turn: the comment on compaction "
+            f"`{PACKAGE}` {committed.fixed_in} fixes these cases. "
+            f"{still_wrong(committed.liveness, committed.fixed_in)} The comment on compaction "
             f"liveness (`{files.shown(files.upstream_liveness)}`) has the test and a patch.",
             "",
             markdown_table(liveness_frame(committed.liveness)),

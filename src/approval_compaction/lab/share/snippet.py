@@ -32,6 +32,7 @@ from ...analysis.invariants import INVARIANTS
 from ...errors import InvestigationError
 from ...formats.files import write_atomic
 from ...formats.markdown import fence, markdown_table
+from ..findings.liveness import LivenessEras
 from ..findings.load import Findings, load_findings
 from ..findings.matrix import MatrixFinding
 from ..findings.tables import (
@@ -41,6 +42,8 @@ from ..findings.tables import (
     fix_frame,
     liveness_frame,
     mechanism_frame,
+    refused_on,
+    stuck_on,
 )
 from ..releases.crosscheck import tool_requirements
 from ..releases.versions import PACKAGE
@@ -163,6 +166,30 @@ def build(folder: Path = paths.DATA, test_file: Path = paths.REGRESSION_TEST) ->
     )
 
 
+def _names(situations: Sequence[str]) -> str:
+    named = [f"`{name}`" for name in situations]
+    return named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
+
+
+def still_wrong(liveness: LivenessEras | None, release: str) -> str:
+    """What the fixing release still does wrong in the liveness situations, read from the
+    sweep's records, as one sentence: which stop compacting and which the API refuses."""
+    if liveness is None:
+        return "The sweep has not judged the liveness situations on it."
+    stuck, refused = stuck_on(liveness, release), refused_on(liveness, release)
+    said = []
+    if stuck:
+        said.append(
+            f"stops compacting in {_names(stuck)} (in at least one mode), whose history then "
+            "grows with every turn"
+        )
+    if refused:
+        said.append(f"the API refuses the later turns of {_names(refused)}")
+    if not said:
+        return "It compacts and answers in every liveness situation, in every mode."
+    return f"It still {', and '.join(said)}."
+
+
 def lead(pinned: str, found: Findings) -> list[str]:
     """Every error text first, where each is met, the fix with its scope, where in the SDK."""
     texts = error_texts(found.errors_met, found.errors)
@@ -175,9 +202,9 @@ def lead(pinned: str, found: Findings) -> list[str]:
         parts += [
             "",
             f"`{PACKAGE}` {found.fixed_in} fixes these cases: the regression test below passes "
-            "there. It still stops compacting some sessions, whose history then grows with every "
-            "turn; the comment on compaction liveness "
-            f"(`{files.shown(files.upstream_liveness)}`) names them, with a test and a patch.",
+            f"there. {still_wrong(found.liveness, found.fixed_in)} The comment on compaction "
+            f"liveness (`{files.shown(files.upstream_liveness)}`) names them, with a test and a "
+            "patch.",
             "",
             markdown_table(fix_frame(found)),
             *(["", markdown_table(liveness_frame(found.liveness))] if found.liveness else []),
