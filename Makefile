@@ -74,7 +74,7 @@ EXPLORE_ARGS ?= --seed 0 --boundaries memory,json,process --first ''
 explore: $(STAMP) ## long property-based search: pinned, with the workaround, newest release (slow)
 	$(PY) -m approval_compaction explore --examples 100 --rounds 24 $(EXPLORE_ARGS)
 	$(PY) -m approval_compaction explore --fix --examples 2000 $(EXPLORE_ARGS)
-	$(PY) -m approval_compaction explore --release $(NEWEST) --examples 300 $(EXPLORE_ARGS)
+	$(PY) -m approval_compaction explore --release $(NEWEST) --examples 1000 $(EXPLORE_ARGS)
 
 upstream: $(STAMP) ## the SDK's own tests on the pinned and newest releases, as they are and with the workaround (slow, downloads)
 	$(PY) -m approval_compaction upstream-suite --release $(PINNED) --fix --write
