@@ -191,7 +191,7 @@ def main() -> None:
             )
             print(f"cold-cache sweep    {cold:6.1f} s  (empty uv cache, no environments)")
             same = (Path(folder) / "cold.json").read_bytes() == (
-                Path(folder) / "warm.json"
+                Path(folder) / "this-code.json"
             ).read_bytes()
             print(
                 f"cold results        {'identical to' if same else 'DIFFER from'} the warm sweep's"
