@@ -97,6 +97,15 @@ def test_doctor_scan_and_repair_refuse_bad_stores_and_ttls(step: str, folder: Pa
     check()
 
 
+@pytest.mark.parametrize("step", ["scan", "repair"])
+@pytest.mark.parametrize("store", ["{folder}/absent/\x00", "sqlite+aiosqlite:///{folder}/a\x00.db"])
+def test_a_store_path_with_a_nul_byte_is_one_line_naming_it(
+    step: str, store: str, folder: Path
+) -> None:
+    line = assert_one_line(["doctor", step, store.format(folder=folder)])
+    assert "is not a file path: embedded null byte" in line, line
+
+
 def test_doctor_repair_refuses_a_backup_it_cannot_write_and_writes_nothing(
     folder: Path, store: Path
 ) -> None:

@@ -54,6 +54,7 @@ from .stores import (
     check_file,
     closing_on_error,
     differences,
+    file_path,
     one_line,
     open_items,
     text_time,
@@ -631,7 +632,7 @@ def parse(text: str, backend: Backend) -> tuple[str, str, Path | None]:
     _check_driver(parsed, label, backend.extra)
     database: Path | None = None
     if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
-        database = Path(str(parsed.database)).expanduser().resolve()
+        database = file_path(str(parsed.database), label)
         check_file(database, label)  # SQLite would create a missing file: refuse before it can
     return text, label, database
 

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
-from ..errors import InvestigationError, require
+from ..errors import InvestigationError, printable, require
 from .codec import KEY_ENV, PLAIN, Codec, EncryptionKeyError, choose
 
 SESSIONS_TABLE = "agent_sessions"
@@ -250,7 +250,7 @@ def parse_store(text: str, *, key_env: str = KEY_ENV, ttl: int | None = None) ->
     and a one-line ``MissingExtra`` when what its backend needs is not installed."""
     backend = backend_for(text)
     if backend.file:
-        path = Path(text).expanduser().resolve()
+        path = file_path(text, text)
         check_file(path, text)
         require(f"reading {text}", backend.needs, backend.extra)
         return StoreSpec(text, backend.kind, str(path), text, path, key_env, ttl, backend)
@@ -259,6 +259,15 @@ def parse_store(text: str, *, key_env: str = KEY_ENV, ttl: int | None = None) ->
     module = importlib.import_module(backend.module, __package__)
     url, label, path = module.parse(text, backend)
     return StoreSpec(text, backend.kind, url, label, path, key_env, ttl, backend)
+
+
+def file_path(text: str, label: str) -> Path:
+    """A store's file path made absolute; a ``StoreError`` for text no file system takes as a
+    path (a NUL byte in it)."""
+    try:
+        return Path(text).expanduser().resolve()
+    except (ValueError, OSError) as error:
+        raise StoreError(f"{printable(label)} is not a file path: {error}") from None
 
 
 def check_file(path: Path, label: str) -> None:
