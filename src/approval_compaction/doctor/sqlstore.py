@@ -51,10 +51,9 @@ from .stores import (
     StructureRow,
     Unit,
     UnsoundStore,
-    check_file,
     closing_on_error,
+    database_file,
     differences,
-    file_path,
     one_line,
     open_items,
     text_time,
@@ -632,8 +631,7 @@ def parse(text: str, backend: Backend) -> tuple[str, str, Path | None]:
     _check_driver(parsed, label, backend.extra)
     database: Path | None = None
     if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
-        database = file_path(str(parsed.database), label)
-        check_file(database, label)  # SQLite would create a missing file: refuse before it can
+        database = database_file(str(parsed.database), label)  # before SQLite can create it
     return text, label, database
 
 

@@ -250,8 +250,7 @@ def parse_store(text: str, *, key_env: str = KEY_ENV, ttl: int | None = None) ->
     and a one-line ``MissingExtra`` when what its backend needs is not installed."""
     backend = backend_for(text)
     if backend.file:
-        path = file_path(text, text)
-        check_file(path, text)
+        path = database_file(text, text)
         require(f"reading {text}", backend.needs, backend.extra)
         return StoreSpec(text, backend.kind, str(path), text, path, key_env, ttl, backend)
     scheme = text.split("://", 1)[0]
@@ -261,21 +260,18 @@ def parse_store(text: str, *, key_env: str = KEY_ENV, ttl: int | None = None) ->
     return StoreSpec(text, backend.kind, url, label, path, key_env, ttl, backend)
 
 
-def file_path(text: str, label: str) -> Path:
-    """A store's file path made absolute; a ``StoreError`` for text no file system takes as a
-    path (a NUL byte in it)."""
+def database_file(text: str, label: str) -> Path:
+    """A SQLite file that exists, its path made absolute (SQLite would create a missing one);
+    else a ``StoreError``, for text no file system takes as a path (a NUL byte in it) too."""
     try:
-        return Path(text).expanduser().resolve()
+        path = Path(text).expanduser().resolve()
     except (ValueError, OSError) as error:
         raise StoreError(f"{printable(label)} is not a file path: {error}") from None
-
-
-def check_file(path: Path, label: str) -> None:
-    """A SQLite file that exists (SQLite would create a missing one): else a ``StoreError``."""
     if not path.exists():
         raise StoreError(f"no database file at {label}")
     if not path.is_file():
         raise StoreError(f"{label} is not a file")
+    return path
 
 
 def text_time(value: Any) -> str | None:
