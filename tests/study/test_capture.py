@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
-from dataclasses import asdict
+from dataclasses import asdict, replace
 
 import pytest
 
@@ -71,11 +71,20 @@ def test_capture_run_without_stages_round_trips(run: CaseRun) -> None:
     assert CaseRun.from_json(json.loads(json.dumps(run.to_json()))) == run
 
 
+def test_capture_a_js_run_names_its_sdk_and_round_trips() -> None:
+    """A run of the JS harness says so in its file, and reads back as it was written."""
+    run = replace(full_run(), sdk="js")
+    data = json.loads(json.dumps(run.to_json()))
+    assert data["sdk"] == "js"
+    assert CaseRun.from_json(data) == run
+
+
 def test_capture_to_json_keeps_the_outcome_as_its_text_and_status() -> None:
     """The runs files keep what the user saw as two fields: the text and the HTTP status."""
     run = full_run()
     plain = asdict(run)
     assert plain.pop("response_store") is None  # not set: left out, so the files read as before
+    assert plain.pop("sdk") == "python"  # the Python study's: left out too
     for stage in plain["stages"]:
         seen = stage.pop("outcome")
         stage.update(outcome=Outcome(**seen).text, http_status=seen["http_status"])

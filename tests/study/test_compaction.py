@@ -14,7 +14,19 @@ from approval_compaction.wire import rules
 from approval_compaction.wire.standin import StandIn
 
 USER = {"role": "user", "content": "q"}
-KEPT = {"role": "user", "content": "q", "type": "message"}  # USER as the endpoint answers it
+
+
+def kept(n: int) -> dict[str, object]:
+    """USER as the endpoint answers it in its ``n``-th compaction (openai/openai-agents-js#760)."""
+    parts = [{"type": "input_text", "text": "q"}]
+    return {
+        "id": f"msg_compaction-{n}_1",
+        "type": "message",
+        "status": "completed",
+        "role": "user",
+        "content": parts,
+    }
+
 CALL = {"type": "function_call", "call_id": "c1", "name": "t", "arguments": "{}"}
 OUTPUT = {"type": "function_call_output", "call_id": "c1", "output": "x"}
 
@@ -31,13 +43,13 @@ async def test_compaction_client_records_input_and_answers_a_summary() -> None:
     client = CompactionClient()
     answer = await client.responses.compact(model="m", input=[USER, CALL])
     assert client.requests == [[USER, CALL]]
-    assert answer.output == [KEPT, summary(1)] and answer.usage is None
+    assert answer.output == [kept(1), summary(1)] and answer.usage is None
 
 
 async def test_compaction_client_numbers_each_summary() -> None:
     client = CompactionClient()
     answers = [await client.compact(input=[USER]) for _ in range(3)]
-    assert [a.output for a in answers] == [[KEPT, summary(n)] for n in (1, 2, 3)]
+    assert [a.output for a in answers] == [[kept(n), summary(n)] for n in (1, 2, 3)]
     assert client.calls == 3 and len(client.requests) == 3
 
 
@@ -78,20 +90,20 @@ async def test_compaction_client_lenient_compacts_the_refused_chain() -> None:
     """The seed's behaviour, by name: ``lenient`` accepts any request."""
     client = CompactionClient(compact_rules="lenient", chains={"resp-1": [USER, CALL]}.get)
     answer = await client.compact(model="m", previous_response_id="resp-1")
-    assert answer.output == [KEPT, summary(1)]
+    assert answer.output == [kept(1), summary(1)]
 
 
 async def test_compaction_client_an_open_call_in_input_is_not_refused() -> None:
     """Nothing public shows the compaction endpoint's answer to an open call in ``input``."""
     answer = await CompactionClient().compact(model="m", input=[USER, CALL])
-    assert answer.output == [KEPT, summary(1)]
+    assert answer.output == [kept(1), summary(1)]
 
 
 async def test_compaction_client_without_capture_answers_but_records_nothing() -> None:
     client = CompactionClient(capture=False)
     answer = await client.compact(input=[USER])
     assert client.requests == [] and client.calls == 1
-    assert answer.output == [KEPT, summary(1)]
+    assert answer.output == [kept(1), summary(1)]
 
 
 @pytest.mark.parametrize(
@@ -120,7 +132,13 @@ async def test_compaction_client_keeps_the_user_messages_the_http_stand_in_keeps
     client = CompactionClient(chains={"resp-1": chain}.get)
     previous = {"previous_response_id": "resp-1"} if chain else {}
     answer = await client.compact(model="m", input=given, **previous)
-    assert answer.output[:-1] == served and answer.output[-1] == summary(1)
+
+    def unnumbered(items: list[dict[str, object]]) -> list[dict[str, object]]:
+        return [{k: v for k, v in item.items() if k != "id"} for item in items]
+
+    # Each numbers its messages after its own summary's id; the rest is the same.
+    assert unnumbered(answer.output[:-1]) == unnumbered(served)
+    assert answer.output[-1] == summary(1)
 
 
 def test_compaction_client_is_its_own_responses_resource() -> None:
@@ -131,8 +149,8 @@ def test_compaction_client_is_its_own_responses_resource() -> None:
 @pytest.mark.parametrize(
     ("compact", "history", "requests", "stored"),
     [
-        (True, [USER, CALL], [[USER, CALL]], [KEPT, summary(1)]),
-        (True, [USER, CALL, OUTPUT], [[USER, CALL, OUTPUT]], [KEPT, summary(1)]),
+        (True, [USER, CALL], [[USER, CALL]], [kept(1), summary(1)]),
+        (True, [USER, CALL, OUTPUT], [[USER, CALL, OUTPUT]], [kept(1), summary(1)]),
         (False, [USER, CALL], [], [USER, CALL]),
     ],
     ids=["pending-call-compacted-away", "paired-call-compacted", "hook-says-no"],

@@ -229,6 +229,47 @@ def test_a_compacted_history_after_a_dead_call_is_stuck_with_or_without_its_user
     suffix = [later, {"type": "message", "role": "assistant", "content": "a"}]
     summary = {"type": "compaction", "id": "cmp", "encrypted_content": "s"}
     kept = compacted_output(suffix, summary)
-    assert kept == [{**later, "type": "message"}, summary]
+    parts = [{"type": "input_text", "text": "other"}]
+    user = {"id": "msg_cmp_1", "type": "message", "status": "completed", "role": "user"}
+    assert kept == [{**user, "content": parts}, summary]
     assert judge("s", [first, call, *kept]).verdict == "stuck"
     assert judge("s", [first, call, summary]).verdict == "stuck"
+
+
+def test_compacted_user_messages_have_the_shape_the_api_answers_with() -> None:
+    """openai/openai-agents-js#760 shows the endpoint's answer: each user message with an id,
+    typed ``message``, completed, its text as ``input_text`` parts. The JS SDK maps over that
+    ``content`` (``normalizeCompactionInputMessage``), so a string there would crash it: the
+    stand-in must answer as the API does, a list of parts kept as it came."""
+    from approval_compaction.wire.standin import compacted_output
+
+    image = [{"type": "input_image", "image_url": "https://example.test/a.png"}]
+    items = [{"role": "user", "content": "q"}, {"type": "message", "role": "user", "content": image}]
+    kept = compacted_output(items, {"type": "compaction", "id": "cmp_7"})
+    assert [k["id"] for k in kept[:2]] == ["msg_cmp_7_1", "msg_cmp_7_2"]
+    assert kept[0]["content"] == [{"type": "input_text", "text": "q"}]
+    assert kept[1]["content"] == image
+    assert all(k["status"] == "completed" and k["type"] == "message" for k in kept[:2])
+
+
+def test_each_conversation_named_by_the_header_gets_its_own_stand_in() -> None:
+    """A harness running many conversations through one server gets the same ids in each."""
+    from approval_compaction.wire.standin import Conversations
+
+    body = json.dumps({"model": "gpt-4.1", "input": "hi"}).encode()
+    conversations = Conversations()
+    first = conversations.named("a").handle("POST", "/v1/responses", body)
+    again = conversations.named("b").handle("POST", "/v1/responses", body)
+    shared = conversations.named(None).handle("POST", "/v1/responses", body)
+    assert first.body is not None and again.body is not None and shared.body is not None
+    assert first.body["id"] == again.body["id"] == shared.body["id"] == "resp_standin_0001"
+    assert conversations.named("a").served == 1 and conversations.named(None).served == 1
+
+
+def test_conversations_forget_the_oldest_past_their_cap() -> None:
+    from approval_compaction.wire.standin import Conversations
+
+    conversations = Conversations(max_conversations=2)
+    for name in ("a", "b", "c"):
+        conversations.named(name)
+    assert list(conversations.kept) == ["b", "c"]

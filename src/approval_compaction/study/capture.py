@@ -31,6 +31,7 @@ def sdk_version() -> str:
 
 
 StageName = Literal["pause", "round_trip", "resume", "next_turn"]
+Sdk = Literal["python", "js"]
 STAGES: tuple[StageName, ...] = ("pause", "round_trip", "resume", "next_turn")
 OK = "ok"  # what the user saw when a stage's requests were all answered
 
@@ -162,6 +163,7 @@ class CaseRun:
     later: list[Later] = field(default_factory=list)
     later_error: str = ""
     response_store: bool | None = None  # the agent's ModelSettings(store=...); None: not set
+    sdk: Sdk = "python"  # which SDK ran it: openai-agents, or @openai/agents (``js``)
 
     def stage(self, name: StageName) -> Stage | None:
         """The named stage, or None when the run stopped before it."""
@@ -177,6 +179,8 @@ class CaseRun:
         top = {f.name: getattr(self, f.name) for f in fields(CaseRun)}
         if self.response_store is None:  # not set: the file reads as before the setting existed
             del top["response_store"]
+        if self.sdk == "python":  # the Python study's files read as before the JS one existed
+            del top["sdk"]
         later = [turn.to_json() for turn in self.later]
         return {**top, "case": self.case.as_dict(), "stages": stages, "later": later}
 

@@ -24,7 +24,7 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from . import rules
-from .standin import Exchange, Reply, StandIn, parse
+from .standin import CONVERSATION_HEADER, Conversations, Exchange, Reply, StandIn, parse
 from .transport import openai_client
 
 METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"]
@@ -54,13 +54,19 @@ async def read_body(request: Request, limit: int, seconds: float) -> bytes | Rep
 
 
 def build_app(
-    standin: StandIn,
+    standin: StandIn | Conversations,
     on_request: Callable[[Exchange], None] | None = None,
     max_body: int = MAX_BODY,
     body_seconds: float = BODY_SECONDS,
 ) -> Starlette:
-    """A Starlette app that answers every request through ``standin`` (``on_request`` sees
-    each logged exchange, e.g. to print the server's request log)."""
+    """A Starlette app that answers every request through ``standin``, or through the stand-in
+    of the request's conversation (``Conversations``); ``on_request`` sees each logged
+    exchange, e.g. to print the server's request log."""
+
+    def pick(request: Request) -> StandIn:
+        if isinstance(standin, StandIn):
+            return standin
+        return standin.named(request.headers.get(CONVERSATION_HEADER))
 
     async def endpoint(request: Request) -> Response:
         try:
@@ -78,9 +84,10 @@ def build_app(
             parsed = await anyio.to_thread.run_sync(parse, method, path, body)
         else:
             parsed = parse(method, path, body)
-        reply = standin.answer(parsed)
-        if on_request is not None and standin.log:
-            on_request(standin.log[-1])
+        chosen = pick(request)
+        reply = chosen.answer(parsed)
+        if on_request is not None and chosen.log:
+            on_request(chosen.log[-1])
         if reply.events is None:
             return Response(reply.content(), reply.status, media_type=reply.media_type)
         content = reply.content()

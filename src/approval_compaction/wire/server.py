@@ -32,7 +32,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from ..errors import InvestigationError, printable
 from .app import BODY_SECONDS, build_app
 from .rules import FAITHFUL, CompactRules
-from .standin import Exchange, StandIn
+from .standin import Conversations, Exchange, StandIn
 
 DEFAULT_PORT = 8000
 HEAD_SECONDS = 10.0
@@ -81,7 +81,7 @@ def bind(host: str, port: int) -> socket.socket:
 
 
 def server_for(
-    standin: StandIn,
+    standin: StandIn | Conversations,
     log: Callable[[Exchange], None] | None = None,
     head_seconds: float = HEAD_SECONDS,
     body_seconds: float = BODY_SECONDS,
@@ -102,9 +102,10 @@ def server_for(
 
 @dataclass
 class Running:
-    """A server started in a thread: its stand-in, its base URL, and its uvicorn server."""
+    """A server started in a thread: its stand-in (or one per conversation), its base URL, and
+    its uvicorn server."""
 
-    standin: StandIn
+    standin: StandIn | Conversations
     base_url: str
     server: uvicorn.Server
 
@@ -117,9 +118,13 @@ def running(
     compact_rules: CompactRules = FAITHFUL,
     head_seconds: float = HEAD_SECONDS,
     body_seconds: float = BODY_SECONDS,
+    conversations: bool = False,
 ) -> Iterator[Running]:
-    """Serve a fresh stand-in in a background thread (port 0 picks a free one); stop on exit."""
-    standin = StandIn(compact_rules=compact_rules)
+    """Serve a fresh stand-in in a background thread (port 0 picks a free one); stop on exit.
+    ``conversations``: a fresh stand-in for each conversation a request header names."""
+    standin: StandIn | Conversations = (
+        Conversations(compact_rules) if conversations else StandIn(compact_rules=compact_rules)
+    )
     sock = bind(host, port)
     server = server_for(standin, head_seconds=head_seconds, body_seconds=body_seconds)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
@@ -151,7 +156,7 @@ def command(args: argparse.Namespace) -> int:
         print(exchange.line(), flush=True)
 
     try:
-        server_for(StandIn(compact_rules=rules), log).run(sockets=[sock])
+        server_for(Conversations(rules), log).run(sockets=[sock])
     except KeyboardInterrupt:
         pass
     finally:

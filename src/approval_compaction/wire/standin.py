@@ -244,6 +244,39 @@ class StandIn:
         return self._answer("POST", COMPACT, body, Reply(200, compacted))
 
 
+CONVERSATION_HEADER = "x-stand-in-conversation"
+
+
+@dataclass
+class Conversations:
+    """One stand-in per conversation, named by the ``x-stand-in-conversation`` request header
+    (a client that sends none shares ``default``): a harness running many conversations through
+    one server gets each its own numbering (``call_standin_1``...) and its own stored
+    responses, as separate API sessions would. The API ignores a header it does not know, so a
+    client sending it is still the real one. At most ``max_conversations`` are kept; the
+    oldest is forgotten first."""
+
+    compact_rules: CompactRules = FAITHFUL
+    default: StandIn | None = None
+    max_conversations: int = 4096
+    kept: dict[str, StandIn] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.default is None:
+            self.default = StandIn(compact_rules=self.compact_rules)
+
+    def named(self, name: str | None) -> StandIn:
+        """The conversation's stand-in (made on first use); no name: the shared one."""
+        if not name:
+            assert self.default is not None
+            return self.default
+        if name not in self.kept:
+            self.kept[name] = StandIn(compact_rules=self.compact_rules)
+            while len(self.kept) > self.max_conversations:
+                del self.kept[next(iter(self.kept))]
+        return self.kept[name]
+
+
 def nested_deeper(value: Any, limit: int) -> bool:
     """Whether a parsed JSON value nests lists and objects deeper than ``limit`` (iterative:
     a deep value cannot exhaust the stack)."""
@@ -263,25 +296,41 @@ def nested_deeper(value: Any, limit: int) -> bool:
 def compacted_output(items: Sequence[Item], summary: Item) -> list[Item]:
     """What ``/v1/responses/compact`` answers a chain and input with: "a list of all user
     messages, followed by a single compaction item" (the ``openai`` client's
-    ``CompactedResponse.output``, generated from the API's OpenAPI spec; openai/openai-agents-js#760
-    shows a real answer of that shape: the user's messages typed ``message``, then one encrypted
-    item). The one shape both compaction stand-ins answer with (this one over HTTP, and the
-    scripted model's ``study.compaction.CompactionClient``), and the one the doctor's and the
-    workaround's dead-item rule reads (``analysis.pairing``). Not modelled: the SDK's
+    ``CompactedResponse.output``, generated from the API's OpenAPI spec).
+    openai/openai-agents-js#760 shows a real answer of that shape: each user message as an output
+    item (an ``id``, typed ``message``, ``status: completed``, its text as ``input_text``
+    parts), then one encrypted item.
+    The one shape both compaction stand-ins answer with (this one over HTTP, and the scripted
+    model's ``study.compaction.CompactionClient``), and the one the doctor's and the workaround's
+    dead-item rule reads (``analysis.pairing``). Not modelled: the SDK's
     ``_strip_orphaned_assistant_ids`` says some models (gpt-5.4) also keep assistant messages."""
-    return [*kept_messages(items), summary]
+    return [*kept_messages(items, str(summary.get("id", ""))), summary]
 
 
-def kept_messages(items: Sequence[Item]) -> list[Item]:
+def kept_messages(items: Sequence[Item], prefix: str = "") -> list[Item]:
     """The items the compaction endpoint answers with before its summary: the user messages of
-    the chain and the input, as they came (typed ``message``). The SDK's own output handling
-    expects them (``_normalize_compaction_output_items`` normalises user messages in a compact
-    response), and its candidate count leaves them out because compaction keeps them."""
+    the chain and the input, in order, as the API returns them (openai/openai-agents-js#760):
+    numbered ids after ``prefix``, typed ``message``, completed, a text given as a string turned
+    into one ``input_text`` part. The SDK's own output handling expects them
+    (``_normalize_compaction_output_items`` normalises user messages in a compact response, and
+    the JS SDK's maps over their ``content``), and its candidate count leaves them out because
+    compaction keeps them."""
+    users = (i for i in items if i.get("role") == "user" and i.get("type", "message") == "message")
     return [
-        {**item, "type": "message"}
-        for item in items
-        if item.get("role") == "user" and item.get("type", "message") == "message"
+        {
+            "id": f"msg_{prefix}_{number}",
+            "type": "message",
+            "status": "completed",
+            "role": "user",
+            "content": _input_parts(item.get("content")),
+        }
+        for number, item in enumerate(users, 1)
     ]
+
+
+def _input_parts(content: Any) -> Any:
+    """A user message's content as input parts: a string is one ``input_text`` part."""
+    return [{"type": "input_text", "text": content}] if isinstance(content, str) else content
 
 
 def _objects(value: Any) -> list[Item]:

@@ -1,0 +1,410 @@
+// The study's scenario on @openai/agents: one case at a time, through the SDK's public API, over
+// HTTP to the project's stand-in. It drives and records; it judges nothing. What it writes, one
+// JSON line per case, is the study's capture format with the SDK's own items as they were
+// (`function_call_result`, `callId`): the Python side maps them to the wire's shapes in one
+// place and judges them with the Python runs' invariants.
+//
+//   node js/harness.mjs < plan.json       the cases of a plan (fields: see `readPlan`)
+//   node js/harness.mjs --resume          the steps after a process boundary (internal)
+import { readFile, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import * as agents from '@openai/agents';
+import OpenAI from 'openai';
+import { z } from 'zod';
+
+const { Agent, run, tool, MemorySession, RunState, OpenAIResponsesModel } = agents;
+const Compaction = agents.OpenAIResponsesCompactionSession;
+const HERE = fileURLToPath(import.meta.url);
+const MODEL = 'gpt-4.1'; // an OpenAI model name, as the compaction session requires
+const TOOL_NAME = 'protected_lookup';
+const QUESTIONS = ['first question', 'next question'];
+const CONVERSATION_HEADER = 'x-stand-in-conversation';
+
+agents.setTracingDisabled?.(true); // no exporter: nothing leaves for the tracing endpoint
+
+// The SDK warns on the console; a conversation keeps its warnings for the record.
+let listening = null;
+const warn = console.warn;
+console.warn = (...args) => (listening ? listening.warnings.push(oneLine(args.map(String).join(' '))) : warn(...args));
+
+/** The installed release, as its package.json says. */
+async function sdkVersion() {
+  const require = createRequire(HERE);
+  const dir = dirname(require.resolve('@openai/agents-openai'));
+  for (let at = dir; at !== dirname(at); at = dirname(at)) {
+    try {
+      const meta = JSON.parse(await readFile(join(at, 'package.json'), 'utf8'));
+      if (meta.name === '@openai/agents-openai') return meta.version;
+    } catch {
+      // not the package's own folder yet
+    }
+  }
+  return 'unknown';
+}
+
+/** Which of the plan's settings this release's compaction session reads. */
+async function capabilities() {
+  const source = Compaction ? Compaction.toString() : '';
+  return {
+    session: Boolean(Compaction),
+    modes: source.includes('compactionMode'),
+    previousResponseId: source.includes('previous_response_id'),
+  };
+}
+
+/** A session whose items live in a JSON file, so a second process can read them back. */
+class FileSession {
+  constructor(path, id = 'case-session') {
+    this.path = path;
+    this.id = id;
+  }
+  async read() {
+    try {
+      return JSON.parse(await readFile(this.path, 'utf8'));
+    } catch (error) {
+      if (error.code === 'ENOENT') return [];
+      throw error;
+    }
+  }
+  async write(items) {
+    await writeFile(this.path, JSON.stringify(items));
+  }
+  async getSessionId() {
+    return this.id;
+  }
+  async getItems(limit) {
+    const items = await this.read();
+    return limit === undefined ? items : items.slice(Math.max(0, items.length - limit));
+  }
+  async addItems(items) {
+    await this.write([...(await this.read()), ...items]);
+  }
+  async popItem() {
+    const items = await this.read();
+    const last = items.pop();
+    await this.write(items);
+    return last;
+  }
+  async clearSession() {
+    await this.write([]);
+  }
+}
+
+/** What one conversation sent and met: requests in order, tool runs, console warnings. */
+class Recorder {
+  constructor() {
+    this.modelInputs = [];
+    this.http = [];
+    this.dispatches = 0;
+    this.warnings = [];
+    this.marks = this.counts();
+    listening = this;
+  }
+  counts() {
+    return [this.modelInputs.length, this.http.length, this.dispatches, this.warnings.length];
+  }
+  /** The requests and runs since the previous stage ended. */
+  since() {
+    const [m, h, d, w] = this.marks;
+    this.marks = this.counts();
+    const http = this.http.slice(h);
+    return {
+      model_inputs: this.modelInputs.slice(m),
+      compaction_inputs: http
+        .filter((r) => r.path.endsWith('/responses/compact'))
+        .map((r) => asList(r.body?.input)),
+      dispatches: this.dispatches - d,
+      warnings: this.warnings.slice(w),
+      http_requests: http,
+    };
+  }
+}
+
+function asList(input) {
+  if (input === undefined || input === null) return [];
+  return typeof input === 'string' ? [{ role: 'user', content: input }] : input;
+}
+
+/** The real `openai` client on the stand-in; a fetch that keeps each request and its status. */
+function client(plan, conversation, recorder) {
+  const logged = async (url, init) => {
+    const response = await fetch(url, init);
+    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : null;
+    const seen = { path: new URL(String(url)).pathname, status: response.status, body };
+    if (response.status >= 400) {
+      const said = await response.clone().json().catch(() => ({}));
+      seen.error = said?.error?.message ?? '';
+    }
+    recorder.http.push(seen);
+    return response;
+  };
+  return new OpenAI({
+    baseURL: plan.base_url,
+    apiKey: 'stand-in',
+    maxRetries: 0,
+    fetch: logged,
+    defaultHeaders: { [CONVERSATION_HEADER]: conversation },
+  });
+}
+
+/** The SDK's Responses model, keeping what the runner hands it before it converts it. */
+function recordingModel(openai, recorder) {
+  const model = new OpenAIResponsesModel(openai, MODEL);
+  const keep = (request) => recorder.modelInputs.push(asList(structuredClone(request.input)));
+  const getResponse = model.getResponse.bind(model);
+  const getStreamedResponse = model.getStreamedResponse.bind(model);
+  model.getResponse = async (request) => {
+    keep(request);
+    return getResponse(request);
+  };
+  model.getStreamedResponse = (request) => {
+    keep(request);
+    return getStreamedResponse(request);
+  };
+  return model;
+}
+
+function buildAgent(openai, recorder, plan) {
+  const lookup = tool({
+    name: TOOL_NAME,
+    description: 'Look a value up; a human approves each call.',
+    parameters: z.object({ value: z.string() }),
+    needsApproval: true,
+    execute: async ({ value }) => {
+      recorder.dispatches += 1;
+      return `looked up ${value}`;
+    },
+  });
+  const settings = plan.response_store === null ? {} : { store: plan.response_store };
+  return new Agent({
+    name: 'assistant',
+    instructions: 'Answer; look values up with the tool.',
+    model: recordingModel(openai, recorder),
+    modelSettings: settings,
+    tools: [lookup],
+  });
+}
+
+function trigger(plan, kase) {
+  if (plan.trigger === 'default') return undefined; // the SDK's own
+  const yes = kase.compaction === 'on';
+  return () => yes;
+}
+
+function buildSession(plan, kase, openai, underlying) {
+  const options = {
+    client: openai,
+    model: MODEL,
+    underlyingSession: underlying,
+    compactionMode: plan.mode,
+  };
+  const decide = trigger(plan, kase);
+  if (decide) options.shouldTriggerCompaction = decide;
+  return new Compaction(options);
+}
+
+/** Everything a refused or failed turn tells the user, in the capture format's words. */
+function outcomeOf(error, recorder) {
+  if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
+    const refused = [...recorder.http].reverse().find((r) => r.status >= 400);
+    return {
+      outcome: `openai.${error.constructor.name}: ${oneLine(error.message)}`,
+      http_status: error.status,
+      endpoint: refused?.path ?? '',
+      api_message: oneLine(error.error?.message ?? ''),
+    };
+  }
+  return { error: `${error?.constructor?.name ?? 'Error'}: ${oneLine(String(error?.message ?? error))}` };
+}
+
+function oneLine(text) {
+  return String(text).split(/\s+/).filter(Boolean).join(' ');
+}
+
+/** The item lists a serialised RunState carries, under the Python state's names. */
+function stateItems(text) {
+  const data = JSON.parse(text);
+  const found = {};
+  if (data.originalInput !== undefined) found.original_input = asList(data.originalInput);
+  if (Array.isArray(data.generatedItems)) {
+    found.generated_items = data.generatedItems.map((e) => ({ type: e.type, raw_item: e.rawItem }));
+  }
+  if (Array.isArray(data.modelResponses)) {
+    found.model_responses = data.modelResponses.flatMap((r) => r.output ?? []);
+  }
+  return found;
+}
+
+/** One conversation: its session, agent and recorder, and the stages it has recorded. */
+class Conversation {
+  constructor(plan, kase, label, underlying) {
+    this.plan = plan;
+    this.kase = kase;
+    this.recorder = new Recorder();
+    this.openai = client(plan, label, this.recorder);
+    this.agent = buildAgent(this.openai, this.recorder, plan);
+    this.session = buildSession(plan, kase, this.openai, underlying);
+    this.stages = [];
+    this.state = null;
+    this.approvals = 0;
+    this.error = null;
+  }
+
+  async stage(name, seen = {}, extra = {}) {
+    const stored = await this.session.getItems();
+    this.stages.push({ name, stored, ...this.recorder.since(), ...extra, outcome: 'ok', http_status: null, ...seen });
+  }
+
+  /** One run; a refusal is recorded on the stage, anything else stops the case. */
+  async turn(name, input) {
+    try {
+      let result;
+      if (this.kase.runner === 'run') {
+        result = await run(this.agent, input, { session: this.session });
+      } else {
+        result = await run(this.agent, input, { session: this.session, stream: true });
+        for await (const _event of result) {
+          // consumed fully, as the Python study consumes run_streamed's events
+        }
+        await result.completed;
+      }
+      const interruptions = (result.interruptions ?? []).map((i) => i.rawItem);
+      this.state = interruptions.length > 0 ? result.state : null;
+      await this.stage(name, {}, name === 'pause' ? { interruptions } : {});
+      return true;
+    } catch (error) {
+      this.state = null;
+      const seen = outcomeOf(error, this.recorder);
+      if (seen.error) {
+        this.error = seen.error;
+        return false;
+      }
+      await this.stage(name, seen);
+      return true;
+    }
+  }
+
+  async cross(boundary) {
+    if (boundary !== 'json') {
+      await this.stage('round_trip');
+      return;
+    }
+    const text = this.state.toString();
+    this.state = await RunState.fromString(this.agent, text);
+    await this.stage('round_trip', {}, { state_items: stateItems(text) });
+  }
+
+  decide() {
+    const approve = this.kase.decision === 'approve';
+    for (const item of this.state.getInterruptions()) {
+      if (approve) this.state.approve(item);
+      else this.state.reject(item);
+      this.approvals += approve ? 1 : 0;
+    }
+  }
+
+  /** Decide, resume and ask the next question (the steps after the boundary). */
+  async finish() {
+    if (this.state) {
+      this.decide();
+      if (!(await this.turn('resume', this.state))) return;
+    }
+    await this.turn('next_turn', QUESTIONS[1]);
+  }
+
+  record(version) {
+    return {
+      case: this.kase,
+      sdk: 'js',
+      sdk_version: version,
+      stages: this.stages,
+      approvals: this.approvals,
+      dispatches: this.recorder.dispatches,
+      error: this.error,
+      model: 'responses',
+      mode: this.plan.mode,
+      response_store: this.plan.response_store,
+    };
+  }
+}
+
+async function runCase(plan, kase, index, version) {
+  const label = `${plan.label ?? 'case'}-${index}`;
+  const file = plan.session === 'file' ? join(plan.scratch, `${label}.json`) : null;
+  const underlying = file ? new FileSession(file) : new MemorySession();
+  const talk = new Conversation(plan, kase, label, underlying);
+  if (!(await talk.turn('pause', QUESTIONS[0]))) return talk.record(version);
+  if (talk.state === null && talk.stages.at(-1).outcome === 'ok') {
+    talk.error = 'RuntimeError: the first turn did not pause for approval';
+    return talk.record(version);
+  }
+  if (talk.state === null) {
+    // The pause raised: there is nothing to decide or resume; the user asks again.
+    await talk.turn('next_turn', QUESTIONS[1]);
+    return talk.record(version);
+  }
+  if (file && kase.state_boundary === 'json' && plan.process) {
+    return inAnotherProcess(plan, talk, label, file, version);
+  }
+  await talk.cross(kase.state_boundary);
+  await talk.finish();
+  return talk.record(version);
+}
+
+/** The state's text and the session file cross to a second Node process, which restores the
+ * state, decides, resumes and asks the next question; its stages join this one's. */
+async function inAnotherProcess(plan, talk, label, file, version) {
+  const text = talk.state.toString();
+  await talk.stage('round_trip', {}, { state_items: stateItems(text) });
+  const payload = JSON.stringify({ plan, kase: talk.kase, label, file, text, version });
+  const child = spawn(process.execPath, [HERE, '--resume'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  child.stdin.end(payload);
+  let out = '';
+  for await (const chunk of child.stdout) out += chunk;
+  const code = await new Promise((done) => child.on('close', done));
+  if (code !== 0) {
+    talk.error = `RuntimeError: the resuming process exited with ${code}`;
+    return talk.record(version);
+  }
+  const rest = JSON.parse(out);
+  return { ...rest, stages: [...talk.stages, ...rest.stages] };
+}
+
+async function resume() {
+  const { plan, kase, label, file, text, version } = JSON.parse(await readStdin());
+  const talk = new Conversation(plan, kase, label, new FileSession(file));
+  talk.state = await RunState.fromString(talk.agent, text);
+  await talk.finish();
+  process.stdout.write(JSON.stringify(talk.record(version)));
+}
+
+async function readStdin() {
+  let text = '';
+  for await (const chunk of process.stdin) text += chunk;
+  return text;
+}
+
+/** A plan: base_url, mode, response_store (null: unset), trigger ("case": the case's on/off,
+ * or "default": the SDK's own), session ("memory" or "file"), process (a json boundary is a
+ * second Node process), scratch (a folder for session files), label, and the cases. */
+async function main() {
+  if (process.argv.includes('--resume')) return resume();
+  const plan = JSON.parse(await readStdin());
+  const version = await sdkVersion();
+  const can = await capabilities();
+  for (const [index, kase] of plan.cases.entries()) {
+    let record;
+    const missing = !can.session ? 'no OpenAIResponsesCompactionSession' : !can.modes && plan.mode !== 'auto' ? 'no compactionMode option' : null;
+    if (missing) {
+      record = { case: kase, sdk: 'js', sdk_version: version, stages: [], approvals: 0, dispatches: 0, error: null, not_applicable: `@openai/agents ${version} has ${missing}`, model: 'responses', mode: plan.mode, response_store: plan.response_store };
+    } else {
+      record = await runCase(plan, kase, index, version);
+    }
+    process.stdout.write(`${JSON.stringify(record)}\n`);
+  }
+}
+
+await main();

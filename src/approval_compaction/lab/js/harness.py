@@ -1,0 +1,126 @@
+"""Harness: the Node harness (``js/harness.mjs``) run on one installed ``@openai/agents``,
+against the stand-in on 127.0.0.1, its captures read back as the study's runs.
+
+A ``Plan`` is what varies between matrices: the compaction mode, the agent's
+``ModelSettings.store`` (None: unset), the trigger (``case``: the case's on/off, ``default``:
+the SDK's own), the underlying session (``memory``: ``MemorySession``; ``file``: a JSON file,
+with ``process`` a json boundary crosses to a second Node process) and the cases. The stand-in
+gives each conversation its own numbering (``Conversations``), so every case meets the same
+ids, and it checks every request Node sends by the same rules as a Python one's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from ... import paths
+from ...errors import InvestigationError
+from ...study.capture import CaseRun
+from ...study.scenario import Case, all_cases
+from ...study.words import Mode, ResponseStore
+from ...wire.server import running
+from .items import read_run
+
+Trigger = Literal["case", "default"]
+SessionKind = Literal["memory", "file"]
+HARNESS = paths.ROOT / "js" / "harness.mjs"
+TIMEOUT = 600.0  # seconds for one Node process's cases
+
+
+class NodeError(InvestigationError):
+    """Node, or the harness's package, cannot be run here, in one line."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One matrix of the JS study: the settings every case of it shares, and the cases."""
+
+    mode: Mode = "input"
+    response_store: ResponseStore = None
+    trigger: Trigger = "case"
+    session: SessionKind = "memory"
+    process: bool = False
+    cases: tuple[Case, ...] = field(default_factory=lambda: tuple(all_cases()))
+
+    @property
+    def label(self) -> str:
+        store = {None: "", False: "-store-false", True: "-store-true"}[self.response_store]
+        where = "-process" if self.process else ("-file" if self.session == "file" else "")
+        trigger = "-default-trigger" if self.trigger == "default" else ""
+        return f"{self.mode}{store}{where}{trigger}"
+
+
+def node_binary() -> str:
+    found = shutil.which("node")
+    if found is None:
+        raise NodeError("node not found: install Debian's nodejs and npm (make setup does)")
+    return found
+
+
+def installed(package: Path = paths.ROOT) -> bool:
+    """Whether ``package`` holds an installed ``@openai/agents`` (``npm ci`` ran there)."""
+    return (package / "node_modules" / "@openai" / "agents" / "package.json").is_file()
+
+
+def run_plans(plans: Sequence[Plan], package: Path = paths.ROOT) -> list[list[CaseRun]]:
+    """Each plan's runs, on the ``@openai/agents`` installed in ``package``: one stand-in
+    serves them all, one Node process runs each plan."""
+    if not installed(package):
+        raise NodeError(f"no @openai/agents installed in {package}: run `npm ci` there")
+    harness = package / "js" / HARNESS.name
+    if harness != HARNESS:  # a release's folder: the harness beside its node_modules
+        harness.parent.mkdir(exist_ok=True)
+        shutil.copyfile(HARNESS, harness)
+    node = node_binary()
+    results = []
+    with (
+        running(conversations=True) as server,
+        tempfile.TemporaryDirectory(
+            prefix="approval-compaction-js-", dir=paths.scratch()
+        ) as scratch,
+    ):
+        for number, plan in enumerate(plans):
+            spec = {
+                **{k: v for k, v in asdict(plan).items() if k != "cases"},
+                "cases": [case.as_dict() for case in plan.cases],
+                "base_url": server.base_url,
+                "scratch": scratch,
+                "label": f"p{number}",
+            }
+            results.append(_run_node(node, harness, spec))
+    return results
+
+
+def run_plan(plan: Plan, package: Path = paths.ROOT) -> list[CaseRun]:
+    (runs,) = run_plans([plan], package)
+    return runs
+
+
+def _run_node(node: str, harness: Path, spec: dict[str, object]) -> list[CaseRun]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI")}
+    env["NODE_NO_WARNINGS"] = "1"
+    try:
+        done = subprocess.run(
+            [node, str(harness)],
+            input=json.dumps(spec),
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+            env=env,
+            cwd=harness.parent,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        raise NodeError(f"the JS harness did not finish in {TIMEOUT:.0f} s") from None
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise NodeError(f"the JS harness exited with {done.returncode}: {last}")
+    return [read_run(json.loads(line)) for line in done.stdout.splitlines() if line.strip()]

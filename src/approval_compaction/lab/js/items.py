@@ -1,0 +1,107 @@
+"""Items: the JS SDK's item protocol mapped to the wire's shapes, in this one place.
+
+``@openai/agents`` stores and hands its model items in its own protocol: camelCase keys
+(``callId``), a tool's answer typed ``function_call_result`` with ``output: {type: "text",
+text}``, a ``name`` on the result, and ``providerData`` beside the fields. Before it sends them,
+the SDK's own converter (``getInputItems`` in ``@openai/agents-openai``'s
+``openaiResponsesConverter``) turns each into the Responses API's input item. ``wire_item`` does
+the same for what the invariants read (types, call ids, messages), so a JS run's stored history
+and model inputs are judged exactly as a Python run's are. What went over HTTP (compaction
+inputs, request bodies) is already the wire's and is kept as sent.
+
+``read_run`` turns one line the harness wrote into the study's ``CaseRun``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ...study.capture import CaseRun, Stage
+from ...study.items import Item
+from ...study.scenario import Case
+
+# The JS names of tool results whose wire type differs (``function_call_result`` ->
+# ``function_call_output``); other types keep their name.
+RESULT_TYPES: dict[str, str] = {
+    "function_call_result": "function_call_output",
+    "computer_call_result": "computer_call_output",
+}
+_UPPER = re.compile(r"(?<!^)(?=[A-Z])")
+
+
+def snake(key: str) -> str:
+    """``callId`` -> ``call_id``: the JS field's name on the wire."""
+    return _UPPER.sub("_", key).lower()
+
+
+def wire_item(item: Item) -> Item:
+    """One JS SDK item as the Responses API receives it: a ``hosted_tool_call`` as the hosted
+    item its ``providerData`` names, results as outputs (text output as its string, no
+    ``name``), keys in snake case, ``providerData`` dropped (its ``annotations`` kept on a
+    text part, as the converter does)."""
+    kind = item.get("type")
+    data = item.get("providerData")
+    if kind == "hosted_tool_call" and isinstance(data, dict) and "type" in data:
+        return {snake(k): v for k, v in data.items()}
+    out = {snake(k): v for k, v in item.items() if k != "providerData"}
+    if kind in RESULT_TYPES:
+        out["type"] = RESULT_TYPES[kind]
+        out.pop("name", None)
+        output = out.get("output")
+        if isinstance(output, dict) and output.get("type") == "text":
+            out["output"] = output.get("text", "")
+    if isinstance(out.get("content"), list):
+        out["content"] = [_part(part) for part in out["content"]]
+    return out
+
+
+def _part(part: Any) -> Any:
+    if not isinstance(part, dict):
+        return part
+    data = part.get("providerData")
+    kept = {k: v for k, v in part.items() if k != "providerData"}
+    if isinstance(data, dict) and "annotations" in data:
+        kept["annotations"] = data["annotations"]
+    return kept
+
+
+def wire_items(items: list[Item]) -> list[Item]:
+    return [wire_item(item) for item in items]
+
+
+def _stage(data: dict[str, Any]) -> Stage:
+    """A stage as the harness wrote it, its SDK items mapped to the wire's shapes."""
+    mapped = dict(data)
+    mapped["stored"] = wire_items(data.get("stored", []))
+    mapped["model_inputs"] = [wire_items(items) for items in data.get("model_inputs", [])]
+    mapped["interruptions"] = wire_items(data.get("interruptions", []))
+    state = data.get("state_items", {})
+    mapped["state_items"] = {
+        key: [_state_entry(entry) for entry in entries] for key, entries in state.items()
+    }
+    return Stage.from_json(mapped)
+
+
+def _state_entry(entry: Item) -> Item:
+    raw = entry.get("raw_item")
+    if isinstance(raw, dict):
+        return {**entry, "raw_item": wire_item(raw)}
+    return wire_item(entry)
+
+
+def read_run(data: dict[str, Any]) -> CaseRun:
+    """One case the harness ran, as the study's record (``sdk`` is ``js``)."""
+    return CaseRun(
+        case=Case(**data["case"]),
+        sdk_version=str(data["sdk_version"]),
+        stages=[_stage(stage) for stage in data.get("stages", [])],
+        approvals=int(data.get("approvals", 0)),
+        dispatches=int(data.get("dispatches", 0)),
+        error=data.get("error"),
+        not_applicable=data.get("not_applicable"),
+        model="responses",
+        mode=data["mode"],
+        response_store=data.get("response_store"),
+        sdk="js",
+    )
