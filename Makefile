@@ -3,13 +3,15 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
+# npm ci writes this file last: newer than the lock once the JS harness's packages are in.
+NODE_STAMP := node_modules/.package-lock.json
 
 .DEFAULT_GOAL := help
 # Python's default is to cache bytecode, as users' machines do. An environment that sets
 # PYTHONDONTWRITEBYTECODE (this one does) makes every import compile again, in each notebook
 # kernel, worker and release probe the targets start; the targets run with Python's default.
 unexport PYTHONDONTWRITEBYTECODE
-.PHONY: help system setup run sweep envs workaround liveness liveness-patch doctor-data mechanism fix-anatomy explore upstream permalinks test test-all lint lab bench clean
+.PHONY: help system setup run sweep js-sweep envs workaround liveness liveness-patch doctor-data mechanism fix-anatomy explore upstream permalinks test test-all lint lab bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -20,12 +22,16 @@ $(STAMP): requirements.txt pyproject.toml
 	$(VENV)/bin/uv pip install --quiet --python $(PY) -r requirements.txt
 	touch $@
 
-setup: $(STAMP) ## create .venv and install the pinned requirements
+$(NODE_STAMP): package.json package-lock.json
+	scripts/system-packages node
+	npm ci --no-audit --no-fund --loglevel=error
+
+setup: $(STAMP) $(NODE_STAMP) ## create .venv, install the pinned requirements and the JS harness (npm ci)
 
 system: ## install the Debian packages notebooks and tests start (postgresql, chromium) if missing
 	scripts/system-packages
 
-run: $(STAMP) system ## write data/, execute and render every notebook, the report and README findings
+run: $(STAMP) $(NODE_STAMP) system ## write data/, execute and render every notebook, the report and README findings
 	$(PY) -m approval_compaction data
 	$(PY) -m approval_compaction notebooks
 	$(PY) -m approval_compaction render
@@ -36,6 +42,9 @@ run: $(STAMP) system ## write data/, execute and render every notebook, the repo
 
 sweep: $(STAMP) ## run the matrix on every openai-agents release into data/sweep.json (slow)
 	$(PY) -m approval_compaction sweep $(SWEEP_ARGS)
+
+js-sweep: $(STAMP) $(NODE_STAMP) ## the JS study on every @openai/agents release with the session (npm, cached; data/js-sweep.json)
+	$(PY) -m approval_compaction js-sweep $(JS_SWEEP_ARGS)
 
 workaround: $(STAMP) ## the workaround's matrix, the newest release's, the test per swept release
 	$(PY) -m approval_compaction fix-data
@@ -81,10 +90,10 @@ upstream: $(STAMP) ## the SDK's own tests on the pinned and newest releases, as 
 	$(PY) -m approval_compaction upstream-suite --release $(NEWEST) --fix --write
 	$(PY) -m approval_compaction readme
 
-test: $(STAMP) lint ## the fast tier: lint, types, import contracts, in-process tests (minutes)
+test: $(STAMP) $(NODE_STAMP) lint ## the fast tier: lint, types, import contracts, in-process tests (minutes)
 	$(PY) -m pytest
 
-test-all: $(STAMP) system permalinks envs lint ## every tier: notebooks, releases, servers, browser (CI)
+test-all: $(STAMP) $(NODE_STAMP) system permalinks envs lint ## every tier: notebooks, releases, servers, browser (CI)
 	$(PY) -m pytest -m ""
 
 lint: $(STAMP) ## ruff, mypy --strict, and the import contracts between subpackages
@@ -105,5 +114,5 @@ bench: $(STAMP) ## print the benchmark figures (the sweep's: benchmarks/sweep_wa
 	$(PY) benchmarks/notebook_shape.py
 	$(PY) benchmarks/hardening.py
 
-clean: ## remove the virtual environment
-	rm -rf $(VENV)
+clean: ## remove the virtual environment and the JS harness's node_modules
+	rm -rf $(VENV) node_modules

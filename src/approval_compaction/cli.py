@@ -165,8 +165,10 @@ def _data(args: argparse.Namespace) -> int:
     from .study.wiring import responses_backend
 
     folder = Path(args.folder)
+    from .lab.js.sweep import write_pinned as write_js
+
     with Progress(
-        "data", 4, "steps (the matrix, its files, store=False, the meetings)"
+        "data", 5, "steps (the matrix, its files, store=False, the meetings, the JS study)"
     ) as progress:
         runs = run_matrix(jobs=0)
         progress.step()
@@ -177,6 +179,8 @@ def _data(args: argparse.Namespace) -> int:
         written += write_matrix(unstored, folder, paths.STORE_FALSE_MATRIX)
         progress.step()
         written += write_pinned_meetings(folder)
+        progress.step()
+        written += write_js(folder)
         progress.step()
     for path in written:
         print(f"wrote {path.relative_to(Path(args.folder).parent)}")
@@ -351,6 +355,44 @@ def parser() -> argparse.ArgumentParser:
     )
     matrix.add_argument("--response-store", choices=STORE_WORDS, default="default", help=STORE_HELP)
     patch_options(matrix)
+
+    js = add(
+        "js-matrix",
+        _lazy(".lab.js.command", "matrix_command"),
+        "run the 16 cases on @openai/agents (the JS SDK) over HTTP to the stand-in",
+    )
+    js.add_argument("--format", choices=FORMATS, default="table")
+    js.add_argument("--case", help=CASE_HELP)
+    js.add_argument("--output", help="write to this file instead of stdout")
+    js.add_argument("--mode", choices=MODES, default=STUDY_MODE, help="compactionMode")
+    js.add_argument("--response-store", choices=STORE_WORDS, default="default", help=STORE_HELP)
+    js.add_argument(
+        "--trigger",
+        choices=("case", "default"),
+        default="case",
+        help="case: compact as the case says (always or never); default: the SDK's own trigger",
+    )
+    js.add_argument(
+        "--session",
+        choices=("memory", "file"),
+        default="memory",
+        help="the underlying session: MemorySession, or one kept in a JSON file",
+    )
+    js.add_argument(
+        "--process",
+        action="store_true",
+        help="a json boundary crosses to a second Node process (the session in a file)",
+    )
+    js.add_argument("--release", help="an @openai/agents release (default: the pinned one)")
+    js_sweep = add(
+        "js-sweep",
+        _lazy(".lab.js.command", "sweep_command"),
+        "every @openai/agents release with the compaction session into data/js-sweep.json (slow)",
+    )
+    js_sweep.add_argument("--release", action="append", help="only this release (repeatable)")
+    js_sweep.add_argument(
+        "--dates", action="store_true", help="ask npm's registry for the release dates first"
+    )
 
     add("data", _data, "write the matrix files under data/").add_argument(
         "--folder", default=str(paths.DATA)

@@ -27,6 +27,7 @@ def kept(n: int) -> dict[str, object]:
         "content": parts,
     }
 
+
 CALL = {"type": "function_call", "call_id": "c1", "name": "t", "arguments": "{}"}
 OUTPUT = {"type": "function_call_output", "call_id": "c1", "output": "x"}
 

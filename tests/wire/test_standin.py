@@ -244,7 +244,10 @@ def test_compacted_user_messages_have_the_shape_the_api_answers_with() -> None:
     from approval_compaction.wire.standin import compacted_output
 
     image = [{"type": "input_image", "image_url": "https://example.test/a.png"}]
-    items = [{"role": "user", "content": "q"}, {"type": "message", "role": "user", "content": image}]
+    items = [
+        {"role": "user", "content": "q"},
+        {"type": "message", "role": "user", "content": image},
+    ]
     kept = compacted_output(items, {"type": "compaction", "id": "cmp_7"})
     assert [k["id"] for k in kept[:2]] == ["msg_cmp_7_1", "msg_cmp_7_2"]
     assert kept[0]["content"] == [{"type": "input_text", "text": "q"}]

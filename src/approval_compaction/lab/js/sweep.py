@@ -1,0 +1,124 @@
+"""Sweep: the JS study on each ``@openai/agents`` release with the compaction session.
+
+Every release runs the same plans (``PLANS``: each compaction mode, ``auto`` with the agent's
+``store`` unset and ``false``), judged by the shared invariants; a release's result is one
+``JsRecord`` per plan: how many of the 16 cases break an invariant, which invariants, and where
+the user meets the API's refusal. The pinned release also runs ``PINNED_PLANS`` (the SDK's
+default trigger, and a session in a file read back by a second Node process), into
+``data/js-modes.json``; its input-mode matrix is ``data/js-matrix.*``, beside the Python one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ... import paths
+from ...analysis.invariants import JudgedRun, judge_all
+from ...formats.progress import Progress
+from ...formats.records import write_records
+from ...study.capture import CaseRun
+from .harness import Plan, run_plans
+from .packages import package_folder, pinned, release_dates, releases
+
+PLANS: tuple[Plan, ...] = (
+    Plan("input"),
+    Plan("previous_response_id"),
+    Plan("auto"),
+    Plan("auto", response_store=False),
+)
+PINNED_PLANS: tuple[Plan, ...] = (
+    *PLANS,
+    Plan("input", session="file", process=True),
+    Plan("auto", trigger="default"),
+    Plan("input", trigger="default"),
+)
+_CALL_ID = re.compile(r"call_standin_\d+")
+
+
+@dataclass(frozen=True)
+class JsRecord:
+    """One plan on one release: the cases that break an invariant, and what the user met."""
+
+    sdk_version: str
+    plan: str
+    mode: str
+    response_store: bool | None
+    trigger: str
+    session: str
+    cases: int
+    violating: int
+    invariants: str  # the invariants broken, space-separated, in the study's order
+    raised_at: str  # the stage of the first refusal the user meets ("" when none)
+    endpoint: str
+    api_message: str  # the API's message, the call id as the stand-in numbered it
+    not_applicable: str
+
+
+def record(plan: Plan, judged: Sequence[JudgedRun]) -> JsRecord:
+    """A plan's judged runs as one record."""
+    runs = [j.run for j in judged]
+    broken = [j for j in judged if j.violations]
+    names = [v.invariant for v in judged[0].verdicts] if judged else []
+    violated = {v.invariant for j in broken for v in j.violations}
+    refused = next(
+        (s for r in runs for s in r.stages if not s.outcome.ok), None
+    )  # the first case's first refusal: every refused case in a plan meets the same
+    na = next((r.not_applicable for r in runs if r.not_applicable), None)
+    errors = [r.error for r in runs if r.error]
+    return JsRecord(
+        sdk_version=runs[0].sdk_version if runs else "",
+        plan=plan.label,
+        mode=plan.mode,
+        response_store=plan.response_store,
+        trigger=plan.trigger,
+        session="process" if plan.process else plan.session,
+        cases=len(runs),
+        violating=len(broken),
+        invariants=" ".join(n for n in names if n in violated),
+        raised_at=refused.name if refused else "",
+        endpoint=refused.outcome.endpoint if refused else "",
+        api_message=refused.outcome.api_message if refused else "",
+        not_applicable=na or (errors[0] if errors else ""),
+    )
+
+
+def run_release(
+    version: str, plans: Sequence[Plan] = PLANS, dates: dict[str, str] | None = None
+) -> list[tuple[Plan, list[CaseRun]]]:
+    """Every plan's runs on one release (installed first when it is not yet)."""
+    folder = package_folder(version, dates)
+    return list(zip(plans, run_plans(plans, folder), strict=True))
+
+
+def release_records(ran: Sequence[tuple[Plan, list[CaseRun]]]) -> list[JsRecord]:
+    return [record(plan, judge_all(runs)) for plan, runs in ran]
+
+
+def write_pinned(folder: Path = paths.DATA) -> list[Path]:
+    """The pinned release: its input-mode matrix (``js-matrix.*``) and every plan's record
+    (``js-modes.json``)."""
+    from ..share.results import write_matrix
+
+    ran = run_release(pinned(), PINNED_PLANS)
+    files = paths.data(folder)
+    written = write_matrix(ran[0][1], folder, JS_MATRIX)
+    written += write_records(files.file("js-modes.json"), release_records(ran), JsRecord)
+    return written
+
+
+JS_MATRIX = "js-matrix"
+
+
+def sweep(versions: Sequence[str] | None = None, folder: Path = paths.DATA) -> list[Path]:
+    """Every release (or those given), each plan judged, into ``js-sweep.json``."""
+    dates = release_dates()
+    chosen = list(versions) if versions else releases(dates)
+    rows: list[JsRecord] = []
+    with Progress("js-sweep", len(chosen), "releases") as progress:
+        for version in chosen:
+            rows += release_records(run_release(version, PLANS, dates))
+            progress.step()
+    return write_records(paths.data(folder).file("js-sweep.json"), rows, JsRecord)
