@@ -165,7 +165,7 @@ def _data(args: argparse.Namespace) -> int:
     from .study.wiring import responses_backend
 
     folder = Path(args.folder)
-    from .lab.js.sweep import write_pinned as write_js
+    from .lab.share.js import write_pinned as write_js
 
     with Progress(
         "data", 5, "steps (the matrix, its files, store=False, the meetings, the JS study)"
@@ -358,7 +358,7 @@ def parser() -> argparse.ArgumentParser:
 
     js = add(
         "js-matrix",
-        _lazy(".lab.js.command", "matrix_command"),
+        _lazy(".lab.share.js", "matrix_command"),
         "run the 16 cases on @openai/agents (the JS SDK) over HTTP to the stand-in",
     )
     js.add_argument("--format", choices=FORMATS, default="table")
@@ -386,7 +386,7 @@ def parser() -> argparse.ArgumentParser:
     js.add_argument("--release", help="an @openai/agents release (default: the pinned one)")
     js_sweep = add(
         "js-sweep",
-        _lazy(".lab.js.command", "sweep_command"),
+        _lazy(".lab.share.js", "sweep_command"),
         "every @openai/agents release with the compaction session into data/js-sweep.json (slow)",
     )
     js_sweep.add_argument("--release", action="append", help="only this release (repeatable)")

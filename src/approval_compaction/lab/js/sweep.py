@@ -21,7 +21,7 @@ from ...formats.progress import Progress
 from ...formats.records import write_records
 from ...study.capture import CaseRun
 from .harness import Plan, run_plans
-from .packages import package_folder, pinned, release_dates, releases
+from .packages import package_folder, release_dates, releases
 
 PLANS: tuple[Plan, ...] = (
     Plan("input"),
@@ -95,18 +95,6 @@ def run_release(
 
 def release_records(ran: Sequence[tuple[Plan, list[CaseRun]]]) -> list[JsRecord]:
     return [record(plan, judge_all(runs)) for plan, runs in ran]
-
-
-def write_pinned(folder: Path = paths.DATA) -> list[Path]:
-    """The pinned release: its input-mode matrix (``js-matrix.*``) and every plan's record
-    (``js-modes.json``)."""
-    from ..share.results import write_matrix
-
-    ran = run_release(pinned(), PINNED_PLANS)
-    files = paths.data(folder)
-    written = write_matrix(ran[0][1], folder, JS_MATRIX)
-    written += write_records(files.file("js-modes.json"), release_records(ran), JsRecord)
-    return written
 
 
 JS_MATRIX = "js-matrix"

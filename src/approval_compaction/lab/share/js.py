@@ -1,5 +1,6 @@
-"""Commands: ``js-matrix`` (the 16 cases on one ``@openai/agents`` release) and ``js-sweep``
-(every release with the compaction session), both judged by the study's invariants."""
+"""The JS study's commands: ``js-matrix`` (the 16 cases on one ``@openai/agents`` release),
+``js-sweep`` (every release with the compaction session), both judged by the study's
+invariants, and the pinned release's files that ``make run`` writes."""
 
 from __future__ import annotations
 
@@ -8,13 +9,16 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from ... import paths
 from ...analysis.matrix import records
 from ...formats.files import write_atomic
+from ...formats.records import write_records
 from ...study.scenario import select_cases
 from ...study.words import STORE_SETTINGS
-from ..share.results import matrix_text
-from .harness import Plan, run_plan
-from .packages import fetch_release_dates, package_folder, pinned
+from ..js.harness import Plan, run_plan
+from ..js.packages import fetch_release_dates, package_folder, pinned
+from ..js.sweep import JS_MATRIX, PINNED_PLANS, JsRecord, release_records, run_release
+from .results import matrix_text, write_matrix
 
 
 def matrix_command(args: argparse.Namespace) -> int:
@@ -39,7 +43,7 @@ def matrix_command(args: argparse.Namespace) -> int:
 def sweep_command(args: argparse.Namespace) -> int:
     """``js-sweep``: every release (or those named) into data/js-sweep.json; ``--dates`` asks
     npm's registry for the release dates first."""
-    from .sweep import sweep, write_pinned
+    from ..js.sweep import sweep
 
     if args.dates:
         print(f"wrote {fetch_release_dates()}")
@@ -49,3 +53,13 @@ def sweep_command(args: argparse.Namespace) -> int:
         for path in write_pinned():
             print(f"wrote {path}")
     return 0
+
+
+def write_pinned(folder: Path = paths.DATA) -> list[Path]:
+    """The pinned release: its input-mode matrix (``js-matrix.*``, beside the Python one) and
+    every plan's record (``js-modes.json``)."""
+    ran = run_release(pinned(), PINNED_PLANS)
+    files = paths.data(folder)
+    written = write_matrix(ran[0][1], folder, JS_MATRIX)
+    written += write_records(files.file("js-modes.json"), release_records(ran), JsRecord)
+    return written

@@ -1,0 +1,106 @@
+"""Finding: what the JS sweep says, as tables: each run of releases that read the same, what
+the user meets in each plan there, and the error texts with where ``run()`` raises them.
+
+A cell uses the Python tables' words (``findings.tables.MEETS``), so both SDKs read alike.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from ... import paths
+from ...formats.records import read_records
+from ..js.sweep import JsRecord
+from .releases import COMPACTION_ONLY, NEXT_TURN_FAILS, PAUSE_FAILS, RESUME_FAILS, UNAFFECTED
+from .tables import MEETS
+
+# The sweep's plans as columns, in the Python table's order (auto, the SDK's default, first).
+COLUMNS: dict[str, str] = {
+    "input": "input",
+    "auto": "auto (default), store unset",
+    "auto-store-false": "auto, store false",
+    "previous_response_id": "previous_response_id",
+}
+RAISED = {"pause": PAUSE_FAILS, "resume": RESUME_FAILS, "next_turn": NEXT_TURN_FAILS}
+WHERE = {
+    "pause": "run() at the pause",
+    "resume": "run() at the resume",
+    "next_turn": "run() on the next question",
+}
+_CALL = re.compile(r"call_standin_\d+")
+_RESPONSE = re.compile(r"resp_standin_\d+")
+
+
+def read(path: Path = paths.DATA / "js-sweep.json") -> list[JsRecord]:
+    return read_records(path, JsRecord)
+
+
+def cell(record: JsRecord) -> str:
+    """What the user meets in one plan on one release, in the Python tables' words."""
+    if record.not_applicable:
+        return "no compactionMode option: runs as auto"
+    if record.violating == 0:
+        return MEETS[UNAFFECTED]
+    words = MEETS[RAISED.get(record.raised_at, COMPACTION_ONLY)]
+    return f"{words} ({record.violating} of {record.cases} cases)"
+
+
+def _key(version: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in version.split("."))
+
+
+def ranges_frame(rows: Sequence[JsRecord]) -> pd.DataFrame:
+    """One row per run of consecutive releases whose every plan reads the same."""
+    by_release: dict[str, dict[str, str]] = {}
+    for row in rows:
+        by_release.setdefault(row.sdk_version, {})[row.plan] = cell(row)
+    spans: list[tuple[list[str], dict[str, str]]] = []
+    for version in sorted(by_release, key=_key):
+        cells = by_release[version]
+        if spans and spans[-1][1] == cells:
+            spans[-1][0].append(version)
+        else:
+            spans.append(([version], cells))
+    table = [
+        {
+            "releases": vs[0] if len(vs) == 1 else f"{vs[0]}..{vs[-1]}",
+            "releases in range": len(vs),
+            **{label: cells.get(plan, "") for plan, label in COLUMNS.items()},
+        }
+        for vs, cells in spans
+    ]
+    return pd.DataFrame(table).set_index("releases")
+
+
+def errors_frame(rows: Sequence[JsRecord]) -> pd.DataFrame:
+    """Each refusal the user meets: its text (the call id as the user's own), where ``run()``
+    raises it, in which plans and releases."""
+    seen: dict[tuple[str, str, str], tuple[set[str], list[str]]] = {}
+    for row in rows:
+        if not row.raised_at or row.not_applicable:
+            continue
+        text = _RESPONSE.sub("resp_...", _CALL.sub("call_...", row.api_message))
+        plans, versions = seen.setdefault((text, row.endpoint, row.raised_at), (set(), []))
+        plans.add(row.plan)
+        versions.append(row.sdk_version)
+    table = [
+        {
+            "error text": text,
+            "HTTP": 400,
+            "endpoint": endpoint,
+            "raised at": WHERE[at],
+            "plans": ", ".join(p for p in COLUMNS if p in plans),
+            "releases": _span(versions),
+        }
+        for (text, endpoint, at), (plans, versions) in seen.items()
+    ]
+    return pd.DataFrame(table)
+
+
+def _span(versions: list[str]) -> str:
+    ordered = sorted(set(versions), key=_key)
+    return ordered[0] if len(ordered) == 1 else f"{ordered[0]}..{ordered[-1]}"
