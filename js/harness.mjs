@@ -22,6 +22,8 @@ const MODEL = 'gpt-4.1'; // an OpenAI model name, as the compaction session requ
 const TOOL_NAME = 'protected_lookup';
 const QUESTIONS = ['first question', 'next question'];
 const CONVERSATION_HEADER = 'x-stand-in-conversation';
+const REPLY_HEADER = 'x-stand-in-reply'; // scripts the stand-in's next answer: 'message' or 'call'
+const EARLIER = (n) => `earlier question ${n}`;
 
 agents.setTracingDisabled?.(true); // no exporter: nothing leaves for the tracing endpoint
 
@@ -100,6 +102,7 @@ class Recorder {
     this.http = [];
     this.dispatches = 0;
     this.warnings = [];
+    this.reply = '';
     this.marks = this.counts();
     listening = this;
   }
@@ -131,7 +134,9 @@ function asList(input) {
 /** The real `openai` client on the stand-in; a fetch that keeps each request and its status. */
 function client(plan, conversation, recorder) {
   const logged = async (url, init) => {
-    const response = await fetch(url, init);
+    const headers = new Headers(init?.headers);
+    if (recorder.reply) headers.set(REPLY_HEADER, recorder.reply);
+    const response = await fetch(url, { ...init, headers });
     const body = typeof init?.body === 'string' ? JSON.parse(init.body) : null;
     const seen = { path: new URL(String(url)).pathname, status: response.status, body };
     if (response.status >= 400) {
@@ -331,12 +336,35 @@ class Conversation {
   }
 }
 
-async function runCase(plan, kase, index, version) {
+/** Plain question-and-answer turns stored before the pause (the stand-in told to answer each
+ * with a message); what they sent is not any stage's. */
+async function earlierTurns(talk, count) {
+  talk.recorder.reply = 'message';
+  try {
+    for (let n = 0; n < count; n += 1) {
+      await run(talk.agent, EARLIER(n), { session: talk.session });
+    }
+  } finally {
+    talk.recorder.reply = '';
+  }
+  talk.recorder.since();
+}
+
+async function runCase(plan, kase, index, version, earlier = 0) {
   const label = `${plan.label ?? 'case'}-${index}`;
   const file = plan.session === 'file' ? join(plan.scratch, `${label}.json`) : null;
   const underlying = file ? new FileSession(file) : new MemorySession();
   const talk = new Conversation(plan, kase, label, underlying);
-  if (!(await talk.turn('pause', QUESTIONS[0]))) return talk.record(version);
+  try {
+    await earlierTurns(talk, earlier);
+  } catch (error) {
+    talk.error = outcomeOf(error, talk.recorder).error ?? `earlier turns: ${oneLine(error.message)}`;
+    return talk.record(version);
+  }
+  talk.recorder.reply = 'call'; // the question that pauses calls the tool, after any history
+  const asked = await talk.turn('pause', QUESTIONS[0]);
+  talk.recorder.reply = '';
+  if (!asked) return talk.record(version);
   if (talk.state === null && talk.stages.at(-1).outcome === 'ok') {
     talk.error = 'RuntimeError: the first turn did not pause for approval';
     return talk.record(version);
@@ -389,19 +417,22 @@ async function readStdin() {
 
 /** A plan: base_url, mode, response_store (null: unset), trigger ("case": the case's on/off,
  * or "default": the SDK's own), session ("memory" or "file"), process (a json boundary is a
- * second Node process), scratch (a folder for session files), label, and the cases. */
+ * second Node process), positions (each case once per number of plain turns before its pause),
+ * scratch (a folder for session files), label, and the cases. */
 async function main() {
   if (process.argv.includes('--resume')) return resume();
   const plan = JSON.parse(await readStdin());
   const version = await sdkVersion();
   const can = await capabilities();
-  for (const [index, kase] of plan.cases.entries()) {
+  const positions = plan.positions ?? [0];
+  const runs = plan.cases.flatMap((kase) => positions.map((earlier) => [kase, earlier]));
+  for (const [index, [kase, earlier]] of runs.entries()) {
     let record;
     const missing = !can.session ? 'no OpenAIResponsesCompactionSession' : !can.modes && plan.mode !== 'auto' ? 'no compactionMode option' : null;
     if (missing) {
       record = { case: kase, sdk: 'js', sdk_version: version, stages: [], approvals: 0, dispatches: 0, error: null, not_applicable: `@openai/agents ${version} has ${missing}`, model: 'responses', mode: plan.mode, response_store: plan.response_store };
     } else {
-      record = await runCase(plan, kase, index, version);
+      record = await runCase(plan, kase, index, version, earlier);
     }
     process.stdout.write(`${JSON.stringify(record)}\n`);
   }

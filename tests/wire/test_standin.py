@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from approval_compaction.wire.standin import StandIn
+from approval_compaction.wire.standin import StandIn, parse
 
 TOOL = {"type": "function", "name": "lookup", "parameters": {"properties": {"value": {}}}}
 
@@ -276,3 +276,26 @@ def test_conversations_forget_the_oldest_past_their_cap() -> None:
     for name in ("a", "b", "c"):
         conversations.named(name)
     assert list(conversations.kept) == ["b", "c"]
+
+
+@pytest.mark.parametrize(
+    ("reply", "first_type"),
+    [("", "function_call"), ("message", "message"), ("call", "function_call")],
+    ids=["policy", "message", "call"],
+)
+def test_the_reply_a_client_asks_for_is_what_the_stand_in_answers(
+    reply: str, first_type: str
+) -> None:
+    """A client over HTTP scripts the next answer (``x-stand-in-reply``), as the in-process
+    wiring scripts it: ``call`` calls the tool even after a compaction, ``message`` never."""
+    tool = {"type": "function", "name": "f", "parameters": {"type": "object", "properties": {}}}
+    compacted = [{"type": "compaction", "id": "cmp", "encrypted_content": "s"}]
+    fresh = json.dumps({"model": "gpt-4.1", "input": "q", "tools": [tool]}).encode()
+    history = [*compacted, {"role": "user", "content": "q"}]
+    later = json.dumps({"model": "gpt-4.1", "input": history, "tools": [tool]}).encode()
+    standin = StandIn()
+    first = standin.answer(parse("POST", "/v1/responses", fresh), reply)
+    assert first.body is not None and first.body["output"][0]["type"] == first_type
+    second = standin.answer(parse("POST", "/v1/responses", later), reply)
+    expected = "function_call" if reply == "call" else "message"
+    assert second.body is not None and second.body["output"][0]["type"] == expected

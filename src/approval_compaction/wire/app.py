@@ -24,7 +24,15 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from . import rules
-from .standin import CONVERSATION_HEADER, Conversations, Exchange, Reply, StandIn, parse
+from .standin import (
+    CONVERSATION_HEADER,
+    REPLY_HEADER,
+    Conversations,
+    Exchange,
+    Reply,
+    StandIn,
+    parse,
+)
 from .transport import openai_client
 
 METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"]
@@ -85,7 +93,7 @@ def build_app(
         else:
             parsed = parse(method, path, body)
         chosen = pick(request)
-        reply = chosen.answer(parsed)
+        reply = chosen.answer(parsed, request.headers.get(REPLY_HEADER, ""))
         if on_request is not None and chosen.log:
             on_request(chosen.log[-1])
         if reply.events is None:

@@ -137,16 +137,18 @@ class StandIn:
         """Answer one request; never raises."""
         return self.answer(parse(method, path, body))
 
-    def answer(self, request: Parsed) -> Reply:
+    def answer(self, request: Parsed, reply: str = "") -> Reply:
         """Answer a request ``parse`` read (the app parses a large body off the event loop, so
-        only this part, which reads and writes the stand-in's state, holds it); never raises."""
+        only this part, which reads and writes the stand-in's state, holds it); never raises.
+        ``reply``: what the client asked the model to answer with (``REPLY_HEADER``)."""
         self._size = request.size
         method, path = request.method, request.path
         try:
             if request.error is not None:
                 return self._answer(method, path, request.body, error=request.error)
-            routes = {RESPONSES: self._respond, COMPACT: self._compact}
-            return routes[path.rstrip("/")](request.body)
+            if path.rstrip("/") == COMPACT:
+                return self._compact(request.body)
+            return self._respond(request.body, reply)
         except Exception as exc:  # the server answers every request, whatever it was sent
             error = ApiError(500, f"The stand-in failed: {type(exc).__name__}", "server_error")
             return self._answer(method, path, request.body, error=error)
@@ -185,7 +187,7 @@ class StandIn:
             return [], rules.previous_not_found(str(previous))
         return list(self.responses[str(previous)]), None
 
-    def _respond(self, body: Item) -> Reply:
+    def _respond(self, body: Item, asked: str = "") -> Reply:
         chain, error = self._chain(body)
         items = chain + _as_items(body.get("input"))
         error = error or rules.check_pairing(items)
@@ -193,19 +195,23 @@ class StandIn:
             return self._answer("POST", RESPONSES, body, error=error)
         self.served += 1
         response_id = f"resp_standin_{self.served:04d}"
-        output = self._output(body, items)
+        output = self._output(body, items, asked)
         if body.get("store") is not False:  # a response created with store: false is not kept
             self._store(response_id, items + output)
         response = _response(response_id, body, output)
         reply = Reply(200, events=_events(response)) if body.get("stream") else Reply(200, response)
         return self._answer("POST", RESPONSES, body, reply)
 
-    def _output(self, body: Item, items: list[Item]) -> list[Item]:
+    def _output(self, body: Item, items: list[Item], asked: str = "") -> list[Item]:
         index = self.served - 1
         if self.script is not None and index < len(self.script):
             return [dict(item) for item in self.script[index]]
         tool = next((t for t in _objects(body.get("tools")) if t.get("type") == "function"), None)
-        fresh = not any(i.get("type") in ("function_call_output", "compaction") for i in items)
+        if asked == MESSAGE_REPLY:
+            tool = None
+        fresh = asked == CALL_REPLY or not any(
+            i.get("type") in ("function_call_output", "compaction") for i in items
+        )
         if tool is not None and fresh:
             arguments = json.dumps(_arguments(tool.get("parameters")), sort_keys=True)
             call_id = f"call_standin_{self.served}"
@@ -245,6 +251,12 @@ class StandIn:
 
 
 CONVERSATION_HEADER = "x-stand-in-conversation"
+# A client over HTTP scripts the model's next answer with this header, as the in-process
+# wiring does with ``script``: ``message`` answers with a message, ``call`` calls the request's
+# first function tool, whatever the policy would do. The API ignores a header it does not know.
+REPLY_HEADER = "x-stand-in-reply"
+MESSAGE_REPLY = "message"
+CALL_REPLY = "call"
 
 
 @dataclass

@@ -4,7 +4,9 @@ against the stand-in on 127.0.0.1, its captures read back as the study's runs.
 A ``Plan`` is what varies between matrices: the compaction mode, the agent's
 ``ModelSettings.store`` (None: unset), the trigger (``case``: the case's on/off, ``default``:
 the SDK's own), the underlying session (``memory``: ``MemorySession``; ``file``: a JSON file,
-with ``process`` a json boundary crosses to a second Node process) and the cases. The stand-in
+with ``process`` a json boundary crosses to a second Node process), the cases, and the pause
+positions (each case runs once per number of plain turns stored before its pause, in order:
+``positions`` varies fastest). The stand-in
 gives each conversation its own numbering (``Conversations``), so every case meets the same
 ids, and it checks every request Node sends by the same rules as a Python one's.
 """
@@ -49,6 +51,7 @@ class Plan:
     session: SessionKind = "memory"
     process: bool = False
     cases: tuple[Case, ...] = field(default_factory=lambda: tuple(all_cases()))
+    positions: tuple[int, ...] = (0,)  # plain turns stored before the pause: each case at each
 
     @property
     def label(self) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ... import paths
@@ -20,6 +20,7 @@ from ...analysis.invariants import JudgedRun, judge_all
 from ...formats.progress import Progress
 from ...formats.records import write_records
 from ...study.capture import CaseRun
+from ...study.scenario import Case
 from .harness import Plan, run_plans
 from .packages import package_folder, release_dates, releases
 
@@ -29,11 +30,13 @@ PLANS: tuple[Plan, ...] = (
     Plan("auto"),
     Plan("auto", response_store=False),
 )
-PINNED_PLANS: tuple[Plan, ...] = (
-    *PLANS,
-    Plan("input", session="file", process=True),
-    Plan("auto", trigger="default"),
-    Plan("input", trigger="default"),
+PINNED_PLANS: tuple[Plan, ...] = (*PLANS, Plan("input", session="file", process=True))
+# The SDK's default trigger (compact at 10 candidate items) at each pause position: 0 to 20
+# plain turns stored before the turn that pauses, one case (run, approve, JSON round trip).
+POSITIONS: tuple[int, ...] = tuple(range(21))
+EXPOSED_CASE = Case("run", "approve", "on", "json")
+EXPOSURE_PLANS: tuple[Plan, ...] = tuple(
+    replace(plan, trigger="default", positions=POSITIONS, cases=(EXPOSED_CASE,)) for plan in PLANS
 )
 _CALL_ID = re.compile(r"call_standin_\d+")
 
@@ -83,6 +86,43 @@ def record(plan: Plan, judged: Sequence[JudgedRun]) -> JsRecord:
         api_message=refused.outcome.api_message if refused else "",
         not_applicable=na or (errors[0] if errors else ""),
     )
+
+
+@dataclass(frozen=True)
+class JsExposure:
+    """One pause position under the SDK's default trigger: whether compaction ran at the pause,
+    and whether the conversation broke an invariant (and where the user met the refusal)."""
+
+    sdk_version: str
+    plan: str
+    mode: str
+    response_store: bool | None
+    position: int  # plain turns stored before the turn that pauses
+    compacted_at_pause: bool
+    violating: bool
+    raised_at: str
+
+
+def exposure_records(plan: Plan, runs: Sequence[CaseRun]) -> list[JsExposure]:
+    """A default-trigger plan's runs, one per position, as records."""
+    rows = []
+    for position, judged in zip(plan.positions, judge_all(runs), strict=True):
+        pause = judged.run.stage("pause")
+        refused = next((s for s in judged.run.stages if not s.outcome.ok), None)
+        rows.append(
+            JsExposure(
+                sdk_version=judged.run.sdk_version,
+                plan=plan.label,
+                mode=plan.mode,
+                response_store=plan.response_store,
+                position=position,
+                compacted_at_pause=bool(pause and pause.compaction_inputs)
+                or bool(refused and refused.name == "pause"),
+                violating=bool(judged.violations),
+                raised_at=refused.name if refused else "",
+            )
+        )
+    return rows
 
 
 def run_release(

@@ -17,7 +17,16 @@ from ...study.scenario import select_cases
 from ...study.words import STORE_SETTINGS
 from ..js.harness import Plan, run_plan
 from ..js.packages import fetch_release_dates, package_folder, pinned
-from ..js.sweep import JS_MATRIX, PINNED_PLANS, JsRecord, release_records, run_release
+from ..js.sweep import (
+    EXPOSURE_PLANS,
+    JS_MATRIX,
+    PINNED_PLANS,
+    JsExposure,
+    JsRecord,
+    exposure_records,
+    release_records,
+    run_release,
+)
 from .results import matrix_text, write_matrix
 
 
@@ -57,9 +66,13 @@ def sweep_command(args: argparse.Namespace) -> int:
 
 def write_pinned(folder: Path = paths.DATA) -> list[Path]:
     """The pinned release: its input-mode matrix (``js-matrix.*``, beside the Python one) and
-    every plan's record (``js-modes.json``)."""
-    ran = run_release(pinned(), PINNED_PLANS)
+    every plan's record (``js-modes.json``), and each pause position under the SDK's default
+    trigger (``js-exposure.json``)."""
+    ran = run_release(pinned(), (*PINNED_PLANS, *EXPOSURE_PLANS))
+    cases, exposed = ran[: len(PINNED_PLANS)], ran[len(PINNED_PLANS) :]
     files = paths.data(folder)
-    written = write_matrix(ran[0][1], folder, JS_MATRIX)
-    written += write_records(files.file("js-modes.json"), release_records(ran), JsRecord)
+    written = write_matrix(cases[0][1], folder, JS_MATRIX)
+    written += write_records(files.file("js-modes.json"), release_records(cases), JsRecord)
+    rows = [row for plan, runs in exposed for row in exposure_records(plan, runs)]
+    written += write_records(files.file("js-exposure.json"), rows, JsExposure)
     return written
