@@ -77,6 +77,11 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "stage_summaries",
     ),
     ".fix.edge_cases": ("edge_table",),
+    # the JavaScript SDK (@openai/agents): its harness, item mapping, tables and citations
+    ".lab.js.harness": ("Plan", "run_plan"),
+    ".lab.js.items": ("wire_item",),
+    ".lab.js.source": ("permalink",),
+    ".lab.findings.js": ("js_errors_frame", "js_ranges_frame", "load_js"),
     # the Responses API stand-in
     ".wire.app": ("standin_client",),
     ".wire.rules": ("RULES", "UNKNOWN"),

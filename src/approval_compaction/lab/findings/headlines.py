@@ -176,6 +176,22 @@ def after_the_fix(found: Findings) -> str:
     )
 
 
+def javascript(found: Findings) -> str:
+    """11: whether the JS SDK loses the call too, where ``run()`` raises, and on which releases."""
+    js = found.js
+    if js is None:
+        raise HeadlineError("the answers need data/js-sweep.json, js-modes.json, js-exposure.json")
+    pause, later = js.plan("auto"), js.plan("input")
+    hit = sorted({r.sdk_version for r in js.sweep if r.violating})
+    releases = len({r.sdk_version for r in js.sweep})
+    return (
+        f"**Answer.** Yes: on `@openai/agents` {js.version}, with `auto` (store unset) `run()` "
+        f"raises at the pause ({code(pause.api_message)}); with `input` the output is stored "
+        f"alone and the next question raises ({code(later.api_message)}). {len(hit)} of "
+        f"{releases} releases with the session break an invariant in at least one mode."
+    )
+
+
 HEADLINES: dict[str, Callable[[Findings], str]] = {
     "01": walkthrough,
     "02": stored_vs_sent,
@@ -187,4 +203,5 @@ HEADLINES: dict[str, Callable[[Findings], str]] = {
     "08": exploration,
     "09": the_wire,
     "10": after_the_fix,
+    "11": javascript,
 }

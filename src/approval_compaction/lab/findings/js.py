@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
 from ... import paths
 from ...formats.records import read_records
-from ..js.sweep import JsRecord
+from ..js.sweep import JsExposure, JsRecord
 from .releases import COMPACTION_ONLY, NEXT_TURN_FAILS, PAUSE_FAILS, RESUME_FAILS, UNAFFECTED
 from .tables import MEETS
 
@@ -35,8 +36,39 @@ _CALL = re.compile(r"call_standin_\d+")
 _RESPONSE = re.compile(r"resp_standin_\d+")
 
 
-def read(path: Path = paths.DATA / "js-sweep.json") -> list[JsRecord]:
-    return read_records(path, JsRecord)
+@dataclass(frozen=True)
+class JsFinding:
+    """The JS study's results: every release's plans, the pinned release's plans (the process
+    boundary too), and the pinned release under the SDK's default trigger at each position."""
+
+    sweep: tuple[JsRecord, ...]
+    pinned: tuple[JsRecord, ...]
+    exposure: tuple[JsExposure, ...]
+
+    @property
+    def version(self) -> str:
+        return self.pinned[0].sdk_version if self.pinned else ""
+
+    def plan(self, label: str) -> JsRecord:
+        return next(r for r in self.pinned if r.plan == label)
+
+    def exposed(self, label: str) -> list[int]:
+        """The pause positions at which the plan's default trigger breaks an invariant."""
+        return [e.position for e in self.exposure if e.plan == label and e.violating]
+
+
+def load_js(folder: Path = paths.DATA) -> JsFinding | None:
+    """The JS study's finding, when its three files are there."""
+    files = paths.data(folder)
+    sweep, modes = files.file("js-sweep.json"), files.file("js-modes.json")
+    exposure = files.file("js-exposure.json")
+    if not all(path.exists() for path in (sweep, modes, exposure)):
+        return None
+    return JsFinding(
+        tuple(read_records(sweep, JsRecord)),
+        tuple(read_records(modes, JsRecord)),
+        tuple(read_records(exposure, JsExposure)),
+    )
 
 
 def cell(record: JsRecord) -> str:
@@ -53,7 +85,7 @@ def _key(version: str) -> tuple[int, ...]:
     return tuple(int(p) for p in version.split("."))
 
 
-def ranges_frame(rows: Sequence[JsRecord]) -> pd.DataFrame:
+def js_ranges_frame(rows: Sequence[JsRecord]) -> pd.DataFrame:
     """One row per run of consecutive releases whose every plan reads the same."""
     by_release: dict[str, dict[str, str]] = {}
     for row in rows:
@@ -76,7 +108,7 @@ def ranges_frame(rows: Sequence[JsRecord]) -> pd.DataFrame:
     return pd.DataFrame(table).set_index("releases")
 
 
-def errors_frame(rows: Sequence[JsRecord]) -> pd.DataFrame:
+def js_errors_frame(rows: Sequence[JsRecord]) -> pd.DataFrame:
     """Each refusal the user meets: its text (the call id as the user's own), where ``run()``
     raises it, in which plans and releases."""
     seen: dict[tuple[str, str, str], tuple[set[str], list[str]]] = {}

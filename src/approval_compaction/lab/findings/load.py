@@ -28,6 +28,7 @@ from ..releases.crosscheck import CrossRecord
 from ..releases.sweep import ReleaseRecord
 from .doctor import Check, Upgrade, Worker, check, upgrade
 from .fix import Crosscheck, crosscheck_finding, fix_release
+from .js import JsFinding, load_js
 from .liveness import LivenessEras, liveness_eras
 from .matrix import MatrixFinding, StoreStory, matrix_finding, store_stories
 from .mechanism import Mechanism, mechanism_finding
@@ -68,6 +69,7 @@ class Findings:
     errors_met: tuple[ErrorMet, ...] = ()
     liveness: LivenessEras | None = None
     stores: tuple[StoreStory, ...] = ()
+    js: JsFinding | None = None  # the JS study (@openai/agents)
 
 
 def api_errors(runs: Iterable[CaseRun]) -> tuple[ApiError, ...]:
@@ -135,6 +137,7 @@ def load_findings(folder: Path = paths.DATA) -> Findings:
         errors_met=merge_errors(releases.errors if releases else (), errors_met(met_here, here)),
         liveness=_liveness(files.sweep_liveness),
         stores=_stores(met_here, files.runs(paths.STORE_FALSE_MATRIX)),
+        js=load_js(folder),
     )
     if not all(path.exists() for path in (*doctor, files.doctor_heal)):
         return found

@@ -25,6 +25,7 @@ from ...errors import InvestigationError
 from ...formats.files import write_atomic
 from ...formats.markdown import code, markdown_table
 from ...wire.rules import RULES, UNKNOWN
+from ..findings import js as js_finding
 from ..findings.load import Findings, load_findings
 from ..findings.tables import (
     affected_frame,
@@ -92,6 +93,7 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
             "",
             _table(errors_frame(found.errors_met)),
             "",
+            *js_lines(found, folder),
             f"**The release that fixes the cases** (`{sweep}`):",
             "",
             _table(fix_frame(found)),
@@ -111,6 +113,26 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
             f"{code(one_line(pinned))}",
         ]
     )
+
+
+def js_lines(found: Findings, folder: Path = paths.DATA) -> list[str]:
+    """The JS SDK's rows: what each release meets in each plan, and where ``run()`` raises each
+    error text (none when the JS study's files are missing)."""
+    if found.js is None:
+        return []
+    files = paths.data(folder)
+    sweep = files.shown(files.file("js-sweep.json"))
+    return [
+        f"**The JavaScript SDK, `@openai/agents`, in each compaction mode** (`{sweep}`; "
+        "the 16 cases, the hook always or never compacting):",
+        "",
+        _table(js_finding.js_ranges_frame(found.js.sweep)),
+        "",
+        f"**Where `run()` raises in JavaScript** (`{sweep}`):",
+        "",
+        _table(js_finding.js_errors_frame(found.js.sweep)),
+        "",
+    ]
 
 
 def store_block(found: Findings, folder: Path = paths.DATA) -> str:
