@@ -6,7 +6,6 @@ A cell uses the Python tables' words (``findings.tables.MEETS``), so both SDKs r
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +16,6 @@ from ... import paths
 from ...formats.records import read_records
 from ..js.sweep import JsExposure, JsRecord
 from .releases import COMPACTION_ONLY, NEXT_TURN_FAILS, PAUSE_FAILS, RESUME_FAILS, UNAFFECTED
-from .tables import MEETS
 
 # The sweep's plans as columns, in the Python table's order (auto, the SDK's default, first).
 COLUMNS: dict[str, str] = {
@@ -32,8 +30,6 @@ WHERE = {
     "resume": "run() at the resume",
     "next_turn": "run() on the next question",
 }
-_CALL = re.compile(r"call_standin_\d+")
-_RESPONSE = re.compile(r"resp_standin_\d+")
 
 
 @dataclass(frozen=True)
@@ -73,6 +69,8 @@ def load_js(folder: Path = paths.DATA) -> JsFinding | None:
 
 def cell(record: JsRecord) -> str:
     """What the user meets in one plan on one release, in the Python tables' words."""
+    from .tables import MEETS  # ``tables`` reads ``load``, which reads this module
+
     if record.not_applicable:
         return "no compactionMode option: runs as auto"
     if record.violating == 0:
@@ -109,13 +107,13 @@ def js_ranges_frame(rows: Sequence[JsRecord]) -> pd.DataFrame:
 
 
 def js_errors_frame(rows: Sequence[JsRecord]) -> pd.DataFrame:
-    """Each refusal the user meets: its text (the call id as the user's own), where ``run()``
+    """Each refusal the user meets: its text (the call id is the user's own), where ``run()``
     raises it, in which plans and releases."""
     seen: dict[tuple[str, str, str], tuple[set[str], list[str]]] = {}
     for row in rows:
         if not row.raised_at or row.not_applicable:
             continue
-        text = _RESPONSE.sub("resp_...", _CALL.sub("call_...", row.api_message))
+        text = row.api_message  # each conversation's ids are numbered from 1: the same in all
         plans, versions = seen.setdefault((text, row.endpoint, row.raised_at), (set(), []))
         plans.add(row.plan)
         versions.append(row.sdk_version)

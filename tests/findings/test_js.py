@@ -1,0 +1,64 @@
+"""The JS study's tables: releases that read the same share a row, and each error text says
+where ``run()`` raises it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from approval_compaction.lab.findings.js import cell, js_errors_frame, js_ranges_frame
+from approval_compaction.lab.js.sweep import JsRecord
+
+PAUSE = JsRecord(
+    sdk_version="0.4.0",
+    plan="auto",
+    mode="auto",
+    response_store=None,
+    trigger="case",
+    session="memory",
+    cases=16,
+    violating=8,
+    invariants="pause_accepted",
+    raised_at="pause",
+    endpoint="/v1/responses/compact",
+    api_message="No tool output found for function call call_standin_1.",
+    not_applicable="",
+)
+NEXT = replace(
+    PAUSE,
+    plan="input",
+    mode="input",
+    raised_at="next_turn",
+    endpoint="/v1/responses",
+    api_message="No tool call found for function call output with call_id call_standin_1.",
+)
+
+
+def test_cell_words_what_the_user_meets_as_the_python_tables_do() -> None:
+    assert cell(PAUSE) == "400 at the pause: Runner.run raises, nothing to approve (8 of 16 cases)"
+    assert cell(NEXT).startswith("400 on the next question")
+    assert cell(replace(NEXT, violating=0, raised_at="")) == "not affected"
+    assert cell(replace(NEXT, not_applicable="no compactionMode option")).startswith(
+        "no compaction"
+    )
+
+
+def test_ranges_join_consecutive_releases_that_read_the_same() -> None:
+    rows = [
+        PAUSE,
+        NEXT,
+        replace(PAUSE, sdk_version="0.4.1"),
+        replace(NEXT, sdk_version="0.4.1"),
+        replace(PAUSE, sdk_version="0.10.0"),
+        replace(NEXT, sdk_version="0.10.0", violating=0, raised_at=""),
+    ]
+    frame = js_ranges_frame(rows)
+    assert list(frame.index) == ["0.4.0..0.4.1", "0.10.0"]  # 0.10.0 sorts after 0.4.1
+    assert list(frame["releases in range"]) == [2, 1]
+    assert frame.loc["0.10.0", "input"] == "not affected"
+
+
+def test_errors_name_where_run_throws_with_the_call_id_as_the_users() -> None:
+    frame = js_errors_frame([PAUSE, NEXT, replace(PAUSE, sdk_version="0.5.0")])
+    assert list(frame["raised at"]) == ["run() at the pause", "run() on the next question"]
+    assert frame.loc[0, "error text"] == PAUSE.api_message
+    assert frame.loc[0, "releases"] == "0.4.0..0.5.0"
