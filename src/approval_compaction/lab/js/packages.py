@@ -3,7 +3,7 @@
 The pinned release is the repository's own package (``package.json`` and its committed lock,
 installed by ``npm ci``). Every other release gets a folder of its own under the cache,
 ``approval-compaction/npm/<version>``, installed by ``npm install @openai/agents@<version>`` with
-``--before`` the day after its publication (``data/js-release-dates.json``), so its
+``--before`` the next release's publication (``data/js-release-dates.json``), so its
 dependencies resolve as they did for its users then, and the same on every machine. npm keeps
 what it downloaded in its own cache: a second install of the release is offline.
 """
@@ -97,15 +97,12 @@ def package_folder(version: str, dates: dict[str, str] | None = None) -> Path:
     folder = cache_folder() / version
     if installed(folder):
         return folder
-    published = (dates if dates is not None else release_dates()).get(version)
-    if published is None:
-        raise NpmError(f"@openai/agents {version} is not a release with the compaction session")
-    before = datetime.fromisoformat(published.replace("Z", "+00:00")) + timedelta(days=1)
+    stamp = cutoff(version, dates if dates is not None else release_dates())
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "package.json").write_text('{"private": true, "type": "module"}\n')
     command = [
         npm_binary(), "install", "--no-audit", "--no-fund", "--prefer-offline",
-        f"--before={before.date().isoformat()}", f"{PACKAGE}@{version}",
+        f"--before={stamp}", f"{PACKAGE}@{version}",
     ]  # fmt: skip
     done = subprocess.run(
         command, cwd=folder, capture_output=True, text=True, timeout=INSTALL_SECONDS, check=False
@@ -116,6 +113,27 @@ def package_folder(version: str, dates: dict[str, str] | None = None) -> Path:
     return folder
 
 
+def cutoff(version: str, dates: dict[str, str]) -> str:
+    """The time npm resolves a release's dependencies at: when the next release came out (what
+    its users got while it was the newest; a dependency of its own may be published days after
+    it), a day after its own for the newest."""
+    if version not in dates:
+        raise NpmError(f"@openai/agents {version} is not a release with the compaction session")
+    ordered = releases(dates)
+    later = ordered[ordered.index(version) + 1 :]
+    if later:
+        moment = _moment(dates[later[0]])
+    else:
+        moment = _moment(dates[version]) + timedelta(days=1)
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _moment(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
 def _last(text: str) -> str:
-    lines = [line for line in text.strip().splitlines() if line.strip()]
-    return lines[-1] if lines else "no output"
+    """npm's own words for what failed: its first error line that is not a pointer to its log."""
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    said = [line for line in lines if "error" in line and "complete log" not in line]
+    return (said or lines or ["no output"])[0]

@@ -22,7 +22,7 @@ from ...formats.records import write_records
 from ...study.capture import CaseRun
 from ...study.scenario import Case
 from .harness import Plan, run_plans
-from .packages import package_folder, release_dates, releases
+from .packages import NpmError, package_folder, release_dates, releases
 
 PLANS: tuple[Plan, ...] = (
     Plan("input"),
@@ -125,6 +125,25 @@ def exposure_records(plan: Plan, runs: Sequence[CaseRun]) -> list[JsExposure]:
     return rows
 
 
+def unavailable(version: str, plan: Plan, why: str) -> JsRecord:
+    """A plan not run on a release that could not be installed, with the reason."""
+    return JsRecord(
+        sdk_version=version,
+        plan=plan.label,
+        mode=plan.mode,
+        response_store=plan.response_store,
+        trigger=plan.trigger,
+        session="process" if plan.process else plan.session,
+        cases=0,
+        violating=0,
+        invariants="",
+        raised_at="",
+        endpoint="",
+        api_message="",
+        not_applicable=why,
+    )
+
+
 def run_release(
     version: str, plans: Sequence[Plan] = PLANS, dates: dict[str, str] | None = None
 ) -> list[tuple[Plan, list[CaseRun]]]:
@@ -147,6 +166,9 @@ def sweep(versions: Sequence[str] | None = None, folder: Path = paths.DATA) -> l
     rows: list[JsRecord] = []
     with Progress("js-sweep", len(chosen), "releases") as progress:
         for version in chosen:
-            rows += release_records(run_release(version, PLANS, dates))
+            try:
+                rows += release_records(run_release(version, PLANS, dates))
+            except NpmError as error:  # recorded for the release: the others still run
+                rows += [unavailable(version, plan, str(error)) for plan in PLANS]
             progress.step()
     return write_records(paths.data(folder).file("js-sweep.json"), rows, JsRecord)
