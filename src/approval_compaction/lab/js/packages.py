@@ -133,7 +133,12 @@ def _moment(text: str) -> datetime:
 
 
 def _last(text: str) -> str:
-    """npm's own words for what failed: its first error line that is not a pointer to its log."""
+    """npm's own words for what failed: its first error line that says more than a code and
+    is not a pointer to its log."""
     lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
-    said = [line for line in lines if "error" in line and "complete log" not in line]
+    said = [
+        line
+        for line in lines
+        if "error" in line and "complete log" not in line and not line.startswith("npm error code")
+    ]
     return (said or lines or ["no output"])[0]
