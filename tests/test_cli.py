@@ -28,6 +28,8 @@ def readme_schema() -> list[str]:
 SCHEMA = readme_schema()
 COMMANDS = {
     "matrix",
+    "js-matrix",
+    "js-sweep",
     "data",
     "readme",
     "notebooks",

@@ -41,6 +41,11 @@ def test_data_names_every_committed_result_file() -> None:
         layout.snippet,
         layout.notebooks,
         layout.lab_screenshot,
+        layout.js_matrix,
+        layout.js_modes,
+        layout.js_exposure,
+        layout.js_sweep,
+        layout.js_release_dates,
         *layout.explore_results(),
     }
     for version in layout.upstream_suite_versions():

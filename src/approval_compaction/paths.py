@@ -47,6 +47,7 @@ MATRIX = "matrix"
 FIX_MATRIX = "fix-matrix"
 NEWEST_MATRIX = "fix-newest-matrix"
 STORE_FALSE_MATRIX = "matrix-store-false"
+JS_MATRIX = "js-matrix"  # the JS SDK's 16 cases on its pinned release, input mode
 
 
 @dataclass(frozen=True)
@@ -93,6 +94,29 @@ class Data:
     def meetings(self) -> Path:
         """What the user meets on the pinned release, each case over HTTP in every mode."""
         return self.file("meetings.json")
+
+    # The JavaScript SDK (@openai/agents).
+    @property
+    def js_matrix(self) -> Path:
+        return self.results(JS_MATRIX)
+
+    @property
+    def js_modes(self) -> Path:
+        """Each plan (mode, store, session) of the 16 cases on the pinned JS release."""
+        return self.file("js-modes.json")
+
+    @property
+    def js_exposure(self) -> Path:
+        """The pinned JS release under its default trigger at each pause position."""
+        return self.file("js-exposure.json")
+
+    @property
+    def js_sweep(self) -> Path:
+        return self.file("js-sweep.json")
+
+    @property
+    def js_release_dates(self) -> Path:
+        return self.file("js-release-dates.json")
 
     # Releases.
     @property

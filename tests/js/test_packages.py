@@ -6,22 +6,21 @@ import pytest
 
 from approval_compaction.lab.js.packages import NpmError, _last, cutoff, releases
 
-DATES = {
-    "0.16.0": "2026-08-15T03:20:44+00:00",
-    "0.16.1": "2026-08-16T22:34:56+00:00",
-    "0.17.0": "2026-08-22T10:00:00+00:00",
+DATES = {  # the latest of @openai/agents and its siblings at each version
+    "0.16.0": "2026-08-15T03:20:44Z",
+    "0.16.1": "2026-08-20T17:59:32Z",  # @openai/agents-core, four days after @openai/agents
 }
 
 
 def test_releases_sort_by_number_not_by_text() -> None:
     assert releases({"0.10.0": "", "0.9.1": "", "0.3.6": ""}) == ["0.3.6", "0.9.1", "0.10.0"]
+    assert releases(DATES) == ["0.16.0", "0.16.1"]
 
 
-def test_cutoff_is_the_next_release_so_a_late_dependency_still_resolves() -> None:
-    """@openai/agents-core 0.16.1 was published four days after @openai/agents 0.16.1: a day
-    after the release would miss it; the next release's time does not."""
-    assert cutoff("0.16.1", DATES) == "2026-08-22T10:00:00Z"
-    assert cutoff("0.17.0", DATES) == "2026-08-23T10:00:00Z"  # the newest: a day after
+def test_cutoff_is_a_day_after_the_last_sibling_so_a_late_one_still_resolves() -> None:
+    """@openai/agents-core 0.16.1 was published four days after @openai/agents 0.16.1: the
+    dates hold the later one, and npm resolves a day after it."""
+    assert cutoff("0.16.1", DATES) == "2026-08-21T17:59:32Z"
 
 
 def test_cutoff_of_an_unknown_release_is_one_line() -> None:

@@ -56,8 +56,7 @@ class JsFinding:
 def load_js(folder: Path = paths.DATA) -> JsFinding | None:
     """The JS study's finding, when its three files are there."""
     files = paths.data(folder)
-    sweep, modes = files.file("js-sweep.json"), files.file("js-modes.json")
-    exposure = files.file("js-exposure.json")
+    sweep, modes, exposure = files.js_sweep, files.js_modes, files.js_exposure
     if not all(path.exists() for path in (sweep, modes, exposure)):
         return None
     return JsFinding(
@@ -76,6 +75,7 @@ def cell(record: JsRecord) -> str:
     if record.violating == 0:
         return MEETS[UNAFFECTED]
     words = MEETS[RAISED.get(record.raised_at, COMPACTION_ONLY)]
+    words = words.replace("Runner.run raises", "run() throws")  # the JS SDK's entry point
     return f"{words} ({record.violating} of {record.cases} cases)"
 
 
@@ -83,11 +83,15 @@ def _key(version: str) -> tuple[int, ...]:
     return tuple(int(p) for p in version.split("."))
 
 
-def js_ranges_frame(rows: Sequence[JsRecord]) -> pd.DataFrame:
-    """One row per run of consecutive releases whose every plan reads the same."""
+def js_ranges_frame(
+    rows: Sequence[JsRecord], columns: dict[str, str] = COLUMNS
+) -> pd.DataFrame:
+    """One row per run of consecutive releases whose every plan (of ``columns``) reads the
+    same."""
     by_release: dict[str, dict[str, str]] = {}
     for row in rows:
-        by_release.setdefault(row.sdk_version, {})[row.plan] = cell(row)
+        if row.plan in columns:
+            by_release.setdefault(row.sdk_version, {})[row.plan] = cell(row)
     spans: list[tuple[list[str], dict[str, str]]] = []
     for version in sorted(by_release, key=_key):
         cells = by_release[version]
@@ -99,11 +103,40 @@ def js_ranges_frame(rows: Sequence[JsRecord]) -> pd.DataFrame:
         {
             "releases": vs[0] if len(vs) == 1 else f"{vs[0]}..{vs[-1]}",
             "releases in range": len(vs),
-            **{label: cells.get(plan, "") for plan, label in COLUMNS.items()},
+            **{label: cells.get(plan, "") for plan, label in columns.items()},
         }
         for vs, cells in spans
     ]
     return pd.DataFrame(table).set_index("releases")
+
+
+# The plans that match the Python table's columns: ``auto`` with the agent's store unset, as
+# the Python sweep runs it.
+PYTHON_COLUMNS: dict[str, str] = {
+    "input": "input",
+    "auto": "auto (default)",
+    "previous_response_id": "previous_response_id",
+}
+PYTHON_SDK, JS_SDK = "openai-agents", "@openai/agents"
+
+
+def both_releases(python: pd.DataFrame, rows: Sequence[JsRecord]) -> pd.DataFrame:
+    """The Python table of release ranges with the JS ranges below it, each range named with
+    its package."""
+    js = js_ranges_frame(rows, PYTHON_COLUMNS)
+    named = [python.rename(index=lambda r: f"{PYTHON_SDK} {r}")]
+    named.append(js.rename(index=lambda r: f"{JS_SDK} {r}"))
+    return pd.concat(named).rename_axis("releases")
+
+
+def both_errors(python: pd.DataFrame, rows: Sequence[JsRecord]) -> pd.DataFrame:
+    """The Python error texts with the JS ones below, each with where its SDK raises it."""
+    js = js_errors_frame(rows).set_index("error text")
+    js["modes"] = js.pop("plans").str.replace("auto-store-false", "auto (store false)")
+    js["releases"] = JS_SDK + " " + js["releases"]
+    py = python.assign(releases=PYTHON_SDK + " " + python["releases"])
+    py["raised at"] = "Runner.run at the " + py["raised at"]
+    return pd.concat([py, js[py.columns]])
 
 
 def js_errors_frame(rows: Sequence[JsRecord]) -> pd.DataFrame:

@@ -3,8 +3,9 @@
 The pinned release is the repository's own package (``package.json`` and its committed lock,
 installed by ``npm ci``). Every other release gets a folder of its own under the cache,
 ``approval-compaction/npm/<version>``, installed by ``npm install @openai/agents@<version>`` with
-``--before`` the next release's publication (``data/js-release-dates.json``), so its
-dependencies resolve as they did for its users then, and the same on every machine. npm keeps
+``--before`` a day after it and its sibling packages were published
+(``data/js-release-dates.json``), so its dependencies resolve as they did for its users then,
+and the same on every machine. npm keeps
 what it downloaded in its own cache: a second install of the release is offline.
 """
 
@@ -23,6 +24,8 @@ from .harness import installed
 
 PACKAGE = "@openai/agents"
 FIRST = "0.3.6"  # the first release whose @openai/agents-openai has the compaction session
+# The packages @openai/agents pins at its own version.
+SIBLINGS = ("@openai/agents-core", "@openai/agents-openai", "@openai/agents-realtime")
 INSTALL_SECONDS = 600.0
 
 
@@ -52,7 +55,7 @@ def _key(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in version.split("-")[0].split("."))
 
 
-def release_dates(path: Path = paths.DATA / "js-release-dates.json") -> dict[str, str]:
+def release_dates(path: Path = paths.DATA_FILES.js_release_dates) -> dict[str, str]:
     """Each release's publication time, as npm's registry gave it (committed once fetched)."""
     if not path.is_file():
         raise NpmError(f"no {path.name}: run `python -m approval_compaction js-sweep --dates`")
@@ -60,26 +63,33 @@ def release_dates(path: Path = paths.DATA / "js-release-dates.json") -> dict[str
     return dates
 
 
-def fetch_release_dates(path: Path = paths.DATA / "js-release-dates.json") -> Path:
-    """Ask npm's registry for each release's publication time, the releases with the
-    compaction session (``FIRST`` and later), and write them."""
+def fetch_release_dates(path: Path = paths.DATA_FILES.js_release_dates) -> Path:
+    """Ask npm's registry when each release with the compaction session (``FIRST`` and later)
+    was published, as the latest of ``@openai/agents`` and its ``SIBLINGS`` at that version (a
+    sibling can come out days after the release that pins it), and write them."""
     from ...formats.files import write_atomic
 
-    done = subprocess.run(
-        [npm_binary(), "view", PACKAGE, "time", "--json"],
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
-    if done.returncode != 0:
-        raise NpmError(f"npm view {PACKAGE} time failed: {_last(done.stderr)}")
-    times = json.loads(done.stdout)
+    published = [_times(name) for name in (PACKAGE, *SIBLINGS)]
     kept = {
-        v: str(t)
-        for v, t in times.items()
+        v: max(t[v] for t in published if v in t)
+        for v in published[0]
         if v[0].isdigit() and "-" not in v and _key(v) >= _key(FIRST)
     }
     ordered = dict(sorted(kept.items(), key=lambda item: _key(item[0])))
     write_atomic(path, json.dumps(ordered, indent=1) + "\n")
     return path
+
+
+def _times(name: str) -> dict[str, str]:
+    """Each version of ``name`` and when npm's registry says it was published (UTC)."""
+    done = subprocess.run(
+        [npm_binary(), "view", name, "time", "--json"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    if done.returncode != 0:
+        raise NpmError(f"npm view {name} time failed: {_last(done.stderr)}")
+    times = json.loads(done.stdout)
+    return {v: _moment(str(t)).strftime("%Y-%m-%dT%H:%M:%SZ") for v, t in times.items()}
 
 
 def releases(dates: dict[str, str] | None = None) -> list[str]:
@@ -114,18 +124,11 @@ def package_folder(version: str, dates: dict[str, str] | None = None) -> Path:
 
 
 def cutoff(version: str, dates: dict[str, str]) -> str:
-    """The time npm resolves a release's dependencies at: when the next release came out (what
-    its users got while it was the newest; a dependency of its own may be published days after
-    it), a day after its own for the newest."""
+    """The time npm resolves a release's dependencies at: a day after the release and its
+    siblings were all published, what its users got then."""
     if version not in dates:
         raise NpmError(f"@openai/agents {version} is not a release with the compaction session")
-    ordered = releases(dates)
-    later = ordered[ordered.index(version) + 1 :]
-    if later:
-        moment = _moment(dates[later[0]])
-    else:
-        moment = _moment(dates[version]) + timedelta(days=1)
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return (_moment(dates[version]) + timedelta(days=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _moment(text: str) -> datetime:

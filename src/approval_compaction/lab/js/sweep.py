@@ -156,7 +156,6 @@ def release_records(ran: Sequence[tuple[Plan, list[CaseRun]]]) -> list[JsRecord]
     return [record(plan, judge_all(runs)) for plan, runs in ran]
 
 
-JS_MATRIX = "js-matrix"
 
 
 def sweep(versions: Sequence[str] | None = None, folder: Path = paths.DATA) -> list[Path]:
@@ -171,4 +170,4 @@ def sweep(versions: Sequence[str] | None = None, folder: Path = paths.DATA) -> l
             except NpmError as error:  # recorded for the release: the others still run
                 rows += [unavailable(version, plan, str(error)) for plan in PLANS]
             progress.step()
-    return write_records(paths.data(folder).file("js-sweep.json"), rows, JsRecord)
+    return write_records(paths.data(folder).js_sweep, rows, JsRecord)

@@ -19,7 +19,6 @@ from ..js.harness import Plan, run_plan
 from ..js.packages import fetch_release_dates, package_folder, pinned
 from ..js.sweep import (
     EXPOSURE_PLANS,
-    JS_MATRIX,
     PINNED_PLANS,
     JsExposure,
     JsRecord,
@@ -71,8 +70,8 @@ def write_pinned(folder: Path = paths.DATA) -> list[Path]:
     ran = run_release(pinned(), (*PINNED_PLANS, *EXPOSURE_PLANS))
     cases, exposed = ran[: len(PINNED_PLANS)], ran[len(PINNED_PLANS) :]
     files = paths.data(folder)
-    written = write_matrix(cases[0][1], folder, JS_MATRIX)
-    written += write_records(files.file("js-modes.json"), release_records(cases), JsRecord)
+    written = write_matrix(cases[0][1], folder, paths.JS_MATRIX)
+    written += write_records(files.js_modes, release_records(cases), JsRecord)
     rows = [row for plan, runs in exposed for row in exposure_records(plan, runs)]
-    written += write_records(files.file("js-exposure.json"), rows, JsExposure)
+    written += write_records(files.js_exposure, rows, JsExposure)
     return written

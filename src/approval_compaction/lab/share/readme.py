@@ -83,17 +83,22 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
     sweep, met = files.shown(files.sweep), files.shown(files.sweep_meetings)
     live = files.shown(files.sweep_liveness)
     pinned = found.pinned.releases[0] if found.pinned and found.pinned.releases else ""
+    releases, errors = affected_frame(found.releases), errors_frame(found.errors_met)
+    js_source = ""
+    if found.js is not None:  # the JS SDK's rows below Python's
+        releases = js_finding.both_releases(releases, found.js.sweep)
+        errors = js_finding.both_errors(errors, found.js.sweep)
+        js_source = f", `{files.shown(files.js_sweep)}`; JS `auto` with store unset"
     return "\n".join(
         [
-            f"**Which releases, in each compaction mode** (`{sweep}`, `{met}`):",
+            f"**Which releases, in each compaction mode** (`{sweep}`, `{met}`{js_source}):",
             "",
-            _table(affected_frame(found.releases)),
+            _table(releases),
             "",
             f"**The error texts to search your logs for** (`{met}`; the call id is yours):",
             "",
-            _table(errors_frame(found.errors_met)),
+            _table(errors),
             "",
-            *js_lines(found, folder),
             f"**The release that fixes the cases** (`{sweep}`):",
             "",
             _table(fix_frame(found)),
@@ -113,26 +118,6 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
             f"{code(one_line(pinned))}",
         ]
     )
-
-
-def js_lines(found: Findings, folder: Path = paths.DATA) -> list[str]:
-    """The JS SDK's rows: what each release meets in each plan, and where ``run()`` raises each
-    error text (none when the JS study's files are missing)."""
-    if found.js is None:
-        return []
-    files = paths.data(folder)
-    sweep = files.shown(files.file("js-sweep.json"))
-    return [
-        f"**The JavaScript SDK, `@openai/agents`, in each compaction mode** (`{sweep}`; "
-        "the 16 cases, the hook always or never compacting):",
-        "",
-        _table(js_finding.js_ranges_frame(found.js.sweep)),
-        "",
-        f"**Where `run()` raises in JavaScript** (`{sweep}`):",
-        "",
-        _table(js_finding.js_errors_frame(found.js.sweep)),
-        "",
-    ]
 
 
 def store_block(found: Findings, folder: Path = paths.DATA) -> str:
