@@ -4,18 +4,23 @@ The file is JSON lines, streamed so that its size, not the memory, grows with th
 a header naming the store, one line per session (its fingerprint and each row's id, text
 exactly as stored, and ``created_at``; for an ``AdvancedSQLiteSession`` file also its
 ``message_structure`` rows), and a footer with the session count and a SHA-256 of all
-the lines before it. It is written beside its final name, flushed to disk and renamed into place
-only when complete, and never over an existing file. Reading checks the header, every line and
-the footer before it yields anything, so a truncated or edited backup is a one-line
-``BackupError`` and restores nothing; each session read back is the ``StoredSession`` that was
-written, its fingerprint checked again.
+the lines before it. It is written beside its final name, flushed to disk and, only when
+complete, linked under that name: the link fails when the name exists, so a name is claimed once
+and never replaced (two runs given one ``--backup`` cannot both keep it: the second stops before
+it writes the store). A write that fails (a full disk) leaves no temporary file behind.
+Reading checks the header, every line and the footer before it yields anything, so a truncated
+or edited backup is a one-line ``BackupError`` and restores nothing; each session read back is
+the ``StoredSession`` that was written, its fingerprint checked again.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import hashlib
 import json
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -64,7 +69,11 @@ class BackupWriter:
         self._temp = Path(temp)
         self._handle = os.fdopen(fd, "w", encoding="utf-8")
         header = {"format": FORMAT, "version": VERSION, "store": store, "kind": kind}
-        self._line(header | ({"identity": identity} if identity is not None else {}))
+        try:
+            self._line(header | ({"identity": identity} if identity is not None else {}))
+        except BackupError:
+            self.abandon()
+            raise
 
     def _line(self, value: dict[str, Any]) -> None:
         text = json.dumps(value, ensure_ascii=False) + "\n"
@@ -84,17 +93,32 @@ class BackupWriter:
         self.count += 1
 
     def close(self) -> Path:
-        """Write the footer, flush to disk and move the file into place."""
+        """Write the footer, flush to disk and claim the final name (never over a file)."""
         footer = {"end": True, "sessions": self.count, "sha256": self._digest.hexdigest()}
-        self._handle.write(json.dumps(footer) + "\n")
-        self._handle.flush()
-        os.fsync(self._handle.fileno())
-        self._handle.close()
-        os.replace(self._temp, self.path)
+        try:
+            self._handle.write(json.dumps(footer) + "\n")
+            self._handle.flush()
+            os.fsync(self._handle.fileno())
+            self._handle.close()
+            claim(self._temp, self.path)
+        except FileExistsError:
+            self.abandon()
+            raise BackupError(
+                f"backup {self.path} was created by another run meanwhile: nothing written to "
+                "the store; choose another --backup file"
+            ) from None
+        except OSError as error:  # a full disk at the flush, a folder that refuses links
+            self.abandon()
+            raise BackupError(
+                f"cannot write the backup {self.path}: {error.strerror or error}; "
+                "nothing written to the store"
+            ) from None
+        self._temp.unlink(missing_ok=True)
         return self.path
 
     def abandon(self) -> None:
-        self._handle.close()
+        with contextlib.suppress(OSError):  # closing flushes: on a full disk that fails too
+            self._handle.close()
         self._temp.unlink(missing_ok=True)
 
     def __enter__(self) -> BackupWriter:
@@ -108,6 +132,27 @@ class BackupWriter:
     ) -> None:
         if kind is not None:
             self.abandon()
+
+
+def claim(temp: Path, path: Path) -> None:
+    """Give the complete file ``temp`` the name ``path``, failing (``FileExistsError``) when the
+    name exists: a hard link, or where the file system has none an exclusive create and copy."""
+    try:
+        os.link(temp, path)
+        return
+    except FileExistsError:
+        raise
+    except OSError as error:
+        if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EXDEV, errno.EMLINK):
+            raise
+    with temp.open("rb") as source, path.open("xb") as target:  # "x": O_EXCL
+        try:
+            shutil.copyfileobj(source, target)
+            target.flush()
+            os.fsync(target.fileno())
+        except OSError:
+            path.unlink(missing_ok=True)  # the name was this run's: no half copy stays
+            raise
 
 
 def _lines(path: Path) -> Iterator[tuple[int, str]]:
