@@ -18,12 +18,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
-from ..errors import InvestigationError
+from ..errors import InvestigationError, printable
 from . import repair
 from .indb import query, scan_in_database
 from .repair import Outcome
 from .restore import restore
 from .scan import scan_to
+from .stores import WriteStopped
 
 Step = Callable[[argparse.Namespace, TextIO], int]
 
@@ -131,5 +132,12 @@ STEPS: dict[str, Step] = {"scan": _scan, "repair": _repair, "restore": _restore,
 
 
 def command(args: argparse.Namespace) -> int:
-    """Run the doctor's step that ``args.doctor_command`` names, writing to stdout."""
-    return STEPS[args.doctor_command](args, sys.stdout)
+    """Run the doctor's step that ``args.doctor_command`` names, writing to stdout. A write the
+    store did not take is one ``error:`` line whose exit status says which (3: locked,
+    4: refused, 5: full); every other one-line error exits 2."""
+    try:
+        return STEPS[args.doctor_command](args, sys.stdout)
+    except WriteStopped as stop:
+        sys.stdout.flush()
+        print(f"error: {printable(str(stop))}", file=sys.stderr, flush=True)
+        return stop.exit_code

@@ -79,9 +79,19 @@ from ..analysis.healing import PREFIX as PREFIX
 from ..analysis.healing import healed_message as healed_message
 from ..analysis.healing import item_name, retired_message
 from ..analysis.pairing import dead_items, find_unpaired
+from ..errors import printable
 from . import backup as backups
 from .codec import KEY_ENV
-from .stores import SessionChanged, Store, StoredSession, opened, parse_store, read, unsound
+from .stores import (
+    SessionChanged,
+    Store,
+    StoredSession,
+    WriteStopped,
+    opened,
+    parse_store,
+    read,
+    unsound,
+)
 from .verdict import NEEDS_REPAIR, judge
 
 Item = dict[str, Any]
@@ -308,14 +318,30 @@ async def apply(
             return RepairResult((), None)
         written = writer.close()
         backups.check(written)  # the backup reads back whole before the first write
-        outcomes = []
+        outcomes: list[Outcome] = []
         for saved in backups.sessions(written):
-            outcome = await _rewrite(store, replace(saved, codec=store.codec), fail_after,
-                                     before_write)  # fmt: skip
+            try:
+                outcome = await _rewrite(store, replace(saved, codec=store.codec), fail_after,
+                                         before_write)  # fmt: skip
+            except WriteStopped as stop:  # rolled back: this session is as it was
+                raise stop.after(done_so_far(outcomes, written)) from None
             if report is not None:
                 report(outcome)
             outcomes.append(outcome)
     return RepairResult(tuple(outcomes), written)
+
+
+def done_so_far(outcomes: list[Outcome], backup: Path) -> str:
+    """What a stopped repair had done: the sessions it repaired, and the backup that undoes
+    them (every session it was to repair is in it)."""
+    done = [o.session_id for o in outcomes if o.status == "repaired"]
+    if not done:
+        return f"no session repaired before it; the store is as it was (backup: {backup})"
+    named = ", ".join(printable(sid) for sid in done[:5]) + (" ..." if len(done) > 5 else "")
+    return (
+        f"{len(done)} session{'s' if len(done) != 1 else ''} repaired before it ({named}); "
+        f"doctor restore {backup} undoes them"
+    )
 
 
 def _store_name(store: Store) -> str:

@@ -24,7 +24,15 @@ from pathlib import Path
 from typing import Literal
 
 from . import backup as backups
-from .stores import Store, StoredSession, StoreError, added_since, opened, read
+from .stores import (
+    Store,
+    StoredSession,
+    StoreError,
+    WriteStopped,
+    added_since,
+    opened,
+    read,
+)
 
 Status = Literal["restored", "already as backed up", "mismatch"]
 
@@ -106,5 +114,12 @@ async def restore(
             raise StoreError(f"backup is of a {header.kind} store, not {store.spec.kind}")
         check_identity(header, store, force)
         for saved in backups.sessions(backup_path):
-            results.append(await restore_session(store, saved, exact))
+            try:
+                results.append(await restore_session(store, saved, exact))
+            except WriteStopped as stop:  # rolled back: this session is as it was
+                done = sum(1 for r in results if r.status == "restored")
+                raise stop.after(
+                    f"{done} of {header.sessions} sessions restored before it; run the restore "
+                    "again to finish"
+                ) from None
     return results

@@ -32,6 +32,7 @@ from ..errors import printable
 from .codec import PLAIN
 from .stores import (
     BATCH_ROWS,
+    LOCK_WAIT,
     MESSAGE_COLUMNS,
     MESSAGES_TABLE,
     SESSION_COLUMNS,
@@ -58,6 +59,7 @@ from .stores import (
     open_items,
     text_time,
     unsound,
+    write_stopped,
 )
 
 if TYPE_CHECKING:
@@ -153,7 +155,9 @@ class SqlStore:
         if self._engine is None:
             from sqlalchemy.ext.asyncio import create_async_engine
 
-            self._engine = create_async_engine(f"sqlite+aiosqlite:///{self.spec.path}")
+            self._engine = create_async_engine(
+                f"sqlite+aiosqlite:///{self.spec.path}", connect_args={"timeout": LOCK_WAIT}
+            )
         return self._engine
 
     @property
@@ -373,7 +377,7 @@ class SqlStore:
         SQLite takes the database's writer with a first write (the SDK's own trick); other
         databases lock the session's row ``FOR UPDATE``, as the SDK's writers do.
         """
-        from sqlalchemy import select, update
+        from sqlalchemy import select, text, update
 
         if not self.write:
             raise StoreError("the store was opened for reading")
@@ -386,12 +390,29 @@ class SqlStore:
                     .values(updated_at=s.updated_at)
                 )
             else:
+                wait = int(LOCK_WAIT * 1000)
+                if self.dialect == "postgresql":
+                    await conn.execute(text(f"SET LOCAL lock_timeout = {wait}"))
+                elif self.dialect in ("mysql", "mariadb"):
+                    await conn.execute(
+                        text(f"SET innodb_lock_wait_timeout = {max(1, wait // 1000)}")
+                    )
                 query = select(s.session_id).where(s.session_id == session_id)
                 await conn.execute(query.with_for_update())
             yield conn
 
     async def rewrite(
         self, session_id: str, plan: Plan, fail_after: FailAfter | None = None
+    ) -> tuple[StoredSession, dict[int, str]]:
+        from sqlalchemy.exc import DBAPIError
+
+        try:
+            return await self._rewrite(session_id, plan, fail_after)
+        except DBAPIError as error:  # rolled back: a lock held too long, a refusal, a full disk
+            raise write_stopped(self.spec.label, session_id, error) from None
+
+    async def _rewrite(
+        self, session_id: str, plan: Plan, fail_after: FailAfter | None
     ) -> tuple[StoredSession, dict[int, str]]:
         from sqlalchemy import update
 
@@ -428,16 +449,21 @@ class SqlStore:
             return value
 
     async def put_back(self, saved: StoredSession, exact: bool = False) -> Differences:
-        from sqlalchemy.exc import IntegrityError
+        from sqlalchemy.exc import DBAPIError, IntegrityError
 
         try:
             return await self._put_back(saved, exact)
-        except IntegrityError:  # rolled back: a row id the backup holds is another session's
+        except IntegrityError as error:  # rolled back
+            if not any(word in str(error).lower() for word in ("unique", "duplicate", "primary")):
+                raise write_stopped(self.spec.label, saved.session_id, error) from None  # a trigger
+            # a row id the backup holds is another session's
             taken = ", ".join(str(row.id) for row in saved.rows[:3])
             raise StoreError(
                 f"{saved.session_id}: {self.spec.label} already holds rows with the backup's "
                 f"ids (among {taken}) in another session: not restored (is it the backup's store?)"
             ) from None
+        except DBAPIError as error:  # rolled back: a lock held too long, a refusal, a full disk
+            raise write_stopped(self.spec.label, saved.session_id, error) from None
 
     async def _put_back(self, saved: StoredSession, exact: bool) -> Differences:
         from sqlalchemy import delete, insert, select, update

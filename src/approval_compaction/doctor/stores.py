@@ -79,6 +79,62 @@ def unsound(label: str, problem: str) -> str:
     )
 
 
+LOCK_WAIT = 5.0
+"""How long a write waits for a session's lock another writer holds (SQLite's busy timeout,
+PostgreSQL's ``lock_timeout``, MySQL's ``innodb_lock_wait_timeout``) before it stops."""
+
+
+class WriteStopped(StoreError):
+    """A write the store did not take (a lock held too long, a refusal, a full disk): the
+    repair or restore stops there, in one line that says what was done before it. Its exit
+    status says which (``exit_code``)."""
+
+    exit_code = 5
+
+    def after(self, done: str) -> WriteStopped:
+        """The same stop, its line ending on what was done before it."""
+        return type(self)(f"{self}; {done}")
+
+
+class StoreLocked(WriteStopped):
+    """Another writer held the lock for longer than ``LOCK_WAIT``."""
+
+    exit_code = 3
+
+
+class WriteRefused(WriteStopped):
+    """The store refused the write: a trigger, a permission, a read-only database."""
+
+    exit_code = 4
+
+
+class DiskFull(WriteStopped):
+    """The store's disk (or its quota, or Redis's memory limit) is full."""
+
+    exit_code = 5
+
+
+_LOCKED = ("database is locked", "database table is locked", "lock timeout",
+           "lock wait timeout", "could not obtain lock", "busy")  # fmt: skip
+_FULL = ("disk is full", "no space left", "disk full", "quota", "maxmemory", "out of memory")
+
+
+def write_stopped(label: str, session_id: str, error: BaseException) -> WriteStopped:
+    """A driver's error on a write, as the one-line stop it means."""
+    said = one_line(error)
+    lower = said.lower()
+    if any(word in lower for word in _LOCKED):
+        return StoreLocked(
+            f"{label} is locked by another writer: waited {LOCK_WAIT:g} s for the write lock of "
+            f"session {printable(session_id)} ({said}); run the repair again when the "
+            "application is idle"
+        )
+    if any(word in lower for word in _FULL):
+        return DiskFull(f"{label} is full: the write of session {printable(session_id)} "
+                        f"failed ({said}); free space and run again")  # fmt: skip
+    return WriteRefused(f"{label} refused the write of session {printable(session_id)}: {said}")
+
+
 class SessionChanged(InvestigationError):
     """Raised by a rewrite's plan, inside the lock, to leave the session untouched: it changed
     since the backup, or it cannot be healed safely by rewriting (repair catches it and reports
