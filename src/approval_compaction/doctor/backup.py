@@ -1,20 +1,21 @@
 """Backup: every row of every session a repair will touch, written before the first write.
 
-The file is JSON lines, streamed so that its size, not the memory, grows with the sessions:
-a header naming the store, one line per session (its fingerprint and each row's id, text
-exactly as stored, and ``created_at``; for an ``AdvancedSQLiteSession`` file also its
-``message_structure`` rows), and a footer with the session count and a SHA-256 of all
+The file is JSON lines, streamed so that its size, not the memory, grows with the sessions: a
+header naming the store, one line per session (its fingerprint and each row's id, value exactly
+as stored, its type too (``values``), and ``created_at``; for an ``AdvancedSQLiteSession`` file
+also its ``message_structure`` rows), and a footer with the session count and a SHA-256 of all
 the lines before it. It is written beside its final name, flushed to disk and, only when
 complete, linked under that name: the link fails when the name exists, so a name is claimed once
 and never replaced (two runs given one ``--backup`` cannot both keep it: the second stops before
-it writes the store). A write that fails (a full disk) leaves no temporary file behind.
-Reading checks the header, every line and the footer before it yields anything, so a truncated
-or edited backup is a one-line ``BackupError`` and restores nothing; each session read back is
-the ``StoredSession`` that was written, its fingerprint checked again.
+it writes the store). A write that fails (a full disk) leaves no temporary file behind. Reading
+checks the header, every line and the footer before it yields anything, so a truncated or edited
+backup is a one-line ``BackupError`` and restores nothing; each session read back is the
+``StoredSession`` that was written, its fingerprint checked again.
 """
 
 from __future__ import annotations
 
+import binascii
 import contextlib
 import errno
 import hashlib
@@ -30,10 +31,11 @@ from typing import Any
 
 from ..errors import InvestigationError
 from .stores import Row, StoredSession, StructureRow
+from .values import from_json, to_json
 
 FORMAT = "approval-compaction-doctor-backup"
-VERSION = 2
-READABLE = (1, 2)  # version 1 had no structure rows
+VERSION = 3
+READABLE = (1, 2, 3)  # version 1 had no structure rows; before 3 every value was text
 
 
 class BackupError(InvestigationError):
@@ -84,7 +86,7 @@ class BackupWriter:
             raise BackupError(f"cannot write the backup {self.path}: {error.strerror}") from None
 
     def add(self, session: StoredSession) -> None:
-        rows = [[r.id, r.data, r.created_at] for r in session.rows]
+        rows = [[r.id, to_json(r.data), to_json(r.created_at)] for r in session.rows]
         line: dict[str, Any] = {"session_id": session.session_id}
         line |= {"fingerprint": session.fingerprint, "rows": rows}
         if session.structure is not None:
@@ -220,11 +222,11 @@ def sessions(path: Path) -> Iterator[StoredSession]:
         if "session_id" not in value:
             continue
         try:
-            rows = tuple(Row(int(i), str(d), c) for i, d, c in value["rows"])
+            rows = tuple(Row(int(i), from_json(d), from_json(c)) for i, d, c in value["rows"])
             structure = None
             if "structure" in value:
                 structure = tuple(StructureRow(*entry) for entry in value["structure"])
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, binascii.Error):
             raise BackupError(f"backup {path} line {number} has a malformed row") from None
         session = StoredSession(value["session_id"], rows, structure)
         if session.fingerprint != value.get("fingerprint"):

@@ -240,7 +240,7 @@ class RedisStore:
                     if current != wanted:  # the list is put back whole, its expiry kept
                         pipe.delete(key)
                         if wanted:
-                            pipe.rpush(key, *[_bytes(t) for t in wanted])
+                            pipe.rpush(key, *[_bytes(str(t)) for t in wanted])  # Redis keeps text
                             if ttl and ttl > 0:
                                 pipe.pexpire(key, ttl)
                     if not has_parent:

@@ -33,6 +33,7 @@ from .stores import (
     opened,
     read,
 )
+from .values import kind
 
 Status = Literal["restored", "already as backed up", "mismatch"]
 
@@ -67,8 +68,8 @@ async def restore_session(store: Store, saved: StoredSession, exact: bool = Fals
     nothing else."""
     updated, inserted, deleted = await store.put_back(saved, exact)
     after = await read(store, saved.session_id)
-    rows = [(r.id, r.data) for r in after.rows] if after is not None else []
-    wanted = [(r.id, r.data) for r in saved.rows]
+    rows = [(r.id, kind(r.data), r.data) for r in after.rows] if after is not None else []
+    wanted = [(r.id, kind(r.data), r.data) for r in saved.rows]
     kept = tuple(added_since(after.rows, saved.rows)) if after is not None else ()
     same = rows == wanted if exact else [row for row in rows if row[0] not in kept] == wanted
     if saved.structure is not None and after is not None and after.structure is not None:

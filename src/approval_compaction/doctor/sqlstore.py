@@ -61,6 +61,7 @@ from .stores import (
     unsound,
     write_stopped,
 )
+from .values import RawText, Value, read_text
 
 if TYPE_CHECKING:
     from sqlalchemy import Table
@@ -106,9 +107,34 @@ def _structure(row: Sequence[Any]) -> StructureRow:
                         row[6], row[7], row[8], text_time(row[9]))  # fmt: skip
 
 
-def _rows(found: Iterable[Sequence[Any]]) -> tuple[Row, ...]:
-    """The rows of ``_rows_sql``'s answer for one session (its NULL row, if any, left out)."""
+def _rows(found: Iterable[Sequence[Any]], raw: bool) -> tuple[Row, ...]:
+    """The rows of ``_rows_sql``'s answer for one session (its NULL row, if any, left out):
+    each value as stored (``raw``: SQLite, whose cells may hold any type), else the text of a
+    server's column and its time as text."""
+    if raw:
+        return tuple(Row(int(i), d, c) for _, i, d, c in found if i is not None)
     return tuple(Row(int(i), str(d), text_time(c)) for _, i, d, c in found if i is not None)
+
+
+def _bind(value: Value) -> Any:
+    """A value to write back as it was read: text that is not UTF-8 goes back as text."""
+    if isinstance(value, RawText):
+        from sqlalchemy import LargeBinary, Text, cast, literal
+
+        return cast(literal(bytes(value), LargeBinary), Text)
+    return value
+
+
+def _text_factory(dbapi_connection: Any, record: Any) -> None:
+    """Every SQLite connection of the engine reads text as ``values.read_text`` does."""
+    inner = getattr(dbapi_connection, "_connection", dbapi_connection)  # aiosqlite's
+    inner.text_factory = read_text
+
+
+def _read_raw_text(engine: AsyncEngine) -> None:
+    from sqlalchemy import event
+
+    event.listen(engine.sync_engine, "connect", _text_factory)
 
 
 def _check_columns(label: str, found: dict[str, set[str]], advanced: bool) -> None:
@@ -158,6 +184,7 @@ class SqlStore:
             self._engine = create_async_engine(
                 f"sqlite+aiosqlite:///{self.spec.path}", connect_args={"timeout": LOCK_WAIT}
             )
+            _read_raw_text(self._engine)
         return self._engine
 
     @property
@@ -262,13 +289,24 @@ class SqlStore:
     ) -> tuple[str, dict[str, Any]]:
         """Each session's (or the one named) message rows in the SDK class's read order, after
         its id; a session without messages gives one row of NULLs."""
-        where, params = self._where(session_id, "s.session_id")
+        ids, params = self._ids(session_id)
         sql = (
-            f"SELECT s.session_id, {columns} FROM {SESSIONS_TABLE} s "
-            f"LEFT JOIN {MESSAGES_TABLE} m ON m.session_id = s.session_id{where} "
+            f"SELECT s.session_id, {columns} FROM {ids} s "
+            f"LEFT JOIN {MESSAGES_TABLE} m ON m.session_id = s.session_id "
             f"ORDER BY s.session_id, {self.order}"
         )
         return sql, params
+
+    def _ids(self, session_id: str | None) -> tuple[str, dict[str, Any]]:
+        """Every session id the SDK reads rows of (or the one named), as a subquery: those of
+        ``agent_sessions`` and those of message rows whose ``agent_sessions`` row is missing
+        (the SDK's ``get_items`` reads ``agent_messages`` alone)."""
+        where, params = self._where(session_id, "session_id")
+        ids = (
+            f"(SELECT session_id FROM {SESSIONS_TABLE}{where} "
+            f"UNION SELECT session_id FROM {MESSAGES_TABLE}{where})"
+        )
+        return ids, params
 
     def _structure_sql(self, session_id: str | None) -> tuple[str, dict[str, Any]]:
         """Each session's (or the one named) ``message_structure`` rows, by id, after its id."""
@@ -297,7 +335,7 @@ class SqlStore:
     ) -> AsyncIterator[StoredSession]:
         pending: tuple[Any, list[StructureRow]] | None = None
         async for sid, found in self._grouped(sql, params):
-            rows = _rows(found)
+            rows = _rows(found, self.dialect == "sqlite")
             structure: tuple[StructureRow, ...] | None = None
             if structures is not None:
                 taken: list[StructureRow] = []
@@ -324,12 +362,12 @@ class SqlStore:
     def _units_sql(self, session_id: str | None) -> tuple[str, dict[str, Any], int]:
         if not self.branches:
             return (*self._rows_sql(session_id, "m.message_data"), 1)
-        where, params = self._where(session_id, "s.session_id")
+        ids, params = self._ids(session_id)
         sql = (
-            f"SELECT s.session_id, b.branch_id, b.message_data FROM {SESSIONS_TABLE} s "
+            f"SELECT s.session_id, b.branch_id, b.message_data FROM {ids} s "
             f"LEFT JOIN (SELECT st.session_id, st.branch_id, st.sequence_number, m.message_data "
             f"FROM {STRUCTURE_TABLE} st JOIN {MESSAGES_TABLE} m ON m.id = st.message_id "
-            f"AND m.session_id = st.session_id) b ON b.session_id = s.session_id{where} "
+            f"AND m.session_id = st.session_id) b ON b.session_id = s.session_id "
             f"ORDER BY s.session_id, b.branch_id, b.sequence_number"
         )
         return sql, params, 2
@@ -362,7 +400,7 @@ class SqlStore:
         from sqlalchemy import text
 
         sql, params = self._rows_sql(session_id)
-        rows = _rows((await conn.execute(text(sql), params)).all())
+        rows = _rows((await conn.execute(text(sql), params)).all(), self.dialect == "sqlite")
         structure = None
         if self.branches:
             sql, params = self._structure_sql(session_id)
@@ -440,8 +478,8 @@ class SqlStore:
                 fail_after(session_id)  # a test's injected failure: rolls this one back
         return current, written
 
-    def _created(self, value: str | None) -> Any:
-        if value is None or self.spec.backend.file:
+    def _created(self, value: Value) -> Any:
+        if not isinstance(value, str) or self.dialect == "sqlite":
             return value
         try:
             return datetime.fromisoformat(value)
@@ -478,7 +516,7 @@ class SqlStore:
             for row in updates:
                 await conn.execute(
                     update(m).where(m.c.id == row.id, m.c.session_id == saved.session_id)
-                    .values(message_data=row.data)
+                    .values(message_data=_bind(row.data))
                 )  # fmt: skip
             if deletes:
                 await conn.execute(
@@ -486,9 +524,9 @@ class SqlStore:
                 )
             for row in inserts:
                 values: dict[str, Any] = {"id": row.id, "session_id": saved.session_id}
-                values["message_data"] = row.data
+                values["message_data"] = _bind(row.data)
                 if row.created_at is not None:
-                    values["created_at"] = self._created(row.created_at)
+                    values["created_at"] = _bind(self._created(row.created_at))
                 await conn.execute(insert(m).values(**values))
             if self.structure_table is not None and saved.structure is not None:
                 await self._restore_structure(conn, saved, before, exact)
@@ -549,6 +587,9 @@ class SqlStore:
                     raw = await underlying.get_items(branch_id=branch)
                 found[branch] = open_items(self.codec, session_id, raw)
             return found
+        except sqlite3.Error as error:  # the SDK cannot read it either (text that is not UTF-8)
+            raise StoreError(f"the SDK cannot read session {printable(session_id)}: "
+                             f"{one_line(error)}") from None  # fmt: skip
         finally:
             if hasattr(underlying, "close") and self.spec.backend.file:
                 underlying.close()
@@ -611,6 +652,7 @@ async def _open_file(spec: StoreSpec, write: bool) -> SqlStore:
     assert spec.path is not None
     try:
         conn = sqlite3.connect(f"file:{spec.path}?mode=ro", uri=True, check_same_thread=False)
+        conn.text_factory = read_text
         found = _file_tables(conn)
     except sqlite3.Error as error:
         raise StoreError(f"cannot read {spec.label}: {one_line(error)}") from None
@@ -706,6 +748,8 @@ async def open_store(spec: StoreSpec, write: bool) -> SqlStore:
             raise ValueError("this openai-agents release's SQLAlchemySession has no table objects")
     except (SQLAlchemyError, ImportError, ValueError, TypeError) as error:
         raise StoreError(f"cannot open {spec.label}: {one_line(error)}") from None
+    if session.engine.dialect.name == "sqlite":
+        _read_raw_text(session.engine)
     store = SqlStore(spec, session.engine, (sessions, messages, None), write, None)
 
     def columns(sync_conn: Any) -> dict[str, set[str]]:

@@ -45,6 +45,7 @@ from typing import Any, Literal, Protocol
 
 from ..errors import InvestigationError, printable, require
 from .codec import KEY_ENV, PLAIN, Codec, EncryptionKeyError, choose
+from .values import Value, as_bytes, kind, same
 
 SESSIONS_TABLE = "agent_sessions"
 MESSAGES_TABLE = "agent_messages"
@@ -143,12 +144,13 @@ class SessionChanged(InvestigationError):
 
 @dataclass(frozen=True)
 class Row:
-    """One stored item: its row id (a Redis list index), its text exactly as stored, and when
-    it was created (None where the store keeps no time)."""
+    """One stored item: its row id (a Redis list index), its value exactly as stored (JSON
+    text, or in SQLite any value: ``values``), and when it was created (None where the store
+    keeps no time)."""
 
     id: int
-    data: str
-    created_at: str | None = None
+    data: Value
+    created_at: Value = None
 
 
 @dataclass(frozen=True)
@@ -235,8 +237,13 @@ class StoredSession:
         """A digest of every row id and text: equal exactly when the session is unchanged."""
         digest = hashlib.sha256()
         for row in self.rows:
-            digest.update(f"{row.id}\0{len(row.data)}\0".encode())
-            digest.update(row.data.encode())
+            if isinstance(row.data, str):
+                digest.update(f"{row.id}\0{len(row.data)}\0".encode())
+                digest.update(row.data.encode("utf-8", "surrogatepass"))
+                continue
+            raw = as_bytes(row.data)  # another type: its kind in the digest too
+            digest.update(f"{row.id}\0{kind(row.data)}:{len(raw)}\0".encode())
+            digest.update(raw)
         return digest.hexdigest()
 
 
@@ -246,7 +253,7 @@ class Unit:
 
     session_id: str
     branch: str | None
-    texts: Sequence[str] | Sequence[bytes]
+    texts: Sequence[Any]
 
 
 @dataclass(frozen=True)
@@ -369,7 +376,7 @@ def differences(current: Sequence[Row], wanted: Sequence[Row], exact: bool = Fal
     hold (added since the backup) are kept, unless ``exact``: then they are to be deleted."""
     now = {row.id: row.data for row in current}
     keep = {row.id for row in wanted}
-    updates = [row for row in wanted if row.id in now and now[row.id] != row.data]
+    updates = [row for row in wanted if row.id in now and not same(now[row.id], row.data)]
     inserts = [row for row in wanted if row.id not in now]
     deletes = [row_id for row_id in now if row_id not in keep] if exact else []
     return updates, inserts, deletes
