@@ -253,3 +253,32 @@ def test_a_full_disk_mid_repair_is_one_line_exit_5(
     assert stop.value.exit_code == 5 and len(str(stop.value).splitlines()) == 1
     assert "is full: the write of session session-000004 failed" in str(stop.value)
     assert "1 session repaired before it (session-000001)" in str(stop.value)
+
+
+FORGED = "s\x1b[2J\rforged\n0 poisoned\x07"
+
+
+def test_stored_text_reaches_the_terminal_escaped_in_every_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 42: session ids and other stored text were printed raw in scan tables, so control
+    characters in a stored id could rewrite the operator's terminal and forge lines."""
+    from approval_compaction.lab.stores.synthetic import write_sessions
+
+    store = tmp_path / "store.db"
+    orphan = {"type": "function_call_output", "call_id": "c\x1b]0;x\x07", "output": "o\r\x1b[1A"}
+    asyncio.run(write_sessions(str(store), iter([(FORGED, [orphan])])))
+    backup = tmp_path / "b.jsonl"
+    runs = [
+        (["doctor", "scan", str(store)], 3),
+        (["doctor", "scan", str(store), "--format", "csv"], 2),
+        (["doctor", "repair", str(store)], 4),
+        (["doctor", "repair", str(store), "--apply", "--backup", str(backup)], 4),
+        (["doctor", "restore", str(backup)], 2),
+    ]
+    for argv, lines in runs:
+        main(argv)
+        out = capsys.readouterr().out
+        assert out.count("\n") == lines, argv
+        assert all(c.isprintable() for c in out.replace("\n", "")), argv
+        assert "s\\x1b[2J\\rforged\\n0 poisoned\\x07" in out, argv

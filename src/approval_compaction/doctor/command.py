@@ -65,7 +65,7 @@ def _change_lines(outcome: Outcome) -> list[str]:
         row = change.as_row()
         lines.append(f"  item {row['position']} (row {row['row_id']}): {row['before']}")
         lines.append(f"    -> assistant message: {row['after']}")
-    return lines
+    return [printable(line) for line in lines]  # stored ids and outputs, escaped
 
 
 def _repair(args: argparse.Namespace, out: TextIO) -> int:
@@ -115,10 +115,8 @@ def _restore(args: argparse.Namespace, out: TextIO) -> int:
             )
             kept = f", {len(item.kept)} added since the backup kept (row {shown})"
         removed = f", {item.deleted} added since the backup removed (--exact)" if exact else ""
-        out.write(
-            f"{item.session_id}  {item.status}  ({item.updated} updated, {item.inserted} "
-            f"put back{kept}{removed})\n"
-        )
+        sid, counts = printable(item.session_id), f"{item.updated} updated, {item.inserted}"
+        out.write(f"{sid}  {item.status}  ({counts} put back{kept}{removed})\n")
     bad = sum(1 for item in results if item.status == "mismatch")
     kept_rows = sum(len(item.kept) for item in results)
     tail = f"; {kept_rows} rows added since the backup kept (--exact removes them)"
