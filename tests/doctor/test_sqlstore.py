@@ -187,3 +187,49 @@ def test_a_row_that_is_not_utf8_is_reported_for_its_session_and_the_rest_are_sca
     found = {r.session_id: (r.verdict, r.unreadable) for r in asyncio.run(scan_store(str(store)))}
     assert found == {"odd": ("poisoned", 3), "other": ("healthy", 0)}
     assert [r.verdict for r in asyncio.run(scan_store(str(store), "other"))] == ["healthy"]
+
+
+def test_a_scan_of_a_wal_file_leaves_no_wal_or_shm_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 42: a read-only scan of a WAL-mode file created its -wal and -shm files (SQLite
+    creates them for a mode=ro connection too, and only a writer's connection removes them)."""
+    from approval_compaction.cli import main
+    from approval_compaction.lab.stores.synthetic import generate
+
+    store = tmp_path / "store.db"
+    asyncio.run(generate(str(store), 3, 4))
+    with sqlite3.connect(store) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    conn.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["store.db"]
+    before = store.read_bytes()
+    for argv in (
+        ["scan", str(store)],
+        ["scan", str(store), "--in-database"],
+        ["repair", str(store)],
+    ):
+        assert main(["doctor", *argv]) == 0
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["store.db"], argv
+    assert store.read_bytes() == before
+    app = sqlite3.connect(store)  # the application has it open: its files are its own
+    app.execute("SELECT 1 FROM agent_messages").fetchall()
+    assert main(["doctor", "scan", str(store)]) == 0
+    assert "3 sessions" in capsys.readouterr().out
+    app.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["store.db"]
+
+
+def test_a_store_given_as_a_symbolic_link_is_backed_up_beside_the_link(tmp_path: Path) -> None:
+    """Issue 42: the default backup of a store given as a symbolic link went beside the link's
+    target, a folder the operator did not name."""
+    from approval_compaction.doctor.repair import default_backup
+    from approval_compaction.lab.stores.synthetic import generate
+
+    (tmp_path / "data").mkdir()
+    (tmp_path / "app").mkdir()
+    target, link = tmp_path / "data" / "store.db", tmp_path / "app" / "current.db"
+    asyncio.run(generate(str(target), 3, 4))
+    link.symlink_to(target)
+    found = default_backup(str(link), "STAMP")
+    assert found == tmp_path / "app" / "current.db.doctor-backup-STAMP.jsonl"

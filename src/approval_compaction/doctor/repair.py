@@ -288,10 +288,12 @@ async def dry_run(
 
 
 def default_backup(text: str, stamp: str) -> Path:
-    """``<file>.doctor-backup-<stamp>.jsonl`` beside a SQLite file, else in the current folder."""
+    """``<file>.doctor-backup-<stamp>.jsonl`` beside a SQLite file (beside the name given: a
+    symbolic link, not its target), else in the current folder."""
     spec = parse_store(text)
     if spec.backend.file and spec.path is not None:
-        return spec.path.with_name(f"{spec.path.name}.doctor-backup-{stamp}.jsonl")
+        given = Path(text).expanduser().absolute()
+        return given.with_name(f"{given.name}.doctor-backup-{stamp}.jsonl")
     return Path(f"doctor-backup-{stamp}.jsonl").resolve()
 
 

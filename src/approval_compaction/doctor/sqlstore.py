@@ -620,7 +620,7 @@ class SqlStore:
 def quick_check(path: Path, conn: sqlite3.Connection | None = None) -> str | None:
     """What SQLite's ``PRAGMA quick_check`` finds wrong with the file (its first three
     findings, on one line), or None when it answers ``ok``; read-only."""
-    opened = conn or sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    opened = conn or sqlite3.connect(reading_uri(path), uri=True)
     try:
         found = [str(row[0]) for row in opened.execute("PRAGMA quick_check(3)")]
     except sqlite3.DatabaseError as error:
@@ -648,13 +648,30 @@ def _file_tables(conn: sqlite3.Connection) -> dict[str, set[str]]:
     return {name: {r[1] for r in conn.execute(f'PRAGMA table_info("{name}")')} for name in names}
 
 
+def reading_uri(path: Path) -> str:
+    """The URI that opens a SQLite file for reading without leaving a file behind.
+
+    ``mode=ro``, except for a WAL database that no one has open (no ``-wal`` file): SQLite
+    creates ``-wal`` and ``-shm`` even for a read-only connection, and only a connection that
+    may write removes them when it closes, as every reader of the application's does. The doctor
+    still only reads on it; where the ``-wal`` exists the application has the file open, and
+    ``mode=ro`` creates nothing.
+    """
+    with path.open("rb") as handle:
+        header = handle.read(20)
+    wal = len(header) == 20 and header[18] == 2  # the file format's write version: 2 is WAL
+    in_use = path.with_name(f"{path.name}-wal").exists()
+    return f"{path.as_uri()}?mode={'rw' if wal and not in_use else 'ro'}"
+
+
 async def _open_file(spec: StoreSpec, write: bool) -> SqlStore:
     assert spec.path is not None
     try:
-        conn = sqlite3.connect(f"file:{spec.path}?mode=ro", uri=True, check_same_thread=False)
+        uri = reading_uri(spec.path)
+        conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
         conn.text_factory = read_text
         found = _file_tables(conn)
-    except sqlite3.Error as error:
+    except (sqlite3.Error, OSError) as error:
         raise StoreError(f"cannot read {spec.label}: {one_line(error)}") from None
     advanced = STRUCTURE_TABLE in found or USAGE_TABLE in found
     try:
