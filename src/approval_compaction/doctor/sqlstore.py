@@ -29,10 +29,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import printable
+from . import stores
 from .codec import PLAIN
 from .stores import (
     BATCH_ROWS,
-    LOCK_WAIT,
     MESSAGE_COLUMNS,
     MESSAGES_TABLE,
     SESSION_COLUMNS,
@@ -125,16 +125,20 @@ def _bind(value: Value) -> Any:
     return value
 
 
-def _text_factory(dbapi_connection: Any, record: Any) -> None:
-    """Every SQLite connection of the engine reads text as ``values.read_text`` does."""
+def _connected(dbapi_connection: Any, record: Any) -> None:
+    """Every SQLite connection of the engine reads text as ``values.read_text`` does, and
+    waits ``stores.LOCK_WAIT`` for a lock another writer holds."""
     inner = getattr(dbapi_connection, "_connection", dbapi_connection)  # aiosqlite's
     inner.text_factory = read_text
+    cursor = dbapi_connection.cursor()
+    cursor.execute(f"PRAGMA busy_timeout = {int(stores.LOCK_WAIT * 1000)}")
+    cursor.close()
 
 
-def _read_raw_text(engine: AsyncEngine) -> None:
+def _on_connect(engine: AsyncEngine) -> None:
     from sqlalchemy import event
 
-    event.listen(engine.sync_engine, "connect", _text_factory)
+    event.listen(engine.sync_engine, "connect", _connected)
 
 
 def _check_columns(label: str, found: dict[str, set[str]], advanced: bool) -> None:
@@ -181,10 +185,8 @@ class SqlStore:
         if self._engine is None:
             from sqlalchemy.ext.asyncio import create_async_engine
 
-            self._engine = create_async_engine(
-                f"sqlite+aiosqlite:///{self.spec.path}", connect_args={"timeout": LOCK_WAIT}
-            )
-            _read_raw_text(self._engine)
+            self._engine = create_async_engine(f"sqlite+aiosqlite:///{self.spec.path}")
+            _on_connect(self._engine)
         return self._engine
 
     @property
@@ -428,7 +430,7 @@ class SqlStore:
                     .values(updated_at=s.updated_at)
                 )
             else:
-                wait = int(LOCK_WAIT * 1000)
+                wait = int(stores.LOCK_WAIT * 1000)
                 if self.dialect == "postgresql":
                     await conn.execute(text(f"SET LOCAL lock_timeout = {wait}"))
                 elif self.dialect in ("mysql", "mariadb"):
@@ -766,7 +768,7 @@ async def open_store(spec: StoreSpec, write: bool) -> SqlStore:
     except (SQLAlchemyError, ImportError, ValueError, TypeError) as error:
         raise StoreError(f"cannot open {spec.label}: {one_line(error)}") from None
     if session.engine.dialect.name == "sqlite":
-        _read_raw_text(session.engine)
+        _on_connect(session.engine)
     store = SqlStore(spec, session.engine, (sessions, messages, None), write, None)
 
     def columns(sync_conn: Any) -> dict[str, set[str]]:

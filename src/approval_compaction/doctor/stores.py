@@ -82,7 +82,8 @@ def unsound(label: str, problem: str) -> str:
 
 LOCK_WAIT = 5.0
 """How long a write waits for a session's lock another writer holds (SQLite's busy timeout,
-PostgreSQL's ``lock_timeout``, MySQL's ``innodb_lock_wait_timeout``) before it stops."""
+PostgreSQL's ``lock_timeout``, MySQL's ``innodb_lock_wait_timeout``) before it stops; read when
+a connection is made (the store fuzzer shortens it)."""
 
 
 class WriteStopped(StoreError):
