@@ -61,6 +61,9 @@ commit, which is its right): only a write that did not land is a failed verifica
 repair interrupted anywhere leaves every session either untouched or fully repaired, and a
 second repair finds nothing left to do (a healed session is no longer poisoned): it is
 idempotent. Nothing the application writes is ever lost: a rewrite changes no row but its own.
+A write the store does not take (``stores.WriteStopped``: a lock held past the wait, a
+refusal, a full disk) rolls its session back and stops the repair in one line that names the
+sessions repaired before it and the backup that undoes them.
 
 On an ``AdvancedSQLiteSession`` file every branch is judged; a message row shared by branches
 is rewritten once, and only when it is an orphan in every branch that reads it. Its

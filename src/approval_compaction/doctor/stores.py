@@ -18,10 +18,13 @@ in the rows and decrypts with the key in an environment variable (``codec``).
 
 Reading streams: sessions come one at a time from one ordered query (or, for Redis, from the
 sorted list of session keys in pipelined batches), so memory holds one session, whatever their
-number. A store opened for reading never writes (a SQLite file is opened read-only). A write
+number. A store opened for reading never writes (a SQLite file is opened read-only, or, a WAL
+file no one has open, on a connection that only reads: ``sqlstore.reading_uri``). A write
 goes through ``Store.rewrite``: one transaction per session that takes the session's lock the
 way the SDK's writers do (SQLite's writer, ``SELECT ... FOR UPDATE``, or Redis's ``WATCH``),
 reads the session again and lets the caller decide, inside the lock, what to write.
+A write the store does not take (a lock held past ``LOCK_WAIT``, a refusal, a full disk) is
+one line, a ``WriteStopped`` whose exit status says which.
 ``read_back`` reads a session through the SDK's own session class, as the next run will.
 
 Anything wrong with the store (a missing or corrupt file, an unknown scheme, a driver that is
