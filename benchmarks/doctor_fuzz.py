@@ -48,7 +48,7 @@ def fuzz(examples: int) -> tuple[float, Counter[str], int]:
         nonlocal backups
         with tempfile.TemporaryDirectory() as folder:
             for problem in run_case(case, Path(folder)):
-                found[problem.split(": ", 2)[0] + ": " + problem.split(": ", 2)[-1][:60]] += 1
+                found[problem.replace(folder, "<folder>")[:120]] += 1
             backups += (Path(folder) / "b.jsonl").exists()
 
     start = time.perf_counter()

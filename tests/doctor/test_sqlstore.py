@@ -233,3 +233,18 @@ def test_a_store_given_as_a_symbolic_link_is_backed_up_beside_the_link(tmp_path:
     link.symlink_to(target)
     found = default_backup(str(link), "STAMP")
     assert found == tmp_path / "app" / "current.db.doctor-backup-STAMP.jsonl"
+
+
+def test_a_row_of_json_that_is_not_an_object_does_not_stop_a_repair(tmp_path: Path) -> None:
+    """Issue 42, found by the store fuzzer: the SDK's get_items returns a row holding ``7`` as
+    the integer 7, and reading a repaired session back through it ended in a TypeError."""
+    from approval_compaction.doctor.repair import apply
+
+    store = tmp_path / "odd.db"
+    _odd_store(store)
+    with sqlite3.connect(store) as conn:
+        conn.execute("INSERT INTO agent_messages (session_id, message_data) VALUES ('odd', '7')")
+        conn.execute("DELETE FROM agent_messages WHERE typeof(message_data) = 'text' "
+                     "AND CAST(message_data AS BLOB) = x'ff7b'")  # fmt: skip
+    result = asyncio.run(apply(str(store), tmp_path / "b.jsonl"))
+    assert [(o.session_id, o.status) for o in result.outcomes] == [("odd", "repaired")]

@@ -491,9 +491,10 @@ async def read(store: Store, session_id: str) -> StoredSession | None:
 
 def open_items(codec: Codec, session_id: str, raw: Iterable[Any]) -> list[Item]:
     """Items the SDK's session class returned, opened as ``EncryptedSession`` opens them
-    (for an encrypted store: the envelopes it could not open left out)."""
+    (for an encrypted store: the envelopes it could not open left out). A row of JSON that is
+    not an object (``7``) the SDK returns as it is; the doctor's view skips it, so this does."""
     if not codec.encrypted:
-        return [dict(item) for item in raw]
+        return [dict(item) for item in raw if isinstance(item, dict)]
     found = [codec.decode(session_id, json.dumps(item)) for item in raw]
     return [item for item in found if item is not None]
 
