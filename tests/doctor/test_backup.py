@@ -109,6 +109,7 @@ def test_a_full_disk_while_the_backup_is_written_leaves_no_file(
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(backups.os, "fsync", full)
-    with pytest.raises(backups.BackupError, match="No space left on device"):
+    with pytest.raises(backups.BackupFull, match="No space left on device") as stop:
         write(tmp_path / "b.jsonl")
+    assert stop.value.exit_code == 5 and str(stop.value).endswith("nothing written to the store")
     assert list(tmp_path.iterdir()) == []

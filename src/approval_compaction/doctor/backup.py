@@ -30,7 +30,7 @@ from types import TracebackType
 from typing import Any
 
 from ..errors import InvestigationError
-from .stores import Row, StoredSession, StructureRow
+from .stores import DiskFull, Row, StoredSession, StructureRow
 from .values import from_json, to_json
 
 FORMAT = "approval-compaction-doctor-backup"
@@ -40,6 +40,18 @@ READABLE = (1, 2, 3)  # version 1 had no structure rows; before 3 every value wa
 
 class BackupError(InvestigationError):
     """A backup that cannot be written, or read back whole."""
+
+
+class BackupFull(BackupError, DiskFull):
+    """The disk filled while the backup was written: nothing written to the store (exit 5)."""
+
+
+def failed(doing: str, error: OSError) -> BackupError:
+    """A failed write of the backup, in one line: before the store is written, always."""
+    said = f"{doing}: {error.strerror or error}; nothing written to the store"
+    if error.errno in (errno.ENOSPC, errno.EDQUOT):
+        return BackupFull(said)
+    return BackupError(said)
 
 
 @dataclass(frozen=True)
@@ -65,9 +77,7 @@ class BackupWriter:
         try:
             fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
         except OSError as error:  # a folder that takes no files (/proc/self), read-only, full
-            raise BackupError(
-                f"cannot write the backup in {path.parent}: {error.strerror or error}"
-            ) from None
+            raise failed(f"cannot write the backup in {path.parent}", error) from None
         self._temp = Path(temp)
         self._handle = os.fdopen(fd, "w", encoding="utf-8")
         header = {"format": FORMAT, "version": VERSION, "store": store, "kind": kind}
@@ -83,7 +93,7 @@ class BackupWriter:
         try:
             self._handle.write(text)
         except OSError as error:  # a full disk: the store is not written (the caller abandons)
-            raise BackupError(f"cannot write the backup {self.path}: {error.strerror}") from None
+            raise failed(f"cannot write the backup {self.path}", error) from None
 
     def add(self, session: StoredSession) -> None:
         rows = [[r.id, to_json(r.data), to_json(r.created_at)] for r in session.rows]
@@ -111,10 +121,7 @@ class BackupWriter:
             ) from None
         except OSError as error:  # a full disk at the flush, a folder that refuses links
             self.abandon()
-            raise BackupError(
-                f"cannot write the backup {self.path}: {error.strerror or error}; "
-                "nothing written to the store"
-            ) from None
+            raise failed(f"cannot write the backup {self.path}", error) from None
         self._temp.unlink(missing_ok=True)
         return self.path
 
