@@ -126,9 +126,11 @@ def main() -> None:
         median = statistics.median(s for s, _ in runs)
         held = competing[0] * 1000 if competing else 0
         bursts = f" (lock held {held:g} ms of every {held + args.gap:g} ms)"
-        print(f"repair --apply, {label}{bursts if competing else ''}: {args.sessions} sessions in "
-              f"{median:.2f} s median of {args.rounds} ({args.sessions / median:.0f} sessions/s); "
-              f"{runs[-1][1]}; lock wait {LOCK_WAIT:g} s")  # fmt: skip
+        said = runs[-1][1]
+        rate = f" ({args.sessions / median:.0f} sessions/s)" if "stopped" not in said else ""
+        print(f"repair --apply, {label}{bursts if competing else ''}: {args.sessions} sessions, "
+              f"{median:.2f} s median of {args.rounds}{rate}; lock wait {LOCK_WAIT:g} s; "
+              f"{said}")  # fmt: skip
 
 
 if __name__ == "__main__":
