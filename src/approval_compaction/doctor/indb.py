@@ -161,8 +161,8 @@ def query(dialect: Dialect, order: Order | None = None) -> str:
     order = order or ("id" if dialect == "sqlite" else "created_at")
     valid, kind, call, request, answer, user = _fields(dialect)
     if order == "branches":
-        source = (f"{STRUCTURE_TABLE} st JOIN {MESSAGES_TABLE} m ON m.id = st.message_id "
-                  f"AND m.session_id = st.session_id")  # fmt: skip
+        # AdvancedSQLiteSession's own join: by message id, the session the message's
+        source = f"{STRUCTURE_TABLE} st JOIN {MESSAGES_TABLE} m ON m.id = st.message_id"
         branch, first, second = "st.branch_id", "st.sequence_number", "st.sequence_number"
     else:
         source, branch = f"{MESSAGES_TABLE} m", "NULL"

@@ -69,8 +69,8 @@ if TYPE_CHECKING:
 
 DEFAULT_PORTS = {"postgresql": 5432, "mysql": 3306, "mariadb": 3306}  # a URL without a port
 _STRUCTURE_SELECT = (
-    "id, session_id, message_id, branch_id, message_type, sequence_number, user_turn_number, "
-    "branch_turn_number, tool_name, created_at"
+    "st.id, st.session_id, st.message_id, st.branch_id, st.message_type, st.sequence_number, "
+    "st.user_turn_number, st.branch_turn_number, st.tool_name, st.created_at"
 )
 
 
@@ -311,11 +311,18 @@ class SqlStore:
         return ids, params
 
     def _structure_sql(self, session_id: str | None) -> tuple[str, dict[str, Any]]:
-        """Each session's (or the one named) ``message_structure`` rows, by id, after its id."""
-        where, params = self._where(session_id, "session_id")
+        """Each session's (or the one named) ``message_structure`` rows, by id, after its id:
+        those it names, and those that order one of its messages (``AdvancedSQLiteSession``
+        reads a branch by the message's session, whatever session the structure row names)."""
+        where, params = self._where(session_id, "x.sid")
+        owners = (
+            f"SELECT id AS row_id, session_id AS sid FROM {STRUCTURE_TABLE} UNION "
+            f"SELECT st.id, m.session_id FROM {STRUCTURE_TABLE} st "
+            f"JOIN {MESSAGES_TABLE} m ON m.id = st.message_id"
+        )
         sql = (
-            f"SELECT session_id AS sid, {_STRUCTURE_SELECT} FROM {STRUCTURE_TABLE}{where} "
-            "ORDER BY session_id, id"
+            f"SELECT x.sid, {_STRUCTURE_SELECT} FROM ({owners}) x "
+            f"JOIN {STRUCTURE_TABLE} st ON st.id = x.row_id{where} ORDER BY x.sid, st.id"
         )
         return sql, params
 
@@ -367,9 +374,9 @@ class SqlStore:
         ids, params = self._ids(session_id)
         sql = (
             f"SELECT s.session_id, b.branch_id, b.message_data FROM {ids} s "
-            f"LEFT JOIN (SELECT st.session_id, st.branch_id, st.sequence_number, m.message_data "
-            f"FROM {STRUCTURE_TABLE} st JOIN {MESSAGES_TABLE} m ON m.id = st.message_id "
-            f"AND m.session_id = st.session_id) b ON b.session_id = s.session_id "
+            f"LEFT JOIN (SELECT m.session_id, st.branch_id, st.sequence_number, m.message_data "
+            f"FROM {STRUCTURE_TABLE} st JOIN {MESSAGES_TABLE} m ON m.id = st.message_id"
+            f") b ON b.session_id = s.session_id "
             f"ORDER BY s.session_id, b.branch_id, b.sequence_number"
         )
         return sql, params, 2
@@ -473,7 +480,7 @@ class SqlStore:
                     st = self.structure_table.c
                     await conn.execute(
                         update(self.structure_table)
-                        .where(st.message_id == row_id, st.session_id == session_id)
+                        .where(st.message_id == row_id)  # the SDK's join: by message id
                         .values(message_type=kind, tool_name=tool)
                     )
             if fail_after is not None:
@@ -544,7 +551,7 @@ class SqlStore:
         now = {e.id: e for e in before.structure or ()}
         wanted = {e.id: e for e in saved.structure}
         for entry in saved.structure:
-            values = {"session_id": saved.session_id, "message_id": entry.message_id,
+            values = {"message_id": entry.message_id,
                       "branch_id": entry.branch_id, "message_type": entry.message_type,
                       "sequence_number": entry.sequence_number,
                       "user_turn_number": entry.user_turn_number,
@@ -552,9 +559,10 @@ class SqlStore:
                       "tool_name": entry.tool_name}  # fmt: skip
             if entry.id not in now:
                 await conn.execute(
-                    insert(st).values(id=entry.id, created_at=entry.created_at, **values)
-                )
-            elif now[entry.id] != entry:
+                    insert(st).values(id=entry.id, created_at=entry.created_at,
+                                      session_id=saved.session_id, **values)
+                )  # fmt: skip
+            elif now[entry.id] != entry:  # the session it names stays (the SDK reads by message)
                 await conn.execute(update(st).where(st.c.id == entry.id).values(**values))
         extra = [i for i in now if i not in wanted]
         if extra and exact:  # else the structure rows of messages added since are kept
