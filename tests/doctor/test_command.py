@@ -282,3 +282,28 @@ def test_stored_text_reaches_the_terminal_escaped_in_every_table(
         assert out.count("\n") == lines, argv
         assert all(c.isprintable() for c in out.replace("\n", "")), argv
         assert "s\\x1b[2J\\rforged\\n0 poisoned\\x07" in out, argv
+
+
+def test_a_lock_held_during_a_restore_stops_it_in_one_line_saying_what_was_restored(
+    store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 42: a lock the application held during a write was a traceback; for a restore it
+    is one line that says how many sessions were put back before it, exit 3."""
+    from approval_compaction.doctor import stores
+
+    backup = tmp_path / "b.jsonl"
+    assert main(["doctor", "repair", str(store), "--apply", "--backup", str(backup)]) == 0
+    capsys.readouterr()
+    monkeypatch.setattr(stores, "LOCK_WAIT", 0.2)
+    holder = sqlite3.connect(store, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        _, err = _stopped(["doctor", "restore", str(backup)], capsys, 3, tmp_path)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert "waited 0.2 s for the write lock" in err
+    assert err.rstrip().endswith(
+        "0 of 1 sessions restored before it; run the restore again to finish"
+    )
+    assert main(["doctor", "restore", str(backup)]) == 0
