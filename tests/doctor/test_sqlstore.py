@@ -248,3 +248,19 @@ def test_a_row_of_json_that_is_not_an_object_does_not_stop_a_repair(tmp_path: Pa
                      "AND CAST(message_data AS BLOB) = x'ff7b'")  # fmt: skip
     result = asyncio.run(apply(str(store), tmp_path / "b.jsonl"))
     assert [(o.session_id, o.status) for o in result.outcomes] == [("odd", "repaired")]
+
+
+def test_a_null_row_the_sdk_cannot_read_does_not_stop_a_repair_of_a_url_store(
+    tmp_path: Path,
+) -> None:
+    """Issue 42, found by the store fuzzer: SQLAlchemySession's get_items raises a TypeError on
+    a NULL row, and reading a repaired session back through it ended in that traceback."""
+    from approval_compaction.doctor.repair import apply
+
+    store = tmp_path / "odd.db"
+    _odd_store(store)
+    with sqlite3.connect(store) as conn:
+        conn.execute("DELETE FROM agent_messages WHERE typeof(message_data) = 'text' "
+                     "AND CAST(message_data AS BLOB) = x'ff7b'")  # fmt: skip
+    result = asyncio.run(apply(f"sqlite+aiosqlite:///{store}", tmp_path / "b.jsonl"))
+    assert [(o.session_id, o.status) for o in result.outcomes] == [("odd", "repaired")]

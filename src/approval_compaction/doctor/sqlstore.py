@@ -597,7 +597,9 @@ class SqlStore:
                     raw = await underlying.get_items(branch_id=branch)
                 found[branch] = open_items(self.codec, session_id, raw)
             return found
-        except sqlite3.Error as error:  # the SDK cannot read it either (text that is not UTF-8)
+        # The SDK cannot read it either: text that is not UTF-8 (sqlite3's error), a NULL row
+        # (SQLAlchemySession's json.loads: TypeError).
+        except (sqlite3.Error, TypeError, ValueError) as error:
             raise StoreError(f"the SDK cannot read session {printable(session_id)}: "
                              f"{one_line(error)}") from None  # fmt: skip
         finally:

@@ -16,7 +16,8 @@ broken (none: an empty list):
 - **every changed session restorable byte for byte**: after ``doctor restore`` every message
   row's id, session, value and time are back, type and bytes.
 
-``store_cases`` is the hypothesis strategy; ``tests/doctor/test_fuzz.py`` runs it in the full
+The store is named as a file path, or as ``SQLAlchemySession`` names it (a ``sqlite+aiosqlite``
+URL). ``store_cases`` is the hypothesis strategy; ``tests/doctor/test_fuzz.py`` runs it in the full
 tier and ``benchmarks/doctor_fuzz.py`` measures it.
 """
 
@@ -58,6 +59,11 @@ class StoreCase:
     lock: bool
     failure: str | None
     failing: int  # the session index the failure hits
+    url: bool = False  # named as SQLAlchemySession names it (sqlite+aiosqlite:///), not a path
+
+    def store(self, path: Path) -> str:
+        """The store string the doctor is given."""
+        return f"sqlite+aiosqlite:///{path}" if self.url else str(path)
 
 
 @st.composite
@@ -78,6 +84,7 @@ def store_cases(draw: Callable[..., Any]) -> StoreCase:
         draw(st.booleans()),
         draw(st.sampled_from(FAILURES)),
         draw(st.integers(0, count - 1)),
+        draw(st.booleans()),
     )
 
 
@@ -202,12 +209,12 @@ def _run(case: StoreCase, folder: Path) -> list[str]:
     build(case, path)
     with_rows = sorted({case.session_ids[index] for index, *_ in case.rows})
     before, read_before = cells(path), sdk_reads(path, with_rows)
-    code, out = _cli(["doctor", "scan", str(path), "--format", "json"], problems, "scan")
+    code, out = _cli(["doctor", "scan", case.store(path), "--format", "json"], problems, "scan")
     if code in (0, 1):
         seen = {row["session_id"] for row in json.loads(out)}
         problems += [f"scan: session {sid!r} the SDK reads is not reported"
                      for sid in with_rows if sid not in seen]  # fmt: skip
-    _cli(["doctor", "scan", str(path)], problems, "scan table")
+    _cli(["doctor", "scan", case.store(path)], problems, "scan table")
     problems += _repair(case, path, backup)
     read_after = sdk_reads(path, with_rows)
     problems += [f"repair: the SDK reads {read_after[sid]} items of {sid!r}, {n} before"
@@ -236,7 +243,7 @@ def _repair(case: StoreCase, path: Path, backup: Path) -> list[str]:
     if holder is not None:
         holder.execute("BEGIN IMMEDIATE")
     try:
-        asyncio.run(repair.apply(str(path), backup, fail_after=full))
+        asyncio.run(repair.apply(case.store(path), backup, fail_after=full))
     except InvestigationError as error:
         problems = [] if "\n" not in str(error) else [f"repair: not one line: {error!r}"]
         if case.lock and isinstance(error, stores.StoreLocked):
