@@ -111,3 +111,35 @@ def test_async_sqlite_session_files_scan_repair_and_restore(tmp_path: Path) -> N
         assert healed == (verdict == POISONED)
     asyncio.run(restore(tmp_path / "backup.jsonl"))
     assert table(path, "agent_messages") == original
+
+
+def test_structure_rows_naming_another_session_are_read_as_the_sdk_reads_them(
+    tmp_path: Path,
+) -> None:
+    """Issue 42: AdvancedSQLiteSession reads a branch by its messages' session (a join on the
+    message id), whatever session its structure rows name; the scan required both to agree and
+    missed a poisoned branch whose structure rows name another session."""
+    path = tmp_path / "advanced.db"
+    asyncio.run(synthetic.generate_advanced(str(path), 8, 12))
+    with sqlite3.connect(path) as conn:
+        conn.execute(
+            "UPDATE message_structure SET session_id = 'elsewhere' "
+            "WHERE session_id = 'session-000004'"
+        )
+    from agents.extensions.memory import AdvancedSQLiteSession
+
+    async def main_branch() -> int:
+        session = AdvancedSQLiteSession(session_id="session-000004", db_path=str(path))
+        try:
+            return len(await session.get_items(branch_id="main"))
+        finally:
+            session.close()
+
+    assert asyncio.run(main_branch()) == 12  # the SDK still reads the branch
+    reports = asyncio.run(scan_store(str(path), "session-000004"))
+    assert [(r.branch, r.verdict) for r in reports] == [("main", POISONED)]
+    structure = table(path, "message_structure")
+    result = asyncio.run(apply(str(path), tmp_path / "backup.jsonl", "session-000004"))
+    assert [o.status for o in result.outcomes] == ["repaired"]
+    asyncio.run(restore(tmp_path / "backup.jsonl"))
+    assert table(path, "message_structure") == structure

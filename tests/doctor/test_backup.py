@@ -65,3 +65,51 @@ def test_damaged_backup_is_one_line_and_restores_nothing(tmp_path: Path, damage:
         asyncio.run(restore(path))
     assert "\n" not in str(caught.value)
     assert store.read_bytes() == healed
+
+
+def test_a_backup_name_taken_meanwhile_is_kept_and_this_backup_refused(tmp_path: Path) -> None:
+    """Issue 42: two repairs given one --backup both said they kept it, and the final rename
+    replaced the first run's file with the second's: one store's undo was lost."""
+    target = tmp_path / "b.jsonl"
+    writer = backups.BackupWriter(target, "/some/store.db", "sqlite-file")
+    writer.add(SESSION)
+    target.write_text("the other run's backup\n")
+    with pytest.raises(backups.BackupError, match="created by another run meanwhile"):
+        writer.close()
+    assert target.read_text() == "the other run's backup\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["b.jsonl"]
+
+
+def test_the_run_that_loses_the_backup_name_writes_nothing_to_its_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 42: the run that loses the race for a backup name stops before its first write."""
+    store = tmp_path / "store.db"
+    asyncio.run(generate(str(store), 3, 6))
+    before, target = store.read_bytes(), tmp_path / "b.jsonl"
+    claim = backups.claim
+
+    def lose(temp: Path, path: Path) -> None:
+        path.write_text("the other run's backup\n")  # the other run claims it first
+        claim(temp, path)
+
+    monkeypatch.setattr(backups, "claim", lose)
+    with pytest.raises(backups.BackupError, match="nothing written to the store"):
+        asyncio.run(apply(str(store), target))
+    assert store.read_bytes() == before and target.read_text() == "the other run's backup\n"
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".b.jsonl")]
+
+
+def test_a_full_disk_while_the_backup_is_written_leaves_no_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 42: a full disk while the backup was written left a temporary file beside it."""
+
+    def full(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(backups.os, "fsync", full)
+    with pytest.raises(backups.BackupFull, match="No space left on device") as stop:
+        write(tmp_path / "b.jsonl")
+    assert stop.value.exit_code == 5 and str(stop.value).endswith("nothing written to the store")
+    assert list(tmp_path.iterdir()) == []

@@ -6,6 +6,7 @@ import asyncio
 import csv
 import io
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -167,3 +168,142 @@ def test_scan_judges_every_other_session_past_a_row_nested_5000_deep(
     assert [(r["verdict"], r["unreadable"]) for r in rows] == [
         ("unreadable", 1), ("poisoned", 0), ("pending", 0)
     ]  # fmt: skip
+
+
+def _stopped(
+    argv: list[str], capsys: pytest.CaptureFixture[str], code: int, folder: Path
+) -> tuple[str, str]:
+    """Run a command the store stops: its exit status, one error line, no temporary file."""
+    assert main(argv) == code
+    out, err = capsys.readouterr()
+    assert len(err.splitlines()) == 1 and err.startswith("error: ")
+    assert not [p for p in folder.iterdir() if p.name.startswith(".")]
+    return out, err
+
+
+def test_a_lock_held_by_the_application_stops_the_repair_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 42: a store whose write lock another process held ended ``repair --apply`` in a
+    139-line ``database is locked`` traceback after about 5 s, after the backup was written."""
+    store = tmp_path / "store.db"
+    asyncio.run(generate(str(store), 6, 6))
+    holder = sqlite3.connect(store, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # the application, mid-transaction
+    try:
+        backup = tmp_path / "b.jsonl"
+        argv = ["doctor", "repair", str(store), "--apply", "--backup", str(backup)]
+        _, err = _stopped(argv, capsys, 3, tmp_path)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert "locked by another writer: waited 5 s" in err
+    assert f"no session repaired before it; the store is as it was (backup: {backup})" in err
+
+
+def test_a_write_the_store_refuses_ends_on_what_was_repaired_and_its_backup(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 42: a write the database refused mid-repair (here a trigger) was a traceback, with
+    no summary of the sessions repaired before it and a temporary file beside the store."""
+    store = tmp_path / "store.db"
+    asyncio.run(generate(str(store), 6, 6))  # session-000001 and session-000004 are poisoned
+    with sqlite3.connect(store) as conn:
+        conn.execute(
+            "CREATE TRIGGER archive BEFORE UPDATE ON agent_messages "
+            "WHEN OLD.session_id = 'session-000004' BEGIN SELECT RAISE(ABORT, 'archived'); END"
+        )
+    rows = "SELECT id, message_data FROM agent_messages ORDER BY id"
+    with sqlite3.connect(store) as conn:
+        before = conn.execute(rows).fetchall()
+    backup = tmp_path / "b.jsonl"
+    argv = ["doctor", "repair", str(store), "--apply", "--backup", str(backup)]
+    out, err = _stopped(argv, capsys, 4, tmp_path)
+    assert "refused the write of session session-000004: (sqlite3.IntegrityError) archived" in err
+    assert err.rstrip().endswith(
+        f"1 session repaired before it (session-000001); doctor restore {backup} undoes them"
+    )
+    assert out.startswith("session-000001  repaired")
+    assert main(["doctor", "restore", str(backup)]) == 0  # the backup undoes what was done
+    assert capsys.readouterr().out.splitlines()[-1] == "2 of 2 sessions as backed up"
+    with sqlite3.connect(store) as conn:
+        assert conn.execute(rows).fetchall() == before
+
+
+def test_a_full_disk_mid_repair_is_one_line_exit_5(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 42: a full disk after the backup fits was a traceback, not a line and a summary."""
+    from sqlalchemy.exc import OperationalError
+
+    from approval_compaction.doctor import repair
+    from approval_compaction.doctor.stores import DiskFull
+
+    store = tmp_path / "store.db"
+    asyncio.run(generate(str(store), 6, 6))
+
+    def full(session_id: str) -> None:
+        if session_id == "session-000004":  # what SQLite answers when a page cannot be written
+            raise OperationalError(
+                "UPDATE", {}, sqlite3.OperationalError("database or disk is full")
+            )
+
+    with pytest.raises(DiskFull) as stop:
+        asyncio.run(repair.apply(str(store), tmp_path / "b.jsonl", fail_after=full))
+    assert stop.value.exit_code == 5 and len(str(stop.value).splitlines()) == 1
+    assert "is full: the write of session session-000004 failed" in str(stop.value)
+    assert "1 session repaired before it (session-000001)" in str(stop.value)
+
+
+FORGED = "s\x1b[2J\rforged\n0 poisoned\x07"
+
+
+def test_stored_text_reaches_the_terminal_escaped_in_every_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 42: session ids and other stored text were printed raw in scan tables, so control
+    characters in a stored id could rewrite the operator's terminal and forge lines."""
+    from approval_compaction.lab.stores.synthetic import write_sessions
+
+    store = tmp_path / "store.db"
+    orphan = {"type": "function_call_output", "call_id": "c\x1b]0;x\x07", "output": "o\r\x1b[1A"}
+    asyncio.run(write_sessions(str(store), iter([(FORGED, [orphan])])))
+    backup = tmp_path / "b.jsonl"
+    runs = [
+        (["doctor", "scan", str(store)], 3),
+        (["doctor", "scan", str(store), "--format", "csv"], 2),
+        (["doctor", "repair", str(store)], 4),
+        (["doctor", "repair", str(store), "--apply", "--backup", str(backup)], 4),
+        (["doctor", "restore", str(backup)], 2),
+    ]
+    for argv, lines in runs:
+        main(argv)
+        out = capsys.readouterr().out
+        assert out.count("\n") == lines, argv
+        assert all(c.isprintable() for c in out.replace("\n", "")), argv
+        assert "s\\x1b[2J\\rforged\\n0 poisoned\\x07" in out, argv
+
+
+def test_a_lock_held_during_a_restore_stops_it_in_one_line_saying_what_was_restored(
+    store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 42: a lock the application held during a write was a traceback; for a restore it
+    is one line that says how many sessions were put back before it, exit 3."""
+    from approval_compaction.doctor import stores
+
+    backup = tmp_path / "b.jsonl"
+    assert main(["doctor", "repair", str(store), "--apply", "--backup", str(backup)]) == 0
+    capsys.readouterr()
+    monkeypatch.setattr(stores, "LOCK_WAIT", 0.2)
+    holder = sqlite3.connect(store, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        _, err = _stopped(["doctor", "restore", str(backup)], capsys, 3, tmp_path)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert "waited 0.2 s for the write lock" in err
+    assert err.rstrip().endswith(
+        "0 of 1 sessions restored before it; run the restore again to finish"
+    )
+    assert main(["doctor", "restore", str(backup)]) == 0

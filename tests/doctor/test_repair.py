@@ -232,3 +232,40 @@ def test_restore_keeps_a_turn_appended_since_the_backup_and_exact_removes_it(
     exact = {r.session_id: r for r in asyncio.run(restore(tmp_path / "b.jsonl", exact=True))}
     assert (exact["session-000001"].deleted, exact["session-000001"].kept) == (1, ())
     assert snapshot(text) == before
+
+
+@pytest.mark.enable_socket
+@pytest.mark.servers
+def test_a_session_row_locked_on_postgresql_stops_the_repair_after_the_stated_wait(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 42: a session another transaction holds FOR UPDATE waited without bound (or ended
+    in a driver's traceback); now the wait is stores.LOCK_WAIT and the stop is one line."""
+    from sqlalchemy import text as sql
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from approval_compaction.doctor import stores
+    from approval_compaction.lab.stores.synthetic import generate
+
+    from .conftest import new_store
+
+    monkeypatch.setattr(stores, "LOCK_WAIT", 0.5)
+    store = new_store(request, tmp_path, "postgresql")
+    asyncio.run(generate(store, 3, 6))  # session-000001 is poisoned
+
+    async def while_locked() -> None:
+        engine = create_async_engine(store)
+        try:
+            async with engine.begin() as conn:  # the application, mid-transaction
+                await conn.execute(
+                    sql("SELECT 1 FROM agent_sessions WHERE session_id = 'session-000001' "
+                        "FOR UPDATE")
+                )  # fmt: skip
+                await apply(store, tmp_path / "b.jsonl")
+        finally:
+            await engine.dispose()
+
+    with pytest.raises(stores.StoreLocked) as stop:
+        asyncio.run(while_locked())
+    assert "waited 0.5 s for the write lock of session session-000001" in str(stop.value)
+    assert "no session repaired before it" in str(stop.value)

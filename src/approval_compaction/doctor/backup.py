@@ -1,21 +1,27 @@
 """Backup: every row of every session a repair will touch, written before the first write.
 
-The file is JSON lines, streamed so that its size, not the memory, grows with the sessions:
-a header naming the store, one line per session (its fingerprint and each row's id, text
-exactly as stored, and ``created_at``; for an ``AdvancedSQLiteSession`` file also its
-``message_structure`` rows), and a footer with the session count and a SHA-256 of all
-the lines before it. It is written beside its final name, flushed to disk and renamed into place
-only when complete, and never over an existing file. Reading checks the header, every line and
-the footer before it yields anything, so a truncated or edited backup is a one-line
-``BackupError`` and restores nothing; each session read back is the ``StoredSession`` that was
-written, its fingerprint checked again.
+The file is JSON lines, streamed so that its size, not the memory, grows with the sessions: a
+header naming the store, one line per session (its fingerprint and each row's id, value exactly
+as stored, its type too (``values``), and ``created_at``; for an ``AdvancedSQLiteSession`` file
+also its ``message_structure`` rows), and a footer with the session count and a SHA-256 of all
+the lines before it. It is written beside its final name, flushed to disk and, only when
+complete, linked under that name: the link fails when the name exists, so a name is claimed once
+and never replaced (two runs given one ``--backup`` cannot both keep it: the second stops before
+it writes the store). A write that fails (a full disk) leaves no temporary file behind. Reading
+checks the header, every line and the footer before it yields anything, so a truncated or edited
+backup is a one-line ``BackupError`` and restores nothing; each session read back is the
+``StoredSession`` that was written, its fingerprint checked again.
 """
 
 from __future__ import annotations
 
+import binascii
+import contextlib
+import errno
 import hashlib
 import json
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -24,15 +30,28 @@ from types import TracebackType
 from typing import Any
 
 from ..errors import InvestigationError
-from .stores import Row, StoredSession, StructureRow
+from .stores import DiskFull, Row, StoredSession, StructureRow
+from .values import from_json, to_json
 
 FORMAT = "approval-compaction-doctor-backup"
-VERSION = 2
-READABLE = (1, 2)  # version 1 had no structure rows
+VERSION = 3
+READABLE = (1, 2, 3)  # version 1 had no structure rows; before 3 every value was text
 
 
 class BackupError(InvestigationError):
     """A backup that cannot be written, or read back whole."""
+
+
+class BackupFull(BackupError, DiskFull):
+    """The disk filled while the backup was written: nothing written to the store (exit 5)."""
+
+
+def failed(doing: str, error: OSError) -> BackupError:
+    """A failed write of the backup, in one line: before the store is written, always."""
+    said = f"{doing}: {error.strerror or error}; nothing written to the store"
+    if error.errno in (errno.ENOSPC, errno.EDQUOT):
+        return BackupFull(said)
+    return BackupError(said)
 
 
 @dataclass(frozen=True)
@@ -58,13 +77,15 @@ class BackupWriter:
         try:
             fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
         except OSError as error:  # a folder that takes no files (/proc/self), read-only, full
-            raise BackupError(
-                f"cannot write the backup in {path.parent}: {error.strerror or error}"
-            ) from None
+            raise failed(f"cannot write the backup in {path.parent}", error) from None
         self._temp = Path(temp)
         self._handle = os.fdopen(fd, "w", encoding="utf-8")
         header = {"format": FORMAT, "version": VERSION, "store": store, "kind": kind}
-        self._line(header | ({"identity": identity} if identity is not None else {}))
+        try:
+            self._line(header | ({"identity": identity} if identity is not None else {}))
+        except BackupError:
+            self.abandon()
+            raise
 
     def _line(self, value: dict[str, Any]) -> None:
         text = json.dumps(value, ensure_ascii=False) + "\n"
@@ -72,10 +93,10 @@ class BackupWriter:
         try:
             self._handle.write(text)
         except OSError as error:  # a full disk: the store is not written (the caller abandons)
-            raise BackupError(f"cannot write the backup {self.path}: {error.strerror}") from None
+            raise failed(f"cannot write the backup {self.path}", error) from None
 
     def add(self, session: StoredSession) -> None:
-        rows = [[r.id, r.data, r.created_at] for r in session.rows]
+        rows = [[r.id, to_json(r.data), to_json(r.created_at)] for r in session.rows]
         line: dict[str, Any] = {"session_id": session.session_id}
         line |= {"fingerprint": session.fingerprint, "rows": rows}
         if session.structure is not None:
@@ -84,17 +105,29 @@ class BackupWriter:
         self.count += 1
 
     def close(self) -> Path:
-        """Write the footer, flush to disk and move the file into place."""
+        """Write the footer, flush to disk and claim the final name (never over a file)."""
         footer = {"end": True, "sessions": self.count, "sha256": self._digest.hexdigest()}
-        self._handle.write(json.dumps(footer) + "\n")
-        self._handle.flush()
-        os.fsync(self._handle.fileno())
-        self._handle.close()
-        os.replace(self._temp, self.path)
+        try:
+            self._handle.write(json.dumps(footer) + "\n")
+            self._handle.flush()
+            os.fsync(self._handle.fileno())
+            self._handle.close()
+            claim(self._temp, self.path)
+        except FileExistsError:
+            self.abandon()
+            raise BackupError(
+                f"backup {self.path} was created by another run meanwhile: nothing written to "
+                "the store; choose another --backup file"
+            ) from None
+        except OSError as error:  # a full disk at the flush, a folder that refuses links
+            self.abandon()
+            raise failed(f"cannot write the backup {self.path}", error) from None
+        self._temp.unlink(missing_ok=True)
         return self.path
 
     def abandon(self) -> None:
-        self._handle.close()
+        with contextlib.suppress(OSError):  # closing flushes: on a full disk that fails too
+            self._handle.close()
         self._temp.unlink(missing_ok=True)
 
     def __enter__(self) -> BackupWriter:
@@ -108,6 +141,27 @@ class BackupWriter:
     ) -> None:
         if kind is not None:
             self.abandon()
+
+
+def claim(temp: Path, path: Path) -> None:
+    """Give the complete file ``temp`` the name ``path``, failing (``FileExistsError``) when the
+    name exists: a hard link, or where the file system has none an exclusive create and copy."""
+    try:
+        os.link(temp, path)
+        return
+    except FileExistsError:
+        raise
+    except OSError as error:
+        if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EXDEV, errno.EMLINK):
+            raise
+    with temp.open("rb") as source, path.open("xb") as target:  # "x": O_EXCL
+        try:
+            shutil.copyfileobj(source, target)
+            target.flush()
+            os.fsync(target.fileno())
+        except OSError:
+            path.unlink(missing_ok=True)  # the name was this run's: no half copy stays
+            raise
 
 
 def _lines(path: Path) -> Iterator[tuple[int, str]]:
@@ -175,11 +229,11 @@ def sessions(path: Path) -> Iterator[StoredSession]:
         if "session_id" not in value:
             continue
         try:
-            rows = tuple(Row(int(i), str(d), c) for i, d, c in value["rows"])
+            rows = tuple(Row(int(i), from_json(d), from_json(c)) for i, d, c in value["rows"])
             structure = None
             if "structure" in value:
                 structure = tuple(StructureRow(*entry) for entry in value["structure"])
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, binascii.Error):
             raise BackupError(f"backup {path} line {number} has a malformed row") from None
         session = StoredSession(value["session_id"], rows, structure)
         if session.fingerprint != value.get("fingerprint"):

@@ -59,19 +59,20 @@ _keys = msgspec.json.Decoder(_Keys).decode
 _envelope = msgspec.json.Decoder(_Envelope).decode
 # RecursionError: msgspec's answer to a text nested deeper than it parses (a row nested 5,000
 # deep); the fallback, Python's json, refuses it too, so the row is unreadable, as for the SDK.
-_ERRORS = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
+# TypeError: a value that is not text at all (an integer SQLite kept in the column).
+_ERRORS = (msgspec.DecodeError, msgspec.ValidationError, RecursionError, TypeError)
 
 
-def plain_item(text: str | bytes) -> Item | None:
+def plain_item(text: object) -> Item | None:
     """A whole item, as ``json.loads`` reads it, or None when it is not a JSON object."""
     try:
-        value = json.loads(text)
+        value = json.loads(text)  # type: ignore[arg-type]  # any stored value: TypeError below
     except (json.JSONDecodeError, TypeError, ValueError, RecursionError):
         return None
     return value if isinstance(value, dict) else None
 
 
-def light_item(text: str | bytes) -> Item | None:
+def light_item(text: Any) -> Item | None:
     """The verdict's fields of one JSON text, or None where the SDK would read no object."""
     try:
         return dict(_keys(text))
@@ -80,7 +81,7 @@ def light_item(text: str | bytes) -> Item | None:
         return None if item is None else {k: item[k] for k in LIGHT_FIELDS if k in item}
 
 
-def light_items(texts: Sequence[str] | Sequence[bytes]) -> tuple[list[Item], int]:
+def light_items(texts: Sequence[Any]) -> tuple[list[Item], int]:
     """``light_item`` of each text, the unreadable ones left out, and how many they are."""
     try:
         return list(map(_keys, texts)), 0  # type: ignore[arg-type]  # the common case, in C
@@ -95,12 +96,10 @@ class Codec:
     encrypted = False
     left_out = 0  # items a ttl left out (EncryptedCodec), counted apart from the unreadable
 
-    def decode(self, session_id: str, text: str) -> Item | None:
+    def decode(self, session_id: str, text: object) -> Item | None:
         return plain_item(text)
 
-    def light(
-        self, session_id: str, texts: Sequence[str] | Sequence[bytes]
-    ) -> tuple[list[Item], int]:
+    def light(self, session_id: str, texts: Sequence[Any]) -> tuple[list[Item], int]:
         """The verdict's fields of each readable row, and how many rows are unreadable."""
         return light_items(texts)
 
@@ -168,7 +167,7 @@ class EncryptedCodec(Codec):
                 return EXPIRED
         return plain
 
-    def decode(self, session_id: str, text: str) -> Item | None:
+    def decode(self, session_id: str, text: object) -> Item | None:
         envelope = plain_item(text)
         if envelope is None:
             return None
@@ -178,9 +177,7 @@ class EncryptedCodec(Codec):
             return None
         return item if isinstance(item, dict) else None
 
-    def light(
-        self, session_id: str, texts: Sequence[str] | Sequence[bytes]
-    ) -> tuple[list[Item], int]:
+    def light(self, session_id: str, texts: Sequence[Any]) -> tuple[list[Item], int]:
         opened = [self._plaintext(session_id, t) for t in texts]
         plain = [p for p in opened if p is not None and p is not EXPIRED]
         expired = sum(1 for p in opened if p is EXPIRED)

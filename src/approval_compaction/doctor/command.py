@@ -18,12 +18,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
-from ..errors import InvestigationError
+from ..errors import InvestigationError, printable
 from . import repair
 from .indb import query, scan_in_database
 from .repair import Outcome
 from .restore import restore
 from .scan import scan_to
+from .stores import WriteStopped
 
 Step = Callable[[argparse.Namespace, TextIO], int]
 
@@ -64,7 +65,7 @@ def _change_lines(outcome: Outcome) -> list[str]:
         row = change.as_row()
         lines.append(f"  item {row['position']} (row {row['row_id']}): {row['before']}")
         lines.append(f"    -> assistant message: {row['after']}")
-    return lines
+    return [printable(line) for line in lines]  # stored ids and outputs, escaped
 
 
 def _repair(args: argparse.Namespace, out: TextIO) -> int:
@@ -114,10 +115,8 @@ def _restore(args: argparse.Namespace, out: TextIO) -> int:
             )
             kept = f", {len(item.kept)} added since the backup kept (row {shown})"
         removed = f", {item.deleted} added since the backup removed (--exact)" if exact else ""
-        out.write(
-            f"{item.session_id}  {item.status}  ({item.updated} updated, {item.inserted} "
-            f"put back{kept}{removed})\n"
-        )
+        sid, counts = printable(item.session_id), f"{item.updated} updated, {item.inserted}"
+        out.write(f"{sid}  {item.status}  ({counts} put back{kept}{removed})\n")
     bad = sum(1 for item in results if item.status == "mismatch")
     kept_rows = sum(len(item.kept) for item in results)
     tail = f"; {kept_rows} rows added since the backup kept (--exact removes them)"
@@ -131,5 +130,12 @@ STEPS: dict[str, Step] = {"scan": _scan, "repair": _repair, "restore": _restore,
 
 
 def command(args: argparse.Namespace) -> int:
-    """Run the doctor's step that ``args.doctor_command`` names, writing to stdout."""
-    return STEPS[args.doctor_command](args, sys.stdout)
+    """Run the doctor's step that ``args.doctor_command`` names, writing to stdout. A write the
+    store did not take is one ``error:`` line whose exit status says which (3: locked,
+    4: refused, 5: full); every other one-line error exits 2."""
+    try:
+        return STEPS[args.doctor_command](args, sys.stdout)
+    except WriteStopped as stop:
+        sys.stdout.flush()
+        print(f"error: {printable(str(stop))}", file=sys.stderr, flush=True)
+        return stop.exit_code

@@ -46,7 +46,7 @@ from typing import Literal, TextIO
 from ..analysis.pairing import CALL_TO_OUTPUT, COMPACTION
 from .codec import KEY_ENV
 from .scan import ReportWriter
-from .stores import MESSAGES_TABLE, SESSIONS_TABLE, STRUCTURE_TABLE, Store, StoreError, opened
+from .stores import MESSAGES_TABLE, STRUCTURE_TABLE, Store, StoreError, opened
 
 Dialect = Literal["sqlite", "postgresql", "mysql"]
 DIALECTS: tuple[Dialect, ...] = ("sqlite", "postgresql", "mysql")
@@ -161,8 +161,8 @@ def query(dialect: Dialect, order: Order | None = None) -> str:
     order = order or ("id" if dialect == "sqlite" else "created_at")
     valid, kind, call, request, answer, user = _fields(dialect)
     if order == "branches":
-        source = (f"{STRUCTURE_TABLE} st JOIN {MESSAGES_TABLE} m ON m.id = st.message_id "
-                  f"AND m.session_id = st.session_id")  # fmt: skip
+        # AdvancedSQLiteSession's own join: by message id, the session the message's
+        source = f"{STRUCTURE_TABLE} st JOIN {MESSAGES_TABLE} m ON m.id = st.message_id"
         branch, first, second = "st.branch_id", "st.sequence_number", "st.sequence_number"
     else:
         source, branch = f"{MESSAGES_TABLE} m", "NULL"
@@ -182,7 +182,6 @@ def query(dialect: Dialect, order: Order | None = None) -> str:
   SELECT m.session_id AS session_id, {branch} AS branch, {first} AS first_order,
          {second} AS second_order{parsed}
   FROM {source}
-  JOIN {SESSIONS_TABLE} s ON s.session_id = m.session_id
   WHERE {valid}
 )"""
     if dialect == "postgresql":
@@ -190,7 +189,6 @@ def query(dialect: Dialect, order: Order | None = None) -> str:
   SELECT m.session_id AS session_id, {branch} AS branch, {first} AS first_order,
          {second} AS second_order{parsed}
   FROM {source}
-  JOIN {SESSIONS_TABLE} s ON s.session_id = m.session_id
 ),
 rows_read AS MATERIALIZED (
   SELECT * FROM {valid_from} WHERE {valid}

@@ -39,6 +39,7 @@ from .stores import (
     encode,
     one_line,
     open_items,
+    write_stopped,
 )
 
 BATCH_SESSIONS = 200
@@ -180,7 +181,7 @@ class RedisStore:
     async def rewrite(
         self, session_id: str, plan: Plan, fail_after: FailAfter | None = None
     ) -> tuple[StoredSession, dict[int, str]]:
-        from redis.exceptions import WatchError
+        from redis.exceptions import ResponseError, WatchError
 
         if not self.write:
             raise StoreError("the store was opened for reading")
@@ -207,6 +208,8 @@ class RedisStore:
                     return current, written
                 except WatchError:
                     continue  # another writer came first: read and judge again
+                except ResponseError as error:  # a read-only replica, maxmemory: nothing sent
+                    raise write_stopped(self.spec.label, session_id, error) from None
         raise SessionChanged(f"still being written after {RETRIES} attempts")
 
     async def soundness(self) -> str | None:
@@ -221,7 +224,7 @@ class RedisStore:
         )
 
     async def put_back(self, saved: StoredSession, exact: bool = False) -> Differences:
-        from redis.exceptions import WatchError
+        from redis.exceptions import ResponseError, WatchError
 
         key, parent = self.messages_key(saved.session_id), self.session_key(saved.session_id)
         for _ in range(RETRIES):
@@ -237,7 +240,7 @@ class RedisStore:
                     if current != wanted:  # the list is put back whole, its expiry kept
                         pipe.delete(key)
                         if wanted:
-                            pipe.rpush(key, *[_bytes(t) for t in wanted])
+                            pipe.rpush(key, *[_bytes(str(t)) for t in wanted])  # Redis keeps text
                             if ttl and ttl > 0:
                                 pipe.pexpire(key, ttl)
                     if not has_parent:
@@ -247,6 +250,8 @@ class RedisStore:
                     return differences(rows, saved.rows, exact)
                 except WatchError:
                     continue
+                except ResponseError as error:  # a read-only replica, maxmemory: nothing sent
+                    raise write_stopped(self.spec.label, saved.session_id, error) from None
         raise StoreError(f"{saved.session_id}: still being written after {RETRIES} attempts")
 
     async def read_back(self, session_id: str) -> dict[str | None, list[Item]]:

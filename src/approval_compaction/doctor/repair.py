@@ -61,6 +61,9 @@ commit, which is its right): only a write that did not land is a failed verifica
 repair interrupted anywhere leaves every session either untouched or fully repaired, and a
 second repair finds nothing left to do (a healed session is no longer poisoned): it is
 idempotent. Nothing the application writes is ever lost: a rewrite changes no row but its own.
+A write the store does not take (``stores.WriteStopped``: a lock held past the wait, a
+refusal, a full disk) rolls its session back and stops the repair in one line that names the
+sessions repaired before it and the backup that undoes them.
 
 On an ``AdvancedSQLiteSession`` file every branch is judged; a message row shared by branches
 is rewritten once, and only when it is an orphan in every branch that reads it. Its
@@ -79,9 +82,20 @@ from ..analysis.healing import PREFIX as PREFIX
 from ..analysis.healing import healed_message as healed_message
 from ..analysis.healing import item_name, retired_message
 from ..analysis.pairing import dead_items, find_unpaired
+from ..errors import printable
 from . import backup as backups
 from .codec import KEY_ENV
-from .stores import SessionChanged, Store, StoredSession, opened, parse_store, read, unsound
+from .stores import (
+    SessionChanged,
+    Store,
+    StoredSession,
+    StoreError,
+    WriteStopped,
+    opened,
+    parse_store,
+    read,
+    unsound,
+)
 from .verdict import NEEDS_REPAIR, judge
 
 Item = dict[str, Any]
@@ -225,7 +239,10 @@ async def _verify(
 ) -> str | None:
     """Why the repair did not land (None when it did), read back through the SDK."""
     expected = healed_views(current, found)
-    back = await store.read_back(current.session_id)
+    try:
+        back = await store.read_back(current.session_id)
+    except StoreError:  # the SDK cannot read the session at all: the rows written decide
+        back = {}
     landed = all(back.get(b, [])[: len(items)] == items for b, items in expected.items())
     if landed and all(judge("", items).verdict not in NEEDS_REPAIR for items in expected.values()):
         return None
@@ -274,10 +291,12 @@ async def dry_run(
 
 
 def default_backup(text: str, stamp: str) -> Path:
-    """``<file>.doctor-backup-<stamp>.jsonl`` beside a SQLite file, else in the current folder."""
+    """``<file>.doctor-backup-<stamp>.jsonl`` beside a SQLite file (beside the name given: a
+    symbolic link, not its target), else in the current folder."""
     spec = parse_store(text)
     if spec.backend.file and spec.path is not None:
-        return spec.path.with_name(f"{spec.path.name}.doctor-backup-{stamp}.jsonl")
+        given = Path(text).expanduser().absolute()
+        return given.with_name(f"{given.name}.doctor-backup-{stamp}.jsonl")
     return Path(f"doctor-backup-{stamp}.jsonl").resolve()
 
 
@@ -308,14 +327,30 @@ async def apply(
             return RepairResult((), None)
         written = writer.close()
         backups.check(written)  # the backup reads back whole before the first write
-        outcomes = []
+        outcomes: list[Outcome] = []
         for saved in backups.sessions(written):
-            outcome = await _rewrite(store, replace(saved, codec=store.codec), fail_after,
-                                     before_write)  # fmt: skip
+            try:
+                outcome = await _rewrite(store, replace(saved, codec=store.codec), fail_after,
+                                         before_write)  # fmt: skip
+            except WriteStopped as stop:  # rolled back: this session is as it was
+                raise stop.after(done_so_far(outcomes, written)) from None
             if report is not None:
                 report(outcome)
             outcomes.append(outcome)
     return RepairResult(tuple(outcomes), written)
+
+
+def done_so_far(outcomes: list[Outcome], backup: Path) -> str:
+    """What a stopped repair had done: the sessions it repaired, and the backup that undoes
+    them (every session it was to repair is in it)."""
+    done = [o.session_id for o in outcomes if o.status == "repaired"]
+    if not done:
+        return f"no session repaired before it; the store is as it was (backup: {backup})"
+    named = ", ".join(printable(sid) for sid in done[:5]) + (" ..." if len(done) > 5 else "")
+    return (
+        f"{len(done)} session{'s' if len(done) != 1 else ''} repaired before it ({named}); "
+        f"doctor restore {backup} undoes them"
+    )
 
 
 def _store_name(store: Store) -> str:

@@ -24,7 +24,16 @@ from pathlib import Path
 from typing import Literal
 
 from . import backup as backups
-from .stores import Store, StoredSession, StoreError, added_since, opened, read
+from .stores import (
+    Store,
+    StoredSession,
+    StoreError,
+    WriteStopped,
+    added_since,
+    opened,
+    read,
+)
+from .values import kind
 
 Status = Literal["restored", "already as backed up", "mismatch"]
 
@@ -59,8 +68,8 @@ async def restore_session(store: Store, saved: StoredSession, exact: bool = Fals
     nothing else."""
     updated, inserted, deleted = await store.put_back(saved, exact)
     after = await read(store, saved.session_id)
-    rows = [(r.id, r.data) for r in after.rows] if after is not None else []
-    wanted = [(r.id, r.data) for r in saved.rows]
+    rows = [(r.id, kind(r.data), r.data) for r in after.rows] if after is not None else []
+    wanted = [(r.id, kind(r.data), r.data) for r in saved.rows]
     kept = tuple(added_since(after.rows, saved.rows)) if after is not None else ()
     same = rows == wanted if exact else [row for row in rows if row[0] not in kept] == wanted
     if saved.structure is not None and after is not None and after.structure is not None:
@@ -106,5 +115,12 @@ async def restore(
             raise StoreError(f"backup is of a {header.kind} store, not {store.spec.kind}")
         check_identity(header, store, force)
         for saved in backups.sessions(backup_path):
-            results.append(await restore_session(store, saved, exact))
+            try:
+                results.append(await restore_session(store, saved, exact))
+            except WriteStopped as stop:  # rolled back: this session is as it was
+                done = sum(1 for r in results if r.status == "restored")
+                raise stop.after(
+                    f"{done} of {header.sessions} sessions restored before it; run the restore "
+                    "again to finish"
+                ) from None
     return results

@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import fields, replace
 from typing import Any, TextIO
 
+from ..errors import printable
 from .codec import KEY_ENV, Codec
 from .stores import Store, opened
 from .verdict import REPORTED, UNREADABLE, VERDICTS, SessionReport, judge
@@ -74,7 +75,9 @@ def summary(counts: Counter[str]) -> str:
 
 
 def _table_line(values: dict[str, object], names: tuple[str, ...] = COLUMNS) -> str:
-    cells = [(str(values[c]) or "-").ljust(_WIDTHS.get(c, 0)) for c in names]
+    """One aligned line; stored text (ids, notes) escaped as errors are (``printable``), so a
+    control character in a session id can neither move the cursor nor forge a line."""
+    cells = [(printable(str(values[c])) or "-").ljust(_WIDTHS.get(c, 0)) for c in names]
     return "  ".join(cells).rstrip()
 
 
@@ -110,8 +113,10 @@ class ReportWriter:
         row = {name: row[name] for name in self.names}
         if self.fmt == "table":
             self.out.write(_table_line({**row, "note": note}, self.names) + "\n")
-        elif self.fmt == "csv":
-            self._csv.writerow(row)
+        elif self.fmt == "csv":  # escaped as the table is; JSON escapes by itself
+            self._csv.writerow(
+                {k: printable(v) if isinstance(v, str) else v for k, v in row.items()}
+            )
         else:
             separator = ",\n  " if self.counts else "\n  "
             self.out.write(separator + json.dumps(row))

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import printable
+from . import stores
 from .codec import PLAIN
 from .stores import (
     BATCH_ROWS,
@@ -58,7 +59,9 @@ from .stores import (
     open_items,
     text_time,
     unsound,
+    write_stopped,
 )
+from .values import RawText, Value, read_text
 
 if TYPE_CHECKING:
     from sqlalchemy import Table
@@ -66,8 +69,8 @@ if TYPE_CHECKING:
 
 DEFAULT_PORTS = {"postgresql": 5432, "mysql": 3306, "mariadb": 3306}  # a URL without a port
 _STRUCTURE_SELECT = (
-    "id, session_id, message_id, branch_id, message_type, sequence_number, user_turn_number, "
-    "branch_turn_number, tool_name, created_at"
+    "st.id, st.session_id, st.message_id, st.branch_id, st.message_type, st.sequence_number, "
+    "st.user_turn_number, st.branch_turn_number, st.tool_name, st.created_at"
 )
 
 
@@ -104,9 +107,38 @@ def _structure(row: Sequence[Any]) -> StructureRow:
                         row[6], row[7], row[8], text_time(row[9]))  # fmt: skip
 
 
-def _rows(found: Iterable[Sequence[Any]]) -> tuple[Row, ...]:
-    """The rows of ``_rows_sql``'s answer for one session (its NULL row, if any, left out)."""
+def _rows(found: Iterable[Sequence[Any]], raw: bool) -> tuple[Row, ...]:
+    """The rows of ``_rows_sql``'s answer for one session (its NULL row, if any, left out):
+    each value as stored (``raw``: SQLite, whose cells may hold any type), else the text of a
+    server's column and its time as text."""
+    if raw:
+        return tuple(Row(int(i), d, c) for _, i, d, c in found if i is not None)
     return tuple(Row(int(i), str(d), text_time(c)) for _, i, d, c in found if i is not None)
+
+
+def _bind(value: Value) -> Any:
+    """A value to write back as it was read: text that is not UTF-8 goes back as text."""
+    if isinstance(value, RawText):
+        from sqlalchemy import LargeBinary, Text, cast, literal
+
+        return cast(literal(bytes(value), LargeBinary), Text)
+    return value
+
+
+def _connected(dbapi_connection: Any, record: Any) -> None:
+    """Every SQLite connection of the engine reads text as ``values.read_text`` does, and
+    waits ``stores.LOCK_WAIT`` for a lock another writer holds."""
+    inner = getattr(dbapi_connection, "_connection", dbapi_connection)  # aiosqlite's
+    inner.text_factory = read_text
+    cursor = dbapi_connection.cursor()
+    cursor.execute(f"PRAGMA busy_timeout = {int(stores.LOCK_WAIT * 1000)}")
+    cursor.close()
+
+
+def _on_connect(engine: AsyncEngine) -> None:
+    from sqlalchemy import event
+
+    event.listen(engine.sync_engine, "connect", _connected)
 
 
 def _check_columns(label: str, found: dict[str, set[str]], advanced: bool) -> None:
@@ -154,6 +186,7 @@ class SqlStore:
             from sqlalchemy.ext.asyncio import create_async_engine
 
             self._engine = create_async_engine(f"sqlite+aiosqlite:///{self.spec.path}")
+            _on_connect(self._engine)
         return self._engine
 
     @property
@@ -258,20 +291,38 @@ class SqlStore:
     ) -> tuple[str, dict[str, Any]]:
         """Each session's (or the one named) message rows in the SDK class's read order, after
         its id; a session without messages gives one row of NULLs."""
-        where, params = self._where(session_id, "s.session_id")
+        ids, params = self._ids(session_id)
         sql = (
-            f"SELECT s.session_id, {columns} FROM {SESSIONS_TABLE} s "
-            f"LEFT JOIN {MESSAGES_TABLE} m ON m.session_id = s.session_id{where} "
+            f"SELECT s.session_id, {columns} FROM {ids} s "
+            f"LEFT JOIN {MESSAGES_TABLE} m ON m.session_id = s.session_id "
             f"ORDER BY s.session_id, {self.order}"
         )
         return sql, params
 
-    def _structure_sql(self, session_id: str | None) -> tuple[str, dict[str, Any]]:
-        """Each session's (or the one named) ``message_structure`` rows, by id, after its id."""
+    def _ids(self, session_id: str | None) -> tuple[str, dict[str, Any]]:
+        """Every session id the SDK reads rows of (or the one named), as a subquery: those of
+        ``agent_sessions`` and those of message rows whose ``agent_sessions`` row is missing
+        (the SDK's ``get_items`` reads ``agent_messages`` alone)."""
         where, params = self._where(session_id, "session_id")
+        ids = (
+            f"(SELECT session_id FROM {SESSIONS_TABLE}{where} "
+            f"UNION SELECT session_id FROM {MESSAGES_TABLE}{where})"
+        )
+        return ids, params
+
+    def _structure_sql(self, session_id: str | None) -> tuple[str, dict[str, Any]]:
+        """Each session's (or the one named) ``message_structure`` rows, by id, after its id:
+        those it names, and those that order one of its messages (``AdvancedSQLiteSession``
+        reads a branch by the message's session, whatever session the structure row names)."""
+        where, params = self._where(session_id, "x.sid")
+        owners = (
+            f"SELECT id AS row_id, session_id AS sid FROM {STRUCTURE_TABLE} UNION "
+            f"SELECT st.id, m.session_id FROM {STRUCTURE_TABLE} st "
+            f"JOIN {MESSAGES_TABLE} m ON m.id = st.message_id"
+        )
         sql = (
-            f"SELECT session_id AS sid, {_STRUCTURE_SELECT} FROM {STRUCTURE_TABLE}{where} "
-            "ORDER BY session_id, id"
+            f"SELECT x.sid, {_STRUCTURE_SELECT} FROM ({owners}) x "
+            f"JOIN {STRUCTURE_TABLE} st ON st.id = x.row_id{where} ORDER BY x.sid, st.id"
         )
         return sql, params
 
@@ -293,7 +344,7 @@ class SqlStore:
     ) -> AsyncIterator[StoredSession]:
         pending: tuple[Any, list[StructureRow]] | None = None
         async for sid, found in self._grouped(sql, params):
-            rows = _rows(found)
+            rows = _rows(found, self.dialect == "sqlite")
             structure: tuple[StructureRow, ...] | None = None
             if structures is not None:
                 taken: list[StructureRow] = []
@@ -320,12 +371,12 @@ class SqlStore:
     def _units_sql(self, session_id: str | None) -> tuple[str, dict[str, Any], int]:
         if not self.branches:
             return (*self._rows_sql(session_id, "m.message_data"), 1)
-        where, params = self._where(session_id, "s.session_id")
+        ids, params = self._ids(session_id)
         sql = (
-            f"SELECT s.session_id, b.branch_id, b.message_data FROM {SESSIONS_TABLE} s "
-            f"LEFT JOIN (SELECT st.session_id, st.branch_id, st.sequence_number, m.message_data "
-            f"FROM {STRUCTURE_TABLE} st JOIN {MESSAGES_TABLE} m ON m.id = st.message_id "
-            f"AND m.session_id = st.session_id) b ON b.session_id = s.session_id{where} "
+            f"SELECT s.session_id, b.branch_id, b.message_data FROM {ids} s "
+            f"LEFT JOIN (SELECT m.session_id, st.branch_id, st.sequence_number, m.message_data "
+            f"FROM {STRUCTURE_TABLE} st JOIN {MESSAGES_TABLE} m ON m.id = st.message_id"
+            f") b ON b.session_id = s.session_id "
             f"ORDER BY s.session_id, b.branch_id, b.sequence_number"
         )
         return sql, params, 2
@@ -358,7 +409,7 @@ class SqlStore:
         from sqlalchemy import text
 
         sql, params = self._rows_sql(session_id)
-        rows = _rows((await conn.execute(text(sql), params)).all())
+        rows = _rows((await conn.execute(text(sql), params)).all(), self.dialect == "sqlite")
         structure = None
         if self.branches:
             sql, params = self._structure_sql(session_id)
@@ -373,7 +424,7 @@ class SqlStore:
         SQLite takes the database's writer with a first write (the SDK's own trick); other
         databases lock the session's row ``FOR UPDATE``, as the SDK's writers do.
         """
-        from sqlalchemy import select, update
+        from sqlalchemy import select, text, update
 
         if not self.write:
             raise StoreError("the store was opened for reading")
@@ -386,12 +437,29 @@ class SqlStore:
                     .values(updated_at=s.updated_at)
                 )
             else:
+                wait = int(stores.LOCK_WAIT * 1000)
+                if self.dialect == "postgresql":
+                    await conn.execute(text(f"SET LOCAL lock_timeout = {wait}"))
+                elif self.dialect in ("mysql", "mariadb"):
+                    await conn.execute(
+                        text(f"SET innodb_lock_wait_timeout = {max(1, wait // 1000)}")
+                    )
                 query = select(s.session_id).where(s.session_id == session_id)
                 await conn.execute(query.with_for_update())
             yield conn
 
     async def rewrite(
         self, session_id: str, plan: Plan, fail_after: FailAfter | None = None
+    ) -> tuple[StoredSession, dict[int, str]]:
+        from sqlalchemy.exc import DBAPIError
+
+        try:
+            return await self._rewrite(session_id, plan, fail_after)
+        except DBAPIError as error:  # rolled back: a lock held too long, a refusal, a full disk
+            raise write_stopped(self.spec.label, session_id, error) from None
+
+    async def _rewrite(
+        self, session_id: str, plan: Plan, fail_after: FailAfter | None
     ) -> tuple[StoredSession, dict[int, str]]:
         from sqlalchemy import update
 
@@ -412,15 +480,15 @@ class SqlStore:
                     st = self.structure_table.c
                     await conn.execute(
                         update(self.structure_table)
-                        .where(st.message_id == row_id, st.session_id == session_id)
+                        .where(st.message_id == row_id)  # the SDK's join: by message id
                         .values(message_type=kind, tool_name=tool)
                     )
             if fail_after is not None:
                 fail_after(session_id)  # a test's injected failure: rolls this one back
         return current, written
 
-    def _created(self, value: str | None) -> Any:
-        if value is None or self.spec.backend.file:
+    def _created(self, value: Value) -> Any:
+        if not isinstance(value, str) or self.dialect == "sqlite":
             return value
         try:
             return datetime.fromisoformat(value)
@@ -428,16 +496,21 @@ class SqlStore:
             return value
 
     async def put_back(self, saved: StoredSession, exact: bool = False) -> Differences:
-        from sqlalchemy.exc import IntegrityError
+        from sqlalchemy.exc import DBAPIError, IntegrityError
 
         try:
             return await self._put_back(saved, exact)
-        except IntegrityError:  # rolled back: a row id the backup holds is another session's
+        except IntegrityError as error:  # rolled back
+            if not any(word in str(error).lower() for word in ("unique", "duplicate", "primary")):
+                raise write_stopped(self.spec.label, saved.session_id, error) from None  # a trigger
+            # a row id the backup holds is another session's
             taken = ", ".join(str(row.id) for row in saved.rows[:3])
             raise StoreError(
                 f"{saved.session_id}: {self.spec.label} already holds rows with the backup's "
                 f"ids (among {taken}) in another session: not restored (is it the backup's store?)"
             ) from None
+        except DBAPIError as error:  # rolled back: a lock held too long, a refusal, a full disk
+            raise write_stopped(self.spec.label, saved.session_id, error) from None
 
     async def _put_back(self, saved: StoredSession, exact: bool) -> Differences:
         from sqlalchemy import delete, insert, select, update
@@ -452,7 +525,7 @@ class SqlStore:
             for row in updates:
                 await conn.execute(
                     update(m).where(m.c.id == row.id, m.c.session_id == saved.session_id)
-                    .values(message_data=row.data)
+                    .values(message_data=_bind(row.data))
                 )  # fmt: skip
             if deletes:
                 await conn.execute(
@@ -460,9 +533,9 @@ class SqlStore:
                 )
             for row in inserts:
                 values: dict[str, Any] = {"id": row.id, "session_id": saved.session_id}
-                values["message_data"] = row.data
+                values["message_data"] = _bind(row.data)
                 if row.created_at is not None:
-                    values["created_at"] = self._created(row.created_at)
+                    values["created_at"] = _bind(self._created(row.created_at))
                 await conn.execute(insert(m).values(**values))
             if self.structure_table is not None and saved.structure is not None:
                 await self._restore_structure(conn, saved, before, exact)
@@ -478,7 +551,7 @@ class SqlStore:
         now = {e.id: e for e in before.structure or ()}
         wanted = {e.id: e for e in saved.structure}
         for entry in saved.structure:
-            values = {"session_id": saved.session_id, "message_id": entry.message_id,
+            values = {"message_id": entry.message_id,
                       "branch_id": entry.branch_id, "message_type": entry.message_type,
                       "sequence_number": entry.sequence_number,
                       "user_turn_number": entry.user_turn_number,
@@ -486,9 +559,10 @@ class SqlStore:
                       "tool_name": entry.tool_name}  # fmt: skip
             if entry.id not in now:
                 await conn.execute(
-                    insert(st).values(id=entry.id, created_at=entry.created_at, **values)
-                )
-            elif now[entry.id] != entry:
+                    insert(st).values(id=entry.id, created_at=entry.created_at,
+                                      session_id=saved.session_id, **values)
+                )  # fmt: skip
+            elif now[entry.id] != entry:  # the session it names stays (the SDK reads by message)
                 await conn.execute(update(st).where(st.c.id == entry.id).values(**values))
         extra = [i for i in now if i not in wanted]
         if extra and exact:  # else the structure rows of messages added since are kept
@@ -523,6 +597,11 @@ class SqlStore:
                     raw = await underlying.get_items(branch_id=branch)
                 found[branch] = open_items(self.codec, session_id, raw)
             return found
+        # The SDK cannot read it either: text that is not UTF-8 (sqlite3's error), a NULL row
+        # (SQLAlchemySession's json.loads: TypeError).
+        except (sqlite3.Error, TypeError, ValueError) as error:
+            raise StoreError(f"the SDK cannot read session {printable(session_id)}: "
+                             f"{one_line(error)}") from None  # fmt: skip
         finally:
             if hasattr(underlying, "close") and self.spec.backend.file:
                 underlying.close()
@@ -553,7 +632,7 @@ class SqlStore:
 def quick_check(path: Path, conn: sqlite3.Connection | None = None) -> str | None:
     """What SQLite's ``PRAGMA quick_check`` finds wrong with the file (its first three
     findings, on one line), or None when it answers ``ok``; read-only."""
-    opened = conn or sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    opened = conn or sqlite3.connect(reading_uri(path), uri=True)
     try:
         found = [str(row[0]) for row in opened.execute("PRAGMA quick_check(3)")]
     except sqlite3.DatabaseError as error:
@@ -581,12 +660,30 @@ def _file_tables(conn: sqlite3.Connection) -> dict[str, set[str]]:
     return {name: {r[1] for r in conn.execute(f'PRAGMA table_info("{name}")')} for name in names}
 
 
+def reading_uri(path: Path) -> str:
+    """The URI that opens a SQLite file for reading without leaving a file behind.
+
+    ``mode=ro``, except for a WAL database that no one has open (no ``-wal`` file): SQLite
+    creates ``-wal`` and ``-shm`` even for a read-only connection, and only a connection that
+    may write removes them when it closes, as every reader of the application's does. The doctor
+    still only reads on it; where the ``-wal`` exists the application has the file open, and
+    ``mode=ro`` creates nothing.
+    """
+    with path.open("rb") as handle:
+        header = handle.read(20)
+    wal = len(header) == 20 and header[18] == 2  # the file format's write version: 2 is WAL
+    in_use = path.with_name(f"{path.name}-wal").exists()
+    return f"{path.as_uri()}?mode={'rw' if wal and not in_use else 'ro'}"
+
+
 async def _open_file(spec: StoreSpec, write: bool) -> SqlStore:
     assert spec.path is not None
     try:
-        conn = sqlite3.connect(f"file:{spec.path}?mode=ro", uri=True, check_same_thread=False)
+        uri = reading_uri(spec.path)
+        conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
+        conn.text_factory = read_text
         found = _file_tables(conn)
-    except sqlite3.Error as error:
+    except (sqlite3.Error, OSError) as error:
         raise StoreError(f"cannot read {spec.label}: {one_line(error)}") from None
     advanced = STRUCTURE_TABLE in found or USAGE_TABLE in found
     try:
@@ -680,6 +777,8 @@ async def open_store(spec: StoreSpec, write: bool) -> SqlStore:
             raise ValueError("this openai-agents release's SQLAlchemySession has no table objects")
     except (SQLAlchemyError, ImportError, ValueError, TypeError) as error:
         raise StoreError(f"cannot open {spec.label}: {one_line(error)}") from None
+    if session.engine.dialect.name == "sqlite":
+        _on_connect(session.engine)
     store = SqlStore(spec, session.engine, (sessions, messages, None), write, None)
 
     def columns(sync_conn: Any) -> dict[str, set[str]]:

@@ -18,10 +18,13 @@ in the rows and decrypts with the key in an environment variable (``codec``).
 
 Reading streams: sessions come one at a time from one ordered query (or, for Redis, from the
 sorted list of session keys in pipelined batches), so memory holds one session, whatever their
-number. A store opened for reading never writes (a SQLite file is opened read-only). A write
+number. A store opened for reading never writes (a SQLite file is opened read-only, or, a WAL
+file no one has open, on a connection that only reads: ``sqlstore.reading_uri``). A write
 goes through ``Store.rewrite``: one transaction per session that takes the session's lock the
 way the SDK's writers do (SQLite's writer, ``SELECT ... FOR UPDATE``, or Redis's ``WATCH``),
 reads the session again and lets the caller decide, inside the lock, what to write.
+A write the store does not take (a lock held past ``LOCK_WAIT``, a refusal, a full disk) is
+one line, a ``WriteStopped`` whose exit status says which.
 ``read_back`` reads a session through the SDK's own session class, as the next run will.
 
 Anything wrong with the store (a missing or corrupt file, an unknown scheme, a driver that is
@@ -45,6 +48,7 @@ from typing import Any, Literal, Protocol
 
 from ..errors import InvestigationError, printable, require
 from .codec import KEY_ENV, PLAIN, Codec, EncryptionKeyError, choose
+from .values import Value, as_bytes, kind, same
 
 SESSIONS_TABLE = "agent_sessions"
 MESSAGES_TABLE = "agent_messages"
@@ -79,6 +83,63 @@ def unsound(label: str, problem: str) -> str:
     )
 
 
+LOCK_WAIT = 5.0
+"""How long a write waits for a session's lock another writer holds (SQLite's busy timeout,
+PostgreSQL's ``lock_timeout``, MySQL's ``innodb_lock_wait_timeout``) before it stops; read when
+a connection is made (the store fuzzer shortens it)."""
+
+
+class WriteStopped(StoreError):
+    """A write the store did not take (a lock held too long, a refusal, a full disk): the
+    repair or restore stops there, in one line that says what was done before it. Its exit
+    status says which (``exit_code``)."""
+
+    exit_code = 5
+
+    def after(self, done: str) -> WriteStopped:
+        """The same stop, its line ending on what was done before it."""
+        return type(self)(f"{self}; {done}")
+
+
+class StoreLocked(WriteStopped):
+    """Another writer held the lock for longer than ``LOCK_WAIT``."""
+
+    exit_code = 3
+
+
+class WriteRefused(WriteStopped):
+    """The store refused the write: a trigger, a permission, a read-only database."""
+
+    exit_code = 4
+
+
+class DiskFull(WriteStopped):
+    """The store's disk (or its quota, or Redis's memory limit) is full."""
+
+    exit_code = 5
+
+
+_LOCKED = ("database is locked", "database table is locked", "lock timeout",
+           "lock wait timeout", "could not obtain lock", "busy")  # fmt: skip
+_FULL = ("disk is full", "no space left", "disk full", "quota", "maxmemory", "out of memory")
+
+
+def write_stopped(label: str, session_id: str, error: BaseException) -> WriteStopped:
+    """A driver's error on a write, as the one-line stop it means."""
+    said = one_line(error)
+    lower = said.lower()
+    if any(word in lower for word in _LOCKED):
+        return StoreLocked(
+            f"{label} is locked by another writer: waited {LOCK_WAIT:g} s for the write lock of "
+            f"session {printable(session_id)} ({said}); run the repair again when the "
+            "application is idle"
+        )
+    if any(word in lower for word in _FULL):
+        return DiskFull(f"{label} is full: the write of session {printable(session_id)} "
+                        f"failed ({said}); free space and run again")  # fmt: skip
+    return WriteRefused(f"{label} refused the write of session {printable(session_id)}: {said}")
+
+
 class SessionChanged(InvestigationError):
     """Raised by a rewrite's plan, inside the lock, to leave the session untouched: it changed
     since the backup, or it cannot be healed safely by rewriting (repair catches it and reports
@@ -87,12 +148,13 @@ class SessionChanged(InvestigationError):
 
 @dataclass(frozen=True)
 class Row:
-    """One stored item: its row id (a Redis list index), its text exactly as stored, and when
-    it was created (None where the store keeps no time)."""
+    """One stored item: its row id (a Redis list index), its value exactly as stored (JSON
+    text, or in SQLite any value: ``values``), and when it was created (None where the store
+    keeps no time)."""
 
     id: int
-    data: str
-    created_at: str | None = None
+    data: Value
+    created_at: Value = None
 
 
 @dataclass(frozen=True)
@@ -179,8 +241,13 @@ class StoredSession:
         """A digest of every row id and text: equal exactly when the session is unchanged."""
         digest = hashlib.sha256()
         for row in self.rows:
-            digest.update(f"{row.id}\0{len(row.data)}\0".encode())
-            digest.update(row.data.encode())
+            if isinstance(row.data, str):
+                digest.update(f"{row.id}\0{len(row.data)}\0".encode())
+                digest.update(row.data.encode("utf-8", "surrogatepass"))
+                continue
+            raw = as_bytes(row.data)  # another type: its kind in the digest too
+            digest.update(f"{row.id}\0{kind(row.data)}:{len(raw)}\0".encode())
+            digest.update(raw)
         return digest.hexdigest()
 
 
@@ -190,7 +257,7 @@ class Unit:
 
     session_id: str
     branch: str | None
-    texts: Sequence[str] | Sequence[bytes]
+    texts: Sequence[Any]
 
 
 @dataclass(frozen=True)
@@ -313,7 +380,7 @@ def differences(current: Sequence[Row], wanted: Sequence[Row], exact: bool = Fal
     hold (added since the backup) are kept, unless ``exact``: then they are to be deleted."""
     now = {row.id: row.data for row in current}
     keep = {row.id for row in wanted}
-    updates = [row for row in wanted if row.id in now and now[row.id] != row.data]
+    updates = [row for row in wanted if row.id in now and not same(now[row.id], row.data)]
     inserts = [row for row in wanted if row.id not in now]
     deletes = [row_id for row_id in now if row_id not in keep] if exact else []
     return updates, inserts, deletes
@@ -424,9 +491,10 @@ async def read(store: Store, session_id: str) -> StoredSession | None:
 
 def open_items(codec: Codec, session_id: str, raw: Iterable[Any]) -> list[Item]:
     """Items the SDK's session class returned, opened as ``EncryptedSession`` opens them
-    (for an encrypted store: the envelopes it could not open left out)."""
+    (for an encrypted store: the envelopes it could not open left out). A row of JSON that is
+    not an object (``7``) the SDK returns as it is; the doctor's view skips it, so this does."""
     if not codec.encrypted:
-        return [dict(item) for item in raw]
+        return [dict(item) for item in raw if isinstance(item, dict)]
     found = [codec.decode(session_id, json.dumps(item)) for item in raw]
     return [item for item in found if item is not None]
 
