@@ -5,13 +5,15 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 # npm ci writes this file last: newer than the lock once the JS harness's packages are in.
 NODE_STAMP := node_modules/.package-lock.json
+# The SDK-style regression test's own package (vitest), apart from the harness's.
+SDK_TEST_STAMP := js/sdk-test/node_modules/.package-lock.json
 
 .DEFAULT_GOAL := help
 # Python's default is to cache bytecode, as users' machines do. An environment that sets
 # PYTHONDONTWRITEBYTECODE (this one does) makes every import compile again, in each notebook
 # kernel, worker and release probe the targets start; the targets run with Python's default.
 unexport PYTHONDONTWRITEBYTECODE
-.PHONY: help system setup run sweep js-sweep envs workaround liveness liveness-patch doctor-data mechanism fix-anatomy explore upstream permalinks test test-all lint lab bench clean
+.PHONY: help system setup run sweep js-sweep js-sdk-test envs workaround liveness liveness-patch doctor-data mechanism fix-anatomy explore upstream permalinks test test-all lint lab bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -25,6 +27,14 @@ $(STAMP): requirements.txt pyproject.toml
 $(NODE_STAMP): package.json package-lock.json
 	scripts/system-packages node
 	npm ci --no-audit --no-fund --loglevel=error
+
+$(SDK_TEST_STAMP): js/sdk-test/package.json js/sdk-test/package-lock.json
+	scripts/system-packages node
+	npm ci --prefix js/sdk-test --no-audit --no-fund --loglevel=error
+
+js-sdk-test: $(SDK_TEST_STAMP) ## install vitest for the JS regression test (js/sdk-test, npm ci) and run it on the pinned and the patched package
+	$(PY) -m approval_compaction js-sdk-test
+	$(PY) -m approval_compaction js-sdk-test --patch js/fix/agents-openai-0.20.0.diff
 
 setup: $(STAMP) $(NODE_STAMP) ## create .venv, install the pinned requirements and the JS harness (npm ci)
 
@@ -93,7 +103,7 @@ upstream: $(STAMP) ## the SDK's own tests on the pinned and newest releases, as 
 test: $(STAMP) $(NODE_STAMP) lint ## the fast tier: lint, types, import contracts, in-process tests (minutes)
 	$(PY) -m pytest
 
-test-all: $(STAMP) $(NODE_STAMP) system permalinks envs lint ## every tier: notebooks, releases, servers, browser (CI)
+test-all: $(STAMP) $(NODE_STAMP) $(SDK_TEST_STAMP) system permalinks envs lint ## every tier: notebooks, releases, servers, browser (CI)
 	$(PY) -m pytest -m ""
 
 lint: $(STAMP) ## ruff, mypy --strict, and the import contracts between subpackages

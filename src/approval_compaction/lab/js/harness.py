@@ -82,7 +82,7 @@ def run_plans(plans: Sequence[Plan], package: Path = paths.ROOT) -> list[list[Ca
     harness = package / "js" / HARNESS.name
     if harness != HARNESS:  # a release's folder: the harness beside its node_modules
         harness.parent.mkdir(exist_ok=True)
-        for source in (HARNESS, WORKAROUND):
+        for source in (WORKAROUND, HARNESS):  # what the harness imports first
             shutil.copyfile(source, harness.parent / source.name)
     node = node_binary()
     results = []

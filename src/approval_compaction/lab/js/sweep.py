@@ -6,13 +6,15 @@ Every release runs the same plans (``PLANS``: each compaction mode, ``auto`` wit
 the user meets the API's refusal. The pinned release also runs ``PINNED_PLANS`` (the SDK's
 default trigger, and a session in a file read back by a second Node process), into
 ``data/js-modes.json``; its input-mode matrix is ``data/js-matrix.*``, beside the Python one.
+``WORKAROUND_PLANS`` are ``PLANS`` with the session wrapped by ``js/workaround.mjs``: the
+workaround's sweep (``data/js-workaround-sweep.json``) says on which releases it holds.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ... import paths
@@ -35,6 +37,8 @@ PINNED_PLANS: tuple[Plan, ...] = (
     Plan("auto", trigger="default"),
     Plan("input", trigger="default"),
 )
+WORKAROUND_PLANS: tuple[Plan, ...] = tuple(replace(plan, workaround=True) for plan in PLANS)
+SWEEP_FILES = {False: "js-sweep.json", True: "js-workaround-sweep.json"}
 _CALL_ID = re.compile(r"call_standin_\d+")
 
 
@@ -100,13 +104,17 @@ def release_records(ran: Sequence[tuple[Plan, list[CaseRun]]]) -> list[JsRecord]
 JS_MATRIX = "js-matrix"
 
 
-def sweep(versions: Sequence[str] | None = None, folder: Path = paths.DATA) -> list[Path]:
-    """Every release (or those given), each plan judged, into ``js-sweep.json``."""
+def sweep(
+    versions: Sequence[str] | None = None, folder: Path = paths.DATA, workaround: bool = False
+) -> list[Path]:
+    """Every release (or those given), each plan judged, into ``js-sweep.json`` (with the
+    workaround: ``WORKAROUND_PLANS`` into ``js-workaround-sweep.json``)."""
     dates = release_dates()
     chosen = list(versions) if versions else releases(dates)
+    plans = WORKAROUND_PLANS if workaround else PLANS
     rows: list[JsRecord] = []
     with Progress("js-sweep", len(chosen), "releases") as progress:
         for version in chosen:
-            rows += release_records(run_release(version, PLANS, dates))
+            rows += release_records(run_release(version, plans, dates))
             progress.step()
-    return write_records(paths.data(folder).file("js-sweep.json"), rows, JsRecord)
+    return write_records(paths.data(folder).file(SWEEP_FILES[workaround]), rows, JsRecord)
