@@ -46,6 +46,7 @@ run: $(STAMP) $(NODE_STAMP) system ## write data/, execute and render every note
 	$(PY) -m approval_compaction notebooks
 	$(PY) -m approval_compaction render
 	$(PY) -m approval_compaction report --output data/report.md --force
+	$(PY) -m approval_compaction report-js --output data/report-js.md
 	$(PY) -m approval_compaction snippet
 	$(PY) -m approval_compaction upstream-liveness
 	$(PY) -m approval_compaction readme

@@ -396,6 +396,13 @@ def parser() -> argparse.ArgumentParser:
         "the regression test for openai-agents-js (vitest, js/sdk-test) on the pinned package",
     )
     js_test.add_argument("--patch", help=JS_PATCH_HELP)
+    report_js = add(
+        "report-js",
+        _lazy(".lab.share.report_js", "report_js_command"),
+        "the paste-ready report for openai-agents-js (data/report-js.md), from data/",
+    )
+    report_js.add_argument("--output", help="write here instead of stdout")
+    report_js.add_argument("--folder", default=str(paths.DATA))
     add(
         "js-fix",
         _lazy(".lab.share.js", "fix_command"),
