@@ -5,13 +5,15 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 # npm ci writes this file last: newer than the lock once the JS harness's packages are in.
 NODE_STAMP := node_modules/.package-lock.json
+# The SDK-style regression test's own package (vitest), apart from the harness's.
+SDK_TEST_STAMP := js/sdk-test/node_modules/.package-lock.json
 
 .DEFAULT_GOAL := help
 # Python's default is to cache bytecode, as users' machines do. An environment that sets
 # PYTHONDONTWRITEBYTECODE (this one does) makes every import compile again, in each notebook
 # kernel, worker and release probe the targets start; the targets run with Python's default.
 unexport PYTHONDONTWRITEBYTECODE
-.PHONY: help system setup run sweep js-sweep envs workaround liveness liveness-patch doctor-data mechanism fix-anatomy explore upstream permalinks test test-all lint lab bench clean
+.PHONY: help system setup run sweep js-sweep js-sdk-test js-fix envs workaround liveness liveness-patch doctor-data mechanism fix-anatomy explore upstream permalinks test test-all lint lab bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -26,6 +28,14 @@ $(NODE_STAMP): package.json package-lock.json
 	scripts/system-packages node
 	npm ci --no-audit --no-fund --loglevel=error
 
+$(SDK_TEST_STAMP): js/sdk-test/package.json js/sdk-test/package-lock.json
+	scripts/system-packages node
+	npm ci --prefix js/sdk-test --no-audit --no-fund --loglevel=error
+
+js-sdk-test: $(SDK_TEST_STAMP) ## install vitest for the JS regression test (js/sdk-test, npm ci) and run it on the pinned and the patched package
+	$(PY) -m approval_compaction js-sdk-test
+	$(PY) -m approval_compaction js-sdk-test --patch js/fix/agents-openai-0.20.0.diff
+
 setup: $(STAMP) $(NODE_STAMP) ## create .venv, install the pinned requirements and the JS harness (npm ci)
 
 system: ## install the Debian packages notebooks and tests start (postgresql, chromium) if missing
@@ -36,6 +46,7 @@ run: $(STAMP) $(NODE_STAMP) system ## write data/, execute and render every note
 	$(PY) -m approval_compaction notebooks
 	$(PY) -m approval_compaction render
 	$(PY) -m approval_compaction report --output data/report.md --force
+	$(PY) -m approval_compaction report-js --output data/report-js.md
 	$(PY) -m approval_compaction snippet
 	$(PY) -m approval_compaction upstream-liveness
 	$(PY) -m approval_compaction readme
@@ -43,8 +54,13 @@ run: $(STAMP) $(NODE_STAMP) system ## write data/, execute and render every note
 sweep: $(STAMP) ## run the matrix on every openai-agents release into data/sweep.json (slow)
 	$(PY) -m approval_compaction sweep $(SWEEP_ARGS)
 
-js-sweep: $(STAMP) $(NODE_STAMP) ## the JS study on every @openai/agents release with the session (npm, cached; data/js-sweep.json)
+js-sweep: $(STAMP) $(NODE_STAMP) ## the JS study on every @openai/agents release with the session, bare and with the JS workaround (npm, cached; data/js-*sweep.json)
 	$(PY) -m approval_compaction js-sweep $(JS_SWEEP_ARGS)
+	$(PY) -m approval_compaction js-sweep --workaround $(JS_SWEEP_ARGS)
+
+js-fix: $(STAMP) $(NODE_STAMP) $(SDK_TEST_STAMP) ## the JS workaround, the patched package and the regression test on the pinned release (data/js-workaround.json, js-patched.json, js-sdk-test.json)
+	$(PY) -m approval_compaction js-fix
+	$(PY) -m approval_compaction report-js --output data/report-js.md
 
 workaround: $(STAMP) ## the workaround's matrix, the newest release's, the test per swept release
 	$(PY) -m approval_compaction fix-data
@@ -93,7 +109,7 @@ upstream: $(STAMP) ## the SDK's own tests on the pinned and newest releases, as 
 test: $(STAMP) $(NODE_STAMP) lint ## the fast tier: lint, types, import contracts, in-process tests (minutes)
 	$(PY) -m pytest
 
-test-all: $(STAMP) $(NODE_STAMP) system permalinks envs lint ## every tier: notebooks, releases, servers, browser (CI)
+test-all: $(STAMP) $(NODE_STAMP) $(SDK_TEST_STAMP) system permalinks envs lint ## every tier: notebooks, releases, servers, browser (CI)
 	$(PY) -m pytest -m ""
 
 lint: $(STAMP) ## ruff, mypy --strict, and the import contracts between subpackages

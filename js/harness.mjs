@@ -14,6 +14,7 @@ import { dirname, join } from 'node:path';
 import * as agents from '@openai/agents';
 import OpenAI from 'openai';
 import { z } from 'zod';
+import { deferCompactionWhilePending } from './workaround.mjs';
 
 const { Agent, run, tool, MemorySession, RunState, OpenAIResponsesModel } = agents;
 const Compaction = agents.OpenAIResponsesCompactionSession;
@@ -208,7 +209,8 @@ function buildSession(plan, kase, openai, underlying) {
   };
   const decide = trigger(plan, kase);
   if (decide) options.shouldTriggerCompaction = decide;
-  return new Compaction(options);
+  const session = new Compaction(options);
+  return plan.workaround ? deferCompactionWhilePending(session) : session;
 }
 
 /** Everything a refused or failed turn tells the user, in the capture format's words. */
@@ -418,7 +420,8 @@ async function readStdin() {
 /** A plan: base_url, mode, response_store (null: unset), trigger ("case": the case's on/off,
  * or "default": the SDK's own), session ("memory" or "file"), process (a json boundary is a
  * second Node process), positions (each case once per number of plain turns before its pause),
- * scratch (a folder for session files), label, and the cases. */
+ * workaround (the session wrapped by js/workaround.mjs), scratch (a folder for session files),
+ * label, and the cases. */
 async function main() {
   if (process.argv.includes('--resume')) return resume();
   const plan = JSON.parse(await readStdin());

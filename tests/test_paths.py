@@ -46,6 +46,11 @@ def test_data_names_every_committed_result_file() -> None:
         layout.js_exposure,
         layout.js_sweep,
         layout.js_release_dates,
+        layout.js_workaround_sweep,
+        layout.js_workaround,
+        layout.js_patched,
+        layout.js_sdk_test,
+        layout.js_report,
         *layout.explore_results(),
     }
     for version in layout.upstream_suite_versions():

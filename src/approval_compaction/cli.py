@@ -24,6 +24,10 @@ from .study.words import COMPACT_RULES, MODELS, MODES, STORE_WORDS, STUDY_MODE
 Handler = Callable[[argparse.Namespace], int]
 FORMATS = ("table", "json", "csv", "markdown")  # matrix_text's formats (checked by a test)
 CASE_HELP = "filter, e.g. decision=reject,compaction=on"
+JS_WORKAROUND_HELP = "the session wrapped by js/workaround.mjs (the JS workaround)"
+JS_PATCH_HELP = (
+    "a diff of @openai/agents-openai's dist/ (js/fix/), applied to a copy of the pinned one"
+)
 STORE_HELP = (
     "the agent's ModelSettings(store=...): default leaves it unset (auto compacts by "
     "previous_response_id); false: the responses are not stored (auto compacts by input)"
@@ -384,6 +388,26 @@ def parser() -> argparse.ArgumentParser:
         help="a json boundary crosses to a second Node process (the session in a file)",
     )
     js.add_argument("--release", help="an @openai/agents release (default: the pinned one)")
+    js.add_argument("--workaround", action="store_true", help=JS_WORKAROUND_HELP)
+    js.add_argument("--patch", help=JS_PATCH_HELP)
+    js_test = add(
+        "js-sdk-test",
+        _lazy(".lab.share.js", "sdk_test_command"),
+        "the regression test for openai-agents-js (vitest, js/sdk-test) on the pinned package",
+    )
+    js_test.add_argument("--patch", help=JS_PATCH_HELP)
+    report_js = add(
+        "report-js",
+        _lazy(".lab.share.report_js", "report_js_command"),
+        "the paste-ready report for openai-agents-js (data/report-js.md), from data/",
+    )
+    report_js.add_argument("--output", help="write here instead of stdout")
+    report_js.add_argument("--folder", default=str(paths.DATA))
+    add(
+        "js-fix",
+        _lazy(".lab.share.js", "fix_command"),
+        "the JS workaround, the patched package and the regression test on the pinned release",
+    ).add_argument("--folder", default=str(paths.DATA))
     js_sweep = add(
         "js-sweep",
         _lazy(".lab.share.js", "sweep_command"),
@@ -392,6 +416,11 @@ def parser() -> argparse.ArgumentParser:
     js_sweep.add_argument("--release", action="append", help="only this release (repeatable)")
     js_sweep.add_argument(
         "--dates", action="store_true", help="ask npm's registry for the release dates first"
+    )
+    js_sweep.add_argument(
+        "--workaround",
+        action="store_true",
+        help=f"{JS_WORKAROUND_HELP}, into data/js-workaround-sweep.json",
     )
 
     add("data", _data, "write the matrix files under data/").add_argument(

@@ -118,6 +118,30 @@ class Data:
     def js_release_dates(self) -> Path:
         return self.file("js-release-dates.json")
 
+    @property
+    def js_workaround_sweep(self) -> Path:
+        """Every JS release's plans with the session wrapped by js/workaround.mjs."""
+        return self.file("js-workaround-sweep.json")
+
+    @property
+    def js_workaround(self) -> Path:
+        return self.file("js-workaround.json")
+
+    @property
+    def js_patched(self) -> Path:
+        """The pinned JS release's plans on the patched package (js/fix/)."""
+        return self.file("js-patched.json")
+
+    @property
+    def js_sdk_test(self) -> Path:
+        """The regression test for openai-agents-js, on the pinned and the patched package."""
+        return self.file("js-sdk-test.json")
+
+    @property
+    def js_report(self) -> Path:
+        """The paste-ready report for openai-agents-js."""
+        return self.file("report-js.md")
+
     # Releases.
     @property
     def sweep(self) -> Path:

@@ -4,9 +4,9 @@ against the stand-in on 127.0.0.1, its captures read back as the study's runs.
 A ``Plan`` is what varies between matrices: the compaction mode, the agent's
 ``ModelSettings.store`` (None: unset), the trigger (``case``: the case's on/off, ``default``:
 the SDK's own), the underlying session (``memory``: ``MemorySession``; ``file``: a JSON file,
-with ``process`` a json boundary crosses to a second Node process), the cases, and the pause
-positions (each case runs once per number of plain turns stored before its pause, in order:
-``positions`` varies fastest). The stand-in
+with ``process`` a json boundary crosses to a second Node process), ``workaround`` (the session
+wrapped by ``js/workaround.mjs``), the cases, and the pause positions (each case runs once per
+number of plain turns stored before its pause, in order: ``positions`` varies fastest). The stand-in
 gives each conversation its own numbering (``Conversations``), so every case meets the same
 ids, and it checks every request Node sends by the same rules as a Python one's.
 """
@@ -34,6 +34,7 @@ from .items import read_run
 Trigger = Literal["case", "default"]
 SessionKind = Literal["memory", "file"]
 HARNESS = paths.ROOT / "js" / "harness.mjs"
+WORKAROUND = paths.ROOT / "js" / "workaround.mjs"
 TIMEOUT = 600.0  # seconds for one Node process's cases
 
 
@@ -50,6 +51,7 @@ class Plan:
     trigger: Trigger = "case"
     session: SessionKind = "memory"
     process: bool = False
+    workaround: bool = False
     cases: tuple[Case, ...] = field(default_factory=lambda: tuple(all_cases()))
     positions: tuple[int, ...] = (0,)  # plain turns stored before the pause: each case at each
 
@@ -58,7 +60,8 @@ class Plan:
         store = {None: "", False: "-store-false", True: "-store-true"}[self.response_store]
         where = "-process" if self.process else ("-file" if self.session == "file" else "")
         trigger = "-default-trigger" if self.trigger == "default" else ""
-        return f"{self.mode}{store}{where}{trigger}"
+        fix = "-workaround" if self.workaround else ""
+        return f"{self.mode}{store}{where}{trigger}{fix}"
 
 
 def node_binary() -> str:
@@ -81,7 +84,8 @@ def run_plans(plans: Sequence[Plan], package: Path = paths.ROOT) -> list[list[Ca
     harness = package / "js" / HARNESS.name
     if harness != HARNESS:  # a release's folder: the harness beside its node_modules
         harness.parent.mkdir(exist_ok=True)
-        shutil.copyfile(HARNESS, harness)
+        for source in (WORKAROUND, HARNESS):  # what the harness imports first
+            shutil.copyfile(source, harness.parent / source.name)
     node = node_binary()
     results = []
     with (

@@ -6,11 +6,12 @@ Every release runs the same plans (``PLANS``: each compaction mode, ``auto`` wit
 the user meets the API's refusal. The pinned release also runs ``PINNED_PLANS`` (the SDK's
 default trigger, and a session in a file read back by a second Node process), into
 ``data/js-modes.json``; its input-mode matrix is ``data/js-matrix.*``, beside the Python one.
+``WORKAROUND_PLANS`` are ``PLANS`` with the session wrapped by ``js/workaround.mjs``: the
+workaround's sweep (``data/js-workaround-sweep.json``) says on which releases it holds.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -38,7 +39,7 @@ EXPOSED_CASE = Case("run", "approve", "on", "json")
 EXPOSURE_PLANS: tuple[Plan, ...] = tuple(
     replace(plan, trigger="default", positions=POSITIONS, cases=(EXPOSED_CASE,)) for plan in PLANS
 )
-_CALL_ID = re.compile(r"call_standin_\d+")
+WORKAROUND_PLANS: tuple[Plan, ...] = tuple(replace(plan, workaround=True) for plan in PLANS)
 
 
 @dataclass(frozen=True)
@@ -156,18 +157,23 @@ def release_records(ran: Sequence[tuple[Plan, list[CaseRun]]]) -> list[JsRecord]
     return [record(plan, judge_all(runs)) for plan, runs in ran]
 
 
-
-
-def sweep(versions: Sequence[str] | None = None, folder: Path = paths.DATA) -> list[Path]:
-    """Every release (or those given), each plan judged, into ``js-sweep.json``."""
+def sweep(
+    versions: Sequence[str] | None = None, folder: Path = paths.DATA, workaround: bool = False
+) -> list[Path]:
+    """Every release (or those given), each plan judged, into ``js-sweep.json`` (with the
+    workaround: ``WORKAROUND_PLANS`` into ``js-workaround-sweep.json``)."""
     dates = release_dates()
     chosen = list(versions) if versions else releases(dates)
+    plans = WORKAROUND_PLANS if workaround else PLANS
     rows: list[JsRecord] = []
     with Progress("js-sweep", len(chosen), "releases") as progress:
         for version in chosen:
             try:
-                rows += release_records(run_release(version, PLANS, dates))
+                rows += release_records(run_release(version, plans, dates))
             except NpmError as error:  # recorded for the release: the others still run
-                rows += [unavailable(version, plan, str(error)) for plan in PLANS]
+                rows += [unavailable(version, plan, str(error)) for plan in plans]
             progress.step()
-    return write_records(paths.data(folder).js_sweep, rows, JsRecord)
+    files = paths.data(folder)
+    return write_records(
+        files.js_workaround_sweep if workaround else files.js_sweep, rows, JsRecord
+    )

@@ -1,12 +1,17 @@
-"""The JS study's commands: ``js-matrix`` (the 16 cases on one ``@openai/agents`` release),
-``js-sweep`` (every release with the compaction session), both judged by the study's
-invariants, and the pinned release's files that ``make run`` writes."""
+"""The JS study's commands: ``js-matrix`` (the 16 cases on one ``@openai/agents`` release, or
+the pinned one with ``--patch``),
+``js-sweep`` (every release with the compaction session; ``--workaround``: the session wrapped
+by ``js/workaround.mjs``), both judged by the study's
+invariants, and the pinned release's files that ``make run`` writes; ``js-sdk-test`` (the
+regression test for openai-agents-js, with vitest) and ``js-fix`` (the workaround, the patch and
+the test on the pinned release, into ``data/js-workaround.json``, ``js-patched.json``,
+``js-sdk-test.json``)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ... import paths
@@ -15,7 +20,7 @@ from ...formats.files import write_atomic
 from ...formats.records import write_records
 from ...study.scenario import select_cases
 from ...study.words import STORE_SETTINGS
-from ..js.harness import Plan, run_plan
+from ..js.harness import Plan, run_plan, run_plans
 from ..js.packages import fetch_release_dates, package_folder, pinned
 from ..js.sweep import (
     EXPOSURE_PLANS,
@@ -37,9 +42,16 @@ def matrix_command(args: argparse.Namespace) -> int:
         trigger=args.trigger,
         session="file" if args.process else args.session,
         process=args.process,
+        workaround=args.workaround,
     )
     plan = replace(plan, cases=tuple(select_cases(args.case)))
-    runs = run_plan(plan, package_folder(args.release or pinned()))
+    if args.patch:
+        from ..js.patched import patched_folder
+
+        folder = patched_folder(Path(args.patch))
+    else:
+        folder = package_folder(args.release or pinned())
+    runs = run_plan(plan, folder)
     text = matrix_text(records(runs), args.format)
     if args.output:
         write_atomic(Path(args.output), text)
@@ -55,9 +67,9 @@ def sweep_command(args: argparse.Namespace) -> int:
 
     if args.dates:
         print(f"wrote {fetch_release_dates()}")
-    for path in sweep(args.release or None):
+    for path in sweep(args.release or None, workaround=args.workaround):
         print(f"wrote {path}")
-    if not args.release:
+    if not args.release and not args.workaround:
         for path in write_pinned():
             print(f"wrote {path}")
     return 0
@@ -75,3 +87,65 @@ def write_pinned(folder: Path = paths.DATA) -> list[Path]:
     rows = [row for plan, runs in exposed for row in exposure_records(plan, runs)]
     written += write_records(files.js_exposure, rows, JsExposure)
     return written
+
+
+@dataclass(frozen=True)
+class SdkTestRecord:
+    """The regression test (``js/sdk-test``) on one package: the pinned release or patched."""
+
+    package: str
+    tests: int
+    passed: int
+    failed: int
+
+
+def _patched_label(patch: Path) -> str:
+    return f"{pinned()}+{patch.name}"
+
+
+def sdk_test_command(args: argparse.Namespace) -> int:
+    """``js-sdk-test``: the SDK-style regression test with vitest on the pinned package, or on
+    a copy with ``--patch`` applied; the exit status says whether every test passed."""
+    from ..js.patched import patched_folder
+    from ..js.sdk_test import run_sdk_test
+
+    patch = Path(args.patch) if args.patch else None
+    ran = run_sdk_test(patched_folder(patch) if patch else paths.ROOT)
+    label = _patched_label(patch) if patch else pinned()
+    print(f"@openai/agents {label}: {ran.tests} tests, {ran.passed} passed, {ran.failed} failed")
+    return 0 if ran.failed == 0 else 1
+
+
+def write_fix(folder: Path = paths.DATA) -> list[Path]:
+    """The pinned release with the workaround (``js-workaround.json``), the patched package's
+    plans (``js-patched.json``), and the regression test on both (``js-sdk-test.json``)."""
+    from ..js.patched import FIX, patched_folder
+    from ..js.sdk_test import run_sdk_test
+    from ..js.sweep import PLANS, WORKAROUND_PLANS
+
+    files = paths.data(folder)
+    patched = patched_folder(FIX)
+    label = _patched_label(FIX)
+    written = write_records(
+        files.js_workaround,
+        release_records(run_release(pinned(), WORKAROUND_PLANS)),
+        JsRecord,
+    )
+    rows = [
+        replace(row, sdk_version=label)
+        for row in release_records(list(zip(PLANS, run_plans(PLANS, patched), strict=True)))
+    ]
+    written += write_records(files.js_patched, rows, JsRecord)
+    tests = [
+        SdkTestRecord(name, run.tests, run.passed, run.failed)
+        for name, run in ((pinned(), run_sdk_test()), (label, run_sdk_test(patched)))
+    ]
+    written += write_records(files.js_sdk_test, tests, SdkTestRecord)
+    return written
+
+
+def fix_command(args: argparse.Namespace) -> int:
+    """``js-fix``: write the workaround's, the patched package's and the test's files."""
+    for path in write_fix(Path(args.folder)):
+        print(f"wrote {path}")
+    return 0

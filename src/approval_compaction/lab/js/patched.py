@@ -1,0 +1,67 @@
+"""Patched: an installed ``@openai/agents`` with a patch applied to ``@openai/agents-openai``,
+in a folder of its own, for the JS patch lab.
+
+The npm tarball publishes ``dist/`` only (its source maps name ``src/*.ts`` but carry no
+sources), so a patch is a unified diff against the package's own files, paths as
+``dist/memory/...`` under ``a/`` and ``b/`` (``js/fix/`` holds the project's). The base
+folder's ``node_modules`` is copied to ``approval-compaction/npm/_patched/<hash>`` in the
+user's cache, keyed by the base release and the patch's content, and the patch applied there
+(``patch -p1``); the repository's own ``node_modules`` is never written. A patch that does not
+apply is one line, and nothing is left behind. ``run_plans`` and the SDK-style test take the
+folder like any release's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from ... import paths
+from ...errors import InvestigationError
+from .harness import installed
+from .packages import cache_folder, pinned
+
+PATCHED_PACKAGE = Path("node_modules") / "@openai" / "agents-openai"
+FIX = paths.ROOT / "js" / "fix" / "agents-openai-0.20.0.diff"
+
+
+class PatchError(InvestigationError):
+    """A patch that cannot be applied to the installed package, in one line."""
+
+
+def patch_key(patch: Path, version: str) -> str:
+    digest = hashlib.sha256(version.encode() + b"\0" + patch.read_bytes()).hexdigest()
+    return digest[:16]
+
+
+def patched_folder(patch: Path = FIX, base: Path = paths.ROOT) -> Path:
+    """A folder like ``base`` whose ``@openai/agents-openai`` has ``patch`` applied (made once)."""
+    if not patch.is_file():
+        raise PatchError(f"no patch at {patch}")
+    if not installed(base):
+        raise PatchError(f"no @openai/agents installed in {base}: run `npm ci` there")
+    folder = cache_folder() / "_patched" / patch_key(patch, pinned())
+    if installed(folder):
+        return folder
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=folder.parent, prefix=".making-") as making:
+        work = Path(making) / "package"
+        shutil.copytree(base / "node_modules", work / "node_modules", symlinks=True)
+        shutil.copyfile(base / "package.json", work / "package.json")
+        done = subprocess.run(
+            ["patch", "-p1", "--forward", "--batch", "--no-backup-if-mismatch", "-i", str(patch)],
+            cwd=work / PATCHED_PACKAGE, capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        if done.returncode != 0:
+            said = f"{done.stdout}\n{done.stderr}"
+            lines = [line for line in said.splitlines() if line.strip()]
+            raise PatchError(f"{patch.name} does not apply: {lines[-1] if lines else 'no output'}")
+        try:
+            work.rename(folder)
+        except OSError:  # another process made it first: theirs is the same content
+            if not installed(folder):
+                raise
+    return folder

@@ -1,0 +1,26 @@
+"""The report for openai-agents-js, built from data/ (no run)."""
+
+from __future__ import annotations
+
+from approval_compaction.formats.markdown import GITHUB_LIMIT, github_length
+from approval_compaction.lab.share.report_js import build_js_report, matrix_frame
+from approval_compaction.paths import DATA
+
+
+def test_report_js_opens_with_the_bug_and_the_error_text_and_fits_one_comment() -> None:
+    text = build_js_report()
+    assert text.startswith("### Describe the bug")
+    first_table = text.index("| error text |")
+    assert first_table < text.index("### Debug information") < text.index("### Repro steps")
+    assert text.index("### Repro steps") < text.index("### Expected behavior")
+    assert "No tool call found for function call output" in text[: first_table + 400]
+    assert github_length(text) <= GITHUB_LIMIT
+
+
+def test_report_js_matrix_reads_bare_workaround_and_patched_from_data() -> None:
+    frame = matrix_frame(DATA)
+    assert list(frame.index) == [
+        "input", "auto (default), store unset", "auto, store false", "previous_response_id"
+    ]  # fmt: skip
+    assert (frame.iloc[:, 1] == "not affected").all() and (frame.iloc[:, 2] == "not affected").all()
+    assert frame.iloc[:, 0].str.contains("8 of 16 cases").all()
