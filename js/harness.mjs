@@ -4,7 +4,7 @@
 // (`function_call_result`, `callId`): the Python side maps them to the wire's shapes in one
 // place and judges them with the Python runs' invariants.
 //
-//   node js/harness.mjs < plan.json       the cases of a plan (fields: see `readPlan`)
+//   node js/harness.mjs < plan.json       the cases of a plan (its fields: see `main`)
 //   node js/harness.mjs --resume          the steps after a process boundary (internal)
 import { readFile, writeFile } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
@@ -48,14 +48,10 @@ async function sdkVersion() {
   return 'unknown';
 }
 
-/** Which of the plan's settings this release's compaction session reads. */
-async function capabilities() {
+/** Whether this release has the compaction session, and whether it reads `compactionMode`. */
+function capabilities() {
   const source = Compaction ? Compaction.toString() : '';
-  return {
-    session: Boolean(Compaction),
-    modes: source.includes('compactionMode'),
-    previousResponseId: source.includes('previous_response_id'),
-  };
+  return { session: Boolean(Compaction), modes: source.includes('compactionMode') };
 }
 
 /** A session whose items live in a JSON file, so a second process can read them back. */
@@ -426,7 +422,7 @@ async function main() {
   if (process.argv.includes('--resume')) return resume();
   const plan = JSON.parse(await readStdin());
   const version = await sdkVersion();
-  const can = await capabilities();
+  const can = capabilities();
   const positions = plan.positions ?? [0];
   const runs = plan.cases.flatMap((kase) => positions.map((earlier) => [kase, earlier]));
   for (const [index, [kase, earlier]] of runs.entries()) {
