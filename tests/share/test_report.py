@@ -30,7 +30,7 @@ from approval_compaction.lab.share.report import (
     evidence_body,
     write_report,
 )
-from approval_compaction.lab.share.snippet import one_line, upstream_test
+from approval_compaction.lab.share.snippet import one_line
 from approval_compaction.study.capture import CaseRun
 from approval_compaction.study.harness import run_matrix
 from approval_compaction.study.scenario import select_cases
@@ -238,9 +238,7 @@ def test_report_reproduces_in_one_line_with_the_test_it_carries(full: str) -> No
     assert fences[0].info == "sh"
     assert fences[0].content.strip() == one_line(header_versions(full)["openai-agents"])
     assert fences[1].info == "python"
-    assert fences[1].content.rstrip("\n") == upstream_test(
-        paths.REGRESSION_TEST.read_text()
-    ).rstrip("\n")
+    assert fences[1].content.rstrip("\n") == paths.REGRESSION_TEST.read_text().rstrip("\n")
     name = shlex.split(fences[0].content)[-1]
     assert f"save the test below as `{name}`" in reproduce
 

@@ -38,7 +38,7 @@ from ..findings.tables import (
 )
 from ..releases import upstream
 from . import provenance
-from .snippet import one_line
+from .snippet import ISSUE, one_line, outcomes
 
 WORKAROUND_LINE = "session = defer_compaction_while_pending(OpenAIResponsesCompactionSession(...))"
 DOCTOR_LINE = "python -m approval_compaction doctor scan sessions.db --all"
@@ -82,6 +82,7 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
     sweep, met = files.shown(files.sweep), files.shown(files.sweep_meetings)
     live = files.shown(files.sweep_liveness)
     pinned = found.pinned.releases[0] if found.pinned and found.pinned.releases else ""
+    test = paths.REGRESSION_TEST.relative_to(paths.ROOT).as_posix()
     return "\n".join(
         [
             f"**Which releases, in each compaction mode** (`{sweep}`, `{met}`):",
@@ -106,9 +107,9 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
             "",
             f"**Am I affected?** The doctor reads your stored sessions: {code(DOCTOR_LINE)}",
             "",
-            "**Reproduce** with the regression test "
-            f"(`{paths.REGRESSION_TEST.relative_to(paths.ROOT)}`), no clone needed: "
-            f"{code(one_line(pinned))}",
+            f"**Reproduce** ([#5340]({ISSUE})) with the regression test "
+            f"[`{test}`]({test}), no clone needed: save it in an empty folder and run "
+            f"{code(one_line(pinned))}; {outcomes(pinned, found.fixed_in, found.crosscheck)}.",
         ]
     )
 

@@ -56,7 +56,7 @@ from ..findings.tables import (
 from ..releases.crosscheck import JUDGED
 from ..releases.versions import PACKAGE, version_key
 from .results import matrix_markdown
-from .snippet import TEST_NAME, one_line, still_wrong, upstream_test
+from .snippet import TEST_NAME, one_line, regression_test, still_wrong
 
 PACKAGES = ("openai", "pydantic")  # beside openai-agents, whose version the runs carry
 TITLE = (
@@ -491,7 +491,7 @@ def build_report(
     """
     judged = judge_all(runs)
     table = pivot(to_frame(records(judged)))
-    test = upstream_test(test_file.read_text())
+    test = regression_test(test_file)
     head_text = head(judged, table, spec, output, judge_all(wire_runs), committed, test)
     groups = evidence_groups([j for j in judged if j.violations])
     blocks = [evidence(group) for group in groups]
