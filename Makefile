@@ -101,6 +101,7 @@ bench: $(STAMP) ## print the benchmark figures (the sweep's: benchmarks/sweep_wa
 	$(PY) benchmarks/liveness_wall_time.py
 	$(PY) benchmarks/capture_overhead.py
 	$(PY) benchmarks/wire_speed.py
+	$(PY) benchmarks/compact_scaling.py
 	$(PY) benchmarks/notebooks_wall_time.py
 	$(PY) benchmarks/notebook_shape.py
 	$(PY) benchmarks/hardening.py
