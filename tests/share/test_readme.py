@@ -132,7 +132,7 @@ def test_readme_without_markers_is_one_line_error() -> None:
 
 
 PUBLISHED = (
-    README,
+    *pages(),  # the README and every page under docs/
     paths.DATA_FILES.report,
     paths.DATA_FILES.snippet,
     paths.DATA_FILES.upstream_liveness,
@@ -140,7 +140,7 @@ PUBLISHED = (
 
 
 @pytest.mark.parametrize("page", PUBLISHED, ids=lambda p: p.name)
-def test_readme_and_comments_keep_every_paragraph_within_eighty_words(page: Path) -> None:
+def test_readme_docs_and_comments_keep_every_paragraph_within_eighty_words(page: Path) -> None:
     from approval_compaction.formats.markdown import paragraphs
 
     long = [p[:60] for p in paragraphs(page.read_text()) if len(p.split()) > 80]
