@@ -148,10 +148,11 @@ def relative(src: str) -> bool:
 
 
 def attach_note(file: str) -> str:
-    """What stands in a comment where a figure was: which file to attach, and how."""
+    """What stands in a comment where a figure was, in plain words that read the same whether
+    or not the person posting it attaches the file."""
     return (
-        f"**Figure:** attach `{file}` here: drag it from the clone into the comment box, and "
-        "GitHub uploads it and puts its link in this place."
+        f"**Figure:** the image `{file}`, written beside this page; it is shown here only when "
+        "attached to the comment."
     )
 
 

@@ -210,13 +210,11 @@ def lead(pinned: str, found: Findings) -> list[str]:
     if found.errors_met:
         parts += ["", markdown_table(errors_frame(found.errors_met))]
     if found.releases is not None and found.fixed_in is not None:
-        files = paths.DATA_FILES
         parts += [
             "",
             f"`{PACKAGE}` {found.fixed_in} fixes these cases: the regression test below passes "
-            f"there. {still_wrong(found.liveness, found.fixed_in)} The comment on compaction "
-            f"liveness (`{files.shown(files.upstream_liveness)}`) names them, with a test and a "
-            "patch.",
+            f"there. {still_wrong(found.liveness, found.fixed_in)} A separate comment on "
+            "compaction liveness names them, with a test and a patch.",
             "",
             markdown_table(fix_frame(found)),
             *(["", markdown_table(liveness_frame(found.liveness))] if found.liveness else []),
