@@ -101,7 +101,7 @@ lint: $(STAMP) ## ruff, mypy --strict, and the import contracts between subpacka
 lab: $(STAMP) ## JupyterLab on 127.0.0.1 (token) with the project's kernel, notebook 01 open
 	$(PY) -m approval_compaction.lab.share.lab $(LAB_ARGS)
 
-bench: $(STAMP) ## print the benchmark figures (the sweep's: benchmarks/sweep_wall_time.py)
+bench: $(STAMP) system ## print the benchmark figures (the sweep's: benchmarks/sweep_wall_time.py)
 	$(PY) benchmarks/startup.py
 	$(PY) benchmarks/liveness_wall_time.py
 	$(PY) benchmarks/capture_overhead.py

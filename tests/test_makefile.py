@@ -31,13 +31,14 @@ PROVIDERS = {
     "system": "scripts/system-packages",
 }
 # The commands that need something made before them: those that read release environments with
-# create=False (anatomy, mechanism, liveness_comparison), the notebooks (notebook 07 starts
-# PostgreSQL) and the full tier (every need; tests/needs.py fails under CI without them).
+# create=False (anatomy, mechanism, liveness_comparison), whatever executes the notebooks
+# (notebook 07 starts PostgreSQL) and the full tier (every need; tests/needs.py fails under CI without them).
 NEEDS = {
     "-m approval_compaction fix-anatomy": ("envs",),
     "-m approval_compaction mechanism": ("envs",),
     "-m approval_compaction liveness": ("envs",),
     "-m approval_compaction notebooks": ("system",),
+    "benchmarks/notebooks_wall_time.py": ("system",),  # it executes every notebook
     '-m pytest -m ""': ("system", "permalinks", "envs"),
 }
 TARGET = re.compile(r"^([a-z][a-z-]*):", re.M)
