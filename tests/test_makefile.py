@@ -32,7 +32,8 @@ PROVIDERS = {
 }
 # The commands that need something made before them: those that read release environments with
 # create=False (anatomy, mechanism, liveness_comparison), whatever executes the notebooks
-# (notebook 07 starts PostgreSQL) and the full tier (every need; tests/needs.py fails under CI without them).
+# (notebook 07 starts PostgreSQL) and the full tier (every need; tests/needs.py fails under CI
+# without them).
 NEEDS = {
     "-m approval_compaction fix-anatomy": ("envs",),
     "-m approval_compaction mechanism": ("envs",),
