@@ -69,7 +69,7 @@ def with_variants(test: Any, argname: str, values: list[Any]) -> Any:
         for mark in getattr(test, "pytestmark", [])
         if not (mark.name == "parametrize" and mark.args[0] == argname)
     ]
-    case.pytestmark = [*kept, pytest.mark.parametrize(argname, values).mark]  # type: ignore[attr-defined]
+    case.pytestmark = [*kept, pytest.mark.parametrize(argname, values).mark]
     return case
 
 

@@ -99,6 +99,20 @@ def test_sanitize_html_keeps_github_tables_and_drops_styles() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        "`x\n\n<img src=https://e.example/a.png onerror=alert(1)>\n\n`",
+        "<div>`<img src=https://e.example/a.png onerror=alert(1)>`</div>\n",
+    ],
+    ids=["backticks-across-paragraphs", "code-span-in-an-html-block"],
+)
+def test_sanitize_backticks_do_not_shelter_html_a_renderer_runs(hostile: str) -> None:
+    """A code span never crosses a blank line, and an HTML block has none: the tag is live
+    there, so it is cleaned."""
+    assert "onerror" not in clean_markdown(hostile)
+
+
 def test_sanitize_markdown_leaves_prose_without_html_as_it_is() -> None:
     prose = "**Answer.** a > b, `x < y`, [the wire](https://github.com/a/b) and <!-- marker -->\n"
     assert clean_markdown(prose) == prose

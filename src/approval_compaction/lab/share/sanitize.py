@@ -74,7 +74,8 @@ SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
 MARKDOWN_LINK = re.compile(r"(?P<bang>!?)\[(?P<text>[^\]\n]*)\]\((?P<target>[^)\n]*)\)")
 REFERENCE = re.compile(r"^(?P<lead> {0,3}\[[^\]\n]+\]:\s*)(?P<target>\S+)", re.M)
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-CODE_SPAN = re.compile(r"(`+).*?\1", re.S)
+CODE_SPAN = re.compile(r"(`+)(?:(?!\n[ \t]*\n).)*?\1", re.S)  # within one paragraph
+PARAGRAPH = re.compile(r"(\n[ \t]*\n)")  # kept by split: the text joins back as it was
 SVG_ACTIVE = re.compile(r"<script|<foreignobject|\son\w+\s*=|javascript:", re.I)
 
 
@@ -140,12 +141,21 @@ def _reference(match: re.Match[str]) -> str:
 
 
 def _prose(text: str) -> str:
-    """Markdown prose: its HTML cleaned and its unsafe links unlinked, code spans untouched."""
-    parts, last = [], 0
-    for span in CODE_SPAN.finditer(text):
-        parts += [_prose_only(text[last : span.start()]), span.group(0)]
-        last = span.end()
-    return "".join([*parts, _prose_only(text[last:])])
+    """Markdown prose: its HTML cleaned and its unsafe links unlinked, code spans untouched. A
+    paragraph that opens with a tag is an HTML block, raw to the end of the paragraph (its
+    backticks are no code span): it is cleaned whole, as a code span is never let across a
+    blank line."""
+    parts = []
+    for paragraph in PARAGRAPH.split(text):
+        if paragraph.lstrip().startswith("<"):
+            parts.append(_prose_only(paragraph))
+            continue
+        last = 0
+        for span in CODE_SPAN.finditer(paragraph):
+            parts += [_prose_only(paragraph[last : span.start()]), span.group(0)]
+            last = span.end()
+        parts.append(_prose_only(paragraph[last:]))
+    return "".join(parts)
 
 
 def _prose_only(text: str) -> str:
