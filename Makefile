@@ -9,6 +9,11 @@ NODE_STAMP := node_modules/.package-lock.json
 SDK_TEST_STAMP := js/sdk-test/node_modules/.package-lock.json
 
 .DEFAULT_GOAL := help
+# Every target builds what it needs from an empty cache: a target that runs in release
+# environments someone else made depends on `envs`, one that reads the pinned sdist on
+# `permalinks`, one that starts PostgreSQL, Redis, MariaDB or Chromium on `system`; a command that
+# makes its own environments (sweep, explore, doctor-data, upstream) or fetches its own sdist
+# (liveness-patch, upstream) is told to (`crosscheck --create`). tests/test_makefile.py checks it.
 # Python's default is to cache bytecode, as users' machines do. An environment that sets
 # PYTHONDONTWRITEBYTECODE (this one does) makes every import compile again, in each notebook
 # kernel, worker and release probe the targets start; the targets run with Python's default.
@@ -38,7 +43,7 @@ js-sdk-test: $(SDK_TEST_STAMP) ## install vitest for the JS regression test (js/
 
 setup: $(STAMP) $(NODE_STAMP) ## create .venv, install the pinned requirements and the JS harness (npm ci)
 
-system: ## install the Debian packages notebooks and tests start (postgresql, chromium) if missing
+system: ## install the Debian packages notebooks and tests start (PostgreSQL, Redis, MariaDB, Chromium) if missing
 	scripts/system-packages
 
 run: $(STAMP) $(NODE_STAMP) system ## write data/, execute and render every notebook, the report and README findings
@@ -64,10 +69,10 @@ js-fix: $(STAMP) $(NODE_STAMP) $(SDK_TEST_STAMP) ## the JS workaround, the patch
 
 workaround: $(STAMP) ## the workaround's matrix, the newest release's, the test per swept release
 	$(PY) -m approval_compaction fix-data
-	$(PY) -m approval_compaction crosscheck
+	$(PY) -m approval_compaction crosscheck --create
 	$(PY) -m approval_compaction snippet
 
-liveness: $(STAMP) ## each situation and case continued 10 turns: pinned, workaround, newest (data/liveness.json)
+liveness: $(STAMP) envs ## each situation and case continued 10 turns: pinned, workaround, newest (data/liveness.json)
 	$(PY) -m approval_compaction liveness
 
 liveness-patch: $(STAMP) ## prove the liveness patch: its test, the SDK's suite (downloads), matrix, liveness
@@ -77,7 +82,7 @@ liveness-patch: $(STAMP) ## prove the liveness patch: its test, the SDK's suite 
 doctor-data: $(STAMP) ## the newest release on a store the pinned one poisoned (data/doctor-*.json)
 	$(PY) -m approval_compaction doctor data
 
-mechanism: $(STAMP) ## the SDK functions on the path: source and traced run per release (data/mechanism.json)
+mechanism: $(STAMP) envs ## the SDK functions on the path: source and traced run per release (data/mechanism.json)
 	$(PY) -m approval_compaction mechanism
 
 permalinks: $(STAMP) ## fetch the pinned release's sdist once (pip): its src/agents/ must be what is installed
@@ -86,7 +91,7 @@ permalinks: $(STAMP) ## fetch the pinned release's sdist once (pip): its src/age
 envs: $(STAMP) ## make the release environments the full tests use, once (uv, cached)
 	$(PY) -m approval_compaction envs
 
-fix-anatomy: $(STAMP) ## which hunks of the newest release's diff are the fix: ablation and ddmin (data/fix-anatomy.json, slow)
+fix-anatomy: $(STAMP) envs ## which hunks of the newest release's diff are the fix: ablation and ddmin (data/fix-anatomy.json, slow)
 	$(PY) -m approval_compaction fix-anatomy
 
 # The pinned and newest releases, as the package defines them (read when a target uses them).
@@ -121,11 +126,12 @@ lint: $(STAMP) ## ruff, mypy --strict, and the import contracts between subpacka
 lab: $(STAMP) ## JupyterLab on 127.0.0.1 (token) with the project's kernel, notebook 01 open
 	$(PY) -m approval_compaction.lab.share.lab $(LAB_ARGS)
 
-bench: $(STAMP) ## print the benchmark figures (the sweep's: benchmarks/sweep_wall_time.py)
+bench: $(STAMP) system ## print the benchmark figures (the sweep's: benchmarks/sweep_wall_time.py)
 	$(PY) benchmarks/startup.py
 	$(PY) benchmarks/liveness_wall_time.py
 	$(PY) benchmarks/capture_overhead.py
 	$(PY) benchmarks/wire_speed.py
+	$(PY) benchmarks/compact_scaling.py
 	$(PY) benchmarks/notebooks_wall_time.py
 	$(PY) benchmarks/notebook_shape.py
 	$(PY) benchmarks/hardening.py

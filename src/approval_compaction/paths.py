@@ -21,7 +21,10 @@ DATA = ROOT / "data"
 NOTEBOOKS = ROOT / "notebooks"
 README = ROOT / "README.md"
 DOCS = ROOT / "docs"  # the reference pages the README links
+# The regression test in its upstream form (what the README and the snippet name), and the
+# module that runs its cases with this project's variants and marks.
 REGRESSION_TEST = ROOT / "tests" / "sdk_regression" / "test_compaction_pending_approval.py"
+REGRESSION_VARIANTS = ROOT / "tests" / "sdk_regression" / "test_pending_approval_variants.py"
 LIVENESS_TEST = ROOT / "tests" / "sdk_regression" / "test_compaction_liveness.py"
 LIVENESS_PATCH = ROOT / "tests" / "sdk_regression" / "patches" / "0.24.0-compaction-liveness.patch"
 

@@ -293,13 +293,15 @@ def test_matrix_fix_still_compacts_when_compaction_is_on(
 
 
 def test_sdk_regression_runs_the_workaround_here() -> None:
-    """The SDK-style test imports the workaround in this project, not only the unfixed SDK."""
-    path = ROOT / "tests" / "sdk_regression" / "test_compaction_pending_approval.py"
+    """The SDK-style test's cases run with the workaround in this project, not only on the
+    unfixed SDK (the upstream form itself has the SDK's session only)."""
+    path = ROOT / "tests" / "sdk_regression" / "test_pending_approval_variants.py"
     spec = importlib.util.spec_from_file_location("sdk_regression_module", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    assert [p.id for p in module.SESSION_VARIANTS] == ["workaround", "unfixed"]
+    assert [p.id for p in module.variants()] == ["workaround", "unfixed"]
+    assert [p.id for p in module.upstream.SESSION_VARIANTS] == ["sdk"]
 
 
 @pytest.mark.parametrize(

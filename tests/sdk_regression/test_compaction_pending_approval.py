@@ -48,30 +48,6 @@ TIMEOUT = 30.0
 # The session exactly as the SDK builds it: once the bug is fixed, this must pass.
 SESSION_VARIANTS: list[Any] = [pytest.param(None, id="sdk")]
 
-# >>> approval-compaction only: the upstream snippet drops this block.
-try:
-    from approval_compaction.fix.workaround import defer_compaction_while_pending
-except ImportError:  # another environment, such as a release sweep: run the SDK's session only
-    pass
-else:
-    import re
-    from importlib.metadata import version
-
-    # The SDK waits for the pending call itself from 0.24.0 on: there the unfixed session must
-    # pass, and an expected failure would turn into a strict XPASS.
-    _release = tuple(int(part) for part in re.findall(r"\d+", version("openai-agents"))[:3])
-    SESSION_VARIANTS = [
-        pytest.param(defer_compaction_while_pending, id="workaround"),
-        pytest.param(
-            None,
-            id="unfixed",
-            marks=pytest.mark.xfail(
-                _release < (0, 24, 0), strict=True, reason="this release orphans the output"
-            ),
-        ),
-    ]
-# <<< approval-compaction only
-
 
 class ScriptedModel(Model):
     """Answer each call with the next scripted output; record every input it was sent."""

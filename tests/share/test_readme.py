@@ -132,7 +132,7 @@ def test_readme_without_markers_is_one_line_error() -> None:
 
 
 PUBLISHED = (
-    README,
+    *pages(),  # the README and every page under docs/
     paths.DATA_FILES.report,
     paths.DATA_FILES.snippet,
     paths.DATA_FILES.upstream_liveness,
@@ -140,7 +140,7 @@ PUBLISHED = (
 
 
 @pytest.mark.parametrize("page", PUBLISHED, ids=lambda p: p.name)
-def test_readme_and_comments_keep_every_paragraph_within_eighty_words(page: Path) -> None:
+def test_readme_docs_and_comments_keep_every_paragraph_within_eighty_words(page: Path) -> None:
     from approval_compaction.formats.markdown import paragraphs
 
     long = [p[:60] for p in paragraphs(page.read_text()) if len(p.split()) > 80]
@@ -156,3 +156,59 @@ def test_readme_notebooks_keep_teaching_paragraphs_within_120_words(path: Path) 
     cells = nbformat.read(path, as_version=4).cells
     prose = [p for c in cells if c.cell_type == "markdown" for p in paragraphs(c.source)]
     assert [p[:60] for p in prose if len(p.split()) > 120] == []
+
+
+REPRODUCE = re.compile(
+    r"\*\*Reproduce\*\*.*?\[`(?P<file>[^`]+)`\]\((?P=file)\).*?run `(?P<line>uv run [^`]+)`"
+    r"; on (?P<pinned>\S+) pytest ends with `(?P<pinned_says>[^`]+)`, and with "
+    r"`openai-agents==(?P<fixed>[^`]+)` pytest ends with `(?P<fixed_says>[^`]+)`\."
+)
+
+
+def readme_reproduction() -> dict[str, str]:
+    """The README's reproduction line: the file it names, its command, what each release says."""
+    found = REPRODUCE.search(README.read_text())
+    assert found is not None, "the README's **Reproduce** line is not where its test reads it"
+    return found.groupdict()
+
+
+def test_readme_reproduction_names_the_upstream_form_and_5340() -> None:
+    said = readme_reproduction()
+    assert paths.ROOT / said["file"] == paths.REGRESSION_TEST
+    assert "approval_compaction" not in paths.REGRESSION_TEST.read_text()
+    assert "https://github.com/openai/openai-agents-python/issues/5340" in README.read_text()
+
+
+@pytest.mark.releases
+@pytest.mark.parametrize("release", ["pinned", "fixed"])
+def test_readme_reproduction_as_written_says_what_the_readme_says(
+    release: str, tmp_path: Path
+) -> None:
+    """Regression (openai-agents #5340): the README's command, run as written in an empty folder
+    holding only the file it names, fails on the pinned release and passes on the fixing one,
+    with the last line the README promises. uv builds the environment (from its cache, else
+    from PyPI)."""
+    import os
+    import shlex
+    import subprocess
+    import sys
+
+    said = readme_reproduction()
+    words = shlex.split(said["line"])
+    if release == "fixed":
+        words = [w.replace(f"=={said['pinned']}", f"=={said['fixed']}") for w in words]
+    (tmp_path / Path(said["file"]).name).write_text((paths.ROOT / said["file"]).read_text())
+    uv = Path(sys.executable).with_name("uv")  # the uv `make setup` installs, as `uv` on PATH
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    proc = subprocess.run(
+        [str(uv), *words[1:]],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    last = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else proc.stderr[-2000:]
+    assert said[f"{release}_says"] in last, proc.stdout[-3000:] + proc.stderr[-2000:]
+    assert proc.returncode == (1 if release == "pinned" else 0), last

@@ -30,7 +30,7 @@ from approval_compaction.lab.share.report import (
     evidence_body,
     write_report,
 )
-from approval_compaction.lab.share.snippet import one_line, upstream_test
+from approval_compaction.lab.share.snippet import one_line
 from approval_compaction.study.capture import CaseRun
 from approval_compaction.study.harness import run_matrix
 from approval_compaction.study.scenario import select_cases
@@ -238,11 +238,10 @@ def test_report_reproduces_in_one_line_with_the_test_it_carries(full: str) -> No
     assert fences[0].info == "sh"
     assert fences[0].content.strip() == one_line(header_versions(full)["openai-agents"])
     assert fences[1].info == "python"
-    assert fences[1].content.rstrip("\n") == upstream_test(
-        paths.REGRESSION_TEST.read_text()
-    ).rstrip("\n")
+    assert fences[1].content.rstrip("\n") == paths.REGRESSION_TEST.read_text().rstrip("\n")
     name = shlex.split(fences[0].content)[-1]
-    assert f"save the test below as `{name}`" in reproduce
+    assert f"save it as `{name}`" in reproduce
+    assert "https://github.com/openai/openai-agents-python/issues/5340" in reproduce
 
 
 def test_report_opens_with_the_api_error_the_user_meets(full: str) -> None:
@@ -264,7 +263,7 @@ def test_report_names_the_release_that_fixes_it(full: str, runs: list[CaseRun]) 
     assert fixed is not None, "the committed data should hold a fixing release"
     describe = section(full, "Describe the bug")
     assert f"`openai-agents` {fixed} fixes these cases" in describe
-    assert "`data/upstream-liveness.md`" in describe  # the fix's scope: what it still gets wrong
+    assert "A separate comment on compaction liveness" in describe  # the fix's scope
     assert f"with `openai-agents=={fixed}` in its place it passes" in section(full, "Repro steps")
     assert "fixes these cases" not in build_report(runs[:1]).text
 
@@ -355,7 +354,8 @@ def test_report_writes_the_heatmap_beside_it_and_links_no_image(tmp_path: Path) 
         if child.type == "image"
     ]
     assert images == [] and "![" not in text
-    assert "drag issue-heatmap.png from the clone into the comment box" in text
+    assert "the image `issue-heatmap.png`, written beside this report" in text
+    assert "drag" not in text and "from the clone" not in text
     assert written[0].read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
 
 

@@ -35,17 +35,34 @@ from approval_compaction.lab.share.snippet import (
     before_after,
     build,
     one_line,
+    regression_test,
     still_wrong,
     upstream_test,
 )
 
 
-def test_upstream_test_drops_the_project_block_only() -> None:
-    text = upstream_test(TEST_FILE.read_text())
+def test_regression_test_is_the_upstream_form_as_it_is() -> None:
+    """The file the README and the snippet name carries no project variants or marks."""
+    text = regression_test(TEST_FILE)
+    assert text == TEST_FILE.read_text()
     assert "approval_compaction" not in text
     assert "xfail" not in text
     assert 'SESSION_VARIANTS: list[Any] = [pytest.param(None, id="sdk")]' in text
     assert "def test_compaction_keeps_pending_approval_call_paired" in text
+    compile(text, "pasted.py", "exec")
+
+
+def test_regression_test_refuses_a_file_with_the_project_block(tmp_path: Path) -> None:
+    marked = tmp_path / TEST_NAME
+    marked.write_text("# >>> approval-compaction only\nimport approval_compaction\n")
+    with pytest.raises(InvestigationError, match="upstream form"):
+        regression_test(marked)
+
+
+def test_upstream_test_drops_the_project_block_only() -> None:
+    text = upstream_test(paths.LIVENESS_TEST.read_text())
+    assert "approval-compaction only" not in text
+    assert "xfail" not in text
     compile(text, "pasted.py", "exec")
 
 
@@ -137,7 +154,11 @@ def test_committed_snippet_says_which_release_fixes_it() -> None:
     assert fixed is not None
     text = committed_snippet()
     assert f"`openai-agents` {fixed} fixes these cases" in text
-    assert f"with `openai-agents=={fixed}` it passes" in text
+    found = load_findings()
+    assert found.crosscheck is not None
+    assert found.crosscheck.summary(fixed) == "4 passed"
+    assert found.crosscheck.summary(PINNED) == "4 failed"
+    assert f"with `openai-agents=={fixed}` pytest ends with `4 passed`" in text
 
 
 def test_committed_snippet_scopes_the_fix_and_names_the_liveness_comment() -> None:
@@ -146,7 +167,7 @@ def test_committed_snippet_scopes_the_fix_and_names_the_liveness_comment() -> No
     found = load_findings()
     assert found.fixed_in is not None and found.liveness is not None
     text = committed_snippet()
-    assert f"`{paths.DATA_FILES.shown(paths.DATA_FILES.upstream_liveness)}`" in text
+    assert "A separate comment on compaction liveness names them" in text
     from approval_compaction.formats.markdown import markdown_table
     from approval_compaction.lab.findings.tables import liveness_frame
 
@@ -191,7 +212,7 @@ def test_one_line_pins_the_tools_requirements_txt_pins() -> None:
 def run_offline(line: str, folder: Path) -> subprocess.CompletedProcess[str]:
     """The line as a maintainer runs it, in a folder holding only the pasted test, with this
     project's uv and its cache, offline (no socket is opened), on the base interpreter."""
-    (folder / TEST_NAME).write_text(upstream_test(paths.REGRESSION_TEST.read_text()))
+    (folder / TEST_NAME).write_text(regression_test())
     words = shlex.split(line)
     uv = Path(sys.executable).with_name("uv")
     command = [str(uv), words[1], "--offline", *words[2:]]

@@ -228,6 +228,32 @@ def test_rules_open_calls_are_those_the_plain_rule_finds(items: list[Item]) -> N
     assert rules._open_call_ids(items) == _open_call_ids_reference(items)
 
 
+def _check_compaction_reference(chain: list[Item], given: list[Item]) -> ApiError | None:
+    """The compaction rule as written before it read the chain once: two passes, one copy."""
+    in_chain = set(_open_call_ids_reference(chain))
+    found = [c for c in _open_call_ids_reference([*chain, *given]) if c in in_chain]
+    return rules.open_call(found[0]) if found else None
+
+
+ITEMS = st.lists(
+    st.builds(
+        lambda kind, n: {"type": kind, "call_id": f"c{n}"},
+        st.sampled_from(["function_call", "function_call_output", "message"]),
+        st.integers(0, 4),
+    ),
+    max_size=20,
+)
+
+
+@given(ITEMS, ITEMS)
+def test_rules_compaction_check_in_one_pass_answers_as_the_two_pass_rule(
+    chain: list[Item], given_input: list[Item]
+) -> None:
+    assert rules.check_compaction(chain, given_input) == _check_compaction_reference(
+        chain, given_input
+    )
+
+
 def test_rules_a_compaction_of_40000_calls_is_checked_in_linear_time() -> None:
     """Regression for issue 33: one compaction request of 40,000 calls blocked every client
     for 20.6 s (20,000: 4.8 s), the pairing check growing quadratically."""

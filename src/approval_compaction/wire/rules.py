@@ -362,27 +362,48 @@ def check_pairing(items: Sequence[Any]) -> ApiError | None:
     return open_call(open_ids[0]) if open_ids else None
 
 
+class _Calls:
+    """Function calls in input order and how many of each id outputs have answered (an output
+    answers the earliest unanswered call of its id). Fed in parts (the chain, then the input),
+    each item read once; it allocates no container per call, so a request of a million items
+    makes no work for the garbage collector beyond its own lists."""
+
+    def __init__(self) -> None:
+        self.ids: list[str] = []  # each call's id, in input order
+        self.ordinals: list[int] = []  # each call's place among the calls of its id
+        self.calls: dict[str, int] = {}  # calls of each id so far
+        self.answered: dict[str, int] = {}  # of them, how many an output answered
+
+    def feed(self, items: Sequence[Any]) -> None:
+        for item in items:
+            if not isinstance(item, dict):
+                continue
+            kind = item.get("type")
+            if kind == "function_call":
+                call_id = str(item.get("call_id"))
+                made = self.calls.get(call_id, 0)
+                self.calls[call_id] = made + 1
+                self.ids.append(call_id)
+                self.ordinals.append(made)
+            elif kind == "function_call_output":
+                call_id = str(item.get("call_id"))
+                done = self.answered.get(call_id, 0)
+                if done < self.calls.get(call_id, 0):
+                    self.answered[call_id] = done + 1
+
+    def open_ids(self) -> list[str]:
+        """The ids of the calls no output has answered so far, in input order."""
+        answered = self.answered
+        return [c for c, k in zip(self.ids, self.ordinals, strict=True) if k >= answered.get(c, 0)]
+
+
 def _open_call_ids(items: Sequence[Any]) -> list[str]:
     """The call ids of function calls no later output answers, in input order (an output
     answers the earliest unanswered call of its id). Linear: a request of 40,000 calls is
     checked in one pass, not 40,000 list searches."""
-    calls: list[str] = []
-    positions: dict[str, list[int]] = {}  # each id's calls, by position in ``calls``
-    taken: dict[str, int] = {}  # how many of them outputs have answered
-    answered: set[int] = set()
-    for item in items:
-        if not isinstance(item, dict):
-            continue
-        kind, call_id = item.get("type"), str(item.get("call_id"))
-        if kind == "function_call":
-            positions.setdefault(call_id, []).append(len(calls))
-            calls.append(call_id)
-        elif kind == "function_call_output" and call_id in positions:
-            done = taken.get(call_id, 0)
-            if done < len(positions[call_id]):
-                answered.add(positions[call_id][done])
-                taken[call_id] = done + 1
-    return [call_id for index, call_id in enumerate(calls) if index not in answered]
+    calls = _Calls()
+    calls.feed(items)
+    return calls.open_ids()
 
 
 def check_compaction(
@@ -394,6 +415,11 @@ def check_compaction(
     nothing."""
     if rules == LENIENT:
         return None
-    in_chain = set(_open_call_ids(chain))
-    found = [call_id for call_id in _open_call_ids([*chain, *input]) if call_id in in_chain]
-    return open_call(found[0]) if found else None
+    calls = _Calls()
+    calls.feed(chain)
+    in_chain = set(calls.open_ids())
+    if not in_chain:  # every call of the chain is answered: the input cannot open one of them
+        return None
+    calls.feed(input)  # the chain is read once, and never copied
+    found = next((call_id for call_id in calls.open_ids() if call_id in in_chain), None)
+    return open_call(found) if found is not None else None

@@ -42,6 +42,21 @@ class Crosscheck:
     agreed: int
     judged: int
     wrapped: tuple[str, ...]
+    # Per release, what pytest's last line says of the unfixed cases (``4 failed``).
+    summaries: tuple[tuple[str, str], ...] = ()
+
+    def summary(self, version: str) -> str | None:
+        """pytest's count of the unfixed test's outcomes on ``version`` (``4 failed``)."""
+        return dict(self.summaries).get(version)
+
+
+def pytest_summary(outcomes: Sequence[str]) -> str:
+    """Outcomes counted as pytest's last line counts them: ``3 failed, 1 passed``."""
+    order = ("failed", "passed", "skipped", "error")
+    counts = {word: sum(o == word for o in outcomes) for word in order}
+    others = sorted(set(outcomes) - set(order))
+    counts.update({word: sum(o == word for o in outcomes) for word in others})
+    return ", ".join(f"{n} {word}" for word, n in counts.items() if n)
 
 
 def crosscheck_finding(records: Sequence[CrossRecord]) -> Crosscheck:
@@ -57,4 +72,8 @@ def crosscheck_finding(records: Sequence[CrossRecord]) -> Crosscheck:
         agreed=sum(bool(r.agrees) for r in judged),
         judged=len(judged),
         wrapped=tuple(sort_versions(wrapped)),
+        summaries=tuple(
+            (version, pytest_summary([r.unfixed for r in records if r.sdk_version == version]))
+            for version in sort_versions({r.sdk_version for r in records})
+        ),
     )

@@ -46,6 +46,8 @@ if TYPE_CHECKING:
 Report = Callable[[str], None]
 
 TEST_FILE = paths.REGRESSION_TEST
+# The upstream test's cases with the workaround and the SDK's session (``unfixed``) as variants.
+VARIANTS_FILE = paths.REGRESSION_VARIANTS
 JUDGED = ("next_turn_input_paired", "compaction_input_complete")
 TOOLS = ("pytest", "pytest-asyncio")
 TOOLS_FOLDER = "_regression-tools"  # beside the release environments
@@ -105,13 +107,18 @@ def outcome_of(case: environments.JUnitCase, version: str) -> Outcome:
 
 
 def run_file(
-    env: environments.Environment, tools: Path, test_file: Path = TEST_FILE
+    env: environments.Environment,
+    tools: Path,
+    test_file: Path = VARIANTS_FILE,
+    beside: Sequence[Path] = (TEST_FILE,),
 ) -> list[environments.JUnitCase]:
     """Run a test file with one release's interpreter in a scratch folder, with the raw outcome
-    of each parametrisation (``--runxfail``)."""
+    of each parametrisation (``--runxfail``); the files ``beside`` it are copied too (the
+    variants module loads the upstream test from its folder)."""
     with tempfile.TemporaryDirectory(prefix="approval-compaction-regression-") as scratch:
         folder = Path(scratch)
-        shutil.copy(test_file, folder / test_file.name)
+        for path in (test_file, *beside):
+            shutil.copy(path, folder / path.name)
         (folder / "pytest.ini").write_text(INI)
         return environments.run_pytest(
             env.python,

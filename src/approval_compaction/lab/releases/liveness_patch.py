@@ -89,7 +89,7 @@ def run_regression(
     """The regression test by ``env``'s interpreter in a scratch folder, raw outcomes."""
 
     tools = environments.install_tools(environments.default_envs() / TOOLS_FOLDER, TOOLS)
-    cases = run_file(env, tools, test_file)
+    cases = run_file(env, tools, test_file, beside=())
     return [TestOutcome(sdk, c.name, c.outcome, clean_message(c.message)[:200]) for c in cases]
 
 

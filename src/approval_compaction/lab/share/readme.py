@@ -39,7 +39,7 @@ from ..findings.tables import (
 )
 from ..releases import upstream
 from . import provenance
-from .snippet import one_line
+from .snippet import ISSUE, one_line, outcomes
 
 WORKAROUND_LINE = "session = defer_compaction_while_pending(OpenAIResponsesCompactionSession(...))"
 DOCTOR_LINE = "python -m approval_compaction doctor scan sessions.db --all"
@@ -89,6 +89,7 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
         releases = js_finding.both_releases(releases, found.js.sweep)
         errors = js_finding.both_errors(errors, found.js.sweep)
         js_source = f", `{files.shown(files.js_sweep)}`; JS `auto` with store unset"
+    test = paths.REGRESSION_TEST.relative_to(paths.ROOT).as_posix()
     return "\n".join(
         [
             f"**Which releases, in each compaction mode** (`{sweep}`, `{met}`{js_source}):",
@@ -113,9 +114,9 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
             "",
             f"**Am I affected?** The doctor reads your stored sessions: {code(DOCTOR_LINE)}",
             "",
-            "**Reproduce** with the regression test "
-            f"(`{paths.REGRESSION_TEST.relative_to(paths.ROOT)}`), no clone needed: "
-            f"{code(one_line(pinned))}",
+            f"**Reproduce** ([#5340]({ISSUE})) with the regression test "
+            f"[`{test}`]({test}), no clone needed: save it in an empty folder and run "
+            f"{code(one_line(pinned))}; {outcomes(pinned, found.fixed_in, found.crosscheck)}.",
         ]
     )
 

@@ -12,7 +12,8 @@ instead; code in outputs is set in the code font (the lab template's CSS gives a
 output the prose font). Rendering reads only the notebook and nbconvert's local templates, so
 one notebook gives the same bytes every time and nothing is fetched (the HTML names require.js
 and MathJax CDN URLs, which only a browser loads). Every file is written atomically; images a
-previous render left behind are removed.
+previous render left behind are removed. Raw HTML from the notebook reaches neither file unless
+GitHub would keep it (``sanitize``): no script, no frame, no ``javascript:`` link.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from ... import paths
 from ...errors import InvestigationError
 from ...formats.files import write_atomic
 from ...formats.markdown import GITHUB_LIMIT, escape, github_length
+from .sanitize import sanitized
 
 # pandas puts a <style scoped> block before each HTML table; GitHub's markdown view drops the
 # tag but prints the CSS inside it as text, so the markdown leaves it out.
@@ -146,10 +148,11 @@ def relative(src: str) -> bool:
 
 
 def attach_note(file: str) -> str:
-    """What stands in a comment where a figure was: which file to attach, and how."""
+    """What stands in a comment where a figure was, in plain words that read the same whether
+    or not the person posting it attaches the file."""
     return (
-        f"**Figure:** attach `{file}` here: drag it from the clone into the comment box, and "
-        "GitHub uploads it and puts its link in this place."
+        f"**Figure:** the image `{file}`, written beside this page; it is shown here only when "
+        "attached to the comment."
     )
 
 
@@ -396,7 +399,7 @@ def to_markdown(nb: Any, stem: str) -> tuple[str, dict[str, bytes]]:
 def render_page(path: Path, folder: Path, limit: int = GITHUB_LIMIT) -> Page:
     """The notebook rendered in memory, checked: within ``limit``, no relative link, every
     ``<details>`` holding something."""
-    nb = read_notebook(path)
+    nb = sanitized(read_notebook(path))  # only what GitHub keeps, in both files
     stem = path.stem
     raw, images = to_markdown(nb, stem)
 

@@ -56,7 +56,7 @@ from ..findings.tables import (
 from ..releases.crosscheck import JUDGED
 from ..releases.versions import PACKAGE, version_key
 from .results import matrix_markdown
-from .snippet import TEST_NAME, one_line, still_wrong, upstream_test
+from .snippet import ISSUE, TEST_NAME, one_line, regression_test, still_wrong
 
 PACKAGES = ("openai", "pydantic")  # beside openai-agents, whose version the runs carry
 TITLE = (
@@ -155,10 +155,11 @@ def heatmap_path(output: Path) -> Path:
 
 
 def attach_hint(output: Path) -> str:
-    """How the person posting the report shows the heatmap in the issue."""
+    """What the heatmap is and where it is, in plain words that read the same whether or not
+    the person posting the report attaches it."""
     return (
-        f"To show the heatmap, drag {shown_path(heatmap_path(output))} from the clone into "
-        "the comment box: GitHub uploads it and inserts the link."
+        f"The same matrix as a heatmap is the image `{heatmap_path(output).name}`, written "
+        "beside this report; it is shown here only when attached to the comment."
     )
 
 
@@ -287,9 +288,9 @@ def reproduce(
     return [
         "### Repro steps",
         "",
-        f"Nothing to clone: save the test below as `{TEST_NAME}` in an empty folder and run it "
-        f"with [uv](https://docs.astral.sh/uv/), which builds a throwaway environment with these "
-        f"pins{outcome}.",
+        f"The test reproduces [openai/openai-agents-python#5340]({ISSUE}). Nothing to clone: save "
+        f"it as `{TEST_NAME}` in an empty folder and run it with [uv](https://docs.astral.sh/uv/), "
+        f"which builds a throwaway environment with these pins{outcome}.",
         "",
         fence(one_line(version), "sh"),
         "",
@@ -355,11 +356,9 @@ def describe(
         parts += ["", markdown_table(errors_frame(errors))]
     if committed is None or committed.releases is None:
         return parts
-    files = paths.DATA_FILES
-    sweep = f"`{files.shown(files.sweep)}`, `{files.shown(files.sweep_meetings)}`"
     parts += [
         "",
-        f"Every release, in each compaction mode ({sweep}):",
+        "Every release, in each compaction mode (each release run in its own environment):",
         "",
         markdown_table(affected_frame(committed.releases)),
     ]
@@ -367,8 +366,8 @@ def describe(
         parts += [
             "",
             f"`{PACKAGE}` {committed.fixed_in} fixes these cases. "
-            f"{still_wrong(committed.liveness, committed.fixed_in)} The comment on compaction "
-            f"liveness (`{files.shown(files.upstream_liveness)}`) has the test and a patch.",
+            f"{still_wrong(committed.liveness, committed.fixed_in)} A separate comment on "
+            "compaction liveness has the test and a patch.",
             "",
             markdown_table(liveness_frame(committed.liveness)),
         ]
@@ -437,7 +436,7 @@ def head(
         every_case(judged, wire, table),
     ]
     if output is not None:
-        parts += ["", f"<!-- {attach_hint(output)} -->"]
+        parts += ["", attach_hint(output)]
     parts += user_view(judged, wire)
     skipped = [run for run in runs if run.error is not None or run.not_applicable is not None]
     if skipped:
@@ -491,7 +490,7 @@ def build_report(
     """
     judged = judge_all(runs)
     table = pivot(to_frame(records(judged)))
-    test = upstream_test(test_file.read_text())
+    test = regression_test(test_file)
     head_text = head(judged, table, spec, output, judge_all(wire_runs), committed, test)
     groups = evidence_groups([j for j in judged if j.violations])
     blocks = [evidence(group) for group in groups]

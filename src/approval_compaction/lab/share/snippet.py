@@ -6,9 +6,9 @@ the real API meets on the pinned release in each compaction mode, every refusal 
 with every text the ``openai`` client raises it as, the release that fixes the bug, where in
 the SDK, the fix idea in a few lines, a one-line command that runs the
 regression test without a clone, a before/after table of the invariants and of the compactions
-made (each column named after the release its records were made on), the test's outcome on every
-swept release, and the SDK-style regression test as a maintainer would paste it (this project's
-workaround block removed).
+made (each column named after the release its records were made on), the test's outcome on
+every swept release, and the SDK-style regression test as a maintainer would paste it (the file
+itself: its project variants live in ``test_pending_approval_variants.py``).
 
 The one line is ``uv run --no-project --with openai-agents==X --with pytest==Y --with
 pytest-asyncio==Z pytest FILE``: uv builds a throwaway environment with only those pins, and the
@@ -32,6 +32,7 @@ from ...analysis.invariants import INVARIANTS
 from ...errors import InvestigationError
 from ...formats.files import write_atomic
 from ...formats.markdown import fence, markdown_table
+from ..findings.fix import Crosscheck
 from ..findings.liveness import LivenessEras
 from ..findings.load import Findings, load_findings
 from ..findings.matrix import MatrixFinding
@@ -45,10 +46,13 @@ from ..findings.tables import (
     refused_on,
     stuck_on,
 )
+from ..mechanism.permalink import REPOSITORY
 from ..releases.crosscheck import tool_requirements
 from ..releases.versions import PACKAGE
 
 SNIPPET = paths.DATA_FILES.snippet
+# The upstream issue the regression test reproduces, as a link that holds once pasted.
+ISSUE = f"{REPOSITORY}/issues/5340"
 TEST_NAME = paths.REGRESSION_TEST.name
 PROJECT_BLOCK = re.compile(
     r"\n# >>> approval-compaction only.*?# <<< approval-compaction only\n", re.DOTALL
@@ -83,6 +87,15 @@ def upstream_test(text: str) -> str:
             f"expected one approval-compaction block in the test, found {count}"
         )
     return stripped
+
+
+def regression_test(path: Path = paths.REGRESSION_TEST) -> str:
+    """The regression test as the README and this comment name it: the file itself, which is
+    the upstream form (its project variants and marks live in another module)."""
+    text = path.read_text()
+    if "approval_compaction" in text or "approval-compaction only" in text:
+        raise InvestigationError(f"{path.name} must be the upstream form: it names this project")
+    return text
 
 
 def _cell(found: MatrixFinding | None, invariant: str) -> str:
@@ -130,14 +143,13 @@ def build(folder: Path = paths.DATA, test_file: Path = paths.REGRESSION_TEST) ->
         f"{release_of(found.fixed, 'pinned')} + workaround": found.fixed,
         release_of(found.newest, "newest"): found.newest,
     }
-    fails = found.crosscheck is not None and pinned in found.crosscheck.failing
     return "\n".join(
         [
             *lead(pinned, found),
             "",
             FIX_IDEA,
             "",
-            *reproduce(pinned, found.fixed_in, fails),
+            *reproduce(pinned, found.fixed_in, found.crosscheck),
             "",
             f"**Before/after.** {found.pinned.cases if found.pinned else 0} cases "
             "(`run`/`run_streamed` × approve/reject × compaction "
@@ -157,7 +169,7 @@ def build(folder: Path = paths.DATA, test_file: Path = paths.REGRESSION_TEST) ->
             "(pytest + pytest-asyncio, self-contained)</summary>",
             "",
             "```python",
-            upstream_test(test_file.read_text()).rstrip("\n"),
+            regression_test(test_file).rstrip("\n"),
             "```",
             "",
             "</details>",
@@ -198,13 +210,11 @@ def lead(pinned: str, found: Findings) -> list[str]:
     if found.errors_met:
         parts += ["", markdown_table(errors_frame(found.errors_met))]
     if found.releases is not None and found.fixed_in is not None:
-        files = paths.DATA_FILES
         parts += [
             "",
             f"`{PACKAGE}` {found.fixed_in} fixes these cases: the regression test below passes "
-            f"there. {still_wrong(found.liveness, found.fixed_in)} The comment on compaction "
-            f"liveness (`{files.shown(files.upstream_liveness)}`) names them, with a test and a "
-            "patch.",
+            f"there. {still_wrong(found.liveness, found.fixed_in)} A separate comment on "
+            "compaction liveness names them, with a test and a patch.",
             "",
             markdown_table(fix_frame(found)),
             *(["", markdown_table(liveness_frame(found.liveness))] if found.liveness else []),
@@ -219,11 +229,21 @@ def lead(pinned: str, found: Findings) -> list[str]:
     return parts
 
 
-def reproduce(pinned: str, fix: str | None, fails: bool) -> list[str]:
+def outcomes(pinned: str, fix: str | None, check: Crosscheck | None) -> str:
+    """What the one line prints last on the pinned and on the fixing release, from the
+    crosscheck's records: ``on 0.23.1 pytest ends with `4 failed`; with ... `4 passed```."""
+    said = []
+    for version, lead_in in ((pinned, f"on {pinned}"), (fix, f"with `{PACKAGE}=={fix}`")):
+        summary = check.summary(version) if check is not None and version else None
+        if summary:
+            said.append(f"{lead_in} pytest ends with `{summary}`")
+    return ", and ".join(said)
+
+
+def reproduce(pinned: str, fix: str | None, check: Crosscheck | None) -> list[str]:
     """The one line that runs the test below in a throwaway environment, no clone needed."""
-    said = [f"it fails on {pinned}"] if fails else []
-    said += [f"with `{PACKAGE}=={fix}` it passes"] if fix else []
-    outcome = f" ({'; '.join(said)})" if said else ""
+    said = outcomes(pinned, fix, check)
+    outcome = f" ({said})" if said else ""
     return [
         f"**Reproduce in one line.** Save the test below as `{TEST_NAME}` in an empty folder "
         f"and run it with uv{outcome}:",

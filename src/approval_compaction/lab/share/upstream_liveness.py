@@ -29,6 +29,7 @@ from ...errors import InvestigationError
 from ...formats.files import write_atomic
 from ...formats.markdown import GITHUB_LIMIT, fence, github_length, markdown_table
 from ...formats.records import read_json
+from ..mechanism.permalink import REPOSITORY, tag
 from ..releases.crosscheck import tool_requirements
 from ..releases.liveness_patch import (
     DOCUMENTED_LIMIT,
@@ -248,6 +249,13 @@ def _situation_order(name: str) -> tuple[int, str]:
     return (order.index(name) if name in order else len(order), name)
 
 
+def sdk_test_link(version: str, test: str) -> str:
+    """A test of the SDK's own suite (``tests/x.py::name``) as a link to its file at the
+    release's tag: it leads somewhere once pasted into a thread."""
+    file = test.split("::")[0]
+    return f"[`{test}`]({REPOSITORY}/blob/{tag(version)}/{file})"
+
+
 def limit_lines(suite: dict[str, Any], patched: dict[str, Any]) -> list[str]:
     """What the patch leaves alone: explicit ``previous_response_id`` mode with a dead item
     pinned, as the SDK documents it (its class docstring, on each SDK) and tests it (the
@@ -268,8 +276,8 @@ def limit_lines(suite: dict[str, Any], patched: dict[str, Any]) -> list[str]:
         "will answer pinned, the replaced suffix is partial, and a response chain cannot scope a "
         "summary to it, so the SDK returns and never compacts that session again.",
         "",
-        f'The class docstring documents it ("{DOCUMENTED_LIMIT}") and `{DOCUMENTED_TEST}` '
-        "pins it ("
+        f'The class docstring documents it ("{DOCUMENTED_LIMIT}") and '
+        f"{sdk_test_link(str(suite['base']), DOCUMENTED_TEST)} pins it ("
         + "; ".join(said)
         + "), so it is the maintainers' contract, not a bug to patch.",
         "",

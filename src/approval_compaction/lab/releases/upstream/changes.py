@@ -32,9 +32,9 @@ INTENDED: dict[str, str] = {
         "after the user moved on stores and sends nothing unpaired"
     ),
     f"{_LIVENESS}test_abandoned_approval_resumed_later_stays_paired[mcp-": (
-        "the workaround's stated cost (README, the design space): it retired the abandoned MCP "
-        "approval request, so the response resumed after the user moved on is stored as text, "
-        "not as a request and response pair; nothing unpaired is stored or sent"
+        'the workaround\'s stated cost (docs/liveness.md, "A late resume"): it retired the '
+        "abandoned MCP approval request, so the response resumed after the user moved on is "
+        "stored as text, not as a request and response pair; nothing unpaired is stored or sent"
     ),
 }
 # What an intended change must end in with the workaround, where that is fixed: the liveness
