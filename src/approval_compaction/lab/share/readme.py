@@ -24,6 +24,7 @@ from ...analysis.liveness import LIVENESS
 from ...errors import InvestigationError
 from ...formats.files import write_atomic
 from ...formats.markdown import code, markdown_table
+from ...formats.records import read_records
 from ...wire.rules import RULES, UNKNOWN
 from ..findings import js as js_finding
 from ..findings.load import Findings, load_findings
@@ -117,8 +118,32 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
             f"**Reproduce** ([#5340]({ISSUE})) with the regression test "
             f"[`{test}`]({test}), no clone needed: save it in an empty folder and run "
             f"{code(one_line(pinned))}; {outcomes(pinned, found.fixed_in, found.crosscheck)}.",
+            *js_reproduction(folder),
         ]
     )
+
+
+JS_TEST = "js/sdk-test/test/openaiResponsesCompactionSession.pendingApproval.test.ts"
+
+
+def js_reproduction(folder: Path = paths.DATA) -> list[str]:
+    """The JS regression test's line: where it is, the command, and what vitest counts on the
+    pinned and the patched package (``data/js-sdk-test.json``); none without that file."""
+    from .js import SdkTestRecord
+
+    path = paths.data(folder).js_sdk_test
+    if not path.exists():
+        return []
+    ran = read_records(path, SdkTestRecord)
+    counts = "; ".join(
+        f"on `@openai/agents` {r.package} vitest counts {r.failed} failed, {r.passed} passed"
+        for r in ran
+    )
+    return [
+        "",
+        f"**Reproduce in JavaScript** with the regression test [`{JS_TEST}`]({JS_TEST}) "
+        f"(for `packages/agents-openai/test/`): {code('make js-sdk-test')}; {counts}.",
+    ]
 
 
 def store_block(found: Findings, folder: Path = paths.DATA) -> str:
