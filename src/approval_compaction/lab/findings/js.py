@@ -83,9 +83,7 @@ def _key(version: str) -> tuple[int, ...]:
     return tuple(int(p) for p in version.split("."))
 
 
-def js_ranges_frame(
-    rows: Sequence[JsRecord], columns: dict[str, str] = COLUMNS
-) -> pd.DataFrame:
+def js_ranges_frame(rows: Sequence[JsRecord], columns: dict[str, str] = COLUMNS) -> pd.DataFrame:
     """One row per run of consecutive releases whose every plan (of ``columns``) reads the
     same."""
     by_release: dict[str, dict[str, str]] = {}

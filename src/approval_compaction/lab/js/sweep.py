@@ -156,8 +156,6 @@ def release_records(ran: Sequence[tuple[Plan, list[CaseRun]]]) -> list[JsRecord]
     return [record(plan, judge_all(runs)) for plan, runs in ran]
 
 
-
-
 def sweep(versions: Sequence[str] | None = None, folder: Path = paths.DATA) -> list[Path]:
     """Every release (or those given), each plan judged, into ``js-sweep.json``."""
     dates = release_dates()
