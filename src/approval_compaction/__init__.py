@@ -87,7 +87,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".wire.rules": ("RULES", "UNKNOWN"),
     # am I affected, and the heal (the doctor's verdict and notebook 07's experiments)
     ".doctor.verdict": ("judge",),
-    ".lab.affected.check": ("check_config", "load_check", "run_check"),
+    ".doctor.check": ("check_config", "load_check", "run_check"),
     ".lab.affected.upgrade": ("load_upgrade", "upgrade_records"),
     ".lab.affected.worker": ("worker_comparisons",),
     ".lab.affected.heal": ("heal_on_postgres", "pinned_session_items"),

@@ -54,7 +54,6 @@ from ..analysis.liveness import (
 )
 from ..analysis.pairing import item_key, orphan_outputs
 from ..errors import InvestigationError
-from ..fix.edge_cases import MCP_REQUEST
 from ..formats.progress import Progress
 from ..formats.records import RecordsError, read_json
 from ..study.driver import (
@@ -70,7 +69,7 @@ from ..study.driver import (
     branches,
     converse,
 )
-from ..study.harness import FINISHED, NEXT_ANSWER, PENDING_CALL, PENDING_CALL_ID
+from ..study.harness import FINISHED, MCP_REQUEST, NEXT_ANSWER, PENDING_CALL, PENDING_CALL_ID
 from ..study.items import Item
 from ..study.liveness import later as liveness_later
 from ..study.words import (

@@ -16,9 +16,9 @@ from ...analysis.folding import Run
 from ...analysis.matrix import records
 from ...analysis.meeting import all_meetings
 from ...analysis.pairing import item_key, open_calls, orphan_outputs
+from ...doctor.check import CheckRow, Config
 from ...formats.markdown import code
 from ...study.capture import CaseRun, pending_ids
-from ..affected.check import CheckRow, Config
 from . import prose
 from .matrix import MatrixFinding, matrix_finding, seen
 from .releases import mode_stories
