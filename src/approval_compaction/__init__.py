@@ -42,13 +42,8 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ),
     ".analysis.evidence": ("body_diff", "conversion", "failure"),
     # the findings, and the notebooks' answer lines
-    ".lab.findings.answers": (
-        "diff_answer",
-        "outcome_answer",
-        "rules_answer",
-        "variant_summary",
-        "walkthrough_answer",
-    ),
+    ".analysis.story": ("diff_answer", "walkthrough_answer"),
+    ".lab.findings.answers": ("outcome_answer", "rules_answer", "variant_summary"),
     ".lab.findings.releases": ("releases_finding",),
     # the frames and figures the notebooks show
     ".display.frames": ("diff_text", "items_frame"),
