@@ -94,7 +94,8 @@ def sweep(releases: int, env: dict[str, str]) -> None:
     with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as out:
         cold_env = {**env, "XDG_CACHE_HOME": cache}
         command = [sys.executable, "-c", (
-            "import sys; from pathlib import Path; from approval_compaction.lab.js.sweep import sweep;"
+            "import sys; from pathlib import Path; "
+            "from approval_compaction.lab.js.sweep import sweep;"
             f"sweep({chosen!r}, Path({out!r}))"
         )]  # fmt: skip
         cold = timed(command, cold_env)

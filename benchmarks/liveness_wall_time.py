@@ -39,13 +39,13 @@ if os.environ.get("PYTHONDONTWRITEBYTECODE"):  # time imports as a user's proces
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     os.execve(sys.executable, [sys.executable, *sys.argv], env)
 
-from approval_compaction.fix.workaround import defer_compaction_while_pending  # noqa: E402
-from approval_compaction.lab.affected.check import (  # noqa: E402
+from approval_compaction.doctor.check import (  # noqa: E402
     check_config,
     check_liveness,
     replayed_check,
     run_check,
 )
+from approval_compaction.fix.workaround import defer_compaction_while_pending  # noqa: E402
 from approval_compaction.lab.explore.search import Options, search  # noqa: E402
 from approval_compaction.lab.releases.liveness import run_situation  # noqa: E402
 

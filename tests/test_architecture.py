@@ -48,8 +48,9 @@ LOADS: dict[str, frozenset[str]] = {
     "analysis": frozenset({"pandas", "numpy"}),
     "display": frozenset({"agents", "openai", "pandas", "numpy", "matplotlib", "ipywidgets"}),
     "fix": frozenset({"agents", "openai"}),  # the workaround needs the SDK and nothing else
-    # the user's tool: it imports the SDK's sessions and SQLAlchemy when it opens a store
-    "doctor": frozenset(),
+    # the user's tool: it imports the SDK's sessions and SQLAlchemy when it opens a store; its
+    # ``check`` runs the study's conversations on the SDK (``doctor.command`` loads it only then)
+    "doctor": frozenset({"agents", "openai"}),
     # the lab, every subpackage of it
     "lab": frozenset(
         {

@@ -3,7 +3,9 @@
 On the newest release and on the pinned (affected) one, the core holds no pandas, matplotlib,
 Jupyter or doctor dependency; the workaround keeps every invariant of the sixteen cases on the
 study's scripted model; ``doctor scan`` on a store written by the SDK's own ``SQLiteSession`` is
-one line naming the ``[doctor]`` extra until it is installed, and then judges each session.
+one line naming the ``[doctor]`` extra until it is installed, and then judges each session;
+``doctor check`` answers in the ``[doctor]`` install, and ``doctor data`` (the lab's) is one line
+naming ``[lab]``.
 Each environment is built here with ``uv`` (the package registry, or uv's cache).
 """
 
@@ -15,7 +17,7 @@ from pathlib import Path
 import needs
 import pytest
 
-from approval_compaction.lab.releases import NEWEST, PINNED
+from approval_compaction.study.words import NEWEST, PINNED
 from approval_compaction.testing.install import (
     Env,
     build_wheel,
@@ -99,15 +101,42 @@ def test_doctor_scan_without_its_extra_is_one_line_naming_it(core: Env, store: P
     ]
 
 
-def test_doctor_scan_judges_a_store_the_sdk_wrote(
-    core: Env, store: Path, wheel: Path, tmp_path_factory: pytest.TempPathFactory
-) -> None:
+@pytest.fixture(scope="module")
+def doctor(core: Env, wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Env:
+    """The ``[doctor]`` install beside the same release: what the README tells a team."""
     version = core.run("-c", "import agents; print(agents.__version__)").stdout.strip()
     folder = tmp_path_factory.mktemp(f"doctor-{version}") / "env"
-    doctor = fresh_env(folder, [f"openai-agents=={version}", wheel_requirement(wheel, "doctor")])
+    return fresh_env(folder, [f"openai-agents=={version}", wheel_requirement(wheel, "doctor")])
+
+
+def test_doctor_scan_judges_a_store_the_sdk_wrote(doctor: Env, store: Path) -> None:
     assert [m for m in ("pandas", "matplotlib", "jupyterlab") if doctor.has(m)] == []
     done = doctor.run("-m", "approval_compaction", "doctor", "scan", str(store), "--format",
                       "json")  # fmt: skip
     assert done.returncode == 0, done.stderr
     verdicts = {r["session_id"]: r["verdict"] for r in json.loads(done.stdout)}
     assert verdicts == {"healthy": "healthy", "poisoned": "poisoned"}
+
+
+def test_doctor_check_runs_in_the_doctor_install(core: Env, doctor: Env) -> None:
+    """Issue 45: the README's next command, ``doctor check``, ended in ``ModuleNotFoundError: No
+    module named 'packaging'`` (it lived in the lab); it answers on the installed release."""
+    done = doctor.run("-m", "approval_compaction", "doctor", "check", "--turns", "2", "--later",
+                      "1", "--format", "json", timeout=600)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    found = json.loads(done.stdout)
+    version = doctor.run("-c", "import agents; print(agents.__version__)").stdout.strip()
+    assert found["release"] == version and len(found["rows"]) == 3
+    assert found["answers"][0].startswith(f"openai-agents {version}, compaction_mode='auto'")
+
+
+def test_doctor_data_in_the_doctor_install_is_one_line_naming_the_lab(
+    doctor: Env, tmp_path: Path
+) -> None:
+    """``doctor data`` builds release environments: the lab's step, one line without it."""
+    assert not doctor.has("packaging")  # the lab's dependency, not the doctor's
+    done = doctor.run("-m", "approval_compaction", "doctor", "data", "--folder", str(tmp_path))
+    assert (done.returncode, done.stderr.strip().splitlines()) == (
+        2,
+        ["error: this command needs packaging: install approval-compaction[lab]"],
+    )

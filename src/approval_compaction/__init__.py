@@ -42,13 +42,8 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ),
     ".analysis.evidence": ("body_diff", "conversion", "failure"),
     # the findings, and the notebooks' answer lines
-    ".lab.findings.answers": (
-        "diff_answer",
-        "outcome_answer",
-        "rules_answer",
-        "variant_summary",
-        "walkthrough_answer",
-    ),
+    ".analysis.story": ("diff_answer", "walkthrough_answer"),
+    ".lab.findings.answers": ("outcome_answer", "rules_answer", "variant_summary"),
     ".lab.findings.releases": ("releases_finding",),
     # the frames and figures the notebooks show
     ".display.frames": ("diff_text", "items_frame"),
@@ -87,7 +82,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".wire.rules": ("RULES", "UNKNOWN"),
     # am I affected, and the heal (the doctor's verdict and notebook 07's experiments)
     ".doctor.verdict": ("judge",),
-    ".lab.affected.check": ("check_config", "load_check", "run_check"),
+    ".doctor.check": ("check_config", "load_check", "run_check"),
     ".lab.affected.upgrade": ("load_upgrade", "upgrade_records"),
     ".lab.affected.worker": ("worker_comparisons",),
     ".lab.affected.heal": ("heal_on_postgres", "pinned_session_items"),

@@ -17,9 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from . import paths
-from .errors import InvestigationError, printable
-from .lab.releases import NEWEST
-from .study.words import COMPACT_RULES, MODELS, MODES, STORE_WORDS, STUDY_MODE
+from .errors import InvestigationError, MissingExtra, printable
+from .study.words import COMPACT_RULES, MODELS, MODES, NEWEST, STORE_WORDS, STUDY_MODE
 
 Handler = Callable[[argparse.Namespace], int]
 FORMATS = ("table", "json", "csv", "markdown")  # matrix_text's formats (checked by a test)
@@ -63,10 +62,17 @@ SECONDS = bounded_int(1, None, "a number of seconds")
 
 
 def _lazy(module: str, function: str = "command") -> Handler:
-    """A handler that imports ``module`` only when its command runs."""
+    """A handler that imports ``module`` only when its command runs; a lab command whose
+    dependencies are not installed (a ``[doctor]`` install) is one line naming ``[lab]``."""
 
     def handler(args: argparse.Namespace) -> int:
-        loaded = importlib.import_module(module, __package__)
+        try:
+            loaded = importlib.import_module(module, __package__)
+        except ModuleNotFoundError as missing:
+            name = missing.name or ""
+            if not module.startswith(".lab.") or not name or name.startswith(f"{__package__}."):
+                raise
+            raise MissingExtra("this command", [name.partition(".")[0]], "lab") from None
         collect_from_here()
         return int(getattr(loaded, function)(args))
 
@@ -638,8 +644,8 @@ def parser() -> argparse.ArgumentParser:
     )
     liveness_comment.add_argument("--output", default=str(paths.DATA_FILES.upstream_liveness))
 
-    # The user's steps are the doctor's (``doctor.command``, the ``[doctor]`` extra); ``check``
-    # and ``data`` run the study's experiments (``lab.affected.command``).
+    # The user's steps are the doctor's (``doctor.command``, the ``[doctor]`` extra); ``data``
+    # writes the study's data files (``lab.affected.command``, the ``[lab]`` extra).
     doctor = add("doctor", _lazy(".doctor.command"), "scan, repair and restore stored sessions")
     steps = doctor.add_subparsers(dest="doctor_command", required=True)
     store_help = (
@@ -689,7 +695,6 @@ def parser() -> argparse.ArgumentParser:
         "--force", action="store_true", help="restore into a store that is not the backup's"
     )
     check = steps.add_parser("check", help="whether and when the bug strikes a configuration")
-    check.set_defaults(handler=_lazy(".lab.affected.command"))
     check.add_argument("--mode", default="auto", help="auto, input or previous_response_id")
     check.add_argument("--trigger", default="default", help="default, always, never or N items")
     check.add_argument(

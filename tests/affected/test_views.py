@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from approval_compaction.lab.affected.check import CheckRow, Config
+from approval_compaction.doctor.check import CheckRow, Config
 from approval_compaction.lab.affected.upgrade import UpgradeRecord
 from approval_compaction.lab.affected.views import (
     check_compare,

@@ -15,9 +15,13 @@ from approval_compaction.doctor.repair import PREFIX, apply, dry_run
 from approval_compaction.doctor.restore import restore
 from approval_compaction.doctor.scan import scan_store
 from approval_compaction.doctor.verdict import STUCK
-from approval_compaction.fix.edge_cases import MCP_REQUEST, MCP_REQUEST_ID
 from approval_compaction.study.driver import Ask, Continue, Setup, converse
-from approval_compaction.study.harness import PENDING_CALL, PENDING_CALL_ID
+from approval_compaction.study.harness import (
+    MCP_REQUEST,
+    MCP_REQUEST_ID,
+    PENDING_CALL,
+    PENDING_CALL_ID,
+)
 from approval_compaction.study.liveness import later
 from approval_compaction.study.worker import Worker
 

@@ -5,12 +5,8 @@ from __future__ import annotations
 import pytest
 from factories import make_run
 
-from approval_compaction import Case, run_case
 from approval_compaction.fix.workaround import defer_compaction_while_pending
-from approval_compaction.lab.findings.answers import (
-    variant_summary,
-    walkthrough_answer,
-)
+from approval_compaction.lab.findings.answers import variant_summary
 from approval_compaction.study.capture import CaseRun
 from approval_compaction.study.harness import run_matrix
 from approval_compaction.study.scenario import all_cases, select_cases
@@ -28,13 +24,6 @@ def variants() -> dict[str, list[CaseRun]]:
     }
 
 
-def test_answers_walkthrough_differs_between_violating_case_and_control() -> None:
-    broken = walkthrough_answer(run_case(Case(compaction="on")))
-    control = walkthrough_answer(run_case(Case(compaction="off")))
-    assert "`pending-c1` is no longer stored" in broken
-    assert "`pending-c1` stays in the stored history" in control
-
-
 def test_answers_variant_summary_counts_verdicts_and_compactions(
     variants: dict[str, list[CaseRun]],
 ) -> None:
@@ -45,12 +34,3 @@ def test_answers_variant_summary_counts_verdicts_and_compactions(
     assert table.loc["unfixed", "compaction_requests"] == 2
     assert table.loc["workaround", "compaction_requests"] == 1
     assert table["compaction_on_cases_without_any"].tolist() == [0, 0]
-
-
-@pytest.mark.parametrize("compaction", ["on", "off"])
-def test_answers_walkthrough_counts_in_words_not_machine_plurals(compaction: str) -> None:
-    """Counts such as "1 compaction request(s) left 2 stored item(s)" read like a machine: each
-    count takes its noun in the right number."""
-    said = walkthrough_answer(run_case(Case(compaction=compaction)))
-    assert "(s)" not in said
-    assert "ran 1 time for 1 approval." in said

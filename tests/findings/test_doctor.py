@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from approval_compaction.lab.affected.check import CheckRow, Config
+from approval_compaction.doctor.check import CheckRow, Config
 from approval_compaction.lab.affected.upgrade import UpgradeRecord
 from approval_compaction.lab.affected.worker import WorkerComparison
 from approval_compaction.lab.findings.doctor import Worker, check, upgrade

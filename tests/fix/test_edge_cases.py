@@ -10,8 +10,6 @@ import pytest
 from approval_compaction import evaluate
 from approval_compaction.fix.edge_cases import (
     EDGE_CASES,
-    MCP_REQUEST,
-    MCP_REQUEST_ID,
     SECOND_CALL_ID,
     TWO_CALLS,
     edge_table,
@@ -20,7 +18,12 @@ from approval_compaction.fix.edge_cases import (
 from approval_compaction.fix.workaround import defer_compaction_while_pending
 from approval_compaction.study.capture import Stage
 from approval_compaction.study.driver import Continue, SessionWrapper, Setup, converse
-from approval_compaction.study.harness import DEFAULT_SCRIPT, PENDING_CALL_ID
+from approval_compaction.study.harness import (
+    DEFAULT_SCRIPT,
+    MCP_REQUEST,
+    MCP_REQUEST_ID,
+    PENDING_CALL_ID,
+)
 from approval_compaction.study.scenario import Case
 
 EDGE_IDS = [edge.name.replace(" ", "-").replace(",", "") for edge in EDGE_CASES]

@@ -1,8 +1,10 @@
 """Command: the user's steps of ``python -m approval_compaction doctor``: scan, repair, restore,
-and the SQL query a DBA runs (``sql``).
+the SQL query a DBA runs (``sql``), and ``check`` (whether and when the bug strikes a
+configuration, on the installed SDK).
 
-``cli.py`` declares the arguments and sends these four steps here (``check`` and ``data``, the
-lab's, go to ``lab.affected.command``). A step whose extra is missing is one line naming it.
+``cli.py`` declares the arguments and sends these five steps here (``data``, the lab's, goes to
+``lab.affected.command``); none imports the lab. ``check`` imports the study when it runs, so the
+other steps never load the SDK's runner. A step whose extra is missing is one line naming it.
 Every problem with the input is a one-line ``InvestigationError`` raised before anything is
 written; the exit status is 0 when the step did what was asked.
 """
@@ -14,6 +16,7 @@ import asyncio
 import json
 import sys
 from collections.abc import Callable
+from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
@@ -126,7 +129,46 @@ def _restore(args: argparse.Namespace, out: TextIO) -> int:
     return 0 if bad == 0 else 1
 
 
-STEPS: dict[str, Step] = {"scan": _scan, "repair": _repair, "restore": _restore, "sql": _sql}
+def _check(args: argparse.Namespace, out: TextIO) -> int:
+    """The check's rows as a table (or JSON), then its answers: affected, and keeps compacting."""
+    from ..analysis.liveness import liveness_records
+    from ..formats.progress import Progress
+    from .check import check_answer, check_config, check_liveness, liveness_answer
+
+    store = getattr(args, "response_store", "default")
+    cfg = check_config(args.mode, args.trigger, args.decision, args.tool, store)
+    if args.turns < 0:
+        raise InvestigationError("--turns must be 0 or more")
+    if args.later < 0:
+        raise InvestigationError("--later must be 0 or more")
+    with Progress("doctor check", args.turns + 1, "pause positions") as progress:
+        release, rows, keeps = check_liveness(cfg, args.turns, args.later, progress=progress)
+    answers = [check_answer(cfg, rows, release)]
+    answers += [liveness_answer(cfg, keeps, release)] if args.later else []
+    if args.format == "json":
+        records = [
+            {"prior_turns": p, **asdict(r)}
+            for p, run in enumerate(keeps.runs)
+            for r in liveness_records([run])
+        ]
+        value = {"release": release, "rows": [asdict(r) for r in rows], "liveness": records}
+        out.write(json.dumps(value | {"answers": answers}, indent=2) + "\n")
+        return 0
+    table = [list(asdict(rows[0]))] + [[str(v) for v in asdict(r).values()] for r in rows]
+    widths = [max(len(line[i]) for line in table) for i in range(len(table[0]))]
+    for line in table:
+        out.write("  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)) + "\n")
+    out.write("".join(answer + "\n" for answer in answers))
+    return 0
+
+
+STEPS: dict[str, Step] = {
+    "scan": _scan,
+    "repair": _repair,
+    "restore": _restore,
+    "check": _check,
+    "sql": _sql,
+}
 
 
 def command(args: argparse.Namespace) -> int:

@@ -11,34 +11,21 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from openai.types.responses.response_output_item import McpApprovalRequest
-
 from ..analysis.invariants import evaluate
 from ..study.capture import CaseRun
 from ..study.driver import SessionWrapper
-from ..study.harness import PENDING_CALL, PENDING_CALL_ID, Script, run_case
-from ..study.items import to_item
+from ..study.harness import MCP_REQUEST, PENDING_CALL, PENDING_CALL_ID, Script, run_case
 from ..study.model import function_call
 from ..study.scenario import Case
-from ..study.tools import MCP_SERVER, TOOL_NAME
+from ..study.tools import TOOL_NAME
 
 if TYPE_CHECKING:  # pandas only for edge_table: the study runs in a bare release environment
     import pandas as pd
 
 SECOND_CALL_ID = "pending-c2"
-MCP_REQUEST_ID = "mcpr-1"
 TWO_CALLS = (
     function_call(TOOL_NAME, {"value": "a"}, call_id=PENDING_CALL_ID),
     function_call(TOOL_NAME, {"value": "b"}, call_id=SECOND_CALL_ID),
-)
-MCP_REQUEST = to_item(
-    McpApprovalRequest(
-        type="mcp_approval_request",
-        id=MCP_REQUEST_ID,
-        name="lookup",
-        arguments='{"value": "v"}',
-        server_label=MCP_SERVER,
-    )
 )
 
 

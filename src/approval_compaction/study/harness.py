@@ -22,6 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from openai.types.responses.response_output_item import McpApprovalRequest
+
 from .. import paths
 from .capture import LATER_TURNS, CaseRun, Later, Stage, sdk_version
 from .driver import (
@@ -42,9 +44,10 @@ from .driver import (
 )
 from .driver import later as later_steps
 from .fork import fork_map
+from .items import to_item
 from .model import assistant_message, function_call
 from .scenario import Case, all_cases
-from .tools import TOOL_NAME
+from .tools import MCP_SERVER, TOOL_NAME
 from .wiring import Backend, scripted_backend
 from .words import STUDY_MODE, DecisionRule, Kind, Mode, ResponseStore
 
@@ -53,6 +56,17 @@ QUESTIONS = ("first question", "next question")
 PENDING_CALL = function_call(TOOL_NAME, {"value": "v"}, call_id=PENDING_CALL_ID)
 FINISHED = assistant_message("finished", item_id="msg-finished")
 NEXT_ANSWER = assistant_message("next answer", item_id="msg-next")
+# A hosted MCP server's request for approval: the other item a turn can pause on.
+MCP_REQUEST_ID = "mcpr-1"
+MCP_REQUEST = to_item(
+    McpApprovalRequest(
+        type="mcp_approval_request",
+        id=MCP_REQUEST_ID,
+        name="lookup",
+        arguments='{"value": "v"}',
+        server_label=MCP_SERVER,
+    )
+)
 
 
 @dataclass(frozen=True)

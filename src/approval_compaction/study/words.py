@@ -55,3 +55,7 @@ COMPACT_RULES: tuple[CompactRules, ...] = get_args(CompactRules)
 STORE_WORDS: tuple[StoreWord, ...] = get_args(StoreWord)
 STORE_SETTINGS: dict[StoreWord, ResponseStore] = {"default": None, "true": True, "false": False}
 STORE_WORD: dict[ResponseStore, StoreWord] = {value: word for word, value in STORE_SETTINGS.items()}
+# The release this project pins (requirements.txt) and the newest one, which fixes the bug (tests
+# check both); plain strings, so a release's own interpreter imports them with nothing else.
+PINNED = "0.23.1"
+NEWEST = "0.24.0"

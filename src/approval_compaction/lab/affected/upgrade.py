@@ -27,6 +27,7 @@ from typing import Any
 
 from ... import paths
 from ...analysis.pairing import orphan_outputs
+from ...doctor.check import ACCEPTED, REJECTED, check_config, check_json, check_release
 from ...doctor.repair import apply
 from ...doctor.verdict import judge
 from ...formats.records import read_json_list, write_json
@@ -35,7 +36,6 @@ from ...study.harness import FINISHED, NEXT_ANSWER, PENDING_CALL, QUESTIONS
 from ...study.words import Mode
 from ...study.worker import Worker
 from ..releases import environments
-from .check import ACCEPTED, REJECTED, check_config, check_json, check_release
 
 # The stores the next turns are taken on, each in the compaction mode that left it.
 STORES: dict[str, Mode] = {"poisoned": "input", "repaired": "input", "refused": "auto"}

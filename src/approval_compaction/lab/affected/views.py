@@ -9,9 +9,9 @@ from typing import Any
 import pandas as pd
 
 from ...analysis.table import to_frame
+from ...doctor.check import CheckRow
 from ...doctor.repair import RepairResult
 from ...doctor.verdict import SessionReport
-from .check import CheckRow
 from .heal import Healed
 from .upgrade import UpgradeRecord
 from .worker import WorkerComparison

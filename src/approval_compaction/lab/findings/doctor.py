@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..affected.check import REJECTED, CheckRow, Config
+from ...doctor.check import REJECTED, CheckRow, Config
 from ..affected.upgrade import UpgradeRecord
 from ..affected.worker import WorkerComparison
 from ..releases.versions import version_key

@@ -16,10 +16,10 @@ from ... import paths
 from ...analysis.liveness import LivenessRecord
 from ...analysis.matrix import MatrixRecord
 from ...analysis.meeting import Meeting
+from ...doctor.check import load_check
 from ...formats.records import read_json_list, read_records
 from ...study.capture import CaseRun
 from ...wire.rules import ApiError, check_pairing
-from ..affected.check import load_check
 from ..affected.heal import HealSummary
 from ..affected.upgrade import load_upgrade
 from ..affected.worker import WorkerComparison

@@ -6,7 +6,6 @@ the workaround beside the newest release (``comparison``, ``liveness_comparison`
 ``findings.releases`` states what the sweep found.
 """
 
-# The release this project pins (requirements.txt) and the newest one, which fixes the bug (tests
-# check both); here, where a release's own interpreter can import them with nothing else.
-PINNED = "0.23.1"
-NEWEST = "0.24.0"
+# The pinned and the newest release are the study's words (the command line's help names them).
+from ...study.words import NEWEST as NEWEST
+from ...study.words import PINNED as PINNED

@@ -43,8 +43,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal, cast
 
-from ...analysis.liveness import DEFAULT_TURNS as LIVENESS_TURNS
-from ...analysis.liveness import (
+from ..analysis.liveness import DEFAULT_TURNS as LIVENESS_TURNS
+from ..analysis.liveness import (
     LivenessRun,
     LivenessVerdict,
     UsableVerdict,
@@ -52,13 +52,11 @@ from ...analysis.liveness import (
     liveness_run,
     session_usable,
 )
-from ...analysis.pairing import item_key, orphan_outputs
-from ...doctor.verdict import judge
-from ...errors import InvestigationError
-from ...fix.edge_cases import MCP_REQUEST
-from ...formats.progress import Progress
-from ...formats.records import RecordsError, read_json
-from ...study.driver import (
+from ..analysis.pairing import item_key, orphan_outputs
+from ..errors import InvestigationError
+from ..formats.progress import Progress
+from ..formats.records import RecordsError, read_json
+from ..study.driver import (
     Ask,
     Continue,
     Cross,
@@ -71,10 +69,10 @@ from ...study.driver import (
     branches,
     converse,
 )
-from ...study.harness import FINISHED, NEXT_ANSWER, PENDING_CALL, PENDING_CALL_ID
-from ...study.items import Item
-from ...study.liveness import later as liveness_later
-from ...study.words import (
+from ..study.harness import FINISHED, MCP_REQUEST, NEXT_ANSWER, PENDING_CALL, PENDING_CALL_ID
+from ..study.items import Item
+from ..study.liveness import later as liveness_later
+from ..study.words import (
     DECISIONS,
     MODES,
     STORE_SETTINGS,
@@ -85,7 +83,8 @@ from ...study.words import (
     Model,
     ResponseStore,
 )
-from ...study.worker import Worker
+from ..study.worker import Worker
+from .verdict import judge
 
 DEFAULT_TURNS = 24
 REJECTED = "rejected"

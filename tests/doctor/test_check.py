@@ -5,7 +5,7 @@ from __future__ import annotations
 import needs
 import pytest
 
-from approval_compaction.lab.affected.check import (
+from approval_compaction.doctor.check import (
     NOT_RUN,
     PAUSED,
     REJECTED,
@@ -96,8 +96,8 @@ def test_a_refused_pause_then_later_turns_leaves_a_stuck_store(model: str) -> No
     later turns leave the call pinned before their user messages, and the doctor calls the
     store stuck on both wirings: the scripted client used to drop those user messages when it
     compacted, which the stand-in does not, and the store looked pending."""
+    from approval_compaction.doctor.check import after_prior
     from approval_compaction.doctor.verdict import STUCK, judge
-    from approval_compaction.lab.affected.check import after_prior
     from approval_compaction.study.driver import Continue, Setup, converse
     from approval_compaction.study.liveness import later
 
@@ -150,7 +150,7 @@ def test_bad_configuration_is_one_line(kwargs: dict[str, str], message: str) -> 
 
 
 def test_check_config_takes_the_pausing_tool_and_an_abandoned_decision() -> None:
-    from approval_compaction.lab.affected.check import CheckError
+    from approval_compaction.doctor.check import CheckError
 
     assert (
         check_config(tool="mcp", decision="abandon")
@@ -177,7 +177,7 @@ def test_check_later_counts_an_abandoned_mcp_request_as_stuck_on_the_newest_rele
     """Will my sessions keep compacting, with a hosted MCP tool whose approvals users leave
     undecided? On 0.24.0 they stop (it waits for a response no run sends), and the doctor
     judges those stores stuck, pinned by the request (before the one rule, pending)."""
-    from approval_compaction.lab.affected.check import check_liveness, liveness_answer
+    from approval_compaction.doctor.check import check_liveness, liveness_answer
     from approval_compaction.lab.mechanism.catalogue import NEWEST
     from approval_compaction.lab.releases import environments
     from approval_compaction.study.worker import Worker
@@ -194,7 +194,7 @@ def test_check_later_counts_an_abandoned_mcp_request_as_stuck_on_the_newest_rele
 
 
 def test_check_config_takes_the_store_setting_and_keeps_it_out_of_files_when_unset() -> None:
-    from approval_compaction.lab.affected.check import CheckError, check_json, from_json
+    from approval_compaction.doctor.check import CheckError, check_json, from_json
 
     unstored = check_config(store="false")
     assert unstored.response_store is False and unstored.setup().response_store is False

@@ -1,0 +1,118 @@
+"""What a team runs stands without the lab: every core name and every doctor step, lab blocked.
+
+The import contracts cannot see a module loaded by name (the front door's ``__getattr__``,
+``cli._lazy``), so this runs them in a fresh interpreter whose import system refuses
+``approval_compaction.lab`` and everything under it, as an install without the ``[lab]``
+extra would fail the first lab module that needs it (issue 45: ``doctor check`` reached
+``lab/releases/versions.py`` and ``packaging``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+
+import pytest
+
+from approval_compaction.lab.stores.synthetic import generate
+
+pytestmark = pytest.mark.subprocess
+
+# Runs in the fresh interpreter: the lab blocked, then the front door's core names, then each
+# doctor step through the command line; prints what it saw as JSON on its last line.
+WITHOUT_LAB = """
+import contextlib, importlib.abc, io, json, sys
+
+asked = []
+
+class NoLab(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == "approval_compaction.lab" or name.startswith("approval_compaction.lab."):
+            asked.append(name)
+            raise ModuleNotFoundError(f"No module named {name!r} (blocked)", name=name)
+        return None
+
+sys.meta_path.insert(0, NoLab())
+
+import approval_compaction as ac
+from approval_compaction.cli import main
+
+core = [n for n, m in ac._MODULE_OF.items() if not m.startswith(".lab.")]
+for name in core:
+    getattr(ac, name)
+core_asked = list(asked)
+lab_names_fail = []
+for name in (n for n, m in ac._MODULE_OF.items() if m.startswith(".lab.")):
+    try:
+        getattr(ac, name)
+    except ModuleNotFoundError:
+        lab_names_fail.append(name)
+asked.clear()
+store, backup = sys.argv[1], sys.argv[2]
+steps = {
+    "scan": ["doctor", "scan", store, "--format", "json"],
+    "repair": ["doctor", "repair", store, "--format", "json"],
+    "repair --apply": ["doctor", "repair", store, "--apply", "--backup", backup],
+    "restore": ["doctor", "restore", backup],
+    "check": ["doctor", "check", "--turns", "1", "--later", "1", "--format", "json"],
+    "sql": ["doctor", "sql", "--dialect", "sqlite"],
+}
+codes, outs = {}, {}
+for step, argv in steps.items():
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        codes[step] = main(argv)
+    outs[step] = out.getvalue()
+loaded = sorted(m for m in sys.modules if m.startswith("approval_compaction.lab"))
+print(json.dumps({"core": len(core), "core_asked": core_asked, "lab_names_fail": lab_names_fail,
+                  "asked": asked, "loaded": loaded, "codes": codes, "outs": outs}))
+"""
+
+
+@pytest.fixture(scope="module")
+def seen(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    folder = tmp_path_factory.mktemp("without-lab")
+    store = folder / "store.db"
+    asyncio.run(generate(str(store), 3, 6))  # healthy, poisoned, pending
+    done = subprocess.run(
+        [sys.executable, "-c", WITHOUT_LAB, str(store), str(folder / "backup.jsonl")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    found: dict[str, object] = json.loads(done.stdout.splitlines()[-1])
+    return found
+
+
+def test_without_lab_every_core_front_door_name_imports(seen: dict[str, object]) -> None:
+    """Each core name of the front door resolves with the lab blocked, and asks for no lab
+    module; each lab name fails, so the block is real."""
+    import approval_compaction as ac
+
+    lab = sorted(n for n, m in ac._MODULE_OF.items() if m.startswith(".lab."))
+    assert seen["core"] == len(ac.__all__) - len(lab)
+    assert seen["core_asked"] == []
+    assert sorted(seen["lab_names_fail"]) == lab  # type: ignore[call-overload]
+
+
+def test_without_lab_every_doctor_step_runs(seen: dict[str, object]) -> None:
+    codes = seen["codes"]
+    assert codes == {  # scan and the dry run find the poisoned session; both exit 0
+        "scan": 0,
+        "repair": 0,
+        "repair --apply": 0,
+        "restore": 0,
+        "check": 0,
+        "sql": 0,
+    }
+    outs: dict[str, str] = seen["outs"]  # type: ignore[assignment]
+    verdicts = [r["verdict"] for r in json.loads(outs["scan"])]
+    assert verdicts == ["healthy", "poisoned", "pending"]
+    assert "1 repaired" in outs["repair --apply"]
+    assert outs["restore"].splitlines()[-1] == "1 of 1 sessions as backed up"
+    assert json.loads(outs["check"])["release"]
+    assert "FROM judged WHERE orphan_outputs > 0" in outs["sql"]
+    assert seen["asked"] == [] and seen["loaded"] == []
