@@ -168,13 +168,13 @@ export class DeferCompactionWhilePending {
     return this.session.runCompaction(args, ...rest);
   }
 
-  /** How many stored items an automatic compaction is checked over; 0 for the application's. */
+  /** How many stored items an automatic compaction is checked over; 0 for the application's.
+   * The runner hands its model exchange (0.19.0 on), or an ownership token alone (0.17.1 to
+   * 0.18.0), or only the turn's response id (before): each is the runner's own call. */
   automaticWindow(args, [, ownership, exchange]) {
     if (args?.force === true) return 0;
-    if (typeof this.session.getItemsWithCompactionOwnership === 'function') {
-      if (ownership === undefined || !exchange) return 0; // the application's, or one the SDK skips
-      return exchange.items.length + 1;
-    }
+    if (Array.isArray(exchange?.items)) return exchange.items.length + 1;
+    if (ownership) return LEGACY_WINDOW;
     return args?.responseId ? LEGACY_WINDOW : 0;
   }
 
