@@ -1,0 +1,38 @@
+"""The patch lab: the fix applied to a copy of the pinned @openai/agents; a bad patch."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from needs import require
+
+from approval_compaction.analysis.invariants import judge_all
+from approval_compaction.lab.js.harness import installed, run_plans
+from approval_compaction.lab.js.patched import PatchError, patched_folder
+from approval_compaction.lab.js.sweep import PLANS, record
+
+pytestmark = [pytest.mark.enable_socket, pytest.mark.subprocess]
+
+
+@pytest.fixture(autouse=True)
+def _node() -> None:
+    if shutil.which("node") is None:
+        require("node is not installed: `make setup` installs Debian's nodejs", "JS harness")
+    if not installed():
+        require("the JS harness's packages are missing: `make setup` runs npm ci", "JS harness")
+
+
+def test_patched_package_holds_every_invariant_in_every_mode() -> None:
+    for plan, runs in zip(PLANS, run_plans(PLANS, patched_folder()), strict=True):
+        assert record(plan, judge_all(runs)).violating == 0, plan.label
+        assert any(stage.compaction_inputs for run in runs for stage in run.stages), plan.label
+
+
+def test_patch_that_does_not_apply_is_one_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.diff"
+    bad.write_text("--- a/dist/nothing.mjs\n+++ b/dist/nothing.mjs\n@@ -1 +1 @@\n-a\n+b\n")
+    with pytest.raises(PatchError, match=r"^bad\.diff does not apply: ") as raised:
+        patched_folder(bad)
+    assert "\n" not in str(raised.value)
