@@ -113,7 +113,7 @@ def _liveness(args: argparse.Namespace) -> int:
 
 def _matrix(args: argparse.Namespace) -> int:
     from .analysis.matrix import records
-    from .formats.files import write_atomic
+    from .formats.files import write_or_print
     from .lab.share.results import matrix_text
     from .study.driver import SessionWrapper
     from .study.harness import run_matrix
@@ -138,10 +138,7 @@ def _matrix(args: argparse.Namespace) -> int:
         cases, wrap_session=wrap, backend=backend, mode=args.mode, jobs=0, response_store=store
     )
     text = matrix_text(records(runs), args.format)
-    if args.output:
-        write_atomic(Path(args.output), text)
-    else:
-        sys.stdout.write(text)
+    write_or_print(text, args.output)
     return 0
 
 
@@ -156,14 +153,11 @@ def _patched(args: argparse.Namespace) -> Any:
 
 
 def _patched_matrix(args: argparse.Namespace, patched: Any) -> int:
-    from .formats.files import write_atomic
+    from .formats.files import write_or_print
     from .lab.releases.patched import patched_matrix, patched_text
 
     text = patched_text(patched_matrix(patched, args.case), args.format, patched)
-    if args.output:
-        write_atomic(Path(args.output), text)
-    else:
-        sys.stdout.write(text)
+    write_or_print(text, args.output)
     return 0
 
 

@@ -2,26 +2,20 @@
 
 from __future__ import annotations
 
-import shutil
 from dataclasses import replace
 
 import pytest
-from needs import require
 
 from approval_compaction.analysis.invariants import judge_all
-from approval_compaction.lab.js.harness import Plan, installed, run_plan, run_plans
+from approval_compaction.lab.js.harness import Plan, run_plan, run_plans
 from approval_compaction.lab.js.sweep import PLANS, record
 from approval_compaction.study.scenario import Case, select_cases
 
-pytestmark = [pytest.mark.enable_socket, pytest.mark.subprocess]
-
-
-@pytest.fixture(autouse=True)
-def _node() -> None:
-    if shutil.which("node") is None:
-        require("node is not installed: `make setup` installs Debian's nodejs", "JS harness")
-    if not installed():
-        require("the JS harness's packages are missing: `make setup` runs npm ci", "JS harness")
+pytestmark = [
+    pytest.mark.enable_socket,
+    pytest.mark.subprocess,
+    pytest.mark.usefixtures("node_harness"),
+]
 
 
 PAUSED = Case("run", "approve", "on", "json")

@@ -2,24 +2,17 @@
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 from needs import require
 
-from approval_compaction.lab.js.harness import installed
 from approval_compaction.lab.js.patched import patched_folder
 from approval_compaction.lab.js.sdk_test import run_sdk_test, vitest_installed
 
-pytestmark = [pytest.mark.enable_socket, pytest.mark.subprocess]
-
-
-@pytest.fixture(autouse=True)
-def _node() -> None:
-    if shutil.which("node") is None:
-        require("node is not installed: `make setup` installs Debian's nodejs", "JS harness")
-    if not installed():
-        require("the JS harness's packages are missing: `make setup` runs npm ci", "JS harness")
+pytestmark = [
+    pytest.mark.enable_socket,
+    pytest.mark.subprocess,
+    pytest.mark.usefixtures("node_harness"),
+]
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ leaves the whole set as it was.
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -61,3 +62,11 @@ def write_atomic(path: Path, content: str | bytes, replace: bool = True) -> None
     """Write to a temporary file beside ``path`` and rename it over ``path`` in one step
     (without ``replace``: link it there, refusing a file that exists)."""
     write_all_atomic({path: content}, replace)
+
+
+def write_or_print(text: str, output: str | None) -> None:
+    """A command's text to the file ``output`` names (atomically), or to standard output."""
+    if output:
+        write_atomic(Path(output), text)
+    else:
+        sys.stdout.write(text)

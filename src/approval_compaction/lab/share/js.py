@@ -10,13 +10,12 @@ the test on the pinned release, into ``data/js-workaround.json``, ``js-patched.j
 from __future__ import annotations
 
 import argparse
-import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ... import paths
 from ...analysis.matrix import records
-from ...formats.files import write_atomic
+from ...formats.files import write_or_print
 from ...formats.records import write_records
 from ...study.scenario import select_cases
 from ...study.words import STORE_SETTINGS
@@ -53,10 +52,7 @@ def matrix_command(args: argparse.Namespace) -> int:
         folder = package_folder(args.release or pinned())
     runs = run_plan(plan, folder)
     text = matrix_text(records(runs), args.format)
-    if args.output:
-        write_atomic(Path(args.output), text)
-    else:
-        sys.stdout.write(text)
+    write_or_print(text, args.output)
     return 0
 
 
