@@ -77,6 +77,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".lab.js.items": ("wire_item",),
     ".lab.js.source": ("permalink",),
     ".lab.findings.js": ("js_errors_frame", "js_ranges_frame", "load_js"),
+    ".lab.share.report_js": ("js_fix_frame", "js_workaround_ranges"),
     # the Responses API stand-in
     ".wire.app": ("standin_client",),
     ".wire.rules": ("RULES", "UNKNOWN"),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from approval_compaction.formats.markdown import GITHUB_LIMIT, github_length
-from approval_compaction.lab.share.report_js import build_js_report, matrix_frame
+from approval_compaction.lab.share.report_js import build_js_report, js_fix_frame
 from approval_compaction.paths import DATA
 
 
@@ -18,7 +18,7 @@ def test_report_js_opens_with_the_bug_and_the_error_text_and_fits_one_comment() 
 
 
 def test_report_js_matrix_reads_bare_workaround_and_patched_from_data() -> None:
-    frame = matrix_frame(DATA)
+    frame = js_fix_frame(DATA)
     assert list(frame.index) == [
         "input", "auto (default), store unset", "auto, store false", "previous_response_id"
     ]  # fmt: skip

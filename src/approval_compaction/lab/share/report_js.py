@@ -33,7 +33,7 @@ def _records(path: Path) -> list[JsRecord]:
     return read_records(path, JsRecord) if path.is_file() else []
 
 
-def matrix_frame(folder: Path) -> pd.DataFrame:
+def js_fix_frame(folder: Path = paths.DATA) -> pd.DataFrame:
     """Each plan on the pinned release: bare, with the workaround, patched."""
     files = paths.data(folder)
     columns = {
@@ -55,7 +55,7 @@ def _base(record: JsRecord) -> str:
     return record.plan.removesuffix("-workaround")
 
 
-def workaround_releases(folder: Path) -> pd.DataFrame | None:
+def js_workaround_ranges(folder: Path = paths.DATA) -> pd.DataFrame | None:
     """The workaround's sweep: each run of releases that read the same."""
     rows = _records(paths.data(folder).js_workaround_sweep)
     if not rows:
@@ -84,14 +84,14 @@ def build_js_report(folder: Path = paths.DATA) -> str:
         "paused state in memory or through `toString`/`fromString`) in each mode, judged by the "
         "invariants the Python study uses (every output follows its call, in what is stored, "
         "sent to the model and sent to the compaction endpoint):",
-        markdown_table(matrix_frame(folder)),
+        markdown_table(js_fix_frame(folder)),
     ]
     if sweep:
         parts += [
             "Every release with the session, in the same four modes:",
             markdown_table(js_ranges_frame(sweep)),
         ]
-    fixed = workaround_releases(folder)
+    fixed = js_workaround_ranges(folder)
     if fixed is not None:
         parts += ["The workaround below, on every release:", markdown_table(fixed)]
     parts += [
