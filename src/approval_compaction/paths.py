@@ -196,6 +196,12 @@ class Data:
         return self.file("doctor-check-newest.json")
 
     @property
+    def doctor_check_modes(self) -> Path:
+        """The doctor's check with the SDK's default trigger in each compaction mode, on the
+        pinned and the newest release: how often a team meets the bug."""
+        return self.file("doctor-check-modes.json")
+
+    @property
     def doctor_upgrade(self) -> Path:
         return self.file("doctor-upgrade.json")
 

@@ -17,5 +17,5 @@ def test_next_turn_on_a_poisoned_store_is_rejected_by_the_api_standin_and_healed
     assert sick.orphan_outputs == "pending-c1"  # the pairing check agrees with the stand-in
     assert healed.next_turn == ACCEPTED and healed.orphan_outputs == ""
     assert healed.stored_after == "healthy"
-    left = records["refused"]  # a pause the API refused: the call stays, the user asked again
+    left = records["pause_failed"]  # the pause raised: the call stays, the user asked again
     assert (left.next_turn, left.stored_after, left.orphan_outputs) == (ACCEPTED, "stuck", "")

@@ -55,10 +55,10 @@ def test_upgrade_reads_the_newest_releases_turns_in_release_order() -> None:
     ]
     found = upgrade(records)
     assert (found.pinned, found.newest) == ("0.9.0", "0.10.0")
-    assert (found.poisoned, found.repaired, found.refused) == (records[0], records[2], None)
+    assert (found.poisoned, found.repaired, found.pause_failed) == (records[0], records[2], None)
     assert found.heals
-    refused = turn("0.10.0", "refused", "accepted")
-    assert upgrade([*records, refused]).refused == refused
+    failed = turn("0.10.0", "pause_failed", "accepted")
+    assert upgrade([*records, failed]).pause_failed == failed
     assert not upgrade(
         [turn("0.9.0", "poisoned", "rejected"), turn("0.9.0", "repaired", "accepted")]
     ).heals

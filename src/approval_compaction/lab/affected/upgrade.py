@@ -3,7 +3,7 @@
 The pinned release (this environment) pauses and resumes with compaction on, which leaves a
 poisoned ``SQLiteSession`` file; with the SDK's default ``compaction_mode="auto"`` the API
 refuses the compaction at the pause instead, which leaves the call stored without its output
-(the ``refused`` store). Copies of those files then take the next turn: on the pinned release
+(the ``pause_failed`` store). Copies of those files then take the next turn: on the pinned release
 and on the newest release (the study's worker started with the interpreter of the sweep's
 environment for it), the poisoned one as it was stored and after ``doctor repair``. The next turn
 runs on the SDK's own ``OpenAIResponsesModel`` against the wire's API stand-in, which answers an
@@ -33,12 +33,15 @@ from ...doctor.verdict import judge
 from ...formats.records import read_json_list, write_json
 from ...study.driver import Ask, Decide, Resume, Setup, Transcript, converse, run_sync
 from ...study.harness import FINISHED, NEXT_ANSWER, PENDING_CALL, QUESTIONS
-from ...study.words import Mode
+from ...study.words import MODES, Mode
 from ...study.worker import Worker
 from ..releases import environments
 
 # The stores the next turns are taken on, each in the compaction mode that left it.
-STORES: dict[str, Mode] = {"poisoned": "input", "repaired": "input", "refused": "auto"}
+# ``pause_failed``: the API rejected the compaction request at the pause (``auto``), so the
+# call stays stored without its output.
+PAUSE_FAILED = "pause_failed"
+STORES: dict[str, Mode] = {"poisoned": "input", "repaired": "input", PAUSE_FAILED: "auto"}
 NEXT_TURN = [Ask(QUESTIONS[1], (NEXT_ANSWER,))]
 
 
@@ -116,7 +119,7 @@ def upgrade_records(env: environments.Environment | None) -> list[UpgradeRecord]
         base = Path(folder)
         poison(base / "poisoned.db")
         repaired_copy(base / "poisoned.db", base / "repaired.db")
-        refuse(base / "refused.db")
+        refuse(base / f"{PAUSE_FAILED}.db")
         records = []
         for label, mode in STORES.items():
             wire = Setup(mode, model="responses")
@@ -131,10 +134,25 @@ def upgrade_records(env: environments.Environment | None) -> list[UpgradeRecord]
         return records
 
 
+CHECK_TURNS = 20  # pause positions 0 to 20 prior turns
+
+
+def mode_checks(worker: Worker | None = None, turns: int = CHECK_TURNS) -> list[dict[str, Any]]:
+    """The doctor's check with the SDK's default trigger in each compaction mode, on the
+    installed release (``worker``: on the release its interpreter runs)."""
+    checks = []
+    for mode in MODES:
+        cfg = check_config(mode=mode)
+        release, rows = check_release(cfg, turns, worker)
+        checks.append(check_json(cfg, rows, release))
+    return checks
+
+
 def write_data(
     version: str, envs: Path, folder: Path = paths.DATA, report: Callable[[str], None] = print
 ) -> list[Path]:
-    """Write the upgrade records and the newest release's default check under ``folder``."""
+    """Write the upgrade records, the newest release's default check, and the default trigger's
+    check in each mode on the pinned release (here) and the newest, under ``folder``."""
     env = environments.release_environment(version, envs)
     data = paths.data(folder)
     rows = upgrade_records(env)
@@ -142,10 +160,13 @@ def write_data(
     report(f"wrote {data.doctor_upgrade.name}: {len(rows)} next turns")
     cfg = check_config()
     with Worker(str(env.python), environments.isolated_environ()) as worker:
-        release, checked = check_release(cfg, 20, worker)
+        release, checked = check_release(cfg, CHECK_TURNS, worker)
+        newest = mode_checks(worker)
     write_json(data.doctor_check_newest, check_json(cfg, checked, release))
     report(f"wrote {data.doctor_check_newest.name}: {len(checked)} pause positions on {release}")
-    return [data.doctor_upgrade, data.doctor_check_newest]
+    write_json(data.doctor_check_modes, [*mode_checks(), *newest])
+    report(f"wrote {data.doctor_check_modes.name}: each mode on the pinned release and {release}")
+    return [data.doctor_upgrade, data.doctor_check_newest, data.doctor_check_modes]
 
 
 def load_upgrade(path: Path = paths.DATA_FILES.doctor_upgrade) -> list[UpgradeRecord]:

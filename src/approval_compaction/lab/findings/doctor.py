@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...doctor.check import REJECTED, CheckRow, Config
-from ..affected.upgrade import UpgradeRecord
+from ..affected.upgrade import PAUSE_FAILED, UpgradeRecord
 from ..affected.worker import WorkerComparison
 from ..releases.versions import version_key
 
@@ -42,14 +42,14 @@ def check(found: tuple[str, Config, Sequence[CheckRow]]) -> Check:
 @dataclass(frozen=True)
 class Upgrade:
     """The next turn on the newest release, on a session the pinned release poisoned, on the
-    same session after ``doctor repair``, and on one a refused pause left (None when the
+    same session after ``doctor repair``, and on one a failed pause left (None when the
     records have none)."""
 
     pinned: str
     newest: str
     poisoned: UpgradeRecord
     repaired: UpgradeRecord
-    refused: UpgradeRecord | None = None
+    pause_failed: UpgradeRecord | None = None
 
     @property
     def heals(self) -> bool:
@@ -61,8 +61,8 @@ def upgrade(records: Sequence[UpgradeRecord]) -> Upgrade:
     by = {(r.store, r.release): r for r in records}
     releases = sorted({r.release for r in records}, key=version_key)
     pinned, newest = releases[0], releases[-1]
-    refused = by.get(("refused", newest))
-    return Upgrade(pinned, newest, by[("poisoned", newest)], by[("repaired", newest)], refused)
+    failed = by.get((PAUSE_FAILED, newest))
+    return Upgrade(pinned, newest, by[("poisoned", newest)], by[("repaired", newest)], failed)
 
 
 @dataclass(frozen=True)

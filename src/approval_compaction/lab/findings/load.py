@@ -16,8 +16,8 @@ from ... import paths
 from ...analysis.liveness import LivenessRecord
 from ...analysis.matrix import MatrixRecord
 from ...analysis.meeting import Meeting
-from ...doctor.check import load_check
-from ...formats.records import read_json_list, read_records
+from ...doctor.check import from_json, load_check
+from ...formats.records import read_json, read_json_list, read_records
 from ...study.capture import CaseRun
 from ...wire.rules import ApiError, check_pairing
 from ..affected.heal import HealSummary
@@ -41,6 +41,7 @@ from .releases import (
     mode_stories,
     releases_finding,
 )
+from .verdict import ReleaseVerdict, release_verdicts
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,8 @@ class Findings:
     liveness: LivenessEras | None = None
     stores: tuple[StoreStory, ...] = ()
     js: JsFinding | None = None  # the JS study (@openai/agents)
+    exposure: tuple[Check, ...] = ()  # the default trigger's check in each mode, per release
+    verdicts: tuple[ReleaseVerdict, ...] = ()  # one record per swept release
 
 
 def api_errors(runs: Iterable[CaseRun]) -> tuple[ApiError, ...]:
@@ -139,6 +142,12 @@ def load_findings(folder: Path = paths.DATA) -> Findings:
         stores=_stores(met_here, files.runs(paths.STORE_FALSE_MATRIX)),
         js=load_js(folder),
     )
+    if files.doctor_check_modes.exists():
+        checks = read_json(files.doctor_check_modes, list)
+        found = replace(found, exposure=tuple(check(from_json(c)) for c in checks))
+    if releases is not None and found.liveness is not None:
+        verdicts = release_verdicts(releases, found.liveness, found.exposure, folder)
+        found = replace(found, verdicts=verdicts)
     if not all(path.exists() for path in (*doctor, files.doctor_heal)):
         return found
     heal = json.loads(files.doctor_heal.read_text())  # formats: a read_json for one object

@@ -217,7 +217,7 @@ def check_frame(checks: Sequence[Check]) -> pd.DataFrame:
 
 def upgrade_frame(found: Upgrade) -> pd.DataFrame:
     """The newest release's next turn on each stored session the pinned release left."""
-    records = [found.poisoned, found.repaired, *([found.refused] if found.refused else [])]
+    records = [found.poisoned, found.repaired, *([found.pause_failed] if found.pause_failed else [])]
     rows = {
         r.store: {
             "release": r.release,

@@ -1,0 +1,319 @@
+"""Verdict: one record per release, the status every published page renders.
+
+A release's ``ReleaseVerdict`` holds, from the committed data: the sixteen cases (how many
+violate an invariant, and what the user meets in each compaction mode) with the trigger they
+use, a compaction hook that always says yes (``ALWAYS``); the doctor's check with the SDK's
+default trigger per mode (``Exposure``), where it was measured; and each liveness situation
+that stops compacting or that the API refuses, sorted by ``kind_of`` into a bug, the SDK's
+documented contract (with the source that documents it), or a shape no public source shows
+(``UNKNOWN``), which is never counted as a failure.
+
+``word`` is the release's verdict in one of three words (``VERDICTS``). ``claims`` reads the
+verdict a published text states about each release, and ``disagreements`` says where it
+differs from the record: the test that keeps every page saying the same thing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ... import paths
+from ...formats.records import read_json
+from ..releases.bisect import release_range
+from ..releases.liveness import LIVENESS_MODES, SITUATIONS
+from ..releases.liveness_patch import DOCUMENTED_LIMIT, DOCUMENTED_TEST
+from .doctor import Check
+from .liveness import REFUSED, STUCK, LivenessEras
+from .releases import Releases
+
+ALWAYS = "a compaction hook that always says yes"
+DEFAULT_TRIGGER = "the SDK's default trigger"
+CONTRACT_MODE = "previous_response_id"
+
+BUG = "bug"
+CONTRACT = "documented"
+UNKNOWN = "unknown"
+
+AFFECTED = "affected"
+LIVENESS_LEFT = "pending call fixed, liveness bugs left"
+NOT_AFFECTED = "not affected"
+VERDICTS = (AFFECTED, LIVENESS_LEFT, NOT_AFFECTED)
+
+# Where the SDK documents that explicit previous_response_id mode never compacts a partial
+# suffix: its class docstring and the test that pins it.
+CONTRACT_SOURCE = f'SDK class docstring: "{DOCUMENTED_LIMIT}"; test `{DOCUMENTED_TEST}`'
+# The compaction endpoint's answer with a summary alone: the SDK's own test fakes answer so.
+SUMMARY_ONLY = "summary_only"
+SUMMARY_ONLY_WHY = (
+    "a compaction answer holding a summary alone (the SDK's test fakes); no public source "
+    "shows responses.compact answering so"
+)
+STATE_WORDS = {STUCK: "stops compacting", REFUSED: "refused"}
+
+
+@dataclass(frozen=True)
+class ModeCases:
+    """The sixteen cases in one compaction mode: what the user meets, and in how many cases
+    the user's code raises (a hook that always says yes)."""
+
+    mode: str
+    severity: str
+    raising: int
+    cases: int
+
+
+@dataclass(frozen=True)
+class Exposure:
+    """The doctor's check with the SDK's default trigger in one mode: the pause positions
+    where the user meets the bug, of those tried."""
+
+    mode: str
+    affected: int
+    positions: int
+
+
+@dataclass(frozen=True)
+class LivenessVerdict:
+    """One situation that stops compacting or is refused, in some modes, and of which kind:
+    a bug, the SDK's documented contract, or a shape no public source shows; ``source`` says
+    what documents a contract or why a shape is unknown."""
+
+    situation: str
+    state: str
+    modes: tuple[str, ...]
+    kind: str
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class ReleaseVerdict:
+    """One release's status: the cases, the default trigger's exposure, and liveness."""
+
+    release: str
+    cases: int
+    violating: int
+    modes: tuple[ModeCases, ...]
+    exposure: tuple[Exposure, ...]
+    liveness: tuple[LivenessVerdict, ...]
+
+    def of_kind(self, kind: str) -> tuple[LivenessVerdict, ...]:
+        return tuple(v for v in self.liveness if v.kind == kind)
+
+    @property
+    def word(self) -> str:
+        """``affected`` when a case violates an invariant; else ``pending call fixed,
+        liveness bugs left`` when a liveness bug remains; else ``not affected``."""
+        if self.violating:
+            return AFFECTED
+        return LIVENESS_LEFT if self.of_kind(BUG) else NOT_AFFECTED
+
+    def row(self) -> tuple[object, ...]:
+        """Everything but the release's name: releases with equal rows read the same."""
+        return (self.word, self.violating, self.cases, self.modes, self.exposure, self.liveness)
+
+
+def kind_of(mode: str, state: str, shape: str = "") -> str:
+    """A liveness failure's kind: a compaction answer no public source shows is ``unknown``;
+    a session that stops compacting in explicit ``previous_response_id`` mode is the SDK's
+    documented contract; anything else is a bug."""
+    if shape == SUMMARY_ONLY:
+        return UNKNOWN
+    if mode == CONTRACT_MODE and state == STUCK:
+        return CONTRACT
+    return BUG
+
+
+def _liveness(found: LivenessEras, release: str) -> list[LivenessVerdict]:
+    verdicts = []
+    for situation in SITUATIONS:
+        by: dict[tuple[str, str], list[str]] = {}
+        for mode in LIVENESS_MODES:
+            for state in (REFUSED, STUCK):
+                if release in found.judged(situation, mode, state):
+                    by.setdefault((state, kind_of(mode, state)), []).append(mode)
+        for (state, kind), modes in by.items():
+            source = CONTRACT_SOURCE if kind == CONTRACT else ""
+            verdicts.append(LivenessVerdict(situation, state, tuple(modes), kind, source))
+    return verdicts
+
+
+def unknown_shapes(outcomes: Sequence[Mapping[str, Any]], release: str) -> list[LivenessVerdict]:
+    """The situations the liveness test fails on the release only with a summary-only
+    compaction answer (``data/liveness-patch-test.json``), in ``input`` mode."""
+    failing: dict[str, set[str]] = {}
+    for o in outcomes:
+        found = re.search(r"\[(\w+)-(\w+)-", str(o["test"]))
+        if o["sdk"] == "released" and found and o["outcome"] != "passed":
+            failing.setdefault(found.group(1), set()).add(found.group(2))
+    return [
+        LivenessVerdict(s, STUCK, ("input",), UNKNOWN, SUMMARY_ONLY_WHY)
+        for s in SITUATIONS
+        if failing.get(s) == {SUMMARY_ONLY}
+    ]
+
+
+def release_verdicts(
+    releases: Releases,
+    liveness: LivenessEras,
+    exposure: Sequence[Check] = (),
+    folder: Path = paths.DATA,
+) -> tuple[ReleaseVerdict, ...]:
+    """Every swept release's verdict, oldest first, from the sweep, its meetings, its
+    liveness runs, the default trigger's checks and the liveness test's outcomes."""
+    test = paths.data(folder).liveness_patch_test
+    outcomes = read_json(test, dict) if test.exists() else {}
+    eras = {v: era for era in releases.eras for v in _members(releases, era.span)}
+    stories = {(s.span, s.mode): s for s in releases.stories}
+    verdicts = []
+    for release in releases.versions:
+        era = eras[release]
+        modes = tuple(
+            ModeCases(m, s.severity, s.raising, s.cases)
+            for m in releases.modes
+            if (s := stories.get((era.span, m))) is not None
+        )
+        checked = tuple(
+            Exposure(c.config.mode, len(c.affected_at), len(c.rows))
+            for c in exposure
+            if c.release == release
+        )
+        found = _liveness(liveness, release)
+        if outcomes and outcomes.get("base") == release:
+            found += unknown_shapes(outcomes["outcomes"], release)
+        verdicts.append(
+            ReleaseVerdict(release, era.cases, era.affected, modes, checked, tuple(found))
+        )
+    return tuple(verdicts)
+
+
+def _members(releases: Releases, span: str) -> list[str]:
+    first, _, last = span.partition("..")
+    order = list(releases.versions)
+    return order[order.index(first) : order.index(last or first) + 1]
+
+
+def grouped(verdicts: Sequence[ReleaseVerdict]) -> list[tuple[str, list[ReleaseVerdict]]]:
+    """Consecutive releases whose verdicts read the same, each run named by its range."""
+    runs: list[list[ReleaseVerdict]] = []
+    for v in verdicts:
+        if runs and runs[-1][-1].row() == v.row():
+            runs[-1].append(v)
+        else:
+            runs.append([v])
+    return [(release_range(run[0].release, run[-1].release), run) for run in runs]
+
+
+def of(verdicts: Sequence[ReleaseVerdict], release: str) -> ReleaseVerdict:
+    """The verdict of one release."""
+    for v in verdicts:
+        if v.release == release:
+            return v
+    raise LookupError(f"{release} is not in the sweep")
+
+
+# What a published text may say about a release's verdict, and what it then claims: the three
+# verdict words, and the phrases that claim one. Longest first, so "not affected" is not read
+# as "affected".
+CLAIMS: dict[str, tuple[str, ...]] = {
+    LIVENESS_LEFT: (LIVENESS_LEFT,),
+    NOT_AFFECTED: (NOT_AFFECTED,),
+    "unaffected": (NOT_AFFECTED,),
+    "fixes these cases": (LIVENESS_LEFT, NOT_AFFECTED),
+    "fixes the cases": (LIVENESS_LEFT, NOT_AFFECTED),
+    "is fixed": (LIVENESS_LEFT, NOT_AFFECTED),
+    AFFECTED: (AFFECTED,),
+}
+VERSION = re.compile(r"(?<![\w.@/-])(\d+\.\d+\.\d+)(?:\.\.(\d+\.\d+\.\d+))?(?![\w-])")
+OTHER_PACKAGE = re.compile(r"@openai/agents|agents-openai|openai-agents-js|JS|JavaScript")
+
+
+def statements(text: str) -> list[str]:
+    """A text's table rows, and its other lines split into sentences and clauses."""
+    found: list[str] = []
+    for line in text.splitlines():
+        if line.lstrip().startswith("|"):
+            found.append(line)
+        else:
+            found += [s for s in re.split(r"(?<=[.;:!?])\s+", line) if s.strip()]
+    return found
+
+
+def _named(statement: str, order: Sequence[str]) -> list[str]:
+    named: list[str] = []
+    for first, last in VERSION.findall(statement):
+        if first in order and (not last or last in order):
+            named += order[order.index(first) : order.index(last or first) + 1]
+    return named
+
+
+def claims(text: str, order: Sequence[str]) -> list[tuple[str, str, str]]:
+    """Each (release, phrase, statement) where a statement names one release or range of the
+    ``openai-agents`` releases ``order`` and a verdict phrase; statements about the JS SDK are
+    left out (its releases share the numbers)."""
+    found = []
+    for statement in statements(text):
+        if OTHER_PACKAGE.search(statement):
+            continue
+        ranges = VERSION.findall(statement)
+        named = _named(statement, order)
+        if len(ranges) != 1 or not named:
+            continue
+        rest = statement.lower()
+        for phrase in CLAIMS:
+            if phrase in rest:
+                rest = rest.replace(phrase, " ")
+                found += [(release, phrase, statement.strip()) for release in named]
+    return found
+
+
+def disagreements(
+    text: str, verdicts: Sequence[ReleaseVerdict]
+) -> dict[str, list[tuple[str, str]]]:
+    """Per release, the (phrase, statement) pairs of ``text`` that claim a verdict other than
+    the record's."""
+    order = [v.release for v in verdicts]
+    words = {v.release: v.word for v in verdicts}
+    wrong: dict[str, list[tuple[str, str]]] = {}
+    for release, phrase, statement in claims(text, order):
+        if words[release] not in CLAIMS[phrase]:
+            wrong.setdefault(release, []).append((phrase, statement))
+    return wrong
+
+
+def published(root: Path = paths.ROOT) -> dict[str, str]:
+    """Every published text by its path: the README, the generated comments and report, the
+    pages under ``docs/`` and the notebooks' answer lines."""
+    texts = {
+        name: (root / name).read_text()
+        for name in (
+            "README.md",
+            "data/report.md",
+            "data/upstream-snippet.md",
+            "data/upstream-liveness.md",
+        )
+        if (root / name).exists()
+    }
+    for page in sorted((root / "docs").glob("*.md")):
+        texts[page.relative_to(root).as_posix()] = page.read_text()
+    for notebook in sorted((root / "notebooks").glob("[01][0-9]-*.ipynb")):
+        texts[notebook.relative_to(root).as_posix()] = answer_lines(notebook)
+    return texts
+
+
+ANSWER = re.compile(r"\*\*Answers?\.\*\*.*?(?=<!--|\Z)", re.S)
+
+
+def answer_lines(notebook: Path) -> str:
+    """A notebook's answer: the text after ``**Answer.**`` in its first markdown cells."""
+    cells: Iterable[Mapping[str, Any]] = read_json(notebook, dict).get("cells", [])
+    for cell in cells:
+        if cell.get("cell_type") == "markdown":
+            source = "".join(cell.get("source", []))
+            found = ANSWER.search(source)
+            if found:
+                return found.group(0)
+    return ""
