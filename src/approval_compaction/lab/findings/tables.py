@@ -32,6 +32,15 @@ from .releases import (
     ErrorMet,
     Releases,
 )
+from .verdict import (
+    BUG,
+    CONTRACT,
+    STATE_WORDS,
+    UNKNOWN,
+    LivenessVerdict,
+    ReleaseVerdict,
+    grouped,
+)
 
 # What the user meets, by severity: the one wording of a cell in the affected table.
 MEETS: dict[str, str] = {
@@ -39,7 +48,7 @@ MEETS: dict[str, str] = {
     RESUME_FAILS: "400 at the resume",
     NEXT_TURN_FAILS: "400 on the next question, after the decision",
     COMPACTION_ONLY: "no error (the compaction request holds the open call)",
-    UNAFFECTED: "not affected",
+    UNAFFECTED: "no error in these cases",
 }
 MODE_LABEL: dict[str, str] = {"auto": "auto (default)"}
 # The agent's ModelSettings(store=...) by its word: the row labels of the store table.
@@ -104,7 +113,28 @@ def affected_frame(found: Releases) -> pd.DataFrame:
         }
         for span in ranges
     }
-    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("releases")
+    return _fold_rows(rows, found.versions)
+
+
+def _fold_rows(rows: dict[str, dict[str, object]], order: Sequence[str]) -> pd.DataFrame:
+    """Consecutive ranges whose cells (but their release count) are all the same, as one row
+    named by the merged range, their counts added."""
+    merged: list[tuple[str, str, dict[str, object]]] = []
+    for span, cells in rows.items():
+        first, _, last = span.partition("..")
+        same = merged and {**merged[-1][2], "releases in range": 0} == {
+            **cells,
+            "releases in range": 0,
+        }
+        if same:
+            count = int(str(merged[-1][2]["releases in range"])) + int(
+                str(cells["releases in range"])
+            )
+            merged[-1] = (merged[-1][0], last or first, {**cells, "releases in range": count})
+        else:
+            merged.append((first, last or first, cells))
+    folded = {release_range(a, b): cells for a, b, cells in merged}
+    return pd.DataFrame.from_dict(folded, orient="index").rename_axis("releases")
 
 
 def store_frame(stories: Sequence[StoreStory]) -> pd.DataFrame:
@@ -217,7 +247,11 @@ def check_frame(checks: Sequence[Check]) -> pd.DataFrame:
 
 def upgrade_frame(found: Upgrade) -> pd.DataFrame:
     """The newest release's next turn on each stored session the pinned release left."""
-    records = [found.poisoned, found.repaired, *([found.pause_failed] if found.pause_failed else [])]
+    records = [
+        found.poisoned,
+        found.repaired,
+        *([found.pause_failed] if found.pause_failed else []),
+    ]
     rows = {
         r.store: {
             "release": r.release,
@@ -301,7 +335,8 @@ def crosscheck_frame(found: Crosscheck) -> pd.DataFrame:
         "fails on": ranges(found.failing),
         "passes on": ranges(found.passing),
         "passes with the workaround on": ranges(found.wrapped),
-        "cases whose outcome matches the sweep": f"{found.agreed} of {found.judged}",
+        "the test's cases on every release whose outcome matches the sweep": f"{found.agreed} "
+        f"of {found.judged}",
     }
     return pd.DataFrame({"the test, unpatched": rows}).rename_axis("")
 
@@ -315,3 +350,77 @@ def fix_frame(found: Findings) -> pd.DataFrame:
         violating, cases = fixed_in_cases(found.releases, release)
         rows[release] = {"cases": cases, "cases violating an invariant": violating}
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis(PACKAGE)
+
+
+ALL_MODES = "all modes"
+
+
+def _modes(modes: Sequence[str]) -> str:
+    return ALL_MODES if set(modes) >= set(LIVENESS_MODES) else ", ".join(modes)
+
+
+def _situations(found: Sequence[LivenessVerdict]) -> str:
+    """Each liveness verdict as ``situation state (modes)``, or ``none``."""
+    return (
+        "; ".join(f"{v.situation} {STATE_WORDS[v.state]} ({_modes(v.modes)})" for v in found)
+        or "none"
+    )
+
+
+def _exposure(v: ReleaseVerdict) -> str:
+    said = [f"{e.mode} {e.affected} of {e.positions}" for e in v.exposure]
+    return ", ".join(said) or "not measured"
+
+
+def verdict_frame(verdicts: Sequence[ReleaseVerdict]) -> pd.DataFrame:
+    """One row per run of releases with the same verdict (``verdict.grouped``): the verdict,
+    the sixteen cases with a hook that always says yes, the SDK's default trigger's pause
+    positions affected per mode, and the liveness situations by kind."""
+    rows = {}
+    for span, run in grouped(verdicts):
+        v = run[0]
+        rows[span] = {
+            "releases in range": len(run),
+            "verdict": v.word,
+            "cases violating an invariant (input mode)": f"{v.violating} of {v.cases}",
+            "default trigger: pause positions affected": _exposure(v),
+            "liveness bugs": _situations(v.of_kind(BUG)),
+            "the SDK's documented contract": _situations(v.of_kind(CONTRACT)),
+            "no public source shows": _situations(v.of_kind(UNKNOWN)),
+        }
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis(PACKAGE)
+
+
+def advice_frame(v: ReleaseVerdict) -> pd.DataFrame:
+    """A team on one release, one row per compaction mode: the default trigger's exposure,
+    what stops compacting or is refused there by kind, and what to do."""
+    rows = {}
+    for mode in LIVENESS_MODES:
+        mine = [x for x in v.liveness if mode in x.modes]
+        bugs = [x for x in mine if x.kind == BUG]
+        contract = [x for x in mine if x.kind == CONTRACT]
+        exposure = next((e for e in v.exposure if e.mode == mode), None)
+        rows[mode] = {
+            "default trigger: pause positions affected": f"{exposure.affected} of "
+            f"{exposure.positions}"
+            if exposure
+            else "not measured",
+            "bugs": ", ".join(f"{x.situation} {STATE_WORDS[x.state]}" for x in bugs) or "none",
+            "documented contract": ", ".join(x.situation for x in contract) or "none",
+            "what to do": advice(v, mode),
+        }
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("compaction_mode")
+
+
+WRAP = "wrap the session with defer_compaction_while_pending"
+REPAIR = "doctor scan and doctor repair stores an affected release wrote"
+SWITCH = "use auto or input: this mode never compacts past a call nobody answers"
+
+
+def advice(v: ReleaseVerdict, mode: str) -> str:
+    """What a team on the release does in one mode, by the kinds its record holds there."""
+    mine = [x for x in v.liveness if mode in x.modes]
+    said = [WRAP] if v.violating or any(x.kind == BUG and x.state != REFUSED for x in mine) else []
+    said += [REPAIR] if any(x.state == REFUSED for x in mine) else []
+    said += [SWITCH] if any(x.kind == CONTRACT for x in mine) else []
+    return "; ".join(said) or "nothing"

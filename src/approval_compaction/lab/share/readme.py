@@ -29,13 +29,14 @@ from ...wire.rules import RULES, UNKNOWN
 from ..findings import js as js_finding
 from ..findings.load import Findings, load_findings
 from ..findings.tables import (
+    advice_frame,
     affected_frame,
     check_frame,
     errors_frame,
-    fix_frame,
     liveness_frame,
     store_frame,
     upgrade_frame,
+    verdict_frame,
     verdicts_frame,
 )
 from ..releases import upstream
@@ -72,6 +73,8 @@ def _table(frame: pd.DataFrame) -> str:
 def _need(found: Findings, folder: Path) -> Findings:
     if not (found.releases and found.fixed_in and found.liveness and found.pinned):
         raise MissingFindingsError(f"the answers need every result file under {folder}")
+    if not found.verdicts:
+        raise MissingFindingsError(f"the answers need every result file under {folder}")
     return found
 
 
@@ -90,10 +93,13 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
         releases = js_finding.both_releases(releases, found.js.sweep)
         errors = js_finding.both_errors(errors, found.js.sweep)
         js_source = f", `{files.shown(files.js_sweep)}`; JS `auto` with store unset"
-    test = paths.REGRESSION_TEST.relative_to(paths.ROOT).as_posix()
+    regression = paths.REGRESSION_TEST.relative_to(paths.ROOT).as_posix()
+    checks, test = files.shown(files.doctor_check_modes), files.shown(files.liveness_patch_test)
+    newest = found.verdicts[-1]
     return "\n".join(
         [
-            f"**Which releases, in each compaction mode** (`{sweep}`, `{met}`{js_source}):",
+            f"**Which releases, in each compaction mode**, with a compaction hook that always "
+            f"says yes (`{sweep}`, `{met}`{js_source}):",
             "",
             _table(releases),
             "",
@@ -101,13 +107,19 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
             "",
             _table(errors),
             "",
-            f"**The release that fixes the cases** (`{sweep}`):",
+            f"**The verdict per release** (`{sweep}`, `{live}`, `{checks}`, `{test}`): the cases "
+            "run with a compaction hook that always says yes; the default trigger is the "
+            "doctor's check without a hook, at each pause position from 0 to 20 prior turns:",
             "",
-            _table(fix_frame(found)),
+            _table(verdict_frame(found.verdicts)),
             "",
-            f"**What it still gets wrong: sessions the API refuses, and sessions that stop "
-            f"compacting** (`{live}`, {found.liveness.turns} later turns each; a cell names the "
-            "modes of each word when not all modes read the same):",
+            f"**On {newest.release}, by compaction mode**:",
+            "",
+            _table(advice_frame(newest)),
+            "",
+            f"**Sessions the API refuses, and sessions that stop compacting** (`{live}`, "
+            f"{found.liveness.turns} later turns each, the hook always saying yes; a cell names "
+            "the modes of each word when not all modes read the same):",
             "",
             _table(liveness_frame(found.liveness)),
             "",
@@ -116,7 +128,7 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
             f"**Am I affected?** The doctor reads your stored sessions: {code(DOCTOR_LINE)}",
             "",
             f"**Reproduce** ([#5340]({ISSUE})) with the regression test "
-            f"[`{test}`]({test}), no clone needed: save it in an empty folder and run "
+            f"[`{regression}`]({regression}), no clone needed: save it in an empty folder and run "
             f"{code(one_line(pinned))}; {outcomes(pinned, found.fixed_in, found.crosscheck)}.",
             *js_reproduction(folder),
         ]

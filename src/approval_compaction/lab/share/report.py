@@ -52,11 +52,12 @@ from ..findings.tables import (
     mechanism_frame,
     seen_counts,
     seen_frame,
+    verdict_frame,
 )
 from ..releases.crosscheck import JUDGED
 from ..releases.versions import PACKAGE, version_key
 from .results import matrix_markdown
-from .snippet import ISSUE, TEST_NAME, one_line, regression_test, still_wrong
+from .snippet import ISSUE, TEST_NAME, one_line, regression_test
 
 PACKAGES = ("openai", "pydantic")  # beside openai-agents, whose version the runs carry
 TITLE = (
@@ -362,12 +363,17 @@ def describe(
         "",
         markdown_table(affected_frame(committed.releases)),
     ]
-    if committed.fixed_in and committed.liveness:
+    if committed.fixed_in and committed.liveness and committed.verdicts:
         parts += [
             "",
-            f"`{PACKAGE}` {committed.fixed_in} fixes these cases. "
-            f"{still_wrong(committed.liveness, committed.fixed_in)} A separate comment on "
-            "compaction liveness has the test and a patch.",
+            f"`{PACKAGE}` {committed.fixed_in} fixes these cases. The verdict per release "
+            "says what each release still gets wrong, by kind: a bug, the SDK's documented "
+            "contract, or an answer of the compaction endpoint no public source shows. The "
+            "cases run with a compaction hook that always says yes; the default trigger is the "
+            "doctor's check without a hook. A separate comment on compaction liveness has the "
+            "test and a patch.",
+            "",
+            markdown_table(verdict_frame(committed.verdicts)),
             "",
             markdown_table(liveness_frame(committed.liveness)),
         ]

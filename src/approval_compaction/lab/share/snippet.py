@@ -33,18 +33,15 @@ from ...errors import InvestigationError
 from ...formats.files import write_atomic
 from ...formats.markdown import fence, markdown_table
 from ..findings.fix import Crosscheck
-from ..findings.liveness import LivenessEras
 from ..findings.load import Findings, load_findings
 from ..findings.matrix import MatrixFinding
 from ..findings.tables import (
     crosscheck_frame,
     error_texts,
     errors_frame,
-    fix_frame,
     liveness_frame,
     mechanism_frame,
-    refused_on,
-    stuck_on,
+    verdict_frame,
 )
 from ..mechanism.permalink import REPOSITORY
 from ..releases.crosscheck import tool_requirements
@@ -115,12 +112,10 @@ def before_after(columns: Mapping[str, MatrixFinding | None]) -> str:
         cells = [_cell(found, invariant) for found in columns.values()]
         lines.append(f"| `{invariant}` | " + " | ".join(cells) + " |")
     counts = [
-        f"{found.compaction_requests} in {found.cases} cases"
-        if found and found.cases
-        else "not run"
+        str(found.compaction_requests) if found and found.cases else "not run"
         for found in columns.values()
     ]
-    lines.append("| compaction requests | " + " | ".join(counts) + " |")
+    lines.append("| compaction requests, the cases together | " + " | ".join(counts) + " |")
     return "\n".join(lines)
 
 
@@ -178,30 +173,6 @@ def build(folder: Path = paths.DATA, test_file: Path = paths.REGRESSION_TEST) ->
     )
 
 
-def _names(situations: Sequence[str]) -> str:
-    named = [f"`{name}`" for name in situations]
-    return named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
-
-
-def still_wrong(liveness: LivenessEras | None, release: str) -> str:
-    """What the fixing release still does wrong in the liveness situations, read from the
-    sweep's records, as one sentence: which stop compacting and which the API refuses."""
-    if liveness is None:
-        return "The sweep has not judged the liveness situations on it."
-    stuck, refused = stuck_on(liveness, release), refused_on(liveness, release)
-    said = []
-    if stuck:
-        said.append(
-            f"stops compacting in {_names(stuck)} (in at least one mode), whose history then "
-            "grows with every turn"
-        )
-    if refused:
-        said.append(f"the API refuses the later turns of {_names(refused)}")
-    if not said:
-        return "It compacts and answers in every liveness situation, in every mode."
-    return f"It still {', and '.join(said)}."
-
-
 def lead(pinned: str, found: Findings) -> list[str]:
     """Every error text first, where each is met, the fix with its scope, where in the SDK."""
     texts = error_texts(found.errors_met, found.errors)
@@ -213,10 +184,12 @@ def lead(pinned: str, found: Findings) -> list[str]:
         parts += [
             "",
             f"`{PACKAGE}` {found.fixed_in} fixes these cases: the regression test below passes "
-            f"there. {still_wrong(found.liveness, found.fixed_in)} A separate comment on "
-            "compaction liveness names them, with a test and a patch.",
+            "there. The verdict per release says what each still gets wrong, by kind (the cases "
+            "with a compaction hook that always says yes, the default trigger by the doctor's "
+            "check); a separate comment on compaction liveness names them, with a test and a "
+            "patch.",
             "",
-            markdown_table(fix_frame(found)),
+            markdown_table(verdict_frame(found.verdicts)),
             *(["", markdown_table(liveness_frame(found.liveness))] if found.liveness else []),
         ]
     if found.mechanism is not None:
