@@ -66,7 +66,7 @@ LOADS: dict[str, frozenset[str]] = {
             "nbconvert",
         }
     ),
-    # the harnesses tests start: a browser for the notebooks, hypothesis for the doctor's store fuzzer
+    # what tests start: a browser for the notebooks, hypothesis for the store fuzzer
     "testing": frozenset({"playwright", "hypothesis"}),
 }
 

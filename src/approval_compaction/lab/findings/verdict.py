@@ -238,7 +238,7 @@ def statements(text: str) -> list[str]:
         if line.lstrip().startswith("|"):
             found.append(line)
         else:
-            found += [s for s in re.split(r"(?<=[.;:!?])\s+", line) if s.strip()]
+            found += [s for s in re.split(r"(?<=[.;!?])\s+", line) if s.strip()]
     return found
 
 

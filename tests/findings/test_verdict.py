@@ -1,0 +1,123 @@
+"""The verdict record: one status per release, and every published page saying the same."""
+
+from __future__ import annotations
+
+import pytest
+
+from approval_compaction import paths
+from approval_compaction.lab.findings.headlines import HEADLINES
+from approval_compaction.lab.findings.load import load_findings
+from approval_compaction.lab.findings.verdict import (
+    AFFECTED,
+    BUG,
+    CONTRACT,
+    DOCUMENTED_LIMIT,
+    LIVENESS_LEFT,
+    NOT_AFFECTED,
+    REFUSED,
+    STUCK,
+    SUMMARY_ONLY,
+    UNKNOWN,
+    LivenessVerdict,
+    ReleaseVerdict,
+    disagreements,
+    kind_of,
+    of,
+    published,
+)
+
+
+def verdict(release: str, violating: int, *liveness: LivenessVerdict) -> ReleaseVerdict:
+    return ReleaseVerdict(release, 16, violating, (), (), liveness)
+
+
+RECORD = (
+    verdict("1.0.0", 8),
+    verdict("2.0.0", 0, LivenessVerdict("lost", STUCK, ("input",), BUG)),
+    verdict("3.0.0", 0, LivenessVerdict("lost", STUCK, ("previous_response_id",), CONTRACT)),
+)
+
+
+@pytest.mark.parametrize(
+    ("mode", "state", "shape", "kind"),
+    [
+        ("previous_response_id", STUCK, "", CONTRACT),
+        ("previous_response_id", REFUSED, "", BUG),
+        ("input", STUCK, "", BUG),
+        ("input", STUCK, SUMMARY_ONLY, UNKNOWN),
+        ("previous_response_id", STUCK, SUMMARY_ONLY, UNKNOWN),
+    ],
+    ids=["contract", "refused-is-a-bug", "input-stuck", "unknown-shape", "unknown-first"],
+)
+def test_kind_of_sorts_a_liveness_failure(mode: str, state: str, shape: str, kind: str) -> None:
+    assert kind_of(mode, state, shape) == kind
+
+
+def test_word_counts_only_bugs_after_the_cases() -> None:
+    """A documented contract or an unknown shape leaves a release not affected; a bug does not."""
+    unknown = verdict("4.0.0", 0, LivenessVerdict("lost", STUCK, ("input",), UNKNOWN))
+    assert [v.word for v in (*RECORD, unknown)] == [
+        AFFECTED,
+        LIVENESS_LEFT,
+        NOT_AFFECTED,
+        NOT_AFFECTED,
+    ]
+
+
+def test_disagreements_finds_a_page_claiming_another_verdict() -> None:
+    page = (
+        "| 2.0.0 | 1 | not affected |\n"
+        "On 1.0.0 the session is affected. 3.0.0 fixes these cases; 2.0.0 is fixed.\n"
+        "| @openai/agents 2.0.0 | not affected |\n"
+    )
+    wrong = disagreements(page, RECORD)
+    assert list(wrong) == ["2.0.0"]
+    assert [phrase for phrase, _ in wrong["2.0.0"]] == [NOT_AFFECTED]
+    assert disagreements("1.0.0..2.0.0 is not affected.", RECORD).keys() == {"1.0.0", "2.0.0"}
+
+
+def test_two_pages_disagreeing_on_a_release_cannot_both_agree_with_the_record() -> None:
+    said = {
+        "a.md": "3.0.0 is not affected.",
+        "b.md": "3.0.0: pending call fixed, liveness bugs left.",
+    }
+    wrong = {name: disagreements(text, RECORD) for name, text in said.items()}
+    assert wrong == {"a.md": {}, "b.md": {"3.0.0": [(LIVENESS_LEFT, said["b.md"].strip())]}}
+
+
+def test_the_newest_release_splits_liveness_into_bugs_contracts_and_unknown_shapes() -> None:
+    """On the fixing release no case breaks; an unanswered MCP request stops compaction (a bug),
+    previous_response_id stops after a dead call as the SDK documents, and a summary-only
+    compaction answer is unknown, never a bug."""
+    found = load_findings()
+    assert found.fixed_in is not None
+    newest = of(found.verdicts, found.fixed_in)
+    assert (newest.violating, newest.word) == (0, LIVENESS_LEFT)
+    bugs = {(v.situation, v.modes) for v in newest.of_kind(BUG) if v.state == STUCK}
+    assert bugs == {("mcp_abandoned", ("input", "auto"))}
+    contracts = newest.of_kind(CONTRACT)
+    assert {v.situation for v in contracts} >= {"abandoned", "lost"}
+    assert all(
+        v.modes == ("previous_response_id",) and DOCUMENTED_LIMIT in v.source for v in contracts
+    )
+    assert {v.situation for v in newest.of_kind(UNKNOWN)} == {"abandoned", "lost"}
+    assert [e.affected for e in newest.exposure] == [0, 0, 0]
+    pinned = of(found.verdicts, "0.23.1")
+    assert pinned.word == AFFECTED and all(e.affected > 0 for e in pinned.exposure)
+
+
+def test_every_published_file_states_each_release_s_verdict_as_the_record_does() -> None:
+    """README, report, snippets, docs and the notebooks' answer lines: no release whose verdict
+    text differs from the record, so no two of them disagree."""
+    verdicts = load_findings().verdicts
+    texts = published(paths.ROOT)
+    assert {"README.md", "data/report.md", "data/upstream-liveness.md"} <= texts.keys()
+    wrong = {name: disagreements(text, verdicts) for name, text in texts.items()}
+    assert {name: found for name, found in wrong.items() if found} == {}
+
+
+def test_the_answer_lines_the_notebooks_are_given_agree_with_the_record() -> None:
+    found = load_findings()
+    said = {number: write(found) for number, write in HEADLINES.items()}
+    wrong = {n: disagreements(text, found.verdicts) for n, text in said.items()}
+    assert {n: w for n, w in wrong.items() if w} == {}
