@@ -36,7 +36,7 @@ NEXT = replace(
 def test_cell_words_what_the_user_meets_as_the_python_tables_do() -> None:
     assert cell(PAUSE) == "400 at the pause: run() throws, nothing to approve (8 of 16 cases)"
     assert cell(NEXT).startswith("400 on the next question")
-    assert cell(replace(NEXT, violating=0, raised_at="")) == "not affected"
+    assert cell(replace(NEXT, violating=0, raised_at="")) == "no error in these cases"
     assert cell(replace(NEXT, not_applicable="no compactionMode option")).startswith(
         "no compaction"
     )
@@ -54,7 +54,7 @@ def test_ranges_join_consecutive_releases_that_read_the_same() -> None:
     frame = js_ranges_frame(rows)
     assert list(frame.index) == ["0.4.0..0.4.1", "0.10.0"]  # 0.10.0 sorts after 0.4.1
     assert list(frame["releases in range"]) == [2, 1]
-    assert frame.loc["0.10.0", "input"] == "not affected"
+    assert frame.loc["0.10.0", "input"] == "no error in these cases"
 
 
 def test_errors_name_where_run_throws_with_the_call_id_as_the_users() -> None:

@@ -21,6 +21,7 @@ from approval_compaction.formats.markdown import github_length
 from approval_compaction.formats.records import read_records
 from approval_compaction.lab.findings.load import load_findings
 from approval_compaction.lab.findings.matrix import seen
+from approval_compaction.lab.findings.tables import affected_frame
 from approval_compaction.lab.share.report import (
     GITHUB_LIMIT,
     ReportTooLongError,
@@ -416,7 +417,7 @@ def test_report_says_what_a_user_meets_in_each_compaction_mode(runs: list[CaseRu
     assert committed.releases is not None
     text = build_report(runs, committed=committed).text
     shown = tables(section(text, "Describe the bug"))[1]
-    assert [row[0] for row in shown[1:]] == [era.span for era in committed.releases.eras]
+    assert [row[0] for row in shown[1:]] == list(affected_frame(committed.releases).index)
     assert shown[0][2:] == ["input", "auto (default)", "previous_response_id"]
     assert "No tool output found for function call pending-c1." in text
 

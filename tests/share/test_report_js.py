@@ -22,5 +22,6 @@ def test_report_js_matrix_reads_bare_workaround_and_patched_from_data() -> None:
     assert list(frame.index) == [
         "input", "auto (default), store unset", "auto, store false", "previous_response_id"
     ]  # fmt: skip
-    assert (frame.iloc[:, 1] == "not affected").all() and (frame.iloc[:, 2] == "not affected").all()
+    fixed = "no error in these cases"
+    assert (frame.iloc[:, 1] == fixed).all() and (frame.iloc[:, 2] == fixed).all()
     assert frame.iloc[:, 0].str.contains("8 of 16 cases").all()

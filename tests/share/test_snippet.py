@@ -20,15 +20,13 @@ from approval_compaction.analysis.matrix import MatrixRecord
 from approval_compaction.errors import InvestigationError
 from approval_compaction.formats.records import read_records, records_json
 from approval_compaction.lab.findings.liveness import (
-    KEEPS,
-    REFUSED,
-    STUCK,
     LivenessEra,
     LivenessEras,
     LivenessState,
 )
 from approval_compaction.lab.findings.load import load_findings
 from approval_compaction.lab.findings.matrix import matrix_finding
+from approval_compaction.lab.findings.verdict import of
 from approval_compaction.lab.releases.crosscheck import TEST_FILE
 from approval_compaction.lab.share.snippet import (
     TEST_NAME,
@@ -36,7 +34,6 @@ from approval_compaction.lab.share.snippet import (
     build,
     one_line,
     regression_test,
-    still_wrong,
     upstream_test,
 )
 
@@ -92,7 +89,7 @@ def test_before_after_counts_cases_and_compactions() -> None:
         "| not run |"
     )
     assert (
-        table.splitlines()[-1] == "| compaction requests | 2 in 1 cases | 1 in 1 cases | not run |"
+        table.splitlines()[-1] == "| compaction requests, the cases together | 2 | 1 | not run |"
     )
 
 
@@ -167,7 +164,7 @@ def test_committed_snippet_scopes_the_fix_and_names_the_liveness_comment() -> No
     found = load_findings()
     assert found.fixed_in is not None and found.liveness is not None
     text = committed_snippet()
-    assert "A separate comment on compaction liveness names them" in text
+    assert "a separate comment on compaction liveness names them" in text
     from approval_compaction.formats.markdown import markdown_table
     from approval_compaction.lab.findings.tables import liveness_frame
 
@@ -266,22 +263,11 @@ def _liveness(*states: tuple[str, str, str]) -> LivenessEras:
     return LivenessEras(("2.0",), eras, 10)
 
 
-def test_still_wrong_names_the_stuck_and_the_refused_situations_of_the_release() -> None:
-    found = _liveness(
-        ("abandoned", "auto", STUCK),
-        ("abandoned", "input", KEEPS),
-        ("lost", "input", STUCK),
-        ("poisoned", "input", REFUSED),
-        ("clean", "input", KEEPS),
-    )
-    said = still_wrong(found, "2.0")
-    assert said.startswith("It still stops compacting in `abandoned` and `lost`")
-    assert said.endswith("the API refuses the later turns of `poisoned`.")
-    assert "`clean`" not in said
-
-
-def test_still_wrong_says_so_when_every_situation_keeps_compacting_or_none_was_judged() -> None:
-    healthy = _liveness(("abandoned", "input", KEEPS), ("poisoned", "auto", KEEPS))
-    assert still_wrong(healthy, "2.0").startswith("It compacts and answers")
-    assert "stops" not in still_wrong(_liveness(("poisoned", "input", REFUSED)), "2.0")
-    assert still_wrong(None, "2.0").startswith("The sweep has not judged")
+def test_committed_snippet_gives_the_fixing_release_s_verdict_from_the_record() -> None:
+    """The snippet states the fixing release's verdict as the record words it, with its scope."""
+    found = load_findings()
+    assert found.fixed_in is not None
+    newest = of(found.verdicts, found.fixed_in)
+    text = committed_snippet()
+    assert f"| {found.fixed_in} | 1 | {newest.word} | 0 of 16 |" in text
+    assert "hook that always says yes" in text

@@ -117,12 +117,6 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
             "",
             _table(advice_frame(newest)),
             "",
-            f"**Sessions the API refuses, and sessions that stop compacting** (`{live}`, "
-            f"{found.liveness.turns} later turns each, the hook always saying yes; a cell names "
-            "the modes of each word when not all modes read the same):",
-            "",
-            _table(liveness_frame(found.liveness)),
-            "",
             f"**The workaround**, on an affected release: {code(WORKAROUND_LINE)}",
             "",
             f"**Am I affected?** The doctor reads your stored sessions: {code(DOCTOR_LINE)}",
@@ -136,6 +130,22 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
 
 
 JS_TEST = "js/sdk-test/test/openaiResponsesCompactionSession.pendingApproval.test.ts"
+
+
+def liveness_block(found: Findings, folder: Path = paths.DATA) -> str:
+    """Each liveness situation by release range (``tables.liveness_frame``)."""
+    found = _need(found, folder)
+    assert found.liveness is not None
+    live = paths.data(folder).shown(paths.data(folder).sweep_liveness)
+    return "\n".join(
+        [
+            f"**Sessions the API refuses, and sessions that stop compacting** (`{live}`, "
+            f"{found.liveness.turns} later turns each, the hook always saying yes; a cell names "
+            "the modes of each word when not all modes read the same):",
+            "",
+            _table(liveness_frame(found.liveness)),
+        ]
+    )
 
 
 def js_reproduction(folder: Path = paths.DATA) -> list[str]:
@@ -268,6 +278,7 @@ class Block:
 
 BLOCKS: tuple[Block, ...] = (
     Block("answers", lambda folder, found, _: answers_block(found(), folder)),
+    Block("liveness", lambda folder, found, _: liveness_block(found(), folder)),
     Block("doctor", lambda folder, found, _: doctor_block(found(), folder)),
     Block("store", lambda folder, found, _: store_block(found(), folder)),
     Block("notebooks", lambda folder, _, __: notebooks_block(paths.data(folder).notebooks)),
