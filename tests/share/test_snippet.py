@@ -88,9 +88,7 @@ def test_before_after_counts_cases_and_compactions() -> None:
         "| `next_turn_input_paired` | ❌ violated in 1 of 1 cases | ✅ holds in 1 of 1 cases "
         "| not run |"
     )
-    assert (
-        table.splitlines()[-1] == "| compaction requests, the cases together | 2 | 1 | not run |"
-    )
+    assert table.splitlines()[-1] == "| compaction requests, the cases together | 2 | 1 | not run |"
 
 
 def test_build_is_deterministic_and_reads_the_data(tmp_path: Path) -> None:
