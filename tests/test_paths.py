@@ -27,6 +27,7 @@ def test_data_names_every_committed_result_file() -> None:
         layout.fix_anatomy,
         layout.doctor_check_pinned,
         layout.doctor_check_newest,
+        layout.doctor_check_modes,
         layout.doctor_upgrade,
         layout.doctor_worker,
         layout.doctor_heal,
