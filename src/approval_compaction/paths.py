@@ -137,7 +137,7 @@ class Data:
 
     @property
     def js_liveness(self) -> Path:
-        """The JS liveness situations on the pinned release: bare, with js/workaround.mjs, patched."""
+        """The JS liveness situations on the pinned release: bare, with the workaround, patched."""
         return self.file("js-liveness.json")
 
     @property

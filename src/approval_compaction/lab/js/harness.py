@@ -93,8 +93,7 @@ def run_situations(
     """Each liveness plan's situations, as the runs ``analysis.liveness`` judges (``release``
     names the package when it is not an installed release as it is)."""
     return [
-        [read_liveness(line, release) for line in lines]
-        for lines in _run_harness(plans, package)
+        [read_liveness(line, release) for line in lines] for lines in _run_harness(plans, package)
     ]
 
 
