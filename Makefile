@@ -48,6 +48,7 @@ system: ## install the Debian packages notebooks and tests start (PostgreSQL, Re
 
 run: $(STAMP) $(NODE_STAMP) system ## write data/, execute and render every notebook, the report and README findings
 	$(PY) -m approval_compaction data
+	$(PY) -m approval_compaction js-liveness
 	$(PY) -m approval_compaction notebooks
 	$(PY) -m approval_compaction render
 	$(PY) -m approval_compaction report --output data/report.md --force

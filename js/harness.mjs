@@ -16,7 +16,7 @@ import OpenAI from 'openai';
 import { z } from 'zod';
 import { deferCompactionWhilePending } from './workaround.mjs';
 
-const { Agent, run, tool, MemorySession, RunState, OpenAIResponsesModel } = agents;
+const { Agent, run, tool, hostedMcpTool, MemorySession, RunState, OpenAIResponsesModel } = agents;
 const Compaction = agents.OpenAIResponsesCompactionSession;
 const HERE = fileURLToPath(import.meta.url);
 const MODEL = 'gpt-4.1'; // an OpenAI model name, as the compaction session requires
@@ -25,6 +25,15 @@ const QUESTIONS = ['first question', 'next question'];
 const CONVERSATION_HEADER = 'x-stand-in-conversation';
 const REPLY_HEADER = 'x-stand-in-reply'; // scripts the stand-in's next answer: 'message' or 'call'
 const EARLIER = (n) => `earlier question ${n}`;
+const LATER = (n) => `later question ${n}`;
+const BETWEEN = (n) => `question ${n} while the approval waits`;
+const MCP_SERVER = 'synthetic-mcp'; // the Python study's hosted MCP server label
+// The liveness situations: what each leaves behind before its later turns (the Python study's
+// study/liveness.py SITUATIONS, those the JS SDK can express).
+const SITUATIONS = ['abandoned', 'lost', 'clean', 'mcp_abandoned', 'resumed', 'mcp_resumed'];
+const HOSTED = ['mcp_abandoned', 'mcp_resumed'];
+const LATE = ['resumed', 'mcp_resumed'];
+const KEPT_TURNS = 3; // questions asked while a late resume's state is kept (Python: BETWEEN)
 
 agents.setTracingDisabled?.(true); // no exporter: nothing leaves for the tracing endpoint
 
@@ -169,7 +178,22 @@ function recordingModel(openai, recorder) {
   return model;
 }
 
-function buildAgent(openai, recorder, plan) {
+function buildAgent(openai, recorder, plan, hosted = false) {
+  const settings = plan.response_store === null ? {} : { store: plan.response_store };
+  const common = {
+    name: 'assistant',
+    instructions: 'Answer; look values up with the tool.',
+    model: recordingModel(openai, recorder),
+    modelSettings: settings,
+  };
+  if (hosted) {
+    const server = hostedMcpTool({
+      serverLabel: MCP_SERVER,
+      serverUrl: 'https://mcp.invalid/',
+      requireApproval: 'always',
+    });
+    return new Agent({ ...common, tools: [server] });
+  }
   const lookup = tool({
     name: TOOL_NAME,
     description: 'Look a value up; a human approves each call.',
@@ -180,14 +204,7 @@ function buildAgent(openai, recorder, plan) {
       return `looked up ${value}`;
     },
   });
-  const settings = plan.response_store === null ? {} : { store: plan.response_store };
-  return new Agent({
-    name: 'assistant',
-    instructions: 'Answer; look values up with the tool.',
-    model: recordingModel(openai, recorder),
-    modelSettings: settings,
-    tools: [lookup],
-  });
+  return new Agent({ ...common, tools: [lookup] });
 }
 
 function trigger(plan, kase) {
@@ -243,12 +260,12 @@ function stateItems(text) {
 
 /** One conversation: its session, agent and recorder, and the stages it has recorded. */
 class Conversation {
-  constructor(plan, kase, label, underlying) {
+  constructor(plan, kase, label, underlying, hosted = false) {
     this.plan = plan;
     this.kase = kase;
     this.recorder = new Recorder();
     this.openai = client(plan, label, this.recorder);
-    this.agent = buildAgent(this.openai, this.recorder, plan);
+    this.agent = buildAgent(this.openai, this.recorder, plan, hosted);
     this.session = buildSession(plan, kase, this.openai, underlying);
     this.stages = [];
     this.state = null;
@@ -277,6 +294,7 @@ class Conversation {
       const interruptions = (result.interruptions ?? []).map((i) => i.rawItem);
       this.state = interruptions.length > 0 ? result.state : null;
       await this.stage(name, {}, name === 'pause' ? { interruptions } : {});
+      this.met = interruptions.length > 0 ? 'paused' : 'answered';
       return true;
     } catch (error) {
       this.state = null;
@@ -286,6 +304,7 @@ class Conversation {
         return false;
       }
       await this.stage(name, seen);
+      this.met = 'raised';
       return true;
     }
   }
@@ -380,6 +399,55 @@ async function runCase(plan, kase, index, version, earlier = 0) {
   return talk.record(version);
 }
 
+/** One liveness situation on the plan's session, then `plan.later` plain questions, each
+ * answered with a message and the trigger saying yes: the stages of the situation's own turns
+ * (`own` of them: the pause; a late resume's kept turns and resume), then one `next_turn`
+ * stage per later turn, with what the user met (`answered`, `paused` or `raised`). */
+async function runSituation(plan, name, index, version) {
+  const label = `${plan.label ?? 'situation'}-${name}-${index}`;
+  const hosted = HOSTED.includes(name);
+  const kase = { runner: 'run', decision: 'approve', compaction: 'on', state_boundary: 'memory' };
+  const underlying = new MemorySession();
+  const talk = new Conversation(plan, kase, label, underlying, hosted);
+  const base = { scenario: name, sdk: 'js', sdk_version: version, mode: plan.mode, response_store: plan.response_store, workaround: Boolean(plan.workaround), resumed: false, later: plan.later };
+  const done = (extra = {}) => ({ ...base, stages: talk.stages, met: talk.metList ?? [], own: talk.own ?? talk.stages.length, error: talk.error, ...extra });
+  if (name !== 'clean') {
+    talk.recorder.reply = hosted ? 'mcp' : 'call';
+    const asked = await talk.turn('pause', QUESTIONS[0]);
+    talk.recorder.reply = '';
+    if (!asked) return done();
+    const refused = talk.met === 'raised'; // the pause raised: nothing to keep, lose or resume
+    if (talk.state === null && !refused) return done({ error: 'RuntimeError: the question did not pause for approval' });
+    if (name === 'lost' && !refused) {
+      // The worker holding the paused state dies: a new one builds its agent and session over
+      // the same store, and the state is gone with the old one.
+      talk.state = null;
+      talk.agent = buildAgent(talk.openai, talk.recorder, plan, hosted);
+      talk.session = buildSession(plan, kase, talk.openai, underlying);
+    }
+    if (LATE.includes(name) && !refused) {
+      const text = talk.state.toString(); // the application keeps the paused state aside
+      talk.recorder.reply = 'message';
+      for (let n = 0; n < KEPT_TURNS; n += 1) {
+        if (!(await talk.turn('next_turn', BETWEEN(n + 1)))) return done();
+      }
+      talk.recorder.reply = '';
+      talk.state = await RunState.fromString(talk.agent, text);
+      talk.decide();
+      if (!(await talk.turn('resume', talk.state))) return done();
+      base.resumed = true; // the last of its own stages is the late resume
+    }
+  }
+  talk.own = talk.stages.length;
+  talk.metList = [];
+  talk.recorder.reply = 'message';
+  for (let n = 0; n < plan.later; n += 1) {
+    if (!(await talk.turn('next_turn', LATER(n + 1)))) break;
+    talk.metList.push(talk.met);
+  }
+  return done();
+}
+
 /** The state's text and the session file cross to a second Node process, which restores the
  * state, decides, resumes and asks the next question; its stages join this one's. */
 async function inAnotherProcess(plan, talk, label, file, version) {
@@ -417,12 +485,25 @@ async function readStdin() {
  * or "default": the SDK's own), session ("memory" or "file"), process (a json boundary is a
  * second Node process), positions (each case once per number of plain turns before its pause),
  * workaround (the session wrapped by js/workaround.mjs), scratch (a folder for session files),
- * label, and the cases. */
+ * label, and the cases; or, for liveness, situations (their names: each runs instead of the
+ * cases) and later (the plain questions after each). */
 async function main() {
   if (process.argv.includes('--resume')) return resume();
   const plan = JSON.parse(await readStdin());
   const version = await sdkVersion();
   const can = capabilities();
+  if (plan.situations?.length) {
+    const unknown = plan.situations.filter((name) => !SITUATIONS.includes(name));
+    if (unknown.length) throw new Error(`unknown situations: ${unknown.join(', ')}`);
+    for (const [index, name] of plan.situations.entries()) {
+      const missing = !can.session ? 'no OpenAIResponsesCompactionSession' : !can.modes && plan.mode !== 'auto' ? 'no compactionMode option' : null;
+      const record = missing
+        ? { scenario: name, sdk: 'js', sdk_version: version, mode: plan.mode, response_store: plan.response_store, workaround: Boolean(plan.workaround), resumed: LATE.includes(name), later: plan.later, stages: [], met: [], own: 0, error: `@openai/agents ${version} has ${missing}` }
+        : await runSituation(plan, name, index, version);
+      process.stdout.write(`${JSON.stringify(record)}\n`);
+    }
+    return;
+  }
   const positions = plan.positions ?? [0];
   const runs = plan.cases.flatMap((kase) => positions.map((earlier) => [kase, earlier]));
   for (const [index, [kase, earlier]] of runs.entries()) {

@@ -25,13 +25,27 @@
 //   compaction for good. Before an automatic compaction that only dead calls stand in the way
 //   of, they are removed from the store (one read, one replacement, the old history put back if
 //   the replacement fails), and the compaction runs.
+// - After a compaction the runner sends the model only the history from the compaction item
+//   on, while the store keeps the user messages the compaction endpoint answered with before
+//   it; the SDK (0.19.0 on) compacts automatically only when the model exchange covers the
+//   stored history it reads, so it never compacts again. The workaround hands the SDK the
+//   exchange with those stored items before the latest compaction item put in front, as the
+//   items that item stands for, and the compaction runs.
+// - A late output is stored as text. An application that resumes an abandoned approval after
+//   the user moved on appends the call's output when the call is no longer stored (retired
+//   here, or compacted away before the workaround was installed); sent without its call, it
+//   would make the API refuse every later turn. So an output (or MCP approval response) whose
+//   call is neither earlier in its batch nor stored becomes an assistant message saying what the
+//   tool returned, as the Python workaround stores it (`[workaround] The tool call ...`).
 // - A compaction the application asks for itself (no ownership token from the runner, or
 //   `force: true`) runs unchanged.
 //
-// What it keeps: `deferrals` and `retirements`, the latest 64 of each, to log or assert on.
+// What it keeps: `deferrals`, `retirements` and `lateOutputs`, the latest 64 of each, to log or
+// assert on.
 
 export const LEGACY_WINDOW = 64; // stored items checked when the runner hands no model exchange
-export const KEPT = 64; // deferrals and retirements kept
+export const KEPT = 64; // deferrals, retirements and late outputs kept
+export const LATE_PREFIX = '[workaround] '; // begins a late output stored as text
 
 // The runner's own pairing (agents-core runner/toolResultCorrelation): a call's type, the type
 // of the item that answers it; both carry the same `callId`.
@@ -105,6 +119,20 @@ export function openCalls(items) {
   };
 }
 
+/** The assistant message that stands for an output whose call is no longer stored. */
+export function lateOutputMessage(item) {
+  const output = item.output ?? Object.fromEntries(Object.entries(item).filter(([k]) => !['type', 'id', 'callId', 'providerData'].includes(k)));
+  const value = output?.type === 'text' ? output.text : output;
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  const name = item.type === 'hosted_tool_call' ? MCP_RESPONSE : `${item.name ?? item.type}:${item.callId ?? '?'}`;
+  return {
+    type: 'message',
+    role: 'assistant',
+    status: 'completed',
+    content: [{ type: 'output_text', text: `${LATE_PREFIX}The tool call ${name} returned: ${text}` }],
+  };
+}
+
 function named(items, positions) {
   return positions.map((p) => {
     const item = items[p];
@@ -126,8 +154,13 @@ export class DeferCompactionWhilePending {
     this.session = session;
     this.deferrals = [];
     this.retirements = [];
+    this.lateOutputs = [];
     for (const name of OPTIONAL) {
       if (typeof session[name] === 'function') this[name] = (...args) => session[name](...args);
+    }
+    if (typeof session.addItemsWithCompactionOwnership === 'function') {
+      this.addItemsWithCompactionOwnership = async (items, ...rest) =>
+        session.addItemsWithCompactionOwnership(await this.withLateOutputs(items), ...rest);
     }
     if (session.acceptsRunContext === true) this.acceptsRunContext = true;
     for (const brand of Object.getOwnPropertySymbols(session)) this[brand] = session[brand];
@@ -141,8 +174,30 @@ export class DeferCompactionWhilePending {
     return this.session.getItems(...args);
   }
 
-  addItems(...args) {
-    return this.session.addItems(...args);
+  async addItems(items, ...rest) {
+    return this.session.addItems(await this.withLateOutputs(items), ...rest);
+  }
+
+  /** The batch with each output whose call is neither earlier in it nor stored as text; the
+   * stored history is read only for a batch that holds such an output. */
+  async withLateOutputs(items) {
+    if (!Array.isArray(items)) return items;
+    const alone = (list) => list.map(pairingKey).some((key, at) => key?.startsWith('result:') && !list.slice(0, at).some((i) => pairingKey(i) === `call:${key.slice(7)}`));
+    if (!alone(items)) return items;
+    const stored = await this.session.getItems();
+    const calls = new Set(stored.map(pairingKey).filter((k) => k?.startsWith('call:')));
+    const out = [];
+    for (const item of items) {
+      const key = pairingKey(item);
+      if (key?.startsWith('call:')) calls.add(key);
+      if (key?.startsWith('result:') && !calls.has(`call:${key.slice(7)}`)) {
+        out.push(lateOutputMessage(item));
+        keep(this.lateOutputs, { output: key.slice(7), itemsRead: stored.length });
+      } else {
+        out.push(item);
+      }
+    }
+    return out;
   }
 
   popItem(...args) {
@@ -165,7 +220,19 @@ export class DeferCompactionWhilePending {
       return null;
     }
     if (dead.length > 0) await this.retire();
-    return this.session.runCompaction(args, ...rest);
+    return this.session.runCompaction(args, ...(await this.withCompactedPrefix(rest)));
+  }
+
+  /** The runner's arguments with its model exchange preceded by the stored items before the
+   * latest compaction item, when the exchange begins with that item (the runner sends nothing
+   * before it; the SDK reads them as history the exchange does not cover). */
+  async withCompactedPrefix(rest) {
+    const [context, ownership, exchange] = rest;
+    if (!Array.isArray(exchange?.items) || exchange.items[0]?.type !== 'compaction') return rest;
+    const stored = await this.session.getItems();
+    const at = stored.findLastIndex((item) => item?.type === 'compaction');
+    if (at <= 0) return rest;
+    return [context, ownership, { ...exchange, items: [...stored.slice(0, at), ...exchange.items] }, ...rest.slice(3)];
   }
 
   /** How many stored items an automatic compaction is checked over; 0 for the application's.

@@ -31,6 +31,7 @@ COMMANDS = {
     "js-matrix",
     "js-sweep",
     "js-sdk-test",
+    "js-liveness",
     "js-fix",
     "report-js",
     "data",

@@ -51,6 +51,7 @@ def test_data_names_every_committed_result_file() -> None:
         layout.js_workaround,
         layout.js_patched,
         layout.js_sdk_test,
+        layout.js_liveness,
         layout.js_report,
         *layout.explore_results(),
     }

@@ -408,6 +408,11 @@ def parser() -> argparse.ArgumentParser:
         _lazy(".lab.share.js", "fix_command"),
         "the JS workaround, the patched package and the regression test on the pinned release",
     ).add_argument("--folder", default=str(paths.DATA))
+    add(
+        "js-liveness",
+        _lazy(".lab.share.js", "liveness_command"),
+        "the liveness situations on the pinned JS release: bare, with the workaround, patched",
+    ).add_argument("--folder", default=str(paths.DATA))
     js_sweep = add(
         "js-sweep",
         _lazy(".lab.share.js", "sweep_command"),

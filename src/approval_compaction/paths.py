@@ -136,6 +136,11 @@ class Data:
         return self.file("js-patched.json")
 
     @property
+    def js_liveness(self) -> Path:
+        """The JS liveness situations on the pinned release: bare, with the workaround, patched."""
+        return self.file("js-liveness.json")
+
+    @property
     def js_sdk_test(self) -> Path:
         """The regression test for openai-agents-js, on the pinned and the patched package."""
         return self.file("js-sdk-test.json")

@@ -149,3 +149,28 @@ def test_read_run_judges_a_js_capture_with_the_python_invariants() -> None:
         "stored_history_paired",
         "next_turn_accepted",
     }
+
+
+def test_read_liveness_splits_own_and_later_turns_and_names_the_plan() -> None:
+    """A situation's line: its own stages (the pause) apart from the later turns, the plan's
+    store in the mode, a paused later turn kept as waiting, and too few later turns an error."""
+    from approval_compaction.lab.js.items import read_liveness
+
+    call = {"type": "function_call", "callId": "c1", "name": "t", "arguments": "{}"}
+    stage = {"name": "next_turn", "stored": [call], "compaction_inputs": [[]]}
+    data = {
+        "scenario": "abandoned", "sdk_version": "0.20.0", "mode": "auto",
+        "response_store": False, "workaround": True, "resumed": False, "later": 3,
+        "stages": [{"name": "pause", "stored": [call]}, stage, stage], "own": 1,
+        "met": ["answered", "paused"], "error": None,
+    }  # fmt: skip
+    run = read_liveness(data)
+    assert (run.mode, run.workaround, len(run.own), len(run.turns)) == (
+        "auto-store-false",
+        True,
+        1,
+        2,
+    )
+    assert [t.waiting for t in run.turns] == [False, True]
+    assert run.turns[0].unpaired[0].key == "c1"  # callId mapped to the wire's call_id
+    assert run.error == "only 2 of 3 later turns ran"

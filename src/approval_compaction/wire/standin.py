@@ -206,6 +206,8 @@ class StandIn:
         index = self.served - 1
         if self.script is not None and index < len(self.script):
             return [dict(item) for item in self.script[index]]
+        if asked == MCP_REPLY:
+            return [self._mcp_request(body)]
         tool = next((t for t in _objects(body.get("tools")) if t.get("type") == "function"), None)
         if asked == MESSAGE_REPLY:
             tool = None
@@ -226,6 +228,18 @@ class StandIn:
                 }
             ]
         return [_message(f"stand-in answer {self.served}", f"msg_standin_{self.served}")]
+
+    def _mcp_request(self, body: Item) -> Item:
+        """An approval request of the request's first hosted MCP server (``type: mcp``), as the
+        API answers when the server requires approval: an ``mcp_approval_request`` item."""
+        server = next((t for t in _objects(body.get("tools")) if t.get("type") == "mcp"), {})
+        return {
+            "type": "mcp_approval_request",
+            "id": f"mcpr_standin_{self.served}",
+            "name": "lookup",
+            "arguments": "{}",
+            "server_label": str(server.get("server_label", "")),
+        }
 
     def _compact(self, body: Item) -> Reply:
         chain, error = self._chain(body)
@@ -253,10 +267,12 @@ class StandIn:
 CONVERSATION_HEADER = "x-stand-in-conversation"
 # A client over HTTP scripts the model's next answer with this header, as the in-process
 # wiring does with ``script``: ``message`` answers with a message, ``call`` calls the request's
-# first function tool, whatever the policy would do. The API ignores a header it does not know.
+# first function tool, ``mcp`` asks to approve a call of its hosted MCP server, whatever the
+# policy would do. The API ignores a header it does not know.
 REPLY_HEADER = "x-stand-in-reply"
 MESSAGE_REPLY = "message"
 CALL_REPLY = "call"
+MCP_REPLY = "mcp"  # an approval request of the request's hosted MCP server
 
 
 @dataclass

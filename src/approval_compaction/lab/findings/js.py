@@ -13,8 +13,10 @@ from pathlib import Path
 import pandas as pd
 
 from ... import paths
+from ...analysis.liveness import LivenessRecord
 from ...formats.records import read_records
 from ..js.sweep import JsExposure, JsRecord
+from .liveness import KEEPS
 from .releases import COMPACTION_ONLY, NEXT_TURN_FAILS, PAUSE_FAILS, RESUME_FAILS, UNAFFECTED
 
 # The sweep's plans as columns, in the Python table's order (auto, the SDK's default, first).
@@ -165,3 +167,53 @@ def js_errors_frame(rows: Sequence[JsRecord]) -> pd.DataFrame:
 def _span(versions: list[str]) -> str:
     ordered = sorted(set(versions), key=_key)
     return ordered[0] if len(ordered) == 1 else f"{ordered[0]}..{ordered[-1]}"
+
+
+# The JS liveness file's packages, as columns: the pinned release, with the workaround, patched.
+LIVENESS_MODES_JS: tuple[str, ...] = tuple(COLUMNS)
+
+
+def load_js_liveness(folder: Path = paths.DATA) -> list[LivenessRecord]:
+    """The JS liveness records (``js-liveness``), or none when the file is not there."""
+    path = paths.data(folder).js_liveness
+    return read_records(path, LivenessRecord) if path.is_file() else []
+
+
+def _package(record: LivenessRecord) -> str:
+    if record.workaround:
+        return "with js/workaround.mjs"
+    return "patched" if "+" in record.sdk_version else record.sdk_version
+
+
+def js_liveness_frame(rows: Sequence[LivenessRecord]) -> pd.DataFrame:
+    """Situation by package (the pinned release, with the workaround, patched): whether the
+    session keeps compacting over the later turns in every plan, or in which plans a later turn
+    is refused or compaction stops (the Python liveness table's words)."""
+    from .liveness import release_state
+    from .tables import LIVENESS_CELLS, SITUATION_WORDS
+
+    grouped: dict[tuple[str, str, str], list[LivenessRecord]] = {}
+    for row in rows:
+        grouped.setdefault((row.scenario, _package(row), row.mode), []).append(row)
+    situations = list(dict.fromkeys(r.scenario for r in rows))
+    packages = list(dict.fromkeys(_package(r) for r in rows))
+    table: dict[str, dict[str, str]] = {}
+    for package in packages:
+        for situation in situations:
+            modes: dict[str, list[str]] = {}
+            for mode in LIVENESS_MODES_JS:
+                state = release_state(grouped.get((situation, package, mode), []))
+                modes.setdefault(state.verdict, []).append(mode)
+            shown = [v for v in LIVENESS_CELLS if v in modes]
+            if len(shown) == 1 and len(modes) == 1:
+                cell_text = LIVENESS_CELLS[shown[0]]
+            else:
+                cell_text = "; ".join(
+                    f"{LIVENESS_CELLS.get(v, v)} in {', '.join(ms)}"
+                    for v, ms in modes.items()
+                    if v != KEEPS
+                )
+            table.setdefault(package, {})[situation] = cell_text
+    frame = pd.DataFrame(table).reindex(situations)
+    frame.insert(0, "what happened", [SITUATION_WORDS.get(s, s) for s in frame.index])
+    return frame.rename_axis("situation")

@@ -6,7 +6,9 @@ A ``Plan`` is what varies between matrices: the compaction mode, the agent's
 the SDK's own), the underlying session (``memory``: ``MemorySession``; ``file``: a JSON file,
 with ``process`` a json boundary crosses to a second Node process), ``workaround`` (the session
 wrapped by ``js/workaround.mjs``), the cases, and the pause positions (each case runs once per
-number of plain turns stored before its pause, in order: ``positions`` varies fastest). The stand-in
+number of plain turns stored before its pause, in order: ``positions`` varies fastest); or, for
+liveness, ``situations`` (each runs instead of the cases, then ``later`` plain questions: the
+Python study's liveness situations the JS SDK can express). The stand-in
 gives each conversation its own numbering (``Conversations``), so every case meets the same
 ids, and it checks every request Node sends by the same rules as a Python one's.
 """
@@ -21,15 +23,16 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from ... import paths
+from ...analysis.liveness import LivenessRun
 from ...errors import InvestigationError
 from ...study.capture import CaseRun
 from ...study.scenario import Case, all_cases
 from ...study.words import Mode, ResponseStore
 from ...wire.server import running
-from .items import read_run
+from .items import STORE_SUFFIX, read_liveness, read_run
 
 Trigger = Literal["case", "default"]
 SessionKind = Literal["memory", "file"]
@@ -54,10 +57,12 @@ class Plan:
     workaround: bool = False
     cases: tuple[Case, ...] = field(default_factory=lambda: tuple(all_cases()))
     positions: tuple[int, ...] = (0,)  # plain turns stored before the pause: each case at each
+    situations: tuple[str, ...] = ()  # liveness situations, run instead of the cases
+    later: int = 0  # the plain questions after each situation
 
     @property
     def label(self) -> str:
-        store = {None: "", False: "-store-false", True: "-store-true"}[self.response_store]
+        store = STORE_SUFFIX[self.response_store]
         where = "-process" if self.process else ("-file" if self.session == "file" else "")
         trigger = "-default-trigger" if self.trigger == "default" else ""
         fix = "-workaround" if self.workaround else ""
@@ -79,6 +84,20 @@ def installed(package: Path = paths.ROOT) -> bool:
 def run_plans(plans: Sequence[Plan], package: Path = paths.ROOT) -> list[list[CaseRun]]:
     """Each plan's runs, on the ``@openai/agents`` installed in ``package``: one stand-in
     serves them all, one Node process runs each plan."""
+    return [[read_run(line) for line in lines] for lines in _run_harness(plans, package)]
+
+
+def run_situations(
+    plans: Sequence[Plan], package: Path = paths.ROOT, release: str | None = None
+) -> list[list[LivenessRun]]:
+    """Each liveness plan's situations, as the runs ``analysis.liveness`` judges (``release``
+    names the package when it is not an installed release as it is)."""
+    return [
+        [read_liveness(line, release) for line in lines] for lines in _run_harness(plans, package)
+    ]
+
+
+def _run_harness(plans: Sequence[Plan], package: Path) -> list[list[dict[str, Any]]]:
     if not installed(package):
         raise NodeError(f"no @openai/agents installed in {package}: run `npm ci` there")
     harness = package / "js" / HARNESS.name
@@ -111,7 +130,7 @@ def run_plan(plan: Plan, package: Path = paths.ROOT) -> list[CaseRun]:
     return runs
 
 
-def _run_node(node: str, harness: Path, spec: dict[str, object]) -> list[CaseRun]:
+def _run_node(node: str, harness: Path, spec: dict[str, object]) -> list[dict[str, Any]]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI")}
     env["NODE_NO_WARNINGS"] = "1"
     try:
@@ -130,4 +149,4 @@ def _run_node(node: str, harness: Path, spec: dict[str, object]) -> list[CaseRun
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]
         raise NodeError(f"the JS harness exited with {done.returncode}: {last}")
-    return [read_run(json.loads(line)) for line in done.stdout.splitlines() if line.strip()]
+    return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]

@@ -9,7 +9,8 @@ the same for what the invariants read (types, call ids, messages), so a JS run's
 and model inputs are judged exactly as a Python run's are. What went over HTTP (compaction
 inputs, request bodies) is already the wire's and is kept as sent.
 
-``read_run`` turns one line the harness wrote into the study's ``CaseRun``.
+``read_run`` turns one line the harness wrote into the study's ``CaseRun``; ``read_liveness``
+one liveness situation's line into the ``LivenessRun`` that ``analysis.liveness`` judges.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...analysis.liveness import LivenessRun, liveness_run
 from ...study.capture import CaseRun, Stage
 from ...study.items import Item
 from ...study.scenario import Case
@@ -27,6 +29,8 @@ RESULT_TYPES: dict[str, str] = {
     "function_call_result": "function_call_output",
     "computer_call_result": "computer_call_output",
 }
+# A plan's name for the agent's ``store`` setting, after its mode (``auto-store-false``).
+STORE_SUFFIX: dict[bool | None, str] = {None: "", False: "-store-false", True: "-store-true"}
 _UPPER = re.compile(r"(?<!^)(?=[A-Z])")
 
 
@@ -104,4 +108,33 @@ def read_run(data: dict[str, Any]) -> CaseRun:
         mode=data["mode"],
         response_store=data.get("response_store"),
         sdk="js",
+    )
+
+
+def read_liveness(data: dict[str, Any], release: str | None = None) -> LivenessRun:
+    """One liveness situation the harness ran, as the Python runs' record: its own stages (the
+    pause; a late resume's kept turns and resume) and its later turns, each with what the user
+    met (a refusal is on the stage itself). ``mode`` is the plan's (``auto-store-false`` for
+    ``auto`` with the agent's ``store: false``); ``release`` names the package when it is not
+    the installed release as it is (a patched one)."""
+    stages = [_stage(stage) for stage in data.get("stages", [])]
+    own = int(data.get("own", 0))
+    met = [str(m) for m in data.get("met", [])]
+    later = list(zip(stages[own:], met, strict=False))
+    wanted = int(data.get("later", len(later)))
+    error = data.get("error") or ""
+    if not error and len(later) < wanted:
+        error = f"only {len(later)} of {wanted} later turns ran"
+    store = data.get("response_store")
+    mode = str(data["mode"]) + STORE_SUFFIX[store]
+    return liveness_run(
+        scenario=str(data["scenario"]),
+        sdk_version=release or str(data["sdk_version"]),
+        mode=mode,
+        workaround=bool(data.get("workaround")),
+        later=[(stage, "paused" if m == "paused" else "answered") for stage, m in later],
+        error=error,
+        model="responses",
+        own=stages[:own],
+        resumed=bool(data.get("resumed")),
     )

@@ -5,7 +5,8 @@ by ``js/workaround.mjs``), both judged by the study's
 invariants, and the pinned release's files that ``make run`` writes; ``js-sdk-test`` (the
 regression test for openai-agents-js, with vitest) and ``js-fix`` (the workaround, the patch and
 the test on the pinned release, into ``data/js-workaround.json``, ``js-patched.json``,
-``js-sdk-test.json``)."""
+``js-sdk-test.json``); ``js-liveness`` (the liveness situations on the pinned release, bare,
+with the workaround and patched, into ``data/js-liveness.json``)."""
 
 from __future__ import annotations
 
@@ -143,5 +144,25 @@ def write_fix(folder: Path = paths.DATA) -> list[Path]:
 def fix_command(args: argparse.Namespace) -> int:
     """``js-fix``: write the workaround's, the patched package's and the test's files."""
     for path in write_fix(Path(args.folder)):
+        print(f"wrote {path}")
+    return 0
+
+
+def write_liveness(folder: Path = paths.DATA) -> list[Path]:
+    """Every liveness situation in every plan on the pinned release as it is, with
+    ``js/workaround.mjs`` and patched, judged by ``analysis.liveness`` (``js-liveness.json``)."""
+    from ...analysis.liveness import LivenessRecord, liveness_records
+    from ..js.liveness import run_js_liveness
+    from ..js.patched import FIX, patched_folder
+
+    bare = package_folder(pinned())
+    runs = run_js_liveness(bare) + run_js_liveness(bare, workaround=True)
+    runs += run_js_liveness(patched_folder(FIX), release=_patched_label(FIX))
+    return write_records(paths.data(folder).js_liveness, liveness_records(runs), LivenessRecord)
+
+
+def liveness_command(args: argparse.Namespace) -> int:
+    """``js-liveness``: write the JS liveness file."""
+    for path in write_liveness(Path(args.folder)):
         print(f"wrote {path}")
     return 0

@@ -2,8 +2,9 @@
 information, repro steps, expected behaviour), every table computed from ``data/``.
 
 It reads the pinned release's files (``js-matrix``, ``js-modes``), the workaround's, the
-patched package's and the regression test's (``js-fix``), and the sweeps when they are there
-(``js-sweep``, ``js-workaround-sweep``). The words around the tables are written here, by hand,
+patched package's and the regression test's (``js-fix``), and the sweeps and the liveness
+situations when they are there (``js-sweep``, ``js-workaround-sweep``, ``js-liveness``). The
+words around the tables are written here, by hand,
 and state no figure of their own.
 """
 
@@ -19,7 +20,14 @@ from ...errors import InvestigationError
 from ...formats.files import write_atomic
 from ...formats.markdown import GITHUB_LIMIT, fence, github_length, markdown_table
 from ...formats.records import read_records
-from ..findings.js import COLUMNS, cell, js_errors_frame, js_ranges_frame
+from ..findings.js import (
+    COLUMNS,
+    cell,
+    js_errors_frame,
+    js_liveness_frame,
+    js_ranges_frame,
+    load_js_liveness,
+)
 from ..js.packages import pinned
 from ..js.sdk_test import JS_REGRESSION_TEST
 from ..js.sweep import PLANS, JsRecord
@@ -94,6 +102,17 @@ def build_js_report(folder: Path = paths.DATA) -> str:
     fixed = js_workaround_ranges(folder)
     if fixed is not None:
         parts += ["The workaround below, on every release:", markdown_table(fixed)]
+    liveness = load_js_liveness(folder)
+    if liveness:
+        parts += [
+            "A second finding, without any approval: after its first compaction the session never "
+            "compacts automatically again. The runner sends the model the history from the "
+            "compaction item on (`trimToLatestCompaction`), and `runCompaction` reads one stored "
+            "item more than the model exchange, so the user messages kept before the compaction "
+            "item are never covered. Each situation below in every plan, followed by plain "
+            "questions with the hook saying yes:",
+            markdown_table(js_liveness_frame(liveness)),
+        ]
     parts += [
         "### Debug information",
         f"- Agents SDK version: `@openai/agents` {pinned()} (and the releases above)\n"
@@ -120,8 +139,8 @@ def build_js_report(folder: Path = paths.DATA) -> str:
         "### Expected behavior",
         "Automatic compaction waits while the latest model exchange holds a tool call (or a "
         "hosted MCP approval request) without its output, as the Python SDK does since its fix; "
-        "it runs again once the output is stored. A compaction the application asks for runs "
-        "as asked.",
+        "it runs again once the output is stored, and after every later turn the hook asks it "
+        "to. A compaction the application asks for runs as asked.",
         "<details><summary>A minimal fix, against the published dist</summary>\n\n"
         + fence((paths.ROOT / "js" / "fix" / "agents-openai-0.20.0.diff").read_text(), "diff")
         + "\n\n</details>",
