@@ -66,7 +66,8 @@ LOADS: dict[str, frozenset[str]] = {
             "nbconvert",
         }
     ),
-    # the harnesses tests start: a browser for the notebooks, hypothesis for the doctor's store fuzzer
+    # the harnesses tests start: a browser for the notebooks, hypothesis for the doctor's store
+    # fuzzer
     "testing": frozenset({"playwright", "hypothesis"}),
 }
 

@@ -6,8 +6,9 @@ deficiencies; the colours themselves are the vocabulary's Okabe-Ito ones. Two pr
 builder: cases by invariants (``heatmap``) and invariants by releases (``release_heatmap``,
 where a violated cell also says how many cases break it). A matrix's title names what it ran
 under, from the runs themselves (``MatrixScope``): the release, the compaction mode, the trigger
-and the model, so no two matrices that differ in one of them can be taken for each other. Figures are returned; nothing here
-reads or writes files (``png_bytes`` gives the bytes a caller writes).
+and the model, so no two matrices that differ in one of them can be taken for each other.
+Figures are returned; nothing here reads or writes files (``png_bytes`` gives the bytes a caller
+writes).
 """
 
 from __future__ import annotations
