@@ -27,7 +27,17 @@ from approval_compaction.analysis.vocabulary import (
     contrast,
     legend,
 )
-from approval_compaction.display.heatmap import RELEASE_MARKS, heatmap, png_bytes, release_heatmap
+from approval_compaction.display.heatmap import (
+    RELEASE_MARKS,
+    MatrixScope,
+    MixedScopeError,
+    heatmap,
+    matrix_scope,
+    png_bytes,
+    release_heatmap,
+)
+from approval_compaction.study.capture import CaseRun
+from approval_compaction.study.scenario import Case
 
 CASES = pd.DataFrame(
     {
@@ -45,6 +55,7 @@ GRID = pd.DataFrame(
     },
     index=["next_turn_input_paired", "decision_enforced"],
 )
+SCOPE = MatrixScope("openai-agents 0.23.1", "input", "scripted")
 COUNTS = pd.DataFrame([[0, 8, 0, 3], [0, 0, 0, 0]], index=GRID.index, columns=GRID.columns)
 
 
@@ -63,12 +74,12 @@ def cell_colours(ax: Axes) -> np.ndarray:
 
 
 def test_heatmap_returns_a_figure_with_one_axes() -> None:
-    fig = heatmap(CASES)
+    fig = heatmap(CASES, SCOPE)
     assert isinstance(fig, Figure) and len(fig.axes) == 1
 
 
 def test_heatmap_has_one_text_per_cell_with_the_vocabulary_symbol() -> None:
-    texts = texts_by_cell(heatmap(CASES))
+    texts = texts_by_cell(heatmap(CASES, SCOPE))
     expected = {
         (row, col): MARKS_BY_WORD[word].symbol
         for (row, col), word in np.ndenumerate(CASES.to_numpy())
@@ -78,26 +89,26 @@ def test_heatmap_has_one_text_per_cell_with_the_vocabulary_symbol() -> None:
 
 
 def test_heatmap_colours_each_cell_by_its_verdict() -> None:
-    colours = cell_colours(heatmap(CASES).axes[0])
+    colours = cell_colours(heatmap(CASES, SCOPE).axes[0])
     for (row, col), word in np.ndenumerate(CASES.to_numpy()):
         assert tuple(colours[row, col]) == pytest.approx(to_rgba(MARKS_BY_WORD[word].colour))
 
 
 def test_heatmap_word_outside_the_vocabulary_reads_question_mark_on_grey() -> None:
     table = pd.DataFrame({"x": ["maybe"]}, index=["case"])
-    fig = heatmap(table)
+    fig = heatmap(table, SCOPE)
     assert texts_by_cell(fig) == {(0, 0): "?"}
     assert tuple(cell_colours(fig.axes[0])[0, 0]) == pytest.approx(to_rgba(NOT_JUDGED.colour))
 
 
 def test_heatmap_labels_cases_and_invariants() -> None:
-    (ax,) = heatmap(CASES, title="Pinned").axes
+    (ax,) = heatmap(CASES, SCOPE).axes
     assert [t.get_text() for t in ax.get_yticklabels()] == CASES.index.tolist()
     assert [t.get_text() for t in ax.get_xticklabels()] == [
         "next\nturn\ninput\npaired",
         "decision\nenforced",
     ]
-    assert ax.get_title().splitlines()[0] == "Pinned"
+    assert ax.get_title().splitlines()[0] == f"Invariants by case: {SCOPE.title}"
 
 
 def test_release_heatmap_draws_a_symbol_in_every_cell_and_counts_under_violated() -> None:
@@ -115,7 +126,7 @@ def test_release_heatmap_without_counts_draws_only_symbols() -> None:
 
 @pytest.mark.parametrize(
     "build",
-    [lambda: heatmap(CASES), lambda: release_heatmap(GRID, COUNTS)],
+    [lambda: heatmap(CASES, SCOPE), lambda: release_heatmap(GRID, COUNTS)],
     ids=["cases", "releases"],
 )
 def test_heatmap_symbols_are_drawn_in_the_ink_of_their_cell(build: Any) -> None:
@@ -131,8 +142,26 @@ def test_heatmap_symbols_are_drawn_in_the_ink_of_their_cell(build: Any) -> None:
         assert contrast(to_hex(text.get_color()), cell) >= 4.5
 
 
+def _run(mode: str = "input", model: str = "scripted") -> CaseRun:
+    case = Case("run", "approve", "on", "json")
+    return CaseRun(case, "0.23.1", [], 1, 1, model=model, mode=mode)  # type: ignore[arg-type]
+
+
+def test_heatmap_title_names_release_mode_trigger_and_model_of_its_runs() -> None:
+    title = matrix_scope([_run("auto", "responses"), _run("auto", "responses")]).title
+    assert title == (
+        "openai-agents 0.23.1, compaction_mode=auto; trigger: every turn (compaction on), "
+        "never (off); OpenAIResponsesModel over HTTP"
+    )
+
+
+def test_heatmap_scope_of_runs_that_differ_in_mode_is_an_error() -> None:
+    with pytest.raises(MixedScopeError):
+        matrix_scope([_run("input"), _run("auto")])
+
+
 def test_heatmap_title_carries_the_legend_in_symbols() -> None:
-    assert heatmap(CASES, title="Pinned").axes[0].get_title().endswith(legend(symbols=True))
+    assert heatmap(CASES, SCOPE).axes[0].get_title().endswith(legend(symbols=True))
     assert legend(RELEASE_MARKS, symbols=True) in release_heatmap(GRID).axes[0].get_title()
 
 
@@ -162,7 +191,7 @@ def test_heatmap_labels_of_every_case_do_not_overlap() -> None:
         {"next_turn_input_paired": [HOLDS.word] * 16},
         index=[f"case/{n}/on/json" for n in range(16)],
     )
-    fig = heatmap(table)
+    fig = heatmap(table, SCOPE)
     (ax,) = fig.axes
     assert overlapping(ax.get_yticklabels(), fig) == []
     assert all(t.get_fontsize() >= 8 for t in ax.get_yticklabels())
@@ -195,14 +224,14 @@ def png_text_keys(data: bytes) -> list[str]:
 def test_png_bytes_has_no_software_metadata() -> None:
     """Matplotlib writes its version as ``Software`` by default; an upgrade would change the PNG."""
     plain = io.BytesIO()
-    heatmap(CASES).savefig(plain, format="png")
+    heatmap(CASES, SCOPE).savefig(plain, format="png")
     assert "Software" in png_text_keys(plain.getvalue())  # the check below can fail
-    assert "Software" not in png_text_keys(png_bytes(heatmap(CASES)))
+    assert "Software" not in png_text_keys(png_bytes(heatmap(CASES, SCOPE)))
 
 
 @pytest.mark.parametrize(
     "build",
-    [lambda: heatmap(CASES), lambda: release_heatmap(GRID, COUNTS)],
+    [lambda: heatmap(CASES, SCOPE), lambda: release_heatmap(GRID, COUNTS)],
     ids=["cases", "releases"],
 )
 def test_png_bytes_are_the_same_for_the_same_data(build: object) -> None:
@@ -213,4 +242,4 @@ def test_png_bytes_are_the_same_for_the_same_data(build: object) -> None:
 def test_png_bytes_differ_when_a_verdict_differs() -> None:
     changed = CASES.copy()
     changed.iat[1, 0] = VIOLATED.word
-    assert png_bytes(heatmap(changed)) != png_bytes(heatmap(CASES))
+    assert png_bytes(heatmap(changed, SCOPE)) != png_bytes(heatmap(CASES, SCOPE))

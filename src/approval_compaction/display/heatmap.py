@@ -4,14 +4,18 @@ Every cell carries its verdict's symbol (``✓``, ``✗``, ``–``, ``∅``) in 
 more with its colour, so the figure reads without colour, in greyscale and under colour-vision
 deficiencies; the colours themselves are the vocabulary's Okabe-Ito ones. Two presets use the
 builder: cases by invariants (``heatmap``) and invariants by releases (``release_heatmap``,
-where a violated cell also says how many cases break it). Figures are returned; nothing here
-reads or writes files (``png_bytes`` gives the bytes a caller writes).
+where a violated cell also says how many cases break it). A matrix's title names what it ran
+under, from the runs themselves (``MatrixScope``): the release, the compaction mode, the trigger
+and the model, so no two matrices that differ in one of them can be taken for each other.
+Figures are returned; nothing here reads or writes files (``png_bytes`` gives the bytes a caller
+writes).
 """
 
 from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -20,6 +24,8 @@ from matplotlib.figure import Figure
 
 from ..analysis import vocabulary
 from ..analysis.vocabulary import Mark
+from ..errors import InvestigationError
+from ..study.capture import CaseRun
 
 CASE_MARKS: tuple[Mark, ...] = (vocabulary.VIOLATED, vocabulary.NOT_JUDGED, vocabulary.HOLDS)
 RELEASE_MARKS: tuple[Mark, ...] = (
@@ -29,6 +35,44 @@ RELEASE_MARKS: tuple[Mark, ...] = (
     vocabulary.UNAVAILABLE,
 )
 UNKNOWN = "?"  # drawn on a word outside the vocabulary (its cell is grey, as not judged)
+# How a matrix's model is named in its title: the scripted one, or the SDK's own over HTTP.
+MODEL_WORDS = {"scripted": "scripted model", "responses": "OpenAIResponsesModel over HTTP"}
+TRIGGER = "trigger: every turn (compaction on), never (off)"  # each case's hook, by its label
+SDK_NAMES = {"python": "openai-agents", "js": "@openai/agents"}
+
+
+class MixedScopeError(InvestigationError):
+    """Runs of one matrix that differ in release, mode, model or store setting."""
+
+
+@dataclass(frozen=True)
+class MatrixScope:
+    """What a matrix of cases ran under, for its title."""
+
+    sdk: str  # "openai-agents 0.23.1"
+    mode: str  # the compaction session's compaction_mode
+    model: str  # "scripted" or "responses"
+    store: bool | None = None  # the agent's ModelSettings(store=...); None: not set
+
+    @property
+    def title(self) -> str:
+        """One line: release, mode (and store when set), trigger, model."""
+        store = "" if self.store is None else f", store={self.store}"
+        model = MODEL_WORDS.get(self.model, self.model)
+        return f"{self.sdk}, compaction_mode={self.mode}{store}; {TRIGGER}; {model}"
+
+
+def matrix_scope(runs: Sequence[CaseRun]) -> MatrixScope:
+    """The one scope every run of a matrix shares; an error when they differ."""
+    scopes = {
+        MatrixScope(
+            f"{SDK_NAMES.get(r.sdk, r.sdk)} {r.sdk_version}", r.mode, r.model, r.response_store
+        )
+        for r in runs
+    }
+    if len(scopes) != 1:
+        raise MixedScopeError(f"a matrix needs runs of one scope, got {len(scopes)}")
+    return scopes.pop()
 
 
 def symbols(words: pd.DataFrame, marks: Sequence[Mark]) -> np.ndarray:
@@ -84,8 +128,10 @@ def grid_figure(
     return fig
 
 
-def heatmap(table: pd.DataFrame, title: str = "Invariants by case") -> Figure:
-    """Cases by invariants (``holds``/``VIOLATED``/``n/a`` words), a symbol in each cell."""
+def heatmap(table: pd.DataFrame, scope: MatrixScope) -> Figure:
+    """Cases by invariants (``holds``/``VIOLATED``/``n/a`` words), a symbol in each cell, titled
+    with what the runs ran under."""
+    title = f"Invariants by case: {scope.title}"
     legend = vocabulary.legend(vocabulary.LEGEND_ORDER, symbols=True)
     return grid_figure(
         table,

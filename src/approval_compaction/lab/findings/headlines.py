@@ -176,6 +176,23 @@ def after_the_fix(found: Findings) -> str:
     )
 
 
+def appendix(found: Findings, folder: Path = paths.DATA) -> str:
+    """12: the smallest part of the fixing release's diff that fixes a function tool's approval."""
+    from ..mechanism.anatomy import load_anatomy
+    from ..mechanism.views import outcome_word
+
+    path = paths.data(folder).fix_anatomy
+    if not path.exists() or found.mechanism is None:
+        raise HeadlineError("the answers need data/fix-anatomy.json and data/mechanism.json")
+    an, m = load_anatomy(path), found.mechanism
+    hunks = ", ".join(f"`{h}`" for h in an.minimal_fix)
+    return (
+        f"**Answer.** For a function tool's approval, one set of hunks is the whole fix: {hunks}. "
+        f"{m.old} with it alone: {an.minimal_outcome.verdict}; {m.new} with everything else "
+        f"reverted: {outcome_word(an.rest_reverted)}."
+    )
+
+
 def javascript(found: Findings) -> str:
     """11: whether the JS SDK loses the call too, where ``run()`` raises, and on which releases."""
     js = found.js
@@ -204,4 +221,5 @@ HEADLINES: dict[str, Callable[[Findings], str]] = {
     "09": the_wire,
     "10": after_the_fix,
     "11": javascript,
+    "12": appendix,
 }

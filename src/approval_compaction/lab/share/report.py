@@ -34,7 +34,7 @@ from ...analysis.meeting import all_meetings
 from ...analysis.outcomes import outcome_frame, outcome_of
 from ...analysis.table import pivot, to_frame
 from ...display.frames import diff_text
-from ...display.heatmap import heatmap, png_bytes
+from ...display.heatmap import heatmap, matrix_scope, png_bytes
 from ...display.views import stage_diff, stage_summary, stage_table
 from ...errors import InvestigationError
 from ...formats.files import write_atomic
@@ -504,7 +504,8 @@ def build_report(
         left_out = tuple(j.run.case.label for group in groups[kept:] for j in group)
         text = compose(head_text, blocks[:kept], left_out, limit)
         if github_length(text) <= limit:
-            image = png_bytes(heatmap(block_order(table))) if output else None
+            scope = matrix_scope([j.run for j in judged])
+            image = png_bytes(heatmap(block_order(table), scope)) if output else None
             return Report(text=text, heatmap=image, left_out=left_out)
     raise ReportTooLongError(
         f"the report is {github_length(text):,} characters with every evidence block left out, "

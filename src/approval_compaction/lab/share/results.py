@@ -52,7 +52,7 @@ def write_matrix(
     and every captured run."""
     from ...analysis.folding import block_order
     from ...analysis.table import pivot, to_frame
-    from ...display.heatmap import heatmap, png_bytes
+    from ...display.heatmap import heatmap, matrix_scope, png_bytes
 
     files, rows = paths.data(folder), records(runs)
     table = pivot(to_frame(rows))
@@ -60,5 +60,6 @@ def write_matrix(
     written = write_records(files.results(stem), rows, MatrixRecord, markdown=markdown)
     plain = [run.run if isinstance(run, JudgedRun) else run for run in runs]
     write_atomic(files.runs(stem), runs_json(plain))
-    write_atomic(files.heatmap(stem), png_bytes(heatmap(block_order(table))))  # one block
+    figure = heatmap(block_order(table), matrix_scope(plain))  # the violations as one block
+    write_atomic(files.heatmap(stem), png_bytes(figure))
     return [*written, files.runs(stem), files.heatmap(stem)]
