@@ -108,7 +108,21 @@ def _lab_commands() -> Any:
         return None
 
 
-def parser() -> argparse.ArgumentParser:
+# Commands whose declarations are the core's and the doctor's: running one (but ``doctor data``,
+# the lab's step, or a help) builds the parser without the lab's, so it loads no lab module.
+WITHOUT_LAB = ("matrix", "serve", "doctor")
+
+
+def _needs_lab(argv: Sequence[str]) -> bool:
+    words = list(argv)
+    if not words or words[0] not in WITHOUT_LAB or {"-h", "--help"} & set(words):
+        return True
+    return words[:2] == ["doctor", "data"]
+
+
+def parser(with_lab: bool = True) -> argparse.ArgumentParser:
+    """The command line: the frame, the core's commands, the doctor's, and (``with_lab``) the
+    lab's where its modules can be imported."""
     main = Parser(prog="python -m approval_compaction", description=__doc__)
     commands = main.add_subparsers(dest="command", required=True)
 
@@ -147,7 +161,7 @@ def parser() -> argparse.ArgumentParser:
     matrix.add_argument("--response-store", choices=STORE_WORDS, default="default", help=STORE_HELP)
     patch_options(matrix)
 
-    lab = _lab_commands()
+    lab = _lab_commands() if with_lab else None
     if lab is not None:
         lab.register(add, _lazy, parser)
     steps = doctor_steps.register(add, _lazy)
@@ -169,7 +183,8 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    args = parser(_needs_lab(words)).parse_args(words)
     try:
         return int(args.handler(args))
     except InvestigationError as error:
