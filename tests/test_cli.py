@@ -229,3 +229,25 @@ def test_cli_matrix_response_store_is_refused_for_a_patched_run_and_a_bad_word(
     assert "invalid choice: 'maybe'" in capsys.readouterr().err
     assert main(["matrix", "--patch", "no-such.patch", "--response-store", "false"]) == 2
     assert capsys.readouterr().err == "error: --response-store does not apply to a patched run\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "needs"),
+    [
+        (["doctor", "scan", "s.db"], False),
+        (["matrix", "--format", "json"], False),
+        (["doctor", "data"], True),
+        (["doctor", "--help"], True),
+        (["sweep"], True),
+        ([], True),
+    ],
+    ids=["doctor-scan", "matrix", "doctor-data", "doctor-help", "sweep", "nothing"],
+)
+def test_cli_a_core_or_doctor_command_builds_the_parser_without_the_lab(
+    argv: list[str], needs: bool
+) -> None:
+    from approval_compaction.cli import _needs_lab, parser
+
+    assert _needs_lab(argv) is needs
+    choices = next(a for a in parser(False)._actions if isinstance(a, argparse._SubParsersAction))
+    assert set(choices.choices) == {"matrix", "serve", "doctor"}

@@ -1,32 +1,31 @@
 """approval-compaction: how automatic compaction orphans a tool call awaiting approval.
 
-The public API runs the scenario's cases on the installed ``openai-agents`` release, judges
-its invariants on what each case stored and sent, and shows the results as frames and figures.
-
-This front door is curated and lazy (PEP 562): it names what the notebooks and the README use,
-``import approval_compaction`` loads nothing but this file, and ``approval_compaction.run_case``
-imports the study, and the SDK, on first use. Each name is listed once below with the module
-that defines it; everything else is imported from its module
-(``from approval_compaction.lab.mechanism.views import trace_frame``, say). The package has
-three wings: the core (``study``, ``analysis``, ``wire``, ``display``, ``fix``, ``formats``),
-which needs only openai-agents (and the ``[notebooks]`` extra for frames and figures); the
-``doctor`` (``[doctor]``, and one extra per backend); and the ``lab`` (``[lab]``), whose names
-here are the notebooks' and need the lab's install.
+The core's front door, curated and lazy (PEP 562): it names what the notebooks and the README use
+of the core (``study``, ``analysis``, ``wire``, ``display``, ``fix``, ``formats``) and the
+``doctor``, each once with the module that defines it. ``import approval_compaction`` loads
+nothing but this file; ``approval_compaction.run_case`` imports the study, and the SDK, on first
+use. No name here leads into the lab: its names are behind its own door,
+``approval_compaction.lab``, which needs the ``[lab]`` extra. Everything else is imported from
+its module.
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from typing import Any
 
-# What the notebooks and the README use, and nothing else (a test reads them and checks this);
-# everything else stays importable from its module.
+# What the notebooks and the README use of the core and the doctor, and nothing else (a test
+# reads them and checks this); everything else stays importable from its module.
 _SOURCES: dict[str, tuple[str, ...]] = {
     # the scenario and its runner
     ".study.scenario": ("Case", "select_cases"),
     ".study.capture": ("sdk_version",),
-    ".study.harness": ("run_case", "run_matrix"),
+    ".study.harness": ("PENDING_CALL", "run_case", "run_matrix"),
     ".study.wiring": ("backend_for",),
+    ".study.words": ("STORE_SETTINGS",),
+    ".study.driver": ("Ask", "Continue", "Setup", "converse"),
+    ".study.liveness": ("RESUMED_SITUATIONS", "SITUATIONS", "later"),
     # judging the runs
     ".analysis.invariants": ("evaluate",),
     ".analysis.matrix": ("records",),
@@ -41,74 +40,68 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "violating_runs",
     ),
     ".analysis.evidence": ("body_diff", "conversion", "failure"),
-    # the findings, and the notebooks' answer lines
+    ".analysis.vocabulary": ("LEGEND_ORDER",),
+    ".analysis.liveness": (
+        "LivenessRecord",
+        "judge_liveness",
+        "liveness_records",
+        "liveness_run",
+        "situation_rows",
+    ),
+    # the notebooks' answer lines
     ".analysis.story": ("diff_answer", "walkthrough_answer"),
-    ".lab.findings.answers": ("outcome_answer", "rules_answer", "variant_summary"),
-    ".lab.findings.releases": ("releases_finding",),
     # the frames and figures the notebooks show
     ".display.frames": ("diff_text", "items_frame"),
     ".display.details": ("cut",),
     ".display.prose": ("prose",),
-    ".display.heatmap": ("heatmap", "release_heatmap"),
+    ".display.heatmap": ("heatmap", "matrix_scope", "release_heatmap"),
     ".display.stepper": ("stepper",),
     ".display.views": (
         "compaction_table",
+        "diff_summary",
         "sent_table",
+        "side_by_side",
         "stage_diff",
         "stage_summary",
         "stage_table",
         "state_items_table",
     ),
-    # every release
-    ".lab.releases.sweep": ("load_meetings", "load_results"),
-    ".lab.releases.tables": ("release_grid", "release_table", "release_violations", "sweep_frame"),
-    ".lab.releases.crosscheck": ("regression_table",),
+    ".formats.markdown": ("fence",),
+    ".formats.records": ("read_json", "read_records"),
     # the workaround
     ".fix.workaround": ("DeferCompactionWhilePending", "defer_compaction_while_pending"),
-    ".lab.releases.comparison": (
-        "compaction_counts",
-        "load_runs",
-        "per_variant",
-        "stage_summaries",
-    ),
     ".fix.edge_cases": ("edge_table",),
-    # the JavaScript SDK (@openai/agents): its harness, item mapping, tables and citations
-    ".lab.js.harness": ("Plan", "run_plan"),
-    ".lab.js.items": ("wire_item",),
-    ".lab.js.source": ("permalink",),
-    ".lab.findings.js": ("js_errors_frame", "js_ranges_frame", "load_js"),
-    ".lab.share.report_js": ("js_fix_frame", "js_workaround_ranges"),
     # the Responses API stand-in
     ".wire.app": ("standin_client",),
     ".wire.rules": ("RULES", "UNKNOWN"),
-    # am I affected, and the heal (the doctor's verdict and notebook 07's experiments)
-    ".doctor.verdict": ("judge",),
+    # am I affected: the doctor's verdict, check, scan and repair
+    ".doctor.verdict": ("VERDICTS", "judge"),
     ".doctor.check": ("check_config", "load_check", "run_check"),
-    ".lab.affected.upgrade": ("load_upgrade", "upgrade_records"),
-    ".lab.affected.worker": ("worker_comparisons",),
-    ".lab.affected.heal": ("heal_on_postgres", "pinned_session_items"),
-    ".lab.affected.views": (
-        "changes_frame",
-        "check_compare",
-        "check_frame",
-        "item_checks_frame",
-        "outcomes_frame",
-        "reports_frame",
-        "upgrade_frame",
-        "worker_frame",
-    ),
+    ".doctor.scan": ("scan_store",),
+    ".doctor.repair": ("apply",),
 }
+# Modules the notebooks use as a whole (``paths.DATA``), by the name they are imported under.
+_MODULES: dict[str, str] = {"paths": ".paths"}
 _MODULE_OF: dict[str, str] = {name: module for module, names in _SOURCES.items() for name in names}
 
-__all__ = sorted(_MODULE_OF)
+__all__ = sorted({*_MODULE_OF, *_MODULES})
+
+
+def _resolve(
+    name: str, sources: Mapping[str, str], modules: Mapping[str, str], package: str
+) -> Any:
+    """What a lazy door's ``name`` is: the attribute of its module, or a whole module."""
+    if name in modules:
+        return importlib.import_module(modules[name], package)
+    module = sources.get(name)
+    if module is None:
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(module, package), name)
 
 
 def __getattr__(name: str) -> Any:
     """Import the module that defines ``name`` on first use, and keep the name here."""
-    module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module, __name__), name)
+    value = _resolve(name, _MODULE_OF, _MODULES, __name__)
     globals()[name] = value
     return value
 

@@ -19,6 +19,7 @@ from approval_compaction.analysis.matrix import MatrixRecord
 from approval_compaction.analysis.outcomes import outcome_frame
 from approval_compaction.formats.markdown import github_length
 from approval_compaction.formats.records import read_records
+from approval_compaction.lab import commands
 from approval_compaction.lab.findings.load import load_findings
 from approval_compaction.lab.findings.matrix import seen
 from approval_compaction.lab.findings.tables import affected_frame
@@ -284,7 +285,7 @@ def test_report_command_selects_the_same_cases(spec: str | None, tmp_path: Path)
     words = shlex.split(fences[-1].content.strip().splitlines()[-1])
     assert words[:3] == [".venv/bin/python", "-m", "approval_compaction"]
     args = cli.parser().parse_args(words[3:])
-    assert args.handler is cli._report
+    assert args.handler is commands._report
     assert select_cases(args.case) == cases
     assert args.output == "out.md"
 

@@ -1,51 +1,19 @@
 """Pairing: which calls lack their output, and which outputs lack their call, in an item list.
 
-The Responses API rejects an input that holds a tool output whose call is absent, and one
-that holds a call whose output never follows. Every call/output pair the SDK knows is matched
-by ``call_id``; hosted MCP approval requests and responses by the request's ``id`` and the
-response's ``approval_request_id``. Matching is by occurrence: each output consumes one earlier
-unmatched call of its kind, so repeated call ids are counted, not collapsed. Tool search items
-without a ``call_id`` pair in order, as the SDK pairs them.
+Every call/output pair the SDK knows is matched by ``call_id``; hosted MCP approval requests and
+responses by the request's ``id`` and the response's ``approval_request_id``. Matching is by
+occurrence: each output consumes one earlier unmatched call of its kind, so repeated ids are
+counted. Tool search items without a ``call_id`` pair in order, as the SDK pairs them.
 
-**A dead item** (``dead_items``, the one rule the workaround and the doctor share) is a call or
-a hosted MCP approval request that no later item answers and that a message from the user
-follows (or a compaction item, which stands for one: below). Nothing will answer it: its answer
-could only come from the run that paused on it (an approval decided and resumed, a tool whose
-worker stores its output), and the user's message says that run was left (an approval nobody
-decided because the user asked something else) or died (a worker gone between the call and its
-output); the next run starts from the stored history, not from the paused state. The SDK drops
-such a tool call from every later model input (``drop_orphan_function_calls``), so the model has
-not seen it since. An MCP request is answered only by the ``mcp_approval_response`` the SDK
-writes when the application decides the paused run's interruption and resumes it: measured with
-the study's driver on 0.23.1 and 0.24.0 (an ``mcp_approval`` ask left undecided, then plain
-turns), no response is ever stored, and the SDK keeps sending the request in every later model
-input. Why a dead item matters is compaction (``analysis.liveness``): on 0.23.1 and 0.24.0 an
-automatic compaction in ``input`` or ``auto`` mode replaces only a suffix that starts at a user
-message after a dead call, so the call and everything before it stay stored for ever (in
-``previous_response_id`` mode neither compacts a partial suffix at all). A dead MCP request
-stops 0.24.0's compaction for good, in every mode: ``_run_compaction_locked`` returns while the
-ids of the requests it would compact differ from the ids their responses answer; 0.23.1 compacts
-it away at the next turn in every mode, sending it unanswered to the compaction endpoint in
-``input`` mode. A call or request that no user message (and no compaction item, below) follows
-may still be a pending approval, and is not dead. The one way a dead item is answered after all
-is an application that resumes the abandoned state after the user moved on: once the dead call
-is retired or rewritten, that output has no call. The workaround stores it as text
-(``healing``); anywhere else it is what the doctor calls poisoned, and heals.
+A *dead item* (``dead_items``, the one rule the workaround, the doctor and its SQL share) is a
+call or MCP approval request that no later item answers and that a user message, or a compaction
+item (the compaction endpoint's answer stands for the user's turn), follows. Why such an item can
+never be answered and what it does to compaction: ``docs/liveness.md`` and ``docs/doctor.md``.
 
-**A compaction item counts as a user message.** ``/v1/responses/compact`` answers with "a list
-of all user messages, followed by a single compaction item" (the ``openai`` client's
-``CompactedResponse.output``, generated from the API's OpenAPI spec; openai/openai-agents-js#760
-shows such an answer: the user's messages typed ``message``, the rest in one encrypted item). On
-0.23.1 and 0.24.0 an automatic compaction replaces either the whole stored history (an open call
-in it is then summarised away, not left before the summary) or a suffix that starts at a user
-message (``_run_compaction_locked``); a manual ``run_compaction()`` replaces the whole history.
-(Server-side compaction inside a model response emits its item, then prunes the context "before
-continuing inference": developers.openai.com/api/docs/guides/compaction; so that item comes
-before what the response goes on to call.) So a compaction item stored after an open call means
-the user spoke after that call: with the endpoint's answer the user message is stored before the
-summary anyway, and with an answer that holds the summary alone (the SDK's own test fakes answer
-so) the summary is the only trace of that turn. Either way the call is dead, and the doctor, its
-SQL query and the workaround judge it so.
+This is the judge's rule, over every pair the SDK writes. The stand-in's ``wire.rules``
+``check_pairing`` is narrower on purpose: it enforces at ``/v1/responses`` only what public
+reports show the API refusing (function calls and their outputs, first problem worded as the
+API words it), and lists the rest as unknown.
 """
 
 from __future__ import annotations

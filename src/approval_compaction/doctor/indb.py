@@ -2,39 +2,15 @@
 
 ``doctor sql --dialect sqlite|postgresql|mysql`` prints it for a DBA; ``doctor scan
 --in-database`` runs it on the store. It asks exactly what ``verdict.judge`` asks, with the
-engine's own JSON functions (SQLite's JSON1, PostgreSQL's jsonb, MySQL's and MariaDB's JSON):
-
-1. every row the SDK reads, in its read order: ``id`` for a ``SQLiteSession`` file,
-   ``created_at`` then ``id`` for ``SQLAlchemySession``, ``sequence_number`` per branch for an
-   ``AdvancedSQLiteSession`` file; a row whose text is not a JSON object is skipped;
-2. its ``type`` when that is a string, and the id that pairs it (``call_id``; a hosted MCP
-   approval request's ``id`` and its response's ``approval_request_id``), NULL when it is not a
-   string (tool search items without a ``call_id`` pair in order, as NULL with NULL);
-3. per session, call kind and id, a running sum over the read order, +1 for a call and -1 for
-   an output. Pairing by occurrence (``analysis.pairing``: each output takes one earlier open
-   call) leaves an output without its call exactly when this sum reaches a new low below zero,
-   so a group's orphan outputs number ``-MIN(sum)`` when that is negative: the session is
-   poisoned when any group's is;
-4. stuck (``verdict.judge``: no orphan output, but a dead item, ``analysis.pairing.dead_items``:
-   a call without its output, or a hosted MCP approval request without its response, that a user
-   message or a compaction item follows): each output takes the earliest open call, so the calls
-   a group leaves open are its last ``open = SUM(step) + orphans`` calls, those whose running
-   count of calls exceeds ``calls - open``; such a call or request is dead when its place in the
-   read order comes before the session's last later turn: a user message (``role`` the string
-   ``user``, ``type`` absent, null or ``message``) or a ``compaction`` item
-   (``analysis.pairing``).
-
-Where the engine's JSON parser and Python's differ, the query follows the engine: text Python
-reads but the engine rejects (``NaN``, ``Infinity``; on PostgreSQL also ``\\u0000`` and lone
-surrogate escapes, which jsonb refuses) counts as unreadable, and an item with a key given twice
-may be read by its first value where Python takes the last. The Python scan is the reference.
-PostgreSQL before 16 has no way to test text for JSON without failing the query, so the query
-checks the grammar itself with regular expressions (strings, then scalars, then containers
-from the inside out, to a depth of ``DEPTH``) before it casts.
-
-The query lists each session (or branch) that needs repair, one row each, with its verdict
-(``CRITERIA``: ``poisoned``, the worse, or ``stuck``), its orphan outputs and its dead calls
-(hosted MCP approval requests counted with them).
+engine's own JSON functions, over every row the SDK reads in its read order (``id``;
+``created_at`` then ``id``; ``sequence_number`` per branch of an ``AdvancedSQLiteSession``),
+pairing by occurrence as ``analysis.pairing`` does: a running sum per call kind and id finds
+each orphan output, and the calls a group leaves open are dead when the session's last user
+message or compaction item follows them. It lists each session (or branch) that needs repair,
+one row each, with its verdict (``CRITERIA``: ``poisoned``, the worse, or ``stuck``), its
+orphan outputs and its dead calls. Where the engine's JSON parser and Python's differ the query
+follows the engine; the Python scan is the reference. How each step is computed, and the
+engines' differences: ``docs/doctor.md``.
 """
 
 from __future__ import annotations

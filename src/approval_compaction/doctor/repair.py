@@ -1,74 +1,16 @@
 """Repair: heal poisoned and stuck sessions in place, after a backup, one transaction per session.
 
-**Stuck sessions: the dead call becomes an assistant message that says it was never answered.**
-A dead item (``analysis.pairing.dead_items``: a call without its output, or a hosted MCP
-approval request without its response, that a user message follows; ``verdict``: stuck) is
-rewritten, in its own row, as ``{"role": "assistant", "content": "[doctor] The tool call <id>
-(<name> <arguments>) was never answered."}`` (``The MCP approval request <id> (<server> <name>
-<arguments>)`` for a request). The three frameworks that met this class of bug span the choices:
-
-- *Defer* (what openai-agents 0.24.0 does, and this project's workaround did before it learnt
-  to retire a dead call): safe, but a call that can never be answered is waited for ever, and
-  the call and everything before it are never compacted again (google/adk-python#7236 found
-  worse: an orphaned function call silently and permanently disabled compaction).
-- *Drop a provably dead call* (google/adk-python#7237: ignore call ids that no response
-  answers anywhere in the session): the history is bounded again and the model loses nothing
-  it still sees (the SDK already drops the call from every later input). The workaround does
-  this at run time, inside the compaction, where it matches what the model was just sent.
-- *Rewrite it as text* (vellum-ai/vellum-assistant, whose history repair turns orphaned tool
-  blocks into text before the provider call: #39919, and #30307 for orphan tool results
-  downgraded to a text block): the history is bounded and the record of the call stays.
-
-Offline the doctor rewrites: the same in-place rewrite as a poisoned session's (no row added,
-removed or moved, so every store's read order, the backup and ``doctor restore`` work as they
-are, and a second repair finds nothing to do), and the call's name and arguments stay in the
-history for the application and the model to read. The cost: the model reads one more
-assistant message than it saw before the repair. A dead hosted MCP approval request, which
-the SDK keeps sending, becomes text that keeps what the model saw (the server, the tool, its
-arguments), and 0.24.0, which never compacts a session holding one, compacts it again. A late
-resume of the abandoned state would
-store an output whose call is gone: the doctor then finds the session poisoned, and heals it.
-
-**Strategy: the orphan output becomes an assistant message that says what the tool returned.**
-Each output whose call is gone (``analysis.pairing``) is rewritten, in its own row, as
-``{"role": "assistant", "content": "[doctor] The tool call <id> returned: <output>"}``. Nothing
-else changes: no row is added, removed or moved, so the order both session classes read (by id,
-or by ``created_at`` then id) is untouched, and the session's lock is held for a few updates.
-
-Trade-offs, against the alternatives:
-
-- *Drop the orphan output* (what the SDK does itself when ``SessionSettings.limit`` is set): as
-  simple, but the model loses what the tool returned; after an approval it may run the tool
-  again. Rewriting keeps the result in front of the model.
-- *Put a call back before the output*: the model would see a structured pair again, but the
-  call's name and arguments were compacted away (they are in no stored item), so it would have
-  to be invented, and inserting a row before another means renumbering the rows after it.
-- The cost of rewriting: the model reads the result as its own earlier words, not as a tool
-  result, and an application that reads its history as tool events no longer finds this one.
-  The backup keeps the original item, and ``doctor restore`` puts it back exactly.
-
-**Safety.** ``--apply`` first streams every poisoned session into the backup (``backup``) and
-only starts writing once the backup is complete on disk. Each session is then rewritten in one
-transaction that takes the session's lock (``Store.rewrite``) and judges the session *again*,
-as it is now: it writes when every row it would rewrite is still exactly as backed up, even if
-the application appended rows since the scan (appended rows never change whether an earlier
-output has its call: pairing looks back only). A session whose rows to rewrite changed, or
-that gained an orphan output the backup does not hold, is left alone and reported. After the
-commit the session is read back through the SDK's own session class: its items must begin with
-exactly the healed items (rows the application appended since may follow), or else the rows
-written must still hold what was written (the application changed the session after the
-commit, which is its right): only a write that did not land is a failed verification. A
-repair interrupted anywhere leaves every session either untouched or fully repaired, and a
-second repair finds nothing left to do (a healed session is no longer poisoned): it is
-idempotent. Nothing the application writes is ever lost: a rewrite changes no row but its own.
-A write the store does not take (``stores.WriteStopped``: a lock held past the wait, a
-refusal, a full disk) rolls its session back and stops the repair in one line that names the
-sessions repaired before it and the backup that undoes them.
-
-On an ``AdvancedSQLiteSession`` file every branch is judged; a message row shared by branches
-is rewritten once, and only when it is an orphan in every branch that reads it. Its
-``message_structure`` rows are classified again by the SDK's rules; ``turn_usage`` stays as it
-is. On an encrypted store the healed message is encrypted again with the session's key.
+An orphan output (``analysis.pairing``) becomes, in its own row, an assistant message saying
+what the tool returned (``[doctor] The tool call <id> returned: <output>``); a dead call or
+hosted MCP approval request (``dead_items``) becomes one saying it was never answered. No row is
+added, removed or moved. ``--apply`` writes only once the backup is complete on disk; each
+session is judged again inside its lock and rewritten only when every row to rewrite is still
+as backed up, then read back through the SDK's own session class. A repair interrupted anywhere
+leaves each session untouched or fully repaired, a second repair finds nothing to do, and
+nothing the application appends is lost; a write the store refuses (``stores.WriteStopped``)
+rolls its session back and stops in one line naming the backup. Branches of an
+``AdvancedSQLiteSession`` and encrypted stores are handled as the SDK reads them. The strategy
+against its alternatives, and the tests behind each promise: ``docs/doctor.md``.
 """
 
 from __future__ import annotations

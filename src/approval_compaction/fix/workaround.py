@@ -1,74 +1,16 @@
 """Workaround: defer automatic compaction while the latest exchange holds an unfinished group.
 
-On an affected release ``OpenAIResponsesCompactionSession`` compacts the history when a run
-pauses for approval, so the pending call is summarised away and the output the resume appends
-later has no call. The SDK fixed it in 0.24.0 by waiting: an automatic compaction whose items
-hold a call without its output (a tool call waiting for approval, whether it will be approved or
-rejected) or a hosted MCP approval request without its response does not run; a compaction the
-application asks for itself (``run_compaction()``, forced or not) still does. This module brings
-that rule to the releases before it, in one line::
-
-    session = defer_compaction_while_pending(OpenAIResponsesCompactionSession(...))
-
-``DeferCompactionWhilePending`` is a subclass of the SDK's session, not a proxy, so everything
-the SDK and its users do with a compaction session keeps working: ``isinstance`` checks (the
-SDK's ``EncryptedSession`` exposes compaction only over a real compaction session, and calls its
-private ``_run_compaction`` with its own decrypting reader), attribute writes such as
-``session.should_trigger_compaction = ...``, ``session_settings``, the runner's private hooks.
-``defer_compaction_while_pending`` upgrades the given session in place (its class, nothing
-else) and returns it; given an outer session such as ``EncryptedSession``, it upgrades the
-compaction session inside, so the order of wrapping cannot lose compaction.
-
-The decision reads no more than it must. It runs only once the SDK's decision hook has said yes
-to an automatic compaction, on the items the SDK handed the hook, cut to the latest model
-exchange (the bound the runner hands the session): no read of its own, and nothing at all when
-the hook declines. A forced automatic compaction skips the hook; then the latest exchange comes
-from the history the session holds in memory, or one read with that limit; never the whole
-history. Releases before 0.23 do not mark automatic calls: there the runner's call is the one
-with a response id, checked over the latest ``LEGACY_WINDOW`` items. A skipped compaction is not
-lost: the SDK decides afresh at the next turn, on a history that has only grown. On 0.24.0 the
-SDK already waits, and this subclass changes none of its tests' outcomes (``upstream-suite``).
-
-**A wait that ends.** Waiting for an output that can never come would stop compaction for good
-(``analysis.liveness``): an approval nobody decided because the user asked something else, or a
-call whose worker died before its output was stored. Such a call is *dead*, and so is a hosted
-MCP approval request nobody answered (the rule and its evidence: ``analysis.pairing``,
-``dead_items``, the rule the doctor judges by too: a user message or a compaction item after
-it). The SDK drops a dead tool call from every later model input; it keeps sending a dead MCP
-request, 0.24.0 waits for its response for good, and what the API does with an unanswered
-request, at ``/v1/responses`` or the compaction endpoint, no public source shows. So it is never
-sent: from 0.22.1 the history a new turn's model input starts from is read through the session
-(``_get_items_with_generation``), before the new input is added, and there a request without its
-response is left out (the new input makes it dead; a resumed run, which could still answer it,
-takes its input from the paused state, not from this read). The ``withheld`` say what was left
-out and when. On releases before 0.22.1 the runner reads the history directly: there the request
-is sent once, at the first later turn, before the compaction after it retires it, and whether
-the API accepts that is not public. A call or request that no user message follows is still
-waited for. When the hook approves an automatic compaction and every open group it would wait
-for is dead, the dead items of the whole history are retired first: removed from the store (one
-read of the history and one replacement, through the SDK's own
-``_replace_underlying_session_items`` where the release has it, with its rollback), after which
-the compaction runs on a history that matches what the model was sent, and nothing unpaired is
-sent to the compaction endpoint. The ``retirements`` say what was removed and when.
-
-**A late output is stored as text.** The one way a dead call is answered after all is an
-application that resumes the abandoned state after the user moved on: the SDK then appends the
-call's output, and the call is no longer stored (retired here, or compacted away by an affected
-release before the workaround was installed). Stored as it is, that output would be sent in
-every later model input without its call, which the API refuses. So every batch the runner
-stores is checked before it is written: an output (a hosted MCP approval response) whose call
-(request) is neither earlier in the batch nor in the stored history becomes an assistant
-message that says what the tool returned, the same rewrite ``doctor repair`` makes of an orphan
-output (``analysis.healing.healed_message``, here with the ``[workaround]`` prefix). The resumed
-run itself is unaffected (its model input comes from the paused state, which holds the call),
-the approved tool runs once, its result stays in front of the model, and nothing unpaired is
-stored or sent. The check costs nothing for a batch whose outputs all follow their calls in it;
-otherwise it reads the stored history once (the SDK's own copy of it when the session holds
-one), under the session's lock where the release has one. What it cannot do: put the call
-itself back (its name and arguments are in no stored item once it is retired), so a hosted MCP
-request answered late stays text, not a request/response pair; and behind an
-``EncryptedSession`` the items arrive encrypted, so a late output there is stored as it came
-(``doctor repair`` heals it). The ``late_outputs`` say what was rewritten and when.
+``defer_compaction_while_pending(session)`` brings 0.24.0's rule to the releases before it: an
+automatic compaction whose items hold a call without its output, or a hosted MCP approval request
+without its response, does not run; one the application asks for (``run_compaction()``) does.
+It upgrades the given ``OpenAIResponsesCompactionSession`` in place to
+``DeferCompactionWhilePending``, a subclass (or the one inside an ``EncryptedSession``), and
+returns it. It promises: the decision reads only the latest model exchange; a *dead* call or
+request (``analysis.pairing.dead_items``) is retired from the store before the compaction the
+hook approved, so compaction never waits for good; a request without its response is left out
+of a new turn's history (from 0.22.1); an output stored after its call was retired becomes an
+assistant message saying what the tool returned. ``retirements``, ``withheld`` and
+``late_outputs`` record each. Why, the releases and the evidence: ``docs/workaround.md``.
 """
 
 from __future__ import annotations

@@ -1,5 +1,118 @@
-"""The lab: the investigation behind the notebooks and the README (every release swept and
-bisected, the mechanism inside the SDK, the property-based search, the affected studies, the
-findings and their publishing). It needs the `[lab]` extra; it imports the core and the doctor,
-and neither imports it.
+"""The lab's front door: the investigation behind the notebooks and the README.
+
+The lab sweeps every release, takes the SDK's mechanism and its fix apart, searches
+conversations with hypothesis, studies who is affected, and publishes the findings. It needs the
+``[lab]`` extra; it imports the core and the doctor, and neither imports it.
+
+This door is curated and lazy (PEP 562), as the core's is: it names what the notebooks use of the
+lab, each once with its module, and holds the core's names too (``approval_compaction.lab.run_case``
+is ``approval_compaction.run_case``), so a notebook of the lab imports one door.
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import approval_compaction as _core
+
+# What the notebooks use of the lab, and nothing else (a test reads them and checks this).
+_SOURCES: dict[str, tuple[str, ...]] = {
+    # the findings and the notebooks' answer lines
+    ".findings.answers": ("outcome_answer", "rules_answer", "variant_summary"),
+    ".findings.releases": ("releases_finding",),
+    ".findings.doctor": ("check", "upgrade"),
+    ".findings.liveness": ("folded_grid", "liveness_eras"),
+    ".findings.matrix": ("compaction_requests",),
+    ".findings.mechanism": ("mechanism_finding",),
+    ".findings.tables": ("affected_frame", "liveness_frame", "verdicts_frame"),
+    ".findings.js": (
+        "js_errors_frame",
+        "js_liveness_frame",
+        "js_ranges_frame",
+        "load_js",
+        "load_js_liveness",
+    ),
+    # every release
+    ".releases.sweep": ("load_meetings", "load_results"),
+    ".releases.tables": ("release_grid", "release_table", "release_violations", "sweep_frame"),
+    ".releases.crosscheck": ("regression_table",),
+    ".releases.comparison": ("compaction_counts", "load_runs", "per_variant", "stage_summaries"),
+    ".releases.liveness": ("load_liveness",),
+    ".releases.liveness_patch": ("DOCUMENTED_LIMIT",),
+    ".releases.upstream.results": ("suite_changes", "suite_checks", "suite_runs"),
+    ".releases.upstream.text": ("suite_answer",),
+    # the mechanism inside the SDK
+    ".mechanism.anatomy": ("load_anatomy",),
+    ".mechanism.kinds_table": ("kinds_frame",),
+    ".mechanism.record": ("load_record", "recorded_release"),
+    ".mechanism.source": ("extract_all",),
+    ".mechanism.trace": ("trace_case",),
+    ".mechanism.views": (
+        "anatomy_frame",
+        "boundary_frame",
+        "callers_frame",
+        "change_frame",
+        "era_stages",
+        "hunks_by_outcome",
+        "modules_by_outcome",
+        "not_reverted",
+        "not_the_fix",
+        "outcome_word",
+        "source_diff",
+        "stage_frame",
+        "step_excerpts",
+        "trace_frame",
+    ),
+    # the property-based search
+    ".explore.conversation": ("late_resumes",),
+    # who is affected, and the heal
+    ".affected.upgrade": ("load_upgrade", "upgrade_records"),
+    ".affected.worker": ("worker_comparisons",),
+    ".affected.heal": ("heal_on_postgres", "pinned_session_items"),
+    ".affected.views": (
+        "changes_frame",
+        "check_compare",
+        "check_frame",
+        "item_checks_frame",
+        "outcomes_frame",
+        "reports_frame",
+        "upgrade_frame",
+        "worker_frame",
+    ),
+    # the JavaScript SDK (@openai/agents): its harness, item mapping, tables and citations
+    ".js.harness": ("Plan", "run_plan"),
+    ".js.items": ("wire_item",),
+    ".js.source": ("permalink",),
+    ".share.report_js": ("js_fix_frame", "js_workaround_ranges"),
+    ".share.upstream_liveness": ("liveness_lines", "matrix_line", "tally_lines"),
+}
+# Modules notebook 08 uses as a whole (``rp.replay(...)``), by the name they are imported under.
+_MODULES: dict[str, str] = {"replay": ".explore.replay", "report": ".explore.report"}
+# Two frames of the findings whose names the affected studies' views hold with another meaning
+# (per pause position, per store), here under the name of what they show.
+_RENAMED: dict[str, tuple[str, str]] = {
+    "release_checks_frame": (".findings.tables", "check_frame"),
+    "newest_turns_frame": (".findings.tables", "upgrade_frame"),
+}
+_MODULE_OF: dict[str, str] = {name: module for module, names in _SOURCES.items() for name in names}
+
+__all__ = sorted({*_MODULE_OF, *_MODULES, *_RENAMED, *_core.__all__})
+
+
+def __getattr__(name: str) -> Any:
+    """Import the module that defines ``name`` on first use (a core name from the core's door),
+    and keep the name here."""
+    if name in _core.__all__ and name not in _MODULE_OF:
+        value = getattr(_core, name)
+    elif name in _RENAMED:
+        module, defined = _RENAMED[name]
+        value = getattr(importlib.import_module(module, __name__), defined)
+    else:
+        value = _core._resolve(name, _MODULE_OF, _MODULES, __name__)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -11,8 +11,10 @@ The pairing rules read the request's effective input: the chain of stored respon
 ``/v1/responses`` an output without its call is reported before a call without its output;
 within each, the first in input order. At ``/v1/responses/compact`` only the form a public
 report shows is checked: a ``previous_response_id`` whose chain holds a function call without
-its output (the SDK's own issue #2317). What the compaction endpoint does with such a call in a
-request's ``input``, or with an output without its call, nobody has published.
+its output. What the compaction endpoint does with such a call in a request's ``input``, or
+with an output without its call, nobody has published. ``check_pairing`` is the API's rule, so it
+is narrower than the judge's (``analysis.pairing``, every pair the SDK writes): function calls
+and their outputs only, the first problem worded as the API words it.
 
 ``CompactRules`` names the two ways the stand-in and the scripted model's compaction client
 answer ``/v1/responses/compact``: ``faithful`` (the default) applies these rules there;

@@ -1,0 +1,85 @@
+"""The doctor's commands: ``doctor scan|repair|sql|restore|check`` and their options.
+
+``register`` declares them on the command line's parser; each step runs ``doctor.command``,
+which is imported only when a step runs, so declaring them loads nothing but this module.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..formats.arguments import SECONDS, STORE_HELP, AddCommand, Lazy
+from ..study.words import STORE_WORDS
+
+_STORE_HELP = (
+    "a SQLite file (SQLiteSession, AsyncSQLiteSession, AdvancedSQLiteSession), an "
+    "SQLAlchemy URL (postgresql+asyncpg://, mysql+asyncmy://...) or redis://host:port/db"
+)
+
+
+def register(add: AddCommand, lazy: Lazy) -> argparse._SubParsersAction[argparse.ArgumentParser]:
+    """Declare ``doctor`` and its steps; return its steps, to which another wing may add."""
+    doctor = add("doctor", lazy(".doctor.command"), "scan, repair and restore stored sessions")
+    steps = doctor.add_subparsers(dest="doctor_command", required=True)
+    scan = steps.add_parser("scan", help="each session's verdict: healthy, poisoned or pending")
+    repair = steps.add_parser("repair", help="show (or --apply) the rewrites that heal sessions")
+    for step in (scan, repair):
+        step.add_argument("store", help=_STORE_HELP)
+        which = step.add_mutually_exclusive_group()
+        which.add_argument("--session-id", help="only this session")
+        which.add_argument("--all", action="store_true", help="every session (the default)")
+        step.add_argument(
+            "--key-env",
+            default="SESSION_ENCRYPTION_KEY",
+            help="the variable holding EncryptedSession's key (never printed)",
+        )
+        step.add_argument(
+            "--ttl", type=SECONDS, help="judge as EncryptedSession with this ttl (seconds) reads"
+        )
+    scan.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    scan.add_argument(
+        "--in-database",
+        action="store_true",
+        help="list the poisoned and stuck sessions with `doctor sql`",
+    )
+    sql = steps.add_parser(
+        "sql", help="print the read-only SQL query that lists poisoned and stuck sessions"
+    )
+    sql.add_argument("--dialect", choices=("sqlite", "postgresql", "mysql"), required=True)
+    sql.add_argument(
+        "--branches", action="store_true", help="an AdvancedSQLiteSession file (sqlite)"
+    )
+    repair.add_argument("--format", choices=("table", "json"), default="table")
+    repair.add_argument("--apply", action="store_true", help="write (after a backup)")
+    repair.add_argument("--backup", help="backup file to write (default: beside the store)")
+    restore = steps.add_parser("restore", help="put the sessions of a backup back exactly")
+    restore.add_argument("backup", help="a backup written by doctor repair --apply")
+    restore.add_argument("--store", help="the store to restore into (default: the backup's)")
+    restore.add_argument(
+        "--exact",
+        action="store_true",
+        help="remove the rows added since the backup (default: keep them, and name them)",
+    )
+    restore.add_argument(
+        "--force", action="store_true", help="restore into a store that is not the backup's"
+    )
+    check = steps.add_parser("check", help="whether and when the bug strikes a configuration")
+    check.add_argument("--mode", default="auto", help="auto, input or previous_response_id")
+    check.add_argument("--trigger", default="default", help="default, always, never or N items")
+    check.add_argument(
+        "--decision", default="approve", help="approve, reject or abandon (the user asks on)"
+    )
+    check.add_argument(
+        "--tool", default="function", help="the tool that pauses: function, or mcp (hosted MCP)"
+    )
+    check.add_argument("--turns", type=int, default=24, help="pause positions 0..N prior turns")
+    check.add_argument(
+        "--later",
+        type=int,
+        default=10,
+        help="later turns after each position, to judge whether compaction keeps running "
+        "(default: 10; 0: not judged)",
+    )
+    check.add_argument("--format", choices=("table", "json"), default="table")
+    check.add_argument("--response-store", choices=STORE_WORDS, default="default", help=STORE_HELP)
+    return steps
