@@ -207,6 +207,19 @@ def test_architecture_notebooks_import_only_the_two_doors() -> None:
     assert wrong == []
 
 
+def test_architecture_a_notebook_on_the_core_door_uses_only_core_names() -> None:
+    """A notebook that imports the core's door as ``ac`` uses no lab name through it (the core's
+    door would raise AttributeError when the notebook runs)."""
+    wrong = []
+    for path in sorted(paths.NOTEBOOKS.glob("*.ipynb")):
+        cells = json.loads(path.read_text())["cells"]
+        code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+        if re.search(r"^import approval_compaction as ac$", code, re.M):
+            used = set(re.findall(r"\bac\.([A-Za-z_]\w*)", code))
+            wrong += [f"{path.name}: ac.{n}" for n in sorted(used - set(approval_compaction.__all__))]
+    assert wrong == []
+
+
 def test_architecture_the_import_check_sees_a_deep_import(tmp_path: Path) -> None:
     cell = {"cell_type": "code", "source": ["from approval_compaction.study import driver\n"]}
     path = tmp_path / "x.ipynb"
