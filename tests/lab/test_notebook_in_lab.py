@@ -24,6 +24,7 @@ from approval_compaction.lab.share.lab import NOTEBOOK, LabServer, start_lab
 from approval_compaction.study.capture import STAGES, CaseRun
 from approval_compaction.study.harness import run_case
 from approval_compaction.study.scenario import Case
+from approval_compaction.study.wiring import backend_for
 from approval_compaction.testing import browser
 
 pytestmark = [
@@ -81,9 +82,13 @@ def page(chromium: Browser, lab: LabServer) -> Page:
 
 
 def shown_run(page: Page) -> CaseRun:
-    """The case the stepper names in its message, run here to compute what it must show."""
-    label = browser.stepper_message(page).split(" ")[0]
-    return run_case(Case(*label.split("/")))  # type: ignore[arg-type]
+    """The case and model the stepper names in its message, run here to compute what it must
+    show (``run/approve/on/json on openai-agents X, model responses, ...``)."""
+    message = browser.stepper_message(page)
+    label = message.split(" ")[0]
+    model = message.split(", model ")[1].split(",")[0]
+    case = Case(*label.split("/"))  # type: ignore[arg-type]
+    return run_case(case, backend=backend_for(model))  # type: ignore[arg-type]
 
 
 def test_lab_run_all_cells_shows_no_error(page: Page) -> None:
