@@ -37,7 +37,8 @@ const cls = symbols.find((s) => s.name === 'DeferCompactionWhilePending');
 const members = checker.getDeclaredTypeOfSymbol(cls).getProperties();
 // A session with every method the wrapper forwards: each forwarded name becomes a member.
 const session = new Proxy({}, {
-  get: (_, key) => (key === 'acceptsRunContext' ? true : typeof key === 'string' ? () => null : undefined),
+  get: (_, key) =>
+    key === 'acceptsRunContext' ? true : typeof key === 'string' ? () => null : undefined,
 });
 const wrapper = new mod.DeferCompactionWhilePending(session);
 console.log(JSON.stringify({
