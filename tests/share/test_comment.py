@@ -10,7 +10,7 @@ import pytest
 from matplotlib.figure import Figure
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
-from approval_compaction import cli
+from approval_compaction import cli, paths
 from approval_compaction.display.heatmap import png_bytes
 from approval_compaction.formats.markdown import GITHUB_LIMIT, github_length
 from approval_compaction.lab.share.comment import ShareError, case_filter, one_case
@@ -105,3 +105,24 @@ def test_comment_case_is_its_report_within_the_limit_with_the_heatmap_to_attach(
     heatmap = tmp_path / "case-heatmap.png"
     assert heatmap.read_bytes().startswith(b"\x89PNG")
     assert f"  {heatmap.name}" in capsys.readouterr().out.splitlines()
+
+
+def test_comment_js_is_the_committed_js_report_within_one_comment(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``share --js`` gives the report for openai-agents-js as ``report-js`` wrote it to data/,
+    within one comment, with nothing to attach."""
+    output = tmp_path / "report-js.md"
+    assert cli.main(["share", "--js", "--output", str(output)]) == 0
+    text = output.read_text()
+    assert text == (paths.DATA / "report-js.md").read_text()
+    assert github_length(text) <= GITHUB_LIMIT
+    assert "### Describe the bug" in text
+    out = capsys.readouterr().out
+    assert f"{github_length(text):,} of {GITHUB_LIMIT:,} characters" in out
+    assert "attach: nothing" in out
+
+
+def test_comment_js_with_a_case_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["share", "--js", "--case", "run/approve/on/json"]) == 2
+    assert "one of the three" in capsys.readouterr().err

@@ -492,10 +492,13 @@ def _exploring(add: AddCommand, lazy: Lazy) -> None:
     share = add(
         "share",
         lazy(".lab.share.comment"),
-        "one notebook, or one case, as a paste-ready comment, and the files to attach",
+        "one notebook, one case or the JS report as a paste-ready comment, and what to attach",
     )
     share.add_argument("notebook", nargs="?", help="e.g. notebooks/03-inside-the-sdk.ipynb")
     share.add_argument("--case", help="one case: a label (run/approve/on/json) or a filter")
+    share.add_argument(
+        "--js", action="store_true", help="the report for openai-agents-js, from data/"
+    )
     share.add_argument("--output", help="write the comment here (default: stdout)")
     share.add_argument("--force", action="store_true", help="replace an existing output file")
     share.add_argument(

@@ -5,8 +5,10 @@ and gives its markdown: within one comment's limit, each figure replaced by a no
 the PNG to attach. ``share --case CASE`` runs that one case, as a label (``run/approve/on/json``)
 or a filter that selects exactly one, and gives its report (``share.report``): the finding,
 the reproduce line, the case's verdicts and its evidence; with ``--output`` its heatmap is
-written beside it to attach. The comment goes to ``--output`` or stdout; the files to attach
-are listed after it (on stderr when the comment is on stdout), so a paste never carries them.
+written beside it to attach. ``share --js`` gives the report for openai-agents-js, built from
+``data/`` as ``report-js`` builds it (``share.report_js``). The comment goes to ``--output`` or
+stdout; the files to attach are listed after it (on stderr when the comment is on stdout), so a
+paste never carries them.
 """
 
 from __future__ import annotations
@@ -99,6 +101,13 @@ def case_comment(case: str, output: Path | None, replace: bool = True) -> Commen
     return Comment(report.text, attach)
 
 
+def js_comment(folder: Path = paths.DATA) -> Comment:
+    """The report for openai-agents-js, from the JS study's files in ``folder``: text only."""
+    from .report_js import build_js_report
+
+    return Comment(build_js_report(folder), ())
+
+
 def check_output(output: Path, force: bool, with_heatmap: bool = False) -> None:
     """Refuse, in one line, an ``--output`` that is a folder, or a file (or, for a report, the
     heatmap beside it) that exists, unless ``force``: a write never replaces a file unasked."""
@@ -120,16 +129,21 @@ def attach_lines(comment: Comment) -> list[str]:
 
 
 def command(args: argparse.Namespace) -> int:
-    """``share NOTEBOOK`` or ``share --case CASE``: the comment, then what to attach."""
+    """``share NOTEBOOK``, ``share --case CASE`` or ``share --js``: the comment, then what to
+    attach."""
     output = Path(args.output) if args.output else None
-    if bool(args.notebook) == bool(args.case):
-        raise ShareError("share takes a notebook or --case CASE (one of the two)")
+    if [bool(args.notebook), bool(args.case), bool(getattr(args, "js", False))].count(True) != 1:
+        raise ShareError("share takes a notebook, --case CASE or --js (one of the three)")
     if output is not None:
         check_output(output, getattr(args, "force", False), with_heatmap=bool(args.case))
     if args.notebook:
         check_folder(Path(args.folder), getattr(args, "force", False))
     if args.case:
         comment = case_comment(args.case, output, getattr(args, "force", False))
+    elif getattr(args, "js", False):
+        comment = js_comment()
+        if output is not None:
+            write_atomic(output, comment.text, replace=getattr(args, "force", False))
     else:
         comment = notebook_comment(Path(args.notebook), Path(args.folder))
         if output is not None:

@@ -1,17 +1,22 @@
-// Types of js/workaround.mjs: a compaction session that waits for every call's output before it
+// Types of js/workaround.mjs (TypeScript pairs a .mjs module with its .d.mts): a compaction session that waits for every call's output before it
 // compacts automatically, and retires calls that can never be answered.
 import type {
   AgentInputItem,
+  AssistantMessageItem,
   OpenAIResponsesCompactionArgs,
   OpenAIResponsesCompactionAwareSession,
   OpenAIResponsesCompactionResult,
   RunContext,
+  SessionHistoryRewriteArgs,
+  SessionHistoryTransactionArgs,
 } from '@openai/agents';
 
 /** Stored items checked when the runner hands no model exchange (releases before ownership). */
 export declare const LEGACY_WINDOW: number;
-/** How many deferrals and retirements a session keeps (the latest). */
+/** How many deferrals, retirements and late outputs a session keeps (the latest). */
 export declare const KEPT: number;
+/** Begins the text of a late output stored as an assistant message. */
+export declare const LATE_PREFIX: '[workaround] ';
 
 /** An automatic compaction skipped: the calls (`type:callId`) still waiting for their output. */
 export interface Deferral {
@@ -25,11 +30,21 @@ export interface Retirement {
   itemsRead: number;
 }
 
+/** An output (or MCP approval response) stored as text: its call (`type:callId`) was not stored. */
+export interface LateOutput {
+  output: string;
+  itemsRead: number;
+}
+
 /** `call:<type>:<id>` for a call or approval request, `result:<type>:<id>` for its answer. */
 export declare function pairingKey(item: unknown): string | null;
 
 /** Positions of unanswered calls: `live` can still be answered, `dead` a later turn follows. */
 export declare function openCalls(items: readonly AgentInputItem[]): { live: number[]; dead: number[] };
+
+/** The assistant message, beginning with `LATE_PREFIX`, that stands for an output whose call is no
+ * longer stored. */
+export declare function lateOutputMessage(item: AgentInputItem): AssistantMessageItem;
 
 type ModelExchange = Parameters<OpenAIResponsesCompactionAwareSession['runCompaction']>[3];
 
@@ -42,9 +57,15 @@ export declare class DeferCompactionWhilePending<
   readonly session: S;
   readonly deferrals: Deferral[];
   readonly retirements: Retirement[];
+  readonly lateOutputs: LateOutput[];
+  /** Present (`true`) when the wrapped session has it. */
+  readonly acceptsRunContext?: true;
   getSessionId(): Promise<string>;
   getItems(limit?: number): Promise<AgentInputItem[]>;
+  /** Stores an output whose call is neither earlier in the batch nor stored as text. */
   addItems(items: AgentInputItem[]): Promise<void>;
+  /** The batch with each output whose call is neither earlier in it nor stored as text. */
+  withLateOutputs(items: AgentInputItem[]): Promise<AgentInputItem[]>;
   popItem(): Promise<AgentInputItem | undefined>;
   clearSession(): Promise<void>;
   runCompaction(
@@ -53,6 +74,18 @@ export declare class DeferCompactionWhilePending<
     ownership?: object | null,
     modelExchange?: ModelExchange,
   ): Promise<OpenAIResponsesCompactionResult | null>;
+  /** The runner's arguments, its model exchange preceded by the stored items before the latest
+   * compaction item when the exchange begins with that item. */
+  withCompactedPrefix(
+    rest: [RunContext<any>?, (object | null)?, ModelExchange?],
+  ): Promise<[RunContext<any>?, (object | null)?, ModelExchange?]>;
+  /** How many stored items an automatic compaction is checked over; 0 for the application's. */
+  automaticWindow(
+    args: OpenAIResponsesCompactionArgs | undefined,
+    rest: [RunContext<any>?, (object | null)?, ModelExchange?],
+  ): number;
+  /** Removes every dead call from the stored history (under the session's lock where it has one). */
+  retire(): Promise<void>;
   /** Forwarded when the wrapped session has them, as the runner probes for them. */
   getItemsWithCompactionOwnership?(
     runContext?: RunContext<any>,
@@ -65,9 +98,15 @@ export declare class DeferCompactionWhilePending<
   prepareHistoryItemsForPersistenceComparison?(items: AgentInputItem[]): AgentInputItem[];
   prepareHistoryItemForModelInput?(item: AgentInputItem): AgentInputItem;
   preserveReasoningItemIdsForPersistence?(): boolean;
+  replaceHistoryWithCompaction?(items: AgentInputItem[], runContext?: RunContext<any>): Promise<void>;
+  applyHistoryMutations?(args: SessionHistoryRewriteArgs): Promise<void> | void;
+  applyHistoryTransaction?(args: SessionHistoryTransactionArgs, runContext?: RunContext<any>): Promise<void> | void;
 }
 
 /** Wrap a compaction session (an `OpenAIResponsesCompactionSession`); a wrapped one is returned as it is. */
+export declare function deferCompactionWhilePending<S extends OpenAIResponsesCompactionAwareSession>(
+  session: DeferCompactionWhilePending<S>,
+): DeferCompactionWhilePending<S>;
 export declare function deferCompactionWhilePending<S extends OpenAIResponsesCompactionAwareSession>(
   session: S,
 ): DeferCompactionWhilePending<S>;

@@ -1,0 +1,66 @@
+// Type-checked (tsc --noEmit, never run): js/workaround.mjs used through js/workaround.d.ts as a
+// TypeScript team uses it, against the pinned @openai/agents. A declaration that drifts from the
+// SDK's Session interfaces or from what the module exports fails here.
+import {
+  Agent,
+  MemorySession,
+  OpenAIResponsesCompactionSession,
+  run,
+  type AgentInputItem,
+  type AssistantMessageItem,
+  type OpenAIResponsesCompactionAwareSession,
+  type Session,
+} from '@openai/agents';
+
+import {
+  DeferCompactionWhilePending,
+  deferCompactionWhilePending,
+  KEPT,
+  LATE_PREFIX,
+  LEGACY_WINDOW,
+  lateOutputMessage,
+  openCalls,
+  pairingKey,
+  type Deferral,
+  type LateOutput,
+  type Retirement,
+} from '../workaround.mjs';
+
+const compacting = new OpenAIResponsesCompactionSession({ underlyingSession: new MemorySession() });
+const session = deferCompactionWhilePending(compacting);
+const wrapped: OpenAIResponsesCompactionSession = session.session;
+const asSession: Session = session;
+const aware: OpenAIResponsesCompactionAwareSession = session;
+const same: DeferCompactionWhilePending<OpenAIResponsesCompactionSession> = deferCompactionWhilePending(session);
+
+export async function turn(agent: Agent): Promise<string | undefined> {
+  const result = await run(agent, 'Cancel order 42.', { session });
+  return result.finalOutput;
+}
+
+export function logged(): string[] {
+  const deferrals: Deferral[] = session.deferrals;
+  const retirements: Retirement[] = session.retirements;
+  const late: LateOutput[] = session.lateOutputs;
+  return [
+    ...deferrals.map(({ open, itemsRead }) => `deferred ${open.join(',')} (${itemsRead} read)`),
+    ...retirements.map(({ removed }) => `retired ${removed.join(',')}`),
+    ...late.map(({ output, itemsRead }) => `stored ${output} as text (${itemsRead} read)`),
+  ];
+}
+
+export function lateText(output: AgentInputItem): string {
+  const message: AssistantMessageItem = lateOutputMessage(output);
+  const [first] = message.content;
+  const text = first?.type === 'output_text' ? first.text : '';
+  return text.startsWith(LATE_PREFIX) ? text.slice(LATE_PREFIX.length) : text;
+}
+
+export async function pending(): Promise<{ live: number; dead: number; keys: (string | null)[] }> {
+  const items = await session.getItems();
+  const { live, dead } = openCalls(items);
+  return { live: live.length, dead: dead.length, keys: items.map(pairingKey) };
+}
+
+export const limits: number = KEPT + LEGACY_WINDOW;
+export { asSession, aware, same, wrapped };
