@@ -19,7 +19,7 @@ import pytest
 
 import approval_compaction
 import approval_compaction.lab as lab
-from approval_compaction import paths
+from approval_compaction.lab import paths
 
 HEAVY = frozenset(
     {

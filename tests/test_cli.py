@@ -11,10 +11,10 @@ from dataclasses import fields
 
 import pytest
 
-from approval_compaction import paths
 from approval_compaction.analysis.invariants import INVARIANTS
 from approval_compaction.analysis.matrix import MatrixRecord
 from approval_compaction.cli import main
+from approval_compaction.lab import paths
 
 
 def readme_schema() -> list[str]:

@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ... import paths
 from ...analysis import vocabulary
 from ...analysis.grid import grid, grid_markdown, grid_text
 from ...analysis.invariants import JudgedRun
@@ -21,6 +20,7 @@ from ...formats.files import write_atomic
 from ...formats.markdown import markdown_table
 from ...formats.records import records_csv, records_json, write_records
 from ...study.capture import CaseRun, runs_json
+from .. import paths
 
 if TYPE_CHECKING:
     import pandas as pd
