@@ -110,13 +110,6 @@ def test_cli_unknown_case_value_is_one_line_error(capsys: pytest.CaptureFixture[
     assert err == "error: unknown runner 'walk': expected one of run, run_streamed\n"
 
 
-def test_cli_matrix_formats_are_the_ones_the_results_module_writes() -> None:
-    from approval_compaction import cli
-    from approval_compaction.lab.share.results import FORMATS
-
-    assert cli.FORMATS == FORMATS
-
-
 def test_cli_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
     from approval_compaction.cli import parser
 

@@ -14,7 +14,7 @@ import argparse
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ...analysis.matrix import records
+from ...analysis.matrix import matrix_text, records
 from ...formats.files import write_or_print
 from ...formats.records import write_records
 from ...study.scenario import select_cases
@@ -31,7 +31,7 @@ from ..js.sweep import (
     release_records,
     run_release,
 )
-from .results import matrix_text, write_matrix
+from .results import write_matrix
 
 
 def matrix_command(args: argparse.Namespace) -> int:
