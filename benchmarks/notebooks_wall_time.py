@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from approval_compaction import paths
+from approval_compaction.lab import paths
 from approval_compaction.lab.share.notebooks import execute, notebook_paths
 
 

@@ -43,7 +43,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from approval_compaction import paths
+from approval_compaction.lab import paths
 from approval_compaction.lab.releases.environments import (
     Environment,
     default_envs,

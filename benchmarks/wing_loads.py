@@ -25,7 +25,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from approval_compaction import paths
+from approval_compaction.lab import paths
 from approval_compaction.lab.stores.synthetic import generate
 
 PROBE = """

@@ -19,7 +19,7 @@ import pytest
 
 import approval_compaction
 import approval_compaction.lab as lab
-from approval_compaction import paths
+from approval_compaction.lab import paths
 
 HEAVY = frozenset(
     {
@@ -130,6 +130,36 @@ def test_architecture_matrix_pays_for_neither_pandas_nor_matplotlib(fmt: str) ->
     loaded = loaded_after(code)
     assert "agents" in loaded
     assert not loaded & {"pandas", "matplotlib"}
+
+
+# A fresh interpreter whose import system refuses the lab, as an install without ``[lab]`` would.
+BLOCK_THE_LAB = """
+import importlib.abc, sys
+
+class NoLab(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == "approval_compaction.lab" or name.startswith("approval_compaction.lab."):
+            raise ModuleNotFoundError(f"No module named {name!r} (blocked)", name=name)
+        return None
+
+sys.meta_path.insert(0, NoLab())
+"""
+
+
+@pytest.mark.parametrize("fmt", ["table", "json", "csv", "markdown"])
+def test_architecture_matrix_runs_without_the_lab(fmt: str) -> None:
+    """A team's install (core, or ``[doctor]``) prints ``matrix`` in every format from core code:
+    with the lab unimportable, the command prints one case's verdicts."""
+    code = BLOCK_THE_LAB + (
+        "from approval_compaction.cli import main\n"
+        f"main(['matrix', '--format', '{fmt}', '--case', 'runner=run,decision=reject,"
+        "compaction=on,state_boundary=json'])\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert "(blocked)" not in proc.stderr
+    assert "compaction_input_paired" in proc.stdout
 
 
 DOORS = {"approval_compaction": approval_compaction, "approval_compaction.lab": lab}

@@ -11,10 +11,10 @@ from dataclasses import fields
 
 import pytest
 
-from approval_compaction import paths
 from approval_compaction.analysis.invariants import INVARIANTS
 from approval_compaction.analysis.matrix import MatrixRecord
 from approval_compaction.cli import main
+from approval_compaction.lab import paths
 
 
 def readme_schema() -> list[str]:
@@ -108,13 +108,6 @@ def test_cli_unknown_case_value_is_one_line_error(capsys: pytest.CaptureFixture[
     assert main(["matrix", "--case", "runner=walk"]) == 2
     err = capsys.readouterr().err
     assert err == "error: unknown runner 'walk': expected one of run, run_streamed\n"
-
-
-def test_cli_matrix_formats_are_the_ones_the_results_module_writes() -> None:
-    from approval_compaction import cli
-    from approval_compaction.lab.share.results import FORMATS
-
-    assert cli.FORMATS == FORMATS
 
 
 def test_cli_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,4 +1,5 @@
-"""Paths: every file under data/ by its one name, under data/ or under any other folder."""
+"""Paths: the core's locations, and the lab's files under data/, each by its one name, under
+data/ or under any other folder."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from approval_compaction import paths
+import approval_compaction.paths as core_paths
+from approval_compaction.lab import paths
 
 
 def test_data_names_every_committed_result_file() -> None:
@@ -82,13 +84,26 @@ def test_data_elsewhere_keeps_the_names() -> None:
 def test_paths_scratch_is_the_memory_folder_when_it_is_writable(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Throwaway stores go to memory (issue 34: SQLite's fsyncs made the matrix 3x slower)."""
-    monkeypatch.setattr(paths, "MEMORY_FOLDER", tmp_path)
-    paths.scratch.cache_clear()
+    """Throwaway stores go to memory, where SQLite's commits cost no fsync."""
+    monkeypatch.setattr(core_paths, "MEMORY_FOLDER", tmp_path)
+    core_paths.scratch.cache_clear()
     try:
-        assert paths.scratch() == str(tmp_path)
-        monkeypatch.setattr(paths, "MEMORY_FOLDER", tmp_path / "absent")
-        paths.scratch.cache_clear()
-        assert paths.scratch() is None  # tempfile's own folder
+        assert core_paths.scratch() == str(tmp_path)
+        monkeypatch.setattr(core_paths, "MEMORY_FOLDER", tmp_path / "absent")
+        core_paths.scratch.cache_clear()
+        assert core_paths.scratch() is None  # tempfile's own folder
     finally:
-        paths.scratch.cache_clear()
+        core_paths.scratch.cache_clear()
+
+
+def test_paths_the_core_names_no_lab_file() -> None:
+    """The core's module names locations only; the lab's names are handed on from the lab's."""
+    own = vars(core_paths)
+    assert not {"Data", "DATA_FILES", "NOTEBOOKS", "REGRESSION_TEST", "MATRIX"} & set(own)
+    assert core_paths.DATA_FILES is paths.DATA_FILES
+    assert paths.DATA is core_paths.DATA and paths.scratch is core_paths.scratch
+
+
+def test_paths_an_unknown_name_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError):
+        core_paths.nothing_here  # noqa: B018  # the lookup is the behaviour under test

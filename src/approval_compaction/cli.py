@@ -49,9 +49,8 @@ def _lazy(module: str, function: str = "command") -> Handler:
 
 
 def _matrix(args: argparse.Namespace) -> int:
-    from .analysis.matrix import records
+    from .analysis.matrix import matrix_text, records
     from .formats.files import write_or_print
-    from .lab.share.results import matrix_text
     from .study.driver import SessionWrapper
     from .study.harness import run_matrix
     from .study.scenario import select_cases

@@ -1,37 +1,28 @@
-"""Paths: every location the project reads or writes, each named once, here.
+"""Paths: where the package, the repository and its ``data/`` folder are, and where throwaway
+stores go (``scratch``).
 
-The files under ``data/`` are named by ``Data``: a layout over a folder (``data/`` itself, or a
-scratch folder a test or a command writes to instead), so that every module asks it for a file
-instead of spelling the name: ``paths.data(folder).matrix``, ``paths.DATA_FILES.sweep``. A name
-shown to a reader (``data/sweep.json`` in the README) comes from the same place
-(``Data.shown``).
+These are the locations the core and the doctor use. The lab's names (each result file under
+``data/`` by its one name, the notebooks, the README, the regression tests) are in
+``lab/paths.py``; asked for here (``paths.DATA_FILES``), they are handed on from there.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib
 import os
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 PACKAGE = Path(__file__).resolve().parent
 SOURCE = PACKAGE.parent  # the folder that holds the package: what a release's probe imports from
 ROOT = SOURCE.parent
 DATA = ROOT / "data"
-NOTEBOOKS = ROOT / "notebooks"
-README = ROOT / "README.md"
-DOCS = ROOT / "docs"  # the reference pages the README links
-# The regression test in its upstream form (what the README and the snippet name), and the
-# module that runs its cases with this project's variants and marks.
-REGRESSION_TEST = ROOT / "tests" / "sdk_regression" / "test_compaction_pending_approval.py"
-REGRESSION_VARIANTS = ROOT / "tests" / "sdk_regression" / "test_pending_approval_variants.py"
-LIVENESS_TEST = ROOT / "tests" / "sdk_regression" / "test_compaction_liveness.py"
-LIVENESS_PATCH = ROOT / "tests" / "sdk_regression" / "patches" / "0.24.0-compaction-liveness.patch"
 
 # Throwaway session stores (each case's SQLite history, the explorer's and the workers') need no
 # durability, so they go where the system keeps files in memory, when it has such a folder:
 # SQLite's commits there cost no fsync. On a busy disk that made the 16-case matrix three times
-# faster in process (issue 34); the stores, and so every result, are the same files.
+# faster in process; the stores, and so every result, are the same files.
 MEMORY_FOLDER = Path("/dev/shm")
 
 
@@ -43,255 +34,8 @@ def scratch() -> str | None:
     return str(MEMORY_FOLDER) if usable else None
 
 
-# Stems of the matrix file sets (``<stem>.json``, ``.csv``, ``.md``, ``-runs.json``,
-# ``-heatmap.png``): the pinned release, with the workaround, the newest release, and ``auto``
-# with ModelSettings(store=False) over HTTP.
-MATRIX = "matrix"
-FIX_MATRIX = "fix-matrix"
-NEWEST_MATRIX = "fix-newest-matrix"
-STORE_FALSE_MATRIX = "matrix-store-false"
-JS_MATRIX = "js-matrix"  # the JS SDK's 16 cases on its pinned release, input mode
-
-
-@dataclass(frozen=True)
-class Data:
-    """The result files under one folder, each by its one name."""
-
-    folder: Path = DATA
-
-    def file(self, name: str) -> Path:
-        return self.folder / name
-
-    def shown(self, path: Path) -> str:
-        """A data file as a reader sees it named: ``data/sweep.json``."""
-        return f"data/{path.relative_to(self.folder).as_posix()}"
-
-    # The matrix file sets.
-    def results(self, stem: str = MATRIX) -> Path:
-        return self.file(f"{stem}.json")
-
-    def runs(self, stem: str = MATRIX) -> Path:
-        return self.file(f"{stem}-runs.json")
-
-    def heatmap(self, stem: str = MATRIX) -> Path:
-        return self.file(f"{stem}-heatmap.png")
-
-    @property
-    def matrix(self) -> Path:
-        return self.results(MATRIX)
-
-    @property
-    def fix_matrix(self) -> Path:
-        return self.results(FIX_MATRIX)
-
-    @property
-    def newest_matrix(self) -> Path:
-        return self.results(NEWEST_MATRIX)
-
-    @property
-    def store_false_matrix(self) -> Path:
-        """``auto`` with ModelSettings(store=False) on the pinned release, over HTTP."""
-        return self.results(STORE_FALSE_MATRIX)
-
-    @property
-    def meetings(self) -> Path:
-        """What the user meets on the pinned release, each case over HTTP in every mode."""
-        return self.file("meetings.json")
-
-    # The JavaScript SDK (@openai/agents).
-    @property
-    def js_matrix(self) -> Path:
-        return self.results(JS_MATRIX)
-
-    @property
-    def js_modes(self) -> Path:
-        """Each plan (mode, store, session) of the 16 cases on the pinned JS release."""
-        return self.file("js-modes.json")
-
-    @property
-    def js_exposure(self) -> Path:
-        """The pinned JS release under its default trigger at each pause position."""
-        return self.file("js-exposure.json")
-
-    @property
-    def js_sweep(self) -> Path:
-        return self.file("js-sweep.json")
-
-    @property
-    def js_release_dates(self) -> Path:
-        return self.file("js-release-dates.json")
-
-    @property
-    def js_workaround_sweep(self) -> Path:
-        """Every JS release's plans with the session wrapped by js/workaround.mjs."""
-        return self.file("js-workaround-sweep.json")
-
-    @property
-    def js_workaround(self) -> Path:
-        return self.file("js-workaround.json")
-
-    @property
-    def js_patched(self) -> Path:
-        """The pinned JS release's plans on the patched package (js/fix/)."""
-        return self.file("js-patched.json")
-
-    @property
-    def js_liveness(self) -> Path:
-        """The JS liveness situations on the pinned release: bare, with the workaround, patched."""
-        return self.file("js-liveness.json")
-
-    @property
-    def js_sdk_test(self) -> Path:
-        """The regression test for openai-agents-js, on the pinned and the patched package."""
-        return self.file("js-sdk-test.json")
-
-    @property
-    def js_report(self) -> Path:
-        """The paste-ready report for openai-agents-js."""
-        return self.file("report-js.md")
-
-    # Releases.
-    @property
-    def sweep(self) -> Path:
-        return self.file("sweep.json")
-
-    @property
-    def sweep_meetings(self) -> Path:
-        """What the user meets at each stage, per release, model, mode and case."""
-        return self.file("sweep-meetings.json")
-
-    @property
-    def sweep_liveness(self) -> Path:
-        """Each liveness situation continued on every release, per mode (the sweep's)."""
-        return self.file("sweep-liveness.json")
-
-    @property
-    def release_dates(self) -> Path:
-        return self.file("release-dates.json")
-
-    @property
-    def fix_releases(self) -> Path:
-        return self.file("fix-releases.json")
-
-    def upstream_suite(self, version: str, part: str = "") -> Path:
-        """``upstream-suite-<version>.json`` and its ``-runs`` and ``-checks`` parts."""
-        return self.file(f"upstream-suite-{version}{'-' + part if part else ''}.json")
-
-    def upstream_suite_versions(self) -> list[str]:
-        """The releases whose upstream-suite results are written here."""
-        runs = self.folder.glob("upstream-suite-*-runs.json")
-        return [p.name.removeprefix("upstream-suite-").removesuffix("-runs.json") for p in runs]
-
-    @property
-    def mechanism(self) -> Path:
-        return self.file("mechanism.json")
-
-    @property
-    def fix_anatomy(self) -> Path:
-        """Which hunks of the fixing release's diff are the fix (``make fix-anatomy``)."""
-        return self.file("fix-anatomy.json")
-
-    # The doctor's experiments.
-    @property
-    def doctor_check_pinned(self) -> Path:
-        return self.file("doctor-check-pinned.json")
-
-    @property
-    def doctor_check_newest(self) -> Path:
-        return self.file("doctor-check-newest.json")
-
-    @property
-    def doctor_check_modes(self) -> Path:
-        """The doctor's check with the SDK's default trigger in each compaction mode, on the
-        pinned and the newest release: how often a team meets the bug."""
-        return self.file("doctor-check-modes.json")
-
-    @property
-    def doctor_upgrade(self) -> Path:
-        return self.file("doctor-upgrade.json")
-
-    @property
-    def doctor_worker(self) -> Path:
-        return self.file("doctor-worker.json")
-
-    @property
-    def doctor_heal(self) -> Path:
-        return self.file("doctor-heal.json")
-
-    @property
-    def liveness(self) -> Path:
-        return self.file("liveness.json")
-
-    # The liveness patch's proofs (``make liveness-patch``) and the comment built from them.
-    @property
-    def liveness_patch_test(self) -> Path:
-        """The liveness regression test on the newest release and on the patched SDK."""
-        return self.file("liveness-patch-test.json")
-
-    @property
-    def liveness_patch_suite(self) -> Path:
-        """The SDK's own tests on the newest release and on the patched SDK."""
-        return self.file("liveness-patch-suite.json")
-
-    @property
-    def liveness_patch_matrix(self) -> Path:
-        """The sixteen cases on the patched SDK."""
-        return self.file("liveness-patch-matrix.json")
-
-    @property
-    def liveness_patch_runs(self) -> Path:
-        """Every liveness situation and case continued on the patched SDK."""
-        return self.file("liveness-patch-runs.json")
-
-    @property
-    def liveness_patch_http(self) -> Path:
-        """Each situation over HTTP to the stand-in, on the newest release and patched."""
-        return self.file("liveness-patch-http.json")
-
-    @property
-    def upstream_liveness(self) -> Path:
-        return self.file("upstream-liveness.md")
-
-    # Exploration.
-    def explore(self, version: str, fix: bool = False) -> Path:
-        return self.file(f"explore-{version}{'-fix' if fix else ''}.json")
-
-    def explore_results(self) -> list[Path]:
-        return sorted(self.folder.glob("explore-*.json"))
-
-    @property
-    def counterexamples(self) -> Path:
-        return self.file("counterexamples")
-
-    def counterexample(self, name: str) -> Path:
-        return self.counterexamples / f"{name}.json"
-
-    # What leaves the project for people.
-    @property
-    def report(self) -> Path:
-        return self.file("report.md")
-
-    @property
-    def snippet(self) -> Path:
-        return self.file("upstream-snippet.md")
-
-    @property
-    def notebooks(self) -> Path:
-        """Which notebooks run the SDK live, and what data they read (provenance)."""
-        return self.file("notebooks.json")
-
-    @property
-    def rendered(self) -> Path:
-        return self.file("rendered")
-
-    @property
-    def lab_screenshot(self) -> Path:
-        return self.file("lab-stepper.png")
-
-
-def data(folder: Path | str = DATA) -> Data:
-    """The layout of the result files under ``folder``."""
-    return Data(Path(folder))
-
-
-DATA_FILES = Data()
+def __getattr__(name: str) -> Any:
+    """A name of the lab's (``DATA_FILES``, ``Data``, ``NOTEBOOKS``, ...), from ``lab/paths.py``."""
+    if name.startswith("__"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__package__}.lab.paths"), name)

@@ -64,7 +64,7 @@ def test_keep_and_a_decide_of_the_kept_state_round_trip_and_read_as_themselves()
 def test_committed_counterexamples_keep_their_names() -> None:
     """Every saved counterexample is still named by the digest of its steps as read now: the
     new actions left the JSON (and so the name) of every earlier step as it was."""
-    from approval_compaction import paths
+    from approval_compaction.lab import paths
     from approval_compaction.lab.explore.replay import load
 
     files = sorted(paths.data(paths.DATA).counterexamples.glob("*.json"))

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from factories import cross_record, release_record
 
-from approval_compaction import paths
 from approval_compaction.formats.records import read_records
+from approval_compaction.lab import paths
 from approval_compaction.lab.findings.fix import crosscheck_finding, fix_release
 from approval_compaction.lab.findings.load import load_findings
 from approval_compaction.lab.releases.crosscheck import CrossRecord

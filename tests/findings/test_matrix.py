@@ -173,9 +173,9 @@ def test_store_stories_leave_out_a_setting_without_records() -> None:
 def test_committed_store_false_matrix_is_what_the_pinned_release_runs_now() -> None:
     """``data/matrix-store-false.json`` (written by ``data``) holds what ``auto`` with
     ``ModelSettings(store=False)`` over HTTP judges today, and the README's table reads it."""
-    from approval_compaction import paths
     from approval_compaction.analysis.matrix import records
     from approval_compaction.formats.records import read_records
+    from approval_compaction.lab import paths
     from approval_compaction.lab.findings.load import load_findings
 
     fresh = run_matrix(mode="auto", backend=responses_backend, response_store=False, jobs=0)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from approval_compaction import paths
+from approval_compaction.lab import paths
 from approval_compaction.lab.mechanism.catalogue import (
     CATALOGUE,
     NEWEST,

@@ -8,7 +8,6 @@ import io
 import needs
 import pytest
 
-from approval_compaction import paths
 from approval_compaction.analysis.liveness import (
     UsableVerdict,
     judge_liveness,
@@ -19,6 +18,7 @@ from approval_compaction.analysis.liveness import (
 from approval_compaction.analysis.pairing import orphan_outputs
 from approval_compaction.fix.workaround import defer_compaction_while_pending
 from approval_compaction.formats.progress import Progress
+from approval_compaction.lab import paths
 from approval_compaction.lab.releases import environments
 from approval_compaction.lab.releases.liveness import (
     HOSTED,

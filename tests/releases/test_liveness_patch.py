@@ -9,9 +9,9 @@ from collections import Counter
 import needs
 import pytest
 
-from approval_compaction import paths
 from approval_compaction.analysis.liveness import LivenessRun, resume_paired
 from approval_compaction.formats.records import read_json
+from approval_compaction.lab import paths
 from approval_compaction.lab.releases.liveness import LATE, LIVENESS_MODES, SITUATIONS
 from approval_compaction.lab.releases.liveness_patch import (
     BASE,

@@ -17,8 +17,9 @@ from pathlib import Path
 import needs
 import pytest
 
-from approval_compaction import cli, paths
+from approval_compaction import cli
 from approval_compaction.errors import InvestigationError
+from approval_compaction.lab import paths
 from approval_compaction.lab.releases import environments, patched
 from approval_compaction.lab.releases.patched import (
     Patched,

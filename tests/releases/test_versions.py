@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from approval_compaction import paths
 from approval_compaction.cli import main
+from approval_compaction.lab import paths
 from approval_compaction.lab.releases import sweep
 from approval_compaction.lab.releases.versions import (
     VersionSpecError,

@@ -8,7 +8,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from approval_compaction import paths
+from approval_compaction.lab import paths
 from approval_compaction.lab.findings.load import load_findings
 from approval_compaction.lab.share.headlines import (
     END,

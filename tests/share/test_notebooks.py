@@ -8,7 +8,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from approval_compaction import paths
+from approval_compaction.lab import paths
 from approval_compaction.lab.share.notebooks import (
     WIDGET_VIEW,
     NotebookError,

@@ -10,7 +10,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from approval_compaction import paths
+from approval_compaction.lab import paths
 from approval_compaction.lab.share import provenance
 from approval_compaction.lab.share.notebooks import execute_in_place, notebook_paths
 from approval_compaction.lab.share.provenance import Provenance

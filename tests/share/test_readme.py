@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from approval_compaction import paths
 from approval_compaction.analysis.invariants import DEFINITIONS
 from approval_compaction.analysis.liveness import LIVENESS
 from approval_compaction.cli import parser
 from approval_compaction.formats.markdown import GITHUB_LIMIT, github_length
+from approval_compaction.lab import paths
 from approval_compaction.lab.findings.load import load_findings
 from approval_compaction.lab.share.readme import (
     END,

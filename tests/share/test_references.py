@@ -15,7 +15,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from approval_compaction import paths
+from approval_compaction.lab import paths
 from approval_compaction.lab.share.readme import pages
 
 PASTED = (paths.DATA_FILES.report, paths.DATA_FILES.snippet, paths.DATA_FILES.upstream_liveness)

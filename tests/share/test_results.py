@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 
 from approval_compaction import paths
-from approval_compaction.analysis.matrix import MatrixRecord, records
+from approval_compaction.analysis.matrix import MatrixRecord, matrix_text, records
 from approval_compaction.analysis.table import pivot, to_frame
 from approval_compaction.errors import InvestigationError
+from approval_compaction.formats.arguments import FORMATS
 from approval_compaction.formats.records import read_records
-from approval_compaction.lab.share.results import FORMATS, matrix_text, write_matrix
+from approval_compaction.lab.share.results import write_matrix
 from approval_compaction.study.capture import CaseRun, Stage
 from approval_compaction.study.scenario import Case
 
@@ -64,7 +65,7 @@ def test_results_json_and_csv_need_no_pandas() -> None:
         "import sys\n"
         "from approval_compaction.analysis.matrix import MatrixRecord\n"
         "from approval_compaction.formats.records import read_records\n"
-        "from approval_compaction.lab.share.results import matrix_text\n"
+        "from approval_compaction.analysis.matrix import matrix_text\n"
         f"rows = read_records(__import__('pathlib').Path({str(MATRIX)!r}), MatrixRecord)\n"
         "matrix_text(rows, 'json'), matrix_text(rows, 'csv')\n"
         "print('pandas' in sys.modules, 'matplotlib' in sys.modules)\n"

@@ -15,10 +15,10 @@ import needs
 import pytest
 from factories import matrix_record
 
-from approval_compaction import paths
 from approval_compaction.analysis.matrix import MatrixRecord
 from approval_compaction.errors import InvestigationError
 from approval_compaction.formats.records import read_records, records_json
+from approval_compaction.lab import paths
 from approval_compaction.lab.findings.liveness import (
     LivenessEra,
     LivenessEras,

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from approval_compaction import paths
 from approval_compaction.errors import InvestigationError
 from approval_compaction.formats.markdown import GITHUB_LIMIT, github_length
 from approval_compaction.formats.records import read_json, write_json
+from approval_compaction.lab import paths
 from approval_compaction.lab.releases.liveness_patch import INTENDED
 from approval_compaction.lab.releases.upstream.changes import NOT_REPRODUCED
 from approval_compaction.lab.share import upstream_liveness

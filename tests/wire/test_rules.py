@@ -176,7 +176,7 @@ def test_rules_responses_rules_stay_on_responses() -> None:
 
 
 def test_rules_readme_lists_each_rule_and_each_unknown_with_its_sources() -> None:
-    from approval_compaction import paths
+    from approval_compaction.lab import paths
     from approval_compaction.lab.share.readme import RULES_END, RULES_START, rules_block
 
     readme = (paths.DOCS / "wire.md").read_text()
@@ -195,8 +195,8 @@ def test_rules_readme_lists_each_rule_and_each_unknown_with_its_sources() -> Non
 
 
 def test_rules_readme_invariant_table_lists_every_invariant() -> None:
-    from approval_compaction import paths
     from approval_compaction.analysis.invariants import INVARIANTS
+    from approval_compaction.lab import paths
 
     readme = (paths.DOCS / "invariants.md").read_text()
     assert all(f"| `{name}` |" in readme for name in INVARIANTS)

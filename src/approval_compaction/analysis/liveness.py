@@ -1,43 +1,17 @@
 """Liveness: does automatic compaction keep working over the turns after a conversation?
 
-Every invariant in ``invariants`` is about safety: nothing unpaired is stored or sent. A
-compaction that waits for a group of items to complete is safe; one that waits for ever is a
-different failure, a session whose compaction has stopped for good, whose history then grows
-with every turn, in the store and in what the model is sent. The two liveness invariants are
-judged over N later turns, each a plain question and answer, with the compaction hook always
-saying yes:
+The invariants in ``invariants`` are about safety; these are about progress, judged over N later
+plain turns with the compaction hook always saying yes:
 
-- ``compaction_runs``: in every later turn that ends with nothing waiting for a decision, the
-  compaction the hook asks for runs (a compaction request is made);
-- ``history_bounded``: after each later turn (the hook asked for its compaction: it always
-  says yes) the stored history is no longer than after the previous one. The user's own
-  messages are not counted: the compaction endpoint keeps them as they are (the stand-in over
-  HTTP does, ``wire.standin``), so a healthy session over the API gains one per turn; every
-  other item (summaries, calls, outputs, answers) must stay bounded.
+- ``compaction_runs``: every later turn that ends with nothing waiting runs its compaction;
+- ``history_bounded``: the stored history (the user's own messages aside) does not grow;
+- ``session_usable``: no later turn raised (a refused session is dead whatever else holds);
+- ``sent_unpaired`` and ``resume_paired``: the later turns, and a late resume, store and send
+  nothing unpaired, so a session kept compacting by sending an unpaired item is not healed.
 
-Neither says whether the user can still use the session: a turn the API refuses raises, makes
-no compaction request, and leaves the store holding the question it was asked. Each later turn
-records what the user met (``LiveTurn.met``: ``answered``, ``paused`` or ``raised``, with the
-error's text: over HTTP the status, the endpoint and the API's own message), and a third
-judgement, ``session_usable`` (``properties.SESSION_USABLE``), holds when no later turn raised.
-A session whose every later turn is refused is dead, whatever its compaction verdicts say.
-
-Their details are structured (``LivenessDetail``): the stored length after each later turn,
-the turns that break the rule, and the item that pins the history (``Pin``): an unpaired item
-that stays in the store from the first broken turn to the last. A third judgement says the
-later turns stayed safe (``sent_unpaired``: what they sent that pairs with nothing), so a
-session kept compacting by sending an unpaired item is not counted as healed.
-
-A situation's own turns before its later ones (``LivenessRun.own``: the pause; in a late
-resume also the questions asked while the application kept the paused state, then the resume)
-are recorded the same way, so what they sent unpaired is known too (``own_sent``). A late
-resume (``LivenessRun.resumed``: the application approved and resumed the kept state after the
-user moved on) is judged once more (``resume_paired``), with the same pairing rules
-(``pairing``): nothing unpaired is stored from the resume on, and nothing unpaired is sent, to
-the model or to the compaction endpoint, by any turn of the run.
-
-A ``LivenessRun`` is built from the driver's ``Transcript`` (as plain records: this module
-imports no SDK): the turns after the scenario's own steps are its later turns.
+Details are structured (``LivenessDetail``, with the item that pins the history, ``Pin``). A
+``LivenessRun`` is built from the driver's ``Transcript`` as plain records: this module imports
+no SDK. docs/liveness.md tells what each release does.
 """
 
 from __future__ import annotations

@@ -1,16 +1,22 @@
-"""Matrix: every case judged on every invariant, as tidy records (one per case and invariant).
+"""Matrix: every case judged on every invariant, as tidy records (one per case and invariant),
+and the records as text in each of ``matrix --format``'s formats (``matrix_text``).
 
-This module is the matrix's schema; it imports neither the SDK nor pandas, so ``matrix --format
-json`` pays for neither. ``analysis.table`` turns the records into frames and pivots.
+This module is the matrix's schema; it imports neither the SDK nor pandas, so ``matrix --format``
+pays for neither: the table and markdown come from the pivot as ``analysis.grid`` builds it.
+``analysis.table`` turns the records into frames and pivots.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from ..errors import InvestigationError
+from ..formats.arguments import FORMATS
+from ..formats.records import records_csv, records_json
 from ..study.capture import CaseRun
 from . import vocabulary
+from .grid import grid, grid_markdown, grid_text
 from .invariants import JudgedRun, judge
 
 
@@ -66,3 +72,15 @@ def records(runs: Iterable[CaseRun | JudgedRun]) -> list[MatrixRecord]:
                 )
             )
     return out
+
+
+def matrix_text(rows: Sequence[MatrixRecord], fmt: str) -> str:
+    """The records in one of ``FORMATS``, ending with a newline."""
+    if fmt == "json":
+        return records_json(rows)
+    if fmt == "csv":
+        return records_csv(rows, MatrixRecord)
+    if fmt not in FORMATS:
+        raise InvestigationError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    table = grid(rows)
+    return (grid_markdown(table) if fmt == "markdown" else grid_text(table)) + "\n"

@@ -1,39 +1,15 @@
 """Check: whether and when the bug strikes a configuration, computed from runs on the installed SDK.
 
-A configuration is a compaction mode (``auto``, the SDK's default, ``input`` or
-``previous_response_id``), the agent's ``ModelSettings(store=...)`` (unset by default: ``auto`` then
-names the paused response by ``previous_response_id``; ``False``: the responses are not stored, and
-``auto`` sends the history as ``input``), the tool that pauses for approval (``function``: a
-function tool that needs approval; ``mcp``: a hosted MCP server that asks for approval, its request
-answered by the decision) and a trigger: the SDK's default hook (``default``: the SDK's own
-``default_should_trigger_compaction``), ``always``, ``never``, or ``N`` (compact at N candidate
-items, the default hook's rule with another threshold). For each pause position, that is each number
-of plain question-and-answer turns stored before the turn that pauses for approval, one conversation
-goes through the study's driver on a real ``SQLiteSession`` wrapped by
-``OpenAIResponsesCompactionSession``: the plain turns, the pause, the ``RunState`` JSON round trip,
-the decision, the resume and a next question (with the decision ``abandon``, nobody decides: the
-pause, then the next question). Each run records the history at the pause, whether compaction ran at
-the pause and how many candidate items its hook was shown, what the user's ``Runner.run`` at the
-pause met (``paused``, or the API's refusal of the compaction request: then no state comes back,
-nothing can be approved or rejected, and the user can only ask the next question), the verdict on
-the stored history after the resume (``verdict``; ``not run`` without one), and whether the next
-turn's model input carries an output without its call (the Responses API rejects it). With a
-``worker`` started with another release's interpreter, the conversations run on that release.
-
-The plain turns are taken once, on one session: each pause position forks the store (and the
-wiring's counters) after its plain turns and takes the rest from the copy
-(``driver.branches``), so the cost grows linearly in the number of positions; the rows are those
-of every position replayed from the start (``replayed_check``, which a test compares).
-
-"Will my sessions keep compacting?" (``check_liveness``): each position's conversation goes on
-for ``later`` plain turns with the hook always saying yes, and the liveness invariants
-(``analysis.liveness``: ``compaction_runs``, ``history_bounded``) are judged on them. The
-conversations run on the SDK's Responses model against the stand-in (``CHECK_MODEL``), so a later
-turn the API would refuse raises as it does for a user: where any does, the answer says the
-sessions are refused (``session_usable``), with the error's text. Otherwise the answer
-names the positions that stop compacting, the item that pins them, and the doctor's verdict on
-their stores (a dead item, an abandoned MCP request too, makes a store stuck:
-``analysis.pairing.dead_items``).
+A configuration (``Config``) is a compaction mode, the agent's ``ModelSettings(store=...)``,
+the tool that pauses for approval (``function`` or a hosted ``mcp`` server) and a trigger (the
+SDK's ``default`` hook, ``always``, ``never`` or a threshold ``N``). For each pause position (the
+number of plain turns stored before the turn that pauses) one conversation goes through the
+study's driver on a real ``SQLiteSession`` wrapped by ``OpenAIResponsesCompactionSession``; its
+row says what ``Runner.run`` met at the pause, the verdict on the stored history after the
+resume, and whether the next turn would be refused. The plain turns run once and each position
+forks the store (``driver.branches``); ``replayed_check`` replays every position from the start,
+and a test holds the two equal. ``check_liveness`` goes on for ``later`` turns and judges
+whether the sessions keep compacting (``analysis.liveness``). docs/doctor.md tells the story.
 """
 
 from __future__ import annotations

@@ -1,38 +1,14 @@
 """Stores: a team's stored sessions, opened the way the SDK's session classes keep them.
 
-A store is named by a *store string*, the way the application names it:
-
-- a file path: a SQLite file, told apart by its tables. ``agent_sessions`` and
-  ``agent_messages`` alone are what ``SQLiteSession`` and ``AsyncSQLiteSession`` write (the same
-  tables and JSON, read by ``id``); with ``message_structure`` and ``turn_usage`` beside them it
-  is an ``AdvancedSQLiteSession`` file, whose every branch is read in its ``sequence_number``
-  order;
-- an SQLAlchemy URL with an async driver, as the SDK's ``SQLAlchemySession.from_url`` takes it
-  (``postgresql+asyncpg://...``, ``mysql+asyncmy://...``, ``sqlite+aiosqlite:///...``), read by
-  ``created_at`` then ``id``;
-- ``redis://host:port/db`` (or ``rediss://``), a ``RedisSession`` store: one list of JSON texts
-  per session under ``agents:session:<id>:messages`` (``?key_prefix=...`` names another prefix).
-
-Any of them may hold ``EncryptedSession`` envelopes instead of plain items: the doctor sees it
-in the rows and decrypts with the key in an environment variable (``codec``).
-
-Reading streams: sessions come one at a time from one ordered query (or, for Redis, from the
-sorted list of session keys in pipelined batches), so memory holds one session, whatever their
-number. A store opened for reading never writes (a SQLite file is opened read-only, or, a WAL
-file no one has open, on a connection that only reads: ``sqlstore.reading_uri``). A write
-goes through ``Store.rewrite``: one transaction per session that takes the session's lock the
-way the SDK's writers do (SQLite's writer, ``SELECT ... FOR UPDATE``, or Redis's ``WATCH``),
-reads the session again and lets the caller decide, inside the lock, what to write.
-A write the store does not take (a lock held past ``LOCK_WAIT``, a refusal, a full disk) is
-one line, a ``WriteStopped`` whose exit status says which.
-``read_back`` reads a session through the SDK's own session class, as the next run will.
-
-Anything wrong with the store (a missing or corrupt file, an unknown scheme, a driver that is
-not async, a server that does not answer, tables or keys that are not the SDK's, a missing or
-wrong key) is a one-line ``StoreError`` raised before any write. A store opened for writing is
-first checked by its engine where the engine can check itself (``Store.soundness``: SQLite's
-``PRAGMA quick_check``); one that fails is refused (``UnsoundStore``) before anything is written,
-the way fsck and pg_amcheck refuse to write on a store they have not checked.
+A *store string* names a store as the application does: a SQLite file (``SQLiteSession``,
+``AsyncSQLiteSession`` or ``AdvancedSQLiteSession``, told apart by its tables), an SQLAlchemy URL
+with an async driver, or ``redis://`` (``RedisSession``); any may hold ``EncryptedSession``
+envelopes (``codec``). ``open_store`` returns a ``Store``, whose promises are: reading streams
+one session at a time and never writes; ``Store.rewrite`` writes one session per transaction
+under the lock the SDK's writers take, reading it again inside the lock; a store opened for
+writing is first checked by its engine (``Store.soundness``) and refused if unsound
+(``UnsoundStore``); anything wrong with a store is one ``StoreError`` line before any write, and a
+write the store does not take is one ``WriteStopped`` line. docs/doctor.md lists each backend.
 """
 
 from __future__ import annotations

@@ -1,32 +1,19 @@
-"""Verdict: one stored session judged in words, healthy, poisoned, stuck or pending.
+"""Verdict: one stored session judged in words, healthy, poisoned, stuck, pending or unreadable.
 
-The items are judged with the project's pairing check (``analysis.pairing``), as the SDK reads
-them (rows whose JSON does not parse are skipped by ``get_items`` and counted apart here):
+The items are judged with the project's pairing rules (``analysis.pairing``), as the SDK reads
+them (rows whose JSON does not parse are counted apart):
 
-- **poisoned**: an output whose call is not in the history. With the default session settings
-  the SDK sends stored history as it is, so the next turn carries the output alone and the
-  Responses API rejects it.
-- **stuck**: no orphan output, but a dead item (``analysis.pairing.dead_items``, the rule the
-  workaround retires by): a call without its output, or a hosted MCP approval request without
-  its response, that a message from the user follows, or a compaction item (the compaction
-  endpoint answers with the user's messages, then one ``compaction`` item, and a release
-  compacts only a suffix that starts at a user message: ``analysis.pairing``). An approval
-  nobody decided because the user asked something else, or a call whose worker died before its
-  output was stored. A dead
-  call pins the history: automatic compaction (0.23.1 and 0.24.0 alike) replaces only a suffix
-  that starts at a user message after it, so the call and everything stored before it are
-  never compacted again (``analysis.liveness``). A dead MCP request is worse on 0.24.0: it
-  never compacts the session again. The note names each dead item. A poisoned session is
-  stuck on 0.24.0 as well (it never compacts it); its verdict stays ``poisoned``, the worse of
-  the two.
-- **pending**: no orphan output, but a call without its output that no user message and no
-  compaction item follows (at the end of the history, or followed only by items the model
-  wrote): it may be a legitimate pending approval.
-- **healthy**: every output has its call and every call its output.
-- **unreadable**: healthy as far as it could be read, but some rows could not be (not JSON, an
-  object nested deeper than the parsers go, or an envelope the key does not open): what they
-  hold is unknown, so the session is not called healthy. A poisoned, stuck or pending verdict
-  stands whatever else is unreadable; the ``unreadable`` column counts the rows either way.
+- **poisoned**: an output whose call is not in the history (the next turn is refused);
+- **stuck**: no orphan output, but a dead item (``analysis.pairing.dead_items``): a call or a
+  hosted MCP approval request without its answer that a user message or a compaction item
+  follows; it pins the history against compaction, and the note names it;
+- **pending**: a call without its output that nothing of the user's follows (maybe an approval
+  still waiting);
+- **healthy**: every output has its call and every call its output;
+- **unreadable**: paired as far as it could be read, but some rows could not be.
+
+A poisoned, stuck or pending verdict stands whatever else is unreadable. docs/doctor.md says what
+each verdict means on each release.
 """
 
 from __future__ import annotations

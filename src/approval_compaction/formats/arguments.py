@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from ..errors import printable
 
 Handler = Callable[[argparse.Namespace], int]
-FORMATS = ("table", "json", "csv", "markdown")  # matrix_text's formats (checked by a test)
+FORMATS = ("table", "json", "csv", "markdown")  # analysis.matrix.matrix_text's formats
 CASE_HELP = "filter, e.g. decision=reject,compaction=on"
 STORE_HELP = (
     "the agent's ModelSettings(store=...): default leaves it unset (auto compacts by "

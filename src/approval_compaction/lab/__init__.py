@@ -87,8 +87,13 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".share.report_js": ("js_fix_frame", "js_workaround_ranges"),
     ".share.upstream_liveness": ("liveness_lines", "matrix_line", "tally_lines"),
 }
-# Modules notebook 08 uses as a whole (``rp.replay(...)``), by the name they are imported under.
-_MODULES: dict[str, str] = {"replay": ".explore.replay", "report": ".explore.report"}
+# Modules the notebooks use as a whole (``rp.replay(...)``, ``paths.DATA_FILES``), by the name
+# they are imported under; the lab's ``paths`` holds the core's locations too.
+_MODULES: dict[str, str] = {
+    "paths": ".paths",
+    "replay": ".explore.replay",
+    "report": ".explore.report",
+}
 # Two frames of the findings whose names the affected studies' views hold with another meaning
 # (per pause position, per store), here under the name of what they show.
 _RENAMED: dict[str, tuple[str, str]] = {
@@ -103,7 +108,7 @@ __all__ = sorted({*_MODULE_OF, *_MODULES, *_RENAMED, *_core.__all__})
 def __getattr__(name: str) -> Any:
     """Import the module that defines ``name`` on first use (a core name from the core's door),
     and keep the name here."""
-    if name in _core.__all__ and name not in _MODULE_OF:
+    if name in _core.__all__ and name not in _MODULE_OF and name not in _MODULES:
         value = getattr(_core, name)
     elif name in _RENAMED:
         module, defined = _RENAMED[name]

@@ -14,7 +14,6 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from .. import paths
 from ..errors import InvestigationError
 from ..formats.arguments import (
     CASE_HELP,
@@ -27,6 +26,7 @@ from ..formats.arguments import (
     patch_options,
 )
 from ..study.words import MODELS, MODES, NEWEST, STORE_WORDS, STUDY_MODE
+from . import paths
 
 JS_WORKAROUND_HELP = "the session wrapped by js/workaround.mjs (the JS workaround)"
 JS_PATCH_HELP = (

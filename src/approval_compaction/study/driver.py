@@ -1,35 +1,17 @@
 """Driver: a conversation is data, a list of steps, and one driver takes them through the SDK.
 
-The steps: ``Ask`` a question (the model's reply is the step's items; a reply with the protected
-call pauses for approval, and asking while an approval is open leaves it undecided), ``Cross`` a
-boundary with the paused state (``memory``; ``json``: ``RunState.to_json()`` then ``from_json()``;
-``process``: the steps after it run in a fresh interpreter given only the state's JSON and the store
-file, ``worker``), ``Decide`` each pending item, ``Resume``, ``LoseOutput`` (the worker holding the
-paused state dies: the call is stored, its output never arrives), ``Keep`` and ``Recall`` (the
-application saves the paused state's JSON and goes on; later it restores that state, to decide and
-resume it after the turns between) and ``Continue`` for N plain turns. ``Setup`` fixes the rest: the
-compaction mode and trigger, the tool kinds, the store and the history written into it before the
-first step, a session wrapper (the workaround), the model wiring, how the compaction endpoint
-answers, the agent's ``ModelSettings(store=...)`` (``response_store``; None leaves it unset, so
-``auto`` compaction names the response by ``previous_response_id``; with ``False`` the SDK tells
-the session the response was not stored and ``auto`` sends the history as ``input``), and what a
-refusal by the API does to the steps after it: by default it ends them; with
-``go_on`` the user goes on as a user can (a pause that raised left no state, so deciding and
-resuming find nothing pending, and the next question is asked all the same).
+The steps are frozen dataclasses, one per kind (``Ask``, ``Cross``, ``Decide``, ``Resume``,
+``LoseOutput``, ``Keep``, ``Recall``, ``Continue``), each with only the fields it uses, so a
+``match`` over the union lets mypy check the driver handles every kind, and a step's JSON (which
+crosses to a worker) is its class name and fields. ``Setup`` fixes the rest: the compaction mode
+and trigger, the tools, the store and its first history, a session wrapper (the workaround), the
+model wiring, the agent's ``ModelSettings(store=...)``, and whether a refusal by the API ends the
+steps (the default) or the user goes on (``go_on``).
 
-Each step is its own frozen dataclass rather than one ``Step`` with a ``Literal`` action: a step
-carries only the fields it uses (a ``Decide`` has no reply, a ``Cross`` no runner), so a
-conversation reads as what it does and an impossible step cannot be written; ``match`` over
-the union lets mypy check that the driver handles every kind; and a step's JSON, which crosses
-to a worker, is its class name and its fields.
-
-``Driver`` holds one conversation's session (``OpenAIResponsesCompactionSession`` over a real
-``SQLiteSession`` file, or a store in memory), agent, model wiring and log collector (the SDK's
-warnings), and is the one place that calls ``Runner.run`` and ``Runner.run_streamed``. A step
-that ends a stage tells the stage hook its name, then records the ``Stage``: the stored history,
-and what the model wiring, the compaction client, the tools and the SDK's logger received since
-the stage before. A step that raises ends the steps it was given, with what the user saw; over
-HTTP an error status is recorded on the stage (``Outcome``).
+``Driver`` is the one place that calls ``Runner.run`` and ``Runner.run_streamed``. Each step that
+ends a stage records a ``Stage``: the stored history and what the model, the compaction client,
+the tools and the SDK's logger received since the stage before; a step that raises ends the
+steps with what the user saw (``capture.Outcome``).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from approval_compaction import paths
+from approval_compaction.lab import paths
 from approval_compaction.lab.releases.upstream import readme_block, results, text
 from approval_compaction.lab.releases.upstream.changes import reason_for
 from approval_compaction.lab.releases.upstream.checkout import (

@@ -14,11 +14,11 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TextIO
 
-from ... import paths
 from ...doctor.check import check_config, check_json, run_check
 from ...doctor.command import Step
 from ...formats.records import write_json
 from ...study.capture import sdk_version
+from .. import paths
 from ..releases.environments import default_envs, newest_release
 from .heal import heal_new_sqlite
 from .upgrade import write_data

@@ -25,7 +25,6 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from ... import paths
 from ...analysis.pairing import orphan_outputs
 from ...doctor.check import ACCEPTED, REJECTED, check_config, check_json, check_release
 from ...doctor.repair import apply
@@ -35,6 +34,7 @@ from ...study.driver import Ask, Decide, Resume, Setup, Transcript, converse, ru
 from ...study.harness import FINISHED, NEXT_ANSWER, PENDING_CALL, QUESTIONS
 from ...study.words import MODES, Mode
 from ...study.worker import Worker
+from .. import paths
 from ..releases import environments
 
 # The stores the next turns are taken on, each in the compaction mode that left it.

@@ -18,7 +18,7 @@ import sys
 from dataclasses import asdict, replace
 from pathlib import Path
 
-from ... import paths
+from .. import paths
 from ..mechanism.catalogue import PINNED
 from ..releases import environments
 from ..releases.patched import from_namespace, patched_environment, results_folder

@@ -26,7 +26,6 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from ... import paths
 from ...analysis.invariants import evaluate
 from ...analysis.liveness import judge_liveness, liveness_run
 from ...fix.workaround import defer_compaction_while_pending
@@ -49,6 +48,7 @@ from ...study.items import Item, to_items
 from ...study.scenario import Case
 from ...study.words import Kind, Mode
 from ...study.worker import Worker as Worker  # the explorer's worker is the study's
+from .. import paths
 from .conversation import CONTINUE_TURNS, TURNLESS, Judgement, Step, StepRecord
 from .kinds import call_id, call_item
 

@@ -14,10 +14,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ... import paths
 from ...formats.records import read_json, write_json
 from ...study.capture import CaseRun
 from ...study.scenario import Case
+from .. import paths
 from ..releases.patched import one_label
 from .conversation import Trace, pending_of
 from .search import Finding, SearchResult

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from ... import paths
 from ...errors import InvestigationError
 from ...formats.markdown import code
+from .. import paths
 from .load import Findings
 from .releases import Era
 from .tables import fixed_in_cases, refused_on, stuck_on

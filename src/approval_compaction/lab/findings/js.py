@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from ... import paths
 from ...analysis.liveness import LivenessRecord
 from ...formats.records import read_records
+from .. import paths
 from ..js.sweep import JsExposure, JsRecord
 from .liveness import KEEPS
 from .releases import COMPACTION_ONLY, NEXT_TURN_FAILS, PAUSE_FAILS, RESUME_FAILS, UNAFFECTED

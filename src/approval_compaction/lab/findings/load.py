@@ -12,7 +12,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ... import paths
 from ...analysis.liveness import LivenessRecord
 from ...analysis.matrix import MatrixRecord
 from ...analysis.meeting import Meeting
@@ -20,6 +19,7 @@ from ...doctor.check import from_json, load_check
 from ...formats.records import read_json, read_json_list, read_records
 from ...study.capture import CaseRun
 from ...wire.rules import ApiError, check_pairing
+from .. import paths
 from ..affected.heal import HealSummary
 from ..affected.upgrade import load_upgrade
 from ..affected.worker import WorkerComparison

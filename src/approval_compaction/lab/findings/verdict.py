@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ... import paths
 from ...formats.records import read_json
+from .. import paths
 from ..releases.bisect import release_range
 from ..releases.liveness import LIVENESS_MODES, SITUATIONS
 from ..releases.liveness_patch import DOCUMENTED_LIMIT, DOCUMENTED_TEST

@@ -25,13 +25,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from ... import paths
 from ...analysis.liveness import LivenessRun
 from ...errors import InvestigationError
 from ...study.capture import CaseRun
 from ...study.scenario import Case, all_cases
 from ...study.words import Mode, ResponseStore
 from ...wire.server import running
+from .. import paths
 from .items import STORE_SUFFIX, read_liveness, read_run
 
 Trigger = Literal["case", "default"]

@@ -18,8 +18,8 @@ import subprocess
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from ... import paths
 from ...errors import InvestigationError
+from .. import paths
 from .harness import installed
 
 PACKAGE = "@openai/agents"

@@ -19,8 +19,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from ... import paths
 from ...errors import InvestigationError
+from .. import paths
 from .harness import installed
 from .packages import cache_folder, pinned
 

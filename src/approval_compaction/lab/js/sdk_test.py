@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ... import paths
+from .. import paths
 from .harness import NodeError, node_binary
 
 SDK_TEST = paths.ROOT / "js" / "sdk-test"

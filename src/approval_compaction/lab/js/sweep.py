@@ -16,12 +16,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ... import paths
 from ...analysis.invariants import JudgedRun, judge_all
 from ...formats.progress import Progress
 from ...formats.records import write_records
 from ...study.capture import CaseRun
 from ...study.scenario import Case
+from .. import paths
 from .harness import Plan, run_plans
 from .packages import NpmError, package_folder, release_dates, releases
 

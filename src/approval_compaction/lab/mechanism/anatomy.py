@@ -56,7 +56,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ... import paths
 from ...analysis.pairing import orphan_outputs
 from ...doctor.verdict import judge
 from ...errors import InvestigationError
@@ -66,6 +65,7 @@ from ...study.harness import FINISHED, NEXT_ANSWER, PENDING_CALL, QUESTIONS
 from ...study.items import Item
 from ...study.scenario import Case, all_cases
 from ...study.worker import Worker
+from .. import paths
 from ..releases import environments
 from ..releases.patched import Patched, patch_from_text, site_packages, throwaway_environment
 from ..releases.probe import ProbeResult

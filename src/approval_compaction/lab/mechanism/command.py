@@ -15,8 +15,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from ... import paths
 from ...formats.progress import Progress
+from .. import paths
 from ..releases.environments import Environment, default_envs, release_environment, run_module
 from ..releases.patched import from_namespace, patched_environment, results_folder
 from .catalogue import PINNED, RELEASES

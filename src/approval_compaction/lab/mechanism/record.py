@@ -13,11 +13,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from ... import paths
 from ...errors import InvestigationError
 from ...formats.records import RecordsError, read_json, write_json
 from ...study.capture import sdk_version
 from ...study.scenario import Case
+from .. import paths
 from .catalogue import CATALOGUE, PINNED
 from .source import Extract
 from .trace import REPORT_CASE, Trace

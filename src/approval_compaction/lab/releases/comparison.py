@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from ... import paths
 from ...display.views import stage_summary
 from ...fix.workaround import defer_compaction_while_pending
 from ...formats.records import read_json_list
@@ -23,6 +22,7 @@ from ...study.capture import CaseRun, StageName
 from ...study.harness import run_matrix
 from ...study.scenario import CaseValueError
 from ...study.words import STUDY_MODE
+from .. import paths
 from . import environments
 from .sweep import run_probe
 

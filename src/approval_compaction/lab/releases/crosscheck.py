@@ -29,12 +29,12 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from ... import paths
 from ...analysis import vocabulary
 from ...analysis.table import to_frame as records_frame
 from ...formats.markdown import markdown_table
 from ...formats.progress import Progress, tracked
 from ...formats.records import read_records, write_records
+from .. import paths
 from . import PINNED, environments
 from .patched import from_namespace, labelled, patched_environment, patched_matrix, results_folder
 from .sweep import ReleaseRecord, load_results

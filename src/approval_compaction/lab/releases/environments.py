@@ -34,9 +34,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ... import paths
 from ...errors import InvestigationError
 from ...formats.records import read_json, write_json
+from .. import paths
 from .versions import PACKAGE, load_releases, sort_versions
 
 INSTALL_TIMEOUT_SECONDS = 900

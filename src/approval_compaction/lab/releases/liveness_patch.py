@@ -24,11 +24,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ... import paths
 from ...analysis.liveness import LivenessRun, broken_runs
 from ...formats.records import read_json, write_json
 from ...study.words import Model
 from ...study.worker import Worker
+from .. import paths
 from . import NEWEST, environments
 from .crosscheck import TOOLS, TOOLS_FOLDER, run_file
 from .liveness import LIVENESS_MODEL, SITUATIONS, run_liveness, run_situation

@@ -35,10 +35,10 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from ... import paths
 from ...analysis.grid import grid, grid_markdown, grid_text
 from ...errors import InvestigationError
 from ...formats.records import read_records, records_csv, records_json
+from .. import paths
 from . import environments
 from .sweep import ReleaseRecord, judged
 from .versions import PACKAGE, load_releases

@@ -36,7 +36,6 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from ... import paths
 from ...analysis import vocabulary
 from ...analysis.invariants import ACCEPTED, INVARIANTS
 from ...analysis.liveness import LIVENESS_NAMES, LivenessRecord, LivenessRun, liveness_records
@@ -49,6 +48,7 @@ from ...study.capture import LATER_TURNS, CaseRun
 from ...study.items import Item
 from ...study.scenario import Case, all_cases, select_cases
 from ...study.words import STUDY_MODE, Model
+from .. import paths
 from .environments import (
     Environment,
     ProbeError,

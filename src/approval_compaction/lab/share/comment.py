@@ -18,13 +18,13 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from ... import paths
 from ...errors import InvestigationError
 from ...formats.files import write_atomic
 from ...formats.markdown import GITHUB_LIMIT, github_length
 from ...study.harness import run_matrix
 from ...study.scenario import FIELD_NAMES, Case, all_cases, select_cases
 from ...study.wiring import responses_backend
+from .. import paths
 from ..findings.load import load_findings
 from .render import check_folder, render_notebook
 from .report import build_report, heatmap_path, shown_path, write_report

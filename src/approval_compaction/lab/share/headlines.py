@@ -13,9 +13,9 @@ from pathlib import Path
 
 import nbformat
 
-from ... import paths
 from ...errors import InvestigationError
 from ...formats.files import write_atomic
+from .. import paths
 from ..findings.headlines import HEADLINES
 from ..findings.load import Findings, load_findings
 from .notebooks import dumps

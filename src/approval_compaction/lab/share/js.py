@@ -14,12 +14,12 @@ import argparse
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ... import paths
-from ...analysis.matrix import records
+from ...analysis.matrix import matrix_text, records
 from ...formats.files import write_or_print
 from ...formats.records import write_records
 from ...study.scenario import select_cases
 from ...study.words import STORE_SETTINGS
+from .. import paths
 from ..js.harness import Plan, run_plan, run_plans
 from ..js.packages import fetch_release_dates, package_folder, pinned
 from ..js.sweep import (
@@ -31,7 +31,7 @@ from ..js.sweep import (
     release_records,
     run_release,
 )
-from .results import matrix_text, write_matrix
+from .results import write_matrix
 
 
 def matrix_command(args: argparse.Namespace) -> int:

@@ -29,8 +29,8 @@ from urllib.parse import quote
 
 from ipykernel.kernelspec import install
 
-from ... import paths
 from ...errors import InvestigationError
+from .. import paths
 
 KERNEL_NAME = "approval-compaction"
 DISPLAY_NAME = "Python 3 (approval-compaction)"

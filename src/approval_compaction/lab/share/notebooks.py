@@ -15,9 +15,9 @@ from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
-from ... import paths
 from ...errors import InvestigationError
 from ...formats.files import write_atomic
+from .. import paths
 from . import provenance
 from .provenance import Provenance
 

@@ -17,8 +17,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from ... import paths
 from ...formats.records import read_json_list, write_json
+from .. import paths
 
 SETUP = "from approval_compaction.lab.share.provenance import watch as _watch\n_watch()"
 REPORT = "from approval_compaction.lab.share.provenance import seen as _seen\nprint(_seen())"

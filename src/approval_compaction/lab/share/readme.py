@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from ... import paths
 from ...analysis.invariants import DEFINITIONS
 from ...analysis.liveness import LIVENESS
 from ...errors import InvestigationError
@@ -26,6 +25,7 @@ from ...formats.files import write_atomic
 from ...formats.markdown import code, markdown_table
 from ...formats.records import read_records
 from ...wire.rules import RULES, UNKNOWN
+from .. import paths
 from ..findings import js as js_finding
 from ..findings.load import Findings, load_findings
 from ..findings.tables import (

@@ -30,10 +30,10 @@ from typing import Any
 import nbformat
 from nbconvert import HTMLExporter, MarkdownExporter
 
-from ... import paths
 from ...errors import InvestigationError
 from ...formats.files import write_atomic
 from ...formats.markdown import GITHUB_LIMIT, escape, github_length
+from .. import paths
 from .sanitize import sanitized
 
 # pandas puts a <style scoped> block before each HTML table; GitHub's markdown view drops the

@@ -25,7 +25,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from ... import paths
 from ...analysis import vocabulary
 from ...analysis.folding import PARTS, block_order, fold
 from ...analysis.invariants import JudgedRun, invariant, judge_all
@@ -41,6 +40,7 @@ from ...formats.files import write_atomic
 from ...formats.markdown import GITHUB_LIMIT, code, escape, fence, github_length, markdown_table
 from ...study.capture import OK, STAGES, CaseRun
 from ...study.scenario import CHOICES, FIELD_NAMES, Case, parse_filter
+from .. import paths
 from ..findings.load import Findings, api_errors
 from ..findings.matrix import MatrixFinding, matrix_finding, seen
 from ..findings.releases import ErrorMet, errors_met, merge_errors

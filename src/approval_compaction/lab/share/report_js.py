@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from ... import paths
 from ...errors import InvestigationError
 from ...formats.files import write_atomic
 from ...formats.markdown import GITHUB_LIMIT, fence, github_length, markdown_table
 from ...formats.records import read_records
+from .. import paths
 from ..findings.js import (
     COLUMNS,
     cell,

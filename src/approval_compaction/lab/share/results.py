@@ -1,8 +1,7 @@
-"""Results: the matrix as text in each format, and the matrix files that ``make run`` writes.
+"""Results: the matrix files that ``make run`` writes.
 
-``matrix_text`` serves ``matrix --format``: every format comes from the records alone (no pandas,
-no figure), the table and markdown from their pivot as ``analysis.grid`` builds it.
-``write_matrix`` writes all of them, the heatmap and every captured run, each file atomically.
+``write_matrix`` writes the records as JSON, CSV and markdown, the heatmap and every captured
+run, each file atomically (the text of each format is ``analysis.matrix.matrix_text``'s).
 """
 
 from __future__ import annotations
@@ -11,33 +10,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ... import paths
 from ...analysis import vocabulary
-from ...analysis.grid import grid, grid_markdown, grid_text
 from ...analysis.invariants import JudgedRun
 from ...analysis.matrix import MatrixRecord, records
-from ...errors import InvestigationError
 from ...formats.files import write_atomic
 from ...formats.markdown import markdown_table
-from ...formats.records import records_csv, records_json, write_records
+from ...formats.records import write_records
 from ...study.capture import CaseRun, runs_json
+from .. import paths
 
 if TYPE_CHECKING:
     import pandas as pd
-
-FORMATS = ("table", "json", "csv", "markdown")
-
-
-def matrix_text(rows: Sequence[MatrixRecord], fmt: str) -> str:
-    """The records in one of FORMATS, ending with a newline."""
-    if fmt == "json":
-        return records_json(rows)
-    if fmt == "csv":
-        return records_csv(rows, MatrixRecord)
-    if fmt not in FORMATS:
-        raise InvestigationError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
-    table = grid(rows)
-    return (grid_markdown(table) if fmt == "markdown" else grid_text(table)) + "\n"
 
 
 def matrix_markdown(table: pd.DataFrame) -> str:

@@ -26,12 +26,12 @@ import shlex
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from ... import paths
 from ...analysis import vocabulary
 from ...analysis.invariants import INVARIANTS
 from ...errors import InvestigationError
 from ...formats.files import write_atomic
 from ...formats.markdown import fence, markdown_table
+from .. import paths
 from ..findings.fix import Crosscheck
 from ..findings.load import Findings, load_findings
 from ..findings.matrix import MatrixFinding

@@ -23,12 +23,12 @@ from typing import Any
 
 import pandas as pd
 
-from ... import paths
 from ...analysis.liveness import LivenessRun, broken_runs, session_usable
 from ...errors import InvestigationError
 from ...formats.files import write_atomic
 from ...formats.markdown import GITHUB_LIMIT, fence, github_length, markdown_table
 from ...formats.records import read_json
+from .. import paths
 from ..mechanism.permalink import REPOSITORY, tag
 from ..releases.crosscheck import tool_requirements
 from ..releases.liveness_patch import (

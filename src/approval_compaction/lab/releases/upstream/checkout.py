@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .... import paths
 from ....errors import InvestigationError
+from ... import paths
 from .. import environments
 from ..patched import apply_patch, link_or_copy, made_whole, patched_root
 from ..versions import PACKAGE

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .... import paths
+from ... import paths
 from .. import PINNED as PINNED
 from .. import environments
 from ..patched import from_namespace, results_folder

@@ -13,10 +13,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .... import paths
 from ....analysis.table import to_frame
 from ....formats.markdown import markdown_table
 from ....formats.records import read_records, write_records
+from ... import paths
 from ..patched import labelled, one_label, read_labelled, unlabelled
 from .changes import SuiteChange, shown_outcomes
 from .checks import SuiteCheck

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from .... import paths
+from ... import paths
 from ..versions import sort_versions
 from .changes import shown_outcomes
 from .results import NOT_EXPLAINED, load
