@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from approval_compaction.lab.findings.liveness import LivenessEra, LivenessEras, LivenessState
-from approval_compaction.lab.findings.load import Findings, load_findings
-from approval_compaction.lab.findings.tables import (
+from approval_compaction.lab.findings.liveness import (
     KEEPS_CELL,
-    MEETS,
     REFUSED_CELL,
     STOPS_CELL,
+    LivenessEra,
+    LivenessEras,
+    LivenessState,
+)
+from approval_compaction.lab.findings.load import Findings, load_findings
+from approval_compaction.lab.findings.releases import MEETS
+from approval_compaction.lab.findings.tables import (
     affected_frame,
     check_frame,
     errors_frame,

@@ -1,7 +1,7 @@
 """Finding: what the JS sweep says, as tables: each run of releases that read the same, what
 the user meets in each plan there, and the error texts with where ``run()`` raises them.
 
-A cell uses the Python tables' words (``findings.tables.MEETS``), so both SDKs read alike.
+A cell uses the Python tables' words (``findings.releases.MEETS``), so both SDKs read alike.
 """
 
 from __future__ import annotations
@@ -16,8 +16,15 @@ from ...analysis.liveness import LivenessRecord
 from ...formats.records import read_records
 from .. import paths
 from ..js.sweep import JsExposure, JsRecord
-from .liveness import KEEPS
-from .releases import COMPACTION_ONLY, NEXT_TURN_FAILS, PAUSE_FAILS, RESUME_FAILS, UNAFFECTED
+from .liveness import KEEPS, LIVENESS_CELLS, SITUATION_WORDS
+from .releases import (
+    COMPACTION_ONLY,
+    MEETS,
+    NEXT_TURN_FAILS,
+    PAUSE_FAILS,
+    RESUME_FAILS,
+    UNAFFECTED,
+)
 
 # The sweep's plans as columns, in the Python table's order (auto, the SDK's default, first).
 COLUMNS: dict[str, str] = {
@@ -70,7 +77,6 @@ def load_js(folder: Path = paths.DATA) -> JsFinding | None:
 
 def cell(record: JsRecord) -> str:
     """What the user meets in one plan on one release, in the Python tables' words."""
-    from .tables import MEETS  # ``tables`` reads ``load``, which reads this module
 
     if record.not_applicable:
         return "no compactionMode option: runs as auto"
@@ -190,7 +196,6 @@ def js_liveness_frame(rows: Sequence[LivenessRecord]) -> pd.DataFrame:
     session keeps compacting over the later turns in every plan, or in which plans a later turn
     is refused or compaction stops (the Python liveness table's words)."""
     from .liveness import release_state
-    from .tables import LIVENESS_CELLS, SITUATION_WORDS
 
     grouped: dict[tuple[str, str, str], list[LivenessRecord]] = {}
     for row in rows:

@@ -174,3 +174,19 @@ def folded_grid(found: LivenessEras) -> pd.DataFrame:
     index = [release_range(names[0], names[-1]) for names, _ in rows]
     frame = pd.DataFrame([cells for _, cells in rows], index=index, columns=grid.columns)
     return frame.rename_axis(index="releases")
+
+
+# The liveness situations in plain words: the row labels of the liveness table.
+SITUATION_WORDS: dict[str, str] = {
+    "poisoned": "the store already holds an orphan output",
+    "abandoned": "an approval nobody answers; the user asks something else",
+    "lost": "a call whose output was lost with its worker",
+    "clean": "no pending call (the control)",
+    "mcp_abandoned": "a hosted MCP approval request nobody answers",
+    "resumed": "an abandoned approval, resumed after later questions",
+    "mcp_resumed": "an abandoned MCP approval request, resumed later",
+}
+KEEPS_CELL = "keeps compacting"
+STOPS_CELL = "stops compacting"
+REFUSED_CELL = "refused"  # a later turn raised: the session cannot be used
+LIVENESS_CELLS: dict[str, str] = {REFUSED: REFUSED_CELL, STUCK: STOPS_CELL, KEEPS: KEEPS_CELL}

@@ -508,3 +508,13 @@ def releases_finding(
         stories=tuple(stories),
         errors=errors_met(meetings, order),
     )
+
+
+# What the user meets, by where the first 400 comes: the words of the tables' cells (both SDKs).
+MEETS: dict[str, str] = {
+    PAUSE_FAILS: "400 at the pause: Runner.run raises, nothing to approve",
+    RESUME_FAILS: "400 at the resume",
+    NEXT_TURN_FAILS: "400 on the next question, after the decision",
+    COMPACTION_ONLY: "no error (the compaction request holds the open call)",
+    UNAFFECTED: "no error in these cases",
+}

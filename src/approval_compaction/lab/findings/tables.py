@@ -19,16 +19,18 @@ from ..releases.liveness import LIVENESS_MODES, SITUATIONS
 from ..releases.versions import PACKAGE, sort_versions
 from .doctor import Check, Upgrade
 from .fix import Crosscheck
-from .liveness import KEEPS, REFUSED, STUCK, LivenessEras
+from .liveness import (
+    KEEPS,
+    LIVENESS_CELLS,
+    REFUSED,
+    SITUATION_WORDS,
+    LivenessEras,
+)
 from .load import Findings
 from .matrix import Seen, StoreStory
 from .mechanism import Mechanism
 from .releases import (
-    COMPACTION_ONLY,
-    NEXT_TURN_FAILS,
-    PAUSE_FAILS,
-    RESUME_FAILS,
-    UNAFFECTED,
+    MEETS,
     ErrorMet,
     Releases,
 )
@@ -42,32 +44,9 @@ from .verdict import (
     grouped,
 )
 
-# What the user meets, by severity: the one wording of a cell in the affected table.
-MEETS: dict[str, str] = {
-    PAUSE_FAILS: "400 at the pause: Runner.run raises, nothing to approve",
-    RESUME_FAILS: "400 at the resume",
-    NEXT_TURN_FAILS: "400 on the next question, after the decision",
-    COMPACTION_ONLY: "no error (the compaction request holds the open call)",
-    UNAFFECTED: "no error in these cases",
-}
 MODE_LABEL: dict[str, str] = {"auto": "auto (default)"}
 # The agent's ModelSettings(store=...) by its word: the row labels of the store table.
 STORE_LABEL: dict[str, str] = {"default": "not set (default)", "true": "True", "false": "False"}
-
-# The liveness situations in plain words: the row labels of the liveness table.
-SITUATION_WORDS: dict[str, str] = {
-    "poisoned": "the store already holds an orphan output",
-    "abandoned": "an approval nobody answers; the user asks something else",
-    "lost": "a call whose output was lost with its worker",
-    "clean": "no pending call (the control)",
-    "mcp_abandoned": "a hosted MCP approval request nobody answers",
-    "resumed": "an abandoned approval, resumed after later questions",
-    "mcp_resumed": "an abandoned MCP approval request, resumed later",
-}
-KEEPS_CELL = "keeps compacting"
-STOPS_CELL = "stops compacting"
-REFUSED_CELL = "refused"  # a later turn raised: the session cannot be used
-LIVENESS_CELLS: dict[str, str] = {REFUSED: REFUSED_CELL, STUCK: STOPS_CELL, KEEPS: KEEPS_CELL}
 
 
 @dataclass(frozen=True)
