@@ -348,7 +348,8 @@ def open_call(call_id: str) -> ApiError:
 
 def check_pairing(items: Sequence[Any]) -> ApiError | None:
     """The first pairing problem of an effective input at ``/v1/responses``, as the API words
-    it; None when paired."""
+    it; None when paired. Narrower than the judge's ``analysis.pairing`` on purpose: function
+    calls and outputs only, the pairs public reports show the API refusing."""
     calls: dict[str, int] = {}
     for item in items:
         if not isinstance(item, dict):
