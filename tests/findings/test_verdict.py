@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from approval_compaction import paths
+from approval_compaction.lab.explore.replay import load_results
 from approval_compaction.lab.findings.headlines import HEADLINES
 from approval_compaction.lab.findings.load import load_findings
 from approval_compaction.lab.findings.verdict import (
@@ -20,8 +21,10 @@ from approval_compaction.lab.findings.verdict import (
     UNKNOWN,
     LivenessVerdict,
     ReleaseVerdict,
+    breach_kind,
     disagreements,
     kind_of,
+    kind_tally,
     of,
     published,
 )
@@ -121,3 +124,43 @@ def test_the_answer_lines_the_notebooks_are_given_agree_with_the_record() -> Non
     said = {number: write(found) for number, write in HEADLINES.items()}
     wrong = {n: disagreements(text, found.verdicts) for n, text in said.items()}
     assert {n: w for n, w in wrong.items() if w} == {}
+
+
+@pytest.mark.parametrize(
+    ("mode", "invariants", "kind"),
+    [
+        ("previous_response_id", ["compaction_runs", "history_bounded"], CONTRACT),
+        ("input", ["compaction_runs", "history_bounded"], BUG),
+        ("previous_response_id", ["next_turn_accepted"], BUG),
+        ("previous_response_id", ["compaction_runs", "stored_history_paired"], BUG),
+    ],
+    ids=["liveness-contract", "liveness-bug", "refused", "liveness-and-pairing"],
+)
+def test_breach_kind_sorts_an_explored_conversation(
+    mode: str, invariants: list[str], kind: str
+) -> None:
+    assert breach_kind(mode, invariants) == kind
+
+
+def test_kind_tally_counts_bugs_first_in_singular_and_plural() -> None:
+    assert kind_tally([CONTRACT, BUG, CONTRACT]) == "1 bug, 2 the SDK's documented contract"
+    assert kind_tally([BUG, BUG]) == "2 bugs"
+
+
+def test_the_explorer_s_liveness_bugs_are_in_modes_the_record_calls_a_bug() -> None:
+    """Notebook 08's search and notebook 10's situations tell one story: a conversation that
+    only stops compaction, counted a bug, is in a mode where the release's record holds a
+    liveness bug, and a release with no such bug has none."""
+    found = load_findings()
+    for result in load_results(paths.DATA).values():
+        if result.fix:
+            continue
+        record = of(found.verdicts, result.sdk_version)
+        bug_modes = {m for v in record.of_kind(BUG) for m in v.modes}
+        explored = {
+            f.trace.conversation.mode
+            for f in result.findings
+            if set(f.invariants) <= {"compaction_runs", "history_bounded"}
+            and breach_kind(f.trace.conversation.mode, f.invariants) == BUG
+        }
+        assert explored <= bug_modes, result.sdk_version

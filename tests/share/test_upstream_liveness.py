@@ -114,14 +114,26 @@ def test_matrix_line_counts_a_broken_case() -> None:
     assert matrix_line({"records": records}).startswith("1 of 2 cases hold all 2 invariants")
 
 
-def test_test_lines_tally_each_sdk() -> None:
+def test_test_lines_tally_each_sdk_and_split_its_failures_by_kind() -> None:
+    """A situation failing under both compaction answers is a bug; one failing only under the
+    summary-only answer no public source shows is counted apart."""
+
+    def outcome(sdk: str, case: str, result: str) -> dict[str, str]:
+        return {"sdk": sdk, "test": f"test_x[{case}-run]", "outcome": result}
+
     outcomes = [
-        {"sdk": "released", "outcome": "failed"},
-        {"sdk": "released", "outcome": "passed"},
-        {"sdk": "patched", "outcome": "passed"},
-        {"sdk": "patched", "outcome": "passed"},
+        outcome("released", "poisoned-keeps_users", "failed"),
+        outcome("released", "poisoned-summary_only", "failed"),
+        outcome("released", "lost-keeps_users", "passed"),
+        outcome("released", "lost-summary_only", "failed"),
+        outcome("patched", "poisoned-keeps_users", "passed"),
+        outcome("patched", "lost-summary_only", "passed"),
     ]
-    assert tally_lines(outcomes) == ["released: 1 failed, 1 passed", "patched: 2 passed"]
+    assert tally_lines(outcomes) == [
+        "released: 3 failed (2 bugs, 1 that fails only under a compaction answer no public "
+        "source shows), 1 passed",
+        "patched: 2 passed",
+    ]
 
 
 def test_write_refuses_a_comment_over_the_limit(tmp_path: Path) -> None:
@@ -177,6 +189,7 @@ def test_other_mode_frame_names_the_newest_releases_stuck_situations_outside_inp
     assert list(frame.index) == ["previous_response_id"]
     assert frame.iloc[0]["situation"] == "abandoned"
     assert "history_bounded" in frame.iloc[0]["broken"]
+    assert frame.iloc[0]["kind"] == "documented contract"  # stuck in previous_response_id mode
 
 
 def test_failure_frame_counts_the_later_turns_the_api_refuses() -> None:

@@ -20,6 +20,7 @@ import approval_compaction as _core
 _SOURCES: dict[str, tuple[str, ...]] = {
     # the findings and the notebooks' answer lines
     ".findings.answers": ("outcome_answer", "rules_answer", "variant_summary"),
+    ".findings.headlines": ("explored_count",),
     ".findings.releases": ("releases_finding",),
     ".findings.doctor": ("check", "upgrade"),
     ".findings.liveness": ("folded_grid", "liveness_eras"),

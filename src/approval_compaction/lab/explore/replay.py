@@ -164,6 +164,7 @@ def findings_table(results: dict[str, SearchResult]) -> pd.DataFrame:
         {
             "search": name,
             "counterexample": f.name,
+            "mode": f.trace.conversation.mode,
             "breaks": ", ".join(f"{i} ({k})" for i, k in f.pairs),
             "label": f.label,
             "known as": f.known_as,
@@ -172,7 +173,7 @@ def findings_table(results: dict[str, SearchResult]) -> pd.DataFrame:
         for name, result in results.items()
         for f in result.findings
     ]
-    columns = ["search", "counterexample", "breaks", "label", "known as", "steps"]
+    columns = ["search", "counterexample", "mode", "breaks", "label", "known as", "steps"]
     import pandas as pd
 
     return pd.DataFrame(rows, columns=columns)

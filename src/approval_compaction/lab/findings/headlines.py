@@ -10,13 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...errors import InvestigationError
 from ...formats.markdown import code
 from .. import paths
+from ..releases.liveness_patch import DOCUMENTED_LIMIT
 from .load import Findings
 from .releases import Era
 from .tables import fixed_in_cases, refused_on, stuck_on
+from .verdict import CONTRACT_MODE, breach_kind, kind_tally
+
+if TYPE_CHECKING:
+    from ..explore.search import SearchResult
 
 
 class HeadlineError(InvestigationError):
@@ -149,8 +155,18 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
     results = load_results(folder)
     if not results:
         raise HeadlineError("the answers need data/explore-*.json")
-    counts = "; ".join(f"{name}: {len(r.findings)}" for name, r in results.items())
-    return f"**Answer.** Conversations that break an invariant, per search: {counts}."
+    counts = "; ".join(f"{name}: {explored_count(r)}" for name, r in results.items())
+    return (
+        f"**Answer.** Conversations that break an invariant, per search: {counts}. The "
+        f'documented contract: the SDK\'s class docstring says "{DOCUMENTED_LIMIT}", so in '
+        f"`{CONTRACT_MODE}` mode a call left waiting stops compaction."
+    )
+
+
+def explored_count(result: SearchResult) -> str:
+    """How many conversations a search kept, and of which kind (``19 (14 bugs, ...)``)."""
+    kinds = [breach_kind(f.trace.conversation.mode, f.invariants) for f in result.findings]
+    return f"{len(kinds)} ({kind_tally(kinds)})" if kinds else "0"
 
 
 def the_wire(found: Findings) -> str:

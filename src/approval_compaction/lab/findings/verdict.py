@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ...analysis.liveness import LIVENESS_NAMES
 from ...formats.records import read_json
 from .. import paths
 from ..releases.bisect import release_range
@@ -127,6 +128,38 @@ def kind_of(mode: str, state: str, shape: str = "") -> str:
     return BUG
 
 
+# A kind in a table's cell, as the glossary names it.
+KIND_WORDS = {BUG: "bug", CONTRACT: "documented contract", UNKNOWN: "unknown"}
+KIND_COUNTED = {
+    BUG: ("bug", "bugs"),
+    CONTRACT: ("the SDK's documented contract",) * 2,
+    UNKNOWN: (
+        "that fails only under a compaction answer no public source shows",
+        "that fail only under a compaction answer no public source shows",
+    ),
+}
+
+
+def breach_kind(mode: str, invariants: Iterable[str]) -> str:
+    """The kind of a conversation that breaks ``invariants`` in a compaction mode: one that
+    breaks only the liveness invariants is a session that stops compacting (``kind_of``);
+    breaking any other invariant is a bug."""
+    return kind_of(mode, STUCK) if set(invariants) <= set(LIVENESS_NAMES) else BUG
+
+
+def kind_tally(kinds: Iterable[str]) -> str:
+    """``14 bugs, 5 the SDK's documented contract``: how many of each kind, bugs first."""
+    kinds = list(kinds)
+    order = [BUG, CONTRACT, UNKNOWN]
+    counted = []
+    for kind in order:
+        n = kinds.count(kind)
+        if n:
+            one, many = KIND_COUNTED.get(kind, (kind, kind))
+            counted.append(f"{n} {one if n == 1 else many}")
+    return ", ".join(counted)
+
+
 def _liveness(found: LivenessEras, release: str) -> list[LivenessVerdict]:
     verdicts = []
     for situation in SITUATIONS:
@@ -141,19 +174,40 @@ def _liveness(found: LivenessEras, release: str) -> list[LivenessVerdict]:
     return verdicts
 
 
+def _failing(outcomes: Sequence[Mapping[str, Any]], sdk: str) -> list[tuple[str, str]]:
+    """Each failing case of the liveness test on ``sdk`` as (situation, compaction shape)."""
+    failing = []
+    for o in outcomes:
+        found = re.search(r"\[(\w+)-(\w+)-", str(o.get("test", "")))
+        if o["sdk"] == sdk and found and o["outcome"] != "passed":
+            failing.append((found.group(1), found.group(2)))
+    return failing
+
+
+def _only_summary(outcomes: Sequence[Mapping[str, Any]], sdk: str) -> set[str]:
+    """The situations that fail on ``sdk`` only under a summary-only compaction answer."""
+    shapes: dict[str, set[str]] = {}
+    for situation, shape in _failing(outcomes, sdk):
+        shapes.setdefault(situation, set()).add(shape)
+    return {s for s, found in shapes.items() if found == {SUMMARY_ONLY}}
+
+
 def unknown_shapes(outcomes: Sequence[Mapping[str, Any]], release: str) -> list[LivenessVerdict]:
     """The situations the liveness test fails on the release only with a summary-only
     compaction answer (``data/liveness-patch-test.json``), in ``input`` mode."""
-    failing: dict[str, set[str]] = {}
-    for o in outcomes:
-        found = re.search(r"\[(\w+)-(\w+)-", str(o["test"]))
-        if o["sdk"] == "released" and found and o["outcome"] != "passed":
-            failing.setdefault(found.group(1), set()).add(found.group(2))
+    only = _only_summary(outcomes, "released")
     return [
         LivenessVerdict(s, STUCK, ("input",), UNKNOWN, SUMMARY_ONLY_WHY)
         for s in SITUATIONS
-        if failing.get(s) == {SUMMARY_ONLY}
+        if s in only
     ]
+
+
+def failure_kinds(outcomes: Sequence[Mapping[str, Any]], sdk: str) -> list[str]:
+    """The kind of each failing case of the liveness test on ``sdk``: unknown where its
+    situation fails only under a summary-only answer, a bug otherwise."""
+    only = _only_summary(outcomes, sdk)
+    return [UNKNOWN if situation in only else BUG for situation, _ in _failing(outcomes, sdk)]
 
 
 def release_verdicts(

@@ -29,6 +29,8 @@ from ...formats.files import write_atomic
 from ...formats.markdown import GITHUB_LIMIT, fence, github_length, markdown_table
 from ...formats.records import read_json
 from .. import paths
+from ..findings.liveness import REFUSED, STUCK
+from ..findings.verdict import KIND_WORDS, failure_kinds, kind_of, kind_tally
 from ..mechanism.permalink import REPOSITORY, tag
 from ..releases.crosscheck import tool_requirements
 from ..releases.liveness_patch import (
@@ -129,6 +131,7 @@ def other_mode_frame(liveness: dict[str, Any]) -> pd.DataFrame:
                 "compaction_mode": mode,
                 "situation": situation,
                 "broken": ", ".join(names),
+                "kind": KIND_WORDS[kind_of(mode, REFUSED if "session_usable" in names else STUCK)],
                 "stored items after each later turn": " ".join(map(str, kept)),
                 "turns sending an unpaired item": sent,
                 "later turns the API refuses": _refused(runs, newest, mode).get(situation, 0),
@@ -157,11 +160,16 @@ def http_frame(http: dict[str, Any]) -> pd.DataFrame:
 
 
 def tally_lines(outcomes: Sequence[dict[str, Any]]) -> list[str]:
-    """The test's tally on each SDK."""
+    """The test's tally on each SDK, its failures split by kind (``findings.verdict``)."""
     counts = Counter((o["sdk"], o["outcome"]) for o in outcomes)
     lines = []
     for sdk in ("released", "patched"):
-        tally = ", ".join(f"{n} {word}" for (s, word), n in sorted(counts.items()) if s == sdk)
+        kinds = kind_tally(failure_kinds(outcomes, sdk))
+        tally = ", ".join(
+            f"{n} {word}" + (f" ({kinds})" if word == "failed" and kinds else "")
+            for (s, word), n in sorted(counts.items())
+            if s == sdk
+        )
         lines.append(f"{sdk}: {tally}")
     return lines
 
@@ -327,7 +335,8 @@ def build(folder: Path = paths.DATA) -> str:
                 [
                     f"In the other compaction modes {liveness['newest']} also stops compacting, "
                     "or the API refuses the later turns (the same runs; the test runs in `input` "
-                    "mode, and the proofs show the patched SDK in each mode):",
+                    "mode, and the proofs show the patched SDK in each mode). Stopping in "
+                    "`previous_response_id` mode is the SDK's documented contract:",
                     "",
                     markdown_table(others),
                     "",
