@@ -165,6 +165,12 @@ def test_heatmap_title_carries_the_legend_in_symbols() -> None:
     assert legend(RELEASE_MARKS, symbols=True) in release_heatmap(GRID).axes[0].get_title()
 
 
+def test_release_heatmap_title_opens_with_its_scope_when_given() -> None:
+    title = release_heatmap(GRID, COUNTS, SCOPE).axes[0].get_title()
+    assert title.split("\n")[0] == SCOPE.title
+    assert SCOPE.title not in release_heatmap(GRID, COUNTS).axes[0].get_title()
+
+
 def overlapping(labels: list[Any], fig: Figure) -> list[tuple[str, str]]:
     """Pairs of neighbouring tick labels whose drawn boxes overlap."""
     renderer = FigureCanvasAgg(fig).get_renderer()

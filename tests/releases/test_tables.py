@@ -20,6 +20,7 @@ from approval_compaction.lab.releases.tables import (
     release_table,
     release_violations,
     sweep_frame,
+    sweep_scope,
 )
 from approval_compaction.study.scenario import all_cases
 
@@ -107,3 +108,16 @@ def test_release_table_is_the_matrix_pivot_of_one_release() -> None:
     only = frame[frame["sdk_version"] == "0.2.0"].reset_index(drop=True)
     assert table.equals(pivot(only))
     assert set(table["next_turn_input_paired"]) == {word(False)}
+
+
+def test_sweep_scope_names_the_releases_the_mode_and_each_model_with_what_it_judged() -> None:
+    rows = [
+        release_record(sdk_version=v, model="scripted", invariant=i)
+        for v in ("0.10.0", "0.9.0")
+        for i in ("stored_history_paired", "decision_enforced")
+    ]
+    rows.append(release_record(sdk_version="0.10.0", model="responses", invariant="pause_accepted"))
+    scope = sweep_scope(to_frame(rows))
+    assert (scope.sdk, scope.mode) == ("openai-agents 0.9.0..0.10.0", "input")
+    assert scope.model == "scripted model; pause_accepted on the OpenAIResponsesModel over HTTP"
+    assert scope.title.startswith("openai-agents 0.9.0..0.10.0, compaction_mode=input; ")

@@ -147,9 +147,12 @@ def heatmap(table: pd.DataFrame, scope: MatrixScope) -> Figure:
     )
 
 
-def release_heatmap(grid: pd.DataFrame, counts: pd.DataFrame | None = None) -> Figure:
+def release_heatmap(
+    grid: pd.DataFrame, counts: pd.DataFrame | None = None, scope: MatrixScope | None = None
+) -> Figure:
     """Invariants (rows) by releases (columns), a symbol in each cell; under a violated cell's
-    ``✗``, how many cases break the invariant (when ``counts`` is given)."""
+    ``✗``, how many cases break the invariant (when ``counts`` is given); the title's first
+    line is the ``scope`` the cases ran under, when given."""
     labels = symbols(grid, RELEASE_MARKS)
     if counts is not None:
         violated = grid.to_numpy() == vocabulary.VIOLATED.word
@@ -162,7 +165,8 @@ def release_heatmap(grid: pd.DataFrame, counts: pd.DataFrame | None = None) -> F
         labels,
         marks=RELEASE_MARKS,
         size=(3.2 + 0.2 * len(grid.columns), 1.9 + 0.5 * len(grid.index)),
-        title=f"Invariants by openai-agents release: {legend}{number}",
+        title=(f"{scope.title}\n" if scope else "")
+        + f"Invariants by openai-agents release: {legend}{number}",
         title_size=11,
         label_size=8.5,
         text_size=7,

@@ -36,7 +36,13 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ),
     # every release
     ".releases.sweep": ("load_meetings", "load_results"),
-    ".releases.tables": ("release_grid", "release_table", "release_violations", "sweep_frame"),
+    ".releases.tables": (
+        "release_grid",
+        "release_table",
+        "release_violations",
+        "sweep_frame",
+        "sweep_scope",
+    ),
     ".releases.crosscheck": ("regression_table",),
     ".releases.comparison": ("compaction_counts", "load_runs", "per_variant", "stage_summaries"),
     ".releases.liveness": ("load_liveness",),

@@ -15,6 +15,8 @@ import pandas as pd
 from ...analysis import vocabulary
 from ...analysis.invariants import INVARIANTS
 from ...analysis.table import from_frame, pivot, to_frame
+from ...display.heatmap import MODEL_WORDS, MatrixScope
+from ...study.words import STUDY_MODE
 from .bisect import judge_rows
 from .sweep import UNAVAILABLE, ReleaseRecord, load_results
 from .versions import sort_versions
@@ -27,6 +29,21 @@ def sweep_frame(path: Path | str) -> pd.DataFrame:
 
 def release_order(frame: pd.DataFrame) -> list[str]:
     return sort_versions(frame["sdk_version"])
+
+
+def sweep_scope(frame: pd.DataFrame) -> MatrixScope:
+    """What the sweep's cases ran under: its releases, the study's mode, and each model with
+    the invariants it judged (the acceptance invariants over HTTP where a release can)."""
+    order = release_order(frame)
+    judged = frame.groupby("model")["invariant"].unique()
+    main = max(judged.index, key=lambda m: (len(judged[m]), str(m)))  # the one judging most
+    models = [MODEL_WORDS.get(str(main), str(main))] + [
+        f"{', '.join(sorted(judged[m]))} on the {MODEL_WORDS.get(str(m), str(m))}"
+        for m in sorted(judged.index)
+        if m != main
+    ]
+    releases = f"{order[0]}..{order[-1]}" if len(order) > 1 else order[0]
+    return MatrixScope(f"openai-agents {releases}", STUDY_MODE, "; ".join(models))
 
 
 def release_grid(frame: pd.DataFrame) -> pd.DataFrame:
