@@ -10,6 +10,7 @@ import pytest
 from approval_compaction.lab.findings import headlines
 from approval_compaction.lab.findings.load import Findings, load_findings
 from approval_compaction.lab.findings.tables import refused_on, stuck_on
+from approval_compaction.lab.findings.verdict import BUG, CONTRACT, of
 
 
 @pytest.fixture(scope="module")
@@ -40,6 +41,18 @@ def test_headlines_after_the_fix_names_every_situation_that_stops(found: Finding
     assert all(f"**{s}**" in said for s in stuck_on(found.liveness, found.fixed_in))
     refused = refused_on(found.liveness, found.fixed_in)
     assert refused and all(f"**{s}**" in said.split(";")[0] for s in refused)
+
+
+def test_headlines_after_the_fix_says_each_situation_under_its_kind(found: Findings) -> None:
+    """A situation the record calls the documented contract is named after "contract" only, in
+    its modes; a bug before it."""
+    said = headlines.after_the_fix(found)
+    bugs, rest = said.split("The SDK's documented contract:")
+    record = of(found.verdicts, found.fixed_in or "")
+    for v in record.of_kind(CONTRACT):
+        assert f"**{v.situation}**" in rest.split(".")[0] and f"`{v.modes[0]}`" in rest
+    for v in record.of_kind(BUG):
+        assert f"**{v.situation}**" in bugs
 
 
 def test_headlines_upgrade_answer_follows_the_record(found: Findings) -> None:

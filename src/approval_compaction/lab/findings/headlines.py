@@ -16,10 +16,20 @@ from ...errors import InvestigationError
 from ...formats.markdown import code
 from .. import paths
 from ..releases.liveness_patch import DOCUMENTED_LIMIT
+from .liveness import REFUSED
 from .load import Findings
 from .releases import Era
-from .tables import fixed_in_cases, refused_on, stuck_on
-from .verdict import CONTRACT_MODE, breach_kind, kind_tally
+from .tables import fixed_in_cases
+from .verdict import (
+    BUG,
+    CONTRACT,
+    CONTRACT_MODE,
+    STATE_WORDS,
+    UNKNOWN,
+    breach_kind,
+    kind_tally,
+    of,
+)
 
 if TYPE_CHECKING:
     from ..explore.search import SearchResult
@@ -180,16 +190,36 @@ def the_wire(found: Findings) -> str:
 
 
 def after_the_fix(found: Findings) -> str:
-    """10: which situations a user cannot go on with, and which stop compacting, on the fixing
-    release."""
-    if found.liveness is None or found.fixed_in is None:
+    """10: on the fixing release, which situations the API refuses or stop compacting, and in
+    which modes, by kind as the release's verdict record sorts them."""
+    if found.liveness is None or found.fixed_in is None or not found.verdicts:
         raise HeadlineError("the answers need data/sweep-liveness.json")
-    stuck = ", ".join(f"**{s}**" for s in stuck_on(found.liveness, found.fixed_in)) or "none"
-    refused = ", ".join(f"**{s}**" for s in refused_on(found.liveness, found.fixed_in)) or "none"
-    return (
-        f"**Answer.** No, not always: on {found.fixed_in} the API refuses the later turns, in at "
-        f"least one mode, of {refused}; and these stop compacting in at least one mode: {stuck}."
-    )
+    record = of(found.verdicts, found.fixed_in)
+    lead = {
+        BUG: "Bugs",
+        CONTRACT: "The SDK's documented contract",
+        UNKNOWN: "Not counted, as no public source shows the compaction answer they need",
+    }
+    parts = []
+    for kind, words in lead.items():
+        grouped: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+        for v in record.of_kind(kind):
+            grouped.setdefault((v.state, v.modes), []).append(f"**{v.situation}**")
+        said = [_liveness_clause(state, modes, names) for (state, modes), names in grouped.items()]
+        if said:
+            parts.append(f"{words}: " + "; ".join(said) + ".")
+    if not parts:
+        return f"**Answer.** Yes: on {found.fixed_in} every situation keeps compacting."
+    return f"**Answer.** No, not always, on {found.fixed_in}. " + " ".join(parts)
+
+
+def _liveness_clause(state: str, modes: tuple[str, ...], names: list[str]) -> str:
+    """``**a**, **b** stop compacting (`input`)``, or the API refusing the later turns."""
+    where = ", ".join(f"`{m}`" for m in modes)
+    if state == REFUSED:
+        return f"the API refuses every later turn of {', '.join(names)} ({where})"
+    verb = STATE_WORDS.get(state, state) if len(names) == 1 else "stop compacting"
+    return f"{', '.join(names)} {verb} ({where})"
 
 
 def appendix(found: Findings, folder: Path = paths.DATA) -> str:
