@@ -6,9 +6,13 @@ imports inside functions by what they import, and the modules that drive the SDK
 each module's syntax tree.
 
 Today's goals: the core with its front door (everything outside ``lab/``, ``doctor/`` and
-``testing/``) about 6,500 lines, the doctor about 3,000; no import circle; imports inside
-functions only for the lazy front doors, the lazy command handlers and optional extras; one
-place that drives the SDK. With ``--rev`` the figures are read from a commit of this repository
+``testing/``) about 6,500 lines; the doctor about 3,900 (the 3,000 first set for it, plus what
+came in since with a job of its own: ``doctor check``, 408 lines, and the doctor's command
+declarations, 85, moved from the lab and ``cli.py`` so that a ``[doctor]`` install runs every
+doctor command; and about 370 of hardening for a store in use: backups claimed exclusively, a
+held lock, a refused write, a full disk, WAL and symlinked stores); no import circle; imports
+inside functions only for the lazy front doors, the lazy command handlers and optional extras;
+one place that drives the SDK. With ``--rev`` the figures are read from a commit of this repository
 instead of the working tree, so before and after come from the same code:
 
     python benchmarks/house_size.py [--rev 6761199]
@@ -236,7 +240,7 @@ def main() -> None:
         print(f"  {name:<16} {count:>6,} {public[name]:>6,}")
     core = per_wing["core"] + per_wing["front door"]
     print(f"goals: core with its front door {core:,} (about 6,500), doctor {per_wing['doctor']:,}"
-          " (about 3,000)")  # fmt: skip
+          " (about 3,900)")  # fmt: skip
     print(f"public names (the front door's __all__): {len(public_names(found['__init__.py']))}")
     edges, inside = graph(found)
     found_circles = circles(edges)

@@ -23,8 +23,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from approval_compaction.display.stepper import Stepper
 from approval_compaction.lab.share.lab import NOTEBOOK, start_lab
+from approval_compaction.lab.widget import Stepper
 from approval_compaction.study.capture import STAGES
 from approval_compaction.study.harness import run_case
 from approval_compaction.study.scenario import Case

@@ -364,7 +364,7 @@ LONGEST = 100  # lines a function of src/ may span, its docstring included
 LONG_FUNCTIONS = {
     "doctor/indb.py:query": "one SQL text, built per dialect",
     "lab/mechanism/anatomy.py:anatomy": "the fix's anatomy experiment, one step after another",
-    "lab/share/upstream_liveness.py:build": "the upstream comment, assembled in order",
+    "lab/share/later_turns_comment.py:build": "the upstream comment, assembled in order",
 }
 
 

@@ -31,7 +31,7 @@ PROVIDERS = {
     "system": "scripts/system-packages",
 }
 # The commands that need something made before them: those that read release environments with
-# create=False (anatomy, mechanism, liveness_comparison), whatever executes the notebooks
+# create=False (anatomy, mechanism, later_turns), whatever executes the notebooks
 # (notebook 07 starts PostgreSQL) and the full tier (every need; tests/needs.py fails under CI
 # without them).
 NEEDS = {

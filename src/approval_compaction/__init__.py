@@ -25,21 +25,11 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".study.wiring": ("backend_for",),
     ".study.words": ("STORE_SETTINGS",),
     ".study.driver": ("Ask", "Continue", "Setup", "converse"),
-    ".study.liveness": ("RESUMED_SITUATIONS", "SITUATIONS", "later"),
+    ".study.situations": ("RESUMED_SITUATIONS", "SITUATIONS", "later"),
     # judging the runs
     ".analysis.invariants": ("evaluate",),
     ".analysis.matrix": ("records",),
     ".analysis.table": ("pivot", "seed_table", "to_frame"),
-    ".analysis.outcomes": ("outcome_frame",),
-    ".analysis.meeting": ("all_meetings",),
-    ".analysis.folding": (
-        "block_order",
-        "choice_effects",
-        "compare_to",
-        "fold_frame",
-        "violating_runs",
-    ),
-    ".analysis.evidence": ("body_diff", "conversion", "failure"),
     ".analysis.vocabulary": ("LEGEND_ORDER",),
     ".analysis.liveness": (
         "LivenessRecord",
@@ -53,9 +43,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     # the frames and figures the notebooks show
     ".display.frames": ("diff_text", "items_frame"),
     ".display.details": ("cut",),
-    ".display.prose": ("prose",),
-    ".display.heatmap": ("heatmap", "matrix_scope", "release_heatmap"),
-    ".display.stepper": ("stepper",),
     ".display.views": (
         "compaction_table",
         "diff_summary",
@@ -70,7 +57,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".formats.records": ("read_json", "read_records"),
     # the workaround
     ".fix.workaround": ("DeferCompactionWhilePending", "defer_compaction_while_pending"),
-    ".fix.edge_cases": ("edge_table",),
     # the Responses API stand-in
     ".wire.app": ("standin_client",),
     ".wire.rules": ("RULES", "UNKNOWN"),

@@ -99,7 +99,7 @@ def test_a_refused_pause_then_later_turns_leaves_a_stuck_store(model: str) -> No
     from approval_compaction.doctor.check import after_prior
     from approval_compaction.doctor.verdict import STUCK, judge
     from approval_compaction.study.driver import Continue, Setup, converse
-    from approval_compaction.study.liveness import later
+    from approval_compaction.study.situations import later
 
     cfg = check_config(trigger="always")
     setup = Setup("auto", "always", go_on=True, model=model)  # type: ignore[arg-type]

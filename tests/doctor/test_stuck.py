@@ -22,7 +22,7 @@ from approval_compaction.study.harness import (
     PENDING_CALL,
     PENDING_CALL_ID,
 )
-from approval_compaction.study.liveness import later
+from approval_compaction.study.situations import later
 from approval_compaction.study.worker import Worker
 
 TURNS = 3

@@ -6,7 +6,8 @@ import pytest
 from factories import make_run
 
 from approval_compaction.fix.workaround import defer_compaction_while_pending
-from approval_compaction.lab.findings.answers import variant_summary
+from approval_compaction.lab.findings.answers import seen_sentence, variant_summary
+from approval_compaction.lab.findings.matrix import Failure, Seen
 from approval_compaction.study.capture import CaseRun
 from approval_compaction.study.harness import run_matrix
 from approval_compaction.study.scenario import all_cases, select_cases
@@ -34,3 +35,11 @@ def test_answers_variant_summary_counts_verdicts_and_compactions(
     assert table.loc["unfixed", "compaction_requests"] == 2
     assert table.loc["workaround", "compaction_requests"] == 1
     assert table["compaction_on_cases_without_any"].tolist() == [0, 0]
+
+
+def test_seen_sentence_carries_each_error_and_the_agreement() -> None:
+    failure = Failure("next_turn", "openai.BadRequestError", 400, "No tool call found")
+    text = seen_sentence(Seen(4, 2, (failure,), True, 3))
+    assert text.startswith("2 of 4 cases")
+    assert all(str(fact) in text for fact in (failure.exception, 400, failure.message))
+    assert "in 3 of 4 cases" in text

@@ -124,7 +124,7 @@ def test_load_a_folder_with_one_file_loads_what_it_has(tmp_path: Path) -> None:
 
 def test_load_api_errors_word_the_next_turn_as_the_api_does() -> None:
     """The rules' answer to the scripted next turn is what the SDK's client raised over HTTP."""
-    from approval_compaction.analysis.outcomes import outcome_frame
+    from approval_compaction.lab.findings.outcomes import outcome_frame
     from approval_compaction.study.wiring import responses_backend
 
     cases = select_cases("runner=run,decision=reject,state_boundary=json")

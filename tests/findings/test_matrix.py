@@ -9,7 +9,6 @@ from factories import matrix_record
 
 from approval_compaction.analysis.invariants import INVARIANTS
 from approval_compaction.analysis.matrix import MatrixRecord
-from approval_compaction.analysis.meeting import all_meetings
 from approval_compaction.lab.findings.matrix import (
     Failure,
     compaction_requests,
@@ -17,6 +16,7 @@ from approval_compaction.lab.findings.matrix import (
     seen,
     store_stories,
 )
+from approval_compaction.lab.releases.meeting import all_meetings
 from approval_compaction.study.harness import run_matrix
 from approval_compaction.study.scenario import all_cases, select_cases
 from approval_compaction.study.wiring import responses_backend

@@ -1,46 +1,32 @@
-"""Each renderer carries the facts of its record: the record's numbers and names appear."""
+"""Prose tables show their cells' markdown code as code, never as raw backticks (issue 23)."""
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
-from approval_compaction.lab.findings import prose
-from approval_compaction.lab.findings.load import Findings, load_findings
-from approval_compaction.lab.findings.matrix import Failure, Seen
-from approval_compaction.lab.findings.releases import NEVER, Era, ModeStory, Releases
+from approval_compaction.lab.findings.prose import inline_html, plain, prose
 
 
-@pytest.fixture(scope="module")
-def found() -> Findings:
-    return load_findings()
-
-
-def test_prose_seen_carries_each_error_and_the_agreement() -> None:
-    failure = Failure("next_turn", "openai.BadRequestError", 400, "No tool call found")
-    text = prose.seen_sentence(Seen(4, 2, (failure,), True, 3))
-    assert text.startswith("2 of 4 cases")
-    assert all(str(fact) in text for fact in (failure.exception, 400, failure.message))
-    assert "in 3 of 4 cases" in text
-
-
-ERA = Era("0.1.0", 1, 2, 1, "scripted 3", "pause", "resume", NEVER, NEVER, NEVER, "", "")
-
-
-def story(era: Era) -> str:
-    return prose.era_story(Releases((), (), (), (), (era,)))
-
-
-STORY = ModeStory(
-    "0.1.0",
-    "auto",
-    16,
-    8,
-    "pause",
-    "HTTP 400 from /v1/responses/compact: No tool output found for function call c1.",
-    "no",
-    "the call c1 without its output",
-    "not run",
-    "answered",
-    "nothing unpaired",
-    "the pause fails",
+@pytest.mark.parametrize(
+    ("text", "html"),
+    [
+        ("a `function_call` <b>", "a <code>function_call</code> &lt;b&gt;"),
+        ("``a `tick` b``", "<code>a `tick` b</code>"),
+        ("no code & more", "no code &amp; more"),
+    ],
+    ids=["code-span", "double-ticks", "plain"],
 )
+def test_prose_inline_html_turns_code_spans_into_code(text: str, html: str) -> None:
+    assert inline_html(text) == html
+
+
+def test_prose_table_html_has_code_elements_and_no_backticks_and_nothing_cut() -> None:
+    long = "a `function_call_output` whose `call_id` has no `function_call` " + "x" * 300
+    frame = pd.DataFrame({"rejects": [long]}, index=pd.Index(["orphan_output"], name="name"))
+    with pd.option_context("display.max_colwidth", 50):
+        html = prose(frame)._repr_html_()
+        text = repr(prose(frame))
+    assert "<code>function_call_output</code>" in html and "`" not in html
+    assert "x" * 300 in html and "x" * 300 in text
+    assert "`" not in text and plain(long) in text

@@ -11,7 +11,6 @@ import pytest
 from factories import release_record
 
 from approval_compaction.analysis.invariants import ACCEPTED, INVARIANTS
-from approval_compaction.analysis.meeting import Meeting
 from approval_compaction.lab.findings.releases import (
     COMPACTION_ONLY,
     NEVER,
@@ -24,6 +23,7 @@ from approval_compaction.lab.findings.releases import (
     releases_finding,
 )
 from approval_compaction.lab.releases.bisect import Judgement
+from approval_compaction.lab.releases.meeting import Meeting
 from approval_compaction.lab.releases.sweep import ReleaseRecord, unavailable_records
 from approval_compaction.study.scenario import Case, all_cases
 

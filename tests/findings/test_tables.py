@@ -25,7 +25,7 @@ from approval_compaction.lab.findings.tables import (
     upgrade_frame,
     verdicts_frame,
 )
-from approval_compaction.lab.releases.liveness import LIVENESS_MODES
+from approval_compaction.lab.releases.later_turns import LIVENESS_MODES
 
 
 @pytest.fixture(scope="module")

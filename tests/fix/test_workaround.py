@@ -541,7 +541,7 @@ def test_an_abandoned_mcp_request_is_never_sent_to_the_model_with_the_workaround
 def mcp_request_sent(mode: str, wrap: Any, worker: Any = None) -> list[bool]:
     """Whether each of three later turns of ``mcp_abandoned`` sent the request to the model."""
     from approval_compaction.study.driver import converse
-    from approval_compaction.study.liveness import (
+    from approval_compaction.study.situations import (
         MCP_REQUEST_ID,
         later,
         situation_setup,

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
+from approval_compaction.lab.mechanism.anatomy import load_anatomy
 from approval_compaction.lab.mechanism.catalogue import ERA, NEWEST, PINNED, entry
 from approval_compaction.lab.mechanism.permalink import permalink
 from approval_compaction.lab.mechanism.record import recorded_extract, recorded_release
@@ -14,6 +16,8 @@ from approval_compaction.lab.mechanism.views import (
     change_frame,
     check_block,
     excerpt,
+    kinds_frame,
+    outcome_kind,
     source_diff,
     trace_frame,
 )
@@ -158,3 +162,22 @@ def test_views_hunks_and_modules_by_outcome_count_every_one_once() -> None:
     assert modules["modules"].sum() == len(found.modules)
     assert modules["hunks"].sum() == sum(m.hunks for m in found.modules)
     assert not [key for keys in modules.index for key in keys if "(" in key]
+
+
+def test_views_kinds_frame_one_row_per_kind_naming_its_minimal_fix_by_number() -> None:
+    found = load_anatomy()
+    frame = kinds_frame(found)
+    assert list(frame.index) == [kind.label for kind in found.kinds]
+    for kind in found.kinds:
+        row = frame.loc[kind.label]
+        names = [f"{found.numbers[name]} ({name})" for name in kind.minimal_fix]
+        assert row["minimal fix"] == (", ".join(names) or "none")
+        assert row[f"{found.old} + the function fix alone"] == outcome_kind(kind.with_function_fix)
+        assert row["cases"] == len(kind.cases) and row["absent in"] == "—"
+
+
+def test_views_kinds_frame_a_kind_a_release_cannot_make_says_why() -> None:
+    found = load_anatomy()
+    gone = replace(found.kinds[-1], absent={found.old: "AttributeError: no HostedMCPTool"})
+    frame = kinds_frame(replace(found, kinds=(gone,)))
+    assert frame.loc[gone.label, "absent in"] == f"{found.old}: AttributeError: no HostedMCPTool"

@@ -224,7 +224,7 @@ def test_probe_judges_the_continued_cases_and_runs_the_situations() -> None:
         judge_liveness,
         session_usable,
     )
-    from approval_compaction.lab.releases.liveness import (
+    from approval_compaction.lab.releases.later_turns import (
         LIVENESS_MODES,
         SITUATIONS,
         poisoned_history,
@@ -254,7 +254,7 @@ def test_probe_judges_the_continued_cases_and_runs_the_situations() -> None:
 def test_probe_situations_on_the_scripted_model_by_name_accept_the_orphan() -> None:
     """``--liveness-model scripted``: the scripted model answers every poisoned later turn."""
     from approval_compaction.analysis.liveness import LivenessRun, session_usable
-    from approval_compaction.lab.releases.liveness import poisoned_history
+    from approval_compaction.lab.releases.later_turns import poisoned_history
 
     found = probe.situations(poisoned_history(), [], sdk_version(), 2, "scripted", jobs=1)
     runs = [LivenessRun.from_json(r) for r in found]
@@ -264,7 +264,7 @@ def test_probe_situations_on_the_scripted_model_by_name_accept_the_orphan() -> N
 
 
 def test_probe_situations_shared_between_forked_copies_are_the_same_runs() -> None:
-    from approval_compaction.lab.releases.liveness import poisoned_history
+    from approval_compaction.lab.releases.later_turns import poisoned_history
 
     history = poisoned_history()
     alone = probe.situations(history, [], sdk_version(), 1, jobs=1)

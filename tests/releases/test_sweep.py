@@ -11,10 +11,10 @@ import pytest
 
 from approval_compaction.analysis.invariants import INVARIANTS
 from approval_compaction.analysis.liveness import LIVENESS_NAMES
-from approval_compaction.analysis.meeting import Meeting
 from approval_compaction.lab import paths
 from approval_compaction.lab.releases.bisect import bisect, judge_rows
-from approval_compaction.lab.releases.liveness import LIVENESS_MODES, SITUATIONS
+from approval_compaction.lab.releases.later_turns import LIVENESS_MODES, SITUATIONS
+from approval_compaction.lab.releases.meeting import Meeting
 from approval_compaction.lab.releases.sweep import (
     COLUMNS,
     UNAVAILABLE,

@@ -11,8 +11,8 @@ from matplotlib.figure import Figure
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
 from approval_compaction import cli, paths
-from approval_compaction.display.heatmap import png_bytes
 from approval_compaction.formats.markdown import GITHUB_LIMIT, github_length
+from approval_compaction.lab.releases.heatmap import png_bytes
 from approval_compaction.lab.share.comment import ShareError, case_filter, one_case
 from approval_compaction.lab.share.render import attach_note
 

@@ -16,12 +16,12 @@ from markdown_it.token import Token
 from approval_compaction import cli
 from approval_compaction.analysis.invariants import INVARIANTS, judge
 from approval_compaction.analysis.matrix import MatrixRecord
-from approval_compaction.analysis.outcomes import outcome_frame
 from approval_compaction.formats.markdown import github_length
 from approval_compaction.formats.records import read_records
 from approval_compaction.lab import commands, paths
 from approval_compaction.lab.findings.load import load_findings
 from approval_compaction.lab.findings.matrix import seen
+from approval_compaction.lab.findings.outcomes import outcome_frame
 from approval_compaction.lab.findings.tables import affected_frame
 from approval_compaction.lab.share.report import (
     GITHUB_LIMIT,

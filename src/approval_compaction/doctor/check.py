@@ -47,7 +47,7 @@ from ..study.driver import (
 )
 from ..study.harness import FINISHED, MCP_REQUEST, NEXT_ANSWER, PENDING_CALL, PENDING_CALL_ID
 from ..study.items import Item
-from ..study.liveness import later as liveness_later
+from ..study.situations import later as liveness_later
 from ..study.words import (
     DECISIONS,
     MODES,

@@ -34,6 +34,21 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "load_js",
         "load_js_liveness",
     ),
+    # the matrix across cases and releases, the wire's evidence, the stepper
+    ".findings.outcomes": ("outcome_frame",),
+    ".releases.meeting": ("all_meetings",),
+    ".findings.folding": (
+        "block_order",
+        "choice_effects",
+        "compare_to",
+        "fold_frame",
+        "violating_runs",
+    ),
+    ".findings.evidence": ("body_diff", "conversion", "failure"),
+    ".findings.prose": ("prose",),
+    ".releases.heatmap": ("heatmap", "matrix_scope", "release_heatmap"),
+    ".widget": ("stepper",),
+    ".findings.edge_cases": ("edge_table",),
     # every release
     ".releases.sweep": ("load_meetings", "load_results"),
     ".releases.tables": (
@@ -45,13 +60,12 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ),
     ".releases.crosscheck": ("regression_table",),
     ".releases.comparison": ("compaction_counts", "load_runs", "per_variant", "stage_summaries"),
-    ".releases.liveness": ("load_liveness",),
-    ".releases.liveness_patch": ("DOCUMENTED_LIMIT",),
+    ".releases.later_turns": ("load_liveness",),
+    ".releases.later_turns_patch": ("DOCUMENTED_LIMIT",),
     ".releases.upstream.results": ("suite_changes", "suite_checks", "suite_runs"),
     ".releases.upstream.text": ("suite_answer",),
     # the mechanism inside the SDK
     ".mechanism.anatomy": ("load_anatomy",),
-    ".mechanism.kinds_table": ("kinds_frame",),
     ".mechanism.record": ("load_record", "recorded_release"),
     ".mechanism.source": ("extract_all",),
     ".mechanism.trace": ("trace_case",),
@@ -62,6 +76,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "change_frame",
         "era_stages",
         "hunks_by_outcome",
+        "kinds_frame",
         "modules_by_outcome",
         "not_reverted",
         "not_the_fix",
@@ -92,7 +107,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".js.items": ("wire_item",),
     ".js.source": ("permalink",),
     ".share.report_js": ("js_fix_frame", "js_workaround_ranges"),
-    ".share.upstream_liveness": ("liveness_lines", "matrix_line", "tally_lines"),
+    ".share.later_turns_comment": ("liveness_lines", "matrix_line", "tally_lines"),
 }
 # Modules the notebooks use as a whole (``rp.replay(...)``, ``paths.DATA_FILES``), by the name
 # they are imported under; the lab's ``paths`` holds the core's locations too.

@@ -45,14 +45,14 @@ def _fix_anatomy(args: argparse.Namespace) -> int:
 
 
 def _liveness(lazy: Lazy) -> Handler:
-    """``liveness``: the released runs (``releases.liveness_comparison``), or with
-    ``--patch``/``--sdk`` the patched SDK's (``releases.liveness_patch``)."""
+    """``liveness``: the released runs (``releases.later_turns``), or with ``--patch``/``--sdk``
+    the patched SDK's (``releases.later_turns_patch``)."""
 
     def handler(args: argparse.Namespace) -> int:
         if args.patch or args.sdk:
-            return lazy(".lab.releases.liveness_patch", "liveness_command")(args)
+            return lazy(".lab.releases.later_turns_patch", "liveness_command")(args)
         output = args.output or str(paths.DATA_FILES.liveness)
-        return lazy(".lab.releases.liveness_comparison")(
+        return lazy(".lab.releases.later_turns")(
             argparse.Namespace(**vars(args) | {"output": output})
         )
 
@@ -411,7 +411,7 @@ def _fixes(add: AddCommand, lazy: Lazy) -> None:
 
     proof = add(
         "liveness-patch",
-        lazy(".lab.releases.liveness_patch"),
+        lazy(".lab.releases.later_turns_patch"),
         "prove the liveness patch: its test, the SDK's suite, the matrix, the liveness runs",
     )
     proof.add_argument("--patch", help="the patch (default: the committed liveness patch)")
@@ -512,7 +512,7 @@ def _exploring(add: AddCommand, lazy: Lazy) -> None:
 
     liveness_comment = add(
         "upstream-liveness",
-        lazy(".lab.share.upstream_liveness"),
+        lazy(".lab.share.later_turns_comment"),
         "write the upstream comment on compaction liveness, its test, patch and proofs",
     )
     liveness_comment.add_argument("--output", default=str(paths.DATA_FILES.upstream_liveness))

@@ -16,23 +16,79 @@ A wiring keeps three live logs the driver slices into stages: what the runner ha
 model interface (over HTTP a thin subclass records it, then defers to the SDK), each
 compaction request's input, and (over HTTP only) each request with its status, and the
 stand-in's error message when it refused it.
+
+The scripted model's compaction client (``CompactionClient``) records each request and answers
+with the endpoint's one shape (``wire.standin.compacted_output``), its items numbered.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
+from types import SimpleNamespace
 from typing import Any
 
 from agents.models.openai_responses import OpenAIResponsesModel
 
-from ..wire.rules import COMPACT
-from ..wire.standin import Exchange, StandIn
-from ..wire.transport import API_KEY, openai_client
-from .compaction import CompactionClient
+from ..wire import rules
+from ..wire.rules import COMPACT, FAITHFUL, LENIENT, ApiError
+from ..wire.standin import Exchange, StandIn, compacted_output
+from ..wire.transport import API_KEY, openai_client, status_error
 from .items import Item, to_items
 from .model import ScriptedModel
 from .words import CompactRules, Model
+
+Chains = Callable[[str], list[Item] | None]  # a response id's input and output; None: unknown
+
+
+def _no_chains(response_id: str) -> list[Item] | None:
+    return None
+
+
+@dataclass
+class CompactionClient:
+    """Duck-typed client: ``client.responses.compact(...)`` records, checks by the rules, and
+    answers one item (or raises the API's refusal)."""
+
+    capture: bool = True
+    compact_rules: CompactRules = FAITHFUL
+    chains: Chains = _no_chains
+    requests: list[list[Item]] = field(default_factory=list)
+    calls: int = 0  # the compactions answered
+
+    @property
+    def responses(self) -> CompactionClient:
+        return self
+
+    def refusal(
+        self, chain: list[Item] | None, given: list[Item], previous: Any
+    ) -> ApiError | None:
+        """The API's answer to a request it refuses; None when it compacts."""
+        if self.compact_rules == LENIENT:
+            return None
+        if chain is None:
+            return rules.previous_not_found(str(previous))
+        return rules.check_compaction(chain, given, self.compact_rules)
+
+    async def compact(self, **kwargs: Any) -> SimpleNamespace:
+        given = to_items(kwargs.get("input"))
+        if self.capture:
+            self.requests.append(given)
+        previous = kwargs.get("previous_response_id")
+        chain = [] if previous is None else self.chains(str(previous))
+        error = self.refusal(chain, given, previous)
+        if error is not None:
+            raise status_error(error, COMPACT)
+        self.calls += 1
+        summary = {
+            "type": "compaction",
+            "id": f"compaction-{self.calls}",
+            "encrypted_content": f"synthetic-summary-{self.calls}",
+        }
+        return SimpleNamespace(
+            output=compacted_output([*(chain or []), *given], summary), usage=None
+        )
+
 
 MODEL = "gpt-4.1"  # an OpenAI model name, as OpenAIResponsesCompactionSession requires
 

@@ -1,8 +1,8 @@
 """Answers: the notebooks' answer lines, each a record of the notebook's own runs, in words.
 
 A notebook that runs cases live answers its question from those runs: the record is built here
-from them (``matrix_finding``, ``seen``, ...) and rendered by ``prose``, as the README renders
-the committed data. One run's story (``walkthrough_answer``, ``diff_answer``) is the core's:
+from them (``matrix_finding``, ``seen``, ...) and rendered here, as the README renders the
+committed data. One run's story (``walkthrough_answer``, ``diff_answer``) is the core's:
 ``analysis.story``.
 """
 
@@ -12,23 +12,40 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from ...analysis.folding import Run
 from ...analysis.matrix import records
-from ...analysis.meeting import all_meetings
 from ...doctor.check import CheckRow, Config
 from ...formats.markdown import code
 from ...study.capture import CaseRun
-from . import prose
-from .matrix import MatrixFinding, matrix_finding, seen
+from ..releases.meeting import all_meetings
+from .folding import Run
+from .matrix import MatrixFinding, Seen, matrix_finding, seen
 from .releases import mode_stories
 
 CheckFound = tuple[str, Config, Sequence[CheckRow]]
 Variants = Mapping[str, Sequence[CaseRun]]
 
 
+def seen_sentence(found: Seen) -> str:
+    """Which cases end with which error over HTTP, and whether the prediction agrees."""
+    if not found.failing:
+        text = f"All {found.cases} cases are answered at every turn."
+    else:
+        said = "; ".join(
+            f"{f.exception} (HTTP {f.http_status}) at the {f.stage} stage: {f.message}"
+            for f in found.failures
+        )
+        where = " (exactly the cases with compaction=on)" if found.compaction_on_only else ""
+        text = f"{found.failing} of {found.cases} cases end with {said}{where}."
+    if found.agreeing is not None:
+        text += (
+            f" The scripted model's prediction agrees in {found.agreeing} of {found.cases} cases."
+        )
+    return text
+
+
 def outcome_answer(observed: Sequence[Run], predicted: Sequence[Run] = ()) -> str:
     """Which cases end with which error over HTTP, and whether the prediction agrees."""
-    return prose.seen_sentence(seen(observed, predicted))
+    return seen_sentence(seen(observed, predicted))
 
 
 def rules_answer(faithful: Sequence[CaseRun], lenient: Sequence[CaseRun]) -> str:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from ...errors import InvestigationError
 from ...formats.markdown import code
 from .. import paths
-from ..releases.liveness_patch import DOCUMENTED_LIMIT
+from ..releases.later_turns_patch import DOCUMENTED_LIMIT
 from .liveness import REFUSED
 from .load import Findings
 from .releases import Era

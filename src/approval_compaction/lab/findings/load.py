@@ -14,7 +14,6 @@ from pathlib import Path
 
 from ...analysis.liveness import LivenessRecord
 from ...analysis.matrix import MatrixRecord
-from ...analysis.meeting import Meeting
 from ...doctor.check import from_json, load_check
 from ...formats.records import read_json, read_json_list, read_records
 from ...study.capture import CaseRun
@@ -25,6 +24,7 @@ from ..affected.upgrade import load_upgrade
 from ..affected.worker import WorkerComparison
 from ..mechanism.record import MechanismError, load_record
 from ..releases.crosscheck import CrossRecord
+from ..releases.meeting import Meeting
 from ..releases.sweep import ReleaseRecord
 from .doctor import Check, Upgrade, Worker, check, upgrade
 from .fix import Crosscheck, crosscheck_finding, fix_release

@@ -15,16 +15,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ...analysis.folding import Run
 from ...analysis.invariants import INVARIANTS, judge
 from ...analysis.matrix import MatrixRecord
-from ...analysis.meeting import Meeting, all_meetings
-from ...analysis.outcomes import outcome_of
 from ...study.capture import OK, CaseRun
 from ...study.scenario import CHOICES, FIELD_NAMES
 from ...study.words import STORE_WORD, StoreWord
 from ...wire.rules import COMPACT
+from ..releases.meeting import Meeting, all_meetings
 from ..releases.versions import version_key
+from .folding import Run
+from .outcomes import outcome_of
 from .releases import ModeStory, mode_stories
 
 

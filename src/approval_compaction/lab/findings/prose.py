@@ -1,36 +1,63 @@
-"""Prose: the sentences the notebooks print under their live runs, rendered from records.
+"""Prose tables: a frame whose cells are short markdown, shown with its code as code.
 
-What the project publishes from ``data/`` (the README, the docs pages, the report, the snippets,
-each notebook's first cell) is tables (``tables``) and answer lines (``headlines``); what is
-left here words one notebook's own runs: what the cases met over HTTP (``seen_sentence``).
-Nothing here computes a finding.
+A DataFrame's HTML prints each cell as text, so a cell written in markdown shows its backticks
+inside the table: in JupyterLab, in the HTML render and in the markdown render too, whose tables
+are HTML that GitHub does not read as markdown. ``prose(frame)`` shows the same frame with each
+cell's code spans as ``<code>`` elements, the rest escaped, and nothing cut::
+
+    ac.prose(pd.DataFrame(ac.RULES).set_index("name"))
 """
 
 from __future__ import annotations
 
-from .matrix import Seen
+import html
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pandas as pd
+
+CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.DOTALL)
 
 
-def seen_sentence(found: Seen) -> str:
-    """Which cases end with which error over HTTP, and whether the prediction agrees."""
-    if not found.failing:
-        text = f"All {found.cases} cases are answered at every turn."
-    else:
-        said = "; ".join(
-            f"{f.exception} (HTTP {f.http_status}) at the {f.stage} stage: {f.message}"
-            for f in found.failures
-        )
-        where = " (exactly the cases with compaction=on)" if found.compaction_on_only else ""
-        text = f"{found.failing} of {found.cases} cases end with {said}{where}."
-    if found.agreeing is not None:
-        text += (
-            f" The scripted model's prediction agrees in {found.agreeing} of {found.cases} cases."
-        )
-    return text
+def inline_html(text: str) -> str:
+    """Markdown text as HTML: each code span a ``<code>`` element, everything else escaped."""
+    parts, last = [], 0
+    for match in CODE_SPAN.finditer(text):
+        parts.append(html.escape(text[last : match.start()]))
+        parts.append(f"<code>{html.escape(match.group(2).strip())}</code>")
+        last = match.end()
+    return "".join([*parts, html.escape(text[last:])])
 
 
-STAGE_WORDS = {"pause": "at the pause", "resume": "at the resume", "next_turn": "at the next turn"}
+def plain(text: str) -> str:
+    """Markdown text without its code-span backticks."""
+    return CODE_SPAN.sub(lambda match: match.group(2).strip(), text)
 
 
-DEFAULT = "auto"  # the SDK's default compaction_mode
-NOTES = {DEFAULT: " (the SDK's default)", "input": " (the original report's)"}
+@dataclass(frozen=True)
+class Prose:
+    """A table whose cells (and labels) are markdown: HTML with code, plain text without ticks."""
+
+    frame: pd.DataFrame
+
+    def _cells(self, convert: Callable[[str], str]) -> pd.DataFrame:
+        def each(value: object) -> str:
+            return convert(str(value))
+
+        frame = self.frame.map(each).rename(index=each, columns=each)
+        name = self.frame.index.name
+        return frame.rename_axis(each(name) if name is not None else None)
+
+    def _repr_html_(self) -> str:
+        with pd.option_context("display.max_colwidth", None):
+            return str(self._cells(inline_html).to_html(escape=False))
+
+    def __repr__(self) -> str:
+        with pd.option_context("display.max_colwidth", None):
+            return str(self._cells(plain).to_string())
+
+
+def prose(frame: pd.DataFrame) -> Prose:
+    """The frame shown with its cells' markdown code as code (``Prose``)."""
+    return Prose(frame)

@@ -27,7 +27,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from ...analysis.invariants import ACCEPTED, INVARIANTS
-from ...analysis.meeting import MEETING_STAGES, RAISED, Meeting
 from ...study.capture import STAGES
 from ...study.words import MODELS, STUDY_MODE
 from ..releases.bisect import (
@@ -39,6 +38,7 @@ from ..releases.bisect import (
     release_range,
     spans,
 )
+from ..releases.meeting import MEETING_STAGES, RAISED, Meeting
 from ..releases.probe import PROBE_MODES
 from ..releases.sweep import UNAVAILABLE, ReleaseRecord
 from ..releases.versions import sort_versions

@@ -15,7 +15,7 @@ import pandas as pd
 
 from ...wire.rules import ApiError
 from ..releases.bisect import marked_ranges, release_range
-from ..releases.liveness import LIVENESS_MODES, SITUATIONS
+from ..releases.later_turns import LIVENESS_MODES, SITUATIONS
 from ..releases.versions import PACKAGE, sort_versions
 from .doctor import Check, Upgrade
 from .fix import Crosscheck

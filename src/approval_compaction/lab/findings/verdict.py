@@ -25,8 +25,8 @@ from ...analysis.liveness import LIVENESS_NAMES
 from ...formats.records import read_json
 from .. import paths
 from ..releases.bisect import release_range
-from ..releases.liveness import LIVENESS_MODES, SITUATIONS
-from ..releases.liveness_patch import DOCUMENTED_LIMIT, DOCUMENTED_TEST
+from ..releases.later_turns import LIVENESS_MODES, SITUATIONS
+from ..releases.later_turns_patch import DOCUMENTED_LIMIT, DOCUMENTED_TEST
 from .doctor import Check
 from .liveness import REFUSED, STUCK, LivenessEras
 from .releases import Releases

@@ -8,6 +8,8 @@ default trigger, and a session in a file read back by a second Node process), in
 ``data/js-modes.json``; its input-mode matrix is ``data/js-matrix.*``, beside the Python one.
 ``WORKAROUND_PLANS`` are ``PLANS`` with the session wrapped by ``js/workaround.mjs``: the
 workaround's sweep (``data/js-workaround-sweep.json``) says on which releases it holds.
+``liveness_plans`` run the liveness situations instead of the cases, each followed by N later
+turns, in every plan (``run_js_liveness``), for ``analysis.liveness`` to judge.
 """
 
 from __future__ import annotations
@@ -17,12 +19,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ...analysis.invariants import JudgedRun, judge_all
+from ...analysis.liveness import DEFAULT_TURNS, LivenessRun
 from ...formats.progress import Progress
 from ...formats.records import write_records
 from ...study.capture import CaseRun
 from ...study.scenario import Case
+from ...study.situations import SITUATIONS as PYTHON_SITUATIONS
 from .. import paths
-from .harness import Plan, run_plans
+from .harness import Plan, run_plans, run_situations
 from .packages import NpmError, package_folder, release_dates, releases
 
 PLANS: tuple[Plan, ...] = (
@@ -177,3 +181,25 @@ def sweep(
     return write_records(
         files.js_workaround_sweep if workaround else files.js_sweep, rows, JsRecord
     )
+
+
+# The liveness situations (JS): those the JS SDK can express; ``poisoned`` needs a store an
+# affected Python release wrote.
+SITUATIONS: tuple[str, ...] = tuple(s for s in PYTHON_SITUATIONS if s != "poisoned")
+
+
+def liveness_plans(workaround: bool = False, turns: int = DEFAULT_TURNS) -> tuple[Plan, ...]:
+    """The sweep's plans (every mode), each running every situation instead of the cases."""
+    return tuple(
+        replace(plan, cases=(), situations=SITUATIONS, later=turns, workaround=workaround)
+        for plan in PLANS
+    )
+
+
+def run_js_liveness(
+    package: Path, workaround: bool = False, release: str | None = None,
+    turns: int = DEFAULT_TURNS,
+) -> list[LivenessRun]:  # fmt: skip
+    """Every situation in every plan on the package installed in ``package``."""
+    ran = run_situations(liveness_plans(workaround, turns), package, release)
+    return [run for runs in ran for run in runs]

@@ -10,6 +10,10 @@ boundaries with what the ownership gate saw; ``check_block`` finds the block the
 runs under (``findings.mechanism`` states the finding from it); ``anatomy_frame`` shows the
 fix taken apart by experiment (``anatomy``). Every view returns
 markdown text or a frame; the notebook wraps text in ``IPython.display.Markdown``.
+
+``kinds_frame`` is the fix's anatomy per approval kind (``data/fix-anatomy.json``): a row per
+kind, its cases, its minimal fix, what the function kind's fix alone does for it, the hunks
+whose revert brings its bug back; a kind a release cannot make says why (``absent``).
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ import pandas as pd
 from ...formats.markdown import code, escape, fence
 from ...study.capture import STAGES
 from ..releases.probe import IMPORT_FAILED
-from .anatomy import BUG, FIXED, Anatomy, Outcome, ranges
+from .anatomy import BUG, FIXED, Anatomy, KindAnatomy, Outcome, ranges
 from .catalogue import CATALOGUE, Function, Mark, Step, entry
 from .permalink import permalink
 from .record import MechanismError, load_record
@@ -387,3 +391,32 @@ def not_reverted(found: Anatomy) -> list[str]:
         for h in found.hunks
         if not h.in_minimal_fix and not changes_no_verdict(h.reverted, h.reverted_together)
     ]
+
+
+def _word(found: Outcome) -> str:
+    return outcome_kind(found)
+
+
+def kind_row(found: Anatomy, kind: KindAnatomy) -> dict[str, object]:
+    """One kind's row."""
+    number = found.numbers
+    fix = ", ".join(f"{number[name]} ({name})" for name in kind.minimal_fix) or "none"
+    return {
+        "cases": len(kind.cases),
+        "absent in": "; ".join(f"{v}: {why}" for v, why in kind.absent.items()) or "—",
+        found.old: _word(kind.old_outcome),
+        found.new: _word(kind.new_outcome),
+        "minimal fix": fix,
+        f"{found.old} + it": _word(kind.minimal_outcome),
+        "1-minimal": "yes" if kind.one_minimal else "no",
+        "sets ddmin tried": len(kind.search),
+        f"{found.old} + the function fix alone": _word(kind.with_function_fix),
+        f"reverted from {found.new}, bug back": group_names(kind.bug_back, number) or "none",
+        f"{found.new} - all but its fix": _word(kind.rest_reverted),
+    }
+
+
+def kinds_frame(found: Anatomy) -> pd.DataFrame:
+    """Every kind's row, indexed by the kind's name."""
+    rows = {kind.label: kind_row(found, kind) for kind in found.kinds}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("approval kind")

@@ -2,7 +2,7 @@
 (``versions``), one cached environment per release (``environments``), the probe that runs the
 cases inside one (``probe``), the sweep over all of them (``sweep``), ``bisect``, the regression
 test per release (``crosscheck``), the frames that read the sweep's results (``tables``), and
-the workaround beside the newest release (``comparison``, ``liveness_comparison``);
+the workaround beside the newest release (``comparison``, ``later_turns``);
 ``findings.releases`` states what the sweep found.
 """
 

@@ -7,7 +7,7 @@ whose verdicts fill every invariant, and over HTTP on the SDK's own Responses mo
 ``pause_accepted`` and ``next_turn_accepted`` (what the user sees: ok, or the 400) replace the
 scripted ones. The matrix records are of the study's compaction mode (``input``); the probe also
 runs every case in the SDK's other modes, and what the user meets at each stage of every run
-over HTTP, in each mode (``analysis.meeting``), goes to ``data/sweep-meetings.json``. One
+over HTTP, in each mode (``meeting``), goes to ``data/sweep-meetings.json``. One
 interpreter per release runs all of it, leaving out the runs no file keeps (``probe.plan``), and
 the releases share the cores (``--jobs``); the progress goes to stderr (``formats.progress``).
 
@@ -40,7 +40,6 @@ from ...analysis import vocabulary
 from ...analysis.invariants import ACCEPTED, INVARIANTS
 from ...analysis.liveness import LIVENESS_NAMES, LivenessRecord, LivenessRun, liveness_records
 from ...analysis.matrix import MatrixRecord, records
-from ...analysis.meeting import MEETING_STAGES, Meeting, all_meetings
 from ...formats.files import write_atomic
 from ...formats.progress import Progress
 from ...formats.records import read_records, write_records
@@ -58,7 +57,8 @@ from .environments import (
     run_module,
     uv_binary,
 )
-from .liveness import SITUATIONS, poisoned_history, unjudged
+from .later_turns import SITUATIONS, poisoned_history, unjudged
+from .meeting import MEETING_STAGES, Meeting, all_meetings
 from .probe import MODULE as PROBE_MODULE
 from .probe import OBSERVED, PROBE_MODES, ProbeResult, probe
 from .versions import (

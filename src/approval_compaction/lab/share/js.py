@@ -152,8 +152,8 @@ def write_liveness(folder: Path = paths.DATA) -> list[Path]:
     """Every liveness situation in every plan on the pinned release as it is, with
     ``js/workaround.mjs`` and patched, judged by ``analysis.liveness`` (``js-liveness.json``)."""
     from ...analysis.liveness import LivenessRecord, liveness_records
-    from ..js.liveness import run_js_liveness
     from ..js.patched import FIX, patched_folder
+    from ..js.sweep import run_js_liveness
 
     bare = package_folder(pinned())
     runs = run_js_liveness(bare) + run_js_liveness(bare, workaround=True)

@@ -5,7 +5,7 @@ release that fixes it, the versions of the run the report shows, a one-line comm
 regression test without cloning anything, and the matrix. Cases that read the same are folded:
 the matrix shows one row per group of cases with identical verdicts and the same answer over HTTP
 (the sixteen rows are under ``<details>``), and the evidence shows one case per group of
-violating cases that ``analysis.folding`` finds identical stage by stage, naming the others.
+violating cases that ``findings.folding`` finds identical stage by stage, naming the others.
 GitHub strips CSS, so every cell carries a word and a marker. The heatmap PNG is written beside
 the report but not linked: a relative link does not resolve in an issue, so the report says how
 to attach it.
@@ -26,14 +26,10 @@ from pathlib import Path
 import pandas as pd
 
 from ...analysis import vocabulary
-from ...analysis.folding import PARTS, block_order, fold
 from ...analysis.invariants import JudgedRun, invariant, judge_all
 from ...analysis.matrix import records
-from ...analysis.meeting import all_meetings
-from ...analysis.outcomes import outcome_frame, outcome_of
 from ...analysis.table import pivot, to_frame
 from ...display.frames import diff_text
-from ...display.heatmap import heatmap, matrix_scope, png_bytes
 from ...display.views import stage_diff, stage_summary, stage_table
 from ...errors import InvestigationError
 from ...formats.files import write_atomic
@@ -41,8 +37,10 @@ from ...formats.markdown import GITHUB_LIMIT, code, escape, fence, github_length
 from ...study.capture import OK, STAGES, CaseRun
 from ...study.scenario import CHOICES, FIELD_NAMES, Case, parse_filter
 from .. import paths
+from ..findings.folding import PARTS, block_order, fold
 from ..findings.load import Findings, api_errors
 from ..findings.matrix import MatrixFinding, matrix_finding, seen
+from ..findings.outcomes import outcome_frame, outcome_of
 from ..findings.releases import ErrorMet, errors_met, merge_errors
 from ..findings.tables import (
     affected_frame,
@@ -55,6 +53,8 @@ from ..findings.tables import (
     verdict_frame,
 )
 from ..releases.crosscheck import JUDGED
+from ..releases.heatmap import heatmap, matrix_scope, png_bytes
+from ..releases.meeting import all_meetings
 from ..releases.versions import PACKAGE, version_key
 from .results import matrix_markdown
 from .snippet import ISSUE, TEST_NAME, one_line, regression_test
@@ -242,7 +242,7 @@ def evidence_body(judged: JudgedRun) -> list[str]:
 
 
 def evidence_groups(bad: Sequence[JudgedRun]) -> list[list[JudgedRun]]:
-    """Violating cases grouped as ``analysis.folding`` folds them: identical verdicts and, per
+    """Violating cases grouped as ``findings.folding`` folds them: identical verdicts and, per
     stage, identical stored items, model and compaction inputs, dispatches and outcomes."""
     by_label = {j.run.case.label: j for j in bad}
     return [[by_label[label] for label in f.cases] for f in fold(bad, PARTS)]

@@ -33,9 +33,9 @@ def write_matrix(
 ) -> list[Path]:
     """Write the matrix as JSON, CSV and markdown, its heatmap (violations first, as one block),
     and every captured run."""
-    from ...analysis.folding import block_order
     from ...analysis.table import pivot, to_frame
-    from ...display.heatmap import heatmap, matrix_scope, png_bytes
+    from ..findings.folding import block_order
+    from ..releases.heatmap import heatmap, matrix_scope, png_bytes
 
     files, rows = paths.data(folder), records(runs)
     table = pivot(to_frame(rows))

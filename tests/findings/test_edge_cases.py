@@ -8,14 +8,14 @@ from typing import Any
 import pytest
 
 from approval_compaction import evaluate
-from approval_compaction.fix.edge_cases import (
+from approval_compaction.fix.workaround import defer_compaction_while_pending
+from approval_compaction.lab.findings.edge_cases import (
     EDGE_CASES,
     SECOND_CALL_ID,
     TWO_CALLS,
     edge_table,
     run_edge,
 )
-from approval_compaction.fix.workaround import defer_compaction_while_pending
 from approval_compaction.study.capture import Stage
 from approval_compaction.study.driver import Continue, SessionWrapper, Setup, converse
 from approval_compaction.study.harness import (

@@ -24,8 +24,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from ..study.capture import CaseRun, StageName
-from .pairing import open_calls, orphan_outputs
+from ...analysis.pairing import open_calls, orphan_outputs
+from ...study.capture import CaseRun, StageName
 
 Met = Literal["paused", "answered", "raised", "not run"]
 PAUSED: Met = "paused"

@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from approval_compaction.display.stepper import NO_WORKAROUND, Stepper, Variant, stage_html
 from approval_compaction.display.views import (
     compaction_table,
     sent_table,
@@ -17,6 +16,7 @@ from approval_compaction.display.views import (
 )
 from approval_compaction.fix.workaround import defer_compaction_while_pending
 from approval_compaction.lab.share.notebooks import WIDGET_VIEW
+from approval_compaction.lab.widget import NO_WORKAROUND, Stepper, Variant, stage_html
 from approval_compaction.study.capture import STAGES, CaseRun
 from approval_compaction.study.harness import run_case
 from approval_compaction.study.scenario import Case

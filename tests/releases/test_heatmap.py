@@ -27,7 +27,7 @@ from approval_compaction.analysis.vocabulary import (
     contrast,
     legend,
 )
-from approval_compaction.display.heatmap import (
+from approval_compaction.lab.releases.heatmap import (
     RELEASE_MARKS,
     MatrixScope,
     MixedScopeError,

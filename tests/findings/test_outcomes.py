@@ -8,7 +8,7 @@ from typing import Any
 from factories import make_run
 
 from approval_compaction.analysis.invariants import judge
-from approval_compaction.analysis.outcomes import Outcome, outcome_frame, outcome_of
+from approval_compaction.lab.findings.outcomes import Outcome, outcome_frame, outcome_of
 from approval_compaction.study.capture import CaseRun
 from approval_compaction.study.capture import Outcome as Seen
 from approval_compaction.study.scenario import Case

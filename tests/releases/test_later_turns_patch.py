@@ -12,8 +12,8 @@ import pytest
 from approval_compaction.analysis.liveness import LivenessRun, resume_paired
 from approval_compaction.formats.records import read_json
 from approval_compaction.lab import paths
-from approval_compaction.lab.releases.liveness import LATE, LIVENESS_MODES, SITUATIONS
-from approval_compaction.lab.releases.liveness_patch import (
+from approval_compaction.lab.releases.later_turns import LATE, LIVENESS_MODES, SITUATIONS
+from approval_compaction.lab.releases.later_turns_patch import (
     BASE,
     DOCUMENTED_LIMIT,
     DOCUMENTED_TEST,

@@ -33,7 +33,7 @@ from ..findings.liveness import REFUSED, STUCK
 from ..findings.verdict import KIND_WORDS, failure_kinds, kind_of, kind_tally
 from ..mechanism.permalink import REPOSITORY, tag
 from ..releases.crosscheck import tool_requirements
-from ..releases.liveness_patch import (
+from ..releases.later_turns_patch import (
     DOCUMENTED_LIMIT,
     DOCUMENTED_TEST,
     INTENDED,

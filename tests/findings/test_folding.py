@@ -10,7 +10,9 @@ import pandas as pd
 import pytest
 from factories import SUMMARY, make_run, output
 
-from approval_compaction.analysis.folding import (
+from approval_compaction.analysis.vocabulary import HOLDS, VIOLATED
+from approval_compaction.errors import InvestigationError
+from approval_compaction.lab.findings.folding import (
     PARTS,
     UnknownCaseError,
     UnknownPartError,
@@ -22,8 +24,6 @@ from approval_compaction.analysis.folding import (
     fold_frame,
     violating_runs,
 )
-from approval_compaction.analysis.vocabulary import HOLDS, VIOLATED
-from approval_compaction.errors import InvestigationError
 from approval_compaction.study.capture import CaseRun
 from approval_compaction.study.scenario import Case, all_cases
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from approval_compaction.analysis.meeting import (
+from approval_compaction.lab.releases.meeting import (
     ANSWERED,
     MEETING_STAGES,
     NOT_RUN,

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from approval_compaction.lab.releases import liveness as releases_liveness
+from approval_compaction.lab.releases import later_turns
 from approval_compaction.study.driver import Ask, Continue, Decide, Keep, LoseOutput, Recall, Resume
-from approval_compaction.study.liveness import (
+from approval_compaction.study.scenario import Case
+from approval_compaction.study.situations import (
     BETWEEN,
     HOSTED_SITUATIONS,
     MCP_REQUEST,
@@ -16,7 +17,6 @@ from approval_compaction.study.liveness import (
     situation_setup,
     situation_steps,
 )
-from approval_compaction.study.scenario import Case
 
 
 def test_situations_are_steps_and_later_turns_always_compact() -> None:
@@ -25,9 +25,9 @@ def test_situations_are_steps_and_later_turns_always_compact() -> None:
     assert later(2) == [Continue(1, compact=True), Continue(1, compact=True)]
     assert situation_setup("poisoned", "input", [{"role": "user", "content": "x"}]).history
     assert situation_setup("abandoned", "input", [{"role": "user", "content": "x"}]).history == ()
-    assert SITUATIONS == releases_liveness.SITUATIONS  # the copy that imports no SDK
-    assert HOSTED_SITUATIONS == releases_liveness.HOSTED
-    assert RESUMED_SITUATIONS == releases_liveness.LATE
+    assert SITUATIONS == later_turns.SITUATIONS
+    assert HOSTED_SITUATIONS == later_turns.HOSTED
+    assert RESUMED_SITUATIONS == later_turns.LATE
 
 
 def test_mcp_situations_pause_on_a_hosted_request() -> None:

@@ -20,7 +20,7 @@ from approval_compaction.fix.workaround import defer_compaction_while_pending
 from approval_compaction.formats.progress import Progress
 from approval_compaction.lab import paths
 from approval_compaction.lab.releases import environments
-from approval_compaction.lab.releases.liveness import (
+from approval_compaction.lab.releases.later_turns import (
     HOSTED,
     LATE,
     LIVENESS_MODEL,
@@ -114,7 +114,7 @@ def test_liveness_scripted_model_is_reachable_by_name_and_accepts_the_orphan() -
 def test_liveness_workaround_retires_only_a_call_the_model_no_longer_sees() -> None:
     """The retired call was in no model input after the user moved on (the SDK dropped it)."""
     from approval_compaction.study.driver import converse
-    from approval_compaction.study.liveness import later, situation_setup, situation_steps
+    from approval_compaction.study.situations import later, situation_setup, situation_steps
 
     setup = situation_setup("abandoned", "input", wrap=defer_compaction_while_pending)
     transcript = converse(setup, [*situation_steps("abandoned"), *later(2)])
@@ -221,7 +221,7 @@ def test_liveness_newest_release_waits_for_an_abandoned_mcp_request_for_good() -
     """0.24.0 never compacts after an unanswered hosted MCP approval request, in any mode, and
     sends the request in every later model input; a late resume that answers it stays paired."""
     from approval_compaction.study.driver import converse
-    from approval_compaction.study.liveness import (
+    from approval_compaction.study.situations import (
         MCP_REQUEST_ID,
         later,
         situation_setup,

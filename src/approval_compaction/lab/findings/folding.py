@@ -18,11 +18,11 @@ from typing import Any
 
 import pandas as pd
 
-from ..errors import InvestigationError
-from ..study.capture import CaseRun
-from ..study.scenario import CHOICES, FIELD_NAMES
-from . import vocabulary
-from .invariants import JudgedRun, judge
+from ...analysis import vocabulary
+from ...analysis.invariants import JudgedRun, judge
+from ...errors import InvestigationError
+from ...study.capture import CaseRun
+from ...study.scenario import CHOICES, FIELD_NAMES
 
 Run = CaseRun | JudgedRun
 

@@ -22,10 +22,10 @@ import pandas as pd
 from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
 
-from ..analysis import vocabulary
-from ..analysis.vocabulary import Mark
-from ..errors import InvestigationError
-from ..study.capture import CaseRun
+from ...analysis import vocabulary
+from ...analysis.vocabulary import Mark
+from ...errors import InvestigationError
+from ...study.capture import CaseRun
 
 CASE_MARKS: tuple[Mark, ...] = (vocabulary.VIOLATED, vocabulary.NOT_JUDGED, vocabulary.HOLDS)
 RELEASE_MARKS: tuple[Mark, ...] = (

@@ -32,6 +32,8 @@ import ipywidgets as widgets  # type: ignore[import-untyped]  # ipywidgets ships
 import pandas as pd
 
 from ..analysis.invariants import evaluate
+from ..display.frames import highlight
+from ..display.views import compaction_table, sent_table, stage_diff, stage_summary, stage_table
 from ..errors import InvestigationError
 from ..study.capture import STAGES, CaseRun, StageName
 from ..study.driver import SessionWrapper
@@ -39,8 +41,6 @@ from ..study.harness import run_case
 from ..study.scenario import CHOICES, Case
 from ..study.wiring import BACKENDS, Backend
 from ..study.words import Model
-from .frames import highlight
-from .views import compaction_table, sent_table, stage_diff, stage_summary, stage_table
 
 NO_WORKAROUND = "none"
 MESSAGE_WIDTH = 240

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ..study.capture import OK, CaseRun
-from . import vocabulary
-from .invariants import JudgedRun, judge
-from .table import to_frame
+from ...analysis import vocabulary
+from ...analysis.invariants import JudgedRun, judge
+from ...analysis.table import to_frame
+from ...study.capture import OK, CaseRun
 
 INVARIANT = "next_turn_accepted"
 PAUSE = "pause_accepted"

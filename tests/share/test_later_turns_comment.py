@@ -12,10 +12,10 @@ from approval_compaction.errors import InvestigationError
 from approval_compaction.formats.markdown import GITHUB_LIMIT, github_length
 from approval_compaction.formats.records import read_json, write_json
 from approval_compaction.lab import paths
-from approval_compaction.lab.releases.liveness_patch import INTENDED
+from approval_compaction.lab.releases.later_turns_patch import INTENDED
 from approval_compaction.lab.releases.upstream.changes import NOT_REPRODUCED
-from approval_compaction.lab.share import upstream_liveness
-from approval_compaction.lab.share.upstream_liveness import (
+from approval_compaction.lab.share import later_turns_comment
+from approval_compaction.lab.share.later_turns_comment import (
     build,
     matrix_line,
     one_line,
@@ -41,25 +41,24 @@ def test_comment_fits_one_comment_and_carries_the_test_and_patch() -> None:
     assert "approval-compaction only" not in text  # the project's block is dropped
     assert "def test_compaction_keeps_history_bounded_after_unpaired_item" in text
     assert one_line("0.24.0") in text
-    frame = upstream_liveness.failure_frame(
+    frame = later_turns_comment.failure_frame(
         read_json(paths.DATA_FILES.liveness, dict),
         read_json(paths.DATA_FILES.liveness_patch_test, dict)["outcomes"],
     )
-    assert list(frame.index) == list(upstream_liveness.SITUATIONS)
+    assert list(frame.index) == list(later_turns_comment.SITUATIONS)
     assert "`keeps_users` answers" in text.split("| situation |", 1)[0]  # defined before use
 
 
 def test_comment_says_what_the_patch_leaves_alone_and_why() -> None:
     """previous_response_id mode is the SDK's documented contract: the comment names the
     docstring's sentence and the test that pins it, the consequence and the advice."""
-    from approval_compaction.lab.releases.liveness_patch import DOCUMENTED_LIMIT, DOCUMENTED_TEST
+    from approval_compaction.lab.releases.later_turns_patch import DOCUMENTED_LIMIT, DOCUMENTED_TEST
 
     text = build()
     assert f'"{DOCUMENTED_LIMIT}"' in text and f"`{DOCUMENTED_TEST}`" in text
     suite = read_json(paths.DATA_FILES.liveness_patch_suite, dict)
-    line = " ".join(
-        upstream_liveness.limit_lines(suite, read_json(paths.DATA_FILES.liveness_patch_runs, dict))
-    )
+    runs = read_json(paths.DATA_FILES.liveness_patch_runs, dict)
+    line = " ".join(later_turns_comment.limit_lines(suite, runs))
     for sdk in ("released", "patched"):
         cases = len(suite["documented"][sdk]["tests"])
         assert f"{sdk}: the docstring says so, {cases} of {cases} of the test's cases" in line
@@ -70,7 +69,8 @@ def test_comment_says_what_the_patch_leaves_alone_and_why() -> None:
 def test_liveness_lines_tally_the_patched_modes_apart() -> None:
     """The runs in the modes the patch is for all keep compacting; the others are tallied
     apart, with the situations stuck there."""
-    lines = upstream_liveness.liveness_lines(read_json(paths.DATA_FILES.liveness_patch_runs, dict))
+    patch_runs = read_json(paths.DATA_FILES.liveness_patch_runs, dict)
+    lines = later_turns_comment.liveness_lines(patch_runs)
     covered, other = lines[-2:]
     kept, total = covered.split(": ")[1].split(" runs")[0].split(" of ")
     assert covered.startswith("- in `auto`, `input`:") and kept == total
@@ -144,14 +144,14 @@ def test_write_refuses_a_comment_over_the_limit(tmp_path: Path) -> None:
     write_json(tmp_path / paths.DATA_FILES.liveness_patch_suite.name, suite)
     target = paths.data(tmp_path).upstream_liveness
     with pytest.raises(InvestigationError, match="over one comment"):
-        upstream_liveness.write(target)
+        later_turns_comment.write(target)
     assert not target.exists()
 
 
 def test_http_frame_gives_each_situation_on_both_sdks() -> None:
     http = read_json(paths.DATA_FILES.liveness_patch_http, dict)
-    frame = upstream_liveness.http_frame(http)
-    assert list(frame.index) == [*upstream_liveness.SITUATIONS, "clean"]
+    frame = later_turns_comment.http_frame(http)
+    assert list(frame.index) == [*later_turns_comment.SITUATIONS, "clean"]
     # mcp_abandoned too: the patch lab runs it over HTTP
     assert list(frame.columns) == ["released", "patched"]
     first = frame.loc["clean", "released"].split(" (")[0].split()
@@ -163,7 +163,7 @@ def test_other_mode_frame_names_the_newest_releases_stuck_situations_outside_inp
     with its broken invariants and lengths; input-mode breaks, older releases and the
     workaround's runs are left to the lines above."""
     from approval_compaction.analysis.liveness import liveness_run
-    from approval_compaction.lab.share.upstream_liveness import other_mode_frame
+    from approval_compaction.lab.share.later_turns_comment import other_mode_frame
     from approval_compaction.study.capture import Stage
 
     def run(version: str, mode: str, workaround: bool, grows: bool) -> dict[str, Any]:
@@ -199,8 +199,8 @@ def test_failure_frame_counts_the_later_turns_the_api_refuses() -> None:
 
     liveness = read_json(paths.DATA_FILES.liveness, dict)
     outcomes = read_json(paths.DATA_FILES.liveness_patch_test, dict)["outcomes"]
-    frame = upstream_liveness.failure_frame(liveness, outcomes)
-    runs = upstream_liveness.released_runs(liveness)
+    frame = later_turns_comment.failure_frame(liveness, outcomes)
+    runs = later_turns_comment.released_runs(liveness)
     key = ("poisoned", liveness["newest"], "input", False)
     (poisoned,) = [r for r in runs if (r.scenario, r.sdk_version, r.mode, r.workaround) == key]
     refused = frame.loc["poisoned", "later turns the API refuses"]

@@ -12,7 +12,7 @@ committed result file (``paths.Data``):
 - ``liveness_patch_runs``: every liveness situation (``mcp_abandoned`` among them: a hosted MCP
   approval request nobody answered, the user asking something else; ``make explore`` found
   0.24.0 stuck there) and case continued on the patched SDK, through the same ``Worker`` path
-  as ``liveness`` (``releases.liveness``); the release's own runs are ``liveness``'s.
+  as ``later_turns`` does; the release's own runs are ``later_turns``'s.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from ...study.worker import Worker
 from .. import paths
 from . import NEWEST, environments
 from .crosscheck import TOOLS, TOOLS_FOLDER, run_file
-from .liveness import LIVENESS_MODEL, SITUATIONS, run_liveness, run_situation
+from .later_turns import LIVENESS_MODEL, SITUATIONS, run_liveness, run_situation
 from .patched import (
     Patched,
     PatchError,

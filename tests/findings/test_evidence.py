@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from approval_compaction.analysis.evidence import HANDED, SENT, body_diff, conversion, failure
+from approval_compaction.lab.findings.evidence import HANDED, SENT, body_diff, conversion, failure
 from approval_compaction.study.capture import CaseRun, Outcome, Stage
 from approval_compaction.study.scenario import Case
 

@@ -8,7 +8,7 @@ import pytest
 
 from approval_compaction.cli import main
 from approval_compaction.formats.records import RecordsError
-from approval_compaction.lab.releases.liveness import load_liveness
+from approval_compaction.lab.releases.later_turns import load_liveness
 
 
 def test_liveness_command_without_the_newer_environment_is_one_line(

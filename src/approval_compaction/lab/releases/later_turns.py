@@ -1,17 +1,14 @@
-"""Liveness runs: each situation, and each of the sixteen cases, continued for N later turns.
+"""Later turns: each liveness situation, and each of the sixteen cases, continued for N turns.
 
-The steps come from ``study.liveness`` (the one driver takes them, here or in a release's own
-interpreter through a ``Worker``); the later turns are judged by ``analysis.liveness``. They run
-on a model that answers as the Responses API does (``LIVENESS_MODEL``, ``responses``: the SDK's
-own ``OpenAIResponsesModel`` over an in-process transport to the stand-in, which applies the
-API's rules, ``wire.rules``), so a turn the API would refuse raises there as it does for a user,
-and the run records it. The scripted model, which accepts an output without its call, stays
-reachable by name (``model="scripted"``, ``liveness --model scripted``): the project's earlier
-liveness results. The poisoned history is taken from a real run of the installed release (the
-pinned one, in the main process): the stored history after the resume of the study's first
-case, where the pending call was compacted away and its output stored alone. Runs on another
-release are given that same history, as a store an affected release wrote and a newer one
-reads.
+The steps come from ``study.situations``; the one driver takes them, here or in a release's own
+interpreter through a ``Worker``, and ``analysis.liveness`` judges the later turns. The runs
+answer as the Responses API does (``LIVENESS_MODEL``: the SDK's ``OpenAIResponsesModel`` over an
+in-process transport to the stand-in), so a turn the API would refuse raises as it does for a
+user; ``model="scripted"`` keeps the scripted model, which accepts an output without its call.
+The poisoned history is a real run of the installed release (the study's first case, its output
+stored alone), given to other releases as a store an affected release wrote. ``liveness_data``
+and ``command`` (``make liveness``) write ``data/liveness.json``: the installed and the newest
+release, each as it is and with the workaround.
 """
 
 from __future__ import annotations
@@ -20,16 +17,25 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from ...analysis.liveness import DEFAULT_TURNS, LivenessRun, liveness_run
+from ...analysis.liveness import (
+    DEFAULT_TURNS,
+    LivenessRun,
+    liveness_records,
+    liveness_run,
+    session_usable,
+)
 from ...analysis.pairing import orphan_outputs
+from ...fix.workaround import defer_compaction_while_pending as fix
 from ...formats.progress import Progress
-from ...formats.records import RecordsError, read_json
+from ...formats.records import RecordsError, read_json, write_json
 from ...study.capture import sdk_version
 from ...study.harness import run_case
 from ...study.items import Item
-from ...study.liveness import case_continued, later, run_steps, situation_setup, situation_steps
 from ...study.scenario import Case, all_cases
+from ...study.situations import case_continued, later, run_steps, situation_setup, situation_steps
 from ...study.words import STUDY_FIRST, Mode, Model, ResponseStore
+from ...study.worker import Worker
+from . import environments
 
 # The study's driver imports the SDK: it is imported when a run starts, not with this module.
 SITUATIONS = ("poisoned", "abandoned", "lost", "clean", "mcp_abandoned", "resumed", "mcp_resumed")
@@ -212,3 +218,67 @@ def load_liveness(path: Any) -> tuple[dict[str, Any], list[LivenessRun]]:
         return read_json(path, parse)
     except RecordsError as error:
         raise RecordsError(f"{error}: run `python -m approval_compaction liveness`") from None
+
+
+def liveness_data(
+    turns: int = DEFAULT_TURNS,
+    version: str | None = None,
+    envs: Any = None,
+    model: Model = LIVENESS_MODEL,
+) -> dict[str, Any]:
+    """The liveness runs on the installed release (as it is, and with the workaround), and on
+    the newer release (as it is, and with the workaround) given the same poisoned history, each
+    on ``model``. The newer release's two parts run in two ``Worker`` processes of its own
+    while the installed release's run here, so three interpreters share the cores; the runs
+    come back in the parts' order, whatever order they end in."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    newer = version or environments.newest_release()
+    # The newer release's environment first: a missing one is a one-line error before any run.
+    env = environments.release_environment(newer, envs or environments.default_envs(), create=False)
+    history = poisoned_history()
+    wraps = (None, fix)
+    total = 2 * len(wraps) * liveness_count()
+    with Progress("liveness", total, "runs") as bar:
+        options: dict[str, Any] = {"poisoned": history, "model": model, "progress": bar}
+
+        def newer_part(wrap: Any) -> list[LivenessRun]:
+            with Worker(str(env.python), environments.isolated_environ()) as worker:
+                return run_liveness(turns, wrap=wrap, worker=worker, **options)
+
+        with ThreadPoolExecutor(max_workers=len(wraps)) as pool:
+            there = [pool.submit(newer_part, wrap) for wrap in wraps]
+            runs = [run for wrap in wraps for run in run_liveness(turns, wrap=wrap, **options)]
+            runs += [run for part in there for run in part.result()]
+    return {
+        "turns": turns,
+        "model": model,
+        "pinned": sdk_version(),
+        "newest": newer,
+        "poisoned_history": history,
+        "runs": [run.to_json() for run in runs],
+    }
+
+
+def command(args: Any) -> int:
+    """``liveness``: write the runs (data/liveness.json) and print the verdicts that fail."""
+    from pathlib import Path
+
+    envs = Path(args.envs) if args.envs else None
+    data = liveness_data(args.turns, args.version, envs, args.model)
+    write_json(Path(args.output), data, indent=1)
+    runs = [LivenessRun.from_json(r) for r in data["runs"]]
+    broken = [r for r in liveness_records(runs) if r.holds is not True]
+    for r in broken:
+        fixed = " with the workaround" if r.workaround else ""
+        print(f"{r.sdk_version} {r.mode}{fixed} {r.scenario}: {r.invariant} broken: {r.detail}")
+    unusable = [r for r in runs if session_usable(r).holds is False]
+    for run in unusable:
+        fixed = " with the workaround" if run.workaround else ""
+        said = session_usable(run).text
+        print(f"{run.sdk_version} {run.mode}{fixed} {run.scenario}: not usable: {said}")
+    print(
+        f"wrote {args.output}: {len(runs)} runs on the {data['model']} model, "
+        f"{len(broken)} liveness verdicts broken, {len(unusable)} sessions not usable"
+    )
+    return 0

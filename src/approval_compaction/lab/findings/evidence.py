@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..study.capture import CaseRun, Stage
-from ..study.items import Item
-from ..wire.rules import COMPACT, RESPONSES
+from ...study.capture import CaseRun, Stage
+from ...study.items import Item
+from ...wire.rules import COMPACT, RESPONSES
 
 HANDED = "handed to the model interface"
 SENT = "sent over HTTP (body.input)"
