@@ -40,7 +40,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ),
     # the notebooks' answer lines
     ".analysis.story": ("diff_answer", "walkthrough_answer"),
-    # the frames and figures the notebooks show
+    # the frames the notebooks show
     ".display.frames": ("diff_text", "items_frame"),
     ".display.details": ("cut",),
     ".display.views": (

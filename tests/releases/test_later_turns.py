@@ -4,6 +4,7 @@ newest release when its cached environment is there."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import needs
 import pytest
@@ -16,8 +17,10 @@ from approval_compaction.analysis.liveness import (
     session_usable,
 )
 from approval_compaction.analysis.pairing import orphan_outputs
+from approval_compaction.cli import main
 from approval_compaction.fix.workaround import defer_compaction_while_pending
 from approval_compaction.formats.progress import Progress
+from approval_compaction.formats.records import RecordsError
 from approval_compaction.lab import paths
 from approval_compaction.lab.releases import environments
 from approval_compaction.lab.releases.later_turns import (
@@ -259,3 +262,25 @@ def test_run_liveness_tells_the_progress_each_run_as_it_ends() -> None:
     runs = run_liveness(1, modes=("input",), cases=[Case()], poisoned=[], progress=bar)
     assert bar.done == len(runs) == liveness_count([Case()], ("input",))
     assert [r.scenario for r in runs] == [*SITUATIONS, Case().label]
+
+
+def test_liveness_command_without_the_newer_environment_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output = tmp_path / "liveness.json"
+    code = main(["liveness", "--turns", "1", "--envs", str(tmp_path), "--output", str(output)])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: no environment for openai-agents ") and err.count("\n") == 1
+    assert not output.exists()  # nothing written
+
+
+def test_liveness_load_names_the_command_when_the_file_is_missing(tmp_path: Path) -> None:
+    with pytest.raises(RecordsError, match="python -m approval_compaction liveness"):
+        load_liveness(tmp_path / "liveness.json")
+
+
+def test_liveness_command_model_is_one_of_the_wirings(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["liveness", "--model", "lenient"])
+    assert "invalid choice: 'lenient'" in capsys.readouterr().err
