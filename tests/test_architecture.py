@@ -47,7 +47,7 @@ LOADS: dict[str, frozenset[str]] = {
     "study": frozenset({"agents", "openai"}),
     "wire": frozenset({"openai"}),
     "analysis": frozenset({"pandas", "numpy"}),
-    "display": frozenset({"agents", "openai", "pandas", "numpy", "matplotlib", "ipywidgets"}),
+    "display": frozenset({"pandas", "numpy"}),  # the heatmaps and the stepper are the lab's
     "fix": frozenset({"agents", "openai"}),  # the workaround needs the SDK and nothing else
     # the user's tool: it imports the SDK's sessions and SQLAlchemy when it opens a store; its
     # ``check`` runs the study's conversations on the SDK (``doctor.command`` loads it only then)
@@ -62,6 +62,7 @@ LOADS: dict[str, frozenset[str]] = {
             "matplotlib",
             "hypothesis",
             "ipykernel",
+            "ipywidgets",
             "nbformat",
             "nbclient",
             "nbconvert",
@@ -113,6 +114,30 @@ def test_architecture_each_subpackage_loads_what_its_row_says(subpackage: str) -
     heavy packages of its row (the analysis never the SDK, the study never pandas, ...)."""
     code = "\n".join(f"import {name}" for name in submodules(subpackage))
     assert loaded_after(code) == LOADS[subpackage]
+
+
+@pytest.mark.subprocess
+def test_architecture_the_probe_imports_only_what_a_release_environment_holds() -> None:
+    """The probe runs inside a release's bare environment (the SDK, and this package on its
+    path): it and every module its functions import load none of the lab's tools."""
+    code = "\n".join(
+        f"import {name}"
+        for name in (
+            "approval_compaction.lab.releases.probe",
+            "approval_compaction.lab.releases.later_turns",
+            "approval_compaction.study.fork",
+            "approval_compaction.study.harness",
+            "approval_compaction.study.wiring",
+        )
+    )
+    probe = (
+        f"{code}\nimport sys\nprint(sorted({{'packaging', 'uv', 'hypothesis'}} & set(sys.modules)))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert proc.stdout.splitlines()[-1] == "[]"
+    assert loaded_after(code) <= {"agents", "openai"}
 
 
 @pytest.mark.subprocess

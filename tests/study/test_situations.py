@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from approval_compaction.lab.releases import later_turns
 from approval_compaction.study.driver import Ask, Continue, Decide, Keep, LoseOutput, Recall, Resume
 from approval_compaction.study.scenario import Case
 from approval_compaction.study.situations import (
@@ -10,7 +9,6 @@ from approval_compaction.study.situations import (
     HOSTED_SITUATIONS,
     MCP_REQUEST,
     RESUMED_SITUATIONS,
-    SITUATIONS,
     case_continued,
     later,
     run_steps,
@@ -25,9 +23,6 @@ def test_situations_are_steps_and_later_turns_always_compact() -> None:
     assert later(2) == [Continue(1, compact=True), Continue(1, compact=True)]
     assert situation_setup("poisoned", "input", [{"role": "user", "content": "x"}]).history
     assert situation_setup("abandoned", "input", [{"role": "user", "content": "x"}]).history == ()
-    assert SITUATIONS == later_turns.SITUATIONS
-    assert HOSTED_SITUATIONS == later_turns.HOSTED
-    assert RESUMED_SITUATIONS == later_turns.LATE
 
 
 def test_mcp_situations_pause_on_a_hosted_request() -> None:

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from ...study.situations import SITUATIONS
 from ...wire.rules import ApiError
 from ..releases.bisect import marked_ranges, release_range
-from ..releases.later_turns import LIVENESS_MODES, SITUATIONS
+from ..releases.later_turns import LIVENESS_MODES
 from ..releases.versions import PACKAGE, sort_versions
 from .doctor import Check, Upgrade
 from .fix import Crosscheck

@@ -23,9 +23,10 @@ from typing import Any
 
 from ...analysis.liveness import LIVENESS_NAMES
 from ...formats.records import read_json
+from ...study.situations import SITUATIONS
 from .. import paths
 from ..releases.bisect import release_range
-from ..releases.later_turns import LIVENESS_MODES, SITUATIONS
+from ..releases.later_turns import LIVENESS_MODES
 from ..releases.later_turns_patch import DOCUMENTED_LIMIT, DOCUMENTED_TEST
 from .doctor import Check
 from .liveness import REFUSED, STUCK, LivenessEras

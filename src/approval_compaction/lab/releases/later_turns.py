@@ -32,15 +32,19 @@ from ...study.capture import sdk_version
 from ...study.harness import run_case
 from ...study.items import Item
 from ...study.scenario import Case, all_cases
-from ...study.situations import case_continued, later, run_steps, situation_setup, situation_steps
+from ...study.situations import HOSTED_SITUATIONS as HOSTED
+from ...study.situations import RESUMED_SITUATIONS as LATE
+from ...study.situations import (
+    SITUATIONS,
+    case_continued,
+    later,
+    run_steps,
+    situation_setup,
+    situation_steps,
+)
 from ...study.words import STUDY_FIRST, Mode, Model, ResponseStore
 from ...study.worker import Worker
-from . import environments
 
-# The study's driver imports the SDK: it is imported when a run starts, not with this module.
-SITUATIONS = ("poisoned", "abandoned", "lost", "clean", "mcp_abandoned", "resumed", "mcp_resumed")
-HOSTED = ("mcp_abandoned", "mcp_resumed")  # a hosted MCP server's approval request pauses
-LATE = ("resumed", "mcp_resumed")  # the application resumes the kept state late
 SessionWrapper = Any
 
 LIVENESS_MODES = STUDY_FIRST  # each situation in every mode, the study's first
@@ -232,6 +236,8 @@ def liveness_data(
     while the installed release's run here, so three interpreters share the cores; the runs
     come back in the parts' order, whatever order they end in."""
     from concurrent.futures import ThreadPoolExecutor
+
+    from . import environments  # the lab's tools (packaging): not in a release's bare environment
 
     newer = version or environments.newest_release()
     # The newer release's environment first: a missing one is a one-line error before any run.

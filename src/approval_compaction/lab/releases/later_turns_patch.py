@@ -26,12 +26,13 @@ from typing import Any
 
 from ...analysis.liveness import LivenessRun, broken_runs
 from ...formats.records import read_json, write_json
+from ...study.situations import SITUATIONS
 from ...study.words import Model
 from ...study.worker import Worker
 from .. import paths
 from . import NEWEST, environments
 from .crosscheck import TOOLS, TOOLS_FOLDER, run_file
-from .later_turns import LIVENESS_MODEL, SITUATIONS, run_liveness, run_situation
+from .later_turns import LIVENESS_MODEL, run_liveness, run_situation
 from .patched import (
     Patched,
     PatchError,

@@ -16,7 +16,7 @@ its rules (``faithful``).
 The scripted model's runs in the study's mode are continued for N later turns after the next
 one (``--later``, 10 by default; the hook always saying yes), which the liveness invariants
 judge. Given a poisoned history (``--situations FILE``, the stored history an affected release
-wrote), it also runs the liveness situations (``releases.later_turns.SITUATIONS``) in every mode,
+wrote), it also runs the liveness situations (``study.situations.SITUATIONS``) in every mode,
 each continued N turns, into ``liveness``: on the ``responses`` model by default, so a later
 turn the API would refuse raises as it does for a user (``--liveness-model scripted``: the
 scripted model, which accepts an output without its call).
@@ -191,8 +191,9 @@ def situations(
     share nothing); on a release that lacks what they use, or cannot run the model's wiring,
     each one an error run naming what is missing."""
     from ...study.fork import fork_map
+    from ...study.situations import SITUATIONS
     from ...study.wiring import unavailable
-    from .later_turns import LIVENESS_MODES, SITUATIONS, run_situation, unjudged
+    from .later_turns import LIVENESS_MODES, run_situation, unjudged
 
     why = "release lacks " + ", ".join(missing) if missing else unavailable(model)
     if why:

@@ -46,6 +46,7 @@ from ...formats.records import read_records, write_records
 from ...study.capture import LATER_TURNS, CaseRun
 from ...study.items import Item
 from ...study.scenario import Case, all_cases, select_cases
+from ...study.situations import SITUATIONS
 from ...study.words import STUDY_MODE, Model
 from .. import paths
 from .environments import (
@@ -57,7 +58,7 @@ from .environments import (
     run_module,
     uv_binary,
 )
-from .later_turns import SITUATIONS, poisoned_history, unjudged
+from .later_turns import poisoned_history, unjudged
 from .meeting import MEETING_STAGES, Meeting, all_meetings
 from .probe import MODULE as PROBE_MODULE
 from .probe import OBSERVED, PROBE_MODES, ProbeResult, probe
@@ -297,7 +298,7 @@ def _meeting_order(row: Meeting) -> tuple[Any, ...]:
     return (version_key(row.sdk_version), *models, *where, MEETING_STAGES.index(row.stage))
 
 
-_SITUATION_ORDER = {name: index for index, name in enumerate(SITUATIONS)}
+_SITUATION_ORDER: dict[str, int] = {name: index for index, name in enumerate(SITUATIONS)}
 
 
 def _liveness_order(row: LivenessRecord) -> tuple[Any, ...]:
