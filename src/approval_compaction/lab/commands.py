@@ -27,6 +27,7 @@ from ..formats.arguments import (
 )
 from ..study.words import MODELS, MODES, NEWEST, STORE_WORDS, STUDY_MODE
 from . import paths
+from .adk.commands import register as _adk
 
 JS_WORKAROUND_HELP = "the session wrapped by js/workaround.mjs (the JS workaround)"
 JS_PATCH_HELP = (
@@ -196,6 +197,7 @@ def _readme(args: argparse.Namespace) -> int:
 def register(add: AddCommand, lazy: Lazy, whole: Callable[[], argparse.ArgumentParser]) -> None:
     """Declare the lab's commands; ``whole`` builds the whole parser (``readme`` documents it)."""
     _javascript(add, lazy)
+    _adk(add, lazy)
     _publishing(add, whole)
     _releases(add, lazy)
     _fixes(add, lazy)

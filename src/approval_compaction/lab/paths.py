@@ -39,6 +39,7 @@ FIX_MATRIX = "fix-matrix"
 NEWEST_MATRIX = "fix-newest-matrix"
 STORE_FALSE_MATRIX = "matrix-store-false"
 JS_MATRIX = "js-matrix"  # the JS SDK's 16 cases on its pinned release, input mode
+ADK_MATRIX = "adk-matrix"  # google-adk's 16 cases on its pinned release, window-0
 
 
 @dataclass(frozen=True)
@@ -137,6 +138,38 @@ class Data:
     def js_report(self) -> Path:
         """The paste-ready report for openai-agents-js."""
         return self.file("report-js.md")
+
+    # google-adk: the pinned release's kinds, every release, the liveness situations, the fix.
+    @property
+    def adk_kinds(self) -> Path:
+        """The pinned ADK release's 16 cases in each compaction kind, one record per kind."""
+        return self.file("adk-kinds.json")
+
+    @property
+    def adk_sweep(self) -> Path:
+        return self.file("adk-sweep.json")
+
+    @property
+    def adk_release_dates(self) -> Path:
+        return self.file("adk-release-dates.json")
+
+    @property
+    def adk_liveness(self) -> Path:
+        return self.file("adk-liveness.json")
+
+    @property
+    def adk_patched(self) -> Path:
+        """The pinned ADK release's kinds on the patched package (adk/fix/)."""
+        return self.file("adk-patched.json")
+
+    @property
+    def adk_sdk_test(self) -> Path:
+        """The regression test for adk-python, on the pinned and the patched package."""
+        return self.file("adk-sdk-test.json")
+
+    @property
+    def adk_report(self) -> Path:
+        return self.file("report-adk.md")
 
     # Releases.
     @property

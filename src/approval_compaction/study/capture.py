@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from .items import Item
 from .scenario import Case
-from .words import CompactRules, Mode, Model
+from .words import AdkKind, CompactRules, Mode, Model
 
 
 @functools.cache
@@ -31,7 +31,7 @@ def sdk_version() -> str:
 
 
 StageName = Literal["pause", "round_trip", "resume", "next_turn"]
-Sdk = Literal["python", "js"]
+Sdk = Literal["python", "js", "adk"]
 STAGES: tuple[StageName, ...] = ("pause", "round_trip", "resume", "next_turn")
 OK = "ok"  # what the user saw when a stage's requests were all answered
 
@@ -157,13 +157,13 @@ class CaseRun:
     error: str | None = None
     not_applicable: str | None = None
     model: Model = "scripted"
-    mode: Mode = "input"  # the compaction session's compaction_mode
+    mode: Mode | AdkKind = "input"  # the compaction session's compaction_mode (ADK: its kind)
     compact_rules: CompactRules = "faithful"  # how the compaction endpoint answered
     continued: int = 0  # the later turns asked for (0: the case was not continued)
     later: list[Later] = field(default_factory=list)
     later_error: str = ""
     response_store: bool | None = None  # the agent's ModelSettings(store=...); None: not set
-    sdk: Sdk = "python"  # which SDK ran it: openai-agents, or @openai/agents (``js``)
+    sdk: Sdk = "python"  # which SDK ran it: openai-agents, @openai/agents (``js``), google-adk
 
     def stage(self, name: StageName) -> Stage | None:
         """The named stage, or None when the run stopped before it."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Protocol
 
 from ...analysis.invariants import JudgedRun, judge_all
 from ...analysis.liveness import DEFAULT_TURNS, LivenessRun
@@ -65,8 +66,25 @@ class JsRecord:
     not_applicable: str
 
 
-def record(plan: Plan, judged: Sequence[JudgedRun]) -> JsRecord:
-    """A plan's judged runs as one record."""
+class SweepPlan(Protocol):
+    """What a record reads of any driver's plan (the JS harness's, the ADK driver's)."""
+
+    @property
+    def label(self) -> str: ...
+    @property
+    def mode(self) -> str: ...
+    @property
+    def response_store(self) -> bool | None: ...
+    @property
+    def trigger(self) -> str: ...
+    @property
+    def session(self) -> str: ...
+    @property
+    def process(self) -> bool: ...
+
+
+def record(plan: SweepPlan, judged: Sequence[JudgedRun]) -> JsRecord:
+    """A plan's judged runs as one record (any driver's: the SDK's name is the runs')."""
     runs = [j.run for j in judged]
     broken = [j for j in judged if j.violations]
     names = [v.invariant for v in judged[0].verdicts] if judged else []
@@ -130,7 +148,7 @@ def exposure_records(plan: Plan, runs: Sequence[CaseRun]) -> list[JsExposure]:
     return rows
 
 
-def unavailable(version: str, plan: Plan, why: str) -> JsRecord:
+def unavailable(version: str, plan: SweepPlan, why: str) -> JsRecord:
     """A plan not run on a release that could not be installed, with the reason."""
     return JsRecord(
         sdk_version=version,

@@ -79,6 +79,12 @@ class Environment:
     folder: Path
     version: str
     exclude_newer: str
+    # What to install, when it is not ``openai-agents==version`` (another SDK's driver).
+    requirements: tuple[str, ...] = ()
+
+    @property
+    def wanted(self) -> list[str]:
+        return list(self.requirements) or [f"{PACKAGE}=={self.version}"]
 
     @property
     def python(self) -> Path:
@@ -89,6 +95,9 @@ class Environment:
         return self.folder / "approval-compaction.json"
 
     def spec(self) -> dict[str, str]:
+        if self.requirements:
+            wanted = " ".join(self.requirements)
+            return {"requirements": wanted, "exclude_newer": self.exclude_newer}
         return {PACKAGE: self.version, "exclude_newer": self.exclude_newer}
 
     def ready(self) -> bool:
@@ -334,7 +343,7 @@ def install(env: Environment, uv: str) -> str | None:
     if venv.returncode != 0:
         return f"uv venv failed: {_failure(venv)}"
     command = [uv, "pip", "install", "--quiet", "--python", str(env.python)]
-    command += ["--exclude-newer", env.exclude_newer, f"{PACKAGE}=={env.version}"]
+    command += ["--exclude-newer", env.exclude_newer, *env.wanted]
     errors = []
     for extra in ([], ["--offline"]):
         proc = run(command + extra, INSTALL_TIMEOUT_SECONDS)

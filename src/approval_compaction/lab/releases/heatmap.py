@@ -38,7 +38,7 @@ UNKNOWN = "?"  # drawn on a word outside the vocabulary (its cell is grey, as no
 # How a matrix's model is named in its title: the scripted one, or the SDK's own over HTTP.
 MODEL_WORDS = {"scripted": "scripted model", "responses": "OpenAIResponsesModel over HTTP"}
 TRIGGER = "trigger: every turn (compaction on), never (off)"  # each case's hook, by its label
-SDK_NAMES = {"python": "openai-agents", "js": "@openai/agents"}
+SDK_NAMES = {"python": "openai-agents", "js": "@openai/agents", "adk": "google-adk"}
 
 
 class MixedScopeError(InvestigationError):

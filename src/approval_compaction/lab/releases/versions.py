@@ -65,10 +65,14 @@ def releases_from_index(payload: Mapping[str, Any], first: str = FIRST_RELEASE) 
     return {v: found[v] for v in sort_versions(found)}
 
 
-def fetch_releases(timeout: float = 10.0) -> dict[str, str]:
-    """Ask the package index for the releases and their cutoffs (raises OSError offline)."""
-    with urllib.request.urlopen(INDEX_URL, timeout=timeout) as response:  # noqa: S310  # fixed https URL
-        return releases_from_index(json.load(response))
+def fetch_releases(
+    timeout: float = 10.0, package: str = PACKAGE, first: str = FIRST_RELEASE
+) -> dict[str, str]:
+    """Ask the package index for ``package``'s releases from ``first`` on and their cutoffs
+    (raises OSError offline)."""
+    url = INDEX_URL.replace(PACKAGE, package)
+    with urllib.request.urlopen(url, timeout=timeout) as response:  # noqa: S310  # fixed https URL
+        return releases_from_index(json.load(response), first)
 
 
 def in_order(releases: Mapping[str, str]) -> dict[str, str]:

@@ -1,0 +1,588 @@
+"""The ADK driver: the study's scenario on one installed ``google-adk``, written as it was seen.
+
+It runs inside the release's own environment (``google-adk`` and the standard library only,
+nothing of this project), the way ``js/harness.mjs`` runs inside Node. It reads a plan on
+standard input and writes one JSON line per case or situation. It judges nothing: what it
+writes is ADK's own objects as JSON (``Content``, ``Event``), which
+``approval_compaction.lab.adk.items`` maps to the capture format in one place.
+
+The scenario: an ``LlmAgent`` with one ``FunctionTool(require_confirmation=True)``, a scripted
+model (a ``BaseLlm`` subclass that records every ``LlmRequest.contents``) and a scripted
+summariser (a ``BaseEventsSummarizer`` that records the events it is given), in an ``App``
+with ``EventsCompactionConfig`` of the plan's kind. A case asks a question that pauses on
+ADK's ``adk_request_confirmation`` call, crosses the state boundary (``memory``: the same
+``InMemorySessionService``; ``json``: a ``DatabaseSessionService`` on a SQLite file, read back
+by a second process that resumes), answers the confirmation, resumes, asks the next question,
+then ``later`` plain questions. Nothing leaves the process: no network, no key.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import importlib.metadata
+import json
+import logging
+import os
+import subprocess
+import sys
+from typing import Any
+
+from google.adk.agents import LlmAgent
+from google.adk.events import Event
+from google.adk.models.base_llm import BaseLlm
+from google.adk.models.llm_response import LlmResponse
+from google.adk.runners import Runner
+from google.adk.sessions import InMemorySessionService
+from google.adk.tools import FunctionTool
+from google.genai import types
+
+try:  # the streamed runner's configuration
+    from google.adk.agents.run_config import RunConfig, StreamingMode
+except ImportError:  # pragma: no cover - every release with confirmation has it
+    RunConfig = StreamingMode = None  # type: ignore[assignment,misc]
+
+APP = "study"
+USER = "user"
+TOOL = "protected_lookup"
+CONFIRMATION = "adk_request_confirmation"
+PAUSING_QUESTION = "Please look up the protected record."
+LONG_QUESTION = "Please start the long export."
+LONG_TOOL = "long_export"
+LATER = "Anything else to add? ({n})"
+BETWEEN = 3  # the questions asked while a paused confirmation (or a long-running call) waits
+
+# What the current stage saw: filled by the model, the summariser and the tool.
+SEEN: dict[str, Any] = {"model_inputs": [], "compaction_inputs": [], "dispatches": 0}
+
+
+def dump(value: Any) -> Any:
+    """An ADK or genai object as JSON-ready data (its own serialiser, camelCase off)."""
+    return value.model_dump(mode="json", exclude_none=True)
+
+
+# ---------------------------------------------------------------- the scripted parts
+
+
+def protected_lookup(record: str) -> dict[str, str]:
+    """Look up a protected record (it runs only once a human confirms it)."""
+    SEEN["dispatches"] += 1
+    return {"record": record, "status": "found"}
+
+
+def long_export(table: str) -> dict[str, str]:
+    """Start a long export; its result arrives later (a long-running tool)."""
+    SEEN["dispatches"] += 1
+    return {"table": table, "status": "pending"}
+
+
+def _answers_tool(contents: list[types.Content]) -> bool:
+    last = contents[-1] if contents else None
+    return bool(last and any(p.function_response for p in last.parts or []))
+
+
+def _asked(contents: list[types.Content]) -> str:
+    """The question that makes the model call a tool, when the last content asks it."""
+    last = contents[-1] if contents else None
+    for question in (PAUSING_QUESTION, LONG_QUESTION):
+        if last and any(p.text and question in p.text for p in last.parts or []):
+            return question
+    return ""
+
+
+class ScriptedModel(BaseLlm):
+    """Answers each request by its last content: the pausing question with a call to the
+    protected tool (ids ``call-1``, ``call-2``... as the plan numbers them), anything else with
+    text. Every request's contents are recorded; its usage reports a prompt of one token per
+    four characters of contents (ADK's own estimate), so token thresholds see a count."""
+
+    model: str = "scripted"
+    calls: int = 0
+
+    async def generate_content_async(self, llm_request: Any, stream: bool = False) -> Any:
+        contents = list(llm_request.contents or [])
+        SEEN["model_inputs"].append([dump(c) for c in contents])
+        size = sum(len(json.dumps(dump(c))) for c in contents)
+        usage = types.GenerateContentResponseUsageMetadata(
+            prompt_token_count=max(1, size // 4),
+            candidates_token_count=5,
+            total_token_count=max(1, size // 4) + 5,
+        )
+        asked = _asked(contents)
+        if asked and not _answers_tool(contents):
+            self.calls += 1
+            name, args = (
+                (TOOL, {"record": "r-1"})
+                if asked == PAUSING_QUESTION
+                else (LONG_TOOL, {"table": "t-1"})
+            )
+            call = types.FunctionCall(id=f"call-{self.calls}", name=name, args=args)
+            parts = [types.Part(function_call=call)]
+            yield LlmResponse(
+                content=types.Content(role="model", parts=parts), usage_metadata=usage
+            )
+            return
+        text = "Done." if _answers_tool(contents) else "Noted."
+        if stream:
+            part = types.Part(text=text[:2])
+            yield LlmResponse(content=types.Content(role="model", parts=[part]), partial=True)
+        final = types.Content(role="model", parts=[types.Part(text=text)])
+        yield LlmResponse(content=final, usage_metadata=usage)
+
+
+def summariser_class() -> Any:
+    """The scripted summariser, a ``BaseEventsSummarizer`` (made once the release is known to
+    have one): it records the events it is given and summarises them as ADK's own
+    ``LlmEventSummarizer`` shapes its event (author ``user``, an ``EventCompaction`` from the
+    first event's timestamp to the last's), with a fixed text."""
+    from google.adk.apps.base_events_summarizer import BaseEventsSummarizer
+    from google.adk.events.event_actions import EventActions, EventCompaction
+
+    class ScriptedSummariser(BaseEventsSummarizer):  # type: ignore[misc,valid-type]
+        async def maybe_summarize_events(self, *, events: list[Event]) -> Event | None:
+            SEEN["compaction_inputs"].append([event_json(e) for e in events])
+            if not events:
+                return None
+            summary = types.Content(role="model", parts=[types.Part(text="Summary.")])
+            compaction = EventCompaction(
+                start_timestamp=events[0].timestamp,
+                end_timestamp=events[-1].timestamp,
+                compacted_content=summary,
+            )
+            return Event(
+                author="user",
+                actions=EventActions(compaction=compaction),
+                invocation_id=Event.new_id(),
+            )
+
+    return ScriptedSummariser
+
+
+# ---------------------------------------------------------------- the app
+
+# The compaction kinds: EventsCompactionConfig's two triggers, each at two settings.
+KINDS: dict[str, dict[str, int]] = {
+    "window-0": {"compaction_interval": 1, "overlap_size": 0},
+    "window-1": {"compaction_interval": 1, "overlap_size": 1},
+    "tokens-0": {"token_threshold": 1, "event_retention_size": 0},
+    "tokens-2": {"token_threshold": 1, "event_retention_size": 2},
+}
+
+
+class NotApplicable(Exception):
+    """The release cannot express the plan (a setting it does not have)."""
+
+
+def make_app(kind: str, compaction: bool, calls: int) -> Any:
+    from google.adk.apps import App
+    from google.adk.tools.long_running_tool import LongRunningFunctionTool
+
+    model = ScriptedModel(calls=calls)
+    tools = [
+        FunctionTool(protected_lookup, require_confirmation=True),
+        LongRunningFunctionTool(long_export),
+    ]
+    agent = LlmAgent(name="assistant", model=model, instruction="Help.", tools=tools)
+    config = None
+    if compaction:
+        from google.adk.apps.app import EventsCompactionConfig
+
+        try:
+            config = EventsCompactionConfig(summarizer=summariser_class()(), **KINDS[kind])
+        except Exception as error:  # pydantic's "extra fields not permitted", say
+            raise NotApplicable(
+                f"EventsCompactionConfig has no {kind} trigger here: {type(error).__name__}"
+            ) from None
+    return App(name=APP, root_agent=agent, events_compaction_config=config), model
+
+
+def database_url(path: str) -> str:
+    """The SQLite file's URL as the release's DatabaseSessionService takes it (async from
+    the release whose service is async)."""
+    from google.adk.sessions import database_session_service as module
+
+    source = open(module.__file__).read()
+    return f"sqlite+aiosqlite:///{path}" if "create_async_engine" in source else f"sqlite:///{path}"
+
+
+def session_service(boundary: str, path: str) -> Any:
+    if boundary == "memory":
+        return InMemorySessionService()
+    from google.adk.sessions import DatabaseSessionService
+
+    return DatabaseSessionService(db_url=database_url(path))
+
+
+def effective(events: list[Event]) -> list[Event]:
+    """The session's events as the release reads them back for the model: each compaction
+    event in place of the events it covers (the release's own function), or as stored when
+    the release has none."""
+    for name in (
+        "google.adk.flows.llm_flows.context._compaction",
+        "google.adk.flows.llm_flows.contents",
+    ):
+        with contextlib.suppress(ImportError):
+            module = importlib.import_module(name)
+            process = getattr(module, "_process_compaction_events", None)
+            if process is not None:
+                return list(process(events))
+    return list(events)
+
+
+def event_json(event: Event) -> dict[str, Any]:
+    """One event as the driver records it: its content, its compaction, the confirmations it
+    requested and its long-running ids (no id, invocation id or timestamp: they vary)."""
+    out: dict[str, Any] = {"author": event.author}
+    if event.content is not None:
+        out["content"] = dump(event.content)
+    actions = event.actions
+    if actions is not None and actions.compaction is not None:
+        out["compaction"] = dump(actions.compaction.compacted_content)
+    confirmations = getattr(actions, "requested_tool_confirmations", None) if actions else None
+    if confirmations:
+        out["requested_tool_confirmations"] = sorted(confirmations)
+    if event.long_running_tool_ids:
+        out["long_running_tool_ids"] = sorted(event.long_running_tool_ids)
+    if event.partial:
+        out["partial"] = True
+    return out
+
+
+# ---------------------------------------------------------------- one conversation
+
+
+class Conversation:
+    """One session on one app: each turn a stage as the study records it."""
+
+    def __init__(self, plan: dict[str, Any], case: dict[str, str], path: str, calls: int = 0):
+        self.case = case
+        self.boundary = case["state_boundary"]
+        self.app, self.model = make_app(plan["kind"], case["compaction"] == "on", calls)
+        self.service = session_service(self.boundary, path)
+        self.runner = Runner(app=self.app, session_service=self.service)
+        streamed = case["runner"] == "run_streamed"
+        self.config = RunConfig(streaming_mode=StreamingMode.SSE) if streamed else None
+        self.session_id = "s-1"
+
+    async def create(self) -> None:
+        await self.service.create_session(app_name=APP, user_id=USER, session_id=self.session_id)
+
+    async def stored(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        session = await self.service.get_session(
+            app_name=APP, user_id=USER, session_id=self.session_id
+        )
+        events = list(session.events) if session else []
+        return [event_json(e) for e in effective(events)], [event_json(e) for e in events]
+
+    async def turn(
+        self, name: str, message: types.Content, die_after_call: bool = False
+    ) -> tuple[dict[str, Any], list[Any]]:
+        """Run one turn; its stage and the calls it ended waiting on (confirmation requests,
+        and long-running calls). ``die_after_call``: the worker dies as soon as the model's
+        call is stored, before any tool runs (the ``lost`` situation)."""
+        SEEN.update(model_inputs=[], compaction_inputs=[], dispatches=0)
+        waiting: list[Any] = []
+        outcome = "ok"
+        try:
+            kwargs: dict[str, Any] = {}
+            if self.config is not None:
+                kwargs["run_config"] = self.config
+            run = self.runner.run_async(
+                user_id=USER, session_id=self.session_id, new_message=message, **kwargs
+            )
+            async for event in run:
+                calls = [] if event.partial else event.get_function_calls()
+                if die_after_call and calls:
+                    await run.aclose()
+                    break
+                long_ids = event.long_running_tool_ids or set()
+                waiting += [
+                    c
+                    for c in calls
+                    if c.name == CONFIRMATION or (c.name == LONG_TOOL and c.id in long_ids)
+                ]
+        except Exception as error:  # what the user's code meets
+            outcome = f"{type(error).__module__.split('.')[0]}.{type(error).__name__}: {error}"
+            outcome = " ".join(outcome.split())[:500]
+        stored, events = await self.stored()
+        stage = {
+            "name": name,
+            "stored": stored,
+            "model_inputs": SEEN["model_inputs"],
+            "compaction_inputs": SEEN["compaction_inputs"],
+            "dispatches": SEEN["dispatches"],
+            "interruptions": [dump(c) for c in waiting],
+            "state_items": {"events": events},
+            "outcome": outcome,
+        }
+        return stage, waiting
+
+    async def round_trip(self) -> dict[str, Any]:
+        stored, events = await self.stored()
+        return {"name": "round_trip", "stored": stored, "state_items": {"events": events}}
+
+    async def close(self) -> None:
+        close = getattr(self.runner, "close", None)
+        if close is not None:
+            with contextlib.suppress(Exception):
+                await close()
+        engine = getattr(self.service, "db_engine", None)
+        dispose = getattr(engine, "dispose", None)
+        if dispose is not None:
+            result = dispose()
+            if asyncio.iscoroutine(result):
+                await result
+
+
+def user_text(text: str) -> types.Content:
+    return types.Content(role="user", parts=[types.Part(text=text)])
+
+
+def decision(calls: list[Any], approve: bool) -> types.Content:
+    """The user's answer to each confirmation call, as ADK's docs show it."""
+    parts = [
+        types.Part(
+            function_response=types.FunctionResponse(
+                id=call.id, name=CONFIRMATION, response={"confirmed": approve}
+            )
+        )
+        for call in calls
+    ]
+    return types.Content(role="user", parts=parts)
+
+
+async def after_pause(
+    conversation: Conversation, case: dict[str, str], waiting: list[Any], later: int
+) -> dict[str, Any]:
+    """The round trip's reading, the resume, the next turn and the later turns."""
+    stages = [await conversation.round_trip()]
+    approvals = 0
+    if waiting:
+        approve = case["decision"] == "approve"
+        approvals = len(waiting) if approve else 0
+        stage, _ = await conversation.turn("resume", decision(waiting, approve))
+        stages.append(stage)
+    stage, _ = await conversation.turn("next_turn", user_text("And the next question?"))
+    stages.append(stage)
+    later_turns = []
+    for n in range(1, later + 1):
+        stage, paused = await conversation.turn("next_turn", user_text(LATER.format(n=n)))
+        later_turns.append({"stage": stage, "outcome": "paused" if paused else "answered"})
+    dispatches = sum(s.get("dispatches", 0) for s in stages)
+    return {
+        "stages": stages,
+        "approvals": approvals,
+        "dispatches": dispatches,
+        "later": later_turns,
+    }
+
+
+async def pause_case(
+    plan: dict[str, Any], case: dict[str, str], number: int
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """A case up to its pause: the record so far, and (for a ``json`` boundary) what the
+    second process needs to go on; a ``memory`` case runs to its end here."""
+    path = os.path.join(plan["scratch"], f"{plan['label']}-{number}.db")
+    with contextlib.suppress(FileNotFoundError):
+        os.remove(path)
+    out: dict[str, Any] = {
+        "case": case,
+        "kind": plan["kind"],
+        "sdk_version": version(),
+        "stages": [],
+        "approvals": 0,
+        "dispatches": 0,
+        "later": [],
+    }
+    try:
+        conversation = Conversation(plan, case, path)
+    except NotApplicable as why:
+        return {**out, "not_applicable": str(why)}, None
+    rest: dict[str, Any] | None = None
+    try:
+        await conversation.create()
+        pause, waiting = await conversation.turn("pause", user_text(PAUSING_QUESTION))
+        out["stages"], out["dispatches"] = [pause], pause["dispatches"]
+        if case["state_boundary"] == "memory":
+            merge(out, await after_pause(conversation, case, waiting, plan.get("later", 0)))
+        else:
+            rest = {
+                "plan": plan,
+                "case": case,
+                "path": path,
+                "calls": conversation.model.calls,
+                "waiting": [dump(c) for c in waiting],
+            }
+    except Exception as error:  # the driver failed: recorded, the next case still runs
+        out["error"] = f"{type(error).__name__}: {' '.join(str(error).split())[:300]}"
+    finally:
+        await conversation.close()
+    return out, rest
+
+
+def merge(out: dict[str, Any], rest: dict[str, Any]) -> None:
+    """The stages after the pause, added to the case's record."""
+    out["stages"] += rest["stages"]
+    out["approvals"] = rest["approvals"]
+    out["dispatches"] += rest["dispatches"]
+    out["later"] = rest["later"]
+    if rest.get("error"):
+        out["error"] = rest["error"]
+
+
+def second_process(specs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A second interpreter opens each case's database, reads the session and goes on: one
+    process for every ``json`` case of the plan."""
+    done = subprocess.run(
+        [sys.executable, __file__, "--second"],
+        input=json.dumps(specs),
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        check=False,
+    )
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        error = f"the second process exited with {done.returncode}: {last}"
+        return [
+            {"stages": [], "approvals": 0, "dispatches": 0, "later": [], "error": error}
+            for _ in specs
+        ]
+    return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+
+
+# ---------------------------------------------------------------- liveness situations
+
+CONTROL = {"runner": "run", "decision": "approve", "compaction": "on", "state_boundary": "memory"}
+
+
+def answer(calls: list[Any]) -> types.Content:
+    """What the application sends when the calls it waited on are answered: the confirmation
+    (approved), or the long-running tool's final result."""
+    parts = []
+    for call in calls:
+        if call.name == CONFIRMATION:
+            response = {"confirmed": True}
+        else:
+            response = {"table": "t-1", "status": "done"}
+        parts.append(
+            types.Part(
+                function_response=types.FunctionResponse(
+                    id=call.id, name=call.name, response=response
+                )
+            )
+        )
+    return types.Content(role="user", parts=parts)
+
+
+async def run_situation(plan: dict[str, Any], name: str, number: int) -> dict[str, Any]:
+    """One liveness situation, then ``later`` plain questions (compaction on throughout):
+    ``abandoned`` (the confirmation is never answered), ``lost`` (the worker dies once the
+    model's call is stored; a new runner goes on over the same session service), ``resumed``
+    (answered late, after ``BETWEEN`` questions), ``long_running`` (a long-running tool's result
+    arrives late, after ``BETWEEN`` questions), ``clean`` (nothing pending, the control)."""
+    path = os.path.join(plan["scratch"], f"{plan['label']}-s{number}.db")
+    out: dict[str, Any] = {
+        "scenario": name,
+        "kind": plan["kind"],
+        "sdk_version": version(),
+        "stages": [],
+        "later": [],
+        "wanted": plan.get("later", 0),
+    }
+    try:
+        conversation = Conversation(plan, CONTROL, path)
+    except NotApplicable as why:
+        return {**out, "not_applicable": str(why)}
+    try:
+        await conversation.create()
+        stages, resumed = [], False
+        if name in ("abandoned", "resumed"):
+            stage, waiting = await conversation.turn("pause", user_text(PAUSING_QUESTION))
+            stages.append(stage)
+        elif name == "long_running":
+            stage, waiting = await conversation.turn("pause", user_text(LONG_QUESTION))
+            stages.append(stage)
+        elif name == "clean":  # a question answered, nothing pending
+            stage, waiting = await conversation.turn("next_turn", user_text("Hello?"))
+            stages.append(stage)
+        elif name == "lost":
+            stage, waiting = await conversation.turn(
+                "pause", user_text(PAUSING_QUESTION), die_after_call=True
+            )
+            stages.append(stage)
+            service = conversation.service
+            conversation = Conversation(plan, CONTROL, path, conversation.model.calls)
+            conversation.service = service  # a new worker over the same store
+            conversation.runner = Runner(app=conversation.app, session_service=service)
+        if name in ("resumed", "long_running"):
+            for n in range(1, BETWEEN + 1):
+                stage, _ = await conversation.turn("next_turn", user_text(f"Meanwhile ({n})?"))
+                stages.append(stage)
+            stage, _ = await conversation.turn("resume", answer(waiting))
+            stages.append(stage)
+            resumed = True
+        later = []
+        for n in range(1, plan.get("later", 0) + 1):
+            stage, paused = await conversation.turn("next_turn", user_text(LATER.format(n=n)))
+            later.append({"stage": stage, "outcome": "paused" if paused else "answered"})
+        out.update(stages=stages, later=later, resumed=resumed)
+    except Exception as error:  # the driver failed: recorded, the next situation still runs
+        out["error"] = f"{type(error).__name__}: {' '.join(str(error).split())[:300]}"
+    finally:
+        await conversation.close()
+    return out
+
+
+async def second(spec: dict[str, Any]) -> dict[str, Any]:
+    try:
+        conversation = Conversation(spec["plan"], spec["case"], spec["path"], spec["calls"])
+    except Exception as error:
+        return {
+            "stages": [],
+            "approvals": 0,
+            "dispatches": 0,
+            "later": [],
+            "error": f"{type(error).__name__}: {error}",
+        }
+    try:
+        waiting = [types.FunctionCall(**c) for c in spec["waiting"]]
+        return await after_pause(conversation, spec["case"], waiting, spec["plan"].get("later", 0))
+    except Exception as error:
+        return {
+            "stages": [],
+            "approvals": 0,
+            "dispatches": 0,
+            "later": [],
+            "error": f"{type(error).__name__}: {' '.join(str(error).split())[:300]}",
+        }
+    finally:
+        await conversation.close()
+
+
+def version() -> str:
+    return importlib.metadata.version("google-adk")
+
+
+async def main() -> None:
+    plan = json.loads(sys.stdin.read())
+    paused = [await pause_case(plan, case, n) for n, case in enumerate(plan.get("cases", []))]
+    waiting = [rest for _, rest in paused if rest is not None]
+    continued = iter(second_process(waiting) if waiting else [])
+    for out, rest in paused:
+        if rest is not None:
+            merge(out, next(continued))
+        print(json.dumps(out), flush=True)
+    for number, name in enumerate(plan.get("situations", [])):
+        print(json.dumps(await run_situation(plan, name, number)), flush=True)
+
+
+async def seconds() -> None:
+    for spec in json.loads(sys.stdin.read()):
+        print(json.dumps(await second(spec)), flush=True)
+
+
+if __name__ == "__main__":
+    logging.disable(logging.WARNING)
+    asyncio.run(seconds() if sys.argv[1:] == ["--second"] else main())

@@ -1,0 +1,42 @@
+"""The ADK study's commands, declared (each runs a module of ``lab.share.adk`` or
+``lab.share.report_adk``, imported when it runs): declaring them loads nothing heavy."""
+
+from __future__ import annotations
+
+from ...formats.arguments import CASE_HELP, FORMATS, AddCommand, Lazy
+from ...study.words import ADK_KINDS
+from .. import paths
+
+
+def register(add: AddCommand, lazy: Lazy) -> None:
+    """Declare ``adk-matrix``, ``adk-data``, ``adk-sweep``, ``adk-fix`` and ``report-adk``."""
+    matrix = add(
+        "adk-matrix",
+        lazy(".lab.share.adk", "matrix_command"),
+        "run the 16 cases on google-adk (its own environment, a scripted model)",
+    )
+    matrix.add_argument("--format", choices=FORMATS, default="table")
+    matrix.add_argument("--case", help=CASE_HELP)
+    matrix.add_argument("--output", help="write to this file instead of stdout")
+    matrix.add_argument(
+        "--kind",
+        choices=ADK_KINDS,
+        default=ADK_KINDS[0],
+        help="EventsCompactionConfig: window-N (one invocation, overlap N) or tokens-N "
+        "(threshold 1, N raw events kept)",
+    )
+    matrix.add_argument("--release", help="a google-adk release (default: the pinned one)")
+    add(
+        "adk-data",
+        lazy(".lab.share.adk", "data_command"),
+        "the pinned google-adk release: its matrix, every kind, the liveness situations",
+    ).add_argument("--folder", default=str(paths.DATA))
+    sweep = add(
+        "adk-sweep",
+        lazy(".lab.share.adk", "sweep_command"),
+        "every google-adk release with confirmation and compaction into data/adk-sweep.json",
+    )
+    sweep.add_argument("--release", action="append", help="only this release (repeatable)")
+    sweep.add_argument(
+        "--dates", action="store_true", help="ask the package index for the release dates first"
+    )

@@ -1,0 +1,134 @@
+"""Harness: the ADK driver (``adk/harness.py``) run in one release's environment, its captures
+read back as the study's runs.
+
+A ``Plan`` is what varies between matrices: the compaction kind (``EventsCompactionConfig``'s
+sliding window with overlap 0 or 1, or its token threshold keeping 0 or 2 raw events), the
+cases, and for liveness the ``situations`` (each runs instead of the cases) and the ``later``
+plain questions after each. The driver runs in the release's interpreter, one process per plan
+(and a second one for the plan's ``json`` cases, which resume from the database); it judges
+nothing. The model is the driver's scripted ``BaseLlm``: nothing goes over HTTP, so the model's
+requests are judged by the stand-in's rules applied to each ``LlmRequest.contents``
+(``analysis.invariants``, the ``scripted`` model).
+
+A case's words are the study's, read for ADK: ``run`` is ``Runner.run_async``, ``run_streamed``
+the same with ``RunConfig(streaming_mode=SSE)``; ``approve``/``reject`` the user's
+``ToolConfirmation(confirmed=...)``; ``on`` an ``App`` with the plan's compaction, ``off`` one
+without; ``memory`` one ``InMemorySessionService`` in one process, ``json`` a
+``DatabaseSessionService`` on a SQLite file that a second process reads to resume.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ...analysis.liveness import LivenessRun
+from ...errors import InvestigationError
+from ...study.capture import CaseRun
+from ...study.scenario import Case, all_cases
+from ...study.words import AdkKind
+from .. import paths
+from ..releases.environments import isolated_environ
+from .items import read_liveness, read_run
+
+DRIVER = paths.ROOT / "adk" / "harness.py"
+TIMEOUT = 1800.0  # seconds for one plan's process
+
+
+class DriverError(InvestigationError):
+    """The ADK driver could not run, or failed, in one line."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One matrix of the ADK study: the compaction kind every case of it shares, and the cases
+    (or, for liveness, the situations and the later questions after each)."""
+
+    kind: AdkKind = "window-0"
+    cases: tuple[Case, ...] = field(default_factory=lambda: tuple(all_cases()))
+    situations: tuple[str, ...] = ()
+    later: int = 0
+
+    @property
+    def label(self) -> str:
+        return self.kind
+
+    # What a sweep record reads of any driver's plan (``lab.js.sweep.record``).
+    @property
+    def mode(self) -> str:
+        return self.kind
+
+    response_store: None = None
+    trigger: str = "case"
+    session: str = "memory"
+    process: bool = False
+
+
+def run_plans(plans: Sequence[Plan], python: Path) -> list[list[CaseRun]]:
+    """Each plan's runs, with the ``google-adk`` installed beside ``python``."""
+    return [[read_run(line) for line in lines] for lines in _run_driver(plans, python)]
+
+
+def run_plan(plan: Plan, python: Path) -> list[CaseRun]:
+    (runs,) = run_plans([plan], python)
+    return runs
+
+
+def run_situations(
+    plans: Sequence[Plan], python: Path, release: str | None = None
+) -> list[list[LivenessRun]]:
+    """Each liveness plan's situations, as the runs ``analysis.liveness`` judges (``release``
+    names a patched package)."""
+    return [
+        [read_liveness(line, release) for line in lines] for lines in _run_driver(plans, python)
+    ]
+
+
+def _run_driver(plans: Sequence[Plan], python: Path) -> list[list[dict[str, Any]]]:
+    if not Path(python).exists():
+        raise DriverError(f"no interpreter at {python}: make the release's environment first")
+    results = []
+    with tempfile.TemporaryDirectory(
+        prefix="approval-compaction-adk-", dir=paths.scratch()
+    ) as scratch:
+        for number, plan in enumerate(plans):
+            spec = {
+                "kind": plan.kind,
+                "cases": [case.as_dict() for case in plan.cases],
+                "situations": list(plan.situations),
+                "later": plan.later,
+                "scratch": scratch,
+                "label": f"p{number}",
+            }
+            results.append(_run(python, spec))
+    return results
+
+
+def _run(python: Path, spec: dict[str, Any]) -> list[dict[str, Any]]:
+    env = isolated_environ(with_package=False)
+    env.update(PYTHONWARNINGS="ignore")
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env.pop("GOOGLE_API_KEY", None)
+    env.pop("GEMINI_API_KEY", None)
+    try:
+        done = subprocess.run(
+            [str(python), str(DRIVER)],
+            input=json.dumps(spec),
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+            env=env,
+            cwd=spec["scratch"],
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        raise DriverError(f"the ADK driver did not finish in {TIMEOUT:.0f} s") from None
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise DriverError(f"the ADK driver exited with {done.returncode}: {last}")
+    return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]

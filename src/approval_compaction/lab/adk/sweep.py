@@ -1,0 +1,74 @@
+"""Sweep: the ADK study on each ``google-adk`` release with tool confirmation and events
+compaction, and its liveness situations.
+
+Every release runs the same plans (``PLANS``: the four compaction kinds), judged by the shared
+invariants; a release's result is one sweep record per plan (``lab.js.sweep``'s record, the
+same for every driver): how many of the 16 cases break an invariant, which invariants, and
+where the user's code raised. A kind the release cannot configure (the token threshold before
+it existed) is recorded as not applicable, with the reason. ``liveness_plans`` run the
+liveness situations instead of the cases, each followed by N later turns, in every kind
+(``run_adk_liveness``), for ``analysis.liveness`` to judge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from ...analysis.invariants import judge_all
+from ...analysis.liveness import DEFAULT_TURNS, LivenessRun
+from ...formats.progress import Progress
+from ...formats.records import write_records
+from ...study.capture import CaseRun
+from ...study.words import ADK_KINDS
+from .. import paths
+from ..js.sweep import JsRecord, record, unavailable
+from .harness import Plan, run_plans, run_situations
+from .packages import AdkEnvironmentError, release_dates, release_environment, releases
+
+PLANS: tuple[Plan, ...] = tuple(Plan(kind) for kind in ADK_KINDS)
+# The liveness situations ADK can express: a confirmation never answered, a worker that dies
+# once the model's call is stored, a confirmation answered late, a long-running tool whose
+# result arrives late, and the control.
+SITUATIONS: tuple[str, ...] = ("abandoned", "lost", "resumed", "long_running", "clean")
+
+
+def run_release(
+    version: str, plans: Sequence[Plan] = PLANS, dates: dict[str, str] | None = None
+) -> list[tuple[Plan, list[CaseRun]]]:
+    """Every plan's runs on one release (its environment made first when it is not yet)."""
+    env = release_environment(version, dates)
+    return list(zip(plans, run_plans(plans, env.python), strict=True))
+
+
+def release_records(ran: Sequence[tuple[Plan, list[CaseRun]]]) -> list[JsRecord]:
+    return [record(plan, judge_all(runs)) for plan, runs in ran]
+
+
+def sweep(versions: Sequence[str] | None = None, folder: Path = paths.DATA) -> list[Path]:
+    """Every release (or those given), each plan judged, into ``adk-sweep.json``."""
+    dates = release_dates()
+    chosen = list(versions) if versions else releases(dates)
+    rows: list[JsRecord] = []
+    with Progress("adk-sweep", len(chosen), "releases") as progress:
+        for version in chosen:
+            try:
+                rows += release_records(run_release(version, PLANS, dates))
+            except AdkEnvironmentError as error:  # recorded for the release: the others run
+                rows += [unavailable(version, plan, str(error)) for plan in PLANS]
+            progress.step()
+    return write_records(paths.data(folder).adk_sweep, rows, JsRecord)
+
+
+def liveness_plans(turns: int = DEFAULT_TURNS) -> tuple[Plan, ...]:
+    """Every kind, each running every situation instead of the cases."""
+    return tuple(replace(plan, cases=(), situations=SITUATIONS, later=turns) for plan in PLANS)
+
+
+def run_adk_liveness(
+    python: Path, release: str | None = None, turns: int = DEFAULT_TURNS
+) -> list[LivenessRun]:
+    """Every situation in every kind with the ``google-adk`` beside ``python``."""
+    ran = run_situations(liveness_plans(turns), python, release)
+    return [run for runs in ran for run in runs]

@@ -1,0 +1,63 @@
+"""The ADK study's commands: ``adk-matrix`` (the 16 cases on one ``google-adk`` release, in one
+compaction kind), ``adk-sweep`` (every release with tool confirmation and events compaction,
+into ``data/adk-sweep.json``), ``adk-data`` (what ``make run`` writes: the pinned release's
+matrix, its kinds and its liveness situations), ``adk-fix`` (the patched package and the
+regression test) and ``report-adk``'s data. Each judged by the study's invariants."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ...analysis.liveness import LivenessRecord, liveness_records
+from ...analysis.matrix import matrix_text, records
+from ...formats.files import write_or_print
+from ...formats.records import write_records
+from ...study.scenario import select_cases
+from .. import paths
+from ..adk.harness import Plan, run_plan
+from ..adk.packages import fetch_release_dates, pinned, release_environment
+from ..adk.sweep import PLANS, release_records, run_adk_liveness, run_release
+from ..js.sweep import JsRecord
+from .results import write_matrix
+
+
+def matrix_command(args: argparse.Namespace) -> int:
+    """``adk-matrix``: run the cases on a release (the pinned one by default) and print them."""
+    plan = Plan(kind=args.kind, cases=tuple(select_cases(args.case)))
+    env = release_environment(args.release or pinned())
+    runs = run_plan(plan, env.python)
+    write_or_print(matrix_text(records(runs), args.format), args.output)
+    return 0
+
+
+def write_pinned(folder: Path = paths.DATA) -> list[Path]:
+    """The pinned release: its window-0 matrix (``adk-matrix.*``), every kind's record
+    (``adk-kinds.json``) and the liveness situations in every kind (``adk-liveness.json``)."""
+    ran = run_release(pinned(), PLANS)
+    written = write_matrix(ran[0][1], folder, paths.ADK_MATRIX)
+    written += write_records(paths.data(folder).adk_kinds, release_records(ran), JsRecord)
+    env = release_environment(pinned())
+    runs = run_adk_liveness(env.python)
+    path = paths.data(folder).adk_liveness
+    written += write_records(path, liveness_records(runs), LivenessRecord)
+    return written
+
+
+def data_command(args: argparse.Namespace) -> int:
+    """``adk-data``: write the pinned release's files."""
+    for path in write_pinned(Path(args.folder)):
+        print(f"wrote {path}")
+    return 0
+
+
+def sweep_command(args: argparse.Namespace) -> int:
+    """``adk-sweep``: every release (or those named) into data/adk-sweep.json; ``--dates``
+    asks the package index for the release dates first."""
+    from ..adk.sweep import sweep
+
+    if args.dates:
+        print(f"wrote {fetch_release_dates()}")
+    for path in sweep(args.release or None):
+        print(f"wrote {path}")
+    return 0
