@@ -65,7 +65,7 @@ class Plan:
 
     response_store: None = None
     trigger: str = "case"
-    session: str = "memory"
+    session: str = "memory and database"  # the cases cross both boundaries
     process: bool = False
 
 
