@@ -305,6 +305,7 @@ class Conversation:
         except Exception as error:  # what the user's code meets
             outcome = f"{type(error).__module__.split('.')[0]}.{type(error).__name__}: {error}"
             outcome = " ".join(outcome.split())[:500]
+        await settled()
         stored, events = await self.stored()
         stage = {
             "name": name,
@@ -333,6 +334,16 @@ class Conversation:
             result = dispose()
             if asyncio.iscoroutine(result):
                 await result
+
+
+async def settled(timeout: float = 60.0) -> None:
+    """Wait for the tasks a turn left running: releases that compact in a task of its own
+    (``asyncio.create_task`` after the invocation, as 1.16 does) finish it here, so what the
+    turn triggered is the turn's, as a user's next turn would find it done."""
+    current = asyncio.current_task()
+    pending = [t for t in asyncio.all_tasks() if t is not current and not t.done()]
+    if pending:
+        await asyncio.wait(pending, timeout=timeout)
 
 
 def user_text(text: str) -> types.Content:

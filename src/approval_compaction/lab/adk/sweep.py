@@ -47,18 +47,21 @@ def release_records(ran: Sequence[tuple[Plan, list[CaseRun]]]) -> list[JsRecord]
 
 
 def sweep(versions: Sequence[str] | None = None, folder: Path = paths.DATA) -> list[Path]:
-    """Every release (or those given), each plan judged, into ``adk-sweep.json``."""
+    """Every release (or those given), each plan judged, into ``adk-sweep.json`` (written
+    after each release, so a sweep cut short keeps what it ran)."""
     dates = release_dates()
     chosen = list(versions) if versions else releases(dates)
     rows: list[JsRecord] = []
+    written: list[Path] = []
     with Progress("adk-sweep", len(chosen), "releases") as progress:
         for version in chosen:
             try:
                 rows += release_records(run_release(version, PLANS, dates))
             except AdkEnvironmentError as error:  # recorded for the release: the others run
                 rows += [unavailable(version, plan, str(error)) for plan in PLANS]
+            written = write_records(paths.data(folder).adk_sweep, rows, JsRecord)
             progress.step()
-    return write_records(paths.data(folder).adk_sweep, rows, JsRecord)
+    return written
 
 
 def liveness_plans(turns: int = DEFAULT_TURNS) -> tuple[Plan, ...]:

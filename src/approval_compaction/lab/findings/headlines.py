@@ -255,6 +255,34 @@ def javascript(found: Findings) -> str:
     )
 
 
+def adk(found: Findings) -> str:
+    """13: whether google-adk loses the pending call, on which releases, and what is left on
+    the pinned one after later turns."""
+    adk = found.adk
+    if adk is None:
+        raise HeadlineError("the answers need data/adk-kinds.json and data/adk-liveness.json")
+    held = all(r.violating == 0 and not r.not_applicable for r in adk.pinned)
+    hit, swept = adk.affected(), adk.releases
+    late = sorted({r.mode for r in adk.liveness if r.resume_paired is False})
+    grows = sorted(
+        {r.mode for r in adk.liveness if r.invariant == "history_bounded" and r.holds is False}
+    )
+    cases = "hold every invariant" if held else "break an invariant"
+    swept_text = (
+        f" {len(hit)} of {len(swept)} releases with both features break one in some kind "
+        f"({hit[0]}..{hit[-1]})."
+        if hit
+        else ""
+    )
+    return (
+        f"**Answer.** On `google-adk` {adk.version} the 16 cases {cases} in all four "
+        f"compaction kinds.{swept_text} Over later turns on {adk.version}, a confirmation "
+        f"answered late, or a long-running tool's late result, reaches the summariser without "
+        f"its call (kinds {', '.join(late) or 'none'}); the history grows in "
+        f"{', '.join(grows) or 'no kind'}, the control too."
+    )
+
+
 HEADLINES: dict[str, Callable[[Findings], str]] = {
     "01": walkthrough,
     "02": stored_vs_sent,
@@ -268,4 +296,5 @@ HEADLINES: dict[str, Callable[[Findings], str]] = {
     "10": after_the_fix,
     "11": javascript,
     "12": appendix,
+    "13": adk,
 }

@@ -75,15 +75,20 @@ def load_js(folder: Path = paths.DATA) -> JsFinding | None:
     )
 
 
-def cell(record: JsRecord) -> str:
-    """What the user meets in one plan on one release, in the Python tables' words."""
+JS_ENTRY = "run() throws"  # the JS SDK's entry point, in the Python tables' words
+JS_MISSING = "no compactionMode option: runs as auto"  # what a release without the plan does
+
+
+def cell(record: JsRecord, entry: str = JS_ENTRY, missing: str = JS_MISSING) -> str:
+    """What the user meets in one plan on one release, in the Python tables' words, with the
+    SDK's entry point (``entry``) and what a release that cannot run the plan does."""
 
     if record.not_applicable:
-        return "no compactionMode option: runs as auto"
+        return missing
     if record.violating == 0:
         return MEETS[UNAFFECTED]
     words = MEETS[RAISED.get(record.raised_at, COMPACTION_ONLY)]
-    words = words.replace("Runner.run raises", "run() throws")  # the JS SDK's entry point
+    words = words.replace("Runner.run raises", entry)
     return f"{words} ({record.violating} of {record.cases} cases)"
 
 
@@ -91,13 +96,18 @@ def _key(version: str) -> tuple[int, ...]:
     return tuple(int(p) for p in version.split("."))
 
 
-def js_ranges_frame(rows: Sequence[JsRecord], columns: dict[str, str] = COLUMNS) -> pd.DataFrame:
+def js_ranges_frame(
+    rows: Sequence[JsRecord],
+    columns: dict[str, str] = COLUMNS,
+    entry: str = JS_ENTRY,
+    missing: str = JS_MISSING,
+) -> pd.DataFrame:
     """One row per run of consecutive releases whose every plan (of ``columns``) reads the
-    same."""
+    same; any driver's records (``entry`` and ``missing`` in its SDK's words)."""
     by_release: dict[str, dict[str, str]] = {}
     for row in rows:
         if row.plan in columns:
-            by_release.setdefault(row.sdk_version, {})[row.plan] = cell(row)
+            by_release.setdefault(row.sdk_version, {})[row.plan] = cell(row, entry, missing)
     spans: list[tuple[list[str], dict[str, str]]] = []
     for version in sorted(by_release, key=_key):
         cells = by_release[version]
@@ -191,11 +201,13 @@ def _package(record: LivenessRecord) -> str:
     return "patched" if "+" in record.sdk_version else record.sdk_version
 
 
-def js_liveness_frame(rows: Sequence[LivenessRecord]) -> pd.DataFrame:
+def js_liveness_frame(
+    rows: Sequence[LivenessRecord], plans: Sequence[str] = LIVENESS_MODES_JS
+) -> pd.DataFrame:
     """Situation by package (the pinned release, with the workaround, patched): whether the
     session keeps compacting over the later turns in every plan, or in which plans a later turn
     is refused or compaction stops (the Python liveness table's words)."""
-    from .liveness import release_state
+    from .liveness import cell_key, release_state
 
     grouped: dict[tuple[str, str, str], list[LivenessRecord]] = {}
     for row in rows:
@@ -206,9 +218,9 @@ def js_liveness_frame(rows: Sequence[LivenessRecord]) -> pd.DataFrame:
     for package in packages:
         for situation in situations:
             modes: dict[str, list[str]] = {}
-            for mode in LIVENESS_MODES_JS:
+            for mode in plans:
                 state = release_state(grouped.get((situation, package, mode), []))
-                modes.setdefault(state.verdict, []).append(mode)
+                modes.setdefault(cell_key(state), []).append(mode)
             shown = [v for v in LIVENESS_CELLS if v in modes]
             if len(shown) == 1 and len(modes) == 1:
                 cell_text = LIVENESS_CELLS[shown[0]]

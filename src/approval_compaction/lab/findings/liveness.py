@@ -186,8 +186,18 @@ SITUATION_WORDS: dict[str, str] = {
     "mcp_abandoned": "a hosted MCP approval request nobody answers",
     "resumed": "an abandoned approval, resumed after later questions",
     "mcp_resumed": "an abandoned MCP approval request, resumed later",
+    "long_running": "a long-running tool whose result arrives after later questions",
 }
 KEEPS_CELL = "keeps compacting"
 STOPS_CELL = "stops compacting"
 REFUSED_CELL = "refused"  # a later turn raised: the session cannot be used
 LIVENESS_CELLS: dict[str, str] = {REFUSED: REFUSED_CELL, STUCK: STOPS_CELL, KEEPS: KEEPS_CELL}
+GROWS_CELL = "compacts, history grows"  # compaction runs every turn, the history still grows
+
+
+def cell_key(state: LivenessState) -> str:
+    """A state's word for a table cell: its verdict, or ``GROWS_CELL`` when the only broken
+    invariant is ``history_bounded`` (compaction keeps running)."""
+    if state.verdict == STUCK and state.broken == ("history_bounded",):
+        return GROWS_CELL
+    return state.verdict
