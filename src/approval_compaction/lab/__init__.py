@@ -108,6 +108,9 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".js.source": ("permalink",),
     ".share.report_js": ("js_fix_frame", "js_workaround_ranges"),
     ".share.later_turns_comment": ("liveness_lines", "matrix_line", "tally_lines"),
+    # google-adk: its driver, item mapping and tables (the JS ones, with ADK's words)
+    ".adk.harness": ("run_adk",),
+    ".findings.adk": ("adk_liveness_frame", "adk_ranges_frame", "load_adk"),
 }
 # Modules the notebooks use as a whole (``rp.replay(...)``, ``paths.DATA_FILES``), by the name
 # they are imported under; the lab's ``paths`` holds the core's locations too.
@@ -121,6 +124,7 @@ _MODULES: dict[str, str] = {
 _RENAMED: dict[str, tuple[str, str]] = {
     "release_checks_frame": (".findings.tables", "check_frame"),
     "newest_turns_frame": (".findings.tables", "upgrade_frame"),
+    "adk_items": (".adk.items", "part_items"),  # one ADK content as wire items
 }
 _MODULE_OF: dict[str, str] = {name: module for module, names in _SOURCES.items() for name in names}
 

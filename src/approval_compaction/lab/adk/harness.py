@@ -132,3 +132,14 @@ def _run(python: Path, spec: dict[str, Any]) -> list[dict[str, Any]]:
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]
         raise DriverError(f"the ADK driver exited with {done.returncode}: {last}")
     return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+
+
+def run_adk(
+    kind: AdkKind = "window-0", cases: Sequence[Case] = (), release: str | None = None
+) -> list[CaseRun]:
+    """The cases (every one when none are given) in one compaction kind, on a release (the
+    pinned one by default), its environment made with uv on first use."""
+    from .packages import pinned, release_environment
+
+    env = release_environment(release or pinned())
+    return run_plan(Plan(kind, cases=tuple(cases) or tuple(all_cases())), env.python)

@@ -18,6 +18,13 @@ from ...study.words import ADK_KINDS
 from .. import paths
 from ..js.sweep import JsRecord
 from .js import js_liveness_frame, js_ranges_frame
+from .releases import (
+    COMPACTION_ONLY,
+    NEXT_TURN_FAILS,
+    PAUSE_FAILS,
+    RESUME_FAILS,
+    UNAFFECTED,
+)
 
 PACKAGE = "google-adk"
 # The kinds as columns: EventsCompactionConfig's sliding window and token threshold.
@@ -29,6 +36,14 @@ COLUMNS: dict[str, str] = {
 }
 ENTRY = "Runner.run_async raises"  # where an ADK user meets an error
 MISSING = "no such trigger in this release"  # a token threshold before it existed
+# What the user meets, by where ADK first raises (nothing goes over HTTP: ADK raises itself).
+MEETS: dict[str, str] = {
+    PAUSE_FAILS: f"{ENTRY} at the pause, nothing to confirm",
+    RESUME_FAILS: f"{ENTRY} at the resume: the decision never runs",
+    NEXT_TURN_FAILS: f"{ENTRY} on the next question",
+    COMPACTION_ONLY: "no error (the summariser is given an unpaired item)",
+    UNAFFECTED: "no error in these cases",
+}
 
 
 @dataclass(frozen=True)
@@ -72,7 +87,7 @@ def load_adk(folder: Path = paths.DATA) -> AdkFinding | None:
 
 def adk_ranges_frame(rows: Sequence[JsRecord]) -> pd.DataFrame:
     """One row per run of releases whose every kind reads the same."""
-    return js_ranges_frame(rows, COLUMNS, ENTRY, MISSING)
+    return js_ranges_frame(rows, COLUMNS, ENTRY, MISSING, MEETS)
 
 
 def adk_liveness_frame(rows: Sequence[LivenessRecord]) -> pd.DataFrame:

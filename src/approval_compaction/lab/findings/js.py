@@ -6,7 +6,7 @@ A cell uses the Python tables' words (``findings.releases.MEETS``), so both SDKs
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -79,15 +79,21 @@ JS_ENTRY = "run() throws"  # the JS SDK's entry point, in the Python tables' wor
 JS_MISSING = "no compactionMode option: runs as auto"  # what a release without the plan does
 
 
-def cell(record: JsRecord, entry: str = JS_ENTRY, missing: str = JS_MISSING) -> str:
-    """What the user meets in one plan on one release, in the Python tables' words, with the
-    SDK's entry point (``entry``) and what a release that cannot run the plan does."""
+def cell(
+    record: JsRecord,
+    entry: str = JS_ENTRY,
+    missing: str = JS_MISSING,
+    meets: Mapping[str, str] = MEETS,
+) -> str:
+    """What the user meets in one plan on one release, in the Python tables' words (``meets``:
+    another SDK's words for the same outcomes), with the SDK's entry point (``entry``) and what
+    a release that cannot run the plan does."""
 
     if record.not_applicable:
         return missing
     if record.violating == 0:
-        return MEETS[UNAFFECTED]
-    words = MEETS[RAISED.get(record.raised_at, COMPACTION_ONLY)]
+        return meets[UNAFFECTED]
+    words = meets[RAISED.get(record.raised_at, COMPACTION_ONLY)]
     words = words.replace("Runner.run raises", entry)
     return f"{words} ({record.violating} of {record.cases} cases)"
 
@@ -101,13 +107,15 @@ def js_ranges_frame(
     columns: dict[str, str] = COLUMNS,
     entry: str = JS_ENTRY,
     missing: str = JS_MISSING,
+    meets: Mapping[str, str] = MEETS,
 ) -> pd.DataFrame:
     """One row per run of consecutive releases whose every plan (of ``columns``) reads the
-    same; any driver's records (``entry`` and ``missing`` in its SDK's words)."""
+    same; any driver's records (``entry``, ``missing`` and ``meets`` in its SDK's words)."""
     by_release: dict[str, dict[str, str]] = {}
     for row in rows:
         if row.plan in columns:
-            by_release.setdefault(row.sdk_version, {})[row.plan] = cell(row, entry, missing)
+            cells = by_release.setdefault(row.sdk_version, {})
+            cells[row.plan] = cell(row, entry, missing, meets)
     spans: list[tuple[list[str], dict[str, str]]] = []
     for version in sorted(by_release, key=_key):
         cells = by_release[version]
