@@ -18,7 +18,7 @@ SDK_TEST_STAMP := js/sdk-test/node_modules/.package-lock.json
 # PYTHONDONTWRITEBYTECODE (this one does) makes every import compile again, in each notebook
 # kernel, worker and release probe the targets start; the targets run with Python's default.
 unexport PYTHONDONTWRITEBYTECODE
-.PHONY: help system setup run sweep js-sweep js-sdk-test js-fix envs workaround liveness liveness-patch doctor-data mechanism fix-anatomy explore upstream permalinks test test-all lint lab bench clean
+.PHONY: help system setup run sweep adk-sweep js-sweep js-sdk-test js-fix envs workaround liveness liveness-patch doctor-data mechanism fix-anatomy explore upstream permalinks test test-all lint lab bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -49,6 +49,7 @@ system: ## install the Debian packages notebooks and tests start (PostgreSQL, Re
 run: $(STAMP) $(NODE_STAMP) system ## write data/, execute and render every notebook, the report and README findings
 	$(PY) -m approval_compaction data
 	$(PY) -m approval_compaction js-liveness
+	$(PY) -m approval_compaction adk-data
 	$(PY) -m approval_compaction notebooks
 	$(PY) -m approval_compaction render
 	$(PY) -m approval_compaction report --output data/report.md --force
@@ -59,6 +60,9 @@ run: $(STAMP) $(NODE_STAMP) system ## write data/, execute and render every note
 
 sweep: $(STAMP) ## run the matrix on every openai-agents release into data/sweep.json (slow)
 	$(PY) -m approval_compaction sweep $(SWEEP_ARGS)
+
+adk-sweep: $(STAMP) ## the ADK study on every google-adk release with confirmation and compaction (uv, cached; data/adk-sweep.json, slow)
+	$(PY) -m approval_compaction adk-sweep $(ADK_SWEEP_ARGS)
 
 js-sweep: $(STAMP) $(NODE_STAMP) ## the JS study on every @openai/agents release with the session, bare and with the JS workaround (npm, cached; data/js-*sweep.json)
 	$(PY) -m approval_compaction js-sweep $(JS_SWEEP_ARGS)

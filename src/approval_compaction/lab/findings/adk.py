@@ -39,7 +39,7 @@ MISSING = "no such trigger in this release"  # a token threshold before it exist
 # What the user meets, by where ADK first raises (nothing goes over HTTP: ADK raises itself).
 MEETS: dict[str, str] = {
     PAUSE_FAILS: f"{ENTRY} at the pause, nothing to confirm",
-    RESUME_FAILS: f"{ENTRY} at the resume: the decision never runs",
+    RESUME_FAILS: f"{ENTRY} at the resume",
     NEXT_TURN_FAILS: f"{ENTRY} on the next question",
     COMPACTION_ONLY: "no error (the summariser is given an unpaired item)",
     UNAFFECTED: "no error in these cases",

@@ -283,7 +283,9 @@ CLAIMS: dict[str, tuple[str, ...]] = {
     AFFECTED: (AFFECTED,),
 }
 VERSION = re.compile(r"(?<![\w.@/-])(\d+\.\d+\.\d+)(?:\.\.(\d+\.\d+\.\d+))?(?![\w-])")
-OTHER_PACKAGE = re.compile(r"@openai/agents|agents-openai|openai-agents-js|JS|JavaScript")
+OTHER_PACKAGE = re.compile(
+    r"@openai/agents|agents-openai|openai-agents-js|JS|JavaScript|google-adk|adk-python|ADK"
+)
 
 
 def statements(text: str) -> list[str]:
@@ -307,8 +309,8 @@ def _named(statement: str, order: Sequence[str]) -> list[str]:
 
 def claims(text: str, order: Sequence[str]) -> list[tuple[str, str, str]]:
     """Each (release, phrase, statement) where a statement names one release or range of the
-    ``openai-agents`` releases ``order`` and a verdict phrase; statements about the JS SDK are
-    left out (its releases share the numbers)."""
+    ``openai-agents`` releases ``order`` and a verdict phrase; statements about the JS SDK and
+    google-adk are left out (their releases have verdicts of their own)."""
     found = []
     for statement in statements(text):
         if OTHER_PACKAGE.search(statement):

@@ -125,8 +125,27 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
             f"[`{regression}`]({regression}), no clone needed: save it in an empty folder and run "
             f"{code(one_line(pinned))}; {outcomes(pinned, found.fixed_in, found.crosscheck)}.",
             *js_reproduction(folder),
+            *adk_rows(found, folder),
         ]
     )
+
+
+def adk_rows(found: Findings, folder: Path = paths.DATA) -> list[str]:
+    """google-adk's rows: every release with tool confirmation and events compaction, by
+    compaction kind (``data/adk-sweep.json``); none before that file is written."""
+    from ..findings.adk import adk_ranges_frame
+
+    if found.adk is None or not found.adk.sweep:
+        return []
+    files = paths.data(folder)
+    return [
+        "",
+        f"**google-adk**, every release with tool confirmation and events compaction, by "
+        f"compaction kind, the App compacting after every invocation "
+        f"(`{files.shown(files.adk_sweep)}`; notebook 13):",
+        "",
+        _table(adk_ranges_frame(found.adk.sweep)),
+    ]
 
 
 JS_TEST = "js/sdk-test/test/openaiResponsesCompactionSession.pendingApproval.test.ts"
