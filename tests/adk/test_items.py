@@ -35,6 +35,7 @@ CONFIRM_CALL = {
         "args": {"originalFunctionCall": CALL["function_call"], "toolConfirmation": {}},
     }
 }
+ASKED = CONFIRM_CALL["function_call"]
 PAUSED = [
     _event("user", {"text": "Please look up the protected record."}),
     _event("model", CALL),
@@ -118,7 +119,7 @@ def test_read_run_orphan_output_after_compaction_is_judged_by_the_shared_invaria
         "approvals": 1,
         "dispatches": 0,
         "stages": [
-            _stage("pause", [summary], compaction_inputs=[PAUSED], interruptions=[CONFIRM_CALL["function_call"]]),
+            _stage("pause", [summary], compaction_inputs=[PAUSED], interruptions=[ASKED]),
             _stage("round_trip", [summary]),
             {**_stage("resume", [summary, *RESUMED[4:]]), "outcome": raised},
             _stage("next_turn", [summary, *RESUMED[4:]]),
