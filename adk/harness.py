@@ -214,10 +214,12 @@ def session_service(boundary: str, path: str) -> Any:
     return DatabaseSessionService(db_url=database_url(path))
 
 
-def effective(events: list[Event]) -> list[Event]:
+def effective(events: list[Event]) -> tuple[list[Event], str]:
     """The session's events as the release reads them back for the model: each compaction
     event in place of the events it covers (the release's own function), or as stored when
-    the release has none."""
+    the release has none; and what that function raised on them ("" when nothing: a
+    release whose database hands compactions back as plain dicts raises here, as its own
+    prompt assembly does)."""
     for name in (
         "google.adk.flows.llm_flows.context._compaction",
         "google.adk.flows.llm_flows.contents",
@@ -226,8 +228,11 @@ def effective(events: list[Event]) -> list[Event]:
             module = importlib.import_module(name)
             process = getattr(module, "_process_compaction_events", None)
             if process is not None:
-                return list(process(events))
-    return list(events)
+                try:
+                    return list(process(events)), ""
+                except Exception as error:  # the release's own reading fails on its store
+                    return list(events), f"{type(error).__name__}: {error}"
+    return list(events), ""
 
 
 def event_json(event: Event) -> dict[str, Any]:
@@ -237,8 +242,12 @@ def event_json(event: Event) -> dict[str, Any]:
     if event.content is not None:
         out["content"] = dump(event.content)
     actions = event.actions
-    if actions is not None and actions.compaction is not None:
-        out["compaction"] = dump(actions.compaction.compacted_content)
+    compaction = actions.compaction if actions is not None else None
+    if isinstance(compaction, dict):  # a release whose database hands it back as a dict
+        content = compaction.get("compacted_content") or compaction.get("compactedContent")
+        out["compaction"] = content if isinstance(content, dict) else {}
+    elif compaction is not None:
+        out["compaction"] = dump(compaction.compacted_content)
     confirmations = getattr(actions, "requested_tool_confirmations", None) if actions else None
     if confirmations:
         out["requested_tool_confirmations"] = sorted(confirmations)
@@ -264,6 +273,7 @@ class Conversation:
         streamed = case["runner"] == "run_streamed"
         self.config = RunConfig(streaming_mode=StreamingMode.SSE) if streamed else None
         self.session_id = "s-1"
+        self.warning = ""  # what the release's reading of the stored history raised
 
     async def create(self) -> None:
         await self.service.create_session(app_name=APP, user_id=USER, session_id=self.session_id)
@@ -273,7 +283,8 @@ class Conversation:
             app_name=APP, user_id=USER, session_id=self.session_id
         )
         events = list(session.events) if session else []
-        return [event_json(e) for e in effective(events)], [event_json(e) for e in events]
+        read, self.warning = effective(events)
+        return [event_json(e) for e in read], [event_json(e) for e in events]
 
     async def turn(
         self, name: str, message: types.Content, die_after_call: bool = False
@@ -316,12 +327,19 @@ class Conversation:
             "interruptions": [dump(c) for c in waiting],
             "state_items": {"events": events},
             "outcome": outcome,
+            "warnings": [self.warning] if self.warning else [],
         }
         return stage, waiting
 
     async def round_trip(self) -> dict[str, Any]:
         stored, events = await self.stored()
-        return {"name": "round_trip", "stored": stored, "state_items": {"events": events}}
+        warnings = [self.warning] if self.warning else []
+        return {
+            "name": "round_trip",
+            "stored": stored,
+            "state_items": {"events": events},
+            "warnings": warnings,
+        }
 
     async def close(self) -> None:
         close = getattr(self.runner, "close", None)

@@ -40,3 +40,4 @@ def register(add: AddCommand, lazy: Lazy) -> None:
     sweep.add_argument(
         "--dates", action="store_true", help="ask the package index for the release dates first"
     )
+    sweep.add_argument("--folder", default=str(paths.DATA), help="where adk-sweep.json goes")

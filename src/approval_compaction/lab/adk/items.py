@@ -150,6 +150,7 @@ def _stage(data: dict[str, Any]) -> Stage:
             "dispatches": int(data.get("dispatches", 0)),
             "interruptions": [_interruption(c) for c in data.get("interruptions", [])],
             "state_items": {"events": events_items(data.get("state_items", {}).get("events", []))},
+            "warnings": [str(w) for w in data.get("warnings", [])],
             "outcome": data.get("outcome", "ok"),
             "http_status": None,
         }

@@ -58,6 +58,6 @@ def sweep_command(args: argparse.Namespace) -> int:
 
     if args.dates:
         print(f"wrote {fetch_release_dates()}")
-    for path in sweep(args.release or None):
+    for path in sweep(args.release or None, Path(args.folder)):
         print(f"wrote {path}")
     return 0
