@@ -131,6 +131,17 @@ class ScriptedModel(BaseLlm):
         yield LlmResponse(content=final, usage_metadata=usage)
 
 
+def summary_text(events: list[Event]) -> str:
+    """The scripted summary: a fixed text, and the question the window ends on when nothing
+    answered it yet (a real summary keeps the user's open request, so a model reading it acts
+    on it: a token threshold can compact the question before the model sees it)."""
+    last = next((e for e in reversed(events) if e.content and e.content.parts), None)
+    texts = [p.text for p in (last.content.parts if last and last.content else []) if p.text]
+    if last is not None and last.author == "user" and texts:
+        return f"Summary. The user asks: {' '.join(texts)}"
+    return "Summary."
+
+
 def summariser_class() -> Any:
     """The scripted summariser, a ``BaseEventsSummarizer`` (made once the release is known to
     have one): it records the events it is given and summarises them as ADK's own
@@ -144,7 +155,7 @@ def summariser_class() -> Any:
             SEEN["compaction_inputs"].append([event_json(e) for e in events])
             if not events:
                 return None
-            summary = types.Content(role="model", parts=[types.Part(text="Summary.")])
+            summary = types.Content(role="model", parts=[types.Part(text=summary_text(events))])
             compaction = EventCompaction(
                 start_timestamp=events[0].timestamp,
                 end_timestamp=events[-1].timestamp,
