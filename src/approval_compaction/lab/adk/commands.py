@@ -31,6 +31,11 @@ def register(add: AddCommand, lazy: Lazy) -> None:
         lazy(".lab.share.adk", "data_command"),
         "the pinned google-adk release: its matrix, every kind, the liveness situations",
     ).add_argument("--folder", default=str(paths.DATA))
+    add(
+        "adk-fix",
+        lazy(".lab.share.adk", "fix_command"),
+        "the patched google-adk (adk/fix) in every kind, and the adk-python regression test",
+    ).add_argument("--folder", default=str(paths.DATA))
     sweep = add(
         "adk-sweep",
         lazy(".lab.share.adk", "sweep_command"),

@@ -7,6 +7,7 @@ regression test) and ``report-adk``'s data. Each judged by the study's invariant
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from pathlib import Path
 
 from ...analysis.liveness import LivenessRecord, liveness_records
@@ -37,8 +38,10 @@ def write_pinned(folder: Path = paths.DATA) -> list[Path]:
     ran = run_release(pinned(), PLANS)
     written = write_matrix(ran[0][1], folder, paths.ADK_MATRIX)
     written += write_records(paths.data(folder).adk_kinds, release_records(ran), JsRecord)
-    env = release_environment(pinned())
-    runs = run_adk_liveness(env.python)
+    from ..adk.patched import label, patched_environment
+
+    runs = run_adk_liveness(release_environment(pinned()).python)
+    runs += run_adk_liveness(patched_environment().python, release=label())
     path = paths.data(folder).adk_liveness
     written += write_records(path, liveness_records(runs), LivenessRecord)
     return written
@@ -47,6 +50,35 @@ def write_pinned(folder: Path = paths.DATA) -> list[Path]:
 def data_command(args: argparse.Namespace) -> int:
     """``adk-data``: write the pinned release's files."""
     for path in write_pinned(Path(args.folder)):
+        print(f"wrote {path}")
+    return 0
+
+
+def write_fix(folder: Path = paths.DATA) -> list[Path]:
+    """The patched package's kinds (``adk-patched.json``), and the regression test on the
+    pinned and the patched package (``adk-sdk-test.json``)."""
+    from ..adk.harness import run_plans
+    from ..adk.patched import label, patched_environment
+    from ..adk.sdk_test import run_sdk_test
+    from .js import SdkTestRecord
+
+    files, patched = paths.data(folder), patched_environment()
+    ran = list(zip(PLANS, run_plans(PLANS, patched.python), strict=True))
+    rows = [replace(row, sdk_version=label()) for row in release_records(ran)]
+    written = write_records(files.adk_patched, rows, JsRecord)
+    tests = []
+    for name, python in (
+        (pinned(), release_environment(pinned()).python),
+        (label(), patched.python),
+    ):
+        run = run_sdk_test(python)
+        tests.append(SdkTestRecord(name, run.tests, run.passed, run.failed))
+    return written + write_records(files.adk_sdk_test, tests, SdkTestRecord)
+
+
+def fix_command(args: argparse.Namespace) -> int:
+    """``adk-fix``: write the patched package's and the regression test's files."""
+    for path in write_fix(Path(args.folder)):
         print(f"wrote {path}")
     return 0
 

@@ -62,7 +62,9 @@ class _Model(BaseLlm):
       self, llm_request: LlmRequest, stream: bool = False
   ) -> AsyncGenerator[LlmResponse, None]:
     last = llm_request.contents[-1]
-    text = ''.join(p.text or '' for p in last.parts or [])
+    # A summary keeps the request it ends on: a threshold of one token
+    # compacts the question before the model reads it.
+    text = ''.join(p.text or '' for p in last.parts or []).split(': ')[-1]
     tools = {'lookup': ('_lookup', 'record'), 'export': ('_export', 'table')}
     if text in tools:
       name, arg = tools[text]
@@ -84,7 +86,10 @@ class _Summarizer(BaseEventsSummarizer):
       self, *, events: list[Event]
   ) -> Optional[Event]:
     self.windows.append(list(events))
-    summary = types.Content(role='model', parts=[types.Part(text='summary')])
+    last = events[-1]
+    asked = [p.text for p in (last.content.parts if last.content else []) if p.text]
+    text = f'summary: {asked[-1]}' if last.author == 'user' and asked else 'summary'
+    summary = types.Content(role='model', parts=[types.Part(text=text)])
     compaction = EventCompaction(
         start_timestamp=events[0].timestamp,
         end_timestamp=events[-1].timestamp,

@@ -1,0 +1,54 @@
+"""SDK test: the regression test written for adk-python, run here with pytest.
+
+``adk/sdk-test/tests/unittests/`` holds one file a maintainer drops into adk-python's
+``tests/unittests/`` as it is: pytest with pytest-asyncio, a fake ``BaseLlm`` and a recording
+``BaseEventsSummarizer``, no network, in that project's style. Here it runs with the
+interpreter of a release's environment (or a patched one, ``patched``), with this project's
+pins of pytest and pytest-asyncio in a tools folder beside it, so the environment stays as the
+sweep made it; ``adk/sdk-test/pytest.ini`` stands in for adk-python's pytest settings.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import paths
+from ..releases.environments import install_tools, isolated_environ, run_pytest
+from .packages import cache_folder
+
+SDK_TEST = paths.ROOT / "adk" / "sdk-test"
+ADK_REGRESSION_TEST = SDK_TEST / "tests" / "unittests" / "apps" / "test_compaction_late_answer.py"
+TOOLS = ("pytest", "pytest-asyncio")
+TIMEOUT = 600.0
+
+
+@dataclass(frozen=True)
+class SdkTestRun:
+    """The regression test's outcome on one environment: its cases and how each ended."""
+
+    tests: int
+    passed: int
+    failed: int
+    failing: tuple[str, ...]  # the failing cases' ids
+
+
+def run_sdk_test(python: Path) -> SdkTestRun:
+    """Run the regression test with ``python`` (a release's, or a patched one's)."""
+    tools = install_tools(cache_folder() / "_tools", TOOLS)
+    env = isolated_environ(with_package=False, tools=tools)
+    env["PYTHONWARNINGS"] = "ignore"
+    with tempfile.TemporaryDirectory(prefix="approval-compaction-adk-test-") as scratch:
+        cases = run_pytest(
+            python,
+            [str(ADK_REGRESSION_TEST.relative_to(SDK_TEST))],
+            cwd=SDK_TEST,
+            env=env,
+            timeout=TIMEOUT,
+            report=Path(scratch) / "report.xml",
+            label="the adk-python regression test",
+        )
+    failing = tuple(c.name.partition("[")[2].rstrip("]") for c in cases if c.outcome != "passed")
+    passed = sum(1 for c in cases if c.outcome == "passed")
+    return SdkTestRun(len(cases), passed, len(cases) - passed, failing)
