@@ -18,7 +18,7 @@ SDK_TEST_STAMP := js/sdk-test/node_modules/.package-lock.json
 # PYTHONDONTWRITEBYTECODE (this one does) makes every import compile again, in each notebook
 # kernel, worker and release probe the targets start; the targets run with Python's default.
 unexport PYTHONDONTWRITEBYTECODE
-.PHONY: help system setup run sweep adk-sweep js-sweep js-sdk-test js-fix envs workaround liveness liveness-patch doctor-data mechanism fix-anatomy explore upstream permalinks test test-all lint lab bench clean
+.PHONY: help system setup run sweep adk-sweep adk-fix js-sweep js-sdk-test js-fix envs workaround liveness liveness-patch doctor-data mechanism fix-anatomy explore upstream permalinks test test-all lint lab bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -54,12 +54,17 @@ run: $(STAMP) $(NODE_STAMP) system ## write data/, execute and render every note
 	$(PY) -m approval_compaction render
 	$(PY) -m approval_compaction report --output data/report.md --force
 	$(PY) -m approval_compaction report-js --output data/report-js.md
+	$(PY) -m approval_compaction report-adk --output data/report-adk.md
 	$(PY) -m approval_compaction snippet
 	$(PY) -m approval_compaction upstream-liveness
 	$(PY) -m approval_compaction readme
 
 sweep: $(STAMP) ## run the matrix on every openai-agents release into data/sweep.json (slow)
 	$(PY) -m approval_compaction sweep $(SWEEP_ARGS)
+
+adk-fix: $(STAMP) ## the patched google-adk (adk/fix) in every kind and the adk-python regression test (data/adk-patched.json, adk-sdk-test.json)
+	$(PY) -m approval_compaction adk-fix
+	$(PY) -m approval_compaction report-adk --output data/report-adk.md
 
 adk-sweep: $(STAMP) ## the ADK study on every google-adk release with confirmation and compaction (uv, cached; data/adk-sweep.json, slow)
 	$(PY) -m approval_compaction adk-sweep $(ADK_SWEEP_ARGS)

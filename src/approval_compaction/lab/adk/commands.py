@@ -36,6 +36,13 @@ def register(add: AddCommand, lazy: Lazy) -> None:
         lazy(".lab.share.adk", "fix_command"),
         "the patched google-adk (adk/fix) in every kind, and the adk-python regression test",
     ).add_argument("--folder", default=str(paths.DATA))
+    report = add(
+        "report-adk",
+        lazy(".lab.share.report_adk", "report_adk_command"),
+        "the issue for adk-python (data/report-adk.md), from data/",
+    )
+    report.add_argument("--output", help="write here instead of stdout")
+    report.add_argument("--folder", default=str(paths.DATA))
     sweep = add(
         "adk-sweep",
         lazy(".lab.share.adk", "sweep_command"),
