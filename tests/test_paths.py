@@ -55,6 +55,14 @@ def test_data_names_every_committed_result_file() -> None:
         layout.js_sdk_test,
         layout.js_liveness,
         layout.js_report,
+        layout.results(paths.ADK_MATRIX),
+        layout.adk_kinds,
+        layout.adk_sweep,
+        layout.adk_release_dates,
+        layout.adk_liveness,
+        layout.adk_patched,
+        layout.adk_sdk_test,
+        layout.adk_report,
         *layout.explore_results(),
     }
     for version in layout.upstream_suite_versions():

@@ -1,0 +1,30 @@
+"""The ADK sweep's plans: every kind, judged by the one record every driver's sweep writes."""
+
+from __future__ import annotations
+
+from approval_compaction.analysis.invariants import judge_all
+from approval_compaction.lab.adk.harness import Plan
+from approval_compaction.lab.adk.sweep import PLANS, SITUATIONS, liveness_plans, record
+from approval_compaction.study.capture import CaseRun, Stage
+from approval_compaction.study.scenario import Case
+from approval_compaction.study.words import ADK_KINDS
+
+
+def test_sweep_runs_every_kind_with_every_case() -> None:
+    assert [p.kind for p in PLANS] == list(ADK_KINDS)
+    assert all(len(p.cases) == 16 and not p.situations for p in PLANS)
+
+
+def test_sweep_liveness_plans_run_the_situations_instead_of_the_cases() -> None:
+    plans = liveness_plans(turns=3)
+    assert all(p.cases == () and p.situations == SITUATIONS and p.later == 3 for p in plans)
+    assert "long_running" in SITUATIONS and "resumed" in SITUATIONS
+
+
+def test_sweep_record_names_the_kind_and_where_adk_raised() -> None:
+    raised = Stage.from_json({"name": "resume", "stored": [], "outcome": "builtins.ValueError: x"})
+    run = CaseRun(Case(), "1.16.0", [raised], 1, 1, mode="window-1", sdk="adk")
+    row = record(Plan("window-1"), judge_all([run]))
+    assert (row.plan, row.mode, row.raised_at, row.sdk_version) == (
+        "window-1", "window-1", "resume", "1.16.0",
+    )  # fmt: skip
