@@ -75,3 +75,19 @@ def run_adk_liveness(
     """Every situation in every kind with the ``google-adk`` beside ``python``."""
     ran = run_situations(liveness_plans(turns), python, release)
     return [run for runs in ran for run in runs]
+
+
+def merge(folders: Sequence[Path], folder: Path = paths.DATA) -> list[Path]:
+    """The sweeps written to several folders (releases swept in parallel), in release order,
+    into ``folder``'s ``adk-sweep.json``."""
+    from ...formats.records import read_records
+    from ..releases.versions import version_key
+
+    rows = [
+        row
+        for part in folders
+        if (path := paths.data(part).adk_sweep).is_file()
+        for row in read_records(path, JsRecord)
+    ]
+    rows.sort(key=lambda r: version_key(r.sdk_version))  # stable: each release's plans in order
+    return write_records(paths.data(folder).adk_sweep, rows, JsRecord)

@@ -263,23 +263,21 @@ def adk(found: Findings) -> str:
         raise HeadlineError("the answers need data/adk-kinds.json and data/adk-liveness.json")
     held = all(r.violating == 0 and not r.not_applicable for r in adk.pinned)
     hit, swept = adk.affected(), adk.releases
-    late = sorted({r.mode for r in adk.liveness if r.resume_paired is False})
-    grows = sorted(
-        {r.mode for r in adk.liveness if r.invariant == "history_bounded" and r.holds is False}
-    )
+    mine = [r for r in adk.liveness if r.sdk_version == adk.version]
+    late = sorted({r.mode for r in mine if r.resume_paired is False})
+    grows = sorted({r.mode for r in mine if r.invariant == "history_bounded" and r.holds is False})
     cases = "hold every invariant" if held else "break an invariant"
     swept_text = (
-        f" {len(hit)} of {len(swept)} releases with both features break one in some kind "
-        f"({hit[0]}..{hit[-1]})."
+        f" {len(hit)} of {len(swept)} releases swept break one in some kind ({hit[0]}..{hit[-1]})."
         if hit
         else ""
     )
     return (
         f"**Answer.** On `google-adk` {adk.version} the 16 cases {cases} in all four "
         f"compaction kinds.{swept_text} Over later turns on {adk.version}, a confirmation "
-        f"answered late, or a long-running tool's late result, reaches the summariser without "
-        f"its call (kinds {', '.join(late) or 'none'}); the history grows in "
-        f"{', '.join(grows) or 'no kind'}, the control too."
+        f"answered late, or a long-running tool's late result, leaves an unpaired item in what "
+        f"the summariser is given or what is stored (kinds {', '.join(late) or 'none'}); the "
+        f"history grows in {', '.join(grows) or 'no kind'}, the control too."
     )
 
 

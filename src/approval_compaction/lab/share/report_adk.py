@@ -75,7 +75,11 @@ def build_adk_report(folder: Path = paths.DATA) -> str:
         "the summary that covers its call.",
         "Each situation on the pinned release and patched, ten later turns each:",
         markdown_table(late_frame(folder)),
-        "It extends " + " and ".join(EXTENDS) + ".",
+        "The patched rows still send the waiting call itself: it is summarized as dead while "
+        "it waits, the trade #7237 makes so that an abandoned call cannot stop compaction for "
+        "good; the fix below is only about the late answer. It extends "
+        + " and ".join(EXTENDS)
+        + ".",
         "**To Reproduce**",
         "1. An `App` with `EventsCompactionConfig` (a sliding window of one invocation, or a "
         "token threshold), an agent with a tool that requires confirmation.\n"
