@@ -56,6 +56,7 @@ def test_readme_pages_hold_every_block_once() -> None:
         markers("notebooks")[0]: "README.md",
         markers("store")[0]: "README.md",
         markers("liveness")[0]: "README.md",
+        markers("adk")[0]: "README.md",
         markers("doctor")[0]: "doctor.md",
         markers("upstream-suite")[0]: "workaround.md",
         markers("rules")[0]: "wire.md",

@@ -125,27 +125,32 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
             f"[`{regression}`]({regression}), no clone needed: save it in an empty folder and run "
             f"{code(one_line(pinned))}; {outcomes(pinned, found.fixed_in, found.crosscheck)}.",
             *js_reproduction(folder),
-            *adk_rows(found, folder),
         ]
     )
 
 
-def adk_rows(found: Findings, folder: Path = paths.DATA) -> list[str]:
-    """google-adk's rows: every release with tool confirmation and events compaction, by
-    compaction kind (``data/adk-sweep.json``); none before that file is written."""
-    from ..findings.adk import adk_ranges_frame
+def adk_block(found: Findings, folder: Path = paths.DATA) -> str:
+    """google-adk's rows: every release swept with tool confirmation and events compaction, by
+    compaction kind (``data/adk-sweep.json``), and the pinned release's liveness situations
+    (``data/adk-liveness.json``), in the tables' words."""
+    from ..findings.adk import adk_liveness_frame, adk_ranges_frame
 
-    if found.adk is None or not found.adk.sweep:
-        return []
+    if found.adk is None:
+        raise MissingFindingsError(f"the ADK tables need data/adk-kinds.json in {folder}")
     files = paths.data(folder)
-    return [
-        "",
-        f"**google-adk**, every release with tool confirmation and events compaction, by "
-        f"compaction kind, the App compacting after every invocation "
-        f"(`{files.shown(files.adk_sweep)}`; notebook 13):",
-        "",
-        _table(adk_ranges_frame(found.adk.sweep)),
-    ]
+    sweep, live = files.shown(files.adk_sweep), files.shown(files.adk_liveness)
+    return "\n".join(
+        [
+            f"**google-adk, by compaction kind**, the App compacting after every invocation "
+            f"(`{sweep}`; notebook 13):",
+            "",
+            _table(adk_ranges_frame(found.adk.sweep)),
+            "",
+            f"**google-adk after later turns** (`{live}`, as released and patched with `adk/fix`):",
+            "",
+            _table(adk_liveness_frame(found.adk.liveness)),
+        ]
+    )
 
 
 JS_TEST = "js/sdk-test/test/openaiResponsesCompactionSession.pendingApproval.test.ts"
@@ -298,6 +303,7 @@ class Block:
 BLOCKS: tuple[Block, ...] = (
     Block("answers", lambda folder, found, _: answers_block(found(), folder)),
     Block("liveness", lambda folder, found, _: liveness_block(found(), folder)),
+    Block("adk", lambda folder, found, _: adk_block(found(), folder)),
     Block("doctor", lambda folder, found, _: doctor_block(found(), folder)),
     Block("store", lambda folder, found, _: store_block(found(), folder)),
     Block("notebooks", lambda folder, _, __: notebooks_block(paths.data(folder).notebooks)),
