@@ -85,7 +85,7 @@ def main() -> None:
     print(f"import google.adk + one scripted run: {floor:.2f} s")
     print(f"16-case matrix (window-0): {matrix:.2f} s, {matrix / floor:.1f}x the floor (goal 2x)")
     envs = sorted(p for p in cache_folder().iterdir() if p.is_dir() and p.name[0].isdigit())
-    total = sum(_size(p) for p in envs)
+    total = _size(cache_folder())  # one du: files uv linked into several count once
     print(f"release environments: {len(envs)}, {total / 2**20:.0f} MiB in {cache_folder()}")
     rows = _outside(args.base)
     print(f"lines added outside the ADK driver: {sum(n for _, n in rows)} in {len(rows)} files")
