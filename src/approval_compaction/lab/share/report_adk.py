@@ -28,7 +28,12 @@ from ..js.sweep import JsRecord
 from .js import SdkTestRecord
 
 ISSUES = "https://github.com/google/adk-python/issues"
-EXTENDS = (f"{ISSUES}/7236", "https://github.com/google/adk-python/pull/7237")
+EXTENDS = (
+    f"{ISSUES}/7236",
+    "https://github.com/google/adk-python/pull/7237",
+    f"{ISSUES}/4740",
+    f"{ISSUES}/5602",
+)
 
 
 def late_frame(folder: Path = paths.DATA) -> pd.DataFrame:
@@ -77,9 +82,7 @@ def build_adk_report(folder: Path = paths.DATA) -> str:
         markdown_table(late_frame(folder)),
         "The patched rows still send the waiting call itself: it is summarized as dead while "
         "it waits, the trade #7237 makes so that an abandoned call cannot stop compaction for "
-        "good; the fix below is only about the late answer. It extends "
-        + " and ".join(EXTENDS)
-        + ".",
+        "good; the fix below is only about the late answer. It extends " + ", ".join(EXTENDS) + ".",
         "**To Reproduce**",
         "1. An `App` with `EventsCompactionConfig` (a sliding window of one invocation, or a "
         "token threshold), an agent with a tool that requires confirmation.\n"
