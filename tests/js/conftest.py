@@ -7,7 +7,7 @@ import shutil
 import pytest
 from needs import require
 
-from approval_compaction.lab.js.harness import installed
+from approval_compaction.js.harness import installed
 
 
 @pytest.fixture

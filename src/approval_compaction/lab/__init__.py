@@ -102,9 +102,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "upgrade_frame",
         "worker_frame",
     ),
-    # the JavaScript SDK (@openai/agents): its harness, item mapping, tables and citations
-    ".js.harness": ("Plan", "run_plan"),
-    ".js.items": ("wire_item",),
+    # the JavaScript SDK (@openai/agents): its tables and citations (its driver: the core's)
     ".js.source": ("permalink",),
     ".share.report_js": ("js_fix_frame", "js_workaround_ranges"),
     ".share.later_turns_comment": ("liveness_lines", "matrix_line", "tally_lines"),
