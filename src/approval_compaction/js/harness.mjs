@@ -413,6 +413,7 @@ async function runCase(plan, kase, index, version, earlier = 0) {
   const { talk, elsewhere } = await caseTurns(plan, kase, index, version, earlier);
   if (elsewhere) return elsewhere;
   if (plan.later && !talk.error) await talk.continueFor(plan.later);
+  else if (plan.later) talk.laterError = talk.error; // the case stopped: no later turn ran
   return talk.record(version);
 }
 
@@ -422,6 +423,7 @@ async function caseTurns(plan, kase, index, version, earlier) {
   const label = `${plan.label ?? 'case'}-${index}`;
   const file = plan.session === 'file' ? join(plan.scratch, `${label}.json`) : null;
   const underlying = file ? new FileSession(file) : new MemorySession();
+  if (plan.history?.length) await underlying.addItems(structuredClone(plan.history));
   const talk = new Conversation(plan, kase, label, underlying);
   try {
     await earlierTurns(talk, earlier);
@@ -542,7 +544,8 @@ async function readStdin() {
  * "default": the SDK's own, or a number: compact at that many candidate items), session
  * ("memory" or "file"), process (a json boundary is a second Node process), positions (each
  * case once per number of plain turns before its pause), workaround (the session wrapped by
- * js/workaround.mjs), scratch (a folder for session files), label, the cases, and later (the
+ * js/workaround.mjs), scratch (a folder for session files), label, the cases, history (items
+ * the session holds before each case: a stored session, as the SDK stores it), and later (the
  * plain questions after each case, the decision saying yes: its `later` turns); or, for
  * liveness, situations (their names: each runs instead of the cases) and later (the plain
  * questions after each). */

@@ -7,8 +7,9 @@ the SDK's own, or a number: compact at that many candidate items), the underlyin
 (``memory``: ``MemorySession``; ``file``: a JSON file, with ``process`` a json boundary crosses
 to a second Node process), ``workaround`` (the session wrapped by ``js/workaround.mjs``), the
 cases, the pause positions (each case runs once per number of plain turns stored before its
-pause, in order: ``positions`` varies fastest) and ``later`` (plain questions after each case,
-the compaction decision saying yes: the run's ``later`` turns); or, for liveness,
+pause, in order: ``positions`` varies fastest), ``history`` (items the session holds before
+each case, in the JS SDK's protocol: a session a team stored) and ``later`` (plain questions
+after each case, the compaction decision saying yes: the run's ``later`` turns); or, for liveness,
 ``situations`` (each runs instead of the cases, then ``later`` plain questions: the Python
 study's liveness situations the JS SDK can express). The stand-in gives each conversation its
 own numbering (``Conversations``), so every case meets the same ids, and it checks every
@@ -35,6 +36,7 @@ from .. import paths
 from ..analysis.liveness import LivenessRun
 from ..errors import InvestigationError
 from ..study.capture import CaseRun
+from ..study.items import Item
 from ..study.scenario import Case, all_cases
 from ..study.words import Mode, ResponseStore
 from ..wire.server import running
@@ -67,7 +69,8 @@ class Plan:
     cases: tuple[Case, ...] = field(default_factory=lambda: tuple(all_cases()))
     positions: tuple[int, ...] = (0,)  # plain turns stored before the pause: each case at each
     situations: tuple[str, ...] = ()  # liveness situations, run instead of the cases
-    later: int = 0  # the plain questions after each situation
+    later: int = 0  # the plain questions after each situation, or each case
+    history: tuple[Item, ...] = ()  # what the session holds before each case, as the SDK stores it
 
     @property
     def label(self) -> str:
