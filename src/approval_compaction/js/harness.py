@@ -45,8 +45,7 @@ from .items import STORE_SUFFIX, read_liveness, read_run
 Trigger = Literal["case", "default"] | int
 SessionKind = Literal["memory", "file"]
 HARNESS = Path(__file__).with_name("harness.mjs")
-# The workaround a JS team copies: the repository's file, which the lab's plans wrap sessions with.
-WORKAROUND = paths.ROOT / "js" / "workaround.mjs"
+WORKAROUND = paths.JS_WORKAROUND
 # What the harness imports from the folder's node_modules: the SDK, its client, the tool's schema.
 NEEDS = ("@openai/agents", "openai", "zod")
 TIMEOUT = 600.0  # seconds for one Node process's cases
