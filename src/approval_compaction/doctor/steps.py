@@ -19,7 +19,12 @@ _STORE_HELP = (
 
 def register(add: AddCommand, lazy: Lazy) -> argparse._SubParsersAction[argparse.ArgumentParser]:
     """Declare ``doctor`` and its steps; return its steps, to which another wing may add."""
-    doctor = add("doctor", lazy(".doctor.command"), "scan, repair and restore stored sessions")
+    doctor = add(
+        "doctor",
+        lazy(".doctor.command"),
+        "am I affected (check; check --js for @openai/agents); scan, repair and restore stored "
+        "sessions; judge and heal one exported as JSON (items)",
+    )
     steps = doctor.add_subparsers(dest="doctor_command", required=True)
     scan = steps.add_parser("scan", help="each session's verdict: healthy, poisoned or pending")
     repair = steps.add_parser("repair", help="show (or --apply) the rewrites that heal sessions")
