@@ -91,7 +91,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     # who is affected, and the heal
     ".affected.upgrade": ("load_upgrade", "upgrade_records"),
     ".affected.worker": ("worker_comparisons",),
-    ".affected.heal": ("heal_on_postgres", "pinned_session_items"),
+    ".affected.heal": ("heal_new_sqlite", "pinned_session_items"),
     ".affected.views": (
         "changes_frame",
         "check_compare",
