@@ -103,6 +103,16 @@ def test_doctor_scan_without_its_extra_is_one_line_naming_it(core: Env, store: P
     ]
 
 
+def test_doctor_items_without_its_extra_is_one_line_naming_it(core: Env, tmp_path: Path) -> None:
+    export = tmp_path / "export.json"
+    export.write_text("[]")
+    done = core.run("-m", "approval_compaction", "doctor", "items", str(export))
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "error: the doctor needs msgspec: install approval-compaction[doctor]"
+    ]
+
+
 @pytest.fixture(scope="module")
 def doctor(core: Env, wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Env:
     """The ``[doctor]`` install beside the same release: what the README tells a team."""

@@ -21,15 +21,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-import msgspec
-
 from ..analysis.healing import item_name, rewrites
 from ..analysis.pairing import find_unpaired
-from ..errors import InvestigationError, printable
+from ..errors import InvestigationError, printable, require
 from ..js.items import is_js_item, js_message, wire_items
 from ..study.items import Item
 from ..wire.rules import ApiError, check_pairing
 from .verdict import SessionReport, judge
+
+require("the doctor", ["msgspec"], "doctor")  # the export's parser, before the import fails
+import msgspec  # noqa: E402  # after the check that names its extra
 
 ExportSdk = Literal["js", "python"]
 SDK_WORDS = ("auto", "js", "python")
