@@ -116,8 +116,9 @@ def test_export_mixing_both_sdks_is_one_line_unless_told_which(tmp_path: Path) -
         ("[{", "{path} is not JSON: "),
         ('{"items": []}', "{path} is not a JSON list of items (it holds a dict)"),
         ('[{"role": "user"}, "text"]', "item 1 of {path} is not a JSON object (a str)"),
+        ("[" * 100_000 + "]" * 100_000, "{path} is nested deeper than the JSON parser goes"),
     ],
-    ids=["missing", "not-json", "object", "not-an-item"],
+    ids=["missing", "not-json", "object", "not-an-item", "nested"],
 )
 def test_bad_export_is_one_line_exit_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str | None, said: str

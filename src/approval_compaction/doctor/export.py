@@ -68,6 +68,8 @@ def read_export(path: Path, sdk: str = "auto") -> Export:
         items = msgspec.json.decode(data)
     except msgspec.DecodeError as error:
         raise ExportError(f"{path} is not JSON: {error}") from None
+    except RecursionError:
+        raise ExportError(f"{path} is nested deeper than the JSON parser goes") from None
     if not isinstance(items, list):
         found = type(items).__name__
         raise ExportError(f"{path} is not a JSON list of items (it holds a {found})")
