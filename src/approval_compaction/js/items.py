@@ -21,6 +21,7 @@ one liveness situation's line into the ``LivenessRun`` that ``analysis.liveness`
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -40,6 +41,7 @@ STORE_SUFFIX: dict[bool | None, str] = {None: "", False: "-store-false", True: "
 _UPPER = re.compile(r"(?<!^)(?=[A-Z])")
 
 
+@functools.lru_cache(maxsize=1024)  # a session repeats a few keys; an export holds millions
 def snake(key: str) -> str:
     """``callId`` -> ``call_id``: the JS field's name on the wire."""
     return _UPPER.sub("_", key).lower()
