@@ -85,7 +85,7 @@ class Plan:
 def node_binary() -> str:
     found = shutil.which("node")
     if found is None:
-        raise NodeError("node not found: install Debian's nodejs and npm (make setup does)")
+        raise NodeError("node not found on PATH: install Node.js (make setup installs Debian's)")
     return found
 
 
