@@ -56,8 +56,8 @@ def main() -> None:
     parser.add_argument("--rev", help="a git revision to measure instead of the working tree")
     rev = parser.parse_args().rev
     print(
-        f"| notebook | rendered chars | words before first table | paragraphs over 80 words "
-        f"| terms before definition |\n|---|---:|---:|---:|---|"
+        "| notebook | rendered chars | words before first table | paragraphs over 80 words "
+        "| terms before definition |\n|---|---:|---:|---:|---|"
     )
     for name in _names(rev):
         text = _read(f"notebooks/{name}", rev)

@@ -109,8 +109,8 @@ def build_js_report(folder: Path = paths.DATA) -> str:
             "compacts automatically again. The runner sends the model the history from the "
             "compaction item on (`trimToLatestCompaction`), and `runCompaction` reads one stored "
             "item more than the model exchange, so the user messages kept before the compaction "
-            "item are never covered. Each situation below in every compaction mode, followed by plain "
-            "questions with the hook saying yes:",
+            "item are never covered. Each situation below in every compaction mode, followed by "
+            "plain questions with the hook saying yes:",
             markdown_table(js_liveness_frame(liveness)),
         ]
     parts += [
