@@ -4,6 +4,7 @@ the measures the reading benchmark reports."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from approval_compaction.lab.share.reading import (
     undefined_terms,
     words_before_table,
 )
+from approval_compaction.study.situations import SITUATIONS
 
 NOTEBOOKS = sorted((paths.ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb"))
 # Notebooks whose rewrite is on another branch today: the mark goes once it has merged and meets
@@ -85,3 +87,37 @@ def test_every_notebook_fits_a_comment_and_holds_no_long_paragraph(path: Path) -
     found = reading(path.name, json.loads(path.read_text()), rendered.read_text())
     assert found.rendered <= RENDERED_LIMIT
     assert found.long_paragraphs == ()
+
+
+README = paths.ROOT / "README.md"
+GLOSSARY_ROW = re.compile(r"^\| (\*[^|]+\*) \|", re.M)
+
+
+def _glossary(text: str) -> tuple[list[str], str]:
+    """The README's words table: each term it defines, and the README without the table."""
+    rows = GLOSSARY_ROW.findall(text)
+    terms = [t for row in rows for t in re.findall(r"\*([^*]+)\*", row)]
+    rest = GLOSSARY_ROW.sub("|", text)
+    return terms, rest
+
+
+def test_the_readme_defines_each_term_before_it_uses_it() -> None:
+    """Issue 51: "stand-in" was used at line 7 and explained near line 127; "liveness" was
+    never defined."""
+    assert undefined_terms(README.read_text()) == []
+
+
+def test_the_glossary_holds_only_terms_the_published_files_use() -> None:
+    """Issue 51: the glossary defined `pause_failed` and `unknown`, which no table used."""
+    terms, rest = _glossary(README.read_text())
+    pages = [rest, *(p.read_text() for p in sorted((paths.ROOT / "docs").glob("*.md")))]
+    pages += [(paths.ROOT / "data" / name).read_text() for name in ("report.md", "report-js.md")]
+    published = "\n".join(pages)
+    assert [t for t in terms if t not in published] == []
+
+
+def test_the_glossary_names_exactly_the_situations_of_the_record() -> None:
+    text = README.read_text()
+    row = next(line for line in text.splitlines() if line.startswith("| *situation* |"))
+    named = set(re.findall(r"\*(\w+)\*", row.split("|", 2)[2]))
+    assert named == set(SITUATIONS)

@@ -65,12 +65,11 @@ def any_call(message: str) -> str:
 
 
 def _action(found: Findings) -> str:
-    """What a team on an affected release does: the fixing release, or the workaround."""
-    fixed = f"upgrade to {found.fixed_in}, or " if found.fixed_in else ""
+    """What a team does: upgrade to the fixing release, or wrap the session until then."""
+    fixed = f"Upgrade to {found.fixed_in} or, until then, wrap" if found.fixed_in else "Wrap"
     return (
-        f"**What to do.** On an affected release, {fixed}wrap the session in "
-        "`defer_compaction_while_pending` (notebook 06); `doctor scan` finds stored sessions "
-        "an affected release already broke (notebook 07)."
+        f"**What to do.** {fixed} the session in `defer_compaction_while_pending` (notebook 06); "
+        "`doctor scan` finds stored sessions the bug already broke (notebook 07)."
     )
 
 
@@ -202,8 +201,8 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
     lost = _kinds(f for f in old.findings if not set(f.invariants) <= set(LIVENESS_NAMES))
     bugs = [f for f in new.findings if _breach(f) == BUG]
     said = [
-        f"**Answer.** On {old.sdk_version}, every kind of tool that can wait for approval loses "
-        f"its pending call at the pause, not only a function tool: {lost}."
+        f"**Answer.** On {old.sdk_version}, every kind of approval loses its pending call at the "
+        f"pause: {lost}."
     ]
     if fixed:
         broke = sum(len(r.findings) for r in fixed)
@@ -213,10 +212,10 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
             else f"With the workaround {broke} conversations still break an invariant."
         )
     if new is not old:
-        after = f"after a {_kinds(bugs)} request nobody answers, a bug; " if bugs else ""
+        after = f"after a {_kinds(bugs)} request nobody answers (a bug), and " if bugs else ""
         said.append(
-            f"On {new.sdk_version} the call is kept, and what remains is compaction that stops "
-            f"for good: {after}after any kind, in `{CONTRACT_MODE}` mode, as the SDK documents "
+            f"On {new.sdk_version} the call is kept; compaction still stops for good {after}after "
+            f"any kind, in `{CONTRACT_MODE}` mode, as the SDK documents "
             f'("{DOCUMENTED_LIMIT}").'
         )
     said.append(

@@ -17,6 +17,7 @@ import pandas as pd
 
 from ...analysis.liveness import LivenessRecord
 from ...formats.records import read_records
+from ...study.words import AUTO_STORE_FALSE
 from .. import paths
 from ..js.sweep import JsExposure, JsRecord
 from .liveness import KEEPS, LIVENESS_CELLS, SITUATION_WORDS
@@ -33,7 +34,7 @@ from .releases import (
 COLUMNS: dict[str, str] = {
     "input": "input",
     "auto": "auto (default)",
-    "auto-store-false": "auto, store=False",
+    "auto-store-false": AUTO_STORE_FALSE,
     "previous_response_id": "previous_response_id",
 }
 RAISED = {"pause": PAUSE_FAILS, "resume": RESUME_FAILS, "next_turn": NEXT_TURN_FAILS}

@@ -53,6 +53,8 @@ _USE = {
 }
 _FENCE = re.compile(r"^ {0,3}```.*?^ {0,3}```[^\n]*$", re.S | re.M)
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
+# A link's target and a code span naming a path are addresses, not words a reader meets.
+_ADDRESS = re.compile(r"\]\([^)\s]*\)|`[^`\n]*/[^`\n]*`")
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+\.)\s")
 _TABLE = re.compile(r"<table|^\|.*\|\s*$\n^\|[-| :]+\|\s*$", re.M)
 
@@ -60,6 +62,11 @@ _TABLE = re.compile(r"<table|^\|.*\|\s*$\n^\|[-| :]+\|\s*$", re.M)
 def prose(text: str) -> str:
     """Markdown without its code fences and HTML comments."""
     return _COMMENT.sub("", _FENCE.sub("", text))
+
+
+def words(text: str) -> str:
+    """Prose without link targets and code spans naming a path: what a term check reads."""
+    return _ADDRESS.sub("", prose(text))
 
 
 def paragraphs(text: str) -> Iterator[str]:
@@ -122,7 +129,7 @@ def _definition(name: str) -> re.Pattern[str]:
 
 def undefined_terms(text: str, terms: Sequence[str] = tuple(TERMS)) -> list[str]:
     """The terms ``text`` uses before it defines them, or uses without defining them."""
-    plain = prose(text)
+    plain = words(text)
     found = []
     for name in terms:
         used = _USE[name].search(plain)
