@@ -121,3 +121,13 @@ def test_the_glossary_names_exactly_the_situations_of_the_record() -> None:
     row = next(line for line in text.splitlines() if line.startswith("| *situation* |"))
     named = set(re.findall(r"\*(\w+)\*", row.split("|", 2)[2]))
     assert named == set(SITUATIONS)
+
+
+def test_every_published_install_line_is_one_the_install_test_runs() -> None:
+    """Issue 51: `pip install approval-compaction` named a package on no index; every line a
+    page publishes is the README's tested line from a clone, with an extra at most."""
+    from approval_compaction.lab.share.readme import INSTALL_CORE, INSTALL_DOCTOR
+
+    pages = [README, *sorted((paths.ROOT / "docs").glob("*.md"))]
+    lines = {m for p in pages for m in re.findall(r"`(pip install [^`]+)`", p.read_text())}
+    assert lines and lines <= {INSTALL_CORE, INSTALL_DOCTOR}
