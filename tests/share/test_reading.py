@@ -14,7 +14,6 @@ from approval_compaction.lab.share.reading import (
     PARAGRAPH_WORDS,
     RENDERED_LIMIT,
     long_paragraphs,
-    paragraphs,
     reading,
     undefined_terms,
     words_before_table,
@@ -36,15 +35,9 @@ def _marked(path: Path) -> pytest.param:  # type: ignore[valid-type]  # pytest's
     return pytest.param(path, id=path.stem[:2], marks=marks)
 
 
-def test_paragraphs_split_list_items_and_leave_out_code_headings_and_tables() -> None:
-    text = "# Title\n\nOne two.\n- a b\n- c\n\n```python\nx = 1\n```\n\n| a |\n|---|\n<!-- c -->"
-    assert list(paragraphs(text)) == ["# Title", "One two.", "- a b", "- c", "| a | |---|"]
-    assert long_paragraphs(text, limit=1) == ["One two.", "- a b"]
-
-
 def test_long_paragraphs_counts_words_of_prose_only() -> None:
     long = " ".join(["word"] * (PARAGRAPH_WORDS + 1))
-    assert long_paragraphs(f"{long}\n\n```\n{long}\n```") == [long]
+    assert long_paragraphs(f"{long}\n\n```\n{long}\n```\n<!-- {long} -->") == [long]
     assert long_paragraphs(" ".join(["word"] * PARAGRAPH_WORDS)) == []
 
 

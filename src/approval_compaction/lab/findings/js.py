@@ -37,6 +37,8 @@ COLUMNS: dict[str, str] = {
     "auto-store-false": AUTO_STORE_FALSE,
     "previous_response_id": "previous_response_id",
 }
+# A plan's mode in a cell, by the name the Python tables use.
+MODE_NAMES = {"auto-store-false": AUTO_STORE_FALSE}
 RAISED = {"pause": PAUSE_FAILS, "resume": RESUME_FAILS, "next_turn": NEXT_TURN_FAILS}
 WHERE = {
     "pause": "run() at the pause",
@@ -165,7 +167,7 @@ def js_errors_frame(rows: Sequence[JsRecord]) -> pd.DataFrame:
             "HTTP": 400,
             "endpoint": endpoint,
             "raised at": WHERE[at],
-            "modes": ", ".join(name for p, name in COLUMNS.items() if p in plans),
+            "modes": ", ".join(MODE_NAMES.get(p, p) for p in COLUMNS if p in plans),
             "releases": _span(versions),
         }
         for (text, endpoint, at), (plans, versions) in seen.items()
@@ -217,7 +219,7 @@ def js_liveness_frame(rows: Sequence[LivenessRecord]) -> pd.DataFrame:
                 cell_text = LIVENESS_CELLS[shown[0]]
             else:
                 cell_text = "; ".join(
-                    f"{LIVENESS_CELLS.get(v, v)} in {', '.join(COLUMNS.get(m, m) for m in ms)}"
+                    f"{LIVENESS_CELLS.get(v, v)} in {', '.join(MODE_NAMES.get(m, m) for m in ms)}"
                     for v, ms in modes.items()
                     if v != KEEPS
                 )

@@ -2,8 +2,9 @@
 
 A notebook is read as a reporter pastes it: its rendered markdown (``data/rendered/NN-name.md``)
 should fit in about ``RENDERED_LIMIT`` characters, and its prose (the markdown cells) should hold
-no paragraph over ``PARAGRAPH_WORDS`` words. A paragraph is a block between blank lines, each
-list item on its own; headings, tables, code fences and HTML comments are not prose.
+no paragraph over ``PARAGRAPH_WORDS`` words, counted as the README's and the docs' are
+(``formats.markdown.paragraphs``: each list item on its own; headings, tables, code fences and
+HTML are not prose).
 
 A *term* is a word this project gives its own meaning (``TERMS``): a page defines it where it
 first sets it in italics (``*stand-in*``, as the README's words table and a notebook's lead-in
@@ -15,9 +16,11 @@ reports these figures per notebook, and a fast test holds every notebook to the 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from ...formats.markdown import paragraphs
 
 RENDERED_LIMIT = 25_000  # characters of a rendered notebook: one comment a reader scrolls
 PARAGRAPH_WORDS = 80  # words in one paragraph of prose
@@ -55,7 +58,6 @@ _FENCE = re.compile(r"^ {0,3}```.*?^ {0,3}```[^\n]*$", re.S | re.M)
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 # A link's target and a code span naming a path are addresses, not words a reader meets.
 _ADDRESS = re.compile(r"\]\([^)\s]*\)|`[^`\n]*/[^`\n]*`")
-_ITEM = re.compile(r"^\s*(?:[-*+]|\d+\.)\s")
 _TABLE = re.compile(r"<table|^\|.*\|\s*$\n^\|[-| :]+\|\s*$", re.M)
 
 
@@ -69,27 +71,10 @@ def words(text: str) -> str:
     return _ADDRESS.sub("", prose(text))
 
 
-def paragraphs(text: str) -> Iterator[str]:
-    """The paragraphs of a markdown text, each list item on its own; headings, tables and
-    HTML blocks left out."""
-    for block in re.split(r"\n\s*\n", prose(text)):
-        current: list[str] = []
-        for line in block.strip().splitlines():
-            if _ITEM.match(line) and current:
-                yield " ".join(current)
-                current = []
-            current.append(line.strip())
-        if current:
-            yield " ".join(current)
-
-
-def _is_prose(paragraph: str) -> bool:
-    return bool(paragraph) and not paragraph.startswith(("#", "|", "<"))
-
-
 def long_paragraphs(text: str, limit: int = PARAGRAPH_WORDS) -> list[str]:
-    """The paragraphs of prose with more than ``limit`` words."""
-    return [p for p in paragraphs(text) if _is_prose(p) and len(_ITEM.sub("", p).split()) > limit]
+    """The paragraphs of prose (``formats.markdown.paragraphs``, HTML comments left out) with
+    more than ``limit`` words."""
+    return [p for p in paragraphs(_COMMENT.sub("", text)) if len(p.split()) > limit]
 
 
 def markdown_cells(notebook: Mapping[str, Any]) -> list[str]:

@@ -351,9 +351,11 @@ def describe(
         "`OpenAIResponsesCompactionSession` compacts at that pause, the pending call goes to "
         "`responses.compact` without its output. Depending on `compaction_mode`, the pause "
         "itself raises, or the session later stores the call's output alone and the next "
-        "question raises. A rejection is affected like an approval. The runs drove the public "
-        "SDK API against a scripted model and, over HTTP, against a local stand-in of the "
-        "Responses API that validates input as the API does; no real provider was called.",
+        "question raises. A rejection is affected like an approval.",
+        "",
+        "The runs drove the public SDK API against a scripted model and, over HTTP, against a "
+        "local stand-in of the Responses API that validates input as the API does; no real "
+        "provider was called.",
     ]
     if errors:
         parts += ["", markdown_table(errors_frame(errors))]
