@@ -44,7 +44,13 @@ from . import provenance
 from .snippet import ISSUE, one_line, outcomes
 
 WORKAROUND_LINE = "session = defer_compaction_while_pending(OpenAIResponsesCompactionSession(...))"
+WORKAROUND_IMPORT = "from approval_compaction import defer_compaction_while_pending"
 DOCTOR_LINE = "python -m approval_compaction doctor scan sessions.db --all"
+# The package is not on a package index: a team installs it from a clone of this repository (the
+# folder `approval-compaction`), into its application's environment. tests/test_install.py runs
+# these lines in a fresh environment.
+INSTALL_CORE = "pip install ./approval-compaction"
+INSTALL_DOCTOR = 'pip install "./approval-compaction[doctor]"'
 
 
 class ReadmeMarkersError(InvestigationError):
@@ -92,7 +98,7 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
     if found.js is not None:  # the JS SDK's rows below Python's
         releases = js_finding.both_releases(releases, found.js.sweep)
         errors = js_finding.both_errors(errors, found.js.sweep)
-        js_source = f", `{files.shown(files.js_sweep)}`; JS `auto` with store unset"
+        js_source = f", `{files.shown(files.js_sweep)}`"
     regression = paths.REGRESSION_TEST.relative_to(paths.ROOT).as_posix()
     checks, test = files.shown(files.doctor_check_modes), files.shown(files.liveness_patch_test)
     newest = found.verdicts[-1]
@@ -103,7 +109,8 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
             "",
             _table(releases),
             "",
-            f"**The error texts to search your logs for** (`{met}`; the call id is yours):",
+            f"**The error texts to search your logs for**, with a compaction hook that always "
+            f"says yes (`{met}`; the call id is yours):",
             "",
             _table(errors),
             "",
@@ -117,9 +124,12 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
             "",
             _table(advice_frame(newest)),
             "",
-            f"**The workaround**, on an affected release: {code(WORKAROUND_LINE)}",
+            f"**The workaround**, on an affected release: {code(INSTALL_CORE)} from a clone of "
+            f"this repository (it is on no package index), then {code(WORKAROUND_IMPORT)} and "
+            f"{code(WORKAROUND_LINE)}",
             "",
-            f"**Am I affected?** The doctor reads your stored sessions: {code(DOCTOR_LINE)}",
+            f"**Am I affected?** The doctor reads your stored sessions; it needs the `[doctor]` "
+            f"extra: {code(INSTALL_DOCTOR)}, then {code(DOCTOR_LINE)}",
             "",
             f"**Reproduce** ([#5340]({ISSUE})) with the regression test "
             f"[`{regression}`]({regression}), no clone needed: save it in an empty folder and run "
@@ -179,7 +189,10 @@ def store_block(found: Findings, folder: Path = paths.DATA) -> str:
     sources = [files.meetings, files.runs(paths.STORE_FALSE_MATRIX)]
     shown = ", ".join(f"`{files.shown(path)}`" for path in sources)
     release = found.stores[0].story.span
-    head = f"`auto` by the agent's `ModelSettings(store=...)` on {release} ({shown}):"
+    head = (
+        f"`auto` by the agent's `ModelSettings(store=...)` on {release}, with a compaction hook "
+        f"that always says yes ({shown}):"
+    )
     return "\n".join([head, "", _table(store_frame(found.stores))])
 
 
