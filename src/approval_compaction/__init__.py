@@ -23,7 +23,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".study.capture": ("sdk_version",),
     ".study.harness": ("PENDING_CALL", "run_case", "run_matrix"),
     ".study.wiring": ("backend_for",),
-    ".study.words": ("STORE_SETTINGS",),
     ".study.driver": ("Ask", "Continue", "Setup", "converse"),
     ".study.situations": ("RESUMED_SITUATIONS", "SITUATIONS", "later"),
     # the JavaScript driver (@openai/agents): its plans and runner, its item mapping
@@ -32,14 +31,13 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     # judging the runs
     ".analysis.invariants": ("evaluate",),
     ".analysis.matrix": ("records",),
-    ".analysis.table": ("pivot", "seed_table", "to_frame"),
+    ".analysis.table": ("pivot", "to_frame"),
     ".analysis.vocabulary": ("LEGEND_ORDER",),
     ".analysis.liveness": (
         "LivenessRecord",
         "judge_liveness",
         "liveness_records",
         "liveness_run",
-        "situation_rows",
     ),
     # the notebooks' answer lines
     ".analysis.story": ("diff_answer", "walkthrough_answer"),

@@ -20,7 +20,7 @@ def test_report_js_opens_with_the_bug_and_the_error_text_and_fits_one_comment() 
 def test_report_js_matrix_reads_bare_workaround_and_patched_from_data() -> None:
     frame = js_fix_frame(DATA)
     assert list(frame.index) == [
-        "input", "auto (default), store unset", "auto, store false", "previous_response_id"
+        "input", "auto (default)", "auto, store=False", "previous_response_id"
     ]  # fmt: skip
     fixed = "no error in these cases"
     assert (frame.iloc[:, 1] == fixed).all() and (frame.iloc[:, 2] == fixed).all()

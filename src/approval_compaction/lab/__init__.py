@@ -19,12 +19,11 @@ import approval_compaction as _core
 # What the notebooks use of the lab, and nothing else (a test reads them and checks this).
 _SOURCES: dict[str, tuple[str, ...]] = {
     # the findings and the notebooks' answer lines
-    ".findings.answers": ("outcome_answer", "rules_answer", "variant_summary"),
+    ".findings.answers": ("outcome_answer", "variant_summary"),
     ".findings.headlines": ("explored_count",),
     ".findings.releases": ("releases_finding",),
     ".findings.doctor": ("check", "upgrade"),
-    ".findings.liveness": ("folded_grid", "liveness_eras"),
-    ".findings.matrix": ("compaction_requests",),
+    ".findings.liveness": ("liveness_eras",),
     ".findings.mechanism": ("mechanism_finding",),
     ".findings.tables": ("affected_frame", "liveness_frame", "verdicts_frame"),
     ".findings.js": (
@@ -36,7 +35,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ),
     # the matrix across cases and releases, the wire's evidence, the stepper
     ".findings.outcomes": ("outcome_frame",),
-    ".releases.meeting": ("all_meetings",),
     ".findings.folding": (
         "block_order",
         "choice_effects",

@@ -1,8 +1,11 @@
 """Finding: what the JS sweep says, as tables: each run of releases that read the same, what
-the user meets in each plan there, and the error texts with where ``run()`` raises them; and
-where the JS workaround (``js/workaround.mjs``) is proven, from its own sweep (``JsWorkaround``).
+the user meets in each compaction mode there, and the error texts with where ``run()`` raises them;
+and where the JS workaround (``js/workaround.mjs``) is proven, from its sweep (``JsWorkaround``).
 
-A cell uses the Python tables' words (``findings.releases.MEETS``), so both SDKs read alike.
+The harness runs one *plan* per compaction mode (``auto-store-false`` is ``auto`` with the agent's
+store set false); a published table names each by ``COLUMNS``, the one name both SDKs' pages use
+(``auto, store=False``), and a cell uses the Python tables' words (``findings.releases.MEETS``),
+so both SDKs read alike.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import pandas as pd
 
 from ...analysis.liveness import LivenessRecord
 from ...formats.records import read_records
+from ...study.words import AUTO_STORE_FALSE
 from .. import paths
 from ..js.sweep import JsExposure, JsRecord
 from ..releases.bisect import marked_ranges
@@ -29,13 +33,15 @@ from .releases import (
     UNAFFECTED,
 )
 
-# The sweep's plans as columns, in the Python table's order (auto, the SDK's default, first).
+# The sweep's plans as the compaction modes a page names, in the Python table's order.
 COLUMNS: dict[str, str] = {
     "input": "input",
-    "auto": "auto (default), store unset",
-    "auto-store-false": "auto, store false",
+    "auto": "auto (default)",
+    "auto-store-false": AUTO_STORE_FALSE,
     "previous_response_id": "previous_response_id",
 }
+# A plan's mode in a cell, by the name the Python tables use.
+MODE_NAMES = {"auto-store-false": AUTO_STORE_FALSE}
 RAISED = {"pause": PAUSE_FAILS, "resume": RESUME_FAILS, "next_turn": NEXT_TURN_FAILS}
 WHERE = {
     "pause": "run() at the pause",
@@ -185,7 +191,6 @@ def both_releases(python: pd.DataFrame, rows: Sequence[JsRecord]) -> pd.DataFram
 def both_errors(python: pd.DataFrame, rows: Sequence[JsRecord]) -> pd.DataFrame:
     """The Python error texts with the JS ones below, each with where its SDK raises it."""
     js = js_errors_frame(rows).set_index("error text")
-    js["modes"] = js.pop("plans").str.replace("auto-store-false", "auto (store false)")
     js["releases"] = JS_SDK + " " + js["releases"]
     py = python.assign(releases=PYTHON_SDK + " " + python["releases"])
     py["raised at"] = "Runner.run at the " + py["raised at"]
@@ -194,7 +199,7 @@ def both_errors(python: pd.DataFrame, rows: Sequence[JsRecord]) -> pd.DataFrame:
 
 def js_errors_frame(rows: Sequence[JsRecord]) -> pd.DataFrame:
     """Each refusal the user meets: its text (the call id is the user's own), where ``run()``
-    raises it, in which plans and releases."""
+    raises it, in which compaction modes and releases."""
     seen: dict[tuple[str, str, str], tuple[set[str], list[str]]] = {}
     for row in rows:
         if not row.raised_at or row.not_applicable:
@@ -209,7 +214,7 @@ def js_errors_frame(rows: Sequence[JsRecord]) -> pd.DataFrame:
             "HTTP": 400,
             "endpoint": endpoint,
             "raised at": WHERE[at],
-            "plans": ", ".join(p for p in COLUMNS if p in plans),
+            "modes": ", ".join(MODE_NAMES.get(p, p) for p in COLUMNS if p in plans),
             "releases": _span(versions),
         }
         for (text, endpoint, at), (plans, versions) in seen.items()
@@ -261,7 +266,7 @@ def js_liveness_frame(rows: Sequence[LivenessRecord]) -> pd.DataFrame:
                 cell_text = LIVENESS_CELLS[shown[0]]
             else:
                 cell_text = "; ".join(
-                    f"{LIVENESS_CELLS.get(v, v)} in {', '.join(ms)}"
+                    f"{LIVENESS_CELLS.get(v, v)} in {', '.join(MODE_NAMES.get(m, m) for m in ms)}"
                     for v, ms in modes.items()
                     if v != KEEPS
                 )

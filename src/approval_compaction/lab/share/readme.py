@@ -45,11 +45,16 @@ from ..releases.versions import sort_versions
 from . import provenance
 from .snippet import ISSUE, one_line, outcomes
 
-WORKAROUND_IMPORT = "from approval_compaction import defer_compaction_while_pending"
 WORKAROUND_LINE = "session = defer_compaction_while_pending(OpenAIResponsesCompactionSession(...))"
+WORKAROUND_IMPORT = "from approval_compaction import defer_compaction_while_pending"
 DOCTOR_LINE = "python -m approval_compaction doctor scan sessions.db --all"
 JS_DOCTOR_LINE = "python -m approval_compaction doctor check --js"
 JS_ITEMS_LINE = "python -m approval_compaction doctor items items.json"
+# The package is not on a package index: a team installs it from a clone of this repository (the
+# folder `approval-compaction`), into its application's environment. tests/test_install.py runs
+# these lines in a fresh environment.
+INSTALL_CORE = "pip install ./approval-compaction"
+INSTALL_DOCTOR = 'pip install "./approval-compaction[doctor]"'
 
 
 class ReadmeMarkersError(InvestigationError):
@@ -97,7 +102,7 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
     if found.js is not None:  # the JS SDK's rows below Python's
         releases = js_finding.both_releases(releases, found.js.sweep)
         errors = js_finding.both_errors(errors, found.js.sweep)
-        js_source = f", `{files.shown(files.js_sweep)}`; JS `auto` with store unset"
+        js_source = f", `{files.shown(files.js_sweep)}`"
     regression = paths.REGRESSION_TEST.relative_to(paths.ROOT).as_posix()
     checks, test = files.shown(files.doctor_check_modes), files.shown(files.liveness_patch_test)
     newest = found.verdicts[-1]
@@ -108,7 +113,8 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
             "",
             _table(releases),
             "",
-            f"**The error texts to search your logs for** (`{met}`; the call id is yours):",
+            f"**The error texts to search your logs for**, with a compaction hook that always "
+            f"says yes (`{met}`; the call id is yours):",
             "",
             _table(errors),
             "",
@@ -123,10 +129,11 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
             _table(advice_frame(newest)),
             "",
             *workaround_lines(found, folder),
-            f"**Am I affected?** The doctor reads your stored sessions: {code(DOCTOR_LINE)}; "
-            f"in JavaScript, {code(JS_DOCTOR_LINE)} in the folder holding your `node_modules` "
-            f"runs the cases on your `@openai/agents`, and {code(JS_ITEMS_LINE)} judges a "
-            "session's `getItems()` saved as JSON and writes it healed.",
+            f"**Am I affected?** The doctor reads your stored sessions; it needs the `[doctor]` "
+            f"extra: {code(INSTALL_DOCTOR)}, then {code(DOCTOR_LINE)}; in JavaScript, "
+            f"{code(JS_DOCTOR_LINE)} in the folder holding your `node_modules` runs the cases on "
+            f"your `@openai/agents`, and {code(JS_ITEMS_LINE)} judges a session's `getItems()` "
+            "saved as JSON and writes it healed.",
             "",
             f"**Reproduce** ([#5340]({ISSUE})) with the regression test "
             f"[`{regression}`]({regression}), no clone needed: save it in an empty folder and run "
@@ -168,8 +175,9 @@ def workaround_lines(found: Findings, folder: Path = paths.DATA) -> list[str]:
             f"(`{files.shown(files.fix_releases)}`)"
         )
     lines = [
-        f"**The workaround**, on an affected release (`pip install approval-compaction`): "
-        f"{code(WORKAROUND_IMPORT)}, then {code(WORKAROUND_LINE)}{proven}.",
+        f"**The workaround**, on an affected release: {code(INSTALL_CORE)} from a clone of this "
+        f"repository (it is on no package index), then {code(WORKAROUND_IMPORT)} and "
+        f"{code(WORKAROUND_LINE)}{proven}.",
         "",
     ]
     fixed = found.js.workaround if found.js is not None else None
@@ -238,7 +246,10 @@ def store_block(found: Findings, folder: Path = paths.DATA) -> str:
     sources = [files.meetings, files.runs(paths.STORE_FALSE_MATRIX)]
     shown = ", ".join(f"`{files.shown(path)}`" for path in sources)
     release = found.stores[0].story.span
-    head = f"`auto` by the agent's `ModelSettings(store=...)` on {release} ({shown}):"
+    head = (
+        f"`auto` by the agent's `ModelSettings(store=...)` on {release}, with a compaction hook "
+        f"that always says yes ({shown}):"
+    )
     return "\n".join([head, "", _table(store_frame(found.stores))])
 
 

@@ -43,7 +43,7 @@ def _records(path: Path) -> list[JsRecord]:
 
 
 def js_fix_frame(folder: Path = paths.DATA) -> pd.DataFrame:
-    """Each plan on the pinned release: bare, with the workaround, patched."""
+    """Each compaction mode on the pinned release: bare, with the workaround, patched."""
     files = paths.data(folder)
     columns = {
         f"{pinned()}": _records(files.js_modes),
@@ -56,8 +56,8 @@ def js_fix_frame(folder: Path = paths.DATA) -> pd.DataFrame:
             name: next((r for r in records if _base(r) == plan), None)
             for name, records in columns.items()
         }
-        rows.append({"plan": label, **{n: cell(r) if r else "" for n, r in found.items()}})
-    return pd.DataFrame(rows).set_index("plan")
+        rows.append({"mode": label, **{n: cell(r) if r else "" for n, r in found.items()}})
+    return pd.DataFrame(rows).set_index("mode")
 
 
 def _base(record: JsRecord) -> str:
@@ -128,8 +128,8 @@ def build_js_report(folder: Path = paths.DATA) -> str:
             "compacts automatically again. The runner sends the model the history from the "
             "compaction item on (`trimToLatestCompaction`), and `runCompaction` reads one stored "
             "item more than the model exchange, so the user messages kept before the compaction "
-            "item are never covered. Each situation below in every plan, followed by plain "
-            "questions with the hook saying yes:",
+            "item are never covered. Each situation below in every compaction mode, followed by "
+            "plain questions with the hook saying yes:",
             markdown_table(js_liveness_frame(liveness)),
         ]
     parts += [
