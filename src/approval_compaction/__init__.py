@@ -64,6 +64,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     # am I affected: the doctor's verdict, check, scan and repair
     ".doctor.verdict": ("VERDICTS", "judge"),
     ".doctor.check": ("check_config", "load_check", "run_check"),
+    ".doctor.jscheck": ("check_js",),
     ".doctor.scan": ("scan_store",),
     ".doctor.repair": ("apply",),
 }
