@@ -11,7 +11,8 @@ SDK_TEST_STAMP := js/sdk-test/node_modules/.package-lock.json
 .DEFAULT_GOAL := help
 # Every target builds what it needs from an empty cache: a target that runs in release
 # environments someone else made depends on `envs`, one that reads the pinned sdist on
-# `permalinks`, one that starts PostgreSQL, Redis, MariaDB or Chromium on `system`; a command that
+# `permalinks`, one that starts PostgreSQL, Redis, MariaDB or Chromium on `system` (the full tier
+# and the benchmarks: `run` needs Python and Node only, no root, no server); a command that
 # makes its own environments (sweep, explore, doctor-data, upstream) or fetches its own sdist
 # (liveness-patch, upstream) is told to (`crosscheck --create`). tests/test_makefile.py checks it.
 # Python's default is to cache bytecode, as users' machines do. An environment that sets
@@ -43,10 +44,10 @@ js-sdk-test: $(SDK_TEST_STAMP) ## install vitest for the JS regression test (js/
 
 setup: $(STAMP) $(NODE_STAMP) ## create .venv, install the pinned requirements and the JS harness (npm ci)
 
-system: ## install the Debian packages notebooks and tests start (PostgreSQL, Redis, MariaDB, Chromium) if missing
+system: ## install the Debian packages the full tests start (PostgreSQL, Redis, MariaDB, Chromium) if missing
 	scripts/system-packages
 
-run: $(STAMP) $(NODE_STAMP) system ## write data/, execute and render every notebook, the report and README findings
+run: $(STAMP) $(NODE_STAMP) ## write data/, execute and render every notebook, the report and README findings (Python and Node only)
 	$(PY) -m approval_compaction data
 	$(PY) -m approval_compaction js-liveness
 	$(PY) -m approval_compaction notebooks

@@ -15,6 +15,7 @@ holds a clone of this repository.
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import needs
@@ -46,6 +47,7 @@ asyncio.run(main(sys.argv[1]))
 # The sixteen cases with the workaround, each judged: the invariants that do not hold.
 RUN_CASES = """
 import json
+import shutil
 from approval_compaction.analysis.invariants import evaluate
 from approval_compaction.fix.workaround import defer_compaction_while_pending
 from approval_compaction.study.harness import run_matrix
@@ -105,6 +107,16 @@ def test_doctor_scan_without_its_extra_is_one_line_naming_it(core: Env, store: P
     ]
 
 
+def test_doctor_items_without_its_extra_is_one_line_naming_it(core: Env, tmp_path: Path) -> None:
+    export = tmp_path / "export.json"
+    export.write_text("[]")
+    done = core.run("-m", "approval_compaction", "doctor", "items", str(export))
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "error: the doctor needs msgspec: install approval-compaction[doctor]"
+    ]
+
+
 @pytest.fixture(scope="module")
 def doctor(core: Env, cloned: Path, tmp_path_factory: pytest.TempPathFactory) -> Env:
     """The ``[doctor]`` install beside the same release: the README's line, from the clone."""
@@ -145,3 +157,44 @@ def test_doctor_data_in_the_doctor_install_is_one_line_naming_the_lab(
         2,
         ["error: this command needs packaging: install approval-compaction[lab]"],
     )
+
+
+# One @openai/agents session as the pinned release stores it after a compacted pause and the
+# resume: the decision's output without its call (tests/doctor/test_export.py runs it on the SDK).
+JS_EXPORT = [
+    {"type": "message", "role": "user", "content": "first question"},
+    {"type": "compaction", "encrypted_content": "summary", "providerData": {"id": "c1"}},
+    {"type": "function_call_result", "name": "protected_lookup", "callId": "call_standin_1",
+     "status": "completed", "output": {"type": "text", "text": "looked up x"}},
+]  # fmt: skip
+
+
+def test_a_js_teams_doctor_runs_in_the_doctor_install(doctor: Env, tmp_path: Path) -> None:
+    """A JS team's path from the ``[doctor]`` install: the JS driver ships in the wheel and runs
+    the check on the @openai/agents of a folder (the repository's pinned one, left as it was);
+    a session exported as JSON is judged and healed."""
+    from approval_compaction.js.harness import missing
+    from approval_compaction.lab import paths
+
+    needs.require(None if shutil.which("node") else "node is not installed", "JS doctor")
+    needs.require(None if not missing() else "npm ci has not run here", "JS doctor")
+    argv = ["-m", "approval_compaction", "doctor", "check", "--js", str(paths.ROOT)]
+    done = doctor.run(*argv, "--turns", "10", "--later", "1", "--format", "json", timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    found = json.loads(done.stdout)
+    pinned = json.loads((paths.ROOT / "package.json").read_text())["dependencies"]
+    assert found["release"] == pinned["@openai/agents"] and len(found["rows"]) == 11
+    assert found["answers"][0].startswith(f"@openai/agents {found['release']}, ")
+    assert [r["prior_turns"] for r in found["rows"] if r["at_pause"] != "paused"] == [9]
+    export, healed = tmp_path / "export.json", tmp_path / "healed.json"
+    export.write_text(json.dumps(JS_EXPORT))
+    argv = ["-m", "approval_compaction", "doctor", "items", str(export), "--output", str(healed)]
+    done = doctor.run(*argv, "--format", "json")
+    assert done.returncode == 0, done.stderr[-2000:]
+    said = json.loads(done.stdout)
+    assert (said["sdk"], said["verdict"], said["written"]) == (
+        "@openai/agents",
+        "poisoned",
+        str(healed),
+    )
+    assert json.loads(healed.read_text())[2]["content"][0]["text"].startswith("[doctor] ")

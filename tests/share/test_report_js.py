@@ -25,3 +25,18 @@ def test_report_js_matrix_reads_bare_workaround_and_patched_from_data() -> None:
     fixed = "no error in these cases"
     assert (frame.iloc[:, 1] == fixed).all() and (frame.iloc[:, 2] == fixed).all()
     assert frame.iloc[:, 0].str.contains("8 of 16 cases").all()
+
+
+def test_report_js_carries_its_workaround_after_the_table_that_proves_it() -> None:
+    """The table of the workaround's sweep is followed by the two lines a user pastes (as the
+    module's header shows them) and the module itself, verbatim."""
+    from approval_compaction.lab import paths
+    from approval_compaction.lab.share.readme import js_usage
+
+    text = build_js_report()
+    use, wrap = js_usage()
+    table = text.index("A workaround users can apply today")
+    lines = text.index(f"```js\n{use}\n{wrap}\n```")
+    module = text.index(f"```js\n{paths.JS_WORKAROUND.read_text()}")
+    assert table < lines < module < text.index("### Debug information")
+    assert paths.DATA_FILES.js_report.read_text() == text  # the committed report is this one

@@ -480,10 +480,18 @@ def _late_resume(runs: Sequence[LivenessRun]) -> str:
     return "; ".join(wrong) if wrong else "paired"
 
 
+def continued_run(run: CaseRun, scenario: str | None = None) -> LivenessRun:
+    """A case continued after its next turn (``run.later``) as a liveness run of its own (named
+    ``scenario``, else the case's label); fewer later turns than asked for is its error."""
+    pairs = [(turn.stage, turn.outcome) for turn in run.later]
+    error = run.later_error or ("" if run.later else "no later turn ran")
+    if not error and len(run.later) < run.continued:
+        error = f"only {len(run.later)} of {run.continued} later turns ran"
+    name = run.case.label if scenario is None else scenario
+    return liveness_run(name, run.sdk_version, run.mode, False, pairs, error, run.model)
+
+
 def case_liveness(run: CaseRun) -> tuple[LivenessVerdict, ...]:
     """Both liveness verdicts of a case continued after its next turn (``run.later``), judged as
     a liveness run of its own: the matrix's two liveness records."""
-    pairs = [(turn.stage, turn.outcome) for turn in run.later]
-    error = run.later_error or ("" if run.later else "no later turn ran")
-    live = liveness_run(run.case.label, run.sdk_version, run.mode, False, pairs, error, run.model)
-    return judge_liveness(live)
+    return judge_liveness(continued_run(run))

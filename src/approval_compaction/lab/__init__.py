@@ -89,7 +89,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     # who is affected, and the heal
     ".affected.upgrade": ("load_upgrade", "upgrade_records"),
     ".affected.worker": ("worker_comparisons",),
-    ".affected.heal": ("heal_on_postgres", "pinned_session_items"),
+    ".affected.heal": ("heal_new_sqlite", "pinned_session_items"),
     ".affected.views": (
         "changes_frame",
         "check_compare",
@@ -100,9 +100,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "upgrade_frame",
         "worker_frame",
     ),
-    # the JavaScript SDK (@openai/agents): its harness, item mapping, tables and citations
-    ".js.harness": ("Plan", "run_plan"),
-    ".js.items": ("wire_item",),
+    # the JavaScript SDK (@openai/agents): its tables and citations (its driver: the core's)
     ".js.source": ("permalink",),
     ".share.report_js": ("js_fix_frame", "js_workaround_ranges"),
     ".share.later_turns_comment": ("liveness_lines", "matrix_line", "tally_lines"),

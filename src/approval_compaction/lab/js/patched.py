@@ -20,8 +20,8 @@ import tempfile
 from pathlib import Path
 
 from ...errors import InvestigationError
+from ...js.harness import installed
 from .. import paths
-from .harness import installed
 from .packages import cache_folder, pinned
 
 PATCHED_PACKAGE = Path("node_modules") / "@openai" / "agents-openai"

@@ -19,8 +19,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ...js.harness import NodeError, node_binary
 from .. import paths
-from .harness import NodeError, node_binary
 
 SDK_TEST = paths.ROOT / "js" / "sdk-test"
 JS_REGRESSION_TEST = SDK_TEST / "test" / "openaiResponsesCompactionSession.pendingApproval.test.ts"

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ... import paths
-from .harness import NodeError, node_binary
+from ...js.harness import NodeError, node_binary
 
 SDK_TEST = paths.ROOT / "js" / "sdk-test"
 TYPESCRIPT = SDK_TEST / "node_modules" / "typescript"
@@ -95,7 +95,7 @@ def type_check(project: Path = SDK_TEST / "tsconfig.json") -> list[str]:
     return errors
 
 
-def declarations(module: Path = paths.ROOT / "js" / "workaround.mjs") -> Declarations:
+def declarations(module: Path = paths.JS_WORKAROUND) -> Declarations:
     """The names ``module`` exports and the names its ``.d.mts`` beside it declares."""
     if not typescript_installed():
         raise NodeError("typescript is not installed in js/sdk-test: run `make js-sdk-test`")

@@ -17,10 +17,10 @@ from pathlib import Path
 from ...analysis.matrix import matrix_text, records
 from ...formats.files import write_or_print
 from ...formats.records import write_records
+from ...js.harness import Plan, run_plan, run_plans
 from ...study.scenario import select_cases
 from ...study.words import STORE_SETTINGS
 from .. import paths
-from ..js.harness import Plan, run_plan, run_plans
 from ..js.packages import fetch_release_dates, package_folder, pinned
 from ..js.sweep import (
     EXPOSURE_PLANS,

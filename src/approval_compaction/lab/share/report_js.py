@@ -32,6 +32,7 @@ from ..js.packages import pinned
 from ..js.sdk_test import JS_REGRESSION_TEST
 from ..js.sweep import PLANS, JsRecord
 from .js import SdkTestRecord
+from .readme import js_usage
 
 PYTHON_ISSUE = "https://github.com/openai/openai-agents-python/issues/5340"
 SWEEP_LABELS = {plan.label for plan in PLANS}
@@ -71,6 +72,19 @@ def js_workaround_ranges(folder: Path = paths.DATA) -> pd.DataFrame | None:
     return js_ranges_frame([JsRecord(**{**r.__dict__, "plan": _base(r)}) for r in rows])
 
 
+def workaround_parts(module: Path = paths.JS_WORKAROUND) -> list[str]:
+    """The workaround as a user takes it: its two lines of use (as its header shows them), and
+    the module itself, folded."""
+    use, wrap = js_usage(module)
+    return [
+        f"Save the module below as `{module.name}` beside the code that builds the session, "
+        "and wrap the session:",
+        fence(f"{use}\n{wrap}", "js"),
+        f"<details><summary>{module.name}</summary>\n\n{fence(module.read_text(), 'js')}\n\n"
+        "</details>",
+    ]
+
+
 def build_js_report(folder: Path = paths.DATA) -> str:
     files = paths.data(folder)
     modes = [r for r in _records(files.js_modes) if r.plan in SWEEP_LABELS]
@@ -101,7 +115,12 @@ def build_js_report(folder: Path = paths.DATA) -> str:
         ]
     fixed = js_workaround_ranges(folder)
     if fixed is not None:
-        parts += ["The workaround below, on every release:", markdown_table(fixed)]
+        parts += [
+            "A workaround users can apply today, without a new release (`workaround.mjs`, "
+            "below), on every release:",
+            markdown_table(fixed),
+            *workaround_parts(),
+        ]
     liveness = load_js_liveness(folder)
     if liveness:
         parts += [
