@@ -108,7 +108,7 @@ class ScriptedModel {
   }
   async getResponse(request) {
     const input = typeof request.input === 'string' ? [{ role: 'user', content: request.input }] : request.input;
-    this.seen.push(clone(input));
+    this.seen?.push(clone(input));
     if (this.tick) await this.tick('model');
     const n = this.counter.next();
     const last = input.at(-1);
@@ -172,17 +172,13 @@ export function history(kinds) {
   return items;
 }
 
-/**
- * One trial: `history` (kinds, see `history`), `hook` (yes, no, default), `mode` (input,
- * previous_response_id), `wrapped`, `fault` ({at, how} or null), `roundTrip` (the paused state
- * through its string), and `steps`: groups of operations run together, each `ask`, `pause`,
- * `resume` (approve the oldest paused run) or `reject`. `tick` orders the concurrent calls.
- */
-export async function trial(spec, tick = null) {
+/** The pieces of one conversation on one store: the session (wrapped when `spec.wrapped`), an
+ * agent whose tool needs approval, and what the model and the compaction endpoint were sent. */
+export function conversation(spec, tick = null, items = history(spec.history ?? [])) {
   const counter = new Counter();
   const modelInputs = [];
   const compactionInputs = [];
-  const store = new FaultStore(history(spec.history ?? []), { fault: spec.fault ?? null, tick });
+  const store = new FaultStore(items, { fault: spec.fault ?? null, tick });
   const options = {
     client: compactionClient(counter, compactionInputs, store, tick),
     model: MODEL,
@@ -200,6 +196,17 @@ export async function trial(spec, tick = null) {
     execute: async () => 'approved and done',
   });
   const agent = new Agent({ name: 'fuzz', instructions: 'Answer.', model: new ScriptedModel(counter, modelInputs, tick), tools: [approve] });
+  return { store, session, agent, modelInputs, compactionInputs };
+}
+
+/**
+ * One trial: `history` (kinds, see `history`), `hook` (yes, no, default), `mode` (input,
+ * previous_response_id), `wrapped`, `fault` ({at, how} or null), `roundTrip` (the paused state
+ * through its string), and `steps`: groups of operations run together, each `ask`, `pause`,
+ * `resume` (approve the oldest paused run) or `reject`. `tick` orders the concurrent calls.
+ */
+export async function trial(spec, tick = null) {
+  const { store, session, agent, modelInputs, compactionInputs } = conversation(spec, tick);
   const paused = [];
   const outcomes = [];
   let question = 0;
