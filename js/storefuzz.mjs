@@ -8,8 +8,9 @@
 //   node js/storefuzz.mjs < plan.json
 //
 // A plan is `{"trials": [...]}` (each trial as `trial()` reads it), or `{"fuzz": {"seed", "runs",
-// "wrapped"}}`: fast-check draws `runs` trials (random history, hook, mode, steps, one failing
-// write) and runs each with its own scheduler, bare and wrapped alike when `wrapped` is "both".
+// "wrapped", "race"}}`: fast-check draws `runs` trials (random history, hook, mode, steps, one
+// failing write) and runs each with its own scheduler, bare and wrapped alike when `wrapped` is
+// "both"; or `{"batch": {"pairs", "wrapped"}}`: how many item properties storing one batch reads.
 import fc from 'fast-check';
 import * as agents from '@openai/agents';
 import { z } from 'zod';
@@ -26,16 +27,16 @@ agents.setTracingDisabled?.(true);
 const clone = (value) => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
 
 /** A store as a database keeps one: every read and write copies (JSON), each call may wait for
- * the scheduler, and the write numbered `fault.at` (1 on) fails as `fault.how` says. */
+ * the scheduler, and each write numbered by a fault's `at` (1 on) fails as its `how` says. */
 export class FaultStore {
-  constructor(items = [], { fault = null, tick = null } = {}) {
+  constructor(items = [], { faults = [], tick = null } = {}) {
     this.items = clone(items);
-    this.fault = fault;
+    this.faults = faults;
     this.tick = tick;
     this.writes = 0;
     this.reads = { calls: 0, items: 0 };
     this.ledger = []; // each write that changed the items: { op, items (added), after, failed }
-    this.failed = null; // the injected failure, once it fired
+    this.failed = null; // the first injected failure, once it fired
   }
   async wait(label) {
     if (this.tick) await this.tick(label);
@@ -68,15 +69,14 @@ export class FaultStore {
   /** One write: `apply(half)` changes the items; the failing write throws after it as told. */
   write(op, added, apply) {
     this.writes += 1;
-    const how = this.fault?.at === this.writes ? this.fault.how : null;
+    const how = this.faults.find((f) => f.at === this.writes)?.how ?? null;
+    if (how) this.failed ??= { at: this.writes, op, how };
     if (how === 'before') {
-      this.failed = { at: this.writes, op, how };
       throw new Error(`store write ${this.writes} (${op}) failed before it committed`);
     }
     apply(how === 'half' && op !== 'pop');
     this.ledger.push({ op, items: op === 'add' ? added : [], after: clone(this.items), failed: Boolean(how) });
     if (how) {
-      this.failed = { at: this.writes, op, how };
       throw new Error(`store write ${this.writes} (${op}) failed ${how === 'half' ? 'halfway' : 'after it committed'}`);
     }
   }
@@ -178,7 +178,7 @@ export function conversation(spec, tick = null, items = history(spec.history ?? 
   const counter = new Counter();
   const modelInputs = [];
   const compactionInputs = [];
-  const store = new FaultStore(items, { fault: spec.fault ?? null, tick });
+  const store = new FaultStore(items, { faults: spec.faults ?? (spec.fault ? [spec.fault] : []), tick });
   const options = {
     client: compactionClient(counter, compactionInputs, store, tick),
     model: MODEL,
@@ -201,9 +201,11 @@ export function conversation(spec, tick = null, items = history(spec.history ?? 
 
 /**
  * One trial: `history` (kinds, see `history`), `hook` (yes, no, default), `mode` (input,
- * previous_response_id), `wrapped`, `fault` ({at, how} or null), `roundTrip` (the paused state
+ * previous_response_id), `wrapped`, `fault` ({at, how} or null; or `faults`, a list of them),
+ * `roundTrip` (the paused state
  * through its string), and `steps`: groups of operations run together, each `ask`, `pause`,
- * `resume` (approve the oldest paused run) or `reject`. `tick` orders the concurrent calls.
+ * `resume` (approve the oldest paused run), `reject`, or `compact` (the application's own
+ * `runCompaction({ responseId })`). `tick` orders the concurrent calls.
  */
 export async function trial(spec, tick = null) {
   const { store, session, agent, modelInputs, compactionInputs } = conversation(spec, tick);
@@ -219,6 +221,11 @@ export async function trial(spec, tick = null) {
           paused.push(spec.roundTrip ? await RunState.fromString(agent, result.state.toString()) : result.state);
         }
         return { op, outcome: result.interruptions?.length ? 'paused' : 'answered' };
+      }
+      if (op === 'compact') {
+        // The application's own compaction, by the latest response id, as its code would ask.
+        const done = await session.runCompaction({ responseId: `resp_${question}` });
+        return { op, outcome: done ? 'compacted' : 'skipped' };
       }
       const state = paused.shift();
       if (!state) return { op, outcome: 'nothing paused' };
@@ -251,29 +258,34 @@ export async function trial(spec, tick = null) {
   };
 }
 
+// The race: a run pauses, the user asks something else, then the resume and a new question run
+// together, and one more question sends what they stored.
+const RACE = [['pause'], ['ask'], ['resume', 'ask']];
+
 /** A trial's shape, as fast-check draws it: a history of up to 8 kinds, then up to 5 groups of
- * one or two operations, and a write to fail (0: none). */
-export function trials() {
+ * one or two operations (or the race), and a write to fail (none, at times). */
+export function trials(race = false) {
   const kind = fc.constantFrom('user', 'answer', 'pair', 'dead', 'compaction');
   const op = fc.constantFrom('ask', 'pause', 'resume', 'reject');
+  const steps = fc.array(fc.array(op, { minLength: 1, maxLength: 2 }), { minLength: 1, maxLength: 5 });
   return fc.record({
     history: fc.array(kind, { maxLength: 8 }),
     hook: fc.constantFrom('yes', 'no', 'default'),
     mode: fc.constantFrom('input', 'previous_response_id'),
     roundTrip: fc.boolean(),
-    steps: fc.array(fc.array(op, { minLength: 1, maxLength: 2 }), { minLength: 1, maxLength: 5 }),
+    steps: race ? fc.constant(RACE) : steps,
     fault: fc.option(fc.record({ at: fc.integer({ min: 1, max: 12 }), how: fc.constantFrom(...HOWS) }), { nil: null }),
   });
 }
 
-/** Runs `runs` drawn trials (seeded), each bare and wrapped as `wrapped` says, and writes each
- * trial's record as it ends. A trial always ends with a plain question, so whatever the steps
- * stored is sent. */
-async function fuzz({ seed = 0, runs = 100, wrapped = 'both' }, write) {
+/** Runs `runs` drawn trials (seeded; only the race when `race`), each bare and wrapped as
+ * `wrapped` says, and writes each trial's record as it ends. A trial always ends with a plain
+ * question, so whatever the steps stored is sent. */
+async function fuzz({ seed = 0, runs = 100, wrapped = 'both', race = false }, write) {
   const sides = wrapped === 'both' ? [false, true] : [Boolean(wrapped)];
   let index = 0;
   await fc.assert(
-    fc.asyncProperty(trials(), fc.scheduler(), async (drawn, s) => {
+    fc.asyncProperty(trials(race), fc.scheduler(), async (drawn, s) => {
       const spec = { ...drawn, steps: [...drawn.steps, ['ask']] };
       for (const side of sides) {
         const done = trial({ ...spec, wrapped: side }, (label) => s.schedule(Promise.resolve(label), label));
@@ -287,12 +299,28 @@ async function fuzz({ seed = 0, runs = 100, wrapped = 'both' }, write) {
   );
 }
 
+/** How often storing one batch of `pairs` calls, each with its output, reads a property of an
+ * item: a count that grows with the batch's square is a quadratic scan. */
+async function batchReads(pairs, wrapped) {
+  let reads = 0;
+  const counted = (item) => new Proxy(item, { get: (target, key) => ((reads += 1), Reflect.get(target, key)) });
+  const items = [];
+  for (let n = 0; n < pairs; n += 1) {
+    items.push(counted({ type: 'function_call', id: `fc_${n}`, callId: `call_${n}`, name: TOOL, arguments: '{}', status: 'completed' }));
+    items.push(counted({ type: 'function_call_result', callId: `call_${n}`, name: TOOL, status: 'completed', output: { type: 'text', text: 'done' } }));
+  }
+  const { session, store } = conversation({ wrapped, hook: 'no' }, null, []);
+  await session.addItems(items);
+  return { items: items.length, stored: store.items.length, property_reads: reads };
+}
+
 async function main() {
   let text = '';
   for await (const chunk of process.stdin) text += chunk;
   const plan = JSON.parse(text);
   const write = (record) => process.stdout.write(`${JSON.stringify(record)}\n`);
   if (plan.fuzz) return fuzz(plan.fuzz, write);
+  if (plan.batch) return write(await batchReads(plan.batch.pairs, plan.batch.wrapped));
   for (const spec of plan.trials ?? []) write(await trial(spec));
   return undefined;
 }

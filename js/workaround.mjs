@@ -165,6 +165,8 @@ function callKeys(items) {
   return keys;
 }
 
+// The store's writes, whose failures a compaction's error carries.
+const WRITES = ['addItems', 'clearSession', 'popItem'];
 // Thrown by the decision's read when a call is live; `runCompaction` returns null for it.
 const DEFER = Symbol('defer compaction while a call is pending');
 
@@ -351,23 +353,35 @@ export class DeferCompactionWhilePending {
         return null;
       }
       const cached = Array.isArray(session.sessionItems) ? session.sessionItems : [];
-      if (dead.length === 0 && openCalls(cached).dead.length === 0) return session.runCompaction(args, ...rest);
-      session.sessionItems = undefined; // read it again, through the view
-      session.compactionCandidateItems = undefined;
+      if (dead.length > 0 || openCalls(cached).dead.length > 0) {
+        session.sessionItems = undefined; // read it again, through the view
+        session.compactionCandidateItems = undefined;
+      }
     }
+    let decided = false;
+    const failures = []; // the store's write errors during the compaction, in order
     const view = new Proxy(store, {
       get: (target, key) => {
         if (key === 'getItems') {
           return async (limit) => {
-            session.underlyingSession = store; // one read decides; the rest are the store's own
-            this.#store = null;
+            if (decided) return store.getItems(limit); // one read decides; the rest are the store's
+            decided = true;
             const { items, dead } = await this.#decisionRead(store, limit, handed);
             hidden = dead;
             return items;
           };
         }
         const value = Reflect.get(target, key, target);
-        return typeof value === 'function' ? value.bind(target) : value;
+        if (typeof value !== 'function') return value;
+        if (!WRITES.includes(key)) return value.bind(target);
+        return async (...args) => {
+          try {
+            return await value.apply(target, args);
+          } catch (error) {
+            failures.push(error);
+            throw error;
+          }
+        };
       },
     });
     session.underlyingSession = view;
@@ -377,6 +391,11 @@ export class DeferCompactionWhilePending {
       result = await session.runCompaction(args, ...(handed ? [rest[0], rest[1], handed, ...rest.slice(3)] : rest));
     } catch (error) {
       if (error === DEFER) return null;
+      // The SDK throws the first failure and only logs its restore's: attach the restore's.
+      const later = failures.slice(failures.indexOf(error) + 1);
+      if (failures.includes(error) && later.length > 0 && error instanceof Error && error.cause === undefined) {
+        error.cause = later.length === 1 ? later[0] : new AggregateError(later, 'restoring the history failed too');
+      }
       throw error;
     } finally {
       session.underlyingSession = store;

@@ -19,8 +19,9 @@ team relies on, with the study's one pairing judge (``analysis.pairing`` over th
 - **nothing stored unpaired**: the history at the end holds no output without its call.
 
 ``run_fuzz`` asks Node for seeded fast-check trials; ``run_trials`` for given ones (the fault
-tests in ``tests/js/test_storefuzz.py``). ``benchmarks/js_workaround_cost.py`` measures the same
-driver's reads and times.
+tests in ``tests/testing/test_jsfuzz.py``); ``batch_reads`` counts what storing one batch reads.
+``benchmarks/js_workaround_cost.py`` measures a turn's reads and time on the same store, model
+and compaction endpoint (``js/workaround-cost.mjs``).
 """
 
 from __future__ import annotations
@@ -62,10 +63,22 @@ def run_trials(trials: Iterable[dict[str, Any]], timeout: float = TIMEOUT) -> li
 
 
 def run_fuzz(
-    seed: int, runs: int, wrapped: bool | str = "both", timeout: float = TIMEOUT
+    seed: int,
+    runs: int,
+    wrapped: bool | str = "both",
+    race: bool = False,
+    timeout: float = TIMEOUT,
 ) -> list[Record]:
-    """``runs`` trials fast-check draws from ``seed``, bare and wrapped (``"both"``) or one side."""
-    return _node({"fuzz": {"seed": seed, "runs": runs, "wrapped": wrapped}}, timeout)
+    """``runs`` trials fast-check draws from ``seed``, bare and wrapped (``"both"``) or one side;
+    with ``race``, each the race of a resume and a new question after the user moved on."""
+    plan = {"seed": seed, "runs": runs, "wrapped": wrapped, "race": race}
+    return _node({"fuzz": plan}, timeout)
+
+
+def batch_reads(pairs: int, wrapped: bool, timeout: float = TIMEOUT) -> Record:
+    """How many item properties storing one batch of ``pairs`` calls and outputs reads."""
+    [record] = _node({"batch": {"pairs": pairs, "wrapped": wrapped}}, timeout)
+    return record
 
 
 def _identity(item: Record) -> str:
