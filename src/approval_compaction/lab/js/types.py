@@ -43,8 +43,8 @@ const session = new Proxy({}, {
 });
 const wrapper = new mod.DeferCompactionWhilePending(session);
 // Around the SDK's own session: any symbol it copies (a brand) the declarations cannot name.
-const { OpenAIResponsesCompactionSession } = await import(%(agents)s);
-const real = new mod.DeferCompactionWhilePending(new OpenAIResponsesCompactionSession({ client: {} }));
+const { OpenAIResponsesCompactionSession: Compaction } = await import(%(agents)s);
+const real = new mod.DeferCompactionWhilePending(new Compaction({ client: {} }));
 console.log(JSON.stringify({
   exported: Object.keys(mod),
   declared: symbols.filter((s) => s.flags & ts.SymbolFlags.Value).map((s) => s.name),
