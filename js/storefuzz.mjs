@@ -195,7 +195,8 @@ export function conversation(spec, tick = null, items = history(spec.history ?? 
     needsApproval: true,
     execute: async () => 'approved and done',
   });
-  const agent = new Agent({ name: 'fuzz', instructions: 'Answer.', model: new ScriptedModel(counter, modelInputs, tick), tools: [approve] });
+  const seen = spec.keepInputs === false ? null : modelInputs;
+  const agent = new Agent({ name: 'fuzz', instructions: 'Answer.', model: new ScriptedModel(counter, seen, tick), tools: [approve] });
   return { store, session, agent, modelInputs, compactionInputs };
 }
 

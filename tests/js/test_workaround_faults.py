@@ -141,7 +141,7 @@ def test_reads_no_more_of_the_store_than_the_bare_sdk(steps: list[list[str]]) ->
 def test_storing_a_batch_reads_each_item_a_bounded_number_of_times() -> None:
     """Issue 49: storing a batch scanned it quadratically (16k items: 3-7 s wrapped, 22-34 ms
     bare). Storing 2,000 calls with their outputs reads each item's properties a few times more
-    than the bare SDK does, however long the batch (timings: benchmarks/js_workaround_cost.py)."""
+    than the bare SDK does, however long the batch (timings: benchmarks/js_workaround_turn.py)."""
     small, large = (batch_reads(pairs, wrapped=True) for pairs in (200, 2000))
     bare = batch_reads(2000, wrapped=False)
     assert large["stored"] == large["items"] == 4000

@@ -20,8 +20,8 @@ team relies on, with the study's one pairing judge (``analysis.pairing`` over th
 
 ``run_fuzz`` asks Node for seeded fast-check trials; ``run_trials`` for given ones (the fault
 tests in ``tests/testing/test_jsfuzz.py``); ``batch_reads`` counts what storing one batch reads.
-``benchmarks/js_workaround_cost.py`` measures a turn's reads and time on the same store, model
-and compaction endpoint (``js/workaround-cost.mjs``).
+``benchmarks/js_workaround_turn.py`` measures a turn's reads and time on the same store, model
+and compaction endpoint (``js/workaround-turn.mjs``).
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 // What the JS workaround costs a turn: wall time and store reads of one plain turn and of one
 // resume on a store of N items, bare and wrapped (the fuzzer's store, model and compaction
 // endpoint, the hook saying no, so the store keeps its size), and the time to store one batch of
-// many items. It prints one JSON line per measurement; `benchmarks/js_workaround_cost.py` runs
+// many items. It prints one JSON line per measurement; `benchmarks/js_workaround_turn.py` runs
 // it and prints the table.
 //
-//   node js/workaround-cost.mjs < plan.json     plan: {"sizes": [...], "rounds": n, "batch": n}
+//   node js/workaround-turn.mjs < plan.json     plan: {"sizes": [...], "rounds": n, "batch": n}
 import { performance } from 'node:perf_hooks';
 import { conversation } from './storefuzz.mjs';
 
@@ -28,7 +28,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
  * read, the resume's alone. */
 async function once(size, wrapped, kind) {
   const { run } = await import('@openai/agents');
-  const { store, session, agent } = conversation({ wrapped, hook: 'no' }, null, stored(size));
+  const { store, session, agent } = conversation({ wrapped, hook: 'no', keepInputs: false }, null, stored(size));
   let state = null;
   if (kind === 'resume') {
     const paused = await run(agent, 'pause here', { session });
@@ -42,6 +42,7 @@ async function once(size, wrapped, kind) {
   return { seconds, reads: store.reads.calls - before.calls, itemsRead: store.reads.items - before.items };
 }
 
+/** Storing `count` items in one batch (calls with their outputs among them): seconds. */
 async function batch(count, wrapped) {
   const { session } = conversation({ wrapped, hook: 'no' }, null, []);
   const items = stored(count);
@@ -58,18 +59,21 @@ async function main() {
   await once(100, true, 'turn'); // warm: the modules' first load
   for (const size of sizes) {
     for (const kind of ['turn', 'resume']) {
+      const runs = { false: [], true: [] }; // bare and wrapped, interleaved round by round
+      for (let r = 0; r < rounds; r += 1) {
+        for (const wrapped of [false, true]) runs[wrapped].push(await once(size, wrapped, kind));
+      }
       for (const wrapped of [false, true]) {
-        const runs = [];
-        for (let r = 0; r < rounds; r += 1) runs.push(await once(size, wrapped, kind));
-        write({ size, kind, wrapped, seconds: median(runs.map((x) => x.seconds)), reads: runs[0].reads, items_read: runs[0].itemsRead });
+        const [first] = runs[wrapped];
+        write({ size, kind, wrapped, seconds: median(runs[wrapped].map((x) => x.seconds)), reads: first.reads, items_read: first.itemsRead });
       }
     }
   }
-  for (const wrapped of [false, true]) {
-    const times = [];
-    for (let r = 0; r < rounds; r += 1) times.push(await batch(count, wrapped));
-    write({ size: count, kind: 'batch', wrapped, seconds: median(times) });
+  const times = { false: [], true: [] };
+  for (let r = 0; r < rounds; r += 1) {
+    for (const wrapped of [false, true]) times[wrapped].push(await batch(count, wrapped));
   }
+  for (const wrapped of [false, true]) write({ size: count, kind: 'batch', wrapped, seconds: median(times[wrapped]) });
 }
 
 await main();
