@@ -11,8 +11,6 @@ import type {
   SessionHistoryTransactionArgs,
 } from '@openai/agents';
 
-/** Stored items checked when the runner hands no model exchange (releases before ownership). */
-export declare const LEGACY_WINDOW: number;
 /** How many deferrals, retirements and late outputs a session keeps (the latest). */
 export declare const KEPT: number;
 /** Begins the text of a late output stored as an assistant message. */

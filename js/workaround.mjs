@@ -15,11 +15,11 @@
 // the runner treats the wrapper as it treats the session. What it changes:
 //
 // - An automatic compaction (the runner's) waits while a call or a hosted MCP approval request
-//   has no output (response) among the stored items the SDK reads for its decision (the items
-//   the latest model exchange covers; 64 on releases before the runner handed the exchange
-//   over): it returns `null`, as the SDK does when its hook declines, and the runner decides
-//   afresh after the next turn, on a history that has only grown. The check reads nothing the
-//   SDK does not read itself: it looks at the SDK's own read.
+//   has no output (response) among the items the SDK decides on (the stored items the latest
+//   model exchange covers; on releases before the runner handed the exchange over, the history
+//   the session holds or reads): it returns `null`, as the SDK does when its hook declines, and
+//   the runner decides afresh after the next turn, on a history that has only grown. The check
+//   reads nothing the SDK does not read itself: it looks at the SDK's own read.
 // - A call that can never be answered is *dead*: a user message or a compaction item follows
 //   it (the user asked something else instead of deciding, or the process that held the
 //   approval died). The runner leaves it out of every later model input; stored, it would stop
@@ -49,7 +49,6 @@
 // What it keeps: `deferrals`, `retirements` and `lateOutputs`, the latest 64 of each, to log or
 // assert on.
 
-export const LEGACY_WINDOW = 64; // stored items checked when the runner hands no model exchange
 export const KEPT = 64; // deferrals, retirements and late outputs kept
 export const LATE_PREFIX = '[workaround] '; // begins a late output stored as text
 
@@ -344,21 +343,22 @@ export class DeferCompactionWhilePending {
     const handed = Array.isArray(exchange?.items) ? { ...exchange, items: [...exchange.items] } : null;
     if (!store || typeof store.getItems !== 'function') return session.runCompaction(args, ...rest);
     let hidden = null;
-    if (!handed) {
-      // No exchange: the SDK decides on its cached history, or reads it all; check the window.
-      const window = await store.getItems(LEGACY_WINDOW);
-      const { live, dead } = openCalls(window);
+    if (!handed && Array.isArray(session.sessionItems)) {
+      // No exchange: the SDK decides on the history it holds, when it holds one (it reads the
+      // store through the view otherwise). Check that, and make it read again past a dead call.
+      const held = session.sessionItems;
+      const { live, dead } = openCalls(held);
       if (live.length > 0) {
-        keep(this.deferrals, { open: named(window, live), itemsRead: window.length });
+        keep(this.deferrals, { open: named(held, live), itemsRead: 0 });
         return null;
       }
-      const cached = Array.isArray(session.sessionItems) ? session.sessionItems : [];
-      if (dead.length > 0 || openCalls(cached).dead.length > 0) {
-        session.sessionItems = undefined; // read it again, through the view
+      if (dead.length > 0) {
+        session.sessionItems = undefined;
         session.compactionCandidateItems = undefined;
       }
     }
-    let decided = false;
+    // The first read decides, unless the SDK decides on the history it holds (no exchange).
+    let decided = !handed && Array.isArray(session.sessionItems) && Array.isArray(session.compactionCandidateItems);
     const failures = []; // the store's write errors during the compaction, in order
     const view = new Proxy(store, {
       get: (target, key) => {

@@ -19,7 +19,6 @@ import {
   deferCompactionWhilePending,
   KEPT,
   LATE_PREFIX,
-  LEGACY_WINDOW,
   lateOutputMessage,
   openCalls,
   pairingKey,
@@ -80,5 +79,5 @@ export async function pending(): Promise<{ live: number; dead: number; keys: (st
   return { live: live.length, dead: dead.length, keys: items.map(pairingKey) };
 }
 
-export const limits: number = KEPT + LEGACY_WINDOW;
+export const limits: number = KEPT;
 export { asSession, aware, built, same, wrapped };
