@@ -7,15 +7,20 @@
 //
 //   node js/storefuzz.mjs < plan.json
 //
+// Beside another release's node_modules (a copy of this file and the workaround in its js/
+// folder, as the harness runs there), it runs on that release.
+//
 // A plan is `{"trials": [...]}` (each trial as `trial()` reads it), or `{"fuzz": {"seed", "runs",
 // "wrapped", "race"}}`: fast-check draws `runs` trials (random history, hook, mode, steps, one
 // failing write) and runs each with its own scheduler, bare and wrapped alike when `wrapped` is
 // "both"; or `{"batch": {"pairs", "wrapped"}}`: how many item properties storing one batch reads.
-import fc from 'fast-check';
 import * as agents from '@openai/agents';
 import { z } from 'zod';
 import { deferCompactionWhilePending } from './workaround.mjs';
 
+// fast-check is the repository's (a dev dependency); `FAST_CHECK` names it when this file runs
+// beside another release's node_modules.
+const fc = (await import(process.env.FAST_CHECK ?? 'fast-check')).default;
 const { Agent, run, tool, RunState, Usage } = agents;
 const Compaction = agents.OpenAIResponsesCompactionSession;
 const MODEL = 'gpt-4.1'; // an OpenAI model name, as the compaction session requires

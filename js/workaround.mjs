@@ -25,9 +25,11 @@
 //   approval died). The runner leaves it out of every later model input; stored, it would stop
 //   compaction for good. The SDK's decision and its compaction request see the history without
 //   dead calls, and when its hook says yes, the compaction's own replacement of the stored
-//   history drops them: no write of the workaround's own, so a failed replacement is put back
-//   by the SDK as it puts back any (0.17.1 on), and when no compaction follows, nothing is
-//   rewritten and a late resume still finds its call.
+//   history drops them. The workaround has no rewrite of its own: a replacement that fails is
+//   put back by the SDK as it puts back any (0.11.0 on; before, by the workaround, from the
+//   history it read before the clear), the first failure is raised (a failed restore's
+//   attached as its `cause`), and when no compaction follows, nothing is rewritten and a late
+//   resume still finds its call.
 // - After a compaction the runner sends the model only the history from the compaction item
 //   on, while the store keeps the user messages the compaction endpoint answered with before
 //   it; the SDK (0.19.0 on) compacts automatically only when the model exchange covers the
@@ -360,6 +362,10 @@ export class DeferCompactionWhilePending {
     // The first read decides, unless the SDK decides on the history it holds (no exchange).
     let decided = !handed && Array.isArray(session.sessionItems) && Array.isArray(session.compactionCandidateItems);
     const failures = []; // the store's write errors during the compaction, in order
+    // Releases before 0.11.0 put nothing back when the replacement fails: the view keeps the
+    // history before the clear, and the workaround puts it back itself.
+    const restores = typeof session.restoreUnderlyingSessionItems === 'function';
+    let before = null;
     const view = new Proxy(store, {
       get: (target, key) => {
         if (key === 'getItems') {
@@ -375,6 +381,7 @@ export class DeferCompactionWhilePending {
         if (typeof value !== 'function') return value;
         if (!WRITES.includes(key)) return value.bind(target);
         return async (...args) => {
+          if (key === 'clearSession' && !restores && before === null) before = await store.getItems();
           try {
             return await value.apply(target, args);
           } catch (error) {
@@ -391,7 +398,15 @@ export class DeferCompactionWhilePending {
       result = await session.runCompaction(args, ...(handed ? [rest[0], rest[1], handed, ...rest.slice(3)] : rest));
     } catch (error) {
       if (error === DEFER) return null;
-      // The SDK throws the first failure and only logs its restore's: attach the restore's.
+      if (before !== null && failures.includes(error)) {
+        try {
+          await store.clearSession();
+          if (before.length > 0) await store.addItems(before);
+        } catch (restoreError) {
+          failures.push(restoreError);
+        }
+      }
+      // The first failure is thrown; the SDK only logs its restore's: attach the restore's.
       const later = failures.slice(failures.indexOf(error) + 1);
       if (failures.includes(error) && later.length > 0 && error instanceof Error && error.cause === undefined) {
         error.cause = later.length === 1 ? later[0] : new AggregateError(later, 'restoring the history failed too');
@@ -400,6 +415,12 @@ export class DeferCompactionWhilePending {
     } finally {
       session.underlyingSession = store;
       this.#store = null;
+      if (!result && hidden?.removed.length) {
+        // The SDK may hold the history it read without the dead calls: an output of one stored
+        // later would follow no call there. It reads the store again next time.
+        session.sessionItems = undefined;
+        session.compactionCandidateItems = undefined;
+      }
     }
     if (result && hidden?.removed.length) keep(this.retirements, hidden);
     return result;

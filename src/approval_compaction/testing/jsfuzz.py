@@ -27,28 +27,38 @@ and compaction endpoint (``js/workaround-turn.mjs``).
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from .. import paths
 from ..analysis.pairing import dead_items, open_calls, orphan_outputs
-from ..lab.js.harness import NodeError, node_binary
+from ..lab.js.harness import WORKAROUND, NodeError, node_binary
 from ..lab.js.items import wire_items
 
 FUZZER = paths.ROOT / "js" / "storefuzz.mjs"
+FAST_CHECK = paths.ROOT / "node_modules" / "fast-check" / "lib" / "fast-check.js"
 TIMEOUT = 600.0  # seconds for one Node process
 
 Record = dict[str, Any]
 
 
-def _node(plan: dict[str, Any], timeout: float) -> list[Record]:
+def _node(plan: dict[str, Any], timeout: float, package: Path = paths.ROOT) -> list[Record]:
+    fuzzer = package / "js" / FUZZER.name
+    if fuzzer != FUZZER:  # a release's folder: the fuzzer beside its node_modules
+        fuzzer.parent.mkdir(exist_ok=True)
+        for source in (WORKAROUND, FUZZER):
+            shutil.copyfile(source, fuzzer.parent / source.name)
+    env = {**os.environ, "FAST_CHECK": FAST_CHECK.as_uri()}
     try:
         done = subprocess.run(
-            [node_binary(), str(FUZZER)],
+            [node_binary(), str(fuzzer)],
             input=json.dumps(plan), capture_output=True, text=True, timeout=timeout,
-            cwd=paths.ROOT, check=False,
+            cwd=package, check=False, env=env,
         )  # fmt: skip
     except subprocess.TimeoutExpired:
         raise NodeError(f"the JS store fuzzer did not finish in {timeout:.0f} s") from None
@@ -68,11 +78,14 @@ def run_fuzz(
     wrapped: bool | str = "both",
     race: bool = False,
     timeout: float = TIMEOUT,
+    package: Path = paths.ROOT,
 ) -> list[Record]:
     """``runs`` trials fast-check draws from ``seed``, bare and wrapped (``"both"``) or one side;
-    with ``race``, each the race of a resume and a new question after the user moved on."""
+    with ``race``, each the race of a resume and a new question after the user moved on. On the
+    ``@openai/agents`` installed in ``package`` (``lab.js.packages.package_folder`` gives a
+    release's)."""
     plan = {"seed": seed, "runs": runs, "wrapped": wrapped, "race": race}
-    return _node({"fuzz": plan}, timeout)
+    return _node({"fuzz": plan}, timeout, package)
 
 
 def batch_reads(pairs: int, wrapped: bool, timeout: float = TIMEOUT) -> Record:
