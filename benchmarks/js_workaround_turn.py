@@ -3,7 +3,8 @@ resume (a pause approved), on a store of 1,000, 10,000 and 100,000 items, bare a
 session wrapped by js/workaround.mjs, and the time to store one batch of 16,000 items
 (``js/workaround-turn.mjs``: the store fuzzer's store, model and compaction endpoint, in one
 Node process; the hook says no, so the store keeps its size). Reads are the items read over
-the store's size. Bare and wrapped alternate round by round; medians. Node keeps no cache
+the store's size. Bare and wrapped alternate round by round; medians (of ten times the rounds
+at 1,000 items, three times for the batch). Node keeps no cache
 between runs; ``PYTHONDONTWRITEBYTECODE`` is unset, as for every benchmark, for the Python side.
 
     .venv/bin/python benchmarks/js_workaround_turn.py [rounds]

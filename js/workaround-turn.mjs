@@ -60,7 +60,8 @@ async function main() {
   for (const size of sizes) {
     for (const kind of ['turn', 'resume']) {
       const runs = { false: [], true: [] }; // bare and wrapped, interleaved round by round
-      for (let r = 0; r < rounds; r += 1) {
+      const times = rounds * Math.max(1, Math.ceil(10000 / size)); // more rounds for short turns
+      for (let r = 0; r < times; r += 1) {
         for (const wrapped of [false, true]) runs[wrapped].push(await once(size, wrapped, kind));
       }
       for (const wrapped of [false, true]) {
@@ -69,11 +70,11 @@ async function main() {
       }
     }
   }
-  const times = { false: [], true: [] };
-  for (let r = 0; r < rounds; r += 1) {
-    for (const wrapped of [false, true]) times[wrapped].push(await batch(count, wrapped));
+  const batches = { false: [], true: [] };
+  for (let r = 0; r < 3 * rounds; r += 1) {
+    for (const wrapped of [false, true]) batches[wrapped].push(await batch(count, wrapped));
   }
-  for (const wrapped of [false, true]) write({ size: count, kind: 'batch', wrapped, seconds: median(times[wrapped]) });
+  for (const wrapped of [false, true]) write({ size: count, kind: 'batch', wrapped, seconds: median(batches[wrapped]) });
 }
 
 await main();
