@@ -59,28 +59,33 @@ export class FaultStore {
   async addItems(items) {
     await this.wait('addItems');
     const added = clone(items);
-    this.write('add', added, (part) => this.items.push(...(part ? added.slice(0, Math.ceil(added.length / 2)) : added)));
+    this.write('add', (part) => {
+      const written = part ? added.slice(0, Math.ceil(added.length / 2)) : added;
+      this.items.push(...written);
+      return written;
+    });
   }
   async popItem() {
     await this.wait('popItem');
     const last = this.items.at(-1);
-    this.write('pop', [], () => this.items.pop());
+    this.write('pop', () => (this.items.pop(), []));
     return clone(last);
   }
   async clearSession() {
     await this.wait('clearSession');
-    this.write('clear', [], (part) => this.items.splice(0, part ? Math.ceil(this.items.length / 2) : this.items.length));
+    this.write('clear', (part) => (this.items.splice(0, part ? Math.ceil(this.items.length / 2) : this.items.length), []));
   }
-  /** One write: `apply(half)` changes the items; the failing write throws after it as told. */
-  write(op, added, apply) {
+  /** One write: `apply(half)` changes the items and returns those it added; the failing write
+   * throws after it as told. */
+  write(op, apply) {
     this.writes += 1;
     const how = this.faults.find((f) => f.at === this.writes)?.how ?? null;
     if (how) this.failed ??= { at: this.writes, op, how };
     if (how === 'before') {
       throw new Error(`store write ${this.writes} (${op}) failed before it committed`);
     }
-    apply(how === 'half' && op !== 'pop');
-    this.ledger.push({ op, items: op === 'add' ? added : [], after: clone(this.items), failed: Boolean(how) });
+    const added = apply(how === 'half' && op !== 'pop');
+    this.ledger.push({ op, items: added, after: clone(this.items), failed: Boolean(how) });
     if (how) {
       throw new Error(`store write ${this.writes} (${op}) failed ${how === 'half' ? 'halfway' : 'after it committed'}`);
     }

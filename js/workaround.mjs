@@ -26,10 +26,10 @@
 //   compaction for good. The SDK's decision and its compaction request see the history without
 //   dead calls, and when its hook says yes, the compaction's own replacement of the stored
 //   history drops them. The workaround has no rewrite of its own: a replacement that fails is
-//   put back by the SDK as it puts back any (0.11.0 on; before, by the workaround, from the
-//   history it read before the clear), the first failure is raised (a failed restore's
-//   attached as its `cause`), and when no compaction follows, nothing is rewritten and a late
-//   resume still finds its call.
+//   put back by the SDK as it puts back any (0.11.0 on), and by the workaround where the SDK
+//   does not (before 0.11.0) or its restore fails too, from the history read before the clear;
+//   the first failure is raised (a failed restore's attached as its `cause`), and when no
+//   compaction follows, nothing is rewritten and a late resume still finds its call.
 // - After a compaction the runner sends the model only the history from the compaction item
 //   on, while the store keeps the user messages the compaction endpoint answered with before
 //   it; the SDK (0.19.0 on) compacts automatically only when the model exchange covers the
@@ -362,15 +362,21 @@ export class DeferCompactionWhilePending {
     // The first read decides, unless the SDK decides on the history it holds (no exchange).
     let decided = !handed && Array.isArray(session.sessionItems) && Array.isArray(session.compactionCandidateItems);
     const failures = []; // the store's write errors during the compaction, in order
-    // Releases before 0.11.0 put nothing back when the replacement fails: the view keeps the
-    // history before the clear, and the workaround puts it back itself.
+    // What the replacement clears, to put back where the SDK does not: its own read just before
+    // the clear (0.11.0 on, the history it restores from), or the store read then (before
+    // 0.11.0, which restore nothing).
     const restores = typeof session.restoreUnderlyingSessionItems === 'function';
+    let lastRead = null;
     let before = null;
     const view = new Proxy(store, {
       get: (target, key) => {
         if (key === 'getItems') {
           return async (limit) => {
-            if (decided) return store.getItems(limit); // one read decides; the rest are the store's
+            if (decided) {
+              const items = await store.getItems(limit); // one read decides; the rest are the store's
+              if (limit === undefined || items.length < limit) lastRead = items;
+              return items;
+            }
             decided = true;
             const { items, dead } = await this.#decisionRead(store, limit, handed);
             hidden = dead;
@@ -381,7 +387,7 @@ export class DeferCompactionWhilePending {
         if (typeof value !== 'function') return value;
         if (!WRITES.includes(key)) return value.bind(target);
         return async (...args) => {
-          if (key === 'clearSession' && !restores && before === null) before = await store.getItems();
+          if (key === 'clearSession' && before === null) before = lastRead ?? (await store.getItems());
           try {
             return await value.apply(target, args);
           } catch (error) {
@@ -398,7 +404,9 @@ export class DeferCompactionWhilePending {
       result = await session.runCompaction(args, ...(handed ? [rest[0], rest[1], handed, ...rest.slice(3)] : rest));
     } catch (error) {
       if (error === DEFER) return null;
-      if (before !== null && failures.includes(error)) {
+      const first = failures.indexOf(error);
+      // The SDK put nothing back (before 0.11.0), or its restore failed too: put it back here.
+      if (before !== null && first >= 0 && (!restores || failures.length > first + 1)) {
         try {
           await store.clearSession();
           if (before.length > 0) await store.addItems(before);
