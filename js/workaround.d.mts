@@ -1,5 +1,6 @@
-// Types of js/workaround.mjs (TypeScript pairs a .mjs module with its .d.mts): a compaction session that waits for every call's output before it
-// compacts automatically, and retires calls that can never be answered.
+// Types of js/workaround.mjs (TypeScript pairs a .mjs module with its .d.mts): a compaction
+// session that waits for every call's output before it compacts automatically, and whose
+// compactions drop the calls that can never be answered.
 import type {
   AgentInputItem,
   AssistantMessageItem,
@@ -29,7 +30,8 @@ export interface Retirement {
   itemsRead: number;
 }
 
-/** An output (or MCP approval response) stored as text: its call (`type:callId`) was not stored. */
+/** An output (or MCP approval response) stored as text: its call (`type:callId`) was not stored.
+ * `itemsRead` is 0 when the runner's own read before the write answered it. */
 export interface LateOutput {
   output: string;
   itemsRead: number;
