@@ -18,7 +18,7 @@ import subprocess
 import sys
 
 from approval_compaction import paths
-from approval_compaction.lab.js.harness import node_binary
+from approval_compaction.js.harness import node_binary
 
 SIZES = (1_000, 10_000, 100_000)
 BATCH = 16_000

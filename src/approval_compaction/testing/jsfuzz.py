@@ -6,7 +6,7 @@ one write (before it commits, after, or halfway) and, when fast-check draws the 
 scheduler that orders every store call, model call and compaction request at random; it writes
 one JSON line per trial and judges nothing. ``problems`` judges a line against the promises a
 team relies on, with the study's one pairing judge (``analysis.pairing`` over the wire's shapes,
-``lab.js.items``):
+``approval_compaction.js.items``):
 
 - **nothing stored is lost**: every item the store held is still there at the end, or a
   compaction that committed replaced it, or it was a dead call (``dead_items``: no answer can
@@ -37,8 +37,8 @@ from typing import Any
 
 from .. import paths
 from ..analysis.pairing import dead_items, open_calls, orphan_outputs
-from ..lab.js.harness import WORKAROUND, NodeError, node_binary
-from ..lab.js.items import wire_items
+from ..js.harness import WORKAROUND, NodeError, node_binary
+from ..js.items import wire_items
 
 FUZZER = paths.ROOT / "js" / "storefuzz.mjs"
 FAST_CHECK = paths.ROOT / "node_modules" / "fast-check" / "lib" / "fast-check.js"
