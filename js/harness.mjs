@@ -186,6 +186,7 @@ function buildAgent(openai, recorder, plan, hosted = false) {
     model: recordingModel(openai, recorder),
     modelSettings: settings,
   };
+  if (plan.tools === false) return new Agent({ ...common, instructions: 'Answer.' }); // a plain agent
   if (hosted) {
     const server = hostedMcpTool({
       serverLabel: MCP_SERVER,
@@ -399,14 +400,14 @@ async function runCase(plan, kase, index, version, earlier = 0) {
   return talk.record(version);
 }
 
-/** One liveness situation on the plan's session, then `plan.later` plain questions, each
- * answered with a message and the trigger saying yes: the stages of the situation's own turns
+/** One liveness situation on the plan's session and runner, then `plan.later` plain questions,
+ * each answered with a message, the trigger the plan's: the stages of the situation's own turns
  * (`own` of them: the pause; a late resume's kept turns and resume), then one `next_turn`
  * stage per later turn, with what the user met (`answered`, `paused` or `raised`). */
 async function runSituation(plan, name, index, version) {
   const label = `${plan.label ?? 'situation'}-${name}-${index}`;
   const hosted = HOSTED.includes(name);
-  const kase = { runner: 'run', decision: 'approve', compaction: 'on', state_boundary: 'memory' };
+  const kase = { runner: plan.runner ?? 'run', decision: 'approve', compaction: 'on', state_boundary: 'memory' };
   const underlying = new MemorySession();
   const talk = new Conversation(plan, kase, label, underlying, hosted);
   const base = { scenario: name, sdk: 'js', sdk_version: version, mode: plan.mode, response_store: plan.response_store, workaround: Boolean(plan.workaround), resumed: false, later: plan.later };
@@ -486,7 +487,8 @@ async function readStdin() {
  * second Node process), positions (each case once per number of plain turns before its pause),
  * workaround (the session wrapped by js/workaround.mjs), scratch (a folder for session files),
  * label, and the cases; or, for liveness, situations (their names: each runs instead of the
- * cases) and later (the plain questions after each). */
+ * cases), later (the plain questions after each), runner ("run" or "run_streamed") and tools
+ * (false: the agent has none). */
 async function main() {
   if (process.argv.includes('--resume')) return resume();
   const plan = JSON.parse(await readStdin());

@@ -32,6 +32,9 @@ from .properties import LIVENESS_NAMES as LIVENESS_NAMES
 from .properties import SESSION_USABLE as SESSION_USABLE
 
 DEFAULT_TURNS = LATER_TURNS
+# The candidates at which both SDKs' default trigger asks for a compaction (their
+# ``DEFAULT_COMPACTION_THRESHOLD``; tests check it against the installed packages).
+SDK_DEFAULT_THRESHOLD = 10
 Met = Literal["answered", "paused", "raised"]  # what the user met at the end of a turn
 ANSWERED: Met = "answered"
 PAUSED: Met = "paused"

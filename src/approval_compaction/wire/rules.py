@@ -283,7 +283,8 @@ COMPACTION_OUTPUT = Answer(
     (
         _gh(
             "openai/openai-node/blob/v7.59.0/src/resources/responses/responses.ts",
-            f'`CompactedResponse.output` (the `openai` npm package 7.59.0): "{COMPACTED_OUTPUT_DOC}"',
+            "`CompactedResponse.output` (the `openai` npm package 7.59.0): "
+            f'"{COMPACTED_OUTPUT_DOC}"',
         ),
         _gh(
             "openai/openai-python/blob/v3.57.0/src/openai/types/responses/compacted_response.py",

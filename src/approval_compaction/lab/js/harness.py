@@ -8,7 +8,9 @@ with ``process`` a json boundary crosses to a second Node process), ``workaround
 wrapped by ``js/workaround.mjs``), the cases, and the pause positions (each case runs once per
 number of plain turns stored before its pause, in order: ``positions`` varies fastest); or, for
 liveness, ``situations`` (each runs instead of the cases, then ``later`` plain questions: the
-Python study's liveness situations the JS SDK can express). The stand-in
+Python study's liveness situations the JS SDK can express), on the plan's ``runner``, the agent
+with its tool or none (``tools``). ``shape`` is what the stand-in's compaction endpoint answers
+with (``keeps_users``, as documented; ``summary_only`` by name). The stand-in
 gives each conversation its own numbering (``Conversations``), so every case meets the same
 ids, and it checks every request Node sends by the same rules as a Python one's.
 """
@@ -21,20 +23,23 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Sequence
+from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from ...analysis.liveness import LivenessRun
+from ...analysis.liveness import SDK_DEFAULT_THRESHOLD, LivenessRun
 from ...errors import InvestigationError
 from ...study.capture import CaseRun
 from ...study.scenario import Case, all_cases
 from ...study.words import Mode, ResponseStore
-from ...wire.server import running
+from ...wire.rules import KEEPS_USERS, CompactShape
+from ...wire.server import Running, running
 from .. import paths
 from .items import STORE_SUFFIX, read_liveness, read_run
 
 Trigger = Literal["case", "default"]
+Runner = Literal["run", "run_streamed"]
 SessionKind = Literal["memory", "file"]
 HARNESS = paths.ROOT / "js" / "harness.mjs"
 WORKAROUND = paths.ROOT / "js" / "workaround.mjs"
@@ -59,6 +64,9 @@ class Plan:
     positions: tuple[int, ...] = (0,)  # plain turns stored before the pause: each case at each
     situations: tuple[str, ...] = ()  # liveness situations, run instead of the cases
     later: int = 0  # the plain questions after each situation
+    runner: Runner = "run"  # the situations' runner (a case names its own)
+    tools: bool = True  # the situations' agent has its tool (False: none, a plain agent)
+    shape: CompactShape = KEEPS_USERS  # what the stand-in's compaction endpoint answers
 
     @property
     def label(self) -> str:
@@ -66,7 +74,14 @@ class Plan:
         where = "-process" if self.process else ("-file" if self.session == "file" else "")
         trigger = "-default-trigger" if self.trigger == "default" else ""
         fix = "-workaround" if self.workaround else ""
-        return f"{self.mode}{store}{where}{trigger}{fix}"
+        streamed = "-streamed" if self.runner == "run_streamed" else ""
+        shape = "" if self.shape == KEEPS_USERS else f"-{self.shape.replace('_', '-')}"
+        return f"{self.mode}{store}{where}{trigger}{streamed}{shape}{fix}"
+
+    @property
+    def threshold(self) -> int | None:
+        """The trigger's threshold, as the liveness judge reads it (None: the hook says yes)."""
+        return SDK_DEFAULT_THRESHOLD if self.trigger == "default" else None
 
 
 def node_binary() -> str:
@@ -92,8 +107,10 @@ def run_situations(
 ) -> list[list[LivenessRun]]:
     """Each liveness plan's situations, as the runs ``analysis.liveness`` judges (``release``
     names the package when it is not an installed release as it is)."""
+    ran = _run_harness(plans, package)
     return [
-        [read_liveness(line, release) for line in lines] for lines in _run_harness(plans, package)
+        [read_liveness(line, release, plan.threshold) for line in lines]
+        for plan, lines in zip(plans, ran, strict=True)
     ]
 
 
@@ -107,13 +124,19 @@ def _run_harness(plans: Sequence[Plan], package: Path) -> list[list[dict[str, An
             shutil.copyfile(source, harness.parent / source.name)
     node = node_binary()
     results = []
+    servers: dict[CompactShape, Running] = {}  # one stand-in per compaction shape, started once
     with (
-        running(conversations=True) as server,
+        ExitStack() as stack,
         tempfile.TemporaryDirectory(
             prefix="approval-compaction-js-", dir=paths.scratch()
         ) as scratch,
     ):
         for number, plan in enumerate(plans):
+            if plan.shape not in servers:
+                servers[plan.shape] = stack.enter_context(
+                    running(conversations=True, compact_shape=plan.shape)
+                )
+            server = servers[plan.shape]
             spec = {
                 **{k: v for k, v in asdict(plan).items() if k != "cases"},
                 "cases": [case.as_dict() for case in plan.cases],
