@@ -4,9 +4,9 @@
 as they are: the pending call's (``JS_REGRESSION_TEST``), the stall's (``JS_STALL_TEST``), and
 the guard the stall's fix keeps (``JS_FILTERED_TEST``: history an application filtered is not
 compacted). Each is vitest, the SDK's ``ScriptedModel``, a fake client whose
-``responses.compact`` is a mock, no network. Here it runs in its own small package (``js/sdk-test``: vitest pinned, its
-lock committed, ``make js-sdk-test`` installs it), against the ``@openai/agents`` installed in
-a folder (``AGENTS_PACKAGE``): the repository's (the pinned release) or a patched copy
+``responses.compact`` is a mock, no network. Here they run in their own small package
+(``js/sdk-test``: vitest pinned, its lock committed, ``make js-sdk-test`` installs it), against
+the ``@openai/agents`` installed in a folder (``AGENTS_PACKAGE``): the repository's (the pinned release) or a patched copy
 (``patched.patched_folder``). Its config resolves the test's ``../src`` to that folder's
 ``@openai/agents-openai``.
 """
