@@ -7,8 +7,8 @@ compacted). Each is vitest, the SDK's ``ScriptedModel``, a fake client whose
 ``responses.compact`` is a mock, no network. Here they run in their own small package
 (``js/sdk-test``: vitest pinned, its lock committed, ``make js-sdk-test`` installs it), against
 the ``@openai/agents`` installed in a folder (``AGENTS_PACKAGE``): the repository's (the pinned
-release), a release's cached folder, or a patched copy (``patched.patched_folder``). Its config resolves the test's ``../src`` to that folder's
-``@openai/agents-openai``.
+release), a release's cached folder, or a patched copy (``patched.patched_folder``). Its config
+resolves the test's ``../src`` to that folder's ``@openai/agents-openai``.
 """
 
 from __future__ import annotations
