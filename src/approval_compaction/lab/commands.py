@@ -270,6 +270,18 @@ def _javascript(add: AddCommand, lazy: Lazy) -> None:
         lazy(".lab.share.js", "liveness_command"),
         "the liveness situations on the pinned JS release: bare, with the workaround, patched",
     ).add_argument("--folder", default=str(paths.DATA))
+    js_stall = add(
+        "js-stall",
+        lazy(".lab.share.js", "stall_command"),
+        "a plain conversation on every @openai/agents release, judged for the stall, with the "
+        "pinned release's workaround and patches and the Python row (data/js-stall*.json, slow)",
+    )
+    js_stall.add_argument("--release", action="append", help="only this release (repeatable)")
+    js_stall.add_argument("--no-sweep", action="store_true", help="keep the committed sweep")
+    js_stall.add_argument(
+        "--checkout", help="a git checkout of openai-agents-js: record its tests' compact fakes"
+    )
+    js_stall.add_argument("--folder", default=str(paths.DATA))
     js_sweep = add(
         "js-sweep",
         lazy(".lab.share.js", "sweep_command"),

@@ -156,6 +156,11 @@ class Data:
         return self.file("js-stall-sdk-test.json")
 
     @property
+    def js_stall_fakes(self) -> Path:
+        """The answer shape of each fake ``responses.compact`` in the SDK's own tests."""
+        return self.file("js-stall-fakes.json")
+
+    @property
     def js_stall_report(self) -> Path:
         """The paste-ready report of the stall for openai-agents-js, and its figure."""
         return self.file("report-js-stall.md")
