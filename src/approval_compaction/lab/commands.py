@@ -260,6 +260,11 @@ def _javascript(add: AddCommand, lazy: Lazy) -> None:
     )
     report_js.add_argument("--output", help="write here instead of stdout")
     report_js.add_argument("--folder", default=str(paths.DATA))
+    report_js.add_argument(
+        "--stall",
+        action="store_true",
+        help="the stall's report instead (data/report-js-stall.md; its figure beside --output)",
+    )
     add(
         "js-fix",
         lazy(".lab.share.js", "fix_command"),
@@ -509,7 +514,12 @@ def _exploring(add: AddCommand, lazy: Lazy) -> None:
     share.add_argument("notebook", nargs="?", help="e.g. notebooks/03-inside-the-sdk.ipynb")
     share.add_argument("--case", help="one case: a label (run/approve/on/json) or a filter")
     share.add_argument(
-        "--js", action="store_true", help="the report for openai-agents-js, from data/"
+        "--js",
+        nargs="?",
+        const="pending",
+        choices=("pending", "stall"),
+        help="a report for openai-agents-js, from data/: pending (the default: the pending "
+        "call) or stall (compaction stops after its first run)",
     )
     share.add_argument("--output", help="write the comment here (default: stdout)")
     share.add_argument("--force", action="store_true", help="replace an existing output file")

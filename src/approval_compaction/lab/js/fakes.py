@@ -28,7 +28,7 @@ SHAPES = (KEEPS_USERS, SUMMARY_ONLY, USERS_ONLY, EMPTY, OTHER)
 _OUTPUT = re.compile(r"output:\s*\[")
 _BEFORE = 600  # characters before an ``output`` in which its mock names ``compact``
 _COMPACT = re.compile(r"\bcompact\b")  # the mock (``compaction`` is an item's type, not it)
-_OTHER_CALL = re.compile(r"\b(create|getResponse|fakeClientWithResponse|stream)\b")
+_OTHER_CALL = re.compile(r"\b(create\w*|getResponse|fakeClientWithResponse|stream)\b")
 TESTS = "packages/agents-openai/test"
 
 
