@@ -250,9 +250,21 @@ def _javascript(add: AddCommand, lazy: Lazy) -> None:
     js_test = add(
         "js-sdk-test",
         lazy(".lab.share.js", "sdk_test_command"),
-        "the regression test for openai-agents-js (vitest, js/sdk-test) on the pinned package",
+        "a regression test for openai-agents-js (vitest, js/sdk-test) on the pinned package",
     )
     js_test.add_argument("--patch", help=JS_PATCH_HELP)
+    js_test.add_argument(
+        "--test",
+        choices=("pending", "stall", "filtered"),
+        default="pending",
+        help="the pending call's test, the stall's, or the guard the stall's fix keeps",
+    )
+    js_test.add_argument(
+        "--expect",
+        choices=("pass", "fail"),
+        default="pass",
+        help="the outcome that exits 0: every test passing, or some failing (the bug shown)",
+    )
     report_js = add(
         "report-js",
         lazy(".lab.share.report_js", "report_js_command"),

@@ -104,16 +104,24 @@ def _patched_label(patch: Path) -> str:
 
 
 def sdk_test_command(args: argparse.Namespace) -> int:
-    """``js-sdk-test``: the SDK-style regression test with vitest on the pinned package, or on
-    a copy with ``--patch`` applied; the exit status says whether every test passed."""
+    """``js-sdk-test``: an SDK-style regression test (``--test``: the pending call's, the
+    stall's, or the guard the stall's fix keeps) with vitest on the pinned package, or on a copy
+    with ``--patch`` applied; the exit status says whether the outcome is the one ``--expect``
+    names (by default, every test passing)."""
     from ..js.patched import patched_folder
-    from ..js.sdk_test import run_sdk_test
+    from ..js.sdk_test import JS_FILTERED_TEST, JS_REGRESSION_TEST, JS_STALL_TEST, run_sdk_test
 
+    tests = {"pending": JS_REGRESSION_TEST, "stall": JS_STALL_TEST, "filtered": JS_FILTERED_TEST}
+    test = tests[getattr(args, "test", "pending")]
     patch = Path(args.patch) if args.patch else None
-    ran = run_sdk_test(patched_folder(patch) if patch else paths.ROOT)
+    ran = run_sdk_test(patched_folder(patch) if patch else paths.ROOT, test)
     label = _patched_label(patch) if patch else pinned()
-    print(f"@openai/agents {label}: {ran.tests} tests, {ran.passed} passed, {ran.failed} failed")
-    return 0 if ran.failed == 0 else 1
+    print(
+        f"@openai/agents {label}, {test.name}: {ran.tests} tests, {ran.passed} passed, "
+        f"{ran.failed} failed"
+    )
+    passed = ran.tests > 0 and ran.failed == 0
+    return 0 if passed == (getattr(args, "expect", "pass") == "pass") else 1
 
 
 def write_fix(folder: Path = paths.DATA) -> list[Path]:
