@@ -12,7 +12,7 @@ from approval_compaction.lab.findings.stall import (
     ranges_frame,
     shapes_frame,
     summary_frame,
-    tests_frame,
+    vitest_frame,
     turns_frame,
 )
 from approval_compaction.lab.js.packages import pinned, releases
@@ -99,8 +99,8 @@ def test_the_tests_fail_from_the_boundary_and_pass_before_it_and_patched(
     """The stall's test fails on the first bad release and the pinned one, passes on the last
     good one and patched; the guard #1953 added passes from the boundary on and patched, and
     fails before it (it is what #1953 fixed)."""
-    frame = tests_frame(stall)
-    failed = frame["failed"].to_dict()
+    frame = vitest_frame(stall).reset_index()
+    failed = {(r.package, r.test): r.failed for r in frame.itertuples()}
     stall_test = "openaiResponsesCompactionSession.stall.test.ts"
     guard = "openaiResponsesCompactionSession.filteredHistory.test.ts"
     edge = stall.boundary

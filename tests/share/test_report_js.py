@@ -46,7 +46,7 @@ def test_report_js_stall_leads_with_numbers_then_the_shape_cause_fix_and_test() 
         INTRODUCING_PR,
         "### Debug information",
         "### Repro steps",
-        "openaiResponsesCompactionSession.stall.test.ts",
+        "<summary>openaiResponsesCompactionSession.stall.test.ts",
         "### Expected behavior",
         "private async coverModelExchange(",
         "```diff",

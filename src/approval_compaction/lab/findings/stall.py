@@ -177,8 +177,8 @@ def turns_frame(finding: StallFinding, **plan: str) -> pd.DataFrame:
 
 def _compactions(record: StallRecord) -> str:
     """A conversation in words: keeps or stops compacting, and where it compacted."""
-    if record.error:
-        return f"not run: {record.error}"
+    if record.error:  # the release is the row's: its name is left out
+        return f"not run: {record.error.removeprefix(f'{record.sdk} {record.release} has ')}"
     turns = record.compacted_turns()
     where = (
         f"{record.compactions} of {record.turns} turns"
@@ -232,9 +232,6 @@ def _cell(records: Sequence[StallRecord]) -> str:
     words when they agree, else each mode's."""
     if not records:
         return ""
-    errors = {r.error for r in records if r.error}
-    if errors and len(errors) == 1 and all(r.error for r in records):
-        return _compactions(records[0]).replace("not run: ", "")
     said = {r.mode: _compactions(r) for r in records}
     if len(set(said.values())) == 1:
         return next(iter(said.values()))
@@ -284,24 +281,32 @@ def shapes_frame(finding: StallFinding, release: str | None = None) -> pd.DataFr
     return frame
 
 
-def tests_frame(finding: StallFinding) -> pd.DataFrame:
+def vitest_frame(finding: StallFinding) -> pd.DataFrame:
     """Each test file's passes and failures on each package."""
     rows = [
         {"package": t.package, "test": t.test, "passed": t.passed, "failed": t.failed}
         for t in finding.tests
     ]
-    return pd.DataFrame(rows).set_index(["package", "test"])
+    return pd.DataFrame(rows).set_index("package")
 
 
 def stall_figure(frame: pd.DataFrame) -> Figure:
-    """Stored items per turn, one line per package (``turns_frame``)."""
+    """Stored items per turn, one line per package (``turns_frame``): each drawn thinner than
+    the one before, so packages with the same numbers show as one line inside another."""
     from matplotlib.figure import Figure
 
     figure = Figure(figsize=(7.5, 3.8), dpi=100)
     axes = figure.subplots()
-    styles = ["-", "-", "--", ":", "-."]
-    for style, column in zip(styles * 2, frame.columns, strict=False):
-        axes.plot(frame.index, frame[column], style, marker=".", label=column)
+    count = len(frame.columns)
+    for n, column in enumerate(frame.columns):
+        width = 1.2 + 1.6 * (count - 1 - n)
+        axes.plot(
+            frame.index,
+            frame[column],
+            linewidth=width,
+            alpha=0.45 + 0.55 * n / max(count - 1, 1),
+            label=column,
+        )
     axes.set_xlabel("turn")
     axes.set_ylabel("items stored after the turn")
     axes.set_title(f"{PACKAGE}: a plain conversation, the SDK's default trigger, input mode")

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ...analysis.liveness import LivenessRun, judge_liveness, session_usable
 from ...formats.progress import Progress
-from ...formats.records import write_records
+from ...formats.records import read_records, write_records
 from ...study.words import Mode
 from ...wire.rules import COMPACT_SHAPES, CompactShape
 from .. import paths
@@ -137,12 +137,35 @@ def stall_record(
     )
 
 
+# A release without the ``compactionMode`` option (before 0.4.1) always compacts by
+# ``previous_response_id``, which is what its ``auto`` is; it has no ``input`` mode (with the
+# agent's ``store: false`` every compaction is refused: the response cannot be named), so an
+# ``input`` plan stays not run there, saying why.
+AUTO_EQUIVALENT: dict[str, tuple[Mode, bool | None]] = {"previous_response_id": ("auto", None)}
+NO_MODES = "no compactionMode option"  # the harness's words for such a release
+
+
 def run_stall(
     package: Path, release: str, variant: str = "", plans: Sequence[Plan] = STALL_PLANS
 ) -> list[StallRecord]:
-    """Every plan's conversation on the ``@openai/agents`` installed in ``package``."""
+    """Every plan's conversation on the ``@openai/agents`` installed in ``package``; on a
+    release without ``compactionMode``, a mode's ``auto`` equivalent where it has one
+    (``AUTO_EQUIVALENT``, the record's mode saying which)."""
     chosen = [replace(plan, workaround=variant == "workaround") for plan in plans]
-    ran = run_situations(chosen, package, release)
+    ran = list(run_situations(chosen, package, release))
+    unable = [
+        n
+        for n, runs in enumerate(ran)
+        if chosen[n].mode in AUTO_EQUIVALENT and any(NO_MODES in r.error for r in runs)
+    ]
+    if unable:
+        auto = [
+            replace(chosen[n], mode=mode, response_store=store)
+            for n in unable
+            for mode, store in (AUTO_EQUIVALENT[chosen[n].mode],)
+        ]
+        for n, runs in zip(unable, run_situations(auto, package, release), strict=True):
+            ran[n] = runs
     return [
         stall_record(
             run,
@@ -185,11 +208,13 @@ def unavailable(version: str, why: str, plans: Sequence[Plan] = STALL_PLANS) -> 
 
 
 def sweep(versions: Sequence[str] | None = None, folder: Path = paths.DATA) -> list[Path]:
-    """Every release with the session (or those given), each plan judged, into
-    ``js-stall-sweep.json``."""
+    """Every release with the session (or those given: the others' records already in
+    ``js-stall-sweep.json`` are kept), each plan judged, into ``js-stall-sweep.json``."""
     dates = release_dates()
     chosen = list(versions) if versions else releases(dates)
-    rows: list[StallRecord] = []
+    target = paths.data(folder).js_stall_sweep
+    kept = read_records(target, StallRecord) if versions and target.is_file() else []
+    rows = [r for r in kept if r.release not in chosen]
     with Progress("js-stall", len(chosen), "releases") as progress:
         for version in chosen:
             try:
@@ -197,7 +222,9 @@ def sweep(versions: Sequence[str] | None = None, folder: Path = paths.DATA) -> l
             except NpmError as error:  # recorded for the release: the others still run
                 rows += unavailable(version, str(error))
             progress.step()
-    return write_records(paths.data(folder).js_stall_sweep, rows, StallRecord)
+    order = {version: n for n, version in enumerate(releases(dates))}
+    rows.sort(key=lambda r: order.get(r.release, len(order)))  # stable: plans keep their order
+    return write_records(target, rows, StallRecord)
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from ..findings.stall import (
     ranges_frame,
     stall_figure,
     summary_frame,
-    tests_frame,
+    vitest_frame,
     turns_frame,
 )
 from ..js.packages import pinned
@@ -207,7 +207,7 @@ def _fakes_frame(folder: Path) -> pd.DataFrame | None:
         return None
     counts = tally(read_records(path, FakeShape))
     rows = [
-        {"tests": f"{repo}: `{file}`", **{s: counts[(repo, file)].get(s, 0) for s in SHAPES}}
+        {"tests": f"{repo}: {file}", **{s: counts[(repo, file)].get(s, 0) for s in SHAPES}}
         for repo, file in counts
     ]
     return pd.DataFrame(rows).set_index("tests")
@@ -244,7 +244,8 @@ def build_js_stall_report(folder: Path = paths.DATA) -> str:
         "endpoint answering as the API documents it (below):",
         markdown_table(summary_frame(found)),
         "Stored items after each turn under the SDK's default trigger (it asks for a compaction "
-        "at ten stored items that are neither user messages nor compaction items). The same "
+        "once its threshold of stored items that are neither user messages nor compaction items "
+        "is reached). The same "
         f"numbers are the figure `{paths.DATA_FILES.js_stall_figure.name}`, written beside this "
         "report; it shows here only when attached to the comment.",
         "<details><summary>Stored items per turn (the figure's numbers)</summary>\n\n"
@@ -290,12 +291,13 @@ def build_js_stall_report(folder: Path = paths.DATA) -> str:
         "### Repro steps",
         "1. `new OpenAIResponsesCompactionSession({ underlyingSession: new MemorySession(), "
         "compactionMode: 'input' })` with any agent that answers in text.\n"
-        "2. Ask a question per turn with `run(agent, question, { session })`, past the tenth.\n"
+        "2. Ask a question per turn with `run(agent, question, { session })`, until the default "
+        "trigger has asked for a second compaction.\n"
         "3. Read `session.getItems()` after each turn: after the first compaction it only grows.",
         "The regression test below drops into `packages/agents-openai/test/` (vitest, no network, "
         "a fake client answering as documented). With it, a second test keeps what #1953 "
         "protects: stored history a `callModelInputFilter` left out is not compacted.",
-        markdown_table(tests_frame(found), cell=str),
+        markdown_table(vitest_frame(found), cell=str),
         f"<details><summary>{JS_STALL_TEST.name}</summary>\n\n"
         f"{fence(JS_STALL_TEST.read_text(), 'ts')}\n\n</details>",
         "### Expected behavior",
