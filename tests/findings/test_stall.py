@@ -12,8 +12,8 @@ from approval_compaction.lab.findings.stall import (
     ranges_frame,
     shapes_frame,
     summary_frame,
-    vitest_frame,
     turns_frame,
+    vitest_frame,
 )
 from approval_compaction.lab.js.packages import pinned, releases
 

@@ -28,8 +28,8 @@ from ..findings.stall import (
     ranges_frame,
     stall_figure,
     summary_frame,
-    vitest_frame,
     turns_frame,
+    vitest_frame,
 )
 from ..js.packages import pinned
 from ..js.sdk_test import JS_REGRESSION_TEST
