@@ -184,7 +184,7 @@ def parser(with_lab: bool = True) -> argparse.ArgumentParser:
         choices=COMPACT_SHAPES,
         default=COMPACT_SHAPES[0],
         help="keeps_users: a compaction answers the user messages, then the compaction item (as "
-        "documented); summary_only: the item alone (the SDKs' test fakes' shape)",
+        "documented); summary_only: the item alone (the shape of some test fakes)",
     )
     return main
 

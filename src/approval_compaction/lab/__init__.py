@@ -105,13 +105,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     # the JavaScript SDK (@openai/agents): its harness, item mapping, tables and citations
     ".js.harness": ("Plan", "run_plan", "run_situations"),
     ".js.stall": ("stall_plan",),
-    ".findings.stall": (
-        "load_stall",
-        "shapes_frame",
-        "stall_figure",
-        "summary_frame",
-        "turns_frame",
-    ),
+    ".findings.stall": ("load_stall", "shapes_frame", "stall_figure", "turns_frame"),
     ".js.items": ("wire_item",),
     ".js.source": ("permalink",),
     ".share.report_js": ("js_fix_frame", "js_workaround_ranges"),

@@ -24,8 +24,8 @@ report's results stay reproducible by name.
 What a compaction the rules accept is answered with is an ``Answer``, sourced as a rule is
 (``COMPACTION_OUTPUT``): the user messages, then one compaction item, as the ``openai`` clients'
 own type documentation says (``keeps_users``, the default). ``summary_only``, the compaction
-item alone, is the shape of the SDK's own test fakes; no public source shows the endpoint
-answering so, and the stand-in answers so only when asked by that name (``CompactShape``).
+item alone, is the shape of some test fakes; no public source shows the endpoint answering so,
+and the stand-in answers so only when asked by that name (``CompactShape``).
 """
 
 from __future__ import annotations
@@ -297,8 +297,9 @@ COMPACTION_OUTPUT = Answer(
         ),
     ),
     SUMMARY_ONLY,
-    "the `compaction` item alone, only by name (`--compact-shape summary_only`): the SDKs' own "
-    "test fakes answer so; no public source shows the endpoint doing it",
+    "the `compaction` item alone, only by name (`--compact-shape summary_only`): the shape of "
+    "test fakes (this project's pending-call test for openai-agents-js among them); no public "
+    "source shows the endpoint doing it",
 )
 RULES: tuple[Rule, ...] = (
     ORPHAN_OUTPUT,
@@ -354,7 +355,7 @@ UNKNOWN: tuple[Unknown, ...] = (
         "messages",
         (COMPACT,),
         "no public source shows `responses.compact` answering so (its type documentation says "
-        "the opposite); test fakes in openai-agents-js do, so the stand-in answers so by name "
+        "the opposite); some test fakes do, so the stand-in answers so by name "
         "(`summary_only`), never by default",
     ),
 )

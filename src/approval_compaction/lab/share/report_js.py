@@ -213,28 +213,10 @@ def _fakes_frame(folder: Path) -> pd.DataFrame | None:
     return pd.DataFrame(rows).set_index("tests")
 
 
-def build_js_stall_report(folder: Path = paths.DATA) -> str:
-    """The stall's report for openai-agents-js, in its issue form, from the stall's files."""
-    from ...wire.rules import COMPACTED_OUTPUT_DOC, COMPACTION_OUTPUT, KEEPS_USERS, SUMMARY_ONLY
-    from ..js.sdk_test import JS_STALL_TEST
-    from ..js.source import PERSISTENCE, SESSION, permalink
-
-    found = _stall_finding(folder)
+def _stall_symptom(found: StallFinding) -> list[str]:
+    """The numbers first: each package, then the figure's numbers, then every release."""
     edge = found.boundary
-    turns = turns_frame(found)
-    session_line = "const history = await this.underlyingSession.getItems(modelExchange"
-    links = {
-        "trim": permalink(PERSISTENCE, "const history = trimToLatestCompaction(storedItems);"),
-        "read": permalink(SESSION, session_line),
-        "check": permalink(SESSION, "automaticInput = getModelVisibleSessionItems"),
-        "cover": permalink(
-            "agents-core/dist/runner/sessionItems.mjs",
-            "export function getModelVisibleSessionItems",
-        ),
-        "cache": permalink(SESSION, "this.sessionItems = history;"),
-    }
-    fakes = _fakes_frame(folder)
-    parts = [
+    return [
         "### Describe the bug",
         "In a plain conversation, with no tool and no approval, `OpenAIResponsesCompactionSession` "
         "compacts once and then never again by itself: the stored history and every model input "
@@ -245,15 +227,22 @@ def build_js_stall_report(folder: Path = paths.DATA) -> str:
         markdown_table(summary_frame(found)),
         "Stored items after each turn under the SDK's default trigger (it asks for a compaction "
         "once its threshold of stored items that are neither user messages nor compaction items "
-        "is reached). The same "
-        f"numbers are the figure `{paths.DATA_FILES.js_stall_figure.name}`, written beside this "
-        "report; it shows here only when attached to the comment.",
+        f"is reached). The same numbers are the figure `{paths.DATA_FILES.js_stall_figure.name}`, "
+        "written beside this report; it shows here only when attached to the comment.",
         "<details><summary>Stored items per turn (the figure's numbers)</summary>\n\n"
-        + markdown_table(turns)
+        + markdown_table(turns_frame(found))
         + "\n\n</details>",
         "Every release with the session, in both compaction modes and with `run()` and the "
         "streamed runner (a cell reads alike for all four, or names each mode):",
         markdown_table(ranges_frame(found.sweep)),
+    ]
+
+
+def _stall_shape(folder: Path) -> list[str]:
+    """What ``responses.compact`` answers, with its source, and what the tests' fakes answer."""
+    from ...wire.rules import COMPACTED_OUTPUT_DOC, COMPACTION_OUTPUT, KEEPS_USERS, SUMMARY_ONLY
+
+    parts = [
         "#### It depends on what `responses.compact` answers",
         "The API's answer holds the user messages, then the compaction item: the `openai` "
         f'client\'s `CompactedResponse.output` reads "{COMPACTED_OUTPUT_DOC}" '
@@ -263,28 +252,51 @@ def build_js_stall_report(folder: Path = paths.DATA) -> str:
         "the compaction item alone, and with it every release keeps compacting. A test whose "
         "fake answers with the item alone will not reproduce this.",
     ]
+    fakes = _fakes_frame(folder)
     if fakes is not None:
         parts += [
             "The fake `responses.compact` answers in the SDK's own tests, and in the tests "
             "below, by shape:",
             markdown_table(fakes),
         ]
-    parts += [
+    return parts
+
+
+def _stall_cause(found: StallFinding) -> list[str]:
+    """The cause, each step linked at the release's line, and the change that brought it."""
+    from ..js.source import PERSISTENCE, SESSION, permalink
+
+    edge = found.boundary
+    trim = permalink(PERSISTENCE, "const history = trimToLatestCompaction(storedItems);")
+    read = permalink(SESSION, "const history = await this.underlyingSession.getItems(modelExchange")
+    check = permalink(SESSION, "automaticInput = getModelVisibleSessionItems")
+    cover = permalink(
+        "agents-core/dist/runner/sessionItems.mjs", "export function getModelVisibleSessionItems"
+    )
+    return [
         "#### Cause",
-        f"After a compaction the store holds the user messages, then the compaction item. The "
+        "After a compaction the store holds the user messages, then the compaction item. The "
         f"runner sends the model the history from the latest compaction item on "
-        f"([`trimToLatestCompaction`]({links['trim']})). After the turn, `runCompaction` reads "
+        f"([`trimToLatestCompaction`]({trim})). After the turn, `runCompaction` reads "
         f"one stored item more than the model exchange ([`getItems(modelExchange.items.length + "
-        f"1)`]({links['read']})): the last user message kept before the compaction item. "
-        f"[`getModelVisibleSessionItems`]({links['cover']}) requires every stored item it reads "
-        f"to be in the exchange, in order, so it finds that message uncovered and "
-        f"[`runCompaction` skips]({links['check']}) (`skip: stored history is not covered by the "
+        f"1)`]({read})): the last user message kept before the compaction item. "
+        f"[`getModelVisibleSessionItems`]({cover}) requires every stored item it reads "
+        "to be in the exchange, in order, so it finds that message uncovered and "
+        f"[`runCompaction` skips]({check}) (`skip: stored history is not covered by the "
         "successful model exchange`), at every later turn.",
         f"The check came with {INTRODUCING_PR}, merged between {edge.last_good} and "
         f"{edge.first_bad}, which says what it protects:",
         "> " + INTRODUCING_SAYS,
+    ]
+
+
+def _stall_repro(found: StallFinding) -> list[str]:
+    """The debug information, the steps, and the regression tests with their results."""
+    from ..js.sdk_test import JS_STALL_TEST
+
+    return [
         "### Debug information",
-        f"- Agents SDK version: `@openai/agents` {edge.span} (the sweep above)\n"
+        f"- Agents SDK version: `@openai/agents` {found.boundary.span} (the sweep above)\n"
         "- Runtime environment: Node.js, the `openai` client over HTTP to a local stand-in that "
         "checks each request by the Responses API's rules and answers `responses.compact` as "
         "documented",
@@ -300,19 +312,43 @@ def build_js_stall_report(folder: Path = paths.DATA) -> str:
         markdown_table(vitest_frame(found), cell=str),
         f"<details><summary>{JS_STALL_TEST.name}</summary>\n\n"
         f"{fence(JS_STALL_TEST.read_text(), 'ts')}\n\n</details>",
+    ]
+
+
+def _stall_fix(found: StallFinding) -> list[str]:
+    """What is expected, and the fix: in the TypeScript source's terms, and against the dist."""
+    from ..js.source import SESSION, permalink
+
+    check = permalink(SESSION, "automaticInput = getModelVisibleSessionItems")
+    cache = permalink(SESSION, "this.sessionItems = history;")
+    return [
         "### Expected behavior",
         "Automatic compaction runs after every turn its trigger asks for, as it did before "
-        f"{edge.first_bad}, while history an application filtered out of the model input is "
-        "still kept, as #1953 intends. The user messages stored before the latest compaction "
-        "item are what that item stands for: the runner itself leaves them out of the model "
-        "input. A fix that counts them as covered, and sends them to the compaction with the "
-        "rest, does both (the tables above, patched):",
-        f"In TypeScript, `runCompaction` ([line]({links['check']})) and the two lines that "
-        f"cache the history ([from here]({links['cache']})) take a new private method:",
+        f"{found.boundary.first_bad}, while history an application filtered out of the model "
+        "input is still kept, as #1953 intends. The user messages stored before the latest "
+        "compaction item are what that item stands for: the runner itself leaves them out of "
+        "the model input. A fix that counts them as covered, and sends them to the compaction "
+        "with the rest, does both (the tables above, patched):",
+        f"In TypeScript, `runCompaction` ([line]({check})) and the two lines that "
+        f"cache the history ([from here]({cache})) take a new private method:",
         fence(STALL_TS.read_text(), "ts"),
         "<details><summary>The same fix against the published dist</summary>\n\n"
         + fence(STALL_DIFF.read_text(), "diff")
         + "\n\n</details>",
+    ]
+
+
+def build_js_stall_report(folder: Path = paths.DATA) -> str:
+    """The stall's report for openai-agents-js, in its issue form, from the stall's files: the
+    symptom in numbers, the answer's shape and its source, the cause, the repro and the tests,
+    the fix."""
+    found = _stall_finding(folder)
+    parts = [
+        *_stall_symptom(found),
+        *_stall_shape(folder),
+        *_stall_cause(found),
+        *_stall_repro(found),
+        *_stall_fix(found),
     ]
     text = "\n\n".join(parts) + "\n"
     if github_length(text) > GITHUB_LIMIT:
