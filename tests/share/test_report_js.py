@@ -66,3 +66,10 @@ def test_report_js_links_the_stall_report_instead_of_describing_it() -> None:
     text = build_js_report()
     assert "[report-js-stall.md](report-js-stall.md)" in text
     assert "stops compacting" not in text and "trimToLatestCompaction" not in text
+
+
+def test_report_js_stall_figure_is_the_committed_png() -> None:
+    """``report-js --stall`` writes the figure beside the report: the same bytes each time."""
+    from approval_compaction.lab.share.report_js import stall_png
+
+    assert stall_png() == (DATA / "report-js-stall.png").read_bytes()
