@@ -150,3 +150,16 @@ def test_the_patched_package_compacts_whenever_its_trigger_asks(patch: str) -> N
     assert always.compacted_at == "1 2 3 4" and not always.stalls
     assert default.compacted_at == "10 20 30" and not default.stalls
     assert re.fullmatch(r"[\d ]+", default.stored)
+
+
+def test_the_judges_threshold_is_both_sdks_default() -> None:
+    """``SDK_DEFAULT_THRESHOLD`` is the installed SDKs' own ``DEFAULT_COMPACTION_THRESHOLD``."""
+    from agents.memory import openai_responses_compaction_session as python_session
+
+    assert python_session.DEFAULT_COMPACTION_THRESHOLD == SDK_DEFAULT_THRESHOLD
+    session = (
+        paths.ROOT / "node_modules" / "@openai" / "agents-openai" / "dist" / "memory"
+        / "openaiResponsesCompactionSession.mjs"
+    )  # fmt: skip
+    if session.is_file():  # make setup installs it
+        assert f"DEFAULT_COMPACTION_THRESHOLD = {SDK_DEFAULT_THRESHOLD};" in session.read_text()
