@@ -19,7 +19,7 @@ SDK_TEST_STAMP := js/sdk-test/node_modules/.package-lock.json
 # PYTHONDONTWRITEBYTECODE (this one does) makes every import compile again, in each notebook
 # kernel, worker and release probe the targets start; the targets run with Python's default.
 unexport PYTHONDONTWRITEBYTECODE
-.PHONY: help system setup run sweep js-sweep js-sdk-test js-fix envs workaround liveness liveness-patch doctor-data mechanism fix-anatomy explore upstream permalinks test test-all lint lab bench clean
+.PHONY: help system setup run sweep js-sweep js-stall js-sdk-test js-fix envs workaround liveness liveness-patch doctor-data mechanism fix-anatomy explore upstream permalinks test test-all lint lab bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -38,9 +38,12 @@ $(SDK_TEST_STAMP): js/sdk-test/package.json js/sdk-test/package-lock.json
 	scripts/system-packages node
 	npm ci --prefix js/sdk-test --no-audit --no-fund --loglevel=error
 
-js-sdk-test: $(SDK_TEST_STAMP) ## install vitest for the JS regression test (js/sdk-test, npm ci) and run it on the pinned and the patched package
-	$(PY) -m approval_compaction js-sdk-test
+js-sdk-test: $(SDK_TEST_STAMP) ## install vitest for the JS regression tests (js/sdk-test, npm ci): the pending call's and the stall's, each failing on the pinned package and passing patched
+	$(PY) -m approval_compaction js-sdk-test --expect fail
 	$(PY) -m approval_compaction js-sdk-test --patch js/fix/agents-openai-0.20.0.diff
+	$(PY) -m approval_compaction js-sdk-test --test stall --expect fail
+	$(PY) -m approval_compaction js-sdk-test --test stall --patch js/fix/agents-openai-0.20.0-stall.diff
+	$(PY) -m approval_compaction js-sdk-test --test filtered --patch js/fix/agents-openai-0.20.0-stall.diff
 
 setup: $(STAMP) $(NODE_STAMP) ## create .venv, install the pinned requirements and the JS harness (npm ci)
 
@@ -54,6 +57,7 @@ run: $(STAMP) $(NODE_STAMP) ## write data/, execute and render every notebook, t
 	$(PY) -m approval_compaction render
 	$(PY) -m approval_compaction report --output data/report.md --force
 	$(PY) -m approval_compaction report-js --output data/report-js.md
+	$(PY) -m approval_compaction report-js --stall --output data/report-js-stall.md
 	$(PY) -m approval_compaction snippet
 	$(PY) -m approval_compaction upstream-liveness
 	$(PY) -m approval_compaction readme
@@ -64,6 +68,10 @@ sweep: $(STAMP) ## run the matrix on every openai-agents release into data/sweep
 js-sweep: $(STAMP) $(NODE_STAMP) ## the JS study on every @openai/agents release with the session, bare and with the JS workaround (npm, cached; data/js-*sweep.json)
 	$(PY) -m approval_compaction js-sweep $(JS_SWEEP_ARGS)
 	$(PY) -m approval_compaction js-sweep --workaround $(JS_SWEEP_ARGS)
+
+js-stall: $(STAMP) $(NODE_STAMP) $(SDK_TEST_STAMP) ## the stall: a plain conversation on every @openai/agents release (npm, cached), the pinned one's workaround and patches, the Python SDK's newest release (uv, cached), the tests around the boundary, its report (data/js-stall*.json, report-js-stall.md; slow)
+	$(PY) -m approval_compaction js-stall $(JS_STALL_ARGS)
+	$(PY) -m approval_compaction report-js --stall --output data/report-js-stall.md
 
 js-fix: $(STAMP) $(NODE_STAMP) $(SDK_TEST_STAMP) ## the JS workaround, the patched package and the regression test on the pinned release (data/js-workaround.json, js-patched.json, js-sdk-test.json)
 	$(PY) -m approval_compaction js-fix

@@ -55,6 +55,12 @@ def test_data_names_every_committed_result_file() -> None:
         layout.js_sdk_test,
         layout.js_liveness,
         layout.js_report,
+        layout.js_stall_sweep,
+        layout.js_stall,
+        layout.js_stall_sdk_test,
+        layout.js_stall_fakes,
+        layout.js_stall_report,
+        layout.js_stall_figure,
         *layout.explore_results(),
     }
     for version in layout.upstream_suite_versions():

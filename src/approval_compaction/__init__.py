@@ -26,7 +26,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".study.driver": ("Ask", "Continue", "Setup", "converse"),
     ".study.situations": ("RESUMED_SITUATIONS", "SITUATIONS", "later"),
     # the JavaScript driver (@openai/agents): its plans and runner, its item mapping
-    ".js.harness": ("Plan", "run_plan"),
+    ".js.harness": ("Plan", "run_plan", "run_situations"),
     ".js.items": ("wire_item",),
     # judging the runs
     ".analysis.invariants": ("evaluate",),

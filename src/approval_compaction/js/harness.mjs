@@ -194,6 +194,7 @@ function buildAgent(openai, recorder, plan, hosted = false) {
     model: recordingModel(openai, recorder),
     modelSettings: settings,
   };
+  if (plan.tools === false) return new Agent({ ...common, instructions: 'Answer.' }); // a plain agent
   if (hosted) {
     const server = hostedMcpTool({
       serverLabel: MCP_SERVER,
@@ -452,14 +453,14 @@ async function caseTurns(plan, kase, index, version, earlier) {
   return { talk };
 }
 
-/** One liveness situation on the plan's session, then `plan.later` plain questions, each
- * answered with a message and the trigger saying yes: the stages of the situation's own turns
+/** One liveness situation on the plan's session and runner, then `plan.later` plain questions,
+ * each answered with a message, the trigger the plan's: the stages of the situation's own turns
  * (`own` of them: the pause; a late resume's kept turns and resume), then one `next_turn`
  * stage per later turn, with what the user met (`answered`, `paused` or `raised`). */
 async function runSituation(plan, name, index, version) {
   const label = `${plan.label ?? 'situation'}-${name}-${index}`;
   const hosted = HOSTED.includes(name);
-  const kase = { runner: 'run', decision: 'approve', compaction: 'on', state_boundary: 'memory' };
+  const kase = { runner: plan.runner ?? 'run', decision: 'approve', compaction: 'on', state_boundary: 'memory' };
   const underlying = new MemorySession();
   const talk = new Conversation(plan, kase, label, underlying, hosted);
   const base = { scenario: name, sdk: 'js', sdk_version: version, mode: plan.mode, response_store: plan.response_store, workaround: Boolean(plan.workaround), resumed: false, later: plan.later };
@@ -547,8 +548,9 @@ async function readStdin() {
  * js/workaround.mjs), scratch (a folder for session files), label, the cases, history (items
  * the session holds before each case: a stored session, as the SDK stores it), and later (the
  * plain questions after each case, the decision saying yes: its `later` turns); or, for
- * liveness, situations (their names: each runs instead of the cases) and later (the plain
- * questions after each). */
+ * liveness, situations (their names: each runs instead of the cases), later (the plain
+ * questions after each), runner ("run" or "run_streamed") and tools (false: the agent has
+ * none). */
 async function main() {
   if (process.argv.includes('--resume')) return resume();
   const plan = JSON.parse(await readStdin());

@@ -11,7 +11,9 @@ pause, in order: ``positions`` varies fastest), ``history`` (items the session h
 each case, in the JS SDK's protocol: a session a team stored) and ``later`` (plain questions
 after each case, the compaction decision saying yes: the run's ``later`` turns); or, for liveness,
 ``situations`` (each runs instead of the cases, then ``later`` plain questions: the Python
-study's liveness situations the JS SDK can express). The stand-in gives each conversation its
+study's liveness situations the JS SDK can express), on the plan's ``runner``, the agent with
+its tool or none (``tools``). ``shape`` is what the stand-in's compaction endpoint answers with
+(``keeps_users``, as documented; ``summary_only`` by name). The stand-in gives each conversation its
 own numbering (``Conversations``), so every case meets the same ids, and it checks every
 request Node sends by the same rules as a Python one's.
 
@@ -28,21 +30,24 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Sequence
+from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from .. import paths
-from ..analysis.liveness import LivenessRun
+from ..analysis.liveness import SDK_DEFAULT_THRESHOLD, LivenessRun
 from ..errors import InvestigationError
 from ..study.capture import CaseRun
 from ..study.items import Item
 from ..study.scenario import Case, all_cases
 from ..study.words import Mode, ResponseStore
-from ..wire.server import running
+from ..wire.rules import KEEPS_USERS, CompactShape
+from ..wire.server import Running, running
 from .items import STORE_SUFFIX, read_liveness, read_run
 
 Trigger = Literal["case", "default"] | int
+Runner = Literal["run", "run_streamed"]
 SessionKind = Literal["memory", "file"]
 HARNESS = Path(__file__).with_name("harness.mjs")
 WORKAROUND = paths.JS_WORKAROUND
@@ -70,6 +75,9 @@ class Plan:
     situations: tuple[str, ...] = ()  # liveness situations, run instead of the cases
     later: int = 0  # the plain questions after each situation, or each case
     history: tuple[Item, ...] = ()  # what the session holds before each case, as the SDK stores it
+    runner: Runner = "run"  # the situations' runner (a case names its own)
+    tools: bool = True  # the situations' agent has its tool (False: none, a plain agent)
+    shape: CompactShape = KEEPS_USERS  # what the stand-in's compaction endpoint answers
 
     @property
     def label(self) -> str:
@@ -79,7 +87,16 @@ class Plan:
             str(self.trigger), f"-trigger-{self.trigger}"
         )
         fix = "-workaround" if self.workaround else ""
-        return f"{self.mode}{store}{where}{trigger}{fix}"
+        streamed = "-streamed" if self.runner == "run_streamed" else ""
+        shape = "" if self.shape == KEEPS_USERS else f"-{self.shape.replace('_', '-')}"
+        return f"{self.mode}{store}{where}{trigger}{streamed}{shape}{fix}"
+
+    @property
+    def threshold(self) -> int | None:
+        """The trigger's threshold, as the liveness judge reads it (None: the hook says yes)."""
+        if self.trigger == "default":
+            return SDK_DEFAULT_THRESHOLD
+        return self.trigger if isinstance(self.trigger, int) else None
 
 
 def node_binary() -> str:
@@ -111,7 +128,11 @@ def run_situations(
 ) -> list[list[LivenessRun]]:
     """Each liveness plan's situations, as the runs ``analysis.liveness`` judges (``release``
     names the package when it is not an installed release as it is)."""
-    return [[read_liveness(line, release) for line in lines] for lines in run_lines(plans, package)]
+    ran = run_lines(plans, package)
+    return [
+        [read_liveness(line, release, plan.threshold) for line in lines]
+        for plan, lines in zip(plans, ran, strict=True)
+    ]
 
 
 def run_lines(plans: Sequence[Plan], package: Path = paths.ROOT) -> list[list[dict[str, Any]]]:
@@ -125,14 +146,20 @@ def run_lines(plans: Sequence[Plan], package: Path = paths.ROOT) -> list[list[di
         )
     node = node_binary()
     results = []
+    servers: dict[CompactShape, Running] = {}  # one stand-in per compaction shape, started once
     with (
-        running(conversations=True) as server,
+        ExitStack() as stack,
         tempfile.TemporaryDirectory(
             prefix="approval-compaction-js-", dir=paths.scratch()
         ) as scratch,
     ):
         harness = _beside(Path(scratch), package, any(plan.workaround for plan in plans))
         for number, plan in enumerate(plans):
+            if plan.shape not in servers:
+                servers[plan.shape] = stack.enter_context(
+                    running(conversations=True, compact_shape=plan.shape)
+                )
+            server = servers[plan.shape]
             spec = {
                 **{k: v for k, v in asdict(plan).items() if k != "cases"},
                 "cases": [case.as_dict() for case in plan.cases],

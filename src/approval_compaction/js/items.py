@@ -150,12 +150,14 @@ def read_run(data: dict[str, Any]) -> CaseRun:
     )
 
 
-def read_liveness(data: dict[str, Any], release: str | None = None) -> LivenessRun:
+def read_liveness(
+    data: dict[str, Any], release: str | None = None, threshold: int | None = None
+) -> LivenessRun:
     """One liveness situation the harness ran, as the Python runs' record: its own stages (the
     pause; a late resume's kept turns and resume) and its later turns, each with what the user
     met (a refusal is on the stage itself). ``mode`` is the plan's (``auto-store-false`` for
     ``auto`` with the agent's ``store: false``); ``release`` names the package when it is not
-    the installed release as it is (a patched one)."""
+    the installed release as it is (a patched one); ``threshold`` is the plan's trigger's."""
     stages = [_stage(stage) for stage in data.get("stages", [])]
     own = int(data.get("own", 0))
     met = [str(m) for m in data.get("met", [])]
@@ -176,4 +178,5 @@ def read_liveness(data: dict[str, Any], release: str | None = None) -> LivenessR
         model="responses",
         own=stages[:own],
         resumed=bool(data.get("resumed")),
+        threshold=threshold,
     )

@@ -100,7 +100,10 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "upgrade_frame",
         "worker_frame",
     ),
-    # the JavaScript SDK (@openai/agents): its tables and citations (its driver: the core's)
+    # the JavaScript SDK (@openai/agents): its tables, citations and the stall's study (its
+    # driver: the core's)
+    ".js.stall": ("stall_plan",),
+    ".findings.stall": ("load_stall", "shapes_frame", "stall_figure", "turns_frame"),
     ".js.source": ("permalink",),
     ".share.report_js": ("js_fix_frame", "js_workaround_ranges"),
     ".share.later_turns_comment": ("liveness_lines", "matrix_line", "tally_lines"),

@@ -139,6 +139,37 @@ class Data:
         """The paste-ready report for openai-agents-js."""
         return self.file("report-js.md")
 
+    @property
+    def js_stall_sweep(self) -> Path:
+        """The plain conversation (the stall) on every JS release, each plan judged."""
+        return self.file("js-stall-sweep.json")
+
+    @property
+    def js_stall(self) -> Path:
+        """The plain conversation on the pinned JS release with the workaround and each patch,
+        and on the Python SDK's newest release."""
+        return self.file("js-stall.json")
+
+    @property
+    def js_stall_sdk_test(self) -> Path:
+        """The stall's regression test (and the guard's) on the releases around the boundary,
+        the pinned one and the patched packages."""
+        return self.file("js-stall-sdk-test.json")
+
+    @property
+    def js_stall_fakes(self) -> Path:
+        """The answer shape of each fake ``responses.compact`` in the SDK's own tests."""
+        return self.file("js-stall-fakes.json")
+
+    @property
+    def js_stall_report(self) -> Path:
+        """The paste-ready report of the stall for openai-agents-js, and its figure."""
+        return self.file("report-js-stall.md")
+
+    @property
+    def js_stall_figure(self) -> Path:
+        return self.file("report-js-stall.png")
+
     # Releases.
     @property
     def sweep(self) -> Path:

@@ -24,7 +24,7 @@ from ...errors import InvestigationError
 from ...formats.files import write_atomic
 from ...formats.markdown import code, markdown_table
 from ...formats.records import read_records
-from ...wire.rules import RULES, UNKNOWN
+from ...wire.rules import COMPACTION_OUTPUT, RULES, UNKNOWN
 from .. import paths
 from ..findings import js as js_finding
 from ..findings.load import Findings, load_findings
@@ -304,14 +304,21 @@ def invariants_block() -> str:
 
 def rules_block() -> str:
     """The stand-in's rules, each with what it rejects, its endpoints, its answer and its
-    sources, each source with what of the answer it shows, then each check whose real answer is
-    unknown (not enforced), with why."""
+    sources, each source with what of the answer it shows; what an accepted compaction answers,
+    with its sources; then each check whose real answer is unknown (not enforced), with why."""
     rows = [
         f"| {code(r.name)} | {r.rejects} | {', '.join(map(code, r.endpoints))} | "
         f"{r.status} `invalid_request_error`: {code(r.example)} | "
         f"{'; '.join(s.cited() for s in r.sources)} |"
         for r in RULES
     ]
+    answer = COMPACTION_OUTPUT
+    rows.append(
+        f"| {code(answer.name)} | nothing: what an accepted compaction answers | "
+        f"{', '.join(map(code, answer.endpoints))} | {answer.says} ({code(answer.shape)}); "
+        f"{code(answer.variant)}: {answer.variant_says} | "
+        f"{'; '.join(s.cited() for s in answer.sources)} |"
+    )
     rows += [
         f"| {code(u.name)} | {u.what} | {', '.join(map(code, u.endpoints))} | "
         f"unknown: not enforced | {u.why} |"
