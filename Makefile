@@ -11,14 +11,15 @@ SDK_TEST_STAMP := js/sdk-test/node_modules/.package-lock.json
 .DEFAULT_GOAL := help
 # Every target builds what it needs from an empty cache: a target that runs in release
 # environments someone else made depends on `envs`, one that reads the pinned sdist on
-# `permalinks`, one that starts PostgreSQL, Redis, MariaDB or Chromium on `system`; a command that
+# `permalinks`, one that starts PostgreSQL, Redis, MariaDB or Chromium on `system` (the full tier
+# and the benchmarks: `run` needs Python and Node only, no root, no server); a command that
 # makes its own environments (sweep, explore, doctor-data, upstream) or fetches its own sdist
 # (liveness-patch, upstream) is told to (`crosscheck --create`). tests/test_makefile.py checks it.
 # Python's default is to cache bytecode, as users' machines do. An environment that sets
 # PYTHONDONTWRITEBYTECODE (this one does) makes every import compile again, in each notebook
 # kernel, worker and release probe the targets start; the targets run with Python's default.
 unexport PYTHONDONTWRITEBYTECODE
-.PHONY: help system setup run sweep adk-sweep adk-fix js-sweep js-sdk-test js-fix envs workaround liveness liveness-patch doctor-data mechanism fix-anatomy explore upstream permalinks test test-all lint lab bench clean
+.PHONY: help system setup run sweep adk-sweep adk-fix js-sweep js-stall js-sdk-test js-fix envs workaround liveness liveness-patch doctor-data mechanism fix-anatomy explore upstream permalinks test test-all lint lab bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -37,16 +38,19 @@ $(SDK_TEST_STAMP): js/sdk-test/package.json js/sdk-test/package-lock.json
 	scripts/system-packages node
 	npm ci --prefix js/sdk-test --no-audit --no-fund --loglevel=error
 
-js-sdk-test: $(SDK_TEST_STAMP) ## install vitest for the JS regression test (js/sdk-test, npm ci) and run it on the pinned and the patched package
-	$(PY) -m approval_compaction js-sdk-test
+js-sdk-test: $(SDK_TEST_STAMP) ## install vitest for the JS regression tests (js/sdk-test, npm ci): the pending call's and the stall's, each failing on the pinned package and passing patched
+	$(PY) -m approval_compaction js-sdk-test --expect fail
 	$(PY) -m approval_compaction js-sdk-test --patch js/fix/agents-openai-0.20.0.diff
+	$(PY) -m approval_compaction js-sdk-test --test stall --expect fail
+	$(PY) -m approval_compaction js-sdk-test --test stall --patch js/fix/agents-openai-0.20.0-stall.diff
+	$(PY) -m approval_compaction js-sdk-test --test filtered --patch js/fix/agents-openai-0.20.0-stall.diff
 
 setup: $(STAMP) $(NODE_STAMP) ## create .venv, install the pinned requirements and the JS harness (npm ci)
 
-system: ## install the Debian packages notebooks and tests start (PostgreSQL, Redis, MariaDB, Chromium) if missing
+system: ## install the Debian packages the full tests start (PostgreSQL, Redis, MariaDB, Chromium) if missing
 	scripts/system-packages
 
-run: $(STAMP) $(NODE_STAMP) system ## write data/, execute and render every notebook, the report and README findings
+run: $(STAMP) $(NODE_STAMP) ## write data/, execute and render every notebook, the report and README findings (Python and Node only)
 	$(PY) -m approval_compaction data
 	$(PY) -m approval_compaction js-liveness
 	$(PY) -m approval_compaction adk-data
@@ -55,6 +59,7 @@ run: $(STAMP) $(NODE_STAMP) system ## write data/, execute and render every note
 	$(PY) -m approval_compaction report --output data/report.md --force
 	$(PY) -m approval_compaction report-js --output data/report-js.md
 	$(PY) -m approval_compaction report-adk --output data/report-adk.md
+	$(PY) -m approval_compaction report-js --stall --output data/report-js-stall.md
 	$(PY) -m approval_compaction snippet
 	$(PY) -m approval_compaction upstream-liveness
 	$(PY) -m approval_compaction readme
@@ -72,6 +77,10 @@ adk-sweep: $(STAMP) ## the ADK study on every google-adk release with confirmati
 js-sweep: $(STAMP) $(NODE_STAMP) ## the JS study on every @openai/agents release with the session, bare and with the JS workaround (npm, cached; data/js-*sweep.json)
 	$(PY) -m approval_compaction js-sweep $(JS_SWEEP_ARGS)
 	$(PY) -m approval_compaction js-sweep --workaround $(JS_SWEEP_ARGS)
+
+js-stall: $(STAMP) $(NODE_STAMP) $(SDK_TEST_STAMP) ## the stall: a plain conversation on every @openai/agents release (npm, cached), the pinned one's workaround and patches, the Python SDK's newest release (uv, cached), the tests around the boundary, its report (data/js-stall*.json, report-js-stall.md; slow)
+	$(PY) -m approval_compaction js-stall $(JS_STALL_ARGS)
+	$(PY) -m approval_compaction report-js --stall --output data/report-js-stall.md
 
 js-fix: $(STAMP) $(NODE_STAMP) $(SDK_TEST_STAMP) ## the JS workaround, the patched package and the regression test on the pinned release (data/js-workaround.json, js-patched.json, js-sdk-test.json)
 	$(PY) -m approval_compaction js-fix

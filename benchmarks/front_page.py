@@ -4,8 +4,11 @@ For the README and each comment the project publishes (the report, the snippets,
 notebooks), prints the characters, the words, the reading time at 238 words a minute, the line
 and character where the first answer appears (an error text the API returns, or the fixing
 release), the longest paragraph or bullet in words, and the coined terms used before their
-definition. ``--ref REV`` reads the files as committed at that revision (``--ref main`` gives
-the figures before a change).
+definition. Then, for each SDK, the reading distance to its workaround: the fewest characters a
+reader goes through from the README's top to the line of code a team pastes (the wrap of its
+session), following the repository's relative links (each page read up to the link it follows,
+the last up to the code). ``--ref REV`` reads the files as committed at that revision (``--ref
+main`` gives the figures before a change).
 
     .venv/bin/python benchmarks/front_page.py [--ref main]
 """
@@ -13,6 +16,8 @@ the figures before a change).
 from __future__ import annotations
 
 import argparse
+import heapq
+import posixpath
 import re
 import subprocess
 from pathlib import Path
@@ -45,6 +50,51 @@ TERMS = (
     "pending call",
     "stops compacting",
 )
+
+
+# The line of code a team pastes from each SDK's workaround: the wrap of its compaction session.
+PASTE = {
+    "openai-agents": "defer_compaction_while_pending(OpenAIResponsesCompactionSession",
+    "@openai/agents": "deferCompactionWhilePending(new OpenAIResponsesCompactionSession",
+}
+IMAGES = (".png", ".svg", ".jpg", ".gif")
+LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
+
+
+def links(page: str, text: str) -> list[tuple[int, str]]:
+    """Each relative link of a page: where it is, and the repository path it names."""
+    found = []
+    for match in LINK.finditer(text):
+        target = match.group(1)
+        if "://" in target or target.startswith("mailto:") or target.endswith(IMAGES):
+            continue
+        found.append(
+            (match.start(), posixpath.normpath(posixpath.join(posixpath.dirname(page), target)))
+        )
+    return found
+
+
+def distance(code: str, ref: str | None) -> tuple[int, list[str]] | None:
+    """The fewest characters read from the README's top to ``code``, and the pages read."""
+    best: dict[str, int] = {"README.md": 0}
+    queue: list[tuple[int, str, list[str]]] = [(0, "README.md", ["README.md"])]
+    found: tuple[int, list[str]] | None = None
+    while queue:
+        read_so_far, page, route = heapq.heappop(queue)
+        if found is not None and read_so_far >= found[0]:
+            break
+        text = read(page, ref)
+        if text is None:
+            continue
+        at = text.find(code)
+        if at >= 0 and (found is None or read_so_far + at < found[0]):
+            found = (read_so_far + at, route)
+        for offset, target in links(page, text):
+            cost = read_so_far + offset
+            if cost < best.get(target, cost + 1):
+                best[target] = cost
+                heapq.heappush(queue, (cost, target, [*route, target]))
+    return found
 
 
 def read(path: str, ref: str | None) -> str | None:
@@ -106,6 +156,15 @@ def main() -> None:
             f"{path:38} {len(text):7,} {words:6,} {words / WPM:4.0f} {where:>14} {longest:7}  "
             f"{len(terms)}: {', '.join(terms[:4])}{' ...' if len(terms) > 4 else ''}"
         )
+    print(f"\n{'workaround of':16} {'chars read':>10} {'min':>4}  route")
+    for sdk, code in PASTE.items():
+        found = distance(code, args.ref)
+        if found is None:
+            print(f"{sdk:16} {'not found':>10}")
+            continue
+        chars, route = found
+        minutes = chars / 6 / WPM  # about six characters a word, spaces included
+        print(f"{sdk:16} {chars:10,} {minutes:4.1f}  {' > '.join(route)}")
 
 
 if __name__ == "__main__":

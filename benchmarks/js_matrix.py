@@ -29,7 +29,7 @@ import tempfile
 import time
 
 from approval_compaction import paths
-from approval_compaction.lab.js.harness import HARNESS, Plan
+from approval_compaction.js.harness import HARNESS, Plan
 from approval_compaction.wire.server import running
 
 

@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from approval_compaction import paths
-from approval_compaction.lab.js.harness import run_plans
+from approval_compaction.js.harness import run_plans
 from approval_compaction.lab.js.patched import patched_folder
 from approval_compaction.lab.js.sweep import PLANS
 

@@ -1,5 +1,6 @@
-// Types of js/workaround.mjs (TypeScript pairs a .mjs module with its .d.mts): a compaction session that waits for every call's output before it
-// compacts automatically, and retires calls that can never be answered.
+// Types of js/workaround.mjs (TypeScript pairs a .mjs module with its .d.mts): a compaction
+// session that waits for every call's output before it compacts automatically, and whose
+// compactions drop the calls that can never be answered.
 import type {
   AgentInputItem,
   AssistantMessageItem,
@@ -11,8 +12,6 @@ import type {
   SessionHistoryTransactionArgs,
 } from '@openai/agents';
 
-/** Stored items checked when the runner hands no model exchange (releases before ownership). */
-export declare const LEGACY_WINDOW: number;
 /** How many deferrals, retirements and late outputs a session keeps (the latest). */
 export declare const KEPT: number;
 /** Begins the text of a late output stored as an assistant message. */
@@ -24,13 +23,15 @@ export interface Deferral {
   itemsRead: number;
 }
 
-/** Dead calls (`type:callId`) removed from the store before an automatic compaction. */
+/** Dead calls (`type:callId`) left out of an automatic compaction's decision and request, and
+ * dropped from the store by its replacement. */
 export interface Retirement {
   removed: string[];
   itemsRead: number;
 }
 
-/** An output (or MCP approval response) stored as text: its call (`type:callId`) was not stored. */
+/** An output (or MCP approval response) stored as text: its call (`type:callId`) was not stored.
+ * `itemsRead` is 0 when the runner's own read before the write answered it. */
 export interface LateOutput {
   output: string;
   itemsRead: number;
@@ -61,31 +62,19 @@ export declare class DeferCompactionWhilePending<
   /** Present (`true`) when the wrapped session has it. */
   readonly acceptsRunContext?: true;
   getSessionId(): Promise<string>;
-  getItems(limit?: number): Promise<AgentInputItem[]>;
+  getItems(limit?: number, runContext?: RunContext<any>): Promise<AgentInputItem[]>;
   /** Stores an output whose call is neither earlier in the batch nor stored as text. */
-  addItems(items: AgentInputItem[]): Promise<void>;
-  /** The batch with each output whose call is neither earlier in it nor stored as text. */
-  withLateOutputs(items: AgentInputItem[]): Promise<AgentInputItem[]>;
-  popItem(): Promise<AgentInputItem | undefined>;
-  clearSession(): Promise<void>;
+  addItems(items: AgentInputItem[], runContext?: RunContext<any>): Promise<void>;
+  popItem(runContext?: RunContext<any>): Promise<AgentInputItem | undefined>;
+  clearSession(runContext?: RunContext<any>): Promise<void>;
+  /** The runner's call waits while a call is pending and leaves dead calls out; the
+   * application's own (`force: true`, or no ownership argument) runs unchanged. */
   runCompaction(
     args?: OpenAIResponsesCompactionArgs,
     runContext?: RunContext<any>,
     ownership?: object | null,
     modelExchange?: ModelExchange,
   ): Promise<OpenAIResponsesCompactionResult | null>;
-  /** The runner's arguments, its model exchange preceded by the stored items before the latest
-   * compaction item when the exchange begins with that item. */
-  withCompactedPrefix(
-    rest: [RunContext<any>?, (object | null)?, ModelExchange?],
-  ): Promise<[RunContext<any>?, (object | null)?, ModelExchange?]>;
-  /** How many stored items an automatic compaction is checked over; 0 for the application's. */
-  automaticWindow(
-    args: OpenAIResponsesCompactionArgs | undefined,
-    rest: [RunContext<any>?, (object | null)?, ModelExchange?],
-  ): number;
-  /** Removes every dead call from the stored history (under the session's lock where it has one). */
-  retire(): Promise<void>;
   /** Forwarded when the wrapped session has them, as the runner probes for them. */
   getItemsWithCompactionOwnership?(
     runContext?: RunContext<any>,
@@ -99,8 +88,8 @@ export declare class DeferCompactionWhilePending<
   prepareHistoryItemForModelInput?(item: AgentInputItem): AgentInputItem;
   preserveReasoningItemIdsForPersistence?(): boolean;
   replaceHistoryWithCompaction?(items: AgentInputItem[], runContext?: RunContext<any>): Promise<void>;
-  applyHistoryMutations?(args: SessionHistoryRewriteArgs): Promise<void> | void;
-  applyHistoryTransaction?(args: SessionHistoryTransactionArgs, runContext?: RunContext<any>): Promise<void> | void;
+  applyHistoryMutations?(args: SessionHistoryRewriteArgs): Promise<void>;
+  applyHistoryTransaction?(args: SessionHistoryTransactionArgs, runContext?: RunContext<any>): Promise<void>;
 }
 
 /** Wrap a compaction session (an `OpenAIResponsesCompactionSession`); a wrapped one is returned as it is. */

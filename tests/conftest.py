@@ -8,9 +8,13 @@ so it runs the in-process tier that ``make test`` runs, and ``make test-all`` ru
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 
 import pytest
+from needs import require
+
+from approval_compaction.js.harness import installed
 
 COSTS = ("notebooks", "releases", "servers", "browser", "subprocess")
 # The throwaway servers (tests/doctor/conftest.py): a test that asks for one starts it.
@@ -32,3 +36,13 @@ def no_real_provider(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/blocked")
     yield
+
+
+@pytest.fixture
+def node_harness() -> None:
+    """Node.js and the pinned @openai/agents (``npm ci``), which the JS driver runs on: a skip
+    (a failure under CI) without them."""
+    if shutil.which("node") is None:
+        require("node is not installed: `make setup` installs Debian's nodejs", "JS harness")
+    if not installed():
+        require("the JS harness's packages are missing: `make setup` runs npm ci", "JS harness")

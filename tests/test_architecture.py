@@ -46,6 +46,7 @@ LOADS: dict[str, frozenset[str]] = {
     "formats": frozenset(),
     "study": frozenset({"agents", "openai"}),
     "wire": frozenset({"openai"}),
+    "js": frozenset({"openai"}),  # the JS driver: Node, the stand-in, the runs read and judged
     "analysis": frozenset({"pandas", "numpy"}),
     "display": frozenset({"pandas", "numpy"}),  # the heatmaps and the stepper are the lab's
     "fix": frozenset({"agents", "openai"}),  # the workaround needs the SDK and nothing else

@@ -32,6 +32,7 @@ COMMANDS = {
     "js-sweep",
     "js-sdk-test",
     "js-liveness",
+    "js-stall",
     "js-fix",
     "report-js",
     "adk-matrix",

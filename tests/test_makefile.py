@@ -2,10 +2,10 @@
 
 A command that runs in release environments it does not make, reads the pinned sdist, or starts
 PostgreSQL, Redis, MariaDB or Chromium needs a target that provides them first (``envs``,
-``permalinks``, ``system``). The dry run of each target (``make -n``) must show the provider's
-command before the command that needs it; and ``make fix-anatomy``, run for real on an empty
-cache, gets past its environments and starts the anatomy (issue 43: it stopped after 2 s with
-"no environment for openai-agents 0.24.0").
+``permalinks``, ``system``); ``make run`` needs none of the servers. The dry run of each target
+(``make -n``) must show the provider's command before the command that needs it; and ``make
+fix-anatomy``, run for real on an empty cache, gets past its environments and starts the anatomy
+(issue 43: it stopped after 2 s with "no environment for openai-agents 0.24.0").
 """
 
 from __future__ import annotations
@@ -31,15 +31,14 @@ PROVIDERS = {
     "system": "scripts/system-packages",
 }
 # The commands that need something made before them: those that read release environments with
-# create=False (anatomy, mechanism, later_turns), whatever executes the notebooks
-# (notebook 07 starts PostgreSQL) and the full tier (every need; tests/needs.py fails under CI
-# without them).
+# create=False (anatomy, mechanism, later_turns), the benchmarks that start servers (the doctor's
+# hardening) and the full tier (every need; tests/needs.py fails under CI without them). The
+# notebooks need none: they run on the stores the SDK ships (`make run`: Python and Node only).
 NEEDS = {
     "-m approval_compaction fix-anatomy": ("envs",),
     "-m approval_compaction mechanism": ("envs",),
     "-m approval_compaction liveness": ("envs",),
-    "-m approval_compaction notebooks": ("system",),
-    "benchmarks/notebooks_wall_time.py": ("system",),  # it executes every notebook
+    "benchmarks/hardening.py": ("system",),  # it starts the throwaway servers
     '-m pytest -m ""': ("system", "permalinks", "envs"),
 }
 TARGET = re.compile(r"^([a-z][a-z-]*):", re.M)
@@ -84,6 +83,26 @@ def test_makefile_target_makes_what_its_commands_need_first(target: str) -> None
     for line in lines:  # a crosscheck over the swept releases makes the ones it lacks
         if "approval_compaction crosscheck" in line and "--patch" not in line:
             assert "--create" in line, line
+
+
+def prerequisites(target: str) -> list[str]:
+    """The prerequisites the Makefile names for ``target`` (before its ``## `` help)."""
+    found = re.search(rf"^{re.escape(target)}:([^#\n]*)", MAKEFILE.read_text(), re.M)
+    assert found is not None, f"no target {target}"
+    return found.group(1).split()
+
+
+@pytest.mark.subprocess
+def test_makefile_run_needs_no_system_packages_and_no_server() -> None:
+    """``make run`` needs Python and Node only (issue 49): neither it nor anything it makes
+    first installs or starts a database server or a browser; Node is the only system package
+    it checks for (``scripts/system-packages node``)."""
+    assert "system" not in prerequisites("run")
+    lines = dry_run("run")
+    system = [line for line in lines if PROVIDERS["system"] in line]
+    assert all(line.split() == [PROVIDERS["system"], "node"] for line in system)
+    servers = re.compile(r"postgres|redis|mariadb|chromium|apt-get", re.I)
+    assert [line for line in lines if servers.search(line)] == []
 
 
 def test_makefile_needs_name_commands_the_makefile_runs() -> None:

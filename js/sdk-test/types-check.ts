@@ -1,11 +1,13 @@
-// Type-checked (tsc --noEmit, never run): js/workaround.mjs used through js/workaround.d.ts as a
-// TypeScript team uses it, against the pinned @openai/agents. A declaration that drifts from the
+// Type-checked (tsc --noEmit, never run): js/workaround.mjs used through js/workaround.d.mts as a
+// TypeScript team uses it, against the pinned @openai/agents: every export called, every method of
+// the wrapper called as the runner or an application calls it. A declaration that drifts from the
 // SDK's Session interfaces or from what the module exports fails here.
 import {
   Agent,
   MemorySession,
   OpenAIResponsesCompactionSession,
   run,
+  RunContext,
   type AgentInputItem,
   type AssistantMessageItem,
   type OpenAIResponsesCompactionAwareSession,
@@ -17,7 +19,6 @@ import {
   deferCompactionWhilePending,
   KEPT,
   LATE_PREFIX,
-  LEGACY_WINDOW,
   lateOutputMessage,
   openCalls,
   pairingKey,
@@ -32,6 +33,22 @@ const wrapped: OpenAIResponsesCompactionSession = session.session;
 const asSession: Session = session;
 const aware: OpenAIResponsesCompactionAwareSession = session;
 const same: DeferCompactionWhilePending<OpenAIResponsesCompactionSession> = deferCompactionWhilePending(session);
+const built = new DeferCompactionWhilePending(new OpenAIResponsesCompactionSession({}));
+
+/** The Session methods as the runner calls them (with its run context) and as an application
+ * does: its own compaction by response id, or forced, runs unchanged. */
+export async function store(items: AgentInputItem[]): Promise<number> {
+  const context = new RunContext({});
+  await session.addItems(items, context);
+  await built.addItems(items);
+  const id: string = await session.getSessionId();
+  const last: AgentInputItem[] = await session.getItems(10, context);
+  const popped: AgentInputItem | undefined = await session.popItem();
+  const byResponse = await session.runCompaction({ responseId: 'resp_1' });
+  const forced = await session.runCompaction({ force: true }, context);
+  await session.clearSession();
+  return id.length + last.length + (popped ? 1 : 0) + (byResponse?.usage.totalTokens ?? 0) + (forced ? 1 : 0);
+}
 
 export async function turn(agent: Agent): Promise<string | undefined> {
   const result = await run(agent, 'Cancel order 42.', { session });
@@ -62,5 +79,5 @@ export async function pending(): Promise<{ live: number; dead: number; keys: (st
   return { live: live.length, dead: dead.length, keys: items.map(pairingKey) };
 }
 
-export const limits: number = KEPT + LEGACY_WINDOW;
-export { asSession, aware, same, wrapped };
+export const limits: number = KEPT;
+export { asSession, aware, built, same, wrapped };

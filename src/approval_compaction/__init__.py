@@ -1,7 +1,7 @@
 """approval-compaction: how automatic compaction orphans a tool call awaiting approval.
 
 The core's front door, curated and lazy (PEP 562): it names what the notebooks and the README use
-of the core (``study``, ``analysis``, ``wire``, ``display``, ``fix``, ``formats``) and the
+of the core (``study``, ``js``, ``analysis``, ``wire``, ``display``, ``fix``, ``formats``) and the
 ``doctor``, each once with the module that defines it. ``import approval_compaction`` loads
 nothing but this file; ``approval_compaction.run_case`` imports the study, and the SDK, on first
 use. No name here leads into the lab: its names are behind its own door,
@@ -23,20 +23,21 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".study.capture": ("sdk_version",),
     ".study.harness": ("PENDING_CALL", "run_case", "run_matrix"),
     ".study.wiring": ("backend_for",),
-    ".study.words": ("STORE_SETTINGS",),
     ".study.driver": ("Ask", "Continue", "Setup", "converse"),
     ".study.situations": ("RESUMED_SITUATIONS", "SITUATIONS", "later"),
+    # the JavaScript driver (@openai/agents): its plans and runner, its item mapping
+    ".js.harness": ("Plan", "run_plan", "run_situations"),
+    ".js.items": ("wire_item",),
     # judging the runs
     ".analysis.invariants": ("evaluate",),
     ".analysis.matrix": ("records",),
-    ".analysis.table": ("pivot", "seed_table", "to_frame"),
+    ".analysis.table": ("pivot", "to_frame"),
     ".analysis.vocabulary": ("LEGEND_ORDER",),
     ".analysis.liveness": (
         "LivenessRecord",
         "judge_liveness",
         "liveness_records",
         "liveness_run",
-        "situation_rows",
     ),
     # the notebooks' answer lines
     ".analysis.story": ("diff_answer", "walkthrough_answer"),
@@ -63,6 +64,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     # am I affected: the doctor's verdict, check, scan and repair
     ".doctor.verdict": ("VERDICTS", "judge"),
     ".doctor.check": ("check_config", "load_check", "run_check"),
+    ".doctor.jscheck": ("check_js",),
     ".doctor.scan": ("scan_store",),
     ".doctor.repair": ("apply",),
 }

@@ -28,6 +28,7 @@ from .formats.arguments import (
     patch_options,
 )
 from .study.words import COMPACT_RULES, MODELS, MODES, STORE_WORDS, STUDY_MODE
+from .wire.rules import COMPACT_SHAPES
 
 
 def _lazy(module: str, function: str = "command") -> Handler:
@@ -177,6 +178,13 @@ def parser(with_lab: bool = True) -> argparse.ArgumentParser:
         choices=COMPACT_RULES,
         default=COMPACT_RULES[0],
         help="faithful: /v1/responses/compact answers by the API's rules; lenient: anything goes",
+    )
+    serve.add_argument(
+        "--compact-shape",
+        choices=COMPACT_SHAPES,
+        default=COMPACT_SHAPES[0],
+        help="keeps_users: a compaction answers the user messages, then the compaction item (as "
+        "documented); summary_only: the item alone (the shape of some test fakes)",
     )
     return main
 

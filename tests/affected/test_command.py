@@ -8,4 +8,4 @@ from approval_compaction.lab.affected.command import STEPS
 
 def test_doctor_command_has_the_labs_step_and_the_doctor_the_users() -> None:
     assert sorted(STEPS) == ["data"]
-    assert sorted(USER_STEPS) == ["check", "repair", "restore", "scan", "sql"]
+    assert sorted(USER_STEPS) == ["check", "items", "repair", "restore", "scan", "sql"]

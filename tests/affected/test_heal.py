@@ -1,15 +1,39 @@
-"""Heal: a whole scan, repair, compare and restore keeps every item."""
+"""Heal: a whole scan, repair, compare and restore keeps every item, on the SDK's SQLite store
+(what notebook 07 shows) and on a real PostgreSQL server through SQLAlchemySession."""
 
 from __future__ import annotations
 
-from approval_compaction.lab.affected.heal import REAL_SESSION, heal_new_sqlite
+import needs
+import pytest
+
+from approval_compaction.lab.affected.heal import (
+    REAL_SESSION,
+    Healed,
+    heal_new_sqlite,
+    heal_on_postgres,
+)
+from approval_compaction.lab.stores import postgres
 
 
-def test_heal_repairs_every_poisoned_session_and_restore_keeps_every_item() -> None:
-    healed = heal_new_sqlite()
+def _assert_healed(healed: Healed) -> None:
     summary = healed.summary()
     assert summary.before["poisoned"] == summary.repaired == 3
     assert summary.after["poisoned"] == 0
     assert summary.items_backed_up_differently == 0
     assert summary.items_restored_same == summary.items_compared
     assert REAL_SESSION in {o.session_id for o in healed.applied.outcomes}
+
+
+def test_heal_repairs_every_poisoned_session_and_restore_keeps_every_item() -> None:
+    _assert_healed(heal_new_sqlite())
+
+
+@pytest.mark.servers
+@pytest.mark.enable_socket
+def test_heal_on_postgres_reads_as_the_sqlite_heal() -> None:
+    """The same sessions on a throwaway PostgreSQL (the full tier's server): the same verdicts
+    before and after, and every item kept."""
+    needs.require(postgres.available(), "PostgreSQL")
+    on_server = heal_on_postgres()
+    _assert_healed(on_server)
+    assert on_server.summary() == heal_new_sqlite().summary()

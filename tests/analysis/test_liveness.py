@@ -298,3 +298,49 @@ def test_situation_rows_never_say_a_refused_session_keeps_compacting() -> None:
     healthy = liveness_run("clean", "0.0.0", "input", False, [(s, "answered") for s in HEALTHY])
     (row,) = situation_rows([healthy], ["clean"])
     assert (row.session_usable, row.keeps_compacting, row.raised) == (True, True, "")
+
+
+def _plain(turn_count: int, compact_at: set[int], keep_users: bool = True) -> list[Stage]:
+    """A plain conversation under a trigger: each turn stores a question and an answer; the
+    turns in ``compact_at`` end compacted (the users kept, then one summary)."""
+    stored: list[Item] = []
+    stages = []
+    for n in range(1, turn_count + 1):
+        stored = [*stored, user(n), answer(n)]
+        if n in compact_at:
+            users = [i for i in stored if i.get("role") == "user"] if keep_users else []
+            stored = [*users, SUMMARY]
+        sent = [stored] if n in compact_at else []
+        stages.append(
+            Stage("next_turn", stored=stored, model_inputs=[stored], compaction_inputs=sent)
+        )
+    return stages
+
+
+def test_a_threshold_trigger_asks_only_once_its_candidates_are_stored() -> None:
+    """Under the SDKs' default trigger (10 candidates), a session that compacts at turns 10 and
+    20 holds both rules over 25 turns; one that compacts at 10 only breaks both from turn 20,
+    when its candidates reach the threshold again: the turns in between are not asked."""
+    good = turns(_plain(25, {10, 20}))
+    stalled = turns(_plain(25, {10}))
+    assert compaction_runs(good, 10).holds is True
+    assert history_bounded(good, 10).holds is True
+    assert compaction_runs(stalled, 10).detail.broken == (20, 21, 22, 23, 24, 25)
+    assert history_bounded(stalled, 10).detail.broken == (20, 21, 22, 23, 24, 25)
+    assert [t.candidates for t in stalled][8:12] == [9, 0, 1, 2]  # the summary is not counted
+    assert compaction_runs(good).holds is False  # the hook-always-yes reading asks every turn
+
+
+def test_a_run_carries_its_threshold_to_the_judge() -> None:
+    later = [(s, "answered") for s in _plain(12, {10})]
+    always = liveness_run("clean", "x", "input", False, later)
+    default = liveness_run("clean", "x", "input", False, later, threshold=10)
+    assert [v.holds for v in judge_liveness(always)] == [False, False]
+    assert [v.holds for v in judge_liveness(default)] == [True, True]
+    assert LivenessRun.from_json(default.to_json()) == default
+
+
+def test_a_turn_counts_the_items_of_its_last_model_request() -> None:
+    last = [user(1), answer(1), user(2)]
+    turn = live_turn(Stage("next_turn", stored=last, model_inputs=[[user(1)], last]))
+    assert (turn.inputs, turn.candidates, turn.kept) == (3, 1, 1)

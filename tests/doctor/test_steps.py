@@ -28,7 +28,7 @@ def declared() -> tuple[argparse.ArgumentParser, list[str], list[str]]:
         return lambda args: 0
 
     found = steps.register(add, lazy)
-    assert sorted(found.choices) == ["check", "repair", "restore", "scan", "sql"]
+    assert sorted(found.choices) == ["check", "items", "repair", "restore", "scan", "sql"]
     return main, added, asked
 
 

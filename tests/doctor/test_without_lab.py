@@ -14,8 +14,11 @@ import json
 import subprocess
 import sys
 
+import needs
 import pytest
 
+from approval_compaction.js.harness import installed
+from approval_compaction.lab import paths
 from approval_compaction.lab.stores.synthetic import generate
 
 pytestmark = pytest.mark.subprocess
@@ -49,13 +52,15 @@ try:
 except ModuleNotFoundError:
     lab_door = "blocked"
 asked.clear()
-store, backup = sys.argv[1], sys.argv[2]
+store, backup, export, node_folder = sys.argv[1:5]
 steps = {
     "scan": ["doctor", "scan", store, "--format", "json"],
     "repair": ["doctor", "repair", store, "--format", "json"],
     "repair --apply": ["doctor", "repair", store, "--apply", "--backup", backup],
     "restore": ["doctor", "restore", backup],
     "check": ["doctor", "check", "--turns", "1", "--later", "1", "--format", "json"],
+    "check --js": ["doctor", "check", "--js", node_folder, "--turns", "1", "--format", "json"],
+    "items": ["doctor", "items", export, "--format", "json"],
     "sql": ["doctor", "sql", "--dialect", "sqlite"],
 }
 codes, outs = {}, {}
@@ -73,10 +78,13 @@ print(json.dumps({"core": len(core), "core_asked": core_asked, "lab_door": lab_d
 @pytest.fixture(scope="module")
 def seen(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     folder = tmp_path_factory.mktemp("without-lab")
-    store = folder / "store.db"
+    store, export = folder / "store.db", folder / "export.json"
     asyncio.run(generate(str(store), 3, 6))  # healthy, poisoned, pending
+    export.write_text(json.dumps([{"type": "function_call_result", "callId": "c1"}]))
+    needs.require(None if installed() else "no node_modules: `make setup`", "JS doctor")
+    argv = [str(store), str(folder / "backup.jsonl"), str(export), str(paths.ROOT)]
     done = subprocess.run(
-        [sys.executable, "-c", WITHOUT_LAB, str(store), str(folder / "backup.jsonl")],
+        [sys.executable, "-c", WITHOUT_LAB, *argv],
         capture_output=True,
         text=True,
         timeout=600,
@@ -104,6 +112,8 @@ def test_without_lab_every_doctor_step_runs(seen: dict[str, object]) -> None:
         "repair --apply": 0,
         "restore": 0,
         "check": 0,
+        "check --js": 0,
+        "items": 0,
         "sql": 0,
     }
     outs: dict[str, str] = seen["outs"]  # type: ignore[assignment]
@@ -112,5 +122,7 @@ def test_without_lab_every_doctor_step_runs(seen: dict[str, object]) -> None:
     assert "1 repaired" in outs["repair --apply"]
     assert outs["restore"].splitlines()[-1] == "1 of 1 sessions as backed up"
     assert json.loads(outs["check"])["release"]
+    assert json.loads(outs["check --js"])["answers"][0].startswith("@openai/agents ")
+    assert json.loads(outs["items"])["verdict"] == "poisoned"
     assert "FROM judged WHERE orphan_outputs > 0" in outs["sql"]
     assert seen["asked"] == [] and seen["loaded"] == []

@@ -22,12 +22,15 @@ from approval_compaction.lab.findings.verdict import (
     LivenessVerdict,
     ReleaseVerdict,
     breach_kind,
+    count_disagreements,
     disagreements,
     kind_of,
     kind_tally,
     of,
     published,
+    term_disagreements,
 )
+from approval_compaction.study.words import AUTO_STORE_FALSE
 
 
 def verdict(release: str, violating: int, *liveness: LivenessVerdict) -> ReleaseVerdict:
@@ -164,3 +167,41 @@ def test_the_explorer_s_liveness_bugs_are_in_modes_the_record_calls_a_bug() -> N
             and breach_kind(f.trace.conversation.mode, f.invariants) == BUG
         }
         assert explored <= bug_modes, result.sdk_version
+
+
+@pytest.mark.parametrize(
+    ("text", "wrong"),
+    [
+        ("On 2.0.0, 1 of 16 cases violate an invariant.", [("2.0.0", "1 of 16", "0")]),
+        ("On 1.0.0, 8 of 16 cases break an invariant.", []),
+        ("2.0.0 has 2 bugs left.", [("2.0.0", "2 bugs", "1")]),
+        ("3.0.0: 0 bugs.", []),
+        ("@openai/agents 2.0.0 has 5 bugs.", []),
+    ],
+    ids=["cases-wrong", "cases-right", "bugs-wrong", "bugs-right", "other-package"],
+)
+def test_count_disagreements_finds_a_count_the_record_does_not_hold(
+    text: str, wrong: list[tuple[str, str, str]]
+) -> None:
+    assert count_disagreements(text, RECORD) == wrong
+
+
+def test_term_disagreements_finds_another_name_for_a_setting() -> None:
+    said = "auto (store false), auto-store-false, auto, store=False; every plan\n```\nplan\n```"
+    assert term_disagreements(said) == ["auto (store false)", "auto-store-false", "plan"]
+    assert term_disagreements(f"| {AUTO_STORE_FALSE} | input |") == []
+
+
+def test_every_published_file_states_the_record_s_counts_and_names() -> None:
+    """Issue 51: notebook 08 counted 1 bug on 0.24.0 where the README listed two bug
+    situations, and one setting had three names ("auto (store false)", "auto-store-false",
+    "auto, store false") while the JS report called modes plans."""
+    found = load_findings()
+    texts = published(paths.ROOT)
+    texts["data/report-js.md"] = (paths.ROOT / "data" / "report-js.md").read_text()
+    for number, write in HEADLINES.items():
+        texts[f"answer {number}"] = write(found)
+    counts = {n: count_disagreements(t, found.verdicts) for n, t in texts.items()}
+    terms = {n: term_disagreements(t) for n, t in texts.items()}
+    assert {n: w for n, w in counts.items() if w} == {}
+    assert {n: w for n, w in terms.items() if w} == {}

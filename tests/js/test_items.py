@@ -6,7 +6,7 @@ import pytest
 
 from approval_compaction.analysis.invariants import judge
 from approval_compaction.analysis.pairing import open_calls, orphan_outputs
-from approval_compaction.lab.js.items import read_run, snake, wire_item
+from approval_compaction.js.items import read_run, snake, wire_item
 from approval_compaction.study.scenario import Case
 
 CALL = {
@@ -154,7 +154,7 @@ def test_read_run_judges_a_js_capture_with_the_python_invariants() -> None:
 def test_read_liveness_splits_own_and_later_turns_and_names_the_plan() -> None:
     """A situation's line: its own stages (the pause) apart from the later turns, the plan's
     store in the mode, a paused later turn kept as waiting, and too few later turns an error."""
-    from approval_compaction.lab.js.items import read_liveness
+    from approval_compaction.js.items import read_liveness
 
     call = {"type": "function_call", "callId": "c1", "name": "t", "arguments": "{}"}
     stage = {"name": "next_turn", "stored": [call], "compaction_inputs": [[]]}

@@ -7,7 +7,7 @@ import re
 import pytest
 from needs import require
 
-from approval_compaction.lab.js.harness import installed
+from approval_compaction.js.harness import installed
 from approval_compaction.lab.js.source import SESSION, SourceLineError, permalink, ts_line
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from approval_compaction.analysis.invariants import judge_all
-from approval_compaction.lab.js.harness import Plan
+from approval_compaction.js.harness import Plan
 from approval_compaction.lab.js.sweep import PLANS, exposure_records, record, unavailable
 from approval_compaction.study.capture import CaseRun, Outcome, Stage
 from approval_compaction.study.scenario import Case

@@ -51,6 +51,7 @@ def test_declarations_name_every_export_and_member() -> None:
     assert names.missing() == frozenset()
     assert {"LATE_PREFIX", "lateOutputMessage"} <= names.declared
     assert "lateOutputs" in names.required
+    assert names.symbols == frozenset()  # issue 49: the SDK's session brand was copied, undeclared
 
 
 @pytest.mark.parametrize(
@@ -63,12 +64,22 @@ def test_declarations_name_every_export_and_member() -> None:
             "TS2322",
         ),
         (
-            "getItems(limit?: number): Promise<AgentInputItem[]>;",
-            "getItems(limit?: number): Promise<string[]>;",
+            "getItems(limit?: number, runContext?: RunContext<any>): Promise<AgentInputItem[]>;",
+            "getItems(limit?: number, runContext?: RunContext<any>): Promise<string[]>;",
             "TS2322",
         ),
+        (
+            "addItems(items: AgentInputItem[], runContext?: RunContext<any>): Promise<void>;",
+            "addItems(items: AgentInputItem[]): Promise<void>;",
+            "TS2554",
+        ),
     ],
-    ids=["late-outputs-left-out", "late-message-as-string", "items-not-session-items"],
+    ids=[
+        "late-outputs-left-out",
+        "late-message-as-string",
+        "items-not-session-items",
+        "add-items-without-run-context",
+    ],
 )
 def test_type_check_fails_on_a_wrong_declaration(
     tmp_path: Path, original: str, wrong: str, error: str

@@ -123,6 +123,15 @@ def test_comment_js_is_the_committed_js_report_within_one_comment(
     assert "attach: nothing" in out
 
 
+def test_comment_js_stall_is_the_committed_stall_report_with_its_figure_to_attach(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output = tmp_path / "report-js-stall.md"
+    assert cli.main(["share", "--js", "stall", "--output", str(output)]) == 0
+    assert output.read_text() == (paths.DATA / "report-js-stall.md").read_text()
+    assert "  data/report-js-stall.png" in capsys.readouterr().out.splitlines()
+
+
 def test_comment_js_with_a_case_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["share", "--js", "--case", "run/approve/on/json"]) == 2
     assert "one of the three" in capsys.readouterr().err

@@ -6,7 +6,7 @@ import pytest
 from needs import require
 
 from approval_compaction import cli
-from approval_compaction.lab.js.harness import installed
+from approval_compaction.js.harness import installed
 
 
 def test_js_matrix_names_a_release_it_cannot_install_in_one_line(

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from approval_compaction.wire.rules import COMPACT
 from approval_compaction.wire.standin import StandIn, parse
 
 TOOL = {"type": "function", "name": "lookup", "parameters": {"properties": {"value": {}}}}
@@ -299,3 +300,42 @@ def test_the_reply_a_client_asks_for_is_what_the_stand_in_answers(
     second = standin.answer(parse("POST", "/v1/responses", later), reply)
     expected = "function_call" if reply == "call" else "message"
     assert second.body is not None and second.body["output"][0]["type"] == expected
+
+
+def test_standin_compact_answers_the_summary_alone_only_when_asked_by_name() -> None:
+    from approval_compaction.wire.rules import KEEPS_USERS, SUMMARY_ONLY
+    from approval_compaction.wire.standin import Conversations
+
+    body = {"input": [{"role": "user", "content": "q"}]}
+    kinds = {
+        shape: [
+            item["type"] for item in post(StandIn(compact_shape=shape), COMPACT, body)[1]["output"]
+        ]
+        for shape in (KEEPS_USERS, SUMMARY_ONLY)
+    }
+    assert kinds == {KEEPS_USERS: ["message", "compaction"], SUMMARY_ONLY: ["compaction"]}
+    assert StandIn().compact_shape == KEEPS_USERS
+    assert Conversations(compact_shape=SUMMARY_ONLY).named("a").compact_shape == SUMMARY_ONLY
+
+
+def test_the_compaction_answer_quotes_both_openai_clients_type_documentation() -> None:
+    """``rules.COMPACTION_OUTPUT`` quotes ``CompactedResponse.output``'s documentation: the quote
+    must be what the installed Python client and the JS harness's ``openai`` package say."""
+    import importlib.metadata
+    import inspect
+
+    from openai.types.responses import compacted_response
+
+    from approval_compaction.lab import paths
+    from approval_compaction.wire.rules import COMPACTED_OUTPUT_DOC, COMPACTION_OUTPUT
+
+    python = " ".join(inspect.getsource(compacted_response).split())
+    assert COMPACTED_OUTPUT_DOC.removeprefix("The compacted list of output items. ") in python
+    types = paths.ROOT / "node_modules" / "openai" / "resources" / "responses" / "responses.d.ts"
+    if types.is_file():  # make setup installs it; the quote names its version
+        node = " ".join(types.read_text().replace("*", " ").split())
+        assert COMPACTED_OUTPUT_DOC in node
+        node_version = json.loads((types.parents[2] / "package.json").read_text())["version"]
+        assert f"/v{node_version}/" in COMPACTION_OUTPUT.sources[0].url
+    assert COMPACTED_OUTPUT_DOC in COMPACTION_OUTPUT.sources[0].shows
+    assert f"/v{importlib.metadata.version('openai')}/" in COMPACTION_OUTPUT.sources[1].url

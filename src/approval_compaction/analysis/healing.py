@@ -2,7 +2,8 @@
 
 An output whose call is gone (``pairing.find_unpaired``: an orphan output) becomes an assistant
 message that says what the tool returned (``healed_message``); a dead call or hosted MCP approval
-request (``pairing.dead_items``) one that says it was never answered (``retired_message``). An
+request (``pairing.dead_items``) one that says it was never answered (``retired_message``);
+``rewrites`` lists both for one list of items, what ``doctor repair`` and ``doctor items`` write. An
 assistant message whose ``content`` is a string is an input item of the Responses API
 (``EasyInputMessage`` in its reference,
 https://platform.openai.com/docs/api-reference/responses/create) that pairs with nothing, so the
@@ -14,7 +15,10 @@ a dropped item or an invented call: ``doctor.repair``.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
+
+from .pairing import dead_items, find_unpaired
 
 Item = dict[str, Any]
 PREFIX = "[doctor] "
@@ -57,3 +61,18 @@ def retired_message(call: Item) -> Item:
         "role": "assistant",
         "content": f"{PREFIX}The {what} {item_name(call)} ({said}) was never answered.",
     }
+
+
+def rewrites(items: Sequence[Item]) -> list[tuple[int, Item]]:
+    """What heals one list of items, in order: each orphan output's position with its
+    ``healed_message``, and each dead call's (or approval request's) with its
+    ``retired_message``. Nothing is added, removed or moved."""
+    dead = {u.position for u in dead_items(items)}
+    found = []
+    for u in find_unpaired(items):
+        item = items[u.position]
+        if u.problem == "orphan output":
+            found.append((u.position, healed_message(item)))
+        elif u.position in dead:
+            found.append((u.position, retired_message(item)))
+    return found

@@ -1,10 +1,14 @@
 """Liveness: does automatic compaction keep working over the turns after a conversation?
 
 The invariants in ``invariants`` are about safety; these are about progress, judged over N later
-plain turns with the compaction hook always saying yes:
+plain turns with the compaction hook always saying yes, or with a trigger that asks at a
+threshold (``LivenessRun.threshold``: the SDKs' default asks once 10 candidate items, neither
+the user's messages nor compaction items, are stored):
 
-- ``compaction_runs``: every later turn that ends with nothing waiting runs its compaction;
-- ``history_bounded``: the stored history (the user's own messages aside) does not grow;
+- ``compaction_runs``: every later turn that ends with nothing waiting runs its compaction (with
+  a threshold: every such turn that ends with the threshold's candidates stored);
+- ``history_bounded``: the stored history (the user's own messages aside) does not grow (with a
+  threshold: its candidates stay under it);
 - ``session_usable``: no later turn raised (a refused session is dead whatever else holds);
 - ``sent_unpaired`` and ``resume_paired``: the later turns, and a late resume, store and send
   nothing unpaired, so a session kept compacting by sending an unpaired item is not healed.
@@ -28,6 +32,9 @@ from .properties import LIVENESS_NAMES as LIVENESS_NAMES
 from .properties import SESSION_USABLE as SESSION_USABLE
 
 DEFAULT_TURNS = LATER_TURNS
+# The candidates at which both SDKs' default trigger asks for a compaction (their
+# ``DEFAULT_COMPACTION_THRESHOLD``; tests check it against the installed packages).
+SDK_DEFAULT_THRESHOLD = 10
 Met = Literal["answered", "paused", "raised"]  # what the user met at the end of a turn
 ANSWERED: Met = "answered"
 PAUSED: Met = "paused"
@@ -52,7 +59,9 @@ class Pin:
 @dataclass(frozen=True)
 class LiveTurn:
     """One later turn: the stored length after it (``length``; ``kept``: without the user's own
-    messages, what ``history_bounded`` measures), whether it made a compaction request,
+    messages, what ``history_bounded`` measures; ``candidates``: without compaction items
+    either, what a threshold counts), the items of its last model request (``inputs``),
+    whether it made a compaction request,
     whether a decision was waiting when it ended, the unpaired items stored after it, the
     ids of unpaired items it sent (a compaction input's call without its output, or any
     input's output without its call), and what the user met: ``answered``, ``paused`` or
@@ -66,6 +75,8 @@ class LiveTurn:
     sent_unpaired: tuple[str, ...] = ()
     met: Met = ANSWERED
     raised: str = ""  # what the turn raised ("" when it did not)
+    candidates: int = 0
+    inputs: int = 0
 
 
 def pins(stored: Sequence[Item]) -> tuple[Pin, ...]:
@@ -88,6 +99,12 @@ def sent_unpaired(stage: Stage) -> tuple[str, ...]:
 def is_user_message(item: Item) -> bool:
     """A message the user wrote (the compaction endpoint keeps these as they are)."""
     return item.get("role") == "user" and item.get("type", "message") == "message"
+
+
+def is_candidate(item: Item) -> bool:
+    """An item a compaction trigger counts: neither a user message nor a compaction item (the
+    SDKs' ``select_compaction_candidate_items`` / ``selectCompactionCandidateItems``)."""
+    return not is_user_message(item) and item.get("type") != "compaction"
 
 
 def raised_text(stage: Stage, outcome: str = "") -> str:
@@ -119,13 +136,16 @@ def live_turn(stage: Stage, waiting: bool = False, outcome: str = "") -> LiveTur
         sent_unpaired=sent_unpaired(stage),
         met=met,
         raised=raised,
+        candidates=sum(1 for item in stage.stored if is_candidate(item)),
+        inputs=len(stage.model_inputs[-1]) if stage.model_inputs else 0,
     )
 
 
 @dataclass(frozen=True)
 class LivenessDetail:
     """A liveness verdict's evidence: the stored length after each later turn (numbered from
-    1; for ``history_bounded`` without the user's own messages), the turns that break the rule,
+    1; for ``history_bounded`` without the user's own messages, or with a threshold the
+    candidates), the turns that break the rule,
     and the item that pins the history (None when no unpaired item stayed throughout)."""
 
     lengths: tuple[int, ...]
@@ -169,6 +189,7 @@ class LivenessRun:
     model: str = "scripted"
     own: tuple[LiveTurn, ...] = ()  # the situation's own turns before the later ones
     resumed: bool = False  # a late resume: the last of ``own`` is its resume
+    threshold: int | None = None  # None: the hook always says yes; N: it asks at N candidates
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -271,19 +292,38 @@ def _pin(turns: Sequence[LiveTurn], first: int) -> Pin | None:
     return next((p for p in turns[-1].unpaired if (p.item_type, p.key, p.problem) in kept), None)
 
 
-def compaction_runs(turns: Sequence[LiveTurn]) -> LivenessVerdict:
-    """Every later turn with nothing waiting made its compaction request."""
+def asked(turn: LiveTurn, threshold: int | None = None) -> bool:
+    """Whether the turn's trigger asked for a compaction that did not run: always, when the hook
+    always says yes; with a threshold, when the turn ended without one and with the threshold's
+    candidates stored (what the trigger is shown before it decides)."""
+    return threshold is None or turn.candidates >= threshold
+
+
+def compaction_runs(turns: Sequence[LiveTurn], threshold: int | None = None) -> LivenessVerdict:
+    """Every later turn with nothing waiting, whose trigger asks for it, made its compaction
+    request."""
     lengths = tuple(t.length for t in turns)
     if not turns:
         return LivenessVerdict("compaction_runs", None, LivenessDetail(lengths))
-    broken = tuple(n for n, t in enumerate(turns, 1) if not t.waiting and not t.compacted)
+    broken = tuple(
+        n
+        for n, t in enumerate(turns, 1)
+        if not t.waiting and not t.compacted and asked(t, threshold)
+    )
     pin = _pin(turns, broken[0] - 1) if broken else None
     return LivenessVerdict("compaction_runs", not broken, LivenessDetail(lengths, broken, pin))
 
 
-def history_bounded(turns: Sequence[LiveTurn]) -> LivenessVerdict:
+def history_bounded(turns: Sequence[LiveTurn], threshold: int | None = None) -> LivenessVerdict:
     """After each later turn's compaction (asked for by the hook, whether or not it ran) the
-    history, without the user's own messages, is no longer than after the previous turn."""
+    history, without the user's own messages, is no longer than after the previous turn; with a
+    threshold, its candidates stay under the threshold after every turn."""
+    if threshold is not None:
+        counts = tuple(t.candidates for t in turns)
+        over = tuple(n for n, count in enumerate(counts, 1) if count >= threshold)
+        pin = _pin(turns, over[0] - 1) if over else None
+        held = None if not turns else not over
+        return LivenessVerdict("history_bounded", held, LivenessDetail(counts, over, pin))
     lengths = tuple(t.kept for t in turns)
     if not turns:
         return LivenessVerdict("history_bounded", None, LivenessDetail(lengths))
@@ -297,7 +337,10 @@ def judge_liveness(run: LivenessRun) -> tuple[LivenessVerdict, ...]:
     if run.error:
         empty = LivenessDetail(run.lengths)
         return tuple(LivenessVerdict(name, None, empty) for name in LIVENESS_NAMES)
-    return (compaction_runs(run.turns), history_bounded(run.turns))
+    return (
+        compaction_runs(run.turns, run.threshold),
+        history_bounded(run.turns, run.threshold),
+    )
 
 
 @dataclass(frozen=True)
@@ -382,11 +425,12 @@ def liveness_run(
     model: str = "scripted",
     own: Sequence[Stage] = (),
     resumed: bool = False,
+    threshold: int | None = None,
 ) -> LivenessRun:
     """A run from its later turns, each a stage and the turn's outcome (``answered``,
     ``paused``, ``error: ...``), and the stages of the situation's own turns before them
     (``own``; with ``resumed``, the last is a late resume); a later turn without a stage is an
-    error."""
+    error. ``threshold``: the trigger's (None: the hook always says yes)."""
     turns = []
     for stage, outcome in later:
         if stage is None:
@@ -395,8 +439,9 @@ def liveness_run(
         turns.append(live_turn(stage, waiting=outcome == "paused", outcome=outcome))
     mine = tuple(live_turn(stage) for stage in own)
     return LivenessRun(
-        scenario, sdk_version, mode, workaround, tuple(turns), error, model, mine, resumed
-    )
+        scenario, sdk_version, mode, workaround, tuple(turns), error, model, mine, resumed,
+        threshold,
+    )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -480,10 +525,18 @@ def _late_resume(runs: Sequence[LivenessRun]) -> str:
     return "; ".join(wrong) if wrong else "paired"
 
 
+def continued_run(run: CaseRun, scenario: str | None = None) -> LivenessRun:
+    """A case continued after its next turn (``run.later``) as a liveness run of its own (named
+    ``scenario``, else the case's label); fewer later turns than asked for is its error."""
+    pairs = [(turn.stage, turn.outcome) for turn in run.later]
+    error = run.later_error or ("" if run.later else "no later turn ran")
+    if not error and len(run.later) < run.continued:
+        error = f"only {len(run.later)} of {run.continued} later turns ran"
+    name = run.case.label if scenario is None else scenario
+    return liveness_run(name, run.sdk_version, run.mode, False, pairs, error, run.model)
+
+
 def case_liveness(run: CaseRun) -> tuple[LivenessVerdict, ...]:
     """Both liveness verdicts of a case continued after its next turn (``run.later``), judged as
     a liveness run of its own: the matrix's two liveness records."""
-    pairs = [(turn.stage, turn.outcome) for turn in run.later]
-    error = run.later_error or ("" if run.later else "no later turn ran")
-    live = liveness_run(run.case.label, run.sdk_version, run.mode, False, pairs, error, run.model)
-    return judge_liveness(live)
+    return judge_liveness(continued_run(run))

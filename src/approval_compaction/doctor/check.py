@@ -9,7 +9,10 @@ row says what ``Runner.run`` met at the pause, the verdict on the stored history
 resume, and whether the next turn would be refused. The plain turns run once and each position
 forks the store (``driver.branches``); ``replayed_check`` replays every position from the start,
 and a test holds the two equal. ``check_liveness`` goes on for ``later`` turns and judges
-whether the sessions keep compacting (``analysis.liveness``). docs/doctor.md tells the story.
+whether the sessions keep compacting (``analysis.liveness``). ``jscheck`` runs the same check on
+a team's ``@openai/agents``, through the JS driver; both rows come from ``stage_row``, and both
+answers are worded by the same functions, each SDK named by its ``Sdk``. docs/doctor.md tells the
+story.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from ..analysis.pairing import item_key, orphan_outputs
 from ..errors import InvestigationError
 from ..formats.progress import Progress
 from ..formats.records import RecordsError, read_json
+from ..study.capture import Stage
 from ..study.driver import (
     Ask,
     Continue,
@@ -74,6 +78,24 @@ PAUSES: dict[str, tuple[Item, Kind]] = {
     "function": (PENDING_CALL, "function_approval"),
     "mcp": (MCP_REQUEST, "mcp_approval"),
 }
+
+
+@dataclass(frozen=True)
+class Sdk:
+    """How an answer names the SDK it ran on: its package, and what the user's run call does
+    when the API refuses a request."""
+
+    package: str
+    raises: str  # ``the user's `Runner.run` ... raises `openai.BadRequestError```
+
+
+PYTHON = Sdk(
+    "openai-agents", "the user's `Runner.run` at the pause raises `openai.BadRequestError`"
+)
+JS = Sdk(
+    "@openai/agents",
+    "the user's `run()` at the pause throws the `openai` client's `BadRequestError`",
+)
 
 
 class CheckError(InvestigationError):
@@ -206,22 +228,36 @@ def row(prior: int, transcript: Transcript, pending: str | None = PENDING_CALL_I
     if failed:
         raise RuntimeError(f"the check's run after {prior} prior turns failed: {failed}")
     pause = next(turn for turn in transcript.turns if turn.stage and turn.stage.name == "pause")
-    seen = transcript.stage("pause").outcome
-    if seen.ok and not pause.interruptions:
+    if transcript.stage("pause").outcome.ok and not pause.interruptions:
         raise RuntimeError("the pausing turn did not pause for approval")
-    at_pause = transcript.stage("pause").stored
     nexts = [t.stage for t in transcript.turns if t.step == NEXT and t.stage]
     if not nexts:
         raise RuntimeError(f"the check's run after {prior} prior turns asked no next question")
-    sent = [item for request in nexts[-1].model_inputs for item in request]
     resumed = [t.stage for t in transcript.turns if t.stage and t.stage.name == "resume"]
     resume = resumed[-1] if resumed and pause.interruptions else None
+    stage = transcript.stage("pause")
+    return stage_row(prior, stage, pause.hook, resume, nexts[-1], pending)
+
+
+def stage_row(
+    prior: int,
+    pause: Stage,
+    hook: Sequence[int],
+    resume: Stage | None,
+    next_turn: Stage,
+    pending: str | None,
+) -> CheckRow:
+    """One pause position's row from its stages, whichever SDK recorded them: the pause (and
+    the candidate counts the compaction decision saw there), the resume (None when nothing was
+    resumed), the next question, and the id of the item the pause waits on."""
+    seen = pause.outcome
+    sent = [item for request in next_turn.model_inputs for item in request]
     return CheckRow(
         prior_turns=prior,
-        items_at_pause=len(at_pause),
-        candidates_at_pause=max(pause.hook, default=0),
-        compacted_at_pause=bool(transcript.stage("pause").compaction_inputs),
-        pending_call_stored=any(item_key(item) == pending for item in at_pause),
+        items_at_pause=len(pause.stored),
+        candidates_at_pause=max(hook, default=0),
+        compacted_at_pause=bool(pause.compaction_inputs),
+        pending_call_stored=any(item_key(item) == pending for item in pause.stored),
         at_pause=PAUSED if seen.ok else f"HTTP {seen.http_status}: {seen.api_message}",
         stored_after_resume=judge("check", resume.stored).verdict if resume else NOT_RUN,
         next_turn=REJECTED if orphan_outputs(sent) else ACCEPTED,
@@ -319,10 +355,10 @@ def _liveness(cfg: Config, transcript: Transcript, later: int) -> LivenessRun:
     return liveness_run("check", sdk, cfg.mode, False, continued, error, CHECK_MODEL)
 
 
-def liveness_answer(cfg: Config, keeps: Keeps, sdk: str) -> str:
+def liveness_answer(cfg: Config, keeps: Keeps, sdk: str, on: Sdk = PYTHON) -> str:
     """Will the sessions keep compacting, in one sentence, from the liveness runs."""
     head = (
-        f"openai-agents {sdk}, {cfg.describe()}, each pause position continued for "
+        f"{on.package} {sdk}, {cfg.describe()}, each pause position continued for "
         f"{keeps.later} later turns with the hook saying yes: "
     )
     if not keeps.runs or not keeps.later:
@@ -361,11 +397,11 @@ def liveness_answer(cfg: Config, keeps: Keeps, sdk: str) -> str:
     )
 
 
-def check_answer(cfg: Config, rows: Sequence[CheckRow], sdk: str) -> str:
+def check_answer(cfg: Config, rows: Sequence[CheckRow], sdk: str, on: Sdk = PYTHON) -> str:
     """The answer in one sentence, from the rows."""
     struck = [r for r in rows if r.affected]
     where = f"{len(rows)} pause positions (0 to {rows[-1].prior_turns} prior turns)" if rows else ""
-    head = f"openai-agents {sdk}, {cfg.describe()}: "
+    head = f"{on.package} {sdk}, {cfg.describe()}: "
     if not struck:
         return head + f"not affected at any of {where}."
     positions = ", ".join(str(r.prior_turns) for r in struck)
@@ -375,8 +411,7 @@ def check_answer(cfg: Config, rows: Sequence[CheckRow], sdk: str) -> str:
     if refused:
         said = "; ".join(sorted({r.at_pause for r in refused}))
         parts.append(
-            f"in {len(refused)} the user's `Runner.run` at the pause raises "
-            f"`openai.BadRequestError` ({said}) and returns no state to approve or reject"
+            f"in {len(refused)} {on.raises} ({said}) and returns no state to approve or reject"
         )
     orphaned = sum(1 for r in struck if r.next_turn == REJECTED)
     if orphaned:

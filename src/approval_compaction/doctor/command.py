@@ -1,8 +1,9 @@
 """Command: the user's steps of ``python -m approval_compaction doctor``: scan, repair, restore,
-the SQL query a DBA runs (``sql``), and ``check`` (whether and when the bug strikes a
-configuration, on the installed SDK).
+the SQL query a DBA runs (``sql``), ``items`` (one session exported as JSON, judged and healed)
+and ``check`` (whether and when the bug strikes a configuration, on the installed SDK: Python's,
+or with ``--js`` the @openai/agents in a folder).
 
-``cli.py`` declares the arguments and sends these five steps here (``data``, the lab's, goes to
+``cli.py`` declares the arguments and sends these six steps here (``data``, the lab's, goes to
 ``lab.affected.command``); none imports the lab. ``check`` imports the study when it runs, so the
 other steps never load the SDK's runner. A step whose extra is missing is one line naming it.
 Every problem with the input is a one-line ``InvestigationError`` raised before anything is
@@ -133,7 +134,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     """The check's rows as a table (or JSON), then its answers: affected, and keeps compacting."""
     from ..analysis.liveness import liveness_records
     from ..formats.progress import Progress
-    from .check import check_answer, check_config, check_liveness, liveness_answer
+    from .check import JS, PYTHON, check_answer, check_config, check_liveness, liveness_answer
 
     store = getattr(args, "response_store", "default")
     cfg = check_config(args.mode, args.trigger, args.decision, args.tool, store)
@@ -141,10 +142,17 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         raise InvestigationError("--turns must be 0 or more")
     if args.later < 0:
         raise InvestigationError("--later must be 0 or more")
-    with Progress("doctor check", args.turns + 1, "pause positions") as progress:
-        release, rows, keeps = check_liveness(cfg, args.turns, args.later, progress=progress)
-    answers = [check_answer(cfg, rows, release)]
-    answers += [liveness_answer(cfg, keeps, release)] if args.later else []
+    folder = getattr(args, "js", None)
+    if folder is not None:  # the team's @openai/agents, through the JS driver
+        from .jscheck import check_js
+
+        release, rows, keeps = check_js(cfg, Path(folder), args.turns, args.later)
+    else:
+        with Progress("doctor check", args.turns + 1, "pause positions") as progress:
+            release, rows, keeps = check_liveness(cfg, args.turns, args.later, progress=progress)
+    sdk = PYTHON if folder is None else JS
+    answers = [check_answer(cfg, rows, release, sdk)]
+    answers += [liveness_answer(cfg, keeps, release, sdk)] if args.later else []
     if args.format == "json":
         records = [
             {"prior_turns": p, **asdict(r)}
@@ -162,7 +170,38 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _items(args: argparse.Namespace, out: TextIO) -> int:
+    """Judge one exported session; write the healed list where asked (never over the export
+    without ``--in-place``, never over another file without ``--force``)."""
+    from ..formats.files import write_atomic
+    from .export import encoded, judge_export, lines, read_export
+
+    source = Path(args.export)
+    target = source if args.in_place else Path(args.output) if args.output else None
+    if target is not None and not args.in_place and target.resolve() == source.resolve():
+        raise InvestigationError(f"--output {target} is the export itself: pass --in-place")
+    judged = judge_export(read_export(source, args.sdk))
+    written = None
+    if target is not None and not (args.in_place and not judged.rewrites):
+        write_atomic(target, encoded(judged.healed()), replace=args.in_place or args.force)
+        written = str(target)
+    if args.format == "json":
+        out.write(json.dumps(judged.as_json() | {"written": written}, indent=2) + "\n")
+        return 0
+    out.write("".join(line + "\n" for line in lines(judged)))
+    count = len(judged.rewrites)
+    said = f"{count} item{'s' if count != 1 else ''} rewritten"
+    if written is not None:
+        out.write(f"healed list: {printable(written)} ({len(judged.healed())} items, {said})\n")
+    elif target is not None:
+        out.write(f"nothing to heal: {printable(str(source))} left as it is\n")
+    elif count:
+        out.write(f"dry run: {said}; pass --output FILE or --in-place to write the healed list\n")
+    return 0
+
+
 STEPS: dict[str, Step] = {
+    "items": _items,
     "scan": _scan,
     "repair": _repair,
     "restore": _restore,

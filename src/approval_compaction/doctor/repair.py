@@ -22,8 +22,7 @@ from typing import Any, Literal
 
 from ..analysis.healing import PREFIX as PREFIX
 from ..analysis.healing import healed_message as healed_message
-from ..analysis.healing import item_name, retired_message
-from ..analysis.pairing import dead_items, find_unpaired
+from ..analysis.healing import item_name, rewrites
 from ..errors import printable
 from . import backup as backups
 from .codec import KEY_ENV
@@ -96,15 +95,9 @@ def changes(session: StoredSession) -> list[Change]:
     branch that reads it), none for a healthy session."""
     found = []
     for view in session.views():
-        dead = {u.position for u in dead_items(view.items)}
-        for u in find_unpaired(view.items):
-            if u.problem == "orphan output" or u.position in dead:
-                row, item = view.pairs[u.position]
-                after = (
-                    healed_message(item) if u.problem == "orphan output" else retired_message(item)
-                )
-                found.append(Change(session.session_id, u.position, row.id, item, after,
-                                    view.branch))  # fmt: skip
+        for position, after in rewrites(view.items):
+            row, item = view.pairs[position]
+            found.append(Change(session.session_id, position, row.id, item, after, view.branch))
     return found
 
 

@@ -1,4 +1,4 @@
-"""The doctor's commands: ``doctor scan|repair|sql|restore|check`` and their options.
+"""The doctor's commands: ``doctor scan|repair|sql|restore|check|items`` and their options.
 
 ``register`` declares them on the command line's parser; each step runs ``doctor.command``,
 which is imported only when a step runs, so declaring them loads nothing but this module.
@@ -19,7 +19,12 @@ _STORE_HELP = (
 
 def register(add: AddCommand, lazy: Lazy) -> argparse._SubParsersAction[argparse.ArgumentParser]:
     """Declare ``doctor`` and its steps; return its steps, to which another wing may add."""
-    doctor = add("doctor", lazy(".doctor.command"), "scan, repair and restore stored sessions")
+    doctor = add(
+        "doctor",
+        lazy(".doctor.command"),
+        "am I affected (check; check --js for @openai/agents); scan, repair and restore stored "
+        "sessions; judge and heal one exported as JSON (items)",
+    )
     steps = doctor.add_subparsers(dest="doctor_command", required=True)
     scan = steps.add_parser("scan", help="each session's verdict: healthy, poisoned or pending")
     repair = steps.add_parser("repair", help="show (or --apply) the rewrites that heal sessions")
@@ -63,6 +68,20 @@ def register(add: AddCommand, lazy: Lazy) -> argparse._SubParsersAction[argparse
     restore.add_argument(
         "--force", action="store_true", help="restore into a store that is not the backup's"
     )
+    items = steps.add_parser(
+        "items",
+        help="judge one session's items exported as JSON (getItems() in JS, get_items() in "
+        "Python) and write the healed list",
+    )
+    items.add_argument("export", help="a JSON list of one session's items")
+    items.add_argument(
+        "--sdk", choices=("auto", "js", "python"), default="auto", help="whose items (auto: told)"
+    )
+    written = items.add_mutually_exclusive_group()
+    written.add_argument("--output", help="write the healed list to this new file")
+    written.add_argument("--in-place", action="store_true", help="rewrite the export itself")
+    items.add_argument("--force", action="store_true", help="replace an --output file that exists")
+    items.add_argument("--format", choices=("table", "json"), default="table")
     check = steps.add_parser("check", help="whether and when the bug strikes a configuration")
     check.add_argument("--mode", default="auto", help="auto, input or previous_response_id")
     check.add_argument("--trigger", default="default", help="default, always, never or N items")
@@ -82,4 +101,12 @@ def register(add: AddCommand, lazy: Lazy) -> argparse._SubParsersAction[argparse
     )
     check.add_argument("--format", choices=("table", "json"), default="table")
     check.add_argument("--response-store", choices=STORE_WORDS, default="default", help=STORE_HELP)
+    check.add_argument(
+        "--js",
+        nargs="?",
+        const=".",
+        metavar="FOLDER",
+        help="check the @openai/agents (JS SDK) in FOLDER/node_modules (default: the current "
+        "folder) instead of the installed openai-agents",
+    )
     return steps

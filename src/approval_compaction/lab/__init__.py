@@ -19,12 +19,11 @@ import approval_compaction as _core
 # What the notebooks use of the lab, and nothing else (a test reads them and checks this).
 _SOURCES: dict[str, tuple[str, ...]] = {
     # the findings and the notebooks' answer lines
-    ".findings.answers": ("outcome_answer", "rules_answer", "variant_summary"),
+    ".findings.answers": ("outcome_answer", "variant_summary"),
     ".findings.headlines": ("explored_count",),
     ".findings.releases": ("releases_finding",),
     ".findings.doctor": ("check", "upgrade"),
-    ".findings.liveness": ("folded_grid", "liveness_eras"),
-    ".findings.matrix": ("compaction_requests",),
+    ".findings.liveness": ("liveness_eras",),
     ".findings.mechanism": ("mechanism_finding",),
     ".findings.tables": ("affected_frame", "liveness_frame", "verdicts_frame"),
     ".findings.js": (
@@ -36,7 +35,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ),
     # the matrix across cases and releases, the wire's evidence, the stepper
     ".findings.outcomes": ("outcome_frame",),
-    ".releases.meeting": ("all_meetings",),
     ".findings.folding": (
         "block_order",
         "choice_effects",
@@ -91,7 +89,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     # who is affected, and the heal
     ".affected.upgrade": ("load_upgrade", "upgrade_records"),
     ".affected.worker": ("worker_comparisons",),
-    ".affected.heal": ("heal_on_postgres", "pinned_session_items"),
+    ".affected.heal": ("heal_new_sqlite", "pinned_session_items"),
     ".affected.views": (
         "changes_frame",
         "check_compare",
@@ -102,9 +100,10 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "upgrade_frame",
         "worker_frame",
     ),
-    # the JavaScript SDK (@openai/agents): its harness, item mapping, tables and citations
-    ".js.harness": ("Plan", "run_plan"),
-    ".js.items": ("wire_item",),
+    # the JavaScript SDK (@openai/agents): its tables, citations and the stall's study (its
+    # driver: the core's)
+    ".js.stall": ("stall_plan",),
+    ".findings.stall": ("load_stall", "shapes_frame", "stall_figure", "turns_frame"),
     ".js.source": ("permalink",),
     ".share.report_js": ("js_fix_frame", "js_workaround_ranges"),
     ".share.later_turns_comment": ("liveness_lines", "matrix_line", "tally_lines"),

@@ -252,9 +252,21 @@ def _javascript(add: AddCommand, lazy: Lazy) -> None:
     js_test = add(
         "js-sdk-test",
         lazy(".lab.share.js", "sdk_test_command"),
-        "the regression test for openai-agents-js (vitest, js/sdk-test) on the pinned package",
+        "a regression test for openai-agents-js (vitest, js/sdk-test) on the pinned package",
     )
     js_test.add_argument("--patch", help=JS_PATCH_HELP)
+    js_test.add_argument(
+        "--test",
+        choices=("pending", "stall", "filtered"),
+        default="pending",
+        help="the pending call's test, the stall's, or the guard the stall's fix keeps",
+    )
+    js_test.add_argument(
+        "--expect",
+        choices=("pass", "fail"),
+        default="pass",
+        help="the outcome that exits 0: every test passing, or some failing (the bug shown)",
+    )
     report_js = add(
         "report-js",
         lazy(".lab.share.report_js", "report_js_command"),
@@ -262,6 +274,11 @@ def _javascript(add: AddCommand, lazy: Lazy) -> None:
     )
     report_js.add_argument("--output", help="write here instead of stdout")
     report_js.add_argument("--folder", default=str(paths.DATA))
+    report_js.add_argument(
+        "--stall",
+        action="store_true",
+        help="the stall's report instead (data/report-js-stall.md; its figure beside --output)",
+    )
     add(
         "js-fix",
         lazy(".lab.share.js", "fix_command"),
@@ -272,6 +289,18 @@ def _javascript(add: AddCommand, lazy: Lazy) -> None:
         lazy(".lab.share.js", "liveness_command"),
         "the liveness situations on the pinned JS release: bare, with the workaround, patched",
     ).add_argument("--folder", default=str(paths.DATA))
+    js_stall = add(
+        "js-stall",
+        lazy(".lab.share.js", "stall_command"),
+        "a plain conversation on every @openai/agents release, judged for the stall, with the "
+        "pinned release's workaround and patches and the Python row (data/js-stall*.json, slow)",
+    )
+    js_stall.add_argument("--release", action="append", help="only this release (repeatable)")
+    js_stall.add_argument("--no-sweep", action="store_true", help="keep the committed sweep")
+    js_stall.add_argument(
+        "--checkout", help="a git checkout of openai-agents-js: record its tests' compact fakes"
+    )
+    js_stall.add_argument("--folder", default=str(paths.DATA))
     js_sweep = add(
         "js-sweep",
         lazy(".lab.share.js", "sweep_command"),
@@ -499,7 +528,12 @@ def _exploring(add: AddCommand, lazy: Lazy) -> None:
     share.add_argument("notebook", nargs="?", help="e.g. notebooks/03-inside-the-sdk.ipynb")
     share.add_argument("--case", help="one case: a label (run/approve/on/json) or a filter")
     share.add_argument(
-        "--js", action="store_true", help="the report for openai-agents-js, from data/"
+        "--js",
+        nargs="?",
+        const="pending",
+        choices=("pending", "stall"),
+        help="a report for openai-agents-js, from data/: pending (the default: the pending "
+        "call) or stall (compaction stops after its first run)",
     )
     share.add_argument("--output", help="write the comment here (default: stdout)")
     share.add_argument("--force", action="store_true", help="replace an existing output file")

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..paths import DATA as DATA
+from ..paths import JS_WORKAROUND as JS_WORKAROUND
 from ..paths import MEMORY_FOLDER as MEMORY_FOLDER
 from ..paths import PACKAGE as PACKAGE
 from ..paths import ROOT as ROOT
@@ -138,6 +139,37 @@ class Data:
     def js_report(self) -> Path:
         """The paste-ready report for openai-agents-js."""
         return self.file("report-js.md")
+
+    @property
+    def js_stall_sweep(self) -> Path:
+        """The plain conversation (the stall) on every JS release, each plan judged."""
+        return self.file("js-stall-sweep.json")
+
+    @property
+    def js_stall(self) -> Path:
+        """The plain conversation on the pinned JS release with the workaround and each patch,
+        and on the Python SDK's newest release."""
+        return self.file("js-stall.json")
+
+    @property
+    def js_stall_sdk_test(self) -> Path:
+        """The stall's regression test (and the guard's) on the releases around the boundary,
+        the pinned one and the patched packages."""
+        return self.file("js-stall-sdk-test.json")
+
+    @property
+    def js_stall_fakes(self) -> Path:
+        """The answer shape of each fake ``responses.compact`` in the SDK's own tests."""
+        return self.file("js-stall-fakes.json")
+
+    @property
+    def js_stall_report(self) -> Path:
+        """The paste-ready report of the stall for openai-agents-js, and its figure."""
+        return self.file("report-js-stall.md")
+
+    @property
+    def js_stall_figure(self) -> Path:
+        return self.file("report-js-stall.png")
 
     # google-adk: the pinned release's kinds, every release, the liveness situations, the fix.
     @property

@@ -142,9 +142,10 @@ def step_json(step: Step) -> dict[str, Any]:
     return {"step": type(step).__name__, **asdict(step)}
 
 
-def later(turns: int) -> list[Step]:
-    """N later turns, each its own stage, the hook always saying yes."""
-    return [Continue(1, compact=True) for _ in range(turns)]
+def later(turns: int, compact: bool | None = True) -> list[Step]:
+    """N later turns, each its own stage, the hook always saying yes (``compact`` None: the
+    setup's trigger decides)."""
+    return [Continue(1, compact=compact) for _ in range(turns)]
 
 
 def step_from_json(data: dict[str, Any]) -> Step:

@@ -39,6 +39,7 @@ from .driver import (
     Setup,
     Step,
     Transcript,
+    Trigger,
     converse,
 )
 from .driver import later as later  # the later turns of every scenario
@@ -96,15 +97,19 @@ def situation_setup(
     mode: Mode,
     poisoned: Sequence[Item] = (),
     wrap: SessionWrapper | None = None,
+    trigger: Trigger = "always",
+    tools: bool = True,
 ) -> Setup:
-    """The session: the mode, a hook that always compacts, the tool that pauses (a hosted MCP
-    server for the MCP situations), the poisoned history when asked, and the user going on
-    after a refusal as a user can."""
+    """The session: the mode, a hook that always compacts (or ``trigger``), the tool that pauses
+    (a hosted MCP server for the MCP situations; with ``tools`` false, a plain agent without
+    any), the poisoned history when asked, and the user going on after a refusal as a user
+    can."""
     history = tuple(poisoned) if name == "poisoned" else ()
     kinds: tuple[Kind, ...] = (
         ("mcp_approval",) if name in HOSTED_SITUATIONS else ("function_approval",)
     )
-    return Setup(mode, "always", kinds=kinds, history=history, wrap=wrap, go_on=True)
+    chosen = kinds if tools else ()
+    return Setup(mode, trigger, kinds=chosen, history=history, wrap=wrap, go_on=True)
 
 
 def case_continued(

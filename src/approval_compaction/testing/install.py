@@ -3,12 +3,14 @@
 ``build_wheel`` builds this checkout's wheel (``uv build``); ``fresh_env`` makes a new
 virtual environment with ``uv venv`` and installs requirements into it with ``uv pip install``
 (the package registry, or uv's cache); ``site_size`` is what an environment's ``site-packages``
-holds on disk. A requirement naming the wheel with extras is ``wheel_requirement(wheel, "doctor")``.
+holds on disk. A requirement naming the wheel with extras is ``wheel_requirement(wheel, "doctor")``;
+``clone`` and ``pip_arguments`` run the README's install lines as a team does, from a clone.
 """
 
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -34,10 +36,10 @@ def uv_binary() -> str | None:
     return str(beside) if beside.exists() else shutil.which("uv")
 
 
-def _run(command: Sequence[str], what: str) -> None:
+def _run(command: Sequence[str], what: str, cwd: Path | None = None) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
     done = subprocess.run(
-        list(command), capture_output=True, text=True, timeout=TIMEOUT_SECONDS, env=env
+        list(command), capture_output=True, text=True, timeout=TIMEOUT_SECONDS, env=env, cwd=cwd
     )
     if done.returncode != 0:
         tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
@@ -87,8 +89,27 @@ class Env:
         return self.run("-c", probe).returncode == 0
 
 
-def fresh_env(folder: Path, requirements: Sequence[str], uv: str | None = None) -> Env:
-    """A new environment at ``folder`` on this interpreter's Python, holding ``requirements``."""
+def clone(folder: Path, source: Path = paths.ROOT) -> Path:
+    """A clone of this repository's committed tree at ``folder/approval-compaction``: what a team
+    installs from, the package being on no index (``git clone``, no network)."""
+    target = folder / DISTRIBUTION
+    _run(["git", "clone", "--quiet", str(source), str(target)], "git clone")
+    return target
+
+
+def pip_arguments(line: str) -> list[str]:
+    """The requirements of a published ``pip install ...`` line."""
+    words = shlex.split(line)
+    if words[:2] != ["pip", "install"]:
+        raise InstallError(f"not a pip install line: {line}")
+    return words[2:]
+
+
+def fresh_env(
+    folder: Path, requirements: Sequence[str], uv: str | None = None, cwd: Path | None = None
+) -> Env:
+    """A new environment at ``folder`` on this interpreter's Python, holding ``requirements``
+    (a relative path in them is read from ``cwd``)."""
     uv = uv or uv_binary()
     if uv is None:
         raise InstallError("uv is not installed (make setup installs it into .venv)")
@@ -96,7 +117,7 @@ def fresh_env(folder: Path, requirements: Sequence[str], uv: str | None = None) 
     python = folder / "bin" / "python"
     start = time.perf_counter()
     _run([uv, "pip", "install", "--quiet", "--python", str(python), *requirements],
-         f"uv pip install {' '.join(requirements)}")  # fmt: skip
+         f"uv pip install {' '.join(requirements)}", cwd)  # fmt: skip
     return Env(folder, python, time.perf_counter() - start)
 
 

@@ -20,6 +20,12 @@ and their outputs only, the first problem worded as the API words it.
 answer ``/v1/responses/compact``: ``faithful`` (the default) applies these rules there;
 ``lenient`` accepts any input, as this project's first stand-in did, so that the original
 report's results stay reproducible by name.
+
+What a compaction the rules accept is answered with is an ``Answer``, sourced as a rule is
+(``COMPACTION_OUTPUT``): the user messages, then one compaction item, as the ``openai`` clients'
+own type documentation says (``keeps_users``, the default). ``summary_only``, the compaction
+item alone, is the shape of some test fakes; no public source shows the endpoint answering so,
+and the stand-in answers so only when asked by that name (``CompactShape``).
 """
 
 from __future__ import annotations
@@ -29,6 +35,10 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 CompactRules = Literal["faithful", "lenient"]  # how /v1/responses/compact is answered
+CompactShape = Literal["keeps_users", "summary_only"]  # what an accepted compaction answers
+KEEPS_USERS: CompactShape = "keeps_users"  # the user messages, then one compaction item
+SUMMARY_ONLY: CompactShape = "summary_only"  # the compaction item alone (a labelled variant)
+COMPACT_SHAPES: tuple[CompactShape, ...] = (KEEPS_USERS, SUMMARY_ONLY)
 RESPONSES = "/v1/responses"
 COMPACT = "/v1/responses/compact"
 FAITHFUL: CompactRules = "faithful"
@@ -99,6 +109,21 @@ class Unknown:
     what: str
     endpoints: tuple[str, ...]
     why: str
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What an endpoint answers a request its rules accept: the shape the stand-in answers with
+    by default, the public sources that document it, and the variant it answers with only by
+    name (with why it is not the default)."""
+
+    name: str
+    endpoints: tuple[str, ...]
+    shape: CompactShape
+    says: str  # the shape in words
+    sources: tuple[Source, ...]
+    variant: CompactShape
+    variant_says: str
 
 
 def _gh(path: str, shows: str) -> Source:
@@ -245,6 +270,37 @@ UNKNOWN_URL = Rule(
         ),
     ),
 )
+# The words both `openai` clients' type documentation gives `CompactedResponse.output`.
+COMPACTED_OUTPUT_DOC = (
+    "The compacted list of output items. This is a list of all user messages, followed by a "
+    "single compaction item."
+)
+COMPACTION_OUTPUT = Answer(
+    "compaction_output",
+    (COMPACT,),
+    KEEPS_USERS,
+    "200: all user messages of the chain and the input, then one `compaction` item",
+    (
+        _gh(
+            "openai/openai-node/blob/v7.59.0/src/resources/responses/responses.ts",
+            "`CompactedResponse.output` (the `openai` npm package 7.59.0): "
+            f'"{COMPACTED_OUTPUT_DOC}"',
+        ),
+        _gh(
+            "openai/openai-python/blob/v3.57.0/src/openai/types/responses/compacted_response.py",
+            "`CompactedResponse.output` (the `openai` PyPI package 3.57.0), the same words",
+        ),
+        _gh(
+            "openai/openai-agents-js/pull/760",
+            "a real answer of that shape: each user message as an output item (an `id`, typed "
+            "`message`, `status: completed`, `input_text` parts), then one encrypted item",
+        ),
+    ),
+    SUMMARY_ONLY,
+    "the `compaction` item alone, only by name (`--compact-shape summary_only`): the shape of "
+    "test fakes (this project's pending-call test for openai-agents-js among them); no public "
+    "source shows the endpoint doing it",
+)
 RULES: tuple[Rule, ...] = (
     ORPHAN_OUTPUT,
     OPEN_CALL,
@@ -292,6 +348,15 @@ UNKNOWN: tuple[Unknown, ...] = (
         "no public report with the API's status and body (diegosouzapw/OmniRoute#8946 quotes "
         "`No tool output found for custom tool call <id>.` through a third-party router, "
         "without a body)",
+    ),
+    Unknown(
+        "compaction_output_summary_only",
+        "an accepted compaction answered with the `compaction` item alone, without the user "
+        "messages",
+        (COMPACT,),
+        "no public source shows `responses.compact` answering so (its type documentation says "
+        "the opposite); some test fakes do, so the stand-in answers so by name "
+        "(`summary_only`), never by default",
     ),
 )
 

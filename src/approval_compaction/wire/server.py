@@ -31,7 +31,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from ..errors import InvestigationError, printable
 from .app import BODY_SECONDS, build_app
-from .rules import FAITHFUL, CompactRules
+from .rules import FAITHFUL, KEEPS_USERS, CompactRules, CompactShape
 from .standin import Conversations, Exchange, StandIn
 
 DEFAULT_PORT = 8000
@@ -119,11 +119,15 @@ def running(
     head_seconds: float = HEAD_SECONDS,
     body_seconds: float = BODY_SECONDS,
     conversations: bool = False,
+    compact_shape: CompactShape = KEEPS_USERS,
 ) -> Iterator[Running]:
     """Serve a fresh stand-in in a background thread (port 0 picks a free one); stop on exit.
-    ``conversations``: a fresh stand-in for each conversation a request header names."""
+    ``conversations``: a fresh stand-in for each conversation a request header names;
+    ``compact_shape``: what an accepted compaction answers (``rules.COMPACTION_OUTPUT``)."""
     standin: StandIn | Conversations = (
-        Conversations(compact_rules) if conversations else StandIn(compact_rules=compact_rules)
+        Conversations(compact_rules, compact_shape)
+        if conversations
+        else StandIn(compact_rules=compact_rules, compact_shape=compact_shape)
     )
     sock = bind(host, port)
     server = server_for(standin, head_seconds=head_seconds, body_seconds=body_seconds)
@@ -148,15 +152,16 @@ def command(args: argparse.Namespace) -> int:
     sock = bind(args.host, args.port)
     port = sock.getsockname()[1]
     rules = getattr(args, "compact_rules", FAITHFUL)
+    shape = getattr(args, "compact_shape", KEEPS_USERS)
     print(f"Responses API stand-in on http://{args.host}:{port}/v1 (Ctrl-C stops)")
-    print(f"/v1/responses/compact answers {rules}ly")
+    print(f"/v1/responses/compact answers {rules}ly, with {shape}")
     print(f"point a client at it: OPENAI_BASE_URL=http://{args.host}:{port}/v1", flush=True)
 
     def log(exchange: Exchange) -> None:
         print(exchange.line(), flush=True)
 
     try:
-        server_for(Conversations(rules), log).run(sockets=[sock])
+        server_for(Conversations(rules, shape), log).run(sockets=[sock])
     except KeyboardInterrupt:
         pass
     finally:

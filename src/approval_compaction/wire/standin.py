@@ -29,7 +29,7 @@ from typing import Any
 
 from ..errors import printable
 from . import rules
-from .rules import COMPACT, FAITHFUL, RESPONSES, ApiError, CompactRules
+from .rules import COMPACT, FAITHFUL, KEEPS_USERS, RESPONSES, ApiError, CompactRules, CompactShape
 
 Item = dict[str, Any]
 MAX_DEPTH = 100  # JSON nesting the stand-in parses (the SDK's items nest a few levels)
@@ -119,10 +119,13 @@ def parse(method: str, path: str, body: bytes) -> Parsed:
 @dataclass
 class StandIn:
     """The stand-in's state: its script, how it answers compaction (``faithful``: by the
-    rules; ``lenient``: anything is compacted), the responses it served, and the request log."""
+    rules; ``lenient``: anything is compacted) and with what (``keeps_users``: the user
+    messages, then the compaction item, as documented; ``summary_only``: the item alone), the
+    responses it served, and the request log."""
 
     script: Sequence[Sequence[Item]] | None = None
     compact_rules: CompactRules = FAITHFUL
+    compact_shape: CompactShape = KEEPS_USERS
     responses: dict[str, list[Item]] = field(default_factory=dict)
     log: list[Exchange] = field(default_factory=list)
     served: int = 0
@@ -258,7 +261,7 @@ class StandIn:
             "id": f"resp_compact_{self.compactions:04d}",
             "object": "response.compaction",
             "created_at": CREATED_AT,
-            "output": compacted_output(items, summary),
+            "output": compacted_output(items, summary, self.compact_shape),
             "usage": USAGE,
         }
         return self._answer("POST", COMPACT, body, Reply(200, compacted))
@@ -285,13 +288,17 @@ class Conversations:
     oldest is forgotten first."""
 
     compact_rules: CompactRules = FAITHFUL
+    compact_shape: CompactShape = KEEPS_USERS
     default: StandIn | None = None
     max_conversations: int = 4096
     kept: dict[str, StandIn] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.default is None:
-            self.default = StandIn(compact_rules=self.compact_rules)
+            self.default = self._fresh()
+
+    def _fresh(self) -> StandIn:
+        return StandIn(compact_rules=self.compact_rules, compact_shape=self.compact_shape)
 
     def named(self, name: str | None) -> StandIn:
         """The conversation's stand-in (made on first use); no name: the shared one."""
@@ -299,7 +306,7 @@ class Conversations:
             assert self.default is not None
             return self.default
         if name not in self.kept:
-            self.kept[name] = StandIn(compact_rules=self.compact_rules)
+            self.kept[name] = self._fresh()
             while len(self.kept) > self.max_conversations:
                 del self.kept[next(iter(self.kept))]
         return self.kept[name]
@@ -321,10 +328,13 @@ def nested_deeper(value: Any, limit: int) -> bool:
     return False
 
 
-def compacted_output(items: Sequence[Item], summary: Item) -> list[Item]:
+def compacted_output(
+    items: Sequence[Item], summary: Item, shape: CompactShape = KEEPS_USERS
+) -> list[Item]:
     """What ``/v1/responses/compact`` answers a chain and input with: "a list of all user
     messages, followed by a single compaction item" (the ``openai`` client's
-    ``CompactedResponse.output``, generated from the API's OpenAPI spec).
+    ``CompactedResponse.output``, generated from the API's OpenAPI spec; ``rules.COMPACTION_OUTPUT``
+    cites it); with ``summary_only``, the labelled variant, the compaction item alone.
     openai/openai-agents-js#760 shows a real answer of that shape: each user message as an output
     item (an ``id``, typed ``message``, ``status: completed``, its text as ``input_text``
     parts), then one encrypted item.
@@ -332,6 +342,8 @@ def compacted_output(items: Sequence[Item], summary: Item) -> list[Item]:
     model's ``study.wiring.CompactionClient``), and the one the doctor's and the workaround's
     dead-item rule reads (``analysis.pairing``). Not modelled: the SDK's
     ``_strip_orphaned_assistant_ids`` says some models (gpt-5.4) also keep assistant messages."""
+    if shape != KEEPS_USERS:
+        return [summary]
     return [*kept_messages(items, str(summary.get("id", ""))), summary]
 
 

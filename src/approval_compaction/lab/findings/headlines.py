@@ -8,10 +8,12 @@ explore searches) and returns one short markdown answer whose values all come fr
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from ...analysis.liveness import LIVENESS_NAMES
 from ...errors import InvestigationError
 from ...formats.markdown import code
 from .. import paths
@@ -53,14 +55,34 @@ def _error(found: Findings, mode: str) -> tuple[str, str]:
     raise HeadlineError(f"no refusal met in {mode} mode")
 
 
+CALL_ID = re.compile(r"(call(?:_id)? )[\w-]+\.$")
+
+
+def any_call(message: str) -> str:
+    """The API's message with the call id it names left to the reader's own (``<call id>``):
+    the id is the user's, and each run of a notebook numbers its own."""
+    return CALL_ID.sub(r"\1<call id>.", message)
+
+
+def _action(found: Findings) -> str:
+    """What a team does: upgrade to the fixing release, or wrap the session until then."""
+    fixed = f"Upgrade to {found.fixed_in} or, until then, wrap" if found.fixed_in else "Wrap"
+    return (
+        f"**What to do.** {fixed} the session in `defer_compaction_while_pending` (notebook 06); "
+        "`doctor scan` finds stored sessions the bug already broke (notebook 07)."
+    )
+
+
 def walkthrough(found: Findings) -> str:
     """01: where the user meets the bug in the default mode and in the report's mode."""
     auto, at = _error(found, "auto")
     report, then = _error(found, "input")
     return (
-        f"**Answer.** On {_pinned(found)}, with the default `auto` mode the {at} raises "
-        f"{code(auto)}; with `input` the call is compacted away and the {then} raises "
-        f"{code(report)}"
+        f"**Answer.** On {_pinned(found)}, in the default `auto` mode the run cannot pause: the "
+        f"compaction request at the {at} is refused with HTTP 400 ({code(any_call(auto))}), "
+        "`Runner.run` raises, and there is nothing to approve. In `input` mode the pending call "
+        f"is compacted away, the approval and the resume work, and the {then} is refused "
+        f"({code(any_call(report))}).\n\n{_action(found)}"
     )
 
 
@@ -116,8 +138,10 @@ def releases(found: Findings) -> str:
     spans = ", ".join(f"`{era.span}`" for era in found.releases.eras)
     violating, cases = fixed_in_cases(found.releases, found.fixed_in)
     return (
-        f"**Answer.** What the user meets changes at each of these ranges of releases: {spans}; "
-        f"{found.fixed_in} is the first where {violating} of {cases} cases violate an invariant."
+        f"**Answer.** Every release from {found.releases.versions[0]} loses the pending call, "
+        "but what the user meets changes, so the releases fall into ranges that read the same: "
+        f"{spans}. {found.fixed_in} is the first where {violating} of {cases} cases break an "
+        f"invariant.\n\n{_action(found)}"
     )
 
 
@@ -127,9 +151,13 @@ def workaround(found: Findings) -> str:
     if fixed is None:
         raise HeadlineError("the answers need data/fix-matrix.json")
     return (
-        f"**Answer.** Yes: with the workaround, {fixed.violated} of {fixed.verdicts} verdicts are "
-        f"violated on {', '.join(fixed.releases)}, and {fixed.compacting} of "
-        f"{fixed.compaction_on} compaction-on cases still compact."
+        f"**Answer.** Yes: with the workaround on {', '.join(fixed.releases)}, "
+        f"{fixed.violated} of {fixed.verdicts} checks (each invariant on each case) fail, and "
+        f"{fixed.compacting} of {fixed.compaction_on} cases with compaction on still compact: "
+        "compaction waits for the call's output instead of being switched off. "
+        f"{found.fixed_in or 'The fixing release'} does the same on its own.\n\n"
+        "**What to do.** Wrap the session in `defer_compaction_while_pending` on an affected "
+        "release; on the fixing release, keep it if your users can leave an approval unanswered."
     )
 
 
@@ -165,12 +193,59 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
     results = load_results(folder)
     if not results:
         raise HeadlineError("the answers need data/explore-*.json")
-    counts = "; ".join(f"{name}: {explored_count(r)}" for name, r in results.items())
-    return (
-        f"**Answer.** Conversations that break an invariant, per search: {counts}. The "
-        f'documented contract: the SDK\'s class docstring says "{DOCUMENTED_LIMIT}", so in '
-        f"`{CONTRACT_MODE}` mode a call left waiting stops compaction."
+    unfixed = sorted((r for r in results.values() if not r.fix), key=lambda r: _key(r.sdk_version))
+    fixed = [r for r in results.values() if r.fix]
+    if not unfixed:
+        raise HeadlineError("the answers need a search without the workaround")
+    old, new = unfixed[0], unfixed[-1]
+    lost = _kinds(f for f in old.findings if not set(f.invariants) <= set(LIVENESS_NAMES))
+    bugs = [f for f in new.findings if _breach(f) == BUG]
+    said = [
+        f"**Answer.** On {old.sdk_version}, every kind of approval loses its pending call at the "
+        f"pause: {lost}."
+    ]
+    if fixed:
+        broke = sum(len(r.findings) for r in fixed)
+        said.append(
+            "With the workaround no conversation breaks an invariant."
+            if broke == 0
+            else f"With the workaround {broke} conversations still break an invariant."
+        )
+    if new is not old:
+        after = f"after a {_kinds(bugs)} request nobody answers (a bug), and " if bugs else ""
+        said.append(
+            f"On {new.sdk_version} the call is kept; compaction still stops for good {after}after "
+            f"any kind, in `{CONTRACT_MODE}` mode, as the SDK documents "
+            f'("{DOCUMENTED_LIMIT}").'
+        )
+    said.append(
+        "\n\n**What to do.** Keep the pairing check for every kind of approval (the fixing "
+        "release does); the stopped compaction has a proposed patch (notebook 10)."
     )
+    return " ".join(said).replace(" \n", "\n")
+
+
+KIND_NAMES = {
+    "function_approval": "function tool",
+    "custom_approval": "custom tool",
+    "shell_approval": "shell tool",
+    "apply_patch_approval": "apply_patch tool",
+    "mcp_approval": "hosted MCP approval",
+}
+
+
+def _kinds(findings: Iterable[Any]) -> str:
+    """The kinds of approval the findings pause on, in plain words, each once."""
+    names = dict.fromkeys(KIND_NAMES.get(k, k) for f in findings for _, k in f.pairs if k != "-")
+    return ", ".join(names)
+
+
+def _breach(finding: Any) -> str:
+    return breach_kind(finding.trace.conversation.mode, finding.invariants)
+
+
+def _key(version: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in version.split("."))
 
 
 def explored_count(result: SearchResult) -> str:
@@ -185,7 +260,9 @@ def the_wire(found: Findings) -> str:
     report, then = _error(found, "input")
     return (
         f"**Answer.** On {_pinned(found)}, `auto` and `previous_response_id` raise at the {at} "
-        f"({code(auto)}); `input` raises at the {then} ({code(report)})."
+        f"({code(any_call(auto))}); `input` raises at the {then} ({code(any_call(report))}). "
+        "The body the API refuses is the one the runner built: the SDK's conversion adds no "
+        f"fault.\n\n{_action(found)}"
     )
 
 
@@ -210,7 +287,12 @@ def after_the_fix(found: Findings) -> str:
             parts.append(f"{words}: " + "; ".join(said) + ".")
     if not parts:
         return f"**Answer.** Yes: on {found.fixed_in} every situation keeps compacting."
-    return f"**Answer.** No, not always, on {found.fixed_in}. " + " ".join(parts)
+    return (
+        f"**Answer.** No, not always, on {found.fixed_in}. " + " ".join(parts) + "\n\n"
+        "**What to do.** Wrap the session in `defer_compaction_while_pending`: it retires a "
+        "call nobody will answer, so compaction goes on; `doctor repair` heals a poisoned "
+        "store; the SDK patch proposed upstream is at the end."
+    )
 
 
 def _liveness_clause(state: str, modes: tuple[str, ...], names: list[str]) -> str:
@@ -231,11 +313,22 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     if not path.exists() or found.mechanism is None:
         raise HeadlineError("the answers need data/fix-anatomy.json and data/mechanism.json")
     an, m = load_anatomy(path), found.mechanism
-    hunks = ", ".join(f"`{h}`" for h in an.minimal_fix)
+    if found.releases is None:
+        raise HeadlineError("the answers need data/sweep.json")
+    pieces = "one of them is" if len(an.minimal_fix) == 1 else f"{len(an.minimal_fix)} of them are"
+    stored = next((e for e in found.releases.eras if e.orphan_stored != "never"), None)
+    why = (
+        f" The next turn fails only from {stored.span.partition('..')[0]} because from there "
+        "the resume no longer compacts, so the output without its call stays stored."
+        if stored
+        else ""
+    )
     return (
-        f"**Answer.** For a function tool's approval, one set of hunks is the whole fix: {hunks}. "
-        f"{m.old} with it alone: {an.minimal_outcome.verdict}; {m.new} with everything else "
-        f"reverted: {outcome_word(an.rest_reverted)}."
+        f"**Answer.** For a function tool's approval, yes. {m.new}'s diff of the files on the "
+        f"bug's path falls into {len(an.hunks)} separate changes; {pieces} the whole fix: the "
+        f"pairing check of `{m.function}` moved under {code(m.new_block)}. {m.old} with it "
+        f"alone: {an.minimal_outcome.verdict}; {m.new} with every other change reverted: "
+        f"{outcome_word(an.rest_reverted)}.{why}"
     )
 
 
@@ -248,7 +341,7 @@ def javascript(found: Findings) -> str:
     hit = sorted({r.sdk_version for r in js.sweep if r.violating})
     releases = len({r.sdk_version for r in js.sweep})
     return (
-        f"**Answer.** Yes: on `@openai/agents` {js.version}, with `auto` (store unset) `run()` "
+        f"**Answer.** Yes: on `@openai/agents` {js.version}, with `auto` (default) `run()` "
         f"raises at the pause ({code(pause.api_message)}); with `input` the output is stored "
         f"alone and the next question raises ({code(later.api_message)}). {len(hit)} of "
         f"{releases} releases with the session break an invariant in at least one mode."

@@ -1,7 +1,11 @@
 """Finding: what the JS sweep says, as tables: each run of releases that read the same, what
-the user meets in each plan there, and the error texts with where ``run()`` raises them.
+the user meets in each compaction mode there, and the error texts with where ``run()`` raises them;
+and where the JS workaround (``js/workaround.mjs``) is proven, from its sweep (``JsWorkaround``).
 
-A cell uses the Python tables' words (``findings.releases.MEETS``), so both SDKs read alike.
+The harness runs one *plan* per compaction mode (``auto-store-false`` is ``auto`` with the agent's
+store set false); a published table names each by ``COLUMNS``, the one name both SDKs' pages use
+(``auto, store=False``), and a cell uses the Python tables' words (``findings.releases.MEETS``),
+so both SDKs read alike.
 """
 
 from __future__ import annotations
@@ -14,8 +18,11 @@ import pandas as pd
 
 from ...analysis.liveness import LivenessRecord
 from ...formats.records import read_records
+from ...study.words import AUTO_STORE_FALSE
 from .. import paths
 from ..js.sweep import JsExposure, JsRecord
+from ..releases.bisect import marked_ranges
+from ..releases.versions import sort_versions
 from .liveness import KEEPS, LIVENESS_CELLS, SITUATION_WORDS
 from .releases import (
     COMPACTION_ONLY,
@@ -26,13 +33,15 @@ from .releases import (
     UNAFFECTED,
 )
 
-# The sweep's plans as columns, in the Python table's order (auto, the SDK's default, first).
+# The sweep's plans as the compaction modes a page names, in the Python table's order.
 COLUMNS: dict[str, str] = {
     "input": "input",
-    "auto": "auto (default), store unset",
-    "auto-store-false": "auto, store false",
+    "auto": "auto (default)",
+    "auto-store-false": AUTO_STORE_FALSE,
     "previous_response_id": "previous_response_id",
 }
+# A plan's mode in a cell, by the name the Python tables use.
+MODE_NAMES = {"auto-store-false": AUTO_STORE_FALSE}
 RAISED = {"pause": PAUSE_FAILS, "resume": RESUME_FAILS, "next_turn": NEXT_TURN_FAILS}
 WHERE = {
     "pause": "run() at the pause",
@@ -42,13 +51,55 @@ WHERE = {
 
 
 @dataclass(frozen=True)
+class JsWorkaround:
+    """Where the JS workaround is proven: the releases on which its sweep ran and no case of
+    any plan broke an invariant (a plan the release cannot express, such as a
+    ``compactionMode`` before the option existed, is not run there), and, for each release
+    where one did, the plans that broke one (or could not be installed), in release order."""
+
+    proven: tuple[str, ...]
+    unproven: tuple[tuple[str, tuple[str, ...]], ...]
+    swept: tuple[str, ...]  # every release of its sweep, in release order
+
+    def ranges(self) -> list[str]:
+        """The proven releases as ranges of the sweep's order (``0.4.1..0.20.0``)."""
+        return marked_ranges(self.swept, {v: v in self.proven for v in self.swept})
+
+    def unproven_ranges(self) -> list[tuple[str, tuple[str, ...]]]:
+        """Each run of unproven releases whose plans read the same, with those plans."""
+        plans = dict(self.unproven)
+        found: list[tuple[str, tuple[str, ...]]] = []
+        for key in dict.fromkeys(plans.values()):
+            marked = {v: plans.get(v) == key for v in self.swept}
+            found += [(where, key) for where in marked_ranges(self.swept, marked)]
+        return found
+
+
+def js_workaround(rows: Sequence[JsRecord]) -> JsWorkaround:
+    """The workaround's sweep (``data/js-workaround-sweep.json``) as where it is proven."""
+    swept = sort_versions(r.sdk_version for r in rows)
+    failing: dict[str, list[str]] = {}
+    ran = {r.sdk_version for r in rows if r.cases and not r.not_applicable}
+    for row in rows:
+        if row.violating or not row.cases:  # broke an invariant, or could not be installed
+            failing.setdefault(row.sdk_version, []).append(row.plan.removesuffix("-workaround"))
+    return JsWorkaround(
+        proven=tuple(v for v in swept if v in ran and v not in failing),
+        unproven=tuple((v, tuple(failing[v])) for v in swept if v in failing),
+        swept=tuple(swept),
+    )
+
+
+@dataclass(frozen=True)
 class JsFinding:
     """The JS study's results: every release's plans, the pinned release's plans (the process
-    boundary too), and the pinned release under the SDK's default trigger at each position."""
+    boundary too), and the pinned release under the SDK's default trigger at each position;
+    where the workaround is proven, when its sweep is there."""
 
     sweep: tuple[JsRecord, ...]
     pinned: tuple[JsRecord, ...]
     exposure: tuple[JsExposure, ...]
+    workaround: JsWorkaround | None = None
 
     @property
     def version(self) -> str:
@@ -68,10 +119,12 @@ def load_js(folder: Path = paths.DATA) -> JsFinding | None:
     sweep, modes, exposure = files.js_sweep, files.js_modes, files.js_exposure
     if not all(path.exists() for path in (sweep, modes, exposure)):
         return None
+    fixed = files.js_workaround_sweep
     return JsFinding(
         tuple(read_records(sweep, JsRecord)),
         tuple(read_records(modes, JsRecord)),
         tuple(read_records(exposure, JsExposure)),
+        js_workaround(read_records(fixed, JsRecord)) if fixed.exists() else None,
     )
 
 
@@ -156,7 +209,6 @@ def both_releases(python: pd.DataFrame, rows: Sequence[JsRecord]) -> pd.DataFram
 def both_errors(python: pd.DataFrame, rows: Sequence[JsRecord]) -> pd.DataFrame:
     """The Python error texts with the JS ones below, each with where its SDK raises it."""
     js = js_errors_frame(rows).set_index("error text")
-    js["modes"] = js.pop("plans").str.replace("auto-store-false", "auto (store false)")
     js["releases"] = JS_SDK + " " + js["releases"]
     py = python.assign(releases=PYTHON_SDK + " " + python["releases"])
     py["raised at"] = "Runner.run at the " + py["raised at"]
@@ -165,7 +217,7 @@ def both_errors(python: pd.DataFrame, rows: Sequence[JsRecord]) -> pd.DataFrame:
 
 def js_errors_frame(rows: Sequence[JsRecord]) -> pd.DataFrame:
     """Each refusal the user meets: its text (the call id is the user's own), where ``run()``
-    raises it, in which plans and releases."""
+    raises it, in which compaction modes and releases."""
     seen: dict[tuple[str, str, str], tuple[set[str], list[str]]] = {}
     for row in rows:
         if not row.raised_at or row.not_applicable:
@@ -180,7 +232,7 @@ def js_errors_frame(rows: Sequence[JsRecord]) -> pd.DataFrame:
             "HTTP": 400,
             "endpoint": endpoint,
             "raised at": WHERE[at],
-            "plans": ", ".join(p for p in COLUMNS if p in plans),
+            "modes": ", ".join(MODE_NAMES.get(p, p) for p in COLUMNS if p in plans),
             "releases": _span(versions),
         }
         for (text, endpoint, at), (plans, versions) in seen.items()
@@ -234,7 +286,7 @@ def js_liveness_frame(
                 cell_text = LIVENESS_CELLS[shown[0]]
             else:
                 cell_text = "; ".join(
-                    f"{LIVENESS_CELLS.get(v, v)} in {', '.join(ms)}"
+                    f"{LIVENESS_CELLS.get(v, v)} in {', '.join(MODE_NAMES.get(m, m) for m in ms)}"
                     for v, ms in modes.items()
                     if v != KEEPS
                 )

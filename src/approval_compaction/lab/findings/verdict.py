@@ -24,6 +24,7 @@ from typing import Any
 from ...analysis.liveness import LIVENESS_NAMES
 from ...formats.records import read_json
 from ...study.situations import SITUATIONS
+from ...study.words import AUTO_STORE_FALSE
 from .. import paths
 from ..releases.bisect import release_range
 from ..releases.later_turns import LIVENESS_MODES
@@ -339,6 +340,50 @@ def disagreements(
         if words[release] not in CLAIMS[phrase]:
             wrong.setdefault(release, []).append((phrase, statement))
     return wrong
+
+
+# A count a published text may state about one release, and the record's value it states: the
+# cases that break an invariant (of all), and the situations the record sorts as bugs.
+CASES_BREAK = re.compile(r"(\d+) of (\d+) cases (?:violate|break)")
+BUGS = re.compile(r"(\d+) bugs?\b")
+
+
+def count_disagreements(
+    text: str, verdicts: Sequence[ReleaseVerdict]
+) -> list[tuple[str, str, str]]:
+    """Each (release, the count said, the record's) where a statement naming one release or
+    range of ``openai-agents`` releases states how many cases break an invariant, or how many
+    bugs it has, and the record says otherwise."""
+    order = [v.release for v in verdicts]
+    by = {v.release: v for v in verdicts}
+    wrong = []
+    for statement in statements(text):
+        if OTHER_PACKAGE.search(statement) or len(VERSION.findall(statement)) != 1:
+            continue
+        for release in _named(statement, order):
+            record = by[release]
+            for said, of_all in CASES_BREAK.findall(statement):
+                if (int(said), int(of_all)) != (record.violating, record.cases):
+                    wrong.append((release, f"{said} of {of_all}", f"{record.violating}"))
+            for said in BUGS.findall(statement):
+                if int(said) != len(record.of_kind(BUG)):
+                    wrong.append((release, f"{said} bugs", f"{len(record.of_kind(BUG))}"))
+    return wrong
+
+
+# Names a published text may not use: each setting has one name (``AUTO_STORE_FALSE``), and the
+# JS harness's word for a compaction mode (a plan) stays inside the harness.
+STORE_FALSE_NAMED = re.compile(r"auto\W{1,3}store\W{0,2}(?:false|False)\)?", re.I)
+PLAN = re.compile(r"\bplans?\b")
+FENCE = re.compile(r"^ {0,3}```.*?^ {0,3}```", re.S | re.M)
+
+
+def term_disagreements(text: str) -> list[str]:
+    """Each name in ``text`` that the vocabulary spells otherwise: ``auto`` with the store set
+    false by any name but ``AUTO_STORE_FALSE``, and a compaction mode called a plan."""
+    prose = FENCE.sub("", text)  # code quotes the SDK's own spelling
+    other = [m for m in STORE_FALSE_NAMED.findall(prose) if m != AUTO_STORE_FALSE]
+    return other + PLAN.findall(prose)
 
 
 def published(root: Path = paths.ROOT) -> dict[str, str]:

@@ -19,8 +19,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from ...errors import InvestigationError
+from ...js.harness import installed
 from .. import paths
-from .harness import installed
 
 PACKAGE = "@openai/agents"
 FIRST = "0.3.6"  # the first release whose @openai/agents-openai has the compaction session

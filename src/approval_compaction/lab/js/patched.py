@@ -20,8 +20,8 @@ import tempfile
 from pathlib import Path
 
 from ...errors import InvestigationError
+from ...js.harness import installed
 from .. import paths
-from .harness import installed
 from .packages import cache_folder, pinned
 
 PATCHED_PACKAGE = Path("node_modules") / "@openai" / "agents-openai"
@@ -52,7 +52,8 @@ def patched_folder(patch: Path = FIX, base: Path = paths.ROOT) -> Path:
         shutil.copytree(base / "node_modules", work / "node_modules", symlinks=True)
         shutil.copyfile(base / "package.json", work / "package.json")
         done = subprocess.run(
-            ["patch", "-p1", "--forward", "--batch", "--no-backup-if-mismatch", "-i", str(patch)],
+            ["patch", "-p1", "--forward", "--batch", "--no-backup-if-mismatch", "-i",
+             str(patch.resolve())],
             cwd=work / PATCHED_PACKAGE, capture_output=True, text=True, timeout=60, check=False,
         )  # fmt: skip
         if done.returncode != 0:

@@ -1,12 +1,14 @@
-"""SDK test: the regression test written for openai-agents-js, run here with vitest.
+"""SDK test: the regression tests written for openai-agents-js, run here with vitest.
 
-``js/sdk-test/test/`` holds one file a maintainer drops into ``packages/agents-openai/test/``
-as it is: vitest, the SDK's ``ScriptedModel``, a fake client whose ``responses.compact`` is a
-mock, no network. Here it runs in its own small package (``js/sdk-test``: vitest pinned, its
-lock committed, ``make js-sdk-test`` installs it), against the ``@openai/agents`` installed in
-a folder (``AGENTS_PACKAGE``): the repository's (the pinned release) or a patched copy
-(``patched.patched_folder``). Its config resolves the test's ``../src`` to that folder's
-``@openai/agents-openai``.
+``js/sdk-test/test/`` holds the files a maintainer drops into ``packages/agents-openai/test/``
+as they are: the pending call's (``JS_REGRESSION_TEST``), the stall's (``JS_STALL_TEST``), and
+the guard the stall's fix keeps (``JS_FILTERED_TEST``: history an application filtered is not
+compacted). Each is vitest, the SDK's ``ScriptedModel``, a fake client whose
+``responses.compact`` is a mock, no network. Here they run in their own small package
+(``js/sdk-test``: vitest pinned, its lock committed, ``make js-sdk-test`` installs it), against
+the ``@openai/agents`` installed in a folder (``AGENTS_PACKAGE``): the repository's (the pinned
+release), a release's cached folder, or a patched copy (``patched.patched_folder``). Its config
+resolves the test's ``../src`` to that folder's ``@openai/agents-openai``.
 """
 
 from __future__ import annotations
@@ -19,11 +21,13 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ...js.harness import NodeError, node_binary
 from .. import paths
-from .harness import NodeError, node_binary
 
 SDK_TEST = paths.ROOT / "js" / "sdk-test"
 JS_REGRESSION_TEST = SDK_TEST / "test" / "openaiResponsesCompactionSession.pendingApproval.test.ts"
+JS_STALL_TEST = SDK_TEST / "test" / "openaiResponsesCompactionSession.stall.test.ts"
+JS_FILTERED_TEST = SDK_TEST / "test" / "openaiResponsesCompactionSession.filteredHistory.test.ts"
 VITEST = SDK_TEST / "node_modules" / "vitest" / "vitest.mjs"
 TIMEOUT = 300.0
 
@@ -42,8 +46,9 @@ def vitest_installed() -> bool:
     return VITEST.is_file()
 
 
-def run_sdk_test(package: Path = paths.ROOT) -> SdkTestRun:
-    """Run the regression test with vitest against the ``@openai/agents`` in ``package``."""
+def run_sdk_test(package: Path = paths.ROOT, test: Path = JS_REGRESSION_TEST) -> SdkTestRun:
+    """Run one regression test file with vitest against the ``@openai/agents`` in
+    ``package``."""
     if not vitest_installed():
         raise NodeError("vitest is not installed in js/sdk-test: run `make js-sdk-test`")
     env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI")}
@@ -52,6 +57,7 @@ def run_sdk_test(package: Path = paths.ROOT) -> SdkTestRun:
         report = Path(scratch) / "report.json"
         command = [
             node_binary(), str(VITEST), "run", "--reporter=json", f"--outputFile={report}",
+            test.relative_to(SDK_TEST).as_posix(),
         ]  # fmt: skip
         started = time.perf_counter()
         try:

@@ -23,11 +23,11 @@ from ...analysis.invariants import JudgedRun, judge_all
 from ...analysis.liveness import DEFAULT_TURNS, LivenessRun
 from ...formats.progress import Progress
 from ...formats.records import write_records
+from ...js.harness import Plan, run_plans, run_situations
 from ...study.capture import CaseRun
 from ...study.scenario import Case
 from ...study.situations import SITUATIONS as PYTHON_SITUATIONS
 from .. import paths
-from .harness import Plan, run_plans, run_situations
 from .packages import NpmError, package_folder, release_dates, releases
 
 PLANS: tuple[Plan, ...] = (
@@ -76,7 +76,7 @@ class SweepPlan(Protocol):
     @property
     def response_store(self) -> bool | None: ...
     @property
-    def trigger(self) -> str: ...
+    def trigger(self) -> str | int: ...
     @property
     def session(self) -> str: ...
     @property
@@ -99,7 +99,7 @@ def record(plan: SweepPlan, judged: Sequence[JudgedRun]) -> JsRecord:
         plan=plan.label,
         mode=plan.mode,
         response_store=plan.response_store,
-        trigger=plan.trigger,
+        trigger=str(plan.trigger),
         session="process" if plan.process else plan.session,
         cases=len(runs),
         violating=len(broken),
@@ -155,7 +155,7 @@ def unavailable(version: str, plan: SweepPlan, why: str) -> JsRecord:
         plan=plan.label,
         mode=plan.mode,
         response_store=plan.response_store,
-        trigger=plan.trigger,
+        trigger=str(plan.trigger),
         session="process" if plan.process else plan.session,
         cases=0,
         violating=0,

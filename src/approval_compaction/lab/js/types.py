@@ -4,7 +4,8 @@ Two checks, both with the TypeScript pinned in ``js/sdk-test`` against the pinne
 ``@openai/agents``. ``type_check`` runs ``tsc --noEmit`` over ``js/sdk-test/types-check.ts``,
 which uses the workaround as a TypeScript team does (wraps the SDK's compaction session, passes
 it to ``run``, reads what it logs). ``declarations`` lists the module's values and the wrapper's
-members twice: as Node loads them and as the declarations name them.
+members twice: as Node loads them and as the declarations name them (and any symbol-keyed member
+a wrapper around the SDK's own session gets, which no declaration can name).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ... import paths
-from .harness import NodeError, node_binary
+from ...js.harness import NodeError, node_binary
 
 SDK_TEST = paths.ROOT / "js" / "sdk-test"
 TYPESCRIPT = SDK_TEST / "node_modules" / "typescript"
@@ -41,6 +42,9 @@ const session = new Proxy({}, {
     key === 'acceptsRunContext' ? true : typeof key === 'string' ? () => null : undefined,
 });
 const wrapper = new mod.DeferCompactionWhilePending(session);
+// Around the SDK's own session: any symbol it copies (a brand) the declarations cannot name.
+const { OpenAIResponsesCompactionSession: Compaction } = await import(%(agents)s);
+const real = new mod.DeferCompactionWhilePending(new Compaction({ client: {} }));
 console.log(JSON.stringify({
   exported: Object.keys(mod),
   declared: symbols.filter((s) => s.flags & ts.SymbolFlags.Value).map((s) => s.name),
@@ -49,6 +53,7 @@ console.log(JSON.stringify({
     .filter((name) => name !== 'constructor'),
   required: members.filter((s) => !(s.flags & ts.SymbolFlags.Optional)).map((s) => s.name),
   optional: members.filter((s) => s.flags & ts.SymbolFlags.Optional).map((s) => s.name),
+  symbols: Object.getOwnPropertySymbols(real).map(String),
 }));
 """
 
@@ -62,10 +67,13 @@ class Declarations:
     members: frozenset[str]  # a wrapper's fields and methods, every optional one forwarded
     required: frozenset[str]  # the class's declared members, not optional
     optional: frozenset[str]  # forwarded only when the wrapped session has them
+    symbols: frozenset[str]  # symbol-keyed members of a wrapper around the SDK's own session
 
     def undeclared(self) -> frozenset[str]:
-        """Exports and members the declarations leave out."""
-        return (self.exported - self.declared) | (self.members - self.required - self.optional)
+        """Exports and members the declarations leave out (a symbol-keyed member always: the
+        SDK does not export its symbols, so no declaration can name one)."""
+        members = self.members - self.required - self.optional
+        return (self.exported - self.declared) | members | self.symbols
 
     def missing(self) -> frozenset[str]:
         """Declared values and required members the module does not have."""
@@ -95,7 +103,7 @@ def type_check(project: Path = SDK_TEST / "tsconfig.json") -> list[str]:
     return errors
 
 
-def declarations(module: Path = paths.ROOT / "js" / "workaround.mjs") -> Declarations:
+def declarations(module: Path = paths.JS_WORKAROUND) -> Declarations:
     """The names ``module`` exports and the names its ``.d.mts`` beside it declares."""
     if not typescript_installed():
         raise NodeError("typescript is not installed in js/sdk-test: run `make js-sdk-test`")
@@ -103,6 +111,9 @@ def declarations(module: Path = paths.ROOT / "js" / "workaround.mjs") -> Declara
         "typescript": json.dumps(str(TYPESCRIPT / "lib" / "typescript.js")),
         "module": json.dumps(module.resolve().as_uri()),
         "declarations": json.dumps(str(module.with_suffix(".d.mts"))),
+        "agents": json.dumps(
+            (paths.ROOT / "node_modules" / "@openai" / "agents" / "dist" / "index.mjs").as_uri()
+        ),
     }
     done = subprocess.run(
         [node_binary(), "--input-type=module", "-e", script],

@@ -19,6 +19,7 @@ from typing import Any
 
 from ...analysis.liveness import (
     DEFAULT_TURNS,
+    SDK_DEFAULT_THRESHOLD,
     LivenessRun,
     liveness_records,
     liveness_run,
@@ -121,8 +122,17 @@ def _run(
     version, model = transcript.sdk_version, transcript.model
     stages = [t.stage for t in own] if situation else []
     resumed = name in LATE
-    run = liveness_run(name, version, setup.mode, workaround, pairs, error, model, stages, resumed)
-    return run
+    threshold = trigger_threshold(setup.trigger)
+    return liveness_run(
+        name, version, setup.mode, workaround, pairs, error, model, stages, resumed, threshold
+    )
+
+
+def trigger_threshold(trigger: Any) -> int | None:
+    """The candidates at which a driver's trigger asks (None: ``always``, the hook says yes)."""
+    if trigger == "default":
+        return SDK_DEFAULT_THRESHOLD
+    return trigger if isinstance(trigger, int) else None
 
 
 def run_situation(
@@ -135,21 +145,26 @@ def run_situation(
     worker: Any = None,
     model: Model = LIVENESS_MODEL,
     response_store: ResponseStore = None,
+    trigger: Any = "always",
+    tools: bool = True,
 ) -> LivenessRun:
     """One situation continued for ``turns`` later turns, with the SDK's Responses model on the
-    stand-in (``responses``, the default) or the study's scripted model (``scripted``); on a
-    release that lacks what it uses (checked here when no ``worker`` runs it: a worker's
-    release says so in the run's error), an error run saying what it lacks."""
+    stand-in (``responses``, the default) or the study's scripted model (``scripted``), the
+    hook always saying yes (or ``trigger``: ``default``, the SDK's own), the agent with its tool
+    (``tools`` false: none); on a release that lacks what it uses (checked here when no
+    ``worker`` runs it: a worker's release says so in the run's error), an error run saying
+    what it lacks."""
 
     why = "" if worker is not None else situation_lacks(name)
     if why:
         return LivenessRun(name, sdk_version(), mode, wrap is not None, (), why, model)
     setup = replace(  # the model, and the agent's ModelSettings(store=)
-        situation_setup(name, mode, poisoned, wrap),  # type: ignore[arg-type]
+        situation_setup(name, mode, poisoned, wrap, trigger, tools),  # type: ignore[arg-type]
         model=model,
         response_store=response_store,
     )
-    steps = [*situation_steps(name), *later(turns)]  # type: ignore[arg-type]
+    hook = True if trigger == "always" else None  # else the setup's trigger decides
+    steps = [*situation_steps(name), *later(turns, hook)]  # type: ignore[arg-type]
     return _run(name, setup, steps, turns, worker, wrap is not None, situation=True)
 
 

@@ -6,7 +6,8 @@ the PNG to attach. ``share --case CASE`` runs that one case, as a label (``run/a
 or a filter that selects exactly one, and gives its report (``share.report``): the finding,
 the reproduce line, the case's verdicts and its evidence; with ``--output`` its heatmap is
 written beside it to attach. ``share --js`` gives the report for openai-agents-js, built from
-``data/`` as ``report-js`` builds it (``share.report_js``). The comment goes to ``--output`` or
+``data/`` as ``report-js`` builds it (``share.report_js``): the pending call's, or with
+``--js stall`` the stall's (its figure named to attach). The comment goes to ``--output`` or
 stdout; the files to attach are listed after it (on stderr when the comment is on stdout), so a
 paste never carries them.
 """
@@ -101,10 +102,15 @@ def case_comment(case: str, output: Path | None, replace: bool = True) -> Commen
     return Comment(report.text, attach)
 
 
-def js_comment(folder: Path = paths.DATA) -> Comment:
-    """The report for openai-agents-js, from the JS study's files in ``folder``: text only."""
-    from .report_js import build_js_report
+def js_comment(folder: Path = paths.DATA, which: str = "pending") -> Comment:
+    """A report for openai-agents-js, from the JS study's files in ``folder``: the pending
+    call's (text only), or the stall's (its figure, written by ``report-js --stall``, to
+    attach)."""
+    from .report_js import build_js_report, build_js_stall_report
 
+    if which == "stall":
+        figure = paths.data(folder).js_stall_figure
+        return Comment(build_js_stall_report(folder), (shown_path(figure),))
     return Comment(build_js_report(folder), ())
 
 
@@ -141,7 +147,7 @@ def command(args: argparse.Namespace) -> int:
     if args.case:
         comment = case_comment(args.case, output, getattr(args, "force", False))
     elif getattr(args, "js", False):
-        comment = js_comment()
+        comment = js_comment(which=str(getattr(args, "js", "pending")))
         if output is not None:
             write_atomic(output, comment.text, replace=getattr(args, "force", False))
     else:

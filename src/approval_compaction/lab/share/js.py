@@ -6,21 +6,24 @@ invariants, and the pinned release's files that ``make run`` writes; ``js-sdk-te
 regression test for openai-agents-js, with vitest) and ``js-fix`` (the workaround, the patch and
 the test on the pinned release, into ``data/js-workaround.json``, ``js-patched.json``,
 ``js-sdk-test.json``); ``js-liveness`` (the liveness situations on the pinned release, bare,
-with the workaround and patched, into ``data/js-liveness.json``)."""
+with the workaround and patched, into ``data/js-liveness.json``); ``js-stall`` (a plain
+conversation on every release, the pinned one's workaround and patches, the Python SDK's newest
+release and the stall's tests, into ``data/js-stall*.json``)."""
 
 from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from ...analysis.matrix import matrix_text, records
 from ...formats.files import write_or_print
-from ...formats.records import write_records
+from ...formats.records import read_records, write_records
+from ...js.harness import Plan, run_plan, run_plans
 from ...study.scenario import select_cases
 from ...study.words import STORE_SETTINGS
 from .. import paths
-from ..js.harness import Plan, run_plan, run_plans
 from ..js.packages import fetch_release_dates, package_folder, pinned
 from ..js.sweep import (
     EXPOSURE_PLANS,
@@ -101,16 +104,24 @@ def _patched_label(patch: Path) -> str:
 
 
 def sdk_test_command(args: argparse.Namespace) -> int:
-    """``js-sdk-test``: the SDK-style regression test with vitest on the pinned package, or on
-    a copy with ``--patch`` applied; the exit status says whether every test passed."""
+    """``js-sdk-test``: an SDK-style regression test (``--test``: the pending call's, the
+    stall's, or the guard the stall's fix keeps) with vitest on the pinned package, or on a copy
+    with ``--patch`` applied; the exit status says whether the outcome is the one ``--expect``
+    names (by default, every test passing)."""
     from ..js.patched import patched_folder
-    from ..js.sdk_test import run_sdk_test
+    from ..js.sdk_test import JS_FILTERED_TEST, JS_REGRESSION_TEST, JS_STALL_TEST, run_sdk_test
 
+    tests = {"pending": JS_REGRESSION_TEST, "stall": JS_STALL_TEST, "filtered": JS_FILTERED_TEST}
+    test = tests[getattr(args, "test", "pending")]
     patch = Path(args.patch) if args.patch else None
-    ran = run_sdk_test(patched_folder(patch) if patch else paths.ROOT)
+    ran = run_sdk_test(patched_folder(patch) if patch else paths.ROOT, test)
     label = _patched_label(patch) if patch else pinned()
-    print(f"@openai/agents {label}: {ran.tests} tests, {ran.passed} passed, {ran.failed} failed")
-    return 0 if ran.failed == 0 else 1
+    print(
+        f"@openai/agents {label}, {test.name}: {ran.tests} tests, {ran.passed} passed, "
+        f"{ran.failed} failed"
+    )
+    passed = ran.tests > 0 and ran.failed == 0
+    return 0 if passed == (getattr(args, "expect", "pass") == "pass") else 1
 
 
 def write_fix(folder: Path = paths.DATA) -> list[Path]:
@@ -165,4 +176,120 @@ def liveness_command(args: argparse.Namespace) -> int:
     """``js-liveness``: write the JS liveness file."""
     for path in write_liveness(Path(args.folder)):
         print(f"wrote {path}")
+    return 0
+
+
+# The patches the stall's study runs on the pinned release: the pending call's alone, the
+# stall's alone, and both together.
+STALL_PATCHES: tuple[str, ...] = (
+    "agents-openai-0.20.0.diff",
+    "agents-openai-0.20.0-stall.diff",
+    "agents-openai-0.20.0-both.diff",
+)
+
+
+def python_stall(turns: tuple[int, int] | None = None) -> list[Any]:
+    """The plain conversation on the Python SDK's newest release, in its own environment (made
+    when missing): each mode, the hook always saying yes and the SDK's default trigger, judged
+    as the JS runs are."""
+    from ...study.worker import Worker
+    from ..js.stall import ALWAYS_TURNS, DEFAULT_TURNS, SITUATION, STALL_MODES, stall_record
+    from ..releases import environments
+    from ..releases.later_turns import run_situation
+    from ..releases.versions import PACKAGE as PYTHON_PACKAGE
+
+    always, default = turns or (ALWAYS_TURNS, DEFAULT_TURNS)
+    newest = environments.newest_release()
+    env = environments.release_environment(newest, environments.default_envs())
+    records = []
+    with Worker(str(env.python), environments.isolated_environ()) as worker:
+        for trigger, count in (("always", always), ("default", default)):
+            for mode in STALL_MODES:
+                run = run_situation(
+                    SITUATION, mode, count, worker=worker, trigger=trigger, tools=False
+                )
+                records.append(
+                    stall_record(
+                        run,
+                        sdk=PYTHON_PACKAGE,
+                        release=newest,
+                        variant="",
+                        runner="run",
+                        trigger=trigger,
+                        shape="keeps_users",
+                    )  # fmt: skip
+                )
+    return records
+
+
+def write_stall(folder: Path = paths.DATA) -> list[Path]:
+    """The plain conversation on the pinned release with ``js/workaround.mjs`` and with each of
+    ``STALL_PATCHES``, and on the Python SDK's newest release (``js-stall.json``)."""
+    from ..js.patched import patched_folder
+    from ..js.stall import StallRecord, run_stall
+
+    fix = paths.ROOT / "js" / "fix"
+    rows = run_stall(paths.ROOT, pinned(), "workaround")
+    for name in STALL_PATCHES:
+        rows += run_stall(patched_folder(fix / name), pinned(), name)
+    rows += python_stall()
+    return write_records(paths.data(folder).js_stall, rows, StallRecord)
+
+
+def write_stall_tests(folder: Path = paths.DATA) -> list[Path]:
+    """The stall's regression test and the guard its fix keeps, on the last release before the
+    sweep's boundary, the first one after it, the pinned one, and the pinned one patched with
+    the stall's patch and with both (``js-stall-sdk-test.json``)."""
+    from ..findings.stall import stall_boundary
+    from ..js.patched import patched_folder
+    from ..js.sdk_test import JS_FILTERED_TEST, JS_STALL_TEST, run_sdk_test
+    from ..js.stall import StallRecord, StallTestRecord
+
+    files = paths.data(folder)
+    found = stall_boundary(read_records(files.js_stall_sweep, StallRecord))
+    fix = paths.ROOT / "js" / "fix"
+    packages = {
+        version: package_folder(version)
+        for version in dict.fromkeys((found.last_good, found.first_bad, pinned()))
+    }
+    for name in STALL_PATCHES[1:]:
+        packages[f"{pinned()}+{name}"] = patched_folder(fix / name)
+    rows = [
+        StallTestRecord(label, test.name, ran.tests, ran.passed, ran.failed)
+        for label, package in packages.items()
+        for test in (JS_STALL_TEST, JS_FILTERED_TEST)
+        for ran in (run_sdk_test(package, test),)
+    ]
+    return write_records(files.js_stall_sdk_test, rows, StallTestRecord)
+
+
+def write_fakes(checkout: Path, folder: Path = paths.DATA) -> list[Path]:
+    """The answer shape of every fake ``responses.compact`` in a checkout's ``agents-openai``
+    tests and in this project's regression tests (``js-stall-fakes.json``)."""
+    from ..js.fakes import FakeShape, own, scan
+    from ..js.sdk_test import SDK_TEST
+
+    rows = scan(checkout) + own(SDK_TEST / "test")
+    return write_records(paths.data(folder).js_stall_fakes, rows, FakeShape)
+
+
+def stall_command(args: argparse.Namespace) -> int:
+    """``js-stall``: the stall's sweep (every release, or those named with ``--release``; none
+    with ``--no-sweep``), then the pinned release's variants and the Python row, then the
+    regression tests around the boundary, and with ``--checkout`` the fakes of the SDK's own
+    tests; prints where the sweep puts the boundary."""
+    from ..findings.stall import stall_boundary
+    from ..js.stall import StallRecord, sweep
+
+    folder = Path(args.folder)
+    if args.checkout:
+        for path in write_fakes(Path(args.checkout), folder):
+            print(f"wrote {path}")
+    written = [] if args.no_sweep else sweep(args.release or None, folder)
+    written += write_stall(folder)
+    written += write_stall_tests(folder)
+    for path in written:
+        print(f"wrote {path}")
+    found = stall_boundary(read_records(paths.data(folder).js_stall_sweep, StallRecord))
+    print(f"stalls from {found.first_bad} (last release that keeps compacting: {found.last_good})")
     return 0

@@ -24,7 +24,7 @@ from ...errors import InvestigationError
 from ...formats.files import write_atomic
 from ...formats.markdown import code, markdown_table
 from ...formats.records import read_records
-from ...wire.rules import RULES, UNKNOWN
+from ...wire.rules import COMPACTION_OUTPUT, RULES, UNKNOWN
 from .. import paths
 from ..findings import js as js_finding
 from ..findings.load import Findings, load_findings
@@ -40,11 +40,21 @@ from ..findings.tables import (
     verdicts_frame,
 )
 from ..releases import upstream
+from ..releases.bisect import marked_ranges
+from ..releases.versions import sort_versions
 from . import provenance
 from .snippet import ISSUE, one_line, outcomes
 
 WORKAROUND_LINE = "session = defer_compaction_while_pending(OpenAIResponsesCompactionSession(...))"
+WORKAROUND_IMPORT = "from approval_compaction import defer_compaction_while_pending"
 DOCTOR_LINE = "python -m approval_compaction doctor scan sessions.db --all"
+JS_DOCTOR_LINE = "python -m approval_compaction doctor check --js"
+JS_ITEMS_LINE = "python -m approval_compaction doctor items items.json"
+# The package is not on a package index: a team installs it from a clone of this repository (the
+# folder `approval-compaction`), into its application's environment. tests/test_install.py runs
+# these lines in a fresh environment.
+INSTALL_CORE = "pip install ./approval-compaction"
+INSTALL_DOCTOR = 'pip install "./approval-compaction[doctor]"'
 
 
 class ReadmeMarkersError(InvestigationError):
@@ -92,7 +102,7 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
     if found.js is not None:  # the JS SDK's rows below Python's
         releases = js_finding.both_releases(releases, found.js.sweep)
         errors = js_finding.both_errors(errors, found.js.sweep)
-        js_source = f", `{files.shown(files.js_sweep)}`; JS `auto` with store unset"
+        js_source = f", `{files.shown(files.js_sweep)}`"
     regression = paths.REGRESSION_TEST.relative_to(paths.ROOT).as_posix()
     checks, test = files.shown(files.doctor_check_modes), files.shown(files.liveness_patch_test)
     newest = found.verdicts[-1]
@@ -103,7 +113,8 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
             "",
             _table(releases),
             "",
-            f"**The error texts to search your logs for** (`{met}`; the call id is yours):",
+            f"**The error texts to search your logs for**, with a compaction hook that always "
+            f"says yes (`{met}`; the call id is yours):",
             "",
             _table(errors),
             "",
@@ -117,9 +128,12 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
             "",
             _table(advice_frame(newest)),
             "",
-            f"**The workaround**, on an affected release: {code(WORKAROUND_LINE)}",
-            "",
-            f"**Am I affected?** The doctor reads your stored sessions: {code(DOCTOR_LINE)}",
+            *workaround_lines(found, folder),
+            f"**Am I affected?** The doctor reads your stored sessions; it needs the `[doctor]` "
+            f"extra: {code(INSTALL_DOCTOR)}, then {code(DOCTOR_LINE)}; in JavaScript, "
+            f"{code(JS_DOCTOR_LINE)} in the folder holding your `node_modules` runs the cases on "
+            f"your `@openai/agents`, and {code(JS_ITEMS_LINE)} judges a session's `getItems()` "
+            "saved as JSON and writes it healed.",
             "",
             f"**Reproduce** ([#5340]({ISSUE})) with the regression test "
             f"[`{regression}`]({regression}), no clone needed: save it in an empty folder and run "
@@ -154,6 +168,59 @@ def adk_block(found: Findings, folder: Path = paths.DATA) -> str:
 
 
 JS_TEST = "js/sdk-test/test/openaiResponsesCompactionSession.pendingApproval.test.ts"
+
+
+def js_usage(module: Path = paths.JS_WORKAROUND) -> tuple[str, str]:
+    """The two lines of use the JS workaround's own header shows: its import and the wrap of a
+    compaction session (so the README names the module's exports as the module does)."""
+    head = []
+    for line in module.read_text().splitlines():
+        if not line.startswith("//"):
+            break
+        head.append(line.removeprefix("//").strip())
+    found = [next((h for h in head if h.startswith(w)), "") for w in ("import {", "const session")]
+    if not all(found):
+        raise MissingFindingsError(f"{module.name}'s header shows no import and wrap lines")
+    return found[0], found[1]
+
+
+def workaround_lines(found: Findings, folder: Path = paths.DATA) -> list[str]:
+    """Each SDK's workaround: what to install or copy, its two lines of use, and the releases
+    it is proven on, from the data (the regression test with it on every swept release; the JS
+    workaround's sweep), each paragraph followed by a blank line."""
+    files = paths.data(folder)
+    proven = ""
+    if found.crosscheck is not None and found.crosscheck.wrapped:
+        cross = found.crosscheck
+        order = sort_versions({*cross.failing, *cross.passing, *cross.wrapped})
+        ranges = marked_ranges(order, {v: v in cross.wrapped for v in order})
+        proven = (
+            f"; the regression test passes with it on `openai-agents` {', '.join(ranges)} "
+            f"(`{files.shown(files.fix_releases)}`)"
+        )
+    lines = [
+        f"**The workaround**, on an affected release: {code(INSTALL_CORE)} from a clone of this "
+        f"repository (it is on no package index), then {code(WORKAROUND_IMPORT)} and "
+        f"{code(WORKAROUND_LINE)}{proven}.",
+        "",
+    ]
+    fixed = found.js.workaround if found.js is not None else None
+    if fixed is None or not fixed.proven:
+        return lines
+    module = paths.JS_WORKAROUND.relative_to(paths.ROOT).as_posix()
+    use, wrap = js_usage()
+    unproven = "".join(
+        f"; on {where} {', '.join(code(js_finding.COLUMNS.get(p, p)) for p in plans)} still "
+        "breaks one"
+        for where, plans in fixed.unproven_ranges()
+    )
+    return [
+        *lines,
+        f"**In JavaScript**, copy [`{module}`]({module}) into your project: {code(use)}, then "
+        f"{code(wrap)}; no case of any mode breaks an invariant with it on `@openai/agents` "
+        f"{', '.join(fixed.ranges())} (`{files.shown(files.js_workaround_sweep)}`){unproven}.",
+        "",
+    ]
 
 
 def liveness_block(found: Findings, folder: Path = paths.DATA) -> str:
@@ -203,7 +270,10 @@ def store_block(found: Findings, folder: Path = paths.DATA) -> str:
     sources = [files.meetings, files.runs(paths.STORE_FALSE_MATRIX)]
     shown = ", ".join(f"`{files.shown(path)}`" for path in sources)
     release = found.stores[0].story.span
-    head = f"`auto` by the agent's `ModelSettings(store=...)` on {release} ({shown}):"
+    head = (
+        f"`auto` by the agent's `ModelSettings(store=...)` on {release}, with a compaction hook "
+        f"that always says yes ({shown}):"
+    )
     return "\n".join([head, "", _table(store_frame(found.stores))])
 
 
@@ -258,14 +328,21 @@ def invariants_block() -> str:
 
 def rules_block() -> str:
     """The stand-in's rules, each with what it rejects, its endpoints, its answer and its
-    sources, each source with what of the answer it shows, then each check whose real answer is
-    unknown (not enforced), with why."""
+    sources, each source with what of the answer it shows; what an accepted compaction answers,
+    with its sources; then each check whose real answer is unknown (not enforced), with why."""
     rows = [
         f"| {code(r.name)} | {r.rejects} | {', '.join(map(code, r.endpoints))} | "
         f"{r.status} `invalid_request_error`: {code(r.example)} | "
         f"{'; '.join(s.cited() for s in r.sources)} |"
         for r in RULES
     ]
+    answer = COMPACTION_OUTPUT
+    rows.append(
+        f"| {code(answer.name)} | nothing: what an accepted compaction answers | "
+        f"{', '.join(map(code, answer.endpoints))} | {answer.says} ({code(answer.shape)}); "
+        f"{code(answer.variant)}: {answer.variant_says} | "
+        f"{'; '.join(s.cited() for s in answer.sources)} |"
+    )
     rows += [
         f"| {code(u.name)} | {u.what} | {', '.join(map(code, u.endpoints))} | "
         f"unknown: not enforced | {u.why} |"

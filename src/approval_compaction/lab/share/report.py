@@ -275,7 +275,8 @@ def every_case(judged: Sequence[JudgedRun], wire: Sequence[JudgedRun], table: pd
     ]
     if wire:
         frame = outcome_frame(wire).drop(columns=["model"]).fillna("")
-        parts += ["", "Over HTTP:", "", markdown_table(frame, cell=vocabulary.marked)]
+        scope = matrix_scope([j.run for j in wire]).title
+        parts += ["", f"Over HTTP ({scope}):", "", markdown_table(frame, cell=vocabulary.marked)]
     return "\n".join([*parts, "", "</details>"])
 
 
@@ -350,8 +351,11 @@ def describe(
         "`OpenAIResponsesCompactionSession` compacts at that pause, the pending call goes to "
         "`responses.compact` without its output. Depending on `compaction_mode`, the pause "
         "itself raises, or the session later stores the call's output alone and the next "
-        "question raises. A rejection is affected like an approval. A scripted model and a "
-        "stand-in compaction client drove the public SDK API: no provider was called.",
+        "question raises. A rejection is affected like an approval.",
+        "",
+        "The runs drove the public SDK API against a scripted model and, over HTTP, against a "
+        "local stand-in of the Responses API that validates input as the API does; no real "
+        "provider was called.",
     ]
     if errors:
         parts += ["", markdown_table(errors_frame(errors))]
@@ -428,6 +432,7 @@ def head(
         "",
         "### Matrix",
         "",
+        f"The cases ran on {matrix_scope(runs).title}. "
         "A case is `runner/decision/compaction/state_boundary`"
         + (
             f"; the {len(runs)} cases fold into {groups} groups whose rows are identical "

@@ -2,10 +2,14 @@
 // HTTP to the project's stand-in. It drives and records; it judges nothing. What it writes, one
 // JSON line per case, is the study's capture format with the SDK's own items as they were
 // (`function_call_result`, `callId`): the Python side maps them to the wire's shapes in one
-// place and judges them with the Python runs' invariants.
+// place (approval_compaction/js/items.py) and judges them with the Python runs' invariants.
 //
-//   node js/harness.mjs < plan.json       the cases of a plan (its fields: see `main`)
-//   node js/harness.mjs --resume          the steps after a process boundary (internal)
+// It ships inside the Python package, so the doctor runs it on a team's own install: the Python
+// side copies it into a scratch folder whose `node_modules` links to the folder holding the SDK
+// (the project's pinned one, a release's, or the team's), and Node resolves every import there.
+//
+//   node harness.mjs < plan.json       the cases of a plan (its fields: see `main`)
+//   node harness.mjs --resume          the steps after a process boundary (internal)
 import { readFile, writeFile } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -14,7 +18,6 @@ import { dirname, join } from 'node:path';
 import * as agents from '@openai/agents';
 import OpenAI from 'openai';
 import { z } from 'zod';
-import { deferCompactionWhilePending } from './workaround.mjs';
 
 const { Agent, run, tool, hostedMcpTool, MemorySession, RunState, OpenAIResponsesModel } = agents;
 const Compaction = agents.OpenAIResponsesCompactionSession;
@@ -34,6 +37,8 @@ const SITUATIONS = ['abandoned', 'lost', 'clean', 'mcp_abandoned', 'resumed', 'm
 const HOSTED = ['mcp_abandoned', 'mcp_resumed'];
 const LATE = ['resumed', 'mcp_resumed'];
 const KEPT_TURNS = 3; // questions asked while a late resume's state is kept (Python: BETWEEN)
+// js/workaround.mjs, copied beside the harness by the Python side when a plan asks for it.
+let deferCompactionWhilePending = null;
 
 agents.setTracingDisabled?.(true); // no exporter: nothing leaves for the tracing endpoint
 
@@ -108,16 +113,18 @@ class Recorder {
     this.http = [];
     this.dispatches = 0;
     this.warnings = [];
+    this.hook = []; // the candidate count of each compaction decision the session asked for
+    this.always = false; // a later turn: the compaction decision says yes
     this.reply = '';
     this.marks = this.counts();
     listening = this;
   }
   counts() {
-    return [this.modelInputs.length, this.http.length, this.dispatches, this.warnings.length];
+    return [this.modelInputs.length, this.http.length, this.dispatches, this.warnings.length, this.hook.length];
   }
   /** The requests and runs since the previous stage ended. */
   since() {
-    const [m, h, d, w] = this.marks;
+    const [m, h, d, w, k] = this.marks;
     this.marks = this.counts();
     const http = this.http.slice(h);
     return {
@@ -128,6 +135,7 @@ class Recorder {
       dispatches: this.dispatches - d,
       warnings: this.warnings.slice(w),
       http_requests: http,
+      hook: this.hook.slice(k),
     };
   }
 }
@@ -186,6 +194,7 @@ function buildAgent(openai, recorder, plan, hosted = false) {
     model: recordingModel(openai, recorder),
     modelSettings: settings,
   };
+  if (plan.tools === false) return new Agent({ ...common, instructions: 'Answer.' }); // a plain agent
   if (hosted) {
     const server = hostedMcpTool({
       serverLabel: MCP_SERVER,
@@ -209,11 +218,15 @@ function buildAgent(openai, recorder, plan, hosted = false) {
 
 function trigger(plan, kase) {
   if (plan.trigger === 'default') return undefined; // the SDK's own
+  if (typeof plan.trigger === 'number') {
+    const threshold = plan.trigger; // compact at this many candidate items, as the SDK's default does at 10
+    return ({ compactionCandidateItems }) => compactionCandidateItems.length >= threshold;
+  }
   const yes = kase.compaction === 'on';
   return () => yes;
 }
 
-function buildSession(plan, kase, openai, underlying) {
+function buildSession(plan, kase, openai, underlying, recorder) {
   const options = {
     client: openai,
     model: MODEL,
@@ -223,6 +236,16 @@ function buildSession(plan, kase, openai, underlying) {
   const decide = trigger(plan, kase);
   if (decide) options.shouldTriggerCompaction = decide;
   const session = new Compaction(options);
+  // The session asks `this.shouldTriggerCompaction` (the option, or the SDK's own default) on
+  // every release with the session: each decision's candidate count is kept for the record, and
+  // a later turn's decision says yes.
+  const own = session.shouldTriggerCompaction;
+  if (typeof own === 'function') {
+    session.shouldTriggerCompaction = async (args) => {
+      recorder.hook.push(args?.compactionCandidateItems?.length ?? 0);
+      return recorder.always ? true : own.call(session, args);
+    };
+  }
   return plan.workaround ? deferCompactionWhilePending(session) : session;
 }
 
@@ -266,8 +289,10 @@ class Conversation {
     this.recorder = new Recorder();
     this.openai = client(plan, label, this.recorder);
     this.agent = buildAgent(this.openai, this.recorder, plan, hosted);
-    this.session = buildSession(plan, kase, this.openai, underlying);
+    this.session = buildSession(plan, kase, this.openai, underlying, this.recorder);
     this.stages = [];
+    this.later = []; // the case continued: each later turn's stage and what the user met
+    this.laterError = '';
     this.state = null;
     this.approvals = 0;
     this.error = null;
@@ -337,6 +362,21 @@ class Conversation {
     await this.turn('next_turn', QUESTIONS[1]);
   }
 
+  /** `count` plain questions after the case, each answered with a message and the compaction
+   * decision saying yes (the Python study's later turns): their stages go to `later`. */
+  async continueFor(count) {
+    this.recorder.reply = 'message';
+    this.recorder.always = true;
+    for (let n = 0; n < count; n += 1) {
+      if (!(await this.turn('next_turn', LATER(n + 1)))) {
+        this.laterError = this.error;
+        this.error = null;
+        break;
+      }
+      this.later.push({ stage: this.stages.pop(), outcome: this.met === 'paused' ? 'paused' : 'answered' });
+    }
+  }
+
   record(version) {
     return {
       case: this.kase,
@@ -349,6 +389,9 @@ class Conversation {
       model: 'responses',
       mode: this.plan.mode,
       response_store: this.plan.response_store,
+      continued: this.plan.later ?? 0,
+      later: this.later,
+      later_error: this.laterError,
     };
   }
 }
@@ -368,45 +411,56 @@ async function earlierTurns(talk, count) {
 }
 
 async function runCase(plan, kase, index, version, earlier = 0) {
+  const { talk, elsewhere } = await caseTurns(plan, kase, index, version, earlier);
+  if (elsewhere) return elsewhere;
+  if (plan.later && !talk.error) await talk.continueFor(plan.later);
+  else if (plan.later) talk.laterError = talk.error; // the case stopped: no later turn ran
+  return talk.record(version);
+}
+
+/** The case's own turns (`talk`), or the record of a second process that finished it
+ * (`elsewhere`). */
+async function caseTurns(plan, kase, index, version, earlier) {
   const label = `${plan.label ?? 'case'}-${index}`;
   const file = plan.session === 'file' ? join(plan.scratch, `${label}.json`) : null;
   const underlying = file ? new FileSession(file) : new MemorySession();
+  if (plan.history?.length) await underlying.addItems(structuredClone(plan.history));
   const talk = new Conversation(plan, kase, label, underlying);
   try {
     await earlierTurns(talk, earlier);
   } catch (error) {
     talk.error = outcomeOf(error, talk.recorder).error ?? `earlier turns: ${oneLine(error.message)}`;
-    return talk.record(version);
+    return { talk };
   }
   talk.recorder.reply = 'call'; // the question that pauses calls the tool, after any history
   const asked = await talk.turn('pause', QUESTIONS[0]);
   talk.recorder.reply = '';
-  if (!asked) return talk.record(version);
+  if (!asked) return { talk };
   if (talk.state === null && talk.stages.at(-1).outcome === 'ok') {
     talk.error = 'RuntimeError: the first turn did not pause for approval';
-    return talk.record(version);
+    return { talk };
   }
   if (talk.state === null) {
     // The pause raised: there is nothing to decide or resume; the user asks again.
     await talk.turn('next_turn', QUESTIONS[1]);
-    return talk.record(version);
+    return { talk };
   }
   if (file && kase.state_boundary === 'json' && plan.process) {
-    return inAnotherProcess(plan, talk, label, file, version);
+    return { talk, elsewhere: await inAnotherProcess(plan, talk, label, file, version) };
   }
   await talk.cross(kase.state_boundary);
   await talk.finish();
-  return talk.record(version);
+  return { talk };
 }
 
-/** One liveness situation on the plan's session, then `plan.later` plain questions, each
- * answered with a message and the trigger saying yes: the stages of the situation's own turns
+/** One liveness situation on the plan's session and runner, then `plan.later` plain questions,
+ * each answered with a message, the trigger the plan's: the stages of the situation's own turns
  * (`own` of them: the pause; a late resume's kept turns and resume), then one `next_turn`
  * stage per later turn, with what the user met (`answered`, `paused` or `raised`). */
 async function runSituation(plan, name, index, version) {
   const label = `${plan.label ?? 'situation'}-${name}-${index}`;
   const hosted = HOSTED.includes(name);
-  const kase = { runner: 'run', decision: 'approve', compaction: 'on', state_boundary: 'memory' };
+  const kase = { runner: plan.runner ?? 'run', decision: 'approve', compaction: 'on', state_boundary: 'memory' };
   const underlying = new MemorySession();
   const talk = new Conversation(plan, kase, label, underlying, hosted);
   const base = { scenario: name, sdk: 'js', sdk_version: version, mode: plan.mode, response_store: plan.response_store, workaround: Boolean(plan.workaround), resumed: false, later: plan.later };
@@ -423,7 +477,7 @@ async function runSituation(plan, name, index, version) {
       // the same store, and the state is gone with the old one.
       talk.state = null;
       talk.agent = buildAgent(talk.openai, talk.recorder, plan, hosted);
-      talk.session = buildSession(plan, kase, talk.openai, underlying);
+      talk.session = buildSession(plan, kase, talk.openai, underlying, talk.recorder);
     }
     if (LATE.includes(name) && !refused) {
       const text = talk.state.toString(); // the application keeps the paused state aside
@@ -467,8 +521,14 @@ async function inAnotherProcess(plan, talk, label, file, version) {
   return { ...rest, stages: [...talk.stages, ...rest.stages] };
 }
 
+/** js/workaround.mjs, when the plan wraps the session with it (copied beside the harness). */
+async function loadWorkaround(plan) {
+  if (plan.workaround) ({ deferCompactionWhilePending } = await import('./workaround.mjs'));
+}
+
 async function resume() {
   const { plan, kase, label, file, text, version } = JSON.parse(await readStdin());
+  await loadWorkaround(plan);
   const talk = new Conversation(plan, kase, label, new FileSession(file));
   talk.state = await RunState.fromString(talk.agent, text);
   await talk.finish();
@@ -482,14 +542,19 @@ async function readStdin() {
 }
 
 /** A plan: base_url, mode, response_store (null: unset), trigger ("case": the case's on/off,
- * or "default": the SDK's own), session ("memory" or "file"), process (a json boundary is a
- * second Node process), positions (each case once per number of plain turns before its pause),
- * workaround (the session wrapped by js/workaround.mjs), scratch (a folder for session files),
- * label, and the cases; or, for liveness, situations (their names: each runs instead of the
- * cases) and later (the plain questions after each). */
+ * "default": the SDK's own, or a number: compact at that many candidate items), session
+ * ("memory" or "file"), process (a json boundary is a second Node process), positions (each
+ * case once per number of plain turns before its pause), workaround (the session wrapped by
+ * js/workaround.mjs), scratch (a folder for session files), label, the cases, history (items
+ * the session holds before each case: a stored session, as the SDK stores it), and later (the
+ * plain questions after each case, the decision saying yes: its `later` turns); or, for
+ * liveness, situations (their names: each runs instead of the cases), later (the plain
+ * questions after each), runner ("run" or "run_streamed") and tools (false: the agent has
+ * none). */
 async function main() {
   if (process.argv.includes('--resume')) return resume();
   const plan = JSON.parse(await readStdin());
+  await loadWorkaround(plan);
   const version = await sdkVersion();
   const can = capabilities();
   if (plan.situations?.length) {

@@ -1,4 +1,4 @@
-"""Items: the JS SDK's item protocol mapped to the wire's shapes, in this one place.
+"""Items: the JS SDK's item protocol mapped to the wire's shapes, in this one place (both ways).
 
 ``@openai/agents`` stores and hands its model items in its own protocol: camelCase keys
 (``callId``), a tool's answer typed ``function_call_result`` with ``output: {type: "text",
@@ -9,19 +9,26 @@ the same for what the invariants read (types, call ids, messages), so a JS run's
 and model inputs are judged exactly as a Python run's are. What went over HTTP (compaction
 inputs, request bodies) is already the wire's and is kept as sent.
 
-``read_run`` turns one line the harness wrote into the study's ``CaseRun``; ``read_liveness``
+The other way, ``js_message`` writes an assistant message the doctor heals with (a string
+``content``, as the Responses API takes it) as the JS SDK stores one (``status``, an
+``output_text`` part), so a healed list a team loads back is the SDK's own shape; ``is_js_item``
+tells an item of the JS SDK's protocol from the wire's (what an export holds).
+
+``read_run`` turns one line the harness wrote into the study's ``CaseRun`` (with its later
+turns), ``hook_counts`` the candidate counts its compaction decisions saw; ``read_liveness``
 one liveness situation's line into the ``LivenessRun`` that ``analysis.liveness`` judges.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
-from ...analysis.liveness import LivenessRun, liveness_run
-from ...study.capture import CaseRun, Stage
-from ...study.items import Item
-from ...study.scenario import Case
+from ..analysis.liveness import LivenessRun, liveness_run
+from ..study.capture import CaseRun, Later, Stage
+from ..study.items import Item
+from ..study.scenario import Case
 
 # The JS names of tool results whose wire type differs (``function_call_result`` ->
 # ``function_call_output``); other types keep their name.
@@ -34,6 +41,7 @@ STORE_SUFFIX: dict[bool | None, str] = {None: "", False: "-store-false", True: "
 _UPPER = re.compile(r"(?<!^)(?=[A-Z])")
 
 
+@functools.lru_cache(maxsize=1024)  # a session repeats a few keys; an export holds millions
 def snake(key: str) -> str:
     """``callId`` -> ``call_id``: the JS field's name on the wire."""
     return _UPPER.sub("_", key).lower()
@@ -74,9 +82,28 @@ def wire_items(items: list[Item]) -> list[Item]:
     return [wire_item(item) for item in items]
 
 
+# What only the JS SDK's items carry: camelCase pairing keys, ``providerData``, its own types.
+_JS_KEYS = frozenset({"callId", "providerData", "approvalRequestId"})
+_JS_TYPES = frozenset({*RESULT_TYPES, "hosted_tool_call"})
+
+
+def is_js_item(item: Item) -> bool:
+    """Whether ``item`` is in the JS SDK's protocol rather than the wire's (a message whose
+    fields both share is neither: False)."""
+    return item.get("type") in _JS_TYPES or not _JS_KEYS.isdisjoint(item)
+
+
+def js_message(message: Item) -> Item:
+    """An assistant message in the wire's easy form (``content`` a string) as the JS SDK
+    stores an assistant message: ``type``, ``status`` and one ``output_text`` part."""
+    text = message["content"]
+    parts = [{"type": "output_text", "text": text}] if isinstance(text, str) else text
+    return {"type": "message", "role": "assistant", "status": "completed", "content": parts}
+
+
 def _stage(data: dict[str, Any]) -> Stage:
     """A stage as the harness wrote it, its SDK items mapped to the wire's shapes."""
-    mapped = dict(data)
+    mapped = {k: v for k, v in data.items() if k != "hook"}  # hook: see ``hook_counts``
     mapped["stored"] = wire_items(data.get("stored", []))
     mapped["model_inputs"] = [wire_items(items) for items in data.get("model_inputs", [])]
     mapped["interruptions"] = wire_items(data.get("interruptions", []))
@@ -94,8 +121,17 @@ def _state_entry(entry: Item) -> Item:
     return wire_item(entry)
 
 
+def hook_counts(data: dict[str, Any], stage: str) -> list[int]:
+    """The candidate count of each compaction decision the session asked for during the first
+    ``stage`` of a line the harness wrote (none when the release hides its decision)."""
+    found: dict[str, Any] = next((s for s in data.get("stages", []) if s.get("name") == stage), {})
+    return [int(n) for n in found.get("hook", [])]
+
+
 def read_run(data: dict[str, Any]) -> CaseRun:
-    """One case the harness ran, as the study's record (``sdk`` is ``js``)."""
+    """One case the harness ran, as the study's record (``sdk`` is ``js``), with the later
+    turns it was continued for."""
+    later = [Later(_stage(turn["stage"]), str(turn["outcome"])) for turn in data.get("later", [])]
     return CaseRun(
         case=Case(**data["case"]),
         sdk_version=str(data["sdk_version"]),
@@ -108,15 +144,20 @@ def read_run(data: dict[str, Any]) -> CaseRun:
         mode=data["mode"],
         response_store=data.get("response_store"),
         sdk="js",
+        continued=int(data.get("continued", 0)),
+        later=later,
+        later_error=str(data.get("later_error") or ""),
     )
 
 
-def read_liveness(data: dict[str, Any], release: str | None = None) -> LivenessRun:
+def read_liveness(
+    data: dict[str, Any], release: str | None = None, threshold: int | None = None
+) -> LivenessRun:
     """One liveness situation the harness ran, as the Python runs' record: its own stages (the
     pause; a late resume's kept turns and resume) and its later turns, each with what the user
     met (a refusal is on the stage itself). ``mode`` is the plan's (``auto-store-false`` for
     ``auto`` with the agent's ``store: false``); ``release`` names the package when it is not
-    the installed release as it is (a patched one)."""
+    the installed release as it is (a patched one); ``threshold`` is the plan's trigger's."""
     stages = [_stage(stage) for stage in data.get("stages", [])]
     own = int(data.get("own", 0))
     met = [str(m) for m in data.get("met", [])]
@@ -137,4 +178,5 @@ def read_liveness(data: dict[str, Any], release: str | None = None) -> LivenessR
         model="responses",
         own=stages[:own],
         resumed=bool(data.get("resumed")),
+        threshold=threshold,
     )

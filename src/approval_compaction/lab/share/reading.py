@@ -1,0 +1,155 @@
+"""Reading: how soon a published page teaches, measured the same way for every notebook.
+
+A notebook is read as a reporter pastes it: its rendered markdown (``data/rendered/NN-name.md``)
+should fit in about ``RENDERED_LIMIT`` characters, and its prose (the markdown cells) should hold
+no paragraph over ``PARAGRAPH_WORDS`` words, counted as the README's and the docs' are
+(``formats.markdown.paragraphs``: each list item on its own; headings, tables, code fences and
+HTML are not prose).
+
+A *term* is a word this project gives its own meaning (``TERMS``): a page defines it where it
+first sets it in italics (``*stand-in*``, as the README's words table and a notebook's lead-in
+do), and uses it wherever its pattern matches. ``undefined_terms`` names the terms a text uses
+before it defines them (or never defines). The benchmark ``benchmarks/notebook_reading.py``
+reports these figures per notebook, and a fast test holds every notebook to the limits.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ...formats.markdown import paragraphs
+
+RENDERED_LIMIT = 25_000  # characters of a rendered notebook: one comment a reader scrolls
+PARAGRAPH_WORDS = 80  # words in one paragraph of prose
+
+# Each term by its name, with the pattern of a use. Words with a meaning only here, which no
+# SDK or API page gives: the study's, the liveness grid's, the search's and the ablation's.
+TERMS: dict[str, str] = {
+    "stand-in": r"stand-in",
+    "liveness": r"liveness",
+    "invariant": r"invariants?",
+    "orphan output": r"orphan outputs?",
+    "open call": r"open calls?",
+    "pending call": r"pending calls?",
+    "situation": r"situations?",
+    "poisoned": r"poisoned",
+    "mcp_abandoned": r"mcp_abandoned",
+    "stops compacting": r"stops? compacting",
+    "pause position": r"pause positions?",
+    "default trigger": r"default trigger",
+    "documented contract": r"documented contract",
+    "era": r"eras?",
+    "lenient": r"lenient",
+    "faithful": r"faithful",
+    "hunk": r"hunks?|\w+\.py#\d+",
+    "ddmin": r"ddmin",
+    "ablation": r"ablation",
+    "ownership gate": r"ownership gate",
+    "catalogue": r"catalogue",
+    "widened": r"widened",
+}
+_USE = {
+    name: re.compile(rf"(?<![\w-])(?:{pattern})(?![\w-])", re.I) for name, pattern in TERMS.items()
+}
+_FENCE = re.compile(r"^ {0,3}```.*?^ {0,3}```[^\n]*$", re.S | re.M)
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+# A link's target and a code span naming a path are addresses, not words a reader meets.
+_ADDRESS = re.compile(r"\]\([^)\s]*\)|`[^`\n]*/[^`\n]*`")
+_TABLE = re.compile(r"<table|^\|.*\|\s*$\n^\|[-| :]+\|\s*$", re.M)
+
+
+def prose(text: str) -> str:
+    """Markdown without its code fences and HTML comments."""
+    return _COMMENT.sub("", _FENCE.sub("", text))
+
+
+def words(text: str) -> str:
+    """Prose without link targets and code spans naming a path: what a term check reads."""
+    return _ADDRESS.sub("", prose(text))
+
+
+def long_paragraphs(text: str, limit: int = PARAGRAPH_WORDS) -> list[str]:
+    """The paragraphs of prose (``formats.markdown.paragraphs``, HTML comments left out) with
+    more than ``limit`` words."""
+    return [p for p in paragraphs(_COMMENT.sub("", text)) if len(p.split()) > limit]
+
+
+def markdown_cells(notebook: Mapping[str, Any]) -> list[str]:
+    """The source of each markdown cell, in order."""
+    cells: Iterable[Mapping[str, Any]] = notebook.get("cells", [])
+    return ["".join(c.get("source", [])) for c in cells if c.get("cell_type") == "markdown"]
+
+
+def notebook_prose(notebook: Mapping[str, Any]) -> str:
+    """Every markdown cell of a notebook, as one text."""
+    return "\n\n".join(markdown_cells(notebook))
+
+
+def _shows_table(cell: Mapping[str, Any]) -> bool:
+    for output in cell.get("outputs", []):
+        for kind in ("text/html", "text/markdown"):
+            if _TABLE.search("".join(output.get("data", {}).get(kind, ""))):
+                return True
+    return False
+
+
+def words_before_table(notebook: Mapping[str, Any]) -> int:
+    """The words of the markdown cells a reader meets before the first output showing a table."""
+    words = 0
+    for cell in notebook.get("cells", []):
+        if cell.get("cell_type") == "code" and _shows_table(cell):
+            break
+        if cell.get("cell_type") == "markdown":
+            words += len(prose("".join(cell.get("source", []))).split())
+    return words
+
+
+def _definition(name: str) -> re.Pattern[str]:
+    """A term's definition: the term (or its plural) set in single asterisks."""
+    return re.compile(rf"(?<![*\w])\*{TERMS[name]}\*(?![*\w])", re.I)
+
+
+def undefined_terms(text: str, terms: Sequence[str] = tuple(TERMS)) -> list[str]:
+    """The terms ``text`` uses before it defines them, or uses without defining them."""
+    plain = words(text)
+    found = []
+    for name in terms:
+        used = _USE[name].search(plain)
+        if used is None:
+            continue
+        defined = _definition(name).search(plain)
+        if defined is None or used.start() < defined.start():
+            found.append(name)
+    return found
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How one notebook reads: characters rendered, words before its first table, paragraphs
+    over the limit (their first words), and terms used before their definition."""
+
+    notebook: str
+    rendered: int
+    words_before_table: int
+    long_paragraphs: tuple[str, ...]
+    undefined_terms: tuple[str, ...]
+
+    @property
+    def fits(self) -> bool:
+        """Within the rendered limit, and no paragraph over the word limit."""
+        return self.rendered <= RENDERED_LIMIT and not self.long_paragraphs
+
+
+def reading(name: str, notebook: Mapping[str, Any], rendered: str) -> Reading:
+    """The reading of one notebook, from its JSON and its rendered markdown."""
+    text = notebook_prose(notebook)
+    return Reading(
+        name,
+        len(rendered),
+        words_before_table(notebook),
+        tuple(" ".join(p.split()[:8]) for p in long_paragraphs(text)),
+        tuple(undefined_terms(text)),
+    )

@@ -1,0 +1,123 @@
+"""Reading: every notebook within the rendered limit and holding no paragraph over 80 words, and
+the measures the reading benchmark reports."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from approval_compaction import paths
+from approval_compaction.lab.share.reading import (
+    PARAGRAPH_WORDS,
+    RENDERED_LIMIT,
+    long_paragraphs,
+    reading,
+    undefined_terms,
+    words_before_table,
+)
+from approval_compaction.study.situations import SITUATIONS
+
+NOTEBOOKS = sorted((paths.ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb"))
+# Notebooks whose rewrite is on another branch today: the mark goes once it has merged and meets
+# the limits (issue 51).
+ELSEWHERE: dict[str, str] = {}
+
+
+def _marked(path: Path) -> pytest.param:  # type: ignore[valid-type]  # pytest's ParameterSet
+    reason = ELSEWHERE.get(path.name)
+    marks = [pytest.mark.xfail(reason=reason, strict=True)] if reason else []
+    return pytest.param(path, id=path.stem[:2], marks=marks)
+
+
+def test_long_paragraphs_counts_words_of_prose_only() -> None:
+    long = " ".join(["word"] * (PARAGRAPH_WORDS + 1))
+    assert long_paragraphs(f"{long}\n\n```\n{long}\n```\n<!-- {long} -->") == [long]
+    assert long_paragraphs(" ".join(["word"] * PARAGRAPH_WORDS)) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "undefined"),
+    [
+        ("A *stand-in* answers. The stand-in refuses.", []),
+        ("The stand-in answers; a *stand-in* is a server.", ["stand-in"]),
+        ("The stand-in answers.", ["stand-in"]),
+        ("Hunk `a.py#2` is the fix. A *hunk* is a piece of a diff.", ["hunk"]),
+        ("```\nstand-in\n```\nNothing else.", []),
+    ],
+    ids=["defined-first", "used-first", "never-defined", "hunk-id", "code-is-not-prose"],
+)
+def test_undefined_terms_names_a_term_used_before_its_italics(
+    text: str, undefined: list[str]
+) -> None:
+    assert undefined_terms(text) == undefined
+
+
+def test_words_before_table_stops_at_the_first_output_showing_a_table() -> None:
+    table = {"text/html": ["<table><tr><td>1</td></tr></table>"]}
+    notebook = {
+        "cells": [
+            {"cell_type": "markdown", "source": ["one two <!-- hidden -->"]},
+            {"cell_type": "code", "source": [], "outputs": [{"data": {"text/plain": "x"}}]},
+            {"cell_type": "markdown", "source": ["three"]},
+            {"cell_type": "code", "source": [], "outputs": [{"data": table}]},
+            {"cell_type": "markdown", "source": ["not counted"]},
+        ]
+    }
+    assert words_before_table(notebook) == 3
+
+
+@pytest.mark.parametrize("path", [_marked(p) for p in NOTEBOOKS])
+def test_every_notebook_fits_a_comment_and_holds_no_long_paragraph(path: Path) -> None:
+    """Issue 51: 10 rendered 42k characters with six paragraphs over 80 words; a reader pastes a
+    notebook into a thread and meets its lesson in the first screen."""
+    rendered = paths.ROOT / "data" / "rendered" / f"{path.stem}.md"
+    found = reading(path.name, json.loads(path.read_text()), rendered.read_text())
+    assert found.rendered <= RENDERED_LIMIT
+    assert found.long_paragraphs == ()
+
+
+README = paths.ROOT / "README.md"
+GLOSSARY_ROW = re.compile(r"^\| (\*[^|]+\*) \|", re.M)
+
+
+def _glossary(text: str) -> tuple[list[str], str]:
+    """The README's words table: each term it defines, and the README without the table."""
+    rows = GLOSSARY_ROW.findall(text)
+    terms = [t for row in rows for t in re.findall(r"\*([^*]+)\*", row)]
+    rest = GLOSSARY_ROW.sub("|", text)
+    return terms, rest
+
+
+def test_the_readme_defines_each_term_before_it_uses_it() -> None:
+    """Issue 51: "stand-in" was used at line 7 and explained near line 127; "liveness" was
+    never defined."""
+    assert undefined_terms(README.read_text()) == []
+
+
+def test_the_glossary_holds_only_terms_the_published_files_use() -> None:
+    """Issue 51: the glossary defined `pause_failed` and `unknown`, which no table used."""
+    terms, rest = _glossary(README.read_text())
+    pages = [rest, *(p.read_text() for p in sorted((paths.ROOT / "docs").glob("*.md")))]
+    pages += [(paths.ROOT / "data" / name).read_text() for name in ("report.md", "report-js.md")]
+    published = "\n".join(pages)
+    assert [t for t in terms if t not in published] == []
+
+
+def test_the_glossary_names_exactly_the_situations_of_the_record() -> None:
+    text = README.read_text()
+    row = next(line for line in text.splitlines() if line.startswith("| *situation* |"))
+    named = set(re.findall(r"\*(\w+)\*", row.split("|", 2)[2]))
+    assert named == set(SITUATIONS)
+
+
+def test_every_published_install_line_is_one_the_install_test_runs() -> None:
+    """Issue 51: `pip install approval-compaction` named a package on no index; every line a
+    page publishes is the README's tested line from a clone, with an extra at most."""
+    from approval_compaction.lab.share.readme import INSTALL_CORE, INSTALL_DOCTOR
+
+    pages = [README, *sorted((paths.ROOT / "docs").glob("*.md"))]
+    lines = {m for p in pages for m in re.findall(r"`(pip install [^`]+)`", p.read_text())}
+    assert lines and lines <= {INSTALL_CORE, INSTALL_DOCTOR}
