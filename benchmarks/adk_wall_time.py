@@ -24,13 +24,20 @@ import tempfile
 import time
 from pathlib import Path
 
+from approval_compaction.adk.harness import Plan, run_plan
 from approval_compaction.lab import paths
-from approval_compaction.lab.adk.harness import Plan, run_plan
 from approval_compaction.lab.adk.packages import cache_folder, pinned, release_environment
 from approval_compaction.study.scenario import Case
 
 ONE = Case("run", "approve", "on", "memory")
-DRIVER_OWN = ("adk/", "src/approval_compaction/lab/adk/", "tests/adk/", "notebooks/13-", "data/")
+DRIVER_OWN = (
+    "adk/",
+    "src/approval_compaction/adk/",
+    "src/approval_compaction/lab/adk/",
+    "tests/adk/",
+    "notebooks/13-",
+    "data/",
+)
 
 
 def _floor(python: Path) -> float:

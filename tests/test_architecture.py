@@ -47,6 +47,7 @@ LOADS: dict[str, frozenset[str]] = {
     "study": frozenset({"agents", "openai"}),
     "wire": frozenset({"openai"}),
     "js": frozenset({"openai"}),  # the JS driver: Node, the stand-in, the runs read and judged
+    "adk": frozenset(),  # the ADK driver: a release's interpreter runs it, the runs read here
     "analysis": frozenset({"pandas", "numpy"}),
     "display": frozenset({"pandas", "numpy"}),  # the heatmaps and the stepper are the lab's
     "fix": frozenset({"agents", "openai"}),  # the workaround needs the SDK and nothing else
@@ -69,8 +70,9 @@ LOADS: dict[str, frozenset[str]] = {
             "nbconvert",
         }
     ),
-    # the harnesses tests start: a browser for the notebooks, hypothesis for the store fuzzer
-    "testing": frozenset({"playwright", "hypothesis"}),
+    # the harnesses tests start: a browser for the notebooks, hypothesis for the store fuzzer,
+    # the JS driver's runner (and its stand-in's client) for the JS store fuzzer
+    "testing": frozenset({"playwright", "hypothesis", "openai"}),
 }
 
 
@@ -85,11 +87,17 @@ def loaded_after(code: str, among: frozenset[str] = HEAVY) -> set[str]:
     return {name for name in modules if name in among}
 
 
+# Scripts another runtime runs (a release's own interpreter), never imported here.
+ELSEWHERE_RUN = {"approval_compaction.adk.driver"}  # google-adk's environment runs it
+
+
 def submodules(subpackage: str) -> list[str]:
-    """Every module of a subpackage, its own subpackages' modules included."""
+    """Every module of a subpackage, its own subpackages' modules included (not the scripts
+    another runtime runs)."""
     folder = paths.PACKAGE / subpackage
     found = pkgutil.walk_packages([str(folder)], prefix=f"approval_compaction.{subpackage}.")
-    return [f"approval_compaction.{subpackage}", *(m.name for m in found)]
+    names = [f"approval_compaction.{subpackage}", *(m.name for m in found)]
+    return [n for n in names if n not in ELSEWHERE_RUN]
 
 
 def subpackages() -> list[str]:

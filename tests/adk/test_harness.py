@@ -1,50 +1,43 @@
-"""The ADK driver in the releases' own environments (made with uv when missing): the first
-release with compaction loses the pending call; the pinned one keeps it, in every kind."""
+"""The ADK driver's runner: the interpreter it is given, the variables it passes, the lines it
+reads back."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 
-from approval_compaction.analysis.invariants import judge_all
-from approval_compaction.lab.adk.harness import Plan, run_plan, run_situations
-from approval_compaction.lab.adk.packages import FIRST, pinned, release_environment
-from approval_compaction.lab.adk.sweep import PLANS, record
-from approval_compaction.study.scenario import Case
-
-pytestmark = [pytest.mark.slow, pytest.mark.releases, pytest.mark.subprocess]
-
-PAUSED = Case("run", "approve", "on", "json")
+from approval_compaction.adk import harness
+from approval_compaction.adk.harness import DriverError, Plan, environ, run_plan
 
 
-def test_driver_first_release_compacts_the_pending_call_and_the_resume_raises() -> None:
-    """1.16.0: the window at the pause covers the call waiting for confirmation; the second
-    process reads only the summary, and the resume raises ValueError after the tool ran."""
-    env = release_environment(FIRST)
-    (run,) = run_plan(Plan("window-0", cases=(PAUSED,)), env.python)
-    assert run.sdk == "adk" and run.sdk_version == FIRST and run.error is None
-    assert [s.name for s in run.stages] == ["pause", "round_trip", "resume", "next_turn"]
-    round_trip, resume = run.stage("round_trip"), run.stage("resume")
-    assert round_trip is not None and [i["type"] for i in round_trip.stored] == ["compaction"]
-    assert resume is not None and resume.outcome.exception == "builtins.ValueError"
-    (judged,) = judge_all([run])
-    broken = {v.invariant for v in judged.violations}
-    assert {"compaction_input_complete", "stored_history_paired"} <= broken
+def test_run_plan_names_a_missing_interpreter_in_one_line(tmp_path: Path) -> None:
+    with pytest.raises(DriverError, match="no interpreter at .*make the release's environment"):
+        run_plan(Plan(), tmp_path / "bin" / "python")
 
 
-def test_driver_pinned_release_holds_every_invariant_in_every_kind() -> None:
-    env = release_environment(pinned())
-    cases = (PAUSED, Case("run_streamed", "reject", "on", "memory"))
-    for plan in PLANS:
-        runs = run_plan(Plan(plan.kind, cases=cases), env.python)
-        row = record(plan, judge_all(runs))
-        assert (row.plan, row.violating, row.not_applicable) == (plan.kind, 0, "")
+def test_environ_passes_no_key_and_no_python_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("OPENAI_API_KEY", "GOOGLE_API_KEY", "GEMINI_API_KEY", "PYTHONPATH"):
+        monkeypatch.setenv(name, "x")
+    env = environ()
+    assert not {"OPENAI_API_KEY", "GOOGLE_API_KEY", "GEMINI_API_KEY", "PYTHONPATH"} & env.keys()
+    assert env["PYTHONHASHSEED"] == "0"
 
 
-def test_driver_late_confirmation_reaches_the_summariser_without_its_call() -> None:
-    """The case left open on the pinned release: a confirmation answered after later questions
-    is handed to the summariser after an earlier summary covered its call."""
-    env = release_environment(pinned())
-    plan = Plan("window-1", cases=(), situations=("resumed",), later=2)
-    ((run,),) = run_situations([plan], env.python)
-    assert run.error == "" and run.resumed
-    assert "call-1" in run.own_sent
+@pytest.mark.subprocess
+def test_run_plan_reads_each_line_the_driver_writes_from_its_scratch_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stand-in driver (this interpreter, no google-adk) echoes its settings: the runner
+    passes the plan, runs the copy in a scratch folder, and reads each line back."""
+    fake = tmp_path / "driver.py"
+    fake.write_text(
+        "import json, os, sys\n"
+        "spec = json.loads(sys.stdin.read())\n"
+        "assert os.path.dirname(os.path.abspath(__file__)) == os.getcwd()\n"
+        "print(json.dumps({'kind': spec['kind'], 'cases': len(spec['cases'])}))\n"
+    )
+    monkeypatch.setattr(harness, "DRIVER", fake)
+    lines = harness._run_driver([Plan("tokens-2")], Path(sys.executable))
+    assert lines == [[{"kind": "tokens-2", "cases": 16}]]

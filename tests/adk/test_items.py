@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from approval_compaction.analysis.invariants import judge
-from approval_compaction.analysis.pairing import find_unpaired
-from approval_compaction.lab.adk.items import (
+from approval_compaction.adk.items import (
     PLACEHOLDER,
     event_items,
     part_items,
     read_run,
     renumbered,
 )
+from approval_compaction.analysis.invariants import judge
+from approval_compaction.analysis.pairing import find_unpaired
 
 CALL = {"function_call": {"id": "call-1", "name": "protected_lookup", "args": {"record": "r"}}}
 ASK = "adk-0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b"

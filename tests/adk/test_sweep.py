@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from approval_compaction.adk.harness import Plan
 from approval_compaction.analysis.invariants import judge_all
-from approval_compaction.lab.adk.harness import Plan
 from approval_compaction.lab.adk.sweep import PLANS, SITUATIONS, liveness_plans, record
 from approval_compaction.study.capture import CaseRun, Stage
 from approval_compaction.study.scenario import Case

@@ -1,10 +1,11 @@
 """The ADK driver: the study's scenario on one installed ``google-adk``, written as it was seen.
 
 It runs inside the release's own environment (``google-adk`` and the standard library only,
-nothing of this project), the way ``js/harness.mjs`` runs inside Node. It reads a plan on
-standard input and writes one JSON line per case or situation. It judges nothing: what it
-writes is ADK's own objects as JSON (``Content``, ``Event``), which
-``approval_compaction.lab.adk.items`` maps to the capture format in one place.
+nothing of this project), the way ``js/harness.mjs`` runs inside Node; ``adk/harness.py`` copies
+it into a scratch folder and starts it there. It reads its settings and cases on standard input
+and writes one JSON line per case or situation. It judges nothing: what it writes is ADK's own
+objects as JSON (``Content``, ``Event``), which ``adk/items.py`` maps to the capture format in
+one place.
 
 The scenario: an ``LlmAgent`` with one ``FunctionTool(require_confirmation=True)``, a scripted
 model (a ``BaseLlm`` subclass that records every ``LlmRequest.contents``) and a scripted
@@ -30,6 +31,7 @@ import sys
 from typing import Any
 
 from google.adk.agents import LlmAgent
+from google.adk.agents.run_config import RunConfig, StreamingMode
 from google.adk.events import Event
 from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_response import LlmResponse
@@ -37,11 +39,6 @@ from google.adk.runners import Runner
 from google.adk.sessions import InMemorySessionService
 from google.adk.tools import FunctionTool
 from google.genai import types
-
-try:  # the streamed runner's configuration
-    from google.adk.agents.run_config import RunConfig, StreamingMode
-except ImportError:  # pragma: no cover - every release with confirmation has it
-    RunConfig = StreamingMode = None  # type: ignore[assignment,misc]
 
 APP = "study"
 USER = "user"
@@ -150,7 +147,7 @@ def summariser_class() -> Any:
     from google.adk.apps.base_events_summarizer import BaseEventsSummarizer
     from google.adk.events.event_actions import EventActions, EventCompaction
 
-    class ScriptedSummariser(BaseEventsSummarizer):  # type: ignore[misc,valid-type]
+    class ScriptedSummariser(BaseEventsSummarizer):
         async def maybe_summarize_events(self, *, events: list[Event]) -> Event | None:
             SEEN["compaction_inputs"].append([event_json(e) for e in events])
             if not events:
@@ -502,6 +499,7 @@ def answer(calls: list[Any]) -> types.Content:
     (approved), or the long-running tool's final result."""
     parts = []
     for call in calls:
+        response: dict[str, Any]
         if call.name == CONFIRMATION:
             response = {"confirmed": True}
         else:

@@ -1,5 +1,5 @@
-"""Harness: the ADK driver (``adk/harness.py``) run in one release's environment, its captures
-read back as the study's runs.
+"""Harness: the ADK driver (``driver.py``, beside this module) run by one interpreter that has
+``google-adk`` installed, its captures read back as the study's runs.
 
 A ``Plan`` is what varies between matrices: the compaction kind (``EventsCompactionConfig``'s
 sliding window with overlap 0 or 1, or its token threshold keeping 0 or 2 raw events), the
@@ -20,6 +20,8 @@ without; ``memory`` one ``InMemorySessionService`` in one process, ``json`` a
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import tempfile
 from collections.abc import Sequence
@@ -27,16 +29,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...analysis.liveness import LivenessRun
-from ...errors import InvestigationError
-from ...study.capture import CaseRun
-from ...study.scenario import Case, all_cases
-from ...study.words import AdkKind
 from .. import paths
-from ..releases.environments import isolated_environ
+from ..analysis.liveness import LivenessRun
+from ..errors import InvestigationError
+from ..study.capture import CaseRun
+from ..study.scenario import Case, all_cases
+from ..study.words import AdkKind
 from .items import read_liveness, read_run
 
-DRIVER = paths.ROOT / "adk" / "harness.py"
+DRIVER = Path(__file__).with_name("driver.py")
 TIMEOUT = 1800.0  # seconds for one plan's process
 
 
@@ -96,6 +97,8 @@ def _run_driver(plans: Sequence[Plan], python: Path) -> list[list[dict[str, Any]
     with tempfile.TemporaryDirectory(
         prefix="approval-compaction-adk-", dir=paths.scratch()
     ) as scratch:
+        driver = Path(scratch) / DRIVER.name  # run from a folder holding nothing else
+        shutil.copyfile(DRIVER, driver)
         for number, plan in enumerate(plans):
             spec = {
                 "kind": plan.kind,
@@ -105,25 +108,32 @@ def _run_driver(plans: Sequence[Plan], python: Path) -> list[list[dict[str, Any]
                 "scratch": scratch,
                 "label": f"p{number}",
             }
-            results.append(_run(python, spec))
+            results.append(_run(python, driver, spec))
     return results
 
 
-def _run(python: Path, spec: dict[str, Any]) -> list[dict[str, Any]]:
-    env = isolated_environ(with_package=False)
-    env.update(PYTHONWARNINGS="ignore")
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env.pop("GOOGLE_API_KEY", None)
-    env.pop("GEMINI_API_KEY", None)
+def environ() -> dict[str, str]:
+    """Variables for the release's interpreter: no inherited Python paths, no key to any
+    provider, a fixed hash seed (set orders come out the same on every run)."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("PYTHON", "VIRTUAL_ENV", "OPENAI", "GOOGLE", "GEMINI"))
+    }
+    env.update(PYTHONNOUSERSITE="1", PYTHONHASHSEED="0", PYTHONWARNINGS="ignore")
+    return env
+
+
+def _run(python: Path, driver: Path, spec: dict[str, Any]) -> list[dict[str, Any]]:
     try:
         done = subprocess.run(
-            [str(python), str(DRIVER)],
+            [str(python), str(driver)],
             input=json.dumps(spec),
             capture_output=True,
             text=True,
             timeout=TIMEOUT,
-            env=env,
-            cwd=spec["scratch"],
+            env=environ(),
+            cwd=driver.parent,
             check=False,
         )
     except subprocess.TimeoutExpired:
@@ -132,14 +142,3 @@ def _run(python: Path, spec: dict[str, Any]) -> list[dict[str, Any]]:
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]
         raise DriverError(f"the ADK driver exited with {done.returncode}: {last}")
     return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
-
-
-def run_adk(
-    kind: AdkKind = "window-0", cases: Sequence[Case] = (), release: str | None = None
-) -> list[CaseRun]:
-    """The cases (every one when none are given) in one compaction kind, on a release (the
-    pinned one by default), its environment made with uv on first use."""
-    from .packages import pinned, release_environment
-
-    env = release_environment(release or pinned())
-    return run_plan(Plan(kind, cases=tuple(cases) or tuple(all_cases())), env.python)

@@ -35,10 +35,10 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from ...analysis.liveness import LivenessRun, liveness_run
-from ...study.capture import CaseRun, Later, Stage
-from ...study.items import Item
-from ...study.scenario import Case
+from ..analysis.liveness import LivenessRun, liveness_run
+from ..study.capture import CaseRun, Later, Stage
+from ..study.items import Item
+from ..study.scenario import Case
 
 CONFIRMATION = "adk_request_confirmation"
 PLACEHOLDER = "adk_confirmation_placeholder"

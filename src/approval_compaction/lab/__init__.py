@@ -108,7 +108,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".share.report_js": ("js_fix_frame", "js_workaround_ranges"),
     ".share.later_turns_comment": ("liveness_lines", "matrix_line", "tally_lines"),
     # google-adk: its driver, item mapping and tables (the JS ones, with ADK's words)
-    ".adk.harness": ("run_adk",),
+    ".adk.sweep": ("run_adk",),
     ".findings.adk": ("adk_liveness_frame", "adk_ranges_frame", "load_adk"),
 }
 # Modules the notebooks use as a whole (``rp.replay(...)``, ``paths.DATA_FILES``), by the name
@@ -123,7 +123,7 @@ _MODULES: dict[str, str] = {
 _RENAMED: dict[str, tuple[str, str]] = {
     "release_checks_frame": (".findings.tables", "check_frame"),
     "newest_turns_frame": (".findings.tables", "upgrade_frame"),
-    "adk_items": (".adk.items", "part_items"),  # one ADK content as wire items
+    "adk_items": ("..adk.items", "part_items"),  # one ADK content as wire items (the core's)
 }
 _MODULE_OF: dict[str, str] = {name: module for module, names in _SOURCES.items() for name in names}
 

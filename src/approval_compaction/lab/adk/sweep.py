@@ -16,15 +16,16 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from ...adk.harness import Plan, run_plan, run_plans, run_situations
 from ...analysis.invariants import judge_all
 from ...analysis.liveness import DEFAULT_TURNS, LivenessRun
 from ...formats.progress import Progress
 from ...formats.records import write_records
 from ...study.capture import CaseRun
-from ...study.words import ADK_KINDS
+from ...study.scenario import Case, all_cases
+from ...study.words import ADK_KINDS, AdkKind
 from .. import paths
 from ..js.sweep import JsRecord, record, unavailable
-from .harness import Plan, run_plans, run_situations
 from .packages import AdkEnvironmentError, release_dates, release_environment, releases
 
 PLANS: tuple[Plan, ...] = tuple(Plan(kind) for kind in ADK_KINDS)
@@ -91,3 +92,14 @@ def merge(folders: Sequence[Path], folder: Path = paths.DATA) -> list[Path]:
     ]
     rows.sort(key=lambda r: version_key(r.sdk_version))  # stable: each release's plans in order
     return write_records(paths.data(folder).adk_sweep, rows, JsRecord)
+
+
+def run_adk(
+    kind: AdkKind = "window-0", cases: Sequence[Case] = (), release: str | None = None
+) -> list[CaseRun]:
+    """The cases (every one when none are given) in one compaction kind, on a release (the
+    pinned one by default), its environment made with uv on first use."""
+    from .packages import pinned
+
+    env = release_environment(release or pinned())
+    return run_plan(Plan(kind, cases=tuple(cases) or tuple(all_cases())), env.python)

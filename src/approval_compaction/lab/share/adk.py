@@ -10,13 +10,13 @@ import argparse
 from dataclasses import replace
 from pathlib import Path
 
+from ...adk.harness import Plan, run_plan
 from ...analysis.liveness import LivenessRecord, liveness_records
 from ...analysis.matrix import matrix_text, records
 from ...formats.files import write_or_print
 from ...formats.records import write_records
 from ...study.scenario import select_cases
 from .. import paths
-from ..adk.harness import Plan, run_plan
 from ..adk.packages import fetch_release_dates, pinned, release_environment
 from ..adk.sweep import PLANS, release_records, run_adk_liveness, run_release
 from ..js.sweep import JsRecord
@@ -57,7 +57,7 @@ def data_command(args: argparse.Namespace) -> int:
 def write_fix(folder: Path = paths.DATA) -> list[Path]:
     """The patched package's kinds (``adk-patched.json``), and the regression test on the
     pinned and the patched package (``adk-sdk-test.json``)."""
-    from ..adk.harness import run_plans
+    from ...adk.harness import run_plans
     from ..adk.patched import label, patched_environment
     from ..adk.sdk_test import run_sdk_test
     from .js import SdkTestRecord

@@ -1,0 +1,50 @@
+"""The ADK driver in the releases' own environments (made with uv when missing): the first
+release with compaction loses the pending call; the pinned one keeps it, in every kind."""
+
+from __future__ import annotations
+
+import pytest
+
+from approval_compaction.adk.harness import Plan, run_plan, run_situations
+from approval_compaction.analysis.invariants import judge_all
+from approval_compaction.lab.adk.packages import FIRST, pinned, release_environment
+from approval_compaction.lab.adk.sweep import PLANS, record
+from approval_compaction.study.scenario import Case
+
+pytestmark = [pytest.mark.slow, pytest.mark.releases, pytest.mark.subprocess]
+
+PAUSED = Case("run", "approve", "on", "json")
+
+
+def test_driver_first_release_compacts_the_pending_call_and_the_resume_raises() -> None:
+    """1.16.0: the window at the pause covers the call waiting for confirmation; the second
+    process reads only the summary, and the resume raises ValueError after the tool ran."""
+    env = release_environment(FIRST)
+    (run,) = run_plan(Plan("window-0", cases=(PAUSED,)), env.python)
+    assert run.sdk == "adk" and run.sdk_version == FIRST and run.error is None
+    assert [s.name for s in run.stages] == ["pause", "round_trip", "resume", "next_turn"]
+    round_trip, resume = run.stage("round_trip"), run.stage("resume")
+    assert round_trip is not None and [i["type"] for i in round_trip.stored] == ["compaction"]
+    assert resume is not None and resume.outcome.exception == "builtins.ValueError"
+    (judged,) = judge_all([run])
+    broken = {v.invariant for v in judged.violations}
+    assert {"compaction_input_complete", "stored_history_paired"} <= broken
+
+
+def test_driver_pinned_release_holds_every_invariant_in_every_kind() -> None:
+    env = release_environment(pinned())
+    cases = (PAUSED, Case("run_streamed", "reject", "on", "memory"))
+    for plan in PLANS:
+        runs = run_plan(Plan(plan.kind, cases=cases), env.python)
+        row = record(plan, judge_all(runs))
+        assert (row.plan, row.violating, row.not_applicable) == (plan.kind, 0, "")
+
+
+def test_driver_late_confirmation_reaches_the_summariser_without_its_call() -> None:
+    """The case left open on the pinned release: a confirmation answered after later questions
+    is handed to the summariser after an earlier summary covered its call."""
+    env = release_environment(pinned())
+    plan = Plan("window-1", cases=(), situations=("resumed",), later=2)
+    ((run,),) = run_situations([plan], env.python)
+    assert run.error == "" and run.resumed
+    assert "call-1" in run.own_sent
