@@ -8,7 +8,7 @@ Prints the median wall time of:
   most 2x);
 and the size of the release environments in the cache (``approval-compaction/py3.X/adk``), and
 the lines the ADK work adds outside its driver (``git diff --numstat`` against ``--base``,
-``adk/``, ``lab/adk/``, ``tests/adk/``, notebook 13 and ``data/`` left out), file by file.
+``adk/`` (top level and the core's), ``lab/adk/``, ``tests/adk/``, notebook 13 and ``data/`` left out), file by file.
 
     python benchmarks/adk_wall_time.py [--rounds N] [--base main]
 """
@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from approval_compaction.adk.harness import Plan, run_plan
+from approval_compaction.adk.harness import DRIVER, Plan, environ, run_plan
 from approval_compaction.lab import paths
 from approval_compaction.lab.adk.packages import cache_folder, pinned, release_environment
 from approval_compaction.study.scenario import Case
@@ -46,8 +46,8 @@ def _floor(python: Path) -> float:
         spec = json.dumps({**plan, "scratch": scratch})
         started = time.perf_counter()
         subprocess.run(
-            [str(python), str(paths.ROOT / "adk" / "harness.py")],
-            input=spec, capture_output=True, text=True, check=True,
+            [str(python), str(DRIVER)],
+            input=spec, capture_output=True, text=True, check=True, env=environ(), cwd=scratch,
         )  # fmt: skip
         return time.perf_counter() - started
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
 import importlib
 import importlib.metadata
 import json
@@ -28,6 +29,7 @@ import logging
 import os
 import subprocess
 import sys
+import types as types_module
 from typing import Any
 
 from google.adk.agents import LlmAgent
@@ -52,6 +54,63 @@ BETWEEN = 3  # the questions asked while a paused confirmation (or a long-runnin
 
 # What the current stage saw: filled by the model, the summariser and the tool.
 SEEN: dict[str, Any] = {"model_inputs": [], "compaction_inputs": [], "dispatches": 0}
+
+
+# ---------------------------------------------------------------- the clock
+
+EPOCH = 1_767_225_600.0  # 2026-01-01T00:00:00Z: each case's clock starts here
+TICK = 1 / 64  # seconds between two readings: a float and a microsecond count both hold it exactly
+
+
+class Clock:
+    """ADK's clock inside the driver: each reading one ``TICK`` after the last.
+
+    ADK stamps every event with the time and compacts by time ranges (an ``EventCompaction``
+    keeps its first and last event's timestamps as floats). ``DatabaseSessionService`` keeps an
+    event's timestamp to the microsecond, so on the wall clock a timestamp read back can fall a
+    fraction of a microsecond before the range that covered it, and whether an event counts as
+    compacted changed from run to run. On this clock every timestamp is a whole number of ticks,
+    which the database keeps exactly: a run reads the same each time, as the in-memory service
+    does on any clock.
+    """
+
+    def __init__(self) -> None:
+        self.now = EPOCH
+
+    def __call__(self) -> float:
+        self.now += TICK
+        return self.now
+
+
+CLOCK = Clock()
+
+
+class _ClockDatetime(datetime.datetime):
+    """``datetime.datetime`` whose ``now()`` reads ``CLOCK`` (releases before ADK's own time
+    provider stamp events with ``datetime.now()``)."""
+
+    @classmethod
+    def now(cls, tz: datetime.tzinfo | None = None) -> Any:
+        return datetime.datetime.fromtimestamp(CLOCK(), tz)
+
+
+def install_clock() -> None:
+    """Point every clock ADK stamps events with at ``CLOCK``: its time provider from 1.28
+    (``platform.time``), and before it ``datetime.now()`` in the event's default and the flow
+    that re-stamps the model's response."""
+    with contextlib.suppress(ImportError):
+        from google.adk.platform import time as platform_time
+
+        platform_time.set_time_provider(CLOCK)
+    from google.adk.events import event as event_module
+    from google.adk.flows.llm_flows import base_llm_flow
+
+    if getattr(event_module, "datetime", None) is datetime.datetime:
+        event_module.datetime = _ClockDatetime
+    if getattr(base_llm_flow, "datetime", None) is datetime:
+        base_llm_flow.datetime = types_module.SimpleNamespace(
+            **{**vars(datetime), "datetime": _ClockDatetime}
+        )
 
 
 def dump(value: Any) -> Any:
@@ -272,15 +331,21 @@ def event_json(event: Event) -> dict[str, Any]:
 class Conversation:
     """One session on one app: each turn a stage as the study records it."""
 
-    def __init__(self, plan: dict[str, Any], case: dict[str, str], path: str, calls: int = 0):
+    def __init__(
+        self,
+        plan: dict[str, Any],
+        case: dict[str, str],
+        service: Any,
+        session_id: str = "s-1",
+        calls: int = 0,
+    ):
         self.case = case
-        self.boundary = case["state_boundary"]
         self.app, self.model = make_app(plan["kind"], case["compaction"] == "on", calls)
-        self.service = session_service(self.boundary, path)
+        self.service = service
         self.runner = Runner(app=self.app, session_service=self.service)
         streamed = case["runner"] == "run_streamed"
         self.config = RunConfig(streaming_mode=StreamingMode.SSE) if streamed else None
-        self.session_id = "s-1"
+        self.session_id = session_id
         self.warning = ""  # what the release's reading of the stored history raised
 
     async def create(self) -> None:
@@ -354,12 +419,16 @@ class Conversation:
         if close is not None:
             with contextlib.suppress(Exception):
                 await close()
-        engine = getattr(self.service, "db_engine", None)
-        dispose = getattr(engine, "dispose", None)
-        if dispose is not None:
-            result = dispose()
-            if asyncio.iscoroutine(result):
-                await result
+
+
+async def dispose(service: Any) -> None:
+    """Close a database service's engine (its connections, and their threads)."""
+    engine = getattr(service, "db_engine", None)
+    close = getattr(engine, "dispose", None)
+    if close is not None:
+        result = close()
+        if asyncio.iscoroutine(result):
+            await result
 
 
 async def settled(timeout: float = 60.0) -> None:
@@ -415,15 +484,9 @@ async def after_pause(
     }
 
 
-async def pause_case(
-    plan: dict[str, Any], case: dict[str, str], number: int
-) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """A case up to its pause: the record so far, and (for a ``json`` boundary) what the
-    second process needs to go on; a ``memory`` case runs to its end here."""
-    path = os.path.join(plan["scratch"], f"{plan['label']}-{number}.db")
-    with contextlib.suppress(FileNotFoundError):
-        os.remove(path)
-    out: dict[str, Any] = {
+def record(plan: dict[str, Any], case: dict[str, str]) -> dict[str, Any]:
+    """A case's record before it runs."""
+    return {
         "case": case,
         "kind": plan["kind"],
         "sdk_version": version(),
@@ -432,8 +495,22 @@ async def pause_case(
         "dispatches": 0,
         "later": [],
     }
+
+
+def failed(error: BaseException) -> str:
+    return f"{type(error).__name__}: {' '.join(str(error).split())[:300]}"
+
+
+async def pause_case(
+    plan: dict[str, Any], case: dict[str, str], number: int, service: Any
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """A case up to its pause, on ``service`` (its own session), its clock from ``EPOCH``:
+    the record so far, and (for a ``json`` boundary) what the second process needs to go on;
+    a ``memory`` case runs to its end here."""
+    CLOCK.now = EPOCH
+    out = record(plan, case)
     try:
-        conversation = Conversation(plan, case, path)
+        conversation = Conversation(plan, case, service, f"s-{number}")
     except NotApplicable as why:
         return {**out, "not_applicable": str(why)}, None
     rest: dict[str, Any] | None = None
@@ -447,12 +524,13 @@ async def pause_case(
             rest = {
                 "plan": plan,
                 "case": case,
-                "path": path,
+                "session_id": conversation.session_id,
                 "calls": conversation.model.calls,
                 "waiting": [dump(c) for c in waiting],
+                "clock": CLOCK.now,
             }
     except Exception as error:  # the driver failed: recorded, the next case still runs
-        out["error"] = f"{type(error).__name__}: {' '.join(str(error).split())[:300]}"
+        out["error"] = failed(error)
     finally:
         await conversation.close()
     return out, rest
@@ -468,9 +546,107 @@ def merge(out: dict[str, Any], rest: dict[str, Any]) -> None:
         out["error"] = rest["error"]
 
 
-def second_process(specs: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """A second interpreter opens each case's database, reads the session and goes on: one
-    process for every ``json`` case of the plan."""
+async def pause_cases(
+    plan: dict[str, Any],
+    numbered: list[tuple[int, dict[str, str]]],
+    boundary: str,
+    second: SecondProcess | None = None,
+) -> list[tuple[int, dict[str, Any], dict[str, Any] | None]]:
+    """The cases of one state boundary, each to its pause (``memory`` ones to their end):
+    ``json`` ones on one ``DatabaseSessionService`` over the plan's SQLite file, each case in
+    a session of its own, each handed to ``second`` once paused."""
+    service = session_service(boundary, database_path(plan))
+    ran = []
+    try:
+        for n, case in numbered:
+            out, rest = await pause_case(plan, case, n, service)
+            if rest is not None and second is not None:
+                second.send(rest)
+            ran.append((n, out, rest))
+    finally:
+        await dispose(service)
+    return ran
+
+
+def database_path(plan: dict[str, Any]) -> str:
+    return os.path.join(plan["scratch"], f"{plan['label']}.db")
+
+
+def broken(specs: list[dict[str, Any]], error: str) -> list[dict[str, Any]]:
+    return [
+        {"stages": [], "approvals": 0, "dispatches": 0, "later": [], "error": error} for _ in specs
+    ]
+
+
+class SecondProcess:
+    """A second process that opens the plan's database, reads each ``json`` case's session and
+    goes on from its pause, while this one pauses the next case: ``send`` hands it a paused
+    case, ``collect`` waits for it and gives each case's continuation, in order.
+
+    It is a fork of this one, made before this one opens the database (so no connection or
+    thread of this one's crosses): it starts with what this one imported and shares no object
+    with it; its service, engine and connections are its own. Where ``os.fork`` is missing, a
+    new interpreter resumes every case at ``collect``.
+    """
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+        self.pid = 0
+        if not hasattr(os, "fork"):
+            return
+        sys.stdout.flush()
+        specs_read, specs_write = os.pipe()
+        lines_read, lines_write = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:  # the second process
+            os.close(specs_write)
+            os.close(lines_read)
+            try:
+                with os.fdopen(specs_read) as specs, os.fdopen(lines_write, "w") as lines:
+                    asyncio.run(resume_each(specs, lines))
+            finally:
+                os._exit(0)
+        os.close(specs_read)
+        os.close(lines_write)
+        self.specs = os.fdopen(specs_write, "w")
+        self.lines = os.fdopen(lines_read)
+
+    def send(self, spec: dict[str, Any]) -> None:
+        self.sent.append(spec)
+        if self.pid:
+            self.specs.write(json.dumps(spec) + "\n")
+            self.specs.flush()
+
+    def collect(self) -> list[dict[str, Any]]:
+        if not self.pid:
+            return interpreter(self.sent) if self.sent else []
+        self.specs.close()
+        with self.lines:
+            lines = [json.loads(line) for line in self.lines if line.strip()]
+        os.waitpid(self.pid, 0)
+        if len(lines) != len(self.sent):
+            return broken(self.sent, "the second process ended before every case was resumed")
+        return lines
+
+
+async def resume_each(specs: Any, lines: Any) -> None:
+    """In the second process: each paused case as it arrives, on one service over the plan's
+    database (opened when the first arrives), its continuation written as one line."""
+    service = None
+    try:
+        for line in specs:
+            spec = json.loads(line)
+            if service is None:
+                service = session_service("json", database_path(spec["plan"]))
+            lines.write(json.dumps(await second(spec, service)) + "\n")
+            lines.flush()
+    finally:
+        if service is not None:
+            await dispose(service)
+
+
+def interpreter(specs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The second process as a new interpreter running this file."""
     done = subprocess.run(
         [sys.executable, __file__, "--second"],
         input=json.dumps(specs),
@@ -481,11 +657,7 @@ def second_process(specs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     )
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        error = f"the second process exited with {done.returncode}: {last}"
-        return [
-            {"stages": [], "approvals": 0, "dispatches": 0, "later": [], "error": error}
-            for _ in specs
-        ]
+        return broken(specs, f"the second process exited with {done.returncode}: {last}")
     return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
 
 
@@ -514,13 +686,14 @@ def answer(calls: list[Any]) -> types.Content:
     return types.Content(role="user", parts=parts)
 
 
-async def run_situation(plan: dict[str, Any], name: str, number: int) -> dict[str, Any]:
+async def run_situation(plan: dict[str, Any], name: str) -> dict[str, Any]:
     """One liveness situation, then ``later`` plain questions (compaction on throughout):
     ``abandoned`` (the confirmation is never answered), ``lost`` (the worker dies once the
     model's call is stored; a new runner goes on over the same session service), ``resumed``
     (answered late, after ``BETWEEN`` questions), ``long_running`` (a long-running tool's result
     arrives late, after ``BETWEEN`` questions), ``clean`` (nothing pending, the control)."""
-    path = os.path.join(plan["scratch"], f"{plan['label']}-s{number}.db")
+    CLOCK.now = EPOCH
+    service = InMemorySessionService()
     out: dict[str, Any] = {
         "scenario": name,
         "kind": plan["kind"],
@@ -530,7 +703,7 @@ async def run_situation(plan: dict[str, Any], name: str, number: int) -> dict[st
         "wanted": plan.get("later", 0),
     }
     try:
-        conversation = Conversation(plan, CONTROL, path)
+        conversation = Conversation(plan, CONTROL, service)
     except NotApplicable as why:
         return {**out, "not_applicable": str(why)}
     try:
@@ -550,10 +723,8 @@ async def run_situation(plan: dict[str, Any], name: str, number: int) -> dict[st
                 "pause", user_text(PAUSING_QUESTION), die_after_call=True
             )
             stages.append(stage)
-            service = conversation.service
-            conversation = Conversation(plan, CONTROL, path, conversation.model.calls)
-            conversation.service = service  # a new worker over the same store
-            conversation.runner = Runner(app=conversation.app, session_service=service)
+            # a new worker (app, model, runner) over the same store
+            conversation = Conversation(plan, CONTROL, service, calls=conversation.model.calls)
         if name in ("resumed", "long_running"):
             for n in range(1, BETWEEN + 1):
                 stage, _ = await conversation.turn("next_turn", user_text(f"Meanwhile ({n})?"))
@@ -573,54 +744,80 @@ async def run_situation(plan: dict[str, Any], name: str, number: int) -> dict[st
     return out
 
 
-async def second(spec: dict[str, Any]) -> dict[str, Any]:
+async def second(spec: dict[str, Any], service: Any) -> dict[str, Any]:
+    """One ``json`` case after its pause, in the second process: the session read back from
+    the database, the clock going on from where the pause left it."""
+    CLOCK.now = spec["clock"]
     try:
-        conversation = Conversation(spec["plan"], spec["case"], spec["path"], spec["calls"])
+        conversation = Conversation(
+            spec["plan"], spec["case"], service, spec["session_id"], spec["calls"]
+        )
     except Exception as error:
-        return {
-            "stages": [],
-            "approvals": 0,
-            "dispatches": 0,
-            "later": [],
-            "error": f"{type(error).__name__}: {error}",
-        }
+        return broken([spec], failed(error))[0]
     try:
         waiting = [types.FunctionCall(**c) for c in spec["waiting"]]
         return await after_pause(conversation, spec["case"], waiting, spec["plan"].get("later", 0))
     except Exception as error:
-        return {
-            "stages": [],
-            "approvals": 0,
-            "dispatches": 0,
-            "later": [],
-            "error": f"{type(error).__name__}: {' '.join(str(error).split())[:300]}",
-        }
+        return broken([spec], failed(error))[0]
     finally:
         await conversation.close()
+
+
+async def seconds(specs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every ``json`` case after its pause, on one service over the plan's database (the
+    second process as a new interpreter)."""
+    service = session_service("json", database_path(specs[0]["plan"]))
+    try:
+        return [await second(spec, service) for spec in specs]
+    finally:
+        await dispose(service)
+
+
+async def situations(plan: dict[str, Any]) -> list[dict[str, Any]]:
+    return [await run_situation(plan, name) for name in plan.get("situations", [])]
 
 
 def version() -> str:
     return importlib.metadata.version("google-adk")
 
 
-async def main() -> None:
+def import_database() -> None:
+    """Import what ``DatabaseSessionService`` runs on (importing starts no thread), so a second
+    process forked after it starts with it, as it starts with ADK."""
+    for name in ("google.adk.sessions.database_session_service", "aiosqlite"):
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
+
+
+def main() -> None:
+    """The plan's cases: the ``memory`` ones, then the ``json`` ones, each resumed by a second
+    process as soon as it is paused; each case's line in the plan's order; then the
+    situations."""
     plan = json.loads(sys.stdin.read())
-    paused = [await pause_case(plan, case, n) for n, case in enumerate(plan.get("cases", []))]
-    waiting = [rest for _, rest in paused if rest is not None]
-    continued = iter(second_process(waiting) if waiting else [])
-    for out, rest in paused:
-        if rest is not None:
-            merge(out, next(continued))
+    numbered = list(enumerate(plan.get("cases", [])))
+    memory = [(n, c) for n, c in numbered if c["state_boundary"] == "memory"]
+    stored = [(n, c) for n, c in numbered if c["state_boundary"] != "memory"]
+    ran = asyncio.run(pause_cases(plan, memory, "memory")) if memory else []
+    paused = []
+    if stored:
+        import_database()
+        second = SecondProcess()
+        paused = asyncio.run(pause_cases(plan, stored, "json", second))
+        continued = iter(second.collect())
+        for _, out, rest in paused:
+            if rest is not None:
+                merge(out, next(continued))
+    for _, out, _ in sorted(ran + paused, key=lambda found: found[0]):
         print(json.dumps(out), flush=True)
-    for number, name in enumerate(plan.get("situations", [])):
-        print(json.dumps(await run_situation(plan, name, number)), flush=True)
-
-
-async def seconds() -> None:
-    for spec in json.loads(sys.stdin.read()):
-        print(json.dumps(await second(spec)), flush=True)
+    for line in asyncio.run(situations(plan)):
+        print(json.dumps(line), flush=True)
 
 
 if __name__ == "__main__":
     logging.disable(logging.WARNING)
-    asyncio.run(seconds() if sys.argv[1:] == ["--second"] else main())
+    install_clock()
+    if sys.argv[1:] == ["--second"]:
+        for line in asyncio.run(seconds(json.loads(sys.stdin.read()))):
+            print(json.dumps(line), flush=True)
+    else:
+        main()
