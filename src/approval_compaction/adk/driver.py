@@ -257,11 +257,20 @@ def make_app(kind: str, compaction: bool, calls: int) -> Any:
 
         try:
             config = EventsCompactionConfig(summarizer=summariser_class()(), **KINDS[kind])
-        except Exception as error:  # pydantic's "extra fields not permitted", say
+        except Exception as error:  # pydantic's ValidationError: what the release rejects
             raise NotApplicable(
-                f"EventsCompactionConfig has no {kind} trigger here: {type(error).__name__}"
+                f"EventsCompactionConfig rejects {kind}: {rejected(error)}"
             ) from None
     return App(name=APP, root_agent=agent, events_compaction_config=config), model
+
+
+def rejected(error: Exception) -> str:
+    """What a validation error rejects, field by field (``token_threshold: Extra inputs are
+    not permitted``), or its type when it names none."""
+    errors = getattr(error, "errors", None)
+    found = errors() if callable(errors) else []
+    named = [f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in found if e.get("loc")]
+    return "; ".join(named) or type(error).__name__
 
 
 def database_url(path: str) -> str:

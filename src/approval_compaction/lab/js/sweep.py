@@ -92,7 +92,7 @@ def record(plan: SweepPlan, judged: Sequence[JudgedRun]) -> JsRecord:
     refused = next(
         (s for r in runs for s in r.stages if not s.outcome.ok), None
     )  # the first case's first refusal: every refused case in a plan meets the same
-    na = next((r.not_applicable for r in runs if r.not_applicable), None)
+    na = next((r.not_applicable for r in runs if r.not_applicable), None) or never_compacted(runs)
     errors = [r.error for r in runs if r.error]
     return JsRecord(
         sdk_version=runs[0].sdk_version if runs else "",
@@ -109,6 +109,17 @@ def record(plan: SweepPlan, judged: Sequence[JudgedRun]) -> JsRecord:
         api_message=refused.outcome.api_message if refused else "",
         not_applicable=na or (errors[0] if errors else ""),
     )
+
+
+NEVER_COMPACTED = "compaction never ran in a case that turns it on"
+
+
+def never_compacted(runs: Sequence[CaseRun]) -> str:
+    """``NEVER_COMPACTED`` when cases turn compaction on and no stage of any of them gave the
+    compaction step anything (the release ignores the setting), else ""."""
+    on = [r for r in runs if r.case.compaction == "on" and not r.error]
+    ran = any(s.compaction_inputs for r in on for s in r.stages)
+    return NEVER_COMPACTED if on and not ran else ""
 
 
 @dataclass(frozen=True)
