@@ -182,6 +182,11 @@ class Data:
         return self.file("adk-sweep.json")
 
     @property
+    def adk_sweep_liveness(self) -> Path:
+        """The liveness situations in every kind on every ADK release, judged."""
+        return self.file("adk-sweep-liveness.json")
+
+    @property
     def adk_release_dates(self) -> Path:
         return self.file("adk-release-dates.json")
 

@@ -15,15 +15,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
-from ...adk.harness import Plan, run_plan, run_plans, run_situations
+from ...adk.harness import Plan, run_plans, run_situations
 from ...analysis.invariants import judge_all
-from ...analysis.liveness import DEFAULT_TURNS, LivenessRun
+from ...analysis.liveness import DEFAULT_TURNS, LivenessRecord, LivenessRun, liveness_records
 from ...formats.progress import Progress
 from ...formats.records import write_records
 from ...study.capture import CaseRun
-from ...study.scenario import Case, all_cases
-from ...study.words import ADK_KINDS, AdkKind
+from ...study.words import ADK_KINDS
 from .. import paths
 from ..js.sweep import JsRecord, record, unavailable
 from .packages import AdkEnvironmentError, release_dates, release_environment, releases
@@ -48,19 +48,26 @@ def release_records(ran: Sequence[tuple[Plan, list[CaseRun]]]) -> list[JsRecord]
 
 
 def sweep(versions: Sequence[str] | None = None, folder: Path = paths.DATA) -> list[Path]:
-    """Every release (or those given), each plan judged, into ``adk-sweep.json`` (written
-    after each release, so a sweep cut short keeps what it ran)."""
+    """Every release (or those given): each kind's cases judged, into ``adk-sweep.json``, and
+    the liveness situations in every kind, into ``adk-sweep-liveness.json`` (both written after
+    each release, so a sweep cut short keeps what it ran)."""
     dates = release_dates()
     chosen = list(versions) if versions else releases(dates)
     rows: list[JsRecord] = []
+    live: list[LivenessRecord] = []
+    files = paths.data(folder)
     written: list[Path] = []
     with Progress("adk-sweep", len(chosen), "releases") as progress:
         for version in chosen:
             try:
                 rows += release_records(run_release(version, PLANS, dates))
+                live += liveness_records(
+                    run_adk_liveness(release_environment(version, dates).python)
+                )
             except AdkEnvironmentError as error:  # recorded for the release: the others run
                 rows += [unavailable(version, plan, str(error)) for plan in PLANS]
-            written = write_records(paths.data(folder).adk_sweep, rows, JsRecord)
+            written = write_records(files.adk_sweep, rows, JsRecord)
+            written += write_records(files.adk_sweep_liveness, live, LivenessRecord)
             progress.step()
     return written
 
@@ -80,26 +87,20 @@ def run_adk_liveness(
 
 def merge(folders: Sequence[Path], folder: Path = paths.DATA) -> list[Path]:
     """The sweeps written to several folders (releases swept in parallel), in release order,
-    into ``folder``'s ``adk-sweep.json``."""
+    into ``folder``'s ``adk-sweep.json`` and ``adk-sweep-liveness.json``."""
     from ...formats.records import read_records
     from ..releases.versions import version_key
 
-    rows = [
-        row
-        for part in folders
-        if (path := paths.data(part).adk_sweep).is_file()
-        for row in read_records(path, JsRecord)
-    ]
-    rows.sort(key=lambda r: version_key(r.sdk_version))  # stable: each release's plans in order
-    return write_records(paths.data(folder).adk_sweep, rows, JsRecord)
+    def read(name: str, kind: type[Any]) -> list[Any]:
+        found = [
+            row
+            for part in folders
+            if (path := getattr(paths.data(part), name)).is_file()
+            for row in read_records(path, kind)
+        ]
+        return sorted(found, key=lambda r: version_key(r.sdk_version.split("+")[0]))
 
-
-def run_adk(
-    kind: AdkKind = "window-0", cases: Sequence[Case] = (), release: str | None = None
-) -> list[CaseRun]:
-    """The cases (every one when none are given) in one compaction kind, on a release (the
-    pinned one by default), its environment made with uv on first use."""
-    from .packages import pinned
-
-    env = release_environment(release or pinned())
-    return run_plan(Plan(kind, cases=tuple(cases) or tuple(all_cases())), env.python)
+    files = paths.data(folder)
+    written = write_records(files.adk_sweep, read("adk_sweep", JsRecord), JsRecord)
+    live = read("adk_sweep_liveness", LivenessRecord)
+    return written + write_records(files.adk_sweep_liveness, live, LivenessRecord)
