@@ -65,6 +65,7 @@ def test_data_names_every_committed_result_file() -> None:
         layout.adk_kinds,
         layout.adk_sweep,
         layout.adk_sweep_liveness,
+        layout.adk_boundaries,
         layout.adk_release_dates,
         layout.adk_liveness,
         layout.adk_patched,

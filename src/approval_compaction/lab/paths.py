@@ -187,6 +187,11 @@ class Data:
         return self.file("adk-sweep-liveness.json")
 
     @property
+    def adk_boundaries(self) -> Path:
+        """Where each kind's result changes between releases, and the change that moved it."""
+        return self.file("adk-boundaries.json")
+
+    @property
     def adk_release_dates(self) -> Path:
         return self.file("adk-release-dates.json")
 

@@ -16,8 +16,9 @@ from ...analysis.liveness import LivenessRecord
 from ...formats.records import read_records
 from ...study.words import ADK_KINDS
 from .. import paths
-from ..js.sweep import JsRecord
-from .js import js_liveness_frame, js_ranges_frame
+from ..adk.changes import CHANGES, Change
+from ..js.sweep import NEVER_COMPACTED, JsRecord
+from .js import RAISED, js_liveness_frame, js_ranges_frame
 from .releases import (
     COMPACTION_ONLY,
     NEXT_TURN_FAILS,
@@ -25,6 +26,7 @@ from .releases import (
     RESUME_FAILS,
     UNAFFECTED,
 )
+from .verdict import GROWS, DriverWords, ModeCases, ReleaseVerdict, driver_verdicts
 
 PACKAGE = "google-adk"
 # The kinds as columns: EventsCompactionConfig's sliding window and token threshold.
@@ -46,6 +48,30 @@ MEETS: dict[str, str] = {
 }
 
 
+# Why a kind could not run, by what EventsCompactionConfig rejected (the driver's words), and
+# a kind whose compaction never ran: a cell's words.
+NOT_RUN: dict[str, str] = {
+    "token_threshold: Extra inputs are not permitted": "no token threshold in this release",
+    "compaction_interval: Field required": "a token threshold only beside a window",
+    NEVER_COMPACTED: "compaction never runs",
+}
+# ADK's sliding window summarises each window and leaves earlier summaries out of the next:
+# the history grows by a summary per window in every session, the control too.
+WINDOW_SOURCE = (
+    "google/adk/apps/compaction.py, `_run_compaction_for_sliding_window`'s docstring: "
+    '"consecutive summaries overlap", "earlier compaction events are left out"'
+)
+WORDS = DriverWords(PACKAGE, ADK_KINDS, RAISED, GROWS, WINDOW_SOURCE)
+
+
+def setting_word(cases: ModeCases) -> str:
+    """One kind's cases on a release, in the table's words."""
+    if cases.severity in MEETS:
+        said = MEETS[cases.severity]
+        return f"{said} ({cases.raising} of {cases.cases} cases)" if cases.raising else said
+    return next((w for key, w in NOT_RUN.items() if key in cases.severity), cases.severity)
+
+
 @dataclass(frozen=True)
 class AdkFinding:
     """The ADK study's results: every release's kinds (when swept), the pinned release's kinds,
@@ -54,6 +80,7 @@ class AdkFinding:
     sweep: tuple[JsRecord, ...]
     pinned: tuple[JsRecord, ...]
     liveness: tuple[LivenessRecord, ...]
+    verdicts: tuple[ReleaseVerdict, ...] = ()  # one per swept release (``verdict``'s record)
 
     @property
     def version(self) -> str:
@@ -77,12 +104,19 @@ def load_adk(folder: Path = paths.DATA) -> AdkFinding | None:
     def read(path: Path) -> tuple[JsRecord, ...]:
         return tuple(read_records(path, JsRecord)) if path.is_file() else ()
 
-    live = files.adk_liveness
-    return AdkFinding(
-        read(files.adk_sweep),
-        read(files.adk_kinds),
-        tuple(read_records(live, LivenessRecord)) if live.is_file() else (),
-    )
+    def live(path: Path) -> tuple[LivenessRecord, ...]:
+        return tuple(read_records(path, LivenessRecord)) if path.is_file() else ()
+
+    sweep = read(files.adk_sweep)
+    verdicts = driver_verdicts(sweep, live(files.adk_sweep_liveness), WORDS)
+    return AdkFinding(sweep, read(files.adk_kinds), live(files.adk_liveness), verdicts)
+
+
+def adk_verdict_frame(verdicts: Sequence[ReleaseVerdict]) -> pd.DataFrame:
+    """The verdict per run of releases, each kind's cases in ADK's words as columns."""
+    from .tables import verdict_frame
+
+    return verdict_frame(verdicts, COLUMNS, setting_word)
 
 
 def adk_ranges_frame(rows: Sequence[JsRecord]) -> pd.DataFrame:
@@ -94,3 +128,51 @@ def adk_liveness_frame(rows: Sequence[LivenessRecord]) -> pd.DataFrame:
     """Situation by release: whether compaction keeps running and the history stays bounded
     in every kind, or in which kinds not."""
     return js_liveness_frame(rows, ADK_KINDS)
+
+
+@dataclass(frozen=True)
+class Boundary:
+    """Where one kind's result changes between two consecutive releases of the sweep: what it
+    read before and after, and the change that moved it (``lab.adk.changes``)."""
+
+    release: str
+    previous: str
+    kind: str
+    before: str
+    after: str
+    what: str
+    source: str
+
+
+def result(row: JsRecord) -> str:
+    """One kind's result on one release: why it did not run, or the cases that break an
+    invariant, which invariants, and where the user's code raised."""
+    if row.not_applicable:
+        return next((w for key, w in NOT_RUN.items() if key in row.not_applicable), "not run")
+    if not row.violating:
+        return "no case breaks an invariant"
+    raised = f", raised at {row.raised_at}" if row.raised_at else ""
+    return f"{row.violating} of {row.cases} break {row.invariants}{raised}"
+
+
+def boundaries(rows: Sequence[JsRecord], changes: Sequence[Change] = CHANGES) -> list[Boundary]:
+    """Each kind whose result differs from the release before, in release order, with the
+    change named for that release (empty when none is)."""
+    by: dict[str, dict[str, JsRecord]] = {}
+    for row in rows:
+        by.setdefault(row.sdk_version, {})[row.plan] = row
+    named = {c.release: c for c in changes}
+    found = []
+    versions = list(by)
+    for previous, release in zip(versions, versions[1:], strict=False):
+        for kind in ADK_KINDS:
+            old, new = by[previous].get(kind), by[release].get(kind)
+            if old is None or new is None or result(old) == result(new):
+                continue
+            change = named.get(release, Change(release, "", ""))
+            found.append(
+                Boundary(
+                    release, previous, kind, result(old), result(new), change.what, change.source
+                )
+            )
+    return found

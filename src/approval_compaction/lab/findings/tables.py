@@ -8,7 +8,7 @@ user meets, ``SITUATION_WORDS`` for the liveness situations), never a composed s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import pandas as pd
@@ -41,6 +41,7 @@ from .verdict import (
     STATE_WORDS,
     UNKNOWN,
     LivenessVerdict,
+    ModeCases,
     ReleaseVerdict,
     grouped,
 )
@@ -335,16 +336,25 @@ def fix_frame(found: Findings) -> pd.DataFrame:
 ALL_MODES = "all modes"
 
 
-def _modes(modes: Sequence[str]) -> str:
-    return ALL_MODES if set(modes) >= set(LIVENESS_MODES) else ", ".join(modes)
+def _modes(modes: Sequence[str], every: Sequence[str] = LIVENESS_MODES) -> str:
+    return ALL_MODES if set(modes) >= set(every) else ", ".join(modes)
 
 
-def _situations(found: Sequence[LivenessVerdict]) -> str:
-    """Each liveness verdict as ``situation state (modes)``, or ``none``."""
-    return (
-        "; ".join(f"{v.situation} {STATE_WORDS[v.state]} ({_modes(v.modes)})" for v in found)
-        or "none"
-    )
+def _situations(
+    found: Sequence[LivenessVerdict], every: Sequence[str] = LIVENESS_MODES, merged: bool = False
+) -> str:
+    """Each liveness verdict as ``situation state (modes)``, or ``none`` (``every``: the
+    modes or settings that read as all of them; ``merged``: the situations in one state and
+    the same modes named together, ``abandoned, lost state (modes)``)."""
+    groups: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+    for v in found:
+        key = (v.state, v.modes) if merged else (v.state, (v.situation, *v.modes))
+        groups.setdefault(key, []).append(v.situation)
+    said = []
+    for (state, modes), names in groups.items():
+        shown = modes if merged else modes[1:]
+        said.append(f"{', '.join(names)} {STATE_WORDS[state]} ({_modes(shown, every)})")
+    return "; ".join(said) or "none"
 
 
 def _exposure(v: ReleaseVerdict) -> str:
@@ -352,10 +362,18 @@ def _exposure(v: ReleaseVerdict) -> str:
     return ", ".join(said) or "not measured"
 
 
-def verdict_frame(verdicts: Sequence[ReleaseVerdict]) -> pd.DataFrame:
+def verdict_frame(
+    verdicts: Sequence[ReleaseVerdict],
+    settings: Mapping[str, str] | None = None,
+    word: Callable[[ModeCases], str] | None = None,
+) -> pd.DataFrame:
     """One row per run of releases with the same verdict (``verdict.grouped``): the verdict,
     the sixteen cases with a hook that always says yes, the SDK's default trigger's pause
-    positions affected per mode, and the liveness situations by kind."""
+    positions affected per mode, and the liveness situations by kind. A driver's verdicts
+    (``settings``: its settings as columns) show each setting's cases in its SDK's words
+    (``word``) instead of the input mode's count and the default trigger."""
+    if settings is not None and word is not None:
+        return _driver_verdict_frame(verdicts, settings, word)
     rows = {}
     for span, run in grouped(verdicts):
         v = run[0]
@@ -369,6 +387,28 @@ def verdict_frame(verdicts: Sequence[ReleaseVerdict]) -> pd.DataFrame:
             "no public source shows": _situations(v.of_kind(UNKNOWN)),
         }
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis(PACKAGE)
+
+
+def _driver_verdict_frame(
+    verdicts: Sequence[ReleaseVerdict],
+    settings: Mapping[str, str],
+    word: Callable[[ModeCases], str],
+) -> pd.DataFrame:
+    rows = {}
+    for span, run in grouped(verdicts):
+        v = run[0]
+        cases = {m.mode: m for m in v.modes}
+        rows[span] = {
+            "releases in range": len(run),
+            "verdict": v.word,
+            **{label: word(cases[s]) if s in cases else "" for s, label in settings.items()},
+            "liveness bugs": _situations(v.of_kind(BUG), tuple(settings), merged=True),
+            "the SDK's documented contract": _situations(
+                v.of_kind(CONTRACT), tuple(settings), merged=True
+            ),
+        }
+    sdk = verdicts[0].sdk if verdicts else PACKAGE
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis(sdk)
 
 
 def advice_frame(v: ReleaseVerdict) -> pd.DataFrame:

@@ -21,17 +21,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...analysis.liveness import LIVENESS_NAMES
+from ...analysis.liveness import LIVENESS_NAMES, LivenessRecord
 from ...formats.records import read_json
 from ...study.situations import SITUATIONS
 from ...study.words import AUTO_STORE_FALSE
 from .. import paths
+from ..js.sweep import JsRecord
 from ..releases.bisect import release_range
 from ..releases.later_turns import LIVENESS_MODES
 from ..releases.later_turns_patch import DOCUMENTED_LIMIT, DOCUMENTED_TEST
 from .doctor import Check
-from .liveness import REFUSED, STUCK, LivenessEras
-from .releases import Releases
+from .liveness import GROWS_CELL, REFUSED, STUCK, LivenessEras, cell_key, release_state
+from .releases import COMPACTION_ONLY, UNAFFECTED, Releases
 
 ALWAYS = "a compaction hook that always says yes"
 DEFAULT_TRIGGER = "the SDK's default trigger"
@@ -55,7 +56,15 @@ SUMMARY_ONLY_WHY = (
     "a compaction answer holding a summary alone (the SDK's test fakes); no public source "
     "shows responses.compact answering so"
 )
-STATE_WORDS = {STUCK: "stops compacting", REFUSED: "refused"}
+# A driver's situations also grow while compacting, or leave a late answer unpaired.
+GROWS = "grows"  # compaction runs every turn and the history still grows (``GROWS_CELL``)
+UNPAIRED = "unpaired"  # a late answer reaches what is stored or summarised without its call
+STATE_WORDS = {
+    STUCK: "stops compacting",
+    REFUSED: "refused",
+    GROWS: "grows while compacting",
+    UNPAIRED: "leaves its late answer unpaired",
+}
 
 
 @dataclass(frozen=True)
@@ -102,6 +111,7 @@ class ReleaseVerdict:
     modes: tuple[ModeCases, ...]
     exposure: tuple[Exposure, ...]
     liveness: tuple[LivenessVerdict, ...]
+    sdk: str = "openai-agents"
 
     def of_kind(self, kind: str) -> tuple[LivenessVerdict, ...]:
         return tuple(v for v in self.liveness if v.kind == kind)
@@ -246,6 +256,82 @@ def release_verdicts(
     return tuple(verdicts)
 
 
+@dataclass(frozen=True)
+class DriverWords:
+    """How one driver's sweep reads as verdicts: its package, its settings in order (the
+    compaction kinds or modes), what a setting's first refusal is called (``raised``: the stage
+    where the user's code raised, as ``findings.js.RAISED``), and the state the control
+    situation shares by the SDK's design, with the public source that documents it."""
+
+    sdk: str
+    settings: tuple[str, ...]
+    raised: Mapping[str, str]
+    designed: str = ""  # a liveness state the SDK documents (``GROWS``), or none
+    designed_source: str = ""
+    control: str = "clean"
+
+
+def driver_verdicts(
+    rows: Sequence[JsRecord], liveness: Sequence[LivenessRecord], words: DriverWords
+) -> tuple[ReleaseVerdict, ...]:
+    """Every release of a driver's sweep (the records ``lab.js.sweep.record`` writes for any
+    driver, and its liveness situations judged per setting) as the one verdict record: a
+    setting per mode (what the user meets, how many cases raise), the most cases any setting
+    breaks, and each situation's state per setting. A state the control situation shows in the
+    same setting is the SDK's design when ``words`` cites a source for it; any other is a bug."""
+    verdicts = []
+    for release in dict.fromkeys(r.sdk_version for r in rows):
+        mine = {r.plan: r for r in rows if r.sdk_version == release}
+        modes = tuple(_setting(mine[s], words) for s in words.settings if s in mine)
+        live = [r for r in liveness if r.sdk_version == release]
+        violating = max((r.violating for r in mine.values()), default=0)
+        cases = max((r.cases for r in mine.values()), default=0)
+        found = tuple(_driver_liveness(live, words))
+        verdicts.append(ReleaseVerdict(release, cases, violating, modes, (), found, words.sdk))
+    return tuple(verdicts)
+
+
+def _setting(row: JsRecord, words: DriverWords) -> ModeCases:
+    """A setting's cases: what the user meets (``findings.releases``' words), or why the
+    setting could not run or never compacted."""
+    if row.not_applicable:
+        return ModeCases(row.plan, row.not_applicable, 0, row.cases)
+    met = words.raised.get(row.raised_at, COMPACTION_ONLY) if row.violating else UNAFFECTED
+    return ModeCases(row.plan, met, row.violating, row.cases)
+
+
+def _state(rows: Sequence[LivenessRecord]) -> str:
+    """A situation's state in one setting: refused, stuck, growing while compacting, a late
+    answer left unpaired, or "" when it keeps compacting, paired (or was not judged)."""
+    key = cell_key(release_state(rows))
+    if key in (REFUSED, STUCK):
+        return key
+    if key == GROWS_CELL:
+        return GROWS
+    return UNPAIRED if any(r.resume_paired is False for r in rows) else ""
+
+
+def _driver_liveness(rows: Sequence[LivenessRecord], words: DriverWords) -> list[LivenessVerdict]:
+    by: dict[tuple[str, str], list[LivenessRecord]] = {}
+    for r in rows:
+        by.setdefault((r.scenario, r.mode), []).append(r)
+    situations = list(dict.fromkeys(r.scenario for r in rows))
+    found = []
+    for situation in situations:
+        states: dict[tuple[str, str], list[str]] = {}
+        for setting in words.settings:
+            state = _state(by.get((situation, setting), []))
+            control = _state(by.get((words.control, setting), []))
+            if state:
+                designed = state == words.designed == control
+                kind = CONTRACT if designed else BUG
+                states.setdefault((state, kind), []).append(setting)
+        for (state, kind), settings in states.items():
+            source = words.designed_source if kind == CONTRACT else ""
+            found.append(LivenessVerdict(situation, state, tuple(settings), kind, source))
+    return found
+
+
 def _members(releases: Releases, span: str) -> list[str]:
     first, _, last = span.partition("..")
     order = list(releases.versions)
@@ -287,6 +373,15 @@ VERSION = re.compile(r"(?<![\w.@/-])(\d+\.\d+\.\d+)(?:\.\.(\d+\.\d+\.\d+))?(?![\
 OTHER_PACKAGE = re.compile(
     r"@openai/agents|agents-openai|openai-agents-js|JS|JavaScript|google-adk|adk-python|ADK"
 )
+# The statements about a driver's package, whose releases it has verdicts for.
+PACKAGE_NAMED = {"google-adk": re.compile(r"google-adk|adk-python|\bADK\b")}
+
+
+def _about(statement: str, sdk: str) -> bool:
+    """Whether a statement speaks of ``sdk``'s releases: one naming a driver's package for
+    that driver, one naming none of the others for ``openai-agents``."""
+    named = PACKAGE_NAMED.get(sdk)
+    return bool(named.search(statement)) if named else not OTHER_PACKAGE.search(statement)
 
 
 def statements(text: str) -> list[str]:
@@ -308,13 +403,15 @@ def _named(statement: str, order: Sequence[str]) -> list[str]:
     return named
 
 
-def claims(text: str, order: Sequence[str]) -> list[tuple[str, str, str]]:
-    """Each (release, phrase, statement) where a statement names one release or range of the
-    ``openai-agents`` releases ``order`` and a verdict phrase; statements about the JS SDK and
-    google-adk are left out (their releases have verdicts of their own)."""
+def claims(
+    text: str, order: Sequence[str], sdk: str = "openai-agents"
+) -> list[tuple[str, str, str]]:
+    """Each (release, phrase, statement) where a statement about ``sdk`` names one release or
+    range of its releases ``order`` and a verdict phrase (statements about another package
+    are left out: their releases have verdicts of their own)."""
     found = []
     for statement in statements(text):
-        if OTHER_PACKAGE.search(statement):
+        if not _about(statement, sdk):
             continue
         ranges = VERSION.findall(statement)
         named = _named(statement, order)
@@ -335,8 +432,9 @@ def disagreements(
     the record's."""
     order = [v.release for v in verdicts]
     words = {v.release: v.word for v in verdicts}
+    sdk = verdicts[0].sdk if verdicts else "openai-agents"
     wrong: dict[str, list[tuple[str, str]]] = {}
-    for release, phrase, statement in claims(text, order):
+    for release, phrase, statement in claims(text, order, sdk):
         if words[release] not in CLAIMS[phrase]:
             wrong.setdefault(release, []).append((phrase, statement))
     return wrong
@@ -356,9 +454,10 @@ def count_disagreements(
     bugs it has, and the record says otherwise."""
     order = [v.release for v in verdicts]
     by = {v.release: v for v in verdicts}
+    sdk = verdicts[0].sdk if verdicts else "openai-agents"
     wrong = []
     for statement in statements(text):
-        if OTHER_PACKAGE.search(statement) or len(VERSION.findall(statement)) != 1:
+        if not _about(statement, sdk) or len(VERSION.findall(statement)) != 1:
             continue
         for release in _named(statement, order):
             record = by[release]
