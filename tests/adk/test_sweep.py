@@ -5,6 +5,7 @@ from __future__ import annotations
 from approval_compaction.adk.harness import Plan
 from approval_compaction.analysis.invariants import judge_all
 from approval_compaction.lab.adk.sweep import PLANS, SITUATIONS, liveness_plans, record
+from approval_compaction.lab.js.sweep import NEVER_COMPACTED
 from approval_compaction.study.capture import CaseRun, Stage
 from approval_compaction.study.scenario import Case
 from approval_compaction.study.words import ADK_KINDS
@@ -28,3 +29,15 @@ def test_sweep_record_names_the_kind_and_where_adk_raised() -> None:
     assert (row.plan, row.mode, row.raised_at, row.sdk_version) == (
         "window-1", "window-1", "resume", "1.16.0",
     )  # fmt: skip
+
+
+def test_sweep_record_says_when_compaction_never_ran_in_a_case_that_turns_it_on() -> None:
+    """google-adk 2.0.0 and 2.1.0: a root LlmAgent on the node runtime never compacts, so no
+    case breaks an invariant; the record says why instead of calling the kind clean."""
+    quiet = Stage.from_json({"name": "pause", "stored": []})
+    given = Stage.from_json({"name": "pause", "stored": [], "compaction_inputs": [[]]})
+    on, off = Case("run", "approve", "on", "memory"), Case("run", "approve", "off", "memory")
+    never = [CaseRun(c, "2.0.0", [quiet], 1, 1, sdk="adk") for c in (on, off)]
+    ran = [CaseRun(on, "2.2.0", [given], 1, 1, sdk="adk")]
+    assert record(Plan("window-0"), judge_all(never)).not_applicable == NEVER_COMPACTED
+    assert record(Plan("window-0"), judge_all(ran)).not_applicable == ""

@@ -6,12 +6,24 @@ from approval_compaction.analysis.liveness import LivenessRecord
 from approval_compaction.lab.findings.adk import (
     MEETS,
     MISSING,
+    WORDS,
     adk_liveness_frame,
     adk_ranges_frame,
     load_adk,
 )
 from approval_compaction.lab.findings.liveness import GROWS_CELL
 from approval_compaction.lab.findings.releases import RESUME_FAILS
+from approval_compaction.lab.findings.verdict import (
+    AFFECTED,
+    BUG,
+    CONTRACT,
+    GROWS,
+    LIVENESS_LEFT,
+    NOT_AFFECTED,
+    UNPAIRED,
+    disagreements,
+    driver_verdicts,
+)
 from approval_compaction.lab.js.sweep import JsRecord
 
 
@@ -43,3 +55,35 @@ def test_adk_liveness_frame_says_the_history_grows_when_compaction_still_runs() 
 def test_adk_finding_loads_the_committed_files() -> None:
     found = load_adk()
     assert found is not None and found.version and len(found.pinned) == 4
+
+
+def _live(situation: str, kind: str, invariant: str, holds: bool, paired: bool | None = None):  # type: ignore[no-untyped-def]  # a record written by hand
+    return LivenessRecord(situation, "2.13.0", kind, False, invariant, holds, "", "",
+                          resume_paired=paired)  # fmt: skip
+
+
+def test_adk_verdicts_sort_growth_the_control_shares_as_design_and_a_late_answer_as_a_bug() -> None:
+    rows = [_row("2.13.0", k) for k in ("window-0", "window-1", "tokens-0", "tokens-2")]
+    live = [
+        _live(s, "window-0", "history_bounded", False) for s in ("clean", "abandoned")
+    ] + [
+        _live(s, "window-0", "compaction_runs", True) for s in ("clean", "abandoned")
+    ] + [
+        _live("resumed", "tokens-0", "history_bounded", True, paired=False),
+        _live("resumed", "tokens-0", "compaction_runs", True, paired=False),
+    ]  # fmt: skip
+    (verdict,) = driver_verdicts(rows, live, WORDS)
+    assert (verdict.sdk, verdict.violating, verdict.word) == ("google-adk", 0, LIVENESS_LEFT)
+    assert {(v.situation, v.state, v.kind) for v in verdict.liveness} == {
+        ("clean", GROWS, CONTRACT), ("abandoned", GROWS, CONTRACT), ("resumed", UNPAIRED, BUG),
+    }  # fmt: skip
+
+
+def test_adk_verdicts_are_what_published_statements_about_google_adk_are_checked_against() -> None:
+    rows = [_row("1.16.0", "window-0", 8, "resume"), _row("2.13.0", "window-0")]
+    verdicts = driver_verdicts(rows, [], WORDS)
+    assert [v.word for v in verdicts] == [AFFECTED, NOT_AFFECTED]
+    said = "google-adk 1.16.0 is not affected. openai-agents 1.16.0 is not affected."
+    assert disagreements(said, verdicts) == {
+        "1.16.0": [("not affected", "google-adk 1.16.0 is not affected.")]
+    }

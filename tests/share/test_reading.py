@@ -23,7 +23,10 @@ from approval_compaction.study.situations import SITUATIONS
 NOTEBOOKS = sorted((paths.ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb"))
 # Notebooks whose rewrite is on another branch today: the mark goes once it has merged and meets
 # the limits (issue 51).
-ELSEWHERE: dict[str, str] = {}
+ELSEWHERE: dict[str, str] = {
+    "11-javascript.ipynb": "the stall's section (issue 50) took it past the rendered limit on "
+    "main; its trim is the JS notebook's",
+}
 
 
 def _marked(path: Path) -> pytest.param:  # type: ignore[valid-type]  # pytest's ParameterSet

@@ -109,7 +109,13 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".share.later_turns_comment": ("liveness_lines", "matrix_line", "tally_lines"),
     # google-adk: its driver, item mapping and tables (the JS ones, with ADK's words)
     ".adk.sweep": ("run_adk",),
-    ".findings.adk": ("adk_liveness_frame", "adk_ranges_frame", "load_adk"),
+    ".findings.adk": (
+        "adk_boundaries",
+        "adk_liveness_frame",
+        "adk_ranges_frame",
+        "adk_verdict_frame",
+        "load_adk",
+    ),
 }
 # Modules the notebooks use as a whole (``rp.replay(...)``, ``paths.DATA_FILES``), by the name
 # they are imported under; the lab's ``paths`` holds the core's locations too.

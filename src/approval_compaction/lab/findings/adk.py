@@ -112,11 +112,24 @@ def load_adk(folder: Path = paths.DATA) -> AdkFinding | None:
     return AdkFinding(sweep, read(files.adk_kinds), live(files.adk_liveness), verdicts)
 
 
-def adk_verdict_frame(verdicts: Sequence[ReleaseVerdict]) -> pd.DataFrame:
-    """The verdict per run of releases, each kind's cases in ADK's words as columns."""
+# The kinds by trigger: the README's columns (a kind's words shown once where both agree).
+TRIGGERS: dict[str, str] = {
+    "window-0": "sliding window (overlap 0; 1)",
+    "window-1": "sliding window (overlap 0; 1)",
+    "tokens-0": "token threshold (retention 0; 2)",
+    "tokens-2": "token threshold (retention 0; 2)",
+}
+
+
+def adk_verdict_frame(
+    verdicts: Sequence[ReleaseVerdict], columns: dict[str, str] = COLUMNS, contract: bool = True
+) -> pd.DataFrame:
+    """The verdict per run of releases, each kind's cases in ADK's words as columns (kinds
+    sharing a column label share a column), the liveness situations by kind."""
+    from ..adk.sweep import SITUATIONS
     from .tables import verdict_frame
 
-    return verdict_frame(verdicts, COLUMNS, setting_word)
+    return verdict_frame(verdicts, columns, setting_word, contract, SITUATIONS)
 
 
 def adk_ranges_frame(rows: Sequence[JsRecord]) -> pd.DataFrame:
@@ -155,7 +168,7 @@ def result(row: JsRecord) -> str:
     return f"{row.violating} of {row.cases} break {row.invariants}{raised}"
 
 
-def boundaries(rows: Sequence[JsRecord], changes: Sequence[Change] = CHANGES) -> list[Boundary]:
+def adk_boundaries(rows: Sequence[JsRecord], changes: Sequence[Change] = CHANGES) -> list[Boundary]:
     """Each kind whose result differs from the release before, in release order, with the
     change named for that release (empty when none is)."""
     by: dict[str, dict[str, JsRecord]] = {}

@@ -341,11 +341,15 @@ def _modes(modes: Sequence[str], every: Sequence[str] = LIVENESS_MODES) -> str:
 
 
 def _situations(
-    found: Sequence[LivenessVerdict], every: Sequence[str] = LIVENESS_MODES, merged: bool = False
+    found: Sequence[LivenessVerdict],
+    every: Sequence[str] = LIVENESS_MODES,
+    merged: bool = False,
+    situations: Sequence[str] = (),
 ) -> str:
     """Each liveness verdict as ``situation state (modes)``, or ``none`` (``every``: the
     modes or settings that read as all of them; ``merged``: the situations in one state and
-    the same modes named together, ``abandoned, lost state (modes)``)."""
+    the same modes named together, ``abandoned, lost state (modes)``, or ``every situation``
+    when they are all of ``situations``)."""
     groups: dict[tuple[str, tuple[str, ...]], list[str]] = {}
     for v in found:
         key = (v.state, v.modes) if merged else (v.state, (v.situation, *v.modes))
@@ -353,7 +357,8 @@ def _situations(
     said = []
     for (state, modes), names in groups.items():
         shown = modes if merged else modes[1:]
-        said.append(f"{', '.join(names)} {STATE_WORDS[state]} ({_modes(shown, every)})")
+        who = "every situation" if merged and set(names) >= set(situations or "?") else ""
+        said.append(f"{who or ', '.join(names)} {STATE_WORDS[state]} ({_modes(shown, every)})")
     return "; ".join(said) or "none"
 
 
@@ -366,6 +371,8 @@ def verdict_frame(
     verdicts: Sequence[ReleaseVerdict],
     settings: Mapping[str, str] | None = None,
     word: Callable[[ModeCases], str] | None = None,
+    contract: bool = True,
+    situations: Sequence[str] = (),
 ) -> pd.DataFrame:
     """One row per run of releases with the same verdict (``verdict.grouped``): the verdict,
     the sixteen cases with a hook that always says yes, the SDK's default trigger's pause
@@ -373,7 +380,7 @@ def verdict_frame(
     (``settings``: its settings as columns) show each setting's cases in its SDK's words
     (``word``) instead of the input mode's count and the default trigger."""
     if settings is not None and word is not None:
-        return _driver_verdict_frame(verdicts, settings, word)
+        return _driver_verdict_frame(verdicts, settings, word, contract, situations)
     rows = {}
     for span, run in grouped(verdicts):
         v = run[0]
@@ -393,20 +400,29 @@ def _driver_verdict_frame(
     verdicts: Sequence[ReleaseVerdict],
     settings: Mapping[str, str],
     word: Callable[[ModeCases], str],
+    contract: bool = True,
+    situations: Sequence[str] = (),
 ) -> pd.DataFrame:
+    """A driver's verdicts: settings that share a label share a column (their words joined
+    where they differ); ``contract``: with the SDK's documented contract's column."""
+    every = tuple(settings)
     rows = {}
     for span, run in grouped(verdicts):
         v = run[0]
         cases = {m.mode: m for m in v.modes}
-        rows[span] = {
-            "releases in range": len(run),
-            "verdict": v.word,
-            **{label: word(cases[s]) if s in cases else "" for s, label in settings.items()},
-            "liveness bugs": _situations(v.of_kind(BUG), tuple(settings), merged=True),
-            "the SDK's documented contract": _situations(
-                v.of_kind(CONTRACT), tuple(settings), merged=True
-            ),
-        }
+        cells: dict[str, list[str]] = {}
+        for setting, label in settings.items():
+            said = word(cases[setting]) if setting in cases else ""
+            if said not in cells.setdefault(label, []):
+                cells[label].append(said)
+        row: dict[str, object] = {"releases in range": len(run), "verdict": v.word}
+        row |= {label: "; ".join(said) for label, said in cells.items()}
+        row["liveness bugs"] = _situations(v.of_kind(BUG), every, True, situations)
+        if contract:
+            row["the SDK's documented contract"] = _situations(
+                v.of_kind(CONTRACT), every, True, situations
+            )
+        rows[span] = row
     sdk = verdicts[0].sdk if verdicts else PACKAGE
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis(sdk)
 

@@ -39,12 +39,12 @@ def write_pinned(folder: Path = paths.DATA) -> list[Path]:
     written = write_matrix(ran[0][1], folder, paths.ADK_MATRIX)
     written += write_records(paths.data(folder).adk_kinds, release_records(ran), JsRecord)
     from ..adk.patched import label, patched_environment
-    from ..findings.adk import Boundary, boundaries, load_adk
+    from ..findings.adk import Boundary, adk_boundaries, load_adk
 
     found = load_adk(folder)
     if found is not None and found.sweep:
         written += write_records(
-            paths.data(folder).adk_boundaries, boundaries(found.sweep), Boundary
+            paths.data(folder).adk_boundaries, adk_boundaries(found.sweep), Boundary
         )
     runs = run_adk_liveness(release_environment(pinned()).python)
     runs += run_adk_liveness(patched_environment().python, release=label())

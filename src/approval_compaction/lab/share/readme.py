@@ -144,25 +144,21 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
 
 
 def adk_block(found: Findings, folder: Path = paths.DATA) -> str:
-    """google-adk's rows: every release swept with tool confirmation and events compaction, by
-    compaction kind (``data/adk-sweep.json``), and the pinned release's liveness situations
-    (``data/adk-liveness.json``), in the tables' words."""
-    from ..findings.adk import adk_liveness_frame, adk_ranges_frame
+    """google-adk's verdict per release: every release swept with tool confirmation and events
+    compaction, each compaction kind's cases and the liveness situations in every kind
+    (``data/adk-sweep.json``, ``data/adk-sweep-liveness.json``), from the one verdict record."""
+    from ..findings.adk import TRIGGERS, adk_verdict_frame
 
-    if found.adk is None:
-        raise MissingFindingsError(f"the ADK tables need data/adk-kinds.json in {folder}")
+    if found.adk is None or not found.adk.verdicts:
+        raise MissingFindingsError(f"the ADK tables need data/adk-sweep.json in {folder}")
     files = paths.data(folder)
-    sweep, live = files.shown(files.adk_sweep), files.shown(files.adk_liveness)
+    sweep, live = files.shown(files.adk_sweep), files.shown(files.adk_sweep_liveness)
     return "\n".join(
         [
-            f"**google-adk, by compaction kind**, the App compacting after every invocation "
-            f"(`{sweep}`; notebook 13):",
+            f"**google-adk: the verdict per release** (`{sweep}`, `{live}`; notebook 13), the "
+            "App compacting after every invocation:",
             "",
-            _table(adk_ranges_frame(found.adk.sweep)),
-            "",
-            f"**google-adk after later turns** (`{live}`, as released and patched with `adk/fix`):",
-            "",
-            _table(adk_liveness_frame(found.adk.liveness)),
+            _table(adk_verdict_frame(found.adk.verdicts, TRIGGERS, contract=False)),
         ]
     )
 
