@@ -5,10 +5,9 @@ from __future__ import annotations
 from approval_compaction.analysis.liveness import LivenessRecord
 from approval_compaction.lab.findings.adk import (
     MEETS,
-    MISSING,
     WORDS,
     adk_liveness_frame,
-    adk_ranges_frame,
+    adk_verdict_frame,
     load_adk,
 )
 from approval_compaction.lab.findings.liveness import GROWS_CELL
@@ -32,16 +31,17 @@ def _row(version: str, plan: str, violating: int = 0, raised: str = "", na: str 
                     "", raised, "", "", na)  # fmt: skip
 
 
-def test_adk_ranges_frame_reads_adks_words_and_joins_equal_releases() -> None:
+def test_adk_verdict_frame_reads_adks_words_and_joins_equal_releases() -> None:
     rows = [
         _row(v, k, 8 if k.startswith("window") else 0, "resume" if k.startswith("w") else "",
-             "" if k.startswith("window") else "no trigger")
+             "" if k.startswith("window") else "token_threshold: Extra inputs are not permitted")
         for v in ("1.16.0", "1.17.0") for k in ("window-0", "window-1", "tokens-0", "tokens-2")
     ]  # fmt: skip
-    frame = adk_ranges_frame(rows)
+    frame = adk_verdict_frame(driver_verdicts(rows, [], WORDS))
     assert list(frame.index) == ["1.16.0..1.17.0"]
+    assert frame.iloc[0]["verdict"] == AFFECTED
     assert frame.iloc[0]["window, overlap 0"] == f"{MEETS[RESUME_FAILS]} (8 of 16 cases)"
-    assert frame.iloc[0]["tokens, retention 2"] == MISSING
+    assert frame.iloc[0]["tokens, retention 2"] == "no token threshold in this release"
 
 
 def test_adk_liveness_frame_says_the_history_grows_when_compaction_still_runs() -> None:

@@ -112,7 +112,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".findings.adk": (
         "adk_boundaries",
         "adk_liveness_frame",
-        "adk_ranges_frame",
         "adk_verdict_frame",
         "load_adk",
     ),

@@ -18,7 +18,7 @@ from ...study.words import ADK_KINDS
 from .. import paths
 from ..adk.changes import CHANGES, Change
 from ..js.sweep import NEVER_COMPACTED, JsRecord
-from .js import RAISED, js_liveness_frame, js_ranges_frame
+from .js import RAISED, js_liveness_frame
 from .releases import (
     COMPACTION_ONLY,
     NEXT_TURN_FAILS,
@@ -37,7 +37,6 @@ COLUMNS: dict[str, str] = {
     "tokens-2": "tokens, retention 2",
 }
 ENTRY = "Runner.run_async raises"  # where an ADK user meets an error
-MISSING = "no such trigger in this release"  # a token threshold before it existed
 # What the user meets, by where ADK first raises (nothing goes over HTTP: ADK raises itself).
 MEETS: dict[str, str] = {
     PAUSE_FAILS: f"{ENTRY} at the pause, nothing to confirm",
@@ -132,11 +131,6 @@ def adk_verdict_frame(
     return verdict_frame(verdicts, columns, setting_word, contract, SITUATIONS)
 
 
-def adk_ranges_frame(rows: Sequence[JsRecord]) -> pd.DataFrame:
-    """One row per run of releases whose every kind reads the same."""
-    return js_ranges_frame(rows, COLUMNS, ENTRY, MISSING, MEETS)
-
-
 def adk_liveness_frame(rows: Sequence[LivenessRecord]) -> pd.DataFrame:
     """Situation by release: whether compaction keeps running and the history stays bounded
     in every kind, or in which kinds not."""
@@ -189,3 +183,21 @@ def adk_boundaries(rows: Sequence[JsRecord], changes: Sequence[Change] = CHANGES
                 )
             )
     return found
+
+
+def adk_changes_frame(rows: Sequence[JsRecord]) -> pd.DataFrame:
+    """One row per release where a kind's result changes: the kinds, what the sweep saw
+    after, the change that moved it and its public record."""
+    by: dict[str, list[Boundary]] = {}
+    for b in adk_boundaries(rows):
+        by.setdefault(b.release, []).append(b)
+    table = {
+        release: {
+            "kinds": ", ".join(b.kind for b in here),
+            "the sweep after": "; ".join(dict.fromkeys(b.after for b in here)),
+            "what changed": here[0].what,
+            "public record": here[0].source,
+        }
+        for release, here in by.items()
+    }
+    return pd.DataFrame.from_dict(table, orient="index").rename_axis(PACKAGE)

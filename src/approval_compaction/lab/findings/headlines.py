@@ -349,28 +349,29 @@ def javascript(found: Findings) -> str:
 
 
 def adk(found: Findings) -> str:
-    """13: whether google-adk loses the pending call, on which releases, and what is left on
-    the pinned one after later turns."""
+    """13: which google-adk releases are affected, which never compact, and the pinned
+    release's verdict with what is left after later turns (the one verdict record)."""
+    from ..js.sweep import NEVER_COMPACTED
+    from ..releases.bisect import marked_ranges
+    from .verdict import AFFECTED, STATE_WORDS, of
+
     adk = found.adk
-    if adk is None:
-        raise HeadlineError("the answers need data/adk-kinds.json and data/adk-liveness.json")
-    held = all(r.violating == 0 and not r.not_applicable for r in adk.pinned)
-    hit, swept = adk.affected(), adk.releases
-    mine = [r for r in adk.liveness if r.sdk_version == adk.version]
-    late = sorted({r.mode for r in mine if r.resume_paired is False})
-    grows = sorted({r.mode for r in mine if r.invariant == "history_bounded" and r.holds is False})
-    cases = "hold every invariant" if held else "break an invariant"
-    swept_text = (
-        f" {len(hit)} of {len(swept)} releases swept break one in some kind ({hit[0]}..{hit[-1]})."
-        if hit
-        else ""
+    if adk is None or not adk.verdicts:
+        raise HeadlineError("the answers need data/adk-sweep.json and its liveness file")
+    order = [v.release for v in adk.verdicts]
+    hit = marked_ranges(order, {v.release: v.word == AFFECTED for v in adk.verdicts})
+    idle = {v.release: any(NEVER_COMPACTED in m.severity for m in v.modes) for v in adk.verdicts}
+    never = marked_ranges(order, idle)
+    pinned = of(adk.verdicts, adk.version)
+    left = "; ".join(
+        f"{x.situation} {STATE_WORDS[x.state]} ({', '.join(x.modes)})" for x in pinned.of_kind(BUG)
     )
+    never_text = f" On {', '.join(never)} the App's compaction never runs." if never else ""
     return (
-        f"**Answer.** On `google-adk` {adk.version} the 16 cases {cases} in all four "
-        f"compaction kinds.{swept_text} Over later turns on {adk.version}, a confirmation "
-        f"answered late, or a long-running tool's late result, leaves an unpaired item in what "
-        f"the summariser is given or what is stored (kinds {', '.join(late) or 'none'}); the "
-        f"history grows in {', '.join(grows) or 'no kind'}, the control too."
+        f"**Answer.** `google-adk` {', '.join(hit)} lose the call waiting for confirmation "
+        f"(the resume raises).{never_text} On `google-adk` {adk.version}, the pinned release, "
+        f"no case breaks an invariant in any compaction kind; its verdict is "
+        f"{pinned.word}: {left or 'none'}."
     )
 
 

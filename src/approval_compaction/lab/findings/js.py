@@ -10,7 +10,7 @@ so both SDKs read alike.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -128,26 +128,15 @@ def load_js(folder: Path = paths.DATA) -> JsFinding | None:
     )
 
 
-JS_ENTRY = "run() throws"  # the JS SDK's entry point, in the Python tables' words
-JS_MISSING = "no compactionMode option: runs as auto"  # what a release without the plan does
-
-
-def cell(
-    record: JsRecord,
-    entry: str = JS_ENTRY,
-    missing: str = JS_MISSING,
-    meets: Mapping[str, str] = MEETS,
-) -> str:
-    """What the user meets in one plan on one release, in the Python tables' words (``meets``:
-    another SDK's words for the same outcomes), with the SDK's entry point (``entry``) and what
-    a release that cannot run the plan does."""
+def cell(record: JsRecord) -> str:
+    """What the user meets in one plan on one release, in the Python tables' words."""
 
     if record.not_applicable:
-        return missing
+        return "no compactionMode option: runs as auto"
     if record.violating == 0:
-        return meets[UNAFFECTED]
-    words = meets[RAISED.get(record.raised_at, COMPACTION_ONLY)]
-    words = words.replace("Runner.run raises", entry)
+        return MEETS[UNAFFECTED]
+    words = MEETS[RAISED.get(record.raised_at, COMPACTION_ONLY)]
+    words = words.replace("Runner.run raises", "run() throws")  # the JS SDK's entry point
     return f"{words} ({record.violating} of {record.cases} cases)"
 
 
@@ -155,20 +144,13 @@ def _key(version: str) -> tuple[int, ...]:
     return tuple(int(p) for p in version.split("."))
 
 
-def js_ranges_frame(
-    rows: Sequence[JsRecord],
-    columns: dict[str, str] = COLUMNS,
-    entry: str = JS_ENTRY,
-    missing: str = JS_MISSING,
-    meets: Mapping[str, str] = MEETS,
-) -> pd.DataFrame:
+def js_ranges_frame(rows: Sequence[JsRecord], columns: dict[str, str] = COLUMNS) -> pd.DataFrame:
     """One row per run of consecutive releases whose every plan (of ``columns``) reads the
-    same; any driver's records (``entry``, ``missing`` and ``meets`` in its SDK's words)."""
+    same."""
     by_release: dict[str, dict[str, str]] = {}
     for row in rows:
         if row.plan in columns:
-            cells = by_release.setdefault(row.sdk_version, {})
-            cells[row.plan] = cell(row, entry, missing, meets)
+            by_release.setdefault(row.sdk_version, {})[row.plan] = cell(row)
     spans: list[tuple[list[str], dict[str, str]]] = []
     for version in sorted(by_release, key=_key):
         cells = by_release[version]

@@ -163,6 +163,16 @@ def adk_block(found: Findings, folder: Path = paths.DATA) -> str:
     )
 
 
+def adk_changes_block(found: Findings, folder: Path = paths.DATA) -> str:
+    """Each release where a kind's result changes in the ADK sweep, and the change that moved
+    it with its public record (``findings.adk.adk_changes_frame``)."""
+    from ..findings.adk import adk_changes_frame
+
+    if found.adk is None or not found.adk.sweep:
+        raise MissingFindingsError(f"the ADK boundaries need data/adk-sweep.json in {folder}")
+    return _table(adk_changes_frame(found.adk.sweep))
+
+
 JS_TEST = "js/sdk-test/test/openaiResponsesCompactionSession.pendingApproval.test.ts"
 
 
@@ -377,6 +387,7 @@ BLOCKS: tuple[Block, ...] = (
     Block("answers", lambda folder, found, _: answers_block(found(), folder)),
     Block("liveness", lambda folder, found, _: liveness_block(found(), folder)),
     Block("adk", lambda folder, found, _: adk_block(found(), folder)),
+    Block("adk-changes", lambda folder, found, _: adk_changes_block(found(), folder)),
     Block("doctor", lambda folder, found, _: doctor_block(found(), folder)),
     Block("store", lambda folder, found, _: store_block(found(), folder)),
     Block("notebooks", lambda folder, _, __: notebooks_block(paths.data(folder).notebooks)),

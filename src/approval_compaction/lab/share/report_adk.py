@@ -23,7 +23,14 @@ from .. import paths
 from ..adk.packages import pinned
 from ..adk.patched import FIX
 from ..adk.sdk_test import ADK_REGRESSION_TEST
-from ..findings.adk import COLUMNS, adk_liveness_frame, adk_ranges_frame, load_adk
+from ..findings.adk import (
+    COLUMNS,
+    TRIGGERS,
+    adk_changes_frame,
+    adk_liveness_frame,
+    adk_verdict_frame,
+    load_adk,
+)
 from ..js.sweep import JsRecord
 from .js import SdkTestRecord
 
@@ -119,8 +126,11 @@ def build_adk_report(folder: Path = paths.DATA) -> str:
     )
     if found.sweep:
         parts += [
-            "Every release with tool confirmation and events compaction, the 16 cases by kind:",
-            markdown_table(adk_ranges_frame(found.sweep)),
+            "Every release with tool confirmation and events compaction, its verdict: the 16 "
+            "cases by trigger, and the situations after ten later turns in every kind:",
+            markdown_table(adk_verdict_frame(found.verdicts, TRIGGERS, contract=False)),
+            "Where a kind's result changes between releases, and the change that moved it:",
+            markdown_table(adk_changes_frame(found.sweep)),
         ]
     parts += [
         "The sliding window keeps one summary per window beside the others, so the history the "
