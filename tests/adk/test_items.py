@@ -6,8 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from approval_compaction.adk.items import (
+    LONG_RUNNING_INTERIM,
     PLACEHOLDER,
     event_items,
+    events_items,
     part_items,
     read_run,
     renumbered,
@@ -133,3 +135,25 @@ def test_read_run_orphan_output_after_compaction_is_judged_by_the_shared_invaria
     assert verdicts["compaction_input_complete"].holds is False
     assert verdicts["stored_history_paired"].holds is False
     assert "call-1" in verdicts["stored_history_paired"].detail
+
+
+def test_events_items_tell_a_long_running_tools_interim_answer_from_its_output() -> None:
+    """A LongRunningFunctionTool answers at once and again when done, under one id (the shape
+    of adk-python#5602): the interim answer pairs with nothing, the last is the output."""
+    call = {"function_call": {"id": "call-1", "name": "long_export", "args": {}}}
+    interim = {"function_response": {"id": "call-1", "name": "long_export",
+                                     "response": {"status": "pending"}}}  # fmt: skip
+    done = {"function_response": {"id": "call-1", "name": "long_export",
+                                  "response": {"status": "done"}}}  # fmt: skip
+    events = [
+        {"author": "model", "content": {"role": "model", "parts": [call]},
+         "long_running_tool_ids": ["call-1"]},
+        {"author": "model", "content": {"role": "user", "parts": [interim]}},
+        {"author": "user", "content": {"role": "user", "parts": [done]}},
+    ]  # fmt: skip
+    types = [i["type"] for i in events_items(events)]
+    assert types == ["function_call", LONG_RUNNING_INTERIM, "function_call_output"]
+    assert [i["type"] for i in events_items(events[:2])] == [
+        "function_call",
+        "function_call_output",
+    ]

@@ -9,7 +9,7 @@ invariants read: text to a message (role ``model`` as ``assistant``), a call to 
 as the Responses API pairs ``call_id``; an event that carries a compaction to one
 ``compaction`` item (the summary ADK reads in place of the events it covers).
 
-Two things are ADK's own and are recorded as what they are, not as the user's tool:
+Three things are ADK's own and are recorded as what they are, not as the user's tool:
 
 - the synthetic call ``adk_request_confirmation`` that a paused run ends on, and the user's
   answer to it (a ``function_response`` of that name carrying ``confirmed``): a call and its
@@ -21,6 +21,9 @@ Two things are ADK's own and are recorded as what they are, not as the user's to
   ``apps/compaction.py`` leaves the ids it requested confirmation for out); the tool's real
   response comes after the resume. In a model request it is what the model is sent as the
   call's output, and is mapped as one (marked ``"adk": "confirmation placeholder"``).
+- a long-running tool's interim answer (its function's immediate return, under the call's id)
+  once a later response for the same call is there: typed ``adk_long_running_interim`` in
+  what is stored and summarised, so the call's output is its last response.
 
 Ids ADK makes up (``adk-<uuid>``) are renumbered ``adk-1``, ``adk-2``... in the order a case
 first shows them, so every run of a case reads the same. ``read_run`` turns one line the driver
@@ -42,6 +45,7 @@ from ..study.scenario import Case
 
 CONFIRMATION = "adk_request_confirmation"
 PLACEHOLDER = "adk_confirmation_placeholder"
+LONG_RUNNING_INTERIM = "adk_long_running_interim"  # a long-running tool's answer before its last
 # What ADK answers a call that waits for confirmation with, until the human decides.
 PLACEHOLDER_TEXT = "This tool call requires confirmation"
 _GENERATED = re.compile(r"adk-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
@@ -119,7 +123,30 @@ def event_items(event: dict[str, Any]) -> list[Item]:
 
 
 def events_items(events: Iterable[dict[str, Any]]) -> list[Item]:
-    return [item for event in events for item in event_items(event)]
+    """Events as wire items, a long-running tool's interim answers told from its output."""
+    events = list(events)
+    waiting = {i for e in events for i in e.get("long_running_tool_ids", ())}
+    return interim(waiting, [item for event in events for item in event_items(event)])
+
+
+def interim(waiting: set[str], items: list[Item]) -> list[Item]:
+    """A long-running tool answers at once (its function's return, ``{"status": "pending"}``)
+    and again when the work is done, under the same id; ADK keeps both. Every response of a
+    long-running call (``waiting``: the ids its call events list) before its last is typed
+    ``LONG_RUNNING_INTERIM``: it pairs with nothing, and the last is the call's output."""
+    last = {
+        item["call_id"]: n
+        for n, item in enumerate(items)
+        if item["type"] == "function_call_output" and item.get("call_id") in waiting
+    }
+    return [
+        {**item, "type": LONG_RUNNING_INTERIM}
+        if item["type"] == "function_call_output"
+        and item.get("call_id") in last
+        and last[item["call_id"]] != n
+        else item
+        for n, item in enumerate(items)
+    ]
 
 
 def contents_items(contents: Iterable[dict[str, Any]]) -> list[Item]:

@@ -300,15 +300,13 @@ def _setting(row: JsRecord, words: DriverWords) -> ModeCases:
     return ModeCases(row.plan, met, row.violating, row.cases)
 
 
-def _state(rows: Sequence[LivenessRecord]) -> str:
-    """A situation's state in one setting: refused, stuck, growing while compacting, a late
-    answer left unpaired, or "" when it keeps compacting, paired (or was not judged)."""
+def _states(rows: Sequence[LivenessRecord]) -> list[str]:
+    """A situation's states in one setting: refused, stuck or growing while compacting, and a
+    late answer left unpaired (a session can grow by design and still leave one); none when
+    it keeps compacting, paired (or was not judged)."""
     key = cell_key(release_state(rows))
-    if key in (REFUSED, STUCK):
-        return key
-    if key == GROWS_CELL:
-        return GROWS
-    return UNPAIRED if any(r.resume_paired is False for r in rows) else ""
+    found = [key] if key in (REFUSED, STUCK) else [GROWS] if key == GROWS_CELL else []
+    return found + ([UNPAIRED] if any(r.resume_paired is False for r in rows) else [])
 
 
 def _driver_liveness(rows: Sequence[LivenessRecord], words: DriverWords) -> list[LivenessVerdict]:
@@ -320,10 +318,9 @@ def _driver_liveness(rows: Sequence[LivenessRecord], words: DriverWords) -> list
     for situation in situations:
         states: dict[tuple[str, str], list[str]] = {}
         for setting in words.settings:
-            state = _state(by.get((situation, setting), []))
-            control = _state(by.get((words.control, setting), []))
-            if state:
-                designed = state == words.designed == control
+            control = _states(by.get((words.control, setting), []))
+            for state in _states(by.get((situation, setting), [])):
+                designed = state == words.designed and state in control
                 kind = CONTRACT if designed else BUG
                 states.setdefault((state, kind), []).append(setting)
         for (state, kind), settings in states.items():
