@@ -17,13 +17,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ...adk.harness import Plan, run_plans, run_situations
+from ...adk.harness import Plan, run_plan, run_plans, run_situations
 from ...analysis.invariants import judge_all
 from ...analysis.liveness import DEFAULT_TURNS, LivenessRecord, LivenessRun, liveness_records
 from ...formats.progress import Progress
 from ...formats.records import write_records
 from ...study.capture import CaseRun
-from ...study.words import ADK_KINDS
+from ...study.scenario import Case, all_cases
+from ...study.words import ADK_KINDS, AdkKind
 from .. import paths
 from ..js.sweep import JsRecord, record, unavailable
 from .packages import AdkEnvironmentError, release_dates, release_environment, releases
@@ -104,3 +105,14 @@ def merge(folders: Sequence[Path], folder: Path = paths.DATA) -> list[Path]:
     written = write_records(files.adk_sweep, read("adk_sweep", JsRecord), JsRecord)
     live = read("adk_sweep_liveness", LivenessRecord)
     return written + write_records(files.adk_sweep_liveness, live, LivenessRecord)
+
+
+def run_adk(
+    kind: AdkKind = "window-0", cases: Sequence[Case] = (), release: str | None = None
+) -> list[CaseRun]:
+    """The cases (every one when none are given) in one compaction kind, on a release (the
+    pinned one by default), its environment made with uv on first use."""
+    from .packages import pinned
+
+    env = release_environment(release or pinned())
+    return run_plan(Plan(kind, cases=tuple(cases) or tuple(all_cases())), env.python)
