@@ -48,3 +48,16 @@ def test_driver_late_confirmation_reaches_the_summariser_without_its_call() -> N
     ((run,),) = run_situations([plan], env.python)
     assert run.error == "" and run.resumed
     assert "call-1" in run.own_sent
+
+
+def test_driver_runs_read_the_same_each_time_on_a_release_whose_database_rounds_timestamps() -> (
+    None
+):
+    """1.31.0 run twice on the wall clock gave 1, then 0 cases breaking compaction_input_paired
+    in window-1: its database reads a timestamp back to the microsecond. On the driver's clock
+    of whole ticks two runs are the same record."""
+    env = release_environment("1.31.0")
+    cases = tuple(c for c in PLANS[1].cases if c.state_boundary == "json")
+    first, second = (run_plan(Plan("window-1", cases=cases), env.python) for _ in range(2))
+    assert [r.to_json() for r in first] == [r.to_json() for r in second]
+    assert record(PLANS[1], judge_all(first)) == record(PLANS[1], judge_all(second))
