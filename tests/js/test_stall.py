@@ -12,8 +12,8 @@ import pytest
 
 from approval_compaction import paths
 from approval_compaction.analysis.liveness import SDK_DEFAULT_THRESHOLD, liveness_run
+from approval_compaction.js.harness import run_situations
 from approval_compaction.lab.findings.stall import StallDataError, stall_boundary
-from approval_compaction.lab.js.harness import run_situations
 from approval_compaction.lab.js.patched import patched_folder
 from approval_compaction.lab.js.stall import (
     STALL_PLANS,
