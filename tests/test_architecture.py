@@ -69,8 +69,10 @@ LOADS: dict[str, frozenset[str]] = {
             "nbconvert",
         }
     ),
-    # the harnesses tests start: a browser for the notebooks, hypothesis for the store fuzzer
-    "testing": frozenset({"playwright", "hypothesis"}),
+    # the harnesses tests start: a browser for the notebooks, hypothesis for the store fuzzer,
+    # and the JS store fuzzer, which runs Node through the JS driver (its module starts the
+    # stand-in, the openai client's types)
+    "testing": frozenset({"playwright", "hypothesis", "openai"}),
 }
 
 
