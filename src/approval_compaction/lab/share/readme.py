@@ -139,6 +139,7 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
             f"[`{regression}`]({regression}), no clone needed: save it in an empty folder and run "
             f"{code(one_line(pinned))}; {outcomes(pinned, found.fixed_in, found.crosscheck)}.",
             *js_reproduction(folder),
+            *stall_line(folder),
         ]
     )
 
@@ -174,6 +175,34 @@ def adk_changes_block(found: Findings, folder: Path = paths.DATA) -> str:
 
 
 JS_TEST = "js/sdk-test/test/openaiResponsesCompactionSession.pendingApproval.test.ts"
+
+
+def stall_line(folder: Path = paths.DATA) -> list[str]:
+    """The JS SDK's second bug in one paragraph: the releases that stop compacting after their
+    first compaction and the last that keeps compacting (the stall's sweep), whether the JS
+    workaround keeps the pinned release compacting, and the report; none without its files."""
+    from ..findings.stall import WORKAROUND, load_stall, stalls
+
+    found = load_stall(folder)
+    if found is None:
+        return []
+    files, edge = paths.data(folder), found.boundary
+    wrapped = [r for r in found.variants if r.variant == WORKAROUND]
+    module = paths.JS_WORKAROUND.relative_to(paths.ROOT).as_posix()
+    keeps = (
+        f"; [`{module}`]({module}) keeps `@openai/agents` {wrapped[0].release} compacting"
+        if wrapped and stalls(wrapped) is False
+        else ""
+    )
+    report = files.shown(files.js_stall_report)
+    return [
+        "",
+        f"**A second JavaScript bug, with no approval at all**: on `@openai/agents` {edge.span} "
+        "the session compacts once and never again by itself, so the stored history and every "
+        f"model input grow with each turn; {edge.last_good} keeps compacting "
+        f"(`{files.shown(files.js_stall_sweep)}`){keeps}. The numbers, the cause, a fix and its "
+        f"regression test: [`{report}`]({report}).",
+    ]
 
 
 def js_usage(module: Path = paths.JS_WORKAROUND) -> tuple[str, str]:
