@@ -21,18 +21,6 @@ from approval_compaction.lab.share.reading import (
 from approval_compaction.study.situations import SITUATIONS
 
 NOTEBOOKS = sorted((paths.ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb"))
-# Notebooks whose rewrite is on another branch today: the mark goes once it has merged and meets
-# the limits (issue 51).
-ELSEWHERE: dict[str, str] = {
-    "11-javascript.ipynb": "the stall's section (issue 50) took it past the rendered limit on "
-    "main; its trim is the JS notebook's",
-}
-
-
-def _marked(path: Path) -> pytest.param:  # type: ignore[valid-type]  # pytest's ParameterSet
-    reason = ELSEWHERE.get(path.name)
-    marks = [pytest.mark.xfail(reason=reason, strict=True)] if reason else []
-    return pytest.param(path, id=path.stem[:2], marks=marks)
 
 
 def test_long_paragraphs_counts_words_of_prose_only() -> None:
@@ -72,14 +60,16 @@ def test_words_before_table_stops_at_the_first_output_showing_a_table() -> None:
     assert words_before_table(notebook) == 3
 
 
-@pytest.mark.parametrize("path", [_marked(p) for p in NOTEBOOKS])
-def test_every_notebook_fits_a_comment_and_holds_no_long_paragraph(path: Path) -> None:
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem[:2] for p in NOTEBOOKS])
+def test_every_notebook_fits_a_comment_and_defines_its_terms_first(path: Path) -> None:
     """Issue 51: 10 rendered 42k characters with six paragraphs over 80 words; a reader pastes a
-    notebook into a thread and meets its lesson in the first screen."""
+    notebook into a thread and meets its lesson in the first screen, each term defined before
+    it is used."""
     rendered = paths.ROOT / "data" / "rendered" / f"{path.stem}.md"
     found = reading(path.name, json.loads(path.read_text()), rendered.read_text())
     assert found.rendered <= RENDERED_LIMIT
     assert found.long_paragraphs == ()
+    assert found.undefined_terms == ()
 
 
 README = paths.ROOT / "README.md"

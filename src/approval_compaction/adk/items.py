@@ -39,9 +39,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..analysis.liveness import LivenessRun, liveness_run
-from ..study.capture import CaseRun, Later, Stage
+from ..study.capture import CaseRun, Stage, driver_run
 from ..study.items import Item
-from ..study.scenario import Case
 
 CONFIRMATION = "adk_request_confirmation"
 PLACEHOLDER = "adk_confirmation_placeholder"
@@ -195,21 +194,7 @@ def read_run(data: dict[str, Any]) -> CaseRun:
     """One case the driver ran, as the study's record (``sdk`` is ``adk``, ``mode`` the
     compaction kind, the model scripted: its requests are judged by the stand-in's rules)."""
     data = renumbered(data)
-    later = [Later(_stage(t["stage"]), str(t["outcome"])) for t in data.get("later", [])]
-    return CaseRun(
-        case=Case(**data["case"]),
-        sdk_version=str(data["sdk_version"]),
-        stages=[_stage(stage) for stage in data.get("stages", [])],
-        approvals=int(data.get("approvals", 0)),
-        dispatches=int(data.get("dispatches", 0)),
-        error=data.get("error"),
-        not_applicable=data.get("not_applicable"),
-        model="scripted",
-        mode=data["kind"],
-        continued=len(later),
-        later=later,
-        sdk="adk",
-    )
+    return driver_run(data, _stage, sdk="adk", model="scripted", mode=data["kind"])
 
 
 def read_liveness(data: dict[str, Any], release: str | None = None) -> LivenessRun:

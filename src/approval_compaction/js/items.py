@@ -26,9 +26,8 @@ import re
 from typing import Any
 
 from ..analysis.liveness import LivenessRun, liveness_run
-from ..study.capture import CaseRun, Later, Stage
+from ..study.capture import CaseRun, Stage, driver_run
 from ..study.items import Item
-from ..study.scenario import Case
 
 # The JS names of tool results whose wire type differs (``function_call_result`` ->
 # ``function_call_output``); other types keep their name.
@@ -131,23 +130,7 @@ def hook_counts(data: dict[str, Any], stage: str) -> list[int]:
 def read_run(data: dict[str, Any]) -> CaseRun:
     """One case the harness ran, as the study's record (``sdk`` is ``js``), with the later
     turns it was continued for."""
-    later = [Later(_stage(turn["stage"]), str(turn["outcome"])) for turn in data.get("later", [])]
-    return CaseRun(
-        case=Case(**data["case"]),
-        sdk_version=str(data["sdk_version"]),
-        stages=[_stage(stage) for stage in data.get("stages", [])],
-        approvals=int(data.get("approvals", 0)),
-        dispatches=int(data.get("dispatches", 0)),
-        error=data.get("error"),
-        not_applicable=data.get("not_applicable"),
-        model="responses",
-        mode=data["mode"],
-        response_store=data.get("response_store"),
-        sdk="js",
-        continued=int(data.get("continued", 0)),
-        later=later,
-        later_error=str(data.get("later_error") or ""),
-    )
+    return driver_run(data, _stage, sdk="js", model="responses", mode=data["mode"])
 
 
 def read_liveness(

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import importlib.metadata
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
@@ -190,6 +190,37 @@ class CaseRun:
         stages = [Stage.from_json(stage) for stage in data["stages"]]
         later = [Later.from_json(turn) for turn in data.get("later", [])]
         return cls(**{**data, "case": Case(**data["case"]), "stages": stages, "later": later})
+
+
+def driver_run(
+    data: dict[str, Any],
+    read_stage: Callable[[dict[str, Any]], Stage],
+    *,
+    sdk: Sdk,
+    model: Model,
+    mode: Mode | AdkKind,
+) -> CaseRun:
+    """One case a driver (``js``, ``adk``) wrote, as the study's record: every driver's line has
+    the same keys, and only its stages are read by the driver's own mapping (``read_stage``,
+    its SDK's items to the wire's shapes). A line without ``continued`` was continued for as
+    many later turns as it holds."""
+    later = [Later(read_stage(t["stage"]), str(t["outcome"])) for t in data.get("later", [])]
+    return CaseRun(
+        case=Case(**data["case"]),
+        sdk_version=str(data["sdk_version"]),
+        stages=[read_stage(stage) for stage in data.get("stages", [])],
+        approvals=int(data.get("approvals", 0)),
+        dispatches=int(data.get("dispatches", 0)),
+        error=data.get("error"),
+        not_applicable=data.get("not_applicable"),
+        model=model,
+        mode=mode,
+        continued=int(data.get("continued", len(later))),
+        later=later,
+        later_error=str(data.get("later_error") or ""),
+        response_store=data.get("response_store"),
+        sdk=sdk,
+    )
 
 
 def pending_ids(run: CaseRun) -> set[str]:
