@@ -7,12 +7,15 @@ import pytest
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from approval_compaction.errors import InvestigationError
 from approval_compaction.formats.markdown import (
+    GITHUB_LIMIT,
     code,
     escape,
     fence,
     github_length,
     markdown_table,
+    one_comment,
 )
 
 
@@ -167,3 +170,12 @@ def test_markdown_paragraphs_split_prose_and_leave_code_tables_and_headings_out(
     text = "# Title\n\nOne line\nand its second.\n\n- a bullet\n- another\n\n"
     text += "| a |\n|---|\n```\ncode\n```\n"
     assert paragraphs(text) == ["One line and its second.", "- a bullet", "- another"]
+
+
+def test_one_comment_joins_parts_and_names_what_is_too_long() -> None:
+    assert one_comment(["# Title", "body"], "the report") == "# Title\n\nbody\n"
+    # a newline counts twice (sent as CRLF): one line under the limit, then over it
+    fits = "x" * (GITHUB_LIMIT - 2)
+    assert github_length(one_comment([fits], "the report")) == GITHUB_LIMIT
+    with pytest.raises(InvestigationError, match="^the report is 65537 characters: over one"):
+        one_comment([fits + "y"], "the report")

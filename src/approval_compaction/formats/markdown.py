@@ -18,6 +18,8 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from ..errors import InvestigationError
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -63,6 +65,17 @@ GITHUB_LIMIT = 65_536  # characters in one comment, as github_length counts them
 def github_length(text: str) -> int:
     """Characters as a GitHub comment counts them: UTF-16 units, each newline sent as CRLF."""
     return len(text.encode("utf-16-le")) // 2 + text.count("\n")
+
+
+def one_comment(parts: Sequence[str], what: str) -> str:
+    """``parts`` joined into one GitHub comment's markdown, or an error naming ``what`` when it
+    is longer than one comment holds (``GITHUB_LIMIT``)."""
+    text = "\n\n".join(parts) + "\n"
+    if (length := github_length(text)) > GITHUB_LIMIT:
+        raise InvestigationError(
+            f"{what} is {length} characters: over one comment's {GITHUB_LIMIT}"
+        )
+    return text
 
 
 _LIST_ITEM = re.compile(r"([-*]|\d+\.) ")

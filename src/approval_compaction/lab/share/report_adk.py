@@ -17,7 +17,7 @@ import pandas as pd
 
 from ...errors import InvestigationError
 from ...formats.files import write_atomic
-from ...formats.markdown import GITHUB_LIMIT, fence, github_length, markdown_table
+from ...formats.markdown import GITHUB_LIMIT, fence, github_length, markdown_table, one_comment
 from ...formats.records import read_records
 from .. import paths
 from ..adk.packages import pinned
@@ -146,12 +146,7 @@ def build_adk_report(folder: Path = paths.DATA) -> str:
         "`LongRunningFunctionTool`, in an `App` with `EventsCompactionConfig`, run by `Runner` "
         "over `InMemorySessionService` or a SQLite `DatabaseSessionService`.",
     ]
-    text = "\n\n".join(parts) + "\n"
-    if github_length(text) > GITHUB_LIMIT:
-        raise InvestigationError(
-            f"the ADK report is {github_length(text)} characters: over one issue"
-        )
-    return text
+    return one_comment(parts, "the ADK report")
 
 
 def report_adk_command(args: argparse.Namespace) -> int:

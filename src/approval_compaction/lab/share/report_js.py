@@ -18,7 +18,7 @@ import pandas as pd
 
 from ...errors import InvestigationError
 from ...formats.files import write_atomic
-from ...formats.markdown import GITHUB_LIMIT, fence, github_length, markdown_table
+from ...formats.markdown import GITHUB_LIMIT, fence, github_length, markdown_table, one_comment
 from ...formats.records import read_records
 from .. import paths
 from ..findings.js import COLUMNS, cell, js_errors_frame, js_ranges_frame
@@ -163,12 +163,7 @@ def build_js_report(folder: Path = paths.DATA) -> str:
         + fence((paths.ROOT / "js" / "fix" / "agents-openai-0.20.0.diff").read_text(), "diff")
         + "\n\n</details>",
     ]
-    text = "\n\n".join(parts) + "\n"
-    if github_length(text) > GITHUB_LIMIT:
-        raise InvestigationError(
-            f"the JS report is {github_length(text)} characters: over one comment"
-        )
-    return text
+    return one_comment(parts, "the JS report")
 
 
 def report_js_command(args: argparse.Namespace) -> int:
@@ -369,9 +364,4 @@ def build_js_stall_report(folder: Path = paths.DATA) -> str:
         *_stall_repro(found),
         *_stall_fix(found),
     ]
-    text = "\n\n".join(parts) + "\n"
-    if github_length(text) > GITHUB_LIMIT:
-        raise InvestigationError(
-            f"the JS stall report is {github_length(text)} characters: over one comment"
-        )
-    return text
+    return one_comment(parts, "the JS stall report")
