@@ -179,3 +179,15 @@ def test_one_comment_joins_parts_and_names_what_is_too_long() -> None:
     assert github_length(one_comment([fits], "the report")) == GITHUB_LIMIT
     with pytest.raises(InvestigationError, match="^the report is 65537 characters: over one"):
         one_comment([fits + "y"], "the report")
+
+
+def test_markdown_table_gives_each_index_level_a_column() -> None:
+    table = pd.DataFrame(
+        {"release": ["1.0", "1.0"], "kind": ["a", "b"], "found": ["x", "y"]}
+    ).set_index(["release", "kind"])
+    assert markdown_table(table).splitlines() == [
+        "| release | kind | found |",
+        "|---|---|---|",
+        "| 1.0 | a | x |",
+        "| 1.0 | b | y |",
+    ]

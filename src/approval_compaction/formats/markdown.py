@@ -34,9 +34,13 @@ def escape(text: str) -> str:
 
 
 def markdown_table(table: pd.DataFrame, cell: Callable[[object], str] = str) -> str:
-    """Any frame (index included) as a GitHub table; each cell formatted by ``cell``, escaped."""
-    header = [str(table.index.name or ""), *(str(c) for c in table.columns)]
-    rows = [(str(label), [cell(v) for v in row.tolist()]) for label, row in table.iterrows()]
+    """Any frame (index included, a column per level) as a GitHub table; each cell formatted by
+    ``cell``, escaped."""
+    header = [*(str(n or "") for n in table.index.names), *(str(c) for c in table.columns)]
+    rows = []
+    for label, row in table.iterrows():
+        labels = [str(part) for part in label] if isinstance(label, tuple) else [str(label)]
+        rows.append((labels[0], [*labels[1:], *(cell(v) for v in row.tolist())]))
     return markdown_rows(header, rows)
 
 
