@@ -7,8 +7,9 @@ Prints the median wall time of:
   second one for the eight that resume from the database); its ratio to the floor (goal: at
   most 2x);
 and the size of the release environments in the cache (``approval-compaction/py3.X/adk``), and
-the lines the ADK work adds outside its driver (``git diff --numstat`` against ``--base``,
-``adk/`` (top level and the core's), ``lab/adk/``, ``tests/adk/``, notebook 13 and ``data/`` left out), file by file.
+the lines the ADK work adds outside its driver (``git diff --numstat`` against ``--base``;
+``adk/`` (top level and the core's), ``lab/adk/``, ``tests/adk/``, notebook 13 and ``data/``
+left out), file by file.
 
     python benchmarks/adk_wall_time.py [--rounds N] [--base main]
 """
