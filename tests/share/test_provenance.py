@@ -79,8 +79,8 @@ def test_provenance_table_says_live_or_committed() -> None:
         "01-walkthrough.ipynb": Provenance("01-walkthrough.ipynb", "One case", 6, ()),
     }
     rows = provenance.table(records).splitlines()[2:]
-    assert rows[0].startswith("| [`01-walkthrough.ipynb`]") and "| yes (6 runs) | none |" in rows[0]
-    assert "| no | `data/sweep.json` |" in rows[1]
+    assert rows[0] == "| [01 · One case](notebooks/01-walkthrough.ipynb) | yes (6 runs) | none |"
+    assert rows[1] == "| [05 · Releases](notebooks/05-releases.ipynb) | no | sweep.json |"
     assert provenance.load(Path("/nonexistent/notebooks.json")) == {}
 
 

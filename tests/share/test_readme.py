@@ -64,6 +64,7 @@ def test_readme_pages_hold_every_block_once() -> None:
         markers("rules")[0]: "wire.md",
         markers("invariants")[0]: "invariants.md",
         markers("commands")[0]: "cli.md",
+        markers("adk-changes")[0]: "adk.md",
     }
 
 

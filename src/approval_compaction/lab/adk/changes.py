@@ -36,42 +36,42 @@ CHANGES: tuple[Change, ...] = (
     Change(
         "1.18.0",
         "DatabaseSessionService hands a stored compaction back as a dict "
-        "(`StorageEvent.to_event` rebuilds the actions with `model_copy`), and the release's "
+        "(StorageEvent.to_event rebuilds the actions with model_copy), and the release's "
         "prompt assembly raises on it: the next turn of a database session fails",
         f"{_issue(3487)} (1.18.0), {_issue(3707)}, {_issue(4047)} (1.19.0 to 1.21.0)",
     ),
     Change(
         "1.22.0",
-        "the database reads events back validated (`EventActions.model_validate` in "
-        "`sessions/schemas/v0.py`, the JSON `event_data` of `schemas/v1.py`): a compaction is "
+        "the database reads events back validated (EventActions.model_validate in "
+        "sessions/schemas/v0.py, the JSON event_data of schemas/v1.py): a compaction is "
         "an object again",
         "google-adk 1.22.0's sessions/schemas/v0.py and v1.py (the CHANGELOG entry is not "
         "in the stored copy read)",
     ),
     Change(
         "1.25.0",
-        "EventsCompactionConfig gains `token_threshold` and `event_retention_size`, accepted "
-        "only beside `compaction_interval` and `overlap_size`",
+        "EventsCompactionConfig gains token_threshold and event_retention_size, accepted "
+        "only beside compaction_interval and overlap_size",
         "google-adk 1.25.0's apps/app.py",
     ),
     Change(
         "2.0.0",
-        "a root LlmAgent runs on the node runtime (`Runner._run_node_async`), which has no "
-        "compaction step (only the older `_run_with_trace` path runs one): an App's events "
+        "a root LlmAgent runs on the node runtime (Runner._run_node_async), which has no "
+        "compaction step (only the older _run_with_trace path runs one): an App's events "
         "compaction never runs",
         "google-adk 2.0.0's runners.py (no CHANGELOG entry names it)",
     ),
     Change(
         "2.2.0",
-        "the node runtime runs `_run_compaction_for_sliding_window` after each invocation, "
+        "the node runtime runs _run_compaction_for_sliding_window after each invocation, "
         "with 1.x's window: the call waiting for confirmation is compacted again (its "
         "placeholder answer counts as its response)",
         "google-adk 2.2.0's runners.py (no CHANGELOG entry names it)",
     ),
     Change(
         "2.3.0",
-        "the window ends at its longest self-contained prefix (`_longest_self_contained_"
-        "prefix`): no call waiting for confirmation is compacted",
+        "the window ends at its longest self-contained prefix (_longest_self_contained_"
+        "prefix): no call waiting for confirmation is compacted",
         f'CHANGELOG 2.3.0: "prevent compaction from orphaning function responses" '
         f"({_commit('71b936bf48de2c1e66f6a032d132ca9cd70f6726')}); the bug: {_issue(4740)}",
     ),

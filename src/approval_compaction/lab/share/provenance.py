@@ -103,12 +103,12 @@ def write(path: Path, records: dict[str, Provenance]) -> None:
 def table(records: dict[str, Provenance]) -> str:
     """The README's notebook table: each notebook, whether it runs the SDK, what it reads."""
     lines = [
-        "| notebook | title | runs the SDK live | committed data it reads |",
-        "|---|---|---|---|",
+        "| notebook | runs the SDK live | committed data it reads, in `data/` |",
+        "|---|---|---|",
     ]
     for name in sorted(records):
         record = records[name]
         live = f"yes ({record.sdk_runs} runs)" if record.live else "no"
-        read = ", ".join(f"`{p}`" for p in record.data_read) or "none"
-        lines.append(f"| [`{name}`](notebooks/{name}) | {record.title} | {live} | {read} |")
+        read = ", ".join(p.removeprefix("data/") for p in record.data_read) or "none"
+        lines.append(f"| [{name[:2]} · {record.title}](notebooks/{name}) | {live} | {read} |")
     return "\n".join(lines)
