@@ -61,3 +61,20 @@ def test_driver_runs_read_the_same_each_time_on_a_release_whose_database_rounds_
     first, second = (run_plan(Plan("window-1", cases=cases), env.python) for _ in range(2))
     assert [r.to_json() for r in first] == [r.to_json() for r in second]
     assert record(PLANS[1], judge_all(first)) == record(PLANS[1], judge_all(second))
+
+
+@pytest.mark.enable_socket  # the stand-in the harness serves on 127.0.0.1
+def test_driver_over_http_sends_each_model_request_to_the_stand_in_and_reads_it_back() -> None:
+    """ADK's own OpenAIResponsesLlm on the stand-in: the calls are the stand-in's (its
+    numbering), every stage was answered over HTTP, and the case holds as the scripted one."""
+    from approval_compaction.lab.adk.packages import responses_environment
+
+    env = responses_environment(pinned())
+    (run,) = run_plan(Plan("tokens-2", cases=(PAUSED,), model="responses"), env.python)
+    assert run.model == "responses" and run.error is None
+    resume = run.stage("resume")
+    assert resume is not None and resume.outcome.ok
+    sent = [i for inputs in resume.model_inputs for i in inputs if i.get("type") == "function_call"]
+    assert [i["call_id"] for i in sent] == ["call_standin_1"]
+    (judged,) = judge_all([run])
+    assert judged.violations == []

@@ -38,3 +38,10 @@ def test_packages_pin_file_without_a_pin_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "requirements.txt").write_text("# nothing\nsqlalchemy\n")
     with pytest.raises(AdkEnvironmentError, match="pins no google-adk"):
         pinned(tmp_path / "requirements.txt")
+
+
+def test_packages_a_release_before_the_openai_integration_is_refused_in_one_line() -> None:
+    from approval_compaction.lab.adk.packages import FIRST_RESPONSES, responses_environment
+
+    with pytest.raises(AdkEnvironmentError, match=f"no OpenAIResponsesLlm.*{FIRST_RESPONSES}"):
+        responses_environment("2.3.0")

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from approval_compaction.analysis.liveness import LivenessRecord
 from approval_compaction.lab.findings.adk import (
+    HTTP_PATH,
     MEETS,
+    SCRIPTED_PATH,
     WORDS,
+    AdkFinding,
     adk_liveness_frame,
+    adk_paths_frame,
     adk_verdict_frame,
     load_adk,
+    over_http_agreement,
 )
 from approval_compaction.lab.findings.liveness import GROWS_CELL
 from approval_compaction.lab.findings.releases import RESUME_FAILS
@@ -55,6 +60,39 @@ def test_adk_liveness_frame_says_the_history_grows_when_compaction_still_runs() 
 def test_adk_finding_loads_the_committed_files() -> None:
     found = load_adk()
     assert found is not None and found.version and len(found.pinned) == 4
+
+
+def test_adk_paths_frame_sets_each_kind_s_cases_by_both_model_paths_side_by_side() -> None:
+    scripted = [_row("2.13.0", k) for k in ("window-0", "window-1", "tokens-0", "tokens-2")]
+    over_http = [*scripted[:3], _row("2.13.0", "tokens-2", 8, "resume")]
+    frame = adk_paths_frame(scripted, over_http)
+    assert frame[SCRIPTED_PATH].eq("no case breaks an invariant").all()
+    assert frame.loc["tokens, retention 2", HTTP_PATH] == "8 of 16 break , raised at resume"
+    assert frame["the same"].tolist() == ["yes", "yes", "yes", "no"]
+
+
+def test_over_http_agreement_counts_records_that_differ_only_in_the_stand_in_s_call_ids() -> None:
+    def rec(version: str, sent: str, holds: bool = True) -> LivenessRecord:
+        return LivenessRecord("lost", version, "window-0", False, "compaction_runs", holds, "",
+                              "", sent_unpaired=sent, model="responses")  # fmt: skip
+
+    pinned = (rec("2.13.0", "call-1"),)
+    same = AdkFinding((), (_row("2.13.0", "window-0"),), pinned, (), (),
+                      (rec("2.13.0 over HTTP", "call_standin_1"),))  # fmt: skip
+    assert over_http_agreement(same).startswith("1 of 1 liveness records on 2.13.0")
+    other = AdkFinding((), same.pinned, pinned, (), (),
+                       (rec("2.13.0 over HTTP", "call_standin_1", holds=False),))  # fmt: skip
+    assert over_http_agreement(other).startswith("0 of 1")
+
+
+def test_adk_finding_over_http_agrees_with_the_scripted_model_on_the_pinned_release() -> None:
+    """The committed runs: every kind's cases and every liveness record read the same with
+    ADK's OpenAIResponsesLlm over HTTP as with the scripted model."""
+    found = load_adk()
+    assert found is not None and len(found.over_http) == 4
+    assert adk_paths_frame(found.pinned, found.over_http)["the same"].eq("yes").all()
+    total = sum(1 for r in found.liveness if r.sdk_version == found.version)
+    assert over_http_agreement(found).startswith(f"{total} of {total} ")
 
 
 def _live(situation: str, kind: str, invariant: str, holds: bool, paired: bool | None = None):  # type: ignore[no-untyped-def]  # a record written by hand

@@ -339,3 +339,36 @@ def test_the_compaction_answer_quotes_both_openai_clients_type_documentation() -
         assert f"/v{node_version}/" in COMPACTION_OUTPUT.sources[0].url
     assert COMPACTED_OUTPUT_DOC in COMPACTION_OUTPUT.sources[0].shows
     assert f"/v{importlib.metadata.version('openai')}/" in COMPACTION_OUTPUT.sources[1].url
+
+
+def test_a_named_call_reply_calls_that_tool_not_the_first() -> None:
+    """``call:NAME`` (a driver with several tools picks one, google-adk's) calls the tool of
+    that name; a name the request has no tool for answers with a message."""
+
+    def tool(name: str) -> dict[str, object]:
+        properties = {"table": {"type": "string"}}
+        return {"type": "function", "name": name, "parameters": {"properties": properties}}
+
+    body = json.dumps({"model": "m", "input": "q", "tools": [tool("a"), tool("b")]}).encode()
+    standin = StandIn()
+    named = standin.answer(parse("POST", "/v1/responses", body), "call:b")
+    assert named.body is not None
+    assert [(i["type"], i.get("name")) for i in named.body["output"]] == [("function_call", "b")]
+    missing = standin.answer(parse("POST", "/v1/responses", body), "call:c")
+    assert missing.body is not None and missing.body["output"][0]["type"] == "message"
+
+
+def test_the_usage_a_response_reports_grows_with_what_the_model_is_given() -> None:
+    """The API counts tokens with the model's tokenizer (not modelled): the stand-in reports
+    one per four characters of the items given and answered, so a longer history reports more,
+    and a client that compacts by the count (google-adk's token threshold) sees it."""
+    standin = StandIn()
+    short = json.dumps({"model": "m", "input": "q"}).encode()
+    long = json.dumps({"model": "m", "input": "q" * 400}).encode()
+    one = standin.answer(parse("POST", "/v1/responses", short)).body
+    two = standin.answer(parse("POST", "/v1/responses", long)).body
+    assert one is not None and two is not None
+    given = len(json.dumps([{"role": "user", "content": "q" * 400}], sort_keys=True))
+    assert two["usage"]["input_tokens"] == -(-given // 4) > one["usage"]["input_tokens"] > 0
+    usage = two["usage"]
+    assert usage["total_tokens"] == usage["input_tokens"] + usage["output_tokens"]

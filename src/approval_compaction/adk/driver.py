@@ -15,6 +15,13 @@ ADK's ``adk_request_confirmation`` call, crosses the state boundary (``memory``:
 ``InMemorySessionService``; ``json``: a ``DatabaseSessionService`` on a SQLite file, read back
 by a second process that resumes), answers the confirmation, resumes, asks the next question,
 then ``later`` plain questions. Nothing leaves the process: no network, no key.
+
+With the plan's ``model`` set to ``responses``, the model is ADK's own OpenAI Responses
+integration (``OpenAIResponsesLlm``, from 2.4.0) on an ``openai`` client whose base URL is the
+plan's: the stand-in the harness serves on 127.0.0.1. Each request is the integration's, sent
+over HTTP and answered (or refused) by the stand-in; the driver only picks, by the same script,
+whether the model calls a tool (the stand-in's ``x-stand-in-reply`` header) and records the
+contents it was handed. A key is never read: the client's is a placeholder.
 """
 
 from __future__ import annotations
@@ -187,6 +194,61 @@ class ScriptedModel(BaseLlm):
         yield LlmResponse(content=final, usage_metadata=usage)
 
 
+REPLY_HEADER = "x-stand-in-reply"  # wire.standin's: what the stand-in's model answers with
+CONVERSATION_HEADER = "x-stand-in-conversation"  # wire.standin's: one numbering per case
+
+
+def reply_for(contents: list[types.Content]) -> str:
+    """What the stand-in's model answers with, by the scripted model's rule: a call to the
+    tool the last content asks for, else a message."""
+    asked = _asked(contents)
+    if asked and not _answers_tool(contents):
+        return f"call:{TOOL if asked == PAUSING_QUESTION else LONG_TOOL}"
+    return "message"
+
+
+def responses_model(plan: dict[str, Any], conversation: str) -> Any:
+    """ADK's ``OpenAIResponsesLlm`` on the stand-in (``plan["base_url"]``), recording each
+    request's contents; ``conversation`` names the case to the stand-in."""
+    try:
+        from google.adk.integrations.openai import OpenAIResponsesLlm
+    except ImportError:  # 2.4.0 to 2.9.x ship it among the labs
+        from google.adk.labs.openai import OpenAIResponsesLlm
+    from openai import AsyncOpenAI
+
+    class StandInModel(OpenAIResponsesLlm):
+        async def generate_content_async(self, llm_request: Any, stream: bool = False) -> Any:
+            contents = list(llm_request.contents or [])
+            SEEN["model_inputs"].append([dump(c) for c in contents])
+            self.extra_request_args = {"extra_headers": {REPLY_HEADER: reply_for(contents)}}
+            async for response in super().generate_content_async(llm_request, stream):
+                yield response
+
+    client = AsyncOpenAI(
+        base_url=plan["base_url"],
+        api_key="stand-in",
+        max_retries=0,
+        default_headers={CONVERSATION_HEADER: conversation},
+    )
+    return StandInModel(model="gpt-5", client=client)
+
+
+def http_outcome(error: BaseException) -> dict[str, Any]:
+    """The HTTP status, refused path and the API's message of an ``openai`` status error
+    (nothing for any other error)."""
+    status = getattr(error, "status_code", None)
+    if not isinstance(status, int):
+        return {}
+    request = getattr(getattr(error, "response", None), "request", None)
+    body = getattr(error, "body", None)
+    said = body.get("message") if isinstance(body, dict) else None
+    return {
+        "http_status": status,
+        "endpoint": str(getattr(getattr(request, "url", None), "path", "") or ""),
+        "api_message": " ".join(said.split()) if isinstance(said, str) else "",
+    }
+
+
 def summary_text(events: list[Event]) -> str:
     """The scripted summary: a fixed text, and the question the window ends on when nothing
     answered it yet (a real summary keeps the user's open request, so a model reading it acts
@@ -241,11 +303,15 @@ class NotApplicable(Exception):
     """The release cannot express the plan (a setting it does not have)."""
 
 
-def make_app(kind: str, compaction: bool, calls: int) -> Any:
+def make_app(plan: dict[str, Any], compaction: bool, calls: int, conversation: str) -> Any:
     from google.adk.apps import App
     from google.adk.tools.long_running_tool import LongRunningFunctionTool
 
-    model = ScriptedModel(calls=calls)
+    kind = plan["kind"]
+    if plan.get("model") == "responses":
+        model = responses_model(plan, conversation)
+    else:
+        model = ScriptedModel(calls=calls)
     tools = [
         FunctionTool(protected_lookup, require_confirmation=True),
         LongRunningFunctionTool(long_export),
@@ -347,9 +413,11 @@ class Conversation:
         service: Any,
         session_id: str = "s-1",
         calls: int = 0,
+        topic: str = "",
     ):
         self.case = case
-        self.app, self.model = make_app(plan["kind"], case["compaction"] == "on", calls)
+        conversation = f"{plan['label']}-{plan['kind']}-{topic or session_id}"
+        self.app, self.model = make_app(plan, case["compaction"] == "on", calls, conversation)
         self.service = service
         self.runner = Runner(app=self.app, session_service=self.service)
         streamed = case["runner"] == "run_streamed"
@@ -377,6 +445,7 @@ class Conversation:
         SEEN.update(model_inputs=[], compaction_inputs=[], dispatches=0)
         waiting: list[Any] = []
         outcome = "ok"
+        http: dict[str, Any] = {}
         try:
             kwargs: dict[str, Any] = {}
             if self.config is not None:
@@ -398,6 +467,7 @@ class Conversation:
         except Exception as error:  # what the user's code meets
             outcome = f"{type(error).__module__.split('.')[0]}.{type(error).__name__}: {error}"
             outcome = " ".join(outcome.split())[:500]
+            http = http_outcome(error)
         await settled()
         stored, events = await self.stored()
         stage = {
@@ -409,6 +479,7 @@ class Conversation:
             "interruptions": [dump(c) for c in waiting],
             "state_items": {"events": events},
             "outcome": outcome,
+            **http,
             "warnings": [self.warning] if self.warning else [],
         }
         return stage, waiting
@@ -498,6 +569,7 @@ def record(plan: dict[str, Any], case: dict[str, str]) -> dict[str, Any]:
     return {
         "case": case,
         "kind": plan["kind"],
+        "model": plan.get("model", "scripted"),
         "sdk_version": version(),
         "stages": [],
         "approvals": 0,
@@ -534,7 +606,7 @@ async def pause_case(
                 "plan": plan,
                 "case": case,
                 "session_id": conversation.session_id,
-                "calls": conversation.model.calls,
+                "calls": getattr(conversation.model, "calls", 0),
                 "waiting": [dump(c) for c in waiting],
                 "clock": CLOCK.now,
             }
@@ -706,13 +778,14 @@ async def run_situation(plan: dict[str, Any], name: str) -> dict[str, Any]:
     out: dict[str, Any] = {
         "scenario": name,
         "kind": plan["kind"],
+        "model": plan.get("model", "scripted"),
         "sdk_version": version(),
         "stages": [],
         "later": [],
         "wanted": plan.get("later", 0),
     }
     try:
-        conversation = Conversation(plan, CONTROL, service)
+        conversation = Conversation(plan, CONTROL, service, topic=name)
     except NotApplicable as why:
         return {**out, "not_applicable": str(why)}
     try:
@@ -733,7 +806,8 @@ async def run_situation(plan: dict[str, Any], name: str) -> dict[str, Any]:
             )
             stages.append(stage)
             # a new worker (app, model, runner) over the same store
-            conversation = Conversation(plan, CONTROL, service, calls=conversation.model.calls)
+            calls = getattr(conversation.model, "calls", 0)
+            conversation = Conversation(plan, CONTROL, service, calls=calls, topic=name)
         if name in ("resumed", "long_running"):
             for n in range(1, BETWEEN + 1):
                 stage, _ = await conversation.turn("next_turn", user_text(f"Meanwhile ({n})?"))

@@ -8,7 +8,9 @@ plain questions after each. The driver runs in the release's interpreter, one pr
 (and a second one for the plan's ``json`` cases, which resume from the database); it judges
 nothing. The model is the driver's scripted ``BaseLlm``: nothing goes over HTTP, so the model's
 requests are judged by the stand-in's rules applied to each ``LlmRequest.contents``
-(``analysis.invariants``, the ``scripted`` model).
+(``analysis.invariants``, the ``scripted`` model). A plan whose ``model`` is ``responses`` runs
+ADK's own ``OpenAIResponsesLlm`` instead, against the stand-in served here on 127.0.0.1 (one
+conversation per case): every model request is sent over HTTP and judged there.
 
 A case's words are the study's, read for ADK: ``run`` is ``Runner.run_async``, ``run_streamed``
 the same with ``RunConfig(streaming_mode=SSE)``; ``approve``/``reject`` the user's
@@ -25,6 +27,7 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,7 +37,8 @@ from ..analysis.liveness import LivenessRun
 from ..errors import InvestigationError
 from ..study.capture import CaseRun
 from ..study.scenario import Case, all_cases
-from ..study.words import AdkKind
+from ..study.words import AdkKind, Model
+from ..wire.server import Running, running
 from .items import read_liveness, read_run
 
 DRIVER = Path(__file__).with_name("driver.py")
@@ -54,10 +58,11 @@ class Plan:
     cases: tuple[Case, ...] = field(default_factory=lambda: tuple(all_cases()))
     situations: tuple[str, ...] = ()
     later: int = 0
+    model: Model = "scripted"  # or "responses": ADK's OpenAIResponsesLlm on the stand-in
 
     @property
     def label(self) -> str:
-        return self.kind
+        return self.kind if self.model == "scripted" else f"{self.kind} over HTTP"
 
     # What a sweep record reads of any driver's plan (``lab.js.sweep.record``).
     @property
@@ -94,20 +99,28 @@ def _run_driver(plans: Sequence[Plan], python: Path) -> list[list[dict[str, Any]
     if not Path(python).exists():
         raise DriverError(f"no interpreter at {python}: make the release's environment first")
     results = []
-    with tempfile.TemporaryDirectory(
-        prefix="approval-compaction-adk-", dir=paths.scratch()
-    ) as scratch:
+    with (
+        ExitStack() as stack,
+        tempfile.TemporaryDirectory(
+            prefix="approval-compaction-adk-", dir=paths.scratch()
+        ) as scratch,
+    ):
         driver = Path(scratch) / DRIVER.name  # run from a folder holding nothing else
         shutil.copyfile(DRIVER, driver)
+        server: Running | None = None
         for number, plan in enumerate(plans):
-            spec = {
+            spec: dict[str, Any] = {
                 "kind": plan.kind,
                 "cases": [case.as_dict() for case in plan.cases],
                 "situations": list(plan.situations),
                 "later": plan.later,
+                "model": plan.model,
                 "scratch": scratch,
                 "label": f"p{number}",
             }
+            if plan.model == "responses":
+                server = server or stack.enter_context(running(conversations=True))
+                spec["base_url"] = server.base_url
             results.append(_run(python, driver, spec))
     return results
 

@@ -41,6 +41,7 @@ from typing import Any
 from ..analysis.liveness import LivenessRun, liveness_run
 from ..study.capture import CaseRun, Stage, driver_run
 from ..study.items import Item
+from ..study.words import Model
 
 CONFIRMATION = "adk_request_confirmation"
 PLACEHOLDER = "adk_confirmation_placeholder"
@@ -178,7 +179,9 @@ def _stage(data: dict[str, Any]) -> Stage:
             "state_items": {"events": events_items(data.get("state_items", {}).get("events", []))},
             "warnings": [str(w) for w in data.get("warnings", [])],
             "outcome": data.get("outcome", "ok"),
-            "http_status": None,
+            "http_status": data.get("http_status"),
+            "endpoint": str(data.get("endpoint", "")),
+            "api_message": str(data.get("api_message", "")),
         }
     )
 
@@ -194,7 +197,8 @@ def read_run(data: dict[str, Any]) -> CaseRun:
     """One case the driver ran, as the study's record (``sdk`` is ``adk``, ``mode`` the
     compaction kind, the model scripted: its requests are judged by the stand-in's rules)."""
     data = renumbered(data)
-    return driver_run(data, _stage, sdk="adk", model="scripted", mode=data["kind"])
+    model: Model = "responses" if data.get("model") == "responses" else "scripted"
+    return driver_run(data, _stage, sdk="adk", model=model, mode=data["kind"])
 
 
 def read_liveness(data: dict[str, Any], release: str | None = None) -> LivenessRun:
@@ -214,7 +218,7 @@ def read_liveness(data: dict[str, Any], release: str | None = None) -> LivenessR
         workaround=False,
         later=later,
         error=error,
-        model="scripted",
+        model="responses" if data.get("model") == "responses" else "scripted",
         own=own,
         resumed=bool(data.get("resumed")),
     )

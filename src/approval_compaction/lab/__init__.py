@@ -112,8 +112,10 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".findings.adk": (
         "adk_boundaries",
         "adk_liveness_frame",
+        "adk_paths_frame",
         "adk_verdict_frame",
         "load_adk",
+        "over_http_agreement",
     ),
 }
 # Modules the notebooks use as a whole (``rp.replay(...)``, ``paths.DATA_FILES``), by the name

@@ -178,6 +178,17 @@ class Data:
         return self.file("adk-kinds.json")
 
     @property
+    def adk_responses(self) -> Path:
+        """The same cases in each kind with ADK's own ``OpenAIResponsesLlm``, every model request
+        sent over HTTP to the stand-in and judged there."""
+        return self.file("adk-responses.json")
+
+    @property
+    def adk_responses_liveness(self) -> Path:
+        """The liveness situations in each kind with ``OpenAIResponsesLlm`` over HTTP."""
+        return self.file("adk-responses-liveness.json")
+
+    @property
     def adk_sweep(self) -> Path:
         return self.file("adk-sweep.json")
 

@@ -42,6 +42,23 @@ USAGE: Item = {
     "output_tokens_details": {"reasoning_tokens": 0},
     "total_tokens": 0,
 }
+CHARS_PER_TOKEN = 4  # the usage estimate's rate: the API counts with the model's tokenizer
+
+
+def usage(given: Sequence[Item], output: Sequence[Item]) -> Item:
+    """A response's ``usage``: the API counts tokens with the model's tokenizer, which is not
+    modelled; the stand-in estimates one token per four characters of the JSON of the items
+    it was given and of those it answers with, so a client that compacts by the reported
+    count (google-adk's token threshold) sees it grow with the history as it would."""
+    size_in = len(json.dumps(list(given), sort_keys=True))
+    size_out = len(json.dumps(list(output), sort_keys=True))
+    tokens_in, tokens_out = -(-size_in // CHARS_PER_TOKEN), -(-size_out // CHARS_PER_TOKEN)
+    return {
+        **USAGE,
+        "input_tokens": tokens_in,
+        "output_tokens": tokens_out,
+        "total_tokens": tokens_in + tokens_out,
+    }
 
 
 @dataclass(frozen=True)
@@ -201,7 +218,7 @@ class StandIn:
         output = self._output(body, items, asked)
         if body.get("store") is not False:  # a response created with store: false is not kept
             self._store(response_id, items + output)
-        response = _response(response_id, body, output)
+        response = _response(response_id, body, output, usage(items, output))
         reply = Reply(200, events=_events(response)) if body.get("stream") else Reply(200, response)
         return self._answer("POST", RESPONSES, body, reply)
 
@@ -211,11 +228,17 @@ class StandIn:
             return [dict(item) for item in self.script[index]]
         if asked == MCP_REPLY:
             return [self._mcp_request(body)]
-        tool = next((t for t in _objects(body.get("tools")) if t.get("type") == "function"), None)
+        functions = [t for t in _objects(body.get("tools")) if t.get("type") == "function"]
+        named = asked.removeprefix(CALL_REPLY + ":") if asked.startswith(CALL_REPLY + ":") else ""
+        if named:
+            functions = [t for t in functions if t.get("name") == named]
+        tool = next(iter(functions), None)
         if asked == MESSAGE_REPLY:
             tool = None
-        fresh = asked == CALL_REPLY or not any(
-            i.get("type") in ("function_call_output", "compaction") for i in items
+        fresh = (
+            asked == CALL_REPLY
+            or bool(named)
+            or not any(i.get("type") in ("function_call_output", "compaction") for i in items)
         )
         if tool is not None and fresh:
             arguments = json.dumps(_arguments(tool.get("parameters")), sort_keys=True)
@@ -270,8 +293,8 @@ class StandIn:
 CONVERSATION_HEADER = "x-stand-in-conversation"
 # A client over HTTP scripts the model's next answer with this header, as the in-process
 # wiring does with ``script``: ``message`` answers with a message, ``call`` calls the request's
-# first function tool, ``mcp`` asks to approve a call of its hosted MCP server, whatever the
-# policy would do. The API ignores a header it does not know.
+# first function tool (``call:NAME`` the one named so), ``mcp`` asks to approve a call of its
+# hosted MCP server, whatever the policy would do. The API ignores a header it does not know.
 REPLY_HEADER = "x-stand-in-reply"
 MESSAGE_REPLY = "message"
 CALL_REPLY = "call"
@@ -411,7 +434,9 @@ def _message(text: str, item_id: str) -> Item:
     }
 
 
-def _response(response_id: str, body: Item, output: list[Item], status: str = "completed") -> Item:
+def _response(
+    response_id: str, body: Item, output: list[Item], used: Item, status: str = "completed"
+) -> Item:
     return {
         "id": response_id,
         "object": "response",
@@ -426,7 +451,7 @@ def _response(response_id: str, body: Item, output: list[Item], status: str = "c
         "previous_response_id": body.get("previous_response_id"),
         "tool_choice": body.get("tool_choice") or "auto",
         "tools": body.get("tools") or [],
-        "usage": USAGE,
+        "usage": used,
     }
 
 

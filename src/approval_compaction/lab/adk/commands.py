@@ -26,10 +26,18 @@ def register(add: AddCommand, lazy: Lazy) -> None:
         "(threshold 1, N raw events kept)",
     )
     matrix.add_argument("--release", help="a google-adk release (default: the pinned one)")
+    matrix.add_argument(
+        "--model",
+        choices=("scripted", "responses"),
+        default="scripted",
+        help="the driver's scripted BaseLlm, or ADK's OpenAIResponsesLlm on the stand-in "
+        "over HTTP (from 2.4.0)",
+    )
     add(
         "adk-data",
         lazy(".lab.share.adk", "data_command"),
-        "the pinned google-adk release: its matrix, every kind, the liveness situations",
+        "the pinned google-adk release: its matrix, every kind, the liveness situations "
+        "(scripted, and over HTTP)",
     ).add_argument("--folder", default=str(paths.DATA))
     add(
         "adk-fix",

@@ -80,6 +80,32 @@ def environment(version: str, dates: dict[str, str] | None = None) -> Environmen
     return Environment(cache_folder() / version, version, cutoffs[version], wanted)
 
 
+# The first release that ships ADK's OpenAI Responses integration (``OpenAIResponsesLlm``, in
+# ``labs/openai`` from 2.4.0, ``integrations/openai`` from 2.10.0), read in the releases' wheels.
+FIRST_RESPONSES = "2.4.0"
+# The ``openai`` client that integration calls: the range google-adk's own metadata asks for
+# (its ``extensions`` extra from 2.4.0, its ``openai`` extra later).
+OPENAI_CLIENT = "openai>=2.20,<3"
+
+
+def responses_environment(version: str, dates: dict[str, str] | None = None) -> Environment:
+    """The release with the ``openai`` client its ``OpenAIResponsesLlm`` calls, in a folder of
+    its own beside the release's, made with uv on first use."""
+    from ..releases.versions import version_key
+
+    if version_key(version) < version_key(FIRST_RESPONSES):
+        raise AdkEnvironmentError(
+            f"{PACKAGE} {version} has no OpenAIResponsesLlm (it came in {FIRST_RESPONSES})"
+        )
+    plain = environment(version, dates)
+    wanted = (*plain.requirements, OPENAI_CLIENT)
+    env = Environment(cache_folder() / f"{version}+openai", version, plain.exclude_newer, wanted)
+    error = install(env, uv_binary())
+    if error is not None:
+        raise AdkEnvironmentError(f"{PACKAGE} {version} with {OPENAI_CLIENT}: {error}")
+    return env
+
+
 def release_environment(version: str, dates: dict[str, str] | None = None) -> Environment:
     """The release's environment, made with uv on first use."""
     env = environment(version, dates)

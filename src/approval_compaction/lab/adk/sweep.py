@@ -24,7 +24,7 @@ from ...formats.progress import Progress
 from ...formats.records import write_records
 from ...study.capture import CaseRun
 from ...study.scenario import Case, all_cases
-from ...study.words import ADK_KINDS, AdkKind
+from ...study.words import ADK_KINDS, AdkKind, Model
 from .. import paths
 from ..js.sweep import JsRecord, record, unavailable
 from .packages import AdkEnvironmentError, release_dates, release_environment, releases
@@ -79,11 +79,31 @@ def liveness_plans(turns: int = DEFAULT_TURNS) -> tuple[Plan, ...]:
 
 
 def run_adk_liveness(
-    python: Path, release: str | None = None, turns: int = DEFAULT_TURNS
+    python: Path, release: str | None = None, turns: int = DEFAULT_TURNS, model: Model = "scripted"
 ) -> list[LivenessRun]:
-    """Every situation in every kind with the ``google-adk`` beside ``python``."""
-    ran = run_situations(liveness_plans(turns), python, release)
+    """Every situation in every kind with the ``google-adk`` beside ``python`` (``model``:
+    ``responses`` for ADK's ``OpenAIResponsesLlm`` on the stand-in over HTTP)."""
+    plans = tuple(replace(plan, model=model) for plan in liveness_plans(turns))
+    ran = run_situations(plans, python, release)
     return [run for runs in ran for run in runs]
+
+
+OVER_HTTP = "over HTTP"  # a release's label when its model requests went to the stand-in
+
+
+def run_adk_responses(
+    version: str, turns: int = DEFAULT_TURNS
+) -> tuple[list[tuple[Plan, list[CaseRun]]], list[LivenessRun]]:
+    """The cases in every kind and the liveness situations on a release with ADK's own
+    ``OpenAIResponsesLlm``, every model request sent to the stand-in over HTTP (the situations'
+    release labelled ``<version> over HTTP``)."""
+    from .packages import responses_environment
+
+    python = responses_environment(version).python
+    plans = tuple(replace(plan, model="responses") for plan in PLANS)
+    ran = list(zip(plans, run_plans(plans, python), strict=True))
+    live = run_adk_liveness(python, f"{version} {OVER_HTTP}", turns, model="responses")
+    return ran, live
 
 
 def merge(folders: Sequence[Path], folder: Path = paths.DATA) -> list[Path]:

@@ -6,8 +6,10 @@ read alike and no table is written twice.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -80,6 +82,9 @@ class AdkFinding:
     pinned: tuple[JsRecord, ...]
     liveness: tuple[LivenessRecord, ...]
     verdicts: tuple[ReleaseVerdict, ...] = ()  # one per swept release (``verdict``'s record)
+    # The pinned release with ADK's OpenAIResponsesLlm, its model requests judged over HTTP.
+    over_http: tuple[JsRecord, ...] = ()
+    over_http_liveness: tuple[LivenessRecord, ...] = ()
 
     @property
     def version(self) -> str:
@@ -108,7 +113,14 @@ def load_adk(folder: Path = paths.DATA) -> AdkFinding | None:
 
     sweep = read(files.adk_sweep)
     verdicts = driver_verdicts(sweep, live(files.adk_sweep_liveness), WORDS)
-    return AdkFinding(sweep, read(files.adk_kinds), live(files.adk_liveness), verdicts)
+    return AdkFinding(
+        sweep,
+        read(files.adk_kinds),
+        live(files.adk_liveness),
+        verdicts,
+        read(files.adk_responses),
+        live(files.adk_responses_liveness),
+    )
 
 
 # The kinds by trigger: the README's columns (a kind's words shown once where both agree).
@@ -183,6 +195,47 @@ def adk_boundaries(rows: Sequence[JsRecord], changes: Sequence[Change] = CHANGES
                 )
             )
     return found
+
+
+SCRIPTED_PATH = "scripted model: the rules' prediction"
+HTTP_PATH = "OpenAIResponsesLlm: the stand-in's answer over HTTP"
+
+
+def adk_paths_frame(scripted: Sequence[JsRecord], over_http: Sequence[JsRecord]) -> pd.DataFrame:
+    """Each kind's cases on one release by both model paths: the driver's scripted model (its
+    requests judged by the Responses API's rules in process) and ADK's ``OpenAIResponsesLlm``
+    (each request sent to the stand-in and answered there), and whether the two read alike."""
+    table: dict[str, dict[str, str]] = {}
+    for kind, label in COLUMNS.items():
+        mine = next((result(r) for r in scripted if r.mode == kind), "not run")
+        sent = next((result(r) for r in over_http if r.mode == kind), "not run")
+        same = "yes" if mine == sent else "no"
+        table[label] = {SCRIPTED_PATH: mine, HTTP_PATH: sent, "the same": same}
+    return pd.DataFrame.from_dict(table, orient="index").rename_axis("kind")
+
+
+STANDIN_CALL = re.compile(r"call_standin_(\d+)")  # the stand-in's call ids (wire.standin)
+
+
+def over_http_agreement(found: AdkFinding) -> str:
+    """How many of the pinned release's liveness records read the same with
+    ``OpenAIResponsesLlm`` over HTTP as with the scripted model, in one sentence (the call ids
+    aside: the stand-in numbers its own, ``call_standin_N`` for the scripted ``call-N``)."""
+
+    def key(row: LivenessRecord) -> tuple[str, str, str]:
+        return row.scenario, row.mode, row.invariant
+
+    def text(row: LivenessRecord) -> str:
+        fields = {k: v for k, v in asdict(row).items() if k not in ("sdk_version", "model")}
+        return STANDIN_CALL.sub(r"call-\1", json.dumps(fields, sort_keys=True))
+
+    mine = {key(r): text(r) for r in found.liveness if r.sdk_version == found.version}
+    sent = {key(r): text(r) for r in found.over_http_liveness}
+    same = sum(1 for k, v in mine.items() if sent.get(k) == v)
+    return (
+        f"{same} of {len(mine)} liveness records on {found.version} read the same over HTTP "
+        f"({len(sent)} written), call ids aside"
+    )
 
 
 def adk_changes_frame(rows: Sequence[JsRecord]) -> pd.DataFrame:

@@ -1,8 +1,9 @@
 """The ADK study's commands: ``adk-matrix`` (the 16 cases on one ``google-adk`` release, in one
 compaction kind), ``adk-sweep`` (every release with tool confirmation and events compaction,
 into ``data/adk-sweep.json``), ``adk-data`` (what ``make run`` writes: the pinned release's
-matrix, its kinds and its liveness situations), ``adk-fix`` (the patched package and the
-regression test) and ``report-adk``'s data. Each judged by the study's invariants."""
+matrix, its kinds and its liveness situations, with the scripted model and over HTTP),
+``adk-fix`` (the patched package and the regression test) and ``report-adk``'s data. Each
+judged by the study's invariants."""
 
 from __future__ import annotations
 
@@ -18,15 +19,22 @@ from ...formats.records import write_records
 from ...study.scenario import select_cases
 from .. import paths
 from ..adk.packages import fetch_release_dates, pinned, release_environment
-from ..adk.sweep import PLANS, release_records, run_adk_liveness, run_release
+from ..adk.sweep import PLANS, release_records, run_adk_liveness, run_adk_responses, run_release
 from ..js.sweep import JsRecord
 from .results import write_matrix
 
 
 def matrix_command(args: argparse.Namespace) -> int:
-    """``adk-matrix``: run the cases on a release (the pinned one by default) and print them."""
-    plan = Plan(kind=args.kind, cases=tuple(select_cases(args.case)))
-    env = release_environment(args.release or pinned())
+    """``adk-matrix``: run the cases on a release (the pinned one by default) and print them;
+    ``--model responses`` with ADK's ``OpenAIResponsesLlm`` on the stand-in over HTTP."""
+    plan = Plan(kind=args.kind, cases=tuple(select_cases(args.case)), model=args.model)
+    release = args.release or pinned()
+    if args.model == "responses":
+        from ..adk.packages import responses_environment
+
+        env = responses_environment(release)
+    else:
+        env = release_environment(release)
     runs = run_plan(plan, env.python)
     write_or_print(matrix_text(records(runs), args.format), args.output)
     return 0
@@ -50,6 +58,10 @@ def write_pinned(folder: Path = paths.DATA) -> list[Path]:
     runs += run_adk_liveness(patched_environment().python, release=label())
     path = paths.data(folder).adk_liveness
     written += write_records(path, liveness_records(runs), LivenessRecord)
+    files = paths.data(folder)
+    over_http, live = run_adk_responses(pinned())
+    written += write_records(files.adk_responses, release_records(over_http), JsRecord)
+    written += write_records(files.adk_responses_liveness, liveness_records(live), LivenessRecord)
     return written
 
 
