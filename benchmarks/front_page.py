@@ -23,6 +23,7 @@ import subprocess
 from pathlib import Path
 
 from approval_compaction.formats.markdown import paragraphs
+from approval_compaction.lab.share.reading import undefined_terms
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = (
@@ -34,24 +35,6 @@ FILES = (
 )
 WPM = 238
 ANSWERS = ("No tool output found", "No tool call found", "0.24.0")
-# Words this project coined; a definition is the term in italics or bold, or a glossary row.
-TERMS = (
-    "poisoned",
-    "stuck",
-    "era",
-    "meets",
-    "situation",
-    "dead call",
-    "retire",
-    "late resume",
-    "keeps_users",
-    "summary_only",
-    "orphan output",
-    "pending call",
-    "stops compacting",
-)
-
-
 # The line of code a team pastes from each SDK's workaround: the wrap of its compaction session.
 PASTE = {
     "openai-agents": "defer_compaction_while_pending(OpenAIResponsesCompactionSession",
@@ -115,28 +98,6 @@ def first_answer(text: str) -> tuple[int, int] | None:
     return text.count("\n", 0, at) + 1, at
 
 
-def undefined_before_use(text: str) -> list[str]:
-    """Coined terms whose first use comes before their definition (or that are never defined)."""
-    found = []
-    lower = text.lower()
-    for term in TERMS:
-        use = re.search(rf"\b{re.escape(term)}\b", lower)
-        if use is None:
-            continue
-        defined = re.search(
-            rf"(\*{re.escape(term)}\*|\*\*{re.escape(term)}\*\*|\| \*?{re.escape(term)}\*? \|)",
-            lower,
-        )
-        if defined is None:
-            found.append(f"{term} (line {lower.count(chr(10), 0, use.start()) + 1}, never defined)")
-        elif defined.start() > use.start():
-            line = lower.count("\n", 0, use.start()) + 1
-            found.append(
-                f"{term} (line {line}, defined at {lower.count(chr(10), 0, defined.start()) + 1})"
-            )
-    return found
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ref", help="read the files at this git revision")
@@ -151,7 +112,7 @@ def main() -> None:
         answer = first_answer(text)
         where = f"L{answer[0]} c{answer[1]}" if answer else "none"
         longest = max((len(b.split()) for b in paragraphs(text)), default=0)
-        terms = undefined_before_use(text)
+        terms = undefined_terms(text)
         print(
             f"{path:38} {len(text):7,} {words:6,} {words / WPM:4.0f} {where:>14} {longest:7}  "
             f"{len(terms)}: {', '.join(terms[:4])}{' ...' if len(terms) > 4 else ''}"
