@@ -51,7 +51,7 @@ def js_fix_frame(folder: Path = paths.DATA) -> pd.DataFrame:
     columns = {
         f"{pinned()}": _records(files.js_modes),
         "with js/workaround.mjs": _records(files.js_workaround),
-        "patched (the diff below)": _records(files.js_patched),
+        "patched (agents-openai-0.20.0.diff)": _records(files.js_patched),
     }
     rows = []
     for plan, label in COLUMNS.items():
