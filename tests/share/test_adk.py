@@ -16,7 +16,7 @@ def test_adk_matrix_command_prints_the_cases_it_was_given(
 ) -> None:
     args = argparse.Namespace(
         kind="window-0", case="runner=run,decision=approve,compaction=on", release=None,
-        format="json", output=None,
+        format="json", output=None, model="scripted",
     )  # fmt: skip
     assert matrix_command(args) == 0
     out = capsys.readouterr().out

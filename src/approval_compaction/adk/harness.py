@@ -38,7 +38,6 @@ from ..errors import InvestigationError
 from ..study.capture import CaseRun
 from ..study.scenario import Case, all_cases
 from ..study.words import AdkKind, Model
-from ..wire.server import Running, running
 from .items import read_liveness, read_run
 
 DRIVER = Path(__file__).with_name("driver.py")
@@ -107,7 +106,7 @@ def _run_driver(plans: Sequence[Plan], python: Path) -> list[list[dict[str, Any]
     ):
         driver = Path(scratch) / DRIVER.name  # run from a folder holding nothing else
         shutil.copyfile(DRIVER, driver)
-        server: Running | None = None
+        server = None  # the stand-in, served once a plan sends its model requests over HTTP
         for number, plan in enumerate(plans):
             spec: dict[str, Any] = {
                 "kind": plan.kind,
@@ -119,6 +118,8 @@ def _run_driver(plans: Sequence[Plan], python: Path) -> list[list[dict[str, Any]
                 "label": f"p{number}",
             }
             if plan.model == "responses":
+                from ..wire.server import running  # loads the openai client: only when asked
+
                 server = server or stack.enter_context(running(conversations=True))
                 spec["base_url"] = server.base_url
             results.append(_run(python, driver, spec))
