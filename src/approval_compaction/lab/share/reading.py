@@ -144,12 +144,14 @@ class Reading:
 
 
 def reading(name: str, notebook: Mapping[str, Any], rendered: str) -> Reading:
-    """The reading of one notebook, from its JSON and its rendered markdown."""
+    """The reading of one notebook, from its JSON and its rendered markdown: paragraphs are its
+    prose's, terms are read in the rendered text (prose and outputs, as a reader meets them: a
+    table an output shows may use a term too)."""
     text = notebook_prose(notebook)
     return Reading(
         name,
         len(rendered),
         words_before_table(notebook),
         tuple(" ".join(p.split()[:8]) for p in long_paragraphs(text)),
-        tuple(undefined_terms(text)),
+        tuple(undefined_terms(rendered)),
     )
