@@ -71,8 +71,9 @@ adk-fix: $(STAMP) ## the patched google-adk (adk/fix) in every kind and the adk-
 	$(PY) -m approval_compaction adk-fix
 	$(PY) -m approval_compaction report-adk --output data/report-adk.md
 
-adk-sweep: $(STAMP) ## the ADK study on every google-adk release with confirmation and compaction (uv, cached; data/adk-sweep.json, slow)
+adk-sweep: $(STAMP) ## the ADK study on every google-adk release with confirmation and compaction, and from 2.4.0 over HTTP with OpenAIResponsesLlm (uv, cached; data/adk-sweep*.json, slow)
 	$(PY) -m approval_compaction adk-sweep $(ADK_SWEEP_ARGS)
+	$(PY) -m approval_compaction adk-sweep --model responses $(ADK_SWEEP_ARGS)
 
 js-sweep: $(STAMP) $(NODE_STAMP) ## the JS study on every @openai/agents release with the session, bare and with the JS workaround (npm, cached; data/js-*sweep.json)
 	$(PY) -m approval_compaction js-sweep $(JS_SWEEP_ARGS)

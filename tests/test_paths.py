@@ -70,6 +70,7 @@ def test_data_names_every_committed_result_file() -> None:
         layout.adk_liveness,
         layout.adk_responses,
         layout.adk_responses_liveness,
+        layout.adk_sweep_responses,
         layout.adk_patched,
         layout.adk_sdk_test,
         layout.adk_report,

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from approval_compaction.adk.harness import Plan
 from approval_compaction.analysis.invariants import judge_all
 from approval_compaction.lab.adk.sweep import PLANS, SITUATIONS, liveness_plans, record
@@ -41,3 +45,27 @@ def test_sweep_record_says_when_compaction_never_ran_in_a_case_that_turns_it_on(
     ran = [CaseRun(on, "2.2.0", [given], 1, 1, sdk="adk")]
     assert record(Plan("window-0"), judge_all(never)).not_applicable == NEVER_COMPACTED
     assert record(Plan("window-0"), judge_all(ran)).not_applicable == ""
+
+
+@pytest.mark.slow
+@pytest.mark.releases
+@pytest.mark.subprocess
+@pytest.mark.enable_socket  # the stand-in the harness serves on 127.0.0.1
+def test_sweep_over_http_writes_each_kind_of_a_release_with_its_model_named(tmp_path: Path) -> None:
+    """2.4.0, the first release with OpenAIResponsesLlm (under ``labs``): every kind runs over
+    HTTP and reads as the committed scripted sweep predicted."""
+    from approval_compaction.formats.records import read_records
+    from approval_compaction.lab import paths
+    from approval_compaction.lab.adk.sweep import sweep_over_http
+    from approval_compaction.lab.findings.adk import load_adk, result
+    from approval_compaction.lab.js.sweep import JsRecord
+
+    (path,) = [p for p in sweep_over_http(["2.4.0"], tmp_path) if p.suffix == ".json"]
+    rows = read_records(path, JsRecord)
+    assert [r.plan for r in rows] == [
+        f"{k} over HTTP" for k in ("window-0", "window-1", "tokens-0", "tokens-2")
+    ]
+    found = load_adk(paths.DATA)
+    assert found is not None
+    predicted = {r.mode: result(r) for r in found.sweep if r.sdk_version == "2.4.0"}
+    assert {r.mode: result(r) for r in rows} == predicted

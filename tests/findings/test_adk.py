@@ -14,6 +14,7 @@ from approval_compaction.lab.findings.adk import (
     adk_verdict_frame,
     load_adk,
     over_http_agreement,
+    over_http_sweep_agreement,
 )
 from approval_compaction.lab.findings.liveness import GROWS_CELL
 from approval_compaction.lab.findings.releases import RESUME_FAILS
@@ -125,3 +126,15 @@ def test_adk_verdicts_are_what_published_statements_about_google_adk_are_checked
     assert disagreements(said, verdicts) == {
         "1.16.0": [("not affected", "google-adk 1.16.0 is not affected.")]
     }
+
+
+def test_over_http_sweep_agreement_names_each_kind_that_reads_otherwise() -> None:
+    kinds = ("window-0", "window-1", "tokens-0", "tokens-2")
+    predicted = tuple(_row(v, k) for v in ("2.4.0", "2.5.0") for k in kinds)
+    sent = (*predicted[:7], _row("2.5.0", "tokens-2", 8, "resume"))
+    found = AdkFinding(predicted, (), (), (), (), (), sent)
+    said = over_http_sweep_agreement(found)
+    assert said.startswith("1 of 2 releases with OpenAIResponsesLlm (2.4.0..2.5.0)")
+    assert said.endswith("2.5.0 tokens-2: predicted no case breaks an invariant, over HTTP "
+                         "8 of 16 break , raised at resume")  # fmt: skip
+    assert "no release" in over_http_sweep_agreement(AdkFinding(predicted, (), ()))

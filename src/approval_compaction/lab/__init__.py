@@ -116,6 +116,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "adk_verdict_frame",
         "load_adk",
         "over_http_agreement",
+        "over_http_sweep_agreement",
     ),
 }
 # Modules the notebooks use as a whole (``rp.replay(...)``, ``paths.DATA_FILES``), by the name

@@ -184,6 +184,11 @@ class Data:
         return self.file("adk-responses.json")
 
     @property
+    def adk_sweep_responses(self) -> Path:
+        """Each release with ``OpenAIResponsesLlm``: its cases in each kind over HTTP."""
+        return self.file("adk-sweep-responses.json")
+
+    @property
     def adk_responses_liveness(self) -> Path:
         """The liveness situations in each kind with ``OpenAIResponsesLlm`` over HTTP."""
         return self.file("adk-responses-liveness.json")

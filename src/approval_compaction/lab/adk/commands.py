@@ -61,3 +61,10 @@ def register(add: AddCommand, lazy: Lazy) -> None:
         "--dates", action="store_true", help="ask the package index for the release dates first"
     )
     sweep.add_argument("--folder", default=str(paths.DATA), help="where adk-sweep.json goes")
+    sweep.add_argument(
+        "--model",
+        choices=("scripted", "responses"),
+        default="scripted",
+        help="responses: each release from 2.4.0 with OpenAIResponsesLlm over HTTP, the cases "
+        "only (data/adk-sweep-responses.json)",
+    )

@@ -73,6 +73,31 @@ def sweep(versions: Sequence[str] | None = None, folder: Path = paths.DATA) -> l
     return written
 
 
+def sweep_over_http(versions: Sequence[str] | None = None, folder: Path = paths.DATA) -> list[Path]:
+    """Every release with ``OpenAIResponsesLlm`` (or those given): each kind's cases with it, every
+    model request sent to the stand-in over HTTP, into ``adk-sweep-responses.json`` (written after
+    each release), to set beside the scripted sweep's prediction."""
+    from ..releases.versions import version_key
+    from .packages import FIRST_RESPONSES, responses_environment
+
+    dates = release_dates()
+    first = version_key(FIRST_RESPONSES)
+    chosen = list(versions) if versions else [v for v in releases(dates) if version_key(v) >= first]
+    plans = tuple(replace(plan, model="responses") for plan in PLANS)
+    rows: list[JsRecord] = []
+    written: list[Path] = []
+    with Progress("adk-sweep --model responses", len(chosen), "releases") as progress:
+        for version in chosen:
+            try:
+                python = responses_environment(version, dates).python
+                rows += release_records(list(zip(plans, run_plans(plans, python), strict=True)))
+            except AdkEnvironmentError as error:
+                rows += [unavailable(version, plan, str(error)) for plan in plans]
+            written = write_records(paths.data(folder).adk_sweep_responses, rows, JsRecord)
+            progress.step()
+    return written
+
+
 def liveness_plans(turns: int = DEFAULT_TURNS) -> tuple[Plan, ...]:
     """Every kind, each running every situation instead of the cases."""
     return tuple(replace(plan, cases=(), situations=SITUATIONS, later=turns) for plan in PLANS)

@@ -85,6 +85,7 @@ class AdkFinding:
     # The pinned release with ADK's OpenAIResponsesLlm, its model requests judged over HTTP.
     over_http: tuple[JsRecord, ...] = ()
     over_http_liveness: tuple[LivenessRecord, ...] = ()
+    sweep_over_http: tuple[JsRecord, ...] = ()  # each release with OpenAIResponsesLlm, its cases
 
     @property
     def version(self) -> str:
@@ -120,6 +121,7 @@ def load_adk(folder: Path = paths.DATA) -> AdkFinding | None:
         verdicts,
         read(files.adk_responses),
         live(files.adk_responses_liveness),
+        read(files.adk_sweep_responses),
     )
 
 
@@ -236,6 +238,26 @@ def over_http_agreement(found: AdkFinding) -> str:
         f"{same} of {len(mine)} liveness records on {found.version} read the same over HTTP "
         f"({len(sent)} written), call ids aside"
     )
+
+
+def over_http_sweep_agreement(found: AdkFinding) -> str:
+    """Whether each swept release with ``OpenAIResponsesLlm`` reads the same over HTTP as the
+    scripted sweep predicted, kind by kind, in one sentence naming any that differ."""
+    predicted = {(r.sdk_version, r.mode): result(r) for r in found.sweep}
+    releases = list(dict.fromkeys(r.sdk_version for r in found.sweep_over_http))
+    if not releases:
+        return "no release was swept over HTTP: run `make adk-sweep`"
+    differ = [
+        f"{r.sdk_version} {r.mode}: predicted {predicted.get((r.sdk_version, r.mode), 'not run')}"
+        f", over HTTP {result(r)}"
+        for r in found.sweep_over_http
+        if predicted.get((r.sdk_version, r.mode)) != result(r)
+    ]
+    span = f"{releases[0]}..{releases[-1]}" if len(releases) > 1 else releases[0]
+    same = len(set(releases) - {d.split(" ")[0] for d in differ})
+    said = f"{same} of {len(releases)} releases with OpenAIResponsesLlm ({span}) read the same "
+    said += "over HTTP as predicted, in every kind"
+    return said + ("; " + "; ".join(differ) if differ else "")
 
 
 def adk_changes_frame(rows: Sequence[JsRecord]) -> pd.DataFrame:

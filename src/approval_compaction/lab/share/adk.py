@@ -103,11 +103,13 @@ def fix_command(args: argparse.Namespace) -> int:
 
 def sweep_command(args: argparse.Namespace) -> int:
     """``adk-sweep``: every release (or those named) into data/adk-sweep.json; ``--dates``
-    asks the package index for the release dates first."""
-    from ..adk.sweep import sweep
+    asks the package index for the release dates first; ``--model responses`` runs each release
+    with ``OpenAIResponsesLlm`` over HTTP instead (data/adk-sweep-responses.json)."""
+    from ..adk.sweep import sweep, sweep_over_http
 
     if args.dates:
         print(f"wrote {fetch_release_dates()}")
-    for path in sweep(args.release or None, Path(args.folder)):
+    run = sweep_over_http if args.model == "responses" else sweep
+    for path in run(args.release or None, Path(args.folder)):
         print(f"wrote {path}")
     return 0
