@@ -41,6 +41,7 @@ from ..study.words import AdkKind, Model
 from .items import read_liveness, read_run
 
 DRIVER = Path(__file__).with_name("driver.py")
+OVER_HTTP = "over HTTP"  # what a plan's (and a release's) label adds when its model is the API's
 TIMEOUT = 1800.0  # seconds for one plan's process
 
 
@@ -61,7 +62,7 @@ class Plan:
 
     @property
     def label(self) -> str:
-        return self.kind if self.model == "scripted" else f"{self.kind} over HTTP"
+        return self.kind if self.model == "scripted" else f"{self.kind} {OVER_HTTP}"
 
     # What a sweep record reads of any driver's plan (``lab.js.sweep.record``).
     @property

@@ -193,12 +193,16 @@ def renumbered(data: dict[str, Any]) -> dict[str, Any]:
     return dict(json.loads(text))
 
 
+def _model(data: dict[str, Any]) -> Model:
+    """The model a line ran with: ADK's ``OpenAIResponsesLlm`` over HTTP, or the scripted one."""
+    return "responses" if data.get("model") == "responses" else "scripted"
+
+
 def read_run(data: dict[str, Any]) -> CaseRun:
     """One case the driver ran, as the study's record (``sdk`` is ``adk``, ``mode`` the
     compaction kind, the model scripted: its requests are judged by the stand-in's rules)."""
     data = renumbered(data)
-    model: Model = "responses" if data.get("model") == "responses" else "scripted"
-    return driver_run(data, _stage, sdk="adk", model=model, mode=data["kind"])
+    return driver_run(data, _stage, sdk="adk", model=_model(data), mode=data["kind"])
 
 
 def read_liveness(data: dict[str, Any], release: str | None = None) -> LivenessRun:
@@ -218,7 +222,7 @@ def read_liveness(data: dict[str, Any], release: str | None = None) -> LivenessR
         workaround=False,
         later=later,
         error=error,
-        model="responses" if data.get("model") == "responses" else "scripted",
+        model=_model(data),
         own=own,
         resumed=bool(data.get("resumed")),
     )

@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ...adk.harness import Plan, run_plan, run_plans, run_situations
+from ...adk.harness import OVER_HTTP, Plan, run_plan, run_plans, run_situations
 from ...analysis.invariants import judge_all
 from ...analysis.liveness import DEFAULT_TURNS, LivenessRecord, LivenessRun, liveness_records
 from ...formats.progress import Progress
@@ -27,20 +27,39 @@ from ...study.scenario import Case, all_cases
 from ...study.words import ADK_KINDS, AdkKind, Model
 from .. import paths
 from ..js.sweep import JsRecord, record, unavailable
-from .packages import AdkEnvironmentError, release_dates, release_environment, releases
+from ..releases.environments import Environment
+from .packages import (
+    AdkEnvironmentError,
+    release_dates,
+    release_environment,
+    releases,
+    responses_environment,
+)
 
 PLANS: tuple[Plan, ...] = tuple(Plan(kind) for kind in ADK_KINDS)
+# The same kinds with ADK's OpenAIResponsesLlm, its requests sent to the stand-in over HTTP.
+HTTP_PLANS: tuple[Plan, ...] = tuple(replace(plan, model="responses") for plan in PLANS)
 # The liveness situations ADK can express: a confirmation never answered, a worker that dies
 # once the model's call is stored, a confirmation answered late, a long-running tool whose
 # result arrives late, and the control.
 SITUATIONS: tuple[str, ...] = ("abandoned", "lost", "resumed", "long_running", "clean")
 
 
+def environment_for(
+    version: str, plans: Sequence[Plan], dates: dict[str, str] | None = None
+) -> Environment:
+    """The release's environment for ``plans`` (made first when it is not yet): with the
+    ``openai`` client when a plan sends its model requests over HTTP."""
+    if any(plan.model == "responses" for plan in plans):
+        return responses_environment(version, dates)
+    return release_environment(version, dates)
+
+
 def run_release(
     version: str, plans: Sequence[Plan] = PLANS, dates: dict[str, str] | None = None
 ) -> list[tuple[Plan, list[CaseRun]]]:
     """Every plan's runs on one release (its environment made first when it is not yet)."""
-    env = release_environment(version, dates)
+    env = environment_for(version, plans, dates)
     return list(zip(plans, run_plans(plans, env.python), strict=True))
 
 
@@ -78,21 +97,19 @@ def sweep_over_http(versions: Sequence[str] | None = None, folder: Path = paths.
     model request sent to the stand-in over HTTP, into ``adk-sweep-responses.json`` (written after
     each release), to set beside the scripted sweep's prediction."""
     from ..releases.versions import version_key
-    from .packages import FIRST_RESPONSES, responses_environment
+    from .packages import FIRST_RESPONSES
 
     dates = release_dates()
     first = version_key(FIRST_RESPONSES)
     chosen = list(versions) if versions else [v for v in releases(dates) if version_key(v) >= first]
-    plans = tuple(replace(plan, model="responses") for plan in PLANS)
     rows: list[JsRecord] = []
     written: list[Path] = []
     with Progress("adk-sweep --model responses", len(chosen), "releases") as progress:
         for version in chosen:
             try:
-                python = responses_environment(version, dates).python
-                rows += release_records(list(zip(plans, run_plans(plans, python), strict=True)))
+                rows += release_records(run_release(version, HTTP_PLANS, dates))
             except AdkEnvironmentError as error:
-                rows += [unavailable(version, plan, str(error)) for plan in plans]
+                rows += [unavailable(version, plan, str(error)) for plan in HTTP_PLANS]
             written = write_records(paths.data(folder).adk_sweep_responses, rows, JsRecord)
             progress.step()
     return written
@@ -113,20 +130,14 @@ def run_adk_liveness(
     return [run for runs in ran for run in runs]
 
 
-OVER_HTTP = "over HTTP"  # a release's label when its model requests went to the stand-in
-
-
 def run_adk_responses(
     version: str, turns: int = DEFAULT_TURNS
 ) -> tuple[list[tuple[Plan, list[CaseRun]]], list[LivenessRun]]:
     """The cases in every kind and the liveness situations on a release with ADK's own
     ``OpenAIResponsesLlm``, every model request sent to the stand-in over HTTP (the situations'
     release labelled ``<version> over HTTP``)."""
-    from .packages import responses_environment
-
-    python = responses_environment(version).python
-    plans = tuple(replace(plan, model="responses") for plan in PLANS)
-    ran = list(zip(plans, run_plans(plans, python), strict=True))
+    ran = run_release(version, HTTP_PLANS)
+    python = environment_for(version, HTTP_PLANS).python
     live = run_adk_liveness(python, f"{version} {OVER_HTTP}", turns, model="responses")
     return ran, live
 

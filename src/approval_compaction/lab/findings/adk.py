@@ -248,16 +248,18 @@ def over_http_sweep_agreement(found: AdkFinding) -> str:
     if not releases:
         return "no release was swept over HTTP: run `make adk-sweep`"
     differ = [
-        f"{r.sdk_version} {r.mode}: predicted {predicted.get((r.sdk_version, r.mode), 'not run')}"
-        f", over HTTP {result(r)}"
-        for r in found.sweep_over_http
-        if predicted.get((r.sdk_version, r.mode)) != result(r)
+        r for r in found.sweep_over_http if predicted.get((r.sdk_version, r.mode)) != result(r)
     ]
     span = f"{releases[0]}..{releases[-1]}" if len(releases) > 1 else releases[0]
-    same = len(set(releases) - {d.split(" ")[0] for d in differ})
+    same = len(set(releases) - {r.sdk_version for r in differ})
     said = f"{same} of {len(releases)} releases with OpenAIResponsesLlm ({span}) read the same "
     said += "over HTTP as predicted, in every kind"
-    return said + ("; " + "; ".join(differ) if differ else "")
+    named = [
+        f"{r.sdk_version} {r.mode}: predicted {predicted.get((r.sdk_version, r.mode), 'not run')}"
+        f", over HTTP {result(r)}"
+        for r in differ
+    ]
+    return said + ("; " + "; ".join(named) if named else "")
 
 
 def adk_changes_frame(rows: Sequence[JsRecord]) -> pd.DataFrame:

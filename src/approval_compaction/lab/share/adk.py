@@ -19,7 +19,14 @@ from ...formats.records import write_records
 from ...study.scenario import select_cases
 from .. import paths
 from ..adk.packages import fetch_release_dates, pinned, release_environment
-from ..adk.sweep import PLANS, release_records, run_adk_liveness, run_adk_responses, run_release
+from ..adk.sweep import (
+    PLANS,
+    environment_for,
+    release_records,
+    run_adk_liveness,
+    run_adk_responses,
+    run_release,
+)
 from ..js.sweep import JsRecord
 from .results import write_matrix
 
@@ -28,13 +35,7 @@ def matrix_command(args: argparse.Namespace) -> int:
     """``adk-matrix``: run the cases on a release (the pinned one by default) and print them;
     ``--model responses`` with ADK's ``OpenAIResponsesLlm`` on the stand-in over HTTP."""
     plan = Plan(kind=args.kind, cases=tuple(select_cases(args.case)), model=args.model)
-    release = args.release or pinned()
-    if args.model == "responses":
-        from ..adk.packages import responses_environment
-
-        env = responses_environment(release)
-    else:
-        env = release_environment(release)
+    env = environment_for(args.release or pinned(), [plan])
     runs = run_plan(plan, env.python)
     write_or_print(matrix_text(records(runs), args.format), args.output)
     return 0
@@ -56,9 +57,8 @@ def write_pinned(folder: Path = paths.DATA) -> list[Path]:
         )
     runs = run_adk_liveness(release_environment(pinned()).python)
     runs += run_adk_liveness(patched_environment().python, release=label())
-    path = paths.data(folder).adk_liveness
-    written += write_records(path, liveness_records(runs), LivenessRecord)
     files = paths.data(folder)
+    written += write_records(files.adk_liveness, liveness_records(runs), LivenessRecord)
     over_http, live = run_adk_responses(pinned())
     written += write_records(files.adk_responses, release_records(over_http), JsRecord)
     written += write_records(files.adk_responses_liveness, liveness_records(live), LivenessRecord)
