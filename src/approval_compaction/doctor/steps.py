@@ -22,7 +22,7 @@ def register(add: AddCommand, lazy: Lazy) -> argparse._SubParsersAction[argparse
     doctor = add(
         "doctor",
         lazy(".doctor.command"),
-        "am I affected (check; check --js for @openai/agents); scan, repair and restore stored "
+        "am I affected (check; check --js for @openai/agents, --adk for google-adk); scan, repair and restore stored "
         "sessions; judge and heal one exported as JSON (items)",
     )
     steps = doctor.add_subparsers(dest="doctor_command", required=True)
@@ -108,5 +108,17 @@ def register(add: AddCommand, lazy: Lazy) -> argparse._SubParsersAction[argparse
         metavar="FOLDER",
         help="check the @openai/agents (JS SDK) in FOLDER/node_modules (default: the current "
         "folder) instead of the installed openai-agents",
+    )
+    check.add_argument(
+        "--adk",
+        action="store_true",
+        help="check the google-adk installed beside the doctor instead of openai-agents: the "
+        "cases and the liveness situations in --kind",
+    )
+    check.add_argument(
+        "--kind",
+        default="every",
+        help="with --adk: every, window-0, window-1 (sliding window, overlap 0 or 1), tokens-0 "
+        "or tokens-2 (token threshold, 0 or 2 raw events kept)",
     )
     return steps
