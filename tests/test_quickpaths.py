@@ -57,7 +57,9 @@ def quick_path(name: str) -> list[tuple[str, str]]:
     """The fenced blocks of one SDK's quick path, in order."""
     text = section(README.read_text(), QUICK)
     starts = sorted((text.index(head), key) for key, head in HEADS.items())
-    bounds = dict(zip([k for _, k in starts], [*(s for s, _ in starts[1:]), len(text)]))
+    bounds = dict(
+        zip([k for _, k in starts], [*(s for s, _ in starts[1:]), len(text)], strict=True)
+    )
     begin = text.index(HEADS[name])
     return fenced_blocks(text[begin : bounds[name]])
 

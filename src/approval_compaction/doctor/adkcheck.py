@@ -135,7 +135,8 @@ def adk_answers(check: AdkCheck, later: int) -> list[str]:
             answers.append(head + f"not run: {row.not_applicable}.")
             continue
         if row.violating:
-            said = f"affected: {row.violating} of {row.cases} cases break an invariant ({row.invariants})"
+            said = f"affected: {row.violating} of {row.cases} cases break an invariant"
+            said += f" ({row.invariants})"
             said += f"; the first raised at the {row.raised}" if row.raised else ""
         else:
             said = f"no case of {row.cases} breaks an invariant"

@@ -22,8 +22,8 @@ def register(add: AddCommand, lazy: Lazy) -> argparse._SubParsersAction[argparse
     doctor = add(
         "doctor",
         lazy(".doctor.command"),
-        "am I affected (check; check --js for @openai/agents, --adk for google-adk); scan, repair and restore stored "
-        "sessions; judge and heal one exported as JSON (items)",
+        "am I affected (check; check --js for @openai/agents, --adk for google-adk); scan, "
+        "repair and restore stored sessions; judge and heal one exported as JSON (items)",
     )
     steps = doctor.add_subparsers(dest="doctor_command", required=True)
     scan = steps.add_parser("scan", help="each session's verdict: healthy, poisoned or pending")
