@@ -26,7 +26,9 @@ import pytest
 from approval_compaction import paths
 from approval_compaction.formats.markdown import fenced_blocks, section
 
-pytestmark = [pytest.mark.releases, pytest.mark.subprocess]
+# Each path installs from the package registry into a fresh environment (google-adk brings about
+# a hundred packages): longer than the suite's default timeout on a loaded machine.
+pytestmark = [pytest.mark.releases, pytest.mark.subprocess, pytest.mark.timeout(2400)]
 
 README = paths.ROOT / "README.md"
 QUICK = "## Your first five minutes"
