@@ -188,9 +188,11 @@ def stall_line(folder: Path = paths.DATA) -> list[str]:
     report = files.shown(files.js_stall_report)
     return [
         "",
-        f"**A second JavaScript bug, with no approval at all**: on `@openai/agents` {edge.span} "
-        "the session compacts once and never again by itself, so the stored history and every "
-        f"model input grow with each turn; {edge.last_good} keeps compacting "
+        f"**A second JavaScript bug, with no approval at all**: on `@openai/agents` {edge.span}, "
+        "when `responses.compact` answers as its documentation shows (the user messages, then "
+        "the compaction item), the session compacts once and never again by itself, so the "
+        f"stored history and every model input grow with each turn; {edge.last_good} keeps "
+        "compacting "
         f"(`{files.shown(files.js_stall_sweep)}`){keeps}. The numbers, the cause, a fix and its "
         f"regression test: [`{report}`]({report}).",
     ]
