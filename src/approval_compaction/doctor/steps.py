@@ -82,6 +82,12 @@ def register(add: AddCommand, lazy: Lazy) -> argparse._SubParsersAction[argparse
     written.add_argument("--in-place", action="store_true", help="rewrite the export itself")
     items.add_argument("--force", action="store_true", help="replace an --output file that exists")
     items.add_argument("--format", choices=("table", "json"), default="table")
+    _check(steps)
+    return steps
+
+
+def _check(steps: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``doctor check``: its configuration, and which SDK (the Python one, ``--js``, ``--adk``)."""
     check = steps.add_parser("check", help="whether and when the bug strikes a configuration")
     check.add_argument("--mode", default="auto", help="auto, input or previous_response_id")
     check.add_argument("--trigger", default="default", help="default, always, never or N items")
@@ -121,4 +127,3 @@ def register(add: AddCommand, lazy: Lazy) -> argparse._SubParsersAction[argparse
         help="with --adk: every, window-0, window-1 (sliding window, overlap 0 or 1), tokens-0 "
         "or tokens-2 (token threshold, 0 or 2 raw events kept)",
     )
-    return steps
