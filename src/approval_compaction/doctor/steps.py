@@ -97,7 +97,7 @@ def register(add: AddCommand, lazy: Lazy) -> argparse._SubParsersAction[argparse
         type=int,
         default=10,
         help="later turns after each position, to judge whether compaction keeps running "
-        "(default: 10; 0: not judged)",
+        "(default: 10; at least 2 to see a session stop compacting; 0: not judged)",
     )
     check.add_argument("--format", choices=("table", "json"), default="table")
     check.add_argument("--response-store", choices=STORE_WORDS, default="default", help=STORE_HELP)
@@ -107,6 +107,7 @@ def register(add: AddCommand, lazy: Lazy) -> argparse._SubParsersAction[argparse
         const=".",
         metavar="FOLDER",
         help="check the @openai/agents (JS SDK) in FOLDER/node_modules (default: the current "
-        "folder) instead of the installed openai-agents",
+        "folder) instead of the installed openai-agents; runs that folder's installed code in "
+        "Node",
     )
     return steps
