@@ -30,18 +30,20 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from ..analysis.healing import item_name, rewrites
-from ..analysis.pairing import find_unpaired
+from ..analysis.pairing import Unpaired, find_unpaired
 from ..errors import InvestigationError, printable, require
 from ..js.items import is_js_item, js_message, wire_items
 from ..study.items import Item
 from ..wire.rules import ApiError, OrphanAnswer, orphan_answer, orphan_output
-from .jsontext import JsonTextError, children, kind_at
+from .jsontext import JsonTextError, children, kind_at, value_end
 from .verdict import SessionReport, judge
 
 require("the doctor", ["msgspec"], "doctor")  # the export's parser, before the import fails
@@ -142,17 +144,9 @@ def _decode(text: str) -> Any:
     return json.loads(text, parse_constant=_no_constant)
 
 
-def _item(path: Path, text: str, number: int, start: int, end: int) -> Item:
-    """One element of the export's list: an object, parsed whole, or (nested deeper than the
-    parser goes) field by field, a field too deep kept as its text (``DeepValue``)."""
-    if kind_at(text, start) != "dict":
-        kind = kind_at(text, start)
-        raise ExportError(f"item {number} of {path} is not a JSON object (a {kind})")
-    try:
-        value: Item = _decode(text[start:end])
-        return value
-    except RecursionError:
-        pass
+def _fields(text: str, start: int, end: int) -> Item:
+    """An object nested deeper than the parsers go, field by field: a field too deep kept as
+    its text (``DeepValue``)."""
     item: Item = {}
     for child in children(text, start, end)[1]:
         field = str(_decode(child.key or '""'))
@@ -161,6 +155,50 @@ def _item(path: Path, text: str, number: int, start: int, end: int) -> Item:
         except RecursionError:
             item[field] = DeepValue(text[child.start : child.end])
     return item
+
+
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)
+
+
+def _element(path: Path, text: str, number: int, start: int) -> tuple[Item, int]:
+    """The element of the export's list at ``start`` and where it ends: an object, parsed by
+    ``json``'s C scanner, or (nested deeper than it goes) walked without recursion and read
+    field by field."""
+    if kind_at(text, start) != "dict":
+        kind = kind_at(text, start)
+        raise ExportError(f"item {number} of {path} is not a JSON object (a {kind})")
+    try:
+        item, end = _DECODER.raw_decode(text, start)
+        return item, end
+    except RecursionError:
+        end = value_end(text, start)
+        return _fields(text, start, end), end
+
+
+def _deep(path: Path, text: str) -> tuple[list[Item], tuple[str, ...]]:
+    """A list nested deeper than the parsers go, element by element, and each element's text
+    (the grammar between them checked here, within them by ``json`` or ``jsontext``)."""
+    space = re.compile(r"[ \t\n\r]*")
+    at = space.match(text).end()  # type: ignore[union-attr]
+    if kind_at(text, at) != "list":
+        raise ExportError(f"{path} is not a JSON list of items (it holds a {kind_at(text, at)})")
+    items: list[Item] = []
+    texts: list[str] = []
+    at = space.match(text, at + 1).end()  # type: ignore[union-attr]
+    closed = at < len(text) and text[at] == "]"
+    while not closed:
+        item, end = _element(path, text, len(items), at)
+        items.append(item)
+        texts.append(text[at:end])
+        at = space.match(text, end).end()  # type: ignore[union-attr]
+        if at < len(text) and text[at] in ",]":
+            closed = text[at] == "]"
+            at = space.match(text, at + 1).end()  # type: ignore[union-attr]
+            continue
+        raise JsonTextError("',' or ']' expected", at)
+    if at < len(text):
+        raise JsonTextError("extra data", at)
+    return items, tuple(texts)
 
 
 def _items(path: Path, data: bytes) -> tuple[Any, tuple[str, ...] | None]:
@@ -178,13 +216,9 @@ def _items(path: Path, data: bytes) -> tuple[Any, tuple[str, ...] | None]:
         said = first if isinstance(first, msgspec.DecodeError) else error
         raise ExportError(f"{path} is not JSON: {said}") from None
     try:
-        kind, found = children(text)
-    except JsonTextError as error:
+        return _deep(path, text)
+    except (JsonTextError, ValueError) as error:
         raise ExportError(f"{path} is not JSON: {error}") from None
-    if kind != "list":
-        raise ExportError(f"{path} is not a JSON list of items (it holds a {kind})")
-    items = [_item(path, text, n, child.start, child.end) for n, child in enumerate(found)]
-    return items, tuple(text[child.start : child.end] for child in found)
 
 
 def read_export(path: Path, sdk: str = "auto") -> Export:
@@ -342,11 +376,13 @@ class Judged:
         }
 
 
-def refusal(sent: list[Item]) -> Refusal | None:
-    """Why the API refuses ``sent``: its first function output without a call, the one form
-    the stand-in enforces (``wire.rules.check_pairing``); else its first output of another kind
-    without a call (which the API's answer to, in order across kinds, no source shows)."""
-    orphans = [u for u in find_unpaired(sent) if u.problem == "orphan output"]
+def refusal(unpaired: Sequence[Unpaired]) -> Refusal | None:
+    """Why the API refuses the next turn, from the export's unpaired items: its first function
+    output without a call, the one form the stand-in enforces (``wire.rules.check_pairing``);
+    else its first output of another kind without a call (what the API answers it, and in which
+    order across kinds, no source shows). A call still waiting is not sent, and leaving it out
+    changes no output's pairing, so the export's orphans are the next turn's."""
+    orphans = [u for u in unpaired if u.problem == "orphan output"]
     functions = [u for u in orphans if u.item_type == "function_call_output"]
     if not orphans:
         return None
@@ -358,14 +394,12 @@ def judge_export(export: Export) -> Judged:
     """The verdict on the export's items, the next turn's refusal, and the healing rewrites."""
     wire = export.wire
     report = judge(export.path.name, wire)
-    waiting = {u.position for u in find_unpaired(wire) if u.problem == "open call"}
-    sent = [item for n, item in enumerate(wire) if n not in waiting]
     found = []
     for position, message in rewrites(wire):
         after = js_message(message) if export.sdk == "js" else message
         before = export.items[position]
         found.append(Rewrite(position, before, item_name(wire[position]), after))
-    return Judged(export, report, refusal(sent), tuple(found))
+    return Judged(export, report, refusal(find_unpaired(wire)), tuple(found))
 
 
 def encoded(items: list[Item]) -> bytes:

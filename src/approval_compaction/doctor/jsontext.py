@@ -58,7 +58,19 @@ def children(text: str, start: int = 0, end: int | None = None) -> tuple[str, li
     """The container whose text is ``text[start:end]`` (spaces around it allowed): its kind
     (``list`` or ``dict``; any other value is returned with no children) and its children,
     the whole text checked against JSON's grammar, at any depth, without recursion."""
-    stop = len(text) if end is None else end
+    kind, found, _ = _walk(text, start, len(text) if end is None else end, whole=True)
+    return kind, found
+
+
+def value_end(text: str, start: int) -> int:
+    """Where the JSON value that starts at ``start`` ends (what follows it is not read), its
+    text checked against JSON's grammar, at any depth, without recursion."""
+    return _walk(text, start, len(text), whole=False)[2]
+
+
+def _walk(text: str, start: int, stop: int, whole: bool) -> tuple[str, list[Child], int]:
+    """The value at ``start``: its kind, its children and its end; with ``whole``, nothing but
+    spaces may follow it before ``stop``."""
     position = _SPACE.match(text, start, stop).end()  # type: ignore[union-attr]
     top = kind_at(text, position)
     found: list[Child] = []
@@ -67,10 +79,12 @@ def children(text: str, start: int = 0, end: int | None = None) -> tuple[str, li
     key: str | None = None
     began = -1  # where the current child's value began
     while True:
+        if expect == "end" and not whole:
+            return top, found, position
         position = _SPACE.match(text, position, stop).end()  # type: ignore[union-attr]
         if position >= stop:
             if expect == "end":
-                return top, found
+                return top, found, position
             raise JsonTextError("the text ends early", position)
         char = text[position]
         if expect == "end":
