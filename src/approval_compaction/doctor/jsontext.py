@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..errors import InvestigationError
+
 _SPACE = re.compile(r"[ \t\n\r]*")
 _STRING = re.compile(r'"(?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"')
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
@@ -21,8 +23,9 @@ _LITERAL = re.compile(r"true|false|null")
 KINDS = {"{": "dict", "[": "list", '"': "str", "t": "bool", "f": "bool", "n": "NoneType"}
 
 
-class JsonTextError(ValueError):
-    """Text that is not JSON: what was expected, and at which character."""
+class JsonTextError(InvestigationError, ValueError):
+    """Text that is not JSON: what was expected, and at which character (``export`` names the
+    file it is in)."""
 
     def __init__(self, what: str, position: int) -> None:
         super().__init__(f"{what} at character {position}")
