@@ -10,6 +10,7 @@ import argparse
 
 from ..formats.arguments import SECONDS, STORE_HELP, AddCommand, Lazy
 from ..study.words import STORE_WORDS
+from .status import STATUSES
 
 _STORE_HELP = (
     "a SQLite file (SQLiteSession, AsyncSQLiteSession, AdvancedSQLiteSession), an "
@@ -25,6 +26,8 @@ def register(add: AddCommand, lazy: Lazy) -> argparse._SubParsersAction[argparse
         "am I affected (check; check --js for @openai/agents); scan, repair and restore stored "
         "sessions; judge and heal one exported as JSON (items)",
     )
+    said = ", ".join(f"{code} {word}" for code, word in STATUSES.items())
+    doctor.epilog = f"exit status: {said} (the table in docs/doctor.md)"
     steps = doctor.add_subparsers(dest="doctor_command", required=True)
     scan = steps.add_parser("scan", help="each session's verdict: healthy, poisoned or pending")
     repair = steps.add_parser("repair", help="show (or --apply) the rewrites that heal sessions")
