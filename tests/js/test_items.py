@@ -126,7 +126,7 @@ ANSWER = {
 def test_wire_item_sends_each_js_item_as_the_sdk_converter_does(given: dict, sent: dict) -> None:
     """Each expected item is what ``getInputItems`` (agents-openai 0.20.0's converter) sends
     for the item; the exports the real runner writes are checked against its HTTP requests in
-    ``tests/doctor/test_exports.py``."""
+    ``tests/affected/test_exports.py``."""
     assert wire_item(given) == sent
 
 

@@ -11,7 +11,7 @@ next question; once on a plain session (``compaction`` off) and once compacting 
 after the last turn are the export, written as the SDK's ``getItems()``/``get_items()`` returned
 them. Beside each, the manifest keeps every model request of the conversation twice: the items
 the runner handed the SDK's model class, and the ``input`` the SDK's own converter sent over HTTP
-(``Exchange``): the pairs ``tests/doctor/test_exports.py`` holds ``js.items.wire_items`` to.
+(``Exchange``): the pairs ``tests/affected/test_exports.py`` holds ``js.items.wire_items`` to.
 
 JavaScript runs on the pinned ``@openai/agents`` and the newest release the project knows
 (``lab.js.packages``; the same release today), through the one JS driver (``js.harness``);
