@@ -24,6 +24,7 @@ import needs
 import pytest
 
 from approval_compaction import paths
+from approval_compaction.doctor import status
 from approval_compaction.formats.markdown import fenced_blocks, section
 
 # Each path installs from the package registry into a fresh environment (google-adk brings about
@@ -138,14 +139,20 @@ def test_python_quick_path_runs_as_written(work: Path) -> None:
     _ok(bash(["python app.py", "python poison.py"], work))
     check, scan, repair = shell_lines("python", 1)
     checked = bash([check], work)
-    assert checked.returncode == 0, checked.stderr[-2000:]
-    assert "openai-agents" in checked.stdout.splitlines()[-1]
+    answers = checked.stdout.splitlines()[-2:]
+    hit = any(
+        w in line for w in (" affected at ", "stop compacting", "refuses") for line in answers
+    )
+    assert checked.returncode == (status.AFFECTED if hit else status.HEALTHY), checked.stderr
+    assert answers[0].startswith("openai-agents ")
     scanned = bash([scan], work)
+    assert scanned.returncode == status.AFFECTED, scanned.stderr[-2000:]
     assert "poisoned" in scanned.stdout and "user-2" in scanned.stdout
     healed = bash([repair], work)
-    assert healed.returncode == 0, healed.stderr[-2000:]
+    assert healed.returncode == status.HEALED, healed.stderr[-2000:]
     again = bash([scan.replace("--all", "--format json")], work)
-    verdicts = {r["session_id"]: r["verdict"] for r in json.loads(_ok(again))}
+    assert again.returncode == status.HEALTHY, again.stderr[-2000:]
+    verdicts = {r["session_id"]: r["verdict"] for r in json.loads(again.stdout)}
     assert verdicts["user-2"] == "healthy"
 
 
@@ -185,9 +192,10 @@ def test_js_quick_path_runs_as_written(work: Path) -> None:
     venv, check, items = shell_lines("js", 1)
     _ok(bash([venv], work, activate=False))
     checked = bash([check], work)
-    assert checked.returncode == 0, checked.stderr[-2000:]
+    assert checked.returncode == status.AFFECTED, checked.stderr[-2000:]  # the pinned release
     assert f"@openai/agents {pinned['@openai/agents']}" in checked.stdout
     healed = bash([items], work)
+    assert healed.returncode == status.HEALED, healed.stderr[-2000:]
     assert "poisoned" in healed.stdout, healed.stdout[-2000:]
     load = (
         "import { readFileSync } from 'node:fs';\n"
@@ -208,8 +216,11 @@ def test_adk_quick_path_runs_as_written(work: Path) -> None:
     *install, check = shell_lines("adk", 0)
     _ok(bash(install, work, activate=False))
     checked = bash([check], work)
-    assert checked.returncode in (0, 1), checked.stderr[-2000:]
     answers = [line for line in checked.stdout.splitlines() if line.startswith("google-adk ")]
+    hit = any(
+        w in a for w in ("affected", "unpaired", "refused", "stops compacting") for a in answers
+    )
+    assert checked.returncode == (status.AFFECTED if hit else status.HEALTHY), checked.stderr
     assert [a.split(",")[1].split(":")[0].strip() for a in answers] == [
         "window-0", "window-1", "tokens-0", "tokens-2",
     ]  # fmt: skip

@@ -10,6 +10,7 @@ import argparse
 
 from ..formats.arguments import SECONDS, STORE_HELP, AddCommand, Lazy
 from ..study.words import STORE_WORDS
+from .status import STATUSES
 
 _STORE_HELP = (
     "a SQLite file (SQLiteSession, AsyncSQLiteSession, AdvancedSQLiteSession), an "
@@ -25,6 +26,8 @@ def register(add: AddCommand, lazy: Lazy) -> argparse._SubParsersAction[argparse
         "am I affected (check; check --js for @openai/agents, --adk for google-adk); scan, "
         "repair and restore stored sessions; judge and heal one exported as JSON (items)",
     )
+    said = ", ".join(f"{code} {word}" for code, word in STATUSES.items())
+    doctor.epilog = f"exit status: {said} (the table in docs/doctor.md)"
     steps = doctor.add_subparsers(dest="doctor_command", required=True)
     scan = steps.add_parser("scan", help="each session's verdict: healthy, poisoned or pending")
     repair = steps.add_parser("repair", help="show (or --apply) the rewrites that heal sessions")
@@ -103,7 +106,7 @@ def _check(steps: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         type=int,
         default=10,
         help="later turns after each position, to judge whether compaction keeps running "
-        "(default: 10; 0: not judged)",
+        "(default: 10; at least 2 to see a session stop compacting; 0: not judged)",
     )
     check.add_argument("--format", choices=("table", "json"), default="table")
     check.add_argument("--response-store", choices=STORE_WORDS, default="default", help=STORE_HELP)
@@ -113,7 +116,8 @@ def _check(steps: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         const=".",
         metavar="FOLDER",
         help="check the @openai/agents (JS SDK) in FOLDER/node_modules (default: the current "
-        "folder) instead of the installed openai-agents",
+        "folder) instead of the installed openai-agents; runs that folder's installed code in "
+        "Node",
     )
     check.add_argument(
         "--adk",
