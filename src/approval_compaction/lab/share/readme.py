@@ -173,6 +173,7 @@ def stall_line(folder: Path = paths.DATA) -> list[str]:
     first compaction and the last that keeps compacting (the stall's sweep), whether the JS
     workaround keeps the pinned release compacting, and the report; none without its files."""
     from ..findings.stall import WORKAROUND, load_stall, stalls
+    from ..js.stall import STALL_LOG, STALL_LOG_NAMESPACE
 
     found = load_stall(folder)
     if found is None:
@@ -193,8 +194,11 @@ def stall_line(folder: Path = paths.DATA) -> list[str]:
         "the compaction item), the session compacts once and never again by itself, so the "
         f"stored history and every model input grow with each turn; {edge.last_good} keeps "
         "compacting "
-        f"(`{files.shown(files.js_stall_sweep)}`){keeps}. The numbers, the cause, a fix and its "
-        f"regression test: [`{report}`]({report}).",
+        f"(`{files.shown(files.js_stall_sweep)}`){keeps}.",
+        "",
+        f"To see it in your logs, set `DEBUG={STALL_LOG_NAMESPACE}`: the SDK logs "
+        f"{code(STALL_LOG)} at each turn whose compaction it skips. The numbers, the cause, a "
+        f"fix and its regression test: [`{report}`]({report}).",
     ]
 
 
