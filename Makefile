@@ -44,6 +44,7 @@ js-sdk-test: $(SDK_TEST_STAMP) ## install vitest for the JS regression tests (js
 	$(PY) -m approval_compaction js-sdk-test --test stall --expect fail
 	$(PY) -m approval_compaction js-sdk-test --test stall --patch js/fix/agents-openai-0.20.0-stall.diff
 	$(PY) -m approval_compaction js-sdk-test --test filtered --patch js/fix/agents-openai-0.20.0-stall.diff
+	$(PY) -m approval_compaction js-sdk-test --test windowed --patch js/fix/agents-openai-0.20.0-stall.diff
 
 setup: $(STAMP) $(NODE_STAMP) ## create .venv, install the pinned requirements and the JS harness (npm ci)
 
@@ -67,7 +68,7 @@ run: $(STAMP) $(NODE_STAMP) ## write data/, execute and render every notebook, t
 sweep: $(STAMP) ## run the matrix on every openai-agents release into data/sweep.json (slow)
 	$(PY) -m approval_compaction sweep $(SWEEP_ARGS)
 
-adk-fix: $(STAMP) ## the patched google-adk (adk/fix) in every kind and the adk-python regression test (data/adk-patched.json, adk-sdk-test.json)
+adk-fix: $(STAMP) ## the patched google-adk (adk/fix) in every kind, the adk-python regression test, the fix's lint with adk-python's tools and settings, its mutants, the late answers split (data/adk-patched.json, adk-sdk-test.json, adk-lint.json, adk-mutants.json, adk-late.json)
 	$(PY) -m approval_compaction adk-fix
 	$(PY) -m approval_compaction report-adk --output data/report-adk.md
 
@@ -83,7 +84,7 @@ js-stall: $(STAMP) $(NODE_STAMP) $(SDK_TEST_STAMP) ## the stall: a plain convers
 	$(PY) -m approval_compaction js-stall $(JS_STALL_ARGS)
 	$(PY) -m approval_compaction report-js --stall --output data/report-js-stall.md
 
-js-fix: $(STAMP) $(NODE_STAMP) $(SDK_TEST_STAMP) ## the JS workaround, the patched package and the regression test on the pinned release (data/js-workaround.json, js-patched.json, js-sdk-test.json)
+js-fix: $(STAMP) $(NODE_STAMP) $(SDK_TEST_STAMP) ## the JS workaround, the patched package, the regression test, the TypeScript forms checked with the repository's tsc/prettier/eslint, and the mutants on the pinned release (data/js-workaround.json, js-patched.json, js-sdk-test.json, js-typecheck.json, js-mutants.json)
 	$(PY) -m approval_compaction js-fix
 	$(PY) -m approval_compaction report-js --output data/report-js.md
 
@@ -95,8 +96,9 @@ workaround: $(STAMP) ## the workaround's matrix, the newest release's, the test 
 liveness: $(STAMP) envs ## each situation and case continued 10 turns: pinned, workaround, newest (data/liveness.json)
 	$(PY) -m approval_compaction liveness
 
-liveness-patch: $(STAMP) ## prove the liveness patch: its test, the SDK's suite (downloads), matrix, liveness
+liveness-patch: $(STAMP) ## prove the liveness patch: its test, the SDK's suite (downloads), matrix, liveness, its mutants
 	$(PY) -m approval_compaction liveness-patch
+	$(PY) -m approval_compaction liveness-mutants
 	$(PY) -m approval_compaction upstream-liveness
 
 doctor-data: $(STAMP) ## the newest release on a store the pinned one poisoned (data/doctor-*.json)

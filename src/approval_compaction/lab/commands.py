@@ -265,9 +265,10 @@ def _javascript(add: AddCommand, lazy: Lazy) -> None:
     js_test.add_argument("--patch", help=JS_PATCH_HELP)
     js_test.add_argument(
         "--test",
-        choices=("pending", "stall", "filtered"),
+        choices=("pending", "stall", "filtered", "windowed"),
         default="pending",
-        help="the pending call's test, the stall's, or the guard the stall's fix keeps",
+        help="the pending call's test, the stall's, the guard the stall's fix keeps, or the "
+        "windowed backend its read copes with",
     )
     js_test.add_argument(
         "--expect",
@@ -292,6 +293,29 @@ def _javascript(add: AddCommand, lazy: Lazy) -> None:
         lazy(".lab.share.js", "fix_command"),
         "the JS workaround, the patched package and the regression test on the pinned release",
     ).add_argument("--folder", default=str(paths.DATA))
+    add(
+        "js-typecheck",
+        lazy(".lab.share.js", "typecheck_command"),
+        "the TypeScript forms of the JS fixes and the regression tests, checked with "
+        "openai-agents-js's tsc, prettier and eslint settings (data/js-typecheck.json)",
+    ).add_argument("--folder", default=str(paths.DATA))
+    add(
+        "js-mutants",
+        lazy(".lab.share.js", "mutants_command"),
+        "each plausible simplification of the JS fixes against every regression test "
+        "(data/js-mutants.json)",
+    ).add_argument("--folder", default=str(paths.DATA))
+    js_upstream = add(
+        "js-upstream",
+        lazy(".lab.share.js", "upstream_command"),
+        "record a snapshot of openai-agents-js: what it holds, and its agents-openai suite on "
+        "the release and each patched package (data/js-upstream.json; needs the checkout)",
+    )
+    js_upstream.add_argument(
+        "--checkout", required=True, help="a git checkout (or mirror) of openai-agents-js"
+    )
+    js_upstream.add_argument("--ref", default="HEAD", help="the commit to read (default: HEAD)")
+    js_upstream.add_argument("--folder", default=str(paths.DATA))
     add(
         "js-liveness",
         lazy(".lab.share.js", "liveness_command"),
@@ -448,6 +472,12 @@ def _fixes(add: AddCommand, lazy: Lazy) -> None:
     )
     patch_options(live)
 
+    add(
+        "liveness-mutants",
+        lazy(".lab.releases.mutants", "command"),
+        "each plausible simplification of the liveness patch against its regression test "
+        "(data/liveness-mutants.json)",
+    ).add_argument("--folder", default=str(paths.DATA))
     proof = add(
         "liveness-patch",
         lazy(".lab.releases.later_turns_patch"),
