@@ -227,6 +227,14 @@ def register_doctor_steps(
 
 def _javascript(add: AddCommand, lazy: Lazy) -> None:
     """The JavaScript SDK's study: its matrix, regression test, report, fix and sweep."""
+    _js_matrix(add, lazy)
+    _js_test_and_report(add, lazy)
+    _js_fix(add, lazy)
+    _js_sweeps(add, lazy)
+
+
+def _js_matrix(add: AddCommand, lazy: Lazy) -> None:
+    """``js-matrix``: the 16 cases on one JS release, in one plan."""
     js = add(
         "js-matrix",
         lazy(".lab.share.js", "matrix_command"),
@@ -257,6 +265,10 @@ def _javascript(add: AddCommand, lazy: Lazy) -> None:
     js.add_argument("--release", help="an @openai/agents release (default: the pinned one)")
     js.add_argument("--workaround", action="store_true", help=JS_WORKAROUND_HELP)
     js.add_argument("--patch", help=JS_PATCH_HELP)
+
+
+def _js_test_and_report(add: AddCommand, lazy: Lazy) -> None:
+    """``js-sdk-test`` and ``report-js``: the regression test, and the report built from data/."""
     js_test = add(
         "js-sdk-test",
         lazy(".lab.share.js", "sdk_test_command"),
@@ -288,6 +300,11 @@ def _javascript(add: AddCommand, lazy: Lazy) -> None:
         action="store_true",
         help="the stall's report instead (data/report-js-stall.md; its figure beside --output)",
     )
+
+
+def _js_fix(add: AddCommand, lazy: Lazy) -> None:
+    """The JS fixes' evidence: the fix's runs, the repository's tools and suite, the mutants,
+    and the liveness situations."""
     add(
         "js-fix",
         lazy(".lab.share.js", "fix_command"),
@@ -321,6 +338,10 @@ def _javascript(add: AddCommand, lazy: Lazy) -> None:
         lazy(".lab.share.js", "liveness_command"),
         "the liveness situations on the pinned JS release: bare, with the workaround, patched",
     ).add_argument("--folder", default=str(paths.DATA))
+
+
+def _js_sweeps(add: AddCommand, lazy: Lazy) -> None:
+    """``js-stall`` and ``js-sweep``: the slow runs over every JS release."""
     js_stall = add(
         "js-stall",
         lazy(".lab.share.js", "stall_command"),

@@ -61,7 +61,9 @@ asyncio_default_fixture_loop_scope = function
 """
 
 
-def _lay_out(tests: Path, scratch: Path) -> list[str]:
+def lay_out(tests: Path, scratch: Path) -> list[str]:
+    """The touched tests copied from ``tests`` into ``scratch``, with the stand-in conftest
+    and the pytest settings beside them; the files to run."""
     for name in TOUCHED_TESTS:
         target = scratch / name
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -77,7 +79,7 @@ def run_suite(tests: Path, python: Path) -> dict[str, str]:
     env = isolated_environ(with_package=False, tools=tools)
     env["PYTHONWARNINGS"] = "ignore"
     with tempfile.TemporaryDirectory(prefix="approval-compaction-adk-upstream-") as scratch:
-        files = _lay_out(tests, Path(scratch))
+        files = lay_out(tests, Path(scratch))
         cases = run_pytest(
             python, files, cwd=Path(scratch), env=env, timeout=TIMEOUT,
             report=Path(scratch) / "report.xml", label="adk-python's compaction tests",
@@ -91,7 +93,13 @@ def upstream_record(tests: Path, source: str) -> dict[str, Any]:
         pinned(): run_suite(tests, release_environment(pinned()).python),
         label(): run_suite(tests, patched_environment().python),
     }
-    released = runs[pinned()]
+    return record_of(runs, pinned(), source)
+
+
+def record_of(runs: dict[str, dict[str, str]], release: str, source: str) -> dict[str, Any]:
+    """The record of each package's outcomes (``runs``, the release's among them): counts, and
+    the tests whose outcome differs from the release's."""
+    released = runs[release]
     rows = []
     for package, outcomes in runs.items():
         counts = {o: sum(1 for v in outcomes.values() if v == o) for o in set(outcomes.values())}
