@@ -57,7 +57,7 @@ MUTANTS: tuple[tuple[Path, Mutant], ...] = (
             PATCH,
             "users-only",
             "a replaced suffix starts at a user message only, never at a compaction item",
-            ((_COMPACTION_START, "        return False\n"),),
+            ((_COMPACTION_START, "    return False\n"),),
             killer="abandoned-summary_only",
         ),
     ),

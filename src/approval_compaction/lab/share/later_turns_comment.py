@@ -214,6 +214,13 @@ def where_suite_ran(base: str, suite: dict[str, Any]) -> str:
     )
 
 
+# Why a mutant the test cannot tell from the patch survives, by its name (``lab.releases.mutants``).
+WHY_IT_SURVIVES = {
+    "reasoning-ignored": "no case puts a reasoning item right before a compaction item, so the "
+    "test does not show what part 1's reasoning check is for",
+}
+
+
 def mutant_lines(folder: Path) -> list[str]:
     """The patch's mutants and the case that kills each (``liveness-mutants.json``)."""
     from ..mutation import MutantRecord, mutants_frame, survivors
@@ -231,13 +238,11 @@ def mutant_lines(folder: Path) -> list[str]:
         "",
     ]
     if left:
-        lines += [
-            "What survives leaves every case of the test passing: the test does not show what "
-            "that part of the patch is for. A suffix that may start at an earlier compaction "
-            "item (part 1) is not what keeps the abandoned and lost cases bounded here, and no "
-            "case puts a reasoning item right before a compaction item.",
-            "",
+        why = [
+            WHY_IT_SURVIVES.get(name, "the test does not show what that part is for")
+            for name in left
         ]
+        lines += [f"What survives leaves every case of the test passing: {'; '.join(why)}.", ""]
     return lines
 
 
