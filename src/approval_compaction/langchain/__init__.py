@@ -1,0 +1,24 @@
+"""LangChain: the study's scenario on ``langchain`` 1.x's ``create_agent``, as one folder.
+
+Everything LangChain-specific lives here, and the shared code reaches it only through the
+lab's plugin registry (``lab.plugins``), by name:
+
+- ``driver.py``: the one script that runs in a release's own environment (``langchain``,
+  ``langchain-openai``, ``langgraph-checkpoint-sqlite``): ``HumanInTheLoopMiddleware`` pausing
+  a tool call, a compaction step before each model call (``SummarizationMiddleware``, or the
+  docs' ``trim_messages`` step), ``ChatOpenAI`` over HTTP to the stand-in; it drives and
+  records, and judges nothing;
+- ``harness``: runs it from a scratch folder with the stand-in served on 127.0.0.1, and reads
+  its lines back; ``items``: LangChain's messages mapped to the wire's shapes, in this one
+  place;
+- ``packages``: every 1.x release in its own cached environment (uv), ``sweep``: every
+  release's plans judged by the shared invariants, and the boundaries bisected; ``changes``:
+  what moved each boundary, from the public record;
+- ``finding``: the shared verdict tables with LangChain's words as data; ``report``: the issue
+  in langchain's form; ``explore``: its moves for the state-space search; ``commands``: the
+  command line; ``plugin``: the registry entry the shared code reads.
+
+The top-level ``langchain/`` folder holds what a maintainer copies: the pin
+(``requirements.txt``), the fix (``fix/``) and the regression test in langchain's own style
+(``sdk-test/``).
+"""

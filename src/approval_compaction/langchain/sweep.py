@@ -1,0 +1,118 @@
+"""Sweep: the LangChain study on every ``langchain`` 1.x release, and its liveness situations.
+
+Every release runs the same plans (``PLANS``: each compaction kind, with Chat Completions and
+with the Responses API), judged by the shared invariants; a release's result is one sweep
+record per plan (``lab.js.sweep``'s record, the same for every driver): how many of the 16
+cases break an invariant, which, and where the user's code raised. ``liveness_plans`` run the
+liveness situations instead of the cases, each followed by N later turns, in every plan, for
+``analysis.liveness`` to judge. A release's plans, cases and situations run in one process of
+its interpreter. Every release is swept, so a boundary is where two consecutive releases read
+differently (``boundaries``), the bisection's answer without its guesses; ``changes`` names
+what moved each one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from ..analysis.invariants import judge_all
+from ..analysis.liveness import DEFAULT_TURNS, LivenessRecord, LivenessRun, liveness_records
+from ..formats.progress import Progress
+from ..formats.records import read_records, write_records
+from ..lab import paths
+from ..lab.js.sweep import JsRecord, record, unavailable
+from ..lab.releases.versions import version_key
+from ..study.capture import CaseRun
+from .harness import APIS, KINDS, Plan, run_driver
+from .items import read_liveness, read_run
+from .packages import LangchainEnvironmentError, release_dates, release_environment, releases
+
+PLANS: tuple[Plan, ...] = tuple(Plan(kind, api) for api in APIS for kind in KINDS)
+SETTINGS: tuple[str, ...] = tuple(plan.label for plan in PLANS)
+# The liveness situations: the decision never given (the user asks something else), a worker
+# that stops once the model's call is stored, the approval given late (after ``BETWEEN``
+# questions), the call's arguments edited by the human, and the control.
+SITUATIONS: tuple[str, ...] = ("abandoned", "lost", "resumed", "edited", "clean")
+SWEEP_TURNS = 4  # the later turns after each situation on every release (the pinned: 10)
+# The files, under data/: the pinned release's settings and liveness, every release's.
+FILES = {
+    "settings": "langchain-settings.json",
+    "liveness": "langchain-liveness.json",
+    "sweep": "langchain-sweep.json",
+    "sweep_liveness": "langchain-sweep-liveness.json",
+    "boundaries": "langchain-boundaries.json",
+    "patched": "langchain-patched.json",
+    "sdk_test": "langchain-sdk-test.json",
+}
+MATRIX = "langchain-matrix"  # the pinned release's 16 cases, keep-1 over Chat Completions
+
+
+def data_file(name: str, folder: Path = paths.DATA) -> Path:
+    return paths.data(folder).file(FILES[name])
+
+
+def liveness_plans(turns: int = DEFAULT_TURNS) -> tuple[Plan, ...]:
+    """Every setting, each running every situation instead of the cases."""
+    return tuple(replace(plan, cases=(), situations=SITUATIONS, later=turns) for plan in PLANS)
+
+
+@dataclass(frozen=True)
+class Ran:
+    """One release's runs: each plan's cases, and every situation's liveness run."""
+
+    cases: list[tuple[Plan, list[CaseRun]]]
+    liveness: list[LivenessRun]
+
+    def records(self) -> list[JsRecord]:
+        return [record(plan, judge_all(runs)) for plan, runs in self.cases]
+
+
+def run_all(
+    python: Path,
+    plans: Sequence[Plan] = PLANS,
+    turns: int = DEFAULT_TURNS,
+    release: str | None = None,
+) -> Ran:
+    """The plans' cases and every situation in every setting, in one process of ``python``
+    (``release`` names a patched package in the liveness runs)."""
+    live = liveness_plans(turns) if turns else ()
+    lines = run_driver([*plans, *live], python)
+    mine = lines[: len(plans)]
+    cases = [
+        (plan, [read_run(line) for line in found]) for plan, found in zip(plans, mine, strict=True)
+    ]
+    runs = [read_liveness(line, release) for found in lines[len(plans) :] for line in found]
+    return Ran(cases, runs)
+
+
+def sweep(versions: Sequence[str] | None = None, folder: Path = paths.DATA) -> list[Path]:
+    """Every release (or those given): each setting's cases judged, into
+    ``langchain-sweep.json``, and the situations in every setting, into
+    ``langchain-sweep-liveness.json`` (both written after each release, so a sweep cut short
+    keeps what it ran; releases already in the files are kept and not run again)."""
+    dates = release_dates()
+    chosen = list(versions) if versions else releases(dates)
+    sweep_file, live_file = data_file("sweep", folder), data_file("sweep_liveness", folder)
+    rows = [r for r in _read(sweep_file, JsRecord) if r.sdk_version not in chosen]
+    live = [r for r in _read(live_file, LivenessRecord) if r.sdk_version not in chosen]
+    written: list[Path] = []
+    with Progress("langchain-sweep", len(chosen), "releases") as progress:
+        for version in chosen:
+            try:
+                ran = run_all(release_environment(version, dates).python, turns=SWEEP_TURNS)
+                rows += ran.records()
+                live += liveness_records(ran.liveness)
+            except LangchainEnvironmentError as error:  # recorded: the others still run
+                rows += [unavailable(version, plan, str(error)) for plan in PLANS]
+            rows.sort(key=lambda r: version_key(r.sdk_version))
+            live.sort(key=lambda r: version_key(r.sdk_version))
+            written = write_records(sweep_file, rows, JsRecord)
+            written += write_records(live_file, live, LivenessRecord)
+            progress.step()
+    return written
+
+
+def _read(path: Path, kind: type) -> list:  # type: ignore[type-arg]
+    return list(read_records(path, kind)) if path.is_file() else []
