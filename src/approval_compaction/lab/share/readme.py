@@ -39,6 +39,7 @@ from ..findings.tables import (
     verdict_frame,
     verdicts_frame,
 )
+from ..plugins import plugins
 from ..releases import upstream
 from ..releases.bisect import marked_ranges
 from ..releases.versions import sort_versions
@@ -454,6 +455,11 @@ def blocks(
         start, end = markers(block.name)
         if start in text:
             written.append((start, end, block.write(folder, found, parser)))
+    for plugin in plugins():  # the blocks each SDK's folder writes (lab.plugins)
+        for name, write in plugin.blocks.items():
+            start, end = markers(name)
+            if start in text:
+                written.append((start, end, write(folder)))
     return written
 
 
