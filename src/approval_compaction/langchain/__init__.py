@@ -22,3 +22,33 @@ The top-level ``langchain/`` folder holds what a maintainer copies: the pin
 (``requirements.txt``), the fix (``fix/``) and the regression test in langchain's own style
 (``sdk-test/``).
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+# What notebook 14 uses of the folder (a lazy door, as the core's and the lab's are).
+_SOURCES: dict[str, tuple[str, ...]] = {
+    ".sweep": ("SETTINGS", "SITUATIONS", "run_langchain", "run_situation"),
+    ".items": ("message_items",),
+    ".finding": ("boundaries", "changes_frame", "liveness_frame", "load", "verdict_frame"),
+    ".packages": ("pinned",),
+}
+_MODULE_OF: dict[str, str] = {name: module for module, names in _SOURCES.items() for name in names}
+
+__all__ = sorted(_MODULE_OF)
+
+
+def __getattr__(name: str) -> Any:
+    """Import the module that defines ``name`` on first use, and keep the name here."""
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import cast
 
 from ..analysis.invariants import judge_all
 from ..analysis.liveness import DEFAULT_TURNS, LivenessRecord, LivenessRun, liveness_records
@@ -25,7 +26,8 @@ from ..lab import paths
 from ..lab.js.sweep import JsRecord, record, unavailable
 from ..lab.releases.versions import version_key
 from ..study.capture import CaseRun
-from .harness import APIS, KINDS, Plan, run_driver
+from ..study.scenario import Case, all_cases
+from .harness import APIS, KINDS, Api, Kind, Plan, run_driver
 from .items import read_liveness, read_run
 from .packages import LangchainEnvironmentError, release_dates, release_environment, releases
 
@@ -116,3 +118,28 @@ def sweep(versions: Sequence[str] | None = None, folder: Path = paths.DATA) -> l
 
 def _read(path: Path, kind: type) -> list:  # type: ignore[type-arg]
     return list(read_records(path, kind)) if path.is_file() else []
+
+
+def run_langchain(
+    kind: str = "keep-1", api: str = "chat", cases: Sequence[Case] = (), release: str | None = None
+) -> list[CaseRun]:
+    """The cases (every one when none are given) in one setting, on a release (the pinned one
+    by default), its environment made with uv on first use."""
+    from .harness import run_plans
+    from .packages import pinned
+
+    plan = Plan(cast(Kind, kind), cast(Api, api), cases=tuple(cases) or tuple(all_cases()))
+    (runs,) = run_plans([plan], release_environment(release or pinned()).python)
+    return runs
+
+
+def run_situation(
+    name: str, kind: str = "keep-1", api: str = "chat", release: str | None = None, turns: int = 3
+) -> LivenessRun:
+    """One liveness situation in one setting on a release (the pinned one by default)."""
+    from .harness import run_situations
+    from .packages import pinned
+
+    plan = Plan(cast(Kind, kind), cast(Api, api), cases=(), situations=(name,), later=turns)
+    ((run,),) = run_situations([plan], release_environment(release or pinned()).python)
+    return run
