@@ -12,6 +12,7 @@ command runs.
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..formats.arguments import CASE_HELP, FORMATS, AddCommand, Lazy
@@ -22,8 +23,8 @@ HERE = ".langchain.commands"
 
 
 def register(add: AddCommand, lazy: Lazy) -> None:
-    """Declare ``langchain-matrix``, ``langchain-data``, ``langchain-sweep`` and
-    ``report-langchain``."""
+    """Declare ``langchain-matrix``, ``langchain-data``, ``langchain-sweep``, ``langchain-fix``
+    and ``report-langchain``."""
     matrix = add(
         "langchain-matrix",
         lazy(HERE, "matrix_command"),
@@ -56,6 +57,12 @@ def register(add: AddCommand, lazy: Lazy) -> None:
         "--dates", action="store_true", help="ask the package index for the release dates first"
     )
     sweep.add_argument("--folder", default=str(paths.DATA), help="where the sweep's files go")
+    add(
+        "langchain-fix",
+        lazy(HERE, "fix_command"),
+        "the patched langchain (langchain/fix) in every setting's situations, the regression "
+        "test on the pinned and patched package, and its mutants",
+    ).add_argument("--folder", default=str(paths.DATA))
     report = add(
         "report-langchain",
         lazy(".langchain.report", "command"),
@@ -89,9 +96,9 @@ def write_pinned(folder: Path = paths.DATA) -> list[Path]:
     from ..lab.share.results import write_matrix
     from .finding import Boundary, boundaries, load
     from .packages import pinned, release_environment
-    from .sweep import MATRIX, data_file, run_all
+    from .sweep import CONTROLS, MATRIX, PLANS, data_file, run_all
 
-    ran = run_all(release_environment(pinned()).python)
+    ran = run_all(release_environment(pinned()).python, live=(*PLANS, *CONTROLS))
     written = write_matrix(ran.cases[0][1], folder, MATRIX)
     written += write_records(data_file("settings", folder), ran.records(), JsRecord)
     live = liveness_records(ran.liveness)
@@ -119,5 +126,50 @@ def sweep_command(args: argparse.Namespace) -> int:
     if args.dates:
         print(f"wrote {fetch_release_dates()}")
     for path in sweep(args.release or None, Path(args.folder)):
+        print(f"wrote {path}")
+    return 0
+
+
+@dataclass(frozen=True)
+class SdkTestRecord:
+    """The regression test on one package (the pinned release, the patched one, a mutant of
+    the fix): its cases, how many passed and failed, and the failing cases' ids."""
+
+    package: str
+    tests: int
+    passed: int
+    failed: int
+    failing: str
+
+
+def write_fix(folder: Path = paths.DATA) -> list[Path]:
+    """The patched package's situations in every setting (``langchain-patched.json``), and the
+    regression test on the pinned package, the patched one and each mutant of the fix
+    (``langchain-sdk-test.json``)."""
+    from ..analysis.liveness import LivenessRecord, liveness_records
+    from ..formats.records import write_records
+    from .packages import pinned, release_environment
+    from .patched import label, patched_environment
+    from .sdk_test import run_mutants, run_sdk_test
+    from .sweep import CONTROLS, PLANS, data_file, run_all
+
+    patched = patched_environment()
+    controls = (*PLANS, *CONTROLS)
+    ran = run_all(patched.python, plans=(), release=label(), live=controls)
+    live = liveness_records(ran.liveness)
+    written = write_records(data_file("patched", folder), live, LivenessRecord)
+    runs = {pinned(): run_sdk_test(release_environment(pinned()).python)}
+    runs[label()] = run_sdk_test(patched.python)
+    runs |= {f"{label()}, mutant: {name}": run for name, run in run_mutants(patched.python).items()}
+    rows = [
+        SdkTestRecord(name, r.tests, r.passed, r.failed, " ".join(r.failing))
+        for name, r in runs.items()
+    ]
+    return written + write_records(data_file("sdk_test", folder), rows, SdkTestRecord)
+
+
+def fix_command(args: argparse.Namespace) -> int:
+    """``langchain-fix``: write the patched package's and the regression test's files."""
+    for path in write_fix(Path(args.folder)):
         print(f"wrote {path}")
     return 0

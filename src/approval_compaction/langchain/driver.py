@@ -201,11 +201,14 @@ class DocsTrim(AgentMiddleware):
         return {"messages": [RemoveMessage(id=REMOVE_ALL_MESSAGES), first, *recent]}
 
 
-# The compaction kinds: what runs before each model call when a case turns compaction on.
-KINDS = ("keep-1", "keep-2", "trim")
+# The compaction kinds: what runs before each model call when a case turns compaction on
+# (``none``: nothing, the control a situation is set beside).
+KINDS = ("keep-1", "keep-2", "trim", "none")
 
 
-def compaction(kind: str) -> AgentMiddleware:
+def compaction(kind: str) -> AgentMiddleware | None:
+    if kind == "none":
+        return None
     if kind == "trim":
         return DocsTrim()
     return summarisation(int(kind.removeprefix("keep-")))
@@ -213,8 +216,9 @@ def compaction(kind: str) -> AgentMiddleware:
 
 def make_agent(plan: dict[str, Any], compact: bool, saver: Any, conversation: str) -> Any:
     middleware: list[Any] = [HumanInTheLoopMiddleware(interrupt_on={TOOL: True})]
-    if compact:
-        middleware.insert(0, compaction(plan["kind"]))
+    step = compaction(plan["kind"]) if compact else None
+    if step is not None:
+        middleware.insert(0, step)
     return create_agent(
         model=agent_model(plan, conversation),
         tools=[protected_lookup],

@@ -41,9 +41,10 @@ from .items import read_liveness, read_run
 DRIVER = Path(__file__).with_name("driver.py")
 TIMEOUT = 3600.0  # seconds for one call's process
 
-Kind = Literal["keep-1", "keep-2", "trim"]  # the compaction step (driver.KINDS)
+Kind = Literal["keep-1", "keep-2", "trim", "none"]  # the compaction step (driver.KINDS)
 Api = Literal["chat", "responses"]  # ChatOpenAI's endpoint: Chat Completions, Responses
 KINDS: tuple[Kind, ...] = get_args(Kind)
+STEPS: tuple[Kind, ...] = KINDS[:-1]  # the kinds that compact (``none``: the control)
 APIS: tuple[Api, ...] = get_args(Api)
 
 

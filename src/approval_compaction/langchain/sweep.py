@@ -27,12 +27,15 @@ from ..lab.js.sweep import JsRecord, record, unavailable
 from ..lab.releases.versions import version_key
 from ..study.capture import CaseRun
 from ..study.scenario import Case, all_cases
-from .harness import APIS, KINDS, Api, Kind, Plan, run_driver
+from .harness import APIS, STEPS, Api, Kind, Plan, run_driver
 from .items import read_liveness, read_run
 from .packages import LangchainEnvironmentError, release_dates, release_environment, releases
 
-PLANS: tuple[Plan, ...] = tuple(Plan(kind, api) for api in APIS for kind in KINDS)
+PLANS: tuple[Plan, ...] = tuple(Plan(kind, api) for api in APIS for kind in STEPS)
 SETTINGS: tuple[str, ...] = tuple(plan.label for plan in PLANS)
+# The situations on the pinned and the patched package also run without compaction (``none``),
+# the control that says what compaction changes.
+CONTROLS: tuple[Plan, ...] = tuple(Plan("none", api) for api in APIS)
 # The liveness situations: the decision never given (the user asks something else), a worker
 # that stops once the model's call is stored, the approval given late (after ``BETWEEN``
 # questions), the call's arguments edited by the human, and the control.
@@ -55,9 +58,9 @@ def data_file(name: str, folder: Path = paths.DATA) -> Path:
     return paths.data(folder).file(FILES[name])
 
 
-def liveness_plans(turns: int = DEFAULT_TURNS) -> tuple[Plan, ...]:
+def liveness_plans(turns: int = DEFAULT_TURNS, plans: Sequence[Plan] = PLANS) -> tuple[Plan, ...]:
     """Every setting, each running every situation instead of the cases."""
-    return tuple(replace(plan, cases=(), situations=SITUATIONS, later=turns) for plan in PLANS)
+    return tuple(replace(plan, cases=(), situations=SITUATIONS, later=turns) for plan in plans)
 
 
 @dataclass(frozen=True)
@@ -76,10 +79,11 @@ def run_all(
     plans: Sequence[Plan] = PLANS,
     turns: int = DEFAULT_TURNS,
     release: str | None = None,
+    live: Sequence[Plan] = PLANS,
 ) -> Ran:
-    """The plans' cases and every situation in every setting, in one process of ``python``
-    (``release`` names a patched package in the liveness runs)."""
-    live = liveness_plans(turns) if turns else ()
+    """The plans' cases and every situation in the settings ``live`` names, in one process of
+    ``python`` (``release`` names a patched package in the liveness runs)."""
+    live = liveness_plans(turns, live) if turns else ()
     lines = run_driver([*plans, *live], python)
     mine = lines[: len(plans)]
     cases = [
