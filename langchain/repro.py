@@ -47,8 +47,13 @@ config = {"configurable": {"thread_id": "1"}}
 agent.invoke({"messages": [{"role": "user", "content": "Delete r-1."}]}, config)
 agent.invoke({"messages": [{"role": "user", "content": "Never mind. What time is it?"}]}, config)
 answered = {m.tool_call_id for m in SENT[-1] if isinstance(m, ToolMessage)}
-unanswered = [c["id"] for m in SENT[-1] if isinstance(m, AIMessage) for c in m.tool_calls
-              if c["id"] not in answered]
+unanswered = [
+    c["id"]
+    for m in SENT[-1]
+    if isinstance(m, AIMessage)
+    for c in m.tool_calls
+    if c["id"] not in answered
+]
 print("sent:", [m.type for m in SENT[-1]])
 print("unanswered tool calls:", unanswered)
 sys.exit(1 if unanswered else 0)

@@ -80,6 +80,7 @@ class LangchainFinding:
     liveness: tuple[LivenessRecord, ...]
     sweep_liveness: tuple[LivenessRecord, ...] = ()
     verdicts: tuple[ReleaseVerdict, ...] = ()
+    patched: tuple[LivenessRecord, ...] = ()  # the situations on the patched package
 
     @property
     def version(self) -> str:
@@ -109,7 +110,9 @@ def load(folder: Path = paths.DATA) -> LangchainFinding | None:
 
     sweep, sweep_live = read("sweep"), live("sweep_liveness")
     verdicts = driver_verdicts(sweep, sweep_live, WORDS)
-    return LangchainFinding(sweep, read("settings"), live("liveness"), sweep_live, verdicts)
+    return LangchainFinding(
+        sweep, read("settings"), live("liveness"), sweep_live, verdicts, live("patched")
+    )
 
 
 def verdict_frame(

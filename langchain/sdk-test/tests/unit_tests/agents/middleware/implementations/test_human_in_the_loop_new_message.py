@@ -4,15 +4,14 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from langchain.agents import create_agent
+from langchain.agents.middleware import HumanInTheLoopMiddleware, SummarizationMiddleware
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.tools import tool
 from langgraph.checkpoint.memory import InMemorySaver
-
-from langchain.agents import create_agent
-from langchain.agents.middleware import HumanInTheLoopMiddleware, SummarizationMiddleware
 
 
 class _ScriptedModel(BaseChatModel):
@@ -73,7 +72,9 @@ def _unanswered(messages: Sequence[BaseMessage]) -> list[str]:
 
 def _summarization(keep: int) -> SummarizationMiddleware:
     return SummarizationMiddleware(
-        model=_ScriptedModel(script=[], requests=[]), trigger=("messages", 2), keep=("messages", keep)
+        model=_ScriptedModel(script=[], requests=[]),
+        trigger=("messages", 2),
+        keep=("messages", keep),
     )
 
 
@@ -91,9 +92,10 @@ def test_new_message_while_interrupted_answers_the_reviewed_call(
     """A message sent instead of a decision must not leave the reviewed call unanswered.
 
     The new input starts a new run, so the interrupt is dropped and the `AIMessage` keeps its
-    tool calls (the reviewed one, and any waiting with it) with no `ToolMessage`: OpenAI refuses the next request ("An assistant message
-    with 'tool_calls' must be followed by tool messages ..."), and `SummarizationMiddleware`
-    keeps the call at the cut or summarizes it unanswered.
+    tool calls (the reviewed one, and any waiting with it) with no `ToolMessage`: OpenAI
+    refuses the next request ("An assistant message with 'tool_calls' must be followed by tool
+    messages ..."), and `SummarizationMiddleware` keeps the call at the cut or summarizes it
+    unanswered.
     """
     model = _ScriptedModel(script=[AIMessage(content="", tool_calls=calls)], requests=[])
     agent = create_agent(
