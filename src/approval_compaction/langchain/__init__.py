@@ -36,6 +36,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".packages": ("pinned",),
     ".report": ("situations_frame",),
 }
+_MODULES: dict[str, str] = {}  # no module is taken whole
 _MODULE_OF: dict[str, str] = {name: module for module, names in _SOURCES.items() for name in names}
 
 __all__ = sorted(_MODULE_OF)

@@ -12,6 +12,7 @@ how this one differs; the sentences are written here, the tables computed.
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -93,14 +94,27 @@ RELATED: tuple[Related, ...] = (
 )
 
 
+RAISED = re.compile(r"turns? ([\d, ]+) raised .*?HTTP (\d+) at (\S+?):")
+
+
+def cell(row: LivenessRecord) -> str:
+    """A situation's later turns in one setting: ``usable``, or how many the API refused, with
+    the status and the endpoint (``3 of 10 later turns refused (400 at /v1/responses)``)."""
+    if row.session_usable:
+        return "usable"
+    found = RAISED.match(row.raised)
+    if found is None:
+        return row.raised or row.error or "not judged"
+    refused = len(found.group(1).split(","))
+    return f"{refused} of {row.turns} later turns refused ({found.group(2)} at {found.group(3)})"
+
+
 def situations_frame(rows: Sequence[LivenessRecord]) -> pd.DataFrame:
-    """Situation by setting: the later turns that raised and what the API said, or ``usable``."""
+    """Situation by setting: how many later turns the API refused, or ``usable``."""
     table: dict[str, dict[str, str]] = {}
     for r in rows:
-        if r.invariant != "compaction_runs" or r.scenario not in SITUATIONS:
-            continue
-        said = "usable" if r.session_usable else (r.raised or "raises")
-        table.setdefault(r.scenario, {})[r.mode] = said
+        if r.invariant == "compaction_runs" and r.scenario in SITUATIONS:
+            table.setdefault(r.scenario, {})[r.mode] = cell(r)
     order = [*SETTINGS, *(plan.label for plan in CONTROLS)]
     frame = pd.DataFrame(table).reindex([s for s in order if any(s in v for v in table.values())])
     return frame.rename_axis("setting")

@@ -94,13 +94,14 @@ def run_all(
 
 
 def sweep(versions: Sequence[str] | None = None, folder: Path = paths.DATA) -> list[Path]:
-    """Every release (or those given): each setting's cases judged, into
+    """Every release not swept yet (or those given, again): each setting's cases judged, into
     ``langchain-sweep.json``, and the situations in every setting, into
     ``langchain-sweep-liveness.json`` (both written after each release, so a sweep cut short
-    keeps what it ran; releases already in the files are kept and not run again)."""
+    keeps what it ran, and the next one goes on from there)."""
     dates = release_dates()
-    chosen = list(versions) if versions else releases(dates)
     sweep_file, live_file = data_file("sweep", folder), data_file("sweep_liveness", folder)
+    done = {r.sdk_version for r in _read(sweep_file, JsRecord)}
+    chosen = list(versions) if versions else [v for v in releases(dates) if v not in done]
     rows = [r for r in _read(sweep_file, JsRecord) if r.sdk_version not in chosen]
     live = [r for r in _read(live_file, LivenessRecord) if r.sdk_version not in chosen]
     written: list[Path] = []
