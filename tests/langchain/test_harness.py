@@ -36,3 +36,27 @@ def test_harness_environ_reads_no_key_and_traces_nothing(monkeypatch: pytest.Mon
 def test_harness_a_missing_interpreter_is_one_line(tmp_path: Path) -> None:
     with pytest.raises(DriverError, match="^no interpreter at .*: make the release's"):
         run_driver([Plan()], tmp_path / "python")
+
+
+@pytest.mark.slow
+@pytest.mark.releases
+@pytest.mark.subprocess
+def test_harness_steps_a_late_decision_runs_no_tool_and_is_refused() -> None:
+    """The search's step mode on the pinned release: a question that pauses, another instead
+    of the decision (refused: the call has no answer), then the approval, late: the interrupt is
+    gone, the tool never runs, and the request is refused again."""
+    from approval_compaction.langchain.harness import Steps
+    from approval_compaction.langchain.packages import pinned, release_environment
+
+    steps = Steps(release_environment(pinned()).python)
+    try:
+        assert steps.start({"mode": "none", "api": "chat", "store": "memory"}) == ""
+        paused = steps.step(1, {"action": "ask", "calls": ["approval"]})
+        assert paused["outcome"] == "paused" and paused["holds"] == frozenset({"pending"})
+        moved = steps.step(2, {"action": "ask", "calls": []})
+        assert moved["stages"][0].outcome.http_status == 400
+        late = steps.step(3, {"action": "decide", "decision": "approve", "boundary": "memory"})
+        assert late["approvals"] == 1 and late["stages"][0].dispatches == 0
+        assert steps.start({"mode": "window-0", "api": "chat", "store": "memory"}) != ""
+    finally:
+        steps.close()

@@ -64,6 +64,13 @@ SEEN: dict[str, Any] = {"model_inputs": [], "compaction_inputs": [], "dispatches
 
 
 @tool  # type: ignore[untyped-decorator]  # langchain is not installed beside the lab
+def lookup(record: str) -> str:
+    """Look up a record (no review: the search's plain tool)."""
+    SEEN["dispatches"] += 1
+    return json.dumps({"record": record, "status": "read"})
+
+
+@tool  # type: ignore[untyped-decorator]  # langchain is not installed beside the lab
 def protected_lookup(record: str) -> str:
     """Look up a protected record (it runs only once a human approves it)."""
     SEEN["dispatches"] += 1
@@ -115,9 +122,16 @@ def messages_json(messages: list[BaseMessage]) -> list[dict[str, Any]]:
 # ---------------------------------------------------------------- the model and the summariser
 
 
+# The search's replies (``--steps``): each model request takes the next (``call:NAME`` or
+# ``message``); empty, the rule below answers.
+SCRIPT: list[str] = []
+
+
 def reply_for(messages: list[BaseMessage]) -> str:
-    """What the stand-in's model answers with: a call to the tool while the last message asks
-    the pausing question, else a message."""
+    """What the stand-in's model answers with: the search's next scripted reply, else a call to
+    the tool while the last message asks the pausing question, else a message."""
+    if SCRIPT:
+        return SCRIPT.pop(0)
     last = messages[-1] if messages else None
     asks = last is not None and last.type == "human" and PAUSING_QUESTION in text_of(last.content)
     return f"call:{TOOL}" if asks else "message"
@@ -221,7 +235,7 @@ def make_agent(plan: dict[str, Any], compact: bool, saver: Any, conversation: st
         middleware.insert(0, step)
     return create_agent(
         model=agent_model(plan, conversation),
-        tools=[protected_lookup],
+        tools=[protected_lookup, lookup] if plan.get("steps") else [protected_lookup],
         system_prompt="Help.",
         middleware=middleware,
         checkpointer=saver,
@@ -603,10 +617,117 @@ def run_plan(plan: dict[str, Any], second_process: SecondProcess | None) -> list
     return lines + [run_situation(plan, name) for name in plan.get("situations", [])]
 
 
+# ---------------------------------------------------------------- the search, one step at a time
+
+STEP_TOOLS = {"approval": TOOL, "function": "lookup"}  # a call's kind, and the tool it calls
+CONTINUE_TURNS = 3  # the plain questions of one ``continue`` (the search's)
+
+
+class Stepper:
+    """A searched conversation taken one step at a time (``--steps``): its settings (``mode``:
+    the compaction kind, ``api``, ``store``: ``memory`` or ``sqlite``), its checkpointer and
+    thread, and the decisions it waits for (the calls each paused ``ask`` left, in order)."""
+
+    def __init__(self, settings: dict[str, Any], scratch: str) -> None:
+        self.settings = settings
+        self.plan = {**settings, "kind": settings["mode"], "steps": True}
+        self.path = os.path.join(scratch, f"{settings['label']}.sqlite")
+        self.waiting: list[list[dict[str, Any]]] = []
+        self.saver: Any = None
+
+    def open(self, runner: str = "run", fresh: bool = False) -> Conversation:
+        """The conversation on the thread (``fresh``: a new worker, with its own connection to
+        the SQLite file, as a second process would have)."""
+        if self.saver is None or fresh:
+            memory = self.settings.get("store", "memory") == "memory"
+            self.saver = InMemorySaver() if memory else sqlite_saver(self.path)
+        case = {**CONTROL, "runner": runner}
+        return Conversation(self.plan, case, self.saver, "t")
+
+    def start(self) -> dict[str, Any]:
+        if os.path.exists(self.path):
+            os.remove(self.path)
+        if self.settings["mode"] not in KINDS:
+            return {"not_applicable": f"no compaction kind {self.settings['mode']!r}"}
+        self.open()
+        return {"sdk_version": version()}
+
+    def take(self, index: int, step: dict[str, Any]) -> dict[str, Any]:
+        action, runner = step["action"], step.get("runner", "run")
+        stages, approvals, outcome = [], 0, "answered"
+        if action == "ask":
+            if step.get("parallel"):
+                return {"not_applicable": "the stand-in's model makes one call a reply"}
+            SCRIPT[:] = [f"call:{STEP_TOOLS[kind]}" for kind in step.get("calls", [])]
+            die = step.get("ending") == "die" and bool(SCRIPT)
+            try:
+                stage, waiting = self.open(runner).turn(
+                    "next_turn", user(f"Question {index}."), die_after_call=die
+                )
+            finally:
+                SCRIPT.clear()
+            stages.append(stage)
+            outcome = "died" if die else "paused" if waiting else outcome
+            if waiting:
+                self.waiting.append(waiting)
+        elif action == "decide":
+            calls = self.waiting.pop(0)
+            word = {"mixed": "reject"}.get(step.get("decision", "approve"), step["decision"])
+            fresh = step.get("boundary") == "process"
+            if fresh and self.settings.get("store", "memory") == "memory":
+                return {"not_applicable": "a new worker cannot read a memory checkpointer"}
+            stage, _ = self.open(runner, fresh).turn("resume", decision(calls, word))
+            stages.append(stage)
+            approvals = len(calls) if word == "approve" else 0
+        else:  # continue
+            for n in range(1, CONTINUE_TURNS + 1):
+                stage, _ = self.open(runner).turn(
+                    "next_turn", user(f"Anything else? ({index}.{n})")
+                )
+                stages.append(stage)
+        if any(s.get("outcome", "ok") != "ok" for s in stages):
+            outcome = "raised"
+        return {
+            "stages": stages,
+            "outcome": outcome,
+            "approvals": approvals,
+            "confirmations": [[c["id"] for c in group] for group in self.waiting],
+            "long_running": [],
+        }
+
+
+def steps(lines: Any, out: Any) -> None:
+    """The search's conversations, one request a line on ``lines`` (``version``; ``start`` with
+    the settings and a scratch folder; ``step`` with its index and step; ``stop``), one answer
+    a line on ``out``."""
+    stepper: Stepper | None = None
+    for line in lines:
+        if not line.strip():
+            continue
+        request = json.loads(line)
+        try:
+            if request["op"] == "version":
+                answer: dict[str, Any] = {"sdk_version": version()}
+            elif request["op"] == "start":
+                stepper = Stepper(request["settings"], request["scratch"])
+                answer = stepper.start()
+            elif request["op"] == "step":
+                assert stepper is not None
+                answer = stepper.take(int(request["index"]), request["step"])
+            else:
+                stepper, answer = None, {}
+        except Exception as error:  # the driver failed: said, and the next request still runs
+            answer = {"error": failed(error)}
+        out.write(json.dumps(answer) + "\n")
+        out.flush()
+
+
 if __name__ == "__main__":
     logging.disable(logging.WARNING)
     warnings.simplefilter("ignore")
-    if sys.argv[1:] == ["--second"]:
+    if sys.argv[1:] == ["--steps"]:
+        steps(sys.stdin, sys.stdout)
+    elif sys.argv[1:] == ["--second"]:
         resume_each()
     else:
         main()

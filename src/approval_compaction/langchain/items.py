@@ -118,3 +118,20 @@ def read_liveness(data: dict[str, Any], release: str | None = None) -> LivenessR
         own=own,
         resumed=bool(data.get("resumed")),
     )
+
+
+def read_step(data: dict[str, Any]) -> dict[str, Any]:
+    """One answer of the driver's step mode (``driver.py --steps``, the search's): its turns'
+    stages mapped to the wire's shapes, what the user met, the approvals given, the call ids
+    still waiting for a decision, and what the conversation holds now (``pending``), in the
+    fields of the search's step answer."""
+    if data.get("not_applicable"):
+        return {"not_applicable": str(data["not_applicable"])}
+    waiting = tuple(str(i) for group in data.get("confirmations", []) for i in group)
+    return {
+        "stages": tuple(_stage(stage) for stage in data.get("stages", [])),
+        "outcome": str(data.get("outcome", "answered")),
+        "approvals": int(data.get("approvals", 0)),
+        "pending": waiting,
+        "holds": frozenset({"pending"} if waiting else set()),
+    }
