@@ -94,7 +94,6 @@ def write_pinned(folder: Path = paths.DATA) -> list[Path]:
     from ..formats.records import write_records
     from ..lab.js.sweep import JsRecord
     from ..lab.share.results import write_matrix
-    from .finding import Boundary, boundaries, load
     from .packages import pinned, release_environment
     from .sweep import CONTROLS, MATRIX, PLANS, data_file, run_all
 
@@ -103,11 +102,21 @@ def write_pinned(folder: Path = paths.DATA) -> list[Path]:
     written += write_records(data_file("settings", folder), ran.records(), JsRecord)
     live = liveness_records(ran.liveness)
     written += write_records(data_file("liveness", folder), live, LivenessRecord)
+    return written + write_boundaries(folder)
+
+
+def write_boundaries(folder: Path = paths.DATA) -> list[Path]:
+    """Where each setting's result changes between two swept releases, with the change that
+    moved it (``langchain-boundaries.json``), when the sweep is there."""
+    from ..formats.records import write_records
+    from .finding import Boundary, boundaries, load
+    from .sweep import data_file
+
     found = load(folder)
-    if found is not None and found.sweep:
-        found_boundaries = boundaries(found.sweep, found.sweep_liveness)
-        written += write_records(data_file("boundaries", folder), found_boundaries, Boundary)
-    return written
+    if found is None or not found.sweep:
+        return []
+    found_boundaries = boundaries(found.sweep, found.sweep_liveness)
+    return write_records(data_file("boundaries", folder), found_boundaries, Boundary)
 
 
 def data_command(args: argparse.Namespace) -> int:

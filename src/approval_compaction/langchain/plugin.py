@@ -45,8 +45,15 @@ def verdict_block(folder: Path = paths.DATA) -> str:
 
 
 def changes_block(folder: Path = paths.DATA) -> str:
-    """Each release where a setting's result changes, and the change that moved it."""
-    return markdown_table(changes_frame(_found(folder)))
+    """Each release where a setting's result changes, and the change that moved it (a line
+    saying so when no swept release reads differently from the one before it)."""
+    found = _found(folder)
+    frame = changes_frame(found)
+    if frame.empty:
+        return (
+            f"No setting reads differently between two of the {len(found.releases)} releases swept."
+        )
+    return markdown_table(frame)
 
 
 def answer(folder: Path = paths.DATA) -> str:

@@ -148,3 +148,19 @@ def run_situation(
     plan = Plan(cast(Kind, kind), cast(Api, api), cases=(), situations=(name,), later=turns)
     ((run,),) = run_situations([plan], release_environment(release or pinned()).python)
     return run
+
+
+def merge(folders: Sequence[Path], folder: Path = paths.DATA) -> list[Path]:
+    """The sweeps written to several folders (releases swept in parallel), in release order and
+    each release once (from the first folder holding it), into ``folder``'s sweep files."""
+    rows: list[JsRecord] = []
+    live: list[LivenessRecord] = []
+    for part in folders:
+        seen = {r.sdk_version for r in rows}
+        rows += [r for r in _read(data_file("sweep", part), JsRecord) if r.sdk_version not in seen]
+        found = _read(data_file("sweep_liveness", part), LivenessRecord)
+        live += [r for r in found if r.sdk_version not in seen]
+    rows.sort(key=lambda r: version_key(r.sdk_version))
+    live.sort(key=lambda r: version_key(r.sdk_version))
+    written = write_records(data_file("sweep", folder), rows, JsRecord)
+    return written + write_records(data_file("sweep_liveness", folder), live, LivenessRecord)
