@@ -14,7 +14,7 @@ from ..lab.findings.verdict import AFFECTED, of
 from ..lab.plugins import SdkPlugin
 from ..lab.releases.bisect import marked_ranges
 from .commands import register
-from .finding import STEPS, LangchainFinding, changes_frame, load, verdict_frame
+from .finding import CASES, LangchainFinding, changes_frame, load, verdict_frame
 from .sweep import FILES
 
 
@@ -35,11 +35,9 @@ def verdict_block(folder: Path = paths.DATA) -> str:
     found = _found(folder)
     return "\n".join(
         [
-            f"**langchain: the verdict per release** (`data/{FILES['sweep']}`, "
-            f"`data/{FILES['sweep_liveness']}`; notebook 14), `create_agent` compacting before "
-            "every model call, `ChatOpenAI` over HTTP (Chat Completions; Responses):",
+            "**langchain** ([docs/langchain.md](docs/langchain.md), notebook 14):",
             "",
-            markdown_table(verdict_frame(found.verdicts, STEPS, contract=False)),
+            markdown_table(verdict_frame(found.verdicts, CASES, contract=False)),
         ]
     )
 

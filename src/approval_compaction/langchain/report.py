@@ -181,7 +181,7 @@ def report(folder: Path = paths.DATA) -> str:
             "`create_agent` with `HumanInTheLoopMiddleware` pauses on a tool call through an "
             "interrupt. If the user sends a new message instead of a `Command(resume=...)`, "
             "LangGraph starts a new run: the interrupt is dropped, and the `AIMessage` keeps "
-            "its tool call with no `ToolMessage`. A decision sent later runs nothing. With "
+            "its tool call with no `ToolMessage`. A decision sent later runs no tool. With "
             "`SummarizationMiddleware` keeping more than the new message, or the docs' trim "
             "step, the call stays in what the model is sent; keeping one message summarises "
             "the call away, unanswered. Each setting on the pinned release, each situation "

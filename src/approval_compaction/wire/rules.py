@@ -342,6 +342,11 @@ OPEN_TOOL_CALLS = Rule(
             "`param: messages.[6].role`, `code: null`); no status",
         ),
         _gh(
+            "langchain-ai/deepagentsjs/pull/171",
+            "400 and the message with one id, raised through LangChain.js's OpenAI model when "
+            "a rejected parallel call was left without its tool message",
+        ),
+        _gh(
             "BerriAI/litellm/issues/10083",
             "the message with one id, relayed by litellm as `BadRequestError: OpenAIException`",
         ),
