@@ -41,6 +41,7 @@ def test_harness_a_missing_interpreter_is_one_line(tmp_path: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.releases
 @pytest.mark.subprocess
+@pytest.mark.enable_socket  # the stand-in the harness serves on 127.0.0.1
 def test_harness_steps_a_late_decision_runs_no_tool_and_is_refused() -> None:
     """The search's step mode on the pinned release: a question that pauses, another instead
     of the decision (refused: the call has no answer), then the approval, late: the interrupt is

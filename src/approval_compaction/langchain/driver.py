@@ -153,13 +153,14 @@ class StandInModel(ChatOpenAI):
 
 
 def agent_model(plan: dict[str, Any], conversation: str) -> StandInModel:
+    """``ChatOpenAI`` on the stand-in, with the client's own retries (a connection the server
+    closed while idle is retried, as it is for any user; a refusal, a 400, never is)."""
     responses = plan["api"] == "responses"
     settings: dict[str, Any] = {"use_responses_api": True} if responses else {}
     return StandInModel(
         model="gpt-4o",
         base_url=plan["base_url"],
         api_key="stand-in",
-        max_retries=0,
         default_headers={CONVERSATION_HEADER: conversation},
         **settings,
     )
