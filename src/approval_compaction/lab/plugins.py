@@ -25,13 +25,15 @@ REGISTRY: dict[str, str] = {"langchain": "approval_compaction.langchain.plugin"}
 class SdkPlugin:
     """What one SDK's folder hands the shared code: its package's name, its notebook's number,
     a function declaring its commands, the blocks it writes from a data folder (by marker
-    name), and its notebook's answer line from a data folder."""
+    name), its notebook's answer line from a data folder, and the names of its result files
+    under ``data/`` (``lab.paths`` names the shared ones)."""
 
     name: str
     notebook: str
     register: Callable[[AddCommand, Lazy], None]
     blocks: Mapping[str, Callable[[Path], str]] = field(default_factory=dict)
     answer: Callable[[Path], str] | None = None
+    files: tuple[str, ...] = ()  # its result files under data/ (a matrix set by its JSON)
 
 
 def plugins(registry: Mapping[str, str] = REGISTRY) -> list[SdkPlugin]:

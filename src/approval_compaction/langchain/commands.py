@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..formats.arguments import CASE_HELP, FORMATS, AddCommand, Lazy
 from ..lab import paths
-from .harness import APIS, KINDS
+from .words import APIS, KINDS
 
 HERE = ".langchain.commands"
 

@@ -31,7 +31,7 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any
 
 from .. import paths
 from ..analysis.liveness import LivenessRun
@@ -39,15 +39,14 @@ from ..errors import InvestigationError
 from ..study.capture import CaseRun
 from ..study.scenario import Case, all_cases
 from .items import read_liveness, read_run
+from .words import APIS as APIS
+from .words import KINDS as KINDS
+from .words import STEPS as STEPS
+from .words import Api as Api
+from .words import Kind as Kind
 
 DRIVER = Path(__file__).with_name("driver.py")
 TIMEOUT = 3600.0  # seconds for one call's process
-
-Kind = Literal["keep-1", "keep-2", "trim", "none"]  # the compaction step (driver.KINDS)
-Api = Literal["chat", "responses"]  # ChatOpenAI's endpoint: Chat Completions, Responses
-KINDS: tuple[Kind, ...] = get_args(Kind)
-STEPS: tuple[Kind, ...] = KINDS[:-1]  # the kinds that compact (``none``: the control)
-APIS: tuple[Api, ...] = get_args(Api)
 
 
 class DriverError(InvestigationError):

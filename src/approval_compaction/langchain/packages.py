@@ -20,11 +20,11 @@ from ..errors import InvestigationError
 from ..lab import paths
 from ..lab.releases.environments import Environment, default_envs, install, uv_binary
 from ..lab.releases.versions import fetch_releases, load_releases, save_releases, sort_versions
+from .words import DATES as DATES
 
 PACKAGE = "langchain"
 FIRST = "1.0.0"  # create_agent and its middleware: both middlewares ship from the first 1.x
 REQUIREMENTS = paths.ROOT / "langchain" / "requirements.txt"
-DATES = "langchain-release-dates.json"  # under data/
 
 
 class LangchainEnvironmentError(InvestigationError):

@@ -30,6 +30,8 @@ from ..study.scenario import Case, all_cases
 from .harness import APIS, STEPS, Api, Kind, Plan, run_driver
 from .items import read_liveness, read_run
 from .packages import LangchainEnvironmentError, release_dates, release_environment, releases
+from .words import FILES as FILES
+from .words import MATRIX as MATRIX
 
 PLANS: tuple[Plan, ...] = tuple(Plan(kind, api) for api in APIS for kind in STEPS)
 SETTINGS: tuple[str, ...] = tuple(plan.label for plan in PLANS)
@@ -42,16 +44,6 @@ CONTROLS: tuple[Plan, ...] = tuple(Plan("none", api) for api in APIS)
 SITUATIONS: tuple[str, ...] = ("abandoned", "lost", "resumed", "edited", "clean")
 SWEEP_TURNS = 4  # the later turns after each situation on every release (the pinned: 10)
 # The files, under data/: the pinned release's settings and liveness, every release's.
-FILES = {
-    "settings": "langchain-settings.json",
-    "liveness": "langchain-liveness.json",
-    "sweep": "langchain-sweep.json",
-    "sweep_liveness": "langchain-sweep-liveness.json",
-    "boundaries": "langchain-boundaries.json",
-    "patched": "langchain-patched.json",
-    "sdk_test": "langchain-sdk-test.json",
-}
-MATRIX = "langchain-matrix"  # the pinned release's 16 cases, keep-1 over Chat Completions
 
 
 def data_file(name: str, folder: Path = paths.DATA) -> Path:
