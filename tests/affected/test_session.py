@@ -13,6 +13,7 @@ import pytest
 from approval_compaction import paths
 from approval_compaction.lab.affected.session import (
     SessionError,
+    compaction_frame,
     compaction_of,
     healed_frame,
     healed_items,
@@ -67,6 +68,15 @@ def test_a_poisoned_store_is_refused_and_its_healed_list_is_answered(tmp_path: P
     assert said.startswith("**Answer.** `case-session` (store.db) is **poisoned**")
     assert "HTTP 400" in said and "is answered and compaction runs" in said
     assert store.read_bytes() == before  # the team's store is only read
+    counts = compaction_frame({"as stored": turn, "healed": after})
+    assert counts.loc["as stored"].tolist() == [
+        "HTTP 400",
+        0,
+        0,
+        len(turn.stage("next_turn").stored),
+    ]
+    assert counts.loc["healed", "next question"] == "HTTP 200"
+    assert counts.loc["healed", "items sent to compaction"] == len(compacted) > 0
     changed = healed_frame(session).query("side != 'both'")
     assert list(changed["side"]) == ["only stored", "only healed"]
     assert list(changed["type"]) == ["function_call_output", "message"]

@@ -91,6 +91,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".affected.worker": ("worker_comparisons",),
     ".affected.heal": ("heal_new_sqlite", "pinned_session_items"),
     ".affected.session": (
+        "compaction_frame",
         "compaction_of",
         "healed_frame",
         "healed_items",

@@ -115,6 +115,25 @@ def compaction_of(turn: Transcript) -> tuple[list[Item], list[Item]]:
     return (list(stage.compaction_inputs[-1]) if stage.compaction_inputs else []), stage.stored
 
 
+def compaction_frame(turns: dict[str, Transcript]) -> pd.DataFrame:
+    """Per next turn (the session as stored, healed): the API's answer to the question, how many
+    requests went to compaction, how many items they sent, and how many items the session kept."""
+    rows = []
+    for name, turn in turns.items():
+        said = turn_answers(turn)
+        sent, kept = compaction_of(turn)
+        rows.append(
+            {
+                "session": name,
+                "next question": f"HTTP {said[0][1]}" if said else "not sent",
+                "compaction requests": len(turn.stage("next_turn").compaction_inputs),
+                "items sent to compaction": len(sent),
+                "items kept": len(kept),
+            }
+        )
+    return pd.DataFrame(rows).set_index("session")
+
+
 def write_example(path: Path) -> list[Item]:
     """Write the example store: what openai-agents (the installed release) leaves after a pause,
     a compaction in ``input`` mode, an approval and the resume; every row's time set to one
