@@ -641,6 +641,42 @@ def problems(record: Record) -> Problems:
     return Problems(lost(record), duplicated(record), unpaired, stored)
 
 
+@dataclass(frozen=True)
+class Tally:
+    """How many trials of a set broke each promise (a trial counts once per promise)."""
+
+    trials: int
+    faults: int  # trials in which a fault was injected
+    lost: int
+    duplicated: int
+    unpaired_inputs: int
+    poisoned: int  # an output stored without its call at the end
+    refused: int  # trials in which the model refused a request
+
+
+def tally(records: Sequence[Record]) -> Tally:
+    """Count what ``records`` broke."""
+    found = [problems(r) for r in records]
+    return Tally(
+        trials=len(records),
+        faults=sum(bool(r["injected"]) for r in records),
+        lost=sum(bool(p.lost) for p in found),
+        duplicated=sum(bool(p.duplicated) for p in found),
+        unpaired_inputs=sum(bool(p.unpaired_inputs) for p in found),
+        poisoned=sum(bool(p.unpaired_stored) for p in found),
+        refused=sum(bool(r["refused"]) for r in records),
+    )
+
+
+def in_contract(trial: Trial) -> bool:
+    """Whether the workaround promises the trial every promise: a store with a conditional
+    write (SQLite, SQLAlchemy), or one writer at a time (no ``Race``), as the SDK asks of an
+    application that resumes a run (``resume_pending_session_write``: "serialize access")."""
+    return trial.store in ("sqlite", "sqlalchemy") or not any(
+        isinstance(step, Race) for step in trial.steps
+    )
+
+
 # The trials.
 
 CALL = {"type": "function_call", "call_id": "old-call", "name": "protected_lookup",
@@ -690,7 +726,7 @@ def long_history(size: int, dead: int, parallel: int = PARALLEL) -> tuple[Item, 
     return tuple(items)
 
 
-def draw(seed: int, *, fault_ops: int = 48) -> Trial:
+def draw(seed: int, *, fault_ops: int = 24) -> Trial:
     """A trial drawn from ``seed``: a store, a history, the hook, the handles, the latency, the
     steps (a pause, then the scenario: a prompt resume, a late one after another worker's
     question, the two raced, or the approval abandoned; then a later question) and, in half the
