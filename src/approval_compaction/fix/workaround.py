@@ -20,6 +20,7 @@ import copy
 import inspect
 import logging
 import sys
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -254,6 +255,58 @@ def _pending_write(items: list[Any]) -> dict[str, Any] | None:
     return None
 
 
+def _redis_replace(
+    store: Any, items: list[Any]
+) -> Callable[[int, list[Any]], Awaitable[bool]] | None:
+    """For the SDK's ``RedisSession`` (its own class, not a subclass, which may store items
+    otherwise), which has no snapshot: a replacement of the items from a position on, in one
+    transaction (``WATCH``, ``MULTI``) that holds only while the stored list is ``items``, the
+    history read; None for any other store."""
+    try:
+        from agents.extensions.memory.redis_session import RedisSession
+        from redis.exceptions import WatchError
+    except ImportError:  # the [redis] extra is not installed: no RedisSession to meet
+        return None
+    if type(store) is not RedisSession:
+        return None
+    key = store._messages_key
+
+    async def replace_from(start: int, output: list[Any]) -> bool:
+        rows = [await store._serialize_item(item) for item in output]
+        async with store._redis.pipeline(transaction=True) as pipe:
+            try:
+                await pipe.watch(key)
+                found, places = [], []  # the items get_items reads, and where each is stored
+                stored = await pipe.lrange(key, 0, -1)
+                for place, raw in enumerate(stored):
+                    try:
+                        text = raw.decode() if isinstance(raw, bytes) else raw
+                        found.append(await store._deserialize_item(text))
+                    except (ValueError, UnicodeDecodeError):  # skipped, as get_items skips it
+                        continue
+                    places.append(place)
+                if found != items:
+                    return False
+                first = places[start] if start < len(places) else len(stored)
+                pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it untyped
+                if first:
+                    pipe.ltrim(key, 0, first - 1)
+                else:
+                    pipe.delete(key)
+                if rows:
+                    pipe.rpush(key, *rows)
+                pipe.hset(store._session_key, "updated_at", str(int(time.time())))
+                if store._ttl is not None:
+                    pipe.expire(store._session_key, store._ttl)
+                    pipe.expire(key, store._ttl)
+                await pipe.execute()
+            except WatchError:  # another writer came between the comparison and the write
+                return False
+        return True
+
+    return replace_from
+
+
 class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
     """The SDK's compaction session, which waits while a call or approval is unanswered.
 
@@ -351,15 +404,16 @@ class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
     async def _read_history(self, read_snapshot: SnapshotReader | None = None) -> History:
         """Every stored item, read once: through the store's snapshot where it has one (rows
         it can replace on the condition that they are unchanged), else ``get_items``."""
-        reader = read_snapshot or getattr(self.underlying_session, "_get_compaction_snapshot", None)
+        store = self.underlying_session
+        reader = read_snapshot or getattr(store, "_get_compaction_snapshot", None)
         if reader is not None:
             snapshot = await reader(ALL_ITEMS)
             if snapshot is not None and snapshot.complete:
                 self.items_read += len(snapshot.items)
                 return History(list(snapshot.items), snapshot.replace_suffix)
-        items = list(await self.underlying_session.get_items(limit=ALL_ITEMS))
+        items = list(await store.get_items(limit=ALL_ITEMS))
         self.items_read += len(items)
-        return History(items, None)
+        return History(items, _redis_replace(store, items) if read_snapshot is None else None)
 
     def _remember(self, items: list[Any] | None) -> None:
         """Set the SDK's in-memory copy of the history (and its candidates) to what the store
