@@ -13,7 +13,8 @@ through ``Runner.run`` on the fuzzer's strict model (``testing.pyfuzz``), bare a
   retires the dead calls, then the SDK compacts);
 - ``resume``: a call approved at once and resumed on the session that paused.
 
-Reads are the store's ``get_items`` and snapshot reads the step made; seconds its wall time.
+Reads are the store's ``get_items`` and snapshot reads the step made; seconds its wall time,
+the median of ``--rounds`` rounds (bare and wrapped alternate; one round at 100,000 items).
 ``--release X`` runs the same in that release's environment (``make envs``): the newest, 0.24.0,
 is the bare control. ``PYTHONDONTWRITEBYTECODE`` is unset (the script runs itself again without
 it), so imports use bytecode caches as a user's do; one untimed trial runs first.
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
 
 from approval_compaction.testing.pyfuzz import (
@@ -56,17 +58,25 @@ def trials(size: int, dead: int) -> list[Trial]:
     ]
 
 
-def measure(size: int, dead: int, python: str | None) -> dict[tuple[str, bool], tuple[int, float]]:
-    """Each kind's reads and seconds at its measured step, bare and wrapped."""
+def measure(
+    size: int, dead: int, python: str | None, rounds: int = 1
+) -> dict[tuple[str, bool], tuple[int, float]]:
+    """Each kind's reads and seconds at its measured step, bare and wrapped (alternating round
+    by round; the median time)."""
     chosen = trials(size, dead)
-    found: dict[tuple[str, bool], tuple[int, float]] = {}
-    for wrapped in (False, True):
-        records: list[Record] = (
-            run_trials(chosen, (wrapped,)) if python is None else run_in(python, chosen, (wrapped,))
-        )
-        for (kind, (_, step)), record in zip(KINDS.items(), records, strict=True):
-            found[kind, wrapped] = (reads_per_step(record)[step], record["seconds"][step])
-    return found
+    reads: dict[tuple[str, bool], int] = {}
+    times: dict[tuple[str, bool], list[float]] = {}
+    for _ in range(rounds):
+        for wrapped in (False, True):
+            records: list[Record] = (
+                run_trials(chosen, (wrapped,))
+                if python is None
+                else run_in(python, chosen, (wrapped,))
+            )
+            for (kind, (_, step)), record in zip(KINDS.items(), records, strict=True):
+                reads[kind, wrapped] = reads_per_step(record)[step]
+                times.setdefault((kind, wrapped), []).append(record["seconds"][step])
+    return {key: (reads[key], statistics.median(times[key])) for key in reads}
 
 
 def main() -> None:
@@ -76,6 +86,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--release", help="run in this release's environment (make envs)")
     parser.add_argument("--sizes", type=int, nargs="*", help="only these history sizes")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds below 100,000 items")
     options = parser.parse_args()
     python = None
     if options.release:
@@ -87,7 +98,7 @@ def main() -> None:
     print(f"{'items':>8} {'dead':>6} {'kind':>8} {'reads bare':>10} {'wrapped':>8} "
           f"{'s bare':>8} {'wrapped':>8}")  # fmt: skip
     for size, dead in shapes:
-        found = measure(size, dead, python)
+        found = measure(size, dead, python, options.rounds if size < 100_000 else 1)
         stored = len(long_history(size, dead))
         for kind in KINDS:
             (bare_reads, bare_s), (reads, seconds) = found[kind, False], found[kind, True]

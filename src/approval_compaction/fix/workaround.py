@@ -345,6 +345,7 @@ class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
         self._automatic_call = None
         self._retiring = False  # the latest automatic decision found only dead items open
         self._unrepaired: BaseException | None = None  # a failure that left history lost
+        self._retired = False  # a forced compaction's decision retired dead calls
         if "should_trigger_compaction" in self.__dict__:  # an instance upgraded in place
             self._hook = self.__dict__.pop("should_trigger_compaction")
 
@@ -398,7 +399,8 @@ class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
         items = await self._latest_items(window, read_items)
         live, dead = split_open(items)
         if dead and not live:
-            return not await self._retire(read_snapshot)
+            self._retired = await self._retire(read_snapshot)
+            return not self._retired
         return self._wait(args, live + dead, self.items_read - before)
 
     async def _read_history(self, read_snapshot: SnapshotReader | None = None) -> History:
@@ -635,26 +637,28 @@ class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
         if not window:
             await proceed()
             return
-        self._unrepaired = None
+        self._unrepaired, self._retired = None, False
         if plain.get("force"):  # the SDK skips the hook: read the latest exchange ourselves
             if not await self._must_wait(plain, read_items, window, read_snapshot):
-                await self._after_answer(proceed)
+                await (self._after_retiring(proceed) if self._retired else proceed())
             return
         self._automatic_call, self._retiring = (plain, window), False
         try:
-            await self._after_answer(proceed)
+            await proceed()
             if self._retiring:  # the hook said yes; only dead calls stood in the way
                 self._retiring = False
                 if await self._retire(read_snapshot):
-                    await self._after_answer(proceed)
+                    await self._after_retiring(proceed)
         finally:
             self._automatic_call, self._retiring = None, False
 
-    async def _after_answer(self, proceed: Proceed) -> None:
-        """The runner's compaction, after the turn's answer is stored: a failure that left the
+    async def _after_retiring(self, proceed: Proceed) -> None:
+        """The compaction the retirement let go on, after the turn's answer is stored (the bare
+        SDK would not have compacted: its dead calls stopped it): a failure that left the
         history whole (the request refused or cut, a transaction that did not commit, a
         replacement put back) is logged, not raised, so that an application that retries a
-        failed turn does not ask its question twice. A failure that lost history is raised."""
+        failed turn does not ask its question twice. A failure that lost history is raised.
+        Any other compaction fails as the SDK's does."""
         try:
             await proceed()
         except Exception as error:
