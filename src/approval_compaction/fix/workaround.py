@@ -30,7 +30,14 @@ from agents.memory import OpenAIResponsesCompactionSession
 from agents.memory import openai_responses_compaction_session as _sdk_session
 
 from ..analysis.healing import healed_message
-from ..analysis.pairing import CALL_TO_OUTPUT, OUTPUT_TO_CALL, Unpaired, dead_items, find_unpaired
+from ..analysis.pairing import (
+    CALL_TO_OUTPUT,
+    COMPACTION,
+    OUTPUT_TO_CALL,
+    Unpaired,
+    dead_items,
+    find_unpaired,
+)
 from ..study.items import Item
 
 logger = logging.getLogger("approval_compaction.workaround")
@@ -138,10 +145,15 @@ def open_groups(items: Sequence[Any]) -> list[str]:
 MCP_TYPES = frozenset(("mcp_approval_request", "mcp_approval_response"))
 
 
-def _kind(item: Any) -> Any:
+def _field(item: Any, name: str) -> Any:
+    """One field of an item, a dict or an SDK model."""
     if type(item) is dict:  # what stores return: the exact type is checked fastest
-        return item.get("type")
-    return item.get("type") if isinstance(item, Mapping) else getattr(item, "type", None)
+        return item.get(name)
+    return item.get(name) if isinstance(item, Mapping) else getattr(item, name, None)
+
+
+def _kind(item: Any) -> Any:
+    return _field(item, "type")
 
 
 def unanswered_requests(items: Sequence[Any]) -> list[int]:
@@ -180,10 +192,25 @@ def _named(u: Unpaired) -> str:
     return f"{u.item_type}:{u.key or '?'}"
 
 
+_RULED = frozenset((*CALL_TO_OUTPUT, *OUTPUT_TO_CALL, COMPACTION))
+
+
+def rule_views(items: Sequence[Any]) -> tuple[list[int], list[Item]]:
+    """The items the dead-item rule reads (calls, outputs, compaction items and the user's
+    messages), as views (``_rule_view``), and the position of each in ``items``: an assistant
+    message or a reasoning item changes nothing the rule decides, so it is not copied."""
+    positions, views = [], []
+    for n, item in enumerate(items):
+        if _field(item, "role") == "user" or _kind(item) in _RULED:
+            positions.append(n)
+            views.append(_rule_view(item))
+    return positions, views
+
+
 def split_open(items: Sequence[Any]) -> tuple[list[str], list[str]]:
     """The open groups still waited for, and the dead ones (``analysis.pairing.dead_items``),
     each as ``type:key``."""
-    views = [_rule_view(item) for item in items]
+    _, views = rule_views(items)
     dead = dead_items(views)
     gone = {u.position for u in dead}
     opened = [u for u in find_unpaired(views) if u.problem == "open call"]
@@ -452,12 +479,13 @@ class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
             )
             return False
         items = history.items
-        dead = dead_items([_rule_view(item) for item in items])
+        positions, views = rule_views(items)
+        dead = dead_items(views)
         if not dead:
             if read_snapshot is None:
                 self._remember(items)
             return True
-        gone = {u.position for u in dead}
+        gone = {positions[u.position] for u in dead}
         first = min(gone)
         kept = [item for n, item in enumerate(items) if n not in gone]
         if history.replace_from is not None:

@@ -504,13 +504,15 @@ async def _run_trial(trial: Trial, wrapped: bool, folder: Path) -> Record:
     conversation = _Conversation(trial, wrapped, backing, probe)
     marks: list[int] = []  # store calls made when each step ended
     seconds: list[float] = []  # each step's wall time
+    cpu: list[float] = []  # and the CPU time of the process, its threads included
     try:
         await backing.seed(trial.history)
         initial = await backing.stored()
         for step in trial.steps:
-            start = time.perf_counter()
+            start, started = time.perf_counter(), time.process_time()
             await conversation.take(step)
             seconds.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - started)
             marks.append(len(probe.ops))
         final = await backing.stored()
     finally:
@@ -529,6 +531,7 @@ async def _run_trial(trial: Trial, wrapped: bool, folder: Path) -> Record:
         "ops": probe.ops,
         "marks": marks,
         "seconds": seconds,
+        "cpu": cpu,
         "injected": probe.injected,
     }
 
