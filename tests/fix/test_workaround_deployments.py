@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import inspect
 import itertools
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -123,6 +124,49 @@ async def test_a_retirement_between_a_late_outputs_read_and_its_write_is_seen(
     history is as read, so it reads and judges again: the output is stored as text, never
     alone (it was stored alone when the check and the write were two steps)."""
     stored = await retirement_between_read_and_write(*dead_call_store("sqlite", tmp_path))
+    assert find_unpaired(stored) == []
+    assert [i["content"] for i in stored[-2:]] == [
+        "[workaround] The tool call old-call returned: late",
+        "done",
+    ]
+
+
+class AsyncSQLiteBacking(Backing):
+    """The same SQLite file through the SDK's ``AsyncSQLiteSession`` (each handle its own
+    connection)."""
+
+    def handle(self) -> Any:
+        from agents.extensions.memory import AsyncSQLiteSession
+
+        store = AsyncSQLiteSession(self.session_id, str(self.path))
+        self.opened.append(store)
+        return store
+
+    async def seed(self, items: Sequence[Any]) -> None:
+        await self.handle().add_items(list(items))
+
+    async def stored(self) -> list[Any]:
+        return list(await self.handle().get_items())
+
+    async def close(self) -> None:
+        for store in self.opened:
+            await store.close()  # its connection's thread would keep the process alive
+
+
+@pytest.mark.parametrize("store", ["async_sqlite", "sqlalchemy_sqlite"])
+async def test_on_the_other_sqlite_stores_a_retirement_between_read_and_write_is_seen(
+    tmp_path: Path, store: str
+) -> None:
+    """The same race through ``AsyncSQLiteSession`` and ``SQLAlchemySession`` on a SQLite file
+    (``aiosqlite``): both hold the snapshot's one-transaction replacement."""
+    if store == "async_sqlite":
+        trial = Trial((), store="sqlite", history=HISTORIES["dead"])
+        backing: Backing = AsyncSQLiteBacking(trial, tmp_path, "race")
+        history = list(trial.history)
+    else:
+        url = f"sqlite+aiosqlite:///{tmp_path / 'history.db'}"
+        backing, history = dead_call_store("sqlalchemy", tmp_path, url)
+    stored = await retirement_between_read_and_write(backing, history)
     assert find_unpaired(stored) == []
     assert [i["content"] for i in stored[-2:]] == [
         "[workaround] The tool call old-call returned: late",
