@@ -28,7 +28,7 @@ from approval_compaction.testing.pyfuzz import (
     tally,
 )
 
-SEEDS = range(150)  # the fuzzer's trials in test-all (docs/workaround.md shows their figures)
+SEEDS = range(150)  # the fuzzer's drawn trials in test-all (docs/workaround.md names them)
 
 
 def test_a_trial_survives_its_json() -> None:
