@@ -42,7 +42,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     # the notebooks' answer lines
     ".analysis.story": ("diff_answer", "walkthrough_answer"),
     # the frames the notebooks show
-    ".display.frames": ("diff_text", "items_frame"),
+    ".display.frames": ("diff_frame", "diff_text", "items_frame"),
     ".display.details": ("cut",),
     ".display.views": (
         "compaction_table",

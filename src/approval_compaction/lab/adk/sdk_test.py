@@ -10,6 +10,7 @@ sweep made it; ``adk/sdk-test/pytest.ini`` stands in for adk-python's pytest set
 
 from __future__ import annotations
 
+import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,10 +35,13 @@ class SdkTestRun:
     failing: tuple[str, ...]  # the failing cases' ids
 
 
-def run_sdk_test(python: Path) -> SdkTestRun:
-    """Run the regression test with ``python`` (a release's, or a patched one's)."""
+def run_sdk_test(python: Path, overlay: Path | None = None) -> SdkTestRun:
+    """Run the regression test with ``python`` (a release's, or a patched one's); ``overlay``:
+    a folder whose ``google/adk`` is imported instead of the environment's (a mutant's)."""
     tools = install_tools(cache_folder() / "_tools", TOOLS)
     env = isolated_environ(with_package=False, tools=tools)
+    if overlay is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(overlay), env["PYTHONPATH"]])
     env["PYTHONWARNINGS"] = "ignore"
     with tempfile.TemporaryDirectory(prefix="approval-compaction-adk-test-") as scratch:
         cases = run_pytest(

@@ -19,6 +19,7 @@ from ...formats.records import read_records
 from ...study.words import ADK_KINDS
 from .. import paths
 from ..adk.changes import CHANGES, Change
+from ..adk.late import LateAnswer
 from ..js.sweep import NEVER_COMPACTED, JsRecord
 from .js import RAISED, js_liveness_frame
 from .releases import (
@@ -278,3 +279,34 @@ def adk_changes_frame(rows: Sequence[JsRecord]) -> pd.DataFrame:
         for release, here in by.items()
     }
     return pd.DataFrame.from_dict(table, orient="index").rename_axis(PACKAGE)
+
+
+def late_split_frame(rows: Sequence[LateAnswer], released: str, patched: str) -> pd.DataFrame:
+    """The late answers (``adk-late.json``) by situation and kind: what the fix changes (the
+    late answer given to the summariser without its call, before and patched), and what it
+    leaves, the same before and patched (a column that differs names both)."""
+
+    def cell(row: LateAnswer, field: str) -> str:
+        return str(getattr(row, field)) or "nothing"
+
+    found = {(r.package, r.situation, r.kind): r for r in rows}
+    table = []
+    for (package, situation, kind), row in found.items():
+        if package != released:
+            continue
+        after = found[(patched, situation, kind)]
+        line = {
+            "situation": situation,
+            "kind": COLUMNS.get(kind, kind),
+            f"late answer summarised without its call, {released}": cell(row, "late"),
+            "patched": cell(after, "late"),
+        }
+        for field, label in (
+            ("waiting", "call summarised while it waits"),
+            ("to_model", "sent to the model without its call"),
+            ("read_back", "read back after the summary of its call"),
+        ):
+            same = cell(row, field) == cell(after, field)
+            line[label] = cell(row, field) if same else f"{cell(row, field)} → {cell(after, field)}"
+        table.append(line)
+    return pd.DataFrame(table).set_index(["situation", "kind"])

@@ -27,7 +27,7 @@ from ...analysis.liveness import LivenessRun, broken_runs, session_usable
 from ...errors import InvestigationError
 from ...formats.files import write_atomic
 from ...formats.markdown import GITHUB_LIMIT, fence, github_length, markdown_table
-from ...formats.records import read_json
+from ...formats.records import read_json, read_records
 from .. import paths
 from ..findings.liveness import REFUSED, STUCK
 from ..findings.verdict import KIND_WORDS, failure_kinds, kind_of, kind_tally
@@ -199,6 +199,50 @@ def suite_lines(suite: dict[str, Any]) -> list[str]:
             f"- {len(load)} changed in the full run but not when re-run alone in both "
             f"(a timeout while other workers held the cores): {named(load)}"
         )
+    return lines
+
+
+def where_suite_ran(base: str, suite: dict[str, Any]) -> str:
+    """Where the SDK's suite ran, in words around the counts the suite file holds."""
+    files = suite["runs"][0]["files"]
+    return (
+        f"in the {base} sdist from PyPI, unpacked (its `tests/` as released), with the "
+        "development environment its Makefile's `sync` target makes (`uv sync --all-extras "
+        f"--all-packages --group dev`): pytest on the {files} files of `tests/` that name a "
+        "compaction session, or an approval and a session; patched, in a copy with the patch "
+        "applied to its `src/agents`"
+    )
+
+
+# Why a mutant the test cannot tell from the patch survives, by its name (``lab.releases.mutants``).
+WHY_IT_SURVIVES = {
+    "reasoning-ignored": "no case puts a reasoning item right before a compaction item, so the "
+    "test does not show what part 1's reasoning check is for",
+}
+
+
+def mutant_lines(folder: Path) -> list[str]:
+    """The patch's mutants and the case that kills each (``liveness-mutants.json``)."""
+    from ..mutation import MutantRecord, mutants_frame, survivors
+
+    path = paths.data(folder).liveness_mutants
+    if not path.is_file():
+        return []
+    rows = read_records(path, MutantRecord)
+    left = survivors(rows)
+    lines = [
+        "**Mutants** (`python -m approval_compaction liveness-mutants`: each plausible "
+        "simplification of the patch, in the patched SDK, against the regression test):",
+        "",
+        markdown_table(mutants_frame(rows).droplevel("fix"), cell=str),
+        "",
+    ]
+    if left:
+        why = [
+            WHY_IT_SURVIVES.get(name, "the test does not show what that part is for")
+            for name in left
+        ]
+        lines += [f"What survives leaves every case of the test passing: {'; '.join(why)}.", ""]
     return lines
 
 
@@ -393,13 +437,16 @@ def build(folder: Path = paths.DATA) -> str:
             "**Proofs** (each run in a scratch environment with the patch applied):",
             "",
             "- the test, without and with the patch: " + "; ".join(tally_lines(test["outcomes"])),
-            "- the SDK's own tests that touch compaction or approvals, with the new test:",
+            "- the SDK's own tests that touch compaction or approvals, with the new test, "
+            + where_suite_ran(base, suite)
+            + ":",
             *[f"  {line}" for line in suite_lines(suite)],
             f"- the original bug stays fixed: {matrix_line(matrix)}",
             "- the liveness runs on the patched SDK, stored items after each later turn "
             "(without the user's messages):",
             *[f"  {line}" for line in liveness_lines(runs)],
             "",
+            *mutant_lines(folder),
         ]
     )
 
