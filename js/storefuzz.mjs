@@ -31,63 +31,150 @@ agents.setTracingDisabled?.(true);
 
 const clone = (value) => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
 
-/** A store as a database keeps one: every read and write copies (JSON), each call may wait for
- * the scheduler, and each write numbered by a fault's `at` (1 on) fails as its `how` says. */
-export class FaultStore {
-  constructor(items = [], { faults = [], tick = null } = {}) {
+/** What a database holds for one session, shared by every handle on it: the items, the writes
+ * and reads numbered across handles (a fault names one by its number), and what each write did. */
+class Backing {
+  constructor(items, faults) {
     this.items = clone(items);
     this.faults = faults;
-    this.tick = tick;
     this.writes = 0;
     this.reads = { calls: 0, items: 0 };
     this.ledger = []; // each write that changed the items: { op, items (added), after, failed }
     this.failed = null; // the first injected failure, once it fired
+    this.transactions = new Map(); // operation id -> the transaction applied (applyHistoryTransaction)
+  }
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A store as a database keeps one: every read and write copies (JSON), each call may wait for
+ * the scheduler, and each write numbered by a fault's `at` (1 on) fails as its `how` says (a
+ * fault `{ read: n }` fails the n-th read). A handle (`handle()`) is a second connection to the
+ * same items: its own scheduler label and latency (`latency`: with a scheduler, the answer waits
+ * for a turn of its own; without, that many milliseconds). With `transactions`, it offers the
+ * SDK's `applyHistoryTransaction` (atomic, idempotent by operation id). */
+export class FaultStore {
+  constructor(items = [], { faults = [], tick = null, latency = 0, name = 'a', transactions = false, backing = null } = {}) {
+    this.backing = backing ?? new Backing(items, faults);
+    this.tick = tick;
+    this.latency = latency;
+    this.name = name;
+    if (transactions) this.applyHistoryTransaction = (args) => this.transaction(args);
+  }
+  get items() {
+    return this.backing.items;
+  }
+  get ledger() {
+    return this.backing.ledger;
+  }
+  get writes() {
+    return this.backing.writes;
+  }
+  get reads() {
+    return this.backing.reads;
+  }
+  get failed() {
+    return this.backing.failed;
+  }
+  /** Another connection to the same items. */
+  handle(options = {}) {
+    return new FaultStore(null, { transactions: Boolean(this.applyHistoryTransaction), ...options, backing: this.backing });
   }
   async wait(label) {
-    if (this.tick) await this.tick(label);
+    if (this.tick) await this.tick(this.name === 'a' ? label : `${label}@${this.name}`);
+  }
+  /** The answer's way back: late by the handle's latency. */
+  async answer(label) {
+    if (!this.latency) return;
+    if (this.tick) await this.tick(`${label}:answer@${this.name}`);
+    else await sleep(this.latency);
   }
   async getSessionId() {
     return 'fuzz-session';
   }
   async getItems(limit) {
     await this.wait('getItems');
-    const out = limit === undefined ? this.items : limit <= 0 ? [] : this.items.slice(-limit);
-    this.reads.calls += 1;
-    this.reads.items += out.length;
-    return clone(out);
+    const backing = this.backing;
+    backing.reads.calls += 1;
+    if (backing.faults.some((f) => f.read === backing.reads.calls)) {
+      backing.failed ??= { read: backing.reads.calls };
+      throw new Error(`store read ${backing.reads.calls} failed`);
+    }
+    const out = limit === undefined ? backing.items : limit <= 0 ? [] : backing.items.slice(-limit);
+    backing.reads.items += out.length;
+    const copy = clone(out);
+    await this.answer('getItems');
+    return copy;
   }
   async addItems(items) {
     await this.wait('addItems');
     const added = clone(items);
+    const backing = this.backing;
     this.write('add', (part) => {
       const written = part ? added.slice(0, Math.ceil(added.length / 2)) : added;
-      this.items.push(...written);
+      backing.items.push(...written);
       return written;
     });
+    await this.answer('addItems');
   }
   async popItem() {
     await this.wait('popItem');
-    const last = this.items.at(-1);
-    this.write('pop', () => (this.items.pop(), []));
+    const last = this.backing.items.at(-1);
+    this.write('pop', () => (this.backing.items.pop(), []));
+    await this.answer('popItem');
     return clone(last);
   }
   async clearSession() {
     await this.wait('clearSession');
-    this.write('clear', (part) => (this.items.splice(0, part ? Math.ceil(this.items.length / 2) : this.items.length), []));
+    const items = this.backing.items;
+    this.write('clear', (part) => (items.splice(0, part ? Math.ceil(items.length / 2) : items.length), []));
+    this.backing.transactions.clear();
+    await this.answer('clearSession');
+  }
+  /** The SDK's `applyHistoryTransaction`: `append_items`, or `replace_suffix` when the stored
+   * history ends with `expectedSuffix`; in one step, once per operation id. */
+  async transaction({ operationId, transaction }) {
+    await this.wait('transaction');
+    const backing = this.backing;
+    const given = clone(transaction);
+    const done = backing.transactions.get(operationId);
+    if (done !== undefined) {
+      if (JSON.stringify(done) !== JSON.stringify(given)) throw new Error('operation id reused with another transaction');
+      await this.answer('transaction');
+      return;
+    }
+    let start = backing.items.length;
+    if (given.type === 'replace_suffix') {
+      start -= given.expectedSuffix.length;
+      const suffix = start < 0 ? null : backing.items.slice(start);
+      if (suffix === null || JSON.stringify(suffix) !== JSON.stringify(given.expectedSuffix)) {
+        throw new Error('Session history suffix no longer matches the transaction precondition.');
+      }
+    }
+    const added = given.type === 'replace_suffix' ? given.replacement : given.items;
+    this.write('transaction', () => {
+      backing.items.splice(start, backing.items.length - start, ...added);
+      backing.transactions.set(operationId, given);
+      return added;
+    }, false);
+    await this.answer('transaction');
   }
   /** One write: `apply(half)` changes the items and returns those it added; the failing write
-   * throws after it as told. */
-  write(op, apply) {
-    this.writes += 1;
-    const how = this.faults.find((f) => f.at === this.writes)?.how ?? null;
-    if (how) this.failed ??= { at: this.writes, op, how };
+   * throws after it as told (a transaction is all or nothing: it fails before, or after). */
+  write(op, apply, halves = true) {
+    const backing = this.backing;
+    backing.writes += 1;
+    const at = backing.writes;
+    let how = backing.faults.find((f) => f.at === at)?.how ?? null;
+    if (how === 'half' && !halves) how = 'before';
+    if (how) backing.failed ??= { at, op, how };
     if (how === 'before') {
-      throw new Error(`store write ${this.writes} (${op}) failed before it committed`);
+      throw new Error(`store write ${at} (${op}) failed before it committed`);
     }
     const added = apply(how === 'half' && op !== 'pop');
-    this.ledger.push({ op, items: added, after: clone(this.items), failed: Boolean(how) });
+    backing.ledger.push({ op, items: added, after: clone(backing.items), failed: Boolean(how) });
     if (how) {
-      throw new Error(`store write ${this.writes} (${op}) failed ${how === 'half' ? 'halfway' : 'after it committed'}`);
+      throw new Error(`store write ${at} (${op}) failed ${how === 'half' ? 'halfway' : 'after it committed'}`);
     }
   }
 }
@@ -159,6 +246,16 @@ const HOOKS = {
   default: undefined, // the SDK's own: ten candidate items
 };
 
+/** The decision hook a trial names: one of `HOOKS`, or `at:N` (yes once the history the SDK
+ * decides on holds N items). */
+function hookOf(name = 'yes') {
+  if (name.startsWith('at:')) {
+    const size = Number(name.slice(3));
+    return ({ sessionItems }) => sessionItems.length >= size;
+  }
+  return HOOKS[name];
+}
+
 /** A stored history as the SDK writes one, from kinds: `user`, `answer`, `pair` (a call and its
  * output), `dead` (a call the user moved on from: a question follows it), `compaction` (the user's
  * messages so far kept, then a compaction item). */
@@ -182,22 +279,64 @@ export function history(kinds) {
   return items;
 }
 
+/** The workaround module a worker loads: the one this file imports, or (`processes: "each"`) a
+ * copy of its own for each worker but the first, as a separate process would load it. */
+const MODULES = new Map([['a', deferCompactionWhilePending]]);
+async function wrapperFor(worker, processes) {
+  if (processes !== 'each' || worker === 'a') return deferCompactionWhilePending;
+  if (!MODULES.has(worker)) {
+    const module = await import(`./workaround.mjs?process=${worker}`);
+    MODULES.set(worker, module.deferCompactionWhilePending);
+  }
+  return MODULES.get(worker);
+}
+
 /** The pieces of one conversation on one store: the session (wrapped when `spec.wrapped`), an
- * agent whose tool needs approval, and what the model and the compaction endpoint were sent. */
+ * agent whose tool needs approval, and what the model and the compaction endpoint were sent.
+ * `sessionFor(worker)` is a worker's session: each worker (`spec.handles`: name -> latency; `a`
+ * alone by default) reaches the store through a handle of its own, and keeps one session object
+ * (`spec.objects` "kept") or builds one per request ("per-request"). */
 export function conversation(spec, tick = null, items = history(spec.history ?? [])) {
   const counter = new Counter();
   const modelInputs = [];
   const compactionInputs = [];
-  const store = new FaultStore(items, { faults: spec.faults ?? (spec.fault ? [spec.fault] : []), tick });
-  const options = {
-    client: compactionClient(counter, compactionInputs, store, tick),
-    model: MODEL,
-    underlyingSession: store,
-    compactionMode: spec.mode ?? 'input',
+  const handles = spec.handles ?? { a: 0 };
+  const store = new FaultStore(items, {
+    faults: spec.faults ?? (spec.fault ? [spec.fault] : []),
+    tick,
+    latency: handles.a ?? 0,
+    transactions: Boolean(spec.transactions),
+  });
+  const stores = new Map([['a', store]]);
+  const storeOf = (worker) => {
+    if (!stores.has(worker)) stores.set(worker, store.handle({ tick, latency: handles[worker] ?? 0, name: worker }));
+    return stores.get(worker);
   };
-  if (HOOKS[spec.hook ?? 'yes']) options.shouldTriggerCompaction = HOOKS[spec.hook ?? 'yes'];
-  const inner = new Compaction(options);
-  const session = spec.wrapped ? deferCompactionWhilePending(inner) : inner;
+  const wrappers = []; // every wrapped session made, for what they kept
+  const build = (worker, wrap) => {
+    const options = {
+      client: compactionClient(counter, compactionInputs, store, tick),
+      model: MODEL,
+      underlyingSession: storeOf(worker),
+      compactionMode: spec.mode ?? 'input',
+    };
+    const hook = hookOf(spec.hook);
+    if (hook) options.shouldTriggerCompaction = hook;
+    const inner = new Compaction(options);
+    if (!spec.wrapped) return inner;
+    const session = wrap(inner);
+    wrappers.push(session);
+    return session;
+  };
+  const kept = new Map();
+  const sessionFor = async (worker = 'a') => {
+    const wrap = await wrapperFor(worker, spec.processes);
+    if (spec.objects === 'per-request') return build(worker, wrap);
+    if (!kept.has(worker)) kept.set(worker, build(worker, wrap));
+    return kept.get(worker);
+  };
+  const session = build('a', deferCompactionWhilePending);
+  kept.set('a', session);
   const approve = tool({
     name: TOOL,
     description: 'Needs a human to approve it.',
@@ -207,23 +346,31 @@ export function conversation(spec, tick = null, items = history(spec.history ?? 
   });
   const seen = spec.keepInputs === false ? null : modelInputs;
   const agent = new Agent({ name: 'fuzz', instructions: 'Answer.', model: new ScriptedModel(counter, seen, tick), tools: [approve] });
-  return { store, session, agent, modelInputs, compactionInputs };
+  return { store, session, sessionFor, wrappers, agent, modelInputs, compactionInputs };
 }
 
 /**
  * One trial: `history` (kinds, see `history`), `hook` (yes, no, default), `mode` (input,
- * previous_response_id), `wrapped`, `fault` ({at, how} or null; or `faults`, a list of them),
- * `roundTrip` (the paused state
- * through its string), and `steps`: groups of operations run together, each `ask`, `pause`,
- * `resume` (approve the oldest paused run), `reject`, or `compact` (the application's own
- * `runCompaction({ responseId })`). `tick` orders the concurrent calls.
+ * previous_response_id), `wrapped`, `fault` ({at, how} or {read} or null; or `faults`, a list of
+ * them), `roundTrip` (the paused state through its string), the deployment (`handles`, `objects`,
+ * `processes`: see `conversation`; `transactions`: the store offers `applyHistoryTransaction`),
+ * and `steps`: groups of operations run together, each `ask`, `pause`, `resume` (approve the
+ * oldest paused run), `reject`, `retry` (run again the latest resume that raised, with its state),
+ * or `compact` (the application's own `runCompaction({ responseId })`), on worker `a` or, as
+ * `op@b`, on another. `tick` orders the concurrent calls; a group's `delays` (milliseconds, one
+ * per operation, in `delays`, one list per group) start each operation that much later.
  */
 export async function trial(spec, tick = null) {
-  const { store, session, agent, modelInputs, compactionInputs } = conversation(spec, tick);
+  const { store, sessionFor, wrappers, agent, modelInputs, compactionInputs } = conversation(spec, tick);
   const paused = [];
+  const raised = []; // resumed states whose run raised, to retry
   const outcomes = [];
   let question = 0;
-  const one = async (op) => {
+  const one = async (step, delay) => {
+    const [op, worker = 'a'] = step.split('@');
+    if (delay) await sleep(delay);
+    const session = await sessionFor(worker);
+    let state = null;
     try {
       if (op === 'ask' || op === 'pause') {
         question += 1;
@@ -231,28 +378,35 @@ export async function trial(spec, tick = null) {
         if (result.interruptions?.length) {
           paused.push(spec.roundTrip ? await RunState.fromString(agent, result.state.toString()) : result.state);
         }
-        return { op, outcome: result.interruptions?.length ? 'paused' : 'answered' };
+        return { op: step, outcome: result.interruptions?.length ? 'paused' : 'answered' };
       }
       if (op === 'compact') {
         // The application's own compaction, by the latest response id, as its code would ask.
         const done = await session.runCompaction({ responseId: `resp_${question}` });
-        return { op, outcome: done ? 'compacted' : 'skipped' };
+        return { op: step, outcome: done ? 'compacted' : 'skipped' };
       }
-      const state = paused.shift();
-      if (!state) return { op, outcome: 'nothing paused' };
-      for (const item of state.getInterruptions()) {
-        if (op === 'resume') state.approve(item);
-        else state.reject(item);
+      if (op === 'retry') {
+        state = raised.pop();
+        if (!state) return { op: step, outcome: 'nothing to retry' };
+      } else {
+        state = paused.shift();
+        if (!state) return { op: step, outcome: 'nothing paused' };
+        for (const item of state.getInterruptions()) {
+          if (op === 'resume') state.approve(item);
+          else state.reject(item);
+        }
       }
       await run(agent, state, { session });
-      return { op, outcome: 'answered' };
+      return { op: step, outcome: 'answered' };
     } catch (error) {
+      if (state) raised.push(state);
       const cause = error?.cause ?? error?.errors?.[1];
-      return { op, outcome: 'raised', error: String(error?.message ?? error), cause: cause ? String(cause?.message ?? cause) : null };
+      return { op: step, outcome: 'raised', error: String(error?.message ?? error), cause: cause ? String(cause?.message ?? cause) : null };
     }
   };
-  for (const group of spec.steps ?? []) {
-    outcomes.push(...(await Promise.all(group.map(one))));
+  for (const [g, group] of (spec.steps ?? []).entries()) {
+    const delays = spec.delays?.[g] ?? [];
+    outcomes.push(...(await Promise.all(group.map((step, n) => one(step, delays[n] ?? 0)))));
   }
   return {
     spec,
@@ -265,7 +419,7 @@ export async function trial(spec, tick = null) {
     failed: store.failed,
     writes: store.writes,
     reads: store.reads,
-    retirements: spec.wrapped ? session.retirements.length : 0,
+    retirements: wrappers.reduce((n, w) => n + w.retirements.length, 0),
   };
 }
 

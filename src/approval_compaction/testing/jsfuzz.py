@@ -41,6 +41,11 @@ from ..js.harness import WORKAROUND, NodeError, node_binary
 from ..js.items import wire_items
 
 FUZZER = paths.ROOT / "js" / "storefuzz.mjs"
+# The JS item types that answer a call (js/workaround.mjs's RESULT_TYPE values).
+OUTPUT_TYPES = frozenset(
+    {"function_call_result", "computer_call_result", "shell_call_output",
+     "apply_patch_call_output", "program_output"}
+)  # fmt: skip
 FAST_CHECK = paths.ROOT / "node_modules" / "fast-check" / "lib" / "fast-check.js"
 TIMEOUT = 600.0  # seconds for one Node process
 
@@ -98,10 +103,30 @@ def _identity(item: Record) -> str:
     return json.dumps(item, sort_keys=True)
 
 
+LATE_PREFIX = "[workaround] "  # js/workaround.mjs's LATE_PREFIX: an output stored as text
+
+
+def _late_texts(items: list[Record]) -> set[str]:
+    """The call ids named by the late outputs ``items`` hold as text (``lateOutputMessage``:
+    ``[workaround] The tool call <name>:<call id> returned: ...``)."""
+    found = set()
+    for item in items:
+        if item.get("role") != "assistant" or not isinstance(item.get("content"), list):
+            continue
+        for part in item["content"]:
+            text = part.get("text") if isinstance(part, dict) else None
+            if isinstance(text, str) and text.startswith(f"{LATE_PREFIX}The tool call "):
+                name = text[len(LATE_PREFIX) + len("The tool call ") :].split(" returned: ")[0]
+                found.add(name.rsplit(":", 1)[-1])
+    return found
+
+
 def lost(record: Record) -> list[str]:
     """Items the store held that are gone at the end, neither replaced by a compaction that
-    committed nor dead calls (as the pairing judge finds them where the item was last stored).
-    What the failing write itself added is not owed: its caller was told it failed."""
+    committed nor dead calls (as the pairing judge finds them where the item was last stored),
+    nor outputs a write stored again as text (a late output the workaround wrote again as its
+    text when its call was gone; that message is then held like any item). What the failing write itself added is not owed: its caller was told it
+    failed. A transaction (``applyHistoryTransaction``) is read as a clear and an add in one."""
     held: dict[str, bool] = {}  # identity -> whether it was a dead call where last seen
     covered: set[str] = set()
     seen_compactions: set[str] = set()
@@ -117,19 +142,29 @@ def lost(record: Record) -> list[str]:
     note(current)
     seen_compactions |= {_identity(i) for i in current if i.get("type") == "compaction"}
     for write in record["ledger"]:
-        if write["op"] == "clear":
+        if write["op"] in ("clear", "transaction"):
             before_clear = current
         fresh = [
             i for i in write["items"]
             if i.get("type") == "compaction" and _identity(i) not in seen_compactions
         ]  # fmt: skip
-        if write["op"] == "add" and fresh:
+        if write["op"] in ("add", "transaction") and fresh:
             covered |= {_identity(i) for i in before_clear}
             seen_compactions |= {_identity(i) for i in fresh}
         current = write["after"]
         note(current, write["failed"])
     final = {_identity(i) for i in record["stored"]}
-    return sorted(k for k, dead in held.items() if k not in final and k not in covered and not dead)
+    # An output written again as its text is held as that message, itself judged like any item.
+    as_text = _late_texts([i for write in record["ledger"] for i in write["items"]])
+
+    def kept_as_text(key: str) -> bool:
+        item = json.loads(key)
+        return item.get("type") in OUTPUT_TYPES and item.get("callId") in as_text
+
+    return sorted(
+        k for k, dead in held.items()
+        if k not in final and k not in covered and not dead and not kept_as_text(k)
+    )  # fmt: skip
 
 
 def duplicated(record: Record) -> list[str]:
