@@ -10,10 +10,12 @@
 // Beside another release's node_modules (a copy of this file and the workaround in its js/
 // folder, as the harness runs there), it runs on that release.
 //
-// A plan is `{"trials": [...]}` (each trial as `trial()` reads it), or `{"fuzz": {"seed", "runs",
+// A plan is `{"trials": [...], "parallel"}` (each trial as `trial()` reads it, one after another
+// or, with `parallel`, all at once), or `{"fuzz": {"seed", "runs",
 // "wrapped", "race"}}`: fast-check draws `runs` trials (random history, hook, mode, steps, one
 // failing write) and runs each with its own scheduler, bare and wrapped alike when `wrapped` is
 // "both"; or `{"batch": {"pairs", "wrapped"}}`: how many item properties storing one batch reads.
+import { performance } from 'node:perf_hooks';
 import * as agents from '@openai/agents';
 import { z } from 'zod';
 import { deferCompactionWhilePending } from './workaround.mjs';
@@ -33,8 +35,11 @@ const clone = (value) => (value === undefined ? undefined : JSON.parse(JSON.stri
 
 /** What a database holds for one session, shared by every handle on it: the items, the writes
  * and reads numbered across handles (a fault names one by its number), and what each write did. */
+let backings = 0;
 class Backing {
   constructor(items, faults) {
+    backings += 1;
+    this.id = `fuzz-session-${backings}`; // one per store: the workaround queues by it
     this.items = clone(items);
     this.faults = faults;
     this.writes = 0;
@@ -42,6 +47,7 @@ class Backing {
     this.ledger = []; // each write that changed the items: { op, items (added), after, failed }
     this.failed = null; // the first injected failure, once it fired
     this.transactions = new Map(); // operation id -> the transaction applied (applyHistoryTransaction)
+    this.committed = []; // when each write in the ledger committed (performance.now()), for timings
   }
 }
 
@@ -51,7 +57,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * the scheduler, and each write numbered by a fault's `at` (1 on) fails as its `how` says (a
  * fault `{ read: n }` fails the n-th read). A handle (`handle()`) is a second connection to the
  * same items: its own scheduler label and latency (`latency`: with a scheduler, the answer waits
- * for a turn of its own; without, that many milliseconds). With `transactions`, it offers the
+ * that many turns of the scheduler; without, that many milliseconds). With `transactions`, it offers the
  * SDK's `applyHistoryTransaction` (atomic, idempotent by operation id). */
 export class FaultStore {
   constructor(items = [], { faults = [], tick = null, latency = 0, name = 'a', transactions = false, backing = null } = {}) {
@@ -83,14 +89,16 @@ export class FaultStore {
   async wait(label) {
     if (this.tick) await this.tick(this.name === 'a' ? label : `${label}@${this.name}`);
   }
-  /** The answer's way back: late by the handle's latency. */
+  /** The answer's way back: late by the handle's latency (with a scheduler, that many turns of
+   * its own, between which any other call may run). */
   async answer(label) {
     if (!this.latency) return;
-    if (this.tick) await this.tick(`${label}:answer@${this.name}`);
-    else await sleep(this.latency);
+    if (!this.tick) return sleep(this.latency);
+    for (let turn = 0; turn < this.latency; turn += 1) await this.tick(`${label}:answer@${this.name}`);
+    return undefined;
   }
   async getSessionId() {
-    return 'fuzz-session';
+    return this.backing.id;
   }
   async getItems(limit) {
     await this.wait('getItems');
@@ -173,6 +181,7 @@ export class FaultStore {
     }
     const added = apply(how === 'half' && op !== 'pop');
     backing.ledger.push({ op, items: added, after: clone(backing.items), failed: Boolean(how) });
+    backing.committed.push(performance.now());
     if (how) {
       throw new Error(`store write ${at} (${op}) failed ${how === 'half' ? 'halfway' : 'after it committed'}`);
     }
@@ -257,8 +266,8 @@ function hookOf(name = 'yes') {
 }
 
 /** A stored history as the SDK writes one, from kinds: `user`, `answer`, `pair` (a call and its
- * output), `dead` (a call the user moved on from: a question follows it), `compaction` (the user's
- * messages so far kept, then a compaction item). */
+ * output), `dead` (a call the user moved on from: a question follows it; `deadN`, N calls of one
+ * answer), `compaction` (the user's messages so far kept, then a compaction item). */
 export function history(kinds) {
   const items = [];
   kinds.forEach((kind, n) => {
@@ -270,6 +279,11 @@ export function history(kinds) {
       items.push(call, { type: 'function_call_result', callId: call.callId, name: TOOL, status: 'completed', output: { type: 'text', text: `done ${id}` } });
     }
     if (kind === 'dead') items.push({ role: 'user', content: `pause ${id}` }, call, { role: 'user', content: `instead ${id}` });
+    if (/^dead\d+$/.test(kind)) {
+      // That many calls in one model answer, all dead: the user asked something else instead.
+      const calls = Array.from({ length: Number(kind.slice(4)) }, (_, c) => ({ ...call, id: `fc_${id}_${c}`, callId: `call_${id}_${c}` }));
+      items.push({ role: 'user', content: `pause ${id}` }, ...calls, { role: 'user', content: `instead ${id}` });
+    }
     if (kind === 'compaction') {
       const users = items.filter(isUser);
       items.length = 0;
@@ -361,6 +375,8 @@ export function conversation(spec, tick = null, items = history(spec.history ?? 
  * per operation, in `delays`, one list per group) start each operation that much later.
  */
 export async function trial(spec, tick = null) {
+  // Each worker's copy of the module loaded before the steps start, as a process has it.
+  for (const worker of Object.keys(spec.handles ?? { a: 0 })) await wrapperFor(worker, spec.processes);
   const { store, sessionFor, wrappers, agent, modelInputs, compactionInputs } = conversation(spec, tick);
   const paused = [];
   const raised = []; // resumed states whose run raised, to retry
@@ -420,27 +436,57 @@ export async function trial(spec, tick = null) {
     writes: store.writes,
     reads: store.reads,
     retirements: wrappers.reduce((n, w) => n + w.retirements.length, 0),
+    // Failures the workaround met and repaired without raising: the store's error, and whether
+    // it put the history back itself.
+    failures: wrappers.flatMap((w) => (w.failures ?? []).map(({ error, restored }) => ({ error: String(error?.message ?? error), restored }))),
   };
 }
 
 // The races: a run pauses, and its resume runs together with a new question (the user moved
-// on), at once or after one question more; one more question then sends what they stored.
+// on), at once or after one question more; one more question then sends what they stored. The
+// question goes to the resuming worker or to another.
 const RACES = [[['pause'], ['resume', 'ask']], [['pause'], ['ask'], ['resume', 'ask']]];
 
+// How the conversation is deployed: one worker or two (`b`), either one's store answering some
+// turns of the scheduler late; session objects kept or built per request; the workers in one process or
+// each in its own; a store with or without `applyHistoryTransaction`.
+const DEPLOYMENTS = {
+  handles: [{ a: 0 }, { a: 0, b: 0 }, { a: 3, b: 0 }, { a: 10, b: 0 }, { a: 0, b: 3 }, { a: 3, b: 3 }],
+  objects: ['kept', 'per-request'],
+  processes: ['one', 'each'],
+};
+
 /** A trial's shape, as fast-check draws it: a history of up to 8 kinds, then up to 5 groups of
- * one or two operations (or the race), and a write to fail (none, at times). */
+ * one or two operations (or the race), each on a worker, the deployment, and a write or a read
+ * to fail (none, at times). */
 export function trials(race = false) {
   const kind = fc.constantFrom('user', 'answer', 'pair', 'dead', 'compaction');
-  const op = fc.constantFrom('ask', 'pause', 'resume', 'reject');
+  const worker = fc.constantFrom('a', 'b');
+  const op = fc.tuple(fc.constantFrom('ask', 'pause', 'resume', 'reject', 'retry'), worker);
   const steps = fc.array(fc.array(op, { minLength: 1, maxLength: 2 }), { minLength: 1, maxLength: 5 });
-  return fc.record({
-    history: fc.array(kind, { maxLength: 8 }),
-    hook: fc.constantFrom('yes', 'no', 'default'),
-    mode: fc.constantFrom('input', 'previous_response_id'),
-    roundTrip: fc.boolean(),
-    steps: race ? fc.constantFrom(...RACES) : steps,
-    fault: fc.option(fc.record({ at: fc.integer({ min: 1, max: 12 }), how: fc.constantFrom(...HOWS) }), { nil: null }),
-  });
+  const raced = fc.tuple(fc.constantFrom(...RACES), worker).map(([groups, asker]) =>
+    groups.map((group) => group.map((name) => [name, name === 'ask' && group.length > 1 ? asker : 'a'])),
+  );
+  const write = fc.record({ at: fc.integer({ min: 1, max: 12 }), how: fc.constantFrom(...HOWS) });
+  const read = fc.record({ read: fc.integer({ min: 1, max: 16 }) });
+  return fc
+    .record({
+      history: fc.array(kind, { maxLength: 8 }),
+      hook: fc.constantFrom('yes', 'no', 'default'),
+      mode: fc.constantFrom('input', 'previous_response_id'),
+      roundTrip: fc.boolean(),
+      steps: race ? raced : steps,
+      fault: fc.option(fc.oneof({ weight: 3, arbitrary: write }, { weight: 1, arbitrary: read }), { nil: null }),
+      handles: fc.constantFrom(...DEPLOYMENTS.handles),
+      objects: fc.constantFrom(...DEPLOYMENTS.objects),
+      processes: fc.constantFrom(...DEPLOYMENTS.processes),
+      transactions: fc.boolean(),
+    })
+    .map((drawn) => ({
+      ...drawn,
+      // An operation on worker b runs on a, where there is no b.
+      steps: drawn.steps.map((group) => group.map(([name, on]) => (on === 'b' && drawn.handles.b !== undefined ? `${name}@b` : name))),
+    }));
 }
 
 /** Runs `runs` drawn trials (seeded; only the race when `race`), each bare and wrapped as
@@ -486,6 +532,11 @@ async function main() {
   const write = (record) => process.stdout.write(`${JSON.stringify(record)}\n`);
   if (plan.fuzz) return fuzz(plan.fuzz, write);
   if (plan.batch) return write(await batchReads(plan.batch.pairs, plan.batch.wrapped));
+  if (plan.parallel) {
+    // Trials on real timers (`delays`, latency) run together, each on its own store.
+    for (const record of await Promise.all((plan.trials ?? []).map((spec) => trial(spec)))) write(record);
+    return undefined;
+  }
   for (const spec of plan.trials ?? []) write(await trial(spec));
   return undefined;
 }

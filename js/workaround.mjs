@@ -289,15 +289,16 @@ class Replacement {
     const transaction = { type: 'replace_suffix', expectedSuffix: from.slice(keep), replacement: items.slice(keep) };
     if (json(transaction.expectedSuffix) === json(transaction.replacement)) return;
     const args = { operationId: operationId(), transaction };
-    this.current = null; // unknown until it is acknowledged
     try {
       await this.store.applyHistoryTransaction(args);
     } catch (error) {
       this.failures.push(error);
       try {
-        await this.store.applyHistoryTransaction(args); // applied once, whether or not it was
+        // The same operation again: it succeeds when the first one was applied (its answer was
+        // lost), and applies it otherwise; it fails only when it was never applied.
+        await this.store.applyHistoryTransaction(args);
       } catch {
-        throw error;
+        throw error; // nothing applied: the store holds what it held, with others' writes
       }
     }
     this.current = items;

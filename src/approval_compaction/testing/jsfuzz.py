@@ -18,7 +18,8 @@ team relies on, with the study's one pairing judge (``analysis.pairing`` over th
   read the same checks);
 - **nothing stored unpaired**: the history at the end holds no output without its call.
 
-``run_fuzz`` asks Node for seeded fast-check trials; ``run_trials`` for given ones (the fault
+``retried`` names the duplicates the SDK itself stores when a run whose write lost its
+acknowledgement is retried. ``run_fuzz`` asks Node for seeded fast-check trials; ``run_trials`` for given ones (the fault
 tests in ``tests/testing/test_jsfuzz.py``); ``batch_reads`` counts what storing one batch reads.
 ``benchmarks/js_workaround_turn.py`` measures a turn's reads and time on the same store, model
 and compaction endpoint (``js/workaround-turn.mjs``).
@@ -72,9 +73,13 @@ def _node(plan: dict[str, Any], timeout: float, package: Path = paths.ROOT) -> l
     return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
 
 
-def run_trials(trials: Iterable[dict[str, Any]], timeout: float = TIMEOUT) -> list[Record]:
-    """Each trial (see ``trial`` in ``js/storefuzz.mjs``) run once, in order."""
-    return _node({"trials": list(trials)}, timeout)
+def run_trials(
+    trials: Iterable[dict[str, Any]], timeout: float = TIMEOUT, parallel: bool = False
+) -> list[Record]:
+    """Each trial (see ``trial`` in ``js/storefuzz.mjs``) run once, in order; with ``parallel``,
+    all at once in one process (trials that wait on real timers: ``delays``, latency), their
+    records in the same order."""
+    return _node({"trials": list(trials), "parallel": parallel}, timeout)
 
 
 def run_fuzz(
@@ -171,6 +176,18 @@ def duplicated(record: Record) -> list[str]:
     """Items stored more than once at the end."""
     keys = [_identity(i) for i in record["stored"]]
     return sorted({k for k in keys if keys.count(k) > 1})
+
+
+def retried(record: Record) -> list[str]:
+    """Duplicated items the SDK itself stores twice: ones a write added that committed and then
+    failed (its acknowledgement lost) in a run the trial then retried with its ``RunState``. The
+    runner cannot tell that such a write committed and stores its items again, bare or wrapped
+    (a resumed tool output is the exception: the runner's pending-write record reconciles it)."""
+    if not any(o["op"].split("@")[0] == "retry" and o["outcome"] == "answered"
+               for o in record["outcomes"]):  # fmt: skip
+        return []
+    committed = {_identity(i) for w in record["ledger"] if w["failed"] for i in w["items"]}
+    return [k for k in duplicated(record) if k in committed]
 
 
 @dataclass(frozen=True)
