@@ -63,15 +63,20 @@ def turns(rounds: int) -> None:
 def window(rounds: int) -> None:
     plan = {"window": {"sizes": list(WINDOW_SIZES), "latencies": list(LATENCIES)}, "rounds": rounds}
     rows = _node(plan)
-    print("the store empty between the replacement's clear and add, ms (median):")
-    print(f"{'stored':>8} {'late ms':>8} {'bare':>8} {'wrapped':>8} {'wrapped, transaction':>21}")
+    print("a compaction's replacement (clear, then add), ms (median): from the read of the history")
+    print("it replaces to the clear (another process's write there is cleared unseen), and from")
+    print("the clear to the add (the store holds no history); one transaction has neither")
+    print(f"{'stored':>8} {'late ms':>8} {'bare read>clear':>16} {'bare clear>add':>15} "
+          f"{'wrapped read>clear':>19} {'wrapped clear>add':>18} {'transaction':>12}")  # fmt: skip
     found = {(r["size"], r["latency"], r["transactions"], r["wrapped"]): r for r in rows}
     for size in WINDOW_SIZES:
         for late in LATENCIES:
             bare, wrapped = found[size, late, False, False], found[size, late, False, True]
             one = found[size, late, True, True]
             assert bare["compacted"] and wrapped["compacted"] and one["compacted"]
-            print(f"{size:>8} {late:>8} {bare['ms']:>8.2f} {wrapped['ms']:>8.2f} {one['ms']:>21.2f}")
+            assert one["read"] == one["empty"] == 0
+            print(f"{size:>8} {late:>8} {bare['read']:>16.2f} {bare['empty']:>15.2f} "
+                  f"{wrapped['read']:>19.2f} {wrapped['empty']:>18.2f} {'none':>12}")  # fmt: skip
 
 
 if __name__ == "__main__":

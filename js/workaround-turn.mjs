@@ -71,9 +71,11 @@ async function once(history, wrapped, kind) {
   return { seconds, reads: store.reads.calls - before.calls, itemsRead: store.reads.items - before.items };
 }
 
-/** The window of one compaction's replacement: from the clear's commit to the add's, while the
- * store holds an empty history (milliseconds), on a store of `size` items answering `latency` ms
- * late; with `transactions`, the replacement is one transaction and there is no such window. */
+/** The windows of one compaction's replacement, in milliseconds, on a store of `size` items
+ * answering `latency` ms late: `read` from the read of the history it replaces to the clear's
+ * commit (another process's write landing there is cleared unseen), `empty` from the clear's
+ * commit to the add's (the store holds no history). With `transactions`, the replacement is one
+ * transaction, conditional on the history read: neither window exists. */
 async function window(size, latency, wrapped, transactions) {
   const { run } = await import('@openai/agents');
   const spec = { wrapped, hook: 'yes', keepInputs: false, handles: { a: latency }, transactions };
@@ -81,8 +83,10 @@ async function window(size, latency, wrapped, transactions) {
   await run(agent, 'one more question', { session });
   const ops = store.ledger.map((write) => write.op);
   const clear = ops.indexOf('clear');
-  if (clear < 0) return { compacted: ops.includes('transaction'), ms: 0 };
-  return { compacted: true, ms: store.backing.committed[clear + 1] - store.backing.committed[clear] };
+  if (clear < 0) return { compacted: ops.includes('transaction'), read: 0, empty: 0 };
+  const { committed, readAt } = store.backing;
+  const lastRead = Math.max(...readAt.filter((at) => at < committed[clear]));
+  return { compacted: true, read: committed[clear] - lastRead, empty: committed[clear + 1] - committed[clear] };
 }
 
 /** Storing `count` items in one batch (calls with their outputs among them): seconds. */
@@ -107,7 +111,8 @@ async function main() {
           for (const wrapped of [false, true]) {
             const runs = [];
             for (let r = 0; r < rounds; r += 1) runs.push(await window(size, latency, wrapped, transactions));
-            write({ kind: 'window', size, latency, transactions, wrapped, compacted: runs.every((x) => x.compacted), ms: median(runs.map((x) => x.ms)) });
+            const compacted = runs.every((x) => x.compacted);
+            write({ kind: 'window', size, latency, transactions, wrapped, compacted, read: median(runs.map((x) => x.read)), empty: median(runs.map((x) => x.empty)) });
           }
         }
       }

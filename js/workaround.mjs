@@ -478,12 +478,27 @@ export class DeferCompactionWhilePending {
   }
 
   /** `items` written by `write`, in the queue: each output whose call is gone stored as text,
-   * and the store read again after a write that stored an output beside a stored call. */
+   * and the store read again after a write that stored an output beside a stored call (a write
+   * that failed, too: it may have committed before it failed). */
   #stored(items, write) {
     return this.#queued(async () => {
       const { batch, answered } = await this.#withLateOutputs(items);
-      const done = await this.#counted(() => write(batch));
-      if (answered.size > 0) await this.#verify(answered);
+      let failed = null;
+      let done;
+      try {
+        done = await this.#counted(() => write(batch));
+      } catch (error) {
+        failed = { error };
+      }
+      if (answered.size > 0) {
+        try {
+          await this.#verify(answered);
+        } catch (error) {
+          if (!failed) throw error;
+          if (failed.error instanceof Error && failed.error.cause === undefined) failed.error.cause = error;
+        }
+      }
+      if (failed) throw failed.error;
       return done;
     });
   }
