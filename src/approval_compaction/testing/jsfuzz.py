@@ -19,8 +19,9 @@ team relies on, with the study's one pairing judge (``analysis.pairing`` over th
 - **nothing stored unpaired**: the history at the end holds no output without its call.
 
 ``retried`` names the duplicates the SDK itself stores when a run whose write lost its
-acknowledgement is retried. ``run_fuzz`` asks Node for seeded fast-check trials; ``run_trials`` for given ones (the fault
-tests in ``tests/testing/test_jsfuzz.py``); ``batch_reads`` counts what storing one batch reads.
+acknowledgement is retried. ``run_fuzz`` asks Node for seeded fast-check trials; ``run_trials``
+for given ones (the fault tests in ``tests/js/test_workaround_faults.py``); ``batch_reads``
+counts what storing one batch reads.
 ``benchmarks/js_workaround_turn.py`` measures a turn's reads and time on the same store, model
 and compaction endpoint (``js/workaround-turn.mjs``).
 """
@@ -130,8 +131,9 @@ def lost(record: Record) -> list[str]:
     """Items the store held that are gone at the end, neither replaced by a compaction that
     committed nor dead calls (as the pairing judge finds them where the item was last stored),
     nor outputs a write stored again as text (a late output the workaround wrote again as its
-    text when its call was gone; that message is then held like any item). What the failing write itself added is not owed: its caller was told it
-    failed. A transaction (``applyHistoryTransaction``) is read as a clear and an add in one."""
+    text when its call was gone; that message is then held like any item). What the failing
+    write itself added is not owed: its caller was told it failed. A transaction
+    (``applyHistoryTransaction``) is read as a clear and an add in one."""
     held: dict[str, bool] = {}  # identity -> whether it was a dead call where last seen
     covered: set[str] = set()
     seen_compactions: set[str] = set()
