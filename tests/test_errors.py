@@ -22,6 +22,11 @@ LANGCHAIN_DRIVER = "approval_compaction.langchain.driver"
 NOT_FOR_USERS = {
     # hypothesis's failure signal inside the search: it must be an AssertionError to shrink
     "approval_compaction.lab.explore.rules.Violation",
+    # raised inside a team's application when other writers changed the session at every
+    # attempt: a RuntimeError the application retries, as it retries the store's own errors
+    "approval_compaction.fix.workaround.HistoryKeptChanging",
+    # the store fuzzer's injected failure: it must be the ConnectionError a dropped connection is
+    "approval_compaction.testing.pyfuzz.StoreFault",
 }
 
 
