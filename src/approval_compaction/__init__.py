@@ -43,10 +43,11 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".analysis.story": ("diff_answer", "walkthrough_answer"),
     # the frames the notebooks show
     ".display.frames": ("diff_text", "items_frame"),
-    ".display.details": ("cut",),
+    ".display.details": ("cut", "titled"),
     ".display.views": (
         "compaction_table",
         "diff_summary",
+        "scope",
         "sent_table",
         "side_by_side",
         "stage_diff",

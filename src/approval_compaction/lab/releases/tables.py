@@ -17,7 +17,8 @@ from ...analysis.invariants import INVARIANTS
 from ...analysis.table import from_frame, pivot, to_frame
 from ...study.words import STUDY_MODE
 from .bisect import judge_rows
-from .heatmap import MODEL_WORDS, MatrixScope
+from ...display.views import MODEL_WORDS
+from .heatmap import MatrixScope
 from .sweep import UNAVAILABLE, ReleaseRecord, load_results
 from .versions import sort_versions
 
