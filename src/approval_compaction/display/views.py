@@ -14,7 +14,6 @@ from ..study.items import Item
 from ..study.state import unwrap
 from .frames import diff_frame, items_frame
 
-
 # How a run's SDK and model are named in a title: the scripted model, or the SDK's own over HTTP.
 SDK_NAMES = {"python": "openai-agents", "js": "@openai/agents", "adk": "google-adk"}
 MODEL_WORDS = {"scripted": "scripted model", "responses": "OpenAIResponsesModel over HTTP"}

@@ -24,8 +24,8 @@ from matplotlib.figure import Figure
 
 from ...analysis import vocabulary
 from ...analysis.vocabulary import Mark
-from ...errors import InvestigationError
 from ...display.views import MODEL_WORDS, SDK_NAMES
+from ...errors import InvestigationError
 from ...study.capture import CaseRun
 
 CASE_MARKS: tuple[Mark, ...] = (vocabulary.VIOLATED, vocabulary.NOT_JUDGED, vocabulary.HOLDS)

@@ -2,9 +2,10 @@
 
 ``share NOTEBOOK`` renders the notebook as ``render`` does (into ``data/rendered/`` by default)
 and gives its markdown as a comment (``render.as_comment``): within one comment's limit, each
-figure the page links beside it replaced by a note that names the PNG to attach. ``share --case CASE`` runs that one case, as a label (``run/approve/on/json``)
-or a filter that selects exactly one, and gives its report (``share.report``): the finding,
-the reproduce line, the case's verdicts and its evidence; with ``--output`` its heatmap is
+figure the page links beside it replaced by a note that names the PNG to attach.
+``share --case CASE`` runs that one case, as a label (``run/approve/on/json``) or a filter
+that selects exactly one, and gives its report (``share.report``): the finding, the reproduce
+line, the case's verdicts and its evidence; with ``--output`` its heatmap is
 written beside it to attach. ``share --js`` gives the report for openai-agents-js, built from
 ``data/`` as ``report-js`` builds it (``share.report_js``): the pending call's, or with
 ``--js stall`` the stall's (its figure named to attach). The comment goes to ``--output`` or
