@@ -42,7 +42,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     # the notebooks' answer lines
     ".analysis.story": ("diff_answer", "walkthrough_answer"),
     # the frames the notebooks show
-    ".display.frames": ("diff_text", "items_frame"),
+    ".display.frames": ("diff_text", "items_frame", "requests_frame"),
     ".display.details": ("cut", "titled"),
     ".display.views": (
         "compaction_table",
@@ -60,7 +60,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     # the workaround
     ".fix.workaround": ("DeferCompactionWhilePending", "defer_compaction_while_pending"),
     # the Responses API stand-in
-    ".wire.app": ("standin_client",),
+    ".wire.app": ("standin_client", "standin_log"),
     ".wire.rules": ("RULES", "UNKNOWN"),
     # am I affected: the doctor's verdict, check, scan and repair
     ".doctor.verdict": ("VERDICTS", "judge"),

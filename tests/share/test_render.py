@@ -370,3 +370,14 @@ def test_render_committed_sdk_listings_are_permalinks_not_whole_functions() -> N
     text = (paths.DATA_FILES.rendered / "03-inside-the-sdk.md").read_text()
     assert "the whole function (" not in text
     assert len(TAG_LINK.findall(text)) >= 11  # one per catalogued function at least
+
+
+def test_render_leaves_out_a_cell_tagged_lab_only(tmp_path: Path) -> None:
+    """Issue 61: notebook 01's page showed the stepper's stub line, a widget no page can show."""
+    widget = new_code_cell("stepper()", metadata={"tags": ["lab-only"]})
+    widget.outputs = [new_output("execute_result", {"text/plain": "Stepper: run it in JupyterLab"})]
+    nb = new_notebook(cells=[new_markdown_cell("# Title"), widget, new_code_cell("1 + 1")])
+    nbformat.write(nb, tmp_path / "09-lab.ipynb")
+    markdown = render_notebook(tmp_path / "09-lab.ipynb", tmp_path / "out").markdown.read_text()
+    assert "stepper()" not in markdown and "JupyterLab" not in markdown
+    assert "1 + 1" in markdown

@@ -74,16 +74,32 @@ def _action(found: Findings) -> str:
 
 
 def walkthrough(found: Findings) -> str:
-    """01: where the user meets the bug in the default mode and in the report's mode."""
+    """01: where the user meets the bug in the default mode and in the report's mode, over
+    HTTP, and whether the later questions of that conversation are refused too."""
+    pinned = _pinned(found)
     auto, at = _error(found, "auto")
     report, then = _error(found, "input")
     return (
-        f"**Answer.** On {_pinned(found)}, in the default `auto` mode the run cannot pause: the "
-        f"compaction request at the {at} is refused with HTTP 400 ({code(any_call(auto))}), "
-        "`Runner.run` raises, and there is nothing to approve. In `input` mode the pending call "
-        f"is compacted away, the approval and the resume work, and the {then} is refused "
-        f"({code(any_call(report))}).\n\n{_action(found)}"
+        f"**Answer.** On {pinned}, over HTTP to the stand-in: in the default `auto` mode the "
+        f"run cannot pause. The compaction request at the {at} is refused with HTTP 400 "
+        f"({code(any_call(auto))}), `Runner.run` raises, and there is nothing to approve. In "
+        "`input` mode the pending call is compacted away, the approval and the resume work, "
+        f"the tool's output is stored without its call, and the {then} is refused "
+        f"({code(any_call(report))}){_later(found, pinned)}.\n\n{_action(found)}"
     )
+
+
+def _later(found: Findings, release: str) -> str:
+    """What the later questions meet, when the release's record has the poisoned store refused
+    in ``input`` mode (the liveness runs over HTTP)."""
+    if not found.verdicts:
+        return ""
+    record = of(found.verdicts, release)
+    refused = any(
+        v.situation == "poisoned" and v.state == REFUSED and "input" in v.modes
+        for v in record.liveness
+    )
+    return "; the store keeps that output, so each later question is refused too" if refused else ""
 
 
 def stored_vs_sent(found: Findings) -> str:

@@ -436,10 +436,21 @@ def to_markdown(nb: Any, stem: str) -> tuple[str, dict[str, bytes]]:
     return STYLE_BLOCK.sub("", str(text)), images
 
 
+LAB_ONLY = "lab-only"  # a cell's tag: it runs in JupyterLab (a widget), and no page shows it
+
+
+def for_pages(nb: Any) -> Any:
+    """A copy of the notebook without its cells tagged ``lab-only``: a widget, which a page can
+    show only as a line saying it is not there."""
+    copy = nbformat.from_dict(nb)
+    copy.cells = [c for c in copy.cells if LAB_ONLY not in c.get("metadata", {}).get("tags", [])]
+    return copy
+
+
 def render_page(path: Path, folder: Path, limit: int = GITHUB_LIMIT) -> Page:
     """The notebook rendered in memory, checked: within ``limit`` as a comment, no relative
     link but its own figures, every ``<details>`` holding something."""
-    nb = sanitized(read_notebook(path))  # only what GitHub keeps, in both files
+    nb = for_pages(sanitized(read_notebook(path)))  # only what GitHub keeps, in both files
     stem = path.stem
     raw, images = to_markdown(nb, stem)
 
