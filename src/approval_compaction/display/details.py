@@ -45,7 +45,8 @@ class CutError(InvestigationError, ValueError):
 def plain(frame: pd.DataFrame | pd.Series) -> pd.DataFrame:
     """The table a reader sees: a series as one column, pandas' row numbers (0, 1, 2, ...)
     left out, any other index as the first columns (an unnamed level under an empty heading)."""
-    table = frame.to_frame() if isinstance(frame, pd.Series) else frame
+    table = frame.to_frame() if isinstance(frame, pd.Series) else frame.copy()
+    table.columns.names = [None] * table.columns.nlevels  # a heading of its own, not a column
     index = table.index
     numbers = pd.RangeIndex(len(table))
     if index.nlevels == 1 and index.name is None and index.equals(numbers):

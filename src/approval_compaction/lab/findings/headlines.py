@@ -103,12 +103,16 @@ def _later(found: Findings, release: str) -> str:
 
 
 def stored_vs_sent(found: Findings) -> str:
-    """02: where the orphan output is first stored and first sent."""
+    """02: in ``input`` mode, where the orphan output is first stored and first sent."""
     era = _era_of(found, _pinned(found))
     return (
-        f"**Answer.** With compaction on, the output without its call is first stored at "
-        f"`{era.orphan_stored}` and first sent to the model at `{era.orphan_to_model}`; with "
-        "compaction off, nothing unpaired is stored or sent."
+        f"**Answer.** On {_pinned(found)} in `input` mode, with the hook compacting, the output "
+        f"without its call is first stored at `{era.orphan_stored}` and first sent to the model at "
+        f"`{era.orphan_to_model}`. The resumed turn sends the call beside its output from the "
+        "paused state; the next turn sends only what is stored, and the call is not. With the hook "
+        "never compacting, nothing unpaired is stored or sent.\n\n"
+        "**What to do.** Keep the call stored until its output is: 0.24.0's automatic compaction "
+        "waits for it, and so does the workaround on an affected release (notebook 06)."
     )
 
 

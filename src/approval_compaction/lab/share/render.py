@@ -320,6 +320,7 @@ class _Grid(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.rows: list[tuple[bool, list[tuple[str, int, int]]]] = []
         self.caption: list[str] = []
+        self.labelled = False  # a body row opens with a <th>: the frame's index is shown
         self._cell: list[str] | None = None
         self._spans = (1, 1)
         self._head = False
@@ -333,6 +334,8 @@ class _Grid(HTMLParser):
         elif tag == "tr":
             self.rows.append((self._head, []))
         elif tag in ("th", "td"):
+            if tag == "th" and not self._head and self.rows and not self.rows[-1][1]:
+                self.labelled = True
             found = dict(attrs)
             self._cell = []
             self._spans = (int(found.get("rowspan") or 1), int(found.get("colspan") or 1))
@@ -387,7 +390,7 @@ def html_table_markdown(table: str) -> str:
     header = [
         " / ".join(dict.fromkeys(row[c] for row in header_rows if row[c])) for c in range(width)
     ]
-    if len(header_rows) > 1 and header_rows[-1][0]:  # the index's name, under the columns' name
+    if parser.labelled and len(header_rows) > 1 and header_rows[-1][0]:  # the index's name
         header[0] = header_rows[-1][0]
     lines = ["| " + " | ".join(escape(h) for h in header) + " |", "|" + "---|" * width]
     lines += ["| " + " | ".join(escape(cell) for cell in row) + " |" for row in body_rows]
