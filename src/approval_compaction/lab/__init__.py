@@ -25,7 +25,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".findings.doctor": ("check", "upgrade"),
     ".findings.liveness": ("liveness_eras",),
     ".findings.mechanism": ("mechanism_finding",),
-    ".findings.tables": ("affected_frame", "liveness_frame", "verdicts_frame"),
+    ".findings.tables": ("affected_frame", "liveness_frame", "mechanism_frame", "verdicts_frame"),
     ".findings.js": (
         "js_errors_frame",
         "js_liveness_frame",

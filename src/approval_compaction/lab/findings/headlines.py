@@ -127,15 +127,37 @@ def _era_of(found: Findings, release: str) -> Era:
     raise HeadlineError(f"{release} is not in the sweep")
 
 
-def inside_the_sdk(found: Findings) -> str:
-    """03: the function and the check that moved."""
+def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
+    """03: the function that compacts the pending call away, the check that should have stopped
+    it, what the fixing release changed, and the approval kinds that change alone does not fix
+    (``data/fix-anatomy.json``: each kind with the function kind's minimal fix alone)."""
+    from ..mechanism.anatomy import load_anatomy
+
     m = found.mechanism
     if m is None:
         raise HeadlineError("the answers need data/mechanism.json")
+    path = paths.data(folder).fix_anatomy
+    kinds = load_anatomy(path).kinds if path.exists() else ()
+    fixed = [k.label for k in kinds if k.with_function_fix.verdict == "fixed"]
+    not_fixed = [k.label for k in kinds if k.with_function_fix.verdict != "fixed"]
+    scope = (
+        f"; for {', '.join(fixed)} tools' approvals that move is the whole fix, while "
+        f"{' and '.join(not_fixed)} approval requests also need {m.new}'s new check that pairs "
+        "each request with its response (notebook 12)"
+        if fixed and not_fixed
+        else ""
+    )
     return (
-        f"**Answer.** In {m.old}, `{m.function}` drops unpaired calls only under "
-        f"{code(m.old_block)} (line {m.old_line}), so it compacts at the "
-        f"{', '.join(m.old_compacts_at)}; {m.new} runs that check under {code(m.new_block)}."
+        f"**Answer.** In {m.old}, `{m.function}` sends the pending call to `responses.compact`: "
+        "its check that every call has its output (`drop_orphan_function_calls`) runs only in "
+        f"the branch for a partial history (line {m.old_line}), and at the "
+        f"{', '.join(m.old_compacts_at)} the history is whole, so the summary replaces the call "
+        f"in the store. {m.new} runs the check before every automatic compaction "
+        f"({code(m.new_block)}) and waits instead{scope}.\n\n"
+        f"**What to do.** On a branch of the SDK, move the check as {m.new} does (notebook 12 "
+        "has it as a one-change patch)"
+        + (", and pair each hosted MCP approval request with its response" if not_fixed else "")
+        + f"; a team upgrades to {m.new} or wraps its session (notebook 06)."
     )
 
 
