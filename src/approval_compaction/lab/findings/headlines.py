@@ -162,14 +162,21 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
 
 
 def violation_matrix(found: Findings) -> str:
-    """04: how many cases break an invariant, and the one choice they share."""
+    """04: how many cases break an invariant, the one choice they share, and what the same
+    cases meet over HTTP in the study's mode."""
     pinned = found.pinned
     if pinned is None:
         raise HeadlineError("the answers need data/matrix.json")
     shared = f": exactly those with `{pinned.violating_choice}`" if pinned.violating_choice else ""
+    report, then = _error(found, "input")
     return (
-        f"**Answer.** On {_pinned(found)}, {pinned.violating} of {pinned.cases} cases violate an "
-        f"invariant{shared}."
+        f"**Answer.** On {_pinned(found)} in `input` mode, judged on the scripted model by the "
+        f"stand-in's rules, {pinned.violating} of {pinned.cases} cases violate an "
+        f"invariant{shared}; the runner, the decision and the state's boundary change no "
+        f"verdict. Over HTTP the same cases are refused at the {then} "
+        f"({code(any_call(report))}).\n\n"
+        "**What to do.** One case reproduces it (any runner, either decision, either boundary), "
+        "so a regression test needs one: the SDK-style test in notebook 06 is that case."
     )
 
 
