@@ -9,7 +9,7 @@ explore searches) and returns one short markdown answer whose values all come fr
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,10 +17,11 @@ from ...analysis.liveness import LIVENESS_NAMES
 from ...errors import InvestigationError
 from ...formats.markdown import code
 from .. import paths
+from ..releases.bisect import release_range
 from ..releases.later_turns_patch import DOCUMENTED_LIMIT
 from .liveness import REFUSED
 from .load import Findings
-from .releases import Era
+from .releases import Era, Releases
 from .tables import fixed_in_cases
 from .verdict import (
     BUG,
@@ -181,17 +182,41 @@ def violation_matrix(found: Findings) -> str:
 
 
 def releases(found: Findings) -> str:
-    """05: the ranges of releases, and the fix."""
+    """05: the releases that lose the pending call, what a user of each mode meets on which
+    range of them (consecutive ranges that meet the same, joined), the ranges the sweep tells
+    apart, and the fix."""
     if found.releases is None or found.fixed_in is None:
         raise HeadlineError("the answers need data/sweep.json and data/fix-releases.json")
-    spans = ", ".join(f"`{era.span}`" for era in found.releases.eras)
+    eras = found.releases.eras
+    hit = [e for e in eras if e.affected]
+    lost = release_range(hit[0].span.partition("..")[0], hit[-1].span.rpartition("..")[2])
     violating, cases = fixed_in_cases(found.releases, found.fixed_in)
+    spans = ", ".join(f"`{era.span}`" for era in eras)
     return (
-        f"**Answer.** Every release from {found.releases.versions[0]} loses the pending call, "
-        "but what the user meets changes, so the releases fall into ranges that read the same: "
-        f"{spans}. {found.fixed_in} is the first where {violating} of {cases} cases break an "
-        f"invariant.\n\n{_action(found)}"
+        f"**Answer.** Every release {lost} loses the pending call: {hit[0].affected} of "
+        f"{hit[0].cases} cases break an invariant, and {found.fixed_in} is the first where "
+        f"{violating} do. What a user meets, with the hook always compacting: "
+        f"{_met_by_mode(found.releases, hit)}. The sweep's ranges of releases that record the "
+        f"same are {spans}.\n\n{_action(found)}"
     )
+
+
+def _met_by_mode(releases: Releases, hit: Sequence[Era]) -> str:
+    """Per compaction mode, what the user meets on the affected releases, each run of eras
+    that meets the same joined into one range: ``in `input` mode, ... on 0.8.0..0.22.0``."""
+    said: dict[str, list[str]] = {}  # what is met: the modes meeting it
+    for mode in (*releases.modes[1:], releases.modes[0]) if releases.modes else ():
+        runs: list[tuple[str, str, str]] = []  # (severity, first, last)
+        for era in hit:
+            story = next((s for s in releases.stories if s.span == era.span and s.mode == mode))
+            first, _, last = era.span.partition("..")
+            if runs and runs[-1][0] == story.severity:
+                runs[-1] = (story.severity, runs[-1][1], last or first)
+            else:
+                runs.append((story.severity, first, last or first))
+        parts = [f"{sev} on {release_range(first, last)}" for sev, first, last in runs]
+        said.setdefault(" and ".join(parts), []).append(f"`{mode}`")
+    return "; ".join(f"in {' and '.join(modes)} mode {met}" for met, modes in said.items())
 
 
 def workaround(found: Findings) -> str:
