@@ -220,18 +220,27 @@ def _met_by_mode(releases: Releases, hit: Sequence[Era]) -> str:
 
 
 def workaround(found: Findings) -> str:
-    """06: the workaround's verdicts and compactions."""
+    """06: the workaround keeps every invariant by making compaction wait, not by switching it
+    off (its verdicts and compactions), and the fixing release does the same."""
     fixed = found.fixed
     if fixed is None:
         raise HeadlineError("the answers need data/fix-matrix.json")
+    how = (
+        "by making compaction wait, not by switching it off"
+        if fixed.compacting == fixed.compaction_on
+        else "but some cases with the hook on no longer compact"
+    )
     return (
-        f"**Answer.** Yes: with the workaround on {', '.join(fixed.releases)}, "
-        f"{fixed.violated} of {fixed.verdicts} checks (each invariant on each case) fail, and "
-        f"{fixed.compacting} of {fixed.compaction_on} cases with compaction on still compact: "
-        "compaction waits for the call's output instead of being switched off. "
+        f"**Answer.** It keeps them {how}: with the workaround on {', '.join(fixed.releases)} "
+        f"(`input` mode, scripted model), {fixed.violated} of {fixed.verdicts} checks (each "
+        f"invariant on each case) fail, and {fixed.compacting} of {fixed.compaction_on} cases "
+        "with the hook on still compact, once the call has its output. "
         f"{found.fixed_in or 'The fixing release'} does the same on its own.\n\n"
-        "**What to do.** Wrap the session in `defer_compaction_while_pending` on an affected "
-        "release; on the fixing release, keep it if your users can leave an approval unanswered."
+        "**What to do.** On an affected release, wrap the session in "
+        "`defer_compaction_while_pending`. On the fixing release, keep it if users can leave an "
+        "approval unanswered (it restarts the compaction an unanswered hosted MCP approval "
+        "request stops); drop it if you resume such requests late and need each stored as a "
+        "request and response pair."
     )
 
 
