@@ -245,7 +245,7 @@ def workaround(found: Findings) -> str:
 
 
 def am_i_affected(found: Findings) -> str:
-    """07: the doctor's four answers, one short item each."""
+    """07: the doctor's four answers, one short item each, and what a team does."""
     if not (found.affected and found.upgrade and found.worker and found.heal):
         raise HeadlineError("the answers need data/doctor-*.json")
     pinned, newest = found.affected
@@ -254,9 +254,9 @@ def am_i_affected(found: Findings) -> str:
         [
             "**Answers.**",
             "",
-            f"1. With the defaults, {pinned.release} is affected at {len(pinned.affected_at)} of "
-            f"{len(pinned.rows)} pause positions; {newest.release} at "
-            f"{len(newest.affected_at)}.",
+            f"1. With the SDK's defaults (`{pinned.config.mode}` mode, its own trigger), "
+            f"{pinned.release} meets the bug at {len(pinned.affected_at)} of {len(pinned.rows)} "
+            f"pause positions; {newest.release} at {len(newest.affected_at)}.",
             f"2. Upgrading {'heals' if up.heals else 'does not heal'} a poisoned store: "
             f"{up.newest}'s next turn on it is "
             f"{up.poisoned.next_turn}; after `doctor repair` it is {up.repaired.next_turn}.",
@@ -265,6 +265,10 @@ def am_i_affected(found: Findings) -> str:
             f"4. `doctor scan` finds {heal.before.get('poisoned', 0)} of {heal.sessions} test "
             f"sessions poisoned; after `doctor repair --apply`, "
             f"{heal.after.get('poisoned', 0)}.",
+            "",
+            "**What to do.** Run `doctor scan` on your stores and `doctor repair --apply` on a "
+            "poisoned one (it backs each session up first); then upgrade, or wrap the session "
+            "until you can (notebook 06).",
         ]
     )
 
