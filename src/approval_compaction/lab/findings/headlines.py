@@ -289,7 +289,8 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
     bugs = [f for f in new.findings if _breach(f) == BUG]
     said = [
         f"**Answer.** On {old.sdk_version}, every kind of approval loses its pending call at the "
-        f"pause: {lost}."
+        f"pause: {lost} (a search on the scripted model, its compaction endpoint answering as "
+        "the API documents)."
     ]
     if fixed:
         broke = sum(len(r.findings) for r in fixed)
@@ -307,7 +308,8 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         )
     said.append(
         "\n\n**What to do.** Keep the pairing check for every kind of approval (the fixing "
-        "release does); the stopped compaction has a proposed patch (notebook 10)."
+        "release does); the unanswered MCP request's stopped compaction has a proposed SDK patch "
+        "(notebook 10)."
     )
     return " ".join(said).replace(" \n", "\n")
 
