@@ -106,7 +106,14 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".findings.stall": ("load_stall", "shapes_frame", "stall_figure", "turns_frame"),
     ".js.source": ("permalink",),
     ".share.report_js": ("js_fix_frame", "js_workaround_ranges"),
-    ".share.later_turns_comment": ("liveness_lines", "matrix_line", "tally_lines"),
+    ".share.later_turns_comment": (
+        "lengths_by_mode",
+        "liveness_lines",
+        "matrix_line",
+        "proofs_frame",
+        "released_runs",
+        "tally_lines",
+    ),
     # google-adk: its driver, item mapping and tables (the JS ones, with ADK's words)
     ".adk.sweep": ("run_adk",),
     ".findings.adk": (
@@ -132,6 +139,7 @@ _RENAMED: dict[str, tuple[str, str]] = {
     "release_checks_frame": (".findings.tables", "check_frame"),
     "newest_turns_frame": (".findings.tables", "upgrade_frame"),
     "adk_items": ("..adk.items", "part_items"),  # one ADK content as wire items (the core's)
+    "liveness_test_line": (".share.later_turns_comment", "one_line"),  # the test in one uv line
 }
 _MODULE_OF: dict[str, str] = {name: module for module, names in _SOURCES.items() for name in names}
 

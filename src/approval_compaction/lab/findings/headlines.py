@@ -19,7 +19,7 @@ from ...formats.markdown import code
 from .. import paths
 from ..releases.bisect import release_range
 from ..releases.later_turns_patch import DOCUMENTED_LIMIT
-from .liveness import REFUSED
+from .liveness import REFUSED, SITUATION_WORDS, STUCK
 from .load import Findings
 from .releases import Era, Releases
 from .tables import fixed_in_cases
@@ -29,6 +29,7 @@ from .verdict import (
     CONTRACT_MODE,
     STATE_WORDS,
     UNKNOWN,
+    LivenessVerdict,
     breach_kind,
     kind_tally,
     of,
@@ -208,7 +209,7 @@ def _met_by_mode(releases: Releases, hit: Sequence[Era]) -> str:
     for mode in (*releases.modes[1:], releases.modes[0]) if releases.modes else ():
         runs: list[tuple[str, str, str]] = []  # (severity, first, last)
         for era in hit:
-            story = next((s for s in releases.stories if s.span == era.span and s.mode == mode))
+            story = next(s for s in releases.stories if s.span == era.span and s.mode == mode)
             first, _, last = era.span.partition("..")
             if runs and runs[-1][0] == story.severity:
                 runs[-1] = (story.severity, runs[-1][1], last or first)
@@ -357,32 +358,64 @@ def the_wire(found: Findings) -> str:
 
 
 def after_the_fix(found: Findings) -> str:
-    """10: on the fixing release, which situations the API refuses or stop compacting, and in
-    which modes, by kind as the release's verdict record sorts them."""
+    """10: on the fixing release, the bug a fresh session meets (no store an older release
+    wrote), then what the SDK documents, what no public source shows, and the store an older
+    release poisoned; with what a maintainer and a team do, by mode."""
     if found.liveness is None or found.fixed_in is None or not found.verdicts:
         raise HeadlineError("the answers need data/sweep-liveness.json")
     record = of(found.verdicts, found.fixed_in)
-    lead = {
-        BUG: "Bugs",
-        CONTRACT: "The SDK's documented contract",
-        UNKNOWN: "Not counted, as no public source shows the compaction answer they need",
-    }
-    parts = []
-    for kind, words in lead.items():
-        grouped: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+    fresh = [v for v in record.of_kind(BUG) if v.situation != POISONED]
+    old = [v for v in record.of_kind(BUG) if v.situation == POISONED]
+    if not fresh:
+        return f"**Answer.** No: on {found.fixed_in} a fresh session keeps compacting."
+    said = [
+        f"**Answer.** Yes, on {found.fixed_in}, with nothing an older release stored (over HTTP "
+        "to the stand-in, the hook compacting after every turn): "
+        + "; ".join(_situation_clause(v) for v in fresh)
+        + ": the stored history grows every turn."
+    ]
+    for kind, lead in (
+        (CONTRACT, "As the SDK documents, it stops too after"),
+        (UNKNOWN, "Not counted, as no public source shows the compaction answer it needs: after"),
+    ):
+        grouped: dict[tuple[str, ...], list[str]] = {}
         for v in record.of_kind(kind):
-            grouped.setdefault((v.state, v.modes), []).append(f"**{v.situation}**")
-        said = [_liveness_clause(state, modes, names) for (state, modes), names in grouped.items()]
-        if said:
-            parts.append(f"{words}: " + "; ".join(said) + ".")
-    if not parts:
-        return f"**Answer.** Yes: on {found.fixed_in} every situation keeps compacting."
+            grouped.setdefault(v.modes, []).append(f"*{v.situation}*")
+        if grouped:
+            said.append(
+                f"{lead} "
+                + "; ".join(
+                    f"{', '.join(names)} in {', '.join(f'`{m}`' for m in modes)} mode"
+                    for modes, names in grouped.items()
+                )
+                + "."
+            )
+    if old:
+        said.append(
+            "A store an older release left an orphan output in is refused at every later turn "
+            f"({', '.join(f'`{m}`' for m in old[0].modes)})."
+        )
     return (
-        f"**Answer.** No, not always, on {found.fixed_in}. " + " ".join(parts) + "\n\n"
-        "**What to do.** Wrap the session in `defer_compaction_while_pending`: it retires a "
-        "call nobody will answer, so compaction goes on; `doctor repair` heals a poisoned "
-        "store; the SDK patch proposed upstream is at the end."
+        " ".join(said)
+        + "\n\n**What to do.** For the SDK: the patch below, with its regression test, keeps an "
+        "unanswered MCP request stored and compacts what follows it, and leaves out of the model "
+        "input an output whose call is gone. For a team: "
+        "in `input` or `auto` mode wrap the session in `defer_compaction_while_pending` (it "
+        f"retires a call nobody will answer); in `{CONTRACT_MODE}` mode use `auto` or `input` "
+        "instead; `doctor repair` heals a poisoned store."
     )
+
+
+POISONED = "poisoned"
+
+
+def _situation_clause(v: LivenessVerdict) -> str:
+    """``a hosted MCP approval request nobody answers (mcp_abandoned) stops compaction for good
+    in `input`, `auto` mode``."""
+    words = SITUATION_WORDS.get(v.situation, v.situation)
+    where = ", ".join(f"`{m}`" for m in v.modes)
+    state = "stops compaction for good" if v.state == STUCK else STATE_WORDS.get(v.state, v.state)
+    return f"{words} (*{v.situation}*) {state} in {where} mode"
 
 
 def _liveness_clause(state: str, modes: tuple[str, ...], names: list[str]) -> str:
