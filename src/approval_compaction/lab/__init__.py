@@ -28,7 +28,9 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".findings.tables": ("affected_frame", "liveness_frame", "mechanism_frame", "verdicts_frame"),
     ".findings.js": (
         "js_errors_frame",
+        "js_exposure_frame",
         "js_liveness_frame",
+        "js_modes_frame",
         "js_ranges_frame",
         "load_js",
         "load_js_liveness",
@@ -104,7 +106,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     # driver: the core's)
     ".js.stall": ("stall_plan",),
     ".findings.stall": ("load_stall", "shapes_frame", "stall_figure", "turns_frame"),
-    ".js.source": ("permalink",),
+    ".js.source": ("compaction_lines", "permalink"),
     ".share.report_js": ("js_fix_frame", "js_workaround_ranges"),
     ".share.later_turns_comment": (
         "lengths_by_mode",

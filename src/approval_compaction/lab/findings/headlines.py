@@ -456,7 +456,8 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
 
 
 def javascript(found: Findings) -> str:
-    """11: whether the JS SDK loses the call too, where ``run()`` raises, and on which releases."""
+    """11: whether the JS SDK loses the call too, where ``run()`` raises, on which releases, and
+    what a team and a maintainer do."""
     js = found.js
     if js is None:
         raise HeadlineError("the answers need data/js-sweep.json, js-modes.json, js-exposure.json")
@@ -464,10 +465,16 @@ def javascript(found: Findings) -> str:
     hit = sorted({r.sdk_version for r in js.sweep if r.violating})
     releases = len({r.sdk_version for r in js.sweep})
     return (
-        f"**Answer.** Yes: on `@openai/agents` {js.version}, with `auto` (default) `run()` "
-        f"raises at the pause ({code(pause.api_message)}); with `input` the output is stored "
-        f"alone and the next question raises ({code(later.api_message)}). {len(hit)} of "
-        f"{releases} releases with the session break an invariant in at least one mode."
+        f"**Answer.** Yes: on `@openai/agents` {js.version} over HTTP to the stand-in, with the "
+        "hook compacting after every turn, `auto` mode (the default) makes `run()` raise at the "
+        f"pause ({code(any_call(pause.api_message))}); in `input` mode the output is stored "
+        f"without its call and the next question raises ({code(any_call(later.api_message))}). "
+        f"{len(hit)} of {releases} releases with the compaction session break an invariant in "
+        "at least one mode.\n\n"
+        "**What to do.** A team wraps its session with `js/workaround.mjs`, which makes "
+        "compaction wait while a call has no output; for the SDK, "
+        "`js/fix/agents-openai-0.20.0.diff` makes its own session wait, and `data/report-js.md` "
+        "is the issue to file."
     )
 
 
