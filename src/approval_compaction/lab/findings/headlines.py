@@ -428,7 +428,8 @@ def _liveness_clause(state: str, modes: tuple[str, ...], names: list[str]) -> st
 
 
 def appendix(found: Findings, folder: Path = paths.DATA) -> str:
-    """12: the smallest part of the fixing release's diff that fixes a function tool's approval."""
+    """12: the smallest part of the fixing release's diff that fixes each kind of approval, and
+    why the next turn failed only from the era the orphan output is first stored in."""
     from ..mechanism.anatomy import load_anatomy
     from ..mechanism.views import outcome_word
 
@@ -438,7 +439,16 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     an, m = load_anatomy(path), found.mechanism
     if found.releases is None:
         raise HeadlineError("the answers need data/sweep.json")
+    shared = [k.label for k in an.kinds if k.minimal_fix == an.minimal_fix]
+    other = [k for k in an.kinds if k.minimal_fix != an.minimal_fix]
+    kinds = f"{', '.join(shared)} tools' approvals" if shared else "a function tool's approval"
     pieces = "one of them is" if len(an.minimal_fix) == 1 else f"{len(an.minimal_fix)} of them are"
+    others = "".join(
+        f" A {k.label} approval request needs {' and '.join(f'`{h}`' for h in k.minimal_fix)} "
+        f"instead ({m.new}'s own check that pairs each request with its response); with the "
+        f"function fix alone {m.old} still loses it."
+        for k in other
+    )
     stored = next((e for e in found.releases.eras if e.orphan_stored != "never"), None)
     why = (
         f" The next turn fails only from {stored.span.partition('..')[0]} because from there "
@@ -447,11 +457,13 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
         else ""
     )
     return (
-        f"**Answer.** For a function tool's approval, yes. {m.new}'s diff of the files on the "
-        f"bug's path falls into {len(an.hunks)} separate changes; {pieces} the whole fix: the "
-        f"pairing check of `{m.function}` moved under {code(m.new_block)}. {m.old} with it "
-        f"alone: {an.minimal_outcome.verdict}; {m.new} with every other change reverted: "
-        f"{outcome_word(an.rest_reverted)}.{why}"
+        f"**Answer.** {m.new}'s diff of the files on the bug's path falls into {len(an.hunks)} "
+        f"hunks; for {kinds}, {pieces} the whole fix: the pairing check of `{m.function}` moved "
+        f"under {code(m.new_block)}. {m.old} with it alone: {an.minimal_outcome.verdict}; "
+        f"{m.new} with every other change reverted: {outcome_word(an.rest_reverted)}.{others}"
+        f"{why}\n\n"
+        f"**What to do.** A backport to an older release needs that hunk, and the MCP check for "
+        "hosted MCP approvals; nothing else of the diff changes a verdict."
     )
 
 
