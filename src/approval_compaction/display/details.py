@@ -43,13 +43,13 @@ class CutError(InvestigationError, ValueError):
 
 
 def plain(frame: pd.DataFrame | pd.Series) -> pd.DataFrame:
-    """The table a reader sees: a series as one column, pandas' row numbers (0, 1, 2, ...)
-    left out, any other index as the first columns (an unnamed level under an empty heading)."""
+    """The table a reader sees: a series as one column, pandas' row numbers left out (an
+    unnamed index of integers: 0, 1, 2, ..., or what a filter kept of them), any other index as
+    the first columns (an unnamed level under an empty heading)."""
     table = frame.to_frame() if isinstance(frame, pd.Series) else frame.copy()
     table.columns.names = [None] * table.columns.nlevels  # a heading of its own, not a column
     index = table.index
-    numbers = pd.RangeIndex(len(table))
-    if index.nlevels == 1 and index.name is None and index.equals(numbers):
+    if index.nlevels == 1 and index.name is None and pd.api.types.is_integer_dtype(index):
         return table.reset_index(drop=True)
     names = [name if name is not None else "" for name in index.names]
     return table.rename_axis(names).reset_index()

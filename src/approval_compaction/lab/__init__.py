@@ -120,6 +120,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".adk.sweep": ("run_adk",),
     ".findings.adk": (
         "adk_boundaries",
+        "adk_left_frame",
         "adk_liveness_frame",
         "adk_paths_frame",
         "adk_verdict_frame",

@@ -491,29 +491,44 @@ def javascript(found: Findings) -> str:
 
 
 def adk(found: Findings) -> str:
-    """13: which google-adk releases are affected, which never compact, and the pinned
-    release's verdict with what is left after later turns (the one verdict record)."""
-    from ..js.sweep import NEVER_COMPACTED
+    """13: which google-adk releases are affected, which never compact, from which release on it
+    is fixed, and the pinned release's verdict with what is left after later turns (the one
+    verdict record), with the caveat that bounds it: ADK's own summariser reads text."""
     from ..releases.bisect import marked_ranges
-    from .verdict import AFFECTED, STATE_WORDS, of
+    from .verdict import AFFECTED, NEVER_RUNS, STATE_WORDS, of
 
     adk = found.adk
     if adk is None or not adk.verdicts:
         raise HeadlineError("the answers need data/adk-sweep.json and its liveness file")
     order = [v.release for v in adk.verdicts]
     hit = marked_ranges(order, {v.release: v.word == AFFECTED for v in adk.verdicts})
-    idle = {v.release: any(NEVER_COMPACTED in m.severity for m in v.modes) for v in adk.verdicts}
-    never = marked_ranges(order, idle)
+    never = marked_ranges(order, {v.release: v.word == NEVER_RUNS for v in adk.verdicts})
+    bad = [i for i, v in enumerate(adk.verdicts) if v.word in (AFFECTED, NEVER_RUNS)]
+    fixed_from = order[bad[-1] + 1] if bad and bad[-1] + 1 < len(order) else ""
     pinned = of(adk.verdicts, adk.version)
     left = "; ".join(
-        f"{x.situation} {STATE_WORDS[x.state]} ({', '.join(x.modes)})" for x in pinned.of_kind(BUG)
+        f"*{x.situation}* {STATE_WORDS[x.state]} ({', '.join(x.modes)})"
+        for x in pinned.of_kind(BUG)
     )
-    never_text = f" On {', '.join(never)} the App's compaction never runs." if never else ""
+    never_text = (
+        f" On {', '.join(never)} the App's compaction never runs, so the cases pass without "
+        "testing anything."
+        if never
+        else ""
+    )
+    since = f" {fixed_from} is the first release that keeps the call." if fixed_from else ""
+    paths_said = ", on the scripted model and over HTTP" if adk.over_http else ""
     return (
-        f"**Answer.** `google-adk` {', '.join(hit)} lose the call waiting for confirmation "
-        f"(the resume raises).{never_text} On `google-adk` {adk.version}, the pinned release, "
-        f"no case breaks an invariant in any compaction kind; its verdict is "
-        f"{pinned.word}: {left or 'none'}."
+        f"**Answer.** `google-adk` {', '.join(hit)} lose the call waiting for confirmation: the "
+        f"resume raises.{never_text}{since} On {adk.version}, the pinned release, no case breaks "
+        f"an invariant in any compaction kind{paths_said}. Its verdict "
+        f"is *{pinned.word}*: {left or 'none'}. That is an answer that arrives after later "
+        "questions reaching the summariser without its call. ADK's own summariser "
+        "(`LlmEventSummarizer`) renders events as text, so no API refuses it; a summariser that "
+        "hands events to a model as calls and responses would send an output without its call."
+        f"\n\n**What to do.** Upgrade to {fixed_from or 'a fixed release'} or later. Keep ADK's "
+        "own summariser, or make yours send what it is given as text; `data/report-adk.md` is "
+        "the issue for adk-python, with its test and patch."
     )
 
 

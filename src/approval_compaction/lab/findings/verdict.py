@@ -314,7 +314,7 @@ def _setting(row: JsRecord, words: DriverWords) -> ModeCases:
     return ModeCases(row.plan, met, row.violating, row.cases)
 
 
-def _states(rows: Sequence[LivenessRecord]) -> list[str]:
+def setting_states(rows: Sequence[LivenessRecord]) -> list[str]:
     """A situation's states in one setting: refused, stuck or growing while compacting, and a
     late answer left unpaired (a session can grow by design and still leave one); none when
     it keeps compacting, paired (or was not judged)."""
@@ -332,8 +332,8 @@ def _driver_liveness(rows: Sequence[LivenessRecord], words: DriverWords) -> list
     for situation in situations:
         states: dict[tuple[str, str], list[str]] = {}
         for setting in words.settings:
-            control = _states(by.get((words.control, setting), []))
-            for state in _states(by.get((situation, setting), [])):
+            control = setting_states(by.get((words.control, setting), []))
+            for state in setting_states(by.get((situation, setting), [])):
                 designed = state == words.designed and state in control
                 kind = CONTRACT if designed else BUG
                 states.setdefault((state, kind), []).append(setting)
