@@ -206,4 +206,5 @@ def requests_frame(exchanges: Sequence[Any]) -> pd.DataFrame:
                 "answer": answer,
             }
         )
-    return pd.DataFrame(rows, columns=["request", "endpoint", "carries", "unpaired in it", "answer"])
+    columns = ["request", "endpoint", "carries", "unpaired in it", "answer"]
+    return pd.DataFrame(rows, columns=columns)
