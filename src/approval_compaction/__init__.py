@@ -36,6 +36,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".display.views": (
         "compaction_table",
         "diff_summary",
+        "invariants_frame",
         "scope",
         "side_by_side",
         "stage_diff",

@@ -131,3 +131,11 @@ def diff_summary(run: CaseRun) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows).set_index("stage")
+
+
+def invariants_frame() -> pd.DataFrame:
+    """Every invariant by its name, with its meaning in a sentence (``analysis.properties``)."""
+    from ..analysis.properties import DEFINITIONS, LIVENESS
+
+    rows = [{"invariant": i.name, "holds when": i.meaning} for i in (*DEFINITIONS, *LIVENESS)]
+    return pd.DataFrame(rows).set_index("invariant")
