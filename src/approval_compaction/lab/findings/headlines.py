@@ -84,7 +84,7 @@ def walkthrough(found: Findings) -> str:
     return (
         f"**Answer.** On {pinned}, over HTTP to the stand-in: in the default `auto` mode the "
         f"run cannot pause. The compaction request at the {at} is refused with HTTP 400 "
-        f"({code(any_call(auto))}), `Runner.run` raises, and there is nothing to approve. In "
+        f"({code(any_call(auto))}), `Runner.run` raises, and there is nothing to approve.\n\nIn "
         "`input` mode the pending call is compacted away, the approval and the resume work, "
         f"the tool's output is stored without its call, and the {then} is refused "
         f"({code(any_call(report))}){_later(found, pinned)}.\n\n{_action(found)}"
@@ -114,7 +114,7 @@ def stored_vs_sent(found: Findings) -> str:
         "paused state; the next turn sends only what is stored, and the call is not. With the hook "
         "never compacting, nothing unpaired is stored or sent.\n\n"
         "**What to do.** Keep the call stored until its output is: 0.24.0's automatic compaction "
-        "waits for it, and so does the workaround on an affected release (notebook 06)."
+        "waits for it, and so does the workaround on a release with the bug (notebook 06)."
     )
 
 
@@ -154,7 +154,7 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
         "its check that every call has its output (`drop_orphan_function_calls`) runs only in "
         f"the branch for a partial history (line {m.old_line}), and at the "
         f"{', '.join(m.old_compacts_at)} the history is whole, so the summary replaces the call "
-        f"in the store. {m.new} runs the check before every automatic compaction "
+        f"in the store.\n\n{m.new} runs the check before every automatic compaction "
         f"({code(m.new_block)}) and waits instead{scope}.\n\n"
         f"**What to do.** On a branch of the SDK, move the check as {m.new} does (notebook 12 "
         "has it as a one-change patch)"
@@ -303,7 +303,7 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
     if new is not old:
         after = f"after a {_kinds(bugs)} request nobody answers (a bug), and " if bugs else ""
         said.append(
-            f"On {new.sdk_version} the call is kept; compaction still stops for good {after}after "
+            f"\n\nOn {new.sdk_version} the call is kept; compaction still stops for good {after}after "
             f"any kind, in `{CONTRACT_MODE}` mode, as the SDK documents "
             f'("{DOCUMENTED_LIMIT}").'
         )
@@ -372,7 +372,7 @@ def after_the_fix(found: Findings) -> str:
         f"**Answer.** Yes, on {found.fixed_in}, with nothing an older release stored (over HTTP "
         "to the stand-in, the hook compacting after every turn): "
         + "; ".join(_situation_clause(v) for v in fresh)
-        + ": the stored history grows every turn."
+        + ": the stored history grows every turn.\n\n"
     ]
     for kind, lead in (
         (CONTRACT, "As the SDK documents, it stops too after"),
@@ -396,7 +396,7 @@ def after_the_fix(found: Findings) -> str:
             f"({', '.join(f'`{m}`' for m in old[0].modes)})."
         )
     return (
-        " ".join(said)
+        " ".join(said).replace("\n\n ", "\n\n")
         + "\n\n**What to do.** For the SDK: the patch below, with its regression test, keeps an "
         "unanswered MCP request stored and compacts what follows it, and leaves out of the model "
         "input an output whose call is gone. For a team: "
@@ -444,14 +444,14 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     kinds = f"{', '.join(shared)} tools' approvals" if shared else "a function tool's approval"
     pieces = "one of them is" if len(an.minimal_fix) == 1 else f"{len(an.minimal_fix)} of them are"
     others = "".join(
-        f" A {k.label} approval request needs {' and '.join(f'`{h}`' for h in k.minimal_fix)} "
+        f"\n\nA {k.label} approval request needs {' and '.join(f'`{h}`' for h in k.minimal_fix)} "
         f"instead ({m.new}'s own check that pairs each request with its response); with the "
         f"function fix alone {m.old} still loses it."
         for k in other
     )
     stored = next((e for e in found.releases.eras if e.orphan_stored != "never"), None)
     why = (
-        f" The next turn fails only from {stored.span.partition('..')[0]} because from there "
+        f"\n\nThe next turn fails only from {stored.span.partition('..')[0]} because from there "
         "the resume no longer compacts, so the output without its call stays stored."
         if stored
         else ""
@@ -520,10 +520,10 @@ def adk(found: Findings) -> str:
     paths_said = ", on the scripted model and over HTTP" if adk.over_http else ""
     return (
         f"**Answer.** `google-adk` {', '.join(hit)} lose the call waiting for confirmation: the "
-        f"resume raises.{never_text}{since} On {adk.version}, the pinned release, no case breaks "
+        f"resume raises.{never_text}{since}\n\nOn {adk.version}, the pinned release, no case breaks "
         f"an invariant in any compaction kind{paths_said}. Its verdict "
         f"is *{pinned.word}*: {left or 'none'}. That is an answer that arrives after later "
-        "questions reaching the summariser without its call. ADK's own summariser "
+        "questions reaching the summariser without its call.\n\nADK's own summariser "
         "(`LlmEventSummarizer`) renders events as text, so no API refuses it; a summariser that "
         "hands events to a model as calls and responses would send an output without its call."
         f"\n\n**What to do.** Upgrade to {fixed_from or 'a fixed release'} or later. Keep ADK's "
