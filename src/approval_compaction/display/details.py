@@ -55,7 +55,7 @@ def plain(frame: pd.DataFrame | pd.Series) -> pd.DataFrame:
     return table.rename_axis(names).reset_index()
 
 
-def _caption(table_html: str, title: str) -> str:
+def with_caption(table_html: str, title: str) -> str:
     """The HTML table with ``title`` as its caption (the first element inside ``<table>``)."""
     if not title:
         return table_html
@@ -65,7 +65,7 @@ def _caption(table_html: str, title: str) -> str:
 
 def _html(frame: pd.DataFrame, title: str) -> str:
     with pd.option_context("display.max_colwidth", None):  # a message is never cut
-        return _caption(plain(frame).to_html(index=False), title)
+        return with_caption(plain(frame).to_html(index=False), title)
 
 
 def _markdown(frame: pd.DataFrame, title: str) -> str:

@@ -303,8 +303,8 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
     if new is not old:
         after = f"after a {_kinds(bugs)} request nobody answers (a bug), and " if bugs else ""
         said.append(
-            f"\n\nOn {new.sdk_version} the call is kept; compaction still stops for good {after}after "
-            f"any kind, in `{CONTRACT_MODE}` mode, as the SDK documents "
+            f"\n\nOn {new.sdk_version} the call is kept; compaction still stops for good "
+            f"{after}after any kind, in `{CONTRACT_MODE}` mode, as the SDK documents "
             f'("{DOCUMENTED_LIMIT}").'
         )
     said.append(
@@ -520,8 +520,8 @@ def adk(found: Findings) -> str:
     paths_said = ", on the scripted model and over HTTP" if adk.over_http else ""
     return (
         f"**Answer.** `google-adk` {', '.join(hit)} lose the call waiting for confirmation: the "
-        f"resume raises.{never_text}{since}\n\nOn {adk.version}, the pinned release, no case breaks "
-        f"an invariant in any compaction kind{paths_said}. Its verdict "
+        f"resume raises.{never_text}{since}\n\nOn {adk.version}, the pinned release, no case "
+        f"breaks an invariant in any compaction kind{paths_said}. Its verdict "
         f"is *{pinned.word}*: {left or 'none'}. That is an answer that arrives after later "
         "questions reaching the summariser without its call.\n\nADK's own summariser "
         "(`LlmEventSummarizer`) renders events as text, so no API refuses it; a summariser that "
