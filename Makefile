@@ -19,7 +19,7 @@ SDK_TEST_STAMP := js/sdk-test/node_modules/.package-lock.json
 # PYTHONDONTWRITEBYTECODE (this one does) makes every import compile again, in each notebook
 # kernel, worker and release probe the targets start; the targets run with Python's default.
 unexport PYTHONDONTWRITEBYTECODE
-.PHONY: help system setup run sweep adk-sweep adk-fix js-sweep js-stall js-sdk-test js-fix envs workaround liveness liveness-patch doctor-data doctor-exports mechanism fix-anatomy explore upstream permalinks test test-all lint lab bench clean
+.PHONY: help system setup run sweep adk-sweep adk-fix langchain-sweep langchain-fix js-sweep js-stall js-sdk-test js-fix envs workaround liveness liveness-patch doctor-data doctor-exports mechanism fix-anatomy explore upstream permalinks test test-all lint lab bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -54,11 +54,13 @@ run: $(STAMP) $(NODE_STAMP) ## write data/, execute and render every notebook, t
 	$(PY) -m approval_compaction data
 	$(PY) -m approval_compaction js-liveness
 	$(PY) -m approval_compaction adk-data
+	$(PY) -m approval_compaction langchain-data
 	$(PY) -m approval_compaction notebooks
 	$(PY) -m approval_compaction render
 	$(PY) -m approval_compaction report --output data/report.md --force
 	$(PY) -m approval_compaction report-js --output data/report-js.md
 	$(PY) -m approval_compaction report-adk --output data/report-adk.md
+	$(PY) -m approval_compaction report-langchain --output data/report-langchain.md
 	$(PY) -m approval_compaction report-js --stall --output data/report-js-stall.md
 	$(PY) -m approval_compaction snippet
 	$(PY) -m approval_compaction upstream-liveness
@@ -74,6 +76,13 @@ adk-fix: $(STAMP) ## the patched google-adk (adk/fix) in every kind and the adk-
 adk-sweep: $(STAMP) ## the ADK study on every google-adk release with confirmation and compaction, and from 2.4.0 over HTTP with OpenAIResponsesLlm (uv, cached; data/adk-sweep*.json, slow)
 	$(PY) -m approval_compaction adk-sweep $(ADK_SWEEP_ARGS)
 	$(PY) -m approval_compaction adk-sweep --model responses $(ADK_SWEEP_ARGS)
+
+langchain-sweep: $(STAMP) ## the LangChain study on every langchain 1.x release, each setting's cases and situations (uv, cached; data/langchain-sweep*.json, slow)
+	$(PY) -m approval_compaction langchain-sweep $(LANGCHAIN_SWEEP_ARGS)
+
+langchain-fix: $(STAMP) ## the patched langchain (langchain/fix), the regression test and the fix's mutants (data/langchain-patched.json, langchain-sdk-test.json), and the report
+	$(PY) -m approval_compaction langchain-fix
+	$(PY) -m approval_compaction report-langchain --output data/report-langchain.md
 
 js-sweep: $(STAMP) $(NODE_STAMP) ## the JS study on every @openai/agents release with the session, bare and with the JS workaround (npm, cached; data/js-*sweep.json)
 	$(PY) -m approval_compaction js-sweep $(JS_SWEEP_ARGS)

@@ -9,6 +9,7 @@ import pytest
 
 import approval_compaction.paths as core_paths
 from approval_compaction.lab import paths
+from approval_compaction.lab.plugins import plugins
 
 
 def test_data_names_every_committed_result_file() -> None:
@@ -78,6 +79,7 @@ def test_data_names_every_committed_result_file() -> None:
     }
     for version in layout.upstream_suite_versions():
         named |= {layout.upstream_suite(version, part) for part in ("", "runs", "checks")}
+    named |= {paths.DATA / name for plugin in plugins() for name in plugin.files}
     stems = {p.with_suffix("") for p in named}
     for path in paths.DATA.iterdir():
         if path in (layout.rendered, layout.counterexamples):

@@ -31,7 +31,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".analysis.table": ("pivot", "to_frame"),
     # the notebooks' answer lines
     # the frames the notebooks show
-    ".display.frames": ("diff_text", "items_frame", "requests_frame"),
+    ".display.frames": ("diff_frame", "diff_text", "items_frame", "requests_frame"),
     ".display.details": ("cut", "titled"),
     ".display.views": (
         "compaction_table",

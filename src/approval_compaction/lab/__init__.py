@@ -83,6 +83,17 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".affected.upgrade": ("load_upgrade", "upgrade_records"),
     ".affected.worker": ("worker_comparisons",),
     ".affected.heal": ("heal_new_sqlite", "pinned_session_items"),
+    ".affected.session": (
+        "compaction_of",
+        "healed_frame",
+        "healed_items",
+        "load_session",
+        "next_turn",
+        "sent_items",
+        "session_answer",
+        "session_verdict",
+        "turn_answers",
+    ),
     ".affected.views": (
         "changes_frame",
         "check_compare",

@@ -28,6 +28,7 @@ from ..formats.arguments import (
 from ..study.words import MODELS, MODES, NEWEST, STORE_WORDS, STUDY_MODE
 from . import paths
 from .adk.commands import register as _adk
+from .plugins import plugins
 
 JS_WORKAROUND_HELP = "the session wrapped by js/workaround.mjs (the JS workaround)"
 JS_PATCH_HELP = (
@@ -198,6 +199,8 @@ def register(add: AddCommand, lazy: Lazy, whole: Callable[[], argparse.ArgumentP
     """Declare the lab's commands; ``whole`` builds the whole parser (``readme`` documents it)."""
     _javascript(add, lazy)
     _adk(add, lazy)
+    for plugin in plugins():  # each SDK that enters as one folder (lab.plugins)
+        plugin.register(add, lazy)
     _publishing(add, whole)
     _releases(add, lazy)
     _fixes(add, lazy)

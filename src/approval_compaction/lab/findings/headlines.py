@@ -532,6 +532,20 @@ def adk(found: Findings) -> str:
     )
 
 
+def your_session(found: Findings) -> str:
+    """Notebook 15: the committed example store, stepped through as a team's own session is (the
+    findings are not read: the example is its own record)."""
+    from ..affected import session as own
+
+    example = own.load_session(paths.ROOT / "notebooks" / "examples" / "poisoned.db", EXAMPLE_ID)
+    turn = own.next_turn(example.items, "input")
+    after = own.next_turn(own.healed_items(example), "input")
+    text = own.session_answer(example, own.session_verdict(example), turn, after)
+    return text.replace("**Answer.**", "**Answer** (the example store).", 1)
+
+
+EXAMPLE_ID = "case-session"  # the session notebooks/examples/poisoned.db holds
+
 HEADLINES: dict[str, Callable[[Findings], str]] = {
     "01": walkthrough,
     "02": stored_vs_sent,
@@ -546,4 +560,5 @@ HEADLINES: dict[str, Callable[[Findings], str]] = {
     "11": javascript,
     "12": appendix,
     "13": adk,
+    "15": your_session,
 }

@@ -384,9 +384,13 @@ CLAIMS: dict[str, tuple[str, ...]] = {
 VERSION = re.compile(r"(?<![\w.@/-])(\d+\.\d+\.\d+)(?:\.\.(\d+\.\d+\.\d+))?(?![\w-])")
 OTHER_PACKAGE = re.compile(
     r"@openai/agents|agents-openai|openai-agents-js|JS|JavaScript|google-adk|adk-python|ADK"
+    r"|[Ll]ang[Cc]hain|langgraph"
 )
 # The statements about a driver's package, whose releases it has verdicts for.
-PACKAGE_NAMED = {"google-adk": re.compile(r"google-adk|adk-python|\bADK\b")}
+PACKAGE_NAMED = {
+    "google-adk": re.compile(r"google-adk|adk-python|\bADK\b"),
+    "langchain": re.compile(r"[Ll]ang[Cc]hain"),
+}
 
 
 def _about(statement: str, sdk: str) -> bool:
