@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ...analysis.liveness import LIVENESS_NAMES
 from ...errors import InvestigationError
 from ...formats.markdown import code
+from ...study.words import STUDY_MODE
 from .. import paths
 from ..releases.bisect import release_range
 from ..releases.later_turns_patch import DOCUMENTED_LIMIT
@@ -195,7 +196,8 @@ def releases(found: Findings) -> str:
     spans = ", ".join(f"`{era.span}`" for era in eras)
     return (
         f"**Answer.** Every release {lost} loses the pending call: {hit[0].affected} of "
-        f"{hit[0].cases} cases break an invariant, and {found.fixed_in} is the first where "
+        f"{hit[0].cases} cases break an invariant in `{STUDY_MODE}` mode, and {found.fixed_in} is "
+        f"the first where "
         f"{violating} do. What a user meets, with the hook always compacting: "
         f"{_met_by_mode(found.releases, hit)}. The sweep's ranges of releases that record the "
         f"same are {spans}.\n\n{_action(found)}"
