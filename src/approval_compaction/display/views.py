@@ -21,13 +21,16 @@ ADK_MODEL_WORDS = {"scripted": "scripted model", "responses": "OpenAIResponsesLl
 HOOK_WORDS = {"on": "hook always says yes", "off": "hook never says yes"}
 
 
-def scope(run: CaseRun) -> str:
+def scope(run: CaseRun, *controls: CaseRun) -> str:
     """What one run ran under, for a table's title: ``openai-agents 0.23.1, input mode, hook
-    always says yes, scripted model`` (with ``store=False`` when the agent set it)."""
+    always says yes, scripted model`` (with ``store=False`` when the agent set it). With
+    controls (the same case, the hook's answer changed), every run's hook is named: ``hook
+    always says yes and hook never says yes``."""
     store = "" if run.response_store is None else f", store={run.response_store}"
     sdk = SDK_NAMES.get(run.sdk, run.sdk)
     mode = f"{run.mode} mode" if run.sdk != "adk" else f"compaction kind {run.mode}"
-    hook = HOOK_WORDS[run.case.compaction]
+    answers = dict.fromkeys(r.case.compaction for r in (run, *controls))
+    hook = " and ".join(HOOK_WORDS[answer] for answer in answers)
     model = (ADK_MODEL_WORDS if run.sdk == "adk" else MODEL_WORDS).get(run.model, run.model)
     return f"{sdk} {run.sdk_version}, {mode}{store}, {hook}, {model}"
 
