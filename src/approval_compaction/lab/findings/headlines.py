@@ -144,14 +144,16 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
     fixed = [k.label for k in kinds if k.with_function_fix.verdict == "fixed"]
     not_fixed = [k.label for k in kinds if k.with_function_fix.verdict != "fixed"]
     scope = (
-        f"; for {', '.join(fixed)} tools' approvals that move is the whole fix, while "
+        f"; for {', '.join(fixed)} tools' approvals that move is the whole fix (`{STUDY_MODE}` "
+        "mode, the table at the end of notebook 03), while "
         f"{' and '.join(not_fixed)} approval requests also need {m.new}'s new check that pairs "
         "each request with its response (notebook 12)"
         if fixed and not_fixed
         else ""
     )
     return (
-        f"**Answer.** In {m.old}, `{m.function}` sends the pending call to `responses.compact`: "
+        f"**Answer.** In {m.old}, in `{STUDY_MODE}` mode, `{m.function}` sends the pending call "
+        "to `responses.compact`: "
         "its check that every call has its output (`drop_orphan_function_calls`) runs only in "
         f"the branch for a partial history (line {m.old_line}), and at the "
         f"{', '.join(m.old_compacts_at)} the history is whole, so the summary replaces the call "
