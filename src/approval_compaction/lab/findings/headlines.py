@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...analysis.liveness import LIVENESS_NAMES
+from ...doctor.verdict import NEEDS_REPAIR
 from ...errors import InvestigationError
 from ...formats.markdown import code
 from ...study.words import STUDY_MODE
@@ -264,7 +265,13 @@ def am_i_affected(found: Findings) -> str:
             f"pause positions; {newest.release} at {len(newest.affected_at)}.",
             f"2. Upgrading {'heals' if up.heals else 'does not heal'} a poisoned store: "
             f"{up.newest}'s next turn on it is "
-            f"{up.poisoned.next_turn}; after `doctor repair` it is {up.repaired.next_turn}.",
+            f"{up.poisoned.next_turn}; after `doctor repair` it is {up.repaired.next_turn}."
+            + (
+                f" A store a refused pause left is {up.pause_failed.next_turn} on {up.newest} but "
+                f"stays {up.pause_failed.stored_after}."
+                if up.pause_failed
+                else ""
+            ),
             f"3. Another worker resumes exactly as the process does: "
             f"{'yes' if found.worker.same else 'no'}.",
             f"4. `doctor scan` finds {heal.before.get('poisoned', 0)} of {heal.sessions} test "
@@ -272,8 +279,10 @@ def am_i_affected(found: Findings) -> str:
             f"{heal.after.get('poisoned', 0)}.",
             "",
             "**What to do.** Run `doctor scan` on your stores and `doctor repair --apply` on a "
-            "poisoned one (it backs each session up first); then upgrade, or wrap the session "
-            "until you can (notebook 06).",
+            f"{' or '.join(NEEDS_REPAIR)} one (it backs each session up first): an orphan output "
+            "becomes an assistant message saying what the tool returned, and the call a stuck "
+            "session never answered becomes one saying so, so compaction can pass it; then "
+            "upgrade, or wrap the session until you can (notebook 06).",
         ]
     )
 
