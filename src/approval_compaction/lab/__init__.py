@@ -19,7 +19,7 @@ import approval_compaction as _core
 # What the notebooks use of the lab, and nothing else (a test reads them and checks this).
 _SOURCES: dict[str, tuple[str, ...]] = {
     # the findings and the notebooks' answer lines
-    ".findings.answers": ("outcome_answer", "variant_summary"),
+    ".findings.answers": ("variant_summary",),
     ".findings.releases": ("releases_finding",),
     ".findings.mechanism": ("mechanism_finding",),
     ".findings.tables": ("affected_frame", "mechanism_frame"),
@@ -37,7 +37,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".findings.folding": (
         "block_order",
         "choice_effects",
-        "compare_to",
         "fold_frame",
         "violating_runs",
     ),
