@@ -24,12 +24,13 @@ from approval_compaction.lab.findings.verdict import (
     CONTRACT,
     GROWS,
     LIVENESS_LEFT,
+    NEVER_RUNS,
     NOT_AFFECTED,
     UNPAIRED,
     disagreements,
     driver_verdicts,
 )
-from approval_compaction.lab.js.sweep import JsRecord
+from approval_compaction.lab.js.sweep import NEVER_COMPACTED, JsRecord
 
 
 def _row(version: str, plan: str, violating: int = 0, raised: str = "", na: str = "") -> JsRecord:
@@ -138,3 +139,13 @@ def test_over_http_sweep_agreement_names_each_kind_that_reads_otherwise() -> Non
     assert said.endswith("2.5.0 tokens-2: predicted no case breaks an invariant, over HTTP "
                          "8 of 16 break , raised at resume")  # fmt: skip
     assert "no release" in over_http_sweep_agreement(AdkFinding(predicted, (), ()))
+
+
+def test_adk_verdict_of_a_release_that_never_compacts_is_never_compacts() -> None:
+    """Issue 61: the README called google-adk 2.0.0..2.1.0 "pending call fixed" where notebook
+    13 showed its cases pass only because the App's compaction never runs."""
+    idle = [_row("2.0.0", "window-0", na=NEVER_COMPACTED), _row("2.0.0", "tokens-0", na="no")]
+    ran = [_row("2.3.0", "window-0"), _row("2.3.0", "tokens-0", na="no")]
+    words = {v.release: v.word for v in driver_verdicts(idle + ran, [], WORDS)}
+    assert words == {"2.0.0": NEVER_RUNS, "2.3.0": NOT_AFFECTED}
+    assert disagreements("google-adk 2.0.0 is fixed.", driver_verdicts(idle, [], WORDS))

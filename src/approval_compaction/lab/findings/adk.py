@@ -22,6 +22,7 @@ from ..adk.changes import CHANGES, Change
 from ..adk.late import LateAnswer
 from ..js.sweep import NEVER_COMPACTED, JsRecord
 from .js import RAISED, js_liveness_frame
+from .liveness import REFUSED, SITUATION_WORDS, STUCK
 from .releases import (
     COMPACTION_ONLY,
     NEXT_TURN_FAILS,
@@ -29,7 +30,15 @@ from .releases import (
     RESUME_FAILS,
     UNAFFECTED,
 )
-from .verdict import GROWS, DriverWords, ModeCases, ReleaseVerdict, driver_verdicts
+from .verdict import (
+    GROWS,
+    UNPAIRED,
+    DriverWords,
+    ModeCases,
+    ReleaseVerdict,
+    driver_verdicts,
+    setting_states,
+)
 
 PACKAGE = "google-adk"
 # The kinds as columns: EventsCompactionConfig's sliding window and token threshold.
@@ -310,3 +319,50 @@ def late_split_frame(rows: Sequence[LateAnswer], released: str, patched: str) ->
             line[label] = cell(row, field) if same else f"{cell(row, field)} → {cell(after, field)}"
         table.append(line)
     return pd.DataFrame(table).set_index(["situation", "kind"])
+
+
+# A situation's state, as a cell of the table of what is left says it.
+LEFT_WORDS = {
+    GROWS: "the history grows while compacting",
+    UNPAIRED: "its late answer reaches the summariser without its call",
+    STUCK: "compaction stops",
+    REFUSED: "later turns are refused",
+}
+SAME_AS_CONTROL = "as the control"
+
+
+def _package_name(record: LivenessRecord) -> str:
+    """The column a liveness record belongs to: the release, patched, or over HTTP."""
+    if "+" in record.sdk_version:
+        return "patched (adk/fix)"
+    return record.sdk_version
+
+
+def adk_left_frame(rows: Sequence[LivenessRecord], control: str = "clean") -> pd.DataFrame:
+    """What each situation leaves after the later turns that the control (``clean``) does not
+    leave in the same compaction kind, per package (the release, patched, over HTTP): each
+    state with the kinds it is in, or ``as the control``. The control's row says what every
+    situation shares (the sliding window's growth, ADK's design)."""
+    by: dict[tuple[str, str, str], list[LivenessRecord]] = {}
+    for row in rows:
+        by.setdefault((_package_name(row), row.scenario, row.mode), []).append(row)
+    packages = list(dict.fromkeys(_package_name(r) for r in rows))
+    situations = [s for s in dict.fromkeys(r.scenario for r in rows) if s != control] + [control]
+    table: dict[str, dict[str, str]] = {}
+    for package in packages:
+        for situation in situations:
+            kinds: dict[str, list[str]] = {}
+            for kind in ADK_KINDS:
+                shared = set(setting_states(by.get((package, control, kind), [])))
+                states = setting_states(by.get((package, situation, kind), []))
+                for state in (
+                    states if situation == control else [s for s in states if s not in shared]
+                ):
+                    kinds.setdefault(state, []).append(kind)
+            said = "; ".join(f"{LEFT_WORDS.get(s, s)} ({', '.join(k)})" for s, k in kinds.items())
+            table.setdefault(package, {})[situation] = said or (
+                "nothing" if situation == control else SAME_AS_CONTROL
+            )
+    frame = pd.DataFrame(table).reindex(situations)
+    frame.insert(0, "what happened", [SITUATION_WORDS.get(s, s) for s in frame.index])
+    return frame.rename_axis("situation")

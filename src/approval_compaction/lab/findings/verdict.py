@@ -8,7 +8,9 @@ that stops compacting or that the API refuses, sorted by ``kind_of`` into a bug,
 documented contract (with the source that documents it), or a shape no public source shows
 (``UNKNOWN``), which is never counted as a failure.
 
-``word`` is the release's verdict in one of three words (``VERDICTS``). ``claims`` reads the
+``word`` is the release's verdict in one of four words (``VERDICTS``): a release whose cases
+never compact (google-adk 2.0.0 ran a root agent on a path with no compaction step) is neither
+affected nor fixed, and says so. ``claims`` reads the
 verdict a published text states about each release, and ``disagreements`` says where it
 differs from the record: the test that keeps every page saying the same thing.
 """
@@ -26,7 +28,7 @@ from ...formats.records import read_json
 from ...study.situations import SITUATIONS
 from ...study.words import AUTO_STORE_FALSE
 from .. import paths
-from ..js.sweep import JsRecord
+from ..js.sweep import NEVER_COMPACTED, JsRecord
 from ..releases.bisect import release_range
 from ..releases.later_turns import LIVENESS_MODES
 from ..releases.later_turns_patch import DOCUMENTED_LIMIT, DOCUMENTED_TEST
@@ -43,9 +45,10 @@ CONTRACT = "documented"
 UNKNOWN = "unknown"
 
 AFFECTED = "affected"
+NEVER_RUNS = "never compacts"
 LIVENESS_LEFT = "pending call fixed, liveness bugs left"
 NOT_AFFECTED = "not affected"
-VERDICTS = (AFFECTED, LIVENESS_LEFT, NOT_AFFECTED)
+VERDICTS = (AFFECTED, NEVER_RUNS, LIVENESS_LEFT, NOT_AFFECTED)
 
 # Where the SDK documents that explicit previous_response_id mode never compacts a partial
 # suffix: its class docstring and the test that pins it.
@@ -117,11 +120,22 @@ class ReleaseVerdict:
         return tuple(v for v in self.liveness if v.kind == kind)
 
     @property
+    def never_compacts(self) -> bool:
+        """No setting of the release compacted: one never ran compaction in a case that turns
+        it on, and none ran its cases with compaction and no error."""
+        severities = {m.severity for m in self.modes}
+        return NEVER_COMPACTED in severities and UNAFFECTED not in severities
+
+    @property
     def word(self) -> str:
-        """``affected`` when a case violates an invariant; else ``pending call fixed,
-        liveness bugs left`` when a liveness bug remains; else ``not affected``."""
+        """``affected`` when a case violates an invariant; else ``never compacts`` when no
+        setting compacted (the cases pass without testing the pending call);
+        else ``pending call fixed, liveness bugs left`` when a liveness bug remains; else
+        ``not affected``."""
         if self.violating:
             return AFFECTED
+        if self.never_compacts:
+            return NEVER_RUNS
         return LIVENESS_LEFT if self.of_kind(BUG) else NOT_AFFECTED
 
     def row(self) -> tuple[object, ...]:
@@ -300,7 +314,7 @@ def _setting(row: JsRecord, words: DriverWords) -> ModeCases:
     return ModeCases(row.plan, met, row.violating, row.cases)
 
 
-def _states(rows: Sequence[LivenessRecord]) -> list[str]:
+def setting_states(rows: Sequence[LivenessRecord]) -> list[str]:
     """A situation's states in one setting: refused, stuck or growing while compacting, and a
     late answer left unpaired (a session can grow by design and still leave one); none when
     it keeps compacting, paired (or was not judged)."""
@@ -318,8 +332,8 @@ def _driver_liveness(rows: Sequence[LivenessRecord], words: DriverWords) -> list
     for situation in situations:
         states: dict[tuple[str, str], list[str]] = {}
         for setting in words.settings:
-            control = _states(by.get((words.control, setting), []))
-            for state in _states(by.get((situation, setting), [])):
+            control = setting_states(by.get((words.control, setting), []))
+            for state in setting_states(by.get((situation, setting), [])):
                 designed = state == words.designed and state in control
                 kind = CONTRACT if designed else BUG
                 states.setdefault((state, kind), []).append(setting)
@@ -358,6 +372,7 @@ def of(verdicts: Sequence[ReleaseVerdict], release: str) -> ReleaseVerdict:
 # verdict words, and the phrases that claim one. Longest first, so "not affected" is not read
 # as "affected".
 CLAIMS: dict[str, tuple[str, ...]] = {
+    NEVER_RUNS: (NEVER_RUNS,),
     LIVENESS_LEFT: (LIVENESS_LEFT,),
     NOT_AFFECTED: (NOT_AFFECTED,),
     "unaffected": (NOT_AFFECTED,),

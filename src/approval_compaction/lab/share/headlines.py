@@ -29,12 +29,14 @@ class HeadlineMarkersError(InvestigationError):
 
 
 def with_answer(source: str, answer: str) -> str:
-    """The cell's source with the text between the answer markers replaced."""
+    """The cell's source with the text between the answer markers replaced: the answer its own
+    paragraph, so a renderer reads it as markdown, not as part of the marker's HTML block (whose
+    code spans would show ``<`` escaped)."""
     head, found_start, rest = source.partition(START)
     _, found_end, tail = rest.partition(END)
     if not found_start or not found_end:
         raise HeadlineMarkersError(f"the first cell has no {START} ... {END} block")
-    return f"{head}{START}\n{answer}\n{END}{tail}"
+    return f"{head}{START}\n\n{answer}\n\n{END}{tail}"
 
 
 def answer_for(path: Path, found: Findings, folder: Path = paths.DATA) -> str:

@@ -80,6 +80,32 @@ def _refused(runs: Sequence[LivenessRun], version: str, mode: str = "input") -> 
     }
 
 
+# The situations as a maintainer reads them: the newest release's bug with no old data first,
+# the control after the dead calls, and the store an older release poisoned last.
+LEAD_ORDER = (MCP_SITUATION, "abandoned", "lost", "clean", "poisoned")
+
+
+def lengths_by_mode(runs: Sequence[LivenessRun], version: str) -> pd.DataFrame:
+    """One row per situation (``LEAD_ORDER``), one column per compaction mode: the stored items
+    after each later turn (the user's own messages not counted), and how many later turns the
+    API refused, for ``version`` without the workaround."""
+    rows: dict[str, dict[str, str]] = {}
+    modes = sorted({r.mode for r in runs if r.sdk_version == version}, key=_mode_order)
+    for mode in modes:
+        found, refused = _lengths(runs, version, mode), _refused(runs, version, mode)
+        for situation in LEAD_ORDER:
+            if situation in found:
+                kept = " ".join(map(str, found[situation][0]))
+                said = f"{kept} ({refused[situation]} refused)" if refused[situation] else kept
+                rows.setdefault(situation, {})[mode] = said
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("situation")
+
+
+def _mode_order(mode: str) -> int:
+    order = ("input", "auto", "previous_response_id")
+    return order.index(mode) if mode in order else len(order)
+
+
 def released_runs(liveness: dict[str, Any]) -> list[LivenessRun]:
     """The release's runs: the committed liveness runs (``mcp_abandoned`` among them)."""
     return [LivenessRun.from_json(r) for r in liveness["runs"]]
@@ -260,6 +286,25 @@ def matrix_line(matrix: dict[str, Any]) -> str:
         f"{len(cases) - len(broken)} of {len(cases)} cases hold all {len(invariants)} "
         f"invariants ({', '.join(f'`{i}`' for i in invariants)})"
     )
+
+
+def proofs_frame(
+    outcomes: Sequence[dict[str, Any]], matrix: dict[str, Any], suite: dict[str, Any]
+) -> pd.DataFrame:
+    """The patch's proofs, one row each: the regression test on the release and patched (its
+    failures by kind), the original bug's sixteen cases on the patched SDK, and the SDK's own
+    test of the documented ``previous_response_id`` limit on each."""
+    rows: dict[str, str] = {}
+    for line in tally_lines(outcomes):
+        sdk, _, tally = line.partition(": ")
+        rows[f"the regression test, {sdk}"] = tally
+    rows["the original bug's sixteen cases, patched"] = matrix_line(matrix).split(" (")[0]
+    for sdk, found in suite.get("documented", {}).items():
+        passed = sum(1 for outcome in found["tests"].values() if outcome == "passed")
+        rows[f"the SDK's test of the documented limit, {sdk}"] = (
+            f"{passed} of {len(found['tests'])} cases passed"
+        )
+    return pd.DataFrame({"result": rows}).rename_axis("proof")
 
 
 def liveness_lines(patched: dict[str, Any]) -> list[str]:
