@@ -10,7 +10,7 @@ import pytest
 
 from approval_compaction.errors import InvestigationError
 from approval_compaction.formats.markdown import GITHUB_LIMIT, github_length
-from approval_compaction.formats.records import read_json, write_json, write_records
+from approval_compaction.formats.records import read_json, read_records, write_json, write_records
 from approval_compaction.lab import paths
 from approval_compaction.lab.mutation import MutantRecord
 from approval_compaction.lab.releases.later_turns_patch import INTENDED
@@ -211,18 +211,23 @@ def test_failure_frame_counts_the_later_turns_the_api_refuses() -> None:
 
 
 def test_mutant_lines_say_why_each_survivor_survives(tmp_path: Path) -> None:
-    killed = MutantRecord("p", "orphans-sent", "still sent", 24, 4, "t[poisoned]", True, "t", "")
-    survived = MutantRecord(
-        "p", "reasoning-ignored", "no reasoning check", 24, 0, "", False, "", ""
-    )
-    other = MutantRecord("p", "new-one", "a new mutant", 24, 0, "", False, "", "")
+    killed = MutantRecord("p", "orphans-sent", "still sent", 28, 4, "t[poisoned]", True, "t", "")
+    other = MutantRecord("p", "new-one", "a new mutant", 28, 0, "", False, "", "")
     assert mutant_lines(tmp_path) == []  # nothing recorded, nothing said
     write_records(paths.data(tmp_path).liveness_mutants, [killed], MutantRecord)
     assert not any("What survives" in line for line in mutant_lines(tmp_path))
-    write_records(paths.data(tmp_path).liveness_mutants, [killed, survived, other], MutantRecord)
+    write_records(paths.data(tmp_path).liveness_mutants, [killed, other], MutantRecord)
     (said,) = [line for line in mutant_lines(tmp_path) if "What survives" in line]
     assert said == (
-        "What survives leaves every case of the test passing: no case puts a reasoning item "
-        "right before a compaction item, so the test does not show what part 1's reasoning "
-        "check is for; the test does not show what that part is for."
+        "What survives leaves every case of the test passing: the test does not show what that "
+        "part is for."
     )
+
+
+def test_the_committed_mutants_all_die_so_the_report_explains_no_survivor() -> None:
+    """Every mutant of the liveness patch is killed in the committed run (issue 59), so the
+    report has no survivor to explain and ``WHY_IT_SURVIVES`` names none."""
+    rows = read_records(paths.DATA_FILES.liveness_mutants, MutantRecord)
+    assert [r.mutant for r in rows if not r.killer_failed] == []
+    assert later_turns_comment.WHY_IT_SURVIVES == {}
+    assert not any("What survives" in line for line in mutant_lines(paths.DATA))

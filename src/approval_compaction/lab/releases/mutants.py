@@ -68,7 +68,7 @@ MUTANTS: tuple[tuple[Path, Mutant], ...] = (
             "reasoning-ignored",
             "a compaction item starts a suffix even right after a reasoning item",
             ((_REASONING, "    return True\n"),),
-            killer="",
+            killer="test_compaction_keeps_reasoning_with_its_following_item",
         ),
     ),
     (
