@@ -8,18 +8,19 @@ that stops compacting or that the API refuses, sorted by ``kind_of`` into a bug,
 documented contract (with the source that documents it), or a shape no public source shows
 (``UNKNOWN``), which is never counted as a failure.
 
-``word`` is the release's verdict in one of four words (``VERDICTS``): a release whose cases
+``word`` is the release's verdict in one of five words (``VERDICTS``): a release whose cases
 never compact (google-adk 2.0.0 ran a root agent on a path with no compaction step) is neither
-affected nor fixed, and says so. ``claims`` reads the
-verdict a published text states about each release, and ``disagreements`` says where it
-differs from the record: the test that keeps every page saying the same thing.
+affected nor fixed, and says so; nor is an SDK none of whose releases lost the pending call
+(``KEPT_LIVENESS_LEFT``). ``claims`` reads the verdict a published text states about each
+release, and ``disagreements`` says where it differs from the record: the test that keeps
+every page saying the same thing.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -47,8 +48,10 @@ UNKNOWN = "unknown"
 AFFECTED = "affected"
 NEVER_RUNS = "never compacts"
 LIVENESS_LEFT = "pending call fixed, liveness bugs left"
+# The same, for an SDK none of whose swept releases ever lost the pending call: nothing was fixed.
+KEPT_LIVENESS_LEFT = "pending call kept, liveness bugs left"
 NOT_AFFECTED = "not affected"
-VERDICTS = (AFFECTED, NEVER_RUNS, LIVENESS_LEFT, NOT_AFFECTED)
+VERDICTS = (AFFECTED, NEVER_RUNS, LIVENESS_LEFT, KEPT_LIVENESS_LEFT, NOT_AFFECTED)
 
 # Where the SDK documents that explicit previous_response_id mode never compacts a partial
 # suffix: its class docstring and the test that pins it.
@@ -115,6 +118,7 @@ class ReleaseVerdict:
     exposure: tuple[Exposure, ...]
     liveness: tuple[LivenessVerdict, ...]
     sdk: str = "openai-agents"
+    ever_lost: bool = True  # whether any swept release of the SDK breaks an invariant in a case
 
     def of_kind(self, kind: str) -> tuple[LivenessVerdict, ...]:
         return tuple(v for v in self.liveness if v.kind == kind)
@@ -130,13 +134,16 @@ class ReleaseVerdict:
     def word(self) -> str:
         """``affected`` when a case violates an invariant; else ``never compacts`` when no
         setting compacted (the cases pass without testing the pending call);
-        else ``pending call fixed, liveness bugs left`` when a liveness bug remains; else
+        else ``pending call fixed, liveness bugs left`` when a liveness bug remains (``pending
+        call kept, ...`` when no release of the SDK ever lost it: nothing was fixed); else
         ``not affected``."""
         if self.violating:
             return AFFECTED
         if self.never_compacts:
             return NEVER_RUNS
-        return LIVENESS_LEFT if self.of_kind(BUG) else NOT_AFFECTED
+        if self.of_kind(BUG):
+            return LIVENESS_LEFT if self.ever_lost else KEPT_LIVENESS_LEFT
+        return NOT_AFFECTED
 
     def row(self) -> tuple[object, ...]:
         """Everything but the release's name: releases with equal rows read the same."""
@@ -302,7 +309,8 @@ def driver_verdicts(
         cases = max((r.cases for r in mine.values()), default=0)
         found = tuple(_driver_liveness(live, words))
         verdicts.append(ReleaseVerdict(release, cases, violating, modes, (), found, words.sdk))
-    return tuple(verdicts)
+    lost = any(v.violating for v in verdicts)
+    return tuple(replace(v, ever_lost=lost) for v in verdicts)
 
 
 def _setting(row: JsRecord, words: DriverWords) -> ModeCases:
@@ -374,6 +382,7 @@ def of(verdicts: Sequence[ReleaseVerdict], release: str) -> ReleaseVerdict:
 CLAIMS: dict[str, tuple[str, ...]] = {
     NEVER_RUNS: (NEVER_RUNS,),
     LIVENESS_LEFT: (LIVENESS_LEFT,),
+    KEPT_LIVENESS_LEFT: (KEPT_LIVENESS_LEFT,),
     NOT_AFFECTED: (NOT_AFFECTED,),
     "unaffected": (NOT_AFFECTED,),
     "fixes these cases": (LIVENESS_LEFT, NOT_AFFECTED),
