@@ -520,7 +520,8 @@ class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
         (``_atomic_replace_items``), else by clearing and adding, the history read put back
         after any failure (``_make_whole``). False when it failed and the history is whole."""
         store = self.underlying_session
-        if self.max_rollback_items is not None and len(previous) > self.max_rollback_items:
+        limit = getattr(self, "max_rollback_items", None)  # 0.22.x sessions have no such budget
+        if limit is not None and len(previous) > limit:
             logger.warning("compaction waits: the history exceeds max_rollback_items")
             return False
         atomic = getattr(type(store), "_atomic_replace_items", None)
