@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from approval_compaction.lab.mechanism.anatomy import load_anatomy
+from approval_compaction.lab.mechanism.anatomy import BUG, FIXED, load_anatomy
 from approval_compaction.lab.mechanism.catalogue import ERA, NEWEST, PINNED, entry
 from approval_compaction.lab.mechanism.permalink import permalink
 from approval_compaction.lab.mechanism.record import recorded_extract, recorded_release
@@ -155,6 +155,13 @@ def test_views_hunks_and_modules_by_outcome_count_every_one_once() -> None:
     in_fix = [i for i, h in enumerate(found.hunks, start=1) if h.in_minimal_fix]
     assert _numbers(list(by.xs("yes", level="in the minimal fix")["hunks"])) == in_fix
     assert not [key for keys in by.index for key in keys if "(" in key]  # kinds, not reasons
+    unjudged = by.xs("does not run, even widened", level=f"reverted from {found.new}")
+    assert _numbers(list(unjudged["hunks"])) == [
+        found.numbers[h.name]
+        for h in found.hunks
+        if h.reverted.verdict not in (FIXED, BUG)
+        and h.reverted_together.verdict not in (FIXED, BUG)
+    ]
     rest = hunks_by_outcome(found, not_the_fix(found))
     assert len(_numbers(list(rest["hunks"]))) == len(not_the_fix(found))
     assert "yes" not in set(rest.index.get_level_values("in the minimal fix"))
@@ -170,10 +177,28 @@ def test_views_kinds_frame_one_row_per_kind_naming_its_minimal_fix_by_number() -
     assert list(frame.index) == [kind.label for kind in found.kinds]
     for kind in found.kinds:
         row = frame.loc[kind.label]
-        names = [f"{found.numbers[name]} ({name})" for name in kind.minimal_fix]
-        assert row["minimal fix"] == (", ".join(names) or "none")
+        names = [str(found.numbers[name]) for name in kind.minimal_fix]
+        assert row["minimal fix"].replace(" ", "").split(",") == names
         assert row[f"{found.old} + the function fix alone"] == outcome_kind(kind.with_function_fix)
-        assert row["cases"] == len(kind.cases) and row["absent in"] == "—"
+        assert row["cases"] == len(kind.cases)
+    assert "absent in" not in frame.columns  # every kind can be made: the column says nothing
+
+
+def test_views_kinds_frame_a_widened_revert_names_the_fix_hunks_it_took() -> None:
+    """A hunk that brings a kind's bug back only widened says which of the kind's own fix hunks
+    its widening reverted with it, so a reader does not take it for a third part of the fix."""
+    from approval_compaction.lab.mechanism.views import bug_back_words
+
+    found = load_anatomy()
+    widened_only = 0
+    for kind in found.kinds:
+        words = bug_back_words(found, kind)
+        for name in kind.bug_back:
+            number = found.numbers[name]
+            alone = kind.reverted.get(name) == BUG
+            assert (f"{number} (widened, it takes " in words) is not alone
+            widened_only += not alone
+    assert widened_only  # the recorded anatomy has one: hosted MCP's hunk 21 takes hunk 3
 
 
 def test_views_kinds_frame_a_kind_a_release_cannot_make_says_why() -> None:

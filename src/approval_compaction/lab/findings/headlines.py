@@ -141,15 +141,21 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
     if m is None:
         raise HeadlineError("the answers need data/mechanism.json")
     path = paths.data(folder).fix_anatomy
-    kinds = load_anatomy(path).kinds if path.exists() else ()
+    an = load_anatomy(path) if path.exists() else None
+    kinds = an.kinds if an else ()
     fixed = [k.label for k in kinds if k.with_function_fix.verdict == "fixed"]
-    not_fixed = [k.label for k in kinds if k.with_function_fix.verdict != "fixed"]
+    not_fixed = [k for k in kinds if k.with_function_fix.verdict != "fixed"]
+
+    def hunks(names: Sequence[str]) -> str:
+        numbers = [str(an.numbers[n]) for n in names] if an else []
+        return ("hunk " if len(numbers) == 1 else "hunks ") + " and ".join(numbers)
+
     scope = (
         f". For {', '.join(fixed)} tools' approvals that one move is the whole fix "
-        f"(`{STUDY_MODE}` mode, the last table of this notebook); a {' or '.join(not_fixed)} "
-        f"approval request also needs {m.new}'s new check that pairs each request with its "
-        "response (notebook 12)"
-        if fixed and not_fixed
+        f"({hunks(an.minimal_fix)}, the last table); a "
+        f"{' or '.join(k.label for k in not_fixed)} approval request needs {m.new}'s new check "
+        f"that pairs each request with its response ({hunks(not_fixed[0].minimal_fix)})"
+        if an and fixed and not_fixed
         else ""
     )
     return (
@@ -159,8 +165,9 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
         f"when it compacts part of the history; at the {', '.join(m.old_compacts_at)} it "
         "compacts the whole history, so the check is skipped (`drop_orphan_function_calls` in "
         f"`{m.function}`, line {m.old_line}).\n\n"
-        f"{m.new} runs the check before every automatic compaction ({code(m.new_block)}) and, "
-        f"while a call has no output, waits instead of compacting{scope}.\n\n"
+        f"{m.new} moves the check up into the block every automatic compaction enters "
+        f"({code(m.new_block)}): while a call has no output, it waits instead of compacting"
+        f"{scope}.\n\n"
         f"**What to do.** On a branch of the SDK, move the check as {m.new} does (notebook 12 "
         "has it as a one-change patch)"
         + (", and pair each hosted MCP approval request with its response" if not_fixed else "")
@@ -458,9 +465,10 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     kinds = f"{', '.join(shared)} tools' approvals" if shared else "a function tool's approval"
     pieces = "one of them is" if len(an.minimal_fix) == 1 else f"{len(an.minimal_fix)} of them are"
     others = "".join(
-        f"\n\nA {k.label} approval request needs {' and '.join(f'`{h}`' for h in k.minimal_fix)} "
-        f"instead ({m.new}'s own check that pairs each request with its response); with the "
-        f"function fix alone {m.old} still loses it."
+        f"\n\nA {k.label} approval request needs hunks "
+        f"{' and '.join(str(an.numbers[h]) for h in k.minimal_fix)} instead ({m.new}'s own check "
+        f"that pairs each request with its response, and its import); with the function fix "
+        f"alone {m.old} still loses it."
         for k in other
     )
     stored = next((e for e in found.releases.eras if e.orphan_stored != "never"), None)
@@ -472,12 +480,18 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     )
     return (
         f"**Answer.** {m.new}'s diff of the files on the bug's path falls into {len(an.hunks)} "
-        f"hunks; for {kinds}, {pieces} the whole fix: the pairing check of `{m.function}` moved "
-        f"under {code(m.new_block)}. {m.old} with it alone: {an.minimal_outcome.verdict}; "
+        f"hunks; for {kinds}, {pieces} the whole fix (hunk "
+        f"{', '.join(str(an.numbers[h]) for h in an.minimal_fix)}): the pairing check of "
+        f"`{m.function}` moved "
+        f"out of the branch for a partial history into the block every automatic compaction "
+        f"enters ({code(m.new_block)}, which the patch's context does not reach). "
+        f"{m.old} with it alone: {an.minimal_outcome.verdict}; "
         f"{m.new} with every other change reverted: {outcome_word(an.rest_reverted)}.{others}"
         f"{why}\n\n"
         f"**What to do.** A backport to an older release needs that hunk, and the MCP check for "
-        "hosted MCP approvals; nothing else of the diff changes a verdict."
+        "hosted MCP approvals; no other hunk whose revert ran brings the bug back. The MCP "
+        "check as shipped has a cost: after an MCP approval request nobody answers, compaction "
+        "stops for good (notebook 10 has the test and a patch); backport it with that patch."
     )
 
 

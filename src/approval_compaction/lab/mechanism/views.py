@@ -28,7 +28,7 @@ import pandas as pd
 from ...formats.markdown import code, escape, fence
 from ...study.capture import STAGES
 from ..releases.probe import IMPORT_FAILED
-from .anatomy import BUG, FIXED, Anatomy, KindAnatomy, Outcome, ranges
+from .anatomy import BUG, FIXED, Anatomy, HunkRecord, KindAnatomy, Outcome, ranges
 from .catalogue import CATALOGUE, Function, Mark, Step, entry
 from .permalink import permalink
 from .record import MechanismError, load_record
@@ -346,15 +346,27 @@ def modules_frame(found: Anatomy) -> pd.DataFrame:
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("module")
 
 
+def judged(hunk: HunkRecord) -> str:
+    """What reverting a hunk from the newer release did: alone, or, when alone does not run,
+    widened by the hunks that need it (``widened: every case holds``); ``does not run, even
+    widened`` when neither ran, so the experiment cannot judge it alone."""
+    if hunk.reverted.verdict in (FIXED, BUG):
+        return outcome_kind(hunk.reverted)
+    if hunk.reverted_together.verdict in (FIXED, BUG):
+        return f"widened: {outcome_kind(hunk.reverted_together)}"
+    return "does not run, even widened"
+
+
 def hunks_by_outcome(found: Anatomy, names: Sequence[str] | None = None) -> pd.DataFrame:
-    """The hunks (all, or those named) by file, outcome reverted alone and whether the minimal
-    fix holds them, each group's hunks by their numbers: the hunk table in one comment's room."""
+    """The hunks (all, or those named) by file, what their revert did (``judged``) and whether
+    the minimal fix holds them, each group's hunks by their numbers: the hunk table in one
+    comment's room."""
     number = found.numbers
     chosen = [h for h in found.hunks if names is None or h.name in names]
     rows = pd.DataFrame(
         {
             "file": [h.name.rsplit("#", 1)[0] for h in chosen],
-            f"reverted alone from {found.new}": [outcome_kind(h.reverted) for h in chosen],
+            f"reverted from {found.new}": [judged(h) for h in chosen],
             "in the minimal fix": ["yes" if h.in_minimal_fix else "" for h in chosen],
             "n": [number[h.name] for h in chosen],
         }
@@ -412,7 +424,7 @@ def _word(found: Outcome) -> str:
 def kind_row(found: Anatomy, kind: KindAnatomy) -> dict[str, object]:
     """One kind's row."""
     number = found.numbers
-    fix = ", ".join(f"{number[name]} ({name})" for name in kind.minimal_fix) or "none"
+    fix = group_names(kind.minimal_fix, number) or "none"
     return {
         "cases": len(kind.cases),
         "absent in": "; ".join(f"{v}: {why}" for v, why in kind.absent.items()) or "—",
@@ -423,12 +435,32 @@ def kind_row(found: Anatomy, kind: KindAnatomy) -> dict[str, object]:
         "1-minimal": "yes" if kind.one_minimal else "no",
         "sets ddmin tried": len(kind.search),
         f"{found.old} + the function fix alone": _word(kind.with_function_fix),
-        f"reverted from {found.new}, bug back": group_names(kind.bug_back, number) or "none",
+        f"reverted from {found.new}, bug back": bug_back_words(found, kind) or "none",
         f"{found.new} - all but its fix": _word(kind.rest_reverted),
     }
 
 
+def bug_back_words(found: Anatomy, kind: KindAnatomy) -> str:
+    """The hunks whose revert brings the kind's bug back, by number; one that does so only
+    widened names the hunks of the kind's minimal fix its widening took with it
+    (``21 (widened, it takes 3)``)."""
+    number = found.numbers
+    together = {h.name: h.together for h in found.hunks}
+    words = []
+    for name in kind.bug_back:
+        taken = [n for n in together.get(name, ()) if n in kind.minimal_fix]
+        alone = kind.reverted.get(name) == BUG
+        words.append(
+            f"{number[name]}"
+            if alone or not taken
+            else f"{number[name]} (widened, it takes {group_names(taken, number)})"
+        )
+    return ", ".join(words)
+
+
 def kinds_frame(found: Anatomy) -> pd.DataFrame:
-    """Every kind's row, indexed by the kind's name."""
+    """Every kind's row, indexed by the kind's name; a column that says nothing for any kind
+    (every cell ``—``) is left out."""
     rows = {kind.label: kind_row(found, kind) for kind in found.kinds}
-    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("approval kind")
+    frame = pd.DataFrame.from_dict(rows, orient="index").rename_axis("approval kind")
+    return frame.loc[:, ~(frame == "—").all()]
