@@ -260,3 +260,13 @@ def test_progress_writes_a_line_only_when_its_interval_has_passed() -> None:
     progress.example(Counter(examples=8))
     assert stream.getvalue().startswith("explore x: round 0, 7 examples, 20 steps, 0 findings, 6 s")
     assert stream.getvalue().endswith(" MB\n") and stream.getvalue().count("\n") == 1
+
+
+def test_search_result_holds_only_what_a_step_was_judged_on() -> None:
+    """An invariant no step was judged on (``pause_accepted``: every ``ask`` plays a next turn)
+    is not said to hold: notebook 08 must not list it among what a search could not break."""
+    invariants = ("pause_accepted", "next_turn_accepted", "compaction_runs")
+    tally = {"judged: next_turn_accepted": 4, "judged: compaction_runs": 2}
+    result = SearchResult("0.24.0", False, 0, 3, 1, True, ("function",), {}, invariants, tally)
+    assert result.never_judged == ["pause_accepted"]
+    assert result.holds == ["next_turn_accepted", "compaction_runs"]

@@ -180,17 +180,20 @@ def findings_table(results: dict[str, SearchResult]) -> pd.DataFrame:
 
 
 def holds_table(results: dict[str, SearchResult]) -> pd.DataFrame:
-    """Per search: whether its last round ran dry, and each invariant no example broke."""
+    """Per search: whether its last round ran dry, each invariant no example broke, and each
+    no step was judged on."""
     rows = [
         {
             "search": name,
             "rounds": r.rounds,
-            "ran dry": r.exhausted,
+            "ran dry": "yes" if r.exhausted else "no",
             "holds": ", ".join(r.holds) if r.exhausted else "(budget ran out first)",
+            "never judged": ", ".join(r.never_judged),
             "skipped kinds": ", ".join(f"{k}: {why}" for k, why in r.skipped.items()),
         }
         for name, r in results.items()
     ]
     import pandas as pd
 
-    return pd.DataFrame(rows).set_index("search")
+    frame = pd.DataFrame(rows).set_index("search")
+    return frame.loc[:, (frame != "").any()]  # a column empty for every search says nothing

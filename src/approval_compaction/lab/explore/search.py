@@ -178,10 +178,18 @@ class SearchResult:
     patch: str = ""  # the patch's label on a patched SDK (written only then)
 
     @property
+    def never_judged(self) -> list[str]:
+        """Invariants no step of the search was judged on: no step plays the stage they read
+        (``pause_accepted``: every ``ask`` is judged as a next turn, never as a case's pause)."""
+        return [name for name in self.invariants if not self.tally.get(f"judged: {name}", 0)]
+
+    @property
     def holds(self) -> list[str]:
-        """Invariants no example violated (every one was judged after every step)."""
+        """Invariants judged and never violated (a search that never judged one says nothing
+        of it: ``never_judged``)."""
         broken = {invariant for f in self.findings for invariant, _ in f.pairs}
-        return [name for name in self.invariants if name not in broken]
+        skipped = set(self.never_judged)
+        return [name for name in self.invariants if name not in broken | skipped]
 
     def to_json(self) -> dict[str, Any]:
         return {

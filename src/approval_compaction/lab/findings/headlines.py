@@ -322,16 +322,24 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
             else f"With the workaround {broke} conversations still break an invariant."
         )
     if new is not old:
-        after = f"after a {_kinds(bugs)} request nobody answers (a bug), and " if bugs else ""
+        modes = sorted({f.trace.conversation.mode for f in bugs})
+        where = " or ".join(f"`{m}`" for m in modes)
+        after = (
+            f"after a {_kinds(bugs)} request nobody answers (a bug, in {where} mode), and "
+            if bugs
+            else ""
+        )
         said.append(
             f"\n\nOn {new.sdk_version} the call is kept; compaction still stops for good "
             f"{after}after any kind, in `{CONTRACT_MODE}` mode, as the SDK documents "
             f'("{DOCUMENTED_LIMIT}").'
         )
     said.append(
-        "\n\n**What to do.** Keep the pairing check for every kind of approval (the fixing "
-        "release does); the unanswered MCP request's stopped compaction has a proposed SDK patch "
-        "(notebook 10)."
+        f"\n\n**What to do.** On {old.sdk_version}, upgrade to {new.sdk_version} or wrap the "
+        "session with the workaround (notebook 06). An SDK maintainer takes notebook 10's patch "
+        "for the unanswered MCP request; until then an application answers or rejects every "
+        f"hosted MCP approval request before the conversation goes on, and in `{CONTRACT_MODE}` "
+        "mode every approval."
     )
     return " ".join(said).replace(" \n", "\n")
 
