@@ -57,7 +57,11 @@ def test_views_check_compare_sets_releases_side_by_side() -> None:
 def test_views_upgrade_frame_leaves_out_the_items_sent() -> None:
     frame = upgrade_frame([upgrade("0.23.1", "poisoned"), upgrade("0.24.0", "poisoned")])
     assert "model_input" not in frame.columns
-    assert list(frame.index) == [("poisoned", "0.23.1"), ("poisoned", "0.24.0")]
+    assert list(frame.index) == [
+        ("poisoned", "input mode", "0.23.1"),
+        ("poisoned", "input mode", "0.24.0"),
+    ]
+    assert "judged_by" not in frame.columns  # one judge for every row: the title says it
 
 
 def test_views_worker_frame_is_indexed_by_compaction() -> None:

@@ -13,7 +13,7 @@ from ...doctor.check import CheckRow
 from ...doctor.repair import RepairResult
 from ...doctor.verdict import SessionReport
 from .heal import Healed
-from .upgrade import UpgradeRecord
+from .upgrade import STORES, UpgradeRecord
 from .worker import WorkerComparison
 
 
@@ -54,9 +54,17 @@ def item_checks_frame(healed: Healed) -> pd.DataFrame:
 
 
 def upgrade_frame(records: Sequence[UpgradeRecord]) -> pd.DataFrame:
-    """The next turn per release and store, without the items it sent."""
-    rows = [{k: v for k, v in asdict(r).items() if k != "model_input"} for r in records]
-    return to_frame(rows, None).set_index(["store", "release"])
+    """The next turn per store and release, without the items it sent, each store with the
+    compaction mode that left it (``left by``); a column with one value for every row (who
+    judged the turn) goes to the table's title instead."""
+    rows = [
+        {"store": r.store, "left by": f"{STORES[r.store]} mode"}
+        | {k: v for k, v in asdict(r).items() if k not in ("model_input", "store")}
+        for r in records
+    ]
+    frame = to_frame(rows, None).set_index(["store", "left by", "release"])
+    one_judge = frame["judged_by"].nunique() == 1
+    return frame.drop(columns="judged_by") if one_judge else frame
 
 
 def worker_frame(rows: Sequence[WorkerComparison]) -> pd.DataFrame:

@@ -280,8 +280,9 @@ def am_i_affected(found: Findings) -> str:
                 if up.pause_failed
                 else ""
             ),
-            f"3. Another worker resumes exactly as the process does: "
-            f"{'yes' if found.worker.same else 'no'}.",
+            "3. A resume by another worker stores and sends "
+            f"{'the same items as' if found.worker.same else 'other items than'} the resume in "
+            "the process that paused.",
             f"4. `doctor scan` finds {heal.before.get('poisoned', 0)} of {heal.sessions} test "
             f"sessions poisoned and {heal.before.get('stuck', 0)} stuck; after `doctor repair "
             f"--apply`, {heal.after.get('poisoned', 0)} and {heal.after.get('stuck', 0)}.",
