@@ -380,8 +380,10 @@ def the_wire(found: Findings) -> str:
     report, then = _error(found, "input")
     return (
         f"**Answer.** On {_pinned(found)} over HTTP, with the hook compacting after every turn, "
-        f"`auto` (the default) and `previous_response_id` raise at the {at} "
-        f"({code(any_call(auto))}); `input` raises at the {then} ({code(any_call(report))}). "
+        f"`auto` (the default, while the agent's responses are stored) and "
+        f"`previous_response_id` raise at the {at} ({code(any_call(auto))}); `input`, and "
+        f"`auto` under `ModelSettings(store=False)`, raise at the {then} "
+        f"({code(any_call(report))}). "
         "The body the API refuses is the one the runner built: the SDK's conversion adds no "
         f"fault.\n\n{_action(found)}"
     )
