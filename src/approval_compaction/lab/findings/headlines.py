@@ -408,7 +408,12 @@ def after_the_fix(found: Findings) -> str:
     ]
     for kind, lead in (
         (CONTRACT, "As the SDK documents, it stops too after"),
-        (UNKNOWN, "Not counted, as no public source shows the compaction answer it needs: after"),
+        (
+            UNKNOWN,
+            "Not counted: it would stop too only if the compaction endpoint answered with the "
+            "summary alone, without the user's messages, which no public source shows the API "
+            "doing (the regression test below runs both answers): after",
+        ),
     ):
         grouped: dict[tuple[str, ...], list[str]] = {}
         for v in record.of_kind(kind):
@@ -431,10 +436,11 @@ def after_the_fix(found: Findings) -> str:
         " ".join(said).replace("\n\n ", "\n\n")
         + "\n\n**What to do.** For the SDK: the patch below, with its regression test, keeps an "
         "unanswered MCP request stored and compacts what follows it, and leaves out of the model "
-        "input an output whose call is gone. For a team: "
-        "in `input` or `auto` mode wrap the session in `defer_compaction_while_pending` (it "
-        f"retires a call nobody will answer); in `{CONTRACT_MODE}` mode use `auto` or `input` "
-        "instead; `doctor repair` heals a poisoned store."
+        "input an output whose call is gone. For a team, with the `approval-compaction` "
+        "package: in `input` or `auto` mode wrap the session in "
+        "`defer_compaction_while_pending` (it retires a call nobody will answer); in "
+        f"`{CONTRACT_MODE}` mode use `auto` or `input` instead; `doctor repair` heals a "
+        "poisoned store."
     )
 
 
