@@ -59,3 +59,13 @@ def test_frames_highlight_colours_faults_and_prints_reproducibly() -> None:
     html = shown._repr_html_()
     assert "#f5b7b1" in html and "T_items" in html
     assert " at 0x" not in repr(shown) and "orphan output" in repr(shown)
+
+
+def test_preview_shows_a_summary_items_text() -> None:
+    """A compaction item that carries its summary as text (LangChain's and ADK's, mapped by
+    their drivers) previews that text, not ``null``."""
+    from approval_compaction.display.frames import preview
+
+    assert preview({"type": "compaction", "summary": "the user asked for a record"}) == (
+        "the user asked for a record"
+    )

@@ -28,4 +28,4 @@ def test_plugin_without_the_sweep_is_one_line_naming_the_file(tmp_path: Path) ->
 
 def test_plugin_answer_names_the_pinned_release_and_its_verdict() -> None:
     said = answer()
-    assert said.startswith("**Answer.** ") and "the pinned release" in said
+    assert said.startswith("**Answer.** ") and "the pinned `langchain` release" in said

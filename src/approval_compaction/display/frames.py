@@ -32,7 +32,7 @@ def preview(item: Item, width: int | None = PREVIEW_WIDTH) -> str:
     """A short, single-line view of what the item says (``width=None``: whole)."""
     content: Any = item.get("content")
     if content is None:
-        for key in ("output", "arguments", "encrypted_content", "action", "reason"):
+        for key in ("output", "arguments", "encrypted_content", "summary", "action", "reason"):
             if key in item:
                 content = item[key]
                 break

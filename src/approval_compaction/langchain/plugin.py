@@ -97,7 +97,8 @@ def answer(folder: Path = paths.DATA) -> str:
         modes = ", ".join(dict.fromkeys(m for v in refused for m in v.modes))
         said.append(
             f"In {names}, the call stays in the history with nothing answering it, and the API "
-            f"refuses later questions (HTTP 400) in {modes}."
+            f"refuses some of the later questions (HTTP 400; how many depends on where the "
+            f"compaction step cuts) in {modes}."
         )
     late = [v for v in bugs if v.state == UNPAIRED]
     if late:
@@ -119,7 +120,7 @@ def answer(folder: Path = paths.DATA) -> str:
         else "The patch in `langchain/fix/` does not yet heal every situation."
     )
     return (
-        f"**Answer.** {cases}. On {found.version}, the pinned release, the verdict is "
+        f"**Answer.** {cases}. On {found.version}, the pinned `langchain` release, the verdict is "
         f"*{pinned.word}*.\n\n{left}\n\n**What to do.** LangChain maintainers: when a new run "
         "starts over an interrupt nobody resumed, answer its open call in "
         f"`HumanInTheLoopMiddleware` before the model sees it. {fix} `data/report-langchain.md` "
