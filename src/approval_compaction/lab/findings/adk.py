@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ...adk.moves import WINDOW_SOURCE
 from ...analysis.liveness import LivenessRecord
 from ...formats.records import read_records
 from ...study.words import ADK_KINDS
@@ -56,12 +57,7 @@ NOT_RUN: dict[str, str] = {
     "compaction_interval: Field required": "a token threshold only beside a window",
     NEVER_COMPACTED: "compaction never runs",
 }
-# ADK's sliding window summarises each window and leaves earlier summaries out of the next:
-# the history grows by a summary per window in every session, the control too.
-WINDOW_SOURCE = (
-    "google/adk/apps/compaction.py, `_run_compaction_for_sliding_window`'s docstring: "
-    '"consecutive summaries overlap", "earlier compaction events are left out"'
-)
+# ADK's sliding window grows the history by design, the control too (``adk.moves``).
 WORDS = DriverWords(PACKAGE, ADK_KINDS, RAISED, GROWS, WINDOW_SOURCE)
 
 

@@ -73,11 +73,12 @@ def data_command(args: argparse.Namespace) -> int:
 
 
 def write_fix(folder: Path = paths.DATA) -> list[Path]:
-    """The patched package's kinds (``adk-patched.json``), and the regression test on the
-    pinned and the patched package (``adk-sdk-test.json``)."""
+    """The patched package's kinds (``adk-patched.json``), the regression test on the pinned
+    and the patched package (``adk-sdk-test.json``), and the long-running call's test on the
+    pinned package, with its fix and with both (``adk-sdk-test-long-running.json``)."""
     from ...adk.harness import run_plans
-    from ..adk.patched import label, patched_environment
-    from ..adk.sdk_test import run_sdk_test
+    from ..adk.patched import BOTH_FIXES, LONG_RUNNING_FIX, label, patched_environment
+    from ..adk.sdk_test import LONG_RUNNING_TEST, run_sdk_test
     from .js import SdkTestRecord
 
     files, patched = paths.data(folder), patched_environment()
@@ -91,7 +92,16 @@ def write_fix(folder: Path = paths.DATA) -> list[Path]:
     ):
         run = run_sdk_test(python)
         tests.append(SdkTestRecord(name, run.tests, run.passed, run.failed))
-    return written + write_records(files.adk_sdk_test, tests, SdkTestRecord)
+    written += write_records(files.adk_sdk_test, tests, SdkTestRecord)
+    long_running = []
+    for name, python in (
+        (pinned(), release_environment(pinned()).python),
+        (label(LONG_RUNNING_FIX), patched_environment(LONG_RUNNING_FIX).python),
+        (label(BOTH_FIXES), patched_environment(BOTH_FIXES).python),
+    ):
+        run = run_sdk_test(python, LONG_RUNNING_TEST)
+        long_running.append(SdkTestRecord(name, run.tests, run.passed, run.failed))
+    return written + write_records(files.adk_long_running_sdk_test, long_running, SdkTestRecord)
 
 
 def fix_command(args: argparse.Namespace) -> int:
