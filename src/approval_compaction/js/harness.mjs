@@ -615,7 +615,7 @@ class Stepper {
         approvals = await this.elsewhere(step);
       } else {
         if (step.boundary === 'json') talk.state = await RunState.fromString(talk.agent, talk.state.toString());
-        approvals = decideAll(talk.state, step.decision);
+        approvals = decideAll(talk.state, step.decision ?? 'approve');
         await this.turn('resume', talk.state);
       }
       outcome = talk.met;
@@ -685,7 +685,7 @@ async function resumeStep() {
   talk.recorder.always = Boolean(step.compact);
   talk.recorder.reply = 'message';
   talk.state = await RunState.fromString(talk.agent, text);
-  const approvals = decideAll(talk.state, step.decision);
+  const approvals = decideAll(talk.state, step.decision ?? 'approve');
   await stepper.turn('resume', talk.state);
   const done = { stages: talk.stages, met: talk.met, approvals, text: talk.state ? talk.state.toString() : null };
   process.stdout.write(JSON.stringify(done));

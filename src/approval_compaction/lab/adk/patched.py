@@ -57,8 +57,9 @@ def patched_environment(patch: Path = FIX, version: str | None = None) -> Enviro
     if error is not None:
         raise PatchError(f"google-adk {release}: {error}")
     site = next(env.folder.glob("lib/python*/site-packages"))
+    given = str(patch.resolve())  # patch runs in site-packages: a relative path would not be found
     done = subprocess.run(
-        ["patch", "-p1", "--forward", "--batch", "--no-backup-if-mismatch", "-i", str(patch.resolve())],
+        ["patch", "-p1", "--forward", "--batch", "--no-backup-if-mismatch", "-i", given],
         cwd=site, capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
     if done.returncode != 0:

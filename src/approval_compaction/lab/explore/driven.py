@@ -223,9 +223,10 @@ def conversation(moves: Moves, settings: Mapping[str, Any]) -> Conversation:
 
 
 PLAIN_ASK = ("ask", "answer", False)
+LATER = ("continue", "answer", False)
 
 
-def _normal(steps: Sequence[Mapping[str, Any]]) -> list[tuple[tuple[str, bool, bool], Any]]:
+def _normal(steps: Sequence[Mapping[str, Any]]) -> list[tuple[tuple[str, str, bool], Any]]:
     """Steps as a shape compares them: action, ending and a kept decide, with the calls (in a
     shape, a call may be a list of the kinds it stands for); plain questions in a row as one
     (runners, boundaries and decisions as any)."""
@@ -250,6 +251,15 @@ def _calls_fit(mine: Sequence[str], theirs: Sequence[Any]) -> bool:
     )
 
 
+def _step_fits(mine: tuple[Any, Any], theirs: tuple[Any, Any]) -> bool:
+    """A step fits a shape's: the same, or later questions (``continue``) where the shape asks
+    a plain one (the next question of a case)."""
+    (key, calls), (shape, wanted) = mine, theirs
+    if key == LATER and shape == PLAIN_ASK and not wanted:
+        return True
+    return bool(key == shape and _calls_fit(calls, wanted))
+
+
 def shape_of(moves: Moves, found: Conversation) -> str:
     """The hand-picked shape a conversation has, or begins, in settings it ran ("" if none)."""
     mine = _normal([step.to_json() for step in found.steps])
@@ -258,16 +268,20 @@ def shape_of(moves: Moves, found: Conversation) -> str:
         if any(options.get(name) not in values for name, values in shape.settings.items()):
             continue
         theirs = _normal(shape.steps)[: len(mine)]
-        if (
-            mine
-            and len(theirs) == len(mine)
-            and all(
-                a == b and _calls_fit(ours, calls)
-                for (a, ours), (b, calls) in zip(mine, theirs, strict=True)
-            )
-        ):
+        if mine and len(theirs) == len(mine) and all(map(_step_fits, mine, theirs)):
             return shape.name
     return ""
+
+
+def known_as(
+    moves: Moves, found: Conversation, records: Sequence[StepRecord], invariants: set[str]
+) -> str:
+    """The hand-picked shape a finding has ("" if none), read up to the first step that broke
+    one of its invariants: a conversation whose compaction had stopped for good before its
+    later steps is that first stop, whatever the later steps leave pinned."""
+    broke = [r.index for r in records for j in r.violations if j.invariant in invariants]
+    first = min(broke, default=len(found.steps) - 1)
+    return shape_of(moves, replace(found, steps=found.steps[: first + 1]))
 
 
 # ---------------------------------------------------------------- the search
@@ -318,7 +332,7 @@ def finding(violation: Violation, drive: Drive) -> Finding:
     """A shrunk violation as a finding: known when it has a hand-picked shape."""
     found = violation.conversation
     trace = Trace(found, drive.driver.version, tuple(violation.records))
-    shape = shape_of(drive.moves, found)
+    shape = known_as(drive.moves, found, violation.records, {i for i, _ in violation.pairs})
     return Finding(tuple(violation.pairs), "known" if shape else "new", shape, trace)
 
 

@@ -22,6 +22,7 @@ from ...formats.markdown import GITHUB_LIMIT, fence, github_length, markdown_tab
 from ...formats.records import read_records
 from .. import paths
 from ..findings.js import COLUMNS, cell, js_errors_frame, js_ranges_frame
+from ..findings.searched import searched_cases, searched_frame
 from ..findings.stall import (
     StallFinding,
     load_stall,
@@ -131,6 +132,16 @@ def build_js_report(folder: Path = paths.DATA) -> str:
             f"([{files.js_stall_report.name}]({files.js_stall_report.name}), beside this report; "
             "`python -m approval_compaction share --js stall`)."
         )
+    searched = searched_cases("js", folder)
+    if searched:
+        parts += [
+            "A state-space search over the SDK's own moves (modes, runners, the compaction "
+            "answer's shapes, approvals answered late, abandoned or lost, `make explore-drivers`) "
+            "shrinks each violation it finds to a minimal sequence that replays "
+            "(`python -m approval_compaction explore replay FILE`); each with the hand-picked case "
+            "or situation it reduces to, or none:",
+            markdown_table(searched_frame(searched).drop(columns="settings")),
+        ]
     parts += [
         "### Debug information",
         f"- Agents SDK version: `@openai/agents` {pinned()} (and the releases above)\n"

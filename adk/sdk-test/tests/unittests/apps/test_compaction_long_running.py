@@ -21,7 +21,7 @@ stored, or the tool returned nothing and its result never arrives. From then
 on every window ends before that call and every later invocation leaves the
 session uncompacted. A call an earlier invocation left without any response
 can be compacted past: should its result still arrive, prompt assembly
-restores the call (`_recover_compacted_function_calls`). Extends #7236.
+restores the call (`_recover_compacted_function_calls`). Extends #7236 / #7237.
 """
 
 from __future__ import annotations
@@ -88,8 +88,14 @@ class _Summarizer(BaseEventsSummarizer):
   ) -> Optional[Event]:
     self.windows.append(list(events))
     last = events[-1]
-    asked = [p.text for p in (last.content.parts if last.content else []) if p.text]
-    text = f'summary: {asked[-1]}' if last.author == 'user' and asked else 'summary'
+    asked = [
+        p.text for p in (last.content.parts if last.content else []) if p.text
+    ]
+    text = (
+        f'summary: {asked[-1]}'
+        if last.author == 'user' and asked
+        else 'summary'
+    )
     summary = types.Content(role='model', parts=[types.Part(text=text)])
     compaction_range = EventCompaction(
         start_timestamp=events[0].timestamp,
@@ -132,7 +138,7 @@ TRIGGERS = {
     'tokens_retention2': {'token_threshold': 1, 'event_retention_size': 2},
 }
 UNANSWERED = {
-    # The worker dies after the call is stored: not even the tool's first answer.
+    # The worker dies once the call is stored: no answer from the tool at all.
     'worker_died': '_start_export',
     # The tool answers nothing; its result never arrives.
     'result_never_arrives': '_queue_export',
@@ -150,7 +156,10 @@ def _app(summarizer: _Summarizer, trigger: str) -> tuple[App, _Model]:
       ],
   )
   config = EventsCompactionConfig(summarizer=summarizer, **TRIGGERS[trigger])
-  return App(name='app', root_agent=agent, events_compaction_config=config), model
+  return (
+      App(name='app', root_agent=agent, events_compaction_config=config),
+      model,
+  )
 
 
 async def _runner(app: App) -> Runner:
@@ -197,20 +206,31 @@ async def test_late_result_of_a_compacted_long_running_call_is_sent_with_it(
       id=call.id, name=call.name, response={'table': 't', 'status': 'done'}
   )
   await _run(
-      runner, types.Content(role='user', parts=[types.Part(function_response=result)])
+      runner,
+      types.Content(role='user', parts=[types.Part(function_response=result)]),
   )
 
   for sent in model.requests:
-    calls = {p.function_call.id for c in sent for p in c.parts or [] if p.function_call}
+    calls = {
+        p.function_call.id
+        for c in sent
+        for p in c.parts or []
+        if p.function_call
+    }
     responses = {
-        p.function_response.id for c in sent for p in c.parts or [] if p.function_response
+        p.function_response.id
+        for c in sent
+        for p in c.parts or []
+        if p.function_response
     }
     assert responses <= calls
 
 
 def _event(invocation_id: str, *, call: bool, long_running: bool) -> Event:
   if call:
-    part = types.Part(function_call=types.FunctionCall(id='c', name='_queue_export'))
+    part = types.Part(
+        function_call=types.FunctionCall(id='c', name='_queue_export')
+    )
   else:
     part = types.Part(text='hi')
   return Event(
