@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import pandas as pd
@@ -22,6 +22,7 @@ from .. import paths
 from ..adk.changes import CHANGES, Change
 from ..js.sweep import NEVER_COMPACTED, JsRecord
 from .js import RAISED, js_liveness_frame
+from .liveness import STUCK
 from .releases import (
     COMPACTION_ONLY,
     NEXT_TURN_FAILS,
@@ -29,7 +30,16 @@ from .releases import (
     RESUME_FAILS,
     UNAFFECTED,
 )
-from .verdict import GROWS, DriverWords, ModeCases, ReleaseVerdict, driver_verdicts
+from .searched import SearchedCase, searched_cases
+from .verdict import (
+    BUG,
+    GROWS,
+    DriverWords,
+    LivenessVerdict,
+    ModeCases,
+    ReleaseVerdict,
+    driver_verdicts,
+)
 
 PACKAGE = "google-adk"
 # The kinds as columns: EventsCompactionConfig's sliding window and token threshold.
@@ -109,7 +119,9 @@ def load_adk(folder: Path = paths.DATA) -> AdkFinding | None:
         return tuple(read_records(path, LivenessRecord)) if path.is_file() else ()
 
     sweep = read(files.adk_sweep)
-    verdicts = driver_verdicts(sweep, live(files.adk_sweep_liveness), WORDS)
+    verdicts = searched_verdicts(
+        driver_verdicts(sweep, live(files.adk_sweep_liveness), WORDS), searched_cases("adk", folder)
+    )
     return AdkFinding(
         sweep,
         read(files.adk_kinds),
@@ -119,6 +131,24 @@ def load_adk(folder: Path = paths.DATA) -> AdkFinding | None:
         live(files.adk_responses_liveness),
         read(files.adk_sweep_responses),
     )
+
+
+def searched_verdicts(
+    verdicts: Sequence[ReleaseVerdict], cases: Sequence[SearchedCase]
+) -> tuple[ReleaseVerdict, ...]:
+    """Each release's verdict with what the state-space search found there that no hand-picked
+    situation has and that stops compaction for good: a bug named by its minimal sequence, in
+    the kind it was shrunk to."""
+    found = []
+    for verdict in verdicts:
+        mine = [c for c in cases if c.package == verdict.release and c.label == "new"]
+        stalls = tuple(
+            LivenessVerdict(f"searched: {c.steps.rsplit(' → ', 1)[0]}", STUCK, (c.mode,), BUG)
+            for c in mine
+            if c.stops_compacting
+        )
+        found.append(replace(verdict, liveness=(*verdict.liveness, *stalls)))
+    return tuple(found)
 
 
 # The kinds by trigger: the README's columns (a kind's words shown once where both agree).

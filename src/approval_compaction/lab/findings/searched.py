@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
+from ...formats.records import read_json
 from .. import paths
-from ..explore.replay import load_result
-from ..explore.search import Finding, SearchResult
+from ..explore.conversation import Conversation
 from ..releases.versions import version_key
 
 LIVENESS = ("compaction_runs", "history_bounded")
@@ -37,35 +38,41 @@ class SearchedCase:
     steps: str
     settings: str
     stops_compacting: bool  # it breaks compaction_runs: compaction stops for good
+    mode: str = ""  # the compaction mode (an ADK kind) it was shrunk to
 
     @property
     def replay(self) -> str:
         return REPLAY.format(name=self.name)
 
     @classmethod
-    def of(cls, sdk: str, finding: Finding) -> SearchedCase:
-        conversation = finding.trace.conversation
+    def of(cls, sdk: str, finding: dict[str, Any]) -> SearchedCase:
+        """A finding as ``Finding.to_json`` wrote it (read as JSON: no SDK, no hypothesis)."""
+        trace = finding["trace"]
+        conversation = Conversation.from_json(trace["conversation"])
+        pairs = [(str(i), str(k)) for i, k in finding["pairs"]]
         return cls(
             sdk=sdk,
-            package=finding.trace.sdk_version,
-            name=finding.name,
-            label=finding.label,
-            known_as=finding.known_as,
-            breaks=", ".join(f"{i} ({k})" for i, k in finding.pairs),
+            package=str(trace["sdk_version"]),
+            name=str(finding["name"]),
+            label=str(finding["label"]),
+            known_as=str(finding["known_as"]),
+            breaks=", ".join(f"{i} ({k})" for i, k in pairs),
             steps=" → ".join(step.label() for step in conversation.steps),
             settings=", ".join(f"{k} {v}" for k, v in conversation.options.items()),
-            stops_compacting=any(i == "compaction_runs" for i, _ in finding.pairs),
+            stops_compacting=any(i == "compaction_runs" for i, _ in pairs),
+            mode=str(conversation.mode),
         )
 
 
-def load_searches(sdk: str, folder: Path = paths.DATA) -> list[SearchResult]:
-    """Every committed search on the driver ``sdk`` (``js``, ``adk``), releases in order."""
-    found = [load_result(path) for path in paths.data(folder).explore_results(sdk)]
-    return sorted(found, key=lambda r: version_key(r.sdk_version.partition("+")[0]))
+def load_searches(sdk: str, folder: Path = paths.DATA) -> list[dict[str, Any]]:
+    """Every committed search on the driver ``sdk`` (``js``, ``adk``), as written
+    (``SearchResult.to_json``), releases in order."""
+    found = [read_json(path, dict) for path in paths.data(folder).explore_results(sdk)]
+    return sorted(found, key=lambda r: version_key(str(r["sdk_version"]).partition("+")[0]))
 
 
 def searched_cases(sdk: str, folder: Path = paths.DATA) -> list[SearchedCase]:
-    return [SearchedCase.of(sdk, f) for r in load_searches(sdk, folder) for f in r.findings]
+    return [SearchedCase.of(sdk, f) for r in load_searches(sdk, folder) for f in r["findings"]]
 
 
 def searched_frame(cases: list[SearchedCase], new_only: bool = False) -> pd.DataFrame:
@@ -92,13 +99,13 @@ def search_coverage(sdk: str, folder: Path = paths.DATA) -> pd.DataFrame:
     nothing new, and its findings, new ones apart."""
     rows = [
         {
-            "package": r.sdk_version,
-            "examples": r.tally.get("examples", 0),
-            "steps": r.tally.get("steps", 0),
-            "rounds": r.rounds,
-            "ran dry": r.exhausted,
-            "findings": len(r.findings),
-            "new": sum(1 for f in r.findings if f.label == "new"),
+            "package": r["sdk_version"],
+            "examples": r["tally"].get("examples", 0),
+            "steps": r["tally"].get("steps", 0),
+            "rounds": r["rounds"],
+            "ran dry": r["exhausted"],
+            "findings": len(r["findings"]),
+            "new": sum(1 for f in r["findings"] if f["label"] == "new"),
         }
         for r in load_searches(sdk, folder)
     ]

@@ -193,7 +193,7 @@ def long_running_parts(folder: Path = paths.DATA) -> list[str]:
             f"{fence(LONG_RUNNING_TEST.read_text(), 'python')}\n\n</details>",
         ]
     patched = [c for c in cases if c.package.endswith(BOTH_FIXES.name)]
-    both = [r for r in load_searches("adk", folder) if r.sdk_version.endswith(BOTH_FIXES.name)]
+    both = [r for r in load_searches("adk", folder) if r["sdk_version"].endswith(BOTH_FIXES.name)]
     parts += [
         "A long-running call an earlier invocation left without any response can be compacted "
         "past: should its result still arrive, prompt assembly restores the compacted call "
