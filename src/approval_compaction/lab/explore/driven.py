@@ -11,13 +11,13 @@ the step as the stage it plays in a case; ``driver.judge_turns``: a ``continue``
 liveness rules). The rounds, the shrinking and the records are the Python search's
 (``search``, ``rules``).
 
-Each settings' control, one ``continue`` on a fresh conversation, runs once per search and
-sets two things. Its leading turns without a compaction request are the trigger's warm-up (a
-token threshold keeping N raw events compacts nothing until more than N are stored): the
-liveness rules judge a ``continue``'s turns after it (a control that never compacts has none:
-that is a finding). A liveness invariant the SDK breaks by design (``Moves.designed``, with its
-public source) is not a finding where the control breaks it too: a step's verdict on it is then
-recorded as not judged, its detail naming the source.
+Each settings' control, ``CONTROL_STEPS`` ``continue`` steps on a fresh conversation, runs
+once per search and sets two things. Its leading turns without a compaction request are the
+trigger's warm-up (a token threshold keeping N raw events compacts nothing until more than N
+are stored): the liveness rules judge a ``continue``'s turns after it (a control that never
+compacts has none: that is a finding). A liveness invariant the SDK breaks by design
+(``Moves.designed``, with its public source) is not a finding where the control breaks it too:
+a step's verdict on it is then recorded as not judged, its detail naming the source.
 
 A finding is ``known`` when its steps have the shape of one of the SDK's hand-picked situations
 or cases (``Moves.shapes``; plain questions in a row count as one, runners and boundaries as
@@ -28,7 +28,8 @@ situations miss.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
@@ -46,6 +47,9 @@ from .rules import Setup, Violation, _count, new_pairs
 from .search import Finding, Options, Progress, SearchResult, _settings, own_draws
 
 STEP_FIELDS = frozenset(Step.__dataclass_fields__) - {"action"}
+# A control's ``continue`` steps: long enough for a sliding window's overlap (up to two
+# invocations) to show its designed growth, which starts a turn after the overlap fills.
+CONTROL_STEPS = 2
 # hypothesis's decorators, their strategies given as a dict (their stubs overload on the names)
 STARTS: Callable[..., Callable[[Callable[..., None]], Callable[..., None]]] = initialize
 
@@ -77,9 +81,13 @@ class Drive:
         if key not in self.controls:
             found = Control()
             if not self.driver.start(settings):
-                record = take(self, found, 0, Step("continue"))
-                if record is not None:
-                    found = Control.of(self.turns, self.moves.designed, self.driver.version)
+                turns: list[Stage] = []
+                for index in range(CONTROL_STEPS):
+                    if take(self, found, index, Step("continue")) is None:
+                        break
+                    turns += self.turns
+                else:
+                    found = Control.of(turns, self.moves.designed, self.driver.version)
             self.controls[key] = found
         return self.controls[key]
 
@@ -336,6 +344,23 @@ def finding(violation: Violation, drive: Drive) -> Finding:
     return Finding(tuple(violation.pairs), "known" if shape else "new", shape, trace)
 
 
+@contextmanager
+def patient() -> Iterator[None]:
+    """Shrinking bounded by its count of shrinks alone while the block runs: hypothesis stops
+    shrinking after ``MAX_SHRINKING_SECONDS`` of wall time too, so on a driver (a step takes
+    a process round trip) and a busy machine the same seed shrank to a different example count
+    from run to run. Hypothesis has no setting for it; its module constant is raised for the
+    block (``search.own_draws`` swaps a private hook the same way)."""
+    from hypothesis.internal.conjecture import engine
+
+    bound = engine.MAX_SHRINKING_SECONDS
+    engine.MAX_SHRINKING_SECONDS = 10**9
+    try:
+        yield
+    finally:
+        engine.MAX_SHRINKING_SECONDS = bound
+
+
 def search(
     moves: Moves, driver: StepDriver, options: Options, progress: Progress | None = None
 ) -> SearchResult:
@@ -357,7 +382,7 @@ def search(
             progress.round = rounds
         explorer = seed(options.seed)(machine(drive))
         try:
-            with own_draws():
+            with own_draws(), patient():
                 run_state_machine_as_test(explorer, settings=_settings(options))
             exhausted = True
         except Violation as violation:
@@ -395,7 +420,7 @@ def first_finding(
     setup = Setup(cast(tuple[Kind, ...], moves.kinds), targets=frozenset(INVARIANTS))
     drive = Drive(moves, driver, setup)
     try:
-        with own_draws():
+        with own_draws(), patient():
             run_state_machine_as_test(
                 seed(options.seed)(machine(drive)), settings=_settings(options)
             )
