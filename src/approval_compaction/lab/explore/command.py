@@ -18,6 +18,7 @@ import sys
 from dataclasses import asdict, replace
 from pathlib import Path
 
+from ...errors import InvestigationError
 from .. import paths
 from ..mechanism.catalogue import PINNED
 from ..releases import environments
@@ -73,7 +74,7 @@ def explore_driver(args: argparse.Namespace) -> int:
     line = driven(args.driver)
     patches = list(getattr(args, "patch", None) or [])
     if len(patches) > 1:
-        raise ValueError("a driver's search takes one --patch")
+        raise InvestigationError("a driver's search takes one --patch")
     options = Options(examples=args.examples, seed=args.seed, rounds=args.rounds)
     words = (args.release or "pinned").split(",")
     releases = list(dict.fromkeys(line.release(word) for word in words))  # pinned may be newest

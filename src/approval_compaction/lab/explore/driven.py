@@ -38,6 +38,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
 
 from ...analysis.invariants import INVARIANTS
+from ...errors import InvestigationError
 from ...study.capture import Stage
 from ...study.moves import Choice, Moves, StepAnswer, StepDriver
 from ...study.words import Kind
@@ -301,7 +302,9 @@ def rerun(drive: Drive, found: Conversation) -> Trace:
     control = drive.control(settings)
     why = drive.driver.start(settings)
     if why:
-        raise ValueError(f"{drive.moves.package} {drive.driver.version} cannot run it: {why}")
+        raise InvestigationError(
+            f"{drive.moves.package} {drive.driver.version} cannot run it: {why}"
+        )
     needs = {move.action: move.needs for move in drive.moves.moves}
     records, holds = [], frozenset[str]()
     for index, step in enumerate(found.steps):

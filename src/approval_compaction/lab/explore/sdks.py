@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ...errors import InvestigationError
 from ...study.moves import Moves, StepDriver
 
 
@@ -106,5 +107,5 @@ SDKS: dict[str, Callable[[], Driven]] = {
 def driven(name: str) -> Driven:
     """The registry line of ``name`` (``js``, ``adk``), or a one-line error."""
     if name not in SDKS:
-        raise ValueError(f"no driver {name!r}: expected one of {', '.join(SDKS)}")
+        raise InvestigationError(f"no driver {name!r}: expected one of {', '.join(SDKS)}")
     return SDKS[name]()
