@@ -67,7 +67,7 @@ run: $(STAMP) $(NODE_STAMP) ## write data/, execute and render every notebook, t
 sweep: $(STAMP) ## run the matrix on every openai-agents release into data/sweep.json (slow)
 	$(PY) -m approval_compaction sweep $(SWEEP_ARGS)
 
-adk-fix: $(STAMP) ## the patched google-adk (adk/fix) in every kind and the adk-python regression test (data/adk-patched.json, adk-sdk-test.json)
+adk-fix: $(STAMP) ## the patched google-adk (adk/fix) in every kind and the adk-python regression tests, the long-running one with its fix too (data/adk-patched.json, adk-sdk-test*.json)
 	$(PY) -m approval_compaction adk-fix
 	$(PY) -m approval_compaction report-adk --output data/report-adk.md
 
