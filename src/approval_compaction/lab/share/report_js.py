@@ -32,6 +32,7 @@ from ..findings.stall import (
     turns_frame,
     vitest_frame,
 )
+from ..findings.verdict import SUMMARY_ONLY, SUMMARY_ONLY_WHY
 from ..js.packages import pinned
 from ..js.sdk_test import JS_REGRESSION_TEST
 from ..js.sweep import PLANS, JsRecord
@@ -140,8 +141,13 @@ def build_js_report(folder: Path = paths.DATA) -> str:
             "shrinks each violation it finds to a minimal sequence that replays "
             "(`python -m approval_compaction explore replay FILE`); each with the hand-picked case "
             "or situation it reduces to, or none:",
-            markdown_table(searched_frame(searched).drop(columns="settings")),
+            markdown_table(searched_frame(searched)),
         ]
+        if any(c.label == "new" and SUMMARY_ONLY in c.settings for c in searched):
+            parts.append(
+                f"A new one that needs `shape {SUMMARY_ONLY}` rests on {SUMMARY_ONLY_WHY}: it is "
+                "shown, not counted as a failure."
+            )
     parts += [
         "### Debug information",
         f"- Agents SDK version: `@openai/agents` {pinned()} (and the releases above)\n"
