@@ -8,7 +8,8 @@ first, not counted, fills the caches), with the seed fixed:
   start: Node, or the release's interpreter importing google-adk), the examples it took, and
   the peak resident size of the search process and of its driver process;
 - examples per second: a round of ``--examples`` examples that looks for nothing (no invariant
-  fails an example), so every example runs to its end: the search's own rate, start-up apart.
+  fails an example), so every example runs to its end: the search's own rate, start-up and the
+  drivers' controls (run once per settings, in the first round) apart.
 The Python search runs its conversations in-process (``lab.explore.search``, every step, the
 memory and JSON boundaries); the drivers take each step in their own process (``driven``).
 
@@ -75,11 +76,12 @@ def _driver(sdk: str, examples: int, seed: int) -> dict[str, Any]:
 
     line = registry(sdk)
     driver = line.open(line.pinned())
+    controls: dict[Any, Any] = {}  # each settings' control runs once, as in one search
     try:
 
         def run(targets: frozenset[str], budget: int) -> tuple[int, bool]:
             setup = Setup(line.moves.kinds, targets=targets)  # type: ignore[arg-type]
-            drive = driven.Drive(line.moves, driver, setup)
+            drive = driven.Drive(line.moves, driver, setup, controls)
             settings = _settings(Options(examples=budget, seed=seed))
             try:
                 with own_draws():
