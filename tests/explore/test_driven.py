@@ -125,6 +125,16 @@ def test_driver_conversation_keeps_its_settings_and_the_python_one_reads_as_befo
     assert "sdk" not in Conversation("input").to_json()
 
 
+def test_a_shape_s_plain_questions_are_optional() -> None:
+    late = Shape("late", (ASK_OPEN, {"action": "ask", "calls": []}, {"action": "decide"}))
+    moves = Moves("fake", "adk", MOVES.settings, MOVES.moves, MOVES.kinds, (late,))
+    steps = (Step("ask", calls=("open",)), Step("decide"))
+    assert driven.shape_of(moves, Conversation("a", False, steps, "adk")) == "late"
+    other = (Step("ask", calls=("open",)), Step("continue"))  # later questions fit it too
+    assert driven.shape_of(moves, Conversation("a", False, other, "adk")) == "late"
+    assert driven.shape_of(moves, Conversation("a", False, (Step("decide"),), "adk")) == ""
+
+
 def test_later_questions_fit_a_shape_s_plain_question() -> None:
     case = Shape("case", (ASK_OPEN, {"action": "decide"}, {"action": "ask", "calls": []}))
     moves = Moves("fake", "adk", MOVES.settings, MOVES.moves, MOVES.kinds, (case,))

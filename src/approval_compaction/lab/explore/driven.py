@@ -269,6 +269,17 @@ def _step_fits(mine: tuple[Any, Any], theirs: tuple[Any, Any]) -> bool:
     return bool(key == shape and _calls_fit(calls, wanted))
 
 
+def _begins(mine: Sequence[tuple[Any, Any]], theirs: Sequence[tuple[Any, Any]]) -> bool:
+    """Whether steps are the start of a shape's, its plain questions optional (a situation
+    asks them while an answer waits; a compaction at the ask's own end has the same effect)."""
+    if not mine:
+        return True
+    if not theirs:
+        return False
+    skip = theirs[0] == (PLAIN_ASK, ()) and _begins(mine, theirs[1:])
+    return skip or (_step_fits(mine[0], theirs[0]) and _begins(mine[1:], theirs[1:]))
+
+
 def shape_of(moves: Moves, found: Conversation) -> str:
     """The hand-picked shape a conversation has, or begins, in settings it ran ("" if none)."""
     mine = _normal([step.to_json() for step in found.steps])
@@ -276,8 +287,7 @@ def shape_of(moves: Moves, found: Conversation) -> str:
     for shape in moves.shapes:
         if any(options.get(name) not in values for name, values in shape.settings.items()):
             continue
-        theirs = _normal(shape.steps)[: len(mine)]
-        if mine and len(theirs) == len(mine) and all(map(_step_fits, mine, theirs)):
+        if mine and _begins(mine, _normal(shape.steps)):
             return shape.name
     return ""
 
