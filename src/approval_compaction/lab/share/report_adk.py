@@ -206,7 +206,11 @@ def long_running_parts(folder: Path = paths.DATA) -> list[str]:
     if both:
         left = markdown_table(searched_frame(patched)) if patched else "nothing."
         parts += [
-            f"The same search on the package with both fixes ({BOTH_FIXES.name}) finds:",
+            f"The same search on the package with both fixes ({BOTH_FIXES.name}) finds the rest "
+            "below: no session stops compacting. What is left is the trade #7237 makes (a call "
+            "summarized as dead while it waits), a long-running call sent to the model while it "
+            "waits without a response, and a late result read back after the summary that covers "
+            "its call (prompt assembly restores the call before the model is sent it):",
             left,
         ]
     return parts
