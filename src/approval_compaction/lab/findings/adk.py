@@ -137,15 +137,17 @@ def searched_verdicts(
     verdicts: Sequence[ReleaseVerdict], cases: Sequence[SearchedCase]
 ) -> tuple[ReleaseVerdict, ...]:
     """Each release's verdict with what the state-space search found there that no hand-picked
-    situation has and that stops compaction for good: a bug named by its minimal sequence, in
-    the kind it was shrunk to."""
+    situation has and that stops compaction for good: one bug per kind the findings were shrunk
+    to, named by their minimal sequences up to the later turns."""
     found = []
     for verdict in verdicts:
-        mine = [c for c in cases if c.package == verdict.release and c.label == "new"]
+        modes: dict[str, list[str]] = {}  # each kind's stalls, by what they do before it
+        for c in cases:
+            if c.package == verdict.release and c.label == "new" and c.stops_compacting:
+                modes.setdefault(c.mode, []).append(c.steps.rsplit(" → ", 1)[0])
         stalls = tuple(
-            LivenessVerdict(f"searched: {c.steps.rsplit(' → ', 1)[0]}", STUCK, (c.mode,), BUG)
-            for c in mine
-            if c.stops_compacting
+            LivenessVerdict(f"found by the search: {' / '.join(steps)}", STUCK, (mode,), BUG)
+            for mode, steps in modes.items()
         )
         found.append(replace(verdict, liveness=(*verdict.liveness, *stalls)))
     return tuple(found)
