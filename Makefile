@@ -19,7 +19,7 @@ SDK_TEST_STAMP := js/sdk-test/node_modules/.package-lock.json
 # PYTHONDONTWRITEBYTECODE (this one does) makes every import compile again, in each notebook
 # kernel, worker and release probe the targets start; the targets run with Python's default.
 unexport PYTHONDONTWRITEBYTECODE
-.PHONY: help system setup run sweep adk-sweep adk-fix js-sweep js-stall js-sdk-test js-fix envs workaround liveness liveness-patch doctor-data mechanism fix-anatomy explore explore-drivers upstream permalinks test test-all lint lab bench clean
+.PHONY: help system setup run sweep adk-sweep adk-fix js-sweep js-stall js-sdk-test js-fix envs workaround liveness liveness-patch doctor-data doctor-exports mechanism fix-anatomy explore explore-drivers upstream permalinks test test-all lint lab bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -101,6 +101,9 @@ liveness-patch: $(STAMP) ## prove the liveness patch: its test, the SDK's suite 
 
 doctor-data: $(STAMP) ## the newest release on a store the pinned one poisoned (data/doctor-*.json)
 	$(PY) -m approval_compaction doctor data
+
+doctor-exports: $(STAMP) $(NODE_STAMP) ## every approval kind's session as each SDK's runner stores it, pinned and newest (the doctor's test data: tests/doctor/exports)
+	$(PY) -m approval_compaction doctor exports
 
 mechanism: $(STAMP) envs ## the SDK functions on the path: source and traced run per release (data/mechanism.json)
 	$(PY) -m approval_compaction mechanism

@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import os
 import random
 import shutil
 import socket
@@ -133,6 +134,7 @@ def bad_arguments(folder: Path, store: Path) -> dict[str, list[list[str]]]:
     notebooks = [not_notebook, binary, folder / "none.ipynb", folder]
     existing = ["--output", str(store)]
     return {
+        "doctor items": bad_exports(folder, rng),
         "doctor scan": scan,
         "doctor repair": repair,
         "doctor restore": restore,
@@ -152,6 +154,33 @@ def bad_arguments(folder: Path, store: Path) -> dict[str, list[list[str]]]:
             for _ in range(VARIANTS)
         ],
     }
+
+
+def bad_exports(folder: Path, rng: random.Random) -> list[list[str]]:
+    """``doctor items`` given what issue 57 tried: bytes that are not UTF-8, a FIFO, a ``--sdk``
+    the items contradict, ``--output --force`` on what is not a regular file; and JSON's edges
+    (NaN, a trailing comma, a list of lists nested 100,000 deep), with seeded variants."""
+    js = [
+        {"type": "function_call_result", "callId": "gone", "output": {"type": "text", "text": "x"}}
+    ]
+    export = folder / "export.json"
+    export.write_text(json.dumps(js))
+    fifo = folder / "export.fifo"
+    if not fifo.exists():
+        os.mkfifo(fifo)
+    link = folder / "null-link"
+    if not link.is_symlink():
+        link.symlink_to("/dev/null")
+    texts = [b'[{"content": "caf\xe9"}]', b"[NaN]", b'[{"a": 1},]', b"[" * 100_000 + b"]" * 100_000]
+    texts += [b'[{"a": "' + bytes([rng.randint(0x80, 0xFF)]) + b'"}]' for _ in range(VARIANTS)]
+    cases = []
+    for number, text in enumerate(texts):
+        bad = folder / f"bad-{number}.json"
+        bad.write_bytes(text)
+        cases.append(["doctor", "items", str(bad)])
+    cases += [["doctor", "items", str(fifo)], ["doctor", "items", str(export), "--sdk", "python"]]
+    cases += [["doctor", "items", str(export), "--output", str(t), "--force"] for t in (fifo, link)]
+    return cases
 
 
 def arguments(folder: Path, store: Path) -> list[Tried]:

@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 from approval_compaction import paths
 from approval_compaction.js.harness import HARNESS, Plan
@@ -66,6 +67,7 @@ def matrices(rounds: int, env: dict[str, str]) -> None:
             "base_url": server.base_url,
             "scratch": tempfile.gettempdir(),
             "label": "bench",
+            "results": str(Path(tempfile.gettempdir()) / "js-matrix-bench.jsonl"),
         }
         timed(node, env)  # warm the file cache once, untimed
         for _ in range(rounds):  # interleaved: load on the machine touches each alike

@@ -117,7 +117,7 @@ def _needs_lab(argv: Sequence[str]) -> bool:
     words = list(argv)
     if not words or words[0] not in WITHOUT_LAB or {"-h", "--help"} & set(words):
         return True
-    return words[:2] == ["doctor", "data"]
+    return words[:2] in (["doctor", "data"], ["doctor", "exports"])
 
 
 def parser(with_lab: bool = True) -> argparse.ArgumentParser:

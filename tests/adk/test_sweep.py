@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from approval_compaction.adk.harness import Plan
+from approval_compaction.adk.harness import SITUATIONS, Plan
 from approval_compaction.analysis.invariants import judge_all
-from approval_compaction.lab.adk.sweep import PLANS, SITUATIONS, liveness_plans, record
+from approval_compaction.lab.adk.sweep import PLANS, liveness_plans, record
 from approval_compaction.lab.js.sweep import NEVER_COMPACTED
 from approval_compaction.study.capture import CaseRun, Stage
 from approval_compaction.study.scenario import Case

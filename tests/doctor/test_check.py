@@ -6,6 +6,7 @@ import needs
 import pytest
 
 from approval_compaction.doctor.check import (
+    JS,
     NOT_RUN,
     PAUSED,
     REJECTED,
@@ -128,11 +129,25 @@ def test_a_poisoned_session_is_refused_at_every_later_turn_not_said_to_keep_comp
     assert all("No tool call found for function call output" in u.text for u in usable if u.raised)
     answer = liveness_answer(cfg, keeps, release)
     assert "the API refuses every later turn" in answer and "keep compacting" not in answer
+    assert answer.endswith("(`doctor repair STORE --apply` on the application's store).")
+    # Issue 57: the JS check's closing advice named `doctor repair`, a command for Python stores
+    js = liveness_answer(cfg, keeps, release, JS)
+    assert "doctor repair" not in js and "`doctor items FILE --output healed.json`" in js
 
 
 def test_liveness_with_no_later_turn_is_not_judged() -> None:
     release, _, keeps = check_liveness(check_config(trigger="never"), 1, later=0)
     assert "no later turn was run" in liveness_answer(check_config(), keeps, release)
+
+
+def test_liveness_with_one_later_turn_is_not_judged() -> None:
+    """Issue 57: one later turn cannot show a session that stops compacting (the first later
+    turn compacts; a stall shows at the second), so it is not called compacting."""
+    cfg = check_config(trigger="never")
+    release, _, keeps = check_liveness(cfg, 0, later=1)
+    answer = liveness_answer(cfg, keeps, release)
+    assert "continued for 1 later turn with" in answer and "keep compacting" not in answer
+    assert answer.endswith("(run --later 2 or more; the default is 10).")
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from approval_compaction.cli import main
 from approval_compaction.doctor.check import ACCEPTED, PAUSED, REJECTED, CheckError, check_config
 from approval_compaction.doctor.jscheck import check_js, js_plan, js_row
+from approval_compaction.doctor.status import AFFECTED, HEALTHY
 from approval_compaction.formats.records import read_records
 from approval_compaction.js.harness import missing
 from approval_compaction.lab import paths
@@ -126,9 +128,84 @@ def test_doctor_check_js_json_in_input_mode_names_the_next_turn(
     the pause is not compacted: the session compacted at that turn and, on this release, never
     compacts automatically again (the JS SDK's own stall). The answer names the JS package."""
     argv = ["doctor", "check", "--js", str(paths.ROOT), "--mode", "input", "--trigger", "always"]
-    assert main([*argv, "--turns", "2", "--later", "0", "--format", "json"]) == 0
+    assert main([*argv, "--turns", "2", "--later", "0", "--format", "json"]) == AFFECTED
     found = json.loads(capsys.readouterr().out)
     rows = [(r["compacted_at_pause"], r["next_turn"]) for r in found["rows"]]
     assert rows == [(True, REJECTED), (False, ACCEPTED), (False, ACCEPTED)]
     assert found["answers"][0].startswith(f"@openai/agents {found['release']}, ")
     assert "affected at 1 of 3 pause positions" in found["answers"][0]
+
+
+@pytest.mark.subprocess
+@pytest.mark.enable_socket
+@pytest.mark.usefixtures("node_harness")
+def test_check_js_reads_its_records_whatever_the_teams_code_prints_on_stdout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 57: any line on Node's stdout (a package's notice, an APM agent preloaded through
+    ``NODE_OPTIONS``) ended ``doctor check --js`` in a JSONDecodeError traceback; a line that
+    is JSON would have been read as a record. The records come over a file only the driver
+    writes."""
+    agent = tmp_path / "agent.cjs"
+    agent.write_text(
+        "console.log('apm agent 1.0 started');\n"
+        'console.log(JSON.stringify({case: {}, stages: [], sdk_version: "forged"}));\n'
+        "process.on('exit', () => console.log('apm agent flushed'));\n"
+    )
+    monkeypatch.setenv("NODE_OPTIONS", f"--require {agent}")
+    release, rows, keeps = check_js(check_config("auto"), paths.ROOT, turns=1, later=0)
+    assert (
+        release
+        == json.loads((paths.ROOT / "package.json").read_text())["dependencies"]["@openai/agents"]
+    )
+    assert [r.prior_turns for r in rows] == [0, 1] and len(keeps.runs) == 2
+
+
+def _team_folder(folder: Path, version: str) -> Path:
+    """A team's folder whose @openai/agents says ``version`` while the packages it pins (the
+    pinned release's, linked) say theirs, as npm leaves them when it resolves a sibling
+    elsewhere."""
+    modules = folder / "node_modules"
+    (modules / "@openai").mkdir(parents=True)
+    for entry in (paths.ROOT / "node_modules").iterdir():
+        if entry.name != "@openai":
+            (modules / entry.name).symlink_to(entry.resolve())
+    for entry in (paths.ROOT / "node_modules" / "@openai").iterdir():
+        if entry.name != "agents":
+            (modules / "@openai" / entry.name).symlink_to(entry.resolve())
+    agents = modules / "@openai" / "agents"
+    shutil.copytree(paths.ROOT / "node_modules" / "@openai" / "agents", agents)
+    meta = json.loads((agents / "package.json").read_text())
+    (agents / "package.json").write_text(json.dumps(meta | {"version": version}))
+    return folder
+
+
+@pytest.mark.subprocess
+@pytest.mark.enable_socket
+@pytest.mark.usefixtures("node_harness")
+def test_check_js_names_the_version_of_openai_agents_not_of_a_package_it_pins(
+    tmp_path: Path,
+) -> None:
+    """Issue 57: the release named was ``@openai/agents-openai``'s version."""
+    folder = _team_folder(tmp_path / "team", "0.20.0-team")
+    release, _, _ = check_js(check_config("auto"), folder, turns=0, later=0)
+    assert release == "0.20.0-team"
+
+
+@pytest.mark.subprocess
+@pytest.mark.enable_socket
+@pytest.mark.usefixtures("node_harness")
+def test_check_js_with_one_later_turn_does_not_say_the_sessions_keep_compacting(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 57: ``--later 1`` on 0.20.0 answered "your sessions keep compacting": its stall
+    shows at the second later turn. One later turn is not judged; two show the stall (and the
+    check is affected)."""
+    argv = ["doctor", "check", "--js", str(paths.ROOT), "--turns", "0", "--format", "json"]
+    assert main([*argv, "--later", "1"]) == HEALTHY
+    answer = json.loads(capsys.readouterr().out)["answers"][1]
+    assert "keep compacting" not in answer
+    assert "not judged: a session that stops compacting shows it at its second" in answer
+    assert main([*argv, "--later", "2"]) == AFFECTED
+    answer = json.loads(capsys.readouterr().out)["answers"][1]
+    assert "your sessions stop compacting at 1 of 1 positions" in answer

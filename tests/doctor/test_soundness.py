@@ -14,6 +14,7 @@ import pytest
 
 from approval_compaction.cli import main
 from approval_compaction.doctor.repair import apply
+from approval_compaction.doctor.status import AFFECTED, HEALTHY
 from approval_compaction.doctor.stores import UnsoundStore
 from approval_compaction.lab.stores.synthetic import generate
 
@@ -80,16 +81,20 @@ def test_repair_and_restore_refuse_a_damaged_file_and_write_nothing(
     assert left == {"backup.jsonl", "bad.db", "store.db"}  # no second backup
 
 
-def test_scan_of_a_damaged_file_warns_and_exits_1(
-    store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+def test_scan_of_a_damaged_file_warns_and_is_affected(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """A file that fails its engine's check is a problem found and not healed (fsck's 4),
+    whatever the sessions it could read say: here every one of them is healthy."""
+    store = tmp_path / "store.db"
+    asyncio.run(generate(str(store), 25, 40, ("healthy",)))
     bad = damaged(store, tmp_path / "bad.db", readable=True)
-    assert main(["doctor", "scan", str(bad), "--format", "json"]) == 1
+    assert main(["doctor", "scan", str(bad), "--format", "json"]) == AFFECTED
     captured = capsys.readouterr()
     (warning,) = captured.err.splitlines()
     assert warning.startswith(f"warning: {bad} fails its integrity check")
     assert captured.out.startswith("[")  # the verdicts of what could be read, still JSON
-    assert main(["doctor", "repair", str(bad)]) == 1  # the dry run says --apply would refuse
+    assert main(["doctor", "repair", str(bad)]) == AFFECTED  # the dry run: --apply would refuse
     (warning,) = capsys.readouterr().err.splitlines()
     assert "the doctor writes nothing on a damaged store" in warning
 
@@ -109,8 +114,14 @@ def test_scan_that_meets_damage_mid_stream_is_one_line(
     assert "writes nothing on a damaged store" in capsys.readouterr().err
 
 
-def test_a_sound_file_passes_and_scan_exits_0(
-    store: Path, capsys: pytest.CaptureFixture[str]
+def test_a_sound_file_passes_and_its_status_is_its_sessions(
+    store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["doctor", "scan", str(store)]) == 0
+    """No warning; the status is the verdicts': affected for the poisoned sessions of the
+    mix, healthy for a store of healthy sessions."""
+    assert main(["doctor", "scan", str(store)]) == AFFECTED
+    assert capsys.readouterr().err == ""
+    healthy = tmp_path / "healthy.db"
+    asyncio.run(generate(str(healthy), 5, 8, ("healthy",)))
+    assert main(["doctor", "scan", str(healthy)]) == HEALTHY
     assert capsys.readouterr().err == ""

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from approval_compaction.doctor import sqlstore
+from approval_compaction.doctor.status import AFFECTED
 from approval_compaction.doctor.stores import StoreError, opened
 
 
@@ -111,7 +112,7 @@ def test_rows_whose_session_row_is_missing_are_scanned_repaired_and_restored(
     found = {r.session_id: r.verdict for r in asyncio.run(scan_store(store))}
     assert found["lost"] == "poisoned"
     assert [r.verdict for r in asyncio.run(scan_store(store, "lost"))] == ["poisoned"]
-    assert main(["doctor", "scan", store, "--in-database", "--format", "json"]) == 0
+    assert main(["doctor", "scan", store, "--in-database", "--format", "json"]) == AFFECTED
     assert [r["session_id"] for r in json.loads(capsys.readouterr().out)] == ["lost"]
     result = asyncio.run(apply(store, tmp_path / "b.jsonl"))
     assert [(o.session_id, o.status) for o in result.outcomes] == [("lost", "repaired")]
@@ -198,7 +199,7 @@ def test_a_scan_of_a_wal_file_leaves_no_wal_or_shm_file(
     from approval_compaction.lab.stores.synthetic import generate
 
     store = tmp_path / "store.db"
-    asyncio.run(generate(str(store), 3, 4))
+    asyncio.run(generate(str(store), 3, 4))  # healthy, poisoned, pending: affected
     with sqlite3.connect(store) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
     conn.close()
@@ -209,12 +210,12 @@ def test_a_scan_of_a_wal_file_leaves_no_wal_or_shm_file(
         ["scan", str(store), "--in-database"],
         ["repair", str(store)],
     ):
-        assert main(["doctor", *argv]) == 0
+        assert main(["doctor", *argv]) == AFFECTED
         assert sorted(p.name for p in tmp_path.iterdir()) == ["store.db"], argv
     assert store.read_bytes() == before
     app = sqlite3.connect(store)  # the application has it open: its files are its own
     app.execute("SELECT 1 FROM agent_messages").fetchall()
-    assert main(["doctor", "scan", str(store)]) == 0
+    assert main(["doctor", "scan", str(store)]) == AFFECTED
     assert "3 sessions" in capsys.readouterr().out
     app.close()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["store.db"]

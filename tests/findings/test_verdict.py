@@ -26,6 +26,8 @@ from approval_compaction.lab.findings.verdict import (
     disagreements,
     kind_of,
     kind_tally,
+    liveness_claims,
+    liveness_disagreements,
     of,
     published,
     term_disagreements,
@@ -208,3 +210,65 @@ def test_every_published_file_states_the_record_s_counts_and_names() -> None:
     terms = {n: term_disagreements(t) for n, t in texts.items()}
     assert {n: w for n, w in counts.items() if w} == {}
     assert {n: w for n, w in terms.items() if w} == {}
+
+
+NEWEST_RECORD = (
+    verdict(
+        "2.0.0",
+        0,
+        LivenessVerdict("abandoned", STUCK, ("previous_response_id",), CONTRACT),
+        LivenessVerdict("abandoned", STUCK, ("input",), UNKNOWN),
+        LivenessVerdict("poisoned", REFUSED, ("input", "auto", "previous_response_id"), BUG),
+    ),
+)
+VERDICT_HEADER = (
+    "| openai-agents | verdict | liveness bugs | the SDK's documented contract | only with a "
+    "compaction answer no public source shows |\n|---|---|---|---|---|\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "wrong"),
+    [
+        (VERDICT_HEADER + "| 2.0.0 | x | poisoned refused (all modes) | abandoned stops "
+         "compacting (previous_response_id) | abandoned stops compacting (input) |", []),
+        (VERDICT_HEADER + "| 2.0.0 | x | poisoned refused (all modes); abandoned stops "
+         "compacting (input) | none | none |", ["abandoned"]),
+        (VERDICT_HEADER.replace("only with a compaction answer no public source shows",
+                                "no public source shows") + "| 2.0.0 | x | poisoned refused "
+         "(all modes) | abandoned stops compacting (previous_response_id) | abandoned stops "
+         "compacting (input) |", ["abandoned"]),
+        ("On 2.0.0 abandoned stops compacting (input).", ["abandoned"]),
+        ("On 2.0.0, with an answer no public source shows, abandoned stops compacting (input).",
+         []),
+        ("| situation | 2.0.0 |\n|---|---|\n| abandoned | stops compacting in "
+         "previous_response_id |\n| poisoned | refused |", []),
+        ("| situation | 2.0.0 |\n|---|---|\n| abandoned | keeps compacting |", ["abandoned"]),
+        ("| situation | 2.0.0 |\n|---|---|\n| abandoned | stops compacting in input |",
+         ["abandoned"]),
+    ],
+    ids=["verdict-row", "unknown-as-bug", "unscoped-column", "sentence-unscoped", "sentence-scoped",
+         "situation-table", "keeps-where-it-stops", "wrong-mode"],
+)  # fmt: skip
+def test_liveness_disagreements_hold_each_claim_to_the_record_under_its_scope(
+    text: str, wrong: list[str]
+) -> None:
+    """Issue 60: the README's verdict row listed "abandoned stops compacting (input)" while its
+    liveness table said abandoned stops only in previous_response_id: the row's column was a
+    compaction answer no public source shows, unnamed. A claim is held to the record's modes
+    under the answers its column or sentence names."""
+    found = liveness_disagreements(text, NEWEST_RECORD)
+    assert sorted({claim.situation for _, claim, _ in found}) == wrong
+
+
+def test_every_published_file_and_report_says_of_each_situation_what_the_record_holds() -> None:
+    """README's tables, the reports, docs and the notebooks' answer lines: each situation's state
+    and modes on a release as the record holds them, under the answers each names."""
+    found = load_findings()
+    texts = published(paths.ROOT)
+    for name in ("report-js.md", "report-js-stall.md", "report-adk.md"):
+        texts[f"data/{name}"] = (paths.ROOT / "data" / name).read_text()
+    wrong = {name: liveness_disagreements(text, found.verdicts) for name, text in texts.items()}
+    assert {name: said for name, said in wrong.items() if said} == {}
+    order = [v.release for v in found.verdicts]  # the README's two tables are read, not skipped
+    assert len(liveness_claims(texts["README.md"], order)) > 20

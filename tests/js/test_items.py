@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from approval_compaction.analysis.invariants import judge
-from approval_compaction.analysis.pairing import open_calls, orphan_outputs
-from approval_compaction.js.items import read_run, snake, wire_item
+from approval_compaction.analysis.pairing import dead_items, open_calls, orphan_outputs
+from approval_compaction.js.items import read_run, snake, wire_item, wire_items
 from approval_compaction.study.scenario import Case
 
 CALL = {
@@ -24,6 +24,21 @@ RESULT = {
     "callId": "call_standin_1",
     "status": "completed",
     "output": {"type": "text", "text": "looked up v"},
+}
+# A hosted MCP approval request and the runner's own response to it, as @openai/agents 0.20.0
+# stores them (tests/doctor/exports holds whole sessions the runner wrote).
+MCP_REQUEST = {
+    "type": "hosted_tool_call",
+    "id": "mcpr_standin_1",
+    "name": "mcp_approval_request",
+    "status": "completed",
+    "providerData": {"type": "mcp_approval_request", "id": "mcpr_standin_1", "name": "lookup",
+                     "arguments": "{}", "server_label": "synthetic-mcp"},
+}  # fmt: skip
+MCP_RESPONSE = {
+    "type": "hosted_tool_call",
+    "name": "mcp_approval_response",
+    "providerData": {"approve": True, "approval_request_id": "mcpr_standin_1"},
 }
 ANSWER = {
     "id": "msg_standin_2",
@@ -83,13 +98,47 @@ ANSWER = {
                     "serverLabel": "s",
                 },
             },
-            {"type": "mcp_approval_request", "id": "mcpr_1", "server_label": "s"},
+            # the converter sets ``server_label`` from ``providerData.server_label``: absent
+            # here, so JSON.stringify leaves it out although the spread had it
+            {"type": "mcp_approval_request", "id": "mcpr_1"},
+        ),
+        (MCP_RESPONSE, {"type": "mcp_approval_response", "approve": True,
+                        "approval_request_id": "mcpr_standin_1"}),
+        (
+            {"type": "hosted_tool_call", "name": "mcp_approval_response",
+             "providerData": {"approve": False, "approvalRequestId": "mcpr_2", "reason": "no"}},
+            {"type": "mcp_approval_response", "approve": False, "reason": "no"},
+        ),
+        (
+            {"type": "hosted_tool_call", "id": "x", "name": "mcp_approval_request",
+             "providerData": {"name": "lookup", "server_label": "s"}},
+            {"type": "mcp_approval_request", "id": "x", "name": "lookup", "server_label": "s"},
+        ),
+        (
+            {"type": "hosted_tool_call", "name": "web_search", "providerData": {"q": 1}},
+            {"type": "hosted_tool_call", "name": "web_search"},
         ),
     ],
-    ids=["call", "result", "assistant-message", "user-message", "compaction", "hosted-mcp"],
-)
+    ids=["call", "result", "assistant-message", "user-message", "compaction", "hosted-mcp",
+         "mcp-response-by-name", "mcp-response-camel-case", "mcp-request-by-name",
+         "hosted-unnamed"],
+)  # fmt: skip
 def test_wire_item_sends_each_js_item_as_the_sdk_converter_does(given: dict, sent: dict) -> None:
+    """Each expected item is what ``getInputItems`` (agents-openai 0.20.0's converter) sends
+    for the item; the exports the real runner writes are checked against its HTTP requests in
+    ``tests/affected/test_exports.py``."""
     assert wire_item(given) == sent
+
+
+def test_the_runners_own_mcp_approval_response_answers_its_request() -> None:
+    """Regression for issue 57: @openai/agents stores its MCP approval response as a
+    ``hosted_tool_call`` named ``mcp_approval_response`` with no ``providerData.type`` (the
+    converter pairs it by name). Unmapped, an answered request read as open (stuck after the next
+    turn) and a response whose request was compacted away as nothing (healthy)."""
+    answered = wire_items([MCP_REQUEST, MCP_RESPONSE, {"role": "user", "content": "next"}])
+    assert open_calls(answered) == [] and orphan_outputs(answered) == []
+    assert dead_items(answered) == []
+    assert orphan_outputs(wire_items([MCP_RESPONSE])) == ["mcpr_standin_1"]
 
 
 def test_wire_item_pairs_a_js_call_with_its_result_as_the_invariants_read_them() -> None:

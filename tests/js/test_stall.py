@@ -16,6 +16,8 @@ from approval_compaction.js.harness import run_situations
 from approval_compaction.lab.findings.stall import StallDataError, stall_boundary
 from approval_compaction.lab.js.patched import patched_folder
 from approval_compaction.lab.js.stall import (
+    STALL_LOG,
+    STALL_LOG_NAMESPACE,
     STALL_PLANS,
     StallRecord,
     run_stall,
@@ -133,6 +135,40 @@ def test_the_pinned_release_stalls_only_when_the_endpoint_answers_as_documented(
     assert [t.compacted for t in documented.turns] == [True, False, False]
     assert [t.compacted for t in alone.turns] == [True, True, True]
     assert [t.inputs for t in documented.turns] == [1, 2, 4]  # from the compaction item on
+
+
+@pytest.mark.enable_socket
+@pytest.mark.subprocess
+@pytest.mark.usefixtures("node_harness")
+def test_a_stalled_session_says_so_in_the_sdks_debug_log(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The README's and the report's line for a team's logs: with ``DEBUG`` naming the SDK's
+    compaction logger, each turn after the first compaction logs ``STALL_LOG`` and compacts
+    nothing; the answer with the compaction item alone never logs it."""
+    import subprocess
+
+    from approval_compaction.js import harness
+
+    said: list[str] = []
+    run = subprocess.run
+
+    def keep_stderr(*args: object, **kwargs: object) -> subprocess.CompletedProcess[str]:
+        done = run(*args, **kwargs)  # type: ignore[call-overload]
+        said.append(done.stderr)
+        return done  # type: ignore[no-any-return]
+
+    monkeypatch.setenv("DEBUG", STALL_LOG_NAMESPACE)
+    monkeypatch.setattr(harness.subprocess, "run", keep_stderr)
+    plans = [
+        replace(stall_plan("input", "run", "always", shape), later=4)
+        for shape in ("keeps_users", "summary_only")
+    ]
+    (documented,), (alone,) = run_situations(plans)
+    assert [t.compacted for t in documented.turns] == [True, False, False, False]
+    logged, plain = said
+    assert logged.count(STALL_LOG) == 3 and logged.count("compact: start") == 1
+    assert plain.count(STALL_LOG) == 0 and plain.count("compact: start") == 4
 
 
 @pytest.mark.enable_socket

@@ -68,11 +68,11 @@ def test_readme_pages_hold_every_block_once() -> None:
     }
 
 
-def test_readme_answers_come_within_the_first_hundred_lines() -> None:
+def test_readme_answers_come_after_the_quick_paths_within_170_lines() -> None:
     """A maintainer's five minutes: the answer in words, then the words the tables use (issue 51:
     each defined before its first use), then the affected releases, both error texts, the fix,
-    what it still gets wrong, and the workaround's, the doctor's and the reproduction's line."""
-    head = _first_lines(100)
+    what it still gets wrong, and the reproduction's line."""
+    head = _first_lines(170)  # the quick paths take the first 76
     found = load_findings()
     assert found.releases is not None and found.fixed_in is not None
     assert END in head
@@ -80,24 +80,38 @@ def test_readme_answers_come_within_the_first_hundred_lines() -> None:
         assert error.api_message in head
     assert f"| {found.fixed_in} |" in head
     assert "stops compacting" in head
-    for line in ("defer_compaction_while_pending(", "doctor scan", "uv run --no-project"):
+    assert "uv run --no-project" in head
+
+
+def test_readme_first_sixty_lines_give_each_sdks_lines_to_paste_check_and_heal() -> None:
+    """Issue 60: the first 60 lines had lost the workaround line and `doctor scan` when the
+    words table moved above the answers; a team's lines come first now, for each SDK."""
+    head = _first_lines(60)
+    for line in ("defer_compaction_while_pending(", "doctor check", "doctor scan", "--apply"):
         assert line in head
-    for line in ("deferCompactionWhilePending(", "doctor check --js", "doctor items"):
+    for line in ("deferCompactionWhilePending(", "doctor check --js", "doctor items", "--output"):
         assert line in head
 
 
-JS_WORKAROUND = re.compile(
-    r"\*\*In JavaScript\*\*, copy \[`(?P<file>[^`]+)`\]\((?P=file)\) into your project: "
-    r"`(?P<use>[^`]+)`, then `(?P<wrap>[^`]+)`; no case of any mode breaks an invariant with it on "
-    r"`@openai/agents` (?P<proven>[^(]+) \(`(?P<data>[^`]+)`\)"
+JS_PROVEN = re.compile(
+    r"\*\*In JavaScript\*\*, with \[`(?P<file>[^`]+)`\]\((?P=file)\) no case of any mode "
+    r"breaks an invariant on `@openai/agents` (?P<proven>[^(]+) \(`(?P<data>[^`]+)`\)"
 )
 
 
 def readme_js_workaround() -> dict[str, str]:
-    """The README's JS workaround line: the file to copy, its two lines, where it is proven."""
-    found = JS_WORKAROUND.search(README.read_text())
+    """The README's JS workaround: the file the quick path copies, its two lines (the import and
+    the wrap), and where the answers say it is proven."""
+    from approval_compaction.formats.markdown import fenced_blocks, section
+
+    text = README.read_text()
+    found = JS_PROVEN.search(text)
     assert found is not None, "the README's JS workaround line is not where its test reads it"
-    return found.groupdict()
+    quick = section(text, "## Your first five minutes")
+    typed = next(body for info, body in fenced_blocks(quick) if info == "ts")
+    use = next(line for line in typed.splitlines() if "workaround.mjs" in line)
+    wrap = next(line for line in typed.splitlines() if line.startswith("const session"))
+    return found.groupdict() | {"use": use, "wrap": wrap}
 
 
 def test_readme_js_workaround_names_the_modules_exports_and_where_its_sweep_proves_it() -> None:
@@ -119,6 +133,7 @@ def test_readme_js_workaround_names_the_modules_exports_and_where_its_sweep_prov
     assert said["wrap"].startswith(
         f"const session = {names[0]}(new OpenAIResponsesCompactionSession("
     )
+    assert f"cp approval-compaction/{said['file']} " in README.read_text()
     rows = read_records(paths.ROOT / said["data"], JsRecord)
     proven = js_workaround(rows)
     assert said["proven"].split(", ") == proven.ranges()
@@ -126,7 +141,9 @@ def test_readme_js_workaround_names_the_modules_exports_and_where_its_sweep_prov
 
 
 def test_readme_and_every_docs_page_fit_their_limits() -> None:
-    assert len(README.read_text()) <= 25_000
+    """The README within 27,000 characters: 25,000 before issue 60 put a team's three quick
+    paths (about 3,300) first and cut the sections they repeated."""
+    assert len(README.read_text()) <= 27_000
     for page in pages():
         assert github_length(page.read_text()) <= GITHUB_LIMIT, page.name
 
@@ -253,28 +270,29 @@ def test_readme_reproduction_as_written_says_what_the_readme_says(
 @pytest.mark.subprocess
 @pytest.mark.usefixtures("node_harness")
 def test_readme_js_workaround_lines_run_as_pasted(tmp_path: Path) -> None:
-    """The README's two lines, pasted beside a copy of js/workaround.mjs in a project that has
-    the pinned @openai/agents (its options filled in), wrap a session that stores and reads."""
+    """The README's TypeScript block, pasted beside a copy of js/workaround.mjs in a project
+    that has the pinned @openai/agents, wraps a session that stores and reads (a key in the
+    environment, as a team's has: the client is made, never called)."""
+    import os
     import shutil
     import subprocess
 
-    said = readme_js_workaround()
+    from approval_compaction.formats.markdown import fenced_blocks, section
+
+    quick = section(README.read_text(), "## Your first five minutes")
+    typed = next(body for info, body in fenced_blocks(quick) if info == "ts")
     shutil.copyfile(paths.JS_WORKAROUND, tmp_path / "workaround.mjs")
     (tmp_path / "node_modules").symlink_to(paths.ROOT / "node_modules")
-    options = "{ client: new OpenAI({ apiKey: 'unused' }), underlyingSession: new MemorySession() }"
-    script = "\n".join(
+    script = typed + "\n".join(
         [
-            "import OpenAI from 'openai';",
-            "import { MemorySession, OpenAIResponsesCompactionSession } from '@openai/agents';",
-            said["use"],
-            said["wrap"].replace("{ ... }", options),
             "await session.addItems([{ type: 'message', role: 'user', content: 'q' }]);",
             "console.log(JSON.stringify((await session.getItems()).map((item) => item.content)));",
         ]
     )
     (tmp_path / "app.mjs").write_text(script)
+    env = os.environ | {"OPENAI_API_KEY": "unused-by-the-test"}
     done = subprocess.run(
-        ["node", "app.mjs"], cwd=tmp_path, capture_output=True, text=True, timeout=60
+        ["node", "app.mjs"], cwd=tmp_path, capture_output=True, text=True, timeout=60, env=env
     )
     assert done.returncode == 0, done.stderr[-1000:]
     assert json.loads(done.stdout) == ["q"]

@@ -45,6 +45,10 @@ from .items import Ids, read_liveness, read_run, read_step
 DRIVER = Path(__file__).with_name("driver.py")
 OVER_HTTP = "over HTTP"  # what a plan's (and a release's) label adds when its model is the API's
 TIMEOUT = 1800.0  # seconds for one plan's process
+# The liveness situations ADK can express: a confirmation never answered, a worker that dies
+# once the model's call is stored, a confirmation answered late, a long-running tool whose
+# result arrives late, and the control.
+SITUATIONS: tuple[str, ...] = ("abandoned", "lost", "resumed", "long_running", "clean")
 
 
 class DriverError(InvestigationError):

@@ -82,20 +82,29 @@ PAUSES: dict[str, tuple[Item, Kind]] = {
 
 @dataclass(frozen=True)
 class Sdk:
-    """How an answer names the SDK it ran on: its package, and what the user's run call does
-    when the API refuses a request."""
+    """How an answer names the SDK it ran on: its package, what the user's run call does when
+    the API refuses a request, and how a team heals a refused session of it."""
 
     package: str
     raises: str  # ``the user's `Runner.run` ... raises `openai.BadRequestError```
+    heal: str  # the steps that heal a stored session, for the answer's closing advice
 
 
 PYTHON = Sdk(
-    "openai-agents", "the user's `Runner.run` at the pause raises `openai.BadRequestError`"
+    "openai-agents",
+    "the user's `Runner.run` at the pause raises `openai.BadRequestError`",
+    "`doctor repair STORE --apply` on the application's store",
 )
 JS = Sdk(
     "@openai/agents",
     "the user's `run()` at the pause throws the `openai` client's `BadRequestError`",
+    "write each session's `getItems()` to a file, run `doctor items FILE --output healed.json`, "
+    "then `clearSession()` and `addItems()` the healed list (docs/doctor.md)",
 )
+# A session that stops compacting shows it at its second later turn: the first compacts (the
+# hook says yes), the next one does not (the JS SDK's stall from 0.19.0). Fewer later turns
+# cannot tell, so the answer says so rather than that the sessions keep compacting.
+STALL_TURNS = 2
 
 
 class CheckError(InvestigationError):
@@ -359,10 +368,16 @@ def liveness_answer(cfg: Config, keeps: Keeps, sdk: str, on: Sdk = PYTHON) -> st
     """Will the sessions keep compacting, in one sentence, from the liveness runs."""
     head = (
         f"{on.package} {sdk}, {cfg.describe()}, each pause position continued for "
-        f"{keeps.later} later turns with the hook saying yes: "
+        f"{keeps.later} later turn{'s' if keeps.later != 1 else ''} with the hook saying yes: "
     )
     if not keeps.runs or not keeps.later:
         return head + "no later turn was run."
+    if keeps.later < STALL_TURNS:
+        return head + (
+            "not judged: a session that stops compacting shows it at its second later turn, "
+            f"after the first one compacted (run --later {STALL_TURNS} or more; the default "
+            f"is {LIVENESS_TURNS})."
+        )
     failed = [(p, run.error) for p, run in enumerate(keeps.runs) if run.error]
     if failed:
         p, error = failed[0]
@@ -377,7 +392,7 @@ def liveness_answer(cfg: Config, keeps: Keeps, sdk: str, on: Sdk = PYTHON) -> st
             f"the API refuses {which} of your sessions at {len(refused)} of "
             f"{len(keeps.runs)} positions (after {where} prior turns; after {p} prior turns, "
             f"{usable.text.rstrip('.')}): they cannot be used until they are healed "
-            "(`doctor repair`)."
+            f"({on.heal})."
         )
     if keeps.keeps_compacting:
         return head + (

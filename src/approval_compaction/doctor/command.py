@@ -7,7 +7,8 @@ or with ``--js`` the @openai/agents in a folder).
 ``lab.affected.command``); none imports the lab. ``check`` imports the study when it runs, so the
 other steps never load the SDK's runner. A step whose extra is missing is one line naming it.
 Every problem with the input is a one-line ``InvestigationError`` raised before anything is
-written; the exit status is 0 when the step did what was asked.
+written. The exit status says what was found, as fsck's does (``status``): 0 healthy, 1 healed,
+4 affected (found and not healed), 2 an error; 3, 5 and 6 a write the store did not take.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..errors import InvestigationError, printable
-from . import repair
+from . import repair, status
 from .indb import query, scan_in_database
 from .repair import Outcome
 from .restore import restore
@@ -34,11 +35,12 @@ Step = Callable[[argparse.Namespace, TextIO], int]
 
 
 def _scan(args: argparse.Namespace, out: TextIO) -> int:
-    """Exit 1 when the store fails its engine's check (a warning on stderr), else 0."""
+    """Affected when a session is poisoned, stuck or unreadable, or the store fails its
+    engine's check (a warning on stderr), else healthy."""
     keys = {"key_env": args.key_env, "ttl": args.ttl}
     if args.in_database:
-        asyncio.run(scan_in_database(out, args.store, args.format, args.session_id, **keys))
-        return 0
+        found = asyncio.run(scan_in_database(out, args.store, args.format, args.session_id, **keys))
+        return status.AFFECTED if found else status.HEALTHY
     warnings: list[str] = []
 
     def warn(line: str) -> None:
@@ -48,10 +50,10 @@ def _scan(args: argparse.Namespace, out: TextIO) -> int:
     def note(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
 
-    asyncio.run(
+    counts = asyncio.run(
         scan_to(out, args.store, args.format, args.session_id, warn=warn, note=note, **keys)
     )
-    return 1 if warnings else 0
+    return status.of_verdicts((v for v, n in counts.items() if n), unsound=bool(warnings))
 
 
 def _sql(args: argparse.Namespace, out: TextIO) -> int:
@@ -76,9 +78,10 @@ def _repair(args: argparse.Namespace, out: TextIO) -> int:
     keys = {"key_env": args.key_env, "ttl": args.ttl}
     if not args.apply:
         result = asyncio.run(repair.dry_run(args.store, args.session_id, **keys))
-        if result.unsound is not None:  # --apply would refuse it: said first, exit 1
+        if result.unsound is not None:  # --apply would refuse it: said first
             print(f"warning: {result.unsound}", file=sys.stderr, flush=True)
-        code = 0 if result.unsound is None else 1
+        affected = result.unsound is not None or bool(result.outcomes)
+        code = status.AFFECTED if affected else status.HEALTHY
         if args.format == "json":
             rows = [c.as_row() for o in result.outcomes for c in o.changes]
             out.write(json.dumps(rows, indent=2) + "\n")
@@ -99,13 +102,14 @@ def _repair(args: argparse.Namespace, out: TextIO) -> int:
     result = asyncio.run(repair.apply(args.store, target, args.session_id, report=report, **keys))
     if result.backup is None:
         out.write("nothing to repair: no poisoned session\n")
-        return 0
+        return status.HEALTHY
     out.write(
         f"{result.count('repaired')} repaired, {result.count('changed since scan')} changed "
         f"since the scan (left alone), {result.count('verify failed')} failed verification; "
         f"backup: {result.backup}\n"
     )
-    return 0 if result.count("verify failed") == 0 else 1
+    left = result.count("verify failed") + result.count("changed since scan")
+    return status.AFFECTED if left else status.HEALED
 
 
 def _restore(args: argparse.Namespace, out: TextIO) -> int:
@@ -127,7 +131,7 @@ def _restore(args: argparse.Namespace, out: TextIO) -> int:
     out.write(
         f"{len(results) - bad} of {len(results)} sessions as backed up{tail if kept_rows else ''}\n"
     )
-    return 0 if bad == 0 else 1
+    return status.AFFECTED if bad else status.HEALTHY
 
 
 def _check(args: argparse.Namespace, out: TextIO) -> int:
@@ -136,6 +140,8 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     from ..formats.progress import Progress
     from .check import JS, PYTHON, check_answer, check_config, check_liveness, liveness_answer
 
+    if getattr(args, "adk", False):
+        return _check_adk(args, out)
     store = getattr(args, "response_store", "default")
     cfg = check_config(args.mode, args.trigger, args.decision, args.tool, store)
     if args.turns < 0:
@@ -153,6 +159,8 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     sdk = PYTHON if folder is None else JS
     answers = [check_answer(cfg, rows, release, sdk)]
     answers += [liveness_answer(cfg, keeps, release, sdk)] if args.later else []
+    struck = any(r.affected for r in rows) or bool(keeps.refused() or keeps.broken())
+    code = status.AFFECTED if struck else status.HEALTHY
     if args.format == "json":
         records = [
             {"prior_turns": p, **asdict(r)}
@@ -161,33 +169,83 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         ]
         value = {"release": release, "rows": [asdict(r) for r in rows], "liveness": records}
         out.write(json.dumps(value | {"answers": answers}, indent=2) + "\n")
-        return 0
+        return code
     table = [list(asdict(rows[0]))] + [[str(v) for v in asdict(r).values()] for r in rows]
     widths = [max(len(line[i]) for line in table) for i in range(len(table[0]))]
     for line in table:
         out.write("  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)) + "\n")
     out.write("".join(answer + "\n" for answer in answers))
-    return 0
+    return code
+
+
+def _only_a_file(target: Path, not_regular: Callable[[int], str | None]) -> None:
+    """Refuse to replace anything at ``target`` that is not a regular file (a device, a FIFO,
+    a folder, a symbolic link): a write replaces only what it would have written."""
+    try:
+        mode = target.lstat().st_mode
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise InvestigationError(f"cannot write {target}: {error.strerror or error}") from None
+    what = not_regular(mode)
+    if what is not None:
+        raise InvestigationError(
+            f"--output {target} is {what}: the doctor replaces only a regular file"
+        )
+
+
+def _check_adk(args: argparse.Namespace, out: TextIO) -> int:
+    """The ADK check: a row per kind, then an answer per kind (``doctor.adkcheck``)."""
+    from .adkcheck import adk_answers, check_adk, kinds_of
+
+    if getattr(args, "js", None) is not None:
+        raise InvestigationError("--adk and --js check different SDKs: pass one")
+    if args.later < 0:
+        raise InvestigationError("--later must be 0 or more")
+    found = check_adk(kinds_of(args.kind), args.later)
+    answers = adk_answers(found, args.later)
+    code = status.AFFECTED if found.affected else status.HEALTHY
+    if args.format == "json":
+        value = {
+            "release": found.release,
+            "rows": [asdict(r) for r in found.rows],
+            "liveness": {k: [asdict(s) for s in rows] for k, rows in found.situations},
+            "answers": answers,
+        }
+        out.write(json.dumps(value, indent=2) + "\n")
+        return code
+    table = [list(asdict(found.rows[0]))] + [
+        [str(v) for v in asdict(r).values()] for r in found.rows
+    ]
+    widths = [max(len(line[i]) for line in table) for i in range(len(table[0]))]
+    for line in table:
+        out.write("  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)) + "\n")
+    out.write("".join(answer + "\n" for answer in answers))
+    return code
 
 
 def _items(args: argparse.Namespace, out: TextIO) -> int:
     """Judge one exported session; write the healed list where asked (never over the export
     without ``--in-place``, never over another file without ``--force``)."""
     from ..formats.files import write_atomic
-    from .export import encoded, judge_export, lines, read_export
+    from .export import judge_export, lines, not_regular, read_export
 
     source = Path(args.export)
-    target = source if args.in_place else Path(args.output) if args.output else None
+    target = source.resolve() if args.in_place else Path(args.output) if args.output else None
     if target is not None and not args.in_place and target.resolve() == source.resolve():
         raise InvestigationError(f"--output {target} is the export itself: pass --in-place")
     judged = judge_export(read_export(source, args.sdk))
     written = None
     if target is not None and not (args.in_place and not judged.rewrites):
-        write_atomic(target, encoded(judged.healed()), replace=args.in_place or args.force)
-        written = str(target)
+        _only_a_file(target, not_regular)
+        write_atomic(target, judged.healed_bytes(), replace=args.in_place or args.force)
+        written = str(source if args.in_place else target)
+    code = status.HEALTHY
+    if judged.rewrites:  # poisoned or stuck: healed where the healed list was written
+        code = status.HEALED if written is not None else status.AFFECTED
     if args.format == "json":
         out.write(json.dumps(judged.as_json() | {"written": written}, indent=2) + "\n")
-        return 0
+        return code
     out.write("".join(line + "\n" for line in lines(judged)))
     count = len(judged.rewrites)
     said = f"{count} item{'s' if count != 1 else ''} rewritten"
@@ -197,7 +255,7 @@ def _items(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"nothing to heal: {printable(str(source))} left as it is\n")
     elif count:
         out.write(f"dry run: {said}; pass --output FILE or --in-place to write the healed list\n")
-    return 0
+    return code
 
 
 STEPS: dict[str, Step] = {
@@ -213,7 +271,7 @@ STEPS: dict[str, Step] = {
 def command(args: argparse.Namespace) -> int:
     """Run the doctor's step that ``args.doctor_command`` names, writing to stdout. A write the
     store did not take is one ``error:`` line whose exit status says which (3: locked,
-    4: refused, 5: full); every other one-line error exits 2."""
+    5: full, 6: refused); every other one-line error exits 2 (``status``)."""
     try:
         return STEPS[args.doctor_command](args, sys.stdout)
     except WriteStopped as stop:

@@ -10,6 +10,11 @@ the compaction decision saying yes. The SDK's requests go over HTTP to the stand
 (``wire``) on 127.0.0.1; its items are mapped to the wire's shapes (``js.items``) and judged as
 a Python run's are. The function tool is the one the driver gives its agent: a hosted MCP tool and
 an abandoned approval are the Python check's only (``--tool``, ``--decision abandon``).
+
+It runs the team's installed code in Node (the packages in ``node_modules``, and whatever
+``NODE_OPTIONS`` preloads, an APM agent say), which may print anything on stdout: the driver's
+records come back in a file of its scratch folder that only the driver writes. The release it
+names is ``@openai/agents``' own version, the package the team installs.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ import argparse
 
 from ..formats.arguments import SECONDS, STORE_HELP, AddCommand, Lazy
 from ..study.words import STORE_WORDS
+from .status import STATUSES
 
 _STORE_HELP = (
     "a SQLite file (SQLiteSession, AsyncSQLiteSession, AdvancedSQLiteSession), an "
@@ -22,9 +23,11 @@ def register(add: AddCommand, lazy: Lazy) -> argparse._SubParsersAction[argparse
     doctor = add(
         "doctor",
         lazy(".doctor.command"),
-        "am I affected (check; check --js for @openai/agents); scan, repair and restore stored "
-        "sessions; judge and heal one exported as JSON (items)",
+        "am I affected (check; check --js for @openai/agents, --adk for google-adk); scan, "
+        "repair and restore stored sessions; judge and heal one exported as JSON (items)",
     )
+    said = ", ".join(f"{code} {word}" for code, word in STATUSES.items())
+    doctor.epilog = f"exit status: {said} (the table in docs/doctor.md)"
     steps = doctor.add_subparsers(dest="doctor_command", required=True)
     scan = steps.add_parser("scan", help="each session's verdict: healthy, poisoned or pending")
     repair = steps.add_parser("repair", help="show (or --apply) the rewrites that heal sessions")
@@ -82,6 +85,12 @@ def register(add: AddCommand, lazy: Lazy) -> argparse._SubParsersAction[argparse
     written.add_argument("--in-place", action="store_true", help="rewrite the export itself")
     items.add_argument("--force", action="store_true", help="replace an --output file that exists")
     items.add_argument("--format", choices=("table", "json"), default="table")
+    _check(steps)
+    return steps
+
+
+def _check(steps: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``doctor check``: its configuration, and which SDK (the Python one, ``--js``, ``--adk``)."""
     check = steps.add_parser("check", help="whether and when the bug strikes a configuration")
     check.add_argument("--mode", default="auto", help="auto, input or previous_response_id")
     check.add_argument("--trigger", default="default", help="default, always, never or N items")
@@ -97,7 +106,7 @@ def register(add: AddCommand, lazy: Lazy) -> argparse._SubParsersAction[argparse
         type=int,
         default=10,
         help="later turns after each position, to judge whether compaction keeps running "
-        "(default: 10; 0: not judged)",
+        "(default: 10; at least 2 to see a session stop compacting; 0: not judged)",
     )
     check.add_argument("--format", choices=("table", "json"), default="table")
     check.add_argument("--response-store", choices=STORE_WORDS, default="default", help=STORE_HELP)
@@ -107,6 +116,18 @@ def register(add: AddCommand, lazy: Lazy) -> argparse._SubParsersAction[argparse
         const=".",
         metavar="FOLDER",
         help="check the @openai/agents (JS SDK) in FOLDER/node_modules (default: the current "
-        "folder) instead of the installed openai-agents",
+        "folder) instead of the installed openai-agents; runs that folder's installed code in "
+        "Node",
     )
-    return steps
+    check.add_argument(
+        "--adk",
+        action="store_true",
+        help="check the google-adk installed beside the doctor instead of openai-agents: the "
+        "cases and the liveness situations in --kind",
+    )
+    check.add_argument(
+        "--kind",
+        default="every",
+        help="with --adk: every, window-0, window-1 (sliding window, overlap 0 or 1), tokens-0 "
+        "or tokens-2 (token threshold, 0 or 2 raw events kept)",
+    )

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from ..errors import InvestigationError, printable, require
+from . import status
 from .codec import KEY_ENV, PLAIN, Codec, EncryptionKeyError, choose
 from .values import Value, as_bytes, kind, same
 
@@ -70,7 +71,7 @@ class WriteStopped(StoreError):
     repair or restore stops there, in one line that says what was done before it. Its exit
     status says which (``exit_code``)."""
 
-    exit_code = 5
+    exit_code = status.FULL
 
     def after(self, done: str) -> WriteStopped:
         """The same stop, its line ending on what was done before it."""
@@ -80,19 +81,19 @@ class WriteStopped(StoreError):
 class StoreLocked(WriteStopped):
     """Another writer held the lock for longer than ``LOCK_WAIT``."""
 
-    exit_code = 3
+    exit_code = status.LOCKED
 
 
 class WriteRefused(WriteStopped):
     """The store refused the write: a trigger, a permission, a read-only database."""
 
-    exit_code = 4
+    exit_code = status.REFUSED
 
 
 class DiskFull(WriteStopped):
     """The store's disk (or its quota, or Redis's memory limit) is full."""
 
-    exit_code = 5
+    exit_code = status.FULL
 
 
 _LOCKED = ("database is locked", "database table is locked", "lock timeout",

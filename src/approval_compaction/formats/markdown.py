@@ -103,3 +103,32 @@ def paragraphs(text: str) -> list[str]:
             blocks.append([])
         blocks[-1].append(stripped)
     return [" ".join(block) for block in blocks if block]
+
+
+_FENCE = re.compile(r"^```(?P<info>[\w+-]*)\n(?P<body>.*?)^```$", re.M | re.S)
+
+
+def fenced_blocks(text: str) -> list[tuple[str, str]]:
+    """Each fenced code block of a markdown text, in order: its info string (``sh``,
+    ``python``, ``ts``) and its body, exactly as written."""
+    return [(m.group("info"), m.group("body")) for m in _FENCE.finditer(text)]
+
+
+def section(text: str, heading: str) -> str:
+    """The part of a markdown text under ``heading`` (a whole line, such as ``## Answers``), up
+    to the next heading of the same or a higher level; a one-line error when there is none."""
+    level = len(heading) - len(heading.lstrip("#"))
+    lines = text.splitlines(keepends=True)
+    try:
+        start = [line.rstrip("\n") for line in lines].index(heading)
+    except ValueError:
+        raise InvestigationError(f"no {heading!r} heading") from None
+    end = next(
+        (
+            n
+            for n in range(start + 1, len(lines))
+            if (m := re.match(r"(#+) ", lines[n])) and len(m.group(1)) <= level
+        ),
+        len(lines),
+    )
+    return "".join(lines[start + 1 : end])

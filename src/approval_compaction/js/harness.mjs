@@ -7,11 +7,14 @@
 // It ships inside the Python package, so the doctor runs it on a team's own install: the Python
 // side copies it into a scratch folder whose `node_modules` links to the folder holding the SDK
 // (the project's pinned one, a release's, or the team's), and Node resolves every import there.
+// That is the team's code running: whatever it (or a preloaded agent) prints on stdout is not
+// read. The records go, one JSON line each, to the file the plan names (`results`), which only
+// this script writes.
 //
 //   node harness.mjs < plan.json       the cases of a plan (its fields: see `main`)
 //   node harness.mjs --resume          the steps after a process boundary (internal)
 //   node harness.mjs --steps           a search's conversations, one step per line (`Stepper`)
-import { readFile, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -21,13 +24,16 @@ import OpenAI from 'openai';
 import { z } from 'zod';
 
 const { Agent, run, tool, hostedMcpTool, MemorySession, RunState, OpenAIResponsesModel } = agents;
+const { shellTool, applyPatchTool, computerTool } = agents;
 const Compaction = agents.OpenAIResponsesCompactionSession;
 const HERE = fileURLToPath(import.meta.url);
 const MODEL = 'gpt-4.1'; // an OpenAI model name, as the compaction session requires
 const TOOL_NAME = 'protected_lookup';
 const QUESTIONS = ['first question', 'next question'];
 const CONVERSATION_HEADER = 'x-stand-in-conversation';
-const REPLY_HEADER = 'x-stand-in-reply'; // scripts the stand-in's next answer: 'message' or 'call'
+const REPLY_HEADER = 'x-stand-in-reply'; // scripts the stand-in's next answer: 'message', a call
+// The tool the agent carries (a plan's `tool`), and the stand-in's reply that calls it.
+const CALLS = { function: 'call', mcp: 'mcp', shell: 'shell', apply_patch: 'apply_patch', computer: 'computer' };
 const EARLIER = (n) => `earlier question ${n}`;
 const LATER = (n) => `later question ${n}`;
 const BETWEEN = (n) => `question ${n} while the approval waits`;
@@ -48,14 +54,16 @@ let listening = null;
 const warn = console.warn;
 console.warn = (...args) => (listening ? listening.warnings.push(oneLine(args.map(String).join(' '))) : warn(...args));
 
-/** The installed release, as its package.json says. */
+/** The installed release of @openai/agents (the package a team installs), as its package.json
+ * says: a sibling it pins (agents-core, agents-openai) may be another version where npm
+ * resolved one elsewhere. */
 async function sdkVersion() {
   const require = createRequire(HERE);
-  const dir = dirname(require.resolve('@openai/agents-openai'));
+  const dir = dirname(require.resolve('@openai/agents'));
   for (let at = dir; at !== dirname(at); at = dirname(at)) {
     try {
       const meta = JSON.parse(await readFile(join(at, 'package.json'), 'utf8'));
-      if (meta.name === '@openai/agents-openai') return meta.version;
+      if (meta.name === '@openai/agents') return meta.version;
     } catch {
       // not the package's own folder yet
     }
@@ -190,7 +198,41 @@ function recordingModel(openai, recorder) {
   return model;
 }
 
-function buildAgent(openai, recorder, plan, hosted = false) {
+/** The tools that pause for approval, one per kind: each runs nothing outside the process and
+ * counts its runs. */
+function approvalTool(kind, recorder) {
+  const ran = (value) => {
+    recorder.dispatches += 1;
+    return value;
+  };
+  if (kind === 'shell') {
+    const shell = { run: async (action) => ran({ output: action.commands.map((c) => ({ stdout: `ran ${c}`, stderr: '', outcome: { type: 'exit', exitCode: 0 } })) }) };
+    return shellTool({ shell, needsApproval: true });
+  }
+  if (kind === 'apply_patch') {
+    const done = async (operation) => ran({ status: 'completed', output: `${operation.type} ${operation.path}` });
+    return applyPatchTool({ editor: { createFile: done, updateFile: done, deleteFile: done }, needsApproval: true });
+  }
+  if (kind === 'computer') {
+    const nothing = async () => {};
+    const computer = {
+      environment: 'ubuntu', dimensions: [1024, 768],
+      screenshot: async () => ran('c3RhbmQtaW4='), // a screenshot's base64 (the text "stand-in")
+      click: nothing, doubleClick: nothing, scroll: nothing, type: nothing, wait: nothing,
+      move: nothing, keypress: nothing, drag: nothing,
+    };
+    return computerTool({ computer, needsApproval: true });
+  }
+  return tool({
+    name: TOOL_NAME,
+    description: 'Look a value up; a human approves each call.',
+    parameters: z.object({ value: z.string() }),
+    needsApproval: true,
+    execute: async ({ value }) => ran(`looked up ${value}`),
+  });
+}
+
+function buildAgent(openai, recorder, plan, kind = 'function') {
   const settings = plan.response_store === null ? {} : { store: plan.response_store };
   const common = {
     name: 'assistant',
@@ -200,7 +242,7 @@ function buildAgent(openai, recorder, plan, hosted = false) {
   };
   if (plan.tools === false) return new Agent({ ...common, instructions: 'Answer.' }); // a plain agent
   if (plan.search) return new Agent({ ...common, tools: searchTools(recorder) });
-  if (hosted) {
+  if (kind === 'mcp') {
     const server = hostedMcpTool({
       serverLabel: MCP_SERVER,
       serverUrl: 'https://mcp.invalid/',
@@ -208,17 +250,7 @@ function buildAgent(openai, recorder, plan, hosted = false) {
     });
     return new Agent({ ...common, tools: [server] });
   }
-  const lookup = tool({
-    name: TOOL_NAME,
-    description: 'Look a value up; a human approves each call.',
-    parameters: z.object({ value: z.string() }),
-    needsApproval: true,
-    execute: async ({ value }) => {
-      recorder.dispatches += 1;
-      return `looked up ${value}`;
-    },
-  });
-  return new Agent({ ...common, tools: [lookup] });
+  return new Agent({ ...common, tools: [approvalTool(kind, recorder)] });
 }
 
 function trigger(plan, kase) {
@@ -312,12 +344,13 @@ function stateItems(text) {
 
 /** One conversation: its session, agent and recorder, and the stages it has recorded. */
 class Conversation {
-  constructor(plan, kase, label, underlying, hosted = false) {
+  constructor(plan, kase, label, underlying, kind = plan.tool ?? 'function') {
     this.plan = plan;
     this.kase = kase;
+    this.kind = kind;
     this.recorder = new Recorder();
     this.openai = client(plan, label, this.recorder);
-    this.agent = buildAgent(this.openai, this.recorder, plan, hosted);
+    this.agent = buildAgent(this.openai, this.recorder, plan, kind);
     this.session = buildSession(plan, kase, this.openai, underlying, this.recorder);
     this.stages = [];
     this.later = []; // the case continued: each later turn's stage and what the user met
@@ -461,7 +494,7 @@ async function caseTurns(plan, kase, index, version, earlier) {
     talk.error = outcomeOf(error, talk.recorder).error ?? `earlier turns: ${oneLine(error.message)}`;
     return { talk };
   }
-  talk.recorder.reply = 'call'; // the question that pauses calls the tool, after any history
+  talk.recorder.reply = CALLS[talk.kind]; // the question that pauses calls the tool, after any history
   const asked = await talk.turn('pause', QUESTIONS[0]);
   talk.recorder.reply = '';
   if (!asked) return { talk };
@@ -469,9 +502,13 @@ async function caseTurns(plan, kase, index, version, earlier) {
     talk.error = 'RuntimeError: the first turn did not pause for approval';
     return { talk };
   }
-  if (talk.state === null) {
-    // The pause raised: there is nothing to decide or resume; the user asks again.
+  if (talk.state === null || plan.abandon) {
+    // The pause raised, or nobody decides: nothing is resumed; the user asks again (an
+    // abandoned call is answered with a message, not another call).
+    talk.recorder.reply = talk.state === null ? '' : 'message';
+    talk.state = null;
     await talk.turn('next_turn', QUESTIONS[1]);
+    talk.recorder.reply = '';
     return { talk };
   }
   if (file && kase.state_boundary === 'json' && plan.process) {
@@ -488,14 +525,14 @@ async function caseTurns(plan, kase, index, version, earlier) {
  * stage per later turn, with what the user met (`answered`, `paused` or `raised`). */
 async function runSituation(plan, name, index, version) {
   const label = `${plan.label ?? 'situation'}-${name}-${index}`;
-  const hosted = HOSTED.includes(name);
+  const kind = HOSTED.includes(name) ? 'mcp' : plan.tool ?? 'function';
   const kase = { runner: plan.runner ?? 'run', decision: 'approve', compaction: 'on', state_boundary: 'memory' };
   const underlying = new MemorySession();
-  const talk = new Conversation(plan, kase, label, underlying, hosted);
+  const talk = new Conversation(plan, kase, label, underlying, kind);
   const base = { scenario: name, sdk: 'js', sdk_version: version, mode: plan.mode, response_store: plan.response_store, workaround: Boolean(plan.workaround), resumed: false, later: plan.later };
   const done = (extra = {}) => ({ ...base, stages: talk.stages, met: talk.metList ?? [], own: talk.own ?? talk.stages.length, error: talk.error, ...extra });
   if (name !== 'clean') {
-    talk.recorder.reply = hosted ? 'mcp' : 'call';
+    talk.recorder.reply = CALLS[kind];
     const asked = await talk.turn('pause', QUESTIONS[0]);
     talk.recorder.reply = '';
     if (!asked) return done();
@@ -505,7 +542,7 @@ async function runSituation(plan, name, index, version) {
       // The worker holding the paused state dies: a new one builds its agent and session over
       // the same store, and the state is gone with the old one.
       talk.state = null;
-      talk.agent = buildAgent(talk.openai, talk.recorder, plan, hosted);
+      talk.agent = buildAgent(talk.openai, talk.recorder, plan, kind);
       talk.session = buildSession(plan, kase, talk.openai, underlying, talk.recorder);
     }
     if (LATE.includes(name) && !refused) {
@@ -536,17 +573,16 @@ async function runSituation(plan, name, index, version) {
 async function inAnotherProcess(plan, talk, label, file, version) {
   const text = talk.state.toString();
   await talk.stage('round_trip', {}, { state_items: stateItems(text) });
-  const payload = JSON.stringify({ plan, kase: talk.kase, label, file, text, version });
-  const child = spawn(process.execPath, [HERE, '--resume'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const written = `${file}.resumed.json`; // the child's record: its stdout is not read
+  const payload = JSON.stringify({ plan, kase: talk.kase, label, file, text, version, written });
+  const child = spawn(process.execPath, [HERE, '--resume'], { stdio: ['pipe', 'ignore', 'inherit'] });
   child.stdin.end(payload);
-  let out = '';
-  for await (const chunk of child.stdout) out += chunk;
   const code = await new Promise((done) => child.on('close', done));
   if (code !== 0) {
     talk.error = `RuntimeError: the resuming process exited with ${code}`;
     return talk.record(version);
   }
-  const rest = JSON.parse(out);
+  const rest = JSON.parse(await readFile(written, 'utf8'));
   return { ...rest, stages: [...talk.stages, ...rest.stages] };
 }
 
@@ -556,12 +592,12 @@ async function loadWorkaround(plan) {
 }
 
 async function resume() {
-  const { plan, kase, label, file, text, version } = JSON.parse(await readStdin());
+  const { plan, kase, label, file, text, version, written } = JSON.parse(await readStdin());
   await loadWorkaround(plan);
   const talk = new Conversation(plan, kase, label, new FileSession(file));
   talk.state = await RunState.fromString(talk.agent, text);
   await talk.finish();
-  process.stdout.write(JSON.stringify(talk.record(version)));
+  await writeFile(written, JSON.stringify(talk.record(version)));
 }
 
 async function readStdin() {
@@ -729,21 +765,24 @@ async function steps() {
   }
 }
 
-/** A plan: base_url, mode, response_store (null: unset), trigger ("case": the case's on/off,
- * "default": the SDK's own, or a number: compact at that many candidate items), session
- * ("memory" or "file"), process (a json boundary is a second Node process), positions (each
- * case once per number of plain turns before its pause), workaround (the session wrapped by
- * js/workaround.mjs), scratch (a folder for session files), label, the cases, history (items
- * the session holds before each case: a stored session, as the SDK stores it), and later (the
- * plain questions after each case, the decision saying yes: its `later` turns); or, for
- * liveness, situations (their names: each runs instead of the cases), later (the plain
- * questions after each), runner ("run" or "run_streamed") and tools (false: the agent has
- * none). */
+/** A plan: base_url, results (the file each record is appended to, one JSON line), mode,
+ * response_store (null: unset), trigger ("case": the case's on/off, "default": the SDK's own,
+ * or a number: compact at that many candidate items), session ("memory" or "file"), process (a
+ * json boundary is a second Node process), positions (each case once per number of plain turns
+ * before its pause), workaround (the session wrapped by js/workaround.mjs), scratch (a folder
+ * for session files), label, the cases, tool (the kind of tool that pauses: function, mcp,
+ * shell, apply_patch or computer), abandon (nobody decides: the pause, then the next
+ * question), history (items the session holds before each case: a stored session, as the SDK
+ * stores it), and later (the plain questions after each case, the decision saying yes: its
+ * `later` turns); or, for liveness, situations (their names: each runs instead of the cases),
+ * later (the plain questions after each), runner ("run" or "run_streamed") and tools (false:
+ * the agent has none). */
 async function main() {
   if (process.argv.includes('--resume')) return resume();
   if (process.argv.includes('--resume-step')) return resumeStep();
   if (process.argv.includes('--steps')) return steps();
   const plan = JSON.parse(await readStdin());
+  const write = (record) => appendFile(plan.results, `${JSON.stringify(record)}\n`);
   await loadWorkaround(plan);
   const version = await sdkVersion();
   const can = capabilities();
@@ -755,7 +794,7 @@ async function main() {
       const record = missing
         ? { scenario: name, sdk: 'js', sdk_version: version, mode: plan.mode, response_store: plan.response_store, workaround: Boolean(plan.workaround), resumed: LATE.includes(name), later: plan.later, stages: [], met: [], own: 0, error: `@openai/agents ${version} has ${missing}` }
         : await runSituation(plan, name, index, version);
-      process.stdout.write(`${JSON.stringify(record)}\n`);
+      await write(record);
     }
     return;
   }
@@ -769,7 +808,7 @@ async function main() {
     } else {
       record = await runCase(plan, kase, index, version, earlier);
     }
-    process.stdout.write(`${JSON.stringify(record)}\n`);
+    await write(record);
   }
 }
 

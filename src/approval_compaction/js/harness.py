@@ -7,9 +7,12 @@ the SDK's own, or a number: compact at that many candidate items), the underlyin
 (``memory``: ``MemorySession``; ``file``: a JSON file, with ``process`` a json boundary crosses
 to a second Node process), ``workaround`` (the session wrapped by ``js/workaround.mjs``), the
 cases, the pause positions (each case runs once per number of plain turns stored before its
-pause, in order: ``positions`` varies fastest), ``history`` (items the session holds before
-each case, in the JS SDK's protocol: a session a team stored) and ``later`` (plain questions
-after each case, the compaction decision saying yes: the run's ``later`` turns); or, for liveness,
+pause, in order: ``positions`` varies fastest), ``tool`` (the kind of tool that pauses:
+``function``, a hosted ``mcp`` server, ``shell``, ``apply_patch`` or ``computer``), ``abandon``
+(nobody decides: each pause is followed by the next question), ``history`` (items the session
+holds before each case, in the JS SDK's protocol: a session a team stored) and ``later`` (plain
+questions after each case, the compaction decision saying yes: the run's ``later`` turns); or,
+for liveness,
 ``situations`` (each runs instead of the cases, then ``later`` plain questions: the Python
 study's liveness situations the JS SDK can express), on the plan's ``runner``, the agent with
 its tool or none (``tools``). ``shape`` is what the stand-in's compaction endpoint answers with
@@ -19,7 +22,10 @@ request Node sends by the same rules as a Python one's.
 
 The SDK can be in any folder that holds a ``node_modules`` (``package``): the harness is copied
 into a scratch folder whose ``node_modules`` is a link to that folder's, so Node resolves
-``@openai/agents``, ``openai`` and ``zod`` there and nothing is written beside the SDK.
+``@openai/agents``, ``openai`` and ``zod`` there and nothing is written beside the SDK. That runs
+the folder's installed code (and whatever ``NODE_OPTIONS`` preloads), which may print on stdout:
+the harness's records come back in a file of the scratch folder that only the harness writes
+(``results``), never over stdout.
 """
 
 from __future__ import annotations
@@ -51,6 +57,8 @@ from .items import STORE_SUFFIX, read_liveness, read_run, read_step
 Trigger = Literal["case", "default"] | int
 Runner = Literal["run", "run_streamed"]
 SessionKind = Literal["memory", "file"]
+ToolKind = Literal["function", "mcp", "shell", "apply_patch", "computer"]
+TOOL_KINDS: tuple[ToolKind, ...] = ("function", "mcp", "shell", "apply_patch", "computer")
 HARNESS = Path(__file__).with_name("harness.mjs")
 WORKAROUND = paths.JS_WORKAROUND
 # What the harness imports from the folder's node_modules: the SDK, its client, the tool's schema.
@@ -74,6 +82,8 @@ class Plan:
     workaround: bool = False
     cases: tuple[Case, ...] = field(default_factory=lambda: tuple(all_cases()))
     positions: tuple[int, ...] = (0,)  # plain turns stored before the pause: each case at each
+    tool: ToolKind = "function"  # the kind of tool the cases' agent pauses on
+    abandon: bool = False  # nobody decides: each case's pause, then the next question
     situations: tuple[str, ...] = ()  # liveness situations, run instead of the cases
     later: int = 0  # the plain questions after each situation, or each case
     history: tuple[Item, ...] = ()  # what the session holds before each case, as the SDK stores it
@@ -91,7 +101,9 @@ class Plan:
         fix = "-workaround" if self.workaround else ""
         streamed = "-streamed" if self.runner == "run_streamed" else ""
         shape = "" if self.shape == KEEPS_USERS else f"-{self.shape.replace('_', '-')}"
-        return f"{self.mode}{store}{where}{trigger}{streamed}{shape}{fix}"
+        tool = "" if self.tool == "function" else f"-{self.tool.replace('_', '-')}"
+        tool += "-abandon" if self.abandon else ""
+        return f"{self.mode}{store}{where}{trigger}{streamed}{shape}{tool}{fix}"
 
     @property
     def threshold(self) -> int | None:
@@ -162,14 +174,16 @@ def run_lines(plans: Sequence[Plan], package: Path = paths.ROOT) -> list[list[di
                     running(conversations=True, compact_shape=plan.shape)
                 )
             server = servers[plan.shape]
+            written = Path(scratch) / f"p{number}.jsonl"
             spec = {
                 **{k: v for k, v in asdict(plan).items() if k != "cases"},
                 "cases": [case.as_dict() for case in plan.cases],
                 "base_url": server.base_url,
                 "scratch": scratch,
                 "label": f"p{number}",
+                "results": str(written),
             }
-            results.append(_run_node(node, harness, spec))
+            results.append(_run_node(node, harness, spec, written))
     return results
 
 
@@ -189,14 +203,19 @@ def run_plan(plan: Plan, package: Path = paths.ROOT) -> list[CaseRun]:
     return runs
 
 
-def _run_node(node: str, harness: Path, spec: dict[str, object]) -> list[dict[str, Any]]:
+def _run_node(
+    node: str, harness: Path, spec: dict[str, object], written: Path
+) -> list[dict[str, Any]]:
+    """The records the harness appended to ``written``, one JSON line each (what Node printed
+    on stdout, the team's packages or a preloaded agent say, is not read)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI")}
     env["NODE_NO_WARNINGS"] = "1"
     try:
         done = subprocess.run(
             [node, str(harness)],
             input=json.dumps(spec),
-            capture_output=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
             text=True,
             timeout=TIMEOUT,
             env=env,
@@ -207,7 +226,11 @@ def _run_node(node: str, harness: Path, spec: dict[str, object]) -> list[dict[st
         raise NodeError(f"the JS harness did not finish in {TIMEOUT:.0f} s") from None
     if done.returncode != 0:
         raise NodeError(f"the JS harness exited with {done.returncode}: {_said(done.stderr)}")
-    return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    try:
+        text = written.read_text(encoding="utf-8") if written.exists() else ""
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+    except (UnicodeDecodeError, ValueError) as error:
+        raise NodeError(f"the JS harness's records cannot be read: {error}") from None
 
 
 def _said(stderr: str) -> str:

@@ -47,15 +47,73 @@ def snake(key: str) -> str:
     return _UPPER.sub("_", key).lower()
 
 
+# The hosted items the converter also recognises by the item's ``name`` when ``providerData``
+# names no type: the runner stores its own MCP approval response so (``hosted_tool_call`` named
+# ``mcp_approval_response``, ``providerData`` holding ``approve`` and ``approval_request_id``:
+# ``handleHostedMcpApprovals`` in agents-core's ``runner/mcpApprovals``). Each maps to the
+# fields the converter sets over the snake-cased ``providerData`` that name or pair the item,
+# and where it reads each from (``getInputItems`` in agents-openai's
+# ``openaiResponsesConverter``, 0.20.0); a field it reads as undefined is not sent.
+_HOSTED_BY_NAME: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "mcp_list_tools": (("id", ("item:id",)), ("server_label", ("server_label",))),
+    "mcp_approval_request": (
+        ("id", ("id", "item:id")),
+        ("name", ("name",)),
+        ("arguments", ("arguments",)),
+        ("server_label", ("server_label",)),
+    ),
+    "mcp_approval_response": (
+        ("id", ("id",)),
+        ("approve", ("approve",)),
+        ("approval_request_id", ("approval_request_id",)),
+        ("reason", ("reason",)),
+    ),
+    "mcp_call": (
+        ("id", ("id", "item:id")),
+        ("name", ("name",)),
+        ("arguments", ("arguments",)),
+        ("server_label", ("server_label",)),
+    ),
+}
+
+
+def _hosted(item: Item, data: dict[str, Any]) -> Item | None:
+    """A ``hosted_tool_call`` as the converter sends it: the hosted item ``providerData``'s
+    ``type`` names, else the one the item's ``name`` names (``_HOSTED_BY_NAME``); None for
+    one it names neither way (the converter refuses it; here it stays as it is)."""
+    kind = data.get("type")
+    if not isinstance(kind, str) or not kind:
+        name = item.get("name")
+        kind = name if isinstance(name, str) and name in _HOSTED_BY_NAME else None
+    if kind is None:
+        return None
+    out = {snake(k): v for k, v in data.items()}
+    out["type"] = kind
+    for field, sources in _HOSTED_BY_NAME.get(kind, ()):
+        found = [_read(item, data, source) for source in sources]
+        value = next((v for v in found if v is not None), None)
+        if value is None:  # JSON.stringify leaves out a field the converter set to undefined
+            out.pop(field, None)
+        else:
+            out[field] = value
+    return out
+
+
+def _read(item: Item, data: dict[str, Any], source: str) -> Any:
+    return item.get(source[5:]) if source.startswith("item:") else data.get(source)
+
+
 def wire_item(item: Item) -> Item:
     """One JS SDK item as the Responses API receives it: a ``hosted_tool_call`` as the hosted
-    item its ``providerData`` names, results as outputs (text output as its string, no
-    ``name``), keys in snake case, ``providerData`` dropped (its ``annotations`` kept on a
-    text part, as the converter does)."""
+    item its ``providerData`` (or, for MCP items, its ``name``) names, results as outputs (text
+    output as its string, no ``name``), keys in snake case, ``providerData`` dropped (its
+    ``annotations`` kept on a text part, as the converter does)."""
     kind = item.get("type")
     data = item.get("providerData")
-    if kind == "hosted_tool_call" and isinstance(data, dict) and "type" in data:
-        return {snake(k): v for k, v in data.items()}
+    if kind == "hosted_tool_call":
+        hosted = _hosted(item, data if isinstance(data, dict) else {})
+        if hosted is not None:
+            return hosted
     out = {snake(k): v for k, v in item.items() if k != "providerData"}
     if kind in RESULT_TYPES:
         out["type"] = RESULT_TYPES[kind]

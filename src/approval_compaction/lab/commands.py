@@ -207,7 +207,8 @@ def register(add: AddCommand, lazy: Lazy, whole: Callable[[], argparse.ArgumentP
 def register_doctor_steps(
     steps: argparse._SubParsersAction[argparse.ArgumentParser], lazy: Lazy
 ) -> None:
-    """Add ``doctor data``, the study's data on the newest release (``make doctor-data``)."""
+    """Add ``doctor data``, the study's data on the newest release (``make doctor-data``), and
+    ``doctor exports``, the doctor's test data from each SDK's runner (``make doctor-exports``)."""
     data = steps.add_parser(
         "data", help="the newest release on a poisoned store (make doctor-data)"
     )
@@ -215,6 +216,13 @@ def register_doctor_steps(
     data.add_argument("--version", help="the release to compare (default: the newest)")
     data.add_argument("--envs", help="the sweep's environment folder (default: its cache)")
     data.add_argument("--folder", default=str(paths.DATA))
+    exports = steps.add_parser(
+        "exports",
+        help="the sessions each SDK's runner stores for every approval kind, the doctor's test "
+        "data (make doctor-exports)",
+    )
+    exports.set_defaults(handler=lazy(".lab.affected.exports"))
+    exports.add_argument("--folder", default=str(paths.DOCTOR_EXPORTS))
 
 
 def _javascript(add: AddCommand, lazy: Lazy) -> None:

@@ -31,6 +31,9 @@ REGRESSION_TEST = ROOT / "tests" / "sdk_regression" / "test_compaction_pending_a
 REGRESSION_VARIANTS = ROOT / "tests" / "sdk_regression" / "test_pending_approval_variants.py"
 LIVENESS_TEST = ROOT / "tests" / "sdk_regression" / "test_compaction_liveness.py"
 LIVENESS_PATCH = ROOT / "tests" / "sdk_regression" / "patches" / "0.24.0-compaction-liveness.patch"
+# Sessions each SDK's runner stored for every approval kind, and their manifest: the doctor's
+# test data (``lab.affected.exports``, ``make doctor-exports``).
+DOCTOR_EXPORTS = ROOT / "tests" / "doctor" / "exports"
 
 # Stems of the matrix file sets (``<stem>.json``, ``.csv``, ``.md``, ``-runs.json``,
 # ``-heatmap.png``): the pinned release, with the workaround, the newest release, and ``auto``

@@ -36,7 +36,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from ..cli import main
-from ..doctor import repair, stores
+from ..doctor import repair, status, stores
 from ..errors import InvestigationError
 
 KINDS = ("user", "call", "output", "compaction", "assistant", "blob", "int", "real", "null",
@@ -44,6 +44,8 @@ KINDS = ("user", "call", "output", "compaction", "assistant", "blob", "int", "re
 FAILURES = (None, "trigger", "full")
 ID_CHARS = "ab1é\x1b\r\n\t\x07"
 FUZZ_LOCK_WAIT = 0.05  # seconds a write waits for the held lock (the doctor's default is 5)
+# The statuses that end a step in one error line; healthy, healed and affected say what was found.
+FAILED = (status.ERROR, status.LOCKED, status.FULL, status.REFUSED)
 
 
 @dataclass(frozen=True)
@@ -183,7 +185,7 @@ def _cli(argv: list[str], problems: list[str], step: str) -> tuple[int, str]:
 def _one_line(step: str, code: int, out: str, err: str, problems: list[str]) -> None:
     if any(not c.isprintable() for c in out.replace("\n", "") + err.replace("\n", "")):
         problems.append(f"{step}: a control character reached the terminal")
-    if code >= 2 and len(err.splitlines()) != 1:
+    if code in FAILED and len(err.splitlines()) != 1:
         problems.append(f"{step}: exit {code} without one error line: {err!r}")
 
 
@@ -210,7 +212,7 @@ def _run(case: StoreCase, folder: Path) -> list[str]:
     with_rows = sorted({case.session_ids[index] for index, *_ in case.rows})
     before, read_before = cells(path), sdk_reads(path, with_rows)
     code, out = _cli(["doctor", "scan", case.store(path), "--format", "json"], problems, "scan")
-    if code in (0, 1):
+    if code in (status.HEALTHY, status.AFFECTED):  # the verdicts were written
         seen = {row["session_id"] for row in json.loads(out)}
         problems += [f"scan: session {sid!r} the SDK reads is not reported"
                      for sid in with_rows if sid not in seen]  # fmt: skip

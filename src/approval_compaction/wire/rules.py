@@ -411,6 +411,58 @@ def open_call(call_id: str) -> ApiError:
     return ApiError(400, f"No tool output found for function call {call_id}.", param="input")
 
 
+@dataclass(frozen=True)
+class OrphanAnswer:
+    """What the API answers a request whose input holds an output of one kind without its
+    call, as far as public sources show it: the status (None: not shown), the message with
+    ``<id>`` for the call id (None: not shown), the error's ``type``, the sources; with none,
+    why it is unknown. Only the function form is enforced by the stand-in (``ORPHAN_OUTPUT``);
+    the doctor names each kind's answer from here."""
+
+    output_type: str
+    status: int | None
+    message: str | None
+    error_type: str | None = None
+    sources: tuple[Source, ...] = ()
+    unknown: str = ""
+
+    def text(self, call_id: str) -> str | None:
+        return None if self.message is None else self.message.replace("<id>", call_id)
+
+
+UNKNOWN_ORPHAN = "no public source shows what the API answers it"
+ORPHAN_ANSWERS: dict[str, OrphanAnswer] = {
+    "function_call_output": OrphanAnswer(
+        "function_call_output",
+        ORPHAN_OUTPUT.status,
+        ORPHAN_OUTPUT.example,
+        "invalid_request_error",
+        ORPHAN_OUTPUT.sources,
+    ),
+    "shell_call_output": OrphanAnswer(
+        "shell_call_output",
+        None,
+        "No tool call found for shell call output with call_id <id>.",
+        "invalid_request_error",
+        (
+            _gh(
+                "vercel/ai/issues/18134",
+                "the message and `type: invalid_request_error`, a follow-up Responses request "
+                "(`store: false`) through the AI SDK; no status, `param` or endpoint",
+            ),
+        ),
+    ),
+}
+
+
+def orphan_answer(output_type: str) -> OrphanAnswer:
+    """What the API answers an output of ``output_type`` without its call (``ORPHAN_ANSWERS``;
+    a kind no public source shows, computer, apply_patch and custom tool outputs, local shell,
+    tool search and program outputs, an MCP approval response: unknown)."""
+    found = ORPHAN_ANSWERS.get(output_type)
+    return found or OrphanAnswer(output_type, None, None, unknown=UNKNOWN_ORPHAN)
+
+
 def check_pairing(items: Sequence[Any]) -> ApiError | None:
     """The first pairing problem of an effective input at ``/v1/responses``, as the API words
     it; None when paired. Narrower than the judge's ``analysis.pairing`` on purpose: function

@@ -230,6 +230,8 @@ class StandIn:
             return [self._mcp_request(body)]
         if asked.startswith(CALLS_REPLY + ":"):
             return self._scripted_calls(body, asked.removeprefix(CALLS_REPLY + ":"))
+        if asked in TOOL_CALLS:
+            return [TOOL_CALLS[asked](self.served)]
         functions = [t for t in _objects(body.get("tools")) if t.get("type") == "function"]
         named = asked.removeprefix(CALL_REPLY + ":") if asked.startswith(CALL_REPLY + ":") else ""
         if named:
@@ -320,18 +322,55 @@ class StandIn:
         return self._answer("POST", COMPACT, body, Reply(200, compacted))
 
 
+def shell_call(number: int) -> Item:
+    """A ``shell_call`` output item, as the Responses API returns one for the shell tool
+    (``ResponseFunctionShellToolCall`` in the ``openai`` client's types)."""
+    return {
+        "type": "shell_call",
+        "id": f"sh_standin_{number}",
+        "call_id": f"call_standin_{number}",
+        "action": {"commands": ["echo stand-in"], "timeout_ms": None, "max_output_length": None},
+        "status": "completed",
+    }
+
+
+def apply_patch_call(number: int) -> Item:
+    """An ``apply_patch_call`` output item (``ResponseApplyPatchToolCall``)."""
+    return {
+        "type": "apply_patch_call",
+        "id": f"ap_standin_{number}",
+        "call_id": f"call_standin_{number}",
+        "operation": {"type": "create_file", "path": "stand-in.txt", "diff": "+stand-in\n"},
+        "status": "completed",
+    }
+
+
+def computer_call(number: int) -> Item:
+    """A ``computer_call`` output item asking for a screenshot (``ResponseComputerToolCall``)."""
+    return {
+        "type": "computer_call",
+        "id": f"cu_standin_{number}",
+        "call_id": f"call_standin_{number}",
+        "action": {"type": "screenshot"},
+        "pending_safety_checks": [],
+        "status": "completed",
+    }
+
+
 CONVERSATION_HEADER = "x-stand-in-conversation"
 # A client over HTTP scripts the model's next answer with this header, as the in-process
 # wiring does with ``script``: ``message`` answers with a message, ``call`` calls the request's
 # first function tool (``call:NAME`` the one named so), ``mcp`` asks to approve a call of its
-# hosted MCP server, whatever the policy would do; ``calls:NAME@ID,...`` makes those calls in
-# one reply, each with the id given (``mcp@ID``: an MCP approval request), as a search scripts
-# a reply's calls. The API ignores a header it does not know.
+# hosted MCP server, ``shell``, ``apply_patch`` and ``computer`` call those built-in tools,
+# whatever the policy would do; ``calls:NAME@ID,...`` makes those calls in one reply, each with
+# the id given (``mcp@ID``: an MCP approval request), as a search scripts a reply's calls. The
+# API ignores a header it does not know.
 REPLY_HEADER = "x-stand-in-reply"
 MESSAGE_REPLY = "message"
 CALL_REPLY = "call"
 CALLS_REPLY = "calls"
 MCP_REPLY = "mcp"  # an approval request of the request's hosted MCP server
+TOOL_CALLS = {"shell": shell_call, "apply_patch": apply_patch_call, "computer": computer_call}
 
 
 @dataclass

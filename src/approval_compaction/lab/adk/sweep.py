@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ...adk.harness import OVER_HTTP, Plan, run_plan, run_plans, run_situations
+from ...adk.harness import OVER_HTTP, SITUATIONS, Plan, run_plan, run_plans, run_situations
 from ...analysis.invariants import judge_all
 from ...analysis.liveness import DEFAULT_TURNS, LivenessRecord, LivenessRun, liveness_records
 from ...formats.progress import Progress
@@ -39,10 +39,6 @@ from .packages import (
 PLANS: tuple[Plan, ...] = tuple(Plan(kind) for kind in ADK_KINDS)
 # The same kinds with ADK's OpenAIResponsesLlm, its requests sent to the stand-in over HTTP.
 HTTP_PLANS: tuple[Plan, ...] = tuple(replace(plan, model="responses") for plan in PLANS)
-# The liveness situations ADK can express: a confirmation never answered, a worker that dies
-# once the model's call is stored, a confirmation answered late, a long-running tool whose
-# result arrives late, and the control.
-SITUATIONS: tuple[str, ...] = ("abandoned", "lost", "resumed", "long_running", "clean")
 
 
 def environment_for(

@@ -167,7 +167,7 @@ def adk_verdict_frame(
 ) -> pd.DataFrame:
     """The verdict per run of releases, each kind's cases in ADK's words as columns (kinds
     sharing a column label share a column), the liveness situations by kind."""
-    from ..adk.sweep import SITUATIONS
+    from ...adk.harness import SITUATIONS
     from .tables import verdict_frame
 
     return verdict_frame(verdicts, columns, setting_word, contract, SITUATIONS)

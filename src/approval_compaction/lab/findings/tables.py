@@ -391,7 +391,7 @@ def verdict_frame(
             "default trigger: pause positions affected": _exposure(v),
             "liveness bugs": _situations(v.of_kind(BUG)),
             "the SDK's documented contract": _situations(v.of_kind(CONTRACT)),
-            "no public source shows": _situations(v.of_kind(UNKNOWN)),
+            "only with a compaction answer no public source shows": _situations(v.of_kind(UNKNOWN)),
         }
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis(PACKAGE)
 

@@ -515,3 +515,143 @@ def answer_lines(notebook: Path) -> str:
             if found:
                 return found.group(0)
     return ""
+
+
+# What a published text may say of a situation's later turns on a release: the state it names,
+# in which modes, and for which answers of the compaction endpoint (its scope: the documented
+# answer, so a bug or the SDK's contract; or an answer no public source shows).
+DOCUMENTED_SCOPE = (BUG, CONTRACT)
+UNKNOWN_SCOPE = (UNKNOWN,)
+_STATE_OF = {"stops compacting": STUCK, "refused": REFUSED}
+_SAID = re.compile(
+    r"(?P<who>\w+(?:, \w+)*) (?P<state>stops compacting|refused) \((?P<modes>[^)]+)\)"
+)
+_CELL_PART = re.compile(r"(?P<state>stops compacting|refused)(?: in (?P<modes>[\w, ]+))?")
+# A verdict table's columns: the kinds of liveness failure each one lists.
+_COLUMN_SCOPE = {
+    "liveness bugs": (BUG,),
+    "the SDK's documented contract": (CONTRACT,),
+    "only with a compaction answer no public source shows": UNKNOWN_SCOPE,
+}
+
+
+@dataclass(frozen=True)
+class LivenessClaim:
+    """One thing a text says of a situation on some releases: in which modes it reaches a
+    state (none: it keeps compacting and is never refused), under which answers."""
+
+    releases: tuple[str, ...]
+    situation: str
+    state: str  # STUCK or REFUSED
+    modes: tuple[str, ...]
+    scope: tuple[str, ...]  # the kinds of failure the statement speaks of
+    statement: str
+
+
+def _mode_list(said: str | None) -> tuple[str, ...]:
+    if not said or said.strip() == "all modes":
+        return tuple(LIVENESS_MODES)
+    return tuple(m.strip() for m in said.split(",") if m.strip())
+
+
+def _tables(text: str) -> list[list[list[str]]]:
+    """Each markdown table of a text: its rows (the header first) as stripped cells."""
+    found: list[list[list[str]]] = []
+    rows: list[list[str]] = []
+    for line in [*text.splitlines(), ""]:
+        if line.lstrip().startswith("|"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if not all(set(c) <= set("-: ") for c in cells):
+                rows.append(cells)
+        elif rows:
+            found.append(rows)
+            rows = []
+    return found
+
+
+def _verdict_table_claims(rows: list[list[str]], order: Sequence[str]) -> list[LivenessClaim]:
+    header, claims = rows[0], []
+    for row in rows[1:]:
+        named = _named(row[0], order)
+        for column, cell in zip(header, row, strict=False):
+            scope = _COLUMN_SCOPE.get(column, DOCUMENTED_SCOPE)  # unnamed: the documented one
+            if column == header[0] or not named:
+                continue
+            for m in _SAID.finditer(cell):
+                for who in m.group("who").split(", "):
+                    claims.append(
+                        LivenessClaim(tuple(named), who, _STATE_OF[m.group("state")],
+                                      _mode_list(m.group("modes")), scope, "| ".join(row))
+                    )  # fmt: skip
+    return claims
+
+
+def _situation_table_claims(rows: list[list[str]], order: Sequence[str]) -> list[LivenessClaim]:
+    header, claims = rows[0], []
+    for row in rows[1:]:
+        situation = row[0]
+        if situation not in SITUATIONS:
+            continue
+        for column, cell in zip(header, row, strict=False):
+            named = _named(column, order)
+            if not named or cell == "not judged":
+                continue
+            said = {STUCK: (), REFUSED: ()} | {
+                _STATE_OF[m.group("state")]: _mode_list(m.group("modes"))
+                for m in _CELL_PART.finditer(cell)
+            }
+            claims += [
+                LivenessClaim(tuple(named), situation, state, modes, DOCUMENTED_SCOPE,
+                              f"{situation} | {column} | {cell}")
+                for state, modes in said.items()
+            ]  # fmt: skip
+    return claims
+
+
+def liveness_claims(text: str, order: Sequence[str]) -> list[LivenessClaim]:
+    """What a text says of the situations on ``openai-agents`` releases ``order``: in a verdict
+    table (a release range per row, the kinds per column), in a situation table (a situation per
+    row, a release range per column) and in a sentence naming one release or range."""
+    claims: list[LivenessClaim] = []
+    for rows in _tables(text):
+        header = rows[0]
+        if header and header[0] == "openai-agents":
+            claims += _verdict_table_claims(rows, order)
+        elif header and header[0] == "situation":
+            claims += _situation_table_claims(rows, order)
+    prose = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("|"))
+    for statement in statements(prose):
+        if not _about(statement, "openai-agents") or len(VERSION.findall(statement)) != 1:
+            continue
+        named = _named(statement, order)
+        scope = UNKNOWN_SCOPE if "no public source" in statement else DOCUMENTED_SCOPE
+        for m in _SAID.finditer(statement) if named else ():
+            for who in m.group("who").split(", "):
+                if who in SITUATIONS:
+                    claims.append(
+                        LivenessClaim(tuple(named), who, _STATE_OF[m.group("state")],
+                                      _mode_list(m.group("modes")), scope, statement.strip())
+                    )  # fmt: skip
+    return claims
+
+
+def liveness_disagreements(
+    text: str, verdicts: Sequence[ReleaseVerdict]
+) -> list[tuple[str, LivenessClaim, tuple[str, ...]]]:
+    """Each (release, claim, the record's modes) where a text says a situation reaches a state
+    in other modes than the record holds for it under the same answers: a table cell, a row of
+    the verdict table or a sentence."""
+    by = {v.release: v for v in verdicts}
+    wrong = []
+    for claim in liveness_claims(text, [v.release for v in verdicts]):
+        for release in claim.releases:
+            held = {
+                m
+                for v in by[release].liveness
+                if (v.situation, v.state) == (claim.situation, claim.state)
+                and v.kind in claim.scope
+                for m in v.modes
+            }
+            if held != set(claim.modes):
+                wrong.append((release, claim, tuple(sorted(held))))
+    return wrong

@@ -32,6 +32,10 @@ STALL_MODES: tuple[Mode, ...] = ("input", "previous_response_id")
 RUNNERS = ("run", "run_streamed")
 TRIGGERS = ("always", "default")  # the hook always says yes; the SDK's own trigger
 SITUATION = "clean"  # the liveness situation with nothing left behind: a plain conversation
+# How a team sees the stall in its own logs: the SDK's debug logger (``DEBUG`` naming its
+# namespace) writes this line at each turn whose compaction it skips (``tests/js/test_stall.py``).
+STALL_LOG_NAMESPACE = "openai-agents:openai:compaction"
+STALL_LOG = "skip: stored history is not covered by the successful model exchange"
 
 
 def stall_plan(mode: Mode, runner: str, trigger: str, shape: CompactShape) -> Plan:

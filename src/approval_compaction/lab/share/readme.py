@@ -39,17 +39,14 @@ from ..findings.tables import (
     verdict_frame,
     verdicts_frame,
 )
+from ..js.sweep import JsRecord
 from ..releases import upstream
 from ..releases.bisect import marked_ranges
 from ..releases.versions import sort_versions
 from . import provenance
 from .snippet import ISSUE, one_line, outcomes
 
-WORKAROUND_LINE = "session = defer_compaction_while_pending(OpenAIResponsesCompactionSession(...))"
 WORKAROUND_IMPORT = "from approval_compaction import defer_compaction_while_pending"
-DOCTOR_LINE = "python -m approval_compaction doctor scan sessions.db --all"
-JS_DOCTOR_LINE = "python -m approval_compaction doctor check --js"
-JS_ITEMS_LINE = "python -m approval_compaction doctor items items.json"
 # The package is not on a package index: a team installs it from a clone of this repository (the
 # folder `approval-compaction`), into its application's environment. tests/test_install.py runs
 # these lines in a fresh environment.
@@ -129,12 +126,6 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
             _table(advice_frame(newest)),
             "",
             *workaround_lines(found, folder),
-            f"**Am I affected?** The doctor reads your stored sessions; it needs the `[doctor]` "
-            f"extra: {code(INSTALL_DOCTOR)}, then {code(DOCTOR_LINE)}; in JavaScript, "
-            f"{code(JS_DOCTOR_LINE)} in the folder holding your `node_modules` runs the cases on "
-            f"your `@openai/agents`, and {code(JS_ITEMS_LINE)} judges a session's `getItems()` "
-            "saved as JSON and writes it healed.",
-            "",
             f"**Reproduce** ([#5340]({ISSUE})) with the regression test "
             f"[`{regression}`]({regression}), no clone needed: save it in an empty folder and run "
             f"{code(one_line(pinned))}; {outcomes(pinned, found.fixed_in, found.crosscheck)}.",
@@ -182,6 +173,7 @@ def stall_line(folder: Path = paths.DATA) -> list[str]:
     first compaction and the last that keeps compacting (the stall's sweep), whether the JS
     workaround keeps the pinned release compacting, and the report; none without its files."""
     from ..findings.stall import WORKAROUND, load_stall, stalls
+    from ..js.stall import STALL_LOG, STALL_LOG_NAMESPACE
 
     found = load_stall(folder)
     if found is None:
@@ -197,11 +189,16 @@ def stall_line(folder: Path = paths.DATA) -> list[str]:
     report = files.shown(files.js_stall_report)
     return [
         "",
-        f"**A second JavaScript bug, with no approval at all**: on `@openai/agents` {edge.span} "
-        "the session compacts once and never again by itself, so the stored history and every "
-        f"model input grow with each turn; {edge.last_good} keeps compacting "
-        f"(`{files.shown(files.js_stall_sweep)}`){keeps}. The numbers, the cause, a fix and its "
-        f"regression test: [`{report}`]({report}).",
+        f"**A second JavaScript bug, with no approval at all**: on `@openai/agents` {edge.span}, "
+        "when `responses.compact` answers as its documentation shows (the user messages, then "
+        "the compaction item), the session compacts once and never again by itself, so the "
+        f"stored history and every model input grow with each turn; {edge.last_good} keeps "
+        "compacting "
+        f"(`{files.shown(files.js_stall_sweep)}`){keeps}.",
+        "",
+        f"To see it in your logs, set `DEBUG={STALL_LOG_NAMESPACE}`: the SDK logs "
+        f"{code(STALL_LOG)} at each turn whose compaction it skips. The numbers, the cause, a "
+        f"fix and its regression test: [`{report}`]({report}).",
     ]
 
 
@@ -234,26 +231,32 @@ def workaround_lines(found: Findings, folder: Path = paths.DATA) -> list[str]:
             f"(`{files.shown(files.fix_releases)}`)"
         )
     lines = [
-        f"**The workaround**, on an affected release: {code(INSTALL_CORE)} from a clone of this "
-        f"repository (it is on no package index), then {code(WORKAROUND_IMPORT)} and "
-        f"{code(WORKAROUND_LINE)}{proven}.",
+        f"**Where the workarounds are proven** (their lines are in the quick paths above): "
+        f"`defer_compaction_while_pending`, on every release it is proven on, the fixing "
+        f"release too{proven}.",
         "",
     ]
     fixed = found.js.workaround if found.js is not None else None
     if fixed is None or not fixed.proven:
         return lines
     module = paths.JS_WORKAROUND.relative_to(paths.ROOT).as_posix()
-    use, wrap = js_usage()
+    met = {
+        (r.sdk_version, r.plan.removesuffix("-workaround")): js_finding.cell(r)
+        for r in read_records(files.js_workaround_sweep, JsRecord)
+    }
     unproven = "".join(
-        f"; on {where} {', '.join(code(js_finding.COLUMNS.get(p, p)) for p in plans)} still "
-        "breaks one"
+        f"; on {where}, with it, "
+        + "; ".join(
+            f"{code(js_finding.COLUMNS.get(p, p))} meets {met[(where.split('..')[0], p)]}"
+            for p in plans
+        )
         for where, plans in fixed.unproven_ranges()
     )
     return [
         *lines,
-        f"**In JavaScript**, copy [`{module}`]({module}) into your project: {code(use)}, then "
-        f"{code(wrap)}; no case of any mode breaks an invariant with it on `@openai/agents` "
-        f"{', '.join(fixed.ranges())} (`{files.shown(files.js_workaround_sweep)}`){unproven}.",
+        f"**In JavaScript**, with [`{module}`]({module}) no case of any mode breaks an invariant "
+        f"on `@openai/agents` {', '.join(fixed.ranges())} "
+        f"(`{files.shown(files.js_workaround_sweep)}`){unproven}.",
         "",
     ]
 
@@ -266,8 +269,9 @@ def liveness_block(found: Findings, folder: Path = paths.DATA) -> str:
     return "\n".join(
         [
             f"**Sessions the API refuses, and sessions that stop compacting** (`{live}`, "
-            f"{found.liveness.turns} later turns each, the hook always saying yes; a cell names "
-            "the modes of each word when not all modes read the same):",
+            f"{found.liveness.turns} later turns each, the hook always saying yes, the "
+            "compaction endpoint answering as its documentation shows; a cell names the modes of "
+            "each word when not all modes read the same):",
             "",
             _table(liveness_frame(found.liveness)),
         ]

@@ -1,0 +1,151 @@
+"""Session: a team's own session, stepped through as the notebooks step through a scenario.
+
+``load_session`` reads one session: from a store the doctor reads (a ``SQLiteSession`` file, an
+SQLAlchemy URL, a Redis URL) by its id, read-only, or from a JSON export of either SDK (what
+``get_items()`` or ``getItems()`` returns, ``doctor.export``: a JS export's items are mapped to
+the wire's shapes, as the JS SDK maps them before it sends). ``next_turn`` takes one more
+question on a copy of those items: the installed SDK's own runner and ``OpenAIResponsesModel``,
+with the session's compaction mode and a compaction hook that says yes, against the Responses
+API stand-in (``wire``), which answers as the API does. So the notebook shows the request the SDK
+builds from the history, the API's answer, and what compaction sends and keeps; the team's store
+is never written. ``healed`` is the list the doctor writes (``doctor items --output``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...doctor.export import Export, judge_export, read_export
+from ...doctor.stores import opened
+from ...doctor.verdict import SessionReport, judge
+from ...errors import InvestigationError
+from ...study.driver import Ask, Setup, Transcript, converse
+from ...study.harness import NEXT_ANSWER
+from ...study.items import Item
+from ...study.words import Mode
+
+NEXT_QUESTION = "And one more question, please."
+
+
+class SessionError(InvestigationError):
+    """A session that cannot be read: no such file, no such session, an export that is not one."""
+
+
+@dataclass(frozen=True)
+class Session:
+    """One session's items in the wire's shapes (what pairing reads), whose they are, and where
+    they came from (the file's name only)."""
+
+    sdk: str  # "python" or "js"
+    source: str
+    session_id: str
+    items: tuple[Item, ...]
+
+
+def load_session(path: Path, session_id: str | None = None) -> Session:
+    """The session ``session_id`` of the store at ``path``, or the items of a JSON export."""
+    if not path.exists():
+        raise SessionError(f"no file at {path.name}")
+    if path.suffix == ".json":
+        export = read_export(path)
+        return Session(export.sdk, path.name, session_id or path.stem, tuple(export.wire))
+    if not session_id:
+        raise SessionError(f"{path.name} is a store: name the session to read (session_id)")
+    return asyncio.run(_read(str(path), path.name, session_id))
+
+
+async def _read(store_text: str, name: str, session_id: str) -> Session:
+    async with opened(store_text) as store:
+        async for stored in store.sessions(session_id):
+            items, unreadable = stored.items()
+            if unreadable:
+                raise SessionError(f"{unreadable} items of {session_id} in {name} are unreadable")
+            return Session("python", name, session_id, tuple(items))
+    raise SessionError(f"{name} holds no session {session_id!r}")
+
+
+def verdict(session: Session) -> SessionReport:
+    """The doctor's verdict on the session, as ``doctor scan`` gives it."""
+    return judge(session.session_id, list(session.items))
+
+
+def healed(session: Session) -> list[Item]:
+    """The healed list ``doctor items --output`` writes, in the wire's shapes."""
+    return judge_export(Export(Path(session.source), list(session.items), "python")).healed()
+
+
+def next_turn(items: tuple[Item, ...] | list[Item], mode: Mode = "input") -> Transcript:
+    """One more question after ``items``, on a copy: the installed SDK's runner and model over
+    HTTP to the stand-in, compacting after the turn (``compaction_mode=mode``)."""
+    plain = tuple(json.loads(json.dumps(item)) for item in items)  # no shared nesting
+    setup = Setup(mode=mode, trigger="always", model="responses", history=plain)
+    return converse(setup, [Ask(NEXT_QUESTION, (NEXT_ANSWER,))])
+
+
+def sent(turn: Transcript) -> list[Item]:
+    """The items the SDK sent to the model with the next question (its first request)."""
+    stage = turn.stage("next_turn")
+    return list(stage.model_inputs[0]) if stage.model_inputs else []
+
+
+def answers(turn: Transcript) -> list[tuple[str, int, str]]:
+    """Each request the next turn sent over HTTP: its endpoint, the stand-in's status and the
+    API's error message ("" when it answered)."""
+    stage = turn.stage("next_turn")
+    return [(h["path"], int(h["status"]), str(h.get("error", ""))) for h in stage.http_requests]
+
+
+def compaction(turn: Transcript) -> tuple[list[Item], list[Item]]:
+    """What compaction sent after the next turn (its last request; none when it did not run)
+    and what the session stored after it."""
+    stage = turn.stage("next_turn")
+    return (list(stage.compaction_inputs[-1]) if stage.compaction_inputs else []), stage.stored
+
+
+def example(path: Path) -> list[Item]:
+    """Write the example store: what openai-agents (the installed release) leaves after a pause,
+    a compaction in ``input`` mode, an approval and the resume; every row's time set to one
+    fixed instant and the file vacuumed, so the file reads the same each time it is written."""
+    import sqlite3
+
+    from .upgrade import poison
+
+    if path.exists():
+        path.unlink()
+    items = poison(path)
+    with sqlite3.connect(path) as db:
+        for table in ("agent_sessions", "agent_messages"):
+            db.execute(f"UPDATE {table} SET created_at = '2026-01-01 00:00:00'")
+        db.execute("UPDATE agent_sessions SET updated_at = '2026-01-01 00:00:00'")
+    with sqlite3.connect(path) as db:
+        db.execute("VACUUM")
+    return items
+
+
+def answer(session: Session, report: SessionReport, turn: Transcript, after: Transcript) -> str:
+    """The notebook's answer for this session: the doctor's verdict and what it names, the
+    API's answer to the next question, and, healed, whether it is answered and compaction runs."""
+    refused = [(path, status, error) for path, status, error in answers(turn) if status >= 400]
+    head = f"`{session.session_id}` ({session.source}) is **{report.verdict}**"
+    named = f": {report.note}" if report.note else ""
+    if not refused:
+        told = "the API answers the next question"
+    else:
+        path, status, error = refused[0]
+        told = f"the API refuses the next question (HTTP {status} from `{path}`: {error})"
+    healed_refused = [a for a in answers(after) if a[1] >= 400]
+    ran = bool(
+        turn.stage("next_turn").compaction_inputs or after.stage("next_turn").compaction_inputs
+    )
+    if report.verdict == "healthy":
+        return f"**Answer.** {head}{named}; {told}. Nothing to heal."
+    fixed = "is answered" if not healed_refused else "is still refused"
+    compacts = " and compaction runs" if ran and not healed_refused else ""
+    return (
+        f"**Answer.** {head}{named}; {told}. With the doctor's healed list the next question "
+        f"{fixed}{compacts}: heal the store with `doctor repair --apply` (an export with "
+        "`doctor items --output`)."
+    )

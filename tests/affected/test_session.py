@@ -1,0 +1,102 @@
+"""A team's own session, stepped through (notebook 15): read from a store by its id or from an
+export of either SDK, its next question on a copy against the stand-in, and the doctor's heal."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from approval_compaction import paths
+from approval_compaction.lab.affected.session import (
+    SessionError,
+    answer,
+    answers,
+    compaction,
+    example,
+    healed,
+    load_session,
+    next_turn,
+    sent,
+    verdict,
+)
+
+EXAMPLE = paths.ROOT / "notebooks" / "examples" / "poisoned.db"
+USER = {"role": "user", "content": "q"}
+CALL = {"type": "function_call", "call_id": "c1", "name": "t", "arguments": "{}"}
+OUTPUT = {"type": "function_call_output", "call_id": "c1", "output": "x"}
+
+
+def rows(path: Path) -> list[tuple[object, ...]]:
+    with sqlite3.connect(path) as db:
+        return db.execute(
+            "SELECT s.session_id, s.created_at, s.updated_at, m.id, m.created_at, m.message_data "
+            "FROM agent_sessions s JOIN agent_messages m USING (session_id) ORDER BY m.id"
+        ).fetchall()
+
+
+def test_the_committed_example_is_what_the_installed_release_writes(tmp_path: Path) -> None:
+    """The example store is the pinned release's own: written again, every row the same (its
+    times one fixed instant)."""
+    example(tmp_path / "again.db")
+    assert rows(tmp_path / "again.db") == rows(EXAMPLE)
+    assert {row[1] for row in rows(EXAMPLE)} == {"2026-01-01 00:00:00"}
+
+
+def test_a_poisoned_store_is_refused_and_its_healed_list_is_answered(tmp_path: Path) -> None:
+    store = tmp_path / "store.db"
+    shutil.copyfile(EXAMPLE, store)
+    before = store.read_bytes()
+    session = load_session(store, "case-session")
+    report = verdict(session)
+    assert (report.verdict, report.orphan_outputs) == ("poisoned", ("pending-c1",))
+    turn = next_turn(session.items)
+    assert [i.get("call_id") for i in sent(turn) if i.get("type")].count("pending-c1") == 1
+    ((path, status, error),) = answers(turn)
+    assert (path, status) == ("/v1/responses", 400) and "pending-c1" in error
+    cured = healed(session)
+    after = next_turn(cured)
+    assert [status for _, status, _ in answers(after)] == [200, 200]
+    compacted, stored = compaction(after)
+    assert compacted and stored[0]["type"] != "function_call_output"
+    said = answer(session, report, turn, after)
+    assert said.startswith("**Answer.** `case-session` (store.db) is **poisoned**")
+    assert "HTTP 400" in said and "is answered and compaction runs" in said
+    assert store.read_bytes() == before  # the team's store is only read
+
+
+def test_a_healthy_export_of_either_sdk_is_answered_with_nothing_to_heal(tmp_path: Path) -> None:
+    js = [{"type": "message", "role": "user", "content": "q"},
+          {"type": "function_call", "callId": "c1", "name": "t", "arguments": "{}"},
+          {"type": "function_call_result", "callId": "c1", "name": "t", "status": "completed",
+           "output": {"type": "text", "text": "x"}}]  # fmt: skip
+    for name, items, sdk in (("py.json", [USER, CALL, OUTPUT], "python"), ("js.json", js, "js")):
+        (tmp_path / name).write_text(json.dumps(items))
+        session = load_session(tmp_path / name)
+        assert (session.sdk, session.session_id) == (sdk, name.removesuffix(".json"))
+        assert [i.get("call_id") for i in session.items] == [None, "c1", "c1"]
+        report = verdict(session)
+        turn = next_turn(session.items)
+        said = answer(session, report, turn, turn)
+        assert report.verdict == "healthy" and said.endswith("Nothing to heal.")
+
+
+@pytest.mark.parametrize(
+    ("name", "session_id", "error"),
+    [
+        ("missing.db", "s", "no file at missing.db"),
+        ("store.db", None, "store.db is a store: name the session to read (session_id)"),
+        ("store.db", "nobody", "store.db holds no session 'nobody'"),
+    ],
+    ids=["no-file", "no-session-id", "no-such-session"],
+)
+def test_a_session_that_cannot_be_read_is_one_line_naming_why(
+    tmp_path: Path, name: str, session_id: str | None, error: str
+) -> None:
+    shutil.copyfile(EXAMPLE, tmp_path / "store.db")
+    with pytest.raises(SessionError) as raised:
+        load_session(tmp_path / name, session_id)
+    assert str(raised.value) == error

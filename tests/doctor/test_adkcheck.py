@@ -1,0 +1,81 @@
+"""``doctor check --adk``: the cases and the liveness situations on the google-adk beside the
+doctor, one answer per compaction kind, judged against the control situation."""
+
+from __future__ import annotations
+
+import pytest
+
+from approval_compaction.analysis.liveness import SituationRow
+from approval_compaction.doctor.adkcheck import (
+    AdkCheck,
+    KindRow,
+    adk_answers,
+    check_adk,
+    kinds_of,
+    problems,
+)
+from approval_compaction.doctor.check import CheckError
+from approval_compaction.study.words import ADK_KINDS
+
+
+def situation(name: str, keeps: bool = True, usable: bool = True, late: str = "") -> SituationRow:
+    return SituationRow(
+        "2.13.0", False, name, usable, "" if usable else "window-0: raised", keeps,
+        "" if keeps else "history_bounded in window-0 mode", "", "", "", late,
+    )  # fmt: skip
+
+
+def test_kinds_of_names_every_kind_or_one_and_refuses_others_in_one_line() -> None:
+    assert kinds_of("every") == ADK_KINDS
+    assert kinds_of("tokens-2") == ("tokens-2",)
+    with pytest.raises(CheckError, match="--kind 'window-2' is not one of: every, window-0"):
+        kinds_of("window-2")
+
+
+def test_problems_read_a_growing_history_as_the_controls_design() -> None:
+    """A sliding window keeps every summary: the control's history grows too, so a situation
+    that only grows is no problem there; an unpaired late answer still is."""
+    grows = [situation("clean", keeps=False), situation("abandoned", keeps=False),
+             situation("resumed", keeps=False, late="window-0: unpaired adk-1")]  # fmt: skip
+    assert problems(grows) == ["resumed leaves its late answer unpaired"]
+    bounded = [situation("clean"), situation("abandoned", keeps=False)]
+    assert problems(bounded) == ["abandoned stops compacting (history_bounded in window-0 mode)"]
+    refused = [situation("clean"), situation("poisoned", usable=False)]
+    assert problems(refused) == ["poisoned refused (window-0: raised)"]
+
+
+def test_answers_say_per_kind_what_breaks_and_the_check_is_affected_by_any() -> None:
+    rows = (
+        KindRow("window-0", 16, 8, "stored_history_paired", "resume: builtins.ValueError: x", ""),
+        KindRow("tokens-0", 16, 0, "", "", "EventsCompactionConfig rejects tokens-0"),
+    )
+    found = AdkCheck("1.16.0", rows, (("window-0", (situation("clean"),)),))
+    window, tokens = adk_answers(found, 3)
+    assert window.startswith("google-adk 1.16.0, window-0: affected: 8 of 16 cases break")
+    assert "the first raised at the resume: builtins.ValueError" in window
+    assert window.endswith("no situation does worse than the control.")
+    assert (
+        tokens == "google-adk 1.16.0, tokens-0: not run: EventsCompactionConfig rejects tokens-0."
+    )
+    assert found.affected
+    clean = AdkCheck("2.13.0", (KindRow("window-0", 16, 0, "", "", ""),), ())
+    assert not clean.affected
+
+
+@pytest.mark.slow
+@pytest.mark.releases
+@pytest.mark.subprocess
+def test_check_adk_on_the_pinned_release_answers_each_kind() -> None:
+    """The pinned google-adk in its own environment: no case breaks, the late answer of a
+    confirmation answered late is left unpaired (what the ADK report shows)."""
+    from approval_compaction.lab.adk.packages import pinned, release_environment
+
+    env = release_environment(pinned())
+    found = check_adk(("window-0", "tokens-2"), 2, env.python)
+    assert found.release == pinned()
+    assert [(r.kind, r.violating, r.not_applicable) for r in found.rows] == [
+        ("window-0", 0, ""), ("tokens-2", 0, ""),
+    ]  # fmt: skip
+    said = adk_answers(found, 2)
+    assert all("resumed leaves its late answer unpaired" in line for line in said)
+    assert found.affected
