@@ -299,15 +299,54 @@ KINDS: dict[str, dict[str, int]] = {
 }
 
 
+# What a release that requires a field the kind does not set is given, so that it runs the
+# kind as near as it can: the token threshold's releases 1.25.0 to 2.5.0 require the sliding
+# window's fields beside it; a window of a million invocations is one no run reaches, so the
+# threshold alone compacts, as it does on the releases that let it stand alone.
+REQUIRED_BESIDE: dict[str, int] = {"compaction_interval": 1_000_000, "overlap_size": 0}
+
+
 class NotApplicable(Exception):
     """The release cannot express the plan (a setting it does not have)."""
+
+
+def compaction_config(kind: str) -> tuple[Any, str]:
+    """``EventsCompactionConfig`` of the kind with the scripted summariser, as the release
+    accepts it, and what was added to it ("" when nothing): a field the release requires that
+    the kind does not set is given its ``REQUIRED_BESIDE`` value; a setting the release does
+    not have (or any other rejection) makes the kind not applicable, field by field."""
+    from google.adk.apps.app import EventsCompactionConfig
+
+    settings = dict(KINDS[kind])
+    try:
+        return EventsCompactionConfig(summarizer=summariser_class()(), **settings), ""
+    except Exception as error:  # pydantic's ValidationError: what the release rejects
+        missing = required(error)
+        if not missing or not set(missing) <= set(REQUIRED_BESIDE):
+            raise NotApplicable(
+                f"EventsCompactionConfig rejects {kind}: {rejected(error)}"
+            ) from None
+    added = {name: REQUIRED_BESIDE[name] for name in missing}
+    try:
+        config = EventsCompactionConfig(summarizer=summariser_class()(), **settings, **added)
+    except Exception as error:
+        raise NotApplicable(f"EventsCompactionConfig rejects {kind}: {rejected(error)}") from None
+    return config, ", ".join(f"{name}={value}" for name, value in added.items())
+
+
+def required(error: Exception) -> list[str]:
+    """The fields a validation error says are required, when that is all it says (else [])."""
+    errors = getattr(error, "errors", None)
+    found = errors() if callable(errors) else []
+    if not found or any(e.get("type") != "missing" for e in found):
+        return []
+    return [".".join(map(str, e["loc"])) for e in found]
 
 
 def make_app(plan: dict[str, Any], compaction: bool, calls: int, conversation: str) -> Any:
     from google.adk.apps import App
     from google.adk.tools.long_running_tool import LongRunningFunctionTool
 
-    kind = plan["kind"]
     if plan.get("model") == "responses":
         model = responses_model(plan, conversation)
     else:
@@ -317,17 +356,8 @@ def make_app(plan: dict[str, Any], compaction: bool, calls: int, conversation: s
         LongRunningFunctionTool(long_export),
     ]
     agent = LlmAgent(name="assistant", model=model, instruction="Help.", tools=tools)
-    config = None
-    if compaction:
-        from google.adk.apps.app import EventsCompactionConfig
-
-        try:
-            config = EventsCompactionConfig(summarizer=summariser_class()(), **KINDS[kind])
-        except Exception as error:  # pydantic's ValidationError: what the release rejects
-            raise NotApplicable(
-                f"EventsCompactionConfig rejects {kind}: {rejected(error)}"
-            ) from None
-    return App(name=APP, root_agent=agent, events_compaction_config=config), model
+    config, added = compaction_config(plan["kind"]) if compaction else (None, "")
+    return App(name=APP, root_agent=agent, events_compaction_config=config), model, added
 
 
 def rejected(error: Exception) -> str:
@@ -417,7 +447,8 @@ class Conversation:
     ):
         self.case = case
         conversation = f"{plan['label']}-{plan['kind']}-{topic or session_id}"
-        self.app, self.model = make_app(plan, case["compaction"] == "on", calls, conversation)
+        made = make_app(plan, case["compaction"] == "on", calls, conversation)
+        self.app, self.model, self.configured = made
         self.service = service
         self.runner = Runner(app=self.app, session_service=self.service)
         streamed = case["runner"] == "run_streamed"
@@ -594,6 +625,8 @@ async def pause_case(
         conversation = Conversation(plan, case, service, f"s-{number}")
     except NotApplicable as why:
         return {**out, "not_applicable": str(why)}, None
+    if conversation.configured:  # what the release required beside the kind's settings
+        out["configured"] = conversation.configured
     rest: dict[str, Any] | None = None
     try:
         await conversation.create()
@@ -788,6 +821,8 @@ async def run_situation(plan: dict[str, Any], name: str) -> dict[str, Any]:
         conversation = Conversation(plan, CONTROL, service, topic=name)
     except NotApplicable as why:
         return {**out, "not_applicable": str(why)}
+    if conversation.configured:
+        out["configured"] = conversation.configured
     try:
         await conversation.create()
         stages, resumed = [], False
