@@ -299,15 +299,65 @@ KINDS: dict[str, dict[str, int]] = {
 }
 
 
+# What a release that requires a field the kind does not set is given, so that it runs the
+# kind as near as it can: the token threshold's releases 1.25.0 to 2.5.0 require the sliding
+# window's fields beside it; a window of a million invocations is one no run reaches, so the
+# threshold alone compacts, as it does on the releases that let it stand alone.
+REQUIRED_BESIDE: dict[str, int] = {"compaction_interval": 1_000_000, "overlap_size": 0}
+
+
 class NotApplicable(Exception):
     """The release cannot express the plan (a setting it does not have)."""
+
+
+def kind_settings(kind: str) -> dict[str, int]:
+    """``window-N``: a window of one invocation with an overlap of N; ``tokens-N``: a threshold
+    of one token keeping N raw events (``KINDS`` names the study's four; the search draws N)."""
+    trigger, _, size = kind.rpartition("-")
+    if trigger == "window" and size.isdigit():
+        return {"compaction_interval": 1, "overlap_size": int(size)}
+    if trigger == "tokens" and size.isdigit():
+        return {"token_threshold": 1, "event_retention_size": int(size)}
+    raise NotApplicable(f"no compaction kind {kind!r}")
+
+
+def compaction_config(kind: str) -> tuple[Any, str]:
+    """``EventsCompactionConfig`` of the kind with the scripted summariser, as the release
+    accepts it, and what was added to it ("" when nothing): a field the release requires that
+    the kind does not set is given its ``REQUIRED_BESIDE`` value; a setting the release does
+    not have (or any other rejection) makes the kind not applicable, field by field."""
+    from google.adk.apps.app import EventsCompactionConfig
+
+    settings = kind_settings(kind)
+    try:
+        return EventsCompactionConfig(summarizer=summariser_class()(), **settings), ""
+    except Exception as error:  # pydantic's ValidationError: what the release rejects
+        missing = required(error)
+        if not missing or not set(missing) <= set(REQUIRED_BESIDE):
+            raise NotApplicable(
+                f"EventsCompactionConfig rejects {kind}: {rejected(error)}"
+            ) from None
+    added = {name: REQUIRED_BESIDE[name] for name in missing}
+    try:
+        config = EventsCompactionConfig(summarizer=summariser_class()(), **settings, **added)
+    except Exception as error:
+        raise NotApplicable(f"EventsCompactionConfig rejects {kind}: {rejected(error)}") from None
+    return config, ", ".join(f"{name}={value}" for name, value in added.items())
+
+
+def required(error: Exception) -> list[str]:
+    """The fields a validation error says are required, when that is all it says (else [])."""
+    errors = getattr(error, "errors", None)
+    found = errors() if callable(errors) else []
+    if not found or any(e.get("type") != "missing" for e in found):
+        return []
+    return [".".join(map(str, e["loc"])) for e in found]
 
 
 def make_app(plan: dict[str, Any], compaction: bool, calls: int, conversation: str) -> Any:
     from google.adk.apps import App
     from google.adk.tools.long_running_tool import LongRunningFunctionTool
 
-    kind = plan["kind"]
     if plan.get("model") == "responses":
         model = responses_model(plan, conversation)
     else:
@@ -317,17 +367,8 @@ def make_app(plan: dict[str, Any], compaction: bool, calls: int, conversation: s
         LongRunningFunctionTool(long_export),
     ]
     agent = LlmAgent(name="assistant", model=model, instruction="Help.", tools=tools)
-    config = None
-    if compaction:
-        from google.adk.apps.app import EventsCompactionConfig
-
-        try:
-            config = EventsCompactionConfig(summarizer=summariser_class()(), **KINDS[kind])
-        except Exception as error:  # pydantic's ValidationError: what the release rejects
-            raise NotApplicable(
-                f"EventsCompactionConfig rejects {kind}: {rejected(error)}"
-            ) from None
-    return App(name=APP, root_agent=agent, events_compaction_config=config), model
+    config, added = compaction_config(plan["kind"]) if compaction else (None, "")
+    return App(name=APP, root_agent=agent, events_compaction_config=config), model, added
 
 
 def rejected(error: Exception) -> str:
@@ -417,7 +458,8 @@ class Conversation:
     ):
         self.case = case
         conversation = f"{plan['label']}-{plan['kind']}-{topic or session_id}"
-        self.app, self.model = make_app(plan, case["compaction"] == "on", calls, conversation)
+        made = make_app(plan, case["compaction"] == "on", calls, conversation)
+        self.app, self.model, self.configured = made
         self.service = service
         self.runner = Runner(app=self.app, session_service=self.service)
         streamed = case["runner"] == "run_streamed"
@@ -597,6 +639,8 @@ async def pause_case(
         conversation = Conversation(plan, case, service, f"s-{number}")
     except NotApplicable as why:
         return {**out, "not_applicable": str(why)}, None
+    if conversation.configured:  # what the release required beside the kind's settings
+        out["configured"] = conversation.configured
     rest: dict[str, Any] | None = None
     try:
         await conversation.create()
@@ -791,6 +835,8 @@ async def run_situation(plan: dict[str, Any], name: str) -> dict[str, Any]:
         conversation = Conversation(plan, CONTROL, service, topic=name)
     except NotApplicable as why:
         return {**out, "not_applicable": str(why)}
+    if conversation.configured:
+        out["configured"] = conversation.configured
     try:
         await conversation.create()
         stages, resumed = [], False
@@ -932,20 +978,10 @@ class StepModel(BaseLlm):
         yield LlmResponse(content=final, usage_metadata=usage)
 
 
-def compaction_config(kind: str) -> dict[str, int]:
-    """``window-N``: a window of one invocation with an overlap of N; ``tokens-N``: a threshold
-    of one token keeping N raw events (``KINDS`` names the study's four)."""
-    trigger, _, size = kind.rpartition("-")
-    if trigger == "window":
-        return {"compaction_interval": 1, "overlap_size": int(size)}
-    if trigger == "tokens":
-        return {"token_threshold": 1, "event_retention_size": int(size)}
-    raise NotApplicable(f"no compaction kind {kind!r}")
-
-
 def step_app(settings: dict[str, Any]) -> Any:
     """The searched conversation's app: the four tools, ``StepModel``, the compaction of its
-    ``mode`` (a kind; none for ``off``), resumable when the settings say so."""
+    ``mode`` (a kind, as ``compaction_config`` gives it; none for ``off``), resumable when the
+    settings say so."""
     from google.adk.apps import App
     from google.adk.tools.long_running_tool import LongRunningFunctionTool
 
@@ -958,19 +994,7 @@ def step_app(settings: dict[str, Any]) -> Any:
     agent = LlmAgent(name="assistant", model=StepModel(), instruction="Help.", tools=tools)
     extra: dict[str, Any] = {}
     if settings["mode"] != "off":
-        from google.adk.apps.app import EventsCompactionConfig
-
-        config = compaction_config(settings["mode"])
-        try:
-            summariser = summariser_class()()
-            extra["events_compaction_config"] = EventsCompactionConfig(
-                summarizer=summariser, **config
-            )
-        except Exception as error:  # pydantic's ValidationError: what the release rejects
-            kind = settings["mode"]
-            raise NotApplicable(
-                f"EventsCompactionConfig rejects {kind}: {rejected(error)}"
-            ) from None
+        extra["events_compaction_config"], _added = compaction_config(settings["mode"])
     if settings.get("resumable"):
         try:
             from google.adk.apps import ResumabilityConfig

@@ -268,8 +268,8 @@ function buildSession(plan, kase, openai, underlying, recorder) {
     client: openai,
     model: MODEL,
     underlyingSession: underlying,
-    compactionMode: plan.mode,
   };
+  if (plan.modeOption !== false) options.compactionMode = plan.mode;
   const decide = trigger(plan, kase);
   if (decide) options.shouldTriggerCompaction = decide;
   const session = new Compaction(options);
@@ -800,16 +800,32 @@ async function main() {
   }
   const positions = plan.positions ?? [0];
   const runs = plan.cases.flatMap((kase) => positions.map((earlier) => [kase, earlier]));
+  const fit = fitted(plan, can, version);
   for (const [index, [kase, earlier]] of runs.entries()) {
     let record;
-    const missing = !can.session ? 'no OpenAIResponsesCompactionSession' : !can.modes && plan.mode !== 'auto' ? 'no compactionMode option' : null;
-    if (missing) {
-      record = { case: kase, sdk: 'js', sdk_version: version, stages: [], approvals: 0, dispatches: 0, error: null, not_applicable: `@openai/agents ${version} has ${missing}`, model: 'responses', mode: plan.mode, response_store: plan.response_store };
+    if (fit.missing) {
+      record = { case: kase, sdk: 'js', sdk_version: version, stages: [], approvals: 0, dispatches: 0, error: null, not_applicable: `@openai/agents ${version} has ${fit.missing}`, model: 'responses', mode: plan.mode, response_store: plan.response_store };
     } else {
-      record = await runCase(plan, kase, index, version, earlier);
+      record = await runCase(fit.plan, kase, index, version, earlier);
+      if (fit.configured) record.configured = fit.configured;
     }
     await write(record);
   }
+}
+
+/** The plan as the release runs its cases, or what it lacks to run them at all. A release
+ * without the compaction session runs none; one without the `compactionMode` option (before
+ * 0.4.1) always compacts by `previous_response_id`, so a `previous_response_id` plan runs there
+ * with the option left out (`configured` says so: the nearest configuration it accepts), and an
+ * `input` plan has no equivalent. `auto` is the release's default either way. */
+function fitted(plan, can, version) {
+  if (!can.session) return { missing: 'no OpenAIResponsesCompactionSession' };
+  if (can.modes || plan.mode === 'auto') return { plan };
+  if (plan.mode === 'previous_response_id') {
+    const configured = `compactionMode left out: @openai/agents ${version} has no compactionMode option and compacts by previous_response_id only`;
+    return { plan: { ...plan, modeOption: false }, configured };
+  }
+  return { missing: 'no compactionMode option' };
 }
 
 await main();

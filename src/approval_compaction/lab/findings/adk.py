@@ -64,18 +64,22 @@ MEETS: dict[str, str] = {
 # a kind whose compaction never ran: a cell's words.
 NOT_RUN: dict[str, str] = {
     "token_threshold: Extra inputs are not permitted": "no token threshold in this release",
-    "compaction_interval: Field required": "a token threshold only beside a window",
     NEVER_COMPACTED: "compaction never runs",
 }
+# A kind the release runs only with fields the driver added (the window's, beside a token
+# threshold on 1.25.0 to 2.5.0): a cell says so after its words.
+BESIDE = "beside a window no run reaches"
 # ADK's sliding window grows the history by design, the control too (``adk.moves``).
 WORDS = DriverWords(PACKAGE, ADK_KINDS, RAISED, GROWS, WINDOW_SOURCE)
 
 
 def setting_word(cases: ModeCases) -> str:
-    """One kind's cases on a release, in the table's words."""
+    """One kind's cases on a release, in the table's words (a kind run with fields the driver
+    added says so: ``BESIDE``)."""
     if cases.severity in MEETS:
         said = MEETS[cases.severity]
-        return f"{said} ({cases.raising} of {cases.cases} cases)" if cases.raising else said
+        said = f"{said} ({cases.raising} of {cases.cases} cases)" if cases.raising else said
+        return f"{said}, {BESIDE}" if cases.configured else said
     return next((w for key, w in NOT_RUN.items() if key in cases.severity), cases.severity)
 
 
@@ -198,10 +202,11 @@ def result(row: JsRecord) -> str:
     invariant, which invariants, and where the user's code raised."""
     if row.not_applicable:
         return next((w for key, w in NOT_RUN.items() if key in row.not_applicable), "not run")
+    beside = f" ({BESIDE}: {row.configured})" if row.configured else ""
     if not row.violating:
-        return "no case breaks an invariant"
+        return f"no case breaks an invariant{beside}"
     raised = f", raised at {row.raised_at}" if row.raised_at else ""
-    return f"{row.violating} of {row.cases} break {row.invariants}{raised}"
+    return f"{row.violating} of {row.cases} break {row.invariants}{raised}{beside}"
 
 
 def adk_boundaries(rows: Sequence[JsRecord], changes: Sequence[Change] = CHANGES) -> list[Boundary]:

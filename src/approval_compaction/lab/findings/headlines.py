@@ -366,7 +366,22 @@ def adk(found: Findings) -> str:
     left = "; ".join(
         f"{x.situation} {STATE_WORDS[x.state]} ({', '.join(x.modes)})" for x in pinned.of_kind(BUG)
     )
-    never_text = f" On {', '.join(never)} the App's compaction never runs." if never else ""
+    kinds = list(  # the kinds that never compact on those releases (the others compact there)
+        dict.fromkeys(
+            m.mode
+            for v in adk.verdicts
+            if idle[v.release]
+            for m in v.modes
+            if NEVER_COMPACTED in m.severity
+        )
+    )
+    others = len({m.mode for v in adk.verdicts for m in v.modes}) > len(kinds)
+    but = "; the other kinds compact there" if others else ""
+    never_text = (
+        f" On {', '.join(never)} the App's compaction never runs in {', '.join(kinds)}{but}."
+        if never
+        else ""
+    )
     return (
         f"**Answer.** `google-adk` {', '.join(hit)} lose the call waiting for confirmation "
         f"(the resume raises).{never_text} On `google-adk` {adk.version}, the pinned release, "
