@@ -119,7 +119,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "over_http_sweep_agreement",
     ),
     # the state-space search on the drivers (``make explore-drivers``)
-    ".findings.searched": ("searched_cases", "searched_frame", "search_coverage"),
+    ".findings.searched": ("searched_cases", "searched_frame"),
 }
 # Modules the notebooks use as a whole (``rp.replay(...)``, ``paths.DATA_FILES``), by the name
 # they are imported under; the lab's ``paths`` holds the core's locations too.
