@@ -19,7 +19,7 @@ SDK_TEST_STAMP := js/sdk-test/node_modules/.package-lock.json
 # PYTHONDONTWRITEBYTECODE (this one does) makes every import compile again, in each notebook
 # kernel, worker and release probe the targets start; the targets run with Python's default.
 unexport PYTHONDONTWRITEBYTECODE
-.PHONY: help system setup run sweep adk-sweep adk-fix js-sweep js-stall js-sdk-test js-fix envs workaround liveness liveness-patch doctor-data doctor-exports mechanism fix-anatomy explore explore-drivers upstream permalinks test test-all lint lab bench clean
+.PHONY: help system setup run sweep adk-sweep adk-fix langchain-sweep langchain-fix js-sweep js-stall js-sdk-test js-fix envs workaround liveness liveness-patch doctor-data doctor-exports mechanism fix-anatomy explore explore-drivers upstream permalinks test test-all lint lab bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -44,6 +44,7 @@ js-sdk-test: $(SDK_TEST_STAMP) ## install vitest for the JS regression tests (js
 	$(PY) -m approval_compaction js-sdk-test --test stall --expect fail
 	$(PY) -m approval_compaction js-sdk-test --test stall --patch js/fix/agents-openai-0.20.0-stall.diff
 	$(PY) -m approval_compaction js-sdk-test --test filtered --patch js/fix/agents-openai-0.20.0-stall.diff
+	$(PY) -m approval_compaction js-sdk-test --test windowed --patch js/fix/agents-openai-0.20.0-stall.diff
 
 setup: $(STAMP) $(NODE_STAMP) ## create .venv, install the pinned requirements and the JS harness (npm ci)
 
@@ -54,11 +55,13 @@ run: $(STAMP) $(NODE_STAMP) ## write data/, execute and render every notebook, t
 	$(PY) -m approval_compaction data
 	$(PY) -m approval_compaction js-liveness
 	$(PY) -m approval_compaction adk-data
+	$(PY) -m approval_compaction langchain-data
 	$(PY) -m approval_compaction notebooks
 	$(PY) -m approval_compaction render
 	$(PY) -m approval_compaction report --output data/report.md --force
 	$(PY) -m approval_compaction report-js --output data/report-js.md
 	$(PY) -m approval_compaction report-adk --output data/report-adk.md
+	$(PY) -m approval_compaction report-langchain --output data/report-langchain.md
 	$(PY) -m approval_compaction report-js --stall --output data/report-js-stall.md
 	$(PY) -m approval_compaction snippet
 	$(PY) -m approval_compaction upstream-liveness
@@ -67,13 +70,20 @@ run: $(STAMP) $(NODE_STAMP) ## write data/, execute and render every notebook, t
 sweep: $(STAMP) ## run the matrix on every openai-agents release into data/sweep.json (slow)
 	$(PY) -m approval_compaction sweep $(SWEEP_ARGS)
 
-adk-fix: $(STAMP) ## the patched google-adk (adk/fix) in every kind and the adk-python regression tests, the long-running one with its fix too (data/adk-patched.json, adk-sdk-test*.json)
+adk-fix: $(STAMP) ## the patched google-adk (adk/fix) in every kind, the adk-python regression tests (the late answer's; the long-running call's with its fix and with both), the fix's lint with adk-python's tools and settings, its mutants, the late answers split (data/adk-patched.json, adk-sdk-test.json, adk-sdk-test-long-running.json, adk-lint.json, adk-mutants.json, adk-late.json)
 	$(PY) -m approval_compaction adk-fix
 	$(PY) -m approval_compaction report-adk --output data/report-adk.md
 
 adk-sweep: $(STAMP) ## the ADK study on every google-adk release with confirmation and compaction, and from 2.4.0 over HTTP with OpenAIResponsesLlm (uv, cached; data/adk-sweep*.json, slow)
 	$(PY) -m approval_compaction adk-sweep $(ADK_SWEEP_ARGS)
 	$(PY) -m approval_compaction adk-sweep --model responses $(ADK_SWEEP_ARGS)
+
+langchain-sweep: $(STAMP) ## the LangChain study on every langchain 1.x release, each setting's cases and situations (uv, cached; data/langchain-sweep*.json, slow)
+	$(PY) -m approval_compaction langchain-sweep $(LANGCHAIN_SWEEP_ARGS)
+
+langchain-fix: $(STAMP) ## the patched langchain (langchain/fix), the regression test and the fix's mutants (data/langchain-patched.json, langchain-sdk-test.json), and the report
+	$(PY) -m approval_compaction langchain-fix
+	$(PY) -m approval_compaction report-langchain --output data/report-langchain.md
 
 js-sweep: $(STAMP) $(NODE_STAMP) ## the JS study on every @openai/agents release with the session, bare and with the JS workaround (npm, cached; data/js-*sweep.json)
 	$(PY) -m approval_compaction js-sweep $(JS_SWEEP_ARGS)
@@ -83,7 +93,7 @@ js-stall: $(STAMP) $(NODE_STAMP) $(SDK_TEST_STAMP) ## the stall: a plain convers
 	$(PY) -m approval_compaction js-stall $(JS_STALL_ARGS)
 	$(PY) -m approval_compaction report-js --stall --output data/report-js-stall.md
 
-js-fix: $(STAMP) $(NODE_STAMP) $(SDK_TEST_STAMP) ## the JS workaround, the patched package and the regression test on the pinned release (data/js-workaround.json, js-patched.json, js-sdk-test.json)
+js-fix: $(STAMP) $(NODE_STAMP) $(SDK_TEST_STAMP) ## the JS workaround, the patched package, the regression test, the TypeScript forms checked with the repository's tsc/prettier/eslint, and the mutants on the pinned release (data/js-workaround.json, js-patched.json, js-sdk-test.json, js-typecheck.json, js-mutants.json)
 	$(PY) -m approval_compaction js-fix
 	$(PY) -m approval_compaction report-js --output data/report-js.md
 
@@ -95,8 +105,9 @@ workaround: $(STAMP) ## the workaround's matrix, the newest release's, the test 
 liveness: $(STAMP) envs ## each situation and case continued 10 turns: pinned, workaround, newest (data/liveness.json)
 	$(PY) -m approval_compaction liveness
 
-liveness-patch: $(STAMP) ## prove the liveness patch: its test, the SDK's suite (downloads), matrix, liveness
+liveness-patch: $(STAMP) ## prove the liveness patch: its test, the SDK's suite (downloads), matrix, liveness, its mutants
 	$(PY) -m approval_compaction liveness-patch
+	$(PY) -m approval_compaction liveness-mutants
 	$(PY) -m approval_compaction upstream-liveness
 
 doctor-data: $(STAMP) ## the newest release on a store the pinned one poisoned (data/doctor-*.json)

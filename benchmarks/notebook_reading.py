@@ -5,7 +5,9 @@ For each notebook: the characters of its rendered markdown (`data/rendered/NN-na
 and outputs; the limit is about 25,000), the words of prose (markdown cells) a reader meets before
 the first table an output shows (a DataFrame, or a markdown table), how many paragraphs of its
 prose hold more than 80 words, and the words only this project gives a meaning that its prose
-uses before it defines them in italics (`approval_compaction.lab.share.reading.TERMS`). The
+uses before it defines them in italics (`approval_compaction.lab.share.reading.TERMS`), whether
+its first cell asks a prediction before its answer, and how many kinds of noise its page shows
+(`reading.defects`: untitled tables, row numbers, dtype lines, figure notes, ...). The
 measures are the package's (`lab/share/reading.py`), the ones `tests/share/test_reading.py`
 holds every notebook to. `--rev REV` measures a git revision instead of the working tree, so a
 change can be set against what came before it:
@@ -21,7 +23,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from approval_compaction.lab.share.reading import reading
+from approval_compaction.lab.share.reading import defects, predicts_first, reading
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -57,7 +59,7 @@ def main() -> None:
     rev = parser.parse_args().rev
     print(
         "| notebook | rendered chars | words before first table | paragraphs over 80 words "
-        "| terms before definition |\n|---|---:|---:|---:|---|"
+        "| terms before definition | predicts first | noise |\n|---|---:|---:|---:|---|---|---:|"
     )
     for name in _names(rev):
         text = _read(f"notebooks/{name}", rev)
@@ -66,9 +68,11 @@ def main() -> None:
         rendered = _read(f"data/rendered/{Path(name).stem}.md", rev) or ""
         found = reading(name, json.loads(text), rendered)
         terms = ", ".join(found.undefined_terms) or "none"
+        first = "yes" if predicts_first(json.loads(text)) else "no"
         print(
             f"| {name} | {found.rendered} | {found.words_before_table} "
-            f"| {len(found.long_paragraphs)} | {len(found.undefined_terms)}: {terms} |"
+            f"| {len(found.long_paragraphs)} | {len(found.undefined_terms)}: {terms} "
+            f"| {first} | {len(defects(rendered))} |"
         )
 
 

@@ -12,7 +12,7 @@ import type {
   SessionHistoryTransactionArgs,
 } from '@openai/agents';
 
-/** How many deferrals, retirements and late outputs a session keeps (the latest). */
+/** How many deferrals, retirements, late outputs and failures a session keeps (the latest). */
 export declare const KEPT: number;
 /** Begins the text of a late output stored as an assistant message. */
 export declare const LATE_PREFIX: '[workaround] ';
@@ -37,6 +37,15 @@ export interface LateOutput {
   itemsRead: number;
 }
 
+/** A failure of the store the workaround met and did not raise: during an automatic compaction
+ * (which then counts as skipped, the history as it was: `restored` when the workaround wrote it
+ * back itself), or the read that checks a resumed output after its write. `error` is the store's
+ * first error. */
+export interface Failure {
+  error: unknown;
+  restored: boolean;
+}
+
 /** `call:<type>:<id>` for a call or approval request, `result:<type>:<id>` for its answer. */
 export declare function pairingKey(item: unknown): string | null;
 
@@ -59,16 +68,20 @@ export declare class DeferCompactionWhilePending<
   readonly deferrals: Deferral[];
   readonly retirements: Retirement[];
   readonly lateOutputs: LateOutput[];
+  readonly failures: Failure[];
   /** Present (`true`) when the wrapped session has it. */
   readonly acceptsRunContext?: true;
   getSessionId(): Promise<string>;
   getItems(limit?: number, runContext?: RunContext<any>): Promise<AgentInputItem[]>;
-  /** Stores an output whose call is neither earlier in the batch nor stored as text. */
+  /** Stores an output whose call is neither earlier in the batch nor stored as text, and reads
+   * the store once after a write that answered a stored call (another process's compaction may
+   * have dropped it meanwhile: the output is then written again as text). */
   addItems(items: AgentInputItem[], runContext?: RunContext<any>): Promise<void>;
   popItem(runContext?: RunContext<any>): Promise<AgentInputItem | undefined>;
   clearSession(runContext?: RunContext<any>): Promise<void>;
-  /** The runner's call waits while a call is pending and leaves dead calls out; the
-   * application's own (`force: true`, or no ownership argument) runs unchanged. */
+  /** The runner's call waits while a call is pending and leaves dead calls out, and returns
+   * `null` (keeping the error in `failures`) when the store failed and the history is as it was;
+   * the application's own (`force: true`, or no ownership argument) runs unchanged. */
   runCompaction(
     args?: OpenAIResponsesCompactionArgs,
     runContext?: RunContext<any>,
@@ -84,7 +97,9 @@ export declare class DeferCompactionWhilePending<
     ownership: object | null,
     runContext?: RunContext<any>,
   ): Promise<void>;
-  prepareHistoryItemsForPersistenceComparison?(items: AgentInputItem[]): AgentInputItem[];
+  /** The wrapped session's own comparison, when it has one, with each output as the text a late
+   * output is stored as: a resume whose write lost its acknowledgement is retried as bare. */
+  prepareHistoryItemsForPersistenceComparison(items: AgentInputItem[]): AgentInputItem[];
   prepareHistoryItemForModelInput?(item: AgentInputItem): AgentInputItem;
   preserveReasoningItemIdsForPersistence?(): boolean;
   replaceHistoryWithCompaction?(items: AgentInputItem[], runContext?: RunContext<any>): Promise<void>;

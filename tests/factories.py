@@ -3,6 +3,7 @@ what it is about."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -68,3 +69,13 @@ def make_run(case: Case, *, result: str = "done", **changes: Any) -> CaseRun:
     for name, fields in changes.items():
         stages[name] = replace(stages[name], **fields)
     return CaseRun(case, "0.0.0", list(stages.values()), approvals=1, dispatches=1)
+
+
+def patched_blocks(diff: str, path: str) -> list[str]:
+    """Each hunk of ``path`` in a unified diff as the patched file has it (its context and
+    added lines): where a mutant of the patch must find the text it edits."""
+    section = re.search(rf"^\+\+\+ b/{re.escape(path)}\n(.*?)(?=^diff --git|\Z)", diff, re.M | re.S)
+    if section is None:
+        raise AssertionError(f"the diff does not change {path}")
+    hunks = re.split(r"^@@[^\n]*\n", section.group(1), flags=re.M)[1:]
+    return ["".join(f"{line[1:]}\n" for line in h.splitlines() if line[:1] in " +") for h in hunks]

@@ -19,6 +19,7 @@ import pytest
 
 import approval_compaction
 import approval_compaction.lab as lab
+import approval_compaction.langchain as langchain
 from approval_compaction.lab import paths
 
 HEAVY = frozenset(
@@ -39,6 +40,9 @@ HEAVY = frozenset(
         "playwright",
     }
 )
+# The LangChain folder holds its findings and report (pandas) and reads the shared sweep's
+# records (the study's, with the SDK it drives for the Python study).
+LANGCHAIN_LOADS = frozenset({"agents", "openai", "pandas", "numpy"})
 # What importing every module of a subpackage loads of HEAVY: one row per subpackage, so a
 # subpackage that starts loading more (or a new one) fails here until this table says so.
 LOADS: dict[str, frozenset[str]] = {
@@ -48,6 +52,9 @@ LOADS: dict[str, frozenset[str]] = {
     "wire": frozenset({"openai"}),
     "js": frozenset({"openai"}),  # the JS driver: Node, the stand-in, the runs read and judged
     "adk": frozenset(),  # the ADK driver: a release's interpreter runs it, the runs read here
+    # LangChain as one folder (its driver, runs, findings, report): above the lab, which reaches
+    # it only through its plugin registry
+    "langchain": LANGCHAIN_LOADS,
     "analysis": frozenset({"pandas", "numpy"}),
     "display": frozenset({"pandas", "numpy"}),  # the heatmaps and the stepper are the lab's
     "fix": frozenset({"agents", "openai"}),  # the workaround needs the SDK and nothing else
@@ -88,7 +95,10 @@ def loaded_after(code: str, among: frozenset[str] = HEAVY) -> set[str]:
 
 
 # Scripts another runtime runs (a release's own interpreter), never imported here.
-ELSEWHERE_RUN = {"approval_compaction.adk.driver"}  # google-adk's environment runs it
+ELSEWHERE_RUN = {
+    "approval_compaction.adk.driver",  # google-adk's environment runs it
+    "approval_compaction.langchain.driver",  # langchain's environment runs it
+}
 
 
 def submodules(subpackage: str) -> list[str]:
@@ -191,7 +201,11 @@ def test_architecture_matrix_runs_without_the_lab(fmt: str) -> None:
     assert "compaction_input_paired" in proc.stdout
 
 
-DOORS = {"approval_compaction": approval_compaction, "approval_compaction.lab": lab}
+DOORS = {
+    "approval_compaction": approval_compaction,
+    "approval_compaction.lab": lab,
+    "approval_compaction.langchain": langchain,  # an SDK folder's own door (notebook 14)
+}
 
 
 @pytest.mark.parametrize(
@@ -336,6 +350,7 @@ def test_architecture_unknown_name_is_an_attribute_error() -> None:
 NO_LOGIC = {
     "__main__.py",  # the entry point: turns the collector off and calls cli.main
     "study/words.py",  # the shared vocabulary: Literal types and their tuples of values
+    "langchain/words.py",  # the LangChain study's settings and file names
     # a subpackage's __init__ holds its docstring only
     *(f"{m.name}/__init__.py" for m in pkgutil.iter_modules([str(paths.PACKAGE)]) if m.ispkg),
     *(
@@ -344,11 +359,12 @@ NO_LOGIC = {
         if m.ispkg
     ),
     "lab/releases/upstream/__init__.py",
-} - {"lab/__init__.py"}  # the lab's front door (its mirror is this file)
+} - {"lab/__init__.py", "langchain/__init__.py"}  # front doors (their mirror is this file)
 # A module whose mirror is not tests/<subpackage>/test_<module>.py, and why.
 MIRROR_ELSEWHERE = {
     "__init__.py": "test_architecture.py",  # the front door: this file
     "lab/__init__.py": "test_architecture.py",  # the lab's front door: this file
+    "langchain/__init__.py": "test_architecture.py",  # the LangChain folder's door: this file
     "testing/install.py": "test_install.py",  # the install a team makes, built by it
 }
 

@@ -15,11 +15,18 @@ from approval_compaction.cli import main
 from approval_compaction.errors import InvestigationError, MissingExtra, StateRestoreError, require
 
 ADK_DRIVER = f"approval_compaction.adk.{DRIVER.stem}"
+# the LangChain driver: a script each langchain release's own environment runs
+LANGCHAIN_DRIVER = "approval_compaction.langchain.driver"
 
 # Exceptions defined in the package that are not a user's error, and why.
 NOT_FOR_USERS = {
     # hypothesis's failure signal inside the search: it must be an AssertionError to shrink
     "approval_compaction.lab.explore.rules.Violation",
+    # raised inside a team's application when other writers changed the session at every
+    # attempt: a RuntimeError the application retries, as it retries the store's own errors
+    "approval_compaction.fix.workaround.HistoryKeptChanging",
+    # the store fuzzer's injected failure: it must be the ConnectionError a dropped connection is
+    "approval_compaction.testing.pyfuzz.StoreFault",
 }
 
 
@@ -29,8 +36,8 @@ def defined_exceptions() -> list[type[BaseException]]:
     for module in pkgutil.walk_packages([str(paths.PACKAGE)], prefix="approval_compaction."):
         if module.name.endswith("__main__"):
             continue  # running it is the command line itself
-        if module.name == ADK_DRIVER:
-            continue  # a script google-adk's own environment runs (adk.harness starts it there)
+        if module.name in (ADK_DRIVER, LANGCHAIN_DRIVER):
+            continue  # scripts an SDK's own environment runs (its harness starts them there)
         loaded = importlib.import_module(module.name)
         for name, value in vars(loaded).items():
             if (

@@ -9,6 +9,7 @@ import pytest
 
 import approval_compaction.paths as core_paths
 from approval_compaction.lab import paths
+from approval_compaction.lab.plugins import plugins
 
 
 def test_data_names_every_committed_result_file() -> None:
@@ -34,6 +35,7 @@ def test_data_names_every_committed_result_file() -> None:
         layout.doctor_worker,
         layout.doctor_heal,
         layout.liveness,
+        layout.liveness_mutants,
         layout.liveness_patch_test,
         layout.liveness_patch_suite,
         layout.liveness_patch_matrix,
@@ -53,6 +55,9 @@ def test_data_names_every_committed_result_file() -> None:
         layout.js_workaround,
         layout.js_patched,
         layout.js_sdk_test,
+        layout.js_typecheck,
+        layout.js_mutants,
+        layout.js_upstream,
         layout.js_liveness,
         layout.js_report,
         layout.js_stall_sweep,
@@ -74,6 +79,10 @@ def test_data_names_every_committed_result_file() -> None:
         layout.adk_patched,
         layout.adk_sdk_test,
         layout.adk_long_running_sdk_test,
+        layout.adk_late,
+        layout.adk_lint,
+        layout.adk_mutants,
+        layout.adk_upstream,
         layout.adk_report,
         *layout.explore_results(),
         *layout.explore_results("js"),
@@ -81,6 +90,7 @@ def test_data_names_every_committed_result_file() -> None:
     }
     for version in layout.upstream_suite_versions():
         named |= {layout.upstream_suite(version, part) for part in ("", "runs", "checks")}
+    named |= {paths.DATA / name for plugin in plugins() for name in plugin.files}
     stems = {p.with_suffix("") for p in named}
     for path in paths.DATA.iterdir():
         if path in (layout.rendered, layout.counterexamples):

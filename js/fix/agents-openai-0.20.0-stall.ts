@@ -1,51 +1,57 @@
-// The stall's fix (agents-openai-0.20.0-stall.diff) in the terms of the TypeScript source,
-// packages/agents-openai/src/memory/openaiResponsesCompactionSession.ts. The npm package ships
-// dist/ and source maps only; the lines it replaces are found through those maps (the report
-// links each at the release's tag), so this text is written against them, not compiled.
-//
-// In `runCompaction`, the automatic branch's
-//
-//     automaticInput = getModelVisibleSessionItems(this, history, modelExchange);
-//
-// becomes
-//
-//     const covered = await this.coverModelExchange(history, modelExchange);
-//     automaticInput = covered.input;
-//
-// and the two lines that cache the history after the skip cache what was covered:
-//
-//     this.sessionItems = covered.history;
-//     this.compactionCandidateItems = selectCompactionCandidateItems(covered.history);
-//
-// with this method on the class:
+// The stall's fix in the TypeScript source: what agents-openai-0.20.0-stall.diff changes in the
+// published dist, for packages/agents-openai/src/memory/openaiResponsesCompactionSession.ts.
+// Each piece follows a `// @@ slot: where it goes` line. `python -m approval_compaction
+// js-typecheck` compiles the pieces in place (typecheck/host.ts) with the repository's compiler
+// options (its tsconfig.json: lib ES2018, strict) against the release's declarations, and checks
+// them with its prettier settings and eslint rules.
+
+// @@ cover: in runCompaction, the check of the history read, `automaticInput = getModelVisibleSessionItems(this, history, modelExchange);`, becomes
+        const covered = await this.coverModelExchange(history, modelExchange);
+        automaticInput = covered.input;
+// @@ cache: in runCompaction, the two lines that cache the history read after the check become
+        this.sessionItems = covered.history;
+        this.compactionCandidateItems = selectCompactionCandidateItems(
+          covered.history,
+        );
+// @@ methods: a private method of OpenAIResponsesCompactionSession
 
   /**
    * The runner sends the model the history from its latest compaction item on
-   * (`trimToLatestCompaction`), so what is stored before that item is what the item stands for
-   * (the user messages its compaction answered with), not history an application left out of
-   * the model input. When the exchange starts at a compaction item, coverage is checked from
-   * the stored one on, and the items before it go to the compaction too, which keeps them.
-   * Anything else uncovered (a `callModelInputFilter` or `sessionInputCallback` that left a
-   * stored item out, the compaction item included) still skips, as before.
+   * (`trimToLatestCompaction`), so the items stored before that item are what it stands for (the
+   * user messages its compaction answered with), not history an application left out of the
+   * model input. When the history read is not covered, the rest of it is read, coverage is
+   * checked from the latest stored compaction item on, and the items before that item go to the
+   * compaction too, which keeps them. Anything else uncovered (an item a `callModelInputFilter`
+   * or `sessionInputCallback` left out, the compaction item included) still skips.
    */
   private async coverModelExchange(
     history: AgentInputItem[],
-    exchange: NonNullable<Parameters<OpenAIResponsesCompactionSessionLike['runCompaction']>[3]>,
-  ): Promise<{ input: AgentInputItem[] | undefined; history: AgentInputItem[] }> {
+    exchange: NonNullable<
+      Parameters<OpenAIResponsesCompactionSessionLike['runCompaction']>[3]
+    >,
+  ): Promise<{
+    input: AgentInputItem[] | undefined;
+    history: AgentInputItem[];
+  }> {
     const input = getModelVisibleSessionItems(this, history, exchange);
-    if (input || exchange.items[0]?.type !== 'compaction') {
+    if (input) {
       return { input, history };
     }
-    let stored: AgentInputItem[];
-    try {
-      stored = await this.getAllUnderlyingSessionItems();
-    } catch (error) {
-      logger.debug('skip: stored history before the compaction item could not be read %o', error);
-      return { input, history };
+    // Explicit finite limits, doubled until the backend returns fewer items than asked, so a
+    // backend's default window is never taken for the whole history.
+    let stored = history;
+    for (let limit = exchange.items.length + 1; stored.length >= limit;) {
+      limit *= 2;
+      stored = await this.underlyingSession.getItems(limit);
     }
-    const at = stored.findLastIndex((item) => item.type === 'compaction');
+    let at = stored.length - 1;
+    while (at >= 0 && stored[at].type !== 'compaction') {
+      at -= 1;
+    }
     const covered =
-      at < 0 ? undefined : getModelVisibleSessionItems(this, stored.slice(at), exchange);
+      at < 0
+        ? undefined
+        : getModelVisibleSessionItems(this, stored.slice(at), exchange);
     return covered
       ? { input: [...stored.slice(0, at), ...covered], history: stored }
       : { input, history };

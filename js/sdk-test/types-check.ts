@@ -23,6 +23,7 @@ import {
   openCalls,
   pairingKey,
   type Deferral,
+  type Failure,
   type LateOutput,
   type Retirement,
 } from '../workaround.mjs';
@@ -59,10 +60,12 @@ export function logged(): string[] {
   const deferrals: Deferral[] = session.deferrals;
   const retirements: Retirement[] = session.retirements;
   const late: LateOutput[] = session.lateOutputs;
+  const failed: Failure[] = session.failures;
   return [
     ...deferrals.map(({ open, itemsRead }) => `deferred ${open.join(',')} (${itemsRead} read)`),
     ...retirements.map(({ removed }) => `retired ${removed.join(',')}`),
     ...late.map(({ output, itemsRead }) => `stored ${output} as text (${itemsRead} read)`),
+    ...failed.map(({ error, restored }) => `${String(error)}${restored ? ' (history written back)' : ''}`),
   ];
 }
 
@@ -77,6 +80,11 @@ export async function pending(): Promise<{ live: number; dead: number; keys: (st
   const items = await session.getItems();
   const { live, dead } = openCalls(items);
   return { live: live.length, dead: dead.length, keys: items.map(pairingKey) };
+}
+
+/** The runner compares what it wrote with what is stored through the wrapper's hook. */
+export function compared(items: AgentInputItem[]): AgentInputItem[] {
+  return session.prepareHistoryItemsForPersistenceComparison(items);
 }
 
 export const limits: number = KEPT;

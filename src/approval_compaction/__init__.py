@@ -21,33 +21,23 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     # the scenario and its runner
     ".study.scenario": ("Case", "select_cases"),
     ".study.capture": ("sdk_version",),
-    ".study.harness": ("PENDING_CALL", "run_case", "run_matrix"),
+    ".study.harness": ("run_case", "run_matrix"),
     ".study.wiring": ("backend_for",),
-    ".study.driver": ("Ask", "Continue", "Setup", "converse"),
-    ".study.situations": ("RESUMED_SITUATIONS", "SITUATIONS", "later"),
     # the JavaScript driver (@openai/agents): its plans and runner, its item mapping
     ".js.harness": ("Plan", "run_plan", "run_situations"),
     ".js.items": ("wire_item",),
     # judging the runs
-    ".analysis.invariants": ("evaluate",),
     ".analysis.matrix": ("records",),
     ".analysis.table": ("pivot", "to_frame"),
-    ".analysis.vocabulary": ("LEGEND_ORDER",),
-    ".analysis.liveness": (
-        "LivenessRecord",
-        "judge_liveness",
-        "liveness_records",
-        "liveness_run",
-    ),
     # the notebooks' answer lines
-    ".analysis.story": ("diff_answer", "walkthrough_answer"),
     # the frames the notebooks show
-    ".display.frames": ("diff_text", "items_frame"),
-    ".display.details": ("cut",),
+    ".display.frames": ("diff_frame", "diff_text", "items_frame", "requests_frame"),
+    ".display.details": ("cut", "titled"),
     ".display.views": (
         "compaction_table",
         "diff_summary",
-        "sent_table",
+        "invariants_frame",
+        "scope",
         "side_by_side",
         "stage_diff",
         "stage_summary",
@@ -55,18 +45,15 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "state_items_table",
     ),
     ".formats.markdown": ("fence",),
-    ".formats.records": ("read_json", "read_records"),
+    ".formats.records": ("read_json",),
     # the workaround
     ".fix.workaround": ("DeferCompactionWhilePending", "defer_compaction_while_pending"),
     # the Responses API stand-in
-    ".wire.app": ("standin_client",),
+    ".wire.app": ("standin_client", "standin_log"),
     ".wire.rules": ("RULES", "UNKNOWN"),
     # am I affected: the doctor's verdict, check, scan and repair
-    ".doctor.verdict": ("VERDICTS", "judge"),
     ".doctor.check": ("check_config", "load_check", "run_check"),
     ".doctor.jscheck": ("check_js",),
-    ".doctor.scan": ("scan_store",),
-    ".doctor.repair": ("apply",),
 }
 # Modules the notebooks use as a whole (``paths.DATA``), by the name they are imported under.
 _MODULES: dict[str, str] = {"paths": ".paths"}

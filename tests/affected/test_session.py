@@ -13,15 +13,17 @@ import pytest
 from approval_compaction import paths
 from approval_compaction.lab.affected.session import (
     SessionError,
-    answer,
-    answers,
-    compaction,
-    example,
-    healed,
+    compaction_frame,
+    compaction_of,
+    healed_frame,
+    healed_items,
     load_session,
     next_turn,
-    sent,
-    verdict,
+    sent_items,
+    session_answer,
+    session_verdict,
+    turn_answers,
+    write_example,
 )
 
 EXAMPLE = paths.ROOT / "notebooks" / "examples" / "poisoned.db"
@@ -41,7 +43,7 @@ def rows(path: Path) -> list[tuple[object, ...]]:
 def test_the_committed_example_is_what_the_installed_release_writes(tmp_path: Path) -> None:
     """The example store is the pinned release's own: written again, every row the same (its
     times one fixed instant)."""
-    example(tmp_path / "again.db")
+    write_example(tmp_path / "again.db")
     assert rows(tmp_path / "again.db") == rows(EXAMPLE)
     assert {row[1] for row in rows(EXAMPLE)} == {"2026-01-01 00:00:00"}
 
@@ -51,21 +53,34 @@ def test_a_poisoned_store_is_refused_and_its_healed_list_is_answered(tmp_path: P
     shutil.copyfile(EXAMPLE, store)
     before = store.read_bytes()
     session = load_session(store, "case-session")
-    report = verdict(session)
+    report = session_verdict(session)
     assert (report.verdict, report.orphan_outputs) == ("poisoned", ("pending-c1",))
     turn = next_turn(session.items)
-    assert [i.get("call_id") for i in sent(turn) if i.get("type")].count("pending-c1") == 1
-    ((path, status, error),) = answers(turn)
+    assert [i.get("call_id") for i in sent_items(turn) if i.get("type")].count("pending-c1") == 1
+    ((path, status, error),) = turn_answers(turn)
     assert (path, status) == ("/v1/responses", 400) and "pending-c1" in error
-    cured = healed(session)
+    cured = healed_items(session)
     after = next_turn(cured)
-    assert [status for _, status, _ in answers(after)] == [200, 200]
-    compacted, stored = compaction(after)
+    assert [status for _, status, _ in turn_answers(after)] == [200, 200]
+    compacted, stored = compaction_of(after)
     assert compacted and stored[0]["type"] != "function_call_output"
-    said = answer(session, report, turn, after)
+    said = session_answer(session, report, turn, after)
     assert said.startswith("**Answer.** `case-session` (store.db) is **poisoned**")
     assert "HTTP 400" in said and "is answered and compaction runs" in said
     assert store.read_bytes() == before  # the team's store is only read
+    counts = compaction_frame({"as stored": turn, "healed": after})
+    assert counts.loc["as stored"].tolist() == [
+        "HTTP 400",
+        0,
+        0,
+        len(turn.stage("next_turn").stored),
+    ]
+    assert counts.loc["healed", "next question"] == "HTTP 200"
+    assert counts.loc["healed", "items sent to compaction"] == len(compacted) > 0
+    changed = healed_frame(session).query("side != 'both'")
+    assert list(changed["side"]) == ["only stored", "only healed"]
+    assert list(changed["type"]) == ["function_call_output", "message"]
+    assert list(changed["stored_at"]) == ["2", ""] and list(changed["healed_at"]) == ["", "2"]
 
 
 def test_a_healthy_export_of_either_sdk_is_answered_with_nothing_to_heal(tmp_path: Path) -> None:
@@ -78,9 +93,9 @@ def test_a_healthy_export_of_either_sdk_is_answered_with_nothing_to_heal(tmp_pat
         session = load_session(tmp_path / name)
         assert (session.sdk, session.session_id) == (sdk, name.removesuffix(".json"))
         assert [i.get("call_id") for i in session.items] == [None, "c1", "c1"]
-        report = verdict(session)
+        report = session_verdict(session)
         turn = next_turn(session.items)
-        said = answer(session, report, turn, turn)
+        said = session_answer(session, report, turn, turn)
         assert report.verdict == "healthy" and said.endswith("Nothing to heal.")
 
 

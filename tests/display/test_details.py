@@ -9,8 +9,9 @@ from typing import Any
 import nbformat
 import pandas as pd
 import pytest
+from nbformat.v4 import new_output
 
-from approval_compaction.display.details import Cut, CutError, cut
+from approval_compaction.display.details import Cut, CutError, cut, titled
 from approval_compaction.errors import InvestigationError
 from approval_compaction.lab.share.render import to_markdown
 
@@ -135,3 +136,38 @@ def test_details_cut_never_cuts_a_message_whatever_pandas_says() -> None:
         html, text = shown._repr_html_(), repr(shown)
     assert html.count(message.strip()) == 2  # the row kept and the full table
     assert message.strip() in text
+
+
+def test_details_titled_shows_its_title_and_no_row_numbers() -> None:
+    """Issue 61: tables followed their code cell with no title naming their scope, and showed
+    pandas' row index as a column."""
+    numbered = FRAME.reset_index(drop=True)  # pandas' 0, 1, 2, ... as the index
+    shown = titled(numbered, "Verdicts on openai-agents 0.23.1, input mode, scripted model")
+    page = shown._repr_html_()
+    assert "<caption>Verdicts on openai-agents 0.23.1, input mode, scripted model</caption>" in page
+    assert "<th></th>" not in page and "<td>0</td>" not in page  # no counter column
+    markdown = shown._repr_markdown_()
+    assert titled(FRAME, "T")._repr_markdown_().splitlines()[4].startswith("| on/json |")
+    assert markdown.startswith("**Verdicts on openai-agents 0.23.1, input mode, scripted model**")
+    assert markdown.splitlines()[2] == "| holds | detail |"
+
+
+def test_details_titled_keeps_a_named_index_as_its_first_column() -> None:
+    named = FRAME.rename_axis("case")
+    assert titled(named, "T")._repr_markdown_().splitlines()[2] == "| case | holds | detail |"
+    series = pd.Series([1, 2], index=pd.Index(["a", "b"], name="mode"), name="cases")
+    assert titled(series, "T")._repr_markdown_().splitlines()[2] == "| mode | cases |"
+
+
+def test_details_titled_and_cut_render_their_title_above_the_github_table() -> None:
+    out = new_output(
+        "display_data", {"text/html": cut(FRAME, 1, "first", title="Scope")._repr_html_()}
+    )
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x", outputs=[out])])
+    markdown, _ = to_markdown(nb, "x")
+    assert "**Scope**\n\n|  | holds | detail |\n|---|---|---|\n| on/json | True |  |" in markdown
+
+
+def test_details_titled_needs_a_title() -> None:
+    with pytest.raises(CutError, match="needs a title"):
+        titled(FRAME, " ")

@@ -11,6 +11,7 @@ from approval_compaction.display.frames import DIFF_COLUMNS, ITEM_COLUMNS
 from approval_compaction.display.views import (
     compaction_table,
     diff_summary,
+    scope,
     sent_table,
     side_by_side,
     stage_diff,
@@ -224,3 +225,13 @@ def test_views_next_turn_diff_shows_the_lost_call_on_the_pinned_sdk() -> None:
     sent = diff[diff["sent_at"] != ""]
     assert "function_call" not in set(sent["type"])
     assert sent[sent["type"] == "function_call_output"]["status"].tolist() == ["orphan output"]
+
+
+def test_views_scope_names_every_hook_answer_of_a_run_and_its_control() -> None:
+    """Issue 61: a table of a run beside its hook-off control was titled with the first run's
+    hook only."""
+    on, off = CaseRun(Case(), "0.0.0", [], 0, 0), CaseRun(Case(compaction="off"), "0.0.0", [], 0, 0)
+    assert scope(on) == "openai-agents 0.0.0, input mode, hook always says yes, scripted model"
+    both = scope(on, off)
+    assert both.endswith(", hook always says yes and hook never says yes, scripted model")
+    assert scope(on, on) == scope(on)

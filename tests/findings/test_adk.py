@@ -27,13 +27,15 @@ from approval_compaction.lab.findings.verdict import (
     BUG,
     CONTRACT,
     GROWS,
+    KEPT_LIVENESS_LEFT,
     LIVENESS_LEFT,
+    NEVER_RUNS,
     NOT_AFFECTED,
     UNPAIRED,
     disagreements,
     driver_verdicts,
 )
-from approval_compaction.lab.js.sweep import JsRecord
+from approval_compaction.lab.js.sweep import NEVER_COMPACTED, JsRecord
 
 
 def _row(version: str, plan: str, violating: int = 0, raised: str = "", na: str = "") -> JsRecord:
@@ -105,17 +107,28 @@ def _live(situation: str, kind: str, invariant: str, holds: bool, paired: bool |
                           resume_paired=paired)  # fmt: skip
 
 
+KINDS = ("window-0", "window-1", "tokens-0", "tokens-2")
+LATE = [
+    _live(s, "window-0", "history_bounded", False) for s in ("clean", "abandoned")
+] + [
+    _live(s, "window-0", "compaction_runs", True) for s in ("clean", "abandoned")
+] + [
+    _live("resumed", "tokens-0", "history_bounded", True, paired=False),
+    _live("resumed", "tokens-0", "compaction_runs", True, paired=False),
+]  # fmt: skip
+
+
+def test_driver_verdicts_word_a_liveness_bug_kept_when_no_release_ever_lost_the_call() -> None:
+    """A sweep none of whose releases breaks an invariant fixed nothing: its liveness bugs read
+    'pending call kept', never 'fixed' (LangChain 1.x, which never lost the pending call)."""
+    (verdict,) = driver_verdicts([_row("2.13.0", k) for k in KINDS], LATE, WORDS)
+    assert (verdict.violating, verdict.word) == (0, KEPT_LIVENESS_LEFT)
+
+
 def test_adk_verdicts_sort_growth_the_control_shares_as_design_and_a_late_answer_as_a_bug() -> None:
-    rows = [_row("2.13.0", k) for k in ("window-0", "window-1", "tokens-0", "tokens-2")]
-    live = [
-        _live(s, "window-0", "history_bounded", False) for s in ("clean", "abandoned")
-    ] + [
-        _live(s, "window-0", "compaction_runs", True) for s in ("clean", "abandoned")
-    ] + [
-        _live("resumed", "tokens-0", "history_bounded", True, paired=False),
-        _live("resumed", "tokens-0", "compaction_runs", True, paired=False),
-    ]  # fmt: skip
-    (verdict,) = driver_verdicts(rows, live, WORDS)
+    lost = [_row("1.16.0", k, 8, "resume") for k in KINDS]  # an earlier release lost the call
+    rows = [_row("2.13.0", k) for k in KINDS]
+    (_, verdict) = driver_verdicts([*lost, *rows], LATE, WORDS)
     assert (verdict.sdk, verdict.violating, verdict.word) == ("google-adk", 0, LIVENESS_LEFT)
     assert {(v.situation, v.state, v.kind) for v in verdict.liveness} == {
         ("clean", GROWS, CONTRACT), ("abandoned", GROWS, CONTRACT), ("resumed", UNPAIRED, BUG),
@@ -157,3 +170,13 @@ def test_adk_a_kind_run_with_fields_the_release_requires_says_so_in_every_table(
     assert frame.iloc[0]["tokens, retention 0"] == f"no error in these cases, {BESIDE}"
     assert frame.iloc[0]["window, overlap 0"] == "no error in these cases"
     assert result(rows[2]) == f"no case breaks an invariant ({BESIDE}: {added})"
+
+
+def test_adk_verdict_of_a_release_that_never_compacts_is_never_compacts() -> None:
+    """Issue 61: the README called google-adk 2.0.0..2.1.0 "pending call fixed" where notebook
+    13 showed its cases pass only because the App's compaction never runs."""
+    idle = [_row("2.0.0", "window-0", na=NEVER_COMPACTED), _row("2.0.0", "tokens-0", na="no")]
+    ran = [_row("2.3.0", "window-0"), _row("2.3.0", "tokens-0", na="no")]
+    words = {v.release: v.word for v in driver_verdicts(idle + ran, [], WORDS)}
+    assert words == {"2.0.0": NEVER_RUNS, "2.3.0": NOT_AFFECTED}
+    assert disagreements("google-adk 2.0.0 is fixed.", driver_verdicts(idle, [], WORDS))

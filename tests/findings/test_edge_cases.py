@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from approval_compaction import evaluate
+from approval_compaction.analysis.invariants import evaluate
 from approval_compaction.fix.workaround import defer_compaction_while_pending
 from approval_compaction.lab.findings.edge_cases import (
     EDGE_CASES,

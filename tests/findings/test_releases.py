@@ -133,9 +133,9 @@ def test_eras_describe_where_the_pending_calls_pieces_went() -> None:
     assert fixed.orphan_to_compaction == fixed.orphan_stored == fixed.orphan_to_model == NEVER
     assert fixed.severity == UNAFFECTED
     assert [e.requests for e in (swallowed, sent, fixed)] == [
-        "scripted 3, responses 3",
-        "scripted 2, responses 2",
-        "scripted 1, responses 1",
+        "3 on the scripted model, 3 over HTTP",
+        "2 on the scripted model, 2 over HTTP",
+        "1 on the scripted model, 1 over HTTP",
     ]
 
 
@@ -144,7 +144,7 @@ def test_eras_requests_are_per_compaction_on_case_and_model() -> None:
         replace(r, compaction_requests=1) if r.model == "responses" and r.compaction == "on" else r
         for r in release("0.1.0", SWALLOWED, 3)
     ]
-    assert eras(rows)[0].requests == "scripted 3, responses 1"
+    assert eras(rows)[0].requests == "3 on the scripted model, 1 over HTTP"
 
 
 def test_eras_unavailable_release_is_its_own_era() -> None:

@@ -21,6 +21,7 @@ from approval_compaction import paths
 from approval_compaction.analysis.invariants import INVARIANTS
 from approval_compaction.cli import main
 from approval_compaction.fix.workaround import (
+    ALL_ITEMS,
     KEPT_DEFERRALS,
     LEGACY_WINDOW,
     DeferCompactionWhilePending,
@@ -217,14 +218,22 @@ async def test_workaround_reads_nothing_when_the_hook_declines() -> None:
     assert list(session.deferrals) == []
 
 
-async def test_workaround_uses_the_history_the_session_already_holds() -> None:
-    session, store, _ = session_over([USER, CALL, OUTPUT])
+async def test_workaround_forced_decision_reads_the_store_not_the_sessions_copy() -> None:
+    """Two session objects on one store (two workers): the first holds the history in memory
+    after its compaction; the second stores a call awaiting approval. The first one's forced
+    automatic compaction reads the store's latest exchange, so it waits for that call (its
+    in-memory copy, which misses it, said nothing was open)."""
+    session, store, client = session_over([USER, CALL, OUTPUT])
     await session.run_compaction({"force": True})  # the SDK caches what it compacted
+    other = defer_compaction_while_pending(
+        OpenAIResponsesCompactionSession("s", store, client=client, compaction_mode="input")
+    )
+    await other.add_items([USER, CALL])
     reads = len(store.reads)
-    await session.add_items([USER, CALL])
     await session._run_compaction({"response_id": "r", "force": True}, wrapper=automatic(2))
-    assert len(store.reads) == reads
-    assert session.items_read == 0 and len(session.deferrals) == 1
+    assert store.reads[reads:] == [3]  # the exchange and one more
+    assert [d.open_items for d in session.deferrals] == [("function_call:c1",)]
+    assert client.responses.compact.await_count == 1  # the first, manual one only
 
 
 async def test_workaround_rejects_an_oversized_manual_compaction_before_reading() -> None:
@@ -410,7 +419,7 @@ def test_workaround_stores_an_output_whose_call_is_stored_as_it_is() -> None:
     session, store = late_session([USER, CALL])
     run_sync(session.add_items([OUTPUT]))
     assert store.items == [USER, CALL, OUTPUT] and list(session.late_outputs) == []
-    assert store.reads == [None]  # one read told the call is there
+    assert store.reads == [ALL_ITEMS]  # one read of every item told the call is there
 
 
 def test_workaround_reads_nothing_for_a_batch_whose_outputs_follow_their_calls() -> None:

@@ -108,17 +108,28 @@ def test_the_combined_patch_is_both_patches_and_nothing_else() -> None:
 
 
 def test_the_fix_in_typescript_is_the_diffs_helper() -> None:
-    """The TypeScript statement of the fix and the dist patch make the same decisions."""
+    """The TypeScript statement of each fix and its dist patch make the same decisions, and the
+    TypeScript calls nothing the repository's lib (ES2018) lacks."""
     typescript = (FIX / "agents-openai-0.20.0-stall.ts").read_text()
     dist = (FIX / "agents-openai-0.20.0-stall.diff").read_text()
     for needle in (
-        "exchange.items[0]?.type !== 'compaction'",
-        "getAllUnderlyingSessionItems()",
-        "stored.findLastIndex((item) => item.type === 'compaction')",
+        "if (input) {",
+        "for (let limit = exchange.items.length + 1; stored.length >= limit;) {",
+        "stored = await this.underlyingSession.getItems(limit);",
+        "while (at >= 0 && stored[at].type !== 'compaction') {",
         "input: [...stored.slice(0, at), ...covered], history: stored",
         "this.sessionItems = covered.history;",
     ):
         assert needle in typescript and needle in dist, needle
+    assert "findLastIndex" not in typescript and "getAllUnderlyingSessionItems" not in typescript
+    pending = (FIX / "agents-openai-0.20.0.ts").read_text()
+    pending_dist = (FIX / "agents-openai-0.20.0.diff").read_text()
+    for needle in (
+        "export { getUnresolvedToolResultCorrelationsForResponse } from",
+        "getUnresolvedToolResultCorrelationsForResponse(history).length > 0",
+        "'skip: a tool call in the stored history awaits its result'",
+    ):
+        assert needle in pending and needle in pending_dist, needle
 
 
 @pytest.mark.enable_socket

@@ -21,7 +21,7 @@ from approval_compaction.lab.mechanism.catalogue import (
 from approval_compaction.lab.mechanism.record import load_record, recorded_extract
 from approval_compaction.lab.mechanism.source import PRESENT, extract, mark_lines
 from approval_compaction.lab.releases.environments import newest_release
-from approval_compaction.study.capture import sdk_version
+from approval_compaction.study.capture import STAGES, sdk_version
 
 IDS = [f.qualname for f in CATALOGUE]
 NOTEBOOK = paths.NOTEBOOKS / "03-inside-the-sdk.ipynb"
@@ -90,7 +90,10 @@ def _notebook_markdown(path: Path) -> str:
 
 
 def test_notebook_names_only_catalogued_functions_present_in_the_releases_it_shows() -> None:
-    names = set(SDK_NAME.findall(_notebook_markdown(NOTEBOOK)))
+    # the study's stage names (``round_trip``, ``next_turn``) are its own words, not the SDK's;
+    # ``suffix_start`` is a local of _run_compaction_locked that the notebook quotes from its line
+    quoted = {"suffix_start"}
+    names = set(SDK_NAME.findall(_notebook_markdown(NOTEBOOK))) - set(STAGES) - quoted
     assert names, "notebook 03 names no SDK function"
     for name in sorted(names):
         function = entry(name)  # raises for a name the catalogue does not have

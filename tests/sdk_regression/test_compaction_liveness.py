@@ -18,6 +18,10 @@ compaction hook that always says yes, a session holding an unpaired item stops s
   whose request ids then differ from its response ids: automatic compaction returns at every
   later turn and never runs again.
 
+A replaced suffix may start at an earlier compaction item, but not at one that a reasoning item
+right before it is tied to: the reasoning item and the item that followed it stay together
+(``test_compaction_keeps_reasoning_with_its_following_item``).
+
 A call or request that later user turns follow is not dead: the application can still resume
 the saved ``RunState`` and approve it (``test_abandoned_approval_resumed_later_stays_paired``),
 so a fix must not drop it from the store, nor summarise it away. The same class of bug is
@@ -84,6 +88,26 @@ POISONED_HISTORY: list[Any] = [
     },
 ]
 
+# An abandoned call, then a response whose reasoning item the server's compaction item follows.
+REASONING_HISTORY: list[Any] = [
+    {"content": "first question", "role": "user", "type": "message"},
+    {
+        "arguments": '{"value": "v"}',
+        "call_id": CALL_ID,
+        "name": "protected_lookup",
+        "type": "function_call",
+    },
+    {"id": "rs-1", "summary": [], "type": "reasoning"},
+    {"type": "compaction", "id": "compaction-after-reasoning", "encrypted_content": "summary-0"},
+    {
+        "id": "msg-answered",
+        "content": [{"annotations": [], "text": "answered", "type": "output_text"}],
+        "role": "assistant",
+        "status": "completed",
+        "type": "message",
+    },
+]
+
 MARKS: list[Any] = []
 MCP_RESPONSE = "mcp_approval_response"
 
@@ -91,7 +115,9 @@ MCP_RESPONSE = "mcp_approval_response"
 import re  # noqa: E402
 from importlib.metadata import version  # noqa: E402
 
-# Before 0.24.0 every case fails on the original bug (the pending call compacted at the pause);
+# Before 0.24.0 every marked case fails on the original bug (the pending call compacted at the
+# pause); the reasoning case guards a condition of the fix and passes there too (those releases
+# start a replaced suffix at a user message only);
 # the patch lab runs the file on other SDKs with --runxfail, for the raw outcomes.
 _release = tuple(int(part) for part in re.findall(r"\d+", version("openai-agents"))[:3])
 MARKS = [
@@ -395,3 +421,47 @@ async def test_abandoned_approval_resumed_later_stays_paired(
     sent = sent_unpaired(model, endpoint)
     assert sent["to the model"] == [], f"unpaired items sent to the model: {sent}"
     assert sent["to the compaction endpoint"] == [], f"unpaired items compacted: {sent}"
+
+
+def after_reasoning(items: list[dict[str, Any]]) -> list[str]:
+    """The id of the item right after each reasoning item (``"nothing"`` at the end)."""
+    return [
+        str(items[n + 1].get("id") or items[n + 1].get("role")) if n + 1 < len(items) else "nothing"
+        for n, item in enumerate(items)
+        if item.get("type") == "reasoning"
+    ]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("streamed", [False, True], ids=["run", "run_streamed"])
+@pytest.mark.parametrize("keep_users", [True, False], ids=["keeps_users", "summary_only"])
+async def test_compaction_keeps_reasoning_with_its_following_item(
+    tmp_path: Path, keep_users: bool, streamed: bool
+) -> None:
+    """A compaction item right after a reasoning item does not start a replaced suffix: the
+    reasoning item would stay stored without the item that followed it (the Responses API
+    rejects a reasoning item sent without its following item). Behind an abandoned call,
+    compaction replaces only what follows the next user message, and still runs every turn."""
+    model = ScriptedModel([])
+    agent = approval_agent(model)
+    endpoint = CompactEndpoint(keep_users)
+    session, store = compaction_session(tmp_path, endpoint)
+    followers: list[list[str]] = []
+
+    async def scenario() -> None:
+        await store.add_items(REASONING_HISTORY)
+        for turn in range(LATER_TURNS):
+            await drive(agent, f"question {turn + 1}", session, streamed)
+            followers.append(after_reasoning(plain(await store.get_items())))
+
+    try:
+        await asyncio.wait_for(scenario(), timeout=TIMEOUT)
+    finally:
+        store.close()
+
+    assert followers == [["compaction-after-reasoning"]] * LATER_TURNS, (
+        f"a reasoning item lost the item that followed it: {followers}"
+    )
+    assert len(endpoint.inputs) >= LATER_TURNS, "compaction must run at every later turn"
+    sent = sent_unpaired(model, endpoint)
+    assert sent["to the model"] == [], f"unpaired items sent to the model: {sent}"

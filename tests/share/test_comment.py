@@ -63,9 +63,11 @@ def test_comment_notebook_writes_the_comment_and_lists_the_files_to_attach(
     args = ["share", str(notebook), "--output", str(output), "--folder", str(folder)]
     assert cli.main(args) == 0
     text = output.read_text()
-    assert text == (folder / "04-figure.md").read_text()  # the rendered markdown is the comment
     image = "04-figure_files/04-figure_1_0.png"
-    assert attach_note(image) in text and (folder / image).is_file()
+    page = (folder / "04-figure.md").read_text()  # the page shows the figure beside it
+    assert f"![figure]({image})" in page
+    assert text == page.replace(f"![figure]({image})", attach_note(image))  # the comment names it
+    assert (folder / image).is_file()
     printed = capsys.readouterr().out
     assert f"{github_length(text):,} of {GITHUB_LIMIT:,} characters" in printed
     assert f"  {image}" in printed.splitlines()

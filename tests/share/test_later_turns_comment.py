@@ -10,14 +10,16 @@ import pytest
 
 from approval_compaction.errors import InvestigationError
 from approval_compaction.formats.markdown import GITHUB_LIMIT, github_length
-from approval_compaction.formats.records import read_json, write_json
+from approval_compaction.formats.records import read_json, read_records, write_json, write_records
 from approval_compaction.lab import paths
+from approval_compaction.lab.mutation import MutantRecord
 from approval_compaction.lab.releases.later_turns_patch import INTENDED
 from approval_compaction.lab.releases.upstream.changes import NOT_REPRODUCED
 from approval_compaction.lab.share import later_turns_comment
 from approval_compaction.lab.share.later_turns_comment import (
     build,
     matrix_line,
+    mutant_lines,
     one_line,
     suite_lines,
     tally_lines,
@@ -206,3 +208,26 @@ def test_failure_frame_counts_the_later_turns_the_api_refuses() -> None:
     refused = frame.loc["poisoned", "later turns the API refuses"]
     assert refused == len(session_usable(poisoned).raised) == len(poisoned.turns)
     assert frame.loc["abandoned", "later turns the API refuses"] == 0
+
+
+def test_mutant_lines_say_why_each_survivor_survives(tmp_path: Path) -> None:
+    killed = MutantRecord("p", "orphans-sent", "still sent", 28, 4, "t[poisoned]", True, "t", "")
+    other = MutantRecord("p", "new-one", "a new mutant", 28, 0, "", False, "", "")
+    assert mutant_lines(tmp_path) == []  # nothing recorded, nothing said
+    write_records(paths.data(tmp_path).liveness_mutants, [killed], MutantRecord)
+    assert not any("What survives" in line for line in mutant_lines(tmp_path))
+    write_records(paths.data(tmp_path).liveness_mutants, [killed, other], MutantRecord)
+    (said,) = [line for line in mutant_lines(tmp_path) if "What survives" in line]
+    assert said == (
+        "What survives leaves every case of the test passing: the test does not show what that "
+        "part is for."
+    )
+
+
+def test_the_committed_mutants_all_die_so_the_report_explains_no_survivor() -> None:
+    """Every mutant of the liveness patch is killed in the committed run (issue 59), so the
+    report has no survivor to explain and ``WHY_IT_SURVIVES`` names none."""
+    rows = read_records(paths.DATA_FILES.liveness_mutants, MutantRecord)
+    assert [r.mutant for r in rows if not r.killer_failed] == []
+    assert later_turns_comment.WHY_IT_SURVIVES == {}
+    assert not any("What survives" in line for line in mutant_lines(paths.DATA))

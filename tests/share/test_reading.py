@@ -13,7 +13,9 @@ from approval_compaction import paths
 from approval_compaction.lab.share.reading import (
     PARAGRAPH_WORDS,
     RENDERED_LIMIT,
+    defects,
     long_paragraphs,
+    predicts_first,
     reading,
     undefined_terms,
     words_before_table,
@@ -70,6 +72,39 @@ def test_every_notebook_fits_a_comment_and_defines_its_terms_first(path: Path) -
     assert found.rendered <= RENDERED_LIMIT
     assert found.long_paragraphs == ()
     assert found.undefined_terms == ()
+
+
+@pytest.mark.parametrize(
+    ("page", "defect"),
+    [
+        ("text\n\n| a | b |\n|---|---|\n| 1 | 2 |\n", "an untitled table: | a | b |"),
+        ("**Title**\n\n|  | a |\n|---|---|\n| 0 | 2 |\n", "a column of row numbers: |  | a |"),
+        ("    Name: count, dtype: int64\n", "a dtype line"),
+        (
+            "**Figure:** ... it is shown here only when attached to the comment.",
+            "a figure not shown",
+        ),
+        ("the answer (`No tool output found for &lt;call id&gt;.`)", "an escaped < in prose"),
+        (
+            "**T**\n\n| why |\n|---|\n| does not run (UserError: name 'tool_o…) |\n",
+            "an error cut short",
+        ),
+    ],
+    ids=["untitled", "row-numbers", "dtype", "figure-note", "escaped", "cut-short"],
+)
+def test_defects_names_what_a_reader_called_noise(page: str, defect: str) -> None:
+    assert defects(page) == [defect]
+    assert defects("**Title (scope)**\n\n| a | b |\n|---|---|\n|  | 2 |\n") == []
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem[:2] for p in NOTEBOOKS])
+def test_every_notebook_predicts_first_and_shows_no_noise(path: Path) -> None:
+    """Issue 61: 07, 11 and 13 asked no prediction before their answer; tables had no title
+    naming their scope, pandas' row numbers, dtype lines, figure notes, an escaped call id and
+    error messages cut short."""
+    rendered = paths.ROOT / "data" / "rendered" / f"{path.stem}.md"
+    assert predicts_first(json.loads(path.read_text()))
+    assert defects(rendered.read_text()) == []
 
 
 README = paths.ROOT / "README.md"

@@ -65,6 +65,8 @@ def test_readme_pages_hold_every_block_once() -> None:
         markers("invariants")[0]: "invariants.md",
         markers("commands")[0]: "cli.md",
         markers("adk-changes")[0]: "adk.md",
+        markers("langchain")[0]: "README.md",  # the LangChain folder's (lab.plugins)
+        markers("langchain-changes")[0]: "langchain.md",
     }
 
 

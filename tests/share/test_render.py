@@ -24,8 +24,10 @@ from approval_compaction.lab.share.notebooks import notebook_paths
 from approval_compaction.lab.share.render import (
     CODE_FONT,
     RenderError,
+    as_comment,
     attach_note,
     details_counts,
+    own_figures,
     relative_links,
     render_all,
     render_notebook,
@@ -87,8 +89,12 @@ def test_render_writes_html_markdown_and_the_images_it_links(
     ]
     markdown = rendered.markdown.read_text()
     assert "# Orphan outputs" in markdown and "holds" in markdown
-    assert "](07-example_files" not in markdown  # a comment cannot resolve a relative link
-    assert attach_note("07-example_files/07-example_2_0.png") in markdown
+    # the page shows its figure, written beside it; a comment cannot resolve that link, so the
+    # comment names the file to attach in its place
+    assert "![figure](07-example_files/07-example_2_0.png)" in markdown
+    comment = as_comment(markdown, "07-example", out)
+    assert "](07-example_files" not in comment
+    assert attach_note("07-example_files/07-example_2_0.png") in comment
     assert rendered.attachments == ("07-example_files/07-example_2_0.png",)
     assert rendered.images[0].read_bytes() == png
     html = rendered.html.read_text()
@@ -142,8 +148,10 @@ def test_render_project_notebook_names_each_image_it_wrote_to_attach(
     markdown = rendered.markdown.read_text()
     wrote = [image.relative_to(tmp_path).as_posix() for image in rendered.images]
     assert list(rendered.attachments) == wrote
-    assert all(attach_note(name) in markdown for name in wrote)
-    assert relative_links(markdown) == []
+    assert own_figures(markdown, path.stem) == wrote  # each figure shown on the page
+    comment = as_comment(markdown, path.stem, tmp_path)
+    assert all(attach_note(name) in comment for name in wrote)
+    assert relative_links(comment) == []
 
 
 def test_render_html_embeds_images_linked_from_markdown_cells(tmp_path: Path, png: bytes) -> None:
@@ -324,8 +332,10 @@ def test_render_committed_markdown_fits_one_comment_and_links_nothing_relatively
     path: Path,
 ) -> None:
     text = path.read_text()
-    assert github_length(text) <= GITHUB_LIMIT
-    assert relative_links(text) == []
+    comment = as_comment(text, path.stem, path.parent)
+    assert github_length(comment) <= GITHUB_LIMIT
+    assert relative_links(text, own_figures(text, path.stem)) == []
+    assert relative_links(comment) == []
     for tag, line in TAG_LINK.findall(text):  # the SDK by permalinks at a release tag
         assert re.fullmatch(r"v\d+\.\d+\.\d+", tag) and int(line) > 0
 
@@ -360,3 +370,14 @@ def test_render_committed_sdk_listings_are_permalinks_not_whole_functions() -> N
     text = (paths.DATA_FILES.rendered / "03-inside-the-sdk.md").read_text()
     assert "the whole function (" not in text
     assert len(TAG_LINK.findall(text)) >= 11  # one per catalogued function at least
+
+
+def test_render_leaves_out_a_cell_tagged_lab_only(tmp_path: Path) -> None:
+    """Issue 61: notebook 01's page showed the stepper's stub line, a widget no page can show."""
+    widget = new_code_cell("stepper()", metadata={"tags": ["lab-only"]})
+    widget.outputs = [new_output("execute_result", {"text/plain": "Stepper: run it in JupyterLab"})]
+    nb = new_notebook(cells=[new_markdown_cell("# Title"), widget, new_code_cell("1 + 1")])
+    nbformat.write(nb, tmp_path / "09-lab.ipynb")
+    markdown = render_notebook(tmp_path / "09-lab.ipynb", tmp_path / "out").markdown.read_text()
+    assert "stepper()" not in markdown and "JupyterLab" not in markdown
+    assert "1 + 1" in markdown

@@ -20,6 +20,28 @@ def test_report_adk_has_the_issue_forms_sections_and_links_what_it_extends() -> 
     assert github_length(text) <= GITHUB_LIMIT
 
 
+def test_report_adk_answers_who_is_hit_and_how_each_linked_issue_differs() -> None:
+    text = build_adk_report()
+    who = text.index("Who is hit.")
+    assert "LlmEventSummarizer" in text[who : who + 600]
+    for number in ("4740", "5602", "6179", "7236"):
+        assert f"https://github.com/google/adk-python/issues/{number}: " in text
+    assert "/blob/v2.13.0/src/google/adk/apps/compaction.py#L" in text
+    assert "```diff\ndiff --git a/src/google/adk/apps/compaction.py" in text
+
+
+def test_report_adk_splits_what_the_fix_changes_from_what_it_leaves() -> None:
+    """The late answer is summarised without its call on the release and never patched; what
+    the fix leaves reads the same on both packages (one value a column)."""
+    from approval_compaction.lab.share.report_adk import late_frame
+
+    frame = late_frame()
+    late = [c for c in frame.columns if c.startswith("late answer")][0]
+    assert (frame[late] != "nothing").any() and (frame["patched"] == "nothing").all()
+    for column in frame.columns[2:]:
+        assert not frame[column].str.contains("→").any(), column
+
+
 def test_report_adk_without_data_is_one_line(tmp_path: Path) -> None:
     with pytest.raises(InvestigationError, match="adk-data"):
         build_adk_report(tmp_path)

@@ -27,19 +27,36 @@ def test_report_js_matrix_reads_bare_workaround_and_patched_from_data() -> None:
     assert frame.iloc[:, 0].str.contains("8 of 16 cases").all()
 
 
-def test_report_js_carries_its_workaround_after_the_table_that_proves_it() -> None:
+def test_report_js_links_its_workaround_after_the_table_that_proves_it() -> None:
     """The table of the workaround's sweep is followed by the two lines a user pastes (as the
-    module's header shows them) and the module itself, verbatim."""
+    module's header shows them) and a link to the module: the module is not pasted."""
     from approval_compaction.lab import paths
     from approval_compaction.lab.share.readme import js_usage
 
     text = build_js_report()
     use, wrap = js_usage()
     table = text.index("A workaround users can apply today")
+    link = text.index("[`js/workaround.mjs`](../js/workaround.mjs)")
     lines = text.index(f"```js\n{use}\n{wrap}\n```")
-    module = text.index(f"```js\n{paths.JS_WORKAROUND.read_text()}")
-    assert table < lines < module < text.index("### Debug information")
+    assert table < link < lines < text.index("### Debug information")
+    assert "export function pairingKey" not in text  # the module's body
     assert paths.DATA_FILES.js_report.read_text() == text  # the committed report is this one
+
+
+def test_report_js_shows_the_fix_in_typescript_checked_and_mutated() -> None:
+    """The fix as the repository takes it (TypeScript), the repository's tools on it, each
+    mutant with the test that kills it, where the tests ran; the dist diff linked."""
+    from approval_compaction.lab.share.report_js import FIX_TS
+
+    text = build_js_report()
+    fix = text.index(FIX_TS.read_text())
+    assert text.index("### Expected behavior") < fix
+    assert "| tsc --noEmit (its tsconfig.json) | clean | clean |" in text
+    assert "| mutant | killed by |" in text and "none: survives" not in text
+    assert "only once the 'program' has its answer" in text
+    assert "predates #1953" in text and "`dist/` and source maps only" in text
+    assert "[`js/fix/agents-openai-0.20.0.diff`](../js/fix/agents-openai-0.20.0.diff)" in text
+    assert "```diff" not in text
 
 
 def test_report_js_stall_leads_with_numbers_then_the_shape_cause_fix_and_test() -> None:
@@ -62,9 +79,11 @@ def test_report_js_stall_leads_with_numbers_then_the_shape_cause_fix_and_test() 
         "### Debug information",
         "### Repro steps",
         "<summary>openaiResponsesCompactionSession.stall.test.ts",
+        "openaiResponsesCompactionSession.filteredHistory.test.ts: the guard",
         "### Expected behavior",
         "private async coverModelExchange(",
-        "```diff",
+        "What it reads.",
+        "| mutant | killed by |",
     ]
     at = [text.index(part) for part in order]
     assert at == sorted(at)
@@ -75,6 +94,18 @@ def test_report_js_stall_leads_with_numbers_then_the_shape_cause_fix_and_test() 
         in text
     )
     assert github_length(text) <= GITHUB_LIMIT
+
+
+def test_report_js_stall_links_the_skip_at_the_line_that_skips() -> None:
+    """The cause links the ``if`` that skips (its line computed from the release's source map),
+    and the fakes' table says its snapshot predates #1953."""
+    from approval_compaction.lab.js.source import SESSION, permalink
+    from approval_compaction.lab.share.report_js import build_js_stall_report
+
+    text = build_js_stall_report()
+    skip = permalink(SESSION, "if (!automaticInput || automaticInput.length === 0)")
+    assert f"[`runCompaction` skips]({skip})" in text
+    assert "which predates #1953, so the tests #1953 added are not among them" in text
 
 
 def test_report_js_links_the_stall_report_instead_of_describing_it() -> None:

@@ -3,9 +3,10 @@ lost, duplicated and unpaired, and what it lets pass."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from approval_compaction.testing.jsfuzz import Record, duplicated, lost, problems
+from approval_compaction.testing.jsfuzz import Record, duplicated, lost, problems, retried
 
 Q = {"role": "user", "content": "question 1"}
 A = {"type": "message", "id": "msg_1", "role": "assistant", "content": [{"type": "output_text",
@@ -92,3 +93,40 @@ def test_unpaired_inputs_and_stored_outputs_are_found_by_the_pairing_judge() -> 
     assert found.unpaired_stored == ["output call_1 without its call"]
     assert found.any()
     assert not problems(_record([Q, CALL, OUT], [], model_inputs=[[Q, CALL, OUT]])).any()
+
+
+LATE = "[workaround] The tool call t:call_1 returned: done"
+TEXT = {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": LATE}]}
+
+
+def test_an_output_written_again_as_its_text_is_not_lost() -> None:
+    """An output another process's compaction left alone, written again as its text: the
+    output is held as that message, which is itself judged (lost when it goes)."""
+    kept = [Q, CALL, LATER, CMP]
+    writes = [("pop", [], kept, False), ("add", [TEXT], [*kept, TEXT], False)]
+    healed = _record([*kept, OUT], writes)
+    assert lost(healed) == []
+    gone = _record([Q, CALL, LATER, CMP, OUT], [("pop", [], [Q, CALL, LATER, CMP], False)])
+    assert lost(gone) == [json.dumps(OUT, sort_keys=True)]
+    other = {**OUT, "callId": "call_2"}
+    wrong = _record([Q, other], [("pop", [], [Q], False), ("add", [TEXT], [Q, TEXT], False)])
+    assert lost(wrong) == [json.dumps(other, sort_keys=True)]
+
+
+def test_a_transaction_is_read_as_a_clear_and_an_add() -> None:
+    """A compaction written as one transaction covers the history it replaced, as a clear and
+    an add do; one that writes no new compaction item covers nothing."""
+    compacted = [Q, CMP]
+    assert lost(_record([Q, A], [("transaction", compacted, compacted, False)])) == []
+    assert len(lost(_record([Q, A], [("transaction", [Q], [Q], False)]))) == 1
+
+
+def test_only_a_retried_runs_committed_write_may_be_stored_twice() -> None:
+    """The SDK stores again what a write that committed and then failed added, when the run is
+    retried: that duplicate is the SDK's; any other is not, and neither is one with no retry."""
+    ledger = [("add", [A], [Q, A], True), ("add", [A], [Q, A, A], False)]
+    answered = [{"op": "retry", "outcome": "answered"}]
+    assert retried(_record([Q], ledger, outcomes=answered)) == [json.dumps(A, sort_keys=True)]
+    assert retried(_record([Q], ledger, outcomes=[{"op": "ask", "outcome": "answered"}])) == []
+    twice = [("add", [A], [Q, A], False), ("add", [A], [Q, A, A], False)]
+    assert retried(_record([Q], twice, outcomes=answered)) == []

@@ -39,12 +39,16 @@ function setup(hook: () => boolean) {
     client: { responses: { compact } } as any,
     shouldTriggerCompaction: hook,
   });
-  const model = new ScriptedModel([
-    [assistantMessage('answer 1')],
-    [assistantMessage('answer 2')],
-  ]);
+  const model = new ScriptedModel(
+    Array.from({ length: 4 }, (_, n) => [assistantMessage(`answer ${n + 1}`)]),
+  );
   const agent = new Agent({ name: 'plain', model });
-  return { session, agent, compact, runner: new Runner({ tracingDisabled: true }) };
+  return {
+    session,
+    agent,
+    compact,
+    runner: new Runner({ tracingDisabled: true }),
+  };
 }
 
 /** Sends the model the current question only: everything stored before it is left out. */
@@ -53,13 +57,36 @@ const latestOnly: CallModelInputFilter = ({ modelData }) => ({
   input: modelData.input.slice(-1),
 });
 
+/** Sends the model the compaction items and the current question: the turns stored after the
+ * latest compaction item are left out. */
+const compactionAndLatest: CallModelInputFilter = ({ modelData }) => ({
+  ...modelData,
+  input: [
+    ...modelData.input.filter((item: any) => item.type === 'compaction'),
+    modelData.input[modelData.input.length - 1],
+  ],
+});
+
+/** Sends the model every stored answer and the current question: the earlier questions are
+ * left out. */
+const withoutEarlierQuestions: CallModelInputFilter = ({ modelData }) => ({
+  ...modelData,
+  input: modelData.input.filter(
+    (item: any, n: number) =>
+      !isUserMessage(item) || n === modelData.input.length - 1,
+  ),
+});
+
 describe('OpenAIResponsesCompactionSession with history the application filtered', () => {
   it('retains stored turns the filter left out, before any compaction', async () => {
     let compactNow = false;
     const { session, agent, compact, runner } = setup(() => compactNow);
     await runner.run(agent, 'question 1', { session });
     compactNow = true;
-    await runner.run(agent, 'question 2', { session, callModelInputFilter: latestOnly });
+    await runner.run(agent, 'question 2', {
+      session,
+      callModelInputFilter: latestOnly,
+    });
     expect(compact).not.toHaveBeenCalled();
     expect(await session.getItems()).toHaveLength(4);
   });
@@ -69,10 +96,45 @@ describe('OpenAIResponsesCompactionSession with history the application filtered
     await runner.run(agent, 'question 1', { session });
     expect(compact).toHaveBeenCalledTimes(1);
     const compacted: AgentInputItem[] = await session.getItems();
-    await runner.run(agent, 'question 2', { session, callModelInputFilter: latestOnly });
+    await runner.run(agent, 'question 2', {
+      session,
+      callModelInputFilter: latestOnly,
+    });
     expect(compact).toHaveBeenCalledTimes(1);
     const stored = await session.getItems();
     expect(stored.slice(0, compacted.length)).toEqual(compacted);
     expect(stored).toHaveLength(compacted.length + 2);
+  });
+
+  it('retains a turn stored after the compaction item that the filter left out', async () => {
+    let compactNow = true;
+    const { session, agent, compact, runner } = setup(() => compactNow);
+    await runner.run(agent, 'question 1', { session });
+    expect(compact).toHaveBeenCalledTimes(1);
+    compactNow = false;
+    await runner.run(agent, 'question 2', { session });
+    const kept: AgentInputItem[] = await session.getItems();
+    compactNow = true;
+    await runner.run(agent, 'question 3', {
+      session,
+      callModelInputFilter: compactionAndLatest,
+    });
+    expect(compact).toHaveBeenCalledTimes(1);
+    const stored = await session.getItems();
+    expect(stored.slice(0, kept.length)).toEqual(kept);
+    expect(stored).toHaveLength(kept.length + 2);
+  });
+
+  it('retains a user message the filter left out', async () => {
+    let compactNow = false;
+    const { session, agent, compact, runner } = setup(() => compactNow);
+    await runner.run(agent, 'question 1', { session });
+    compactNow = true;
+    await runner.run(agent, 'question 2', {
+      session,
+      callModelInputFilter: withoutEarlierQuestions,
+    });
+    expect(compact).not.toHaveBeenCalled();
+    expect(await session.getItems()).toHaveLength(4);
   });
 });

@@ -28,6 +28,7 @@ const RESULT_TYPES: Record<string, string> = {
   computer_call: 'computer_call_result',
   shell_call: 'shell_call_output',
   apply_patch_call: 'apply_patch_call_output',
+  program: 'program_output',
 };
 
 /** `callId`s of tool results whose call is not earlier in `items`, and of calls never answered. */
@@ -37,7 +38,9 @@ function unpaired(items: AgentInputItem[]) {
   for (const item of items as Array<{ type?: string; callId?: string }>) {
     if (!item.type || !item.callId) continue;
     if (item.type in RESULT_TYPES) open.push(`${item.type}:${item.callId}`);
-    const call = Object.keys(RESULT_TYPES).find((t) => RESULT_TYPES[t] === item.type);
+    const call = Object.keys(RESULT_TYPES).find(
+      (t) => RESULT_TYPES[t] === item.type,
+    );
     if (!call) continue;
     const at = open.indexOf(`${call}:${item.callId}`);
     if (at >= 0) open.splice(at, 1);
@@ -77,7 +80,14 @@ function setup(mode: Mode, store: boolean | undefined) {
       }),
     ],
   });
-  return { session, agent, model, compact, execute, runner: new Runner({ tracingDisabled: true }) };
+  return {
+    session,
+    agent,
+    model,
+    compact,
+    execute,
+    runner: new Runner({ tracingDisabled: true }),
+  };
 }
 
 const settings: Array<{ mode: Mode; store?: boolean }> = [
@@ -89,7 +99,12 @@ const settings: Array<{ mode: Mode; store?: boolean }> = [
 const cases = settings.flatMap((setting) =>
   [false, true].flatMap((stream) =>
     ['approve', 'reject'].flatMap((decision) =>
-      [false, true].map((serialized) => ({ ...setting, stream, decision, serialized })),
+      [false, true].map((serialized) => ({
+        ...setting,
+        stream,
+        decision,
+        serialized,
+      })),
     ),
   ),
 );
@@ -98,10 +113,16 @@ describe('OpenAIResponsesCompactionSession with a tool call awaiting approval', 
   it.each(cases)(
     'keeps the call until its output is stored ($mode, store=$store, stream=$stream, $decision, serialized=$serialized)',
     async ({ mode, store, stream, decision, serialized }) => {
-      const { session, agent, model, compact, execute, runner } = setup(mode, store);
+      const { session, agent, model, compact, execute, runner } = setup(
+        mode,
+        store,
+      );
       const turn = async (input: string | RunState<any, any>) => {
         if (!stream) return runner.run(agent, input, { session });
-        const result = await runner.run(agent, input, { session, stream: true });
+        const result = await runner.run(agent, input, {
+          session,
+          stream: true,
+        });
         for await (const _event of result) {
           // consume the stream fully
         }
@@ -113,7 +134,9 @@ describe('OpenAIResponsesCompactionSession with a tool call awaiting approval', 
       expect(paused.interruptions).toHaveLength(1);
       // Nothing may compact the history while the call waits for its output.
       expect(compact).not.toHaveBeenCalled();
-      expect(unpaired(await session.getItems()).open).toEqual(['function_call:call-1']);
+      expect(unpaired(await session.getItems()).open).toEqual([
+        'function_call:call-1',
+      ]);
 
       if (decision === 'approve') paused.state.approve(paused.interruptions[0]);
       else paused.state.reject(paused.interruptions[0]);
@@ -122,10 +145,13 @@ describe('OpenAIResponsesCompactionSession with a tool call awaiting approval', 
         : paused.state;
       await turn(state);
       expect(execute).toHaveBeenCalledTimes(decision === 'approve' ? 1 : 0);
-      expect(unpaired(await session.getItems())).toEqual({ open: [], orphans: [] });
+      expect(unpaired(await session.getItems())).toEqual({
+        open: [],
+        orphans: [],
+      });
 
       await turn('next question');
-      const lastInput = model.calls.at(-1)!.request.input as AgentInputItem[];
+      const lastInput = model.lastCall!.request.input as AgentInputItem[];
       expect(unpaired(lastInput).orphans).toEqual([]);
       // Once the call has its output, automatic compaction runs again.
       expect(compact).toHaveBeenCalled();
@@ -135,4 +161,164 @@ describe('OpenAIResponsesCompactionSession with a tool call awaiting approval', 
       }
     },
   );
+});
+
+// Every pair the runner correlates (agents-core's runner/toolResultCorrelation.ts): a call, and
+// the item that answers it. A call of any of them without its answer must not be compacted.
+const PAIRS: Array<{ kind: string; call: any; result: any }> = [
+  {
+    kind: 'function_call',
+    call: {
+      type: 'function_call',
+      callId: 'c1',
+      name: 'lookup',
+      arguments: '{}',
+    },
+    result: {
+      type: 'function_call_result',
+      callId: 'c1',
+      name: 'lookup',
+      status: 'completed',
+      output: { type: 'text', text: 'looked up' },
+    },
+  },
+  {
+    kind: 'computer_call',
+    call: {
+      type: 'computer_call',
+      callId: 'c1',
+      status: 'completed',
+      action: { type: 'screenshot' },
+    },
+    result: {
+      type: 'computer_call_result',
+      callId: 'c1',
+      output: {
+        type: 'computer_screenshot',
+        data: 'data:image/png;base64,AA==',
+      },
+    },
+  },
+  {
+    kind: 'shell_call',
+    call: {
+      type: 'shell_call',
+      callId: 'c1',
+      status: 'completed',
+      action: { commands: ['ls'] },
+    },
+    result: {
+      type: 'shell_call_output',
+      callId: 'c1',
+      output: [
+        { stdout: '', stderr: '', outcome: { type: 'exit', exitCode: 0 } },
+      ],
+    },
+  },
+  {
+    kind: 'apply_patch_call',
+    call: {
+      type: 'apply_patch_call',
+      callId: 'c1',
+      status: 'completed',
+      operation: { type: 'create_file', path: 'a.txt', diff: '+a' },
+    },
+    result: {
+      type: 'apply_patch_call_output',
+      callId: 'c1',
+      status: 'completed',
+    },
+  },
+  {
+    kind: 'program',
+    call: {
+      type: 'program',
+      callId: 'c1',
+      code: 'print(1)',
+      fingerprint: 'f1',
+    },
+    result: {
+      type: 'program_output',
+      callId: 'c1',
+      output: '1',
+      status: 'completed',
+    },
+  },
+  {
+    kind: 'mcp_approval_request',
+    call: {
+      type: 'hosted_tool_call',
+      name: 'mcp_approval_request',
+      id: 'mcpr_1',
+      providerData: {
+        type: 'mcp_approval_request',
+        id: 'mcpr_1',
+        server_label: 'docs',
+        name: 'search',
+        arguments: '{}',
+      },
+    },
+    result: {
+      type: 'hosted_tool_call',
+      name: 'mcp_approval_response',
+      providerData: {
+        type: 'mcp_approval_response',
+        approval_request_id: 'mcpr_1',
+        approve: true,
+      },
+    },
+  },
+];
+
+function compactingSession() {
+  const compact = vi.fn().mockResolvedValue({
+    output: [{ type: 'compaction', encrypted_content: 'compacted history' }],
+    usage: { input_tokens: 7, output_tokens: 3, total_tokens: 10 },
+  });
+  const session = new OpenAIResponsesCompactionSession({
+    underlyingSession: new MemorySession(),
+    compactionMode: 'input',
+    client: { responses: { compact } } as any,
+    shouldTriggerCompaction: () => true,
+  });
+  /** A turn as the runner persists it: its items stored, then automatic compaction with the
+   * turn's model exchange. */
+  const turn = async (items: AgentInputItem[], exchange: AgentInputItem[]) => {
+    const { ownership } = await session.getItemsWithCompactionOwnership();
+    await session.addItemsWithCompactionOwnership(items, ownership);
+    return session.runCompaction(
+      { responseId: 'resp_1' },
+      undefined,
+      ownership,
+      {
+        items: exchange,
+        responseId: 'resp_1',
+      },
+    );
+  };
+  return { session, compact, turn };
+}
+
+const question: AgentInputItem = { role: 'user', content: 'first question' };
+
+describe('OpenAIResponsesCompactionSession with any call the runner pairs', () => {
+  it.each(PAIRS)(
+    'compacts automatically only once the $kind has its answer',
+    async ({ call, result }) => {
+      const { compact, turn } = compactingSession();
+      await expect(
+        turn([question, call], [question, call]),
+      ).resolves.toBeNull();
+      expect(compact).not.toHaveBeenCalled();
+      await turn([result], [question, call, result]);
+      expect(compact).toHaveBeenCalledTimes(1);
+    },
+  );
+
+  it('compacts when the application asks, a call waiting or not', async () => {
+    const { session, compact } = compactingSession();
+    await session.addItems([question, PAIRS[0].call]);
+    await session.runCompaction({ force: true });
+    expect(compact).toHaveBeenCalledTimes(1);
+  });
 });

@@ -46,29 +46,49 @@ function documentedCompact() {
   });
 }
 
-function setup(mode: Mode, turns: number, trigger?: () => boolean) {
+type Trigger = (context: {
+  sessionItems: AgentInputItem[];
+}) => boolean | Promise<boolean>;
+
+function setup(
+  mode: Mode,
+  turns: number,
+  trigger?: Trigger,
+  underlying: MemorySession = new MemorySession(),
+) {
   const compact = documentedCompact();
   const session = new OpenAIResponsesCompactionSession({
-    underlyingSession: new MemorySession(),
+    underlyingSession: underlying,
     // `auto` with `store: false` compacts by input, as a stateless deployment does
     compactionMode: mode,
     client: { responses: { compact } } as any,
     ...(trigger ? { shouldTriggerCompaction: trigger } : {}),
   });
   const model = new ScriptedModel(
-    Array.from({ length: turns }, (_, n) => [assistantMessage(`answer ${n + 1}`)]),
+    Array.from({ length: turns }, (_, n) => [
+      assistantMessage(`answer ${n + 1}`),
+    ]),
   );
   const agent = new Agent({
     name: 'plain',
     model,
     modelSettings: mode === 'auto' ? { store: false } : {},
   });
-  return { session, agent, model, compact, runner: new Runner({ tracingDisabled: true }) };
+  return {
+    session,
+    underlying,
+    agent,
+    model,
+    compact,
+    runner: new Runner({ tracingDisabled: true }),
+  };
 }
 
 /** Items the default trigger counts: neither user messages nor compaction items. */
 const candidates = (items: AgentInputItem[]) =>
-  items.filter((item: any) => !isUserMessage(item) && item.type !== 'compaction');
+  items.filter(
+    (item: any) => !isUserMessage(item) && item.type !== 'compaction',
+  );
 
 const cases = (['input', 'auto'] as Mode[]).flatMap((mode) =>
   [false, true].map((stream) => ({ mode, stream })),
@@ -83,7 +103,10 @@ async function converse(
   for (let turn = 1; turn <= turns; turn += 1) {
     const question = `question ${turn}`;
     if (stream) {
-      const result = await runner.run(agent, question, { session, stream: true });
+      const result = await runner.run(agent, question, {
+        session,
+        stream: true,
+      });
       for await (const _event of result) {
         // consume the stream fully
       }
@@ -100,14 +123,28 @@ describe('OpenAIResponsesCompactionSession after its first compaction', () => {
     'compacts after every turn the hook asks it to (compactionMode=$mode, stream=$stream)',
     async ({ mode, stream }) => {
       const turns = 8;
-      const conversation = setup(mode, turns, () => true);
+      const decided: Array<[number, number]> = [];
+      const conversation = setup(mode, turns, async ({ sessionItems }) => {
+        const stored = await conversation.underlying.getItems();
+        decided.push([sessionItems.length, stored.length]);
+        return true;
+      });
       const { compact, model, session } = conversation;
       await converse(conversation, turns, stream, async (turn) => {
         expect(compact).toHaveBeenCalledTimes(turn);
         const stored = await session.getItems();
         expect(candidates(stored)).toEqual([]);
-        expect(stored.filter((item: any) => item.type === 'compaction')).toHaveLength(1);
+        expect(
+          stored.filter((item: any) => item.type === 'compaction'),
+        ).toHaveLength(1);
+        // The compaction keeps every question: the documented answer holds the user messages
+        // of its input.
+        expect(stored.filter(isUserMessage)).toHaveLength(turn);
       });
+      // The hook decides on the whole stored history.
+      expect(decided.map(([seen, stored]) => seen - stored)).toEqual(
+        Array.from({ length: turns }, () => 0),
+      );
       // The model is sent the latest compaction item, the question and nothing older.
       expect(model.lastCall!.request.input).toHaveLength(2);
     },
@@ -120,9 +157,12 @@ describe('OpenAIResponsesCompactionSession after its first compaction', () => {
       const conversation = setup(mode, turns);
       const compacted: number[] = [];
       await converse(conversation, turns, stream, async (turn) => {
-        if (conversation.compact.mock.calls.length > compacted.length) compacted.push(turn);
+        if (conversation.compact.mock.calls.length > compacted.length)
+          compacted.push(turn);
         // The default trigger asks at 10 candidate items: never more stay stored.
-        expect(candidates(await conversation.session.getItems()).length).toBeLessThan(10);
+        expect(
+          candidates(await conversation.session.getItems()).length,
+        ).toBeLessThan(10);
       });
       expect(compacted).toEqual([10, 20, 30]);
     },

@@ -1,4 +1,11 @@
-"""Details: a table cut to the rows that matter, with the full table one click away.
+"""Details: a table titled with its scope, and cut to the rows that matter, the full table one
+click away.
+
+``titled(frame, title)`` shows a table under a title that says what it holds and under which
+scope (the release, the compaction mode, the trigger, the scripted model or over HTTP): in HTML
+the title is the table's ``<caption>`` (``render`` writes it as a bold line above the GitHub
+table), in markdown a bold line; a named index becomes the first column and pandas' row
+numbers are left out, so no column is a counter a reader must skip.
 
 ``cut(frame, rows=..., why=...)`` keeps the rows a reader needs (a boolean mask, a count of
 leading rows, or a list of index labels) and returns a ``Cut``. In a notebook its HTML shows the
@@ -12,6 +19,8 @@ matters::
 
     ac.cut(frame, rows=frame["holds"].eq(False), why="violated records")
     ac.cut(table, rows=5, why="the first five releases")
+
+``cut(..., title=...)`` titles both tables the same way.
 """
 
 from __future__ import annotations
@@ -23,13 +32,73 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ..errors import InvestigationError
-from ..formats.markdown import markdown_table
+from ..formats.markdown import escape, markdown_rows, markdown_table
 
 Rows = pd.Series | Sequence[bool] | Sequence[object] | int
 
 
 class CutError(InvestigationError, ValueError):
-    """Rows to keep that do not fit the table: a wrong-length mask, unknown labels, a bad count."""
+    """Rows to keep that do not fit the table (a wrong-length mask, unknown labels, a bad
+    count), or a table given no title."""
+
+
+def plain(frame: pd.DataFrame | pd.Series) -> pd.DataFrame:
+    """The table a reader sees: a series as one column, pandas' row numbers left out (an
+    unnamed index of integers: 0, 1, 2, ..., or what a filter kept of them), any other index as
+    the first columns (an unnamed level under an empty heading)."""
+    table = frame.to_frame() if isinstance(frame, pd.Series) else frame.copy()
+    table.columns.names = [None] * table.columns.nlevels  # a heading of its own, not a column
+    index = table.index
+    if index.nlevels == 1 and index.name is None and pd.api.types.is_integer_dtype(index):
+        return table.reset_index(drop=True)
+    names = [name if name is not None else "" for name in index.names]
+    return table.rename_axis(names).reset_index()
+
+
+def with_caption(table_html: str, title: str) -> str:
+    """The HTML table with ``title`` as its caption (the first element inside ``<table>``)."""
+    if not title:
+        return table_html
+    head, found, rest = table_html.partition(">")
+    return f"{head}{found}\n  <caption>{html.escape(title)}</caption>{rest}"
+
+
+def _html(frame: pd.DataFrame, title: str) -> str:
+    with pd.option_context("display.max_colwidth", None):  # a message is never cut
+        return with_caption(plain(frame).to_html(index=False), title)
+
+
+def _markdown(frame: pd.DataFrame, title: str) -> str:
+    table = plain(frame)
+    header = [str(c) if not isinstance(c, tuple) else " / ".join(map(str, c)) for c in table]
+    rows = [(str(row[0]), [str(v) for v in row[1:]]) for row in table.itertuples(index=False)]
+    bold = f"**{escape(title)}**\n\n" if title else ""
+    return bold + markdown_rows(header, rows)
+
+
+@dataclass(frozen=True)
+class Titled:
+    """A table shown under a title naming its scope, without pandas' row numbers."""
+
+    frame: pd.DataFrame
+    title: str
+
+    def _repr_html_(self) -> str:
+        return _html(self.frame, self.title)
+
+    def _repr_markdown_(self) -> str:
+        return _markdown(self.frame, self.title)
+
+    def __repr__(self) -> str:
+        with pd.option_context("display.max_colwidth", None):
+            return f"{self.title}\n{plain(self.frame).to_string(index=False)}"
+
+
+def titled(frame: pd.DataFrame | pd.Series, title: str) -> Titled:
+    """The table under ``title``, which says what it holds and its scope."""
+    if not title.strip():
+        raise CutError("a table needs a title: say what it holds and under which scope")
+    return Titled(frame if isinstance(frame, pd.DataFrame) else frame.to_frame(), title)
 
 
 @dataclass(frozen=True)
@@ -39,6 +108,7 @@ class Cut:
     frame: pd.DataFrame
     kept: tuple[int, ...]  # positions of the rows kept, in the table's order
     why: str
+    title: str = ""
 
     @property
     def shown(self) -> pd.DataFrame:
@@ -51,16 +121,22 @@ class Cut:
         return f"all {len(self.frame)} rows (above: {len(self.kept)}, {self.why})"
 
     def _repr_html_(self) -> str:
-        with pd.option_context("display.max_colwidth", None):  # a message is never cut
-            shown, full = self.shown.to_html(), self.frame.to_html()
+        if self.title:
+            shown, full = _html(self.shown, self.title), _html(self.frame, "")
+        else:
+            with pd.option_context("display.max_colwidth", None):  # a message is never cut
+                shown, full = self.shown.to_html(), self.frame.to_html()
         summary = html.escape(self.summary)
         return f"{shown}\n<details><summary>{summary}</summary>\n{full}\n</details>\n"
 
     def _repr_markdown_(self) -> str:
-        return f"{markdown_table(self.shown)}\n\n{self.count}."
+        table = _markdown(self.shown, self.title) if self.title else markdown_table(self.shown)
+        return f"{table}\n\n{self.count}."
 
     def __repr__(self) -> str:
         with pd.option_context("display.max_colwidth", None):
+            if self.title:
+                return f"{self.title}\n{plain(self.shown).to_string(index=False)}\n[{self.count}]"
             return f"{self.shown.to_string()}\n[{self.count}]"
 
     @property
@@ -69,11 +145,12 @@ class Cut:
         return f"{len(self.kept)} of {len(self.frame)} rows: {self.why}"
 
 
-def cut(frame: pd.DataFrame, rows: Rows, why: str) -> Cut:
-    """The frame cut to ``rows`` (a boolean mask, a number of leading rows, or index labels)."""
+def cut(frame: pd.DataFrame, rows: Rows, why: str, title: str = "") -> Cut:
+    """The frame cut to ``rows`` (a boolean mask, a number of leading rows, or index labels),
+    under ``title`` when given (as ``titled``)."""
     if not why.strip():
         raise CutError("cut needs a reason: say which rows are kept, e.g. why='violated cases'")
-    return Cut(frame, _kept(frame, rows), why)
+    return Cut(frame, _kept(frame, rows), why, title)
 
 
 def _kept(frame: pd.DataFrame, rows: Rows) -> tuple[int, ...]:

@@ -176,3 +176,35 @@ class Highlighted:
 def highlight(frame: pd.DataFrame) -> Highlighted:
     """A local extra: rows coloured by status. The words stay, since GitHub strips the colour."""
     return Highlighted(frame)
+
+
+def _listed(items: Sequence[Item]) -> str:
+    """An item list in one line: ``message, function_call call_1, compaction``."""
+    return ", ".join(" ".join(filter(None, (item_type(i), item_key(i)))) for i in items)
+
+
+def requests_frame(exchanges: Sequence[Any]) -> pd.DataFrame:
+    """One row per request the stand-in answered (``wire.app.standin_log``), in order: the
+    endpoint, what it carried (its input items, or the stored response it names), the items it
+    sent unpaired, and the API's answer."""
+    rows = []
+    for number, exchange in enumerate(exchanges, start=1):
+        body = exchange.body if isinstance(exchange.body, dict) else {}
+        items = [i for i in body.get("input") or [] if isinstance(i, dict)]
+        if isinstance(body.get("input"), str):
+            items = [{"role": "user", "content": body["input"]}]
+        named = body.get("previous_response_id")
+        carried = _listed(items) + (f" after {named}" if named else "")
+        unpaired = [f"{u.problem} {u.key}" for u in find_unpaired(items)]
+        answer = f"{exchange.status} {exchange.error}".strip()
+        rows.append(
+            {
+                "request": number,
+                "endpoint": exchange.path.removeprefix("/v1"),
+                "carries": carried,
+                "unpaired in it": ", ".join(unpaired),
+                "answer": answer,
+            }
+        )
+    columns = ["request", "endpoint", "carries", "unpaired in it", "answer"]
+    return pd.DataFrame(rows, columns=columns)

@@ -1,4 +1,6 @@
-"""Views: one executed case seen stage by stage, ready to show in a notebook or a report."""
+"""Views: one executed case seen stage by stage, ready to show in a notebook or a report, and
+the scope a table of it names in its title (``scope``): the SDK and release, the compaction mode,
+the hook, and the model (scripted, or the SDK's own over HTTP)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,26 @@ from ..study.capture import STAGES, CaseRun, StageName, pending_ids
 from ..study.items import Item
 from ..study.state import unwrap
 from .frames import diff_frame, items_frame
+
+# How a run's SDK and model are named in a title: the scripted model, or the SDK's own over HTTP.
+SDK_NAMES = {"python": "openai-agents", "js": "@openai/agents", "adk": "google-adk"}
+MODEL_WORDS = {"scripted": "scripted model", "responses": "OpenAIResponsesModel over HTTP"}
+ADK_MODEL_WORDS = {"scripted": "scripted model", "responses": "OpenAIResponsesLlm over HTTP"}
+HOOK_WORDS = {"on": "hook always says yes", "off": "hook never says yes"}
+
+
+def scope(run: CaseRun, *controls: CaseRun) -> str:
+    """What one run ran under, for a table's title: ``openai-agents 0.23.1, input mode, hook
+    always says yes, scripted model`` (with ``store=False`` when the agent set it). With
+    controls (the same case, the hook's answer changed), every run's hook is named: ``hook
+    always says yes and hook never says yes``."""
+    store = "" if run.response_store is None else f", store={run.response_store}"
+    sdk = SDK_NAMES.get(run.sdk, run.sdk)
+    mode = f"{run.mode} mode" if run.sdk != "adk" else f"compaction kind {run.mode}"
+    answers = dict.fromkeys(r.case.compaction for r in (run, *controls))
+    hook = " and ".join(HOOK_WORDS[answer] for answer in answers)
+    model = (ADK_MODEL_WORDS if run.sdk == "adk" else MODEL_WORDS).get(run.model, run.model)
+    return f"{sdk} {run.sdk_version}, {mode}{store}, {hook}, {model}"
 
 
 def stage_table(run: CaseRun, name: StageName) -> pd.DataFrame:
@@ -115,3 +137,11 @@ def diff_summary(run: CaseRun) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows).set_index("stage")
+
+
+def invariants_frame() -> pd.DataFrame:
+    """Every invariant by its name, with its meaning in a sentence (``analysis.properties``)."""
+    from ..analysis.properties import DEFINITIONS, LIVENESS
+
+    rows = [{"invariant": i.name, "holds when": i.meaning} for i in (*DEFINITIONS, *LIVENESS)]
+    return pd.DataFrame(rows).set_index("invariant")

@@ -15,17 +15,29 @@ assistant message saying what the tool returned. ``retirements``, ``withheld`` a
 
 from __future__ import annotations
 
+import asyncio
+import copy
 import inspect
 import logging
+import sys
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from agents.memory import OpenAIResponsesCompactionSession
+from agents.memory import openai_responses_compaction_session as _sdk_session
 
 from ..analysis.healing import healed_message
-from ..analysis.pairing import CALL_TO_OUTPUT, OUTPUT_TO_CALL, Unpaired, dead_items, find_unpaired
+from ..analysis.pairing import (
+    CALL_TO_OUTPUT,
+    COMPACTION,
+    OUTPUT_TO_CALL,
+    Unpaired,
+    dead_items,
+    find_unpaired,
+)
 from ..study.items import Item
 
 logger = logging.getLogger("approval_compaction.workaround")
@@ -38,9 +50,20 @@ _LOCKED = hasattr(OpenAIResponsesCompactionSession, "_run_compaction_locked")
 # ``_session_get_items`` defines; the one other caller (settling a resumed run's pending write)
 # passes a lambda, and is answered as the SDK answers it.
 _NEW_TURN_READ = hasattr(OpenAIResponsesCompactionSession, "_get_items_with_generation")
+# From 0.16.1 a compaction replaces the whole history through this method, with its rollback.
+_REPLACES = hasattr(OpenAIResponsesCompactionSession, "_replace_underlying_session_items")
 NEW_TURN_READER = "_session_get_items.<locals>.read_items"
 
+# Every stored item, as the SDK asks for the whole history (``_ALL_SESSION_ITEMS_LIMIT``): a
+# store's ``session_settings.limit`` would otherwise cut a read with no limit.
+ALL_ITEMS = 2_147_483_647
+WRITE_ATTEMPTS = 8  # reads and conditional writes of one batch while other writers come first
+RESTORE_ATTEMPTS = 3  # times a history is put back after a failed replacement
+# The SDK's function that writes a resumed batch and keeps its record in ``pending`` (0.22.1 on).
+PENDING_WRITER = "resume_pending_session_write"
+
 ReadItems = Callable[[int | None], Awaitable[tuple[list[Any], bool]]]
+SnapshotReader = Callable[[int], Awaitable[Any]]  # the SDK's ``_get_compaction_snapshot``
 Hook = Callable[[dict[str, Any]], bool]
 Proceed = Callable[[], Awaitable[None]]
 
@@ -119,11 +142,29 @@ def open_groups(items: Sequence[Any]) -> list[str]:
     ]
 
 
+MCP_TYPES = frozenset(("mcp_approval_request", "mcp_approval_response"))
+
+
+def _field(item: Any, name: str) -> Any:
+    """One field of an item, a dict or an SDK model."""
+    if type(item) is dict:  # what stores return: the exact type is checked fastest
+        return item.get(name)
+    return item.get(name) if isinstance(item, Mapping) else getattr(item, name, None)
+
+
+def _kind(item: Any) -> Any:
+    return _field(item, "type")
+
+
 def unanswered_requests(items: Sequence[Any]) -> list[int]:
     """The positions of the hosted MCP approval requests that no response in ``items``
-    answers (``analysis.pairing``'s matching, by occurrence)."""
-    views = [(n, view) for n, view in enumerate(map(pairing_view, items)) if view is not None]
-    unpaired = find_unpaired([view for _, view in views])
+    answers (``analysis.pairing``'s matching, by occurrence). Requests pair only with
+    responses, so only those two kinds are viewed: one pass that reads each item's type."""
+    positions = [n for n, item in enumerate(items) if _kind(item) in MCP_TYPES]
+    if not positions:
+        return []
+    views = [(n, pairing_view(items[n])) for n in positions]
+    unpaired = find_unpaired([view for _, view in views if view is not None])
     return [
         views[u.position][0]
         for u in unpaired
@@ -151,10 +192,25 @@ def _named(u: Unpaired) -> str:
     return f"{u.item_type}:{u.key or '?'}"
 
 
+_RULED = frozenset((*CALL_TO_OUTPUT, *OUTPUT_TO_CALL, COMPACTION))
+
+
+def rule_views(items: Sequence[Any]) -> tuple[list[int], list[Item]]:
+    """The items the dead-item rule reads (calls, outputs, compaction items and the user's
+    messages), as views (``_rule_view``), and the position of each in ``items``: an assistant
+    message or a reasoning item changes nothing the rule decides, so it is not copied."""
+    positions, views = [], []
+    for n, item in enumerate(items):
+        if _field(item, "role") == "user" or _kind(item) in _RULED:
+            positions.append(n)
+            views.append(_rule_view(item))
+    return positions, views
+
+
 def split_open(items: Sequence[Any]) -> tuple[list[str], list[str]]:
     """The open groups still waited for, and the dead ones (``analysis.pairing.dead_items``),
     each as ``type:key``."""
-    views = [_rule_view(item) for item in items]
+    _, views = rule_views(items)
     dead = dead_items(views)
     gone = {u.position for u in dead}
     opened = [u for u in find_unpaired(views) if u.problem == "open call"]
@@ -182,6 +238,102 @@ def automatic_window(args: dict[str, Any], wrapper: Any, marked: bool | None = N
     return LEGACY_WINDOW if args.get("response_id") else 0
 
 
+@dataclass(frozen=True)
+class History:
+    """The stored history as one read found it, and how to replace the items from a position on
+    only while the store still holds them (None: the store offers no such write)."""
+
+    items: list[Any]
+    replace_from: Callable[[int, list[Any]], Awaitable[bool]] | None
+
+
+class HistoryKeptChanging(RuntimeError):
+    """A batch could not be stored: other writers changed the session at every attempt."""
+
+
+async def _settled(step: Awaitable[Any]) -> Any:
+    """Await ``step`` to its end even while the caller is being cancelled (a restore half done
+    is worse than none), then raise the cancellation."""
+    task = asyncio.ensure_future(step)
+    cancelled: asyncio.CancelledError | None = None
+    while not task.done():
+        try:
+            await asyncio.wait({task})
+        except asyncio.CancelledError as error:
+            cancelled = cancelled or error
+    result = task.result()
+    if cancelled is not None:
+        raise cancelled
+    return result
+
+
+def _pending_write(items: list[Any]) -> dict[str, Any] | None:
+    """The SDK's record of the resumed batch this write stores (``resume_pending_session_write``'s
+    ``pending``, which a retry with the same ``RunState`` compares the store with), found on
+    the caller's stack; None when this write is not one."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_name == PENDING_WRITER:
+            pending = frame.f_locals.get("pending")
+            if isinstance(pending, dict) and pending.get("items") == items:
+                return pending
+            return None
+        frame = frame.f_back  # type: ignore[assignment]  # None past the outermost frame
+    return None
+
+
+def _redis_replace(
+    store: Any, items: list[Any]
+) -> Callable[[int, list[Any]], Awaitable[bool]] | None:
+    """For the SDK's ``RedisSession`` (its own class, not a subclass, which may store items
+    otherwise), which has no snapshot: a replacement of the items from a position on, in one
+    transaction (``WATCH``, ``MULTI``) that holds only while the stored list is ``items``, the
+    history read; None for any other store."""
+    try:
+        from agents.extensions.memory.redis_session import RedisSession
+        from redis.exceptions import WatchError
+    except ImportError:  # the [redis] extra is not installed: no RedisSession to meet
+        return None
+    if type(store) is not RedisSession:
+        return None
+    key = store._messages_key
+
+    async def replace_from(start: int, output: list[Any]) -> bool:
+        rows = [await store._serialize_item(item) for item in output]
+        async with store._redis.pipeline(transaction=True) as pipe:
+            try:
+                await pipe.watch(key)
+                found, places = [], []  # the items get_items reads, and where each is stored
+                stored = await pipe.lrange(key, 0, -1)
+                for place, raw in enumerate(stored):
+                    try:
+                        text = raw.decode() if isinstance(raw, bytes) else raw
+                        found.append(await store._deserialize_item(text))
+                    except (ValueError, UnicodeDecodeError):  # skipped, as get_items skips it
+                        continue
+                    places.append(place)
+                if found != items:
+                    return False
+                first = places[start] if start < len(places) else len(stored)
+                pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it untyped
+                if first:
+                    pipe.ltrim(key, 0, first - 1)
+                else:
+                    pipe.delete(key)
+                if rows:
+                    pipe.rpush(key, *rows)
+                pipe.hset(store._session_key, "updated_at", str(int(time.time())))
+                if store._ttl is not None:
+                    pipe.expire(store._session_key, store._ttl)
+                    pipe.expire(key, store._ttl)
+                await pipe.execute()
+            except WatchError:  # another writer came between the comparison and the write
+                return False
+        return True
+
+    return replace_from
+
+
 class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
     """The SDK's compaction session, which waits while a call or approval is unanswered.
 
@@ -190,6 +342,13 @@ class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
     SDK handed it (the history it already holds, or its own bounded view) are checked over the
     latest exchange, so a declined or impossible compaction reads nothing more. A forced
     automatic compaction skips the hook; only then is the latest exchange read, with its bound.
+
+    What it writes itself (a retirement, a batch holding an output whose call is not in it) is
+    judged on the store as one read finds it, never on the SDK's in-memory copy, which another
+    worker's writes leave behind; where the store replaces its latest items in one transaction
+    on the condition that they are unchanged (``_get_compaction_snapshot``: the SDK's SQLite,
+    async SQLite and SQLAlchemy stores), the write is that transaction, so a writer that came
+    between the read and the write makes it read and judge again.
     """
 
     deferrals: deque[Deferral]
@@ -212,6 +371,8 @@ class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
         self.items_read = 0
         self._automatic_call = None
         self._retiring = False  # the latest automatic decision found only dead items open
+        self._unrepaired: BaseException | None = None  # a failure that left history lost
+        self._retired = False  # a forced compaction's decision retired dead calls
         if "should_trigger_compaction" in self.__dict__:  # an instance upgraded in place
             self._hook = self.__dict__.pop("should_trigger_compaction")
 
@@ -243,10 +404,8 @@ class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
         return bool(pending)
 
     async def _latest_items(self, window: int, read_items: ReadItems | None) -> list[Any]:
-        """The last ``window`` items: from the session's own cache, else one bounded read."""
-        cached = getattr(self, "_session_items", None)  # absent on old releases
-        if read_items is None and cached is not None:
-            return list(cached[-window:])
+        """The last ``window`` items, in one bounded read of the store (the SDK's in-memory copy
+        misses what another session object on the same store wrote)."""
         if read_items is not None:  # an outer session's view (EncryptedSession decrypts)
             items, _ = await read_items(window)
         else:
@@ -254,76 +413,252 @@ class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
         self.items_read += len(items)
         return list(items)[-window:]
 
-    async def _read_and_wait(
-        self, args: dict[str, Any], read_items: ReadItems | None, window: int
+    async def _must_wait(
+        self,
+        args: dict[str, Any],
+        read_items: ReadItems | None,
+        window: int,
+        read_snapshot: SnapshotReader | None,
     ) -> bool:
+        """A forced automatic compaction's decision, on the latest exchange read here: whether
+        it waits (an open group, or dead calls that could not be retired)."""
         before = self.items_read
         items = await self._latest_items(window, read_items)
         live, dead = split_open(items)
         if dead and not live:
-            await self._retire()
-            return False
+            self._retired = await self._retire(read_snapshot)
+            return not self._retired
         return self._wait(args, live + dead, self.items_read - before)
 
-    async def _retire(self) -> None:
+    async def _read_history(self, read_snapshot: SnapshotReader | None = None) -> History:
+        """Every stored item, read once: through the store's snapshot where it has one (rows
+        it can replace on the condition that they are unchanged), else ``get_items``."""
+        store = self.underlying_session
+        reader = read_snapshot or getattr(store, "_get_compaction_snapshot", None)
+        if reader is not None:
+            snapshot = await reader(ALL_ITEMS)
+            if snapshot is not None and snapshot.complete:
+                self.items_read += len(snapshot.items)
+                return History(list(snapshot.items), snapshot.replace_suffix)
+        items = list(await store.get_items(limit=ALL_ITEMS))
+        self.items_read += len(items)
+        return History(items, _redis_replace(store, items) if read_snapshot is None else None)
+
+    def _remember(self, items: list[Any] | None) -> None:
+        """Set the SDK's in-memory copy of the history (and its candidates) to what the store
+        holds after a write of ours, or drop it (None) so that the SDK reads the store again;
+        and count the write, as the SDK counts each of its own (``_mutation_generation``)."""
+        if hasattr(self, "_mutation_generation"):
+            self._mutation_generation += 1
+        if not hasattr(self, "_session_items"):
+            return
+        normalize = getattr(_sdk_session, "_normalize_compaction_session_items", None)
+        select = getattr(_sdk_session, "select_compaction_candidate_items", None)
+        if items is None or normalize is None or select is None:
+            self._session_items = self._compaction_candidate_items = None
+            return
+        history = normalize(list(items))
+        self._session_items, self._compaction_candidate_items = history, select(history)
+
+    async def _retire(self, read_snapshot: SnapshotReader | None = None) -> bool:
         """Remove every dead call and request of the whole history from the store (read once,
         so a dead call older than the exchange that showed one is not left to stop the
-        compaction a turn later), then replace the history as the SDK replaces it when it
-        compacts, with its rollback where the release has one."""
-        store = self.underlying_session
-        items = list(await store.get_items())
-        self.items_read += len(items)
-        dead = dead_items([_rule_view(item) for item in items])
-        gone = {u.position for u in dead}
+        compaction a turn later); whether the compaction may go on.
+
+        Where the store has a snapshot, only the items from the first dead one on are
+        replaced, in one transaction that holds only while they are as read. Elsewhere the whole
+        history is replaced: in one step where the store offers it (``_atomic_replace_items``),
+        else by clearing and adding, and the history read is put back after any failure. A
+        failure that leaves the history whole is logged, not raised: the turn's answer is
+        stored, and the next turn's compaction tries again."""
+        try:
+            history = await self._read_history(read_snapshot)
+        except Exception as error:
+            logger.warning(
+                "compaction waits: reading the history to retire dead calls failed: %r", error
+            )
+            return False
+        items = history.items
+        positions, views = rule_views(items)
+        dead = dead_items(views)
+        if not dead:
+            if read_snapshot is None:
+                self._remember(items)
+            return True
+        gone = {positions[u.position] for u in dead}
+        first = min(gone)
         kept = [item for n, item in enumerate(items) if n not in gone]
-        if not gone:
-            return
-        replace = getattr(self, "_replace_underlying_session_items", None)
-        if replace is not None:
-            await replace(output_items=kept, previous_items=items)
-        else:  # releases before 0.16.1: clear, add, and put the history back if adding fails
-            await store.clear_session()
-            try:
-                await store.add_items(kept)
-            except BaseException:
-                await store.clear_session()
-                await store.add_items(items)
-                raise
-        for name in ("_session_items", "_compaction_candidate_items"):  # the SDK's caches
-            if getattr(self, name, None) is not None:
-                setattr(self, name, None)
+        if history.replace_from is not None:
+            done = await self._replace_from(history.replace_from, first, kept[first:])
+        else:
+            done = await self._replace_whole(kept, items)
+        if not done:
+            return False
+        self._remember(kept if read_snapshot is None else None)
         removed = tuple(sorted({_named(u) for u in dead}))
         self.retirements.append(Retirement(removed, len(items)))
         logger.info("retired dead calls before compaction: %s", ", ".join(removed))
+        return True
 
-    async def _as_stored(self, items: list[Any]) -> list[Any]:
-        """The batch to store: each output whose call is neither earlier in it nor stored
-        becomes the text ``healed_message`` makes of it (see above). Only call and output
-        items are looked at (``pairing_view``): messages never change whether an output pairs."""
+    async def _replace_from(
+        self, replace_from: Callable[[int, list[Any]], Awaitable[bool]], start: int, tail: list[Any]
+    ) -> bool:
+        """The store's one transaction; False when another writer came first, or it failed (it
+        is all or nothing, so the history is whole either way)."""
+        try:
+            done = bool(await replace_from(start, tail))
+        except Exception as error:
+            self._remember(None)
+            logger.warning("compaction waits: retiring dead calls failed, nothing lost: %r", error)
+            return False
+        if not done:
+            logger.info("compaction waits: the history changed while dead calls were retired")
+        return done
+
+    async def _replace_whole(self, kept: list[Any], previous: list[Any]) -> bool:
+        """Replace the whole history with ``kept``: in one step where the store offers it
+        (``_atomic_replace_items``), else by clearing and adding, the history read put back
+        after any failure (``_make_whole``). False when it failed and the history is whole."""
+        store = self.underlying_session
+        limit = getattr(self, "max_rollback_items", None)  # 0.22.x sessions have no such budget
+        if limit is not None and len(previous) > limit:
+            logger.warning("compaction waits: the history exceeds max_rollback_items")
+            return False
+        atomic = getattr(type(store), "_atomic_replace_items", None)
+        if atomic is not None:
+            try:
+                if await atomic(store, kept):
+                    return True
+            except Exception as error:  # one transaction: the history is whole either way
+                self._remember(None)
+                logger.warning("compaction waits: retiring dead calls failed: %r", error)
+                return False
+        try:
+            await store.clear_session()
+            await store.add_items(list(kept))
+        except BaseException as error:
+            self._remember(None)
+            await _settled(self._make_whole(previous, kept, error))
+            if not isinstance(error, Exception):
+                raise
+            logger.warning("compaction waits: retiring dead calls failed, history whole: %r", error)
+            return False
+        return True
+
+    async def _make_whole(
+        self, previous: list[Any], replacement: list[Any], error: BaseException
+    ) -> None:
+        """After a replacement of the whole history failed (``error``): make sure the store holds
+        ``previous`` or ``replacement`` (a clear whose acknowledgement was lost committed all
+        the same, and the SDK puts nothing back when its read after it fails). What the store
+        holds is read; unless it is one of the two, or if the read fails, ``previous`` is put
+        back, ``RESTORE_ATTEMPTS`` times at most. If that fails, ``error`` is raised with the
+        restore's error noted, and the session marks it unrepaired."""
+        store = self.underlying_session
+        try:
+            found = list(await store.get_items(limit=ALL_ITEMS))
+        except Exception:
+            found = None
+        if found is not None and (found == list(previous) or found == list(replacement)):
+            return
+        for attempt in range(1, RESTORE_ATTEMPTS + 1):
+            try:
+                await store.clear_session()
+                if previous:
+                    await store.add_items(list(previous))
+                return
+            except Exception as restore_error:
+                if attempt == RESTORE_ATTEMPTS:
+                    error.add_note(f"putting the history back failed too: {restore_error!r}")
+                    self._unrepaired = error
+                    raise error from None
+
+    if _REPLACES:
+
+        async def _replace_underlying_session_items(
+            self, *, output_items: list[Any], previous_items: list[Any], **options: Any
+        ) -> None:
+            """The SDK's replacement of the whole history (a compaction's), which puts back what
+            it replaced after a failure; where it could not (its read after a failed clear
+            failed too), the history is put back here (``_make_whole``). Its error is raised."""
+            try:
+                await super()._replace_underlying_session_items(
+                    output_items=output_items, previous_items=previous_items, **options
+                )
+            except BaseException as error:
+                await _settled(self._make_whole(previous_items, output_items, error))
+                raise
+
+    def _as_stored(self, items: list[Any], stored: list[Any]) -> tuple[list[Any], tuple[str, ...]]:
+        """The batch to store after ``stored``: each output whose call is neither earlier in it
+        nor stored becomes the text ``healed_message`` makes of it (see above), and the names of
+        those. Only call and output items are looked at (``pairing_view``): messages never
+        change whether an output pairs."""
         batch = [(n, view) for n, view in enumerate(map(pairing_view, items)) if view is not None]
-        if not any(u.problem == "orphan output" for u in find_unpaired([v for _, v in batch])):
-            return items
-        cached = getattr(self, "_session_items", None)
-        stored = cached if cached is not None else await self.underlying_session.get_items()
-        read = 0 if cached is not None else len(stored)
-        self.items_read += read
         earlier = [view for view in map(pairing_view, stored) if view is not None]
         judged = find_unpaired(earlier + [v for _, v in batch])
         late = [u for u in judged if u.problem == "orphan output" and u.position >= len(earlier)]
         if not late:
-            return items
+            return items, ()
         gone = {batch[u.position - len(earlier)][0] for u in late}
         kept = [
             healed_message(_plain(item), LATE_PREFIX) if n in gone else item
             for n, item in enumerate(items)
         ]
-        rewritten = tuple(_named(u) for u in late)
-        self.late_outputs.append(LateOutput(rewritten, read))
-        logger.info("stored late outputs as text, their calls gone: %s", ", ".join(rewritten))
-        return kept
+        return kept, tuple(_named(u) for u in late)
+
+    async def _store(self, items: list[Any], write: Callable[[list[Any]], Awaitable[None]]) -> None:
+        """Store a batch with ``write`` (the SDK's). A batch holding an output whose call is not
+        in it is judged on the history read now (``_as_stored``); where the store has a
+        snapshot, it is appended in the transaction that holds only while the latest stored item
+        is the one read, which every write to the history replaces (else: read and judge
+        again). A late output rewritten in a resumed batch is rewritten in the SDK's record of
+        that batch too, so that a retry after a lost acknowledgement finds it stored."""
+        plain = [view for view in map(pairing_view, items) if view is not None]
+        if not any(u.problem == "orphan output" for u in find_unpaired(plain)):
+            await write(items)
+            return
+        for _ in range(WRITE_ATTEMPTS):
+            history = await self._read_history()
+            batch, late = self._as_stored(items, history.items)
+            if late:
+                pending = _pending_write(items)
+                if pending is not None:
+                    pending["items"] = copy.deepcopy(batch)
+            if history.replace_from is None or not history.items:
+                await write(batch)
+            elif not await self._append_if_unchanged(history, batch):
+                continue
+            if late:
+                self.late_outputs.append(LateOutput(late, len(history.items)))
+                logger.info("stored late outputs as text, their calls gone: %s", ", ".join(late))
+            return
+        raise HistoryKeptChanging(
+            f"session {self.session_id!r} changed under each of {WRITE_ATTEMPTS} attempts to "
+            "store a tool's output: nothing was stored"
+        )
+
+    async def _append_if_unchanged(self, history: History, batch: list[Any]) -> bool:
+        """Append ``batch`` in the store's one transaction, which replaces the latest stored item
+        with itself and holds only while that item is the one ``history`` read."""
+        assert history.replace_from is not None
+        last = len(history.items) - 1
+        try:
+            done = bool(await history.replace_from(last, [history.items[last], *batch]))
+        except BaseException:
+            self._remember(None)  # it may have committed: the SDK reads the store again
+            raise
+        if done:
+            self._remember([*history.items, *batch])
+        return done
 
     async def _deferring(
-        self, args: Any, wrapper: Any, read_items: ReadItems | None, proceed: Proceed
+        self,
+        args: Any,
+        wrapper: Any,
+        read_items: ReadItems | None,
+        proceed: Proceed,
+        read_snapshot: SnapshotReader | None = None,
     ) -> None:
         """Run ``proceed`` (the SDK's compaction), deferring it if automatic and a group is open."""
         plain = dict(args or {})
@@ -331,19 +666,35 @@ class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
         if not window:
             await proceed()
             return
+        self._unrepaired, self._retired = None, False
         if plain.get("force"):  # the SDK skips the hook: read the latest exchange ourselves
-            if not await self._read_and_wait(plain, read_items, window):
-                await proceed()
+            if not await self._must_wait(plain, read_items, window, read_snapshot):
+                await (self._after_retiring(proceed) if self._retired else proceed())
             return
         self._automatic_call, self._retiring = (plain, window), False
         try:
             await proceed()
             if self._retiring:  # the hook said yes; only dead calls stood in the way
-                await self._retire()
                 self._retiring = False
-                await proceed()
+                if await self._retire(read_snapshot):
+                    await self._after_retiring(proceed)
         finally:
             self._automatic_call, self._retiring = None, False
+
+    async def _after_retiring(self, proceed: Proceed) -> None:
+        """The compaction the retirement let go on, after the turn's answer is stored (the bare
+        SDK would not have compacted: its dead calls stopped it): a failure that left the
+        history whole (the request refused or cut, a transaction that did not commit, a
+        replacement put back) is logged, not raised, so that an application that retries a
+        failed turn does not ask its question twice. A failure that lost history is raised.
+        Any other compaction fails as the SDK's does."""
+        try:
+            await proceed()
+        except Exception as error:
+            if self._unrepaired is error:
+                raise
+            self._remember(None)
+            logger.warning("automatic compaction failed, history whole: %r", error)
 
     if _NEW_TURN_READ:
 
@@ -373,18 +724,22 @@ class DeferCompactionWhilePending(OpenAIResponsesCompactionSession):
             """Under the session's lock: an automatic compaction waits for open groups."""
             base = super()._run_compaction_locked
             await self._deferring(
-                args, wrapper, hooks.get("read_items"), lambda: base(args, wrapper=wrapper, **hooks)
+                args,
+                wrapper,
+                hooks.get("read_items"),
+                lambda: base(args, wrapper=wrapper, **hooks),
+                hooks.get("read_snapshot"),
             )
 
         async def _add_items_locked(self, items: list[Any]) -> None:
-            """Under the session's lock: a late output is stored as text (``_as_stored``)."""
-            await super()._add_items_locked(await self._as_stored(list(items)))
+            """Under the session's lock: a late output is stored as text (``_store``)."""
+            await self._store(list(items), super()._add_items_locked)
 
     else:  # releases before the session's lock
 
         async def add_items(self, items: list[Any]) -> None:
-            """A late output is stored as text (``_as_stored``), then the SDK stores the batch."""
-            await super().add_items(await self._as_stored(list(items)))
+            """A late output is stored as text (``_store``), then the SDK stores the batch."""
+            await self._store(list(items), super().add_items)
 
         async def run_compaction(self, args: Any = None, **kwargs: Any) -> None:
             """An automatic compaction waits for open groups, then runs as the SDK's would."""

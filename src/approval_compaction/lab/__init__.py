@@ -19,31 +19,28 @@ import approval_compaction as _core
 # What the notebooks use of the lab, and nothing else (a test reads them and checks this).
 _SOURCES: dict[str, tuple[str, ...]] = {
     # the findings and the notebooks' answer lines
-    ".findings.answers": ("outcome_answer", "variant_summary"),
-    ".findings.headlines": ("explored_count",),
+    ".findings.answers": ("variant_summary",),
     ".findings.releases": ("releases_finding",),
-    ".findings.doctor": ("check", "upgrade"),
-    ".findings.liveness": ("liveness_eras",),
     ".findings.mechanism": ("mechanism_finding",),
-    ".findings.tables": ("affected_frame", "liveness_frame", "verdicts_frame"),
+    ".findings.tables": ("affected_frame", "mechanism_frame"),
     ".findings.js": (
-        "js_errors_frame",
+        "js_exposure_frame",
         "js_liveness_frame",
+        "js_modes_frame",
         "js_ranges_frame",
         "load_js",
         "load_js_liveness",
     ),
     # the matrix across cases and releases, the wire's evidence, the stepper
     ".findings.outcomes": ("outcome_frame",),
+    ".findings.prose": ("prose",),
     ".findings.folding": (
         "block_order",
         "choice_effects",
-        "compare_to",
         "fold_frame",
         "violating_runs",
     ),
     ".findings.evidence": ("body_diff", "conversion", "failure"),
-    ".findings.prose": ("prose",),
     ".releases.heatmap": ("heatmap", "matrix_scope", "release_heatmap"),
     ".widget": ("stepper",),
     ".findings.edge_cases": ("edge_table",),
@@ -57,11 +54,8 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "sweep_scope",
     ),
     ".releases.crosscheck": ("regression_table",),
-    ".releases.comparison": ("compaction_counts", "load_runs", "per_variant", "stage_summaries"),
-    ".releases.later_turns": ("load_liveness",),
-    ".releases.later_turns_patch": ("DOCUMENTED_LIMIT",),
+    ".releases.comparison": ("compaction_counts", "load_runs", "per_variant"),
     ".releases.upstream.results": ("suite_changes", "suite_checks", "suite_runs"),
-    ".releases.upstream.text": ("suite_answer",),
     # the mechanism inside the SDK
     ".mechanism.anatomy": ("load_anatomy",),
     ".mechanism.record": ("load_record", "recorded_release"),
@@ -76,11 +70,9 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "hunks_by_outcome",
         "kinds_frame",
         "modules_by_outcome",
-        "not_reverted",
         "not_the_fix",
         "outcome_word",
         "source_diff",
-        "stage_frame",
         "step_excerpts",
         "trace_frame",
     ),
@@ -90,6 +82,18 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".affected.upgrade": ("load_upgrade", "upgrade_records"),
     ".affected.worker": ("worker_comparisons",),
     ".affected.heal": ("heal_new_sqlite", "pinned_session_items"),
+    ".affected.session": (
+        "compaction_frame",
+        "compaction_of",
+        "healed_frame",
+        "healed_items",
+        "load_session",
+        "next_turn",
+        "sent_items",
+        "session_answer",
+        "session_verdict",
+        "turn_answers",
+    ),
     ".affected.views": (
         "changes_frame",
         "check_compare",
@@ -103,19 +107,18 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     # the JavaScript SDK (@openai/agents): its tables, citations and the stall's study (its
     # driver: the core's)
     ".js.stall": ("stall_plan",),
-    ".findings.stall": ("load_stall", "shapes_frame", "stall_figure", "turns_frame"),
-    ".js.source": ("permalink",),
+    ".findings.stall": ("load_stall", "stall_figure", "turns_frame"),
+    ".js.source": ("compaction_lines",),
     ".share.report_js": ("js_fix_frame", "js_workaround_ranges"),
-    ".share.later_turns_comment": ("liveness_lines", "matrix_line", "tally_lines"),
+    ".share.later_turns_comment": ("lengths_by_mode", "proofs_frame", "released_runs"),
     # google-adk: its driver, item mapping and tables (the JS ones, with ADK's words)
     ".adk.sweep": ("run_adk",),
     ".findings.adk": (
         "adk_boundaries",
-        "adk_liveness_frame",
+        "adk_left_frame",
         "adk_paths_frame",
         "adk_verdict_frame",
         "load_adk",
-        "over_http_agreement",
         "over_http_sweep_agreement",
     ),
     # the state-space search on the drivers (``make explore-drivers``)
@@ -126,14 +129,10 @@ _SOURCES: dict[str, tuple[str, ...]] = {
 _MODULES: dict[str, str] = {
     "paths": ".paths",
     "replay": ".explore.replay",
-    "report": ".explore.report",
 }
-# Two frames of the findings whose names the affected studies' views hold with another meaning
-# (per pause position, per store), here under the name of what they show.
+# A name whose module gives it a meaning of its own, here under the name of what it gives.
 _RENAMED: dict[str, tuple[str, str]] = {
-    "release_checks_frame": (".findings.tables", "check_frame"),
-    "newest_turns_frame": (".findings.tables", "upgrade_frame"),
-    "adk_items": ("..adk.items", "part_items"),  # one ADK content as wire items (the core's)
+    "liveness_test_line": (".share.later_turns_comment", "one_line"),  # the test in one uv line
 }
 _MODULE_OF: dict[str, str] = {name: module for module, names in _SOURCES.items() for name in names}
 

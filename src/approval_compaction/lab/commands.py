@@ -28,6 +28,7 @@ from ..formats.arguments import (
 from ..study.words import MODELS, MODES, NEWEST, STORE_WORDS, STUDY_MODE
 from . import paths
 from .adk.commands import register as _adk
+from .plugins import plugins
 
 JS_WORKAROUND_HELP = "the session wrapped by js/workaround.mjs (the JS workaround)"
 JS_PATCH_HELP = (
@@ -198,6 +199,8 @@ def register(add: AddCommand, lazy: Lazy, whole: Callable[[], argparse.ArgumentP
     """Declare the lab's commands; ``whole`` builds the whole parser (``readme`` documents it)."""
     _javascript(add, lazy)
     _adk(add, lazy)
+    for plugin in plugins():  # each SDK that enters as one folder (lab.plugins)
+        plugin.register(add, lazy)
     _publishing(add, whole)
     _releases(add, lazy)
     _fixes(add, lazy)
@@ -227,6 +230,14 @@ def register_doctor_steps(
 
 def _javascript(add: AddCommand, lazy: Lazy) -> None:
     """The JavaScript SDK's study: its matrix, regression test, report, fix and sweep."""
+    _js_matrix(add, lazy)
+    _js_test_and_report(add, lazy)
+    _js_fix(add, lazy)
+    _js_sweeps(add, lazy)
+
+
+def _js_matrix(add: AddCommand, lazy: Lazy) -> None:
+    """``js-matrix``: the 16 cases on one JS release, in one plan."""
     js = add(
         "js-matrix",
         lazy(".lab.share.js", "matrix_command"),
@@ -257,6 +268,10 @@ def _javascript(add: AddCommand, lazy: Lazy) -> None:
     js.add_argument("--release", help="an @openai/agents release (default: the pinned one)")
     js.add_argument("--workaround", action="store_true", help=JS_WORKAROUND_HELP)
     js.add_argument("--patch", help=JS_PATCH_HELP)
+
+
+def _js_test_and_report(add: AddCommand, lazy: Lazy) -> None:
+    """``js-sdk-test`` and ``report-js``: the regression test, and the report built from data/."""
     js_test = add(
         "js-sdk-test",
         lazy(".lab.share.js", "sdk_test_command"),
@@ -265,9 +280,10 @@ def _javascript(add: AddCommand, lazy: Lazy) -> None:
     js_test.add_argument("--patch", help=JS_PATCH_HELP)
     js_test.add_argument(
         "--test",
-        choices=("pending", "stall", "filtered"),
+        choices=("pending", "stall", "filtered", "windowed"),
         default="pending",
-        help="the pending call's test, the stall's, or the guard the stall's fix keeps",
+        help="the pending call's test, the stall's, the guard the stall's fix keeps, or the "
+        "windowed backend its read copes with",
     )
     js_test.add_argument(
         "--expect",
@@ -287,16 +303,48 @@ def _javascript(add: AddCommand, lazy: Lazy) -> None:
         action="store_true",
         help="the stall's report instead (data/report-js-stall.md; its figure beside --output)",
     )
+
+
+def _js_fix(add: AddCommand, lazy: Lazy) -> None:
+    """The JS fixes' evidence: the fix's runs, the repository's tools and suite, the mutants,
+    and the liveness situations."""
     add(
         "js-fix",
         lazy(".lab.share.js", "fix_command"),
         "the JS workaround, the patched package and the regression test on the pinned release",
     ).add_argument("--folder", default=str(paths.DATA))
     add(
+        "js-typecheck",
+        lazy(".lab.share.js", "typecheck_command"),
+        "the TypeScript forms of the JS fixes and the regression tests, checked with "
+        "openai-agents-js's tsc, prettier and eslint settings (data/js-typecheck.json)",
+    ).add_argument("--folder", default=str(paths.DATA))
+    add(
+        "js-mutants",
+        lazy(".lab.share.js", "mutants_command"),
+        "each plausible simplification of the JS fixes against every regression test "
+        "(data/js-mutants.json)",
+    ).add_argument("--folder", default=str(paths.DATA))
+    js_upstream = add(
+        "js-upstream",
+        lazy(".lab.share.js", "upstream_command"),
+        "record a snapshot of openai-agents-js: what it holds, and its agents-openai suite on "
+        "the release and each patched package (data/js-upstream.json; needs the checkout)",
+    )
+    js_upstream.add_argument(
+        "--checkout", required=True, help="a git checkout (or mirror) of openai-agents-js"
+    )
+    js_upstream.add_argument("--ref", default="HEAD", help="the commit to read (default: HEAD)")
+    js_upstream.add_argument("--folder", default=str(paths.DATA))
+    add(
         "js-liveness",
         lazy(".lab.share.js", "liveness_command"),
         "the liveness situations on the pinned JS release: bare, with the workaround, patched",
     ).add_argument("--folder", default=str(paths.DATA))
+
+
+def _js_sweeps(add: AddCommand, lazy: Lazy) -> None:
+    """``js-stall`` and ``js-sweep``: the slow runs over every JS release."""
     js_stall = add(
         "js-stall",
         lazy(".lab.share.js", "stall_command"),
@@ -448,6 +496,12 @@ def _fixes(add: AddCommand, lazy: Lazy) -> None:
     )
     patch_options(live)
 
+    add(
+        "liveness-mutants",
+        lazy(".lab.releases.mutants", "command"),
+        "each plausible simplification of the liveness patch against its regression test "
+        "(data/liveness-mutants.json)",
+    ).add_argument("--folder", default=str(paths.DATA))
     proof = add(
         "liveness-patch",
         lazy(".lab.releases.later_turns_patch"),

@@ -139,6 +139,23 @@ class Data:
         return self.file("js-sdk-test.json")
 
     @property
+    def js_typecheck(self) -> Path:
+        """The TypeScript forms of the JS fixes and the regression tests, checked with the
+        repository's tsc, prettier and eslint settings."""
+        return self.file("js-typecheck.json")
+
+    @property
+    def js_mutants(self) -> Path:
+        """Each plausible simplification of the JS fixes, and the regression test that kills it."""
+        return self.file("js-mutants.json")
+
+    @property
+    def js_upstream(self) -> Path:
+        """A snapshot of openai-agents-js (recorded by hand: ``js-upstream --checkout``): what
+        it holds, and its agents-openai suite on the release and on each patched package."""
+        return self.file("js-upstream.json")
+
+    @property
     def js_report(self) -> Path:
         """The paste-ready report for openai-agents-js."""
         return self.file("report-js.md")
@@ -235,6 +252,28 @@ class Data:
         return self.file("adk-sdk-test-long-running.json")
 
     @property
+    def adk_late(self) -> Path:
+        """The late answers on the pinned ADK release and patched, split by what the fix
+        changes (waiting calls summarised, late answers summarised, sent, read back)."""
+        return self.file("adk-late.json")
+
+    @property
+    def adk_lint(self) -> Path:
+        """The adk-python fix and its test, checked with adk-python's formatters and linters."""
+        return self.file("adk-lint.json")
+
+    @property
+    def adk_mutants(self) -> Path:
+        """Each plausible simplification of the adk-python fix, and the test case killing it."""
+        return self.file("adk-mutants.json")
+
+    @property
+    def adk_upstream(self) -> Path:
+        """adk-python's own tests of the touched module on the release and patched (recorded
+        by hand: ``adk-upstream --tests``)."""
+        return self.file("adk-upstream.json")
+
+    @property
     def adk_report(self) -> Path:
         return self.file("report-adk.md")
 
@@ -311,6 +350,11 @@ class Data:
         return self.file("liveness.json")
 
     # The liveness patch's proofs (``make liveness-patch``) and the comment built from them.
+    @property
+    def liveness_mutants(self) -> Path:
+        """Each plausible simplification of the liveness patch, and the case killing it."""
+        return self.file("liveness-mutants.json")
+
     @property
     def liveness_patch_test(self) -> Path:
         """The liveness regression test on the newest release and on the patched SDK."""

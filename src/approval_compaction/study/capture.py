@@ -31,7 +31,7 @@ def sdk_version() -> str:
 
 
 StageName = Literal["pause", "round_trip", "resume", "next_turn"]
-Sdk = Literal["python", "js", "adk"]
+Sdk = Literal["python", "js", "adk", "langchain"]
 STAGES: tuple[StageName, ...] = ("pause", "round_trip", "resume", "next_turn")
 OK = "ok"  # what the user saw when a stage's requests were all answered
 
@@ -157,7 +157,7 @@ class CaseRun:
     error: str | None = None
     not_applicable: str | None = None
     model: Model = "scripted"
-    mode: Mode | AdkKind = "input"  # the compaction session's compaction_mode (ADK: its kind)
+    mode: Mode | AdkKind | str = "input"  # the session's compaction_mode (a driver's setting)
     compact_rules: CompactRules = "faithful"  # how the compaction endpoint answered
     continued: int = 0  # the later turns asked for (0: the case was not continued)
     later: list[Later] = field(default_factory=list)
@@ -203,7 +203,7 @@ def driver_run(
     *,
     sdk: Sdk,
     model: Model,
-    mode: Mode | AdkKind,
+    mode: Mode | AdkKind | str,
 ) -> CaseRun:
     """One case a driver (``js``, ``adk``) wrote, as the study's record: every driver's line has
     the same keys, and only its stages are read by the driver's own mapping (``read_stage``,

@@ -18,8 +18,10 @@ team relies on, with the study's one pairing judge (``analysis.pairing`` over th
   read the same checks);
 - **nothing stored unpaired**: the history at the end holds no output without its call.
 
-``run_fuzz`` asks Node for seeded fast-check trials; ``run_trials`` for given ones (the fault
-tests in ``tests/testing/test_jsfuzz.py``); ``batch_reads`` counts what storing one batch reads.
+``retried`` names the duplicates the SDK itself stores when a run whose write lost its
+acknowledgement is retried. ``run_fuzz`` asks Node for seeded fast-check trials; ``run_trials``
+for given ones (the fault tests in ``tests/js/test_workaround_faults.py``); ``batch_reads``
+counts what storing one batch reads.
 ``benchmarks/js_workaround_turn.py`` measures a turn's reads and time on the same store, model
 and compaction endpoint (``js/workaround-turn.mjs``).
 """
@@ -41,6 +43,11 @@ from ..js.harness import WORKAROUND, NodeError, node_binary
 from ..js.items import wire_items
 
 FUZZER = paths.ROOT / "js" / "storefuzz.mjs"
+# The JS item types that answer a call (js/workaround.mjs's RESULT_TYPE values).
+OUTPUT_TYPES = frozenset(
+    {"function_call_result", "computer_call_result", "shell_call_output",
+     "apply_patch_call_output", "program_output"}
+)  # fmt: skip
 FAST_CHECK = paths.ROOT / "node_modules" / "fast-check" / "lib" / "fast-check.js"
 TIMEOUT = 600.0  # seconds for one Node process
 
@@ -67,9 +74,13 @@ def _node(plan: dict[str, Any], timeout: float, package: Path = paths.ROOT) -> l
     return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
 
 
-def run_trials(trials: Iterable[dict[str, Any]], timeout: float = TIMEOUT) -> list[Record]:
-    """Each trial (see ``trial`` in ``js/storefuzz.mjs``) run once, in order."""
-    return _node({"trials": list(trials)}, timeout)
+def run_trials(
+    trials: Iterable[dict[str, Any]], timeout: float = TIMEOUT, parallel: bool = False
+) -> list[Record]:
+    """Each trial (see ``trial`` in ``js/storefuzz.mjs``) run once, in order; with ``parallel``,
+    all at once in one process (trials that wait on real timers: ``delays``, latency), their
+    records in the same order."""
+    return _node({"trials": list(trials), "parallel": parallel}, timeout)
 
 
 def run_fuzz(
@@ -98,10 +109,31 @@ def _identity(item: Record) -> str:
     return json.dumps(item, sort_keys=True)
 
 
+LATE_PREFIX = "[workaround] "  # js/workaround.mjs's LATE_PREFIX: an output stored as text
+
+
+def _late_texts(items: list[Record]) -> set[str]:
+    """The call ids named by the late outputs ``items`` hold as text (``lateOutputMessage``:
+    ``[workaround] The tool call <name>:<call id> returned: ...``)."""
+    found = set()
+    for item in items:
+        if item.get("role") != "assistant" or not isinstance(item.get("content"), list):
+            continue
+        for part in item["content"]:
+            text = part.get("text") if isinstance(part, dict) else None
+            if isinstance(text, str) and text.startswith(f"{LATE_PREFIX}The tool call "):
+                name = text[len(LATE_PREFIX) + len("The tool call ") :].split(" returned: ")[0]
+                found.add(name.rsplit(":", 1)[-1])
+    return found
+
+
 def lost(record: Record) -> list[str]:
     """Items the store held that are gone at the end, neither replaced by a compaction that
-    committed nor dead calls (as the pairing judge finds them where the item was last stored).
-    What the failing write itself added is not owed: its caller was told it failed."""
+    committed nor dead calls (as the pairing judge finds them where the item was last stored),
+    nor outputs a write stored again as text (a late output the workaround wrote again as its
+    text when its call was gone; that message is then held like any item). What the failing
+    write itself added is not owed: its caller was told it failed. A transaction
+    (``applyHistoryTransaction``) is read as a clear and an add in one."""
     held: dict[str, bool] = {}  # identity -> whether it was a dead call where last seen
     covered: set[str] = set()
     seen_compactions: set[str] = set()
@@ -117,25 +149,47 @@ def lost(record: Record) -> list[str]:
     note(current)
     seen_compactions |= {_identity(i) for i in current if i.get("type") == "compaction"}
     for write in record["ledger"]:
-        if write["op"] == "clear":
+        if write["op"] in ("clear", "transaction"):
             before_clear = current
         fresh = [
             i for i in write["items"]
             if i.get("type") == "compaction" and _identity(i) not in seen_compactions
         ]  # fmt: skip
-        if write["op"] == "add" and fresh:
+        if write["op"] in ("add", "transaction") and fresh:
             covered |= {_identity(i) for i in before_clear}
             seen_compactions |= {_identity(i) for i in fresh}
         current = write["after"]
         note(current, write["failed"])
     final = {_identity(i) for i in record["stored"]}
-    return sorted(k for k, dead in held.items() if k not in final and k not in covered and not dead)
+    # An output written again as its text is held as that message, itself judged like any item.
+    as_text = _late_texts([i for write in record["ledger"] for i in write["items"]])
+
+    def kept_as_text(key: str) -> bool:
+        item = json.loads(key)
+        return item.get("type") in OUTPUT_TYPES and item.get("callId") in as_text
+
+    return sorted(
+        k for k, dead in held.items()
+        if k not in final and k not in covered and not dead and not kept_as_text(k)
+    )  # fmt: skip
 
 
 def duplicated(record: Record) -> list[str]:
     """Items stored more than once at the end."""
     keys = [_identity(i) for i in record["stored"]]
     return sorted({k for k in keys if keys.count(k) > 1})
+
+
+def retried(record: Record) -> list[str]:
+    """Duplicated items the SDK itself stores twice: ones a write added that committed and then
+    failed (its acknowledgement lost) in a run the trial then retried with its ``RunState``. The
+    runner cannot tell that such a write committed and stores its items again, bare or wrapped
+    (a resumed tool output is the exception: the runner's pending-write record reconciles it)."""
+    if not any(o["op"].split("@")[0] == "retry" and o["outcome"] == "answered"
+               for o in record["outcomes"]):  # fmt: skip
+        return []
+    committed = {_identity(i) for w in record["ledger"] if w["failed"] for i in w["items"]}
+    return [k for k in duplicated(record) if k in committed]
 
 
 @dataclass(frozen=True)

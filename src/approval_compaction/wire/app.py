@@ -14,6 +14,7 @@ client that disconnects mid-body is let go without a word (no traceback on the c
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections.abc import AsyncIterator, Callable
 
 import anyio.to_thread
@@ -109,10 +110,26 @@ def build_app(
     return Starlette(routes=[Route("/{path:path}", endpoint, methods=METHODS)])
 
 
+# Each client ``standin_client`` made, with the stand-in that answers it (``standin_log``).
+_STANDINS: weakref.WeakKeyDictionary[AsyncOpenAI, StandIn] = weakref.WeakKeyDictionary()
+
+
 def standin_client() -> AsyncOpenAI:
     """A real ``AsyncOpenAI`` client whose requests reach a fresh stand-in in-process (no socket).
 
     The one piece of ours in notebook 01's bare reproduction: the SDK's own model and
     compaction session use it exactly as they would use the API's client.
     """
-    return openai_client(build_app(StandIn()))
+    standin = StandIn()
+    client = openai_client(build_app(standin))
+    _STANDINS[client] = standin
+    return client
+
+
+def standin_log(client: AsyncOpenAI) -> list[Exchange]:
+    """Every request the stand-in behind ``client`` (one ``standin_client`` made) answered, in
+    order: what the SDK sent, and how the API's rules answered it."""
+    standin = _STANDINS.get(client)
+    if standin is None:
+        raise ValueError("this client was not made by standin_client: no stand-in log to read")
+    return list(standin.log)

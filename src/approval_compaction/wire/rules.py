@@ -1,8 +1,9 @@
 """Rules: the checks the stand-in applies to a request, each with the public sources of its text.
 
 The stand-in enforces only behaviour whose status and error body someone has published from
-the real Responses API (``RULES``); each source is cited for what it shows (``Source.shows``:
-the status, the message, the ``param`` and ``code``, the endpoint, where it shows them). A check,
+the real Responses API or its Chat Completions endpoint (``RULES``); each source is cited for
+what it shows (``Source.shows``: the status, the message, the ``param`` and ``code``, the
+endpoint, where it shows them). A check,
 or a part of an answer, that no public source shows is listed as such (``UNKNOWN``), so the
 table (``docs/wire.md``, notebook 09) says what is unknown.
 
@@ -14,7 +15,9 @@ report shows is checked: a ``previous_response_id`` whose chain holds a function
 its output. What the compaction endpoint does with such a call in a request's ``input``, or
 with an output without its call, nobody has published. ``check_pairing`` is the API's rule, so it
 is narrower than the judge's (``analysis.pairing``, every pair the SDK writes): function calls
-and their outputs only, the first problem worded as the API words it.
+and their outputs only, the first problem worded as the API words it. At
+``/v1/chat/completions`` (``check_chat_pairing``) the pairs are an assistant message's
+``tool_calls`` and the ``tool`` messages that must follow it.
 
 ``CompactRules`` names the two ways the stand-in and the scripted model's compaction client
 answer ``/v1/responses/compact``: ``faithful`` (the default) applies these rules there;
@@ -41,6 +44,7 @@ SUMMARY_ONLY: CompactShape = "summary_only"  # the compaction item alone (a labe
 COMPACT_SHAPES: tuple[CompactShape, ...] = (KEEPS_USERS, SUMMARY_ONLY)
 RESPONSES = "/v1/responses"
 COMPACT = "/v1/responses/compact"
+CHAT = "/v1/chat/completions"  # Chat Completions: a ``messages`` list, paired by ``tool_call_id``
 FAITHFUL: CompactRules = "faithful"
 LENIENT: CompactRules = "lenient"
 
@@ -301,6 +305,58 @@ COMPACTION_OUTPUT = Answer(
     "test fakes (this project's pending-call test for openai-agents-js among them); no public "
     "source shows the endpoint doing it",
 )
+# Chat Completions pairs an assistant message's `tool_calls` with the `tool` messages after it.
+ORPHAN_TOOL_MESSAGE = Rule(
+    "orphan_tool_message",
+    "a `tool` message whose `tool_call_id` answers no `tool_calls` of the assistant message "
+    "it follows (directly, or after that message's other `tool` answers)",
+    (CHAT,),
+    400,
+    "Invalid parameter: messages with role 'tool' must be a response to a preceeding message "
+    "with 'tool_calls'.",
+    (
+        _gh(
+            "smarter-sh/smarter/issues/264",
+            "`Error code: 400` and the body (the message, `invalid_request_error`, "
+            "`param: messages.[4].role`, `code: None`) from `openai.chat.completions.create`",
+        ),
+        _gh(
+            "miurla/morphic/issues/136",
+            "the body (the message, `invalid_request_error`, `param: messages.[3].role`, "
+            "`code: null`), gpt-4-turbo; no status",
+        ),
+    ),
+)
+OPEN_TOOL_CALLS = Rule(
+    "open_tool_calls",
+    "an assistant message with `tool_calls` not followed, before any other message, by a "
+    "`tool` message for each `tool_call_id`",
+    (CHAT,),
+    400,
+    "An assistant message with 'tool_calls' must be followed by tool messages responding to "
+    "each 'tool_call_id'. The following tool_call_ids did not have response messages: <ids>",
+    (
+        _gh(
+            "router-for-me/CLIProxyAPI/issues/2798",
+            "the body (the message with one id, `invalid_request_error`, "
+            "`param: messages.[6].role`, `code: null`); no status",
+        ),
+        _gh(
+            "langchain-ai/deepagentsjs/pull/171",
+            "400 and the message with one id, raised through LangChain.js's OpenAI model when "
+            "a rejected parallel call was left without its tool message",
+        ),
+        _gh(
+            "BerriAI/litellm/issues/10083",
+            "the message with one id, relayed by litellm as `BadRequestError: OpenAIException`",
+        ),
+        _gh(
+            "langchain-ai/langchain/pull/34195",
+            "a langchain maintainer's test against the providers: OpenAI answers a bad request "
+            "when a tool call is followed by anything but its tool message",
+        ),
+    ),
+)
 RULES: tuple[Rule, ...] = (
     ORPHAN_OUTPUT,
     OPEN_CALL,
@@ -308,6 +364,8 @@ RULES: tuple[Rule, ...] = (
     UNKNOWN_PREVIOUS,
     MALFORMED_JSON,
     UNKNOWN_URL,
+    ORPHAN_TOOL_MESSAGE,
+    OPEN_TOOL_CALLS,
 )
 UNKNOWN: tuple[Unknown, ...] = (
     Unknown(
@@ -348,6 +406,14 @@ UNKNOWN: tuple[Unknown, ...] = (
         "no public report with the API's status and body (diegosouzapw/OmniRoute#8946 quotes "
         "`No tool output found for custom tool call <id>.` through a third-party router, "
         "without a body)",
+    ),
+    Unknown(
+        "param_of_the_open_tool_calls_refusal",
+        "which message the `param` of `open_tool_calls`' 400 names, and which of the two "
+        "Chat Completions refusals comes first when a request breaks both",
+        (CHAT,),
+        "router-for-me/CLIProxyAPI#2798 shows `messages.[6].role` without its request; the "
+        "stand-in names the assistant message and reports the first problem in message order",
     ),
     Unknown(
         "compaction_output_summary_only",
@@ -543,3 +609,35 @@ def check_compaction(
     calls.feed(input)  # the chain is read once, and never copied
     found = next((call_id for call_id in calls.open_ids() if call_id in in_chain), None)
     return open_call(found) if found is not None else None
+
+
+def orphan_tool_message(index: int) -> ApiError:
+    return ApiError(400, ORPHAN_TOOL_MESSAGE.example, param=f"messages.[{index}].role")
+
+
+def open_tool_calls(ids: Sequence[str], index: int) -> ApiError:
+    said = OPEN_TOOL_CALLS.example.replace("<ids>", ", ".join(ids))
+    return ApiError(400, said, param=f"messages.[{index}].role")
+
+
+def check_chat_pairing(messages: Sequence[Any]) -> ApiError | None:
+    """The first pairing problem of a Chat Completions ``messages`` list, in message order, as
+    the API words it; None when paired: an assistant message's ``tool_calls`` must be answered
+    by ``tool`` messages right after it, and a ``tool`` message must answer one of them."""
+    waiting: list[str] = []  # the tool_call_ids the last assistant message still waits on
+    asked = 0  # that assistant message's index
+    for index, message in enumerate(messages):
+        role = message.get("role") if isinstance(message, dict) else None
+        if role == "tool":
+            answered = str(message.get("tool_call_id"))
+            if answered not in waiting:
+                return orphan_tool_message(index)
+            waiting.remove(answered)
+            continue
+        if waiting:
+            return open_tool_calls(waiting, asked)
+        calls = message.get("tool_calls") if role == "assistant" else None
+        if isinstance(calls, list) and calls:
+            waiting = [str(c.get("id")) for c in calls if isinstance(c, dict)]
+            asked = index
+    return open_tool_calls(waiting, asked) if waiting else None

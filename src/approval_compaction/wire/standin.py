@@ -29,7 +29,16 @@ from typing import Any
 
 from ..errors import printable
 from . import rules
-from .rules import COMPACT, FAITHFUL, KEEPS_USERS, RESPONSES, ApiError, CompactRules, CompactShape
+from .rules import (
+    CHAT,
+    COMPACT,
+    FAITHFUL,
+    KEEPS_USERS,
+    RESPONSES,
+    ApiError,
+    CompactRules,
+    CompactShape,
+)
 
 Item = dict[str, Any]
 MAX_DEPTH = 100  # JSON nesting the stand-in parses (the SDK's items nest a few levels)
@@ -74,11 +83,18 @@ class Reply:
         return "text/event-stream" if self.events is not None else "application/json"
 
     def content(self) -> bytes:
-        """The body's bytes: JSON, or the events as ``event:``/``data:`` blocks."""
+        """The body's bytes: JSON, or the events as ``event:``/``data:`` blocks (Chat
+        Completions' chunks as ``data:`` lines alone, then ``data: [DONE]``)."""
         if self.events is None:
             return json.dumps(self.body).encode()
-        blocks = (f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in self.events)
-        return "".join(blocks).encode()
+        blocks = [
+            f"data: {json.dumps({k: v for k, v in e.items() if k != 'type'})}\n\n"
+            if e["type"] == CHUNK
+            else f"event: {e['type']}\ndata: {json.dumps(e)}\n\n"
+            for e in self.events
+        ]
+        done = ["data: [DONE]\n\n"] if any(e["type"] == CHUNK for e in self.events) else []
+        return "".join(blocks + done).encode()
 
 
 @dataclass(frozen=True)
@@ -114,7 +130,7 @@ def parse(method: str, path: str, body: bytes) -> Parsed:
     """Route and parse one request, touching no state (safe in any thread); never raises."""
     size = len(body)
     try:
-        if method != "POST" or path.rstrip("/") not in (RESPONSES, COMPACT):
+        if method != "POST" or path.rstrip("/") not in (RESPONSES, COMPACT, CHAT):
             return Parsed(method, path, size, error=rules.invalid_url(method, path))
         try:
             parsed = json.loads(body or b"null")
@@ -168,6 +184,8 @@ class StandIn:
                 return self._answer(method, path, request.body, error=request.error)
             if path.rstrip("/") == COMPACT:
                 return self._compact(request.body)
+            if path.rstrip("/") == CHAT:
+                return self._chat(request.body, reply)
             return self._respond(request.body, reply)
         except Exception as exc:  # the server answers every request, whatever it was sent
             error = ApiError(500, f"The stand-in failed: {type(exc).__name__}", "server_error")
@@ -221,6 +239,42 @@ class StandIn:
         response = _response(response_id, body, output, usage(items, output))
         reply = Reply(200, events=_events(response)) if body.get("stream") else Reply(200, response)
         return self._answer("POST", RESPONSES, body, reply)
+
+    def _chat(self, body: Item, asked: str = "") -> Reply:
+        """A Chat Completions request: its ``messages`` checked by the endpoint's pairing rule,
+        answered with one choice (a call of the tool ``asked`` names, else a message), as JSON
+        or, for ``stream: true``, as chunks ending in ``[DONE]``. Nothing is stored."""
+        messages = _objects(body.get("messages"))
+        error = rules.check_chat_pairing(messages)
+        if error is not None:
+            return self._answer("POST", CHAT, body, error=error)
+        self.served += 1
+        tools = [
+            {**t.get("function", {}), "type": "function"}
+            for t in _objects(body.get("tools"))
+            if t.get("type") == "function" and isinstance(t.get("function"), dict)
+        ]
+        called = asked if asked.startswith(CALL_REPLY) else MESSAGE_REPLY
+        (item,) = self._output({"tools": tools}, [], called)
+        message: Item = {"role": "assistant", "content": None}
+        if item["type"] == "function_call":
+            function = {"name": item["name"], "arguments": item["arguments"]}
+            message["tool_calls"] = [{"id": item["call_id"], "type": "function",
+                                      "function": function}]  # fmt: skip
+        else:
+            message["content"] = item["content"][0]["text"]
+        finish = "tool_calls" if "tool_calls" in message else "stop"
+        completion = {
+            "id": f"chatcmpl-standin-{self.served}",
+            "object": "chat.completion",
+            "created": CREATED_AT,
+            "model": body.get("model") or "stand-in",
+            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+            "usage": _chat_usage(usage(messages, [message])),
+        }
+        if body.get("stream"):
+            return self._answer("POST", CHAT, body, Reply(200, events=_chunks(completion, body)))
+        return self._answer("POST", CHAT, body, Reply(200, completion))
 
     def _output(self, body: Item, items: list[Item], asked: str = "") -> list[Item]:
         index = self.served - 1
@@ -525,6 +579,37 @@ def _response(
         "tools": body.get("tools") or [],
         "usage": used,
     }
+
+
+def _chat_usage(used: Item) -> Item:
+    """A Responses ``usage`` in Chat Completions' words."""
+    return {
+        "prompt_tokens": used["input_tokens"],
+        "completion_tokens": used["output_tokens"],
+        "total_tokens": used["total_tokens"],
+    }
+
+
+def _chunks(completion: Item, body: Item) -> list[Item]:
+    """A chat completion as the stream's chunks: the message's delta, the finish reason, and
+    the usage when ``stream_options.include_usage`` asks for it (then ``[DONE]``)."""
+    head = {k: completion[k] for k in ("id", "created", "model")}
+    head["object"] = "chat.completion.chunk"
+    (choice,) = completion["choices"]
+    delta = {k: v for k, v in choice["message"].items() if v is not None}
+    for number, call in enumerate(delta.get("tool_calls", [])):
+        delta["tool_calls"][number] = {"index": number, **call}
+    chunks = [
+        {**head, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]},
+        {**head, "choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}]},
+    ]
+    options = body.get("stream_options")
+    if isinstance(options, dict) and options.get("include_usage"):
+        chunks.append({**head, "choices": [], "usage": completion["usage"]})
+    return [{**chunk, "type": CHUNK} for chunk in chunks]
+
+
+CHUNK = "chat.completion.chunk"  # a chunk's event name: the stream has only data lines
 
 
 def _events(response: Item) -> list[Item]:

@@ -42,8 +42,22 @@ def register(add: AddCommand, lazy: Lazy) -> None:
     add(
         "adk-fix",
         lazy(".lab.share.adk", "fix_command"),
-        "the patched google-adk (adk/fix) in every kind, and the adk-python regression test",
+        "the patched google-adk (adk/fix) in every kind, the adk-python regression test, the "
+        "fix's lint and mutants, and the late answers split by what it changes",
     ).add_argument("--folder", default=str(paths.DATA))
+    upstream = add(
+        "adk-upstream",
+        lazy(".lab.share.adk", "upstream_command"),
+        "adk-python's own tests of the touched module on the pinned release and patched "
+        "(data/adk-upstream.json; needs the tests saved from the repository)",
+    )
+    upstream.add_argument(
+        "--tests", required=True, help="a folder holding adk-python's tests/unittests/..."
+    )
+    upstream.add_argument(
+        "--source", required=True, help="where the tests came from (repository, commit, path)"
+    )
+    upstream.add_argument("--folder", default=str(paths.DATA))
     report = add(
         "report-adk",
         lazy(".lab.share.report_adk", "report_adk_command"),

@@ -1,11 +1,13 @@
 """Patched: a ``google-adk`` release with a patch applied, in an environment of its own, for the
 ADK fix.
 
-The wheel ships ``google/adk/`` as source, so a patch is a unified diff against the installed
-package's own files, paths as ``google/adk/...`` under ``a/`` and ``b/`` (``adk/fix/`` holds
-the project's). The environment is made as the release's is (``packages``), under
+The wheel ships ``google/adk/`` as source, the files adk-python keeps under ``src/google/adk/``
+(the same text: the sdist's ``src/`` is the repository's), so a patch is a unified diff as the
+repository takes it, paths as ``src/google/adk/...`` under ``a/`` and ``b/`` (``adk/fix/`` holds
+the project's), applied in the installed package's ``site-packages`` with ``patch -p2``. The
+environment is made as the release's is (``packages``), under
 ``_patched/<hash>`` in the same cache, keyed by the release and the patch's content, and the
-patch applied in its ``site-packages`` (``patch -p1``); the release's own environment is never
+patch applied in its ``site-packages`` (``patch -p2``); the release's own environment is never
 written. A patch that does not apply is one line, and nothing is left behind.
 """
 
@@ -59,7 +61,7 @@ def patched_environment(patch: Path = FIX, version: str | None = None) -> Enviro
     site = next(env.folder.glob("lib/python*/site-packages"))
     given = str(patch.resolve())  # patch runs in site-packages: a relative path would not be found
     done = subprocess.run(
-        ["patch", "-p1", "--forward", "--batch", "--no-backup-if-mismatch", "-i", given],
+        ["patch", "-p2", "--forward", "--batch", "--no-backup-if-mismatch", "-i", given],
         cwd=site, capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
     if done.returncode != 0:

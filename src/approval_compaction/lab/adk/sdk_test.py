@@ -11,6 +11,7 @@ sweep made it; ``adk/sdk-test/pytest.ini`` stands in for adk-python's pytest set
 
 from __future__ import annotations
 
+import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,11 +38,16 @@ class SdkTestRun:
     failing: tuple[str, ...]  # the failing cases' ids
 
 
-def run_sdk_test(python: Path, test: Path = ADK_REGRESSION_TEST) -> SdkTestRun:
+def run_sdk_test(
+    python: Path, test: Path = ADK_REGRESSION_TEST, overlay: Path | None = None
+) -> SdkTestRun:
     """Run a regression test (the late answer's by default) with ``python`` (a release's, or
-    a patched one's)."""
+    a patched one's); ``overlay``: a folder whose ``google/adk`` is imported instead of the
+    environment's (a mutant's)."""
     tools = install_tools(cache_folder() / "_tools", TOOLS)
     env = isolated_environ(with_package=False, tools=tools)
+    if overlay is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(overlay), env["PYTHONPATH"]])
     env["PYTHONWARNINGS"] = "ignore"
     with tempfile.TemporaryDirectory(prefix="approval-compaction-adk-test-") as scratch:
         cases = run_pytest(

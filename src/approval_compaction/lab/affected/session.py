@@ -13,16 +13,18 @@ is never written. ``healed`` is the list the doctor writes (``doctor items --out
 
 from __future__ import annotations
 
-import asyncio
 import json
 from dataclasses import dataclass
 from pathlib import Path
 
+import pandas as pd
+
+from ...display.frames import diff_frame
 from ...doctor.export import Export, judge_export, read_export
 from ...doctor.stores import opened
 from ...doctor.verdict import SessionReport, judge
 from ...errors import InvestigationError
-from ...study.driver import Ask, Setup, Transcript, converse
+from ...study.driver import Ask, Setup, Transcript, converse, run_sync
 from ...study.harness import NEXT_ANSWER
 from ...study.items import Item
 from ...study.words import Mode
@@ -54,7 +56,7 @@ def load_session(path: Path, session_id: str | None = None) -> Session:
         return Session(export.sdk, path.name, session_id or path.stem, tuple(export.wire))
     if not session_id:
         raise SessionError(f"{path.name} is a store: name the session to read (session_id)")
-    return asyncio.run(_read(str(path), path.name, session_id))
+    return run_sync(_read(str(path), path.name, session_id))
 
 
 async def _read(store_text: str, name: str, session_id: str) -> Session:
@@ -67,14 +69,22 @@ async def _read(store_text: str, name: str, session_id: str) -> Session:
     raise SessionError(f"{name} holds no session {session_id!r}")
 
 
-def verdict(session: Session) -> SessionReport:
+def session_verdict(session: Session) -> SessionReport:
     """The doctor's verdict on the session, as ``doctor scan`` gives it."""
     return judge(session.session_id, list(session.items))
 
 
-def healed(session: Session) -> list[Item]:
+def healed_items(session: Session) -> list[Item]:
     """The healed list ``doctor items --output`` writes, in the wire's shapes."""
     return judge_export(Export(Path(session.source), list(session.items), "python")).healed()
+
+
+def healed_frame(session: Session) -> pd.DataFrame:
+    """The session against its healed list, aligned as ``diff_frame`` aligns stored and sent:
+    ``both``, ``only stored`` (what the heal rewrote), ``only healed`` (what it wrote instead)."""
+    frame = diff_frame(list(session.items), healed_items(session))
+    frame["side"] = frame["side"].replace({"only sent": "only healed"})
+    return frame.rename(columns={"sent_at": "healed_at"})
 
 
 def next_turn(items: tuple[Item, ...] | list[Item], mode: Mode = "input") -> Transcript:
@@ -85,27 +95,46 @@ def next_turn(items: tuple[Item, ...] | list[Item], mode: Mode = "input") -> Tra
     return converse(setup, [Ask(NEXT_QUESTION, (NEXT_ANSWER,))])
 
 
-def sent(turn: Transcript) -> list[Item]:
+def sent_items(turn: Transcript) -> list[Item]:
     """The items the SDK sent to the model with the next question (its first request)."""
     stage = turn.stage("next_turn")
     return list(stage.model_inputs[0]) if stage.model_inputs else []
 
 
-def answers(turn: Transcript) -> list[tuple[str, int, str]]:
+def turn_answers(turn: Transcript) -> list[tuple[str, int, str]]:
     """Each request the next turn sent over HTTP: its endpoint, the stand-in's status and the
     API's error message ("" when it answered)."""
     stage = turn.stage("next_turn")
     return [(h["path"], int(h["status"]), str(h.get("error", ""))) for h in stage.http_requests]
 
 
-def compaction(turn: Transcript) -> tuple[list[Item], list[Item]]:
+def compaction_of(turn: Transcript) -> tuple[list[Item], list[Item]]:
     """What compaction sent after the next turn (its last request; none when it did not run)
     and what the session stored after it."""
     stage = turn.stage("next_turn")
     return (list(stage.compaction_inputs[-1]) if stage.compaction_inputs else []), stage.stored
 
 
-def example(path: Path) -> list[Item]:
+def compaction_frame(turns: dict[str, Transcript]) -> pd.DataFrame:
+    """Per next turn (the session as stored, healed): the API's answer to the question, how many
+    requests went to compaction, how many items they sent, and how many items the session kept."""
+    rows = []
+    for name, turn in turns.items():
+        said = turn_answers(turn)
+        sent, kept = compaction_of(turn)
+        rows.append(
+            {
+                "session": name,
+                "next question": f"HTTP {said[0][1]}" if said else "not sent",
+                "compaction requests": len(turn.stage("next_turn").compaction_inputs),
+                "items sent to compaction": len(sent),
+                "items kept": len(kept),
+            }
+        )
+    return pd.DataFrame(rows).set_index("session")
+
+
+def write_example(path: Path) -> list[Item]:
     """Write the example store: what openai-agents (the installed release) leaves after a pause,
     a compaction in ``input`` mode, an approval and the resume; every row's time set to one
     fixed instant and the file vacuumed, so the file reads the same each time it is written."""
@@ -125,10 +154,12 @@ def example(path: Path) -> list[Item]:
     return items
 
 
-def answer(session: Session, report: SessionReport, turn: Transcript, after: Transcript) -> str:
+def session_answer(
+    session: Session, report: SessionReport, turn: Transcript, after: Transcript
+) -> str:
     """The notebook's answer for this session: the doctor's verdict and what it names, the
     API's answer to the next question, and, healed, whether it is answered and compaction runs."""
-    refused = [(path, status, error) for path, status, error in answers(turn) if status >= 400]
+    refused = [(path, status, error) for path, status, error in turn_answers(turn) if status >= 400]
     head = f"`{session.session_id}` ({session.source}) is **{report.verdict}**"
     named = f": {report.note}" if report.note else ""
     if not refused:
@@ -136,7 +167,7 @@ def answer(session: Session, report: SessionReport, turn: Transcript, after: Tra
     else:
         path, status, error = refused[0]
         told = f"the API refuses the next question (HTTP {status} from `{path}`: {error})"
-    healed_refused = [a for a in answers(after) if a[1] >= 400]
+    healed_refused = [a for a in turn_answers(after) if a[1] >= 400]
     ran = bool(
         turn.stage("next_turn").compaction_inputs or after.stage("next_turn").compaction_inputs
     )

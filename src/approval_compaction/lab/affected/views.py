@@ -60,8 +60,11 @@ def upgrade_frame(records: Sequence[UpgradeRecord]) -> pd.DataFrame:
 
 
 def worker_frame(rows: Sequence[WorkerComparison]) -> pd.DataFrame:
-    """In-process against fresh-worker resume, per compaction setting."""
-    return to_frame(rows, WorkerComparison, "compaction")
+    """In-process against fresh-worker resume, per compaction setting; each list of call ids
+    in words (``pending-c1``, or empty)."""
+    frame = to_frame(rows, WorkerComparison, "compaction")
+    listed = [c for c in frame.columns if frame[c].map(lambda v: isinstance(v, tuple)).all()]
+    return frame.assign(**{c: frame[c].map(", ".join) for c in listed})
 
 
 def check_compare(*checks: tuple[str, Any, Sequence[CheckRow]]) -> pd.DataFrame:

@@ -20,9 +20,10 @@ from ...formats.records import read_records
 from ...study.words import ADK_KINDS
 from .. import paths
 from ..adk.changes import CHANGES, Change
+from ..adk.late import LateAnswer
 from ..js.sweep import NEVER_COMPACTED, JsRecord
 from .js import RAISED, js_liveness_frame
-from .liveness import STUCK
+from .liveness import REFUSED, SITUATION_WORDS, STUCK
 from .releases import (
     COMPACTION_ONLY,
     NEXT_TURN_FAILS,
@@ -34,11 +35,13 @@ from .searched import SearchedCase, searched_cases
 from .verdict import (
     BUG,
     GROWS,
+    UNPAIRED,
     DriverWords,
     LivenessVerdict,
     ModeCases,
     ReleaseVerdict,
     driver_verdicts,
+    setting_states,
 )
 
 PACKAGE = "google-adk"
@@ -311,3 +314,81 @@ def adk_changes_frame(rows: Sequence[JsRecord]) -> pd.DataFrame:
         for release, here in by.items()
     }
     return pd.DataFrame.from_dict(table, orient="index").rename_axis(PACKAGE)
+
+
+def late_split_frame(rows: Sequence[LateAnswer], released: str, patched: str) -> pd.DataFrame:
+    """The late answers (``adk-late.json``) by situation and kind: what the fix changes (the
+    late answer given to the summariser without its call, before and patched), and what it
+    leaves, the same before and patched (a column that differs names both)."""
+
+    def cell(row: LateAnswer, field: str) -> str:
+        return str(getattr(row, field)) or "nothing"
+
+    found = {(r.package, r.situation, r.kind): r for r in rows}
+    table = []
+    for (package, situation, kind), row in found.items():
+        if package != released:
+            continue
+        after = found[(patched, situation, kind)]
+        line = {
+            "situation": situation,
+            "kind": COLUMNS.get(kind, kind),
+            f"late answer summarised without its call, {released}": cell(row, "late"),
+            "patched": cell(after, "late"),
+        }
+        for field, label in (
+            ("waiting", "call summarised while it waits"),
+            ("to_model", "sent to the model without its call"),
+            ("read_back", "read back after the summary of its call"),
+        ):
+            same = cell(row, field) == cell(after, field)
+            line[label] = cell(row, field) if same else f"{cell(row, field)} → {cell(after, field)}"
+        table.append(line)
+    return pd.DataFrame(table).set_index(["situation", "kind"])
+
+
+# A situation's state, as a cell of the table of what is left says it.
+LEFT_WORDS = {
+    GROWS: "the history grows while compacting",
+    UNPAIRED: "its late answer reaches the summariser without its call",
+    STUCK: "compaction stops",
+    REFUSED: "later turns are refused",
+}
+SAME_AS_CONTROL = "as the control"
+
+
+def _package_name(record: LivenessRecord) -> str:
+    """The column a liveness record belongs to: the release, patched, or over HTTP."""
+    if "+" in record.sdk_version:
+        return "patched (adk/fix)"
+    return record.sdk_version
+
+
+def adk_left_frame(rows: Sequence[LivenessRecord], control: str = "clean") -> pd.DataFrame:
+    """What each situation leaves after the later turns that the control (``clean``) does not
+    leave in the same compaction kind, per package (the release, patched, over HTTP): each
+    state with the kinds it is in, or ``as the control``. The control's row says what every
+    situation shares (the sliding window's growth, ADK's design)."""
+    by: dict[tuple[str, str, str], list[LivenessRecord]] = {}
+    for row in rows:
+        by.setdefault((_package_name(row), row.scenario, row.mode), []).append(row)
+    packages = list(dict.fromkeys(_package_name(r) for r in rows))
+    situations = [s for s in dict.fromkeys(r.scenario for r in rows) if s != control] + [control]
+    table: dict[str, dict[str, str]] = {}
+    for package in packages:
+        for situation in situations:
+            kinds: dict[str, list[str]] = {}
+            for kind in ADK_KINDS:
+                shared = set(setting_states(by.get((package, control, kind), [])))
+                states = setting_states(by.get((package, situation, kind), []))
+                for state in (
+                    states if situation == control else [s for s in states if s not in shared]
+                ):
+                    kinds.setdefault(state, []).append(kind)
+            said = "; ".join(f"{LEFT_WORDS.get(s, s)} ({', '.join(k)})" for s, k in kinds.items())
+            table.setdefault(package, {})[situation] = said or (
+                "nothing" if situation == control else SAME_AS_CONTROL
+            )
+    frame = pd.DataFrame(table).reindex(situations)
+    frame.insert(0, "what happened", [SITUATION_WORDS.get(s, s) for s in frame.index])
+    return frame.rename_axis("situation")

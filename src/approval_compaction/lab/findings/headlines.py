@@ -9,18 +9,21 @@ explore searches) and returns one short markdown answer whose values all come fr
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...analysis.liveness import LIVENESS_NAMES
+from ...doctor.verdict import NEEDS_REPAIR
 from ...errors import InvestigationError
 from ...formats.markdown import code
+from ...study.words import STUDY_MODE
 from .. import paths
+from ..releases.bisect import release_range
 from ..releases.later_turns_patch import DOCUMENTED_LIMIT
-from .liveness import REFUSED
+from .liveness import REFUSED, SITUATION_WORDS, STUCK
 from .load import Findings
-from .releases import Era
+from .releases import Era, Releases
 from .tables import fixed_in_cases
 from .verdict import (
     BUG,
@@ -28,6 +31,7 @@ from .verdict import (
     CONTRACT_MODE,
     STATE_WORDS,
     UNKNOWN,
+    LivenessVerdict,
     breach_kind,
     kind_tally,
     of,
@@ -74,25 +78,45 @@ def _action(found: Findings) -> str:
 
 
 def walkthrough(found: Findings) -> str:
-    """01: where the user meets the bug in the default mode and in the report's mode."""
+    """01: where the user meets the bug in the default mode and in the report's mode, over
+    HTTP, and whether the later questions of that conversation are refused too."""
+    pinned = _pinned(found)
     auto, at = _error(found, "auto")
     report, then = _error(found, "input")
     return (
-        f"**Answer.** On {_pinned(found)}, in the default `auto` mode the run cannot pause: the "
-        f"compaction request at the {at} is refused with HTTP 400 ({code(any_call(auto))}), "
-        "`Runner.run` raises, and there is nothing to approve. In `input` mode the pending call "
-        f"is compacted away, the approval and the resume work, and the {then} is refused "
-        f"({code(any_call(report))}).\n\n{_action(found)}"
+        f"**Answer.** On {pinned}, over HTTP to the stand-in: in the default `auto` mode the "
+        f"run cannot pause. The compaction request at the {at} is refused with HTTP 400 "
+        f"({code(any_call(auto))}), `Runner.run` raises, and there is nothing to approve.\n\nIn "
+        "`input` mode the pending call is compacted away, the approval and the resume work, "
+        f"the tool's output is stored without its call, and the {then} is refused "
+        f"({code(any_call(report))}){_later(found, pinned)}.\n\n{_action(found)}"
     )
 
 
+def _later(found: Findings, release: str) -> str:
+    """What the later questions meet, when the release's record has the poisoned store refused
+    in ``input`` mode (the liveness runs over HTTP)."""
+    if not found.verdicts:
+        return ""
+    record = of(found.verdicts, release)
+    refused = any(
+        v.situation == "poisoned" and v.state == REFUSED and "input" in v.modes
+        for v in record.liveness
+    )
+    return "; the store keeps that output, so each later question is refused too" if refused else ""
+
+
 def stored_vs_sent(found: Findings) -> str:
-    """02: where the orphan output is first stored and first sent."""
+    """02: in ``input`` mode, where the orphan output is first stored and first sent."""
     era = _era_of(found, _pinned(found))
     return (
-        f"**Answer.** With compaction on, the output without its call is first stored at "
-        f"`{era.orphan_stored}` and first sent to the model at `{era.orphan_to_model}`; with "
-        "compaction off, nothing unpaired is stored or sent."
+        f"**Answer.** On {_pinned(found)} in `input` mode, with the hook compacting, the output "
+        f"without its call is first stored at `{era.orphan_stored}` and first sent to the model at "
+        f"`{era.orphan_to_model}`. The resumed turn sends the call beside its output from the "
+        "paused state; the next turn sends only what is stored, and the call is not. With the hook "
+        "never compacting, nothing unpaired is stored or sent.\n\n"
+        "**What to do.** Keep the call stored until its output is: 0.24.0's automatic compaction "
+        "waits for it, and so does the workaround on a release with the bug (notebook 06)."
     )
 
 
@@ -107,62 +131,127 @@ def _era_of(found: Findings, release: str) -> Era:
     raise HeadlineError(f"{release} is not in the sweep")
 
 
-def inside_the_sdk(found: Findings) -> str:
-    """03: the function and the check that moved."""
+def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
+    """03: the function that compacts the pending call away, the check that should have stopped
+    it, what the fixing release changed, and the approval kinds that change alone does not fix
+    (``data/fix-anatomy.json``: each kind with the function kind's minimal fix alone)."""
+    from ..mechanism.anatomy import load_anatomy
+
     m = found.mechanism
     if m is None:
         raise HeadlineError("the answers need data/mechanism.json")
+    path = paths.data(folder).fix_anatomy
+    kinds = load_anatomy(path).kinds if path.exists() else ()
+    fixed = [k.label for k in kinds if k.with_function_fix.verdict == "fixed"]
+    not_fixed = [k.label for k in kinds if k.with_function_fix.verdict != "fixed"]
+    scope = (
+        f"; for {', '.join(fixed)} tools' approvals that move is the whole fix (`{STUDY_MODE}` "
+        "mode, the table at the end of notebook 03), while "
+        f"{' and '.join(not_fixed)} approval requests also need {m.new}'s new check that pairs "
+        "each request with its response (notebook 12)"
+        if fixed and not_fixed
+        else ""
+    )
     return (
-        f"**Answer.** In {m.old}, `{m.function}` drops unpaired calls only under "
-        f"{code(m.old_block)} (line {m.old_line}), so it compacts at the "
-        f"{', '.join(m.old_compacts_at)}; {m.new} runs that check under {code(m.new_block)}."
+        f"**Answer.** In {m.old}, in `{STUDY_MODE}` mode, `{m.function}` sends the pending call "
+        "to `responses.compact`: "
+        "its check that every call has its output (`drop_orphan_function_calls`) runs only in "
+        f"the branch for a partial history (line {m.old_line}), and at the "
+        f"{', '.join(m.old_compacts_at)} the history is whole, so the summary replaces the call "
+        f"in the store.\n\n{m.new} runs the check before every automatic compaction "
+        f"({code(m.new_block)}) and waits instead{scope}.\n\n"
+        f"**What to do.** On a branch of the SDK, move the check as {m.new} does (notebook 12 "
+        "has it as a one-change patch)"
+        + (", and pair each hosted MCP approval request with its response" if not_fixed else "")
+        + f"; a team upgrades to {m.new} or wraps its session (notebook 06)."
     )
 
 
 def violation_matrix(found: Findings) -> str:
-    """04: how many cases break an invariant, and the one choice they share."""
+    """04: how many cases break an invariant, the one choice they share, and what the same
+    cases meet over HTTP in the study's mode."""
     pinned = found.pinned
     if pinned is None:
         raise HeadlineError("the answers need data/matrix.json")
     shared = f": exactly those with `{pinned.violating_choice}`" if pinned.violating_choice else ""
+    report, then = _error(found, "input")
     return (
-        f"**Answer.** On {_pinned(found)}, {pinned.violating} of {pinned.cases} cases violate an "
-        f"invariant{shared}."
+        f"**Answer.** On {_pinned(found)} in `input` mode, judged on the scripted model by the "
+        f"stand-in's rules, {pinned.violating} of {pinned.cases} cases violate an "
+        f"invariant{shared}; the runner, the decision and the state's boundary change no "
+        f"verdict. Over HTTP the same cases are refused at the {then} "
+        f"({code(any_call(report))}).\n\n"
+        "**What to do.** One case reproduces it (any runner, either decision, either boundary), "
+        "so a regression test needs one: the SDK-style test in notebook 06 is that case."
     )
 
 
 def releases(found: Findings) -> str:
-    """05: the ranges of releases, and the fix."""
+    """05: the releases that lose the pending call, what a user of each mode meets on which
+    range of them (consecutive ranges that meet the same, joined), the ranges the sweep tells
+    apart, and the fix."""
     if found.releases is None or found.fixed_in is None:
         raise HeadlineError("the answers need data/sweep.json and data/fix-releases.json")
-    spans = ", ".join(f"`{era.span}`" for era in found.releases.eras)
+    eras = found.releases.eras
+    hit = [e for e in eras if e.affected]
+    lost = release_range(hit[0].span.partition("..")[0], hit[-1].span.rpartition("..")[2])
     violating, cases = fixed_in_cases(found.releases, found.fixed_in)
+    spans = ", ".join(f"`{era.span}`" for era in eras)
     return (
-        f"**Answer.** Every release from {found.releases.versions[0]} loses the pending call, "
-        "but what the user meets changes, so the releases fall into ranges that read the same: "
-        f"{spans}. {found.fixed_in} is the first where {violating} of {cases} cases break an "
-        f"invariant.\n\n{_action(found)}"
+        f"**Answer.** Every release {lost} loses the pending call: {hit[0].affected} of "
+        f"{hit[0].cases} cases break an invariant in `{STUDY_MODE}` mode, and {found.fixed_in} is "
+        f"the first where "
+        f"{violating} do. What a user meets, with the hook always compacting: "
+        f"{_met_by_mode(found.releases, hit)}. The sweep's ranges of releases that record the "
+        f"same are {spans}.\n\n{_action(found)}"
     )
 
 
+def _met_by_mode(releases: Releases, hit: Sequence[Era]) -> str:
+    """Per compaction mode, what the user meets on the affected releases, each run of eras
+    that meets the same joined into one range: ``in `input` mode, ... on 0.8.0..0.22.0``."""
+    said: dict[str, list[str]] = {}  # what is met: the modes meeting it
+    for mode in (*releases.modes[1:], releases.modes[0]) if releases.modes else ():
+        runs: list[tuple[str, str, str]] = []  # (severity, first, last)
+        for era in hit:
+            story = next(s for s in releases.stories if s.span == era.span and s.mode == mode)
+            first, _, last = era.span.partition("..")
+            if runs and runs[-1][0] == story.severity:
+                runs[-1] = (story.severity, runs[-1][1], last or first)
+            else:
+                runs.append((story.severity, first, last or first))
+        parts = [f"{sev} on {release_range(first, last)}" for sev, first, last in runs]
+        said.setdefault(" and ".join(parts), []).append(f"`{mode}`")
+    return "; ".join(f"in {' and '.join(modes)} mode {met}" for met, modes in said.items())
+
+
 def workaround(found: Findings) -> str:
-    """06: the workaround's verdicts and compactions."""
+    """06: the workaround keeps every invariant by making compaction wait, not by switching it
+    off (its verdicts and compactions), and the fixing release does the same."""
     fixed = found.fixed
     if fixed is None:
         raise HeadlineError("the answers need data/fix-matrix.json")
+    how = (
+        "by making compaction wait, not by switching it off"
+        if fixed.compacting == fixed.compaction_on
+        else "but some cases with the hook on no longer compact"
+    )
     return (
-        f"**Answer.** Yes: with the workaround on {', '.join(fixed.releases)}, "
-        f"{fixed.violated} of {fixed.verdicts} checks (each invariant on each case) fail, and "
-        f"{fixed.compacting} of {fixed.compaction_on} cases with compaction on still compact: "
-        "compaction waits for the call's output instead of being switched off. "
+        f"**Answer.** It keeps them {how}: with the workaround on {', '.join(fixed.releases)} "
+        f"(`input` mode, scripted model), {fixed.violated} of {fixed.verdicts} checks (each "
+        f"invariant on each case) fail, and {fixed.compacting} of {fixed.compaction_on} cases "
+        "with the hook on still compact, once the call has its output. "
         f"{found.fixed_in or 'The fixing release'} does the same on its own.\n\n"
-        "**What to do.** Wrap the session in `defer_compaction_while_pending` on an affected "
-        "release; on the fixing release, keep it if your users can leave an approval unanswered."
+        "**What to do.** On an affected release, wrap the session in "
+        "`defer_compaction_while_pending`. On the fixing release, keep it if users can leave an "
+        "approval unanswered (it restarts the compaction an unanswered hosted MCP approval "
+        "request stops); drop it if you resume such requests late and need each stored as a "
+        "request and response pair."
     )
 
 
 def am_i_affected(found: Findings) -> str:
-    """07: the doctor's four answers, one short item each."""
+    """07: the doctor's four answers, one short item each, and what a team does."""
     if not (found.affected and found.upgrade and found.worker and found.heal):
         raise HeadlineError("the answers need data/doctor-*.json")
     pinned, newest = found.affected
@@ -171,17 +260,29 @@ def am_i_affected(found: Findings) -> str:
         [
             "**Answers.**",
             "",
-            f"1. With the defaults, {pinned.release} is affected at {len(pinned.affected_at)} of "
-            f"{len(pinned.rows)} pause positions; {newest.release} at "
-            f"{len(newest.affected_at)}.",
+            f"1. With the SDK's defaults (`{pinned.config.mode}` mode, its own trigger), "
+            f"{pinned.release} meets the bug at {len(pinned.affected_at)} of {len(pinned.rows)} "
+            f"pause positions; {newest.release} at {len(newest.affected_at)}.",
             f"2. Upgrading {'heals' if up.heals else 'does not heal'} a poisoned store: "
             f"{up.newest}'s next turn on it is "
-            f"{up.poisoned.next_turn}; after `doctor repair` it is {up.repaired.next_turn}.",
+            f"{up.poisoned.next_turn}; after `doctor repair` it is {up.repaired.next_turn}."
+            + (
+                f" A store a refused pause left is {up.pause_failed.next_turn} on {up.newest} but "
+                f"stays {up.pause_failed.stored_after}."
+                if up.pause_failed
+                else ""
+            ),
             f"3. Another worker resumes exactly as the process does: "
             f"{'yes' if found.worker.same else 'no'}.",
             f"4. `doctor scan` finds {heal.before.get('poisoned', 0)} of {heal.sessions} test "
             f"sessions poisoned; after `doctor repair --apply`, "
             f"{heal.after.get('poisoned', 0)}.",
+            "",
+            "**What to do.** Run `doctor scan` on your stores and `doctor repair --apply` on a "
+            f"{' or '.join(NEEDS_REPAIR)} one (it backs each session up first): an orphan output "
+            "becomes an assistant message saying what the tool returned, and the call a stuck "
+            "session never answered becomes one saying so, so compaction can pass it; then "
+            "upgrade, or wrap the session until you can (notebook 06).",
         ]
     )
 
@@ -202,7 +303,8 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
     bugs = [f for f in new.findings if _breach(f) == BUG]
     said = [
         f"**Answer.** On {old.sdk_version}, every kind of approval loses its pending call at the "
-        f"pause: {lost}."
+        f"pause: {lost} (a search on the scripted model, its compaction endpoint answering as "
+        "the API documents)."
     ]
     if fixed:
         broke = sum(len(r.findings) for r in fixed)
@@ -214,13 +316,14 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
     if new is not old:
         after = f"after a {_kinds(bugs)} request nobody answers (a bug), and " if bugs else ""
         said.append(
-            f"On {new.sdk_version} the call is kept; compaction still stops for good {after}after "
-            f"any kind, in `{CONTRACT_MODE}` mode, as the SDK documents "
+            f"\n\nOn {new.sdk_version} the call is kept; compaction still stops for good "
+            f"{after}after any kind, in `{CONTRACT_MODE}` mode, as the SDK documents "
             f'("{DOCUMENTED_LIMIT}").'
         )
     said.append(
         "\n\n**What to do.** Keep the pairing check for every kind of approval (the fixing "
-        "release does); the stopped compaction has a proposed patch (notebook 10)."
+        "release does); the unanswered MCP request's stopped compaction has a proposed SDK patch "
+        "(notebook 10)."
     )
     return " ".join(said).replace(" \n", "\n")
 
@@ -259,7 +362,8 @@ def the_wire(found: Findings) -> str:
     auto, at = _error(found, "auto")
     report, then = _error(found, "input")
     return (
-        f"**Answer.** On {_pinned(found)}, `auto` and `previous_response_id` raise at the {at} "
+        f"**Answer.** On {_pinned(found)} over HTTP, with the hook compacting after every turn, "
+        f"`auto` (the default) and `previous_response_id` raise at the {at} "
         f"({code(any_call(auto))}); `input` raises at the {then} ({code(any_call(report))}). "
         "The body the API refuses is the one the runner built: the SDK's conversion adds no "
         f"fault.\n\n{_action(found)}"
@@ -267,32 +371,64 @@ def the_wire(found: Findings) -> str:
 
 
 def after_the_fix(found: Findings) -> str:
-    """10: on the fixing release, which situations the API refuses or stop compacting, and in
-    which modes, by kind as the release's verdict record sorts them."""
+    """10: on the fixing release, the bug a fresh session meets (no store an older release
+    wrote), then what the SDK documents, what no public source shows, and the store an older
+    release poisoned; with what a maintainer and a team do, by mode."""
     if found.liveness is None or found.fixed_in is None or not found.verdicts:
         raise HeadlineError("the answers need data/sweep-liveness.json")
     record = of(found.verdicts, found.fixed_in)
-    lead = {
-        BUG: "Bugs",
-        CONTRACT: "The SDK's documented contract",
-        UNKNOWN: "Not counted, as no public source shows the compaction answer they need",
-    }
-    parts = []
-    for kind, words in lead.items():
-        grouped: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+    fresh = [v for v in record.of_kind(BUG) if v.situation != POISONED]
+    old = [v for v in record.of_kind(BUG) if v.situation == POISONED]
+    if not fresh:
+        return f"**Answer.** No: on {found.fixed_in} a fresh session keeps compacting."
+    said = [
+        f"**Answer.** Yes, on {found.fixed_in}, with nothing an older release stored (over HTTP "
+        "to the stand-in, the hook compacting after every turn): "
+        + "; ".join(_situation_clause(v) for v in fresh)
+        + ": the stored history grows every turn.\n\n"
+    ]
+    for kind, lead in (
+        (CONTRACT, "As the SDK documents, it stops too after"),
+        (UNKNOWN, "Not counted, as no public source shows the compaction answer it needs: after"),
+    ):
+        grouped: dict[tuple[str, ...], list[str]] = {}
         for v in record.of_kind(kind):
-            grouped.setdefault((v.state, v.modes), []).append(f"**{v.situation}**")
-        said = [_liveness_clause(state, modes, names) for (state, modes), names in grouped.items()]
-        if said:
-            parts.append(f"{words}: " + "; ".join(said) + ".")
-    if not parts:
-        return f"**Answer.** Yes: on {found.fixed_in} every situation keeps compacting."
+            grouped.setdefault(v.modes, []).append(f"*{v.situation}*")
+        if grouped:
+            said.append(
+                f"{lead} "
+                + "; ".join(
+                    f"{', '.join(names)} in {', '.join(f'`{m}`' for m in modes)} mode"
+                    for modes, names in grouped.items()
+                )
+                + "."
+            )
+    if old:
+        said.append(
+            "A store an older release left an orphan output in is refused at every later turn "
+            f"({', '.join(f'`{m}`' for m in old[0].modes)})."
+        )
     return (
-        f"**Answer.** No, not always, on {found.fixed_in}. " + " ".join(parts) + "\n\n"
-        "**What to do.** Wrap the session in `defer_compaction_while_pending`: it retires a "
-        "call nobody will answer, so compaction goes on; `doctor repair` heals a poisoned "
-        "store; the SDK patch proposed upstream is at the end."
+        " ".join(said).replace("\n\n ", "\n\n")
+        + "\n\n**What to do.** For the SDK: the patch below, with its regression test, keeps an "
+        "unanswered MCP request stored and compacts what follows it, and leaves out of the model "
+        "input an output whose call is gone. For a team: "
+        "in `input` or `auto` mode wrap the session in `defer_compaction_while_pending` (it "
+        f"retires a call nobody will answer); in `{CONTRACT_MODE}` mode use `auto` or `input` "
+        "instead; `doctor repair` heals a poisoned store."
     )
+
+
+POISONED = "poisoned"
+
+
+def _situation_clause(v: LivenessVerdict) -> str:
+    """``a hosted MCP approval request nobody answers (mcp_abandoned) stops compaction for good
+    in `input`, `auto` mode``."""
+    words = SITUATION_WORDS.get(v.situation, v.situation)
+    where = ", ".join(f"`{m}`" for m in v.modes)
+    state = "stops compaction for good" if v.state == STUCK else STATE_WORDS.get(v.state, v.state)
+    return f"{words} (*{v.situation}*) {state} in {where} mode"
 
 
 def _liveness_clause(state: str, modes: tuple[str, ...], names: list[str]) -> str:
@@ -305,7 +441,8 @@ def _liveness_clause(state: str, modes: tuple[str, ...], names: list[str]) -> st
 
 
 def appendix(found: Findings, folder: Path = paths.DATA) -> str:
-    """12: the smallest part of the fixing release's diff that fixes a function tool's approval."""
+    """12: the smallest part of the fixing release's diff that fixes each kind of approval, and
+    why the next turn failed only from the era the orphan output is first stored in."""
     from ..mechanism.anatomy import load_anatomy
     from ..mechanism.views import outcome_word
 
@@ -315,25 +452,37 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     an, m = load_anatomy(path), found.mechanism
     if found.releases is None:
         raise HeadlineError("the answers need data/sweep.json")
+    shared = [k.label for k in an.kinds if k.minimal_fix == an.minimal_fix]
+    other = [k for k in an.kinds if k.minimal_fix != an.minimal_fix]
+    kinds = f"{', '.join(shared)} tools' approvals" if shared else "a function tool's approval"
     pieces = "one of them is" if len(an.minimal_fix) == 1 else f"{len(an.minimal_fix)} of them are"
+    others = "".join(
+        f"\n\nA {k.label} approval request needs {' and '.join(f'`{h}`' for h in k.minimal_fix)} "
+        f"instead ({m.new}'s own check that pairs each request with its response); with the "
+        f"function fix alone {m.old} still loses it."
+        for k in other
+    )
     stored = next((e for e in found.releases.eras if e.orphan_stored != "never"), None)
     why = (
-        f" The next turn fails only from {stored.span.partition('..')[0]} because from there "
+        f"\n\nThe next turn fails only from {stored.span.partition('..')[0]} because from there "
         "the resume no longer compacts, so the output without its call stays stored."
         if stored
         else ""
     )
     return (
-        f"**Answer.** For a function tool's approval, yes. {m.new}'s diff of the files on the "
-        f"bug's path falls into {len(an.hunks)} separate changes; {pieces} the whole fix: the "
-        f"pairing check of `{m.function}` moved under {code(m.new_block)}. {m.old} with it "
-        f"alone: {an.minimal_outcome.verdict}; {m.new} with every other change reverted: "
-        f"{outcome_word(an.rest_reverted)}.{why}"
+        f"**Answer.** {m.new}'s diff of the files on the bug's path falls into {len(an.hunks)} "
+        f"hunks; for {kinds}, {pieces} the whole fix: the pairing check of `{m.function}` moved "
+        f"under {code(m.new_block)}. {m.old} with it alone: {an.minimal_outcome.verdict}; "
+        f"{m.new} with every other change reverted: {outcome_word(an.rest_reverted)}.{others}"
+        f"{why}\n\n"
+        f"**What to do.** A backport to an older release needs that hunk, and the MCP check for "
+        "hosted MCP approvals; nothing else of the diff changes a verdict."
     )
 
 
 def javascript(found: Findings) -> str:
-    """11: whether the JS SDK loses the call too, where ``run()`` raises, and on which releases."""
+    """11: whether the JS SDK loses the call too, where ``run()`` raises, on which releases, and
+    what a team and a maintainer do."""
     js = found.js
     if js is None:
         raise HeadlineError("the answers need data/js-sweep.json, js-modes.json, js-exposure.json")
@@ -341,31 +490,41 @@ def javascript(found: Findings) -> str:
     hit = sorted({r.sdk_version for r in js.sweep if r.violating})
     releases = len({r.sdk_version for r in js.sweep})
     return (
-        f"**Answer.** Yes: on `@openai/agents` {js.version}, with `auto` (default) `run()` "
-        f"raises at the pause ({code(pause.api_message)}); with `input` the output is stored "
-        f"alone and the next question raises ({code(later.api_message)}). {len(hit)} of "
-        f"{releases} releases with the session break an invariant in at least one mode."
+        f"**Answer.** Yes: on `@openai/agents` {js.version} over HTTP to the stand-in, with the "
+        "hook compacting after every turn, `auto` mode (the default) makes `run()` raise at the "
+        f"pause ({code(any_call(pause.api_message))}); in `input` mode the output is stored "
+        f"without its call and the next question raises ({code(any_call(later.api_message))}). "
+        f"{len(hit)} of {releases} releases with the compaction session break an invariant in "
+        "at least one mode.\n\n"
+        "**What to do.** A team wraps its session with `js/workaround.mjs`, which makes "
+        "compaction wait while a call has no output; for the SDK, "
+        "`js/fix/agents-openai-0.20.0.diff` makes its own session wait, and `data/report-js.md` "
+        "is the issue to file."
     )
 
 
 def adk(found: Findings) -> str:
-    """13: which google-adk releases are affected, which never compact, and the pinned
-    release's verdict with what is left after later turns (the one verdict record)."""
+    """13: which google-adk releases are affected, which never compact, from which release on it
+    is fixed, and the pinned release's verdict with what is left after later turns (the one
+    verdict record), with the caveat that bounds it: ADK's own summariser reads text."""
     from ..js.sweep import NEVER_COMPACTED
     from ..releases.bisect import marked_ranges
-    from .verdict import AFFECTED, STATE_WORDS, of
+    from .verdict import AFFECTED, NEVER_RUNS, STATE_WORDS, of
 
     adk = found.adk
     if adk is None or not adk.verdicts:
         raise HeadlineError("the answers need data/adk-sweep.json and its liveness file")
     order = [v.release for v in adk.verdicts]
     hit = marked_ranges(order, {v.release: v.word == AFFECTED for v in adk.verdicts})
-    idle = {v.release: any(NEVER_COMPACTED in m.severity for m in v.modes) for v in adk.verdicts}
-    never = marked_ranges(order, idle)
+    bad = [i for i, v in enumerate(adk.verdicts) if v.word in (AFFECTED, NEVER_RUNS)]
+    fixed_from = order[bad[-1] + 1] if bad and bad[-1] + 1 < len(order) else ""
     pinned = of(adk.verdicts, adk.version)
     left = "; ".join(
-        f"{x.situation} {STATE_WORDS[x.state]} ({', '.join(x.modes)})" for x in pinned.of_kind(BUG)
+        f"*{x.situation}* {STATE_WORDS[x.state]} ({', '.join(x.modes)})"
+        for x in pinned.of_kind(BUG)
     )
+    idle = {v.release: any(NEVER_COMPACTED in m.severity for m in v.modes) for v in adk.verdicts}
+    quiet = marked_ranges(order, idle)
     kinds = list(  # the kinds that never compact on those releases (the others compact there)
         dict.fromkeys(
             m.mode
@@ -378,17 +537,40 @@ def adk(found: Findings) -> str:
     others = len({m.mode for v in adk.verdicts for m in v.modes}) > len(kinds)
     but = "; the other kinds compact there" if others else ""
     never_text = (
-        f" On {', '.join(never)} the App's compaction never runs in {', '.join(kinds)}{but}."
-        if never
+        f" On {', '.join(quiet)} the App's compaction never runs in {', '.join(kinds)}{but}, "
+        "so those cases pass without testing anything."
+        if quiet
         else ""
     )
+    since = f" {fixed_from} is the first release that keeps the call." if fixed_from else ""
+    paths_said = ", on the scripted model and over HTTP" if adk.over_http else ""
     return (
-        f"**Answer.** `google-adk` {', '.join(hit)} lose the call waiting for confirmation "
-        f"(the resume raises).{never_text} On `google-adk` {adk.version}, the pinned release, "
-        f"no case breaks an invariant in any compaction kind; its verdict is "
-        f"{pinned.word}: {left or 'none'}."
+        f"**Answer.** `google-adk` {', '.join(hit)} lose the call waiting for confirmation: the "
+        f"resume raises.{never_text}{since}\n\nOn {adk.version}, the pinned release, no case "
+        f"breaks an invariant in any compaction kind{paths_said}. Its verdict "
+        f"is *{pinned.word}*: {left or 'none'}. That is an answer that arrives after later "
+        "questions reaching the summariser without its call.\n\nADK's own summariser "
+        "(`LlmEventSummarizer`) renders events as text, so no API refuses it; a summariser that "
+        "hands events to a model as calls and responses would send an output without its call."
+        f"\n\n**What to do.** Upgrade to {fixed_from or 'a fixed release'} or later. Keep ADK's "
+        "own summariser, or make yours send what it is given as text; `data/report-adk.md` is "
+        "the issue for adk-python, with its test and patch."
     )
 
+
+def your_session(found: Findings) -> str:
+    """Notebook 15: the committed example store, stepped through as a team's own session is (the
+    findings are not read: the example is its own record)."""
+    from ..affected import session as own
+
+    example = own.load_session(paths.ROOT / "notebooks" / "examples" / "poisoned.db", EXAMPLE_ID)
+    turn = own.next_turn(example.items, "input")
+    after = own.next_turn(own.healed_items(example), "input")
+    text = own.session_answer(example, own.session_verdict(example), turn, after)
+    return text.replace("**Answer.**", "**Answer** (the example store).", 1)
+
+
+EXAMPLE_ID = "case-session"  # the session notebooks/examples/poisoned.db holds
 
 HEADLINES: dict[str, Callable[[Findings], str]] = {
     "01": walkthrough,
@@ -404,4 +586,5 @@ HEADLINES: dict[str, Callable[[Findings], str]] = {
     "11": javascript,
     "12": appendix,
     "13": adk,
+    "15": your_session,
 }

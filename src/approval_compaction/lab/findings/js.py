@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -282,3 +283,49 @@ def js_liveness_frame(
     frame = pd.DataFrame(table).reindex(situations)
     frame.insert(0, "what happened", [SITUATION_WORDS.get(s, s) for s in frame.index])
     return frame.rename_axis("situation")
+
+
+def mode_name(mode: str, response_store: bool | None) -> str:
+    """A plan's compaction mode as the Python tables name it (``auto, store=False``)."""
+    return AUTO_STORE_FALSE if (mode, response_store) == ("auto", False) else mode
+
+
+def js_modes_frame(pinned: Sequence[JsRecord]) -> pd.DataFrame:
+    """The pinned release's sixteen cases per compaction mode and session (a second Node
+    process reading the session back too): how many break an invariant, and where the user
+    met the API's refusal."""
+    rows = [
+        {
+            "mode": mode_name(r.mode, r.response_store),
+            "session": "a second process" if r.session == "process" else r.session,
+            "cases": r.cases,
+            "violating": r.violating,
+            "raised at": WHERE.get(r.raised_at, r.raised_at or "never"),
+            "endpoint": r.endpoint,
+            "API message": r.api_message,
+        }
+        for r in pinned
+    ]
+    return pd.DataFrame(rows)
+
+
+def js_exposure_frame(exposure: Sequence[JsExposure]) -> pd.DataFrame:
+    """Per compaction mode under the SDK's default trigger: the pause positions tried, those
+    where compaction ran at the pause, and those whose conversation broke an invariant."""
+    rows: dict[str, dict[str, Any]] = {}
+    for e in exposure:
+        row = rows.setdefault(
+            mode_name(e.mode, e.response_store), {"positions": 0, "compacted": [], "broken": []}
+        )
+        row["positions"] += 1
+        row["compacted"] += [e.position] if e.compacted_at_pause else []
+        row["broken"] += [e.position] if e.violating else []
+    return pd.DataFrame(
+        {
+            "positions tried": {m: r["positions"] for m, r in rows.items()},
+            "compacted at the pause": {
+                m: ", ".join(map(str, r["compacted"])) for m, r in rows.items()
+            },
+            "breaking an invariant": {m: ", ".join(map(str, r["broken"])) for m, r in rows.items()},
+        }
+    ).rename_axis("mode")

@@ -5,7 +5,10 @@ inside the table: in JupyterLab, in the HTML render and in the markdown render t
 are HTML that GitHub does not read as markdown. ``prose(frame)`` shows the same frame with each
 cell's code spans as ``<code>`` elements, the rest escaped, and nothing cut::
 
-    ac.prose(pd.DataFrame(ac.RULES).set_index("name"))
+    ac.prose(pd.DataFrame(ac.RULES).set_index("name"), title="The rules the stand-in enforces")
+
+With a title, the table is shown as ``display.titled`` shows one: the title as its caption, the
+index as its first column, no row numbers.
 """
 
 from __future__ import annotations
@@ -16,6 +19,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import pandas as pd
+
+from ...display.details import plain as shown_table
+from ...display.details import with_caption
 
 CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.DOTALL)
 
@@ -40,6 +46,7 @@ class Prose:
     """A table whose cells (and labels) are markdown: HTML with code, plain text without ticks."""
 
     frame: pd.DataFrame
+    title: str = ""
 
     def _cells(self, convert: Callable[[str], str]) -> pd.DataFrame:
         def each(value: object) -> str:
@@ -51,13 +58,17 @@ class Prose:
 
     def _repr_html_(self) -> str:
         with pd.option_context("display.max_colwidth", None):
-            return str(self._cells(inline_html).to_html(escape=False))
+            cells = self._cells(inline_html)
+            if not self.title:
+                return str(cells.to_html(escape=False))
+            table = shown_table(cells).to_html(escape=False, index=False)
+            return with_caption(table, self.title)
 
     def __repr__(self) -> str:
         with pd.option_context("display.max_colwidth", None):
             return str(self._cells(plain).to_string())
 
 
-def prose(frame: pd.DataFrame) -> Prose:
-    """The frame shown with its cells' markdown code as code (``Prose``)."""
-    return Prose(frame)
+def prose(frame: pd.DataFrame, title: str = "") -> Prose:
+    """The frame shown with its cells' markdown code as code (``Prose``), under ``title``."""
+    return Prose(frame, title)

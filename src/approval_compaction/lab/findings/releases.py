@@ -409,15 +409,22 @@ def _stages(pattern: tuple[CasePattern, ...], invariants: Sequence[str]) -> str:
     return ", ".join(s for s in order if s in found) or NEVER
 
 
+# How a model is named where an era counts its requests.
+REQUEST_MODELS = {"scripted": "on the scripted model", "responses": "over HTTP"}
+
+
 def _requests(pattern: tuple[CasePattern, ...]) -> str:
-    """Compaction requests per compaction-on case, per model: ``scripted 3, responses 3``."""
+    """Compaction requests per compaction-on case, per model: ``3 on the scripted model, 3
+    over HTTP``."""
     by_model: dict[str, set[int]] = {}
     for label, _, requests in pattern:
         if label.split("/")[2] == "on":  # the compaction choice
             for model, count in requests:
                 by_model.setdefault(model, set()).add(count)
     order = [*[m for m in MODELS if m in by_model], *sorted(set(by_model) - set(MODELS))]
-    return ", ".join(f"{m} {' or '.join(map(str, sorted(by_model[m])))}" for m in order)
+    return ", ".join(
+        f"{' or '.join(map(str, sorted(by_model[m])))} {REQUEST_MODELS.get(m, m)}" for m in order
+    )
 
 
 def _era(versions: list[str], pattern: tuple[CasePattern, ...], severities: list[Severity]) -> Era:

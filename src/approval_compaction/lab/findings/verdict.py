@@ -8,16 +8,19 @@ that stops compacting or that the API refuses, sorted by ``kind_of`` into a bug,
 documented contract (with the source that documents it), or a shape no public source shows
 (``UNKNOWN``), which is never counted as a failure.
 
-``word`` is the release's verdict in one of three words (``VERDICTS``). ``claims`` reads the
-verdict a published text states about each release, and ``disagreements`` says where it
-differs from the record: the test that keeps every page saying the same thing.
+``word`` is the release's verdict in one of five words (``VERDICTS``): a release whose cases
+never compact (google-adk 2.0.0 ran a root agent on a path with no compaction step) is neither
+affected nor fixed, and says so; nor is an SDK none of whose releases lost the pending call
+(``KEPT_LIVENESS_LEFT``). ``claims`` reads the verdict a published text states about each
+release, and ``disagreements`` says where it differs from the record: the test that keeps
+every page saying the same thing.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +29,7 @@ from ...formats.records import read_json
 from ...study.situations import SITUATIONS
 from ...study.words import AUTO_STORE_FALSE
 from .. import paths
-from ..js.sweep import JsRecord
+from ..js.sweep import NEVER_COMPACTED, JsRecord
 from ..releases.bisect import release_range
 from ..releases.later_turns import LIVENESS_MODES
 from ..releases.later_turns_patch import DOCUMENTED_LIMIT, DOCUMENTED_TEST
@@ -43,9 +46,12 @@ CONTRACT = "documented"
 UNKNOWN = "unknown"
 
 AFFECTED = "affected"
+NEVER_RUNS = "never compacts"
 LIVENESS_LEFT = "pending call fixed, liveness bugs left"
+# The same, for an SDK none of whose swept releases ever lost the pending call: nothing was fixed.
+KEPT_LIVENESS_LEFT = "pending call kept, liveness bugs left"
 NOT_AFFECTED = "not affected"
-VERDICTS = (AFFECTED, LIVENESS_LEFT, NOT_AFFECTED)
+VERDICTS = (AFFECTED, NEVER_RUNS, LIVENESS_LEFT, KEPT_LIVENESS_LEFT, NOT_AFFECTED)
 
 # Where the SDK documents that explicit previous_response_id mode never compacts a partial
 # suffix: its class docstring and the test that pins it.
@@ -113,17 +119,32 @@ class ReleaseVerdict:
     exposure: tuple[Exposure, ...]
     liveness: tuple[LivenessVerdict, ...]
     sdk: str = "openai-agents"
+    ever_lost: bool = True  # whether any swept release of the SDK breaks an invariant in a case
 
     def of_kind(self, kind: str) -> tuple[LivenessVerdict, ...]:
         return tuple(v for v in self.liveness if v.kind == kind)
 
     @property
+    def never_compacts(self) -> bool:
+        """No setting of the release compacted: one never ran compaction in a case that turns
+        it on, and none ran its cases with compaction and no error."""
+        severities = {m.severity for m in self.modes}
+        return NEVER_COMPACTED in severities and UNAFFECTED not in severities
+
+    @property
     def word(self) -> str:
-        """``affected`` when a case violates an invariant; else ``pending call fixed,
-        liveness bugs left`` when a liveness bug remains; else ``not affected``."""
+        """``affected`` when a case violates an invariant; else ``never compacts`` when no
+        setting compacted (the cases pass without testing the pending call);
+        else ``pending call fixed, liveness bugs left`` when a liveness bug remains (``pending
+        call kept, ...`` when no release of the SDK ever lost it: nothing was fixed); else
+        ``not affected``."""
         if self.violating:
             return AFFECTED
-        return LIVENESS_LEFT if self.of_kind(BUG) else NOT_AFFECTED
+        if self.never_compacts:
+            return NEVER_RUNS
+        if self.of_kind(BUG):
+            return LIVENESS_LEFT if self.ever_lost else KEPT_LIVENESS_LEFT
+        return NOT_AFFECTED
 
     def row(self) -> tuple[object, ...]:
         """Everything but the release's name: releases with equal rows read the same."""
@@ -289,7 +310,8 @@ def driver_verdicts(
         cases = max((r.cases for r in mine.values()), default=0)
         found = tuple(_driver_liveness(live, words))
         verdicts.append(ReleaseVerdict(release, cases, violating, modes, (), found, words.sdk))
-    return tuple(verdicts)
+    lost = any(v.violating for v in verdicts)
+    return tuple(replace(v, ever_lost=lost) for v in verdicts)
 
 
 def _setting(row: JsRecord, words: DriverWords) -> ModeCases:
@@ -301,7 +323,7 @@ def _setting(row: JsRecord, words: DriverWords) -> ModeCases:
     return ModeCases(row.plan, met, row.violating, row.cases, row.configured)
 
 
-def _states(rows: Sequence[LivenessRecord]) -> list[str]:
+def setting_states(rows: Sequence[LivenessRecord]) -> list[str]:
     """A situation's states in one setting: refused, stuck or growing while compacting, and a
     late answer left unpaired (a session can grow by design and still leave one); none when
     it keeps compacting, paired (or was not judged)."""
@@ -319,8 +341,8 @@ def _driver_liveness(rows: Sequence[LivenessRecord], words: DriverWords) -> list
     for situation in situations:
         states: dict[tuple[str, str], list[str]] = {}
         for setting in words.settings:
-            control = _states(by.get((words.control, setting), []))
-            for state in _states(by.get((situation, setting), [])):
+            control = setting_states(by.get((words.control, setting), []))
+            for state in setting_states(by.get((situation, setting), [])):
                 designed = state == words.designed and state in control
                 kind = CONTRACT if designed else BUG
                 states.setdefault((state, kind), []).append(setting)
@@ -359,7 +381,9 @@ def of(verdicts: Sequence[ReleaseVerdict], release: str) -> ReleaseVerdict:
 # verdict words, and the phrases that claim one. Longest first, so "not affected" is not read
 # as "affected".
 CLAIMS: dict[str, tuple[str, ...]] = {
+    NEVER_RUNS: (NEVER_RUNS,),
     LIVENESS_LEFT: (LIVENESS_LEFT,),
+    KEPT_LIVENESS_LEFT: (KEPT_LIVENESS_LEFT,),
     NOT_AFFECTED: (NOT_AFFECTED,),
     "unaffected": (NOT_AFFECTED,),
     "fixes these cases": (LIVENESS_LEFT, NOT_AFFECTED),
@@ -370,9 +394,13 @@ CLAIMS: dict[str, tuple[str, ...]] = {
 VERSION = re.compile(r"(?<![\w.@/-])(\d+\.\d+\.\d+)(?:\.\.(\d+\.\d+\.\d+))?(?![\w-])")
 OTHER_PACKAGE = re.compile(
     r"@openai/agents|agents-openai|openai-agents-js|JS|JavaScript|google-adk|adk-python|ADK"
+    r"|[Ll]ang[Cc]hain|langgraph"
 )
 # The statements about a driver's package, whose releases it has verdicts for.
-PACKAGE_NAMED = {"google-adk": re.compile(r"google-adk|adk-python|\bADK\b")}
+PACKAGE_NAMED = {
+    "google-adk": re.compile(r"google-adk|adk-python|\bADK\b"),
+    "langchain": re.compile(r"[Ll]ang[Cc]hain"),
+}
 
 
 def _about(statement: str, sdk: str) -> bool:

@@ -1,9 +1,10 @@
-"""Patched: an installed ``@openai/agents`` with a patch applied to ``@openai/agents-openai``,
+"""Patched: an installed ``@openai/agents`` with a patch applied to its ``@openai/*`` packages,
 in a folder of its own, for the JS patch lab.
 
-The npm tarball publishes ``dist/`` only (its source maps name ``src/*.ts`` but carry no
-sources), so a patch is a unified diff against the package's own files, paths as
-``dist/memory/...`` under ``a/`` and ``b/`` (``js/fix/`` holds the project's). The base
+The npm tarballs publish ``dist/`` only (their source maps name ``src/*.ts`` but carry no
+sources), so a patch is a unified diff against the packages' own files, paths as
+``agents-openai/dist/memory/...`` (or ``agents-core/dist/...``) under ``a/`` and ``b/``, the
+monorepo's ``packages/`` folder names (``js/fix/`` holds the project's). The base
 folder's ``node_modules`` is copied to ``approval-compaction/npm/_patched/<hash>`` in the
 user's cache, keyed by the base release and the patch's content, and the patch applied there
 (``patch -p1``); the repository's own ``node_modules`` is never written. A patch that does not
@@ -24,7 +25,7 @@ from ...js.harness import installed
 from .. import paths
 from .packages import cache_folder, pinned
 
-PATCHED_PACKAGE = Path("node_modules") / "@openai" / "agents-openai"
+PATCH_ROOT = Path("node_modules") / "@openai"  # holds agents-core, agents-openai, ...
 FIX = paths.ROOT / "js" / "fix" / "agents-openai-0.20.0.diff"
 
 
@@ -54,7 +55,7 @@ def patched_folder(patch: Path = FIX, base: Path = paths.ROOT) -> Path:
         done = subprocess.run(
             ["patch", "-p1", "--forward", "--batch", "--no-backup-if-mismatch", "-i",
              str(patch.resolve())],
-            cwd=work / PATCHED_PACKAGE, capture_output=True, text=True, timeout=60, check=False,
+            cwd=work / PATCH_ROOT, capture_output=True, text=True, timeout=60, check=False,
         )  # fmt: skip
         if done.returncode != 0:
             said = f"{done.stdout}\n{done.stderr}"

@@ -47,3 +47,32 @@ def permalink(module: str, needle: str, package: Path = paths.ROOT) -> str:
     version = json.loads(meta.read_text())["version"]
     source, line = ts_line(module, needle, package)
     return f"{REPOSITORY}/blob/v{version}/packages/{name}/{source}#L{line}"
+
+
+# Where the installed release compacts: what each line does, its module and a text on it.
+COMPACTION_LINES: dict[str, tuple[str, str]] = {
+    "the runner compacts after persisting a turn": (
+        "agents-core/dist/runner/sessionPersistence.mjs",
+        "await runCompactionOnSession(session, lastResponseId",
+    ),
+    "the session's coverage check": (
+        "agents-openai/dist/memory/openaiResponsesCompactionSession.mjs",
+        "getModelVisibleSessionItems(this",
+    ),
+    "the trigger decides": (
+        "agents-openai/dist/memory/openaiResponsesCompactionSession.mjs",
+        "await this.shouldTriggerCompaction({",
+    ),
+    "input mode sends the stored history": (
+        "agents-openai/dist/memory/openaiResponsesCompactionSession.mjs",
+        "compactRequest.input = getInputItems",
+    ),
+}
+
+
+def compaction_lines(package: Path = paths.ROOT) -> dict[str, str]:
+    """Each line of ``COMPACTION_LINES`` as its permalink at the installed release's tag."""
+    return {
+        what: permalink(module, needle, package)
+        for what, (module, needle) in COMPACTION_LINES.items()
+    }

@@ -10,7 +10,7 @@ summarises each variant's verdicts).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -84,7 +84,10 @@ def per_variant(
     stage: StageName,
 ) -> pd.DataFrame:
     """One view (``stage_table``, ``stage_diff``, ...) of one case and stage, for each variant."""
-    return pd.concat({name: view(pick(runs, label), stage) for name, runs in variants.items()})
+    frames = {name: view(pick(runs, label), stage) for name, runs in variants.items()}
+    table = pd.concat(frames, names=["variant"])
+    numbers: list[Hashable] = [n for n, name in enumerate(table.index.names) if name is None]
+    return table.droplevel(numbers) if numbers else table  # a view's row numbers left out
 
 
 def stage_summaries(variants: Variants, label: str) -> pd.DataFrame:

@@ -24,6 +24,7 @@ from matplotlib.figure import Figure
 
 from ...analysis import vocabulary
 from ...analysis.vocabulary import Mark
+from ...display.views import MODEL_WORDS, SDK_NAMES
 from ...errors import InvestigationError
 from ...study.capture import CaseRun
 
@@ -35,10 +36,7 @@ RELEASE_MARKS: tuple[Mark, ...] = (
     vocabulary.UNAVAILABLE,
 )
 UNKNOWN = "?"  # drawn on a word outside the vocabulary (its cell is grey, as not judged)
-# How a matrix's model is named in its title: the scripted one, or the SDK's own over HTTP.
-MODEL_WORDS = {"scripted": "scripted model", "responses": "OpenAIResponsesModel over HTTP"}
 TRIGGER = "trigger: every turn (compaction on), never (off)"  # each case's hook, by its label
-SDK_NAMES = {"python": "openai-agents", "js": "@openai/agents", "adk": "google-adk"}
 
 
 class MixedScopeError(InvestigationError):

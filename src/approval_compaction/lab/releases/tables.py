@@ -15,9 +15,10 @@ import pandas as pd
 from ...analysis import vocabulary
 from ...analysis.invariants import INVARIANTS
 from ...analysis.table import from_frame, pivot, to_frame
+from ...display.views import MODEL_WORDS
 from ...study.words import STUDY_MODE
 from .bisect import judge_rows
-from .heatmap import MODEL_WORDS, MatrixScope
+from .heatmap import MatrixScope
 from .sweep import UNAVAILABLE, ReleaseRecord, load_results
 from .versions import sort_versions
 

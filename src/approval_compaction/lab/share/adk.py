@@ -104,10 +104,44 @@ def write_fix(folder: Path = paths.DATA) -> list[Path]:
     return written + write_records(files.adk_long_running_sdk_test, long_running, SdkTestRecord)
 
 
+def write_checks(folder: Path = paths.DATA) -> list[Path]:
+    """The fix's lint (``adk-lint.json``), its mutants (``adk-mutants.json``) and the late
+    answers split by what it changes (``adk-late.json``)."""
+    from ..adk.late import LateAnswer, run_late
+    from ..adk.lint import check_fix
+    from ..adk.mutants import run_mutants
+    from ..adk.patched import label, patched_environment
+    from ..js.typecheck import CheckRecord
+    from ..mutation import MutantRecord
+
+    files = paths.data(folder)
+    written = write_records(files.adk_lint, check_fix(), CheckRecord)
+    written += write_records(files.adk_mutants, run_mutants(), MutantRecord)
+    packages = [
+        (pinned(), release_environment(pinned()).python),
+        (label(), patched_environment().python),
+    ]
+    return written + write_records(files.adk_late, run_late(packages), LateAnswer)
+
+
 def fix_command(args: argparse.Namespace) -> int:
-    """``adk-fix``: write the patched package's and the regression test's files."""
-    for path in write_fix(Path(args.folder)):
+    """``adk-fix``: write the patched package's and the regression test's files, the fix's
+    lint, mutants and late answers."""
+    folder = Path(args.folder)
+    for path in [*write_fix(folder), *write_checks(folder)]:
         print(f"wrote {path}")
+    return 0
+
+
+def upstream_command(args: argparse.Namespace) -> int:
+    """``adk-upstream``: adk-python's tests of the touched module, saved from the repository
+    in ``--tests``, on the pinned release and patched (``adk-upstream.json``)."""
+    from ...formats.records import write_json
+    from ..adk.upstream import upstream_record
+
+    path = paths.data(Path(args.folder)).adk_upstream
+    write_json(path, upstream_record(Path(args.tests), args.source))
+    print(f"wrote {path}")
     return 0
 
 

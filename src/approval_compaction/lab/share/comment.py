@@ -1,10 +1,11 @@
 """Comment: one notebook, or one case, as a paste-ready GitHub comment, with the files to attach.
 
 ``share NOTEBOOK`` renders the notebook as ``render`` does (into ``data/rendered/`` by default)
-and gives its markdown: within one comment's limit, each figure replaced by a note that names
-the PNG to attach. ``share --case CASE`` runs that one case, as a label (``run/approve/on/json``)
-or a filter that selects exactly one, and gives its report (``share.report``): the finding,
-the reproduce line, the case's verdicts and its evidence; with ``--output`` its heatmap is
+and gives its markdown as a comment (``render.as_comment``): within one comment's limit, each
+figure the page links beside it replaced by a note that names the PNG to attach.
+``share --case CASE`` runs that one case, as a label (``run/approve/on/json``) or a filter
+that selects exactly one, and gives its report (``share.report``): the finding, the reproduce
+line, the case's verdicts and its evidence; with ``--output`` its heatmap is
 written beside it to attach. ``share --js`` gives the report for openai-agents-js, built from
 ``data/`` as ``report-js`` builds it (``share.report_js``): the pending call's, or with
 ``--js stall`` the stall's (its figure named to attach). The comment goes to ``--output`` or
@@ -27,7 +28,7 @@ from ...study.scenario import FIELD_NAMES, Case, all_cases, select_cases
 from ...study.wiring import responses_backend
 from .. import paths
 from ..findings.load import load_findings
-from .render import check_folder, render_notebook
+from .render import as_comment, check_folder, render_notebook
 from .report import build_report, heatmap_path, shown_path, write_report
 
 
@@ -80,7 +81,8 @@ def notebook_comment(notebook: Path, folder: Path = paths.DATA_FILES.rendered) -
     if not notebook.is_file():
         raise ShareError(f"no notebook at {notebook}")
     rendered = render_notebook(notebook, folder)
-    return Comment(rendered.markdown.read_text(), rendered.attachments)
+    page = rendered.markdown.read_text()
+    return Comment(as_comment(page, notebook.stem, folder), rendered.attachments)
 
 
 def case_comment(case: str, output: Path | None, replace: bool = True) -> Comment:

@@ -18,6 +18,7 @@ from ...formats.files import write_atomic
 from .. import paths
 from ..findings.headlines import HEADLINES
 from ..findings.load import Findings, load_findings
+from ..plugins import plugins
 from .notebooks import dumps
 
 START, END = "<!-- answer:start -->", "<!-- answer:end -->"
@@ -28,24 +29,31 @@ class HeadlineMarkersError(InvestigationError):
 
 
 def with_answer(source: str, answer: str) -> str:
-    """The cell's source with the text between the answer markers replaced."""
+    """The cell's source with the text between the answer markers replaced: the answer its own
+    paragraph, so a renderer reads it as markdown, not as part of the marker's HTML block (whose
+    code spans would show ``<`` escaped)."""
     head, found_start, rest = source.partition(START)
     _, found_end, tail = rest.partition(END)
     if not found_start or not found_end:
         raise HeadlineMarkersError(f"the first cell has no {START} ... {END} block")
-    return f"{head}{START}\n{answer}\n{END}{tail}"
+    return f"{head}{START}\n\n{answer}\n\n{END}{tail}"
 
 
-def answer_for(path: Path, found: Findings) -> str:
-    """The answer of the notebook at ``path`` (by its number), from the findings."""
-    return HEADLINES[path.name[:2]](found)
+def answer_for(path: Path, found: Findings, folder: Path = paths.DATA) -> str:
+    """The answer of the notebook at ``path`` (by its number), from the findings, or from the
+    data folder by the plugin whose notebook it is (``lab.plugins``)."""
+    number = path.name[:2]
+    for plugin in plugins():
+        if plugin.notebook == number and plugin.answer is not None:
+            return plugin.answer(folder)
+    return HEADLINES[number](found)
 
 
-def update(path: Path, found: Findings) -> bool:
+def update(path: Path, found: Findings, folder: Path = paths.DATA) -> bool:
     """Rewrite one notebook's answer block; return whether it changed."""
     nb = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]  # nbformat is untyped
     first = nb.cells[0]
-    source = with_answer(first.source, answer_for(path, found))
+    source = with_answer(first.source, answer_for(path, found, folder))
     if source == first.source:
         return False
     first.source = source
@@ -56,4 +64,4 @@ def update(path: Path, found: Findings) -> bool:
 def update_all(notebooks: list[Path], folder: Path = paths.DATA) -> list[Path]:
     """Rewrite the answer block of every notebook given; the ones that changed."""
     found = load_findings(folder)
-    return [path for path in notebooks if update(path, found)]
+    return [path for path in notebooks if update(path, found, folder)]

@@ -109,9 +109,20 @@ def sdk_test_command(args: argparse.Namespace) -> int:
     with ``--patch`` applied; the exit status says whether the outcome is the one ``--expect``
     names (by default, every test passing)."""
     from ..js.patched import patched_folder
-    from ..js.sdk_test import JS_FILTERED_TEST, JS_REGRESSION_TEST, JS_STALL_TEST, run_sdk_test
+    from ..js.sdk_test import (
+        JS_FILTERED_TEST,
+        JS_REGRESSION_TEST,
+        JS_STALL_TEST,
+        JS_WINDOWED_TEST,
+        run_sdk_test,
+    )
 
-    tests = {"pending": JS_REGRESSION_TEST, "stall": JS_STALL_TEST, "filtered": JS_FILTERED_TEST}
+    tests = {
+        "pending": JS_REGRESSION_TEST,
+        "stall": JS_STALL_TEST,
+        "filtered": JS_FILTERED_TEST,
+        "windowed": JS_WINDOWED_TEST,
+    }
     test = tests[getattr(args, "test", "pending")]
     patch = Path(args.patch) if args.patch else None
     ran = run_sdk_test(patched_folder(patch) if patch else paths.ROOT, test)
@@ -152,9 +163,72 @@ def write_fix(folder: Path = paths.DATA) -> list[Path]:
     return written
 
 
+def write_typecheck(folder: Path = paths.DATA) -> list[Path]:
+    """The TypeScript forms of both fixes (each alone, and both) and the regression tests,
+    checked with the repository's tsc, prettier and eslint settings (``js-typecheck.json``)."""
+    from ..js.patched import patched_folder
+    from ..js.sdk_test import regression_tests
+    from ..js.typecheck import CheckRecord, check_fixes, check_tests
+
+    fix = paths.ROOT / "js" / "fix"
+    packages = {
+        "pending": patched_folder(fix / "agents-openai-0.20.0.diff"),
+        "stall": patched_folder(fix / "agents-openai-0.20.0-stall.diff"),
+        "both": patched_folder(fix / "agents-openai-0.20.0-both.diff"),
+    }
+    rows = check_fixes(packages) + check_tests(regression_tests())
+    return write_records(paths.data(folder).js_typecheck, rows, CheckRecord)
+
+
+def typecheck_command(args: argparse.Namespace) -> int:
+    """``js-typecheck``: write the checks; exit 1 when any tool finds a problem."""
+    from ..js.typecheck import CheckRecord
+
+    written = write_typecheck(Path(args.folder))
+    for path in written:
+        print(f"wrote {path}")
+    rows = read_records(paths.data(Path(args.folder)).js_typecheck, CheckRecord)
+    for row in rows:
+        print(f"{row.subject}: {row.tool} on {row.files} files, {row.problems} problems")
+    return 1 if any(row.problems for row in rows) else 0
+
+
+def write_mutants(folder: Path = paths.DATA) -> list[Path]:
+    """Each mutant of both fixes against every regression test (``js-mutants.json``)."""
+    from ..js.mutants import run_mutants
+    from ..mutation import MutantRecord
+
+    return write_records(paths.data(folder).js_mutants, run_mutants(), MutantRecord)
+
+
+def mutants_command(args: argparse.Namespace) -> int:
+    """``js-mutants``: write the mutants' file; exit 1 when one survives."""
+    from ..mutation import MutantRecord, survivors
+
+    for path in write_mutants(Path(args.folder)):
+        print(f"wrote {path}")
+    left = survivors(read_records(paths.data(Path(args.folder)).js_mutants, MutantRecord))
+    print(f"survivors: {', '.join(left) or 'none'}")
+    return 1 if left else 0
+
+
+def upstream_command(args: argparse.Namespace) -> int:
+    """``js-upstream``: record a snapshot of openai-agents-js and its agents-openai suite on
+    the release and each patched package (``js-upstream.json``)."""
+    from ...formats.records import write_json
+    from ..js.upstream import upstream_record
+
+    path = paths.data(Path(args.folder)).js_upstream
+    write_json(path, upstream_record(Path(args.checkout), args.ref))
+    print(f"wrote {path}")
+    return 0
+
+
 def fix_command(args: argparse.Namespace) -> int:
-    """``js-fix``: write the workaround's, the patched package's and the test's files."""
-    for path in write_fix(Path(args.folder)):
+    """``js-fix``: write the workaround's, the patched package's and the test's files, the
+    TypeScript forms' checks and the mutants."""
+    folder = Path(args.folder)
+    for path in [*write_fix(folder), *write_typecheck(folder), *write_mutants(folder)]:
         print(f"wrote {path}")
     return 0
 
@@ -242,7 +316,7 @@ def write_stall_tests(folder: Path = paths.DATA) -> list[Path]:
     the stall's patch and with both (``js-stall-sdk-test.json``)."""
     from ..findings.stall import stall_boundary
     from ..js.patched import patched_folder
-    from ..js.sdk_test import JS_FILTERED_TEST, JS_STALL_TEST, run_sdk_test
+    from ..js.sdk_test import JS_FILTERED_TEST, JS_STALL_TEST, JS_WINDOWED_TEST, run_sdk_test
     from ..js.stall import StallRecord, StallTestRecord
 
     files = paths.data(folder)
@@ -257,7 +331,7 @@ def write_stall_tests(folder: Path = paths.DATA) -> list[Path]:
     rows = [
         StallTestRecord(label, test.name, ran.tests, ran.passed, ran.failed)
         for label, package in packages.items()
-        for test in (JS_STALL_TEST, JS_FILTERED_TEST)
+        for test in (JS_STALL_TEST, JS_FILTERED_TEST, JS_WINDOWED_TEST)
         for ran in (run_sdk_test(package, test),)
     ]
     return write_records(files.js_stall_sdk_test, rows, StallTestRecord)

@@ -27,7 +27,7 @@ from ...analysis.liveness import LivenessRun, broken_runs, session_usable
 from ...errors import InvestigationError
 from ...formats.files import write_atomic
 from ...formats.markdown import GITHUB_LIMIT, fence, github_length, markdown_table
-from ...formats.records import read_json
+from ...formats.records import read_json, read_records
 from .. import paths
 from ..findings.liveness import REFUSED, STUCK
 from ..findings.verdict import KIND_WORDS, failure_kinds, kind_of, kind_tally
@@ -78,6 +78,32 @@ def _refused(runs: Sequence[LivenessRun], version: str, mode: str = "input") -> 
         for run in runs
         if run.sdk_version == version and run.mode == mode and not run.workaround
     }
+
+
+# The situations as a maintainer reads them: the newest release's bug with no old data first,
+# the control after the dead calls, and the store an older release poisoned last.
+LEAD_ORDER = (MCP_SITUATION, "abandoned", "lost", "clean", "poisoned")
+
+
+def lengths_by_mode(runs: Sequence[LivenessRun], version: str) -> pd.DataFrame:
+    """One row per situation (``LEAD_ORDER``), one column per compaction mode: the stored items
+    after each later turn (the user's own messages not counted), and how many later turns the
+    API refused, for ``version`` without the workaround."""
+    rows: dict[str, dict[str, str]] = {}
+    modes = sorted({r.mode for r in runs if r.sdk_version == version}, key=_mode_order)
+    for mode in modes:
+        found, refused = _lengths(runs, version, mode), _refused(runs, version, mode)
+        for situation in LEAD_ORDER:
+            if situation in found:
+                kept = " ".join(map(str, found[situation][0]))
+                said = f"{kept} ({refused[situation]} refused)" if refused[situation] else kept
+                rows.setdefault(situation, {})[mode] = said
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("situation")
+
+
+def _mode_order(mode: str) -> int:
+    order = ("input", "auto", "previous_response_id")
+    return order.index(mode) if mode in order else len(order)
 
 
 def released_runs(liveness: dict[str, Any]) -> list[LivenessRun]:
@@ -202,6 +228,48 @@ def suite_lines(suite: dict[str, Any]) -> list[str]:
     return lines
 
 
+def where_suite_ran(base: str, suite: dict[str, Any]) -> str:
+    """Where the SDK's suite ran, in words around the counts the suite file holds."""
+    files = suite["runs"][0]["files"]
+    return (
+        f"in the {base} sdist from PyPI, unpacked (its `tests/` as released), with the "
+        "development environment its Makefile's `sync` target makes (`uv sync --all-extras "
+        f"--all-packages --group dev`): pytest on the {files} files of `tests/` that name a "
+        "compaction session, or an approval and a session; patched, in a copy with the patch "
+        "applied to its `src/agents`"
+    )
+
+
+# Why a mutant the test cannot tell from the patch survives, by its name (``lab.releases.mutants``).
+# None survives: ``reasoning-ignored`` did until the reasoning case was added to the test.
+WHY_IT_SURVIVES: dict[str, str] = {}
+
+
+def mutant_lines(folder: Path) -> list[str]:
+    """The patch's mutants and the case that kills each (``liveness-mutants.json``)."""
+    from ..mutation import MutantRecord, mutants_frame, survivors
+
+    path = paths.data(folder).liveness_mutants
+    if not path.is_file():
+        return []
+    rows = read_records(path, MutantRecord)
+    left = survivors(rows)
+    lines = [
+        "**Mutants** (`python -m approval_compaction liveness-mutants`: each plausible "
+        "simplification of the patch, in the patched SDK, against the regression test):",
+        "",
+        markdown_table(mutants_frame(rows).droplevel("fix"), cell=str),
+        "",
+    ]
+    if left:
+        why = [
+            WHY_IT_SURVIVES.get(name, "the test does not show what that part is for")
+            for name in left
+        ]
+        lines += [f"What survives leaves every case of the test passing: {'; '.join(why)}.", ""]
+    return lines
+
+
 def matrix_line(matrix: dict[str, Any]) -> str:
     """How many of the sixteen cases hold every invariant on the patched SDK."""
     records = matrix["records"]
@@ -216,6 +284,25 @@ def matrix_line(matrix: dict[str, Any]) -> str:
         f"{len(cases) - len(broken)} of {len(cases)} cases hold all {len(invariants)} "
         f"invariants ({', '.join(f'`{i}`' for i in invariants)})"
     )
+
+
+def proofs_frame(
+    outcomes: Sequence[dict[str, Any]], matrix: dict[str, Any], suite: dict[str, Any]
+) -> pd.DataFrame:
+    """The patch's proofs, one row each: the regression test on the release and patched (its
+    failures by kind), the original bug's sixteen cases on the patched SDK, and the SDK's own
+    test of the documented ``previous_response_id`` limit on each."""
+    rows: dict[str, str] = {}
+    for line in tally_lines(outcomes):
+        sdk, _, tally = line.partition(": ")
+        rows[f"the regression test, {sdk}"] = tally
+    rows["the original bug's sixteen cases, patched"] = matrix_line(matrix).split(" (")[0]
+    for sdk, found in suite.get("documented", {}).items():
+        passed = sum(1 for outcome in found["tests"].values() if outcome == "passed")
+        rows[f"the SDK's test of the documented limit, {sdk}"] = (
+            f"{passed} of {len(found['tests'])} cases passed"
+        )
+    return pd.DataFrame({"result": rows}).rename_axis("proof")
 
 
 def liveness_lines(patched: dict[str, Any]) -> list[str]:
@@ -366,7 +453,8 @@ def build(folder: Path = paths.DATA) -> str:
             "**Proposed patch.**",
             "",
             "1. The replaced suffix may also start at an earlier compaction item (one that no "
-            "reasoning item right before it is tied to): a summary belongs to no tool or "
+            "reasoning item right before it is tied to, as the third test pins): a summary "
+            "belongs to no tool or "
             "reasoning group, and the next summary replaces it. The call itself is never "
             "removed, so a saved `RunState` resumed later (the second test) still stores its "
             "output with its call.",
@@ -393,13 +481,16 @@ def build(folder: Path = paths.DATA) -> str:
             "**Proofs** (each run in a scratch environment with the patch applied):",
             "",
             "- the test, without and with the patch: " + "; ".join(tally_lines(test["outcomes"])),
-            "- the SDK's own tests that touch compaction or approvals, with the new test:",
+            "- the SDK's own tests that touch compaction or approvals, with the new test, "
+            + where_suite_ran(base, suite)
+            + ":",
             *[f"  {line}" for line in suite_lines(suite)],
             f"- the original bug stays fixed: {matrix_line(matrix)}",
             "- the liveness runs on the patched SDK, stored items after each later turn "
             "(without the user's messages):",
             *[f"  {line}" for line in liveness_lines(runs)],
             "",
+            *mutant_lines(folder),
         ]
     )
 

@@ -11,6 +11,11 @@ first sets it in italics (``*stand-in*``, as the README's words table and a note
 do), and uses it wherever its pattern matches. ``undefined_terms`` names the terms a text uses
 before it defines them (or never defines). The benchmark ``benchmarks/notebook_reading.py``
 reports these figures per notebook, and a fast test holds every notebook to the limits.
+
+``defects`` names what a reader called noise in a rendered page (issue 61): a table with no
+title line naming its scope above it, a column of pandas' row numbers, a ``dtype:`` line, a
+note where a figure should show, an escaped ``&lt;`` in prose, an error message cut short in a
+table. ``predicts_first`` says whether a notebook asks its prediction before its answer.
 """
 
 from __future__ import annotations
@@ -155,3 +160,37 @@ def reading(name: str, notebook: Mapping[str, Any], rendered: str) -> Reading:
         tuple(" ".join(p.split()[:8]) for p in long_paragraphs(text)),
         tuple(undefined_terms(rendered)),
     )
+
+
+# What a reader met as noise in a rendered page, each with its pattern (issue 61).
+_TITLE_ABOVE = re.compile(r"^(\*\*|<details>)")
+_DEFECTS: dict[str, re.Pattern[str]] = {
+    "a dtype line": re.compile(r"^\s*(Name: .*)?dtype: \w+$", re.M),
+    "a figure not shown": re.compile(r"it is shown here only when attached"),
+    "an escaped < in prose": re.compile(r"&lt;"),
+    "an error cut short": re.compile(r"\|[^|\n]*Error[^|\n]*…\)?\s*\|"),
+}
+
+
+def defects(rendered: str) -> list[str]:
+    """Each kind of noise a rendered page holds, and each table without a title line (bold, or
+    the ``<details>`` of a cut table's whole copy) right above it."""
+    found = [name for name, pattern in _DEFECTS.items() if pattern.search(prose(rendered))]
+    lines = _FENCE.sub("", rendered).splitlines()
+    for i in range(1, len(lines)):
+        header = lines[i - 1].startswith("|") and re.match(r"^\|[-| :]+\|\s*$", lines[i])
+        if header and (i < 2 or not lines[i - 2].startswith("|")):
+            above = next((line for line in reversed(lines[: i - 1]) if line.strip()), "")
+            if not _TITLE_ABOVE.match(above):
+                found.append(f"an untitled table: {lines[i - 1][:60]}")
+            if re.match(r"^\|\s+\|", lines[i - 1]):
+                found.append(f"a column of row numbers: {lines[i - 1][:60]}")
+    return found
+
+
+def predicts_first(notebook: Mapping[str, Any]) -> bool:
+    """Whether the notebook's first cell asks the reader to predict before its answer."""
+    cells = markdown_cells(notebook)
+    first = cells[0] if cells else ""
+    asked, answer = first.find("redict"), first.find("<!-- answer:start -->")
+    return 0 <= asked < answer

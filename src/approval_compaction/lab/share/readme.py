@@ -40,6 +40,7 @@ from ..findings.tables import (
     verdicts_frame,
 )
 from ..js.sweep import JsRecord
+from ..plugins import plugins
 from ..releases import upstream
 from ..releases.bisect import marked_ranges
 from ..releases.versions import sort_versions
@@ -458,6 +459,11 @@ def blocks(
         start, end = markers(block.name)
         if start in text:
             written.append((start, end, block.write(folder, found, parser)))
+    for plugin in plugins():  # the blocks each SDK's folder writes (lab.plugins)
+        for name, write in plugin.blocks.items():
+            start, end = markers(name)
+            if start in text:
+                written.append((start, end, write(folder)))
     return written
 
 

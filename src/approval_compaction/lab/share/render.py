@@ -1,19 +1,23 @@
 """Render: each executed notebook as HTML and as markdown under ``data/rendered/``.
 
-A reporter pastes the markdown into an issue thread, or attaches the HTML. So the markdown is a
-comment: it fits GitHub's limit (``GITHUB_LIMIT`` characters as ``github_length`` counts them;
-``render`` refuses in one line, before it writes anything, when a notebook goes over) and links
-nothing by a relative path, which a comment cannot resolve: where a figure was, it says which
-file to attach and how (the PNGs are written beside it in ``NN-name_files/``). The HTML embeds
-every image and keeps each ``<details>`` whole: nbconvert's ``embed_images`` passes each HTML
-block of a markdown output through a parser that closes ``<details>`` at the block's end
-(jupyter/nbconvert#2131), so it is off, and images that markdown cells link are embedded here
-instead; code in outputs is set in the code font (the lab template's CSS gives a ``pre`` in an
-output the prose font). Rendering reads only the notebook and nbconvert's local templates, so
-one notebook gives the same bytes every time and nothing is fetched (the HTML names require.js
-and MathJax CDN URLs, which only a browser loads). Every file is written atomically; images a
-previous render left behind are removed. Raw HTML from the notebook reaches neither file unless
-GitHub would keep it (``sanitize``): no script, no frame, no ``javascript:`` link.
+The markdown is the page a reader browses in the repository (GitHub's file view, any markdown
+viewer): each figure an output drew is written beside it in ``NN-name_files/`` and shown by a
+link relative to the page, under the alt text ``figure``. A reporter pastes the same markdown
+into an issue thread through ``share``, where a relative link cannot resolve: ``as_comment``
+puts in each figure's place a note that names the PNG to attach. The page fits GitHub's limit
+for one comment (``GITHUB_LIMIT`` characters as ``github_length`` counts them; ``render``
+refuses in one line, before it writes anything, when a notebook goes over) and links nothing
+else by a relative path. The HTML embeds every image and keeps each ``<details>`` whole:
+nbconvert's ``embed_images`` passes each HTML block of a markdown output through a parser that
+closes ``<details>`` at the block's end (jupyter/nbconvert#2131), so it is off, and images that
+markdown cells link are embedded here instead; code in outputs is set in the code font (the lab
+template's CSS gives a ``pre`` in an output the prose font). A table's caption (its title,
+``display.titled``) is a bold line above its GitHub table. Rendering reads only the notebook and
+nbconvert's local templates, so one notebook gives the same bytes every time and nothing is
+fetched (the HTML names require.js and MathJax CDN URLs, which only a browser loads). Every
+file is written atomically; images a previous render left behind are removed. Raw HTML from
+the notebook reaches neither file unless GitHub would keep it (``sanitize``): no script, no
+frame, no ``javascript:`` link.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from __future__ import annotations
 import base64
 import mimetypes
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
@@ -178,30 +182,55 @@ def prose_lines(text: str) -> Iterator[str]:
             yield CODE_SPAN.sub("", line.rstrip("\n"))
 
 
-def relative_links(text: str) -> list[str]:
-    """Every link target in the markdown's prose that is a relative path."""
+def relative_links(text: str, own: Collection[str] = ()) -> list[str]:
+    """Every link target in the markdown's prose that is a relative path, but the page's
+    ``own`` figures (written beside it)."""
     found = []
     for line in prose_lines(text):
         for match in LINK.finditer(line):
             target = match.group("src") or match.group("attr") or ""
-            if relative(target):
+            if relative(target) and target not in own:
                 found.append(target)
     return found
 
 
-def _attachments_in_place(text: str, resolve: Callable[[str], str]) -> tuple[str, list[str]]:
-    """The markdown with each relatively linked image replaced by its attach note, and the
-    files to attach (``resolve``: the file a link names, as a reader finds it)."""
+def own_figures(text: str, stem: str) -> list[str]:
+    """The figures a rendered page links beside it (``STEM_files/...``), in order."""
+    folder = f"{images_folder(stem)}/"
+    return [m.group("src") for m in IMAGE.finditer(text) if m.group("src").startswith(folder)]
+
+
+def _attachments_in_place(
+    text: str, resolve: Callable[[str], str], own: Collection[str] = ()
+) -> tuple[str, list[str]]:
+    """The markdown with each relatively linked image replaced by its attach note, but the
+    page's ``own`` figures, which stay linked under the alt text ``figure``; and the files to
+    attach when it is pasted (``resolve``: the file a link names, as a reader finds it)."""
     attached: list[str] = []
 
     def note(match: re.Match[str]) -> str:
         if not relative(match.group("src")):
             return match.group(0)
         attached.append(resolve(match.group("src")))
+        if match.group("src") in own:
+            return f"![figure]({match.group('src')})"
         return attach_note(attached[-1])
 
     out = [IMAGE.sub(note, line) if prose else line for line, prose in _outside_fences(text)]
     return "".join(out), attached
+
+
+def as_comment(page: str, stem: str, folder: Path) -> str:
+    """A rendered page as a paste-ready comment: each figure it links beside it replaced by the
+    note naming the file to attach (``folder``: where the page was written)."""
+    own = set(own_figures(page, stem))
+
+    def note(match: re.Match[str]) -> str:
+        src = match.group("src")
+        return attach_note(shown(folder / src, folder)) if src in own else match.group(0)
+
+    out = [IMAGE.sub(note, line) if prose else line for line, prose in _outside_fences(page)]
+    return "".join(out)
 
 
 class _DetailsCheck(HTMLParser):
@@ -284,21 +313,29 @@ BLANK_LINES = re.compile(r"\n\s*\n(\s*\n)+")
 
 
 class _Grid(HTMLParser):
-    """The cells of one HTML table, header rows and body rows, with their spans."""
+    """The cells of one HTML table, header rows and body rows, with their spans, and its
+    caption (the title ``display.titled`` gives it)."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.rows: list[tuple[bool, list[tuple[str, int, int]]]] = []
+        self.caption: list[str] = []
+        self.labelled = False  # a body row opens with a <th>: the frame's index is shown
         self._cell: list[str] | None = None
         self._spans = (1, 1)
         self._head = False
+        self._in_caption = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "thead":
+        if tag == "caption":
+            self._in_caption = True
+        elif tag == "thead":
             self._head = True
         elif tag == "tr":
             self.rows.append((self._head, []))
         elif tag in ("th", "td"):
+            if tag == "th" and not self._head and self.rows and not self.rows[-1][1]:
+                self.labelled = True
             found = dict(attrs)
             self._cell = []
             self._spans = (int(found.get("rowspan") or 1), int(found.get("colspan") or 1))
@@ -306,14 +343,18 @@ class _Grid(HTMLParser):
             self._cell.append(" ")
 
     def handle_endtag(self, tag: str) -> None:
-        if tag == "thead":
+        if tag == "caption":
+            self._in_caption = False
+        elif tag == "thead":
             self._head = False
         elif tag in ("th", "td") and self._cell is not None and self.rows:
             self.rows[-1][1].append(("".join(self._cell).strip(), *self._spans))
             self._cell = None
 
     def handle_data(self, data: str) -> None:
-        if self._cell is not None:
+        if self._in_caption:
+            self.caption.append(data)
+        elif self._cell is not None:
             self._cell.append(data)
 
 
@@ -334,8 +375,9 @@ def _filled(rows: list[list[tuple[str, int, int]]]) -> list[list[str]]:
 
 
 def html_table_markdown(table: str) -> str:
-    """One HTML table as a GitHub table: the header rows joined per column (``level / level``),
-    the index's name heading its column, every cell escaped."""
+    """One HTML table as a GitHub table: its caption as a bold line above it, the header rows
+    joined per column (``level / level``), the index's name heading its column, every cell
+    escaped."""
     parser = _Grid()
     parser.feed(table)
     head = [cells for is_head, cells in parser.rows if is_head]
@@ -348,11 +390,12 @@ def html_table_markdown(table: str) -> str:
     header = [
         " / ".join(dict.fromkeys(row[c] for row in header_rows if row[c])) for c in range(width)
     ]
-    if len(header_rows) > 1 and header_rows[-1][0]:  # the index's name, under the columns' name
+    if parser.labelled and len(header_rows) > 1 and header_rows[-1][0]:  # the index's name
         header[0] = header_rows[-1][0]
     lines = ["| " + " | ".join(escape(h) for h in header) + " |", "|" + "---|" * width]
     lines += ["| " + " | ".join(escape(cell) for cell in row) + " |" for row in body_rows]
-    return "\n".join(lines)
+    title = " ".join("".join(parser.caption).split())
+    return (f"**{escape(title)}**\n\n" if title else "") + "\n".join(lines)
 
 
 def github_tables(html: str) -> str:
@@ -396,10 +439,21 @@ def to_markdown(nb: Any, stem: str) -> tuple[str, dict[str, bytes]]:
     return STYLE_BLOCK.sub("", str(text)), images
 
 
+LAB_ONLY = "lab-only"  # a cell's tag: it runs in JupyterLab (a widget), and no page shows it
+
+
+def for_pages(nb: Any) -> Any:
+    """A copy of the notebook without its cells tagged ``lab-only``: a widget, which a page can
+    show only as a line saying it is not there."""
+    copy = nbformat.from_dict(nb)
+    copy.cells = [c for c in copy.cells if LAB_ONLY not in c.get("metadata", {}).get("tags", [])]
+    return copy
+
+
 def render_page(path: Path, folder: Path, limit: int = GITHUB_LIMIT) -> Page:
-    """The notebook rendered in memory, checked: within ``limit``, no relative link, every
-    ``<details>`` holding something."""
-    nb = sanitized(read_notebook(path))  # only what GitHub keeps, in both files
+    """The notebook rendered in memory, checked: within ``limit`` as a comment, no relative
+    link but its own figures, every ``<details>`` holding something."""
+    nb = for_pages(sanitized(read_notebook(path)))  # only what GitHub keeps, in both files
     stem = path.stem
     raw, images = to_markdown(nb, stem)
 
@@ -413,12 +467,12 @@ def render_page(path: Path, folder: Path, limit: int = GITHUB_LIMIT) -> Page:
             raise RenderError(f"{path.name} links an image that is not there: {shown(found)}")
         return shown(found, path.parent)
 
-    markdown, attachments = _attachments_in_place(raw, resolve)
+    markdown, attachments = _attachments_in_place(raw, resolve, images)
     where = shown(folder / f"{stem}.md")
-    links = relative_links(markdown)
+    links = relative_links(markdown, images)
     if links:
         raise RenderError(f"{where} would link {links[0]} by a relative path")
-    length = github_length(markdown)
+    length = github_length(as_comment(markdown, stem, folder))
     if length > limit:
         raise RenderError(
             f"{where} would be {length:,} characters as GitHub counts them, over one comment's "

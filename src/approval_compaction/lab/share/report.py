@@ -30,7 +30,7 @@ from ...analysis.invariants import JudgedRun, invariant, judge_all
 from ...analysis.matrix import records
 from ...analysis.table import pivot, to_frame
 from ...display.frames import diff_text
-from ...display.views import stage_diff, stage_summary, stage_table
+from ...display.views import scope, stage_diff, stage_summary, stage_table
 from ...errors import InvestigationError
 from ...formats.files import write_atomic
 from ...formats.markdown import GITHUB_LIMIT, code, escape, fence, github_length, markdown_table
@@ -213,10 +213,18 @@ def folded(frame: pd.DataFrame, cases: Sequence[Case]) -> pd.DataFrame:
 def evidence_body(judged: JudgedRun) -> list[str]:
     """A violating case's evidence: its faults, stage tables and each stage's diff."""
     run, faults = judged.run, judged.violations
+    scripted = (
+        " The scripted model answers the next turn that the API refuses (`next_turn_accepted` "
+        "is the rules' prediction), so what it stores after the next turn is not what a user's "
+        "store holds: over HTTP the turn ends at the 400, and the orphan output stays stored."
+        if run.model == "scripted" and any(v.invariant == "next_turn_accepted" for v in faults)
+        else ""
+    )
     parts = [
         "\n".join(f"- {code(v.invariant)}: {escape(v.detail)}" for v in faults),
         "",
-        "**Per stage:** items stored when it ended, requests sent, tool dispatches, pairing faults",
+        f"**Per stage ({escape(scope(run))}):** items stored when it ended, requests sent, tool "
+        f"dispatches, pairing faults.{scripted}",
         "",
         markdown_table(stage_summary(run), cell=str),
     ]

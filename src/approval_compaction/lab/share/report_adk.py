@@ -3,9 +3,11 @@ reproduce, expected behaviour, desktop and model information, how the agent is s
 every table computed from ``data/``.
 
 It reads the pinned release's kinds and liveness situations (``adk-data``), the patched
-package's kinds and the regression test on both (``adk-fix``), and the sweep when it is there
-(``adk-sweep``). The words around the tables are written here, by hand, and state no figure
-of their own.
+package's kinds, the regression test on both, the late answers split by what the fix changes,
+the fix's lint and mutants (``adk-fix``), adk-python's own tests of the touched module
+(``adk-upstream``, recorded by hand) and the sweep when it is there (``adk-sweep``). The words
+around the tables are written here, by hand, and state no figure of their own; every line of
+ADK they cite is linked at the release's tag, its number read from the installed package.
 """
 
 from __future__ import annotations
@@ -19,47 +21,159 @@ from ...errors import InvestigationError
 from ...formats.files import write_atomic
 from ...formats.markdown import GITHUB_LIMIT, fence, github_length, markdown_table, one_comment
 from ...formats.records import read_records
+from ...wire.rules import ORPHAN_OUTPUT
 from .. import paths
+from ..adk.late import LateAnswer
 from ..adk.packages import pinned
-from ..adk.patched import BOTH_FIXES, FIX, LONG_RUNNING_FIX
+from ..adk.patched import BOTH_FIXES, FIX, LONG_RUNNING_FIX, label
 from ..adk.sdk_test import ADK_REGRESSION_TEST, LONG_RUNNING_TEST
 from ..findings.adk import (
-    COLUMNS,
     TRIGGERS,
     adk_changes_frame,
     adk_liveness_frame,
     adk_verdict_frame,
+    late_split_frame,
     load_adk,
 )
+from ..findings.fixes import adk_suite_frame, checks, checks_frame, mutants, upstream
 from ..findings.searched import load_searches, searched_cases, searched_frame
 from ..js.sweep import JsRecord
+from ..mutation import mutants_frame
 from .js import SdkTestRecord
 
-ISSUES = "https://github.com/google/adk-python/issues"
-EXTENDS = (
-    f"{ISSUES}/7236",
-    "https://github.com/google/adk-python/pull/7237",
-    f"{ISSUES}/4740",
-    f"{ISSUES}/5602",
+REPOSITORY = "https://github.com/google/adk-python"
+# The linked issues, each with how this report differs from it (words by hand).
+LINKED = (
+    (
+        f"{REPOSITORY}/issues/4740",
+        "a confirmation call summarized before the user answered, so the resume raised "
+        "(closed). Here the resume works: the call is summarized only as dead, and the late "
+        "answer is what reaches the summarizer alone.",
+    ),
+    (
+        f"{REPOSITORY}/issues/5602",
+        "a long-running call's interim response made the guard treat the call as answered, "
+        "so the resume raised `No function call event found` (closed). Here the resume "
+        "works, prompt assembly restores the call; the summarizer's window lacks it.",
+    ),
+    (
+        f"{REPOSITORY}/issues/6179",
+        "asks whether compaction can orphan a long-running call whose final response comes "
+        "after its interim one (a question, closed): these `long_running` rows are that "
+        "case, for what the summarizer is given.",
+    ),
+    (
+        f"{REPOSITORY}/issues/7236",
+        "an orphaned call stopped compaction for good; its fix, "
+        f"{REPOSITORY}/pull/7237, passes calls proven dead. 2.13.0 has such a pass, which "
+        "summarizes a confirmation that waits once a newer invocation exists: the late "
+        "answer then follows a summarized call, the case this fix completes.",
+    ),
 )
+GEMINI_ORDER = "https://github.com/google-gemini/gemini-cli/pull/26691"
+PYLINTRC = paths.ROOT / "adk" / "fix" / "pylintrc"
 
 
 def late_frame(folder: Path = paths.DATA) -> pd.DataFrame:
-    """The late answers on the pinned release and patched: per situation and kind, what the
-    summariser was given without its call."""
-    found = load_adk(folder)
-    rows = [] if found is None else list(found.liveness)
-    late = [r for r in rows if r.invariant == "compaction_runs" and r.resume_paired is not None]
-    table = [
-        {
-            "package": r.sdk_version,
-            "situation": r.scenario,
-            "kind": COLUMNS.get(r.mode, r.mode),
-            "given to the summariser or stored without its call": r.resume_unpaired or "nothing",
-        }
-        for r in late
+    """The late answers on the pinned release and patched, split by what the fix changes."""
+    path = paths.data(folder).adk_late
+    if not path.is_file():
+        raise InvestigationError(
+            "no data/adk-late.json: run `python -m approval_compaction adk-fix`"
+        )
+    return late_split_frame(read_records(path, LateAnswer), pinned(), label())
+
+
+def _who_is_hit() -> str:
+    from ..adk.source import permalink
+
+    default = permalink(
+        "apps/compaction.py", "config.summarizer = LlmEventSummarizer(llm=agent.canonical_model)"
+    )
+    rendered = permalink(
+        "apps/llm_event_summarizer.py", "Tool response from {part.function_response.name}"
+    )
+    return (
+        "Who is hit. With the defaults (no `summarizer` in `EventsCompactionConfig`), ADK "
+        f"summarizes with `LlmEventSummarizer` on the agent's own model ([here]({default})), "
+        f"which renders the window as text ([here]({rendered})): nothing is refused, but the "
+        "summary model reads `Tool response from _lookup: {...}` with no `called tool` line "
+        "before it, a result without the call and arguments that produced it, and the summary "
+        "that stands for the answer from then on is written from that. A summarizer that hands "
+        "the window to a model as contents (function call and response parts, as prompt "
+        "assembly does) sends a response without its call, which the Gemini API refuses "
+        f"(`Please ensure that function response turn comes immediately after a function call "
+        f"turn.`, {GEMINI_ORDER}) and so does the OpenAI Responses API "
+        f"(`{ORPHAN_OUTPUT.example}`, {ORPHAN_OUTPUT.sources[0].url})."
+    )
+
+
+def _linked() -> list[str]:
+    return [
+        "How it differs from the linked issues:",
+        "\n".join(f"- {url}: {words}" for url, words in LINKED),
     ]
-    return pd.DataFrame(table).set_index(["package", "situation", "kind"])
+
+
+def _shown(path: Path) -> str:
+    where = path.relative_to(paths.ROOT).as_posix()
+    return f"[`{where}`](../{where})"
+
+
+def _where_ran(folder: Path) -> str:
+    return (
+        f"It ran with pytest and pytest-asyncio in the environment of `google-adk` {pinned()} "
+        "installed from PyPI (the wheel's `google/adk/` is the repository's `src/google/adk/`, "
+        "the same text), and in a copy of it with the fix applied (`patch -p2` in "
+        "`site-packages`); `adk/sdk-test/pytest.ini` stands in for the `[tool.pytest]` "
+        "settings of adk-python's `pyproject.toml`."
+    )
+
+
+def _fix_parts(folder: Path) -> list[str]:
+    from ..adk.source import permalink
+
+    files = paths.data(folder)
+    here = permalink("apps/compaction.py", "async def _summarize_events_with_trace(")
+    recover = permalink(
+        "flows/llm_flows/context/_compaction.py", "def _recover_compacted_function_calls("
+    )
+    parts = [
+        f"The fix, in `_summarize_events_with_trace` ([here]({here})): the window is given "
+        f"the calls `_recover_compacted_function_calls` restores ([here]({recover})), the "
+        "function prompt assembly already calls. `git apply` in adk-python:",
+        fence(FIX.read_text(), "diff"),
+    ]
+    lint = checks(files.adk_lint)
+    if lint:
+        parts += [
+            "Checked with adk-python's own tools and settings (`python -m approval_compaction "
+            "adk-fix`: the sdist's `pyproject.toml`, the `dev` extra's pins, and pylint with "
+            f"its pylintrc's messages and format, {_shown(PYLINTRC)}), "
+            "on the patched module and the regression test. The new import line is longer "
+            "than 80 columns, which its pylintrc exempts (import lines) and pyink keeps, as in "
+            "adk-python's own modules:",
+            markdown_table(checks_frame(lint, ["adk"]).rename(columns={"adk": "result"}), cell=str),
+        ]
+    rows = mutants(files.adk_mutants)
+    if rows:
+        parts += [
+            "Each plausible simplification of the fix fails the regression test "
+            "(`adk-fix`, applied to the patched package):",
+            markdown_table(mutants_frame(rows).droplevel("fix"), cell=str),
+        ]
+    found = upstream(files.adk_upstream)
+    if found is not None:
+        parts += [
+            f"adk-python's own tests of the touched module ({', '.join(found['files'])}, from "
+            f"{found['source']}), on the release and patched: {found['mapping']}; "
+            f"{found['conftest']}. The tests that fail on the release fail patched too "
+            f"({', '.join(t.split('::')[-1] for t in found['failing_on_release'])}: it passes "
+            "`skip_token_compaction`, which 2.13.0's `_run_compaction_for_sliding_window` does "
+            "not take):",
+            markdown_table(adk_suite_frame(found), cell=str),
+        ]
+    return parts
 
 
 def build_adk_report(folder: Path = paths.DATA) -> str:
@@ -78,19 +192,24 @@ def build_adk_report(folder: Path = paths.DATA) -> str:
         "its function call. A confirmation (`FunctionTool(require_confirmation=True)`) that the "
         "user answers after asking other questions, or a `LongRunningFunctionTool` whose result "
         "arrives then, follows a call that an earlier compaction already summarized: the "
-        "dead-call pass of `_longest_self_contained_prefix` (#7236, #7237) lets the window pass "
-        "the waiting call once a newer invocation exists. Prompt assembly restores the call "
+        "dead-call pass of `_longest_self_contained_prefix` lets the window pass a call that "
+        "waits once a newer invocation exists. Prompt assembly restores the call "
         "(`_recover_compacted_function_calls`), so the model is sent a paired history; the "
-        "summarizer is not: the window it is given holds the `function_response` alone. ADK's "
-        "own `LlmEventSummarizer` renders it as text; a summarizer that hands events to a "
-        "model as function calls and responses sends an output without its call. With a token "
-        "threshold that keeps raw events, the session also reads the late answer back after "
-        "the summary that covers its call.",
-        "Each situation on the pinned release and patched, ten later turns each:",
+        "summarizer is not: the window it is given holds the `function_response` alone.",
+        _who_is_hit(),
+        "Each late situation on the pinned release and patched, ten later turns each: what "
+        "the fix changes (first column), and what it leaves, the same on both:",
         markdown_table(late_frame(folder)),
-        "The patched rows still send the waiting call itself: it is summarized as dead while "
-        "it waits, the trade #7237 makes so that an abandoned call cannot stop compaction for "
-        "good; the fix below is only about the late answer. It extends " + ", ".join(EXTENDS) + ".",
+        "What the fix leaves, and why. A confirmation's calls are summarized while they wait: "
+        "the dead-call pass counts a synthetic confirmation call in an older invocation as "
+        "dead, the trade that keeps an abandoned call from stopping compaction for good; the "
+        "`resumed` rows show it on both packages. ADK's event log is append-only: with a "
+        "token threshold that keeps raw events, the late answer stays stored after the "
+        "summary that covers its call, and the session reads it back there on both packages; "
+        "prompt assembly restores the call before every model request, so nothing is sent to "
+        "the model unpaired on either. The fix changes what the summarizer is given, not what "
+        "is stored.",
+        *_linked(),
         "**To Reproduce**",
         "1. An `App` with `EventsCompactionConfig` (a sliding window of one invocation, or a "
         "token threshold), an agent with a tool that requires confirmation.\n"
@@ -99,7 +218,7 @@ def build_adk_report(folder: Path = paths.DATA) -> str:
         "4. Answer the confirmation, then ask one more question.\n"
         "5. The summarizer's last windows hold the tool's `function_response` without its call.",
         "The regression test below (pytest, no network: a fake `BaseLlm` and a recording "
-        "summarizer) drops into `tests/unittests/apps/`; on the pinned release and patched:",
+        "summarizer) drops into `tests/unittests/apps/`. " + _where_ran(folder),
     ]
     if tests:
         parts.append(
@@ -110,21 +229,16 @@ def build_adk_report(folder: Path = paths.DATA) -> str:
         f"{fence(ADK_REGRESSION_TEST.read_text(), 'python')}\n\n</details>",
         "**Expected behavior**",
         "Every window given to the summarizer holds each function response after its call: "
-        "the call restored into the window, as prompt assembly restores it. The minimal fix "
-        "below does that in `_summarize_events_with_trace`; with it the 16 cases (run or "
-        "streamed, approve or reject, compaction on or off, in memory or a SQLite "
-        "`DatabaseSessionService` read by a second process) hold in every kind:",
+        "the call restored into the window, as prompt assembly restores it. With the fix the "
+        "16 cases (run or streamed, approve or reject, compaction on or off, in memory or a "
+        "SQLite `DatabaseSessionService` read by a second process) hold in every kind:",
     ]
     if patched:
         frame = pd.DataFrame([r.__dict__ for r in patched])
         parts.append(
             markdown_table(frame[["sdk_version", "plan", "cases", "violating"]].set_index("plan"))
         )
-    parts.append(
-        "<details><summary>The fix, against the installed package</summary>\n\n"
-        + fence(FIX.read_text(), "diff")
-        + "\n\n</details>"
-    )
+    parts += _fix_parts(folder)
     if found.sweep:
         parts += [
             "Every release with tool confirmation and events compaction, its verdict: the 16 "

@@ -21,6 +21,7 @@ from ...formats.files import write_atomic
 from ...formats.markdown import GITHUB_LIMIT, fence, github_length, markdown_table, one_comment
 from ...formats.records import read_records
 from .. import paths
+from ..findings.fixes import checks, checks_frame, js_suite_frame, mutants, upstream
 from ..findings.js import COLUMNS, cell, js_errors_frame, js_ranges_frame
 from ..findings.searched import searched_cases, searched_frame
 from ..findings.stall import (
@@ -35,7 +36,8 @@ from ..findings.stall import (
 from ..findings.verdict import SUMMARY_ONLY, SUMMARY_ONLY_WHY
 from ..js.packages import pinned
 from ..js.sdk_test import JS_REGRESSION_TEST
-from ..js.sweep import PLANS, JsRecord
+from ..js.sweep import PLANS, JsExposure, JsRecord
+from ..mutation import mutants_frame
 from .js import SdkTestRecord
 from .readme import js_usage
 
@@ -79,14 +81,121 @@ def js_workaround_ranges(folder: Path = paths.DATA) -> pd.DataFrame | None:
 
 def workaround_parts(module: Path = paths.JS_WORKAROUND) -> list[str]:
     """The workaround as a user takes it: its two lines of use (as its header shows them), and
-    the module itself, folded."""
+    a link to the module, which says in its header what it changes."""
     use, wrap = js_usage(module)
+    where = module.relative_to(paths.ROOT).as_posix()
     return [
-        f"Save the module below as `{module.name}` beside the code that builds the session, "
-        "and wrap the session:",
+        f"Save [`{where}`](../{where}) (one module, no dependency; its header says what it "
+        "changes) beside the code that builds the session, and wrap the session:",
         fence(f"{use}\n{wrap}", "js"),
-        f"<details><summary>{module.name}</summary>\n\n{fence(module.read_text(), 'js')}\n\n"
-        "</details>",
+    ]
+
+
+FIX_TS = paths.ROOT / "js" / "fix" / "agents-openai-0.20.0.ts"
+FIX_DIFF = paths.ROOT / "js" / "fix" / "agents-openai-0.20.0.diff"
+
+
+def _shown(path: Path) -> str:
+    """A file of this project as a link from a report in ``data/``."""
+    where = path.relative_to(paths.ROOT).as_posix()
+    return f"[`{where}`](../{where})"
+
+
+def _exposure_parts(folder: Path) -> list[str]:
+    """Who meets it with the SDK's defaults: the pause positions the default trigger breaks."""
+    path = paths.data(folder).js_exposure
+    if not path.is_file():
+        return []
+    rows = read_records(path, JsExposure)
+    positions = sorted({r.position for r in rows})
+    frame = pd.DataFrame(
+        [
+            {
+                "mode": label,
+                "pauses that break (plain turns before the pausing one)": ", ".join(
+                    str(r.position)
+                    for r in rows
+                    if r.plan == f"{plan}-default-trigger" and r.violating
+                )
+                or "none",
+            }
+            for plan, label in COLUMNS.items()
+        ]
+    ).set_index("mode")
+    return [
+        "Who meets it with the defaults (no hook: the SDK's trigger compacts at 10 stored items "
+        "that are neither user messages nor compaction items): a run whose pause falls on the "
+        "turn that reaches the trigger. One case (run, approve, state through "
+        f"`toString`/`fromString`) after {positions[0]} to {positions[-1]} plain turns:",
+        markdown_table(frame),
+        "On 0.19.0 and later only the first compaction can fall on a pause: the stall (below) "
+        "stops every later one.",
+    ]
+
+
+def _where_tests_ran(folder: Path) -> str:
+    """Where the regression tests ran, and why there (the words around the upstream record)."""
+    found = upstream(paths.data(folder).js_upstream)
+    parts = (
+        f"The tests ran in this project's `js/sdk-test` (vitest) against `@openai/agents` "
+        f"{pinned()} as npm publishes it, `dist/` and source maps only, so their `../src` is the "
+        "installed `@openai/agents-openai`; the patched packages are copies with the dist form "
+        "of each fix applied."
+    )
+    if found is None:
+        return parts
+    snap = found["snapshot"]
+    return (
+        parts + f" The newest snapshot of openai-agents-js this project could read is "
+        f"{snap['commit'][:12]} ({snap['date'][:10]}, `@openai/agents-openai` "
+        f"{snap['agents_openai']}): it predates #1953 and holds none of the code these fixes "
+        "change, so they could not be applied to its source; its own `packages/agents-openai` "
+        "suite ran against the same packages instead (below)."
+    )
+
+
+def _upstream_suite(folder: Path) -> list[str]:
+    found = upstream(paths.data(folder).js_upstream)
+    if found is None:
+        return []
+    snap = found["snapshot"]
+    return [
+        f"`packages/agents-openai/test` at {snap['commit'][:12]} on each package "
+        "(`python -m approval_compaction js-upstream --checkout PATH`). The suite is "
+        f"{snap['agents_openai']}'s and the package {pinned()}: the tests that fail, fail on the "
+        "release as published too. A test whose outcome differs from the release's is run "
+        "again on both, and counts only if it differs again:",
+        markdown_table(js_suite_frame(found), cell=str),
+    ]
+
+
+def _checks(folder: Path, subjects: list[str]) -> list[str]:
+    rows = checks(paths.data(folder).js_typecheck)
+    if not rows:
+        return []
+    tsconfig = _shown(paths.ROOT / "js" / "fix" / "typecheck" / "tsconfig.json")
+    return [
+        "Checked as the repository checks its code (`python -m approval_compaction "
+        f"js-typecheck`): tsc with its compiler options ({tsconfig}: `lib` ES2018, `strict`, "
+        "`noUnusedLocals`) against the release's declarations, its prettier settings and its "
+        "eslint rules, the pieces compiled in place in a host that holds what they read:",
+        markdown_table(checks_frame(rows, subjects), cell=str),
+    ]
+
+
+def _mutants(folder: Path, fix: str) -> list[str]:
+    rows = mutants(paths.data(folder).js_mutants, fix)
+    if not rows:
+        return []
+    said = (
+        "fails a regression test, or no test can tell it from the fix (the table says why)"
+        if any(r.equivalent for r in rows)
+        else "fails a regression test"
+    )
+    return [
+        "Each plausible simplification of the fix (`python -m approval_compaction js-mutants`, "
+        f"applied to the patched dist) {said}:",
+        markdown_table(mutants_frame(rows).droplevel("fix"), cell=str),
     ]
 
 
@@ -106,6 +215,7 @@ def build_js_report(folder: Path = paths.DATA) -> str:
         "approve or reject and resume, the call's output is stored without its call, and the API "
         "refuses the conversation. What the user sees, by compaction mode (HTTP 400):",
         markdown_table(errors),
+        *_exposure_parts(folder),
         "It is the twin of the Python SDK's bug, reported and fixed there: " + PYTHON_ISSUE + ".",
         "The sixteen cases (`run` or streamed, approve or reject, the hook saying yes or no, the "
         "paused state in memory or through `toString`/`fromString`) in each mode, judged by the "
@@ -121,8 +231,7 @@ def build_js_report(folder: Path = paths.DATA) -> str:
     fixed = js_workaround_ranges(folder)
     if fixed is not None:
         parts += [
-            "A workaround users can apply today, without a new release (`workaround.mjs`, "
-            "below), on every release:",
+            "A workaround users can apply today, without a new release, on every release:",
             markdown_table(fixed),
             *workaround_parts(),
         ]
@@ -161,7 +270,10 @@ def build_js_report(folder: Path = paths.DATA) -> str:
         "3. Approve (or reject) the interruption and resume with `run(agent, result.state, "
         "{ session })`, then ask the next question.",
         "The regression test below (vitest, no network: a fake client with `responses.compact`) "
-        "drops into `packages/agents-openai/test/`.",
+        "drops into `packages/agents-openai/test/`: the runner's own cases, a call of each kind "
+        "the runner pairs with its result, waiting and then answered, and a compaction the "
+        "application asks for, which runs on the release too (it keeps the fix to automatic "
+        "compaction). " + _where_tests_ran(folder),
     ]
     if tests:
         parts.append(
@@ -172,15 +284,33 @@ def build_js_report(folder: Path = paths.DATA) -> str:
         f"<details><summary>{JS_REGRESSION_TEST.name}</summary>\n\n{fence(test_text, 'ts')}\n\n"
         "</details>",
         "### Expected behavior",
-        "Automatic compaction waits while the latest model exchange holds a tool call (or a "
-        "hosted MCP approval request) without its output, as the Python SDK does since its fix; "
-        "it runs again once the output is stored, and after every later turn the hook asks it "
-        "to. A compaction the application asks for runs as asked.",
-        "<details><summary>A minimal fix, against the published dist</summary>\n\n"
-        + fence((paths.ROOT / "js" / "fix" / "agents-openai-0.20.0.diff").read_text(), "diff")
-        + "\n\n</details>",
+        "Automatic compaction waits while the history it reads holds a tool call without its "
+        "result, as the Python SDK does since its fix; it runs again once the result is stored, "
+        "and after every later turn its trigger asks for. A compaction the application asks for "
+        "runs as asked.",
+        *_fix_parts(folder),
     ]
     return one_comment(parts, "the JS report")
+
+
+def _fix_parts(folder: Path) -> list[str]:
+    """The fix in TypeScript, where it goes, how it was checked and what kills its mutants."""
+    from ..js.source import SESSION, permalink
+
+    read = permalink(SESSION, "const history = await this.underlyingSession.getItems(modelExchange")
+    return [
+        "The fix in TypeScript: `runCompaction` skips, after it reads the history "
+        f"([here]({read})), while the runner's own pairing finds a call there without its "
+        "result. The runner pairs function, computer, shell, apply_patch and program calls, "
+        "client tool searches and hosted MCP approval requests "
+        "(`getUnresolvedToolResultCorrelationsForResponse`, `runner/toolResultCorrelation.ts`); "
+        "agents-core exports it for agents-openai as it exports `getModelVisibleSessionItems`:",
+        fence(FIX_TS.read_text(), "ts"),
+        *_checks(folder, ["pending", "tests"]),
+        *_mutants(folder, FIX_DIFF.name),
+        *_upstream_suite(folder),
+        f"The same fix against the published dist, which the tables above ran: {_shown(FIX_DIFF)}.",
+    ]
 
 
 def report_js_command(args: argparse.Namespace) -> int:
@@ -214,6 +344,7 @@ INTRODUCING_SAYS = (
 )
 STALL_TS = paths.ROOT / "js" / "fix" / "agents-openai-0.20.0-stall.ts"
 STALL_DIFF = paths.ROOT / "js" / "fix" / "agents-openai-0.20.0-stall.diff"
+BOTH_DIFF = paths.ROOT / "js" / "fix" / "agents-openai-0.20.0-both.diff"
 
 
 def _stall_finding(folder: Path) -> StallFinding:
@@ -242,6 +373,19 @@ def _fakes_frame(folder: Path) -> pd.DataFrame | None:
         for repo, file in counts
     ]
     return pd.DataFrame(rows).set_index("tests")
+
+
+def _fakes_provenance(folder: Path) -> str:
+    """Where the SDK's tests were counted, and that the snapshot predates #1953."""
+    found = upstream(paths.data(folder).js_upstream)
+    if found is None:
+        return ""
+    snap = found["snapshot"]
+    return (
+        f" (the SDK's at {snap['commit'][:12]}, {snap['date'][:10]}, `@openai/agents-openai` "
+        f"{snap['agents_openai']}: the newest snapshot of the repository this project could "
+        "read, which predates #1953, so the tests #1953 added are not among them)"
+    )
 
 
 def _stall_symptom(found: StallFinding) -> list[str]:
@@ -287,7 +431,7 @@ def _stall_shape(folder: Path) -> list[str]:
     if fakes is not None:
         parts += [
             "The fake `responses.compact` answers in the SDK's own tests, and in the tests "
-            "below, by shape:",
+            "below, by shape" + _fakes_provenance(folder) + ":",
             markdown_table(fakes),
         ]
     return parts
@@ -300,7 +444,7 @@ def _stall_cause(found: StallFinding) -> list[str]:
     edge = found.boundary
     trim = permalink(PERSISTENCE, "const history = trimToLatestCompaction(storedItems);")
     read = permalink(SESSION, "const history = await this.underlyingSession.getItems(modelExchange")
-    check = permalink(SESSION, "automaticInput = getModelVisibleSessionItems")
+    check = permalink(SESSION, "if (!automaticInput || automaticInput.length === 0)")
     cover = permalink(
         "agents-core/dist/runner/sessionItems.mjs", "export function getModelVisibleSessionItems"
     )
@@ -321,9 +465,9 @@ def _stall_cause(found: StallFinding) -> list[str]:
     ]
 
 
-def _stall_repro(found: StallFinding) -> list[str]:
+def _stall_repro(found: StallFinding, folder: Path) -> list[str]:
     """The debug information, the steps, and the regression tests with their results."""
-    from ..js.sdk_test import JS_STALL_TEST
+    from ..js.sdk_test import JS_FILTERED_TEST, JS_STALL_TEST
 
     return [
         "### Debug information",
@@ -339,19 +483,27 @@ def _stall_repro(found: StallFinding) -> list[str]:
         "3. Read `session.getItems()` after each turn: after the first compaction it only grows.",
         "The regression test below drops into `packages/agents-openai/test/` (vitest, no network, "
         "a fake client answering as documented). With it, a second test keeps what #1953 "
-        "protects: stored history a `callModelInputFilter` left out is not compacted.",
+        "protects: stored history a `callModelInputFilter` left out is not compacted, before "
+        "a compaction and after one (a turn after the compaction item, a user message, the "
+        "compaction item itself), and a third that a backend answering a read without a limit "
+        "with a window loses no question to the compaction. " + _where_tests_ran(folder),
         markdown_table(vitest_frame(found), cell=str),
         f"<details><summary>{JS_STALL_TEST.name}</summary>\n\n"
         f"{fence(JS_STALL_TEST.read_text(), 'ts')}\n\n</details>",
+        f"<details><summary>{JS_FILTERED_TEST.name}: the guard</summary>\n\n"
+        f"{fence(JS_FILTERED_TEST.read_text(), 'ts')}\n\n</details>",
     ]
 
 
-def _stall_fix(found: StallFinding) -> list[str]:
-    """What is expected, and the fix: in the TypeScript source's terms, and against the dist."""
+def _stall_fix(found: StallFinding, folder: Path) -> list[str]:
+    """What is expected, and the fix: in the TypeScript source's terms, why its read is safe,
+    how it was checked, what kills its mutants; the dist form linked."""
     from ..js.source import SESSION, permalink
 
     check = permalink(SESSION, "automaticInput = getModelVisibleSessionItems")
     cache = permalink(SESSION, "this.sessionItems = history;")
+    turn = permalink(SESSION, "const items = await this.underlyingSession.getItems();")
+    rollback = permalink(SESSION, "previousItems = await this.getAllUnderlyingSessionItems();")
     return [
         "### Expected behavior",
         "Automatic compaction runs after every turn its trigger asks for, as it did before "
@@ -359,13 +511,25 @@ def _stall_fix(found: StallFinding) -> list[str]:
         "input is still kept, as #1953 intends. The user messages stored before the latest "
         "compaction item are what that item stands for: the runner itself leaves them out of "
         "the model input. A fix that counts them as covered, and sends them to the compaction "
-        "with the rest, does both (the tables above, patched):",
-        f"In TypeScript, `runCompaction` ([line]({check})) and the two lines that "
-        f"cache the history ([from here]({cache})) take a new private method:",
+        "with the rest, does both (the tables above, patched).",
+        f"In TypeScript: the check of the history read ([here]({check})) and the two lines "
+        f"that cache it ([here]({cache})) take a new private method:",
         fence(STALL_TS.read_text(), "ts"),
-        "<details><summary>The same fix against the published dist</summary>\n\n"
-        + fence(STALL_DIFF.read_text(), "diff")
-        + "\n\n</details>",
+        "What it reads. The first read keeps its explicit finite limit (the exchange's length "
+        "plus one). Only when that read is not covered does the method read on, with explicit "
+        "finite limits doubled until the backend returns fewer items than asked, so a "
+        "backend's default window is never taken for the whole history, the reason the SDK "
+        "gives for its limit (a test pins it with a backend whose unlimited read is a window). "
+        "It reads no more than the turn already reads: the runner reads the whole stored "
+        f"history when the turn starts ([here]({turn})), and the session reads it again after "
+        f"each compaction request for its rollback ([here]({rollback})). And while compaction "
+        "keeps running the history stays bounded: the user messages, one compaction item, "
+        "and fewer than the trigger's threshold of other items.",
+        *_checks(folder, ["stall", "both", "tests"]),
+        *_mutants(folder, STALL_DIFF.name),
+        *_upstream_suite(folder),
+        "The same fix against the published dist, which the tables above ran: "
+        f"{_shown(STALL_DIFF)} (with the pending call's: {_shown(BOTH_DIFF)}).",
     ]
 
 
@@ -378,7 +542,7 @@ def build_js_stall_report(folder: Path = paths.DATA) -> str:
         *_stall_symptom(found),
         *_stall_shape(folder),
         *_stall_cause(found),
-        *_stall_repro(found),
-        *_stall_fix(found),
+        *_stall_repro(found, folder),
+        *_stall_fix(found, folder),
     ]
     return one_comment(parts, "the JS stall report")

@@ -14,12 +14,13 @@
 
 """A late answer must reach the summarizer with its call.
 
-A confirmation answered after later turns, or a long-running tool's result that arrives
-after them, follows a call that an earlier compaction already summarized (the dead-call
-pass of `_longest_self_contained_prefix` lets the window pass it). The summary that covers
-the answer must be given the call too, as prompt assembly restores it
-(`_recover_compacted_function_calls`); otherwise the summarizer receives a function
-response without its function call. Extends #7236 / #7237.
+A confirmation answered after later turns, or a long-running tool's result that
+arrives after them, follows a call that an earlier compaction already summarized
+(the dead-call pass of `_longest_self_contained_prefix` lets the window pass
+it). The summary that covers the answer must be given the call too, as prompt
+assembly restores it (`_recover_compacted_function_calls`); otherwise the
+summarizer receives a function response without its function call. Extends
+#7236 / #7237.
 """
 
 from __future__ import annotations
@@ -61,10 +62,12 @@ class _Model(BaseLlm):
   async def generate_content_async(
       self, llm_request: LlmRequest, stream: bool = False
   ) -> AsyncGenerator[LlmResponse, None]:
+    del stream  # answers the same either way
     last = llm_request.contents[-1]
     # A summary keeps the request it ends on: a threshold of one token
     # compacts the question before the model reads it.
-    text = ''.join(p.text or '' for p in last.parts or []).split(': ')[-1]
+    text = ''.join(p.text or '' for p in last.parts or [])
+    text = text.rsplit(': ', maxsplit=1)[-1]
     tools = {'lookup': ('_lookup', 'record'), 'export': ('_export', 'table')}
     if text in tools:
       name, arg = tools[text]
@@ -87,8 +90,14 @@ class _Summarizer(BaseEventsSummarizer):
   ) -> Optional[Event]:
     self.windows.append(list(events))
     last = events[-1]
-    asked = [p.text for p in (last.content.parts if last.content else []) if p.text]
-    text = f'summary: {asked[-1]}' if last.author == 'user' and asked else 'summary'
+    asked = [
+        p.text for p in (last.content.parts if last.content else []) if p.text
+    ]
+    text = (
+        f'summary: {asked[-1]}'
+        if last.author == 'user' and asked
+        else 'summary'
+    )
     summary = types.Content(role='model', parts=[types.Part(text=text)])
     compaction = EventCompaction(
         start_timestamp=events[0].timestamp,
@@ -100,6 +109,11 @@ class _Summarizer(BaseEventsSummarizer):
         invocation_id=Event.new_id(),
         actions=EventActions(compaction=compaction),
     )
+
+
+def _responses(window: list[Event]) -> list[str]:
+  """Ids of the function responses in the window."""
+  return [r.id for event in window for r in event.get_function_responses()]
 
 
 def _unpaired_responses(window: list[Event]) -> list[str]:
@@ -190,4 +204,7 @@ async def test_late_answer_reaches_the_summarizer_with_its_call(
   await _run(runner, _text('and then'))
 
   for window in summarizer.windows:
-    assert _unpaired_responses(window) == []
+    assert not _unpaired_responses(window)
+  # The answer itself is summarized: a summary covers it, so the model reads
+  # it only there.
+  assert any(waiting[-1].id in _responses(w) for w in summarizer.windows)

@@ -153,10 +153,15 @@ def suite_runs(versions: Sequence[str], folder: Path = paths.DATA) -> pd.DataFra
 
 
 def suite_changes(versions: Sequence[str], folder: Path = paths.DATA) -> pd.DataFrame:
-    """Every test whose outcome the workaround changed, with its assertion and its reason."""
+    """Every test whose outcome the workaround changed, with its assertion and its reason; the
+    outcomes in pytest's own words, as every published file names them (``shown_outcomes``:
+    ``xfailed``, and ``failed [XPASS(strict)]`` for a strict expected failure that passed)."""
 
     rows = [c for version in versions for c in load(version, folder).changes]
     frame = to_frame(rows, SuiteChange)
+    shown = [shown_outcomes(c.baseline, c.fixed, c.message) for c in rows]
+    frame["baseline"] = [baseline for baseline, _ in shown]
+    frame["fixed"] = [fixed for _, fixed in shown]
     frame["reason"] = frame["reason"].where(frame["reason"] != "", NOT_EXPLAINED)
     return frame.set_index(["sdk_version", "test"])
 

@@ -1,0 +1,85 @@
+"""Fixes: how each upstream fix was checked, as the tables its report renders.
+
+Three kinds of evidence, each read from ``data/``: the repository's own tools on the fix and its
+regression tests (``CheckRecord``: ``js-typecheck.json``, ``adk-lint.json``), the repository's
+own suite before and after (``js-upstream.json``, ``adk-upstream.json``, recorded by hand from a
+snapshot), and the mutants (``MutantRecord``: ``*-mutants.json``, rendered by
+``lab.mutation.mutants_frame``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ...formats.records import read_json, read_records
+from ..js.typecheck import CheckRecord
+from ..mutation import MutantRecord
+
+
+def checks(path: Path) -> list[CheckRecord]:
+    return read_records(path, CheckRecord) if path.is_file() else []
+
+
+def mutants(path: Path, fix: str | None = None) -> list[MutantRecord]:
+    rows = read_records(path, MutantRecord) if path.is_file() else []
+    return [r for r in rows if fix is None or r.fix == fix]
+
+
+def upstream(path: Path) -> dict[str, Any] | None:
+    """A recorded upstream run (``*-upstream.json``), or None when none was recorded."""
+    return read_json(path, dict) if path.is_file() else None
+
+
+def _said(row: CheckRecord) -> str:
+    if not row.problems:
+        return "clean"
+    first = row.said.splitlines()[0] if row.said else ""
+    return f"{row.problems} problems: {first}" if first else f"{row.problems} problems"
+
+
+def checks_frame(rows: Sequence[CheckRecord], subjects: Sequence[str]) -> pd.DataFrame:
+    """One row a tool (as a maintainer runs it), one column a subject: clean, or what it said."""
+    table: dict[str, dict[str, str]] = {}
+    for row in rows:
+        if row.subject in subjects:
+            table.setdefault(row.command, {})[row.subject] = _said(row)
+    frame = pd.DataFrame.from_dict(table, orient="index")[list(subjects)]
+    return frame.rename_axis("tool")
+
+
+def js_suite_frame(record: dict[str, Any]) -> pd.DataFrame:
+    """The agents-openai suite of a snapshot on each package: counts, the touched module's own
+    tests, and the tests whose outcome differs from the release's again when rerun."""
+    rows = [
+        {
+            "package": run["package"],
+            "tests": run["tests"],
+            "passed": run["passed"],
+            "failed": run["failed"],
+            "the session's own tests passed": f"{run['session_passed']} of {run['session_tests']}",
+            "outcomes that differ from the release (rerun)": (
+                f"{run['differ_from_release']} ({run['differ_again']} again)"
+            ),
+        }
+        for run in record["runs"]
+    ]
+    return pd.DataFrame(rows).set_index("package")
+
+
+def adk_suite_frame(record: dict[str, Any]) -> pd.DataFrame:
+    """adk-python's tests of the touched module on the release and patched."""
+    rows = [
+        {
+            "package": run["package"],
+            "tests": run["tests"],
+            "passed": run["passed"],
+            "failed": run["failed"],
+            "outcomes that differ from the release": run["differ_from_release"],
+        }
+        for run in record["runs"]
+    ]
+    return pd.DataFrame(rows).set_index("package")

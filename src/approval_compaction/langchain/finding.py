@@ -1,0 +1,210 @@
+"""Finding: what the LangChain study says, read from ``data/``: the pinned release's settings,
+every release's, and the liveness situations. Its tables are the shared ones (``lab.findings``:
+the one verdict record, the verdict frame, the liveness frame) with LangChain's words as data,
+so every driver reads alike and no table is written twice here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from ..analysis.liveness import LivenessRecord
+from ..formats.records import read_records
+from ..lab import paths
+from ..lab.findings.js import RAISED, js_liveness_frame
+from ..lab.findings.releases import (
+    COMPACTION_ONLY,
+    NEXT_TURN_FAILS,
+    PAUSE_FAILS,
+    RESUME_FAILS,
+    UNAFFECTED,
+)
+from ..lab.findings.verdict import GROWS, DriverWords, ModeCases, ReleaseVerdict, driver_verdicts
+from ..lab.js.sweep import JsRecord
+from .changes import CHANGES, Change
+from .sweep import SETTINGS, SITUATIONS, data_file
+
+PACKAGE = "langchain"
+# The settings as columns: the compaction step, by the API ChatOpenAI speaks.
+COLUMNS: dict[str, str] = {
+    "keep-1 chat": "summarise, keep 1 (Chat Completions)",
+    "keep-2 chat": "summarise, keep 2 (Chat Completions)",
+    "trim chat": "docs' trim step (Chat Completions)",
+    "keep-1 responses": "summarise, keep 1 (Responses)",
+    "keep-2 responses": "summarise, keep 2 (Responses)",
+    "trim responses": "docs' trim step (Responses)",
+}
+# The README's one column: every setting's cases, the words shown once where they agree.
+CASES: dict[str, str] = dict.fromkeys(SETTINGS, "the 16 cases")
+ENTRY = "agent.invoke raises"  # where a LangChain user meets the API's refusal
+MEETS: dict[str, str] = {
+    PAUSE_FAILS: f"{ENTRY} at the pause, nothing to decide",
+    RESUME_FAILS: f"{ENTRY} at the resume",
+    NEXT_TURN_FAILS: f"{ENTRY} on the next question",
+    COMPACTION_ONLY: "no error (the compaction step is given an unpaired item)",
+    UNAFFECTED: "no error in these cases",
+}
+# The docs' trim step keeps the first message and the last three or four, by the count's
+# parity: the history swings between two lengths in every session, the control too.
+TRIM_SOURCE = (
+    "LangChain's short-term memory page, its `trim_messages` step: "
+    '"recent_messages = messages[-3:] if len(messages) % 2 == 0 else messages[-4:]"'
+)
+WORDS = DriverWords(PACKAGE, SETTINGS, RAISED, GROWS, TRIM_SOURCE)
+
+
+def setting_word(cases: ModeCases) -> str:
+    """One setting's cases on a release, in the table's words."""
+    if cases.severity in MEETS:
+        said = MEETS[cases.severity]
+        return f"{said} ({cases.raising} of {cases.cases} cases)" if cases.raising else said
+    return cases.severity
+
+
+@dataclass(frozen=True)
+class LangchainFinding:
+    """The LangChain study's results: every release's settings (when swept), the pinned
+    release's, the liveness situations on it and on every release, and the verdicts."""
+
+    sweep: tuple[JsRecord, ...]
+    pinned: tuple[JsRecord, ...]
+    liveness: tuple[LivenessRecord, ...]
+    sweep_liveness: tuple[LivenessRecord, ...] = ()
+    verdicts: tuple[ReleaseVerdict, ...] = ()
+    patched: tuple[LivenessRecord, ...] = ()  # the situations on the patched package
+
+    @property
+    def version(self) -> str:
+        return self.pinned[0].sdk_version if self.pinned else ""
+
+    @property
+    def releases(self) -> list[str]:
+        return list(dict.fromkeys(r.sdk_version for r in self.sweep))
+
+    def affected(self) -> list[str]:
+        """The swept releases on which some setting breaks an invariant."""
+        return list(dict.fromkeys(r.sdk_version for r in self.sweep if r.violating))
+
+
+def load(folder: Path = paths.DATA) -> LangchainFinding | None:
+    """The LangChain study's finding, when the pinned release's settings are there."""
+    if not data_file("settings", folder).is_file():
+        return None
+
+    def read(name: str) -> tuple[JsRecord, ...]:
+        path = data_file(name, folder)
+        return tuple(read_records(path, JsRecord)) if path.is_file() else ()
+
+    def live(name: str) -> tuple[LivenessRecord, ...]:
+        path = data_file(name, folder)
+        return tuple(read_records(path, LivenessRecord)) if path.is_file() else ()
+
+    sweep, sweep_live = read("sweep"), live("sweep_liveness")
+    verdicts = driver_verdicts(sweep, sweep_live, WORDS)
+    return LangchainFinding(
+        sweep, read("settings"), live("liveness"), sweep_live, verdicts, live("patched")
+    )
+
+
+def verdict_frame(
+    verdicts: Sequence[ReleaseVerdict], columns: dict[str, str] = COLUMNS, contract: bool = True
+) -> pd.DataFrame:
+    """The verdict per run of releases, each setting's cases in LangChain's words as columns
+    (settings sharing a label share a column), the liveness situations by setting."""
+    from ..lab.findings.tables import verdict_frame as shared
+
+    return shared(verdicts, columns, setting_word, contract, SITUATIONS)
+
+
+def liveness_frame(rows: Sequence[LivenessRecord]) -> pd.DataFrame:
+    """Situation by release: whether compaction keeps running and the history stays bounded
+    in every setting, or in which not."""
+    return js_liveness_frame(rows, SETTINGS)
+
+
+@dataclass(frozen=True)
+class Boundary:
+    """Where one setting's result changes between two consecutive releases of the sweep: what
+    it read before and after, and the change that moved it (``changes``)."""
+
+    release: str
+    previous: str
+    setting: str
+    before: str
+    after: str
+    what: str
+    source: str
+
+
+def result(row: JsRecord) -> str:
+    """One setting's result on one release: why it did not run, or the cases that break an
+    invariant, which invariants, and where the user's code raised."""
+    if row.not_applicable:
+        return f"not run: {row.not_applicable}"
+    if not row.violating:
+        return "no case breaks an invariant"
+    raised = f", raised at {row.raised_at}" if row.raised_at else ""
+    return f"{row.violating} of {row.cases} break {row.invariants}{raised}"
+
+
+def live_result(rows: Sequence[LivenessRecord]) -> str:
+    """One setting's situations on one release, in words: those that fail an invariant or
+    raise, or none."""
+    failing = sorted(
+        {f"{r.scenario}: {r.invariant}" for r in rows if r.holds is False}
+        | {f"{r.scenario}: raises" for r in rows if r.session_usable is False}
+    )
+    return "; ".join(failing) or "every situation keeps its invariants"
+
+
+def boundaries(
+    rows: Sequence[JsRecord],
+    live: Sequence[LivenessRecord] = (),
+    changes: Sequence[Change] = CHANGES,
+) -> list[Boundary]:
+    """Each setting whose cases or situations read differently from the release before, in
+    release order, with the change named for that release (empty when none is)."""
+    by: dict[str, dict[str, str]] = {}
+    for row in rows:
+        by.setdefault(row.sdk_version, {})[row.plan] = result(row)
+    lives: dict[tuple[str, str], list[LivenessRecord]] = {}
+    for r in live:
+        lives.setdefault((r.sdk_version, r.mode), []).append(r)
+    for (release, setting), found in lives.items():
+        if release in by:
+            by[release][setting] = f"{by[release].get(setting, '')} | {live_result(found)}"
+    named = {c.release: c for c in changes}
+    found_all = []
+    versions = list(by)
+    for previous, release in zip(versions, versions[1:], strict=False):
+        for setting in SETTINGS:
+            old, new = by[previous].get(setting), by[release].get(setting)
+            if old is None or new is None or old == new:
+                continue
+            change = named.get(release, Change(release, "", ""))
+            found_all.append(
+                Boundary(release, previous, setting, old, new, change.what, change.source)
+            )
+    return found_all
+
+
+def changes_frame(found: LangchainFinding) -> pd.DataFrame:
+    """One row per release where a setting's result changes: the settings, what the sweep saw
+    after, the change that moved it and its public record."""
+    by: dict[str, list[Boundary]] = {}
+    for b in boundaries(found.sweep, found.sweep_liveness):
+        by.setdefault(b.release, []).append(b)
+    table = {
+        release: {
+            "settings": ", ".join(b.setting for b in here),
+            "the sweep after": "; ".join(dict.fromkeys(b.after for b in here)),
+            "what changed": here[0].what,
+            "public record": here[0].source,
+        }
+        for release, here in by.items()
+    }
+    return pd.DataFrame.from_dict(table, orient="index").rename_axis(PACKAGE)

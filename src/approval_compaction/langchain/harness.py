@@ -1,0 +1,228 @@
+"""Harness: the LangChain driver (``driver.py``, beside this module) run by one interpreter that
+has ``langchain`` installed, against the stand-in served here, its lines read back as the
+study's runs.
+
+A ``Plan`` is what varies between matrices: the compaction kind (``SummarizationMiddleware``
+keeping one or two messages, or the docs' ``trim_messages`` step), the API ``ChatOpenAI``
+speaks (Chat Completions, or the Responses API with ``use_responses_api``), the cases, and for
+liveness the ``situations`` (each runs instead of the cases) and the ``later`` plain questions
+after each. Every plan of one call runs in one process of the release's interpreter (its
+``json`` cases resumed by a second process from the SQLite file), and every model request it
+makes is sent over HTTP to one stand-in on 127.0.0.1, one conversation per case, and answered
+or refused there by the API's rules (``wire.rules``).
+
+A case's words, read for LangChain: ``run`` is ``agent.invoke``, ``run_streamed`` is
+``agent.stream`` (``updates`` and ``messages``: the model's tokens streamed) consumed whole;
+``approve``/``reject`` the human's decision in ``Command(resume={"decisions": [...]})``; ``on``
+the plan's compaction step before each model call, ``off`` none; ``memory`` one
+``InMemorySaver`` in one process, ``json`` a ``SqliteSaver`` on a file that a second process
+opens to resume.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import select
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .. import paths
+from ..analysis.liveness import LivenessRun
+from ..errors import InvestigationError
+from ..study.capture import CaseRun
+from ..study.scenario import Case, all_cases
+from .items import read_liveness, read_run
+from .words import APIS as APIS
+from .words import KINDS as KINDS
+from .words import STEPS as STEPS
+from .words import Api as Api
+from .words import Kind as Kind
+
+DRIVER = Path(__file__).with_name("driver.py")
+TIMEOUT = 3600.0  # seconds for one call's process
+
+
+class DriverError(InvestigationError):
+    """The LangChain driver could not run, or failed, in one line."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One matrix of the LangChain study: the compaction kind and the API every case of it
+    shares, and the cases (or, for liveness, the situations and the later questions)."""
+
+    kind: Kind = "keep-1"
+    api: Api = "chat"
+    cases: tuple[Case, ...] = field(default_factory=lambda: tuple(all_cases()))
+    situations: tuple[str, ...] = ()
+    later: int = 0
+
+    @property
+    def label(self) -> str:
+        """The setting's name in records and tables: ``keep-1 chat``."""
+        return f"{self.kind} {self.api}"
+
+    # What a sweep record reads of any driver's plan (``lab.js.sweep.record``).
+    @property
+    def mode(self) -> str:
+        return self.label
+
+    response_store: None = None
+    trigger: str = "every model call"
+    session: str = "memory and SQLite"  # the cases cross both boundaries
+    process: bool = False
+
+
+def run_plans(plans: Sequence[Plan], python: Path) -> list[list[CaseRun]]:
+    """Each plan's runs, with the ``langchain`` installed beside ``python``."""
+    return [[read_run(line) for line in lines] for lines in run_driver(plans, python)]
+
+
+def run_situations(
+    plans: Sequence[Plan], python: Path, release: str | None = None
+) -> list[list[LivenessRun]]:
+    """Each liveness plan's situations, as the runs ``analysis.liveness`` judges (``release``
+    names a patched package)."""
+    return [[read_liveness(line, release) for line in lines] for lines in run_driver(plans, python)]
+
+
+def run_driver(plans: Sequence[Plan], python: Path) -> list[list[dict[str, Any]]]:
+    """Every plan in one process of ``python``, against one stand-in: each plan's lines."""
+    from ..wire.server import running  # loads the openai client: only when a plan runs
+
+    if not Path(python).exists():
+        raise DriverError(f"no interpreter at {python}: make the release's environment first")
+    with (
+        tempfile.TemporaryDirectory(
+            prefix="approval-compaction-langchain-", dir=paths.scratch()
+        ) as scratch,
+        running(conversations=True) as server,
+    ):
+        driver = Path(scratch) / DRIVER.name  # run from a folder holding nothing else
+        shutil.copyfile(DRIVER, driver)
+        specs: list[dict[str, Any]] = [
+            {
+                "kind": plan.kind,
+                "api": plan.api,
+                "cases": [case.as_dict() for case in plan.cases],
+                "situations": list(plan.situations),
+                "later": plan.later,
+                "scratch": scratch,
+                "label": f"p{number}",
+                "base_url": server.base_url,
+            }
+            for number, plan in enumerate(plans)
+        ]
+        lines = _run(python, driver, specs)
+    by: dict[str, list[dict[str, Any]]] = {str(spec["label"]): [] for spec in specs}
+    for line in lines:
+        by[str(line.pop("plan"))].append(line)
+    return list(by.values())
+
+
+def environ() -> dict[str, str]:
+    """Variables for the release's interpreter: no inherited Python paths, no key or endpoint
+    of any provider, a fixed hash seed, no tracing, bytecode cached as users' machines do."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("PYTHON", "VIRTUAL_ENV", "OPENAI", "LANGCHAIN", "LANGSMITH"))
+    }
+    env.update(PYTHONNOUSERSITE="1", PYTHONHASHSEED="0", PYTHONWARNINGS="ignore")
+    env.update(LANGCHAIN_TRACING_V2="false", LANGSMITH_TRACING="false")
+    return env
+
+
+def _run(python: Path, driver: Path, specs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    try:
+        done = subprocess.run(
+            [str(python), str(driver)],
+            input=json.dumps(specs),
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+            env=environ(),
+            cwd=driver.parent,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        raise DriverError(f"the LangChain driver did not finish in {TIMEOUT:.0f} s") from None
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise DriverError(f"the LangChain driver exited with {done.returncode}: {last}")
+    return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+
+
+class Steps:
+    """The driver taking a searched conversation one step at a time (``driver.py --steps``),
+    in the release's interpreter, against one stand-in served here, from a scratch folder of
+    its own: one process for every conversation until ``close``. ``moves.MOVES`` are the steps
+    it takes; each answer is read by ``items.read_step``."""
+
+    def __init__(self, python: Path, timeout: float = TIMEOUT) -> None:
+        from ..wire.server import running
+
+        if not Path(python).exists():
+            raise DriverError(f"no interpreter at {python}: make the release's environment first")
+        self.scratch = tempfile.mkdtemp(
+            prefix="approval-compaction-langchain-steps-", dir=paths.scratch()
+        )
+        driver = Path(self.scratch) / DRIVER.name
+        shutil.copyfile(DRIVER, driver)
+        self.server = running(conversations=True)
+        self.base_url = self.server.__enter__().base_url
+        self.proc = subprocess.Popen(
+            [str(python), str(driver), "--steps"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=environ(),
+            cwd=self.scratch,
+        )
+        self.timeout, self.started = timeout, 0
+        self.version = str(self.ask({"op": "version"})["sdk_version"])
+
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Send one request, and wait (at most ``timeout`` seconds) for its answer."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        with contextlib.suppress(BrokenPipeError):  # a driver that died says so below
+            self.proc.stdin.write(json.dumps(request) + "\n")
+            self.proc.stdin.flush()
+        ready, _, _ = select.select([self.proc.stdout], [], [], self.timeout)
+        line = self.proc.stdout.readline() if ready else ""
+        if not line:
+            self.proc.kill()
+            raise DriverError(f"the LangChain driver gave no answer within {self.timeout:g} s")
+        answer: dict[str, Any] = json.loads(line)
+        if answer.get("error"):
+            raise DriverError(f"the LangChain driver failed: {answer['error']}")
+        return answer
+
+    def start(self, settings: dict[str, Any]) -> str:
+        """Open a new conversation: "" when it started, else why the release cannot."""
+        self.started += 1
+        spec = {**settings, "label": f"c{self.started}", "base_url": self.base_url}
+        answer = self.ask({"op": "start", "settings": spec, "scratch": self.scratch})
+        return str(answer.get("not_applicable", ""))
+
+    def step(self, index: int, step: dict[str, Any]) -> dict[str, Any]:
+        """Take one step (its JSON); its answer with the stages mapped (``items.read_step``)."""
+        from .items import read_step
+
+        return read_step(self.ask({"op": "step", "index": index, "step": step}))
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.ask({"op": "stop"})
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait(timeout=60)
+        self.server.__exit__(None, None, None)
+        shutil.rmtree(self.scratch, ignore_errors=True)

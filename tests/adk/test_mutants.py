@@ -1,0 +1,60 @@
+"""The adk-python fix's mutants: each edits the code the fix adds, each still compiles (a mutant
+that cannot import is killed by nothing it says), each names its killer, and the overlay a run
+puts first on the path holds the mutant and leaves the environment as it was."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from factories import patched_blocks
+
+from approval_compaction.lab.adk.mutants import MODULE, MUTANTS, overlay
+from approval_compaction.lab.adk.patched import FIX
+from approval_compaction.lab.mutation import Mutant, MutationError, mutate
+
+FUNCTION = "def _summarize(events_to_compact, events, trigger):\n{body}  return events_to_compact\n"
+
+
+def test_every_mutant_names_a_killer_or_why_it_is_equivalent() -> None:
+    for mutant in MUTANTS:
+        assert bool(mutant.killer) != bool(mutant.equivalent), mutant.name
+        assert mutant.fix == FIX.name
+    assert len({m.name for m in MUTANTS}) == len(MUTANTS)
+
+
+@pytest.mark.parametrize("mutant", MUTANTS, ids=[m.name for m in MUTANTS])
+def test_every_mutant_edits_code_the_fix_adds(mutant: Mutant) -> None:
+    blocks = patched_blocks(FIX.read_text(), f"src/{MODULE.as_posix()}")
+    for old, _ in mutant.edits:
+        assert sum(block.count(old) for block in blocks) == 1, old
+
+
+@pytest.mark.parametrize("mutant", MUTANTS, ids=[m.name for m in MUTANTS])
+def test_every_mutant_still_compiles(mutant: Mutant) -> None:
+    edits = mutant.edits
+    text = FUNCTION.format(body=edits[0][0])
+    mutated = mutate(text, edits, "test")
+    assert mutated != text
+    compile(mutated, str(MODULE), "exec")
+
+
+def test_overlay_holds_the_mutant_and_leaves_the_environment_alone(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    original = FUNCTION.format(body=MUTANTS[0].edits[0][0])
+    (site / MODULE).parent.mkdir(parents=True)
+    (site / MODULE).write_text(original)
+    (site / "google" / "adk" / "runners.py").write_text("RUNNER = 1\n")
+    folder = overlay(site, MUTANTS[0], tmp_path / "scratch")
+    assert folder == tmp_path / "scratch" / MUTANTS[0].name
+    assert "_recover_compacted_function_calls" not in (folder / MODULE).read_text()
+    assert (folder / "google" / "adk" / "runners.py").read_text() == "RUNNER = 1\n"
+    assert (site / MODULE).read_text() == original
+
+
+def test_overlay_of_an_edit_that_no_longer_applies_is_one_line(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    (site / MODULE).parent.mkdir(parents=True)
+    (site / MODULE).write_text("def _summarize():\n  return None\n")
+    with pytest.raises(MutationError, match=r"its edit matches 0 times, not once$"):
+        overlay(site, MUTANTS[0], tmp_path / "scratch")

@@ -1,0 +1,100 @@
+"""Fixes: the evidence each upstream fix's report renders (the repository's tools, its suite,
+the mutants), read from data/ files and turned into tables."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from approval_compaction.formats.records import write_records
+from approval_compaction.lab.findings.fixes import (
+    adk_suite_frame,
+    checks,
+    checks_frame,
+    js_suite_frame,
+    mutants,
+    upstream,
+)
+from approval_compaction.lab.js.typecheck import CheckRecord
+from approval_compaction.lab.mutation import MutantRecord
+
+TSC = "tsc --noEmit (its tsconfig.json)"
+ESLINT = "eslint (its eslint.config.mjs rules)"
+ROWS = [
+    CheckRecord("pending", "tsc", TSC, 1, 0, ""),
+    CheckRecord("stall", "tsc", TSC, 1, 2, "a.ts(3,1): error TS2304\na.ts(9,1): error TS2304"),
+    CheckRecord("pending", "eslint", ESLINT, 1, 1, ""),
+    CheckRecord("stall", "eslint", ESLINT, 1, 0, ""),
+    CheckRecord("tests", "tsc", TSC, 2, 0, ""),
+]
+
+
+def _mutant(fix: str, name: str) -> MutantRecord:
+    return MutantRecord(fix, name, "drops a check", 4, 1, "kills it", True, "kills it", "")
+
+
+def test_checks_frame_one_row_a_tool_one_column_a_subject_in_the_order_asked() -> None:
+    frame = checks_frame(ROWS, ["stall", "pending"])
+    assert list(frame.columns) == ["stall", "pending"]
+    assert frame.index.name == "tool"
+    assert frame.loc[TSC].to_dict() == {
+        "stall": "2 problems: a.ts(3,1): error TS2304",
+        "pending": "clean",
+    }
+    assert frame.loc[ESLINT, "pending"] == "1 problems"  # a count with nothing said
+    assert "tests" not in frame.columns
+
+
+def test_checks_and_mutants_read_what_was_written_and_nothing_when_absent(tmp_path: Path) -> None:
+    write_records(tmp_path / "checks.json", ROWS, CheckRecord)
+    assert checks(tmp_path / "checks.json") == ROWS
+    assert checks(tmp_path / "absent.json") == []
+    rows = [_mutant("a.diff", "dropped"), _mutant("b.diff", "widened")]
+    write_records(tmp_path / "mutants.json", rows, MutantRecord)
+    assert mutants(tmp_path / "mutants.json") == rows
+    assert [r.mutant for r in mutants(tmp_path / "mutants.json", "b.diff")] == ["widened"]
+    assert mutants(tmp_path / "absent.json", "a.diff") == []
+
+
+def test_upstream_is_none_until_a_run_is_recorded(tmp_path: Path) -> None:
+    assert upstream(tmp_path / "js-upstream.json") is None
+    (tmp_path / "js-upstream.json").write_text(json.dumps({"runs": [], "source": "a checkout"}))
+    assert upstream(tmp_path / "js-upstream.json") == {"runs": [], "source": "a checkout"}
+
+
+def test_js_suite_frame_shows_the_sessions_own_tests_and_the_rerun_differences() -> None:
+    run = {"tests": 729, "passed": 683, "failed": 46, "session_tests": 32, "differ_again": 0}
+    record = {
+        "runs": [
+            {**run, "package": "0.20.0", "session_passed": 32, "differ_from_release": 0},
+            {**run, "package": "patched", "session_passed": 31, "differ_from_release": 3},
+        ]
+    }
+    frame = js_suite_frame(record)
+    assert list(frame.index) == ["0.20.0", "patched"]
+    assert frame.loc["patched", "the session's own tests passed"] == "31 of 32"
+    assert frame.loc["patched", "outcomes that differ from the release (rerun)"] == "3 (0 again)"
+    assert frame.loc["0.20.0", "failed"] == 46
+
+
+def test_adk_suite_frame_counts_each_package() -> None:
+    record = {
+        "runs": [
+            {"package": "2.13.0", "tests": 40, "passed": 38, "failed": 2, "differ_from_release": 0},
+            {
+                "package": "patched",
+                "tests": 40,
+                "passed": 40,
+                "failed": 0,
+                "differ_from_release": 2,
+            },
+        ]
+    }
+    frame = adk_suite_frame(record)
+    assert frame.loc["patched"].to_dict() == {
+        "tests": 40,
+        "passed": 40,
+        "failed": 0,
+        "outcomes that differ from the release": 2,
+    }
+    assert frame.loc["2.13.0", "failed"] == 2

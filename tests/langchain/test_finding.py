@@ -1,0 +1,36 @@
+"""LangChain's findings: the shared verdicts with its words, and the boundaries between
+releases."""
+
+from __future__ import annotations
+
+from approval_compaction.lab.findings.releases import NEXT_TURN_FAILS
+from approval_compaction.lab.findings.verdict import ModeCases
+from approval_compaction.lab.js.sweep import JsRecord
+from approval_compaction.langchain.changes import Change
+from approval_compaction.langchain.finding import boundaries, result, setting_word
+
+
+def _row(version: str, plan: str, violating: int = 0, raised: str = "") -> JsRecord:
+    broken = "next_turn_accepted" if violating else ""
+    return JsRecord(version, plan, plan, None, "every model call", "memory and SQLite", 16,
+                    violating, broken, raised, "", "", "")  # fmt: skip
+
+
+def test_finding_a_setting_reads_in_langchains_words() -> None:
+    said = setting_word(ModeCases("keep-2 chat", NEXT_TURN_FAILS, 8, 16))
+    assert said == "agent.invoke raises on the next question (8 of 16 cases)"
+    assert result(_row("1.0.0", "keep-1 chat", 8, "next_turn")) == (
+        "8 of 16 break next_turn_accepted, raised at next_turn"
+    )
+
+
+def test_finding_boundaries_are_consecutive_releases_that_read_differently() -> None:
+    rows = [
+        _row("1.0.0", "keep-1 chat", 8, "next_turn"),
+        _row("1.0.1", "keep-1 chat", 8, "next_turn"),
+        _row("1.0.2", "keep-1 chat"),
+    ]
+    changes = (Change("1.0.2", "the cut moved", "somewhere"),)
+    (found,) = boundaries(rows, changes=changes)
+    assert (found.release, found.previous, found.setting) == ("1.0.2", "1.0.1", "keep-1 chat")
+    assert (found.after, found.what) == ("no case breaks an invariant", "the cut moved")

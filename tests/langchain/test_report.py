@@ -1,0 +1,44 @@
+"""The issue for langchain: its tables from the data, its neighbours named."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from approval_compaction.analysis.liveness import LivenessRecord
+from approval_compaction.langchain.report import RELATED, cell, report, situations_frame
+
+RAISED = (
+    "turns 1, 2 raised langchain_openai.OpenAIInvalidRequestError, HTTP 400 at "
+    "/v1/chat/completions: An assistant message with 'tool_calls' must be followed by ..."
+)
+
+
+def _row(scenario: str, mode: str, usable: bool, raised: str = "") -> LivenessRecord:
+    return LivenessRecord(scenario, "1.5.2", mode, False, "compaction_runs", True, "", "3 3",
+                          turns=10, session_usable=usable, raised=raised)  # fmt: skip
+
+
+def test_report_a_cell_counts_the_refused_turns_with_status_and_endpoint() -> None:
+    assert cell(_row("abandoned", "trim chat", False, RAISED)) == (
+        "2 of 10 later turns refused (400 at /v1/chat/completions)"
+    )
+    assert cell(_row("abandoned", "keep-1 chat", True)) == "usable"
+
+
+def test_report_situations_frame_is_setting_by_situation_controls_last() -> None:
+    rows = [
+        _row("abandoned", "none chat", False, RAISED),
+        _row("abandoned", "keep-2 chat", True),
+        _row("clean", "keep-2 chat", True),  # the control situation is not the report's
+    ]
+    frame = situations_frame(rows)
+    assert list(frame.index) == ["keep-2 chat", "none chat"]
+    assert list(frame.columns) == ["abandoned"]
+
+
+def test_report_names_every_neighbouring_issue_and_reads_the_data(tmp_path: Path) -> None:
+    text = report(tmp_path)  # no data: the tables are empty, the text still whole
+    for related in RELATED:
+        assert related.name in text and related.url in text
+    assert "### Reproduction Steps / Example Code (Python)" in text
+    assert "HumanInTheLoopMiddleware(interrupt_on=" in text  # the reproduction, whole
