@@ -313,7 +313,7 @@ def long_running_parts(folder: Path = paths.DATA) -> list[str]:
         "past: should its result still arrive, prompt assembly restores the compacted call "
         "(`_recover_compacted_function_calls`). The fix protects long-running calls only in the "
         "newest invocation, as confirmations are:",
-        "<details><summary>The fix, against the installed package</summary>\n\n"
+        "<details><summary>The fix, as adk-python takes it (src/google/adk)</summary>\n\n"
         + fence(LONG_RUNNING_FIX.read_text(), "diff")
         + "\n\n</details>",
     ]
