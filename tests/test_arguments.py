@@ -17,7 +17,7 @@ from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from approval_compaction.cli import main, parser
@@ -205,13 +205,37 @@ def test_share_and_report_refuse_an_existing_output(folder: Path, store: Path) -
 def test_report_refuses_a_case_filter_that_is_not_one(folder: Path) -> None:
     @EXAMPLES
     @given(st.text(string.ascii_letters + string.digits + " -_.", min_size=1).filter(str.strip))
-    @example("--")  # argparse (3.11) hands --case=-- over as an empty list
     def check(case: str) -> None:
         line = assert_one_line(["report", f"--case={case}", "--output", str(folder / "new.md")])
         assert "case filter" in line
 
     check()
     assert not (folder / "new.md").exists()
+
+
+def test_every_option_refuses_a_lone_dashes_value() -> None:
+    """argparse (3.11) hands ``--x=--`` over as an empty list: ``report --output=--`` printed
+    the report to stdout, ``--case=--`` kept every case. Every option that takes one value
+    refuses it in one line that names the option, and nothing is written."""
+    options = [
+        (command, option)
+        for command, sub in next(
+            a for a in parser()._actions if isinstance(a, argparse._SubParsersAction)
+        ).choices.items()
+        for action in sub._actions
+        if action.option_strings and action.nargs is None and action.option_strings != ["-h"]
+        for option in action.option_strings[-1:]
+    ]
+    assert ("report", "--output") in options and ("matrix", "--case") in options
+
+    @EXAMPLES
+    @given(st.sampled_from(options))
+    def check(pair: tuple[str, str]) -> None:
+        command, option = pair
+        line = assert_one_line([command, f"{option}=--"])
+        assert f"argument {option}" in line and "'--' is not a value" in line, line
+
+    check()
 
 
 def test_render_refuses_a_folder_it_does_not_own(folder: Path) -> None:

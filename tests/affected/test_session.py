@@ -81,6 +81,9 @@ def test_a_poisoned_store_is_refused_and_its_healed_list_is_answered(tmp_path: P
     assert list(changed["side"]) == ["only stored", "only healed"]
     assert list(changed["type"]) == ["function_call_output", "message"]
     assert list(changed["stored_at"]) == ["2", ""] and list(changed["healed_at"]) == ["", "2"]
+    written = changed["preview"].iloc[-1]  # the rewrite a team reads before applying it: whole
+    assert written.startswith("[doctor] The tool call") and not written.endswith("…")
+    assert written.endswith(session.items[2]["output"])
 
 
 def test_a_healthy_export_of_either_sdk_is_answered_with_nothing_to_heal(tmp_path: Path) -> None:

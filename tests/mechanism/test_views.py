@@ -181,3 +181,17 @@ def test_views_kinds_frame_a_kind_a_release_cannot_make_says_why() -> None:
     gone = replace(found.kinds[-1], absent={found.old: "AttributeError: no HostedMCPTool"})
     frame = kinds_frame(replace(found, kinds=(gone,)))
     assert frame.loc[gone.label, "absent in"] == f"{found.old}: AttributeError: no HostedMCPTool"
+
+
+def test_views_user_saw_keeps_the_apis_message_whole() -> None:
+    """A stage's exception is shown with the API's own message, not cut at its status code."""
+    from approval_compaction.lab.mechanism.views import user_saw
+
+    outcome = (
+        "openai.BadRequestError: Error code: 400 - {'error': {'message': 'No tool call found"
+        " for function call output with call_id c1.', 'type': 'invalid_request_error'}}"
+    )
+    assert user_saw(outcome) == (
+        "BadRequestError 400: No tool call found for function call output with call_id c1."
+    )
+    assert user_saw("ok") == "ok"

@@ -28,8 +28,8 @@ def item_type(item: Item) -> str:
     return kind if isinstance(kind, str) else "message"
 
 
-def preview(item: Item) -> str:
-    """A short, single-line view of what the item says."""
+def preview(item: Item, width: int | None = PREVIEW_WIDTH) -> str:
+    """A short, single-line view of what the item says (``width=None``: whole)."""
     content: Any = item.get("content")
     if content is None:
         for key in ("output", "arguments", "encrypted_content", "action", "reason"):
@@ -41,7 +41,7 @@ def preview(item: Item) -> str:
         content = " ".join(part for part in parts if part)
     text = content if isinstance(content, str) else json.dumps(content, sort_keys=True)
     text = " ".join((text or "").split())
-    return text if len(text) <= PREVIEW_WIDTH else text[: PREVIEW_WIDTH - 1] + "…"
+    return text if width is None or len(text) <= width else text[: width - 1] + "…"
 
 
 def statuses(items: Sequence[Item], pending: Collection[str] = ()) -> list[str]:

@@ -51,6 +51,13 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> Any:
         self.exit(2, f"error: {printable(message)} (see {self.prog} --help)\n")
 
+    def _get_values(self, action: argparse.Action, arg_strings: list[str]) -> Any:
+        # argparse (3.11) drops a "--" given as an option's whole value: "--output=--" would
+        # arrive as [] (for --output: stdout). Such a value is refused, naming the option.
+        if action.option_strings and action.nargs is None and arg_strings == ["--"]:
+            self.error(f"argument {'/'.join(action.option_strings)}: '--' is not a value")
+        return super()._get_values(action, arg_strings)
+
 
 def bounded_int(low: int, high: int | None = None, what: str = "a number") -> Callable[[str], int]:
     """An argument type: a whole number from ``low`` (to ``high``), else one line saying so."""

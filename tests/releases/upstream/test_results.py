@@ -94,3 +94,24 @@ def test_patched_results_carry_the_patch_and_a_reader_refuses_a_mix(
     results.write(plain, "9.9.9", other)  # a release's files where a patch's are expected
     with pytest.raises(InvestigationError, match="missing patch"):
         results.load_patched("9.9.9", other)
+
+
+def test_suite_runs_count_a_strict_xpass_as_a_pass_not_a_failure(tmp_path: Path) -> None:
+    """pytest counts a strict expected failure that passed as ``failed``; the notebook's table
+    moves it to its own column, so a reader does not read the workaround's passes as failures."""
+    from approval_compaction.lab.releases.upstream.changes import SuiteChange
+    from approval_compaction.lab.releases.upstream.suite import SuiteRun
+
+    runs = [
+        SuiteRun("9.9.9", "baseline", 1, 4, 2, 1, 0, 1, 0),
+        SuiteRun("9.9.9", "fix", 1, 4, 1, 3, 0, 0, 1),
+    ]
+    changes = [
+        SuiteChange("9.9.9", "t::xf", "skipped", "failed", "[XPASS(strict)] liveness", "why"),
+        SuiteChange("9.9.9", "t::real", "passed", "failed", "assert deferred", ""),
+    ]
+    results.write(results.SuiteResult(runs, changes, []), "9.9.9", tmp_path)
+    frame = results.suite_runs(["9.9.9"], tmp_path)
+    assert frame.loc[("9.9.9", "fix"), ["failed", results.XPASSED]].tolist() == [2, 1]
+    assert frame.loc[("9.9.9", "baseline"), ["failed", results.XPASSED]].tolist() == [1, 0]
+    assert frame.loc[("9.9.9", "baseline"), results.SKIPPED] == 1

@@ -17,7 +17,7 @@ from ...doctor import backup as backups
 from ...doctor import repair, restore
 from ...doctor.scan import reports, verdict_counts
 from ...doctor.stores import StoredSession, opened
-from ...doctor.verdict import SessionReport
+from ...doctor.verdict import HEALTHY, PENDING, POISONED, STUCK, SessionReport
 from ...study.driver import run_sync
 from ..stores import synthetic
 from ..stores.postgres import ThrowawayPostgres
@@ -96,9 +96,12 @@ def pinned_session_items() -> list[dict[str, object]]:
         return poison(Path(folder) / "history.db")
 
 
-def fill_store(text: str, count: int = 6, length: int = 8) -> None:
+MIX = (HEALTHY, POISONED, STUCK, PENDING)  # every verdict the doctor gives a readable session
+
+
+def fill_store(text: str, count: int = 8, length: int = 8) -> None:
     """Generated sessions of each verdict, and the pinned release's own poisoned session."""
-    generated = synthetic.mixed_sessions(count, length)
+    generated = synthetic.mixed_sessions(count, length, MIX)
     sessions = [(sid, synthetic.session_items(v, length)) for sid, v in generated]
     sessions.append((REAL_SESSION, pinned_session_items()))
     run_sync(synthetic.write_sessions(text, sessions))

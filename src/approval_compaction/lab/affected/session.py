@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ...display.frames import diff_frame
+from ...display.frames import diff_frame, preview
 from ...doctor.export import Export, judge_export, read_export
 from ...doctor.stores import opened
 from ...doctor.verdict import SessionReport, judge
@@ -82,8 +82,13 @@ def healed_items(session: Session) -> list[Item]:
 def healed_frame(session: Session) -> pd.DataFrame:
     """The session against its healed list, aligned as ``diff_frame`` aligns stored and sent:
     ``both``, ``only stored`` (what the heal rewrote), ``only healed`` (what it wrote instead)."""
-    frame = diff_frame(list(session.items), healed_items(session))
+    healed = healed_items(session)
+    frame = diff_frame(list(session.items), healed)
     frame["side"] = frame["side"].replace({"only sent": "only healed"})
+    written = frame["side"].eq("only healed")  # what the heal wrote is shown whole
+    frame.loc[written, "preview"] = [
+        preview(healed[int(at)], width=None) for at in frame.loc[written, "sent_at"]
+    ]
     return frame.rename(columns={"sent_at": "healed_at"})
 
 

@@ -145,21 +145,22 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
     fixed = [k.label for k in kinds if k.with_function_fix.verdict == "fixed"]
     not_fixed = [k.label for k in kinds if k.with_function_fix.verdict != "fixed"]
     scope = (
-        f"; for {', '.join(fixed)} tools' approvals that move is the whole fix (`{STUDY_MODE}` "
-        "mode, the table at the end of notebook 03), while "
-        f"{' and '.join(not_fixed)} approval requests also need {m.new}'s new check that pairs "
-        "each request with its response (notebook 12)"
+        f". For {', '.join(fixed)} tools' approvals that one move is the whole fix "
+        f"(`{STUDY_MODE}` mode, the last table of this notebook); a {' or '.join(not_fixed)} "
+        f"approval request also needs {m.new}'s new check that pairs each request with its "
+        "response (notebook 12)"
         if fixed and not_fixed
         else ""
     )
     return (
-        f"**Answer.** In {m.old}, in `{STUDY_MODE}` mode, `{m.function}` sends the pending call "
-        "to `responses.compact`: "
-        "its check that every call has its output (`drop_orphan_function_calls`) runs only in "
-        f"the branch for a partial history (line {m.old_line}), and at the "
-        f"{', '.join(m.old_compacts_at)} the history is whole, so the summary replaces the call "
-        f"in the store.\n\n{m.new} runs the check before every automatic compaction "
-        f"({code(m.new_block)}) and waits instead{scope}.\n\n"
+        f"**Answer.** In {m.old} (`{STUDY_MODE}` mode) the compaction session itself sends the "
+        "pending call to `responses.compact`, and the summary replaces the call in the store. "
+        "The session does check that every call has its output before it compacts, but only "
+        f"when it compacts part of the history; at the {', '.join(m.old_compacts_at)} it "
+        "compacts the whole history, so the check is skipped (`drop_orphan_function_calls` in "
+        f"`{m.function}`, line {m.old_line}).\n\n"
+        f"{m.new} runs the check before every automatic compaction ({code(m.new_block)}) and, "
+        f"while a call has no output, waits instead of compacting{scope}.\n\n"
         f"**What to do.** On a branch of the SDK, move the check as {m.new} does (notebook 12 "
         "has it as a one-change patch)"
         + (", and pair each hosted MCP approval request with its response" if not_fixed else "")
@@ -202,8 +203,8 @@ def releases(found: Findings) -> str:
         f"{hit[0].cases} cases break an invariant in `{STUDY_MODE}` mode, and {found.fixed_in} is "
         f"the first where "
         f"{violating} do. What a user meets, with the hook always compacting: "
-        f"{_met_by_mode(found.releases, hit)}. The sweep's ranges of releases that record the "
-        f"same are {spans}.\n\n{_action(found)}"
+        f"{_met_by_mode(found.releases, hit)}.\n\nThe sweep's eras, its ranges of releases "
+        f"that record the same, are {spans}.\n\n{_action(found)}"
     )
 
 
@@ -275,8 +276,8 @@ def am_i_affected(found: Findings) -> str:
             f"3. Another worker resumes exactly as the process does: "
             f"{'yes' if found.worker.same else 'no'}.",
             f"4. `doctor scan` finds {heal.before.get('poisoned', 0)} of {heal.sessions} test "
-            f"sessions poisoned; after `doctor repair --apply`, "
-            f"{heal.after.get('poisoned', 0)}.",
+            f"sessions poisoned and {heal.before.get('stuck', 0)} stuck; after `doctor repair "
+            f"--apply`, {heal.after.get('poisoned', 0)} and {heal.after.get('stuck', 0)}.",
             "",
             "**What to do.** Run `doctor scan` on your stores and `doctor repair --apply` on a "
             f"{' or '.join(NEEDS_REPAIR)} one (it backs each session up first): an orphan output "

@@ -19,6 +19,7 @@ whose revert brings its bug back; a kind a release cannot make says why (``absen
 from __future__ import annotations
 
 import difflib
+import re
 import textwrap
 from collections.abc import Mapping, Sequence
 
@@ -165,13 +166,24 @@ def _warnings(warnings: Sequence[str]) -> str:
     return " | ".join(w.split(": ", 1)[-1] for w in warnings) or "—"
 
 
+def user_saw(outcome: str) -> str:
+    """What a stage's caller met, whole and short: ``ok``, or the exception's class and the
+    API's own message (``BadRequestError 400: No tool call found ...``), never cut."""
+    kind, _, detail = outcome.partition(" - ")
+    found = re.search(r"'message': '((?:[^'\\]|\\.)*)'", detail)
+    if not found:
+        return outcome
+    name, _, code = kind.partition(": Error code: ")
+    return f"{name.rsplit('.', 1)[-1]} {code}: {found.group(1)}".replace("  ", " ")
+
+
 def stage_frame(trace: Trace) -> pd.DataFrame:
     """What each stage of the traced run did: compaction requests, stored items, outcome."""
     rows = {
         s.name: {
             "compaction requests": s.compaction_requests,
             "stored after": ", ".join(s.stored),
-            "user saw": s.outcome,
+            "user saw": user_saw(s.outcome),
             "warnings": _warnings(s.warnings),
         }
         for s in trace.stages
@@ -238,7 +250,7 @@ def era_stages(versions: Sequence[str]) -> pd.DataFrame:
     for version in versions:
         stages = record.release(version).trace.stages
         columns[f"{version} requests"] = {s.name: s.compaction_requests for s in stages}
-        columns[f"{version} user saw"] = {s.name: s.outcome.split(" - ")[0] for s in stages}
+        columns[f"{version} user saw"] = {s.name: user_saw(s.outcome) for s in stages}
         columns[f"{version} warning"] = {s.name: _warnings(s.warnings) for s in stages}
     return pd.DataFrame(columns).rename_axis("stage")
 
