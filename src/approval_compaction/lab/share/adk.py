@@ -50,11 +50,6 @@ def write_pinned(folder: Path = paths.DATA) -> list[Path]:
     from ..adk.patched import label, patched_environment
     from ..findings.adk import Boundary, adk_boundaries, load_adk
 
-    found = load_adk(folder)
-    if found is not None and found.sweep:
-        written += write_records(
-            paths.data(folder).adk_boundaries, adk_boundaries(found.sweep), Boundary
-        )
     runs = run_adk_liveness(release_environment(pinned()).python)
     runs += run_adk_liveness(patched_environment().python, release=label())
     files = paths.data(folder)
@@ -62,6 +57,9 @@ def write_pinned(folder: Path = paths.DATA) -> list[Path]:
     over_http, live = run_adk_responses(pinned())
     written += write_records(files.adk_responses, release_records(over_http), JsRecord)
     written += write_records(files.adk_responses_liveness, liveness_records(live), LivenessRecord)
+    found = load_adk(folder)  # read once every pinned file is written: none is read stale
+    if found is not None and found.sweep:
+        written += write_records(files.adk_boundaries, adk_boundaries(found.sweep), Boundary)
     return written
 
 
