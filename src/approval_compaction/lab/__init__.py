@@ -22,7 +22,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".findings.answers": ("variant_summary",),
     ".findings.releases": ("releases_finding",),
     ".findings.mechanism": ("mechanism_finding",),
-    ".findings.tables": ("affected_frame", "mechanism_frame"),
+    ".findings.tables": ("mechanism_frame",),
     ".findings.js": (
         "js_exposure_frame",
         "js_liveness_frame",
@@ -38,7 +38,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "block_order",
         "choice_effects",
         "fold_frame",
-        "violating_runs",
     ),
     ".findings.evidence": ("body_diff", "conversion", "failure"),
     ".releases.heatmap": ("heatmap", "matrix_scope", "release_heatmap"),

@@ -45,6 +45,7 @@ from .verdict import (
 )
 
 PACKAGE = "google-adk"
+SEARCHED = "found by the search: "  # a liveness bug the search found, before its sequences
 # The kinds as columns: EventsCompactionConfig's sliding window and token threshold.
 COLUMNS: dict[str, str] = {
     "window-0": "window, overlap 0",
@@ -153,7 +154,7 @@ def searched_verdicts(
             if c.package == verdict.release and c.label == "new" and c.stops_compacting:
                 modes.setdefault(c.mode, []).append(c.steps.rsplit(" → ", 1)[0])
         stalls = tuple(
-            LivenessVerdict(f"found by the search: {' / '.join(steps)}", STUCK, (mode,), BUG)
+            LivenessVerdict(f"{SEARCHED}{' / '.join(steps)}", STUCK, (mode,), BUG)
             for mode, steps in modes.items()
         )
         found.append(replace(verdict, liveness=(*verdict.liveness, *stalls)))
