@@ -60,7 +60,7 @@ def test_a_new_stall_joins_its_release_s_verdict_as_a_bug(folder: Path) -> None:
     mine, theirs = searched_verdicts([verdict, other], cases)
     (found,) = mine.liveness
     assert (found.situation, found.state, found.modes, found.kind) == (
-        "found by the search: ask[open]",
+        "1 found by the search",
         STUCK,
         ("a",),
         BUG,

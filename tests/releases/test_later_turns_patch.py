@@ -168,7 +168,7 @@ def test_the_patch_applies_to_the_release() -> None:
         assert "_after_unanswered_mcp_request" in source
 
 
-def test_committed_http_runs_on_the_patch_stay_bounded_and_send_only_the_mcp_request_unpaired() -> None:
+def test_committed_http_runs_on_the_patch_stay_bounded_and_send_the_mcp_request_alone() -> None:
     data = read_json(paths.DATA_FILES.liveness_patch_http, dict)
     assert data["patch"] == the_patch().label
     assert set(data["runs"]) == {"released", "patched"}

@@ -45,7 +45,7 @@ from .verdict import (
 )
 
 PACKAGE = "google-adk"
-SEARCHED = "found by the search: "  # a liveness bug the search found, before its sequences
+SEARCHED = "found by the search"  # a liveness bug the search found, after how many sequences
 # The kinds as columns: EventsCompactionConfig's sliding window and token threshold.
 COLUMNS: dict[str, str] = {
     "window-0": "window, overlap 0",
@@ -146,7 +146,7 @@ def searched_verdicts(
 ) -> tuple[ReleaseVerdict, ...]:
     """Each release's verdict with what the state-space search found there that no hand-picked
     situation has and that stops compaction for good: one bug per kind the findings were shrunk
-    to, named by their minimal sequences up to the later turns."""
+    to, named by how many minimal sequences (``searched_frame`` shows them)."""
     found = []
     for verdict in verdicts:
         modes: dict[str, list[str]] = {}  # each kind's stalls, by what they do before it
@@ -154,7 +154,7 @@ def searched_verdicts(
             if c.package == verdict.release and c.label == "new" and c.stops_compacting:
                 modes.setdefault(c.mode, []).append(c.steps.rsplit(" → ", 1)[0])
         stalls = tuple(
-            LivenessVerdict(f"{SEARCHED}{' / '.join(steps)}", STUCK, (mode,), BUG)
+            LivenessVerdict(f"{len(steps)} {SEARCHED}", STUCK, (mode,), BUG)
             for mode, steps in modes.items()
         )
         found.append(replace(verdict, liveness=(*verdict.liveness, *stalls)))

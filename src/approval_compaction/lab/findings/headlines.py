@@ -522,7 +522,7 @@ def adk(found: Findings) -> str:
     fixed_from = order[bad[-1] + 1] if bad and bad[-1] + 1 < len(order) else ""
     pinned = of(adk.verdicts, adk.version)
     bugs = pinned.of_kind(BUG)
-    searched = [x for x in bugs if x.situation.startswith(SEARCHED)]
+    searched = [x for x in bugs if x.situation.endswith(SEARCHED)]
     left = "; ".join(
         f"*{x.situation}* {STATE_WORDS[x.state]} ({', '.join(x.modes)})"
         for x in bugs
@@ -535,7 +535,7 @@ def adk(found: Findings) -> str:
         else ""
     )
     stalls = sorted({m for x in searched for m in x.modes})
-    count = sum(len(x.situation.split(" / ")) for x in searched)
+    count = sum(int(x.situation.split()[0]) for x in searched)
     found_text = (
         f"\n\nThe search over ADK's own moves finds {count} more that stop compaction for "
         f"good ({', '.join(stalls)}): a long-running call whose result never comes (its section "
