@@ -19,7 +19,7 @@ SDK_TEST_STAMP := js/sdk-test/node_modules/.package-lock.json
 # PYTHONDONTWRITEBYTECODE (this one does) makes every import compile again, in each notebook
 # kernel, worker and release probe the targets start; the targets run with Python's default.
 unexport PYTHONDONTWRITEBYTECODE
-.PHONY: help system setup run sweep adk-sweep adk-fix langchain-sweep langchain-fix js-sweep js-stall js-sdk-test js-fix envs workaround liveness liveness-patch doctor-data doctor-exports mechanism fix-anatomy explore upstream permalinks test test-all lint lab bench clean
+.PHONY: help system setup run sweep adk-sweep adk-fix langchain-sweep langchain-fix js-sweep js-stall js-sdk-test js-fix envs workaround liveness liveness-patch doctor-data doctor-exports mechanism fix-anatomy explore explore-drivers upstream permalinks test test-all lint lab bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -70,7 +70,7 @@ run: $(STAMP) $(NODE_STAMP) ## write data/, execute and render every notebook, t
 sweep: $(STAMP) ## run the matrix on every openai-agents release into data/sweep.json (slow)
 	$(PY) -m approval_compaction sweep $(SWEEP_ARGS)
 
-adk-fix: $(STAMP) ## the patched google-adk (adk/fix) in every kind, the adk-python regression test, the fix's lint with adk-python's tools and settings, its mutants, the late answers split (data/adk-patched.json, adk-sdk-test.json, adk-lint.json, adk-mutants.json, adk-late.json)
+adk-fix: $(STAMP) ## the patched google-adk (adk/fix) in every kind, the adk-python regression tests (the late answer's; the long-running call's with its fix and with both), the fix's lint with adk-python's tools and settings, its mutants, the late answers split (data/adk-patched.json, adk-sdk-test.json, adk-sdk-test-long-running.json, adk-lint.json, adk-mutants.json, adk-late.json)
 	$(PY) -m approval_compaction adk-fix
 	$(PY) -m approval_compaction report-adk --output data/report-adk.md
 
@@ -139,6 +139,13 @@ explore: $(STAMP) ## long property-based search: pinned, with the workaround, ne
 	$(PY) -m approval_compaction explore --examples 100 --rounds 24 $(EXPLORE_ARGS)
 	$(PY) -m approval_compaction explore --fix --examples 2000 $(EXPLORE_ARGS)
 	$(PY) -m approval_compaction explore --release $(NEWEST) --examples 1000 $(EXPLORE_ARGS)
+
+# The drivers' searches: each SDK's pinned and newest release (one search when they are one).
+DRIVER_EXPLORE_ARGS ?= --seed 0 --examples 150
+explore-drivers: $(STAMP) $(NODE_STAMP) ## long property-based search on @openai/agents and google-adk, pinned and newest, and google-adk with its fixes (npm, uv, cached; data/explore-js-*, explore-adk-*; slow)
+	$(PY) -m approval_compaction explore --driver js --release pinned,newest $(DRIVER_EXPLORE_ARGS)
+	$(PY) -m approval_compaction explore --driver adk --release pinned,newest $(DRIVER_EXPLORE_ARGS)
+	$(PY) -m approval_compaction explore --driver adk --patch adk/fix/google-adk-2.13.0-both.diff $(DRIVER_EXPLORE_ARGS)
 
 upstream: $(STAMP) ## the SDK's own tests on the pinned and newest releases, as they are and with the workaround (slow, downloads)
 	$(PY) -m approval_compaction upstream-suite --release $(PINNED) --fix --write

@@ -78,12 +78,15 @@ def test_data_names_every_committed_result_file() -> None:
         layout.adk_sweep_responses,
         layout.adk_patched,
         layout.adk_sdk_test,
+        layout.adk_long_running_sdk_test,
         layout.adk_late,
         layout.adk_lint,
         layout.adk_mutants,
         layout.adk_upstream,
         layout.adk_report,
         *layout.explore_results(),
+        *layout.explore_results("js"),
+        *layout.explore_results("adk"),
     }
     for version in layout.upstream_suite_versions():
         named |= {layout.upstream_suite(version, part) for part in ("", "runs", "checks")}

@@ -3,11 +3,19 @@ release with compaction loses the pending call; the pinned one keeps it, in ever
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from approval_compaction.adk.harness import Plan, run_plan, run_situations
 from approval_compaction.analysis.invariants import judge_all
-from approval_compaction.lab.adk.packages import FIRST, pinned, release_environment
+from approval_compaction.analysis.liveness import session_usable
+from approval_compaction.lab.adk.packages import (
+    FIRST,
+    pinned,
+    release_environment,
+    responses_environment,
+)
 from approval_compaction.lab.adk.sweep import PLANS, record
 from approval_compaction.study.scenario import Case
 
@@ -78,3 +86,50 @@ def test_driver_over_http_sends_each_model_request_to_the_stand_in_and_reads_it_
     assert [i["call_id"] for i in sent] == ["call_standin_1"]
     (judged,) = judge_all([run])
     assert judged.violations == []
+
+
+@pytest.mark.enable_socket  # the stand-in the harness serves on 127.0.0.1
+def test_driver_a_lost_call_is_sent_to_the_model_without_its_output_and_refused() -> None:
+    """google-adk 2.7.0 (as 2.5.0-2.9.2 and 1.x): the worker dies once the model's call is
+    stored, and every later turn sends that call to the model without its output. The scripted
+    run's records name it (an open call, to the model) and predict the API's 400, which the
+    records showed as a usable session before; ADK's own OpenAIResponsesLlm meets that 400
+    from the stand-in."""
+    plan = Plan("window-0", cases=(), situations=("lost",), later=2)
+    ((scripted,),) = run_situations([plan], release_environment("2.7.0").python)
+    assert scripted.error == "" and scripted.sent_words == ("open call call-1 to the model",)
+    usable = session_usable(scripted)
+    assert (usable.holds, usable.raised) == (False, (1, 2))
+    assert usable.texts == (
+        "predicted by the stand-in's rules: HTTP 400: No tool output found for function call "
+        "call-1.",
+    )
+    http = responses_environment("2.7.0").python
+    ((over,),) = run_situations([replace(plan, model="responses")], http)
+    assert over.sent_words == ("open call call_standin_1 to the model",)
+    assert session_usable(over).texts == (
+        "openai.BadRequestError, HTTP 400 at /v1/responses: No tool output found for function "
+        "call call_standin_1.",
+    )
+
+
+def test_driver_token_threshold_runs_beside_the_window_fields_a_release_requires() -> None:
+    """google-adk 1.25.0 to 2.5.0 accept a token threshold only beside compaction_interval and
+    overlap_size (the study recorded the threshold as not applicable there): given a window no
+    run reaches, the threshold compacts, and the record says what was added. On 2.0.0, whose
+    window never compacts, a confirmation answered late raises the resume's ValueError under
+    the threshold; 1.16.0 has no threshold at all."""
+    env = release_environment("2.0.0")
+    plan = Plan("tokens-2", cases=(PAUSED,))
+    runs = run_plan(plan, env.python)
+    row = record(plan, judge_all(runs))
+    added = "compaction_interval=1000000, overlap_size=0"
+    assert (row.not_applicable, row.configured) == ("", added)
+    assert any(s.compaction_inputs for s in runs[0].stages)  # the threshold compacted
+    late_plan = Plan("tokens-2", cases=(), situations=("resumed",), later=1)
+    ((late,),) = run_situations([late_plan], env.python)
+    resume = late.own[-1]
+    assert resume.raised.startswith("builtins.ValueError: No function call event found")
+    (first,) = run_plan(Plan("tokens-0", cases=(PAUSED,)), release_environment(FIRST).python)
+    assert first.not_applicable is not None
+    assert "token_threshold: Extra inputs are not permitted" in first.not_applicable

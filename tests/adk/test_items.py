@@ -11,6 +11,7 @@ from approval_compaction.adk.items import (
     event_items,
     events_items,
     part_items,
+    read_liveness,
     read_run,
     renumbered,
 )
@@ -157,3 +158,36 @@ def test_events_items_tell_a_long_running_tools_interim_answer_from_its_output()
         "function_call",
         "function_call_output",
     ]
+
+
+def test_read_liveness_a_lost_call_sent_in_later_turns_names_its_direction() -> None:
+    """The lost situation on google-adk 2.7.0 (as 2.5.0-2.9.2 and 1.x): the call the dead
+    worker stored is sent to the model in every later turn without its output. The run names
+    it as sent unpaired, which way and where, and the scripted model's turns raise what the
+    API's rules answer."""
+    asked = {"author": "user", "content": {"role": "user", "parts": [{"text": "Anything?"}]}}
+    called = {"author": "assistant", "content": {"role": "model", "parts": [CALL]}}
+    contents = [asked["content"], called["content"], asked["content"]]
+    later = {"stage": _stage("next_turn", [asked, called], model_inputs=[contents]),
+             "outcome": "answered"}  # fmt: skip
+    line = {"scenario": "lost", "kind": "window-0", "sdk_version": "2.7.0", "wanted": 2,
+            "stages": [_stage("pause", [asked, called])], "later": [later] * 2}  # fmt: skip
+    run = read_liveness(line)
+    assert run.sent == ("call-1",) and run.sent_words == ("open call call-1 to the model",)
+    assert [t.raised for t in run.turns] == [
+        "predicted by the stand-in's rules: HTTP 400: No tool output found for function call "
+        "call-1."
+    ] * 2
+
+
+def test_read_run_keeps_what_the_driver_added_to_the_kind() -> None:
+    """google-adk 1.25.0 to 2.5.0 take a token threshold only beside the window's fields: the
+    driver adds them and says so, and the run keeps it for its record."""
+    line = {"case": {"runner": "run", "decision": "approve", "compaction": "on",
+                     "state_boundary": "memory"},
+            "kind": "tokens-0", "sdk_version": "2.0.0", "stages": [_stage("pause", [])],
+            "configured": "compaction_interval=1000000, overlap_size=0"}  # fmt: skip
+    run = read_run(line)
+    assert run.configured == "compaction_interval=1000000, overlap_size=0"
+    assert run.to_json()["configured"] == run.configured
+    assert "configured" not in read_run({**line, "configured": ""}).to_json()

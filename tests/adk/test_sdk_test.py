@@ -6,8 +6,12 @@ from __future__ import annotations
 import pytest
 
 from approval_compaction.lab.adk.packages import pinned, release_environment
-from approval_compaction.lab.adk.patched import patched_environment
-from approval_compaction.lab.adk.sdk_test import ADK_REGRESSION_TEST, run_sdk_test
+from approval_compaction.lab.adk.patched import BOTH_FIXES, LONG_RUNNING_FIX, patched_environment
+from approval_compaction.lab.adk.sdk_test import (
+    ADK_REGRESSION_TEST,
+    LONG_RUNNING_TEST,
+    run_sdk_test,
+)
 
 
 def test_sdk_test_names_the_issues_it_extends_in_adk_pythons_layout() -> None:
@@ -27,3 +31,25 @@ def test_sdk_test_fails_on_the_pinned_release_and_passes_patched() -> None:
     assert released.failed > 0 and "confirmation-tokens_retention2" in released.failing
     patched = run_sdk_test(patched_environment().python)
     assert (patched.tests, patched.failed) == (released.tests, 0)
+
+
+def test_long_running_test_names_what_it_extends_in_adk_pythons_layout() -> None:
+    text = LONG_RUNNING_TEST.read_text()
+    assert LONG_RUNNING_TEST.parent == ADK_REGRESSION_TEST.parent
+    assert "#7236" in text and "#7237" in text
+    assert "  def " in text and "    def " not in text
+    assert max(len(line) for line in text.splitlines()) <= 80  # pyink's line length
+
+
+@pytest.mark.slow
+@pytest.mark.releases
+@pytest.mark.subprocess
+def test_long_running_test_fails_on_the_pinned_release_and_passes_with_its_fix() -> None:
+    """A long-running call nobody answers stops compaction for good on the pinned release, in
+    every trigger; with the fix (alone, or beside the late answer's) every test passes."""
+    released = run_sdk_test(release_environment(pinned()).python, LONG_RUNNING_TEST)
+    stalls = {f for f in released.failing if f.startswith(("worker_died", "result_never"))}
+    assert len(stalls) == 8 and released.passed > 0
+    for patch in (LONG_RUNNING_FIX, BOTH_FIXES):
+        patched = run_sdk_test(patched_environment(patch).python, LONG_RUNNING_TEST)
+        assert (patched.tests, patched.failed) == (released.tests, 0)

@@ -111,7 +111,7 @@ def continued(*turns: Later, error: str = "") -> CaseRun:
 
 
 def test_invariants_a_continued_case_is_judged_on_every_invariant_in_order() -> None:
-    """The matrix's ten records: the eight safety invariants, then the two liveness ones."""
+    """The matrix's twelve records: the ten safety invariants, then the two liveness ones."""
     run = continued(*[later_turn([user(f"q{n}"), SUMMARY]) for n in range(3)])
     verdicts = evaluate(run)
     assert [v.invariant for v in verdicts] == list(INVARIANTS) == [*SAFETY, *LIVENESS_NAMES]
@@ -150,12 +150,32 @@ def test_invariants_clean_run_holds_with_no_detail(invariant: str) -> None:
     assert verdict(make_run(), invariant) == Verdict(invariant, True, "")
 
 
-def test_invariants_open_call_at_the_pause_is_not_a_violation() -> None:
-    """The pending call has no output yet: ``paired`` only forbids outputs without a call."""
+def test_invariants_open_call_stored_at_the_pause_is_not_a_violation() -> None:
+    """The pending call has no output yet: stored while it waits for the decision, it breaks
+    nothing (``stored_history_paired`` forbids outputs without a call only)."""
     run = make_run(pause={"stored": PAUSED, "compaction_inputs": [], "model_inputs": [[Q1]]})
     assert judge(run).violations == []
+
+
+def test_invariants_open_call_sent_to_the_model_is_a_violation_named_by_its_direction() -> None:
+    """Sent, the same call is a call without its output: the Responses API answers such a
+    request with HTTP 400 (``No tool output found for function call c1.``), and the records
+    name which way it is unpaired (``model_input_complete``), not only that the pause's request
+    was refused."""
     sent = make_run(pause={"stored": PAUSED, "model_inputs": [PAUSED]})
-    assert [v.invariant for v in judge(sent).violations] == ["pause_accepted"]  # the API's 400
+    broken = {v.invariant: v for v in judge(sent).violations}
+    assert sorted(broken) == ["model_input_complete", "pause_accepted"]
+    assert broken["model_input_complete"].detail == "pause: c1"
+    assert "No tool output found for function call c1." in broken["pause_accepted"].detail
+
+
+@pytest.mark.parametrize("stage", ["pause", "resume", "next_turn"])
+def test_invariants_model_input_complete_reads_every_stage_that_sends(stage: StageName) -> None:
+    """google-adk 2.5.0-2.9.2 and 1.x send a call whose output never comes in later turns; no
+    stage's model request may hold a call without its output, whichever stage sends it."""
+    run = make_run(**{stage: {"model_inputs": [[Q1, call("lost"), Q2]]}})
+    found = verdict(run, "model_input_complete")
+    assert (found.holds, found.detail) == (False, f"{stage}: lost")
 
 
 # --- violated ------------------------------------------------------------------------------
@@ -168,6 +188,16 @@ VIOLATIONS: dict[str, tuple[dict[str, Any], str]] = {
     ),
     "resumed_input_paired": (
         {"resume": {"model_inputs": [[SUMMARY, output("c1")]]}},
+        "resume: c1",
+    ),
+    # A store an affected release wrote: the first question is sent after an orphan output.
+    "pause_input_paired": (
+        {"pause": {"model_inputs": [[SUMMARY, output("old"), Q1]]}},
+        "pause: old",
+    ),
+    # The call is sent without its output (a worker died before its tool ran).
+    "model_input_complete": (
+        {"resume": {"model_inputs": [[Q1, call("c1"), answer("finished")]]}},
         "resume: c1",
     ),
     # The compaction request carries the pending call without its output.
@@ -231,7 +261,10 @@ def test_invariants_hand_built_violations_are_exactly_the_invariants() -> None:
 
 
 # On the scripted model, next_turn_accepted is predicted from the same next-turn input.
-COUPLED: dict[str, set[str]] = {"next_turn_input_paired": {"next_turn_accepted"}}
+COUPLED: dict[str, set[str]] = {
+    "next_turn_input_paired": {"next_turn_accepted"},
+    "pause_input_paired": {"pause_accepted"},
+}
 
 
 @pytest.mark.parametrize(("invariant", "damage"), VIOLATIONS.items(), ids=list(VIOLATIONS))
@@ -300,6 +333,7 @@ def test_invariants_decision_enforced_reads_the_run_not_the_stage_counts() -> No
             ("pause", "round_trip", "resume"),
             {
                 "next_turn_input_paired": "next_turn",
+                "model_input_complete": "next_turn",
                 "compaction_input_complete": "next_turn",
                 "compaction_input_paired": "next_turn",
                 "next_turn_accepted": "next_turn",
@@ -310,6 +344,7 @@ def test_invariants_decision_enforced_reads_the_run_not_the_stage_counts() -> No
             {
                 "next_turn_input_paired": "next_turn",
                 "resumed_input_paired": "resume",
+                "model_input_complete": "resume",
                 "compaction_input_complete": "resume",
                 "compaction_input_paired": "resume",
                 "stored_history_paired": "resume",
@@ -332,10 +367,14 @@ def test_invariants_stage_not_reached_is_not_judged(
 
 
 def test_invariants_errored_run_detail_is_the_error() -> None:
+    """A pairing rule that reads only the stages that were reached judges what they sent (the
+    pause's model request); every other verdict is not judged and its detail is the error."""
     run = make_run(reached=("pause",), error="RuntimeError: boom", dispatches=0)
     verdicts = evaluate(run)
-    assert [v.holds for v in verdicts] == [None] * len(SAFETY)
-    assert {v.detail for v in verdicts} == {"RuntimeError: boom"}
+    reached = {"pause_input_paired"}
+    assert [v.holds for v in verdicts if v.invariant not in reached] == [None] * (len(SAFETY) - 1)
+    assert {v.detail for v in verdicts if v.invariant not in reached} == {"RuntimeError: boom"}
+    assert verdict(run, "pause_input_paired") == Verdict("pause_input_paired", True, "")
     liveness = evaluate(replace(run, continued=10))[len(SAFETY) :]
     assert [(v.invariant, v.holds, v.detail) for v in liveness] == [
         (name, None, "RuntimeError: boom") for name in LIVENESS_NAMES
@@ -353,7 +392,12 @@ def test_invariants_a_refused_pause_leaves_the_resume_unjudged_and_the_rest_judg
     assert by_name["resumed_input_paired"] == Verdict("resumed_input_paired", None, why)
     assert by_name["stored_history_paired"] == Verdict("stored_history_paired", None, why)
     assert by_name["pause_accepted"].holds is False
-    judged = ("compaction_input_complete", "next_turn_input_paired", "next_turn_accepted")
+    judged = (
+        "compaction_input_complete",
+        "model_input_complete",
+        "next_turn_input_paired",
+        "next_turn_accepted",
+    )
     assert all(by_name[name].holds is True for name in judged)
 
 

@@ -137,8 +137,57 @@ def test_liveness_sent_unpaired_reads_compaction_and_model_inputs() -> None:
         compaction_inputs=[[user(0), CALL]],
     )
     assert sent_unpaired(sent) == ("dead-c1", "gone-c1")
-    ended_on_call = Stage("next_turn", stored=[], model_inputs=[[user(0), CALL]])
-    assert sent_unpaired(ended_on_call) == ()  # a model input may end with a call it waits on
+    assert live_turn(sent).sent == (
+        "orphan output gone-c1 to the model",
+        "open call dead-c1 to compaction",
+    )
+
+
+def test_liveness_a_call_sent_to_the_model_without_its_output_is_sent_unpaired() -> None:
+    """google-adk 2.5.0-2.9.2 and 1.x: a call whose output never comes (its worker died) is
+    sent to the model in every later turn. Stored, a call may wait; sent, the Responses API
+    answers the request with HTTP 400 ("No tool output found for function call ..."), however
+    the input ends: the turn sent it unpaired, and says which way."""
+    ended_on_call = Stage("next_turn", stored=[user(0), CALL], model_inputs=[[user(0), CALL]])
+    assert sent_unpaired(ended_on_call) == ("dead-c1",)
+    assert live_turn(ended_on_call).sent == ("open call dead-c1 to the model",)
+    asked_after = Stage("next_turn", stored=[], model_inputs=[[user(0), CALL, user(1)]])
+    assert live_turn(asked_after).sent == ("open call dead-c1 to the model",)
+
+
+def test_liveness_a_scripted_turn_the_rules_refuse_raises_their_prediction() -> None:
+    """On the scripted model nothing goes over HTTP: a later turn whose model request the
+    stand-in's rules refuse is recorded as raising what the API answers, worded as a
+    prediction, so the session reads as not usable (google-adk's lost call, which the records
+    showed as usable); over HTTP the turn's own outcome says it."""
+    lost = Stage("next_turn", stored=[user(0), CALL], model_inputs=[[user(0), CALL, user(1)]])
+    later = [(lost, "answered")] * 2
+    scripted = liveness_run("lost", "2.7.0", "window-0", False, later, model="scripted")
+    assert [t.met for t in scripted.turns] == ["raised", "raised"]
+    assert scripted.turns[0].raised == (
+        "predicted by the stand-in's rules: HTTP 400: No tool output found for function call "
+        "dead-c1."
+    )
+    usable = session_usable(scripted)
+    assert (usable.holds, usable.raised) == (False, (1, 2))
+    over_http = liveness_run("lost", "2.7.0", "window-0", False, later, model="responses")
+    assert session_usable(over_http).holds is True  # the stand-in's answer is the stage's own
+    paired = Stage("next_turn", stored=[user(0)], model_inputs=[[user(0), user(1)]])
+    clean = liveness_run("clean", "2.7.0", "window-0", False, [(paired, "answered")])
+    assert session_usable(clean).holds is True
+
+
+def test_liveness_records_name_which_way_each_sent_item_is_unpaired_and_where_it_went() -> None:
+    own = Stage("pause", stored=[], compaction_inputs=[[user(0), CALL]])
+    later = Stage("next_turn", stored=[], model_inputs=[[OUTPUT, user(1)], [user(0), CALL]])
+    run = liveness_run("lost", "0.0.0", "input", False, [(later, "answered")], own=[own])
+    assert LivenessRun.from_json(run.to_json()) == run
+    (first, _) = liveness_records([run])
+    assert first.sent_unpaired == "dead-c1 gone-c1"
+    assert first.sent_detail == (
+        "open call dead-c1 to the model; orphan output gone-c1 to the model"
+    )
+    assert first.own_sent_detail == "open call dead-c1 to compaction"
 
 
 def test_liveness_run_round_trips_its_json_and_records_name_the_pin() -> None:

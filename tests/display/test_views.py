@@ -148,6 +148,7 @@ def test_views_stage_summary_counts_and_names_faults_per_stage() -> None:
     assert summary["tool_dispatches"].tolist() == [0, 0, 1, 0]
     assert summary["stored: orphan outputs"].tolist() == ["", "", "pending-c1", "pending-c1"]
     assert summary["to model: orphan outputs"].tolist() == ["", "", "", "pending-c1"]
+    assert set(summary["to model: open calls"]) == {""}
     assert summary["to compaction: open calls"].tolist() == ["pending-c1", "", "", ""]
     assert set(summary["to compaction: orphan outputs"]) == {""}
     assert set(summary["stored: open calls"]) == {""}
@@ -204,8 +205,19 @@ def test_views_diff_summary_covers_stages_that_sent_a_request() -> None:
         "only_stored": 0,
         "only_sent": 1,
         "orphan_outputs_sent": "pending-c1",
+        "open_calls_sent": "",
     }
     assert summary.loc["resume", "orphan_outputs_sent"] == ""
+
+
+def test_views_a_call_sent_without_its_output_is_named_in_both_summaries() -> None:
+    """The other way round: a call the model is sent without its output (google-adk's lost
+    call, 2.5.0-2.9.2) is a fault of what was sent, named where an orphan output is."""
+    sent = Stage("next_turn", [Q1, CALL], model_inputs=[[Q1, CALL, Q2]])
+    run = CaseRun(Case(), "0.0.0", [sent], 1, 0)
+    assert stage_summary(run).loc["next_turn", "to model: open calls"] == "pending-c1"
+    assert stage_summary(run).loc["next_turn", "stored: open calls"] == "pending-c1"
+    assert diff_summary(run).loc["next_turn", "open_calls_sent"] == "pending-c1"
 
 
 def test_views_next_turn_diff_shows_the_lost_call_on_the_pinned_sdk() -> None:

@@ -86,3 +86,14 @@ def test_explore_results_that_mix_a_patch_and_a_release_are_refused(tmp_path: Pa
     save_result(patched, tmp_path)
     with pytest.raises(PatchError, match="mix results of different SDKs"):
         load_results(tmp_path)
+
+
+def test_driver_search_takes_one_patch_and_says_so_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from approval_compaction.cli import main
+
+    argv = ["explore", "--driver", "adk", "--patch", "a.diff", "--patch", "b.diff"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err == "error: a driver's search takes one --patch\n"

@@ -72,9 +72,11 @@ def test_committed_counterexamples_keep_their_names() -> None:
     for path in files:
         finding = load(path)
         assert path.stem == finding.name
-        fix = "-fix" if finding.trace.conversation.fix else ""
-        digest = finding.trace.conversation.digest()
-        assert finding.name == f"{finding.trace.sdk_version}{fix}-{digest}"
+        conversation = finding.trace.conversation
+        sdk = f"{conversation.sdk}-" if conversation.sdk else ""  # a driver's: js-, adk-
+        fix = "-fix" if conversation.fix else ""
+        digest = conversation.digest()
+        assert finding.name == f"{sdk}{finding.trace.sdk_version}{fix}-{digest}"
 
 
 def record(index: int, step: Step, outcome: str = "answered") -> StepRecord:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from approval_compaction.analysis.liveness import LivenessRecord
 from approval_compaction.lab.findings.adk import (
+    BESIDE,
     HTTP_PATH,
     MEETS,
     SCRIPTED_PATH,
@@ -15,6 +18,7 @@ from approval_compaction.lab.findings.adk import (
     load_adk,
     over_http_agreement,
     over_http_sweep_agreement,
+    result,
 )
 from approval_compaction.lab.findings.liveness import GROWS_CELL
 from approval_compaction.lab.findings.releases import RESUME_FAILS
@@ -151,6 +155,21 @@ def test_over_http_sweep_agreement_names_each_kind_that_reads_otherwise() -> Non
     assert said.endswith("2.5.0 tokens-2: predicted no case breaks an invariant, over HTTP "
                          "8 of 16 break , raised at resume")  # fmt: skip
     assert "no release" in over_http_sweep_agreement(AdkFinding(predicted, (), ()))
+
+
+def test_adk_a_kind_run_with_fields_the_release_requires_says_so_in_every_table() -> None:
+    """google-adk 1.25.0 to 2.5.0 run a token threshold only beside the window's fields: the
+    cell and the boundary say it ran so, rather than reading as 2.6.0's threshold alone (or as
+    not applicable, as the study said before it added them)."""
+    added = "compaction_interval=1000000, overlap_size=0"
+    rows = [
+        replace(_row("2.0.0", k), configured=added if k.startswith("tokens") else "")
+        for k in ("window-0", "window-1", "tokens-0", "tokens-2")
+    ]
+    frame = adk_verdict_frame(driver_verdicts(rows, [], WORDS))
+    assert frame.iloc[0]["tokens, retention 0"] == f"no error in these cases, {BESIDE}"
+    assert frame.iloc[0]["window, overlap 0"] == "no error in these cases"
+    assert result(rows[2]) == f"no case breaks an invariant ({BESIDE}: {added})"
 
 
 def test_adk_verdict_of_a_release_that_never_compacts_is_never_compacts() -> None:

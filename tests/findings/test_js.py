@@ -42,6 +42,16 @@ def test_cell_words_what_the_user_meets_as_the_python_tables_do() -> None:
     )
 
 
+def test_cell_says_when_a_plan_ran_with_the_option_the_release_lacks_left_out() -> None:
+    """previous_response_id on @openai/agents 0.3.6 to 0.4.0: run without compactionMode, the
+    release's only mode; the cell says so rather than reading as the releases with it."""
+    left_out = replace(PAUSE, configured="compactionMode left out: no compactionMode option")
+    assert cell(left_out) == (
+        "400 at the pause: run() throws, nothing to approve (8 of 16 cases), "
+        "no compactionMode option: its only mode"
+    )
+
+
 def test_ranges_join_consecutive_releases_that_read_the_same() -> None:
     rows = [
         PAUSE,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from approval_compaction.analysis.invariants import judge_all
 from approval_compaction.js.harness import Plan
 from approval_compaction.lab.js.sweep import PLANS, exposure_records, record, unavailable
@@ -48,3 +50,45 @@ def test_exposure_reports_each_position_in_order() -> None:
         (0, False, False),
         (9, True, True),
     ]
+
+
+def test_record_names_a_call_sent_without_its_output_beside_the_refusal() -> None:
+    """After a refused pause the call stays stored without its output and the next question
+    sends it (@openai/agents 0.3.6 to 0.20.0, auto): the record names the direction
+    (``model_input_complete``), not only the refusal the user met."""
+    case = Case(compaction="on")
+    run = refused_at_pause(case)
+    sent = Stage("next_turn", [], model_inputs=[[{"role": "user", "content": "q"}, CALL]])
+    sent_run = CaseRun(case, "0.20.0", [run.stages[0], sent], 0, 0, model="responses", sdk="js")
+    row = record(Plan("auto"), judge_all([sent_run]))
+    assert row.invariants.split() == ["model_input_complete", "pause_accepted"]
+
+
+def test_record_says_what_the_driver_added_for_the_release_to_run_the_plan() -> None:
+    said = "compactionMode left out: @openai/agents 0.3.6 has no compactionMode option"
+    runs = [replace(refused_at_pause(Case()), configured=said), refused_at_pause(Case())]
+    assert record(Plan("previous_response_id"), judge_all(runs)).configured == said
+    assert record(Plan("auto"), judge_all([refused_at_pause(Case())])).configured == ""
+
+
+@pytest.mark.slow
+@pytest.mark.releases
+@pytest.mark.subprocess
+@pytest.mark.enable_socket  # the stand-in the harness serves on 127.0.0.1
+def test_previous_response_id_runs_without_the_option_on_a_release_that_lacks_it() -> None:
+    """@openai/agents 0.3.6 to 0.4.0 have no compactionMode option and always compact by
+    previous_response_id: the plan of that mode runs there with the option left out, and says
+    so (the sweep recorded it as not applicable); input has no such configuration."""
+    from approval_compaction.js.harness import run_plans
+    from approval_compaction.lab.js.packages import package_folder
+
+    folder = package_folder("0.3.6")
+    plans = [Plan(mode, cases=(Case(),)) for mode in ("previous_response_id", "input")]
+    ran = run_plans(plans, folder)
+    kept, lacking = (record(p, judge_all(r)) for p, r in zip(plans, ran, strict=True))
+    assert kept.configured.startswith("compactionMode left out: @openai/agents 0.3.6 has no")
+    assert (kept.not_applicable, kept.raised_at, kept.endpoint) == (
+        "", "pause", "/v1/responses/compact",
+    )  # fmt: skip
+    assert lacking.not_applicable == "@openai/agents 0.3.6 has no compactionMode option"
+    assert lacking.configured == ""

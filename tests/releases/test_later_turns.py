@@ -10,6 +10,7 @@ import needs
 import pytest
 
 from approval_compaction.analysis.liveness import (
+    PREDICTED,
     UsableVerdict,
     judge_liveness,
     liveness_records,
@@ -103,14 +104,18 @@ def test_liveness_clean_control_is_answered_and_usable_on_the_pinned_release() -
     assert holds(run) == {"compaction_runs": True, "history_bounded": True}
 
 
-def test_liveness_scripted_model_is_reachable_by_name_and_accepts_the_orphan() -> None:
-    """``model="scripted"``: the scripted model answers what the API refuses, so the poisoned
-    store keeps compacting there, each later turn sending the orphan output (the earlier
-    records' world, kept by name)."""
+def test_liveness_scripted_model_is_reachable_by_name_and_predicts_the_refusal() -> None:
+    """``model="scripted"``: the scripted model answers what the API refuses, and the turn that
+    sent the orphan output raises the stand-in's prediction of the API's 400; the scripted
+    answer let that turn compact, so the later ones send nothing unpaired and are answered."""
     run = run_situation("poisoned", "input", TURNS, poisoned=poisoned_history(), model="scripted")
-    assert run.model == "scripted" and [t.met for t in run.turns] == ["answered"] * TURNS
-    assert session_usable(run).holds is True
-    assert holds(run) == {"compaction_runs": True, "history_bounded": True}
+    first, *rest = run.turns
+    assert run.model == "scripted" and first.met == "raised"
+    assert first.raised.startswith(PREDICTED) and "No tool call found" in first.raised
+    assert "orphan output pending-c1 to the model" in first.sent
+    assert [t.met for t in rest] == ["answered"] * (TURNS - 1)
+    assert all(t.sent == () for t in rest)
+    assert session_usable(run).holds is False
     assert run.sent == ("pending-c1",)
 
 

@@ -71,13 +71,20 @@ def test_committed_liveness_runs_on_the_patch_keep_every_run_bounded() -> None:
 
 def test_committed_late_resumes_on_the_patch_stay_paired_in_every_mode() -> None:
     """The patch keeps the abandoned call (the MCP request) stored, so a state resumed after the
-    user moved on finds it: nothing unpaired is stored or sent, in any mode."""
+    user moved on finds it: nothing unpaired is stored, in any mode. Judged both ways, what the
+    patch leaves is sent: while a late MCP resume waits, its request goes to the model without
+    its response (a pairing rule no public source gives for MCP approvals)."""
     data = _patched_runs(LIVENESS_MODES)
     runs = [LivenessRun.from_json(r) for r in data["runs"]]  # type: ignore[attr-defined]
     assert {r.scenario for r in runs} >= set(SITUATIONS)
     late = [r for r in runs if r.scenario in LATE]
     assert {(r.scenario, r.mode) for r in late} == {(s, m) for s in LATE for m in LIVENESS_MODES}
-    assert all(resume_paired(r).holds is True for r in late), [resume_paired(r) for r in late]
+    verdicts = {(r.scenario, r.mode): resume_paired(r) for r in late}
+    assert all(v.stored == () for v in verdicts.values()), verdicts
+    function = {k: v for k, v in verdicts.items() if k[0] != "mcp_resumed"}
+    assert function and all(v.holds for v in function.values()), function
+    mcp = [v for k, v in verdicts.items() if k[0] == "mcp_resumed"]
+    assert mcp and all(v.sent == ("pending-mcpr1",) for v in mcp), mcp
 
 
 def test_committed_mcp_runs_on_the_release_are_stuck_in_every_mode() -> None:
@@ -161,14 +168,16 @@ def test_the_patch_applies_to_the_release() -> None:
         assert "_after_unanswered_mcp_request" in source
 
 
-def test_committed_http_runs_on_the_patch_stay_bounded_and_send_nothing_unpaired() -> None:
+def test_committed_http_runs_on_the_patch_stay_bounded_and_send_the_mcp_request_alone() -> None:
     data = read_json(paths.DATA_FILES.liveness_patch_http, dict)
     assert data["patch"] == the_patch().label
     assert set(data["runs"]) == {"released", "patched"}
     for run in data["runs"]["patched"]:
         kept = [t["kept"] for t in run["turns"]]
         assert kept == sorted(kept, reverse=True), f"{run['scenario']} grew: {kept}"
-        assert not any(t["sent_unpaired"] for t in run["turns"]), run["scenario"]
+        sent = {key for t in run["turns"] for key in t["sent_unpaired"]}
+        # only the hosted MCP approval request an abandoned approval leaves (the rule is unknown)
+        assert sent <= ({"pending-mcpr1"} if run["scenario"] == MCP_SITUATION else set()), sent
     released = {r["scenario"]: r for r in data["runs"]["released"]}
     poisoned = released["poisoned"]["turns"]
     assert any(t["sent_unpaired"] for t in poisoned)  # the release sends the orphan output

@@ -251,16 +251,18 @@ def test_probe_judges_the_continued_cases_and_runs_the_situations() -> None:
     assert all("No tool call found" in t.raised for r in poisoned for t in r.turns)
 
 
-def test_probe_situations_on_the_scripted_model_by_name_accept_the_orphan() -> None:
-    """``--liveness-model scripted``: the scripted model answers every poisoned later turn."""
-    from approval_compaction.analysis.liveness import LivenessRun, session_usable
+def test_probe_situations_on_the_scripted_model_by_name_predict_the_refusal() -> None:
+    """``--liveness-model scripted``: the scripted model answers every poisoned later turn, the
+    first one flagged with the stand-in's prediction of the API's 400."""
+    from approval_compaction.analysis.liveness import PREDICTED, LivenessRun
     from approval_compaction.lab.releases.later_turns import poisoned_history
 
     found = probe.situations(poisoned_history(), [], sdk_version(), 2, "scripted", jobs=1)
     runs = [LivenessRun.from_json(r) for r in found]
     assert {r.model for r in runs} == {"scripted"}
     poisoned = [r for r in runs if r.scenario == "poisoned"]
-    assert poisoned and all(session_usable(r).holds is True for r in poisoned)
+    assert poisoned and all(r.turns[0].raised.startswith(PREDICTED) for r in poisoned)
+    assert all(t.met == "answered" for r in poisoned for t in r.turns[1:])
 
 
 def test_probe_situations_shared_between_forked_copies_are_the_same_runs() -> None:

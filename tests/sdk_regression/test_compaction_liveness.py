@@ -76,7 +76,13 @@ SITUATIONS = ["abandoned", "lost", "poisoned", "mcp_abandoned"]
 # the user's message (the compaction endpoint keeps it), the summary, the tool's output without
 # its call, and the final answer.
 POISONED_HISTORY: list[Any] = [
-    {"content": "first question", "role": "user", "type": "message"},
+    {
+        "id": "msg_compaction-1_1",
+        "type": "message",
+        "status": "completed",
+        "role": "user",
+        "content": [{"type": "input_text", "text": "first question"}],
+    },
     {"type": "compaction", "id": "compaction-1", "encrypted_content": "synthetic-summary-1"},
     {"call_id": CALL_ID, "output": "synthetic:v", "type": "function_call_output"},
     {

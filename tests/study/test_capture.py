@@ -85,6 +85,7 @@ def test_capture_to_json_keeps_the_outcome_as_its_text_and_status() -> None:
     plain = asdict(run)
     assert plain.pop("response_store") is None  # not set: left out, so the files read as before
     assert plain.pop("sdk") == "python"  # the Python study's: left out too
+    assert plain.pop("configured") == ""  # taken as planned, nothing added: left out too
     for stage in plain["stages"]:
         seen = stage.pop("outcome")
         stage.update(outcome=Outcome(**seen).text, http_status=seen["http_status"])

@@ -358,6 +358,29 @@ def test_a_named_call_reply_calls_that_tool_not_the_first() -> None:
     assert missing.body is not None and missing.body["output"][0]["type"] == "message"
 
 
+def test_a_calls_reply_makes_each_listed_call_with_the_id_given() -> None:
+    """``calls:NAME@ID,...`` (a search scripting one reply's calls) answers with those calls in
+    order, an MCP approval request for ``mcp``; a name with no tool is left out, and nothing
+    left is a message."""
+    parameters = {"properties": {"value": {"type": "string"}}}
+    tools = [
+        {"type": "function", "name": "a", "parameters": parameters},
+        {"type": "mcp", "server_label": "srv", "server_url": "https://mcp.invalid/"},
+    ]
+    body = json.dumps({"model": "m", "input": "q", "tools": tools}).encode()
+    standin = StandIn()
+    reply = standin.answer(parse("POST", "/v1/responses", body), "calls:a@a-1-0,mcp@m-1-1,z@z-1")
+    assert reply.body is not None
+    output = reply.body["output"]
+    assert [(i["type"], i.get("call_id") or i["id"]) for i in output] == [
+        ("function_call", "a-1-0"),
+        ("mcp_approval_request", "m-1-1"),
+    ]
+    assert output[1]["server_label"] == "srv"
+    nothing = standin.answer(parse("POST", "/v1/responses", body), "calls:z@z-1")
+    assert nothing.body is not None and nothing.body["output"][0]["type"] == "message"
+
+
 def test_the_usage_a_response_reports_grows_with_what_the_model_is_given() -> None:
     """The API counts tokens with the model's tokenizer (not modelled): the stand-in reports
     one per four characters of the items given and answered, so a longer history reports more,

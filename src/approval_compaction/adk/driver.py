@@ -299,15 +299,65 @@ KINDS: dict[str, dict[str, int]] = {
 }
 
 
+# What a release that requires a field the kind does not set is given, so that it runs the
+# kind as near as it can: the token threshold's releases 1.25.0 to 2.5.0 require the sliding
+# window's fields beside it; a window of a million invocations is one no run reaches, so the
+# threshold alone compacts, as it does on the releases that let it stand alone.
+REQUIRED_BESIDE: dict[str, int] = {"compaction_interval": 1_000_000, "overlap_size": 0}
+
+
 class NotApplicable(Exception):
     """The release cannot express the plan (a setting it does not have)."""
+
+
+def kind_settings(kind: str) -> dict[str, int]:
+    """``window-N``: a window of one invocation with an overlap of N; ``tokens-N``: a threshold
+    of one token keeping N raw events (``KINDS`` names the study's four; the search draws N)."""
+    trigger, _, size = kind.rpartition("-")
+    if trigger == "window" and size.isdigit():
+        return {"compaction_interval": 1, "overlap_size": int(size)}
+    if trigger == "tokens" and size.isdigit():
+        return {"token_threshold": 1, "event_retention_size": int(size)}
+    raise NotApplicable(f"no compaction kind {kind!r}")
+
+
+def compaction_config(kind: str) -> tuple[Any, str]:
+    """``EventsCompactionConfig`` of the kind with the scripted summariser, as the release
+    accepts it, and what was added to it ("" when nothing): a field the release requires that
+    the kind does not set is given its ``REQUIRED_BESIDE`` value; a setting the release does
+    not have (or any other rejection) makes the kind not applicable, field by field."""
+    from google.adk.apps.app import EventsCompactionConfig
+
+    settings = kind_settings(kind)
+    try:
+        return EventsCompactionConfig(summarizer=summariser_class()(), **settings), ""
+    except Exception as error:  # pydantic's ValidationError: what the release rejects
+        missing = required(error)
+        if not missing or not set(missing) <= set(REQUIRED_BESIDE):
+            raise NotApplicable(
+                f"EventsCompactionConfig rejects {kind}: {rejected(error)}"
+            ) from None
+    added = {name: REQUIRED_BESIDE[name] for name in missing}
+    try:
+        config = EventsCompactionConfig(summarizer=summariser_class()(), **settings, **added)
+    except Exception as error:
+        raise NotApplicable(f"EventsCompactionConfig rejects {kind}: {rejected(error)}") from None
+    return config, ", ".join(f"{name}={value}" for name, value in added.items())
+
+
+def required(error: Exception) -> list[str]:
+    """The fields a validation error says are required, when that is all it says (else [])."""
+    errors = getattr(error, "errors", None)
+    found = errors() if callable(errors) else []
+    if not found or any(e.get("type") != "missing" for e in found):
+        return []
+    return [".".join(map(str, e["loc"])) for e in found]
 
 
 def make_app(plan: dict[str, Any], compaction: bool, calls: int, conversation: str) -> Any:
     from google.adk.apps import App
     from google.adk.tools.long_running_tool import LongRunningFunctionTool
 
-    kind = plan["kind"]
     if plan.get("model") == "responses":
         model = responses_model(plan, conversation)
     else:
@@ -317,17 +367,8 @@ def make_app(plan: dict[str, Any], compaction: bool, calls: int, conversation: s
         LongRunningFunctionTool(long_export),
     ]
     agent = LlmAgent(name="assistant", model=model, instruction="Help.", tools=tools)
-    config = None
-    if compaction:
-        from google.adk.apps.app import EventsCompactionConfig
-
-        try:
-            config = EventsCompactionConfig(summarizer=summariser_class()(), **KINDS[kind])
-        except Exception as error:  # pydantic's ValidationError: what the release rejects
-            raise NotApplicable(
-                f"EventsCompactionConfig rejects {kind}: {rejected(error)}"
-            ) from None
-    return App(name=APP, root_agent=agent, events_compaction_config=config), model
+    config, added = compaction_config(plan["kind"]) if compaction else (None, "")
+    return App(name=APP, root_agent=agent, events_compaction_config=config), model, added
 
 
 def rejected(error: Exception) -> str:
@@ -417,7 +458,8 @@ class Conversation:
     ):
         self.case = case
         conversation = f"{plan['label']}-{plan['kind']}-{topic or session_id}"
-        self.app, self.model = make_app(plan, case["compaction"] == "on", calls, conversation)
+        made = make_app(plan, case["compaction"] == "on", calls, conversation)
+        self.app, self.model, self.configured = made
         self.service = service
         self.runner = Runner(app=self.app, session_service=self.service)
         streamed = case["runner"] == "run_streamed"
@@ -437,15 +479,17 @@ class Conversation:
         return [event_json(e) for e in read], [event_json(e) for e in events]
 
     async def turn(
-        self, name: str, message: types.Content, die_after_call: bool = False
+        self, name: str, message: types.Content, die_after_call: bool | int = False
     ) -> tuple[dict[str, Any], list[Any]]:
         """Run one turn; its stage and the calls it ended waiting on (confirmation requests,
         and long-running calls). ``die_after_call``: the worker dies as soon as the model's
-        call is stored, before any tool runs (the ``lost`` situation)."""
+        call is stored, before any tool runs (the ``lost`` situation); a number N: as soon as
+        the model's Nth reply with calls is stored (the tools of the earlier ones ran)."""
         SEEN.update(model_inputs=[], compaction_inputs=[], dispatches=0)
         waiting: list[Any] = []
         outcome = "ok"
         http: dict[str, Any] = {}
+        replies = 0  # the model's replies with calls so far
         try:
             kwargs: dict[str, Any] = {}
             if self.config is not None:
@@ -455,7 +499,8 @@ class Conversation:
             )
             async for event in run:
                 calls = [] if event.partial else event.get_function_calls()
-                if die_after_call and calls:
+                replies += 1 if any(c.name != CONFIRMATION for c in calls) else 0
+                if die_after_call and calls and replies >= int(die_after_call):
                     await run.aclose()
                     break
                 long_ids = event.long_running_tool_ids or set()
@@ -594,6 +639,8 @@ async def pause_case(
         conversation = Conversation(plan, case, service, f"s-{number}")
     except NotApplicable as why:
         return {**out, "not_applicable": str(why)}, None
+    if conversation.configured:  # what the release required beside the kind's settings
+        out["configured"] = conversation.configured
     rest: dict[str, Any] | None = None
     try:
         await conversation.create()
@@ -788,6 +835,8 @@ async def run_situation(plan: dict[str, Any], name: str) -> dict[str, Any]:
         conversation = Conversation(plan, CONTROL, service, topic=name)
     except NotApplicable as why:
         return {**out, "not_applicable": str(why)}
+    if conversation.configured:
+        out["configured"] = conversation.configured
     try:
         await conversation.create()
         stages, resumed = [], False
@@ -860,6 +909,317 @@ async def situations(plan: dict[str, Any]) -> list[dict[str, Any]]:
     return [await run_situation(plan, name) for name in plan.get("situations", [])]
 
 
+# ---------------------------------------------------------------- the search's steps
+
+# The tools a searched conversation's agent carries, by the kind of call the model makes to each:
+# a plain function, the confirmed one (the study's), a long-running tool that answers at once
+# with its pending status, and one that returns nothing (ADK stores no answer: the result comes
+# only when the application sends it).
+STEP_TOOLS = {
+    "function": "lookup",
+    "confirm": TOOL,
+    "long_running": "start_export",
+    "long_running_deferred": "queue_export",
+}
+CONTINUE_TURNS = 3  # the plain questions of one ``continue`` step (the Python search's)
+SCRIPT: list[list[dict[str, Any]]] = []  # the model's replies with calls still to come this turn
+
+
+def lookup(record: str) -> dict[str, str]:
+    """Look up a record (no confirmation)."""
+    return {"record": record, "status": "found"}
+
+
+def start_export(table: str) -> dict[str, str]:
+    """Start a long export; it answers at once with its status, the result comes later."""
+    return {"table": table, "status": "pending"}
+
+
+def queue_export(table: str) -> None:
+    """Queue a long export; nothing comes back until the result arrives."""
+    return None
+
+
+def step_call(call: dict[str, Any]) -> types.FunctionCall:
+    """The model's call of one kind, its id the search's (``<kind>-<step>-<position>``)."""
+    field = "table" if call["kind"].startswith("long_running") else "record"
+    return types.FunctionCall(
+        id=call["id"], name=STEP_TOOLS[call["kind"]], args={field: call["id"]}
+    )
+
+
+class StepModel(BaseLlm):
+    """The search's scripted model: the step's replies with calls in order (each a list of
+    ``{"id", "kind"}``), then text; every request's contents recorded, its usage reported as
+    ``ScriptedModel`` reports it."""
+
+    model: str = "scripted"
+
+    async def generate_content_async(self, llm_request: Any, stream: bool = False) -> Any:
+        contents = list(llm_request.contents or [])
+        SEEN["model_inputs"].append([dump(c) for c in contents])
+        size = sum(len(json.dumps(dump(c))) for c in contents)
+        usage = types.GenerateContentResponseUsageMetadata(
+            prompt_token_count=max(1, size // 4),
+            candidates_token_count=5,
+            total_token_count=max(1, size // 4) + 5,
+        )
+        if SCRIPT:
+            parts = [types.Part(function_call=step_call(call)) for call in SCRIPT.pop(0)]
+            yield LlmResponse(
+                content=types.Content(role="model", parts=parts), usage_metadata=usage
+            )
+            return
+        text = "Done." if _answers_tool(contents) else "Noted."
+        if stream:
+            part = types.Part(text=text[:2])
+            yield LlmResponse(content=types.Content(role="model", parts=[part]), partial=True)
+        final = types.Content(role="model", parts=[types.Part(text=text)])
+        yield LlmResponse(content=final, usage_metadata=usage)
+
+
+def step_app(settings: dict[str, Any]) -> Any:
+    """The searched conversation's app: the four tools, ``StepModel``, the compaction of its
+    ``mode`` (a kind, as ``compaction_config`` gives it; none for ``off``), resumable when the
+    settings say so."""
+    from google.adk.apps import App
+    from google.adk.tools.long_running_tool import LongRunningFunctionTool
+
+    tools = [
+        FunctionTool(lookup),
+        FunctionTool(protected_lookup, require_confirmation=True),
+        LongRunningFunctionTool(start_export),
+        LongRunningFunctionTool(queue_export),
+    ]
+    agent = LlmAgent(name="assistant", model=StepModel(), instruction="Help.", tools=tools)
+    extra: dict[str, Any] = {}
+    if settings["mode"] != "off":
+        extra["events_compaction_config"], _added = compaction_config(settings["mode"])
+    if settings.get("resumable"):
+        try:
+            from google.adk.apps import ResumabilityConfig
+        except ImportError:
+            raise NotApplicable("no ResumabilityConfig in this release") from None
+        extra["resumability_config"] = ResumabilityConfig(is_resumable=True)
+    return App(name=APP, root_agent=agent, **extra)
+
+
+class StepConversation(Conversation):
+    """One searched conversation: ``Conversation``'s turns on the search's app."""
+
+    def __init__(self, settings: dict[str, Any], service: Any, runner: str = "run") -> None:
+        self.case = {"runner": runner}
+        self.app = step_app(settings)
+        self.model = self.app.root_agent.model
+        self.service = service
+        self.runner = Runner(app=self.app, session_service=service)
+        streamed = runner == "run_streamed"
+        self.config = RunConfig(streaming_mode=StreamingMode.SSE) if streamed else None
+        self.session_id = "s-1"
+        self.warning = ""
+
+
+def answers(calls: list[Any], decision: str) -> types.Content:
+    """The application's answers, in one message: a confirmation's (``approve``, ``reject``,
+    or ``mixed``: the first approved, the rest rejected), a long-running call's final result."""
+    parts = []
+    for n, call in enumerate(calls):
+        if call.name == CONFIRMATION:
+            confirmed = decision == "approve" or (decision == "mixed" and n == 0)
+            response: dict[str, Any] = {"confirmed": confirmed}
+        else:
+            response = {"table": call.id, "status": "done"}
+        reply = types.FunctionResponse(id=call.id, name=call.name, response=response)
+        parts.append(types.Part(function_response=reply))
+    return types.Content(role="user", parts=parts)
+
+
+class Stepper:
+    """A searched conversation taken one step at a time (``steps``): the session, what waits
+    for the application (the confirmations each ``ask`` paused on, in order), and the
+    long-running calls it answered."""
+
+    def __init__(self, settings: dict[str, Any], scratch: str) -> None:
+        self.settings = settings
+        self.path = os.path.join(scratch, f"{settings['label']}.db")
+        self.confirmations: list[list[Any]] = []
+        self.finished: set[str] = set()
+        self.service: Any = None
+
+    def open(self, runner: str = "run") -> StepConversation:
+        if self.service is None:
+            self.service = session_service(self.settings["store"], self.path)
+        return StepConversation(self.settings, self.service, runner)
+
+    async def start(self) -> dict[str, Any]:
+        CLOCK.now = EPOCH
+        if os.path.exists(self.path):
+            os.remove(self.path)
+        try:
+            await self.open().create()
+        except NotApplicable as why:
+            return {"not_applicable": str(why)}
+        return {"sdk_version": version()}
+
+    async def long_running(self) -> list[Any]:
+        """Every long-running call the session holds whose final result was not sent yet."""
+        session = await self.service.get_session(app_name=APP, user_id=USER, session_id="s-1")
+        found = []
+        for event in session.events if session else []:
+            ids = event.long_running_tool_ids or set()
+            found += [c for c in event.get_function_calls() if c.id in ids]
+        return [c for c in found if c.id not in self.finished and c.name != CONFIRMATION]
+
+    async def take(self, index: int, step: dict[str, Any]) -> dict[str, Any]:
+        action, runner = step["action"], step.get("runner", "run")
+        conversation = self.open(runner)
+        stages, approvals, outcome = [], 0, "answered"
+        try:
+            if action == "ask":
+                stage, paused = await self.ask(conversation, index, step)
+                stages.append(stage)
+                outcome = "died" if step.get("ending") == "die" else outcome
+                outcome = "paused" if paused else outcome
+            elif action == "decide":
+                if step.get("boundary") == "process" and self.settings["store"] == "memory":
+                    return {"not_applicable": "a second process cannot read a memory session"}
+                if not self.confirmations:
+                    return {"not_applicable": "no confirmation waits"}
+                calls = self.confirmations.pop(0)
+                decision = step.get("decision", "approve")
+                approvals = sum(
+                    1
+                    for n, _ in enumerate(calls)
+                    if decision == "approve" or (decision == "mixed" and n == 0)
+                )
+                if step.get("boundary") == "process":
+                    stage = await self.elsewhere(runner, calls, decision)
+                    conversation = self.open(runner)
+                else:
+                    stage, _ = await conversation.turn("resume", answers(calls, decision))
+                stages.append(stage)
+            elif action == "finish":
+                calls = await self.long_running()
+                if not calls:
+                    return {"not_applicable": "no long-running call waits"}
+                self.finished |= {c.id for c in calls}
+                stage, _ = await conversation.turn("resume", answers(calls, "approve"))
+                stages.append(stage)
+            else:  # continue
+                for n in range(1, CONTINUE_TURNS + 1):
+                    stage, _ = await conversation.turn(
+                        "next_turn", user_text(f"Anything else? ({index}.{n})")
+                    )
+                    stages.append(stage)
+        finally:
+            await conversation.close()
+        if any(s.get("outcome", "ok") != "ok" for s in stages):
+            outcome = "raised"
+        return {
+            "stages": stages,
+            "outcome": outcome,
+            "approvals": approvals,
+            "confirmations": [[c.id for c in group] for group in self.confirmations],
+            "long_running": [c.id for c in await self.long_running()],
+        }
+
+    async def ask(
+        self, conversation: StepConversation, index: int, step: dict[str, Any]
+    ) -> tuple[dict[str, Any], bool]:
+        """A new question; the model's replies call the step's kinds (all in one reply when
+        ``parallel``, else one reply each); with ``die`` the worker dies once the last is
+        stored. Whether it paused on a confirmation."""
+        calls = [
+            {"id": f"{kind}-{index}-{n}", "kind": kind} for n, kind in enumerate(step["calls"])
+        ]
+        SCRIPT[:] = [calls] if step.get("parallel") else [[c] for c in calls]
+        die = len(SCRIPT) if step.get("ending") == "die" and calls else False
+        try:
+            stage, waiting = await conversation.turn(
+                "next_turn", user_text(f"Question {index}."), die_after_call=die
+            )
+        finally:
+            SCRIPT.clear()
+        asked = [c for c in waiting if c.name == CONFIRMATION]
+        if asked:
+            self.confirmations.append(asked)
+        return stage, bool(asked)
+
+    async def elsewhere(self, runner: str, calls: list[Any], decision: str) -> dict[str, Any]:
+        """The answer sent by a second process over the session's database: this process lets
+        its connections go, a fork opens its own and resumes, and its stage comes back."""
+        await dispose(self.service)
+        self.service = None
+        sys.stdout.flush()
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the second process: a loop, a service and connections of its own
+            os.close(read)
+            try:
+                asyncio.set_event_loop(asyncio.new_event_loop())
+                stage = asyncio.get_event_loop().run_until_complete(
+                    self.resumed(runner, calls, decision)
+                )
+                with os.fdopen(write, "w") as out:
+                    out.write(json.dumps({"stage": stage, "clock": CLOCK.now}))
+            finally:
+                os._exit(0)
+        os.close(write)
+        with os.fdopen(read) as given:
+            text = given.read()
+        os.waitpid(pid, 0)
+        if not text:
+            raise RuntimeError("the second process ended without an answer")
+        done = json.loads(text)
+        CLOCK.now = done["clock"]
+        return dict(done["stage"])
+
+    async def resumed(self, runner: str, calls: list[Any], decision: str) -> dict[str, Any]:
+        conversation = self.open(runner)
+        try:
+            stage, _ = await conversation.turn("resume", answers(calls, decision))
+        finally:
+            await conversation.close()
+            await dispose(self.service)
+        return stage
+
+    async def stop(self) -> None:
+        if self.service is not None:
+            await dispose(self.service)
+            self.service = None
+
+
+def steps(lines: Any, out: Any) -> None:
+    """The search's conversations, one request a line on ``lines`` (``start`` with the
+    settings, ``step`` with its index and step, ``stop``), one answer a line on ``out``."""
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    stepper: Stepper | None = None
+    for line in lines:
+        if not line.strip():
+            continue
+        request = json.loads(line)
+        try:
+            if request["op"] == "version":
+                answer = {"sdk_version": version()}
+            elif request["op"] == "start":
+                if stepper is not None:
+                    loop.run_until_complete(stepper.stop())
+                stepper = Stepper(request["settings"], request["scratch"])
+                answer = loop.run_until_complete(stepper.start())
+            elif request["op"] == "step":
+                assert stepper is not None
+                answer = loop.run_until_complete(stepper.take(request["index"], request["step"]))
+            else:
+                if stepper is not None:
+                    loop.run_until_complete(stepper.stop())
+                stepper, answer = None, {}
+        except Exception as error:  # the driver failed: said, and the next request still runs
+            answer = {"error": failed(error)}
+        out.write(json.dumps(answer) + "\n")
+        out.flush()
+
+
 def version() -> str:
     return importlib.metadata.version("google-adk")
 
@@ -899,7 +1259,9 @@ def main() -> None:
 if __name__ == "__main__":
     logging.disable(logging.WARNING)
     install_clock()
-    if sys.argv[1:] == ["--second"]:
+    if sys.argv[1:] == ["--steps"]:
+        steps(sys.stdin, sys.stdout)
+    elif sys.argv[1:] == ["--second"]:
         for line in asyncio.run(seconds(json.loads(sys.stdin.read()))):
             print(json.dumps(line), flush=True)
     else:

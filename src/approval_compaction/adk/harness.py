@@ -26,7 +26,7 @@ import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,9 +36,11 @@ from .. import paths
 from ..analysis.liveness import LivenessRun
 from ..errors import InvestigationError
 from ..study.capture import CaseRun
+from ..study.moves import StepAnswer
 from ..study.scenario import Case, all_cases
 from ..study.words import AdkKind, Model
-from .items import read_liveness, read_run
+from ..study.worker import Worker, WorkerError
+from .items import Ids, read_liveness, read_run, read_step
 
 DRIVER = Path(__file__).with_name("driver.py")
 OVER_HTTP = "over HTTP"  # what a plan's (and a release's) label adds when its model is the API's
@@ -161,3 +163,46 @@ def _run(python: Path, driver: Path, spec: dict[str, Any]) -> list[dict[str, Any
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]
         raise DriverError(f"the ADK driver exited with {done.returncode}: {last}")
     return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+
+
+class Steps:
+    """The driver taking a searched conversation one step at a time (``driver.py --steps``),
+    in the release's interpreter, from a scratch folder of its own (its SQLite files too): one
+    process for every conversation until ``close`` (a ``process`` boundary is its fork).
+    ``study.moves.StepDriver`` is the interface; ``moves.MOVES`` the steps it takes."""
+
+    def __init__(self, python: Path, timeout: float = TIMEOUT) -> None:
+        if not Path(python).exists():
+            raise DriverError(f"no interpreter at {python}: make the release's environment first")
+        self.scratch = tempfile.mkdtemp(
+            prefix="approval-compaction-adk-steps-", dir=paths.scratch()
+        )
+        driver = Path(self.scratch) / DRIVER.name
+        shutil.copyfile(DRIVER, driver)
+        command = [str(python), str(driver), "--steps"]
+        self.worker = Worker(command=command, environ=environ(), cwd=self.scratch)
+        self.timeout, self.started, self.ids = timeout, 0, Ids()
+        self.version = str(self.ask({"op": "version"})["sdk_version"])
+
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        try:
+            answer = self.worker.ask(request, timeout=self.timeout)
+        except WorkerError as error:
+            raise DriverError(f"the ADK driver: {error}") from None
+        if answer.get("error"):
+            raise DriverError(f"the ADK driver failed: {answer['error']}")
+        return answer
+
+    def start(self, settings: Mapping[str, Any]) -> str:
+        self.started += 1
+        self.ids = Ids()
+        spec = {**settings, "label": f"c{self.started}"}
+        answer = self.ask({"op": "start", "settings": spec, "scratch": self.scratch})
+        return str(answer.get("not_applicable", ""))
+
+    def step(self, index: int, step: Mapping[str, Any]) -> StepAnswer:
+        return read_step(self.ask({"op": "step", "index": index, "step": dict(step)}), self.ids)
+
+    def close(self) -> None:
+        self.worker.close()
+        shutil.rmtree(self.scratch, ignore_errors=True)

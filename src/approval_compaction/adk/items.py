@@ -28,7 +28,7 @@ Three things are ADK's own and are recorded as what they are, not as the user's 
 Ids ADK makes up (``adk-<uuid>``) are renumbered ``adk-1``, ``adk-2``... in the order a case
 first shows them, so every run of a case reads the same. ``read_run`` turns one line the driver
 wrote into the study's ``CaseRun``; ``read_liveness`` one situation's line into a
-``LivenessRun``.
+``LivenessRun``; ``read_step`` one answer of the driver's step mode (the search's).
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ from typing import Any
 from ..analysis.liveness import LivenessRun, liveness_run
 from ..study.capture import CaseRun, Stage, driver_run
 from ..study.items import Item
+from ..study.moves import StepAnswer
 from ..study.words import Model
 
 CONFIRMATION = "adk_request_confirmation"
@@ -225,4 +226,24 @@ def read_liveness(data: dict[str, Any], release: str | None = None) -> LivenessR
         model=_model(data),
         own=own,
         resumed=bool(data.get("resumed")),
+    )
+
+
+def read_step(data: dict[str, Any], ids: Ids) -> StepAnswer:
+    """One answer of the driver's step mode (``driver.py --steps``) as the search reads it: its
+    turns' stages mapped to the wire's shapes, ADK's generated ids renumbered by ``ids``, one
+    numbering for the whole conversation."""
+    data = dict(json.loads(ids(json.dumps(data))))
+    if data.get("not_applicable"):
+        return StepAnswer(not_applicable=str(data["not_applicable"]))
+    confirmations = [str(i) for group in data.get("confirmations", []) for i in group]
+    waiting = [str(i) for i in data.get("long_running", [])]
+    holds = {"pending"} if confirmations else set()
+    holds |= {"waiting"} if waiting else set()
+    return StepAnswer(
+        stages=tuple(_stage(stage) for stage in data.get("stages", [])),
+        outcome=str(data.get("outcome", "answered")),
+        approvals=int(data.get("approvals", 0)),
+        pending=(*confirmations, *waiting),
+        holds=frozenset(holds),
     )

@@ -1,4 +1,4 @@
-"""Invariants: eight safety properties a case must keep, each judged from its captured stages,
+"""Invariants: ten safety properties a case must keep, each judged from its captured stages,
 and two liveness properties judged over the later turns of a case continued after its next turn.
 
 ``paired`` means no output without its call; ``complete`` means no call without its output.
@@ -98,13 +98,13 @@ def offenders_detail(offenders: Iterable[Offender]) -> str:
 
 
 def judged_names(run: CaseRun) -> tuple[str, ...]:
-    """The invariants a run is judged on: the eight safety ones, and the two liveness ones when
+    """The invariants a run is judged on: the ten safety ones, and the two liveness ones when
     the case was continued after its next turn."""
     return INVARIANTS if run.continued else SAFETY
 
 
 def evaluate(run: CaseRun) -> list[Verdict]:
-    """The verdicts for one executed case, in INVARIANTS order: all eight safety ones, then the
+    """The verdicts for one executed case, in INVARIANTS order: all ten safety ones, then the
     two liveness ones when the case was continued (``run.continued`` later turns)."""
     if run.not_applicable is not None:
         return [Verdict(name, None, run.not_applicable) for name in judged_names(run)]

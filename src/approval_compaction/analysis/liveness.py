@@ -12,6 +12,14 @@ the user's messages nor compaction items, are stored):
 - ``session_usable``: no later turn raised (a refused session is dead whatever else holds);
 - ``sent_unpaired`` and ``resume_paired``: the later turns, and a late resume, store and send
   nothing unpaired, so a session kept compacting by sending an unpaired item is not healed.
+  Every request is judged both ways: a model or compaction input that holds an output without
+  its call, or a call without its output (``Sent``: which, and where it went). A call waiting
+  for a decision may be stored; sent, it is unpaired: the Responses API refuses a model request
+  whose input holds a function call without its output (``wire.rules``' ``OPEN_CALL``).
+
+On the ``scripted`` model nothing goes over HTTP, so a turn whose model request the stand-in's
+rules refuse (``wire.rules.check_pairing``) is recorded as raising what the API would answer,
+worded as a prediction (``PREDICTED``), as ``invariants`` predicts ``next_turn_accepted``.
 
 Details are structured (``LivenessDetail``, with the item that pins the history, ``Pin``). A
 ``LivenessRun`` is built from the driver's ``Transcript`` as plain records: this module imports
@@ -26,6 +34,7 @@ from typing import Any, Literal
 
 from ..study.capture import LATER_TURNS, CaseRun, Stage
 from ..study.items import Item
+from ..wire.rules import check_pairing
 from .pairing import Problem, find_unpaired, open_calls, orphan_outputs
 from .properties import LIVENESS as LIVENESS  # defined with the other invariants
 from .properties import LIVENESS_NAMES as LIVENESS_NAMES
@@ -39,6 +48,9 @@ Met = Literal["answered", "paused", "raised"]  # what the user met at the end of
 ANSWERED: Met = "answered"
 PAUSED: Met = "paused"
 RAISED: Met = "raised"
+# How a scripted model's refusal is worded: the rules' answer, not an observed one.
+PREDICTED = "predicted by the stand-in's rules"
+Where = Literal["model", "compaction"]  # where a request went: the model, or compaction
 
 
 @dataclass(frozen=True)
@@ -57,15 +69,31 @@ class Pin:
 
 
 @dataclass(frozen=True)
+class Sent:
+    """An unpaired item a turn sent: its key, what is wrong with it (an ``open call``: a call
+    without its output; an ``orphan output``: an output without its call) and where it went
+    (a ``model`` or a ``compaction`` request)."""
+
+    key: str
+    problem: Problem
+    to: Where
+
+    @property
+    def text(self) -> str:
+        """``open call call-1 to the model``, ``orphan output call-1 to compaction``."""
+        return f"{self.problem} {self.key} to {'the model' if self.to == 'model' else self.to}"
+
+
+@dataclass(frozen=True)
 class LiveTurn:
     """One later turn: the stored length after it (``length``; ``kept``: without the user's own
     messages, what ``history_bounded`` measures; ``candidates``: without compaction items
     either, what a threshold counts), the items of its last model request (``inputs``),
     whether it made a compaction request,
     whether a decision was waiting when it ended, the unpaired items stored after it, the
-    ids of unpaired items it sent (a compaction input's call without its output, or any
-    input's output without its call), and what the user met: ``answered``, ``paused`` or
-    ``raised``, with the error's text (``raised_text``)."""
+    ids of unpaired items it sent (``sent_unpaired``: any input's call without its output or
+    output without its call) and each in words (``sent``: ``Sent.text``), and what the user
+    met: ``answered``, ``paused`` or ``raised``, with the error's text (``raised_text``)."""
 
     length: int
     compacted: bool
@@ -77,6 +105,7 @@ class LiveTurn:
     raised: str = ""  # what the turn raised ("" when it did not)
     candidates: int = 0
     inputs: int = 0
+    sent: tuple[str, ...] = ()  # each unpaired item sent, in words (``Sent.text``)
 
 
 def pins(stored: Sequence[Item]) -> tuple[Pin, ...]:
@@ -86,14 +115,33 @@ def pins(stored: Sequence[Item]) -> tuple[Pin, ...]:
     )
 
 
+def sent_items(stage: Stage) -> tuple[Sent, ...]:
+    """What a stage sent that pairs with nothing, both ways, in every model and compaction
+    request: each call without its output and each output without its call, once each, in
+    order of where it went, problem and key."""
+    where: tuple[tuple[Where, list[list[Item]]], ...] = (
+        ("model", stage.model_inputs),
+        ("compaction", stage.compaction_inputs),
+    )
+    found: set[Sent] = set()
+    for to, requests in where:
+        for items in requests:
+            found.update(Sent(key, "open call", to) for key in open_calls(items))
+            found.update(Sent(key, "orphan output", to) for key in orphan_outputs(items))
+    return tuple(sorted(found, key=lambda s: (s.to != "model", s.problem, s.key)))
+
+
 def sent_unpaired(stage: Stage) -> tuple[str, ...]:
-    """What a stage sent that pairs with nothing: open calls and orphan outputs in each
-    compaction request, orphan outputs in each model request (a model input may end with a
-    call the run is waiting on; the API answers that one)."""
-    found = [key for items in stage.compaction_inputs for key in open_calls(items)]
-    found += [key for items in stage.compaction_inputs for key in orphan_outputs(items)]
-    found += [key for items in stage.model_inputs for key in orphan_outputs(items)]
-    return tuple(sorted(set(found)))
+    """The keys of what a stage sent that pairs with nothing (``sent_items``), sorted."""
+    return tuple(sorted({s.key for s in sent_items(stage)}))
+
+
+def predicted_refusal(stage: Stage) -> str:
+    """What the API would answer the first model request of the stage its pairing rules refuse
+    (``wire.rules.check_pairing``), in one line worded as a prediction ("" when it accepts
+    them all): for a model whose requests go nowhere."""
+    error = next((e for e in map(check_pairing, stage.model_inputs) if e is not None), None)
+    return "" if error is None else f"{PREDICTED}: HTTP {error.status}: {error.message}"
 
 
 def is_user_message(item: Item) -> bool:
@@ -122,22 +170,30 @@ def raised_text(stage: Stage, outcome: str = "") -> str:
     return outcome if outcome.startswith("error") else ""
 
 
-def live_turn(stage: Stage, waiting: bool = False, outcome: str = "") -> LiveTurn:
+def live_turn(
+    stage: Stage, waiting: bool = False, outcome: str = "", model: str = "responses"
+) -> LiveTurn:
     """A later turn from its stage and the turn's outcome (``answered``, ``paused``,
-    ``error: <exception class>``; the stage's own ``outcome`` says what a refused request was)."""
+    ``error: <exception class>``; the stage's own ``outcome`` says what a refused request was).
+    On the ``scripted`` model a turn that raised nothing but sent a model request the API's
+    pairing rules refuse raises their prediction (``predicted_refusal``)."""
     raised = raised_text(stage, outcome)
+    if not raised and model == "scripted":
+        raised = predicted_refusal(stage)
     met: Met = RAISED if raised else PAUSED if waiting else ANSWERED
+    sent = sent_items(stage)
     return LiveTurn(
         length=len(stage.stored),
         compacted=bool(stage.compaction_inputs),
         kept=sum(1 for item in stage.stored if not is_user_message(item)),
         waiting=waiting,
         unpaired=pins(stage.stored),
-        sent_unpaired=sent_unpaired(stage),
+        sent_unpaired=tuple(sorted({s.key for s in sent})),
         met=met,
         raised=raised,
         candidates=sum(1 for item in stage.stored if is_candidate(item)),
         inputs=len(stage.model_inputs[-1]) if stage.model_inputs else 0,
+        sent=tuple(s.text for s in sent),
     )
 
 
@@ -203,6 +259,7 @@ class LivenessRun:
                     | {
                         "unpaired": tuple(Pin(**p) for p in t["unpaired"]),
                         "sent_unpaired": tuple(t["sent_unpaired"]),
+                        "sent": tuple(t.get("sent", ())),
                     }
                 )
                 for t in turns
@@ -224,6 +281,16 @@ class LivenessRun:
     def own_sent(self) -> tuple[str, ...]:
         """Every unpaired item the situation's own turns sent, before the later ones."""
         return tuple(sorted({key for t in self.own for key in t.sent_unpaired}))
+
+    @property
+    def sent_words(self) -> tuple[str, ...]:
+        """Every unpaired item the later turns sent, in words (``Sent.text``), each once."""
+        return tuple(dict.fromkeys(text for t in self.turns for text in t.sent))
+
+    @property
+    def own_sent_words(self) -> tuple[str, ...]:
+        """Every unpaired item the situation's own turns sent, in words, each once."""
+        return tuple(dict.fromkeys(text for t in self.own for text in t.sent))
 
 
 @dataclass(frozen=True)
@@ -365,6 +432,10 @@ class LivenessRecord:
     session_usable: bool | None = None  # no later turn raised (None: not judged)
     raised: str = ""  # the later turns that raised, and what, in words
     model: str = "scripted"  # the model wiring the run answered with
+    # What the later turns and the own turns sent unpaired, each in words: which way it is
+    # unpaired, its key and where it went (``Sent.text``), "; "-separated.
+    sent_detail: str = ""
+    own_sent_detail: str = ""
 
 
 def liveness_records(runs: Sequence[LivenessRun]) -> list[LivenessRecord]:
@@ -394,6 +465,8 @@ def liveness_records(runs: Sequence[LivenessRun]) -> list[LivenessRecord]:
                     session_usable=usable.holds,
                     raised=usable.text,
                     model=run.model,
+                    sent_detail="; ".join(run.sent_words),
+                    own_sent_detail="; ".join(run.own_sent_words),
                 )
             )
     return out
@@ -436,8 +509,8 @@ def liveness_run(
         if stage is None:
             error = error or f"a later turn recorded no stage ({outcome})"
             break
-        turns.append(live_turn(stage, waiting=outcome == "paused", outcome=outcome))
-    mine = tuple(live_turn(stage) for stage in own)
+        turns.append(live_turn(stage, outcome == "paused", outcome, model))
+    mine = tuple(live_turn(stage, model=model) for stage in own)
     return LivenessRun(
         scenario, sdk_version, mode, workaround, tuple(turns), error, model, mine, resumed,
         threshold,

@@ -1,8 +1,15 @@
 """Properties: each invariant defined once, as a value: its name, its meaning in a sentence, and
 its rule (the stages and field it reads, and the check that finds the offending items). The
-eight safety ones are judged by ``invariants`` from a case's stages; the two liveness ones by
+ten safety ones are judged by ``invariants`` from a case's stages; the two liveness ones by
 ``liveness`` over the later turns of a case continued after its next turn. ``SESSION_USABLE``
 is judged by ``liveness`` too, beside them: whether the user can still use the session at all.
+
+Every input a case sends is judged both ways: ``*_paired`` finds an output without its call,
+``*_complete`` a call without its output. Model inputs: ``pause_input_paired``,
+``resumed_input_paired`` and ``next_turn_input_paired`` by stage, ``model_input_complete`` at
+every stage (a call waiting for a decision is stored, never sent: the Responses API answers a
+request whose input holds a function call without its output with HTTP 400, ``wire.rules``'
+``OPEN_CALL``). Compaction inputs: ``compaction_input_complete`` and ``compaction_input_paired``.
 """
 
 from __future__ import annotations
@@ -49,6 +56,20 @@ DEFINITIONS: tuple[Invariant, ...] = (
         orphan_outputs,
     ),
     Invariant(
+        "pause_input_paired",
+        "the pausing turn's model input holds no output without its call",
+        ("pause",),
+        "model_inputs",
+        orphan_outputs,
+    ),
+    Invariant(
+        "model_input_complete",
+        "no model request, at any stage, holds a call without its output",
+        STAGES,
+        "model_inputs",
+        open_calls,
+    ),
+    Invariant(
         "compaction_input_complete",
         "no compaction request holds a call without its output",
         STAGES,
@@ -91,7 +112,7 @@ DEFINITIONS: tuple[Invariant, ...] = (
     ),
 )
 # The two liveness invariants, judged over the later turns of a case continued after its next
-# turn (``analysis.liveness`` judges them): in the matrix beside the eight safety ones.
+# turn (``analysis.liveness`` judges them): in the matrix beside the ten safety ones.
 LIVENESS: tuple[Invariant, ...] = (
     Invariant(
         "compaction_runs",

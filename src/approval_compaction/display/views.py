@@ -76,6 +76,7 @@ def stage_summary(run: CaseRun) -> pd.DataFrame:
                 "stored: orphan outputs": _ids([stage.stored], orphan_outputs),
                 "stored: open calls": _ids([stage.stored], open_calls),
                 "to model: orphan outputs": _ids(stage.model_inputs, orphan_outputs),
+                "to model: open calls": _ids(stage.model_inputs, open_calls),
                 "to compaction: open calls": _ids(stage.compaction_inputs, open_calls),
                 "to compaction: orphan outputs": _ids(stage.compaction_inputs, orphan_outputs),
             }
@@ -118,7 +119,8 @@ def side_by_side(frames: dict[str, pd.DataFrame]) -> pd.DataFrame:
 
 
 def diff_summary(run: CaseRun) -> pd.DataFrame:
-    """Per stage with a model request: items only stored, only sent, and orphan outputs sent."""
+    """Per stage with a model request: items only stored, only sent, and what the last request
+    sent unpaired both ways (orphan outputs, open calls)."""
     rows = []
     for stage in run.stages:
         if not stage.model_inputs:
@@ -131,6 +133,7 @@ def diff_summary(run: CaseRun) -> pd.DataFrame:
                 "only_stored": int((diff["side"] == "only stored").sum()),
                 "only_sent": int((diff["side"] == "only sent").sum()),
                 "orphan_outputs_sent": ", ".join(orphan_outputs(stage.model_inputs[-1])),
+                "open_calls_sent": ", ".join(open_calls(stage.model_inputs[-1])),
             }
         )
     return pd.DataFrame(rows).set_index("stage")

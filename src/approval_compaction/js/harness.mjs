@@ -13,6 +13,7 @@
 //
 //   node harness.mjs < plan.json       the cases of a plan (its fields: see `main`)
 //   node harness.mjs --resume          the steps after a process boundary (internal)
+//   node harness.mjs --steps           a search's conversations, one step per line (`Stepper`)
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -124,6 +125,7 @@ class Recorder {
     this.hook = []; // the candidate count of each compaction decision the session asked for
     this.always = false; // a later turn: the compaction decision says yes
     this.reply = '';
+    this.replies = []; // a searched step's scripted replies, one per model request, then `reply`
     this.marks = this.counts();
     listening = this;
   }
@@ -157,7 +159,9 @@ function asList(input) {
 function client(plan, conversation, recorder) {
   const logged = async (url, init) => {
     const headers = new Headers(init?.headers);
-    if (recorder.reply) headers.set(REPLY_HEADER, recorder.reply);
+    const toModel = new URL(String(url)).pathname.endsWith('/responses');
+    const reply = toModel && recorder.replies.length > 0 ? recorder.replies.shift() : recorder.reply;
+    if (reply) headers.set(REPLY_HEADER, reply);
     const response = await fetch(url, { ...init, headers });
     const body = typeof init?.body === 'string' ? JSON.parse(init.body) : null;
     const seen = { path: new URL(String(url)).pathname, status: response.status, body };
@@ -237,6 +241,7 @@ function buildAgent(openai, recorder, plan, kind = 'function') {
     modelSettings: settings,
   };
   if (plan.tools === false) return new Agent({ ...common, instructions: 'Answer.' }); // a plain agent
+  if (plan.search) return new Agent({ ...common, tools: searchTools(recorder) });
   if (kind === 'mcp') {
     const server = hostedMcpTool({
       serverLabel: MCP_SERVER,
@@ -263,8 +268,8 @@ function buildSession(plan, kase, openai, underlying, recorder) {
     client: openai,
     model: MODEL,
     underlyingSession: underlying,
-    compactionMode: plan.mode,
   };
+  if (plan.modeOption !== false) options.compactionMode = plan.mode;
   const decide = trigger(plan, kase);
   if (decide) options.shouldTriggerCompaction = decide;
   const session = new Compaction(options);
@@ -279,6 +284,30 @@ function buildSession(plan, kase, openai, underlying, recorder) {
     };
   }
   return plan.workaround ? deferCompactionWhilePending(session) : session;
+}
+
+/** A searched conversation's tools, by the kind of call the model makes to each: the approved
+ * one (the study's), a plain one, and a hosted MCP server that asks for every approval. Only
+ * the approved one counts its runs (the dispatches its approvals must match). */
+function searchTools(recorder) {
+  const approved = tool({
+    name: TOOL_NAME,
+    description: 'Look a value up; a human approves each call.',
+    parameters: z.object({ value: z.string() }),
+    needsApproval: true,
+    execute: async ({ value }) => {
+      recorder.dispatches += 1;
+      return `looked up ${value}`;
+    },
+  });
+  const plain = tool({
+    name: 'lookup',
+    description: 'Look a public value up.',
+    parameters: z.object({ value: z.string() }),
+    execute: async ({ value }) => `found ${value}`,
+  });
+  const server = hostedMcpTool({ serverLabel: MCP_SERVER, serverUrl: 'https://mcp.invalid/', requireApproval: 'always' });
+  return [approved, plain, server];
 }
 
 /** Everything a refused or failed turn tells the user, in the capture format's words. */
@@ -577,6 +606,165 @@ async function readStdin() {
   return text;
 }
 
+// ---------------------------------------------------------------- the search's steps
+
+/** How a searched step's kinds are called: the tool's name, or `mcp` (the stand-in's words). */
+const SEARCH_CALLS = { function_approval: TOOL_NAME, function: 'lookup', mcp_approval: 'mcp' };
+const CONTINUE_TURNS = 3; // the plain questions of one `continue` step (the Python search's)
+
+/** A searched conversation taken one step at a time: its `Conversation` (the agent with the
+ * search's tools, the session on the settings' store), the paused state and the one kept. */
+class Stepper {
+  constructor(settings, scratch) {
+    const plan = { ...settings, search: true, workaround: Boolean(settings.fix), response_store: null, trigger: 'case' };
+    this.plan = plan;
+    this.file = settings.store === 'file' ? join(scratch, `${settings.label}.json`) : null;
+    this.underlying = this.file ? new FileSession(this.file) : new MemorySession();
+    this.kase = { runner: 'run', decision: 'approve', compaction: 'off', state_boundary: 'memory' };
+    this.talk = new Conversation(plan, this.kase, settings.label, this.underlying);
+    this.kept = null;
+  }
+
+  /** One step; its stages, what the user met, the approvals and what is left waiting. */
+  async take(index, step) {
+    const talk = this.talk;
+    this.kase.runner = step.runner ?? 'run';
+    talk.recorder.always = Boolean(step.compact) || step.action === 'continue';
+    talk.recorder.reply = 'message';
+    talk.stages = [];
+    talk.error = null;
+    let outcome = 'answered';
+    let approvals = 0;
+    if (step.action === 'ask') {
+      const calls = (step.calls ?? []).map((kind, n) => `${SEARCH_CALLS[kind]}@${kind}-${index}-${n}`);
+      talk.recorder.replies = calls.length ? [`calls:${calls.join(',')}`] : [];
+      await this.turn('next_turn', `question ${index}`);
+      outcome = talk.met;
+    } else if (step.action === 'decide') {
+      if (step.kept ? this.kept === null : talk.state === null) return { not_applicable: 'nothing to decide' };
+      if (step.kept) {
+        talk.state = await RunState.fromString(talk.agent, this.kept);
+        this.kept = null;
+      }
+      if (step.boundary === 'process') {
+        if (!this.file) return { not_applicable: 'a second process cannot read a memory session' };
+        approvals = await this.elsewhere(step);
+      } else {
+        if (step.boundary === 'json') talk.state = await RunState.fromString(talk.agent, talk.state.toString());
+        approvals = decideAll(talk.state, step.decision ?? 'approve');
+        await this.turn('resume', talk.state);
+      }
+      outcome = talk.met;
+    } else if (step.action === 'lose' || step.action === 'keep') {
+      if (talk.state === null) return { not_applicable: 'no paused run' };
+      if (step.action === 'keep') this.kept = talk.state.toString();
+      talk.state = null; // the run in memory let go
+      await talk.stage('next_turn');
+      outcome = step.action === 'keep' ? 'kept' : 'lost';
+    } else {
+      for (let n = 1; n <= CONTINUE_TURNS; n += 1) await this.turn('next_turn', LATER(`${index}.${n}`));
+      outcome = talk.met;
+    }
+    talk.recorder.replies = [];
+    const pending = talk.state ? talk.state.getInterruptions().map((i) => i.rawItem.callId ?? i.rawItem.id ?? '?') : [];
+    return { stages: talk.stages, outcome, approvals, pending, kept: this.kept !== null };
+  }
+
+  /** A turn; an error the SDK raises (not the API's refusal) is recorded on its stage too. */
+  async turn(name, input) {
+    const talk = this.talk;
+    if (await talk.turn(name, input)) return;
+    await talk.stage(name, { outcome: `@openai/agents.${talk.error}` });
+    talk.met = 'raised';
+    talk.error = null;
+  }
+
+  /** The decision and the resume in a second Node process over the session's file. */
+  async elsewhere(step) {
+    const talk = this.talk;
+    const payload = JSON.stringify({ plan: this.plan, kase: this.kase, label: this.plan.label, file: this.file, text: talk.state.toString(), step });
+    const child = spawn(process.execPath, [HERE, '--resume-step'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    child.stdin.end(payload);
+    let out = '';
+    for await (const chunk of child.stdout) out += chunk;
+    const code = await new Promise((done) => child.on('close', done));
+    if (code !== 0) throw new Error(`the resuming process exited with ${code}`);
+    const done = JSON.parse(out);
+    talk.stages.push(...done.stages);
+    talk.state = done.text ? await RunState.fromString(talk.agent, done.text) : null;
+    talk.met = done.met;
+    talk.recorder.marks = talk.recorder.counts(); // what the child sent is in its stages
+    return done.approvals;
+  }
+}
+
+/** Approve or reject every interruption (`mixed`: the first approved, the rest rejected); the
+ * approvals of the tools this process runs (an MCP server's run on the API's side). */
+function decideAll(state, decision) {
+  let approvals = 0;
+  state.getInterruptions().forEach((item, n) => {
+    const approve = decision === 'approve' || (decision === 'mixed' && n === 0);
+    if (approve) state.approve(item);
+    else state.reject(item);
+    if (approve && item.rawItem?.type === 'function_call') approvals += 1;
+  });
+  return approvals;
+}
+
+/** In the second process: restore the state over the file session, decide and resume. */
+async function resumeStep() {
+  const { plan, kase, label, file, text, step } = JSON.parse(await readStdin());
+  await loadWorkaround(plan);
+  const stepper = new Stepper({ ...plan, label, store: 'file' }, dirname(file));
+  stepper.kase.runner = kase.runner;
+  const talk = stepper.talk;
+  talk.recorder.always = Boolean(step.compact);
+  talk.recorder.reply = 'message';
+  talk.state = await RunState.fromString(talk.agent, text);
+  const approvals = decideAll(talk.state, step.decision ?? 'approve');
+  await stepper.turn('resume', talk.state);
+  const done = { stages: talk.stages, met: talk.met, approvals, text: talk.state ? talk.state.toString() : null };
+  process.stdout.write(JSON.stringify(done));
+}
+
+/** The search's conversations, one request a line on stdin (`start` with the settings, `step`,
+ * `stop`), one answer a line on stdout. */
+async function steps() {
+  let stepper = null;
+  let buffer = '';
+  const version = await sdkVersion();
+  const answer = async (request) => {
+    if (request.op === 'version') return { sdk_version: version };
+    if (request.op === 'start') {
+      const can = capabilities();
+      if (!can.session) return { not_applicable: `@openai/agents ${version} has no OpenAIResponsesCompactionSession` };
+      if (!can.modes && request.settings.mode !== 'auto') return { not_applicable: `@openai/agents ${version} has no compactionMode option` };
+      await loadWorkaround({ workaround: Boolean(request.settings.fix) });
+      stepper = new Stepper(request.settings, request.scratch);
+      return { sdk_version: version };
+    }
+    if (request.op === 'step') return stepper.take(request.index, request.step);
+    stepper = null;
+    return {};
+  };
+  for await (const chunk of process.stdin) {
+    buffer += chunk;
+    let end;
+    while ((end = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, end);
+      buffer = buffer.slice(end + 1);
+      if (!line.trim()) continue;
+      let said;
+      try {
+        said = await answer(JSON.parse(line));
+      } catch (error) {
+        said = { error: `${error?.constructor?.name ?? 'Error'}: ${oneLine(String(error?.message ?? error))}` };
+      }
+      process.stdout.write(`${JSON.stringify(said)}\n`);
+    }
+  }
+}
+
 /** A plan: base_url, results (the file each record is appended to, one JSON line), mode,
  * response_store (null: unset), trigger ("case": the case's on/off, "default": the SDK's own,
  * or a number: compact at that many candidate items), session ("memory" or "file"), process (a
@@ -591,6 +779,8 @@ async function readStdin() {
  * the agent has none). */
 async function main() {
   if (process.argv.includes('--resume')) return resume();
+  if (process.argv.includes('--resume-step')) return resumeStep();
+  if (process.argv.includes('--steps')) return steps();
   const plan = JSON.parse(await readStdin());
   const write = (record) => appendFile(plan.results, `${JSON.stringify(record)}\n`);
   await loadWorkaround(plan);
@@ -610,16 +800,32 @@ async function main() {
   }
   const positions = plan.positions ?? [0];
   const runs = plan.cases.flatMap((kase) => positions.map((earlier) => [kase, earlier]));
+  const fit = fitted(plan, can, version);
   for (const [index, [kase, earlier]] of runs.entries()) {
     let record;
-    const missing = !can.session ? 'no OpenAIResponsesCompactionSession' : !can.modes && plan.mode !== 'auto' ? 'no compactionMode option' : null;
-    if (missing) {
-      record = { case: kase, sdk: 'js', sdk_version: version, stages: [], approvals: 0, dispatches: 0, error: null, not_applicable: `@openai/agents ${version} has ${missing}`, model: 'responses', mode: plan.mode, response_store: plan.response_store };
+    if (fit.missing) {
+      record = { case: kase, sdk: 'js', sdk_version: version, stages: [], approvals: 0, dispatches: 0, error: null, not_applicable: `@openai/agents ${version} has ${fit.missing}`, model: 'responses', mode: plan.mode, response_store: plan.response_store };
     } else {
-      record = await runCase(plan, kase, index, version, earlier);
+      record = await runCase(fit.plan, kase, index, version, earlier);
+      if (fit.configured) record.configured = fit.configured;
     }
     await write(record);
   }
+}
+
+/** The plan as the release runs its cases, or what it lacks to run them at all. A release
+ * without the compaction session runs none; one without the `compactionMode` option (before
+ * 0.4.1) always compacts by `previous_response_id`, so a `previous_response_id` plan runs there
+ * with the option left out (`configured` says so: the nearest configuration it accepts), and an
+ * `input` plan has no equivalent. `auto` is the release's default either way. */
+function fitted(plan, can, version) {
+  if (!can.session) return { missing: 'no OpenAIResponsesCompactionSession' };
+  if (can.modes || plan.mode === 'auto') return { plan };
+  if (plan.mode === 'previous_response_id') {
+    const configured = `compactionMode left out: @openai/agents ${version} has no compactionMode option and compacts by previous_response_id only`;
+    return { plan: { ...plan, modeOption: false }, configured };
+  }
+  return { missing: 'no compactionMode option' };
 }
 
 await main();

@@ -35,22 +35,24 @@ import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from .. import paths
 from ..analysis.liveness import SDK_DEFAULT_THRESHOLD, LivenessRun
 from ..errors import InvestigationError
 from ..study.capture import CaseRun
 from ..study.items import Item
+from ..study.moves import StepAnswer
 from ..study.scenario import Case, all_cases
 from ..study.words import Mode, ResponseStore
+from ..study.worker import Worker, WorkerError
 from ..wire.rules import KEEPS_USERS, CompactShape
 from ..wire.server import Running, running
-from .items import STORE_SUFFIX, read_liveness, read_run
+from .items import STORE_SUFFIX, read_liveness, read_run, read_step
 
 Trigger = Literal["case", "default"] | int
 Runner = Literal["run", "run_streamed"]
@@ -237,3 +239,59 @@ def _said(stderr: str) -> str:
     lines = [line.strip() for line in stderr.splitlines() if line.strip()]
     named = [line for line in lines if "Error" in line.split(":", 1)[0]]
     return (named or lines or ["no output"])[-1]
+
+
+class Steps:
+    """The harness taking a searched conversation one step at a time (``harness.mjs --steps``),
+    on the ``@openai/agents`` installed in ``package``, against a stand-in per compaction shape
+    served here (started when a conversation first asks for its shape): one Node process for
+    every conversation until ``close`` (a ``process`` boundary starts a second one).
+    ``study.moves.StepDriver`` is the interface; ``moves.MOVES`` the steps it takes."""
+
+    def __init__(self, package: Path = paths.ROOT, timeout: float = TIMEOUT) -> None:
+        lacking = missing(package)
+        if lacking:
+            raise NodeError(f"{package} has no node_modules/{lacking[0]}: run npm ci there")
+        self.stack = ExitStack()
+        self.scratch = self.stack.enter_context(
+            tempfile.TemporaryDirectory(prefix="approval-compaction-js-steps-", dir=paths.scratch())
+        )
+        harness = _beside(Path(self.scratch), package, workaround=True)
+        env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI")}
+        env["NODE_NO_WARNINGS"] = "1"
+        command = [node_binary(), str(harness), "--steps"]
+        self.worker = Worker(command=command, environ=env, cwd=self.scratch)
+        self.servers: dict[str, Running] = {}
+        self.timeout, self.started = timeout, 0
+        self.version = str(self.ask({"op": "version"})["sdk_version"])
+
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        try:
+            answer = self.worker.ask(request, timeout=self.timeout)
+        except WorkerError as error:
+            raise NodeError(f"the JS harness: {error}") from None
+        if answer.get("error"):
+            raise NodeError(f"the JS harness failed: {answer['error']}")
+        return answer
+
+    def start(self, settings: Mapping[str, Any]) -> str:
+        shape = str(settings.get("shape", KEEPS_USERS))
+        if shape not in self.servers:
+            self.servers[shape] = self.stack.enter_context(
+                running(conversations=True, compact_shape=cast(CompactShape, shape))
+            )
+        self.started += 1
+        spec = {
+            **settings,
+            "label": f"c{self.started}",
+            "base_url": self.servers[shape].base_url,
+        }
+        answer = self.ask({"op": "start", "settings": spec, "scratch": self.scratch})
+        return str(answer.get("not_applicable", ""))
+
+    def step(self, index: int, step: Mapping[str, Any]) -> StepAnswer:
+        return read_step(self.ask({"op": "step", "index": index, "step": dict(step)}))
+
+    def close(self) -> None:
+        self.worker.close()
+        self.stack.close()

@@ -28,6 +28,7 @@ from typing import Any
 from ..analysis.liveness import LivenessRun, liveness_run
 from ..study.capture import CaseRun, Stage, driver_run
 from ..study.items import Item
+from ..study.moves import StepAnswer
 
 # The JS names of tool results whose wire type differs (``function_call_result`` ->
 # ``function_call_output``); other types keep their name.
@@ -220,4 +221,21 @@ def read_liveness(
         own=stages[:own],
         resumed=bool(data.get("resumed")),
         threshold=threshold,
+    )
+
+
+def read_step(data: dict[str, Any]) -> StepAnswer:
+    """One answer of the harness's step mode (``harness.mjs --steps``) as the search reads it:
+    its turns' stages mapped to the wire's shapes."""
+    if data.get("not_applicable"):
+        return StepAnswer(not_applicable=str(data["not_applicable"]))
+    pending = tuple(str(key) for key in data.get("pending", []))
+    holds = {"pending"} if pending else set()
+    holds |= {"kept"} if data.get("kept") else set()
+    return StepAnswer(
+        stages=tuple(_stage(stage) for stage in data.get("stages", [])),
+        outcome=str(data.get("outcome", "answered")),
+        approvals=int(data.get("approvals", 0)),
+        pending=pending,
+        holds=frozenset(holds),
     )

@@ -22,7 +22,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".findings.answers": ("variant_summary",),
     ".findings.releases": ("releases_finding",),
     ".findings.mechanism": ("mechanism_finding",),
-    ".findings.tables": ("affected_frame", "mechanism_frame"),
+    ".findings.tables": ("mechanism_frame",),
     ".findings.js": (
         "js_exposure_frame",
         "js_liveness_frame",
@@ -38,7 +38,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "block_order",
         "choice_effects",
         "fold_frame",
-        "violating_runs",
     ),
     ".findings.evidence": ("body_diff", "conversion", "failure"),
     ".releases.heatmap": ("heatmap", "matrix_scope", "release_heatmap"),
@@ -121,6 +120,8 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "load_adk",
         "over_http_sweep_agreement",
     ),
+    # the state-space search on the drivers (``make explore-drivers``)
+    ".findings.searched": ("searched_cases", "searched_frame"),
 }
 # Modules the notebooks use as a whole (``rp.replay(...)``, ``paths.DATA_FILES``), by the name
 # they are imported under; the lab's ``paths`` holds the core's locations too.

@@ -560,6 +560,12 @@ def _exploring(add: AddCommand, lazy: Lazy) -> None:
         "search conversations for invariant violations (hypothesis); `explore replay FILE`",
     )
     explore.add_argument("--release", help="run in this release's environment (default: here)")
+    explore.add_argument(
+        "--driver",
+        choices=("js", "adk"),
+        help="search a driver's SDK instead: @openai/agents (js) or google-adk (adk), on its "
+        "pinned release (--release newest, or a version; --patch FILE: the pinned one patched)",
+    )
     explore.add_argument("--fix", action="store_true", help="wrap the session in the workaround")
     explore.add_argument("--examples", type=int, default=200, help="examples per round")
     explore.add_argument("--seed", type=int, default=0)

@@ -246,6 +246,12 @@ class Data:
         return self.file("adk-sdk-test.json")
 
     @property
+    def adk_long_running_sdk_test(self) -> Path:
+        """The long-running call's regression test for adk-python (``adk/sdk-test``), on the
+        pinned package, the package with its fix and with both fixes."""
+        return self.file("adk-sdk-test-long-running.json")
+
+    @property
     def adk_late(self) -> Path:
         """The late answers on the pinned ADK release and patched, split by what the fix
         changes (waiting calls summarised, late answers summarised, sent, read back)."""
@@ -379,11 +385,15 @@ class Data:
         return self.file("upstream-liveness.md")
 
     # Exploration.
-    def explore(self, version: str, fix: bool = False) -> Path:
-        return self.file(f"explore-{version}{'-fix' if fix else ''}.json")
+    def explore(self, version: str, fix: bool = False, sdk: str = "") -> Path:
+        """One search's summary: ``explore-0.24.0.json``, a driver's ``explore-adk-2.13.0.json``."""
+        return self.file(f"explore-{sdk + '-' if sdk else ''}{version}{'-fix' if fix else ''}.json")
 
-    def explore_results(self) -> list[Path]:
-        return sorted(self.folder.glob("explore-*.json"))
+    def explore_results(self, sdk: str = "") -> list[Path]:
+        """The summaries of one SDK's searches (``sdk``: a driver's short name; "": the Python
+        SDK's, whose names start with the release)."""
+        pattern = f"explore-{sdk}-[0-9]*.json" if sdk else "explore-[0-9]*.json"
+        return sorted(self.folder.glob(pattern))
 
     @property
     def counterexamples(self) -> Path:

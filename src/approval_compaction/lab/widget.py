@@ -56,6 +56,7 @@ FAULT_COLUMNS = (
     "stored: orphan outputs",
     "stored: open calls",
     "to model: orphan outputs",
+    "to model: open calls",
     "to compaction: open calls",
     "to compaction: orphan outputs",
 )

@@ -164,6 +164,9 @@ class CaseRun:
     later_error: str = ""
     response_store: bool | None = None  # the agent's ModelSettings(store=...); None: not set
     sdk: Sdk = "python"  # which SDK ran it: openai-agents, @openai/agents (``js``), google-adk
+    # What the driver added to the plan's configuration because the release requires it or has
+    # no other way to run it ("compaction_interval=1000000, overlap_size=0"); "": none.
+    configured: str = ""
 
     def stage(self, name: StageName) -> Stage | None:
         """The named stage, or None when the run stopped before it."""
@@ -181,6 +184,8 @@ class CaseRun:
             del top["response_store"]
         if self.sdk == "python":  # the Python study's files read as before the JS one existed
             del top["sdk"]
+        if not self.configured:  # taken as planned: the file reads as before the field existed
+            del top["configured"]
         later = [turn.to_json() for turn in self.later]
         return {**top, "case": self.case.as_dict(), "stages": stages, "later": later}
 
@@ -220,6 +225,7 @@ def driver_run(
         later_error=str(data.get("later_error") or ""),
         response_store=data.get("response_store"),
         sdk=sdk,
+        configured=str(data.get("configured") or ""),
     )
 
 

@@ -15,7 +15,7 @@ import json
 import select
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from typing import Any
 
@@ -31,23 +31,32 @@ class WorkerError(InvestigationError):
 
 class Worker:
     """One worker process, started on first use with ``python`` (a release's, say) and
-    ``environ`` (None: this process's), and reused until ``close``."""
+    ``environ`` (None: this process's), and reused until ``close``. ``command`` (with ``cwd``)
+    starts another program that answers the same way, one JSON line per request: a driver in
+    the SDK's own runtime taking a searched conversation's steps."""
 
     def __init__(
-        self, python: str = sys.executable, environ: Mapping[str, str] | None = None
+        self,
+        python: str = sys.executable,
+        environ: Mapping[str, str] | None = None,
+        command: Sequence[str] = (),
+        cwd: str | None = None,
     ) -> None:
         self.python, self.environ = python, environ
+        self.command = list(command) or [python, "-m", MODULE]
+        self.cwd = cwd
         self.proc: subprocess.Popen[str] | None = None
 
     def ask(self, request: dict[str, Any], timeout: float = TIMEOUT_SECONDS) -> dict[str, Any]:
         """Send one request and wait (at most ``timeout`` seconds) for its answer."""
         if self.proc is None or self.proc.poll() is not None:
             self.proc = subprocess.Popen(
-                [self.python, "-m", MODULE],
+                self.command,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 text=True,
                 env=None if self.environ is None else dict(self.environ),
+                cwd=self.cwd,
             )
         assert self.proc.stdin is not None and self.proc.stdout is not None
         with suppress(BrokenPipeError):  # a worker that died says so below
@@ -58,7 +67,7 @@ class Worker:
         if not line:
             self.proc.kill()
             self.proc.wait()
-            raise WorkerError(f"the worker ({self.python}) gave no answer within {timeout:g} s")
+            raise WorkerError(f"the worker ({self.command[0]}) gave no answer within {timeout:g} s")
         answer: dict[str, Any] = json.loads(line)
         return answer
 

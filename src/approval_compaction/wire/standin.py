@@ -282,6 +282,8 @@ class StandIn:
             return [dict(item) for item in self.script[index]]
         if asked == MCP_REPLY:
             return [self._mcp_request(body)]
+        if asked.startswith(CALLS_REPLY + ":"):
+            return self._scripted_calls(body, asked.removeprefix(CALLS_REPLY + ":"))
         if asked in TOOL_CALLS:
             return [TOOL_CALLS[asked](self.served)]
         functions = [t for t in _objects(body.get("tools")) if t.get("type") == "function"]
@@ -310,6 +312,34 @@ class StandIn:
                 }
             ]
         return [_message(f"stand-in answer {self.served}", f"msg_standin_{self.served}")]
+
+    def _scripted_calls(self, body: Item, listed: str) -> list[Item]:
+        """The calls a ``calls:NAME@ID,...`` reply lists, in order, each with the id the client
+        chose: a call of the request's function tool ``NAME``, or (``mcp@ID``) an approval
+        request of its hosted MCP server. A name the request has no tool for is skipped."""
+        tools = {
+            str(t.get("name")): t
+            for t in _objects(body.get("tools"))
+            if t.get("type") == "function"
+        }
+        out: list[Item] = []
+        for entry in filter(None, listed.split(",")):
+            name, _, key = entry.partition("@")
+            if name == MCP_REPLY:
+                out.append({**self._mcp_request(body), "id": key})
+            elif name in tools:
+                arguments = json.dumps(_arguments(tools[name].get("parameters")), sort_keys=True)
+                out.append(
+                    {
+                        "type": "function_call",
+                        "id": f"fc_{key}",
+                        "call_id": key,
+                        "name": name,
+                        "arguments": arguments,
+                        "status": "completed",
+                    }
+                )
+        return out or [_message(f"stand-in answer {self.served}", f"msg_standin_{self.served}")]
 
     def _mcp_request(self, body: Item) -> Item:
         """An approval request of the request's first hosted MCP server (``type: mcp``), as the
@@ -386,10 +416,13 @@ CONVERSATION_HEADER = "x-stand-in-conversation"
 # wiring does with ``script``: ``message`` answers with a message, ``call`` calls the request's
 # first function tool (``call:NAME`` the one named so), ``mcp`` asks to approve a call of its
 # hosted MCP server, ``shell``, ``apply_patch`` and ``computer`` call those built-in tools,
-# whatever the policy would do. The API ignores a header it does not know.
+# whatever the policy would do; ``calls:NAME@ID,...`` makes those calls in one reply, each with
+# the id given (``mcp@ID``: an MCP approval request), as a search scripts a reply's calls. The
+# API ignores a header it does not know.
 REPLY_HEADER = "x-stand-in-reply"
 MESSAGE_REPLY = "message"
 CALL_REPLY = "call"
+CALLS_REPLY = "calls"
 MCP_REPLY = "mcp"  # an approval request of the request's hosted MCP server
 TOOL_CALLS = {"shell": shell_call, "apply_patch": apply_patch_call, "computer": computer_call}
 

@@ -55,6 +55,15 @@ CHANGES: tuple[Change, ...] = (
         "google-adk 1.25.0's apps/app.py",
     ),
     Change(
+        "1.26.0",
+        "the token threshold's split moves earlier until every retained function response "
+        "keeps its call (_safe_token_compaction_split_index): the resume no longer raises, "
+        "and with no events retained the call waiting for confirmation reaches the summariser "
+        "without its response",
+        "google-adk 1.26.0's apps/compaction.py (the CHANGELOG entry is not in the stored copy "
+        "read)",
+    ),
+    Change(
         "2.0.0",
         "a root LlmAgent runs on the node runtime (Runner._run_node_async), which has no "
         "compaction step (only the older _run_with_trace path runs one): an App's events "

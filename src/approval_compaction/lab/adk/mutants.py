@@ -91,7 +91,7 @@ def run_mutants(mutants: Sequence[Mutant] = MUTANTS) -> list[MutantRecord]:
     records = []
     with tempfile.TemporaryDirectory(prefix="approval-compaction-adk-mutants-") as scratch:
         for mutant in mutants:
-            ran = run_sdk_test(env.python, overlay(site, mutant, Path(scratch)))
+            ran = run_sdk_test(env.python, overlay=overlay(site, mutant, Path(scratch)))
             failing = [f"{TEST}[{case}]" for case in ran.failing]
             records.append(record(mutant, ran.tests, failing))
     return records

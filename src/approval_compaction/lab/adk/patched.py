@@ -25,6 +25,9 @@ from ..releases.environments import Environment, install, record, recorded, uv_b
 from .packages import cache_folder, environment, pinned
 
 FIX = paths.ROOT / "adk" / "fix" / "google-adk-2.13.0.diff"
+# A long-running call nobody answers no longer stops compaction for good; and both fixes.
+LONG_RUNNING_FIX = FIX.with_name("google-adk-2.13.0-long-running.diff")
+BOTH_FIXES = FIX.with_name("google-adk-2.13.0-both.diff")
 MARKER = "approval-compaction-patch.json"
 
 
@@ -56,8 +59,9 @@ def patched_environment(patch: Path = FIX, version: str | None = None) -> Enviro
     if error is not None:
         raise PatchError(f"google-adk {release}: {error}")
     site = next(env.folder.glob("lib/python*/site-packages"))
+    given = str(patch.resolve())  # patch runs in site-packages: a relative path would not be found
     done = subprocess.run(
-        ["patch", "-p2", "--forward", "--batch", "--no-backup-if-mismatch", "-i", str(patch)],
+        ["patch", "-p2", "--forward", "--batch", "--no-backup-if-mismatch", "-i", given],
         cwd=site, capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
     if done.returncode != 0:

@@ -18,12 +18,13 @@ import sys
 from dataclasses import asdict, replace
 from pathlib import Path
 
+from ...errors import InvestigationError
 from .. import paths
 from ..mechanism.catalogue import PINNED
 from ..releases import environments
 from ..releases.patched import from_namespace, patched_environment, results_folder
-from .replay import load, save_result, text
-from .search import Options, Progress, SearchResult, rerun, search
+from .replay import PACKAGES, load, save_result, text
+from .search import Finding, Options, Progress, SearchResult, rerun, search
 
 SEARCH_MODULE = "approval_compaction.lab.explore.search"
 SEARCH_TIMEOUT_SECONDS = 3600
@@ -63,7 +64,38 @@ def in_release(
     return SearchResult.from_json(found)
 
 
+def explore_driver(args: argparse.Namespace) -> int:
+    """``explore --driver js|adk``: the search on a driver, on each release ``--release`` names
+    (``pinned``, ``newest``, versions, comma-separated; one search for a release named twice),
+    or on the pinned one with ``--patch``; its data under ``data/`` (``--folder``)."""
+    from .driven import search as driven_search
+    from .sdks import driven
+
+    line = driven(args.driver)
+    patches = list(getattr(args, "patch", None) or [])
+    if len(patches) > 1:
+        raise InvestigationError("a driver's search takes one --patch")
+    options = Options(examples=args.examples, seed=args.seed, rounds=args.rounds)
+    words = (args.release or "pinned").split(",")
+    releases = list(dict.fromkeys(line.release(word) for word in words))  # pinned may be newest
+    for release in [""] if patches else releases:
+        driver = line.patched(Path(patches[0])) if patches else line.open(release)
+        try:
+            label = f"{line.moves.package} {driver.version}"
+            result = driven_search(line.moves, driver, options, Progress(label))
+        finally:
+            driver.close()
+        print(describe(result))
+        folder = Path(args.folder) if args.folder else paths.DATA
+        for path in save_result(result, folder):
+            shown = path.relative_to(paths.ROOT) if path.is_relative_to(paths.ROOT) else path
+            print(f"wrote {shown}")
+    return 0
+
+
 def explore(args: argparse.Namespace) -> int:
+    if getattr(args, "driver", None):
+        return explore_driver(args)
 
     database = str(cache_folder() / DATABASE_FOLDER) if args.database else None
     options = Options(
@@ -99,8 +131,9 @@ def describe(result: SearchResult) -> str:
     """A few lines: what was searched, what was found, what holds."""
     fix = " with the workaround" if result.fix else ""
     fix += f" with {result.patch}" if result.patch else ""
+    package = PACKAGES.get(result.sdk, "openai-agents")
     lines = [
-        f"openai-agents {result.sdk_version}{fix}: {result.tally.get('examples', 0)} examples, "
+        f"{package} {result.sdk_version}{fix}: {result.tally.get('examples', 0)} examples, "
         f"{result.tally.get('steps', 0)} steps in {result.rounds} rounds (seed {result.seed})"
     ]
     for kind, why in sorted(result.skipped.items()):
@@ -118,9 +151,32 @@ def describe(result: SearchResult) -> str:
     return "\n".join(lines)
 
 
+def replay_driver(finding: Finding, saved: bool) -> int:
+    """A driver's counterexample run again on the release it was found on (or as saved)."""
+    from .driven import Drive, rerun
+    from .rules import Setup
+    from .sdks import driven
+
+    line = driven(finding.trace.conversation.sdk)
+    again = None
+    if not saved:
+        found = finding.trace.sdk_version
+        base, _, patch = found.partition("+")
+        fixes = {p.name: p for p in (paths.ROOT / line.moves.short / "fix").glob("*.diff")}
+        driver = line.patched(fixes[patch]) if patch in fixes else line.open(base)
+        try:
+            again = rerun(Drive(line.moves, driver, Setup(())), finding.trace.conversation)
+        finally:
+            driver.close()
+    print(text(finding, again))
+    return 0
+
+
 def replay(args: argparse.Namespace) -> int:
 
     finding = load(Path(args.file))
+    if finding.trace.conversation.sdk:
+        return replay_driver(finding, args.saved)
     installed = importlib.metadata.version("openai-agents")
     again = None if args.saved else rerun(finding.trace.conversation)
     if again is None and finding.trace.sdk_version != installed:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Literal
 
 from ...study.capture import Stage
@@ -34,7 +34,8 @@ from ...study.items import Item
 from ...study.words import MODES as ALL_MODES
 from ...study.words import STUDY_MODE, Boundary, DecisionRule, Ending, Kind, Mode, Runner
 
-Action = Literal["ask", "decide", "lose", "keep", "continue"]
+Action = Literal["ask", "decide", "lose", "keep", "continue", "finish"]
+StepEnding = Ending | Literal["die"]  # die: a driver's worker dies once the reply is stored
 TURNLESS: dict[str, str] = {  # the steps that take no turn and send nothing, by their label
     "lose": "lose the paused state",
     "keep": "keep the paused state aside",
@@ -55,17 +56,23 @@ class Step:
     runner: Runner = "run"
     compact: bool = False
     calls: tuple[Kind, ...] = ()
-    ending: Ending = "answer"
+    ending: StepEnding = "answer"
     decision: DecisionRule = "approve"
     boundary: Boundary = "memory"
     kept: bool = False  # a decide of the state ``keep`` set aside (restored first), not the latest
+    parallel: bool = False  # an ask whose calls come in one reply (a driver's), not one each
 
     def label(self) -> str:
         """A short readable form, e.g. ``ask[function_approval] compact`` or
         ``decide approve via json``."""
         if self.action == "ask":
-            text = f"ask[{', '.join(self.calls)}]"
-            text += "" if self.ending == "answer" else f" until {self.ending}"
+            text = f"ask[{', '.join(self.calls)}]" + (" in one reply" if self.parallel else "")
+            if self.ending == "die":
+                text += ", the worker dies"
+            elif self.ending != "answer":
+                text += f" until {self.ending}"
+        elif self.action == "finish":
+            text = "send the long-running results"
         elif self.action == "decide":
             kept = "the kept state " if self.kept else ""
             text = f"decide {kept}{self.decision} via {self.boundary}"
@@ -83,6 +90,7 @@ class Step:
         used = {"ask": ("calls", "ending"), "decide": ("decision", "boundary")}.get(self.action, ())
         data = {"action": self.action, "runner": self.runner, "compact": self.compact}
         data |= {"kept": True} if self.kept else {}  # absent for the latest: the names before
+        data |= {"parallel": True} if self.parallel else {}  # a driver's: absent when not
         return data | {name: _plain(getattr(self, name)) for name in used}
 
     @classmethod
@@ -99,19 +107,32 @@ def _plain(value: Any) -> Any:
 
 @dataclass(frozen=True)
 class Conversation:
-    """The compaction mode, the workaround on or off, and the steps in order."""
+    """The compaction mode, the workaround on or off, and the steps in order; on a driver (the
+    SDK's short name in ``sdk``: ``js``, ``adk``; "" is the Python SDK's own search) the mode
+    is the driver's (an ADK kind) and ``settings`` holds its other settings, in order."""
 
-    mode: Mode = STUDY_MODE
+    mode: Mode | str = STUDY_MODE
     fix: bool = False
     steps: tuple[Step, ...] = ()
+    sdk: str = ""
+    settings: tuple[tuple[str, Any], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"mode": self.mode, "fix": self.fix, "steps": [s.to_json() for s in self.steps]}
+        data = {"mode": self.mode, "fix": self.fix, "steps": [s.to_json() for s in self.steps]}
+        if self.sdk:  # a driver's: absent from the Python search's files, as before drivers
+            data |= {"sdk": self.sdk, "settings": dict(self.settings)}
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Conversation:
         steps = tuple(Step.from_json(s) for s in data["steps"])
-        return cls(data["mode"], bool(data["fix"]), steps)
+        settings = tuple(dict(data.get("settings", {})).items())
+        return cls(data["mode"], bool(data["fix"]), steps, str(data.get("sdk", "")), settings)
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """Every setting a driver starts the conversation with, the mode first."""
+        return {"mode": self.mode, **dict(self.settings)}
 
     def digest(self) -> str:
         """Twelve hex digits of the SHA-256 of the canonical JSON: the same steps, one name."""
@@ -119,7 +140,7 @@ class Conversation:
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 
     def then(self, step: Step) -> Conversation:
-        return Conversation(self.mode, self.fix, (*self.steps, step))
+        return replace(self, steps=(*self.steps, step))
 
 
 @dataclass(frozen=True)

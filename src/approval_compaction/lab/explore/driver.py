@@ -23,13 +23,15 @@ offender the item that pins the history.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import cast
 
 from ...analysis.invariants import evaluate
 from ...analysis.liveness import judge_liveness, liveness_run
 from ...fix.workaround import defer_compaction_while_pending
-from ...study.capture import CaseRun, Stage, StageName, sdk_version
+from ...study.capture import CaseRun, Sdk, Stage, StageName, sdk_version
 from ...study.driver import (
     Ask,
     Continue,
@@ -46,18 +48,22 @@ from ...study.driver import (
 from ...study.driver import Step as StudyStep
 from ...study.items import Item, to_items
 from ...study.scenario import Case
-from ...study.words import Kind, Mode
+from ...study.words import Ending, Kind, Mode, Model
 from ...study.worker import Worker as Worker  # the explorer's worker is the study's
 from .. import paths
 from .conversation import CONTINUE_TURNS, TURNLESS, Judgement, Step, StepRecord
 from .kinds import call_id, call_item
 
 NEXT_TURN_SKIPS = ("resumed_input_paired", "pause_accepted")
+RESUME_SKIPS = ("next_turn_input_paired", "next_turn_accepted", "pause_accepted")
 ROLE_SKIPS = {  # invariants that do not apply to the stage a step plays (no step is a case's pause)
-    "decide": ("next_turn_input_paired", "next_turn_accepted", "pause_accepted"),
+    "decide": RESUME_SKIPS,
+    "finish": RESUME_SKIPS,  # a driver's: the application sends a long-running call's result
 } | dict.fromkeys(("ask", "continue", *TURNLESS), NEXT_TURN_SKIPS)
 NEXT_TURN: StageName = "next_turn"
-ROLES: dict[str, StageName] = dict.fromkeys(ROLE_SKIPS, NEXT_TURN) | {"decide": "resume"}
+ROLES: dict[str, StageName] = dict.fromkeys(ROLE_SKIPS, NEXT_TURN) | dict.fromkeys(
+    ("decide", "finish"), "resume"
+)
 
 
 def key_of(item: Item) -> str:
@@ -101,15 +107,24 @@ class Live:
         self.driver.close()
 
 
-def judge_step(stage: Stage, action: str, approvals: int) -> tuple[Judgement, ...]:
-    """The invariants' own rules on one step, placed as the stage it plays in a case."""
+def judge_step(
+    stage: Stage,
+    action: str,
+    approvals: int,
+    version: str | None = None,
+    model: Model = "scripted",
+    sdk: Sdk = "python",
+) -> tuple[Judgement, ...]:
+    """The invariants' own rules on one step, placed as the stage it plays in a case (on a
+    driver: its release, its model wiring and its SDK, which the judge reads)."""
     role = ROLES[action]
     empty = [Stage(name="pause", stored=[]), Stage(name="round_trip", stored=[])]
     if role == "resume":
         stages = [*empty, replace(stage, name="resume"), Stage(name="next_turn", stored=[])]
     else:
         stages = [*empty, Stage(name="resume", stored=stage.stored), replace(stage, name=role)]
-    run = CaseRun(Case(), sdk_version(), stages, approvals, stage.dispatches)
+    found = version or sdk_version()
+    run = CaseRun(Case(), found, stages, approvals, stage.dispatches, model=model, sdk=sdk)
     skip = ROLE_SKIPS[action]
     return tuple(
         Judgement(v.invariant, v.holds, v.detail, tuple(sorted({o.key for o in v.offenders})))
@@ -133,8 +148,14 @@ def joined(stages: list[Stage]) -> Stage:
 
 def judge_later(turns: list[Turn]) -> tuple[Judgement, ...]:
     """The liveness invariants on a ``continue`` step's turns (the pin is the offender)."""
-    later = [(t.stage, t.outcome) for t in turns]
-    run = liveness_run("explore", sdk_version(), "", False, later)
+    return judge_turns([(t.stage, t.outcome) for t in turns])
+
+
+def judge_turns(
+    later: Sequence[tuple[Stage | None, str]], version: str | None = None
+) -> tuple[Judgement, ...]:
+    """The liveness invariants on later turns, each its stage and what the user met."""
+    run = liveness_run("explore", version or sdk_version(), "", False, later)
     judged = []
     for v in judge_liveness(run):
         pin = v.detail.pin
@@ -146,7 +167,8 @@ def study_steps(index: int, step: Step) -> list[StudyStep]:
     """The study's steps an explored step is taken as."""
     if step.action == "ask":
         reply = tuple(call_item(kind, call_id(kind, index, n)) for n, kind in enumerate(step.calls))
-        return [Ask(f"question {index}", reply, step.runner, step.compact, step.ending, "resume")]
+        ending = cast(Ending, step.ending)  # the study's endings: ``die`` is a driver's
+        return [Ask(f"question {index}", reply, step.runner, step.compact, ending, "resume")]
     record = Continue(0, stage="resume")  # a turn of nothing: the history as the step left it
     if step.action == "lose":
         return [LoseOutput(), record]

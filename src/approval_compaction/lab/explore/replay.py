@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # the tables need pandas; a search that only saves its findin
     import pandas as pd
 
 DIGEST = "[0-9a-f]{12}"  # ``Conversation.digest``: twelve hex digits
+PACKAGES = {"js": "@openai/agents", "adk": "google-adk"}  # a driver's short name, its package
 
 
 def load(path: Path) -> Finding:
@@ -46,10 +47,12 @@ def save_result(result: SearchResult, folder: Path) -> list[Path]:
     counterexamples an earlier search of the same release and variant saved and this one did not
     find are removed (the summary names every file of its search)."""
     layout = paths.data(folder)
-    summary = layout.explore(result.sdk_version, result.fix)
+    summary = layout.explore(result.sdk_version, result.fix, result.sdk)
     write_json(summary, result.to_json(), indent=1, sort_keys=True)
     written = [summary, *(save(f, folder) for f in result.findings)]
-    stem = re.compile(re.escape(f"{result.sdk_version}{'-fix' if result.fix else ''}-") + DIGEST)
+    sdk = f"{result.sdk}-" if result.sdk else ""
+    fix = "-fix" if result.fix else ""
+    stem = re.compile(re.escape(f"{sdk}{result.sdk_version}{fix}-") + DIGEST)
     for old in layout.counterexamples.glob("*.json"):
         if stem.fullmatch(old.stem) and old not in written:
             old.unlink()
@@ -120,18 +123,24 @@ def text(finding: Finding, again: Trace | None = None) -> str:
     """The counterexample as plain text: its label, steps, summary and item tables."""
     trace = again or finding.trace
     pairs = ", ".join(f"{i} ({k})" for i, k in finding.pairs)
+    conversation = trace.conversation
     lines = [f"counterexample {finding.name}: {pairs}"]
-    known = f"known: the original report's case ({finding.known_as})"
-    lines.append(known if finding.label == "known" else "NEW: not the original report's case")
-    lines.append(
-        f"found on openai-agents {finding.trace.sdk_version}; shown on {trace.sdk_version}"
-    )
+    if conversation.sdk:  # a driver's: known as one of its hand-picked situations, or new
+        known = f"known: the hand-picked {finding.known_as}"
+        new = "NEW: no hand-picked situation or case has its shape"
+    else:
+        known = f"known: the original report's case ({finding.known_as})"
+        new = "NEW: not the original report's case"
+    lines.append(known if finding.label == "known" else new)
+    package = PACKAGES.get(conversation.sdk, "openai-agents")
+    lines.append(f"found on {package} {finding.trace.sdk_version}; shown on {trace.sdk_version}")
     if again is not None:
         same = same_violations(finding.trace, again)
         lines.append("rerun: " + ("same violations" if same else "DIFFERENT violations"))
-    lines += [
-        f"mode {trace.conversation.mode}, workaround {'on' if trace.conversation.fix else 'off'}"
-    ]
+    if conversation.sdk:
+        lines += [", ".join(f"{k} {v}" for k, v in conversation.options.items())]
+    else:
+        lines += [f"mode {conversation.mode}, workaround {'on' if conversation.fix else 'off'}"]
     lines += ["", summary(trace).to_string(), ""]
     for title, frame in tables(trace):
         lines += [title, frame.to_string() if len(frame) else "(empty)", ""]

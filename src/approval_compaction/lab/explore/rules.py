@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import tempfile
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -73,13 +74,16 @@ class Violation(AssertionError):
         super().__init__(f"{text} after {len(conversation.steps)} steps")
 
 
-def new_pairs(record: StepRecord, setup: Setup) -> set[tuple[str, str]]:
-    """(invariant, kind) pairs this step violates that the search has not found yet."""
+def new_pairs(
+    record: StepRecord, setup: Setup, kind: Callable[[str], str] = kind_of
+) -> set[tuple[str, str]]:
+    """(invariant, kind) pairs this step violates that the search has not found yet (``kind``:
+    the kind an offending id came from, on a driver the SDK's)."""
     pairs = set()
     for judgement in record.violations:
         if judgement.invariant not in setup.targets:
             continue
-        kinds = {kind_of(key) for key in judgement.offenders} or {NO_KIND}
+        kinds = {kind(key) for key in judgement.offenders} or {NO_KIND}
         pairs |= {(judgement.invariant, kind) for kind in kinds}
     return pairs - setup.found
 

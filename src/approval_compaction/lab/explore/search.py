@@ -40,7 +40,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 from ...analysis.invariants import INVARIANTS
 from ...formats import progress
@@ -137,9 +137,12 @@ class Finding:
 
     @property
     def name(self) -> str:
-        """A stable file stem: the release, the workaround, and the digest of the steps."""
-        fix = "-fix" if self.trace.conversation.fix else ""
-        return f"{self.trace.sdk_version}{fix}-{self.trace.conversation.digest()}"
+        """A stable file stem: the SDK on a driver (``js-``, ``adk-``), the release, the
+        workaround, and the digest of the steps."""
+        conversation = self.trace.conversation
+        sdk = f"{conversation.sdk}-" if conversation.sdk else ""
+        fix = "-fix" if conversation.fix else ""
+        return f"{sdk}{self.trace.sdk_version}{fix}-{conversation.digest()}"
 
     @property
     def invariants(self) -> list[str]:
@@ -176,6 +179,7 @@ class SearchResult:
     tally: dict[str, int]
     findings: tuple[Finding, ...] = field(default=())
     patch: str = ""  # the patch's label on a patched SDK (written only then)
+    sdk: str = ""  # a driver's SDK (``js``, ``adk``; written only then): "" is openai-agents
 
     @property
     def never_judged(self) -> list[str]:
@@ -192,19 +196,23 @@ class SearchResult:
         return [name for name in self.invariants if name not in broken | skipped]
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "sdk_version": self.sdk_version,
-            "fix": self.fix,
-            "seed": self.seed,
-            "examples": self.examples,
-            "rounds": self.rounds,
-            "exhausted": self.exhausted,
-            "kinds": list(self.kinds),
-            "skipped": dict(sorted(self.skipped.items())),
-            "invariants": list(self.invariants),
-            "tally": dict(sorted(self.tally.items())),
-            "findings": [f.to_json() for f in self.findings],
-        } | ({"patch": self.patch} if self.patch else {})
+        return (
+            {
+                "sdk_version": self.sdk_version,
+                "fix": self.fix,
+                "seed": self.seed,
+                "examples": self.examples,
+                "rounds": self.rounds,
+                "exhausted": self.exhausted,
+                "kinds": list(self.kinds),
+                "skipped": dict(sorted(self.skipped.items())),
+                "invariants": list(self.invariants),
+                "tally": dict(sorted(self.tally.items())),
+                "findings": [f.to_json() for f in self.findings],
+            }
+            | ({"patch": self.patch} if self.patch else {})
+            | ({"sdk": self.sdk} if self.sdk else {})
+        )
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SearchResult:
@@ -221,6 +229,7 @@ class SearchResult:
             {str(k): int(v) for k, v in data["tally"].items()},
             tuple(Finding.from_json(f) for f in data["findings"]),
             str(data.get("patch", "")),
+            str(data.get("sdk", "")),
         )
 
 
@@ -399,7 +408,7 @@ def rerun(
     kinds = tuple(k for k in kinds if k in only) if only else kinds
 
     async def steps(folder: Path) -> Trace:
-        live = Live(conversation.mode, conversation.fix, kinds, folder)
+        live = Live(cast(Mode, conversation.mode), conversation.fix, kinds, folder)
         try:
             records = [await take(live, i, s, worker) for i, s in enumerate(conversation.steps)]
         finally:

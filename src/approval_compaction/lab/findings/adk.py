@@ -9,11 +9,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import pandas as pd
 
+from ...adk.moves import WINDOW_SOURCE
 from ...analysis.liveness import LivenessRecord
 from ...formats.records import read_records
 from ...study.words import ADK_KINDS
@@ -30,10 +31,13 @@ from .releases import (
     RESUME_FAILS,
     UNAFFECTED,
 )
+from .searched import SearchedCase, searched_cases
 from .verdict import (
+    BUG,
     GROWS,
     UNPAIRED,
     DriverWords,
+    LivenessVerdict,
     ModeCases,
     ReleaseVerdict,
     driver_verdicts,
@@ -41,6 +45,7 @@ from .verdict import (
 )
 
 PACKAGE = "google-adk"
+SEARCHED = "found by the search"  # a liveness bug the search found, after how many sequences
 # The kinds as columns: EventsCompactionConfig's sliding window and token threshold.
 COLUMNS: dict[str, str] = {
     "window-0": "window, overlap 0",
@@ -63,23 +68,22 @@ MEETS: dict[str, str] = {
 # a kind whose compaction never ran: a cell's words.
 NOT_RUN: dict[str, str] = {
     "token_threshold: Extra inputs are not permitted": "no token threshold in this release",
-    "compaction_interval: Field required": "a token threshold only beside a window",
     NEVER_COMPACTED: "compaction never runs",
 }
-# ADK's sliding window summarises each window and leaves earlier summaries out of the next:
-# the history grows by a summary per window in every session, the control too.
-WINDOW_SOURCE = (
-    "google/adk/apps/compaction.py, `_run_compaction_for_sliding_window`'s docstring: "
-    '"consecutive summaries overlap", "earlier compaction events are left out"'
-)
+# A kind the release runs only with fields the driver added (the window's, beside a token
+# threshold on 1.25.0 to 2.5.0): a cell says so after its words.
+BESIDE = "beside a window no run reaches"
+# ADK's sliding window grows the history by design, the control too (``adk.moves``).
 WORDS = DriverWords(PACKAGE, ADK_KINDS, RAISED, GROWS, WINDOW_SOURCE)
 
 
 def setting_word(cases: ModeCases) -> str:
-    """One kind's cases on a release, in the table's words."""
+    """One kind's cases on a release, in the table's words (a kind run with fields the driver
+    added says so: ``BESIDE``)."""
     if cases.severity in MEETS:
         said = MEETS[cases.severity]
-        return f"{said} ({cases.raising} of {cases.cases} cases)" if cases.raising else said
+        said = f"{said} ({cases.raising} of {cases.cases} cases)" if cases.raising else said
+        return f"{said}, {BESIDE}" if cases.configured else said
     return next((w for key, w in NOT_RUN.items() if key in cases.severity), cases.severity)
 
 
@@ -123,7 +127,9 @@ def load_adk(folder: Path = paths.DATA) -> AdkFinding | None:
         return tuple(read_records(path, LivenessRecord)) if path.is_file() else ()
 
     sweep = read(files.adk_sweep)
-    verdicts = driver_verdicts(sweep, live(files.adk_sweep_liveness), WORDS)
+    verdicts = searched_verdicts(
+        driver_verdicts(sweep, live(files.adk_sweep_liveness), WORDS), searched_cases("adk", folder)
+    )
     return AdkFinding(
         sweep,
         read(files.adk_kinds),
@@ -133,6 +139,26 @@ def load_adk(folder: Path = paths.DATA) -> AdkFinding | None:
         live(files.adk_responses_liveness),
         read(files.adk_sweep_responses),
     )
+
+
+def searched_verdicts(
+    verdicts: Sequence[ReleaseVerdict], cases: Sequence[SearchedCase]
+) -> tuple[ReleaseVerdict, ...]:
+    """Each release's verdict with what the state-space search found there that no hand-picked
+    situation has and that stops compaction for good: one bug per kind the findings were shrunk
+    to, named by how many minimal sequences (``searched_frame`` shows them)."""
+    found = []
+    for verdict in verdicts:
+        modes: dict[str, list[str]] = {}  # each kind's stalls, by what they do before it
+        for c in cases:
+            if c.package == verdict.release and c.label == "new" and c.stops_compacting:
+                modes.setdefault(c.mode, []).append(c.steps.rsplit(" → ", 1)[0])
+        stalls = tuple(
+            LivenessVerdict(f"{len(steps)} {SEARCHED}", STUCK, (mode,), BUG)
+            for mode, steps in modes.items()
+        )
+        found.append(replace(verdict, liveness=(*verdict.liveness, *stalls)))
+    return tuple(found)
 
 
 # The kinds by trigger: the README's columns (a kind's words shown once where both agree).
@@ -180,10 +206,11 @@ def result(row: JsRecord) -> str:
     invariant, which invariants, and where the user's code raised."""
     if row.not_applicable:
         return next((w for key, w in NOT_RUN.items() if key in row.not_applicable), "not run")
+    beside = f" ({BESIDE}: {row.configured})" if row.configured else ""
     if not row.violating:
-        return "no case breaks an invariant"
+        return f"no case breaks an invariant{beside}"
     raised = f", raised at {row.raised_at}" if row.raised_at else ""
-    return f"{row.violating} of {row.cases} break {row.invariants}{raised}"
+    return f"{row.violating} of {row.cases} break {row.invariants}{raised}{beside}"
 
 
 def adk_boundaries(rows: Sequence[JsRecord], changes: Sequence[Change] = CHANGES) -> list[Boundary]:

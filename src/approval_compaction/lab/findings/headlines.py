@@ -539,7 +539,9 @@ def adk(found: Findings) -> str:
     """13: which google-adk releases are affected, which never compact, from which release on it
     is fixed, and the pinned release's verdict with what is left after later turns (the one
     verdict record), with the caveat that bounds it: ADK's own summariser reads text."""
+    from ..js.sweep import NEVER_COMPACTED
     from ..releases.bisect import marked_ranges
+    from .adk import SEARCHED
     from .verdict import AFFECTED, NEVER_RUNS, STATE_WORDS, of
 
     adk = found.adk
@@ -547,33 +549,62 @@ def adk(found: Findings) -> str:
         raise HeadlineError("the answers need data/adk-sweep.json and its liveness file")
     order = [v.release for v in adk.verdicts]
     hit = marked_ranges(order, {v.release: v.word == AFFECTED for v in adk.verdicts})
-    never = marked_ranges(order, {v.release: v.word == NEVER_RUNS for v in adk.verdicts})
     bad = [i for i, v in enumerate(adk.verdicts) if v.word in (AFFECTED, NEVER_RUNS)]
     fixed_from = order[bad[-1] + 1] if bad and bad[-1] + 1 < len(order) else ""
     pinned = of(adk.verdicts, adk.version)
+    bugs = pinned.of_kind(BUG)
+    searched = [x for x in bugs if x.situation.endswith(SEARCHED)]
     left = "; ".join(
         f"*{x.situation}* {STATE_WORDS[x.state]} ({', '.join(x.modes)})"
-        for x in pinned.of_kind(BUG)
+        for x in bugs
+        if x not in searched
     )
-    never_text = (
-        f" On {', '.join(never)} the App's compaction never runs, so the cases pass without "
-        "testing anything."
-        if never
+    late = (
+        " An answer left unpaired arrives after later questions and reaches the summariser "
+        "without its call."
+        if "unpaired" in left
         else ""
     )
-    since = f" {fixed_from} is the first release that keeps the call." if fixed_from else ""
+    stalls = sorted({m for x in searched for m in x.modes})
+    count = sum(int(x.situation.split()[0]) for x in searched)
+    found_text = (
+        f"\n\nThe search over ADK's own moves finds {count} more that stop compaction for "
+        f"good ({', '.join(stalls)}): a long-running call whose result never comes (its section "
+        "below)."
+        if searched
+        else ""
+    )
+    idle = {v.release: any(NEVER_COMPACTED in m.severity for m in v.modes) for v in adk.verdicts}
+    quiet = marked_ranges(order, idle)
+    kinds = list(  # the kinds that never compact on those releases (the others compact there)
+        dict.fromkeys(
+            m.mode
+            for v in adk.verdicts
+            if idle[v.release]
+            for m in v.modes
+            if NEVER_COMPACTED in m.severity
+        )
+    )
+    others = len({m.mode for v in adk.verdicts for m in v.modes}) > len(kinds)
+    but = "; the other kinds compact there" if others else ""
+    never_text = (
+        f" On {', '.join(quiet)} the App's compaction never runs in {', '.join(kinds)}, so "
+        f"their cases pass without testing anything{but}."
+        if quiet
+        else ""
+    )
+    since = f" From {fixed_from} on, every release keeps the call." if fixed_from else ""
     paths_said = ", on the scripted model and over HTTP" if adk.over_http else ""
     return (
         f"**Answer.** `google-adk` {', '.join(hit)} lose the call waiting for confirmation: the "
         f"resume raises.{never_text}{since}\n\nOn {adk.version}, the pinned release, no case "
         f"breaks an invariant in any compaction kind{paths_said}. Its verdict "
-        f"is *{pinned.word}*: {left or 'none'}. That is an answer that arrives after later "
-        "questions reaching the summariser without its call.\n\nADK's own summariser "
+        f"is *{pinned.word}*: {left or 'none'}.{late}{found_text}\n\nADK's own summariser "
         "(`LlmEventSummarizer`) renders events as text, so no API refuses it; a summariser that "
         "hands events to a model as calls and responses would send an output without its call."
         f"\n\n**What to do.** Upgrade to {fixed_from or 'a fixed release'} or later. Keep ADK's "
         "own summariser, or make yours send what it is given as text; `data/report-adk.md` is "
-        "the issue for adk-python, with its test and patch."
+        "the issue for adk-python, with its tests and patches."
     )
 
 

@@ -129,16 +129,22 @@ def load_js(folder: Path = paths.DATA) -> JsFinding | None:
     )
 
 
+# A plan run without the option the release lacks (previous_response_id before 0.4.1, whose
+# session compacts by previous_response_id only): a cell says so after its words.
+LEFT_OUT = "no compactionMode option: its only mode"
+
+
 def cell(record: JsRecord) -> str:
     """What the user meets in one plan on one release, in the Python tables' words."""
 
     if record.not_applicable:
         return "no compactionMode option: runs as auto"
+    left_out = f", {LEFT_OUT}" if record.configured else ""  # the release's only mode
     if record.violating == 0:
-        return MEETS[UNAFFECTED]
+        return MEETS[UNAFFECTED] + left_out
     words = MEETS[RAISED.get(record.raised_at, COMPACTION_ONLY)]
     words = words.replace("Runner.run raises", "run() throws")  # the JS SDK's entry point
-    return f"{words} ({record.violating} of {record.cases} cases)"
+    return f"{words} ({record.violating} of {record.cases} cases){left_out}"
 
 
 def _key(version: str) -> tuple[int, ...]:

@@ -82,6 +82,7 @@ class ModeCases:
     severity: str
     raising: int
     cases: int
+    configured: str = ""  # what the driver added for the release to run the setting
 
 
 @dataclass(frozen=True)
@@ -319,7 +320,7 @@ def _setting(row: JsRecord, words: DriverWords) -> ModeCases:
     if row.not_applicable:
         return ModeCases(row.plan, row.not_applicable, 0, row.cases)
     met = words.raised.get(row.raised_at, COMPACTION_ONLY) if row.violating else UNAFFECTED
-    return ModeCases(row.plan, met, row.violating, row.cases)
+    return ModeCases(row.plan, met, row.violating, row.cases, row.configured)
 
 
 def setting_states(rows: Sequence[LivenessRecord]) -> list[str]:

@@ -64,6 +64,9 @@ class JsRecord:
     endpoint: str
     api_message: str  # the API's message, the call id as the stand-in numbered it
     not_applicable: str
+    # What the driver added to the plan for the release to run it (a field the release
+    # requires, an option it lacks left out), in words; "" when it ran as planned.
+    configured: str = ""
 
 
 class SweepPlan(Protocol):
@@ -108,6 +111,7 @@ def record(plan: SweepPlan, judged: Sequence[JudgedRun]) -> JsRecord:
         endpoint=refused.outcome.endpoint if refused else "",
         api_message=refused.outcome.api_message if refused else "",
         not_applicable=na or (errors[0] if errors else ""),
+        configured=next((r.configured for r in runs if r.configured), ""),
     )
 
 

@@ -50,11 +50,6 @@ def write_pinned(folder: Path = paths.DATA) -> list[Path]:
     from ..adk.patched import label, patched_environment
     from ..findings.adk import Boundary, adk_boundaries, load_adk
 
-    found = load_adk(folder)
-    if found is not None and found.sweep:
-        written += write_records(
-            paths.data(folder).adk_boundaries, adk_boundaries(found.sweep), Boundary
-        )
     runs = run_adk_liveness(release_environment(pinned()).python)
     runs += run_adk_liveness(patched_environment().python, release=label())
     files = paths.data(folder)
@@ -62,6 +57,9 @@ def write_pinned(folder: Path = paths.DATA) -> list[Path]:
     over_http, live = run_adk_responses(pinned())
     written += write_records(files.adk_responses, release_records(over_http), JsRecord)
     written += write_records(files.adk_responses_liveness, liveness_records(live), LivenessRecord)
+    found = load_adk(folder)  # read once every pinned file is written: none is read stale
+    if found is not None and found.sweep:
+        written += write_records(files.adk_boundaries, adk_boundaries(found.sweep), Boundary)
     return written
 
 
@@ -73,11 +71,12 @@ def data_command(args: argparse.Namespace) -> int:
 
 
 def write_fix(folder: Path = paths.DATA) -> list[Path]:
-    """The patched package's kinds (``adk-patched.json``), and the regression test on the
-    pinned and the patched package (``adk-sdk-test.json``)."""
+    """The patched package's kinds (``adk-patched.json``), the regression test on the pinned
+    and the patched package (``adk-sdk-test.json``), and the long-running call's test on the
+    pinned package, with its fix and with both (``adk-sdk-test-long-running.json``)."""
     from ...adk.harness import run_plans
-    from ..adk.patched import label, patched_environment
-    from ..adk.sdk_test import run_sdk_test
+    from ..adk.patched import BOTH_FIXES, LONG_RUNNING_FIX, label, patched_environment
+    from ..adk.sdk_test import LONG_RUNNING_TEST, run_sdk_test
     from .js import SdkTestRecord
 
     files, patched = paths.data(folder), patched_environment()
@@ -91,7 +90,16 @@ def write_fix(folder: Path = paths.DATA) -> list[Path]:
     ):
         run = run_sdk_test(python)
         tests.append(SdkTestRecord(name, run.tests, run.passed, run.failed))
-    return written + write_records(files.adk_sdk_test, tests, SdkTestRecord)
+    written += write_records(files.adk_sdk_test, tests, SdkTestRecord)
+    long_running = []
+    for name, python in (
+        (pinned(), release_environment(pinned()).python),
+        (label(LONG_RUNNING_FIX), patched_environment(LONG_RUNNING_FIX).python),
+        (label(BOTH_FIXES), patched_environment(BOTH_FIXES).python),
+    ):
+        run = run_sdk_test(python, LONG_RUNNING_TEST)
+        long_running.append(SdkTestRecord(name, run.tests, run.passed, run.failed))
+    return written + write_records(files.adk_long_running_sdk_test, long_running, SdkTestRecord)
 
 
 def write_checks(folder: Path = paths.DATA) -> list[Path]:

@@ -146,14 +146,36 @@ def adk_block(found: Findings, folder: Path = paths.DATA) -> str:
         raise MissingFindingsError(f"the ADK tables need data/adk-sweep.json in {folder}")
     files = paths.data(folder)
     sweep, live = files.shown(files.adk_sweep), files.shown(files.adk_sweep_liveness)
+    frame = adk_verdict_frame(found.adk.verdicts, TRIGGERS, contract=False)
     return "\n".join(
         [
-            f"**google-adk: the verdict per release** (`{sweep}`, `{live}`; notebook 13), the "
-            "App compacting after every invocation:",
+            f"**google-adk: the verdict per release** (`{sweep}`, `{live}`), the App compacting "
+            "after every invocation; which liveness bugs each release has, by kind: notebook 13 "
+            "and `data/report-adk.md`.",
             "",
-            _table(adk_verdict_frame(found.adk.verdicts, TRIGGERS, contract=False)),
+            _table(merged_runs(frame.drop(columns="liveness bugs"))),
         ]
     )
+
+
+def merged_runs(frame: pd.DataFrame) -> pd.DataFrame:
+    """Consecutive runs of releases (``first..last`` or one release) that read the same in
+    every column but their count, as one run."""
+    spans: list[list[str]] = []
+    rows: list[pd.Series] = []
+    for span, row in frame.iterrows():
+        same = rows and row.drop("releases in range").equals(rows[-1].drop("releases in range"))
+        if same:
+            spans[-1].append(str(span))
+            rows[-1] = rows[-1].copy()
+            rows[-1]["releases in range"] += row["releases in range"]
+        else:
+            spans.append([str(span)])
+            rows.append(row)
+    names = [
+        s[0] if len(s) == 1 else f"{s[0].split('..')[0]}..{s[-1].split('..')[-1]}" for s in spans
+    ]
+    return pd.DataFrame(rows, index=pd.Index(names, name=frame.index.name))
 
 
 def adk_changes_block(found: Findings, folder: Path = paths.DATA) -> str:

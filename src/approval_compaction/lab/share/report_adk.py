@@ -25,8 +25,8 @@ from ...wire.rules import ORPHAN_OUTPUT
 from .. import paths
 from ..adk.late import LateAnswer
 from ..adk.packages import pinned
-from ..adk.patched import FIX, label
-from ..adk.sdk_test import ADK_REGRESSION_TEST
+from ..adk.patched import BOTH_FIXES, FIX, LONG_RUNNING_FIX, label
+from ..adk.sdk_test import ADK_REGRESSION_TEST, LONG_RUNNING_TEST
 from ..findings.adk import (
     TRIGGERS,
     adk_changes_frame,
@@ -36,6 +36,7 @@ from ..findings.adk import (
     load_adk,
 )
 from ..findings.fixes import adk_suite_frame, checks, checks_frame, mutants, upstream
+from ..findings.searched import load_searches, searched_cases, searched_frame
 from ..js.sweep import JsRecord
 from ..mutation import mutants_frame
 from .js import SdkTestRecord
@@ -250,6 +251,7 @@ def build_adk_report(folder: Path = paths.DATA) -> str:
         "The sliding window keeps one summary per window beside the others, so the history the "
         "model reads grows by one summary a turn, the control with nothing pending too:",
         markdown_table(adk_liveness_frame(found.liveness)),
+        *long_running_parts(folder),
         "**Desktop (please complete the following information):**",
         f"- OS: Linux\n- Python version: 3.11\n- ADK version: {pinned()}",
         "**Model Information:**",
@@ -261,6 +263,71 @@ def build_adk_report(folder: Path = paths.DATA) -> str:
         "over `InMemorySessionService` or a SQLite `DatabaseSessionService`.",
     ]
     return one_comment(parts, "the ADK report")
+
+
+def long_running_parts(folder: Path = paths.DATA) -> list[str]:
+    """The second bug, which a state-space search found and the hand-picked situations miss:
+    a long-running call nobody answers stops compaction for good (none before the search's
+    data is there)."""
+    files = paths.data(folder)
+    cases = searched_cases("adk", folder)
+    released = [c for c in cases if "+" not in c.package]
+    new = [c for c in released if c.label == "new"]
+    if not new:
+        return []
+    stalls = [c for c in new if c.stops_compacting]
+    parts = [
+        "**Also found: a long-running call nobody answers stops compaction for good**",
+        "A state-space search over ADK's own moves (where a call lands in its invocation, "
+        "overlap and retention sizes, confirmations answered late, never or by a second "
+        "process, long-running tools, a worker that dies; `make explore-drivers`) shrinks each "
+        "violation to a minimal sequence that replays. What it found that no hand-picked "
+        "situation or case has:",
+        markdown_table(searched_frame(new)),
+    ]
+    if stalls:
+        parts += [
+            "`_provably_dead_call_ids` protects a non-HITL long-running call in every "
+            "invocation, so the dead-call pass of `_longest_self_contained_prefix` (#7237) stops "
+            "before one that has no response at all: its worker died once the call was stored, "
+            "or the tool returned nothing and its result never arrives. Every window then ends "
+            "before that call, and no later invocation compacts (#7236's symptom, for this "
+            f"call). Replay: `{stalls[0].replay}`.",
+        ]
+    tests_path = files.adk_long_running_sdk_test
+    if tests_path.is_file():
+        tests = read_records(tests_path, SdkTestRecord)
+        parts += [
+            "Its regression test (same style, `tests/unittests/apps/`), on the pinned package, "
+            "with the fix below and with both fixes:",
+            markdown_table(
+                pd.DataFrame([t.__dict__ for t in tests]).set_index("package"), cell=str
+            ),
+            f"<details><summary>{LONG_RUNNING_TEST.name}</summary>\n\n"
+            f"{fence(LONG_RUNNING_TEST.read_text(), 'python')}\n\n</details>",
+        ]
+    patched = [c for c in cases if c.package.endswith(BOTH_FIXES.name)]
+    both = [r for r in load_searches("adk", folder) if r["sdk_version"].endswith(BOTH_FIXES.name)]
+    parts += [
+        "A long-running call an earlier invocation left without any response can be compacted "
+        "past: should its result still arrive, prompt assembly restores the compacted call "
+        "(`_recover_compacted_function_calls`). The fix protects long-running calls only in the "
+        "newest invocation, as confirmations are:",
+        "<details><summary>The fix, as adk-python takes it (src/google/adk)</summary>\n\n"
+        + fence(LONG_RUNNING_FIX.read_text(), "diff")
+        + "\n\n</details>",
+    ]
+    if both:
+        left = markdown_table(searched_frame(patched)) if patched else "nothing."
+        parts += [
+            f"The same search on the package with both fixes ({BOTH_FIXES.name}) finds the rest "
+            "below: no session stops compacting. What is left is the trade #7237 makes (a call "
+            "summarized as dead while it waits), a long-running call sent to the model while it "
+            "waits without a response, and a late result read back after the summary that covers "
+            "its call (prompt assembly restores the call before the model is sent it):",
+            left,
+        ]
+    return parts
 
 
 def report_adk_command(args: argparse.Namespace) -> int:

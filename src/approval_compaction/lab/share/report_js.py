@@ -23,6 +23,7 @@ from ...formats.records import read_records
 from .. import paths
 from ..findings.fixes import checks, checks_frame, js_suite_frame, mutants, upstream
 from ..findings.js import COLUMNS, cell, js_errors_frame, js_ranges_frame
+from ..findings.searched import searched_cases, searched_frame
 from ..findings.stall import (
     StallFinding,
     load_stall,
@@ -32,6 +33,7 @@ from ..findings.stall import (
     turns_frame,
     vitest_frame,
 )
+from ..findings.verdict import SUMMARY_ONLY, SUMMARY_ONLY_WHY
 from ..js.packages import pinned
 from ..js.sdk_test import JS_REGRESSION_TEST
 from ..js.sweep import PLANS, JsExposure, JsRecord
@@ -240,6 +242,21 @@ def build_js_report(folder: Path = paths.DATA) -> str:
             f"([{files.js_stall_report.name}]({files.js_stall_report.name}), beside this report; "
             "`python -m approval_compaction share --js stall`)."
         )
+    searched = searched_cases("js", folder)
+    if searched:
+        parts += [
+            "A state-space search over the SDK's own moves (modes, runners, the compaction "
+            "answer's shapes, approvals answered late, abandoned or lost, `make explore-drivers`) "
+            "shrinks each violation it finds to a minimal sequence that replays "
+            "(`python -m approval_compaction explore replay FILE`); each with the hand-picked case "
+            "or situation it reduces to, or none:",
+            markdown_table(searched_frame(searched)),
+        ]
+        if any(c.label == "new" and SUMMARY_ONLY in c.settings for c in searched):
+            parts.append(
+                f"A new one that needs `shape {SUMMARY_ONLY}` rests on {SUMMARY_ONLY_WHY}: it is "
+                "shown, not counted as a failure."
+            )
     parts += [
         "### Debug information",
         f"- Agents SDK version: `@openai/agents` {pinned()} (and the releases above)\n"

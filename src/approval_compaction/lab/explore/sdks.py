@@ -1,0 +1,111 @@
+"""SDKs: the drivers the search runs on besides the Python SDK's own, one registry line each.
+
+Each line names the SDK's moves (its folder's ``moves.MOVES``), how to start its driver on a
+release (the release's environment made on first use: ``lab.adk.packages`` with uv,
+``lab.js.packages`` with npm), and its pinned and newest releases as the project knows them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...errors import InvestigationError
+from ...study.moves import Moves, StepDriver
+
+
+@dataclass(frozen=True)
+class Driven:
+    """One SDK the search drives: its moves, its driver on a release, its two releases, and its
+    driver on the pinned release with a patch (``adk/fix``, ``js/fix``), named ``V+FILE``."""
+
+    moves: Moves
+    open: Callable[[str], StepDriver]
+    pinned: Callable[[], str]
+    newest: Callable[[], str]
+    patched: Callable[[Path], StepDriver]
+
+    def release(self, word: str | None) -> str:
+        """``pinned`` (the default), ``newest``, or a version as it is."""
+        if word in (None, "", "pinned"):
+            return self.pinned()
+        return self.newest() if word == "newest" else str(word)
+
+
+def _adk(version: str) -> StepDriver:
+    from ...adk.harness import Steps
+    from ..adk.packages import release_environment
+
+    return Steps(release_environment(version).python)
+
+
+def _adk_pinned() -> str:
+    from ..adk.packages import pinned
+
+    return pinned()
+
+
+def _adk_newest() -> str:
+    from ..adk.packages import releases
+
+    return releases()[-1]
+
+
+def _js(version: str) -> StepDriver:
+    from ... import paths
+    from ...js.harness import Steps
+    from ..js.packages import package_folder, pinned
+
+    return Steps(paths.ROOT if version == pinned() else package_folder(version))
+
+
+def _js_pinned() -> str:
+    from ..js.packages import pinned
+
+    return pinned()
+
+
+def _js_newest() -> str:
+    from ..js.packages import releases
+
+    return releases()[-1]
+
+
+def _adk_patched(patch: Path) -> StepDriver:
+    from ...adk.harness import Steps
+    from ..adk.patched import label, patched_environment
+
+    driver = Steps(patched_environment(patch).python)
+    driver.version = label(patch)
+    return driver
+
+
+def _js_patched(patch: Path) -> StepDriver:
+    from ...js.harness import Steps
+    from ..js.packages import pinned
+    from ..js.patched import patched_folder
+
+    driver = Steps(patched_folder(patch))
+    driver.version = f"{pinned()}+{patch.name}"
+    return driver
+
+
+def _moves(name: str) -> Moves:
+    from ...adk import moves as adk
+    from ...js import moves as js
+
+    return adk.MOVES if name == "adk" else js.MOVES
+
+
+SDKS: dict[str, Callable[[], Driven]] = {
+    "js": lambda: Driven(_moves("js"), _js, _js_pinned, _js_newest, _js_patched),
+    "adk": lambda: Driven(_moves("adk"), _adk, _adk_pinned, _adk_newest, _adk_patched),
+}
+
+
+def driven(name: str) -> Driven:
+    """The registry line of ``name`` (``js``, ``adk``), or a one-line error."""
+    if name not in SDKS:
+        raise InvestigationError(f"no driver {name!r}: expected one of {', '.join(SDKS)}")
+    return SDKS[name]()

@@ -1,0 +1,68 @@
+"""Searched: a driver's search results read as records (no SDK, no hypothesis), the tables the
+report and notebooks show, and a new stall in its release's verdict."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from approval_compaction.lab.explore import driven, replay
+from approval_compaction.lab.explore.search import Options
+from approval_compaction.lab.findings.adk import searched_verdicts
+from approval_compaction.lab.findings.liveness import STUCK
+from approval_compaction.lab.findings.searched import (
+    search_coverage,
+    searched_cases,
+    searched_frame,
+)
+from approval_compaction.lab.findings.verdict import BUG, ReleaseVerdict
+from tests.explore.driver_fake import MOVES, FakeDriver
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A search on the fake driver, saved as ``explore --driver`` saves one."""
+    found = tmp_path_factory.mktemp("data")
+    result = driven.search(MOVES, FakeDriver(), Options(examples=60, rounds=3))
+    replay.save_result(result, found)
+    return found
+
+
+def test_searched_cases_read_each_finding_in_words(folder: Path) -> None:
+    (stall,) = [c for c in searched_cases("adk", folder) if c.stops_compacting]
+    assert (stall.package, stall.label, stall.known_as) == ("1.0", "known", "abandoned")
+    assert stall.mode == "a"
+    assert stall.steps == "ask[open] → continue 3 turns"
+    assert "compaction_runs (open)" in stall.breaks
+    assert stall.replay.endswith(f"data/counterexamples/{stall.name}.json")
+    assert searched_cases("js", folder) == []  # another driver's files are not read
+
+
+def test_searched_frame_keeps_new_findings_alone_when_asked(folder: Path) -> None:
+    cases = searched_cases("adk", folder)
+    frame = searched_frame(cases)
+    assert len(frame) == len(cases) and "minimal sequence" in frame.columns
+    assert searched_frame(cases, new_only=True)["hand-picked"].eq("new").all()
+
+
+def test_search_coverage_counts_each_search(folder: Path) -> None:
+    row = search_coverage("adk", folder).loc["1.0"]
+    assert bool(row["ran dry"]) and row["findings"] == len(searched_cases("adk", folder))
+
+
+def test_a_new_stall_joins_its_release_s_verdict_as_a_bug(folder: Path) -> None:
+    from dataclasses import replace
+
+    cases = [replace(c, label="new", known_as="") for c in searched_cases("adk", folder)]
+    verdict = ReleaseVerdict("1.0", 16, 0, (), (), ())
+    other = replace(verdict, release="0.9")
+    mine, theirs = searched_verdicts([verdict, other], cases)
+    (found,) = mine.liveness
+    assert (found.situation, found.state, found.modes, found.kind) == (
+        "1 found by the search",
+        STUCK,
+        ("a",),
+        BUG,
+    )
+    assert theirs.liveness == ()
