@@ -53,7 +53,8 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".wire.rules": ("RULES", "UNKNOWN"),
     # am I affected: the doctor's verdict, check, scan and repair
     ".doctor.check": ("check_config", "load_check", "run_check"),
-    ".doctor.jscheck": ("check_js",),
+    # the invariants, each with what it means
+    ".analysis.properties": ("DEFINITIONS", "LIVENESS"),
 }
 # Modules the notebooks use as a whole (``paths.DATA``), by the name they are imported under.
 _MODULES: dict[str, str] = {"paths": ".paths"}
