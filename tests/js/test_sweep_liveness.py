@@ -22,7 +22,10 @@ TURNS = 3
 
 def test_workaround_keeps_compacting_in_every_situation_and_mode() -> None:
     """Each situation in each plan, the session wrapped by js/workaround.mjs: every later turn
-    compacts, the history stays bounded, no turn is refused, and a late resume stays paired."""
+    compacts, the history stays bounded, no turn is refused, and a late resume stores nothing
+    unpaired. Judged both ways, a late hosted MCP resume sends its approval request without its
+    response while it waits (a pairing rule no public source gives for MCP approvals); a late
+    function call's resume sends nothing unpaired."""
     runs = run_js_liveness(paths.ROOT, workaround=True, turns=TURNS)
     assert sorted({(r.scenario, r.mode) for r in runs}) == sorted(
         (s, m)
@@ -35,7 +38,12 @@ def test_workaround_keeps_compacting_in_every_situation_and_mode() -> None:
         assert [v.holds for v in judge_liveness(run)] == [True, True], where
         assert session_usable(run).holds is True, where
         if run.scenario.endswith("resumed"):
-            assert run.resumed and resume_paired(run).holds is True, where
+            verdict = resume_paired(run)
+            assert run.resumed and verdict.stored == (), where
+            if run.scenario.startswith("mcp"):
+                assert verdict.sent and all(k.startswith("mcpr_") for k in verdict.sent), where
+            else:
+                assert verdict.holds is True, where
 
 
 def test_bare_release_stops_compacting_after_its_first_compaction() -> None:

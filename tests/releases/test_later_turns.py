@@ -227,7 +227,9 @@ def test_liveness_newest_release_keeps_a_pinned_call_and_stays_bounded() -> None
 @pytest.mark.releases
 def test_liveness_newest_release_waits_for_an_abandoned_mcp_request_for_good() -> None:
     """0.24.0 never compacts after an unanswered hosted MCP approval request, in any mode, and
-    sends the request in every later model input; a late resume that answers it stays paired."""
+    sends the request in every later model input; a late resume that answers it stores nothing
+    unpaired, and while it waits its request is sent without its response (judged both ways; no
+    public source gives the API's rule for it)."""
     from approval_compaction.study.driver import converse
     from approval_compaction.study.situations import (
         MCP_REQUEST_ID,
@@ -247,7 +249,8 @@ def test_liveness_newest_release_waits_for_an_abandoned_mcp_request_for_good() -
         assert turn.stage is not None and turn.stage.model_inputs
         for request in turn.stage.model_inputs:
             assert [i for i in request if i.get("id") == MCP_REQUEST_ID]
-    assert resume_paired(resumed).holds is True
+    verdict = resume_paired(resumed)
+    assert verdict.stored == () and verdict.sent == (MCP_REQUEST_ID,), verdict
 
 
 @pytest.mark.releases
