@@ -39,5 +39,5 @@ def test_js_matrix_prints_the_verdicts_of_the_cases_asked_for(
     status = cli.main(["js-matrix", "--case", "compaction=off,runner=run", "--format", "csv"])
     out = capsys.readouterr().out.splitlines()
     assert status == 0
-    assert len(out) == 1 + 4 * 8  # the header, four cases, eight invariants
+    assert len(out) == 1 + 4 * 10  # the header, four cases, ten invariants (pairing both ways)
     assert all(",holds" in line for line in out[1:])
