@@ -42,7 +42,7 @@ from ..findings.tables import (
 from ..js.sweep import JsRecord
 from ..plugins import plugins
 from ..releases import upstream
-from ..releases.bisect import marked_ranges
+from ..releases.bisect import marked_ranges, release_range
 from ..releases.versions import sort_versions
 from . import provenance
 from .snippet import ISSUE, one_line, outcomes
@@ -161,21 +161,16 @@ def adk_block(found: Findings, folder: Path = paths.DATA) -> str:
 def merged_runs(frame: pd.DataFrame) -> pd.DataFrame:
     """Consecutive runs of releases (``first..last`` or one release) that read the same in
     every column but their count, as one run."""
-    spans: list[list[str]] = []
-    rows: list[pd.Series] = []
+    count = "releases in range"
+    runs: list[tuple[list[str], pd.Series]] = []  # each run's spans, and its row
     for span, row in frame.iterrows():
-        same = rows and row.drop("releases in range").equals(rows[-1].drop("releases in range"))
-        if same:
-            spans[-1].append(str(span))
-            rows[-1] = rows[-1].copy()
-            rows[-1]["releases in range"] += row["releases in range"]
+        if runs and row.drop(count).equals(runs[-1][1].drop(count)):
+            runs[-1][0].append(str(span))
+            runs[-1][1][count] += row[count]
         else:
-            spans.append([str(span)])
-            rows.append(row)
-    names = [
-        s[0] if len(s) == 1 else f"{s[0].split('..')[0]}..{s[-1].split('..')[-1]}" for s in spans
-    ]
-    return pd.DataFrame(rows, index=pd.Index(names, name=frame.index.name))
+            runs.append(([str(span)], row.copy()))
+    names = [release_range(s[0].split("..")[0], s[-1].split("..")[-1]) for s, _ in runs]
+    return pd.DataFrame([row for _, row in runs], index=pd.Index(names, name=frame.index.name))
 
 
 def adk_changes_block(found: Findings, folder: Path = paths.DATA) -> str:
