@@ -13,14 +13,16 @@ from approval_compaction.lab.explore import driven, replay
 from approval_compaction.lab.explore.driver import judge_step
 from approval_compaction.lab.explore.rules import Setup
 from approval_compaction.lab.explore.sdks import driven as registry
+from approval_compaction.lab.explore.sdks import registry as drivers
 from approval_compaction.lab.explore.search import Finding
 
 DATA = paths.data(paths.DATA)
-FILES = sorted(path for sdk in ("js", "adk") for path in DATA.counterexamples.glob(f"{sdk}-*.json"))
+SDKS = tuple(drivers())  # every driver the search runs: js, adk and each SDK folder's
+FILES = sorted(path for sdk in SDKS for path in DATA.counterexamples.glob(f"{sdk}-*.json"))
 
 
 def test_every_driver_search_result_names_its_findings_files() -> None:
-    for sdk in ("js", "adk"):
+    for sdk in SDKS:
         results = [replay.load_result(p) for p in DATA.explore_results(sdk)]
         assert results, f"no committed search on the {sdk} driver: make explore-drivers"
         for result in results:
@@ -65,7 +67,7 @@ def _replayed(sdk: str) -> Iterator[tuple[Finding, Path]]:
 @pytest.mark.subprocess
 @pytest.mark.releases
 @pytest.mark.enable_socket  # the JS driver's stand-in on 127.0.0.1
-@pytest.mark.parametrize("sdk", ["js", "adk"])
+@pytest.mark.parametrize("sdk", SDKS)
 def test_committed_findings_replay_to_the_same_violations(
     sdk: str, request: pytest.FixtureRequest
 ) -> None:

@@ -11,10 +11,13 @@ from approval_compaction.lab.explore.sdks import Driven, driven
 def test_sdks_each_line_carries_its_own_moves() -> None:
     assert driven("js").moves.short == "js"
     assert driven("adk").moves.short == "adk"
+    assert driven("langchain").moves.short == "langchain"
 
 
 def test_sdks_an_unknown_driver_is_one_line_naming_the_known_ones() -> None:
-    with pytest.raises(InvestigationError, match=r"^no driver 'go': expected one of js, adk$"):
+    with pytest.raises(
+        InvestigationError, match=r"^no driver 'go': expected one of js, adk, langchain$"
+    ):
         driven("go")
 
 

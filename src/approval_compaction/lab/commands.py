@@ -28,6 +28,7 @@ from ..formats.arguments import (
 from ..study.words import MODELS, MODES, NEWEST, STORE_WORDS, STUDY_MODE
 from . import paths
 from .adk.commands import register as _adk
+from .explore.sdks import registry
 from .plugins import plugins
 
 JS_WORKAROUND_HELP = "the session wrapped by js/workaround.mjs (the JS workaround)"
@@ -562,9 +563,10 @@ def _exploring(add: AddCommand, lazy: Lazy) -> None:
     explore.add_argument("--release", help="run in this release's environment (default: here)")
     explore.add_argument(
         "--driver",
-        choices=("js", "adk"),
-        help="search a driver's SDK instead: @openai/agents (js) or google-adk (adk), on its "
-        "pinned release (--release newest, or a version; --patch FILE: the pinned one patched)",
+        choices=tuple(registry()),
+        help="search a driver's SDK instead (@openai/agents: js, google-adk: adk, and each "
+        "SDK's folder by its name), on its pinned release (--release newest, or a version; "
+        "--patch FILE: the pinned one patched)",
     )
     explore.add_argument("--fix", action="store_true", help="wrap the session in the workaround")
     explore.add_argument("--examples", type=int, default=200, help="examples per round")

@@ -3,7 +3,8 @@
 pytest's pattern: the core holds one hook specification and a list of plugins, and never
 imports a plugin by its own name. Each entry of ``REGISTRY`` names the module of one SDK's
 folder that holds its ``PLUGIN``, an ``SdkPlugin``: its commands, the README and docs blocks it
-writes (by marker name), and its notebook's answer line. The lab's command line, its README
+writes (by marker name), its notebook's answer line, and its line of the driver search's
+registry (``lab.explore.sdks``). The lab's command line, its README
 writer and its notebooks' headlines read every plugin through ``plugins()``; the SDK's folder
 imports the lab, the lab reaches it only through this list (import-linter keeps it so).
 """
@@ -14,8 +15,12 @@ import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..formats.arguments import AddCommand, Lazy
+
+if TYPE_CHECKING:
+    from .explore.sdks import Driven
 
 # Each SDK's folder, by the module that holds its PLUGIN (adding an SDK is a line here).
 REGISTRY: dict[str, str] = {"langchain": "approval_compaction.langchain.plugin"}
@@ -34,6 +39,7 @@ class SdkPlugin:
     blocks: Mapping[str, Callable[[Path], str]] = field(default_factory=dict)
     answer: Callable[[Path], str] | None = None
     files: tuple[str, ...] = ()  # its result files under data/ (a matrix set by its JSON)
+    driven: Callable[[], Driven] | None = None  # its driver's line of the search's registry
 
 
 def plugins(registry: Mapping[str, str] = REGISTRY) -> list[SdkPlugin]:

@@ -65,8 +65,8 @@ SEEN: dict[str, Any] = {"model_inputs": [], "compaction_inputs": [], "dispatches
 
 @tool  # type: ignore[untyped-decorator]  # langchain is not installed beside the lab
 def lookup(record: str) -> str:
-    """Look up a record (no review: the search's plain tool)."""
-    SEEN["dispatches"] += 1
+    """Look up a record (no review: the search's plain tool; not a dispatch the decision rule
+    counts, which are the reviewed tool's)."""
     return json.dumps({"record": record, "status": "read"})
 
 
@@ -122,7 +122,8 @@ def messages_json(messages: list[BaseMessage]) -> list[dict[str, Any]]:
 # ---------------------------------------------------------------- the model and the summariser
 
 
-# The search's replies (``--steps``): each model request takes the next (``call:NAME`` or
+# The search's replies (``--steps``): each model request takes the next (``calls:NAME@ID``: a
+# call with the id the search names, its kind first, or
 # ``message``); empty, the rule below answers.
 SCRIPT: list[str] = []
 
@@ -659,7 +660,8 @@ class Stepper:
         if action == "ask":
             if step.get("parallel"):
                 return {"not_applicable": "the stand-in's model makes one call a reply"}
-            SCRIPT[:] = [f"call:{STEP_TOOLS[kind]}" for kind in step.get("calls", [])]
+            drawn = enumerate(step.get("calls", []))
+            SCRIPT[:] = [f"calls:{STEP_TOOLS[kind]}@{kind}-{index}-{n}" for n, kind in drawn]
             die = step.get("ending") == "die" and bool(SCRIPT)
             try:
                 stage, waiting = self.open(runner).turn(

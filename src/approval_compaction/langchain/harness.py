@@ -28,7 +28,7 @@ import select
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,6 +37,7 @@ from .. import paths
 from ..analysis.liveness import LivenessRun
 from ..errors import InvestigationError
 from ..study.capture import CaseRun
+from ..study.moves import StepAnswer
 from ..study.scenario import Case, all_cases
 from .items import read_liveness, read_run
 from .words import APIS as APIS
@@ -205,18 +206,18 @@ class Steps:
             raise DriverError(f"the LangChain driver failed: {answer['error']}")
         return answer
 
-    def start(self, settings: dict[str, Any]) -> str:
+    def start(self, settings: Mapping[str, Any]) -> str:
         """Open a new conversation: "" when it started, else why the release cannot."""
         self.started += 1
         spec = {**settings, "label": f"c{self.started}", "base_url": self.base_url}
         answer = self.ask({"op": "start", "settings": spec, "scratch": self.scratch})
         return str(answer.get("not_applicable", ""))
 
-    def step(self, index: int, step: dict[str, Any]) -> dict[str, Any]:
+    def step(self, index: int, step: Mapping[str, Any]) -> StepAnswer:
         """Take one step (its JSON); its answer with the stages mapped (``items.read_step``)."""
         from .items import read_step
 
-        return read_step(self.ask({"op": "step", "index": index, "step": step}))
+        return read_step(self.ask({"op": "step", "index": index, "step": dict(step)}))
 
     def close(self) -> None:
         with contextlib.suppress(Exception):

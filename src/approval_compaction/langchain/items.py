@@ -26,6 +26,7 @@ from typing import Any
 from ..analysis.liveness import LivenessRun, liveness_run
 from ..study.capture import CaseRun, Stage, driver_run
 from ..study.items import Item
+from ..study.moves import StepAnswer
 
 ROLES = {"human": "user", "ai": "assistant", "system": "system"}
 
@@ -120,18 +121,17 @@ def read_liveness(data: dict[str, Any], release: str | None = None) -> LivenessR
     )
 
 
-def read_step(data: dict[str, Any]) -> dict[str, Any]:
+def read_step(data: dict[str, Any]) -> StepAnswer:
     """One answer of the driver's step mode (``driver.py --steps``, the search's): its turns'
     stages mapped to the wire's shapes, what the user met, the approvals given, the call ids
-    still waiting for a decision, and what the conversation holds now (``pending``), in the
-    fields of the search's step answer."""
+    still waiting for a decision, and what the conversation holds now (``pending``)."""
     if data.get("not_applicable"):
-        return {"not_applicable": str(data["not_applicable"])}
+        return StepAnswer(not_applicable=str(data["not_applicable"]))
     waiting = tuple(str(i) for group in data.get("confirmations", []) for i in group)
-    return {
-        "stages": tuple(_stage(stage) for stage in data.get("stages", [])),
-        "outcome": str(data.get("outcome", "answered")),
-        "approvals": int(data.get("approvals", 0)),
-        "pending": waiting,
-        "holds": frozenset({"pending"} if waiting else set()),
-    }
+    return StepAnswer(
+        stages=tuple(_stage(stage) for stage in data.get("stages", [])),
+        outcome=str(data.get("outcome", "answered")),
+        approvals=int(data.get("approvals", 0)),
+        pending=waiting,
+        holds=frozenset({"pending"} if waiting else set()),
+    )

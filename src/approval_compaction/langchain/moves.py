@@ -13,55 +13,71 @@ takes steps (``driver.py --steps`` runs them, ``harness.Steps`` drives it):
   SQLite file (``process``); sent late when questions came between, it finds no interrupt;
 - ``continue``: three plain questions, the turns the liveness rules judge.
 
-The fields are the search's (``study.moves.Moves`` on the branch that brings the search to
-every driver): each setting's and field's values simplest first, the moves that need a waiting
-decision, the hand-picked shapes (the five situations and the cases), and the liveness
-invariant the docs' trim step breaks by design with its source.
+The fields are the search's (``study.moves.Moves``): each setting's and field's values simplest
+first, the move that needs a waiting decision, the hand-picked shapes (the five situations and
+the case, in the settings the study runs them), and the liveness invariant the docs' trim step
+breaks by design with its source. Every model request goes over HTTP to the stand-in, which
+judges it (``model``).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
+from ..study.moves import Choice, Move, Moves, Shape
 from .finding import TRIM_SOURCE
+from .words import APIS, KINDS
 
-RUNNERS = ("runner", ("run", "run_streamed"))
+RUNNERS = Choice("runner", ("run", "run_streamed"))
 PLAIN = {"action": "ask", "calls": [], "ending": "answer"}
 REVIEWED = {"action": "ask", "calls": ["approval"], "ending": "answer"}
 LATER = {"action": "continue"}
 BETWEEN = (PLAIN,) * 3  # the questions asked while a situation's decision waits
+STUDY = {"mode": KINDS, "api": APIS}  # the study runs every kind on both APIs
 
-MOVES: dict[str, Any] = {
-    "package": "langchain",
-    "short": "langchain",
-    "settings": (
-        ("mode", ("keep-1", "keep-2", "trim", "none")),
-        ("api", ("chat", "responses")),
-        ("store", ("memory", "sqlite")),
+MOVES = Moves(
+    package="langchain",
+    short="langchain",
+    settings=(
+        Choice("mode", KINDS),
+        Choice("api", APIS),
+        Choice("store", ("memory", "sqlite")),
     ),
-    "moves": (
-        ("ask", (("calls", ("function", "approval"), 3), ("ending", ("answer", "die")), RUNNERS)),
-        (
-            "decide",
+    moves=(
+        Move(
+            "ask",
             (
-                ("decision", ("approve", "reject", "mixed")),
-                ("boundary", ("memory", "process")),
+                Choice("calls", ("function", "approval"), many=3),
+                Choice("ending", ("answer", "die")),
                 RUNNERS,
             ),
-            ("pending",),
         ),
-        ("continue", (RUNNERS,)),
+        Move(
+            "decide",
+            (
+                Choice("decision", ("approve", "reject", "mixed")),
+                Choice("boundary", ("memory", "process")),
+                RUNNERS,
+            ),
+            needs=("pending",),
+        ),
+        Move("continue", (RUNNERS,)),
     ),
-    "kinds": ("function", "approval"),
-    "shapes": (
-        ("case", (REVIEWED, {"action": "decide"}, PLAIN)),
-        ("abandoned", (REVIEWED, LATER)),
-        ("lost", ({**REVIEWED, "ending": "die"}, LATER)),
-        ("resumed", (REVIEWED, *BETWEEN, {"action": "decide"}, LATER)),
-        ("edited", (REVIEWED, {"action": "decide"}, LATER)),
-        ("clean", (PLAIN, LATER)),
+    kinds=("function", "approval"),
+    shapes=(
+        Shape("case", (REVIEWED, {"action": "decide"}, PLAIN), STUDY),
+        Shape("abandoned", (REVIEWED, LATER), STUDY),
+        # the worker dies before its tools run: a plain call dies the same way
+        Shape(
+            "lost",
+            ({**REVIEWED, "calls": [["approval", "function"]], "ending": "die"}, LATER),
+            STUDY,
+        ),
+        Shape("resumed", (REVIEWED, *BETWEEN, {"action": "decide"}, LATER), STUDY),
+        Shape("edited", (REVIEWED, {"action": "decide"}, LATER), STUDY),
+        Shape("clean", (PLAIN, LATER), STUDY),
     ),
-    "model": "responses",  # every model request is judged over HTTP, by the stand-in's answer
-    "designed": ("history_bounded",),  # the docs' trim step swings between two lengths
-    "designed_source": TRIM_SOURCE,
-}
+    model="responses",
+    # The docs' trim step swings between two lengths; ``none``, the control setting, runs no
+    # compaction step at all: where a plain conversation breaks these too, so does the design.
+    designed=("history_bounded", "compaction_runs"),
+    designed_source=f"{TRIM_SOURCE}; `none` adds no compaction step",
+)

@@ -15,6 +15,8 @@ from ..lab.plugins import SdkPlugin
 from .words import DATES, FILES, MATRIX, REPORT
 
 if TYPE_CHECKING:
+    from ..lab.explore.sdks import Driven
+    from ..study.moves import StepDriver
     from .finding import LangchainFinding
 
 
@@ -128,6 +130,38 @@ def answer(folder: Path = paths.DATA) -> str:
     )
 
 
+def _steps(version: str) -> StepDriver:
+    from .harness import Steps
+    from .packages import release_environment
+
+    return Steps(release_environment(version).python)
+
+
+def _newest() -> str:
+    from .packages import releases
+
+    return releases()[-1]
+
+
+def _patched(patch: Path) -> StepDriver:
+    from .harness import Steps
+    from .patched import label, patched_environment
+
+    driver = Steps(patched_environment(patch).python)
+    driver.version = label(patch)
+    return driver
+
+
+def driven() -> Driven:
+    """The search's line for the driver (``explore --driver langchain``): its moves, its steps
+    in a release's environment (made with uv on first use), its pinned and newest releases."""
+    from ..lab.explore.sdks import Driven
+    from .moves import MOVES
+    from .packages import pinned
+
+    return Driven(MOVES, _steps, pinned, _newest, _patched)
+
+
 PLUGIN = SdkPlugin(
     name="langchain",
     notebook="14",
@@ -135,4 +169,5 @@ PLUGIN = SdkPlugin(
     blocks={"langchain": verdict_block, "langchain-changes": changes_block},
     answer=answer,
     files=(*FILES.values(), f"{MATRIX}.json", DATES, REPORT),
+    driven=driven,
 )

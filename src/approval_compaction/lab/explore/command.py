@@ -23,7 +23,7 @@ from .. import paths
 from ..mechanism.catalogue import PINNED
 from ..releases import environments
 from ..releases.patched import from_namespace, patched_environment, results_folder
-from .replay import PACKAGES, load, save_result, text
+from .replay import load, package_of, save_result, text
 from .search import Finding, Options, Progress, SearchResult, rerun, search
 
 SEARCH_MODULE = "approval_compaction.lab.explore.search"
@@ -131,7 +131,7 @@ def describe(result: SearchResult) -> str:
     """A few lines: what was searched, what was found, what holds."""
     fix = " with the workaround" if result.fix else ""
     fix += f" with {result.patch}" if result.patch else ""
-    package = PACKAGES.get(result.sdk, "openai-agents")
+    package = package_of(result.sdk)
     lines = [
         f"{package} {result.sdk_version}{fix}: {result.tally.get('examples', 0)} examples, "
         f"{result.tally.get('steps', 0)} steps in {result.rounds} rounds (seed {result.seed})"

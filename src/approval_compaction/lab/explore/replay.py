@@ -26,7 +26,14 @@ if TYPE_CHECKING:  # the tables need pandas; a search that only saves its findin
     import pandas as pd
 
 DIGEST = "[0-9a-f]{12}"  # ``Conversation.digest``: twelve hex digits
-PACKAGES = {"js": "@openai/agents", "adk": "google-adk"}  # a driver's short name, its package
+
+
+def package_of(sdk: str) -> str:
+    """The package a driver's short name stands for (``openai-agents``: the Python search's)."""
+    from .sdks import registry
+
+    lines = registry()
+    return lines[sdk]().moves.package if sdk in lines else "openai-agents"
 
 
 def load(path: Path) -> Finding:
@@ -132,7 +139,7 @@ def text(finding: Finding, again: Trace | None = None) -> str:
         known = f"known: the original report's case ({finding.known_as})"
         new = "NEW: not the original report's case"
     lines.append(known if finding.label == "known" else new)
-    package = PACKAGES.get(conversation.sdk, "openai-agents")
+    package = package_of(conversation.sdk)
     lines.append(f"found on {package} {finding.trace.sdk_version}; shown on {trace.sdk_version}")
     if again is not None:
         same = same_violations(finding.trace, again)

@@ -3,6 +3,7 @@
 Each line names the SDK's moves (its folder's ``moves.MOVES``), how to start its driver on a
 release (the release's environment made on first use: ``lab.adk.packages`` with uv,
 ``lab.js.packages`` with npm), and its pinned and newest releases as the project knows them.
+An SDK that enters as one folder hands its own line through its plugin (``lab.plugins``).
 """
 
 from __future__ import annotations
@@ -104,8 +105,16 @@ SDKS: dict[str, Callable[[], Driven]] = {
 }
 
 
+def registry() -> dict[str, Callable[[], Driven]]:
+    """Every driver the search can run: the lines above, then each plugin's."""
+    from ..plugins import plugins
+
+    return SDKS | {p.name: p.driven for p in plugins() if p.driven is not None}
+
+
 def driven(name: str) -> Driven:
-    """The registry line of ``name`` (``js``, ``adk``), or a one-line error."""
-    if name not in SDKS:
-        raise InvestigationError(f"no driver {name!r}: expected one of {', '.join(SDKS)}")
-    return SDKS[name]()
+    """The registry line of ``name`` (``js``, ``adk``, or a plugin's), or a one-line error."""
+    lines = registry()
+    if name not in lines:
+        raise InvestigationError(f"no driver {name!r}: expected one of {', '.join(lines)}")
+    return lines[name]()
