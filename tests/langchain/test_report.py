@@ -5,7 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from approval_compaction.analysis.liveness import LivenessRecord
-from approval_compaction.langchain.report import RELATED, cell, report, situations_frame
+from approval_compaction.lab.findings.searched import SearchedCase
+from approval_compaction.langchain.report import (
+    RELATED,
+    cell,
+    report,
+    searched_words,
+    situations_frame,
+)
 
 RAISED = (
     "turns 1, 2 raised langchain_openai.OpenAIInvalidRequestError, HTTP 400 at "
@@ -42,3 +49,20 @@ def test_report_names_every_neighbouring_issue_and_reads_the_data(tmp_path: Path
         assert related.name in text and related.url in text
     assert "### Reproduction Steps / Example Code (Python)" in text
     assert "HumanInTheLoopMiddleware(interrupt_on=" in text  # the reproduction, whole
+
+
+def _found(label: str, package: str = "1.5.2") -> SearchedCase:
+    known = "" if label == "new" else "abandoned"
+    return SearchedCase("langchain", package, f"f-{label}", label, known, "x (approval)",
+                        "ask[approval] → continue 3 turns", "mode keep-1", False)  # fmt: skip
+
+
+def test_report_search_counts_what_no_situation_has_the_shape_of() -> None:
+    assert searched_words([]) == []
+    known = searched_words([_found("known"), _found("known", "1.5.2+fix.diff")])
+    assert "On 1.5.2 and 1.5.2+fix.diff" in known[0]
+    assert known[-2].startswith("Each of the 2 findings reduces to a situation above: ")
+    assert known[-2].endswith("the search found nothing they miss.")
+    mixed = searched_words([_found("known"), _found("new")])
+    assert mixed[-2] == "1 of the 2 findings have a shape no situation above has."
+    assert "| new |" in mixed[2]

@@ -24,6 +24,7 @@ from ..formats.files import write_or_print
 from ..formats.markdown import markdown_table
 from ..formats.records import read_records
 from ..lab import paths
+from ..lab.findings.searched import SearchedCase, searched_cases, searched_frame
 from .commands import SdkTestRecord
 from .patched import FIX
 from .sdk_test import REGRESSION_TEST
@@ -135,6 +136,31 @@ def _read(name: str, kind: type, folder: Path) -> list:  # type: ignore[type-arg
     return list(read_records(path, kind)) if path.is_file() else []
 
 
+def searched_words(cases: Sequence[SearchedCase]) -> list[str]:
+    """What the state-space search found on the release and on the patched package: the
+    findings' table, and how many no situation above has the shape of."""
+    if not cases:
+        return []
+    new = [c for c in cases if c.label == "new"]
+    packages = list(dict.fromkeys(c.package for c in cases))
+    return [
+        "A state-space search over the middleware's own moves (each compaction step, both "
+        "APIs, both checkpointers; questions with reviewed and plain calls, a worker dying "
+        "before its tools run, decisions approved, rejected, sent late or by a second worker; "
+        "`make explore-drivers`) shrinks each violation it finds to a minimal sequence that "
+        "replays (`python -m approval_compaction explore replay FILE`). On "
+        f"{' and '.join(packages)}, each finding with the situation it reduces to:",
+        "",
+        markdown_table(searched_frame(list(cases))),
+        "",
+        f"{len(new)} of the {len(cases)} findings have a shape no situation above has."
+        if new
+        else f"Each of the {len(cases)} findings reduces to a situation above: the search "
+        "found nothing they miss.",
+        "",
+    ]
+
+
 def report(folder: Path = paths.DATA) -> str:
     """The issue's text, from the committed data under ``folder``."""
     live = _read("liveness", LivenessRecord, folder)
@@ -204,6 +230,7 @@ def report(folder: Path = paths.DATA) -> str:
             "",
             markdown_table(tests_frame(tests)),
             "",
+            *searched_words(searched_cases("langchain", folder)),
             "How this differs from the public issues around it:",
             "",
             related,
