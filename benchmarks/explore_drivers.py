@@ -5,7 +5,8 @@ For each SDK, in a fresh process run with Python's default bytecode caching (war
 first, not counted, fills the caches), with the seed fixed:
 - to first finding: the search's first round on the pinned release until an example breaks any
   invariant (before shrinking): the wall time from the process's start (imports, the driver's
-  start: Node, or the release's interpreter importing google-adk), the examples it took, and
+  start: Node, or the release's interpreter importing google-adk or langchain), the examples it
+  took, and
   the peak resident size of the search process and of its driver process;
 - examples per second: a round of ``--examples`` examples that looks for nothing (no invariant
   fails an example), so every example runs to its end: the search's own rate, start-up and the
@@ -13,7 +14,7 @@ first, not counted, fills the caches), with the seed fixed:
 The Python search runs its conversations in-process (``lab.explore.search``, every step, the
 memory and JSON boundaries); the drivers take each step in their own process (``driven``).
 
-    python benchmarks/explore_drivers.py [--sdk python,js,adk] [--examples 60] [--seed 0]
+    python benchmarks/explore_drivers.py [--sdk python,js,adk,langchain] [--examples 60] [--seed 0]
 """
 
 from __future__ import annotations
@@ -123,7 +124,7 @@ def measure(sdk: str, examples: int, seed: int) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sdk", default="python,js,adk")
+    parser.add_argument("--sdk", default="python,js,adk,langchain")
     parser.add_argument("--examples", type=int, default=60)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--one", help=argparse.SUPPRESS)
