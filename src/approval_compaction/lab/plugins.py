@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from ..formats.arguments import AddCommand, Lazy
 
 if TYPE_CHECKING:
-    from .explore.sdks import Driven
+    from ..study.moves import Driven
 
 # Each SDK's folder, by the module that holds its PLUGIN (adding an SDK is a line here).
 REGISTRY: dict[str, str] = {"langchain": "approval_compaction.langchain.plugin"}

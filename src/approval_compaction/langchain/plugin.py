@@ -15,8 +15,7 @@ from ..lab.plugins import SdkPlugin
 from .words import DATES, FILES, MATRIX, REPORT
 
 if TYPE_CHECKING:
-    from ..lab.explore.sdks import Driven
-    from ..study.moves import StepDriver
+    from ..study.moves import Driven, StepDriver
     from .finding import LangchainFinding
 
 
@@ -155,7 +154,7 @@ def _patched(patch: Path) -> StepDriver:
 def driven() -> Driven:
     """The search's line for the driver (``explore --driver langchain``): its moves, its steps
     in a release's environment (made with uv on first use), its pinned and newest releases."""
-    from ..lab.explore.sdks import Driven
+    from ..study.moves import Driven
     from .moves import MOVES
     from .packages import pinned
 

@@ -18,8 +18,9 @@ whose shape is one of them (or the start of one), in a setting they ran, is ``kn
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 from .capture import Stage
@@ -120,3 +121,21 @@ class StepDriver(Protocol):
     def close(self) -> None:
         """Stop the driver process."""
         ...
+
+
+@dataclass(frozen=True)
+class Driven:
+    """One SDK the search drives: its moves, its driver on a release, its two releases, and its
+    driver on the pinned release with a patch (from its folder's ``fix/``), named ``V+FILE``."""
+
+    moves: Moves
+    open: Callable[[str], StepDriver]
+    pinned: Callable[[], str]
+    newest: Callable[[], str]
+    patched: Callable[[Path], StepDriver]
+
+    def release(self, word: str | None) -> str:
+        """``pinned`` (the default), ``newest``, or a version as it is."""
+        if word in (None, "", "pinned"):
+            return self.pinned()
+        return self.newest() if word == "newest" else str(word)

@@ -9,29 +9,11 @@ An SDK that enters as one folder hands its own line through its plugin (``lab.pl
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import InvestigationError
+from ...study.moves import Driven as Driven
 from ...study.moves import Moves, StepDriver
-
-
-@dataclass(frozen=True)
-class Driven:
-    """One SDK the search drives: its moves, its driver on a release, its two releases, and its
-    driver on the pinned release with a patch (``adk/fix``, ``js/fix``), named ``V+FILE``."""
-
-    moves: Moves
-    open: Callable[[str], StepDriver]
-    pinned: Callable[[], str]
-    newest: Callable[[], str]
-    patched: Callable[[Path], StepDriver]
-
-    def release(self, word: str | None) -> str:
-        """``pinned`` (the default), ``newest``, or a version as it is."""
-        if word in (None, "", "pinned"):
-            return self.pinned()
-        return self.newest() if word == "newest" else str(word)
 
 
 def _adk(version: str) -> StepDriver:

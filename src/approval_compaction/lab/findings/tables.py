@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
@@ -27,7 +28,6 @@ from .liveness import (
     SITUATION_WORDS,
     LivenessEras,
 )
-from .load import Findings
 from .matrix import Seen, StoreStory
 from .mechanism import Mechanism
 from .releases import (
@@ -45,6 +45,9 @@ from .verdict import (
     ReleaseVerdict,
     grouped,
 )
+
+if TYPE_CHECKING:  # load reads the SDKs' findings, which read these tables
+    from .load import Findings
 
 MODE_LABEL: dict[str, str] = {"auto": "auto (default)"}
 # The agent's ModelSettings(store=...) by its word: the row labels of the store table.
