@@ -51,10 +51,10 @@ def test_report_names_every_neighbouring_issue_and_reads_the_data(tmp_path: Path
     assert "HumanInTheLoopMiddleware(interrupt_on=" in text  # the reproduction, whole
 
 
-def _found(label: str, package: str = "1.5.2") -> SearchedCase:
+def _found(label: str, package: str = "1.5.2", mode: str = "keep-1") -> SearchedCase:
     known = "" if label == "new" else "abandoned"
     return SearchedCase("langchain", package, f"f-{label}", label, known, "x (approval)",
-                        "ask[approval] → continue 3 turns", "mode keep-1", False)  # fmt: skip
+                        "ask[approval] → continue 3 turns", f"mode {mode}", False, mode)  # fmt: skip
 
 
 def test_report_search_counts_what_no_situation_has_the_shape_of() -> None:
@@ -66,3 +66,13 @@ def test_report_search_counts_what_no_situation_has_the_shape_of() -> None:
     mixed = searched_words([_found("known"), _found("new")])
     assert mixed[-2] == "1 of the 2 findings have a shape no situation above has."
     assert "| new |" in mixed[2]
+
+
+def test_report_search_explains_new_findings_only_when_each_is_trim_on_the_patched_package() -> (
+    None
+):
+    patched = "1.5.2+langchain-1.5.2.diff"
+    trim = searched_words([_found("new", patched, "trim"), _found("known")])
+    assert "the docs' trim step on the patched package" in trim[-2]
+    for other in (_found("new", "1.5.2", "trim"), _found("new", patched, "keep-1")):
+        assert "trim step" not in searched_words([_found("new", patched, "trim"), other])[-2]

@@ -143,6 +143,19 @@ def searched_words(cases: Sequence[SearchedCase]) -> list[str]:
         return []
     new = [c for c in cases if c.label == "new"]
     packages = list(dict.fromkeys(c.package for c in cases))
+    said = (
+        f"{len(new)} of the {len(cases)} findings have a shape no situation above has."
+        if new
+        else f"Each of the {len(cases)} findings reduces to a situation above: the search "
+        "found nothing they miss."
+    )
+    if new and all(c.mode == "trim" and "+" in c.package for c in new):
+        said += (
+            " Each is the docs' trim step on the patched package: the fix answers an open call "
+            "with one more message, the step keeps the last three or four messages by their "
+            "count alone, and a later turn's cut then keeps a call's output without its call. "
+            "In the summarising middleware's settings the search breaks no pair with the fix."
+        )
     return [
         "A state-space search over the middleware's own moves (each compaction step, both "
         "APIs, both checkpointers; questions with reviewed and plain calls, a worker dying "
@@ -153,10 +166,7 @@ def searched_words(cases: Sequence[SearchedCase]) -> list[str]:
         "",
         markdown_table(searched_frame(list(cases))),
         "",
-        f"{len(new)} of the {len(cases)} findings have a shape no situation above has."
-        if new
-        else f"Each of the {len(cases)} findings reduces to a situation above: the search "
-        "found nothing they miss.",
+        said,
         "",
     ]
 
