@@ -53,8 +53,10 @@ def test_report_names_every_neighbouring_issue_and_reads_the_data(tmp_path: Path
 
 def _found(label: str, package: str = "1.5.2", mode: str = "keep-1") -> SearchedCase:
     known = "" if label == "new" else "abandoned"
-    return SearchedCase("langchain", package, f"f-{label}", label, known, "x (approval)",
-                        "ask[approval] → continue 3 turns", f"mode {mode}", False, mode)  # fmt: skip
+    steps = "ask[approval] → continue 3 turns"
+    return SearchedCase(
+        "langchain", package, f"f-{label}", label, known, "x", steps, f"mode {mode}", False, mode
+    )
 
 
 def test_report_search_counts_what_no_situation_has_the_shape_of() -> None:
