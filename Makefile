@@ -142,8 +142,9 @@ explore: $(STAMP) ## long property-based search: pinned, with the workaround, ne
 
 # The drivers' searches: each SDK's pinned and newest release (one search when they are one).
 DRIVER_EXPLORE_ARGS ?= --seed 0 --examples 150
-explore-drivers: $(STAMP) $(NODE_STAMP) ## long property-based search on @openai/agents, google-adk and langchain, pinned and newest, google-adk and langchain with their fixes (npm, uv, cached; data/explore-js-*, explore-adk-*, explore-langchain-*; slow)
+explore-drivers: $(STAMP) $(NODE_STAMP) ## long property-based search on @openai/agents, google-adk and langchain, pinned and newest, and each with its fix (npm, uv, cached; data/explore-js-*, explore-adk-*, explore-langchain-*; slow)
 	$(PY) -m approval_compaction explore --driver js --release pinned,newest $(DRIVER_EXPLORE_ARGS)
+	$(PY) -m approval_compaction explore --driver js --patch js/fix/agents-openai-0.20.0-both.diff $(DRIVER_EXPLORE_ARGS)
 	$(PY) -m approval_compaction explore --driver adk --release pinned,newest $(DRIVER_EXPLORE_ARGS)
 	$(PY) -m approval_compaction explore --driver adk --patch adk/fix/google-adk-2.13.0-both.diff $(DRIVER_EXPLORE_ARGS)
 	$(PY) -m approval_compaction explore --driver langchain --release pinned,newest $(DRIVER_EXPLORE_ARGS)

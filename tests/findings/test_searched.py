@@ -12,6 +12,8 @@ from approval_compaction.lab.explore.search import Options
 from approval_compaction.lab.findings.adk import searched_verdicts
 from approval_compaction.lab.findings.liveness import STUCK
 from approval_compaction.lab.findings.searched import (
+    SearchedCase,
+    fix_words,
     search_coverage,
     searched_cases,
     searched_frame,
@@ -66,3 +68,23 @@ def test_a_new_stall_joins_its_release_s_verdict_as_a_bug(folder: Path) -> None:
         BUG,
     )
     assert theirs.liveness == ()
+
+
+def _case(package: str, label: str, pairs: tuple[tuple[str, str], ...]) -> SearchedCase:
+    known = "" if label == "new" else "abandoned"
+    return SearchedCase("js", package, "f", label, known, "", "", "", False, "input", pairs)
+
+
+def test_searched_fix_words_count_the_new_findings_the_patched_package_no_longer_breaks() -> None:
+    patched = "1.0+fix.diff"
+    cases = [
+        _case("1.0", "new", (("stored_history_paired", "mcp"),)),
+        _case("1.0", "new", (("model_input_complete", "mcp"),)),
+        _case("1.0", "known", (("compaction_runs", "-"),)),
+        _case(patched, "known", (("model_input_complete", "mcp"), ("compaction_runs", "-"))),
+    ]
+    assert fix_words(cases) == [
+        "On 1.0+fix.diff, the search finds 1 (abandoned); 1 of the 2 new findings on 1.0 break "
+        "none of the same invariants there."
+    ]
+    assert fix_words(cases[:3]) == []  # no patched package searched

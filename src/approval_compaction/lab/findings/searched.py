@@ -39,6 +39,7 @@ class SearchedCase:
     settings: str
     stops_compacting: bool  # it breaks compaction_runs: compaction stops for good
     mode: str = ""  # the compaction mode (an ADK kind) it was shrunk to
+    pairs: tuple[tuple[str, str], ...] = ()  # each invariant broken, with its kind of call
 
     @property
     def replay(self) -> str:
@@ -61,6 +62,7 @@ class SearchedCase:
             settings=", ".join(f"{k} {v}" for k, v in conversation.options.items()),
             stops_compacting=any(i == "compaction_runs" for i, _ in pairs),
             mode=str(conversation.mode),
+            pairs=tuple(pairs),
         )
 
 
@@ -73,6 +75,26 @@ def load_searches(sdk: str, folder: Path = paths.DATA) -> list[dict[str, Any]]:
 
 def searched_cases(sdk: str, folder: Path = paths.DATA) -> list[SearchedCase]:
     return [SearchedCase.of(sdk, f) for r in load_searches(sdk, folder) for f in r["findings"]]
+
+
+def fix_words(cases: list[SearchedCase]) -> list[str]:
+    """For each patched package searched (``V+FILE``): what the search finds there, and how
+    many of the new findings on its release break none of the same invariants, with the same
+    kind of call, on it."""
+    said = []
+    for patched in dict.fromkeys(c.package for c in cases if "+" in c.package):
+        base = patched.partition("+")[0]
+        new = [c for c in cases if c.package == base and c.label == "new"]
+        after = [c for c in cases if c.package == patched]
+        left = {pair for c in after for pair in c.pairs}
+        gone = [c for c in new if not set(c.pairs) & left]
+        shapes = ", ".join(sorted({c.known_as or "new" for c in after}))
+        said.append(
+            f"On {patched}, the search finds {len(after)} ({shapes or 'none'}); "
+            f"{len(gone)} of the {len(new)} new findings on {base} break none of the same "
+            "invariants there."
+        )
+    return said
 
 
 def searched_frame(cases: list[SearchedCase], new_only: bool = False) -> pd.DataFrame:

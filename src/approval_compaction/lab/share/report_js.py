@@ -23,7 +23,7 @@ from ...formats.records import read_records
 from .. import paths
 from ..findings.fixes import checks, checks_frame, js_suite_frame, mutants, upstream
 from ..findings.js import COLUMNS, cell, js_errors_frame, js_ranges_frame
-from ..findings.searched import searched_cases, searched_frame
+from ..findings.searched import fix_words, searched_cases, searched_frame
 from ..findings.stall import (
     StallFinding,
     load_stall,
@@ -251,6 +251,7 @@ def build_js_report(folder: Path = paths.DATA) -> str:
             "(`python -m approval_compaction explore replay FILE`); each with the hand-picked case "
             "or situation it reduces to, or none:",
             markdown_table(searched_frame(searched)),
+            *fix_words(searched),
         ]
         if any(c.label == "new" and SUMMARY_ONLY in c.settings for c in searched):
             parts.append(
