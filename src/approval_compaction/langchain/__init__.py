@@ -15,8 +15,9 @@ lab's plugin registry (``lab.plugins``), by name:
   release's plans judged by the shared invariants, and the boundaries bisected; ``changes``:
   what moved each boundary, from the public record;
 - ``finding``: the shared verdict tables with LangChain's words as data; ``report``: the issue
-  in langchain's form; ``explore``: its moves for the state-space search; ``commands``: the
-  command line; ``plugin``: the registry entry the shared code reads.
+  in langchain's form; ``moves``: its moves for the state-space search; ``commands``: the
+  command line; ``plugin``: the registry entry the shared code reads (and the search's line
+  for its driver).
 
 The top-level ``langchain/`` folder holds what a maintainer copies: the pin
 (``requirements.txt``), the fix (``fix/``) and the regression test in langchain's own style

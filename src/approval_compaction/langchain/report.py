@@ -136,13 +136,10 @@ def _read(name: str, kind: type, folder: Path) -> list:  # type: ignore[type-arg
     return list(read_records(path, kind)) if path.is_file() else []
 
 
-def searched_words(cases: Sequence[SearchedCase]) -> list[str]:
-    """What the state-space search found on the release and on the patched package: the
-    findings' table, and how many no situation above has the shape of."""
-    if not cases:
-        return []
+def search_said(cases: Sequence[SearchedCase]) -> str:
+    """How many of the search's findings no situation has the shape of, and, where each such
+    one is the docs' trim step on the patched package, why."""
     new = [c for c in cases if c.label == "new"]
-    packages = list(dict.fromkeys(c.package for c in cases))
     said = (
         f"{len(new)} of the {len(cases)} findings have a shape no situation above has."
         if new
@@ -156,6 +153,15 @@ def searched_words(cases: Sequence[SearchedCase]) -> list[str]:
             "count alone, and a later turn's cut then keeps a call's output without its call. "
             "In the summarising middleware's settings the search breaks no pair with the fix."
         )
+    return said
+
+
+def searched_words(cases: Sequence[SearchedCase]) -> list[str]:
+    """What the state-space search found on the release and on the patched package: the
+    findings' table, and what ``search_said`` says of them."""
+    if not cases:
+        return []
+    packages = list(dict.fromkeys(c.package for c in cases))
     return [
         "A state-space search over the middleware's own moves (each compaction step, both "
         "APIs, both checkpointers; questions with reviewed and plain calls, a worker dying "
@@ -166,7 +172,7 @@ def searched_words(cases: Sequence[SearchedCase]) -> list[str]:
         "",
         markdown_table(searched_frame(list(cases))),
         "",
-        said,
+        search_said(cases),
         "",
     ]
 
