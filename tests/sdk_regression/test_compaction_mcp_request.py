@@ -1,0 +1,132 @@
+"""Regression: an unanswered hosted MCP approval request stops automatic compaction for good.
+
+Symptom (openai-agents 0.24.0, a fresh session): a hosted MCP tool asks for approval
+(``mcp_approval_request``) and the user asks something else instead of answering. The SDK sends
+the request again with every later turn, and ``OpenAIResponsesCompactionSession`` returns
+without compacting while the history it would compact holds a request without its
+``mcp_approval_response``: compaction never runs again, and the stored history grows by one item
+every turn.
+
+A fix must keep the request stored (the application may still resume the saved ``RunState``
+and answer it), and must not send it to the compaction endpoint without its response.
+
+Self-contained: a scripted model, a compaction client that answers as ``responses.compact`` is
+documented to (the user's messages, then one compaction item), and a real ``SQLiteSession`` on
+``tmp_path``; nothing leaves the process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from openai.types.responses import ResponseOutputMessage, ResponseOutputText
+from openai.types.responses.response_output_item import McpApprovalRequest
+
+from agents import Agent, HostedMCPTool, ModelResponse, RunConfig, Runner, SQLiteSession, Usage
+from agents.memory import OpenAIResponsesCompactionSession
+from agents.models.interface import Model
+
+REQUEST_ID = "pending-mcpr1"
+LATER_TURNS = 6
+
+
+class ScriptedModel(Model):
+    """The first call asks for approval on the hosted MCP server; every later one answers."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    async def get_response(self, *args: Any, **kwargs: Any) -> ModelResponse:
+        self.calls += 1
+        request = McpApprovalRequest(
+            type="mcp_approval_request",
+            id=REQUEST_ID,
+            name="lookup",
+            arguments="{}",
+            server_label="synthetic",
+        )
+        text = ResponseOutputText(type="output_text", text=f"answer {self.calls}", annotations=[])
+        answer = ResponseOutputMessage(
+            type="message",
+            id=f"msg-{self.calls}",
+            role="assistant",
+            status="completed",
+            content=[text],
+        )
+        output = [request] if self.calls == 1 else [answer]
+        return ModelResponse(output=output, usage=Usage(), response_id=f"resp-{self.calls}")
+
+    def stream_response(self, *args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError("this test runs Runner.run only")
+
+
+class CompactEndpoint:
+    """``client.responses.compact`` as documented: the user's messages as they were, then one
+    compaction item. Records each request's input."""
+
+    def __init__(self) -> None:
+        self.responses = self
+        self.inputs: list[list[dict[str, Any]]] = []
+
+    async def compact(self, **kwargs: Any) -> SimpleNamespace:
+        given = [
+            i if isinstance(i, dict) else i.model_dump(exclude_unset=True) for i in kwargs["input"]
+        ]
+        given = json.loads(json.dumps(given, default=str))
+        self.inputs.append(given)
+        users = [{**i, "type": "message"} for i in given if i.get("role") == "user"]
+        summary = {"type": "compaction", "id": f"cmp-{len(self.inputs)}", "encrypted_content": "s"}
+        return SimpleNamespace(output=[*users, summary], usage=None)
+
+
+@pytest.mark.asyncio
+async def test_compaction_keeps_running_after_unanswered_mcp_approval_request(
+    tmp_path: Path,
+) -> None:
+    """Every later turn compacts and the stored history stops growing; the request stays stored,
+    and the compaction endpoint is never sent it without its response."""
+    mcp = HostedMCPTool(
+        tool_config={
+            "type": "mcp",
+            "server_label": "synthetic",
+            "server_url": "https://synthetic.example/mcp",
+            "require_approval": "always",
+        }
+    )
+    agent = Agent(name="approval-agent", model=ScriptedModel(), tools=[mcp])
+    endpoint = CompactEndpoint()
+    store = SQLiteSession("session", str(tmp_path / "history.db"))
+    session = OpenAIResponsesCompactionSession(
+        "session",
+        store,
+        client=endpoint,  # type: ignore[arg-type]
+        compaction_mode="input",
+        should_trigger_compaction=lambda _: True,
+    )
+    config = RunConfig(tracing_disabled=True)
+    lengths: list[int] = []  # stored items after each later turn, the user's messages not counted
+
+    async def scenario() -> list[Any]:
+        first = await Runner.run(agent, "first question", session=session, run_config=config)
+        assert len(first.interruptions) == 1  # the request waits; the user asks something else
+        for turn in range(LATER_TURNS):
+            await Runner.run(agent, f"question {turn + 1}", session=session, run_config=config)
+            stored = await store.get_items()
+            lengths.append(sum(1 for item in stored if item.get("role") != "user"))
+        return stored
+
+    try:
+        stored = await asyncio.wait_for(scenario(), timeout=60)
+    finally:
+        store.close()
+
+    assert len(endpoint.inputs) >= LATER_TURNS, "compaction must run at every later turn"
+    assert lengths == [lengths[0]] * LATER_TURNS, f"the stored history grew: {lengths}"
+    assert REQUEST_ID in [item.get("id") for item in stored], "the request must stay stored"
+    compacted = [i for items in endpoint.inputs for i in items if i.get("id") == REQUEST_ID]
+    assert compacted == [], "the request was sent to the compaction endpoint without its response"
