@@ -1,24 +1,16 @@
 """Regression: an unanswered hosted MCP approval request stops automatic compaction for good.
 
-Symptom (openai-agents 0.24.0, a fresh session): a hosted MCP tool asks for approval
-(``mcp_approval_request``) and the user asks something else instead of answering. The SDK sends
-the request again with every later turn, and ``OpenAIResponsesCompactionSession`` returns
-without compacting while the history it would compact holds a request without its
-``mcp_approval_response``: compaction never runs again, and the stored history grows by one item
-every turn.
-
-A fix must keep the request stored (the application may still resume the saved ``RunState``
-and answer it), and must not send it to the compaction endpoint without its response.
-
-Self-contained: a scripted model, a compaction client that answers as ``responses.compact`` is
-documented to (the user's messages, then one compaction item), and a real ``SQLiteSession`` on
-``tmp_path``; nothing leaves the process.
+On openai-agents 0.24.0 the user asks something else instead of answering an
+``mcp_approval_request``: the SDK sends the request with every later turn, and the compaction
+session returns without compacting while it is unanswered, so the stored history grows. A fix
+keeps the request stored (a saved ``RunState`` may still answer it) and never sends it to the
+compaction endpoint without its response. Self-contained: a scripted model, a compaction client
+answering as ``responses.compact`` is documented to, a real ``SQLiteSession``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -36,7 +28,7 @@ LATER_TURNS = 6
 
 
 class ScriptedModel(Model):
-    """The first call asks for approval on the hosted MCP server; every later one answers."""
+    """The first call asks for approval on the hosted MCP server; later calls answer."""
 
     def __init__(self) -> None:
         self.calls = 0
@@ -66,18 +58,14 @@ class ScriptedModel(Model):
 
 
 class CompactEndpoint:
-    """``client.responses.compact`` as documented: the user's messages as they were, then one
-    compaction item. Records each request's input."""
+    """``client.responses.compact``: the user's messages, then one compaction item."""
 
     def __init__(self) -> None:
         self.responses = self
         self.inputs: list[list[dict[str, Any]]] = []
 
     async def compact(self, **kwargs: Any) -> SimpleNamespace:
-        given = [
-            i if isinstance(i, dict) else i.model_dump(exclude_unset=True) for i in kwargs["input"]
-        ]
-        given = json.loads(json.dumps(given, default=str))
+        given = [dict(item) for item in kwargs["input"]]  # the stored items, as sent
         self.inputs.append(given)
         users = [{**i, "type": "message"} for i in given if i.get("role") == "user"]
         summary = {"type": "compaction", "id": f"cmp-{len(self.inputs)}", "encrypted_content": "s"}
@@ -88,8 +76,6 @@ class CompactEndpoint:
 async def test_compaction_keeps_running_after_unanswered_mcp_approval_request(
     tmp_path: Path,
 ) -> None:
-    """Every later turn compacts and the stored history stops growing; the request stays stored,
-    and the compaction endpoint is never sent it without its response."""
     mcp = HostedMCPTool(
         tool_config={
             "type": "mcp",
@@ -109,7 +95,7 @@ async def test_compaction_keeps_running_after_unanswered_mcp_approval_request(
         should_trigger_compaction=lambda _: True,
     )
     config = RunConfig(tracing_disabled=True)
-    lengths: list[int] = []  # stored items after each later turn, the user's messages not counted
+    lengths: list[int] = []  # stored items after each later turn, without the user's messages
 
     async def scenario() -> list[Any]:
         first = await Runner.run(agent, "first question", session=session, run_config=config)
