@@ -67,9 +67,10 @@ def any_call(message: str) -> str:
     return CALL_ID.sub(r"\1<call id>.", message)
 
 
-def _action(found: Findings) -> str:
-    """What a team does: upgrade to the fixing release, or wrap the session until then."""
-    fixed = f"Upgrade to {found.fixed_in} or, until then, wrap" if found.fixed_in else "Wrap"
+def _action(found: Findings, shown: str = "") -> str:
+    """What a team does: upgrade to the fixing release (``shown``: where the notebook shows that
+    release's runs), or wrap the session until then."""
+    fixed = f"Upgrade to {found.fixed_in}{shown} or, until then, wrap" if found.fixed_in else "Wrap"
     return (
         f"**What to do.** {fixed} the session in `defer_compaction_while_pending` (notebook 06); "
         "`doctor scan` finds stored sessions the bug already broke (notebook 07)."
@@ -88,7 +89,8 @@ def walkthrough(found: Findings) -> str:
         f"({code(any_call(auto))}), `Runner.run` raises, and there is nothing to approve.\n\nIn "
         "`input` mode the pending call is compacted away, the approval and the resume work, "
         f"the tool's output is stored without its call, and the {then} is refused "
-        f"({code(any_call(report))}){_later(found, pinned)}.\n\n{_action(found)}"
+        f"({code(any_call(report))}){_later(found, pinned)}.\n\n"
+        + _action(found, " (the last table: this case on it, from the sweep of every release)")
     )
 
 
