@@ -69,10 +69,11 @@ def any_call(message: str) -> str:
 
 def _action(found: Findings, shown: str = "") -> str:
     """What a team does: upgrade to the fixing release (``shown``: where the notebook shows that
-    release's runs), or wrap the session until then."""
-    fixed = f"Upgrade to {found.fixed_in}{shown} or, until then, wrap" if found.fixed_in else "Wrap"
+    release's runs), or until then give the session to the workaround, which makes it a subclass
+    that defers compaction (``fix/workaround.py``)."""
+    fixed = f"Upgrade to {found.fixed_in}{shown} or, until then, pass" if found.fixed_in else "Pass"
     return (
-        f"**What to do.** {fixed} the session in `defer_compaction_while_pending` (notebook 06); "
+        f"**What to do.** {fixed} the session to `defer_compaction_while_pending` (notebook 06); "
         "`doctor scan` finds stored sessions the bug already broke (notebook 07)."
     )
 
@@ -292,7 +293,8 @@ def am_i_affected(found: Findings) -> str:
             f"{' or '.join(NEEDS_REPAIR)} one (it backs each session up first): an orphan output "
             "becomes an assistant message saying what the tool returned, and the call a stuck "
             "session never answered becomes one saying so, so compaction can pass it; then "
-            "upgrade, or wrap the session until you can (notebook 06).",
+            "upgrade, or until you can pass the session to `defer_compaction_while_pending` "
+            "(notebook 06).",
         ]
     )
 
@@ -428,7 +430,7 @@ def after_the_fix(found: Findings) -> str:
     return (
         " ".join(said).replace("\n\n ", "\n\n")
         + "\n\n**What to do.** For the SDK: the patch and the test below. For a team (the "
-        "`approval-compaction` package): in `input` or `auto` mode wrap the session in "
+        "`approval-compaction` package): in `input` or `auto` mode pass the session to "
         f"`defer_compaction_while_pending`; in `{CONTRACT_MODE}` mode use `auto` or `input` "
         "instead; `doctor repair` heals a poisoned store."
     )
