@@ -37,6 +37,7 @@ def test_data_names_every_committed_result_file() -> None:
         layout.liveness,
         layout.liveness_mutants,
         layout.liveness_patch_test,
+        layout.liveness_patch_mcp,
         layout.liveness_patch_suite,
         layout.liveness_patch_matrix,
         layout.liveness_patch_runs,

@@ -35,10 +35,8 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".display.details": ("cut", "titled"),
     ".display.views": (
         "compaction_table",
-        "diff_summary",
         "invariants_frame",
         "scope",
-        "side_by_side",
         "stage_diff",
         "stage_summary",
         "stage_table",

@@ -60,7 +60,7 @@ def test_headlines_after_the_fix_says_what_to_do_by_mode(found: Findings) -> Non
     """Issue 61: the README says "use auto or input" for previous_response_id, where notebook
     10 said to wrap the session whatever the mode."""
     action = headlines.after_the_fix(found).split("**What to do.**")[1]
-    assert "in `input` or `auto` mode wrap the session" in action
+    assert "in `input` or `auto` mode pass the session to" in action
     assert "in `previous_response_id` mode use `auto` or `input`" in action
 
 

@@ -189,3 +189,26 @@ def test_readme_names_the_documented_limit_as_the_patch_lab_checks_it() -> None:
     readme = (paths.DOCS / "liveness.md").read_text()
     assert f'"{DOCUMENTED_LIMIT}"' in " ".join(readme.split())
     assert f"`{DOCUMENTED_TEST.split('::')[-1]}`" in readme
+
+
+def test_committed_mcp_test_fails_on_the_release_for_compaction_and_passes_patched() -> None:
+    """The short test a reporter pastes (notebook 10): on the release an unanswered hosted MCP
+    approval request stops compaction at the first later turn; the patched SDK passes."""
+    data = read_json(paths.DATA_FILES.liveness_patch_mcp, dict)
+    assert data["patch"] == the_patch().label
+    found = {o["sdk"]: (o["outcome"], o["message"]) for o in data["outcomes"]}
+    assert found["patched"] == ("passed", "")
+    outcome, message = found["released"]
+    assert outcome == "failed"
+    assert message.startswith("AssertionError: compaction must run at every later turn")
+
+
+@pytest.mark.releases
+def test_mcp_test_fails_on_the_release_as_committed() -> None:
+    """Re-run on the release's own environment: the committed outcome is what the file does."""
+    from approval_compaction.lab.releases.later_turns_patch import run_regression
+
+    env = needs.release(BASE)
+    ran = [o.__dict__ for o in run_regression(env, "released", paths.LIVENESS_MCP_TEST)]
+    committed = read_json(paths.DATA_FILES.liveness_patch_mcp, dict)["outcomes"]
+    assert ran == [o for o in committed if o["sdk"] == "released"]

@@ -513,7 +513,7 @@ def _fixes(add: AddCommand, lazy: Lazy) -> None:
     proof.add_argument(
         "--part",
         action="append",
-        choices=("test", "suite", "matrix", "liveness", "http"),
+        choices=("test", "mcp", "suite", "matrix", "liveness", "http"),
         help="only",
     )
     proof.add_argument("--turns", type=int, default=10, help="later turns (default: 10)")

@@ -30,6 +30,8 @@ DOCS = ROOT / "docs"  # the reference pages the README links
 REGRESSION_TEST = ROOT / "tests" / "sdk_regression" / "test_compaction_pending_approval.py"
 REGRESSION_VARIANTS = ROOT / "tests" / "sdk_regression" / "test_pending_approval_variants.py"
 LIVENESS_TEST = ROOT / "tests" / "sdk_regression" / "test_compaction_liveness.py"
+# The liveness bug a fresh session meets on the newest release, as one short self-contained test.
+LIVENESS_MCP_TEST = ROOT / "tests" / "sdk_regression" / "test_compaction_mcp_request.py"
 LIVENESS_PATCH = ROOT / "tests" / "sdk_regression" / "patches" / "0.24.0-compaction-liveness.patch"
 # Sessions each SDK's runner stored for every approval kind, and their manifest: the doctor's
 # test data (``lab.affected.exports``, ``make doctor-exports``).
@@ -359,6 +361,11 @@ class Data:
     def liveness_patch_test(self) -> Path:
         """The liveness regression test on the newest release and on the patched SDK."""
         return self.file("liveness-patch-test.json")
+
+    @property
+    def liveness_patch_mcp(self) -> Path:
+        """The short MCP-request regression test on the newest release and on the patched SDK."""
+        return self.file("liveness-patch-mcp.json")
 
     @property
     def liveness_patch_suite(self) -> Path:

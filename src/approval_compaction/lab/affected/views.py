@@ -42,15 +42,24 @@ def outcomes_frame(result: RepairResult) -> pd.DataFrame:
 
 
 def item_checks_frame(healed: Healed) -> pd.DataFrame:
-    """Per session: how many items the backup, the repaired and the restored store agree on."""
+    """Per session: its items, how many of them the backup and the restored store hold as first
+    read (a session repair leaves alone is not backed up: ``not needed``), and how many repair
+    rewrote."""
     frame = to_frame(healed.items, None)
     counts = {
         "items": ("position", "size"),
-        "backed up, same": ("in_backup", lambda s: int((s == "same").sum())),
+        "backup": ("in_backup", _as_read),
         "rewritten by repair": ("repaired", lambda s: int((s == "rewritten").sum())),
-        "restored, same": ("restored", lambda s: int((s == "same").sum())),
+        "restored": ("restored", _as_read),
     }
     return frame.groupby("session_id").agg(**counts)
+
+
+def _as_read(found: pd.Series) -> str:
+    """``4 of 4 as first read``, or ``not needed`` when no item was backed up."""
+    if (found == "not needed").all():
+        return "not needed: repair left it alone"
+    return f"{int((found == 'same').sum())} of {len(found)} as first read"
 
 
 def upgrade_frame(records: Sequence[UpgradeRecord]) -> pd.DataFrame:

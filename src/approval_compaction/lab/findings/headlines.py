@@ -30,7 +30,6 @@ from .verdict import (
     CONTRACT,
     CONTRACT_MODE,
     STATE_WORDS,
-    UNKNOWN,
     LivenessVerdict,
     breach_kind,
     kind_tally,
@@ -68,11 +67,13 @@ def any_call(message: str) -> str:
     return CALL_ID.sub(r"\1<call id>.", message)
 
 
-def _action(found: Findings) -> str:
-    """What a team does: upgrade to the fixing release, or wrap the session until then."""
-    fixed = f"Upgrade to {found.fixed_in} or, until then, wrap" if found.fixed_in else "Wrap"
+def _action(found: Findings, shown: str = "") -> str:
+    """What a team does: upgrade to the fixing release (``shown``: where the notebook shows that
+    release's runs), or until then give the session to the workaround, which makes it a subclass
+    that defers compaction (``fix/workaround.py``)."""
+    fixed = f"Upgrade to {found.fixed_in}{shown} or, until then, pass" if found.fixed_in else "Pass"
     return (
-        f"**What to do.** {fixed} the session in `defer_compaction_while_pending` (notebook 06); "
+        f"**What to do.** {fixed} the session to `defer_compaction_while_pending` (notebook 06); "
         "`doctor scan` finds stored sessions the bug already broke (notebook 07)."
     )
 
@@ -89,7 +90,8 @@ def walkthrough(found: Findings) -> str:
         f"({code(any_call(auto))}), `Runner.run` raises, and there is nothing to approve.\n\nIn "
         "`input` mode the pending call is compacted away, the approval and the resume work, "
         f"the tool's output is stored without its call, and the {then} is refused "
-        f"({code(any_call(report))}){_later(found, pinned)}.\n\n{_action(found)}"
+        f"({code(any_call(report))}){_later(found, pinned)}.\n\n"
+        + _action(found, " (the last table: this case on it, from the sweep of every release)")
     )
 
 
@@ -291,7 +293,8 @@ def am_i_affected(found: Findings) -> str:
             f"{' or '.join(NEEDS_REPAIR)} one (it backs each session up first): an orphan output "
             "becomes an assistant message saying what the tool returned, and the call a stuck "
             "session never answered becomes one saying so, so compaction can pass it; then "
-            "upgrade, or wrap the session until you can (notebook 06).",
+            "upgrade, or until you can pass the session to `defer_compaction_while_pending` "
+            "(notebook 06).",
         ]
     )
 
@@ -391,8 +394,9 @@ def the_wire(found: Findings) -> str:
 
 def after_the_fix(found: Findings) -> str:
     """10: on the fixing release, the bug a fresh session meets (no store an older release
-    wrote), then what the SDK documents, what no public source shows, and the store an older
-    release poisoned; with what a maintainer and a team do, by mode."""
+    wrote), then what the SDK documents and the store an older release poisoned; with what a
+    maintainer and a team do, by mode. (What needs a compaction answer no public source shows
+    is the notebook's proofs table's, not the answer's.)"""
     if found.liveness is None or found.fixed_in is None or not found.verdicts:
         raise HeadlineError("the answers need data/sweep-liveness.json")
     record = of(found.verdicts, found.fixed_in)
@@ -401,32 +405,23 @@ def after_the_fix(found: Findings) -> str:
     if not fresh:
         return f"**Answer.** No: on {found.fixed_in} a fresh session keeps compacting."
     said = [
-        f"**Answer.** Yes, on {found.fixed_in}, with nothing an older release stored (over HTTP "
-        "to the stand-in, the hook compacting after every turn): "
+        f"**Answer.** Yes, on {found.fixed_in}, with nothing an older release stored (the hook "
+        "compacting after every turn, over HTTP to the stand-in): "
         + "; ".join(_situation_clause(v) for v in fresh)
-        + ": the stored history grows every turn.\n\n"
+        + ", and the stored history grows every turn.\n\n"
     ]
-    for kind, lead in (
-        (CONTRACT, "As the SDK documents, it stops too after"),
-        (
-            UNKNOWN,
-            "Not counted: it would stop too only if the compaction endpoint answered with the "
-            "summary alone, without the user's messages, which no public source shows the API "
-            "doing (the regression test below runs both answers): after",
-        ),
-    ):
-        grouped: dict[tuple[str, ...], list[str]] = {}
-        for v in record.of_kind(kind):
-            grouped.setdefault(v.modes, []).append(f"*{v.situation}*")
-        if grouped:
-            said.append(
-                f"{lead} "
-                + "; ".join(
-                    f"{', '.join(names)} in {', '.join(f'`{m}`' for m in modes)} mode"
-                    for modes, names in grouped.items()
-                )
-                + "."
+    grouped: dict[tuple[str, ...], list[str]] = {}
+    for v in record.of_kind(CONTRACT):
+        grouped.setdefault(v.modes, []).append(f"*{v.situation}*")
+    if grouped:
+        said.append(
+            "As the SDK documents, it stops too after "
+            + "; ".join(
+                f"{', '.join(names)} in {', '.join(f'`{m}`' for m in modes)} mode"
+                for modes, names in grouped.items()
             )
+            + "."
+        )
     if old:
         said.append(
             "A store an older release left an orphan output in is refused at every later turn "
@@ -434,13 +429,10 @@ def after_the_fix(found: Findings) -> str:
         )
     return (
         " ".join(said).replace("\n\n ", "\n\n")
-        + "\n\n**What to do.** For the SDK: the patch below, with its regression test, keeps an "
-        "unanswered MCP request stored and compacts what follows it, and leaves out of the model "
-        "input an output whose call is gone. For a team, with the `approval-compaction` "
-        "package: in `input` or `auto` mode wrap the session in "
-        "`defer_compaction_while_pending` (it retires a call nobody will answer); in "
-        f"`{CONTRACT_MODE}` mode use `auto` or `input` instead; `doctor repair` heals a "
-        "poisoned store."
+        + "\n\n**What to do.** For the SDK: the patch and the test below. For a team (the "
+        "`approval-compaction` package): in `input` or `auto` mode pass the session to "
+        f"`defer_compaction_while_pending`; in `{CONTRACT_MODE}` mode use `auto` or `input` "
+        "instead; `doctor repair` heals a poisoned store."
     )
 
 

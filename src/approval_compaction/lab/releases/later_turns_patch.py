@@ -5,6 +5,8 @@ committed result file (``paths.Data``):
 
 - ``liveness_patch_test``: the upstream-form regression test (``paths.LIVENESS_TEST``) on the
   release and on the patched SDK, each by its own interpreter (``--runxfail``: raw outcomes);
+- ``liveness_patch_mcp``: the short self-contained test of the bug a fresh session meets (an
+  unanswered hosted MCP approval request, ``paths.LIVENESS_MCP_TEST``), the same way;
 - ``liveness_patch_suite``: the SDK's own tests that touch compaction or approvals (the
   selection ``upstream-suite`` makes, with the regression test beside them) in the release's
   checkout and in its patched copy, and every test whose outcome differs between the two;
@@ -94,11 +96,11 @@ def run_regression(
     return [TestOutcome(sdk, c.name, c.outcome, clean_message(c.message)[:200]) for c in cases]
 
 
-def regression_outcomes(patched: Patched) -> dict[str, Any]:
-    """The test on the release and on the patched SDK."""
+def regression_outcomes(patched: Patched, test_file: Path = paths.LIVENESS_TEST) -> dict[str, Any]:
+    """The test (``test_file``) on the release and on the patched SDK."""
     released = environments.release_environment(patched.base, environments.default_envs())
-    rows = run_regression(released, "released") + run_regression(
-        patched_environment(patched), "patched"
+    rows = run_regression(released, "released", test_file) + run_regression(
+        patched_environment(patched), "patched", test_file
     )
     return {"base": patched.base, "patch": patched.label, "outcomes": [r.__dict__ for r in rows]}
 
@@ -214,7 +216,7 @@ def over_http(
     return {"turns": turns, "base": patched.base, "patch": patched.label, "runs": found}
 
 
-PARTS = ("test", "suite", "matrix", "liveness", "http")
+PARTS = ("test", "mcp", "suite", "matrix", "liveness", "http")
 
 
 def write_proofs(
@@ -229,6 +231,10 @@ def write_proofs(
     written = []
     makers: dict[str, tuple[Path, Callable[[], dict[str, Any]]]] = {
         "test": (files.liveness_patch_test, lambda: regression_outcomes(patched)),
+        "mcp": (
+            files.liveness_patch_mcp,
+            lambda: regression_outcomes(patched, paths.LIVENESS_MCP_TEST),
+        ),
         "suite": (files.liveness_patch_suite, lambda: suite_outcomes(patched, report=report)),
         "matrix": (files.liveness_patch_matrix, lambda: matrix_outcomes(patched)),
         "liveness": (files.liveness_patch_runs, lambda: patched_liveness(patched, turns)),

@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import shlex
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -85,20 +85,36 @@ def _refused(runs: Sequence[LivenessRun], version: str, mode: str = "input") -> 
 LEAD_ORDER = (MCP_SITUATION, "abandoned", "lost", "clean", "poisoned")
 
 
-def lengths_by_mode(runs: Sequence[LivenessRun], version: str) -> pd.DataFrame:
-    """One row per situation (``LEAD_ORDER``), one column per compaction mode: the stored items
-    after each later turn (the user's own messages not counted), and how many later turns the
-    API refused, for ``version`` without the workaround."""
-    rows: dict[str, dict[str, str]] = {}
-    modes = sorted({r.mode for r in runs if r.sdk_version == version}, key=_mode_order)
-    for mode in modes:
-        found, refused = _lengths(runs, version, mode), _refused(runs, version, mode)
-        for situation in LEAD_ORDER:
-            if situation in found:
-                kept = " ".join(map(str, found[situation][0]))
-                said = f"{kept} ({refused[situation]} refused)" if refused[situation] else kept
-                rows.setdefault(situation, {})[mode] = said
-    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("situation")
+def liveness_by_mode(columns: Mapping[str, Sequence[LivenessRun]]) -> pd.DataFrame:
+    """One row per situation (``LEAD_ORDER``) and compaction mode, one column per SDK named in
+    ``columns`` (its runs without the workaround): the stored items after the first and the
+    last later turn (the user's own messages not counted) and how many later turns compacted,
+    or how many the API refused; a situation's modes that read the same share a row."""
+    rows: dict[tuple[str, str], dict[str, str]] = {}
+    for column, runs in columns.items():
+        for run in runs:
+            if run.workaround or run.scenario not in LEAD_ORDER or not run.turns:
+                continue
+            refused = len(session_usable(run).raised)
+            kept = [t.kept for t in run.turns]
+            compacted = sum(1 for t in run.turns if t.compacted)
+            said = (
+                f"refused {refused} of {len(kept)}"
+                if refused
+                else f"{kept[0]}→{kept[-1]} items, {compacted} of {len(kept)} compacted"
+            )
+            rows.setdefault((run.scenario, run.mode), {})[column] = said
+    merged: dict[tuple[str, str], dict[str, str]] = {}  # a situation's modes that read the same
+    for situation, mode in sorted(rows, key=lambda k: (LEAD_ORDER.index(k[0]), _mode_order(k[1]))):
+        same = next(
+            (k for k in merged if k[0] == situation and merged[k] == rows[situation, mode]), None
+        )
+        if same is None:
+            merged[situation, mode] = rows[situation, mode]
+        else:
+            merged[situation, f"{same[1]}, {mode}"] = merged.pop(same)
+    frame = pd.DataFrame(list(merged.values()), columns=list(columns))
+    return frame.set_index(pd.MultiIndex.from_tuples(merged, names=["situation", "modes"]))
 
 
 def _mode_order(mode: str) -> int:
@@ -295,7 +311,7 @@ def proofs_frame(
     rows: dict[str, str] = {}
     for line in tally_lines(outcomes):
         sdk, _, tally = line.partition(": ")
-        rows[f"the regression test, {sdk}"] = tally
+        rows[f"the full test file, {sdk}"] = tally
     rows["the original bug's sixteen cases, patched"] = matrix_line(matrix).split(" (")[0]
     for sdk, found in suite.get("documented", {}).items():
         passed = sum(1 for outcome in found["tests"].values() if outcome == "passed")
