@@ -310,6 +310,7 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
     old, new = unfixed[0], unfixed[-1]
     lost = _kinds(f for f in old.findings if not set(f.invariants) <= set(LIVENESS_NAMES))
     bugs = [f for f in new.findings if _breach(f) == BUG]
+    documented = [f for f in new.findings if _breach(f) == CONTRACT]
     said = [
         f"**Answer.** On {old.sdk_version}, every kind of approval loses its pending call at the "
         f"pause: {lost} (a search on the scripted model, its compaction endpoint answering as "
@@ -330,10 +331,15 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
             if bugs
             else ""
         )
+        contract = (
+            f"after an approval nobody answers for a {_kinds(documented, ' or ')}, in "
+            f'`{CONTRACT_MODE}` mode, as the SDK documents ("{DOCUMENTED_LIMIT}")'
+            if documented
+            else ""
+        )
         said.append(
             f"\n\nOn {new.sdk_version} the call is kept; compaction still stops for good "
-            f"{after}after any kind, in `{CONTRACT_MODE}` mode, as the SDK documents "
-            f'("{DOCUMENTED_LIMIT}").'
+            f"{after}{contract}.".replace(", and .", ".")
         )
     said.append(
         f"\n\n**What to do.** On {old.sdk_version}, upgrade to {new.sdk_version} or wrap the "
@@ -354,10 +360,13 @@ KIND_NAMES = {
 }
 
 
-def _kinds(findings: Iterable[Any]) -> str:
-    """The kinds of approval the findings pause on, in plain words, each once."""
-    names = dict.fromkeys(KIND_NAMES.get(k, k) for f in findings for _, k in f.pairs if k != "-")
-    return ", ".join(names)
+def _kinds(findings: Iterable[Any], last: str = ", ") -> str:
+    """The kinds of approval the findings pause on, in plain words, each once (the last two
+    joined by ``last``: ``function tool, custom tool or shell tool``)."""
+    names = list(
+        dict.fromkeys(KIND_NAMES.get(k, k) for f in findings for _, k in f.pairs if k != "-")
+    )
+    return last.join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else "".join(names)
 
 
 def _breach(finding: Any) -> str:
