@@ -574,16 +574,32 @@ def javascript(found: Findings, folder: Path = paths.DATA) -> str:
 
 def adk(found: Findings) -> str:
     """13: which google-adk releases are affected, which never compact, from which release on it
-    is fixed, and the pinned release's verdict with what is left after later turns (the one
-    verdict record), with the caveat that bounds it: ADK's own summariser reads text."""
+    is fixed, and what is left on the pinned release (the one verdict record), in plain words:
+    each compaction kind by its settings (``adk.COLUMNS``), each situation by what happened
+    (``liveness.SITUATION_WORDS``); with the caveat that bounds it: ADK's own summariser reads
+    text."""
     from ..js.sweep import NEVER_COMPACTED
     from ..releases.bisect import marked_ranges
-    from .adk import SEARCHED
-    from .verdict import AFFECTED, NEVER_RUNS, STATE_WORDS, of
+    from .adk import COLUMNS, SEARCHED
+    from .verdict import AFFECTED, NEVER_RUNS, of
 
     adk = found.adk
     if adk is None or not adk.verdicts:
         raise HeadlineError("the answers need data/adk-sweep.json and its liveness file")
+
+    def kinds(modes: Iterable[str]) -> str:
+        """``every setting``, or ``sliding window, overlap 1; token threshold, retention 0 or
+        2``: each trigger with its sizes, from the kinds' names."""
+        modes = list(modes)
+        if set(modes) >= set(COLUMNS):
+            return "every setting"
+        said = []
+        for trigger, (words, size) in ADK_TRIGGERS.items():
+            sizes = [m.removeprefix(f"{trigger}-") for m in modes if m.startswith(f"{trigger}-")]
+            if sizes:
+                said.append(f"{words}, {size} {' or '.join(sizes)}")
+        return "; ".join(said)
+
     order = [v.release for v in adk.verdicts]
     hit = marked_ranges(order, {v.release: v.word == AFFECTED for v in adk.verdicts})
     bad = [i for i, v in enumerate(adk.verdicts) if v.word in (AFFECTED, NEVER_RUNS)]
@@ -591,29 +607,27 @@ def adk(found: Findings) -> str:
     pinned = of(adk.verdicts, adk.version)
     bugs = pinned.of_kind(BUG)
     searched = [x for x in bugs if x.situation.endswith(SEARCHED)]
+    late = [x for x in bugs if x not in searched and x.state == "unpaired"]
     left = "; ".join(
-        f"*{x.situation}* {STATE_WORDS[x.state]} ({', '.join(x.modes)})"
-        for x in bugs
-        if x not in searched
+        f"after {SITUATION_WORDS.get(x.situation, x.situation)} ({kinds(x.modes)})" for x in late
     )
-    late = (
-        " An answer left unpaired arrives after later questions and reaches the summariser "
+    late_text = (
+        f"\n\nWhat is left is a late answer: {left}, the answer reaches ADK's summariser "
         "without its call."
-        if "unpaired" in left
+        if late
         else ""
     )
-    stalls = sorted({m for x in searched for m in x.modes})
     count = sum(int(x.situation.split()[0]) for x in searched)
+    stalls = sorted({m for x in searched for m in x.modes})
     found_text = (
-        f"\n\nThe search over ADK's own moves finds {count} more that stop compaction for "
-        f"good ({', '.join(stalls)}): a long-running call whose result never comes (its section "
-        "below)."
+        f" A search over ADK's own moves finds {count} more conversations where a long-running "
+        f"call whose result never comes stops compaction for good ({kinds(stalls)})."
         if searched
         else ""
     )
     idle = {v.release: any(NEVER_COMPACTED in m.severity for m in v.modes) for v in adk.verdicts}
     quiet = marked_ranges(order, idle)
-    kinds = list(  # the kinds that never compact on those releases (the others compact there)
+    never = list(  # the kinds that never compact on those releases (the others compact there)
         dict.fromkeys(
             m.mode
             for v in adk.verdicts
@@ -622,24 +636,29 @@ def adk(found: Findings) -> str:
             if NEVER_COMPACTED in m.severity
         )
     )
-    others = len({m.mode for v in adk.verdicts for m in v.modes}) > len(kinds)
-    but = "; the other kinds compact there" if others else ""
+    others = len({m.mode for v in adk.verdicts for m in v.modes}) > len(never)
+    but = "; the other settings compact there" if others else ""
     never_text = (
-        f" On {', '.join(quiet)} the App's compaction never runs in {', '.join(kinds)}, so "
-        f"their cases pass without testing anything{but}."
+        f" On {', '.join(quiet)} the App's compaction never runs ({kinds(never)}), so its "
+        f"cases pass without testing anything{but}."
         if quiet
         else ""
     )
     since = f" From {fixed_from} on, every release keeps the call." if fixed_from else ""
-    paths_said = ", on the scripted model and over HTTP" if adk.over_http else ""
+    paths_said = (
+        ", on a scripted model in the process and over HTTP with `OpenAIResponsesLlm`"
+        if adk.over_http
+        else ""
+    )
     return (
-        f"**Answer.** `google-adk` {', '.join(hit)} lose the call waiting for confirmation: the "
-        f"resume raises.{never_text}{since}\n\nOn {adk.version}, the pinned release, no case "
-        f"breaks an invariant in any compaction kind{paths_said}. Its verdict "
-        f"is *{pinned.word}*: {left or 'none'}.{late}{found_text}\n\nADK's own summariser "
-        "(`LlmEventSummarizer`) renders events as text, so no API refuses it; a summariser that "
-        "hands events to a model as calls and responses would send an output without its call."
-        f"\n\n**What to do.** Upgrade to {fixed_from or 'a fixed release'} or later. Keep ADK's "
+        f"**Answer.** Yes: `google-adk` {', '.join(hit)} lose the call waiting for confirmation, "
+        f"and the resume raises.{never_text}{since}\n\n"
+        f"On {adk.version}, the pinned release, no case breaks an invariant in any compaction "
+        f"setting{paths_said}.{late_text}{found_text}\n\n"
+        "ADK's own summariser (`LlmEventSummarizer`) renders events as text, so no API refuses "
+        "it; a summariser that hands events to a model as calls and responses would send an "
+        "output without its call.\n\n"
+        f"**What to do.** Upgrade to {fixed_from or 'a fixed release'} or later. Keep ADK's "
         "own summariser, or make yours send what it is given as text; `data/report-adk.md` is "
         "the issue for adk-python, with its tests and patches."
     )
@@ -656,6 +675,9 @@ def your_session(found: Findings) -> str:
     text = own.session_answer(example, own.session_verdict(example), turn, after)
     return text.replace("**Answer.**", "**Answer** (the example store).", 1)
 
+
+# An ADK compaction kind's name (``window-1``, ``tokens-2``) is its trigger and one size.
+ADK_TRIGGERS = {"window": ("sliding window", "overlap"), "tokens": ("token threshold", "retention")}
 
 EXAMPLE_ID = "case-session"  # the session notebooks/examples/poisoned.db holds
 
