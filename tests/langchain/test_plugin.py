@@ -42,4 +42,4 @@ def test_plugin_answer_names_the_pinned_release_and_what_the_control_meets() -> 
     assert refused == {"10 of 10 later turns refused (400 at /v1/chat/completions)",
                        "10 of 10 later turns refused (400 at /v1/responses)"}  # fmt: skip
     assert "With no compaction step at all, the API refuses 10 of 10 later questions" in said
-    assert "(the most refused: keep-1 none, keep-2 1, trim 3)" in said
+    assert "(the most refused of 10: keep-1 0, keep-2 1, trim 3)" in said

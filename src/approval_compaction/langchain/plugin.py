@@ -115,14 +115,14 @@ def answer(folder: Path = paths.DATA) -> str:
         for r in rows:
             if r.mode not in controls and r.scenario in hit_by:
                 per_step.setdefault(r.mode.split()[0], set()).add(_refused(r))
-        steps = ", ".join(f"{step} {max(n) or 'none'}" for step, n in per_step.items())
+        steps = ", ".join(f"{step} {max(n)}" for step, n in per_step.items())
         names = ", ".join(f"*{s}* ({SITUATION_WORDS[s]})" for s in hit_by)
         said.append(f"What breaks is a decision that never comes: {names}.")
         said.append(
             "A later message starts a new run, and the call stays in the history with nothing "
             f"answering it. With no compaction step at all, the API refuses {most} of {turns} "
             "later questions (HTTP 400). A compaction step adds no refusal: it hides the call "
-            f"or not, by where it cuts (the most refused: {steps})."
+            f"or not, by where it cuts (the most refused of {turns}: {steps})."
         )
     late = [v for v in pinned.of_kind(BUG) if v.state == UNPAIRED]
     if late:
@@ -142,8 +142,8 @@ def answer(folder: Path = paths.DATA) -> str:
     healed = healed and all(r.resume_paired is not False for r in patched)
     fix = (
         "With `langchain/fix/langchain-1.5.2.diff`, which answers each such call with a tool "
-        "message saying it did not run, every situation is usable in every setting, the control "
-        "too, and every late answer keeps its call."
+        "message saying it did not run, the API answers every later question in every setting, the "
+        "control too, and every late answer keeps its call."
         if healed
         else "The patch in `langchain/fix/` does not yet heal every situation."
     )
