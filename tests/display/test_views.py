@@ -235,3 +235,14 @@ def test_views_scope_names_every_hook_answer_of_a_run_and_its_control() -> None:
     both = scope(on, off)
     assert both.endswith(", hook always says yes and hook never says yes, scripted model")
     assert scope(on, on) == scope(on)
+
+
+def test_views_scope_of_an_adk_run_names_the_apps_compaction_not_a_hook() -> None:
+    """Issue 61: ADK's titles said "hook always says yes"; ADK has no hook, its App compacts."""
+    run = CaseRun(Case(), "2.13.0", [], 0, 0, mode="window-0", sdk="adk")
+    said = scope(run)
+    assert said == (
+        "google-adk 2.13.0, compaction kind window-0, the App compacting after every invocation, "
+        "scripted model"
+    )
+    assert "hook" not in said

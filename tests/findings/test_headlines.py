@@ -77,3 +77,46 @@ def test_headlines_without_the_data_is_a_headline_error(tmp_path: Path) -> None:
     for number in ("01", "04", "05", "07", "10"):
         with pytest.raises(headlines.HeadlineError):
             headlines.HEADLINES[number](empty)
+
+
+def test_headlines_exploration_names_the_kinds_its_newest_search_shows_stopping(
+    found: Findings,
+) -> None:
+    """Issue 61: 08's answer said compaction stops "after any kind" in previous_response_id mode
+    on 0.24.0, while its own rows for that search showed no hosted MCP approval there."""
+    from approval_compaction.lab.explore.replay import load_results
+
+    newest = max(
+        (r for r in load_results(Path("data")).values() if not r.fix),
+        key=lambda r: tuple(int(p) for p in r.sdk_version.split(".")),
+    )
+    shown = {
+        k
+        for f in newest.findings
+        if f.trace.conversation.mode == "previous_response_id"
+        for _, k in f.pairs
+    }
+    said = headlines.exploration(found).split(f"On {newest.sdk_version}")[1]
+    contract = said.split("`previous_response_id` mode")[0].rsplit("nobody answers", 1)[1]
+    assert {k for k, words in headlines.KIND_NAMES.items() if words in contract} == shown
+    assert "after any kind" not in said
+
+
+def test_headlines_javascript_names_both_patches_and_what_the_first_leaves(
+    found: Findings,
+) -> None:
+    """Issue 61: 11's answer recommended the pending call's fix alone while its own table showed
+    the patched SDK still stalling."""
+    said = headlines.javascript(found)
+    assert "`js/fix/agents-openai-0.20.0.diff`" in said
+    assert "`js/fix/agents-openai-0.20.0-stall.diff`" in said
+    assert "alone it leaves the stall" in said  # js-stall.json: the pending fix alone stalls
+    assert "With both, compaction still stops for good in 3 of 6 situations" in said
+
+
+def test_headlines_adk_answer_names_each_kind_in_words_not_labels(found: Findings) -> None:
+    """Issue 61: 13's answer rested on labels the first screen never defined (window-0,
+    tokens-2, long_running)."""
+    said = headlines.adk(found)
+    assert not any(label in said for label in ("window-", "tokens-", "long_running", "liveness"))
+    assert "sliding window, overlap 1; token threshold, retention 0 or 2" in said

@@ -72,3 +72,20 @@ def test_errors_name_where_run_throws_with_the_call_id_as_the_users() -> None:
     assert list(frame["raised at"]) == ["run() at the pause", "run() on the next question"]
     assert frame.loc[0, "error text"] == PAUSE.api_message
     assert frame.loc[0, "releases"] == "0.4.0..0.5.0"
+
+
+def test_js_liveness_frame_names_each_patch_and_shows_the_stall_left_by_the_pending_fix() -> None:
+    """Issue 61: notebook 11's answer recommended the pending call's fix while its liveness
+    table's one "patched" column showed the SDK still stalling; each JS patch is its own column,
+    and the committed runs show what each changes."""
+    from approval_compaction.lab.findings.js import js_liveness_frame, load_js_liveness
+
+    frame = js_liveness_frame(load_js_liveness())
+    pending, both = "patched (the pending call's fix only)", "patched (both fixes)"
+    assert list(frame.columns) == [
+        "what happened", "0.20.0", "with js/workaround.mjs", pending, both,
+    ]  # fmt: skip
+    assert frame.loc["clean", pending] == "stops compacting"  # the stall, with no approval
+    assert frame.loc["clean", both] == "keeps compacting"
+    assert frame.loc["abandoned", both] == "stops compacting"  # waits for an output for good
+    assert (frame["with js/workaround.mjs"] == "keeps compacting").all()

@@ -26,6 +26,20 @@ def test_plugin_without_the_sweep_is_one_line_naming_the_file(tmp_path: Path) ->
         verdict_block(tmp_path)
 
 
-def test_plugin_answer_names_the_pinned_release_and_its_verdict() -> None:
+def test_plugin_answer_names_the_pinned_release_and_what_the_control_meets() -> None:
+    """Issue 61: notebook 14's answer blamed the compaction step while the `none` control, with
+    no step at all, is refused too: it says what the control meets, counted from the liveness
+    runs, and what each step changes of it."""
+    from approval_compaction.langchain.finding import load
+    from approval_compaction.langchain.report import cell
+
+    found = load()
+    assert found is not None
     said = answer()
-    assert said.startswith("**Answer.** ") and "the pinned `langchain` release" in said
+    assert said.startswith("**Answer.** ") and f"On {found.version}, the pinned release" in said
+    control = [r for r in found.liveness if r.mode.startswith("none ") and r.scenario == "lost"]
+    refused = {cell(r) for r in control if r.invariant == "compaction_runs"}
+    assert refused == {"10 of 10 later turns refused (400 at /v1/chat/completions)",
+                       "10 of 10 later turns refused (400 at /v1/responses)"}  # fmt: skip
+    assert "With no compaction step at all, the API refuses 10 of 10 later questions" in said
+    assert "(the most refused of 10: keep-1 0, keep-2 1, trim 3)" in said

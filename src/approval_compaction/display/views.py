@@ -19,6 +19,8 @@ SDK_NAMES = {"python": "openai-agents", "js": "@openai/agents", "adk": "google-a
 MODEL_WORDS = {"scripted": "scripted model", "responses": "OpenAIResponsesModel over HTTP"}
 ADK_MODEL_WORDS = {"scripted": "scripted model", "responses": "OpenAIResponsesLlm over HTTP"}
 HOOK_WORDS = {"on": "hook always says yes", "off": "hook never says yes"}
+# ADK has no hook: an App's events compaction runs after each invocation, or is not configured.
+ADK_HOOK_WORDS = {"on": "the App compacting after every invocation", "off": "no compaction"}
 
 
 def scope(run: CaseRun, *controls: CaseRun) -> str:
@@ -30,7 +32,8 @@ def scope(run: CaseRun, *controls: CaseRun) -> str:
     sdk = SDK_NAMES.get(run.sdk, run.sdk)
     mode = f"{run.mode} mode" if run.sdk != "adk" else f"compaction kind {run.mode}"
     answers = dict.fromkeys(r.case.compaction for r in (run, *controls))
-    hook = " and ".join(HOOK_WORDS[answer] for answer in answers)
+    words = ADK_HOOK_WORDS if run.sdk == "adk" else HOOK_WORDS
+    hook = " and ".join(words[answer] for answer in answers)
     model = (ADK_MODEL_WORDS if run.sdk == "adk" else MODEL_WORDS).get(run.model, run.model)
     return f"{sdk} {run.sdk_version}, {mode}{store}, {hook}, {model}"
 

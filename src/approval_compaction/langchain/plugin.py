@@ -15,6 +15,7 @@ from ..lab.plugins import SdkPlugin
 from .words import DATES, FILES, MATRIX, REPORT
 
 if TYPE_CHECKING:
+    from ..analysis.liveness import LivenessRecord
     from ..study.moves import Driven, StepDriver
     from .finding import LangchainFinding
 
@@ -71,13 +72,24 @@ def changes_block(folder: Path = paths.DATA) -> str:
     return markdown_table(frame)
 
 
+def _refused(row: LivenessRecord) -> int:
+    """How many later turns of a liveness row the API refused (0 when the session was usable)."""
+    from .report import RAISED
+
+    found = RAISED.match(row.raised)
+    return 0 if row.session_usable or found is None else len(found[1].split(","))
+
+
 def answer(folder: Path = paths.DATA) -> str:
-    """Notebook 14's answer: the releases affected (a case breaks an invariant), the pinned
-    release's verdict with its liveness bugs in plain words, and what the maintainer's patch
-    leaves, from the committed data."""
-    from ..lab.findings.liveness import REFUSED, SITUATION_WORDS
+    """Notebook 14's answer: the releases affected (a case breaks an invariant); what a decision
+    that never comes leaves with no compaction step at all (the ``none`` control) and what each
+    compaction step changes of it, counted from the pinned release's liveness runs; the late
+    answer; and what the maintainer's patch leaves, from the committed data."""
+    from ..lab.findings.liveness import SITUATION_WORDS
     from ..lab.findings.verdict import AFFECTED, BUG, UNPAIRED, of
     from ..lab.releases.bisect import marked_ranges
+    from .report import SITUATIONS
+    from .sweep import CONTROLS
 
     found = _found(folder)
     order = [v.release for v in found.verdicts]
@@ -87,43 +99,59 @@ def answer(folder: Path = paths.DATA) -> str:
     cases = (
         f"`langchain` {', '.join(hit)} lose or orphan a call in the 16 cases ({swept} swept)"
         if hit
-        else f"No `langchain` 1.x release ({swept}) loses the call waiting for a decision in "
+        else f"No: no `langchain` 1.x release ({swept}) loses the call waiting for a decision in "
         "the 16 cases"
     )
-    bugs = pinned.of_kind(BUG)
+    rows = [
+        r for r in found.liveness if r.invariant == "compaction_runs" and r.scenario in SITUATIONS
+    ]
+    controls = {plan.label for plan in CONTROLS}
+    control = [r for r in rows if r.mode in controls]
     said = []
-    refused = [v for v in bugs if v.state == REFUSED]
-    if refused:
-        names = " and ".join(f"*{v.situation}* ({SITUATION_WORDS[v.situation]})" for v in refused)
-        modes = ", ".join(dict.fromkeys(m for v in refused for m in v.modes))
+    if any(_refused(r) for r in control):
+        hit_by = list(dict.fromkeys(r.scenario for r in control if _refused(r)))
+        most = max(_refused(r) for r in control)
+        turns = max(r.turns for r in control)
+        per_step: dict[str, set[int]] = {}
+        for r in rows:
+            if r.mode not in controls and r.scenario in hit_by:
+                per_step.setdefault(r.mode.split()[0], set()).add(_refused(r))
+        steps = ", ".join(f"{step} {max(n)}" for step, n in per_step.items())
+        names = ", ".join(f"*{s}* ({SITUATION_WORDS[s]})" for s in hit_by)
+        said.append(f"What breaks is a decision that never comes: {names}.")
         said.append(
-            f"In {names}, the call stays in the history with nothing answering it, and the API "
-            f"refuses some of the later questions (HTTP 400; how many depends on where the "
-            f"compaction step cuts) in {modes}."
+            "A later message starts a new run, and the call stays in the history with nothing "
+            f"answering it. With no compaction step at all, the API refuses {most} of {turns} "
+            "later questions (HTTP 400). A compaction step adds no refusal: it hides the call "
+            f"or not, by where it cuts (the most refused of {turns}: {steps})."
         )
-    late = [v for v in bugs if v.state == UNPAIRED]
+    late = [v for v in pinned.of_kind(BUG) if v.state == UNPAIRED]
     if late:
-        names = ", ".join(f"*{v.situation}* ({SITUATION_WORDS[v.situation]})" for v in late)
-        modes = ", ".join(dict.fromkeys(m for v in late for m in v.modes))
+        names = ", ".join(f"*{v.situation}*" for v in late)
+        settings = {r.mode for r in rows if r.mode not in controls}
+        every = all(settings <= set(v.modes) for v in late)
+        also = any(r.resume_unpaired for r in control if r.scenario in {v.situation for v in late})
         said.append(
-            f"In {names}, the late answer is stored or summarised without its call in {modes}, "
-            "though the API answers the later questions."
+            f"In {names}, the decision sent after later questions stores or summarises its "
+            "answer without its call"
+            + (" in every compaction setting" if every else "")
+            + (", and with none (the control) too." if also else ".")
         )
     left = "\n\n".join(said) or "No situation fails by a bug."
     patched = [r for r in found.patched if r.invariant == "compaction_runs"]
-    healed = bool(patched) and all(r.session_usable for r in patched if "none" not in r.mode)
+    healed = bool(patched) and all(r.session_usable for r in patched)
     healed = healed and all(r.resume_paired is not False for r in patched)
     fix = (
         "With `langchain/fix/langchain-1.5.2.diff`, which answers each such call with a tool "
-        "message saying it did not run, every situation is usable in every compaction setting "
-        "and every late answer keeps its call."
+        "message saying it did not run, the API answers every later question in every setting, the "
+        "control too, and every late answer keeps its call."
         if healed
         else "The patch in `langchain/fix/` does not yet heal every situation."
     )
     return (
-        f"**Answer.** {cases}. On {found.version}, the pinned `langchain` release, the verdict is "
-        f"*{pinned.word}*.\n\n{left}\n\n**What to do.** LangChain maintainers: when a new run "
-        "starts over an interrupt nobody resumed, answer its open call in "
+        f"**Answer.** {cases}. On {found.version}, the pinned release, compaction is not what "
+        f"breaks a conversation either.\n\n{left}\n\n**What to do.** LangChain maintainers: "
+        "when a new run starts over an interrupt nobody resumed, answer its open call in "
         f"`HumanInTheLoopMiddleware` before the model sees it. {fix} `data/report-langchain.md` "
         "is the issue, with its test and patch."
     )

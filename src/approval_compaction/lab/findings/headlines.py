@@ -313,6 +313,7 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
     old, new = unfixed[0], unfixed[-1]
     lost = _kinds(f for f in old.findings if not set(f.invariants) <= set(LIVENESS_NAMES))
     bugs = [f for f in new.findings if _breach(f) == BUG]
+    documented = [f for f in new.findings if _breach(f) == CONTRACT]
     said = [
         f"**Answer.** On {old.sdk_version}, every kind of approval loses its pending call at the "
         f"pause: {lost} (a search on the scripted model, its compaction endpoint answering as "
@@ -333,10 +334,15 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
             if bugs
             else ""
         )
+        contract = (
+            f"after an approval nobody answers for a {_kinds(documented, ' or ')}, in "
+            f'`{CONTRACT_MODE}` mode, as the SDK documents ("{DOCUMENTED_LIMIT}")'
+            if documented
+            else ""
+        )
         said.append(
             f"\n\nOn {new.sdk_version} the call is kept; compaction still stops for good "
-            f"{after}after any kind, in `{CONTRACT_MODE}` mode, as the SDK documents "
-            f'("{DOCUMENTED_LIMIT}").'
+            f"{after}{contract}.".replace(", and .", ".")
         )
     said.append(
         f"\n\n**What to do.** On {old.sdk_version}, upgrade to {new.sdk_version} or wrap the "
@@ -357,10 +363,13 @@ KIND_NAMES = {
 }
 
 
-def _kinds(findings: Iterable[Any]) -> str:
-    """The kinds of approval the findings pause on, in plain words, each once."""
-    names = dict.fromkeys(KIND_NAMES.get(k, k) for f in findings for _, k in f.pairs if k != "-")
-    return ", ".join(names)
+def _kinds(findings: Iterable[Any], last: str = ", ") -> str:
+    """The kinds of approval the findings pause on, in plain words, each once (the last two
+    joined by ``last``: ``function tool, custom tool or shell tool``)."""
+    names = list(
+        dict.fromkeys(KIND_NAMES.get(k, k) for f in findings for _, k in f.pairs if k != "-")
+    )
+    return last.join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else "".join(names)
 
 
 def _breach(finding: Any) -> str:
@@ -504,41 +513,85 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     )
 
 
-def javascript(found: Findings) -> str:
-    """11: whether the JS SDK loses the call too, where ``run()`` raises, on which releases, and
-    what a team and a maintainer do."""
+def javascript(found: Findings, folder: Path = paths.DATA) -> str:
+    """11: whether the JS SDK loses the call too, where ``run()`` raises, on which releases; the
+    second bug (the stall: compaction runs once, then never again) and what each of the SDK's two
+    patches changes, from the plain conversation and the liveness situations; what a team and a
+    maintainer do."""
+    from ..js.patched import BOTH, FIX
+    from .js import load_js_liveness
+    from .stall import STALL_PATCH, load_stall
+
     js = found.js
-    if js is None:
-        raise HeadlineError("the answers need data/js-sweep.json, js-modes.json, js-exposure.json")
+    stall = load_stall(folder)
+    if js is None or stall is None:
+        raise HeadlineError("the answers need data/js-sweep.json, js-modes.json, js-stall.json")
     pause, later = js.plan("auto"), js.plan("input")
     hit = sorted({r.sdk_version for r in js.sweep if r.violating})
     releases = len({r.sdk_version for r in js.sweep})
+
+    def stalls(variant: str) -> bool:  # the plain conversation stops compacting
+        return not stall.conversation(js.version, variant).compaction_runs
+
+    both = f"{js.version}+{BOTH.name}"
+    rows = [r for r in load_js_liveness(folder) if r.sdk_version == both]
+    stuck = {r.scenario for r in rows if r.invariant == "compaction_runs" and not r.holds}
+    situations = {r.scenario for r in rows}
+    alone = "; alone it leaves the stall" if stalls(FIX.name) else ""
+    waits = (
+        f" With both, compaction still stops for good in {len(stuck)} of {len(situations)} "
+        "situations, those where a call waits for an output that never comes; "
+        "the workaround retires such a call."
+        if stuck
+        else ""
+    )
     return (
         f"**Answer.** Yes: on `@openai/agents` {js.version} over HTTP to the stand-in, with the "
-        "hook compacting after every turn, `auto` mode (the default) makes `run()` raise at the "
+        "hook saying yes after every turn, `auto` mode (the default) makes `run()` raise at the "
         f"pause ({code(any_call(pause.api_message))}); in `input` mode the output is stored "
         f"without its call and the next question raises ({code(any_call(later.api_message))}). "
         f"{len(hit)} of {releases} releases with the compaction session break an invariant in "
         "at least one mode.\n\n"
-        "**What to do.** A team wraps its session with `js/workaround.mjs`, which makes "
-        "compaction wait while a call has no output; for the SDK, "
-        "`js/fix/agents-openai-0.20.0.diff` makes its own session wait, and `data/report-js.md` "
-        "is the issue to file."
+        f"A second bug needs no approval: from {stall.boundary.first_bad} on, compaction runs "
+        "once and never again, even in a plain conversation (*the stall*).\n\n"
+        "**What to do.** A team wraps its session with `js/workaround.mjs`: compaction waits "
+        "while a call has no output, and keeps running after. `data/report-js.md` and "
+        "`data/report-js-stall.md` are the issues to file.\n\n"
+        f"The SDK needs two patches. `js/fix/{FIX.name}` (*the pending call's fix*) makes its "
+        f"session wait while a call has no output{alone}. `js/fix/{STALL_PATCH}` (*the stall's "
+        "fix*) counts the user messages a compaction item stands for as covered, so compaction "
+        f"runs again.{waits}"
     )
 
 
 def adk(found: Findings) -> str:
     """13: which google-adk releases are affected, which never compact, from which release on it
-    is fixed, and the pinned release's verdict with what is left after later turns (the one
-    verdict record), with the caveat that bounds it: ADK's own summariser reads text."""
+    is fixed, and what is left on the pinned release (the one verdict record), in plain words:
+    each compaction kind by its settings (``adk.COLUMNS``), each situation by what happened
+    (``liveness.SITUATION_WORDS``); with the caveat that bounds it: ADK's own summariser reads
+    text."""
     from ..js.sweep import NEVER_COMPACTED
     from ..releases.bisect import marked_ranges
-    from .adk import SEARCHED
-    from .verdict import AFFECTED, NEVER_RUNS, STATE_WORDS, of
+    from .adk import COLUMNS, SEARCHED
+    from .verdict import AFFECTED, NEVER_RUNS, of
 
     adk = found.adk
     if adk is None or not adk.verdicts:
         raise HeadlineError("the answers need data/adk-sweep.json and its liveness file")
+
+    def kinds(modes: Iterable[str]) -> str:
+        """``every setting``, or ``sliding window, overlap 1; token threshold, retention 0 or
+        2``: each trigger with its sizes, from the kinds' names."""
+        modes = list(modes)
+        if set(modes) >= set(COLUMNS):
+            return "every setting"
+        said = []
+        for trigger, (words, size) in ADK_TRIGGERS.items():
+            sizes = [m.removeprefix(f"{trigger}-") for m in modes if m.startswith(f"{trigger}-")]
+            if sizes:
+                said.append(f"{words}, {size} {' or '.join(sizes)}")
+        return "; ".join(said)
+
     order = [v.release for v in adk.verdicts]
     hit = marked_ranges(order, {v.release: v.word == AFFECTED for v in adk.verdicts})
     bad = [i for i, v in enumerate(adk.verdicts) if v.word in (AFFECTED, NEVER_RUNS)]
@@ -546,29 +599,27 @@ def adk(found: Findings) -> str:
     pinned = of(adk.verdicts, adk.version)
     bugs = pinned.of_kind(BUG)
     searched = [x for x in bugs if x.situation.endswith(SEARCHED)]
+    late = [x for x in bugs if x not in searched and x.state == "unpaired"]
     left = "; ".join(
-        f"*{x.situation}* {STATE_WORDS[x.state]} ({', '.join(x.modes)})"
-        for x in bugs
-        if x not in searched
+        f"after {SITUATION_WORDS.get(x.situation, x.situation)} ({kinds(x.modes)})" for x in late
     )
-    late = (
-        " An answer left unpaired arrives after later questions and reaches the summariser "
+    late_text = (
+        f"\n\nWhat is left is a late answer: {left}, the answer reaches ADK's summariser "
         "without its call."
-        if "unpaired" in left
+        if late
         else ""
     )
-    stalls = sorted({m for x in searched for m in x.modes})
     count = sum(int(x.situation.split()[0]) for x in searched)
+    stalls = sorted({m for x in searched for m in x.modes})
     found_text = (
-        f"\n\nThe search over ADK's own moves finds {count} more that stop compaction for "
-        f"good ({', '.join(stalls)}): a long-running call whose result never comes (its section "
-        "below)."
+        f" A search over ADK's own moves finds {count} more conversations where a long-running "
+        f"call whose result never comes stops compaction for good ({kinds(stalls)})."
         if searched
         else ""
     )
     idle = {v.release: any(NEVER_COMPACTED in m.severity for m in v.modes) for v in adk.verdicts}
     quiet = marked_ranges(order, idle)
-    kinds = list(  # the kinds that never compact on those releases (the others compact there)
+    never = list(  # the kinds that never compact on those releases (the others compact there)
         dict.fromkeys(
             m.mode
             for v in adk.verdicts
@@ -577,24 +628,29 @@ def adk(found: Findings) -> str:
             if NEVER_COMPACTED in m.severity
         )
     )
-    others = len({m.mode for v in adk.verdicts for m in v.modes}) > len(kinds)
-    but = "; the other kinds compact there" if others else ""
+    others = len({m.mode for v in adk.verdicts for m in v.modes}) > len(never)
+    but = "; the other settings compact there" if others else ""
     never_text = (
-        f" On {', '.join(quiet)} the App's compaction never runs in {', '.join(kinds)}, so "
-        f"their cases pass without testing anything{but}."
+        f" On {', '.join(quiet)} the App's compaction never runs ({kinds(never)}), so its "
+        f"cases pass without testing anything{but}."
         if quiet
         else ""
     )
     since = f" From {fixed_from} on, every release keeps the call." if fixed_from else ""
-    paths_said = ", on the scripted model and over HTTP" if adk.over_http else ""
+    paths_said = (
+        ", on a scripted model in the process and over HTTP with `OpenAIResponsesLlm`"
+        if adk.over_http
+        else ""
+    )
     return (
-        f"**Answer.** `google-adk` {', '.join(hit)} lose the call waiting for confirmation: the "
-        f"resume raises.{never_text}{since}\n\nOn {adk.version}, the pinned release, no case "
-        f"breaks an invariant in any compaction kind{paths_said}. Its verdict "
-        f"is *{pinned.word}*: {left or 'none'}.{late}{found_text}\n\nADK's own summariser "
-        "(`LlmEventSummarizer`) renders events as text, so no API refuses it; a summariser that "
-        "hands events to a model as calls and responses would send an output without its call."
-        f"\n\n**What to do.** Upgrade to {fixed_from or 'a fixed release'} or later. Keep ADK's "
+        f"**Answer.** Yes: `google-adk` {', '.join(hit)} lose the call waiting for confirmation, "
+        f"and the resume raises.{never_text}{since}\n\n"
+        f"On {adk.version}, the pinned release, no case breaks an invariant in any compaction "
+        f"setting{paths_said}.{late_text}{found_text}\n\n"
+        "ADK's own summariser (`LlmEventSummarizer`) renders events as text, so no API refuses "
+        "it; a summariser that hands events to a model as calls and responses would send an "
+        "output without its call.\n\n"
+        f"**What to do.** Upgrade to {fixed_from or 'a fixed release'} or later. Keep ADK's "
         "own summariser, or make yours send what it is given as text; `data/report-adk.md` is "
         "the issue for adk-python, with its tests and patches."
     )
@@ -611,6 +667,9 @@ def your_session(found: Findings) -> str:
     text = own.session_answer(example, own.session_verdict(example), turn, after)
     return text.replace("**Answer.**", "**Answer** (the example store).", 1)
 
+
+# An ADK compaction kind's name (``window-1``, ``tokens-2``) is its trigger and one size.
+ADK_TRIGGERS = {"window": ("sliding window", "overlap"), "tokens": ("token threshold", "retention")}
 
 EXAMPLE_ID = "case-session"  # the session notebooks/examples/poisoned.db holds
 

@@ -245,9 +245,14 @@ def load_js_liveness(folder: Path = paths.DATA) -> list[LivenessRecord]:
 
 
 def _package(record: LivenessRecord) -> str:
+    """The column a record's package is shown in: the release, with the workaround, or patched
+    (a JS patch by what it fixes, as the stall's tables name it; any other SDK's: ``patched``)."""
+    from .stall import VARIANT_WORDS
+
     if record.workaround:
         return "with js/workaround.mjs"
-    return "patched" if "+" in record.sdk_version else record.sdk_version
+    release, plus, patch = record.sdk_version.partition("+")
+    return VARIANT_WORDS.get(patch, "patched") if plus else release
 
 
 def js_liveness_frame(

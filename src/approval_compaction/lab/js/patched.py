@@ -26,7 +26,8 @@ from .. import paths
 from .packages import cache_folder, pinned
 
 PATCH_ROOT = Path("node_modules") / "@openai"  # holds agents-core, agents-openai, ...
-FIX = paths.ROOT / "js" / "fix" / "agents-openai-0.20.0.diff"
+FIX = paths.ROOT / "js" / "fix" / "agents-openai-0.20.0.diff"  # the pending call's fix
+BOTH = paths.ROOT / "js" / "fix" / "agents-openai-0.20.0-both.diff"  # it and the stall's fix
 
 
 class PatchError(InvestigationError):

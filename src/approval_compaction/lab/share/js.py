@@ -235,14 +235,16 @@ def fix_command(args: argparse.Namespace) -> int:
 
 def write_liveness(folder: Path = paths.DATA) -> list[Path]:
     """Every liveness situation in every plan on the pinned release as it is, with
-    ``js/workaround.mjs`` and patched, judged by ``analysis.liveness`` (``js-liveness.json``)."""
+    ``js/workaround.mjs``, patched with the approval fix, and patched with it and the stall's
+    fix, judged by ``analysis.liveness`` (``js-liveness.json``)."""
     from ...analysis.liveness import LivenessRecord, liveness_records
-    from ..js.patched import FIX, patched_folder
+    from ..js.patched import BOTH, FIX, patched_folder
     from ..js.sweep import run_js_liveness
 
     bare = package_folder(pinned())
     runs = run_js_liveness(bare) + run_js_liveness(bare, workaround=True)
-    runs += run_js_liveness(patched_folder(FIX), release=_patched_label(FIX))
+    for patch in (FIX, BOTH):  # the approval fix alone, then with the stall's fix
+        runs += run_js_liveness(patched_folder(patch), release=_patched_label(patch))
     return write_records(paths.data(folder).js_liveness, liveness_records(runs), LivenessRecord)
 
 
