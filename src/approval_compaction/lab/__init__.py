@@ -106,13 +106,8 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".js.stall": ("stall_plan",),
     ".findings.stall": ("load_stall", "stall_figure", "turns_frame"),
     ".js.source": ("compaction_lines",),
-<<<<<<< HEAD
-    ".share.report_js": ("js_fix_frame", "js_workaround_ranges"),
-    ".share.later_turns_comment": ("liveness_by_mode", "proofs_frame", "released_runs"),
-=======
     ".share.report_js": ("js_fix_frame",),
-    ".share.later_turns_comment": ("lengths_by_mode", "proofs_frame", "released_runs"),
->>>>>>> w61e
+    ".share.later_turns_comment": ("liveness_by_mode", "proofs_frame", "released_runs"),
     # google-adk: its driver, item mapping and tables (the JS ones, with ADK's words)
     ".adk.sweep": ("run_adk",),
     ".findings.adk": (
