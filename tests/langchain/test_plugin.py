@@ -43,3 +43,23 @@ def test_plugin_answer_names_the_pinned_release_and_what_the_control_meets() -> 
                        "10 of 10 later turns refused (400 at /v1/responses)"}  # fmt: skip
     assert "With no compaction step at all, the API refuses 10 of 10 later questions" in said
     assert "(the most refused of 10: keep-1 0, keep-2 1, trim 3)" in said
+
+
+def test_plugin_answer_says_what_the_search_finds_the_patch_leaves() -> None:
+    """The patched situations all read usable, while the search finds sequences on the patched
+    package where the docs' trim step still cuts a call from its output: the answer says both,
+    from the committed searches."""
+    from approval_compaction.lab.findings.searched import searched_cases
+
+    left = [c for c in searched_cases("langchain") if "+" in c.package and c.label == "new"]
+    assert left and {c.mode for c in left} == {"trim"}
+    assert (
+        f"finds {len(left)} sequences where, with the patch, the docs' trim step still cuts a "
+        "later call from its output"
+    ) in answer()
+
+
+def test_plugin_answer_without_a_search_says_nothing_of_one(tmp_path: Path) -> None:
+    from approval_compaction.langchain.plugin import _search_left
+
+    assert _search_left(tmp_path) == ""

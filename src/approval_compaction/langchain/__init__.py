@@ -35,7 +35,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".items": ("message_items",),
     ".finding": ("boundaries", "changes_frame", "liveness_frame", "load", "verdict_frame"),
     ".packages": ("pinned",),
-    ".report": ("situations_frame",),
+    ".report": ("search_said", "situations_frame"),
 }
 _MODULES: dict[str, str] = {}  # no module is taken whole
 _MODULE_OF: dict[str, str] = {name: module for module, names in _SOURCES.items() for name in names}

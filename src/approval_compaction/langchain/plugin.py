@@ -148,12 +148,32 @@ def answer(folder: Path = paths.DATA) -> str:
         if healed
         else "The patch in `langchain/fix/` does not yet heal every situation."
     )
+    beyond = _search_left(folder)
     return (
         f"**Answer.** {cases}. On {found.version}, the pinned release, compaction is not what "
         f"breaks a conversation either.\n\n{left}\n\n**What to do.** LangChain maintainers: "
         "when a new run starts over an interrupt nobody resumed, answer its open call in "
         f"`HumanInTheLoopMiddleware` before the model sees it. {fix} `data/report-langchain.md` "
-        "is the issue, with its test and patch."
+        "is the issue, with its test and patch." + (f"\n\n{beyond}" if beyond else "")
+    )
+
+
+def _search_left(folder: Path) -> str:
+    """What the state-space search finds on the patched package that no situation has: in
+    words where each is the docs' trim step (``report.search_said`` says why), else counted."""
+    from ..lab.findings.searched import searched_cases
+
+    left = [c for c in searched_cases("langchain", folder) if "+" in c.package]
+    new = [c for c in left if c.label == "new"]
+    if not new:
+        return ""
+    if all(c.mode == "trim" for c in new):
+        return (
+            f"A search over LangChain's own moves (the last section) finds {len(new)} sequences "
+            "where, with the patch, the docs' trim step still cuts a later call from its output."
+        )
+    return (
+        f"A search over LangChain's own moves finds {len(new)} sequences the patch leaves broken."
     )
 
 
