@@ -68,12 +68,43 @@ def any_call(message: str) -> str:
     return CALL_ID.sub(r"\1<call id>.", message)
 
 
-def _action(found: Findings) -> str:
-    """What a team does: upgrade to the fixing release, or wrap the session until then."""
-    fixed = f"Upgrade to {found.fixed_in} or, until then, wrap" if found.fixed_in else "Wrap"
+def keep_workaround(found: Findings, cite: str = " (notebook 06)") -> str:
+    """The workaround before and after the upgrade, one sentence every answer shares: apply it
+    on the pinned release; on the fixing release keep it where an approval can go unanswered,
+    naming what the fixing release alone stops compacting after (its liveness bugs, from the
+    sweep), and its one cost (the late hosted MCP response stored as text, notebook 06)."""
+    pinned = _pinned(found)
+    apply = f"On {pinned}, apply `defer_compaction_while_pending` to the session"
+    if not found.fixed_in:
+        return f"{apply}{cite}."
+    stuck = (
+        [v for v in of(found.verdicts, found.fixed_in).of_kind(BUG) if v.state == STUCK]
+        if found.verdicts
+        else []
+    )
+    after = " and ".join(
+        f"{SITUATION_WORDS.get(v.situation, v.situation)} "
+        f"(in {' and '.join(f'`{m}`' for m in v.modes)} mode)"
+        for v in stuck
+    )
+    why = (
+        f": {found.fixed_in} alone stops compacting for good after {after}, and the "
+        "workaround keeps it compacting"
+        if after
+        else ""
+    )
     return (
-        f"**What to do.** {fixed} the session in `defer_compaction_while_pending` (notebook 06); "
-        "`doctor scan` finds stored sessions the bug already broke (notebook 07)."
+        f"{apply}. After upgrading to {found.fixed_in}, keep it if an approval can go "
+        f"unanswered{why}. Its one cost: a hosted MCP approval answered after the user moved on "
+        f"is stored as a text message, not as a request and response pair{cite}."
+    )
+
+
+def _action(found: Findings) -> str:
+    """What a team does: the workaround before and after the upgrade, then the doctor."""
+    return (
+        f"**What to do.** {keep_workaround(found)} `doctor scan` finds stored sessions the bug "
+        "already broke (notebook 07)."
     )
 
 
@@ -163,15 +194,17 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
         "pending call to `responses.compact`, and the summary replaces the call in the store. "
         "The session does check that every call has its output before it compacts, but only "
         f"when it compacts part of the history; at the {', '.join(m.old_compacts_at)} it "
-        "compacts the whole history, so the check is skipped (`drop_orphan_function_calls` in "
-        f"`{m.function}`, line {m.old_line}).\n\n"
+        f"compacts the whole history, so compaction skips the check: `{m.function}` calls "
+        f"`drop_orphan_function_calls` only under the branch at line {m.old_line}. At the "
+        f"{', '.join(m.old_compacts_at)} the check still runs, but only where the model's input "
+        "is built.\n\n"
         f"{m.new} moves the check up into the block every automatic compaction enters "
         f"({code(m.new_block)}): while a call has no output, it waits instead of compacting"
         f"{scope}.\n\n"
         f"**What to do.** On a branch of the SDK, move the check as {m.new} does (notebook 12 "
         "has it as a one-change patch)"
         + (", and pair each hosted MCP approval request with its response" if not_fixed else "")
-        + f"; a team upgrades to {m.new} or wraps its session (notebook 06)."
+        + "; what a team does before and after upgrading is notebook 06's answer."
     )
 
 
@@ -209,7 +242,7 @@ def releases(found: Findings) -> str:
         f"**Answer.** Every release {lost} loses the pending call: {hit[0].affected} of "
         f"{hit[0].cases} cases break an invariant in `{STUDY_MODE}` mode, and {found.fixed_in} is "
         f"the first where "
-        f"{violating} do. What a user meets, with the hook always compacting: "
+        f"{violating} do. What a user meets in a case whose hook compacts after every turn: "
         f"{_met_by_mode(found.releases, hit)}.\n\nThe sweep's eras, its ranges of releases "
         f"that record the same, are {spans}.\n\n{_action(found)}"
     )
@@ -250,11 +283,7 @@ def workaround(found: Findings) -> str:
         f"invariant on each case) fail, and {fixed.compacting} of {fixed.compaction_on} cases "
         "with the hook on still compact, once the call has its output. "
         f"{found.fixed_in or 'The fixing release'} does the same on its own.\n\n"
-        "**What to do.** On an affected release, wrap the session in "
-        "`defer_compaction_while_pending`. On the fixing release, keep it if users can leave an "
-        "approval unanswered (it restarts the compaction an unanswered hosted MCP approval "
-        "request stops); drop it if you resume such requests late and need each stored as a "
-        "request and response pair."
+        f"**What to do.** {keep_workaround(found, cite='')}"
     )
 
 
@@ -501,7 +530,7 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
         f"{', '.join(str(an.numbers[h]) for h in an.minimal_fix)}): the pairing check of "
         f"`{m.function}` moved "
         f"out of the branch for a partial history into the block every automatic compaction "
-        f"enters ({code(m.new_block)}, which the patch's context does not reach). "
+        f"enters ({code(m.new_block)}, quoted below from {m.new}'s source). "
         f"{m.old} with it alone: {an.minimal_outcome.verdict}; "
         f"{m.new} with every other change reverted: {outcome_word(an.rest_reverted)}.{others}"
         f"{why}\n\n"
