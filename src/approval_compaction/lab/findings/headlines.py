@@ -88,23 +88,41 @@ def keep_workaround(found: Findings, cite: str = " (notebook 06)") -> str:
         for v in stuck
     )
     why = (
-        f": {found.fixed_in} alone stops compacting for good after {after}, and the "
-        "workaround keeps it compacting"
+        f": {found.fixed_in} alone stops compacting after {after}; the workaround "
+        "keeps it compacting, at one cost"
         if after
+        else ". Its one cost"
+    )
+    unexplained = _unexplained_tests(found.fixed_in)
+    caveat = (
+        f" Not yet explained: it changes the outcome of {unexplained} tests the SDK's suite "
+        f"runs on {found.fixed_in} (notebook 06)."
+        if unexplained
         else ""
     )
     return (
-        f"{apply}. After upgrading to {found.fixed_in}, keep it if an approval can go "
-        f"unanswered{why}. Its one cost: a hosted MCP approval answered after the user moved on "
-        f"is stored as a text message, not as a request and response pair{cite}."
+        f"{apply}. Keep it on {found.fixed_in} if an approval can go "
+        f"unanswered{why}: a hosted MCP approval answered late is stored as text, not as a "
+        f"request and response pair{cite}.{caveat}"
     )
+
+
+def _unexplained_tests(release: str, folder: Path = paths.DATA) -> int:
+    """How many of the release's own tests (parametrised cases counted once) the workaround
+    changes for no stated reason, in the committed ``upstream-suite`` records; 0 without them."""
+    from ..releases.upstream.results import load
+
+    if not paths.data(folder).upstream_suite(release).exists():
+        return 0
+    changes = load(release, folder).unexplained
+    return len({c.test.partition("[")[0] for c in changes})
 
 
 def _action(found: Findings) -> str:
     """What a team does: the workaround before and after the upgrade, then the doctor."""
     return (
-        f"**What to do.** {keep_workaround(found)} `doctor scan` finds stored sessions the bug "
-        "already broke (notebook 07)."
+        f"**What to do.** {keep_workaround(found)}\n\n`doctor scan` finds stored sessions the "
+        "bug already broke (notebook 07)."
     )
 
 
@@ -191,13 +209,11 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
     )
     return (
         f"**Answer.** In {m.old} (`{STUDY_MODE}` mode) the compaction session itself sends the "
-        "pending call to `responses.compact`, and the summary replaces the call in the store. "
-        "The session does check that every call has its output before it compacts, but only "
-        f"when it compacts part of the history; at the {', '.join(m.old_compacts_at)} it "
-        f"compacts the whole history, so compaction skips the check: `{m.function}` calls "
-        f"`drop_orphan_function_calls` only under the branch at line {m.old_line}. At the "
-        f"{', '.join(m.old_compacts_at)} the check still runs, but only where the model's input "
-        "is built.\n\n"
+        "pending call to `responses.compact`, and the summary replaces it in the store. Its "
+        f"pairing check, `drop_orphan_function_calls`, runs in `{m.function}` only when part of "
+        f"the history is compacted (the branch at line {m.old_line}); at the "
+        f"{', '.join(m.old_compacts_at)} the whole history is, so compaction skips the check. "
+        "It still runs there, but only where the model's input is built.\n\n"
         f"{m.new} moves the check up into the block every automatic compaction enters "
         f"({code(m.new_block)}): while a call has no output, it waits instead of compacting"
         f"{scope}.\n\n"

@@ -49,9 +49,9 @@ def keeping_frame(runs: Sequence[LivenessRun], release: str) -> pd.DataFrame:
             for c in ("compacted", "left unpaired")
         )
     }
-    frame = pd.DataFrame.from_dict(changed, orient="index")
-    frame.index = pd.MultiIndex.from_tuples(
-        [(SITUATION_WORDS.get(s, s), m) for s, m in changed], names=["situation", "mode"]
-    )
     order = [f"{c}, {v}" for c in ("compacted", "left unpaired") for v in (AS_RELEASED, WRAPPED)]
-    return frame[order]
+    index = pd.MultiIndex.from_tuples(
+        [(SITUATION_WORDS.get(s, s), m) for s, m in changed] or [("", "")],
+        names=["situation", "mode"],
+    )[: len(changed)]
+    return pd.DataFrame(list(changed.values()), index=index, columns=order)

@@ -128,13 +128,16 @@ def load_patched(version: str, folder: Path, label: str | None = None) -> SuiteR
     runs = read_labelled(where.upstream_suite(version, "runs"), PatchedSuiteRun, label)
     found = read_labelled(where.upstream_suite(version), PatchedSuiteChange, label)
     checks = read_labelled(where.upstream_suite(version, "checks"), PatchedSuiteCheck, label)
-    rows: list[Any] = [*runs, *found, *checks]
+    named = where.upstream_suite(version, "failures")  # written since the runs kept counts only
+    failed = read_labelled(named, PatchedSuiteFailure, label) if named.exists() else []
+    rows: list[Any] = [*runs, *found, *checks, *failed]
     patch = one_label((row.patch for row in rows), f"the upstream-suite results in {folder}")
     return SuiteResult(
         unlabelled(runs, SuiteRun),
         unlabelled(found, SuiteChange),
         unlabelled(checks, SuiteCheck),
         patch,
+        unlabelled(failed, SuiteFailure),
     )
 
 
