@@ -127,10 +127,8 @@ def test_suite_failures_names_the_tests_failing_with_and_without_the_workaround(
 ) -> None:
     """Issue 61: the runs kept how many tests failed, not which; a test failing both ways is
     listed by name with its message, one failing one way only is a change, not listed."""
-    runner = fake(
-        {"tests/test_approvals.py::both": "env blocked", "tests/test_approvals.py::once": None},
-        {"tests/test_approvals.py::both": "env blocked", "tests/test_approvals.py::once": "assert deferred"},
-    )
+    both, once = "tests/test_approvals.py::both", "tests/test_approvals.py::once"
+    runner = fake({both: "env blocked", once: None}, {both: "env blocked", once: "assert deferred"})
     results.write(upstream_suite("9.9.9", root=root, run=runner, report=print), "9.9.9", tmp_path)
     same = results.suite_failures(["9.9.9"], tmp_path)
     assert list(same.index) == [("9.9.9", "tests/test_approvals.py::both")]
