@@ -96,7 +96,7 @@ def keep_workaround(found: Findings, cite: str = " (notebook 06)") -> str:
     unexplained = _unexplained_tests(found.fixed_in)
     caveat = (
         f" Not yet explained: it changes the outcome of {unexplained} tests the SDK's suite "
-        f"runs on {found.fixed_in} (notebook 06)."
+        f"runs on {found.fixed_in}{cite}."
         if unexplained
         else ""
     )
