@@ -88,15 +88,15 @@ def keep_workaround(found: Findings, cite: str = " (notebook 06)") -> str:
         for v in stuck
     )
     why = (
-        f": {found.fixed_in} alone stops compacting after {after}; the workaround "
+        f": {found.fixed_in} alone never compacts again after {after}; the workaround "
         "keeps it compacting, at one cost"
         if after
         else ". Its one cost"
     )
     unexplained = _unexplained_tests(found.fixed_in)
     caveat = (
-        f" Not yet explained: it changes the outcome of {unexplained} tests the SDK's suite "
-        f"runs on {found.fixed_in}{cite}."
+        f"\n\nNot yet explained: the workaround changes the outcome of {unexplained} tests the "
+        f"SDK's suite runs on {found.fixed_in}{cite}."
         if unexplained
         else ""
     )
