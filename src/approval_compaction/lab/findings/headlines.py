@@ -77,15 +77,19 @@ def keep_workaround(found: Findings, cite: str = " (notebook 06)") -> str:
     apply = f"On {pinned}, apply `defer_compaction_while_pending` to the session"
     if not found.fixed_in:
         return f"{apply}{cite}."
-    stuck = (
-        [v for v in of(found.verdicts, found.fixed_in).of_kind(BUG) if v.state == STUCK]
-        if found.verdicts
-        else []
-    )
+    record = of(found.verdicts, found.fixed_in).liveness if found.verdicts else ()
+    # A situation the fixing release stops compacting after as a bug in some mode, with every
+    # mode it stops in (a bug in one, the SDK's documented contract in another).
+    bugs = dict.fromkeys(v.situation for v in record if v.kind == BUG and v.state == STUCK)
+    modes = {
+        s: [m for v in record if v.situation == s and v.state == STUCK for m in v.modes]
+        for s in bugs
+    }
+    every = set(found.releases.modes) if found.releases else set()
     after = " and ".join(
-        f"{SITUATION_WORDS.get(v.situation, v.situation)} "
-        f"(in {' and '.join(f'`{m}`' for m in v.modes)} mode)"
-        for v in stuck
+        f"{SITUATION_WORDS.get(s, s)} "
+        + ("in every mode" if every and set(ms) >= every else f"(in {_modes(ms)} mode)")
+        for s, ms in modes.items()
     )
     why = (
         f": {found.fixed_in} alone never compacts again after {after}; the workaround "
@@ -116,6 +120,10 @@ def _unexplained_tests(release: str, folder: Path = paths.DATA) -> int:
         return 0
     changes = load(release, folder).unexplained
     return len({c.test.partition("[")[0] for c in changes})
+
+
+def _modes(modes: Sequence[str]) -> str:
+    return " and ".join(f"`{m}`" for m in modes)
 
 
 def _action(found: Findings) -> str:
