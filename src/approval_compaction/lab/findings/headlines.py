@@ -73,8 +73,13 @@ def keep_workaround(found: Findings, cite: str = " (notebook 06)") -> str:
     on the pinned release; on the fixing release keep it where an approval can go unanswered,
     naming what the fixing release alone stops compacting after (its liveness bugs, from the
     sweep), and its one cost (the late hosted MCP response stored as text, notebook 06)."""
-    pinned = _pinned(found)
-    apply = f"On {pinned}, apply `defer_compaction_while_pending` to the session"
+    hit = [e for e in found.releases.eras if e.affected] if found.releases else []
+    lost = (
+        release_range(hit[0].span.partition("..")[0], hit[-1].span.rpartition("..")[2])
+        if hit
+        else _pinned(found)
+    )
+    apply = f"On {lost}, apply `defer_compaction_while_pending` to the session"
     if not found.fixed_in:
         return f"{apply}{cite}."
     record = of(found.verdicts, found.fixed_in).liveness if found.verdicts else ()
