@@ -90,7 +90,9 @@ def test_data_names_every_committed_result_file() -> None:
         *layout.explore_results("adk"),
     }
     for version in layout.upstream_suite_versions():
-        named |= {layout.upstream_suite(version, part) for part in ("", "runs", "checks")}
+        named |= {
+            layout.upstream_suite(version, part) for part in ("", "runs", "checks", "failures")
+        }
     named |= {paths.DATA / name for plugin in plugins() for name in plugin.files}
     stems = {p.with_suffix("") for p in named}
     for path in paths.DATA.iterdir():

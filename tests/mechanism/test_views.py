@@ -85,6 +85,32 @@ def test_views_trace_frame_marks_calls_per_stage() -> None:
     assert frame.loc[LOCKED.qualname, "resume"] == "·"
 
 
+def test_views_trace_frame_names_the_pairing_checks_caller_at_the_pause() -> None:
+    """Issue 61: the check's row said `called` at the pause while the answer said compaction
+    skips it; named, its cell says who called it, and in 0.23.1 that is not compaction."""
+    check = "drop_orphan_function_calls"
+    old = trace_frame(recorded_release(PINNED).trace, [check])
+    assert old.loc[check, "pause"] == "by prepare_input_with_session"
+    assert old.loc[LOCKED.qualname, "pause"] == "called"  # a function not named says called
+    new = trace_frame(recorded_release(NEWEST).trace, [check])
+    assert "_run_compaction_locked" in new.loc[check, "pause"]
+
+
+def test_views_moved_check_quotes_the_is_automatic_block_of_the_newest_release() -> None:
+    from approval_compaction.lab.mechanism.views import moved_check
+
+    text = moved_check(NEWEST)
+    header, check = (
+        re.search(rf"(\d+) ▶ *{re.escape(t)}", text)
+        for t in (
+            "if is_automatic:",
+            "drop_orphan_function_calls(",
+        )
+    )
+    assert header and check and int(header.group(1)) < int(check.group(1))
+    assert f"/blob/v{NEWEST}/" in text and "▶ line" in text
+
+
 def test_views_boundary_frame_shows_each_release_boundary_and_stage() -> None:
     from approval_compaction.lab.mechanism.views import boundary_frame
 

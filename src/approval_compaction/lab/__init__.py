@@ -43,6 +43,8 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".releases.heatmap": ("heatmap", "matrix_scope", "release_heatmap"),
     ".widget": ("stepper",),
     ".findings.edge_cases": ("edge_table",),
+    ".findings.keeping": ("keeping_frame",),
+    ".releases.later_turns": ("load_liveness",),
     # every release
     ".releases.sweep": ("load_meetings", "load_results"),
     ".releases.tables": (
@@ -54,7 +56,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ),
     ".releases.crosscheck": ("regression_table",),
     ".releases.comparison": ("compaction_counts", "load_runs", "per_variant"),
-    ".releases.upstream.results": ("suite_changes", "suite_checks", "suite_runs"),
+    ".releases.upstream.results": ("suite_changes", "suite_checks", "suite_failures", "suite_runs"),
     # the mechanism inside the SDK
     ".mechanism.anatomy": ("load_anatomy",),
     ".mechanism.record": ("load_record", "recorded_release"),
@@ -68,6 +70,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "hunks_by_outcome",
         "kinds_frame",
         "modules_by_outcome",
+        "moved_check",
         "outcome_word",
         "source_diff",
         "step_excerpts",

@@ -303,7 +303,8 @@ class Data:
         return self.file("fix-releases.json")
 
     def upstream_suite(self, version: str, part: str = "") -> Path:
-        """``upstream-suite-<version>.json`` and its ``-runs`` and ``-checks`` parts."""
+        """``upstream-suite-<version>.json`` and its ``-runs``, ``-checks`` and ``-failures``
+        parts."""
         return self.file(f"upstream-suite-{version}{'-' + part if part else ''}.json")
 
     def upstream_suite_versions(self) -> list[str]:

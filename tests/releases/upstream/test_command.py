@@ -68,6 +68,7 @@ def test_write_writes_data_only_and_names_the_readme_command(
     assert main([*argv, "--folder", str(folder)]) == 0
     assert sorted(p.name for p in folder.iterdir() if p.suffix == ".json") == [
         "upstream-suite-9.9.9-checks.json",
+        "upstream-suite-9.9.9-failures.json",
         "upstream-suite-9.9.9-runs.json",
         "upstream-suite-9.9.9.json",
     ]

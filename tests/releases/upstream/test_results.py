@@ -1,4 +1,4 @@
-"""Results: a release's three record files written, read back, rendered and tabled."""
+"""Results: a release's four record files written, read back, rendered and tabled."""
 
 from __future__ import annotations
 
@@ -27,6 +27,8 @@ def test_results_round_trip_and_render(
     assert sorted(p.name for p in written) == [
         "upstream-suite-9.9.9-checks.csv",
         "upstream-suite-9.9.9-checks.json",
+        "upstream-suite-9.9.9-failures.csv",
+        "upstream-suite-9.9.9-failures.json",
         "upstream-suite-9.9.9-runs.csv",
         "upstream-suite-9.9.9-runs.json",
         "upstream-suite-9.9.9.csv",
@@ -35,6 +37,9 @@ def test_results_round_trip_and_render(
     ]
     loaded = results.load("9.9.9", tmp_path / "data")
     assert loaded == result
+    assert [(f.variant, f.test, f.message) for f in loaded.failures] == [
+        ("fix", "tests/test_approvals.py::t", "no")
+    ]
     markdown = (tmp_path / "data" / "upstream-suite-9.9.9.md").read_text()
     assert "| tests/test_approvals.py::t | passed | failed | NOT EXPLAINED |" in markdown
     table = results.render(loaded, "table")
@@ -115,3 +120,16 @@ def test_suite_runs_count_a_strict_xpass_as_a_pass_not_a_failure(tmp_path: Path)
     assert frame.loc[("9.9.9", "fix"), ["failed", results.XPASSED]].tolist() == [2, 1]
     assert frame.loc[("9.9.9", "baseline"), ["failed", results.XPASSED]].tolist() == [1, 0]
     assert frame.loc[("9.9.9", "baseline"), results.SKIPPED] == 1
+
+
+def test_suite_failures_names_the_tests_failing_with_and_without_the_workaround(
+    tmp_path: Path, root: Path, fake: Callable[..., Any]
+) -> None:
+    """Issue 61: the runs kept how many tests failed, not which; a test failing both ways is
+    listed by name with its message, one failing one way only is a change, not listed."""
+    both, once = "tests/test_approvals.py::both", "tests/test_approvals.py::once"
+    runner = fake({both: "env blocked", once: None}, {both: "env blocked", once: "assert deferred"})
+    results.write(upstream_suite("9.9.9", root=root, run=runner, report=print), "9.9.9", tmp_path)
+    same = results.suite_failures(["9.9.9"], tmp_path)
+    assert list(same.index) == [("9.9.9", "tests/test_approvals.py::both")]
+    assert same["message"].tolist() == ["env blocked"]

@@ -260,6 +260,41 @@ CATALOGUE: tuple[Function, ...] = (
 )
 
 
+# 0.24.0's ``_run_compaction_locked`` read for the block its pairing check moved into: the
+# ``if is_automatic:`` block every automatic compaction enters, around the partial-snapshot
+# branch that held the check in 0.23.1 (notebook 12 quotes it from the newest release).
+MOVED_CHECK = Function(
+    "compact",
+    COMPACTION,
+    f"{SESSION}._run_compaction_locked",
+    "The block the pairing check moved into, from its header to the check's return.",
+    (
+        Mark(
+            "if is_automatic:",
+            "the block every automatic compaction enters: one the runner starts after a turn, "
+            "not a run_compaction() the application calls itself",
+        ),
+        Mark(
+            "if snapshot is not None and (not complete or suffix_start > 0):",
+            "the branch for a partial snapshot, which held the check in 0.23.1; at the pause "
+            "the snapshot is the whole history, so this branch does not run",
+            after="session_items = list(reversed(matched_items))",
+        ),
+        Mark(
+            "drop_orphan_function_calls(",
+            "the check, now at the level of the block itself: it runs for every automatic "
+            "compaction, on a whole history as on a partial one",
+        ),
+        Mark(
+            "return",
+            "a call without its output (the pending call) stops this compaction; the next "
+            "automatic one, after the call has its output, runs",
+            after="!= session_items",
+        ),
+    ),
+)
+
+
 class UnknownFunctionError(InvestigationError, LookupError):
     """A name that is not in the catalogue."""
 

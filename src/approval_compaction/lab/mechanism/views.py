@@ -29,7 +29,7 @@ from ...formats.markdown import code, escape, fence
 from ...study.capture import STAGES
 from ..releases.probe import IMPORT_FAILED
 from .anatomy import BUG, FIXED, Anatomy, HunkRecord, KindAnatomy, Outcome, ranges
-from .catalogue import CATALOGUE, Function, Mark, Step, entry
+from .catalogue import CATALOGUE, MOVED_CHECK, Function, Mark, Step, entry
 from .permalink import permalink
 from .record import MechanismError, load_record
 from .source import PRESENT, Extract, enclosing, mark_lines, numbered
@@ -151,12 +151,21 @@ def presence_frame(versions: Sequence[str]) -> pd.DataFrame:
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("function")
 
 
-def trace_frame(trace: Trace) -> pd.DataFrame:
-    """Each catalogued function against each stage of the traced run: called or not."""
+def trace_frame(trace: Trace, named: Sequence[str] = ()) -> pd.DataFrame:
+    """Each catalogued function against each stage of the traced run: called or not; for the
+    functions in ``named``, who called it (``by prepare_input_with_session``), so a check that
+    runs at a stage only for another step's caller does not read as run by its own step."""
+
+    def cell(qualname: str, stage: str) -> str:
+        if stage not in trace.calls.get(qualname, ()):
+            return NOT_CALLED
+        if qualname not in named:
+            return CALLED
+        callers = trace.callers.get(qualname, {}).get(stage, ())
+        return f"by {', '.join(c.rsplit('.', 1)[-1] for c in callers)}" if callers else CALLED
+
     rows = {
-        f.qualname: {"step": f.step}
-        | {s: CALLED if s in trace.calls.get(f.qualname, ()) else NOT_CALLED for s in STAGES}
-        for f in CATALOGUE
+        f.qualname: {"step": f.step} | {s: cell(f.qualname, s) for s in STAGES} for f in CATALOGUE
     }
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("function")
 
@@ -212,6 +221,13 @@ def check_block(extract: Extract, version: str) -> tuple[int, str]:
     if not lines:
         raise MechanismError(f"{version}: {locked.qualname} has no {CHECK}")
     return enclosing(extract, lines[0])
+
+
+def moved_check(version: str, context: int = 1) -> str:
+    """The block the pairing check moved into, quoted from a recorded release's
+    ``_run_compaction_locked`` (``catalogue.MOVED_CHECK``), with a line around each mark."""
+    extract = load_record().release(version).functions[MOVED_CHECK.qualname]
+    return excerpt(extract, MOVED_CHECK, version, context)
 
 
 def step_excerpts(step: Step, extracts: dict[str, Extract], version: str) -> str:

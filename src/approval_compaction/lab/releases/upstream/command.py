@@ -31,7 +31,7 @@ from .checkout import (
 )
 from .checks import run_checks
 from .results import SuiteResult, render, write
-from .suite import DEFAULT_WORKERS, run_suite, select_files, summarize, tally
+from .suite import DEFAULT_WORKERS, failures, run_suite, select_files, summarize, tally
 
 Report = Callable[[str], None]
 
@@ -62,14 +62,17 @@ def upstream_suite(
     report(f"{version}: {len(files)} test files selected")
     baseline, _ = run_suite(checkout, files, fix=False, workers=workers, run=run)
     runs = [summarize(version, "baseline", len(files), baseline, 0)]
+    failed = failures(version, "baseline", baseline)
     report(tally(runs[-1]))
     found: list[SuiteChange] = []
     if fix:
         fixed, upgraded = run_suite(checkout, files, fix=True, workers=workers, run=run)
         runs.append(summarize(version, "fix", len(files), fixed, upgraded))
+        failed += failures(version, "fix", fixed)
         report(tally(runs[-1]))
         found = confirm(checkout, changes(version, baseline, fixed), workers=workers, run=run)
-    return SuiteResult(runs, found, checks, patched.label if patched is not None else "")
+    label = patched.label if patched is not None else ""
+    return SuiteResult(runs, found, checks, label, failed)
 
 
 def command(args: argparse.Namespace) -> int:

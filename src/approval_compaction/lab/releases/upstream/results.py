@@ -1,7 +1,8 @@
 """Results: everything one ``upstream-suite`` run found on a release, written and read back.
 
-A release's results are three record files under ``data/`` (``paths.Data.upstream_suite``):
-the changes (with a markdown table beside them), the runs and the checks, each with its CSV.
+A release's results are four record files under ``data/`` (``paths.Data.upstream_suite``):
+the changes (with a markdown table beside them), the runs, the checks and the failing tests
+(each run's failed and errored tests by name), each with its CSV.
 The notebook's tables are read from them.
 """
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +21,7 @@ from ... import paths
 from ..patched import labelled, one_label, read_labelled, unlabelled
 from .changes import XPASS_STRICT, SuiteChange, shown_outcomes, xpassed_strict
 from .checks import SuiteCheck
-from .suite import SuiteRun, tally
+from .suite import SuiteFailure, SuiteRun, tally
 
 if TYPE_CHECKING:  # pandas only for the notebook's tables
     import pandas as pd
@@ -37,6 +38,7 @@ class SuiteResult:
     changes: list[SuiteChange]
     checks: list[SuiteCheck]
     patch: str = ""
+    failures: list[SuiteFailure] = field(default_factory=list)
 
     @property
     def unexplained(self) -> list[SuiteChange]:
@@ -58,6 +60,11 @@ class PatchedSuiteCheck(SuiteCheck):
     patch: str
 
 
+@dataclass(frozen=True)
+class PatchedSuiteFailure(SuiteFailure):
+    patch: str
+
+
 def write(result: SuiteResult, version: str, folder: Path = paths.DATA) -> list[Path]:
     """The three record files of a release (JSON and CSV each, the changes as markdown too);
     a patched SDK's records each carry its label, so a released reader refuses them."""
@@ -68,11 +75,12 @@ def write(result: SuiteResult, version: str, folder: Path = paths.DATA) -> list[
             labelled(result.changes, PatchedSuiteChange, result.patch),
             labelled(result.checks, PatchedSuiteCheck, result.patch),
             result.patch,
+            labelled(result.failures, PatchedSuiteFailure, result.patch),
         )
     schemas = (
-        (PatchedSuiteRun, PatchedSuiteChange, PatchedSuiteCheck)
+        (PatchedSuiteRun, PatchedSuiteChange, PatchedSuiteCheck, PatchedSuiteFailure)
         if result.patch
-        else (SuiteRun, SuiteChange, SuiteCheck)
+        else (SuiteRun, SuiteChange, SuiteCheck, SuiteFailure)
     )
     where = paths.data(folder)
     changes = where.upstream_suite(version)
@@ -81,6 +89,8 @@ def write(result: SuiteResult, version: str, folder: Path = paths.DATA) -> list[
     )
     written += write_records(where.upstream_suite(version, "runs"), result.runs, schemas[0])
     written += write_records(where.upstream_suite(version, "checks"), result.checks, schemas[2])
+    failed = where.upstream_suite(version, "failures")
+    written += write_records(failed, result.failures, schemas[3])
     return written
 
 
@@ -105,6 +115,7 @@ def load(version: str, folder: Path = paths.DATA) -> SuiteResult:
         read_records(where.upstream_suite(version, "runs"), SuiteRun),
         read_records(where.upstream_suite(version), SuiteChange),
         read_records(where.upstream_suite(version, "checks"), SuiteCheck),
+        failures=read_records(where.upstream_suite(version, "failures"), SuiteFailure),
     )
 
 
@@ -117,13 +128,16 @@ def load_patched(version: str, folder: Path, label: str | None = None) -> SuiteR
     runs = read_labelled(where.upstream_suite(version, "runs"), PatchedSuiteRun, label)
     found = read_labelled(where.upstream_suite(version), PatchedSuiteChange, label)
     checks = read_labelled(where.upstream_suite(version, "checks"), PatchedSuiteCheck, label)
-    rows: list[Any] = [*runs, *found, *checks]
+    named = where.upstream_suite(version, "failures")  # written since the runs kept counts only
+    failed = read_labelled(named, PatchedSuiteFailure, label) if named.exists() else []
+    rows: list[Any] = [*runs, *found, *checks, *failed]
     patch = one_label((row.patch for row in rows), f"the upstream-suite results in {folder}")
     return SuiteResult(
         unlabelled(runs, SuiteRun),
         unlabelled(found, SuiteChange),
         unlabelled(checks, SuiteCheck),
         patch,
+        unlabelled(failed, SuiteFailure),
     )
 
 
@@ -192,3 +206,25 @@ def suite_checks(versions: Sequence[str], folder: Path = paths.DATA) -> pd.DataF
     frame = to_frame(rows, SuiteCheck)
     frame["passed"] = frame["passed"].map({True: "passed", False: "FAILED"})
     return frame.pivot(index="sdk_version", columns="check", values="passed")
+
+
+def suite_failures(versions: Sequence[str], folder: Path = paths.DATA) -> pd.DataFrame:
+    """The tests that fail (or error) both without and with the workaround, by name, with the
+    message of the run without it: the failures the workaround leaves as they are. A strict
+    expected failure that passed is a pass in effect, never listed."""
+
+    rows = []
+    for version in versions:
+        failed = [
+            f for f in load(version, folder).failures if not xpassed_strict(f.outcome, f.message)
+        ]
+        fixed = {f.test for f in failed if f.variant == "fix"}
+        rows += [
+            {"sdk_version": version, "test": f.test, "outcome": f.outcome, "message": f.message}
+            for f in failed
+            if f.variant == "baseline" and f.test in fixed
+        ]
+    import pandas as pd
+
+    columns = ["sdk_version", "test", "outcome", "message"]
+    return pd.DataFrame(rows, columns=columns).set_index(["sdk_version", "test"])

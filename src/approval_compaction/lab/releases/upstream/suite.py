@@ -51,6 +51,27 @@ class SuiteRun:
     sessions_upgraded: int  # compaction sessions the plugin made deferring (0 in the baseline)
 
 
+@dataclass(frozen=True)
+class SuiteFailure:
+    """One test that failed or errored in one run (``baseline`` or ``fix``), with its message:
+    the runs keep counts, these keep the names."""
+
+    sdk_version: str
+    variant: str
+    test: str
+    outcome: str
+    message: str
+
+
+def failures(version: str, variant: str, outcomes: Sequence[CaseOutcome]) -> list[SuiteFailure]:
+    """The run's failed and errored tests, in test order."""
+    bad = [o for o in outcomes if o.outcome in ("failed", "error")]
+    return [
+        SuiteFailure(version, variant, o.test, o.outcome, o.message)
+        for o in sorted(bad, key=lambda o: o.test)
+    ]
+
+
 def select_files(tests: Path, pattern: str | None = None) -> list[str]:
     """Test files (relative to the checkout) that touch compaction sessions or approvals."""
     chosen = []

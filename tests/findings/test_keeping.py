@@ -1,0 +1,33 @@
+"""Keeping: the situations where the workaround changes the fixing release's later turns."""
+
+from __future__ import annotations
+
+from approval_compaction.analysis.liveness import LivenessRun, LiveTurn, Pin
+from approval_compaction.lab.findings.keeping import AS_RELEASED, WRAPPED, keeping_frame
+
+
+def _run(scenario: str, workaround: bool, compacted: bool, open_call: bool) -> LivenessRun:
+    pins = (Pin(1, "function_call", "c1", "open call"),) if open_call else ()
+    turns = tuple(LiveTurn(length=3, compacted=compacted, unpaired=pins) for _ in range(2))
+    return LivenessRun(scenario, "9.9.9", "input", workaround, turns)
+
+
+def test_keeping_frame_keeps_only_what_the_workaround_changes() -> None:
+    runs = [
+        _run("abandoned", False, compacted=False, open_call=True),
+        _run("abandoned", True, compacted=True, open_call=False),
+        _run("clean", False, compacted=True, open_call=False),
+        _run("clean", True, compacted=True, open_call=False),
+    ]
+    frame = keeping_frame(runs, "9.9.9")
+    assert len(frame) == 1 and frame.index[0][1] == "input"
+    row = frame.iloc[0]
+    assert row[f"compacted, {AS_RELEASED}"] == "0 of 2 turns"
+    assert row[f"compacted, {WRAPPED}"] == "2 of 2 turns"
+    assert row[f"left unpaired, {AS_RELEASED}"] == "open call c1"
+    assert row[f"left unpaired, {WRAPPED}"] == "nothing"
+
+
+def test_keeping_frame_ignores_other_releases() -> None:
+    runs = [_run("abandoned", False, False, True), _run("abandoned", True, True, False)]
+    assert keeping_frame(runs, "1.0.0").empty
