@@ -21,6 +21,7 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -97,6 +98,7 @@ def main() -> None:
     print(f"the {args.top} slowest tests, CPU seconds:")
     for nodeid, used in sorted(tests.items(), key=lambda kv: -kv[1])[: args.top]:
         print(f"  {used:6.1f}  {nodeid}")
+    shutil.rmtree(scratch, ignore_errors=True)
 
 
 if __name__ == "__main__":
