@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 from needs import require
 
 from approval_compaction.js.harness import installed
+
+if TYPE_CHECKING:
+    from approval_compaction.lab.findings.load import Findings
 
 COSTS = ("notebooks", "releases", "servers", "browser", "subprocess")
 # The throwaway servers (tests/doctor/conftest.py): a test that asks for one starts it.
@@ -36,6 +40,15 @@ def no_real_provider(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/blocked")
     yield
+
+
+@pytest.fixture(scope="session")
+def committed() -> Findings:
+    """What the committed data says (``load_findings()`` over ``data/``), read once for the
+    session: no test writes ``data/`` and the record is frozen; each read costs most of a second."""
+    from approval_compaction.lab.findings.load import load_findings
+
+    return load_findings()
 
 
 @pytest.fixture

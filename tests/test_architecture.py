@@ -185,20 +185,39 @@ sys.meta_path.insert(0, NoLab())
 """
 
 
-@pytest.mark.parametrize("fmt", ["table", "json", "csv", "markdown"])
-def test_architecture_matrix_runs_without_the_lab(fmt: str) -> None:
-    """A team's install (core, or ``[doctor]``) prints ``matrix`` in every format from core code:
-    with the lab unimportable, the command prints one case's verdicts."""
-    code = BLOCK_THE_LAB + (
-        "from approval_compaction.cli import main\n"
-        f"main(['matrix', '--format', '{fmt}', '--case', 'runner=run,decision=reject,"
-        "compaction=on,state_boundary=json'])\n"
-    )
+FORMATS = ["table", "json", "csv", "markdown"]
+FORMAT_DONE = "-- format done: {} --"
+
+
+@pytest.fixture(scope="module")
+def without_the_lab() -> tuple[dict[str, str], str]:
+    """What ``matrix`` printed in each format, in one fresh interpreter with the lab blocked (one
+    interpreter for the four: each would pay the same imports), and its stderr."""
+    code = BLOCK_THE_LAB + "from approval_compaction.cli import main\n"
+    for fmt in FORMATS:
+        code += (
+            f"main(['matrix', '--format', '{fmt}', '--case', 'runner=run,decision=reject,"
+            "compaction=on,state_boundary=json'])\n"
+            f"print({FORMAT_DONE.format(fmt)!r}, flush=True)\n"
+        )
     proc = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
     )
-    assert "(blocked)" not in proc.stderr
-    assert "compaction_input_paired" in proc.stdout
+    printed, rest = {}, proc.stdout
+    for fmt in FORMATS:
+        printed[fmt], _, rest = rest.partition(FORMAT_DONE.format(fmt) + "\n")
+    return printed, proc.stderr
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_architecture_matrix_runs_without_the_lab(
+    fmt: str, without_the_lab: tuple[dict[str, str], str]
+) -> None:
+    """A team's install (core, or ``[doctor]``) prints ``matrix`` in every format from core code:
+    with the lab unimportable, the command prints one case's verdicts."""
+    printed, stderr = without_the_lab
+    assert "(blocked)" not in stderr
+    assert "compaction_input_paired" in printed[fmt]
 
 
 DOORS = {

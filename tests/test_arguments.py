@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import io
 import string
+from collections.abc import Iterator
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
@@ -20,6 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from approval_compaction import cli
 from approval_compaction.cli import main, parser
 from approval_compaction.lab.stores.synthetic import generate
 
@@ -71,6 +74,17 @@ def bad_stores(draw: st.DrawFn, folder: Path) -> str:
     garbage = folder / f"garbage-{draw(st.integers(0, 10**6))}.db"
     garbage.write_bytes(draw(st.binary(min_size=1, max_size=200)).rjust(100, b"x"))
     return str(garbage)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def command_line_built_once() -> Iterator[None]:
+    """``main`` parses with the command line built once for the module (with the lab's commands,
+    and without them for the doctor's own), not once per generated example: ``cli.parser`` is
+    a pure function of ``with_lab``, argparse parses any number of times with one parser, and
+    building it is three quarters of a refused command's time."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cli, "parser", functools.cache(cli.parser))
+        yield
 
 
 @pytest.fixture(scope="module")

@@ -38,6 +38,11 @@ INTERRUPTED_BACKENDS = [p for p in BACKENDS if p.id in ("sqlite", "postgresql", 
                                                         "encrypted-redis")]  # fmt: skip
 
 
+# A repair process killed: the full tier (about 5 s of CPU on SQLite). In make test,
+# tests/doctor/test_repair.py keeps its assertions in-process: a failure inside a session's
+# transaction leaves each session untouched or repaired, a second repair finishes the job, and
+# the backups restore every session as it was.
+@pytest.mark.subprocess
 @pytest.mark.parametrize("backend", INTERRUPTED_BACKENDS, indirect=True)
 def test_repair_killed_at_a_random_point_then_rerun(make_store: MakeStore, tmp_path: Path) -> None:
     text = make_store(count=SESSIONS, length=12, mix=(POISONED,))

@@ -46,6 +46,10 @@ def app_rows(text: str) -> list[str]:
     return asyncio.run(read())
 
 
+# A writer process of its own: the full tier (about 7 s of CPU on SQLite). In make test,
+# tests/doctor/test_repair.py keeps its assertions in-process: rows appended after the scan are
+# kept and their session repaired, a session whose rows to rewrite changed is left alone.
+@pytest.mark.subprocess
 @pytest.mark.parametrize("backend", LIVE_BACKENDS, indirect=True)
 def test_repair_while_the_application_appends(
     make_store: MakeStore, tmp_path: Path, backend: str

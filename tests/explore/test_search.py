@@ -1,5 +1,7 @@
 """The bounded search: a fixed seed and a small budget on the pinned release, unfixed and with
-the workaround. It runs in CI (about a minute on two cores)."""
+the workaround. The searches with the workaround and the late resumes run in the full tier
+(``make test-all``, about 35 s of CPU); in ``make test`` a rerun of the shapes they shrink to
+keeps each of their assertions."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from approval_compaction.lab.explore.search import (
     Progress,
     SearchResult,
     known_as,
+    rerun,
     search,
 )
 
@@ -112,6 +115,28 @@ def test_the_same_seed_walks_the_same_examples_whatever_the_process_imported_sin
     ]
 
 
+REPORT_SHAPES = [  # the report's case as the search shrinks it, each decision and boundary
+    (PAUSE, Step("decide", decision=decision, boundary=boundary), Step("ask", compact=True))
+    for decision in ("approve", "reject")
+    for boundary in ("memory", "json")
+]
+
+
+@pytest.mark.parametrize("steps", REPORT_SHAPES, ids=lambda s: f"{s[1].decision}-{s[1].boundary}")
+def test_the_workaround_breaks_nothing_the_report_broke_in_its_shrunk_shapes(
+    steps: tuple[Step, ...],
+) -> None:
+    """The fast tier's half of the bounded search with the workaround (below, in the full tier):
+    the report's shrunk case, which breaks the report's invariants unfixed, breaks none of them
+    with the workaround, and the workaround still compacts once the decision is in."""
+    unfixed = rerun(Conversation("input", False, steps), only=("function_approval",))
+    assert {j.invariant for _, j in unfixed.violations} >= {"next_turn_input_paired"}
+    fixed = rerun(Conversation("input", True, steps), only=("function_approval",))
+    assert not {j.invariant for _, j in fixed.violations} & REPORT, fixed.violations
+    assert sum(len(r.stage.compaction_inputs) for r in fixed.records) > 0
+
+
+@pytest.mark.slow  # 200 examples on the SDK: about 17 s of CPU
 def test_bounded_search_with_the_workaround_breaks_nothing_the_report_broke() -> None:
     fixed = search(replace(BOUNDED, fix=True, invariants=()))
     broken = {i for f in fixed.findings for i, kind in f.pairs if kind == "function_approval"}
@@ -170,7 +195,6 @@ def test_workaround_keeps_compacting_after_any_abandoned_approval(calls: tuple[s
     the history stays bounded and nothing unpaired is sent (before a retirement took every dead
     item of the history, and an MCP request could be dead, each shape broke a liveness
     invariant)."""
-    from approval_compaction.lab.explore.search import rerun
 
     pause = Step("ask", calls=calls)
     trace = rerun(Conversation("input", True, (pause, Step("continue"))))
@@ -188,6 +212,25 @@ LATE_RESUME = (PAUSE, Step("keep"), Step("continue"), Step("decide", kept=True))
 
 
 @pytest.mark.parametrize("fix", [False, True], ids=["pinned", "workaround"])
+def test_a_late_resume_stores_an_orphan_only_where_the_pause_was_compacted_unfixed(
+    fix: bool,
+) -> None:
+    """The fast tier's half of the search's late resumes (below, in the full tier): a kept
+    state decided after later turns, rerun. Not compacted at the pause, it stores nothing
+    unpaired, unfixed or with the workaround; compacted at the pause, it stores the original
+    bug's orphan unfixed, and nothing unpaired with the workaround."""
+    from approval_compaction.lab.explore.conversation import late_resumes
+
+    plain = (Step("ask", calls=("function_approval",)), *LATE_RESUME[1:])
+    for steps, orphan in ((plain, False), (LATE_RESUME, not fix)):
+        again = rerun(Conversation("input", fix, steps))
+        assert late_resumes(again.records) == [3]
+        stored = [i for i, j in again.violations if j.invariant == "stored_history_paired"]
+        assert stored == ([3] if orphan else []), again.violations
+
+
+@pytest.mark.slow  # two searches of 60 examples on the SDK: about 17 s of CPU
+@pytest.mark.parametrize("fix", [False, True], ids=["pinned", "workaround"])
 def test_bounded_search_reaches_a_late_resume_and_finds_its_orphan_when_it_stores_one(
     fix: bool,
 ) -> None:
@@ -198,7 +241,6 @@ def test_bounded_search_reaches_a_late_resume_and_finds_its_orphan_when_it_store
     later turns and the late decision; unfixed, a late resume stores an orphan only where the
     original bug does, which the search finds in its simpler form (decided at once)."""
     from approval_compaction.lab.explore.conversation import late_resumes
-    from approval_compaction.lab.explore.search import rerun
 
     found = search(replace(LATE, fix=fix))
     assert found.tally["late resumes"] > 0 and found.tally["rule: keep"] > 0

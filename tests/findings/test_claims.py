@@ -18,7 +18,7 @@ from approval_compaction.lab.findings.claims import (
     unscoped_fix_claims,
     unscoped_stage_tables,
 )
-from approval_compaction.lab.findings.load import Findings, load_findings
+from approval_compaction.lab.findings.load import Findings
 from approval_compaction.lab.findings.verdict import published
 from approval_compaction.lab.mechanism.anatomy import load_anatomy
 from approval_compaction.lab.releases.upstream.changes import shown_outcomes
@@ -30,8 +30,8 @@ OTHER_SDK = ("-js", "javascript", "-adk", "google-adk")
 
 
 @pytest.fixture(scope="module")
-def found() -> Findings:
-    return load_findings()
+def found(committed: Findings) -> Findings:
+    return committed
 
 
 def every_text() -> dict[str, str]:

@@ -9,7 +9,7 @@ from factories import cross_record, release_record
 from approval_compaction.formats.records import read_records
 from approval_compaction.lab import paths
 from approval_compaction.lab.findings.fix import crosscheck_finding, fix_release
-from approval_compaction.lab.findings.load import load_findings
+from approval_compaction.lab.findings.load import Findings
 from approval_compaction.lab.releases.crosscheck import CrossRecord
 
 
@@ -39,8 +39,8 @@ def test_fix_release_needs_the_test_on_a_swept_release() -> None:
     assert fix_release(crossed, sweep) is None
 
 
-def test_fix_release_of_the_committed_data_passes_the_test() -> None:
-    fixed = load_findings().fixed_in
+def test_fix_release_of_the_committed_data_passes_the_test(committed: Findings) -> None:
+    fixed = committed.fixed_in
     assert fixed is not None
     records = read_records(paths.DATA_FILES.fix_releases, CrossRecord)
     assert {r.unfixed for r in records if r.sdk_version == fixed} == {"passed"}

@@ -14,8 +14,8 @@ from approval_compaction.lab.plugins import plugins
 
 
 @pytest.fixture(scope="module")
-def found() -> Findings:
-    return load_findings()
+def found(committed: Findings) -> Findings:
+    return committed
 
 
 def test_headlines_cover_every_notebook_by_its_number() -> None:

@@ -24,8 +24,8 @@ BROKEN = {  # what the pinned release violates, in exactly the compaction-on cas
 
 
 @pytest.fixture(scope="module")
-def found() -> Findings:
-    return load_findings()
+def found(committed: Findings) -> Findings:
+    return committed
 
 
 def test_load_pinned_matrix_violates_in_exactly_the_compaction_on_cases(found: Findings) -> None:

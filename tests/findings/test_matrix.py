@@ -9,6 +9,7 @@ from factories import matrix_record
 
 from approval_compaction.analysis.invariants import INVARIANTS
 from approval_compaction.analysis.matrix import MatrixRecord
+from approval_compaction.lab.findings.load import Findings
 from approval_compaction.lab.findings.matrix import (
     Failure,
     compaction_requests,
@@ -170,14 +171,15 @@ def test_store_stories_leave_out_a_setting_without_records() -> None:
     assert store_stories([], []) == ()
 
 
-def test_committed_store_false_matrix_is_what_the_pinned_release_runs_now() -> None:
+def test_committed_store_false_matrix_is_what_the_pinned_release_runs_now(
+    committed: Findings,
+) -> None:
     """``data/matrix-store-false.json`` (written by ``data``) holds what ``auto`` with
     ``ModelSettings(store=False)`` over HTTP judges today, and the README's table reads it."""
     from approval_compaction.analysis.matrix import records
     from approval_compaction.formats.records import read_records
     from approval_compaction.lab import paths
-    from approval_compaction.lab.findings.load import load_findings
 
     fresh = run_matrix(mode="auto", backend=responses_backend, response_store=False, jobs=0)
     assert records(fresh) == read_records(paths.DATA_FILES.store_false_matrix, MatrixRecord)
-    assert [s.store for s in load_findings().stores] == ["default", "false"]
+    assert [s.store for s in committed.stores] == ["default", "false"]

@@ -12,7 +12,7 @@ from approval_compaction.lab.findings.liveness import (
     LivenessEras,
     LivenessState,
 )
-from approval_compaction.lab.findings.load import Findings, load_findings
+from approval_compaction.lab.findings.load import Findings
 from approval_compaction.lab.findings.releases import MEETS
 from approval_compaction.lab.findings.tables import (
     affected_frame,
@@ -29,8 +29,8 @@ from approval_compaction.lab.releases.later_turns import LIVENESS_MODES
 
 
 @pytest.fixture(scope="module")
-def found() -> Findings:
-    return load_findings()
+def found(committed: Findings) -> Findings:
+    return committed
 
 
 def test_tables_affected_rows_are_the_sweeps_ranges_and_cells_its_severities(

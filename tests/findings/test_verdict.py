@@ -7,7 +7,7 @@ import pytest
 from approval_compaction import paths
 from approval_compaction.lab.explore.replay import load_results
 from approval_compaction.lab.findings.headlines import HEADLINES
-from approval_compaction.lab.findings.load import load_findings
+from approval_compaction.lab.findings.load import Findings
 from approval_compaction.lab.findings.verdict import (
     AFFECTED,
     BUG,
@@ -93,11 +93,13 @@ def test_two_pages_disagreeing_on_a_release_cannot_both_agree_with_the_record() 
     assert wrong == {"a.md": {}, "b.md": {"3.0.0": [(LIVENESS_LEFT, said["b.md"].strip())]}}
 
 
-def test_the_newest_release_splits_liveness_into_bugs_contracts_and_unknown_shapes() -> None:
+def test_the_newest_release_splits_liveness_into_bugs_contracts_and_unknown_shapes(
+    committed: Findings,
+) -> None:
     """On the fixing release no case breaks; an unanswered MCP request stops compaction (a bug),
     previous_response_id stops after a dead call as the SDK documents, and a summary-only
     compaction answer is unknown, never a bug."""
-    found = load_findings()
+    found = committed
     assert found.fixed_in is not None
     newest = of(found.verdicts, found.fixed_in)
     assert (newest.violating, newest.word) == (0, LIVENESS_LEFT)
@@ -114,10 +116,12 @@ def test_the_newest_release_splits_liveness_into_bugs_contracts_and_unknown_shap
     assert pinned.word == AFFECTED and all(e.affected > 0 for e in pinned.exposure)
 
 
-def test_every_published_file_states_each_release_s_verdict_as_the_record_does() -> None:
+def test_every_published_file_states_each_release_s_verdict_as_the_record_does(
+    committed: Findings,
+) -> None:
     """README, report, snippets, docs and the notebooks' answer lines: no release whose verdict
     text differs from the record, so no two of them disagree."""
-    found = load_findings()
+    found = committed
     texts = published(paths.ROOT)
     texts["data/report-adk.md"] = (paths.ROOT / "data" / "report-adk.md").read_text()
     assert {"README.md", "data/report.md", "data/upstream-liveness.md"} <= texts.keys()
@@ -127,8 +131,10 @@ def test_every_published_file_states_each_release_s_verdict_as_the_record_does()
         assert {name: said for name, said in wrong.items() if said} == {}
 
 
-def test_the_answer_lines_the_notebooks_are_given_agree_with_the_record() -> None:
-    found = load_findings()
+def test_the_answer_lines_the_notebooks_are_given_agree_with_the_record(
+    committed: Findings,
+) -> None:
+    found = committed
     said = {number: write(found) for number, write in HEADLINES.items()}
     wrong = {n: disagreements(text, found.verdicts) for n, text in said.items()}
     assert {n: w for n, w in wrong.items() if w} == {}
@@ -155,11 +161,13 @@ def test_kind_tally_counts_bugs_first_in_singular_and_plural() -> None:
     assert kind_tally([BUG, BUG]) == "2 bugs"
 
 
-def test_the_explorer_s_liveness_bugs_are_in_modes_the_record_calls_a_bug() -> None:
+def test_the_explorer_s_liveness_bugs_are_in_modes_the_record_calls_a_bug(
+    committed: Findings,
+) -> None:
     """Notebook 08's search and notebook 10's situations tell one story: a conversation that
     only stops compaction, counted a bug, is in a mode where the release's record holds a
     liveness bug, and a release with no such bug has none."""
-    found = load_findings()
+    found = committed
     for result in load_results(paths.DATA).values():
         if result.fix:
             continue
@@ -197,11 +205,11 @@ def test_term_disagreements_finds_another_name_for_a_setting() -> None:
     assert term_disagreements(f"| {AUTO_STORE_FALSE} | input |") == []
 
 
-def test_every_published_file_states_the_record_s_counts_and_names() -> None:
+def test_every_published_file_states_the_record_s_counts_and_names(committed: Findings) -> None:
     """Issue 51: notebook 08 counted 1 bug on 0.24.0 where the README listed two bug
     situations, and one setting had three names ("auto (store false)", "auto-store-false",
     "auto, store false") while the JS report called modes plans."""
-    found = load_findings()
+    found = committed
     texts = published(paths.ROOT)
     texts["data/report-js.md"] = (paths.ROOT / "data" / "report-js.md").read_text()
     for number, write in HEADLINES.items():
@@ -261,10 +269,12 @@ def test_liveness_disagreements_hold_each_claim_to_the_record_under_its_scope(
     assert sorted({claim.situation for _, claim, _ in found}) == wrong
 
 
-def test_every_published_file_and_report_says_of_each_situation_what_the_record_holds() -> None:
+def test_every_published_file_and_report_says_of_each_situation_what_the_record_holds(
+    committed: Findings,
+) -> None:
     """README's tables, the reports, docs and the notebooks' answer lines: each situation's state
     and modes on a release as the record holds them, under the answers each names."""
-    found = load_findings()
+    found = committed
     texts = published(paths.ROOT)
     for name in ("report-js.md", "report-js-stall.md", "report-adk.md"):
         texts[f"data/{name}"] = (paths.ROOT / "data" / name).read_text()

@@ -18,6 +18,7 @@ from approval_compaction.lab.share.lab import (
     lab_arguments,
     register_kernel,
     start_lab,
+    wait_until_ready,
     write_settings,
 )
 
@@ -60,6 +61,40 @@ def test_lab_write_settings_names_the_plugin_file(tmp_path: Path) -> None:
     assert json.loads(path.read_text()) == {"windowingMode": "none"}
 
 
+class Exited:
+    """A process that has exited with ``returncode``: what ``wait_until_ready`` polls."""
+
+    pid = 4242
+
+    def __init__(self, returncode: int | None) -> None:
+        self.returncode = returncode
+
+    def poll(self) -> int | None:
+        return self.returncode
+
+
+def test_lab_that_exits_while_starting_is_one_line_error_with_its_last_log_line(
+    tmp_path: Path,
+) -> None:
+    """The fast tier's half of the start that fails (the real JupyterLab's is below): the exit
+    status and the log's last line, in one line."""
+    log = tmp_path / "lab.log"
+    log.write_text("[I] starting\nTraceback (most recent call last):\n  ...\nboom: no root\n\n")
+    with pytest.raises(LabError, match=r"^JupyterLab exited with 1: boom: no root$"):
+        wait_until_ready(Exited(1), tmp_path, "token", log, timeout=5)
+    empty = tmp_path / "absent.log"
+    with pytest.raises(LabError, match=r"^JupyterLab exited with 2: \(no output\)$"):
+        wait_until_ready(Exited(2), tmp_path, "token", empty, timeout=5)
+
+
+def test_lab_that_never_answers_is_one_line_error_after_its_timeout(tmp_path: Path) -> None:
+    log = tmp_path / "lab.log"
+    log.write_text("[I] still starting\n")
+    with pytest.raises(LabError, match=r"^JupyterLab did not answer within 0 s: \[I\] still"):
+        wait_until_ready(Exited(None), tmp_path, "token", log, timeout=0.0)
+
+
+@pytest.mark.subprocess  # starts the real JupyterLab, which exits: about 9 s
 def test_lab_start_that_fails_is_one_line_error(tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()

@@ -14,7 +14,7 @@ from approval_compaction.cli import parser
 from approval_compaction.formats.markdown import GITHUB_LIMIT, github_length
 from approval_compaction.formats.records import read_records
 from approval_compaction.lab import paths
-from approval_compaction.lab.findings.load import load_findings
+from approval_compaction.lab.findings.load import Findings, load_findings
 from approval_compaction.lab.share.readme import (
     END,
     INVARIANTS_END,
@@ -38,21 +38,28 @@ def _first_lines(count: int) -> str:
     return "\n".join(README.read_text().splitlines()[:count])
 
 
+@pytest.fixture(scope="module")
+def page_blocks() -> dict[str, list[tuple[str, str, str]]]:
+    """Every page's blocks as the committed data writes them, by page name (written once for
+    the module: each page's blocks take most of a second)."""
+    return {page.name: blocks(text=page.read_text(), parser=parser()) for page in pages()}
+
+
 @pytest.mark.parametrize("page", pages(), ids=lambda p: p.name)
-def test_readme_every_block_of_every_page_matches_committed_data(page: Path) -> None:
+def test_readme_every_block_of_every_page_matches_committed_data(
+    page: Path, page_blocks: dict[str, list[tuple[str, str, str]]]
+) -> None:
     text = page.read_text()
-    for start, end, block in blocks(text=text, parser=parser()):
+    for start, end, block in page_blocks[page.name]:
         assert with_block(text, block, start, end) == text, f"{page.name} {start} is stale"
 
 
-def test_readme_pages_hold_every_block_once() -> None:
+def test_readme_pages_hold_every_block_once(
+    page_blocks: dict[str, list[tuple[str, str, str]]],
+) -> None:
     """Each block lives on one page: the answers and notebooks on the front page, the
     reference tables on their docs pages."""
-    where = {
-        start: page.name
-        for page in pages()
-        for start, _, _ in blocks(text=page.read_text(), parser=parser())
-    }
+    where = {start: name for name, found in page_blocks.items() for start, _, _ in found}
     assert where == {
         markers("answers")[0]: "README.md",
         markers("notebooks")[0]: "README.md",
@@ -70,12 +77,12 @@ def test_readme_pages_hold_every_block_once() -> None:
     }
 
 
-def test_readme_answers_come_after_the_quick_paths_within_170_lines() -> None:
+def test_readme_answers_come_after_the_quick_paths_within_170_lines(committed: Findings) -> None:
     """A maintainer's five minutes: the answer in words, then the words the tables use (issue 51:
     each defined before its first use), then the affected releases, both error texts, the fix,
     what it still gets wrong, and the reproduction's line."""
     head = _first_lines(170)  # the quick paths take the first 76
-    found = load_findings()
+    found = committed
     assert found.releases is not None and found.fixed_in is not None
     assert END in head
     for error in found.errors_met:
@@ -150,10 +157,10 @@ def test_readme_and_every_docs_page_fit_their_limits() -> None:
         assert github_length(page.read_text()) <= GITHUB_LIMIT, page.name
 
 
-def test_readme_fix_table_shows_the_fixing_release_without_violations() -> None:
+def test_readme_fix_table_shows_the_fixing_release_without_violations(committed: Findings) -> None:
     from approval_compaction.lab.findings.tables import fix_frame
 
-    found = load_findings()
+    found = committed
     assert fix_frame(found).loc[found.fixed_in, "cases violating an invariant"] == 0
 
 

@@ -19,7 +19,7 @@ from approval_compaction.analysis.matrix import MatrixRecord
 from approval_compaction.formats.markdown import github_length
 from approval_compaction.formats.records import read_records
 from approval_compaction.lab import commands, paths
-from approval_compaction.lab.findings.load import load_findings
+from approval_compaction.lab.findings.load import Findings
 from approval_compaction.lab.findings.matrix import seen
 from approval_compaction.lab.findings.outcomes import outcome_frame
 from approval_compaction.lab.findings.tables import affected_frame
@@ -55,14 +55,16 @@ def bad_labels(runs: list[CaseRun]) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def full_path(runs: list[CaseRun], tmp_path_factory: pytest.TempPathFactory) -> Path:
+def full_path(
+    runs: list[CaseRun], tmp_path_factory: pytest.TempPathFactory, committed: Findings
+) -> Path:
     """The full-matrix report, written with its heatmap to a temporary folder, with everything
     the ``report`` command adds (the cases over HTTP, the sweep's severities, the fix release)."""
     from approval_compaction.study.wiring import responses_backend
 
     output = tmp_path_factory.mktemp("full") / "report.md"
     wire = run_matrix(backend=responses_backend)
-    report = build_report(runs, output=output, wire_runs=wire, committed=load_findings())
+    report = build_report(runs, output=output, wire_runs=wire, committed=committed)
     write_report(report, output)
     return output
 
@@ -260,8 +262,10 @@ def test_report_opens_with_the_api_error_the_user_meets(full: str) -> None:
     assert messages.pop() in opening.content
 
 
-def test_report_names_the_release_that_fixes_it(full: str, runs: list[CaseRun]) -> None:
-    fixed = load_findings().fixed_in
+def test_report_names_the_release_that_fixes_it(
+    full: str, runs: list[CaseRun], committed: Findings
+) -> None:
+    fixed = committed.fixed_in
     assert fixed is not None, "the committed data should hold a fixing release"
     describe = section(full, "Describe the bug")
     assert f"`openai-agents` {fixed} fixes these cases" in describe
@@ -393,13 +397,13 @@ def test_report_explains_every_invariant_by_its_one_meaning(full: str) -> None:
     ]
 
 
-def test_report_shows_what_the_user_sees_over_the_wire() -> None:
+def test_report_shows_what_the_user_sees_over_the_wire(committed: Findings) -> None:
     from approval_compaction.study.wiring import responses_backend
 
     spec = "runner=run,decision=approve,state_boundary=json"
     cases = select_cases(spec)
     wire = run_matrix(cases, backend=responses_backend)
-    scripted, committed = run_matrix(cases), load_findings()
+    scripted, committed = run_matrix(cases), committed
     assert committed.releases is not None
     text = build_report(scripted, spec=spec, wire_runs=wire, committed=committed).text
     told = tables(section(text, "What the user sees"))
@@ -413,8 +417,9 @@ def test_report_shows_what_the_user_sees_over_the_wire() -> None:
         assert all(f"{error.exception}: {t}" in opening for t in error.texts)
 
 
-def test_report_says_what_a_user_meets_in_each_compaction_mode(runs: list[CaseRun]) -> None:
-    committed = load_findings()
+def test_report_says_what_a_user_meets_in_each_compaction_mode(
+    runs: list[CaseRun], committed: Findings
+) -> None:
     assert committed.releases is not None
     text = build_report(runs, committed=committed).text
     shown = tables(section(text, "Describe the bug"))[1]

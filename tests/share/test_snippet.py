@@ -24,7 +24,7 @@ from approval_compaction.lab.findings.liveness import (
     LivenessEras,
     LivenessState,
 )
-from approval_compaction.lab.findings.load import load_findings
+from approval_compaction.lab.findings.load import Findings
 from approval_compaction.lab.findings.matrix import matrix_finding
 from approval_compaction.lab.findings.verdict import of
 from approval_compaction.lab.releases.crosscheck import TEST_FILE
@@ -144,22 +144,24 @@ def test_committed_snippet_columns_name_the_releases_of_their_records() -> None:
     assert one_line(next(iter(releases[0]))) in committed_snippet()
 
 
-def test_committed_snippet_says_which_release_fixes_it() -> None:
-    fixed = load_findings().fixed_in
+def test_committed_snippet_says_which_release_fixes_it(committed: Findings) -> None:
+    fixed = committed.fixed_in
     assert fixed is not None
     text = committed_snippet()
     assert f"`openai-agents` {fixed} fixes these cases" in text
-    found = load_findings()
+    found = committed
     assert found.crosscheck is not None
     assert found.crosscheck.summary(fixed) == "4 passed"
     assert found.crosscheck.summary(PINNED) == "4 failed"
     assert f"with `openai-agents=={fixed}` pytest ends with `4 passed`" in text
 
 
-def test_committed_snippet_scopes_the_fix_and_names_the_liveness_comment() -> None:
+def test_committed_snippet_scopes_the_fix_and_names_the_liveness_comment(
+    committed: Findings,
+) -> None:
     """The fix is claimed for the cases only: the snippet shows which sessions still stop
     compacting on the fixing release, and points at the liveness comment."""
-    found = load_findings()
+    found = committed
     assert found.fixed_in is not None and found.liveness is not None
     text = committed_snippet()
     assert "a separate comment on compaction liveness names them" in text
@@ -243,8 +245,8 @@ def test_one_line_fails_on_the_pinned_release_with_the_orphan(tmp_path: Path) ->
 
 
 @pytest.mark.releases
-def test_one_line_passes_on_the_fixing_release(tmp_path: Path) -> None:
-    fixed = load_findings().fixed_in
+def test_one_line_passes_on_the_fixing_release(tmp_path: Path, committed: Findings) -> None:
+    fixed = committed.fixed_in
     if fixed is None:
         pytest.skip("no fixing release in data/fix-releases.json and data/sweep.json")
     proc = run_offline(one_line(fixed), tmp_path)
@@ -261,9 +263,11 @@ def _liveness(*states: tuple[str, str, str]) -> LivenessEras:
     return LivenessEras(("2.0",), eras, 10)
 
 
-def test_committed_snippet_gives_the_fixing_release_s_verdict_from_the_record() -> None:
+def test_committed_snippet_gives_the_fixing_release_s_verdict_from_the_record(
+    committed: Findings,
+) -> None:
     """The snippet states the fixing release's verdict as the record words it, with its scope."""
-    found = load_findings()
+    found = committed
     assert found.fixed_in is not None
     newest = of(found.verdicts, found.fixed_in)
     text = committed_snippet()
