@@ -9,6 +9,7 @@ import pytest
 
 import approval_compaction.paths as core_paths
 from approval_compaction.lab import paths
+from approval_compaction.lab.explore.sdks import registry
 from approval_compaction.lab.plugins import plugins
 
 
@@ -86,8 +87,7 @@ def test_data_names_every_committed_result_file() -> None:
         layout.adk_upstream,
         layout.adk_report,
         *layout.explore_results(),
-        *layout.explore_results("js"),
-        *layout.explore_results("adk"),
+        *(path for sdk in registry() for path in layout.explore_results(sdk)),
     }
     for version in layout.upstream_suite_versions():
         named |= {
