@@ -53,11 +53,12 @@ def test_harness_steps_a_late_decision_runs_no_tool_and_is_refused() -> None:
     try:
         assert steps.start({"mode": "none", "api": "chat", "store": "memory"}) == ""
         paused = steps.step(1, {"action": "ask", "calls": ["approval"]})
-        assert paused["outcome"] == "paused" and paused["holds"] == frozenset({"pending"})
+        assert paused.outcome == "paused" and paused.holds == frozenset({"pending"})
+        assert paused.pending == ("approval-1-0",)  # the call id names its kind and step
         moved = steps.step(2, {"action": "ask", "calls": []})
-        assert moved["stages"][0].outcome.http_status == 400
+        assert moved.stages[0].outcome.http_status == 400
         late = steps.step(3, {"action": "decide", "decision": "approve", "boundary": "memory"})
-        assert late["approvals"] == 1 and late["stages"][0].dispatches == 0
+        assert late.approvals == 1 and late.stages[0].dispatches == 0
         assert steps.start({"mode": "window-0", "api": "chat", "store": "memory"}) != ""
     finally:
         steps.close()
