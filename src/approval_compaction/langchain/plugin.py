@@ -162,12 +162,13 @@ def _search_left(folder: Path) -> str:
     """What the state-space search finds on the patched package that no situation has: in
     words where each is the docs' trim step (``report.search_said`` says why), else counted."""
     from ..lab.findings.searched import searched_cases
+    from .report import trim_after_fix
 
     left = [c for c in searched_cases("langchain", folder) if "+" in c.package]
     new = [c for c in left if c.label == "new"]
     if not new:
         return ""
-    if all(c.mode == "trim" for c in new):
+    if trim_after_fix(new):
         return (
             f"A search over LangChain's own moves (the last section) finds {len(new)} sequences "
             "where, with the patch, the docs' trim step still cuts a later call from its output."

@@ -136,6 +136,12 @@ def _read(name: str, kind: type, folder: Path) -> list:  # type: ignore[type-arg
     return list(read_records(path, kind)) if path.is_file() else []
 
 
+def trim_after_fix(new: Sequence[SearchedCase]) -> bool:
+    """Whether every new finding is the docs' trim step on the patched package (what the
+    report and notebook 14's answer explain in words)."""
+    return bool(new) and all(c.mode == "trim" and "+" in c.package for c in new)
+
+
 def search_said(cases: Sequence[SearchedCase]) -> str:
     """How many of the search's findings no situation has the shape of, and, where each such
     one is the docs' trim step on the patched package, why."""
@@ -146,7 +152,7 @@ def search_said(cases: Sequence[SearchedCase]) -> str:
         else f"Each of the {len(cases)} findings reduces to a situation above: the search "
         "found nothing they miss."
     )
-    if new and all(c.mode == "trim" and "+" in c.package for c in new):
+    if trim_after_fix(new):
         said += (
             " Each is the docs' trim step on the patched package: the fix answers an open call "
             "with one more message, the step keeps the last three or four messages by their "
