@@ -122,6 +122,15 @@ def test_views_stored_before_is_the_previous_stage_history() -> None:
     assert stored_before(STOPPED, "next_turn") == []
 
 
+def test_views_stored_before_skips_the_stages_a_refused_pause_left_out() -> None:
+    """After a refused pause (``auto`` mode) the case goes from the pause to the next turn: that
+    turn started from the pause's store, not from an empty one."""
+    refused = CaseRun(
+        Case(), "0.0.0", [Stage("pause", stored=[Q1, CALL]), Stage("next_turn", [])], 1, 0
+    )
+    assert stored_before(refused, "next_turn") == [Q1, CALL]
+
+
 def test_views_stage_diff_sets_stored_against_the_last_request() -> None:
     diff = stage_diff(bug_run(), "next_turn")
     assert diff.columns.tolist() == DIFF_COLUMNS

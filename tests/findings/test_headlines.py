@@ -79,9 +79,35 @@ def test_headlines_keep_the_workaround_says_one_thing_in_every_answer(found: Fin
     stuck = [v for v in of(found.verdicts, found.fixed_in).of_kind(BUG) if v.state == "stuck"]
     assert stuck and f"Keep it on {found.fixed_in}" in said
     assert all(headlines.SITUATION_WORDS[v.situation] in said for v in stuck)
-    for answer in (headlines.releases, headlines.the_wire, headlines.walkthrough):
+    for answer in (headlines.the_wire, headlines.walkthrough):
         assert said in answer(found)
     assert headlines.keep_workaround(found, cite="") in headlines.workaround(found)
+
+
+def test_headlines_releases_action_speaks_of_what_05_shows(found: Findings) -> None:
+    """Issue 61 (r4): 05's "What to do" was the shared paragraph, speaking of the hosted MCP
+    stall and the SDK's own tests, which 05 never shows; it names where each is shown instead."""
+    action = headlines.releases(found).split("**What to do.**")[1]
+    assert f"Upgrade to {found.fixed_in}" in action
+    assert "notebook 06" in action and "notebook 10" in action
+    assert "hosted MCP" not in action and "SDK's own tests" not in action
+
+
+def test_headlines_exploration_places_the_fixing_release_bug_in_the_sweeps_modes(
+    found: Findings,
+) -> None:
+    """Issue 61 (r4): 08 placed 0.24.0's hosted MCP stall in `input` mode only (the mode its
+    search shrank the conversation to), where the sweep's runs, and 05, 06, 10, find it stuck
+    in more than one mode."""
+    assert found.fixed_in is not None
+    stuck = [
+        m
+        for v in of(found.verdicts, found.fixed_in).of_kind(BUG)
+        if v.state == "stuck"
+        for m in v.modes
+    ]
+    said = headlines.exploration(found).split("(a bug, in ")[1].split(" mode)")[0]
+    assert len(stuck) > 1 and said == " and ".join(f"`{m}`" for m in stuck)
 
 
 def test_headlines_without_the_data_is_a_headline_error(tmp_path: Path) -> None:

@@ -52,9 +52,12 @@ def sent_table(run: CaseRun, name: StageName, request: int = -1) -> pd.DataFrame
 
 
 def stored_before(run: CaseRun, name: StageName) -> list[Item]:
-    """The stored history the stage started from (empty for the first stage)."""
-    index = STAGES.index(name)
-    previous = run.stage(STAGES[index - 1]) if index else None
+    """The stored history the stage started from: the last stage before it that ran (a refused
+    pause skips the round trip and the resume); empty for the first stage, or one not reached."""
+    if run.stage(name) is None:
+        return []
+    earlier = (run.stage(s) for s in reversed(STAGES[: STAGES.index(name)]))
+    previous = next((stage for stage in earlier if stage is not None), None)
     return previous.stored if previous else []
 
 

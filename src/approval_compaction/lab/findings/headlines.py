@@ -172,17 +172,53 @@ def _later(found: Findings, release: str) -> str:
     return "; the store keeps that output, so each later question is refused too" if refused else ""
 
 
-def stored_vs_sent(found: Findings) -> str:
-    """02: in ``input`` mode, where the orphan output is first stored and first sent."""
-    era = _era_of(found, _pinned(found))
+def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
+    """02: in the modes whose pause is refused, what the store keeps, what the next question
+    sends and whether compaction runs at it, from the sweep's meetings over HTTP on the pinned
+    release, the hook compacting after every turn."""
+    from ..releases.sweep import load_meetings
+
+    pinned = _pinned(found)
+    met = [
+        m
+        for m in load_meetings(paths.data(folder).sweep_meetings)
+        if m.sdk_version == pinned and m.model == "responses" and m.compaction == "on"
+    ]
+    refused = [
+        mode
+        for mode in dict.fromkeys(m.mode for m in met)
+        if all(m.outcome == "raised" for m in met if m.mode == mode and m.stage == "pause")
+    ]
+    turns = [m for m in met if m.stage == "next_turn" and m.mode in refused]
+    if not (refused and turns):
+        raise HeadlineError(f"the answers need {pinned}'s refused pauses in sweep-meetings.json")
+    answered = all(m.outcome == "answered" for m in turns)
+    kept = sum(bool(m.open_calls) for m in turns)
+    compacts = {
+        mode: {m.compaction_requests for m in turns if m.mode == mode} == {0} for mode in refused
+    }
+    stop = [mode for mode, none in compacts.items() if none]
+    go = [mode for mode, none in compacts.items() if not none]
+    clauses = []
+    if go:
+        clauses.append(
+            f"in {_modes(go)} mode that turn's compaction request carries only the turn itself"
+        )
+    if stop:
+        clauses.append(f"in {_modes(stop)} mode that turn makes no compaction request at all")
     return (
-        f"**Answer.** On {_pinned(found)} in `input` mode, with the hook compacting, the output "
-        f"without its call is first stored at `{era.orphan_stored}` and first sent to the model at "
-        f"`{era.orphan_to_model}`. The resumed turn sends the call beside its output from the "
-        "paused state; the next turn sends only what is stored, and the call is not. With the hook "
-        "never compacting, nothing unpaired is stored or sent.\n\n"
-        "**What to do.** Keep the call stored until its output is: 0.24.0's automatic compaction "
-        "waits for it, and so does the workaround on a release with the bug (notebook 06)."
+        f"**Answer.** On {pinned} over HTTP, with the hook compacting after every turn, "
+        f"the compaction request at the pause is refused in {_modes(refused)} mode (notebook "
+        "09), and the pending call stays stored without its output, an open call. The next "
+        "question is "
+        + ("answered" if answered else "not always answered")
+        + ": the runner leaves the open call out of what it sends the model. The store keeps it "
+        f"(in {kept} of the {len(turns)} hook-on cases of the two modes): "
+        f"{'; '.join(clauses)}.\n\n"
+        f"**What to do.** Upgrade to {found.fixed_in}: its compaction waits while a call has no "
+        "output, so the pause is answered and no call is left open (notebook 01's last table). "
+        "A session the bug already left a call open in keeps it; `doctor scan` finds such "
+        "sessions (notebook 07)."
     )
 
 
@@ -277,7 +313,18 @@ def releases(found: Findings) -> str:
         f"the first where "
         f"{violating} do. What a user meets in a case whose hook compacts after every turn: "
         f"{_met_by_mode(found.releases, hit)}.\n\nThe sweep's eras, its ranges of releases "
-        f"that record the same, are {spans}.\n\n{_action(found)}"
+        f"that record the same, are {spans}.\n\n{_releases_action(found, lost)}"
+    )
+
+
+def _releases_action(found: Findings, lost: str) -> str:
+    """05's action, in what 05 shows (the fixing release, the range with the bug) and where the
+    rest is: the workaround and its costs (06), what the fixing release still leaves (10)."""
+    return (
+        f"**What to do.** Upgrade to {found.fixed_in}: the sweep finds no release before it "
+        f"without the bug, and none of its cases breaks an invariant. Until then, on {lost}, "
+        "the workaround keeps the pending call (notebook 06, with its costs); what "
+        f"{found.fixed_in} still leaves is notebook 10's."
     )
 
 
@@ -387,10 +434,9 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
             else f"With the workaround {broke} conversations still break an invariant."
         )
     if new is not old:
-        modes = sorted({f.trace.conversation.mode for f in bugs})
-        where = " or ".join(f"`{m}`" for m in modes)
         after = (
-            f"after a {_kinds(bugs)} request nobody answers (a bug, in {where} mode), and "
+            f"after a {_kinds(bugs)} request nobody answers (a bug, in "
+            f"{_bug_modes(found, new.sdk_version, bugs)} mode), and "
             if bugs
             else ""
         )
@@ -412,6 +458,16 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         "mode every approval."
     )
     return " ".join(said).replace(" \n", "\n")
+
+
+def _bug_modes(found: Findings, release: str, bugs: Sequence[Any]) -> str:
+    """The modes the release stops compacting in as a bug: the sweep's liveness runs, which run
+    each situation in every mode (``verdicts``); without them, the modes the search kept its
+    conversations in (it shrinks each toward the first mode in which it still breaks)."""
+    record = of(found.verdicts, release).liveness if found.verdicts else ()
+    swept = dict.fromkeys(m for v in record if v.kind == BUG and v.state == STUCK for m in v.modes)
+    kept = dict.fromkeys(f.trace.conversation.mode for f in bugs)
+    return " and ".join(f"`{m}`" for m in (swept or kept))
 
 
 KIND_NAMES = {
