@@ -19,6 +19,7 @@ from ...study.capture import CaseRun
 from ...study.scenario import Case
 from .. import paths
 from ..releases.patched import one_label
+from .conversation import MODES as MODES  # re-exported: the order shrinking tries (notebook 08)
 from .conversation import Trace, pending_of
 from .search import Finding, SearchResult
 

@@ -212,7 +212,7 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
         "09), and the pending call stays stored without its output, an open call. The next "
         "question is "
         + ("answered" if answered else "not always answered")
-        + ": the runner leaves the open call out of what it sends the model. The store keeps it "
+        + ": the runner leaves the open call out of what it sends the model.\n\nThe store keeps it "
         f"(in {kept} of the {len(turns)} hook-on cases of the two modes): "
         f"{'; '.join(clauses)}.\n\n"
         f"**What to do.** Upgrade to {found.fixed_in}: its compaction waits while a call has no "
@@ -513,7 +513,15 @@ def the_wire(found: Findings) -> str:
         f"`auto` under `ModelSettings(store=False)`, raise at the {then} "
         f"({code(any_call(report))}). "
         "The body the API refuses is the one the runner built: the SDK's conversion adds no "
-        f"fault.\n\n{_action(found)}"
+        "fault.\n\n**What to do.** "
+        + (
+            f"Upgrade to {found.fixed_in} (notebook 05); before it, the workaround (notebook 06). "
+            if found.fixed_in
+            else ""
+        )
+        + "To see what your own application sends, serve the stand-in (`python -m "
+        "approval_compaction serve`) and point `OPENAI_BASE_URL` at it: it judges each request "
+        "by the rules below and answers as the API does."
     )
 
 
