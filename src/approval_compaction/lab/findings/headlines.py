@@ -143,18 +143,19 @@ def _action(found: Findings, shown: str = "") -> str:
 
 
 def walkthrough(found: Findings) -> str:
-    """01: where the user meets the bug in the default mode and in the report's mode, over
-    HTTP, and whether the later questions of that conversation are refused too."""
+    """01: where the user meets the bug in the report's mode, the one 01 runs, over HTTP, and
+    whether the later questions of that conversation are refused too; then, in a line, where
+    the default mode meets it (the last table; 09 shows the request)."""
     pinned = _pinned(found)
     auto, at = _error(found, "auto")
     report, then = _error(found, "input")
     return (
-        f"**Answer.** On {pinned}, over HTTP to the stand-in: in the default `auto` mode the "
-        f"run cannot pause. The compaction request at the {at} is refused with HTTP 400 "
-        f"({code(any_call(auto))}), `Runner.run` raises, and there is nothing to approve.\n\nIn "
-        "`input` mode the pending call is compacted away, the approval and the resume work, "
-        f"the tool's output is stored without its call, and the {then} is refused "
-        f"({code(any_call(report))}){_later(found, pinned)}.\n\n"
+        f"**Answer.** On {pinned}, over HTTP to the stand-in, in `input` mode: the pending call "
+        "is compacted away at the pause, the approval and the resume work, the tool's output is "
+        f"stored without its call, and the {then} is refused ({code(any_call(report))})"
+        f"{_later(found, pinned)}.\n\nIn the default `auto` mode the run cannot even pause: "
+        f"the compaction request at the {at} is refused ({code(any_call(auto))}) and "
+        "`Runner.run` raises (the last table; notebook 09 shows the request).\n\n"
         + _action(found, " (the last table: this case on it, from the sweep of every release)")
     )
 
