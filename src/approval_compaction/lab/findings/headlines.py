@@ -214,7 +214,7 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
         "question is "
         + ("answered" if answered else "not always answered")
         + ": the runner leaves the open call out of what it sends the model.\n\nThe store keeps it "
-        f"(in {kept} of the {len(turns)} hook-on cases of the two modes): "
+        f"(in {kept} of {len(turns)} runs: each hook-on case, in each of the two modes): "
         f"{'; '.join(clauses)}.\n\n"
         f"**What to do.** Upgrade to {found.fixed_in}: its compaction waits while a call has no "
         "output, so the pause is answered and no call is left open (notebook 01's last table). "
