@@ -100,7 +100,8 @@ def keep_workaround(found: Findings, cite: str = " (notebook 06)") -> str:
         {m for v in record if v.kind == CONTRACT and v.state == STUCK for m in v.modes}
     )
     if after and documented:
-        after += f", and, as the SDK documents, after any call nobody answers in {_modes(documented)} mode"
+        said = _modes(documented)
+        after += f", and, as the SDK documents, after any call nobody answers in {said} mode"
     why = (
         f": {found.fixed_in} alone never compacts again after {after}; the workaround "
         "keeps it compacting"
