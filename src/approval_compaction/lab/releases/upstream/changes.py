@@ -43,19 +43,16 @@ INTENDED: dict[str, str] = {
     # after-failure check (``_make_whole``) is switched off, or, for the reasoning test, the
     # dead call left stored (the items each turn stores and compacts were printed both ways).
     f"{_LIVENESS}test_compaction_keeps_reasoning_with_its_following_item": (
-        "our reasoning test asserts the SDK's own shape: with the dead call retired, compaction "
-        "replaces the whole history, the reasoning item with the item after it, so no reasoning "
-        "item is left to check; none is stored without its following item, nothing unpaired"
+        "our test checks the bare SDK's shape: with the dead call retired, compaction summarises "
+        "the reasoning item with the item after it; nothing unpaired"
     ),
     f"{_SESSION_TESTS}test_rollback_budget_bounds_failed_clear_inspection": (
-        "the workaround's check after a failed replacement: it reads the whole history once "
-        "(past max_rollback_items) to tell whether the store still holds it, where the SDK's "
-        "reads stop at the budget"
+        "after a failed replacement the workaround reads the whole history once more (past "
+        "max_rollback_items)"
     ),
     f"{_SESSION_TESTS}test_run_compaction_reraises_replacement_error_when_restore_fails": (
-        "the workaround's check after a failed replacement: where the SDK's restore failed and "
-        "the store holds neither history, it tries up to three more times to put the history "
-        "back (5 clears, not 2) and raises the same error"
+        "after a failed replacement and restore the workaround tries up to three more restores, "
+        "then raises the same error"
     ),
 }
 # What an intended change must end in with the workaround, where that is fixed: the liveness
