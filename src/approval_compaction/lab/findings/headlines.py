@@ -213,7 +213,8 @@ def _era_of(found: Findings, release: str) -> Era:
 def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
     """03: the function that compacts the pending call away, the check that should have stopped
     it, what the fixing release changed, and the approval kinds that change alone does not fix
-    (``data/fix-anatomy.json``: each kind with the function kind's minimal fix alone)."""
+    (``data/fix-anatomy.json``: each kind with the function kind's minimal fix alone; notebook 12
+    shows the hunks)."""
     from ..mechanism.anatomy import load_anatomy
 
     m = found.mechanism
@@ -225,15 +226,10 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
     fixed = [k.label for k in kinds if k.with_function_fix.verdict == "fixed"]
     not_fixed = [k for k in kinds if k.with_function_fix.verdict != "fixed"]
 
-    def hunks(names: Sequence[str]) -> str:
-        numbers = [str(an.numbers[n]) for n in names] if an else []
-        return ("hunk " if len(numbers) == 1 else "hunks ") + " and ".join(numbers)
-
     scope = (
-        f". For {', '.join(fixed)} tools' approvals that one move is the whole fix "
-        f"({hunks(an.minimal_fix)}, the last table); a "
+        f". For {', '.join(fixed)} tools' approvals that one move is the whole fix; a "
         f"{' or '.join(k.label for k in not_fixed)} approval request needs {m.new}'s new check "
-        f"that pairs each request with its response ({hunks(not_fixed[0].minimal_fix)})"
+        "that pairs each request with its response (notebook 12 takes the fix apart)"
         if an and fixed and not_fixed
         else ""
     )
