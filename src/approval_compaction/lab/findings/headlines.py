@@ -226,13 +226,8 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
     fixed = [k.label for k in kinds if k.with_function_fix.verdict == "fixed"]
     not_fixed = [k for k in kinds if k.with_function_fix.verdict != "fixed"]
 
-    scope = (
-        f". For {', '.join(fixed)} tools' approvals that one move is the whole fix; a "
-        f"{' or '.join(k.label for k in not_fixed)} approval request needs {m.new}'s new check "
-        "that pairs each request with its response (notebook 12 takes the fix apart)"
-        if an and fixed and not_fixed
-        else ""
-    )
+    # which kinds of approval that one move fixes is notebook 12's answer, not repeated here
+    scope = " (notebook 12 takes the fix apart, kind of approval by kind)" if fixed else ""
     return (
         f"**Answer.** In {m.old} (`{STUDY_MODE}` mode) the compaction session itself sends the "
         "pending call to `responses.compact`, and the summary replaces it in the store. Its "
