@@ -455,7 +455,7 @@ WRAP = "wrap the session with defer_compaction_while_pending"
 REPAIR = "doctor scan and doctor repair stores an affected release wrote"
 # The SDK documents that this mode never compacts past a call nobody answers; the workaround
 # retires such a call, so it compacts again (notebook 06's later turns).
-STOPS = "it retires a call nobody answers, after which this mode alone never compacts again"
+STOPS = "alone, this mode never compacts again after a call nobody answers; it retires the call"
 
 
 def advice(v: ReleaseVerdict, mode: str) -> str:
