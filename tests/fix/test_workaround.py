@@ -24,6 +24,7 @@ from approval_compaction.fix.workaround import (
     ALL_ITEMS,
     KEPT_DEFERRALS,
     LEGACY_WINDOW,
+    RESTORE_ATTEMPTS,
     DeferCompactionWhilePending,
     automatic_window,
     defer_compaction_while_pending,
@@ -608,3 +609,53 @@ def in_release(version: str, mode: str) -> tuple[list[bool], list[bool]]:
         plain = mcp_request_sent(mode, None, worker)
         worked = mcp_request_sent(mode, defer_compaction_while_pending, worker)
     return plain, worked
+
+
+class FailingStore(CountingStore):
+    """A store whose clear empties it and then fails; with ``adds_fail``, every add fails too
+    (the SDK's put-back then fails as well)."""
+
+    def __init__(self, items: list[Any], adds_fail: bool = False) -> None:
+        super().__init__(items)
+        self.adds_fail = adds_fail
+        self.clears = 0
+
+    async def add_items(self, items: list[Any]) -> None:
+        if self.adds_fail:
+            raise RuntimeError("add failed")
+        await super().add_items(items)
+
+    async def clear_session(self) -> None:
+        self.clears += 1
+        await super().clear_session()
+        raise RuntimeError("clear failed")
+
+
+def failed_replacement(wrap: bool, adds_fail: bool) -> FailingStore:
+    """A forced compaction whose replacement of the history fails; the store, afterwards."""
+    history = [{"role": "user", "content": "old"}, {"role": "assistant", "content": "new"}]
+    store = FailingStore(history, adds_fail)
+    session = OpenAIResponsesCompactionSession(
+        "s", store, client=compaction_client(), max_rollback_items=2
+    )
+    if wrap:
+        defer_compaction_while_pending(session)
+    with pytest.raises(RuntimeError, match="clear failed"):
+        run_sync(session.run_compaction({"force": True}))
+    return store
+
+
+@pytest.mark.parametrize("adds_fail", [False, True], ids=["put-back-works", "put-back-fails"])
+def test_after_a_failed_replacement_the_workaround_reads_once_more_and_retries_its_put_back(
+    adds_fail: bool,
+) -> None:
+    """Issue 61 (r4): the costs notebook 06 and the keep-the-workaround sentence name, the cause
+    of the SDK's own ``test_rollback_budget_bounds_failed_clear_inspection`` and
+    ``test_run_compaction_reraises_replacement_error_when_restore_fails`` failing with it: after
+    a failed replacement, one read of the whole history (past ``max_rollback_items``), and where
+    the store holds neither history, ``RESTORE_ATTEMPTS`` more put-backs before the same error."""
+    bare, wrapped = (failed_replacement(wrap, adds_fail) for wrap in (False, True))
+    assert ALL_ITEMS not in bare.reads
+    assert wrapped.reads[: len(bare.reads)] == bare.reads
+    assert wrapped.reads[len(bare.reads) :] == [ALL_ITEMS]  # the one read the workaround adds
+    assert wrapped.clears - bare.clears == (RESTORE_ATTEMPTS if adds_fail else 0)

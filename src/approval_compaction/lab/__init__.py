@@ -61,7 +61,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".mechanism.anatomy": ("load_anatomy",),
     ".mechanism.record": ("load_record", "recorded_release"),
     ".mechanism.source": ("extract_all",),
-    ".mechanism.trace": ("trace_case",),
     ".mechanism.views": (
         "boundary_frame",
         "callers_frame",

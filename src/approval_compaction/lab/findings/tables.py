@@ -453,13 +453,16 @@ def advice_frame(v: ReleaseVerdict) -> pd.DataFrame:
 
 WRAP = "wrap the session with defer_compaction_while_pending"
 REPAIR = "doctor scan and doctor repair stores an affected release wrote"
-SWITCH = "use auto or input: this mode never compacts past a call nobody answers"
+# The SDK documents that this mode never compacts past a call nobody answers; the workaround
+# retires such a call, so it compacts again (notebook 06's later turns).
+STOPS = "alone, this mode never compacts again after a call nobody answers; it retires the call"
 
 
 def advice(v: ReleaseVerdict, mode: str) -> str:
     """What a team on the release does in one mode, by the kinds its record holds there."""
     mine = [x for x in v.liveness if mode in x.modes]
-    said = [WRAP] if v.violating or any(x.kind == BUG and x.state != REFUSED for x in mine) else []
+    contract = any(x.kind == CONTRACT for x in mine)
+    stuck = any(x.kind == BUG and x.state != REFUSED for x in mine)
+    said = [WRAP + (f" ({STOPS})" if contract else "")] if v.violating or stuck or contract else []
     said += [REPAIR] if any(x.state == REFUSED for x in mine) else []
-    said += [SWITCH] if any(x.kind == CONTRACT for x in mine) else []
     return "; ".join(said) or "nothing"

@@ -16,8 +16,11 @@ from .. import environments
 from .checkout import LIVENESS_TEST_NAME, UPSTREAM_TEST_FOLDER, UPSTREAM_TEST_NAME, Checkout
 from .suite import DEFAULT_WORKERS, CaseOutcome, run_suite
 
-# The changes the workaround is meant to make, by test id (a prefix).
+# The changes the workaround makes, each with its cause, by test id (a prefix).
 _LIVENESS = f"{UPSTREAM_TEST_FOLDER}/{LIVENESS_TEST_NAME}::"
+_SESSION_TESTS = (  # the SDK's own tests of the compaction session
+    "tests/memory/test_openai_responses_compaction_session.py::TestOpenAIResponsesCompactionSession::"
+)
 INTENDED: dict[str, str] = {
     f"{UPSTREAM_TEST_FOLDER}/{UPSTREAM_TEST_NAME}::": (
         "the project's upstream-form regression test: it fails on an affected release and "
@@ -36,6 +39,21 @@ INTENDED: dict[str, str] = {
         "abandoned MCP approval request, so the response resumed after the user moved on is "
         "stored as text, not as a request and response pair; nothing unpaired is stored or sent"
     ),
+    # The three below were found by a run: each passes on 0.24.0 with the workaround once its
+    # after-failure check (``_make_whole``) is switched off, or, for the reasoning test, the
+    # dead call left stored (the items each turn stores and compacts were printed both ways).
+    f"{_LIVENESS}test_compaction_keeps_reasoning_with_its_following_item": (
+        "our test checks the bare SDK's shape: with the dead call retired, compaction summarises "
+        "the reasoning item with the item after it; nothing unpaired"
+    ),
+    f"{_SESSION_TESTS}test_rollback_budget_bounds_failed_clear_inspection": (
+        "after a failed replacement the workaround reads the whole history once more (past "
+        "max_rollback_items)"
+    ),
+    f"{_SESSION_TESTS}test_run_compaction_reraises_replacement_error_when_restore_fails": (
+        "after a failed replacement and restore the workaround tries up to three more restores, "
+        "then raises the same error"
+    ),
 }
 # What an intended change must end in with the workaround, where that is fixed: the liveness
 # test passing (on an affected release it is a strict xfail, so passing there reads as an
@@ -46,6 +64,9 @@ ENDS_IN: dict[str, str] = {
     f"{_LIVENESS}test_compaction_keeps_history_bounded_after_unpaired_item": "passed",
     f"{_LIVENESS}test_abandoned_approval_resumed_later_stays_paired[function-": "passed",
     f"{_LIVENESS}test_abandoned_approval_resumed_later_stays_paired[mcp-": "failed",
+    f"{_LIVENESS}test_compaction_keeps_reasoning_with_its_following_item": "failed",
+    f"{_SESSION_TESTS}test_rollback_budget_bounds_failed_clear_inspection": "failed",
+    f"{_SESSION_TESTS}test_run_compaction_reraises_replacement_error_when_restore_fails": "failed",
 }
 XPASS_STRICT = "[XPASS(strict)]"
 NOT_REPRODUCED = "not reproduced"  # the reason of a change that a re-run alone does not repeat
