@@ -321,11 +321,13 @@ def workaround(found: Findings) -> str:
 
 
 def am_i_affected(found: Findings) -> str:
-    """07: the doctor's four answers, one short item each, and what a team does."""
+    """07: the doctor's four answers, one short item each, and what a team does, in order: stop
+    new damage (the fixing release, the workaround until then), then scan and repair."""
     if not (found.affected and found.upgrade and found.worker and found.heal):
         raise HeadlineError("the answers need data/doctor-*.json")
     pinned, newest = found.affected
     up, heal = found.upgrade, found.heal
+    stop = f"upgrade to {found.fixed_in}" if found.fixed_in else "upgrade once a release fixes it"
     return "\n".join(
         [
             "**Answers.**",
@@ -349,12 +351,16 @@ def am_i_affected(found: Findings) -> str:
             f"sessions poisoned and {heal.before.get('stuck', 0)} stuck; after `doctor repair "
             f"--apply`, {heal.after.get('poisoned', 0)} and {heal.after.get('stuck', 0)}.",
             "",
-            "**What to do.** Run `doctor scan` on your stores and `doctor repair --apply` on a "
-            f"{' or '.join(NEEDS_REPAIR)} one (it backs each session up first): an orphan output "
-            "becomes an assistant message saying what the tool returned, and the call a stuck "
-            "session never answered becomes one saying so, so compaction can pass it; then "
-            "upgrade, or until you can pass the session to `defer_compaction_while_pending` "
-            "(notebook 06).",
+            "**What to do**, in this order:",
+            "",
+            f"1. Stop new damage: {stop}; until you can, pass the session to "
+            "`defer_compaction_while_pending` (notebook 06 shows it, and when to keep it after "
+            "the upgrade).",
+            "2. Run `doctor scan` on your stores.",
+            f"3. Run `doctor repair --apply` on each {' or '.join(NEEDS_REPAIR)} session (it "
+            "backs each one up first): an orphan output becomes an assistant message saying what "
+            "the tool returned, and the call a stuck session never answered becomes one saying "
+            "so, so compaction can pass it.",
         ]
     )
 
