@@ -34,3 +34,17 @@ def test_finding_boundaries_are_consecutive_releases_that_read_differently() -> 
     (found,) = boundaries(rows, changes=changes)
     assert (found.release, found.previous, found.setting) == ("1.0.2", "1.0.1", "keep-1 chat")
     assert (found.after, found.what) == ("no case breaks an invariant", "the cut moved")
+
+
+def test_finding_control_bugs_names_what_no_step_leaves_on_the_pinned_release() -> None:
+    """Issue 61 (r4): 14's verdict row listed refusals under keep-2 and trim but none under the
+    ``none`` control, whose later questions the API refuses in every situation."""
+    from approval_compaction.langchain.finding import control_bugs, load
+
+    found = load()
+    assert found is not None
+    said = control_bugs(found)
+    refused = {r.scenario for r in found.liveness if r.mode.startswith("none") and r.raised}
+    assert refused and all(situation in said for situation in refused)
+    assert "refused (none chat, none responses)" in said
+    assert "stops compacting" not in said  # with no step nothing compacts, the control too
