@@ -31,6 +31,7 @@ from .verdict import (
     CONTRACT_MODE,
     STATE_WORDS,
     LivenessVerdict,
+    ReleaseVerdict,
     breach_kind,
     kind_tally,
     of,
@@ -639,7 +640,7 @@ def adk(found: Findings) -> str:
     from ..js.sweep import NEVER_COMPACTED
     from ..releases.bisect import marked_ranges
     from .adk import COLUMNS, SEARCHED
-    from .verdict import AFFECTED, NEVER_RUNS, UNPAIRED, of
+    from .verdict import AFFECTED, NEVER_RUNS, of
 
     adk = found.adk
     if adk is None or not adk.verdicts:
@@ -703,44 +704,10 @@ def adk(found: Findings) -> str:
         else ""
     )
     since = f" From {fixed_from} on, every release keeps the call." if fixed_from else ""
-    # The release to upgrade to: the first after the last one that loses the call, never
-    # compacts, or has a hand-picked situation refused, stopped or growing by a bug (the late
-    # answer is what the pinned release still leaves; the search runs on the pinned one only).
-    harmful = [
-        i
-        for i, v in enumerate(adk.verdicts)
-        if i in bad
-        or any(not x.situation.endswith(SEARCHED) and x.state != UNPAIRED for x in v.of_kind(BUG))
-    ]
-    settled = order[harmful[-1] + 1] if harmful and harmful[-1] + 1 < len(order) else ""
-    between = adk.verdicts[order.index(fixed_from) : order.index(settled)] if settled else []
-    if fixed_from and settled and between:
-        kept = [x for v in between for x in v.of_kind(BUG) if x.state != UNPAIRED]
-        names = " or ".join(
-            dict.fromkeys(
-                SITUATION_WORDS.get(x.situation, x.situation).partition(";")[0] for x in kept
-            )
-        )
-        verbs = {REFUSED: "is refused", STUCK: "never compacts again"}  # in plain words
-        states = " or ".join(dict.fromkeys(verbs.get(x.state, STATE_WORDS[x.state]) for x in kept))
-        upgrade = (
-            f"Upgrade to {settled} or later: {fixed_from} is the first release that keeps the "
-            f"call, but through {between[-1].release}, after {names}, a session still {states} "
-            "(the verdict table below)."
-        )
-    else:
-        upgrade = f"Upgrade to {settled or fixed_from or 'a fixed release'} or later."
-    remains = (
-        f" On {adk.version} a late answer reaches only the summariser: keep ADK's own, or make "
-        "yours send what it is given as text."
-        if late
-        else ""
-    ) + (
-        " Give every long-running call its result, late if need be: one whose result never "
-        "comes stops compaction."
-        if searched
-        else ""
-    )
+    upgrade = _adk_upgrade(adk.verdicts, bad, fixed_from)
+    remains = [f"On {adk.version} a late answer reaches only the summariser: keep ADK's own, or "
+               "make yours send what it is given as text."] if late else []  # fmt: skip
+    remains += [STALL_ACTION] if searched else []
     paths_said = (
         ", on a scripted model in the process and over HTTP with `OpenAIResponsesLlm`"
         if adk.over_http
@@ -754,8 +721,47 @@ def adk(found: Findings) -> str:
         "ADK's own summariser (`LlmEventSummarizer`) renders events as text, so no API refuses "
         "it; a summariser that hands events to a model as calls and responses would send an "
         "output without its call.\n\n"
-        f"**What to do.** {upgrade}\n\n{remains.lstrip()} `data/report-adk.md` is the issue "
+        f"**What to do.** {upgrade}\n\n{' '.join(remains)} `data/report-adk.md` is the issue "
         "for adk-python, with its tests and patches for what remains."
+    )
+
+
+# What a team does about a long-running call whose result never comes (the search's finding).
+STALL_ACTION = (
+    "Give every long-running call its result, late if need be: one whose result never comes "
+    "stops compaction."
+)
+
+
+def _adk_upgrade(verdicts: Sequence[ReleaseVerdict], bad: Sequence[int], fixed_from: str) -> str:
+    """13's upgrade: the first release after the last one that loses the call or never compacts
+    (``bad``, by index) or has a hand-picked situation refused, stopped or growing by a bug (the
+    late answer is what the pinned release still leaves; the search runs on the pinned one only),
+    and why not ``fixed_from``, the first that keeps the call."""
+    from .adk import SEARCHED
+    from .verdict import UNPAIRED
+
+    order = [v.release for v in verdicts]
+    harmful = [
+        i
+        for i, v in enumerate(verdicts)
+        if i in bad
+        or any(not x.situation.endswith(SEARCHED) and x.state != UNPAIRED for x in v.of_kind(BUG))
+    ]
+    settled = order[harmful[-1] + 1] if harmful and harmful[-1] + 1 < len(order) else ""
+    between = verdicts[order.index(fixed_from) : order.index(settled)] if settled else []
+    if not (fixed_from and settled and between):
+        return f"Upgrade to {settled or fixed_from or 'a fixed release'} or later."
+    kept = [x for v in between for x in v.of_kind(BUG) if x.state != UNPAIRED]
+    names = " or ".join(
+        dict.fromkeys(SITUATION_WORDS.get(x.situation, x.situation).partition(";")[0] for x in kept)
+    )
+    verbs = {REFUSED: "is refused", STUCK: "never compacts again"}  # in plain words
+    states = " or ".join(dict.fromkeys(verbs.get(x.state, STATE_WORDS[x.state]) for x in kept))
+    return (
+        f"Upgrade to {settled} or later: {fixed_from} is the first release that keeps the "
+        f"call, but through {between[-1].release}, after {names}, a session still {states} "
+        "(the verdict table below)."
     )
 
 
