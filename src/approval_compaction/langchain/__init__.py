@@ -40,6 +40,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "liveness_frame",
         "load",
         "verdict_frame",
+        "with_control",
     ),
     ".packages": ("pinned",),
     ".report": ("search_said", "situations_frame"),

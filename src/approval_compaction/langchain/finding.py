@@ -137,6 +137,21 @@ def control_bugs(found: LangchainFinding) -> str:
     return said.replace("all modes", ", ".join(controls))
 
 
+def with_control(frame: pd.DataFrame, found: LangchainFinding) -> pd.DataFrame:
+    """The verdict table (``verdict_frame``) with what no compaction step leaves beside what
+    the steps leave: the sweep's column named for the steps, the control's added, on the run of
+    releases that ends at the pinned release (the only one the control runs on)."""
+    frame = frame.copy()
+    steps = frame.pop("liveness bugs").str.replace("all modes", "every setting")
+    frame["liveness bugs, with a compaction step"] = steps
+    column = f"liveness bugs, no step (the control, run on {found.version} only)"
+    said = control_bugs(found)
+    frame[column] = [
+        said if s.rpartition("..")[2] == found.version else "not run" for s in frame.index
+    ]
+    return frame
+
+
 def liveness_frame(rows: Sequence[LivenessRecord]) -> pd.DataFrame:
     """Situation by release: whether compaction keeps running and the history stays bounded
     in every setting, or in which not."""
