@@ -179,3 +179,31 @@ def test_headlines_adk_answer_names_each_kind_in_words_not_labels(found: Finding
     said = headlines.adk(found)
     assert not any(label in said for label in ("window-", "tokens-", "long_running", "liveness"))
     assert "sliding window, overlap 1; token threshold, retention 0 or 2" in said
+
+
+def test_headlines_adk_upgrade_is_the_first_release_after_the_last_liveness_bug(
+    found: Findings,
+) -> None:
+    """Issue 61 (r4): 13 said "Upgrade to 2.3.0 or later" while its own table showed 2.3.0..2.11.0
+    still refused or stopped compacting after an abandoned or lost call."""
+    assert found.adk is not None
+    verdicts = found.adk.verdicts
+    action = headlines.adk(found).split("**What to do.**")[1]
+    upgrade = action.split(" or later")[0].removeprefix(" Upgrade to ")
+    after = verdicts[[v.release for v in verdicts].index(upgrade) :]
+    assert all(not v.violating for v in after)
+    hand_picked = [
+        x for v in after for x in v.of_kind(BUG) if "found by the search" not in x.situation
+    ]
+    assert {x.state for x in hand_picked} <= {"unpaired"}
+    before = verdicts[[v.release for v in verdicts].index(upgrade) - 1]
+    assert any(x.state != "unpaired" for x in before.of_kind(BUG))
+
+
+def test_headlines_am_i_affected_action_is_ordered_upgrade_scan_repair(found: Findings) -> None:
+    """Issue 61 (r4): 07's action read "then upgrade, or until you can pass the session ..."."""
+    action = headlines.am_i_affected(found).split("**What to do**")[1]
+    steps = [line for line in action.splitlines() if line[:2] in ("1.", "2.", "3.")]
+    assert [s[:2] for s in steps] == ["1.", "2.", "3."]
+    assert f"upgrade to {found.fixed_in}" in steps[0]
+    assert "`doctor scan`" in steps[1] and "`doctor repair --apply`" in steps[2]

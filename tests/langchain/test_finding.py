@@ -34,3 +34,37 @@ def test_finding_boundaries_are_consecutive_releases_that_read_differently() -> 
     (found,) = boundaries(rows, changes=changes)
     assert (found.release, found.previous, found.setting) == ("1.0.2", "1.0.1", "keep-1 chat")
     assert (found.after, found.what) == ("no case breaks an invariant", "the cut moved")
+
+
+def test_finding_control_bugs_names_what_no_step_leaves_on_the_pinned_release() -> None:
+    """Issue 61 (r4): 14's verdict row listed refusals under keep-2 and trim but none under the
+    ``none`` control, whose later questions the API refuses in every situation."""
+    from approval_compaction.langchain.finding import control_bugs, load
+
+    found = load()
+    assert found is not None
+    said = control_bugs(found)
+    refused = {r.scenario for r in found.liveness if r.mode.startswith("none") and r.raised}
+    assert refused and all(situation in said for situation in refused)
+    assert "refused (none chat, none responses)" in said
+    assert "stops compacting" not in said  # with no step nothing compacts, the control too
+
+
+def test_finding_with_control_puts_the_control_beside_the_steps_on_the_pinned_run() -> None:
+    """The verdict row of notebook 14 and the README: the steps' column and the control's."""
+    from approval_compaction.langchain.finding import (
+        control_bugs,
+        load,
+        verdict_frame,
+        with_control,
+    )
+
+    found = load()
+    assert found is not None
+    frame = with_control(verdict_frame(found.verdicts, contract=False), found)
+    control = f"liveness bugs, no step (the control, run on {found.version} only)"
+    assert "liveness bugs" not in frame.columns
+    last = frame.index[-1]
+    assert last.rpartition("..")[2] == found.version
+    assert frame.loc[last, control] == control_bugs(found)
+    assert "all modes" not in frame.loc[last, "liveness bugs, with a compaction step"]

@@ -34,11 +34,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     # the matrix across cases and releases, the wire's evidence, the stepper
     ".findings.outcomes": ("outcome_frame",),
     ".findings.prose": ("prose",),
-    ".findings.folding": (
-        "block_order",
-        "choice_effects",
-        "fold_frame",
-    ),
+    ".findings.folding": ("block_order", "choice_effects"),
     ".findings.evidence": ("conversion", "failure"),
     ".releases.heatmap": ("heatmap", "matrix_scope", "release_heatmap"),
     ".widget": ("stepper",),
@@ -84,7 +80,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".affected.session": (
         "compaction_frame",
         "compaction_of",
-        "healed_frame",
         "healed_items",
         "load_session",
         "next_turn",

@@ -33,7 +33,15 @@ from typing import Any
 _SOURCES: dict[str, tuple[str, ...]] = {
     ".sweep": ("SETTINGS", "SITUATIONS", "run_langchain", "run_situation"),
     ".items": ("message_items",),
-    ".finding": ("boundaries", "changes_frame", "liveness_frame", "load", "verdict_frame"),
+    ".finding": (
+        "boundaries",
+        "changes_frame",
+        "control_bugs",
+        "liveness_frame",
+        "load",
+        "verdict_frame",
+        "with_control",
+    ),
     ".packages": ("pinned",),
     ".report": ("search_said", "situations_frame"),
 }

@@ -7,7 +7,7 @@ so every driver reads alike and no table is written twice here.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pandas as pd
@@ -16,6 +16,7 @@ from ..analysis.liveness import LivenessRecord
 from ..formats.records import read_records
 from ..lab import paths
 from ..lab.findings.js import RAISED, js_liveness_frame
+from ..lab.findings.liveness import STUCK
 from ..lab.findings.releases import (
     COMPACTION_ONLY,
     NEXT_TURN_FAILS,
@@ -26,7 +27,7 @@ from ..lab.findings.releases import (
 from ..lab.findings.verdict import GROWS, DriverWords, ModeCases, ReleaseVerdict, driver_verdicts
 from ..lab.js.sweep import JsRecord
 from .changes import CHANGES, Change
-from .sweep import SETTINGS, SITUATIONS, data_file
+from .sweep import CONTROLS, SETTINGS, SITUATIONS, data_file
 
 PACKAGE = "langchain"
 # The settings as columns: the compaction step, by the API ChatOpenAI speaks.
@@ -118,6 +119,37 @@ def verdict_frame(
     from ..lab.findings.tables import verdict_frame as shared
 
     return shared(verdicts, columns, setting_word, contract, SITUATIONS)
+
+
+def control_bugs(found: LangchainFinding) -> str:
+    """The liveness bugs with no compaction step (the ``none`` control, which runs on the pinned
+    release only, not in the sweep), in the verdict table's words: what a decision that never
+    comes leaves without any step. Stopped compaction is left out: with no step nothing ever
+    compacts, in the control situation too."""
+    controls = tuple(plan.label for plan in CONTROLS)
+    words = replace(WORDS, settings=controls)
+    verdicts = tuple(
+        replace(v, liveness=tuple(x for x in v.liveness if x.state != STUCK))
+        for v in driver_verdicts(found.pinned, found.liveness, words)
+    )
+    frame = verdict_frame(verdicts, dict.fromkeys(controls, "none"), contract=False)
+    said: str = frame["liveness bugs"].iloc[0] if len(frame) else "not run"
+    return said.replace("all modes", ", ".join(controls))
+
+
+def with_control(frame: pd.DataFrame, found: LangchainFinding) -> pd.DataFrame:
+    """The verdict table (``verdict_frame``) with what no compaction step leaves beside what
+    the steps leave: the sweep's column named for the steps, the control's added, on the run of
+    releases that ends at the pinned release (the only one the control runs on)."""
+    frame = frame.copy()
+    steps = frame.pop("liveness bugs").str.replace("all modes", "every setting")
+    frame["liveness bugs, with a compaction step"] = steps
+    column = f"liveness bugs, no step (the control, run on {found.version} only)"
+    said = control_bugs(found)
+    frame[column] = [
+        said if s.rpartition("..")[2] == found.version else "not run" for s in frame.index
+    ]
+    return frame
 
 
 def liveness_frame(rows: Sequence[LivenessRecord]) -> pd.DataFrame:

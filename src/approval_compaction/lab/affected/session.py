@@ -182,6 +182,15 @@ def session_answer(
     compacts = " and compaction runs" if ran and not healed_refused else ""
     return (
         f"**Answer.** {head}{named}; {told}. With the doctor's healed list the next question "
-        f"{fixed}{compacts}: heal the store with `doctor repair --apply` (an export with "
-        "`doctor items --output`)."
+        f"{fixed}{compacts}.\n\n**What to do.** First stop new sessions breaking "
+        f"({STOP[session.sdk]}); then heal the store with `doctor repair --apply` (an export "
+        "with `doctor items --output`)."
     )
+
+
+# How a team stops new sessions breaking, by the SDK that stored the session: the notebook
+# whose action says it (07: the upgrade, the workaround until then; 11: the JS workaround).
+STOP = {
+    "python": "notebook 07's steps: upgrade, and the workaround until you can",
+    "js": "notebook 11: wrap the session with `js/workaround.mjs`",
+}

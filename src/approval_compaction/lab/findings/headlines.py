@@ -31,6 +31,7 @@ from .verdict import (
     CONTRACT_MODE,
     STATE_WORDS,
     LivenessVerdict,
+    ReleaseVerdict,
     breach_kind,
     kind_tally,
     of,
@@ -373,11 +374,13 @@ def workaround(found: Findings) -> str:
 
 
 def am_i_affected(found: Findings) -> str:
-    """07: the doctor's four answers, one short item each, and what a team does."""
+    """07: the doctor's four answers, one short item each, and what a team does, in order: stop
+    new damage (the fixing release, the workaround until then), then scan and repair."""
     if not (found.affected and found.upgrade and found.worker and found.heal):
         raise HeadlineError("the answers need data/doctor-*.json")
     pinned, newest = found.affected
     up, heal = found.upgrade, found.heal
+    stop = f"upgrade to {found.fixed_in}" if found.fixed_in else "upgrade once a release fixes it"
     return "\n".join(
         [
             "**Answers.**",
@@ -401,12 +404,16 @@ def am_i_affected(found: Findings) -> str:
             f"sessions poisoned and {heal.before.get('stuck', 0)} stuck; after `doctor repair "
             f"--apply`, {heal.after.get('poisoned', 0)} and {heal.after.get('stuck', 0)}.",
             "",
-            "**What to do.** Run `doctor scan` on your stores and `doctor repair --apply` on a "
-            f"{' or '.join(NEEDS_REPAIR)} one (it backs each session up first): an orphan output "
-            "becomes an assistant message saying what the tool returned, and the call a stuck "
-            "session never answered becomes one saying so, so compaction can pass it; then "
-            "upgrade, or until you can pass the session to `defer_compaction_while_pending` "
-            "(notebook 06).",
+            "**What to do**, in this order:",
+            "",
+            f"1. Stop new damage: {stop}; until you can, pass the session to "
+            "`defer_compaction_while_pending` (notebook 06 shows it, and when to keep it after "
+            "the upgrade).",
+            "2. Run `doctor scan` on your stores.",
+            f"3. Run `doctor repair --apply` on each {' or '.join(NEEDS_REPAIR)} session (it "
+            "backs each one up first): an orphan output becomes an assistant message saying what "
+            "the tool returned, and the call a stuck session never answered becomes one saying "
+            "so, so compaction can pass it.",
         ]
     )
 
@@ -768,6 +775,10 @@ def adk(found: Findings) -> str:
         else ""
     )
     since = f" From {fixed_from} on, every release keeps the call." if fixed_from else ""
+    upgrade = _adk_upgrade(adk.verdicts, bad, fixed_from)
+    remains = [f"On {adk.version} a late answer reaches only the summariser: keep ADK's own, or "
+               "make yours send what it is given as text."] if late else []  # fmt: skip
+    remains += [STALL_ACTION] if searched else []
     paths_said = (
         ", on a scripted model in the process and over HTTP with `OpenAIResponsesLlm`"
         if adk.over_http
@@ -781,9 +792,47 @@ def adk(found: Findings) -> str:
         "ADK's own summariser (`LlmEventSummarizer`) renders events as text, so no API refuses "
         "it; a summariser that hands events to a model as calls and responses would send an "
         "output without its call.\n\n"
-        f"**What to do.** Upgrade to {fixed_from or 'a fixed release'} or later. Keep ADK's "
-        "own summariser, or make yours send what it is given as text; `data/report-adk.md` is "
-        "the issue for adk-python, with its tests and patches."
+        f"**What to do.** {upgrade}\n\n{' '.join(remains)} `data/report-adk.md` is the issue "
+        "for adk-python, with its tests and patches for what remains."
+    )
+
+
+# What a team does about a long-running call whose result never comes (the search's finding).
+STALL_ACTION = (
+    "Give every long-running call its result, late if need be: one whose result never comes "
+    "stops compaction."
+)
+
+
+def _adk_upgrade(verdicts: Sequence[ReleaseVerdict], bad: Sequence[int], fixed_from: str) -> str:
+    """13's upgrade: the first release after the last one that loses the call or never compacts
+    (``bad``, by index) or has a hand-picked situation refused, stopped or growing by a bug (the
+    late answer is what the pinned release still leaves; the search runs on the pinned one only),
+    and why not ``fixed_from``, the first that keeps the call."""
+    from .adk import SEARCHED
+    from .verdict import UNPAIRED
+
+    order = [v.release for v in verdicts]
+    harmful = [
+        i
+        for i, v in enumerate(verdicts)
+        if i in bad
+        or any(not x.situation.endswith(SEARCHED) and x.state != UNPAIRED for x in v.of_kind(BUG))
+    ]
+    settled = order[harmful[-1] + 1] if harmful and harmful[-1] + 1 < len(order) else ""
+    between = verdicts[order.index(fixed_from) : order.index(settled)] if settled else []
+    if not (fixed_from and settled and between):
+        return f"Upgrade to {settled or fixed_from or 'a fixed release'} or later."
+    kept = [x for v in between for x in v.of_kind(BUG) if x.state != UNPAIRED]
+    names = " or ".join(
+        dict.fromkeys(SITUATION_WORDS.get(x.situation, x.situation).partition(";")[0] for x in kept)
+    )
+    verbs = {REFUSED: "is refused", STUCK: "never compacts again"}  # in plain words
+    states = " or ".join(dict.fromkeys(verbs.get(x.state, STATE_WORDS[x.state]) for x in kept))
+    return (
+        f"Upgrade to {settled} or later: {fixed_from} is the first release that keeps the "
+        f"call, but through {between[-1].release}, after {names}, a session still {states} "
+        "(the verdict table below)."
     )
 
 
