@@ -4,13 +4,15 @@ puts first on the path holds the mutant and leaves the environment as it was."""
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import pytest
 from factories import patched_blocks
 
-from approval_compaction.lab.adk.mutants import MODULE, MUTANTS, overlay
-from approval_compaction.lab.adk.patched import FIX
+from approval_compaction.lab.adk.mutants import LONG_RUNNING_MUTANTS, MODULE, MUTANTS, overlay
+from approval_compaction.lab.adk.patched import FIX, LONG_RUNNING_FIX
+from approval_compaction.lab.adk.sdk_test import LONG_RUNNING_TEST
 from approval_compaction.lab.mutation import Mutant, MutationError, mutate
 
 FUNCTION = "def _summarize(events_to_compact, events, trigger):\n{body}  return events_to_compact\n"
@@ -58,3 +60,31 @@ def test_overlay_of_an_edit_that_no_longer_applies_is_one_line(tmp_path: Path) -
     (site / MODULE).write_text("def _summarize():\n  return None\n")
     with pytest.raises(MutationError, match=r"its edit matches 0 times, not once$"):
         overlay(site, MUTANTS[0], tmp_path / "scratch")
+
+
+LONG_RUNNING_IDS = [m.name for _, m in LONG_RUNNING_MUTANTS]
+
+
+def test_every_long_running_mutant_names_a_test_the_fixs_test_file_has() -> None:
+    titles = LONG_RUNNING_TEST.read_text()
+    for _, mutant in LONG_RUNNING_MUTANTS:
+        assert mutant.fix == LONG_RUNNING_FIX.name and not mutant.equivalent
+        assert f"def {mutant.killer.partition('[')[0]}(" in titles, mutant.name
+    assert len(set(LONG_RUNNING_IDS)) == len(LONG_RUNNING_MUTANTS)
+    assert {module.name for module, _ in LONG_RUNNING_MUTANTS} == {
+        "compaction.py",
+        "_rearranger.py",
+    }
+
+
+@pytest.mark.parametrize(("module", "mutant"), LONG_RUNNING_MUTANTS, ids=LONG_RUNNING_IDS)
+def test_every_long_running_mutant_edits_code_the_fix_adds_and_compiles(
+    module: Path, mutant: Mutant
+) -> None:
+    blocks = patched_blocks(LONG_RUNNING_FIX.read_text(), f"src/{module.as_posix()}")
+    ((old, _),) = mutant.edits
+    (block,) = [b for b in blocks if old in b]
+    assert block.count(old) == 1
+    mutated = mutate(old, mutant.edits, "test")
+    assert mutated != old
+    compile(textwrap.dedent(mutated), str(module), "exec")
