@@ -39,6 +39,7 @@ def test_each_mutant_edits_the_lines_the_fix_adds() -> None:
 def test_the_long_running_fix_touches_the_compactor_and_the_request_within_80_columns() -> None:
     assert _touched(LONG_RUNNING_FIX) == [
         "src/google/adk/apps/compaction.py",
+        "src/google/adk/flows/llm_flows/context/_contents.py",
         "src/google/adk/flows/llm_flows/tools/_rearranger.py",
     ]
     added = [

@@ -2,10 +2,11 @@
 regression test (``adk/sdk-test``).
 
 Each mutant edits a module as the patched environment has it (``google/adk/apps/compaction.py``
-for the late answer's fix; that one or ``flows/llm_flows/tools/_rearranger.py`` for the
-long-running call's), in a copy of its ``google/adk`` (an overlay put first on the interpreter's
-path: ``google`` is a namespace package, so ``google.genai`` and the rest still come from the
-environment); a mutant is killed when a case of the fix's test that passes patched fails.
+for the late answer's fix; that one, ``flows/llm_flows/tools/_rearranger.py`` or
+``flows/llm_flows/context/_contents.py`` for the long-running call's), in a copy of its
+``google/adk`` (an overlay put first on the interpreter's path: ``google`` is a namespace
+package, so ``google.genai`` and the rest still come from the environment); a mutant is killed
+when a case of the fix's test that passes patched fails.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from .sdk_test import ADK_REGRESSION_TEST, LONG_RUNNING_TEST, run_sdk_test
 
 MODULE = Path("google") / "adk" / "apps" / "compaction.py"
 REARRANGER = Path("google") / "adk" / "flows" / "llm_flows" / "tools" / "_rearranger.py"
+CONTENTS = Path("google") / "adk" / "flows" / "llm_flows" / "context" / "_contents.py"
 TEST = "test_late_answer_reaches_the_summarizer_with_its_call"
 _RECOVER = (
     "  events_to_compact = _recover_compacted_function_calls(\n"
@@ -79,11 +81,19 @@ _PROTECTED = (
     "      protected_ids.update(event.long_running_tool_ids)\n"
 )
 _NEWEST_ONLY = (
-    "  long_running_ids = _collect_long_running_tool_ids([\n"
-    "      event\n"
-    "      for event in events\n"
-    "      if not event.invocation_id or event.invocation_id == newest_invocation_id\n"
-    "  ])\n"
+    "  long_running_ids: set[str] = set()\n"
+    "  if not pairs_by_id:\n"
+    "    long_running_ids = _collect_long_running_tool_ids([\n"
+    "        event\n"
+    "        for event in events\n"
+    "        if not event.invocation_id\n"
+    "        or event.invocation_id == newest_invocation_id\n"
+    "    ])\n"
+)
+_FLAGGED = (
+    "  result_events = drop_orphaned_function_calls(\n"
+    "      result_events, pairs_by_id=preserve_function_call_ids\n"
+    "  )\n"
 )
 _LR = "test_unanswered_long_running_call"
 # The long-running call's fix: its module, and the mutants of each of its two hunks.
@@ -123,9 +133,9 @@ LONG_RUNNING_MUTANTS: tuple[tuple[Path, Mutant], ...] = (
         Mutant(
             LONG_RUNNING_FIX.name,
             "send-none",
-            "the request drops every long-running call without its result, even one its "
-            "invocation may answer",
-            ((_NEWEST_ONLY, "  long_running_ids = set()\n"),),
+            "the request drops every long-running call without its result, also one its "
+            "invocation may answer, whatever the model",
+            ((_NEWEST_ONLY, "  long_running_ids: set[str] = set()\n"),),
             killer="test_pending_long_running_call_of_the_newest_invocation_is_sent[",
         ),
     ),
@@ -135,8 +145,28 @@ LONG_RUNNING_MUTANTS: tuple[tuple[Path, Mutant], ...] = (
             LONG_RUNNING_FIX.name,
             "scoped-only",
             "a call of an event without an invocation is dropped once a newer one has an id",
-            ((_NEWEST_ONLY, _NEWEST_ONLY.replace("not event.invocation_id or ", "")),),
+            (("        if not event.invocation_id\n        or event", "        if event"),),
             killer="test_pending_long_running_call_of_the_newest_invocation_is_sent[-inv-2]",
+        ),
+    ),
+    (
+        REARRANGER,
+        Mutant(
+            LONG_RUNNING_FIX.name,
+            "any-model",
+            "a pending call of the newest invocation is kept whatever the model",
+            (("  if not pairs_by_id:\n", "  if True:\n"),),
+            killer="test_a_model_that_pairs_by_id_is_sent_no_pending_long_running_call",
+        ),
+    ),
+    (
+        CONTENTS,
+        Mutant(
+            LONG_RUNNING_FIX.name,
+            "unflagged",
+            "prompt assembly does not say whether the model pairs calls by id",
+            ((_FLAGGED, "  result_events = drop_orphaned_function_calls(result_events)\n"),),
+            killer="test_pending_long_running_call_is_sent_only_to_a_model_that_takes_it[True]",
         ),
     ),
 )

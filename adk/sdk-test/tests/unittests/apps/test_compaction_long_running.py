@@ -24,10 +24,11 @@ session uncompacted. A call an earlier invocation left without any response
 can be compacted past: should its result still arrive, prompt assembly
 restores the call (`_recover_compacted_function_calls`). Extends #7236 / #7237.
 
-`drop_orphaned_function_calls` keeps such a call in every later request, where
-a provider that pairs calls with their results by id (OpenAI, Anthropic)
-rejects it with HTTP 400. It is kept only while the invocation that opened it
-runs, as the compactor does.
+`drop_orphaned_function_calls` keeps such a call in every later request, and
+a pending one in the request its own invocation sends after a parallel call's
+result, where a model that pairs calls with their results by id (OpenAI,
+Anthropic) rejects it with HTTP 400. A model that takes it is sent it only
+while the invocation that opened it runs, as the compactor does.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from google.adk.apps.compaction import _provably_dead_call_ids
 from google.adk.events.event import Event
 from google.adk.events.event_actions import EventActions
 from google.adk.events.event_actions import EventCompaction
+from google.adk.flows.llm_flows.context import _contents
 from google.adk.flows.llm_flows.tools import _rearranger
 from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
@@ -52,6 +54,10 @@ from google.adk.sessions.in_memory_session_service import InMemorySessionService
 from google.adk.tools.long_running_tool import LongRunningFunctionTool
 from google.genai import types
 import pytest
+
+
+def _lookup(record: str) -> dict[str, str]:
+  return {'record': record, 'status': 'found'}
 
 
 def _start_export(table: str) -> dict[str, str]:
@@ -83,6 +89,21 @@ class _Model(BaseLlm):
       call = types.FunctionCall(id='call-1', name=text, args={'table': 't'})
       part = types.Part(function_call=call)
       yield LlmResponse(content=types.Content(role='model', parts=[part]))
+      return
+    if text == 'parallel':
+      parts = [
+          types.Part(
+              function_call=types.FunctionCall(
+                  id='call-1', name='_lookup', args={'record': 'r'}
+              )
+          ),
+          types.Part(
+              function_call=types.FunctionCall(
+                  id='call-2', name='_queue_export', args={'table': 't'}
+              )
+          ),
+      ]
+      yield LlmResponse(content=types.Content(role='model', parts=parts))
       return
     part = types.Part(text='ok')
     yield LlmResponse(content=types.Content(role='model', parts=[part]))
@@ -177,6 +198,7 @@ def _app(summarizer: _Summarizer, trigger: str) -> tuple[App, _Model]:
       name='agent',
       model=model,
       tools=[
+          _lookup,
           LongRunningFunctionTool(_start_export),
           LongRunningFunctionTool(_queue_export),
       ],
@@ -307,6 +329,30 @@ def test_unanswered_long_running_call_of_an_earlier_invocation_is_dead():
   assert dead == {'c'}
 
 
+@pytest.mark.parametrize('pairs_by_id', [True, False])
+@pytest.mark.asyncio
+async def test_pending_long_running_call_is_sent_only_to_a_model_that_takes_it(
+    monkeypatch: pytest.MonkeyPatch, pairs_by_id: bool
+):
+  """The lookup answers at once and the model is asked again within the same
+  invocation, while the queued export still waits for its result."""
+  monkeypatch.setattr(
+      _contents, '_is_id_pairing_model', lambda model: pairs_by_id
+  )
+  app, model = _app(_Summarizer(), 'window_overlap0')
+  runner = await _runner(app)
+
+  await _run(runner, _text('parallel'))
+
+  assert len(model.requests) == 2
+  sent = model.requests[-1]
+  assert 'call-1' in _response_ids(sent)
+  if pairs_by_id:
+    assert _call_ids(sent) <= _response_ids(sent)
+  else:
+    assert 'call-2' in _call_ids(sent)
+
+
 @pytest.mark.parametrize(
     ('opened_by', 'newest'),
     [('', ''), ('', 'inv-2'), ('inv-2', 'inv-2')],
@@ -329,3 +375,14 @@ def test_unanswered_long_running_call_of_an_earlier_invocation_is_dropped():
   events = [_event('inv-1', call=True, long_running=True), later]
 
   assert _rearranger.drop_orphaned_function_calls(events) == [later]
+
+
+def test_a_model_that_pairs_by_id_is_sent_no_pending_long_running_call():
+  events = [
+      _event('inv-2', call=True, long_running=True),
+      _event('inv-2', call=False, long_running=False),
+  ]
+
+  kept = _rearranger.drop_orphaned_function_calls(events, pairs_by_id=True)
+
+  assert kept == events[1:]
