@@ -277,7 +277,8 @@ def long_running_parts(folder: Path = paths.DATA) -> list[str]:
         return []
     stalls = [c for c in new if c.stops_compacting]
     parts = [
-        "**Also found: a long-running call nobody answers stops compaction for good**",
+        "**Also found: a long-running call nobody answers stops compaction for good, and is "
+        "sent to the model without its result**",
         "A state-space search over ADK's own moves (where a call lands in its invocation, "
         "overlap and retention sizes, confirmations answered late, never or by a second "
         "process, long-running tools, a worker that dies; `make explore-drivers`) shrinks each "
@@ -299,10 +300,11 @@ def long_running_parts(folder: Path = paths.DATA) -> list[str]:
         parts += [
             "`drop_orphaned_function_calls` keeps every long-running call in the request, also "
             "one an earlier invocation left without any response, so each later question sends "
-            "it without its result: a model that pairs calls with results by id "
-            "(`OpenAIResponsesLlm`, LiteLLM, Anthropic) is refused, over HTTP with "
-            f"`{OPEN_CALL.example}` ({OPEN_CALL.sources[0].url}). The compactor already counts "
-            f"such a call as dead once the fix below is applied. Replay: `{sent[0].replay}`.",
+            "it without its result; and a pending one is sent so in its own invocation when a "
+            "call beside it is answered and the model asked again. A model that pairs calls "
+            "with their results by id (`OpenAIResponsesLlm`, LiteLLM, Anthropic) is refused, "
+            f"over HTTP with `{OPEN_CALL.example}` ({OPEN_CALL.sources[0].url}). "
+            f"Replay: `{sent[0].replay}`.",
         ]
     tests_path = files.adk_long_running_sdk_test
     if tests_path.is_file():
@@ -323,7 +325,9 @@ def long_running_parts(folder: Path = paths.DATA) -> list[str]:
         "past, and left out of the request: should its result still arrive, prompt assembly "
         "restores the compacted call (`_recover_compacted_function_calls`) and sends it with "
         "its result. The fix keeps long-running calls open only in the newest invocation, as "
-        "confirmations are, in the compactor and in the request:",
+        "confirmations are, in the compactor and in the request; and a model that pairs calls "
+        "by id is sent none without its result (prompt assembly says which models do, as it "
+        "does to keep their ids):",
         "<details><summary>The fix, as adk-python takes it (src/google/adk)</summary>\n\n"
         + fence(LONG_RUNNING_FIX.read_text(), "diff")
         + "\n\n</details>",
@@ -359,7 +363,10 @@ def long_running_parts(folder: Path = paths.DATA) -> list[str]:
 LEFT = {
     "compaction_input_complete": "the trade #7237 makes (a call summarized as dead while it "
     "waits; ADK's summarizer renders it as text, which no API refuses)",
-    "model_input_complete": "a long-running call sent to the model without its result",
+    "model_input_complete": "a pending long-running call sent within its own invocation to "
+    "a model that does not pair calls by id, as ADK means to (the driver's scripted model; the "
+    "stand-in's rules, the Responses API's, predict the refusal a model that pairs by id "
+    "would get; with the fix, such a model is sent none)",
     "stored_history_paired": "a late result read back after the summary that covers its "
     "call (prompt assembly restores the call before the model is sent it)",
 }
