@@ -7,8 +7,8 @@ import re
 
 from approval_compaction.lab.adk.lint import PYLINTRC, TEST_PATH, _touched
 from approval_compaction.lab.adk.mutants import MUTANTS
-from approval_compaction.lab.adk.patched import FIX
-from approval_compaction.lab.adk.sdk_test import ADK_REGRESSION_TEST
+from approval_compaction.lab.adk.patched import FIX, LONG_RUNNING_FIX
+from approval_compaction.lab.adk.sdk_test import ADK_REGRESSION_TEST, LONG_RUNNING_TEST
 
 
 def _exempt(line: str) -> bool:
@@ -34,3 +34,16 @@ def test_each_mutant_edits_the_lines_the_fix_adds() -> None:
     for mutant in MUTANTS:
         for old, _new in mutant.edits:
             assert old in added, mutant.name
+
+
+def test_the_long_running_fix_touches_the_compactor_and_the_request_within_80_columns() -> None:
+    assert _touched(LONG_RUNNING_FIX) == [
+        "src/google/adk/apps/compaction.py",
+        "src/google/adk/flows/llm_flows/context/_contents.py",
+        "src/google/adk/flows/llm_flows/tools/_rearranger.py",
+    ]
+    added = [
+        line[1:] for line in LONG_RUNNING_FIX.read_text().splitlines() if line.startswith("+ ")
+    ]
+    lines = added + LONG_RUNNING_TEST.read_text().splitlines()
+    assert [line for line in lines if len(line) > 80 and not _exempt(line)] == []

@@ -45,3 +45,40 @@ def test_report_adk_splits_what_the_fix_changes_from_what_it_leaves() -> None:
 def test_report_adk_without_data_is_one_line(tmp_path: Path) -> None:
     with pytest.raises(InvestigationError, match="adk-data"):
         build_adk_report(tmp_path)
+
+
+def test_report_adk_shows_the_long_running_fix_checked_and_each_of_its_mutants_killed() -> None:
+    from approval_compaction.lab.adk.mutants import LONG_RUNNING_MUTANTS
+
+    text = build_adk_report()
+    section = text[text.index("**Also found: a long-running call") :]
+    assert "`drop_orphaned_function_calls` keeps every long-running call" in section
+    assert "+++ b/src/google/adk/flows/llm_flows/tools/_rearranger.py" in section
+    checked = section[section.index("Checked as the first fix is") :]
+    assert checked.count("| clean |") == 4
+    killed = section[section.index("Each plausible simplification of it") :]
+    for _, mutant in LONG_RUNNING_MUTANTS:
+        row = next(line for line in killed.splitlines() if line.startswith(f"| {mutant.change} |"))
+        assert mutant.killer.partition("[")[0] in row and "survives" not in row
+
+
+def test_what_the_patched_search_leaves_is_said_once_an_invariant_with_its_refusal_implied() -> (
+    None
+):
+    from approval_compaction.lab.findings.searched import SearchedCase
+    from approval_compaction.lab.share.report_adk import LEFT, _left
+
+    def case(*invariants: str) -> SearchedCase:
+        pairs = tuple((name, "long_running") for name in invariants)
+        return SearchedCase("adk", "p", "n", "new", "", "", "", "", False, pairs=pairs)
+
+    assert _left([]) == ""
+    assert (
+        _left([case("stored_history_paired", "next_turn_accepted")])
+        == LEFT["stored_history_paired"]
+    )
+    both = _left(
+        [case("stored_history_paired"), case("compaction_input_complete", "stored_history_paired")]
+    )
+    assert both == f"{LEFT['compaction_input_complete']} and {LEFT['stored_history_paired']}"
+    assert _left([case("compaction_runs")]) == "`compaction_runs`"

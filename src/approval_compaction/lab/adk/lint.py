@@ -26,12 +26,13 @@ from .. import paths
 from ..js.typecheck import CheckRecord
 from ..releases.environments import run, uv_binary
 from .packages import cache_folder, pinned
-from .patched import FIX
-from .sdk_test import ADK_REGRESSION_TEST
+from .patched import FIX, LONG_RUNNING_FIX
+from .sdk_test import ADK_REGRESSION_TEST, LONG_RUNNING_TEST
 
 TOOLS = ("pyink==25.12", "isort==8.0.1", "ruff==0.15.17", "pylint==4.1.5")
 PYLINTRC = paths.ROOT / "adk" / "fix" / "pylintrc"
-TEST_PATH = "tests/unittests/apps/" + ADK_REGRESSION_TEST.name
+TESTS = "tests/unittests/apps/"  # where adk-python keeps the regression tests
+TEST_PATH = TESTS + ADK_REGRESSION_TEST.name
 TIMEOUT = 600.0
 _MESSAGE = re.compile(r"^[^:]+:\d+:\d+: ([A-Z]\d{4}): (.*) \(([\w-]+)\)$", re.M)
 
@@ -82,7 +83,7 @@ def _pylint(tools: Path, tree: Path, path: str) -> set[tuple[str, str]]:
     return {(m.group(3), m.group(2)) for m in _MESSAGE.finditer(said)}
 
 
-def _patched_tree(tree: Path, work: Path, patch: Path) -> Path:
+def _patched_tree(tree: Path, work: Path, patch: Path, test: Path) -> Path:
     copy = work / tree.name
     shutil.copytree(tree, copy)
     done = subprocess.run(
@@ -91,9 +92,9 @@ def _patched_tree(tree: Path, work: Path, patch: Path) -> Path:
     )  # fmt: skip
     if done.returncode != 0:
         raise RuntimeError(f"{patch.name} does not apply to the sdist: {done.stdout[-200:]}")
-    target = copy / TEST_PATH
+    target = copy / TESTS / test.name
     target.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(ADK_REGRESSION_TEST, target)
+    shutil.copyfile(test, target)
     return copy
 
 
@@ -101,14 +102,16 @@ def _touched(patch: Path) -> list[str]:
     return sorted(set(re.findall(r"^\+\+\+ b/(\S+)", patch.read_text(), re.M)))
 
 
-def check_fix(patch: Path = FIX) -> list[CheckRecord]:
-    """pyink, isort, ruff and pylint on the patched module and the regression test."""
+def check_fix(
+    patch: Path = FIX, test: Path = ADK_REGRESSION_TEST, subject: str = "adk"
+) -> list[CheckRecord]:
+    """pyink, isort, ruff and pylint on the patched modules and the fix's regression test."""
     tools, tree = _tools(), sdist_tree()
     touched = _touched(patch)
-    files = [*touched, TEST_PATH]
+    files = [*touched, TESTS + test.name]
     records = []
     with tempfile.TemporaryDirectory(prefix="approval-compaction-adk-lint-") as scratch:
-        patched = _patched_tree(tree, Path(scratch), patch)
+        patched = _patched_tree(tree, Path(scratch), patch, test)
         runs = {
             "pyink": (["--check", "--diff", "--config", "pyproject.toml", *files], "pyink --check"),
             "isort": (["--check-only", "--settings-path", "pyproject.toml", *files], "isort"),
@@ -120,7 +123,7 @@ def check_fix(patch: Path = FIX) -> list[CheckRecord]:
             problems = 0 if code == 0 else max(1, sum(1 for line in lines if "would" in line))
             records.append(
                 CheckRecord(
-                    "adk", tool, command, len(files), problems, "" if not code else lines[0]
+                    subject, tool, command, len(files), problems, "" if not code else lines[0]
                 )
             )
         brought: set[tuple[str, str]] = set()
@@ -130,6 +133,11 @@ def check_fix(patch: Path = FIX) -> list[CheckRecord]:
             brought |= after - before
         said = "\n".join(f"{symbol}: {text}" for symbol, text in sorted(brought))
         records.append(
-            CheckRecord("adk", "pylint", "pylint (new messages)", len(files), len(brought), said)
+            CheckRecord(subject, "pylint", "pylint (new messages)", len(files), len(brought), said)
         )
     return records
+
+
+def check_fixes() -> list[CheckRecord]:
+    """The late answer's fix (subject ``adk``) and the long-running call's (``long-running``)."""
+    return check_fix() + check_fix(LONG_RUNNING_FIX, LONG_RUNNING_TEST, "long-running")

@@ -35,7 +35,7 @@ class SdkTestRun:
     tests: int
     passed: int
     failed: int
-    failing: tuple[str, ...]  # the failing cases' ids
+    failing: tuple[str, ...]  # the failing cases' names: ``test_title[parameters]``
 
 
 def run_sdk_test(
@@ -59,6 +59,6 @@ def run_sdk_test(
             report=Path(scratch) / "report.xml",
             label="the adk-python regression test",
         )
-    failing = tuple(c.name.partition("[")[2].rstrip("]") for c in cases if c.outcome != "passed")
+    failing = tuple(c.name for c in cases if c.outcome != "passed")
     passed = sum(1 for c in cases if c.outcome == "passed")
     return SdkTestRun(len(cases), passed, len(cases) - passed, failing)

@@ -106,14 +106,14 @@ def write_checks(folder: Path = paths.DATA) -> list[Path]:
     """The fix's lint (``adk-lint.json``), its mutants (``adk-mutants.json``) and the late
     answers split by what it changes (``adk-late.json``)."""
     from ..adk.late import LateAnswer, run_late
-    from ..adk.lint import check_fix
+    from ..adk.lint import check_fixes
     from ..adk.mutants import run_mutants
     from ..adk.patched import label, patched_environment
     from ..js.typecheck import CheckRecord
     from ..mutation import MutantRecord
 
     files = paths.data(folder)
-    written = write_records(files.adk_lint, check_fix(), CheckRecord)
+    written = write_records(files.adk_lint, check_fixes(), CheckRecord)
     written += write_records(files.adk_mutants, run_mutants(), MutantRecord)
     packages = [
         (pinned(), release_environment(pinned()).python),

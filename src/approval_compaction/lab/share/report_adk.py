@@ -21,7 +21,7 @@ from ...errors import InvestigationError
 from ...formats.files import write_atomic
 from ...formats.markdown import GITHUB_LIMIT, fence, github_length, markdown_table, one_comment
 from ...formats.records import read_records
-from ...wire.rules import ORPHAN_OUTPUT
+from ...wire.rules import OPEN_CALL, ORPHAN_OUTPUT
 from .. import paths
 from ..adk.late import LateAnswer
 from ..adk.packages import pinned
@@ -36,7 +36,7 @@ from ..findings.adk import (
     load_adk,
 )
 from ..findings.fixes import adk_suite_frame, checks, checks_frame, mutants, upstream
-from ..findings.searched import load_searches, searched_cases, searched_frame
+from ..findings.searched import SearchedCase, load_searches, searched_cases, searched_frame
 from ..js.sweep import JsRecord
 from ..mutation import mutants_frame
 from .js import SdkTestRecord
@@ -155,7 +155,7 @@ def _fix_parts(folder: Path) -> list[str]:
             "adk-python's own modules:",
             markdown_table(checks_frame(lint, ["adk"]).rename(columns={"adk": "result"}), cell=str),
         ]
-    rows = mutants(files.adk_mutants)
+    rows = mutants(files.adk_mutants, FIX.name)
     if rows:
         parts += [
             "Each plausible simplification of the fix fails the regression test "
@@ -277,7 +277,8 @@ def long_running_parts(folder: Path = paths.DATA) -> list[str]:
         return []
     stalls = [c for c in new if c.stops_compacting]
     parts = [
-        "**Also found: a long-running call nobody answers stops compaction for good**",
+        "**Also found: a long-running call nobody answers stops compaction for good, and is "
+        "sent to the model without its result**",
         "A state-space search over ADK's own moves (where a call lands in its invocation, "
         "overlap and retention sizes, confirmations answered late, never or by a second "
         "process, long-running tools, a worker that dies; `make explore-drivers`) shrinks each "
@@ -294,12 +295,23 @@ def long_running_parts(folder: Path = paths.DATA) -> list[str]:
             "before that call, and no later invocation compacts (#7236's symptom, for this "
             f"call). Replay: `{stalls[0].replay}`.",
         ]
+    sent = [c for c in new if "model_input_complete" in {i for i, _ in c.pairs}]
+    if sent:
+        parts += [
+            "`drop_orphaned_function_calls` keeps every long-running call in the request, also "
+            "one an earlier invocation left without any response, so each later question sends "
+            "it without its result; and a pending one is sent so in its own invocation when a "
+            "call beside it is answered and the model asked again. A model that pairs calls "
+            "with their results by id (`OpenAIResponsesLlm`, LiteLLM, Anthropic) is refused, "
+            f"over HTTP with `{OPEN_CALL.example}` ({OPEN_CALL.sources[0].url}). "
+            f"Replay: `{sent[0].replay}`.",
+        ]
     tests_path = files.adk_long_running_sdk_test
     if tests_path.is_file():
         tests = read_records(tests_path, SdkTestRecord)
         parts += [
-            "Its regression test (same style, `tests/unittests/apps/`), on the pinned package, "
-            "with the fix below and with both fixes:",
+            "Their regression test (same style, `tests/unittests/apps/`), on the pinned "
+            "package, with the fix below and with both fixes:",
             markdown_table(
                 pd.DataFrame([t.__dict__ for t in tests]).set_index("package"), cell=str
             ),
@@ -310,24 +322,61 @@ def long_running_parts(folder: Path = paths.DATA) -> list[str]:
     both = [r for r in load_searches("adk", folder) if r["sdk_version"].endswith(BOTH_FIXES.name)]
     parts += [
         "A long-running call an earlier invocation left without any response can be compacted "
-        "past: should its result still arrive, prompt assembly restores the compacted call "
-        "(`_recover_compacted_function_calls`). The fix protects long-running calls only in the "
-        "newest invocation, as confirmations are:",
+        "past, and left out of the request: should its result still arrive, prompt assembly "
+        "restores the compacted call (`_recover_compacted_function_calls`) and sends it with "
+        "its result. The fix keeps long-running calls open only in the newest invocation, as "
+        "confirmations are, in the compactor and in the request; and a model that pairs calls "
+        "by id is sent none without its result (prompt assembly says which models do, as it "
+        "does to keep their ids):",
         "<details><summary>The fix, as adk-python takes it (src/google/adk)</summary>\n\n"
         + fence(LONG_RUNNING_FIX.read_text(), "diff")
         + "\n\n</details>",
     ]
+    lint = checks(files.adk_lint)
+    if any(row.subject == "long-running" for row in lint):
+        parts += [
+            "Checked as the first fix is, with the same tools and settings:",
+            markdown_table(
+                checks_frame(lint, ["long-running"]).rename(columns={"long-running": "result"}),
+                cell=str,
+            ),
+        ]
+    rows = mutants(files.adk_mutants, LONG_RUNNING_FIX.name)
+    if rows:
+        parts += [
+            "Each plausible simplification of it fails its regression test:",
+            markdown_table(mutants_frame(rows).droplevel("fix"), cell=str),
+        ]
     if both:
-        left = markdown_table(searched_frame(patched)) if patched else "nothing."
+        left = _left(patched)
+        stops = any(c.stops_compacting for c in patched)
         parts += [
             f"The same search on the package with both fixes ({BOTH_FIXES.name}) finds the rest "
-            "below: no session stops compacting. What is left is the trade #7237 makes (a call "
-            "summarized as dead while it waits), a long-running call sent to the model while it "
-            "waits without a response, and a late result read back after the summary that covers "
-            "its call (prompt assembly restores the call before the model is sent it):",
-            left,
+            f"below: {'a session still' if stops else 'no session'} stops compacting."
+            + (f" What is left is {left}:" if left else ""),
+            markdown_table(searched_frame(patched)) if patched else "nothing.",
         ]
     return parts
+
+
+# What each invariant a finding on the patched package breaks says there, in words.
+LEFT = {
+    "compaction_input_complete": "the trade #7237 makes (a call summarized as dead while it "
+    "waits; ADK's summarizer renders it as text, which no API refuses)",
+    "model_input_complete": "a pending long-running call sent within its own invocation to "
+    "a model that does not pair calls by id, as ADK means to (the driver's scripted model; the "
+    "stand-in's rules, the Responses API's, predict the refusal a model that pairs by id "
+    "would get; with the fix, such a model is sent none)",
+    "stored_history_paired": "a late result read back after the summary that covers its "
+    "call (prompt assembly restores the call before the model is sent it)",
+}
+
+
+def _left(found: list[SearchedCase]) -> str:
+    """What the findings on a patched package leave, in words, one phrase an invariant."""
+    broken = sorted({name for case in found for name, _ in case.pairs})
+    said = [LEFT.get(name, f"`{name}`") for name in broken if name != "next_turn_accepted"]
+    return ", ".join(said[:-1]) + f" and {said[-1]}" if len(said) > 1 else "".join(said)
 
 
 def report_adk_command(args: argparse.Namespace) -> int:
