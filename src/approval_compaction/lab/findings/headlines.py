@@ -167,10 +167,35 @@ def walkthrough(found: Findings) -> str:
         f"**Answer.** On {pinned}, over HTTP to the stand-in, in `input` mode: the pending call "
         "is compacted away at the pause, the approval and the resume work, the tool's output is "
         f"stored without its call, and the {then} is refused ({code(any_call(report))})"
-        f"{_later(found, pinned)}.\n\nIn the default `auto` mode the run cannot even pause: "
+        f"{_later(found, pinned)}.\n\nIn the default `auto` mode, with the response stored "
+        "as here, the run cannot even pause: "
         f"the compaction request at the {at} is refused ({code(any_call(auto))}) and "
         "`Runner.run` raises (the last table; notebook 09 shows the request).\n\n"
-        + _action(found, " (the last table: this case on it, from the sweep of every release)")
+        + _walkthrough_action(found)
+    )
+
+
+def _walkthrough_action(found: Findings) -> str:
+    """01's action in 01's own words: upgrade, the workaround on the releases that lose the
+    call; whether to keep it after the upgrade, and its costs, left to notebook 06 (01 defines
+    none of the terms they need)."""
+    hit = [e for e in found.releases.eras if e.affected] if found.releases else []
+    lost = (
+        release_range(hit[0].span.partition("..")[0], hit[-1].span.rpartition("..")[2])
+        if hit
+        else _pinned(found)
+    )
+    upgrade = (
+        f"Upgrade to {found.fixed_in} (the last table: this case on it, from the sweep of every "
+        "release). "
+        if found.fixed_in
+        else ""
+    )
+    return (
+        f"**What to do.** {upgrade}Until you can, on {lost}, pass the session to "
+        "`defer_compaction_while_pending`, the study's workaround: it holds compaction back while "
+        "a call waits for its output. Whether to keep it after upgrading, and its costs: "
+        "notebook 06. `doctor scan` finds stored sessions the bug already broke (notebook 07)."
     )
 
 
@@ -217,23 +242,56 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
     clauses = []
     if go:
         clauses.append(
-            f"in {_modes(go)} mode that turn's compaction request carries only the turn itself"
+            f"in {_modes(go)} mode compaction still runs at that turn, on that turn's question "
+            "and answer only, and leaves the open call where it was"
         )
     if stop:
         clauses.append(f"in {_modes(stop)} mode that turn makes no compaction request at all")
     return (
-        f"**Answer.** On {pinned} over HTTP, with the hook compacting after every turn, "
+        f"**Answer.** On {pinned} over HTTP, in the cases with compaction on (the hook compacting "
+        "after every turn), "
         f"the compaction request at the pause is refused in {_modes(refused)} mode (notebook "
         "09), and the pending call stays stored without its output, an open call. The next "
         "question is "
         + ("answered" if answered else "not always answered")
-        + ": the runner leaves the open call out of what it sends the model.\n\nThe store keeps it "
-        f"(in {kept} of {len(turns)} runs: each hook-on case, in each of the two modes): "
-        f"{'; '.join(clauses)}.\n\n"
+        + ": the runner leaves the open call out of what it sends the model.\n\nThe store keeps "
+        f"it (in {kept} of {len(turns)} runs of the sweep: the 8 cases with compaction on, in "
+        f"each of the two modes; this notebook runs one): {'; '.join(clauses)}."
+        f"{_stops_for_good(found, [pinned, found.fixed_in], stop)}\n\n"
         f"**What to do.** Upgrade to {found.fixed_in}: its compaction waits while a call has no "
         "output, so the pause is answered and no call is left open (notebook 01's last table). "
-        "A session the bug already left a call open in keeps it; `doctor scan` finds such "
-        "sessions (notebook 07)."
+        "A session the bug already left a call open in keeps it: `doctor scan` names it *stuck* "
+        "and `doctor repair` rewrites the open call as a message saying it was never answered, "
+        "so compaction can run again (notebook 07)."
+    )
+
+
+def _stops_for_good(found: Findings, releases: Sequence[str | None], modes: Sequence[str]) -> str:
+    """Why compaction does not come back in ``modes`` while the open call is stored: the SDK's
+    documented contract (``DOCUMENTED_LIMIT``), when the release's liveness record has an
+    abandoned call stop compacting there as documented."""
+    if not (found.verdicts and modes):
+        return ""
+    stuck = [
+        r
+        for r in releases
+        if r
+        and any(
+            v.situation == "abandoned"
+            and v.state == STUCK
+            and v.kind == CONTRACT
+            and set(modes) <= set(v.modes)
+            for v in of(found.verdicts, r).liveness
+        )
+    ]
+    if not stuck:
+        return ""
+    return (
+        f"\n\nNor does compaction come back in {_modes(modes)} mode: the SDK documents that "
+        "this mode compacts only a history whose every call has its output "
+        f"({code(DOCUMENTED_LIMIT)}), so while the open call is stored the session *stops "
+        "compacting*: compaction never runs again and the history grows with every turn (on "
+        f"{' and '.join(stuck)}, in the liveness runs over later turns of the README)."
     )
 
 
@@ -523,9 +581,11 @@ def the_wire(found: Findings) -> str:
         f"`auto` (the default, while the agent's responses are stored) and "
         f"`previous_response_id` raise at the {at} ({code(any_call(auto))}); `input`, and "
         f"`auto` under `ModelSettings(store=False)`, raise at the {then} "
-        f"({code(any_call(report))}). "
-        "The body the API refuses is the one the runner built: the SDK's conversion adds no "
-        "fault.\n\n**What to do.** "
+        f"({code(any_call(report))}).\n\nIn `input` mode the body the API refuses is the input "
+        "the runner handed the model: the SDK's conversion adds no fault. In `auto` and "
+        "`previous_response_id` mode the refused body is the session's compaction request, "
+        "which never passes through the model: it names the response stored at the pause, "
+        "whose call has no output.\n\n**What to do.** "
         + (
             f"Upgrade to {found.fixed_in} (notebook 05); before it, the workaround (notebook 06). "
             if found.fixed_in
