@@ -291,7 +291,7 @@ def _stops_for_good(found: Findings, releases: Sequence[str | None], modes: Sequ
         "this mode compacts only a history whose every call has its output "
         f"({code(DOCUMENTED_LIMIT)}), so while the open call is stored the session *stops "
         "compacting*: compaction never runs again and the history grows with every turn (on "
-        f"{' and '.join(stuck)}, in the README's runs over later turns)."
+        f"{' and '.join(stuck)}, in the runs over later turns under the README's answers)."
     )
 
 
