@@ -356,7 +356,8 @@ def violation_matrix(found: Findings) -> str:
         f"verdict. Over HTTP the same cases are refused at the {then} "
         f"({code(any_call(report))}).\n\n"
         "**What to do.** One case reproduces it (any runner, either decision, either boundary), "
-        "so a regression test needs one: the SDK-style test in notebook 06 is that case."
+        "so a regression test needs only one; notebook 06 runs the SDK-style regression test "
+        "(`tests/sdk_regression/`) on every release."
     )
 
 
