@@ -445,8 +445,8 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
     documented = [f for f in new.findings if _breach(f) == CONTRACT]
     said = [
         f"**Answer.** On {old.sdk_version}, every kind of approval loses its pending call when "
-        f"compaction runs while the call waits: {lost} (a search on the scripted model, its compaction endpoint answering as "
-        "the API documents)."
+        f"compaction runs while the call waits: {lost} (a search on the scripted model, its "
+        "compaction endpoint answering as the API documents)."
     ]
     if fixed:
         broke = sum(len(r.findings) for r in fixed)
