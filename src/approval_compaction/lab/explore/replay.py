@@ -197,15 +197,20 @@ def findings_table(results: dict[str, SearchResult]) -> pd.DataFrame:
 
 
 def holds_table(results: dict[str, SearchResult]) -> pd.DataFrame:
-    """Per search: whether its last round ran dry, each invariant no example broke, and each
-    no step was judged on."""
+    """Per search: whether its last round ran dry, each invariant it broke, each no example
+    broke, each no step was judged on, and each of the study's twelve it did not search for (so
+    every row accounts for all twelve)."""
+    from ...analysis.invariants import INVARIANTS
+
     rows = [
         {
             "search": name,
             "rounds": r.rounds,
             "ran dry": "yes" if r.exhausted else "no",
+            "broke": ", ".join(n for n in r.invariants if n in _broken(r)),
             "holds": ", ".join(r.holds) if r.exhausted else "(budget ran out first)",
             "never judged": ", ".join(r.never_judged),
+            "not searched for": ", ".join(n for n in INVARIANTS if n not in r.invariants),
             "skipped kinds": ", ".join(f"{k}: {why}" for k, why in r.skipped.items()),
         }
         for name, r in results.items()
@@ -214,3 +219,8 @@ def holds_table(results: dict[str, SearchResult]) -> pd.DataFrame:
 
     frame = pd.DataFrame(rows).set_index("search")
     return frame.loc[:, (frame != "").any()]  # a column empty for every search says nothing
+
+
+def _broken(result: SearchResult) -> set[str]:
+    """The invariants some kept conversation of a search broke."""
+    return {invariant for f in result.findings for invariant, _ in f.pairs}

@@ -119,11 +119,14 @@ def keep_workaround(found: Findings, cite: str = " (notebook 06)") -> str:
     )
     # its costs, each the cause of a test the workaround makes fail (upstream/changes.INTENDED)
     costs = (
-        "Its costs, on every release it runs on: a hosted MCP approval answered late is stored "
-        "as text, not as a request and response pair; after a compaction's write to the store "
-        "fails, it reads the whole history once, past `max_rollback_items`, to check it is "
-        "still there; and where the SDK's own restore failed too, it tries up to three more "
-        f"times to put the history back before raising the same error{cite}.{unexplained}"
+        "Its costs, on every release it runs on. The late answer to a call it retired (one "
+        "nobody answered in time) is stored as text, so a hosted MCP approval answered late is "
+        "not stored as a request and response pair.\n\n"
+        "When a compaction's write to the store fails, the SDK puts the old history back (its "
+        "*restore*); the workaround then reads the whole history once to check it is there, even "
+        "past `max_rollback_items` (the session's optional cap on the items such a read may "
+        "take). Where the SDK's restore failed too, it tries up to three more times before "
+        f"raising the same error{cite}.{unexplained}"
     )
     keep = f"{apply}. Keep it on {found.fixed_in} if an approval can go unanswered{why}."
     return f"{keep}\n\n{costs}"
@@ -335,9 +338,16 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
         f"({code(m.new_block)}): while a call has no output, it waits instead of compacting"
         f"{scope}.\n\n"
         f"**What to do.** On a branch of the SDK, move the check as {m.new} does (notebook 12 "
-        "has it as a one-change patch)"
-        + (", and pair each hosted MCP approval request with its response" if not_fixed else "")
-        + "; what a team does before and after upgrading is notebook 06's answer."
+        "has it as a one-change patch)."
+        + (
+            f" {m.new} also waits while a hosted MCP approval request has no response, and as "
+            "shipped that has a cost: after an MCP approval request nobody answers, compaction "
+            "stops for good (notebook 10). Backport it together with notebook 10's patch, "
+            f"`{paths.LIVENESS_PATCH.name}`."
+            if not_fixed
+            else ""
+        )
+        + " What a team does before and after upgrading is notebook 06's answer."
     )
 
 
@@ -493,9 +503,9 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
     bugs = [f for f in new.findings if _breach(f) == BUG]
     documented = [f for f in new.findings if _breach(f) == CONTRACT]
     said = [
-        f"**Answer.** On {old.sdk_version}, every kind of approval loses its pending call at the "
-        f"pause: {lost} (a search on the scripted model, its compaction endpoint answering as "
-        "the API documents)."
+        f"**Answer.** On {old.sdk_version}, every kind of approval loses its pending call when "
+        f"compaction runs while the call waits: {lost} (a search on the scripted model, its "
+        "compaction endpoint answering as the API documents)."
     ]
     if fixed:
         broke = sum(len(r.findings) for r in fixed)
@@ -523,7 +533,8 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         )
     said.append(
         f"\n\n**What to do.** On {old.sdk_version}, upgrade to {new.sdk_version} or wrap the "
-        "session with the workaround (notebook 06). An SDK maintainer takes notebook 10's patch "
+        f"session with the workaround; keep the workaround on {new.sdk_version} where an approval "
+        "can go unanswered, in any mode (notebook 06). An SDK maintainer takes notebook 10's patch "
         "for the unanswered MCP request; until then an application answers or rejects every "
         f"hosted MCP approval request before the conversation goes on, and in `{CONTRACT_MODE}` "
         "mode every approval."

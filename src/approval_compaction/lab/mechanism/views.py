@@ -394,18 +394,22 @@ def hunks_by_outcome(found: Anatomy, names: Sequence[str] | None = None) -> pd.D
 
 def modules_by_outcome(found: Anatomy) -> pd.DataFrame:
     """The other modules by outcome, reverted alone and with what needs them: how many
-    modules, and how many hunks they hold."""
+    modules, how many hunks they hold, and which modules (``agents/`` left out)."""
     rows = pd.DataFrame(
         {
             "reverted alone": [outcome_kind(m.reverted) for m in found.modules],
             "with what needs it": [
-                outcome_kind(m.reverted_together) if m.together else "—" for m in found.modules
+                outcome_kind(m.reverted_together) if m.together else "not run: nothing needs it"
+                for m in found.modules
             ],
             "hunks": [m.hunks for m in found.modules],
+            "which": [m.path.removeprefix("agents/") for m in found.modules],
         }
     )
-    grouped = rows.groupby(["reverted alone", "with what needs it"], sort=False)["hunks"]
-    return grouped.agg(["count", "sum"]).rename(columns={"count": "modules", "sum": "hunks"})
+    grouped = rows.groupby(["reverted alone", "with what needs it"], sort=False)
+    return grouped.agg(
+        modules=("hunks", "count"), hunks=("hunks", "sum"), which=("which", ", ".join)
+    )
 
 
 def changes_no_verdict(reverted: Outcome, together: Outcome) -> bool:
