@@ -688,7 +688,7 @@ def javascript(found: Findings, folder: Path = paths.DATA) -> str:
         "cases whose hook says yes after every turn, `auto` mode (the default) makes `run()` "
         f"raise at the pause ({code(any_call(pause.api_message))}); in `input` mode the output is "
         "stored without its call and the next question raises "
-        f"({code(any_call(later.api_message))}). "
+        f"({code(any_call(later.api_message))}).\n\n"
         f"{len(hit)} of {releases} releases with the compaction session break an invariant in "
         "at least one mode.\n\n"
         f"A second bug needs no approval: from {stall.boundary.first_bad} on, compaction runs "
@@ -837,8 +837,8 @@ def _adk_upgrade(verdicts: Sequence[ReleaseVerdict], bad: Sequence[int], fixed_f
     at = verdicts[order.index(settled)]
     priced = [x.situation for x in at.of_kind(BUG) if x.state == UNPAIRED]
     priced = [s for s in dict.fromkeys(priced) if s not in before]  # late answers it begins
-    price = (
-        f" {settled} is also the first release where "
+    price = (  # its own paragraph
+        f"\n\n{settled} is also the first release where "
         + " and ".join(f"*{s}* ({SITUATION_WORDS.get(s, s).partition(';')[0]})" for s in priced)
         + " leaves its late answer unpaired: the price of that fix, as `data/report-adk.md` "
         "explains (a confirmation call still waiting once a newer invocation exists is summarised "
