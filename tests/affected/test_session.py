@@ -67,7 +67,7 @@ def test_a_poisoned_store_is_refused_and_its_healed_list_is_answered(tmp_path: P
     said = session_answer(session, report, turn, after)
     assert said.startswith("**Answer.** `case-session` (store.db) is **poisoned**")
     assert "HTTP 400" in said and "is answered and compaction runs" in said
-    assert said.index("notebook 07's steps") < said.index("`doctor repair --apply`")  # in order
+    assert said.index("notebook 06: upgrade") < said.index("`doctor repair --apply`")  # in order
     assert store.read_bytes() == before  # the team's store is only read
     counts = compaction_frame({"as stored": turn, "healed": after})
     assert counts.loc["as stored"].tolist() == [

@@ -53,10 +53,14 @@ def test_plugin_answer_says_what_the_search_finds_the_patch_leaves() -> None:
 
     left = [c for c in searched_cases("langchain") if "+" in c.package and c.label == "new"]
     assert left and {c.mode for c in left} == {"trim"}
+    refused = sum(any(name == "next_turn_accepted" for name, _ in c.pairs) for c in left)
+    said = answer()
     assert (
-        f"finds {len(left)} sequences where, with the patch, the docs' trim step still cuts a "
-        "later call from its output"
-    ) in answer()
+        f"finds {len(left)} sequences no situation has where, with the patch, the docs' trim step "
+        "over Chat Completions still cuts a later call from its output"
+    ) in said
+    assert f"in {refused} the API refuses the next question" in said
+    assert "every later question of these situations in every setting, the control too" in said
 
 
 def test_plugin_answer_without_a_search_says_nothing_of_one(tmp_path: Path) -> None:

@@ -76,15 +76,13 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     # who is affected, and the heal
     ".affected.upgrade": ("load_upgrade", "upgrade_records"),
     ".affected.worker": ("worker_comparisons",),
-    ".affected.heal": ("heal_new_sqlite", "pinned_session_items"),
+    ".affected.heal": ("heal_new_sqlite",),
     ".affected.session": (
         "compaction_frame",
-        "compaction_of",
         "healed_items",
         "load_session",
         "next_turn",
         "sent_items",
-        "session_answer",
         "session_verdict",
         "turn_answers",
     ),

@@ -143,8 +143,8 @@ def answer(folder: Path = paths.DATA) -> str:
     healed = healed and all(r.resume_paired is not False for r in patched)
     fix = (
         "With `langchain/fix/langchain-1.5.2.diff`, which answers each such call with a tool "
-        "message saying it did not run, the API answers every later question in every setting, the "
-        "control too, and every late answer keeps its call."
+        "message saying it did not run, the API answers every later question of these "
+        "situations in every setting, the control too, and every late answer keeps its call."
         if healed
         else "The patch in `langchain/fix/` does not yet heal every situation."
     )
@@ -169,9 +169,16 @@ def _search_left(folder: Path) -> str:
     if not new:
         return ""
     if trim_after_fix(new):
+        apis = sorted({part.removeprefix("api ") for c in new for part in c.settings.split(", ")
+                       if part.startswith("api ")})  # fmt: skip
+        words = {"chat": "Chat Completions", "responses": "the Responses API"}
+        over = f" over {' and '.join(words.get(a, a) for a in apis)}" if apis else ""
+        refused = sum(any(name == "next_turn_accepted" for name, _ in c.pairs) for c in new)
+        said = f", and in {refused} the API refuses the next question" if refused else ""
         return (
             f"A search over LangChain's own moves (the last section) finds {len(new)} sequences "
-            "where, with the patch, the docs' trim step still cuts a later call from its output."
+            f"no situation has where, with the patch, the docs' trim step{over} still cuts a "
+            f"later call from its output{said}."
         )
     return (
         f"A search over LangChain's own moves finds {len(new)} sequences the patch leaves broken."

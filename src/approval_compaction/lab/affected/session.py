@@ -189,8 +189,10 @@ def session_answer(
 
 
 # How a team stops new sessions breaking, by the SDK that stored the session: the notebook
-# whose action says it (07: the upgrade, the workaround until then; 11: the JS workaround).
+# whose action says it (06: the upgrade, the workaround before it and, where an approval can go
+# unanswered, after it; 11: the JS workaround).
 STOP = {
-    "python": "notebook 07's steps: upgrade, and the workaround until you can",
+    "python": "notebook 06: upgrade, and pass the session to `defer_compaction_while_pending` "
+    "until then and, where an approval can go unanswered, after it",
     "js": "notebook 11: wrap the session with `js/workaround.mjs`",
 }

@@ -756,10 +756,11 @@ def javascript(found: Findings, folder: Path = paths.DATA) -> str:
         else ""
     )
     return (
-        f"**Answer.** Yes: on `@openai/agents` {js.version} over HTTP to the stand-in, with the "
-        "hook saying yes after every turn, `auto` mode (the default) makes `run()` raise at the "
-        f"pause ({code(any_call(pause.api_message))}); in `input` mode the output is stored "
-        f"without its call and the next question raises ({code(any_call(later.api_message))}). "
+        f"**Answer.** Yes: on `@openai/agents` {js.version} over HTTP to the stand-in, in the "
+        "cases whose hook says yes after every turn, `auto` mode (the default) makes `run()` "
+        f"raise at the pause ({code(any_call(pause.api_message))}); in `input` mode the output is "
+        "stored without its call and the next question raises "
+        f"({code(any_call(later.api_message))}).\n\n"
         f"{len(hit)} of {releases} releases with the compaction session break an invariant in "
         "at least one mode.\n\n"
         f"A second bug needs no approval: from {stall.boundary.first_bad} on, compaction runs "
@@ -848,8 +849,11 @@ def adk(found: Findings) -> str:
     )
     since = f" From {fixed_from} on, every release keeps the call." if fixed_from else ""
     upgrade = _adk_upgrade(adk.verdicts, bad, fixed_from)
-    remains = [f"On {adk.version} a late answer reaches only the summariser: keep ADK's own, or "
-               "make yours send what it is given as text."] if late else []  # fmt: skip
+    late_said = (
+        f"On {adk.version} a late answer reaches only the summariser, never the model: keep "
+        "ADK's own, or make yours send what it is given as text."
+    )
+    remains = [late_said] if late else []
     remains += [STALL_ACTION] if searched else []
     paths_said = (
         ", on a scripted model in the process and over HTTP with `OpenAIResponsesLlm`"
@@ -901,10 +905,23 @@ def _adk_upgrade(verdicts: Sequence[ReleaseVerdict], bad: Sequence[int], fixed_f
     )
     verbs = {REFUSED: "is refused", STUCK: "never compacts again"}  # in plain words
     states = " or ".join(dict.fromkeys(verbs.get(x.state, STATE_WORDS[x.state]) for x in kept))
+    before = {x.situation for x in between[-1].of_kind(BUG) if x.state == UNPAIRED}
+    at = verdicts[order.index(settled)]
+    priced = [x.situation for x in at.of_kind(BUG) if x.state == UNPAIRED]
+    priced = [s for s in dict.fromkeys(priced) if s not in before]  # late answers it begins
+    price = (  # its own paragraph
+        f"\n\n{settled} is also the first release where "
+        + " and ".join(f"*{s}* ({SITUATION_WORDS.get(s, s).partition(';')[0]})" for s in priced)
+        + " leaves its late answer unpaired: the price of that fix, as `data/report-adk.md` "
+        "explains (a confirmation call still waiting once a newer invocation exists is summarised "
+        "as dead, so compaction goes on, and its late answer reaches the summariser alone)."
+        if priced
+        else ""
+    )
     return (
         f"Upgrade to {settled} or later: {fixed_from} is the first release that keeps the "
         f"call, but through {between[-1].release}, after {names}, a session still {states} "
-        "(the verdict table below)."
+        f"(the verdict table below).{price}"
     )
 
 
