@@ -209,3 +209,48 @@ def test_headlines_am_i_affected_action_is_ordered_upgrade_scan_repair(found: Fi
     assert [s[:2] for s in steps] == ["1.", "2.", "3."]
     assert f"upgrade to {found.fixed_in}" in steps[0]
     assert "`doctor scan`" in steps[1] and "`doctor repair --apply`" in steps[2]
+
+
+def test_headlines_adk_price_says_again_where_the_late_answer_was_unpaired_before(
+    found: Findings,
+) -> None:
+    """Issue 61 (r6): 13 said 2.12.0 "is also the first release where *resumed* ... leaves its late
+    answer unpaired" while its verdict table showed it unpaired on 1.16.0..2.2.0 too."""
+    assert found.adk is not None
+    verdicts = found.adk.verdicts
+    said = headlines.adk(found).split("**What to do.**")[1]
+    assert "the first release where" not in said
+    unpaired = [
+        v.release
+        for v in verdicts
+        if any(x.situation == "resumed" and x.state == "unpaired" for x in v.of_kind(BUG))
+    ]
+    order = [v.release for v in verdicts]
+    gone = [r for r in order[order.index(unpaired[0]) :] if r not in unpaired]
+    assert gone  # the record this test is about: paired for a while, then unpaired again
+    back = order[order.index(gone[-1]) + 1]
+    assert f"On {back} *resumed*" in said
+    assert "unpaired again, as on " in said
+    assert f"{unpaired[0]} to {order[order.index(gone[0]) - 1]}" in said
+    assert f"({gone[0]} to {gone[-1]} pair it)" in said
+
+
+def test_headlines_stored_vs_sent_action_keeps_the_workaround_where_the_fix_stops(
+    found: Findings,
+) -> None:
+    """Issue 61 (r6): 02's action said only "Upgrade to 0.24.0" while its answer had
+    `previous_response_id` mode stop compacting on 0.24.0 too: it says what the README and 06
+    say."""
+    said = headlines.stored_vs_sent(found)
+    action = said.split("**What to do.**")[1]
+    assert headlines.keep_workaround(found, cite="").split("\n\n")[0].removesuffix(".") in action
+    assert f"Keep it on {found.fixed_in}" in action
+    assert "`previous_response_id` mode" in action
+
+
+def test_headlines_the_wire_action_keeps_the_workaround_after_the_upgrade(found: Findings) -> None:
+    """Issue 61 (r6): 09's "Upgrade to 0.24.0 (notebook 05); before it, the workaround (notebook
+    06)" read as dropping the workaround after upgrading, against 06 and the README."""
+    action = headlines.the_wire(found).split("**What to do.**")[1]
+    assert "before it, the workaround" not in action
+    assert f"Keep it on {found.fixed_in}" in action

@@ -262,11 +262,19 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
         f"each of the two modes; this notebook runs one): {'; '.join(clauses)}."
         f"{_stops_for_good(found, [pinned, found.fixed_in], stop)}\n\n"
         f"**What to do.** Upgrade to {found.fixed_in}: its compaction waits while a call has no "
-        "output, so the pause is answered and no call is left open (notebook 01's last table). "
+        "output, so the pause is answered and no call is left open (notebook 01's last table)."
+        f"\n\n{_keep_said(found)}\n\n"
         "A session the bug already left a call open in keeps it: `doctor scan` names it *stuck* "
         "and `doctor repair` rewrites the open call as a message saying it was never answered, "
         "so compaction can run again (notebook 07)."
     )
+
+
+def _keep_said(found: Findings) -> str:
+    """``keep_workaround``'s first paragraph (apply it before the fixing release, and where to
+    keep it on that release), cited: the words the README and notebook 06 say, without its
+    costs (notebook 06 has them)."""
+    return keep_workaround(found, cite="").split("\n\n")[0].removesuffix(".") + " (notebook 06)."
 
 
 def _stops_for_good(found: Findings, releases: Sequence[str | None], modes: Sequence[str]) -> str:
@@ -599,7 +607,7 @@ def the_wire(found: Findings) -> str:
         "which never passes through the model: it names the response stored at the pause, "
         "whose call has no output.\n\n**What to do.** "
         + (
-            f"Upgrade to {found.fixed_in} (notebook 05); before it, the workaround (notebook 06). "
+            f"Upgrade to {found.fixed_in} (notebook 05). {_keep_said(found)}\n\n"
             if found.fixed_in
             else ""
         )
@@ -910,11 +918,15 @@ def _adk_upgrade(verdicts: Sequence[ReleaseVerdict], bad: Sequence[int], fixed_f
     priced = [x.situation for x in at.of_kind(BUG) if x.state == UNPAIRED]
     priced = [s for s in dict.fromkeys(priced) if s not in before]  # late answers it begins
     price = (  # its own paragraph
-        f"\n\n{settled} is also the first release where "
-        + " and ".join(f"*{s}* ({SITUATION_WORDS.get(s, s).partition(';')[0]})" for s in priced)
-        + " leaves its late answer unpaired: the price of that fix, as `data/report-adk.md` "
-        "explains (a confirmation call still waiting once a newer invocation exists is summarised "
-        "as dead, so compaction goes on, and its late answer reaches the summariser alone)."
+        f"\n\nOn {settled} "
+        + " and ".join(
+            f"*{s}* ({SITUATION_WORDS.get(s, s).partition(';')[0]}) leaves its late answer "
+            + _unpaired_before(verdicts[: order.index(settled)], s)
+            for s in priced
+        )
+        + ": the price of that fix, as `data/report-adk.md` explains (a confirmation call still "
+        "waiting once a newer invocation exists is summarised as dead, so compaction goes on, "
+        "and its late answer reaches the summariser alone)."
         if priced
         else ""
     )
@@ -923,6 +935,36 @@ def _adk_upgrade(verdicts: Sequence[ReleaseVerdict], bad: Sequence[int], fixed_f
         f"call, but through {between[-1].release}, after {names}, a session still {states} "
         f"(the verdict table below).{price}"
     )
+
+
+def _unpaired_before(before: Sequence[ReleaseVerdict], situation: str) -> str:
+    """Whether ``situation`` left its late answer unpaired before the release that follows
+    ``before`` (by the verdicts), and where: 13 said "the first release where" of a late answer
+    unpaired on 1.16.0..2.2.0 too."""
+    from .verdict import UNPAIRED
+
+    runs: list[list[str]] = []
+    last = False
+    for v in before:
+        now = any(x.situation == situation and x.state == UNPAIRED for x in v.of_kind(BUG))
+        if now and not last:
+            runs.append([])
+        if now:
+            runs[-1].append(v.release)
+        last = now
+    if not runs:
+        return "unpaired for the first time"
+    spans = ", ".join(r[0] if len(r) == 1 else f"{r[0]} to {r[-1]}" for r in runs)
+    order = [v.release for v in before]
+    gap = order[order.index(runs[-1][-1]) + 1 :]
+    paired = (
+        f" ({gap[0]} to {gap[-1]} pair it)"
+        if len(gap) > 1
+        else f" ({gap[0]} pairs it)"
+        if gap
+        else ""
+    )
+    return f"unpaired again, as on {spans}{paired}"
 
 
 def your_session(found: Findings) -> str:
