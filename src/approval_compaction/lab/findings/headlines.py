@@ -529,9 +529,15 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
             if bugs
             else ""
         )
+        unshown = _unshown_hosted(found, new.sdk_version, new.findings)
         contract = (
-            f"after an approval nobody answers for a {_kinds(documented, ' or ')}, in "
-            f'`{CONTRACT_MODE}` mode, as the SDK documents ("{DOCUMENTED_LIMIT}")'
+            "after an approval nobody answers for a "
+            + (
+                f"{_kinds(documented)} or {KIND_NAMES['mcp_approval']} request"
+                if unshown
+                else _kinds(documented, " or ")
+            )
+            + f', in `{CONTRACT_MODE}` mode, as the SDK documents ("{DOCUMENTED_LIMIT}")'
             if documented
             else ""
         )
@@ -539,6 +545,13 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
             f"\n\nOn {new.sdk_version} the call is kept; compaction still stops for good "
             f"{after}{contract}.".replace(", and .", ".")
         )
+        if unshown and documented:
+            said.append(
+                f"\n\nThe search's rows show the {KIND_NAMES['mcp_approval']} request in "
+                f"{_modes(unshown)} mode only: it keeps one conversation per invariant and kind, "
+                f"shrunk toward `{STUDY_MODE}`, its first mode; the liveness runs under the "
+                f"README's answers (notebook 10) stop it in `{CONTRACT_MODE}` mode too."
+            )
     said.append(
         f"\n\n**What to do.** On {old.sdk_version}, upgrade to {new.sdk_version} or wrap the "
         f"session with the workaround; keep the workaround on {new.sdk_version} where an approval "
@@ -548,6 +561,23 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         "mode every approval."
     )
     return " ".join(said).replace(" \n", "\n")
+
+
+def _unshown_hosted(found: Findings, release: str, findings: Sequence[Any]) -> list[str]:
+    """The modes the search kept its hosted MCP request in, when the release's liveness runs stop
+    that request compacting in the documented mode (``CONTRACT_MODE``) and the search has no such
+    row there (it keeps one conversation per invariant and kind): 08's answer left it out."""
+    from ...study.situations import HOSTED_SITUATIONS
+
+    record = of(found.verdicts, release).liveness if found.verdicts else ()
+    stops = any(
+        v.situation in HOSTED_SITUATIONS and v.state == STUCK and CONTRACT_MODE in v.modes
+        for v in record
+    )
+    modes = [
+        f.trace.conversation.mode for f in findings if any(k == "mcp_approval" for _, k in f.pairs)
+    ]
+    return [] if not stops or CONTRACT_MODE in modes else list(dict.fromkeys(modes))
 
 
 def _bug_modes(found: Findings, release: str, bugs: Sequence[Any]) -> str:
