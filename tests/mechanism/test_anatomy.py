@@ -215,3 +215,22 @@ def test_anatomy_numbers_are_the_hunks_positions_as_the_search_names_them() -> N
     found = load_anatomy()
     assert list(found.numbers) == [h.name for h in found.hunks]
     assert list(found.numbers.values()) == list(range(1, len(found.hunks) + 1))
+
+
+def test_anatomy_notebook_names_each_path_module_and_the_ones_without_hunks(
+    committed: anatomy.Anatomy,
+) -> None:
+    """Issue 61 (r6): 12 said four modules are on the bug's path while its hunk table covered
+    three files; it names the path's module 0.24.0 leaves unchanged (no hunk in the record)."""
+    import json
+    from pathlib import Path
+
+    cells = json.loads(Path("notebooks/12-appendix-the-fix-taken-apart.ipynb").read_text())["cells"]
+    text = " ".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    text = " ".join(text.split())
+    unchanged = [f for f in committed.files if f not in {h.path for h in committed.hunks}]
+    words = {3: "three", 4: "four"}
+    assert f"The bug's path is {words[len(committed.files)]} modules" in text
+    assert f"The hunk table above has {words[len(committed.files) - len(unchanged)]}" in text
+    for path in unchanged:
+        assert f"0.24.0 leaves `{path.rpartition('/')[2]}` as it was" in text
