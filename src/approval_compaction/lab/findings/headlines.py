@@ -549,8 +549,8 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
             said.append(
                 f"\n\nThe search's rows show the {KIND_NAMES['mcp_approval']} request in "
                 f"{_modes(unshown)} mode only: it keeps one conversation per invariant and kind, "
-                f"shrunk toward `{STUDY_MODE}`, its first mode; the liveness runs under the "
-                f"README's answers (notebook 10) stop it in `{CONTRACT_MODE}` mode too."
+                f"shrunk toward `{STUDY_MODE}`, its first mode; the runs over later turns under "
+                f"the README's answers (notebook 10) stop it in `{CONTRACT_MODE}` mode too."
             )
     said.append(
         f"\n\n**What to do.** On {old.sdk_version}, upgrade to {new.sdk_version} or wrap the "
