@@ -9,7 +9,7 @@ import pytest
 
 from approval_compaction.lab.adk.packages import pinned
 from approval_compaction.lab.adk.source import line_in, permalink
-from approval_compaction.lab.js.source import SourceLineError
+from approval_compaction.lab.releases.driven import SourceLineError
 
 
 def _site(folder: Path, text: str) -> Path:

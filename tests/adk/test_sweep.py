@@ -9,7 +9,7 @@ import pytest
 from approval_compaction.adk.harness import SITUATIONS, Plan
 from approval_compaction.analysis.invariants import judge_all
 from approval_compaction.lab.adk.sweep import PLANS, liveness_plans, record
-from approval_compaction.lab.js.sweep import NEVER_COMPACTED
+from approval_compaction.lab.releases.driven import NEVER_COMPACTED
 from approval_compaction.study.capture import CaseRun, Stage
 from approval_compaction.study.scenario import Case
 from approval_compaction.study.words import ADK_KINDS
@@ -58,10 +58,10 @@ def test_sweep_over_http_writes_each_kind_of_a_release_with_its_model_named(tmp_
     from approval_compaction.lab import paths
     from approval_compaction.lab.adk.sweep import sweep_over_http
     from approval_compaction.lab.findings.adk import load_adk, result
-    from approval_compaction.lab.js.sweep import JsRecord
+    from approval_compaction.lab.releases.driven import SweepRecord
 
     (path,) = [p for p in sweep_over_http(["2.4.0"], tmp_path) if p.suffix == ".json"]
-    rows = read_records(path, JsRecord)
+    rows = read_records(path, SweepRecord)
     assert [r.plan for r in rows] == [
         f"{k} over HTTP" for k in ("window-0", "window-1", "tokens-0", "tokens-2")
     ]

@@ -35,11 +35,13 @@ from approval_compaction.lab.findings.verdict import (
     disagreements,
     driver_verdicts,
 )
-from approval_compaction.lab.js.sweep import NEVER_COMPACTED, JsRecord
+from approval_compaction.lab.releases.driven import NEVER_COMPACTED, SweepRecord
 
 
-def _row(version: str, plan: str, violating: int = 0, raised: str = "", na: str = "") -> JsRecord:
-    return JsRecord(version, plan, plan, None, "case", "memory and database", 16, violating,
+def _row(
+    version: str, plan: str, violating: int = 0, raised: str = "", na: str = ""
+) -> SweepRecord:
+    return SweepRecord(version, plan, plan, None, "case", "memory and database", 16, violating,
                     "", raised, "", "", na)  # fmt: skip
 
 

@@ -15,8 +15,8 @@ from approval_compaction.lab.findings.fixes import (
     mutants,
     upstream,
 )
-from approval_compaction.lab.js.typecheck import CheckRecord
 from approval_compaction.lab.mutation import MutantRecord
+from approval_compaction.lab.releases.driven import CheckRecord
 
 TSC = "tsc --noEmit (its tsconfig.json)"
 ESLINT = "eslint (its eslint.config.mjs rules)"

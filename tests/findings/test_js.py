@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from approval_compaction.lab.findings.js import cell, js_errors_frame, js_ranges_frame
-from approval_compaction.lab.js.sweep import JsRecord
+from approval_compaction.lab.releases.driven import SweepRecord
 
-PAUSE = JsRecord(
+PAUSE = SweepRecord(
     sdk_version="0.4.0",
     plan="auto",
     mode="auto",

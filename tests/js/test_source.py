@@ -8,7 +8,8 @@ import pytest
 from needs import require
 
 from approval_compaction.js.harness import installed
-from approval_compaction.lab.js.source import SESSION, SourceLineError, permalink, ts_line
+from approval_compaction.lab.js.source import SESSION, permalink, ts_line
+from approval_compaction.lab.releases.driven import SourceLineError
 
 
 @pytest.fixture(autouse=True)

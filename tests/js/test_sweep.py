@@ -8,7 +8,8 @@ import pytest
 
 from approval_compaction.analysis.invariants import judge_all
 from approval_compaction.js.harness import Plan
-from approval_compaction.lab.js.sweep import PLANS, exposure_records, record, unavailable
+from approval_compaction.lab.js.sweep import PLANS, exposure_records
+from approval_compaction.lab.releases.driven import record, unavailable
 from approval_compaction.study.capture import CaseRun, Outcome, Stage
 from approval_compaction.study.scenario import Case
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from approval_compaction.lab.findings.releases import NEXT_TURN_FAILS
 from approval_compaction.lab.findings.verdict import ModeCases
-from approval_compaction.lab.js.sweep import JsRecord
+from approval_compaction.lab.releases.driven import SweepRecord
 from approval_compaction.langchain.changes import Change
 from approval_compaction.langchain.finding import boundaries, result, setting_word
 
 
-def _row(version: str, plan: str, violating: int = 0, raised: str = "") -> JsRecord:
+def _row(version: str, plan: str, violating: int = 0, raised: str = "") -> SweepRecord:
     broken = "next_turn_accepted" if violating else ""
-    return JsRecord(version, plan, plan, None, "every model call", "memory and SQLite", 16,
+    return SweepRecord(version, plan, plan, None, "every model call", "memory and SQLite", 16,
                     violating, broken, raised, "", "", "")  # fmt: skip
 
 

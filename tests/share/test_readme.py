@@ -127,7 +127,7 @@ def test_readme_js_workaround_names_the_modules_exports_and_where_its_sweep_prov
     """A JS team's two lines import what js/workaround.mjs exports, from the file the line
     links, and the releases are those on which the workaround's sweep broke no invariant."""
     from approval_compaction.lab.findings.js import js_workaround
-    from approval_compaction.lab.js.sweep import JsRecord
+    from approval_compaction.lab.releases.driven import SweepRecord
 
     said = readme_js_workaround()
     module = paths.ROOT / said["file"]
@@ -143,7 +143,7 @@ def test_readme_js_workaround_names_the_modules_exports_and_where_its_sweep_prov
         f"const session = {names[0]}(new OpenAIResponsesCompactionSession("
     )
     assert f"cp approval-compaction/{said['file']} " in README.read_text()
-    rows = read_records(paths.ROOT / said["data"], JsRecord)
+    rows = read_records(paths.ROOT / said["data"], SweepRecord)
     proven = js_workaround(rows)
     assert said["proven"].split(", ") == proven.ranges()
     assert all(v in proven.proven for v in ("0.4.1", "0.20.0"))

@@ -92,14 +92,14 @@ def write_pinned(folder: Path = paths.DATA) -> list[Path]:
     (``langchain-liveness.json``), and the sweep's boundaries when it is there."""
     from ..analysis.liveness import LivenessRecord, liveness_records
     from ..formats.records import write_records
-    from ..lab.js.sweep import JsRecord
+    from ..lab.releases.driven import SweepRecord
     from ..lab.share.results import write_matrix
     from .packages import pinned, release_environment
     from .sweep import CONTROLS, MATRIX, PLANS, data_file, run_all
 
     ran = run_all(release_environment(pinned()).python, live=(*PLANS, *CONTROLS))
     written = write_matrix(ran.cases[0][1], folder, MATRIX)
-    written += write_records(data_file("settings", folder), ran.records(), JsRecord)
+    written += write_records(data_file("settings", folder), ran.records(), SweepRecord)
     live = liveness_records(ran.liveness)
     written += write_records(data_file("liveness", folder), live, LivenessRecord)
     return written + write_boundaries(folder)

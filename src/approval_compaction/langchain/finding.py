@@ -15,7 +15,8 @@ import pandas as pd
 from ..analysis.liveness import LivenessRecord
 from ..formats.records import read_records
 from ..lab import paths
-from ..lab.findings.js import RAISED, js_liveness_frame
+from ..lab.findings.driven import RAISED
+from ..lab.findings.driven import liveness_frame as driven_liveness_frame
 from ..lab.findings.liveness import STUCK
 from ..lab.findings.releases import (
     COMPACTION_ONLY,
@@ -25,7 +26,7 @@ from ..lab.findings.releases import (
     UNAFFECTED,
 )
 from ..lab.findings.verdict import GROWS, DriverWords, ModeCases, ReleaseVerdict, driver_verdicts
-from ..lab.js.sweep import JsRecord
+from ..lab.releases.driven import SweepRecord
 from .changes import CHANGES, Change
 from .sweep import CONTROLS, SETTINGS, SITUATIONS, data_file
 
@@ -71,8 +72,8 @@ class LangchainFinding:
     """The LangChain study's results: every release's settings (when swept), the pinned
     release's, the liveness situations on it and on every release, and the verdicts."""
 
-    sweep: tuple[JsRecord, ...]
-    pinned: tuple[JsRecord, ...]
+    sweep: tuple[SweepRecord, ...]
+    pinned: tuple[SweepRecord, ...]
     liveness: tuple[LivenessRecord, ...]
     sweep_liveness: tuple[LivenessRecord, ...] = ()
     verdicts: tuple[ReleaseVerdict, ...] = ()
@@ -96,9 +97,9 @@ def load(folder: Path = paths.DATA) -> LangchainFinding | None:
     if not data_file("settings", folder).is_file():
         return None
 
-    def read(name: str) -> tuple[JsRecord, ...]:
+    def read(name: str) -> tuple[SweepRecord, ...]:
         path = data_file(name, folder)
-        return tuple(read_records(path, JsRecord)) if path.is_file() else ()
+        return tuple(read_records(path, SweepRecord)) if path.is_file() else ()
 
     def live(name: str) -> tuple[LivenessRecord, ...]:
         path = data_file(name, folder)
@@ -155,7 +156,7 @@ def with_control(frame: pd.DataFrame, found: LangchainFinding) -> pd.DataFrame:
 def liveness_frame(rows: Sequence[LivenessRecord]) -> pd.DataFrame:
     """Situation by release: whether compaction keeps running and the history stays bounded
     in every setting, or in which not."""
-    return js_liveness_frame(rows, SETTINGS)
+    return driven_liveness_frame(rows, SETTINGS)
 
 
 @dataclass(frozen=True)
@@ -172,7 +173,7 @@ class Boundary:
     source: str
 
 
-def result(row: JsRecord) -> str:
+def result(row: SweepRecord) -> str:
     """One setting's result on one release: why it did not run, or the cases that break an
     invariant, which invariants, and where the user's code raised."""
     if row.not_applicable:
@@ -194,7 +195,7 @@ def live_result(rows: Sequence[LivenessRecord]) -> str:
 
 
 def boundaries(
-    rows: Sequence[JsRecord],
+    rows: Sequence[SweepRecord],
     live: Sequence[LivenessRecord] = (),
     changes: Sequence[Change] = CHANGES,
 ) -> list[Boundary]:

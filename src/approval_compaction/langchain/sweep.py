@@ -23,7 +23,7 @@ from ..analysis.liveness import DEFAULT_TURNS, LivenessRecord, LivenessRun, live
 from ..formats.progress import Progress
 from ..formats.records import read_records, write_records
 from ..lab import paths
-from ..lab.js.sweep import JsRecord, record, unavailable
+from ..lab.releases.driven import SweepRecord, record, unavailable
 from ..lab.releases.versions import version_key
 from ..study.capture import CaseRun
 from ..study.scenario import Case, all_cases
@@ -62,7 +62,7 @@ class Ran:
     cases: list[tuple[Plan, list[CaseRun]]]
     liveness: list[LivenessRun]
 
-    def records(self) -> list[JsRecord]:
+    def records(self) -> list[SweepRecord]:
         return [record(plan, judge_all(runs)) for plan, runs in self.cases]
 
 
@@ -92,9 +92,9 @@ def sweep(versions: Sequence[str] | None = None, folder: Path = paths.DATA) -> l
     keeps what it ran, and the next one goes on from there)."""
     dates = release_dates()
     sweep_file, live_file = data_file("sweep", folder), data_file("sweep_liveness", folder)
-    done = {r.sdk_version for r in _read(sweep_file, JsRecord)}
+    done = {r.sdk_version for r in _read(sweep_file, SweepRecord)}
     chosen = list(versions) if versions else [v for v in releases(dates) if v not in done]
-    rows = [r for r in _read(sweep_file, JsRecord) if r.sdk_version not in chosen]
+    rows = [r for r in _read(sweep_file, SweepRecord) if r.sdk_version not in chosen]
     live = [r for r in _read(live_file, LivenessRecord) if r.sdk_version not in chosen]
     written: list[Path] = []
     with Progress("langchain-sweep", len(chosen), "releases") as progress:
@@ -107,7 +107,7 @@ def sweep(versions: Sequence[str] | None = None, folder: Path = paths.DATA) -> l
                 rows += [unavailable(version, plan, str(error)) for plan in PLANS]
             rows.sort(key=lambda r: version_key(r.sdk_version))
             live.sort(key=lambda r: version_key(r.sdk_version))
-            written = write_records(sweep_file, rows, JsRecord)
+            written = write_records(sweep_file, rows, SweepRecord)
             written += write_records(live_file, live, LivenessRecord)
             progress.step()
     return written
@@ -145,14 +145,16 @@ def run_situation(
 def merge(folders: Sequence[Path], folder: Path = paths.DATA) -> list[Path]:
     """The sweeps written to several folders (releases swept in parallel), in release order and
     each release once (from the first folder holding it), into ``folder``'s sweep files."""
-    rows: list[JsRecord] = []
+    rows: list[SweepRecord] = []
     live: list[LivenessRecord] = []
     for part in folders:
         seen = {r.sdk_version for r in rows}
-        rows += [r for r in _read(data_file("sweep", part), JsRecord) if r.sdk_version not in seen]
+        rows += [
+            r for r in _read(data_file("sweep", part), SweepRecord) if r.sdk_version not in seen
+        ]
         found = _read(data_file("sweep_liveness", part), LivenessRecord)
         live += [r for r in found if r.sdk_version not in seen]
     rows.sort(key=lambda r: version_key(r.sdk_version))
     live.sort(key=lambda r: version_key(r.sdk_version))
-    written = write_records(data_file("sweep", folder), rows, JsRecord)
+    written = write_records(data_file("sweep", folder), rows, SweepRecord)
     return written + write_records(data_file("sweep_liveness", folder), live, LivenessRecord)

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .. import paths
-from ..js.typecheck import CheckRecord
+from ..releases.driven import CheckRecord
 from ..releases.environments import run, uv_binary
 from .packages import cache_folder, pinned
 from .patched import FIX, LONG_RUNNING_FIX

@@ -26,7 +26,7 @@ from ...study.capture import CaseRun
 from ...study.scenario import Case, all_cases
 from ...study.words import ADK_KINDS, AdkKind, Model
 from .. import paths
-from ..js.sweep import JsRecord, record, unavailable
+from ..releases.driven import SweepRecord, record, unavailable
 from ..releases.environments import Environment
 from .packages import (
     AdkEnvironmentError,
@@ -59,7 +59,7 @@ def run_release(
     return list(zip(plans, run_plans(plans, env.python), strict=True))
 
 
-def release_records(ran: Sequence[tuple[Plan, list[CaseRun]]]) -> list[JsRecord]:
+def release_records(ran: Sequence[tuple[Plan, list[CaseRun]]]) -> list[SweepRecord]:
     return [record(plan, judge_all(runs)) for plan, runs in ran]
 
 
@@ -69,7 +69,7 @@ def sweep(versions: Sequence[str] | None = None, folder: Path = paths.DATA) -> l
     each release, so a sweep cut short keeps what it ran)."""
     dates = release_dates()
     chosen = list(versions) if versions else releases(dates)
-    rows: list[JsRecord] = []
+    rows: list[SweepRecord] = []
     live: list[LivenessRecord] = []
     files = paths.data(folder)
     written: list[Path] = []
@@ -82,7 +82,7 @@ def sweep(versions: Sequence[str] | None = None, folder: Path = paths.DATA) -> l
                 )
             except AdkEnvironmentError as error:  # recorded for the release: the others run
                 rows += [unavailable(version, plan, str(error)) for plan in PLANS]
-            written = write_records(files.adk_sweep, rows, JsRecord)
+            written = write_records(files.adk_sweep, rows, SweepRecord)
             written += write_records(files.adk_sweep_liveness, live, LivenessRecord)
             progress.step()
     return written
@@ -98,7 +98,7 @@ def sweep_over_http(versions: Sequence[str] | None = None, folder: Path = paths.
     dates = release_dates()
     first = version_key(FIRST_RESPONSES)
     chosen = list(versions) if versions else [v for v in releases(dates) if version_key(v) >= first]
-    rows: list[JsRecord] = []
+    rows: list[SweepRecord] = []
     written: list[Path] = []
     with Progress("adk-sweep --model responses", len(chosen), "releases") as progress:
         for version in chosen:
@@ -106,7 +106,7 @@ def sweep_over_http(versions: Sequence[str] | None = None, folder: Path = paths.
                 rows += release_records(run_release(version, HTTP_PLANS, dates))
             except AdkEnvironmentError as error:
                 rows += [unavailable(version, plan, str(error)) for plan in HTTP_PLANS]
-            written = write_records(paths.data(folder).adk_sweep_responses, rows, JsRecord)
+            written = write_records(paths.data(folder).adk_sweep_responses, rows, SweepRecord)
             progress.step()
     return written
 
@@ -154,7 +154,7 @@ def merge(folders: Sequence[Path], folder: Path = paths.DATA) -> list[Path]:
         return sorted(found, key=lambda r: version_key(r.sdk_version.split("+")[0]))
 
     files = paths.data(folder)
-    written = write_records(files.adk_sweep, read("adk_sweep", JsRecord), JsRecord)
+    written = write_records(files.adk_sweep, read("adk_sweep", SweepRecord), SweepRecord)
     live = read("adk_sweep_liveness", LivenessRecord)
     return written + write_records(files.adk_sweep_liveness, live, LivenessRecord)
 

@@ -21,8 +21,8 @@ from ...study.words import ADK_KINDS
 from .. import paths
 from ..adk.changes import CHANGES, Change
 from ..adk.late import LateAnswer
-from ..js.sweep import NEVER_COMPACTED, JsRecord
-from .js import RAISED, js_liveness_frame
+from ..releases.driven import NEVER_COMPACTED, SweepRecord
+from .driven import RAISED, liveness_frame
 from .liveness import REFUSED, SITUATION_WORDS, STUCK
 from .releases import (
     COMPACTION_ONLY,
@@ -92,14 +92,14 @@ class AdkFinding:
     """The ADK study's results: every release's kinds (when swept), the pinned release's kinds,
     and the liveness situations on it."""
 
-    sweep: tuple[JsRecord, ...]
-    pinned: tuple[JsRecord, ...]
+    sweep: tuple[SweepRecord, ...]
+    pinned: tuple[SweepRecord, ...]
     liveness: tuple[LivenessRecord, ...]
     verdicts: tuple[ReleaseVerdict, ...] = ()  # one per swept release (``verdict``'s record)
     # The pinned release with ADK's OpenAIResponsesLlm, its model requests judged over HTTP.
-    over_http: tuple[JsRecord, ...] = ()
+    over_http: tuple[SweepRecord, ...] = ()
     over_http_liveness: tuple[LivenessRecord, ...] = ()
-    sweep_over_http: tuple[JsRecord, ...] = ()  # each release with OpenAIResponsesLlm, its cases
+    sweep_over_http: tuple[SweepRecord, ...] = ()  # each release with OpenAIResponsesLlm, its cases
 
     @property
     def version(self) -> str:
@@ -120,8 +120,8 @@ def load_adk(folder: Path = paths.DATA) -> AdkFinding | None:
     if not files.adk_kinds.is_file():
         return None
 
-    def read(path: Path) -> tuple[JsRecord, ...]:
-        return tuple(read_records(path, JsRecord)) if path.is_file() else ()
+    def read(path: Path) -> tuple[SweepRecord, ...]:
+        return tuple(read_records(path, SweepRecord)) if path.is_file() else ()
 
     def live(path: Path) -> tuple[LivenessRecord, ...]:
         return tuple(read_records(path, LivenessRecord)) if path.is_file() else ()
@@ -184,7 +184,7 @@ def adk_verdict_frame(
 def adk_liveness_frame(rows: Sequence[LivenessRecord]) -> pd.DataFrame:
     """Situation by release: whether compaction keeps running and the history stays bounded
     in every kind, or in which kinds not."""
-    return js_liveness_frame(rows, ADK_KINDS)
+    return liveness_frame(rows, ADK_KINDS)
 
 
 @dataclass(frozen=True)
@@ -201,7 +201,7 @@ class Boundary:
     source: str
 
 
-def result(row: JsRecord) -> str:
+def result(row: SweepRecord) -> str:
     """One kind's result on one release: why it did not run, or the cases that break an
     invariant, which invariants, and where the user's code raised."""
     if row.not_applicable:
@@ -213,10 +213,12 @@ def result(row: JsRecord) -> str:
     return f"{row.violating} of {row.cases} break {row.invariants}{raised}{beside}"
 
 
-def adk_boundaries(rows: Sequence[JsRecord], changes: Sequence[Change] = CHANGES) -> list[Boundary]:
+def adk_boundaries(
+    rows: Sequence[SweepRecord], changes: Sequence[Change] = CHANGES
+) -> list[Boundary]:
     """Each kind whose result differs from the release before, in release order, with the
     change named for that release (empty when none is)."""
-    by: dict[str, dict[str, JsRecord]] = {}
+    by: dict[str, dict[str, SweepRecord]] = {}
     for row in rows:
         by.setdefault(row.sdk_version, {})[row.plan] = row
     named = {c.release: c for c in changes}
@@ -240,7 +242,9 @@ SCRIPTED_PATH = "scripted model: the rules' prediction"
 HTTP_PATH = "OpenAIResponsesLlm: the stand-in's answer over HTTP"
 
 
-def adk_paths_frame(scripted: Sequence[JsRecord], over_http: Sequence[JsRecord]) -> pd.DataFrame:
+def adk_paths_frame(
+    scripted: Sequence[SweepRecord], over_http: Sequence[SweepRecord]
+) -> pd.DataFrame:
     """Each kind's cases on one release by both model paths: the driver's scripted model (its
     requests judged by the Responses API's rules in process) and ADK's ``OpenAIResponsesLlm``
     (each request sent to the stand-in and answered there), and whether the two read alike."""
@@ -299,7 +303,7 @@ def over_http_sweep_agreement(found: AdkFinding) -> str:
     return said + ("; " + "; ".join(named) if named else "")
 
 
-def adk_changes_frame(rows: Sequence[JsRecord]) -> pd.DataFrame:
+def adk_changes_frame(rows: Sequence[SweepRecord]) -> pd.DataFrame:
     """One row per release where a kind's result changes: the kinds, what the sweep saw
     after, the change that moved it and its public record."""
     by: dict[str, list[Boundary]] = {}

@@ -16,8 +16,8 @@ from typing import Any
 import pandas as pd
 
 from ...formats.records import read_json, read_records
-from ..js.typecheck import CheckRecord
 from ..mutation import MutantRecord
+from ..releases.driven import CheckRecord
 
 
 def checks(path: Path) -> list[CheckRecord]:

@@ -819,8 +819,8 @@ def adk(found: Findings) -> str:
     each compaction kind by its settings (``adk.COLUMNS``), each situation by what happened
     (``liveness.SITUATION_WORDS``); with the caveat that bounds it: ADK's own summariser reads
     text."""
-    from ..js.sweep import NEVER_COMPACTED
     from ..releases.bisect import marked_ranges
+    from ..releases.driven import NEVER_COMPACTED
     from .adk import COLUMNS, SEARCHED
     from .verdict import AFFECTED, NEVER_RUNS, of
 

@@ -21,16 +21,14 @@ from ...analysis.liveness import LivenessRecord
 from ...formats.records import read_records
 from ...study.words import AUTO_STORE_FALSE
 from .. import paths
-from ..js.sweep import JsExposure, JsRecord
+from ..js.sweep import JsExposure
 from ..releases.bisect import marked_ranges
+from ..releases.driven import SweepRecord
 from ..releases.versions import sort_versions
-from .liveness import KEEPS, LIVENESS_CELLS, SITUATION_WORDS
+from .driven import MODE_NAMES, RAISED, WHERE, liveness_frame
 from .releases import (
     COMPACTION_ONLY,
     MEETS,
-    NEXT_TURN_FAILS,
-    PAUSE_FAILS,
-    RESUME_FAILS,
     UNAFFECTED,
 )
 
@@ -40,14 +38,6 @@ COLUMNS: dict[str, str] = {
     "auto": "auto (default)",
     "auto-store-false": AUTO_STORE_FALSE,
     "previous_response_id": "previous_response_id",
-}
-# A plan's mode in a cell, by the name the Python tables use.
-MODE_NAMES = {"auto-store-false": AUTO_STORE_FALSE}
-RAISED = {"pause": PAUSE_FAILS, "resume": RESUME_FAILS, "next_turn": NEXT_TURN_FAILS}
-WHERE = {
-    "pause": "run() at the pause",
-    "resume": "run() at the resume",
-    "next_turn": "run() on the next question",
 }
 
 
@@ -76,7 +66,7 @@ class JsWorkaround:
         return found
 
 
-def js_workaround(rows: Sequence[JsRecord]) -> JsWorkaround:
+def js_workaround(rows: Sequence[SweepRecord]) -> JsWorkaround:
     """The workaround's sweep (``data/js-workaround-sweep.json``) as where it is proven."""
     swept = sort_versions(r.sdk_version for r in rows)
     failing: dict[str, list[str]] = {}
@@ -97,8 +87,8 @@ class JsFinding:
     boundary too), and the pinned release under the SDK's default trigger at each position;
     where the workaround is proven, when its sweep is there."""
 
-    sweep: tuple[JsRecord, ...]
-    pinned: tuple[JsRecord, ...]
+    sweep: tuple[SweepRecord, ...]
+    pinned: tuple[SweepRecord, ...]
     exposure: tuple[JsExposure, ...]
     workaround: JsWorkaround | None = None
 
@@ -106,7 +96,7 @@ class JsFinding:
     def version(self) -> str:
         return self.pinned[0].sdk_version if self.pinned else ""
 
-    def plan(self, label: str) -> JsRecord:
+    def plan(self, label: str) -> SweepRecord:
         return next(r for r in self.pinned if r.plan == label)
 
     def exposed(self, label: str) -> list[int]:
@@ -122,10 +112,10 @@ def load_js(folder: Path = paths.DATA) -> JsFinding | None:
         return None
     fixed = files.js_workaround_sweep
     return JsFinding(
-        tuple(read_records(sweep, JsRecord)),
-        tuple(read_records(modes, JsRecord)),
+        tuple(read_records(sweep, SweepRecord)),
+        tuple(read_records(modes, SweepRecord)),
         tuple(read_records(exposure, JsExposure)),
-        js_workaround(read_records(fixed, JsRecord)) if fixed.exists() else None,
+        js_workaround(read_records(fixed, SweepRecord)) if fixed.exists() else None,
     )
 
 
@@ -134,7 +124,7 @@ def load_js(folder: Path = paths.DATA) -> JsFinding | None:
 LEFT_OUT = "no compactionMode option: its only mode"
 
 
-def cell(record: JsRecord) -> str:
+def cell(record: SweepRecord) -> str:
     """What the user meets in one plan on one release, in the Python tables' words."""
 
     if record.not_applicable:
@@ -151,7 +141,7 @@ def _key(version: str) -> tuple[int, ...]:
     return tuple(int(p) for p in version.split("."))
 
 
-def js_ranges_frame(rows: Sequence[JsRecord], columns: dict[str, str] = COLUMNS) -> pd.DataFrame:
+def js_ranges_frame(rows: Sequence[SweepRecord], columns: dict[str, str] = COLUMNS) -> pd.DataFrame:
     """One row per run of consecutive releases whose every plan (of ``columns``) reads the
     same."""
     by_release: dict[str, dict[str, str]] = {}
@@ -186,7 +176,7 @@ PYTHON_COLUMNS: dict[str, str] = {
 PYTHON_SDK, JS_SDK = "openai-agents", "@openai/agents"
 
 
-def both_releases(python: pd.DataFrame, rows: Sequence[JsRecord]) -> pd.DataFrame:
+def both_releases(python: pd.DataFrame, rows: Sequence[SweepRecord]) -> pd.DataFrame:
     """The Python table of release ranges with the JS ranges below it, each range named with
     its package."""
     js = js_ranges_frame(rows, PYTHON_COLUMNS)
@@ -195,7 +185,7 @@ def both_releases(python: pd.DataFrame, rows: Sequence[JsRecord]) -> pd.DataFram
     return pd.concat(named).rename_axis("releases")
 
 
-def both_errors(python: pd.DataFrame, rows: Sequence[JsRecord]) -> pd.DataFrame:
+def both_errors(python: pd.DataFrame, rows: Sequence[SweepRecord]) -> pd.DataFrame:
     """The Python error texts with the JS ones below, each with where its SDK raises it."""
     js = js_errors_frame(rows).set_index("error text")
     js["releases"] = JS_SDK + " " + js["releases"]
@@ -204,7 +194,7 @@ def both_errors(python: pd.DataFrame, rows: Sequence[JsRecord]) -> pd.DataFrame:
     return pd.concat([py, js[py.columns]])
 
 
-def js_errors_frame(rows: Sequence[JsRecord]) -> pd.DataFrame:
+def js_errors_frame(rows: Sequence[SweepRecord]) -> pd.DataFrame:
     """Each refusal the user meets: its text (the call id is the user's own), where ``run()``
     raises it, in which compaction modes and releases."""
     seen: dict[tuple[str, str, str], tuple[set[str], list[str]]] = {}
@@ -245,8 +235,8 @@ def load_js_liveness(folder: Path = paths.DATA) -> list[LivenessRecord]:
 
 
 def _package(record: LivenessRecord) -> str:
-    """The column a record's package is shown in: the release, with the workaround, or patched
-    (a JS patch by what it fixes, as the stall's tables name it; any other SDK's: ``patched``)."""
+    """The column a JS record's package is shown in: the release, with the workaround, or a
+    patch by what it fixes, as the stall's tables name it."""
     from .stall import VARIANT_WORDS
 
     if record.workaround:
@@ -258,36 +248,8 @@ def _package(record: LivenessRecord) -> str:
 def js_liveness_frame(
     rows: Sequence[LivenessRecord], plans: Sequence[str] = LIVENESS_MODES_JS
 ) -> pd.DataFrame:
-    """Situation by package (the pinned release, with the workaround, patched): whether the
-    session keeps compacting over the later turns in every plan, or in which plans a later turn
-    is refused or compaction stops (the Python liveness table's words)."""
-    from .liveness import cell_key, release_state
-
-    grouped: dict[tuple[str, str, str], list[LivenessRecord]] = {}
-    for row in rows:
-        grouped.setdefault((row.scenario, _package(row), row.mode), []).append(row)
-    situations = list(dict.fromkeys(r.scenario for r in rows))
-    packages = list(dict.fromkeys(_package(r) for r in rows))
-    table: dict[str, dict[str, str]] = {}
-    for package in packages:
-        for situation in situations:
-            modes: dict[str, list[str]] = {}
-            for mode in plans:
-                state = release_state(grouped.get((situation, package, mode), []))
-                modes.setdefault(cell_key(state), []).append(mode)
-            shown = [v for v in LIVENESS_CELLS if v in modes]
-            if len(shown) == 1 and len(modes) == 1:
-                cell_text = LIVENESS_CELLS[shown[0]]
-            else:
-                cell_text = "; ".join(
-                    f"{LIVENESS_CELLS.get(v, v)} in {', '.join(MODE_NAMES.get(m, m) for m in ms)}"
-                    for v, ms in modes.items()
-                    if v != KEEPS
-                )
-            table.setdefault(package, {})[situation] = cell_text
-    frame = pd.DataFrame(table).reindex(situations)
-    frame.insert(0, "what happened", [SITUATION_WORDS.get(s, s) for s in frame.index])
-    return frame.rename_axis("situation")
+    """The JS liveness table (``driven.liveness_frame``), its packages named by ``_package``."""
+    return liveness_frame(rows, plans, _package)
 
 
 def mode_name(mode: str, response_store: bool | None) -> str:
@@ -295,7 +257,7 @@ def mode_name(mode: str, response_store: bool | None) -> str:
     return AUTO_STORE_FALSE if (mode, response_store) == ("auto", False) else mode
 
 
-def js_modes_frame(pinned: Sequence[JsRecord]) -> pd.DataFrame:
+def js_modes_frame(pinned: Sequence[SweepRecord]) -> pd.DataFrame:
     """The pinned release's sixteen cases per compaction mode and session (a second Node
     process reading the session back too): how many break an invariant, and where the user
     met the API's refusal."""

@@ -29,8 +29,8 @@ from ...formats.records import read_json
 from ...study.situations import SITUATIONS
 from ...study.words import AUTO_STORE_FALSE
 from .. import paths
-from ..js.sweep import NEVER_COMPACTED, JsRecord
 from ..releases.bisect import release_range
+from ..releases.driven import NEVER_COMPACTED, SweepRecord
 from ..releases.later_turns import LIVENESS_MODES
 from ..releases.later_turns_patch import DOCUMENTED_LIMIT, DOCUMENTED_TEST
 from .doctor import Check
@@ -294,7 +294,7 @@ class DriverWords:
 
 
 def driver_verdicts(
-    rows: Sequence[JsRecord], liveness: Sequence[LivenessRecord], words: DriverWords
+    rows: Sequence[SweepRecord], liveness: Sequence[LivenessRecord], words: DriverWords
 ) -> tuple[ReleaseVerdict, ...]:
     """Every release of a driver's sweep (the records ``lab.js.sweep.record`` writes for any
     driver, and its liveness situations judged per setting) as the one verdict record: a
@@ -314,7 +314,7 @@ def driver_verdicts(
     return tuple(replace(v, ever_lost=lost) for v in verdicts)
 
 
-def _setting(row: JsRecord, words: DriverWords) -> ModeCases:
+def _setting(row: SweepRecord, words: DriverWords) -> ModeCases:
     """A setting's cases: what the user meets (``findings.releases``' words), or why the
     setting could not run or never compacted."""
     if row.not_applicable:

@@ -13,16 +13,12 @@ from pathlib import Path
 
 import sourcemap  # type: ignore[import-untyped]  # untyped; only this module reads maps
 
-from ...errors import InvestigationError
 from .. import paths
+from ..releases.driven import SourceLineError
 
 REPOSITORY = "https://github.com/openai/openai-agents-js"
 SESSION = "agents-openai/dist/memory/openaiResponsesCompactionSession.mjs"
 PERSISTENCE = "agents-core/dist/runner/sessionPersistence.mjs"
-
-
-class SourceLineError(InvestigationError):
-    """A piece of text the installed module does not hold (a release that changed it)."""
 
 
 def ts_line(module: str, needle: str, package: Path = paths.ROOT) -> tuple[str, int]:

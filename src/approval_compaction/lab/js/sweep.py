@@ -2,7 +2,7 @@
 
 Every release runs the same plans (``PLANS``: each compaction mode, ``auto`` with the agent's
 ``store`` unset and ``false``), judged by the shared invariants; a release's result is one
-``JsRecord`` per plan: how many of the 16 cases break an invariant, which invariants, and where
+``SweepRecord`` per plan: how many of the 16 cases break an invariant, which invariants, and where
 the user meets the API's refusal. The pinned release also runs ``PINNED_PLANS`` (the SDK's
 default trigger, and a session in a file read back by a second Node process), into
 ``data/js-modes.json``; its input-mode matrix is ``data/js-matrix.*``, beside the Python one.
@@ -17,9 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Protocol
 
-from ...analysis.invariants import JudgedRun, judge_all
+from ...analysis.invariants import judge_all
 from ...analysis.liveness import DEFAULT_TURNS, LivenessRun
 from ...formats.progress import Progress
 from ...formats.records import write_records
@@ -28,6 +27,7 @@ from ...study.capture import CaseRun
 from ...study.scenario import Case
 from ...study.situations import SITUATIONS as PYTHON_SITUATIONS
 from .. import paths
+from ..releases.driven import SweepRecord, record, unavailable
 from .packages import NpmError, package_folder, release_dates, releases
 
 PLANS: tuple[Plan, ...] = (
@@ -45,85 +45,6 @@ EXPOSURE_PLANS: tuple[Plan, ...] = tuple(
     replace(plan, trigger="default", positions=POSITIONS, cases=(EXPOSED_CASE,)) for plan in PLANS
 )
 WORKAROUND_PLANS: tuple[Plan, ...] = tuple(replace(plan, workaround=True) for plan in PLANS)
-
-
-@dataclass(frozen=True)
-class JsRecord:
-    """One plan on one release: the cases that break an invariant, and what the user met."""
-
-    sdk_version: str
-    plan: str
-    mode: str
-    response_store: bool | None
-    trigger: str
-    session: str
-    cases: int
-    violating: int
-    invariants: str  # the invariants broken, space-separated, in the study's order
-    raised_at: str  # the stage of the first refusal the user meets ("" when none)
-    endpoint: str
-    api_message: str  # the API's message, the call id as the stand-in numbered it
-    not_applicable: str
-    # What the driver added to the plan for the release to run it (a field the release
-    # requires, an option it lacks left out), in words; "" when it ran as planned.
-    configured: str = ""
-
-
-class SweepPlan(Protocol):
-    """What a record reads of any driver's plan (the JS harness's, the ADK driver's)."""
-
-    @property
-    def label(self) -> str: ...
-    @property
-    def mode(self) -> str: ...
-    @property
-    def response_store(self) -> bool | None: ...
-    @property
-    def trigger(self) -> str | int: ...
-    @property
-    def session(self) -> str: ...
-    @property
-    def process(self) -> bool: ...
-
-
-def record(plan: SweepPlan, judged: Sequence[JudgedRun]) -> JsRecord:
-    """A plan's judged runs as one record (any driver's: the SDK's name is the runs')."""
-    runs = [j.run for j in judged]
-    broken = [j for j in judged if j.violations]
-    names = [v.invariant for v in judged[0].verdicts] if judged else []
-    violated = {v.invariant for j in broken for v in j.violations}
-    refused = next(
-        (s for r in runs for s in r.stages if not s.outcome.ok), None
-    )  # the first case's first refusal: every refused case in a plan meets the same
-    na = next((r.not_applicable for r in runs if r.not_applicable), None) or never_compacted(runs)
-    errors = [r.error for r in runs if r.error]
-    return JsRecord(
-        sdk_version=runs[0].sdk_version if runs else "",
-        plan=plan.label,
-        mode=plan.mode,
-        response_store=plan.response_store,
-        trigger=str(plan.trigger),
-        session="process" if plan.process else plan.session,
-        cases=len(runs),
-        violating=len(broken),
-        invariants=" ".join(n for n in names if n in violated),
-        raised_at=refused.name if refused else "",
-        endpoint=refused.outcome.endpoint if refused else "",
-        api_message=refused.outcome.api_message if refused else "",
-        not_applicable=na or (errors[0] if errors else ""),
-        configured=next((r.configured for r in runs if r.configured), ""),
-    )
-
-
-NEVER_COMPACTED = "compaction never ran in a case that turns it on"
-
-
-def never_compacted(runs: Sequence[CaseRun]) -> str:
-    """``NEVER_COMPACTED`` when cases turn compaction on and no stage of any of them gave the
-    compaction step anything (the release ignores the setting), else ""."""
-    on = [r for r in runs if r.case.compaction == "on" and not r.error]
-    ran = any(s.compaction_inputs for r in on for s in r.stages)
-    return NEVER_COMPACTED if on and not ran else ""
 
 
 @dataclass(frozen=True)
@@ -163,25 +84,6 @@ def exposure_records(plan: Plan, runs: Sequence[CaseRun]) -> list[JsExposure]:
     return rows
 
 
-def unavailable(version: str, plan: SweepPlan, why: str) -> JsRecord:
-    """A plan not run on a release that could not be installed, with the reason."""
-    return JsRecord(
-        sdk_version=version,
-        plan=plan.label,
-        mode=plan.mode,
-        response_store=plan.response_store,
-        trigger=str(plan.trigger),
-        session="process" if plan.process else plan.session,
-        cases=0,
-        violating=0,
-        invariants="",
-        raised_at="",
-        endpoint="",
-        api_message="",
-        not_applicable=why,
-    )
-
-
 def run_release(
     version: str, plans: Sequence[Plan] = PLANS, dates: dict[str, str] | None = None
 ) -> list[tuple[Plan, list[CaseRun]]]:
@@ -190,7 +92,7 @@ def run_release(
     return list(zip(plans, run_plans(plans, folder), strict=True))
 
 
-def release_records(ran: Sequence[tuple[Plan, list[CaseRun]]]) -> list[JsRecord]:
+def release_records(ran: Sequence[tuple[Plan, list[CaseRun]]]) -> list[SweepRecord]:
     return [record(plan, judge_all(runs)) for plan, runs in ran]
 
 
@@ -202,7 +104,7 @@ def sweep(
     dates = release_dates()
     chosen = list(versions) if versions else releases(dates)
     plans = WORKAROUND_PLANS if workaround else PLANS
-    rows: list[JsRecord] = []
+    rows: list[SweepRecord] = []
     with Progress("js-sweep", len(chosen), "releases") as progress:
         for version in chosen:
             try:
@@ -212,7 +114,7 @@ def sweep(
             progress.step()
     files = paths.data(folder)
     return write_records(
-        files.js_workaround_sweep if workaround else files.js_sweep, rows, JsRecord
+        files.js_workaround_sweep if workaround else files.js_sweep, rows, SweepRecord
     )
 
 

@@ -20,12 +20,12 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import InvestigationError
 from ...js.harness import node_binary
 from .. import paths
+from ..releases.driven import CheckRecord
 from .sdk_test import SDK_TEST
 
 FIX = paths.ROOT / "js" / "fix"
@@ -50,18 +50,6 @@ _ERROR = re.compile(r"^(?P<file>[^\s(]+)\(\d+,\d+\): error (?P<code>TS\d+): ", r
 
 class TypecheckError(InvestigationError):
     """A form or host that cannot be assembled, or a tool that is not installed, in one line."""
-
-
-@dataclass(frozen=True)
-class CheckRecord:
-    """One tool on one subject: what ran, on how many files, and what it said."""
-
-    subject: str  # ``pending``, ``stall``, ``both``, or ``tests``
-    tool: str  # ``tsc``, ``prettier``, ``eslint``
-    command: str  # the tool as the repository runs it, with the settings it reads
-    files: int
-    problems: int
-    said: str  # the first problems, one a line (empty when none)
 
 
 def pieces(form: str) -> dict[str, str]:

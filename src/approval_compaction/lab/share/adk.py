@@ -27,7 +27,7 @@ from ..adk.sweep import (
     run_adk_responses,
     run_release,
 )
-from ..js.sweep import JsRecord
+from ..releases.driven import SweepRecord
 from .results import write_matrix
 
 
@@ -46,7 +46,7 @@ def write_pinned(folder: Path = paths.DATA) -> list[Path]:
     (``adk-kinds.json``) and the liveness situations in every kind (``adk-liveness.json``)."""
     ran = run_release(pinned(), PLANS)
     written = write_matrix(ran[0][1], folder, paths.ADK_MATRIX)
-    written += write_records(paths.data(folder).adk_kinds, release_records(ran), JsRecord)
+    written += write_records(paths.data(folder).adk_kinds, release_records(ran), SweepRecord)
     from ..adk.patched import label, patched_environment
     from ..findings.adk import Boundary, adk_boundaries, load_adk
 
@@ -55,7 +55,7 @@ def write_pinned(folder: Path = paths.DATA) -> list[Path]:
     files = paths.data(folder)
     written += write_records(files.adk_liveness, liveness_records(runs), LivenessRecord)
     over_http, live = run_adk_responses(pinned())
-    written += write_records(files.adk_responses, release_records(over_http), JsRecord)
+    written += write_records(files.adk_responses, release_records(over_http), SweepRecord)
     written += write_records(files.adk_responses_liveness, liveness_records(live), LivenessRecord)
     found = load_adk(folder)  # read once every pinned file is written: none is read stale
     if found is not None and found.sweep:
@@ -77,12 +77,12 @@ def write_fix(folder: Path = paths.DATA) -> list[Path]:
     from ...adk.harness import run_plans
     from ..adk.patched import BOTH_FIXES, LONG_RUNNING_FIX, label, patched_environment
     from ..adk.sdk_test import LONG_RUNNING_TEST, run_sdk_test
-    from .js import SdkTestRecord
+    from ..releases.driven import SdkTestRecord
 
     files, patched = paths.data(folder), patched_environment()
     ran = list(zip(PLANS, run_plans(PLANS, patched.python), strict=True))
     rows = [replace(row, sdk_version=label()) for row in release_records(ran)]
-    written = write_records(files.adk_patched, rows, JsRecord)
+    written = write_records(files.adk_patched, rows, SweepRecord)
     tests = []
     for name, python in (
         (pinned(), release_environment(pinned()).python),
@@ -109,8 +109,8 @@ def write_checks(folder: Path = paths.DATA) -> list[Path]:
     from ..adk.lint import check_fixes
     from ..adk.mutants import run_mutants
     from ..adk.patched import label, patched_environment
-    from ..js.typecheck import CheckRecord
     from ..mutation import MutantRecord
+    from ..releases.driven import CheckRecord
 
     files = paths.data(folder)
     written = write_records(files.adk_lint, check_fixes(), CheckRecord)

@@ -13,7 +13,7 @@ release and the stall's tests, into ``data/js-stall*.json``)."""
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -29,11 +29,11 @@ from ..js.sweep import (
     EXPOSURE_PLANS,
     PINNED_PLANS,
     JsExposure,
-    JsRecord,
     exposure_records,
     release_records,
     run_release,
 )
+from ..releases.driven import SdkTestRecord, SweepRecord
 from .results import write_matrix
 
 
@@ -83,20 +83,10 @@ def write_pinned(folder: Path = paths.DATA) -> list[Path]:
     cases, exposed = ran[: len(PINNED_PLANS)], ran[len(PINNED_PLANS) :]
     files = paths.data(folder)
     written = write_matrix(cases[0][1], folder, paths.JS_MATRIX)
-    written += write_records(files.js_modes, release_records(cases), JsRecord)
+    written += write_records(files.js_modes, release_records(cases), SweepRecord)
     rows = [row for plan, runs in exposed for row in exposure_records(plan, runs)]
     written += write_records(files.js_exposure, rows, JsExposure)
     return written
-
-
-@dataclass(frozen=True)
-class SdkTestRecord:
-    """The regression test (``js/sdk-test``) on one package: the pinned release or patched."""
-
-    package: str
-    tests: int
-    passed: int
-    failed: int
 
 
 def _patched_label(patch: Path) -> str:
@@ -148,13 +138,13 @@ def write_fix(folder: Path = paths.DATA) -> list[Path]:
     written = write_records(
         files.js_workaround,
         release_records(run_release(pinned(), WORKAROUND_PLANS)),
-        JsRecord,
+        SweepRecord,
     )
     rows = [
         replace(row, sdk_version=label)
         for row in release_records(list(zip(PLANS, run_plans(PLANS, patched), strict=True)))
     ]
-    written += write_records(files.js_patched, rows, JsRecord)
+    written += write_records(files.js_patched, rows, SweepRecord)
     tests = [
         SdkTestRecord(name, run.tests, run.passed, run.failed)
         for name, run in ((pinned(), run_sdk_test()), (label, run_sdk_test(patched)))
@@ -168,7 +158,8 @@ def write_typecheck(folder: Path = paths.DATA) -> list[Path]:
     checked with the repository's tsc, prettier and eslint settings (``js-typecheck.json``)."""
     from ..js.patched import patched_folder
     from ..js.sdk_test import regression_tests
-    from ..js.typecheck import CheckRecord, check_fixes, check_tests
+    from ..js.typecheck import check_fixes, check_tests
+    from ..releases.driven import CheckRecord
 
     fix = paths.ROOT / "js" / "fix"
     packages = {
@@ -182,7 +173,7 @@ def write_typecheck(folder: Path = paths.DATA) -> list[Path]:
 
 def typecheck_command(args: argparse.Namespace) -> int:
     """``js-typecheck``: write the checks; exit 1 when any tool finds a problem."""
-    from ..js.typecheck import CheckRecord
+    from ..releases.driven import CheckRecord
 
     written = write_typecheck(Path(args.folder))
     for path in written:

@@ -39,10 +39,10 @@ from ..findings.tables import (
     verdict_frame,
     verdicts_frame,
 )
-from ..js.sweep import JsRecord
 from ..plugins import plugins
 from ..releases import upstream
 from ..releases.bisect import marked_ranges, release_range
+from ..releases.driven import SweepRecord
 from ..releases.versions import sort_versions
 from . import provenance
 from .snippet import ISSUE, one_line, outcomes
@@ -260,7 +260,7 @@ def workaround_lines(found: Findings, folder: Path = paths.DATA) -> list[str]:
     module = paths.JS_WORKAROUND.relative_to(paths.ROOT).as_posix()
     met = {
         (r.sdk_version, r.plan.removesuffix("-workaround")): js_finding.cell(r)
-        for r in read_records(files.js_workaround_sweep, JsRecord)
+        for r in read_records(files.js_workaround_sweep, SweepRecord)
     }
     unproven = "".join(
         f"; on {where}, with it, "
@@ -299,7 +299,7 @@ def liveness_block(found: Findings, folder: Path = paths.DATA) -> str:
 def js_reproduction(folder: Path = paths.DATA) -> list[str]:
     """The JS regression test's line: where it is, the command, and what vitest counts on the
     pinned and the patched package (``data/js-sdk-test.json``); none without that file."""
-    from .js import SdkTestRecord
+    from ..releases.driven import SdkTestRecord
 
     path = paths.data(folder).js_sdk_test
     if not path.exists():

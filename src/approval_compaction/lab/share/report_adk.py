@@ -37,9 +37,8 @@ from ..findings.adk import (
 )
 from ..findings.fixes import adk_suite_frame, checks, checks_frame, mutants, upstream
 from ..findings.searched import SearchedCase, load_searches, searched_cases, searched_frame
-from ..js.sweep import JsRecord
 from ..mutation import mutants_frame
-from .js import SdkTestRecord
+from ..releases.driven import SdkTestRecord, SweepRecord
 
 REPOSITORY = "https://github.com/google/adk-python"
 # The linked issues, each with how this report differs from it (words by hand).
@@ -185,7 +184,7 @@ def build_adk_report(folder: Path = paths.DATA) -> str:
         )
     tests_path = files.adk_sdk_test
     tests = read_records(tests_path, SdkTestRecord) if tests_path.is_file() else []
-    patched = read_records(files.adk_patched, JsRecord) if files.adk_patched.is_file() else []
+    patched = read_records(files.adk_patched, SweepRecord) if files.adk_patched.is_file() else []
     parts = [
         "**Describe the bug**",
         "A tool call answered late, after later turns, reaches the events summarizer without "

@@ -36,17 +36,17 @@ from ..findings.stall import (
 from ..findings.verdict import SUMMARY_ONLY, SUMMARY_ONLY_WHY
 from ..js.packages import pinned
 from ..js.sdk_test import JS_REGRESSION_TEST
-from ..js.sweep import PLANS, JsExposure, JsRecord
+from ..js.sweep import PLANS, JsExposure
 from ..mutation import mutants_frame
-from .js import SdkTestRecord
+from ..releases.driven import SdkTestRecord, SweepRecord
 from .readme import js_usage
 
 PYTHON_ISSUE = "https://github.com/openai/openai-agents-python/issues/5340"
 SWEEP_LABELS = {plan.label for plan in PLANS}
 
 
-def _records(path: Path) -> list[JsRecord]:
-    return read_records(path, JsRecord) if path.is_file() else []
+def _records(path: Path) -> list[SweepRecord]:
+    return read_records(path, SweepRecord) if path.is_file() else []
 
 
 def js_fix_frame(folder: Path = paths.DATA) -> pd.DataFrame:
@@ -67,7 +67,7 @@ def js_fix_frame(folder: Path = paths.DATA) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("mode")
 
 
-def _base(record: JsRecord) -> str:
+def _base(record: SweepRecord) -> str:
     return record.plan.removesuffix("-workaround")
 
 
@@ -76,7 +76,7 @@ def js_workaround_ranges(folder: Path = paths.DATA) -> pd.DataFrame | None:
     rows = _records(paths.data(folder).js_workaround_sweep)
     if not rows:
         return None
-    return js_ranges_frame([JsRecord(**{**r.__dict__, "plan": _base(r)}) for r in rows])
+    return js_ranges_frame([SweepRecord(**{**r.__dict__, "plan": _base(r)}) for r in rows])
 
 
 def workaround_parts(module: Path = paths.JS_WORKAROUND) -> list[str]:

@@ -1,0 +1,68 @@
+"""Driven: the findings every driver's sweep shares, whatever its SDK: where the user's code
+raised, by the stage a record names (``RAISED``, ``WHERE``), and the liveness table of a driver's
+situations by package and setting (``liveness_frame``). An SDK's folder passes its own words;
+nothing here names an SDK.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import pandas as pd
+
+from ...analysis.liveness import LivenessRecord
+from ...study.words import AUTO_STORE_FALSE
+from .liveness import KEEPS, LIVENESS_CELLS, SITUATION_WORDS
+from .releases import NEXT_TURN_FAILS, PAUSE_FAILS, RESUME_FAILS
+
+RAISED = {"pause": PAUSE_FAILS, "resume": RESUME_FAILS, "next_turn": NEXT_TURN_FAILS}
+WHERE = {
+    "pause": "run() at the pause",
+    "resume": "run() at the resume",
+    "next_turn": "run() on the next question",
+}
+
+# A plan's mode in a cell, by the name the Python tables use.
+MODE_NAMES = {"auto-store-false": AUTO_STORE_FALSE}
+
+
+def release_or_patched(record: LivenessRecord) -> str:
+    """The column a record's package is shown in: its release, or ``patched``."""
+    return "patched" if "+" in record.sdk_version else record.sdk_version
+
+
+def liveness_frame(
+    rows: Sequence[LivenessRecord],
+    plans: Sequence[str],
+    package: Callable[[LivenessRecord], str] = release_or_patched,
+) -> pd.DataFrame:
+    """Situation by package (the pinned release, with the workaround, patched): whether the
+    session keeps compacting over the later turns in every plan, or in which plans a later turn
+    is refused or compaction stops (the Python liveness table's words)."""
+    from .liveness import cell_key, release_state
+
+    grouped: dict[tuple[str, str, str], list[LivenessRecord]] = {}
+    for row in rows:
+        grouped.setdefault((row.scenario, package(row), row.mode), []).append(row)
+    situations = list(dict.fromkeys(r.scenario for r in rows))
+    packages = list(dict.fromkeys(package(r) for r in rows))
+    table: dict[str, dict[str, str]] = {}
+    for column in packages:
+        for situation in situations:
+            modes: dict[str, list[str]] = {}
+            for mode in plans:
+                state = release_state(grouped.get((situation, column, mode), []))
+                modes.setdefault(cell_key(state), []).append(mode)
+            shown = [v for v in LIVENESS_CELLS if v in modes]
+            if len(shown) == 1 and len(modes) == 1:
+                cell_text = LIVENESS_CELLS[shown[0]]
+            else:
+                cell_text = "; ".join(
+                    f"{LIVENESS_CELLS.get(v, v)} in {', '.join(MODE_NAMES.get(m, m) for m in ms)}"
+                    for v, ms in modes.items()
+                    if v != KEEPS
+                )
+            table.setdefault(column, {})[situation] = cell_text
+    frame = pd.DataFrame(table).reindex(situations)
+    frame.insert(0, "what happened", [SITUATION_WORDS.get(s, s) for s in frame.index])
+    return frame.rename_axis("situation")
