@@ -266,3 +266,19 @@ def test_headlines_the_wire_action_keeps_the_workaround_after_the_upgrade(found:
     action = headlines.the_wire(found).split("**What to do.**")[1]
     assert "before it, the workaround" not in action
     assert f"Keep it on {found.fixed_in}" in action
+
+
+def test_headlines_walkthrough_says_how_often_the_default_trigger_meets_the_bug(
+    found: Findings,
+) -> None:
+    """Issue 61 (r6): 01's first screen presented the study's hook that always says yes as how
+    the SDK behaves; with its default trigger only a few pause positions meet the bug. The answer
+    now says so, with the doctor's check of each mode on the pinned release."""
+    said = headlines.walkthrough(found)
+    assert "with the hook always saying yes" in said.split("\n\n")[0]
+    pinned = [c for c in found.exposure if c.release == headlines._pinned(found)]
+    assert pinned and all(c.affected_at for c in pinned)
+    at = pinned[0].affected_at
+    assert f"meets the bug at {len(at)} ({' and '.join(map(str, at))} prior turns)" in said
+    assert f"Of {len(pinned[0].rows)} *pause positions*" in said
+    assert said.index("**Without the hook.**") < said.index("**What to do.**")

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...analysis.liveness import LIVENESS_NAMES
+from ...analysis.liveness import LIVENESS_NAMES, SDK_DEFAULT_THRESHOLD
 from ...doctor.verdict import NEEDS_REPAIR
 from ...errors import InvestigationError
 from ...formats.markdown import code
@@ -167,14 +167,42 @@ def walkthrough(found: Findings) -> str:
     auto, at = _error(found, "auto")
     report, then = _error(found, "input")
     return (
-        f"**Answer.** On {pinned}, over HTTP to the stand-in, in `input` mode: the pending call "
+        f"**Answer.** On {pinned}, over HTTP to the stand-in, in `input` mode, with the hook "
+        "always saying yes: the pending call "
         "is compacted away at the pause, the approval and the resume work, the tool's output is "
         f"stored without its call, and the {then} is refused ({code(any_call(report))})"
         f"{_later(found, pinned)}.\n\nIn the default `auto` mode, with the response stored "
         "as here, the run cannot even pause: "
         f"the compaction request at the {at} is refused ({code(any_call(auto))}) and "
         "`Runner.run` raises (the last table; notebook 09 shows the request).\n\n"
+        + _default_trigger(found, pinned)
         + _walkthrough_action(found)
+    )
+
+
+def _default_trigger(found: Findings, release: str) -> str:
+    """How often the bug is met without the study's hook, from the doctor's check of each mode on
+    ``release`` at every pause position (``data/doctor-check-modes.json``): 01 forces compaction
+    at every pause, which the SDK does not do by default (issue 61, r6). Empty without them."""
+    checks = [c for c in found.exposure if c.release == release]
+    if not checks:
+        return ""
+    rows = checks[0].rows
+    per_mode = {c.config.mode: c.affected_at for c in checks}
+    same = len(set(per_mode.values())) == 1
+    at = next(iter(per_mode.values()))
+    met = (
+        f"at {len(at)} ({' and '.join(map(str, at)) or 'none'} prior turns), in each of the "
+        f"{_modes(list(per_mode)).replace('` and `', '`, `', len(per_mode) - 2)} modes"
+        if same
+        else "; ".join(f"at {len(a)} in `{m}` mode" for m, a in per_mode.items())
+    )
+    return (
+        "**Without the hook.** The hook is the study's way to force compaction at every pause; "
+        "the SDK has none by default. With no hook, its *default trigger* compacts once "
+        f"{SDK_DEFAULT_THRESHOLD} items are candidates for compaction. Of {len(rows)} *pause "
+        f"positions* ({rows[0].prior_turns} to {rows[-1].prior_turns} plain turns before the turn "
+        f"that pauses), {release} meets the bug {met} (notebook 07 runs them).\n\n"
     )
 
 
