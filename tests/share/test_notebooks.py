@@ -119,3 +119,21 @@ def test_notebooks_walkthrough_opens_with_plain_sdk_calls_before_any_helper() ->
     assert set(re.findall(r"\bac\.(\w+)", bare)) <= {"standin_client", "titled"}
     for call in ("Runner.run(", "RunState.from_json(", ".to_json()", ".approve(", "get_items()"):
         assert call in bare, f"the bare reproduction lacks {call}"
+
+
+def test_notebooks_inside_the_sdk_labels_each_step_before_its_excerpts_in_order() -> None:
+    """Issue 61 (r6): 03's "Three of those functions" headed seven excerpts, and its numbered
+    step labels came after their excerpts (1 after persist's, 2 and 3 together after compact's).
+    Each `step_excerpts` cell now follows the label naming its step, numbered in order."""
+    cells = _cells(paths.NOTEBOOKS / "03-inside-the-sdk.ipynb")
+    shown = [
+        (i, step)
+        for i, c in enumerate(cells)
+        if c.cell_type == "code"
+        for step in re.findall(r'step_excerpts\("(\w+)"', c.source)
+    ]
+    assert [step for _, step in shown] == ["persist", "compact", "prepare"]
+    for number, (i, step) in enumerate(shown, 1):
+        label = cells[i - 1].source
+        assert f"**Step {number}, `{step}`" in label, (number, step)
+    assert "Three of those functions" not in "".join(c.source for c in cells)
