@@ -137,3 +137,17 @@ def test_notebooks_inside_the_sdk_labels_each_step_before_its_excerpts_in_order(
         label = cells[i - 1].source
         assert f"**Step {number}, `{step}`" in label, (number, step)
     assert "Three of those functions" not in "".join(c.source for c in cells)
+
+
+def test_notebooks_releases_shows_bisect_once_beside_the_heatmap() -> None:
+    """Issue 61 (r6): 05's boundaries table repeated the heatmap's first and last broken
+    release per invariant, and its details repeated all twelve rows again. It now shows what
+    the heatmap does not, bisect's search, one row per group of invariants, each named once."""
+    from approval_compaction.analysis.properties import INVARIANTS
+
+    rendered = (paths.DATA / "rendered" / "05-releases.md").read_text()
+    section = rendered.split("## Does bisect find the same boundaries?")[1].split("## Try this")[0]
+    assert "<details>" not in section and "first broken" not in section
+    table = [line for line in section.splitlines() if line.startswith("| ")][1:]
+    named = [name.strip() for line in table for name in line.split(" | ")[-1][:-2].split(",")]
+    assert sorted(named) == sorted(INVARIANTS)
