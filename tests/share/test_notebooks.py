@@ -162,3 +162,16 @@ def test_notebooks_workaround_lists_every_suite_change_and_the_failures_in_both(
     )
     assert "not reproduced" not in code and "changed = changed[" not in code
     assert '"of them, failing in both"' in code
+
+
+@pytest.mark.parametrize("name", ["07-am-i-affected.ipynb", "15-your-session.ipynb"])
+def test_notebooks_name_every_verdict_the_doctor_reports(name: str) -> None:
+    """Issue 61 (r6): 07 named four doctor verdicts while its scan table has an `unreadable`
+    column and 15 named five. Both first cells now define each verdict a scan reports
+    (``doctor.verdict.REPORTED``), in its own word."""
+    from approval_compaction.doctor.verdict import REPORTED
+
+    first = _cells(paths.NOTEBOOKS / name)[0].source
+    words = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+    assert f"is one of {words[len(REPORTED)]}:" in first
+    assert all(f"- *{verdict}*:" in first for verdict in REPORTED), name
