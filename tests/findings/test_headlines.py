@@ -282,3 +282,13 @@ def test_headlines_walkthrough_says_how_often_the_default_trigger_meets_the_bug(
     assert f"meets the bug at {len(at)} ({' and '.join(map(str, at))} prior turns)" in said
     assert f"Of {len(pinned[0].rows)} *pause positions*" in said
     assert said.index("**Without the hook.**") < said.index("**What to do.**")
+
+
+def test_headlines_am_i_affected_says_refused_not_rejected(found: Findings) -> None:
+    """Issue 61 (r7): the collection's word for an HTTP 400 is *refused*; 07's answer said the
+    poisoned store's next turn "is rejected", the doctor's table word, beside "a refused
+    pause" in the same sentence."""
+    assert found.upgrade is not None and found.upgrade.poisoned.next_turn == "rejected"
+    said = headlines.am_i_affected(found)
+    assert f"{found.upgrade.newest}'s next turn on it is refused" in said
+    assert "rejected" not in said

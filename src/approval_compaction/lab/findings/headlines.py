@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...analysis.liveness import LIVENESS_NAMES, SDK_DEFAULT_THRESHOLD
+from ...doctor.check import REJECTED
 from ...doctor.verdict import NEEDS_REPAIR
 from ...errors import InvestigationError
 from ...formats.markdown import code
@@ -495,9 +496,11 @@ def am_i_affected(found: Findings) -> str:
             f"pause positions; {newest.release} at {len(newest.affected_at)}.",
             f"2. Upgrading {'heals' if up.heals else 'does not heal'} a poisoned store: "
             f"{up.newest}'s next turn on it is "
-            f"{up.poisoned.next_turn}; after `doctor repair` it is {up.repaired.next_turn}."
+            f"{_refused(up.poisoned.next_turn)}; after `doctor repair` it is "
+            f"{_refused(up.repaired.next_turn)}."
             + (
-                f" A store a refused pause left is {up.pause_failed.next_turn} on {up.newest} but "
+                f" A store a refused pause left is {_refused(up.pause_failed.next_turn)} on "
+                f"{up.newest} but "
                 f"stays {up.pause_failed.stored_after}."
                 if up.pause_failed
                 else ""
@@ -521,6 +524,12 @@ def am_i_affected(found: Findings) -> str:
             "so, so compaction can pass it.",
         ]
     )
+
+
+def _refused(next_turn: str) -> str:
+    """The doctor's word for a next turn, in the collection's: the API *refused* it (HTTP 400),
+    where the doctor's tables say ``rejected``."""
+    return "refused" if next_turn == REJECTED else next_turn
 
 
 def exploration(found: Findings, folder: Path = paths.DATA) -> str:
