@@ -172,8 +172,8 @@ def walkthrough(found: Findings) -> str:
         "always saying yes: the pending call "
         "is compacted away at the pause, the approval and the resume work, the tool's output is "
         f"stored without its call, and the {then} is refused ({code(any_call(report))})"
-        f"{_later(found, pinned)}.\n\nIn the default `auto` mode, with the response stored "
-        "as here, the run cannot even pause: "
+        f"{_later(found, pinned)}.\n\nIn the default `auto` mode, with the same hook and the "
+        "response stored as here, the run cannot even pause: "
         f"the compaction request at the {at} is refused ({code(any_call(auto))}) and "
         "`Runner.run` raises (the last table; notebook 09 shows the request).\n\n"
         + _default_trigger(found, pinned)
