@@ -200,7 +200,7 @@ def _default_trigger(found: Findings, release: str) -> str:
     )
     return (
         "**Without the hook.** The hook is the study's way to force compaction at every pause; "
-        "the SDK has none by default. With no hook, its *default trigger* compacts once "
+        "it is not the SDK's default. Given no hook, the SDK's *default trigger* compacts once "
         f"{SDK_DEFAULT_THRESHOLD} items are candidates for compaction. Of {len(rows)} *pause "
         f"positions* ({rows[0].prior_turns} to {rows[-1].prior_turns} plain turns before the turn "
         f"that pauses), {release} meets the bug {met} (notebook 07 runs them).\n\n"
