@@ -292,3 +292,16 @@ def test_headlines_am_i_affected_says_refused_not_rejected(found: Findings) -> N
     said = headlines.am_i_affected(found)
     assert f"{found.upgrade.newest}'s next turn on it is refused" in said
     assert "rejected" not in said
+
+
+def test_headlines_am_i_affected_says_what_the_user_meets_at_the_struck_positions(
+    found: Findings,
+) -> None:
+    """Issue 61 (r5, r7): 07's first answer counted the pause positions where the bug is met
+    without saying what the user meets there; in `auto` mode it is the pause refused."""
+    assert found.affected is not None
+    pinned = found.affected[0]
+    hit = [r for r in pinned.rows if r.affected]
+    assert hit and all(r.at_pause.startswith("HTTP 400") for r in hit)
+    said = headlines.am_i_affected(found)
+    assert "pause positions, where the compaction at the pause is refused" in said

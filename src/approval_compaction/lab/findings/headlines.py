@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...analysis.liveness import LIVENESS_NAMES, SDK_DEFAULT_THRESHOLD
-from ...doctor.check import REJECTED
+from ...doctor.check import PAUSED, REJECTED
 from ...doctor.verdict import NEEDS_REPAIR
 from ...errors import InvestigationError
 from ...formats.markdown import code
@@ -22,6 +22,7 @@ from ...study.words import STUDY_MODE
 from .. import paths
 from ..releases.bisect import release_range
 from ..releases.later_turns_patch import DOCUMENTED_LIMIT
+from .doctor import Check
 from .liveness import REFUSED, SITUATION_WORDS, STUCK
 from .load import Findings
 from .releases import Era, Releases
@@ -493,7 +494,7 @@ def am_i_affected(found: Findings) -> str:
             "",
             f"1. With the SDK's defaults (`{pinned.config.mode}` mode, its own trigger), "
             f"{pinned.release} meets the bug at {len(pinned.affected_at)} of {len(pinned.rows)} "
-            f"pause positions; {newest.release} at {len(newest.affected_at)}.",
+            f"pause positions{_met_at(pinned)}; {newest.release} at {len(newest.affected_at)}.",
             f"2. Upgrading {'heals' if up.heals else 'does not heal'} a poisoned store: "
             f"{up.newest}'s next turn on it is "
             f"{_refused(up.poisoned.next_turn)}; after `doctor repair` it is "
@@ -524,6 +525,17 @@ def am_i_affected(found: Findings) -> str:
             "so, so compaction can pass it.",
         ]
     )
+
+
+def _met_at(check: Check) -> str:
+    """What the user meets at a check's affected pause positions, when it is one thing there:
+    the pause refused (``Runner.run`` raises), or the next turn refused; "" otherwise."""
+    hit = [r for r in check.rows if r.affected]
+    if hit and all(r.at_pause != PAUSED for r in hit):
+        return ", where the compaction at the pause is refused and `Runner.run` raises"
+    if hit and all(r.next_turn == REJECTED for r in hit):
+        return ", where the next turn is refused"
+    return ""
 
 
 def _refused(next_turn: str) -> str:
