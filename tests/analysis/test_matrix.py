@@ -75,3 +75,22 @@ def test_matrix_seed_table_folds_runners(frame: pd.DataFrame) -> None:
     assert table.loc[("approve", "always true"), cell] == "present in both runner modes"
     assert table.loc[("reject", "always false"), cell] == "absent in both runner modes"
     assert table.loc[("reject", "always true"), "tool dispatches"] == "0"
+
+
+def test_matrix_scripted_next_turn_compacts_the_orphan_away_so_liveness_holds() -> None:
+    """Issue 61 (r6): 04's heatmap shows `compaction_runs` and `history_bounded` holding beside
+    `next_turn_accepted` violated, and says why: the scripted model answers the next turn the
+    API would refuse, its compaction takes the orphan output into the summary, and the later
+    turns compact and stay bounded from a paired store."""
+    from approval_compaction.analysis.liveness import case_liveness
+    from approval_compaction.analysis.pairing import orphan_outputs
+    from approval_compaction.study.harness import run_case
+    from approval_compaction.study.scenario import Case
+
+    run = run_case(Case(compaction="on"), later=3)
+    next_turn = run.stages[-1]
+    assert next_turn.name == "next_turn"
+    assert any(orphan_outputs(items) for items in next_turn.model_inputs)  # the API refuses it
+    assert any(orphan_outputs(items) for items in next_turn.compaction_inputs)
+    assert not orphan_outputs(next_turn.stored)
+    assert [v.holds for v in case_liveness(run)] == [True, True]

@@ -266,3 +266,42 @@ def test_headlines_the_wire_action_keeps_the_workaround_after_the_upgrade(found:
     action = headlines.the_wire(found).split("**What to do.**")[1]
     assert "before it, the workaround" not in action
     assert f"Keep it on {found.fixed_in}" in action
+
+
+def test_headlines_walkthrough_says_how_often_the_default_trigger_meets_the_bug(
+    found: Findings,
+) -> None:
+    """Issue 61 (r6): 01's first screen presented the study's hook that always says yes as how
+    the SDK behaves; with its default trigger only a few pause positions meet the bug. The answer
+    now says so, with the doctor's check of each mode on the pinned release."""
+    said = headlines.walkthrough(found)
+    assert "with the hook always saying yes" in said.split("\n\n")[0]
+    pinned = [c for c in found.exposure if c.release == headlines._pinned(found)]
+    assert pinned and all(c.affected_at for c in pinned)
+    at = pinned[0].affected_at
+    assert f"meets the bug at {len(at)} ({' and '.join(map(str, at))} prior turns)" in said
+    assert f"Of {len(pinned[0].rows)} *pause positions*" in said
+    assert said.index("**Without the hook.**") < said.index("**What to do.**")
+
+
+def test_headlines_am_i_affected_says_refused_not_rejected(found: Findings) -> None:
+    """Issue 61 (r7): the collection's word for an HTTP 400 is *refused*; 07's answer said the
+    poisoned store's next turn "is rejected", the doctor's table word, beside "a refused
+    pause" in the same sentence."""
+    assert found.upgrade is not None and found.upgrade.poisoned.next_turn == "rejected"
+    said = headlines.am_i_affected(found)
+    assert f"{found.upgrade.newest}'s next turn on it is refused" in said
+    assert "rejected" not in said
+
+
+def test_headlines_am_i_affected_says_what_the_user_meets_at_the_struck_positions(
+    found: Findings,
+) -> None:
+    """Issue 61 (r5, r7): 07's first answer counted the pause positions where the bug is met
+    without saying what the user meets there; in `auto` mode it is the pause refused."""
+    assert found.affected is not None
+    pinned = found.affected[0]
+    hit = [r for r in pinned.rows if r.affected]
+    assert hit and all(r.at_pause.startswith("HTTP 400") for r in hit)
+    said = headlines.am_i_affected(found)
+    assert "pause positions, where the compaction at the pause is refused" in said

@@ -133,3 +133,24 @@ def test_suite_failures_names_the_tests_failing_with_and_without_the_workaround(
     same = results.suite_failures(["9.9.9"], tmp_path)
     assert list(same.index) == [("9.9.9", "tests/test_approvals.py::both")]
     assert same["message"].tolist() == ["env blocked"]
+
+
+def test_committed_suite_counts_add_up_from_failures_in_both_and_changes() -> None:
+    """Issue 61 (r6): 06's suite counts did not add up on screen (flips left out by rule went
+    uncounted). In the committed records, each run's failures are those failing in both plus
+    the changes whose outcome in that run is a failure; the strict passes are the changes to
+    ``failed [XPASS(strict)]``. 06 shows all three, the changes none left out."""
+    versions = ["0.23.1", "0.24.0"]
+    runs = results.suite_runs(versions)
+    both = results.suite_failures(versions).groupby("sdk_version").size()
+    changed = results.suite_changes(versions).reset_index()
+    for version in versions:
+        mine = changed[changed["sdk_version"] == version]
+        for variant, column in (("baseline", "baseline"), ("fix", "fixed")):
+            row = runs.loc[(version, variant)]
+            flipped = int(mine[column].isin(["failed", "error"]).sum())
+            total = both.get(version, 0) + flipped
+            assert row["failed"] + row["error"] == total, (version, variant)
+            assert row["failed [XPASS(strict)]"] == int(
+                mine[column].eq("failed [XPASS(strict)]").sum()
+            )

@@ -13,7 +13,8 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...analysis.liveness import LIVENESS_NAMES
+from ...analysis.liveness import LIVENESS_NAMES, SDK_DEFAULT_THRESHOLD
+from ...doctor.check import PAUSED, REJECTED
 from ...doctor.verdict import NEEDS_REPAIR
 from ...errors import InvestigationError
 from ...formats.markdown import code
@@ -21,6 +22,7 @@ from ...study.words import STUDY_MODE
 from .. import paths
 from ..releases.bisect import release_range
 from ..releases.later_turns_patch import DOCUMENTED_LIMIT
+from .doctor import Check
 from .liveness import REFUSED, SITUATION_WORDS, STUCK
 from .load import Findings
 from .releases import Era, Releases
@@ -167,14 +169,42 @@ def walkthrough(found: Findings) -> str:
     auto, at = _error(found, "auto")
     report, then = _error(found, "input")
     return (
-        f"**Answer.** On {pinned}, over HTTP to the stand-in, in `input` mode: the pending call "
+        f"**Answer.** On {pinned}, over HTTP to the stand-in, in `input` mode, with the hook "
+        "always saying yes: the pending call "
         "is compacted away at the pause, the approval and the resume work, the tool's output is "
         f"stored without its call, and the {then} is refused ({code(any_call(report))})"
-        f"{_later(found, pinned)}.\n\nIn the default `auto` mode, with the response stored "
-        "as here, the run cannot even pause: "
+        f"{_later(found, pinned)}.\n\nIn the default `auto` mode, with the same hook and the "
+        "response stored as here, the run cannot even pause: "
         f"the compaction request at the {at} is refused ({code(any_call(auto))}) and "
         "`Runner.run` raises (the last table; notebook 09 shows the request).\n\n"
+        + _default_trigger(found, pinned)
         + _walkthrough_action(found)
+    )
+
+
+def _default_trigger(found: Findings, release: str) -> str:
+    """How often the bug is met without the study's hook, from the doctor's check of each mode on
+    ``release`` at every pause position (``data/doctor-check-modes.json``): 01 forces compaction
+    at every pause, which the SDK does not do by default (issue 61, r6). Empty without them."""
+    checks = [c for c in found.exposure if c.release == release]
+    if not checks:
+        return ""
+    rows = checks[0].rows
+    per_mode = {c.config.mode: c.affected_at for c in checks}
+    same = len(set(per_mode.values())) == 1
+    at = next(iter(per_mode.values()))
+    met = (
+        f"at {len(at)} ({' and '.join(map(str, at)) or 'none'} prior turns), in each of the "
+        f"{_modes(list(per_mode)).replace('` and `', '`, `', len(per_mode) - 2)} modes"
+        if same
+        else "; ".join(f"at {len(a)} in `{m}` mode" for m, a in per_mode.items())
+    )
+    return (
+        "**Without the hook.** The hook is the study's way to force compaction at every pause; "
+        "it is not the SDK's default. Given no hook, the SDK's *default trigger* compacts once "
+        f"{SDK_DEFAULT_THRESHOLD} items are candidates for compaction. Of {len(rows)} *pause "
+        f"positions* ({rows[0].prior_turns} to {rows[-1].prior_turns} plain turns before the turn "
+        f"that pauses), {release} meets the bug {met} (notebook 07 runs them).\n\n"
     )
 
 
@@ -464,12 +494,14 @@ def am_i_affected(found: Findings) -> str:
             "",
             f"1. With the SDK's defaults (`{pinned.config.mode}` mode, its own trigger), "
             f"{pinned.release} meets the bug at {len(pinned.affected_at)} of {len(pinned.rows)} "
-            f"pause positions; {newest.release} at {len(newest.affected_at)}.",
+            f"pause positions{_met_at(pinned)}; {newest.release} at {len(newest.affected_at)}.",
             f"2. Upgrading {'heals' if up.heals else 'does not heal'} a poisoned store: "
             f"{up.newest}'s next turn on it is "
-            f"{up.poisoned.next_turn}; after `doctor repair` it is {up.repaired.next_turn}."
+            f"{_refused(up.poisoned.next_turn)}; after `doctor repair` it is "
+            f"{_refused(up.repaired.next_turn)}."
             + (
-                f" A store a refused pause left is {up.pause_failed.next_turn} on {up.newest} but "
+                f" A store a refused pause left is {_refused(up.pause_failed.next_turn)} on "
+                f"{up.newest} but "
                 f"stays {up.pause_failed.stored_after}."
                 if up.pause_failed
                 else ""
@@ -493,6 +525,23 @@ def am_i_affected(found: Findings) -> str:
             "so, so compaction can pass it.",
         ]
     )
+
+
+def _met_at(check: Check) -> str:
+    """What the user meets at a check's affected pause positions, when it is one thing there:
+    the pause refused (``Runner.run`` raises), or the next turn refused; "" otherwise."""
+    hit = [r for r in check.rows if r.affected]
+    if hit and all(r.at_pause != PAUSED for r in hit):
+        return ", where the compaction at the pause is refused and `Runner.run` raises"
+    if hit and all(r.next_turn == REJECTED for r in hit):
+        return ", where the next turn is refused"
+    return ""
+
+
+def _refused(next_turn: str) -> str:
+    """The doctor's word for a next turn, in the collection's: the API *refused* it (HTTP 400),
+    where the doctor's tables say ``rejected``."""
+    return "refused" if next_turn == REJECTED else next_turn
 
 
 def exploration(found: Findings, folder: Path = paths.DATA) -> str:
