@@ -1,0 +1,49 @@
+"""First screens: the words a notebook's answer rests on are defined in that notebook, before
+its answer (a reader reads one notebook alone)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from approval_compaction import paths
+
+ANSWER = "<!-- answer:start -->"
+
+
+def first_screen(stem: str) -> str:
+    """The notebook's markdown before its answer, on one line."""
+    cells = json.loads((paths.ROOT / "notebooks" / f"{stem}.ipynb").read_text())["cells"]
+    text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    return " ".join(text.partition(ANSWER)[0].split())
+
+
+@pytest.mark.parametrize(
+    ("stem", "terms"),
+    [
+        ("10-after-the-fix", ["Compaction", "summary", "stops compacting", "hook"]),
+        (
+            "12-appendix-the-fix-taken-apart",
+            [
+                "Automatic compaction",
+                "partial snapshot",
+                "pairing check",
+                "orphan output",
+                "resume",
+                "function tool",
+                "custom tool",
+                "shell tool",
+                "apply_patch tool",
+                "hosted MCP",
+            ],
+        ),
+    ],
+    ids=["10", "12"],
+)
+def test_first_screen_defines_the_words_its_answer_uses(stem: str, terms: list[str]) -> None:
+    """Issue 61 (r6): 10 defined *compaction* only after its test; 12's answer used words
+    (pairing check, partial history, automatic compaction, the kinds of tool) defined only in
+    03 and 08."""
+    screen = first_screen(stem)
+    assert [t for t in terms if f"*{t}*" not in screen] == []
