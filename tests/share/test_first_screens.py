@@ -47,3 +47,13 @@ def test_first_screen_defines_the_words_its_answer_uses(stem: str, terms: list[s
     03 and 08."""
     screen = first_screen(stem)
     assert [t for t in terms if f"*{t}*" not in screen] == []
+
+
+def test_appendix_answer_names_the_branch_by_the_term_12_defines() -> None:
+    """12 defines *partial snapshot* (03's and its own code notes' word); its computed answer
+    said "partial history", a term defined nowhere."""
+    from approval_compaction.lab.findings.headlines import appendix
+    from approval_compaction.lab.findings.load import load_findings
+
+    answer = appendix(load_findings(paths.DATA))
+    assert "the branch for a partial snapshot" in answer and "partial history" not in answer

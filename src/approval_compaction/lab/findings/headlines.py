@@ -749,7 +749,7 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
         f"hunks; for {kinds}, {pieces} the whole fix (hunk "
         f"{', '.join(str(an.numbers[h]) for h in an.minimal_fix)}): the pairing check of "
         f"`{m.function}` moved "
-        f"out of the branch for a partial history into the block every automatic compaction "
+        f"out of the branch for a partial snapshot into the block every automatic compaction "
         f"enters ({code(m.new_block)}, quoted below from {m.new}'s source). "
         f"{m.old} with it alone: {an.minimal_outcome.verdict}; "
         f"{m.new} with every other change reverted: {outcome_word(an.rest_reverted)}.{others}"
