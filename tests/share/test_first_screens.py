@@ -57,3 +57,14 @@ def test_appendix_answer_names_the_branch_by_the_term_12_defines() -> None:
 
     answer = appendix(load_findings(paths.DATA))
     assert "the branch for a partial snapshot" in answer and "partial history" not in answer
+
+
+def test_your_session_names_its_example_as_notebook_07s_store() -> None:
+    """Issue 61 (r6): 15's default example repeated 07 as if it were its own finding; its answer
+    names the example as 07's poisoned store (the same ``poison`` run), in one line."""
+    from approval_compaction.lab.findings.headlines import your_session
+    from approval_compaction.lab.findings.load import load_findings
+
+    answer = your_session(load_findings(paths.DATA))
+    assert answer.startswith("**Answer** (the example: notebook 07's poisoned store).")
+    assert "its result is 07's" in first_screen("15-your-session")
