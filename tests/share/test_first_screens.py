@@ -66,5 +66,5 @@ def test_your_session_names_its_example_as_notebook_07s_store() -> None:
     from approval_compaction.lab.findings.load import load_findings
 
     answer = your_session(load_findings(paths.DATA))
-    assert answer.startswith("**Answer** (the example: notebook 07's poisoned store).")
+    assert answer.startswith("**Answer** (the example, made as 07's poisoned store is).")
     assert "its result is 07's" in first_screen("15-your-session")

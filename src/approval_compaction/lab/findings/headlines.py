@@ -1006,7 +1006,7 @@ def your_session(found: Findings) -> str:
     turn = own.next_turn(example.items, "input")
     after = own.next_turn(own.healed_items(example), "input")
     text = own.session_answer(example, own.session_verdict(example), turn, after)
-    return text.replace("**Answer.**", "**Answer** (the example: notebook 07's poisoned store).", 1)
+    return text.replace("**Answer.**", "**Answer** (the example, made as 07's poisoned store is).", 1)
 
 
 # An ADK compaction kind's name (``window-1``, ``tokens-2``) is its trigger and one size.
