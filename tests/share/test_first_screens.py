@@ -68,3 +68,20 @@ def test_your_session_names_its_example_as_notebook_07s_store() -> None:
     answer = your_session(load_findings(paths.DATA))
     assert answer.startswith("**Answer** (the example, made as 07's poisoned store is).")
     assert "its result is 07's" in first_screen("15-your-session")
+
+
+def test_exploration_answer_scopes_the_lost_call_to_its_mode() -> None:
+    """Issue 61 (r7): 08's answer said every kind loses its pending call on 0.23.1, while its
+    own table shows the search's previous_response_id conversation refused at the pause
+    instead: the answer names each mode, from the committed searches."""
+    from approval_compaction.lab.findings.headlines import exploration
+    from approval_compaction.lab.findings.load import load_findings
+
+    answer = exploration(load_findings(paths.DATA))
+    assert "loses its pending call when compaction runs while the call waits, in `input` mode:" in (
+        answer
+    )
+    assert (
+        "In `previous_response_id` mode the API refuses that compaction instead (HTTP 400; the "
+        "search kept one conversation: a function tool's)."
+    ) in answer

@@ -13,7 +13,6 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...analysis.liveness import LIVENESS_NAMES
 from ...doctor.verdict import NEEDS_REPAIR
 from ...errors import InvestigationError
 from ...formats.markdown import code
@@ -507,13 +506,22 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
     if not unfixed:
         raise HeadlineError("the answers need a search without the workaround")
     old, new = unfixed[0], unfixed[-1]
-    lost = _kinds(f for f in old.findings if not set(f.invariants) <= set(LIVENESS_NAMES))
+    losing = [f for f in old.findings if any(i.endswith(PAIRING) for i in f.invariants)]
+    lost, lost_in = _kinds(losing), sorted({f.trace.conversation.mode for f in losing})
+    refused = [f for f in old.findings if ACCEPTED_NEXT in f.invariants]
+    refused_in = sorted({f.trace.conversation.mode for f in refused} - set(lost_in))
     bugs = [f for f in new.findings if _breach(f) == BUG]
     documented = [f for f in new.findings if _breach(f) == CONTRACT]
     said = [
         f"**Answer.** On {old.sdk_version}, every kind of approval loses its pending call when "
-        f"compaction runs while the call waits: {lost} (a search on the scripted model, its "
-        "compaction endpoint answering as the API documents)."
+        f"compaction runs while the call waits, in {_modes(lost_in)} mode: {lost} (a search on "
+        "the scripted model, its compaction endpoint answering as the API documents)."
+        + (
+            f" In {_modes(refused_in)} mode the API refuses that compaction instead (HTTP 400; "
+            f"the search kept {_count(refused)}: {_asked(refused)})."
+            if refused_in
+            else ""
+        )
     ]
     if fixed:
         broke = sum(len(r.findings) for r in fixed)
@@ -597,6 +605,26 @@ KIND_NAMES = {
     "apply_patch_approval": "apply_patch tool",
     "mcp_approval": "hosted MCP approval",
 }
+
+
+PAIRING = ("_paired", "_complete")  # the invariants a lost or unpaired item breaks
+ACCEPTED_NEXT = "next_turn_accepted"  # a search files a refusal at the pause under it (08)
+
+
+def _count(findings: Sequence[Any]) -> str:
+    return "one conversation" if len(findings) == 1 else f"{len(findings)} conversations"
+
+
+def _asked(findings: Iterable[Any]) -> str:
+    """The kinds of approval the findings' conversations asked for, as ``a function tool's``."""
+    asked = dict.fromkeys(
+        KIND_NAMES.get(c, c)
+        for f in findings
+        for step in f.trace.conversation.steps
+        if step.action == "ask"
+        for c in step.calls
+    )
+    return ", ".join(f"a {name}'s" for name in asked)
 
 
 def _kinds(findings: Iterable[Any], last: str = ", ") -> str:
@@ -1006,7 +1034,9 @@ def your_session(found: Findings) -> str:
     turn = own.next_turn(example.items, "input")
     after = own.next_turn(own.healed_items(example), "input")
     text = own.session_answer(example, own.session_verdict(example), turn, after)
-    return text.replace("**Answer.**", "**Answer** (the example, made as 07's poisoned store is).", 1)
+    return text.replace(
+        "**Answer.**", "**Answer** (the example, made as 07's poisoned store is).", 1
+    )
 
 
 # An ADK compaction kind's name (``window-1``, ``tokens-2``) is its trigger and one size.
