@@ -126,3 +126,28 @@ def test_committed_late_resumes_agree_with_a_rerun_here() -> None:
             if invariant == "stored_history_paired"
         }
         assert ("function_approval" in reported) is ("function_approval" in orphaned), result.fix
+
+
+def test_committed_pause_refusal_names_its_kind_and_its_refused_compaction() -> None:
+    """Notebook 08: the search judges an ``ask`` that pauses as a next turn, so a compaction
+    refused at the pause is filed under ``next_turn_accepted``; its row names the kind of
+    approval asked (a refusal names no offending item, ``-`` in the record), and the refusals
+    table shows the compaction endpoint that refused it."""
+    from approval_compaction import paths
+
+    results = replay.load_results(paths.DATA)
+    breaks = " ".join(replay.findings_table(results)["breaks"])
+    assert "(-)" not in breaks
+    assert "next_turn_accepted (function_approval)" in breaks
+    refused = replay.refusals_table(results, "next_turn_accepted")
+    assert list(refused["mode"]) == ["previous_response_id"]
+    assert refused["refused"].str.contains("/v1/responses/compact").all()
+
+
+def test_next_turn_accepted_means_any_request_of_the_turn_compaction_included() -> None:
+    """The judge fails ``next_turn_accepted`` on any refused request of the stage (compaction
+    too): its meaning must say so, not "the next turn's model request"."""
+    from approval_compaction.analysis.properties import invariant
+
+    meaning = invariant("next_turn_accepted").meaning
+    assert "compaction included" in meaning and "model request is answered" not in meaning

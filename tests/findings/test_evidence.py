@@ -66,3 +66,21 @@ def test_evidence_conversion_counts_changed_items_and_names_what_the_body_adds()
     assert conversion([CALL, ORPHAN], [CALL, changed, QUESTION], {"input": [], "model": "m"}) == (
         "2 of 3 input items changed on the way; the body adds `model`."
     )
+
+
+def test_evidence_refused_request_names_path_status_body_and_message() -> None:
+    """Notebook 09's wire table: the refused request of a run, what its body carries, and the
+    server's message; ``ok`` when nothing was refused."""
+    from approval_compaction.lab.findings.evidence import refused_request
+
+    refused = {
+        "path": "/v1/responses/compact",
+        "status": 400,
+        "body": {"model": "m", "previous_response_id": "resp_1"},
+        "error": "No tool output found for function call c1.",
+    }
+    stage = Stage("pause", stored=[], http_requests=[refused], outcome=REJECTED)
+    row = refused_request(run_with(stage))
+    assert row["stage"] == "pause" and row["refused request"] == "/v1/responses/compact"
+    assert row["its body carries"] == "previous_response_id resp_1" and row["status"] == 400
+    assert row["message"] == "No tool output found for function call c1."

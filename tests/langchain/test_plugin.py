@@ -47,8 +47,10 @@ def test_plugin_answer_names_the_pinned_release_and_what_the_control_meets() -> 
 
 def test_plugin_answer_says_what_the_search_finds_the_patch_leaves() -> None:
     """The patched situations all read usable, while the search finds sequences on the patched
-    package where the docs' trim step still cuts a call from its output: the answer says both,
-    from the committed searches."""
+    package where the docs' trim step sends a call's output without its call: the answer says
+    both, from the committed searches. Issue 61 (r6): it said the trim step "still" cuts, as if
+    the release did so too; the release's search finds no such sequence, and the answer says
+    that instead."""
     from approval_compaction.lab.findings.searched import searched_cases
 
     left = [c for c in searched_cases("langchain") if "+" in c.package and c.label == "new"]
@@ -56,9 +58,14 @@ def test_plugin_answer_says_what_the_search_finds_the_patch_leaves() -> None:
     refused = sum(any(name == "next_turn_accepted" for name, _ in c.pairs) for c in left)
     said = answer()
     assert (
-        f"finds {len(left)} sequences no situation has where, with the patch, the docs' trim step "
-        "over Chat Completions still cuts a later call from its output"
+        f"finds {len(left)} sequences no situation has, each on the patched package with the "
+        "docs' trim step over Chat Completions: a later call's output is sent without its call"
     ) in said
+    assert "still" not in said
+    released = [c for c in searched_cases("langchain") if "+" not in c.package]
+    trim = [c for c in released if c.mode == "trim"]
+    assert trim and not any(name.endswith("_paired") for c in trim for name, _ in c.pairs)
+    assert "On the release the search finds no trim sequence that sends an output without" in said
     assert f"in {refused} the API refuses the next question" in said
     assert "every later question of these situations in every setting, the control too" in said
 

@@ -79,8 +79,8 @@ def test_provenance_table_says_live_or_committed() -> None:
         "01-walkthrough.ipynb": Provenance("01-walkthrough.ipynb", "One case", 6, ()),
     }
     rows = provenance.table(records).splitlines()[2:]
-    assert rows[0] == "| [01 · One case](notebooks/01-walkthrough.ipynb) | yes (6 runs) | none |"
-    assert rows[1] == "| [05 · Releases](notebooks/05-releases.ipynb) | no | sweep.json |"
+    assert rows[0] == "| [01 · One case](notebooks/01-walkthrough.ipynb) | 6 runs | none |"
+    assert rows[1] == "| [05 · Releases](notebooks/05-releases.ipynb) | none | sweep.json |"
     assert provenance.load(Path("/nonexistent/notebooks.json")) == {}
 
 
@@ -89,3 +89,28 @@ def test_provenance_committed_record_lists_every_notebook() -> None:
     assert sorted(recorded) == [p.name for p in notebook_paths(paths.NOTEBOOKS)], (
         "data/notebooks.json is stale: run `make run`"
     )
+
+
+def test_provenance_counts_another_sdks_driver_runs_as_live() -> None:
+    """Issue 61 (r7): the README said 14 runs no SDK live, while it runs one case in langchain's
+    own environment (and 11 and 13 theirs): the drivers' runs count, named by SDK."""
+    printed = json.dumps({"sdk_runs": 0, "data_read": ["data/x.json"], "driven": {"langchain": 1}})
+    record = provenance.parse("14-langchain.ipynb", "LangChain's agents", printed)
+    assert record.live and record.driven == (("langchain", 1),)
+    row = provenance.table({record.notebook: record}).splitlines()[2]
+    assert row == (
+        "| [14 · LangChain's agents](notebooks/14-langchain.ipynb) | 1 langchain run | x.json |"
+    )
+    assert {sdk for _, _, sdk in provenance.DRIVERS} == {
+        "@openai/agents",
+        "google-adk",
+        "langchain",
+    }
+
+
+def test_provenance_driver_wrapper_counts_each_line_it_returns() -> None:
+    provenance._state["driven"] = {}
+    counted = provenance._driving(lambda: [[{"a": 1}, {"b": 2}], [{"c": 3}]], "langchain")
+    assert counted() == [[{"a": 1}, {"b": 2}], [{"c": 3}]]
+    assert provenance._state["driven"] == {"langchain": 3}
+    provenance._state["driven"] = {}

@@ -105,8 +105,8 @@ DEFINITIONS: tuple[Invariant, ...] = (
     ),
     Invariant(
         "next_turn_accepted",
-        "the next turn's model request is answered: over HTTP no error is raised; on the "
-        "scripted model the stand-in's rules accept its input",
+        "the next turn is answered: no request it makes is refused (compaction included); on "
+        "the scripted model the stand-in's rules accept its model input",
         ("next_turn",),
         "outcome",
     ),

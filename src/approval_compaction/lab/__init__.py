@@ -35,7 +35,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".findings.outcomes": ("outcome_frame",),
     ".findings.prose": ("prose",),
     ".findings.folding": ("block_order", "choice_effects"),
-    ".findings.evidence": ("conversion", "failure"),
+    ".findings.evidence": ("conversion", "failure", "refused_request"),
     ".releases.heatmap": ("heatmap", "matrix_scope", "release_heatmap"),
     ".widget": ("stepper",),
     ".findings.edge_cases": ("edge_table",),

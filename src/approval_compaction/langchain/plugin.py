@@ -162,9 +162,10 @@ def _search_left(folder: Path) -> str:
     """What the state-space search finds on the patched package that no situation has: in
     words where each is the docs' trim step (``report.search_said`` says why), else counted."""
     from ..lab.findings.searched import searched_cases
-    from .report import trim_after_fix
+    from .report import release_trim_said, trim_after_fix
 
-    left = [c for c in searched_cases("langchain", folder) if "+" in c.package]
+    searched = searched_cases("langchain", folder)
+    left = [c for c in searched if "+" in c.package]
     new = [c for c in left if c.label == "new"]
     if not new:
         return ""
@@ -175,10 +176,12 @@ def _search_left(folder: Path) -> str:
         over = f" over {' and '.join(words.get(a, a) for a in apis)}" if apis else ""
         refused = sum(any(name == "next_turn_accepted" for name, _ in c.pairs) for c in new)
         said = f", and in {refused} the API refuses the next question" if refused else ""
+        release = release_trim_said(searched)
         return (
             f"A search over LangChain's own moves (the last section) finds {len(new)} sequences "
-            f"no situation has where, with the patch, the docs' trim step{over} still cuts a "
-            f"later call from its output{said}."
+            f"no situation has, each on the patched package with the docs' trim step{over}: a "
+            f"later call's output is sent without its call{said}."
+            + (f" {release}" if release else "")
         )
     return (
         f"A search over LangChain's own moves finds {len(new)} sequences the patch leaves broken."

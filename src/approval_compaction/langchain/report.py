@@ -142,6 +142,30 @@ def trim_after_fix(new: Sequence[SearchedCase]) -> bool:
     return bool(new) and all(c.mode == "trim" and "+" in c.package for c in new)
 
 
+def unpaired(case: SearchedCase) -> bool:
+    """Whether a finding leaves an output without its call somewhere (a ``*_paired`` rule)."""
+    return any(name.endswith("_paired") for name, _ in case.pairs)
+
+
+def release_trim_said(cases: Sequence[SearchedCase]) -> str:
+    """What the search found on the release itself in the docs' trim step, beside what it finds
+    there on the patched package: no sequence leaving an output without its call, only the
+    hand-picked shapes it reduces to (``""`` when the release's search does find one, or when
+    the new findings are not all the trim step on the patched package)."""
+    trim = [c for c in cases if "+" not in c.package and c.mode == "trim"]
+    if not trim_after_fix([c for c in cases if c.label == "new"]) or any(map(unpaired, trim)):
+        return ""
+    shapes = sorted({c.known_as or c.label for c in trim})
+    found = ""
+    if shapes:
+        names = " and ".join(f"*{s}*" for s in shapes)
+        found = f" (its trim finding{'s' if len(trim) > 1 else ''}: {names}, a call left open)"
+    return (
+        "On the release the search finds no trim sequence that sends an output without its "
+        f"call{found}."
+    )
+
+
 def search_said(cases: Sequence[SearchedCase]) -> str:
     """How many of the search's findings no situation has the shape of, and, where each such
     one is the docs' trim step on the patched package, why."""
@@ -178,7 +202,7 @@ def searched_words(cases: Sequence[SearchedCase]) -> list[str]:
         "",
         markdown_table(searched_frame(list(cases))),
         "",
-        search_said(cases),
+        " ".join(filter(None, (search_said(cases), release_trim_said(cases)))),
         "",
     ]
 

@@ -176,13 +176,15 @@ def coverage(results: dict[str, SearchResult]) -> pd.DataFrame:
 
 
 def findings_table(results: dict[str, SearchResult]) -> pd.DataFrame:
-    """One row per shrunk counterexample: where, what it breaks, known or new, its steps."""
+    """One row per shrunk counterexample: where, what it breaks (with the kinds of approval
+    whose items broke it; a refusal, which names no item, with the kinds its conversation
+    asked), known or new, its steps."""
     rows = [
         {
             "search": name,
             "counterexample": f.name,
             "mode": f.trace.conversation.mode,
-            "breaks": ", ".join(f"{i} ({k})" for i, k in f.pairs),
+            "breaks": ", ".join(f"{i} ({_kind(f, k)})" for i, k in f.pairs),
             "label": f.label,
             "known as": f.known_as,
             "steps": " → ".join(s.label() for s in f.trace.conversation.steps),
@@ -194,6 +196,39 @@ def findings_table(results: dict[str, SearchResult]) -> pd.DataFrame:
     import pandas as pd
 
     return pd.DataFrame(rows, columns=columns)
+
+
+def refusals_table(results: dict[str, SearchResult], invariant: str) -> pd.DataFrame:
+    """One row per step of a conversation kept for breaking ``invariant`` (one of the two
+    ``*_accepted``) that broke it: where, the step, and the judge's detail (the refused request's
+    status, endpoint and the API's words)."""
+    rows = [
+        {
+            "search": name,
+            "counterexample": f.name,
+            "mode": f.trace.conversation.mode,
+            "step": r.step.label(),
+            "refused": j.detail,
+        }
+        for name, result in results.items()
+        for f in result.findings
+        if invariant in f.invariants
+        for r in f.trace.records
+        for j in r.violations
+        if j.invariant == invariant
+    ]
+    import pandas as pd
+
+    return pd.DataFrame(rows, columns=["search", "counterexample", "mode", "step", "refused"])
+
+
+def _kind(finding: Finding, kind: str) -> str:
+    """The kind a pair names, or for ``-`` (a refused request names no offending item) the
+    kinds of approval the conversation's ``ask`` steps called."""
+    if kind != "-":
+        return kind
+    asked = {c for s in finding.trace.conversation.steps if s.action == "ask" for c in s.calls}
+    return ", ".join(sorted(asked)) or kind
 
 
 def holds_table(results: dict[str, SearchResult]) -> pd.DataFrame:

@@ -53,6 +53,31 @@ def failure(run: CaseRun) -> Failure | None:
     return None
 
 
+def refused_request(run: CaseRun) -> dict[str, Any]:
+    """The wire's view of where a run failed: the stage, the refused request's path and status,
+    what its body carries (an id naming a stored response, or its input items), and the
+    server's message; ``ok`` in the stage when no request was refused."""
+    found = failure(run)
+    if found is None:
+        return {
+            "stage": "ok",
+            "refused request": "",
+            "status": "",
+            "its body carries": "",
+            "message": "",
+        }
+    body = found.request.get("body")
+    named = body.get("previous_response_id") if isinstance(body, dict) else None
+    carries = f"previous_response_id {named}" if named else f"input: {len(found.sent)} items"
+    return {
+        "stage": found.stage.name,
+        "refused request": str(found.request.get("path")),
+        "status": found.request.get("status"),
+        "its body carries": carries,
+        "message": str(found.request.get("error", "")),
+    }
+
+
 def _lines(items: Sequence[Item]) -> list[str]:
     return [line for item in items for line in json.dumps(item, indent=1).splitlines()]
 

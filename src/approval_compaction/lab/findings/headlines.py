@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...analysis.liveness import LIVENESS_NAMES, SDK_DEFAULT_THRESHOLD
+from ...analysis.liveness import SDK_DEFAULT_THRESHOLD
 from ...doctor.check import PAUSED, REJECTED
 from ...doctor.verdict import NEEDS_REPAIR
 from ...errors import InvestigationError
@@ -556,13 +556,22 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
     if not unfixed:
         raise HeadlineError("the answers need a search without the workaround")
     old, new = unfixed[0], unfixed[-1]
-    lost = _kinds(f for f in old.findings if not set(f.invariants) <= set(LIVENESS_NAMES))
+    losing = [f for f in old.findings if any(i.endswith(PAIRING) for i in f.invariants)]
+    lost, lost_in = _kinds(losing), sorted({f.trace.conversation.mode for f in losing})
+    refused = [f for f in old.findings if ACCEPTED_NEXT in f.invariants]
+    refused_in = sorted({f.trace.conversation.mode for f in refused} - set(lost_in))
     bugs = [f for f in new.findings if _breach(f) == BUG]
     documented = [f for f in new.findings if _breach(f) == CONTRACT]
     said = [
         f"**Answer.** On {old.sdk_version}, every kind of approval loses its pending call when "
-        f"compaction runs while the call waits: {lost} (a search on the scripted model, its "
-        "compaction endpoint answering as the API documents)."
+        f"compaction runs while the call waits, in {_modes(lost_in)} mode: {lost} (a search on "
+        "the scripted model, its compaction endpoint answering as the API documents)."
+        + (
+            f" In {_modes(refused_in)} mode the API refuses that compaction instead (HTTP 400; "
+            f"the search kept {_count(refused)}: {_asked(refused)})."
+            if refused_in
+            else ""
+        )
     ]
     if fixed:
         broke = sum(len(r.findings) for r in fixed)
@@ -646,6 +655,26 @@ KIND_NAMES = {
     "apply_patch_approval": "apply_patch tool",
     "mcp_approval": "hosted MCP approval",
 }
+
+
+PAIRING = ("_paired", "_complete")  # the invariants a lost or unpaired item breaks
+ACCEPTED_NEXT = "next_turn_accepted"  # a search files a refusal at the pause under it (08)
+
+
+def _count(findings: Sequence[Any]) -> str:
+    return "one conversation" if len(findings) == 1 else f"{len(findings)} conversations"
+
+
+def _asked(findings: Iterable[Any]) -> str:
+    """The kinds of approval the findings' conversations asked for, as ``a function tool's``."""
+    asked = dict.fromkeys(
+        KIND_NAMES.get(c, c)
+        for f in findings
+        for step in f.trace.conversation.steps
+        if step.action == "ask"
+        for c in step.calls
+    )
+    return ", ".join(f"a {name}'s" for name in asked)
 
 
 def _kinds(findings: Iterable[Any], last: str = ", ") -> str:
@@ -798,7 +827,7 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
         f"hunks; for {kinds}, {pieces} the whole fix (hunk "
         f"{', '.join(str(an.numbers[h]) for h in an.minimal_fix)}): the pairing check of "
         f"`{m.function}` moved "
-        f"out of the branch for a partial history into the block every automatic compaction "
+        f"out of the branch for a partial snapshot into the block every automatic compaction "
         f"enters ({code(m.new_block)}, quoted below from {m.new}'s source). "
         f"{m.old} with it alone: {an.minimal_outcome.verdict}; "
         f"{m.new} with every other change reverted: {outcome_word(an.rest_reverted)}.{others}"
@@ -1055,7 +1084,9 @@ def your_session(found: Findings) -> str:
     turn = own.next_turn(example.items, "input")
     after = own.next_turn(own.healed_items(example), "input")
     text = own.session_answer(example, own.session_verdict(example), turn, after)
-    return text.replace("**Answer.**", "**Answer** (the example store).", 1)
+    return text.replace(
+        "**Answer.**", "**Answer** (the example, made as 07's poisoned store is).", 1
+    )
 
 
 # An ADK compaction kind's name (``window-1``, ``tokens-2``) is its trigger and one size.

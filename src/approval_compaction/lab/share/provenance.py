@@ -1,8 +1,10 @@
-"""Provenance: which notebooks run the SDK live, and which committed data files each one reads.
+"""Provenance: which notebooks run an SDK live, and which committed data files each one reads.
 
 While a notebook executes, two hidden cells bracket it in the same kernel: the first counts every
-run the installed SDK's runner starts (``AgentRunner.run``, ``run_streamed``, ``run_sync``) and,
-through an audit hook, every file under ``data/`` the kernel opens for reading; the last prints
+run the installed SDK's runner starts (``AgentRunner.run``, ``run_streamed``, ``run_sync``), every
+run the other SDKs' drivers return (``DRIVERS``: JavaScript, google-adk and langchain run in their
+own process, one line per case or situation) and, through an audit hook, every file under
+``data/`` the kernel opens for reading; the last prints
 what it saw. The executor removes both cells, so the notebook is unchanged, and records the result
 in ``data/notebooks.json``; the README's notebook table is written from that file. So "live" and
 "reads committed data" are observed, not declared.
@@ -10,6 +12,7 @@ in ``data/notebooks.json``; the README's notebook table is written from that fil
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from collections.abc import Callable
@@ -23,6 +26,12 @@ from .. import paths
 SETUP = "from approval_compaction.lab.share.provenance import watch as _watch\n_watch()"
 REPORT = "from approval_compaction.lab.share.provenance import seen as _seen\nprint(_seen())"
 RUNNER_METHODS = ("run", "run_streamed", "run_sync")
+# The other SDKs' drivers: module, function returning one list of lines per plan, the SDK's name.
+DRIVERS = (
+    ("approval_compaction.js.harness", "run_lines", "@openai/agents"),
+    ("approval_compaction.adk.harness", "_run_driver", "google-adk"),
+    ("approval_compaction.langchain.harness", "run_driver", "langchain"),
+)
 
 
 @dataclass(frozen=True)
@@ -33,13 +42,23 @@ class Provenance:
     title: str
     sdk_runs: int
     data_read: tuple[str, ...]
+    driven: tuple[tuple[str, int], ...] = ()  # another SDK's runs, by SDK, through its driver
 
     @property
     def live(self) -> bool:
-        return self.sdk_runs > 0
+        return self.sdk_runs > 0 or any(n for _, n in self.driven)
 
 
-_state: dict[str, Any] = {"runs": 0, "read": set()}
+_state: dict[str, Any] = {"runs": 0, "read": set(), "driven": {}}
+
+
+def _driving(method: Callable[..., Any], sdk: str) -> Callable[..., Any]:
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        lines = method(*args, **kwargs)
+        _state["driven"][sdk] = _state["driven"].get(sdk, 0) + sum(map(len, lines))
+        return lines
+
+    return counted
 
 
 def _counting(method: Callable[..., Any]) -> Callable[..., Any]:
@@ -71,18 +90,23 @@ def watch(data: Path = paths.DATA) -> None:
 
     for name in RUNNER_METHODS:
         setattr(AgentRunner, name, _counting(getattr(AgentRunner, name)))
+    for module, function, sdk in DRIVERS:
+        found = importlib.import_module(module)
+        setattr(found, function, _driving(getattr(found, function), sdk))
     sys.addaudithook(_audit(data.resolve()))
 
 
 def seen() -> str:
     """What was counted, as one line of JSON (the hidden last cell prints it)."""
-    return json.dumps({"sdk_runs": _state["runs"], "data_read": sorted(_state["read"])})
+    seen = {"sdk_runs": _state["runs"], "data_read": sorted(_state["read"])}
+    return json.dumps(seen | ({"driven": _state["driven"]} if _state["driven"] else {}))
 
 
 def parse(notebook: str, title: str, printed: str) -> Provenance:
     """The hidden last cell's line, as this notebook's provenance."""
     values = json.loads(printed)
-    return Provenance(notebook, title, int(values["sdk_runs"]), tuple(values["data_read"]))
+    driven = tuple(sorted((str(k), int(v)) for k, v in values.get("driven", {}).items()))
+    return Provenance(notebook, title, int(values["sdk_runs"]), tuple(values["data_read"]), driven)
 
 
 def load(path: Path) -> dict[str, Provenance]:
@@ -91,24 +115,31 @@ def load(path: Path) -> dict[str, Provenance]:
         return {}
 
     def parse(row: dict[str, Any]) -> Provenance:
-        return Provenance(**{**row, "data_read": tuple(row["data_read"])})
+        driven = tuple((str(k), int(v)) for k, v in row.get("driven", []))
+        return Provenance(**{**row, "data_read": tuple(row["data_read"]), "driven": driven})
 
     return {r.notebook: r for r in read_json_list(path, parse)}
 
 
 def write(path: Path, records: dict[str, Provenance]) -> None:
-    write_json(path, [asdict(records[name]) for name in sorted(records)], indent=1)
+    rows = [asdict(records[name]) for name in sorted(records)]
+    for row in rows:  # a notebook that drives no other SDK keeps its record as it was
+        if not row["driven"]:
+            del row["driven"]
+    write_json(path, rows, indent=1)
 
 
 def table(records: dict[str, Provenance]) -> str:
     """The README's notebook table: each notebook, whether it runs the SDK, what it reads."""
     lines = [
-        "| notebook | runs the SDK live | committed data it reads, in `data/` |",
+        "| notebook | SDK runs it starts | committed data it reads, in `data/` |",
         "|---|---|---|",
     ]
     for name in sorted(records):
         record = records[name]
-        live = f"yes ({record.sdk_runs} runs)" if record.live else "no"
+        runs = [f"{record.sdk_runs} runs"] if record.sdk_runs else []
+        runs += [f"{n} {sdk} run{'s' if n > 1 else ''}" for sdk, n in record.driven if n]
+        live = ", ".join(runs) or "none"
         read = ", ".join(p.removeprefix("data/") for p in record.data_read) or "none"
         lines.append(f"| [{name[:2]} · {record.title}](notebooks/{name}) | {live} | {read} |")
     return "\n".join(lines)

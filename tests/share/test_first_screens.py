@@ -1,0 +1,87 @@
+"""First screens: the words a notebook's answer rests on are defined in that notebook, before
+its answer (a reader reads one notebook alone)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from approval_compaction import paths
+
+ANSWER = "<!-- answer:start -->"
+
+
+def first_screen(stem: str) -> str:
+    """The notebook's markdown before its answer, on one line."""
+    cells = json.loads((paths.ROOT / "notebooks" / f"{stem}.ipynb").read_text())["cells"]
+    text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    return " ".join(text.partition(ANSWER)[0].split())
+
+
+@pytest.mark.parametrize(
+    ("stem", "terms"),
+    [
+        ("10-after-the-fix", ["Compaction", "summary", "stops compacting", "hook"]),
+        (
+            "12-appendix-the-fix-taken-apart",
+            [
+                "Automatic compaction",
+                "partial snapshot",
+                "pairing check",
+                "orphan output",
+                "resume",
+                "function tool",
+                "custom tool",
+                "shell tool",
+                "apply_patch tool",
+                "hosted MCP",
+            ],
+        ),
+    ],
+    ids=["10", "12"],
+)
+def test_first_screen_defines_the_words_its_answer_uses(stem: str, terms: list[str]) -> None:
+    """Issue 61 (r6): 10 defined *compaction* only after its test; 12's answer used words
+    (pairing check, partial history, automatic compaction, the kinds of tool) defined only in
+    03 and 08."""
+    screen = first_screen(stem)
+    assert [t for t in terms if f"*{t}*" not in screen] == []
+
+
+def test_appendix_answer_names_the_branch_by_the_term_12_defines() -> None:
+    """12 defines *partial snapshot* (03's and its own code notes' word); its computed answer
+    said "partial history", a term defined nowhere."""
+    from approval_compaction.lab.findings.headlines import appendix
+    from approval_compaction.lab.findings.load import load_findings
+
+    answer = appendix(load_findings(paths.DATA))
+    assert "the branch for a partial snapshot" in answer and "partial history" not in answer
+
+
+def test_your_session_names_its_example_as_notebook_07s_store() -> None:
+    """Issue 61 (r6): 15's default example repeated 07 as if it were its own finding; its answer
+    names the example as 07's poisoned store (the same ``poison`` run), in one line."""
+    from approval_compaction.lab.findings.headlines import your_session
+    from approval_compaction.lab.findings.load import load_findings
+
+    answer = your_session(load_findings(paths.DATA))
+    assert answer.startswith("**Answer** (the example, made as 07's poisoned store is).")
+    assert "its result is 07's" in first_screen("15-your-session")
+
+
+def test_exploration_answer_scopes_the_lost_call_to_its_mode() -> None:
+    """Issue 61 (r7): 08's answer said every kind loses its pending call on 0.23.1, while its
+    own table shows the search's previous_response_id conversation refused at the pause
+    instead: the answer names each mode, from the committed searches."""
+    from approval_compaction.lab.findings.headlines import exploration
+    from approval_compaction.lab.findings.load import load_findings
+
+    answer = exploration(load_findings(paths.DATA))
+    assert "loses its pending call when compaction runs while the call waits, in `input` mode:" in (
+        answer
+    )
+    assert (
+        "In `previous_response_id` mode the API refuses that compaction instead (HTTP 400; the "
+        "search kept one conversation: a function tool's)."
+    ) in answer
