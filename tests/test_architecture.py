@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import approval_compaction
+import approval_compaction.adk as adk
 import approval_compaction.lab as lab
 import approval_compaction.langchain as langchain
 from approval_compaction.lab import paths
@@ -223,6 +224,7 @@ def test_architecture_matrix_runs_without_the_lab(
 DOORS = {
     "approval_compaction": approval_compaction,
     "approval_compaction.lab": lab,
+    "approval_compaction.adk": adk,  # an SDK folder's own door (notebook 13)
     "approval_compaction.langchain": langchain,  # an SDK folder's own door (notebook 14)
 }
 

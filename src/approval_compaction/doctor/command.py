@@ -195,15 +195,16 @@ def _only_a_file(target: Path, not_regular: Callable[[int], str | None]) -> None
 
 
 def _check_adk(args: argparse.Namespace, out: TextIO) -> int:
-    """The ADK check: a row per kind, then an answer per kind (``doctor.adkcheck``)."""
-    from .adkcheck import adk_answers, check_adk, kinds_of
+    """The ADK check: a row per kind, then an answer per kind (the ADK folder's ``check``)."""
+    from .sdks import sdk_module
 
     if getattr(args, "js", None) is not None:
         raise InvestigationError("--adk and --js check different SDKs: pass one")
     if args.later < 0:
         raise InvestigationError("--later must be 0 or more")
-    found = check_adk(kinds_of(args.kind), args.later)
-    answers = adk_answers(found, args.later)
+    check = sdk_module("adk", "check")  # the folder sits above the doctor: loaded by name
+    found = check.check_adk(check.kinds_of(args.kind), args.later)
+    answers = check.adk_answers(found, args.later)
     code = status.AFFECTED if found.affected else status.HEALTHY
     if args.format == "json":
         value = {

@@ -14,20 +14,21 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
-from ...errors import InvestigationError
-from ...formats.files import write_atomic
-from ...formats.markdown import GITHUB_LIMIT, fence, github_length, markdown_table, one_comment
-from ...formats.records import read_records
-from ...wire.rules import OPEN_CALL, ORPHAN_OUTPUT
-from .. import paths
-from ..adk.late import LateAnswer
-from ..adk.packages import pinned
-from ..adk.patched import BOTH_FIXES, FIX, LONG_RUNNING_FIX, label
-from ..adk.sdk_test import ADK_REGRESSION_TEST, LONG_RUNNING_TEST
-from ..findings.adk import (
+from ..errors import InvestigationError
+from ..formats.files import write_atomic
+from ..formats.markdown import GITHUB_LIMIT, fence, github_length, markdown_table, one_comment
+from ..formats.records import read_records
+from ..lab import paths
+from ..lab.findings.fixes import checks, checks_frame, mutants, upstream
+from ..lab.findings.searched import SearchedCase, load_searches, searched_cases, searched_frame
+from ..lab.mutation import mutants_frame
+from ..lab.releases.driven import SdkTestRecord, SweepRecord
+from ..wire.rules import OPEN_CALL, ORPHAN_OUTPUT
+from .finding import (
     TRIGGERS,
     adk_changes_frame,
     adk_liveness_frame,
@@ -35,10 +36,10 @@ from ..findings.adk import (
     late_split_frame,
     load_adk,
 )
-from ..findings.fixes import adk_suite_frame, checks, checks_frame, mutants, upstream
-from ..findings.searched import SearchedCase, load_searches, searched_cases, searched_frame
-from ..mutation import mutants_frame
-from ..releases.driven import SdkTestRecord, SweepRecord
+from .late import LateAnswer
+from .packages import pinned
+from .patched import BOTH_FIXES, FIX, LONG_RUNNING_FIX, label
+from .sdk_test import ADK_REGRESSION_TEST, LONG_RUNNING_TEST
 
 REPOSITORY = "https://github.com/google/adk-python"
 # The linked issues, each with how this report differs from it (words by hand).
@@ -84,7 +85,7 @@ def late_frame(folder: Path = paths.DATA) -> pd.DataFrame:
 
 
 def _who_is_hit() -> str:
-    from ..adk.source import permalink
+    from .source import permalink
 
     default = permalink(
         "apps/compaction.py", "config.summarizer = LlmEventSummarizer(llm=agent.canonical_model)"
@@ -130,7 +131,7 @@ def _where_ran(folder: Path) -> str:
 
 
 def _fix_parts(folder: Path) -> list[str]:
-    from ..adk.source import permalink
+    from .source import permalink
 
     files = paths.data(folder)
     here = permalink("apps/compaction.py", "async def _summarize_events_with_trace(")
@@ -173,6 +174,21 @@ def _fix_parts(folder: Path) -> list[str]:
             markdown_table(adk_suite_frame(found), cell=str),
         ]
     return parts
+
+
+def adk_suite_frame(record: dict[str, Any]) -> pd.DataFrame:
+    """adk-python's tests of the touched module on the release and patched."""
+    rows = [
+        {
+            "package": run["package"],
+            "tests": run["tests"],
+            "passed": run["passed"],
+            "failed": run["failed"],
+            "outcomes that differ from the release": run["differ_from_release"],
+        }
+        for run in record["runs"]
+    ]
+    return pd.DataFrame(rows).set_index("package")
 
 
 def build_adk_report(folder: Path = paths.DATA) -> str:

@@ -19,12 +19,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..adk.harness import SITUATIONS, DriverError, Plan, run_plans, run_situations
 from ..analysis.invariants import evaluate
 from ..analysis.liveness import LivenessRun, SituationRow, situation_rows
+from ..doctor.check import CheckError
 from ..study.capture import CaseRun
 from ..study.words import ADK_KINDS, AdkKind
-from .check import CheckError
+from .harness import SITUATIONS, DriverError, Plan, run_plans, run_situations
 
 PACKAGE = "google-adk"
 CONTROL = "clean"  # the situation with nothing pending: what every session does by design

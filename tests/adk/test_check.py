@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from approval_compaction.analysis.liveness import SituationRow
-from approval_compaction.doctor.adkcheck import (
+from approval_compaction.adk.check import (
     AdkCheck,
     KindRow,
     adk_answers,
@@ -14,6 +13,7 @@ from approval_compaction.doctor.adkcheck import (
     kinds_of,
     problems,
 )
+from approval_compaction.analysis.liveness import SituationRow
 from approval_compaction.doctor.check import CheckError
 from approval_compaction.study.words import ADK_KINDS
 
@@ -68,7 +68,7 @@ def test_answers_say_per_kind_what_breaks_and_the_check_is_affected_by_any() -> 
 def test_check_adk_on_the_pinned_release_answers_each_kind() -> None:
     """The pinned google-adk in its own environment: no case breaks, the late answer of a
     confirmation answered late is left unpaired (what the ADK report shows)."""
-    from approval_compaction.lab.adk.packages import pinned, release_environment
+    from approval_compaction.adk.packages import pinned, release_environment
 
     env = release_environment(pinned())
     found = check_adk(("window-0", "tokens-2"), 2, env.python)

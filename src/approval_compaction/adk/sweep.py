@@ -17,17 +17,17 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ...adk.harness import OVER_HTTP, SITUATIONS, Plan, run_plan, run_plans, run_situations
-from ...analysis.invariants import judge_all
-from ...analysis.liveness import DEFAULT_TURNS, LivenessRecord, LivenessRun, liveness_records
-from ...formats.progress import Progress
-from ...formats.records import write_records
-from ...study.capture import CaseRun
-from ...study.scenario import Case, all_cases
-from ...study.words import ADK_KINDS, AdkKind, Model
-from .. import paths
-from ..releases.driven import SweepRecord, record, unavailable
-from ..releases.environments import Environment
+from ..analysis.invariants import judge_all
+from ..analysis.liveness import DEFAULT_TURNS, LivenessRecord, LivenessRun, liveness_records
+from ..formats.progress import Progress
+from ..formats.records import write_records
+from ..lab import paths
+from ..lab.releases.driven import SweepRecord, record, unavailable
+from ..lab.releases.environments import Environment
+from ..study.capture import CaseRun
+from ..study.scenario import Case, all_cases
+from ..study.words import ADK_KINDS, AdkKind, Model
+from .harness import OVER_HTTP, SITUATIONS, Plan, run_plan, run_plans, run_situations
 from .packages import (
     AdkEnvironmentError,
     release_dates,
@@ -92,7 +92,7 @@ def sweep_over_http(versions: Sequence[str] | None = None, folder: Path = paths.
     """Every release with ``OpenAIResponsesLlm`` (or those given): each kind's cases with it, every
     model request sent to the stand-in over HTTP, into ``adk-sweep-responses.json`` (written after
     each release), to set beside the scripted sweep's prediction."""
-    from ..releases.versions import version_key
+    from ..lab.releases.versions import version_key
     from .packages import FIRST_RESPONSES
 
     dates = release_dates()
@@ -141,8 +141,8 @@ def run_adk_responses(
 def merge(folders: Sequence[Path], folder: Path = paths.DATA) -> list[Path]:
     """The sweeps written to several folders (releases swept in parallel), in release order,
     into ``folder``'s ``adk-sweep.json`` and ``adk-sweep-liveness.json``."""
-    from ...formats.records import read_records
-    from ..releases.versions import version_key
+    from ..formats.records import read_records
+    from ..lab.releases.versions import version_key
 
     def read(name: str, kind: type[Any]) -> list[Any]:
         found = [

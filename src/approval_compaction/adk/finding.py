@@ -14,25 +14,20 @@ from pathlib import Path
 
 import pandas as pd
 
-from ...adk.moves import WINDOW_SOURCE
-from ...analysis.liveness import LivenessRecord
-from ...formats.records import read_records
-from ...study.words import ADK_KINDS
-from .. import paths
-from ..adk.changes import CHANGES, Change
-from ..adk.late import LateAnswer
-from ..releases.driven import NEVER_COMPACTED, SweepRecord
-from .driven import RAISED, liveness_frame
-from .liveness import REFUSED, SITUATION_WORDS, STUCK
-from .releases import (
+from ..analysis.liveness import LivenessRecord
+from ..formats.records import read_records
+from ..lab import paths
+from ..lab.findings.driven import RAISED, liveness_frame
+from ..lab.findings.liveness import REFUSED, SITUATION_WORDS, STUCK
+from ..lab.findings.releases import (
     COMPACTION_ONLY,
     NEXT_TURN_FAILS,
     PAUSE_FAILS,
     RESUME_FAILS,
     UNAFFECTED,
 )
-from .searched import SearchedCase, searched_cases
-from .verdict import (
+from ..lab.findings.searched import SearchedCase, searched_cases
+from ..lab.findings.verdict import (
     BUG,
     GROWS,
     UNPAIRED,
@@ -43,6 +38,11 @@ from .verdict import (
     driver_verdicts,
     setting_states,
 )
+from ..lab.releases.driven import NEVER_COMPACTED, SweepRecord
+from ..study.words import ADK_KINDS
+from .changes import CHANGES, Change
+from .late import LateAnswer
+from .moves import WINDOW_SOURCE
 
 PACKAGE = "google-adk"
 SEARCHED = "found by the search"  # a liveness bug the search found, after how many sequences
@@ -175,8 +175,8 @@ def adk_verdict_frame(
 ) -> pd.DataFrame:
     """The verdict per run of releases, each kind's cases in ADK's words as columns (kinds
     sharing a column label share a column), the liveness situations by kind."""
-    from ...adk.harness import SITUATIONS
-    from .tables import verdict_frame
+    from ..lab.findings.tables import verdict_frame
+    from .harness import SITUATIONS
 
     return verdict_frame(verdicts, columns, setting_word, contract, SITUATIONS)
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ...errors import InvestigationError
-from .. import paths
-from ..releases.environments import Environment, default_envs, install, uv_binary
-from ..releases.versions import fetch_releases, load_releases, save_releases, sort_versions
+from ..errors import InvestigationError
+from ..lab import paths
+from ..lab.releases.environments import Environment, default_envs, install, uv_binary
+from ..lab.releases.versions import fetch_releases, load_releases, save_releases, sort_versions
 
 PACKAGE = "google-adk"
 # The first release with events compaction (``apps/compaction.py``, ``BaseEventsSummarizer``);
@@ -91,7 +91,7 @@ OPENAI_CLIENT = "openai>=2.20,<3"
 def responses_environment(version: str, dates: dict[str, str] | None = None) -> Environment:
     """The release with the ``openai`` client its ``OpenAIResponsesLlm`` calls, in a folder of
     its own beside the release's, made with uv on first use."""
-    from ..releases.versions import version_key
+    from ..lab.releases.versions import version_key
 
     if version_key(version) < version_key(FIRST_RESPONSES):
         raise AdkEnvironmentError(
