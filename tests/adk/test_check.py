@@ -13,9 +13,10 @@ from approval_compaction.adk.check import (
     kinds_of,
     problems,
 )
+from approval_compaction.adk.words import KINDS as ADK_KINDS
 from approval_compaction.analysis.liveness import SituationRow
+from approval_compaction.cli import main
 from approval_compaction.doctor.check import CheckError
-from approval_compaction.study.words import ADK_KINDS
 
 
 def situation(name: str, keeps: bool = True, usable: bool = True, late: str = "") -> SituationRow:
@@ -79,3 +80,20 @@ def test_check_adk_on_the_pinned_release_answers_each_kind() -> None:
     said = adk_answers(found, 2)
     assert all("resumed leaves its late answer unpaired" in line for line in said)
     assert found.affected
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--js", "somewhere"], "--adk and --js check different SDKs: pass one"),
+        (["--later", "-1"], "--later must be 0 or more"),
+    ],
+    ids=["two-sdks", "negative-later"],
+)
+def test_check_command_is_what_doctor_check_adk_runs(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The doctor reaches the folder's ``command`` by name (``doctor.sdks``): a wrong
+    combination is one line and status 2, before any run."""
+    assert main(["doctor", "check", "--adk", *argv]) == 2
+    assert said in capsys.readouterr().err

@@ -8,11 +8,11 @@ import pytest
 
 from approval_compaction.adk.harness import SITUATIONS, Plan
 from approval_compaction.adk.sweep import PLANS, liveness_plans, record
+from approval_compaction.adk.words import KINDS as ADK_KINDS
 from approval_compaction.analysis.invariants import judge_all
 from approval_compaction.lab.releases.driven import NEVER_COMPACTED
 from approval_compaction.study.capture import CaseRun, Stage
 from approval_compaction.study.scenario import Case
-from approval_compaction.study.words import ADK_KINDS
 
 
 def test_sweep_runs_every_kind_with_every_case() -> None:

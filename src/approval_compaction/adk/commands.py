@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..formats.arguments import CASE_HELP, FORMATS, AddCommand, Lazy
 from ..lab import paths
-from ..study.words import ADK_KINDS
+from .words import KINDS as ADK_KINDS
 
 HERE = ".adk.commands"
 

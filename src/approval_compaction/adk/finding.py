@@ -39,10 +39,10 @@ from ..lab.findings.verdict import (
     setting_states,
 )
 from ..lab.releases.driven import NEVER_COMPACTED, SweepRecord
-from ..study.words import ADK_KINDS
 from .changes import CHANGES, Change
 from .late import LateAnswer
 from .moves import WINDOW_SOURCE
+from .words import KINDS as ADK_KINDS
 
 PACKAGE = "google-adk"
 SEARCHED = "found by the search"  # a liveness bug the search found, after how many sequences

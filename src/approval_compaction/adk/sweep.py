@@ -26,7 +26,7 @@ from ..lab.releases.driven import SweepRecord, record, unavailable
 from ..lab.releases.environments import Environment
 from ..study.capture import CaseRun
 from ..study.scenario import Case, all_cases
-from ..study.words import ADK_KINDS, AdkKind, Model
+from ..study.words import Model
 from .harness import OVER_HTTP, SITUATIONS, Plan, run_plan, run_plans, run_situations
 from .packages import (
     AdkEnvironmentError,
@@ -35,6 +35,8 @@ from .packages import (
     releases,
     responses_environment,
 )
+from .words import KINDS as ADK_KINDS
+from .words import Kind as AdkKind
 
 PLANS: tuple[Plan, ...] = tuple(Plan(kind) for kind in ADK_KINDS)
 # The same kinds with ADK's OpenAIResponsesLlm, its requests sent to the stand-in over HTTP.
