@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..formats.arguments import CASE_HELP, FORMATS, AddCommand, Lazy
 from ..lab import paths
+from .files import MATRIX, data_file
 from .words import KINDS as ADK_KINDS
 
 HERE = ".adk.commands"
@@ -125,21 +126,26 @@ def write_pinned(folder: Path = paths.DATA) -> list[Path]:
     from .sweep import PLANS, release_records, run_adk_liveness, run_adk_responses, run_release
 
     ran = run_release(pinned(), PLANS)
-    written = write_matrix(ran[0][1], folder, paths.ADK_MATRIX)
-    written += write_records(paths.data(folder).adk_kinds, release_records(ran), SweepRecord)
+    written = write_matrix(ran[0][1], folder, MATRIX)
+    written += write_records(data_file("kinds", folder), release_records(ran), SweepRecord)
     from .finding import Boundary, adk_boundaries, load_adk
     from .patched import label, patched_environment
 
     runs = run_adk_liveness(release_environment(pinned()).python)
     runs += run_adk_liveness(patched_environment().python, release=label())
-    files = paths.data(folder)
-    written += write_records(files.adk_liveness, liveness_records(runs), LivenessRecord)
+    written += write_records(data_file("liveness", folder), liveness_records(runs), LivenessRecord)
     over_http, live = run_adk_responses(pinned())
-    written += write_records(files.adk_responses, release_records(over_http), SweepRecord)
-    written += write_records(files.adk_responses_liveness, liveness_records(live), LivenessRecord)
+    written += write_records(
+        data_file("responses", folder), release_records(over_http), SweepRecord
+    )
+    written += write_records(
+        data_file("responses_liveness", folder), liveness_records(live), LivenessRecord
+    )
     found = load_adk(folder)  # read once every pinned file is written: none is read stale
     if found is not None and found.sweep:
-        written += write_records(files.adk_boundaries, adk_boundaries(found.sweep), Boundary)
+        written += write_records(
+            data_file("boundaries", folder), adk_boundaries(found.sweep), Boundary
+        )
     return written
 
 
@@ -164,10 +170,10 @@ def write_fix(folder: Path = paths.DATA) -> list[Path]:
     from .sdk_test import LONG_RUNNING_TEST, run_sdk_test
     from .sweep import PLANS, release_records
 
-    files, patched = paths.data(folder), patched_environment()
+    patched = patched_environment()
     ran = list(zip(PLANS, run_plans(PLANS, patched.python), strict=True))
     rows = [replace(row, sdk_version=label()) for row in release_records(ran)]
-    written = write_records(files.adk_patched, rows, SweepRecord)
+    written = write_records(data_file("patched", folder), rows, SweepRecord)
     tests = []
     for name, python in (
         (pinned(), release_environment(pinned()).python),
@@ -175,7 +181,7 @@ def write_fix(folder: Path = paths.DATA) -> list[Path]:
     ):
         run = run_sdk_test(python)
         tests.append(SdkTestRecord(name, run.tests, run.passed, run.failed))
-    written += write_records(files.adk_sdk_test, tests, SdkTestRecord)
+    written += write_records(data_file("sdk_test", folder), tests, SdkTestRecord)
     long_running = []
     for name, python in (
         (pinned(), release_environment(pinned()).python),
@@ -184,7 +190,9 @@ def write_fix(folder: Path = paths.DATA) -> list[Path]:
     ):
         run = run_sdk_test(python, LONG_RUNNING_TEST)
         long_running.append(SdkTestRecord(name, run.tests, run.passed, run.failed))
-    return written + write_records(files.adk_long_running_sdk_test, long_running, SdkTestRecord)
+    return written + write_records(
+        data_file("long_running_sdk_test", folder), long_running, SdkTestRecord
+    )
 
 
 def write_checks(folder: Path = paths.DATA) -> list[Path]:
@@ -199,14 +207,13 @@ def write_checks(folder: Path = paths.DATA) -> list[Path]:
     from .packages import pinned, release_environment
     from .patched import label, patched_environment
 
-    files = paths.data(folder)
-    written = write_records(files.adk_lint, check_fixes(), CheckRecord)
-    written += write_records(files.adk_mutants, run_mutants(), MutantRecord)
+    written = write_records(data_file("lint", folder), check_fixes(), CheckRecord)
+    written += write_records(data_file("mutants", folder), run_mutants(), MutantRecord)
     packages = [
         (pinned(), release_environment(pinned()).python),
         (label(), patched_environment().python),
     ]
-    return written + write_records(files.adk_late, run_late(packages), LateAnswer)
+    return written + write_records(data_file("late", folder), run_late(packages), LateAnswer)
 
 
 def fix_command(args: argparse.Namespace) -> int:
@@ -224,7 +231,7 @@ def upstream_command(args: argparse.Namespace) -> int:
     from ..formats.records import write_json
     from .upstream import upstream_record
 
-    path = paths.data(Path(args.folder)).adk_upstream
+    path = data_file("upstream", Path(args.folder))
     write_json(path, upstream_record(Path(args.tests), args.source))
     print(f"wrote {path}")
     return 0

@@ -40,6 +40,7 @@ from ..lab.findings.verdict import (
 )
 from ..lab.releases.driven import NEVER_COMPACTED, SweepRecord
 from .changes import CHANGES, Change
+from .files import data_file
 from .late import LateAnswer
 from .moves import WINDOW_SOURCE
 from .words import KINDS as ADK_KINDS
@@ -116,8 +117,7 @@ class AdkFinding:
 
 def load_adk(folder: Path = paths.DATA) -> AdkFinding | None:
     """The ADK study's finding, when the pinned release's kinds are there."""
-    files = paths.data(folder)
-    if not files.adk_kinds.is_file():
+    if not data_file("kinds", folder).is_file():
         return None
 
     def read(path: Path) -> tuple[SweepRecord, ...]:
@@ -126,18 +126,19 @@ def load_adk(folder: Path = paths.DATA) -> AdkFinding | None:
     def live(path: Path) -> tuple[LivenessRecord, ...]:
         return tuple(read_records(path, LivenessRecord)) if path.is_file() else ()
 
-    sweep = read(files.adk_sweep)
+    sweep = read(data_file("sweep", folder))
     verdicts = searched_verdicts(
-        driver_verdicts(sweep, live(files.adk_sweep_liveness), WORDS), searched_cases("adk", folder)
+        driver_verdicts(sweep, live(data_file("sweep_liveness", folder)), WORDS),
+        searched_cases("adk", folder),
     )
     return AdkFinding(
         sweep,
-        read(files.adk_kinds),
-        live(files.adk_liveness),
+        read(data_file("kinds", folder)),
+        live(data_file("liveness", folder)),
         verdicts,
-        read(files.adk_responses),
-        live(files.adk_responses_liveness),
-        read(files.adk_sweep_responses),
+        read(data_file("responses", folder)),
+        live(data_file("responses_liveness", folder)),
+        read(data_file("sweep_responses", folder)),
     )
 
 

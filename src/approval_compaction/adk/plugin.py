@@ -14,6 +14,7 @@ from ..errors import InvestigationError
 from ..formats.arguments import AddCommand, Lazy
 from ..lab import paths
 from ..lab.plugins import SdkPlugin
+from .files import FILES, MATRIX, data_file
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -52,8 +53,8 @@ def verdict_block(folder: Path = paths.DATA) -> str:
     from .finding import TRIGGERS, adk_verdict_frame
 
     found = _found(folder, f"the ADK tables need data/adk-sweep.json in {folder}")
-    files = paths.data(folder)
-    sweep, live = files.shown(files.adk_sweep), files.shown(files.adk_sweep_liveness)
+    shown = paths.data(folder).shown
+    sweep, live = shown(data_file("sweep", folder)), shown(data_file("sweep_liveness", folder))
     frame = adk_verdict_frame(found.verdicts, TRIGGERS, contract=False)
     return "\n".join(
         [
@@ -323,5 +324,6 @@ PLUGIN = SdkPlugin(
     register=register,
     blocks={"adk": verdict_block, "adk-changes": changes_block},
     answer=answer,
+    files=(*FILES.values(), f"{MATRIX}.json"),
     driven=driven,
 )

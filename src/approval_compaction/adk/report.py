@@ -28,6 +28,7 @@ from ..lab.findings.searched import SearchedCase, load_searches, searched_cases,
 from ..lab.mutation import mutants_frame
 from ..lab.releases.driven import SdkTestRecord, SweepRecord
 from ..wire.rules import OPEN_CALL, ORPHAN_OUTPUT
+from .files import data_file
 from .finding import (
     TRIGGERS,
     adk_changes_frame,
@@ -76,7 +77,7 @@ PYLINTRC = paths.ROOT / "adk" / "fix" / "pylintrc"
 
 def late_frame(folder: Path = paths.DATA) -> pd.DataFrame:
     """The late answers on the pinned release and patched, split by what the fix changes."""
-    path = paths.data(folder).adk_late
+    path = data_file("late", folder)
     if not path.is_file():
         raise InvestigationError(
             "no data/adk-late.json: run `python -m approval_compaction adk-fix`"
@@ -133,7 +134,6 @@ def _where_ran(folder: Path) -> str:
 def _fix_parts(folder: Path) -> list[str]:
     from .source import permalink
 
-    files = paths.data(folder)
     here = permalink("apps/compaction.py", "async def _summarize_events_with_trace(")
     recover = permalink(
         "flows/llm_flows/context/_compaction.py", "def _recover_compacted_function_calls("
@@ -144,7 +144,7 @@ def _fix_parts(folder: Path) -> list[str]:
         "function prompt assembly already calls. `git apply` in adk-python:",
         fence(FIX.read_text(), "diff"),
     ]
-    lint = checks(files.adk_lint)
+    lint = checks(data_file("lint", folder))
     if lint:
         parts += [
             "Checked with adk-python's own tools and settings (`python -m approval_compaction "
@@ -155,14 +155,14 @@ def _fix_parts(folder: Path) -> list[str]:
             "adk-python's own modules:",
             markdown_table(checks_frame(lint, ["adk"]).rename(columns={"adk": "result"}), cell=str),
         ]
-    rows = mutants(files.adk_mutants, FIX.name)
+    rows = mutants(data_file("mutants", folder), FIX.name)
     if rows:
         parts += [
             "Each plausible simplification of the fix fails the regression test "
             "(`adk-fix`, applied to the patched package):",
             markdown_table(mutants_frame(rows).droplevel("fix"), cell=str),
         ]
-    found = upstream(files.adk_upstream)
+    found = upstream(data_file("upstream", folder))
     if found is not None:
         parts += [
             f"adk-python's own tests of the touched module ({', '.join(found['files'])}, from "
@@ -192,15 +192,18 @@ def adk_suite_frame(record: dict[str, Any]) -> pd.DataFrame:
 
 
 def build_adk_report(folder: Path = paths.DATA) -> str:
-    files = paths.data(folder)
     found = load_adk(folder)
     if found is None or not found.liveness:
         raise InvestigationError(
             "no data/adk-kinds.json: run `python -m approval_compaction adk-data`"
         )
-    tests_path = files.adk_sdk_test
+    tests_path = data_file("sdk_test", folder)
     tests = read_records(tests_path, SdkTestRecord) if tests_path.is_file() else []
-    patched = read_records(files.adk_patched, SweepRecord) if files.adk_patched.is_file() else []
+    patched = (
+        read_records(data_file("patched", folder), SweepRecord)
+        if data_file("patched", folder).is_file()
+        else []
+    )
     parts = [
         "**Describe the bug**",
         "A tool call answered late, after later turns, reaches the events summarizer without "
@@ -284,7 +287,6 @@ def long_running_parts(folder: Path = paths.DATA) -> list[str]:
     """The second bug, which a state-space search found and the hand-picked situations miss:
     a long-running call nobody answers stops compaction for good (none before the search's
     data is there)."""
-    files = paths.data(folder)
     cases = searched_cases("adk", folder)
     released = [c for c in cases if "+" not in c.package]
     new = [c for c in released if c.label == "new"]
@@ -321,7 +323,7 @@ def long_running_parts(folder: Path = paths.DATA) -> list[str]:
             f"over HTTP with `{OPEN_CALL.example}` ({OPEN_CALL.sources[0].url}). "
             f"Replay: `{sent[0].replay}`.",
         ]
-    tests_path = files.adk_long_running_sdk_test
+    tests_path = data_file("long_running_sdk_test", folder)
     if tests_path.is_file():
         tests = read_records(tests_path, SdkTestRecord)
         parts += [
@@ -347,7 +349,7 @@ def long_running_parts(folder: Path = paths.DATA) -> list[str]:
         + fence(LONG_RUNNING_FIX.read_text(), "diff")
         + "\n\n</details>",
     ]
-    lint = checks(files.adk_lint)
+    lint = checks(data_file("lint", folder))
     if any(row.subject == "long-running" for row in lint):
         parts += [
             "Checked as the first fix is, with the same tools and settings:",
@@ -356,7 +358,7 @@ def long_running_parts(folder: Path = paths.DATA) -> list[str]:
                 cell=str,
             ),
         ]
-    rows = mutants(files.adk_mutants, LONG_RUNNING_FIX.name)
+    rows = mutants(data_file("mutants", folder), LONG_RUNNING_FIX.name)
     if rows:
         parts += [
             "Each plausible simplification of it fails its regression test:",
