@@ -99,13 +99,16 @@ def changes_block(folder: Path = paths.DATA) -> str:
 
 
 # An ADK compaction kind's name (``window-1``, ``tokens-2``) is its trigger and one size.
-TRIGGERS = {"window": ("sliding window", "overlap"), "tokens": ("token threshold", "retention")}
+TRIGGER_WORDS = {
+    "window": ("sliding window", "overlap"),
+    "tokens": ("token threshold", "retention"),
+}
 
 
 def answer(folder: Path = paths.DATA) -> str:
     """13: which google-adk releases are affected, which never compact, from which release on it
     is fixed, and what is left on the pinned release (the one verdict record), in plain words:
-    each compaction kind by its settings (``adk.COLUMNS``), each situation by what happened
+    each compaction kind by its settings (``finding.COLUMNS``), each situation by what happened
     (``liveness.SITUATION_WORDS``); with the caveat that bounds it: ADK's own summariser reads
     text."""
     from ..lab.findings.liveness import SITUATION_WORDS
@@ -123,7 +126,7 @@ def answer(folder: Path = paths.DATA) -> str:
         if set(modes) >= set(COLUMNS):
             return "every setting"
         said = []
-        for trigger, (words, size) in TRIGGERS.items():
+        for trigger, (words, size) in TRIGGER_WORDS.items():
             sizes = [m.removeprefix(f"{trigger}-") for m in modes if m.startswith(f"{trigger}-")]
             if sizes:
                 said.append(f"{words}, {size} {' or '.join(sizes)}")
