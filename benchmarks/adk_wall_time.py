@@ -26,8 +26,8 @@ import time
 from pathlib import Path
 
 from approval_compaction.adk.harness import DRIVER, Plan, environ, run_plan
+from approval_compaction.adk.packages import cache_folder, pinned, release_environment
 from approval_compaction.lab import paths
-from approval_compaction.lab.adk.packages import cache_folder, pinned, release_environment
 from approval_compaction.study.scenario import Case
 
 ONE = Case("run", "approve", "on", "memory")

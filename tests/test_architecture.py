@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import approval_compaction
+import approval_compaction.adk as adk
 import approval_compaction.lab as lab
 import approval_compaction.langchain as langchain
 from approval_compaction.lab import paths
@@ -223,6 +224,7 @@ def test_architecture_matrix_runs_without_the_lab(
 DOORS = {
     "approval_compaction": approval_compaction,
     "approval_compaction.lab": lab,
+    "approval_compaction.adk": adk,  # an SDK folder's own door (notebook 13)
     "approval_compaction.langchain": langchain,  # an SDK folder's own door (notebook 14)
 }
 
@@ -370,6 +372,7 @@ NO_LOGIC = {
     "__main__.py",  # the entry point: turns the collector off and calls cli.main
     "study/words.py",  # the shared vocabulary: Literal types and their tuples of values
     "langchain/words.py",  # the LangChain study's settings and file names
+    "adk/words.py",  # the ADK study's compaction kinds
     # a subpackage's __init__ holds its docstring only
     *(f"{m.name}/__init__.py" for m in pkgutil.iter_modules([str(paths.PACKAGE)]) if m.ispkg),
     *(
@@ -378,12 +381,13 @@ NO_LOGIC = {
         if m.ispkg
     ),
     "lab/releases/upstream/__init__.py",
-} - {"lab/__init__.py", "langchain/__init__.py"}  # front doors (their mirror is this file)
+} - {"lab/__init__.py", "langchain/__init__.py", "adk/__init__.py"}  # front doors (mirror: here)
 # A module whose mirror is not tests/<subpackage>/test_<module>.py, and why.
 MIRROR_ELSEWHERE = {
     "__init__.py": "test_architecture.py",  # the front door: this file
     "lab/__init__.py": "test_architecture.py",  # the lab's front door: this file
     "langchain/__init__.py": "test_architecture.py",  # the LangChain folder's door: this file
+    "adk/__init__.py": "test_architecture.py",  # the ADK folder's door: this file
     "testing/install.py": "test_install.py",  # the install a team makes, built by it
 }
 

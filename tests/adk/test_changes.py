@@ -3,8 +3,8 @@ is named, and each named change sits on one."""
 
 from __future__ import annotations
 
-from approval_compaction.lab.adk.changes import CHANGES, REPO
-from approval_compaction.lab.findings.adk import adk_boundaries, load_adk
+from approval_compaction.adk.changes import CHANGES, REPO
+from approval_compaction.adk.finding import adk_boundaries, load_adk
 
 
 def test_changes_name_every_boundary_of_the_committed_sweep_and_no_other() -> None:

@@ -8,15 +8,15 @@ from dataclasses import replace
 import pytest
 
 from approval_compaction.adk.harness import Plan, run_plan, run_situations
-from approval_compaction.analysis.invariants import judge_all
-from approval_compaction.analysis.liveness import session_usable
-from approval_compaction.lab.adk.packages import (
+from approval_compaction.adk.packages import (
     FIRST,
     pinned,
     release_environment,
     responses_environment,
 )
-from approval_compaction.lab.adk.sweep import PLANS, record
+from approval_compaction.adk.sweep import PLANS, record
+from approval_compaction.analysis.invariants import judge_all
+from approval_compaction.analysis.liveness import session_usable
 from approval_compaction.study.scenario import Case
 
 pytestmark = [pytest.mark.slow, pytest.mark.releases, pytest.mark.subprocess]
@@ -75,7 +75,7 @@ def test_driver_runs_read_the_same_each_time_on_a_release_whose_database_rounds_
 def test_driver_over_http_sends_each_model_request_to_the_stand_in_and_reads_it_back() -> None:
     """ADK's own OpenAIResponsesLlm on the stand-in: the calls are the stand-in's (its
     numbering), every stage was answered over HTTP, and the case holds as the scripted one."""
-    from approval_compaction.lab.adk.packages import responses_environment
+    from approval_compaction.adk.packages import responses_environment
 
     env = responses_environment(pinned())
     (run,) = run_plan(Plan("tokens-2", cases=(PAUSED,), model="responses"), env.python)

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from approval_compaction.lab.adk.late import LateAnswer, late_answer
+from approval_compaction.adk.late import LateAnswer, late_answer
 
 CALL = {"function_call": {"id": "call-1", "name": "protected_lookup", "args": {"record": "r"}}}
 ANSWER = {

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 
-from approval_compaction.lab.adk.lint import PYLINTRC, TEST_PATH, _touched
-from approval_compaction.lab.adk.mutants import MUTANTS
-from approval_compaction.lab.adk.patched import FIX, LONG_RUNNING_FIX
-from approval_compaction.lab.adk.sdk_test import ADK_REGRESSION_TEST, LONG_RUNNING_TEST
+from approval_compaction.adk.lint import PYLINTRC, TEST_PATH, _touched
+from approval_compaction.adk.mutants import MUTANTS
+from approval_compaction.adk.patched import FIX, LONG_RUNNING_FIX
+from approval_compaction.adk.sdk_test import ADK_REGRESSION_TEST, LONG_RUNNING_TEST
 
 
 def _exempt(line: str) -> bool:

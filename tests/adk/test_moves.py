@@ -4,7 +4,7 @@ steps the search itself can take."""
 from __future__ import annotations
 
 from approval_compaction.adk.moves import MOVES
-from approval_compaction.study.words import ADK_KINDS
+from approval_compaction.adk.words import KINDS as ADK_KINDS
 
 
 def test_moves_draw_every_kind_the_study_ran_and_sizes_beyond_them() -> None:

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from factories import patched_blocks
 
-from approval_compaction.lab.adk.mutants import LONG_RUNNING_MUTANTS, MODULE, MUTANTS, overlay
-from approval_compaction.lab.adk.patched import FIX, LONG_RUNNING_FIX, patched_environment
-from approval_compaction.lab.adk.sdk_test import LONG_RUNNING_TEST
+from approval_compaction.adk.mutants import LONG_RUNNING_MUTANTS, MODULE, MUTANTS, overlay
+from approval_compaction.adk.patched import FIX, LONG_RUNNING_FIX, patched_environment
+from approval_compaction.adk.sdk_test import LONG_RUNNING_TEST
 from approval_compaction.lab.mutation import Mutant, MutationError, mutate
 
 FUNCTION = "def _summarize(events_to_compact, events, trigger):\n{body}  return events_to_compact\n"

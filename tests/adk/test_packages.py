@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from approval_compaction.lab.adk.packages import (
+from approval_compaction.adk.packages import (
     FIRST,
     AdkEnvironmentError,
     environment,
@@ -41,7 +41,7 @@ def test_packages_pin_file_without_a_pin_is_one_line(tmp_path: Path) -> None:
 
 
 def test_packages_a_release_before_the_openai_integration_is_refused_in_one_line() -> None:
-    from approval_compaction.lab.adk.packages import FIRST_RESPONSES, responses_environment
+    from approval_compaction.adk.packages import FIRST_RESPONSES, responses_environment
 
     with pytest.raises(AdkEnvironmentError, match=f"no OpenAIResponsesLlm.*{FIRST_RESPONSES}"):
         responses_environment("2.3.0")

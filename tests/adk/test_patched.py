@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from approval_compaction.lab.adk.patched import (
+from approval_compaction.adk.patched import (
     FIX,
     PatchError,
     label,

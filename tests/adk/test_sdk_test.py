@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from approval_compaction.lab.adk.packages import pinned, release_environment
-from approval_compaction.lab.adk.patched import BOTH_FIXES, LONG_RUNNING_FIX, patched_environment
-from approval_compaction.lab.adk.sdk_test import (
+from approval_compaction.adk.packages import pinned, release_environment
+from approval_compaction.adk.patched import BOTH_FIXES, LONG_RUNNING_FIX, patched_environment
+from approval_compaction.adk.sdk_test import (
     ADK_REGRESSION_TEST,
     LONG_RUNNING_TEST,
     run_sdk_test,

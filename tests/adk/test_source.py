@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from approval_compaction.lab.adk.packages import pinned
-from approval_compaction.lab.adk.source import line_in, permalink
+from approval_compaction.adk.packages import pinned
+from approval_compaction.adk.source import line_in, permalink
 from approval_compaction.lab.releases.driven import SourceLineError
 
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from approval_compaction.adk.harness import Steps
-from approval_compaction.lab.adk.packages import pinned, release_environment
+from approval_compaction.adk.packages import pinned, release_environment
 
 pytestmark = [pytest.mark.slow, pytest.mark.releases, pytest.mark.subprocess]
 SETTINGS = {"mode": "window-0", "store": "database", "resumable": False}

@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 
 from approval_compaction.adk.harness import SITUATIONS, Plan
+from approval_compaction.adk.sweep import PLANS, liveness_plans, record
+from approval_compaction.adk.words import KINDS as ADK_KINDS
 from approval_compaction.analysis.invariants import judge_all
-from approval_compaction.lab.adk.sweep import PLANS, liveness_plans, record
 from approval_compaction.lab.releases.driven import NEVER_COMPACTED
 from approval_compaction.study.capture import CaseRun, Stage
 from approval_compaction.study.scenario import Case
-from approval_compaction.study.words import ADK_KINDS
 
 
 def test_sweep_runs_every_kind_with_every_case() -> None:
@@ -54,10 +54,10 @@ def test_sweep_record_says_when_compaction_never_ran_in_a_case_that_turns_it_on(
 def test_sweep_over_http_writes_each_kind_of_a_release_with_its_model_named(tmp_path: Path) -> None:
     """2.4.0, the first release with OpenAIResponsesLlm (under ``labs``): every kind runs over
     HTTP and reads as the committed scripted sweep predicted."""
+    from approval_compaction.adk.finding import load_adk, result
+    from approval_compaction.adk.sweep import sweep_over_http
     from approval_compaction.formats.records import read_records
     from approval_compaction.lab import paths
-    from approval_compaction.lab.adk.sweep import sweep_over_http
-    from approval_compaction.lab.findings.adk import load_adk, result
     from approval_compaction.lab.releases.driven import SweepRecord
 
     (path,) = [p for p in sweep_over_http(["2.4.0"], tmp_path) if p.suffix == ".json"]

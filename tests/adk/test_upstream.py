@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from approval_compaction.lab.adk.upstream import TOUCHED_TESTS, lay_out, record_of
+from approval_compaction.adk.upstream import TOUCHED_TESTS, lay_out, record_of
 
 ENV_TEST = """import os
 

@@ -69,9 +69,14 @@ for step, argv in steps.items():
     with contextlib.redirect_stdout(out):
         codes[step] = main(argv)
     outs[step] = out.getvalue()
+from approval_compaction.doctor.sdks import sdk_module
+# What the doctor loads of an SDK folder by name (``doctor check --adk`` needs google-adk
+# beside it to run; its modules must load without the lab all the same).
+folders = [sdk_module("adk", m).__name__ for m in ("check", "harness", "items")]
 loaded = sorted(m for m in sys.modules if m.startswith("approval_compaction.lab"))
 print(json.dumps({"core": len(core), "core_asked": core_asked, "lab_door": lab_door,
-                  "asked": asked, "loaded": loaded, "codes": codes, "outs": outs}))
+                  "asked": asked, "loaded": loaded, "codes": codes, "outs": outs,
+                  "folders": folders}))
 """
 
 
@@ -125,4 +130,13 @@ def test_without_lab_every_doctor_step_runs(seen: dict[str, object]) -> None:
     assert json.loads(outs["check --js"])["answers"][0].startswith("@openai/agents ")
     assert json.loads(outs["items"])["verdict"] == "poisoned"
     assert "FROM judged WHERE orphan_outputs > 0" in outs["sql"]
+    assert seen["asked"] == [] and seen["loaded"] == []
+
+
+def test_without_lab_the_doctor_loads_an_sdk_folder_s_check_by_name(
+    seen: dict[str, object],
+) -> None:
+    """The ADK folder sits above the lab; what the doctor loads of it stands without the lab."""
+    names = ("check", "harness", "items")
+    assert seen["folders"] == [f"approval_compaction.adk.{m}" for m in names]
     assert seen["asked"] == [] and seen["loaded"] == []

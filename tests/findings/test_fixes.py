@@ -8,7 +8,6 @@ from pathlib import Path
 
 from approval_compaction.formats.records import write_records
 from approval_compaction.lab.findings.fixes import (
-    adk_suite_frame,
     checks,
     checks_frame,
     js_suite_frame,
@@ -75,26 +74,3 @@ def test_js_suite_frame_shows_the_sessions_own_tests_and_the_rerun_differences()
     assert frame.loc["patched", "the session's own tests passed"] == "31 of 32"
     assert frame.loc["patched", "outcomes that differ from the release (rerun)"] == "3 (0 again)"
     assert frame.loc["0.20.0", "failed"] == 46
-
-
-def test_adk_suite_frame_counts_each_package() -> None:
-    record = {
-        "runs": [
-            {"package": "2.13.0", "tests": 40, "passed": 38, "failed": 2, "differ_from_release": 0},
-            {
-                "package": "patched",
-                "tests": 40,
-                "passed": 40,
-                "failed": 0,
-                "differ_from_release": 2,
-            },
-        ]
-    }
-    frame = adk_suite_frame(record)
-    assert frame.loc["patched"].to_dict() == {
-        "tests": 40,
-        "passed": 40,
-        "failed": 0,
-        "outcomes that differ from the release": 2,
-    }
-    assert frame.loc["2.13.0", "failed"] == 2

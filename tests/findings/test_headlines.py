@@ -187,33 +187,6 @@ def test_headlines_javascript_names_both_patches_and_what_the_first_leaves(
     assert "With both, compaction still stops for good in 3 of 6 situations" in said
 
 
-def test_headlines_adk_answer_names_each_kind_in_words_not_labels(found: Findings) -> None:
-    """Issue 61: 13's answer rested on labels the first screen never defined (window-0,
-    tokens-2, long_running)."""
-    said = headlines.adk(found)
-    assert not any(label in said for label in ("window-", "tokens-", "long_running", "liveness"))
-    assert "sliding window, overlap 1; token threshold, retention 0 or 2" in said
-
-
-def test_headlines_adk_upgrade_is_the_first_release_after_the_last_liveness_bug(
-    found: Findings,
-) -> None:
-    """Issue 61 (r4): 13 said "Upgrade to 2.3.0 or later" while its own table showed 2.3.0..2.11.0
-    still refused or stopped compacting after an abandoned or lost call."""
-    assert found.adk is not None
-    verdicts = found.adk.verdicts
-    action = headlines.adk(found).split("**What to do.**")[1]
-    upgrade = action.split(" or later")[0].removeprefix(" Upgrade to ")
-    after = verdicts[[v.release for v in verdicts].index(upgrade) :]
-    assert all(not v.violating for v in after)
-    hand_picked = [
-        x for v in after for x in v.of_kind(BUG) if "found by the search" not in x.situation
-    ]
-    assert {x.state for x in hand_picked} <= {"unpaired"}
-    before = verdicts[[v.release for v in verdicts].index(upgrade) - 1]
-    assert any(x.state != "unpaired" for x in before.of_kind(BUG))
-
-
 def test_headlines_am_i_affected_action_is_ordered_upgrade_scan_repair(found: Findings) -> None:
     """Issue 61 (r4): 07's action read "then upgrade, or until you can pass the session ..."."""
     action = headlines.am_i_affected(found).split("**What to do**")[1]
@@ -221,30 +194,6 @@ def test_headlines_am_i_affected_action_is_ordered_upgrade_scan_repair(found: Fi
     assert [s[:2] for s in steps] == ["1.", "2.", "3."]
     assert f"upgrade to {found.fixed_in}" in steps[0]
     assert "`doctor scan`" in steps[1] and "`doctor repair --apply`" in steps[2]
-
-
-def test_headlines_adk_price_says_again_where_the_late_answer_was_unpaired_before(
-    found: Findings,
-) -> None:
-    """Issue 61 (r6): 13 said 2.12.0 "is also the first release where *resumed* ... leaves its late
-    answer unpaired" while its verdict table showed it unpaired on 1.16.0..2.2.0 too."""
-    assert found.adk is not None
-    verdicts = found.adk.verdicts
-    said = headlines.adk(found).split("**What to do.**")[1]
-    assert "the first release where" not in said
-    unpaired = [
-        v.release
-        for v in verdicts
-        if any(x.situation == "resumed" and x.state == "unpaired" for x in v.of_kind(BUG))
-    ]
-    order = [v.release for v in verdicts]
-    gone = [r for r in order[order.index(unpaired[0]) :] if r not in unpaired]
-    assert gone  # the record this test is about: paired for a while, then unpaired again
-    back = order[order.index(gone[-1]) + 1]
-    assert f"On {back} *resumed*" in said
-    assert "unpaired again, as on " in said
-    assert f"{unpaired[0]} to {order[order.index(gone[0]) - 1]}" in said
-    assert f"({gone[0]} to {gone[-1]} pair it)" in said
 
 
 def test_headlines_stored_vs_sent_action_keeps_the_workaround_where_the_fix_stops(

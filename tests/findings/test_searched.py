@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from approval_compaction.adk.finding import searched_verdicts
 from approval_compaction.lab.explore import driven, replay
 from approval_compaction.lab.explore.search import Options
-from approval_compaction.lab.findings.adk import searched_verdicts
 from approval_compaction.lab.findings.liveness import STUCK
 from approval_compaction.lab.findings.searched import (
     SearchedCase,

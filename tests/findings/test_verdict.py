@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from approval_compaction import paths
+from approval_compaction.adk.finding import load_adk
 from approval_compaction.lab.explore.replay import load_results
 from approval_compaction.lab.findings.headlines import HEADLINES
 from approval_compaction.lab.findings.load import Findings
@@ -125,8 +126,9 @@ def test_every_published_file_states_each_release_s_verdict_as_the_record_does(
     texts = published(paths.ROOT)
     texts["data/report-adk.md"] = (paths.ROOT / "data" / "report-adk.md").read_text()
     assert {"README.md", "data/report.md", "data/upstream-liveness.md"} <= texts.keys()
-    assert found.adk is not None and found.adk.verdicts  # google-adk's releases are covered
-    for verdicts in (found.verdicts, found.adk.verdicts):
+    adk = load_adk()
+    assert adk is not None and adk.verdicts  # google-adk's releases are covered
+    for verdicts in (found.verdicts, adk.verdicts):
         wrong = {name: disagreements(text, verdicts) for name, text in texts.items()}
         assert {name: said for name, said in wrong.items() if said} == {}
 

@@ -38,9 +38,10 @@ from ..errors import InvestigationError
 from ..study.capture import CaseRun
 from ..study.moves import StepAnswer
 from ..study.scenario import Case, all_cases
-from ..study.words import AdkKind, Model
+from ..study.words import Model
 from ..study.worker import Worker, WorkerError
 from .items import Ids, read_liveness, read_run, read_step
+from .words import Kind as AdkKind
 
 DRIVER = Path(__file__).with_name("driver.py")
 OVER_HTTP = "over HTTP"  # what a plan's (and a release's) label adds when its model is the API's

@@ -23,7 +23,7 @@ The hand-picked shapes are the driver's five liveness situations and its sixteen
 from __future__ import annotations
 
 from ..study.moves import Choice, Move, Moves, Shape
-from ..study.words import ADK_KINDS
+from .words import KINDS as ADK_KINDS
 
 KINDS = ("function", "confirm", "long_running", "long_running_deferred")
 # ADK's sliding window summarises each window and leaves earlier summaries out of the next:

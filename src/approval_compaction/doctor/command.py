@@ -140,8 +140,10 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     from ..formats.progress import Progress
     from .check import JS, PYTHON, check_answer, check_config, check_liveness, liveness_answer
 
-    if getattr(args, "adk", False):
-        return _check_adk(args, out)
+    if getattr(args, "adk", False):  # the ADK folder's check, loaded by name (doctor.sdks)
+        from .sdks import sdk_module
+
+        return int(sdk_module("adk", "check").command(args, out))
     store = getattr(args, "response_store", "default")
     cfg = check_config(args.mode, args.trigger, args.decision, args.tool, store)
     if args.turns < 0:
@@ -192,36 +194,6 @@ def _only_a_file(target: Path, not_regular: Callable[[int], str | None]) -> None
         raise InvestigationError(
             f"--output {target} is {what}: the doctor replaces only a regular file"
         )
-
-
-def _check_adk(args: argparse.Namespace, out: TextIO) -> int:
-    """The ADK check: a row per kind, then an answer per kind (``doctor.adkcheck``)."""
-    from .adkcheck import adk_answers, check_adk, kinds_of
-
-    if getattr(args, "js", None) is not None:
-        raise InvestigationError("--adk and --js check different SDKs: pass one")
-    if args.later < 0:
-        raise InvestigationError("--later must be 0 or more")
-    found = check_adk(kinds_of(args.kind), args.later)
-    answers = adk_answers(found, args.later)
-    code = status.AFFECTED if found.affected else status.HEALTHY
-    if args.format == "json":
-        value = {
-            "release": found.release,
-            "rows": [asdict(r) for r in found.rows],
-            "liveness": {k: [asdict(s) for s in rows] for k, rows in found.situations},
-            "answers": answers,
-        }
-        out.write(json.dumps(value, indent=2) + "\n")
-        return code
-    table = [list(asdict(found.rows[0]))] + [
-        [str(v) for v in asdict(r).values()] for r in found.rows
-    ]
-    widths = [max(len(line[i]) for line in table) for i in range(len(table[0]))]
-    for line in table:
-        out.write("  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)) + "\n")
-    out.write("".join(answer + "\n" for answer in answers))
-    return code
 
 
 def _items(args: argparse.Namespace, out: TextIO) -> int:

@@ -1,7 +1,7 @@
 """SDKs: the doctor's one list of the SDKs it serves besides openai-agents, each by its folder.
 
-An SDK's folder (``approval_compaction.js``, ``approval_compaction.adk``) holds its check and its
-items' map among its study; it sits above the lab, so the doctor never imports it by name in code:
+An SDK's folder (``approval_compaction.<name>``, by ``FOLDERS``) holds its check and its items'
+map among its study; it sits above the lab, so the doctor never imports it by name in code:
 it loads the module it needs from here (pytest's pattern, as ``lab.plugins`` does for the lab).
 The modules the doctor loads import nothing of the lab (import-linter keeps them so).
 """

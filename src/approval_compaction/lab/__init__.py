@@ -103,16 +103,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".js.source": ("compaction_lines",),
     ".share.report_js": ("js_fix_frame",),
     ".share.later_turns_comment": ("liveness_by_mode", "proofs_frame", "released_runs"),
-    # google-adk: its driver, item mapping and tables (the JS ones, with ADK's words)
-    ".adk.sweep": ("run_adk",),
-    ".findings.adk": (
-        "adk_boundaries",
-        "adk_left_frame",
-        "adk_paths_frame",
-        "adk_verdict_frame",
-        "load_adk",
-        "over_http_sweep_agreement",
-    ),
     # the state-space search on the drivers (``make explore-drivers``)
     ".findings.searched": ("searched_cases", "searched_frame"),
 }

@@ -27,7 +27,6 @@ from ..formats.arguments import (
 )
 from ..study.words import MODELS, MODES, NEWEST, STORE_WORDS, STUDY_MODE
 from . import paths
-from .adk.commands import register as _adk
 from .explore.sdks import registry
 from .plugins import plugins
 
@@ -199,7 +198,6 @@ def _readme(args: argparse.Namespace) -> int:
 def register(add: AddCommand, lazy: Lazy, whole: Callable[[], argparse.ArgumentParser]) -> None:
     """Declare the lab's commands; ``whole`` builds the whole parser (``readme`` documents it)."""
     _javascript(add, lazy)
-    _adk(add, lazy)
     for plugin in plugins():  # each SDK that enters as one folder (lab.plugins)
         plugin.register(add, lazy)
     _publishing(add, whole)

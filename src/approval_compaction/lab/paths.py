@@ -45,7 +45,6 @@ FIX_MATRIX = "fix-matrix"
 NEWEST_MATRIX = "fix-newest-matrix"
 STORE_FALSE_MATRIX = "matrix-store-false"
 JS_MATRIX = "js-matrix"  # the JS SDK's 16 cases on its pinned release, input mode
-ADK_MATRIX = "adk-matrix"  # google-adk's 16 cases on its pinned release, window-0
 
 
 @dataclass(frozen=True)
@@ -193,92 +192,6 @@ class Data:
     def js_stall_figure(self) -> Path:
         return self.file("report-js-stall.png")
 
-    # google-adk: the pinned release's kinds, every release, the liveness situations, the fix.
-    @property
-    def adk_kinds(self) -> Path:
-        """The pinned ADK release's 16 cases in each compaction kind, one record per kind."""
-        return self.file("adk-kinds.json")
-
-    @property
-    def adk_responses(self) -> Path:
-        """The same cases in each kind with ADK's own ``OpenAIResponsesLlm``, every model request
-        sent over HTTP to the stand-in and judged there."""
-        return self.file("adk-responses.json")
-
-    @property
-    def adk_sweep_responses(self) -> Path:
-        """Each release with ``OpenAIResponsesLlm``: its cases in each kind over HTTP."""
-        return self.file("adk-sweep-responses.json")
-
-    @property
-    def adk_responses_liveness(self) -> Path:
-        """The liveness situations in each kind with ``OpenAIResponsesLlm`` over HTTP."""
-        return self.file("adk-responses-liveness.json")
-
-    @property
-    def adk_sweep(self) -> Path:
-        return self.file("adk-sweep.json")
-
-    @property
-    def adk_sweep_liveness(self) -> Path:
-        """The liveness situations in every kind on every ADK release, judged."""
-        return self.file("adk-sweep-liveness.json")
-
-    @property
-    def adk_boundaries(self) -> Path:
-        """Where each kind's result changes between releases, and the change that moved it."""
-        return self.file("adk-boundaries.json")
-
-    @property
-    def adk_release_dates(self) -> Path:
-        return self.file("adk-release-dates.json")
-
-    @property
-    def adk_liveness(self) -> Path:
-        return self.file("adk-liveness.json")
-
-    @property
-    def adk_patched(self) -> Path:
-        """The pinned ADK release's kinds on the patched package (adk/fix/)."""
-        return self.file("adk-patched.json")
-
-    @property
-    def adk_sdk_test(self) -> Path:
-        """The regression test for adk-python, on the pinned and the patched package."""
-        return self.file("adk-sdk-test.json")
-
-    @property
-    def adk_long_running_sdk_test(self) -> Path:
-        """The long-running call's regression test for adk-python (``adk/sdk-test``), on the
-        pinned package, the package with its fix and with both fixes."""
-        return self.file("adk-sdk-test-long-running.json")
-
-    @property
-    def adk_late(self) -> Path:
-        """The late answers on the pinned ADK release and patched, split by what the fix
-        changes (waiting calls summarised, late answers summarised, sent, read back)."""
-        return self.file("adk-late.json")
-
-    @property
-    def adk_lint(self) -> Path:
-        """The adk-python fix and its test, checked with adk-python's formatters and linters."""
-        return self.file("adk-lint.json")
-
-    @property
-    def adk_mutants(self) -> Path:
-        """Each plausible simplification of the adk-python fix, and the test case killing it."""
-        return self.file("adk-mutants.json")
-
-    @property
-    def adk_upstream(self) -> Path:
-        """adk-python's own tests of the touched module on the release and patched (recorded
-        by hand: ``adk-upstream --tests``)."""
-        return self.file("adk-upstream.json")
-
-    @property
-    def adk_report(self) -> Path:
-        return self.file("report-adk.md")
-
     # Releases.
     @property
     def sweep(self) -> Path:
@@ -394,7 +307,8 @@ class Data:
 
     # Exploration.
     def explore(self, version: str, fix: bool = False, sdk: str = "") -> Path:
-        """One search's summary: ``explore-0.24.0.json``, a driver's ``explore-adk-2.13.0.json``."""
+        """One search's summary: ``explore-0.24.0.json``, a driver's
+        ``explore-<sdk>-<release>.json``."""
         return self.file(f"explore-{sdk + '-' if sdk else ''}{version}{'-fix' if fix else ''}.json")
 
     def explore_results(self, sdk: str = "") -> list[Path]:

@@ -23,7 +23,10 @@ if TYPE_CHECKING:
     from ..study.moves import Driven
 
 # Each SDK's folder, by the module that holds its PLUGIN (adding an SDK is a line here).
-REGISTRY: dict[str, str] = {"langchain": "approval_compaction.langchain.plugin"}
+REGISTRY: dict[str, str] = {
+    "adk": "approval_compaction.adk.plugin",
+    "langchain": "approval_compaction.langchain.plugin",
+}
 
 
 @dataclass(frozen=True)

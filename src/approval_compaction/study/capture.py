@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from .items import Item
 from .scenario import Case
-from .words import AdkKind, CompactRules, Mode, Model
+from .words import CompactRules, Mode, Model
 
 
 @functools.cache
@@ -157,13 +157,13 @@ class CaseRun:
     error: str | None = None
     not_applicable: str | None = None
     model: Model = "scripted"
-    mode: Mode | AdkKind | str = "input"  # the session's compaction_mode (a driver's setting)
+    mode: Mode | str = "input"  # the session's compaction_mode (a driver's setting)
     compact_rules: CompactRules = "faithful"  # how the compaction endpoint answered
     continued: int = 0  # the later turns asked for (0: the case was not continued)
     later: list[Later] = field(default_factory=list)
     later_error: str = ""
     response_store: bool | None = None  # the agent's ModelSettings(store=...); None: not set
-    sdk: Sdk = "python"  # which SDK ran it: openai-agents, @openai/agents (``js``), google-adk
+    sdk: Sdk = "python"  # which SDK ran it, by its short name ("python": openai-agents)
     # What the driver added to the plan's configuration because the release requires it or has
     # no other way to run it ("compaction_interval=1000000, overlap_size=0"); "": none.
     configured: str = ""
@@ -203,9 +203,9 @@ def driver_run(
     *,
     sdk: Sdk,
     model: Model,
-    mode: Mode | AdkKind | str,
+    mode: Mode | str,
 ) -> CaseRun:
-    """One case a driver (``js``, ``adk``) wrote, as the study's record: every driver's line has
+    """One case a driver (``Sdk``) wrote, as the study's record: every driver's line has
     the same keys, and only its stages are read by the driver's own mapping (``read_stage``,
     its SDK's items to the wire's shapes). A line without ``continued`` was continued for as
     many later turns as it holds."""

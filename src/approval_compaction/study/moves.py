@@ -2,7 +2,7 @@
 
 The Python SDK's search (``lab/explore``) walks conversations by taking steps through the study's
 driver in-process. A driver that runs in the SDK's own runtime (Node for ``@openai/agents``, a
-release's interpreter for ``google-adk``) is searched the same way: its folder lists its
+release's interpreter for a Python SDK) is searched the same way: its folder lists its
 ``Moves`` (the settings a conversation starts with and the steps it may take, each field's
 values simplest first, which is where shrinking moves a choice), and its harness runs the steps
 one request at a time in a driver process that stays up (``StepDriver``), answering each with
@@ -74,7 +74,7 @@ class Moves:
     kinds: tuple[str, ...]
     shapes: tuple[Shape, ...] = ()
     synthetic: Mapping[str, str] = field(default_factory=dict)  # an id prefix the SDK makes
-    # up, and the kind its calls are (ADK's confirmation requests: ``adk-``)
+    # up, and the kind its calls are (a confirmation request's prefix)
     model: Model = "scripted"  # how the driver's model requests are judged (``responses``:
     # over HTTP, by the stand-in's answers)
     designed: tuple[str, ...] = ()  # liveness invariants the SDK breaks by design where the

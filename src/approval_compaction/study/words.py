@@ -24,9 +24,6 @@ Decision = Literal["approve", "reject"]
 DecisionRule = Literal["approve", "reject", "mixed"]  # mixed: approve the first, reject the rest
 Compaction = Literal["on", "off"]
 Mode = Literal["auto", "input", "previous_response_id"]  # the SDK's default first
-# google-adk's EventsCompactionConfig: a sliding window of one invocation with overlap 0 or 1,
-# or a token threshold of one token keeping 0 or 2 raw events (the ADK driver's kinds).
-AdkKind = Literal["window-0", "window-1", "tokens-0", "tokens-2"]
 StateBoundary = Literal["json", "memory"]
 Boundary = Literal["memory", "json", "process"]
 Ending = Literal["answer", "guardrail", "max_turns"]
@@ -47,7 +44,6 @@ RUNNERS: tuple[Runner, ...] = get_args(Runner)
 DECISIONS: tuple[Decision, ...] = get_args(Decision)
 COMPACTIONS: tuple[Compaction, ...] = get_args(Compaction)
 MODES: tuple[Mode, ...] = get_args(Mode)
-ADK_KINDS: tuple[AdkKind, ...] = get_args(AdkKind)
 # The study's compaction mode (the original report's): the matrix runs it, and the probes and
 # liveness runs take it first, the other modes after it in MODES's order.
 STUDY_MODE: Mode = "input"

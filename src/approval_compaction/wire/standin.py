@@ -58,7 +58,7 @@ def usage(given: Sequence[Item], output: Sequence[Item]) -> Item:
     """A response's ``usage``: the API counts tokens with the model's tokenizer, which is not
     modelled; the stand-in estimates one token per four characters of the JSON of the items
     it was given and of those it answers with, so a client that compacts by the reported
-    count (google-adk's token threshold) sees it grow with the history as it would."""
+    count (a token threshold) sees it grow with the history as it would."""
     size_in = len(json.dumps(list(given), sort_keys=True))
     size_out = len(json.dumps(list(output), sort_keys=True))
     tokens_in, tokens_out = -(-size_in // CHARS_PER_TOKEN), -(-size_out // CHARS_PER_TOKEN)

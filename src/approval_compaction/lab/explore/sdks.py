@@ -1,9 +1,9 @@
 """SDKs: the drivers the search runs on besides the Python SDK's own, one registry line each.
 
 Each line names the SDK's moves (its folder's ``moves.MOVES``), how to start its driver on a
-release (the release's environment made on first use: ``lab.adk.packages`` with uv,
-``lab.js.packages`` with npm), and its pinned and newest releases as the project knows them.
-An SDK that enters as one folder hands its own line through its plugin (``lab.plugins``).
+release (the release's environment made on first use: ``lab.js.packages`` with npm), and its
+pinned and newest releases as the project knows them. An SDK that enters as one folder hands
+its own line through its plugin (``lab.plugins``).
 """
 
 from __future__ import annotations
@@ -14,25 +14,6 @@ from pathlib import Path
 from ...errors import InvestigationError
 from ...study.moves import Driven as Driven
 from ...study.moves import Moves, StepDriver
-
-
-def _adk(version: str) -> StepDriver:
-    from ...adk.harness import Steps
-    from ..adk.packages import release_environment
-
-    return Steps(release_environment(version).python)
-
-
-def _adk_pinned() -> str:
-    from ..adk.packages import pinned
-
-    return pinned()
-
-
-def _adk_newest() -> str:
-    from ..adk.packages import releases
-
-    return releases()[-1]
 
 
 def _js(version: str) -> StepDriver:
@@ -55,15 +36,6 @@ def _js_newest() -> str:
     return releases()[-1]
 
 
-def _adk_patched(patch: Path) -> StepDriver:
-    from ...adk.harness import Steps
-    from ..adk.patched import label, patched_environment
-
-    driver = Steps(patched_environment(patch).python)
-    driver.version = label(patch)
-    return driver
-
-
 def _js_patched(patch: Path) -> StepDriver:
     from ...js.harness import Steps
     from ..js.packages import pinned
@@ -74,16 +46,14 @@ def _js_patched(patch: Path) -> StepDriver:
     return driver
 
 
-def _moves(name: str) -> Moves:
-    from ...adk import moves as adk
+def _moves() -> Moves:
     from ...js import moves as js
 
-    return adk.MOVES if name == "adk" else js.MOVES
+    return js.MOVES
 
 
 SDKS: dict[str, Callable[[], Driven]] = {
-    "js": lambda: Driven(_moves("js"), _js, _js_pinned, _js_newest, _js_patched),
-    "adk": lambda: Driven(_moves("adk"), _adk, _adk_pinned, _adk_newest, _adk_patched),
+    "js": lambda: Driven(_moves(), _js, _js_pinned, _js_newest, _js_patched),
 }
 
 
@@ -95,7 +65,7 @@ def registry() -> dict[str, Callable[[], Driven]]:
 
 
 def driven(name: str) -> Driven:
-    """The registry line of ``name`` (``js``, ``adk``, or a plugin's), or a one-line error."""
+    """The registry line of ``name`` (``js``, or a plugin's), or a one-line error."""
     lines = registry()
     if name not in lines:
         raise InvestigationError(f"no driver {name!r}: expected one of {', '.join(lines)}")

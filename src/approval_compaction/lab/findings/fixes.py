@@ -1,10 +1,9 @@
 """Fixes: how each upstream fix was checked, as the tables its report renders.
 
 Three kinds of evidence, each read from ``data/``: the repository's own tools on the fix and its
-regression tests (``CheckRecord``: ``js-typecheck.json``, ``adk-lint.json``), the repository's
-own suite before and after (``js-upstream.json``, ``adk-upstream.json``, recorded by hand from a
-snapshot), and the mutants (``MutantRecord``: ``*-mutants.json``, rendered by
-``lab.mutation.mutants_frame``).
+regression tests (``CheckRecord``: ``js-typecheck.json``), the repository's own suite before
+and after (``js-upstream.json``, recorded by hand from a snapshot), and the mutants
+(``MutantRecord``: ``*-mutants.json``, rendered by ``lab.mutation.mutants_frame``).
 """
 
 from __future__ import annotations
@@ -64,21 +63,6 @@ def js_suite_frame(record: dict[str, Any]) -> pd.DataFrame:
             "outcomes that differ from the release (rerun)": (
                 f"{run['differ_from_release']} ({run['differ_again']} again)"
             ),
-        }
-        for run in record["runs"]
-    ]
-    return pd.DataFrame(rows).set_index("package")
-
-
-def adk_suite_frame(record: dict[str, Any]) -> pd.DataFrame:
-    """adk-python's tests of the touched module on the release and patched."""
-    rows = [
-        {
-            "package": run["package"],
-            "tests": run["tests"],
-            "passed": run["passed"],
-            "failed": run["failed"],
-            "outcomes that differ from the release": run["differ_from_release"],
         }
         for run in record["runs"]
     ]

@@ -33,7 +33,6 @@ from .verdict import (
     CONTRACT_MODE,
     STATE_WORDS,
     LivenessVerdict,
-    ReleaseVerdict,
     breach_kind,
     kind_tally,
     of,
@@ -891,190 +890,6 @@ def javascript(found: Findings, folder: Path = paths.DATA) -> str:
     )
 
 
-def adk(found: Findings) -> str:
-    """13: which google-adk releases are affected, which never compact, from which release on it
-    is fixed, and what is left on the pinned release (the one verdict record), in plain words:
-    each compaction kind by its settings (``adk.COLUMNS``), each situation by what happened
-    (``liveness.SITUATION_WORDS``); with the caveat that bounds it: ADK's own summariser reads
-    text."""
-    from ..releases.bisect import marked_ranges
-    from ..releases.driven import NEVER_COMPACTED
-    from .adk import COLUMNS, SEARCHED
-    from .verdict import AFFECTED, NEVER_RUNS, of
-
-    adk = found.adk
-    if adk is None or not adk.verdicts:
-        raise HeadlineError("the answers need data/adk-sweep.json and its liveness file")
-
-    def kinds(modes: Iterable[str]) -> str:
-        """``every setting``, or ``sliding window, overlap 1; token threshold, retention 0 or
-        2``: each trigger with its sizes, from the kinds' names."""
-        modes = list(modes)
-        if set(modes) >= set(COLUMNS):
-            return "every setting"
-        said = []
-        for trigger, (words, size) in ADK_TRIGGERS.items():
-            sizes = [m.removeprefix(f"{trigger}-") for m in modes if m.startswith(f"{trigger}-")]
-            if sizes:
-                said.append(f"{words}, {size} {' or '.join(sizes)}")
-        return "; ".join(said)
-
-    order = [v.release for v in adk.verdicts]
-    hit = marked_ranges(order, {v.release: v.word == AFFECTED for v in adk.verdicts})
-    bad = [i for i, v in enumerate(adk.verdicts) if v.word in (AFFECTED, NEVER_RUNS)]
-    fixed_from = order[bad[-1] + 1] if bad and bad[-1] + 1 < len(order) else ""
-    pinned = of(adk.verdicts, adk.version)
-    bugs = pinned.of_kind(BUG)
-    searched = [x for x in bugs if x.situation.endswith(SEARCHED)]
-    late = [x for x in bugs if x not in searched and x.state == "unpaired"]
-    left = "; ".join(
-        f"after {SITUATION_WORDS.get(x.situation, x.situation)} ({kinds(x.modes)})" for x in late
-    )
-    late_text = (
-        f"\n\nWhat is left is a late answer: {left}, the answer reaches ADK's summariser "
-        "without its call."
-        if late
-        else ""
-    )
-    count = sum(int(x.situation.split()[0]) for x in searched)
-    stalls = sorted({m for x in searched for m in x.modes})
-    found_text = (
-        f" A search over ADK's own moves finds {count} more conversations where a long-running "
-        f"call whose result never comes stops compaction for good ({kinds(stalls)})."
-        if searched
-        else ""
-    )
-    idle = {v.release: any(NEVER_COMPACTED in m.severity for m in v.modes) for v in adk.verdicts}
-    quiet = marked_ranges(order, idle)
-    never = list(  # the kinds that never compact on those releases (the others compact there)
-        dict.fromkeys(
-            m.mode
-            for v in adk.verdicts
-            if idle[v.release]
-            for m in v.modes
-            if NEVER_COMPACTED in m.severity
-        )
-    )
-    others = len({m.mode for v in adk.verdicts for m in v.modes}) > len(never)
-    but = "; the other settings compact there" if others else ""
-    never_text = (
-        f" On {', '.join(quiet)} the App's compaction never runs ({kinds(never)}), so its "
-        f"cases pass without testing anything{but}."
-        if quiet
-        else ""
-    )
-    since = f" From {fixed_from} on, every release keeps the call." if fixed_from else ""
-    upgrade = _adk_upgrade(adk.verdicts, bad, fixed_from)
-    late_said = (
-        f"On {adk.version} a late answer reaches only the summariser, never the model: keep "
-        "ADK's own, or make yours send what it is given as text."
-    )
-    remains = [late_said] if late else []
-    remains += [STALL_ACTION] if searched else []
-    paths_said = (
-        ", on a scripted model in the process and over HTTP with `OpenAIResponsesLlm`"
-        if adk.over_http
-        else ""
-    )
-    return (
-        f"**Answer.** Yes: `google-adk` {', '.join(hit)} lose the call waiting for confirmation, "
-        f"and the resume raises.{never_text}{since}\n\n"
-        f"On {adk.version}, the pinned release, no case breaks an invariant in any compaction "
-        f"setting{paths_said}.{late_text}{found_text}\n\n"
-        "ADK's own summariser (`LlmEventSummarizer`) renders events as text, so no API refuses "
-        "it; a summariser that hands events to a model as calls and responses would send an "
-        "output without its call.\n\n"
-        f"**What to do.** {upgrade}\n\n{' '.join(remains)} `data/report-adk.md` is the issue "
-        "for adk-python, with its tests and patches for what remains."
-    )
-
-
-# What a team does about a long-running call whose result never comes (the search's finding).
-STALL_ACTION = (
-    "Give every long-running call its result, late if need be: one whose result never comes "
-    "stops compaction."
-)
-
-
-def _adk_upgrade(verdicts: Sequence[ReleaseVerdict], bad: Sequence[int], fixed_from: str) -> str:
-    """13's upgrade: the first release after the last one that loses the call or never compacts
-    (``bad``, by index) or has a hand-picked situation refused, stopped or growing by a bug (the
-    late answer is what the pinned release still leaves; the search runs on the pinned one only),
-    and why not ``fixed_from``, the first that keeps the call."""
-    from .adk import SEARCHED
-    from .verdict import UNPAIRED
-
-    order = [v.release for v in verdicts]
-    harmful = [
-        i
-        for i, v in enumerate(verdicts)
-        if i in bad
-        or any(not x.situation.endswith(SEARCHED) and x.state != UNPAIRED for x in v.of_kind(BUG))
-    ]
-    settled = order[harmful[-1] + 1] if harmful and harmful[-1] + 1 < len(order) else ""
-    between = verdicts[order.index(fixed_from) : order.index(settled)] if settled else []
-    if not (fixed_from and settled and between):
-        return f"Upgrade to {settled or fixed_from or 'a fixed release'} or later."
-    kept = [x for v in between for x in v.of_kind(BUG) if x.state != UNPAIRED]
-    names = " or ".join(
-        dict.fromkeys(SITUATION_WORDS.get(x.situation, x.situation).partition(";")[0] for x in kept)
-    )
-    verbs = {REFUSED: "is refused", STUCK: "never compacts again"}  # in plain words
-    states = " or ".join(dict.fromkeys(verbs.get(x.state, STATE_WORDS[x.state]) for x in kept))
-    before = {x.situation for x in between[-1].of_kind(BUG) if x.state == UNPAIRED}
-    at = verdicts[order.index(settled)]
-    priced = [x.situation for x in at.of_kind(BUG) if x.state == UNPAIRED]
-    priced = [s for s in dict.fromkeys(priced) if s not in before]  # late answers it begins
-    price = (  # its own paragraph
-        f"\n\nOn {settled} "
-        + " and ".join(
-            f"*{s}* ({SITUATION_WORDS.get(s, s).partition(';')[0]}) leaves its late answer "
-            + _unpaired_before(verdicts[: order.index(settled)], s)
-            for s in priced
-        )
-        + ": the price of that fix, as `data/report-adk.md` explains (a confirmation call still "
-        "waiting once a newer invocation exists is summarised as dead, so compaction goes on, "
-        "and its late answer reaches the summariser alone)."
-        if priced
-        else ""
-    )
-    return (
-        f"Upgrade to {settled} or later: {fixed_from} is the first release that keeps the "
-        f"call, but through {between[-1].release}, after {names}, a session still {states} "
-        f"(the verdict table below).{price}"
-    )
-
-
-def _unpaired_before(before: Sequence[ReleaseVerdict], situation: str) -> str:
-    """Whether ``situation`` left its late answer unpaired before the release that follows
-    ``before`` (by the verdicts), and where: 13 said "the first release where" of a late answer
-    unpaired on 1.16.0..2.2.0 too."""
-    from .verdict import UNPAIRED
-
-    runs: list[list[str]] = []
-    last = False
-    for v in before:
-        now = any(x.situation == situation and x.state == UNPAIRED for x in v.of_kind(BUG))
-        if now and not last:
-            runs.append([])
-        if now:
-            runs[-1].append(v.release)
-        last = now
-    if not runs:
-        return "unpaired for the first time"
-    spans = ", ".join(r[0] if len(r) == 1 else f"{r[0]} to {r[-1]}" for r in runs)
-    order = [v.release for v in before]
-    gap = order[order.index(runs[-1][-1]) + 1 :]
-    paired = (
-        f" ({gap[0]} to {gap[-1]} pair it)"
-        if len(gap) > 1
-        else f" ({gap[0]} pairs it)"
-        if gap
-        else ""
-    )
-    return f"unpaired again, as on {spans}{paired}"
-
-
 def your_session(found: Findings) -> str:
     """Notebook 15: the committed example store, stepped through as a team's own session is (the
     findings are not read: the example is its own record)."""
@@ -1088,9 +903,6 @@ def your_session(found: Findings) -> str:
         "**Answer.**", "**Answer** (the example, made as 07's poisoned store is).", 1
     )
 
-
-# An ADK compaction kind's name (``window-1``, ``tokens-2``) is its trigger and one size.
-ADK_TRIGGERS = {"window": ("sliding window", "overlap"), "tokens": ("token threshold", "retention")}
 
 EXAMPLE_ID = "case-session"  # the session notebooks/examples/poisoned.db holds
 
@@ -1107,6 +919,5 @@ HEADLINES: dict[str, Callable[[Findings], str]] = {
     "10": after_the_fix,
     "11": javascript,
     "12": appendix,
-    "13": adk,
     "15": your_session,
 }

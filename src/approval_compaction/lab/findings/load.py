@@ -26,7 +26,6 @@ from ..mechanism.record import MechanismError, load_record
 from ..releases.crosscheck import CrossRecord
 from ..releases.meeting import Meeting
 from ..releases.sweep import ReleaseRecord
-from .adk import AdkFinding, load_adk
 from .doctor import Check, Upgrade, Worker, check, upgrade
 from .fix import Crosscheck, crosscheck_finding, fix_release
 from .js import JsFinding, load_js
@@ -72,7 +71,6 @@ class Findings:
     liveness: LivenessEras | None = None
     stores: tuple[StoreStory, ...] = ()
     js: JsFinding | None = None  # the JS study (@openai/agents)
-    adk: AdkFinding | None = None  # the ADK study (google-adk)
     exposure: tuple[Check, ...] = ()  # the default trigger's check in each mode, per release
     verdicts: tuple[ReleaseVerdict, ...] = ()  # one record per swept release
 
@@ -143,7 +141,6 @@ def load_findings(folder: Path = paths.DATA) -> Findings:
         liveness=_liveness(files.sweep_liveness),
         stores=_stores(met_here, files.runs(paths.STORE_FALSE_MATRIX)),
         js=load_js(folder),
-        adk=load_adk(folder),
     )
     if files.doctor_check_modes.exists():
         checks = read_json(files.doctor_check_modes, list)

@@ -1,7 +1,7 @@
 """Searched: what the state-space search found on a driver's releases, one record per finding.
 
-``make explore-drivers`` writes each search on a driver (``data/explore-js-*.json``,
-``explore-adk-*.json``) and each finding's minimal sequence (``data/counterexamples/``). Here
+``make explore-drivers`` writes each search on a driver (``data/explore-<sdk>-*.json``) and
+each finding's minimal sequence (``data/counterexamples/``). Here
 each finding becomes one ``SearchedCase``: the package it ran on (a release, or a patched
 package ``V+FILE``), what it breaks, whether a hand-picked situation or case has its shape
 (``known``, and which) or none does (``new``), its steps and settings in words, and the command
@@ -38,7 +38,7 @@ class SearchedCase:
     steps: str
     settings: str
     stops_compacting: bool  # it breaks compaction_runs: compaction stops for good
-    mode: str = ""  # the compaction mode (an ADK kind) it was shrunk to
+    mode: str = ""  # the compaction mode (a driver's setting) it was shrunk to
     pairs: tuple[tuple[str, str], ...] = ()  # each invariant broken, with its kind of call
 
     @property
@@ -67,7 +67,7 @@ class SearchedCase:
 
 
 def load_searches(sdk: str, folder: Path = paths.DATA) -> list[dict[str, Any]]:
-    """Every committed search on the driver ``sdk`` (``js``, ``adk``), as written
+    """Every committed search on the driver ``sdk`` (its name for ``explore --driver``), as written
     (``SearchResult.to_json``), releases in order."""
     found = [read_json(path, dict) for path in paths.data(folder).explore_results(sdk)]
     return sorted(found, key=lambda r: version_key(str(r["sdk_version"]).partition("+")[0]))

@@ -9,11 +9,10 @@ documented contract (with the source that documents it), or a shape no public so
 (``UNKNOWN``), which is never counted as a failure.
 
 ``word`` is the release's verdict in one of five words (``VERDICTS``): a release whose cases
-never compact (google-adk 2.0.0 ran a root agent on a path with no compaction step) is neither
-affected nor fixed, and says so; nor is an SDK none of whose releases lost the pending call
-(``KEPT_LIVENESS_LEFT``). ``claims`` reads the verdict a published text states about each
-release, and ``disagreements`` says where it differs from the record: the test that keeps
-every page saying the same thing.
+never compact (its path runs no compaction step) is neither affected nor fixed, and says so;
+nor is an SDK none of whose releases lost the pending call (``KEPT_LIVENESS_LEFT``). ``claims``
+reads the verdict a published text states about each release, and ``disagreements`` says where
+it differs from the record: the test that keeps every page saying the same thing.
 """
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ from ..findings.tables import (
 )
 from ..plugins import plugins
 from ..releases import upstream
-from ..releases.bisect import marked_ranges, release_range
+from ..releases.bisect import marked_ranges
 from ..releases.driven import SweepRecord
 from ..releases.versions import sort_versions
 from . import provenance
@@ -134,53 +134,6 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
             *stall_line(folder),
         ]
     )
-
-
-def adk_block(found: Findings, folder: Path = paths.DATA) -> str:
-    """google-adk's verdict per release: every release swept with tool confirmation and events
-    compaction, each compaction kind's cases and the liveness situations in every kind
-    (``data/adk-sweep.json``, ``data/adk-sweep-liveness.json``), from the one verdict record."""
-    from ..findings.adk import TRIGGERS, adk_verdict_frame
-
-    if found.adk is None or not found.adk.verdicts:
-        raise MissingFindingsError(f"the ADK tables need data/adk-sweep.json in {folder}")
-    files = paths.data(folder)
-    sweep, live = files.shown(files.adk_sweep), files.shown(files.adk_sweep_liveness)
-    frame = adk_verdict_frame(found.adk.verdicts, TRIGGERS, contract=False)
-    return "\n".join(
-        [
-            f"**google-adk: the verdict per release** (`{sweep}`, `{live}`), the App compacting "
-            "after every invocation; which liveness bugs each release has, by kind: notebook 13 "
-            "and `data/report-adk.md`.",
-            "",
-            _table(merged_runs(frame.drop(columns="liveness bugs"))),
-        ]
-    )
-
-
-def merged_runs(frame: pd.DataFrame) -> pd.DataFrame:
-    """Consecutive runs of releases (``first..last`` or one release) that read the same in
-    every column but their count, as one run."""
-    count = "releases in range"
-    runs: list[tuple[list[str], pd.Series]] = []  # each run's spans, and its row
-    for span, row in frame.iterrows():
-        if runs and row.drop(count).equals(runs[-1][1].drop(count)):
-            runs[-1][0].append(str(span))
-            runs[-1][1][count] += row[count]
-        else:
-            runs.append(([str(span)], row.copy()))
-    names = [release_range(s[0].split("..")[0], s[-1].split("..")[-1]) for s, _ in runs]
-    return pd.DataFrame([row for _, row in runs], index=pd.Index(names, name=frame.index.name))
-
-
-def adk_changes_block(found: Findings, folder: Path = paths.DATA) -> str:
-    """Each release where a kind's result changes in the ADK sweep, and the change that moved
-    it with its public record (``findings.adk.adk_changes_frame``)."""
-    from ..findings.adk import adk_changes_frame
-
-    if found.adk is None or not found.adk.sweep:
-        raise MissingFindingsError(f"the ADK boundaries need data/adk-sweep.json in {folder}")
-    return _table(adk_changes_frame(found.adk.sweep))
 
 
 JS_TEST = "js/sdk-test/test/openaiResponsesCompactionSession.pendingApproval.test.ts"
@@ -437,8 +390,6 @@ class Block:
 BLOCKS: tuple[Block, ...] = (
     Block("answers", lambda folder, found, _: answers_block(found(), folder)),
     Block("liveness", lambda folder, found, _: liveness_block(found(), folder)),
-    Block("adk", lambda folder, found, _: adk_block(found(), folder)),
-    Block("adk-changes", lambda folder, found, _: adk_changes_block(found(), folder)),
     Block("doctor", lambda folder, found, _: doctor_block(found(), folder)),
     Block("store", lambda folder, found, _: store_block(found(), folder)),
     Block("notebooks", lambda folder, _, __: notebooks_block(paths.data(folder).notebooks)),

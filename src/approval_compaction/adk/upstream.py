@@ -20,7 +20,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from ..releases.environments import install_tools, isolated_environ, run_pytest
+from ..lab.releases.environments import install_tools, isolated_environ, run_pytest
 from .packages import cache_folder, pinned, release_environment
 from .patched import label, patched_environment
 from .sdk_test import TIMEOUT, TOOLS

@@ -14,17 +14,22 @@ scripted ``BaseLlm`` and the summariser its scripted one: nothing leaves the pro
 
 from __future__ import annotations
 
+import argparse
+import json
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TextIO
 
-from ..adk.harness import SITUATIONS, DriverError, Plan, run_plans, run_situations
 from ..analysis.invariants import evaluate
 from ..analysis.liveness import LivenessRun, SituationRow, situation_rows
+from ..doctor.check import CheckError
+from ..errors import InvestigationError
 from ..study.capture import CaseRun
-from ..study.words import ADK_KINDS, AdkKind
-from .check import CheckError
+from .harness import SITUATIONS, DriverError, Plan, run_plans, run_situations
+from .words import KINDS as ADK_KINDS
+from .words import Kind as AdkKind
 
 PACKAGE = "google-adk"
 CONTROL = "clean"  # the situation with nothing pending: what every session does by design
@@ -154,3 +159,34 @@ def adk_answers(check: AdkCheck, later: int) -> list[str]:
             said += f"; each situation continued for {later} later questions: {tail}{design}"
         answers.append(head + said + ".")
     return answers
+
+
+def command(args: argparse.Namespace, out: TextIO) -> int:
+    """``doctor check --adk``: a row per kind, then an answer per kind, as a table or JSON; the
+    doctor's exit status (affected or healthy)."""
+    from ..doctor import status
+
+    if getattr(args, "js", None) is not None:
+        raise InvestigationError("--adk and --js check different SDKs: pass one")
+    if args.later < 0:
+        raise InvestigationError("--later must be 0 or more")
+    found = check_adk(kinds_of(args.kind), args.later)
+    answers = adk_answers(found, args.later)
+    code = status.AFFECTED if found.affected else status.HEALTHY
+    if args.format == "json":
+        value = {
+            "release": found.release,
+            "rows": [asdict(r) for r in found.rows],
+            "liveness": {k: [asdict(s) for s in rows] for k, rows in found.situations},
+            "answers": answers,
+        }
+        out.write(json.dumps(value, indent=2) + "\n")
+        return code
+    table = [list(asdict(found.rows[0]))] + [
+        [str(v) for v in asdict(r).values()] for r in found.rows
+    ]
+    widths = [max(len(line[i]) for line in table) for i in range(len(table[0]))]
+    for line in table:
+        out.write("  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)) + "\n")
+    out.write("".join(answer + "\n" for answer in answers))
+    return code

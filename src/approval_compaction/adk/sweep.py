@@ -17,17 +17,18 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ...adk.harness import OVER_HTTP, SITUATIONS, Plan, run_plan, run_plans, run_situations
-from ...analysis.invariants import judge_all
-from ...analysis.liveness import DEFAULT_TURNS, LivenessRecord, LivenessRun, liveness_records
-from ...formats.progress import Progress
-from ...formats.records import write_records
-from ...study.capture import CaseRun
-from ...study.scenario import Case, all_cases
-from ...study.words import ADK_KINDS, AdkKind, Model
-from .. import paths
-from ..releases.driven import SweepRecord, record, unavailable
-from ..releases.environments import Environment
+from ..analysis.invariants import judge_all
+from ..analysis.liveness import DEFAULT_TURNS, LivenessRecord, LivenessRun, liveness_records
+from ..formats.progress import Progress
+from ..formats.records import write_records
+from ..lab import paths
+from ..lab.releases.driven import SweepRecord, record, unavailable
+from ..lab.releases.environments import Environment
+from ..study.capture import CaseRun
+from ..study.scenario import Case, all_cases
+from ..study.words import Model
+from .files import Name, data_file
+from .harness import OVER_HTTP, SITUATIONS, Plan, run_plan, run_plans, run_situations
 from .packages import (
     AdkEnvironmentError,
     release_dates,
@@ -35,6 +36,8 @@ from .packages import (
     releases,
     responses_environment,
 )
+from .words import KINDS as ADK_KINDS
+from .words import Kind as AdkKind
 
 PLANS: tuple[Plan, ...] = tuple(Plan(kind) for kind in ADK_KINDS)
 # The same kinds with ADK's OpenAIResponsesLlm, its requests sent to the stand-in over HTTP.
@@ -71,7 +74,6 @@ def sweep(versions: Sequence[str] | None = None, folder: Path = paths.DATA) -> l
     chosen = list(versions) if versions else releases(dates)
     rows: list[SweepRecord] = []
     live: list[LivenessRecord] = []
-    files = paths.data(folder)
     written: list[Path] = []
     with Progress("adk-sweep", len(chosen), "releases") as progress:
         for version in chosen:
@@ -82,8 +84,8 @@ def sweep(versions: Sequence[str] | None = None, folder: Path = paths.DATA) -> l
                 )
             except AdkEnvironmentError as error:  # recorded for the release: the others run
                 rows += [unavailable(version, plan, str(error)) for plan in PLANS]
-            written = write_records(files.adk_sweep, rows, SweepRecord)
-            written += write_records(files.adk_sweep_liveness, live, LivenessRecord)
+            written = write_records(data_file("sweep", folder), rows, SweepRecord)
+            written += write_records(data_file("sweep_liveness", folder), live, LivenessRecord)
             progress.step()
     return written
 
@@ -92,7 +94,7 @@ def sweep_over_http(versions: Sequence[str] | None = None, folder: Path = paths.
     """Every release with ``OpenAIResponsesLlm`` (or those given): each kind's cases with it, every
     model request sent to the stand-in over HTTP, into ``adk-sweep-responses.json`` (written after
     each release), to set beside the scripted sweep's prediction."""
-    from ..releases.versions import version_key
+    from ..lab.releases.versions import version_key
     from .packages import FIRST_RESPONSES
 
     dates = release_dates()
@@ -106,7 +108,7 @@ def sweep_over_http(versions: Sequence[str] | None = None, folder: Path = paths.
                 rows += release_records(run_release(version, HTTP_PLANS, dates))
             except AdkEnvironmentError as error:
                 rows += [unavailable(version, plan, str(error)) for plan in HTTP_PLANS]
-            written = write_records(paths.data(folder).adk_sweep_responses, rows, SweepRecord)
+            written = write_records(data_file("sweep_responses", folder), rows, SweepRecord)
             progress.step()
     return written
 
@@ -141,22 +143,21 @@ def run_adk_responses(
 def merge(folders: Sequence[Path], folder: Path = paths.DATA) -> list[Path]:
     """The sweeps written to several folders (releases swept in parallel), in release order,
     into ``folder``'s ``adk-sweep.json`` and ``adk-sweep-liveness.json``."""
-    from ...formats.records import read_records
-    from ..releases.versions import version_key
+    from ..formats.records import read_records
+    from ..lab.releases.versions import version_key
 
-    def read(name: str, kind: type[Any]) -> list[Any]:
+    def read(name: Name, kind: type[Any]) -> list[Any]:
         found = [
             row
             for part in folders
-            if (path := getattr(paths.data(part), name)).is_file()
+            if (path := data_file(name, part)).is_file()
             for row in read_records(path, kind)
         ]
         return sorted(found, key=lambda r: version_key(r.sdk_version.split("+")[0]))
 
-    files = paths.data(folder)
-    written = write_records(files.adk_sweep, read("adk_sweep", SweepRecord), SweepRecord)
-    live = read("adk_sweep_liveness", LivenessRecord)
-    return written + write_records(files.adk_sweep_liveness, live, LivenessRecord)
+    written = write_records(data_file("sweep", folder), read("sweep", SweepRecord), SweepRecord)
+    live = read("sweep_liveness", LivenessRecord)
+    return written + write_records(data_file("sweep_liveness", folder), live, LivenessRecord)
 
 
 def run_adk(

@@ -16,8 +16,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import paths
-from ..releases.environments import install_tools, isolated_environ, run_pytest
+from ..lab import paths
+from ..lab.releases.environments import install_tools, isolated_environ, run_pytest
 from .packages import cache_folder
 
 SDK_TEST = paths.ROOT / "adk" / "sdk-test"

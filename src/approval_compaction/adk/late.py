@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...adk.harness import _run_driver
-from ...adk.items import _stage, renumbered
-from ...analysis.pairing import find_unpaired, open_calls, orphan_outputs
-from ...study.capture import Stage
+from ..analysis.pairing import find_unpaired, open_calls, orphan_outputs
+from ..study.capture import Stage
+from .harness import _run_driver
+from .items import _stage, renumbered
 from .sweep import liveness_plans
 
 LATE_SITUATIONS = ("resumed", "long_running")  # the situations with a late answer

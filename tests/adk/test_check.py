@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from approval_compaction.analysis.liveness import SituationRow
-from approval_compaction.doctor.adkcheck import (
+from approval_compaction.adk.check import (
     AdkCheck,
     KindRow,
     adk_answers,
@@ -14,8 +13,10 @@ from approval_compaction.doctor.adkcheck import (
     kinds_of,
     problems,
 )
+from approval_compaction.adk.words import KINDS as ADK_KINDS
+from approval_compaction.analysis.liveness import SituationRow
+from approval_compaction.cli import main
 from approval_compaction.doctor.check import CheckError
-from approval_compaction.study.words import ADK_KINDS
 
 
 def situation(name: str, keeps: bool = True, usable: bool = True, late: str = "") -> SituationRow:
@@ -68,7 +69,7 @@ def test_answers_say_per_kind_what_breaks_and_the_check_is_affected_by_any() -> 
 def test_check_adk_on_the_pinned_release_answers_each_kind() -> None:
     """The pinned google-adk in its own environment: no case breaks, the late answer of a
     confirmation answered late is left unpaired (what the ADK report shows)."""
-    from approval_compaction.lab.adk.packages import pinned, release_environment
+    from approval_compaction.adk.packages import pinned, release_environment
 
     env = release_environment(pinned())
     found = check_adk(("window-0", "tokens-2"), 2, env.python)
@@ -79,3 +80,20 @@ def test_check_adk_on_the_pinned_release_answers_each_kind() -> None:
     said = adk_answers(found, 2)
     assert all("resumed leaves its late answer unpaired" in line for line in said)
     assert found.affected
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--js", "somewhere"], "--adk and --js check different SDKs: pass one"),
+        (["--later", "-1"], "--later must be 0 or more"),
+    ],
+    ids=["two-sdks", "negative-later"],
+)
+def test_check_command_is_what_doctor_check_adk_runs(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The doctor reaches the folder's ``command`` by name (``doctor.sdks``): a wrong
+    combination is one line and status 2, before any run."""
+    assert main(["doctor", "check", "--adk", *argv]) == 2
+    assert said in capsys.readouterr().err

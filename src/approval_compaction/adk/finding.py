@@ -14,25 +14,20 @@ from pathlib import Path
 
 import pandas as pd
 
-from ...adk.moves import WINDOW_SOURCE
-from ...analysis.liveness import LivenessRecord
-from ...formats.records import read_records
-from ...study.words import ADK_KINDS
-from .. import paths
-from ..adk.changes import CHANGES, Change
-from ..adk.late import LateAnswer
-from ..releases.driven import NEVER_COMPACTED, SweepRecord
-from .driven import RAISED, liveness_frame
-from .liveness import REFUSED, SITUATION_WORDS, STUCK
-from .releases import (
+from ..analysis.liveness import LivenessRecord
+from ..formats.records import read_records
+from ..lab import paths
+from ..lab.findings.driven import RAISED, liveness_frame
+from ..lab.findings.liveness import REFUSED, SITUATION_WORDS, STUCK
+from ..lab.findings.releases import (
     COMPACTION_ONLY,
     NEXT_TURN_FAILS,
     PAUSE_FAILS,
     RESUME_FAILS,
     UNAFFECTED,
 )
-from .searched import SearchedCase, searched_cases
-from .verdict import (
+from ..lab.findings.searched import SearchedCase, searched_cases
+from ..lab.findings.verdict import (
     BUG,
     GROWS,
     UNPAIRED,
@@ -43,6 +38,12 @@ from .verdict import (
     driver_verdicts,
     setting_states,
 )
+from ..lab.releases.driven import NEVER_COMPACTED, SweepRecord
+from .changes import CHANGES, Change
+from .files import data_file
+from .late import LateAnswer
+from .moves import WINDOW_SOURCE
+from .words import KINDS as ADK_KINDS
 
 PACKAGE = "google-adk"
 SEARCHED = "found by the search"  # a liveness bug the search found, after how many sequences
@@ -116,8 +117,7 @@ class AdkFinding:
 
 def load_adk(folder: Path = paths.DATA) -> AdkFinding | None:
     """The ADK study's finding, when the pinned release's kinds are there."""
-    files = paths.data(folder)
-    if not files.adk_kinds.is_file():
+    if not data_file("kinds", folder).is_file():
         return None
 
     def read(path: Path) -> tuple[SweepRecord, ...]:
@@ -126,18 +126,19 @@ def load_adk(folder: Path = paths.DATA) -> AdkFinding | None:
     def live(path: Path) -> tuple[LivenessRecord, ...]:
         return tuple(read_records(path, LivenessRecord)) if path.is_file() else ()
 
-    sweep = read(files.adk_sweep)
+    sweep = read(data_file("sweep", folder))
     verdicts = searched_verdicts(
-        driver_verdicts(sweep, live(files.adk_sweep_liveness), WORDS), searched_cases("adk", folder)
+        driver_verdicts(sweep, live(data_file("sweep_liveness", folder)), WORDS),
+        searched_cases("adk", folder),
     )
     return AdkFinding(
         sweep,
-        read(files.adk_kinds),
-        live(files.adk_liveness),
+        read(data_file("kinds", folder)),
+        live(data_file("liveness", folder)),
         verdicts,
-        read(files.adk_responses),
-        live(files.adk_responses_liveness),
-        read(files.adk_sweep_responses),
+        read(data_file("responses", folder)),
+        live(data_file("responses_liveness", folder)),
+        read(data_file("sweep_responses", folder)),
     )
 
 
@@ -175,8 +176,8 @@ def adk_verdict_frame(
 ) -> pd.DataFrame:
     """The verdict per run of releases, each kind's cases in ADK's words as columns (kinds
     sharing a column label share a column), the liveness situations by kind."""
-    from ...adk.harness import SITUATIONS
-    from .tables import verdict_frame
+    from ..lab.findings.tables import verdict_frame
+    from .harness import SITUATIONS
 
     return verdict_frame(verdicts, columns, setting_word, contract, SITUATIONS)
 

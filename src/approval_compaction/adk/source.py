@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..releases.driven import SourceLineError
+from ..lab.releases.driven import SourceLineError
 from .packages import pinned, release_environment
 
 REPOSITORY = "https://github.com/google/adk-python"

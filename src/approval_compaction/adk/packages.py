@@ -14,16 +14,18 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ...errors import InvestigationError
-from .. import paths
-from ..releases.environments import Environment, default_envs, install, uv_binary
-from ..releases.versions import fetch_releases, load_releases, save_releases, sort_versions
+from ..errors import InvestigationError
+from ..lab import paths
+from ..lab.releases.environments import Environment, default_envs, install, uv_binary
+from ..lab.releases.versions import fetch_releases, load_releases, save_releases, sort_versions
+from .files import data_file
 
 PACKAGE = "google-adk"
 # The first release with events compaction (``apps/compaction.py``, ``BaseEventsSummarizer``);
 # tool confirmation (``FunctionTool(require_confirmation=...)``) came in 1.14.0.
 FIRST = "1.16.0"
 REQUIREMENTS = paths.ROOT / "adk" / "requirements.txt"
+DATES = data_file("release_dates")  # each release and its upload time (``fetch_release_dates``)
 
 
 class AdkEnvironmentError(InvestigationError):
@@ -45,7 +47,7 @@ def pinned(path: Path = REQUIREMENTS) -> str:
     raise AdkEnvironmentError(f"{path.name} pins no {PACKAGE} release")
 
 
-def release_dates(path: Path = paths.DATA_FILES.adk_release_dates) -> dict[str, str]:
+def release_dates(path: Path = DATES) -> dict[str, str]:
     """Each release from ``FIRST`` on and its cutoff (committed once fetched)."""
     found = load_releases(path)
     if not found:
@@ -55,7 +57,7 @@ def release_dates(path: Path = paths.DATA_FILES.adk_release_dates) -> dict[str, 
     return found
 
 
-def fetch_release_dates(path: Path = paths.DATA_FILES.adk_release_dates) -> Path:
+def fetch_release_dates(path: Path = DATES) -> Path:
     """Ask the package index for the releases and their upload times, and write them."""
     save_releases(path, fetch_releases(package=PACKAGE, first=FIRST))
     return path
@@ -91,7 +93,7 @@ OPENAI_CLIENT = "openai>=2.20,<3"
 def responses_environment(version: str, dates: dict[str, str] | None = None) -> Environment:
     """The release with the ``openai`` client its ``OpenAIResponsesLlm`` calls, in a folder of
     its own beside the release's, made with uv on first use."""
-    from ..releases.versions import version_key
+    from ..lab.releases.versions import version_key
 
     if version_key(version) < version_key(FIRST_RESPONSES):
         raise AdkEnvironmentError(

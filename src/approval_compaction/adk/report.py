@@ -14,20 +14,22 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
-from ...errors import InvestigationError
-from ...formats.files import write_atomic
-from ...formats.markdown import GITHUB_LIMIT, fence, github_length, markdown_table, one_comment
-from ...formats.records import read_records
-from ...wire.rules import OPEN_CALL, ORPHAN_OUTPUT
-from .. import paths
-from ..adk.late import LateAnswer
-from ..adk.packages import pinned
-from ..adk.patched import BOTH_FIXES, FIX, LONG_RUNNING_FIX, label
-from ..adk.sdk_test import ADK_REGRESSION_TEST, LONG_RUNNING_TEST
-from ..findings.adk import (
+from ..errors import InvestigationError
+from ..formats.files import write_atomic
+from ..formats.markdown import GITHUB_LIMIT, fence, github_length, markdown_table, one_comment
+from ..formats.records import read_records
+from ..lab import paths
+from ..lab.findings.fixes import checks, checks_frame, mutants, upstream
+from ..lab.findings.searched import SearchedCase, load_searches, searched_cases, searched_frame
+from ..lab.mutation import mutants_frame
+from ..lab.releases.driven import SdkTestRecord, SweepRecord
+from ..wire.rules import OPEN_CALL, ORPHAN_OUTPUT
+from .files import data_file
+from .finding import (
     TRIGGERS,
     adk_changes_frame,
     adk_liveness_frame,
@@ -35,10 +37,10 @@ from ..findings.adk import (
     late_split_frame,
     load_adk,
 )
-from ..findings.fixes import adk_suite_frame, checks, checks_frame, mutants, upstream
-from ..findings.searched import SearchedCase, load_searches, searched_cases, searched_frame
-from ..mutation import mutants_frame
-from ..releases.driven import SdkTestRecord, SweepRecord
+from .late import LateAnswer
+from .packages import pinned
+from .patched import BOTH_FIXES, FIX, LONG_RUNNING_FIX, label
+from .sdk_test import ADK_REGRESSION_TEST, LONG_RUNNING_TEST
 
 REPOSITORY = "https://github.com/google/adk-python"
 # The linked issues, each with how this report differs from it (words by hand).
@@ -75,7 +77,7 @@ PYLINTRC = paths.ROOT / "adk" / "fix" / "pylintrc"
 
 def late_frame(folder: Path = paths.DATA) -> pd.DataFrame:
     """The late answers on the pinned release and patched, split by what the fix changes."""
-    path = paths.data(folder).adk_late
+    path = data_file("late", folder)
     if not path.is_file():
         raise InvestigationError(
             "no data/adk-late.json: run `python -m approval_compaction adk-fix`"
@@ -84,7 +86,7 @@ def late_frame(folder: Path = paths.DATA) -> pd.DataFrame:
 
 
 def _who_is_hit() -> str:
-    from ..adk.source import permalink
+    from .source import permalink
 
     default = permalink(
         "apps/compaction.py", "config.summarizer = LlmEventSummarizer(llm=agent.canonical_model)"
@@ -130,9 +132,8 @@ def _where_ran(folder: Path) -> str:
 
 
 def _fix_parts(folder: Path) -> list[str]:
-    from ..adk.source import permalink
+    from .source import permalink
 
-    files = paths.data(folder)
     here = permalink("apps/compaction.py", "async def _summarize_events_with_trace(")
     recover = permalink(
         "flows/llm_flows/context/_compaction.py", "def _recover_compacted_function_calls("
@@ -143,7 +144,7 @@ def _fix_parts(folder: Path) -> list[str]:
         "function prompt assembly already calls. `git apply` in adk-python:",
         fence(FIX.read_text(), "diff"),
     ]
-    lint = checks(files.adk_lint)
+    lint = checks(data_file("lint", folder))
     if lint:
         parts += [
             "Checked with adk-python's own tools and settings (`python -m approval_compaction "
@@ -154,14 +155,14 @@ def _fix_parts(folder: Path) -> list[str]:
             "adk-python's own modules:",
             markdown_table(checks_frame(lint, ["adk"]).rename(columns={"adk": "result"}), cell=str),
         ]
-    rows = mutants(files.adk_mutants, FIX.name)
+    rows = mutants(data_file("mutants", folder), FIX.name)
     if rows:
         parts += [
             "Each plausible simplification of the fix fails the regression test "
             "(`adk-fix`, applied to the patched package):",
             markdown_table(mutants_frame(rows).droplevel("fix"), cell=str),
         ]
-    found = upstream(files.adk_upstream)
+    found = upstream(data_file("upstream", folder))
     if found is not None:
         parts += [
             f"adk-python's own tests of the touched module ({', '.join(found['files'])}, from "
@@ -175,16 +176,34 @@ def _fix_parts(folder: Path) -> list[str]:
     return parts
 
 
+def adk_suite_frame(record: dict[str, Any]) -> pd.DataFrame:
+    """adk-python's tests of the touched module on the release and patched."""
+    rows = [
+        {
+            "package": run["package"],
+            "tests": run["tests"],
+            "passed": run["passed"],
+            "failed": run["failed"],
+            "outcomes that differ from the release": run["differ_from_release"],
+        }
+        for run in record["runs"]
+    ]
+    return pd.DataFrame(rows).set_index("package")
+
+
 def build_adk_report(folder: Path = paths.DATA) -> str:
-    files = paths.data(folder)
     found = load_adk(folder)
     if found is None or not found.liveness:
         raise InvestigationError(
             "no data/adk-kinds.json: run `python -m approval_compaction adk-data`"
         )
-    tests_path = files.adk_sdk_test
+    tests_path = data_file("sdk_test", folder)
     tests = read_records(tests_path, SdkTestRecord) if tests_path.is_file() else []
-    patched = read_records(files.adk_patched, SweepRecord) if files.adk_patched.is_file() else []
+    patched = (
+        read_records(data_file("patched", folder), SweepRecord)
+        if data_file("patched", folder).is_file()
+        else []
+    )
     parts = [
         "**Describe the bug**",
         "A tool call answered late, after later turns, reaches the events summarizer without "
@@ -268,7 +287,6 @@ def long_running_parts(folder: Path = paths.DATA) -> list[str]:
     """The second bug, which a state-space search found and the hand-picked situations miss:
     a long-running call nobody answers stops compaction for good (none before the search's
     data is there)."""
-    files = paths.data(folder)
     cases = searched_cases("adk", folder)
     released = [c for c in cases if "+" not in c.package]
     new = [c for c in released if c.label == "new"]
@@ -305,7 +323,7 @@ def long_running_parts(folder: Path = paths.DATA) -> list[str]:
             f"over HTTP with `{OPEN_CALL.example}` ({OPEN_CALL.sources[0].url}). "
             f"Replay: `{sent[0].replay}`.",
         ]
-    tests_path = files.adk_long_running_sdk_test
+    tests_path = data_file("long_running_sdk_test", folder)
     if tests_path.is_file():
         tests = read_records(tests_path, SdkTestRecord)
         parts += [
@@ -331,7 +349,7 @@ def long_running_parts(folder: Path = paths.DATA) -> list[str]:
         + fence(LONG_RUNNING_FIX.read_text(), "diff")
         + "\n\n</details>",
     ]
-    lint = checks(files.adk_lint)
+    lint = checks(data_file("lint", folder))
     if any(row.subject == "long-running" for row in lint):
         parts += [
             "Checked as the first fix is, with the same tools and settings:",
@@ -340,7 +358,7 @@ def long_running_parts(folder: Path = paths.DATA) -> list[str]:
                 cell=str,
             ),
         ]
-    rows = mutants(files.adk_mutants, LONG_RUNNING_FIX.name)
+    rows = mutants(data_file("mutants", folder), LONG_RUNNING_FIX.name)
     if rows:
         parts += [
             "Each plausible simplification of it fails its regression test:",

@@ -22,9 +22,9 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from .. import paths
-from ..releases.driven import CheckRecord
-from ..releases.environments import run, uv_binary
+from ..lab import paths
+from ..lab.releases.driven import CheckRecord
+from ..lab.releases.environments import run, uv_binary
 from .packages import cache_folder, pinned
 from .patched import FIX, LONG_RUNNING_FIX
 from .sdk_test import ADK_REGRESSION_TEST, LONG_RUNNING_TEST

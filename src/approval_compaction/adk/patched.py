@@ -19,9 +19,9 @@ import subprocess
 from dataclasses import replace
 from pathlib import Path
 
-from ...errors import InvestigationError
-from .. import paths
-from ..releases.environments import Environment, install, record, recorded, uv_binary
+from ..errors import InvestigationError
+from ..lab import paths
+from ..lab.releases.environments import Environment, install, record, recorded, uv_binary
 from .packages import cache_folder, environment, pinned
 
 FIX = paths.ROOT / "adk" / "fix" / "google-adk-2.13.0.diff"

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from approval_compaction.adk.report import adk_suite_frame, build_adk_report
 from approval_compaction.errors import InvestigationError
 from approval_compaction.formats.markdown import GITHUB_LIMIT, github_length
-from approval_compaction.lab.share.report_adk import build_adk_report
 
 
 def test_report_adk_has_the_issue_forms_sections_and_links_what_it_extends() -> None:
@@ -33,7 +33,7 @@ def test_report_adk_answers_who_is_hit_and_how_each_linked_issue_differs() -> No
 def test_report_adk_splits_what_the_fix_changes_from_what_it_leaves() -> None:
     """The late answer is summarised without its call on the release and never patched; what
     the fix leaves reads the same on both packages (one value a column)."""
-    from approval_compaction.lab.share.report_adk import late_frame
+    from approval_compaction.adk.report import late_frame
 
     frame = late_frame()
     late = [c for c in frame.columns if c.startswith("late answer")][0]
@@ -48,7 +48,7 @@ def test_report_adk_without_data_is_one_line(tmp_path: Path) -> None:
 
 
 def test_report_adk_shows_the_long_running_fix_checked_and_each_of_its_mutants_killed() -> None:
-    from approval_compaction.lab.adk.mutants import LONG_RUNNING_MUTANTS
+    from approval_compaction.adk.mutants import LONG_RUNNING_MUTANTS
 
     text = build_adk_report()
     section = text[text.index("**Also found: a long-running call") :]
@@ -65,8 +65,8 @@ def test_report_adk_shows_the_long_running_fix_checked_and_each_of_its_mutants_k
 def test_what_the_patched_search_leaves_is_said_once_an_invariant_with_its_refusal_implied() -> (
     None
 ):
+    from approval_compaction.adk.report import LEFT, _left
     from approval_compaction.lab.findings.searched import SearchedCase
-    from approval_compaction.lab.share.report_adk import LEFT, _left
 
     def case(*invariants: str) -> SearchedCase:
         pairs = tuple((name, "long_running") for name in invariants)
@@ -82,3 +82,26 @@ def test_what_the_patched_search_leaves_is_said_once_an_invariant_with_its_refus
     )
     assert both == f"{LEFT['compaction_input_complete']} and {LEFT['stored_history_paired']}"
     assert _left([case("compaction_runs")]) == "`compaction_runs`"
+
+
+def test_report_adk_suite_frame_counts_each_package() -> None:
+    record = {
+        "runs": [
+            {"package": "2.13.0", "tests": 40, "passed": 38, "failed": 2, "differ_from_release": 0},
+            {
+                "package": "patched",
+                "tests": 40,
+                "passed": 40,
+                "failed": 0,
+                "differ_from_release": 2,
+            },
+        ]
+    }
+    frame = adk_suite_frame(record)
+    assert frame.loc["patched"].to_dict() == {
+        "tests": 40,
+        "passed": 40,
+        "failed": 0,
+        "outcomes that differ from the release": 2,
+    }
+    assert frame.loc["2.13.0", "failed"] == 2

@@ -16,7 +16,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..mutation import Mutant, MutantRecord, MutationError, mutate, record
+from ..lab.mutation import Mutant, MutantRecord, MutationError, mutate, record
 from .patched import FIX, LONG_RUNNING_FIX, patched_environment
 from .sdk_test import ADK_REGRESSION_TEST, LONG_RUNNING_TEST, run_sdk_test
 

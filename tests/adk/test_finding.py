@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from approval_compaction.analysis.liveness import LivenessRecord
-from approval_compaction.lab.findings.adk import (
+from approval_compaction.adk.finding import (
     BESIDE,
     HTTP_PATH,
     MEETS,
@@ -20,6 +19,7 @@ from approval_compaction.lab.findings.adk import (
     over_http_sweep_agreement,
     result,
 )
+from approval_compaction.analysis.liveness import LivenessRecord
 from approval_compaction.lab.findings.liveness import GROWS_CELL
 from approval_compaction.lab.findings.releases import RESUME_FAILS
 from approval_compaction.lab.findings.verdict import (

@@ -1,0 +1,332 @@
+"""Plugin: google-adk's entry in the lab's registry (``lab.plugins.REGISTRY``): its commands,
+the README blocks it writes from ``data/`` (the verdict per release, the changes that moved
+each boundary), notebook 13's answer line, its result files and its line of the search's
+registry. The shared code reads nothing else of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..errors import InvestigationError
+from ..formats.arguments import AddCommand, Lazy
+from ..lab import paths
+from ..lab.plugins import SdkPlugin
+from .files import FILES, MATRIX, data_file
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ..lab.findings.verdict import ReleaseVerdict
+    from ..study.moves import Driven, StepDriver
+    from .finding import AdkFinding
+
+
+class MissingAdkData(InvestigationError):
+    """An ADK result file a block or an answer needs is missing under ``data/``."""
+
+
+def register(add: AddCommand, lazy: Lazy) -> None:
+    """The folder's commands (``commands.register``, which declares them loading nothing
+    heavy)."""
+    from .commands import register as declare
+
+    declare(add, lazy)
+
+
+def _found(folder: Path, missing: str) -> AdkFinding:
+    from .finding import load_adk
+
+    found = load_adk(folder)
+    if found is None or not found.verdicts:
+        raise MissingAdkData(missing)
+    return found
+
+
+def verdict_block(folder: Path = paths.DATA) -> str:
+    """google-adk's verdict per release: every release swept with tool confirmation and events
+    compaction, each compaction kind's cases and the liveness situations in every kind
+    (``data/adk-sweep.json``, ``data/adk-sweep-liveness.json``), from the one verdict record."""
+    from ..formats.markdown import markdown_table
+    from .finding import TRIGGERS, adk_verdict_frame
+
+    found = _found(folder, f"the ADK tables need data/adk-sweep.json in {folder}")
+    shown = paths.data(folder).shown
+    sweep, live = shown(data_file("sweep", folder)), shown(data_file("sweep_liveness", folder))
+    frame = adk_verdict_frame(found.verdicts, TRIGGERS, contract=False)
+    return "\n".join(
+        [
+            f"**google-adk: the verdict per release** (`{sweep}`, `{live}`), the App compacting "
+            "after every invocation; which liveness bugs each release has, by kind: notebook 13 "
+            "and `data/report-adk.md`.",
+            "",
+            markdown_table(merged_runs(frame.drop(columns="liveness bugs"))),
+        ]
+    )
+
+
+def merged_runs(frame: pd.DataFrame) -> pd.DataFrame:
+    """Consecutive runs of releases (``first..last`` or one release) that read the same in
+    every column but their count, as one run."""
+    import pandas as pd
+
+    from ..lab.releases.bisect import release_range
+
+    count = "releases in range"
+    runs: list[tuple[list[str], pd.Series]] = []  # each run's spans, and its row
+    for span, row in frame.iterrows():
+        if runs and row.drop(count).equals(runs[-1][1].drop(count)):
+            runs[-1][0].append(str(span))
+            runs[-1][1][count] += row[count]
+        else:
+            runs.append(([str(span)], row.copy()))
+    names = [release_range(s[0].split("..")[0], s[-1].split("..")[-1]) for s, _ in runs]
+    return pd.DataFrame([row for _, row in runs], index=pd.Index(names, name=frame.index.name))
+
+
+def changes_block(folder: Path = paths.DATA) -> str:
+    """Each release where a kind's result changes in the ADK sweep, and the change that moved
+    it with its public record (``finding.adk_changes_frame``)."""
+    from ..formats.markdown import markdown_table
+    from .finding import adk_changes_frame, load_adk
+
+    found = load_adk(folder)
+    if found is None or not found.sweep:
+        raise MissingAdkData(f"the ADK boundaries need data/adk-sweep.json in {folder}")
+    return markdown_table(adk_changes_frame(found.sweep))
+
+
+# An ADK compaction kind's name (``window-1``, ``tokens-2``) is its trigger and one size.
+TRIGGER_WORDS = {
+    "window": ("sliding window", "overlap"),
+    "tokens": ("token threshold", "retention"),
+}
+
+
+def answer(folder: Path = paths.DATA) -> str:
+    """13: which google-adk releases are affected, which never compact, from which release on it
+    is fixed, and what is left on the pinned release (the one verdict record), in plain words:
+    each compaction kind by its settings (``finding.COLUMNS``), each situation by what happened
+    (``liveness.SITUATION_WORDS``); with the caveat that bounds it: ADK's own summariser reads
+    text."""
+    from ..lab.findings.liveness import SITUATION_WORDS
+    from ..lab.findings.verdict import AFFECTED, BUG, NEVER_RUNS, of
+    from ..lab.releases.bisect import marked_ranges
+    from ..lab.releases.driven import NEVER_COMPACTED
+    from .finding import COLUMNS, SEARCHED
+
+    adk = _found(folder, "the answers need data/adk-sweep.json and its liveness file")
+
+    def kinds(modes: Iterable[str]) -> str:
+        """``every setting``, or ``sliding window, overlap 1; token threshold, retention 0 or
+        2``: each trigger with its sizes, from the kinds' names."""
+        modes = list(modes)
+        if set(modes) >= set(COLUMNS):
+            return "every setting"
+        said = []
+        for trigger, (words, size) in TRIGGER_WORDS.items():
+            sizes = [m.removeprefix(f"{trigger}-") for m in modes if m.startswith(f"{trigger}-")]
+            if sizes:
+                said.append(f"{words}, {size} {' or '.join(sizes)}")
+        return "; ".join(said)
+
+    order = [v.release for v in adk.verdicts]
+    hit = marked_ranges(order, {v.release: v.word == AFFECTED for v in adk.verdicts})
+    bad = [i for i, v in enumerate(adk.verdicts) if v.word in (AFFECTED, NEVER_RUNS)]
+    fixed_from = order[bad[-1] + 1] if bad and bad[-1] + 1 < len(order) else ""
+    pinned = of(adk.verdicts, adk.version)
+    bugs = pinned.of_kind(BUG)
+    searched = [x for x in bugs if x.situation.endswith(SEARCHED)]
+    late = [x for x in bugs if x not in searched and x.state == "unpaired"]
+    left = "; ".join(
+        f"after {SITUATION_WORDS.get(x.situation, x.situation)} ({kinds(x.modes)})" for x in late
+    )
+    late_text = (
+        f"\n\nWhat is left is a late answer: {left}, the answer reaches ADK's summariser "
+        "without its call."
+        if late
+        else ""
+    )
+    count = sum(int(x.situation.split()[0]) for x in searched)
+    stalls = sorted({m for x in searched for m in x.modes})
+    found_text = (
+        f" A search over ADK's own moves finds {count} more conversations where a long-running "
+        f"call whose result never comes stops compaction for good ({kinds(stalls)})."
+        if searched
+        else ""
+    )
+    idle = {v.release: any(NEVER_COMPACTED in m.severity for m in v.modes) for v in adk.verdicts}
+    quiet = marked_ranges(order, idle)
+    never = list(  # the kinds that never compact on those releases (the others compact there)
+        dict.fromkeys(
+            m.mode
+            for v in adk.verdicts
+            if idle[v.release]
+            for m in v.modes
+            if NEVER_COMPACTED in m.severity
+        )
+    )
+    others = len({m.mode for v in adk.verdicts for m in v.modes}) > len(never)
+    but = "; the other settings compact there" if others else ""
+    never_text = (
+        f" On {', '.join(quiet)} the App's compaction never runs ({kinds(never)}), so its "
+        f"cases pass without testing anything{but}."
+        if quiet
+        else ""
+    )
+    since = f" From {fixed_from} on, every release keeps the call." if fixed_from else ""
+    upgrade = _upgrade(adk.verdicts, bad, fixed_from)
+    late_said = (
+        f"On {adk.version} a late answer reaches only the summariser, never the model: keep "
+        "ADK's own, or make yours send what it is given as text."
+    )
+    remains = [late_said] if late else []
+    remains += [STALL_ACTION] if searched else []
+    paths_said = (
+        ", on a scripted model in the process and over HTTP with `OpenAIResponsesLlm`"
+        if adk.over_http
+        else ""
+    )
+    return (
+        f"**Answer.** Yes: `google-adk` {', '.join(hit)} lose the call waiting for confirmation, "
+        f"and the resume raises.{never_text}{since}\n\n"
+        f"On {adk.version}, the pinned release, no case breaks an invariant in any compaction "
+        f"setting{paths_said}.{late_text}{found_text}\n\n"
+        "ADK's own summariser (`LlmEventSummarizer`) renders events as text, so no API refuses "
+        "it; a summariser that hands events to a model as calls and responses would send an "
+        "output without its call.\n\n"
+        f"**What to do.** {upgrade}\n\n{' '.join(remains)} `data/report-adk.md` is the issue "
+        "for adk-python, with its tests and patches for what remains."
+    )
+
+
+# What a team does about a long-running call whose result never comes (the search's finding).
+STALL_ACTION = (
+    "Give every long-running call its result, late if need be: one whose result never comes "
+    "stops compaction."
+)
+
+
+def _upgrade(verdicts: Sequence[ReleaseVerdict], bad: Sequence[int], fixed_from: str) -> str:
+    """13's upgrade: the first release after the last one that loses the call or never compacts
+    (``bad``, by index) or has a hand-picked situation refused, stopped or growing by a bug (the
+    late answer is what the pinned release still leaves; the search runs on the pinned one only),
+    and why not ``fixed_from``, the first that keeps the call."""
+    from ..lab.findings.liveness import REFUSED, SITUATION_WORDS, STUCK
+    from ..lab.findings.verdict import BUG, STATE_WORDS, UNPAIRED
+    from .finding import SEARCHED
+
+    order = [v.release for v in verdicts]
+    harmful = [
+        i
+        for i, v in enumerate(verdicts)
+        if i in bad
+        or any(not x.situation.endswith(SEARCHED) and x.state != UNPAIRED for x in v.of_kind(BUG))
+    ]
+    settled = order[harmful[-1] + 1] if harmful and harmful[-1] + 1 < len(order) else ""
+    between = verdicts[order.index(fixed_from) : order.index(settled)] if settled else []
+    if not (fixed_from and settled and between):
+        return f"Upgrade to {settled or fixed_from or 'a fixed release'} or later."
+    kept = [x for v in between for x in v.of_kind(BUG) if x.state != UNPAIRED]
+    names = " or ".join(
+        dict.fromkeys(SITUATION_WORDS.get(x.situation, x.situation).partition(";")[0] for x in kept)
+    )
+    verbs = {REFUSED: "is refused", STUCK: "never compacts again"}  # in plain words
+    states = " or ".join(dict.fromkeys(verbs.get(x.state, STATE_WORDS[x.state]) for x in kept))
+    before = {x.situation for x in between[-1].of_kind(BUG) if x.state == UNPAIRED}
+    at = verdicts[order.index(settled)]
+    priced = [x.situation for x in at.of_kind(BUG) if x.state == UNPAIRED]
+    priced = [s for s in dict.fromkeys(priced) if s not in before]  # late answers it begins
+    price = (  # its own paragraph
+        f"\n\nOn {settled} "
+        + " and ".join(
+            f"*{s}* ({SITUATION_WORDS.get(s, s).partition(';')[0]}) leaves its late answer "
+            + _unpaired_before(verdicts[: order.index(settled)], s)
+            for s in priced
+        )
+        + ": the price of that fix, as `data/report-adk.md` explains (a confirmation call still "
+        "waiting once a newer invocation exists is summarised as dead, so compaction goes on, "
+        "and its late answer reaches the summariser alone)."
+        if priced
+        else ""
+    )
+    return (
+        f"Upgrade to {settled} or later: {fixed_from} is the first release that keeps the "
+        f"call, but through {between[-1].release}, after {names}, a session still {states} "
+        f"(the verdict table below).{price}"
+    )
+
+
+def _unpaired_before(before: Sequence[ReleaseVerdict], situation: str) -> str:
+    """Whether ``situation`` left its late answer unpaired before the release that follows
+    ``before`` (by the verdicts), and where: 13 said "the first release where" of a late answer
+    unpaired on 1.16.0..2.2.0 too."""
+    from ..lab.findings.verdict import BUG, UNPAIRED
+
+    runs: list[list[str]] = []
+    last = False
+    for v in before:
+        now = any(x.situation == situation and x.state == UNPAIRED for x in v.of_kind(BUG))
+        if now and not last:
+            runs.append([])
+        if now:
+            runs[-1].append(v.release)
+        last = now
+    if not runs:
+        return "unpaired for the first time"
+    spans = ", ".join(r[0] if len(r) == 1 else f"{r[0]} to {r[-1]}" for r in runs)
+    order = [v.release for v in before]
+    gap = order[order.index(runs[-1][-1]) + 1 :]
+    paired = (
+        f" ({gap[0]} to {gap[-1]} pair it)"
+        if len(gap) > 1
+        else f" ({gap[0]} pairs it)"
+        if gap
+        else ""
+    )
+    return f"unpaired again, as on {spans}{paired}"
+
+
+def _steps(version: str) -> StepDriver:
+    from .harness import Steps
+    from .packages import release_environment
+
+    return Steps(release_environment(version).python)
+
+
+def _newest() -> str:
+    from .packages import releases
+
+    return releases()[-1]
+
+
+def _patched(patch: Path) -> StepDriver:
+    from .harness import Steps
+    from .patched import label, patched_environment
+
+    driver = Steps(patched_environment(patch).python)
+    driver.version = label(patch)
+    return driver
+
+
+def driven() -> Driven:
+    """The search's line for the driver (``explore --driver adk``): its moves, its steps in a
+    release's environment (made with uv on first use), its pinned and newest releases."""
+    from ..study.moves import Driven
+    from .moves import MOVES
+    from .packages import pinned
+
+    return Driven(MOVES, _steps, pinned, _newest, _patched)
+
+
+PLUGIN = SdkPlugin(
+    name="adk",
+    notebook="13",
+    register=register,
+    blocks={"adk": verdict_block, "adk-changes": changes_block},
+    answer=answer,
+    files=(*FILES.values(), f"{MATRIX}.json"),
+    driven=driven,
+)

@@ -1,0 +1,85 @@
+"""Plugin: the ADK folder's entry in the lab's registry: its notebook's answer (13) and its
+README blocks, from the committed data."""
+
+from __future__ import annotations
+
+import pytest
+
+from approval_compaction.adk.finding import AdkFinding, load_adk
+from approval_compaction.adk.plugin import PLUGIN, MissingAdkData, answer, changes_block
+from approval_compaction.lab.findings.verdict import BUG, disagreements
+from approval_compaction.lab.plugins import REGISTRY, plugins
+
+
+@pytest.fixture(scope="module")
+def found() -> AdkFinding:
+    loaded = load_adk()
+    assert loaded is not None
+    return loaded
+
+
+def test_plugin_is_registered_by_name_with_notebook_13_and_its_blocks() -> None:
+    assert REGISTRY["adk"] == "approval_compaction.adk.plugin"
+    assert PLUGIN in plugins() and PLUGIN.notebook == "13"
+    assert set(PLUGIN.blocks) == {"adk", "adk-changes"}
+
+
+def test_plugin_without_data_is_one_line(tmp_path) -> None:
+    with pytest.raises(MissingAdkData, match="need data/adk-sweep.json"):
+        answer(tmp_path)
+    with pytest.raises(MissingAdkData, match="need data/adk-sweep.json"):
+        changes_block(tmp_path)
+
+
+def test_plugin_answer_answer_names_each_kind_in_words_not_labels(found: AdkFinding) -> None:
+    """Issue 61: 13's answer rested on labels the first screen never defined (window-0,
+    tokens-2, long_running)."""
+    said = answer()
+    assert not any(label in said for label in ("window-", "tokens-", "long_running", "liveness"))
+    assert "sliding window, overlap 1; token threshold, retention 0 or 2" in said
+
+
+def test_plugin_answer_upgrade_is_the_first_release_after_the_last_liveness_bug(
+    found: AdkFinding,
+) -> None:
+    """Issue 61 (r4): 13 said "Upgrade to 2.3.0 or later" while its own table showed 2.3.0..2.11.0
+    still refused or stopped compacting after an abandoned or lost call."""
+    verdicts = found.verdicts
+    action = answer().split("**What to do.**")[1]
+    upgrade = action.split(" or later")[0].removeprefix(" Upgrade to ")
+    after = verdicts[[v.release for v in verdicts].index(upgrade) :]
+    assert all(not v.violating for v in after)
+    hand_picked = [
+        x for v in after for x in v.of_kind(BUG) if "found by the search" not in x.situation
+    ]
+    assert {x.state for x in hand_picked} <= {"unpaired"}
+    before = verdicts[[v.release for v in verdicts].index(upgrade) - 1]
+    assert any(x.state != "unpaired" for x in before.of_kind(BUG))
+
+
+def test_plugin_answer_price_says_again_where_the_late_answer_was_unpaired_before(
+    found: AdkFinding,
+) -> None:
+    """Issue 61 (r6): 13 said 2.12.0 "is also the first release where *resumed* ... leaves its late
+    answer unpaired" while its verdict table showed it unpaired on 1.16.0..2.2.0 too."""
+    verdicts = found.verdicts
+    said = answer().split("**What to do.**")[1]
+    assert "the first release where" not in said
+    unpaired = [
+        v.release
+        for v in verdicts
+        if any(x.situation == "resumed" and x.state == "unpaired" for x in v.of_kind(BUG))
+    ]
+    order = [v.release for v in verdicts]
+    gone = [r for r in order[order.index(unpaired[0]) :] if r not in unpaired]
+    assert gone  # the record this test is about: paired for a while, then unpaired again
+    back = order[order.index(gone[-1]) + 1]
+    assert f"On {back} *resumed*" in said
+    assert "unpaired again, as on " in said
+    assert f"{unpaired[0]} to {order[order.index(gone[0]) - 1]}" in said
+    assert f"({gone[0]} to {gone[-1]} pair it)" in said
+
+
+def test_plugin_answer_states_each_release_s_verdict_as_the_record_does(found: AdkFinding) -> None:
+    """13's answer, as every published text is held to the record (``verdict.disagreements``)."""
+    assert disagreements(answer(), found.verdicts) == {}
