@@ -83,3 +83,23 @@ def test_plugin_answer_price_says_again_where_the_late_answer_was_unpaired_befor
 def test_plugin_answer_states_each_release_s_verdict_as_the_record_does(found: AdkFinding) -> None:
     """13's answer, as every published text is held to the record (``verdict.disagreements``)."""
     assert disagreements(answer(), found.verdicts) == {}
+
+
+def test_plugin_answer_says_what_the_search_sends_the_model_not_never_the_model() -> None:
+    """Issue 61 (r6): 13 said a late answer reaches "never the model" while its own search table
+    showed `model_input_complete` broken on the pinned release (a long-running call whose result
+    never comes is sent to the model without it)."""
+    from approval_compaction.lab.findings.searched import searched_cases
+
+    said = answer()
+    assert "never the model" not in said
+    stops = [
+        c
+        for c in searched_cases("adk")
+        if "+" not in c.package and c.label == "new" and c.stops_compacting
+    ]
+    sent = [c for c in stops if any(i == "model_input_complete" for i, _ in c.pairs)]
+    refused = [c for c in sent if any(i == "next_turn_accepted" for i, _ in c.pairs)]
+    assert sent, "the committed search sends the model a call without its result"
+    assert f"In {len(sent)} of them each later model request also carries that call" in said
+    assert f"and in {len(refused)} the Responses API's rules" in said

@@ -154,6 +154,7 @@ def answer(folder: Path = paths.DATA) -> str:
     found_text = (
         f" A search over ADK's own moves finds {count} more conversations where a long-running "
         f"call whose result never comes stops compaction for good ({kinds(stalls)})."
+        + _sent_said(folder, adk.version)
         if searched
         else ""
     )
@@ -179,7 +180,7 @@ def answer(folder: Path = paths.DATA) -> str:
     since = f" From {fixed_from} on, every release keeps the call." if fixed_from else ""
     upgrade = _upgrade(adk.verdicts, bad, fixed_from)
     late_said = (
-        f"On {adk.version} a late answer reaches only the summariser, never the model: keep "
+        f"On {adk.version} a late answer reaches only the summariser, not the model: keep "
         "ADK's own, or make yours send what it is given as text."
     )
     remains = [late_said] if late else []
@@ -207,6 +208,31 @@ STALL_ACTION = (
     "Give every long-running call its result, late if need be: one whose result never comes "
     "stops compaction."
 )
+
+
+def _sent_said(folder: Path, version: str) -> str:
+    """What the search's conversations that stop compaction on ``version`` also send the model:
+    the call without its result (``model_input_complete``), and how many of those requests the
+    Responses API's rules refuse (``next_turn_accepted``, judged in process on the scripted
+    model); "" when none sends it."""
+    from ..lab.findings.searched import searched_cases
+
+    stops = [
+        c
+        for c in searched_cases("adk", folder)
+        if c.package == version and c.label == "new" and c.stops_compacting
+    ]
+    sent = [c for c in stops if any(i == "model_input_complete" for i, _ in c.pairs)]
+    refused = [c for c in sent if any(i == "next_turn_accepted" for i, _ in c.pairs)]
+    if not sent:
+        return ""
+    return (
+        f" In {len(sent)} of them each later model request also carries that call without its "
+        f"result (`model_input_complete`), and in {len(refused)} the Responses API's rules, "
+        "judged in process on the scripted model, refuse that request (`next_turn_accepted`). "
+        "`adk/fix/google-adk-2.13.0-long-running.diff` keeps such a call only while the "
+        "invocation that opened it runs."
+    )
 
 
 def _upgrade(verdicts: Sequence[ReleaseVerdict], bad: Sequence[int], fixed_from: str) -> str:
