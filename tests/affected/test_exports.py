@@ -22,6 +22,7 @@ from approval_compaction.cli import main
 from approval_compaction.doctor.export import judge_export, read_export
 from approval_compaction.js.harness import TOOL_KINDS
 from approval_compaction.js.items import wire_items
+from approval_compaction.js.packages import pinned, releases
 from approval_compaction.lab import paths
 from approval_compaction.lab.affected.exports import (
     CHOICES,
@@ -31,7 +32,6 @@ from approval_compaction.lab.affected.exports import (
     pairing,
     read,
 )
-from approval_compaction.lab.js.packages import pinned, releases
 from approval_compaction.study.items import Item
 from approval_compaction.study.words import NEWEST, PINNED
 

@@ -14,7 +14,8 @@ the runner handed the SDK's model class, and the ``input`` the SDK's own convert
 (``Exchange``): the pairs ``tests/affected/test_exports.py`` holds ``js.items.wire_items`` to.
 
 JavaScript runs on the pinned ``@openai/agents`` and the newest release the project knows
-(``lab.js.packages``; the same release today), through the one JS driver (``js.harness``);
+(``js.packages``; the same release today), through the one JS driver (``js.harness``, both
+loaded by name: the JS folder sits above the lab);
 Python on the pinned ``openai-agents`` (this environment) and the newest (its release
 environment), through the study's driver (``study.driver``). A kind a release cannot pause on is
 recorded with the reason (``not_applicable``), found by looking for the feature.
@@ -30,11 +31,11 @@ import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ...analysis.pairing import item_key
+from ...doctor.sdks import sdk_module
 from ...formats.files import write_all_atomic
-from ...js.harness import TOOL_KINDS, Plan, ToolKind, run_lines
 from ...study.capture import Stage
 from ...study.driver import (
     Ask,
@@ -55,6 +56,9 @@ from ...study.worker import Worker
 from ...wire.rules import COMPACT
 from ...wire.standin import apply_patch_call, shell_call
 from .. import paths
+
+if TYPE_CHECKING:
+    from ...js.harness import Plan, ToolKind
 
 Sdk = Literal["js", "python"]
 Choice = Literal["approve", "reject", "abandon"]
@@ -147,13 +151,14 @@ def _last_request(stages: Sequence[Stage | dict[str, Any]]) -> str:
 # JavaScript: the one JS driver, a plan per kind, decision and compaction.
 def js_plans() -> list[tuple[ToolKind, Choice, str, Plan]]:
     """Every JS conversation: each kind, decision and compaction, as the driver's plans."""
+    harness = sdk_module("js", "harness")  # the JS folder, loaded by name (it sits above the lab)
     plans = []
-    for kind in TOOL_KINDS:
+    for kind in harness.TOOL_KINDS:
         for choice in CHOICES:
             for compaction in COMPACTIONS:
                 decision: Decision = "reject" if choice == "reject" else "approve"
                 case = Case("run", decision, "on" if compaction == "on" else "off", "json")
-                plan = Plan(MODE, tool=kind, abandon=choice == "abandon", cases=(case,))
+                plan = harness.Plan(MODE, tool=kind, abandon=choice == "abandon", cases=(case,))
                 plans.append((kind, choice, compaction, plan))
     return plans
 
@@ -162,7 +167,7 @@ def js_records(package: Path, release: str | None = None) -> Iterator[tuple[Expo
     """Each JS conversation on the ``@openai/agents`` in ``package``, and its export (the
     items the session holds after its last turn)."""
     plans = js_plans()
-    lines = run_lines([plan for *_, plan in plans], package)
+    lines = sdk_module("js", "harness").run_lines([plan for *_, plan in plans], package)
     for (kind, choice, compaction, _), (line,) in zip(plans, lines, strict=True):
         stages = line["stages"]
         version = release or str(line["sdk_version"])
@@ -211,7 +216,7 @@ def python_records(
 ) -> Iterator[tuple[ExportRecord, Any]]:
     """Each Python conversation on ``release`` (here when ``worker`` is None, else in the
     worker's interpreter), and its export."""
-    for kind in TOOL_KINDS:
+    for kind in sdk_module("js", "harness").TOOL_KINDS:  # the kinds both SDKs pause on
         for choice in CHOICES:
             for compaction in COMPACTIONS:
                 base = ExportRecord("python", release, kind, choice, compaction)
@@ -276,13 +281,13 @@ def pairing(items: Sequence[Item]) -> list[tuple[str, str | None, str | None]]:
 def command(args: Any) -> int:
     """``doctor exports``: every kind on each SDK's pinned and newest release, written to
     ``args.folder``; prints the manifest's path and how many exports it lists."""
-    from ..js.packages import package_folder, pinned, releases
     from ..releases import environments
     from ..releases.versions import sort_versions
 
     records: list[tuple[ExportRecord, Any]] = []
-    for release in sorted({pinned(), releases()[-1]}):
-        records += list(js_records(package_folder(release)))
+    packages = sdk_module("js", "packages")  # npm's releases, the JS folder's (by name)
+    for release in sorted({packages.pinned(), packages.releases()[-1]}):
+        records += list(js_records(packages.package_folder(release)))
     newest = environments.newest_release()
     for release in sort_versions({PINNED, newest}):
         if release == PINNED:

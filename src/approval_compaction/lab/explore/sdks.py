@@ -1,8 +1,8 @@
 """SDKs: the drivers the search runs on besides the Python SDK's own, one registry line each.
 
 Each line names the SDK's moves (its folder's ``moves.MOVES``), how to start its driver on a
-release (the release's environment made on first use: ``lab.adk.packages`` with uv,
-``lab.js.packages`` with npm), and its pinned and newest releases as the project knows them.
+release (the release's environment made on first use: ``lab.adk.packages`` with uv), and its
+pinned and newest releases as the project knows them.
 An SDK that enters as one folder hands its own line through its plugin (``lab.plugins``).
 """
 
@@ -35,26 +35,6 @@ def _adk_newest() -> str:
     return releases()[-1]
 
 
-def _js(version: str) -> StepDriver:
-    from ... import paths
-    from ...js.harness import Steps
-    from ..js.packages import package_folder, pinned
-
-    return Steps(paths.ROOT if version == pinned() else package_folder(version))
-
-
-def _js_pinned() -> str:
-    from ..js.packages import pinned
-
-    return pinned()
-
-
-def _js_newest() -> str:
-    from ..js.packages import releases
-
-    return releases()[-1]
-
-
 def _adk_patched(patch: Path) -> StepDriver:
     from ...adk.harness import Steps
     from ..adk.patched import label, patched_environment
@@ -64,26 +44,14 @@ def _adk_patched(patch: Path) -> StepDriver:
     return driver
 
 
-def _js_patched(patch: Path) -> StepDriver:
-    from ...js.harness import Steps
-    from ..js.packages import pinned
-    from ..js.patched import patched_folder
+def _moves() -> Moves:
+    from ...adk.moves import MOVES
 
-    driver = Steps(patched_folder(patch))
-    driver.version = f"{pinned()}+{patch.name}"
-    return driver
-
-
-def _moves(name: str) -> Moves:
-    from ...adk import moves as adk
-    from ...js import moves as js
-
-    return adk.MOVES if name == "adk" else js.MOVES
+    return MOVES
 
 
 SDKS: dict[str, Callable[[], Driven]] = {
-    "js": lambda: Driven(_moves("js"), _js, _js_pinned, _js_newest, _js_patched),
-    "adk": lambda: Driven(_moves("adk"), _adk, _adk_pinned, _adk_newest, _adk_patched),
+    "adk": lambda: Driven(_moves(), _adk, _adk_pinned, _adk_newest, _adk_patched),
 }
 
 
@@ -95,7 +63,7 @@ def registry() -> dict[str, Callable[[], Driven]]:
 
 
 def driven(name: str) -> Driven:
-    """The registry line of ``name`` (``js``, ``adk``, or a plugin's), or a one-line error."""
+    """The registry line of ``name`` (``adk``, or a plugin's), or a one-line error."""
     lines = registry()
     if name not in lines:
         raise InvestigationError(f"no driver {name!r}: expected one of {', '.join(lines)}")

@@ -29,7 +29,6 @@ from ..releases.sweep import ReleaseRecord
 from .adk import AdkFinding, load_adk
 from .doctor import Check, Upgrade, Worker, check, upgrade
 from .fix import Crosscheck, crosscheck_finding, fix_release
-from .js import JsFinding, load_js
 from .liveness import LivenessEras, liveness_eras
 from .matrix import MatrixFinding, StoreStory, matrix_finding, store_stories
 from .mechanism import Mechanism, mechanism_finding
@@ -71,7 +70,6 @@ class Findings:
     errors_met: tuple[ErrorMet, ...] = ()
     liveness: LivenessEras | None = None
     stores: tuple[StoreStory, ...] = ()
-    js: JsFinding | None = None  # the JS study (@openai/agents)
     adk: AdkFinding | None = None  # the ADK study (google-adk)
     exposure: tuple[Check, ...] = ()  # the default trigger's check in each mode, per release
     verdicts: tuple[ReleaseVerdict, ...] = ()  # one record per swept release
@@ -142,7 +140,6 @@ def load_findings(folder: Path = paths.DATA) -> Findings:
         errors_met=merge_errors(releases.errors if releases else (), errors_met(met_here, here)),
         liveness=_liveness(files.sweep_liveness),
         stores=_stores(met_here, files.runs(paths.STORE_FALSE_MATRIX)),
-        js=load_js(folder),
         adk=load_adk(folder),
     )
     if files.doctor_check_modes.exists():

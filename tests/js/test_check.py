@@ -10,12 +10,12 @@ import pytest
 
 from approval_compaction.cli import main
 from approval_compaction.doctor.check import ACCEPTED, PAUSED, REJECTED, CheckError, check_config
-from approval_compaction.doctor.jscheck import check_js, js_plan, js_row
 from approval_compaction.doctor.status import AFFECTED, HEALTHY
 from approval_compaction.formats.records import read_records
+from approval_compaction.js.check import check_js, js_plan, js_row
 from approval_compaction.js.harness import missing
+from approval_compaction.js.sweep import JsExposure
 from approval_compaction.lab import paths
-from approval_compaction.lab.js.sweep import JsExposure
 
 CALL = {"type": "function_call", "callId": "call_1", "name": "lookup", "arguments": "{}"}
 USER = {"role": "user", "content": "q"}

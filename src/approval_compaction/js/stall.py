@@ -17,13 +17,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ...analysis.liveness import LivenessRun, judge_liveness, session_usable
-from ...formats.progress import Progress
-from ...formats.records import read_records, write_records
-from ...js.harness import Plan, run_situations
-from ...study.words import Mode
-from ...wire.rules import COMPACT_SHAPES, CompactShape
-from .. import paths
+from ..analysis.liveness import LivenessRun, judge_liveness, session_usable
+from ..formats.progress import Progress
+from ..formats.records import read_records, write_records
+from ..lab import paths
+from ..study.words import Mode
+from ..wire.rules import COMPACT_SHAPES, CompactShape
+from .harness import Plan, run_situations
 from .packages import PACKAGE, NpmError, package_folder, release_dates, releases
 
 ALWAYS_TURNS = 8  # plain questions with the hook always saying yes

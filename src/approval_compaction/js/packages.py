@@ -18,9 +18,9 @@ import subprocess
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from ...errors import InvestigationError
-from ...js.harness import installed
-from .. import paths
+from ..errors import InvestigationError
+from ..lab import paths
+from .harness import installed
 
 PACKAGE = "@openai/agents"
 FIRST = "0.3.6"  # the first release whose @openai/agents-openai has the compaction session
@@ -67,7 +67,7 @@ def fetch_release_dates(path: Path = paths.DATA_FILES.js_release_dates) -> Path:
     """Ask npm's registry when each release with the compaction session (``FIRST`` and later)
     was published, as the latest of ``@openai/agents`` and its ``SIBLINGS`` at that version (a
     sibling can come out days after the release that pins it), and write them."""
-    from ...formats.files import write_atomic
+    from ..formats.files import write_atomic
 
     published = [_times(name) for name in (PACKAGE, *SIBLINGS)]
     kept = {

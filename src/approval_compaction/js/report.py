@@ -16,15 +16,21 @@ from pathlib import Path
 
 import pandas as pd
 
-from ...errors import InvestigationError
-from ...formats.files import write_atomic
-from ...formats.markdown import GITHUB_LIMIT, fence, github_length, markdown_table, one_comment
-from ...formats.records import read_records
-from .. import paths
-from ..findings.fixes import checks, checks_frame, js_suite_frame, mutants, upstream
-from ..findings.js import COLUMNS, cell, js_errors_frame, js_ranges_frame
-from ..findings.searched import fix_words, searched_cases, searched_frame
-from ..findings.stall import (
+from ..errors import InvestigationError
+from ..formats.files import write_atomic
+from ..formats.markdown import GITHUB_LIMIT, fence, github_length, markdown_table, one_comment
+from ..formats.records import read_records
+from ..lab import paths
+from ..lab.findings.fixes import checks, checks_frame, js_suite_frame, mutants, upstream
+from ..lab.findings.searched import fix_words, searched_cases, searched_frame
+from ..lab.findings.verdict import SUMMARY_ONLY, SUMMARY_ONLY_WHY
+from ..lab.mutation import mutants_frame
+from ..lab.releases.driven import SdkTestRecord, SweepRecord
+from .finding import COLUMNS, cell, js_errors_frame, js_ranges_frame
+from .front import js_usage
+from .packages import pinned
+from .sdk_test import JS_REGRESSION_TEST
+from .stall_finding import (
     StallFinding,
     load_stall,
     ranges_frame,
@@ -33,13 +39,7 @@ from ..findings.stall import (
     turns_frame,
     vitest_frame,
 )
-from ..findings.verdict import SUMMARY_ONLY, SUMMARY_ONLY_WHY
-from ..js.packages import pinned
-from ..js.sdk_test import JS_REGRESSION_TEST
-from ..js.sweep import PLANS, JsExposure
-from ..mutation import mutants_frame
-from ..releases.driven import SdkTestRecord, SweepRecord
-from .readme import js_usage
+from .sweep import PLANS, JsExposure
 
 PYTHON_ISSUE = "https://github.com/openai/openai-agents-python/issues/5340"
 SWEEP_LABELS = {plan.label for plan in PLANS}
@@ -296,7 +296,7 @@ def build_js_report(folder: Path = paths.DATA) -> str:
 
 def _fix_parts(folder: Path) -> list[str]:
     """The fix in TypeScript, where it goes, how it was checked and what kills its mutants."""
-    from ..js.source import SESSION, permalink
+    from .source import SESSION, permalink
 
     read = permalink(SESSION, "const history = await this.underlyingSession.getItems(modelExchange")
     return [
@@ -356,14 +356,14 @@ def _stall_finding(folder: Path) -> StallFinding:
 
 
 def stall_png(folder: Path = paths.DATA) -> bytes:
-    """The stall's figure (stored items per turn, ``findings.stall.turns_frame``) as PNG."""
-    from ..releases.heatmap import png_bytes
+    """The stall's figure (stored items per turn, ``stall_finding.turns_frame``) as PNG."""
+    from ..lab.releases.heatmap import png_bytes
 
     return png_bytes(stall_figure(turns_frame(_stall_finding(folder))))
 
 
 def _fakes_frame(folder: Path) -> pd.DataFrame | None:
-    from ..js.fakes import SHAPES, FakeShape, tally
+    from .fakes import SHAPES, FakeShape, tally
 
     path = paths.data(folder).js_stall_fakes
     if not path.is_file():
@@ -416,7 +416,7 @@ def _stall_symptom(found: StallFinding) -> list[str]:
 
 def _stall_shape(folder: Path) -> list[str]:
     """What ``responses.compact`` answers, with its source, and what the tests' fakes answer."""
-    from ...wire.rules import COMPACTED_OUTPUT_DOC, COMPACTION_OUTPUT, KEEPS_USERS, SUMMARY_ONLY
+    from ..wire.rules import COMPACTED_OUTPUT_DOC, COMPACTION_OUTPUT, KEEPS_USERS, SUMMARY_ONLY
 
     parts = [
         "#### It depends on what `responses.compact` answers",
@@ -440,7 +440,7 @@ def _stall_shape(folder: Path) -> list[str]:
 
 def _stall_cause(found: StallFinding) -> list[str]:
     """The cause, each step linked at the release's line, and the change that brought it."""
-    from ..js.source import PERSISTENCE, SESSION, permalink
+    from .source import PERSISTENCE, SESSION, permalink
 
     edge = found.boundary
     trim = permalink(PERSISTENCE, "const history = trimToLatestCompaction(storedItems);")
@@ -468,7 +468,7 @@ def _stall_cause(found: StallFinding) -> list[str]:
 
 def _stall_repro(found: StallFinding, folder: Path) -> list[str]:
     """The debug information, the steps, and the regression tests with their results."""
-    from ..js.sdk_test import JS_FILTERED_TEST, JS_STALL_TEST
+    from .sdk_test import JS_FILTERED_TEST, JS_STALL_TEST
 
     return [
         "### Debug information",
@@ -499,7 +499,7 @@ def _stall_repro(found: StallFinding, folder: Path) -> list[str]:
 def _stall_fix(found: StallFinding, folder: Path) -> list[str]:
     """What is expected, and the fix: in the TypeScript source's terms, why its read is safe,
     how it was checked, what kills its mutants; the dist form linked."""
-    from ..js.source import SESSION, permalink
+    from .source import SESSION, permalink
 
     check = permalink(SESSION, "automaticInput = getModelVisibleSessionItems")
     cache = permalink(SESSION, "this.sessionItems = history;")

@@ -18,16 +18,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ...analysis.invariants import judge_all
-from ...analysis.liveness import DEFAULT_TURNS, LivenessRun
-from ...formats.progress import Progress
-from ...formats.records import write_records
-from ...js.harness import Plan, run_plans, run_situations
-from ...study.capture import CaseRun
-from ...study.scenario import Case
-from ...study.situations import SITUATIONS as PYTHON_SITUATIONS
-from .. import paths
-from ..releases.driven import SweepRecord, record, unavailable
+from ..analysis.invariants import judge_all
+from ..analysis.liveness import DEFAULT_TURNS, LivenessRun
+from ..formats.progress import Progress
+from ..formats.records import write_records
+from ..lab import paths
+from ..lab.releases.driven import SweepRecord, record, unavailable
+from ..study.capture import CaseRun
+from ..study.scenario import Case
+from ..study.situations import SITUATIONS as PYTHON_SITUATIONS
+from .harness import Plan, run_plans, run_situations
 from .packages import NpmError, package_folder, release_dates, releases
 
 PLANS: tuple[Plan, ...] = (

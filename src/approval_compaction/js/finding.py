@@ -17,20 +17,20 @@ from typing import Any
 
 import pandas as pd
 
-from ...analysis.liveness import LivenessRecord
-from ...formats.records import read_records
-from ...study.words import AUTO_STORE_FALSE
-from .. import paths
-from ..js.sweep import JsExposure
-from ..releases.bisect import marked_ranges
-from ..releases.driven import SweepRecord
-from ..releases.versions import sort_versions
-from .driven import MODE_NAMES, RAISED, WHERE, liveness_frame
-from .releases import (
+from ..analysis.liveness import LivenessRecord
+from ..formats.records import read_records
+from ..lab import paths
+from ..lab.findings.driven import MODE_NAMES, RAISED, WHERE, liveness_frame
+from ..lab.findings.releases import (
     COMPACTION_ONLY,
     MEETS,
     UNAFFECTED,
 )
+from ..lab.releases.bisect import marked_ranges
+from ..lab.releases.driven import SweepRecord
+from ..lab.releases.versions import sort_versions
+from ..study.words import AUTO_STORE_FALSE
+from .sweep import JsExposure
 
 # The sweep's plans as the compaction modes a page names, in the Python table's order.
 COLUMNS: dict[str, str] = {
@@ -237,7 +237,7 @@ def load_js_liveness(folder: Path = paths.DATA) -> list[LivenessRecord]:
 def _package(record: LivenessRecord) -> str:
     """The column a JS record's package is shown in: the release, with the workaround, or a
     patch by what it fixes, as the stall's tables name it."""
-    from .stall import VARIANT_WORDS
+    from .stall_finding import VARIANT_WORDS
 
     if record.workaround:
         return "with js/workaround.mjs"
