@@ -20,6 +20,7 @@ import pytest
 from approval_compaction.analysis.pairing import find_unpaired
 from approval_compaction.cli import main
 from approval_compaction.doctor.export import judge_export, read_export
+from approval_compaction.js.exports import js_records
 from approval_compaction.js.harness import TOOL_KINDS
 from approval_compaction.js.items import wire_items
 from approval_compaction.js.packages import pinned, releases
@@ -28,7 +29,6 @@ from approval_compaction.lab.affected.exports import (
     CHOICES,
     COMPACTIONS,
     ExportRecord,
-    js_records,
     pairing,
     read,
 )

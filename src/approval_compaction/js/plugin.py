@@ -7,7 +7,7 @@ its result files, and its line of the search's registry. The shared code reads n
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..formats.arguments import AddCommand, Lazy
 from ..lab import paths
@@ -16,6 +16,7 @@ from ..lab.plugins import Comment, SdkPlugin
 if TYPE_CHECKING:
     import pandas as pd
 
+    from ..lab.affected.exports import ExportRecord
     from ..lab.plugins import FrontPage
     from ..study.moves import Driven, StepDriver
 
@@ -106,6 +107,13 @@ def answer(folder: Path = paths.DATA) -> str:
     )
 
 
+def exports() -> list[tuple[ExportRecord, Any]]:
+    """``doctor exports``' JS conversations (``exports.records``)."""
+    from .exports import records
+
+    return records()
+
+
 def _steps(version: str) -> StepDriver:
     from .harness import Steps
     from .packages import package_folder, pinned
@@ -155,4 +163,5 @@ PLUGIN = SdkPlugin(
     data=data,
     front=front,
     comment=comment,
+    exports=exports,
 )

@@ -17,7 +17,7 @@ import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..formats.arguments import AddCommand, Lazy
 
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from ..study.moves import Driven
+    from .affected.exports import ExportRecord
 
 # Each SDK's folder, by the module that holds its PLUGIN (adding an SDK is a line here).
 REGISTRY: dict[str, str] = {
@@ -71,6 +72,8 @@ class SdkPlugin:
     front: Callable[[Path, pd.DataFrame, pd.DataFrame], FrontPage] | None = None
     # Its reports as paste-ready comments (``share --NAME WHICH``), from a data folder.
     comment: Callable[[Path, str], Comment] | None = None
+    # The doctor's test data from its runner (``doctor exports``): each record and its items.
+    exports: Callable[[], list[tuple[ExportRecord, Any]]] | None = None
 
 
 def plugin(name: str, registry: Mapping[str, str] = REGISTRY) -> SdkPlugin:

@@ -13,9 +13,8 @@ them. Beside each, the manifest keeps every model request of the conversation tw
 the runner handed the SDK's model class, and the ``input`` the SDK's own converter sent over HTTP
 (``Exchange``): the pairs ``tests/affected/test_exports.py`` holds ``js.items.wire_items`` to.
 
-JavaScript runs on the pinned ``@openai/agents`` and the newest release the project knows
-(``js.packages``; the same release today), through the one JS driver (``js.harness``, both
-loaded by name: the JS folder sits above the lab);
+An SDK's folder runs its own (its plugin's ``exports``: ``js.exports`` runs the pinned
+``@openai/agents`` and the newest release the project knows, through the one JS driver);
 Python on the pinned ``openai-agents`` (this environment) and the newest (its release
 environment), through the study's driver (``study.driver``). A kind a release cannot pause on is
 recorded with the reason (``not_applicable``), found by looking for the feature.
@@ -50,15 +49,15 @@ from ...study.driver import (
 )
 from ...study.harness import FINISHED, MCP_REQUEST, NEXT_ANSWER, PENDING_CALL, QUESTIONS
 from ...study.items import Item
-from ...study.scenario import Case
 from ...study.words import PINNED, Decision, Kind, Mode
 from ...study.worker import Worker
 from ...wire.rules import COMPACT
 from ...wire.standin import apply_patch_call, shell_call
 from .. import paths
+from ..plugins import plugins
 
 if TYPE_CHECKING:
-    from ...js.harness import Plan, ToolKind
+    from ...js.harness import ToolKind
 
 Sdk = Literal["js", "python"]
 Choice = Literal["approve", "reject", "abandon"]
@@ -136,7 +135,7 @@ def exchanges(stages: Sequence[Stage | dict[str, Any]]) -> list[Exchange]:
     return found
 
 
-def _last_request(stages: Sequence[Stage | dict[str, Any]]) -> str:
+def last_request(stages: Sequence[Stage | dict[str, Any]]) -> str:
     """What the API answered the conversation's last model request."""
     for stage in reversed(stages):
         data = stage if isinstance(stage, dict) else dataclasses.asdict(stage)
@@ -146,42 +145,6 @@ def _last_request(stages: Sequence[Stage | dict[str, Any]]) -> str:
             ok = int(last.get("status", 0)) < 400
             return "accepted" if ok else f"HTTP {last.get('status')}: {last.get('error', '')}"
     return ""
-
-
-# JavaScript: the one JS driver, a plan per kind, decision and compaction.
-def js_plans() -> list[tuple[ToolKind, Choice, str, Plan]]:
-    """Every JS conversation: each kind, decision and compaction, as the driver's plans."""
-    harness = sdk_module("js", "harness")  # the JS folder, loaded by name (it sits above the lab)
-    plans = []
-    for kind in harness.TOOL_KINDS:
-        for choice in CHOICES:
-            for compaction in COMPACTIONS:
-                decision: Decision = "reject" if choice == "reject" else "approve"
-                case = Case("run", decision, "on" if compaction == "on" else "off", "json")
-                plan = harness.Plan(MODE, tool=kind, abandon=choice == "abandon", cases=(case,))
-                plans.append((kind, choice, compaction, plan))
-    return plans
-
-
-def js_records(package: Path, release: str | None = None) -> Iterator[tuple[ExportRecord, Any]]:
-    """Each JS conversation on the ``@openai/agents`` in ``package``, and its export (the
-    items the session holds after its last turn)."""
-    plans = js_plans()
-    lines = sdk_module("js", "harness").run_lines([plan for *_, plan in plans], package)
-    for (kind, choice, compaction, _), (line,) in zip(plans, lines, strict=True):
-        stages = line["stages"]
-        version = release or str(line["sdk_version"])
-        base = ExportRecord("js", version, kind, choice, compaction)
-        if line.get("error") or line.get("not_applicable"):
-            reason = line.get("not_applicable") or line["error"]
-            yield dataclasses.replace(base, not_applicable=str(reason)), None
-            continue
-        items = stages[-1]["stored"]
-        last = _last_request(stages)
-        done = dataclasses.replace(
-            base, items=len(items), last_request=last, exchanges=exchanges(stages)
-        )
-        yield done, items
 
 
 # Python: the study's one driver, on the release's own interpreter.
@@ -216,7 +179,7 @@ def python_records(
 ) -> Iterator[tuple[ExportRecord, Any]]:
     """Each Python conversation on ``release`` (here when ``worker`` is None, else in the
     worker's interpreter), and its export."""
-    for kind in sdk_module("js", "harness").TOOL_KINDS:  # the kinds both SDKs pause on
+    for kind in sdk_module("js", "harness").TOOL_KINDS:  # the approval kinds (the JS driver's)
         for choice in CHOICES:
             for compaction in COMPACTIONS:
                 base = ExportRecord("python", release, kind, choice, compaction)
@@ -237,7 +200,7 @@ def python_records(
                 record = dataclasses.replace(
                     base,
                     items=len(items),
-                    last_request=_last_request(stages),
+                    last_request=last_request(stages),
                     exchanges=exchanges(stages),
                 )
                 yield record, items
@@ -285,9 +248,9 @@ def command(args: Any) -> int:
     from ..releases.versions import sort_versions
 
     records: list[tuple[ExportRecord, Any]] = []
-    packages = sdk_module("js", "packages")  # npm's releases, the JS folder's (by name)
-    for release in sorted({packages.pinned(), packages.releases()[-1]}):
-        records += list(js_records(packages.package_folder(release)))
+    for plugin in plugins():  # each SDK folder's runner (lab.plugins)
+        if plugin.exports is not None:
+            records += plugin.exports()
     newest = environments.newest_release()
     for release in sort_versions({PINNED, newest}):
         if release == PINNED:
