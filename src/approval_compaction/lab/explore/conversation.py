@@ -108,7 +108,7 @@ def _plain(value: Any) -> Any:
 @dataclass(frozen=True)
 class Conversation:
     """The compaction mode, the workaround on or off, and the steps in order; on a driver (the
-    SDK's short name in ``sdk``: ``js``, ``adk``; "" is the Python SDK's own search) the mode
+    SDK's registry name in ``sdk``; "" is the Python SDK's own search) the mode
     is the driver's (an ADK kind) and ``settings`` holds its other settings, in order."""
 
     mode: Mode | str = STUDY_MODE

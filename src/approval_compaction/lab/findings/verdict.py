@@ -497,7 +497,7 @@ def count_disagreements(
 
 
 # Names a published text may not use: each setting has one name (``AUTO_STORE_FALSE``), and the
-# JS harness's word for a compaction mode (a plan) stays inside the harness.
+# a driver's word for a compaction mode (a plan) stays inside its folder.
 STORE_FALSE_NAMED = re.compile(r"auto\W{1,3}store\W{0,2}(?:false|False)\)?", re.I)
 PLAN = re.compile(r"\bplans?\b")
 FENCE = re.compile(r"^ {0,3}```.*?^ {0,3}```", re.S | re.M)
