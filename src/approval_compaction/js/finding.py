@@ -30,6 +30,7 @@ from ..lab.releases.bisect import marked_ranges
 from ..lab.releases.driven import SweepRecord
 from ..lab.releases.versions import sort_versions
 from ..study.words import AUTO_STORE_FALSE
+from .files import data
 from .sweep import JsExposure
 
 # The sweep's plans as the compaction modes a page names, in the Python table's order.
@@ -106,7 +107,7 @@ class JsFinding:
 
 def load_js(folder: Path = paths.DATA) -> JsFinding | None:
     """The JS study's finding, when its three files are there."""
-    files = paths.data(folder)
+    files = data(folder)
     sweep, modes, exposure = files.js_sweep, files.js_modes, files.js_exposure
     if not all(path.exists() for path in (sweep, modes, exposure)):
         return None
@@ -230,7 +231,7 @@ LIVENESS_MODES_JS: tuple[str, ...] = tuple(COLUMNS)
 
 def load_js_liveness(folder: Path = paths.DATA) -> list[LivenessRecord]:
     """The JS liveness records (``js-liveness``), or none when the file is not there."""
-    path = paths.data(folder).js_liveness
+    path = data(folder).js_liveness
     return read_records(path, LivenessRecord) if path.is_file() else []
 
 

@@ -19,6 +19,7 @@ from ..lab import paths
 from ..lab.plugins import FrontPage
 from ..lab.releases.driven import SdkTestRecord, SweepRecord
 from . import finding
+from .files import data
 
 JS_TEST = "js/sdk-test/test/openaiResponsesCompactionSession.pendingApproval.test.ts"
 
@@ -30,7 +31,7 @@ class JsHeaderError(InvestigationError):
 def front(folder: Path, releases: pd.DataFrame, errors: pd.DataFrame) -> FrontPage:
     """The JS rows below Python's in the two tables and the JS paragraphs, from ``folder``."""
     found = finding.load_js(folder)
-    files = paths.data(folder)
+    files = data(folder)
     sources: tuple[str, ...] = ()
     if found is not None:
         releases = finding.both_releases(releases, found.sweep)
@@ -51,7 +52,7 @@ def stall_line(folder: Path = paths.DATA) -> list[str]:
     found = load_stall(folder)
     if found is None:
         return []
-    files, edge = paths.data(folder), found.boundary
+    files, edge = data(folder), found.boundary
     wrapped = [r for r in found.variants if r.variant == WORKAROUND]
     module = paths.JS_WORKAROUND.relative_to(paths.ROOT).as_posix()
     keeps = (
@@ -94,7 +95,7 @@ def workaround_lines(fixed: finding.JsWorkaround | None, folder: Path = paths.DA
     any mode breaks an invariant with it, and what each other range meets; none unproven."""
     if fixed is None or not fixed.proven:
         return []
-    files = paths.data(folder)
+    files = data(folder)
     module = paths.JS_WORKAROUND.relative_to(paths.ROOT).as_posix()
     met = {
         (r.sdk_version, r.plan.removesuffix("-workaround")): finding.cell(r)
@@ -119,7 +120,7 @@ def workaround_lines(fixed: finding.JsWorkaround | None, folder: Path = paths.DA
 def reproduction(folder: Path = paths.DATA) -> list[str]:
     """The JS regression test's line: where it is, the command, and what vitest counts on the
     pinned and the patched package (``data/js-sdk-test.json``); none without that file."""
-    path = paths.data(folder).js_sdk_test
+    path = data(folder).js_sdk_test
     if not path.exists():
         return []
     ran = read_records(path, SdkTestRecord)

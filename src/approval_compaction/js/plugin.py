@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 from ..formats.arguments import AddCommand, Lazy
 from ..lab import paths
 from ..lab.plugins import Comment, SdkPlugin
+from .files import FILES
+from .files import data as js_data
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -49,7 +51,7 @@ def comment(folder: Path, which: str) -> Comment:
     from .report import build_js_report, build_js_stall_report
 
     if which == "stall":
-        return build_js_stall_report(folder), (paths.data(folder).js_stall_figure,)
+        return build_js_stall_report(folder), (js_data(folder).js_stall_figure,)
     return build_js_report(folder), ()
 
 
@@ -158,7 +160,7 @@ PLUGIN = SdkPlugin(
     notebook="11",
     register=register,
     answer=answer,
-    files=(),
+    files=FILES,
     driven=driven,
     data=data,
     front=front,

@@ -26,6 +26,7 @@ from ..lab.findings.searched import fix_words, searched_cases, searched_frame
 from ..lab.findings.verdict import SUMMARY_ONLY, SUMMARY_ONLY_WHY
 from ..lab.mutation import mutants_frame
 from ..lab.releases.driven import SdkTestRecord, SweepRecord
+from .files import DATA_FILES, data
 from .finding import COLUMNS, cell, js_errors_frame, js_ranges_frame
 from .front import js_usage
 from .packages import pinned
@@ -51,7 +52,7 @@ def _records(path: Path) -> list[SweepRecord]:
 
 def js_fix_frame(folder: Path = paths.DATA) -> pd.DataFrame:
     """Each compaction mode on the pinned release: bare, with the workaround, patched."""
-    files = paths.data(folder)
+    files = data(folder)
     columns = {
         f"{pinned()}": _records(files.js_modes),
         "with js/workaround.mjs": _records(files.js_workaround),
@@ -73,7 +74,7 @@ def _base(record: SweepRecord) -> str:
 
 def js_workaround_ranges(folder: Path = paths.DATA) -> pd.DataFrame | None:
     """The workaround's sweep: each run of releases that read the same."""
-    rows = _records(paths.data(folder).js_workaround_sweep)
+    rows = _records(data(folder).js_workaround_sweep)
     if not rows:
         return None
     return js_ranges_frame([SweepRecord(**{**r.__dict__, "plan": _base(r)}) for r in rows])
@@ -103,7 +104,7 @@ def _shown(path: Path) -> str:
 
 def _exposure_parts(folder: Path) -> list[str]:
     """Who meets it with the SDK's defaults: the pause positions the default trigger breaks."""
-    path = paths.data(folder).js_exposure
+    path = data(folder).js_exposure
     if not path.is_file():
         return []
     rows = read_records(path, JsExposure)
@@ -135,7 +136,7 @@ def _exposure_parts(folder: Path) -> list[str]:
 
 def _where_tests_ran(folder: Path) -> str:
     """Where the regression tests ran, and why there (the words around the upstream record)."""
-    found = upstream(paths.data(folder).js_upstream)
+    found = upstream(data(folder).js_upstream)
     parts = (
         f"The tests ran in this project's `js/sdk-test` (vitest) against `@openai/agents` "
         f"{pinned()} as npm publishes it, `dist/` and source maps only, so their `../src` is the "
@@ -155,7 +156,7 @@ def _where_tests_ran(folder: Path) -> str:
 
 
 def _upstream_suite(folder: Path) -> list[str]:
-    found = upstream(paths.data(folder).js_upstream)
+    found = upstream(data(folder).js_upstream)
     if found is None:
         return []
     snap = found["snapshot"]
@@ -170,7 +171,7 @@ def _upstream_suite(folder: Path) -> list[str]:
 
 
 def _checks(folder: Path, subjects: list[str]) -> list[str]:
-    rows = checks(paths.data(folder).js_typecheck)
+    rows = checks(data(folder).js_typecheck)
     if not rows:
         return []
     tsconfig = _shown(paths.ROOT / "js" / "fix" / "typecheck" / "tsconfig.json")
@@ -184,7 +185,7 @@ def _checks(folder: Path, subjects: list[str]) -> list[str]:
 
 
 def _mutants(folder: Path, fix: str) -> list[str]:
-    rows = mutants(paths.data(folder).js_mutants, fix)
+    rows = mutants(data(folder).js_mutants, fix)
     if not rows:
         return []
     said = (
@@ -200,7 +201,7 @@ def _mutants(folder: Path, fix: str) -> list[str]:
 
 
 def build_js_report(folder: Path = paths.DATA) -> str:
-    files = paths.data(folder)
+    files = data(folder)
     modes = [r for r in _records(files.js_modes) if r.plan in SWEEP_LABELS]
     if not modes:
         raise InvestigationError("no data/js-modes.json: run `python -m approval_compaction data`")
@@ -365,7 +366,7 @@ def stall_png(folder: Path = paths.DATA) -> bytes:
 def _fakes_frame(folder: Path) -> pd.DataFrame | None:
     from .fakes import SHAPES, FakeShape, tally
 
-    path = paths.data(folder).js_stall_fakes
+    path = data(folder).js_stall_fakes
     if not path.is_file():
         return None
     counts = tally(read_records(path, FakeShape))
@@ -378,7 +379,7 @@ def _fakes_frame(folder: Path) -> pd.DataFrame | None:
 
 def _fakes_provenance(folder: Path) -> str:
     """Where the SDK's tests were counted, and that the snapshot predates #1953."""
-    found = upstream(paths.data(folder).js_upstream)
+    found = upstream(data(folder).js_upstream)
     if found is None:
         return ""
     snap = found["snapshot"]
@@ -403,7 +404,7 @@ def _stall_symptom(found: StallFinding) -> list[str]:
         markdown_table(summary_frame(found)),
         "Stored items after each turn under the SDK's default trigger (it asks for a compaction "
         "once its threshold of stored items that are neither user messages nor compaction items "
-        f"is reached). The same numbers are the figure `{paths.DATA_FILES.js_stall_figure.name}`, "
+        f"is reached). The same numbers are the figure `{DATA_FILES.js_stall_figure.name}`, "
         "written beside this report; it shows here only when attached to the comment.",
         "<details><summary>Stored items per turn (the figure's numbers)</summary>\n\n"
         + markdown_table(turns_frame(found))

@@ -27,6 +27,7 @@ from ..lab.releases.driven import SweepRecord, record, unavailable
 from ..study.capture import CaseRun
 from ..study.scenario import Case
 from ..study.situations import SITUATIONS as PYTHON_SITUATIONS
+from .files import data
 from .harness import Plan, run_plans, run_situations
 from .packages import NpmError, package_folder, release_dates, releases
 
@@ -112,7 +113,7 @@ def sweep(
             except NpmError as error:  # recorded for the release: the others still run
                 rows += [unavailable(version, plan, str(error)) for plan in plans]
             progress.step()
-    files = paths.data(folder)
+    files = data(folder)
     return write_records(
         files.js_workaround_sweep if workaround else files.js_sweep, rows, SweepRecord
     )
