@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from approval_compaction.formats.markdown import GITHUB_LIMIT, github_length
 from approval_compaction.js.files import DATA_FILES
-from approval_compaction.js.report import build_js_report, js_fix_frame
+from approval_compaction.js.report import build_js_report, js_fix_frame, js_suite_frame
 from approval_compaction.paths import DATA
 
 
@@ -119,3 +119,18 @@ def test_report_js_stall_figure_is_the_committed_png() -> None:
     from approval_compaction.js.report import stall_png
 
     assert stall_png() == (DATA / "report-js-stall.png").read_bytes()
+
+
+def test_js_suite_frame_shows_the_sessions_own_tests_and_the_rerun_differences() -> None:
+    run = {"tests": 729, "passed": 683, "failed": 46, "session_tests": 32, "differ_again": 0}
+    record = {
+        "runs": [
+            {**run, "package": "0.20.0", "session_passed": 32, "differ_from_release": 0},
+            {**run, "package": "patched", "session_passed": 31, "differ_from_release": 3},
+        ]
+    }
+    frame = js_suite_frame(record)
+    assert list(frame.index) == ["0.20.0", "patched"]
+    assert frame.loc["patched", "the session's own tests passed"] == "31 of 32"
+    assert frame.loc["patched", "outcomes that differ from the release (rerun)"] == "3 (0 again)"
+    assert frame.loc["0.20.0", "failed"] == 46

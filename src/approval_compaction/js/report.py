@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -21,7 +22,7 @@ from ..formats.files import write_atomic
 from ..formats.markdown import GITHUB_LIMIT, fence, github_length, markdown_table, one_comment
 from ..formats.records import read_records
 from ..lab import paths
-from ..lab.findings.fixes import checks, checks_frame, js_suite_frame, mutants, upstream
+from ..lab.findings.fixes import checks, checks_frame, mutants, upstream
 from ..lab.findings.searched import fix_words, searched_cases, searched_frame
 from ..lab.findings.verdict import SUMMARY_ONLY, SUMMARY_ONLY_WHY
 from ..lab.mutation import mutants_frame
@@ -44,6 +45,25 @@ from .sweep import PLANS, JsExposure
 
 PYTHON_ISSUE = "https://github.com/openai/openai-agents-python/issues/5340"
 SWEEP_LABELS = {plan.label for plan in PLANS}
+
+
+def js_suite_frame(record: dict[str, Any]) -> pd.DataFrame:
+    """The agents-openai suite of a snapshot on each package: counts, the touched module's own
+    tests, and the tests whose outcome differs from the release's again when rerun."""
+    rows = [
+        {
+            "package": run["package"],
+            "tests": run["tests"],
+            "passed": run["passed"],
+            "failed": run["failed"],
+            "the session's own tests passed": f"{run['session_passed']} of {run['session_tests']}",
+            "outcomes that differ from the release (rerun)": (
+                f"{run['differ_from_release']} ({run['differ_again']} again)"
+            ),
+        }
+        for run in record["runs"]
+    ]
+    return pd.DataFrame(rows).set_index("package")
 
 
 def _records(path: Path) -> list[SweepRecord]:

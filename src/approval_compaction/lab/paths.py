@@ -92,7 +92,6 @@ class Data:
         """What the user meets on the pinned release, each case over HTTP in every mode."""
         return self.file("meetings.json")
 
-    # The JavaScript SDK (@openai/agents).
     @property
     def adk_kinds(self) -> Path:
         """The pinned ADK release's 16 cases in each compaction kind, one record per kind."""

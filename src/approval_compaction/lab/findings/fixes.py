@@ -51,25 +51,6 @@ def checks_frame(rows: Sequence[CheckRecord], subjects: Sequence[str]) -> pd.Dat
     return frame.rename_axis("tool")
 
 
-def js_suite_frame(record: dict[str, Any]) -> pd.DataFrame:
-    """The agents-openai suite of a snapshot on each package: counts, the touched module's own
-    tests, and the tests whose outcome differs from the release's again when rerun."""
-    rows = [
-        {
-            "package": run["package"],
-            "tests": run["tests"],
-            "passed": run["passed"],
-            "failed": run["failed"],
-            "the session's own tests passed": f"{run['session_passed']} of {run['session_tests']}",
-            "outcomes that differ from the release (rerun)": (
-                f"{run['differ_from_release']} ({run['differ_again']} again)"
-            ),
-        }
-        for run in record["runs"]
-    ]
-    return pd.DataFrame(rows).set_index("package")
-
-
 def adk_suite_frame(record: dict[str, Any]) -> pd.DataFrame:
     """adk-python's tests of the touched module on the release and patched."""
     rows = [
