@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from approval_compaction.js.exports import js_plans
-from approval_compaction.js.harness import TOOL_KINDS
 from approval_compaction.js.plugin import PLUGIN, exports
 from approval_compaction.lab.affected.exports import CHOICES, COMPACTIONS, MODE
+from approval_compaction.study.words import TOOL_KINDS
 
 
 def test_exports_plan_every_kind_decision_and_compaction_once() -> None:

@@ -26,8 +26,8 @@ from ..lab.affected.exports import (
     last_request,
 )
 from ..study.scenario import Case
-from ..study.words import Decision
-from .harness import TOOL_KINDS, Plan, ToolKind, run_lines
+from ..study.words import TOOL_KINDS, Decision, ToolKind
+from .harness import Plan, run_lines
 
 
 def js_plans() -> list[tuple[ToolKind, Choice, str, Plan]]:

@@ -28,6 +28,9 @@ Mode = Literal["auto", "input", "previous_response_id"]  # the SDK's default fir
 # or a token threshold of one token keeping 0 or 2 raw events (the ADK driver's kinds).
 AdkKind = Literal["window-0", "window-1", "tokens-0", "tokens-2"]
 StateBoundary = Literal["json", "memory"]
+# The tool a driver's agent pauses on for approval (a function tool, a hosted MCP server, the
+# shell, apply_patch or computer tool), as a driver's plan and the doctor's exports name it.
+ToolKind = Literal["function", "mcp", "shell", "apply_patch", "computer"]
 Boundary = Literal["memory", "json", "process"]
 Ending = Literal["answer", "guardrail", "max_turns"]
 StoreWord = Literal["default", "true", "false"]  # ModelSettings(store=...): unset, True, False
@@ -48,6 +51,7 @@ DECISIONS: tuple[Decision, ...] = get_args(Decision)
 COMPACTIONS: tuple[Compaction, ...] = get_args(Compaction)
 MODES: tuple[Mode, ...] = get_args(Mode)
 ADK_KINDS: tuple[AdkKind, ...] = get_args(AdkKind)
+TOOL_KINDS: tuple[ToolKind, ...] = get_args(ToolKind)
 # The study's compaction mode (the original report's): the matrix runs it, and the probes and
 # liveness runs take it first, the other modes after it in MODES's order.
 STUDY_MODE: Mode = "input"

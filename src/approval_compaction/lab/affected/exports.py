@@ -30,10 +30,9 @@ import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from ...analysis.pairing import item_key
-from ...doctor.sdks import sdk_module
 from ...formats.files import write_all_atomic
 from ...study.capture import Stage
 from ...study.driver import (
@@ -49,15 +48,12 @@ from ...study.driver import (
 )
 from ...study.harness import FINISHED, MCP_REQUEST, NEXT_ANSWER, PENDING_CALL, QUESTIONS
 from ...study.items import Item
-from ...study.words import PINNED, Decision, Kind, Mode
+from ...study.words import PINNED, TOOL_KINDS, Decision, Kind, Mode, ToolKind
 from ...study.worker import Worker
 from ...wire.rules import COMPACT
 from ...wire.standin import apply_patch_call, shell_call
 from .. import paths
 from ..plugins import plugins
-
-if TYPE_CHECKING:
-    from ...js.harness import ToolKind
 
 Sdk = Literal["js", "python"]
 Choice = Literal["approve", "reject", "abandon"]
@@ -179,7 +175,7 @@ def python_records(
 ) -> Iterator[tuple[ExportRecord, Any]]:
     """Each Python conversation on ``release`` (here when ``worker`` is None, else in the
     worker's interpreter), and its export."""
-    for kind in sdk_module("js", "harness").TOOL_KINDS:  # the approval kinds (the JS driver's)
+    for kind in TOOL_KINDS:
         for choice in CHOICES:
             for compaction in COMPACTIONS:
                 base = ExportRecord("python", release, kind, choice, compaction)
