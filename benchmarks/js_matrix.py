@@ -88,7 +88,7 @@ def matrices(rounds: int, env: dict[str, str]) -> None:
 
 
 def sweep(releases: int, env: dict[str, str]) -> None:
-    from approval_compaction.lab.js.packages import releases as all_releases
+    from approval_compaction.js.packages import releases as all_releases
 
     chosen = all_releases()[-releases:]
     node = ["node", "--input-type=module", "-e", "await import('@openai/agents')"]
@@ -97,7 +97,7 @@ def sweep(releases: int, env: dict[str, str]) -> None:
         cold_env = {**env, "XDG_CACHE_HOME": cache}
         command = [sys.executable, "-c", (
             "import sys; from pathlib import Path; "
-            "from approval_compaction.lab.js.sweep import sweep;"
+            "from approval_compaction.js.sweep import sweep;"
             f"sweep({chosen!r}, Path({out!r}))"
         )]  # fmt: skip
         cold = timed(command, cold_env)

@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 
 from approval_compaction import paths
-from approval_compaction.lab.js.patched import patched_folder
-from approval_compaction.lab.js.sdk_test import JS_REGRESSION_TEST, JS_STALL_TEST, run_sdk_test
+from approval_compaction.js.patched import patched_folder
+from approval_compaction.js.sdk_test import JS_REGRESSION_TEST, JS_STALL_TEST, run_sdk_test
 
 # Measured as a user runs it: bytecode caches written and reused.
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)

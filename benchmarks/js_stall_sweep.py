@@ -20,7 +20,7 @@ import tempfile
 import time
 
 from approval_compaction import paths
-from approval_compaction.lab.js.packages import package_folder, releases
+from approval_compaction.js.packages import package_folder, releases
 
 
 def timed(code: str, env: dict[str, str]) -> tuple[float, float]:
@@ -44,8 +44,8 @@ def main() -> None:
         package_folder(version)
     with tempfile.TemporaryDirectory() as out:
         runs = {
-            "js-stall sweep": "from approval_compaction.lab.js.stall import sweep",
-            "js-sweep": "from approval_compaction.lab.js.sweep import sweep",
+            "js-stall sweep": "from approval_compaction.js.stall import sweep",
+            "js-sweep": "from approval_compaction.js.sweep import sweep",
         }
         for name, imported in runs.items():
             code = f"from pathlib import Path; {imported}; sweep({chosen!r}, Path({out!r}))"

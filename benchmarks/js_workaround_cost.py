@@ -15,8 +15,8 @@ from pathlib import Path
 
 from approval_compaction import paths
 from approval_compaction.js.harness import run_plans
-from approval_compaction.lab.js.patched import patched_folder
-from approval_compaction.lab.js.sweep import PLANS
+from approval_compaction.js.patched import patched_folder
+from approval_compaction.js.sweep import PLANS
 
 
 def timed(workaround: bool, package: Path) -> float:

@@ -19,6 +19,7 @@ import pytest
 
 import approval_compaction
 import approval_compaction.adk as adk
+import approval_compaction.js as js
 import approval_compaction.lab as lab
 import approval_compaction.langchain as langchain
 from approval_compaction.lab import paths
@@ -226,6 +227,7 @@ DOORS = {
     "approval_compaction.lab": lab,
     "approval_compaction.adk": adk,  # an SDK folder's own door (notebook 13)
     "approval_compaction.langchain": langchain,  # an SDK folder's own door (notebook 14)
+    "approval_compaction.js": js,  # and the JS SDK's (notebook 11)
 }
 
 
@@ -381,13 +383,14 @@ NO_LOGIC = {
         if m.ispkg
     ),
     "lab/releases/upstream/__init__.py",
-} - {"lab/__init__.py", "langchain/__init__.py", "adk/__init__.py"}  # front doors (mirror: here)
+} - {"lab/__init__.py", "langchain/__init__.py", "adk/__init__.py", "js/__init__.py"}  # doors
 # A module whose mirror is not tests/<subpackage>/test_<module>.py, and why.
 MIRROR_ELSEWHERE = {
     "__init__.py": "test_architecture.py",  # the front door: this file
     "lab/__init__.py": "test_architecture.py",  # the lab's front door: this file
     "langchain/__init__.py": "test_architecture.py",  # the LangChain folder's door: this file
     "adk/__init__.py": "test_architecture.py",  # the ADK folder's door: this file
+    "js/__init__.py": "test_architecture.py",  # the JS folder's door: this file
     "testing/install.py": "test_install.py",  # the install a team makes, built by it
 }
 

@@ -1,12 +1,12 @@
 """approval-compaction: how automatic compaction orphans a tool call awaiting approval.
 
 The core's front door, curated and lazy (PEP 562): it names what the notebooks and the README use
-of the core (``study``, ``js``, ``analysis``, ``wire``, ``display``, ``fix``, ``formats``) and the
+of the core (``study``, ``analysis``, ``wire``, ``display``, ``fix``, ``formats``) and the
 ``doctor``, each once with the module that defines it. ``import approval_compaction`` loads
 nothing but this file; ``approval_compaction.run_case`` imports the study, and the SDK, on first
 use. No name here leads into the lab: its names are behind its own door,
-``approval_compaction.lab``, which needs the ``[lab]`` extra. Everything else is imported from
-its module.
+``approval_compaction.lab``, which needs the ``[lab]`` extra; an SDK's folder has a door of its
+own. Everything else is imported from its module.
 """
 
 from __future__ import annotations
@@ -23,9 +23,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".study.capture": ("sdk_version",),
     ".study.harness": ("run_case", "run_matrix"),
     ".study.wiring": ("backend_for",),
-    # the JavaScript driver (@openai/agents): its plans and runner, its item mapping
-    ".js.harness": ("Plan", "run_plan", "run_situations"),
-    ".js.items": ("wire_item",),
     # judging the runs
     ".analysis.matrix": ("records",),
     ".analysis.table": ("pivot", "to_frame"),

@@ -20,20 +20,19 @@ import pytest
 from approval_compaction.analysis.pairing import find_unpaired
 from approval_compaction.cli import main
 from approval_compaction.doctor.export import judge_export, read_export
-from approval_compaction.js.harness import TOOL_KINDS
+from approval_compaction.js.exports import js_records
 from approval_compaction.js.items import wire_items
+from approval_compaction.js.packages import pinned, releases
 from approval_compaction.lab import paths
 from approval_compaction.lab.affected.exports import (
     CHOICES,
     COMPACTIONS,
     ExportRecord,
-    js_records,
     pairing,
     read,
 )
-from approval_compaction.lab.js.packages import pinned, releases
 from approval_compaction.study.items import Item
-from approval_compaction.study.words import NEWEST, PINNED
+from approval_compaction.study.words import NEWEST, PINNED, TOOL_KINDS
 
 FOLDER = paths.DOCTOR_EXPORTS
 RECORDS = read(FOLDER)

@@ -10,7 +10,6 @@ from approval_compaction.formats.records import write_records
 from approval_compaction.lab.findings.fixes import (
     checks,
     checks_frame,
-    js_suite_frame,
     mutants,
     upstream,
 )
@@ -59,18 +58,3 @@ def test_upstream_is_none_until_a_run_is_recorded(tmp_path: Path) -> None:
     assert upstream(tmp_path / "js-upstream.json") is None
     (tmp_path / "js-upstream.json").write_text(json.dumps({"runs": [], "source": "a checkout"}))
     assert upstream(tmp_path / "js-upstream.json") == {"runs": [], "source": "a checkout"}
-
-
-def test_js_suite_frame_shows_the_sessions_own_tests_and_the_rerun_differences() -> None:
-    run = {"tests": 729, "passed": 683, "failed": 46, "session_tests": 32, "differ_again": 0}
-    record = {
-        "runs": [
-            {**run, "package": "0.20.0", "session_passed": 32, "differ_from_release": 0},
-            {**run, "package": "patched", "session_passed": 31, "differ_from_release": 3},
-        ]
-    }
-    frame = js_suite_frame(record)
-    assert list(frame.index) == ["0.20.0", "patched"]
-    assert frame.loc["patched", "the session's own tests passed"] == "31 of 32"
-    assert frame.loc["patched", "outcomes that differ from the release (rerun)"] == "3 (0 again)"
-    assert frame.loc["0.20.0", "failed"] == 46

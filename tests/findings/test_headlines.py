@@ -175,18 +175,6 @@ def test_headlines_exploration_names_the_kinds_its_newest_search_shows_stopping(
         assert "The search's rows show the hosted MCP approval request in `input` mode only" in said
 
 
-def test_headlines_javascript_names_both_patches_and_what_the_first_leaves(
-    found: Findings,
-) -> None:
-    """Issue 61: 11's answer recommended the pending call's fix alone while its own table showed
-    the patched SDK still stalling."""
-    said = headlines.javascript(found)
-    assert "`js/fix/agents-openai-0.20.0.diff`" in said
-    assert "`js/fix/agents-openai-0.20.0-stall.diff`" in said
-    assert "alone it leaves the stall" in said  # js-stall.json: the pending fix alone stalls
-    assert "With both, compaction still stops for good in 3 of 6 situations" in said
-
-
 def test_headlines_am_i_affected_action_is_ordered_upgrade_scan_repair(found: Findings) -> None:
     """Issue 61 (r4): 07's action read "then upgrade, or until you can pass the session ..."."""
     action = headlines.am_i_affected(found).split("**What to do**")[1]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from approval_compaction import paths
-from approval_compaction.lab.js.fakes import fake_shapes, own, shape_of
+from approval_compaction.js.fakes import fake_shapes, own, shape_of
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ import pytest
 
 from approval_compaction.analysis.invariants import judge_all
 from approval_compaction.js.harness import Plan, run_plan, run_plans
-from approval_compaction.lab.js.sweep import PLANS
+from approval_compaction.js.sweep import PLANS
 from approval_compaction.lab.releases.driven import record
 from approval_compaction.study.scenario import Case, select_cases
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from approval_compaction.lab.js.mutants import BOTH, MODULE, MUTANTS
-from approval_compaction.lab.js.patched import patched_folder
+from approval_compaction.js.mutants import BOTH, MODULE, MUTANTS
+from approval_compaction.js.patched import patched_folder
 from approval_compaction.lab.mutation import mutate
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from approval_compaction.lab.js.packages import NpmError, _last, cutoff, releases
+from approval_compaction.js.packages import NpmError, _last, cutoff, releases
 
 DATES = {  # the latest of @openai/agents and its siblings at each version
     "0.16.0": "2026-08-15T03:20:44Z",

@@ -8,8 +8,8 @@ import pytest
 
 from approval_compaction.analysis.invariants import judge_all
 from approval_compaction.js.harness import run_plans
-from approval_compaction.lab.js.patched import PatchError, patched_folder
-from approval_compaction.lab.js.sweep import PLANS
+from approval_compaction.js.patched import PatchError, patched_folder
+from approval_compaction.js.sweep import PLANS
 from approval_compaction.lab.releases.driven import record
 
 pytestmark = [

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from needs import require
 
-from approval_compaction.lab.js.patched import patched_folder
-from approval_compaction.lab.js.sdk_test import run_sdk_test, vitest_installed
+from approval_compaction.js.patched import patched_folder
+from approval_compaction.js.sdk_test import run_sdk_test, vitest_installed
 
 pytestmark = [
     pytest.mark.enable_socket,

@@ -8,7 +8,7 @@ import pytest
 from needs import require
 
 from approval_compaction.js.harness import installed
-from approval_compaction.lab.js.source import SESSION, permalink, ts_line
+from approval_compaction.js.source import SESSION, permalink, ts_line
 from approval_compaction.lab.releases.driven import SourceLineError
 
 

@@ -13,9 +13,8 @@ import pytest
 from approval_compaction import paths
 from approval_compaction.analysis.liveness import SDK_DEFAULT_THRESHOLD, liveness_run
 from approval_compaction.js.harness import run_situations
-from approval_compaction.lab.findings.stall import StallDataError, stall_boundary
-from approval_compaction.lab.js.patched import patched_folder
-from approval_compaction.lab.js.stall import (
+from approval_compaction.js.patched import patched_folder
+from approval_compaction.js.stall import (
     STALL_LOG,
     STALL_LOG_NAMESPACE,
     STALL_PLANS,
@@ -24,6 +23,7 @@ from approval_compaction.lab.js.stall import (
     stall_plan,
     stall_record,
 )
+from approval_compaction.js.stall_finding import StallDataError, stall_boundary
 from approval_compaction.study.capture import Stage
 
 FIX = paths.ROOT / "js" / "fix"

@@ -8,7 +8,7 @@ import pytest
 
 from approval_compaction.analysis.invariants import judge_all
 from approval_compaction.js.harness import Plan
-from approval_compaction.lab.js.sweep import PLANS, exposure_records
+from approval_compaction.js.sweep import PLANS, exposure_records
 from approval_compaction.lab.releases.driven import record, unavailable
 from approval_compaction.study.capture import CaseRun, Outcome, Stage
 from approval_compaction.study.scenario import Case
@@ -81,7 +81,7 @@ def test_previous_response_id_runs_without_the_option_on_a_release_that_lacks_it
     previous_response_id: the plan of that mode runs there with the option left out, and says
     so (the sweep recorded it as not applicable); input has no such configuration."""
     from approval_compaction.js.harness import run_plans
-    from approval_compaction.lab.js.packages import package_folder
+    from approval_compaction.js.packages import package_folder
 
     folder = package_folder("0.3.6")
     plans = [Plan(mode, cases=(Case(),)) for mode in ("previous_response_id", "input")]

@@ -10,7 +10,7 @@ import pytest
 from approval_compaction import paths
 from approval_compaction.analysis.liveness import judge_liveness, resume_paired, session_usable
 from approval_compaction.js.harness import run_situations
-from approval_compaction.lab.js.sweep import SITUATIONS, liveness_plans, run_js_liveness
+from approval_compaction.js.sweep import SITUATIONS, liveness_plans, run_js_liveness
 
 pytestmark = [
     pytest.mark.enable_socket,

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from needs import require
 
-from approval_compaction.lab.js.patched import patched_folder
-from approval_compaction.lab.js.typecheck import (
+from approval_compaction.js.patched import patched_folder
+from approval_compaction.js.typecheck import (
     FORMS,
     HOST,
     TOOLS,

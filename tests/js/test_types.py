@@ -9,7 +9,7 @@ import pytest
 from needs import require
 
 from approval_compaction import paths
-from approval_compaction.lab.js.types import (
+from approval_compaction.js.types import (
     DECLARATIONS,
     SDK_TEST,
     declarations,

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from approval_compaction.lab.js.fakes import CheckoutError
-from approval_compaction.lab.js.typecheck import TYPECHECK
-from approval_compaction.lab.js.upstream import SESSION_SOURCE, snapshot
+from approval_compaction.js.fakes import CheckoutError
+from approval_compaction.js.typecheck import TYPECHECK
+from approval_compaction.js.upstream import SESSION_SOURCE, snapshot
 
 
 def _repository(folder: Path, source: str, lib: str) -> Path:

@@ -126,7 +126,7 @@ def readme_js_workaround() -> dict[str, str]:
 def test_readme_js_workaround_names_the_modules_exports_and_where_its_sweep_proves_it() -> None:
     """A JS team's two lines import what js/workaround.mjs exports, from the file the line
     links, and the releases are those on which the workaround's sweep broke no invariant."""
-    from approval_compaction.lab.findings.js import js_workaround
+    from approval_compaction.js.finding import js_workaround
     from approval_compaction.lab.releases.driven import SweepRecord
 
     said = readme_js_workaround()

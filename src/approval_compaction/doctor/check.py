@@ -9,7 +9,7 @@ row says what ``Runner.run`` met at the pause, the verdict on the stored history
 resume, and whether the next turn would be refused. The plain turns run once and each position
 forks the store (``driver.branches``); ``replayed_check`` replays every position from the start,
 and a test holds the two equal. ``check_liveness`` goes on for ``later`` turns and judges
-whether the sessions keep compacting (``analysis.liveness``). ``jscheck`` runs the same check on
+whether the sessions keep compacting (``analysis.liveness``). ``js.check`` runs the same check on
 a team's ``@openai/agents``, through the JS driver; both rows come from ``stage_row``, and both
 answers are worded by the same functions, each SDK named by its ``Sdk``. docs/doctor.md tells the
 story.

@@ -152,8 +152,9 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         raise InvestigationError("--later must be 0 or more")
     folder = getattr(args, "js", None)
     if folder is not None:  # the team's @openai/agents, through the JS driver
-        from .jscheck import check_js
+        from .sdks import sdk_module
 
+        check_js = sdk_module("js", "check").check_js
         release, rows, keeps = check_js(cfg, Path(folder), args.turns, args.later)
     else:
         with Progress("doctor check", args.turns + 1, "pause positions") as progress:

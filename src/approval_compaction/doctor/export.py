@@ -35,15 +35,16 @@ import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Literal
 
 from ..analysis.healing import item_name, rewrites
 from ..analysis.pairing import Unpaired, find_unpaired
 from ..errors import InvestigationError, printable, require
-from ..js.items import is_js_item, js_message, wire_items
 from ..study.items import Item
 from ..wire.rules import ApiError, OrphanAnswer, orphan_answer, orphan_output
 from .jsontext import JsonTextError, children, kind_at, value_end
+from .sdks import sdk_module
 from .verdict import SessionReport, judge
 
 require("the doctor", ["msgspec"], "doctor")  # the export's parser, before the import fails
@@ -52,6 +53,11 @@ import msgspec  # noqa: E402  # after the check that names its extra
 ExportSdk = Literal["js", "python"]
 SDK_WORDS = ("auto", "js", "python")
 PACKAGES: dict[ExportSdk, str] = {"js": "@openai/agents", "python": "openai-agents"}
+
+
+def _js_items() -> ModuleType:
+    """The JS folder's item map (``js.items``), loaded by name (``sdks.sdk_module``)."""
+    return sdk_module("js", "items")
 
 
 class ExportError(InvestigationError):
@@ -79,7 +85,7 @@ class Export:
     @property
     def wire(self) -> list[Item]:
         """The items in the wire's shapes, one for one (what the judge reads)."""
-        return wire_items(self.items) if self.sdk == "js" else self.items
+        return _js_items().wire_items(self.items) if self.sdk == "js" else self.items
 
 
 # What stat calls a file that is not a regular one, for the refusal.
@@ -241,6 +247,7 @@ def _sdk_of(path: Path, items: list[Item], asked: str) -> ExportSdk:
     SDK's keys and types; with none of them, the wire's, which is the Python SDK's). A
     ``--sdk`` the items contradict (all of them the other SDK's) is refused: read in the other
     protocol, an orphan output would pair with nothing and be missed."""
+    is_js_item = _js_items().is_js_item
     js = next((n for n, item in enumerate(items) if is_js_item(item)), None)
     wire = next((n for n, item in enumerate(items) if "call_id" in item), None)
     if asked == "python" and js is not None and wire is None:
@@ -396,7 +403,7 @@ def judge_export(export: Export) -> Judged:
     report = judge(export.path.name, wire)
     found = []
     for position, message in rewrites(wire):
-        after = js_message(message) if export.sdk == "js" else message
+        after = _js_items().js_message(message) if export.sdk == "js" else message
         before = export.items[position]
         found.append(Rewrite(position, before, item_name(wire[position]), after))
     return Judged(export, report, refusal(find_unpaired(wire)), tuple(found))

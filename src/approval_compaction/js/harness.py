@@ -48,7 +48,7 @@ from ..study.capture import CaseRun
 from ..study.items import Item
 from ..study.moves import StepAnswer
 from ..study.scenario import Case, all_cases
-from ..study.words import Mode, ResponseStore
+from ..study.words import Mode, ResponseStore, ToolKind
 from ..study.worker import Worker, WorkerError
 from ..wire.rules import KEEPS_USERS, CompactShape
 from ..wire.server import Running, running
@@ -57,8 +57,6 @@ from .items import STORE_SUFFIX, read_liveness, read_run, read_step
 Trigger = Literal["case", "default"] | int
 Runner = Literal["run", "run_streamed"]
 SessionKind = Literal["memory", "file"]
-ToolKind = Literal["function", "mcp", "shell", "apply_patch", "computer"]
-TOOL_KINDS: tuple[ToolKind, ...] = ("function", "mcp", "shell", "apply_patch", "computer")
 HARNESS = Path(__file__).with_name("harness.mjs")
 WORKAROUND = paths.JS_WORKAROUND
 # What the harness imports from the folder's node_modules: the SDK, its client, the tool's schema.

@@ -78,7 +78,7 @@ MOVES = Moves(
         Shape("mcp_abandoned", ({**ASK, "calls": ["mcp_approval"]}, LATER), STUDY),
         Shape("resumed", _late(ASK), STUDY),
         Shape("mcp_resumed", _late({**ASK, "calls": ["mcp_approval"]}), STUDY),
-        Shape("stall", (LATER,)),  # the plain conversation, in every shape (``lab.js.stall``)
+        Shape("stall", (LATER,)),  # the plain conversation, in every shape (``stall``)
         Shape("clean", (PLAIN, LATER), STUDY),
     ),
     model="responses",

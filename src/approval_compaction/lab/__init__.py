@@ -23,14 +23,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".findings.releases": ("releases_finding",),
     ".findings.mechanism": ("mechanism_finding",),
     ".findings.tables": ("mechanism_frame",),
-    ".findings.js": (
-        "js_exposure_frame",
-        "js_liveness_frame",
-        "js_modes_frame",
-        "js_ranges_frame",
-        "load_js",
-        "load_js_liveness",
-    ),
     # the matrix across cases and releases, the wire's evidence, the stepper
     ".findings.outcomes": ("outcome_frame",),
     ".findings.prose": ("prose",),
@@ -96,12 +88,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "upgrade_frame",
         "worker_frame",
     ),
-    # the JavaScript SDK (@openai/agents): its tables, citations and the stall's study (its
-    # driver: the core's)
-    ".js.stall": ("stall_plan",),
-    ".findings.stall": ("load_stall", "stall_figure", "turns_frame"),
-    ".js.source": ("compaction_lines",),
-    ".share.report_js": ("js_fix_frame",),
     ".share.later_turns_comment": ("liveness_by_mode", "proofs_frame", "released_runs"),
     # the state-space search on the drivers (``make explore-drivers``)
     ".findings.searched": ("searched_cases", "searched_frame"),

@@ -17,23 +17,16 @@ from pathlib import Path
 from ..errors import InvestigationError
 from ..formats.arguments import (
     CASE_HELP,
-    FORMATS,
-    STORE_HELP,
     AddCommand,
     Handler,
     Lazy,
     collect_from_here,
     patch_options,
 )
-from ..study.words import MODELS, MODES, NEWEST, STORE_WORDS, STUDY_MODE
+from ..study.words import MODELS, NEWEST
 from . import paths
 from .explore.sdks import registry
 from .plugins import plugins
-
-JS_WORKAROUND_HELP = "the session wrapped by js/workaround.mjs (the JS workaround)"
-JS_PATCH_HELP = (
-    "a diff of @openai/agents-openai's dist/ (js/fix/), applied to a copy of the pinned one"
-)
 
 
 def _fix_anatomy(args: argparse.Namespace) -> int:
@@ -69,10 +62,11 @@ def _data(args: argparse.Namespace) -> int:
     from .share.results import write_matrix
 
     folder = Path(args.folder)
-    from .share.js import write_pinned as write_js
-
+    studies = [p.data for p in plugins() if p.data is not None]  # each SDK's pinned study
     with Progress(
-        "data", 5, "steps (the matrix, its files, store=False, the meetings, the JS study)"
+        "data",
+        4 + len(studies),
+        "steps (the matrix, its files, store=False, the meetings, each SDK's pinned study)",
     ) as progress:
         runs = run_matrix(jobs=0)
         progress.step()
@@ -84,8 +78,9 @@ def _data(args: argparse.Namespace) -> int:
         progress.step()
         written += write_pinned_meetings(folder)
         progress.step()
-        written += write_js(folder)
-        progress.step()
+        for study in studies:
+            written += study(folder)
+            progress.step()
     for path in written:
         print(f"wrote {path.relative_to(Path(args.folder).parent)}")
     return 0
@@ -197,8 +192,7 @@ def _readme(args: argparse.Namespace) -> int:
 
 def register(add: AddCommand, lazy: Lazy, whole: Callable[[], argparse.ArgumentParser]) -> None:
     """Declare the lab's commands; ``whole`` builds the whole parser (``readme`` documents it)."""
-    _javascript(add, lazy)
-    for plugin in plugins():  # each SDK that enters as one folder (lab.plugins)
+    for plugin in plugins():  # each SDK that enters as one folder (lab.plugins), in order
         plugin.register(add, lazy)
     _publishing(add, whole)
     _releases(add, lazy)
@@ -225,151 +219,6 @@ def register_doctor_steps(
     )
     exports.set_defaults(handler=lazy(".lab.affected.exports"))
     exports.add_argument("--folder", default=str(paths.DOCTOR_EXPORTS))
-
-
-def _javascript(add: AddCommand, lazy: Lazy) -> None:
-    """The JavaScript SDK's study: its matrix, regression test, report, fix and sweep."""
-    _js_matrix(add, lazy)
-    _js_test_and_report(add, lazy)
-    _js_fix(add, lazy)
-    _js_sweeps(add, lazy)
-
-
-def _js_matrix(add: AddCommand, lazy: Lazy) -> None:
-    """``js-matrix``: the 16 cases on one JS release, in one plan."""
-    js = add(
-        "js-matrix",
-        lazy(".lab.share.js", "matrix_command"),
-        "run the 16 cases on @openai/agents (the JS SDK) over HTTP to the stand-in",
-    )
-    js.add_argument("--format", choices=FORMATS, default="table")
-    js.add_argument("--case", help=CASE_HELP)
-    js.add_argument("--output", help="write to this file instead of stdout")
-    js.add_argument("--mode", choices=MODES, default=STUDY_MODE, help="compactionMode")
-    js.add_argument("--response-store", choices=STORE_WORDS, default="default", help=STORE_HELP)
-    js.add_argument(
-        "--trigger",
-        choices=("case", "default"),
-        default="case",
-        help="case: compact as the case says (always or never); default: the SDK's own trigger",
-    )
-    js.add_argument(
-        "--session",
-        choices=("memory", "file"),
-        default="memory",
-        help="the underlying session: MemorySession, or one kept in a JSON file",
-    )
-    js.add_argument(
-        "--process",
-        action="store_true",
-        help="a json boundary crosses to a second Node process (the session in a file)",
-    )
-    js.add_argument("--release", help="an @openai/agents release (default: the pinned one)")
-    js.add_argument("--workaround", action="store_true", help=JS_WORKAROUND_HELP)
-    js.add_argument("--patch", help=JS_PATCH_HELP)
-
-
-def _js_test_and_report(add: AddCommand, lazy: Lazy) -> None:
-    """``js-sdk-test`` and ``report-js``: the regression test, and the report built from data/."""
-    js_test = add(
-        "js-sdk-test",
-        lazy(".lab.share.js", "sdk_test_command"),
-        "a regression test for openai-agents-js (vitest, js/sdk-test) on the pinned package",
-    )
-    js_test.add_argument("--patch", help=JS_PATCH_HELP)
-    js_test.add_argument(
-        "--test",
-        choices=("pending", "stall", "filtered", "windowed"),
-        default="pending",
-        help="the pending call's test, the stall's, the guard the stall's fix keeps, or the "
-        "windowed backend its read copes with",
-    )
-    js_test.add_argument(
-        "--expect",
-        choices=("pass", "fail"),
-        default="pass",
-        help="the outcome that exits 0: every test passing, or some failing (the bug shown)",
-    )
-    report_js = add(
-        "report-js",
-        lazy(".lab.share.report_js", "report_js_command"),
-        "the paste-ready report for openai-agents-js (data/report-js.md), from data/",
-    )
-    report_js.add_argument("--output", help="write here instead of stdout")
-    report_js.add_argument("--folder", default=str(paths.DATA))
-    report_js.add_argument(
-        "--stall",
-        action="store_true",
-        help="the stall's report instead (data/report-js-stall.md; its figure beside --output)",
-    )
-
-
-def _js_fix(add: AddCommand, lazy: Lazy) -> None:
-    """The JS fixes' evidence: the fix's runs, the repository's tools and suite, the mutants,
-    and the liveness situations."""
-    add(
-        "js-fix",
-        lazy(".lab.share.js", "fix_command"),
-        "the JS workaround, the patched package and the regression test on the pinned release",
-    ).add_argument("--folder", default=str(paths.DATA))
-    add(
-        "js-typecheck",
-        lazy(".lab.share.js", "typecheck_command"),
-        "the TypeScript forms of the JS fixes and the regression tests, checked with "
-        "openai-agents-js's tsc, prettier and eslint settings (data/js-typecheck.json)",
-    ).add_argument("--folder", default=str(paths.DATA))
-    add(
-        "js-mutants",
-        lazy(".lab.share.js", "mutants_command"),
-        "each plausible simplification of the JS fixes against every regression test "
-        "(data/js-mutants.json)",
-    ).add_argument("--folder", default=str(paths.DATA))
-    js_upstream = add(
-        "js-upstream",
-        lazy(".lab.share.js", "upstream_command"),
-        "record a snapshot of openai-agents-js: what it holds, and its agents-openai suite on "
-        "the release and each patched package (data/js-upstream.json; needs the checkout)",
-    )
-    js_upstream.add_argument(
-        "--checkout", required=True, help="a git checkout (or mirror) of openai-agents-js"
-    )
-    js_upstream.add_argument("--ref", default="HEAD", help="the commit to read (default: HEAD)")
-    js_upstream.add_argument("--folder", default=str(paths.DATA))
-    add(
-        "js-liveness",
-        lazy(".lab.share.js", "liveness_command"),
-        "the liveness situations on the pinned JS release: bare, with the workaround, patched",
-    ).add_argument("--folder", default=str(paths.DATA))
-
-
-def _js_sweeps(add: AddCommand, lazy: Lazy) -> None:
-    """``js-stall`` and ``js-sweep``: the slow runs over every JS release."""
-    js_stall = add(
-        "js-stall",
-        lazy(".lab.share.js", "stall_command"),
-        "a plain conversation on every @openai/agents release, judged for the stall, with the "
-        "pinned release's workaround and patches and the Python row (data/js-stall*.json, slow)",
-    )
-    js_stall.add_argument("--release", action="append", help="only this release (repeatable)")
-    js_stall.add_argument("--no-sweep", action="store_true", help="keep the committed sweep")
-    js_stall.add_argument(
-        "--checkout", help="a git checkout of openai-agents-js: record its tests' compact fakes"
-    )
-    js_stall.add_argument("--folder", default=str(paths.DATA))
-    js_sweep = add(
-        "js-sweep",
-        lazy(".lab.share.js", "sweep_command"),
-        "every @openai/agents release with the compaction session into data/js-sweep.json (slow)",
-    )
-    js_sweep.add_argument("--release", action="append", help="only this release (repeatable)")
-    js_sweep.add_argument(
-        "--dates", action="store_true", help="ask npm's registry for the release dates first"
-    )
-    js_sweep.add_argument(
-        "--workaround",
-        action="store_true",
-        help=f"{JS_WORKAROUND_HELP}, into data/js-workaround-sweep.json",
-    )
 
 
 def _publishing(add: AddCommand, whole: Callable[[], argparse.ArgumentParser]) -> None:

@@ -7,7 +7,7 @@ is killed when a regression test that passes on the patched code fails on it; th
 the test written to kill it (``killer``, a piece of its title), and the record says whether that
 test, and how many others, failed. A mutant no test can tell from the fix says why
 (``equivalent``). Each SDK's folder lists its mutants and runs its own tests on them
-(``lab.js.mutants``, ``lab.releases.mutants``, an SDK folder's ``mutants``) into
+(an SDK folder's ``mutants``, ``lab.releases.mutants``) into
 ``data/*-mutants.json``, which the reports render (``mutants_frame``).
 """
 

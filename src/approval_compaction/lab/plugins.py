@@ -3,10 +3,12 @@
 pytest's pattern: the core holds one hook specification and a list of plugins, and never
 imports a plugin by its own name. Each entry of ``REGISTRY`` names the module of one SDK's
 folder that holds its ``PLUGIN``, an ``SdkPlugin``: its commands, the README and docs blocks it
-writes (by marker name), its notebook's answer line, and its line of the driver search's
-registry (``lab.explore.sdks``). The lab's command line, its README
-writer and its notebooks' headlines read every plugin through ``plugins()``; the SDK's folder
-imports the lab, the lab reaches it only through this list (import-linter keeps it so).
+writes (by marker name), its notebook's answer line, its line of the driver search's registry
+(``lab.explore.sdks``), and, where it has them, what ``data`` writes of it, its part of the front
+page's answers (``FrontPage``) and its reports as comments (``share``). The lab's command line,
+its README writer and its notebooks' headlines read every plugin through ``plugins()`` (one by
+its name through ``plugin``); the SDK's folder imports the lab, the lab reaches it only through
+this list (import-linter keeps it so).
 """
 
 from __future__ import annotations
@@ -15,18 +17,40 @@ import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..formats.arguments import AddCommand, Lazy
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from ..study.moves import Driven
+    from .affected.exports import ExportRecord
 
 # Each SDK's folder, by the module that holds its PLUGIN (adding an SDK is a line here).
 REGISTRY: dict[str, str] = {
+    "js": "approval_compaction.js.plugin",
     "adk": "approval_compaction.adk.plugin",
     "langchain": "approval_compaction.langchain.plugin",
 }
+
+
+@dataclass(frozen=True)
+class FrontPage:
+    """An SDK's part of the front page's answers (``share.readme.answers_block``), beside the
+    Python SDK's: the releases and errors tables with its rows below Python's, the files those
+    rows come from, its workaround's paragraph, and its closing paragraphs (each list of lines
+    as the block joins them)."""
+
+    releases: pd.DataFrame
+    errors: pd.DataFrame
+    sources: tuple[str, ...] = ()
+    workaround: tuple[str, ...] = ()
+    closing: tuple[str, ...] = ()
+
+
+# The comment ``share --NAME WHICH`` gives for an SDK: its text, and the files to attach.
+Comment = tuple[str, tuple[Path, ...]]
 
 
 @dataclass(frozen=True)
@@ -43,6 +67,20 @@ class SdkPlugin:
     answer: Callable[[Path], str] | None = None
     files: tuple[str, ...] = ()  # its result files under data/ (a matrix set by its JSON)
     driven: Callable[[], Driven] | None = None  # its driver's line of the search's registry
+    # What ``data`` writes of it on its pinned release (into a data folder; the paths written).
+    data: Callable[[Path], list[Path]] | None = None
+    # Its part of the front page's answers, from a data folder and Python's two tables.
+    front: Callable[[Path, pd.DataFrame, pd.DataFrame], FrontPage] | None = None
+    # Its reports as paste-ready comments (``share --NAME WHICH``), from a data folder.
+    comment: Callable[[Path, str], Comment] | None = None
+    # The doctor's test data from its runner (``doctor exports``): each record and its items.
+    exports: Callable[[], list[tuple[ExportRecord, Any]]] | None = None
+
+
+def plugin(name: str, registry: Mapping[str, str] = REGISTRY) -> SdkPlugin:
+    """The plugin registered as ``name``."""
+    (found,) = plugins({name: registry[name]})
+    return found
 
 
 def plugins(registry: Mapping[str, str] = REGISTRY) -> list[SdkPlugin]:

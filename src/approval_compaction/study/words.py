@@ -25,6 +25,9 @@ DecisionRule = Literal["approve", "reject", "mixed"]  # mixed: approve the first
 Compaction = Literal["on", "off"]
 Mode = Literal["auto", "input", "previous_response_id"]  # the SDK's default first
 StateBoundary = Literal["json", "memory"]
+# The tool a driver's agent pauses on for approval (a function tool, a hosted MCP server, the
+# shell, apply_patch or computer tool), as a driver's plan and the doctor's exports name it.
+ToolKind = Literal["function", "mcp", "shell", "apply_patch", "computer"]
 Boundary = Literal["memory", "json", "process"]
 Ending = Literal["answer", "guardrail", "max_turns"]
 StoreWord = Literal["default", "true", "false"]  # ModelSettings(store=...): unset, True, False
@@ -44,6 +47,7 @@ RUNNERS: tuple[Runner, ...] = get_args(Runner)
 DECISIONS: tuple[Decision, ...] = get_args(Decision)
 COMPACTIONS: tuple[Compaction, ...] = get_args(Compaction)
 MODES: tuple[Mode, ...] = get_args(Mode)
+TOOL_KINDS: tuple[ToolKind, ...] = get_args(ToolKind)
 # The study's compaction mode (the original report's): the matrix runs it, and the probes and
 # liveness runs take it first, the other modes after it in MODES's order.
 STUDY_MODE: Mode = "input"

@@ -93,7 +93,7 @@ def run_fuzz(
 ) -> list[Record]:
     """``runs`` trials fast-check draws from ``seed``, bare and wrapped (``"both"``) or one side;
     with ``race``, each the race of a resume and a new question after the user moved on. On the
-    ``@openai/agents`` installed in ``package`` (``lab.js.packages.package_folder`` gives a
+    ``@openai/agents`` installed in ``package`` (``js.packages.package_folder`` gives a
     release's)."""
     plan = {"seed": seed, "runs": runs, "wrapped": wrapped, "race": race}
     return _node({"fuzz": plan}, timeout, package)

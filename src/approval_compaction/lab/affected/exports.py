@@ -13,8 +13,8 @@ them. Beside each, the manifest keeps every model request of the conversation tw
 the runner handed the SDK's model class, and the ``input`` the SDK's own converter sent over HTTP
 (``Exchange``): the pairs ``tests/affected/test_exports.py`` holds ``js.items.wire_items`` to.
 
-JavaScript runs on the pinned ``@openai/agents`` and the newest release the project knows
-(``lab.js.packages``; the same release today), through the one JS driver (``js.harness``);
+An SDK's folder runs its own (its plugin's ``exports``: ``js.exports`` runs the pinned
+``@openai/agents`` and the newest release the project knows, through the one JS driver);
 Python on the pinned ``openai-agents`` (this environment) and the newest (its release
 environment), through the study's driver (``study.driver``). A kind a release cannot pause on is
 recorded with the reason (``not_applicable``), found by looking for the feature.
@@ -34,7 +34,6 @@ from typing import Any, Literal
 
 from ...analysis.pairing import item_key
 from ...formats.files import write_all_atomic
-from ...js.harness import TOOL_KINDS, Plan, ToolKind, run_lines
 from ...study.capture import Stage
 from ...study.driver import (
     Ask,
@@ -49,12 +48,12 @@ from ...study.driver import (
 )
 from ...study.harness import FINISHED, MCP_REQUEST, NEXT_ANSWER, PENDING_CALL, QUESTIONS
 from ...study.items import Item
-from ...study.scenario import Case
-from ...study.words import PINNED, Decision, Kind, Mode
+from ...study.words import PINNED, TOOL_KINDS, Decision, Kind, Mode, ToolKind
 from ...study.worker import Worker
 from ...wire.rules import COMPACT
 from ...wire.standin import apply_patch_call, shell_call
 from .. import paths
+from ..plugins import plugins
 
 Sdk = Literal["js", "python"]
 Choice = Literal["approve", "reject", "abandon"]
@@ -132,7 +131,7 @@ def exchanges(stages: Sequence[Stage | dict[str, Any]]) -> list[Exchange]:
     return found
 
 
-def _last_request(stages: Sequence[Stage | dict[str, Any]]) -> str:
+def last_request(stages: Sequence[Stage | dict[str, Any]]) -> str:
     """What the API answered the conversation's last model request."""
     for stage in reversed(stages):
         data = stage if isinstance(stage, dict) else dataclasses.asdict(stage)
@@ -142,41 +141,6 @@ def _last_request(stages: Sequence[Stage | dict[str, Any]]) -> str:
             ok = int(last.get("status", 0)) < 400
             return "accepted" if ok else f"HTTP {last.get('status')}: {last.get('error', '')}"
     return ""
-
-
-# JavaScript: the one JS driver, a plan per kind, decision and compaction.
-def js_plans() -> list[tuple[ToolKind, Choice, str, Plan]]:
-    """Every JS conversation: each kind, decision and compaction, as the driver's plans."""
-    plans = []
-    for kind in TOOL_KINDS:
-        for choice in CHOICES:
-            for compaction in COMPACTIONS:
-                decision: Decision = "reject" if choice == "reject" else "approve"
-                case = Case("run", decision, "on" if compaction == "on" else "off", "json")
-                plan = Plan(MODE, tool=kind, abandon=choice == "abandon", cases=(case,))
-                plans.append((kind, choice, compaction, plan))
-    return plans
-
-
-def js_records(package: Path, release: str | None = None) -> Iterator[tuple[ExportRecord, Any]]:
-    """Each JS conversation on the ``@openai/agents`` in ``package``, and its export (the
-    items the session holds after its last turn)."""
-    plans = js_plans()
-    lines = run_lines([plan for *_, plan in plans], package)
-    for (kind, choice, compaction, _), (line,) in zip(plans, lines, strict=True):
-        stages = line["stages"]
-        version = release or str(line["sdk_version"])
-        base = ExportRecord("js", version, kind, choice, compaction)
-        if line.get("error") or line.get("not_applicable"):
-            reason = line.get("not_applicable") or line["error"]
-            yield dataclasses.replace(base, not_applicable=str(reason)), None
-            continue
-        items = stages[-1]["stored"]
-        last = _last_request(stages)
-        done = dataclasses.replace(
-            base, items=len(items), last_request=last, exchanges=exchanges(stages)
-        )
-        yield done, items
 
 
 # Python: the study's one driver, on the release's own interpreter.
@@ -232,7 +196,7 @@ def python_records(
                 record = dataclasses.replace(
                     base,
                     items=len(items),
-                    last_request=_last_request(stages),
+                    last_request=last_request(stages),
                     exchanges=exchanges(stages),
                 )
                 yield record, items
@@ -276,13 +240,13 @@ def pairing(items: Sequence[Item]) -> list[tuple[str, str | None, str | None]]:
 def command(args: Any) -> int:
     """``doctor exports``: every kind on each SDK's pinned and newest release, written to
     ``args.folder``; prints the manifest's path and how many exports it lists."""
-    from ..js.packages import package_folder, pinned, releases
     from ..releases import environments
     from ..releases.versions import sort_versions
 
     records: list[tuple[ExportRecord, Any]] = []
-    for release in sorted({pinned(), releases()[-1]}):
-        records += list(js_records(package_folder(release)))
+    for plugin in plugins():  # each SDK folder's runner (lab.plugins)
+        if plugin.exports is not None:
+            records += plugin.exports()
     newest = environments.newest_release()
     for release in sort_versions({PINNED, newest}):
         if release == PINNED:

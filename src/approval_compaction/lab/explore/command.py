@@ -65,7 +65,7 @@ def in_release(
 
 
 def explore_driver(args: argparse.Namespace) -> int:
-    """``explore --driver NAME``: the search on a driver, on each release ``--release`` names
+    """``explore --driver SDK``: the search on a driver, on each release ``--release`` names
     (``pinned``, ``newest``, versions, comma-separated; one search for a release named twice),
     or on the pinned one with ``--patch``; its data under ``data/`` (``--folder``)."""
     from .driven import search as driven_search

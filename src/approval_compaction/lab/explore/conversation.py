@@ -108,8 +108,8 @@ def _plain(value: Any) -> Any:
 @dataclass(frozen=True)
 class Conversation:
     """The compaction mode, the workaround on or off, and the steps in order; on a driver (the
-    SDK's short name in ``sdk``; "" is the Python SDK's own search) the mode is the driver's
-    (its compaction setting) and ``settings`` holds its other settings, in order."""
+    SDK's registry name in ``sdk``; "" is the Python SDK's own search) the mode
+    is the driver's (its compaction setting) and ``settings`` holds its other settings, in order."""
 
     mode: Mode | str = STUDY_MODE
     fix: bool = False

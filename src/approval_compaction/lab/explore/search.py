@@ -137,7 +137,7 @@ class Finding:
 
     @property
     def name(self) -> str:
-        """A stable file stem: the SDK on a driver (its short name, ``js-``), the release, the
+        """A stable file stem: the SDK on a driver (its registry name and a dash), the release, the
         workaround, and the digest of the steps."""
         conversation = self.trace.conversation
         sdk = f"{conversation.sdk}-" if conversation.sdk else ""
@@ -179,7 +179,7 @@ class SearchResult:
     tally: dict[str, int]
     findings: tuple[Finding, ...] = field(default=())
     patch: str = ""  # the patch's label on a patched SDK (written only then)
-    sdk: str = ""  # a driver's SDK (its short name; written only then): "" is openai-agents
+    sdk: str = ""  # a driver's SDK, its registry name (written only then): "" is openai-agents
 
     @property
     def never_judged(self) -> list[str]:

@@ -48,22 +48,3 @@ def checks_frame(rows: Sequence[CheckRecord], subjects: Sequence[str]) -> pd.Dat
             table.setdefault(row.command, {})[row.subject] = _said(row)
     frame = pd.DataFrame.from_dict(table, orient="index")[list(subjects)]
     return frame.rename_axis("tool")
-
-
-def js_suite_frame(record: dict[str, Any]) -> pd.DataFrame:
-    """The agents-openai suite of a snapshot on each package: counts, the touched module's own
-    tests, and the tests whose outcome differs from the release's again when rerun."""
-    rows = [
-        {
-            "package": run["package"],
-            "tests": run["tests"],
-            "passed": run["passed"],
-            "failed": run["failed"],
-            "the session's own tests passed": f"{run['session_passed']} of {run['session_tests']}",
-            "outcomes that differ from the release (rerun)": (
-                f"{run['differ_from_release']} ({run['differ_again']} again)"
-            ),
-        }
-        for run in record["runs"]
-    ]
-    return pd.DataFrame(rows).set_index("package")

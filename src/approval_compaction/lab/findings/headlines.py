@@ -838,58 +838,6 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     )
 
 
-def javascript(found: Findings, folder: Path = paths.DATA) -> str:
-    """11: whether the JS SDK loses the call too, where ``run()`` raises, on which releases; the
-    second bug (the stall: compaction runs once, then never again) and what each of the SDK's two
-    patches changes, from the plain conversation and the liveness situations; what a team and a
-    maintainer do."""
-    from ..js.patched import BOTH, FIX
-    from .js import load_js_liveness
-    from .stall import STALL_PATCH, load_stall
-
-    js = found.js
-    stall = load_stall(folder)
-    if js is None or stall is None:
-        raise HeadlineError("the answers need data/js-sweep.json, js-modes.json, js-stall.json")
-    pause, later = js.plan("auto"), js.plan("input")
-    hit = sorted({r.sdk_version for r in js.sweep if r.violating})
-    releases = len({r.sdk_version for r in js.sweep})
-
-    def stalls(variant: str) -> bool:  # the plain conversation stops compacting
-        return not stall.conversation(js.version, variant).compaction_runs
-
-    both = f"{js.version}+{BOTH.name}"
-    rows = [r for r in load_js_liveness(folder) if r.sdk_version == both]
-    stuck = {r.scenario for r in rows if r.invariant == "compaction_runs" and not r.holds}
-    situations = {r.scenario for r in rows}
-    alone = "; alone it leaves the stall" if stalls(FIX.name) else ""
-    waits = (
-        f" With both, compaction still stops for good in {len(stuck)} of {len(situations)} "
-        "situations, those where a call waits for an output that never comes; "
-        "the workaround retires such a call."
-        if stuck
-        else ""
-    )
-    return (
-        f"**Answer.** Yes: on `@openai/agents` {js.version} over HTTP to the stand-in, in the "
-        "cases whose hook says yes after every turn, `auto` mode (the default) makes `run()` "
-        f"raise at the pause ({code(any_call(pause.api_message))}); in `input` mode the output is "
-        "stored without its call and the next question raises "
-        f"({code(any_call(later.api_message))}).\n\n"
-        f"{len(hit)} of {releases} releases with the compaction session break an invariant in "
-        "at least one mode.\n\n"
-        f"A second bug needs no approval: from {stall.boundary.first_bad} on, compaction runs "
-        "once and never again, even in a plain conversation (*the stall*).\n\n"
-        "**What to do.** A team wraps its session with `js/workaround.mjs`: compaction waits "
-        "while a call has no output, and keeps running after. `data/report-js.md` and "
-        "`data/report-js-stall.md` are the issues to file.\n\n"
-        f"The SDK needs two patches. `js/fix/{FIX.name}` (*the pending call's fix*) makes its "
-        f"session wait while a call has no output{alone}. `js/fix/{STALL_PATCH}` (*the stall's "
-        "fix*) counts the user messages a compaction item stands for as covered, so compaction "
-        f"runs again.{waits}"
-    )
-
-
 def your_session(found: Findings) -> str:
     """Notebook 15: the committed example store, stepped through as a team's own session is (the
     findings are not read: the example is its own record)."""
@@ -917,7 +865,6 @@ HEADLINES: dict[str, Callable[[Findings], str]] = {
     "08": exploration,
     "09": the_wire,
     "10": after_the_fix,
-    "11": javascript,
     "12": appendix,
     "15": your_session,
 }

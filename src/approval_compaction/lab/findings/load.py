@@ -28,7 +28,6 @@ from ..releases.meeting import Meeting
 from ..releases.sweep import ReleaseRecord
 from .doctor import Check, Upgrade, Worker, check, upgrade
 from .fix import Crosscheck, crosscheck_finding, fix_release
-from .js import JsFinding, load_js
 from .liveness import LivenessEras, liveness_eras
 from .matrix import MatrixFinding, StoreStory, matrix_finding, store_stories
 from .mechanism import Mechanism, mechanism_finding
@@ -70,7 +69,6 @@ class Findings:
     errors_met: tuple[ErrorMet, ...] = ()
     liveness: LivenessEras | None = None
     stores: tuple[StoreStory, ...] = ()
-    js: JsFinding | None = None  # the JS study (@openai/agents)
     exposure: tuple[Check, ...] = ()  # the default trigger's check in each mode, per release
     verdicts: tuple[ReleaseVerdict, ...] = ()  # one record per swept release
 
@@ -140,7 +138,6 @@ def load_findings(folder: Path = paths.DATA) -> Findings:
         errors_met=merge_errors(releases.errors if releases else (), errors_met(met_here, here)),
         liveness=_liveness(files.sweep_liveness),
         stores=_stores(met_here, files.runs(paths.STORE_FALSE_MATRIX)),
-        js=load_js(folder),
     )
     if files.doctor_check_modes.exists():
         checks = read_json(files.doctor_check_modes, list)

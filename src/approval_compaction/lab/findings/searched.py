@@ -1,11 +1,11 @@
 """Searched: what the state-space search found on a driver's releases, one record per finding.
 
 ``make explore-drivers`` writes each search on a driver (``data/explore-<sdk>-*.json``) and
-each finding's minimal sequence (``data/counterexamples/``). Here
-each finding becomes one ``SearchedCase``: the package it ran on (a release, or a patched
-package ``V+FILE``), what it breaks, whether a hand-picked situation or case has its shape
-(``known``, and which) or none does (``new``), its steps and settings in words, and the command
-that replays it. The report, the notebooks and the README read these records.
+each finding's minimal sequence (``data/counterexamples/``). Here each finding becomes one
+``SearchedCase``: the package it ran on (a release, or a patched package ``V+FILE``), what it
+breaks, whether a hand-picked situation or case has its shape (``known``, and which) or none does
+(``new``), its steps and settings in words, and the command that replays it. The report, the
+notebooks and the README read these records.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ class SearchedCase:
 
 
 def load_searches(sdk: str, folder: Path = paths.DATA) -> list[dict[str, Any]]:
-    """Every committed search on the driver ``sdk`` (its name for ``explore --driver``), as written
+    """Every committed search on the driver ``sdk`` (its registry name), as written
     (``SearchResult.to_json``), releases in order."""
     found = [read_json(path, dict) for path in paths.data(folder).explore_results(sdk)]
     return sorted(found, key=lambda r: version_key(str(r["sdk_version"]).partition("+")[0]))

@@ -281,7 +281,7 @@ def release_verdicts(
 class DriverWords:
     """How one driver's sweep reads as verdicts: its package, its settings in order (the
     compaction kinds or modes), what a setting's first refusal is called (``raised``: the stage
-    where the user's code raised, as ``findings.js.RAISED``), and the state the control
+    where the user's code raised, as ``findings.driven.RAISED``), and the state the control
     situation shares by the SDK's design, with the public source that documents it."""
 
     sdk: str
@@ -295,7 +295,7 @@ class DriverWords:
 def driver_verdicts(
     rows: Sequence[SweepRecord], liveness: Sequence[LivenessRecord], words: DriverWords
 ) -> tuple[ReleaseVerdict, ...]:
-    """Every release of a driver's sweep (the records ``lab.js.sweep.record`` writes for any
+    """Every release of a driver's sweep (the records ``releases.driven.record`` writes for any
     driver, and its liveness situations judged per setting) as the one verdict record: a
     setting per mode (what the user meets, how many cases raise), the most cases any setting
     breaks, and each situation's state per setting. A state the control situation shows in the
@@ -496,7 +496,7 @@ def count_disagreements(
 
 
 # Names a published text may not use: each setting has one name (``AUTO_STORE_FALSE``), and the
-# JS harness's word for a compaction mode (a plan) stays inside the harness.
+# a driver's word for a compaction mode (a plan) stays inside its folder.
 STORE_FALSE_NAMED = re.compile(r"auto\W{1,3}store\W{0,2}(?:false|False)\)?", re.I)
 PLAN = re.compile(r"\bplans?\b")
 FENCE = re.compile(r"^ {0,3}```.*?^ {0,3}```", re.S | re.M)

@@ -7,7 +7,7 @@ figure the page links beside it replaced by a note that names the PNG to attach.
 that selects exactly one, and gives its report (``share.report``): the finding, the reproduce
 line, the case's verdicts and its evidence; with ``--output`` its heatmap is
 written beside it to attach. ``share --js`` gives the report for openai-agents-js, built from
-``data/`` as ``report-js`` builds it (``share.report_js``): the pending call's, or with
+``data/`` as ``report-js`` builds it (the JS folder's plugin): the pending call's, or with
 ``--js stall`` the stall's (its figure named to attach). The comment goes to ``--output`` or
 stdout; the files to attach are listed after it (on stderr when the comment is on stdout), so a
 paste never carries them.
@@ -28,6 +28,7 @@ from ...study.scenario import FIELD_NAMES, Case, all_cases, select_cases
 from ...study.wiring import responses_backend
 from .. import paths
 from ..findings.load import load_findings
+from ..plugins import plugin
 from .render import as_comment, check_folder, render_notebook
 from .report import build_report, heatmap_path, shown_path, write_report
 
@@ -104,16 +105,14 @@ def case_comment(case: str, output: Path | None, replace: bool = True) -> Commen
     return Comment(report.text, attach)
 
 
-def js_comment(folder: Path = paths.DATA, which: str = "pending") -> Comment:
-    """A report for openai-agents-js, from the JS study's files in ``folder``: the pending
-    call's (text only), or the stall's (its figure, written by ``report-js --stall``, to
-    attach)."""
-    from .report_js import build_js_report, build_js_stall_report
-
-    if which == "stall":
-        figure = paths.data(folder).js_stall_figure
-        return Comment(build_js_stall_report(folder), (shown_path(figure),))
-    return Comment(build_js_report(folder), ())
+def sdk_comment(name: str, which: str, folder: Path = paths.DATA) -> Comment:
+    """A report of the SDK registered as ``name`` (``share --js``), from its files in
+    ``folder`` as its plugin builds it (``SdkPlugin.comment``), with its files to attach."""
+    write = plugin(name).comment
+    if write is None:
+        raise ShareError(f"the {name} plugin gives no report to share")
+    text, attach = write(folder, which)
+    return Comment(text, tuple(shown_path(path) for path in attach))
 
 
 def check_output(output: Path, force: bool, with_heatmap: bool = False) -> None:
@@ -149,7 +148,7 @@ def command(args: argparse.Namespace) -> int:
     if args.case:
         comment = case_comment(args.case, output, getattr(args, "force", False))
     elif getattr(args, "js", False):
-        comment = js_comment(which=str(getattr(args, "js", "pending")))
+        comment = sdk_comment("js", str(getattr(args, "js", "pending")))
         if output is not None:
             write_atomic(output, comment.text, replace=getattr(args, "force", False))
     else:

@@ -23,10 +23,8 @@ from ...analysis.liveness import LIVENESS
 from ...errors import InvestigationError
 from ...formats.files import write_atomic
 from ...formats.markdown import code, markdown_table
-from ...formats.records import read_records
 from ...wire.rules import COMPACTION_OUTPUT, RULES, UNKNOWN
 from .. import paths
-from ..findings import js as js_finding
 from ..findings.load import Findings, load_findings
 from ..findings.tables import (
     advice_frame,
@@ -42,7 +40,6 @@ from ..findings.tables import (
 from ..plugins import plugins
 from ..releases import upstream
 from ..releases.bisect import marked_ranges
-from ..releases.driven import SweepRecord
 from ..releases.versions import sort_versions
 from . import provenance
 from .snippet import ISSUE, one_line, outcomes
@@ -96,18 +93,20 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
     live = files.shown(files.sweep_liveness)
     pinned = found.pinned.releases[0] if found.pinned and found.pinned.releases else ""
     releases, errors = affected_frame(found.releases), errors_frame(found.errors_met)
-    js_source = ""
-    if found.js is not None:  # the JS SDK's rows below Python's
-        releases = js_finding.both_releases(releases, found.js.sweep)
-        errors = js_finding.both_errors(errors, found.js.sweep)
-        js_source = f", `{files.shown(files.js_sweep)}`"
+    fronts = []
+    for plugin in plugins():  # each SDK's rows below Python's, and its paragraphs (lab.plugins)
+        if plugin.front is not None:
+            front = plugin.front(folder, releases, errors)
+            releases, errors = front.releases, front.errors
+            fronts.append(front)
+    sources = "".join(f", `{source}`" for front in fronts for source in front.sources)
     regression = paths.REGRESSION_TEST.relative_to(paths.ROOT).as_posix()
     checks, test = files.shown(files.doctor_check_modes), files.shown(files.liveness_patch_test)
     newest = found.verdicts[-1]
     return "\n".join(
         [
             f"**Which releases, in each compaction mode**, with a compaction hook that always "
-            f"says yes (`{sweep}`, `{met}`{js_source}):",
+            f"says yes (`{sweep}`, `{met}`{sources}):",
             "",
             _table(releases),
             "",
@@ -127,70 +126,19 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
             _table(advice_frame(newest)),
             "",
             *workaround_lines(found, folder),
+            *(line for front in fronts for line in front.workaround),
             f"**Reproduce** ([#5340]({ISSUE})) with the regression test "
             f"[`{regression}`]({regression}), no clone needed: save it in an empty folder and run "
             f"{code(one_line(pinned))}; {outcomes(pinned, found.fixed_in, found.crosscheck)}.",
-            *js_reproduction(folder),
-            *stall_line(folder),
+            *(line for front in fronts for line in front.closing),
         ]
     )
 
 
-JS_TEST = "js/sdk-test/test/openaiResponsesCompactionSession.pendingApproval.test.ts"
-
-
-def stall_line(folder: Path = paths.DATA) -> list[str]:
-    """The JS SDK's second bug in one paragraph: the releases that stop compacting after their
-    first compaction and the last that keeps compacting (the stall's sweep), whether the JS
-    workaround keeps the pinned release compacting, and the report; none without its files."""
-    from ..findings.stall import WORKAROUND, load_stall, stalls
-    from ..js.stall import STALL_LOG, STALL_LOG_NAMESPACE
-
-    found = load_stall(folder)
-    if found is None:
-        return []
-    files, edge = paths.data(folder), found.boundary
-    wrapped = [r for r in found.variants if r.variant == WORKAROUND]
-    module = paths.JS_WORKAROUND.relative_to(paths.ROOT).as_posix()
-    keeps = (
-        f"; [`{module}`]({module}) keeps `@openai/agents` {wrapped[0].release} compacting"
-        if wrapped and stalls(wrapped) is False
-        else ""
-    )
-    report = files.shown(files.js_stall_report)
-    return [
-        "",
-        f"**A second JavaScript bug, with no approval at all**: on `@openai/agents` {edge.span}, "
-        "when `responses.compact` answers as its documentation shows (the user messages, then "
-        "the compaction item), the session compacts once and never again by itself, so the "
-        f"stored history and every model input grow with each turn; {edge.last_good} keeps "
-        "compacting "
-        f"(`{files.shown(files.js_stall_sweep)}`){keeps}.",
-        "",
-        f"To see it in your logs, set `DEBUG={STALL_LOG_NAMESPACE}`: the SDK logs "
-        f"{code(STALL_LOG)} at each turn whose compaction it skips. The numbers, the cause, a "
-        f"fix and its regression test: [`{report}`]({report}).",
-    ]
-
-
-def js_usage(module: Path = paths.JS_WORKAROUND) -> tuple[str, str]:
-    """The two lines of use the JS workaround's own header shows: its import and the wrap of a
-    compaction session (so the README names the module's exports as the module does)."""
-    head = []
-    for line in module.read_text().splitlines():
-        if not line.startswith("//"):
-            break
-        head.append(line.removeprefix("//").strip())
-    found = [next((h for h in head if h.startswith(w)), "") for w in ("import {", "const session")]
-    if not all(found):
-        raise MissingFindingsError(f"{module.name}'s header shows no import and wrap lines")
-    return found[0], found[1]
-
-
 def workaround_lines(found: Findings, folder: Path = paths.DATA) -> list[str]:
-    """Each SDK's workaround: what to install or copy, its two lines of use, and the releases
-    it is proven on, from the data (the regression test with it on every swept release; the JS
-    workaround's sweep), each paragraph followed by a blank line."""
+    """The workarounds' paragraph: the Python SDK's, with the releases it is proven on from the
+    data (the regression test with it on every swept release), followed by a blank line; each
+    plugin's own paragraph follows it (``FrontPage.workaround``)."""
     files = paths.data(folder)
     proven = ""
     if found.crosscheck is not None and found.crosscheck.wrapped:
@@ -201,33 +149,10 @@ def workaround_lines(found: Findings, folder: Path = paths.DATA) -> list[str]:
             f"; the regression test passes with it on `openai-agents` {', '.join(ranges)} "
             f"(`{files.shown(files.fix_releases)}`)"
         )
-    lines = [
+    return [
         f"**Where the workarounds are proven** (their lines are in the quick paths above): "
         f"`defer_compaction_while_pending`, on every release it is proven on, the fixing "
         f"release too{proven}.",
-        "",
-    ]
-    fixed = found.js.workaround if found.js is not None else None
-    if fixed is None or not fixed.proven:
-        return lines
-    module = paths.JS_WORKAROUND.relative_to(paths.ROOT).as_posix()
-    met = {
-        (r.sdk_version, r.plan.removesuffix("-workaround")): js_finding.cell(r)
-        for r in read_records(files.js_workaround_sweep, SweepRecord)
-    }
-    unproven = "".join(
-        f"; on {where}, with it, "
-        + "; ".join(
-            f"{code(js_finding.COLUMNS.get(p, p))} meets {met[(where.split('..')[0], p)]}"
-            for p in plans
-        )
-        for where, plans in fixed.unproven_ranges()
-    )
-    return [
-        *lines,
-        f"**In JavaScript**, with [`{module}`]({module}) no case of any mode breaks an invariant "
-        f"on `@openai/agents` {', '.join(fixed.ranges())} "
-        f"(`{files.shown(files.js_workaround_sweep)}`){unproven}.",
         "",
     ]
 
@@ -247,26 +172,6 @@ def liveness_block(found: Findings, folder: Path = paths.DATA) -> str:
             _table(liveness_frame(found.liveness)),
         ]
     )
-
-
-def js_reproduction(folder: Path = paths.DATA) -> list[str]:
-    """The JS regression test's line: where it is, the command, and what vitest counts on the
-    pinned and the patched package (``data/js-sdk-test.json``); none without that file."""
-    from ..releases.driven import SdkTestRecord
-
-    path = paths.data(folder).js_sdk_test
-    if not path.exists():
-        return []
-    ran = read_records(path, SdkTestRecord)
-    counts = "; ".join(
-        f"on `@openai/agents` {r.package} vitest counts {r.failed} failed, {r.passed} passed"
-        for r in ran
-    )
-    return [
-        "",
-        f"**Reproduce in JavaScript** with the regression test [`{JS_TEST}`]({JS_TEST}) "
-        f"(for `packages/agents-openai/test/`): {code('make js-sdk-test')}; {counts}.",
-    ]
 
 
 def store_block(found: Findings, folder: Path = paths.DATA) -> str:

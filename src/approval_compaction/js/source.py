@@ -13,8 +13,8 @@ from pathlib import Path
 
 import sourcemap  # type: ignore[import-untyped]  # untyped; only this module reads maps
 
-from .. import paths
-from ..releases.driven import SourceLineError
+from ..lab import paths
+from ..lab.releases.driven import SourceLineError
 
 REPOSITORY = "https://github.com/openai/openai-agents-js"
 SESSION = "agents-openai/dist/memory/openaiResponsesCompactionSession.mjs"

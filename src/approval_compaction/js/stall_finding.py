@@ -21,13 +21,14 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from ...errors import InvestigationError
-from ...formats.records import read_records
-from ...wire.rules import KEEPS_USERS, SUMMARY_ONLY
-from .. import paths
-from ..js.packages import PACKAGE, pinned
-from ..js.stall import ALWAYS_TURNS, DEFAULT_TURNS, StallRecord, StallTestRecord
-from .liveness import KEEPS_CELL, STOPS_CELL
+from ..errors import InvestigationError
+from ..formats.records import read_records
+from ..lab import paths
+from ..lab.findings.liveness import KEEPS_CELL, STOPS_CELL
+from ..wire.rules import KEEPS_USERS, SUMMARY_ONLY
+from .files import data
+from .packages import PACKAGE, pinned
+from .stall import ALWAYS_TURNS, DEFAULT_TURNS, StallRecord, StallTestRecord
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -149,7 +150,7 @@ class StallFinding:
 
 def load_stall(folder: Path = paths.DATA) -> StallFinding | None:
     """The stall's finding, when its three files are there."""
-    files = paths.data(folder)
+    files = data(folder)
     if not all(
         p.is_file() for p in (files.js_stall_sweep, files.js_stall, files.js_stall_sdk_test)
     ):

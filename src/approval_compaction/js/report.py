@@ -13,18 +13,26 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
-from ...errors import InvestigationError
-from ...formats.files import write_atomic
-from ...formats.markdown import GITHUB_LIMIT, fence, github_length, markdown_table, one_comment
-from ...formats.records import read_records
-from .. import paths
-from ..findings.fixes import checks, checks_frame, js_suite_frame, mutants, upstream
-from ..findings.js import COLUMNS, cell, js_errors_frame, js_ranges_frame
-from ..findings.searched import fix_words, searched_cases, searched_frame
-from ..findings.stall import (
+from ..errors import InvestigationError
+from ..formats.files import write_atomic
+from ..formats.markdown import GITHUB_LIMIT, fence, github_length, markdown_table, one_comment
+from ..formats.records import read_records
+from ..lab import paths
+from ..lab.findings.fixes import checks, checks_frame, mutants, upstream
+from ..lab.findings.searched import fix_words, searched_cases, searched_frame
+from ..lab.findings.verdict import SUMMARY_ONLY, SUMMARY_ONLY_WHY
+from ..lab.mutation import mutants_frame
+from ..lab.releases.driven import SdkTestRecord, SweepRecord
+from .files import DATA_FILES, data
+from .finding import COLUMNS, cell, js_errors_frame, js_ranges_frame
+from .front import js_usage
+from .packages import pinned
+from .sdk_test import JS_REGRESSION_TEST
+from .stall_finding import (
     StallFinding,
     load_stall,
     ranges_frame,
@@ -33,16 +41,29 @@ from ..findings.stall import (
     turns_frame,
     vitest_frame,
 )
-from ..findings.verdict import SUMMARY_ONLY, SUMMARY_ONLY_WHY
-from ..js.packages import pinned
-from ..js.sdk_test import JS_REGRESSION_TEST
-from ..js.sweep import PLANS, JsExposure
-from ..mutation import mutants_frame
-from ..releases.driven import SdkTestRecord, SweepRecord
-from .readme import js_usage
+from .sweep import PLANS, JsExposure
 
 PYTHON_ISSUE = "https://github.com/openai/openai-agents-python/issues/5340"
 SWEEP_LABELS = {plan.label for plan in PLANS}
+
+
+def js_suite_frame(record: dict[str, Any]) -> pd.DataFrame:
+    """The agents-openai suite of a snapshot on each package: counts, the touched module's own
+    tests, and the tests whose outcome differs from the release's again when rerun."""
+    rows = [
+        {
+            "package": run["package"],
+            "tests": run["tests"],
+            "passed": run["passed"],
+            "failed": run["failed"],
+            "the session's own tests passed": f"{run['session_passed']} of {run['session_tests']}",
+            "outcomes that differ from the release (rerun)": (
+                f"{run['differ_from_release']} ({run['differ_again']} again)"
+            ),
+        }
+        for run in record["runs"]
+    ]
+    return pd.DataFrame(rows).set_index("package")
 
 
 def _records(path: Path) -> list[SweepRecord]:
@@ -51,7 +72,7 @@ def _records(path: Path) -> list[SweepRecord]:
 
 def js_fix_frame(folder: Path = paths.DATA) -> pd.DataFrame:
     """Each compaction mode on the pinned release: bare, with the workaround, patched."""
-    files = paths.data(folder)
+    files = data(folder)
     columns = {
         f"{pinned()}": _records(files.js_modes),
         "with js/workaround.mjs": _records(files.js_workaround),
@@ -73,7 +94,7 @@ def _base(record: SweepRecord) -> str:
 
 def js_workaround_ranges(folder: Path = paths.DATA) -> pd.DataFrame | None:
     """The workaround's sweep: each run of releases that read the same."""
-    rows = _records(paths.data(folder).js_workaround_sweep)
+    rows = _records(data(folder).js_workaround_sweep)
     if not rows:
         return None
     return js_ranges_frame([SweepRecord(**{**r.__dict__, "plan": _base(r)}) for r in rows])
@@ -103,7 +124,7 @@ def _shown(path: Path) -> str:
 
 def _exposure_parts(folder: Path) -> list[str]:
     """Who meets it with the SDK's defaults: the pause positions the default trigger breaks."""
-    path = paths.data(folder).js_exposure
+    path = data(folder).js_exposure
     if not path.is_file():
         return []
     rows = read_records(path, JsExposure)
@@ -135,7 +156,7 @@ def _exposure_parts(folder: Path) -> list[str]:
 
 def _where_tests_ran(folder: Path) -> str:
     """Where the regression tests ran, and why there (the words around the upstream record)."""
-    found = upstream(paths.data(folder).js_upstream)
+    found = upstream(data(folder).js_upstream)
     parts = (
         f"The tests ran in this project's `js/sdk-test` (vitest) against `@openai/agents` "
         f"{pinned()} as npm publishes it, `dist/` and source maps only, so their `../src` is the "
@@ -155,7 +176,7 @@ def _where_tests_ran(folder: Path) -> str:
 
 
 def _upstream_suite(folder: Path) -> list[str]:
-    found = upstream(paths.data(folder).js_upstream)
+    found = upstream(data(folder).js_upstream)
     if found is None:
         return []
     snap = found["snapshot"]
@@ -170,7 +191,7 @@ def _upstream_suite(folder: Path) -> list[str]:
 
 
 def _checks(folder: Path, subjects: list[str]) -> list[str]:
-    rows = checks(paths.data(folder).js_typecheck)
+    rows = checks(data(folder).js_typecheck)
     if not rows:
         return []
     tsconfig = _shown(paths.ROOT / "js" / "fix" / "typecheck" / "tsconfig.json")
@@ -184,7 +205,7 @@ def _checks(folder: Path, subjects: list[str]) -> list[str]:
 
 
 def _mutants(folder: Path, fix: str) -> list[str]:
-    rows = mutants(paths.data(folder).js_mutants, fix)
+    rows = mutants(data(folder).js_mutants, fix)
     if not rows:
         return []
     said = (
@@ -200,7 +221,7 @@ def _mutants(folder: Path, fix: str) -> list[str]:
 
 
 def build_js_report(folder: Path = paths.DATA) -> str:
-    files = paths.data(folder)
+    files = data(folder)
     modes = [r for r in _records(files.js_modes) if r.plan in SWEEP_LABELS]
     if not modes:
         raise InvestigationError("no data/js-modes.json: run `python -m approval_compaction data`")
@@ -296,7 +317,7 @@ def build_js_report(folder: Path = paths.DATA) -> str:
 
 def _fix_parts(folder: Path) -> list[str]:
     """The fix in TypeScript, where it goes, how it was checked and what kills its mutants."""
-    from ..js.source import SESSION, permalink
+    from .source import SESSION, permalink
 
     read = permalink(SESSION, "const history = await this.underlyingSession.getItems(modelExchange")
     return [
@@ -356,16 +377,16 @@ def _stall_finding(folder: Path) -> StallFinding:
 
 
 def stall_png(folder: Path = paths.DATA) -> bytes:
-    """The stall's figure (stored items per turn, ``findings.stall.turns_frame``) as PNG."""
-    from ..releases.heatmap import png_bytes
+    """The stall's figure (stored items per turn, ``stall_finding.turns_frame``) as PNG."""
+    from ..lab.releases.heatmap import png_bytes
 
     return png_bytes(stall_figure(turns_frame(_stall_finding(folder))))
 
 
 def _fakes_frame(folder: Path) -> pd.DataFrame | None:
-    from ..js.fakes import SHAPES, FakeShape, tally
+    from .fakes import SHAPES, FakeShape, tally
 
-    path = paths.data(folder).js_stall_fakes
+    path = data(folder).js_stall_fakes
     if not path.is_file():
         return None
     counts = tally(read_records(path, FakeShape))
@@ -378,7 +399,7 @@ def _fakes_frame(folder: Path) -> pd.DataFrame | None:
 
 def _fakes_provenance(folder: Path) -> str:
     """Where the SDK's tests were counted, and that the snapshot predates #1953."""
-    found = upstream(paths.data(folder).js_upstream)
+    found = upstream(data(folder).js_upstream)
     if found is None:
         return ""
     snap = found["snapshot"]
@@ -403,7 +424,7 @@ def _stall_symptom(found: StallFinding) -> list[str]:
         markdown_table(summary_frame(found)),
         "Stored items after each turn under the SDK's default trigger (it asks for a compaction "
         "once its threshold of stored items that are neither user messages nor compaction items "
-        f"is reached). The same numbers are the figure `{paths.DATA_FILES.js_stall_figure.name}`, "
+        f"is reached). The same numbers are the figure `{DATA_FILES.js_stall_figure.name}`, "
         "written beside this report; it shows here only when attached to the comment.",
         "<details><summary>Stored items per turn (the figure's numbers)</summary>\n\n"
         + markdown_table(turns_frame(found))
@@ -416,7 +437,7 @@ def _stall_symptom(found: StallFinding) -> list[str]:
 
 def _stall_shape(folder: Path) -> list[str]:
     """What ``responses.compact`` answers, with its source, and what the tests' fakes answer."""
-    from ...wire.rules import COMPACTED_OUTPUT_DOC, COMPACTION_OUTPUT, KEEPS_USERS, SUMMARY_ONLY
+    from ..wire.rules import COMPACTED_OUTPUT_DOC, COMPACTION_OUTPUT, KEEPS_USERS, SUMMARY_ONLY
 
     parts = [
         "#### It depends on what `responses.compact` answers",
@@ -440,7 +461,7 @@ def _stall_shape(folder: Path) -> list[str]:
 
 def _stall_cause(found: StallFinding) -> list[str]:
     """The cause, each step linked at the release's line, and the change that brought it."""
-    from ..js.source import PERSISTENCE, SESSION, permalink
+    from .source import PERSISTENCE, SESSION, permalink
 
     edge = found.boundary
     trim = permalink(PERSISTENCE, "const history = trimToLatestCompaction(storedItems);")
@@ -468,7 +489,7 @@ def _stall_cause(found: StallFinding) -> list[str]:
 
 def _stall_repro(found: StallFinding, folder: Path) -> list[str]:
     """The debug information, the steps, and the regression tests with their results."""
-    from ..js.sdk_test import JS_FILTERED_TEST, JS_STALL_TEST
+    from .sdk_test import JS_FILTERED_TEST, JS_STALL_TEST
 
     return [
         "### Debug information",
@@ -499,7 +520,7 @@ def _stall_repro(found: StallFinding, folder: Path) -> list[str]:
 def _stall_fix(found: StallFinding, folder: Path) -> list[str]:
     """What is expected, and the fix: in the TypeScript source's terms, why its read is safe,
     how it was checked, what kills its mutants; the dist form linked."""
-    from ..js.source import SESSION, permalink
+    from .source import SESSION, permalink
 
     check = permalink(SESSION, "automaticInput = getModelVisibleSessionItems")
     cache = permalink(SESSION, "this.sessionItems = history;")

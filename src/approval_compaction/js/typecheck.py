@@ -22,10 +22,10 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from ...errors import InvestigationError
-from ...js.harness import node_binary
-from .. import paths
-from ..releases.driven import CheckRecord
+from ..errors import InvestigationError
+from ..lab import paths
+from ..lab.releases.driven import CheckRecord
+from .harness import node_binary
 from .sdk_test import SDK_TEST
 
 FIX = paths.ROOT / "js" / "fix"

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from approval_compaction.formats.markdown import GITHUB_LIMIT, github_length
-from approval_compaction.lab.share.report_js import build_js_report, js_fix_frame
+from approval_compaction.js.files import DATA_FILES
+from approval_compaction.js.report import build_js_report, js_fix_frame, js_suite_frame
 from approval_compaction.paths import DATA
 
 
@@ -30,8 +31,7 @@ def test_report_js_matrix_reads_bare_workaround_and_patched_from_data() -> None:
 def test_report_js_links_its_workaround_after_the_table_that_proves_it() -> None:
     """The table of the workaround's sweep is followed by the two lines a user pastes (as the
     module's header shows them) and a link to the module: the module is not pasted."""
-    from approval_compaction.lab import paths
-    from approval_compaction.lab.share.readme import js_usage
+    from approval_compaction.js.front import js_usage
 
     text = build_js_report()
     use, wrap = js_usage()
@@ -40,13 +40,13 @@ def test_report_js_links_its_workaround_after_the_table_that_proves_it() -> None
     lines = text.index(f"```js\n{use}\n{wrap}\n```")
     assert table < link < lines < text.index("### Debug information")
     assert "export function pairingKey" not in text  # the module's body
-    assert paths.DATA_FILES.js_report.read_text() == text  # the committed report is this one
+    assert DATA_FILES.js_report.read_text() == text  # the committed report is this one
 
 
 def test_report_js_shows_the_fix_in_typescript_checked_and_mutated() -> None:
     """The fix as the repository takes it (TypeScript), the repository's tools on it, each
     mutant with the test that kills it, where the tests ran; the dist diff linked."""
-    from approval_compaction.lab.share.report_js import FIX_TS
+    from approval_compaction.js.report import FIX_TS
 
     text = build_js_report()
     fix = text.index(FIX_TS.read_text())
@@ -60,8 +60,8 @@ def test_report_js_shows_the_fix_in_typescript_checked_and_mutated() -> None:
 
 
 def test_report_js_stall_leads_with_numbers_then_the_shape_cause_fix_and_test() -> None:
-    from approval_compaction.lab.findings.stall import load_stall
-    from approval_compaction.lab.share.report_js import INTRODUCING_PR, build_js_stall_report
+    from approval_compaction.js.report import INTRODUCING_PR, build_js_stall_report
+    from approval_compaction.js.stall_finding import load_stall
     from approval_compaction.wire.rules import COMPACTED_OUTPUT_DOC
 
     text = build_js_stall_report()
@@ -99,8 +99,8 @@ def test_report_js_stall_leads_with_numbers_then_the_shape_cause_fix_and_test() 
 def test_report_js_stall_links_the_skip_at_the_line_that_skips() -> None:
     """The cause links the ``if`` that skips (its line computed from the release's source map),
     and the fakes' table says its snapshot predates #1953."""
-    from approval_compaction.lab.js.source import SESSION, permalink
-    from approval_compaction.lab.share.report_js import build_js_stall_report
+    from approval_compaction.js.report import build_js_stall_report
+    from approval_compaction.js.source import SESSION, permalink
 
     text = build_js_stall_report()
     skip = permalink(SESSION, "if (!automaticInput || automaticInput.length === 0)")
@@ -116,6 +116,21 @@ def test_report_js_links_the_stall_report_instead_of_describing_it() -> None:
 
 def test_report_js_stall_figure_is_the_committed_png() -> None:
     """``report-js --stall`` writes the figure beside the report: the same bytes each time."""
-    from approval_compaction.lab.share.report_js import stall_png
+    from approval_compaction.js.report import stall_png
 
     assert stall_png() == (DATA / "report-js-stall.png").read_bytes()
+
+
+def test_js_suite_frame_shows_the_sessions_own_tests_and_the_rerun_differences() -> None:
+    run = {"tests": 729, "passed": 683, "failed": 46, "session_tests": 32, "differ_again": 0}
+    record = {
+        "runs": [
+            {**run, "package": "0.20.0", "session_passed": 32, "differ_from_release": 0},
+            {**run, "package": "patched", "session_passed": 31, "differ_from_release": 3},
+        ]
+    }
+    frame = js_suite_frame(record)
+    assert list(frame.index) == ["0.20.0", "patched"]
+    assert frame.loc["patched", "the session's own tests passed"] == "31 of 32"
+    assert frame.loc["patched", "outcomes that differ from the release (rerun)"] == "3 (0 again)"
+    assert frame.loc["0.20.0", "failed"] == 46

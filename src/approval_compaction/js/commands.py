@@ -17,15 +17,18 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ...analysis.matrix import matrix_text, records
-from ...formats.files import write_or_print
-from ...formats.records import read_records, write_records
-from ...js.harness import Plan, run_plan, run_plans
-from ...study.scenario import select_cases
-from ...study.words import STORE_SETTINGS
-from .. import paths
-from ..js.packages import fetch_release_dates, package_folder, pinned
-from ..js.sweep import (
+from ..analysis.matrix import matrix_text, records
+from ..formats.files import write_or_print
+from ..formats.records import read_records, write_records
+from ..lab import paths
+from ..lab.releases.driven import SdkTestRecord, SweepRecord
+from ..lab.share.results import write_matrix
+from ..study.scenario import select_cases
+from ..study.words import STORE_SETTINGS
+from .files import JS_MATRIX, data
+from .harness import Plan, run_plan, run_plans
+from .packages import fetch_release_dates, package_folder, pinned
+from .sweep import (
     EXPOSURE_PLANS,
     PINNED_PLANS,
     JsExposure,
@@ -33,8 +36,6 @@ from ..js.sweep import (
     release_records,
     run_release,
 )
-from ..releases.driven import SdkTestRecord, SweepRecord
-from .results import write_matrix
 
 
 def matrix_command(args: argparse.Namespace) -> int:
@@ -49,7 +50,7 @@ def matrix_command(args: argparse.Namespace) -> int:
     )
     plan = replace(plan, cases=tuple(select_cases(args.case)))
     if args.patch:
-        from ..js.patched import patched_folder
+        from .patched import patched_folder
 
         folder = patched_folder(Path(args.patch))
     else:
@@ -63,7 +64,7 @@ def matrix_command(args: argparse.Namespace) -> int:
 def sweep_command(args: argparse.Namespace) -> int:
     """``js-sweep``: every release (or those named) into data/js-sweep.json; ``--dates`` asks
     npm's registry for the release dates first."""
-    from ..js.sweep import sweep
+    from .sweep import sweep
 
     if args.dates:
         print(f"wrote {fetch_release_dates()}")
@@ -81,8 +82,8 @@ def write_pinned(folder: Path = paths.DATA) -> list[Path]:
     trigger (``js-exposure.json``)."""
     ran = run_release(pinned(), (*PINNED_PLANS, *EXPOSURE_PLANS))
     cases, exposed = ran[: len(PINNED_PLANS)], ran[len(PINNED_PLANS) :]
-    files = paths.data(folder)
-    written = write_matrix(cases[0][1], folder, paths.JS_MATRIX)
+    files = data(folder)
+    written = write_matrix(cases[0][1], folder, JS_MATRIX)
     written += write_records(files.js_modes, release_records(cases), SweepRecord)
     rows = [row for plan, runs in exposed for row in exposure_records(plan, runs)]
     written += write_records(files.js_exposure, rows, JsExposure)
@@ -98,8 +99,8 @@ def sdk_test_command(args: argparse.Namespace) -> int:
     stall's, or the guard the stall's fix keeps) with vitest on the pinned package, or on a copy
     with ``--patch`` applied; the exit status says whether the outcome is the one ``--expect``
     names (by default, every test passing)."""
-    from ..js.patched import patched_folder
-    from ..js.sdk_test import (
+    from .patched import patched_folder
+    from .sdk_test import (
         JS_FILTERED_TEST,
         JS_REGRESSION_TEST,
         JS_STALL_TEST,
@@ -128,11 +129,11 @@ def sdk_test_command(args: argparse.Namespace) -> int:
 def write_fix(folder: Path = paths.DATA) -> list[Path]:
     """The pinned release with the workaround (``js-workaround.json``), the patched package's
     plans (``js-patched.json``), and the regression test on both (``js-sdk-test.json``)."""
-    from ..js.patched import FIX, patched_folder
-    from ..js.sdk_test import run_sdk_test
-    from ..js.sweep import PLANS, WORKAROUND_PLANS
+    from .patched import FIX, patched_folder
+    from .sdk_test import run_sdk_test
+    from .sweep import PLANS, WORKAROUND_PLANS
 
-    files = paths.data(folder)
+    files = data(folder)
     patched = patched_folder(FIX)
     label = _patched_label(FIX)
     written = write_records(
@@ -156,10 +157,10 @@ def write_fix(folder: Path = paths.DATA) -> list[Path]:
 def write_typecheck(folder: Path = paths.DATA) -> list[Path]:
     """The TypeScript forms of both fixes (each alone, and both) and the regression tests,
     checked with the repository's tsc, prettier and eslint settings (``js-typecheck.json``)."""
-    from ..js.patched import patched_folder
-    from ..js.sdk_test import regression_tests
-    from ..js.typecheck import check_fixes, check_tests
-    from ..releases.driven import CheckRecord
+    from ..lab.releases.driven import CheckRecord
+    from .patched import patched_folder
+    from .sdk_test import regression_tests
+    from .typecheck import check_fixes, check_tests
 
     fix = paths.ROOT / "js" / "fix"
     packages = {
@@ -168,17 +169,17 @@ def write_typecheck(folder: Path = paths.DATA) -> list[Path]:
         "both": patched_folder(fix / "agents-openai-0.20.0-both.diff"),
     }
     rows = check_fixes(packages) + check_tests(regression_tests())
-    return write_records(paths.data(folder).js_typecheck, rows, CheckRecord)
+    return write_records(data(folder).js_typecheck, rows, CheckRecord)
 
 
 def typecheck_command(args: argparse.Namespace) -> int:
     """``js-typecheck``: write the checks; exit 1 when any tool finds a problem."""
-    from ..releases.driven import CheckRecord
+    from ..lab.releases.driven import CheckRecord
 
     written = write_typecheck(Path(args.folder))
     for path in written:
         print(f"wrote {path}")
-    rows = read_records(paths.data(Path(args.folder)).js_typecheck, CheckRecord)
+    rows = read_records(data(Path(args.folder)).js_typecheck, CheckRecord)
     for row in rows:
         print(f"{row.subject}: {row.tool} on {row.files} files, {row.problems} problems")
     return 1 if any(row.problems for row in rows) else 0
@@ -186,19 +187,19 @@ def typecheck_command(args: argparse.Namespace) -> int:
 
 def write_mutants(folder: Path = paths.DATA) -> list[Path]:
     """Each mutant of both fixes against every regression test (``js-mutants.json``)."""
-    from ..js.mutants import run_mutants
-    from ..mutation import MutantRecord
+    from ..lab.mutation import MutantRecord
+    from .mutants import run_mutants
 
-    return write_records(paths.data(folder).js_mutants, run_mutants(), MutantRecord)
+    return write_records(data(folder).js_mutants, run_mutants(), MutantRecord)
 
 
 def mutants_command(args: argparse.Namespace) -> int:
     """``js-mutants``: write the mutants' file; exit 1 when one survives."""
-    from ..mutation import MutantRecord, survivors
+    from ..lab.mutation import MutantRecord, survivors
 
     for path in write_mutants(Path(args.folder)):
         print(f"wrote {path}")
-    left = survivors(read_records(paths.data(Path(args.folder)).js_mutants, MutantRecord))
+    left = survivors(read_records(data(Path(args.folder)).js_mutants, MutantRecord))
     print(f"survivors: {', '.join(left) or 'none'}")
     return 1 if left else 0
 
@@ -206,10 +207,10 @@ def mutants_command(args: argparse.Namespace) -> int:
 def upstream_command(args: argparse.Namespace) -> int:
     """``js-upstream``: record a snapshot of openai-agents-js and its agents-openai suite on
     the release and each patched package (``js-upstream.json``)."""
-    from ...formats.records import write_json
-    from ..js.upstream import upstream_record
+    from ..formats.records import write_json
+    from .upstream import upstream_record
 
-    path = paths.data(Path(args.folder)).js_upstream
+    path = data(Path(args.folder)).js_upstream
     write_json(path, upstream_record(Path(args.checkout), args.ref))
     print(f"wrote {path}")
     return 0
@@ -228,15 +229,15 @@ def write_liveness(folder: Path = paths.DATA) -> list[Path]:
     """Every liveness situation in every plan on the pinned release as it is, with
     ``js/workaround.mjs``, patched with the approval fix, and patched with it and the stall's
     fix, judged by ``analysis.liveness`` (``js-liveness.json``)."""
-    from ...analysis.liveness import LivenessRecord, liveness_records
-    from ..js.patched import BOTH, FIX, patched_folder
-    from ..js.sweep import run_js_liveness
+    from ..analysis.liveness import LivenessRecord, liveness_records
+    from .patched import BOTH, FIX, patched_folder
+    from .sweep import run_js_liveness
 
     bare = package_folder(pinned())
     runs = run_js_liveness(bare) + run_js_liveness(bare, workaround=True)
     for patch in (FIX, BOTH):  # the approval fix alone, then with the stall's fix
         runs += run_js_liveness(patched_folder(patch), release=_patched_label(patch))
-    return write_records(paths.data(folder).js_liveness, liveness_records(runs), LivenessRecord)
+    return write_records(data(folder).js_liveness, liveness_records(runs), LivenessRecord)
 
 
 def liveness_command(args: argparse.Namespace) -> int:
@@ -259,11 +260,11 @@ def python_stall(turns: tuple[int, int] | None = None) -> list[Any]:
     """The plain conversation on the Python SDK's newest release, in its own environment (made
     when missing): each mode, the hook always saying yes and the SDK's default trigger, judged
     as the JS runs are."""
-    from ...study.worker import Worker
-    from ..js.stall import ALWAYS_TURNS, DEFAULT_TURNS, SITUATION, STALL_MODES, stall_record
-    from ..releases import environments
-    from ..releases.later_turns import run_situation
-    from ..releases.versions import PACKAGE as PYTHON_PACKAGE
+    from ..lab.releases import environments
+    from ..lab.releases.later_turns import run_situation
+    from ..lab.releases.versions import PACKAGE as PYTHON_PACKAGE
+    from ..study.worker import Worker
+    from .stall import ALWAYS_TURNS, DEFAULT_TURNS, SITUATION, STALL_MODES, stall_record
 
     always, default = turns or (ALWAYS_TURNS, DEFAULT_TURNS)
     newest = environments.newest_release()
@@ -292,27 +293,27 @@ def python_stall(turns: tuple[int, int] | None = None) -> list[Any]:
 def write_stall(folder: Path = paths.DATA) -> list[Path]:
     """The plain conversation on the pinned release with ``js/workaround.mjs`` and with each of
     ``STALL_PATCHES``, and on the Python SDK's newest release (``js-stall.json``)."""
-    from ..js.patched import patched_folder
-    from ..js.stall import StallRecord, run_stall
+    from .patched import patched_folder
+    from .stall import StallRecord, run_stall
 
     fix = paths.ROOT / "js" / "fix"
     rows = run_stall(paths.ROOT, pinned(), "workaround")
     for name in STALL_PATCHES:
         rows += run_stall(patched_folder(fix / name), pinned(), name)
     rows += python_stall()
-    return write_records(paths.data(folder).js_stall, rows, StallRecord)
+    return write_records(data(folder).js_stall, rows, StallRecord)
 
 
 def write_stall_tests(folder: Path = paths.DATA) -> list[Path]:
     """The stall's regression test and the guard its fix keeps, on the last release before the
     sweep's boundary, the first one after it, the pinned one, and the pinned one patched with
     the stall's patch and with both (``js-stall-sdk-test.json``)."""
-    from ..findings.stall import stall_boundary
-    from ..js.patched import patched_folder
-    from ..js.sdk_test import JS_FILTERED_TEST, JS_STALL_TEST, JS_WINDOWED_TEST, run_sdk_test
-    from ..js.stall import StallRecord, StallTestRecord
+    from .patched import patched_folder
+    from .sdk_test import JS_FILTERED_TEST, JS_STALL_TEST, JS_WINDOWED_TEST, run_sdk_test
+    from .stall import StallRecord, StallTestRecord
+    from .stall_finding import stall_boundary
 
-    files = paths.data(folder)
+    files = data(folder)
     found = stall_boundary(read_records(files.js_stall_sweep, StallRecord))
     fix = paths.ROOT / "js" / "fix"
     packages = {
@@ -333,11 +334,11 @@ def write_stall_tests(folder: Path = paths.DATA) -> list[Path]:
 def write_fakes(checkout: Path, folder: Path = paths.DATA) -> list[Path]:
     """The answer shape of every fake ``responses.compact`` in a checkout's ``agents-openai``
     tests and in this project's regression tests (``js-stall-fakes.json``)."""
-    from ..js.fakes import FakeShape, own, scan
-    from ..js.sdk_test import SDK_TEST
+    from .fakes import FakeShape, own, scan
+    from .sdk_test import SDK_TEST
 
     rows = scan(checkout) + own(SDK_TEST / "test")
-    return write_records(paths.data(folder).js_stall_fakes, rows, FakeShape)
+    return write_records(data(folder).js_stall_fakes, rows, FakeShape)
 
 
 def stall_command(args: argparse.Namespace) -> int:
@@ -345,8 +346,8 @@ def stall_command(args: argparse.Namespace) -> int:
     with ``--no-sweep``), then the pinned release's variants and the Python row, then the
     regression tests around the boundary, and with ``--checkout`` the fakes of the SDK's own
     tests; prints where the sweep puts the boundary."""
-    from ..findings.stall import stall_boundary
-    from ..js.stall import StallRecord, sweep
+    from .stall import StallRecord, sweep
+    from .stall_finding import stall_boundary
 
     folder = Path(args.folder)
     if args.checkout:
@@ -357,6 +358,6 @@ def stall_command(args: argparse.Namespace) -> int:
     written += write_stall_tests(folder)
     for path in written:
         print(f"wrote {path}")
-    found = stall_boundary(read_records(paths.data(folder).js_stall_sweep, StallRecord))
+    found = stall_boundary(read_records(data(folder).js_stall_sweep, StallRecord))
     print(f"stalls from {found.first_bad} (last release that keeps compacting: {found.last_good})")
     return 0

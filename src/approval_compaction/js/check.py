@@ -25,12 +25,7 @@ from typing import Any
 from ..analysis.liveness import DEFAULT_TURNS as LIVENESS_TURNS
 from ..analysis.liveness import continued_run
 from ..analysis.pairing import find_unpaired, item_key
-from ..js.harness import NodeError, Plan, run_lines
-from ..js.items import hook_counts, read_run
-from ..study.capture import CaseRun
-from ..study.scenario import Case
-from ..study.words import Compaction, Decision
-from .check import (
+from ..doctor.check import (
     ABANDON,
     DEFAULT_TURNS,
     CheckError,
@@ -39,7 +34,12 @@ from .check import (
     Keeps,
     stage_row,
 )
-from .verdict import judge
+from ..doctor.verdict import judge
+from ..study.capture import CaseRun
+from ..study.scenario import Case
+from ..study.words import Compaction, Decision
+from .harness import NodeError, Plan, run_lines
+from .items import hook_counts, read_run
 
 # The driver's conversations name their scenario ``check``, as the Python check's do.
 SCENARIO = "check"

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from approval_compaction.lab import paths
-from approval_compaction.lab.findings.stall import (
+from approval_compaction.js.packages import pinned, releases
+from approval_compaction.js.stall_finding import (
     StallFinding,
     load_stall,
     ranges_frame,
@@ -15,7 +15,7 @@ from approval_compaction.lab.findings.stall import (
     turns_frame,
     vitest_frame,
 )
-from approval_compaction.lab.js.packages import pinned, releases
+from approval_compaction.lab import paths
 
 
 @pytest.fixture(scope="module")

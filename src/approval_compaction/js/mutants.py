@@ -15,8 +15,8 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from .. import paths
-from ..mutation import Mutant, MutantRecord, MutationError, mutate, record
+from ..lab import paths
+from ..lab.mutation import Mutant, MutantRecord, MutationError, mutate, record
 from .patched import patched_folder
 from .sdk_test import regression_tests, run_sdk_test
 

@@ -20,9 +20,9 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from ...errors import InvestigationError
-from ...js.harness import installed
-from .. import paths
+from ..errors import InvestigationError
+from ..lab import paths
+from .harness import installed
 from .packages import cache_folder, pinned
 
 PATCH_ROOT = Path("node_modules") / "@openai"  # holds agents-core, agents-openai, ...

@@ -24,8 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...js.harness import NodeError, node_binary
-from .. import paths
+from ..lab import paths
+from .harness import NodeError, node_binary
 
 SDK_TEST = paths.ROOT / "js" / "sdk-test"
 JS_REGRESSION_TEST = SDK_TEST / "test" / "openaiResponsesCompactionSession.pendingApproval.test.ts"

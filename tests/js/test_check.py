@@ -10,12 +10,13 @@ import pytest
 
 from approval_compaction.cli import main
 from approval_compaction.doctor.check import ACCEPTED, PAUSED, REJECTED, CheckError, check_config
-from approval_compaction.doctor.jscheck import check_js, js_plan, js_row
 from approval_compaction.doctor.status import AFFECTED, HEALTHY
 from approval_compaction.formats.records import read_records
+from approval_compaction.js.check import check_js, js_plan, js_row
+from approval_compaction.js.files import DATA_FILES
 from approval_compaction.js.harness import missing
+from approval_compaction.js.sweep import JsExposure
 from approval_compaction.lab import paths
-from approval_compaction.lab.js.sweep import JsExposure
 
 CALL = {"type": "function_call", "callId": "call_1", "name": "lookup", "arguments": "{}"}
 USER = {"role": "user", "content": "q"}
@@ -108,7 +109,7 @@ def test_check_js_on_the_pinned_release_strikes_where_the_sweep_says() -> None:
     found (``data/js-exposure.json``), and nowhere else; each position's later turns ran."""
     turns = 12
     release, rows, keeps = check_js(check_config("auto"), paths.ROOT, turns, later=2)
-    exposure = read_records(paths.DATA_FILES.js_exposure, JsExposure)
+    exposure = read_records(DATA_FILES.js_exposure, JsExposure)
     found = [e.position for e in exposure if e.plan == "auto-default-trigger" and e.violating]
     assert release == exposure[0].sdk_version
     assert [r.prior_turns for r in rows if r.affected] == [p for p in found if p <= turns]

@@ -15,8 +15,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from ... import paths
-from ...js.harness import NodeError, node_binary
+from .. import paths
+from .harness import NodeError, node_binary
 
 SDK_TEST = paths.ROOT / "js" / "sdk-test"
 TYPESCRIPT = SDK_TEST / "node_modules" / "typescript"

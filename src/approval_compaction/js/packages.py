@@ -18,9 +18,10 @@ import subprocess
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from ...errors import InvestigationError
-from ...js.harness import installed
-from .. import paths
+from ..errors import InvestigationError
+from ..lab import paths
+from .files import DATA_FILES
+from .harness import installed
 
 PACKAGE = "@openai/agents"
 FIRST = "0.3.6"  # the first release whose @openai/agents-openai has the compaction session
@@ -55,7 +56,7 @@ def _key(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in version.split("-")[0].split("."))
 
 
-def release_dates(path: Path = paths.DATA_FILES.js_release_dates) -> dict[str, str]:
+def release_dates(path: Path = DATA_FILES.js_release_dates) -> dict[str, str]:
     """Each release's publication time, as npm's registry gave it (committed once fetched)."""
     if not path.is_file():
         raise NpmError(f"no {path.name}: run `python -m approval_compaction js-sweep --dates`")
@@ -63,11 +64,11 @@ def release_dates(path: Path = paths.DATA_FILES.js_release_dates) -> dict[str, s
     return dates
 
 
-def fetch_release_dates(path: Path = paths.DATA_FILES.js_release_dates) -> Path:
+def fetch_release_dates(path: Path = DATA_FILES.js_release_dates) -> Path:
     """Ask npm's registry when each release with the compaction session (``FIRST`` and later)
     was published, as the latest of ``@openai/agents`` and its ``SIBLINGS`` at that version (a
     sibling can come out days after the release that pins it), and write them."""
-    from ...formats.files import write_atomic
+    from ..formats.files import write_atomic
 
     published = [_times(name) for name in (PACKAGE, *SIBLINGS)]
     kept = {

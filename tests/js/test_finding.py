@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from approval_compaction.lab.findings.js import cell, js_errors_frame, js_ranges_frame
+from approval_compaction.js.finding import cell, js_errors_frame, js_ranges_frame
 from approval_compaction.lab.releases.driven import SweepRecord
 
 PAUSE = SweepRecord(
@@ -78,7 +78,7 @@ def test_js_liveness_frame_names_each_patch_and_shows_the_stall_left_by_the_pend
     """Issue 61: notebook 11's answer recommended the pending call's fix while its liveness
     table's one "patched" column showed the SDK still stalling; each JS patch is its own column,
     and the committed runs show what each changes."""
-    from approval_compaction.lab.findings.js import js_liveness_frame, load_js_liveness
+    from approval_compaction.js.finding import js_liveness_frame, load_js_liveness
 
     frame = js_liveness_frame(load_js_liveness())
     pending, both = "patched (the pending call's fix only)", "patched (both fixes)"

@@ -18,16 +18,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ...analysis.invariants import judge_all
-from ...analysis.liveness import DEFAULT_TURNS, LivenessRun
-from ...formats.progress import Progress
-from ...formats.records import write_records
-from ...js.harness import Plan, run_plans, run_situations
-from ...study.capture import CaseRun
-from ...study.scenario import Case
-from ...study.situations import SITUATIONS as PYTHON_SITUATIONS
-from .. import paths
-from ..releases.driven import SweepRecord, record, unavailable
+from ..analysis.invariants import judge_all
+from ..analysis.liveness import DEFAULT_TURNS, LivenessRun
+from ..formats.progress import Progress
+from ..formats.records import write_records
+from ..lab import paths
+from ..lab.releases.driven import SweepRecord, record, unavailable
+from ..study.capture import CaseRun
+from ..study.scenario import Case
+from ..study.situations import SITUATIONS as PYTHON_SITUATIONS
+from .files import data
+from .harness import Plan, run_plans, run_situations
 from .packages import NpmError, package_folder, release_dates, releases
 
 PLANS: tuple[Plan, ...] = (
@@ -112,7 +113,7 @@ def sweep(
             except NpmError as error:  # recorded for the release: the others still run
                 rows += [unavailable(version, plan, str(error)) for plan in plans]
             progress.step()
-    files = paths.data(folder)
+    files = data(folder)
     return write_records(
         files.js_workaround_sweep if workaround else files.js_sweep, rows, SweepRecord
     )

@@ -20,8 +20,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...errors import InvestigationError
-from ...wire.rules import KEEPS_USERS, SUMMARY_ONLY
+from ..errors import InvestigationError
+from ..wire.rules import KEEPS_USERS, SUMMARY_ONLY
 
 EMPTY, USERS_ONLY, OTHER = "empty", "users_only", "other"
 SHAPES = (KEEPS_USERS, SUMMARY_ONLY, USERS_ONLY, EMPTY, OTHER)

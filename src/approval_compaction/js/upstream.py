@@ -31,9 +31,9 @@ from io import BytesIO
 from pathlib import Path
 from typing import Any
 
-from ...js.harness import NodeError, node_binary
-from .. import paths
+from ..lab import paths
 from .fakes import CheckoutError
+from .harness import NodeError, node_binary
 from .packages import pinned
 from .patched import patched_folder
 from .sdk_test import SDK_TEST, TIMEOUT, VITEST

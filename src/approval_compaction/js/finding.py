@@ -17,20 +17,21 @@ from typing import Any
 
 import pandas as pd
 
-from ...analysis.liveness import LivenessRecord
-from ...formats.records import read_records
-from ...study.words import AUTO_STORE_FALSE
-from .. import paths
-from ..js.sweep import JsExposure
-from ..releases.bisect import marked_ranges
-from ..releases.driven import SweepRecord
-from ..releases.versions import sort_versions
-from .driven import MODE_NAMES, RAISED, WHERE, liveness_frame
-from .releases import (
+from ..analysis.liveness import LivenessRecord
+from ..formats.records import read_records
+from ..lab import paths
+from ..lab.findings.driven import MODE_NAMES, RAISED, WHERE, liveness_frame
+from ..lab.findings.releases import (
     COMPACTION_ONLY,
     MEETS,
     UNAFFECTED,
 )
+from ..lab.releases.bisect import marked_ranges
+from ..lab.releases.driven import SweepRecord
+from ..lab.releases.versions import sort_versions
+from ..study.words import AUTO_STORE_FALSE
+from .files import data
+from .sweep import JsExposure
 
 # The sweep's plans as the compaction modes a page names, in the Python table's order.
 COLUMNS: dict[str, str] = {
@@ -106,7 +107,7 @@ class JsFinding:
 
 def load_js(folder: Path = paths.DATA) -> JsFinding | None:
     """The JS study's finding, when its three files are there."""
-    files = paths.data(folder)
+    files = data(folder)
     sweep, modes, exposure = files.js_sweep, files.js_modes, files.js_exposure
     if not all(path.exists() for path in (sweep, modes, exposure)):
         return None
@@ -230,14 +231,14 @@ LIVENESS_MODES_JS: tuple[str, ...] = tuple(COLUMNS)
 
 def load_js_liveness(folder: Path = paths.DATA) -> list[LivenessRecord]:
     """The JS liveness records (``js-liveness``), or none when the file is not there."""
-    path = paths.data(folder).js_liveness
+    path = data(folder).js_liveness
     return read_records(path, LivenessRecord) if path.is_file() else []
 
 
 def _package(record: LivenessRecord) -> str:
     """The column a JS record's package is shown in: the release, with the workaround, or a
     patch by what it fixes, as the stall's tables name it."""
-    from .stall import VARIANT_WORDS
+    from .stall_finding import VARIANT_WORDS
 
     if record.workaround:
         return "with js/workaround.mjs"

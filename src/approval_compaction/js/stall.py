@@ -17,13 +17,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ...analysis.liveness import LivenessRun, judge_liveness, session_usable
-from ...formats.progress import Progress
-from ...formats.records import read_records, write_records
-from ...js.harness import Plan, run_situations
-from ...study.words import Mode
-from ...wire.rules import COMPACT_SHAPES, CompactShape
-from .. import paths
+from ..analysis.liveness import LivenessRun, judge_liveness, session_usable
+from ..formats.progress import Progress
+from ..formats.records import read_records, write_records
+from ..lab import paths
+from ..study.words import Mode
+from ..wire.rules import COMPACT_SHAPES, CompactShape
+from .files import data
+from .harness import Plan, run_situations
 from .packages import PACKAGE, NpmError, package_folder, release_dates, releases
 
 ALWAYS_TURNS = 8  # plain questions with the hook always saying yes
@@ -216,7 +217,7 @@ def sweep(versions: Sequence[str] | None = None, folder: Path = paths.DATA) -> l
     ``js-stall-sweep.json`` are kept), each plan judged, into ``js-stall-sweep.json``."""
     dates = release_dates()
     chosen = list(versions) if versions else releases(dates)
-    target = paths.data(folder).js_stall_sweep
+    target = data(folder).js_stall_sweep
     kept = read_records(target, StallRecord) if versions and target.is_file() else []
     rows = [r for r in kept if r.release not in chosen]
     with Progress("js-stall", len(chosen), "releases") as progress:

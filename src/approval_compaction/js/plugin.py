@@ -1,0 +1,169 @@
+"""Plugin: the JavaScript SDK's entry in the lab's registry (``lab.plugins.REGISTRY``): its
+commands (``arguments``), its part of the front page's answers (``front``), notebook 11's answer
+line, what ``data`` writes of it on the pinned release, its reports as comments (``share --js``),
+its result files, and its line of the search's registry. The shared code reads nothing else of it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..formats.arguments import AddCommand, Lazy
+from ..lab import paths
+from ..lab.plugins import Comment, SdkPlugin
+from .files import FILES
+from .files import data as js_data
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ..lab.affected.exports import ExportRecord
+    from ..lab.plugins import FrontPage
+    from ..study.moves import Driven, StepDriver
+
+
+def register(add: AddCommand, lazy: Lazy) -> None:
+    """The folder's commands (``arguments.register``, which declares them loading nothing
+    heavy)."""
+    from .arguments import register as declare
+
+    declare(add, lazy)
+
+
+def data(folder: Path) -> list[Path]:
+    """What ``data`` writes of the pinned release (``commands.write_pinned``)."""
+    from .commands import write_pinned
+
+    return write_pinned(folder)
+
+
+def front(folder: Path, releases: pd.DataFrame, errors: pd.DataFrame) -> FrontPage:
+    """Its part of the front page's answers (``front.front``)."""
+    from .front import front as write
+
+    return write(folder, releases, errors)
+
+
+def comment(folder: Path, which: str) -> Comment:
+    """``share --js``: the pending call's report (text only), or with ``stall`` the stall's
+    (its figure, written by ``report-js --stall``, to attach), from the files in ``folder``."""
+    from .report import build_js_report, build_js_stall_report
+
+    if which == "stall":
+        return build_js_stall_report(folder), (js_data(folder).js_stall_figure,)
+    return build_js_report(folder), ()
+
+
+def answer(folder: Path = paths.DATA) -> str:
+    """Notebook 11's answer: whether the JS SDK loses the call too, where ``run()`` raises, on
+    which releases; the second bug (the stall: compaction runs once, then never again) and what
+    each of the SDK's two patches changes, from the plain conversation and the liveness
+    situations; what a team and a maintainer do."""
+    from ..formats.markdown import code
+    from ..lab.findings.headlines import HeadlineError, any_call
+    from .finding import load_js, load_js_liveness
+    from .patched import BOTH, FIX
+    from .stall_finding import STALL_PATCH, load_stall
+
+    js = load_js(folder)
+    stall = load_stall(folder)
+    if js is None or stall is None:
+        raise HeadlineError("the answers need data/js-sweep.json, js-modes.json, js-stall.json")
+    pause, later = js.plan("auto"), js.plan("input")
+    hit = sorted({r.sdk_version for r in js.sweep if r.violating})
+    releases = len({r.sdk_version for r in js.sweep})
+
+    def stalls(variant: str) -> bool:  # the plain conversation stops compacting
+        return not stall.conversation(js.version, variant).compaction_runs
+
+    both = f"{js.version}+{BOTH.name}"
+    rows = [r for r in load_js_liveness(folder) if r.sdk_version == both]
+    stuck = {r.scenario for r in rows if r.invariant == "compaction_runs" and not r.holds}
+    situations = {r.scenario for r in rows}
+    alone = "; alone it leaves the stall" if stalls(FIX.name) else ""
+    waits = (
+        f" With both, compaction still stops for good in {len(stuck)} of {len(situations)} "
+        "situations, those where a call waits for an output that never comes; "
+        "the workaround retires such a call."
+        if stuck
+        else ""
+    )
+    return (
+        f"**Answer.** Yes: on `@openai/agents` {js.version} over HTTP to the stand-in, in the "
+        "cases whose hook says yes after every turn, `auto` mode (the default) makes `run()` "
+        f"raise at the pause ({code(any_call(pause.api_message))}); in `input` mode the output is "
+        "stored without its call and the next question raises "
+        f"({code(any_call(later.api_message))}).\n\n"
+        f"{len(hit)} of {releases} releases with the compaction session break an invariant in "
+        "at least one mode.\n\n"
+        f"A second bug needs no approval: from {stall.boundary.first_bad} on, compaction runs "
+        "once and never again, even in a plain conversation (*the stall*).\n\n"
+        "**What to do.** A team wraps its session with `js/workaround.mjs`: compaction waits "
+        "while a call has no output, and keeps running after. `data/report-js.md` and "
+        "`data/report-js-stall.md` are the issues to file.\n\n"
+        f"The SDK needs two patches. `js/fix/{FIX.name}` (*the pending call's fix*) makes its "
+        f"session wait while a call has no output{alone}. `js/fix/{STALL_PATCH}` (*the stall's "
+        "fix*) counts the user messages a compaction item stands for as covered, so compaction "
+        f"runs again.{waits}"
+    )
+
+
+def exports() -> list[tuple[ExportRecord, Any]]:
+    """``doctor exports``' JS conversations (``exports.records``)."""
+    from .exports import records
+
+    return records()
+
+
+def _steps(version: str) -> StepDriver:
+    from .harness import Steps
+    from .packages import package_folder, pinned
+
+    return Steps(paths.ROOT if version == pinned() else package_folder(version))
+
+
+def _pinned() -> str:
+    from .packages import pinned
+
+    return pinned()
+
+
+def _newest() -> str:
+    from .packages import releases
+
+    return releases()[-1]
+
+
+def _patched(patch: Path) -> StepDriver:
+    from .harness import Steps
+    from .packages import pinned
+    from .patched import patched_folder
+
+    driver = Steps(patched_folder(patch))
+    driver.version = f"{pinned()}+{patch.name}"
+    return driver
+
+
+def driven() -> Driven:
+    """The search's line for the driver (``explore --driver js``): its moves, its steps on a
+    release's ``@openai/agents`` (installed with npm on first use; the pinned one is the
+    project's own), its pinned and newest releases, and a patched package."""
+    from ..study.moves import Driven
+    from .moves import MOVES
+
+    return Driven(MOVES, _steps, _pinned, _newest, _patched)
+
+
+PLUGIN = SdkPlugin(
+    name="js",
+    notebook="11",
+    register=register,
+    answer=answer,
+    files=FILES,
+    driven=driven,
+    data=data,
+    front=front,
+    comment=comment,
+    exports=exports,
+)

@@ -1,0 +1,53 @@
+"""The JavaScript SDK's plugin: what it hands the shared code (its answer, its part of the front
+page, its reports as comments, its line of the search's registry), from data/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from approval_compaction.js.plugin import PLUGIN, answer, comment, driven
+from approval_compaction.lab import paths
+from approval_compaction.lab.findings.headlines import HeadlineError
+from approval_compaction.lab.plugins import REGISTRY, plugin
+
+
+def test_plugin_is_registered_by_name_for_notebook_11() -> None:
+    assert REGISTRY["js"] == "approval_compaction.js.plugin"
+    assert plugin("js") is PLUGIN
+    assert (PLUGIN.name, PLUGIN.notebook) == ("js", "11")
+    assert PLUGIN.answer is answer and PLUGIN.comment is comment and PLUGIN.driven is driven
+
+
+def test_plugin_answer_names_both_patches_and_what_the_first_leaves() -> None:
+    """Issue 61: 11's answer recommended the pending call's fix alone while its own table showed
+    the patched SDK still stalling."""
+    said = answer()
+    assert "`js/fix/agents-openai-0.20.0.diff`" in said
+    assert "`js/fix/agents-openai-0.20.0-stall.diff`" in said
+    assert "alone it leaves the stall" in said  # js-stall.json: the pending fix alone stalls
+    assert "With both, compaction still stops for good in 3 of 6 situations" in said
+
+
+def test_plugin_answer_without_the_sweep_is_one_line_naming_the_files(tmp_path: Path) -> None:
+    with pytest.raises(HeadlineError, match="data/js-sweep.json"):
+        answer(tmp_path)
+
+
+def test_plugin_comment_attaches_the_stall_figure_only_to_the_stall_report() -> None:
+    text, attach = comment(paths.DATA, "stall")
+    assert attach == (paths.DATA / "report-js-stall.png",)
+    assert text == (paths.DATA / "report-js-stall.md").read_text()
+    text, attach = comment(paths.DATA, "pending")
+    assert attach == ()
+    assert text == (paths.DATA / "report-js.md").read_text()
+
+
+def test_plugin_driven_is_the_js_moves_on_the_pinned_release() -> None:
+    from approval_compaction.js.moves import MOVES
+    from approval_compaction.js.packages import pinned
+
+    line = driven()
+    assert line.moves is MOVES
+    assert line.pinned() == pinned()
