@@ -152,7 +152,7 @@ def answer(folder: Path = paths.DATA) -> str:
     count = sum(int(x.situation.split()[0]) for x in searched)
     stalls = sorted({m for x in searched for m in x.modes})
     found_text = (
-        f" A search over ADK's own moves finds {count} more conversations where a long-running "
+        f"\n\nA search over ADK's own moves finds {count} more conversations where a long-running "
         f"call whose result never comes stops compaction for good ({kinds(stalls)})."
         + _sent_said(folder, adk.version)
         if searched
@@ -228,10 +228,10 @@ def _sent_said(folder: Path, version: str) -> str:
         return ""
     return (
         f" In {len(sent)} of them each later model request also carries that call without its "
-        f"result (`model_input_complete`), and in {len(refused)} the Responses API's rules, "
-        "judged in process on the scripted model, refuse that request (`next_turn_accepted`). "
-        "`adk/fix/google-adk-2.13.0-long-running.diff` keeps such a call only while the "
-        "invocation that opened it runs."
+        f"result (`model_input_complete`); the Responses API's rules refuse {len(refused)} of "
+        "those requests (`next_turn_accepted`, on the scripted model). "
+        "`adk/fix/google-adk-2.13.0-long-running.diff` keeps such a call only while its "
+        "invocation runs."
     )
 
 
