@@ -16,7 +16,7 @@ def test_sdks_each_line_carries_its_own_moves() -> None:
 
 def test_sdks_an_unknown_driver_is_one_line_naming_the_known_ones() -> None:
     with pytest.raises(
-        InvestigationError, match=r"^no driver 'go': expected one of adk, js, langchain$"
+        InvestigationError, match=r"^no driver 'go': expected one of js, adk, langchain$"
     ):
         driven("go")
 
