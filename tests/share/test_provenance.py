@@ -101,7 +101,7 @@ def test_provenance_counts_another_sdks_driver_runs_as_live() -> None:
     assert row == (
         "| [14 · LangChain's agents](notebooks/14-langchain.ipynb) | 1 langchain run | x.json |"
     )
-    assert {sdk for _, _, sdk in provenance.DRIVERS} == {
+    assert {sdk for _, _, sdk in provenance.drivers()} == {
         "@openai/agents",
         "google-adk",
         "langchain",

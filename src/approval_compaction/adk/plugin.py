@@ -355,4 +355,5 @@ PLUGIN = SdkPlugin(
     answer=answer,
     files=(*FILES.values(), f"{MATRIX}.json"),
     driven=driven,
+    runs=("approval_compaction.adk.harness", "_run_driver", "google-adk"),
 )

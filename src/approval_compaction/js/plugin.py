@@ -162,6 +162,7 @@ PLUGIN = SdkPlugin(
     answer=answer,
     files=FILES,
     driven=driven,
+    runs=("approval_compaction.js.harness", "run_lines", "@openai/agents"),
     data=data,
     front=front,
     comment=comment,

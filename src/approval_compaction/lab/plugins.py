@@ -75,6 +75,10 @@ class SdkPlugin:
     comment: Callable[[Path, str], Comment] | None = None
     # The doctor's test data from its runner (``doctor exports``): each record and its items.
     exports: Callable[[], list[tuple[ExportRecord, Any]]] | None = None
+    # The driver's function each run of a notebook returns through (module, function) and the
+    # package's name, for the notebooks' provenance (``share.provenance``): its lines are counted
+    # as that package's runs.
+    runs: tuple[str, str, str] | None = None
 
 
 def plugin(name: str, registry: Mapping[str, str] = REGISTRY) -> SdkPlugin:

@@ -228,4 +228,5 @@ PLUGIN = SdkPlugin(
     answer=answer,
     files=(*FILES.values(), f"{MATRIX}.json", DATES, REPORT),
     driven=driven,
+    runs=("approval_compaction.langchain.harness", "run_driver", "langchain"),
 )

@@ -2,8 +2,8 @@
 
 While a notebook executes, two hidden cells bracket it in the same kernel: the first counts every
 run the installed SDK's runner starts (``AgentRunner.run``, ``run_streamed``, ``run_sync``), every
-run the other SDKs' drivers return (``DRIVERS``: JavaScript, google-adk and langchain run in their
-own process, one line per case or situation) and, through an audit hook, every file under
+run the other SDKs' drivers return (``drivers``, each plugin's ``runs``: they run in their own
+process, one line per case or situation) and, through an audit hook, every file under
 ``data/`` the kernel opens for reading; the last prints
 what it saw. The executor removes both cells, so the notebook is unchanged, and records the result
 in ``data/notebooks.json``; the README's notebook table is written from that file. So "live" and
@@ -26,12 +26,14 @@ from .. import paths
 SETUP = "from approval_compaction.lab.share.provenance import watch as _watch\n_watch()"
 REPORT = "from approval_compaction.lab.share.provenance import seen as _seen\nprint(_seen())"
 RUNNER_METHODS = ("run", "run_streamed", "run_sync")
-# The other SDKs' drivers: module, function returning one list of lines per plan, the SDK's name.
-DRIVERS = (
-    ("approval_compaction.js.harness", "run_lines", "@openai/agents"),
-    ("approval_compaction.adk.harness", "_run_driver", "google-adk"),
-    ("approval_compaction.langchain.harness", "run_driver", "langchain"),
-)
+
+
+def drivers() -> list[tuple[str, str, str]]:
+    """The other SDKs' drivers, from the plugins: module, the function returning one list of
+    lines per plan, and the package's name."""
+    from ..plugins import plugins
+
+    return [p.runs for p in plugins() if p.runs is not None]
 
 
 @dataclass(frozen=True)
@@ -90,7 +92,7 @@ def watch(data: Path = paths.DATA) -> None:
 
     for name in RUNNER_METHODS:
         setattr(AgentRunner, name, _counting(getattr(AgentRunner, name)))
-    for module, function, sdk in DRIVERS:
+    for module, function, sdk in drivers():
         found = importlib.import_module(module)
         setattr(found, function, _driving(getattr(found, function), sdk))
     sys.addaudithook(_audit(data.resolve()))
