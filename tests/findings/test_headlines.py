@@ -289,3 +289,13 @@ def test_headlines_stored_vs_sent_names_the_partial_compaction_auto_makes(
     assert "In `previous_response_id` mode the SDK makes no partial compaction" in said
     action = said.split("**What to do.**")[1]
     assert "no call is left open" not in action and "*abandoned*" in action
+
+
+def test_headlines_inside_the_sdk_says_which_release_the_liveness_patch_applies_to(
+    found: Findings,
+) -> None:
+    """Issue 61 (r7): 03's "Backport it together with notebook 10's patch" left "it" ambiguous,
+    and 10 offers that patch against the fixing release only."""
+    said = headlines.inside_the_sdk(found)
+    assert "Backport it together" not in said
+    assert f"`{paths.LIVENESS_PATCH.name}`, is written against {found.fixed_in}" in said

@@ -392,10 +392,11 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
         f"**What to do.** On a branch of the SDK, move the check as {m.new} does (notebook 12 "
         "has it as a one-change patch)."
         + (
-            f" {m.new} also waits while a hosted MCP approval request has no response, and as "
+            f"\n\n{m.new} also waits while a hosted MCP approval request has no response, and as "
             "shipped that has a cost: after an MCP approval request nobody answers, compaction "
-            "stops for good (notebook 10). Backport the move together with notebook 10's patch, "
-            f"`{paths.LIVENESS_PATCH.name}`."
+            "stops for good (notebook 10). Notebook 10's patch, "
+            f"`{paths.LIVENESS_PATCH.name}`, is written against {m.new}: apply it there, and "
+            "carry its change along with a backported move."
             if not_fixed
             else ""
         )
