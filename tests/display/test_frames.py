@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from approval_compaction.display.frames import diff_frame, diff_text, highlight, items_frame
+from approval_compaction.display.frames import (
+    diff_frame,
+    diff_text,
+    highlight,
+    items_frame,
+    requests_frame,
+)
+from approval_compaction.wire.standin import Exchange
 
 CALL = {"type": "function_call", "call_id": "c1", "name": "tool", "arguments": "{}"}
 OUTPUT = {"type": "function_call_output", "call_id": "c1", "output": "done"}
@@ -69,3 +76,14 @@ def test_preview_shows_a_summary_items_text() -> None:
     assert preview({"type": "compaction", "summary": "the user asked for a record"}) == (
         "the user asked for a record"
     )
+
+
+def test_frames_requests_name_the_endpoint_as_the_client_requested_it() -> None:
+    """Issue 61 (r7): 01's request table wrote `/responses` where 09 and the README write
+    `/v1/responses` for the same endpoint; it now shows the path the SDK's client requested."""
+    body = {"input": [USER, OUTPUT]}
+    sent = [Exchange("POST", "/v1/responses", body, 400, "No tool call found")]
+    row = requests_frame(sent).iloc[0]
+    assert row["endpoint"] == "/v1/responses"
+    assert row["unpaired in it"] == "orphan output c1"
+    assert row["answer"] == "400 No tool call found"

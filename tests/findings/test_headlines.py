@@ -242,3 +242,48 @@ def test_headlines_am_i_affected_says_what_the_user_meets_at_the_struck_position
     assert hit and all(r.at_pause.startswith("HTTP 400") for r in hit)
     said = headlines.am_i_affected(found)
     assert "pause positions, where the compaction at the pause is refused" in said
+
+
+def test_headlines_walkthrough_says_which_run_tries_each_mode(found: Findings) -> None:
+    """Issue 61 (r7): 01 said of the pause positions in `auto`, `input` and
+    `previous_response_id` modes "(notebook 07 runs them)", while 07 runs `auto` only; the
+    doctor's check runs each mode (data/doctor-check-modes.json)."""
+    said = headlines.walkthrough(found)
+    pinned = {c.config.mode for c in found.exposure if c.release == headlines._pinned(found)}
+    assert pinned >= {"auto", "input", "previous_response_id"}
+    assert "notebook 07 runs them" not in said
+    assert "(`doctor check` runs each; notebook 07 the `auto` mode's)" in said
+
+
+def test_headlines_stored_vs_sent_names_the_partial_compaction_auto_makes(
+    found: Findings,
+) -> None:
+    """Issue 61 (r7): 02 said `auto` mode compacts "that turn's question and answer only",
+    which reads against `auto` sending the response's id: the SDK compacts a partial history
+    in `input` mode, as its class docstring says, and makes none in explicit
+    `previous_response_id` mode. The answer names it, and the *abandoned* call 0.24.0 leaves."""
+    import inspect
+
+    from agents.memory.openai_responses_compaction_session import (
+        OpenAIResponsesCompactionSession,
+    )
+
+    assert headlines.PARTIAL_INPUT in " ".join(
+        inspect.getdoc(OpenAIResponsesCompactionSession).split()  # type: ignore[union-attr]
+    )
+    said = headlines.stored_vs_sent(found)
+    assert "on that turn's question and answer only" not in said
+    assert "In `auto` mode that turn's compaction is *partial*" in said
+    assert "In `previous_response_id` mode the SDK makes no partial compaction" in said
+    action = said.split("**What to do.**")[1]
+    assert "no call is left open" not in action and "*abandoned*" in action
+
+
+def test_headlines_inside_the_sdk_says_which_release_the_liveness_patch_applies_to(
+    found: Findings,
+) -> None:
+    """Issue 61 (r7): 03's "Backport it together with notebook 10's patch" left "it" ambiguous,
+    and 10 offers that patch against the fixing release only."""
+    said = headlines.inside_the_sdk(found)
+    assert "Backport it together" not in said
+    assert f"`{paths.LIVENESS_PATCH.name}`, is written against {found.fixed_in}" in said

@@ -38,8 +38,13 @@ def first_screen(stem: str) -> str:
                 "hosted MCP",
             ],
         ),
+        ("02-stored-vs-sent", ["automatic compaction", "partial", "case", "sweep", "hook"]),
+        (
+            "03-inside-the-sdk",
+            ["Automatic compaction", "hook", "default trigger", "case", "pairing check"],
+        ),
     ],
-    ids=["10", "12"],
+    ids=["10", "12", "02", "03"],
 )
 def test_first_screen_defines_the_words_its_answer_uses(stem: str, terms: list[str]) -> None:
     """Issue 61 (r6): 10 defined *compaction* only after its test; 12's answer used words
@@ -85,3 +90,26 @@ def test_exploration_answer_scopes_the_lost_call_to_its_mode() -> None:
         "In `previous_response_id` mode the API refuses that compaction instead (HTTP 400; the "
         "search kept one conversation: a function tool's)."
     ) in answer
+
+
+def test_inside_the_sdk_defines_automatic_compaction_as_the_sdk_sets_it() -> None:
+    """Issue 61 (r7): 03 defined automatic compaction as the one the hook says yes to, while
+    the runner marks every compaction it asks for after a write as automatic and the hook (or
+    the default trigger) decides afterwards; 01 and 07 compact with the default trigger. 03
+    now says what the pinned release's code does."""
+    import inspect
+
+    from agents.memory.openai_responses_compaction_session import (
+        OpenAIResponsesCompactionSession,
+    )
+    from agents.run_internal import session_persistence
+
+    marks = inspect.getsource(session_persistence._apply_post_write_compaction)
+    assert "_session_compaction_is_automatic = True" in marks
+    assert "should_trigger_compaction" not in marks  # marked before any hook is asked
+    decides = inspect.getsource(OpenAIResponsesCompactionSession._run_compaction_locked)
+    assert decides.index("is_automatic =") < decides.index("self.should_trigger_compaction(")
+    screen = first_screen("03-inside-the-sdk")
+    assert "the one the runner asks for after it stores a turn's items" in screen
+    assert "`run_compaction()`" in screen
+    assert "says yes; in the code, `is_automatic` is then true" not in screen

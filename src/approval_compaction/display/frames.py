@@ -185,7 +185,8 @@ def _listed(items: Sequence[Item]) -> str:
 
 def requests_frame(exchanges: Sequence[Any]) -> pd.DataFrame:
     """One row per request the stand-in answered (``wire.app.standin_log``), in order: the
-    endpoint, what it carried (its input items, or the stored response it names), the items it
+    endpoint as the SDK's client requested it (``/v1/responses``, as the README and notebook 09
+    write it), what it carried (its input items, or the stored response it names), the items it
     sent unpaired, and the API's answer."""
     rows = []
     for number, exchange in enumerate(exchanges, start=1):
@@ -200,7 +201,7 @@ def requests_frame(exchanges: Sequence[Any]) -> pd.DataFrame:
         rows.append(
             {
                 "request": number,
-                "endpoint": exchange.path.removeprefix("/v1"),
+                "endpoint": exchange.path,
                 "carries": carried,
                 "unpaired in it": ", ".join(unpaired),
                 "answer": answer,

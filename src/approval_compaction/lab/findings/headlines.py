@@ -42,6 +42,11 @@ if TYPE_CHECKING:
     from ..explore.search import SearchResult
 
 
+# The SDK's class docstring (OpenAIResponsesCompactionSession, 0.23.1 and 0.24.0): a partial
+# compaction sends items, whatever the mode, and the explicit id mode makes none.
+PARTIAL_INPUT = "Partial snapshots use input mode"
+
+
 class HeadlineError(InvestigationError):
     """The findings a notebook's answer needs are missing from ``data/``."""
 
@@ -173,7 +178,7 @@ def walkthrough(found: Findings) -> str:
         "is compacted away at the pause, the approval and the resume work, the tool's output is "
         f"stored without its call, and the {then} is refused ({code(any_call(report))})"
         f"{_later(found, pinned)}.\n\nIn the default `auto` mode, with the same hook and the "
-        "response stored as here, the run cannot even pause: "
+        "agent's responses stored (the API's default, as here), the run cannot even pause: "
         f"the compaction request at the {at} is refused ({code(any_call(auto))}) and "
         "`Runner.run` raises (the last table; notebook 09 shows the request).\n\n"
         + _default_trigger(found, pinned)
@@ -199,11 +204,12 @@ def _default_trigger(found: Findings, release: str) -> str:
         else "; ".join(f"at {len(a)} in `{m}` mode" for m, a in per_mode.items())
     )
     return (
-        "**Without the hook.** The hook is the study's way to force compaction at every pause; "
-        "it is not the SDK's default. Given no hook, the SDK's *default trigger* compacts once "
-        f"{SDK_DEFAULT_THRESHOLD} items are candidates for compaction. Of {len(rows)} *pause "
-        f"positions* ({rows[0].prior_turns} to {rows[-1].prior_turns} plain turns before the turn "
-        f"that pauses), {release} meets the bug {met} (notebook 07 runs them).\n\n"
+        "**Without the hook.** The hook is the study's way to force compaction at every pause. "
+        f"The SDK's own *default trigger* compacts once {SDK_DEFAULT_THRESHOLD} stored items are "
+        f"neither a user's message nor a summary. Of {len(rows)} *pause positions* "
+        f"({rows[0].prior_turns} to {rows[-1].prior_turns} plain turns before the pausing one), "
+        f"{release} meets the bug {met} (`doctor check` runs each; notebook 07 the `auto` "
+        "mode's).\n\n"
     )
 
 
@@ -227,7 +233,8 @@ def _walkthrough_action(found: Findings) -> str:
         f"**What to do.** {upgrade}Until you can, on {lost}, pass the session to "
         "`defer_compaction_while_pending`, the study's workaround: it holds compaction back while "
         "a call waits for its output. Whether to keep it after upgrading, and its costs: "
-        "notebook 06. `doctor scan` finds stored sessions the bug already broke (notebook 07)."
+        "notebook 06. The study's *doctor* reads a team's session store: its `doctor scan` "
+        "finds stored sessions the bug already broke (notebook 07)."
     )
 
 
@@ -274,11 +281,16 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
     clauses = []
     if go:
         clauses.append(
-            f"in {_modes(go)} mode compaction still runs at that turn, on that turn's question "
-            "and answer only, and leaves the open call where it was"
+            f"In {_modes(go)} mode that turn's compaction is *partial*: it compacts only the "
+            "stored items after the open call, from the next question on, and sends them as "
+            "items, in `input` mode, whatever the session's mode (the SDK's docstring: "
+            f"{code(PARTIAL_INPUT)}), so it leaves the open call where it was"
         )
     if stop:
-        clauses.append(f"in {_modes(stop)} mode that turn makes no compaction request at all")
+        clauses.append(
+            f"In {_modes(stop)} mode the SDK makes no partial compaction, so that turn makes no "
+            "compaction request at all"
+        )
     return (
         f"**Answer.** On {pinned} over HTTP, in the cases with compaction on (the hook compacting "
         "after every turn), "
@@ -288,10 +300,12 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
         + ("answered" if answered else "not always answered")
         + ": the runner leaves the open call out of what it sends the model.\n\nThe store keeps "
         f"it (in {kept} of {len(turns)} runs of the sweep: the 8 cases with compaction on, in "
-        f"each of the two modes; this notebook runs one): {'; '.join(clauses)}."
+        f"each of the two modes; this notebook runs one).\n\n{'. '.join(clauses)}."
         f"{_stops_for_good(found, [pinned, found.fixed_in], stop)}\n\n"
         f"**What to do.** Upgrade to {found.fixed_in}: its compaction waits while a call has no "
-        "output, so the pause is answered and no call is left open (notebook 01's last table)."
+        "output, so the pause is answered and the pending call is not left open (notebook 01's "
+        "last table). A call is still left open when nobody ever answers its approval and the "
+        "user asks something else (what the README calls *abandoned*)."
         f"\n\n{_keep_said(found)}\n\n"
         "A session the bug already left a call open in keeps it: `doctor scan` names it *stuck* "
         "and `doctor repair` rewrites the open call as a message saying it was never answered, "
@@ -368,7 +382,8 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
         f"**Answer.** In {m.old} (`{STUDY_MODE}` mode) the compaction session itself sends the "
         "pending call to `responses.compact`, and the summary replaces it in the store. Its "
         f"pairing check, `drop_orphan_function_calls`, runs in `{m.function}` only when part of "
-        f"the history is compacted (the branch at line {m.old_line}); at the "
+        f"the history is compacted (the branch at line {m.old_line} of "
+        "`agents/memory/openai_responses_compaction_session.py`); at the "
         f"{', '.join(m.old_compacts_at)} the whole history is, so compaction skips the check. "
         "It still runs there, but only where the model's input is built.\n\n"
         f"{m.new} moves the check up into the block every automatic compaction enters "
@@ -377,10 +392,11 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
         f"**What to do.** On a branch of the SDK, move the check as {m.new} does (notebook 12 "
         "has it as a one-change patch)."
         + (
-            f" {m.new} also waits while a hosted MCP approval request has no response, and as "
+            f"\n\n{m.new} also waits while a hosted MCP approval request has no response, and as "
             "shipped that has a cost: after an MCP approval request nobody answers, compaction "
-            "stops for good (notebook 10). Backport it together with notebook 10's patch, "
-            f"`{paths.LIVENESS_PATCH.name}`."
+            "stops for good (notebook 10). Notebook 10's patch, "
+            f"`{paths.LIVENESS_PATCH.name}`, is written against {m.new}: apply it there, and "
+            "carry its change along with a backported move."
             if not_fixed
             else ""
         )
