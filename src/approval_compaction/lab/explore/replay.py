@@ -185,7 +185,7 @@ def findings_table(results: dict[str, SearchResult]) -> pd.DataFrame:
             "search": name,
             "counterexample": f.name,
             "mode": f.trace.conversation.mode,
-            "breaks": ", ".join(f"{i} ({_kind(f, k, i)})" for i, k in f.pairs),
+            "breaks": ", ".join(f"{i} ({k})" for i, k in attributed(f)),
             "label": f.label,
             "known as": f.known_as,
             "steps": " → ".join(s.label() for s in f.trace.conversation.steps),
@@ -221,6 +221,12 @@ def refusals_table(results: dict[str, SearchResult], invariant: str) -> pd.DataF
     import pandas as pd
 
     return pd.DataFrame(rows, columns=["search", "counterexample", "mode", "step", "refused"])
+
+
+def attributed(finding: Finding) -> list[tuple[str, str]]:
+    """Each (invariant, kind) pair of a finding, its kind as the findings table names it
+    (``_kind``: every kind left open for a liveness break, the kinds asked for a refusal)."""
+    return [(i, _kind(finding, k, i)) for i, k in finding.pairs]
 
 
 def _kind(finding: Finding, kind: str, invariant: str = "") -> str:
@@ -266,6 +272,32 @@ def holds_table(results: dict[str, SearchResult]) -> pd.DataFrame:
 
     frame = pd.DataFrame(rows).set_index("search")
     return frame.loc[:, (frame != "").any()]  # a column empty for every search says nothing
+
+
+def invariants_table(results: dict[str, SearchResult]) -> pd.DataFrame:
+    """One row per invariant of the study's twelve: its rule, and per search what the search
+    says of it: ``broke`` (a kept conversation broke it), ``holds`` (judged, never broken, and
+    the search ran dry), ``not judged`` (no step played its stage), ``not searched for``, or
+    ``budget ran out`` (judged and never broken, by a search that did not run dry)."""
+    import pandas as pd
+
+    from ...analysis.properties import DEFINITIONS, LIVENESS
+
+    def said(result: SearchResult, name: str) -> str:
+        if name not in result.invariants:
+            return "not searched for"
+        if name in _broken(result):
+            return "broke"
+        if name in result.never_judged:
+            return "not judged"
+        return "holds" if result.exhausted else "budget ran out"
+
+    rows = [
+        {"invariant": i.name, "requires": i.meaning}
+        | {search: said(r, i.name) for search, r in results.items()}
+        for i in (*DEFINITIONS, *LIVENESS)
+    ]
+    return pd.DataFrame(rows).set_index("invariant")
 
 
 def _broken(result: SearchResult) -> set[str]:
