@@ -247,3 +247,25 @@ def test_headlines_am_i_affected_says_what_the_user_meets_at_the_struck_position
     assert hit and all(r.at_pause.startswith("HTTP 400") for r in hit)
     said = headlines.am_i_affected(found)
     assert "pause positions, where the compaction at the pause is refused" in said
+
+
+def test_headlines_appendix_names_the_cause_of_the_next_turn_failing_from_its_first_release(
+    found: Findings,
+) -> None:
+    """Issue 61 (r7): 12's first screen asked why the next turn failed only from 0.22.1 and
+    answered with the symptom ("from there the resume no longer compacts"); it names the cause,
+    the ownership gate 0.22.1 added, and the boundaries whose resume the mechanism record shows
+    holding no generation."""
+    from approval_compaction.lab.mechanism.record import load_record
+
+    said = headlines.appendix(found).split("**What to do.**")[0]
+    assert "because from there the resume no longer compacts" not in said
+    assert f"added the ownership gate (`{headlines.GATE}`" in said
+    traces = load_record().release("0.22.1").traces
+    held_none = [
+        b
+        for b, t in traces.items()
+        if any(e.startswith(headlines.HOLDS_NONE) for e in t.generations.get("resume", ()))
+    ]
+    assert held_none and "the resume holds none" in said
+    assert all({"memory": "in memory", "json": "as JSON"}[b] in said for b in held_none)
