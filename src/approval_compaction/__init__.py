@@ -49,7 +49,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     # am I affected: the doctor's verdict, check, scan and repair
     ".doctor.check": ("check_config", "load_check", "run_check"),
     # the invariants, each with what it means
-    ".analysis.properties": ("DEFINITIONS", "LIVENESS"),
+    ".analysis.properties": ("DEFINITIONS",),
 }
 # Modules the notebooks use as a whole (``paths.DATA``), by the name they are imported under.
 _MODULES: dict[str, str] = {"paths": ".paths"}

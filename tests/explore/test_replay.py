@@ -151,3 +151,19 @@ def test_next_turn_accepted_means_any_request_of_the_turn_compaction_included() 
 
     meaning = invariant("next_turn_accepted").meaning
     assert "compaction included" in meaning and "model request is answered" not in meaning
+
+
+def test_committed_liveness_break_names_every_kind_left_open() -> None:
+    """Notebook 08 (r7 reading): on 0.23.1 in ``previous_response_id`` mode the only kept
+    conversation naming a hosted MCP approval request also abandons a function call, and a
+    function call alone stops compaction there; the row names both open kinds, never
+    ``mcp_approval`` alone (the README: an unanswered MCP request keeps compacting on 0.23.1)."""
+    from approval_compaction import paths
+
+    found = replay.findings_table(replay.load_results(paths.DATA))
+    rows = found[(found["search"] == "0.23.1") & (found["mode"] == "previous_response_id")]
+    breaks = " ".join(rows["breaks"])
+    assert "compaction_runs (mcp_approval)" not in breaks
+    assert "compaction_runs (mcp_approval + function_approval)" in breaks
+    single = found[found["search"] == "0.24.0"]  # one open call: the judge's kind alone
+    assert "compaction_runs (mcp_approval)" in " ".join(single["breaks"])

@@ -116,21 +116,22 @@ def test_headlines_releases_action_speaks_of_what_05_shows(found: Findings) -> N
     assert "hosted MCP" not in action and "SDK's own tests" not in action
 
 
-def test_headlines_exploration_places_the_fixing_release_bug_in_the_sweeps_modes(
+def test_headlines_exploration_answers_its_question_with_only_what_its_tables_show(
     found: Findings,
 ) -> None:
-    """Issue 61 (r4): 08 placed 0.24.0's hosted MCP stall in `input` mode only (the mode its
-    search shrank the conversation to), where the sweep's runs, and 05, 06, 10, find it stuck
-    in more than one mode."""
-    assert found.fixed_in is not None
-    stuck = [
-        m
-        for v in of(found.verdicts, found.fixed_in).of_kind(BUG)
-        if v.state == "stuck"
-        for m in v.modes
-    ]
-    said = headlines.exploration(found).split("(a bug, in ")[1].split(" mode)")[0]
-    assert len(stuck) > 1 and said == " and ".join(f"`{m}`" for m in stuck)
+    """Issue 61 (r7): 08's answer went past its question (two paragraphs on 0.24.0's liveness,
+    the search's method), and placed the hosted MCP stall in modes and on kinds its own tables
+    do not show; it now opens with the question's answer and keeps liveness to one sentence
+    whose kinds and modes are its tables' rows. (r4: it no longer names a mode for the MCP
+    stall at all, so it cannot contradict the sweep's modes in 05, 06 and 10.)"""
+    said = headlines.exploration(found)
+    answer = said.split("**What to do.**")[0]
+    assert answer.startswith("**Answer.** No. ")
+    assert "shrunk" not in answer and "The search's rows show" not in answer
+    assert answer.count("\n\n") == 2  # the answer, one liveness paragraph, then what to do
+    stall = answer.split("\n\n")[1]
+    assert "hosted MCP approval request nobody answers (a bug;" in stall
+    assert "`auto`" not in said and "(a bug, in " not in said
 
 
 def test_headlines_without_the_data_is_a_headline_error(tmp_path: Path) -> None:
@@ -140,39 +141,31 @@ def test_headlines_without_the_data_is_a_headline_error(tmp_path: Path) -> None:
             headlines.HEADLINES[number](empty)
 
 
-def test_headlines_exploration_names_the_kinds_its_newest_search_shows_stopping(
+def test_headlines_exploration_names_the_kinds_its_searches_show_stopping(
     found: Findings,
 ) -> None:
     """Issue 61: 08's answer said compaction stops "after any kind" in previous_response_id mode
-    on 0.24.0, while its own rows for that search showed no hosted MCP approval there."""
-    from approval_compaction.lab.explore.replay import load_results
+    on 0.24.0, while its own rows for that search showed no hosted MCP approval there; (r7) and
+    it named the hosted MCP request among 0.23.1's kinds there, where its one row also abandons a
+    function call (the README: an unanswered MCP request keeps compacting on 0.23.1). The
+    documented sentence names exactly the kinds a row of each search shows alone."""
+    from approval_compaction.lab.explore.replay import attributed, load_results
 
-    newest = max(
-        (r for r in load_results(Path("data")).values() if not r.fix),
-        key=lambda r: tuple(int(p) for p in r.sdk_version.split(".")),
-    )
+    searches = [r for r in load_results(Path("data")).values() if not r.fix]
+    said = headlines.exploration(found).split("\n\n")[1]
+    contract = said.split("`previous_response_id` mode")[1].split("as the SDK documents")[0]
     shown = {
         k
-        for f in newest.findings
+        for r in searches
+        for f in r.findings
         if f.trace.conversation.mode == "previous_response_id"
-        for _, k in f.pairs
+        for i, k in attributed(f)
+        if i in ("compaction_runs", "history_bounded")
     }
-    said = headlines.exploration(found).split(f"On {newest.sdk_version}")[1]
-    contract = said.split("`previous_response_id` mode")[0].rsplit("nobody answers", 1)[1]
-    # Issue 61 (r6): and the hosted MCP request, which the liveness runs stop in that mode
-    # (data/liveness.json) while the search keeps its one row for that kind in another mode.
-    assert found.verdicts
-    stops = {
-        v.situation
-        for v in of(found.verdicts, newest.sdk_version).liveness
-        if v.state == "stuck" and "previous_response_id" in v.modes
-    }
-    hosted = {"mcp_approval"} if "mcp_abandoned" in stops else set()
     named = {k for k, words in headlines.KIND_NAMES.items() if words in contract}
-    assert named == shown | hosted
+    assert named == {k for k in shown if " + " not in k}
+    assert "mcp_approval" not in named and "mcp_approval + function_approval" in shown
     assert "after any kind" not in said
-    if hosted - shown:
-        assert "The search's rows show the hosted MCP approval request in `input` mode only" in said
 
 
 def test_headlines_am_i_affected_action_is_ordered_upgrade_scan_repair(found: Findings) -> None:
@@ -287,3 +280,25 @@ def test_headlines_inside_the_sdk_says_which_release_the_liveness_patch_applies_
     said = headlines.inside_the_sdk(found)
     assert "Backport it together" not in said
     assert f"`{paths.LIVENESS_PATCH.name}`, is written against {found.fixed_in}" in said
+
+
+def test_headlines_appendix_names_the_cause_of_the_next_turn_failing_from_its_first_release(
+    found: Findings,
+) -> None:
+    """Issue 61 (r7): 12's first screen asked why the next turn failed only from 0.22.1 and
+    answered with the symptom ("from there the resume no longer compacts"); it names the cause,
+    the ownership gate 0.22.1 added, and the boundaries whose resume the mechanism record shows
+    holding no generation."""
+    from approval_compaction.lab.mechanism.record import load_record
+
+    said = headlines.appendix(found).split("**What to do.**")[0]
+    assert "because from there the resume no longer compacts" not in said
+    assert f"added the ownership gate (`{headlines.GATE}`" in said
+    traces = load_record().release("0.22.1").traces
+    held_none = [
+        b
+        for b, t in traces.items()
+        if any(e.startswith(headlines.HOLDS_NONE) for e in t.generations.get("resume", ()))
+    ]
+    assert held_none and "the resume holds none" in said
+    assert all({"memory": "in memory", "json": "as JSON"}[b] in said for b in held_none)

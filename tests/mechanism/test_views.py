@@ -246,3 +246,17 @@ def test_views_user_saw_keeps_the_apis_message_whole() -> None:
         "BadRequestError 400: No tool call found for function call output with call_id c1."
     )
     assert user_saw("ok") == "ok"
+
+
+def test_hunks_by_outcome_names_each_file_by_its_path_under_agents() -> None:
+    """Issue 61 (r7): 12's hunk table said ``items.py`` for ``run_internal/items.py`` while its
+    table of modules off the path lists ``items.py`` (``agents/items.py``), another module."""
+    from approval_compaction import paths
+    from approval_compaction.lab.mechanism.anatomy import load_anatomy
+    from approval_compaction.lab.mechanism.views import hunks_by_outcome, modules_by_outcome
+
+    an = load_anatomy(paths.data(paths.DATA).fix_anatomy)
+    on_path = set(hunks_by_outcome(an).index.get_level_values("file"))
+    assert "run_internal/items.py" in on_path and "items.py" not in on_path
+    off_path = ", ".join(modules_by_outcome(an)["which"]).split(", ")
+    assert not on_path & set(off_path)

@@ -26,6 +26,7 @@ from .search import Finding, SearchResult
 if TYPE_CHECKING:  # the tables need pandas; a search that only saves its findings does not
     import pandas as pd
 
+LIVENESS_NAMES = ("compaction_runs", "history_bounded")  # ``analysis.properties.LIVENESS``
 DIGEST = "[0-9a-f]{12}"  # ``Conversation.digest``: twelve hex digits
 
 
@@ -184,7 +185,7 @@ def findings_table(results: dict[str, SearchResult]) -> pd.DataFrame:
             "search": name,
             "counterexample": f.name,
             "mode": f.trace.conversation.mode,
-            "breaks": ", ".join(f"{i} ({_kind(f, k)})" for i, k in f.pairs),
+            "breaks": ", ".join(f"{i} ({k})" for i, k in attributed(f)),
             "label": f.label,
             "known as": f.known_as,
             "steps": " → ".join(s.label() for s in f.trace.conversation.steps),
@@ -222,9 +223,26 @@ def refusals_table(results: dict[str, SearchResult], invariant: str) -> pd.DataF
     return pd.DataFrame(rows, columns=["search", "counterexample", "mode", "step", "refused"])
 
 
-def _kind(finding: Finding, kind: str) -> str:
+def attributed(finding: Finding) -> list[tuple[str, str]]:
+    """Each (invariant, kind) pair of a finding, its kind as the findings table names it
+    (``_kind``: every kind left open for a liveness break, the kinds asked for a refusal)."""
+    return [(i, _kind(finding, k, i)) for i, k in finding.pairs]
+
+
+def _kind(finding: Finding, kind: str, invariant: str = "") -> str:
     """The kind a pair names, or for ``-`` (a refused request names no offending item) the
-    kinds of approval the conversation's ``ask`` steps called."""
+    kinds of approval the conversation's ``ask`` steps called. A liveness pair names the one
+    open call the judge says pins the history (the earliest); when the history the conversation
+    ends on holds open calls of other kinds too, any of them may be what stops compaction, so
+    the pair names them all, joined by ``+`` (``mcp_approval + function_approval``)."""
+    if invariant in LIVENESS_NAMES and finding.trace.records:
+        from ...analysis.liveness import pins
+        from .kinds import kind_of
+
+        stored = finding.trace.records[-1].stage.stored
+        held = [kind_of(p.key) for p in pins(stored) if p.problem == "open call"]
+        if kind in held and len(set(held)) > 1:
+            return " + ".join(dict.fromkeys([kind, *held]))
     if kind != "-":
         return kind
     asked = {c for s in finding.trace.conversation.steps if s.action == "ask" for c in s.calls}
@@ -254,6 +272,32 @@ def holds_table(results: dict[str, SearchResult]) -> pd.DataFrame:
 
     frame = pd.DataFrame(rows).set_index("search")
     return frame.loc[:, (frame != "").any()]  # a column empty for every search says nothing
+
+
+def invariants_table(results: dict[str, SearchResult]) -> pd.DataFrame:
+    """One row per invariant of the study's twelve: its rule, and per search what the search
+    says of it: ``broke`` (a kept conversation broke it), ``holds`` (judged, never broken, and
+    the search ran dry), ``not judged`` (no step played its stage), ``not searched for``, or
+    ``budget ran out`` (judged and never broken, by a search that did not run dry)."""
+    import pandas as pd
+
+    from ...analysis.properties import DEFINITIONS, LIVENESS
+
+    def said(result: SearchResult, name: str) -> str:
+        if name not in result.invariants:
+            return "not searched for"
+        if name in _broken(result):
+            return "broke"
+        if name in result.never_judged:
+            return "not judged"
+        return "holds" if result.exhausted else "budget ran out"
+
+    rows = [
+        {"invariant": i.name, "requires": i.meaning}
+        | {search: said(r, i.name) for search, r in results.items()}
+        for i in (*DEFINITIONS, *LIVENESS)
+    ]
+    return pd.DataFrame(rows).set_index("invariant")
 
 
 def _broken(result: SearchResult) -> set[str]:

@@ -560,7 +560,10 @@ def _refused(next_turn: str) -> str:
 
 
 def exploration(found: Findings, folder: Path = paths.DATA) -> str:
-    """08: how many counterexamples each search kept."""
+    """08: does the bug need a function tool? The kinds that lose their pending call on the
+    pinned release and the mode that refuses the compaction instead; what the workaround and the
+    fixing release lose; then, in one sentence, the compaction its searches saw stop (the
+    liveness rows its own tables show, kinds as the findings table attributes them)."""
     from ..explore.replay import load_results
 
     results = load_results(folder)
@@ -571,16 +574,14 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
     if not unfixed:
         raise HeadlineError("the answers need a search without the workaround")
     old, new = unfixed[0], unfixed[-1]
-    losing = [f for f in old.findings if any(i.endswith(PAIRING) for i in f.invariants)]
+    losing = [f for f in old.findings if _loses(f)]
     lost, lost_in = _kinds(losing), sorted({f.trace.conversation.mode for f in losing})
     refused = [f for f in old.findings if ACCEPTED_NEXT in f.invariants]
     refused_in = sorted({f.trace.conversation.mode for f in refused} - set(lost_in))
-    bugs = [f for f in new.findings if _breach(f) == BUG]
-    documented = [f for f in new.findings if _breach(f) == CONTRACT]
     said = [
-        f"**Answer.** On {old.sdk_version}, every kind of approval loses its pending call when "
-        f"compaction runs while the call waits, in {_modes(lost_in)} mode: {lost} (a search on "
-        "the scripted model, its compaction endpoint answering as the API documents)."
+        f"**Answer.** No. On {old.sdk_version}, in {_modes(lost_in)} mode, every kind of tool "
+        "that can wait for approval loses its pending call when compaction runs while the call "
+        f"waits: {lost}."
         + (
             f" In {_modes(refused_in)} mode the API refuses that compaction instead (HTTP 400; "
             f"the search kept {_count(refused)}: {_asked(refused)})."
@@ -588,79 +589,81 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
             else ""
         )
     ]
+    after = []  # what the workaround's search and the fixing release's kept
     if fixed:
         broke = sum(len(r.findings) for r in fixed)
-        said.append(
-            "With the workaround no conversation breaks an invariant."
+        after.append(
+            "with the workaround no conversation breaks an invariant"
             if broke == 0
-            else f"With the workaround {broke} conversations still break an invariant."
+            else f"with the workaround {broke} conversations still break an invariant"
         )
     if new is not old:
-        after = (
-            f"after a {_kinds(bugs)} request nobody answers (a bug, in "
-            f"{_bug_modes(found, new.sdk_version, bugs)} mode), and "
-            if bugs
-            else ""
+        kept = [f for f in new.findings if _loses(f)]
+        after.append(
+            f"on {new.sdk_version} " + ("none loses the call" if not kept else f"{_count(kept)} do")
         )
-        unshown = _unshown_hosted(found, new.sdk_version, new.findings)
-        contract = (
-            "after an approval nobody answers for a "
-            + (
-                f"{_kinds(documented)} or {KIND_NAMES['mcp_approval']} request"
-                if unshown
-                else _kinds(documented, " or ")
-            )
-            + f', in `{CONTRACT_MODE}` mode, as the SDK documents ("{DOCUMENTED_LIMIT}")'
-            if documented
-            else ""
-        )
-        said.append(
-            f"\n\nOn {new.sdk_version} the call is kept; compaction still stops for good "
-            f"{after}{contract}.".replace(", and .", ".")
-        )
-        if unshown and documented:
-            said.append(
-                f"\n\nThe search's rows show the {KIND_NAMES['mcp_approval']} request in "
-                f"{_modes(unshown)} mode only: it keeps one conversation per invariant and kind, "
-                f"shrunk toward `{STUDY_MODE}`, its first mode; the runs over later turns under "
-                f"the README's answers (notebook 10) stop it in `{CONTRACT_MODE}` mode too."
-            )
+    if after:
+        said.append("; ".join(after).capitalize() + ".")
+    said.append(f"\n\n{_stopped([old, new] if new is not old else [old])}")
     said.append(
-        f"\n\n**What to do.** On {old.sdk_version}, upgrade to {new.sdk_version} or wrap the "
-        f"session with the workaround; keep the workaround on {new.sdk_version} where an approval "
-        "can go unanswered, in any mode (notebook 06). An SDK maintainer takes notebook 10's patch "
-        "for the unanswered MCP request; until then an application answers or rejects every "
-        f"hosted MCP approval request before the conversation goes on, and in `{CONTRACT_MODE}` "
-        "mode every approval."
+        f"\n\n**What to do.** On {old.sdk_version}, upgrade to {new.sdk_version} or pass the "
+        "session to `defer_compaction_while_pending` (notebook 06), whatever the kind of tool. "
+        f"On {new.sdk_version}, keep the workaround if an approval can go unanswered: it keeps "
+        "compaction running past a call nobody answers (notebook 06). An SDK maintainer takes "
+        "notebook 10's patch for the hosted MCP approval request."
     )
     return " ".join(said).replace(" \n", "\n")
 
 
-def _unshown_hosted(found: Findings, release: str, findings: Sequence[Any]) -> list[str]:
-    """The modes the search kept its hosted MCP request in, when the release's liveness runs stop
-    that request compacting in the documented mode (``CONTRACT_MODE``) and the search has no such
-    row there (it keeps one conversation per invariant and kind): 08's answer left it out."""
-    from ...study.situations import HOSTED_SITUATIONS
+def _loses(finding: Any) -> bool:
+    """Whether a kept conversation lost its pending call: it broke a pairing invariant."""
+    return any(i.endswith(PAIRING) for i in finding.invariants)
 
-    record = of(found.verdicts, release).liveness if found.verdicts else ()
-    stops = any(
-        v.situation in HOSTED_SITUATIONS and v.state == STUCK and CONTRACT_MODE in v.modes
-        for v in record
+
+def _stopped(searches: Sequence[SearchResult]) -> str:
+    """08's one sentence on compaction stopping for good: per search, the kinds whose liveness
+    rows are a bug, then the kinds whose rows are the SDK's documented contract (in its mode),
+    each kind as the findings table attributes it alone (a row naming two open kinds is shown,
+    not named here); releases that stop after the same kinds are named together."""
+    from ..explore.replay import LIVENESS_NAMES, attributed
+
+    def alone(result: SearchResult, kind: str) -> list[str]:
+        return list(
+            dict.fromkeys(
+                k
+                for f in result.findings
+                if _breach(f) == kind
+                for i, k in attributed(f)
+                if i in LIVENESS_NAMES and " + " not in k
+            )
+        )
+
+    def words(kinds: Sequence[str], last: str) -> str:
+        names = [KIND_NAMES.get(k, k) for k in kinds]
+        return last.join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else names[0]
+
+    parts = []
+    for kind, tail in ((BUG, " (a bug; notebook 10 carries its patch)"), (CONTRACT, "")):
+        grouped: dict[tuple[str, ...], list[str]] = {}
+        for result in searches:
+            kinds = tuple(alone(result, kind))
+            if kinds:
+                grouped.setdefault(kinds, []).append(result.sdk_version)
+        for kinds, releases in grouped.items():
+            where = f"on {' and '.join(releases)}"
+            if kind == CONTRACT:
+                parts.append(
+                    f"in `{CONTRACT_MODE}` mode {where}, after a {words(kinds, ' or ')} approval "
+                    f'nobody answers, as the SDK documents ("{DOCUMENTED_LIMIT}")'
+                )
+            else:
+                parts.append(f"{where} after a {words(kinds, ' or ')} request nobody answers{tail}")
+    if not parts:
+        return "No search saw compaction stop for good."
+    return (
+        "The searches also saw compaction stop for good, which breaks the two liveness "
+        f"invariants: {', and '.join(parts)}."
     )
-    modes = [
-        f.trace.conversation.mode for f in findings if any(k == "mcp_approval" for _, k in f.pairs)
-    ]
-    return [] if not stops or CONTRACT_MODE in modes else list(dict.fromkeys(modes))
-
-
-def _bug_modes(found: Findings, release: str, bugs: Sequence[Any]) -> str:
-    """The modes the release stops compacting in as a bug: the sweep's liveness runs, which run
-    each situation in every mode (``verdicts``); without them, the modes the search kept its
-    conversations in (it shrinks each toward the first mode in which it still breaks)."""
-    record = of(found.verdicts, release).liveness if found.verdicts else ()
-    swept = dict.fromkeys(m for v in record if v.kind == BUG and v.state == STUCK for m in v.modes)
-    kept = dict.fromkeys(f.trace.conversation.mode for f in bugs)
-    return " and ".join(f"`{m}`" for m in (swept or kept))
 
 
 KIND_NAMES = {
@@ -831,12 +834,7 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
         for k in other
     )
     stored = next((e for e in found.releases.eras if e.orphan_stored != "never"), None)
-    why = (
-        f"\n\nThe next turn fails only from {stored.span.partition('..')[0]} because from there "
-        "the resume no longer compacts, so the output without its call stays stored."
-        if stored
-        else ""
-    )
+    why = _why_stored(stored.span.partition("..")[0]) if stored else ""
     return (
         f"**Answer.** {m.new}'s diff of the files on the bug's path falls into {len(an.hunks)} "
         f"hunks; for {kinds}, {pieces} the whole fix (hunk "
@@ -851,6 +849,41 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
         "hosted MCP approvals; no other hunk whose revert ran brings the bug back. The MCP "
         "check as shipped has a cost: after an MCP approval request nobody answers, compaction "
         "stops for good (notebook 10 has the test and a patch); backport it with that patch."
+    )
+
+
+GATE = "OpenAIResponsesCompactionSession._run_compaction"  # 0.22.1's ownership gate
+HOLDS_NONE = "gate: run holds None"  # what the gate records when the run holds no generation
+
+
+def _why_stored(first: str) -> str:
+    """12: why the next turn fails only from ``first``, the first release that stores the orphan
+    output: the cause, from the mechanism record's traces of that release. Its ownership gate
+    skips the resume's compaction in each boundary whose resume holds no generation; without a
+    trace of it, the symptom alone."""
+    from ..mechanism.record import MechanismError, load_record
+
+    try:
+        traces = load_record().release(first).traces
+    except (MechanismError, KeyError):
+        traces = {}
+    none = [
+        b
+        for b, t in traces.items()
+        if any(e.startswith(HOLDS_NONE) for e in t.generations.get("resume", ()))
+    ]
+    if not none:
+        return (
+            f"\n\nThe next turn fails only from {first} because from there the resume no longer "
+            "compacts, so the output without its call stays stored."
+        )
+    where = " or ".join({"memory": "in memory", "json": "as JSON"}.get(b, b) for b in none)
+    return (
+        f"\n\nThe next turn fails only from {first} because {first} added the ownership gate "
+        f"(`{GATE}`, shown below): it skips a compaction when the run does not hold the "
+        f"session's current generation (a count of its writes), and the resume holds none, its "
+        f"paused state kept {where}; so the resume no longer compacts, and the output without its "
+        "call stays stored."
     )
 
 

@@ -376,12 +376,13 @@ def judged(hunk: HunkRecord) -> str:
 def hunks_by_outcome(found: Anatomy, names: Sequence[str] | None = None) -> pd.DataFrame:
     """The hunks (all, or those named) by file, what their revert did (``judged``) and whether
     the minimal fix holds them, each group's hunks by their numbers: the hunk table in one
-    comment's room."""
+    comment's room. A file is named by its path under ``agents/`` (``run_internal/items.py``,
+    not ``items.py``, which is another module: ``modules_by_outcome`` names it so too)."""
     number = found.numbers
     chosen = [h for h in found.hunks if names is None or h.name in names]
     rows = pd.DataFrame(
         {
-            "file": [h.name.rsplit("#", 1)[0] for h in chosen],
+            "file": [h.path.removeprefix("agents/") for h in chosen],
             f"reverted from {found.new}": [judged(h) for h in chosen],
             "in the minimal fix": ["yes" if h.in_minimal_fix else "" for h in chosen],
             "n": [number[h.name] for h in chosen],
