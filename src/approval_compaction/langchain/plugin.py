@@ -182,10 +182,10 @@ def _search_left(folder: Path) -> str:
             f"no situation has, each on the patched package with the docs' trim step{over}: a "
             f"later call's output is sent without its call{said}."
             + (f" {release}" if release else "")
-            + " The step keeps the last three or four messages by count alone, so the fix's "
-            "extra message can move its cut between a call and its output: LangChain's docs, and "
-            "teams that copied the step, should trim so that no tool message is kept without "
-            "the AI message that called it."
+            + "\n\nThe trim step keeps the last three or four messages by count alone, so the "
+            "fix's extra message can move its cut between a call and its output: LangChain's "
+            "docs, and teams that copied the step, should trim so that no tool message is kept "
+            "without the AI message that called it."
         )
     return (
         f"A search over LangChain's own moves finds {len(new)} sequences the patch leaves broken."
