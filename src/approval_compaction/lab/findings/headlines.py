@@ -900,9 +900,7 @@ def your_session(found: Findings) -> str:
     turn = own.next_turn(example.items, "input")
     after = own.next_turn(own.healed_items(example), "input")
     text = own.session_answer(example, own.session_verdict(example), turn, after)
-    return text.replace(
-        "**Answer.**", "**Answer** (the example, made as 07's poisoned store is).", 1
-    )
+    return text.replace("**Answer.**", "**Answer** (the example, 07's poisoned store).", 1)
 
 
 EXAMPLE_ID = "case-session"  # the session notebooks/examples/poisoned.db holds
