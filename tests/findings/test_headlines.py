@@ -68,6 +68,16 @@ def test_headlines_after_the_fix_says_what_to_do_in_every_mode(found: Findings) 
     assert f"add `{paths.LIVENESS_MCP_TEST.name}`" in action
 
 
+def test_headlines_after_the_fix_says_what_repair_and_retire_do(found: Findings) -> None:
+    """Issue 61 (r7): 10 said "`doctor repair` heals" and "retires" undefined, and elsewhere
+    "removes" the orphan output, where repair rewrites it as an assistant message
+    (``analysis.healing``) and the workaround removes a dead call from the store."""
+    action = headlines.after_the_fix(found).split("**What to do.**")[1]
+    assert "*retires* (removes from the store)" in action
+    assert "`doctor repair` rewrites the orphan output as an assistant message" in action
+    assert "heals" not in action
+
+
 def test_headlines_keep_the_workaround_states_its_costs_on_every_release(found: Findings) -> None:
     """Issue 61 (r4): 06 recommended the workaround on the affected releases without a caveat,
     while the SDK's own tests it makes fail there are the same three as on the fixing release.

@@ -67,7 +67,21 @@ def test_plugin_answer_says_what_the_search_finds_the_patch_leaves() -> None:
     assert trim and not any(name.endswith("_paired") for c in trim for name, _ in c.pairs)
     assert "On the release the search finds no trim sequence that sends an output without" in said
     assert f"in {refused} the API refuses the next question" in said
-    assert "every later question of these situations in every setting, the control too" in said
+    assert "every later question of these three situations in every setting, the control" in said
+    # issue 61 (r7): the answer recommended the patch with no action for what the search finds
+    # it leaves in the trim step
+    action = said.split("**What to do.**")[1]
+    assert "should trim so that no tool message is kept without the AI message" in action
+
+
+def test_plugin_answer_names_the_late_decision_apart_from_one_that_never_comes() -> None:
+    """Issue 61 (r7): "a decision that never comes" listed *resumed*, whose decision comes late;
+    and "stores or summarises its answer without its call" where the late-answer table shows a
+    stored call without its answer too."""
+    said = answer()
+    assert "a decision that never comes, or comes late: " in said
+    assert "leaves its answer and its call apart" in said
+    assert "stores or summarises" not in said
 
 
 def test_plugin_answer_without_a_search_says_nothing_of_one(tmp_path: Path) -> None:

@@ -71,8 +71,27 @@ def test_your_session_names_its_example_as_notebook_07s_store() -> None:
     from approval_compaction.lab.findings.load import load_findings
 
     answer = your_session(load_findings(paths.DATA))
-    assert answer.startswith("**Answer** (the example, made as 07's poisoned store is).")
+    assert answer.startswith("**Answer** (the example, 07's poisoned store).")
     assert "its result is 07's" in first_screen("15-your-session")
+
+
+def test_your_session_gives_the_maintainers_an_action_on_a_poisoned_store() -> None:
+    """Issue 61 (r7): 15 had no maintainer's action. On a poisoned store it names the patch's
+    change that leaves the orphan output out of the model input, whose *poisoned* rows notebook
+    10 shows answered patched where 0.24.0 is refused."""
+    from approval_compaction.lab import paths as lab_paths
+    from approval_compaction.lab.findings.headlines import your_session
+    from approval_compaction.lab.findings.load import load_findings
+
+    answer = your_session(load_findings(paths.DATA))
+    action = answer.split("**What to do.**")[1]
+    assert "SDK maintainers: leave a stored output whose call is gone out of the model input" in (
+        action
+    )
+    assert f"`{lab_paths.LIVENESS_PATCH.name}`" in action
+    patch = lab_paths.LIVENESS_PATCH.read_text()
+    assert "is_openai_responses_compaction_aware_session(session)" in patch
+    assert "output_pruning_indexes" in patch
 
 
 def test_exploration_answer_scopes_the_lost_call_to_its_mode() -> None:

@@ -305,3 +305,15 @@ def test_readme_js_workaround_lines_run_as_pasted(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr[-1000:]
     assert json.loads(done.stdout) == ["q"]
+
+
+def test_readme_says_the_stand_in_answers_both_apis_it_serves() -> None:
+    """Issue 61 (r7): the README called the stand-in one "of the Responses API" while notebook
+    14 runs LangChain over Chat Completions against it; it serves both (``wire.rules``)."""
+    from approval_compaction.wire.rules import CHAT
+
+    intro = (paths.ROOT / "README.md").read_text().split("## ", 1)[0]
+    assert CHAT == "/v1/chat/completions"
+    assert "stand-in* of the OpenAI API, which answers the Responses API and Chat Completions" in (
+        " ".join(intro.split())
+    )

@@ -118,7 +118,7 @@ def answer(folder: Path = paths.DATA) -> str:
                 per_step.setdefault(r.mode.split()[0], set()).add(_refused(r))
         steps = ", ".join(f"{step} {max(n)}" for step, n in per_step.items())
         names = ", ".join(f"*{s}* ({SITUATION_WORDS[s]})" for s in hit_by)
-        said.append(f"What breaks is a decision that never comes: {names}.")
+        said.append(f"What breaks is a decision that never comes, or comes late: {names}.")
         said.append(
             "A later message starts a new run, and the call stays in the history with nothing "
             f"answering it. With no compaction step at all, the API refuses {most} of {turns} "
@@ -132,8 +132,8 @@ def answer(folder: Path = paths.DATA) -> str:
         every = all(settings <= set(v.modes) for v in late)
         also = any(r.resume_unpaired for r in control if r.scenario in {v.situation for v in late})
         said.append(
-            f"In {names}, the decision sent after later questions stores or summarises its "
-            "answer without its call"
+            f"In {names}, the decision sent after later questions leaves its answer and its "
+            "call apart"
             + (" in every compaction setting" if every else "")
             + (", and with none (the control) too." if also else ".")
         )
@@ -143,7 +143,7 @@ def answer(folder: Path = paths.DATA) -> str:
     healed = healed and all(r.resume_paired is not False for r in patched)
     fix = (
         "With `langchain/fix/langchain-1.5.2.diff`, which answers each such call with a tool "
-        "message saying it did not run, the API answers every later question of these "
+        "message saying it did not run, the API answers every later question of these three "
         "situations in every setting, the control too, and every late answer keeps its call."
         if healed
         else "The patch in `langchain/fix/` does not yet heal every situation."
@@ -182,6 +182,10 @@ def _search_left(folder: Path) -> str:
             f"no situation has, each on the patched package with the docs' trim step{over}: a "
             f"later call's output is sent without its call{said}."
             + (f" {release}" if release else "")
+            + "\n\nThe trim step keeps the last three or four messages by count alone, so the "
+            "fix's extra message can move its cut between a call and its output: LangChain's "
+            "docs, and teams that copied the step, should trim so that no tool message is kept "
+            "without the AI message that called it."
         )
     return (
         f"A search over LangChain's own moves finds {len(new)} sequences the patch leaves broken."

@@ -170,8 +170,16 @@ def search_said(cases: Sequence[SearchedCase]) -> str:
     """How many of the search's findings no situation has the shape of, and, where each such
     one is the docs' trim step on the patched package, why."""
     new = [c for c in cases if c.label == "new"]
+    others = sorted({c.known_as for c in cases if c.label != "new" and c.known_as})
+    rest = len(cases) - len(new)
+    reduce = (
+        (f"; the other {rest} reduce to " if rest > 1 else "; the other one reduces to ")
+        + ", ".join(f"*{name}*" for name in others)
+        if others
+        else ""
+    )
     said = (
-        f"{len(new)} of the {len(cases)} findings have a shape no situation above has."
+        f"{len(new)} of the {len(cases)} findings have a shape no situation above has{reduce}."
         if new
         else f"Each of the {len(cases)} findings reduces to a situation above: the search "
         "found nothing they miss."

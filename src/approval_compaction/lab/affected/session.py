@@ -185,7 +185,18 @@ def session_answer(
         f"{fixed}{compacts}.\n\n**What to do.** First stop new sessions breaking "
         f"({STOP[session.sdk]}); then heal the store with `doctor repair --apply` (an export "
         "with `doctor items --output`)."
+        + (MAINTAINERS if report.verdict == "poisoned" and session.sdk == "python" else "")
     )
+
+
+# What the SDK's maintainers do about a store an affected release poisoned: notebook 10's patch
+# leaves such an output out of the model input (its *poisoned* rows: refused released, answered
+# patched), so upgrading alone stops the refusal.
+MAINTAINERS = (
+    " SDK maintainers: leave a stored output whose call is gone out of the model input, as "
+    "`0.24.0-compaction-liveness.patch` does (notebook 10), so that upgrading alone makes such "
+    "a store usable."
+)
 
 
 # How a team stops new sessions breaking, by the SDK that stored the session: the notebook

@@ -783,9 +783,10 @@ def after_the_fix(found: Findings) -> str:
         + f"\n\n**What to do.** For the SDK's maintainers: apply `{paths.LIVENESS_PATCH.name}` "
         f"(below) at `v{found.fixed_in}` and add `{paths.LIVENESS_MCP_TEST.name}` under "
         "`tests/memory/`. For a team (the `approval-compaction` package): in every mode, pass "
-        "the session to `defer_compaction_while_pending`, which retires the request or call "
-        "nobody answers so compaction goes on (notebook 06); `doctor repair` heals a poisoned "
-        "store."
+        "the session to `defer_compaction_while_pending`, which *retires* (removes from the "
+        "store) the request or call nobody answers so compaction goes on (notebook 06); on a "
+        "poisoned store, `doctor repair` rewrites the orphan output as an assistant message "
+        "(notebook 07)."
     )
 
 
@@ -896,9 +897,7 @@ def your_session(found: Findings) -> str:
     turn = own.next_turn(example.items, "input")
     after = own.next_turn(own.healed_items(example), "input")
     text = own.session_answer(example, own.session_verdict(example), turn, after)
-    return text.replace(
-        "**Answer.**", "**Answer** (the example, made as 07's poisoned store is).", 1
-    )
+    return text.replace("**Answer.**", "**Answer** (the example, 07's poisoned store).", 1)
 
 
 EXAMPLE_ID = "case-session"  # the session notebooks/examples/poisoned.db holds
