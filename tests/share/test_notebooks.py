@@ -172,3 +172,18 @@ def test_notebooks_name_every_verdict_the_doctor_reports(name: str) -> None:
     words = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
     assert f"is one of {words[len(REPORTED)]}:" in first
     assert all(f"- *{verdict}*:" in first for verdict in REPORTED), name
+
+
+def test_notebooks_workaround_accounts_for_every_passed_to_failed_row() -> None:
+    """Issue 61 (r7): 06 said "our two tests in the SDK's form: the regression test and the
+    liveness test" while its changes table gave a third (the reasoning test) its own reason, and
+    called every `passed → failed` row a cost a team carries, including that test and the
+    load-dependent `AdvancedSQLiteSession` flip, neither among the answer's costs. It now names
+    the liveness tests and says which of those rows are costs and which are not."""
+    rendered = (paths.DATA / "rendered" / "06-workaround.md").read_text()
+    assert "the regression test\nand the *liveness* test (" not in rendered
+    assert "are what a team carries" not in rendered
+    after = rendered.split("Of the rows that go from `passed` to `failed`")[1].split("## ")[0]
+    assert "three are the costs the answer names" in after
+    assert "The other two are no cost" in after and "reasoning test" in after
+    assert "`AdvancedSQLiteSession`" in after
