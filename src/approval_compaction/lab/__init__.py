@@ -38,7 +38,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".findings.evidence": ("conversion", "failure", "refused_request"),
     ".releases.heatmap": ("heatmap", "matrix_scope", "release_heatmap"),
     ".widget": ("stepper",),
-    ".findings.edge_cases": ("edge_table",),
     ".findings.keeping": ("keeping_frame",),
     ".releases.later_turns": ("load_liveness",),
     # every release
@@ -52,7 +51,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ),
     ".releases.crosscheck": ("regression_table",),
     ".releases.comparison": ("compaction_counts", "load_runs", "per_variant"),
-    ".releases.upstream.results": ("suite_changes", "suite_checks", "suite_failures", "suite_runs"),
+    ".releases.upstream.results": ("suite_changes", "suite_failures", "suite_runs"),
     # the mechanism inside the SDK
     ".mechanism.anatomy": ("load_anatomy",),
     ".mechanism.record": ("load_record", "recorded_release"),
