@@ -187,3 +187,15 @@ def test_notebooks_workaround_accounts_for_every_passed_to_failed_row() -> None:
     assert "three are the costs the answer names" in after
     assert "The other two are no cost" in after and "reasoning test" in after
     assert "`AdvancedSQLiteSession`" in after
+
+
+def test_notebooks_the_wire_shows_only_what_the_wire_adds() -> None:
+    """Issue 61 (r7): 09 repeated 01's stand-in log, printed raw error dicts, listed every rule
+    of the stand-in (`malformed_json`, `invalid_url`) with a bare count of sources, and titled
+    the history a `previous_response_id` request names "What the refused request holds" under a
+    body that carries no items."""
+    rendered = (paths.DATA / "rendered" / "09-the-wire.md").read_text()
+    assert "## The request log" not in rendered and "## Aside: the rules" not in rendered
+    assert "{'message'" not in rendered and "malformed_json" not in rendered
+    assert "What the refused request holds" not in rendered
+    assert "The history the refused request names: the items stored at the pause" in rendered

@@ -33,7 +33,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ),
     # the matrix across cases and releases, the wire's evidence, the stepper
     ".findings.outcomes": ("outcome_frame",),
-    ".findings.prose": ("prose",),
     ".findings.folding": ("block_order", "choice_effects"),
     ".findings.evidence": ("conversion", "failure", "refused_request"),
     ".releases.heatmap": ("heatmap", "matrix_scope", "release_heatmap"),

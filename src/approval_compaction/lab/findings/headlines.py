@@ -717,7 +717,8 @@ def the_wire(found: Findings) -> str:
         f"`previous_response_id` raise at the {at} ({code(any_call(auto))}); `input`, and "
         f"`auto` under `ModelSettings(store=False)`, raise at the {then} "
         f"({code(any_call(report))}).\n\nIn `input` mode the body the API refuses is the input "
-        "the runner handed the model: the SDK's conversion adds no fault. In `auto` and "
+        "the runner handed the model: the SDK's turning those items into the request body "
+        "adds no fault. In `auto` and "
         "`previous_response_id` mode the refused body is the session's compaction request, "
         "which never passes through the model: it names the response stored at the pause, "
         "whose call has no output.\n\n**What to do.** "
@@ -728,7 +729,7 @@ def the_wire(found: Findings) -> str:
         )
         + "To see what your own application sends, serve the stand-in (`python -m "
         "approval_compaction serve`) and point `OPENAI_BASE_URL` at it: it judges each request "
-        "by the rules below and answers as the API does."
+        "by the rules `docs/wire.md` lists and answers as the API does."
     )
 
 
