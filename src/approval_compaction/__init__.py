@@ -45,7 +45,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".fix.workaround": ("DeferCompactionWhilePending", "defer_compaction_while_pending"),
     # the Responses API stand-in
     ".wire.app": ("standin_client", "standin_log"),
-    ".wire.rules": ("RULES",),
     # am I affected: the doctor's verdict, check, scan and repair
     ".doctor.check": ("check_config", "load_check", "run_check"),
     # the invariants, each with what it means

@@ -244,7 +244,7 @@ def test_headlines_am_i_affected_says_what_the_user_meets_at_the_struck_position
     hit = [r for r in pinned.rows if r.affected]
     assert hit and all(r.at_pause.startswith("HTTP 400") for r in hit)
     said = headlines.am_i_affected(found)
-    assert "pause positions, where the compaction at the pause is refused" in said
+    assert "), where the compaction at the pause is refused" in said
 
 
 def test_headlines_walkthrough_says_which_run_tries_each_mode(found: Findings) -> None:
@@ -312,3 +312,22 @@ def test_headlines_appendix_names_the_cause_of_the_next_turn_failing_from_its_fi
     ]
     assert held_none and "the resume holds none" in said
     assert all({"memory": "in memory", "json": "as JSON"}[b] in said for b in held_none)
+
+
+def test_headlines_am_i_affected_keeps_the_workaround_as_the_readme_says(found: Findings) -> None:
+    """Issue 61 (r7): 07's action made the workaround temporary ("until you can, pass the
+    session ...") against the README, 06, 09 and 10 (keep it on the fixing release where an
+    approval can go unanswered); it now says their words (``keep_workaround``)."""
+    action = headlines.am_i_affected(found).split("**What to do**")[1]
+    assert "until you can" not in action
+    assert headlines.keep_workaround(found, cite="").split("\n\n")[0].removesuffix(".") in action
+
+
+def test_headlines_am_i_affected_names_the_struck_pause_positions(found: Findings) -> None:
+    """Issue 61 (r7): 07's first answer said "2 of 21 pause positions" without naming them."""
+    assert found.affected is not None
+    pinned = found.affected[0]
+    assert len(pinned.affected_at) >= 2
+    said = headlines.am_i_affected(found)
+    *most, last = pinned.affected_at
+    assert f"({', '.join(map(str, most))} and {last})" in said

@@ -317,3 +317,19 @@ def test_readme_says_the_stand_in_answers_both_apis_it_serves() -> None:
     assert "stand-in* of the OpenAI API, which answers the Responses API and Chat Completions" in (
         " ".join(intro.split())
     )
+
+
+def test_readme_error_texts_name_auto_store_false_where_its_runs_met_the_refusal(
+    committed: Findings,
+) -> None:
+    """Issue 61 (r7): the README's error-text table gave Python's "No tool call found ..."
+    refusal the modes "input" alone (the sweep runs with the store unset), while notebook 09 and
+    the README's store table show `auto` with `ModelSettings(store=False)` meeting it."""
+    unstored = [s for s in committed.stores if s.store == "false"]
+    assert unstored and "No tool call found" in unstored[0].story.errors
+    row = next(
+        line
+        for line in Path("README.md").read_text().splitlines()
+        if line.startswith("| No tool call found") and "openai-agents" in line
+    )
+    assert f"input; auto, store=False on {unstored[0].story.span}" in row

@@ -30,7 +30,7 @@ README_PARTS = {
 }
 # Named references to other pages: (the words used, the page they name, what that page holds).
 CLAIMS = [
-    ("the table of rules in `docs/wire.md`", paths.DOCS / "wire.md", "<!-- rules:start -->"),
+    ("the rules `docs/wire.md` lists", paths.DOCS / "wire.md", "<!-- rules:start -->"),
     (
         'under "What `serve` bounds" in [wire.md]',
         paths.DOCS / "wire.md",

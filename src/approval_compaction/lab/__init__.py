@@ -25,12 +25,10 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".findings.tables": ("mechanism_frame",),
     # the matrix across cases and releases, the wire's evidence, the stepper
     ".findings.outcomes": ("outcome_frame",),
-    ".findings.prose": ("prose",),
     ".findings.folding": ("block_order", "choice_effects"),
     ".findings.evidence": ("conversion", "failure", "refused_request"),
     ".releases.heatmap": ("heatmap", "matrix_scope", "release_heatmap"),
     ".widget": ("stepper",),
-    ".findings.edge_cases": ("edge_table",),
     ".findings.keeping": ("keeping_frame",),
     ".releases.later_turns": ("load_liveness",),
     # every release
@@ -44,7 +42,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ),
     ".releases.crosscheck": ("regression_table",),
     ".releases.comparison": ("compaction_counts", "load_runs", "per_variant"),
-    ".releases.upstream.results": ("suite_changes", "suite_checks", "suite_failures", "suite_runs"),
+    ".releases.upstream.results": ("suite_changes", "suite_failures", "suite_runs"),
     # the mechanism inside the SDK
     ".mechanism.anatomy": ("load_anatomy",),
     ".mechanism.record": ("load_record", "recorded_release"),

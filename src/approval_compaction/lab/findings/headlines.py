@@ -497,7 +497,8 @@ def workaround(found: Findings) -> str:
 
 def am_i_affected(found: Findings) -> str:
     """07: the doctor's four answers, one short item each, and what a team does, in order: stop
-    new damage (the fixing release, the workaround until then), then scan and repair."""
+    new damage (the fixing release, and the workaround in the words the README and 06 say:
+    before it, and on it where an approval can go unanswered), then scan and repair."""
     if not (found.affected and found.upgrade and found.worker and found.heal):
         raise HeadlineError("the answers need data/doctor-*.json")
     pinned, newest = found.affected
@@ -509,7 +510,8 @@ def am_i_affected(found: Findings) -> str:
             "",
             f"1. With the SDK's defaults (`{pinned.config.mode}` mode, its own trigger), "
             f"{pinned.release} meets the bug at {len(pinned.affected_at)} of {len(pinned.rows)} "
-            f"pause positions{_met_at(pinned)}; {newest.release} at {len(newest.affected_at)}.",
+            f"pause positions{_positions(pinned)}{_met_at(pinned)}; {newest.release} at "
+            f"{len(newest.affected_at)}{_positions(newest)}.",
             f"2. Upgrading {'heals' if up.heals else 'does not heal'} a poisoned store: "
             f"{up.newest}'s next turn on it is "
             f"{_refused(up.poisoned.next_turn)}; after `doctor repair` it is "
@@ -530,9 +532,7 @@ def am_i_affected(found: Findings) -> str:
             "",
             "**What to do**, in this order:",
             "",
-            f"1. Stop new damage: {stop}; until you can, pass the session to "
-            "`defer_compaction_while_pending` (notebook 06 shows it, and when to keep it after "
-            "the upgrade).",
+            f"1. Stop new damage: {stop}. {_keep_said(found)}",
             "2. Run `doctor scan` on your stores.",
             f"3. Run `doctor repair --apply` on each {' or '.join(NEEDS_REPAIR)} session (it "
             "backs each one up first): an orphan output becomes an assistant message saying what "
@@ -540,6 +540,14 @@ def am_i_affected(found: Findings) -> str:
             "so, so compaction can pass it.",
         ]
     )
+
+
+def _positions(check: Check) -> str:
+    """The pause positions a check met the bug at, named: " (9 and 19)", or "" at none."""
+    named = [str(n) for n in check.affected_at]
+    if not named:
+        return ""
+    return f" ({', '.join(named[:-1])} and {named[-1]})" if len(named) > 1 else f" ({named[0]})"
 
 
 def _met_at(check: Check) -> str:
@@ -728,7 +736,8 @@ def the_wire(found: Findings) -> str:
         f"`previous_response_id` raise at the {at} ({code(any_call(auto))}); `input`, and "
         f"`auto` under `ModelSettings(store=False)`, raise at the {then} "
         f"({code(any_call(report))}).\n\nIn `input` mode the body the API refuses is the input "
-        "the runner handed the model: the SDK's conversion adds no fault. In `auto` and "
+        "the runner handed the model: the SDK's turning those items into the request body "
+        "adds no fault. In `auto` and "
         "`previous_response_id` mode the refused body is the session's compaction request, "
         "which never passes through the model: it names the response stored at the pause, "
         "whose call has no output.\n\n**What to do.** "
@@ -739,7 +748,7 @@ def the_wire(found: Findings) -> str:
         )
         + "To see what your own application sends, serve the stand-in (`python -m "
         "approval_compaction serve`) and point `OPENAI_BASE_URL` at it: it judges each request "
-        "by the rules below and answers as the API does."
+        "by the rules `docs/wire.md` lists and answers as the API does."
     )
 
 

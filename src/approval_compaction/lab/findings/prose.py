@@ -5,7 +5,7 @@ inside the table: in JupyterLab, in the HTML render and in the markdown render t
 are HTML that GitHub does not read as markdown. ``prose(frame)`` shows the same frame with each
 cell's code spans as ``<code>`` elements, the rest escaped, and nothing cut::
 
-    ac.prose(pd.DataFrame(ac.RULES).set_index("name"), title="The rules the stand-in enforces")
+    prose(pd.DataFrame(RULES).set_index("name"), title="The rules the stand-in enforces")
 
 With a title, the table is shown as ``display.titled`` shows one: the title as its caption, the
 index as its first column, no row numbers.

@@ -48,7 +48,9 @@ HTTP_STATUS = re.compile(r"HTTP (\d{3})")
 PAUSE_FAILS = "the pause fails"
 RESUME_FAILS = "the resume fails"
 NEXT_TURN_FAILS = "the next turn fails"
-COMPACTION_ONLY = "only the compaction request carries an open call"
+# nothing is refused; what breaks is in the compaction requests (an open call, and in the
+# study's first era its orphan output too: 05's journey table), so never "only"
+COMPACTION_ONLY = "no request is refused: compaction requests carry the open call"
 UNAFFECTED = "neither"
 SEVERITIES: tuple[str, ...] = (
     PAUSE_FAILS,

@@ -12,7 +12,7 @@ committed page matches what the committed data says.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,9 +23,11 @@ from ...analysis.liveness import LIVENESS
 from ...errors import InvestigationError
 from ...formats.files import write_atomic
 from ...formats.markdown import code, markdown_table
+from ...study.words import STORE_WORD
 from ...wire.rules import COMPACTION_OUTPUT, RULES, UNKNOWN
 from .. import paths
 from ..findings.load import Findings, load_findings
+from ..findings.matrix import StoreStory
 from ..findings.tables import (
     advice_frame,
     affected_frame,
@@ -93,6 +95,7 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
     live = files.shown(files.sweep_liveness)
     pinned = found.pinned.releases[0] if found.pinned and found.pinned.releases else ""
     releases, errors = affected_frame(found.releases), errors_frame(found.errors_met)
+    errors = _unstored_modes(errors, found.stores)
     fronts = []
     for plugin in plugins():  # each SDK's rows below Python's, and its paragraphs (lab.plugins)
         if plugin.front is not None:
@@ -172,6 +175,22 @@ def liveness_block(found: Findings, folder: Path = paths.DATA) -> str:
             _table(liveness_frame(found.liveness)),
         ]
     )
+
+
+def _unstored_modes(errors: pd.DataFrame, stores: Sequence[StoreStory]) -> pd.DataFrame:
+    """The error table's ``modes`` with ``auto, store=False`` added to each error its runs met
+    (the store table's, on the releases it ran): the sweep runs the three modes with the store
+    unset, so without it the table read "input" alone for a refusal notebook 09 meets in
+    ``auto`` too."""
+    errors = errors.copy()
+    for story in stores:
+        if story.store != STORE_WORD[False]:
+            continue
+        for message in errors.index:
+            if f": {message}" in story.story.errors:
+                modes = str(errors.at[message, "modes"])
+                errors.at[message, "modes"] = f"{modes}; auto, store=False on {story.story.span}"
+    return errors
 
 
 def store_block(found: Findings, folder: Path = paths.DATA) -> str:
