@@ -73,8 +73,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "load_session",
         "next_turn",
         "sent_items",
-        "session_verdict",
-        "turn_answers",
     ),
     ".affected.views": (
         "changes_frame",
