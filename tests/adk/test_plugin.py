@@ -101,5 +101,5 @@ def test_plugin_answer_says_what_the_search_sends_the_model_not_never_the_model(
     sent = [c for c in stops if any(i == "model_input_complete" for i, _ in c.pairs)]
     refused = [c for c in sent if any(i == "next_turn_accepted" for i, _ in c.pairs)]
     assert sent, "the committed search sends the model a call without its result"
-    assert f"In {len(sent)} of them each later model request also carries that call" in said
-    assert f"the Responses API's rules refuse {len(refused)} of those requests" in said
+    assert f"In {len(sent)} of them each later request to the model also carries that call" in said
+    assert f"the Responses API's rules refuse {len(refused)} (on the scripted model)" in said

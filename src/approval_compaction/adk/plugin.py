@@ -227,9 +227,8 @@ def _sent_said(folder: Path, version: str) -> str:
     if not sent:
         return ""
     return (
-        f" In {len(sent)} of them each later model request also carries that call without its "
-        f"result (`model_input_complete`); the Responses API's rules refuse {len(refused)} of "
-        "those requests (`next_turn_accepted`, on the scripted model). "
+        f" In {len(sent)} of them each later request to the model also carries that call without "
+        f"its result; the Responses API's rules refuse {len(refused)} (on the scripted model). "
         "`adk/fix/google-adk-2.13.0-long-running.diff` keeps such a call only while its "
         "invocation runs."
     )
