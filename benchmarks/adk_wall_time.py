@@ -8,8 +8,8 @@ Prints the median wall time of:
   most 2x);
 and the size of the release environments in the cache (``approval-compaction/py3.X/adk``), and
 the lines the ADK work adds outside its driver (``git diff --numstat`` against ``--base``;
-``adk/`` (top level and the core's), ``lab/adk/``, ``tests/adk/``, notebook 13 and ``data/``
-left out), file by file.
+``adk/`` (top level and its folder ``src/approval_compaction/adk/``), ``tests/adk/``, notebook 13
+and ``data/`` left out), file by file.
 
     python benchmarks/adk_wall_time.py [--rounds N] [--base main]
 """
@@ -34,7 +34,6 @@ ONE = Case("run", "approve", "on", "memory")
 DRIVER_OWN = (
     "adk/",
     "src/approval_compaction/adk/",
-    "src/approval_compaction/lab/adk/",
     "tests/adk/",
     "notebooks/13-",
     "data/",

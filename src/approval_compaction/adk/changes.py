@@ -1,6 +1,6 @@
 """Changes: what moved each boundary of the ADK sweep, named from the public record.
 
-The sweep finds where a kind's result changes between two releases (``findings.adk``
+The sweep finds where a kind's result changes between two releases (``adk.finding``
 ``boundaries``); each change below is the first release of one such boundary, what changed in
 the SDK, and where the public record shows it: adk-python's CHANGELOG entry and commit, its
 issues, or, where the CHANGELOG names nothing, the release's own files as the package index

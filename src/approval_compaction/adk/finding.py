@@ -1,6 +1,6 @@
 """Finding: what the ADK study says, read from ``data/``: the pinned release's kinds, every
 release's, and the liveness situations. Its tables are the JS study's functions with ADK's
-words as data (``findings.js``: ranges of releases, liveness by situation), so both drivers
+words as data (``lab.findings.driven``: ranges of releases, liveness by situation), so both drivers
 read alike and no table is written twice.
 """
 
@@ -191,7 +191,7 @@ def adk_liveness_frame(rows: Sequence[LivenessRecord]) -> pd.DataFrame:
 @dataclass(frozen=True)
 class Boundary:
     """Where one kind's result changes between two consecutive releases of the sweep: what it
-    read before and after, and the change that moved it (``lab.adk.changes``)."""
+    read before and after, and the change that moved it (``adk.changes``)."""
 
     release: str
     previous: str

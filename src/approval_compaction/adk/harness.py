@@ -71,7 +71,7 @@ class Plan:
     def label(self) -> str:
         return self.kind if self.model == "scripted" else f"{self.kind} {OVER_HTTP}"
 
-    # What a sweep record reads of any driver's plan (``lab.js.sweep.record``).
+    # What a sweep record reads of any driver's plan (``lab.releases.driven.record``).
     @property
     def mode(self) -> str:
         return self.kind

@@ -2,7 +2,7 @@
 compaction, and its liveness situations.
 
 Every release runs the same plans (``PLANS``: the four compaction kinds), judged by the shared
-invariants; a release's result is one sweep record per plan (``lab.js.sweep``'s record, the
+invariants; a release's result is one sweep record per plan (``lab.releases.driven``'s record, the
 same for every driver): how many of the 16 cases break an invariant, which invariants, and
 where the user's code raised. A kind the release cannot configure (the token threshold before
 it existed) is recorded as not applicable, with the reason. ``liveness_plans`` run the

@@ -70,7 +70,7 @@ class Plan:
         """The setting's name in records and tables: ``keep-1 chat``."""
         return f"{self.kind} {self.api}"
 
-    # What a sweep record reads of any driver's plan (``lab.js.sweep.record``).
+    # What a sweep record reads of any driver's plan (``lab.releases.driven.record``).
     @property
     def mode(self) -> str:
         return self.label

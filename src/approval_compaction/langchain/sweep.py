@@ -2,7 +2,7 @@
 
 Every release runs the same plans (``PLANS``: each compaction kind, with Chat Completions and
 with the Responses API), judged by the shared invariants; a release's result is one sweep
-record per plan (``lab.js.sweep``'s record, the same for every driver): how many of the 16
+record per plan (``lab.releases.driven``'s record, the same for every driver): how many of the 16
 cases break an invariant, which, and where the user's code raised. ``liveness_plans`` run the
 liveness situations instead of the cases, each followed by N later turns, in every plan, for
 ``analysis.liveness`` to judge. A release's plans, cases and situations run in one process of
