@@ -42,9 +42,9 @@ HEAVY = frozenset(
         "playwright",
     }
 )
-# The LangChain folder holds its findings and report (pandas) and reads the shared sweep's
-# records (the study's, with the SDK it drives for the Python study).
-LANGCHAIN_LOADS = frozenset({"agents", "openai", "pandas", "numpy"})
+# An SDK's folder holds its findings and report (pandas) and reads the shared sweep's records
+# (the study's, with the SDK it drives for the Python study): the JS, ADK and LangChain folders.
+SDK_FOLDER_LOADS = frozenset({"agents", "openai", "pandas", "numpy"})
 # What importing every module of a subpackage loads of HEAVY: one row per subpackage, so a
 # subpackage that starts loading more (or a new one) fails here until this table says so.
 LOADS: dict[str, frozenset[str]] = {
@@ -52,11 +52,11 @@ LOADS: dict[str, frozenset[str]] = {
     "formats": frozenset(),
     "study": frozenset({"agents", "openai"}),
     "wire": frozenset({"openai"}),
-    "js": frozenset({"openai"}),  # the JS driver: Node, the stand-in, the runs read and judged
-    "adk": frozenset(),  # the ADK driver: a release's interpreter runs it, the runs read here
-    # LangChain as one folder (its driver, runs, findings, report): above the lab, which reaches
+    # each SDK as one folder (its driver, runs, findings, report): above the lab, which reaches
     # it only through its plugin registry
-    "langchain": LANGCHAIN_LOADS,
+    "js": SDK_FOLDER_LOADS,
+    "adk": SDK_FOLDER_LOADS,
+    "langchain": SDK_FOLDER_LOADS,
     "analysis": frozenset({"pandas", "numpy"}),
     "display": frozenset({"pandas", "numpy"}),  # the heatmaps and the stepper are the lab's
     "fix": frozenset({"agents", "openai"}),  # the workaround needs the SDK and nothing else
