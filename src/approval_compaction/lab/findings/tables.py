@@ -250,10 +250,10 @@ def upgrade_frame(found: Upgrade) -> pd.DataFrame:
 
 
 def verdicts_frame(before: dict[str, int], after: dict[str, int]) -> pd.DataFrame:
-    """Sessions per doctor verdict, before and after ``doctor repair --apply``."""
+    """Sessions per doctor diagnosis, before and after ``doctor repair --apply``."""
     names = list(dict.fromkeys([*before, *after]))
     rows = {n: {"before repair": before.get(n, 0), "after repair": after.get(n, 0)} for n in names}
-    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("verdict")
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("diagnosis")
 
 
 def error_texts(errors: Sequence[ErrorMet], predicted: Sequence[ApiError] = ()) -> tuple[str, ...]:
@@ -453,16 +453,29 @@ def advice_frame(v: ReleaseVerdict) -> pd.DataFrame:
 
 WRAP = "wrap the session with defer_compaction_while_pending"
 REPAIR = "doctor scan and doctor repair stores an affected release wrote"
-# The SDK documents that this mode never compacts past a call nobody answers; the workaround
-# retires such a call, so it compacts again (notebook 06's later turns).
-STOPS = "alone, this mode never compacts again after a call nobody answers; it retires the call"
+# On a release no case breaks, the workaround is for sessions left with a call without its output:
+# an approval unanswered (``abandoned``, ``mcp_abandoned``), or a worker dead (``lost``).
+UNANSWERED = "wherever {what} can go unanswered ({situations} {verb} compacting without it{why})"
+# The SDK documents that this mode never compacts past such a call; the workaround retires it, so
+# the session compacts again (notebook 06's later turns).
+DOCUMENTED = ", as the SDK documents for this mode"
 
 
 def advice(v: ReleaseVerdict, mode: str) -> str:
-    """What a team on the release does in one mode, by the kinds its record holds there."""
+    """What a team on the release does in one mode, by the kinds its record holds there: wrap
+    the session on a release a case breaks; on one none breaks, keep it wrapped where a call can
+    be left unanswered, naming the situations that stop compacting without it."""
     mine = [x for x in v.liveness if mode in x.modes]
     contract = any(x.kind == CONTRACT for x in mine)
-    stuck = any(x.kind == BUG and x.state != REFUSED for x in mine)
-    said = [WRAP + (f" ({STOPS})" if contract else "")] if v.violating or stuck or contract else []
+    stops = [x.situation for x in mine if x.state != REFUSED and x.kind in (BUG, CONTRACT)]
+    said = [WRAP] if v.violating else []
+    if stops and not v.violating:
+        where = UNANSWERED.format(
+            what="a call" if "lost" in stops else "an approval",
+            situations=", ".join(dict.fromkeys(stops)),
+            verb="stop" if len(set(stops)) > 1 else "stops",
+            why=DOCUMENTED if contract else "",
+        )
+        said = [f"{WRAP} {where}"]
     said += [REPAIR] if any(x.state == REFUSED for x in mine) else []
     return "; ".join(said) or "nothing"

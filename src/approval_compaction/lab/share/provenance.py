@@ -15,7 +15,8 @@ from __future__ import annotations
 import importlib
 import json
 import sys
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -131,6 +132,25 @@ def write(path: Path, records: dict[str, Provenance]) -> None:
     write_json(path, rows, indent=1)
 
 
+GROUPED = 3  # files sharing a name's first word, from which the table names them as one pattern
+
+
+def grouped(names: Sequence[str]) -> list[str]:
+    """``names`` in order, the JSON files sharing their first word (up to its ``-``) named as one
+    pattern with their count when there are ``GROUPED`` or more (``js-*.json (10 files)``):
+    the README's table says which files a notebook reads, ``data/notebooks.json`` each name."""
+    word = {n: n.split("-", 1)[0] + "-" for n in names if "-" in n and n.endswith(".json")}
+    counts = Counter(word.values())
+    said: list[str] = []
+    for name in names:
+        head = word.get(name)
+        if head is None or counts[head] < GROUPED:
+            said.append(name)
+        elif f"{head}*.json ({counts[head]} files)" not in said:
+            said.append(f"{head}*.json ({counts[head]} files)")
+    return said
+
+
 def table(records: dict[str, Provenance]) -> str:
     """The README's notebook table: each notebook, whether it runs the SDK, what it reads."""
     lines = [
@@ -142,6 +162,6 @@ def table(records: dict[str, Provenance]) -> str:
         runs = [f"{record.sdk_runs} runs"] if record.sdk_runs else []
         runs += [f"{n} {sdk} run{'s' if n > 1 else ''}" for sdk, n in record.driven if n]
         live = ", ".join(runs) or "none"
-        read = ", ".join(p.removeprefix("data/") for p in record.data_read) or "none"
+        read = ", ".join(grouped([p.removeprefix("data/") for p in record.data_read])) or "none"
         lines.append(f"| [{name[:2]} · {record.title}](notebooks/{name}) | {live} | {read} |")
     return "\n".join(lines)

@@ -23,6 +23,7 @@ from ...analysis.liveness import LIVENESS
 from ...errors import InvestigationError
 from ...formats.files import write_atomic
 from ...formats.markdown import code, markdown_table
+from ...study.harness import PENDING_CALL_ID
 from ...study.words import STORE_WORD
 from ...wire.rules import COMPACTION_OUTPUT, RULES, UNKNOWN
 from .. import paths
@@ -52,6 +53,13 @@ WORKAROUND_IMPORT = "from approval_compaction import defer_compaction_while_pend
 # these lines in a fresh environment.
 INSTALL_CORE = "pip install ./approval-compaction"
 INSTALL_DOCTOR = 'pip install "./approval-compaction[doctor]"'
+# The error table's two call ids: the study's scripted cases name the pending call, the stand-in
+# names a call its own answer makes (``wire.standin``), as in the JavaScript runs and notebook 09.
+STANDIN_CALL_ID = "call_standin_1"
+CALL_IDS = (
+    f"`{PENDING_CALL_ID}` is the study's scripted call, `{STANDIN_CALL_ID}` one the stand-in "
+    "made, as in the JavaScript runs"
+)
 
 
 class ReadmeMarkersError(InvestigationError):
@@ -114,7 +122,7 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
             _table(releases),
             "",
             f"**The error texts to search your logs for**, with a compaction hook that always "
-            f"says yes (`{met}`; the call id is yours):",
+            f"says yes (`{met}`{sources}; the call id is yours: {CALL_IDS}):",
             "",
             _table(errors),
             "",
