@@ -123,3 +123,33 @@ def test_tables_doctor_frames_carry_the_records_values(found: Findings) -> None:
         "poisoned": {"before repair": 3, "after repair": 0},
         "healthy": {"before repair": 0, "after repair": 3},
     }
+
+
+def test_tables_advice_keeps_the_workaround_only_where_a_call_can_go_unanswered() -> None:
+    """Issue 61 (r9): the README told a team on 0.24.0 to wrap the session in every mode, while
+    the notebooks say to keep the workaround where an approval can go unanswered: on a release
+    no case breaks, the advice names the situations that stop compacting without it."""
+    from approval_compaction.lab.findings.liveness import REFUSED, STUCK
+    from approval_compaction.lab.findings.tables import REPAIR, WRAP, advice
+    from approval_compaction.lab.findings.verdict import (
+        BUG,
+        CONTRACT,
+        LivenessVerdict,
+        ReleaseVerdict,
+    )
+
+    poisoned = LivenessVerdict("poisoned", REFUSED, ("input", "previous_response_id"), BUG)
+    mcp = LivenessVerdict("mcp_abandoned", STUCK, ("input",), BUG)
+    lost = LivenessVerdict("lost", STUCK, ("previous_response_id",), CONTRACT)
+    fixed = ReleaseVerdict("2.0", 16, 0, (), (), (poisoned, mcp, lost))
+    assert advice(fixed, "input") == (
+        f"{WRAP} wherever an approval can go unanswered (mcp_abandoned stops compacting without "
+        f"it); {REPAIR}"
+    )
+    assert advice(fixed, "previous_response_id") == (
+        f"{WRAP} wherever a call can go unanswered (lost stops compacting without it, as the SDK "
+        f"documents for this mode); {REPAIR}"
+    )
+    assert advice(ReleaseVerdict("2.0", 16, 0, (), (), ()), "auto") == "nothing"
+    broken = ReleaseVerdict("1.0", 16, 8, (), (), (mcp,))
+    assert advice(broken, "input") == WRAP

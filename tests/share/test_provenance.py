@@ -114,3 +114,16 @@ def test_provenance_driver_wrapper_counts_each_line_it_returns() -> None:
     assert counted() == [[{"a": 1}, {"b": 2}], [{"c": 3}]]
     assert provenance._state["driven"] == {"langchain": 3}
     provenance._state["driven"] = {}
+
+
+def test_provenance_table_names_many_files_of_one_word_as_a_pattern() -> None:
+    """Issue 61 (r9): the README's notebook table listed up to twelve files a notebook reads in
+    one cell; three or more JSON files sharing their first word are one pattern with a count."""
+    names = ["adk-a.json", "adk-b.json", "adk-c.json", "counterexamples/", "js-a.json", "x.json"]
+    assert provenance.grouped(names) == [
+        "adk-*.json (3 files)",
+        "counterexamples/",
+        "js-a.json",
+        "x.json",
+    ]
+    assert provenance.grouped(names[:2]) == names[:2]

@@ -333,3 +333,34 @@ def test_readme_error_texts_name_auto_store_false_where_its_runs_met_the_refusal
         if line.startswith("| No tool call found") and "openai-agents" in line
     )
     assert f"input; auto, store=False on {unstored[0].story.span}" in row
+
+
+def test_readme_error_table_names_each_call_id_its_rows_hold() -> None:
+    """Issue 61 (r9): the error table said only "the call id is yours", while its rows hold two
+    ids (the scripted cases' and one the stand-in made) and notebook 09 prints the stand-in's
+    from the raw client: the title names both, and each is in a row."""
+    from approval_compaction.lab.share.readme import PENDING_CALL_ID, STANDIN_CALL_ID
+
+    lines = README.read_text().splitlines()
+    title = next(line for line in lines if line.startswith("**The error texts"))
+    rows = [line for line in lines if line.startswith("| No tool")]
+    assert "`data/js-sweep.json`" in title
+    for call_id in (PENDING_CALL_ID, STANDIN_CALL_ID):
+        assert f"`{call_id}`" in title
+        assert any(f"call {call_id}." in row or f"call_id {call_id}." in row for row in rows)
+
+
+def test_readme_verdict_row_names_every_verdict_word_and_the_doctors_diagnosis() -> None:
+    """Issue 61 (r9): the words table filed *never compacts* under *not affected*, left out the
+    liveness bugs ADK and LangChain rows show (a late answer left unpaired), and used "verdict"
+    for the doctor's word on a session too: each of the record's verdicts, each liveness state,
+    and the doctor's five diagnoses are named."""
+    from typing import get_args
+
+    from approval_compaction.doctor.verdict import VerdictWord
+    from approval_compaction.lab.findings.verdict import STATE_WORDS, VERDICTS
+
+    row = next(line for line in README.read_text().splitlines() if line.startswith("| *verdict*"))
+    assert all(f"*{word}*" in row for word in VERDICTS)
+    assert all(word in row for word in STATE_WORDS.values())
+    assert f"*diagnosis* ({', '.join(get_args(VerdictWord))}" in row
