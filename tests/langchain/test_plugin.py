@@ -88,3 +88,11 @@ def test_plugin_answer_without_a_search_says_nothing_of_one(tmp_path: Path) -> N
     from approval_compaction.langchain.plugin import _search_left
 
     assert _search_left(tmp_path) == ""
+
+
+def test_plugin_verdict_block_calls_langchains_kinds_settings() -> None:
+    """Issue 61 (r9): the README's langchain row said "(all modes)" where notebook 14 says
+    "(every setting)": langchain has no compaction modes, its kinds are settings."""
+    block = verdict_block()
+    assert "(every setting)" in block
+    assert "all modes" not in block
