@@ -140,8 +140,8 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     from ..formats.progress import Progress
     from .check import JS, PYTHON, check_answer, check_config, check_liveness, liveness_answer
 
-    if getattr(args, "adk", False):  # the ADK folder's check, loaded by name (doctor.sdks)
-        from .sdks import sdk_module
+    if getattr(args, "adk", False):  # the ADK folder's check, loaded by name (sdks)
+        from ..sdks import sdk_module
 
         return int(sdk_module("adk", "check").command(args, out))
     store = getattr(args, "response_store", "default")
@@ -152,7 +152,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         raise InvestigationError("--later must be 0 or more")
     folder = getattr(args, "js", None)
     if folder is not None:  # the team's @openai/agents, through the JS driver
-        from .sdks import sdk_module
+        from ..sdks import sdk_module
 
         check_js = sdk_module("js", "check").check_js
         release, rows, keeps = check_js(cfg, Path(folder), args.turns, args.later)

@@ -41,10 +41,10 @@ from typing import Any, Literal
 from ..analysis.healing import item_name, rewrites
 from ..analysis.pairing import Unpaired, find_unpaired
 from ..errors import InvestigationError, printable, require
+from ..sdks import sdk_module
 from ..study.items import Item
 from ..wire.rules import ApiError, OrphanAnswer, orphan_answer, orphan_output
 from .jsontext import JsonTextError, children, kind_at, value_end
-from .sdks import sdk_module
 from .verdict import SessionReport, judge
 
 require("the doctor", ["msgspec"], "doctor")  # the export's parser, before the import fails

@@ -1,14 +1,15 @@
 """Plugins: the SDKs that enter as one folder each, named here as data and loaded by name.
 
 pytest's pattern: the core holds one hook specification and a list of plugins, and never
-imports a plugin by its own name. Each entry of ``REGISTRY`` names the module of one SDK's
-folder that holds its ``PLUGIN``, an ``SdkPlugin``: its commands, the README and docs blocks it
-writes (by marker name), its notebook's answer line, its line of the driver search's registry
-(``lab.explore.sdks``), and, where it has them, what ``data`` writes of it, its part of the front
-page's answers (``FrontPage``) and its reports as comments (``share``). The lab's command line,
-its README writer and its notebooks' headlines read every plugin through ``plugins()`` (one by
-its name through ``plugin``); the SDK's folder imports the lab, the lab reaches it only through
-this list (import-linter keeps it so).
+imports a plugin by its own name. Each entry of ``REGISTRY`` (one per folder of
+``sdks.FOLDERS``) names the module of one SDK's folder that holds its ``PLUGIN``, an
+``SdkPlugin``: its commands, the README and docs blocks it writes (by marker name), its
+notebook's answer line, its line of the driver search's registry (``lab.explore.sdks``), and,
+where it has them, what ``data`` writes of it, its part of the front page's answers
+(``FrontPage``) and its reports as comments (``share``). The lab's command line, its README
+writer and its notebooks' headlines read every plugin through ``plugins()`` (one by its name
+through ``plugin``); the SDK's folder imports the lab, the lab reaches it only through this list
+(import-linter keeps it so).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..formats.arguments import AddCommand, Lazy
+from ..sdks import FOLDERS
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -27,12 +29,8 @@ if TYPE_CHECKING:
     from ..study.moves import Driven
     from .affected.exports import ExportRecord
 
-# Each SDK's folder, by the module that holds its PLUGIN (adding an SDK is a line here).
-REGISTRY: dict[str, str] = {
-    "js": "approval_compaction.js.plugin",
-    "adk": "approval_compaction.adk.plugin",
-    "langchain": "approval_compaction.langchain.plugin",
-}
+# Each SDK's folder (``sdks.FOLDERS``, the one list), by the module that holds its PLUGIN.
+REGISTRY: dict[str, str] = {name: f"{folder}.plugin" for name, folder in FOLDERS.items()}
 
 
 @dataclass(frozen=True)
