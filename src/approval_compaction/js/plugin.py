@@ -167,4 +167,5 @@ PLUGIN = SdkPlugin(
     front=front,
     comment=comment,
     exports=exports,
+    mentions=r"@openai/agents|agents-openai|openai-agents-js|JS|JavaScript",
 )

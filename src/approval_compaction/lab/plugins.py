@@ -77,6 +77,9 @@ class SdkPlugin:
     # package's name, for the notebooks' provenance (``share.provenance``): its lines are counted
     # as that package's runs.
     runs: tuple[str, str, str] | None = None
+    # A regular expression matching a statement that names its package (``findings.verdict``
+    # reads its releases' verdicts from those, openai-agents' from statements naming none).
+    mentions: str | None = None
 
 
 def plugin(name: str, registry: Mapping[str, str] = REGISTRY) -> SdkPlugin:

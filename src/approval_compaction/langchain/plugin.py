@@ -233,4 +233,5 @@ PLUGIN = SdkPlugin(
     files=(*FILES.values(), f"{MATRIX}.json", DATES, REPORT),
     driven=driven,
     runs=("approval_compaction.langchain.harness", "run_driver", "langchain"),
+    mentions=r"[Ll]ang[Cc]hain|langgraph",
 )
