@@ -52,6 +52,15 @@ Comment = tuple[str, tuple[Path, ...]]
 
 
 @dataclass(frozen=True)
+class Share:
+    """How ``share --NAME [WHICH]`` is declared for an SDK with reports to share: the reports
+    it gives by name (the first when none is named) and the option's help."""
+
+    reports: tuple[str, ...]
+    help: str
+
+
+@dataclass(frozen=True)
 class SdkPlugin:
     """What one SDK's folder hands the shared code: its package's name, its notebook's number,
     a function declaring its commands, the blocks it writes from a data folder (by marker
@@ -69,8 +78,10 @@ class SdkPlugin:
     data: Callable[[Path], list[Path]] | None = None
     # Its part of the front page's answers, from a data folder and Python's two tables.
     front: Callable[[Path, pd.DataFrame, pd.DataFrame], FrontPage] | None = None
-    # Its reports as paste-ready comments (``share --NAME WHICH``), from a data folder.
+    # Its reports as paste-ready comments (``share --NAME WHICH``), from a data folder, and
+    # how that option is declared (both or neither).
     comment: Callable[[Path, str], Comment] | None = None
+    share: Share | None = None
     # The doctor's test data from its runner (``doctor exports``): each record and its items.
     exports: Callable[[], list[tuple[ExportRecord, Any]]] | None = None
     # The driver's function each run of a notebook returns through (module, function) and the
@@ -80,6 +91,11 @@ class SdkPlugin:
     # A regular expression matching a statement that names its package (``findings.verdict``
     # reads its releases' verdicts from those, openai-agents' from statements naming none).
     mentions: str | None = None
+
+
+def sharing(registry: Mapping[str, str] = REGISTRY) -> list[tuple[SdkPlugin, Share]]:
+    """Every plugin with reports to share (``share --NAME``), with how its option reads."""
+    return [(p, p.share) for p in plugins(registry) if p.comment is not None and p.share]
 
 
 def plugin(name: str, registry: Mapping[str, str] = REGISTRY) -> SdkPlugin:
