@@ -40,6 +40,18 @@ class Words:
     models: Mapping[str, str] | None = None
 
 
+@dataclass(frozen=True)
+class Exported:
+    """How the doctor names a session exported from the SDK (``doctor items --sdk NAME``):
+    its package, how a team gets the items, whose they are and what tells them apart; its
+    folder's ``items`` module reads them (``is_item``, ``wire_items``, ``sdk_message``)."""
+
+    package: str
+    getter: str  # ``getItems() in JS``
+    owner: str  # ``the JS SDK's``
+    tells: str  # the keys or types that tell its items from the wire's
+
+
 def sdk_module(sdk: str, module: str) -> ModuleType:
     """The module ``module`` of ``sdk``'s folder (``sdk_module("js", "items")``)."""
     if sdk not in FOLDERS:

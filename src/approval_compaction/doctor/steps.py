@@ -11,7 +11,7 @@ import argparse
 from types import ModuleType
 
 from ..formats.arguments import SECONDS, STORE_HELP, AddCommand, Lazy
-from ..sdks import FOLDERS, has_module, sdk_module
+from ..sdks import FOLDERS, Exported, has_module, sdk_module
 from ..study.words import STORE_WORDS
 from .status import STATUSES
 
@@ -24,7 +24,22 @@ _STORE_HELP = (
 def check_options() -> list[ModuleType]:
     """Each SDK folder's options on ``doctor check`` (its ``options`` module, in ``FOLDERS``'
     order): its ``FLAG``, ``SAID`` (the help's words), ``declare``, ``asked`` and ``command``."""
-    return [sdk_module(sdk, "options") for sdk in FOLDERS if has_module(sdk, "options")]
+    return [sdk_module(sdk, "options") for sdk in FOLDERS if _options(sdk)]
+
+
+def exported() -> dict[str, Exported]:
+    """Each SDK folder whose sessions ``doctor items`` reads (its options' ``EXPORT``), by its
+    name, the ``--sdk`` word."""
+    found = {}
+    for sdk in FOLDERS:
+        words = getattr(sdk_module(sdk, "options"), "EXPORT", None) if _options(sdk) else None
+        if isinstance(words, Exported):
+            found[sdk] = words
+    return found
+
+
+def _options(sdk: str) -> bool:
+    return has_module(sdk, "options")
 
 
 def register(add: AddCommand, lazy: Lazy) -> argparse._SubParsersAction[argparse.ArgumentParser]:
@@ -82,12 +97,16 @@ def register(add: AddCommand, lazy: Lazy) -> argparse._SubParsersAction[argparse
     )
     items = steps.add_parser(
         "items",
-        help="judge one session's items exported as JSON (getItems() in JS, get_items() in "
-        "Python) and write the healed list",
+        help="judge one session's items exported as JSON "
+        f"({', '.join([*(e.getter for e in exported().values()), 'get_items() in Python'])}) "
+        "and write the healed list",
     )
     items.add_argument("export", help="a JSON list of one session's items")
     items.add_argument(
-        "--sdk", choices=("auto", "js", "python"), default="auto", help="whose items (auto: told)"
+        "--sdk",
+        choices=("auto", *exported(), "python"),
+        default="auto",
+        help="whose items (auto: told)",
     )
     written = items.add_mutually_exclusive_group()
     written.add_argument("--output", help="write the healed list to this new file")

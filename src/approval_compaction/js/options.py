@@ -1,5 +1,6 @@
 """Options: ``doctor check --js [FOLDER]``, as the JS folder declares it on the doctor's
-``check``, importing nothing heavy: the doctor declares its steps without loading an SDK, so it
+``check``, and how ``doctor items --sdk js`` names its exports (``EXPORT``), importing nothing
+heavy: the doctor declares its steps without loading an SDK, so it
 loads this module by name (``sdks``) and the check itself (``check.command``) only when asked."""
 
 from __future__ import annotations
@@ -7,8 +8,14 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
+from ..sdks import Exported
+
 FLAG = "--js"
 SAID = "--js for @openai/agents"  # how the doctor's one-line help names it
+# ``doctor items --sdk js``: a session's ``getItems()`` (``items`` maps it to the wire's shapes).
+EXPORT = Exported(
+    "@openai/agents", "getItems() in JS", "the JS SDK's", "callId, providerData or a JS type"
+)
 
 
 def declare(check: argparse.ArgumentParser) -> None:
