@@ -173,4 +173,5 @@ PLUGIN = SdkPlugin(
     ),
     exports=exports,
     mentions=r"@openai/agents|agents-openai|openai-agents-js|JS|JavaScript",
+    stop="notebook 11: wrap the session with `js/workaround.mjs`",
 )

@@ -91,6 +91,8 @@ class SdkPlugin:
     # A regular expression matching a statement that names its package (``findings.verdict``
     # reads its releases' verdicts from those, openai-agents' from statements naming none).
     mentions: str | None = None
+    # How a team stops its new sessions breaking: the notebook whose action says it.
+    stop: str | None = None
 
 
 def sharing(registry: Mapping[str, str] = REGISTRY) -> list[tuple[SdkPlugin, Share]]:
