@@ -47,13 +47,13 @@ class Exported:
     folder's ``items`` module reads them (``is_item``, ``wire_items``, ``sdk_message``)."""
 
     package: str
-    getter: str  # ``getItems() in JS``
-    owner: str  # ``the JS SDK's``
+    getter: str  # the call that returns a session's items, and in which language
+    owner: str  # whose items they are, as a sentence names them (``the ... SDK's``)
     tells: str  # the keys or types that tell its items from the wire's
 
 
 def sdk_module(sdk: str, module: str) -> ModuleType:
-    """The module ``module`` of ``sdk``'s folder (``sdk_module("js", "items")``)."""
+    """The module ``module`` of ``sdk``'s folder (``sdk_module(name, "items")``)."""
     if sdk not in FOLDERS:
         raise InvestigationError(f"no SDK {sdk!r}: expected one of {', '.join(FOLDERS)}")
     return importlib.import_module(f"{FOLDERS[sdk]}.{module}")

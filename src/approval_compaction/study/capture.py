@@ -191,7 +191,7 @@ class CaseRun:
         top = {f.name: getattr(self, f.name) for f in fields(CaseRun)}
         if self.response_store is None:  # not set: the file reads as before the setting existed
             del top["response_store"]
-        if self.sdk == PYTHON:  # the Python study's files read as before the JS one existed
+        if self.sdk == PYTHON:  # the Python study's files read as before another SDK's existed
             del top["sdk"]
         if not self.configured:  # taken as planned: the file reads as before the field existed
             del top["configured"]
