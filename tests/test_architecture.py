@@ -453,3 +453,43 @@ def long_functions() -> dict[str, int]:
 
 def test_architecture_no_function_is_longer_than_about_a_hundred_lines() -> None:
     assert sorted(long_functions()) == sorted(LONG_FUNCTIONS)
+
+
+# Issue 62: each SDK besides openai-agents lives in one folder and the shared code names none of
+# them (the words ``grep -rniw`` finds, as whole words). The files that still do, and why; the
+# test fails once one names none, so the list only shrinks.
+SDK_NAMED = re.compile(
+    r"(?<!\w)(?:js|javascript|@openai/agents|adk|google-adk|langchain)(?!\w)", re.IGNORECASE
+)
+SDK_FOLDERS = ("js/", "adk/", "langchain/")
+NAMES_AN_SDK = {
+    "sdks.py": "the one list of the folders (FOLDERS), which the core loads by name",
+    "wire/rules.py": "public sources cited by each rule (openai-agents-js, LangChain.js): data",
+    "wire/standin.py": "the public answer it reproduces cited (openai/openai-agents-js#760)",
+    "lab/share/sanitize.py": "`javascript:` links and scripts, a browser's word, not the SDK's",
+    "lab/share/render.py": "require.js and `javascript:` links, a browser's words",
+    # test infrastructure over js/storefuzz.mjs, above every layer; its move into js/ is left
+    "testing/jsfuzz.py": "the JS workaround's store fuzzer (its runner and item map)",
+    "testing/pyfuzz.py": "cites testing.jsfuzz, whose promises it shares",
+}
+
+
+def sdk_naming_modules() -> list[str]:
+    """Each module outside the SDK folders with a line that names one of those SDKs."""
+    return [
+        module
+        for module in source_modules()
+        if not module.startswith(SDK_FOLDERS)
+        and SDK_NAMED.search((paths.PACKAGE / module).read_text())
+    ]
+
+
+def test_architecture_the_shared_code_names_no_sdk_folder() -> None:
+    assert sdk_naming_modules() == sorted(NAMES_AN_SDK)
+
+
+def test_architecture_the_sdk_name_check_sees_a_name_as_grep_does() -> None:
+    said = ["adk.check", "the JS SDK", "@openai/agents", "google-adk 1.0", "LangChain's"]
+    unsaid = ["json", "jsontext", "adk_kinds", "readkey", "openai-agents"]
+    assert all(SDK_NAMED.search(text) for text in said)
+    assert not any(SDK_NAMED.search(text) for text in unsaid)

@@ -18,8 +18,6 @@ PACKAGE = Path(__file__).resolve().parent
 SOURCE = PACKAGE.parent  # the folder that holds the package: what a release's probe imports from
 ROOT = SOURCE.parent
 DATA = ROOT / "data"
-# The JS workaround a team copies (the repository's file; the lab's plans wrap sessions with it).
-JS_WORKAROUND = ROOT / "js" / "workaround.mjs"
 
 # Throwaway session stores (each case's SQLite history, the explorer's and the workers') need no
 # durability, so they go where the system keeps files in memory, when it has such a folder:

@@ -93,7 +93,7 @@ def test_check_adk_on_the_pinned_release_answers_each_kind() -> None:
 def test_check_command_is_what_doctor_check_adk_runs(
     argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The doctor reaches the folder's ``command`` by name (``doctor.sdks``): a wrong
+    """The doctor reaches the folder's ``command`` by name (``sdks``): a wrong
     combination is one line and status 2, before any run."""
     assert main(["doctor", "check", "--adk", *argv]) == 2
     assert said in capsys.readouterr().err

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from approval_compaction import paths
+from approval_compaction.errors import InvestigationError
 from approval_compaction.lab.affected.session import (
     SessionError,
     compaction_frame,
@@ -22,9 +23,11 @@ from approval_compaction.lab.affected.session import (
     sent_items,
     session_answer,
     session_verdict,
+    stop,
     turn_answers,
     write_example,
 )
+from approval_compaction.lab.plugins import plugin
 
 EXAMPLE = paths.ROOT / "notebooks" / "examples" / "poisoned.db"
 USER = {"role": "user", "content": "q"}
@@ -119,3 +122,11 @@ def test_a_session_that_cannot_be_read_is_one_line_naming_why(
     with pytest.raises(SessionError) as raised:
         load_session(tmp_path / name, session_id)
     assert str(raised.value) == error
+
+
+def test_session_stop_is_notebook_06_for_python_and_the_plugins_for_another_sdk() -> None:
+    """How a team stops new sessions breaking comes from the SDK's plugin (``SdkPlugin.stop``)."""
+    assert stop("python").startswith("notebook 06: upgrade")
+    assert stop("js") == plugin("js").stop and "js/workaround.mjs" in stop("js")
+    with pytest.raises(InvestigationError, match="the adk plugin says nothing"):
+        stop("adk")

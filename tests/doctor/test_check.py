@@ -6,7 +6,6 @@ import needs
 import pytest
 
 from approval_compaction.doctor.check import (
-    JS,
     NOT_RUN,
     PAUSED,
     REJECTED,
@@ -18,6 +17,7 @@ from approval_compaction.doctor.check import (
     replayed_check,
     run_check,
 )
+from approval_compaction.js.check import JS
 
 
 def default_threshold() -> int:

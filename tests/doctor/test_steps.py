@@ -45,3 +45,15 @@ def test_steps_refuse_a_ttl_that_is_not_seconds(capsys: pytest.CaptureFixture[st
         main.parse_args(["doctor", "repair", "s.db", "--ttl", "0"])
     assert stop.value.code == 2
     assert "0 is not a number of seconds" in capsys.readouterr().err
+
+
+def test_steps_check_takes_each_sdk_folders_own_option() -> None:
+    """``doctor check --js``/``--adk`` are declared by the folders (``check_options``): the
+    doctor names neither, and each option's flag parses as the folder says it is asked."""
+    main, _, _ = declared()
+    options = steps.check_options()
+    assert [o.FLAG for o in options] == ["--js", "--adk"]
+    asked = {o.FLAG: o.asked(main.parse_args(["doctor", "check", o.FLAG])) for o in options}
+    assert asked == {"--js": True, "--adk": True}
+    bare = main.parse_args(["doctor", "check"])
+    assert not any(o.asked(bare) for o in options)

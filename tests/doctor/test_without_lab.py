@@ -69,7 +69,7 @@ for step, argv in steps.items():
     with contextlib.redirect_stdout(out):
         codes[step] = main(argv)
     outs[step] = out.getvalue()
-from approval_compaction.doctor.sdks import sdk_module
+from approval_compaction.sdks import sdk_module
 # What the doctor loads of an SDK folder by name (``doctor check --adk`` needs google-adk
 # beside it to run; its modules must load without the lab all the same).
 folders = [sdk_module("adk", m).__name__ for m in ("check", "harness", "items")]

@@ -23,6 +23,7 @@ from approval_compaction.lab.findings.verdict import (
     LivenessVerdict,
     ReleaseVerdict,
     breach_kind,
+    claims,
     count_disagreements,
     disagreements,
     kind_of,
@@ -30,6 +31,7 @@ from approval_compaction.lab.findings.verdict import (
     liveness_claims,
     liveness_disagreements,
     of,
+    package_named,
     published,
     term_disagreements,
 )
@@ -284,3 +286,22 @@ def test_every_published_file_and_report_says_of_each_situation_what_the_record_
     assert {name: said for name, said in wrong.items() if said} == {}
     order = [v.release for v in found.verdicts]  # the README's two tables are read, not skipped
     assert len(liveness_claims(texts["README.md"], order)) > 20
+
+
+@pytest.mark.parametrize(
+    ("statement", "sdk"),
+    [
+        ("google-adk 1.0.0 is affected.", "google-adk"),
+        ("LangChain 1.0.0 is affected.", "langchain"),
+        ("@openai/agents 1.0.0 is affected.", "@openai/agents"),
+    ],
+    ids=["adk", "langchain", "js"],
+)
+def test_verdict_a_statement_naming_a_driver_is_read_for_it_not_for_openai_agents(
+    statement: str, sdk: str
+) -> None:
+    """Which package a statement is about comes from each plugin's ``mentions``."""
+    assert sdk in package_named()
+    assert claims(statement, ["1.0.0"], sdk) == [("1.0.0", AFFECTED, statement)]
+    assert claims(statement, ["1.0.0"]) == []
+    assert claims("openai-agents 1.0.0 is affected.", ["1.0.0"], sdk) == []

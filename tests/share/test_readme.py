@@ -13,6 +13,7 @@ from approval_compaction.analysis.liveness import LIVENESS
 from approval_compaction.cli import parser
 from approval_compaction.formats.markdown import GITHUB_LIMIT, github_length
 from approval_compaction.formats.records import read_records
+from approval_compaction.js.harness import WORKAROUND
 from approval_compaction.lab import paths
 from approval_compaction.lab.findings.load import Findings, load_findings
 from approval_compaction.lab.share.readme import (
@@ -131,7 +132,7 @@ def test_readme_js_workaround_names_the_modules_exports_and_where_its_sweep_prov
 
     said = readme_js_workaround()
     module = paths.ROOT / said["file"]
-    assert module == paths.JS_WORKAROUND and module.is_file()
+    assert module == WORKAROUND and module.is_file()
     exported = set(
         re.findall(r"^export (?:async )?(?:function|class|const) (\w+)", module.read_text(), re.M)
     )
@@ -290,7 +291,7 @@ def test_readme_js_workaround_lines_run_as_pasted(tmp_path: Path) -> None:
 
     quick = section(README.read_text(), "## Your first five minutes")
     typed = next(body for info, body in fenced_blocks(quick) if info == "ts")
-    shutil.copyfile(paths.JS_WORKAROUND, tmp_path / "workaround.mjs")
+    shutil.copyfile(WORKAROUND, tmp_path / "workaround.mjs")
     (tmp_path / "node_modules").symlink_to(paths.ROOT / "node_modules")
     script = typed + "\n".join(
         [

@@ -156,3 +156,14 @@ def test_capture_a_continued_run_round_trips_its_later_turns() -> None:
     assert CaseRun.from_json(json.loads(json.dumps(run.to_json()))) == run
     old = {k: v for k, v in full_run().to_json().items() if k not in ("continued", "later")}
     assert CaseRun.from_json(old) == full_run()
+
+
+@pytest.mark.parametrize("sdk", ["python", "js", "adk", "langchain"])
+def test_capture_a_run_names_python_or_an_sdk_folder(sdk: str) -> None:
+    assert CaseRun(Case(), "1.0.0", [], 0, 0, sdk=sdk).sdk == sdk
+
+
+def test_capture_a_run_of_an_sdk_no_folder_holds_is_refused() -> None:
+    """``sdk`` is a folder's name (``sdks.FOLDERS``) or ``python``, checked, not a free text."""
+    with pytest.raises(ValueError, match="no SDK 'go': expected one of python, js, adk"):
+        CaseRun(Case(), "1.0.0", [], 0, 0, sdk="go")

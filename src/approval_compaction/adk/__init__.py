@@ -1,8 +1,8 @@
 """google-adk: the study's scenario on ``google-adk``, as one folder.
 
 Everything ADK-specific lives here, and the shared code reaches it only by name: the lab
-through its plugin registry (``lab.plugins``), the doctor through its list of SDK folders
-(``doctor.sdks``):
+through its plugin registry (``lab.plugins``), the doctor and the display through the one list
+of SDK folders (``sdks``):
 
 - ``driver.py``: the one script that runs in a release's own environment (``google-adk``, a
   scripted ``BaseLlm`` and summariser, ADK's own session services): it drives and records, and

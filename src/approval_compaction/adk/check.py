@@ -166,8 +166,6 @@ def command(args: argparse.Namespace, out: TextIO) -> int:
     doctor's exit status (affected or healthy)."""
     from ..doctor import status
 
-    if getattr(args, "js", None) is not None:
-        raise InvestigationError("--adk and --js check different SDKs: pass one")
     if args.later < 0:
         raise InvestigationError("--later must be 0 or more")
     found = check_adk(kinds_of(args.kind), args.later)

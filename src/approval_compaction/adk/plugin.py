@@ -355,4 +355,5 @@ PLUGIN = SdkPlugin(
     files=(*FILES.values(), f"{MATRIX}.json"),
     driven=driven,
     runs=("approval_compaction.adk.harness", "_run_driver", "google-adk"),
+    mentions=r"google-adk|adk-python|\bADK\b",
 )

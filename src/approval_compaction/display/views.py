@@ -9,33 +9,38 @@ from collections.abc import Callable
 import pandas as pd
 
 from ..analysis.pairing import open_calls, orphan_outputs
+from ..sdks import Words, words
 from ..study.capture import STAGES, CaseRun, StageName, pending_ids
 from ..study.items import Item
 from ..study.state import unwrap
 from .frames import diff_frame, items_frame
 
-# How a run's SDK and model are named in a title: the scripted model, or the SDK's own over HTTP.
-SDK_NAMES = {"python": "openai-agents", "js": "@openai/agents", "adk": "google-adk"}
+# How a run of openai-agents (the core's SDK) names its hook and model in a title: the scripted
+# model, or the SDK's own over HTTP. Another SDK's folder names its own (``sdks.words``).
+PACKAGE = "openai-agents"
 MODEL_WORDS = {"scripted": "scripted model", "responses": "OpenAIResponsesModel over HTTP"}
-ADK_MODEL_WORDS = {"scripted": "scripted model", "responses": "OpenAIResponsesLlm over HTTP"}
 HOOK_WORDS = {"on": "hook always says yes", "off": "hook never says yes"}
-# ADK has no hook: an App's events compaction runs after each invocation, or is not configured.
-ADK_HOOK_WORDS = {"on": "the App compacting after every invocation", "off": "no compaction"}
+
+
+def sdk_name(sdk: str) -> str:
+    """The package a run's ``sdk`` names (``openai-agents``, or its folder's ``words.WORDS``);
+    an SDK no folder holds keeps its own name."""
+    found = words(sdk)
+    return found.package if found else PACKAGE if sdk == "python" else sdk
 
 
 def scope(run: CaseRun, *controls: CaseRun) -> str:
     """What one run ran under, for a table's title: ``openai-agents 0.23.1, input mode, hook
     always says yes, scripted model`` (with ``store=False`` when the agent set it). With
     controls (the same case, the hook's answer changed), every run's hook is named: ``hook
-    always says yes and hook never says yes``."""
+    always says yes and hook never says yes``. Another SDK's run reads in its folder's words."""
     store = "" if run.response_store is None else f", store={run.response_store}"
-    sdk = SDK_NAMES.get(run.sdk, run.sdk)
-    mode = f"{run.mode} mode" if run.sdk != "adk" else f"compaction kind {run.mode}"
+    own = words(run.sdk) or Words(sdk_name(run.sdk))
+    mode = own.mode.format(mode=run.mode)
     answers = dict.fromkeys(r.case.compaction for r in (run, *controls))
-    words = ADK_HOOK_WORDS if run.sdk == "adk" else HOOK_WORDS
-    hook = " and ".join(words[answer] for answer in answers)
-    model = (ADK_MODEL_WORDS if run.sdk == "adk" else MODEL_WORDS).get(run.model, run.model)
-    return f"{sdk} {run.sdk_version}, {mode}{store}, {hook}, {model}"
+    hook = " and ".join((own.hooks or HOOK_WORDS)[answer] for answer in answers)
+    model = (own.models or MODEL_WORDS).get(run.model, run.model)
+    return f"{sdk_name(run.sdk)} {run.sdk_version}, {mode}{store}, {hook}, {model}"
 
 
 def stage_table(run: CaseRun, name: StageName) -> pd.DataFrame:

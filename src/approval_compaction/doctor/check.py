@@ -9,10 +9,10 @@ row says what ``Runner.run`` met at the pause, the verdict on the stored history
 resume, and whether the next turn would be refused. The plain turns run once and each position
 forks the store (``driver.branches``); ``replayed_check`` replays every position from the start,
 and a test holds the two equal. ``check_liveness`` goes on for ``later`` turns and judges
-whether the sessions keep compacting (``analysis.liveness``). ``js.check`` runs the same check on
-a team's ``@openai/agents``, through the JS driver; both rows come from ``stage_row``, and both
-answers are worded by the same functions, each SDK named by its ``Sdk``. docs/doctor.md tells the
-story.
+whether the sessions keep compacting (``analysis.liveness``). An SDK's folder may run the same
+check on a team's own install, through its driver (``doctor.command.check_command``, by its
+option); every row comes from ``stage_row``, and every answer is worded by the same functions,
+each SDK named by its ``Sdk``. docs/doctor.md tells the story.
 """
 
 from __future__ import annotations
@@ -95,14 +95,8 @@ PYTHON = Sdk(
     "the user's `Runner.run` at the pause raises `openai.BadRequestError`",
     "`doctor repair STORE --apply` on the application's store",
 )
-JS = Sdk(
-    "@openai/agents",
-    "the user's `run()` at the pause throws the `openai` client's `BadRequestError`",
-    "write each session's `getItems()` to a file, run `doctor items FILE --output healed.json`, "
-    "then `clearSession()` and `addItems()` the healed list (docs/doctor.md)",
-)
 # A session that stops compacting shows it at its second later turn: the first compacts (the
-# hook says yes), the next one does not (the JS SDK's stall from 0.19.0). Fewer later turns
+# hook says yes), the next one does not (a stall an SDK's folder reports). Fewer later turns
 # cannot tell, so the answer says so rather than that the sessions keep compacting.
 STALL_TURNS = 2
 

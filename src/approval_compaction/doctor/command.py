@@ -1,7 +1,7 @@
 """Command: the user's steps of ``python -m approval_compaction doctor``: scan, repair, restore,
 the SQL query a DBA runs (``sql``), ``items`` (one session exported as JSON, judged and healed)
 and ``check`` (whether and when the bug strikes a configuration, on the installed SDK: Python's,
-or with ``--js`` the @openai/agents in a folder).
+or another SDK's by its folder's option, ``steps.check_options``).
 
 ``cli.py`` declares the arguments and sends these six steps here (``data``, the lab's, goes to
 ``lab.affected.command``); none imports the lab. ``check`` imports the study when it runs, so the
@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ..errors import InvestigationError, printable
 from . import repair, status
@@ -31,7 +31,12 @@ from .restore import restore
 from .scan import scan_to
 from .stores import WriteStopped
 
+if TYPE_CHECKING:
+    from .check import CheckRow, Config, Keeps, Sdk
+
 Step = Callable[[argparse.Namespace, TextIO], int]
+# What a check's run gives: the release, a row per pause position, and the later turns.
+CheckRun = tuple[str, "list[CheckRow]", "Keeps"]
 
 
 def _scan(args: argparse.Namespace, out: TextIO) -> int:
@@ -135,31 +140,41 @@ def _restore(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _check(args: argparse.Namespace, out: TextIO) -> int:
-    """The check's rows as a table (or JSON), then its answers: affected, and keeps compacting."""
-    from ..analysis.liveness import liveness_records
+    """The check on the SDK asked for: a folder's (its option, ``steps.check_options``), or
+    the installed openai-agents'."""
     from ..formats.progress import Progress
-    from .check import JS, PYTHON, check_answer, check_config, check_liveness, liveness_answer
+    from .check import PYTHON, check_liveness
+    from .steps import check_options
 
-    if getattr(args, "adk", False):  # the ADK folder's check, loaded by name (doctor.sdks)
-        from .sdks import sdk_module
+    asked = [options for options in check_options() if options.asked(args)]
+    if len(asked) > 1:
+        flags = " and ".join(sorted(options.FLAG for options in asked))
+        raise InvestigationError(f"{flags} check different SDKs: pass one")
+    if asked:
+        return int(asked[0].command(args, out))
 
-        return int(sdk_module("adk", "check").command(args, out))
+    def run(cfg: Config) -> CheckRun:
+        with Progress("doctor check", args.turns + 1, "pause positions") as progress:
+            return check_liveness(cfg, args.turns, args.later, progress=progress)
+
+    return check_command(args, out, PYTHON, run)
+
+
+def check_command(
+    args: argparse.Namespace, out: TextIO, sdk: Sdk, run: Callable[[Config], CheckRun]
+) -> int:
+    """The check of ``sdk`` by ``run`` on the configuration the command line names: its rows
+    as a table (or JSON), then its answers: affected, and keeps compacting."""
+    from ..analysis.liveness import liveness_records
+    from .check import check_answer, check_config, liveness_answer
+
     store = getattr(args, "response_store", "default")
     cfg = check_config(args.mode, args.trigger, args.decision, args.tool, store)
     if args.turns < 0:
         raise InvestigationError("--turns must be 0 or more")
     if args.later < 0:
         raise InvestigationError("--later must be 0 or more")
-    folder = getattr(args, "js", None)
-    if folder is not None:  # the team's @openai/agents, through the JS driver
-        from .sdks import sdk_module
-
-        check_js = sdk_module("js", "check").check_js
-        release, rows, keeps = check_js(cfg, Path(folder), args.turns, args.later)
-    else:
-        with Progress("doctor check", args.turns + 1, "pause positions") as progress:
-            release, rows, keeps = check_liveness(cfg, args.turns, args.later, progress=progress)
-    sdk = PYTHON if folder is None else JS
+    release, rows, keeps = run(cfg)
     answers = [check_answer(cfg, rows, release, sdk)]
     answers += [liveness_answer(cfg, keeps, release, sdk)] if args.later else []
     struck = any(r.affected for r in rows) or bool(keeps.refused() or keeps.broken())

@@ -1,17 +1,17 @@
 """Export: one session's items in a JSON file, judged and healed (``doctor items``).
 
-Any store a team uses can hand over what a session holds: ``await session.getItems()`` in the JS
-SDK, ``await session.get_items()`` in the Python SDK, written out as a JSON list. This reads that
-list in either SDK's protocol (``is_js_item``: ``callId``, ``function_call_result``; or the
-Responses API's shapes the Python SDK stores), maps JS items to the wire's shapes in the one
-place that does (``js.items``), and judges them as ``doctor scan`` judges a stored session
+Any store a team uses can hand over what a session holds: ``await session.get_items()`` in the
+Python SDK, or what an SDK folder's options name (``EXPORT``: ``steps.exported``), written out as
+a JSON list. This reads that list in the Responses API's shapes the Python SDK stores, or in a
+folder's protocol (its ``items.is_item``), maps those items to the wire's shapes in the one place
+that does (its ``items.wire_items``), and judges them as ``doctor scan`` judges a stored session
 (``verdict.judge``). What the next turn would be refused for is the first output without its
 call, worded as the API words it for that kind (``wire.rules.orphan_answer``: the function form
 the stand-in enforces, the shell form a public report shows, the others unknown and said so; a
 call still waiting for its output is left out, as it is the verdict's note, not a refusal). The
 healed list is the export with each rewrite ``doctor repair`` makes
 (``analysis.healing.rewrites``) in its place, each written in the export's own protocol
-(``js.items.js_message`` for the JS SDK), so the team loads it back with its own session's
+(a folder's ``items.sdk_message``), so the team loads it back with its own session's
 ``clearSession``/``addItems`` (``clear_session``/``add_items``). Nothing is written unless
 asked: to a new file, or over the export itself with ``in place``, atomically either way, and
 never over anything but a regular file.
@@ -36,28 +36,38 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Literal
+from typing import Any
 
 from ..analysis.healing import item_name, rewrites
 from ..analysis.pairing import Unpaired, find_unpaired
 from ..errors import InvestigationError, printable, require
+from ..sdks import sdk_module
 from ..study.items import Item
 from ..wire.rules import ApiError, OrphanAnswer, orphan_answer, orphan_output
 from .jsontext import JsonTextError, children, kind_at, value_end
-from .sdks import sdk_module
+from .steps import exported
 from .verdict import SessionReport, judge
 
 require("the doctor", ["msgspec"], "doctor")  # the export's parser, before the import fails
 import msgspec  # noqa: E402  # after the check that names its extra
 
-ExportSdk = Literal["js", "python"]
-SDK_WORDS = ("auto", "js", "python")
-PACKAGES: dict[ExportSdk, str] = {"js": "@openai/agents", "python": "openai-agents"}
+PYTHON = "python"  # the Python SDK's exports: the wire's shapes, as it stores them
+PACKAGE = "openai-agents"
 
 
-def _js_items() -> ModuleType:
-    """The JS folder's item map (``js.items``), loaded by name (``sdks.sdk_module``)."""
-    return sdk_module("js", "items")
+def sdk_words() -> tuple[str, ...]:
+    """What ``--sdk`` takes: ``auto``, each folder whose exports the doctor reads, ``python``."""
+    return ("auto", *exported(), PYTHON)
+
+
+def package(sdk: str) -> str:
+    """The package whose items an export of ``sdk``'s protocol holds."""
+    return PACKAGE if sdk == PYTHON else exported()[sdk].package
+
+
+def _item_map(sdk: str) -> ModuleType:
+    """The item map of ``sdk``'s folder (its ``items``), loaded by name (``sdks.sdk_module``)."""
+    return sdk_module(sdk, "items")
 
 
 class ExportError(InvestigationError):
@@ -79,13 +89,13 @@ class Export:
 
     path: Path
     items: list[Item]
-    sdk: ExportSdk
+    sdk: str  # ``python``, or the name of the folder whose protocol they are in
     texts: tuple[str, ...] | None = None
 
     @property
     def wire(self) -> list[Item]:
         """The items in the wire's shapes, one for one (what the judge reads)."""
-        return _js_items().wire_items(self.items) if self.sdk == "js" else self.items
+        return self.items if self.sdk == PYTHON else _item_map(self.sdk).wire_items(self.items)
 
 
 # What stat calls a file that is not a regular one, for the refusal.
@@ -229,8 +239,8 @@ def _items(path: Path, data: bytes) -> tuple[Any, tuple[str, ...] | None]:
 
 def read_export(path: Path, sdk: str = "auto") -> Export:
     """The export at ``path``, or a one-line ``ExportError`` naming what is wrong with it."""
-    if sdk not in SDK_WORDS:
-        raise ExportError(f"unknown --sdk {sdk!r}: {', '.join(SDK_WORDS)}")
+    if sdk not in sdk_words():
+        raise ExportError(f"unknown --sdk {sdk!r}: {', '.join(sdk_words())}")
     items, texts = _items(path, read_bytes(path))
     if not isinstance(items, list):
         found = type(items).__name__
@@ -242,32 +252,43 @@ def read_export(path: Path, sdk: str = "auto") -> Export:
     return Export(path, items, _sdk_of(path, items, sdk), texts)
 
 
-def _sdk_of(path: Path, items: list[Item], asked: str) -> ExportSdk:
-    """The SDK whose protocol the items are in: as asked, else told from the items (the JS
-    SDK's keys and types; with none of them, the wire's, which is the Python SDK's). A
-    ``--sdk`` the items contradict (all of them the other SDK's) is refused: read in the other
-    protocol, an orphan output would pair with nothing and be missed."""
-    is_js_item = _js_items().is_js_item
-    js = next((n for n, item in enumerate(items) if is_js_item(item)), None)
+def _sdk_of(path: Path, items: list[Item], asked: str) -> str:
+    """The SDK whose protocol the items are in: as asked, else told from the items (a
+    folder's keys and types, its ``items.is_item``; with none of them, the wire's, which is
+    the Python SDK's). A ``--sdk`` the items contradict (all of them another SDK's) is
+    refused: read in the other protocol, an orphan output would pair with nothing and be
+    missed."""
+    words = exported()
+    firsts = {
+        sdk: next((n for n, item in enumerate(items) if _item_map(sdk).is_item(item)), None)
+        for sdk in words
+    }
+    theirs = [(sdk, n) for sdk, n in firsts.items() if n is not None]
     wire = next((n for n, item in enumerate(items) if "call_id" in item), None)
-    if asked == "python" and js is not None and wire is None:
+    if asked == PYTHON:
+        if theirs and wire is None:
+            sdk, n = theirs[0]
+            raise ExportError(
+                f"--sdk python, but {path} holds {words[sdk].owner} items (item {n}: "
+                f"{words[sdk].tells}) and none of the Python SDK's: pass --sdk {sdk} or auto"
+            )
+        return PYTHON
+    if asked != "auto":
+        if firsts[asked] is None and wire is not None:
+            raise ExportError(
+                f"--sdk {asked}, but {path} holds the Python SDK's items (item {wire}: call_id) "
+                f"and none of {words[asked].owner}: pass --sdk python or auto"
+            )
+        return asked
+    if not theirs:
+        return PYTHON
+    sdk, n = theirs[0]
+    if wire is not None:
         raise ExportError(
-            f"--sdk python, but {path} holds the JS SDK's items (item {js}: callId, "
-            "providerData or a JS type) and none of the Python SDK's: pass --sdk js or auto"
+            f"{path} mixes {words[sdk].owner} items (item {n}) with the Python SDK's (item "
+            f"{wire}, call_id): pass --sdk {sdk} or --sdk python"
         )
-    if asked == "js" and js is None and wire is not None:
-        raise ExportError(
-            f"--sdk js, but {path} holds the Python SDK's items (item {wire}: call_id) and "
-            "none of the JS SDK's: pass --sdk python or auto"
-        )
-    if asked == "python" or (asked == "auto" and js is None):
-        return "python"
-    if asked == "auto" and wire is not None:
-        raise ExportError(
-            f"{path} mixes the JS SDK's items (item {js}) with the Python SDK's (item {wire}, "
-            "call_id): pass --sdk js or --sdk python"
-        )
-    return "js"
+    return sdk
 
 
 @dataclass(frozen=True)
@@ -376,7 +397,7 @@ class Judged:
         refused = None if self.refusal is None else self.refusal.as_json()
         return {
             "file": str(self.export.path),
-            "sdk": PACKAGES[self.export.sdk],
+            "sdk": package(self.export.sdk),
             **{k: v for k, v in self.report.as_row().items() if k not in ("session_id",)},
             "refused": refused,
             "rewrites": [r.as_row() for r in self.rewrites],
@@ -403,7 +424,7 @@ def judge_export(export: Export) -> Judged:
     report = judge(export.path.name, wire)
     found = []
     for position, message in rewrites(wire):
-        after = _js_items().js_message(message) if export.sdk == "js" else message
+        after = message if export.sdk == PYTHON else _item_map(export.sdk).sdk_message(message)
         before = export.items[position]
         found.append(Rewrite(position, before, item_name(wire[position]), after))
     return Judged(export, report, refusal(find_unpaired(wire)), tuple(found))
@@ -421,7 +442,7 @@ def encoded(items: list[Item]) -> bytes:
 def lines(judged: Judged) -> list[str]:
     """The table form: the verdict, the refusal, each rewrite (stored text escaped)."""
     report, export = judged.report, judged.export
-    head = f"{export.path}: {report.items} {PACKAGES[export.sdk]} items, {report.verdict}"
+    head = f"{export.path}: {report.items} {package(export.sdk)} items, {report.verdict}"
     out = [head + (f" ({report.note})" if report.note else "")]
     if judged.refusal is not None:
         out.append(judged.refusal.line())

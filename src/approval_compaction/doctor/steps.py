@@ -1,14 +1,17 @@
 """The doctor's commands: ``doctor scan|repair|sql|restore|check|items`` and their options.
 
 ``register`` declares them on the command line's parser; each step runs ``doctor.command``,
-which is imported only when a step runs, so declaring them loads nothing but this module.
+which is imported only when a step runs, so declaring them loads nothing but this module and
+each SDK folder's options on ``check`` (``check_options``: its ``options`` module, by name).
 """
 
 from __future__ import annotations
 
 import argparse
+from types import ModuleType
 
 from ..formats.arguments import SECONDS, STORE_HELP, AddCommand, Lazy
+from ..sdks import FOLDERS, Exported, has_module, sdk_module
 from ..study.words import STORE_WORDS
 from .status import STATUSES
 
@@ -18,12 +21,33 @@ _STORE_HELP = (
 )
 
 
+def check_options() -> list[ModuleType]:
+    """Each SDK folder's options on ``doctor check`` (its ``options`` module, in ``FOLDERS``'
+    order): its ``FLAG``, ``SAID`` (the help's words), ``declare``, ``asked`` and ``command``."""
+    return [sdk_module(sdk, "options") for sdk in FOLDERS if _options(sdk)]
+
+
+def exported() -> dict[str, Exported]:
+    """Each SDK folder whose sessions ``doctor items`` reads (its options' ``EXPORT``), by its
+    name, the ``--sdk`` word."""
+    found = {}
+    for sdk in FOLDERS:
+        words = getattr(sdk_module(sdk, "options"), "EXPORT", None) if _options(sdk) else None
+        if isinstance(words, Exported):
+            found[sdk] = words
+    return found
+
+
+def _options(sdk: str) -> bool:
+    return has_module(sdk, "options")
+
+
 def register(add: AddCommand, lazy: Lazy) -> argparse._SubParsersAction[argparse.ArgumentParser]:
     """Declare ``doctor`` and its steps; return its steps, to which another wing may add."""
     doctor = add(
         "doctor",
         lazy(".doctor.command"),
-        "am I affected (check; check --js for @openai/agents, --adk for google-adk); scan, "
+        f"am I affected (check; check {', '.join(o.SAID for o in check_options())}); scan, "
         "repair and restore stored sessions; judge and heal one exported as JSON (items)",
     )
     said = ", ".join(f"{code} {word}" for code, word in STATUSES.items())
@@ -73,12 +97,16 @@ def register(add: AddCommand, lazy: Lazy) -> argparse._SubParsersAction[argparse
     )
     items = steps.add_parser(
         "items",
-        help="judge one session's items exported as JSON (getItems() in JS, get_items() in "
-        "Python) and write the healed list",
+        help="judge one session's items exported as JSON "
+        f"({', '.join([*(e.getter for e in exported().values()), 'get_items() in Python'])}) "
+        "and write the healed list",
     )
     items.add_argument("export", help="a JSON list of one session's items")
     items.add_argument(
-        "--sdk", choices=("auto", "js", "python"), default="auto", help="whose items (auto: told)"
+        "--sdk",
+        choices=("auto", *exported(), "python"),
+        default="auto",
+        help="whose items (auto: told)",
     )
     written = items.add_mutually_exclusive_group()
     written.add_argument("--output", help="write the healed list to this new file")
@@ -90,7 +118,7 @@ def register(add: AddCommand, lazy: Lazy) -> argparse._SubParsersAction[argparse
 
 
 def _check(steps: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """``doctor check``: its configuration, and which SDK (the Python one, ``--js``, ``--adk``)."""
+    """``doctor check``: its configuration, and which SDK (the Python one, or a folder's)."""
     check = steps.add_parser("check", help="whether and when the bug strikes a configuration")
     check.add_argument("--mode", default="auto", help="auto, input or previous_response_id")
     check.add_argument("--trigger", default="default", help="default, always, never or N items")
@@ -110,24 +138,5 @@ def _check(steps: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     check.add_argument("--format", choices=("table", "json"), default="table")
     check.add_argument("--response-store", choices=STORE_WORDS, default="default", help=STORE_HELP)
-    check.add_argument(
-        "--js",
-        nargs="?",
-        const=".",
-        metavar="FOLDER",
-        help="check the @openai/agents (JS SDK) in FOLDER/node_modules (default: the current "
-        "folder) instead of the installed openai-agents; runs that folder's installed code in "
-        "Node",
-    )
-    check.add_argument(
-        "--adk",
-        action="store_true",
-        help="check the google-adk installed beside the doctor instead of openai-agents: the "
-        "cases and the liveness situations in --kind",
-    )
-    check.add_argument(
-        "--kind",
-        default="every",
-        help="with --adk: every, window-0, window-1 (sliding window, overlap 0 or 1), tokens-0 "
-        "or tokens-2 (token threshold, 0 or 2 raw events kept)",
-    )
+    for options in check_options():  # each SDK folder's own (its ``options``, by name)
+        options.declare(check)

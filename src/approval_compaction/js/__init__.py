@@ -1,7 +1,7 @@
 """The JavaScript SDK (``@openai/agents``): the study's scenario on it, as one folder.
 
 Everything of the JS SDK lives here, and the shared code reaches it only by name: the lab through
-its plugin registry (``lab.plugins``: ``plugin.py``), the doctor through ``doctor.sdks``.
+its plugin registry (``lab.plugins``: ``plugin.py``), the doctor through ``sdks``.
 
 - ``harness.mjs`` is the one Node driver (ESM, the SDK's public API, over HTTP to the stand-in):
   it drives and records, and judges nothing; ``harness`` runs it on the ``@openai/agents``

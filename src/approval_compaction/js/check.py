@@ -19,8 +19,9 @@ names is ``@openai/agents``' own version, the package the team installs.
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from ..analysis.liveness import DEFAULT_TURNS as LIVENESS_TURNS
 from ..analysis.liveness import continued_run
@@ -32,6 +33,7 @@ from ..doctor.check import (
     CheckRow,
     Config,
     Keeps,
+    Sdk,
     stage_row,
 )
 from ..doctor.verdict import judge
@@ -43,6 +45,13 @@ from .items import hook_counts, read_run
 
 # The driver's conversations name their scenario ``check``, as the Python check's do.
 SCENARIO = "check"
+# How the doctor's answers name the JS SDK, its run call's refusal, and the heal.
+JS = Sdk(
+    "@openai/agents",
+    "the user's `run()` at the pause throws the `openai` client's `BadRequestError`",
+    "write each session's `getItems()` to a file, run `doctor items FILE --output healed.json`, "
+    "then `clearSession()` and `addItems()` the healed list (docs/doctor.md)",
+)
 
 
 def js_plan(cfg: Config, turns: int = DEFAULT_TURNS, later: int = LIVENESS_TURNS) -> Plan:
@@ -113,3 +122,12 @@ def check_js(
     stored = tuple(judge(SCENARIO, stage.stored if stage else []).verdict for stage in last)
     release = runs[0].sdk_version if runs else ""
     return release, [row for row, _ in read], Keeps(later, lives, stored)
+
+
+def command(args: argparse.Namespace, out: TextIO) -> int:
+    """``doctor check --js [FOLDER]``: the doctor's check (``doctor.command.check_command``) on
+    the ``@openai/agents`` in the folder, answered in the JS SDK's words (``JS``)."""
+    from ..doctor.command import check_command
+
+    folder = Path(args.js)
+    return check_command(args, out, JS, lambda cfg: check_js(cfg, folder, args.turns, args.later))

@@ -20,6 +20,7 @@ from ..lab.plugins import FrontPage
 from ..lab.releases.driven import SdkTestRecord, SweepRecord
 from . import finding
 from .files import data
+from .harness import WORKAROUND as MODULE
 
 JS_TEST = "js/sdk-test/test/openaiResponsesCompactionSession.pendingApproval.test.ts"
 
@@ -54,7 +55,7 @@ def stall_line(folder: Path = paths.DATA) -> list[str]:
         return []
     files, edge = data(folder), found.boundary
     wrapped = [r for r in found.variants if r.variant == WORKAROUND]
-    module = paths.JS_WORKAROUND.relative_to(paths.ROOT).as_posix()
+    module = MODULE.relative_to(paths.ROOT).as_posix()
     keeps = (
         f"; [`{module}`]({module}) keeps `@openai/agents` {wrapped[0].release} compacting"
         if wrapped and stalls(wrapped) is False
@@ -76,7 +77,7 @@ def stall_line(folder: Path = paths.DATA) -> list[str]:
     ]
 
 
-def js_usage(module: Path = paths.JS_WORKAROUND) -> tuple[str, str]:
+def js_usage(module: Path = MODULE) -> tuple[str, str]:
     """The two lines of use the JS workaround's own header shows: its import and the wrap of a
     compaction session (so the README names the module's exports as the module does)."""
     head = []
@@ -96,7 +97,7 @@ def workaround_lines(fixed: finding.JsWorkaround | None, folder: Path = paths.DA
     if fixed is None or not fixed.proven:
         return []
     files = data(folder)
-    module = paths.JS_WORKAROUND.relative_to(paths.ROOT).as_posix()
+    module = MODULE.relative_to(paths.ROOT).as_posix()
     met = {
         (r.sdk_version, r.plan.removesuffix("-workaround")): finding.cell(r)
         for r in read_records(files.js_workaround_sweep, SweepRecord)

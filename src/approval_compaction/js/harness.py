@@ -58,7 +58,8 @@ Trigger = Literal["case", "default"] | int
 Runner = Literal["run", "run_streamed"]
 SessionKind = Literal["memory", "file"]
 HARNESS = Path(__file__).with_name("harness.mjs")
-WORKAROUND = paths.JS_WORKAROUND
+# The JS workaround a team copies (the repository's file; the plans wrap sessions with it).
+WORKAROUND = paths.ROOT / "js" / "workaround.mjs"
 # What the harness imports from the folder's node_modules: the SDK, its client, the tool's schema.
 NEEDS = ("@openai/agents", "openai", "zod")
 TIMEOUT = 600.0  # seconds for one Node process's cases

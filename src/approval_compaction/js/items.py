@@ -239,3 +239,8 @@ def read_step(data: dict[str, Any]) -> StepAnswer:
         pending=pending,
         holds=frozenset(holds),
     )
+
+
+# What the doctor reads of an export in this protocol (``doctor.export``, by name: ``sdks``).
+is_item = is_js_item
+sdk_message = js_message

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..formats.arguments import AddCommand, Lazy
 from ..lab import paths
-from ..lab.plugins import Comment, SdkPlugin
+from ..lab.plugins import Comment, SdkPlugin, Share
 from .files import FILES
 from .files import data as js_data
 
@@ -166,5 +166,12 @@ PLUGIN = SdkPlugin(
     data=data,
     front=front,
     comment=comment,
+    share=Share(
+        ("pending", "stall"),
+        "a report for openai-agents-js, from data/: pending (the default: the pending call) or "
+        "stall (compaction stops after its first run)",
+    ),
     exports=exports,
+    mentions=r"@openai/agents|agents-openai|openai-agents-js|JS|JavaScript",
+    stop="notebook 11: wrap the session with `js/workaround.mjs`",
 )

@@ -30,6 +30,7 @@ from ..lab.releases.driven import SdkTestRecord, SweepRecord
 from .files import DATA_FILES, data
 from .finding import COLUMNS, cell, js_errors_frame, js_ranges_frame
 from .front import js_usage
+from .harness import WORKAROUND
 from .packages import pinned
 from .sdk_test import JS_REGRESSION_TEST
 from .stall_finding import (
@@ -100,7 +101,7 @@ def js_workaround_ranges(folder: Path = paths.DATA) -> pd.DataFrame | None:
     return js_ranges_frame([SweepRecord(**{**r.__dict__, "plan": _base(r)}) for r in rows])
 
 
-def workaround_parts(module: Path = paths.JS_WORKAROUND) -> list[str]:
+def workaround_parts(module: Path = WORKAROUND) -> list[str]:
     """The workaround as a user takes it: its two lines of use (as its header shows them), and
     a link to the module, which says in its header what it changes."""
     use, wrap = js_usage(module)

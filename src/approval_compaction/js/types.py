@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import paths
-from .harness import NodeError, node_binary
+from .harness import WORKAROUND, NodeError, node_binary
 
 SDK_TEST = paths.ROOT / "js" / "sdk-test"
 TYPESCRIPT = SDK_TEST / "node_modules" / "typescript"
@@ -103,7 +103,7 @@ def type_check(project: Path = SDK_TEST / "tsconfig.json") -> list[str]:
     return errors
 
 
-def declarations(module: Path = paths.JS_WORKAROUND) -> Declarations:
+def declarations(module: Path = WORKAROUND) -> Declarations:
     """The names ``module`` exports and the names its ``.d.mts`` beside it declares."""
     if not typescript_installed():
         raise NodeError("typescript is not installed in js/sdk-test: run `make js-sdk-test`")

@@ -23,10 +23,11 @@ from ..formats.arguments import (
     collect_from_here,
     patch_options,
 )
+from ..sdks import words
 from ..study.words import MODELS, NEWEST
 from . import paths
 from .explore.sdks import registry
-from .plugins import plugins
+from .plugins import plugins, sharing
 
 
 def _fix_anatomy(args: argparse.Namespace) -> int:
@@ -408,12 +409,13 @@ def _exploring(add: AddCommand, lazy: Lazy) -> None:
         "search conversations for invariant violations (hypothesis); `explore replay FILE`",
     )
     explore.add_argument("--release", help="run in this release's environment (default: here)")
+    drivers = [f"{getattr(words(name), 'package', name)}: {name}" for name in registry()]
     explore.add_argument(
         "--driver",
         choices=tuple(registry()),
-        help="search a driver's SDK instead (@openai/agents: js, google-adk: adk, and each "
-        "SDK's folder by its name), on its pinned release (--release newest, or a version; "
-        "--patch FILE: the pinned one patched)",
+        help=f"search a driver's SDK instead, by its folder's name ({', '.join(drivers)}), on "
+        "its pinned release (--release newest, or a version; --patch FILE: the pinned one "
+        "patched)",
     )
     explore.add_argument("--fix", action="store_true", help="wrap the session in the workaround")
     explore.add_argument("--examples", type=int, default=200, help="examples per round")
@@ -440,18 +442,19 @@ def _exploring(add: AddCommand, lazy: Lazy) -> None:
     share = add(
         "share",
         lazy(".lab.share.comment"),
-        "one notebook, one case or the JS report as a paste-ready comment, and what to attach",
+        "one notebook, one case or an SDK's report as a paste-ready comment, and what to attach",
     )
     share.add_argument("notebook", nargs="?", help="e.g. notebooks/03-inside-the-sdk.ipynb")
     share.add_argument("--case", help="one case: a label (run/approve/on/json) or a filter")
-    share.add_argument(
-        "--js",
-        nargs="?",
-        const="pending",
-        choices=("pending", "stall"),
-        help="a report for openai-agents-js, from data/: pending (the default: the pending "
-        "call) or stall (compaction stops after its first run)",
-    )
+    for sdk, option in sharing():  # each SDK's reports (lab.plugins), as --NAME [WHICH]
+        share.add_argument(
+            f"--{sdk.name}",
+            dest=sdk.name,
+            nargs="?",
+            const=option.reports[0],
+            choices=option.reports,
+            help=option.help,
+        )
     share.add_argument("--output", help="write the comment here (default: stdout)")
     share.add_argument("--force", action="store_true", help="replace an existing output file")
     share.add_argument(

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..paths import DATA as DATA
-from ..paths import JS_WORKAROUND as JS_WORKAROUND
 from ..paths import MEMORY_FOLDER as MEMORY_FOLDER
 from ..paths import PACKAGE as PACKAGE
 from ..paths import ROOT as ROOT

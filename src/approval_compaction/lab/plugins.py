@@ -1,14 +1,15 @@
 """Plugins: the SDKs that enter as one folder each, named here as data and loaded by name.
 
 pytest's pattern: the core holds one hook specification and a list of plugins, and never
-imports a plugin by its own name. Each entry of ``REGISTRY`` names the module of one SDK's
-folder that holds its ``PLUGIN``, an ``SdkPlugin``: its commands, the README and docs blocks it
-writes (by marker name), its notebook's answer line, its line of the driver search's registry
-(``lab.explore.sdks``), and, where it has them, what ``data`` writes of it, its part of the front
-page's answers (``FrontPage``) and its reports as comments (``share``). The lab's command line,
-its README writer and its notebooks' headlines read every plugin through ``plugins()`` (one by
-its name through ``plugin``); the SDK's folder imports the lab, the lab reaches it only through
-this list (import-linter keeps it so).
+imports a plugin by its own name. Each entry of ``REGISTRY`` (one per folder of
+``sdks.FOLDERS``) names the module of one SDK's folder that holds its ``PLUGIN``, an
+``SdkPlugin``: its commands, the README and docs blocks it writes (by marker name), its
+notebook's answer line, its line of the driver search's registry (``lab.explore.sdks``), and,
+where it has them, what ``data`` writes of it, its part of the front page's answers
+(``FrontPage``) and its reports as comments (``share``). The lab's command line, its README
+writer and its notebooks' headlines read every plugin through ``plugins()`` (one by its name
+through ``plugin``); the SDK's folder imports the lab, the lab reaches it only through this list
+(import-linter keeps it so).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..formats.arguments import AddCommand, Lazy
+from ..sdks import FOLDERS
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -27,12 +29,8 @@ if TYPE_CHECKING:
     from ..study.moves import Driven
     from .affected.exports import ExportRecord
 
-# Each SDK's folder, by the module that holds its PLUGIN (adding an SDK is a line here).
-REGISTRY: dict[str, str] = {
-    "js": "approval_compaction.js.plugin",
-    "adk": "approval_compaction.adk.plugin",
-    "langchain": "approval_compaction.langchain.plugin",
-}
+# Each SDK's folder (``sdks.FOLDERS``, the one list), by the module that holds its PLUGIN.
+REGISTRY: dict[str, str] = {name: f"{folder}.plugin" for name, folder in FOLDERS.items()}
 
 
 @dataclass(frozen=True)
@@ -54,6 +52,15 @@ Comment = tuple[str, tuple[Path, ...]]
 
 
 @dataclass(frozen=True)
+class Share:
+    """How ``share --NAME [WHICH]`` is declared for an SDK with reports to share: the reports
+    it gives by name (the first when none is named) and the option's help."""
+
+    reports: tuple[str, ...]
+    help: str
+
+
+@dataclass(frozen=True)
 class SdkPlugin:
     """What one SDK's folder hands the shared code: its package's name, its notebook's number,
     a function declaring its commands, the blocks it writes from a data folder (by marker
@@ -71,14 +78,26 @@ class SdkPlugin:
     data: Callable[[Path], list[Path]] | None = None
     # Its part of the front page's answers, from a data folder and Python's two tables.
     front: Callable[[Path, pd.DataFrame, pd.DataFrame], FrontPage] | None = None
-    # Its reports as paste-ready comments (``share --NAME WHICH``), from a data folder.
+    # Its reports as paste-ready comments (``share --NAME WHICH``), from a data folder, and
+    # how that option is declared (both or neither).
     comment: Callable[[Path, str], Comment] | None = None
+    share: Share | None = None
     # The doctor's test data from its runner (``doctor exports``): each record and its items.
     exports: Callable[[], list[tuple[ExportRecord, Any]]] | None = None
     # The driver's function each run of a notebook returns through (module, function) and the
     # package's name, for the notebooks' provenance (``share.provenance``): its lines are counted
     # as that package's runs.
     runs: tuple[str, str, str] | None = None
+    # A regular expression matching a statement that names its package (``findings.verdict``
+    # reads its releases' verdicts from those, openai-agents' from statements naming none).
+    mentions: str | None = None
+    # How a team stops its new sessions breaking: the notebook whose action says it.
+    stop: str | None = None
+
+
+def sharing(registry: Mapping[str, str] = REGISTRY) -> list[tuple[SdkPlugin, Share]]:
+    """Every plugin with reports to share (``share --NAME``), with how its option reads."""
+    return [(p, p.share) for p in plugins(registry) if p.comment is not None and p.share]
 
 
 def plugin(name: str, registry: Mapping[str, str] = REGISTRY) -> SdkPlugin:

@@ -236,4 +236,5 @@ PLUGIN = SdkPlugin(
     files=(*FILES.values(), f"{MATRIX}.json", DATES, REPORT),
     driven=driven,
     runs=("approval_compaction.langchain.harness", "run_driver", "langchain"),
+    mentions=r"[Ll]ang[Cc]hain|langgraph",
 )

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
+from ..sdks import FOLDERS
 from .items import Item
 from .scenario import Case
 from .words import CompactRules, Mode, Model
@@ -31,7 +32,10 @@ def sdk_version() -> str:
 
 
 StageName = Literal["pause", "round_trip", "resume", "next_turn"]
-Sdk = Literal["python", "js", "adk", "langchain"]
+# Which SDK ran a run, by its short name: ``python`` (openai-agents, the study's own) or the name
+# of an SDK's folder (``sdks.FOLDERS``); a ``CaseRun`` of any other is refused.
+Sdk = str
+PYTHON = "python"
 STAGES: tuple[StageName, ...] = ("pause", "round_trip", "resume", "next_turn")
 OK = "ok"  # what the user saw when a stage's requests were all answered
 
@@ -168,6 +172,11 @@ class CaseRun:
     # no other way to run it ("compaction_interval=1000000, overlap_size=0"); "": none.
     configured: str = ""
 
+    def __post_init__(self) -> None:
+        if self.sdk != PYTHON and self.sdk not in FOLDERS:
+            known = ", ".join([PYTHON, *FOLDERS])
+            raise ValueError(f"no SDK {self.sdk!r}: expected one of {known}")
+
     def stage(self, name: StageName) -> Stage | None:
         """The named stage, or None when the run stopped before it."""
         return next((s for s in self.stages if s.name == name), None)
@@ -182,7 +191,7 @@ class CaseRun:
         top = {f.name: getattr(self, f.name) for f in fields(CaseRun)}
         if self.response_store is None:  # not set: the file reads as before the setting existed
             del top["response_store"]
-        if self.sdk == "python":  # the Python study's files read as before the JS one existed
+        if self.sdk == PYTHON:  # the Python study's files read as before another SDK's existed
             del top["sdk"]
         if not self.configured:  # taken as planned: the file reads as before the field existed
             del top["configured"]

@@ -1,8 +1,8 @@
 """Moves: what a state-space search may do next on one SDK's driver, as data.
 
 The Python SDK's search (``lab/explore``) walks conversations by taking steps through the study's
-driver in-process. A driver that runs in the SDK's own runtime (Node for ``@openai/agents``, a
-release's interpreter for a Python SDK) is searched the same way: its folder lists its
+driver in-process. A driver that runs in the SDK's own runtime (Node for a Node
+SDK, a release's interpreter for a Python SDK) is searched the same way: its folder lists its
 ``Moves`` (the settings a conversation starts with and the steps it may take, each field's
 values simplest first, which is where shrinking moves a choice), and its harness runs the steps
 one request at a time in a driver process that stays up (``StepDriver``), answering each with

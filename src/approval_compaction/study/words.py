@@ -60,7 +60,7 @@ STORE_WORDS: tuple[StoreWord, ...] = get_args(StoreWord)
 STORE_SETTINGS: dict[StoreWord, ResponseStore] = {"default": None, "true": True, "false": False}
 STORE_WORD: dict[ResponseStore, StoreWord] = {value: word for word, value in STORE_SETTINGS.items()}
 # The one name every published page gives `auto` mode with the agent's ModelSettings(store=False),
-# in Python and in JavaScript.
+# in every SDK's language.
 AUTO_STORE_FALSE = "auto, store=False"
 # The release this project pins (requirements.txt) and the newest one, which fixes the bug (tests
 # check both); plain strings, so a release's own interpreter imports them with nothing else.

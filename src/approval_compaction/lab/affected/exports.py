@@ -11,13 +11,14 @@ next question; once on a plain session (``compaction`` off) and once compacting 
 after the last turn are the export, written as the SDK's ``getItems()``/``get_items()`` returned
 them. Beside each, the manifest keeps every model request of the conversation twice: the items
 the runner handed the SDK's model class, and the ``input`` the SDK's own converter sent over HTTP
-(``Exchange``): the pairs ``tests/affected/test_exports.py`` holds ``js.items.wire_items`` to.
+(``Exchange``): the pairs ``tests/affected/test_exports.py`` holds a folder's item map
+(``items.wire_items``) to.
 
-An SDK's folder runs its own (its plugin's ``exports``: ``js.exports`` runs the pinned
-``@openai/agents`` and the newest release the project knows, through the one JS driver);
-Python on the pinned ``openai-agents`` (this environment) and the newest (its release
-environment), through the study's driver (``study.driver``). A kind a release cannot pause on is
-recorded with the reason (``not_applicable``), found by looking for the feature.
+An SDK's folder runs its own (its plugin's ``exports``: the pinned release and the newest the
+project knows, through its one driver); Python on the pinned ``openai-agents`` (this
+environment) and the newest (its release environment), through the study's driver
+(``study.driver``). A kind a release cannot pause on is recorded with the reason
+(``not_applicable``), found by looking for the feature.
 ``python -m approval_compaction doctor exports`` (``make doctor-exports``) writes them.
 """
 
@@ -55,7 +56,7 @@ from ...wire.standin import apply_patch_call, shell_call
 from .. import paths
 from ..plugins import plugins
 
-Sdk = Literal["js", "python"]
+Sdk = str  # "python", or the name of the plugin whose runner wrote it (its ``exports``)
 Choice = Literal["approve", "reject", "abandon"]
 CHOICES: tuple[Choice, ...] = ("approve", "reject", "abandon")
 COMPACTIONS = ("off", "on")

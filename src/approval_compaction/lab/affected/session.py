@@ -1,9 +1,9 @@
 """Session: a team's own session, stepped through as the notebooks step through a scenario.
 
 ``load_session`` reads one session: from a store the doctor reads (a ``SQLiteSession`` file, an
-SQLAlchemy URL, a Redis URL) by its id, read-only, or from a JSON export of either SDK (what
-``get_items()`` or ``getItems()`` returns, ``doctor.export``: a JS export's items are mapped to
-the wire's shapes, as the JS SDK maps them before it sends). ``next_turn`` takes one more
+SQLAlchemy URL, a Redis URL) by its id, read-only, or from a JSON export (what ``get_items()``
+returns, or another SDK's getter, ``doctor.export``: another SDK's items are mapped to the
+wire's shapes, as that SDK maps them before it sends). ``next_turn`` takes one more
 question on a copy of those items: the installed SDK's own runner and ``OpenAIResponsesModel``,
 with the session's compaction mode and a compaction hook that says yes, against the Responses
 API stand-in (``wire``), which answers as the API does. So the notebook shows the request the SDK
@@ -28,6 +28,7 @@ from ...study.driver import Ask, Setup, Transcript, converse, run_sync
 from ...study.harness import NEXT_ANSWER
 from ...study.items import Item
 from ...study.words import Mode
+from ..plugins import plugin
 
 NEXT_QUESTION = "And one more question, please."
 
@@ -41,7 +42,7 @@ class Session:
     """One session's items in the wire's shapes (what pairing reads), whose they are, and where
     they came from (the file's name only)."""
 
-    sdk: str  # "python" or "js"
+    sdk: str  # "python", or the name of the plugin whose SDK stored it
     source: str
     session_id: str
     items: tuple[Item, ...]
@@ -183,7 +184,7 @@ def session_answer(
     return (
         f"**Answer.** {head}{named}; {told}. With the doctor's healed list the next question "
         f"{fixed}{compacts}.\n\n**What to do.** First stop new sessions breaking "
-        f"({STOP[session.sdk]}); then heal the store with `doctor repair --apply` (an export "
+        f"({stop(session.sdk)}); then heal the store with `doctor repair --apply` (an export "
         "with `doctor items --output`)."
         + (MAINTAINERS if report.verdict == "poisoned" and session.sdk == "python" else "")
     )
@@ -199,11 +200,20 @@ MAINTAINERS = (
 )
 
 
-# How a team stops new sessions breaking, by the SDK that stored the session: the notebook
-# whose action says it (06: the upgrade, the workaround before it and, where an approval can go
-# unanswered, after it; 11: the JS workaround).
-STOP = {
-    "python": "notebook 06: upgrade, and pass the session to `defer_compaction_while_pending` "
-    "until then and, where an approval can go unanswered, after it",
-    "js": "notebook 11: wrap the session with `js/workaround.mjs`",
-}
+# How a team stops new sessions breaking an openai-agents store: notebook 06's action (the
+# upgrade, the workaround before it and, where an approval can go unanswered, after it). Another
+# SDK's is its plugin's ``stop`` (``stop``).
+PYTHON_STOP = (
+    "notebook 06: upgrade, and pass the session to `defer_compaction_while_pending` "
+    "until then and, where an approval can go unanswered, after it"
+)
+
+
+def stop(sdk: str) -> str:
+    """How a team stops new sessions of ``sdk`` (``python``, or a plugin's name) breaking."""
+    if sdk == "python":
+        return PYTHON_STOP
+    said = plugin(sdk).stop
+    if said is None:
+        raise InvestigationError(f"the {sdk} plugin says nothing on stopping new sessions breaking")
+    return said

@@ -1,5 +1,5 @@
-"""Driven: the search on a driver that runs in the SDK's own runtime (``@openai/agents`` in Node,
-a Python SDK in a release's interpreter), judged by the one judge.
+"""Driven: the search on a driver that runs in the SDK's own runtime (Node for a Node
+SDK, a release's interpreter for a Python SDK), judged by the one judge.
 
 An SDK's folder gives its moves as data (``study.moves.Moves``: the settings a conversation
 starts with, the steps it may take) and a driver process that takes one step per request

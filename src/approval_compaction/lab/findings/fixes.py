@@ -1,9 +1,10 @@
 """Fixes: how each upstream fix was checked, as the tables its report renders.
 
 Three kinds of evidence, each read from ``data/``: the repository's own tools on the fix and its
-regression tests (``CheckRecord``: ``js-typecheck.json``), the repository's own suite before
-and after (``js-upstream.json``, recorded by hand from a snapshot), and the mutants
-(``MutantRecord``: ``*-mutants.json``, rendered by ``lab.mutation.mutants_frame``).
+regression tests (``CheckRecord``: a folder's ``*-typecheck.json`` or ``*-lint.json``), the
+repository's own suite before and after (``*-upstream.json``, recorded by hand from a
+snapshot), and the mutants (``MutantRecord``: ``*-mutants.json``, rendered by
+``lab.mutation.mutants_frame``).
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ it differs from the record: the test that keeps every page saying the same thing
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -391,22 +392,30 @@ CLAIMS: dict[str, tuple[str, ...]] = {
     AFFECTED: (AFFECTED,),
 }
 VERSION = re.compile(r"(?<![\w.@/-])(\d+\.\d+\.\d+)(?:\.\.(\d+\.\d+\.\d+))?(?![\w-])")
-OTHER_PACKAGE = re.compile(
-    r"@openai/agents|agents-openai|openai-agents-js|JS|JavaScript|google-adk|adk-python|ADK"
-    r"|[Ll]ang[Cc]hain|langgraph"
-)
-# The statements about a driver's package, whose releases it has verdicts for.
-PACKAGE_NAMED = {
-    "google-adk": re.compile(r"google-adk|adk-python|\bADK\b"),
-    "langchain": re.compile(r"[Ll]ang[Cc]hain"),
-}
+
+
+@functools.cache
+def package_named() -> dict[str, re.Pattern[str]]:
+    """Each driver's package, by the pattern of a statement naming it (its plugin's
+    ``mentions``): the statements about its releases."""
+    from ...sdks import words
+    from ..plugins import plugins
+
+    found = {}
+    for plugin in plugins():
+        own = words(plugin.name)
+        if plugin.mentions and own:
+            found[own.package] = re.compile(plugin.mentions)
+    return found
 
 
 def _about(statement: str, sdk: str) -> bool:
     """Whether a statement speaks of ``sdk``'s releases: one naming a driver's package for
-    that driver, one naming none of the others for ``openai-agents``."""
-    named = PACKAGE_NAMED.get(sdk)
-    return bool(named.search(statement)) if named else not OTHER_PACKAGE.search(statement)
+    that driver, one naming none of them for ``openai-agents``."""
+    named = package_named()
+    if sdk in named:
+        return bool(named[sdk].search(statement))
+    return not any(pattern.search(statement) for pattern in named.values())
 
 
 def statements(text: str) -> list[str]:

@@ -24,7 +24,7 @@ from matplotlib.figure import Figure
 
 from ...analysis import vocabulary
 from ...analysis.vocabulary import Mark
-from ...display.views import MODEL_WORDS, SDK_NAMES
+from ...display.views import MODEL_WORDS, sdk_name
 from ...errors import InvestigationError
 from ...study.capture import CaseRun
 
@@ -63,9 +63,7 @@ class MatrixScope:
 def matrix_scope(runs: Sequence[CaseRun]) -> MatrixScope:
     """The one scope every run of a matrix shares; an error when they differ."""
     scopes = {
-        MatrixScope(
-            f"{SDK_NAMES.get(r.sdk, r.sdk)} {r.sdk_version}", r.mode, r.model, r.response_store
-        )
+        MatrixScope(f"{sdk_name(r.sdk)} {r.sdk_version}", r.mode, r.model, r.response_store)
         for r in runs
     }
     if len(scopes) != 1:

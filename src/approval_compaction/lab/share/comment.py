@@ -6,9 +6,9 @@ figure the page links beside it replaced by a note that names the PNG to attach.
 ``share --case CASE`` runs that one case, as a label (``run/approve/on/json``) or a filter
 that selects exactly one, and gives its report (``share.report``): the finding, the reproduce
 line, the case's verdicts and its evidence; with ``--output`` its heatmap is
-written beside it to attach. ``share --js`` gives the report for openai-agents-js, built from
-``data/`` as ``report-js`` builds it (the JS folder's plugin): the pending call's, or with
-``--js stall`` the stall's (its figure named to attach). The comment goes to ``--output`` or
+written beside it to attach. ``share --NAME [WHICH]`` gives a report of the SDK whose plugin
+shares one (``lab.plugins.sharing``), built from ``data/`` as its folder's report command builds
+it, with the files to attach it names. The comment goes to ``--output`` or
 stdout; the files to attach are listed after it (on stderr when the comment is on stdout), so a
 paste never carries them.
 """
@@ -28,9 +28,12 @@ from ...study.scenario import FIELD_NAMES, Case, all_cases, select_cases
 from ...study.wiring import responses_backend
 from .. import paths
 from ..findings.load import load_findings
-from ..plugins import plugin
+from ..plugins import plugin, sharing
 from .render import as_comment, check_folder, render_notebook
 from .report import build_report, heatmap_path, shown_path, write_report
+
+# How many ways ``share`` takes, in words (a notebook, a case, and each SDK's reports).
+COUNTS = {3: "three", 4: "four", 5: "five"}
 
 
 class ShareError(InvestigationError):
@@ -106,7 +109,7 @@ def case_comment(case: str, output: Path | None, replace: bool = True) -> Commen
 
 
 def sdk_comment(name: str, which: str, folder: Path = paths.DATA) -> Comment:
-    """A report of the SDK registered as ``name`` (``share --js``), from its files in
+    """A report of the SDK registered as ``name`` (``share --NAME``), from its files in
     ``folder`` as its plugin builds it (``SdkPlugin.comment``), with its files to attach."""
     write = plugin(name).comment
     if write is None:
@@ -136,19 +139,25 @@ def attach_lines(comment: Comment) -> list[str]:
 
 
 def command(args: argparse.Namespace) -> int:
-    """``share NOTEBOOK``, ``share --case CASE`` or ``share --js``: the comment, then what to
+    """``share NOTEBOOK``, ``share --case CASE`` or ``share --NAME``: the comment, then what to
     attach."""
     output = Path(args.output) if args.output else None
-    if [bool(args.notebook), bool(args.case), bool(getattr(args, "js", False))].count(True) != 1:
-        raise ShareError("share takes a notebook, --case CASE or --js (one of the three)")
+    names = [sdk.name for sdk, _ in sharing()]
+    asked = [name for name in names if getattr(args, name, None)]
+    if [bool(args.notebook), bool(args.case), *map(bool, asked)].count(True) != 1:
+        choices = ["a notebook", "--case CASE", *(f"--{name}" for name in names)]
+        count = COUNTS.get(len(choices), str(len(choices)))
+        raise ShareError(
+            f"share takes {', '.join(choices[:-1])} or {choices[-1]} (one of the {count})"
+        )
     if output is not None:
         check_output(output, getattr(args, "force", False), with_heatmap=bool(args.case))
     if args.notebook:
         check_folder(Path(args.folder), getattr(args, "force", False))
     if args.case:
         comment = case_comment(args.case, output, getattr(args, "force", False))
-    elif getattr(args, "js", False):
-        comment = sdk_comment("js", str(getattr(args, "js", "pending")))
+    elif asked:
+        comment = sdk_comment(asked[0], str(getattr(args, asked[0])))
         if output is not None:
             write_atomic(output, comment.text, replace=getattr(args, "force", False))
     else:
