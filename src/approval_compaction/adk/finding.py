@@ -15,9 +15,8 @@ from pathlib import Path
 import pandas as pd
 
 from ..analysis.liveness import LivenessRecord
-from ..formats.records import read_records
 from ..lab import paths
-from ..lab.findings.driven import RAISED, liveness_frame
+from ..lab.findings.driven import RAISED, DriverFinding, liveness_frame, stored
 from ..lab.findings.liveness import REFUSED, SITUATION_WORDS, STUCK
 from ..lab.findings.releases import (
     COMPACTION_ONLY,
@@ -40,7 +39,7 @@ from ..lab.findings.verdict import (
 )
 from ..lab.releases.driven import NEVER_COMPACTED, SweepRecord
 from .changes import CHANGES, Change
-from .files import data_file
+from .files import Name, data_file
 from .late import LateAnswer
 from .moves import WINDOW_SOURCE
 from .words import KINDS as ADK_KINDS
@@ -89,12 +88,10 @@ def setting_word(cases: ModeCases) -> str:
 
 
 @dataclass(frozen=True)
-class AdkFinding:
-    """The ADK study's results: every release's kinds (when swept), the pinned release's kinds,
-    and the liveness situations on it."""
+class AdkFinding(DriverFinding):
+    """The ADK study's results: every release's kinds (when swept), the pinned release's kinds
+    (``DriverFinding``), and the liveness situations on it."""
 
-    sweep: tuple[SweepRecord, ...]
-    pinned: tuple[SweepRecord, ...]
     liveness: tuple[LivenessRecord, ...]
     verdicts: tuple[ReleaseVerdict, ...] = ()  # one per swept release (``verdict``'s record)
     # The pinned release with ADK's OpenAIResponsesLlm, its model requests judged over HTTP.
@@ -102,43 +99,30 @@ class AdkFinding:
     over_http_liveness: tuple[LivenessRecord, ...] = ()
     sweep_over_http: tuple[SweepRecord, ...] = ()  # each release with OpenAIResponsesLlm, its cases
 
-    @property
-    def version(self) -> str:
-        return self.pinned[0].sdk_version if self.pinned else ""
-
-    @property
-    def releases(self) -> list[str]:
-        return list(dict.fromkeys(r.sdk_version for r in self.sweep))
-
-    def affected(self) -> list[str]:
-        """The swept releases on which some kind breaks an invariant."""
-        return list(dict.fromkeys(r.sdk_version for r in self.sweep if r.violating))
-
 
 def load_adk(folder: Path = paths.DATA) -> AdkFinding | None:
     """The ADK study's finding, when the pinned release's kinds are there."""
     if not data_file("kinds", folder).is_file():
         return None
 
-    def read(path: Path) -> tuple[SweepRecord, ...]:
-        return tuple(read_records(path, SweepRecord)) if path.is_file() else ()
+    def read(name: Name) -> tuple[SweepRecord, ...]:
+        return stored(data_file(name, folder), SweepRecord)
 
-    def live(path: Path) -> tuple[LivenessRecord, ...]:
-        return tuple(read_records(path, LivenessRecord)) if path.is_file() else ()
+    def live(name: Name) -> tuple[LivenessRecord, ...]:
+        return stored(data_file(name, folder), LivenessRecord)
 
-    sweep = read(data_file("sweep", folder))
+    sweep = read("sweep")
     verdicts = searched_verdicts(
-        driver_verdicts(sweep, live(data_file("sweep_liveness", folder)), WORDS),
-        searched_cases("adk", folder),
+        driver_verdicts(sweep, live("sweep_liveness"), WORDS), searched_cases("adk", folder)
     )
     return AdkFinding(
         sweep,
-        read(data_file("kinds", folder)),
-        live(data_file("liveness", folder)),
+        read("kinds"),
+        live("liveness"),
         verdicts,
-        read(data_file("responses", folder)),
-        live(data_file("responses_liveness", folder)),
-        read(data_file("sweep_responses", folder)),
+        read("responses"),
+        live("responses_liveness"),
+        read("sweep_responses"),
     )
 
 

@@ -13,9 +13,8 @@ from pathlib import Path
 import pandas as pd
 
 from ..analysis.liveness import LivenessRecord
-from ..formats.records import read_records
 from ..lab import paths
-from ..lab.findings.driven import RAISED
+from ..lab.findings.driven import RAISED, DriverFinding, stored
 from ..lab.findings.driven import liveness_frame as driven_liveness_frame
 from ..lab.findings.liveness import STUCK
 from ..lab.findings.releases import (
@@ -68,28 +67,15 @@ def setting_word(cases: ModeCases) -> str:
 
 
 @dataclass(frozen=True)
-class LangchainFinding:
+class LangchainFinding(DriverFinding):
     """The LangChain study's results: every release's settings (when swept), the pinned
-    release's, the liveness situations on it and on every release, and the verdicts."""
+    release's (``DriverFinding``), the liveness situations on it and on every release, and the
+    verdicts."""
 
-    sweep: tuple[SweepRecord, ...]
-    pinned: tuple[SweepRecord, ...]
     liveness: tuple[LivenessRecord, ...]
     sweep_liveness: tuple[LivenessRecord, ...] = ()
     verdicts: tuple[ReleaseVerdict, ...] = ()
     patched: tuple[LivenessRecord, ...] = ()  # the situations on the patched package
-
-    @property
-    def version(self) -> str:
-        return self.pinned[0].sdk_version if self.pinned else ""
-
-    @property
-    def releases(self) -> list[str]:
-        return list(dict.fromkeys(r.sdk_version for r in self.sweep))
-
-    def affected(self) -> list[str]:
-        """The swept releases on which some setting breaks an invariant."""
-        return list(dict.fromkeys(r.sdk_version for r in self.sweep if r.violating))
 
 
 def load(folder: Path = paths.DATA) -> LangchainFinding | None:
@@ -98,12 +84,10 @@ def load(folder: Path = paths.DATA) -> LangchainFinding | None:
         return None
 
     def read(name: str) -> tuple[SweepRecord, ...]:
-        path = data_file(name, folder)
-        return tuple(read_records(path, SweepRecord)) if path.is_file() else ()
+        return stored(data_file(name, folder), SweepRecord)
 
     def live(name: str) -> tuple[LivenessRecord, ...]:
-        path = data_file(name, folder)
-        return tuple(read_records(path, LivenessRecord)) if path.is_file() else ()
+        return stored(data_file(name, folder), LivenessRecord)
 
     sweep, sweep_live = read("sweep"), live("sweep_liveness")
     verdicts = driver_verdicts(sweep, sweep_live, WORDS)

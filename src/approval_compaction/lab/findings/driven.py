@@ -1,19 +1,56 @@
-"""Driven: the findings every driver's sweep shares, whatever its SDK: where the user's code
-raised, by the stage a record names (``RAISED``, ``WHERE``), and the liveness table of a driver's
-situations by package and setting (``liveness_frame``). An SDK's folder passes its own words;
-nothing here names an SDK.
+"""Driven: the findings every driver's sweep shares, whatever its SDK: the finding's common
+part (``DriverFinding``: every release's records and the pinned release's, read from files that
+may not be there yet, ``stored``), where the user's code raised, by the stage a record names
+(``RAISED``, ``WHERE``), and the liveness table of a driver's situations by package and setting
+(``liveness_frame``). An SDK's folder passes its own words; nothing here names an SDK.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
 
 import pandas as pd
 
 from ...analysis.liveness import LivenessRecord
+from ...formats.records import read_records
 from ...study.words import AUTO_STORE_FALSE
+from ..releases.driven import SweepRecord
 from .liveness import KEEPS, LIVENESS_CELLS, SITUATION_WORDS
 from .releases import NEXT_TURN_FAILS, PAUSE_FAILS, RESUME_FAILS
+
+R = TypeVar("R")
+
+
+def stored(path: Path, schema: type[R]) -> tuple[R, ...]:
+    """The records of ``path``, or none when the file is not there (a study not yet run)."""
+    return tuple(read_records(path, schema)) if path.is_file() else ()
+
+
+@dataclass(frozen=True)
+class DriverFinding:
+    """What every driver's finding holds first: every release's records (when swept) and the
+    pinned release's; an SDK's finding adds its own after these."""
+
+    sweep: tuple[SweepRecord, ...]
+    pinned: tuple[SweepRecord, ...]
+
+    @property
+    def version(self) -> str:
+        """The pinned release ("" when its records are not there)."""
+        return self.pinned[0].sdk_version if self.pinned else ""
+
+    @property
+    def releases(self) -> list[str]:
+        """The swept releases, in the sweep's order."""
+        return list(dict.fromkeys(r.sdk_version for r in self.sweep))
+
+    def affected(self) -> list[str]:
+        """The swept releases on which some setting breaks an invariant."""
+        return list(dict.fromkeys(r.sdk_version for r in self.sweep if r.violating))
+
 
 RAISED = {"pause": PAUSE_FAILS, "resume": RESUME_FAILS, "next_turn": NEXT_TURN_FAILS}
 WHERE = {
