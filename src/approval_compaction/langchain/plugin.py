@@ -161,12 +161,11 @@ def answer(folder: Path = paths.DATA) -> str:
 def _search_left(folder: Path) -> str:
     """What the state-space search finds on the patched package that no situation has: in
     words where each is the docs' trim step (``report.search_said`` says why), else counted."""
-    from ..lab.findings.searched import searched_cases
+    from ..lab.findings.searched import fixes_left, searched_cases
     from .report import release_trim_said, trim_after_fix
 
     searched = searched_cases("langchain", folder)
-    left = [c for c in searched if "+" in c.package]
-    new = [c for c in left if c.label == "new"]
+    new = [c for left in fixes_left(searched) for c in left.new]
     if not new:
         return ""
     if trim_after_fix(new):
