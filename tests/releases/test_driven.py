@@ -17,7 +17,9 @@ from approval_compaction.lab.releases.driven import (
     patch_key,
     record,
     unavailable,
+    uv_driven,
 )
+from approval_compaction.lab.releases.environments import Environment
 from approval_compaction.study.harness import run_matrix
 from approval_compaction.study.scenario import Case
 
@@ -112,3 +114,25 @@ def test_apply_patch_changes_the_folder_or_says_why_not_in_one_line(tmp_path: Pa
     said = apply_patch(fix, site, strip=1)  # applied already: --forward refuses it
     assert said is not None and said.startswith("fix.diff does not apply: ")
     assert "\n" not in said
+
+
+def test_uv_driven_opens_the_driver_in_the_patched_environment_named_release_plus_file(
+    tmp_path: Path,
+) -> None:
+    from tests.explore.driver_fake import MOVES, FakeDriver
+
+    package = _package(tmp_path)
+    opened: list[Path] = []
+
+    def steps(python: Path) -> FakeDriver:
+        opened.append(python)
+        return FakeDriver()
+
+    def patched(patch: Path) -> Environment:
+        return Environment(tmp_path / "_patched" / patch.name, "1.2.0", "", ())
+
+    line = uv_driven(MOVES, package, steps, patched)
+    assert (line.pinned(), line.newest(), line.release("newest")) == ("1.2.0", "1.2.0", "1.2.0")
+    driver = line.patched(tmp_path / "fix.diff")
+    assert driver.version == "1.2.0+fix.diff"
+    assert opened == [Environment(tmp_path / "_patched" / "fix.diff", "1.2.0", "").python]

@@ -19,7 +19,7 @@ from ..lab import paths
 from ..lab.releases.driven import PatchError as PatchError
 from ..lab.releases.driven import patch_key as patch_key
 from ..lab.releases.environments import Environment
-from .packages import RELEASES, pinned
+from .packages import RELEASES
 
 FIX = paths.ROOT / "adk" / "fix" / "google-adk-2.13.0.diff"
 # A long-running call nobody answers no longer stops compaction for good; and both fixes.
@@ -29,7 +29,7 @@ BOTH_FIXES = FIX.with_name("google-adk-2.13.0-both.diff")
 
 def label(patch: Path = FIX, version: str | None = None) -> str:
     """The patched package's name in records: ``2.13.0+google-adk-2.13.0.diff``."""
-    return f"{version or pinned()}+{patch.name}"
+    return RELEASES.label(patch, version)
 
 
 def patched_environment(patch: Path = FIX, version: str | None = None) -> Environment:

@@ -17,14 +17,14 @@ from ..lab import paths
 from ..lab.releases.driven import PatchError as PatchError
 from ..lab.releases.driven import patch_key as patch_key
 from ..lab.releases.environments import Environment
-from .packages import RELEASES, pinned
+from .packages import RELEASES
 
 FIX = paths.ROOT / "langchain" / "fix" / "langchain-1.5.2.diff"
 
 
 def label(patch: Path = FIX, version: str | None = None) -> str:
     """The patched package's name in records: ``1.5.2+langchain-1.5.2.diff``."""
-    return f"{version or pinned()}+{patch.name}"
+    return RELEASES.label(patch, version)
 
 
 def patched_environment(patch: Path = FIX, version: str | None = None) -> Environment:

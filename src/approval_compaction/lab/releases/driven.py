@@ -7,7 +7,8 @@ hold (``SourceLineError``). What every driver's packages share: a patch applied 
 package, keyed by the release and the patch's content (``PatchError``, ``patch_key``,
 ``apply_patch``), and an SDK published on the Python package index, one cached uv environment
 per release beside its pin file (``UvPackage``), a patched one under ``_patched/<key>`` beside
-them (``UvPackage.patched``). An SDK's folder imports these with its own names and words;
+them (``UvPackage.patched``), and its driver's line of the search's registry (``uv_driven``).
+An SDK's folder imports these with its own names and words;
 nothing here names an SDK.
 """
 
@@ -17,7 +18,7 @@ import hashlib
 import re
 import shutil
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
@@ -25,6 +26,7 @@ from typing import Protocol
 from ...analysis.invariants import JudgedRun
 from ...errors import InvestigationError
 from ...study.capture import CaseRun
+from ...study.moves import Driven, Moves, StepDriver
 from .environments import Environment, default_envs, install, recorded, uv_binary
 from .environments import record as mark
 from .versions import fetch_releases, load_releases, save_releases, sort_versions
@@ -252,6 +254,10 @@ class UvPackage:
             raise self.error(f"{self.name} {version}: {error}")
         return env
 
+    def label(self, patch: Path, version: str | None = None) -> str:
+        """A patched package's name in records: ``RELEASE+FILE`` (the pinned release's)."""
+        return f"{version or self.pinned()}+{patch.name}"
+
     def patched(self, patch: Path, version: str | None = None, strip: int = 1) -> Environment:
         """The release's environment (the pinned one's by default) with ``patch`` applied in its
         ``site-packages`` (``patch -pSTRIP``), made once under ``_patched/<key>`` in the same
@@ -274,3 +280,28 @@ class UvPackage:
             raise PatchError(refused)
         mark(env.folder / PATCH_MARKER, key)
         return env
+
+
+def uv_driven(
+    moves: Moves,
+    package: UvPackage,
+    steps: Callable[[Path], StepDriver],
+    patched: Callable[[Path], Environment],
+) -> Driven:
+    """A uv-installed SDK's line of the search's registry: its ``moves``, its driver (``steps``
+    given an interpreter) in a release's environment, made with uv on first use, or in the
+    pinned release's with a patch applied (``patched``; the driver named ``V+FILE``), and its
+    pinned and newest releases."""
+
+    def release(version: str) -> StepDriver:
+        return steps(package.release_environment(version).python)
+
+    def newest() -> str:
+        return package.releases()[-1]
+
+    def fixed(patch: Path) -> StepDriver:
+        driver = steps(patched(patch).python)
+        driver.version = package.label(patch)
+        return driver
+
+    return Driven(moves, release, package.pinned, newest, fixed)
