@@ -11,6 +11,7 @@ from approval_compaction.formats.records import write_json
 from approval_compaction.lab.releases.driven import (
     NEVER_COMPACTED,
     PatchError,
+    SdkTestRun,
     UvPackage,
     apply_patch,
     never_compacted,
@@ -19,7 +20,7 @@ from approval_compaction.lab.releases.driven import (
     unavailable,
     uv_driven,
 )
-from approval_compaction.lab.releases.environments import Environment
+from approval_compaction.lab.releases.environments import Environment, JUnitCase
 from approval_compaction.study.harness import run_matrix
 from approval_compaction.study.scenario import Case
 
@@ -136,3 +137,14 @@ def test_uv_driven_opens_the_driver_in_the_patched_environment_named_release_plu
     driver = line.patched(tmp_path / "fix.diff")
     assert driver.version == "1.2.0+fix.diff"
     assert opened == [Environment(tmp_path / "_patched" / "fix.diff", "1.2.0", "").python]
+
+
+def test_sdk_test_run_counts_pytests_cases_and_names_the_failing_ones_as_asked() -> None:
+    cases = [
+        JUnitCase("t", "test_late[chat]", "passed", ""),
+        JUnitCase("t", "test_late[responses]", "failed", "assert"),
+        JUnitCase("t", "test_lost", "error", "boom"),
+    ]
+    assert SdkTestRun.of(cases) == SdkTestRun(3, 1, 2, ("test_late[responses]", "test_lost"))
+    ids = SdkTestRun.of(cases, lambda name: name.partition("[")[2].rstrip("]"))
+    assert ids.failing == ("responses", "")

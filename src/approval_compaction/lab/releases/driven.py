@@ -15,9 +15,11 @@ nothing here names an SDK.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -27,7 +29,17 @@ from ...analysis.invariants import JudgedRun
 from ...errors import InvestigationError
 from ...study.capture import CaseRun
 from ...study.moves import Driven, Moves, StepDriver
-from .environments import Environment, default_envs, install, recorded, uv_binary
+from .environments import (
+    Environment,
+    JUnitCase,
+    default_envs,
+    install,
+    install_tools,
+    isolated_environ,
+    recorded,
+    run_pytest,
+    uv_binary,
+)
 from .environments import record as mark
 from .versions import fetch_releases, load_releases, save_releases, sort_versions
 
@@ -305,3 +317,53 @@ def uv_driven(
         return driver
 
     return Driven(moves, release, package.pinned, newest, fixed)
+
+
+@dataclass(frozen=True)
+class SdkTestRun:
+    """A regression test's outcome on one environment: its cases and how each ended."""
+
+    tests: int
+    passed: int
+    failed: int
+    failing: tuple[str, ...]  # the failing cases, each named by ``name`` (``of``)
+
+    @classmethod
+    def of(cls, cases: Sequence[JUnitCase], name: Callable[[str], str] = str) -> SdkTestRun:
+        """The run from pytest's cases, each failing one by ``name`` of its JUnit name."""
+        failing = tuple(name(c.name) for c in cases if c.outcome != "passed")
+        return cls(len(cases), len(cases) - len(failing), len(failing), failing)
+
+
+def run_sdk_test(
+    package: UvPackage,
+    python: Path,
+    test: Path,
+    folder: Path,
+    tools: Sequence[str],
+    label: str,
+    overlay: Path | None = None,
+    timeout: float = 600.0,
+) -> list[JUnitCase]:
+    """Run a regression test in the SDK's own style (``test``, a file under ``folder``, whose
+    ``pytest.ini`` stands in for the SDK's settings) with ``python`` (a release's, or a patched
+    one's), this project's pins of ``tools`` in a folder beside the package's environments, so
+    the environment stays as the sweep made it; ``overlay``: a folder whose packages are
+    imported instead of the environment's (a mutant's). Its cases, from pytest's report (none
+    written: a ``ProbeError`` naming ``label``)."""
+    installed = install_tools(package.cache_folder() / "_tools", tools)
+    env = isolated_environ(with_package=False, tools=installed)
+    if overlay is not None:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(overlay), env.get("PYTHONPATH")]))
+    env["PYTHONWARNINGS"] = "ignore"
+    prefix = f"approval-compaction-{package.folder}-test-"
+    with tempfile.TemporaryDirectory(prefix=prefix) as scratch:
+        return run_pytest(
+            python,
+            [str(test.relative_to(folder))],
+            cwd=folder,
+            env=env,
+            timeout=timeout,
+            report=Path(scratch) / "report.xml",
+            label=label,
+        )
