@@ -8,8 +8,11 @@ from approval_compaction.lab.findings.driven import (
     MODE_NAMES,
     RAISED,
     WHERE,
+    Change,
     DriverFinding,
+    changes_frame,
     liveness_frame,
+    moved,
     release_or_patched,
     stored,
 )
@@ -70,3 +73,23 @@ def test_driver_finding_names_the_pinned_release_and_the_affected_ones_in_sweep_
     assert found.version == "1.2.0" and found.releases == ["1.0.0", "1.1.0", "1.2.0"]
     assert found.affected() == ["1.1.0", "1.2.0"]
     assert DriverFinding((), ()).version == ""
+
+
+def test_moved_names_each_setting_that_reads_differently_from_the_release_before() -> None:
+    results = {
+        "1.0": {"a": "fine", "b": "fine"},
+        "1.1": {"a": "broken", "b": "fine"},
+        "1.2": {"a": "broken", "b": "broken"},
+        "1.3": {"b": "fine"},  # ``a`` not run: no boundary
+    }
+    found = moved(results, ["a", "b"], [Change("1.1", "the cut moved", "https://x/1")])
+    assert [(m.release, m.setting, m.before, m.after) for m in found] == [
+        ("1.1", "a", "fine", "broken"),
+        ("1.2", "b", "fine", "broken"),
+        ("1.3", "b", "broken", "fine"),
+    ]
+    assert found[0].change.said == ("the cut moved", "https://x/1")
+    assert found[1].change.said == ("", "")  # no change named for 1.2
+    frame = changes_frame(found, "kinds", "sdk")
+    assert frame.index.name == "sdk" and list(frame.index) == ["1.1", "1.2", "1.3"]
+    assert frame.loc["1.1", "kinds"] == "a" and frame.loc["1.1", "what changed"] == "the cut moved"

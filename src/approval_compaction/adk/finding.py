@@ -16,7 +16,16 @@ import pandas as pd
 
 from ..analysis.liveness import LivenessRecord
 from ..lab import paths
-from ..lab.findings.driven import RAISED, DriverFinding, liveness_frame, stored
+from ..lab.findings.driven import (
+    RAISED,
+    Change,
+    DriverFinding,
+    Moved,
+    changes_frame,
+    liveness_frame,
+    moved,
+    stored,
+)
 from ..lab.findings.liveness import REFUSED, SITUATION_WORDS, STUCK
 from ..lab.findings.releases import (
     COMPACTION_ONLY,
@@ -38,7 +47,7 @@ from ..lab.findings.verdict import (
     setting_states,
 )
 from ..lab.releases.driven import NEVER_COMPACTED, SweepRecord
-from .changes import CHANGES, Change
+from .changes import CHANGES
 from .files import Name, data_file
 from .late import LateAnswer
 from .moves import WINDOW_SOURCE
@@ -198,29 +207,26 @@ def result(row: SweepRecord) -> str:
     return f"{row.violating} of {row.cases} break {row.invariants}{raised}{beside}"
 
 
+def adk_moved(rows: Sequence[SweepRecord], changes: Sequence[Change] = CHANGES) -> list[Moved]:
+    """Each kind whose result differs from the release before, in release order, with the
+    change named for that release (``lab.findings.driven.moved``)."""
+    results: dict[str, dict[str, str]] = {}
+    for row in rows:
+        results.setdefault(row.sdk_version, {})[row.plan] = result(row)
+    return moved(results, ADK_KINDS, changes)
+
+
 def adk_boundaries(
     rows: Sequence[SweepRecord], changes: Sequence[Change] = CHANGES
 ) -> list[Boundary]:
-    """Each kind whose result differs from the release before, in release order, with the
-    change named for that release (empty when none is)."""
-    by: dict[str, dict[str, SweepRecord]] = {}
-    for row in rows:
-        by.setdefault(row.sdk_version, {})[row.plan] = row
-    named = {c.release: c for c in changes}
-    found = []
-    versions = list(by)
-    for previous, release in zip(versions, versions[1:], strict=False):
-        for kind in ADK_KINDS:
-            old, new = by[previous].get(kind), by[release].get(kind)
-            if old is None or new is None or result(old) == result(new):
-                continue
-            change = named.get(release, Change(release, "", ""))
-            found.append(
-                Boundary(
-                    release, previous, kind, result(old), result(new), change.what, change.source
-                )
-            )
-    return found
+    """Each kind whose result differs from the release before, as ``adk-boundaries.json``'s
+    records."""
+    return [
+        Boundary(
+            m.release, m.previous, m.setting, m.before, m.after, m.change.what, m.change.source
+        )
+        for m in adk_moved(rows, changes)
+    ]
 
 
 SCRIPTED_PATH = "scripted model: the rules' prediction"
@@ -291,19 +297,7 @@ def over_http_sweep_agreement(found: AdkFinding) -> str:
 def adk_changes_frame(rows: Sequence[SweepRecord]) -> pd.DataFrame:
     """One row per release where a kind's result changes: the kinds, what the sweep saw
     after, the change that moved it and its public record."""
-    by: dict[str, list[Boundary]] = {}
-    for b in adk_boundaries(rows):
-        by.setdefault(b.release, []).append(b)
-    table = {
-        release: {
-            "kinds": ", ".join(b.kind for b in here),
-            "the sweep after": "; ".join(dict.fromkeys(b.after for b in here)),
-            "what changed": here[0].what,
-            "public record": here[0].source,
-        }
-        for release, here in by.items()
-    }
-    return pd.DataFrame.from_dict(table, orient="index").rename_axis(PACKAGE)
+    return changes_frame(adk_moved(rows), "kinds", PACKAGE)
 
 
 def late_split_frame(rows: Sequence[LateAnswer], released: str, patched: str) -> pd.DataFrame:

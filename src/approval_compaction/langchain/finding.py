@@ -14,7 +14,8 @@ import pandas as pd
 
 from ..analysis.liveness import LivenessRecord
 from ..lab import paths
-from ..lab.findings.driven import RAISED, DriverFinding, stored
+from ..lab.findings.driven import RAISED, Change, DriverFinding, Moved, moved, stored
+from ..lab.findings.driven import changes_frame as driven_changes_frame
 from ..lab.findings.driven import liveness_frame as driven_liveness_frame
 from ..lab.findings.liveness import STUCK
 from ..lab.findings.releases import (
@@ -26,7 +27,7 @@ from ..lab.findings.releases import (
 )
 from ..lab.findings.verdict import GROWS, DriverWords, ModeCases, ReleaseVerdict, driver_verdicts
 from ..lab.releases.driven import SweepRecord
-from .changes import CHANGES, Change
+from .changes import CHANGES
 from .sweep import CONTROLS, SETTINGS, SITUATIONS, data_file
 
 PACKAGE = "langchain"
@@ -178,13 +179,10 @@ def live_result(rows: Sequence[LivenessRecord]) -> str:
     return "; ".join(failing) or "every situation keeps its invariants"
 
 
-def boundaries(
-    rows: Sequence[SweepRecord],
-    live: Sequence[LivenessRecord] = (),
-    changes: Sequence[Change] = CHANGES,
-) -> list[Boundary]:
-    """Each setting whose cases or situations read differently from the release before, in
-    release order, with the change named for that release (empty when none is)."""
+def _moved(
+    rows: Sequence[SweepRecord], live: Sequence[LivenessRecord], changes: Sequence[Change]
+) -> list[Moved]:
+    """Each setting whose cases or situations read differently from the release before."""
     by: dict[str, dict[str, str]] = {}
     for row in rows:
         by.setdefault(row.sdk_version, {})[row.plan] = result(row)
@@ -194,34 +192,24 @@ def boundaries(
     for (release, setting), found in lives.items():
         if release in by:
             by[release][setting] = f"{by[release].get(setting, '')} | {live_result(found)}"
-    named = {c.release: c for c in changes}
-    found_all = []
-    versions = list(by)
-    for previous, release in zip(versions, versions[1:], strict=False):
-        for setting in SETTINGS:
-            old, new = by[previous].get(setting), by[release].get(setting)
-            if old is None or new is None or old == new:
-                continue
-            change = named.get(release, Change(release, "", ""))
-            found_all.append(
-                Boundary(release, previous, setting, old, new, change.what, change.source)
-            )
-    return found_all
+    return moved(by, SETTINGS, changes)
+
+
+def boundaries(
+    rows: Sequence[SweepRecord],
+    live: Sequence[LivenessRecord] = (),
+    changes: Sequence[Change] = CHANGES,
+) -> list[Boundary]:
+    """Each setting whose cases or situations read differently from the release before, in
+    release order, with the change named for that release (empty when none is)."""
+    return [
+        Boundary(*(m.release, m.previous, m.setting, m.before, m.after), *m.change.said)
+        for m in _moved(rows, live, changes)
+    ]
 
 
 def changes_frame(found: LangchainFinding) -> pd.DataFrame:
     """One row per release where a setting's result changes: the settings, what the sweep saw
     after, the change that moved it and its public record."""
-    by: dict[str, list[Boundary]] = {}
-    for b in boundaries(found.sweep, found.sweep_liveness):
-        by.setdefault(b.release, []).append(b)
-    table = {
-        release: {
-            "settings": ", ".join(b.setting for b in here),
-            "the sweep after": "; ".join(dict.fromkeys(b.after for b in here)),
-            "what changed": here[0].what,
-            "public record": here[0].source,
-        }
-        for release, here in by.items()
-    }
-    return pd.DataFrame.from_dict(table, orient="index").rename_axis(PACKAGE)
+    moves = _moved(found.sweep, found.sweep_liveness, CHANGES)
+    return driven_changes_frame(moves, "settings", PACKAGE)
