@@ -7,9 +7,16 @@ from pathlib import Path
 
 import pytest
 
+from approval_compaction.errors import InvestigationError
 from approval_compaction.study.driver import Ask, Cross, Setup, Transcript, converse, step_json
 from approval_compaction.study.harness import PENDING_CALL, QUESTIONS
-from approval_compaction.study.worker import Worker, WorkerError, run_script, script_environ
+from approval_compaction.study.worker import (
+    Worker,
+    WorkerError,
+    ask_driver,
+    run_script,
+    script_environ,
+)
 
 pytestmark = pytest.mark.subprocess
 
@@ -77,3 +84,27 @@ def test_run_script_reads_its_json_lines_and_says_a_failure_in_one_line(tmp_path
     assert line == {"got": {"n": 1}, "cwd": str(tmp_path)}
     with pytest.raises(WorkerError, match="^exited with 1: it broke$"):
         run_script(Path(sys.executable), script, {"fail": True}, env, timeout=60)
+
+
+class _SdkError(InvestigationError):
+    pass
+
+
+def test_ask_driver_answers_or_says_in_the_sdks_error_who_failed(tmp_path: Path) -> None:
+    script = tmp_path / "steps.py"
+    script.write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    asked = json.loads(line)\n"
+        "    if asked['op'] == 'quit': sys.exit(0)\n"
+        "    print(json.dumps({'error': 'no such op'} if asked['op'] == 'bad' else asked),"
+        " flush=True)\n"
+    )
+    with Worker(command=[sys.executable, str(script)]) as worker:
+        assert ask_driver(worker, {"op": "version"}, 60, "the driver", _SdkError) == {
+            "op": "version"
+        }
+        with pytest.raises(_SdkError, match="^the driver failed: no such op$"):
+            ask_driver(worker, {"op": "bad"}, 60, "the driver", _SdkError)
+        with pytest.raises(_SdkError, match="^the driver: .*gave no answer"):
+            ask_driver(worker, {"op": "quit"}, 60, "the driver", _SdkError)

@@ -36,7 +36,7 @@ from ..study.capture import CaseRun
 from ..study.moves import StepAnswer
 from ..study.scenario import Case, all_cases
 from ..study.words import Model
-from ..study.worker import Worker, WorkerError, run_script, script_environ
+from ..study.worker import Worker, WorkerError, ask_driver, run_script, script_environ
 from .items import Ids, read_liveness, read_run, read_step
 from .words import Kind as AdkKind
 
@@ -164,13 +164,7 @@ class Steps:
         self.version = str(self.ask({"op": "version"})["sdk_version"])
 
     def ask(self, request: dict[str, Any]) -> dict[str, Any]:
-        try:
-            answer = self.worker.ask(request, timeout=self.timeout)
-        except WorkerError as error:
-            raise DriverError(f"the ADK driver: {error}") from None
-        if answer.get("error"):
-            raise DriverError(f"the ADK driver failed: {answer['error']}")
-        return answer
+        return ask_driver(self.worker, request, self.timeout, "the ADK driver", DriverError)
 
     def start(self, settings: Mapping[str, Any]) -> str:
         self.started += 1

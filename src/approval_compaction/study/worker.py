@@ -10,7 +10,8 @@ interpreter). One ``Worker`` serves many requests, so a search pays the start-up
 
 Another SDK's driver script, run by its release's interpreter, crosses the same boundary:
 ``script_environ`` is what that interpreter is given of this process's variables, and
-``run_script`` runs the script once on one JSON input and reads its JSON lines back.
+``run_script`` runs the script once on one JSON input and reads its JSON lines back, and
+``ask_driver`` asks a script a ``Worker`` runs, its failures in the SDK's own error.
 """
 
 from __future__ import annotations
@@ -127,3 +128,21 @@ def run_script(
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]
         raise WorkerError(f"exited with {done.returncode}: {last}")
     return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+
+
+def ask_driver(
+    worker: Worker,
+    request: dict[str, Any],
+    timeout: float,
+    who: str,
+    error: type[InvestigationError],
+) -> dict[str, Any]:
+    """One request to a driver script ``worker`` runs: its answer, or ``error`` in one line
+    naming ``who`` when the script gives none in time or answers that it failed."""
+    try:
+        answer = worker.ask(request, timeout=timeout)
+    except WorkerError as failed:
+        raise error(f"{who}: {failed}") from None
+    if answer.get("error"):
+        raise error(f"{who} failed: {answer['error']}")
+    return answer
