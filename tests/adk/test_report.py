@@ -66,22 +66,22 @@ def test_what_the_patched_search_leaves_is_said_once_an_invariant_with_its_refus
     None
 ):
     from approval_compaction.adk.report import LEFT, _left
-    from approval_compaction.lab.findings.searched import SearchedCase
+    from approval_compaction.lab.findings.searched import SearchedCase, fixes_left
 
-    def case(*invariants: str) -> SearchedCase:
-        pairs = tuple((name, "long_running") for name in invariants)
-        return SearchedCase("adk", "p", "n", "new", "", "", "", "", False, pairs=pairs)
+    def left(*cases: tuple[str, ...]) -> str:
+        found = [
+            SearchedCase("adk", "2.13.0+both.diff", "n", "new", "", "", "", "", False,
+                         pairs=tuple((name, "long_running") for name in names))
+            for names in cases
+        ]  # fmt: skip
+        (fix,) = fixes_left(found) or [None]
+        return _left(fix.broken if fix else ())
 
-    assert _left([]) == ""
-    assert (
-        _left([case("stored_history_paired", "next_turn_accepted")])
-        == LEFT["stored_history_paired"]
-    )
-    both = _left(
-        [case("stored_history_paired"), case("compaction_input_complete", "stored_history_paired")]
-    )
+    assert left() == ""
+    assert left(("stored_history_paired", "next_turn_accepted")) == LEFT["stored_history_paired"]
+    both = left(("stored_history_paired",), ("compaction_input_complete", "stored_history_paired"))
     assert both == f"{LEFT['compaction_input_complete']} and {LEFT['stored_history_paired']}"
-    assert _left([case("compaction_runs")]) == "`compaction_runs`"
+    assert left(("compaction_runs",)) == "`compaction_runs`"
 
 
 def test_report_adk_suite_frame_counts_each_package() -> None:

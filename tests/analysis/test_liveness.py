@@ -21,6 +21,7 @@ from approval_compaction.analysis.liveness import (
     Pin,
     broken_runs,
     compaction_runs,
+    driver_liveness,
     history_bounded,
     judge_liveness,
     live_turn,
@@ -393,3 +394,27 @@ def test_a_turn_counts_the_items_of_its_last_model_request() -> None:
     last = [user(1), answer(1), user(2)]
     turn = live_turn(Stage("next_turn", stored=last, model_inputs=[[user(1)], last]))
     assert (turn.inputs, turn.candidates, turn.kept) == (3, 1, 1)
+
+
+def test_driver_liveness_reads_a_driver_scripts_situation_and_counts_missing_later_turns() -> None:
+    def stage(data: dict[str, Any]) -> Stage:
+        return Stage(data["name"], stored=[])
+
+    line = {
+        "scenario": "abandoned",
+        "sdk_version": "1.0",
+        "stages": [{"name": "pause"}],
+        "later": [{"stage": {"name": "next_turn"}, "outcome": "answered"}],
+        "wanted": 2,
+        "resumed": True,
+    }
+    run = driver_liveness(line, stage, mode="keep-1 chat", model="responses", release="1.0+f")
+    assert (run.scenario, run.sdk_version, run.mode, run.model) == (
+        "abandoned", "1.0+f", "keep-1 chat", "responses",
+    )  # fmt: skip
+    assert len(run.own) == 1 and len(run.turns) == 1 and run.resumed and not run.workaround
+    assert run.error == "only 1 of 2 later turns ran"
+    refused = driver_liveness(
+        {**line, "not_applicable": "no such kind"}, stage, mode="m", model="s"
+    )
+    assert refused.error == "no such kind" and refused.sdk_version == "1.0"

@@ -3,6 +3,7 @@ report and notebooks show, and a new stall in its release's verdict."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from approval_compaction.lab.findings.liveness import STUCK
 from approval_compaction.lab.findings.searched import (
     SearchedCase,
     fix_words,
+    fixes_left,
     search_coverage,
     searched_cases,
     searched_frame,
@@ -54,7 +56,6 @@ def test_search_coverage_counts_each_search(folder: Path) -> None:
 
 
 def test_a_new_stall_joins_its_release_s_verdict_as_a_bug(folder: Path) -> None:
-    from dataclasses import replace
 
     cases = [replace(c, label="new", known_as="") for c in searched_cases("adk", folder)]
     verdict = ReleaseVerdict("1.0", 16, 0, (), (), ())
@@ -88,3 +89,22 @@ def test_searched_fix_words_count_the_new_findings_the_patched_package_no_longer
         "none of the same invariants there."
     ]
     assert fix_words(cases[:3]) == []  # no patched package searched
+
+
+def test_searched_fixes_left_is_one_record_per_patched_package_of_what_it_still_breaks() -> None:
+    patched = "1.0+fix.diff"
+    stall = replace(_case(patched, "new", (("compaction_runs", "-"),)), stops_compacting=True)
+    cases = [
+        _case("1.0", "new", (("stored_history_paired", "mcp"),)),
+        _case(patched, "known", (("model_input_complete", "mcp"),)),
+        stall,
+        _case("2.0+other.diff", "known", ()),
+    ]
+    fix, other = fixes_left(cases)
+    assert (fix.patched, fix.release, fix.new_on_release, fix.gone) == (patched, "1.0", 1, 1)
+    assert fix.found == (cases[1], stall) and fix.new == (stall,)
+    assert fix.shapes == ("abandoned", "new")
+    assert fix.broken == ("compaction_runs", "model_input_complete")
+    assert fix.stops_compacting and not other.stops_compacting
+    assert (other.release, other.new_on_release, other.gone, other.broken) == ("2.0", 0, 0, ())
+    assert fixes_left(cases[:1]) == []

@@ -7,7 +7,15 @@ import re
 
 import pytest
 
-from approval_compaction.formats.arguments import PORT, Parser, bounded_int, patch_options
+from approval_compaction.formats.arguments import (
+    PORT,
+    Parser,
+    bounded_int,
+    matrix_options,
+    patch_options,
+    report_options,
+    sweep_options,
+)
 
 
 @pytest.mark.parametrize(
@@ -45,3 +53,20 @@ def test_arguments_patch_options_declare_release_unless_the_command_has_its_own(
     args = with_release.parse_args(["--patch", "a", "--patch", "b", "--release", "0.24.0"])
     assert (args.patch, args.release) == (["a", "b"], "0.24.0")
     assert "release" not in vars(without.parse_args([]))
+
+
+def test_arguments_an_sdks_matrix_report_and_sweep_options_parse_as_its_commands_read_them() -> (
+    None
+):
+    matrix, report, sweep, bare = Parser(), Parser(), Parser(), Parser()
+    matrix_options(matrix)
+    report_options(report, "data")
+    sweep_options(sweep, "the package index", "data", "where the sweep goes")
+    sweep_options(bare, "npm's registry")
+    said = matrix.parse_args(["--format", "csv", "--case", "decision=reject"])
+    assert (said.format, said.case, said.output) == ("csv", "decision=reject", None)
+    assert vars(report.parse_args([])) == {"output": None, "folder": "data"}
+    swept = sweep.parse_args(["--release", "1.0", "--release", "1.1", "--dates"])
+    assert (swept.release, swept.dates, swept.folder) == (["1.0", "1.1"], True, "data")
+    assert "folder" not in vars(bare.parse_args([]))  # no folder given: no --folder
+    assert "ask npm's registry for the release dates first" in bare.format_help()

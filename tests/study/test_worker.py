@@ -7,9 +7,16 @@ from pathlib import Path
 
 import pytest
 
+from approval_compaction.errors import InvestigationError
 from approval_compaction.study.driver import Ask, Cross, Setup, Transcript, converse, step_json
 from approval_compaction.study.harness import PENDING_CALL, QUESTIONS
-from approval_compaction.study.worker import Worker, WorkerError
+from approval_compaction.study.worker import (
+    Worker,
+    WorkerError,
+    ask_driver,
+    run_script,
+    script_environ,
+)
 
 pytestmark = pytest.mark.subprocess
 
@@ -51,3 +58,53 @@ def test_worker_that_gives_no_answer_is_a_one_line_error(python: str) -> None:
         worker.ask({"steps": []}, timeout=60)
     assert "\n" not in str(info.value)
     worker.close()
+
+
+def test_script_environ_drops_python_paths_and_the_providers_keys(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("PYTHONPATH", "/elsewhere")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-no")
+    monkeypatch.setenv("KEPT_HERE", "1")
+    env = script_environ(("OPENAI",), TRACING="false")
+    assert "PYTHONPATH" not in env and "OPENAI_API_KEY" not in env and env["KEPT_HERE"] == "1"
+    assert (env["PYTHONHASHSEED"], env["PYTHONNOUSERSITE"], env["TRACING"]) == ("0", "1", "false")
+
+
+def test_run_script_reads_its_json_lines_and_says_a_failure_in_one_line(tmp_path: Path) -> None:
+    script = tmp_path / "driver.py"
+    script.write_text(
+        "import json, os, sys\n"
+        "given = json.load(sys.stdin)\n"
+        "if given.get('fail'): sys.exit('it broke')\n"
+        "print(json.dumps({'got': given, 'cwd': os.getcwd()}))\n"
+    )
+    env = script_environ()
+    (line,) = run_script(Path(sys.executable), script, {"n": 1}, env, timeout=60)
+    assert line == {"got": {"n": 1}, "cwd": str(tmp_path)}
+    with pytest.raises(WorkerError, match="^exited with 1: it broke$"):
+        run_script(Path(sys.executable), script, {"fail": True}, env, timeout=60)
+
+
+class _SdkError(InvestigationError):
+    pass
+
+
+def test_ask_driver_answers_or_says_in_the_sdks_error_who_failed(tmp_path: Path) -> None:
+    script = tmp_path / "steps.py"
+    script.write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    asked = json.loads(line)\n"
+        "    if asked['op'] == 'quit': sys.exit(0)\n"
+        "    print(json.dumps({'error': 'no such op'} if asked['op'] == 'bad' else asked),"
+        " flush=True)\n"
+    )
+    with Worker(command=[sys.executable, str(script)]) as worker:
+        assert ask_driver(worker, {"op": "version"}, 60, "the driver", _SdkError) == {
+            "op": "version"
+        }
+        with pytest.raises(_SdkError, match="^the driver failed: no such op$"):
+            ask_driver(worker, {"op": "bad"}, 60, "the driver", _SdkError)
+        with pytest.raises(_SdkError, match="^the driver: .*gave no answer"):
+            ask_driver(worker, {"op": "quit"}, 60, "the driver", _SdkError)

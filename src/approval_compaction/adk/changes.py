@@ -10,18 +10,9 @@ boundary.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..lab.findings.driven import Change as Change
 
 REPO = "https://github.com/google/adk-python"
-
-
-@dataclass(frozen=True)
-class Change:
-    """The first release with a change, what changed, and the public record of it."""
-
-    release: str
-    what: str
-    source: str
 
 
 def _commit(sha: str) -> str:

@@ -14,7 +14,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..formats.arguments import CASE_HELP, FORMATS, AddCommand, Lazy
+from ..formats.arguments import (
+    AddCommand,
+    Lazy,
+    matrix_options,
+    report_options,
+    sweep_options,
+)
 from ..lab import paths
 from .files import MATRIX, data_file
 from .words import KINDS as ADK_KINDS
@@ -29,9 +35,7 @@ def register(add: AddCommand, lazy: Lazy) -> None:
         lazy(HERE, "matrix_command"),
         "run the 16 cases on google-adk (its own environment, a scripted model)",
     )
-    matrix.add_argument("--format", choices=FORMATS, default="table")
-    matrix.add_argument("--case", help=CASE_HELP)
-    matrix.add_argument("--output", help="write to this file instead of stdout")
+    matrix_options(matrix)
     matrix.add_argument(
         "--kind",
         choices=ADK_KINDS,
@@ -77,18 +81,13 @@ def register(add: AddCommand, lazy: Lazy) -> None:
         lazy(".adk.report", "report_adk_command"),
         "the issue for adk-python (data/report-adk.md), from data/",
     )
-    report.add_argument("--output", help="write here instead of stdout")
-    report.add_argument("--folder", default=str(paths.DATA))
+    report_options(report, str(paths.DATA))
     sweep = add(
         "adk-sweep",
         lazy(HERE, "sweep_command"),
         "every google-adk release with confirmation and compaction into data/adk-sweep.json",
     )
-    sweep.add_argument("--release", action="append", help="only this release (repeatable)")
-    sweep.add_argument(
-        "--dates", action="store_true", help="ask the package index for the release dates first"
-    )
-    sweep.add_argument("--folder", default=str(paths.DATA), help="where adk-sweep.json goes")
+    sweep_options(sweep, "the package index", str(paths.DATA), "where adk-sweep.json goes")
     sweep.add_argument(
         "--model",
         choices=("scripted", "responses"),

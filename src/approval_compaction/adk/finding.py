@@ -15,9 +15,17 @@ from pathlib import Path
 import pandas as pd
 
 from ..analysis.liveness import LivenessRecord
-from ..formats.records import read_records
 from ..lab import paths
-from ..lab.findings.driven import RAISED, liveness_frame
+from ..lab.findings.driven import (
+    RAISED,
+    Change,
+    DriverFinding,
+    Moved,
+    changes_frame,
+    liveness_frame,
+    moved,
+    stored,
+)
 from ..lab.findings.liveness import REFUSED, SITUATION_WORDS, STUCK
 from ..lab.findings.releases import (
     COMPACTION_ONLY,
@@ -39,8 +47,8 @@ from ..lab.findings.verdict import (
     setting_states,
 )
 from ..lab.releases.driven import NEVER_COMPACTED, SweepRecord
-from .changes import CHANGES, Change
-from .files import data_file
+from .changes import CHANGES
+from .files import Name, data_file
 from .late import LateAnswer
 from .moves import WINDOW_SOURCE
 from .words import KINDS as ADK_KINDS
@@ -89,12 +97,10 @@ def setting_word(cases: ModeCases) -> str:
 
 
 @dataclass(frozen=True)
-class AdkFinding:
-    """The ADK study's results: every release's kinds (when swept), the pinned release's kinds,
-    and the liveness situations on it."""
+class AdkFinding(DriverFinding):
+    """The ADK study's results: every release's kinds (when swept), the pinned release's kinds
+    (``DriverFinding``), and the liveness situations on it."""
 
-    sweep: tuple[SweepRecord, ...]
-    pinned: tuple[SweepRecord, ...]
     liveness: tuple[LivenessRecord, ...]
     verdicts: tuple[ReleaseVerdict, ...] = ()  # one per swept release (``verdict``'s record)
     # The pinned release with ADK's OpenAIResponsesLlm, its model requests judged over HTTP.
@@ -102,43 +108,30 @@ class AdkFinding:
     over_http_liveness: tuple[LivenessRecord, ...] = ()
     sweep_over_http: tuple[SweepRecord, ...] = ()  # each release with OpenAIResponsesLlm, its cases
 
-    @property
-    def version(self) -> str:
-        return self.pinned[0].sdk_version if self.pinned else ""
-
-    @property
-    def releases(self) -> list[str]:
-        return list(dict.fromkeys(r.sdk_version for r in self.sweep))
-
-    def affected(self) -> list[str]:
-        """The swept releases on which some kind breaks an invariant."""
-        return list(dict.fromkeys(r.sdk_version for r in self.sweep if r.violating))
-
 
 def load_adk(folder: Path = paths.DATA) -> AdkFinding | None:
     """The ADK study's finding, when the pinned release's kinds are there."""
     if not data_file("kinds", folder).is_file():
         return None
 
-    def read(path: Path) -> tuple[SweepRecord, ...]:
-        return tuple(read_records(path, SweepRecord)) if path.is_file() else ()
+    def read(name: Name) -> tuple[SweepRecord, ...]:
+        return stored(data_file(name, folder), SweepRecord)
 
-    def live(path: Path) -> tuple[LivenessRecord, ...]:
-        return tuple(read_records(path, LivenessRecord)) if path.is_file() else ()
+    def live(name: Name) -> tuple[LivenessRecord, ...]:
+        return stored(data_file(name, folder), LivenessRecord)
 
-    sweep = read(data_file("sweep", folder))
+    sweep = read("sweep")
     verdicts = searched_verdicts(
-        driver_verdicts(sweep, live(data_file("sweep_liveness", folder)), WORDS),
-        searched_cases("adk", folder),
+        driver_verdicts(sweep, live("sweep_liveness"), WORDS), searched_cases("adk", folder)
     )
     return AdkFinding(
         sweep,
-        read(data_file("kinds", folder)),
-        live(data_file("liveness", folder)),
+        read("kinds"),
+        live("liveness"),
         verdicts,
-        read(data_file("responses", folder)),
-        live(data_file("responses_liveness", folder)),
-        read(data_file("sweep_responses", folder)),
+        read("responses"),
+        live("responses_liveness"),
+        read("sweep_responses"),
     )
 
 
@@ -214,29 +207,26 @@ def result(row: SweepRecord) -> str:
     return f"{row.violating} of {row.cases} break {row.invariants}{raised}{beside}"
 
 
+def adk_moved(rows: Sequence[SweepRecord], changes: Sequence[Change] = CHANGES) -> list[Moved]:
+    """Each kind whose result differs from the release before, in release order, with the
+    change named for that release (``lab.findings.driven.moved``)."""
+    results: dict[str, dict[str, str]] = {}
+    for row in rows:
+        results.setdefault(row.sdk_version, {})[row.plan] = result(row)
+    return moved(results, ADK_KINDS, changes)
+
+
 def adk_boundaries(
     rows: Sequence[SweepRecord], changes: Sequence[Change] = CHANGES
 ) -> list[Boundary]:
-    """Each kind whose result differs from the release before, in release order, with the
-    change named for that release (empty when none is)."""
-    by: dict[str, dict[str, SweepRecord]] = {}
-    for row in rows:
-        by.setdefault(row.sdk_version, {})[row.plan] = row
-    named = {c.release: c for c in changes}
-    found = []
-    versions = list(by)
-    for previous, release in zip(versions, versions[1:], strict=False):
-        for kind in ADK_KINDS:
-            old, new = by[previous].get(kind), by[release].get(kind)
-            if old is None or new is None or result(old) == result(new):
-                continue
-            change = named.get(release, Change(release, "", ""))
-            found.append(
-                Boundary(
-                    release, previous, kind, result(old), result(new), change.what, change.source
-                )
-            )
-    return found
+    """Each kind whose result differs from the release before, as ``adk-boundaries.json``'s
+    records."""
+    return [
+        Boundary(
+            m.release, m.previous, m.setting, m.before, m.after, m.change.what, m.change.source
+        )
+        for m in adk_moved(rows, changes)
+    ]
 
 
 SCRIPTED_PATH = "scripted model: the rules' prediction"
@@ -307,19 +297,7 @@ def over_http_sweep_agreement(found: AdkFinding) -> str:
 def adk_changes_frame(rows: Sequence[SweepRecord]) -> pd.DataFrame:
     """One row per release where a kind's result changes: the kinds, what the sweep saw
     after, the change that moved it and its public record."""
-    by: dict[str, list[Boundary]] = {}
-    for b in adk_boundaries(rows):
-        by.setdefault(b.release, []).append(b)
-    table = {
-        release: {
-            "kinds": ", ".join(b.kind for b in here),
-            "the sweep after": "; ".join(dict.fromkeys(b.after for b in here)),
-            "what changed": here[0].what,
-            "public record": here[0].source,
-        }
-        for release, here in by.items()
-    }
-    return pd.DataFrame.from_dict(table, orient="index").rename_axis(PACKAGE)
+    return changes_frame(adk_moved(rows), "kinds", PACKAGE)
 
 
 def late_split_frame(rows: Sequence[LateAnswer], released: str, patched: str) -> pd.DataFrame:

@@ -21,10 +21,7 @@ without; ``memory`` one ``InMemorySessionService`` in one process, ``json`` a
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
-import subprocess
 import tempfile
 from collections.abc import Mapping, Sequence
 from contextlib import ExitStack
@@ -39,7 +36,7 @@ from ..study.capture import CaseRun
 from ..study.moves import StepAnswer
 from ..study.scenario import Case, all_cases
 from ..study.words import Model
-from ..study.worker import Worker, WorkerError
+from ..study.worker import Worker, WorkerError, ask_driver, run_script, script_environ
 from .items import Ids, read_liveness, read_run, read_step
 from .words import Kind as AdkKind
 
@@ -137,33 +134,14 @@ def _run_driver(plans: Sequence[Plan], python: Path) -> list[list[dict[str, Any]
 def environ() -> dict[str, str]:
     """Variables for the release's interpreter: no inherited Python paths, no key to any
     provider, a fixed hash seed (set orders come out the same on every run)."""
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("PYTHON", "VIRTUAL_ENV", "OPENAI", "GOOGLE", "GEMINI"))
-    }
-    env.update(PYTHONNOUSERSITE="1", PYTHONHASHSEED="0", PYTHONWARNINGS="ignore")
-    return env
+    return script_environ(("OPENAI", "GOOGLE", "GEMINI"))
 
 
 def _run(python: Path, driver: Path, spec: dict[str, Any]) -> list[dict[str, Any]]:
     try:
-        done = subprocess.run(
-            [str(python), str(driver)],
-            input=json.dumps(spec),
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT,
-            env=environ(),
-            cwd=driver.parent,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        raise DriverError(f"the ADK driver did not finish in {TIMEOUT:.0f} s") from None
-    if done.returncode != 0:
-        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        raise DriverError(f"the ADK driver exited with {done.returncode}: {last}")
-    return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+        return run_script(python, driver, spec, environ(), TIMEOUT)
+    except WorkerError as error:
+        raise DriverError(f"the ADK driver {error}") from None
 
 
 class Steps:
@@ -186,13 +164,7 @@ class Steps:
         self.version = str(self.ask({"op": "version"})["sdk_version"])
 
     def ask(self, request: dict[str, Any]) -> dict[str, Any]:
-        try:
-            answer = self.worker.ask(request, timeout=self.timeout)
-        except WorkerError as error:
-            raise DriverError(f"the ADK driver: {error}") from None
-        if answer.get("error"):
-            raise DriverError(f"the ADK driver failed: {answer['error']}")
-        return answer
+        return ask_driver(self.worker, request, self.timeout, "the ADK driver", DriverError)
 
     def start(self, settings: Mapping[str, Any]) -> str:
         self.started += 1

@@ -1,23 +1,20 @@
 """Packages: ``google-adk`` releases, each in its own cached environment, made by uv.
 
-As the Python release sweep makes its environments (``releases.environments``): one virtual
-environment per release under the user's cache (``approval-compaction/py3.X/adk/<version>``),
-its dependencies resolved as of the release's upload (uv's ``--exclude-newer``, the dates in
-``data/adk-release-dates.json``), reused while its marker records the same install. Beside the
+The shared ``UvPackage`` (``lab.releases.driven``) with ADK's names: one virtual environment per
+release under the user's cache (``approval-compaction/py3.X/adk/<version>``), its dependencies
+resolved as of the release's upload (the dates in ``data/adk-release-dates.json``). Beside the
 release it holds what ``DatabaseSessionService`` needs for a SQLite file (``sqlalchemy`` with
 its asyncio extra, ``aiosqlite``), as ``adk/requirements.txt`` names them. The pinned release
-is the one that file pins.
+is the one that file pins. Here besides: the release with the ``openai`` client its
+``OpenAIResponsesLlm`` calls (``responses_environment``).
 """
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
 from ..errors import InvestigationError
 from ..lab import paths
-from ..lab.releases.environments import Environment, default_envs, install, uv_binary
-from ..lab.releases.versions import fetch_releases, load_releases, save_releases, sort_versions
+from ..lab.releases.driven import UvPackage
+from ..lab.releases.environments import Environment, install, uv_binary
 from .files import data_file
 
 PACKAGE = "google-adk"
@@ -32,54 +29,18 @@ class AdkEnvironmentError(InvestigationError):
     """A release's environment that cannot be made, in one line."""
 
 
-def requirements(path: Path = REQUIREMENTS) -> list[str]:
-    """The pin file's requirement lines (comments and blanks left out)."""
-    lines = (line.split("#")[0].strip() for line in path.read_text().splitlines())
-    return [line for line in lines if line]
-
-
-def pinned(path: Path = REQUIREMENTS) -> str:
-    """The release the pin file pins."""
-    for line in requirements(path):
-        found = re.fullmatch(rf"{PACKAGE}==(\S+)", line)
-        if found:
-            return found.group(1)
-    raise AdkEnvironmentError(f"{path.name} pins no {PACKAGE} release")
-
-
-def release_dates(path: Path = DATES) -> dict[str, str]:
-    """Each release from ``FIRST`` on and its cutoff (committed once fetched)."""
-    found = load_releases(path)
-    if not found:
-        raise AdkEnvironmentError(
-            f"no {path.name}: run `python -m approval_compaction adk-sweep --dates`"
-        )
-    return found
-
-
-def fetch_release_dates(path: Path = DATES) -> Path:
-    """Ask the package index for the releases and their upload times, and write them."""
-    save_releases(path, fetch_releases(package=PACKAGE, first=FIRST))
-    return path
-
-
-def releases(dates: dict[str, str] | None = None) -> list[str]:
-    """The releases with confirmation and compaction, oldest first."""
-    return sort_versions(dates if dates is not None else release_dates())
-
-
-def cache_folder() -> Path:
-    return default_envs() / "adk"
-
-
-def environment(version: str, dates: dict[str, str] | None = None) -> Environment:
-    """The release's environment (not made: ``ready()`` tells)."""
-    cutoffs = dates if dates is not None else release_dates()
-    if version not in cutoffs:
-        raise AdkEnvironmentError(f"{PACKAGE} {version} is not a release with both features")
-    extras = [line for line in requirements() if not line.startswith(f"{PACKAGE}==")]
-    wanted = (f"{PACKAGE}=={version}", *extras)
-    return Environment(cache_folder() / version, version, cutoffs[version], wanted)
+RELEASES = UvPackage(
+    PACKAGE, FIRST, REQUIREMENTS, DATES, "adk", AdkEnvironmentError,
+    "a release with both features", "adk-sweep --dates",
+)  # fmt: skip
+requirements = RELEASES.requirement_lines
+pinned = RELEASES.pinned
+release_dates = RELEASES.release_dates
+fetch_release_dates = RELEASES.fetch_release_dates
+releases = RELEASES.releases  # the releases with confirmation and compaction, oldest first
+cache_folder = RELEASES.cache_folder
+environment = RELEASES.environment
+release_environment = RELEASES.release_environment
 
 
 # The first release that ships ADK's OpenAI Responses integration (``OpenAIResponsesLlm``, in
@@ -105,13 +66,4 @@ def responses_environment(version: str, dates: dict[str, str] | None = None) -> 
     error = install(env, uv_binary())
     if error is not None:
         raise AdkEnvironmentError(f"{PACKAGE} {version} with {OPENAI_CLIENT}: {error}")
-    return env
-
-
-def release_environment(version: str, dates: dict[str, str] | None = None) -> Environment:
-    """The release's environment, made with uv on first use."""
-    env = environment(version, dates)
-    error = install(env, uv_binary())
-    if error is not None:
-        raise AdkEnvironmentError(f"{PACKAGE} {version}: {error}")
     return env

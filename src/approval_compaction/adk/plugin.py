@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from ..lab.findings.verdict import ReleaseVerdict
-    from ..study.moves import Driven, StepDriver
+    from ..study.moves import Driven
     from .finding import AdkFinding
 
 
@@ -314,36 +314,17 @@ def _unpaired_before(before: Sequence[ReleaseVerdict], situation: str) -> str:
     return f"unpaired again, as on {spans}{paired}"
 
 
-def _steps(version: str) -> StepDriver:
-    from .harness import Steps
-    from .packages import release_environment
-
-    return Steps(release_environment(version).python)
-
-
-def _newest() -> str:
-    from .packages import releases
-
-    return releases()[-1]
-
-
-def _patched(patch: Path) -> StepDriver:
-    from .harness import Steps
-    from .patched import label, patched_environment
-
-    driver = Steps(patched_environment(patch).python)
-    driver.version = label(patch)
-    return driver
-
-
 def driven() -> Driven:
     """The search's line for the driver (``explore --driver adk``): its moves, its steps in a
-    release's environment (made with uv on first use), its pinned and newest releases."""
-    from ..study.moves import Driven
+    release's environment (made with uv on first use) or the patched one's, its pinned and
+    newest releases."""
+    from ..lab.releases.driven import uv_driven
+    from .harness import Steps
     from .moves import MOVES
-    from .packages import pinned
+    from .packages import RELEASES
+    from .patched import patched_environment
 
-    return Driven(MOVES, _steps, pinned, _newest, _patched)
+    return uv_driven(MOVES, RELEASES, Steps, patched_environment)
 
 
 PLUGIN = SdkPlugin(

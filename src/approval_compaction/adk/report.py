@@ -13,6 +13,7 @@ ADK they cite is linked at the release's tag, its number read from the installed
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ from ..formats.markdown import GITHUB_LIMIT, fence, github_length, markdown_tabl
 from ..formats.records import read_records
 from ..lab import paths
 from ..lab.findings.fixes import checks, checks_frame, mutants, upstream
-from ..lab.findings.searched import SearchedCase, load_searches, searched_cases, searched_frame
+from ..lab.findings.searched import fixes_left, load_searches, searched_cases, searched_frame
 from ..lab.mutation import mutants_frame
 from ..lab.releases.driven import SdkTestRecord, SweepRecord
 from ..wire.rules import OPEN_CALL, ORPHAN_OUTPUT
@@ -335,7 +336,8 @@ def long_running_parts(folder: Path = paths.DATA) -> list[str]:
             f"<details><summary>{LONG_RUNNING_TEST.name}</summary>\n\n"
             f"{fence(LONG_RUNNING_TEST.read_text(), 'python')}\n\n</details>",
         ]
-    patched = [c for c in cases if c.package.endswith(BOTH_FIXES.name)]
+    fixed = [f for f in fixes_left(cases) if f.patched.endswith(BOTH_FIXES.name)]
+    patched = [c for f in fixed for c in f.found]
     both = [r for r in load_searches("adk", folder) if r["sdk_version"].endswith(BOTH_FIXES.name)]
     parts += [
         "A long-running call an earlier invocation left without any response can be compacted "
@@ -365,8 +367,8 @@ def long_running_parts(folder: Path = paths.DATA) -> list[str]:
             markdown_table(mutants_frame(rows).droplevel("fix"), cell=str),
         ]
     if both:
-        left = _left(patched)
-        stops = any(c.stops_compacting for c in patched)
+        left = _left(sorted({name for f in fixed for name in f.broken}))
+        stops = any(f.stops_compacting for f in fixed)
         parts += [
             f"The same search on the package with both fixes ({BOTH_FIXES.name}) finds the rest "
             f"below: {'a session still' if stops else 'no session'} stops compacting."
@@ -389,9 +391,9 @@ LEFT = {
 }
 
 
-def _left(found: list[SearchedCase]) -> str:
-    """What the findings on a patched package leave, in words, one phrase an invariant."""
-    broken = sorted({name for case in found for name, _ in case.pairs})
+def _left(broken: Sequence[str]) -> str:
+    """What the findings on a patched package leave (``FixLeft.broken``), in words, one phrase
+    an invariant."""
     said = [LEFT.get(name, f"`{name}`") for name in broken if name != "next_turn_accepted"]
     return ", ".join(said[:-1]) + f" and {said[-1]}" if len(said) > 1 else "".join(said)
 

@@ -28,7 +28,7 @@ no SDK. docs/liveness.md tells what each release does.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -515,6 +515,37 @@ def liveness_run(
         scenario, sdk_version, mode, workaround, tuple(turns), error, model, mine, resumed,
         threshold,
     )  # fmt: skip
+
+
+def driver_liveness(
+    data: dict[str, Any],
+    read_stage: Callable[[dict[str, Any]], Stage],
+    *,
+    mode: str,
+    model: str,
+    release: str | None = None,
+) -> LivenessRun:
+    """One liveness situation a driver script wrote (its own stages, then its later turns, each
+    a stage and its outcome), read by the driver's own mapping (``read_stage``), as the run
+    judged here; ``release`` names a patched package. Its lines have the same keys in every
+    driver script (``study.capture.driver_run`` reads their cases)."""
+    own = [read_stage(stage) for stage in data.get("stages", [])]
+    later = [(read_stage(t["stage"]), str(t["outcome"])) for t in data.get("later", [])]
+    error = str(data.get("error") or data.get("not_applicable") or "")
+    wanted = int(data.get("wanted", len(later)))
+    if not error and len(later) < wanted:
+        error = f"only {len(later)} of {wanted} later turns ran"
+    return liveness_run(
+        scenario=str(data["scenario"]),
+        sdk_version=release or str(data["sdk_version"]),
+        mode=mode,
+        workaround=False,
+        later=later,
+        error=error,
+        model=model,
+        own=own,
+        resumed=bool(data.get("resumed")),
+    )
 
 
 @dataclass(frozen=True)

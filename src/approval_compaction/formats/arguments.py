@@ -93,6 +93,32 @@ def patch_options(command: argparse.ArgumentParser, release: bool = True) -> Non
         command.add_argument("--release", metavar="V", help=RELEASE_HELP)
 
 
+def matrix_options(command: argparse.ArgumentParser) -> None:
+    """A matrix command's printing: ``--format``, ``--case`` (a filter) and ``--output``."""
+    command.add_argument("--format", choices=FORMATS, default="table")
+    command.add_argument("--case", help=CASE_HELP)
+    command.add_argument("--output", help="write to this file instead of stdout")
+
+
+def report_options(command: argparse.ArgumentParser, folder: str) -> None:
+    """A report command's ``--output`` (else stdout) and ``--folder``, the data it reads."""
+    command.add_argument("--output", help="write here instead of stdout")
+    command.add_argument("--folder", default=folder)
+
+
+def sweep_options(
+    command: argparse.ArgumentParser, dates: str, folder: str | None = None, where: str = ""
+) -> None:
+    """A sweep over an SDK's releases: ``--release`` (repeatable), ``--dates`` (``dates``
+    names whom they are asked of first) and, given a ``folder``, ``--folder`` (``where``
+    says what goes there)."""
+    command.add_argument("--release", action="append", help="only this release (repeatable)")
+    said = f"ask {dates} for the release dates first"
+    command.add_argument("--dates", action="store_true", help=said)
+    if folder is not None:
+        command.add_argument("--folder", default=folder, help=where)
+
+
 def collect_from_here() -> None:
     """Turn the cyclic garbage collector back on once a command's modules are imported
     (``__main__`` turns it off for the imports), with what is loaded so far frozen out of its

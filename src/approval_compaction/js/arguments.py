@@ -4,7 +4,14 @@ regression test and the report, the fix's evidence, and the sweeps over every re
 
 from __future__ import annotations
 
-from ..formats.arguments import CASE_HELP, FORMATS, STORE_HELP, AddCommand, Lazy
+from ..formats.arguments import (
+    STORE_HELP,
+    AddCommand,
+    Lazy,
+    matrix_options,
+    report_options,
+    sweep_options,
+)
 from ..lab import paths
 from ..study.words import MODES, STORE_WORDS, STUDY_MODE
 
@@ -30,9 +37,7 @@ def _js_matrix(add: AddCommand, lazy: Lazy) -> None:
         lazy(HERE, "matrix_command"),
         "run the 16 cases on @openai/agents (the JS SDK) over HTTP to the stand-in",
     )
-    js.add_argument("--format", choices=FORMATS, default="table")
-    js.add_argument("--case", help=CASE_HELP)
-    js.add_argument("--output", help="write to this file instead of stdout")
+    matrix_options(js)
     js.add_argument("--mode", choices=MODES, default=STUDY_MODE, help="compactionMode")
     js.add_argument("--response-store", choices=STORE_WORDS, default="default", help=STORE_HELP)
     js.add_argument(
@@ -83,8 +88,7 @@ def _js_test_and_report(add: AddCommand, lazy: Lazy) -> None:
         lazy(".js.report", "report_js_command"),
         "the paste-ready report for openai-agents-js (data/report-js.md), from data/",
     )
-    report_js.add_argument("--output", help="write here instead of stdout")
-    report_js.add_argument("--folder", default=str(paths.DATA))
+    report_options(report_js, str(paths.DATA))
     report_js.add_argument(
         "--stall",
         action="store_true",
@@ -149,10 +153,7 @@ def _js_sweeps(add: AddCommand, lazy: Lazy) -> None:
         lazy(HERE, "sweep_command"),
         "every @openai/agents release with the compaction session into data/js-sweep.json (slow)",
     )
-    js_sweep.add_argument("--release", action="append", help="only this release (repeatable)")
-    js_sweep.add_argument(
-        "--dates", action="store_true", help="ask npm's registry for the release dates first"
-    )
+    sweep_options(js_sweep, "npm's registry")
     js_sweep.add_argument(
         "--workaround",
         action="store_true",

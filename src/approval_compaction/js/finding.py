@@ -20,7 +20,7 @@ import pandas as pd
 from ..analysis.liveness import LivenessRecord
 from ..formats.records import read_records
 from ..lab import paths
-from ..lab.findings.driven import MODE_NAMES, RAISED, WHERE, liveness_frame
+from ..lab.findings.driven import MODE_NAMES, RAISED, WHERE, DriverFinding, liveness_frame
 from ..lab.findings.releases import (
     COMPACTION_ONLY,
     MEETS,
@@ -83,19 +83,13 @@ def js_workaround(rows: Sequence[SweepRecord]) -> JsWorkaround:
 
 
 @dataclass(frozen=True)
-class JsFinding:
+class JsFinding(DriverFinding):
     """The JS study's results: every release's plans, the pinned release's plans (the process
-    boundary too), and the pinned release under the SDK's default trigger at each position;
-    where the workaround is proven, when its sweep is there."""
+    boundary too: ``DriverFinding``), and the pinned release under the SDK's default trigger at
+    each position; where the workaround is proven, when its sweep is there."""
 
-    sweep: tuple[SweepRecord, ...]
-    pinned: tuple[SweepRecord, ...]
     exposure: tuple[JsExposure, ...]
     workaround: JsWorkaround | None = None
-
-    @property
-    def version(self) -> str:
-        return self.pinned[0].sdk_version if self.pinned else ""
 
     def plan(self, label: str) -> SweepRecord:
         return next(r for r in self.pinned if r.plan == label)

@@ -49,7 +49,7 @@ from ..study.items import Item
 from ..study.moves import StepAnswer
 from ..study.scenario import Case, all_cases
 from ..study.words import Mode, ResponseStore, ToolKind
-from ..study.worker import Worker, WorkerError
+from ..study.worker import Worker, ask_driver
 from ..wire.rules import KEEPS_USERS, CompactShape
 from ..wire.server import Running, running
 from .items import STORE_SUFFIX, read_liveness, read_run, read_step
@@ -265,13 +265,7 @@ class Steps:
         self.version = str(self.ask({"op": "version"})["sdk_version"])
 
     def ask(self, request: dict[str, Any]) -> dict[str, Any]:
-        try:
-            answer = self.worker.ask(request, timeout=self.timeout)
-        except WorkerError as error:
-            raise NodeError(f"the JS harness: {error}") from None
-        if answer.get("error"):
-            raise NodeError(f"the JS harness failed: {answer['error']}")
-        return answer
+        return ask_driver(self.worker, request, self.timeout, "the JS harness", NodeError)
 
     def start(self, settings: Mapping[str, Any]) -> str:
         shape = str(settings.get("shape", KEEPS_USERS))

@@ -14,29 +14,19 @@ folder like any release's.
 
 from __future__ import annotations
 
-import hashlib
 import shutil
-import subprocess
 import tempfile
 from pathlib import Path
 
-from ..errors import InvestigationError
 from ..lab import paths
+from ..lab.releases.driven import PatchError as PatchError
+from ..lab.releases.driven import apply_patch, patch_key
 from .harness import installed
 from .packages import cache_folder, pinned
 
 PATCH_ROOT = Path("node_modules") / "@openai"  # holds agents-core, agents-openai, ...
 FIX = paths.ROOT / "js" / "fix" / "agents-openai-0.20.0.diff"  # the pending call's fix
 BOTH = paths.ROOT / "js" / "fix" / "agents-openai-0.20.0-both.diff"  # it and the stall's fix
-
-
-class PatchError(InvestigationError):
-    """A patch that cannot be applied to the installed package, in one line."""
-
-
-def patch_key(patch: Path, version: str) -> str:
-    digest = hashlib.sha256(version.encode() + b"\0" + patch.read_bytes()).hexdigest()
-    return digest[:16]
 
 
 def patched_folder(patch: Path = FIX, base: Path = paths.ROOT) -> Path:
@@ -53,15 +43,9 @@ def patched_folder(patch: Path = FIX, base: Path = paths.ROOT) -> Path:
         work = Path(making) / "package"
         shutil.copytree(base / "node_modules", work / "node_modules", symlinks=True)
         shutil.copyfile(base / "package.json", work / "package.json")
-        done = subprocess.run(
-            ["patch", "-p1", "--forward", "--batch", "--no-backup-if-mismatch", "-i",
-             str(patch.resolve())],
-            cwd=work / PATCH_ROOT, capture_output=True, text=True, timeout=60, check=False,
-        )  # fmt: skip
-        if done.returncode != 0:
-            said = f"{done.stdout}\n{done.stderr}"
-            lines = [line for line in said.splitlines() if line.strip()]
-            raise PatchError(f"{patch.name} does not apply: {lines[-1] if lines else 'no output'}")
+        refused = apply_patch(patch, work / PATCH_ROOT, strip=1)
+        if refused is not None:
+            raise PatchError(refused)
         try:
             work.rename(folder)
         except OSError:  # another process made it first: theirs is the same content

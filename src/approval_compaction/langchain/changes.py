@@ -9,18 +9,9 @@ test holds every computed boundary to a change here and every change to a bounda
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..lab.findings.driven import Change as Change
 
 REPO = "https://github.com/langchain-ai/langchain"
-
-
-@dataclass(frozen=True)
-class Change:
-    """The first release with a change, what changed, and the public record of it."""
-
-    release: str
-    what: str
-    source: str
 
 
 CHANGES: tuple[Change, ...] = ()

@@ -15,7 +15,13 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..formats.arguments import CASE_HELP, FORMATS, AddCommand, Lazy
+from ..formats.arguments import (
+    AddCommand,
+    Lazy,
+    matrix_options,
+    report_options,
+    sweep_options,
+)
 from ..lab import paths
 from .words import APIS, KINDS
 
@@ -31,9 +37,7 @@ def register(add: AddCommand, lazy: Lazy) -> None:
         "run the 16 cases on langchain's create_agent (its own environment, ChatOpenAI over "
         "HTTP to the stand-in)",
     )
-    matrix.add_argument("--format", choices=FORMATS, default="table")
-    matrix.add_argument("--case", help=CASE_HELP)
-    matrix.add_argument("--output", help="write to this file instead of stdout")
+    matrix_options(matrix)
     matrix.add_argument(
         "--kind",
         choices=KINDS,
@@ -52,11 +56,7 @@ def register(add: AddCommand, lazy: Lazy) -> None:
         lazy(HERE, "sweep_command"),
         "every langchain 1.x release into data/langchain-sweep.json (slow)",
     )
-    sweep.add_argument("--release", action="append", help="only this release (repeatable)")
-    sweep.add_argument(
-        "--dates", action="store_true", help="ask the package index for the release dates first"
-    )
-    sweep.add_argument("--folder", default=str(paths.DATA), help="where the sweep's files go")
+    sweep_options(sweep, "the package index", str(paths.DATA), "where the sweep's files go")
     add(
         "langchain-fix",
         lazy(HERE, "fix_command"),
@@ -68,8 +68,7 @@ def register(add: AddCommand, lazy: Lazy) -> None:
         lazy(".langchain.report", "command"),
         "the issue for langchain (data/report-langchain.md), from data/",
     )
-    report.add_argument("--output", help="write here instead of stdout")
-    report.add_argument("--folder", default=str(paths.DATA))
+    report_options(report, str(paths.DATA))
 
 
 def matrix_command(args: argparse.Namespace) -> int:

@@ -13,9 +13,9 @@ from pathlib import Path
 import pandas as pd
 
 from ..analysis.liveness import LivenessRecord
-from ..formats.records import read_records
 from ..lab import paths
-from ..lab.findings.driven import RAISED
+from ..lab.findings.driven import RAISED, Change, DriverFinding, Moved, moved, stored
+from ..lab.findings.driven import changes_frame as driven_changes_frame
 from ..lab.findings.driven import liveness_frame as driven_liveness_frame
 from ..lab.findings.liveness import STUCK
 from ..lab.findings.releases import (
@@ -27,7 +27,7 @@ from ..lab.findings.releases import (
 )
 from ..lab.findings.verdict import GROWS, DriverWords, ModeCases, ReleaseVerdict, driver_verdicts
 from ..lab.releases.driven import SweepRecord
-from .changes import CHANGES, Change
+from .changes import CHANGES
 from .sweep import CONTROLS, SETTINGS, SITUATIONS, data_file
 
 PACKAGE = "langchain"
@@ -68,28 +68,15 @@ def setting_word(cases: ModeCases) -> str:
 
 
 @dataclass(frozen=True)
-class LangchainFinding:
+class LangchainFinding(DriverFinding):
     """The LangChain study's results: every release's settings (when swept), the pinned
-    release's, the liveness situations on it and on every release, and the verdicts."""
+    release's (``DriverFinding``), the liveness situations on it and on every release, and the
+    verdicts."""
 
-    sweep: tuple[SweepRecord, ...]
-    pinned: tuple[SweepRecord, ...]
     liveness: tuple[LivenessRecord, ...]
     sweep_liveness: tuple[LivenessRecord, ...] = ()
     verdicts: tuple[ReleaseVerdict, ...] = ()
     patched: tuple[LivenessRecord, ...] = ()  # the situations on the patched package
-
-    @property
-    def version(self) -> str:
-        return self.pinned[0].sdk_version if self.pinned else ""
-
-    @property
-    def releases(self) -> list[str]:
-        return list(dict.fromkeys(r.sdk_version for r in self.sweep))
-
-    def affected(self) -> list[str]:
-        """The swept releases on which some setting breaks an invariant."""
-        return list(dict.fromkeys(r.sdk_version for r in self.sweep if r.violating))
 
 
 def load(folder: Path = paths.DATA) -> LangchainFinding | None:
@@ -98,12 +85,10 @@ def load(folder: Path = paths.DATA) -> LangchainFinding | None:
         return None
 
     def read(name: str) -> tuple[SweepRecord, ...]:
-        path = data_file(name, folder)
-        return tuple(read_records(path, SweepRecord)) if path.is_file() else ()
+        return stored(data_file(name, folder), SweepRecord)
 
     def live(name: str) -> tuple[LivenessRecord, ...]:
-        path = data_file(name, folder)
-        return tuple(read_records(path, LivenessRecord)) if path.is_file() else ()
+        return stored(data_file(name, folder), LivenessRecord)
 
     sweep, sweep_live = read("sweep"), live("sweep_liveness")
     verdicts = driver_verdicts(sweep, sweep_live, WORDS)
@@ -194,13 +179,10 @@ def live_result(rows: Sequence[LivenessRecord]) -> str:
     return "; ".join(failing) or "every situation keeps its invariants"
 
 
-def boundaries(
-    rows: Sequence[SweepRecord],
-    live: Sequence[LivenessRecord] = (),
-    changes: Sequence[Change] = CHANGES,
-) -> list[Boundary]:
-    """Each setting whose cases or situations read differently from the release before, in
-    release order, with the change named for that release (empty when none is)."""
+def _moved(
+    rows: Sequence[SweepRecord], live: Sequence[LivenessRecord], changes: Sequence[Change]
+) -> list[Moved]:
+    """Each setting whose cases or situations read differently from the release before."""
     by: dict[str, dict[str, str]] = {}
     for row in rows:
         by.setdefault(row.sdk_version, {})[row.plan] = result(row)
@@ -210,34 +192,24 @@ def boundaries(
     for (release, setting), found in lives.items():
         if release in by:
             by[release][setting] = f"{by[release].get(setting, '')} | {live_result(found)}"
-    named = {c.release: c for c in changes}
-    found_all = []
-    versions = list(by)
-    for previous, release in zip(versions, versions[1:], strict=False):
-        for setting in SETTINGS:
-            old, new = by[previous].get(setting), by[release].get(setting)
-            if old is None or new is None or old == new:
-                continue
-            change = named.get(release, Change(release, "", ""))
-            found_all.append(
-                Boundary(release, previous, setting, old, new, change.what, change.source)
-            )
-    return found_all
+    return moved(by, SETTINGS, changes)
+
+
+def boundaries(
+    rows: Sequence[SweepRecord],
+    live: Sequence[LivenessRecord] = (),
+    changes: Sequence[Change] = CHANGES,
+) -> list[Boundary]:
+    """Each setting whose cases or situations read differently from the release before, in
+    release order, with the change named for that release (empty when none is)."""
+    return [
+        Boundary(*(m.release, m.previous, m.setting, m.before, m.after), *m.change.said)
+        for m in _moved(rows, live, changes)
+    ]
 
 
 def changes_frame(found: LangchainFinding) -> pd.DataFrame:
     """One row per release where a setting's result changes: the settings, what the sweep saw
     after, the change that moved it and its public record."""
-    by: dict[str, list[Boundary]] = {}
-    for b in boundaries(found.sweep, found.sweep_liveness):
-        by.setdefault(b.release, []).append(b)
-    table = {
-        release: {
-            "settings": ", ".join(b.setting for b in here),
-            "the sweep after": "; ".join(dict.fromkeys(b.after for b in here)),
-            "what changed": here[0].what,
-            "public record": here[0].source,
-        }
-        for release, here in by.items()
-    }
-    return pd.DataFrame.from_dict(table, orient="index").rename_axis(PACKAGE)
+    moves = _moved(found.sweep, found.sweep_liveness, CHANGES)
+    return driven_changes_frame(moves, "settings", PACKAGE)

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import select
 import shutil
 import subprocess
@@ -39,6 +38,7 @@ from ..errors import InvestigationError
 from ..study.capture import CaseRun
 from ..study.moves import StepAnswer
 from ..study.scenario import Case, all_cases
+from ..study.worker import WorkerError, run_script, script_environ
 from .items import read_liveness, read_run
 from .words import APIS as APIS
 from .words import KINDS as KINDS
@@ -131,34 +131,18 @@ def run_driver(plans: Sequence[Plan], python: Path) -> list[list[dict[str, Any]]
 def environ() -> dict[str, str]:
     """Variables for the release's interpreter: no inherited Python paths, no key or endpoint
     of any provider, a fixed hash seed, no tracing, bytecode cached as users' machines do."""
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("PYTHON", "VIRTUAL_ENV", "OPENAI", "LANGCHAIN", "LANGSMITH"))
-    }
-    env.update(PYTHONNOUSERSITE="1", PYTHONHASHSEED="0", PYTHONWARNINGS="ignore")
-    env.update(LANGCHAIN_TRACING_V2="false", LANGSMITH_TRACING="false")
-    return env
+    return script_environ(
+        ("OPENAI", "LANGCHAIN", "LANGSMITH"),
+        LANGCHAIN_TRACING_V2="false",
+        LANGSMITH_TRACING="false",
+    )
 
 
 def _run(python: Path, driver: Path, specs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     try:
-        done = subprocess.run(
-            [str(python), str(driver)],
-            input=json.dumps(specs),
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT,
-            env=environ(),
-            cwd=driver.parent,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        raise DriverError(f"the LangChain driver did not finish in {TIMEOUT:.0f} s") from None
-    if done.returncode != 0:
-        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        raise DriverError(f"the LangChain driver exited with {done.returncode}: {last}")
-    return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+        return run_script(python, driver, specs, environ(), TIMEOUT)
+    except WorkerError as error:
+        raise DriverError(f"the LangChain driver {error}") from None
 
 
 class Steps:

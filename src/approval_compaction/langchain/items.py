@@ -23,7 +23,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from ..analysis.liveness import LivenessRun, liveness_run
+from ..analysis.liveness import LivenessRun, driver_liveness
 from ..study.capture import CaseRun, Stage, driver_run
 from ..study.items import Item
 from ..study.moves import StepAnswer
@@ -102,23 +102,7 @@ def read_run(data: dict[str, Any]) -> CaseRun:
 def read_liveness(data: dict[str, Any], release: str | None = None) -> LivenessRun:
     """One liveness situation the driver ran (its own stages, then its later turns), as the
     run ``analysis.liveness`` judges; ``release`` names a patched package."""
-    own = [_stage(stage) for stage in data.get("stages", [])]
-    later = [(_stage(t["stage"]), str(t["outcome"])) for t in data.get("later", [])]
-    error = str(data.get("error") or data.get("not_applicable") or "")
-    wanted = int(data.get("wanted", len(later)))
-    if not error and len(later) < wanted:
-        error = f"only {len(later)} of {wanted} later turns ran"
-    return liveness_run(
-        scenario=str(data["scenario"]),
-        sdk_version=release or str(data["sdk_version"]),
-        mode=setting(data),
-        workaround=False,
-        later=later,
-        error=error,
-        model="responses",
-        own=own,
-        resumed=bool(data.get("resumed")),
-    )
+    return driver_liveness(data, _stage, mode=setting(data), model="responses", release=release)
 
 
 def read_step(data: dict[str, Any]) -> StepAnswer:

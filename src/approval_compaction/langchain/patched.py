@@ -2,65 +2,31 @@
 
 The wheel ships ``langchain/`` as source, so a patch is a unified diff against the installed
 package's own files, paths as ``langchain/agents/...`` under ``a/`` and ``b/`` (the top-level
-``langchain/fix/`` holds the project's). The environment is made as the release's is
-(``packages``), under ``_patched/<hash>`` in the same cache, keyed by the release and the
-patch's content, and the patch applied in its ``site-packages`` (``patch -p1``); the release's
-own environment is never written. A patch that does not apply is one line, and nothing is left
-behind.
+``langchain/fix/`` holds the project's), applied in its ``site-packages`` (``patch -p1``). The
+shared ``UvPackage.patched`` (``lab.releases.driven``) makes the environment as the release's is,
+under ``_patched/<hash>`` in the same cache, keyed by the release and the patch's content; the
+release's own environment is never written. A patch that does not apply is one line, and
+nothing is left behind.
 """
 
 from __future__ import annotations
 
-import hashlib
-import shutil
-import subprocess
-from dataclasses import replace
 from pathlib import Path
 
-from ..errors import InvestigationError
 from ..lab import paths
-from ..lab.releases.environments import Environment, install, record, recorded, uv_binary
-from .packages import cache_folder, environment, pinned
+from ..lab.releases.driven import PatchError as PatchError
+from ..lab.releases.driven import patch_key as patch_key
+from ..lab.releases.environments import Environment
+from .packages import RELEASES
 
 FIX = paths.ROOT / "langchain" / "fix" / "langchain-1.5.2.diff"
-MARKER = "approval-compaction-patch.json"
-
-
-class PatchError(InvestigationError):
-    """A patch that cannot be applied to the installed package, in one line."""
-
-
-def patch_key(patch: Path, version: str) -> str:
-    digest = hashlib.sha256(version.encode() + b"\0" + patch.read_bytes()).hexdigest()
-    return digest[:16]
 
 
 def label(patch: Path = FIX, version: str | None = None) -> str:
     """The patched package's name in records: ``1.5.2+langchain-1.5.2.diff``."""
-    return f"{version or pinned()}+{patch.name}"
+    return RELEASES.label(patch, version)
 
 
 def patched_environment(patch: Path = FIX, version: str | None = None) -> Environment:
     """The release's environment with ``patch`` applied to its ``langchain`` (made once)."""
-    if not patch.is_file():
-        raise PatchError(f"no patch at {patch}")
-    release = version or pinned()
-    key = patch_key(patch, release)
-    env = replace(environment(release), folder=cache_folder() / "_patched" / key)
-    if env.ready() and recorded(env.folder / MARKER, key):
-        return env
-    shutil.rmtree(env.folder, ignore_errors=True)
-    error = install(env, uv_binary())
-    if error is not None:
-        raise PatchError(f"langchain {release}: {error}")
-    site = next(env.folder.glob("lib/python*/site-packages"))
-    done = subprocess.run(
-        ["patch", "-p1", "--forward", "--batch", "--no-backup-if-mismatch", "-i", str(patch)],
-        cwd=site, capture_output=True, text=True, timeout=60, check=False,
-    )  # fmt: skip
-    if done.returncode != 0:
-        shutil.rmtree(env.folder, ignore_errors=True)
-        said = [line for line in f"{done.stdout}\n{done.stderr}".splitlines() if line.strip()]
-        raise PatchError(f"{patch.name} does not apply: {said[-1] if said else 'no output'}")
-    record(env.folder / MARKER, key)
-    return env
+    return RELEASES.patched(patch, version, strip=1)

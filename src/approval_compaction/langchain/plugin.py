@@ -16,7 +16,7 @@ from .words import DATES, FILES, MATRIX, REPORT
 
 if TYPE_CHECKING:
     from ..analysis.liveness import LivenessRecord
-    from ..study.moves import Driven, StepDriver
+    from ..study.moves import Driven
     from .finding import LangchainFinding
 
 
@@ -164,12 +164,11 @@ def answer(folder: Path = paths.DATA) -> str:
 def _search_left(folder: Path) -> str:
     """What the state-space search finds on the patched package that no situation has: in
     words where each is the docs' trim step (``report.search_said`` says why), else counted."""
-    from ..lab.findings.searched import searched_cases
+    from ..lab.findings.searched import fixes_left, searched_cases
     from .report import release_trim_said, trim_after_fix
 
     searched = searched_cases("langchain", folder)
-    left = [c for c in searched if "+" in c.package]
-    new = [c for c in left if c.label == "new"]
+    new = [c for left in fixes_left(searched) for c in left.new]
     if not new:
         return ""
     if trim_after_fix(new):
@@ -195,36 +194,17 @@ def _search_left(folder: Path) -> str:
     )
 
 
-def _steps(version: str) -> StepDriver:
-    from .harness import Steps
-    from .packages import release_environment
-
-    return Steps(release_environment(version).python)
-
-
-def _newest() -> str:
-    from .packages import releases
-
-    return releases()[-1]
-
-
-def _patched(patch: Path) -> StepDriver:
-    from .harness import Steps
-    from .patched import label, patched_environment
-
-    driver = Steps(patched_environment(patch).python)
-    driver.version = label(patch)
-    return driver
-
-
 def driven() -> Driven:
-    """The search's line for the driver (``explore --driver langchain``): its moves, its steps
-    in a release's environment (made with uv on first use), its pinned and newest releases."""
-    from ..study.moves import Driven
+    """The search's line for the driver (``explore --driver langchain``): its moves, its steps in a
+    release's environment (made with uv on first use) or the patched one's, its pinned and
+    newest releases."""
+    from ..lab.releases.driven import uv_driven
+    from .harness import Steps
     from .moves import MOVES
-    from .packages import pinned
+    from .packages import RELEASES
+    from .patched import patched_environment
 
-    return Driven(MOVES, _steps, pinned, _newest, _patched)
+    return uv_driven(MOVES, RELEASES, Steps, patched_environment)
 
 
 PLUGIN = SdkPlugin(

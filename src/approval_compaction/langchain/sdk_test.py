@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..lab import paths
-from ..lab.releases.environments import install_tools, isolated_environ, run_pytest
-from .packages import cache_folder
+from ..lab.releases import driven
+from ..lab.releases.driven import SdkTestRun as SdkTestRun
+from .packages import RELEASES
 
 SDK_TEST = paths.ROOT / "langchain" / "sdk-test"
 REGRESSION_TEST = (
@@ -57,37 +57,14 @@ MUTANTS: tuple[tuple[str, str, str], ...] = (
 )
 
 
-@dataclass(frozen=True)
-class SdkTestRun:
-    """The regression test's outcome on one environment: its cases and how each ended."""
-
-    tests: int
-    passed: int
-    failed: int
-    failing: tuple[str, ...]  # the failing cases' ids
-
-
 def run_sdk_test(python: Path, overlay: Path | None = None) -> SdkTestRun:
     """Run the regression test with ``python`` (a release's, or a patched one's); ``overlay``:
     a folder whose ``langchain`` package is imported instead of the environment's."""
-    tools = install_tools(cache_folder() / "_tools", TOOLS)
-    env = isolated_environ(with_package=False, tools=tools)
-    if overlay is not None:
-        env["PYTHONPATH"] = f"{overlay}:{env.get('PYTHONPATH', '')}".rstrip(":")
-    env["PYTHONWARNINGS"] = "ignore"
-    with tempfile.TemporaryDirectory(prefix="approval-compaction-langchain-test-") as scratch:
-        cases = run_pytest(
-            python,
-            [str(REGRESSION_TEST.relative_to(SDK_TEST))],
-            cwd=SDK_TEST,
-            env=env,
-            timeout=TIMEOUT,
-            report=Path(scratch) / "report.xml",
-            label="the langchain regression test",
-        )
-    failing = tuple(c.name.partition("[")[2].rstrip("]") for c in cases if c.outcome != "passed")
-    passed = sum(1 for c in cases if c.outcome == "passed")
-    return SdkTestRun(len(cases), passed, len(cases) - passed, failing)
+    label = "the langchain regression test"
+    cases = driven.run_sdk_test(
+        RELEASES, python, REGRESSION_TEST, SDK_TEST, TOOLS, label, overlay, TIMEOUT
+    )
+    return SdkTestRun.of(cases, lambda name: name.partition("[")[2].rstrip("]"))  # its ids
 
 
 def run_mutants(python: Path) -> dict[str, SdkTestRun]:

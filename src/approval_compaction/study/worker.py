@@ -7,16 +7,23 @@ go in; their ``Transcript``, the counters, the approved tools' runs and the stat
 back. The driver sends it the steps after a ``process`` boundary; a whole conversation goes the
 same way when it must run on another release (the worker started with that release's
 interpreter). One ``Worker`` serves many requests, so a search pays the start-up once.
+
+Another SDK's driver script, run by its release's interpreter, crosses the same boundary:
+``script_environ`` is what that interpreter is given of this process's variables, and
+``run_script`` runs the script once on one JSON input and reads its JSON lines back, and
+``ask_driver`` asks a script a ``Worker`` runs, its failures in the SDK's own error.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import select
 import subprocess
 import sys
 from collections.abc import Mapping, Sequence
 from contextlib import suppress
+from pathlib import Path
 from typing import Any
 
 from ..errors import InvestigationError
@@ -84,3 +91,58 @@ class Worker:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def script_environ(drop: Sequence[str] = (), **given: str) -> dict[str, str]:
+    """Variables for a release's interpreter running a driver script: none of this process's
+    Python paths (``PYTHON*``, ``VIRTUAL_ENV``) nor any variable starting with one of ``drop``
+    (a provider's key or endpoint), no user site, a fixed hash seed (set orders come out the
+    same on every run), no warnings; then ``given``."""
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV", *drop))
+    }
+    env.update(PYTHONNOUSERSITE="1", PYTHONHASHSEED="0", PYTHONWARNINGS="ignore", **given)
+    return env
+
+
+def run_script(
+    python: Path, script: Path, given: Any, environ: Mapping[str, str], timeout: float
+) -> list[dict[str, Any]]:
+    """Run ``script`` once in ``python`` from its own folder, ``given`` as JSON on its standard
+    input: its JSON lines. A script that fails or takes longer than ``timeout`` seconds is a
+    ``WorkerError`` saying so in one line (its last line on stderr)."""
+    try:
+        done = subprocess.run(
+            [str(python), str(script)],
+            input=json.dumps(given),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=dict(environ),
+            cwd=script.parent,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        raise WorkerError(f"did not finish in {timeout:.0f} s") from None
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise WorkerError(f"exited with {done.returncode}: {last}")
+    return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+
+
+def ask_driver(
+    worker: Worker,
+    request: dict[str, Any],
+    timeout: float,
+    who: str,
+    error: type[InvestigationError],
+) -> dict[str, Any]:
+    """One request to a driver script ``worker`` runs: its answer, or ``error`` in one line
+    naming ``who`` when the script gives none in time or answers that it failed."""
+    try:
+        answer = worker.ask(request, timeout=timeout)
+    except WorkerError as failed:
+        raise error(f"{who}: {failed}") from None
+    if answer.get("error"):
+        raise error(f"{who} failed: {answer['error']}")
+    return answer

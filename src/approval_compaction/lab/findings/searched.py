@@ -10,6 +10,7 @@ notebooks and the README read these records.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -77,24 +78,64 @@ def searched_cases(sdk: str, folder: Path = paths.DATA) -> list[SearchedCase]:
     return [SearchedCase.of(sdk, f) for r in load_searches(sdk, folder) for f in r["findings"]]
 
 
-def fix_words(cases: list[SearchedCase]) -> list[str]:
-    """For each patched package searched (``V+FILE``): what the search finds there, and how
-    many of the new findings on its release break none of the same invariants, with the same
-    kind of call, on it."""
-    said = []
+@dataclass(frozen=True)
+class FixLeft:
+    """What the search leaves on one patched package (``V+FILE``), beside what it found on the
+    release under it: every finding on the patched package, the release's new findings (no
+    hand-picked shape has them), and how many of those break none of the same invariants, with
+    the same kind of call, on the patched package (the ones the fix takes away). Each SDK's
+    report words it."""
+
+    patched: str
+    release: str
+    found: tuple[SearchedCase, ...]
+    new_on_release: int
+    gone: int
+
+    @property
+    def shapes(self) -> tuple[str, ...]:
+        """The hand-picked shapes the findings on the patched package reduce to ("new": none)."""
+        return tuple(sorted({c.known_as or "new" for c in self.found}))
+
+    @property
+    def broken(self) -> tuple[str, ...]:
+        """Each invariant a finding on the patched package breaks, by name."""
+        return tuple(sorted({name for c in self.found for name, _ in c.pairs}))
+
+    @property
+    def new(self) -> tuple[SearchedCase, ...]:
+        """The findings on the patched package no hand-picked shape has."""
+        return tuple(c for c in self.found if c.label == "new")
+
+    @property
+    def stops_compacting(self) -> bool:
+        """Whether a session on the patched package still stops compacting for good."""
+        return any(c.stops_compacting for c in self.found)
+
+
+def fixes_left(cases: Sequence[SearchedCase]) -> list[FixLeft]:
+    """One ``FixLeft`` for each patched package with findings, in the findings' order."""
+    found = []
     for patched in dict.fromkeys(c.package for c in cases if "+" in c.package):
         base = patched.partition("+")[0]
         new = [c for c in cases if c.package == base and c.label == "new"]
-        after = [c for c in cases if c.package == patched]
+        after = tuple(c for c in cases if c.package == patched)
         left = {pair for c in after for pair in c.pairs}
-        gone = [c for c in new if not set(c.pairs) & left]
-        shapes = ", ".join(sorted({c.known_as or "new" for c in after}))
-        said.append(
-            f"On {patched}, the search finds {len(after)} ({shapes or 'none'}); "
-            f"{len(gone)} of the {len(new)} new findings on {base} break none of the same "
-            "invariants there."
-        )
-    return said
+        gone = sum(1 for c in new if not set(c.pairs) & left)
+        found.append(FixLeft(patched, base, after, len(new), gone))
+    return found
+
+
+def fix_words(cases: list[SearchedCase]) -> list[str]:
+    """For each patched package searched (``FixLeft``): what the search finds there, and how
+    many of the new findings on its release break none of the same invariants, with the same
+    kind of call, on it."""
+    return [
+        f"On {f.patched}, the search finds {len(f.found)} ({', '.join(f.shapes) or 'none'}); "
+        f"{f.gone} of the {f.new_on_release} new findings on {f.release} break none of the same "
+        "invariants there."
+        for f in fixes_left(cases)
+    ]
 
 
 def searched_frame(cases: list[SearchedCase], new_only: bool = False) -> pd.DataFrame:
