@@ -137,7 +137,7 @@ GROUPED = 3  # files sharing a name's first word, from which the table names the
 
 def grouped(names: Sequence[str]) -> list[str]:
     """``names`` in order, the JSON files sharing their first word (up to its ``-``) named as one
-    pattern with their count when there are ``GROUPED`` or more (``js-*.json (10 files)``):
+    pattern with their count when there are ``GROUPED`` or more (``sweep-*.json (10 files)``):
     the README's table says which files a notebook reads, ``data/notebooks.json`` each name."""
     word = {n: n.split("-", 1)[0] + "-" for n in names if "-" in n and n.endswith(".json")}
     counts = Counter(word.values())

@@ -54,11 +54,11 @@ WORKAROUND_IMPORT = "from approval_compaction import defer_compaction_while_pend
 INSTALL_CORE = "pip install ./approval-compaction"
 INSTALL_DOCTOR = 'pip install "./approval-compaction[doctor]"'
 # The error table's two call ids: the study's scripted cases name the pending call, the stand-in
-# names a call its own answer makes (``wire.standin``), as in the JavaScript runs and notebook 09.
+# names a call its own answer makes (``wire.standin``), as in a driver's runs and notebook 09.
 STANDIN_CALL_ID = "call_standin_1"
 CALL_IDS = (
     f"`{PENDING_CALL_ID}` is the study's scripted call, `{STANDIN_CALL_ID}` one the stand-in "
-    "made, as in the JavaScript runs"
+    "made, as in the runs of a driver"
 )
 
 
