@@ -337,9 +337,8 @@ def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findin
     """Issue 61 (r9): 01's action stopped at `doctor scan`; 02 said `auto` is refused at the pause
     without "while responses are stored"; 03's action said "on a branch of the SDK" and "carry
     its change along with a backported move", leaving who and which release to guess."""
-    walk, sent, inside = (
-        f(found) for f in (headlines.walkthrough, headlines.stored_vs_sent, headlines.inside_the_sdk)
-    )
+    said = (headlines.walkthrough, headlines.stored_vs_sent, headlines.inside_the_sdk)
+    walk, sent, inside = (f(found) for f in said)
     assert "doctor repair STORE --all --apply" in walk.split("**What to do.**")[1]
     assert "*auto, store=False*" in walk
     assert "while the agent's responses are stored" in sent.split("\n\n")[0]

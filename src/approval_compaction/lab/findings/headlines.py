@@ -183,9 +183,7 @@ def walkthrough(found: Findings) -> str:
         f"the compaction request at the {at} is refused ({code(any_call(auto))}) and "
         "`Runner.run` raises (the last table; notebook 09 shows the request). With "
         "`store=False` (*auto, store=False*) the pause works and the next question is refused "
-        "instead.\n\n"
-        + _default_trigger(found, pinned)
-        + _walkthrough_action(found)
+        "instead.\n\n" + _default_trigger(found, pinned) + _walkthrough_action(found)
     )
 
 
@@ -236,8 +234,8 @@ def _walkthrough_action(found: Findings) -> str:
         f"**What to do.** {upgrade}Until you can, on {lost}, pass the session to "
         "`defer_compaction_while_pending`, the study's workaround: compaction waits while a "
         "stored call has no output. Keep it after upgrading wherever "
-        "an approval can go unanswered (notebook 06 says why, and its costs). Upgrading does not "
-        "heal a store an affected release already wrote: run `python -m approval_compaction "
+        "an approval can go unanswered (notebook 06 says why, and its costs).\n\nUpgrading does "
+        "not heal a store an affected release already wrote: run `python -m approval_compaction "
         "doctor scan STORE --all`, then `doctor repair STORE --all --apply` (notebook 07)."
     )
 
@@ -294,16 +292,17 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
             f"In {_modes(stop)} mode the SDK makes no partial compaction, so that turn makes no "
             "compaction request at all"
         )
+    said = ".\n\n".join(clauses)  # one paragraph a mode
     return (
         f"**Answer.** On {pinned} over HTTP, with the hook compacting after every turn, the "
         f"compaction request at the pause is refused in {_modes(refused)} mode, while the "
         "agent's responses are stored (the default; notebook 09), and the pending call stays "
         "stored without its output, an open call. The next question is "
         + ("answered" if answered else "not always answered")
-        + ": the runner leaves the open call out of what it sends the model. The store keeps "
+        + ": the runner leaves the open call out of what it sends the model.\n\nThe store keeps "
         f"it, in {kept} of the {len(turns)} next questions the sweep asked after such a pause "
         "(the 8 cases with compaction on, in each mode); this notebook runs one case in both "
-        f"modes.\n\n{'. '.join(clauses)}"
+        f"modes.\n\n{said}"
         f"{_stops_for_good(found, [pinned, found.fixed_in], stop)}.\n\n"
         f"**What to do.** Upgrade to {found.fixed_in}: its compaction waits while a call has no "
         "output, so the pause is answered (notebook 01's last table). A call is still left open "
@@ -349,8 +348,8 @@ def _stops_for_good(found: Findings, releases: Sequence[str | None], modes: Sequ
         ": the SDK documents that this mode compacts only a history whose every call has its "
         f"output ({code(DOCUMENTED_LIMIT)}). While the open call is stored the session *stops "
         "compacting* and the history grows every turn, as it does after an approval nobody "
-        f"answers, over 10 later questions on {' and '.join(stuck)} (the study's liveness runs; "
-        "notebook 10 shows them)"
+        f"answers, over 10 later questions on {' and '.join(stuck)} (notebook 10 shows those "
+        "runs)"
     )
 
 
@@ -399,12 +398,12 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
         f"compaction, and waits while a call has no output, as {m.new} does. To fix an older "
         f"release line, backport that move (notebook 12 has it as a one-change patch)."
         + (
-            f" For *hosted MCP approval requests* (approvals the API asks for on behalf of a tool "
-            f"on an MCP server it calls) the backport also needs {m.new}'s check that pairs each "
-            "request with its response (notebook 12 names its hunks).\n\nAs shipped that check "
-            "has a cost: after an MCP approval request nobody answers, compaction stops for good "
-            f"(notebook 10). Notebook 10's patch, `{paths.LIVENESS_PATCH.name}`, is written "
-            f"against {m.new}: apply it there, and with any backport of that check."
+            "\n\nFor *hosted MCP approval requests* (approvals the API asks for on behalf of a "
+            f"tool on an MCP server it calls) the backport also needs {m.new}'s check that pairs "
+            "each request with its response (notebook 12 names those changes).\n\nAs shipped "
+            "that check has a cost: after an MCP approval request nobody answers, compaction "
+            f"stops for good (notebook 10). Notebook 10's patch, `{paths.LIVENESS_PATCH.name}`, "
+            f"is written against {m.new}: apply it there, and with any backport of that check."
             if not_fixed
             else ""
         )
