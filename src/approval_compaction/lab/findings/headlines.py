@@ -178,7 +178,7 @@ def walkthrough(found: Findings) -> str:
         "is compacted away at the pause, the approval and the resume work, the tool's output is "
         f"stored without its call, and the {then} is refused ({code(any_call(report))})"
         f"{_later(found, pinned)}.\n\nIn the default `auto` mode, with the same hook and the "
-        "agent's responses stored (the default: `ModelSettings(store=...)` unset, as here), the "
+        "agent's responses stored (`ModelSettings(store=...)` unset, as here), the "
         "run cannot even pause: "
         f"the compaction request at the {at} is refused ({code(any_call(auto))}) and "
         "`Runner.run` raises (the last table; notebook 09 shows the request). With "
