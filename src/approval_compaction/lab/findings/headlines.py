@@ -348,8 +348,8 @@ def _stops_for_good(found: Findings, releases: Sequence[str | None], modes: Sequ
         ": the SDK documents that this mode compacts only a history whose every call has its "
         f"output ({code(DOCUMENTED_LIMIT)}). While the open call is stored the session *stops "
         "compacting* and the history grows every turn, as it does after an approval nobody "
-        f"answers, over 10 later questions on {' and '.join(stuck)} (notebook 10 shows those "
-        "runs)"
+        f"answers, over 10 later questions on {' and '.join(stuck)} (notebook 10 shows "
+        f"{stuck[-1]}'s)"
     )
 
 
