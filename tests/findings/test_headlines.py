@@ -331,3 +331,17 @@ def test_headlines_am_i_affected_names_the_struck_pause_positions(found: Finding
     said = headlines.am_i_affected(found)
     *most, last = pinned.affected_at
     assert f"({', '.join(map(str, most))} and {last})" in said
+
+
+def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findings) -> None:
+    """Issue 61 (r9): 01's action stopped at `doctor scan`; 02 said `auto` is refused at the pause
+    without "while responses are stored"; 03's action said "on a branch of the SDK" and "carry
+    its change along with a backported move", leaving who and which release to guess."""
+    said = (headlines.walkthrough, headlines.stored_vs_sent, headlines.inside_the_sdk)
+    walk, sent, inside = (f(found) for f in said)
+    assert "doctor repair STORE --all --apply" in walk.split("**What to do.**")[1]
+    assert "*auto, store=False*" in walk
+    assert "while the agent's responses are stored" in sent.split("\n\n")[0]
+    assert "in 16 of 16 runs" not in sent and "the README's answers" not in sent
+    assert "On a branch of the SDK" not in inside and "carry its change along" not in inside
+    assert "To fix an older release line, backport that move" in inside

@@ -260,3 +260,15 @@ def test_hunks_by_outcome_names_each_file_by_its_path_under_agents() -> None:
     assert "run_internal/items.py" in on_path and "items.py" not in on_path
     off_path = ", ".join(modules_by_outcome(an)["which"]).split(", ")
     assert not on_path & set(off_path)
+
+
+def test_views_step_excerpts_only_quotes_the_functions_named() -> None:
+    """Issue 61 (r9): 03 quoted the ownership gate under its `compact` step, an aside notebook 12
+    covers; ``only`` keeps a step's excerpts to the functions the lesson needs."""
+    from approval_compaction.lab.mechanism.views import step_excerpts
+
+    extracts = recorded_release(PINNED).functions
+    whole = step_excerpts("compact", extracts, PINNED)
+    some = step_excerpts("compact", extracts, PINNED, only=[LOCKED.qualname])
+    assert "_run_compaction`**" in whole and "_run_compaction`**" not in some
+    assert f"**`{LOCKED.qualname}`**" in some and len(some) < len(whole)

@@ -112,11 +112,11 @@ def test_notebooks_teach_predict_then_show_and_end_with_try_this_and_going_deepe
 
 def test_notebooks_walkthrough_opens_with_plain_sdk_calls_before_any_helper() -> None:
     """Notebook 01's bare reproduction uses the SDK alone, bar the stand-in client (and a
-    table's title)."""
+    table's title, and the stored items one a row: r9 found the SDK's raw dicts as noise)."""
     cells = _cells(paths.NOTEBOOKS / "01-walkthrough.ipynb")
     helpers = next(i for i, c in enumerate(cells) if "## What our helpers add" in c.source)
     bare = "\n".join(c.source for c in cells[:helpers] if c.cell_type == "code")
-    assert set(re.findall(r"\bac\.(\w+)", bare)) <= {"standin_client", "titled"}
+    assert set(re.findall(r"\bac\.(\w+)", bare)) <= {"standin_client", "titled", "items_frame"}
     for call in ("Runner.run(", "RunState.from_json(", ".to_json()", ".approve(", "get_items()"):
         assert call in bare, f"the bare reproduction lacks {call}"
 

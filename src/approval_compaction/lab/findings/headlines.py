@@ -178,11 +178,12 @@ def walkthrough(found: Findings) -> str:
         "is compacted away at the pause, the approval and the resume work, the tool's output is "
         f"stored without its call, and the {then} is refused ({code(any_call(report))})"
         f"{_later(found, pinned)}.\n\nIn the default `auto` mode, with the same hook and the "
-        "agent's responses stored (the API's default, as here), the run cannot even pause: "
+        "agent's responses stored (`ModelSettings(store=...)` unset, as here), the "
+        "run cannot even pause: "
         f"the compaction request at the {at} is refused ({code(any_call(auto))}) and "
-        "`Runner.run` raises (the last table; notebook 09 shows the request).\n\n"
-        + _default_trigger(found, pinned)
-        + _walkthrough_action(found)
+        "`Runner.run` raises (the last table; notebook 09 shows the request). With "
+        "`store=False` (*auto, store=False*) the pause works and the next question is refused "
+        "instead.\n\n" + _default_trigger(found, pinned) + _walkthrough_action(found)
     )
 
 
@@ -231,10 +232,11 @@ def _walkthrough_action(found: Findings) -> str:
     )
     return (
         f"**What to do.** {upgrade}Until you can, on {lost}, pass the session to "
-        "`defer_compaction_while_pending`, the study's workaround: it holds compaction back while "
-        "a call waits for its output. Whether to keep it after upgrading, and its costs: "
-        "notebook 06. The study's *doctor* reads a team's session store: its `doctor scan` "
-        "finds stored sessions the bug already broke (notebook 07)."
+        "`defer_compaction_while_pending`, the study's workaround: compaction waits while a "
+        "stored call has no output. Keep it after upgrading wherever "
+        "an approval can go unanswered (notebook 06 says why, and its costs).\n\nUpgrading does "
+        "not heal a store an affected release already wrote: run `python -m approval_compaction "
+        "doctor scan STORE --all`, then `doctor repair STORE --all --apply` (notebook 07)."
     )
 
 
@@ -281,36 +283,38 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
     clauses = []
     if go:
         clauses.append(
-            f"In {_modes(go)} mode that turn's compaction is *partial*: it compacts only the "
-            "stored items after the open call, from the next question on, and sends them as "
-            "items, in `input` mode, whatever the session's mode (the SDK's docstring: "
-            f"{code(PARTIAL_INPUT)}), so it leaves the open call where it was"
+            f"In {_modes(go)} mode that turn's compaction is *partial*: only the items after the "
+            "open call (the next question and its answer) are compacted, sent as items as in "
+            f"`input` mode (the SDK's docstring: {code(PARTIAL_INPUT)}), so the open call stays"
         )
     if stop:
         clauses.append(
             f"In {_modes(stop)} mode the SDK makes no partial compaction, so that turn makes no "
             "compaction request at all"
         )
+    said = ".\n\n".join(clauses)  # one paragraph a mode
     return (
-        f"**Answer.** On {pinned} over HTTP, in the cases with compaction on (the hook compacting "
-        "after every turn), "
-        f"the compaction request at the pause is refused in {_modes(refused)} mode (notebook "
-        "09), and the pending call stays stored without its output, an open call. The next "
-        "question is "
+        f"**Answer.** On {pinned} over HTTP, with the hook compacting after every turn, the "
+        f"compaction request at the pause is refused in {_modes(refused)} mode, while the "
+        "agent's responses are stored (the default; notebook 09), and the pending call stays "
+        "stored without its output, an open call. The next question is "
         + ("answered" if answered else "not always answered")
         + ": the runner leaves the open call out of what it sends the model.\n\nThe store keeps "
-        f"it (in {kept} of {len(turns)} runs of the sweep: the 8 cases with compaction on, in "
-        f"each of the two modes; this notebook runs one).\n\n{'. '.join(clauses)}."
-        f"{_stops_for_good(found, [pinned, found.fixed_in], stop)}\n\n"
+        f"it, in {kept} of the {len(turns)} next questions the sweep asked after such a pause "
+        "(the 8 cases with compaction on, in each mode); this notebook runs one case in both "
+        f"modes.\n\n{said}"
+        f"{_stops_for_good(found, [pinned, found.fixed_in], stop)}.\n\n"
         f"**What to do.** Upgrade to {found.fixed_in}: its compaction waits while a call has no "
-        "output, so the pause is answered and the pending call is not left open (notebook 01's "
-        "last table). A call is still left open when nobody ever answers its approval and the "
-        "user asks something else (what the README calls *abandoned*)."
-        f"\n\n{_keep_said(found)}\n\n"
-        "A session the bug already left a call open in keeps it: `doctor scan` names it *stuck* "
-        "and `doctor repair` rewrites the open call as a message saying it was never answered, "
-        "so compaction can run again (notebook 07)."
-    )
+        "output, so the pause is answered (notebook 01's last table). A call is still left open "
+        "when its approval is *abandoned* (the user asks something else; it can still be "
+        f"answered late).\n\n{_keep_said(found)} (A *hosted MCP approval request* is one the "
+        "API asks for on behalf of a tool on an MCP server the API itself calls.)\n\n"
+        "Upgrading does not free a store already left with an open call: the study's *doctor* "
+        "finds it (`python -m approval_compaction doctor scan STORE --all` names it *stuck*) "
+        "and `doctor repair STORE --all --apply` rewrites the open call as a message saying it "
+        "was never answered (notebook 07). For the SDK: compaction should wait while a call has "
+        f"no output, as {found.fixed_in}'s does (notebook 03).\n"
+    ).rstrip()
 
 
 def _keep_said(found: Findings) -> str:
@@ -341,11 +345,11 @@ def _stops_for_good(found: Findings, releases: Sequence[str | None], modes: Sequ
     if not stuck:
         return ""
     return (
-        f"\n\nNor does compaction come back in {_modes(modes)} mode: the SDK documents that "
-        "this mode compacts only a history whose every call has its output "
-        f"({code(DOCUMENTED_LIMIT)}), so while the open call is stored the session *stops "
-        "compacting*: compaction never runs again and the history grows with every turn (on "
-        f"{' and '.join(stuck)}, in the runs over later turns under the README's answers)."
+        ": the SDK documents that this mode compacts only a history whose every call has its "
+        f"output ({code(DOCUMENTED_LIMIT)}). While the open call is stored the session *stops "
+        "compacting* and the history grows every turn, as it does after an approval nobody "
+        f"answers, over 10 later questions on {' and '.join(stuck)} (notebook 10 shows "
+        f"{stuck[-1]}'s)"
     )
 
 
@@ -377,26 +381,29 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
     not_fixed = [k for k in kinds if k.with_function_fix.verdict != "fixed"]
 
     # which kinds of approval that one move fixes is notebook 12's answer, not repeated here
-    scope = " (notebook 12 takes the fix apart, kind of approval by kind)" if fixed else ""
+    scope = " (notebook 12 takes the fix apart, one kind of approval at a time)" if fixed else ""
     return (
         f"**Answer.** In {m.old} (`{STUDY_MODE}` mode) the compaction session itself sends the "
         "pending call to `responses.compact`, and the summary replaces it in the store. Its "
         f"pairing check, `drop_orphan_function_calls`, runs in `{m.function}` only when part of "
         f"the history is compacted (the branch at line {m.old_line} of "
         "`agents/memory/openai_responses_compaction_session.py`); at the "
-        f"{', '.join(m.old_compacts_at)} the whole history is, so compaction skips the check. "
-        "It still runs there, but only where the model's input is built.\n\n"
+        f"{', '.join(m.old_compacts_at)} the whole history is compacted, so that branch is "
+        "skipped, and the check with it. At the pause the check runs only in "
+        "`prepare_input_with_session`, which builds the model's input, not in compaction.\n\n"
         f"{m.new} moves the check up into the block every automatic compaction enters "
         f"({code(m.new_block)}): while a call has no output, it waits instead of compacting"
         f"{scope}.\n\n"
-        f"**What to do.** On a branch of the SDK, move the check as {m.new} does (notebook 12 "
-        "has it as a one-change patch)."
+        f"**What to do.** An SDK maintainer runs the pairing check for every automatic "
+        f"compaction, and waits while a call has no output, as {m.new} does. To fix an older "
+        f"release line, backport that move (notebook 12 has it as a one-change patch)."
         + (
-            f"\n\n{m.new} also waits while a hosted MCP approval request has no response, and as "
-            "shipped that has a cost: after an MCP approval request nobody answers, compaction "
-            "stops for good (notebook 10). Notebook 10's patch, "
-            f"`{paths.LIVENESS_PATCH.name}`, is written against {m.new}: apply it there, and "
-            "carry its change along with a backported move."
+            "\n\nFor *hosted MCP approval requests* (approvals the API asks for on behalf of a "
+            f"tool on an MCP server it calls) the backport also needs {m.new}'s check that pairs "
+            "each request with its response (notebook 12 names those changes).\n\nAs shipped "
+            "that check has a cost: after an MCP approval request nobody answers, compaction "
+            f"stops for good (notebook 10). Notebook 10's patch, `{paths.LIVENESS_PATCH.name}`, "
+            f"is written against {m.new}: apply it there, and with any backport of that check."
             if not_fixed
             else ""
         )

@@ -230,10 +230,15 @@ def moved_check(version: str, context: int = 1) -> str:
     return excerpt(extract, MOVED_CHECK, version, context)
 
 
-def step_excerpts(step: Step, extracts: dict[str, Extract], version: str) -> str:
-    """Every catalogued function of one step, as excerpts from the given extracts."""
+def step_excerpts(
+    step: Step, extracts: dict[str, Extract], version: str, only: Sequence[str] = ()
+) -> str:
+    """Every catalogued function of one step, as excerpts from the given extracts (``only``:
+    just the functions with those qualified names, so a notebook quotes what its lesson needs)."""
     return "\n\n---\n\n".join(
-        excerpt(extracts[f.qualname], f, version) for f in CATALOGUE if f.step == step
+        excerpt(extracts[f.qualname], f, version)
+        for f in CATALOGUE
+        if f.step == step and (not only or f.qualname in only)
     )
 
 
