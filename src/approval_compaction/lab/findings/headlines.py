@@ -504,6 +504,7 @@ def am_i_affected(found: Findings) -> str:
     pinned, newest = found.affected
     up, heal = found.upgrade, found.heal
     stop = f"upgrade to {found.fixed_in}" if found.fixed_in else "upgrade once a release fixes it"
+    keep = _keep_said(found)
     return "\n".join(
         [
             "**Answers.**",
@@ -528,16 +529,20 @@ def am_i_affected(found: Findings) -> str:
             "the process that paused.",
             f"4. `doctor scan` finds {heal.before.get('poisoned', 0)} of {heal.sessions} test "
             f"sessions poisoned and {heal.before.get('stuck', 0)} stuck; after `doctor repair "
-            f"--apply`, {heal.after.get('poisoned', 0)} and {heal.after.get('stuck', 0)}.",
+            f"--apply`, {heal.after.get('poisoned', 0)} and {heal.after.get('stuck', 0)}. "
+            "A late answer to a call the repair rewrote is stored without its call: the session "
+            "is poisoned again and its next turn refused (section 4's last table).",
             "",
             "**What to do**, in this order:",
             "",
-            f"1. Stop new damage: {stop}. {_keep_said(found)}",
-            "2. Run `doctor scan` on your stores.",
-            f"3. Run `doctor repair --apply` on each {' or '.join(NEEDS_REPAIR)} session (it "
-            "backs each one up first): an orphan output becomes an assistant message saying what "
-            "the tool returned, and the call a stuck session never answered becomes one saying "
-            "so, so compaction can pass it.",
+            f"1. Stop new damage: {stop}. Until then, {keep[0].lower()}{keep[1:]}",
+            "2. Find the damage: `python -m approval_compaction doctor scan STORE --all`.",
+            f"3. Heal it: `python -m approval_compaction doctor repair STORE --all --apply` "
+            f"rewrites each {' or '.join(NEEDS_REPAIR)} session (after backing it up): an orphan "
+            "output becomes an assistant message saying what the tool returned, a stuck "
+            "session's dead call one saying it was never answered. Before repairing a stuck "
+            "session, discard the paused state your application may keep for its approval; if "
+            "a late answer comes anyway, run the repair again.",
         ]
     )
 
@@ -596,6 +601,8 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
             if refused_in
             else ""
         )
+        + " A conversation in `auto` mode, the default, is shrunk to the first of `input` and "
+        "`previous_response_id` in which it still breaks, so none is listed under `auto`."
     ]
     after = []  # what the workaround's search and the fixing release's kept
     if fixed:
@@ -617,7 +624,8 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         f"\n\n**What to do.** On {old.sdk_version}, upgrade to {new.sdk_version} or pass the "
         "session to `defer_compaction_while_pending` (notebook 06), whatever the kind of tool. "
         f"On {new.sdk_version}, keep the workaround if an approval can go unanswered: it keeps "
-        "compaction running past a call nobody answers (notebook 06). An SDK maintainer takes "
+        "compaction running past a call whose approval goes unanswered (notebook 06). An SDK "
+        "maintainer takes "
         "notebook 10's patch for the hosted MCP approval request."
     )
     return " ".join(said).replace(" \n", "\n")
