@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from approval_compaction.cli import main
 from approval_compaction import paths
+from approval_compaction.cli import main
 from approval_compaction.lab.explore import replay
 from approval_compaction.lab.explore.conversation import Conversation, Step
 from approval_compaction.lab.explore.kinds import kind_of

@@ -18,7 +18,18 @@ from pathlib import Path
 from ...doctor import repair
 from ...doctor.scan import reports
 from ...doctor.stores import opened
-from ...study.driver import Ask, Continue, Decide, Driver, Keep, Recall, Resume, Setup, Turn, run_sync
+from ...study.driver import (
+    Ask,
+    Continue,
+    Decide,
+    Driver,
+    Keep,
+    Recall,
+    Resume,
+    Setup,
+    Turn,
+    run_sync,
+)
 from ...study.harness import PENDING_CALL, QUESTIONS
 from ...study.words import Mode
 
@@ -75,6 +86,5 @@ def late_answers(mode: Mode = "auto") -> list[LateAnswer]:
     """The late answer on a stuck session left as it is, then on one repaired first."""
     with tempfile.TemporaryDirectory(prefix="approval-compaction-late-") as folder:
         return [
-            run_sync(late_answer(Path(folder) / f"{flag}.db", flag, mode))
-            for flag in (False, True)
+            run_sync(late_answer(Path(folder) / f"{flag}.db", flag, mode)) for flag in (False, True)
         ]

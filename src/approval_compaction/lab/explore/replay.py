@@ -308,7 +308,9 @@ def break_kind(mode: str, invariants: Iterable[str]) -> str:
     ``previous_response_id`` mode (the SDK documents that this mode stops compacting while a
     call has no output: "explicit previous_response_id mode requires complete coverage"),
     else ``bug``."""
-    return "documented" if mode == CONTRACT_MODE and set(invariants) <= set(LIVENESS_NAMES) else "bug"
+    return (
+        "documented" if mode == CONTRACT_MODE and set(invariants) <= set(LIVENESS_NAMES) else "bug"
+    )
 
 
 def marked_invariants(results: dict[str, SearchResult]) -> pd.DataFrame:

@@ -512,7 +512,8 @@ def am_i_affected(found: Findings) -> str:
             f"1. With the SDK's defaults (`{pinned.config.mode}` mode, its own trigger), "
             f"{pinned.release} meets the bug at {len(pinned.affected_at)} of {len(pinned.rows)} "
             f"pause positions{_positions(pinned)}{_met_at(pinned)}; {newest.release} at "
-            f"{len(newest.affected_at)}{_positions(newest)}.",
+            f"{len(newest.affected_at)}{_positions(newest)}. The positions are this test "
+            "agent's, whose plain turn stores one item; yours differ (section 1).",
             f"2. Upgrading {'heals' if up.heals else 'does not heal'} a poisoned store: "
             f"{up.newest}'s next turn on it is "
             f"{_refused(up.poisoned.next_turn)}; after `doctor repair` it is "
@@ -524,9 +525,9 @@ def am_i_affected(found: Findings) -> str:
                 if up.pause_failed
                 else ""
             ),
-            "3. A resume by another worker stores and sends "
-            f"{'the same items as' if found.worker.same else 'other items than'} the resume in "
-            "the process that paused.",
+            f"3. On {pinned.release} (`input` mode, scripted model), a resume by another worker "
+            f"stores and sends {'the same items as' if found.worker.same else 'other items than'} "
+            "the resume in the process that paused.",
             f"4. `doctor scan` finds {heal.before.get('poisoned', 0)} of {heal.sessions} test "
             f"sessions poisoned and {heal.before.get('stuck', 0)} stuck; after `doctor repair "
             f"--apply`, {heal.after.get('poisoned', 0)} and {heal.after.get('stuck', 0)}. "
@@ -543,6 +544,11 @@ def am_i_affected(found: Findings) -> str:
             "session's dead call one saying it was never answered. Before repairing a stuck "
             "session, discard the paused state your application may keep for its approval; if "
             "a late answer comes anyway, run the repair again.",
+            "",
+            "The workaround is `from approval_compaction import defer_compaction_while_pending`: "
+            "compaction waits while the latest model exchange holds a call without its output. "
+            "SDK maintainers: leaving a stored output whose call is gone out of the model input "
+            "would let upgrading alone make a poisoned store usable (notebooks 10 and 15).",
         ]
     )
 
@@ -601,8 +607,6 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
             if refused_in
             else ""
         )
-        + " A conversation in `auto` mode, the default, is shrunk to the first of `input` and "
-        "`previous_response_id` in which it still breaks, so none is listed under `auto`."
     ]
     after = []  # what the workaround's search and the fixing release's kept
     if fixed:
