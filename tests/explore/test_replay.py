@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from approval_compaction import paths
 from approval_compaction.cli import main
 from approval_compaction.lab.explore import replay
 from approval_compaction.lab.explore.conversation import Conversation, Step
@@ -167,3 +168,29 @@ def test_committed_liveness_break_names_every_kind_left_open() -> None:
     assert "compaction_runs (mcp_approval + function_approval)" in breaks
     single = found[found["search"] == "0.24.0"]  # one open call: the judge's kind alone
     assert "compaction_runs (mcp_approval)" in " ".join(single["breaks"])
+
+
+@pytest.mark.parametrize(
+    ("mode", "invariants", "kind"),
+    [
+        ("previous_response_id", ("compaction_runs", "history_bounded"), "documented"),
+        ("input", ("compaction_runs", "history_bounded"), "bug"),
+        ("previous_response_id", ("next_turn_accepted",), "bug"),
+        ("previous_response_id", ("compaction_runs", "stored_history_paired"), "bug"),
+    ],
+    ids=["liveness-in-prid", "liveness-in-input", "refusal-in-prid", "pairing-with-liveness"],
+)
+def test_break_kind_counts_only_prid_liveness_as_the_documented_contract(
+    mode: str, invariants: tuple[str, ...], kind: str
+) -> None:
+    """Issue 61 (r9): 08 promised the documented contract apart from a bug; no table kept it."""
+    assert replay.break_kind(mode, invariants) == kind
+
+
+def test_marked_invariants_says_what_broke_each_invariant() -> None:
+    """The committed searches: 0.24.0's liveness breaks are a bug (the hosted MCP approval
+    request, in ``input`` mode) and the documented contract; 0.23.1's pairing breaks are bugs."""
+    table = replay.marked_invariants(replay.load_results(paths.DATA))
+    assert table.loc["compaction_runs", "0.24.0"] == "broke (bug and documented)"
+    assert table.loc["stored_history_paired", "0.23.1"] == "broke (bug)"
+    assert table.loc["decision_enforced", "0.23.1"] == "holds"

@@ -184,7 +184,20 @@ def test_headlines_am_i_affected_action_is_ordered_upgrade_scan_repair(found: Fi
     steps = [line for line in action.splitlines() if line[:2] in ("1.", "2.", "3.")]
     assert [s[:2] for s in steps] == ["1.", "2.", "3."]
     assert f"upgrade to {found.fixed_in}" in steps[0]
-    assert "`doctor scan`" in steps[1] and "`doctor repair --apply`" in steps[2]
+    assert "doctor scan STORE --all`" in steps[1]
+    assert "doctor repair STORE --all --apply`" in steps[2]
+
+
+def test_headlines_am_i_affected_warns_that_a_late_answer_after_a_repair_poisons(
+    found: Findings,
+) -> None:
+    """Issue 61 (r9): 07 said a stuck session's call would never be answered and told teams to
+    repair it, while an application may answer it late; a late answer to a call the repair
+    rewrote is stored without it (``lab.affected.late``): the answer and the action say so."""
+    said = headlines.am_i_affected(found)
+    answers, action = said.split("**What to do**")
+    assert "late answer" in answers and "poisoned again" in answers
+    assert "discard the paused state" in action and "run the repair again" in action
 
 
 def test_headlines_stored_vs_sent_action_keeps_the_workaround_where_the_fix_stops(
@@ -320,7 +333,8 @@ def test_headlines_am_i_affected_keeps_the_workaround_as_the_readme_says(found: 
     approval can go unanswered); it now says their words (``keep_workaround``)."""
     action = headlines.am_i_affected(found).split("**What to do**")[1]
     assert "until you can" not in action
-    assert headlines.keep_workaround(found, cite="").split("\n\n")[0].removesuffix(".") in action
+    said = headlines.keep_workaround(found, cite="").split("\n\n")[0].removesuffix(".")
+    assert f"Until then, {said[0].lower()}{said[1:]}" in action
 
 
 def test_headlines_am_i_affected_names_the_struck_pause_positions(found: Findings) -> None:

@@ -199,3 +199,25 @@ def test_notebooks_the_wire_shows_only_what_the_wire_adds() -> None:
     assert "{'message'" not in rendered and "malformed_json" not in rendered
     assert "What the refused request holds" not in rendered
     assert "The history the refused request names: the items stored at the pause" in rendered
+
+
+def test_notebooks_am_i_affected_shows_a_late_answer_after_the_repair() -> None:
+    """Issue 61 (r9): 07 said a stuck session's call "nobody will answer" and told teams to
+    repair it, while an application may answer it late; it now shows the late answer after a
+    repair (poisoned, the next turn refused), says `refused` for the doctor's `rejected`, and
+    gives the doctor's commands whole."""
+    rendered = (paths.DATA / "rendered" / "07-am-i-affected.md").read_text()
+    assert "nobody will answer" not in rendered and "| rejected |" not in rendered
+    assert "| yes | healthy | accepted | poisoned | HTTP 400" in rendered
+    assert "doctor repair STORE --all --apply" in rendered.split("<!-- answer:end -->")[0]
+    assert "| True |" not in rendered and "| row_id |" not in rendered
+
+
+def test_notebooks_exploration_marks_the_documented_contract_and_wire_defines_its_terms() -> None:
+    """Issue 61 (r9): 08 promised the SDK's documented contract apart from a bug, and no table
+    kept it; 09's first screen used *hosted MCP approval request* and the workaround undefined."""
+    explored = (paths.DATA / "rendered" / "08-exploration.md").read_text()
+    assert "broke (bug and documented)" in explored and "| documented |" in explored
+    wire = (paths.DATA / "rendered" / "09-the-wire.md").read_text()
+    terms = wire.split("<!-- answer:start -->")[0]
+    assert "*hosted MCP approval request*" in terms and "`defer_compaction_while_pending`" in terms

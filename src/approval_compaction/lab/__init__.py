@@ -67,6 +67,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".affected.upgrade": ("load_upgrade", "upgrade_records"),
     ".affected.worker": ("worker_comparisons",),
     ".affected.heal": ("heal_new_sqlite",),
+    ".affected.late": ("late_answers",),
     ".affected.session": (
         "compaction_frame",
         "healed_items",

@@ -10,7 +10,7 @@ stage per step.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -298,6 +298,34 @@ def invariants_table(results: dict[str, SearchResult]) -> pd.DataFrame:
         for i in (*DEFINITIONS, *LIVENESS)
     ]
     return pd.DataFrame(rows).set_index("invariant")
+
+
+CONTRACT_MODE = "previous_response_id"  # the mode the SDK documents stops compacting
+
+
+def break_kind(mode: str, invariants: Iterable[str]) -> str:
+    """``documented`` when a conversation breaks only the liveness invariants in
+    ``previous_response_id`` mode (the SDK documents that this mode stops compacting while a
+    call has no output: "explicit previous_response_id mode requires complete coverage"),
+    else ``bug``."""
+    return (
+        "documented" if mode == CONTRACT_MODE and set(invariants) <= set(LIVENESS_NAMES) else "bug"
+    )
+
+
+def marked_invariants(results: dict[str, SearchResult]) -> pd.DataFrame:
+    """``invariants_table`` with each ``broke`` saying what broke it: ``broke (bug)``,
+    ``broke (documented)``, or both when a bug and the documented contract each did."""
+    table = invariants_table(results)
+    for search, result in results.items():
+        kinds: dict[str, set[str]] = {}
+        for f in result.findings:
+            kind = break_kind(f.trace.conversation.mode, f.invariants)
+            for invariant in f.invariants:
+                kinds.setdefault(invariant, set()).add(kind)
+        for invariant, said in kinds.items():
+            table.loc[invariant, search] = f"broke ({' and '.join(sorted(said))})"
+    return table
 
 
 def _broken(result: SearchResult) -> set[str]:

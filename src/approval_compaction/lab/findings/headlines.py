@@ -511,6 +511,7 @@ def am_i_affected(found: Findings) -> str:
     pinned, newest = found.affected
     up, heal = found.upgrade, found.heal
     stop = f"upgrade to {found.fixed_in}" if found.fixed_in else "upgrade once a release fixes it"
+    keep = _keep_said(found)
     return "\n".join(
         [
             "**Answers.**",
@@ -518,7 +519,8 @@ def am_i_affected(found: Findings) -> str:
             f"1. With the SDK's defaults (`{pinned.config.mode}` mode, its own trigger), "
             f"{pinned.release} meets the bug at {len(pinned.affected_at)} of {len(pinned.rows)} "
             f"pause positions{_positions(pinned)}{_met_at(pinned)}; {newest.release} at "
-            f"{len(newest.affected_at)}{_positions(newest)}.",
+            f"{len(newest.affected_at)}{_positions(newest)}. The positions are this test "
+            "agent's, whose plain turn stores one item; yours differ (section 1).",
             f"2. Upgrading {'heals' if up.heals else 'does not heal'} a poisoned store: "
             f"{up.newest}'s next turn on it is "
             f"{_refused(up.poisoned.next_turn)}; after `doctor repair` it is "
@@ -530,21 +532,30 @@ def am_i_affected(found: Findings) -> str:
                 if up.pause_failed
                 else ""
             ),
-            "3. A resume by another worker stores and sends "
-            f"{'the same items as' if found.worker.same else 'other items than'} the resume in "
-            "the process that paused.",
+            f"3. On {pinned.release} (`input` mode, scripted model), a resume by another worker "
+            f"stores and sends {'the same items as' if found.worker.same else 'other items than'} "
+            "the resume in the process that paused.",
             f"4. `doctor scan` finds {heal.before.get('poisoned', 0)} of {heal.sessions} test "
             f"sessions poisoned and {heal.before.get('stuck', 0)} stuck; after `doctor repair "
-            f"--apply`, {heal.after.get('poisoned', 0)} and {heal.after.get('stuck', 0)}.",
+            f"--apply`, {heal.after.get('poisoned', 0)} and {heal.after.get('stuck', 0)}. "
+            "A late answer to a call the repair rewrote is stored without its call: the session "
+            "is poisoned again and its next turn refused (section 4's last table).",
             "",
             "**What to do**, in this order:",
             "",
-            f"1. Stop new damage: {stop}. {_keep_said(found)}",
-            "2. Run `doctor scan` on your stores.",
-            f"3. Run `doctor repair --apply` on each {' or '.join(NEEDS_REPAIR)} session (it "
-            "backs each one up first): an orphan output becomes an assistant message saying what "
-            "the tool returned, and the call a stuck session never answered becomes one saying "
-            "so, so compaction can pass it.",
+            f"1. Stop new damage: {stop}. Until then, {keep[0].lower()}{keep[1:]}",
+            "2. Find the damage: `python -m approval_compaction doctor scan STORE --all`.",
+            f"3. Heal it: `python -m approval_compaction doctor repair STORE --all --apply` "
+            f"rewrites each {' or '.join(NEEDS_REPAIR)} session (after backing it up): an orphan "
+            "output becomes an assistant message saying what the tool returned, a stuck "
+            "session's dead call one saying it was never answered. Before repairing a stuck "
+            "session, discard the paused state your application may keep for its approval; if "
+            "a late answer comes anyway, run the repair again.",
+            "",
+            "The workaround is `from approval_compaction import defer_compaction_while_pending`: "
+            "compaction waits while the latest model exchange holds a call without its output. "
+            "SDK maintainers: leaving a stored output whose call is gone out of the model input "
+            "would let upgrading alone make a poisoned store usable (notebooks 10 and 15).",
         ]
     )
 
@@ -624,7 +635,8 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         f"\n\n**What to do.** On {old.sdk_version}, upgrade to {new.sdk_version} or pass the "
         "session to `defer_compaction_while_pending` (notebook 06), whatever the kind of tool. "
         f"On {new.sdk_version}, keep the workaround if an approval can go unanswered: it keeps "
-        "compaction running past a call nobody answers (notebook 06). An SDK maintainer takes "
+        "compaction running past a call whose approval goes unanswered (notebook 06). An SDK "
+        "maintainer takes "
         "notebook 10's patch for the hosted MCP approval request."
     )
     return " ".join(said).replace(" \n", "\n")
