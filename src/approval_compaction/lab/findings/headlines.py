@@ -416,7 +416,7 @@ def team_action(found: Findings, lost: str) -> str:
         for v in record
         if v.kind == BUG and v.state == STUCK
     )
-    after = f" ({found.fixed_in} stops compacting after {' and '.join(stuck)}, notebook 10)"
+    after = f" ({found.fixed_in} never compacts again after {' and '.join(stuck)}, notebook 10)"
     return (
         f"**What to do.** Upgrade to {found.fixed_in}. Until then, on {lost}, pass the session "
         "to `defer_compaction_while_pending` (the workaround, notebook 06); keep it on "
