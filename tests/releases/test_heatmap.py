@@ -188,8 +188,11 @@ def test_heatmap_legend_names_only_the_symbols_drawn_when_asked() -> None:
 def test_heatmap_title_names_the_hook_in_the_words_given() -> None:
     title = heatmap(CASES, SCOPE, hook=HOOK).axes[0].get_title()
     assert HOOK in title and TRIGGER not in title
-    assert release_heatmap(GRID, scope=SCOPE, hook=HOOK).axes[0].get_title().startswith(
-        SCOPE.words(HOOK)
+    assert (
+        release_heatmap(GRID, scope=SCOPE, hook=HOOK)
+        .axes[0]
+        .get_title()
+        .startswith(SCOPE.words(HOOK))
     )
 
 

@@ -410,7 +410,9 @@ def team_action(found: Findings, lost: str) -> str:
     release where an approval can go unanswered, naming what that release alone stops
     compacting after (a bug, from the sweep's liveness verdicts, notebook 10); and the doctor's
     scan and repair for stores an affected release already wrote (07)."""
-    record = of(found.verdicts, found.fixed_in).liveness if found.verdicts else ()
+    record = (
+        of(found.verdicts, found.fixed_in).liveness if found.verdicts and found.fixed_in else ()
+    )
     stuck = dict.fromkeys(
         SITUATION_WORDS.get(v.situation, v.situation)
         for v in record
@@ -457,7 +459,7 @@ def violation_matrix(found: Findings) -> str:
         f"({code(any_call(report))}).\n\n"
         f"They break the same {len(broken)} of the {len(meaning)} invariants, each a rule that "
         f"holds when:\n\n{listed}\n\n"
-        "One case with the hook on reproduces it (any runner, either decision, either "
+        "One `on` case reproduces it (any runner, either decision, either "
         "boundary): the README's regression test (`tests/sdk_regression/"
         "test_compaction_pending_approval.py`) is one, and notebook 06 runs it on every "
         f"release.\n\n{team_action(found, _lost(found))}"
@@ -529,19 +531,20 @@ def workaround(found: Findings) -> str:
     fixed = found.fixed
     if fixed is None:
         raise HeadlineError("the answers need data/fix-matrix.json")
+    upgrade = f"Upgrade to {found.fixed_in} (notebook 05). " if found.fixed_in else ""
     how = (
         "by making compaction wait, not by switching it off"
         if fixed.compacting == fixed.compaction_on
-        else "but some cases with the hook on no longer compact"
+        else "but some `on` cases no longer compact"
     )
     return (
         f"**Answer.** It keeps them {how}: with the workaround on the pinned release, "
         f"{', '.join(fixed.releases)} "
         f"(`input` mode, scripted model), {fixed.violated} of {fixed.verdicts} checks (each "
-        f"invariant on each case) fail, and {fixed.compacting} of {fixed.compaction_on} cases "
-        "with the hook on still compact, once the call has its output. "
+        f"invariant on each case) fail, and {fixed.compacting} of {fixed.compaction_on} `on` "
+        "cases (the hook always says yes) still compact, once the call has its output. "
         f"{found.fixed_in or 'The fixing release'} does the same on its own.\n\n"
-        f"**What to do.** {keep_workaround(found, cite='')}\n\n"
+        f"**What to do.** {upgrade}{keep_workaround(found, cite='')}\n\n"
         "Neither the workaround nor the upgrade heals a store an affected release already "
         "wrote: `python -m approval_compaction doctor scan STORE --all`, then `doctor repair "
         "STORE --all --apply` (notebook 07)."
