@@ -118,12 +118,48 @@ def test_headlines_keep_the_workaround_says_one_thing_where_it_is_said(found: Fi
 
 
 def test_headlines_releases_action_speaks_of_what_05_shows(found: Findings) -> None:
-    """Issue 61 (r4): 05's "What to do" was the shared paragraph, speaking of the hosted MCP
-    stall and the SDK's own tests, which 05 never shows; it names where each is shown instead."""
+    """Issue 61 (r4): 05's "What to do" was the shared paragraph, speaking of the SDK's own tests,
+    which 05 never shows; it names where each is shown instead. r9: it read the workaround as a
+    stopgap to drop after upgrading and left out the stores already broken; it now says the one
+    action every notebook says (``team_action``): keep it on the fixing release, then the doctor."""
     action = headlines.releases(found).split("**What to do.**")[1]
     assert f"Upgrade to {found.fixed_in}" in action
-    assert "notebook 06" in action and "notebook 10" in action
-    assert "hosted MCP" not in action and "SDK's own tests" not in action
+    assert "notebook 06" in action and "notebook 10" in action and "notebook 07" in action
+    assert f"keep it on {found.fixed_in} wherever an approval can go unanswered" in action
+    assert "doctor repair STORE --all --apply" in action and "does not heal" in action
+    assert "SDK's own tests" not in action
+
+
+def test_headlines_team_action_is_the_same_in_04_05_and_06(found: Findings) -> None:
+    """r9's cross-notebook contradiction: 04, 05 and 06 said three different actions (05 "until
+    then", 06 "keep it", only the README repaired stores). 04 and 05 end on the same action, and
+    06 names the same doctor commands after its own workaround paragraph."""
+    assert found.fixed_in is not None
+    matrix = headlines.violation_matrix(found).split("**What to do.**")[1]
+    assert matrix == headlines.releases(found).split("**What to do.**")[1]
+    assert "doctor repair STORE --all --apply" in headlines.workaround(found)
+
+
+def test_headlines_matrix_answer_names_each_broken_invariant(found: Findings) -> None:
+    """r9: 04 asked which invariants break and its answer named none; each is now named with
+    its meaning, and the ones that hold are not."""
+    from approval_compaction.analysis.properties import DEFINITIONS
+
+    assert found.pinned is not None
+    said = headlines.violation_matrix(found)
+    meaning = {i.name: i.meaning for i in DEFINITIONS}
+    broken = [i.invariant for i in found.pinned.invariants if i.violated]
+    held = [i.invariant for i in found.pinned.invariants if not i.violated]
+    assert broken and all(f"- `{n}`: {meaning[n]}" in said for n in broken if n in meaning)
+    assert held and not any(f"`{n}`" in said for n in held)
+
+
+def test_headlines_releases_answer_says_auto_with_its_store_setting(found: Findings) -> None:
+    """r9: 05 said "in `auto` mode the pause fails" without the store setting that decides it,
+    and "no request is refused ... and the next turn fails" in one clause."""
+    said = headlines.releases(found)
+    assert "`auto` (responses stored, the default)" in said
+    assert "the pause fails" not in said and "the pause is refused" in said
 
 
 def test_headlines_exploration_answers_its_question_with_only_what_its_tables_show(

@@ -28,7 +28,9 @@ from approval_compaction.analysis.vocabulary import (
     legend,
 )
 from approval_compaction.lab.releases.heatmap import (
+    HOOK,
     RELEASE_MARKS,
+    TRIGGER,
     MatrixScope,
     MixedScopeError,
     heatmap,
@@ -169,6 +171,29 @@ def test_release_heatmap_title_opens_with_its_scope_when_given() -> None:
     title = release_heatmap(GRID, COUNTS, SCOPE).axes[0].get_title()
     assert title.split("\n")[0] == SCOPE.title
     assert SCOPE.title not in release_heatmap(GRID, COUNTS).axes[0].get_title()
+
+
+def test_heatmap_legend_names_only_the_symbols_drawn_when_asked() -> None:
+    """r9: 04's legend named `– n/a` and 05's `∅ unavailable` where no cell drew them."""
+    drawn = CASES.iloc[:2]  # holds and VIOLATED only
+    title = heatmap(drawn, SCOPE, used_only=True).axes[0].get_title()
+    assert title.endswith(legend((HOLDS, VIOLATED), symbols=True))
+    assert NOT_JUDGED.symbol not in title.split("\n")[-1]
+    grid = GRID[["0.22.0", "0.23.1"]]
+    title = release_heatmap(grid, used_only=True).axes[0].get_title()
+    assert UNAVAILABLE.symbol not in title and NOT_JUDGED.symbol not in title
+    assert legend((VIOLATED, HOLDS), symbols=True) in title
+
+
+def test_heatmap_title_names_the_hook_in_the_words_given() -> None:
+    title = heatmap(CASES, SCOPE, hook=HOOK).axes[0].get_title()
+    assert HOOK in title and TRIGGER not in title
+    assert (
+        release_heatmap(GRID, scope=SCOPE, hook=HOOK)
+        .axes[0]
+        .get_title()
+        .startswith(SCOPE.words(HOOK))
+    )
 
 
 def overlapping(labels: list[Any], fig: Figure) -> list[tuple[str, str]]:

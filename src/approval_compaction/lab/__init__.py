@@ -24,10 +24,9 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".findings.mechanism": ("mechanism_finding",),
     ".findings.tables": ("mechanism_frame",),
     # the matrix across cases and releases, the wire's evidence, the stepper
-    ".findings.outcomes": ("outcome_frame",),
     ".findings.folding": ("block_order", "choice_effects"),
     ".findings.evidence": ("conversion", "failure", "refused_request"),
-    ".releases.heatmap": ("heatmap", "matrix_scope", "release_heatmap"),
+    ".releases.heatmap": ("HOOK", "heatmap", "matrix_scope", "release_heatmap"),
     ".widget": ("stepper",),
     ".findings.keeping": ("keeping_frame",),
     ".releases.later_turns": ("load_liveness",),

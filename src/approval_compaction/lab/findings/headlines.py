@@ -25,7 +25,7 @@ from ..releases.later_turns_patch import DOCUMENTED_LIMIT
 from .doctor import Check
 from .liveness import REFUSED, SITUATION_WORDS, STUCK
 from .load import Findings
-from .releases import Era, Releases
+from .releases import COMPACTION_ONLY, NEXT_TURN_FAILS, PAUSE_FAILS, Era, Releases
 from .tables import fixed_in_cases
 from .verdict import (
     BUG,
@@ -411,23 +411,65 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
     )
 
 
+def team_action(found: Findings, lost: str) -> str:
+    """What a team does, in the words every notebook shares (issue 61's vocabulary): upgrade to
+    the fixing release; until then, on ``lost``, the workaround (06); keep it on the fixing
+    release where an approval can go unanswered, naming what that release alone stops
+    compacting after (a bug, from the sweep's liveness verdicts, notebook 10); and the doctor's
+    scan and repair for stores an affected release already wrote (07)."""
+    record = (
+        of(found.verdicts, found.fixed_in).liveness if found.verdicts and found.fixed_in else ()
+    )
+    stuck = dict.fromkeys(
+        SITUATION_WORDS.get(v.situation, v.situation)
+        for v in record
+        if v.kind == BUG and v.state == STUCK
+    )
+    after = f" ({found.fixed_in} never compacts again after {' and '.join(stuck)}, notebook 10)"
+    return (
+        f"**What to do.** Upgrade to {found.fixed_in}. Until then, on {lost}, pass the session "
+        "to `defer_compaction_while_pending` (the workaround, notebook 06); keep it on "
+        f"{found.fixed_in} wherever an approval can go unanswered{after if stuck else ''}.\n\n"
+        "Upgrading does not heal a store an affected release already wrote: run `python -m "
+        "approval_compaction doctor scan STORE --all`, then `doctor repair STORE --all --apply` "
+        "(notebook 07)."
+    )
+
+
+def _lost(found: Findings) -> str:
+    """The range of affected releases the sweep found (the pinned release without a sweep)."""
+    hit = [e for e in found.releases.eras if e.affected] if found.releases else []
+    if not hit:
+        return _pinned(found)
+    return release_range(hit[0].span.partition("..")[0], hit[-1].span.rpartition("..")[2])
+
+
 def violation_matrix(found: Findings) -> str:
-    """04: how many cases break an invariant, the one choice they share, and what the same
-    cases meet over HTTP in the study's mode."""
+    """04: how many cases break an invariant, the one choice they share, which invariants they
+    break (each in its words), what the same cases meet over HTTP in the study's mode, and what
+    a team does."""
+    from ...analysis.properties import DEFINITIONS, LIVENESS
+
     pinned = found.pinned
     if pinned is None:
         raise HeadlineError("the answers need data/matrix.json")
     shared = f": exactly those with `{pinned.violating_choice}`" if pinned.violating_choice else ""
     report, then = _error(found, "input")
+    meaning = {i.name: i.meaning for i in (*DEFINITIONS, *LIVENESS)}
+    broken = [i.invariant for i in pinned.invariants if i.violated]
+    listed = "\n".join(f"- `{name}`: {meaning.get(name, name)}" for name in broken)
     return (
         f"**Answer.** On {_pinned(found)} in `input` mode, judged on the scripted model by the "
         f"stand-in's rules, {pinned.violating} of {pinned.cases} cases violate an "
-        f"invariant{shared}; the runner, the decision and the state's boundary change no "
-        f"verdict. Over HTTP the same cases are refused at the {then} "
+        f"invariant{shared} (the hook always says yes); the runner, the decision and the state "
+        f"boundary change no verdict. Over HTTP the same cases are refused at the {then} "
         f"({code(any_call(report))}).\n\n"
-        "**What to do.** One case reproduces it (any runner, either decision, either boundary), "
-        "so a regression test needs only one; notebook 06 runs the SDK-style regression test "
-        "(`tests/sdk_regression/`) on every release."
+        f"They break the same {len(broken)} of the {len(meaning)} invariants, each a rule that "
+        f"holds when:\n\n{listed}\n\n"
+        "One `on` case reproduces it (any runner, either decision, either "
+        "boundary): the README's regression test (`tests/sdk_regression/"
+        "test_compaction_pending_approval.py`) is one, and notebook 06 runs it on every "
+        f"release.\n\n{team_action(found, _lost(found))}"
     )
 
 
@@ -446,26 +488,31 @@ def releases(found: Findings) -> str:
         f"**Answer.** Every release {lost} loses the pending call: {hit[0].affected} of "
         f"{hit[0].cases} cases break an invariant in `{STUDY_MODE}` mode, and {found.fixed_in} is "
         f"the first where "
-        f"{violating} do. What a user meets in a case whose hook compacts after every turn: "
+        f"{violating} do.\n\nWhat a user meets over HTTP in a case whose hook always says yes "
+        "(*refused*: the API answers HTTP 400 and the runner raises): "
         f"{_met_by_mode(found.releases, hit)}.\n\nThe sweep's eras, its ranges of releases "
         f"that record the same, are {spans}.\n\n{_releases_action(found, lost)}"
     )
 
 
 def _releases_action(found: Findings, lost: str) -> str:
-    """05's action, in what 05 shows (the fixing release, the range with the bug) and where the
-    rest is: the workaround and its costs (06), what the fixing release still leaves (10)."""
-    return (
-        f"**What to do.** Upgrade to {found.fixed_in}: the sweep finds no release before it "
-        f"without the bug, and none of its cases breaks an invariant. Until then, on {lost}, "
-        "the workaround keeps the pending call (notebook 06, with its costs); what "
-        f"{found.fixed_in} still leaves is notebook 10's."
-    )
+    """05's action: what every notebook says a team does (``team_action``)."""
+    return team_action(found, lost)
+
+
+# what the sweep's severities mean, in the words the answer states them in (HTTP 400: refused)
+_MET_WORDS = {
+    PAUSE_FAILS: "the pause is refused, so there is no paused state to approve",
+    NEXT_TURN_FAILS: "the next question is refused",
+    COMPACTION_ONLY: "nothing is refused (the compaction requests carry the open call instead)",
+}
 
 
 def _met_by_mode(releases: Releases, hit: Sequence[Era]) -> str:
     """Per compaction mode, what the user meets on the affected releases, each run of eras
-    that meets the same joined into one range: ``in `input` mode, ... on 0.8.0..0.22.0``."""
+    that meets the same joined into one range: ``in `input` mode, on 0.8.0..0.22.0 ...``;
+    ``auto`` named with its store setting (refused at the pause only while responses are
+    stored, the default)."""
     said: dict[str, list[str]] = {}  # what is met: the modes meeting it
     for mode in (*releases.modes[1:], releases.modes[0]) if releases.modes else ():
         runs: list[tuple[str, str, str]] = []  # (severity, first, last)
@@ -476,9 +523,13 @@ def _met_by_mode(releases: Releases, hit: Sequence[Era]) -> str:
                 runs[-1] = (story.severity, runs[-1][1], last or first)
             else:
                 runs.append((story.severity, first, last or first))
-        parts = [f"{sev} on {release_range(first, last)}" for sev, first, last in runs]
-        said.setdefault(" and ".join(parts), []).append(f"`{mode}`")
-    return "; ".join(f"in {' and '.join(modes)} mode {met}" for met, modes in said.items())
+        parts = [
+            f"on {release_range(first, last)} {_MET_WORDS.get(sev, sev)}"
+            for sev, first, last in runs
+        ]
+        name = f"`{mode}` (responses stored, the default)" if mode == "auto" else f"`{mode}`"
+        said.setdefault(", and ".join(parts), []).append(name)
+    return "; ".join(f"in {' and '.join(modes)} mode, {met}" for met, modes in said.items())
 
 
 def workaround(found: Findings) -> str:
@@ -487,18 +538,23 @@ def workaround(found: Findings) -> str:
     fixed = found.fixed
     if fixed is None:
         raise HeadlineError("the answers need data/fix-matrix.json")
+    upgrade = f"Upgrade to {found.fixed_in} (notebook 05). " if found.fixed_in else ""
     how = (
         "by making compaction wait, not by switching it off"
         if fixed.compacting == fixed.compaction_on
-        else "but some cases with the hook on no longer compact"
+        else "but some `on` cases no longer compact"
     )
     return (
-        f"**Answer.** It keeps them {how}: with the workaround on {', '.join(fixed.releases)} "
+        f"**Answer.** It keeps them {how}: with the workaround on the pinned release, "
+        f"{', '.join(fixed.releases)} "
         f"(`input` mode, scripted model), {fixed.violated} of {fixed.verdicts} checks (each "
-        f"invariant on each case) fail, and {fixed.compacting} of {fixed.compaction_on} cases "
-        "with the hook on still compact, once the call has its output. "
+        f"invariant on each case) fail, and {fixed.compacting} of {fixed.compaction_on} `on` "
+        "cases (the hook always says yes) still compact, once the call has its output. "
         f"{found.fixed_in or 'The fixing release'} does the same on its own.\n\n"
-        f"**What to do.** {keep_workaround(found, cite='')}"
+        f"**What to do.** {upgrade}{keep_workaround(found, cite='')}\n\n"
+        "Neither the workaround nor the upgrade heals a store an affected release already "
+        "wrote: `python -m approval_compaction doctor scan STORE --all`, then `doctor repair "
+        "STORE --all --apply` (notebook 07)."
     )
 
 

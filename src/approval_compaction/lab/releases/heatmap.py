@@ -37,6 +37,7 @@ RELEASE_MARKS: tuple[Mark, ...] = (
 )
 UNKNOWN = "?"  # drawn on a word outside the vocabulary (its cell is grey, as not judged)
 TRIGGER = "trigger: every turn (compaction on), never (off)"  # each case's hook, by its label
+HOOK = "hook always says yes (on), never (off)"  # the same, in the words notebooks 04-06 use
 
 
 class MixedScopeError(InvestigationError):
@@ -55,9 +56,13 @@ class MatrixScope:
     @property
     def title(self) -> str:
         """One line: release, mode (and store when set), trigger, model."""
+        return self.words()
+
+    def words(self, hook: str = TRIGGER) -> str:
+        """The title with the cases' hook named in ``hook``'s words."""
         store = "" if self.store is None else f", store={self.store}"
         model = MODEL_WORDS.get(self.model, self.model)
-        return f"{self.sdk}, compaction_mode={self.mode}{store}; {TRIGGER}; {model}"
+        return f"{self.sdk}, compaction_mode={self.mode}{store}; {hook}; {model}"
 
 
 def matrix_scope(runs: Sequence[CaseRun]) -> MatrixScope:
@@ -124,11 +129,21 @@ def grid_figure(
     return fig
 
 
-def heatmap(table: pd.DataFrame, scope: MatrixScope) -> Figure:
+def used(marks: Sequence[Mark], words: pd.DataFrame) -> tuple[Mark, ...]:
+    """The marks whose word is in some cell: a legend names no symbol the figure never draws."""
+    present = {str(word) for word in words.to_numpy().ravel()}
+    return tuple(mark for mark in marks if mark.word in present)
+
+
+def heatmap(
+    table: pd.DataFrame, scope: MatrixScope, *, hook: str = TRIGGER, used_only: bool = False
+) -> Figure:
     """Cases by invariants (``holds``/``VIOLATED``/``n/a`` words), a symbol in each cell, titled
-    with what the runs ran under."""
-    title = f"Invariants by case: {scope.title}"
-    legend = vocabulary.legend(vocabulary.LEGEND_ORDER, symbols=True)
+    with what the runs ran under (the hook in ``hook``'s words); ``used_only``: the legend names
+    only the symbols drawn."""
+    title = f"Invariants by case: {scope.words(hook)}"
+    order = used(vocabulary.LEGEND_ORDER, table) if used_only else vocabulary.LEGEND_ORDER
+    legend = vocabulary.legend(order, symbols=True)
     return grid_figure(
         table,
         symbols(table, CASE_MARKS),
@@ -144,24 +159,32 @@ def heatmap(table: pd.DataFrame, scope: MatrixScope) -> Figure:
 
 
 def release_heatmap(
-    grid: pd.DataFrame, counts: pd.DataFrame | None = None, scope: MatrixScope | None = None
+    grid: pd.DataFrame,
+    counts: pd.DataFrame | None = None,
+    scope: MatrixScope | None = None,
+    *,
+    hook: str = TRIGGER,
+    used_only: bool = False,
 ) -> Figure:
     """Invariants (rows) by releases (columns), a symbol in each cell; under a violated cell's
     ``✗``, how many cases break the invariant (when ``counts`` is given); the title's first
-    line is the ``scope`` the cases ran under, when given."""
+    line is the ``scope`` the cases ran under, when given, the hook in ``hook``'s words;
+    ``used_only``: the legend names only the symbols drawn."""
     labels = symbols(grid, RELEASE_MARKS)
     if counts is not None:
         violated = grid.to_numpy() == vocabulary.VIOLATED.word
         numbers = counts.to_numpy(dtype=int).astype(str)
         labels[violated] = [f"{vocabulary.VIOLATED.symbol}\n{n}" for n in numbers[violated]]
-    legend = vocabulary.legend(RELEASE_MARKS, symbols=True)
+    legend = vocabulary.legend(
+        used(RELEASE_MARKS, grid) if used_only else RELEASE_MARKS, symbols=True
+    )
     number = " (the number under it: how many cases)" if counts is not None else ""
     return grid_figure(
         grid,
         labels,
         marks=RELEASE_MARKS,
         size=(3.2 + 0.2 * len(grid.columns), 1.9 + 0.5 * len(grid.index)),
-        title=(f"{scope.title}\n" if scope else "")
+        title=(f"{scope.words(hook)}\n" if scope else "")
         + f"Invariants by openai-agents release: {legend}{number}",
         title_size=11,
         label_size=8.5,
