@@ -84,7 +84,12 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "upgrade_frame",
         "worker_frame",
     ),
-    ".share.later_turns_comment": ("liveness_by_mode", "proofs_frame", "released_runs"),
+    ".share.later_turns_comment": (
+        "liveness_by_mode",
+        "patch_changes",
+        "proofs_frame",
+        "released_runs",
+    ),
     # the state-space search on the drivers (``make explore-drivers``)
     ".findings.searched": ("fix_words", "searched_cases", "searched_frame"),
 }

@@ -754,49 +754,54 @@ def the_wire(found: Findings) -> str:
 
 def after_the_fix(found: Findings) -> str:
     """10: on the fixing release, the bug a fresh session meets (no store an older release
-    wrote), then what the SDK documents and the store an older release poisoned; with what a
-    maintainer and a team do, by mode. (What needs a compaction answer no public source shows
-    is the notebook's proofs table's, not the answer's.)"""
+    wrote), then what the SDK documents; with what a maintainer does (the test, then the patch,
+    by their paths) and what a team does (``_action``'s words, 61-words). The store an older
+    release poisoned is the notebook's table's, after the patch, not the first screen's."""
     if found.liveness is None or found.fixed_in is None or not found.verdicts:
         raise HeadlineError("the answers need data/sweep-liveness.json")
     record = of(found.verdicts, found.fixed_in)
     fresh = [v for v in record.of_kind(BUG) if v.situation != POISONED]
-    old = [v for v in record.of_kind(BUG) if v.situation == POISONED]
     if not fresh:
         return f"**Answer.** No: on {found.fixed_in} a fresh session keeps compacting."
     said = [
-        f"**Answer.** Yes, on {found.fixed_in}, with nothing an older release stored (the hook "
-        "compacting after every turn, over HTTP to the stand-in): "
+        f"**Answer.** Yes. On {found.fixed_in}, on a fresh session (the hook always says yes, "
+        "over HTTP to the stand-in): "
         + "; ".join(_situation_clause(v) for v in fresh)
-        + ", and the stored history grows every turn.\n\n"
+        + ": the stored history grows every turn."
     ]
     grouped: dict[tuple[str, ...], list[str]] = {}
     for v in record.of_kind(CONTRACT):
         grouped.setdefault(v.modes, []).append(f"*{v.situation}*")
     if grouped:
         said.append(
-            "As the SDK documents, it stops too after "
+            "As the SDK documents, any unanswered call stops it too in "
             + "; ".join(
-                f"{', '.join(names)} in {', '.join(f'`{m}`' for m in modes)} mode"
-                for modes, names in grouped.items()
+                f"{_modes(modes)} mode ({', '.join(names)})" for modes, names in grouped.items()
             )
             + "."
         )
-    if old:
-        said.append(
-            "A store an older release left an orphan output in is refused at every later turn "
-            f"({', '.join(f'`{m}`' for m in old[0].modes)})."
-        )
+    test, patch = (p.relative_to(paths.ROOT).as_posix() for p in (_MCP_TEST, _PATCH))
     return (
-        " ".join(said).replace("\n\n ", "\n\n")
-        + f"\n\n**What to do.** For the SDK's maintainers: apply `{paths.LIVENESS_PATCH.name}` "
-        f"(below) at `v{found.fixed_in}` and add `{paths.LIVENESS_MCP_TEST.name}` under "
-        "`tests/memory/`. For a team (the `approval-compaction` package): in every mode, pass "
-        "the session to `defer_compaction_while_pending`, which *retires* (removes from the "
-        "store) the request or call nobody answers so compaction goes on (notebook 06); on a "
-        "poisoned store, `doctor repair` rewrites the orphan output as an assistant message "
-        "(notebook 07)."
+        " ".join(said) + f"\n\n**What to do.** SDK maintainers: add `{test}` (below) to the SDK's "
+        f"`tests/memory/`; it fails on {found.fixed_in}. Apply `{patch}` at `v{found.fixed_in}`; "
+        f"the test then passes. Teams: upgrade to {found.fixed_in}; until then, on "
+        f"{_affected_span(found)}, pass the session to `defer_compaction_while_pending`, and keep "
+        f"it on {found.fixed_in} wherever an approval can go unanswered (notebook 06). It "
+        "*retires* (removes from the store) the unanswered request, so compaction goes on; a "
+        "late answer to it is then stored as text. For stores an affected release already "
+        "wrote: `doctor scan`, then `doctor repair` (notebook 07)."
     )
+
+
+def _affected_span(found: Findings) -> str:
+    """The releases that lose the pending call, first..last (``keep_workaround``'s span)."""
+    hit = [e for e in found.releases.eras if e.affected] if found.releases else []
+    if not hit:
+        return _pinned(found)
+    return release_range(hit[0].span.partition("..")[0], hit[-1].span.rpartition("..")[2])
+
+
+_MCP_TEST, _PATCH = paths.LIVENESS_MCP_TEST, paths.LIVENESS_PATCH
 
 
 POISONED = "poisoned"
@@ -806,7 +811,7 @@ def _situation_clause(v: LivenessVerdict) -> str:
     """``a hosted MCP approval request nobody answers (mcp_abandoned) stops compaction for good
     in `input`, `auto` mode``."""
     words = SITUATION_WORDS.get(v.situation, v.situation)
-    where = ", ".join(f"`{m}`" for m in v.modes)
+    where = _modes(v.modes)
     state = "stops compaction for good" if v.state == STUCK else STATE_WORDS.get(v.state, v.state)
     return f"{words} (*{v.situation}*) {state} in {where} mode"
 
