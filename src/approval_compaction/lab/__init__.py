@@ -70,6 +70,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".affected.session": (
         "compaction_frame",
         "healed_items",
+        "healed_sent_frame",
         "load_session",
         "next_turn",
         "sent_items",

@@ -784,7 +784,7 @@ def after_the_fix(found: Findings) -> str:
     return (
         " ".join(said) + f"\n\n**What to do.** SDK maintainers: add `{test}` (below) to the SDK's "
         f"`tests/memory/`; it fails on {found.fixed_in}. Apply `{patch}` at `v{found.fixed_in}`; "
-        f"the test then passes. Teams: upgrade to {found.fixed_in}; until then, on "
+        f"the test then passes.\n\nTeams: upgrade to {found.fixed_in}; until then, on "
         f"{_affected_span(found)}, pass the session to `defer_compaction_while_pending`, and keep "
         f"it on {found.fixed_in} wherever an approval can go unanswered (notebook 06). It "
         "*retires* (removes from the store) the unanswered request, so compaction goes on; a "
@@ -910,7 +910,14 @@ def your_session(found: Findings) -> str:
     example = own.load_session(paths.ROOT / "notebooks" / "examples" / "poisoned.db", EXAMPLE_ID)
     turn = own.next_turn(example.items, "input")
     after = own.next_turn(own.healed_items(example), "input")
-    text = own.session_answer(example, own.session_verdict(example), turn, after)
+    stop = (
+        f"notebook 06: upgrade to {found.fixed_in}; until then, on {_affected_span(found)}, pass "
+        "the session to `defer_compaction_while_pending`, and keep it on "
+        f"{found.fixed_in} wherever an approval can go unanswered"
+        if found.fixed_in
+        else None
+    )
+    text = own.session_answer(example, own.session_verdict(example), turn, after, stop)
     return text.replace("**Answer.**", "**Answer** (the example, 07's poisoned store).", 1)
 
 
