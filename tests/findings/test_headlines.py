@@ -335,3 +335,12 @@ def test_headlines_am_i_affected_names_the_struck_pause_positions(found: Finding
     said = headlines.am_i_affected(found)
     *most, last = pinned.affected_at
     assert f"({', '.join(map(str, most))} and {last})" in said
+
+
+def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: Findings) -> None:
+    """Issue 61 (r9): "needs hunks 1 and 3 instead (0.24.0's own check ..., and its import)" left
+    the reader to guess which hunk was which; each is named with what its patch holds."""
+    said = headlines.appendix(found)
+    assert "hunk 3, 0.24.0's own check pairing each request with its response" in said
+    assert "hunk 1, its import" in said
+    assert "quoted below" not in said  # the excerpt is notebook 03's, not repeated in 12

@@ -260,3 +260,13 @@ def test_hunks_by_outcome_names_each_file_by_its_path_under_agents() -> None:
     assert "run_internal/items.py" in on_path and "items.py" not in on_path
     off_path = ", ".join(modules_by_outcome(an)["which"]).split(", ")
     assert not on_path & set(off_path)
+
+
+def test_era_stages_names_its_counts_compaction_requests() -> None:
+    """Issue 61 (r9): 12's traced-run table headed its count "requests" and showed 0 beside the
+    API's 400 at the next turn; the count is of compaction requests, and its header says so."""
+    from approval_compaction.lab.mechanism.views import era_stages
+
+    frame = era_stages(["0.22.0", "0.22.1"])
+    assert "0.22.1 compaction requests" in frame.columns
+    assert not [c for c in frame.columns if c.endswith(" requests") and "compaction" not in c]

@@ -841,11 +841,27 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     other = [k for k in an.kinds if k.minimal_fix != an.minimal_fix]
     kinds = f"{', '.join(shared)} tools' approvals" if shared else "a function tool's approval"
     pieces = "one of them is" if len(an.minimal_fix) == 1 else f"{len(an.minimal_fix)} of them are"
+
+    patches = {h.name: h.patch for h in an.hunks}
+
+    def _an_import(hunk: str) -> bool:  # the check first, its import after
+        return named(hunk).endswith("its import")
+
+    def named(hunk: str) -> str:  # a hunk of a kind's own fix: an import, or the check
+        lines = patches.get(hunk, "").splitlines()
+        imports = any(line.startswith(("+from ", "+import ")) for line in lines)
+        what = (
+            "its import"
+            if imports
+            else f"{m.new}'s own check pairing each request with its response"
+        )
+        return f"hunk {an.numbers[hunk]}, {what}"
+
     others = "".join(
         f"\n\nA {k.label} approval request needs hunks "
-        f"{' and '.join(str(an.numbers[h]) for h in k.minimal_fix)} instead ({m.new}'s own check "
-        f"that pairs each request with its response, and its import); with the function fix "
-        f"alone {m.old} still loses it."
+        f"{' and '.join(str(an.numbers[h]) for h in k.minimal_fix)} instead "
+        f"({'; '.join(named(h) for h in sorted(k.minimal_fix, key=_an_import))}); "
+        f"with the function fix alone {m.old} still loses it."
         for k in other
     )
     stored = next((e for e in found.releases.eras if e.orphan_stored != "never"), None)
@@ -856,7 +872,7 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
         f"{', '.join(str(an.numbers[h]) for h in an.minimal_fix)}): the pairing check of "
         f"`{m.function}` moved "
         f"out of the branch for a partial snapshot into the block every automatic compaction "
-        f"enters ({code(m.new_block)}, quoted below from {m.new}'s source). "
+        f"enters ({code(m.new_block)}; notebook 03 shows it in both releases). "
         f"{m.old} with it alone: {an.minimal_outcome.verdict}; "
         f"{m.new} with every other change reverted: {outcome_word(an.rest_reverted)}.{others}"
         f"{why}\n\n"
@@ -896,9 +912,9 @@ def _why_stored(first: str) -> str:
     return (
         f"\n\nThe next turn fails only from {first} because {first} added the ownership gate "
         f"(`{GATE}`, shown below): it skips a compaction when the run does not hold the "
-        f"session's current generation (a count of its writes), and the resume holds none, its "
-        f"paused state kept {where}; so the resume no longer compacts, and the output without its "
-        "call stays stored."
+        f"session's current generation (a count of its writes), and the resume holds none when "
+        f"it would compact, its paused state kept {where}; so the resume no longer compacts, and "
+        "the output without its call stays stored."
     )
 
 
