@@ -18,12 +18,13 @@ from approval_compaction.lab.affected.session import (
     compaction_of,
     healed_frame,
     healed_items,
+    healed_sent_frame,
     load_session,
     next_turn,
     sent_items,
     session_answer,
     session_verdict,
-    stop,
+    stop_words,
     turn_answers,
     write_example,
 )
@@ -70,7 +71,9 @@ def test_a_poisoned_store_is_refused_and_its_healed_list_is_answered(tmp_path: P
     said = session_answer(session, report, turn, after)
     assert said.startswith("**Answer.** `case-session` (store.db) is **poisoned**")
     assert "HTTP 400" in said and "is answered and compaction runs" in said
-    assert said.index("notebook 06: upgrade") < said.index("`doctor repair --apply`")  # in order
+    assert said.index("notebook 06: upgrade") < said.index("`doctor repair STORE --all --apply`")
+    # r9: "upgrading alone makes such a store usable" was unsupported: the store keeps the output
+    assert "upgrading alone" not in said and "the store keeps the orphan output" in said
     assert store.read_bytes() == before  # the team's store is only read
     counts = compaction_frame({"as stored": turn, "healed": after})
     assert counts.loc["as stored"].tolist() == [
@@ -88,6 +91,11 @@ def test_a_poisoned_store_is_refused_and_its_healed_list_is_answered(tmp_path: P
     written = changed["preview"].iloc[-1]  # the rewrite a team reads before applying it: whole
     assert written.startswith("[doctor] The tool call") and not written.endswith("…")
     assert written.endswith(session.items[2]["output"])
+    # r9 (15): the healed list was predicted, never shown; as the SDK sends it, the rewrite whole
+    sent = healed_sent_frame(session, after)
+    assert list(sent["side"]) == ["both"] * len(cured) + ["only sent"]
+    rewrite = sent[sent["status"] == "the doctor's rewrite"]
+    assert list(rewrite["healed_at"]) == ["2"] and rewrite["preview"].iloc[0] == written
 
 
 def test_a_healthy_export_of_either_sdk_is_answered_with_nothing_to_heal(tmp_path: Path) -> None:
@@ -126,7 +134,7 @@ def test_a_session_that_cannot_be_read_is_one_line_naming_why(
 
 def test_session_stop_is_notebook_06_for_python_and_the_plugins_for_another_sdk() -> None:
     """How a team stops new sessions breaking comes from the SDK's plugin (``SdkPlugin.stop``)."""
-    assert stop("python").startswith("notebook 06: upgrade")
-    assert stop("js") == plugin("js").stop and "js/workaround.mjs" in stop("js")
+    assert stop_words("python").startswith("notebook 06: upgrade")
+    assert stop_words("js") == plugin("js").stop and "js/workaround.mjs" in stop_words("js")
     with pytest.raises(InvestigationError, match="the adk plugin says nothing"):
-        stop("adk")
+        stop_words("adk")

@@ -44,38 +44,42 @@ def test_headlines_wire_answer_quotes_each_modes_refusal(found: Findings) -> Non
 
 def test_headlines_after_the_fix_leads_with_the_bug_a_fresh_session_meets(found: Findings) -> None:
     """Issue 61: notebook 10 opened with *poisoned*, a store an older release wrote (a
-    maintainer answers "repair your data"). Its first paragraph names the bugs a session meets
-    with no old data; the poisoned store comes after, with what the SDK documents."""
+    maintainer answers "repair your data"). Its answer names the bugs a session meets with no
+    old data, then what the SDK documents; the poisoned store is left to the notebook's table
+    (r9: 10 is the page pasted into the SDK's thread, leading with the newest release's bug)."""
     assert found.fixed_in is not None
     said = headlines.after_the_fix(found)
-    first, rest = said.split("\n\n", 1)
+    answer = said.split("**What to do.**")[0]
+    first, documented = answer.split("As the SDK documents")
     record = of(found.verdicts, found.fixed_in)
     fresh = [v for v in record.of_kind(BUG) if v.situation != "poisoned"]
     assert fresh and all(f"*{v.situation}*" in first for v in fresh)
-    assert "poisoned" not in first and "older release left an orphan output" in rest
-    documented = rest.split("As the SDK documents")[1].split(".")[0]
+    assert "poisoned" not in answer and "orphan output" not in answer
     assert all(f"*{v.situation}*" in documented for v in record.of_kind(CONTRACT))
 
 
-def test_headlines_after_the_fix_says_what_to_do_in_every_mode(found: Findings) -> None:
-    """Issue 61 (r4): the README and notebook 10 said "use auto or input" for
-    previous_response_id on the fixing release, where notebook 06 said to keep the workaround,
-    which keeps that mode compacting; and "the patch and the test below" was not an action."""
+def test_headlines_after_the_fix_says_what_to_do_in_the_one_vocabulary(found: Findings) -> None:
+    """Issue 61 (r4, r9): the action names the test and the patch by their paths (r9: "names no
+    path"), in the order a maintainer uses them, and a team's action in the words every notebook
+    and the README use: upgrade; the workaround until then and, on the fixing release, wherever
+    an approval can go unanswered (r9: 10 said "in every mode" against 06 and 07)."""
     action = headlines.after_the_fix(found).split("**What to do.**")[1]
-    assert "use `auto` or `input`" not in action
-    assert "in every mode, pass the session to `defer_compaction_while_pending`" in action
-    assert f"apply `{paths.LIVENESS_PATCH.name}`" in action
-    assert f"add `{paths.LIVENESS_MCP_TEST.name}`" in action
+    test = paths.LIVENESS_MCP_TEST.relative_to(paths.ROOT).as_posix()
+    patch = paths.LIVENESS_PATCH.relative_to(paths.ROOT).as_posix()
+    assert action.index(f"add `{test}`") < action.index(f"Apply `{patch}` at `v{found.fixed_in}`")
+    assert f"upgrade to {found.fixed_in}" in action
+    assert f"keep it on {found.fixed_in} wherever an approval can go unanswered" in action
+    assert "in every mode, pass the session" not in action
 
 
-def test_headlines_after_the_fix_says_what_repair_and_retire_do(found: Findings) -> None:
-    """Issue 61 (r7): 10 said "`doctor repair` heals" and "retires" undefined, and elsewhere
-    "removes" the orphan output, where repair rewrites it as an assistant message
-    (``analysis.healing``) and the workaround removes a dead call from the store."""
+def test_headlines_after_the_fix_says_what_retiring_costs(found: Findings) -> None:
+    """Issue 61 (r7, r9): "retires" was undefined; then the action said the workaround retires
+    the request while the test's docstring and the patch keep it stored so a late answer pairs,
+    without saying what retiring costs (a late answer stored as text, notebook 06)."""
     action = headlines.after_the_fix(found).split("**What to do.**")[1]
     assert "*retires* (removes from the store)" in action
-    assert "`doctor repair` rewrites the orphan output as an assistant message" in action
-    assert "heals" not in action
+    assert "a late answer to it is then stored as text" in action
+    assert "heals" not in action and "nobody will answer" not in action
 
 
 def test_headlines_keep_the_workaround_states_its_costs_on_every_release(found: Findings) -> None:
@@ -395,3 +399,12 @@ def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findin
     assert "in 16 of 16 runs" not in sent and "the README's answers" not in sent
     assert "On a branch of the SDK" not in inside and "carry its change along" not in inside
     assert "To fix an older release line, backport that move" in inside
+
+
+def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: Findings) -> None:
+    """Issue 61 (r9): "needs hunks 1 and 3 instead (0.24.0's own check ..., and its import)" left
+    the reader to guess which hunk was which; each is named with what its patch holds."""
+    said = headlines.appendix(found)
+    assert "hunk 3, 0.24.0's own check pairing each request with its response" in said
+    assert "hunk 1, its import" in said
+    assert "quoted below" not in said  # the excerpt is notebook 03's, not repeated in 12

@@ -272,3 +272,13 @@ def test_views_step_excerpts_only_quotes_the_functions_named() -> None:
     some = step_excerpts("compact", extracts, PINNED, only=[LOCKED.qualname])
     assert "_run_compaction`**" in whole and "_run_compaction`**" not in some
     assert f"**`{LOCKED.qualname}`**" in some and len(some) < len(whole)
+
+
+def test_era_stages_names_its_counts_compaction_requests() -> None:
+    """Issue 61 (r9): 12's traced-run table headed its count "requests" and showed 0 beside the
+    API's 400 at the next turn; the count is of compaction requests, and its header says so."""
+    from approval_compaction.lab.mechanism.views import era_stages
+
+    frame = era_stages(["0.22.0", "0.22.1"])
+    assert "0.22.1 compaction requests" in frame.columns
+    assert not [c for c in frame.columns if c.endswith(" requests") and "compaction" not in c]

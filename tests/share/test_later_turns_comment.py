@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import pytest
 
 from approval_compaction.errors import InvestigationError
@@ -18,9 +19,11 @@ from approval_compaction.lab.releases.upstream.changes import NOT_REPRODUCED
 from approval_compaction.lab.share import later_turns_comment
 from approval_compaction.lab.share.later_turns_comment import (
     build,
+    failed_by_situation,
     matrix_line,
     mutant_lines,
     one_line,
+    patch_changes,
     suite_lines,
     tally_lines,
 )
@@ -231,3 +234,49 @@ def test_the_committed_mutants_all_die_so_the_report_explains_no_survivor() -> N
     assert [r.mutant for r in rows if not r.killer_failed] == []
     assert later_turns_comment.WHY_IT_SURVIVES == {}
     assert not any("What survives" in line for line in mutant_lines(paths.DATA))
+
+
+def test_patch_changes_keeps_the_changed_rows_and_names_the_others_by_mode() -> None:
+    """Issue 61 (r9): notebook 10 repeated 06's released rows; it shows only the rows the patch
+    changes and names the others, every situation among them (r9: five of seven shown)."""
+    index = pd.MultiIndex.from_tuples(
+        [
+            ("mcp_abandoned", "input, auto"),
+            ("mcp_abandoned", "previous_response_id"),
+            ("clean", "input, auto, previous_response_id"),
+            ("resumed", "input"),
+            ("resumed", "auto, previous_response_id"),
+        ],
+        names=["situation", "modes"],
+    )
+    frame = pd.DataFrame(
+        {
+            "0.24.0": ["stuck", "stuck", "ok", "ok", "ok"],
+            "patched": ["ok", "stuck", "ok", "ok", "ok"],
+        },
+        index=index,
+    )
+    changed, same = patch_changes(frame)
+    assert list(changed.index) == [("mcp_abandoned", "input, auto")]
+    assert same == "mcp_abandoned (previous_response_id); clean, resumed (every mode)"
+
+
+def test_failed_by_situation_names_the_summary_only_failures_apart() -> None:
+    """Issue 61 (r9): "12 failed (8 bugs, 4 ...)" could not be mapped onto the situations; the
+    count is given per situation, those failing only under the summary-only answer apart."""
+
+    def outcome(sdk: str, case: str, result: str) -> dict[str, str]:
+        return {"sdk": sdk, "test": f"test_x[{case}-run]", "outcome": result}
+
+    outcomes = [
+        outcome("released", "poisoned-keeps_users", "failed"),
+        outcome("released", "poisoned-summary_only", "failed"),
+        outcome("released", "lost-keeps_users", "passed"),
+        outcome("released", "lost-summary_only", "failed"),
+        outcome("patched", "poisoned-keeps_users", "passed"),
+    ]
+    assert failed_by_situation(outcomes, "released") == (
+        "3 of 4 failed: poisoned 2; lost 1 only when the compaction endpoint answers with the "
+        "summary alone, an answer no public source shows"
+    )
+    assert failed_by_situation(outcomes, "patched") == "1 of 1 passed"

@@ -54,7 +54,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "hunks_by_outcome",
         "kinds_frame",
         "modules_by_outcome",
-        "moved_check",
         "outcome_word",
         "source_diff",
         "step_excerpts",
@@ -70,6 +69,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".affected.session": (
         "compaction_frame",
         "healed_items",
+        "healed_sent_frame",
         "load_session",
         "next_turn",
         "sent_items",
@@ -84,7 +84,12 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "upgrade_frame",
         "worker_frame",
     ),
-    ".share.later_turns_comment": ("liveness_by_mode", "proofs_frame", "released_runs"),
+    ".share.later_turns_comment": (
+        "liveness_by_mode",
+        "patch_changes",
+        "proofs_frame",
+        "released_runs",
+    ),
     # the state-space search on the drivers (``make explore-drivers``)
     ".findings.searched": ("fix_words", "searched_cases", "searched_frame"),
 }

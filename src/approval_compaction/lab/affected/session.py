@@ -93,6 +93,24 @@ def healed_frame(session: Session) -> pd.DataFrame:
     return frame.rename(columns={"sent_at": "healed_at"})
 
 
+def healed_sent_frame(session: Session, after: Transcript) -> pd.DataFrame:
+    """The healed list against what the SDK sent with the next question after it, aligned as
+    ``diff_frame`` aligns them (``stored_at`` is the position in the healed list): each item the
+    doctor rewrote shown whole, its status ``the doctor's rewrite``."""
+    healed = healed_items(session)
+    frame = diff_frame(healed, sent_items(after))
+    kept = [json.dumps(i, sort_keys=True) for i in session.items]
+    rewritten = [
+        str(at) for at, item in enumerate(healed) if json.dumps(item, sort_keys=True) not in kept
+    ]
+    rows = frame["stored_at"].isin(rewritten)
+    frame.loc[rows, "preview"] = [
+        preview(healed[int(at)], width=None) for at in frame.loc[rows, "stored_at"]
+    ]
+    frame.loc[rows, "status"] = "the doctor's rewrite"
+    return frame.rename(columns={"stored_at": "healed_at"})
+
+
 def next_turn(items: tuple[Item, ...] | list[Item], mode: Mode = "input") -> Transcript:
     """One more question after ``items``, on a copy: the installed SDK's runner and model over
     HTTP to the stand-in, compacting after the turn (``compaction_mode=mode``)."""
@@ -161,10 +179,15 @@ def write_example(path: Path) -> list[Item]:
 
 
 def session_answer(
-    session: Session, report: SessionReport, turn: Transcript, after: Transcript
+    session: Session,
+    report: SessionReport,
+    turn: Transcript,
+    after: Transcript,
+    stop: str | None = None,
 ) -> str:
     """The notebook's answer for this session: the doctor's verdict and what it names, the
-    API's answer to the next question, and, healed, whether it is answered and compaction runs."""
+    API's answer to the next question, and, healed, whether it is answered and compaction runs;
+    ``stop`` says how a team stops new sessions breaking (``stop_words``'s by default)."""
     refused = [(path, status, error) for path, status, error in turn_answers(turn) if status >= 400]
     head = f"`{session.session_id}` ({session.source}) is **{report.verdict}**"
     named = f": {report.note}" if report.note else ""
@@ -184,32 +207,34 @@ def session_answer(
     return (
         f"**Answer.** {head}{named}; {told}. With the doctor's healed list the next question "
         f"{fixed}{compacts}.\n\n**What to do.** First stop new sessions breaking "
-        f"({stop(session.sdk)}); then heal the store with `doctor repair --apply` (an export "
-        "with `doctor items --output`)."
+        f"({stop or stop_words(session.sdk)}); then find and heal the stored sessions: `doctor "
+        "scan STORE --all`, then `doctor repair STORE --all --apply` (notebook 07; an export: "
+        "`doctor items --output`)."
         + (MAINTAINERS if report.verdict == "poisoned" and session.sdk == "python" else "")
     )
 
 
 # What the SDK's maintainers do about a store an affected release poisoned: notebook 10's patch
 # leaves such an output out of the model input (its *poisoned* rows: refused released, answered
-# patched), so upgrading alone stops the refusal.
+# patched; in previous_response_id mode it then stops compacting), while the store keeps it.
 MAINTAINERS = (
-    " SDK maintainers: leave a stored output whose call is gone out of the model input, as "
-    "`0.24.0-compaction-liveness.patch` does (notebook 10), so that upgrading alone makes such "
-    "a store usable."
+    "\n\nSDK maintainers: leave a stored output whose call is gone out of the model input, as "
+    "`0.24.0-compaction-liveness.patch` does (notebook 10): the API then answers such a session "
+    "(in `previous_response_id` mode compaction then stops for good), though the store keeps the "
+    "orphan output until `doctor repair` rewrites it."
 )
 
 
 # How a team stops new sessions breaking an openai-agents store: notebook 06's action (the
 # upgrade, the workaround before it and, where an approval can go unanswered, after it). Another
-# SDK's is its plugin's ``stop`` (``stop``).
+# SDK's is its plugin's ``stop`` (``stop_words``).
 PYTHON_STOP = (
-    "notebook 06: upgrade, and pass the session to `defer_compaction_while_pending` "
-    "until then and, where an approval can go unanswered, after it"
+    "notebook 06: upgrade, pass the session to `defer_compaction_while_pending` until then, "
+    "and keep it wherever an approval can go unanswered"
 )
 
 
-def stop(sdk: str) -> str:
+def stop_words(sdk: str) -> str:
     """How a team stops new sessions of ``sdk`` (``python``, or a plugin's name) breaking."""
     if sdk == "python":
         return PYTHON_STOP

@@ -829,49 +829,54 @@ def the_wire(found: Findings) -> str:
 
 def after_the_fix(found: Findings) -> str:
     """10: on the fixing release, the bug a fresh session meets (no store an older release
-    wrote), then what the SDK documents and the store an older release poisoned; with what a
-    maintainer and a team do, by mode. (What needs a compaction answer no public source shows
-    is the notebook's proofs table's, not the answer's.)"""
+    wrote), then what the SDK documents; with what a maintainer does (the test, then the patch,
+    by their paths) and what a team does (``_action``'s words, 61-words). The store an older
+    release poisoned is the notebook's table's, after the patch, not the first screen's."""
     if found.liveness is None or found.fixed_in is None or not found.verdicts:
         raise HeadlineError("the answers need data/sweep-liveness.json")
     record = of(found.verdicts, found.fixed_in)
     fresh = [v for v in record.of_kind(BUG) if v.situation != POISONED]
-    old = [v for v in record.of_kind(BUG) if v.situation == POISONED]
     if not fresh:
         return f"**Answer.** No: on {found.fixed_in} a fresh session keeps compacting."
     said = [
-        f"**Answer.** Yes, on {found.fixed_in}, with nothing an older release stored (the hook "
-        "compacting after every turn, over HTTP to the stand-in): "
+        f"**Answer.** Yes. On {found.fixed_in}, on a fresh session (the hook always says yes, "
+        "over HTTP to the stand-in): "
         + "; ".join(_situation_clause(v) for v in fresh)
-        + ", and the stored history grows every turn.\n\n"
+        + ": the stored history grows every turn."
     ]
     grouped: dict[tuple[str, ...], list[str]] = {}
     for v in record.of_kind(CONTRACT):
         grouped.setdefault(v.modes, []).append(f"*{v.situation}*")
     if grouped:
         said.append(
-            "As the SDK documents, it stops too after "
+            "As the SDK documents, any unanswered call stops it too in "
             + "; ".join(
-                f"{', '.join(names)} in {', '.join(f'`{m}`' for m in modes)} mode"
-                for modes, names in grouped.items()
+                f"{_modes(modes)} mode ({', '.join(names)})" for modes, names in grouped.items()
             )
             + "."
         )
-    if old:
-        said.append(
-            "A store an older release left an orphan output in is refused at every later turn "
-            f"({', '.join(f'`{m}`' for m in old[0].modes)})."
-        )
+    test, patch = (p.relative_to(paths.ROOT).as_posix() for p in (_MCP_TEST, _PATCH))
     return (
-        " ".join(said).replace("\n\n ", "\n\n")
-        + f"\n\n**What to do.** For the SDK's maintainers: apply `{paths.LIVENESS_PATCH.name}` "
-        f"(below) at `v{found.fixed_in}` and add `{paths.LIVENESS_MCP_TEST.name}` under "
-        "`tests/memory/`. For a team (the `approval-compaction` package): in every mode, pass "
-        "the session to `defer_compaction_while_pending`, which *retires* (removes from the "
-        "store) the request or call nobody answers so compaction goes on (notebook 06); on a "
-        "poisoned store, `doctor repair` rewrites the orphan output as an assistant message "
-        "(notebook 07)."
+        " ".join(said) + f"\n\n**What to do.** SDK maintainers: add `{test}` (below) to the SDK's "
+        f"`tests/memory/`; it fails on {found.fixed_in}. Apply `{patch}` at `v{found.fixed_in}`; "
+        f"the test then passes.\n\nTeams: upgrade to {found.fixed_in}; until then, on "
+        f"{_affected_span(found)}, pass the session to `defer_compaction_while_pending`, and keep "
+        f"it on {found.fixed_in} wherever an approval can go unanswered (notebook 06). It "
+        "*retires* (removes from the store) the unanswered request, so compaction goes on; a "
+        "late answer to it is then stored as text. For stores an affected release already "
+        "wrote: `doctor scan`, then `doctor repair` (notebook 07)."
     )
+
+
+def _affected_span(found: Findings) -> str:
+    """The releases that lose the pending call, first..last (``keep_workaround``'s span)."""
+    hit = [e for e in found.releases.eras if e.affected] if found.releases else []
+    if not hit:
+        return _pinned(found)
+    return release_range(hit[0].span.partition("..")[0], hit[-1].span.rpartition("..")[2])
+
+
+_MCP_TEST, _PATCH = paths.LIVENESS_MCP_TEST, paths.LIVENESS_PATCH
 
 
 POISONED = "poisoned"
@@ -881,7 +886,7 @@ def _situation_clause(v: LivenessVerdict) -> str:
     """``a hosted MCP approval request nobody answers (mcp_abandoned) stops compaction for good
     in `input`, `auto` mode``."""
     words = SITUATION_WORDS.get(v.situation, v.situation)
-    where = ", ".join(f"`{m}`" for m in v.modes)
+    where = _modes(v.modes)
     state = "stops compaction for good" if v.state == STUCK else STATE_WORDS.get(v.state, v.state)
     return f"{words} (*{v.situation}*) {state} in {where} mode"
 
@@ -911,11 +916,27 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     other = [k for k in an.kinds if k.minimal_fix != an.minimal_fix]
     kinds = f"{', '.join(shared)} tools' approvals" if shared else "a function tool's approval"
     pieces = "one of them is" if len(an.minimal_fix) == 1 else f"{len(an.minimal_fix)} of them are"
+
+    patches = {h.name: h.patch for h in an.hunks}
+
+    def _an_import(hunk: str) -> bool:  # the check first, its import after
+        return named(hunk).endswith("its import")
+
+    def named(hunk: str) -> str:  # a hunk of a kind's own fix: an import, or the check
+        lines = patches.get(hunk, "").splitlines()
+        imports = any(line.startswith(("+from ", "+import ")) for line in lines)
+        what = (
+            "its import"
+            if imports
+            else f"{m.new}'s own check pairing each request with its response"
+        )
+        return f"hunk {an.numbers[hunk]}, {what}"
+
     others = "".join(
         f"\n\nA {k.label} approval request needs hunks "
-        f"{' and '.join(str(an.numbers[h]) for h in k.minimal_fix)} instead ({m.new}'s own check "
-        f"that pairs each request with its response, and its import); with the function fix "
-        f"alone {m.old} still loses it."
+        f"{' and '.join(str(an.numbers[h]) for h in k.minimal_fix)} instead "
+        f"({'; '.join(named(h) for h in sorted(k.minimal_fix, key=_an_import))}); "
+        f"with the function fix alone {m.old} still loses it."
         for k in other
     )
     stored = next((e for e in found.releases.eras if e.orphan_stored != "never"), None)
@@ -926,7 +947,7 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
         f"{', '.join(str(an.numbers[h]) for h in an.minimal_fix)}): the pairing check of "
         f"`{m.function}` moved "
         f"out of the branch for a partial snapshot into the block every automatic compaction "
-        f"enters ({code(m.new_block)}, quoted below from {m.new}'s source). "
+        f"enters ({code(m.new_block)}; notebook 03 shows it in both releases). "
         f"{m.old} with it alone: {an.minimal_outcome.verdict}; "
         f"{m.new} with every other change reverted: {outcome_word(an.rest_reverted)}.{others}"
         f"{why}\n\n"
@@ -966,9 +987,9 @@ def _why_stored(first: str) -> str:
     return (
         f"\n\nThe next turn fails only from {first} because {first} added the ownership gate "
         f"(`{GATE}`, shown below): it skips a compaction when the run does not hold the "
-        f"session's current generation (a count of its writes), and the resume holds none, its "
-        f"paused state kept {where}; so the resume no longer compacts, and the output without its "
-        "call stays stored."
+        f"session's current generation (a count of its writes), and the resume holds none when "
+        f"it would compact, its paused state kept {where}; so the resume no longer compacts, and "
+        "the output without its call stays stored."
     )
 
 
@@ -980,7 +1001,14 @@ def your_session(found: Findings) -> str:
     example = own.load_session(paths.ROOT / "notebooks" / "examples" / "poisoned.db", EXAMPLE_ID)
     turn = own.next_turn(example.items, "input")
     after = own.next_turn(own.healed_items(example), "input")
-    text = own.session_answer(example, own.session_verdict(example), turn, after)
+    stop = (
+        f"notebook 06: upgrade to {found.fixed_in}; until then, on {_affected_span(found)}, pass "
+        "the session to `defer_compaction_while_pending`, and keep it on "
+        f"{found.fixed_in} wherever an approval can go unanswered"
+        if found.fixed_in
+        else None
+    )
+    text = own.session_answer(example, own.session_verdict(example), turn, after, stop)
     return text.replace("**Answer.**", "**Answer** (the example, 07's poisoned store).", 1)
 
 

@@ -270,7 +270,7 @@ def era_stages(versions: Sequence[str]) -> pd.DataFrame:
     columns: dict[str, dict[str, object]] = {}
     for version in versions:
         stages = record.release(version).trace.stages
-        columns[f"{version} requests"] = {s.name: s.compaction_requests for s in stages}
+        columns[f"{version} compaction requests"] = {s.name: s.compaction_requests for s in stages}
         columns[f"{version} user saw"] = {s.name: user_saw(s.outcome) for s in stages}
         columns[f"{version} warning"] = {s.name: _warnings(s.warnings) for s in stages}
     return pd.DataFrame(columns).rename_axis("stage")

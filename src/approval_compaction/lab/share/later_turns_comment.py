@@ -81,8 +81,9 @@ def _refused(runs: Sequence[LivenessRun], version: str, mode: str = "input") -> 
 
 
 # The situations as a maintainer reads them: the newest release's bug with no old data first,
-# the control after the dead calls, and the store an older release poisoned last.
-LEAD_ORDER = (MCP_SITUATION, "abandoned", "lost", "clean", "poisoned")
+# the control and the late answers after the dead calls, and the store an older release
+# poisoned last.
+LEAD_ORDER = (MCP_SITUATION, "abandoned", "lost", "clean", "resumed", "mcp_resumed", "poisoned")
 
 
 def liveness_by_mode(columns: Mapping[str, Sequence[LivenessRun]]) -> pd.DataFrame:
@@ -115,6 +116,56 @@ def liveness_by_mode(columns: Mapping[str, Sequence[LivenessRun]]) -> pd.DataFra
             merged[situation, f"{same[1]}, {mode}"] = merged.pop(same)
     frame = pd.DataFrame(list(merged.values()), columns=list(columns))
     return frame.set_index(pd.MultiIndex.from_tuples(merged, names=["situation", "modes"]))
+
+
+def patch_changes(frame: pd.DataFrame) -> tuple[pd.DataFrame, str]:
+    """``liveness_by_mode``'s frame of two columns (released, patched) split: the rows the
+    patch changes, and the others in words, the situations grouped by their modes
+    (``abandoned, lost (every mode); mcp_abandoned (previous_response_id)``)."""
+    released, patched = frame.columns[:2]
+    changed = frame[frame[released] != frame[patched]]
+    every = ", ".join(
+        sorted(
+            {m for ms in frame.index.get_level_values(1) for m in ms.split(", ")}, key=_mode_order
+        )
+    )
+    by_modes: dict[str, list[str]] = {}
+    for situation, modes in frame.index.difference(changed.index, sort=False):
+        by_modes.setdefault(situation, []).append(modes)
+    grouped: dict[str, list[str]] = {}
+    for situation, modes in by_modes.items():
+        joined = ", ".join(sorted({m for ms in modes for m in ms.split(", ")}, key=_mode_order))
+        grouped.setdefault("every mode" if joined == every else joined, []).append(situation)
+    return changed, "; ".join(f"{', '.join(names)} ({modes})" for modes, names in grouped.items())
+
+
+def failed_by_situation(outcomes: Sequence[dict[str, Any]], sdk: str) -> str:
+    """How many of the test file's cases failed on ``sdk``, by situation (the first part of a
+    case id ``[situation-answer-runner]``), with the situations that fail only under the
+    summary-only compaction answer (``findings.verdict``) named apart."""
+    mine = [o for o in outcomes if o["sdk"] == sdk]
+    failed = [o for o in mine if o["outcome"] == "failed"]
+    if not failed:
+        return f"{len(mine)} of {len(mine)} passed"
+    by: Counter[str] = Counter(o["test"].partition("[")[2].split("-")[0] for o in failed)
+    only = {
+        situation
+        for situation in by
+        if all(
+            "summary_only" in o["test"]
+            for o in failed
+            if o["test"].partition("[")[2].startswith(f"{situation}-")
+        )
+    }
+    said = ", ".join(f"{s} {n}" for s, n in by.items() if s not in only)
+    apart = ", ".join(f"{s} {n}" for s, n in by.items() if s in only)
+    tail = (
+        f"; {apart} only when the compaction endpoint answers with the summary alone, an answer "
+        "no public source shows"
+        if apart
+        else ""
+    )
+    return f"{len(failed)} of {len(mine)} failed: {said}{tail}"
 
 
 def _mode_order(mode: str) -> int:
@@ -309,13 +360,12 @@ def proofs_frame(
     failures by kind), the original bug's sixteen cases on the patched SDK, and the SDK's own
     test of the documented ``previous_response_id`` limit on each."""
     rows: dict[str, str] = {}
-    for line in tally_lines(outcomes):
-        sdk, _, tally = line.partition(": ")
-        rows[f"the full test file, {sdk}"] = tally
+    for sdk in ("released", "patched"):
+        rows[f"{paths.LIVENESS_TEST.name}, {sdk}"] = failed_by_situation(outcomes, sdk)
     rows["the original bug's sixteen cases, patched"] = matrix_line(matrix).split(" (")[0]
     for sdk, found in suite.get("documented", {}).items():
         passed = sum(1 for outcome in found["tests"].values() if outcome == "passed")
-        rows[f"the SDK's test of the documented limit, {sdk}"] = (
+        rows[f"the SDK's own test of previous_response_id mode's limit, {sdk}"] = (
             f"{passed} of {len(found['tests'])} cases passed"
         )
     return pd.DataFrame({"result": rows}).rename_axis("proof")
