@@ -468,9 +468,6 @@ NAMES_AN_SDK = {
     "wire/standin.py": "the public answer it reproduces cited (openai/openai-agents-js#760)",
     "lab/share/sanitize.py": "`javascript:` links and scripts, a browser's word, not the SDK's",
     "lab/share/render.py": "require.js and `javascript:` links, a browser's words",
-    # test infrastructure over js/storefuzz.mjs, above every layer; its move into js/ is left
-    "testing/jsfuzz.py": "the JS workaround's store fuzzer (its runner and item map)",
-    "testing/pyfuzz.py": "cites testing.jsfuzz, whose promises it shares",
 }
 
 
