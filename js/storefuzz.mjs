@@ -3,7 +3,7 @@
 // orders every store call and model call at random. It drives and records; it judges nothing. Each
 // trial writes one JSON line: what the model and the compaction endpoint were sent, every write
 // the store committed (with the store after it), the errors each run raised, and the reads. The
-// Python side (`approval_compaction.testing.jsfuzz`) judges them with the study's pairing judge.
+// Python side (`approval_compaction.js.fuzz`) judges them with the study's pairing judge.
 //
 //   node js/storefuzz.mjs < plan.json
 //

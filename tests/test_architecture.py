@@ -468,9 +468,6 @@ NAMES_AN_SDK = {
     "wire/standin.py": "the public answer it reproduces cited (openai/openai-agents-js#760)",
     "lab/share/sanitize.py": "`javascript:` links and scripts, a browser's word, not the SDK's",
     "lab/share/render.py": "require.js and `javascript:` links, a browser's words",
-    # test infrastructure over js/storefuzz.mjs, above every layer; its move into js/ is left
-    "testing/jsfuzz.py": "the JS workaround's store fuzzer (its runner and item map)",
-    "testing/pyfuzz.py": "cites testing.jsfuzz, whose promises it shares",
 }
 
 
@@ -493,3 +490,30 @@ def test_architecture_the_sdk_name_check_sees_a_name_as_grep_does() -> None:
     unsaid = ["json", "jsontext", "adk_kinds", "readkey", "openai-agents"]
     assert all(SDK_NAMED.search(text) for text in said)
     assert not any(SDK_NAMED.search(text) for text in unsaid)
+
+
+def folder_tables() -> list[list[list[str]]]:
+    """docs/layout.md's tables under "One folder per SDK": each a list of rows of cells."""
+    section = (paths.DOCS / "layout.md").read_text().split("## One folder per SDK", 1)[1]
+    tables: list[list[list[str]]] = []
+    for block in re.split(r"\n\s*\n", section):
+        rows = [line for line in block.splitlines() if line.startswith("|")]
+        if rows:
+            tables.append([[c.strip() for c in r.strip("|").split("|")] for r in rows[2:]])
+    return tables
+
+
+def test_architecture_the_layout_table_has_one_row_per_file_every_folder_has() -> None:
+    """docs/layout.md's first table: each file every SDK folder holds, by the same name in each
+    folder's column; the second names every other file of a folder in its column (the third,
+    what lies beside the folders, is not checked)."""
+    folders = [paths.PACKAGE / f.removesuffix("/") for f in SDK_FOLDERS]
+    held = [{p.name for p in f.iterdir() if p.suffix in (".py", ".mjs")} for f in folders]
+    shared, others = folder_tables()[:2]
+    first = [row[0].strip("`") for row in shared]
+    assert sorted(first) == sorted(set.intersection(*held))
+    assert all(len(row) == 2 + len(folders) for row in shared)
+    assert all(cell.startswith(row[0]) for row in shared for cell in row[2:])
+    for column, files in enumerate(held, start=1):
+        named = set(re.findall(r"`([\w.]+\.(?:py|mjs))`", " ".join(r[column] for r in others)))
+        assert named == files - set(first), folders[column - 1].name

@@ -13,7 +13,7 @@ from approval_compaction.doctor.check import ACCEPTED, PAUSED, REJECTED, CheckEr
 from approval_compaction.doctor.status import AFFECTED, HEALTHY
 from approval_compaction.formats.records import read_records
 from approval_compaction.js.check import check_js, js_plan, js_row
-from approval_compaction.js.files import DATA_FILES
+from approval_compaction.js.files import data_file
 from approval_compaction.js.harness import missing
 from approval_compaction.js.sweep import JsExposure
 from approval_compaction.lab import paths
@@ -109,7 +109,7 @@ def test_check_js_on_the_pinned_release_strikes_where_the_sweep_says() -> None:
     found (``data/js-exposure.json``), and nowhere else; each position's later turns ran."""
     turns = 12
     release, rows, keeps = check_js(check_config("auto"), paths.ROOT, turns, later=2)
-    exposure = read_records(DATA_FILES.js_exposure, JsExposure)
+    exposure = read_records(data_file("exposure"), JsExposure)
     found = [e.position for e in exposure if e.plan == "auto-default-trigger" and e.violating]
     assert release == exposure[0].sdk_version
     assert [r.prior_turns for r in rows if r.affected] == [p for p in found if p <= turns]

@@ -1,28 +1,26 @@
-"""The JS study's result files: one layout with the shared ones, each named once."""
+"""Files: each of the JS study's result files named once, found in any data folder."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import get_args
 
-from approval_compaction.js.files import DATA_FILES, FILES, JS_MATRIX, JsData, data
+from approval_compaction.js.files import FILES, MATRIX, Name, data_file
+from approval_compaction.js.plugin import PLUGIN
 from approval_compaction.lab import paths
 
 
-def test_files_layout_holds_the_shared_names_and_the_js_ones() -> None:
-    elsewhere = data("/tmp/scratch")
-    assert isinstance(elsewhere, JsData)
-    assert elsewhere.sweep == Path("/tmp/scratch/sweep.json")  # the shared layout's
-    assert elsewhere.js_sweep == Path("/tmp/scratch/js-sweep.json")
-    assert elsewhere.js_matrix == Path(f"/tmp/scratch/{JS_MATRIX}.json")
-    assert DATA_FILES.shown(DATA_FILES.js_stall_report) == "data/report-js-stall.md"
+def test_files_name_each_result_once_under_the_js_prefix() -> None:
+    assert list(FILES) == list(get_args(Name))
+    assert len(set(FILES.values())) == len(FILES)
+    assert all("js" in name.split(".")[0].split("-") for name in [*FILES.values(), MATRIX])
 
 
-def test_files_names_each_js_property_once_for_the_plugin() -> None:
-    names = [
-        getattr(DATA_FILES, name).name
-        for name in dir(JsData)
-        if name.startswith("js_") and isinstance(getattr(JsData, name), property)
-    ]
-    assert sorted(names) == sorted(FILES)
-    assert len(set(FILES)) == len(FILES)
-    assert not any(hasattr(paths.Data, name) for name in dir(JsData) if name.startswith("js_"))
+def test_files_data_file_is_in_the_folder_asked_for(tmp_path: Path) -> None:
+    assert data_file("sweep", tmp_path) == tmp_path / "js-sweep.json"
+    assert data_file("stall_figure") == paths.DATA / "report-js-stall.png"
+
+
+def test_files_are_what_the_plugin_names_with_the_matrix() -> None:
+    assert sorted(PLUGIN.files) == sorted([*FILES.values(), f"{MATRIX}.json"])
+    assert all((paths.DATA / name).is_file() for name in PLUGIN.files)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from approval_compaction.formats.markdown import GITHUB_LIMIT, github_length
-from approval_compaction.js.files import DATA_FILES
+from approval_compaction.js.files import data_file
 from approval_compaction.js.report import build_js_report, js_fix_frame, js_suite_frame
 from approval_compaction.paths import DATA
 
@@ -40,7 +40,7 @@ def test_report_js_links_its_workaround_after_the_table_that_proves_it() -> None
     lines = text.index(f"```js\n{use}\n{wrap}\n```")
     assert table < link < lines < text.index("### Debug information")
     assert "export function pairingKey" not in text  # the module's body
-    assert DATA_FILES.js_report.read_text() == text  # the committed report is this one
+    assert data_file("report").read_text() == text  # the committed report is this one
 
 
 def test_report_js_shows_the_fix_in_typescript_checked_and_mutated() -> None:

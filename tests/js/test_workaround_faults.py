@@ -1,6 +1,6 @@
 """The JS workaround (js/workaround.mjs) under store faults, races, several workers on one store
 and large batches, on the pinned @openai/agents, beside the bare SDK: the store fuzzer's trials
-(``js/storefuzz.mjs``), judged by ``testing.jsfuzz`` with the study's pairing judge. Each promise
+(``js/storefuzz.mjs``), judged by ``js.fuzz`` with the study's pairing judge. Each promise
 here was broken in issue 49 or issue 57."""
 
 from __future__ import annotations
@@ -13,8 +13,7 @@ from typing import Any
 import pytest
 
 from approval_compaction.analysis.pairing import dead_items
-from approval_compaction.js.items import wire_items
-from approval_compaction.testing.jsfuzz import (
+from approval_compaction.js.fuzz import (
     Record,
     batch_reads,
     problems,
@@ -22,6 +21,7 @@ from approval_compaction.testing.jsfuzz import (
     run_fuzz,
     run_trials,
 )
+from approval_compaction.js.items import wire_items
 
 pytestmark = [pytest.mark.subprocess, pytest.mark.usefixtures("node_harness")]
 

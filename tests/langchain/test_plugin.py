@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
+from approval_compaction.langchain.files import FILES
 from approval_compaction.langchain.plugin import (
     PLUGIN,
     MissingLangchainData,
     answer,
     verdict_block,
 )
-from approval_compaction.langchain.sweep import FILES
 
 
 def test_plugin_names_its_notebook_blocks_and_commands() -> None:

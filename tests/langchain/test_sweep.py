@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from approval_compaction.analysis.invariants import judge_all
 from approval_compaction.langchain.harness import Plan
 from approval_compaction.langchain.items import read_run
 from approval_compaction.langchain.sweep import (
     CONTROLS,
-    FILES,
     PLANS,
     SITUATIONS,
     Ran,
-    data_file,
     liveness_plans,
 )
 from approval_compaction.study.capture import CaseRun
@@ -48,8 +44,3 @@ def test_sweep_a_release_reads_as_one_record_per_plan() -> None:
     assert (row.plan, row.cases, row.violating, row.session) == ("keep-2 chat", 1, 0,
                                                                "memory and SQLite")  # fmt: skip
     assert judge_all([a_run()])[0].violations == []
-
-
-def test_sweep_files_are_named_once_under_data(tmp_path: Path) -> None:
-    assert data_file("sweep", tmp_path) == tmp_path / FILES["sweep"]
-    assert len(set(FILES.values())) == len(FILES)

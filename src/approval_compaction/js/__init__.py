@@ -16,7 +16,8 @@ its plugin registry (``lab.plugins``: ``plugin.py``), the doctor through ``sdks`
   own style, checked with its tools, mutated, and its own suite; ``stall`` runs a plain
   conversation on each release, for the session that stops compacting after its first
   compaction, and ``fakes`` reads which answer the SDK's own tests give ``responses.compact``;
-  ``source`` and ``types``: the SDK's shipped code, cited;
+  ``source`` and ``types``: the SDK's shipped code, cited; ``fuzz`` judges the workaround's
+  store fuzzer (``js/storefuzz.mjs``: store faults and interleavings);
 - ``finding`` and ``stall_finding``: the shared tables with the JS SDK's words as data;
   ``report``: the issues in openai-agents-js's form; ``front``: its part of the front page;
   ``moves``: its moves for the state-space search; ``arguments`` and ``commands``: the command

@@ -25,7 +25,7 @@ from ..lab.releases.driven import SdkTestRecord, SweepRecord
 from ..lab.share.results import write_matrix
 from ..study.scenario import select_cases
 from ..study.words import STORE_SETTINGS
-from .files import JS_MATRIX, data
+from .files import MATRIX, data_file
 from .harness import Plan, run_plan, run_plans
 from .packages import fetch_release_dates, package_folder, pinned
 from .sweep import (
@@ -82,11 +82,10 @@ def write_pinned(folder: Path = paths.DATA) -> list[Path]:
     trigger (``js-exposure.json``)."""
     ran = run_release(pinned(), (*PINNED_PLANS, *EXPOSURE_PLANS))
     cases, exposed = ran[: len(PINNED_PLANS)], ran[len(PINNED_PLANS) :]
-    files = data(folder)
-    written = write_matrix(cases[0][1], folder, JS_MATRIX)
-    written += write_records(files.js_modes, release_records(cases), SweepRecord)
+    written = write_matrix(cases[0][1], folder, MATRIX)
+    written += write_records(data_file("modes", folder), release_records(cases), SweepRecord)
     rows = [row for plan, runs in exposed for row in exposure_records(plan, runs)]
-    written += write_records(files.js_exposure, rows, JsExposure)
+    written += write_records(data_file("exposure", folder), rows, JsExposure)
     return written
 
 
@@ -133,11 +132,10 @@ def write_fix(folder: Path = paths.DATA) -> list[Path]:
     from .sdk_test import run_sdk_test
     from .sweep import PLANS, WORKAROUND_PLANS
 
-    files = data(folder)
     patched = patched_folder(FIX)
     label = _patched_label(FIX)
     written = write_records(
-        files.js_workaround,
+        data_file("workaround", folder),
         release_records(run_release(pinned(), WORKAROUND_PLANS)),
         SweepRecord,
     )
@@ -145,12 +143,12 @@ def write_fix(folder: Path = paths.DATA) -> list[Path]:
         replace(row, sdk_version=label)
         for row in release_records(list(zip(PLANS, run_plans(PLANS, patched), strict=True)))
     ]
-    written += write_records(files.js_patched, rows, SweepRecord)
+    written += write_records(data_file("patched", folder), rows, SweepRecord)
     tests = [
         SdkTestRecord(name, run.tests, run.passed, run.failed)
         for name, run in ((pinned(), run_sdk_test()), (label, run_sdk_test(patched)))
     ]
-    written += write_records(files.js_sdk_test, tests, SdkTestRecord)
+    written += write_records(data_file("sdk_test", folder), tests, SdkTestRecord)
     return written
 
 
@@ -169,7 +167,7 @@ def write_typecheck(folder: Path = paths.DATA) -> list[Path]:
         "both": patched_folder(fix / "agents-openai-0.20.0-both.diff"),
     }
     rows = check_fixes(packages) + check_tests(regression_tests())
-    return write_records(data(folder).js_typecheck, rows, CheckRecord)
+    return write_records(data_file("typecheck", folder), rows, CheckRecord)
 
 
 def typecheck_command(args: argparse.Namespace) -> int:
@@ -179,7 +177,7 @@ def typecheck_command(args: argparse.Namespace) -> int:
     written = write_typecheck(Path(args.folder))
     for path in written:
         print(f"wrote {path}")
-    rows = read_records(data(Path(args.folder)).js_typecheck, CheckRecord)
+    rows = read_records(data_file("typecheck", Path(args.folder)), CheckRecord)
     for row in rows:
         print(f"{row.subject}: {row.tool} on {row.files} files, {row.problems} problems")
     return 1 if any(row.problems for row in rows) else 0
@@ -190,7 +188,7 @@ def write_mutants(folder: Path = paths.DATA) -> list[Path]:
     from ..lab.mutation import MutantRecord
     from .mutants import run_mutants
 
-    return write_records(data(folder).js_mutants, run_mutants(), MutantRecord)
+    return write_records(data_file("mutants", folder), run_mutants(), MutantRecord)
 
 
 def mutants_command(args: argparse.Namespace) -> int:
@@ -199,7 +197,7 @@ def mutants_command(args: argparse.Namespace) -> int:
 
     for path in write_mutants(Path(args.folder)):
         print(f"wrote {path}")
-    left = survivors(read_records(data(Path(args.folder)).js_mutants, MutantRecord))
+    left = survivors(read_records(data_file("mutants", Path(args.folder)), MutantRecord))
     print(f"survivors: {', '.join(left) or 'none'}")
     return 1 if left else 0
 
@@ -210,7 +208,7 @@ def upstream_command(args: argparse.Namespace) -> int:
     from ..formats.records import write_json
     from .upstream import upstream_record
 
-    path = data(Path(args.folder)).js_upstream
+    path = data_file("upstream", Path(args.folder))
     write_json(path, upstream_record(Path(args.checkout), args.ref))
     print(f"wrote {path}")
     return 0
@@ -237,7 +235,7 @@ def write_liveness(folder: Path = paths.DATA) -> list[Path]:
     runs = run_js_liveness(bare) + run_js_liveness(bare, workaround=True)
     for patch in (FIX, BOTH):  # the approval fix alone, then with the stall's fix
         runs += run_js_liveness(patched_folder(patch), release=_patched_label(patch))
-    return write_records(data(folder).js_liveness, liveness_records(runs), LivenessRecord)
+    return write_records(data_file("liveness", folder), liveness_records(runs), LivenessRecord)
 
 
 def liveness_command(args: argparse.Namespace) -> int:
@@ -301,7 +299,7 @@ def write_stall(folder: Path = paths.DATA) -> list[Path]:
     for name in STALL_PATCHES:
         rows += run_stall(patched_folder(fix / name), pinned(), name)
     rows += python_stall()
-    return write_records(data(folder).js_stall, rows, StallRecord)
+    return write_records(data_file("stall", folder), rows, StallRecord)
 
 
 def write_stall_tests(folder: Path = paths.DATA) -> list[Path]:
@@ -313,8 +311,7 @@ def write_stall_tests(folder: Path = paths.DATA) -> list[Path]:
     from .stall import StallRecord, StallTestRecord
     from .stall_finding import stall_boundary
 
-    files = data(folder)
-    found = stall_boundary(read_records(files.js_stall_sweep, StallRecord))
+    found = stall_boundary(read_records(data_file("stall_sweep", folder), StallRecord))
     fix = paths.ROOT / "js" / "fix"
     packages = {
         version: package_folder(version)
@@ -328,7 +325,7 @@ def write_stall_tests(folder: Path = paths.DATA) -> list[Path]:
         for test in (JS_STALL_TEST, JS_FILTERED_TEST, JS_WINDOWED_TEST)
         for ran in (run_sdk_test(package, test),)
     ]
-    return write_records(files.js_stall_sdk_test, rows, StallTestRecord)
+    return write_records(data_file("stall_sdk_test", folder), rows, StallTestRecord)
 
 
 def write_fakes(checkout: Path, folder: Path = paths.DATA) -> list[Path]:
@@ -338,7 +335,7 @@ def write_fakes(checkout: Path, folder: Path = paths.DATA) -> list[Path]:
     from .sdk_test import SDK_TEST
 
     rows = scan(checkout) + own(SDK_TEST / "test")
-    return write_records(data(folder).js_stall_fakes, rows, FakeShape)
+    return write_records(data_file("stall_fakes", folder), rows, FakeShape)
 
 
 def stall_command(args: argparse.Namespace) -> int:
@@ -358,6 +355,6 @@ def stall_command(args: argparse.Namespace) -> int:
     written += write_stall_tests(folder)
     for path in written:
         print(f"wrote {path}")
-    found = stall_boundary(read_records(data(folder).js_stall_sweep, StallRecord))
+    found = stall_boundary(read_records(data_file("stall_sweep", folder), StallRecord))
     print(f"stalls from {found.first_bad} (last release that keeps compacting: {found.last_good})")
     return 0

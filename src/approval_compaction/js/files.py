@@ -1,153 +1,58 @@
-"""Files: the JS study's result files under ``data/``, each by its one name.
-
-``JsData`` is ``lab.paths.Data`` with the JS study's files added (the same layout over a folder:
-``data/`` itself or a scratch folder), so a JS module asks one layout for the shared files and its
-own, and a reader sees each named the same way (``Data.shown``). ``FILES`` lists the names for
-the plugin (``SdkPlugin.files``).
-"""
+"""Files: the JS study's result files under ``data/``, each named once (the SDK's part of
+``lab.paths``, which names the shared ones), and where one lies in a data folder."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from ..lab import paths
 
-JS_MATRIX = "js-matrix"  # the JS SDK's 16 cases on its pinned release, input mode
+Name = Literal[
+    "modes",  # each plan (mode, store, session) of the 16 cases on the pinned release
+    "exposure",  # the pinned release under its default trigger at each pause position
+    "sweep",  # every release's plans
+    "release_dates",  # each release of @openai/agents and its siblings, and its upload time
+    "workaround_sweep",  # every release's plans with the session wrapped by js/workaround.mjs
+    "workaround",  # the pinned release's plans with the workaround
+    "patched",  # the pinned release's plans on the patched package (js/fix/)
+    "liveness",  # the liveness situations on the pinned release: bare, workaround, patched
+    "sdk_test",  # the regression test for openai-agents-js, on the pinned and patched package
+    "typecheck",  # the fixes and the tests in TypeScript, checked with the repository's tools
+    "mutants",  # each plausible simplification of the fixes, and the test that kills it
+    "upstream",  # a snapshot of openai-agents-js (``js-upstream --checkout``) and its suite
+    "report",  # the issue for openai-agents-js
+    "stall_sweep",  # the plain conversation (the stall) on every release, each plan judged
+    "stall",  # the stall on the pinned release with the workaround and each patch
+    "stall_sdk_test",  # the stall's regression test around the boundary, pinned and patched
+    "stall_fakes",  # the answer shape of each fake ``responses.compact`` in the SDK's tests
+    "stall_report",  # the issue of the stall for openai-agents-js
+    "stall_figure",  # its figure
+]
+FILES: dict[Name, str] = {
+    "modes": "js-modes.json",
+    "exposure": "js-exposure.json",
+    "sweep": "js-sweep.json",
+    "release_dates": "js-release-dates.json",
+    "workaround_sweep": "js-workaround-sweep.json",
+    "workaround": "js-workaround.json",
+    "patched": "js-patched.json",
+    "liveness": "js-liveness.json",
+    "sdk_test": "js-sdk-test.json",
+    "typecheck": "js-typecheck.json",
+    "mutants": "js-mutants.json",
+    "upstream": "js-upstream.json",
+    "report": "report-js.md",
+    "stall_sweep": "js-stall-sweep.json",
+    "stall": "js-stall.json",
+    "stall_sdk_test": "js-stall-sdk-test.json",
+    "stall_fakes": "js-stall-fakes.json",
+    "stall_report": "report-js-stall.md",
+    "stall_figure": "report-js-stall.png",
+}
+MATRIX = "js-matrix"  # the pinned release's 16 cases, input mode (a matrix file set's stem)
 
 
-@dataclass(frozen=True)
-class JsData(paths.Data):
-    """The result files under one folder, the JS study's among them, each by its one name."""
-
-    @property
-    def js_matrix(self) -> Path:
-        return self.results(JS_MATRIX)
-
-    @property
-    def js_modes(self) -> Path:
-        """Each plan (mode, store, session) of the 16 cases on the pinned JS release."""
-        return self.file("js-modes.json")
-
-    @property
-    def js_exposure(self) -> Path:
-        """The pinned JS release under its default trigger at each pause position."""
-        return self.file("js-exposure.json")
-
-    @property
-    def js_sweep(self) -> Path:
-        return self.file("js-sweep.json")
-
-    @property
-    def js_release_dates(self) -> Path:
-        return self.file("js-release-dates.json")
-
-    @property
-    def js_workaround_sweep(self) -> Path:
-        """Every JS release's plans with the session wrapped by js/workaround.mjs."""
-        return self.file("js-workaround-sweep.json")
-
-    @property
-    def js_workaround(self) -> Path:
-        return self.file("js-workaround.json")
-
-    @property
-    def js_patched(self) -> Path:
-        """The pinned JS release's plans on the patched package (js/fix/)."""
-        return self.file("js-patched.json")
-
-    @property
-    def js_liveness(self) -> Path:
-        """The JS liveness situations on the pinned release: bare, with the workaround, patched."""
-        return self.file("js-liveness.json")
-
-    @property
-    def js_sdk_test(self) -> Path:
-        """The regression test for openai-agents-js, on the pinned and the patched package."""
-        return self.file("js-sdk-test.json")
-
-    @property
-    def js_typecheck(self) -> Path:
-        """The TypeScript forms of the JS fixes and the regression tests, checked with the
-        repository's tsc, prettier and eslint settings."""
-        return self.file("js-typecheck.json")
-
-    @property
-    def js_mutants(self) -> Path:
-        """Each plausible simplification of the JS fixes, and the regression test that kills it."""
-        return self.file("js-mutants.json")
-
-    @property
-    def js_upstream(self) -> Path:
-        """A snapshot of openai-agents-js (recorded by hand: ``js-upstream --checkout``): what
-        it holds, and its agents-openai suite on the release and on each patched package."""
-        return self.file("js-upstream.json")
-
-    @property
-    def js_report(self) -> Path:
-        """The paste-ready report for openai-agents-js."""
-        return self.file("report-js.md")
-
-    @property
-    def js_stall_sweep(self) -> Path:
-        """The plain conversation (the stall) on every JS release, each plan judged."""
-        return self.file("js-stall-sweep.json")
-
-    @property
-    def js_stall(self) -> Path:
-        """The plain conversation on the pinned JS release with the workaround and each patch,
-        and on the Python SDK's newest release."""
-        return self.file("js-stall.json")
-
-    @property
-    def js_stall_sdk_test(self) -> Path:
-        """The stall's regression test (and the guard's) on the releases around the boundary,
-        the pinned one and the patched packages."""
-        return self.file("js-stall-sdk-test.json")
-
-    @property
-    def js_stall_fakes(self) -> Path:
-        """The answer shape of each fake ``responses.compact`` in the SDK's own tests."""
-        return self.file("js-stall-fakes.json")
-
-    @property
-    def js_stall_report(self) -> Path:
-        """The paste-ready report of the stall for openai-agents-js, and its figure."""
-        return self.file("report-js-stall.md")
-
-    @property
-    def js_stall_figure(self) -> Path:
-        return self.file("report-js-stall.png")
-
-    # google-adk: the pinned release's kinds, every release, the liveness situations, the fix.
-
-
-def data(folder: Path | str = paths.DATA) -> JsData:
-    """The layout over ``folder`` (``data/`` by default)."""
-    return JsData(Path(folder))
-
-
-DATA_FILES = data()
-# Every JS result file's name under data/ (the matrix set by its JSON).
-FILES: tuple[str, ...] = (
-    f"{JS_MATRIX}.json",
-    "js-modes.json",
-    "js-exposure.json",
-    "js-sweep.json",
-    "js-release-dates.json",
-    "js-workaround-sweep.json",
-    "js-workaround.json",
-    "js-patched.json",
-    "js-liveness.json",
-    "js-sdk-test.json",
-    "js-typecheck.json",
-    "js-mutants.json",
-    "js-upstream.json",
-    "report-js.md",
-    "js-stall-sweep.json",
-    "js-stall.json",
-    "js-stall-sdk-test.json",
-    "js-stall-fakes.json",
-    "report-js-stall.md",
-    "report-js-stall.png",
-)
+def data_file(name: Name, folder: Path = paths.DATA) -> Path:
+    """The file ``name`` in the data folder ``folder``."""
+    return paths.data(folder).file(FILES[name])

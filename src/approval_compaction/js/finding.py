@@ -30,7 +30,7 @@ from ..lab.releases.bisect import marked_ranges
 from ..lab.releases.driven import SweepRecord
 from ..lab.releases.versions import sort_versions
 from ..study.words import AUTO_STORE_FALSE
-from .files import data
+from .files import data_file
 from .sweep import JsExposure
 
 # The sweep's plans as the compaction modes a page names, in the Python table's order.
@@ -101,11 +101,14 @@ class JsFinding(DriverFinding):
 
 def load_js(folder: Path = paths.DATA) -> JsFinding | None:
     """The JS study's finding, when its three files are there."""
-    files = data(folder)
-    sweep, modes, exposure = files.js_sweep, files.js_modes, files.js_exposure
+    sweep, modes, exposure = (
+        data_file("sweep", folder),
+        data_file("modes", folder),
+        data_file("exposure", folder),
+    )
     if not all(path.exists() for path in (sweep, modes, exposure)):
         return None
-    fixed = files.js_workaround_sweep
+    fixed = data_file("workaround_sweep", folder)
     return JsFinding(
         tuple(read_records(sweep, SweepRecord)),
         tuple(read_records(modes, SweepRecord)),
@@ -225,7 +228,7 @@ LIVENESS_MODES_JS: tuple[str, ...] = tuple(COLUMNS)
 
 def load_js_liveness(folder: Path = paths.DATA) -> list[LivenessRecord]:
     """The JS liveness records (``js-liveness``), or none when the file is not there."""
-    path = data(folder).js_liveness
+    path = data_file("liveness", folder)
     return read_records(path, LivenessRecord) if path.is_file() else []
 
 

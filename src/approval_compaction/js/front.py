@@ -19,7 +19,7 @@ from ..lab import paths
 from ..lab.plugins import FrontPage
 from ..lab.releases.driven import SdkTestRecord, SweepRecord
 from . import finding
-from .files import data
+from .files import data_file
 from .harness import WORKAROUND as MODULE
 
 JS_TEST = "js/sdk-test/test/openaiResponsesCompactionSession.pendingApproval.test.ts"
@@ -32,12 +32,11 @@ class JsHeaderError(InvestigationError):
 def front(folder: Path, releases: pd.DataFrame, errors: pd.DataFrame) -> FrontPage:
     """The JS rows below Python's in the two tables and the JS paragraphs, from ``folder``."""
     found = finding.load_js(folder)
-    files = data(folder)
     sources: tuple[str, ...] = ()
     if found is not None:
         releases = finding.both_releases(releases, found.sweep)
         errors = finding.both_errors(errors, found.sweep)
-        sources = (files.shown(files.js_sweep),)
+        sources = (paths.data(folder).shown(data_file("sweep", folder)),)
     workaround = tuple(workaround_lines(found.workaround if found is not None else None, folder))
     closing = (*reproduction(folder), *stall_line(folder))
     return FrontPage(releases, errors, sources, workaround, closing)
@@ -53,7 +52,7 @@ def stall_line(folder: Path = paths.DATA) -> list[str]:
     found = load_stall(folder)
     if found is None:
         return []
-    files, edge = data(folder), found.boundary
+    shown, edge = paths.data(folder).shown, found.boundary
     wrapped = [r for r in found.variants if r.variant == WORKAROUND]
     module = MODULE.relative_to(paths.ROOT).as_posix()
     keeps = (
@@ -61,7 +60,8 @@ def stall_line(folder: Path = paths.DATA) -> list[str]:
         if wrapped and stalls(wrapped) is False
         else ""
     )
-    report = files.shown(files.js_stall_report)
+    report = shown(data_file("stall_report", folder))
+    sweep = shown(data_file("stall_sweep", folder))
     return [
         "",
         f"**A second JavaScript bug, with no approval at all**: on `@openai/agents` {edge.span}, "
@@ -69,7 +69,7 @@ def stall_line(folder: Path = paths.DATA) -> list[str]:
         "the compaction item), the session compacts once and never again by itself, so the "
         f"stored history and every model input grow with each turn; {edge.last_good} keeps "
         "compacting "
-        f"(`{files.shown(files.js_stall_sweep)}`){keeps}.",
+        f"(`{sweep}`){keeps}.",
         "",
         f"To see it in your logs, set `DEBUG={STALL_LOG_NAMESPACE}`: the SDK logs "
         f"{code(STALL_LOG)} at each turn whose compaction it skips. The numbers, the cause, a "
@@ -96,11 +96,11 @@ def workaround_lines(fixed: finding.JsWorkaround | None, folder: Path = paths.DA
     any mode breaks an invariant with it, and what each other range meets; none unproven."""
     if fixed is None or not fixed.proven:
         return []
-    files = data(folder)
     module = MODULE.relative_to(paths.ROOT).as_posix()
+    path = data_file("workaround_sweep", folder)
     met = {
         (r.sdk_version, r.plan.removesuffix("-workaround")): finding.cell(r)
-        for r in read_records(files.js_workaround_sweep, SweepRecord)
+        for r in read_records(path, SweepRecord)
     }
     unproven = "".join(
         f"; on {where}, with it, "
@@ -113,7 +113,7 @@ def workaround_lines(fixed: finding.JsWorkaround | None, folder: Path = paths.DA
     return [
         f"**In JavaScript**, with [`{module}`]({module}) no case of any mode breaks an invariant "
         f"on `@openai/agents` {', '.join(fixed.ranges())} "
-        f"(`{files.shown(files.js_workaround_sweep)}`){unproven}.",
+        f"(`{paths.data(folder).shown(path)}`){unproven}.",
         "",
     ]
 
@@ -121,7 +121,7 @@ def workaround_lines(fixed: finding.JsWorkaround | None, folder: Path = paths.DA
 def reproduction(folder: Path = paths.DATA) -> list[str]:
     """The JS regression test's line: where it is, the command, and what vitest counts on the
     pinned and the patched package (``data/js-sdk-test.json``); none without that file."""
-    path = data(folder).js_sdk_test
+    path = data_file("sdk_test", folder)
     if not path.exists():
         return []
     ran = read_records(path, SdkTestRecord)

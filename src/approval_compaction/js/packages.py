@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..errors import InvestigationError
 from ..lab import paths
-from .files import DATA_FILES
+from .files import data_file
 from .harness import installed
 
 PACKAGE = "@openai/agents"
@@ -28,6 +28,7 @@ FIRST = "0.3.6"  # the first release whose @openai/agents-openai has the compact
 # The packages @openai/agents pins at its own version.
 SIBLINGS = ("@openai/agents-core", "@openai/agents-openai", "@openai/agents-realtime")
 INSTALL_SECONDS = 600.0
+DATES = data_file("release_dates")  # each release and its date (``fetch_release_dates``)
 
 
 class NpmError(InvestigationError):
@@ -56,7 +57,7 @@ def _key(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in version.split("-")[0].split("."))
 
 
-def release_dates(path: Path = DATA_FILES.js_release_dates) -> dict[str, str]:
+def release_dates(path: Path = DATES) -> dict[str, str]:
     """Each release's publication time, as npm's registry gave it (committed once fetched)."""
     if not path.is_file():
         raise NpmError(f"no {path.name}: run `python -m approval_compaction js-sweep --dates`")
@@ -64,7 +65,7 @@ def release_dates(path: Path = DATA_FILES.js_release_dates) -> dict[str, str]:
     return dates
 
 
-def fetch_release_dates(path: Path = DATA_FILES.js_release_dates) -> Path:
+def fetch_release_dates(path: Path = DATES) -> Path:
     """Ask npm's registry when each release with the compaction session (``FIRST`` and later)
     was published, as the latest of ``@openai/agents`` and its ``SIBLINGS`` at that version (a
     sibling can come out days after the release that pins it), and write them."""

@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ..formats.arguments import AddCommand, Lazy
 from ..lab import paths
 from ..lab.plugins import Comment, SdkPlugin, Share
-from .files import FILES
-from .files import data as js_data
+from .files import FILES, MATRIX, data_file
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -51,7 +50,7 @@ def comment(folder: Path, which: str) -> Comment:
     from .report import build_js_report, build_js_stall_report
 
     if which == "stall":
-        return build_js_stall_report(folder), (js_data(folder).js_stall_figure,)
+        return build_js_stall_report(folder), (data_file("stall_figure", folder),)
     return build_js_report(folder), ()
 
 
@@ -160,7 +159,7 @@ PLUGIN = SdkPlugin(
     notebook="11",
     register=register,
     answer=answer,
-    files=FILES,
+    files=(*FILES.values(), f"{MATRIX}.json"),
     driven=driven,
     runs=("approval_compaction.js.harness", "run_lines", "@openai/agents"),
     data=data,

@@ -27,7 +27,7 @@ from ..lab.findings.searched import fix_words, searched_cases, searched_frame
 from ..lab.findings.verdict import SUMMARY_ONLY, SUMMARY_ONLY_WHY
 from ..lab.mutation import mutants_frame
 from ..lab.releases.driven import SdkTestRecord, SweepRecord
-from .files import DATA_FILES, data
+from .files import FILES, data_file
 from .finding import COLUMNS, cell, js_errors_frame, js_ranges_frame
 from .front import js_usage
 from .harness import WORKAROUND
@@ -73,11 +73,10 @@ def _records(path: Path) -> list[SweepRecord]:
 
 def js_fix_frame(folder: Path = paths.DATA) -> pd.DataFrame:
     """Each compaction mode on the pinned release: bare, with the workaround, patched."""
-    files = data(folder)
     columns = {
-        f"{pinned()}": _records(files.js_modes),
-        "with js/workaround.mjs": _records(files.js_workaround),
-        "patched (agents-openai-0.20.0.diff)": _records(files.js_patched),
+        f"{pinned()}": _records(data_file("modes", folder)),
+        "with js/workaround.mjs": _records(data_file("workaround", folder)),
+        "patched (agents-openai-0.20.0.diff)": _records(data_file("patched", folder)),
     }
     rows = []
     for plan, label in COLUMNS.items():
@@ -95,7 +94,7 @@ def _base(record: SweepRecord) -> str:
 
 def js_workaround_ranges(folder: Path = paths.DATA) -> pd.DataFrame | None:
     """The workaround's sweep: each run of releases that read the same."""
-    rows = _records(data(folder).js_workaround_sweep)
+    rows = _records(data_file("workaround_sweep", folder))
     if not rows:
         return None
     return js_ranges_frame([SweepRecord(**{**r.__dict__, "plan": _base(r)}) for r in rows])
@@ -125,7 +124,7 @@ def _shown(path: Path) -> str:
 
 def _exposure_parts(folder: Path) -> list[str]:
     """Who meets it with the SDK's defaults: the pause positions the default trigger breaks."""
-    path = data(folder).js_exposure
+    path = data_file("exposure", folder)
     if not path.is_file():
         return []
     rows = read_records(path, JsExposure)
@@ -157,7 +156,7 @@ def _exposure_parts(folder: Path) -> list[str]:
 
 def _where_tests_ran(folder: Path) -> str:
     """Where the regression tests ran, and why there (the words around the upstream record)."""
-    found = upstream(data(folder).js_upstream)
+    found = upstream(data_file("upstream", folder))
     parts = (
         f"The tests ran in this project's `js/sdk-test` (vitest) against `@openai/agents` "
         f"{pinned()} as npm publishes it, `dist/` and source maps only, so their `../src` is the "
@@ -177,7 +176,7 @@ def _where_tests_ran(folder: Path) -> str:
 
 
 def _upstream_suite(folder: Path) -> list[str]:
-    found = upstream(data(folder).js_upstream)
+    found = upstream(data_file("upstream", folder))
     if found is None:
         return []
     snap = found["snapshot"]
@@ -192,7 +191,7 @@ def _upstream_suite(folder: Path) -> list[str]:
 
 
 def _checks(folder: Path, subjects: list[str]) -> list[str]:
-    rows = checks(data(folder).js_typecheck)
+    rows = checks(data_file("typecheck", folder))
     if not rows:
         return []
     tsconfig = _shown(paths.ROOT / "js" / "fix" / "typecheck" / "tsconfig.json")
@@ -206,7 +205,7 @@ def _checks(folder: Path, subjects: list[str]) -> list[str]:
 
 
 def _mutants(folder: Path, fix: str) -> list[str]:
-    rows = mutants(data(folder).js_mutants, fix)
+    rows = mutants(data_file("mutants", folder), fix)
     if not rows:
         return []
     said = (
@@ -222,13 +221,12 @@ def _mutants(folder: Path, fix: str) -> list[str]:
 
 
 def build_js_report(folder: Path = paths.DATA) -> str:
-    files = data(folder)
-    modes = [r for r in _records(files.js_modes) if r.plan in SWEEP_LABELS]
+    modes = [r for r in _records(data_file("modes", folder)) if r.plan in SWEEP_LABELS]
     if not modes:
         raise InvestigationError("no data/js-modes.json: run `python -m approval_compaction data`")
-    tests_path = files.js_sdk_test
+    tests_path = data_file("sdk_test", folder)
     tests = read_records(tests_path, SdkTestRecord) if tests_path.is_file() else []
-    sweep = _records(files.js_sweep)
+    sweep = _records(data_file("sweep", folder))
     errors = js_errors_frame(modes).set_index("error text")
     parts = [
         "### Describe the bug",
@@ -257,11 +255,12 @@ def build_js_report(folder: Path = paths.DATA) -> str:
             markdown_table(fixed),
             *workaround_parts(),
         ]
-    if files.js_stall_sweep.is_file():
+    if data_file("stall_sweep", folder).is_file():
+        stall = FILES["stall_report"]
         parts.append(
             "A second bug, with or without an approval, is reported on its own: after its first "
             "compaction the session never compacts automatically again "
-            f"([{files.js_stall_report.name}]({files.js_stall_report.name}), beside this report; "
+            f"([{stall}]({stall}), beside this report; "
             "`python -m approval_compaction share --js stall`)."
         )
     searched = searched_cases("js", folder)
@@ -387,7 +386,7 @@ def stall_png(folder: Path = paths.DATA) -> bytes:
 def _fakes_frame(folder: Path) -> pd.DataFrame | None:
     from .fakes import SHAPES, FakeShape, tally
 
-    path = data(folder).js_stall_fakes
+    path = data_file("stall_fakes", folder)
     if not path.is_file():
         return None
     counts = tally(read_records(path, FakeShape))
@@ -400,7 +399,7 @@ def _fakes_frame(folder: Path) -> pd.DataFrame | None:
 
 def _fakes_provenance(folder: Path) -> str:
     """Where the SDK's tests were counted, and that the snapshot predates #1953."""
-    found = upstream(data(folder).js_upstream)
+    found = upstream(data_file("upstream", folder))
     if found is None:
         return ""
     snap = found["snapshot"]
@@ -425,7 +424,7 @@ def _stall_symptom(found: StallFinding) -> list[str]:
         markdown_table(summary_frame(found)),
         "Stored items after each turn under the SDK's default trigger (it asks for a compaction "
         "once its threshold of stored items that are neither user messages nor compaction items "
-        f"is reached). The same numbers are the figure `{DATA_FILES.js_stall_figure.name}`, "
+        f"is reached). The same numbers are the figure `{FILES['stall_figure']}`, "
         "written beside this report; it shows here only when attached to the comment.",
         "<details><summary>Stored items per turn (the figure's numbers)</summary>\n\n"
         + markdown_table(turns_frame(found))

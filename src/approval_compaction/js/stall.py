@@ -23,7 +23,7 @@ from ..formats.records import read_records, write_records
 from ..lab import paths
 from ..study.words import Mode
 from ..wire.rules import COMPACT_SHAPES, CompactShape
-from .files import data
+from .files import data_file
 from .harness import Plan, run_situations
 from .packages import PACKAGE, NpmError, package_folder, release_dates, releases
 
@@ -217,7 +217,7 @@ def sweep(versions: Sequence[str] | None = None, folder: Path = paths.DATA) -> l
     ``js-stall-sweep.json`` are kept), each plan judged, into ``js-stall-sweep.json``."""
     dates = release_dates()
     chosen = list(versions) if versions else releases(dates)
-    target = data(folder).js_stall_sweep
+    target = data_file("stall_sweep", folder)
     kept = read_records(target, StallRecord) if versions and target.is_file() else []
     rows = [r for r in kept if r.release not in chosen]
     with Progress("js-stall", len(chosen), "releases") as progress:

@@ -26,7 +26,7 @@ from ..formats.records import read_records
 from ..lab import paths
 from ..lab.findings.liveness import KEEPS_CELL, STOPS_CELL
 from ..wire.rules import KEEPS_USERS, SUMMARY_ONLY
-from .files import data
+from .files import data_file
 from .packages import PACKAGE, pinned
 from .stall import ALWAYS_TURNS, DEFAULT_TURNS, StallRecord, StallTestRecord
 
@@ -150,16 +150,20 @@ class StallFinding:
 
 def load_stall(folder: Path = paths.DATA) -> StallFinding | None:
     """The stall's finding, when its three files are there."""
-    files = data(folder)
     if not all(
-        p.is_file() for p in (files.js_stall_sweep, files.js_stall, files.js_stall_sdk_test)
+        p.is_file()
+        for p in (
+            data_file("stall_sweep", folder),
+            data_file("stall", folder),
+            data_file("stall_sdk_test", folder),
+        )
     ):
         return None
-    sweep = tuple(read_records(files.js_stall_sweep, StallRecord))
+    sweep = tuple(read_records(data_file("stall_sweep", folder), StallRecord))
     return StallFinding(
         sweep=sweep,
-        variants=tuple(read_records(files.js_stall, StallRecord)),
-        tests=tuple(read_records(files.js_stall_sdk_test, StallTestRecord)),
+        variants=tuple(read_records(data_file("stall", folder), StallRecord)),
+        tests=tuple(read_records(data_file("stall_sdk_test", folder), StallTestRecord)),
         boundary=stall_boundary(sweep),
     )
 

@@ -27,7 +27,7 @@ from ..lab.releases.driven import SweepRecord, record, unavailable
 from ..study.capture import CaseRun
 from ..study.scenario import Case
 from ..study.situations import SITUATIONS as PYTHON_SITUATIONS
-from .files import data
+from .files import data_file
 from .harness import Plan, run_plans, run_situations
 from .packages import NpmError, package_folder, release_dates, releases
 
@@ -113,9 +113,10 @@ def sweep(
             except NpmError as error:  # recorded for the release: the others still run
                 rows += [unavailable(version, plan, str(error)) for plan in plans]
             progress.step()
-    files = data(folder)
     return write_records(
-        files.js_workaround_sweep if workaround else files.js_sweep, rows, SweepRecord
+        data_file("workaround_sweep", folder) if workaround else data_file("sweep", folder),
+        rows,
+        SweepRecord,
     )
 
 

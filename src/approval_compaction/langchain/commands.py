@@ -93,8 +93,9 @@ def write_pinned(folder: Path = paths.DATA) -> list[Path]:
     from ..formats.records import write_records
     from ..lab.releases.driven import SweepRecord
     from ..lab.share.results import write_matrix
+    from .files import MATRIX, data_file
     from .packages import pinned, release_environment
-    from .sweep import CONTROLS, MATRIX, PLANS, data_file, run_all
+    from .sweep import CONTROLS, PLANS, run_all
 
     ran = run_all(release_environment(pinned()).python, live=(*PLANS, *CONTROLS))
     written = write_matrix(ran.cases[0][1], folder, MATRIX)
@@ -108,8 +109,8 @@ def write_boundaries(folder: Path = paths.DATA) -> list[Path]:
     """Where each setting's result changes between two swept releases, with the change that
     moved it (``langchain-boundaries.json``), when the sweep is there."""
     from ..formats.records import write_records
+    from .files import data_file
     from .finding import Boundary, boundaries, load
-    from .sweep import data_file
 
     found = load(folder)
     if found is None or not found.sweep:
@@ -156,10 +157,11 @@ def write_fix(folder: Path = paths.DATA) -> list[Path]:
     (``langchain-sdk-test.json``)."""
     from ..analysis.liveness import LivenessRecord, liveness_records
     from ..formats.records import write_records
+    from .files import data_file
     from .packages import pinned, release_environment
     from .patched import label, patched_environment
     from .sdk_test import run_mutants, run_sdk_test
-    from .sweep import CONTROLS, PLANS, data_file, run_all
+    from .sweep import CONTROLS, PLANS, run_all
 
     patched = patched_environment()
     controls = (*PLANS, *CONTROLS)

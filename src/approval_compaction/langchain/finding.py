@@ -28,7 +28,8 @@ from ..lab.findings.releases import (
 from ..lab.findings.verdict import GROWS, DriverWords, ModeCases, ReleaseVerdict, driver_verdicts
 from ..lab.releases.driven import SweepRecord
 from .changes import CHANGES
-from .sweep import CONTROLS, SETTINGS, SITUATIONS, data_file
+from .files import Name, data_file
+from .sweep import CONTROLS, SETTINGS, SITUATIONS
 
 PACKAGE = "langchain"
 # The settings as columns: the compaction step, by the API ChatOpenAI speaks.
@@ -84,10 +85,10 @@ def load(folder: Path = paths.DATA) -> LangchainFinding | None:
     if not data_file("settings", folder).is_file():
         return None
 
-    def read(name: str) -> tuple[SweepRecord, ...]:
+    def read(name: Name) -> tuple[SweepRecord, ...]:
         return stored(data_file(name, folder), SweepRecord)
 
-    def live(name: str) -> tuple[LivenessRecord, ...]:
+    def live(name: Name) -> tuple[LivenessRecord, ...]:
         return stored(data_file(name, folder), LivenessRecord)
 
     sweep, sweep_live = read("sweep"), live("sweep_liveness")

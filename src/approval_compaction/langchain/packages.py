@@ -15,11 +15,12 @@ from __future__ import annotations
 from ..errors import InvestigationError
 from ..lab import paths
 from ..lab.releases.driven import UvPackage
-from .words import DATES as DATES
+from .files import data_file
 
 PACKAGE = "langchain"
 FIRST = "1.0.0"  # create_agent and its middleware: both middlewares ship from the first 1.x
 REQUIREMENTS = paths.ROOT / "langchain" / "requirements.txt"
+DATES = data_file("release_dates")  # each release and its upload time (``fetch_release_dates``)
 
 
 class LangchainEnvironmentError(InvestigationError):
@@ -27,7 +28,7 @@ class LangchainEnvironmentError(InvestigationError):
 
 
 RELEASES = UvPackage(
-    PACKAGE, FIRST, REQUIREMENTS, paths.data(paths.DATA).file(DATES), "langchain",
+    PACKAGE, FIRST, REQUIREMENTS, DATES, "langchain",
     LangchainEnvironmentError, "a 1.x release", "langchain-sweep --dates",
 )  # fmt: skip
 requirements = RELEASES.requirement_lines

@@ -12,7 +12,7 @@ from ..errors import InvestigationError
 from ..formats.arguments import AddCommand, Lazy
 from ..lab import paths
 from ..lab.plugins import SdkPlugin
-from .words import DATES, FILES, MATRIX, REPORT
+from .files import FILES, MATRIX
 
 if TYPE_CHECKING:
     from ..analysis.liveness import LivenessRecord
@@ -213,7 +213,7 @@ PLUGIN = SdkPlugin(
     register=register,
     blocks={"langchain": verdict_block, "langchain-changes": changes_block},
     answer=answer,
-    files=(*FILES.values(), f"{MATRIX}.json", DATES, REPORT),
+    files=(*FILES.values(), f"{MATRIX}.json"),
     driven=driven,
     runs=("approval_compaction.langchain.harness", "run_driver", "langchain"),
     mentions=r"[Ll]ang[Cc]hain|langgraph",

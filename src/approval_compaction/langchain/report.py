@@ -26,9 +26,10 @@ from ..formats.records import read_records
 from ..lab import paths
 from ..lab.findings.searched import SearchedCase, searched_cases, searched_frame
 from .commands import SdkTestRecord
+from .files import FILES, Name, data_file
 from .patched import FIX
 from .sdk_test import REGRESSION_TEST
-from .sweep import CONTROLS, FILES, SETTINGS, data_file
+from .sweep import CONTROLS, SETTINGS
 
 REPRO = paths.ROOT / "langchain" / "repro.py"
 SITUATIONS = ("abandoned", "lost", "resumed")  # a decision left waiting while the thread moves
@@ -131,7 +132,7 @@ def tests_frame(rows: Sequence[SdkTestRecord]) -> pd.DataFrame:
     ).set_index("package")
 
 
-def _read(name: str, kind: type, folder: Path) -> list:  # type: ignore[type-arg]
+def _read(name: Name, kind: type, folder: Path) -> list:  # type: ignore[type-arg]
     path = data_file(name, folder)
     return list(read_records(path, kind)) if path.is_file() else []
 

@@ -27,11 +27,10 @@ from ..lab.releases.driven import SweepRecord, record, unavailable
 from ..lab.releases.versions import version_key
 from ..study.capture import CaseRun
 from ..study.scenario import Case, all_cases
+from .files import data_file
 from .harness import APIS, STEPS, Api, Kind, Plan, run_driver
 from .items import read_liveness, read_run
 from .packages import LangchainEnvironmentError, release_dates, release_environment, releases
-from .words import FILES as FILES
-from .words import MATRIX as MATRIX
 
 PLANS: tuple[Plan, ...] = tuple(Plan(kind, api) for api in APIS for kind in STEPS)
 SETTINGS: tuple[str, ...] = tuple(plan.label for plan in PLANS)
@@ -43,11 +42,6 @@ CONTROLS: tuple[Plan, ...] = tuple(Plan("none", api) for api in APIS)
 # questions), the call's arguments edited by the human, and the control.
 SITUATIONS: tuple[str, ...] = ("abandoned", "lost", "resumed", "edited", "clean")
 SWEEP_TURNS = 4  # the later turns after each situation on every release (the pinned: 10)
-# The files, under data/: the pinned release's settings and liveness, every release's.
-
-
-def data_file(name: str, folder: Path = paths.DATA) -> Path:
-    return paths.data(folder).file(FILES[name])
 
 
 def liveness_plans(turns: int = DEFAULT_TURNS, plans: Sequence[Plan] = PLANS) -> tuple[Plan, ...]:

@@ -1,6 +1,6 @@
-"""Words: the LangChain study's settings by name (the driver's ``KINDS``), its files under
-``data/`` and how the shared tables name a run of it (``WORDS``), importing nothing of the lab,
-so that declaring its commands loads nothing heavy."""
+"""Words: the LangChain study's settings by name (the driver's ``KINDS``) and how the shared
+tables name a run of it (``WORDS``), importing nothing of the lab, so that declaring its commands
+loads nothing heavy."""
 
 from __future__ import annotations
 
@@ -17,17 +17,3 @@ APIS: tuple[Api, ...] = get_args(Api)
 # A table's title names its runs by the distribution's name (its modes, hook and model as
 # openai-agents' read).
 WORDS = Words(package="langchain")
-
-# The folder's files under data/ (each named once, here: the SDK's part of ``lab.paths``).
-FILES = {
-    "settings": "langchain-settings.json",
-    "liveness": "langchain-liveness.json",
-    "sweep": "langchain-sweep.json",
-    "sweep_liveness": "langchain-sweep-liveness.json",
-    "boundaries": "langchain-boundaries.json",
-    "patched": "langchain-patched.json",
-    "sdk_test": "langchain-sdk-test.json",
-}
-MATRIX = "langchain-matrix"  # the pinned release's 16 cases, keep-1 over Chat Completions
-DATES = "langchain-release-dates.json"
-REPORT = "report-langchain.md"

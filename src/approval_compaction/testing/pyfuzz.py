@@ -16,7 +16,8 @@ again, a resume with the same ``RunState``), unless the model refused it. It wri
 (``Record``): every write to the store with the history after it (the ledger), the history at the
 end, each model input and compaction request, each step's outcome, the refusals, the reads and
 the faults injected. It judges nothing: ``problems`` judges a record with the study's one pairing
-judge (``analysis.pairing``), for the promises ``testing.jsfuzz`` reads in the JS fuzzer's:
+judge (``analysis.pairing``), for the promises a team relies on (the other workaround's
+fuzzer, in its SDK's folder, judges the same):
 
 - **nothing stored is lost**: every item the store held is there at the end, or a compaction
   that committed replaced it, or it was a dead call (``dead_items``, which the workaround

@@ -1,4 +1,4 @@
-"""The JS store fuzzer's judge (``testing.jsfuzz``) on records written by hand: what it counts as
+"""The JS store fuzzer's judge (``js.fuzz``) on records written by hand: what it counts as
 lost, duplicated and unpaired, and what it lets pass."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from approval_compaction.testing.jsfuzz import Record, duplicated, lost, problems, retried
+from approval_compaction.js.fuzz import Record, duplicated, lost, problems, retried
 
 Q = {"role": "user", "content": "question 1"}
 A = {"type": "message", "id": "msg_1", "role": "assistant", "content": [{"type": "output_text",

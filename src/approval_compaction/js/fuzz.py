@@ -1,12 +1,13 @@
-"""JS store fuzzer: the JS workaround (``js/workaround.mjs``) and the bare SDK under store faults
-and random interleavings, judged here.
+"""Fuzz: the JS store fuzzer. The JS workaround (``js/workaround.mjs``) and the bare SDK under
+store faults and random interleavings, judged here (the Python workaround's fuzzer,
+``testing.pyfuzz``, keeps the same promises).
 
 ``js/storefuzz.mjs`` drives ``run()`` on the pinned ``@openai/agents`` with a store that fails at
 one write (before it commits, after, or halfway) and, when fast-check draws the trials, a
 scheduler that orders every store call, model call and compaction request at random; it writes
 one JSON line per trial and judges nothing. ``problems`` judges a line against the promises a
 team relies on, with the study's one pairing judge (``analysis.pairing`` over the wire's shapes,
-``approval_compaction.js.items``):
+``items``):
 
 - **nothing stored is lost**: every item the store held is still there at the end, or a
   compaction that committed replaced it, or it was a dead call (``dead_items``: no answer can
@@ -39,8 +40,8 @@ from typing import Any
 
 from .. import paths
 from ..analysis.pairing import dead_items, open_calls, orphan_outputs
-from ..js.harness import WORKAROUND, NodeError, node_binary
-from ..js.items import wire_items
+from .harness import WORKAROUND, NodeError, node_binary
+from .items import wire_items
 
 FUZZER = paths.ROOT / "js" / "storefuzz.mjs"
 # The JS item types that answer a call (js/workaround.mjs's RESULT_TYPE values).
