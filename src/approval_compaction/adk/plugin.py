@@ -197,8 +197,8 @@ def answer(folder: Path = paths.DATA) -> str:
         f"and the resume raises.{never_text}{since}\n\n"
         f"On {adk.version}, the pinned release, no case breaks an invariant in any compaction "
         f"setting{paths_said}.{late_text}{found_text}\n\n"
-        f"**What to do.** {upgrade}\n\n{' '.join(remains)}{patch_said} `data/report-adk.md` is the issue "
-        "for adk-python, with its tests and patches for what remains."
+        f"**What to do.** {upgrade}\n\n{' '.join(remains)}{patch_said} `data/report-adk.md` is "
+        "the issue for adk-python, with its tests and patches for what remains."
     )
 
 
@@ -286,7 +286,8 @@ def _upgrade(verdicts: Sequence[ReleaseVerdict], bad: Sequence[int], fixed_from:
     )
     return (
         f"Upgrade to {settled} or later: from {fixed_from} on every release keeps the call in "
-        f"every setting, but through {between[-1].release}, after {names}, a session still {states} "
+        f"every setting, but through {between[-1].release}, after {names}, a session still "
+        f"{states} "
         f"(the verdict table below).{price}"
     )
 

@@ -123,8 +123,9 @@ def _workaround_limit(found: JsFinding, folder: Path) -> str:
     fixed, ranges = found.workaround, js_workaround_ranges(folder)
     if fixed is None or ranges is None:
         return ""
+    met = {(w, c): str(v) for w, row in ranges.iterrows() for c, v in row.items()}
     left = [
-        f"on {where}, {code(COLUMNS.get(p, p))} still meets {ranges.loc[where, COLUMNS.get(p, p)]}"
+        f"on {where}, {code(COLUMNS.get(p, p))} still meets {met[(where, COLUMNS.get(p, p))]}"
         for where, plans in fixed.unproven_ranges()
         for p in plans
     ]
