@@ -31,13 +31,11 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".display.frames": ("diff_frame", "diff_text", "items_frame", "requests_frame"),
     ".display.details": ("cut", "titled"),
     ".display.views": (
-        "compaction_table",
         "invariants_frame",
         "scope",
         "stage_diff",
         "stage_summary",
         "stage_table",
-        "state_items_table",
     ),
     ".formats.markdown": ("fence",),
     ".formats.records": ("read_json",),

@@ -102,4 +102,4 @@ def test_plugin_answer_says_what_the_search_sends_the_model_not_never_the_model(
     refused = [c for c in sent if any(i == "next_turn_accepted" for i, _ in c.pairs)]
     assert sent, "the committed search sends the model a call without its result"
     assert f"In {len(sent)} of them each later request to the model also carries that call" in said
-    assert f"the Responses API's rules refuse {len(refused)} (on the scripted model)" in said
+    assert f"the Responses API's rules refuse {len(refused)} (on the scripted model" in said

@@ -30,6 +30,15 @@ def test_plugin_answer_names_both_patches_and_what_the_first_leaves() -> None:
     assert "With both, compaction still stops for good in 3 of 6 situations" in said
 
 
+def test_plugin_answer_states_where_the_workaround_is_not_enough() -> None:
+    """Issue 61 (r9): 11's action said the workaround simply works, while its sweep
+    (js-workaround-sweep.json) shows `auto, store=False` refused at the resume on 0.3.6..0.4.0."""
+    said = answer()
+    assert "no case breaks an invariant with it on 0.4.1..0.20.0" in said
+    assert "on 0.3.6..0.4.0, `auto, store=False` still meets 400 at the resume" in said
+    assert "upgrade to 0.4.1 or later first" in said
+
+
 def test_plugin_answer_without_the_sweep_is_one_line_naming_the_files(tmp_path: Path) -> None:
     with pytest.raises(HeadlineError, match="data/js-sweep.json"):
         answer(tmp_path)

@@ -144,8 +144,8 @@ def answer(folder: Path = paths.DATA) -> str:
         f"after {SITUATION_WORDS.get(x.situation, x.situation)} ({kinds(x.modes)})" for x in late
     )
     late_text = (
-        f"\n\nWhat is left is a late answer: {left}, the answer reaches ADK's summariser "
-        "without its call."
+        f"\n\nOf the hand-picked situations, only a late answer is left: {left}, the answer "
+        "reaches ADK's summariser without its call."
         if late
         else ""
     )
@@ -180,11 +180,13 @@ def answer(folder: Path = paths.DATA) -> str:
     since = f" From {fixed_from} on, every release keeps the call." if fixed_from else ""
     upgrade = _upgrade(adk.verdicts, bad, fixed_from)
     late_said = (
-        f"On {adk.version} a late answer reaches only the summariser, not the model: keep "
-        "ADK's own, or make yours send what it is given as text."
+        f"On {adk.version} a late answer reaches only the summariser, not the model. ADK's own "
+        "(`LlmEventSummarizer`) renders events as text, so no API refuses it: keep it, or make "
+        "yours send what it is given as text."
     )
     remains = [late_said] if late else []
     remains += [STALL_ACTION] if searched else []
+    patch_said = f"\n\n{PATCH_SAID}" if late else ""
     paths_said = (
         ", on a scripted model in the process and over HTTP with `OpenAIResponsesLlm`"
         if adk.over_http
@@ -195,13 +197,16 @@ def answer(folder: Path = paths.DATA) -> str:
         f"and the resume raises.{never_text}{since}\n\n"
         f"On {adk.version}, the pinned release, no case breaks an invariant in any compaction "
         f"setting{paths_said}.{late_text}{found_text}\n\n"
-        "ADK's own summariser (`LlmEventSummarizer`) renders events as text, so no API refuses "
-        "it; a summariser that hands events to a model as calls and responses would send an "
-        "output without its call.\n\n"
-        f"**What to do.** {upgrade}\n\n{' '.join(remains)} `data/report-adk.md` is the issue "
-        "for adk-python, with its tests and patches for what remains."
+        f"**What to do.** {upgrade}\n\n{' '.join(remains)}{patch_said} `data/report-adk.md` is "
+        "the issue for adk-python, with its tests and patches for what remains."
     )
 
+
+# What adk-python's maintainers can take for the late answer (the patched column of 13's table).
+PATCH_SAID = (
+    "ADK maintainers: `adk/fix/google-adk-2.13.0.diff` hands the summariser a late long-running "
+    "result with its call in most settings; a late confirmation still comes alone."
+)
 
 # What a team does about a long-running call whose result never comes (the search's finding).
 STALL_ACTION = (
@@ -228,9 +233,10 @@ def _sent_said(folder: Path, version: str) -> str:
         return ""
     return (
         f" In {len(sent)} of them each later request to the model also carries that call without "
-        f"its result; the Responses API's rules refuse {len(refused)} (on the scripted model). "
-        "`adk/fix/google-adk-2.13.0-long-running.diff` keeps such a call only while its "
-        "invocation runs."
+        f"its result; the Responses API's rules refuse {len(refused)} (on the scripted model; the "
+        "search's table below). "
+        "`adk/fix/google-adk-2.13.0-long-running.diff` keeps such a call open only in the "
+        "newest invocation."
     )
 
 
@@ -272,14 +278,16 @@ def _upgrade(verdicts: Sequence[ReleaseVerdict], bad: Sequence[int], fixed_from:
             for s in priced
         )
         + ": the price of that fix, as `data/report-adk.md` explains (a confirmation call still "
-        "waiting once a newer invocation exists is summarised as dead, so compaction goes on, "
-        "and its late answer reaches the summariser alone)."
+        "waiting once a newer invocation exists is taken for a *dead call*, one whose answer may "
+        "never come, and summarised, so compaction goes on, and its late answer reaches the "
+        "summariser alone)."
         if priced
         else ""
     )
     return (
-        f"Upgrade to {settled} or later: {fixed_from} is the first release that keeps the "
-        f"call, but through {between[-1].release}, after {names}, a session still {states} "
+        f"Upgrade to {settled} or later: from {fixed_from} on every release keeps the call in "
+        f"every setting, but through {between[-1].release}, after {names}, a session still "
+        f"{states} "
         f"(the verdict table below).{price}"
     )
 

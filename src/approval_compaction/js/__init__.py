@@ -47,7 +47,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".stall": ("stall_plan",),
     ".stall_finding": ("load_stall", "stall_figure", "turns_frame"),
     ".source": ("compaction_lines",),
-    ".report": ("js_fix_frame",),
+    ".report": ("js_fix_frame", "js_workaround_ranges"),
 }
 _MODULES: dict[str, str] = {}  # no module is taken whole
 _MODULE_OF: dict[str, str] = {name: module for module, names in _SOURCES.items() for name in names}

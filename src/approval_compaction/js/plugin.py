@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ..lab.affected.exports import ExportRecord
     from ..lab.plugins import FrontPage
     from ..study.moves import Driven, StepDriver
+    from .finding import JsFinding
 
 
 def register(add: AddCommand, lazy: Lazy) -> None:
@@ -82,9 +83,10 @@ def answer(folder: Path = paths.DATA) -> str:
     situations = {r.scenario for r in rows}
     alone = "; alone it leaves the stall" if stalls(FIX.name) else ""
     waits = (
-        f" With both, compaction still stops for good in {len(stuck)} of {len(situations)} "
-        "situations, those where a call waits for an output that never comes; "
-        "the workaround retires such a call."
+        f"\n\nWith both, compaction still stops for good in {len(stuck)} of {len(situations)} "
+        "situations, those that leave a *dead call* (its output has not come and may never "
+        "come); the workaround *retires* it (removes it from the store when it compacts), and "
+        "the SDK's session would need to do the same."
         if stuck
         else ""
     )
@@ -96,15 +98,42 @@ def answer(folder: Path = paths.DATA) -> str:
         f"({code(any_call(later.api_message))}).\n\n"
         f"{len(hit)} of {releases} releases with the compaction session break an invariant in "
         "at least one mode.\n\n"
-        f"A second bug needs no approval: from {stall.boundary.first_bad} on, compaction runs "
-        "once and never again, even in a plain conversation (*the stall*).\n\n"
+        f"A second bug needs no approval: from {stall.boundary.first_bad} on, when "
+        "`responses.compact` answers as documented (the user messages, then the compaction "
+        "item), compaction runs once and never again, even in a plain conversation "
+        "(*the stall*).\n\n"
         "**What to do.** A team wraps its session with `js/workaround.mjs`: compaction waits "
-        "while a call has no output, and keeps running after. `data/report-js.md` and "
-        "`data/report-js-stall.md` are the issues to file.\n\n"
+        f"while a call has no output, and keeps running after{_workaround_limit(js, folder)}. "
+        "`data/report-js.md` and `data/report-js-stall.md` are the issues to file.\n\n"
         f"The SDK needs two patches. `js/fix/{FIX.name}` (*the pending call's fix*) makes its "
         f"session wait while a call has no output{alone}. `js/fix/{STALL_PATCH}` (*the stall's "
         "fix*) counts the user messages a compaction item stands for as covered, so compaction "
         f"runs again.{waits}"
+    )
+
+
+def _workaround_limit(found: JsFinding, folder: Path) -> str:
+    """Where the workaround is not enough, from its sweep: the ranges where a mode still
+    breaks an invariant with it, and what that mode meets there (none when proven everywhere)."""
+    from ..formats.markdown import code
+    from .finding import COLUMNS
+    from .report import js_workaround_ranges
+
+    fixed, ranges = found.workaround, js_workaround_ranges(folder)
+    if fixed is None or ranges is None:
+        return ""
+    met = {(w, c): str(v) for w, row in ranges.iterrows() for c, v in row.items()}
+    left = [
+        f"on {where}, {code(COLUMNS.get(p, p))} still meets {met[(where, COLUMNS.get(p, p))]}"
+        for where, plans in fixed.unproven_ranges()
+        for p in plans
+    ]
+    if not left or not fixed.proven:
+        return ""
+    first = fixed.proven[0]
+    return (
+        f"; no case breaks an invariant with it on {', '.join(fixed.ranges())}, but "
+        f"{'; '.join(left)}: there, upgrade to {first} or later first"
     )
 
 

@@ -147,7 +147,8 @@ def answer(folder: Path = paths.DATA) -> str:
     fix = (
         "With `langchain/fix/langchain-1.5.2.diff`, which answers each such call with a tool "
         "message saying it did not run, the API answers every later question of these three "
-        "situations in every setting, the control too, and every late answer keeps its call."
+        "situations in every setting, the control too, and every late answer keeps its call "
+        "(the ten later questions each situation asks; the search below finds more)."
         if healed
         else "The patch in `langchain/fix/` does not yet heal every situation."
     )
@@ -156,7 +157,7 @@ def answer(folder: Path = paths.DATA) -> str:
         f"**Answer.** {cases}. On {found.version}, the pinned release, compaction is not what "
         f"breaks a conversation either.\n\n{left}\n\n**What to do.** LangChain maintainers: "
         "when a new run starts over an interrupt nobody resumed, answer its open call in "
-        f"`HumanInTheLoopMiddleware` before the model sees it. {fix} `data/report-langchain.md` "
+        f"`HumanInTheLoopMiddleware` before the model sees it.\n\n{fix} `data/report-langchain.md` "
         "is the issue, with its test and patch." + (f"\n\n{beyond}" if beyond else "")
     )
 
@@ -184,7 +185,8 @@ def _search_left(folder: Path) -> str:
             f"no situation has, each on the patched package with the docs' trim step{over}: a "
             f"later call's output is sent without its call{said}."
             + (f" {release}" if release else "")
-            + "\n\nThe trim step keeps the last three or four messages by count alone, so the "
+            + "\n\nThe trim step keeps the last three or four messages by count alone (three when "
+            "the count is even), so the "
             "fix's extra message can move its cut between a call and its output: LangChain's "
             "docs, and teams that copied the step, should trim so that no tool message is kept "
             "without the AI message that called it."
