@@ -54,6 +54,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "hunks_by_outcome",
         "kinds_frame",
         "modules_by_outcome",
+        "moved_check",
         "outcome_word",
         "source_diff",
         "step_excerpts",
