@@ -459,17 +459,19 @@ def violation_matrix(found: Findings) -> str:
     broken = [i.invariant for i in pinned.invariants if i.violated]
     listed = "\n".join(f"- `{name}`: {meaning.get(name, name)}" for name in broken)
     return (
-        f"**Answer.** On {_pinned(found)} in `input` mode, judged on the scripted model by the "
-        f"stand-in's rules, {pinned.violating} of {pinned.cases} cases violate an "
-        f"invariant{shared} (the hook always says yes); the runner, the decision and the state "
-        f"boundary change no verdict. Over HTTP the same cases are refused at the {then} "
-        f"({code(any_call(report))}).\n\n"
-        f"They break the same {len(broken)} of the {len(meaning)} invariants, each a rule that "
-        f"holds when:\n\n{listed}\n\n"
-        "One `on` case reproduces it (any runner, either decision, either "
-        "boundary): the README's regression test (`tests/sdk_regression/"
-        "test_compaction_pending_approval.py`) is one, and notebook 06 runs it on every "
-        f"release.\n\n{team_action(found, _lost(found))}"
+        f"**Answer.** Compaction alone. On {_pinned(found)} in `input` mode, judged on the "
+        f"scripted model by the stand-in's rules, {pinned.violating} of {pinned.cases} cases "
+        f"break an invariant{shared} (the hook says yes after every turn); the runner, the "
+        "decision and the state boundary change no verdict. Over HTTP the same cases are "
+        f"refused at the {then} ({code(any_call(report))}).\n\n"
+        f"They break the same {len(broken)} of the {len(meaning)} invariants: the call waiting "
+        "for approval goes into a compaction, then its output is stored and sent without it. "
+        f"Each is a rule that holds when:\n\n{listed}\n\n"
+        "**For SDK maintainers.** Never compact while the latest model exchange holds a call "
+        "without its output. Test it with the `on` cases of both runners and both decisions, as "
+        "the README's regression test (`tests/sdk_regression/"
+        "test_compaction_pending_approval.py`) does: its 4 cases fail on "
+        f"{_pinned(found)}.\n\n{team_action(found, _lost(found))}"
     )
 
 
