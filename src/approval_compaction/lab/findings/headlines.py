@@ -492,7 +492,7 @@ def releases(found: Findings) -> str:
         f"the first where "
         f"{violating} do.\n\nWhat a user meets over HTTP in a case whose hook always says yes "
         "(*refused*: the API answers HTTP 400 and the runner raises): "
-        f"{_met_by_mode(found.releases, hit)}.\n\nThe sweep's eras, its ranges of releases "
+        f"{_met_by_mode(found.releases, hit)}.\n\nThe sweep's *eras*, its ranges of releases "
         f"that record the same, are {spans}.\n\n{_releases_action(found, lost)}"
     )
 
