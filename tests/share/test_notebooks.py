@@ -185,7 +185,7 @@ def test_notebooks_workaround_accounts_for_every_passed_to_failed_row() -> None:
     assert "are what a team carries" not in rendered
     after = rendered.split("Of the rows that go from `passed` to `failed`")[1].split("## ")[0]
     assert "three are the costs the answer names" in after
-    assert "The other two are no cost" in after and "reasoning test" in after
+    assert "The other two:" in after and "reasoning test" in after
     assert "`AdvancedSQLiteSession`" in after
 
 
