@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from approval_compaction.js.finding import cell, js_errors_frame, js_ranges_frame
+from approval_compaction.js.finding import (
+    cell,
+    js_errors_frame,
+    js_exposure_frame,
+    js_ranges_frame,
+    load_js,
+)
 from approval_compaction.lab.releases.driven import SweepRecord
 
 PAUSE = SweepRecord(
@@ -89,3 +95,14 @@ def test_js_liveness_frame_names_each_patch_and_shows_the_stall_left_by_the_pend
     assert frame.loc["clean", both] == "keeps compacting"
     assert frame.loc["abandoned", both] == "stops compacting"  # waits for an output for good
     assert (frame["with js/workaround.mjs"] == "keeps compacting").all()
+
+
+def test_js_exposure_frame_names_positions_and_counts_them_alike() -> None:
+    """Issue 61 (r10): the default-trigger table showed "21 | 9 | 9", a count beside a position
+    a reader took for "9 of 21"."""
+    found = load_js()
+    assert found is not None
+    frame = js_exposure_frame(found.exposure)
+    assert frame.loc["input", "positions tried"] == "0..20"
+    assert frame.loc["input", "positions compacted at the pause"] == "9 (1 of 21)"
+    assert frame.loc["input", "positions breaking an invariant"] == "9 (1 of 21)"

@@ -27,7 +27,8 @@ def test_plugin_answer_names_both_patches_and_what_the_first_leaves() -> None:
     assert "`js/fix/agents-openai-0.20.0.diff`" in said
     assert "`js/fix/agents-openai-0.20.0-stall.diff`" in said
     assert "alone it leaves the stall" in said  # js-stall.json: the pending fix alone stalls
-    assert "With both, compaction still stops for good in 3 of 6 situations" in said
+    assert "With both, compaction still stops for good in 3 of the 5 *situations*" in said
+    assert "(the *pinned release*, also the newest)" in said  # r10: 11 never said it was both
 
 
 def test_plugin_answer_states_where_the_workaround_is_not_enough() -> None:
@@ -35,7 +36,10 @@ def test_plugin_answer_states_where_the_workaround_is_not_enough() -> None:
     (js-workaround-sweep.json) shows `auto, store=False` refused at the resume on 0.3.6..0.4.0."""
     said = answer()
     assert "no case breaks an invariant with it on 0.4.1..0.20.0" in said
-    assert "on 0.3.6..0.4.0, `auto, store=False` still meets 400 at the resume" in said
+    assert (
+        "on 0.3.6..0.4.0, `auto` mode with `store: false` (responses not stored) still meets"
+        in said
+    )
     assert "upgrade to 0.4.1 or later first" in said
 
 

@@ -181,23 +181,25 @@ def answer(folder: Path = paths.DATA) -> str:
     upgrade = _upgrade(adk.verdicts, bad, fixed_from)
     late_said = (
         f"On {adk.version} a late answer reaches only the summariser, not the model. ADK's own "
-        "(`LlmEventSummarizer`) renders events as text, so no API refuses it: keep it, or make "
-        "yours send what it is given as text."
+        "summariser (`LlmEventSummarizer`) renders events as text, so no API refuses it: keep "
+        "it, or make yours send what it is given as text."
     )
     remains = [late_said] if late else []
     remains += [STALL_ACTION] if searched else []
     patch_said = f"\n\n{PATCH_SAID}" if late else ""
     paths_said = (
-        ", on a scripted model in the process and over HTTP with `OpenAIResponsesLlm`"
+        ", on a scripted model (its answers scripted in process, no HTTP) and over HTTP with "
+        "ADK's `OpenAIResponsesLlm` model"
         if adk.over_http
         else ""
     )
-    return (
-        f"**Answer.** Yes: `google-adk` {', '.join(hit)} lose the call waiting for confirmation, "
-        f"and the resume raises.{never_text}{since}\n\n"
+    return (  # the action second, so that it shows on the first screen
+        f"**Answer.** Yes: `google-adk` {', '.join(hit)} lose the call waiting for confirmation."
+        f"{never_text}{since}\n\n"
+        f"**What to do.** {upgrade}\n\n"
         f"On {adk.version}, the pinned release, no case breaks an invariant in any compaction "
         f"setting{paths_said}.{late_text}{found_text}\n\n"
-        f"**What to do.** {upgrade}\n\n{' '.join(remains)}{patch_said} `data/report-adk.md` is "
+        f"{' '.join(remains)}{patch_said} `data/report-adk.md` is "
         "the issue for adk-python, with its tests and patches for what remains."
     )
 
@@ -277,10 +279,10 @@ def _upgrade(verdicts: Sequence[ReleaseVerdict], bad: Sequence[int], fixed_from:
             + _unpaired_before(verdicts[: order.index(settled)], s)
             for s in priced
         )
-        + ": the price of that fix, as `data/report-adk.md` explains (a confirmation call still "
-        "waiting once a newer invocation exists is taken for a *dead call*, one whose answer may "
-        "never come, and summarised, so compaction goes on, and its late answer reaches the "
-        "summariser alone)."
+        + f": the price of {settled}'s fix for the sessions that never compacted again, as "
+        "`data/report-adk.md` explains (a confirmation call still waiting once a newer "
+        "invocation exists is taken for a *dead call*, one whose answer may never come, and "
+        "summarised, so compaction goes on, and its late answer reaches the summariser alone)."
         if priced
         else ""
     )

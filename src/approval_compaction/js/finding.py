@@ -285,12 +285,19 @@ def js_exposure_frame(exposure: Sequence[JsExposure]) -> pd.DataFrame:
         row["positions"] += 1
         row["compacted"] += [e.position] if e.compacted_at_pause else []
         row["broken"] += [e.position] if e.violating else []
+
+    def named(positions: list[int], tried: int) -> str:
+        listed = ", ".join(map(str, positions)) or "none"
+        return f"{listed} ({len(positions)} of {tried})"
+
     return pd.DataFrame(
         {
-            "positions tried": {m: r["positions"] for m, r in rows.items()},
-            "compacted at the pause": {
-                m: ", ".join(map(str, r["compacted"])) for m, r in rows.items()
+            "positions tried": {m: f"0..{r['positions'] - 1}" for m, r in rows.items()},
+            "positions compacted at the pause": {
+                m: named(r["compacted"], r["positions"]) for m, r in rows.items()
             },
-            "breaking an invariant": {m: ", ".join(map(str, r["broken"])) for m, r in rows.items()},
+            "positions breaking an invariant": {
+                m: named(r["broken"], r["positions"]) for m, r in rows.items()
+            },
         }
     ).rename_axis("mode")

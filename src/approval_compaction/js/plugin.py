@@ -80,36 +80,43 @@ def answer(folder: Path = paths.DATA) -> str:
     both = f"{js.version}+{BOTH.name}"
     rows = [r for r in load_js_liveness(folder) if r.sdk_version == both]
     stuck = {r.scenario for r in rows if r.invariant == "compaction_runs" and not r.holds}
-    situations = {r.scenario for r in rows}
+    situations = {r.scenario for r in rows} - {"clean"}  # clean: the control, no pause
     alone = "; alone it leaves the stall" if stalls(FIX.name) else ""
     waits = (
-        f"\n\nWith both, compaction still stops for good in {len(stuck)} of {len(situations)} "
-        "situations, those that leave a *dead call* (its output has not come and may never "
-        "come); the workaround *retires* it (removes it from the store when it compacts), and "
-        "the SDK's session would need to do the same."
+        f"\n\nWith both, compaction still stops for good in {len(stuck)} of the {len(situations)} "
+        "*situations* (ways a pause leaves a session, shown below): those that leave a *dead "
+        "call*, whose output may never come. The workaround *retires* such a call (removes it "
+        "from the store); the patched session must too."
         if stuck
         else ""
     )
+    versions = sorted({r.sdk_version for r in js.sweep}, key=_key)
+    newest = ", also the newest" if versions[-1] == js.version else ""
     return (
-        f"**Answer.** Yes: on `@openai/agents` {js.version} over HTTP to the stand-in, in the "
-        "cases whose hook says yes after every turn, `auto` mode (the default) makes `run()` "
-        f"raise at the pause ({code(any_call(pause.api_message))}); in `input` mode the output is "
-        "stored without its call and the next question raises "
-        f"({code(any_call(later.api_message))}).\n\n"
-        f"{len(hit)} of {releases} releases with the compaction session break an invariant in "
-        "at least one mode.\n\n"
-        f"A second bug needs no approval: from {stall.boundary.first_bad} on, when "
-        "`responses.compact` answers as documented (the user messages, then the compaction "
-        "item), compaction runs once and never again, even in a plain conversation "
-        "(*the stall*).\n\n"
+        f"**Answer.** Yes. On `@openai/agents` {js.version} (the *pinned release*{newest}), "
+        "over HTTP to the *stand-in* (a local copy of the Responses API's rules; *refused*: it "
+        "answers HTTP 400), when the session compacts after every turn:\n\n"
+        "- `auto` mode (the default, while responses are stored): `run()` throws at the pause "
+        f"({code(any_call(pause.api_message))}), so nothing can be approved;\n"
+        "- `input` mode: the tool's output is stored without its call, and `run()` throws on "
+        f"the next question ({code(any_call(later.api_message))}).\n\n"
+        f"{len(hit)} of {releases} releases with the compaction session ({versions[0]}, its "
+        f"first, to {versions[-1]}) break an *invariant* (a rule a run must keep, such as "
+        '"every output follows its call") in at least one mode.\n\n'
+        f"A second bug, *the stall*, needs no approval: from {stall.boundary.first_bad} on, "
+        "when the compaction endpoint answers as documented, compaction runs once and never "
+        "again.\n\n"
         "**What to do.** A team wraps its session with `js/workaround.mjs`: compaction waits "
-        f"while a call has no output, and keeps running after{_workaround_limit(js, folder)}. "
-        "`data/report-js.md` and `data/report-js-stall.md` are the issues to file.\n\n"
-        f"The SDK needs two patches. `js/fix/{FIX.name}` (*the pending call's fix*) makes its "
-        f"session wait while a call has no output{alone}. `js/fix/{STALL_PATCH}` (*the stall's "
-        "fix*) counts the user messages a compaction item stands for as covered, so compaction "
-        f"runs again.{waits}"
+        f"while a call has no output{_workaround_limit(js, folder)}.\n\n"
+        f"A maintainer applies both patches: `js/fix/{FIX.name}` (*the pending call's fix*: "
+        f"the session waits while a call has no output{alone}) and `js/fix/{STALL_PATCH}` "
+        f"(*the stall's fix*). Issues to file: `data/report-js.md`, "
+        f"`data/report-js-stall.md`.{waits}"
     )
+
+
+def _key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split("."))
 
 
 def _workaround_limit(found: JsFinding, folder: Path) -> str:
@@ -131,9 +138,12 @@ def _workaround_limit(found: JsFinding, folder: Path) -> str:
     if not left or not fixed.proven:
         return ""
     first = fixed.proven[0]
+    said = "; ".join(left).replace(
+        "`auto, store=False`", "`auto` mode with `store: false` (responses not stored)"
+    )
     return (
-        f"; no case breaks an invariant with it on {', '.join(fixed.ranges())}, but "
-        f"{'; '.join(left)}: there, upgrade to {first} or later first"
+        f"; no case breaks an invariant with it on {', '.join(fixed.ranges())}, but {said}: "
+        f"there, upgrade to {first} or later first"
     )
 
 
