@@ -106,8 +106,9 @@ def test_exploration_answer_scopes_the_lost_call_to_its_mode() -> None:
         answer
     )
     assert (
-        "In `previous_response_id` mode the API refuses that compaction instead (HTTP 400; the "
-        "search kept one conversation: a function tool's)."
+        "In `previous_response_id` mode the API refuses that compaction instead, at the pause "
+        "(the stand-in's rules predict HTTP 400; the search kept one conversation: a function "
+        "tool's)."
     ) in answer
 
 

@@ -168,7 +168,8 @@ def test_notebooks_name_every_verdict_the_doctor_reports(name: str) -> None:
     (``doctor.verdict.REPORTED``), in its own word."""
     from approval_compaction.doctor.verdict import REPORTED
 
-    first = _cells(paths.NOTEBOOKS / name)[0].source
+    # the first cell, or the terms cell right after the answer (07: r10 moved its terms there)
+    first = "\n".join(c.source for c in _cells(paths.NOTEBOOKS / name)[:2])
     words = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
     assert f"is one of {words[len(REPORTED)]}:" in first
     assert all(f"- *{verdict}*:" in first for verdict in REPORTED), name
@@ -198,7 +199,7 @@ def test_notebooks_the_wire_shows_only_what_the_wire_adds() -> None:
     assert "## The request log" not in rendered and "## Aside: the rules" not in rendered
     assert "{'message'" not in rendered and "malformed_json" not in rendered
     assert "What the refused request holds" not in rendered
-    assert "The history the refused request names: the items stored at the pause" in rendered
+    assert "The session's items at the pause (the named response holds the same)" in rendered
 
 
 def test_notebooks_am_i_affected_shows_a_late_answer_after_the_repair() -> None:

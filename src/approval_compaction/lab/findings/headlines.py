@@ -574,46 +574,38 @@ def am_i_affected(found: Findings) -> str:
         [
             "**Answers.**",
             "",
-            f"1. With the SDK's defaults (`{pinned.config.mode}` mode, its own trigger), "
+            f"1. With the SDK's defaults (`{pinned.config.mode}` mode, no hook), "
             f"{pinned.release} meets the bug at {len(pinned.affected_at)} of {len(pinned.rows)} "
             f"pause positions{_positions(pinned)}{_met_at(pinned)}; {newest.release} at "
-            f"{len(newest.affected_at)}{_positions(newest)}. The positions are this test "
-            "agent's, whose plain turn stores one item; yours differ (section 1).",
-            f"2. Upgrading {'heals' if up.heals else 'does not heal'} a poisoned store: "
+            f"{len(newest.affected_at)}{_positions(newest)}. Yours differ (section 1).",
+            f"2. Upgrading {'heals' if up.heals else 'does not heal'} a *poisoned* store (one "
+            "holding an *orphan output*, an output whose call is gone): "
             f"{up.newest}'s next turn on it is "
             f"{_refused(up.poisoned.next_turn)}; after `doctor repair` it is "
             f"{_refused(up.repaired.next_turn)}."
             + (
                 f" A store a refused pause left is {_refused(up.pause_failed.next_turn)} on "
-                f"{up.newest} but "
-                f"stays {up.pause_failed.stored_after}."
+                f"{up.newest} but stays {up.pause_failed.stored_after} (it keeps a call that "
+                "never got its output)."
                 if up.pause_failed
                 else ""
             ),
-            f"3. On {pinned.release} (`input` mode, scripted model), a resume by another worker "
-            f"stores and sends {'the same items as' if found.worker.same else 'other items than'} "
-            "the resume in the process that paused.",
-            f"4. `doctor scan` finds {heal.before.get('poisoned', 0)} of {heal.sessions} test "
+            f"3. `doctor scan` finds {heal.before.get('poisoned', 0)} of {heal.sessions} test "
             f"sessions poisoned and {heal.before.get('stuck', 0)} stuck; after `doctor repair "
             f"--apply`, {heal.after.get('poisoned', 0)} and {heal.after.get('stuck', 0)}. "
             "A late answer to a call the repair rewrote is stored without its call: the session "
-            "is poisoned again and its next turn refused (section 4's last table).",
+            "is poisoned again (section 4).",
             "",
-            "**What to do**, in this order:",
+            "**What to do**, in this order (the *workaround*, notebook 06: compaction waits "
+            "while the latest model exchange, the last request to the model and its response, "
+            "holds a call without its output):",
             "",
             f"1. Stop new damage: {stop}. Until then, {keep[0].lower()}{keep[1:]}",
             "2. Find the damage: `python -m approval_compaction doctor scan STORE --all`.",
-            f"3. Heal it: `python -m approval_compaction doctor repair STORE --all --apply` "
-            f"rewrites each {' or '.join(NEEDS_REPAIR)} session (after backing it up): an orphan "
-            "output becomes an assistant message saying what the tool returned, a stuck "
-            "session's dead call one saying it was never answered. Before repairing a stuck "
-            "session, discard the paused state your application may keep for its approval; if "
-            "a late answer comes anyway, run the repair again.",
-            "",
-            "The workaround is `from approval_compaction import defer_compaction_while_pending`: "
-            "compaction waits while the latest model exchange holds a call without its output. "
-            "SDK maintainers: leaving a stored output whose call is gone out of the model input "
-            "would let upgrading alone make a poisoned store usable (notebooks 10 and 15).",
+            "3. Heal it: `python -m approval_compaction doctor repair STORE --all --apply` "
+            f"backs up, then rewrites each {' or '.join(NEEDS_REPAIR)} session (section 4). "
+            "Before repairing a stuck one, discard the paused state your application may keep "
+            "for its approval; if a late answer comes anyway, run the repair again.",
         ]
     )
 
@@ -667,7 +659,8 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         "that can wait for approval loses its pending call when compaction runs while the call "
         f"waits: {lost}."
         + (
-            f" In {_modes(refused_in)} mode the API refuses that compaction instead (HTTP 400; "
+            f" In {_modes(refused_in)} mode the API refuses that compaction instead, at the "
+            "pause (the stand-in's rules predict HTTP 400; "
             f"the search kept {_count(refused)}: {_asked(refused)})."
             if refused_in
             else ""
@@ -690,11 +683,8 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         said.append("; ".join(after).capitalize() + ".")
     said.append(f"\n\n{_stopped([old, new] if new is not old else [old])}")
     said.append(
-        f"\n\n**What to do.** On {old.sdk_version}, upgrade to {new.sdk_version} or pass the "
-        "session to `defer_compaction_while_pending` (notebook 06), whatever the kind of tool. "
-        f"On {new.sdk_version}, keep the workaround if an approval can go unanswered: it keeps "
-        "compaction running past a call whose approval goes unanswered (notebook 06). An SDK "
-        "maintainer takes "
+        f"\n\n**What to do.** Whatever the kind of tool, upgrade to {new.sdk_version}. Until "
+        f"then, {_keep_said(found)[0].lower()}{_keep_said(found)[1:]} An SDK maintainer takes "
         "notebook 10's patch for the hosted MCP approval request."
     )
     return " ".join(said).replace(" \n", "\n")
@@ -728,7 +718,8 @@ def _stopped(searches: Sequence[SearchResult]) -> str:
         return last.join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else names[0]
 
     parts = []
-    for kind, tail in ((BUG, " (a bug; notebook 10 carries its patch)"), (CONTRACT, "")):
+    bug = " (a bug; filed here in `input` mode, notebook 10 gives every mode and its patch)"
+    for kind, tail in ((BUG, bug), (CONTRACT, "")):
         grouped: dict[tuple[str, ...], list[str]] = {}
         for result in searches:
             kinds = tuple(alone(result, kind))
@@ -815,8 +806,9 @@ def the_wire(found: Findings) -> str:
         f"({code(any_call(report))}).\n\nIn `input` mode the body the API refuses is the input "
         "the runner handed the model: the SDK's turning those items into the request body "
         "adds no fault. In `auto` and "
-        "`previous_response_id` mode the refused body is the session's compaction request, "
-        "which never passes through the model: it names the response stored at the pause, "
+        "`previous_response_id` mode the refused body is the compaction request the session "
+        "sends to the compaction endpoint, not a model request: it names the response stored "
+        "at the pause, "
         "whose call has no output.\n\n**What to do.** "
         + (
             f"Upgrade to {found.fixed_in} (notebook 05). {_keep_said(found)}\n\n"
