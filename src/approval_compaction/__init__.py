@@ -29,7 +29,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     # the notebooks' answer lines
     # the frames the notebooks show
     ".display.frames": ("diff_frame", "diff_text", "items_frame", "requests_frame"),
-    ".display.details": ("cut", "titled"),
+    ".display.details": ("titled",),
     ".display.views": (
         "invariants_frame",
         "scope",

@@ -61,10 +61,8 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "trace_frame",
     ),
     # the property-based search
-    ".explore.conversation": ("late_resumes",),
     # who is affected, and the heal
     ".affected.upgrade": ("load_upgrade", "upgrade_records"),
-    ".affected.worker": ("worker_comparisons",),
     ".affected.heal": ("heal_new_sqlite",),
     ".affected.late": ("late_answers",),
     ".affected.session": (
@@ -83,7 +81,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "outcomes_frame",
         "reports_frame",
         "upgrade_frame",
-        "worker_frame",
     ),
     ".share.later_turns_comment": (
         "liveness_by_mode",
