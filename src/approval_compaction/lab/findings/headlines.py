@@ -994,7 +994,7 @@ def _why_stored(first: str) -> str:
     return (
         f"\n\nThe next turn fails only from {first} because {first} added the ownership gate "
         f"(`{GATE}`, shown below): it skips a compaction when the run does not hold the "
-        "session's current generation (a count of its writes). In `run/approve/on` the pause's "
+        "session's current generation (a count of its writes).\n\nIn `run/approve/on` the pause's "
         "own compaction (the call lost) moves the generation on, so the resume, its paused "
         f"state kept {where}, holds an old one or none: its compaction is skipped, and the "
         "output without its call stays stored. From the fix on the pause does not compact, so "
