@@ -959,9 +959,10 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
         f"{m.new} with every other change reverted: {outcome_word(an.rest_reverted)}.{others}"
         f"{why}\n\n"
         f"**What to do.** A backport to an older release needs that hunk and, for hosted MCP "
-        "approvals, the MCP check and its import as well; no other hunk whose revert ran brings the bug back. The MCP "
-        "check as shipped has a cost: after an MCP approval request nobody answers, compaction "
-        "stops for good (notebook 10 has the test and a patch); backport it with that patch."
+        "approvals, the MCP check and its import as well; no other hunk whose revert ran brings "
+        "the bug back. The MCP check as shipped has a cost: after an MCP approval request "
+        "nobody answers, compaction stops for good (notebook 10 has the test and a patch); "
+        "backport it with that patch."
     )
 
 
@@ -1018,7 +1019,10 @@ def your_session(found: Findings) -> str:
         else None
     )
     text = own.session_answer(example, own.session_verdict(example), turn, after, stop)
-    label = f"**Answer** (the example, 07's poisoned store; openai-agents {_pinned(found)}, `input` mode)."
+    label = (
+        f"**Answer** (the example, 07's poisoned store; openai-agents {_pinned(found)}, "
+        "`input` mode)."
+    )
     return text.replace("**Answer.**", label, 1)
 
 
