@@ -351,7 +351,8 @@ def test_headlines_appendix_names_the_cause_of_the_next_turn_failing_from_its_fi
     """Issue 61 (r7): 12's first screen asked why the next turn failed only from 0.22.1 and
     answered with the symptom ("from there the resume no longer compacts"); it names the cause,
     the ownership gate 0.22.1 added, and the boundaries whose resume the mechanism record shows
-    holding no generation."""
+    holding no generation. r10: it said so generally; it names what made the generation stale
+    (the pause's own compaction) and that a resume in memory compacts where the pause does not."""
     from approval_compaction.lab.mechanism.record import load_record
 
     said = headlines.appendix(found).split("**What to do.**")[0]
@@ -363,7 +364,10 @@ def test_headlines_appendix_names_the_cause_of_the_next_turn_failing_from_its_fi
         for b, t in traces.items()
         if any(e.startswith(headlines.HOLDS_NONE) for e in t.generations.get("resume", ()))
     ]
-    assert held_none and "the resume holds none" in said
+    assert held_none and "the resume holds none when" not in said  # r10: stated too generally
+    assert "the pause's own compaction (the call lost) moves the generation on" in said
+    assert "holds an old one or none: its compaction is skipped" in said
+    assert "an in-memory resume compacts" in said
     assert all({"memory": "in memory", "json": "as JSON"}[b] in said for b in held_none)
 
 
@@ -408,3 +412,5 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
     assert "hunk 3, 0.24.0's own check pairing each request with its response" in said
     assert "hunk 1, its import" in said
     assert "quoted below" not in said  # the excerpt is notebook 03's, not repeated in 12
+    assert "instead" not in said  # r10: against 03's "also"; a fix for every kind needs both
+    assert "those hunks as well as the function fix" in said

@@ -71,8 +71,8 @@ def test_your_session_names_its_example_as_notebook_07s_store() -> None:
     from approval_compaction.lab.findings.load import load_findings
 
     answer = your_session(load_findings(paths.DATA))
-    assert answer.startswith("**Answer** (the example, 07's poisoned store).")
-    assert "its result is 07's" in first_screen("15-your-session")
+    assert answer.startswith("**Answer** (the example, 07's poisoned store; openai-agents ")
+    assert "is 07's lesson; what only this notebook" in first_screen("15-your-session")
 
 
 def test_your_session_gives_the_maintainers_an_action_on_a_poisoned_store() -> None:

@@ -219,9 +219,9 @@ def session_answer(
 # patched; in previous_response_id mode it then stops compacting), while the store keeps it.
 MAINTAINERS = (
     "\n\nSDK maintainers: leave a stored output whose call is gone out of the model input, as "
-    "`0.24.0-compaction-liveness.patch` does (notebook 10): the API then answers such a session "
-    "(in `previous_response_id` mode compaction then stops for good), though the store keeps the "
-    "orphan output until `doctor repair` rewrites it."
+    "`0.24.0-compaction-liveness.patch` does; notebook 10 runs it: the API then answers such a "
+    "session, but in `previous_response_id` mode compaction then never runs again, and the store "
+    "keeps the orphan output until `doctor repair` rewrites it."
 )
 
 

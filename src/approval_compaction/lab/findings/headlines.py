@@ -833,8 +833,8 @@ def after_the_fix(found: Findings) -> str:
     if not fresh:
         return f"**Answer.** No: on {found.fixed_in} a fresh session keeps compacting."
     said = [
-        f"**Answer.** Yes. On {found.fixed_in}, on a fresh session (the hook always says yes, "
-        "over HTTP to the stand-in): "
+        f"**Answer.** Yes. On {found.fixed_in}, on a fresh `SQLiteSession` (the hook always says "
+        "yes, over HTTP to the stand-in): "
         + "; ".join(_situation_clause(v) for v in fresh)
         + ": the stored history grows every turn."
     ]
@@ -843,22 +843,28 @@ def after_the_fix(found: Findings) -> str:
         grouped.setdefault(v.modes, []).append(f"*{v.situation}*")
     if grouped:
         said.append(
-            "As the SDK documents, any unanswered call stops it too in "
+            "As the SDK documents, any unanswered call stops it in "
             + "; ".join(
                 f"{_modes(modes)} mode ({', '.join(names)})" for modes, names in grouped.items()
             )
-            + "."
+            + ": that mode compacts only the whole history."
         )
     test, patch = (p.relative_to(paths.ROOT).as_posix() for p in (_MCP_TEST, _PATCH))
     return (
-        " ".join(said) + f"\n\n**What to do.** SDK maintainers: add `{test}` (below) to the SDK's "
-        f"`tests/memory/`; it fails on {found.fixed_in}. Apply `{patch}` at `v{found.fixed_in}`; "
-        f"the test then passes.\n\nTeams: upgrade to {found.fixed_in}; until then, on "
+        "\n\n".join(said) + f"\n\n**What to do.** SDK maintainers: add `{test}` (below) to the "
+        f"SDK's `tests/memory/`; it fails on {found.fixed_in}. Apply `{patch}` at "
+        f"`v{found.fixed_in}`; the test then passes. The patch also leaves out of the model input "
+        "an *orphan output* (an output whose call is gone, as older releases stored): such a "
+        "*poisoned* store is then answered, but in `previous_response_id` mode it stops "
+        "compacting (the table below)."
+        f"\n\nTeams: upgrade to {found.fixed_in}; until then, on "
         f"{_affected_span(found)}, pass the session to `defer_compaction_while_pending`, and keep "
         f"it on {found.fixed_in} wherever an approval can go unanswered (notebook 06). It "
         "*retires* (removes from the store) the unanswered request, so compaction goes on; a "
-        "late answer to it is then stored as text. For stores an affected release already "
-        "wrote: `doctor scan`, then `doctor repair` (notebook 07)."
+        "late answer to it is then stored as text."
+        f"\n\nFor stores an *affected release* ({_affected_span(found)}) already wrote, run the "
+        "*doctor* (notebook 07): `python -m approval_compaction doctor scan STORE --all`, then "
+        "`doctor repair STORE --all --apply`."
     )
 
 
@@ -927,10 +933,11 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
         return f"hunk {an.numbers[hunk]}, {what}"
 
     others = "".join(
-        f"\n\nA {k.label} approval request needs hunks "
-        f"{' and '.join(str(an.numbers[h]) for h in k.minimal_fix)} instead "
+        f"\n\nA {k.label} approval request is kept by hunks "
+        f"{' and '.join(str(an.numbers[h]) for h in k.minimal_fix)} "
         f"({'; '.join(named(h) for h in sorted(k.minimal_fix, key=_an_import))}); "
-        f"with the function fix alone {m.old} still loses it."
+        f"with the function fix alone {m.old} still loses it, so a fix for every kind needs "
+        "those hunks as well as the function fix."
         for k in other
     )
     stored = next((e for e in found.releases.eras if e.orphan_stored != "never"), None)
@@ -945,10 +952,11 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
         f"{m.old} with it alone: {an.minimal_outcome.verdict}; "
         f"{m.new} with every other change reverted: {outcome_word(an.rest_reverted)}.{others}"
         f"{why}\n\n"
-        f"**What to do.** A backport to an older release needs that hunk, and the MCP check for "
-        "hosted MCP approvals; no other hunk whose revert ran brings the bug back. The MCP "
-        "check as shipped has a cost: after an MCP approval request nobody answers, compaction "
-        "stops for good (notebook 10 has the test and a patch); backport it with that patch."
+        f"**What to do.** A backport to an older release needs that hunk and, for hosted MCP "
+        "approvals, the MCP check and its import as well; no other hunk whose revert ran brings "
+        "the bug back. The MCP check as shipped has a cost: after an MCP approval request "
+        "nobody answers, compaction stops for good (notebook 10 has the test and a patch); "
+        "backport it with that patch."
     )
 
 
@@ -981,9 +989,11 @@ def _why_stored(first: str) -> str:
     return (
         f"\n\nThe next turn fails only from {first} because {first} added the ownership gate "
         f"(`{GATE}`, shown below): it skips a compaction when the run does not hold the "
-        f"session's current generation (a count of its writes), and the resume holds none when "
-        f"it would compact, its paused state kept {where}; so the resume no longer compacts, and "
-        "the output without its call stays stored."
+        "session's current generation (a count of its writes).\n\nIn `run/approve/on` the pause's "
+        "own compaction (the call lost) moves the generation on, so the resume, its paused "
+        f"state kept {where}, holds an old one or none: its compaction is skipped, and the "
+        "output without its call stays stored. From the fix on the pause does not compact, so "
+        "an in-memory resume compacts (notebook 06)."
     )
 
 
@@ -1003,7 +1013,11 @@ def your_session(found: Findings) -> str:
         else None
     )
     text = own.session_answer(example, own.session_verdict(example), turn, after, stop)
-    return text.replace("**Answer.**", "**Answer** (the example, 07's poisoned store).", 1)
+    label = (
+        f"**Answer** (the example, 07's poisoned store; openai-agents {_pinned(found)}, "
+        "`input` mode)."
+    )
+    return text.replace("**Answer.**", label, 1)
 
 
 EXAMPLE_ID = "case-session"  # the session notebooks/examples/poisoned.db holds
