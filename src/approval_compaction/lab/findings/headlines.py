@@ -168,23 +168,23 @@ def _action(found: Findings, shown: str = "") -> str:
 def walkthrough(found: Findings) -> str:
     """01: where the user meets the bug in the report's mode, the one 01 runs, over HTTP, and
     whether the later questions of that conversation are refused too; then, in a line, where
-    the default mode meets it (the last table; 09 shows the request)."""
+    the default mode meets it (the last table). Short paragraphs: the action must fall in the
+    first 40 lines at 100 columns (issue 61, r10)."""
     pinned = _pinned(found)
     auto, at = _error(found, "auto")
     report, then = _error(found, "input")
     return (
-        f"**Answer.** On {pinned}, over HTTP to the stand-in, in `input` mode, with the hook "
-        "always saying yes: the pending call "
-        "is compacted away at the pause, the approval and the resume work, the tool's output is "
-        f"stored without its call, and the {then} is refused ({code(any_call(report))})"
-        f"{_later(found, pinned)}.\n\nIn the default `auto` mode, with the same hook and the "
-        "agent's responses stored (`ModelSettings(store=...)` unset, as here), the "
-        "run cannot even pause: "
-        f"the compaction request at the {at} is refused ({code(any_call(auto))}) and "
-        "`Runner.run` raises (the last table; notebook 09 shows the request). With "
-        "`store=False` (*auto, store=False*) the pause works and the next question is refused "
-        "instead.\n\n" + _default_trigger(found, pinned) + _walkthrough_action(found)
-    )
+        f"**Answer.** On {pinned} in `input` mode, with the hook always saying yes (over HTTP "
+        "to the stand-in), the pending call is compacted away at the pause. Approval and resume "
+        f"work, but the output is stored without its call, so the {then} is refused "
+        f"({code(any_call(report))}){_later(found, pinned)}.\n\nIn the default `auto` mode, "
+        "while responses are stored (`ModelSettings(store=...)` unset, as here), the compaction "
+        f"request at the {at} is refused ({code(any_call(auto))}): `Runner.run` raises, with "
+        "nothing to approve (the last table). With `store=False` (*auto, store=False*) the "
+        "pause works and the next question is refused instead.\n\n"
+        + _walkthrough_action(found)
+        + _default_trigger(found, pinned)
+    ).rstrip()
 
 
 def _default_trigger(found: Findings, release: str) -> str:
@@ -199,44 +199,47 @@ def _default_trigger(found: Findings, release: str) -> str:
     same = len(set(per_mode.values())) == 1
     at = next(iter(per_mode.values()))
     met = (
-        f"at {len(at)} ({' and '.join(map(str, at)) or 'none'} prior turns), in each of the "
-        f"{_modes(list(per_mode)).replace('` and `', '`, `', len(per_mode) - 2)} modes"
+        f"at {len(at)} ({' and '.join(map(str, at)) or 'none'} prior turns) in each of the "
+        f"{len(per_mode)} modes"
         if same
         else "; ".join(f"at {len(a)} in `{m}` mode" for m, a in per_mode.items())
     )
     return (
-        "**Without the hook.** The hook is the study's way to force compaction at every pause. "
-        f"The SDK's own *default trigger* compacts once {SDK_DEFAULT_THRESHOLD} stored items are "
-        f"neither a user's message nor a summary. Of {len(rows)} *pause positions* "
-        f"({rows[0].prior_turns} to {rows[-1].prior_turns} plain turns before the pausing one), "
-        f"{release} meets the bug {met} (`doctor check` runs each; notebook 07 the `auto` "
-        "mode's).\n\n"
+        f"**Without the hook.** The SDK's own *default trigger* compacts once "
+        f"{SDK_DEFAULT_THRESHOLD} stored items are neither a user's message nor a summary. Of "
+        f"{len(rows)} *pause positions* ({rows[0].prior_turns} to {rows[-1].prior_turns} plain "
+        f"turns before the pausing one), {release} meets the bug {met}.\n\nThe positions are "
+        "this test agent's, whose plain turn stores one item; yours differ (the doctor's "
+        "`doctor check` runs each mode; notebook 07 the `auto` mode's).\n\n"
     )
 
 
 def _walkthrough_action(found: Findings) -> str:
-    """01's action in 01's own words: upgrade, the workaround on the releases that lose the
-    call; whether to keep it after the upgrade, and its costs, left to notebook 06 (01 defines
-    none of the terms they need)."""
+    """01's action in 01's own words: upgrade; the workaround on the releases that lose the call
+    in some mode, with what it does in the words of ``fix/workaround.py`` and the README (the
+    latest model exchange, a dead call retired); keep it after the upgrade (notebook 06 says
+    why); the doctor for stores already written; and the SDK maintainer's line."""
     hit = [e for e in found.releases.eras if e.affected] if found.releases else []
     lost = (
         release_range(hit[0].span.partition("..")[0], hit[-1].span.rpartition("..")[2])
         if hit
         else _pinned(found)
     )
-    upgrade = (
-        f"Upgrade to {found.fixed_in} (the last table: this case on it, from the sweep of every "
-        "release). "
-        if found.fixed_in
-        else ""
-    )
+    upgrade = f"Upgrade to {found.fixed_in} (the last table). " if found.fixed_in else ""
     return (
-        f"**What to do.** {upgrade}Until you can, on {lost}, pass the session to "
-        "`defer_compaction_while_pending`, the study's workaround: compaction waits while a "
-        "stored call has no output. Keep it after upgrading wherever "
-        "an approval can go unanswered (notebook 06 says why, and its costs).\n\nUpgrading does "
-        "not heal a store an affected release already wrote: run `python -m approval_compaction "
-        "doctor scan STORE --all`, then `doctor repair STORE --all --apply` (notebook 07)."
+        f"**What to do.** {upgrade}Until then, on {lost} (some mode meets the bug on each; "
+        "notebook 05 splits them by mode), pass the session to "
+        "`defer_compaction_while_pending`, the workaround. Keep it after upgrading wherever an "
+        "approval can go unanswered (notebook 06 says why, and its costs).\n\nThe workaround "
+        "makes automatic compaction wait while the latest request to the model and its answer "
+        "hold a call without its output, and retires a *dead call* (one whose output may never "
+        "come), removing it from the store, so the session keeps compacting.\n\n"
+        "Upgrading does not heal a store an affected release already wrote; the study's "
+        "*doctor*, a command that checks and repairs stored sessions, does: run "
+        "`python -m approval_compaction doctor scan "
+        "STORE --all`, then `doctor repair STORE --all --apply` (notebook 07).\n\n"
+        "**For the SDK:** compaction must not summarise a call away while its output is yet to "
+        "come (notebook 03 reads the check that does this, and the release that moved it).\n\n"
     )
 
 
@@ -250,7 +253,7 @@ def _later(found: Findings, release: str) -> str:
         v.situation == "poisoned" and v.state == REFUSED and "input" in v.modes
         for v in record.liveness
     )
-    return "; the store keeps that output, so each later question is refused too" if refused else ""
+    return "; the store keeps the output, so every later question is refused too" if refused else ""
 
 
 def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
@@ -280,12 +283,19 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
     }
     stop = [mode for mode, none in compacts.items() if none]
     go = [mode for mode, none in compacts.items() if not none]
+    goes_on = []
+    if go:
+        goes_on.append(f"in {_modes(go)} mode compaction goes on, around the open call")
+    if stop:
+        goes_on.append(f"in {_modes(stop)} mode it stops")
     clauses = []
     if go:
         clauses.append(
             f"In {_modes(go)} mode that turn's compaction is *partial*: only the items after the "
-            "open call (the next question and its answer) are compacted, sent as items as in "
-            f"`input` mode (the SDK's docstring: {code(PARTIAL_INPUT)}), so the open call stays"
+            "open call are compacted, sent as items as in `input` mode (the SDK's docstring: "
+            f"{code(PARTIAL_INPUT)}). The next question is kept, as a compaction keeps the "
+            "user's messages (notebook 01's did too), and the summary replaces its answer; the "
+            "open call stays"
         )
     if stop:
         clauses.append(
@@ -293,27 +303,38 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
             "compaction request at all"
         )
     said = ".\n\n".join(clauses)  # one paragraph a mode
+    fixed = found.fixed_in
+    keep = _keep_said(found).replace(f"{fixed} alone", f"{fixed} without the workaround")
     return (
-        f"**Answer.** On {pinned} over HTTP, with the hook compacting after every turn, the "
-        f"compaction request at the pause is refused in {_modes(refused)} mode, while the "
-        "agent's responses are stored (the default; notebook 09), and the pending call stays "
-        "stored without its output, an open call. The next question is "
+        f"**Answer.** On {pinned} over HTTP, with the hook always saying yes, while the "
+        "agent's responses are stored (the default), the compaction request at the pause is "
+        f"refused in {_modes(refused)} mode (notebook 09). The pending call stays stored "
+        "without its output, an open call. The next question is "
         + ("answered" if answered else "not always answered")
-        + ": the runner leaves the open call out of what it sends the model.\n\nThe store keeps "
-        f"it, in {kept} of the {len(turns)} next questions the sweep asked after such a pause "
-        "(the 8 cases with compaction on, in each mode); this notebook runs one case in both "
-        f"modes.\n\n{said}"
-        f"{_stops_for_good(found, [pinned, found.fixed_in], stop)}.\n\n"
-        f"**What to do.** Upgrade to {found.fixed_in}: its compaction waits while a call has no "
+        + ": the runner leaves the open call out of what it sends the model. "
+        + "; ".join(goes_on)[:1].upper()
+        + "; ".join(goes_on)[1:]
+        + ".\n\n"
+        f"**What to do.** Upgrade to {fixed}: its compaction waits while a call has no "
         "output, so the pause is answered (notebook 01's last table). A call is still left open "
         "when its approval is *abandoned* (the user asks something else; it can still be "
-        f"answered late).\n\n{_keep_said(found)} (A *hosted MCP approval request* is one the "
-        "API asks for on behalf of a tool on an MCP server the API itself calls.)\n\n"
+        "answered late).\n\nA *hosted MCP approval request* is one the API asks for on behalf "
+        f"of a tool on an MCP server the API itself calls. {keep}\n\nThat workaround makes "
+        "automatic compaction wait while the latest request to the model and its answer hold a "
+        "call without its output, and retires a *dead call* (one whose output may never come), "
+        "removing it from the store, so the session keeps compacting.\n\n"
         "Upgrading does not free a store already left with an open call: the study's *doctor* "
         "finds it (`python -m approval_compaction doctor scan STORE --all` names it *stuck*) "
         "and `doctor repair STORE --all --apply` rewrites the open call as a message saying it "
-        "was never answered (notebook 07). For the SDK: compaction should wait while a call has "
-        f"no output, as {found.fixed_in}'s does (notebook 03).\n"
+        "was never answered (notebook 07).\n\n"
+        f"**For the SDK:** {fixed}'s waiting leaves a gap: after a hosted MCP approval request "
+        "left unanswered, compaction stops for good (notebook 10). A session must go on "
+        "compacting then: notebook 10's "
+        "proposed patch does that, a decision still open upstream.\n\n"
+        f"**In detail.** On {pinned}, the store keeps the open call in {kept} of the "
+        f"{len(turns)} next questions the sweep asked after such a pause (the 8 cases with "
+        "compaction on, in each mode); this notebook runs one case in both modes.\n\n"
+        f"{said}{_stops_for_good(found, [pinned, fixed], stop)}.\n"
     ).rstrip()
 
 
@@ -347,9 +368,8 @@ def _stops_for_good(found: Findings, releases: Sequence[str | None], modes: Sequ
     return (
         ": the SDK documents that this mode compacts only a history whose every call has its "
         f"output ({code(DOCUMENTED_LIMIT)}). While the open call is stored the session *stops "
-        "compacting* and the history grows every turn, as it does after an approval nobody "
-        f"answers, over 10 later questions on {' and '.join(stuck)} (notebook 10 shows "
-        f"{stuck[-1]}'s)"
+        "compacting* and the history grows every turn (notebook 10 follows the same stop, "
+        "turn by turn, after an approval left unanswered)"
     )
 
 
@@ -385,25 +405,26 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
     return (
         f"**Answer.** In {m.old} (`{STUDY_MODE}` mode) the compaction session itself sends the "
         "pending call to `responses.compact`, and the summary replaces it in the store. Its "
-        f"pairing check, `drop_orphan_function_calls`, runs in `{m.function}` only when part of "
-        f"the history is compacted (the branch at line {m.old_line} of "
-        "`agents/memory/openai_responses_compaction_session.py`); at the "
-        f"{', '.join(m.old_compacts_at)} the whole history is compacted, so that branch is "
-        "skipped, and the check with it. At the pause the check runs only in "
-        "`prepare_input_with_session`, which builds the model's input, not in compaction.\n\n"
+        f"pairing check runs in compaction (`{m.function}`) only when part of the history is "
+        f"compacted (line {m.old_line} of `agents/memory/openai_responses_compaction_session.py`); "
+        f"at the {', '.join(m.old_compacts_at)} the whole history is compacted, so compaction "
+        "skips it. The check does run at the pause, but only where the model's input is built "
+        "(`prepare_input_with_session`).\n\n"
         f"{m.new} moves the check up into the block every automatic compaction enters "
-        f"({code(m.new_block)}): while a call has no output, it waits instead of compacting"
-        f"{scope}.\n\n"
-        f"**What to do.** An SDK maintainer runs the pairing check for every automatic "
-        f"compaction, and waits while a call has no output, as {m.new} does. To fix an older "
-        f"release line, backport that move (notebook 12 has it as a one-change patch)."
+        f"({code(m.new_block)}): while a call has no output, that compaction returns, and a "
+        f"later one runs once the call has its output{scope}.\n\n"
+        f"**What to do.** SDK maintainers: run the pairing check for every automatic "
+        f"compaction, and skip compacting while a call has no output, as {m.new} does. To fix "
+        "an older release line, backport that move (notebook 12 has it as a one-change patch)."
         + (
-            "\n\nFor *hosted MCP approval requests* (approvals the API asks for on behalf of a "
-            f"tool on an MCP server it calls) the backport also needs {m.new}'s check that pairs "
-            "each request with its response (notebook 12 names those changes).\n\nAs shipped "
-            "that check has a cost: after an MCP approval request nobody answers, compaction "
-            f"stops for good (notebook 10). Notebook 10's patch, `{paths.LIVENESS_PATCH.name}`, "
-            f"is written against {m.new}: apply it there, and with any backport of that check."
+            " A *hosted MCP approval request* (an approval the API asks for on behalf of a tool "
+            f"on an MCP server it calls) needs more of {m.new}'s changes (notebook 12 names "
+            f"them).\n\n{m.new}'s waiting has a cost: after a hosted MCP approval request left "
+            "unanswered, compaction stops for good (notebook 10).\n\nNotebook 10's proposed patch, "
+            f"`{paths.LIVENESS_PATCH.name}`, is written against {m.new}: it lets compaction "
+            "summarise only what follows a waiting call or request, which stays stored and can "
+            "still be answered, so the session keeps compacting. Whether to take it is still "
+            "open upstream; a backport of the moved check inherits the same cost."
             if not_fixed
             else ""
         )
