@@ -79,9 +79,9 @@ LOADS: dict[str, frozenset[str]] = {
             "nbconvert",
         }
     ),
-    # the harnesses tests start: a browser for the notebooks, hypothesis for the store fuzzer,
-    # the JS driver's runner (and its stand-in's client) for the JS store fuzzer
-    "testing": frozenset({"playwright", "hypothesis", "openai"}),
+    # the harnesses tests start: a browser for the notebooks, hypothesis for the store fuzzer
+    # (the JS store fuzzer, which starts the JS driver's runner, is the JS folder's: js.fuzz)
+    "testing": frozenset({"playwright", "hypothesis"}),
 }
 
 
