@@ -99,7 +99,7 @@ def healed_sent_frame(session: Session, after: Transcript) -> pd.DataFrame:
     doctor rewrote shown whole, its status ``the doctor's rewrite``."""
     healed = healed_items(session)
     frame = diff_frame(healed, sent_items(after))
-    kept = [json.dumps(i, sort_keys=True) for i in session.items]
+    kept = {json.dumps(i, sort_keys=True) for i in session.items}
     rewritten = [
         str(at) for at, item in enumerate(healed) if json.dumps(item, sort_keys=True) not in kept
     ]
