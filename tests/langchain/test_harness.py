@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -60,5 +61,34 @@ def test_harness_steps_a_late_decision_runs_no_tool_and_is_refused() -> None:
         late = steps.step(3, {"action": "decide", "decision": "approve", "boundary": "memory"})
         assert late.approvals == 1 and late.stages[0].dispatches == 0
         assert steps.start({"mode": "window-0", "api": "chat", "store": "memory"}) != ""
+    finally:
+        steps.close()
+
+
+@pytest.mark.subprocess
+def test_harness_steps_a_driver_that_fails_or_stays_silent_is_one_line(tmp_path: Path) -> None:
+    """The step mode's errors, on a stand-in driver script run by this interpreter: the
+    driver's own ``error`` is its failure, and no answer within the timeout is a one-line
+    ``DriverError`` naming the driver, not a hang."""
+    from approval_compaction.langchain.harness import Steps
+
+    python = tmp_path / "python"
+    python.write_text(
+        f"#!{sys.executable}\n"
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    op = json.loads(line)['op']\n"
+        "    if op == 'hang': continue\n"
+        "    answer = {'sdk_version': '1.0'} if op == 'version' else {'error': 'it broke'}\n"
+        "    print(json.dumps(answer), flush=True)\n"
+    )
+    python.chmod(0o755)
+    steps = Steps(python, timeout=2)
+    try:
+        assert steps.version == "1.0"
+        with pytest.raises(DriverError, match="^the LangChain driver failed: it broke$"):
+            steps.step(1, {"action": "ask", "calls": []})
+        with pytest.raises(DriverError, match="^the LangChain driver: .*no answer within 2 s$"):
+            steps.ask({"op": "hang"})
     finally:
         steps.close()

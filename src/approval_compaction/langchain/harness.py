@@ -21,13 +21,10 @@ opens to resume.
 
 from __future__ import annotations
 
-import contextlib
-import json
-import select
 import shutil
-import subprocess
 import tempfile
 from collections.abc import Mapping, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,8 +35,8 @@ from ..errors import InvestigationError
 from ..study.capture import CaseRun
 from ..study.moves import StepAnswer
 from ..study.scenario import Case, all_cases
-from ..study.worker import WorkerError, run_script, script_environ
-from .items import read_liveness, read_run
+from ..study.worker import Worker, WorkerError, ask_driver, run_script, script_environ
+from .items import read_liveness, read_run, read_step
 from .words import APIS as APIS
 from .words import KINDS as KINDS
 from .words import STEPS as STEPS
@@ -147,51 +144,38 @@ def _run(python: Path, driver: Path, specs: list[dict[str, Any]]) -> list[dict[s
 
 class Steps:
     """The driver taking a searched conversation one step at a time (``driver.py --steps``),
-    in the release's interpreter, against one stand-in served here, from a scratch folder of
-    its own: one process for every conversation until ``close``. ``moves.MOVES`` are the steps
-    it takes; each answer is read by ``items.read_step``."""
+    in the release's interpreter, from a scratch folder of its own, against one stand-in served
+    here (started when the first conversation starts): one process for every conversation until
+    ``close``. ``study.moves.StepDriver`` is the interface; ``moves.MOVES`` the steps it takes;
+    each answer is read by ``items.read_step``."""
 
     def __init__(self, python: Path, timeout: float = TIMEOUT) -> None:
-        from ..wire.server import running
-
         if not Path(python).exists():
             raise DriverError(f"no interpreter at {python}: make the release's environment first")
-        self.scratch = tempfile.mkdtemp(
-            prefix="approval-compaction-langchain-steps-", dir=paths.scratch()
+        self.stack = ExitStack()
+        self.scratch = self.stack.enter_context(
+            tempfile.TemporaryDirectory(
+                prefix="approval-compaction-langchain-steps-", dir=paths.scratch()
+            )
         )
         driver = Path(self.scratch) / DRIVER.name
         shutil.copyfile(DRIVER, driver)
-        self.server = running(conversations=True)
-        self.base_url = self.server.__enter__().base_url
-        self.proc = subprocess.Popen(
-            [str(python), str(driver), "--steps"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            env=environ(),
-            cwd=self.scratch,
-        )
+        command = [str(python), str(driver), "--steps"]
+        self.worker = Worker(command=command, environ=environ(), cwd=self.scratch)
+        self.base_url = ""
         self.timeout, self.started = timeout, 0
         self.version = str(self.ask({"op": "version"})["sdk_version"])
 
     def ask(self, request: dict[str, Any]) -> dict[str, Any]:
         """Send one request, and wait (at most ``timeout`` seconds) for its answer."""
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        with contextlib.suppress(BrokenPipeError):  # a driver that died says so below
-            self.proc.stdin.write(json.dumps(request) + "\n")
-            self.proc.stdin.flush()
-        ready, _, _ = select.select([self.proc.stdout], [], [], self.timeout)
-        line = self.proc.stdout.readline() if ready else ""
-        if not line:
-            self.proc.kill()
-            raise DriverError(f"the LangChain driver gave no answer within {self.timeout:g} s")
-        answer: dict[str, Any] = json.loads(line)
-        if answer.get("error"):
-            raise DriverError(f"the LangChain driver failed: {answer['error']}")
-        return answer
+        return ask_driver(self.worker, request, self.timeout, "the LangChain driver", DriverError)
 
     def start(self, settings: Mapping[str, Any]) -> str:
         """Open a new conversation: "" when it started, else why the release cannot."""
+        if not self.base_url:
+            from ..wire.server import running  # loads the openai client: only when one runs
+
+            self.base_url = self.stack.enter_context(running(conversations=True)).base_url
         self.started += 1
         spec = {**settings, "label": f"c{self.started}", "base_url": self.base_url}
         answer = self.ask({"op": "start", "settings": spec, "scratch": self.scratch})
@@ -199,15 +183,8 @@ class Steps:
 
     def step(self, index: int, step: Mapping[str, Any]) -> StepAnswer:
         """Take one step (its JSON); its answer with the stages mapped (``items.read_step``)."""
-        from .items import read_step
-
         return read_step(self.ask({"op": "step", "index": index, "step": dict(step)}))
 
     def close(self) -> None:
-        with contextlib.suppress(Exception):
-            self.ask({"op": "stop"})
-        assert self.proc.stdin is not None
-        self.proc.stdin.close()
-        self.proc.wait(timeout=60)
-        self.server.__exit__(None, None, None)
-        shutil.rmtree(self.scratch, ignore_errors=True)
+        self.worker.close()
+        self.stack.close()
