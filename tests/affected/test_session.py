@@ -28,6 +28,8 @@ from approval_compaction.lab.affected.session import (
     turn_answers,
     write_example,
 )
+from approval_compaction.lab.findings.headlines import stop_new_sessions
+from approval_compaction.lab.findings.load import Findings
 from approval_compaction.lab.plugins import plugin
 
 EXAMPLE = paths.ROOT / "notebooks" / "examples" / "poisoned.db"
@@ -52,7 +54,9 @@ def test_the_committed_example_is_what_the_installed_release_writes(tmp_path: Pa
     assert {row[1] for row in rows(EXAMPLE)} == {"2026-01-01 00:00:00"}
 
 
-def test_a_poisoned_store_is_refused_and_its_healed_list_is_answered(tmp_path: Path) -> None:
+def test_a_poisoned_store_is_refused_and_its_healed_list_is_answered(
+    tmp_path: Path, committed: Findings
+) -> None:
     store = tmp_path / "store.db"
     shutil.copyfile(EXAMPLE, store)
     before = store.read_bytes()
@@ -68,7 +72,7 @@ def test_a_poisoned_store_is_refused_and_its_healed_list_is_answered(tmp_path: P
     assert [status for _, status, _ in turn_answers(after)] == [200, 200]
     compacted, stored = compaction_of(after)
     assert compacted and stored[0]["type"] != "function_call_output"
-    said = session_answer(session, report, turn, after)
+    said = session_answer(session, report, turn, after, stop_new_sessions(committed))
     assert said.startswith("**Answer.** `case-session` (store.db) is **poisoned**")
     assert "HTTP 400" in said and "is answered and compaction runs" in said
     assert said.index("notebook 06: upgrade") < said.index("`doctor repair STORE --all --apply`")
@@ -132,9 +136,11 @@ def test_a_session_that_cannot_be_read_is_one_line_naming_why(
     assert str(raised.value) == error
 
 
-def test_session_stop_is_notebook_06_for_python_and_the_plugins_for_another_sdk() -> None:
-    """How a team stops new sessions breaking comes from the SDK's plugin (``SdkPlugin.stop``)."""
-    assert stop_words("python").startswith("notebook 06: upgrade")
+def test_session_stop_is_the_plugins_for_another_sdk_and_never_typed_for_python() -> None:
+    """How a team stops new sessions breaking comes from the SDK's plugin (``SdkPlugin.stop``);
+    openai-agents' is computed from the findings (``stop_new_sessions``), never typed here."""
+    with pytest.raises(InvestigationError, match="^openai-agents' stop is computed from the"):
+        stop_words("python")
     assert stop_words("js") == plugin("js").stop and "js/workaround.mjs" in stop_words("js")
     with pytest.raises(InvestigationError, match="the adk plugin says nothing"):
         stop_words("adk")

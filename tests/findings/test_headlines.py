@@ -419,3 +419,20 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
     assert "quoted below" not in said  # the excerpt is notebook 03's, not repeated in 12
     assert "instead" not in said  # r10: against 03's "also"; a fix for every kind needs both
     assert "those hunks as well as the function fix" in said
+
+
+def test_stop_new_sessions_names_the_releases_the_findings_hold(found: Findings) -> None:
+    """How a team stops new openai-agents sessions breaking is computed from the findings (the
+    fixing release, the affected span): another fixing release changes it, none drops the
+    upgrade; the same action is notebook 15's."""
+    assert found.fixed_in and found.releases
+    hit = [e for e in found.releases.eras if e.affected]
+    first, last = hit[0].span.partition("..")[0], hit[-1].span.rpartition("..")[2]
+    stop = headlines.stop_new_sessions(found)
+    assert stop.startswith(f"notebook 06: upgrade to {found.fixed_in}; until then, on {first}.")
+    assert f"..{last}, pass the session to" in stop and stop.endswith("go unanswered")
+    moved = headlines.stop_new_sessions(replace(found, fixed_in="9.9.9"))
+    assert "upgrade to 9.9.9" in moved and "keep it on 9.9.9 wherever" in moved
+    none = headlines.stop_new_sessions(replace(found, fixed_in=None))
+    assert "upgrade" not in none and none.endswith("`defer_compaction_while_pending`")
+    assert f"({stop})" in headlines.your_session(found)

@@ -187,7 +187,8 @@ def session_answer(
 ) -> str:
     """The notebook's answer for this session: the doctor's verdict and what it names, the
     API's answer to the next question, and, healed, whether it is answered and compaction runs;
-    ``stop`` says how a team stops new sessions breaking (``stop_words``'s by default)."""
+    ``stop`` says how a team stops new sessions breaking (another SDK's: ``stop_words``'s by
+    default)."""
     refused = [(path, status, error) for path, status, error in turn_answers(turn) if status >= 400]
     head = f"`{session.session_id}` ({session.source}) is **{report.verdict}**"
     named = f": {report.note}" if report.note else ""
@@ -225,19 +226,15 @@ MAINTAINERS = (
 )
 
 
-# How a team stops new sessions breaking an openai-agents store: notebook 06's action (the
-# upgrade, the workaround before it and, where an approval can go unanswered, after it). Another
-# SDK's is its plugin's ``stop`` (``stop_words``).
-PYTHON_STOP = (
-    "notebook 06: upgrade, pass the session to `defer_compaction_while_pending` until then, "
-    "and keep it wherever an approval can go unanswered"
-)
-
-
 def stop_words(sdk: str) -> str:
-    """How a team stops new sessions of ``sdk`` (``python``, or a plugin's name) breaking."""
+    """How a team stops new sessions of another SDK (a plugin's name) breaking: its plugin's
+    ``stop``. openai-agents' is notebook 06's action with the releases the findings name
+    (``lab.findings.headlines.stop_new_sessions``), which its caller passes as ``stop``."""
     if sdk == "python":
-        return PYTHON_STOP
+        raise InvestigationError(
+            "openai-agents' stop is computed from the findings: pass "
+            "lab.findings.headlines.stop_new_sessions(findings) as stop"
+        )
     said = plugin(sdk).stop
     if said is None:
         raise InvestigationError(f"the {sdk} plugin says nothing on stopping new sessions breaking")

@@ -79,13 +79,7 @@ def keep_workaround(found: Findings, cite: str = " (notebook 06)") -> str:
     on the pinned release; on the fixing release keep it where an approval can go unanswered,
     naming what the fixing release alone stops compacting after (its liveness bugs, from the
     sweep, and the modes its documented contract stops in), and its costs (notebook 06)."""
-    hit = [e for e in found.releases.eras if e.affected] if found.releases else []
-    lost = (
-        release_range(hit[0].span.partition("..")[0], hit[-1].span.rpartition("..")[2])
-        if hit
-        else _pinned(found)
-    )
-    apply = f"On {lost}, pass the session to `defer_compaction_while_pending`"
+    apply = f"On {_affected_span(found)}, pass the session to `defer_compaction_while_pending`"
     if not found.fixed_in:
         return f"{apply}{cite}."
     record = of(found.verdicts, found.fixed_in).liveness if found.verdicts else ()
@@ -219,12 +213,7 @@ def _walkthrough_action(found: Findings) -> str:
     in some mode, with what it does in the words of ``fix/workaround.py`` and the README (the
     latest model exchange, a dead call retired); keep it after the upgrade (notebook 06 says
     why); the doctor for stores already written; and the SDK maintainer's line."""
-    hit = [e for e in found.releases.eras if e.affected] if found.releases else []
-    lost = (
-        release_range(hit[0].span.partition("..")[0], hit[-1].span.rpartition("..")[2])
-        if hit
-        else _pinned(found)
-    )
+    lost = _affected_span(found)
     upgrade = f"Upgrade to {found.fixed_in} (the last table). " if found.fixed_in else ""
     return (
         f"**What to do.** {upgrade}Until then, on {lost} (some mode meets the bug on each; "
@@ -457,14 +446,6 @@ def team_action(found: Findings, lost: str) -> str:
     )
 
 
-def _lost(found: Findings) -> str:
-    """The range of affected releases the sweep found (the pinned release without a sweep)."""
-    hit = [e for e in found.releases.eras if e.affected] if found.releases else []
-    if not hit:
-        return _pinned(found)
-    return release_range(hit[0].span.partition("..")[0], hit[-1].span.rpartition("..")[2])
-
-
 def violation_matrix(found: Findings) -> str:
     """04: how many cases break an invariant, the one choice they share, which invariants they
     break (each in its words), what the same cases meet over HTTP in the study's mode, and what
@@ -492,7 +473,7 @@ def violation_matrix(found: Findings) -> str:
         "without its output. Test it with the `on` cases of both runners and both decisions, as "
         "the README's regression test (`tests/sdk_regression/"
         "test_compaction_pending_approval.py`) does: its 4 cases fail on "
-        f"{_pinned(found)}.\n\n{team_action(found, _lost(found))}"
+        f"{_pinned(found)}.\n\n{team_action(found, _affected_span(found))}"
     )
 
 
@@ -890,7 +871,8 @@ def after_the_fix(found: Findings) -> str:
 
 
 def _affected_span(found: Findings) -> str:
-    """The releases that lose the pending call, first..last (``keep_workaround``'s span)."""
+    """The releases that lose the pending call, first..last, as the sweep found them (the
+    pinned release without a sweep)."""
     hit = [e for e in found.releases.eras if e.affected] if found.releases else []
     if not hit:
         return _pinned(found)
@@ -1018,6 +1000,20 @@ def _why_stored(first: str) -> str:
     )
 
 
+def stop_new_sessions(found: Findings) -> str:
+    """How a team stops new openai-agents sessions breaking, notebook 06's action, its releases
+    from the findings: the upgrade to the fixing release, the workaround on the affected ones
+    until then and, where an approval can go unanswered, after it (``keep_workaround``'s); with
+    no fixing release, the workaround alone."""
+    apply = "pass the session to `defer_compaction_while_pending`"
+    if not found.fixed_in:
+        return f"notebook 06: on {_affected_span(found)}, {apply}"
+    return (
+        f"notebook 06: upgrade to {found.fixed_in}; until then, on {_affected_span(found)}, "
+        f"{apply}, and keep it on {found.fixed_in} wherever an approval can go unanswered"
+    )
+
+
 def your_session(found: Findings) -> str:
     """Notebook 15: the committed example store, stepped through as a team's own session is (the
     findings are not read: the example is its own record)."""
@@ -1026,14 +1022,9 @@ def your_session(found: Findings) -> str:
     example = own.load_session(paths.ROOT / "notebooks" / "examples" / "poisoned.db", EXAMPLE_ID)
     turn = own.next_turn(example.items, "input")
     after = own.next_turn(own.healed_items(example), "input")
-    stop = (
-        f"notebook 06: upgrade to {found.fixed_in}; until then, on {_affected_span(found)}, pass "
-        "the session to `defer_compaction_while_pending`, and keep it on "
-        f"{found.fixed_in} wherever an approval can go unanswered"
-        if found.fixed_in
-        else None
+    text = own.session_answer(
+        example, own.session_verdict(example), turn, after, stop_new_sessions(found)
     )
-    text = own.session_answer(example, own.session_verdict(example), turn, after, stop)
     label = (
         f"**Answer** (the example, 07's poisoned store; openai-agents {_pinned(found)}, "
         "`input` mode)."
