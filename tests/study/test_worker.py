@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -108,3 +109,42 @@ def test_ask_driver_answers_or_says_in_the_sdks_error_who_failed(tmp_path: Path)
             ask_driver(worker, {"op": "bad"}, 60, "the driver", _SdkError)
         with pytest.raises(_SdkError, match="^the driver: .*gave no answer"):
             ask_driver(worker, {"op": "quit"}, 60, "the driver", _SdkError)
+
+
+def test_script_steps_number_each_conversation_and_say_failures_as_the_sdks(
+    tmp_path: Path,
+) -> None:
+    """Every SDK's ``Steps`` opens conversations ``c1``, ``c2``... with its own settings after
+    the label, and says a driver's failure in its own error naming it."""
+    from approval_compaction.study.worker import ScriptSteps
+
+    class _Steps(ScriptSteps):
+        who, error = "the stub driver", _SdkError
+
+    script = tmp_path / "steps.py"
+    script.write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    asked = json.loads(line)\n"
+        "    answer = {'sdk_version': '2.0'} if asked['op'] == 'version' else asked\n"
+        "    if asked.get('step') == {'fail': True}: answer = {'error': 'no'}\n"
+        "    if asked['op'] == 'start': answer = {'not_applicable': json.dumps(asked)}\n"
+        "    print(json.dumps(answer), flush=True)\n"
+    )
+    steps = _Steps([sys.executable, str(script)], script_environ(), str(tmp_path), 60)
+    try:
+        assert steps.version == "2.0"
+        first = json.loads(steps.open({"mode": "m"}, base_url="u"))  # echoed as its reason
+        assert first["settings"] == {"mode": "m", "label": "c1", "base_url": "u"}
+        assert first["scratch"] == str(tmp_path)
+        assert json.loads(steps.open({"mode": "m"}))["settings"]["label"] == "c2"
+        assert steps.take(3, {"action": "ask"}) == {
+            "op": "step",
+            "index": 3,
+            "step": {"action": "ask"},
+        }
+        assert steps.started == 2
+        with pytest.raises(_SdkError, match="^the stub driver failed: no$"):
+            steps.take(4, {"fail": True})
+    finally:
+        steps.worker.close()

@@ -36,7 +36,7 @@ from ..study.capture import CaseRun
 from ..study.moves import StepAnswer
 from ..study.scenario import Case, all_cases
 from ..study.words import Model
-from ..study.worker import Worker, WorkerError, ask_driver, run_script, script_environ
+from ..study.worker import ScriptSteps, WorkerError, run_script, script_environ
 from .items import Ids, read_liveness, read_run, read_step
 from .words import Kind as AdkKind
 
@@ -144,37 +144,29 @@ def _run(python: Path, driver: Path, spec: dict[str, Any]) -> list[dict[str, Any
         raise DriverError(f"the ADK driver {error}") from None
 
 
-class Steps:
+class Steps(ScriptSteps):
     """The driver taking a searched conversation one step at a time (``driver.py --steps``),
     in the release's interpreter, from a scratch folder of its own (its SQLite files too): one
     process for every conversation until ``close`` (a ``process`` boundary is its fork).
     ``study.moves.StepDriver`` is the interface; ``moves.MOVES`` the steps it takes."""
 
+    who, error = "the ADK driver", DriverError
+
     def __init__(self, python: Path, timeout: float = TIMEOUT) -> None:
         if not Path(python).exists():
             raise DriverError(f"no interpreter at {python}: make the release's environment first")
-        self.scratch = tempfile.mkdtemp(
-            prefix="approval-compaction-adk-steps-", dir=paths.scratch()
-        )
-        driver = Path(self.scratch) / DRIVER.name
+        scratch = tempfile.mkdtemp(prefix="approval-compaction-adk-steps-", dir=paths.scratch())
+        driver = Path(scratch) / DRIVER.name
         shutil.copyfile(DRIVER, driver)
-        command = [str(python), str(driver), "--steps"]
-        self.worker = Worker(command=command, environ=environ(), cwd=self.scratch)
-        self.timeout, self.started, self.ids = timeout, 0, Ids()
-        self.version = str(self.ask({"op": "version"})["sdk_version"])
-
-    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
-        return ask_driver(self.worker, request, self.timeout, "the ADK driver", DriverError)
+        self.ids = Ids()
+        super().__init__([str(python), str(driver), "--steps"], environ(), scratch, timeout)
 
     def start(self, settings: Mapping[str, Any]) -> str:
-        self.started += 1
         self.ids = Ids()
-        spec = {**settings, "label": f"c{self.started}"}
-        answer = self.ask({"op": "start", "settings": spec, "scratch": self.scratch})
-        return str(answer.get("not_applicable", ""))
+        return self.open(settings)
 
     def step(self, index: int, step: Mapping[str, Any]) -> StepAnswer:
-        return read_step(self.ask({"op": "step", "index": index, "step": dict(step)}), self.ids)
+        return read_step(self.take(index, step), self.ids)
 
     def close(self) -> None:
         self.worker.close()

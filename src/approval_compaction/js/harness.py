@@ -49,7 +49,7 @@ from ..study.items import Item
 from ..study.moves import StepAnswer
 from ..study.scenario import Case, all_cases
 from ..study.words import Mode, ResponseStore, ToolKind
-from ..study.worker import Worker, ask_driver
+from ..study.worker import ScriptSteps
 from ..wire.rules import KEEPS_USERS, CompactShape
 from ..wire.server import Running, running
 from .items import STORE_SUFFIX, read_liveness, read_run, read_step
@@ -240,32 +240,28 @@ def _said(stderr: str) -> str:
     return (named or lines or ["no output"])[-1]
 
 
-class Steps:
+class Steps(ScriptSteps):
     """The harness taking a searched conversation one step at a time (``harness.mjs --steps``),
     on the ``@openai/agents`` installed in ``package``, against a stand-in per compaction shape
     served here (started when a conversation first asks for its shape): one Node process for
     every conversation until ``close`` (a ``process`` boundary starts a second one).
     ``study.moves.StepDriver`` is the interface; ``moves.MOVES`` the steps it takes."""
 
+    who, error = "the JS harness", NodeError
+
     def __init__(self, package: Path = paths.ROOT, timeout: float = TIMEOUT) -> None:
         lacking = missing(package)
         if lacking:
             raise NodeError(f"{package} has no node_modules/{lacking[0]}: run npm ci there")
         self.stack = ExitStack()
-        self.scratch = self.stack.enter_context(
+        scratch = self.stack.enter_context(
             tempfile.TemporaryDirectory(prefix="approval-compaction-js-steps-", dir=paths.scratch())
         )
-        harness = _beside(Path(self.scratch), package, workaround=True)
+        harness = _beside(Path(scratch), package, workaround=True)
         env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI")}
         env["NODE_NO_WARNINGS"] = "1"
-        command = [node_binary(), str(harness), "--steps"]
-        self.worker = Worker(command=command, environ=env, cwd=self.scratch)
         self.servers: dict[str, Running] = {}
-        self.timeout, self.started = timeout, 0
-        self.version = str(self.ask({"op": "version"})["sdk_version"])
-
-    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
-        return ask_driver(self.worker, request, self.timeout, "the JS harness", NodeError)
+        super().__init__([node_binary(), str(harness), "--steps"], env, scratch, timeout)
 
     def start(self, settings: Mapping[str, Any]) -> str:
         shape = str(settings.get("shape", KEEPS_USERS))
@@ -273,17 +269,10 @@ class Steps:
             self.servers[shape] = self.stack.enter_context(
                 running(conversations=True, compact_shape=cast(CompactShape, shape))
             )
-        self.started += 1
-        spec = {
-            **settings,
-            "label": f"c{self.started}",
-            "base_url": self.servers[shape].base_url,
-        }
-        answer = self.ask({"op": "start", "settings": spec, "scratch": self.scratch})
-        return str(answer.get("not_applicable", ""))
+        return self.open(settings, base_url=self.servers[shape].base_url)
 
     def step(self, index: int, step: Mapping[str, Any]) -> StepAnswer:
-        return read_step(self.ask({"op": "step", "index": index, "step": dict(step)}))
+        return read_step(self.take(index, step))
 
     def close(self) -> None:
         self.worker.close()

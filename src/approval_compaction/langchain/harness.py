@@ -35,7 +35,7 @@ from ..errors import InvestigationError
 from ..study.capture import CaseRun
 from ..study.moves import StepAnswer
 from ..study.scenario import Case, all_cases
-from ..study.worker import Worker, WorkerError, ask_driver, run_script, script_environ
+from ..study.worker import ScriptSteps, WorkerError, run_script, script_environ
 from .items import read_liveness, read_run, read_step
 from .words import APIS as APIS
 from .words import KINDS as KINDS
@@ -142,48 +142,38 @@ def _run(python: Path, driver: Path, specs: list[dict[str, Any]]) -> list[dict[s
         raise DriverError(f"the LangChain driver {error}") from None
 
 
-class Steps:
+class Steps(ScriptSteps):
     """The driver taking a searched conversation one step at a time (``driver.py --steps``),
     in the release's interpreter, from a scratch folder of its own, against one stand-in served
     here (started when the first conversation starts): one process for every conversation until
     ``close``. ``study.moves.StepDriver`` is the interface; ``moves.MOVES`` the steps it takes;
     each answer is read by ``items.read_step``."""
 
+    who, error = "the LangChain driver", DriverError
+
     def __init__(self, python: Path, timeout: float = TIMEOUT) -> None:
         if not Path(python).exists():
             raise DriverError(f"no interpreter at {python}: make the release's environment first")
         self.stack = ExitStack()
-        self.scratch = self.stack.enter_context(
+        scratch = self.stack.enter_context(
             tempfile.TemporaryDirectory(
                 prefix="approval-compaction-langchain-steps-", dir=paths.scratch()
             )
         )
-        driver = Path(self.scratch) / DRIVER.name
+        driver = Path(scratch) / DRIVER.name
         shutil.copyfile(DRIVER, driver)
-        command = [str(python), str(driver), "--steps"]
-        self.worker = Worker(command=command, environ=environ(), cwd=self.scratch)
         self.base_url = ""
-        self.timeout, self.started = timeout, 0
-        self.version = str(self.ask({"op": "version"})["sdk_version"])
-
-    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
-        """Send one request, and wait (at most ``timeout`` seconds) for its answer."""
-        return ask_driver(self.worker, request, self.timeout, "the LangChain driver", DriverError)
+        super().__init__([str(python), str(driver), "--steps"], environ(), scratch, timeout)
 
     def start(self, settings: Mapping[str, Any]) -> str:
-        """Open a new conversation: "" when it started, else why the release cannot."""
         if not self.base_url:
             from ..wire.server import running  # loads the openai client: only when one runs
 
             self.base_url = self.stack.enter_context(running(conversations=True)).base_url
-        self.started += 1
-        spec = {**settings, "label": f"c{self.started}", "base_url": self.base_url}
-        answer = self.ask({"op": "start", "settings": spec, "scratch": self.scratch})
-        return str(answer.get("not_applicable", ""))
+        return self.open(settings, base_url=self.base_url)
 
     def step(self, index: int, step: Mapping[str, Any]) -> StepAnswer:
-        """Take one step (its JSON); its answer with the stages mapped (``items.read_step``)."""
-        return read_step(self.ask({"op": "step", "index": index, "step": dict(step)}))
+        return read_step(self.take(index, step))
 
     def close(self) -> None:
         self.worker.close()

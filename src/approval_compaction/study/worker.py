@@ -146,3 +146,37 @@ def ask_driver(
     if answer.get("error"):
         raise error(f"{who} failed: {answer['error']}")
     return answer
+
+
+class ScriptSteps:
+    """What every SDK's ``Steps`` shares (``moves.StepDriver``): a driver script that a
+    ``Worker`` runs from ``scratch`` (``command``), asked its release's version at once, then a
+    conversation opened per ``open`` (numbered ``c1``, ``c2``, ...) and its steps taken per
+    ``take``; every answer through ``ask_driver``, a failure ``error`` in one line naming
+    ``who``. An SDK's ``Steps`` adds its settings and maps its answers."""
+
+    who = "the driver"
+    error: type[InvestigationError] = InvestigationError
+
+    def __init__(
+        self, command: Sequence[str], environ: Mapping[str, str], scratch: str, timeout: float
+    ) -> None:
+        self.worker = Worker(command=command, environ=environ, cwd=scratch)
+        self.scratch, self.timeout, self.started = scratch, timeout, 0
+        self.version = str(self.ask({"op": "version"})["sdk_version"])
+
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Send one request, and wait (at most ``timeout`` seconds) for its answer."""
+        return ask_driver(self.worker, request, self.timeout, self.who, self.error)
+
+    def open(self, settings: Mapping[str, Any], **given: Any) -> str:
+        """Open the next conversation (``settings``, its label, then ``given``): "" when it
+        started, else why the release cannot run it."""
+        self.started += 1
+        spec = {**settings, "label": f"c{self.started}", **given}
+        answer = self.ask({"op": "start", "settings": spec, "scratch": self.scratch})
+        return str(answer.get("not_applicable", ""))
+
+    def take(self, index: int, step: Mapping[str, Any]) -> dict[str, Any]:
+        """Take one step (its JSON) of the open conversation: the driver's answer."""
+        return self.ask({"op": "step", "index": index, "step": dict(step)})
