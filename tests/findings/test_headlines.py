@@ -131,7 +131,7 @@ def test_headlines_workaround_keeps_and_drops_it_by_mode_and_kind(found: Finding
     record = of(found.verdicts, found.fixed_in).liveness
     documented = {m for v in record if v.kind == CONTRACT and v.state == "stuck" for m in v.modes}
     assert documented == {"previous_response_id"}
-    keep, drop = said.split(" Drop it on ")[0], said.split(" Drop it on ")[1].split("\n\n")[0]
+    keep, drop = said.split("Drop it on ")[0], said.split("Drop it on ")[1].split("\n\n")[0]
     assert f"Keep it on {found.fixed_in} where {found.fixed_in} alone never compacts again" in keep
     assert "`previous_response_id`" in keep and "`previous_response_id`" not in drop
     assert "`input`" in drop and "`auto` (responses stored)" in drop
@@ -148,7 +148,7 @@ def test_headlines_releases_action_speaks_of_what_05_shows(found: Findings) -> N
     assert "notebook 06" in action and "notebook 07" in action
     # r11: "wherever an approval can go unanswered" against 06's drop-it rule; 06 names where
     fixed = found.fixed_in
-    assert f"keep it on {fixed} where {fixed} alone stops compacting for good" in action
+    assert f"keep it on {fixed} where {fixed} alone never compacts again" in action
     assert "notebook 06 names the modes and kinds of call" in action
     assert "doctor repair STORE --all --apply" in action and "does not heal" in action
     assert "SDK's own tests" not in action

@@ -441,7 +441,7 @@ def team_action(found: Findings, lost: str) -> str:
     return (
         f"**What to do.** Upgrade to {found.fixed_in}. Until then, on {lost}, pass the session "
         "to `defer_compaction_while_pending` (the workaround, notebook 06); keep it on "
-        f"{found.fixed_in} where {found.fixed_in} alone stops compacting for good after a call "
+        f"{found.fixed_in} where {found.fixed_in} alone never compacts again after a call "
         "nobody answers (notebook 06 names the modes and kinds of call).\n\n"
         f"Upgrading does not heal a store {lost} already wrote; this repository's *doctor* "
         "(its tool for stored sessions) does: run `python -m approval_compaction doctor scan "
@@ -569,9 +569,10 @@ def workaround(found: Findings) -> str:
         "call has its output. "
         f"{found.fixed_in or 'The fixing release'} does the same on its own.\n\n"
         f"**What to do.** {upgrade}{keep}{_drop_workaround(found)}\n\n{costs}\n\n"
-        "Neither the workaround nor the upgrade heals a store an affected release already "
-        "wrote: `python -m approval_compaction doctor scan STORE --all`, then `doctor repair "
-        "STORE --all --apply` (notebook 07)."
+        f"Neither the workaround nor the upgrade heals a store {_lost(found)} already wrote; "
+        "this repository's *doctor* (its tool for stored sessions) does: `python -m "
+        "approval_compaction doctor scan STORE --all`, then `doctor repair STORE --all --apply` "
+        "(notebook 07)."
     )
 
 
@@ -590,9 +591,9 @@ def _drop_workaround(found: Findings) -> str:
     rest = [m for m in found.releases.modes if m not in documented] if found.releases else []
     if not (rest and documented):
         return ""
+    modes = " or ".join(_MODE_WORDS.get(m, f"`{m}`") for m in rest)
     return (
-        f" Drop it on {found.fixed_in} in {' or '.join(_MODE_WORDS.get(m, f'`{m}`') for m in rest)}"
-        " mode where no "
+        f"\n\nDrop it on {found.fixed_in} in {modes} mode where no "
         f"hosted MCP tool asks for approval: there {found.fixed_in} alone keeps compacting past "
         "a function call nobody answers and keeps the call for a late answer; the workaround "
         "would gain no compaction and cost that answer its pairing."
