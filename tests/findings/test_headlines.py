@@ -89,7 +89,7 @@ def test_headlines_keep_the_workaround_states_its_costs_on_every_release(found: 
     from approval_compaction.lab.releases.upstream.results import load
 
     said = headlines.keep_workaround(found)
-    assert "Its costs, on every release it runs on" in said
+    assert "What it costs, wherever it runs" in said
     assert "past `max_rollback_items`" in said and "three more times" in said
     assert "not yet explained" not in said
     for release in ("0.23.1", found.fixed_in):
@@ -118,7 +118,24 @@ def test_headlines_keep_the_workaround_says_one_thing_where_it_is_said(found: Fi
     assert said not in headlines.walkthrough(found) and "notebook 06" in headlines.walkthrough(
         found
     )
-    assert headlines.keep_workaround(found, cite="") in headlines.workaround(found)
+    keep, costs = headlines.keep_workaround(found, cite="").split("\n\n", 1)
+    assert keep in headlines.workaround(found) and costs in headlines.workaround(found)
+
+
+def test_headlines_workaround_keeps_and_drops_it_by_mode_and_kind(found: Findings) -> None:
+    """r11: 06's answer said keep the workaround on the fixing release "if an approval can go
+    unanswered", its closing said drop it "if late answers must stay paired". One rule now: keep
+    it where the fixing release alone stops compacting (hosted MCP in every mode, any call in the
+    documented mode), drop it in the other modes without hosted MCP tools."""
+    said = headlines.workaround(found).split("**What to do.**")[1]
+    record = of(found.verdicts, found.fixed_in).liveness
+    documented = {m for v in record if v.kind == CONTRACT and v.state == "stuck" for m in v.modes}
+    assert documented == {"previous_response_id"}
+    keep, drop = said.split("Drop it on ")[0], said.split("Drop it on ")[1].split("\n\n")[0]
+    assert f"Keep it on {found.fixed_in} where {found.fixed_in} alone never compacts again" in keep
+    assert "`previous_response_id`" in keep and "`previous_response_id`" not in drop
+    assert "`input`" in drop and "`auto` (responses stored)" in drop
+    assert "no hosted MCP tool" in drop and "if an approval can go unanswered" not in said
 
 
 def test_headlines_releases_action_speaks_of_what_05_shows(found: Findings) -> None:
@@ -128,8 +145,11 @@ def test_headlines_releases_action_speaks_of_what_05_shows(found: Findings) -> N
     action every notebook says (``team_action``): keep it on the fixing release, then the doctor."""
     action = headlines.releases(found).split("**What to do.**")[1]
     assert f"Upgrade to {found.fixed_in}" in action
-    assert "notebook 06" in action and "notebook 10" in action and "notebook 07" in action
-    assert f"keep it on {found.fixed_in} wherever an approval can go unanswered" in action
+    assert "notebook 06" in action and "notebook 07" in action
+    # r11: "wherever an approval can go unanswered" against 06's drop-it rule; 06 names where
+    fixed = found.fixed_in
+    assert f"keep it on {fixed} where {fixed} alone never compacts again" in action
+    assert "notebook 06 names the modes and kinds of call" in action
     assert "doctor repair STORE --all --apply" in action and "does not heal" in action
     assert "SDK's own tests" not in action
 
@@ -139,8 +159,9 @@ def test_headlines_team_action_is_the_same_in_04_05_and_06(found: Findings) -> N
     then", 06 "keep it", only the README repaired stores). 04 and 05 end on the same action, and
     06 names the same doctor commands after its own workaround paragraph."""
     assert found.fixed_in is not None
-    matrix = headlines.violation_matrix(found).split("**What to do.**")[1]
-    assert matrix == headlines.releases(found).split("**What to do.**")[1]
+    # r11: 04's action moved up to its first screen, the invariants it names after it
+    action = headlines.team_action(found, headlines._lost(found))
+    assert action in headlines.violation_matrix(found) and action in headlines.releases(found)
     assert "doctor repair STORE --all --apply" in headlines.workaround(found)
 
 

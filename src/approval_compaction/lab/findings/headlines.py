@@ -104,10 +104,10 @@ def keep_workaround(found: Findings, cite: str = " (notebook 06)") -> str:
         said = _modes(documented)
         after += f", and, as the SDK documents, after any call nobody answers in {said} mode"
     why = (
-        f": {found.fixed_in} alone never compacts again after {after}; the workaround "
-        "keeps it compacting"
+        f" where {found.fixed_in} alone never compacts again: after {after}; the workaround "
+        "keeps it compacting there"
         if after
-        else ""
+        else " if an approval can go unanswered"
     )
     # the SDK's own tests the workaround makes fail for no stated reason, on each release run
     changed = {r: _unexplained_tests(r) for r in (_pinned(found), found.fixed_in)}
@@ -119,16 +119,15 @@ def keep_workaround(found: Findings, cite: str = " (notebook 06)") -> str:
     )
     # its costs, each the cause of a test the workaround makes fail (upstream/changes.INTENDED)
     costs = (
-        "Its costs, on every release it runs on. The late answer to a call it retired (one "
-        "nobody answered in time) is stored as text, so a hosted MCP approval answered late is "
-        "not stored as a request and response pair.\n\n"
+        "What it costs, wherever it runs: a late answer to a call it *retired* (removed from "
+        "the store because a later question came before the answer) is stored as text, not "
+        "paired with its call: a function call's output, or a hosted MCP approval's response.\n\n"
         "When a compaction's write to the store fails, the SDK puts the old history back (its "
-        "*restore*); the workaround then reads the whole history once to check it is there, even "
-        "past `max_rollback_items` (the session's optional cap on the items such a read may "
-        "take). Where the SDK's restore failed too, it tries up to three more times before "
-        f"raising the same error{cite}.{unexplained}"
+        "*restore*); the workaround reads the whole history once to check, even past "
+        "`max_rollback_items` (the session's cap on such a read), and retries a failed restore "
+        f"up to three more times{cite}.{unexplained}"
     )
-    keep = f"{apply}. Keep it on {found.fixed_in} if an approval can go unanswered{why}."
+    keep = f"{apply}. Keep it on {found.fixed_in}{why}."
     return f"{keep}\n\n{costs}"
 
 
@@ -424,25 +423,18 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
 def team_action(found: Findings, lost: str) -> str:
     """What a team does, in the words every notebook shares (issue 61's vocabulary): upgrade to
     the fixing release; until then, on ``lost``, the workaround (06); keep it on the fixing
-    release where an approval can go unanswered, naming what that release alone stops
-    compacting after (a bug, from the sweep's liveness verdicts, notebook 10); and the doctor's
-    scan and repair for stores an affected release already wrote (07)."""
-    record = (
-        of(found.verdicts, found.fixed_in).liveness if found.verdicts and found.fixed_in else ()
-    )
-    stuck = dict.fromkeys(
-        SITUATION_WORDS.get(v.situation, v.situation)
-        for v in record
-        if v.kind == BUG and v.state == STUCK
-    )
-    after = f" ({found.fixed_in} never compacts again after {' and '.join(stuck)}, notebook 10)"
+    release where that release alone stops compacting after a call nobody answers (06 names the
+    modes and kinds of call, from the liveness runs: r11 found 04 and 05 saying "wherever an
+    approval can go unanswered" where 06 says to drop it after a function call in `input` or
+    `auto` mode); and the doctor's scan and repair for stores an affected release wrote (07)."""
     return (
         f"**What to do.** Upgrade to {found.fixed_in}. Until then, on {lost}, pass the session "
         "to `defer_compaction_while_pending` (the workaround, notebook 06); keep it on "
-        f"{found.fixed_in} wherever an approval can go unanswered{after if stuck else ''}.\n\n"
-        "Upgrading does not heal a store an affected release already wrote: run `python -m "
-        "approval_compaction doctor scan STORE --all`, then `doctor repair STORE --all --apply` "
-        "(notebook 07)."
+        f"{found.fixed_in} where {found.fixed_in} alone never compacts again after a call "
+        "nobody answers (notebook 06 names the modes and kinds of call).\n\n"
+        f"Upgrading does not heal a store {lost} already wrote; this repository's *doctor* "
+        "(its tool for stored sessions) does: run `python -m approval_compaction doctor scan "
+        "STORE --all`, then `doctor repair STORE --all --apply` (notebook 07)."
     )
 
 
@@ -456,7 +448,6 @@ def violation_matrix(found: Findings) -> str:
     if pinned is None:
         raise HeadlineError("the answers need data/matrix.json")
     shared = f": exactly those with `{pinned.violating_choice}`" if pinned.violating_choice else ""
-    report, then = _error(found, "input")
     meaning = {i.name: i.meaning for i in (*DEFINITIONS, *LIVENESS)}
     broken = [i.invariant for i in pinned.invariants if i.violated]
     listed = "\n".join(f"- `{name}`: {meaning.get(name, name)}" for name in broken)
@@ -464,16 +455,17 @@ def violation_matrix(found: Findings) -> str:
         f"**Answer.** Compaction alone. On {_pinned(found)} in `input` mode, judged on the "
         f"scripted model by the stand-in's rules, {pinned.violating} of {pinned.cases} cases "
         f"break an invariant{shared} (the hook says yes after every turn); the runner, the "
-        "decision and the state boundary change no verdict. Over HTTP the same cases are "
-        f"refused at the {then} ({code(any_call(report))}).\n\n"
-        f"They break the same {len(broken)} of the {len(meaning)} invariants: the call waiting "
-        "for approval goes into a compaction, then its output is stored and sent without it. "
-        f"Each is a rule that holds when:\n\n{listed}\n\n"
-        "**For SDK maintainers.** Never compact while the latest model exchange holds a call "
-        "without its output. Test it with the `on` cases of both runners and both decisions, as "
-        "the README's regression test (`tests/sdk_regression/"
-        "test_compaction_pending_approval.py`) does: its 4 cases fail on "
-        f"{_pinned(found)}.\n\n{team_action(found, _affected_span(found))}"
+        "decision and the state boundary change no verdict. This page runs no case *over HTTP* "
+        "(the SDK's own client sending each request to the stand-in): notebook 01 follows one "
+        "there, and notebook 05's first table reads what every release's cases met there.\n\n"
+        "**For SDK maintainers.** Never compact while the latest *model exchange* (the last "
+        "request to the model and its answer) holds a call without its output. Test it with the "
+        "`on` cases of both runners and both decisions, as the README's regression test "
+        "(`tests/sdk_regression/test_compaction_pending_approval.py`) does: its 4 cases fail on "
+        f"{_pinned(found)}.\n\n{team_action(found, _affected_span(found))}\n\n"
+        f"The {pinned.violating} cases break the same {len(broken)} of the {len(meaning)} "
+        "invariants: the call waiting for approval goes into a compaction, then its output is "
+        f"stored and sent without it. Each is a rule that holds when:\n\n{listed}"
     )
 
 
@@ -543,6 +535,7 @@ def workaround(found: Findings) -> str:
     if fixed is None:
         raise HeadlineError("the answers need data/fix-matrix.json")
     upgrade = f"Upgrade to {found.fixed_in} (notebook 05). " if found.fixed_in else ""
+    keep, costs = keep_workaround(found, cite="").split("\n\n", 1)
     how = (
         "by making compaction wait, not by switching it off"
         if fixed.compacting == fixed.compaction_on
@@ -551,14 +544,41 @@ def workaround(found: Findings) -> str:
     return (
         f"**Answer.** It keeps them {how}: with the workaround on the pinned release, "
         f"{', '.join(fixed.releases)} "
-        f"(`input` mode, scripted model), {fixed.violated} of {fixed.verdicts} checks (each "
-        f"invariant on each case) fail, and {fixed.compacting} of {fixed.compaction_on} `on` "
-        "cases (the hook always says yes) still compact, once the call has its output. "
+        f"(`input` mode, scripted model), {fixed.violated} of {fixed.verdicts} verdicts (each "
+        f"invariant on each case) are violated, and {fixed.compacting} of "
+        f"{fixed.compaction_on} `on` cases (the hook always says yes) still compact, once the "
+        "call has its output. "
         f"{found.fixed_in or 'The fixing release'} does the same on its own.\n\n"
-        f"**What to do.** {upgrade}{keep_workaround(found, cite='')}\n\n"
-        "Neither the workaround nor the upgrade heals a store an affected release already "
-        "wrote: `python -m approval_compaction doctor scan STORE --all`, then `doctor repair "
-        "STORE --all --apply` (notebook 07)."
+        f"**What to do.** {upgrade}{keep}{_drop_workaround(found)}\n\n{costs}\n\n"
+        f"Neither the workaround nor the upgrade heals a store {_affected_span(found)} already "
+        "wrote; "
+        "this repository's *doctor* (its tool for stored sessions) does: `python -m "
+        "approval_compaction doctor scan STORE --all`, then `doctor repair STORE --all --apply` "
+        "(notebook 07)."
+    )
+
+
+_MODE_WORDS = {"auto": "`auto` (responses stored)"}  # auto's qualifier (issue 61)
+
+
+def _drop_workaround(found: Findings) -> str:
+    """06: where the fixing release alone keeps compacting after a call nobody answers (no hosted
+    MCP tool, a mode the SDK's documented contract does not stop), the workaround gains no
+    compaction and costs a late answer its pairing: drop it there (r11: 06's answer said keep
+    it wherever an approval can go unanswered, its closing said drop it there)."""
+    record = (
+        of(found.verdicts, found.fixed_in).liveness if found.verdicts and found.fixed_in else ()
+    )
+    documented = {m for v in record if v.kind == CONTRACT and v.state == STUCK for m in v.modes}
+    rest = [m for m in found.releases.modes if m not in documented] if found.releases else []
+    if not (rest and documented):
+        return ""
+    modes = " or ".join(_MODE_WORDS.get(m, f"`{m}`") for m in rest)
+    return (
+        f"\n\nDrop it on {found.fixed_in} in {modes} mode where no "
+        f"hosted MCP tool asks for approval: there {found.fixed_in} alone keeps compacting past "
+        "a function call nobody answers and keeps the call for a late answer; the workaround "
+        "would gain no compaction and cost that answer its pairing."
     )
 
 
@@ -1003,14 +1023,16 @@ def _why_stored(first: str) -> str:
 def stop_new_sessions(found: Findings) -> str:
     """How a team stops new openai-agents sessions breaking, notebook 06's action, its releases
     from the findings: the upgrade to the fixing release, the workaround on the affected ones
-    until then and, where an approval can go unanswered, after it (``keep_workaround``'s); with
+    until then and, where the fixing release alone never compacts again after a call nobody
+    answers, after it (``keep_workaround``'s); with
     no fixing release, the workaround alone."""
     apply = "pass the session to `defer_compaction_while_pending`"
     if not found.fixed_in:
         return f"notebook 06: on {_affected_span(found)}, {apply}"
     return (
         f"notebook 06: upgrade to {found.fixed_in}; until then, on {_affected_span(found)}, "
-        f"{apply}, and keep it on {found.fixed_in} wherever an approval can go unanswered"
+        f"{apply}, and keep it on {found.fixed_in} where {found.fixed_in} alone never compacts "
+        "again after a call nobody answers"
     )
 
 
