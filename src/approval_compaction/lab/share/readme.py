@@ -29,7 +29,6 @@ from ...wire.rules import COMPACTION_OUTPUT, RULES, UNKNOWN
 from .. import paths
 from ..findings.load import Findings, load_findings
 from ..findings.matrix import StoreStory
-from ..findings.verdict import SUMMARY_ONLY_COLUMN
 from ..findings.tables import (
     advice_frame,
     affected_frame,
@@ -41,6 +40,7 @@ from ..findings.tables import (
     verdict_frame,
     verdicts_frame,
 )
+from ..findings.verdict import SUMMARY_ONLY_COLUMN
 from ..plugins import plugins
 from ..releases import upstream
 from ..releases.bisect import marked_ranges
