@@ -145,16 +145,17 @@ def test_tables_advice_keeps_the_workaround_only_where_a_call_can_go_unanswered(
     fixed = ReleaseVerdict("2.0", 16, 0, (), (), (poisoned, mcp, lost))
     assert advice(fixed, "input") == (
         f"{KEEP} where a hosted MCP approval request can go unanswered (mcp_abandoned stops "
-        f"compacting without it); abandoned, lost keep compacting without it; {REPAIR}"
+        "compacting without it); else drop it: abandoned, lost keep compacting without it; "
+        f"{REPAIR}"
     )
     assert advice(fixed, "previous_response_id") == (
         f"{KEEP} where any call can go unanswered (lost stops compacting without it, as the SDK "
-        f"documents for this mode); abandoned keeps compacting without it; {REPAIR}"
+        f"documents for this mode); else drop it: abandoned keeps compacting without it; {REPAIR}"
     )
     abandoned = LivenessVerdict("abandoned", STUCK, ("auto",), BUG)
     assert advice(ReleaseVerdict("2.0", 16, 0, (), (), (abandoned,)), "auto") == (
         f"{KEEP} where an approval can go unanswered (abandoned stops compacting without it); "
-        "lost keeps compacting without it"
+        "else drop it: lost keeps compacting without it"
     )
     assert advice(ReleaseVerdict("2.0", 16, 0, (), (), ()), "auto") == "nothing"
     broken = ReleaseVerdict("1.0", 16, 8, (), (), (mcp,))

@@ -463,7 +463,7 @@ DOCUMENTED = ", as the SDK documents for this mode"
 # The situations that leave a function call without its output: an approval left unanswered, a
 # worker dead. Where they do not stop compacting, the workaround gains nothing there.
 FUNCTION_CALLS = ("abandoned", "lost")
-STILL_COMPACTS = "{situations} {verb} compacting without it"
+STILL_COMPACTS = "else drop it: {situations} {verb} compacting without it"
 
 
 def _unanswered(stops: Sequence[str]) -> str:
