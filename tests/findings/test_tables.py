@@ -128,9 +128,10 @@ def test_tables_doctor_frames_carry_the_records_values(found: Findings) -> None:
 def test_tables_advice_keeps_the_workaround_only_where_a_call_can_go_unanswered() -> None:
     """Issue 61 (r9): the README told a team on 0.24.0 to wrap the session in every mode, while
     the notebooks say to keep the workaround where an approval can go unanswered: on a release
-    no case breaks, the advice names the situations that stop compacting without it."""
+    no case breaks, the advice names the situations that stop compacting without it (r11: by
+    call kind, and the unanswered function calls that keep compacting without it)."""
     from approval_compaction.lab.findings.liveness import REFUSED, STUCK
-    from approval_compaction.lab.findings.tables import REPAIR, WRAP, advice
+    from approval_compaction.lab.findings.tables import KEEP, REPAIR, WRAP, advice
     from approval_compaction.lab.findings.verdict import (
         BUG,
         CONTRACT,
@@ -143,12 +144,18 @@ def test_tables_advice_keeps_the_workaround_only_where_a_call_can_go_unanswered(
     lost = LivenessVerdict("lost", STUCK, ("previous_response_id",), CONTRACT)
     fixed = ReleaseVerdict("2.0", 16, 0, (), (), (poisoned, mcp, lost))
     assert advice(fixed, "input") == (
-        f"{WRAP} wherever an approval can go unanswered (mcp_abandoned stops compacting without "
-        f"it); {REPAIR}"
+        f"{KEEP} where a hosted MCP approval request can go unanswered (mcp_abandoned stops "
+        "compacting without it); else drop it: abandoned, lost keep compacting without it; "
+        f"{REPAIR}"
     )
     assert advice(fixed, "previous_response_id") == (
-        f"{WRAP} wherever a call can go unanswered (lost stops compacting without it, as the SDK "
-        f"documents for this mode); {REPAIR}"
+        f"{KEEP} where any call can go unanswered (lost stops compacting without it, as the SDK "
+        f"documents for this mode); else drop it: abandoned keeps compacting without it; {REPAIR}"
+    )
+    abandoned = LivenessVerdict("abandoned", STUCK, ("auto",), BUG)
+    assert advice(ReleaseVerdict("2.0", 16, 0, (), (), (abandoned,)), "auto") == (
+        f"{KEEP} where an approval can go unanswered (abandoned stops compacting without it); "
+        "else drop it: lost keeps compacting without it"
     )
     assert advice(ReleaseVerdict("2.0", 16, 0, (), (), ()), "auto") == "nothing"
     broken = ReleaseVerdict("1.0", 16, 8, (), (), (mcp,))

@@ -58,9 +58,9 @@ def verdict_block(folder: Path = paths.DATA) -> str:
     frame = adk_verdict_frame(found.verdicts, TRIGGERS, contract=False)
     return "\n".join(
         [
-            f"**google-adk: the verdict per release** (`{sweep}`, `{live}`), the App compacting "
-            "after every invocation; which liveness bugs each release has, by kind: notebook 13 "
-            "and `data/report-adk.md`.",
+            f"**google-adk: the verdict per release** (`{sweep}`, `{live}`), scripted model, the "
+            "App compacting after every invocation; which liveness bugs each release has, by "
+            "kind: notebook 13 and `data/report-adk.md`.",
             "",
             markdown_table(merged_runs(frame.drop(columns="liveness bugs"))),
         ]

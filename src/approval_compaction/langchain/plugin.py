@@ -53,7 +53,8 @@ def verdict_block(folder: Path = paths.DATA) -> str:
     frame["liveness bugs"] = frame["liveness bugs"].str.replace("all modes", "every setting")
     return "\n".join(
         [
-            "**langchain** ([docs/langchain.md](docs/langchain.md), notebook 14):",
+            "**langchain: the verdict per release** (over HTTP to the stand-in; "
+            "[docs/langchain.md](docs/langchain.md), notebook 14):",
             "",
             markdown_table(frame),
         ]

@@ -446,36 +446,58 @@ def advice_frame(v: ReleaseVerdict) -> pd.DataFrame:
             else "not measured",
             "bugs": ", ".join(f"{x.situation} {STATE_WORDS[x.state]}" for x in bugs) or "none",
             "documented contract": ", ".join(x.situation for x in contract) or "none",
-            "what to do": advice(v, mode),
+            "after upgrading": advice(v, mode),
         }
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("compaction_mode")
 
 
-WRAP = "wrap the session with defer_compaction_while_pending"
+WRAP = "pass the session to defer_compaction_while_pending"
+KEEP = "keep it"  # the table's title names the workaround
 REPAIR = "doctor scan and doctor repair stores an affected release wrote"
 # On a release no case breaks, the workaround is for sessions left with a call without its output:
 # an approval unanswered (``abandoned``, ``mcp_abandoned``), or a worker dead (``lost``).
-UNANSWERED = "wherever {what} can go unanswered ({situations} {verb} compacting without it{why})"
+UNANSWERED = "where {what} can go unanswered ({situations} {verb} compacting without it{why})"
 # The SDK documents that this mode never compacts past such a call; the workaround retires it, so
 # the session compacts again (notebook 06's later turns).
 DOCUMENTED = ", as the SDK documents for this mode"
+# The situations that leave a function call without its output: an approval left unanswered, a
+# worker dead. Where they do not stop compacting, the workaround gains nothing there.
+FUNCTION_CALLS = ("abandoned", "lost")
+STILL_COMPACTS = "else drop it: {situations} {verb} compacting without it"
+
+
+def _unanswered(stops: Sequence[str]) -> str:
+    """What can go unanswered for the workaround to be worth keeping, by the situations that
+    stop compacting without it: any call once a dead worker's does, else an approval, and a
+    hosted MCP approval request when that is all."""
+    if "lost" in stops:
+        return "any call"
+    if set(stops) <= {"mcp_abandoned"}:
+        return "a hosted MCP approval request"
+    return "an approval"
 
 
 def advice(v: ReleaseVerdict, mode: str) -> str:
-    """What a team on the release does in one mode, by the kinds its record holds there: wrap
-    the session on a release a case breaks; on one none breaks, keep it wrapped where a call can
-    be left unanswered, naming the situations that stop compacting without it."""
+    """What a team on the release does in one mode, by the kinds its record holds there: pass
+    the session to the workaround on a release a case breaks; on one none breaks, keep it where
+    a call can be left unanswered, naming the situations that stop compacting without it and
+    the unanswered function calls that keep compacting without it."""
     mine = [x for x in v.liveness if mode in x.modes]
     contract = any(x.kind == CONTRACT for x in mine)
     stops = [x.situation for x in mine if x.state != REFUSED and x.kind in (BUG, CONTRACT)]
     said = [WRAP] if v.violating else []
     if stops and not v.violating:
+        named = list(dict.fromkeys(stops))
         where = UNANSWERED.format(
-            what="a call" if "lost" in stops else "an approval",
-            situations=", ".join(dict.fromkeys(stops)),
-            verb="stop" if len(set(stops)) > 1 else "stops",
+            what=_unanswered(named),
+            situations=", ".join(named),
+            verb="stop" if len(named) > 1 else "stops",
             why=DOCUMENTED if contract else "",
         )
-        said = [f"{WRAP} {where}"]
+        said = [f"{KEEP} {where}"]
+        keeps = [s for s in FUNCTION_CALLS if s not in named]
+        if keeps:
+            verb = "keep" if len(keeps) > 1 else "keeps"
+            said.append(STILL_COMPACTS.format(situations=", ".join(keeps), verb=verb))
     said += [REPAIR] if any(x.state == REFUSED for x in mine) else []
     return "; ".join(said) or "nothing"

@@ -62,6 +62,9 @@ SUMMARY_ONLY_WHY = (
     "a compaction answer holding a summary alone (the SDK's test fakes); no public source "
     "shows responses.compact answering so"
 )
+# The README's name for the column of those situations: the answer, and the runs (the liveness
+# test in the SDK's suite form, on its fakes) its cells come from.
+SUMMARY_ONLY_COLUMN = "only under a summary_only compaction answer (the SDK's fakes, no HTTP)"
 # A driver's situations also grow while compacting, or leave a late answer unpaired.
 GROWS = "grows"  # compaction runs every turn and the history still grows (``GROWS_CELL``)
 UNPAIRED = "unpaired"  # a late answer reaches what is stored or summarised without its call
@@ -569,6 +572,7 @@ _COLUMN_SCOPE = {
     "liveness bugs": (BUG,),
     "the SDK's documented contract": (CONTRACT,),
     "only with a compaction answer no public source shows": UNKNOWN_SCOPE,
+    SUMMARY_ONLY_COLUMN: UNKNOWN_SCOPE,
 }
 
 

@@ -40,6 +40,7 @@ from ..findings.tables import (
     verdict_frame,
     verdicts_frame,
 )
+from ..findings.verdict import SUMMARY_ONLY_COLUMN
 from ..plugins import plugins
 from ..releases import upstream
 from ..releases.bisect import marked_ranges
@@ -116,25 +117,30 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
     newest = found.verdicts[-1]
     return "\n".join(
         [
-            f"**Which releases, in each compaction mode**, with a compaction hook that always "
-            f"says yes (`{sweep}`, `{met}`{sources}):",
+            f"**Which releases, in each compaction mode** (the sixteen cases over HTTP to the "
+            f"stand-in, a compaction hook that always says yes; `{sweep}`, `{met}`{sources}):",
             "",
             _table(releases),
             "",
-            f"**The error texts to search your logs for**, with a compaction hook that always "
-            f"says yes (`{met}`{sources}; the call id is yours: {CALL_IDS}):",
+            f"**The error texts to search your logs for** (the same runs: `{met}`{sources}; the "
+            f"call id is yours: {CALL_IDS}):",
             "",
             _table(errors),
             "",
-            f"**The verdict per release** (`{sweep}`, `{live}`, `{checks}`, `{test}`): the cases "
-            "run with a compaction hook that always says yes; the default trigger is the "
-            "doctor's check without a hook, at each pause position from 0 to 20 prior turns:",
+            f"**openai-agents: the verdict per release** (`{sweep}`, `{live}`, `{checks}`, "
+            f"`{test}`): the cases on the scripted model, the hook always saying yes; the "
+            "default trigger: the doctor's check over HTTP, no hook, at pause positions 0 to 20; "
+            f"liveness: {found.liveness.turns} later turns over HTTP, the documented compaction "
+            "answer but in the last column:",
             "",
-            _table(verdict_frame(found.verdicts)),
+            _table(_verdicts(found)),
             "",
-            f"**On {newest.release}, by compaction mode**:",
+            f"**openai-agents {newest.release}: keep the workaround after upgrading?** (each "
+            "compaction mode, later turns over HTTP, the documented compaction answer) Its cost: "
+            "a late answer to a call it retired is stored as text, not paired with its call "
+            "(notebook 06):",
             "",
-            _table(advice_frame(newest)),
+            _table(advice_frame(newest)[[ADVICE_COLUMN]]),
             "",
             *workaround_lines(found, folder),
             *(line for front in fronts for line in front.workaround),
@@ -144,6 +150,20 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
             *(line for front in fronts for line in front.closing),
         ]
     )
+
+
+# The liveness table's column the README's words table already says (each situation's meaning).
+WHAT_HAPPENED = "what happened"
+# The advice table's one column the README shows: the others repeat the verdict table's last row.
+ADVICE_COLUMN = "after upgrading"
+# The verdict table's last column, named where it is shown by the answer and the runs it holds.
+UNKNOWN_COLUMN = "only with a compaction answer no public source shows"
+
+
+def _verdicts(found: Findings) -> pd.DataFrame:
+    """The verdict per release (``tables.verdict_frame``), its last column named by the
+    compaction answer and the runs its cells come from."""
+    return verdict_frame(found.verdicts).rename(columns={UNKNOWN_COLUMN: SUMMARY_ONLY_COLUMN})
 
 
 def workaround_lines(found: Findings, folder: Path = paths.DATA) -> list[str]:
@@ -157,13 +177,11 @@ def workaround_lines(found: Findings, folder: Path = paths.DATA) -> list[str]:
         order = sort_versions({*cross.failing, *cross.passing, *cross.wrapped})
         ranges = marked_ranges(order, {v: v in cross.wrapped for v in order})
         proven = (
-            f"; the regression test passes with it on `openai-agents` {', '.join(ranges)} "
-            f"(`{files.shown(files.fix_releases)}`)"
+            f": the regression test passes with it on `openai-agents` {', '.join(ranges)}, the "
+            f"fixing release too (`{files.shown(files.fix_releases)}`)"
         )
     return [
-        f"**Where the workarounds are proven** (their lines are in the quick paths above): "
-        f"`defer_compaction_while_pending`, on every release it is proven on, the fixing "
-        f"release too{proven}.",
+        f"**Where `defer_compaction_while_pending` is proven**{proven}.",
         "",
     ]
 
@@ -175,12 +193,13 @@ def liveness_block(found: Findings, folder: Path = paths.DATA) -> str:
     live = paths.data(folder).shown(paths.data(folder).sweep_liveness)
     return "\n".join(
         [
-            f"**Sessions the API refuses, and sessions that stop compacting** (`{live}`, "
-            f"{found.liveness.turns} later turns each, the hook always saying yes, the "
-            "compaction endpoint answering as its documentation shows; a cell names the modes of "
-            "each word when not all modes read the same):",
+            f"**openai-agents: sessions the API refuses, and sessions that stop compacting** "
+            f"(`{live}`, {found.liveness.turns} later turns each over HTTP, the hook always "
+            "saying yes, the compaction endpoint answering as documented; each situation is "
+            "defined in [the words](#the-words-the-tables-use); a cell names the modes of each "
+            "word when not all modes read the same):",
             "",
-            _table(liveness_frame(found.liveness)),
+            _table(liveness_frame(found.liveness).drop(columns=WHAT_HAPPENED)),
         ]
     )
 
@@ -213,8 +232,8 @@ def store_block(found: Findings, folder: Path = paths.DATA) -> str:
     shown = ", ".join(f"`{files.shown(path)}`" for path in sources)
     release = found.stores[0].story.span
     head = (
-        f"`auto` by the agent's `ModelSettings(store=...)` on {release}, with a compaction hook "
-        f"that always says yes ({shown}):"
+        f"`auto` by the agent's `ModelSettings(store=...)` on openai-agents {release}, the "
+        f"sixteen cases over HTTP, with a compaction hook that always says yes ({shown}):"
     )
     return "\n".join([head, "", _table(store_frame(found.stores))])
 
