@@ -419,3 +419,15 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
     assert "quoted below" not in said  # the excerpt is notebook 03's, not repeated in 12
     assert "instead" not in said  # r10: against 03's "also"; a fix for every kind needs both
     assert "those hunks as well as the function fix" in said
+
+
+def test_headlines_after_the_fix_scopes_the_patch_to_the_stores_it_helps(found: Findings) -> None:
+    """Issue 61 (r11): "Apply the patch ... the test then passes" left out that on a store that
+    cannot replace part of its history an unanswered request still stops compaction. The stores
+    named are the patched docstring's, and its "Other stores require complete coverage" holds."""
+    action = headlines.after_the_fix(found).split("**What to do.**")[1]
+    assert f"The patch helps only {headlines.PARTIAL_STORES}" in action
+    assert "on any other store an unanswered request still stops compaction" in action
+    patch = paths.LIVENESS_PATCH.read_text()
+    assert "Native SQLite, async SQLite, and" in patch and "SQLAlchemy (SQLite" in patch
+    assert "Other stores require complete coverage" in patch

@@ -874,10 +874,11 @@ def after_the_fix(found: Findings) -> str:
     return (
         "\n\n".join(said) + f"\n\n**What to do.** SDK maintainers: add `{test}` (below) to the "
         f"SDK's `tests/memory/`; it fails on {found.fixed_in}. Apply `{patch}` at "
-        f"`v{found.fixed_in}`; the test then passes. The patch also leaves out of the model input "
-        "an *orphan output* (an output whose call is gone, as older releases stored): such a "
-        "*poisoned* store is then answered, but in `previous_response_id` mode it stops "
-        "compacting (the table below)."
+        f"`v{found.fixed_in}`; the test then passes. The patch helps only {PARTIAL_STORES}; "
+        "on any other store an unanswered request still stops compaction. It also leaves out of "
+        "the model input an *orphan output* (an output whose call is gone, as older releases "
+        "stored): such a *poisoned* store is then answered, but in `previous_response_id` mode "
+        "it stops compacting (the table below)."
         f"\n\nTeams: upgrade to {found.fixed_in}; until then, on "
         f"{_affected_span(found)}, pass the session to `defer_compaction_while_pending`, and keep "
         f"it on {found.fixed_in} wherever an approval can go unanswered (notebook 06). It "
@@ -898,6 +899,11 @@ def _affected_span(found: Findings) -> str:
 
 
 _MCP_TEST, _PATCH = paths.LIVENESS_MCP_TEST, paths.LIVENESS_PATCH
+# The stores the 0.24.0 session can replace part of the history in (its class docstring:
+# "Native SQLite, async SQLite, and SQLAlchemy ... stores can atomically replace a bounded,
+# model-visible suffix"; "Other stores require complete coverage"): only there can the patch
+# compact what follows an unanswered request and keep the request.
+PARTIAL_STORES = "the stores that can replace part of a history (SQLite, async SQLite, SQLAlchemy)"
 
 
 POISONED = "poisoned"
