@@ -988,7 +988,7 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
 
 
 # 12's experiments: every run of fix-anatomy (the reverts, ddmin, each kind) is in this mode
-SCOPE_12 = "`input` mode, scripted model, as every run below"
+SCOPE_12 = "`input` mode, scripted model: every revert and search below"
 GATE = "OpenAIResponsesCompactionSession._run_compaction"  # 0.22.1's ownership gate
 HOLDS_NONE = "gate: run holds None"  # what the gate records when the run holds no generation
 
