@@ -16,6 +16,7 @@ from approval_compaction.lab.affected.session import (
     SessionError,
     compaction_frame,
     compaction_of,
+    diagnosis_frame,
     healed_frame,
     healed_items,
     healed_sent_frame,
@@ -144,3 +145,17 @@ def test_session_stop_is_the_plugins_for_another_sdk_and_never_typed_for_python(
     assert stop_words("js") == plugin("js").stop and "js/workaround.mjs" in stop_words("js")
     with pytest.raises(InvestigationError, match="the adk plugin says nothing"):
         stop_words("adk")
+
+
+def test_the_diagnosis_frame_names_the_doctors_diagnosis_and_its_ids(tmp_path: Path) -> None:
+    """Issue 61 (r11): 15 asked for the diagnosis and printed none; its one row is the doctor's
+    report on the session: the diagnosis and the ids of what it found."""
+    store = tmp_path / "store.db"
+    shutil.copyfile(EXAMPLE, store)
+    (row,) = diagnosis_frame(load_session(store, "case-session")).to_dict("records")
+    assert (row["diagnosis"], row["orphan outputs"], row["open calls"]) == (
+        "poisoned",
+        "pending-c1",
+        "none",
+    )
+    assert row["session"] == "case-session" and row["compactions"] == 1

@@ -381,9 +381,9 @@ def test_headlines_appendix_names_the_cause_of_the_next_turn_failing_from_its_fi
     (the pause's own compaction) and that a resume in memory compacts where the pause does not."""
     from approval_compaction.lab.mechanism.record import load_record
 
-    said = headlines.appendix(found).split("**What to do.**")[0]
+    said = headlines.appendix(found).split("**What to do.**")[1]  # r11: after the action
     assert "because from there the resume no longer compacts" not in said
-    assert f"added the ownership gate (`{headlines.GATE}`" in said
+    assert f"added the *ownership gate* (`{headlines.GATE}`" in said
     traces = load_record().release("0.22.1").traces
     held_none = [
         b
@@ -392,6 +392,7 @@ def test_headlines_appendix_names_the_cause_of_the_next_turn_failing_from_its_fi
     ]
     assert held_none and "the resume holds none when" not in said  # r10: stated too generally
     assert "the pause's own compaction (the call lost) moves the generation on" in said
+    assert headlines.SCOPE_12 in headlines.appendix(found).split("\n\n")[0]  # r11: scoped
     assert "holds an old one or none: its compaction is skipped" in said
     assert "an in-memory resume compacts" in said
     assert all({"memory": "in memory", "json": "as JSON"}[b] in said for b in held_none)
@@ -451,9 +452,23 @@ def test_stop_new_sessions_names_the_releases_the_findings_hold(found: Findings)
     first, last = hit[0].span.partition("..")[0], hit[-1].span.rpartition("..")[2]
     stop = headlines.stop_new_sessions(found)
     assert stop.startswith(f"notebook 06: upgrade to {found.fixed_in}; until then, on {first}.")
-    assert f"..{last}, pass the session to" in stop and stop.endswith("go unanswered")
+    assert f"..{last}, pass the session to" in stop and stop.endswith("after a call nobody answers")
     moved = headlines.stop_new_sessions(replace(found, fixed_in="9.9.9"))
-    assert "upgrade to 9.9.9" in moved and "keep it on 9.9.9 wherever" in moved
+    assert (
+        "upgrade to 9.9.9" in moved and "keep it on 9.9.9 where 9.9.9 alone never compacts" in moved
+    )
     none = headlines.stop_new_sessions(replace(found, fixed_in=None))
     assert "upgrade" not in none and none.endswith("`defer_compaction_while_pending`")
     assert f"({stop})" in headlines.your_session(found)
+
+
+def test_headlines_after_the_fix_scopes_the_patch_to_the_stores_it_helps(found: Findings) -> None:
+    """Issue 61 (r11): "Apply the patch ... the test then passes" left out that on a store that
+    cannot replace part of its history an unanswered request still stops compaction. The stores
+    named are the patched docstring's, and its "Other stores require complete coverage" holds."""
+    action = headlines.after_the_fix(found).split("**What to do.**")[1]
+    assert f"Its MCP change helps only {headlines.PARTIAL_STORES}" in action
+    assert "on any other store an unanswered request still stops compaction" in action
+    patch = paths.LIVENESS_PATCH.read_text()
+    assert "Native SQLite, async SQLite, and" in patch and "SQLAlchemy (SQLite" in patch
+    assert "Other stores require complete coverage" in patch

@@ -69,6 +69,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "compaction_frame",
         "healed_items",
         "healed_sent_frame",
+        "diagnosis_frame",
         "load_session",
         "next_turn",
         "sent_items",

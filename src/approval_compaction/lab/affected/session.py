@@ -75,6 +75,22 @@ def session_verdict(session: Session) -> SessionReport:
     return judge(session.session_id, list(session.items))
 
 
+def diagnosis_frame(session: Session) -> pd.DataFrame:
+    """The doctor's diagnosis of the session as ``doctor scan`` gives it, one row: the
+    diagnosis, the ids it names (orphan outputs, open calls) and the doctor's note."""
+    report = session_verdict(session)
+    row = {
+        "session": report.session_id,
+        "items": report.items,
+        "compactions": report.compactions,
+        "orphan outputs": " ".join(report.orphan_outputs) or "none",
+        "open calls": " ".join(report.open_calls) or "none",
+        "diagnosis": report.verdict,
+        "the doctor's note": report.note,
+    }
+    return pd.DataFrame([row])
+
+
 def healed_items(session: Session) -> list[Item]:
     """The healed list ``doctor items --output`` writes, in the wire's shapes."""
     return judge_export(Export(Path(session.source), list(session.items), "python")).healed()

@@ -875,10 +875,11 @@ def after_the_fix(found: Findings) -> str:
     return (
         "\n\n".join(said) + f"\n\n**What to do.** SDK maintainers: add `{test}` (below) to the "
         f"SDK's `tests/memory/`; it fails on {found.fixed_in}. Apply `{patch}` at "
-        f"`v{found.fixed_in}`; the test then passes. The patch also leaves out of the model input "
-        "an *orphan output* (an output whose call is gone, as older releases stored): such a "
-        "*poisoned* store is then answered, but in `previous_response_id` mode it stops "
-        "compacting (the table below)."
+        f"`v{found.fixed_in}`; the test then passes. Its MCP change helps only {PARTIAL_STORES}; "
+        "on any other store an unanswered request still stops compaction.\n\nThe patch also "
+        "leaves out of the model input an *orphan output* (an output whose call is gone, as older "
+        "releases stored): such a *poisoned* store is then answered, but in "
+        "`previous_response_id` mode it stops compacting (the table below)."
         f"\n\nTeams: upgrade to {found.fixed_in}; until then, on "
         f"{_affected_span(found)}, pass the session to `defer_compaction_while_pending`, and keep "
         f"it on {found.fixed_in} wherever an approval can go unanswered (notebook 06). It "
@@ -900,6 +901,11 @@ def _affected_span(found: Findings) -> str:
 
 
 _MCP_TEST, _PATCH = paths.LIVENESS_MCP_TEST, paths.LIVENESS_PATCH
+# The stores the 0.24.0 session can replace part of the history in (its class docstring:
+# "Native SQLite, async SQLite, and SQLAlchemy ... stores can atomically replace a bounded,
+# model-visible suffix"; "Other stores require complete coverage"): only there can the patch
+# compact what follows an unanswered request and keep the request.
+PARTIAL_STORES = "the stores that can replace part of a history (SQLite, async SQLite, SQLAlchemy)"
 
 
 POISONED = "poisoned"
@@ -966,23 +972,25 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     stored = next((e for e in found.releases.eras if e.orphan_stored != "never"), None)
     why = _why_stored(stored.span.partition("..")[0]) if stored else ""
     return (
-        f"**Answer.** {m.new}'s diff of the files on the bug's path falls into {len(an.hunks)} "
-        f"hunks; for {kinds}, {pieces} the whole fix (hunk "
+        f"**Answer** ({SCOPE_12}). {m.new}'s diff of the files on the bug's path falls into "
+        f"{len(an.hunks)} hunks; for {kinds}, {pieces} the whole fix in these runs (hunk "
         f"{', '.join(str(an.numbers[h]) for h in an.minimal_fix)}): the pairing check of "
         f"`{m.function}` moved "
         f"out of the branch for a partial snapshot into the block every automatic compaction "
-        f"enters ({code(m.new_block)}; notebook 03 shows it in both releases). "
+        f"enters ({code(m.new_block)}; notebook 03 shows both releases).\n\n"
         f"{m.old} with it alone: {an.minimal_outcome.verdict}; "
         f"{m.new} with every other change reverted: {outcome_word(an.rest_reverted)}.{others}"
-        f"{why}\n\n"
-        f"**What to do.** A backport to an older release needs that hunk and, for hosted MCP "
-        "approvals, the MCP check and its import as well; no other hunk whose revert ran brings "
-        "the bug back. The MCP check as shipped has a cost: after an MCP approval request "
-        "nobody answers, compaction stops for good (notebook 10 has the test and a patch); "
-        "backport it with that patch."
+        f"\n\n**What to do.** A backport to an older release needs that hunk and, for hosted MCP "
+        "approvals, the MCP check and its import as well; in these runs no other hunk whose "
+        "revert ran brings the bug back (the other modes were not run hunk by hunk). The MCP "
+        "check as shipped stops compaction for good after an MCP approval request nobody "
+        "answers (notebook 10 has the test and a patch): backport it with that patch."
+        f"{why}"
     )
 
 
+# 12's experiments: every run of fix-anatomy (the reverts, ddmin, each kind) is in this mode
+SCOPE_12 = "`input` mode, scripted model: every revert and search below"
 GATE = "OpenAIResponsesCompactionSession._run_compaction"  # 0.22.1's ownership gate
 HOLDS_NONE = "gate: run holds None"  # what the gate records when the run holds no generation
 
@@ -1010,13 +1018,14 @@ def _why_stored(first: str) -> str:
         )
     where = " or ".join({"memory": "in memory", "json": "as JSON"}.get(b, b) for b in none)
     return (
-        f"\n\nThe next turn fails only from {first} because {first} added the ownership gate "
+        f"\n\nThe next turn fails only from {first} because {first} added the *ownership gate* "
         f"(`{GATE}`, shown below): it skips a compaction when the run does not hold the "
-        "session's current generation (a count of its writes).\n\nIn `run/approve/on` the pause's "
-        "own compaction (the call lost) moves the generation on, so the resume, its paused "
-        f"state kept {where}, holds an old one or none: its compaction is skipped, and the "
-        "output without its call stays stored. From the fix on the pause does not compact, so "
-        "an in-memory resume compacts (notebook 06)."
+        "session's current *generation* (a count of its writes).\n\nIn `run/approve/on` (runner "
+        "`run`, approve, compaction on) the pause's "
+        "own compaction (the call lost) moves the generation on, so the resume (paused state "
+        f"kept {where}) holds an old one or none: its compaction is skipped, and the output "
+        "without its call stays stored. From 0.24.0 the pause does not compact, so an in-memory "
+        "resume compacts (notebook 06)."
     )
 
 
