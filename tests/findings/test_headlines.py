@@ -160,7 +160,7 @@ def test_headlines_team_action_is_the_same_in_04_05_and_06(found: Findings) -> N
     06 names the same doctor commands after its own workaround paragraph."""
     assert found.fixed_in is not None
     # r11: 04's action moved up to its first screen, the invariants it names after it
-    action = headlines.team_action(found, headlines._lost(found))
+    action = headlines.team_action(found, headlines._affected_span(found))
     assert action in headlines.violation_matrix(found) and action in headlines.releases(found)
     assert "doctor repair STORE --all --apply" in headlines.workaround(found)
 
