@@ -615,7 +615,7 @@ def am_i_affected(found: Findings) -> str:
             f"sessions poisoned and {heal.before.get('stuck', 0)} stuck; after `doctor repair "
             f"--apply`, {heal.after.get('poisoned', 0)} and {heal.after.get('stuck', 0)}. "
             "A late answer to a call the repair rewrote is stored without its call: the session "
-            "is poisoned again (section 4).",
+            "is poisoned again (section 3).",
             "",
             "**What to do**, in this order (the *workaround*, notebook 06: compaction waits "
             "while the latest model exchange, the last request to the model and its response, "
@@ -624,7 +624,7 @@ def am_i_affected(found: Findings) -> str:
             f"1. Stop new damage: {stop}. Until then, {keep[0].lower()}{keep[1:]}",
             "2. Find the damage: `python -m approval_compaction doctor scan STORE --all`.",
             "3. Heal it: `python -m approval_compaction doctor repair STORE --all --apply` "
-            f"backs up, then rewrites each {' or '.join(NEEDS_REPAIR)} session (section 4). "
+            f"backs up, then rewrites each {' or '.join(NEEDS_REPAIR)} session (section 3). "
             "Before repairing a stuck one, discard the paused state your application may keep "
             "for its approval; if a late answer comes anyway, run the repair again.",
         ]
