@@ -192,14 +192,15 @@ def test_notebooks_workaround_accounts_for_every_passed_to_failed_row() -> None:
 
 def test_notebooks_the_wire_shows_only_what_the_wire_adds() -> None:
     """Issue 61 (r7): 09 repeated 01's stand-in log, printed raw error dicts, listed every rule
-    of the stand-in (`malformed_json`, `invalid_url`) with a bare count of sources, and titled
-    the history a `previous_response_id` request names "What the refused request holds" under a
-    body that carries no items."""
+    of the stand-in (`malformed_json`, `invalid_url`) with a bare count of sources. (r11): its
+    per-mode table reran the case 01 and 02 run and repeated the README's error table; it now
+    shows the rules this bug meets with what each public source shows, and plain calls."""
     rendered = (paths.DATA / "rendered" / "09-the-wire.md").read_text()
     assert "## The request log" not in rendered and "## Aside: the rules" not in rendered
     assert "{'message'" not in rendered and "malformed_json" not in rendered
-    assert "What the refused request holds" not in rendered
-    assert "The session's items at the pause (the named response holds the same)" in rendered
+    assert "ac.run_case" not in rendered and "Where each mode fails" not in rendered
+    assert "openai/openai-agents-python#2317: 400" in rendered  # a source, with what it shows
+    assert "| /v1/responses/compact | {" in rendered  # the item-less body the stand-in refused
 
 
 def test_notebooks_am_i_affected_shows_a_late_answer_after_the_repair() -> None:

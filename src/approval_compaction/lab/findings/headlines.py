@@ -616,7 +616,7 @@ def am_i_affected(found: Findings) -> str:
             f"sessions poisoned and {heal.before.get('stuck', 0)} stuck; after `doctor repair "
             f"--apply`, {heal.after.get('poisoned', 0)} and {heal.after.get('stuck', 0)}. "
             "A late answer to a call the repair rewrote is stored without its call: the session "
-            "is poisoned again (section 4).",
+            "is poisoned again (section 3).",
             "",
             "**What to do**, in this order (the *workaround*, notebook 06: compaction waits "
             "while the latest model exchange, the last request to the model and its response, "
@@ -625,7 +625,7 @@ def am_i_affected(found: Findings) -> str:
             f"1. Stop new damage: {stop}. Until then, {keep[0].lower()}{keep[1:]}",
             "2. Find the damage: `python -m approval_compaction doctor scan STORE --all`.",
             "3. Heal it: `python -m approval_compaction doctor repair STORE --all --apply` "
-            f"backs up, then rewrites each {' or '.join(NEEDS_REPAIR)} session (section 4). "
+            f"backs up, then rewrites each {' or '.join(NEEDS_REPAIR)} session (section 3). "
             "Before repairing a stuck one, discard the paused state your application may keep "
             "for its approval; if a late answer comes anyway, run the repair again.",
         ]
@@ -817,29 +817,25 @@ def explored_count(result: SearchResult) -> str:
 
 
 def the_wire(found: Findings) -> str:
-    """09: where the user meets each refusal over HTTP."""
+    """09: which requests the API refuses, by which rule, on what evidence; where each is met
+    (the stage, per mode) in one clause, since notebooks 01 and 02 run those cases (r11)."""
     auto, at = _error(found, "auto")
     report, then = _error(found, "input")
     return (
-        f"**Answer.** On {_pinned(found)} over HTTP, with the hook compacting after every turn, "
-        f"`auto` (the default, while the agent's responses are stored) and "
-        f"`previous_response_id` raise at the {at} ({code(any_call(auto))}); `input`, and "
-        f"`auto` under `ModelSettings(store=False)`, raise at the {then} "
-        f"({code(any_call(report))}).\n\nIn `input` mode the body the API refuses is the input "
-        "the runner handed the model: the SDK's turning those items into the request body "
-        "adds no fault. In `auto` and "
-        "`previous_response_id` mode the refused body is the compaction request the session "
-        "sends to the compaction endpoint, not a model request: it names the response stored "
-        "at the pause, "
-        "whose call has no output.\n\n**What to do.** "
-        + (
-            f"Upgrade to {found.fixed_in} (notebook 05). {_keep_said(found)}\n\n"
-            if found.fixed_in
-            else ""
-        )
+        "**Answer.** Yes. Over HTTP, `/v1/responses/compact` refuses a `previous_response_id` "
+        f"whose stored history holds a call without its output ({code(any_call(auto))}), though "
+        f"the body carries only `model` and the id. `/v1/responses` refuses an orphan output "
+        f"({code(any_call(report))}). Public reports show the real API giving both answers (the "
+        "first table).\n\n"
+        f"On {_pinned(found)}, with a hook that always says yes, the first is met at the {at} in "
+        "`auto` mode (responses stored, the default) and `previous_response_id` mode "
+        f"(notebook 02); the second at the {then} in `input` mode (notebook 01) and in "
+        "`auto` mode with `ModelSettings(store=False)`. The SDK's conversion adds no fault: "
+        "the model request's body carries exactly the items the SDK's model was handed.\n\n"
+        "**What to do.** "
+        + (f"Upgrade to {found.fixed_in}. {_keep_said(found)}\n\n" if found.fixed_in else "")
         + "To see what your own application sends, serve the stand-in (`python -m "
-        "approval_compaction serve`) and point `OPENAI_BASE_URL` at it: it judges each request "
-        "by the rules `docs/wire.md` lists and answers as the API does."
+        "approval_compaction serve`) and point `OPENAI_BASE_URL` at it."
     )
 
 
