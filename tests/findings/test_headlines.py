@@ -419,3 +419,23 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
     assert "quoted below" not in said  # the excerpt is notebook 03's, not repeated in 12
     assert "instead" not in said  # r10: against 03's "also"; a fix for every kind needs both
     assert "those hunks as well as the function fix" in said
+
+
+def test_headlines_01_to_03_say_the_workaround_and_the_patch_within_their_scope(
+    found: Findings,
+) -> None:
+    """Issue 61 (r11): 02 counted "16 of the 16 next questions ... (the 8 cases with compaction
+    on, in each mode)" where the pause raises, so the decision and the boundary never vary; 01
+    and 02 said the workaround keeps "the session" compacting, and 03 said the liveness patch
+    does, against 10 and 15 (a poisoned `previous_response_id` store stops compacting)."""
+    walk, sent, inside = (
+        f(found) for f in (headlines.walkthrough, headlines.stored_vs_sent, headlines.inside_the_sdk)
+    )
+    assert "next questions the sweep asked" not in sent and "the 8 cases" not in sent
+    for said in (walk, sent):
+        assert "removes it from the store, so compaction can run" in said
+        assert "so the session keeps compacting" not in said
+    assert "so the session keeps compacting" not in inside
+    assert "on the stores that can replace part of their history" in inside
+    patch = sent.split("**For the SDK:**")[1].split("\n\n")[0]
+    assert "in `input` and `auto` mode on the stores that can replace part of" in patch
