@@ -428,9 +428,8 @@ def test_headlines_01_to_03_say_the_workaround_and_the_patch_within_their_scope(
     on, in each mode)" where the pause raises, so the decision and the boundary never vary; 01
     and 02 said the workaround keeps "the session" compacting, and 03 said the liveness patch
     does, against 10 and 15 (a poisoned `previous_response_id` store stops compacting)."""
-    walk, sent, inside = (
-        f(found) for f in (headlines.walkthrough, headlines.stored_vs_sent, headlines.inside_the_sdk)
-    )
+    answers = (headlines.walkthrough, headlines.stored_vs_sent, headlines.inside_the_sdk)
+    walk, sent, inside = (f(found) for f in answers)
     assert "next questions the sweep asked" not in sent and "the 8 cases" not in sent
     for said in (walk, sent):
         assert "removes it from the store, so compaction can run" in said

@@ -171,7 +171,7 @@ def walkthrough(found: Findings) -> str:
     the default mode meets it (the last table). Short paragraphs: the action must fall in the
     first 40 lines at 100 columns (issue 61, r10)."""
     pinned = _pinned(found)
-    auto, at = _error(found, "auto")
+    _, at = _error(found, "auto")
     report, then = _error(found, "input")
     return (
         f"**Answer.** On {pinned} in `input` mode, with the hook always saying yes (over HTTP "
@@ -179,9 +179,9 @@ def walkthrough(found: Findings) -> str:
         f"work, but the output is stored without its call, so the {then} is refused "
         f"({code(any_call(report))}){_later(found, pinned)}.\n\nIn the default `auto` mode, "
         "while responses are stored (`ModelSettings(store=...)` unset, as here), the compaction "
-        f"request at the {at} is refused ({code(any_call(auto))}) and `Runner.run` raises, "
-        "with nothing to approve (the last table). With `store=False` (*auto, store=False*) "
-        "the next question is refused instead (notebook 09).\n\n"
+        f"request at the {at} is refused and `Runner.run` raises, with nothing to approve (the "
+        "last table). With `store=False` (*auto, store=False*) the next question is refused "
+        "instead (notebook 09 shows each refusal).\n\n"
         + _walkthrough_action(found)
         + _default_trigger(found, pinned)
     ).rstrip()
