@@ -472,3 +472,22 @@ def test_headlines_after_the_fix_scopes_the_patch_to_the_stores_it_helps(found: 
     patch = paths.LIVENESS_PATCH.read_text()
     assert "Native SQLite, async SQLite, and" in patch and "SQLAlchemy (SQLite" in patch
     assert "Other stores require complete coverage" in patch
+
+
+def test_headlines_01_to_03_say_the_workaround_and_the_patch_within_their_scope(
+    found: Findings,
+) -> None:
+    """Issue 61 (r11): 02 counted "16 of the 16 next questions ... (the 8 cases with compaction
+    on, in each mode)" where the pause raises, so the decision and the boundary never vary; 01
+    and 02 said the workaround keeps "the session" compacting, and 03 said the liveness patch
+    does, against 10 and 15 (a poisoned `previous_response_id` store stops compacting)."""
+    answers = (headlines.walkthrough, headlines.stored_vs_sent, headlines.inside_the_sdk)
+    walk, sent, inside = (f(found) for f in answers)
+    assert "next questions the sweep asked" not in sent and "the 8 cases" not in sent
+    for said in (walk, sent):
+        assert "removes it from the store, so compaction can run" in said
+        assert "so the session keeps compacting" not in said
+    assert "so the session keeps compacting" not in inside
+    assert "on the stores that can replace part of their history" in inside
+    patch = sent.split("**For the SDK:**")[1].split("\n\n")[0]
+    assert "in `input` and `auto` mode on the stores that can replace part of" in patch

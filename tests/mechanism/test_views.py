@@ -111,6 +111,28 @@ def test_views_moved_check_quotes_the_is_automatic_block_of_the_newest_release()
     assert f"/blob/v{NEWEST}/" in text and "▶ line" in text
 
 
+def test_views_moved_check_quotes_the_check_at_the_level_of_the_partial_branch() -> None:
+    """Issue 61 (r11): the excerpt quoted `drop_orphan_function_calls(` without the `if (` it is
+    the condition of, so it read one level deeper than the partial-snapshot branch, as if still
+    inside it. The check's own `if` is quoted at that branch's indentation."""
+    from approval_compaction.lab.mechanism.views import moved_check
+
+    quoted = moved_check(NEWEST, context=0).split("```text\n")[1].split("```")[0]
+    indent = {
+        what: len(m.group(1))
+        for what, m in (
+            (w, re.search(rf"^\d+ ▶( *){re.escape(t)}", quoted, re.M))
+            for w, t in (
+                ("partial", "if snapshot is not None and (not complete"),
+                ("check if", "if ("),
+                ("check", "drop_orphan_function_calls("),
+            )
+        )
+        if m
+    }
+    assert indent["check if"] == indent["partial"] < indent["check"]
+
+
 def test_views_boundary_frame_shows_each_release_boundary_and_stage() -> None:
     from approval_compaction.lab.mechanism.views import boundary_frame
 

@@ -164,7 +164,7 @@ def walkthrough(found: Findings) -> str:
     the default mode meets it (the last table). Short paragraphs: the action must fall in the
     first 40 lines at 100 columns (issue 61, r10)."""
     pinned = _pinned(found)
-    auto, at = _error(found, "auto")
+    _, at = _error(found, "auto")
     report, then = _error(found, "input")
     return (
         f"**Answer.** On {pinned} in `input` mode, with the hook always saying yes (over HTTP "
@@ -172,9 +172,9 @@ def walkthrough(found: Findings) -> str:
         f"work, but the output is stored without its call, so the {then} is refused "
         f"({code(any_call(report))}){_later(found, pinned)}.\n\nIn the default `auto` mode, "
         "while responses are stored (`ModelSettings(store=...)` unset, as here), the compaction "
-        f"request at the {at} is refused ({code(any_call(auto))}): `Runner.run` raises, with "
-        "nothing to approve (the last table). With `store=False` (*auto, store=False*) the "
-        "pause works and the next question is refused instead.\n\n"
+        f"request at the {at} is refused and `Runner.run` raises, with nothing to approve (the "
+        "last table). With `store=False` (*auto, store=False*) the next question is refused "
+        "instead (notebook 09 shows each refusal).\n\n"
         + _walkthrough_action(found)
         + _default_trigger(found, pinned)
     ).rstrip()
@@ -217,17 +217,18 @@ def _walkthrough_action(found: Findings) -> str:
     return (
         f"**What to do.** {upgrade}Until then, on {lost} (some mode meets the bug on each; "
         "notebook 05 splits them by mode), pass the session to "
-        "`defer_compaction_while_pending`, the workaround. Keep it after upgrading wherever an "
-        "approval can go unanswered (notebook 06 says why, and its costs).\n\nThe workaround "
-        "makes automatic compaction wait while the latest request to the model and its answer "
-        "hold a call without its output, and retires a *dead call* (one whose output may never "
-        "come), removing it from the store, so the session keeps compacting.\n\n"
+        f"`defer_compaction_while_pending`, the workaround; keep it on {found.fixed_in} "
+        "wherever an approval can go unanswered (notebook 06 says why, and its costs).\n\n"
+        "The workaround makes automatic compaction wait while the latest request to the model "
+        "and its answer hold a call without its output, and *retires* a *dead call* (one whose "
+        "output may never come): it removes it from the store, so compaction can run.\n\n"
         "Upgrading does not heal a store an affected release already wrote; the study's "
         "*doctor*, a command that checks and repairs stored sessions, does: run "
         "`python -m approval_compaction doctor scan "
         "STORE --all`, then `doctor repair STORE --all --apply` (notebook 07).\n\n"
-        "**For the SDK:** compaction must not summarise a call away while its output is yet to "
-        "come (notebook 03 reads the check that does this, and the release that moved it).\n\n"
+        f"**For the SDK:** {found.fixed_in} fixes this case: notebook 03 reads the check it "
+        "moved, for a backport to an older release line, and notebook 10 what it still "
+        "leaves.\n\n"
     )
 
 
@@ -265,7 +266,8 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
     if not (refused and turns):
         raise HeadlineError(f"the answers need {pinned}'s refused pauses in sweep-meetings.json")
     answered = all(m.outcome == "answered" for m in turns)
-    kept = sum(bool(m.open_calls) for m in turns)
+    if not all(m.open_calls for m in turns):
+        raise HeadlineError(f"{pinned}: a refused pause left no open call in sweep-meetings.json")
     compacts = {
         mode: {m.compaction_requests for m in turns if m.mode == mode} == {0} for mode in refused
     }
@@ -304,25 +306,24 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
         + "; ".join(goes_on)[1:]
         + ".\n\n"
         f"**What to do.** Upgrade to {fixed}: its compaction waits while a call has no "
-        "output, so the pause is answered (notebook 01's last table). A call is still left open "
+        "output, so the pause is answered (notebook 01's last table shows it in `auto` mode). A "
+        "call is still left open "
         "when its approval is *abandoned* (the user asks something else; it can still be "
         "answered late).\n\nA *hosted MCP approval request* is one the API asks for on behalf "
         f"of a tool on an MCP server the API itself calls. {keep}\n\nThat workaround makes "
         "automatic compaction wait while the latest request to the model and its answer hold a "
-        "call without its output, and retires a *dead call* (one whose output may never come), "
-        "removing it from the store, so the session keeps compacting.\n\n"
+        "call without its output, and *retires* a *dead call* (one whose output may never "
+        "come): it removes it from the store, so compaction can run.\n\n"
         "Upgrading does not free a store already left with an open call: the study's *doctor* "
         "finds it (`python -m approval_compaction doctor scan STORE --all` names it *stuck*) "
         "and `doctor repair STORE --all --apply` rewrites the open call as a message saying it "
         "was never answered (notebook 07).\n\n"
         f"**For the SDK:** {fixed}'s waiting leaves a gap: after a hosted MCP approval request "
-        "left unanswered, compaction stops for good (notebook 10). A session must go on "
-        "compacting then: notebook 10's "
-        "proposed patch does that, a decision still open upstream.\n\n"
-        f"**In detail.** On {pinned}, the store keeps the open call in {kept} of the "
-        f"{len(turns)} next questions the sweep asked after such a pause (the 8 cases with "
-        "compaction on, in each mode); this notebook runs one case in both modes.\n\n"
-        f"{said}{_stops_for_good(found, [pinned, fixed], stop)}.\n"
+        "left unanswered, compaction stops for good (notebook 10). Notebook 10's proposed "
+        "patch compacts what follows the request instead, in `input` and `auto` mode on the "
+        "stores that can replace part of their history; whether to take it is still open "
+        "upstream.\n\n"
+        f"**In detail.** {said}{_stops_for_good(found, [pinned, fixed], stop)}.\n"
     ).rstrip()
 
 
@@ -411,8 +412,9 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
             "unanswered, compaction stops for good (notebook 10).\n\nNotebook 10's proposed patch, "
             f"`{paths.LIVENESS_PATCH.name}`, is written against {m.new}: it lets compaction "
             "summarise only what follows a waiting call or request, which stays stored and can "
-            "still be answered, so the session keeps compacting. Whether to take it is still "
-            "open upstream; a backport of the moved check inherits the same cost."
+            "still be answered, on the stores that can replace part of their history (notebook "
+            "10 gives its scope). Whether to take it is still open upstream; a backport of the "
+            "moved check inherits the same cost."
             if not_fixed
             else ""
         )

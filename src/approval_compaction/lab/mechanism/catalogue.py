@@ -281,9 +281,16 @@ MOVED_CHECK = Function(
             after="session_items = list(reversed(matched_items))",
         ),
         Mark(
+            "if (",
+            "the check's own branch, at the level of the partial-snapshot branch above, not "
+            "inside it: it runs for every automatic compaction, on a whole history as on a "
+            "partial one",
+            after="session_items = session_items[boundary:]",
+        ),
+        Mark(
             "drop_orphan_function_calls(",
-            "the check, now at the level of the block itself: it runs for every automatic "
-            "compaction, on a whole history as on a partial one",
+            "the pairing check, the condition of that branch: its result differs from the "
+            "history when a call has no output",
         ),
         Mark(
             "return",
