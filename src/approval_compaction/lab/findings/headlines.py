@@ -217,8 +217,8 @@ def _walkthrough_action(found: Findings) -> str:
     return (
         f"**What to do.** {upgrade}Until then, on {lost} (some mode meets the bug on each; "
         "notebook 05 splits them by mode), pass the session to "
-        f"`defer_compaction_while_pending`, the workaround; keep it on {found.fixed_in} "
-        "wherever an approval can go unanswered (notebook 06 says why, and its costs).\n\n"
+        f"`defer_compaction_while_pending`, the workaround; {_keep_after(found)} (notebook 06 "
+        "names the modes and kinds of call, and its costs).\n\n"
         "The workaround makes automatic compaction wait while the latest request to the model "
         "and its answer hold a call without its output, and *retires* a *dead call* (one whose "
         "output may never come): it removes it from the store, so compaction can run.\n\n"
@@ -431,9 +431,8 @@ def team_action(found: Findings, lost: str) -> str:
     `auto` mode); and the doctor's scan and repair for stores an affected release wrote (07)."""
     return (
         f"**What to do.** Upgrade to {found.fixed_in}. Until then, on {lost}, pass the session "
-        "to `defer_compaction_while_pending` (the workaround, notebook 06); keep it on "
-        f"{found.fixed_in} where {found.fixed_in} alone never compacts again after a call "
-        "nobody answers (notebook 06 names the modes and kinds of call).\n\n"
+        f"to `defer_compaction_while_pending` (the workaround, notebook 06); {_keep_after(found)} "
+        "(notebook 06 names the modes and kinds of call).\n\n"
         f"Upgrading does not heal a store {lost} already wrote; this repository's *doctor* "
         "(its tool for stored sessions) does: run `python -m approval_compaction doctor scan "
         "STORE --all`, then `doctor repair STORE --all --apply` (notebook 07)."
@@ -879,8 +878,8 @@ def after_the_fix(found: Findings) -> str:
         "releases stored): such a *poisoned* store is then answered, but in "
         "`previous_response_id` mode it stops compacting (the table below)."
         f"\n\nTeams: upgrade to {found.fixed_in}; until then, on "
-        f"{_affected_span(found)}, pass the session to `defer_compaction_while_pending`, and keep "
-        f"it on {found.fixed_in} wherever an approval can go unanswered (notebook 06). It "
+        f"{_affected_span(found)}, pass the session to `defer_compaction_while_pending`, and "
+        f"{_keep_after(found)} (notebook 06). It "
         "*retires* (removes from the store) the unanswered request, so compaction goes on; a "
         "late answer to it is then stored as text."
         f"\n\nFor stores an *affected release* ({_affected_span(found)}) already wrote, run the "
@@ -1027,6 +1026,15 @@ def _why_stored(first: str) -> str:
     )
 
 
+def _keep_after(found: Findings) -> str:
+    """Where to keep the workaround after the upgrade, in one set of words (06's rule: where the
+    fixing release alone never compacts again after a call nobody answers)."""
+    return (
+        f"keep it on {found.fixed_in} where {found.fixed_in} alone never compacts again after a "
+        "call nobody answers"
+    )
+
+
 def stop_new_sessions(found: Findings) -> str:
     """How a team stops new openai-agents sessions breaking, notebook 06's action, its releases
     from the findings: the upgrade to the fixing release, the workaround on the affected ones
@@ -1038,8 +1046,7 @@ def stop_new_sessions(found: Findings) -> str:
         return f"notebook 06: on {_affected_span(found)}, {apply}"
     return (
         f"notebook 06: upgrade to {found.fixed_in}; until then, on {_affected_span(found)}, "
-        f"{apply}, and keep it on {found.fixed_in} where {found.fixed_in} alone never compacts "
-        "again after a call nobody answers"
+        f"{apply}, and {_keep_after(found)}"
     )
 
 
