@@ -62,14 +62,15 @@ SUMMARY_ONLY_WHY = (
     "a compaction answer holding a summary alone (the SDK's test fakes); no public source "
     "shows responses.compact answering so"
 )
-# A driver's situations also grow while compacting, or leave a late answer unpaired.
+# A driver's situations also grow while compacting, or split a late answer from its call (in
+# ADK the answer reaches the summariser alone; in LangChain the call goes on without it).
 GROWS = "grows"  # compaction runs every turn and the history still grows (``GROWS_CELL``)
-UNPAIRED = "unpaired"  # a late answer reaches what is stored or summarised without its call
+UNPAIRED = "unpaired"  # a late answer and its call stored, sent or summarised apart
 STATE_WORDS = {
     STUCK: "stops compacting",
     REFUSED: "refused",
     GROWS: "grows while compacting",
-    UNPAIRED: "leaves its late answer unpaired",
+    UNPAIRED: "splits its late answer from its call",
 }
 
 
