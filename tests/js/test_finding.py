@@ -44,7 +44,7 @@ def test_cell_words_what_the_user_meets_as_the_python_tables_do() -> None:
     assert cell(NEXT).startswith("400 on the next question")
     assert cell(replace(NEXT, violating=0, raised_at="")) == "no error in these cases"
     assert cell(replace(NEXT, not_applicable="no compactionMode option")) == (
-        "not run: no compactionMode option, so no input mode"
+        "not run: no compactionMode option"
     )
 
 
@@ -54,7 +54,7 @@ def test_cell_says_when_a_plan_ran_with_the_option_the_release_lacks_left_out() 
     left_out = replace(PAUSE, configured="compactionMode left out: no compactionMode option")
     assert cell(left_out) == (
         "400 at the pause: run() throws, nothing to approve (8 of 16 cases), "
-        "run without compactionMode: the release compacts by previous_response_id only"
+        "no compactionMode option: its only mode"
     )
 
 

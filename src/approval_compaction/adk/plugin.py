@@ -275,8 +275,8 @@ def _upgrade(verdicts: Sequence[ReleaseVerdict], bad: Sequence[int], fixed_from:
     price = (  # its own paragraph
         f"\n\nOn {settled} "
         + " and ".join(
-            f"*{s}* ({SITUATION_WORDS.get(s, s).partition(';')[0]}) splits its late answer from "
-            "its call " + _unpaired_before(verdicts[: order.index(settled)], s)
+            f"*{s}* ({SITUATION_WORDS.get(s, s).partition(';')[0]}) splits its call and late "
+            "answer " + _unpaired_before(verdicts[: order.index(settled)], s)
             for s in priced
         )
         + f": the price of {settled}'s fix for the sessions that never compacted again, as "

@@ -120,8 +120,8 @@ def load_js(folder: Path = paths.DATA) -> JsFinding | None:
 # Before 0.4.1 the session has no compactionMode option and compacts by previous_response_id
 # only: a previous_response_id plan runs with the option left out (a cell says so after its
 # words), and an input plan has no equivalent and is not run.
-LEFT_OUT = "run without compactionMode: the release compacts by previous_response_id only"
-NOT_RUN = "not run: no compactionMode option, so no input mode"
+LEFT_OUT = "no compactionMode option: its only mode"
+NOT_RUN = "not run: no compactionMode option"
 
 
 def cell(record: SweepRecord) -> str:

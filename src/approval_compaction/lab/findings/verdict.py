@@ -62,7 +62,7 @@ SUMMARY_ONLY_WHY = (
     "a compaction answer holding a summary alone (the SDK's test fakes); no public source "
     "shows responses.compact answering so"
 )
-# A driver's situations also grow while compacting, or split a late answer from its call (in
+# A driver's situations also grow while compacting, or split a call and its late answer (in
 # ADK the answer reaches the summariser alone; in LangChain the call goes on without it).
 GROWS = "grows"  # compaction runs every turn and the history still grows (``GROWS_CELL``)
 UNPAIRED = "unpaired"  # a late answer and its call stored, sent or summarised apart
@@ -70,7 +70,7 @@ STATE_WORDS = {
     STUCK: "stops compacting",
     REFUSED: "refused",
     GROWS: "grows while compacting",
-    UNPAIRED: "splits its late answer from its call",
+    UNPAIRED: "splits its call and late answer",
 }
 
 
