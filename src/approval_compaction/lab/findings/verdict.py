@@ -62,8 +62,8 @@ SUMMARY_ONLY_WHY = (
     "a compaction answer holding a summary alone (the SDK's test fakes); no public source "
     "shows responses.compact answering so"
 )
-# A driver's situations also grow while compacting, or split a call and its late answer (in
-# ADK the answer reaches the summariser alone; in LangChain the call goes on without it).
+# A driver's situations also grow while compacting, or split a call and its late answer (either
+# side may be the one left alone).
 GROWS = "grows"  # compaction runs every turn and the history still grows (``GROWS_CELL``)
 UNPAIRED = "unpaired"  # a late answer and its call stored, sent or summarised apart
 STATE_WORDS = {
