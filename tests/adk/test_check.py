@@ -38,7 +38,7 @@ def test_problems_read_a_growing_history_as_the_controls_design() -> None:
     that only grows is no problem there; an unpaired late answer still is."""
     grows = [situation("clean", keeps=False), situation("abandoned", keeps=False),
              situation("resumed", keeps=False, late="window-0: unpaired adk-1")]  # fmt: skip
-    assert problems(grows) == ["resumed leaves its late answer unpaired"]
+    assert problems(grows) == ["resumed splits its call and late answer"]
     bounded = [situation("clean"), situation("abandoned", keeps=False)]
     assert problems(bounded) == ["abandoned stops compacting (history_bounded in window-0 mode)"]
     refused = [situation("clean"), situation("poisoned", usable=False)]
@@ -78,7 +78,7 @@ def test_check_adk_on_the_pinned_release_answers_each_kind() -> None:
         ("window-0", 0, ""), ("tokens-2", 0, ""),
     ]  # fmt: skip
     said = adk_answers(found, 2)
-    assert all("resumed leaves its late answer unpaired" in line for line in said)
+    assert all("resumed splits its call and late answer" in line for line in said)
     assert found.affected
 
 

@@ -182,3 +182,12 @@ def test_adk_verdict_of_a_release_that_never_compacts_is_never_compacts() -> Non
     words = {v.release: v.word for v in driver_verdicts(idle + ran, [], WORDS)}
     assert words == {"2.0.0": NEVER_RUNS, "2.3.0": NOT_AFFECTED}
     assert disagreements("google-adk 2.0.0 is fixed.", driver_verdicts(idle, [], WORDS))
+
+
+def test_adk_verdict_frame_names_every_kind_every_setting_as_notebook_13_does() -> None:
+    """Issue 61 (r10): 13's verdict cells said "(all modes)" for ADK's settings."""
+    found = load_adk()
+    assert found is not None
+    bugs = adk_verdict_frame(found.verdicts, contract=False)["liveness bugs"]
+    assert not bugs.str.contains("all modes").any()
+    assert bugs.str.contains(r"\(every setting\)").any()

@@ -68,3 +68,24 @@ def test_finding_with_control_puts_the_control_beside_the_steps_on_the_pinned_ru
     assert last.rpartition("..")[2] == found.version
     assert frame.loc[last, control] == control_bugs(found)
     assert "all modes" not in frame.loc[last, "liveness bugs, with a compaction step"]
+
+
+def test_finding_late_call_frame_splits_the_wait_from_the_later_questions() -> None:
+    """Issue 61 (r11): 14 read *resumed* `usable` beside "sent to the model" without saying the
+    call was sent while the decision waited, before the ten later questions `usable` counts."""
+    from approval_compaction.langchain.finding import _went, late_call_frame, load
+
+    assert _went("") == "nowhere"
+    assert _went("open call c to the model; open call c to compaction", True) == (
+        "stored open, sent to the model, sent to the summariser"
+    )
+    found = load()
+    assert found is not None
+    frame = late_call_frame(found)
+    before, after, patched = frame.columns
+    usable = {r.mode: r.session_usable for r in found.liveness if r.scenario == "resumed"}
+    for setting, row in frame.iterrows():
+        # a later question refused is one the call went to the model in, and none else
+        assert ("to the model" in row[after]) == (usable[setting] is False)
+        assert row[patched] == "nowhere"
+    assert frame[before].str.contains("sent to the model").any()

@@ -72,6 +72,8 @@ def test_plugin_answer_says_what_the_search_finds_the_patch_leaves() -> None:
     # it leaves in the trim step
     action = said.split("**What to do.**")[1]
     assert "should trim so that no tool message is kept without the AI message" in action
+    # issue 61 (r10): no action for teams on the released package until the fix lands
+    assert "give each interrupt its decision before the user's next message" in action
 
 
 def test_plugin_answer_names_the_late_decision_apart_from_one_that_never_comes() -> None:

@@ -57,8 +57,9 @@ CHANGES: tuple[Change, ...] = (
     Change(
         "2.0.0",
         "a root LlmAgent runs on the node runtime (Runner._run_node_async), which has no "
-        "compaction step (only the older _run_with_trace path runs one): an App's events "
-        "compaction never runs",
+        "compaction step after an invocation (only the older _run_with_trace path runs one): "
+        "the sliding window never runs, and the token threshold runs only before a model "
+        "request (CompactionRequestProcessor), where no call waits for confirmation yet",
         "google-adk 2.0.0's runners.py (no CHANGELOG entry names it)",
     ),
     Change(

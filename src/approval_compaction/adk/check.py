@@ -113,7 +113,7 @@ def _situation_problem(row: SituationRow, grows: bool) -> str:
     if row.session_usable is False:
         return f"{row.situation} refused ({row.raised})"
     if row.late_resume not in ("", "paired"):
-        return f"{row.situation} leaves its late answer unpaired"
+        return f"{row.situation} splits its call and late answer"
     if not row.keeps_compacting and not grows:
         return f"{row.situation} stops compacting ({row.broken})"
     return ""

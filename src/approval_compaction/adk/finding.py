@@ -172,7 +172,9 @@ def adk_verdict_frame(
     from ..lab.findings.tables import verdict_frame
     from .harness import SITUATIONS
 
-    return verdict_frame(verdicts, columns, setting_word, contract, SITUATIONS)
+    frame = verdict_frame(verdicts, columns, setting_word, contract, SITUATIONS)
+    bugs = frame["liveness bugs"].str.replace("all modes", "every setting")  # ADK's word
+    return frame.assign(**{"liveness bugs": bugs})
 
 
 def adk_liveness_frame(rows: Sequence[LivenessRecord]) -> pd.DataFrame:

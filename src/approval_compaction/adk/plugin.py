@@ -275,8 +275,8 @@ def _upgrade(verdicts: Sequence[ReleaseVerdict], bad: Sequence[int], fixed_from:
     price = (  # its own paragraph
         f"\n\nOn {settled} "
         + " and ".join(
-            f"*{s}* ({SITUATION_WORDS.get(s, s).partition(';')[0]}) leaves its late answer "
-            + _unpaired_before(verdicts[: order.index(settled)], s)
+            f"*{s}* ({SITUATION_WORDS.get(s, s).partition(';')[0]}) splits its call and late "
+            "answer " + _unpaired_before(verdicts[: order.index(settled)], s)
             for s in priced
         )
         + f": the price of {settled}'s fix for the sessions that never compacted again, as "
@@ -310,7 +310,7 @@ def _unpaired_before(before: Sequence[ReleaseVerdict], situation: str) -> str:
             runs[-1].append(v.release)
         last = now
     if not runs:
-        return "unpaired for the first time"
+        return "for the first time"
     spans = ", ".join(r[0] if len(r) == 1 else f"{r[0]} to {r[-1]}" for r in runs)
     order = [v.release for v in before]
     gap = order[order.index(runs[-1][-1]) + 1 :]
@@ -321,7 +321,7 @@ def _unpaired_before(before: Sequence[ReleaseVerdict], situation: str) -> str:
         if gap
         else ""
     )
-    return f"unpaired again, as on {spans}{paired}"
+    return f"again, as on {spans}{paired}"
 
 
 def driven() -> Driven:

@@ -117,16 +117,18 @@ def load_js(folder: Path = paths.DATA) -> JsFinding | None:
     )
 
 
-# A plan run without the option the release lacks (previous_response_id before 0.4.1, whose
-# session compacts by previous_response_id only): a cell says so after its words.
+# Before 0.4.1 the session has no compactionMode option and compacts by previous_response_id
+# only: a previous_response_id plan runs with the option left out (a cell says so after its
+# words), and an input plan has no equivalent and is not run.
 LEFT_OUT = "no compactionMode option: its only mode"
+NOT_RUN = "not run: no compactionMode option"
 
 
 def cell(record: SweepRecord) -> str:
     """What the user meets in one plan on one release, in the Python tables' words."""
 
     if record.not_applicable:
-        return "no compactionMode option: runs as auto"
+        return NOT_RUN
     left_out = f", {LEFT_OUT}" if record.configured else ""  # the release's only mode
     if record.violating == 0:
         return MEETS[UNAFFECTED] + left_out

@@ -37,6 +37,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "boundaries",
         "changes_frame",
         "control_bugs",
+        "late_call_frame",
         "liveness_frame",
         "load",
         "verdict_frame",

@@ -214,3 +214,37 @@ def changes_frame(found: LangchainFinding) -> pd.DataFrame:
     after, the change that moved it and its public record."""
     moves = _moved(found.sweep, found.sweep_liveness, CHANGES)
     return driven_changes_frame(moves, "settings", PACKAGE)
+
+
+def _went(sent_detail: str, stored_open: bool = False) -> str:
+    """Where an open call went, in words, from a record's ``... to the model; ... to compaction``
+    detail (``stored_open``: the history stored after the resume still holds it open)."""
+    to = dict.fromkeys(
+        part.split(" to ", 1)[1].replace("compaction", "the summariser")
+        for part in sent_detail.split("; ")
+        if " to " in part
+    )
+    where = (["stored open"] if stored_open else []) + [f"sent to {t}" for t in to]
+    return ", ".join(where) or "nowhere"
+
+
+def late_call_frame(found: LangchainFinding, situation: str = "resumed") -> pd.DataFrame:
+    """Where a late-answered situation's call went without its answer, by setting: on the
+    release before the late decision (the pause, the questions asked while it waits, the
+    resume) and in the later questions (the history stored after the resume too), and with the
+    patch (both, as one column: the patched package sends it nowhere in either)."""
+    table: dict[str, dict[str, str]] = {}
+    before = f"{found.version}: until the late decision"
+    after = f"{found.version}: the later questions"
+    for r in found.liveness:
+        if r.scenario == situation:
+            row = table.setdefault(r.mode, {})
+            row[before] = _went(r.own_sent_detail)
+            row[after] = _went(r.sent_detail, r.resume_unpaired.startswith("stored"))
+    for r in found.patched:
+        if r.scenario == situation and r.mode in table:
+            both = _went(
+                f"{r.own_sent_detail}; {r.sent_detail}", r.resume_unpaired.startswith("stored")
+            )
+            table[r.mode]["patched: throughout"] = both
+    return pd.DataFrame.from_dict(table, orient="index").rename_axis("setting")

@@ -158,7 +158,9 @@ def answer(folder: Path = paths.DATA) -> str:
         f"**Answer.** {cases}. On {found.version}, the pinned release, compaction is not what "
         f"breaks a conversation either.\n\n{left}\n\n**What to do.** LangChain maintainers: "
         "when a new run starts over an interrupt nobody resumed, answer its open call in "
-        f"`HumanInTheLoopMiddleware` before the model sees it.\n\n{fix} `data/report-langchain.md` "
+        f"`HumanInTheLoopMiddleware` before the model sees it. Teams on {found.version}: give each "
+        "interrupt its decision before the user's next message (as in the 16 cases); an "
+        f"interrupt left behind is what breaks.\n\n{fix} `data/report-langchain.md` "
         "is the issue, with its test and patch." + (f"\n\n{beyond}" if beyond else "")
     )
 

@@ -65,14 +65,15 @@ SUMMARY_ONLY_WHY = (
 # The README's name for the column of those situations: the answer, and the runs (the liveness
 # test in the SDK's suite form, on its fakes) its cells come from.
 SUMMARY_ONLY_COLUMN = "only under a summary_only compaction answer (the SDK's fakes, no HTTP)"
-# A driver's situations also grow while compacting, or leave a late answer unpaired.
+# A driver's situations also grow while compacting, or split a call and its late answer (either
+# side may be the one left alone).
 GROWS = "grows"  # compaction runs every turn and the history still grows (``GROWS_CELL``)
-UNPAIRED = "unpaired"  # a late answer reaches what is stored or summarised without its call
+UNPAIRED = "unpaired"  # a late answer and its call stored, sent or summarised apart
 STATE_WORDS = {
     STUCK: "stops compacting",
     REFUSED: "refused",
     GROWS: "grows while compacting",
-    UNPAIRED: "leaves its late answer unpaired",
+    UNPAIRED: "splits its call and late answer",
 }
 
 
