@@ -25,7 +25,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".findings.tables": ("mechanism_frame",),
     # the matrix across cases and releases, the wire's evidence, the stepper
     ".findings.folding": ("block_order", "choice_effects"),
-    ".findings.evidence": ("conversion", "failure", "refused_request"),
+    ".findings.evidence": ("answered", "rules_met"),
     ".releases.heatmap": ("HOOK", "heatmap", "matrix_scope", "release_heatmap"),
     ".widget": ("stepper",),
     ".findings.keeping": ("keeping_frame",),
