@@ -68,7 +68,8 @@ def test_headlines_after_the_fix_says_what_to_do_in_the_one_vocabulary(found: Fi
     patch = paths.LIVENESS_PATCH.relative_to(paths.ROOT).as_posix()
     assert action.index(f"add `{test}`") < action.index(f"Apply `{patch}` at `v{found.fixed_in}`")
     assert f"upgrade to {found.fixed_in}" in action
-    keep = f"keep it on {found.fixed_in} where {found.fixed_in} alone never compacts again after"
+    keep = f"keep it on {found.fixed_in} where {found.fixed_in} alone never compacts again: after "
+    keep += headlines._stops_after(found)  # scoped by kind of call and mode (r12)
     assert keep in action and "wherever an approval can go unanswered" not in action
     assert "in every mode, pass the session" not in action
 
@@ -453,10 +454,10 @@ def test_stop_new_sessions_names_the_releases_the_findings_hold(found: Findings)
     first, last = hit[0].span.partition("..")[0], hit[-1].span.rpartition("..")[2]
     stop = headlines.stop_new_sessions(found)
     assert stop.startswith(f"notebook 06: upgrade to {found.fixed_in}; until then, on {first}.")
-    assert f"..{last}, pass the session to" in stop and stop.endswith("after a call nobody answers")
+    assert f"..{last}, pass the session to" in stop and stop.endswith(headlines._stops_after(found))
     moved = headlines.stop_new_sessions(replace(found, fixed_in="9.9.9"))
     assert (
-        "upgrade to 9.9.9" in moved and "keep it on 9.9.9 where 9.9.9 alone never compacts" in moved
+        "upgrade to 9.9.9" in moved and "keep it on 9.9.9 if an approval can go unanswered" in moved
     )
     none = headlines.stop_new_sessions(replace(found, fixed_in=None))
     assert "upgrade" not in none and none.endswith("`defer_compaction_while_pending`")

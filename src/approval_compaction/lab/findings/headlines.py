@@ -74,15 +74,14 @@ def any_call(message: str) -> str:
     return CALL_ID.sub(r"\1<call id>.", message)
 
 
-def keep_workaround(found: Findings, cite: str = " (notebook 06)") -> str:
-    """The workaround before and after the upgrade, one sentence every answer shares: apply it
-    on the pinned release; on the fixing release keep it where an approval can go unanswered,
-    naming what the fixing release alone stops compacting after (its liveness bugs, from the
-    sweep, and the modes its documented contract stops in), and its costs (notebook 06)."""
-    apply = f"On {_affected_span(found)}, pass the session to `defer_compaction_while_pending`"
-    if not found.fixed_in:
-        return f"{apply}{cite}."
-    record = of(found.verdicts, found.fixed_in).liveness if found.verdicts else ()
+def _stops_after(found: Findings) -> str:
+    """What the fixing release alone never compacts again after, scoped by kind of call and
+    mode: its liveness bugs (from the sweep) with the modes each stops in, then the modes the
+    SDK documents it stops in after any call nobody answers; "" when the sweep shows none."""
+    try:
+        record = of(found.verdicts, found.fixed_in).liveness if found.verdicts else ()
+    except LookupError:  # a fixing release the liveness sweep did not run
+        return ""
     # A situation the fixing release stops compacting after as a bug in some mode, with every
     # mode it stops in (a bug in one, the SDK's documented contract in another).
     bugs = dict.fromkeys(v.situation for v in record if v.kind == BUG and v.state == STUCK)
@@ -103,6 +102,18 @@ def keep_workaround(found: Findings, cite: str = " (notebook 06)") -> str:
     if after and documented:
         said = _modes(documented)
         after += f", and, as the SDK documents, after any call nobody answers in {said} mode"
+    return after
+
+
+def keep_workaround(found: Findings, cite: str = " (notebook 06)") -> str:
+    """The workaround before and after the upgrade, one sentence every answer shares: apply it
+    on the pinned release; on the fixing release keep it where an approval can go unanswered,
+    naming what the fixing release alone stops compacting after (its liveness bugs, from the
+    sweep, and the modes its documented contract stops in), and its costs (notebook 06)."""
+    apply = f"On {_affected_span(found)}, pass the session to `defer_compaction_while_pending`"
+    if not found.fixed_in:
+        return f"{apply}{cite}."
+    after = _stops_after(found)
     why = (
         f" where {found.fixed_in} alone never compacts again: after {after}; the workaround "
         "keeps it compacting there"
@@ -1027,12 +1038,13 @@ def _why_stored(first: str) -> str:
 
 
 def _keep_after(found: Findings) -> str:
-    """Where to keep the workaround after the upgrade, in one set of words (06's rule: where the
-    fixing release alone never compacts again after a call nobody answers)."""
-    return (
-        f"keep it on {found.fixed_in} where {found.fixed_in} alone never compacts again after a "
-        "call nobody answers"
-    )
+    """Where to keep the workaround after the upgrade, in one set of words (06's rule), scoped by
+    kind of call and mode (r12: "after a call nobody answers" read as any call in any mode)."""
+    after = _stops_after(found)
+    if not after:
+        return f"keep it on {found.fixed_in} if an approval can go unanswered"
+    fixed = found.fixed_in
+    return f"keep it on {fixed} where {fixed} alone never compacts again: after {after}"
 
 
 def stop_new_sessions(found: Findings) -> str:
