@@ -79,7 +79,7 @@ def _stops_after(found: Findings) -> str:
     mode: its liveness bugs (from the sweep) with the modes each stops in, then the modes the
     SDK documents it stops in after any call nobody answers; "" when the sweep shows none."""
     try:
-        record = of(found.verdicts, found.fixed_in).liveness if found.verdicts else ()
+        record = of(found.verdicts, found.fixed_in).liveness if found.verdicts and found.fixed_in else ()
     except LookupError:  # a fixing release the liveness sweep did not run
         return ""
     # A situation the fixing release stops compacting after as a bug in some mode, with every
@@ -883,7 +883,8 @@ def after_the_fix(found: Findings) -> str:
         )
     test, patch = (p.relative_to(paths.ROOT).as_posix() for p in (_MCP_TEST, _PATCH))
     return (
-        "\n\n".join(said) + f"\n\n**What to do.** SDK maintainers: add `{test}` (below) to the "
+        "\n\n".join(said) + f"\n\n**What to do.** SDK maintainers: add `{test}` (its test "
+        "function below; the file also holds its fakes) to the "
         f"SDK's `tests/memory/`; it fails on {found.fixed_in}. Apply `{patch}` at "
         f"`v{found.fixed_in}`; the test then passes. Its MCP change helps only {PARTIAL_STORES}, "
         "and not in `previous_response_id` mode; on any other store an unanswered request still "
@@ -1081,9 +1082,21 @@ def your_session(found: Findings) -> str:
     text = own.session_answer(
         example, own.session_verdict(example), turn, after, stop_new_sessions(found)
     )
+    healed = own.healed_items(example)
+
+    def codes(t: Any) -> list[int]:  # the stand-in's status for each request of the next turn
+        return [status for _, status, _ in own.turn_answers(t)]
+
+    # the other modes, when each answers as `input` does, stored and healed (15's last table)
+    same = all(
+        codes(own.next_turn(example.items, m)) == codes(turn)
+        and codes(own.next_turn(healed, m)) == codes(after)
+        for m in ("auto", "previous_response_id")
+    )
+    alike = "; `auto` and `previous_response_id` the same, the last table" if same else ""
     label = (
         f"**Answer** (the example, 07's poisoned store; openai-agents {_pinned(found)}, "
-        "`input` mode)."
+        f"`input` mode{alike})."
     )
     # the action in two paragraphs: the scoped keep sentence makes one longer than a reader's 80
     split = text.replace("); then find and heal", ").\n\nThen find and heal", 1)
