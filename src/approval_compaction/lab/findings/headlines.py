@@ -79,7 +79,8 @@ def _stops_after(found: Findings) -> str:
     mode: its liveness bugs (from the sweep) with the modes each stops in, then the modes the
     SDK documents it stops in after any call nobody answers; "" when the sweep shows none."""
     try:
-        record = of(found.verdicts, found.fixed_in).liveness if found.verdicts and found.fixed_in else ()
+        fixed = found.fixed_in
+        record = of(found.verdicts, fixed).liveness if found.verdicts and fixed else ()
     except LookupError:  # a fixing release the liveness sweep did not run
         return ""
     # A situation the fixing release stops compacting after as a bug in some mode, with every
