@@ -50,7 +50,7 @@ def test_headlines_after_the_fix_leads_with_the_bug_a_fresh_session_meets(found:
     assert found.fixed_in is not None
     said = headlines.after_the_fix(found)
     answer = said.split("**What to do.**")[0]
-    first, documented = answer.split("As the SDK documents")
+    first, documented = answer.split("Any unanswered call stops it in")
     record = of(found.verdicts, found.fixed_in)
     fresh = [v for v in record.of_kind(BUG) if v.situation != "poisoned"]
     assert fresh and all(f"*{v.situation}*" in first for v in fresh)

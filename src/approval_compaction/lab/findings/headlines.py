@@ -79,7 +79,8 @@ def _stops_after(found: Findings) -> str:
     mode: its liveness bugs (from the sweep) with the modes each stops in, then the modes the
     SDK documents it stops in after any call nobody answers; "" when the sweep shows none."""
     try:
-        record = of(found.verdicts, found.fixed_in).liveness if found.verdicts else ()
+        fixed = found.fixed_in
+        record = of(found.verdicts, fixed).liveness if found.verdicts and fixed else ()
     except LookupError:  # a fixing release the liveness sweep did not run
         return ""
     # A situation the fixing release stops compacting after as a bug in some mode, with every
@@ -873,29 +874,34 @@ def after_the_fix(found: Findings) -> str:
         grouped.setdefault(v.modes, []).append(f"*{v.situation}*")
     if grouped:
         said.append(
-            "As the SDK documents, any unanswered call stops it in "
+            "Any unanswered call stops it in "
             + "; ".join(
                 f"{_modes(modes)} mode ({', '.join(names)})" for modes, names in grouped.items()
             )
-            + ": that mode compacts only the whole history."
+            + ": the SDK documents that this mode requires complete coverage (a compaction there "
+            "replaces the whole history, never part of it), and a call without its output leaves "
+            "the history incomplete."
         )
     test, patch = (p.relative_to(paths.ROOT).as_posix() for p in (_MCP_TEST, _PATCH))
     return (
-        "\n\n".join(said) + f"\n\n**What to do.** SDK maintainers: add `{test}` (below) to the "
+        "\n\n".join(said) + f"\n\n**What to do.** SDK maintainers: add `{test}` (its test "
+        "function below; the file also holds its fakes) to the "
         f"SDK's `tests/memory/`; it fails on {found.fixed_in}. Apply `{patch}` at "
-        f"`v{found.fixed_in}`; the test then passes. Its MCP change helps only {PARTIAL_STORES}; "
-        "on any other store an unanswered request still stops compaction.\n\nThe patch also "
-        "leaves out of the model input an *orphan output* (an output whose call is gone, as older "
-        "releases stored): such a *poisoned* store is then answered, but in "
-        "`previous_response_id` mode it stops compacting (the table below)."
+        f"`v{found.fixed_in}`; the test then passes. Its MCP change helps only {PARTIAL_STORES}, "
+        "and not in `previous_response_id` mode; on any other store an unanswered request still "
+        "stops compaction.\n\nBeyond the question, for stores an older release wrote: the "
+        "patch also leaves out of the model input an *orphan output* (an output whose call is "
+        "gone): the next question of such a *poisoned* session is then answered, but in "
+        "`previous_response_id` mode the session stops compacting (the table below)."
         f"\n\nTeams: upgrade to {found.fixed_in}; until then, on "
         f"{_affected_span(found)}, pass the session to `defer_compaction_while_pending`, and "
         f"{_keep_after(found)} (notebook 06). It "
         "*retires* (removes from the store) the unanswered request, so compaction goes on; a "
         "late answer to it is then stored as text."
         f"\n\nFor stores an *affected release* ({_affected_span(found)}) already wrote, run the "
-        "*doctor* (notebook 07): `python -m approval_compaction doctor scan STORE --all`, then "
-        "`doctor repair STORE --all --apply`."
+        "*doctor* (this project's command that diagnoses and repairs stored sessions, notebook "
+        "07; `STORE` is the path of your session store): `python -m approval_compaction doctor "
+        "scan STORE --all`, then `doctor repair STORE --all --apply`."
     )
 
 
@@ -990,9 +996,13 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
         f"{m.new} with every other change reverted: {outcome_word(an.rest_reverted)}.{others}"
         f"\n\n**What to do.** A backport to an older release needs that hunk and, for hosted MCP "
         "approvals, the MCP check and its import as well; in these runs no other hunk whose "
-        "revert ran brings the bug back (the other modes were not run hunk by hunk). The MCP "
+        "revert ran brings the bug back (in `input` mode: the other modes were not run hunk by "
+        "hunk, so there the backport is unproven).\n\nThe MCP "
         "check as shipped stops compaction for good after an MCP approval request nobody "
-        "answers (notebook 10 has the test and a patch): backport it with that patch."
+        "answers (notebook 10 has the test and a patch, written against v0.24.0 and not tried on "
+        "an older release): backport it with that patch, within that patch's limits: its MCP "
+        f"change helps only {PARTIAL_STORES}, in `input` and `auto` mode; on other stores, and "
+        "in `previous_response_id` mode, an unanswered request still stops compaction."
         f"{why}"
     )
 
@@ -1073,11 +1083,25 @@ def your_session(found: Findings) -> str:
     text = own.session_answer(
         example, own.session_verdict(example), turn, after, stop_new_sessions(found)
     )
+    healed = own.healed_items(example)
+
+    def codes(t: Any) -> list[int]:  # the stand-in's status for each request of the next turn
+        return [status for _, status, _ in own.turn_answers(t)]
+
+    # the other modes, when each answers as `input` does, stored and healed (15's last table)
+    same = all(
+        codes(own.next_turn(example.items, m)) == codes(turn)
+        and codes(own.next_turn(healed, m)) == codes(after)
+        for m in ("auto", "previous_response_id")
+    )
+    alike = "; `auto` and `previous_response_id` the same, the last table" if same else ""
     label = (
         f"**Answer** (the example, 07's poisoned store; openai-agents {_pinned(found)}, "
-        "`input` mode)."
+        f"`input` mode{alike})."
     )
-    return text.replace("**Answer.**", label, 1)
+    # the action in two paragraphs: the scoped keep sentence makes one longer than a reader's 80
+    split = text.replace("); then find and heal", ").\n\nThen find and heal", 1)
+    return split.replace("**Answer.**", label, 1)
 
 
 EXAMPLE_ID = "case-session"  # the session notebooks/examples/poisoned.db holds
