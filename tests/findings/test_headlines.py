@@ -299,7 +299,8 @@ def test_headlines_walkthrough_says_how_often_the_default_trigger_meets_the_bug(
     pinned = [c for c in found.exposure if c.release == headlines._pinned(found)]
     assert pinned and all(c.affected_at for c in pinned)
     at = pinned[0].affected_at
-    assert f"meets a refusal (the bug's, or the pause's) at {len(at)} ({' and '.join(map(str, at))} prior turns)" in said
+    met = f"at {len(at)} ({' and '.join(map(str, at))} prior turns)"
+    assert f"meets a refusal (the bug's, or the pause's) {met}" in said
     assert f"Of {len(pinned[0].rows)} *pause positions*" in said
     # r10: the action comes first, so it falls within the first screen
     assert said.index("**What to do.**") < said.index("**Without the hook.**")

@@ -79,7 +79,8 @@ def _stops_after(found: Findings) -> str:
     mode: its liveness bugs (from the sweep) with the modes each stops in, then the modes the
     SDK documents it stops in after any call nobody answers; "" when the sweep shows none."""
     try:
-        record = of(found.verdicts, found.fixed_in).liveness if found.verdicts else ()
+        fixed = found.fixed_in
+        record = of(found.verdicts, fixed).liveness if found.verdicts and fixed else ()
     except LookupError:  # a fixing release the liveness sweep did not run
         return ""
     # A situation the fixing release stops compacting after as a bug in some mode, with every
@@ -245,9 +246,10 @@ def _walkthrough_action(found: Findings) -> str:
         "`python -m approval_compaction doctor scan "
         "STORE --all`, then `doctor repair STORE --all --apply` (`STORE`: your session store, "
         "such as its SQLite file's path; notebook 07).\n\n"
-        f"**For the SDK:** {found.fixed_in} fixes both refusals above: notebook 03 reads the *pairing "
-        f"check* (the function that finds a call without its output) {found.fixed_in} moved, "
-        "for a backport to an older release line, and notebook 10 what it still leaves.\n\n"
+        f"**For the SDK:** {found.fixed_in} fixes both refusals above: notebook 03 reads the "
+        "*pairing check* (the function that finds a call without its output) "
+        f"{found.fixed_in} moved, for a backport to an older release line, and notebook 10 "
+        "what it still leaves.\n\n"
     )
 
 
@@ -302,7 +304,8 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
         clauses.append(
             f"In {_modes(go)} mode that turn's compaction is *partial*: only the items after the "
             "open call are compacted, sent as items as in `input` mode (the SDK's docstring, "
-            f"where a *snapshot* is the stored history a compaction reads: {code(PARTIAL_INPUT)}). The next question is kept, as a compaction keeps the "
+            "where a *snapshot* is the stored history a compaction reads: "
+            f"{code(PARTIAL_INPUT)}). The next question is kept, as a compaction keeps the "
             "user's messages (notebook 01's did too), and the summary replaces its answer; the "
             "open call stays"
         )
@@ -337,7 +340,11 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
         "session whose open call a later question follows *stuck*, whatever its mode: "
         "`python -m approval_compaction doctor scan STORE --all` (`STORE`: your session store, "
         "such as its SQLite file's path).\n\n"
-        + (f"In {_modes(go)} mode compaction goes on around that call, so no repair is needed. " if go else "")
+        + (
+            f"In {_modes(go)} mode compaction goes on around that call, so no repair is needed. "
+            if go
+            else ""
+        )
         + (
             f"In {_modes(stop)} mode upgrading does not free it: `doctor repair STORE --all "
             "--apply` rewrites the open call as a message saying it was never answered "
@@ -441,8 +448,9 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
             f"`{paths.LIVENESS_PATCH.name}`, is written against {m.new}: it lets compaction "
             "summarise only what follows a waiting call or request, which stays stored and can "
             "still be answered, on the stores that can replace part of their history (SQLite, "
-            "async SQLite, SQLAlchemy), in `input` and `auto` mode (notebook 10). Whether to take it is still open upstream; a backport of the "
-            "moved check inherits the same cost."
+            "async SQLite, SQLAlchemy), in `input` and `auto` mode (notebook 10). Whether to "
+            "take it is still open upstream; a backport of the moved check inherits the same "
+            "cost."
             if not_fixed
             else ""
         )
