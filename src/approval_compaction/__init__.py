@@ -28,7 +28,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".analysis.table": ("pivot", "to_frame"),
     # the notebooks' answer lines
     # the frames the notebooks show
-    ".display.frames": ("diff_frame", "diff_text", "items_frame", "requests_frame"),
+    ".display.frames": ("diff_frame", "items_frame", "requests_frame"),
     ".display.details": ("titled",),
     ".display.views": (
         "invariants_frame",

@@ -299,7 +299,8 @@ def test_headlines_walkthrough_says_how_often_the_default_trigger_meets_the_bug(
     pinned = [c for c in found.exposure if c.release == headlines._pinned(found)]
     assert pinned and all(c.affected_at for c in pinned)
     at = pinned[0].affected_at
-    assert f"meets the bug at {len(at)} ({' and '.join(map(str, at))} prior turns)" in said
+    met = f"at {len(at)} ({' and '.join(map(str, at))} prior turns)"
+    assert f"meets a refusal (the bug's, or the pause's) {met}" in said
     assert f"Of {len(pinned[0].rows)} *pause positions*" in said
     # r10: the action comes first, so it falls within the first screen
     assert said.index("**What to do.**") < said.index("**Without the hook.**")
@@ -486,10 +487,23 @@ def test_headlines_01_to_03_say_the_workaround_and_the_patch_within_their_scope(
     answers = (headlines.walkthrough, headlines.stored_vs_sent, headlines.inside_the_sdk)
     walk, sent, inside = (f(found) for f in answers)
     assert "next questions the sweep asked" not in sent and "the 8 cases" not in sent
+    assert "removes it from the store, so compaction can run" in walk
+    assert "Notebook 01 says how the workaround works" in sent  # r12: not repeated in 02
     for said in (walk, sent):
-        assert "removes it from the store, so compaction can run" in said
         assert "so the session keeps compacting" not in said
+        assert "while a call has no output" not in said  # r12: the latest model exchange
+    assert "while a call has no output" not in inside
     assert "so the session keeps compacting" not in inside
     assert "on the stores that can replace part of their history" in inside
-    patch = sent.split("**For the SDK:**")[1].split("\n\n")[0]
-    assert "in `input` and `auto` mode on the stores that can replace part of" in patch
+    assert "**For the SDK:**" in sent and "proposed patch" not in sent  # r12: 03's, not 02's
+    assert "in `input` and `auto` mode (notebook 10)" in inside
+
+
+def test_headlines_stored_vs_sent_scopes_the_repair_by_mode(found: Findings) -> None:
+    """r12: 02 called a store with an open call *stuck* and said upgrading does not free it,
+    beside its own "in `auto` mode compaction goes on": the repair is scoped to the modes whose
+    compaction stops, and the SDK's line is 02's own (the patch is 03's and 10's)."""
+    said = headlines.stored_vs_sent(found)
+    assert "In `auto` mode compaction goes on around that call, so no repair is needed" in said
+    assert "In `previous_response_id` mode upgrading does not free it" in said
+    assert "Upgrading does not free a store already left with an open call" not in said

@@ -94,7 +94,12 @@ def test_notebook_names_only_catalogued_functions_present_in_the_releases_it_sho
     # ``suffix_start`` and ``is_automatic`` are locals of _run_compaction_locked that the notebook
     # quotes from its lines
     quoted = {"suffix_start", "is_automatic"}
-    names = set(SDK_NAME.findall(_notebook_markdown(NOTEBOOK))) - set(STAGES) - quoted
+    # the runner functions the trace names as the check's callers at the resume, which the
+    # notebook names as outside the catalogue (r12: they appeared unexplained)
+    callers = {"normalize_resumed_input", "prepare_model_input_items"}
+    modes = {"previous_response_id"}  # a compaction mode's name, not a function
+    found = set(SDK_NAME.findall(_notebook_markdown(NOTEBOOK)))
+    names = found - set(STAGES) - quoted - callers - modes
     assert names, "notebook 03 names no SDK function"
     for name in sorted(names):
         function = entry(name)  # raises for a name the catalogue does not have

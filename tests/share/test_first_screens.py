@@ -38,7 +38,7 @@ def first_screen(stem: str) -> str:
                 "hosted MCP",
             ],
         ),
-        ("02-stored-vs-sent", ["automatic compaction", "partial", "case", "sweep", "hook"]),
+        ("02-stored-vs-sent", ["automatic compaction", "partial", "case", "hook", "over HTTP"]),
         (
             "03-inside-the-sdk",
             ["Automatic compaction", "hook", "default trigger", "case", "pairing check"],

@@ -182,11 +182,13 @@ def walkthrough(found: Findings) -> str:
         f"**Answer.** On {pinned} in `input` mode, with the hook always saying yes (over HTTP "
         "to the stand-in), the pending call is compacted away at the pause. Approval and resume "
         f"work, but the output is stored without its call, so the {then} is refused "
-        f"({code(any_call(report))}){_later(found, pinned)}.\n\nIn the default `auto` mode, "
+        f"({code(any_call(report))}){_later(found, pinned)}. That is *the bug*: the pending "
+        "call summarised away, its output refused."
+        "\n\nIn the default `auto` mode, "
         "while responses are stored (`ModelSettings(store=...)` unset, as here), the compaction "
         f"request at the {at} is refused and `Runner.run` raises, with nothing to approve (the "
         "last table). With `store=False` (*auto, store=False*) the next question is refused "
-        "instead (notebook 09 shows each refusal).\n\n"
+        "instead (notebook 09 shows each refusal; notebook 02 follows the refused pause).\n\n"
         + _walkthrough_action(found)
         + _default_trigger(found, pinned)
     ).rstrip()
@@ -213,8 +215,10 @@ def _default_trigger(found: Findings, release: str) -> str:
         f"**Without the hook.** The SDK's own *default trigger* compacts once "
         f"{SDK_DEFAULT_THRESHOLD} stored items are neither a user's message nor a summary. Of "
         f"{len(rows)} *pause positions* ({rows[0].prior_turns} to {rows[-1].prior_turns} plain "
-        f"turns before the pausing one), {release} meets the bug {met}.\n\nThe positions are "
-        "this test agent's, whose plain turn stores one item; yours differ (the doctor's "
+        f"turns before the pausing one; a *plain turn* is a question answered without a tool), "
+        f"{release} meets a refusal (the bug's, or the pause's) {met}.\n\nThe positions are "
+        "this test agent's, whose plain turn adds one item the trigger counts, its answer; "
+        "yours differ (the doctor's "
         "`doctor check` runs each mode; notebook 07 the `auto` mode's).\n\n"
     )
 
@@ -227,20 +231,25 @@ def _walkthrough_action(found: Findings) -> str:
     lost = _affected_span(found)
     upgrade = f"Upgrade to {found.fixed_in} (the last table). " if found.fixed_in else ""
     return (
-        f"**What to do.** {upgrade}Until then, on {lost} (some mode meets the bug on each; "
-        "notebook 05 splits them by mode), pass the session to "
-        f"`defer_compaction_while_pending`, the workaround; {_keep_after(found)} (notebook 06 "
-        "names the modes and kinds of call, and its costs).\n\n"
-        "The workaround makes automatic compaction wait while the latest request to the model "
-        "and its answer hold a call without its output, and *retires* a *dead call* (one whose "
-        "output may never come): it removes it from the store, so compaction can run.\n\n"
-        "Upgrading does not heal a store an affected release already wrote; the study's "
+        f"**What to do.** {upgrade}Until then, on {lost} (each meets the bug or a refused "
+        "pause in some mode; notebook 05 splits them by mode), pass the session to "
+        "`defer_compaction_while_pending`, the workaround.\n\nIt makes *automatic compaction* "
+        "(the compaction the session runs itself after a turn) wait while the latest *model "
+        "exchange* (the last request to the model and its answer) holds a call without its "
+        "output, and *retires* a *dead call* (one whose output may never come): it removes it "
+        "from the store, so compaction can run.\n\nA *hosted MCP approval request* is one the "
+        "API asks for on behalf of a tool on an MCP server the API itself calls. "
+        f"{_keep_after(found).replace('keep it', 'Keep the workaround', 1)} (notebook 06 gives "
+        "its costs).\n\n"
+        "Upgrading does not heal a store the bug already broke; the study's "
         "*doctor*, a command that checks and repairs stored sessions, does: run "
         "`python -m approval_compaction doctor scan "
-        "STORE --all`, then `doctor repair STORE --all --apply` (notebook 07).\n\n"
-        f"**For the SDK:** {found.fixed_in} fixes this case: notebook 03 reads the check it "
-        "moved, for a backport to an older release line, and notebook 10 what it still "
-        "leaves.\n\n"
+        "STORE --all`, then `doctor repair STORE --all --apply` (`STORE`: your session store, "
+        "such as its SQLite file's path; notebook 07).\n\n"
+        f"**For the SDK:** {found.fixed_in} fixes both refusals above: notebook 03 reads the "
+        "*pairing check* (the function that finds a call without its output) "
+        f"{found.fixed_in} moved, for a backport to an older release line, and notebook 10 "
+        "what it still leaves.\n\n"
     )
 
 
@@ -294,7 +303,8 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
     if go:
         clauses.append(
             f"In {_modes(go)} mode that turn's compaction is *partial*: only the items after the "
-            "open call are compacted, sent as items as in `input` mode (the SDK's docstring: "
+            "open call are compacted, sent as items as in `input` mode (the SDK's docstring, "
+            "where a *snapshot* is the stored history a compaction reads: "
             f"{code(PARTIAL_INPUT)}). The next question is kept, as a compaction keeps the "
             "user's messages (notebook 01's did too), and the summary replaces its answer; the "
             "open call stays"
@@ -317,24 +327,34 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
         + "; ".join(goes_on)[:1].upper()
         + "; ".join(goes_on)[1:]
         + ".\n\n"
-        f"**What to do.** Upgrade to {fixed}: its compaction waits while a call has no "
-        "output, so the pause is answered (notebook 01's last table shows it in `auto` mode). A "
-        "call is still left open "
+        f"**What to do.** Upgrade to {fixed}: its automatic compaction waits while the latest "
+        "*model exchange* (the last request to the model and its answer) holds a call without "
+        "its output, so it makes no compaction request at the pause and nothing is refused "
+        "there (notebook 01's last table shows it in `auto` mode, notebook 05's table of "
+        "releases in each mode).\n\nA call is still left open "
         "when its approval is *abandoned* (the user asks something else; it can still be "
-        "answered late).\n\nA *hosted MCP approval request* is one the API asks for on behalf "
-        f"of a tool on an MCP server the API itself calls. {keep}\n\nThat workaround makes "
-        "automatic compaction wait while the latest request to the model and its answer hold a "
-        "call without its output, and *retires* a *dead call* (one whose output may never "
-        "come): it removes it from the store, so compaction can run.\n\n"
-        "Upgrading does not free a store already left with an open call: the study's *doctor* "
-        "finds it (`python -m approval_compaction doctor scan STORE --all` names it *stuck*) "
-        "and `doctor repair STORE --all --apply` rewrites the open call as a message saying it "
-        "was never answered (notebook 07).\n\n"
-        f"**For the SDK:** {fixed}'s waiting leaves a gap: after a hosted MCP approval request "
-        "left unanswered, compaction stops for good (notebook 10). Notebook 10's proposed "
-        "patch compacts what follows the request instead, in `input` and `auto` mode on the "
-        "stores that can replace part of their history; whether to take it is still open "
-        "upstream.\n\n"
+        "answered late). A *hosted MCP approval request* is one the API asks for on behalf "
+        f"of a tool on an MCP server the API itself calls.\n\n{keep} Notebook 01 says how the "
+        "workaround works.\n\n"
+        "The study's *doctor* (a command that checks and repairs stored sessions) names a "
+        "session whose open call a later question follows *stuck*, whatever its mode: "
+        "`python -m approval_compaction doctor scan STORE --all` (`STORE`: your session store, "
+        "such as its SQLite file's path).\n\n"
+        + (
+            f"In {_modes(go)} mode compaction goes on around that call, so no repair is needed. "
+            if go
+            else ""
+        )
+        + (
+            f"In {_modes(stop)} mode upgrading does not free it: `doctor repair STORE --all "
+            "--apply` rewrites the open call as a message saying it was never answered "
+            "(notebook 07)."
+            if stop
+            else ""
+        )
+        + f"\n\n**For the SDK:** the refused pause needs no change of its own: {fixed}'s moved "
+        "check (notebook 03) keeps the pause from compacting; notebook 10 names what that still "
+        "leaves.\n\n"
         f"**In detail.** {said}{_stops_for_good(found, [pinned, fixed], stop)}.\n"
     ).rstrip()
 
@@ -369,8 +389,8 @@ def _stops_for_good(found: Findings, releases: Sequence[str | None], modes: Sequ
     return (
         ": the SDK documents that this mode compacts only a history whose every call has its "
         f"output ({code(DOCUMENTED_LIMIT)}). While the open call is stored the session *stops "
-        "compacting* and the history grows every turn (notebook 10 follows the same stop, "
-        "turn by turn, after an approval left unanswered)"
+        "compacting* and the history grows every turn (this page shows the first such turn; "
+        "notebook 10 follows the same stop, turn by turn, after an approval left unanswered)"
     )
 
 
@@ -412,10 +432,13 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
         "skips it. The check does run at the pause, but only where the model's input is built "
         "(`prepare_input_with_session`).\n\n"
         f"{m.new} moves the check up into the block every automatic compaction enters "
-        f"({code(m.new_block)}): while a call has no output, that compaction returns, and a "
-        f"later one runs once the call has its output{scope}.\n\n"
+        f"({code(m.new_block)}): while the latest *model exchange* (the last request to the "
+        "model and its answer) holds a call without its output, that compaction returns, and a "
+        "later one runs once the call has its output; a function call abandoned before that "
+        f"exchange stops it only in `previous_response_id` mode{scope}.\n\n"
         f"**What to do.** SDK maintainers: run the pairing check for every automatic "
-        f"compaction, and skip compacting while a call has no output, as {m.new} does. To fix "
+        "compaction, and skip compacting while the latest model exchange holds a call without "
+        f"its output, as {m.new} does. To fix "
         "an older release line, backport that move (notebook 12 has it as a one-change patch)."
         + (
             " A *hosted MCP approval request* (an approval the API asks for on behalf of a tool "
@@ -424,9 +447,10 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
             "unanswered, compaction stops for good (notebook 10).\n\nNotebook 10's proposed patch, "
             f"`{paths.LIVENESS_PATCH.name}`, is written against {m.new}: it lets compaction "
             "summarise only what follows a waiting call or request, which stays stored and can "
-            "still be answered, on the stores that can replace part of their history (notebook "
-            "10 gives its scope). Whether to take it is still open upstream; a backport of the "
-            "moved check inherits the same cost."
+            "still be answered, on the stores that can replace part of their history (SQLite, "
+            "async SQLite, SQLAlchemy), in `input` and `auto` mode (notebook 10). Whether to "
+            "take it is still open upstream; a backport of the moved check inherits the same "
+            "cost."
             if not_fixed
             else ""
         )

@@ -142,8 +142,8 @@ CATALOGUE: tuple[Function, ...] = (
             ),
             Mark(
                 "drop_orphan_function_calls(",
-                "the only check for an unpaired group (a call without its output, or an output "
-                "without its call): in 0.23.1 only inside that branch, so at the pause the "
+                "the pairing check, compaction's only check for a call without its output (or an "
+                "output without its call): in 0.23.1 only inside that branch, so at the pause the "
                 "pending call passes; 0.24.0 runs it for every automatic compaction and, when "
                 "it finds one, returns without a word",
             ),
@@ -283,14 +283,15 @@ MOVED_CHECK = Function(
         Mark(
             "if (",
             "the check's own branch, at the level of the partial-snapshot branch above, not "
-            "inside it: it runs for every automatic compaction, on a whole history as on a "
-            "partial one",
+            "inside it: it runs for every automatic compaction, whole snapshot or partial, on "
+            "the stored items matched to the latest model exchange, not on "
+            "the whole history",
             after="session_items = session_items[boundary:]",
         ),
         Mark(
             "drop_orphan_function_calls(",
-            "the pairing check, the condition of that branch: its result differs from the "
-            "history when a call has no output",
+            "the pairing check, the condition of that branch: its result differs from those "
+            "items when one of them is a call without its output",
         ),
         Mark(
             "return",
