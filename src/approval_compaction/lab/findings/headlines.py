@@ -78,6 +78,8 @@ def _stops_after(found: Findings) -> str:
     """What the fixing release alone never compacts again after, scoped by kind of call and
     mode: its liveness bugs (from the sweep) with the modes each stops in, then the modes the
     SDK documents it stops in after any call nobody answers; "" when the sweep shows none."""
+    if found.fixed_in is None:
+        return ""
     try:
         record = of(found.verdicts, found.fixed_in).liveness if found.verdicts else ()
     except LookupError:  # a fixing release the liveness sweep did not run
