@@ -203,8 +203,8 @@ OPEN_CALL_COMPACT = Rule(
             "openai/openai-agents-python/pull/2322",
             "the SDK change made for #2317: it skips compaction while a turn has local tool "
             "outputs (outputs the runner made, not yet in the chain); a call waiting for "
-            "approval has no output yet, so the change never covered it and the refusal "
-            "stayed; no status or body",
+            "approval has no output yet, so the change never covered it (0.23.1 still meets "
+            "this refusal at the pause); no status or body",
         ),
         _gh(
             "openai/openai-agents-python/issues/2343",
