@@ -97,6 +97,11 @@ def test_stuck_note_names_an_abandoned_mcp_request_apart_from_a_dead_call() -> N
     assert call_note.startswith("open call c1 before a later turn")
     assert request_note.startswith("unanswered MCP approval request r9 before a later turn")
     assert "0.24.0 never compacts" in request_note
+    # r12: the call's note said compaction kept the call "for ever", in every mode; the liveness
+    # sweep has a dead call stop compaction in previous_response_id mode only
+    assert "for ever" not in call_note
+    assert "input and auto mode keep compacting" in call_note
+    assert "previous_response_id mode never compacts again" in call_note
 
 
 SHAPES = [USER, CALL, OUTPUT, REQUEST, RESPONSE, ANSWER, SUMMARY, {"type": "tool_search_call"}]

@@ -21,7 +21,7 @@ def test_evidence_rules_met_are_the_two_rules_then_the_unjudged_check() -> None:
     assert orphan["answer"] == f"{rules.ORPHAN_OUTPUT.status}: {rules.ORPHAN_OUTPUT.example}"
     for source in rules.ORPHAN_OUTPUT.sources:  # each source with what it shows
         assert f"{source.label}: {source.shows.replace('`', '')}" in orphan.iloc[4]
-    assert shown.iloc[2]["answer"] == "not judged: the stand-in answers it"
+    assert shown.iloc[2]["answer"] == "not judged: the stand-in answers 200 with a compaction item"
     assert not shown.map(lambda cell: "`" in cell).any().any()  # text, not markdown
 
 

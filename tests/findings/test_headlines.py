@@ -201,8 +201,8 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     answer = said.split("**What to do.**")[0]
     assert answer.startswith("**Answer.** No. ")
     assert "shrunk" not in answer and "The search's rows show" not in answer
-    assert answer.count("\n\n") == 2  # the answer, one liveness paragraph, then what to do
-    stall = answer.split("\n\n")[1]
+    assert answer.count("\n\n") == 3  # input mode, the other mode (r12: 80 words), liveness
+    stall = answer.split("\n\n")[2]
     assert "hosted MCP approval request nobody answers (a bug;" in stall
     assert "`auto`" not in said and "(a bug, in " not in said
 
@@ -225,7 +225,7 @@ def test_headlines_exploration_names_the_kinds_its_searches_show_stopping(
     from approval_compaction.lab.explore.replay import attributed, load_results
 
     searches = [r for r in load_results(Path("data")).values() if not r.fix]
-    said = headlines.exploration(found).split("\n\n")[1]
+    said = headlines.exploration(found).split("\n\n")[2]
     contract = said.split("`previous_response_id` mode")[1].split("as the SDK documents")[0]
     shown = {
         k
@@ -326,7 +326,7 @@ def test_headlines_am_i_affected_says_what_the_user_meets_at_the_struck_position
     hit = [r for r in pinned.rows if r.affected]
     assert hit and all(r.at_pause.startswith("HTTP 400") for r in hit)
     said = headlines.am_i_affected(found)
-    assert "), where the compaction at the pause is refused" in said
+    assert "pause positions, where the compaction at the pause is refused" in said
 
 
 def test_headlines_walkthrough_says_which_run_tries_each_mode(found: Findings) -> None:
@@ -411,14 +411,19 @@ def test_headlines_am_i_affected_keeps_the_workaround_as_the_readme_says(found: 
     assert f"Until then, {said[0].lower()}{said[1:]}" in action
 
 
-def test_headlines_am_i_affected_names_the_struck_pause_positions(found: Findings) -> None:
-    """Issue 61 (r7): 07's first answer said "2 of 21 pause positions" without naming them."""
+def test_headlines_am_i_affected_counts_the_struck_pause_positions_and_leaves_them_to_predict(
+    found: Findings,
+) -> None:
+    """Issue 61 (r12): 07's first answer named the struck positions ("9 and 19"), giving away the
+    prediction section 1 asks before its table; it now counts them and points to that table."""
     assert found.affected is not None
     pinned = found.affected[0]
     assert len(pinned.affected_at) >= 2
-    said = headlines.am_i_affected(found)
+    said = headlines.am_i_affected(found).split("**What to do**")[0]
     *most, last = pinned.affected_at
-    assert f"({', '.join(map(str, most))} and {last})" in said
+    assert f"({', '.join(map(str, most))} and {last})" not in said
+    assert f"at {len(pinned.affected_at)} of {len(pinned.rows)} pause positions" in said
+    assert "Section 1 shows which positions" in said
 
 
 def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findings) -> None:

@@ -6,7 +6,8 @@ them (rows whose JSON does not parse are counted apart):
 - **poisoned**: an output whose call is not in the history (the next turn is refused);
 - **stuck**: no orphan output, but a dead item (``analysis.pairing.dead_items``): a call or a
   hosted MCP approval request without its answer that a user message or a compaction item
-  follows; it pins the history against compaction, and the note names it;
+  follows; the note names it (a dead call stops compaction for good in previous_response_id
+  mode only; an unanswered hosted MCP request stops it on 0.24.0 in every mode);
 - **pending**: a call without its output that nothing of the user's follows (maybe an approval
   still waiting);
 - **healthy**: every output has its call and every call its output;
@@ -93,8 +94,8 @@ def stuck_note(dead: Sequence[Unpaired]) -> str:
     said = []
     if calls:
         said.append(
-            f"open call {', '.join(calls)} before a later turn: it pins the history "
-            "(compaction keeps it, and all before it, for ever)"
+            f"open call {', '.join(calls)} before a later turn (a dead call): input and auto "
+            "mode keep compacting past it, previous_response_id mode never compacts again"
         )
     if requests:
         said.append(

@@ -201,8 +201,10 @@ OPEN_CALL_COMPACT = Rule(
         ),
         _gh(
             "openai/openai-agents-python/pull/2322",
-            "the SDK's fix for it (no compaction while a turn has local tool outputs); no "
-            "status or body",
+            "the SDK change made for #2317: it skips compaction while a turn has local tool "
+            "outputs (outputs the runner made, not yet in the chain); a call waiting for "
+            "approval has no output yet, so the change never covered it (0.23.1 still meets "
+            "this refusal at the pause); no status or body",
         ),
         _gh(
             "openai/openai-agents-python/issues/2343",
@@ -374,8 +376,8 @@ UNKNOWN: tuple[Unknown, ...] = (
         (COMPACT,),
         "no public report of the compaction endpoint's answer; openai/codex#5385 (codex-cli "
         "0.47.0, October 2025) shows a 400 body with `param: input` for Codex's `/compact` "
-        "command without naming the endpoint it called, before the compaction endpoint was "
-        "new (openai/openai-agents-js#760, December 2025)",
+        "command without naming the endpoint it called, two months before the SDKs first "
+        "used the compaction endpoint (openai/openai-agents-js#760, December 2025)",
     ),
     Unknown(
         "orphan_function_call_output_in_compaction",

@@ -43,7 +43,7 @@ def rules_met() -> pd.DataFrame:
             unknown.name,
             _plain(unknown.what),
             ", ".join(unknown.endpoints),
-            "not judged: the stand-in answers it",
+            "not judged: the stand-in answers 200 with a compaction item",
             _plain(unknown.why),
         )
     )

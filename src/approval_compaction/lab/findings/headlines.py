@@ -78,6 +78,8 @@ def _stops_after(found: Findings) -> str:
     """What the fixing release alone never compacts again after, scoped by kind of call and
     mode: its liveness bugs (from the sweep) with the modes each stops in, then the modes the
     SDK documents it stops in after any call nobody answers; "" when the sweep shows none."""
+    if found.fixed_in is None:
+        return ""
     try:
         fixed = found.fixed_in
         record = of(found.verdicts, fixed).liveness if found.verdicts and fixed else ()
@@ -635,8 +637,9 @@ def am_i_affected(found: Findings) -> str:
             "",
             f"1. With the SDK's defaults (`{pinned.config.mode}` mode, no hook), "
             f"{pinned.release} meets the bug at {len(pinned.affected_at)} of {len(pinned.rows)} "
-            f"pause positions{_positions(pinned)}{_met_at(pinned)}; {newest.release} at "
-            f"{len(newest.affected_at)}{_positions(newest)}. Yours differ (section 1).",
+            f"pause positions{_met_at(pinned)}; {newest.release} at "
+            f"{len(newest.affected_at)}. Section 1 shows which positions, and why; yours "
+            "differ.",
             f"2. Upgrading {'heals' if up.heals else 'does not heal'} a *poisoned* store (one "
             "holding an *orphan output*, an output whose call is gone): "
             f"{up.newest}'s next turn on it is "
@@ -644,13 +647,17 @@ def am_i_affected(found: Findings) -> str:
             f"{_refused(up.repaired.next_turn)}."
             + (
                 f" A store a refused pause left is {_refused(up.pause_failed.next_turn)} on "
-                f"{up.newest} but stays {up.pause_failed.stored_after} (it keeps a call that "
-                "never got its output)."
+                f"{up.newest} but stays *{up.pause_failed.stored_after}*: it keeps a *dead "
+                "call*, a call whose output has not come though a later question follows it (in "
+                "`previous_response_id` mode no compaction runs past it; in `input` and `auto` "
+                "mode compaction goes on)."
                 if up.pause_failed
                 else ""
             ),
-            f"3. `doctor scan` finds {heal.before.get('poisoned', 0)} of {heal.sessions} test "
-            f"sessions poisoned and {heal.before.get('stuck', 0)} stuck; after `doctor repair "
+            f"3. On a test store of {heal.sessions} sessions ({heal.sessions - 1} generated, "
+            f"one a pause and resume left on {pinned.release}), `doctor scan` finds "
+            f"{heal.before.get('poisoned', 0)} poisoned and {heal.before.get('stuck', 0)} stuck; "
+            "after `doctor repair "
             f"--apply`, {heal.after.get('poisoned', 0)} and {heal.after.get('stuck', 0)}. "
             "A late answer to a call the repair rewrote is stored without its call: the session "
             "is poisoned again (section 3).",
@@ -667,14 +674,6 @@ def am_i_affected(found: Findings) -> str:
             "for its approval; if a late answer comes anyway, run the repair again.",
         ]
     )
-
-
-def _positions(check: Check) -> str:
-    """The pause positions a check met the bug at, named: " (9 and 19)", or "" at none."""
-    named = [str(n) for n in check.affected_at]
-    if not named:
-        return ""
-    return f" ({', '.join(named[:-1])} and {named[-1]})" if len(named) > 1 else f" ({named[0]})"
 
 
 def _met_at(check: Check) -> str:
@@ -713,12 +712,26 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
     lost, lost_in = _kinds(losing), sorted({f.trace.conversation.mode for f in losing})
     refused = [f for f in old.findings if ACCEPTED_NEXT in f.invariants]
     refused_in = sorted({f.trace.conversation.mode for f in refused} - set(lost_in))
+    stored = [f for f in losing if any(i in _STORED_ALONE for i in f.invariants)]
+    unshown = [
+        k + (" request" if k.endswith("approval") else "")
+        for k in lost.split(", ")
+        if k not in _kinds(stored).split(", ")
+    ]
     said = [
-        f"**Answer.** No. On {old.sdk_version}, in {_modes(lost_in)} mode, every kind of tool "
-        "that can wait for approval loses its pending call when compaction runs while the call "
-        f"waits: {lost}."
+        f"**Answer.** No. On {old.sdk_version}, in {_modes(lost_in)} mode, compaction run while "
+        "a call waits for approval sends the call without its output, for every kind that can "
+        f"wait: {lost}. "
         + (
-            f" In {_modes(refused_in)} mode the API refuses that compaction instead, at the "
+            f"For every kind but the {', '.join(unshown)}, the approved call's output is then "
+            "stored without its call: the pending call is lost. For the "
+            f"{', '.join(unshown)} the search kept no such break: a gap in the search."
+            if unshown
+            else "The approved call's output is then stored without its call: the pending call "
+            "is lost."
+        )
+        + (
+            f"\n\nIn {_modes(refused_in)} mode the API refuses that compaction instead, at the "
             "pause (the stand-in's rules predict HTTP 400; "
             f"the search kept {_count(refused)}: {_asked(refused)})."
             if refused_in
@@ -810,6 +823,7 @@ KIND_NAMES = {
 }
 
 
+_STORED_ALONE = ("stored_history_paired", "next_turn_input_paired")  # an output stored alone (08)
 PAIRING = ("_paired", "_complete")  # the invariants a lost or unpaired item breaks
 ACCEPTED_NEXT = "next_turn_accepted"  # a search files a refusal at the pause under it (08)
 
@@ -859,11 +873,13 @@ def the_wire(found: Findings) -> str:
     auto, at = _error(found, "auto")
     report, then = _error(found, "input")
     return (
-        "**Answer.** Yes. Over HTTP, `/v1/responses/compact` refuses a `previous_response_id` "
-        f"whose stored history holds a call without its output ({code(any_call(auto))}), though "
-        f"the body carries only `model` and the id. `/v1/responses` refuses an orphan output "
-        f"({code(any_call(report))}). Public reports show the real API giving both answers (the "
-        "first table).\n\n"
+        "**Answer.** Yes. The stand-in, applying the rules public reports show (the first "
+        "table), refuses over HTTP a compaction request (`/v1/responses/compact`) naming a "
+        f"`previous_response_id` whose stored chain holds a call without its output "
+        f"({code(any_call(auto))}), though the body carries only `model` and the id.\n\n"
+        "It refuses a model request (`/v1/responses`) holding an orphan output "
+        f"({code(any_call(report))}). Public reports show the real API giving both messages; the "
+        "orphan output's reports do not name the endpoint.\n\n"
         f"On {_pinned(found)}, with a hook that always says yes, the first is met at the {at} in "
         "`auto` mode (responses stored, the default) and `previous_response_id` mode "
         f"(notebook 02); the second at the {then} in `input` mode (notebook 01) and in "
