@@ -81,8 +81,7 @@ def _stops_after(found: Findings) -> str:
     if found.fixed_in is None:
         return ""
     try:
-        fixed = found.fixed_in
-        record = of(found.verdicts, fixed).liveness if found.verdicts and fixed else ()
+        record = of(found.verdicts, found.fixed_in).liveness if found.verdicts else ()
     except LookupError:  # a fixing release the liveness sweep did not run
         return ""
     # A situation the fixing release stops compacting after as a bug in some mode, with every
