@@ -512,3 +512,30 @@ def test_headlines_stored_vs_sent_scopes_the_repair_by_mode(found: Findings) -> 
     assert "In `auto` mode compaction goes on around that call, so no repair is needed" in said
     assert "In `previous_response_id` mode upgrading does not free it" in said
     assert "Upgrading does not free a store already left with an open call" not in said
+
+
+def test_headlines_matrix_maintainer_rule_says_what_to_do_with_a_call_never_answered(
+    found: Findings,
+) -> None:
+    """r12: 04's rule for maintainers was the wait alone, 0.24.0's rule, which 06 and the README
+    show never compacting again after some calls nobody answers; it now says to retire such a
+    call or compact around it."""
+    rule = headlines.violation_matrix(found).split("**For SDK maintainers.**")[1]
+    rule = rule.split("**What to do.**")[0]
+    assert "retire it" in rule and "compact around it" in rule
+    assert "Open for the SDK's maintainers" in rule
+
+
+def test_headlines_team_action_scopes_the_stores_that_hold_an_orphan_output(
+    found: Findings,
+) -> None:
+    """r12: "Upgrading does not heal a store 0.8.0..0.23.1 already wrote" against 05's journey
+    table, where the first era stores no orphan output; the sentence names the eras that do."""
+    assert found.releases is not None
+    action = headlines.team_action(found, headlines._affected_span(found))
+    stored = [e for e in found.releases.eras if e.affected and e.orphan_stored != "never"]
+    clean = [e for e in found.releases.eras if e.affected and e.orphan_stored == "never"]
+    assert stored and clean
+    said = action.split("\n\n")[1].split("store an output without its call")[0]
+    assert stored[0].span.partition("..")[0] in said
+    assert clean[0].span.partition("..")[0] not in said

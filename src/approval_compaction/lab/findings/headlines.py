@@ -470,9 +470,25 @@ def team_action(found: Findings, lost: str) -> str:
         f"**What to do.** Upgrade to {found.fixed_in}. Until then, on {lost}, pass the session "
         f"to `defer_compaction_while_pending` (the workaround, notebook 06); {_keep_after(found)} "
         "(notebook 06 names the modes and kinds of call).\n\n"
-        f"Upgrading does not heal a store {lost} already wrote; this repository's *doctor* "
-        "(its tool for stored sessions) does: run `python -m approval_compaction doctor scan "
-        "STORE --all`, then `doctor repair STORE --all --apply` (notebook 07)."
+        f"{_poisoned_by(found)}this repository's *doctor* (its tool for stored sessions) "
+        f"checks a store (`STORE`: the session database's path) that {lost} wrote and repairs "
+        "it: run `python -m approval_compaction doctor scan STORE --all`, then `doctor repair "
+        "STORE --all --apply` (notebook 07)."
+    )
+
+
+def _poisoned_by(found: Findings) -> str:
+    """The releases whose `input`-mode runs stored an orphan output (the sweep's journey,
+    ``orphan_stored``), scoped: r12 read "a store 0.8.0..0.23.1 already wrote" against 05's
+    journey table, where 0.8.0..0.22.0 stores none."""
+    eras = found.releases.eras if found.releases else ()
+    wrote = [e.span for e in eras if e.affected and e.orphan_stored != "never"]
+    if not wrote:
+        return "Upgrading does not heal a store an affected release already wrote; "
+    span = release_range(wrote[0].partition("..")[0], wrote[-1].rpartition("..")[2])
+    return (
+        f"In `{STUDY_MODE}` mode the sweep saw {span} store an output without its call, which "
+        "upgrading does not heal; "
     )
 
 
@@ -493,13 +509,15 @@ def violation_matrix(found: Findings) -> str:
         f"**Answer.** Compaction alone. On {_pinned(found)} in `input` mode, judged on the "
         f"scripted model by the stand-in's rules, {pinned.violating} of {pinned.cases} cases "
         f"break an invariant{shared} (the hook says yes after every turn); the runner, the "
-        "decision and the state boundary change no verdict. This page runs no case *over HTTP* "
-        "(the SDK's own client sending each request to the stand-in): notebook 01 follows one "
-        "there, and notebook 05's first table reads what every release's cases met there.\n\n"
+        "decision and the state boundary change no verdict.\n\n"
         "**For SDK maintainers.** Never compact while the latest *model exchange* (the last "
-        "request to the model and its answer) holds a call without its output. Test it with the "
-        "`on` cases of both runners and both decisions, as the README's regression test "
-        "(`tests/sdk_regression/test_compaction_pending_approval.py`) does: its 4 cases fail on "
+        "request to the model and its answer) holds a call without its output, but do not wait "
+        "for good: once a later question follows a call never answered, retire it (remove it "
+        "from the store) or compact around it, as the workaround does (notebook 06).\n\n"
+        f"Waiting alone, {found.fixed_in}'s rule, leaves the sessions the README's \"Open for the "
+        "SDK's maintainers\" names never compacting again. The README's regression test "
+        "(`tests/sdk_regression/test_compaction_pending_approval.py`) checks the wait: its 4 `on` "
+        "cases fail on "
         f"{_pinned(found)}.\n\n{team_action(found, _affected_span(found))}\n\n"
         f"The {pinned.violating} cases break the same {len(broken)} of the {len(meaning)} "
         "invariants: the call waiting for approval goes into a compaction, then its output is "
