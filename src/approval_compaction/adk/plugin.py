@@ -180,9 +180,9 @@ def answer(folder: Path = paths.DATA) -> str:
     since = f" From {fixed_from} on, every release keeps the call." if fixed_from else ""
     upgrade = _upgrade(adk.verdicts, bad, fixed_from)
     late_said = (
-        f"On {adk.version} a late answer reaches only the summariser, not the model. ADK's own "
-        "summariser (`LlmEventSummarizer`) renders events as text, so no API refuses it: keep "
-        "it, or make yours send what it is given as text."
+        "A late answer reaches only the summariser, not the model. ADK's own summariser "
+        "(`LlmEventSummarizer`) renders events as text, so no API refuses it: keep it, or make "
+        "yours send what it is given as text."
     )
     remains = [late_said] if late else []
     remains += [STALL_ACTION] if searched else []
@@ -198,8 +198,8 @@ def answer(folder: Path = paths.DATA) -> str:
         f"{never_text}{since}\n\n"
         f"**What to do.** {upgrade}\n\n"
         f"On {adk.version}, the pinned release, none of the sixteen cases breaks an invariant in "
-        f"any compaction setting{paths_said}. What still breaks one comes after them, in later "
-        f"questions: a situation, or a search's finding.{late_text}{found_text}\n\n"
+        f"any compaction setting{paths_said}. What breaks one comes later: a situation, or a "
+        f"search's finding.{late_text}{found_text}\n\n"
         f"{' '.join(remains)}{patch_said} `data/report-adk.md` is "
         "the issue for adk-python, with its tests and patches for what remains."
     )
