@@ -125,8 +125,9 @@ def answer(folder: Path = paths.DATA) -> str:
         said.append(f"What breaks is a decision that never comes, or comes late: {names}.")
         said.append(
             "A later message starts a new run, and the call stays in the history with nothing "
-            f"answering it. With no compaction step at all, the API refuses {most} of {turns} "
-            "later questions (HTTP 400). A compaction step adds no refusal: it hides the call "
+            "answering it. With no compaction step at all, the *stand-in* (a local copy of the "
+            f"API's rules, below) refuses {most} of {turns} later questions (HTTP 400). A "
+            "compaction step adds no refusal: it hides the call "
             f"or not, by where it cuts (the most refused of {turns}: {steps})."
         )
     late = [v for v in pinned.of_kind(BUG) if v.state == UNPAIRED]

@@ -173,6 +173,8 @@ def search_said(cases: Sequence[SearchedCase]) -> str:
     new = [c for c in cases if c.label == "new"]
     others = sorted({c.known_as for c in cases if c.label != "new" and c.known_as})
     rest = len(cases) - len(new)
+    several = len({c.package for c in cases}) > 1
+    together = " (on the release and the patched package together)" if several else ""
     reduce = (
         (f"; the other {rest} reduce to " if rest > 1 else "; the other one reduces to ")
         + ", ".join(f"*{name}*" for name in others)
@@ -180,8 +182,8 @@ def search_said(cases: Sequence[SearchedCase]) -> str:
         else ""
     )
     said = (
-        f"{len(new)} of the {len(cases)} findings (on the release and the patched package "
-        f"together) have a shape no situation above has{reduce}."
+        f"{len(new)} of the {len(cases)} findings{together} have a shape no situation above "
+        f"has{reduce}."
         if new
         else f"Each of the {len(cases)} findings reduces to a situation above: the search "
         "found nothing they miss."
