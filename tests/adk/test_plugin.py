@@ -74,8 +74,8 @@ def test_plugin_answer_price_says_again_where_the_late_answer_was_unpaired_befor
     gone = [r for r in order[order.index(unpaired[0]) :] if r not in unpaired]
     assert gone  # the record this test is about: paired for a while, then unpaired again
     back = order[order.index(gone[-1]) + 1]
-    assert f"On {back} *resumed*" in said
-    assert "splits its call and late answer again, as on " in said
+    assert f"on {back} *resumed*" in said
+    assert "leaves its late answer apart from its call again, as on " in said
     assert f"{unpaired[0]} to {order[order.index(gone[0]) - 1]}" in said
     assert f"({gone[0]} to {gone[-1]} pair it)" in said
 

@@ -36,10 +36,9 @@ def test_plugin_answer_states_where_the_workaround_is_not_enough() -> None:
     (js-workaround-sweep.json) shows `auto, store=False` refused at the resume on 0.3.6..0.4.0."""
     said = answer()
     assert "no case breaks an invariant with it on 0.4.1..0.20.0" in said
-    assert (
-        "on 0.3.6..0.4.0, `auto` mode with `store: false` (responses not stored) still meets"
-        in said
-    )
+    assert "on 0.3.6..0.4.0, `store: false` (responses not stored; before 0.4.1" in said
+    # issue 61 (r12): that row's `auto` read as a mode the releases do not have
+    assert "there are no modes: the session compacts by `previous_response_id` only)" in said
     assert "upgrade to 0.4.1 or later first" in said
 
 

@@ -37,6 +37,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".sweep": ("run_adk",),
     ".finding": (
         "adk_boundaries",
+        "adk_changes_by_release",
         "adk_left_frame",
         "adk_paths_frame",
         "adk_verdict_frame",

@@ -231,6 +231,32 @@ def adk_boundaries(
     ]
 
 
+# A change table's words for a setting's result from a release on (13's "setting: then").
+THEN_WORDS = {
+    "compaction never runs": "never compacts",
+    "no case breaks an invariant": "keeps the call",
+}
+
+
+def adk_changes_by_release(rows: Sequence[SweepRecord], releases: Sequence[str]) -> pd.DataFrame:
+    """Where a setting's result changes on the verdict table's ``releases`` (each a range's
+    first), one row per release: each changed setting with its result from there on (without
+    the "beside a window" note), and the change that explains it."""
+    changes = pd.DataFrame(adk_boundaries(rows))
+    changes = changes[changes.release.isin([r.split("..")[0] for r in releases])]
+    then = changes.after.str.replace(r" \(beside.*", "", regex=True)
+    changes["then"] = [
+        THEN_WORDS.get(a, "loses the call" + (", resume raises" if "resume" in a else ""))
+        for a in then
+    ]
+    kinds = changes.groupby(["release", "what", "then"], sort=False)["kind"].agg(", ".join)
+    by = pd.DataFrame(kinds.reset_index())
+    by["setting: then"] = by["kind"] + ": " + by["then"]
+    joined = by.groupby(["release", "what"], sort=False)["setting: then"].agg("; ".join)
+    table: pd.DataFrame = joined.reset_index().set_index("release")[["setting: then", "what"]]
+    return table
+
+
 SCRIPTED_PATH = "scripted model: the rules' prediction"
 HTTP_PATH = "OpenAIResponsesLlm: the stand-in's answer over HTTP"
 

@@ -180,9 +180,9 @@ def answer(folder: Path = paths.DATA) -> str:
     since = f" From {fixed_from} on, every release keeps the call." if fixed_from else ""
     upgrade = _upgrade(adk.verdicts, bad, fixed_from)
     late_said = (
-        f"On {adk.version} a late answer reaches only the summariser, not the model. ADK's own "
-        "summariser (`LlmEventSummarizer`) renders events as text, so no API refuses it: keep "
-        "it, or make yours send what it is given as text."
+        "A late answer reaches only the summariser, not the model. ADK's own summariser "
+        "(`LlmEventSummarizer`) renders events as text, so no API refuses it: keep it, or make "
+        "yours send what it is given as text."
     )
     remains = [late_said] if late else []
     remains += [STALL_ACTION] if searched else []
@@ -197,8 +197,9 @@ def answer(folder: Path = paths.DATA) -> str:
         f"**Answer.** Yes: `google-adk` {', '.join(hit)} lose the call waiting for confirmation."
         f"{never_text}{since}\n\n"
         f"**What to do.** {upgrade}\n\n"
-        f"On {adk.version}, the pinned release, no case breaks an invariant in any compaction "
-        f"setting{paths_said}.{late_text}{found_text}\n\n"
+        f"On {adk.version}, the pinned release, none of the sixteen cases breaks an invariant in "
+        f"any compaction setting{paths_said}. What breaks one comes later: a situation, or a "
+        f"search's finding.{late_text}{found_text}\n\n"
         f"{' '.join(remains)}{patch_said} `data/report-adk.md` is "
         "the issue for adk-python, with its tests and patches for what remains."
     )
@@ -273,16 +274,15 @@ def _upgrade(verdicts: Sequence[ReleaseVerdict], bad: Sequence[int], fixed_from:
     priced = [x.situation for x in at.of_kind(BUG) if x.state == UNPAIRED]
     priced = [s for s in dict.fromkeys(priced) if s not in before]  # late answers it begins
     price = (  # its own paragraph
-        f"\n\nOn {settled} "
+        f"\n\nThe price: on {settled} "
         + " and ".join(
-            f"*{s}* ({SITUATION_WORDS.get(s, s).partition(';')[0]}) splits its call and late "
-            "answer " + _unpaired_before(verdicts[: order.index(settled)], s)
+            f"*{s}* ({SITUATION_WORDS.get(s, s).partition(';')[0]}) leaves its late answer "
+            "apart from its call " + _unpaired_before(verdicts[: order.index(settled)], s)
             for s in priced
         )
-        + f": the price of {settled}'s fix for the sessions that never compacted again, as "
-        "`data/report-adk.md` explains (a confirmation call still waiting once a newer "
-        "invocation exists is taken for a *dead call*, one whose answer may never come, and "
-        "summarised, so compaction goes on, and its late answer reaches the summariser alone)."
+        + f". {settled} summarises a confirmation call still waiting once a newer invocation "
+        "exists, as a *dead call* (one whose answer may never come), so compaction goes on; "
+        "its late answer then reaches the summariser alone."
         if priced
         else ""
     )

@@ -84,9 +84,11 @@ def answer(folder: Path = paths.DATA) -> str:
     alone = "; alone it leaves the stall" if stalls(FIX.name) else ""
     waits = (
         f"\n\nWith both, compaction still stops for good in {len(stuck)} of the {len(situations)} "
-        "*situations* (ways a pause leaves a session, shown below): those that leave a *dead "
+        "*situations* (ways a pause leaves a session; the table below adds *clean*, no pause, "
+        "as the control): those that leave a *dead "
         "call*, whose output may never come. The workaround *retires* such a call (removes it "
-        "from the store); the patched session must too."
+        "from the store), so it keeps compacting in every situation, past the stall too; the "
+        "patched session must retire it too."
         if stuck
         else ""
     )
@@ -107,9 +109,10 @@ def answer(folder: Path = paths.DATA) -> str:
         "when the compaction endpoint answers as documented, compaction runs once and never "
         "again.\n\n"
         "**What to do.** A team wraps its session with `js/workaround.mjs`: compaction waits "
-        f"while a call has no output{_workaround_limit(js, folder)}.\n\n"
+        "while the latest *model exchange* (the last request to the model and its answer) "
+        f"holds a call without its output{_workaround_limit(js, folder)}.\n\n"
         f"A maintainer applies both patches: `js/fix/{FIX.name}` (*the pending call's fix*: "
-        f"the session waits while a call has no output{alone}) and `js/fix/{STALL_PATCH}` "
+        f"the session waits the same way{alone}) and `js/fix/{STALL_PATCH}` "
         f"(*the stall's fix*). Issues to file: `data/report-js.md`, "
         f"`data/report-js-stall.md`.{waits}"
     )
@@ -139,7 +142,9 @@ def _workaround_limit(found: JsFinding, folder: Path) -> str:
         return ""
     first = fixed.proven[0]
     said = "; ".join(left).replace(
-        "`auto, store=False`", "`auto` mode with `store: false` (responses not stored)"
+        "`auto, store=False`",
+        "`store: false` (responses not stored; before 0.4.1 there are no modes: the session "
+        "compacts by `previous_response_id` only)",
     )
     return (
         f"; no case breaks an invariant with it on {', '.join(fixed.ranges())}, but {said}: "

@@ -125,8 +125,9 @@ def answer(folder: Path = paths.DATA) -> str:
         said.append(f"What breaks is a decision that never comes, or comes late: {names}.")
         said.append(
             "A later message starts a new run, and the call stays in the history with nothing "
-            f"answering it. With no compaction step at all, the API refuses {most} of {turns} "
-            "later questions (HTTP 400). A compaction step adds no refusal: it hides the call "
+            "answering it. With no compaction step at all, the *stand-in* (a local copy of the "
+            f"API's rules, below) refuses {most} of {turns} later questions (HTTP 400). A "
+            "compaction step adds no refusal: it hides the call "
             f"or not, by where it cuts (the most refused of {turns}: {steps})."
         )
     late = [v for v in pinned.of_kind(BUG) if v.state == UNPAIRED]
@@ -181,13 +182,18 @@ def _search_left(folder: Path) -> str:
         words = {"chat": "Chat Completions", "responses": "the Responses API"}
         over = f" over {' and '.join(words.get(a, a) for a in apis)}" if apis else ""
         refused = sum(any(name == "next_turn_accepted" for name, _ in c.pairs) for c in new)
-        said = f", and in {refused} the API refuses the next question" if refused else ""
+        said = f"; the API refuses the next question in {refused}" if refused else ""
+        sending = ("next_turn_input_paired", "compaction_input_paired")
+        sent = sum(any(name in sending for name, _ in c.pairs) for c in new)
+        kept = [f"sent without its call in {sent}"] if sent else []
+        kept += [f"stored without it in {len(new) - sent}"] if len(new) > sent else []
         release = release_trim_said(searched)
         return (
             f"A search over LangChain's own moves (the last section) finds {len(new)} sequences "
-            f"no situation has, each on the patched package with the docs' trim step{over}: a "
-            f"later call's output is sent without its call{said}."
-            + (f" {release}" if release else "")
+            f"no situation has, {'both' if len(new) == 2 else 'each'} on the patched package "
+            f"with the docs' trim step{over}: a "
+            f"later call's output is {', '.join(kept)}{said}."
+            + (f"\n\n{release}" if release else "")
             + "\n\nThe trim step keeps the last three or four messages by count alone (three when "
             "the count is even), so the "
             "fix's extra message can move its cut between a call and its output: LangChain's "

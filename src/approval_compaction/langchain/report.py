@@ -173,6 +173,8 @@ def search_said(cases: Sequence[SearchedCase]) -> str:
     new = [c for c in cases if c.label == "new"]
     others = sorted({c.known_as for c in cases if c.label != "new" and c.known_as})
     rest = len(cases) - len(new)
+    several = len({c.package for c in cases}) > 1
+    together = " (on the release and the patched package together)" if several else ""
     reduce = (
         (f"; the other {rest} reduce to " if rest > 1 else "; the other one reduces to ")
         + ", ".join(f"*{name}*" for name in others)
@@ -180,14 +182,16 @@ def search_said(cases: Sequence[SearchedCase]) -> str:
         else ""
     )
     said = (
-        f"{len(new)} of the {len(cases)} findings have a shape no situation above has{reduce}."
+        f"{len(new)} of the {len(cases)} findings{together} have a shape no situation above "
+        f"has{reduce}."
         if new
         else f"Each of the {len(cases)} findings reduces to a situation above: the search "
         "found nothing they miss."
     )
     if trim_after_fix(new):
         said += (
-            " Each is the docs' trim step on the patched package: the fix answers an open call "
+            f" Each of the {len(new)} is the docs' trim step on the patched package: the fix "
+            "answers an open call "
             "with one more message, the step keeps the last three or four messages by their "
             "count alone, and a later turn's cut then keeps a call's output without its call. "
             "In the summarising middleware's settings the search breaks no pair with the fix."
