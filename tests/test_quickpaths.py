@@ -24,6 +24,7 @@ import needs
 import pytest
 
 from approval_compaction import paths
+from approval_compaction.adk.check import SPLIT
 from approval_compaction.doctor import status
 from approval_compaction.formats.markdown import fenced_blocks, section
 
@@ -218,9 +219,7 @@ def test_adk_quick_path_runs_as_written(work: Path) -> None:
     _ok(bash(install, work, activate=False))
     checked = bash([check], work)
     answers = [line for line in checked.stdout.splitlines() if line.startswith("google-adk ")]
-    hit = any(
-        w in a for w in ("affected", "unpaired", "refused", "stops compacting") for a in answers
-    )
+    hit = any(w in a for w in ("affected", SPLIT, "refused", "stops compacting") for a in answers)
     assert checked.returncode == (status.AFFECTED if hit else status.HEALTHY), checked.stderr
     assert [a.split(",")[1].split(":")[0].strip() for a in answers] == [
         "window-0", "window-1", "tokens-0", "tokens-2",

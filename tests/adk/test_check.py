@@ -97,3 +97,12 @@ def test_check_command_is_what_doctor_check_adk_runs(
     combination is one line and status 2, before any run."""
     assert main(["doctor", "check", "--adk", *argv]) == 2
     assert said in capsys.readouterr().err
+
+
+def test_check_says_a_split_late_answer_in_the_verdict_words() -> None:
+    """The check's words for a call and its late answer apart are the verdict tables' (the quick
+    path's test reads them to tell an affected answer; r13 changed the verdict words once)."""
+    from approval_compaction.adk.check import SPLIT
+    from approval_compaction.lab.findings.verdict import STATE_WORDS, UNPAIRED
+
+    assert STATE_WORDS[UNPAIRED] == SPLIT

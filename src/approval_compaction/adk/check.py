@@ -107,13 +107,17 @@ def check_adk(kinds: Sequence[AdkKind], later: int, python: Path | None = None) 
     return AdkCheck(release, rows, situations)
 
 
+# The words for a late answer and its call stored, sent or summarised apart (the verdict words').
+SPLIT = "splits its call and late answer"
+
+
 def _situation_problem(row: SituationRow, grows: bool) -> str:
     """What is wrong with one situation's later questions, in words ("" when nothing); with
     ``grows``, a history that grows as the control's does is ADK's design, not a problem."""
     if row.session_usable is False:
         return f"{row.situation} refused ({row.raised})"
     if row.late_resume not in ("", "paired"):
-        return f"{row.situation} splits its call and late answer"
+        return f"{row.situation} {SPLIT}"
     if not row.keeps_compacting and not grows:
         return f"{row.situation} stops compacting ({row.broken})"
     return ""
