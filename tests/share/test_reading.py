@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from approval_compaction import paths
+from approval_compaction.lab.share.glossary import END, START
 from approval_compaction.lab.share.reading import (
     PARAGRAPH_WORDS,
     RENDERED_LIMIT,
@@ -34,13 +35,23 @@ def test_long_paragraphs_counts_words_of_prose_only() -> None:
 @pytest.mark.parametrize(
     ("text", "undefined"),
     [
-        ("A *stand-in* answers. The stand-in refuses.", []),
+        ("A *stand-in* answers. The stand-in answers again.", []),
+        (f"The stand-in? {START}{END}\n\n*stand-in*: a copy.", ["stand-in"]),
+        (f"The stand-in? {START}\n\n*stand-in*: a copy.\n{END}", []),
         ("The stand-in answers; a *stand-in* is a server.", ["stand-in"]),
         ("The stand-in answers.", ["stand-in"]),
         ("Hunk `a.py#2` is the fix. A *hunk* is a piece of a diff.", ["hunk"]),
         ("```\nstand-in\n```\nNothing else.", []),
     ],
-    ids=["defined-first", "used-first", "never-defined", "hunk-id", "code-is-not-prose"],
+    ids=[
+        "defined-first",
+        "question-before-a-block-defining-it-elsewhere",
+        "question-before-the-block-defining-it",
+        "used-first",
+        "never-defined",
+        "hunk-id",
+        "code-is-not-prose",
+    ],
 )
 def test_undefined_terms_names_a_term_used_before_its_italics(
     text: str, undefined: list[str]

@@ -19,6 +19,7 @@ from .. import paths
 from ..findings.headlines import HEADLINES
 from ..findings.load import Findings, load_findings
 from ..plugins import plugins
+from . import glossary
 from .notebooks import dumps
 
 START, END = "<!-- answer:start -->", "<!-- answer:end -->"
@@ -50,14 +51,18 @@ def answer_for(path: Path, found: Findings, folder: Path = paths.DATA) -> str:
 
 
 def update(path: Path, found: Findings, folder: Path = paths.DATA) -> bool:
-    """Rewrite one notebook's answer block; return whether it changed."""
+    """Rewrite one notebook's answer block, then its terms blocks (``glossary.fill``, which
+    reads the answer too); return whether it changed."""
     nb = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]  # nbformat is untyped
     first = nb.cells[0]
-    source = with_answer(first.source, answer_for(path, found, folder))
-    if source == first.source:
+    first.source = with_answer(first.source, answer_for(path, found, folder))
+    marked = [cell for cell in nb.cells if cell.cell_type == "markdown"]
+    for cell, source in zip(marked, glossary.fill([c.source for c in marked]), strict=True):
+        cell.source = source
+    text = dumps(nb)
+    if text == path.read_text():
         return False
-    first.source = source
-    write_atomic(path, dumps(nb))
+    write_atomic(path, text)
     return True
 
 

@@ -26,25 +26,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...formats.markdown import paragraphs
+from . import glossary
 
 RENDERED_LIMIT = 25_000  # characters of a rendered notebook: one comment a reader scrolls
 PARAGRAPH_WORDS = 80  # words in one paragraph of prose
 
-# Each term by its name, with the pattern of a use. Words with a meaning only here, which no
-# SDK or API page gives: the study's, the liveness grid's, the search's and the ablation's.
-TERMS: dict[str, str] = {
-    "stand-in": r"stand-in",
-    "liveness": r"liveness",
-    "invariant": r"invariants?",
-    "orphan output": r"orphan outputs?",
-    "open call": r"open calls?",
-    "pending call": r"pending calls?",
-    "situation": r"situations?",
-    "poisoned": r"poisoned",
-    "mcp_abandoned": r"mcp_abandoned",
-    "stops compacting": r"stops? compacting",
-    "pause position": r"pause positions?",
-    "default trigger": r"default trigger",
+# Each term by its name, with the pattern of a use: the collection's shared words (``glossary``),
+# then the words with a meaning only on one page: the search's, the releases' and the ablation's.
+_PAGE_TERMS: dict[str, str] = {
     "documented contract": r"documented contract",
     "era": r"eras?",
     "lenient": r"lenient",
@@ -56,9 +45,13 @@ TERMS: dict[str, str] = {
     "catalogue": r"catalogue",
     "widened": r"widened",
 }
-_USE = {
-    name: re.compile(rf"(?<![\w-])(?:{pattern})(?![\w-])", re.I) for name, pattern in TERMS.items()
+TERMS: dict[str, str] = {t.name: t.pattern for t in glossary.TERMS} | _PAGE_TERMS
+_USE = {t.name: t.use for t in glossary.TERMS} | {
+    name: re.compile(rf"(?<![\w-])(?:{pattern})(?![\w-])", re.I)
+    for name, pattern in _PAGE_TERMS.items()
 }
+# Where a page's first terms block opens and closes, kept through ``words`` (which drops comments).
+_OPEN, _CLOSE = "\u2063terms\u2063", "\u2063/terms\u2063"
 _FENCE = re.compile(r"^ {0,3}```.*?^ {0,3}```[^\n]*$", re.S | re.M)
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 # A link's target and a code span naming a path are addresses, not words a reader meets.
@@ -114,20 +107,29 @@ def words_before_table(notebook: Mapping[str, Any]) -> int:
 
 def _definition(name: str) -> re.Pattern[str]:
     """A term's definition: the term (or its plural) set in single asterisks."""
-    return re.compile(rf"(?<![*\w])\*{TERMS[name]}\*(?![*\w])", re.I)
+    flags = 0 if name in glossary.BY_NAME and glossary.BY_NAME[name].exact else re.I
+    return re.compile(rf"(?<![*\w])\*(?:{TERMS[name]})\*(?![*\w])", flags)
 
 
 def undefined_terms(text: str, terms: Sequence[str] = tuple(TERMS)) -> list[str]:
-    """The terms ``text`` uses before it defines them, or uses without defining them."""
-    plain = words(text)
+    """The terms ``text`` uses before it defines them, or uses without defining them. A page's
+    first terms block defines where used the words of the question just above it: a use before
+    the block counts as defined when the block defines it."""
+    plain = words(text.replace(glossary.START, _OPEN).replace(glossary.END, _CLOSE))
+    lead = plain.find(_OPEN)
+    close = plain.find(_CLOSE, lead) if lead >= 0 else -1
     found = []
     for name in terms:
         used = _USE[name].search(plain)
         if used is None:
             continue
         defined = _definition(name).search(plain)
-        if defined is None or used.start() < defined.start():
+        if defined is None:
             found.append(name)
+        elif used.start() < defined.start():
+            asked = used.start() < lead < defined.start() < close  # the question, then its block
+            if not asked:
+                found.append(name)
     return found
 
 

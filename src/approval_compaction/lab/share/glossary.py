@@ -1,0 +1,326 @@
+"""Glossary: the collection's words, each with one meaning on every page (issue 61).
+
+Readers met the same word defined a little differently on each page, or used before any page
+defined it. Each shared word is one ``Term`` here: its name, the pattern of a use, and its
+meaning in plain words. A notebook's ``<!-- terms:start -->`` block is written from here by
+``make run`` (``share.headlines``): it lists the terms the page uses from that block on, up to
+the next block, each with its meaning (and, before it, any term that meaning uses). The README's
+words table is written from here too (``share.readme``). A word only one page uses is defined
+on that page, where it is first used.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Term:
+    """One shared word: its name (set in italics where defined), the pattern of a use (case
+    folded unless ``exact``) and its meaning, one plain sentence."""
+
+    name: str
+    pattern: str
+    meaning: str
+    exact: bool = False
+
+    @property
+    def use(self) -> re.Pattern[str]:
+        """A use of the term in prose: the pattern, not inside a longer word."""
+        flags = 0 if self.exact else re.I
+        return re.compile(rf"(?<![\w-])(?:{self.pattern})(?![\w-])", flags)
+
+    def defined_in(self, text: str) -> bool:
+        """Whether ``text`` defines the term itself: sets a use of it in italics."""
+        flags = 0 if self.exact else re.I
+        return re.search(rf"(?<![*\w])\*(?:{self.pattern})\*(?![*\w])", text, flags) is not None
+
+    @property
+    def line(self) -> str:
+        """The term as a terms block lists it: ``- *name*: meaning``."""
+        return f"- *{self.name}*: {self.meaning}"
+
+
+# In the order a reader needs them: a meaning uses only the terms above it.
+TERMS: tuple[Term, ...] = (
+    Term(
+        "pending call",
+        r"pending calls?",
+        "a tool call that needs a human's approval, waiting for the decision: the run pauses on"
+        " it.",
+    ),
+    Term(
+        "open call",
+        r"open calls?",
+        "a call whose output is not there yet; a pending call is one.",
+    ),
+    Term(
+        "refused",
+        r"refus(?:e|es|ed|al|als|ing)",
+        "answered HTTP 400, as the API answers a request its published rules forbid (the human's"
+        " *reject* decision is another thing).",
+    ),
+    Term(
+        "orphan output",
+        r"orphan outputs?",
+        "a tool output stored or sent without its call. The API refuses (HTTP 400) a request that"
+        " holds one.",
+    ),
+    Term(
+        "automatic compaction",
+        r"automatic compaction",
+        "the compaction an SDK runs by itself (openai-agents: the session, after the runner stores"
+        " a turn's items): it replaces the stored history with a summary.",
+    ),
+    Term(
+        "compaction mode",
+        r"compaction[_ ]modes?|`(?:input|auto|previous_response_id)` modes?",
+        "openai-agents' `compaction_mode`, what a compaction request carries: `input` the stored"
+        " items; `previous_response_id` only the last response's id; `auto` (the default) that id"
+        " when the last response was stored, else the items.",
+    ),
+    Term(
+        "auto, store=False",
+        r"auto, store=False",
+        "`auto` mode while the agent sets `ModelSettings(store=False)`: no response is stored to"
+        " name, so `auto` sends the items, as `input` does.",
+    ),
+    Term(
+        "hook",
+        r"hooks?|should_trigger_compaction",
+        "`should_trigger_compaction`, which says after each turn whether to compact. The study's"
+        " hook always says yes, so the session compacts after every turn.",
+    ),
+    Term(
+        "default trigger",
+        r"default trigger",
+        "no hook: the SDK compacts at its own threshold.",
+    ),
+    Term(
+        "model exchange",
+        r"model exchanges?",
+        "one request to the model and its answer.",
+    ),
+    Term(
+        "the bug",
+        r"the bug",
+        "automatic compaction at an approval pause breaks the pending call, one of two ways by"
+        " mode: the call is compacted away and its output later stored or sent alone (an orphan"
+        " output), or the compaction request holding the open call is refused, so the pause"
+        " raises with nothing to approve.",
+    ),
+    Term(
+        "stand-in",
+        r"stand-ins?",
+        "a local copy of the OpenAI Responses API's published rules, run in this process: it"
+        " answers, and refuses (HTTP 400) what those rules refuse. Nothing is sent to the real"
+        " API.",
+    ),
+    Term(
+        "over HTTP",
+        r"over HTTP",
+        "the SDK's own client sends each request over HTTP to the stand-in, served in this process"
+        " (no socket, no network).",
+    ),
+    Term(
+        "scripted model",
+        r"scripted models?|scripted",
+        "the model's answers are scripted in this process, without HTTP; the stand-in's rules judge"
+        " each request the SDK sends.",
+    ),
+    Term(
+        "case",
+        r"cases?",
+        "one way through a pause, labelled `runner/decision/compaction/boundary`: `run` or"
+        " `run_streamed`; `approve` or `reject`; compaction `on` (the hook always says yes) or"
+        " `off`; the paused state kept in `memory` or carried as `json` (serialised and read"
+        " back, as a second process would). 2×2×2×2 make the *sixteen cases*.",
+    ),
+    Term(
+        "stage",
+        r"stages?|round_trip|next_turn",
+        "a step of a case: `pause` (the run stops on the pending call), `round_trip` (the paused"
+        " state kept or carried as JSON), `resume` (the decision applied and the run resumed),"
+        " `next_turn` (the user's next question).",
+    ),
+    Term(
+        "invariant",
+        r"invariants?",
+        'a rule every case must keep, such as "the next request holds no orphan output"'
+        " (`docs/invariants.md` lists them).",
+    ),
+    Term(
+        "dead call",
+        r"dead calls?",
+        "a call a later question follows whose output may never come (its approval left"
+        " unanswered, or its worker died); it can still be answered late.",
+    ),
+    Term(
+        "workaround",
+        r"workarounds?|defer_compaction_while_pending",
+        "`defer_compaction_while_pending(session)`, this study's wrapper: automatic compaction"
+        " waits while the latest model exchange holds a call without its output, and a dead call"
+        " is *retired* (removed from the store, so compaction can run; a late answer to it is"
+        " stored as text). Notebook 06 tests it.",
+    ),
+    Term(
+        "hosted MCP approval request",
+        r"hosted MCP(?: approval requests?)?",
+        "an approval the API asks for on behalf of a tool on an MCP server the API itself calls.",
+    ),
+    Term(
+        "doctor",
+        r"doctor",
+        "`python -m approval_compaction doctor`, this study's command for stored sessions: `scan`"
+        " checks them, `repair --apply` heals them (after a backup), `restore` undoes a repair.",
+    ),
+    Term(
+        "STORE",
+        r"STORE",
+        "the session store the doctor reads: a SQLite file's path, or a database URL.",
+        exact=True,
+    ),
+    Term(
+        "diagnosis",
+        r"diagnos[ie]s|stuck|unreadable",
+        "the doctor's word on one stored session: *healthy*; *poisoned* (it holds an orphan"
+        " output); *stuck* (an open call a later question follows); *pending* (an open call"
+        " still awaiting its decision); *unreadable*.",
+    ),
+    Term(
+        "poisoned",
+        r"poisoned",
+        "a store already holding an orphan output: every later turn that sends it is refused.",
+    ),
+    Term(
+        "liveness",
+        r"liveness",
+        "whether a session can go on: later turns answered, compaction still running, the history"
+        " bounded, and a late answer kept with its call.",
+    ),
+    Term(
+        "situation",
+        r"situations?|mcp_abandoned|mcp_resumed",
+        "a session state followed for later turns: *clean* (none: the control); *poisoned*;"
+        " *abandoned* (an approval left unanswered, the user asks something else); *lost* (a call"
+        " whose output died with its worker); *resumed* (an abandoned one answered late);"
+        " *mcp_abandoned*, *mcp_resumed* (the same for a hosted MCP approval request).",
+    ),
+    Term(
+        "stops compacting",
+        r"stops? compacting",
+        "compaction never runs again, so the history grows with every turn; a session that does"
+        " not *keeps compacting*.",
+    ),
+    Term(
+        "pinned release",
+        r"pinned releases?|newest releases?",
+        "the release this repository installs and its notebooks run (`requirements.txt`,"
+        " `package.json`, `adk/requirements.txt`, `langchain/requirements.txt`); the *newest"
+        " release* is the latest the sweep covers.",
+    ),
+    Term(
+        "fixing release",
+        r"fixing releases?",
+        "the first release on which no case breaks an invariant.",
+    ),
+    Term(
+        "verdict",
+        r"verdicts?",
+        "a release's status: *affected* (a case breaks an invariant); *never compacts* (no case"
+        " compacted); *pending call fixed, liveness bugs left* (no case breaks one, but a"
+        " situation is refused, stops compacting, grows while compacting or splits its call and"
+        " late answer); *pending call kept, liveness bugs left* (the same, for an SDK none of"
+        " whose releases lost the call); else *not affected*.",
+    ),
+    Term(
+        "pause position",
+        r"pause positions?|plain turns?",
+        "how many *plain turns* (a question answered without a tool) come before the turn that"
+        " pauses.",
+    ),
+)
+
+BY_NAME: dict[str, Term] = {term.name: term for term in TERMS}
+
+START, END = "<!-- terms:start -->", "<!-- terms:end -->"
+HEADING = "**Terms.** Each word has this meaning on every page of the collection:"
+_BLOCK = re.compile(rf"{re.escape(START)}.*?{re.escape(END)}", re.S)
+_FENCE = re.compile(r"^ {0,3}```.*?^ {0,3}```[^\n]*$", re.S | re.M)
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_ADDRESS = re.compile(r"\]\([^)\s]*\)|`[^`\n]*/[^`\n]*`")
+
+
+def plain(text: str) -> str:
+    """The words a reader meets in markdown: no code fences, HTML comments, link targets or
+    paths in code spans."""
+    return _ADDRESS.sub("", _COMMENT.sub("", _FENCE.sub("", text)))
+
+
+def used(text: str, terms: Iterable[Term] = TERMS) -> list[Term]:
+    """The terms ``text`` uses, in the order of their first use."""
+    words = plain(text)
+    found = [(m.start(), t) for t in terms if (m := t.use.search(words)) is not None]
+    return [t for _, t in sorted(found, key=lambda pair: pair[0])]
+
+
+def needed(first: Sequence[Term], known: Iterable[Term] = ()) -> list[Term]:
+    """``first`` with the terms their meanings use that are not ``known``, each before the term
+    whose meaning uses it, each once."""
+    done = {t.name for t in known}
+    out: list[Term] = []
+
+    def add(term: Term, path: tuple[str, ...]) -> None:
+        if term.name in done or term.name in path:
+            return
+        for inner in used(term.meaning):
+            if inner.name != term.name and not inner.defined_in(term.meaning):
+                add(inner, (*path, term.name))
+        if term.name not in done:
+            done.add(term.name)
+            out.append(term)
+
+    for term in first:
+        add(term, ())
+    return out
+
+
+def block(terms: Sequence[Term]) -> str:
+    """A terms block's markdown: the heading and one line per term (empty when none)."""
+    if not terms:
+        return ""
+    return "\n".join([HEADING, "", *(t.line for t in terms)])
+
+
+def without_blocks(text: str) -> str:
+    """``text`` with each terms block emptied (what a page says, not what its blocks define)."""
+    return _BLOCK.sub(f"{START}{END}", text)
+
+
+def fill(cells: Sequence[str]) -> list[str]:
+    """The markdown cells with each terms block written: a block lists the terms used from its
+    cell on up to the next block's cell, that no earlier block listed, with the terms their
+    meanings use; the first block takes also what the cells before it use."""
+    texts = [without_blocks(cell) for cell in cells]
+    holders = [i for i, cell in enumerate(cells) if START in cell]
+    known: list[Term] = []
+    out = list(cells)
+    for n, i in enumerate(holders):
+        start = 0 if n == 0 else i
+        stop = holders[n + 1] if n + 1 < len(holders) else len(cells)
+        terms = needed(used("\n\n".join(texts[start:stop])), known)
+        known.extend(terms)
+        head, _, rest = cells[i].partition(START)
+        _, _, tail = rest.partition(END)
+        written = block(terms)
+        inside = f"\n{written}\n" if written else ""
+        out[i] = f"{head}{START}{inside}{END}{tail}"
+    return out
+
+
+def table(terms: Sequence[Term]) -> str:
+    """The README's words table: one row per term."""
+    rows = [f"| *{t.name}* | {t.meaning.replace('|', '/')} |" for t in terms]
+    return "\n".join(["| word | meaning here |", "|---|---|", *rows])

@@ -1,0 +1,81 @@
+"""Glossary: each shared word has one meaning, written into every page's terms blocks (issue 61:
+readers met the same word defined differently on each page, or used before any page defined it)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from approval_compaction.lab import paths
+from approval_compaction.lab.share.glossary import (
+    BY_NAME,
+    END,
+    START,
+    TERMS,
+    fill,
+    needed,
+    used,
+)
+from approval_compaction.lab.share.notebooks import notebook_paths
+
+NOTEBOOKS = notebook_paths(paths.NOTEBOOKS)
+EMPTY = f"{START}{END}"
+
+
+def _names(terms: list) -> list[str]:  # type: ignore[type-arg]
+    return [t.name for t in terms]
+
+
+def test_used_lists_terms_in_order_of_first_use_and_reads_no_code() -> None:
+    text = "The doctor reads STORE.\n\n```\nstand-in\n```\nA pending call, then the doctor."
+    assert _names(used(text)) == ["doctor", "STORE", "pending call"]
+
+
+def test_an_exact_term_matches_its_case_only() -> None:
+    assert _names(used("the session store")) == []
+    assert _names(used("`doctor scan STORE`")) == ["doctor", "STORE"]
+
+
+def test_needed_puts_a_meaning_s_terms_first_and_skips_known_and_self_defined() -> None:
+    # open call's meaning uses "pending call"; the diagnosis defines *poisoned* itself.
+    assert _names(needed([BY_NAME["open call"]])) == ["pending call", "open call"]
+    assert _names(needed([BY_NAME["open call"]], [BY_NAME["pending call"]])) == ["open call"]
+    assert "poisoned" not in _names(needed([BY_NAME["diagnosis"]]))
+
+
+def test_every_meaning_uses_only_terms_it_defines_or_that_come_before_it() -> None:
+    order = {t.name: i for i, t in enumerate(TERMS)}
+    for term in TERMS:
+        for inner in used(term.meaning):
+            if inner.name != term.name and not inner.defined_in(term.meaning):
+                assert order[inner.name] < order[term.name], (term.name, inner.name)
+
+
+def test_fill_splits_the_terms_between_blocks_by_where_each_is_first_used() -> None:
+    cells = [
+        f"Question on the pending call.\n\n{EMPTY}\n\nAnswer.",
+        "The doctor.",
+        f"{EMPTY}\n\nThe doctor again, and STORE.",
+        "Nothing new: the pending call.",
+    ]
+    first, second, third, fourth = fill(cells)
+    assert re.findall(r"^- \*([^*]+)\*", first, re.M) == ["pending call", "doctor"]
+    assert re.findall(r"^- \*([^*]+)\*", third, re.M) == ["STORE"]
+    assert (second, fourth) == (cells[1], cells[3])
+    assert fill([first, second, third, fourth]) == [first, second, third, fourth]
+
+
+def test_fill_leaves_a_block_with_nothing_new_empty() -> None:
+    cells = [f"The doctor.\n\n{EMPTY}", f"{EMPTY}\n\nThe doctor."]
+    assert fill(cells)[1] == cells[1]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem[:2])
+def test_every_notebook_s_terms_blocks_are_the_glossary_s(path: Path) -> None:
+    nb = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]  # nbformat is untyped
+    marked = [c.source for c in nb.cells if c.cell_type == "markdown"]
+    assert START in marked[0]
+    assert fill(marked) == marked
