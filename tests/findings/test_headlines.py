@@ -539,3 +539,15 @@ def test_headlines_team_action_scopes_the_stores_that_hold_an_orphan_output(
     said = action.split("\n\n")[1].split("store an output without its call")[0]
     assert stored[0].span.partition("..")[0] in said
     assert clean[0].span.partition("..")[0] not in said
+
+
+def test_headlines_short_action_is_upgrade_workaround_scoped_then_doctor(found: Findings) -> None:
+    """Issue 61: every page ends its answer with the one short action; where to keep the
+    workaround is the liveness sweep's scoped rule, not "wherever an approval can go
+    unanswered"; without a fixing release there is nothing to upgrade to."""
+    said = headlines.short_action(found)
+    assert said.startswith(f"**What to do.** Upgrade to {found.fixed_in}.")
+    assert headlines._keep_after(found) in said
+    assert said.index("notebook 06") < said.index("doctor scan STORE --all") < said.index("07")
+    unfixed = headlines.short_action(replace(found, fixed_in=None))
+    assert "Upgrade" not in unfixed and "defer_compaction_while_pending" in unfixed

@@ -115,13 +115,9 @@ def keep_workaround(found: Findings, cite: str = " (notebook 06)") -> str:
     apply = f"On {_affected_span(found)}, pass the session to `defer_compaction_while_pending`"
     if not found.fixed_in:
         return f"{apply}{cite}."
-    after = _stops_after(found)
-    why = (
-        f" where {found.fixed_in} alone never compacts again: after {after}; the workaround "
-        "keeps it compacting there"
-        if after
-        else " if an approval can go unanswered"
-    )
+    keep = _keep_after(found)
+    if _stops_after(found):
+        keep += "; the workaround keeps it compacting there"
     # the SDK's own tests the workaround makes fail for no stated reason, on each release run
     changed = {r: _unexplained_tests(r) for r in (_pinned(found), found.fixed_in)}
     counted = " and ".join(f"{n} on {r}" for r, n in changed.items() if n)
@@ -140,8 +136,7 @@ def keep_workaround(found: Findings, cite: str = " (notebook 06)") -> str:
         "`max_rollback_items` (the session's cap on such a read), and retries a failed restore "
         f"up to three more times{cite}.{unexplained}"
     )
-    keep = f"{apply}. Keep it on {found.fixed_in}{why}."
-    return f"{keep}\n\n{costs}"
+    return f"{apply}. {keep[0].upper()}{keep[1:]}.\n\n{costs}"
 
 
 def _unexplained_tests(release: str, folder: Path = paths.DATA) -> int:
@@ -1126,6 +1121,27 @@ def stop_new_sessions(found: Findings) -> str:
     return (
         f"notebook 06: upgrade to {found.fixed_in}; until then, on {_affected_span(found)}, "
         f"{apply}, and {_keep_after(found)}"
+    )
+
+
+def short_action(found: Findings) -> str:
+    """What a team using openai-agents does, in the one short form every page's answer ends with
+    (issue 61: 04/05/06 and 07/08/09 repeated a long action word for word, each a little
+    differently): upgrade, the workaround until then and where to keep it (notebook 06 gives the
+    rule and its costs), and the doctor for stores an affected release wrote (notebook 07)."""
+    wrap = "wrap the session in the workaround (`defer_compaction_while_pending`)"
+    if not found.fixed_in:
+        return (
+            f"**What to do.** On {_affected_span(found)}, {wrap} (notebook 06). Check stored"
+            " sessions with the doctor: `python -m approval_compaction doctor scan STORE --all`"
+            " (notebook 07)."
+        )
+    fixed = found.fixed_in
+    keep = f"; {_keep_after(found)}"  # scoped by kind of call and mode, from the liveness sweep
+    return (
+        f"**What to do.** Upgrade to {fixed}. Until then, on {_affected_span(found)}, {wrap}{keep}"
+        " (notebook 06 gives the rule and its costs). Stores an affected release already wrote:"
+        " `python -m approval_compaction doctor scan STORE --all` (notebook 07)."
     )
 
 
