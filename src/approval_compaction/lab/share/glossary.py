@@ -217,9 +217,8 @@ TERMS: tuple[Term, ...] = (
     Term(
         "pinned release",
         r"pinned releases?|newest releases?",
-        "the release this repository installs and its notebooks run (`requirements.txt`,"
-        " `package.json`, `adk/requirements.txt`, `langchain/requirements.txt`); the *newest"
-        " release* is the latest the sweep covers.",
+        "the release of an SDK this repository installs and its notebooks run (each SDK's pinned"
+        " requirements); the *newest release* is the latest the sweep covers.",
     ),
     Term(
         "fixing release",
