@@ -114,9 +114,9 @@ TERMS: tuple[Term, ...] = (
     Term(
         "stand-in",
         r"stand-ins?",
-        "a local copy of the OpenAI Responses API's published rules, run in this process: it"
-        " answers, and refuses (HTTP 400) what those rules refuse. Nothing is sent to the real"
-        " API.",
+        "a local copy of the OpenAI API's published rules (the Responses API and Chat Completions),"
+        " run in this process: it answers, and refuses (HTTP 400) what those rules refuse."
+        " Nothing is sent to the real API.",
     ),
     Term(
         "over HTTP",
