@@ -634,56 +634,38 @@ def _drop_workaround(found: Findings) -> str:
 
 
 def am_i_affected(found: Findings) -> str:
-    """07: the doctor's four answers, one short item each, and what a team does, in order: stop
-    new damage (the fixing release, and the workaround in the words the README and 06 say:
-    before it, and on it where an approval can go unanswered), then scan and repair."""
+    """07: the doctor's three answers, one short item each (r5: few glossary words on the first
+    screen), then the doctor's steps in order: stop new damage (notebook 06's action), scan,
+    repair (a stuck session's kept paused state discarded first)."""
     if not (found.affected and found.upgrade and found.worker and found.heal):
         raise HeadlineError("the answers need data/doctor-*.json")
     pinned, newest = found.affected
     up, heal = found.upgrade, found.heal
     stop = f"upgrade to {found.fixed_in}" if found.fixed_in else "upgrade once a release fixes it"
-    keep = _keep_said(found)
     return "\n".join(
         [
-            "**Answers.**",
+            f"**Answer** (openai-agents {pinned.release} and {newest.release}, over HTTP):",
             "",
-            f"1. With the SDK's defaults (`{pinned.config.mode}` mode, no hook), "
-            f"{pinned.release} meets the bug at {len(pinned.affected_at)} of {len(pinned.rows)} "
-            f"pause positions{_met_at(pinned)}; {newest.release} at "
-            f"{len(newest.affected_at)}. Section 1 shows which positions, and why; yours "
-            "differ.",
-            f"2. Upgrading {'heals' if up.heals else 'does not heal'} a *poisoned* store (one "
-            "holding an *orphan output*, an output whose call is gone): "
-            f"{up.newest}'s next turn on it is "
-            f"{_refused(up.poisoned.next_turn)}; after `doctor repair` it is "
-            f"{_refused(up.repaired.next_turn)}."
-            + (
-                f" A store a refused pause left is {_refused(up.pause_failed.next_turn)} on "
-                f"{up.newest} but stays *{up.pause_failed.stored_after}*: it keeps a *dead "
-                "call*, a call whose output has not come though a later question follows it (in "
-                "`previous_response_id` mode no compaction runs past it; in `input` and `auto` "
-                "mode compaction goes on)."
-                if up.pause_failed
-                else ""
-            ),
-            f"3. On a test store of {heal.sessions} sessions ({heal.sessions - 1} generated, "
-            f"one a pause and resume left on {pinned.release}), `doctor scan` finds "
-            f"{heal.before.get('poisoned', 0)} poisoned and {heal.before.get('stuck', 0)} stuck; "
-            "after `doctor repair "
-            f"--apply`, {heal.after.get('poisoned', 0)} and {heal.after.get('stuck', 0)}. "
-            "A late answer to a call the repair rewrote is stored without its call: the session "
-            "is poisoned again (section 3).",
+            f"1. With the SDK's defaults (`{pinned.config.mode}` mode, its own compaction "
+            f"threshold), {pinned.release} fails at {len(pinned.affected_at)} of "
+            f"{len(pinned.rows)} pause positions{_met_at(pinned)}; {newest.release} at "
+            f"{len(newest.affected_at)} (section 1).",
+            f"2. Upgrading {'heals' if up.heals else 'does not heal'} a poisoned store: "
+            f"{up.newest}'s next turn on it is {_refused(up.poisoned.next_turn)}; after "
+            f"`doctor repair`, {_refused(up.repaired.next_turn)}.",
+            f"3. Of {heal.sessions} test sessions, `doctor scan` finds "
+            f"{heal.before.get('poisoned', 0)} poisoned and {heal.before.get('stuck', 0)} with a "
+            f"dead call; after `doctor repair --apply`, {heal.after.get('poisoned', 0)} and "
+            f"{heal.after.get('stuck', 0)}. A late answer to a call the repair rewrote leaves it "
+            "poisoned again (section 3).",
             "",
-            "**What to do**, in this order (the *workaround*, notebook 06: compaction waits "
-            "while the latest model exchange, the last request to the model and its response, "
-            "holds a call without its output):",
+            "**What to do**, in this order:",
             "",
-            f"1. Stop new damage: {stop}. Until then, {keep[0].lower()}{keep[1:]}",
+            f"1. Stop new damage: {stop}; until then, do as notebook 06 says.",
             "2. Find the damage: `python -m approval_compaction doctor scan STORE --all`.",
             "3. Heal it: `python -m approval_compaction doctor repair STORE --all --apply` "
-            f"backs up, then rewrites each {' or '.join(NEEDS_REPAIR)} session (section 3). "
-            "Before repairing a stuck one, discard the paused state your application may keep "
-            "for its approval; if a late answer comes anyway, run the repair again.",
+            "(it backs up first). For a dead call, first discard the paused state kept for its "
+            "approval; if a late answer comes anyway, run the repair again.",
         ]
     )
 
@@ -707,9 +689,10 @@ def _refused(next_turn: str) -> str:
 
 def exploration(found: Findings, folder: Path = paths.DATA) -> str:
     """08: does the bug need a function tool? The kinds that lose their pending call on the
-    pinned release and the mode that refuses the compaction instead; what the workaround and the
-    fixing release lose; then, in one sentence, the compaction its searches saw stop (the
-    liveness rows its own tables show, kinds as the findings table attributes them)."""
+    pinned release and the mode that refuses the compaction instead, scoped (r13: a reader on
+    `auto` mode learnt nothing: the answer says none was filed there); what the workaround and
+    the fixing release keep; then ``short_action``. The liveness rows are the body's
+    (``exploration_stopped``)."""
     from ..explore.replay import load_results
 
     results = load_results(folder)
@@ -724,54 +707,61 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
     lost, lost_in = _kinds(losing), sorted({f.trace.conversation.mode for f in losing})
     refused = [f for f in old.findings if ACCEPTED_NEXT in f.invariants]
     refused_in = sorted({f.trace.conversation.mode for f in refused} - set(lost_in))
+    filed = {f.trace.conversation.mode for r in unfixed for f in r.findings}
+    unfiled = [m for m in found.releases.modes if m not in filed] if found.releases else []
     stored = [f for f in losing if any(i in _STORED_ALONE for i in f.invariants)]
     unshown = [
         k + (" request" if k.endswith("approval") else "")
         for k in lost.split(", ")
         if k not in _kinds(stored).split(", ")
     ]
+    searched = " and ".join(r.sdk_version for r in unfixed)
+    scope = f"openai-agents {searched}, {old.sdk_version} with the workaround; scripted model"
     said = [
-        f"**Answer.** No. On {old.sdk_version}, in {_modes(lost_in)} mode, compaction run while "
-        "a call waits for approval sends the call without its output, for every kind that can "
-        f"wait: {lost}. "
+        f"**Answer** ({scope}). No. On {old.sdk_version}, in {_modes(lost_in)} mode, compaction "
+        "at the pause sends the call without its output for every kind that can wait: "
+        f"{lost}. "
         + (
-            f"For every kind but the {', '.join(unshown)}, the approved call's output is then "
-            "stored without its call: the pending call is lost. For the "
-            f"{', '.join(unshown)} the search kept no such break: a gap in the search."
+            f"For every kind but the {', '.join(unshown)}, the approved output is then stored "
+            "without its call."
             if unshown
-            else "The approved call's output is then stored without its call: the pending call "
-            "is lost."
+            else "The approved output is then stored without its call."
         )
         + (
-            f"\n\nIn {_modes(refused_in)} mode the API refuses that compaction instead, at the "
-            "pause (the stand-in's rules predict HTTP 400; "
-            f"the search kept {_count(refused)}: {_asked(refused)})."
+            f" In {_modes(refused_in)} mode that compaction is refused at the pause instead."
             if refused_in
             else ""
         )
+        + (f" None was filed in {_modes(unfiled)} mode." if unfiled else "")
     ]
     after = []  # what the workaround's search and the fixing release's kept
     if fixed:
         broke = sum(len(r.findings) for r in fixed)
         after.append(
-            "with the workaround no conversation breaks an invariant"
+            "with the workaround nothing breaks"
             if broke == 0
-            else f"with the workaround {broke} conversations still break an invariant"
+            else f"with the workaround {broke} conversations still break"
         )
     if new is not old:
         kept = [f for f in new.findings if _loses(f)]
         after.append(
-            f"on {new.sdk_version} " + ("none loses the call" if not kept else f"{_count(kept)} do")
+            f"on {new.sdk_version} " + ("no call is lost" if not kept else f"{_count(kept)} lose it")
         )
     if after:
         said.append("; ".join(after).capitalize() + ".")
-    said.append(f"\n\n{_stopped([old, new] if new is not old else [old])}")
-    said.append(
-        f"\n\n**What to do.** Whatever the kind of tool, upgrade to {new.sdk_version}. Until "
-        f"then, {_keep_said(found)[0].lower()}{_keep_said(found)[1:]} An SDK maintainer takes "
-        "notebook 10's patch for the hosted MCP approval request."
-    )
+    said.append(f"\n\n{short_action(found)}")
     return " ".join(said).replace(" \n", "\n")
+
+
+def exploration_stopped(folder: Path = paths.DATA) -> str:
+    """08's sentence on compaction stopping for good, from the searches without the workaround
+    (``_stopped``), for the body under the `previous_response_id` table."""
+    from ..explore.replay import load_results
+
+    unfixed = sorted(
+        (r for r in load_results(folder).values() if not r.fix), key=lambda r: _key(r.sdk_version)
+    )
+    return _stopped(unfixed)
 
 
 def _loses(finding: Any) -> bool:
@@ -880,27 +870,20 @@ def explored_count(result: SearchResult) -> str:
 
 
 def the_wire(found: Findings) -> str:
-    """09: which requests the API refuses, by which rule, on what evidence; where each is met
-    (the stage, per mode) in one clause, since notebooks 01 and 02 run those cases (r11)."""
+    """09: which requests the stand-in refuses, by which rule, on what public evidence, and
+    where each is met (the stage, per mode) in one clause, since notebooks 01 and 02 run those
+    cases (r11); then ``short_action`` (r5)."""
     auto, at = _error(found, "auto")
     report, then = _error(found, "input")
     return (
-        "**Answer.** Yes. The stand-in, applying the rules public reports show (the first "
-        "table), refuses over HTTP a compaction request (`/v1/responses/compact`) naming a "
-        f"`previous_response_id` whose stored chain holds a call without its output "
-        f"({code(any_call(auto))}), though the body carries only `model` and the id.\n\n"
-        "It refuses a model request (`/v1/responses`) holding an orphan output "
-        f"({code(any_call(report))}). Public reports show the real API giving both messages; the "
-        "orphan output's reports do not name the endpoint.\n\n"
-        f"On {_pinned(found)}, with a hook that always says yes, the first is met at the {at} in "
-        "`auto` mode (responses stored, the default) and `previous_response_id` mode "
-        f"(notebook 02); the second at the {then} in `input` mode (notebook 01) and in "
-        "`auto` mode with `ModelSettings(store=False)`. The SDK's conversion adds no fault: "
-        "the model request's body carries exactly the items the SDK's model was handed.\n\n"
-        "**What to do.** "
-        + (f"Upgrade to {found.fixed_in}. {_keep_said(found)}\n\n" if found.fixed_in else "")
-        + "To see what your own application sends, serve the stand-in (`python -m "
-        "approval_compaction serve`) and point `OPENAI_BASE_URL` at it."
+        f"**Answer** (openai-agents {_pinned(found)}, over HTTP). By rules public reports show "
+        "(section 1), the stand-in refuses a compaction request naming a "
+        "`previous_response_id` whose stored chain holds a call without its output "
+        f"({code(any_call(auto))}), though its body holds no items: met at the {at} in `auto` "
+        "mode (responses stored) and `previous_response_id` mode; and a model request holding "
+        f"an orphan output ({code(any_call(report))}): met at the {then} in `input` mode. The "
+        "SDK's conversion adds no fault.\n\n"
+        + short_action(found)
     )
 
 
