@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from ...analysis.liveness import SDK_DEFAULT_THRESHOLD
 from ...doctor.check import PAUSED, REJECTED
-from ...doctor.verdict import NEEDS_REPAIR
 from ...errors import InvestigationError
 from ...formats.markdown import code
 from ...study.words import STUDY_MODE
@@ -30,7 +29,6 @@ from .tables import fixed_in_cases
 from .verdict import (
     BUG,
     CONTRACT,
-    CONTRACT_MODE,
     STATE_WORDS,
     LivenessVerdict,
     breach_kind,
@@ -718,7 +716,7 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
     searched = " and ".join(r.sdk_version for r in unfixed)
     scope = f"openai-agents {searched}, {old.sdk_version} with the workaround; scripted model"
     said = [
-        f"**Answer** ({scope}). No. On {old.sdk_version}, in {_modes(lost_in)} mode, compaction "
+        f"**Answer** ({scope}). Yes. On {old.sdk_version}, in {_modes(lost_in)} mode, compaction "
         "at the pause sends the call without its output for every kind that can wait: "
         f"{lost}. "
         + (
@@ -744,76 +742,17 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         )
     if new is not old:
         kept = [f for f in new.findings if _loses(f)]
-        after.append(
-            f"on {new.sdk_version} " + ("no call is lost" if not kept else f"{_count(kept)} lose it")
-        )
+        lose = "no call is lost" if not kept else f"{_count(kept)} lose it"
+        after.append(f"on {new.sdk_version} {lose}")
     if after:
         said.append("; ".join(after).capitalize() + ".")
     said.append(f"\n\n{short_action(found)}")
     return " ".join(said).replace(" \n", "\n")
 
 
-def exploration_stopped(folder: Path = paths.DATA) -> str:
-    """08's sentence on compaction stopping for good, from the searches without the workaround
-    (``_stopped``), for the body under the `previous_response_id` table."""
-    from ..explore.replay import load_results
-
-    unfixed = sorted(
-        (r for r in load_results(folder).values() if not r.fix), key=lambda r: _key(r.sdk_version)
-    )
-    return _stopped(unfixed)
-
-
 def _loses(finding: Any) -> bool:
     """Whether a kept conversation lost its pending call: it broke a pairing invariant."""
     return any(i.endswith(PAIRING) for i in finding.invariants)
-
-
-def _stopped(searches: Sequence[SearchResult]) -> str:
-    """08's one sentence on compaction stopping for good: per search, the kinds whose liveness
-    rows are a bug, then the kinds whose rows are the SDK's documented contract (in its mode),
-    each kind as the findings table attributes it alone (a row naming two open kinds is shown,
-    not named here); releases that stop after the same kinds are named together."""
-    from ..explore.replay import LIVENESS_NAMES, attributed
-
-    def alone(result: SearchResult, kind: str) -> list[str]:
-        return list(
-            dict.fromkeys(
-                k
-                for f in result.findings
-                if _breach(f) == kind
-                for i, k in attributed(f)
-                if i in LIVENESS_NAMES and " + " not in k
-            )
-        )
-
-    def words(kinds: Sequence[str], last: str) -> str:
-        names = [KIND_NAMES.get(k, k) for k in kinds]
-        return last.join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else names[0]
-
-    parts = []
-    bug = " (a bug; filed here in `input` mode, notebook 10 gives every mode and its patch)"
-    for kind, tail in ((BUG, bug), (CONTRACT, "")):
-        grouped: dict[tuple[str, ...], list[str]] = {}
-        for result in searches:
-            kinds = tuple(alone(result, kind))
-            if kinds:
-                grouped.setdefault(kinds, []).append(result.sdk_version)
-        for kinds, releases in grouped.items():
-            where = f"on {' and '.join(releases)}"
-            if kind == CONTRACT:
-                parts.append(
-                    f"in `{CONTRACT_MODE}` mode {where}, after a {words(kinds, ' or ')} approval "
-                    f'nobody answers, as the SDK documents ("{DOCUMENTED_LIMIT}")'
-                )
-            else:
-                parts.append(f"{where} after a {words(kinds, ' or ')} request nobody answers{tail}")
-    if not parts:
-        return "No search saw compaction stop for good."
-    return (
-        "The searches also saw compaction stop for good, which breaks the two liveness "
-        f"invariants: {', and '.join(parts)}."
-    )
 
 
 KIND_NAMES = {
@@ -855,10 +794,6 @@ def _kinds(findings: Iterable[Any], last: str = ", ") -> str:
     return last.join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else "".join(names)
 
 
-def _breach(finding: Any) -> str:
-    return breach_kind(finding.trace.conversation.mode, finding.invariants)
-
-
 def _key(version: str) -> tuple[int, ...]:
     return tuple(int(p) for p in version.split("."))
 
@@ -882,8 +817,7 @@ def the_wire(found: Findings) -> str:
         f"({code(any_call(auto))}), though its body holds no items: met at the {at} in `auto` "
         "mode (responses stored) and `previous_response_id` mode; and a model request holding "
         f"an orphan output ({code(any_call(report))}): met at the {then} in `input` mode. The "
-        "SDK's conversion adds no fault.\n\n"
-        + short_action(found)
+        "SDK's conversion adds no fault.\n\n" + short_action(found)
     )
 
 
