@@ -812,7 +812,7 @@ def the_wire(found: Findings) -> str:
     report, then = _error(found, "input")
     return (
         f"**Answer** (openai-agents {_pinned(found)}, over HTTP). By rules public reports show "
-        "(section 1), the stand-in refuses a compaction request naming a "
+        "(the first table), the stand-in refuses a compaction request naming a "
         "`previous_response_id` whose stored chain holds a call without its output "
         f"({code(any_call(auto))}), though its body holds no items: met at the {at} in `auto` "
         "mode (responses stored) and `previous_response_id` mode; and a model request holding "
