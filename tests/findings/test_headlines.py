@@ -107,6 +107,9 @@ def test_headlines_upgrade_answer_follows_the_record(found: Findings) -> None:
     assert "does not heal" in headlines.am_i_affected(found)
     healed = replace(found.upgrade, poisoned=found.upgrade.repaired)
     assert "2. Upgrading heals" in headlines.am_i_affected(replace(found, upgrade=healed))
+    assert "2. Upgrading does not heal a poisoned store: 0.24.0's next turn on it is refused" in (
+        headlines.am_i_affected(found)
+    )
 
 
 def test_headlines_keep_the_workaround_says_one_thing_where_it_is_said(found: Findings) -> None:
@@ -199,12 +202,18 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     stall at all, so it cannot contradict the sweep's modes in 05, 06 and 10.)"""
     said = headlines.exploration(found)
     answer = said.split("**What to do.**")[0]
-    assert answer.startswith("**Answer.** No. ")
+    # r5: the question asks whether the other kinds lose their call too: yes, scoped
+    assert answer.startswith("**Answer** (openai-agents 0.23.1 and 0.24.0, ")
+    assert "scripted model). Yes. " in answer
     assert "shrunk" not in answer and "The search's rows show" not in answer
-    assert answer.count("\n\n") == 3  # input mode, the other mode (r12: 80 words), liveness
-    stall = answer.split("\n\n")[2]
-    assert "hosted MCP approval request nobody answers (a bug;" in stall
-    assert "`auto`" not in said and "(a bug, in " not in said
+    # r5: one paragraph, and no liveness claim the body's tables carry (r4's MCP stall modes)
+    assert answer.count("\n\n") == 2 and "compacts again" not in answer
+    assert "(a bug, in " not in said
+    # r13: a reader on `auto` mode learnt nothing; the answer says no break was filed there
+    assert "The search filed no break in `auto` mode." in answer
+    assert said.split("**What to do.**")[1] == headlines.short_action(found).split(
+        "**What to do.**"
+    )[1]
 
 
 def test_headlines_without_the_data_is_a_headline_error(tmp_path: Path) -> None:
@@ -214,31 +223,16 @@ def test_headlines_without_the_data_is_a_headline_error(tmp_path: Path) -> None:
             headlines.HEADLINES[number](empty)
 
 
-def test_headlines_exploration_names_the_kinds_its_searches_show_stopping(
+def test_headlines_exploration_makes_no_liveness_claim_its_tables_carry(
     found: Findings,
 ) -> None:
     """Issue 61: 08's answer said compaction stops "after any kind" in previous_response_id mode
-    on 0.24.0, while its own rows for that search showed no hosted MCP approval there; (r7) and
-    it named the hosted MCP request among 0.23.1's kinds there, where its one row also abandons a
-    function call (the README: an unanswered MCP request keeps compacting on 0.23.1). The
-    documented sentence names exactly the kinds a row of each search shows alone."""
-    from approval_compaction.lab.explore.replay import attributed, load_results
-
-    searches = [r for r in load_results(Path("data")).values() if not r.fix]
-    said = headlines.exploration(found).split("\n\n")[2]
-    contract = said.split("`previous_response_id` mode")[1].split("as the SDK documents")[0]
-    shown = {
-        k
-        for r in searches
-        for f in r.findings
-        if f.trace.conversation.mode == "previous_response_id"
-        for i, k in attributed(f)
-        if i in ("compaction_runs", "history_bounded")
-    }
-    named = {k for k, words in headlines.KIND_NAMES.items() if words in contract}
-    assert named == {k for k in shown if " + " not in k}
-    assert "mcp_approval" not in named and "mcp_approval + function_approval" in shown
-    assert "after any kind" not in said
+    on 0.24.0, while its own rows for that search showed no hosted MCP approval there; (r7) it
+    then named exactly the kinds each search's rows show. (r5) The answer leaves liveness to the
+    body's tables (and the shared action), so it names no kind compaction stops after."""
+    answer = headlines.exploration(found).split("**What to do.**")[0]
+    assert "stop for good" not in answer and "after any kind" not in answer
+    assert "nobody answers" not in answer and "as the SDK documents" not in answer
 
 
 def test_headlines_am_i_affected_action_is_ordered_upgrade_scan_repair(found: Findings) -> None:
@@ -261,6 +255,7 @@ def test_headlines_am_i_affected_warns_that_a_late_answer_after_a_repair_poisons
     answers, action = said.split("**What to do**")
     assert "late answer" in answers and "poisoned again" in answers
     assert "discard the paused state" in action and "run the repair again" in action
+    assert "never be answered" not in said
 
 
 def test_headlines_stored_vs_sent_action_keeps_the_workaround_where_the_fix_stops(
@@ -285,7 +280,9 @@ def test_headlines_the_wire_action_keeps_the_workaround_after_the_upgrade(found:
     06)" read as dropping the workaround after upgrading, against 06 and the README."""
     action = headlines.the_wire(found).split("**What to do.**")[1]
     assert "before it, the workaround" not in action
-    assert f"Keep it on {found.fixed_in}" in action
+    # r5: the one short action (``short_action``), which keeps it where 0.24.0 stops compacting
+    assert f"keep it on {found.fixed_in} where" in action
+    assert action == headlines.short_action(found).split("**What to do.**")[1]
 
 
 def test_headlines_walkthrough_says_how_often_the_default_trigger_meets_the_bug(
@@ -407,8 +404,9 @@ def test_headlines_am_i_affected_keeps_the_workaround_as_the_readme_says(found: 
     approval can go unanswered); it now says their words (``keep_workaround``)."""
     action = headlines.am_i_affected(found).split("**What to do**")[1]
     assert "until you can" not in action
-    said = headlines.keep_workaround(found, cite="").split("\n\n")[0].removesuffix(".")
-    assert f"Until then, {said[0].lower()}{said[1:]}" in action
+    # r5: 07 gives the doctor's steps; stopping new damage is 06's action, pointed to whole
+    # (the upgrade, then "until then" notebook 06), so it cannot say less than 06 does
+    assert f"upgrade to {found.fixed_in}; until then, do as notebook 06 says" in action
 
 
 def test_headlines_am_i_affected_counts_the_struck_pause_positions_and_leaves_them_to_predict(
@@ -423,7 +421,7 @@ def test_headlines_am_i_affected_counts_the_struck_pause_positions_and_leaves_th
     *most, last = pinned.affected_at
     assert f"({', '.join(map(str, most))} and {last})" not in said
     assert f"at {len(pinned.affected_at)} of {len(pinned.rows)} pause positions" in said
-    assert "Section 1 shows which positions" in said
+    assert "(section 1)" in said
 
 
 def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findings) -> None:

@@ -102,16 +102,14 @@ def test_exploration_answer_scopes_the_lost_call_to_its_mode() -> None:
     from approval_compaction.lab.findings.load import load_findings
 
     answer = exploration(load_findings(paths.DATA))
-    assert "On 0.23.1, in `input` mode, compaction run while a call waits for approval" in answer
+    assert "On 0.23.1, in `input` mode, compaction at the pause sends the call" in answer
     assert "for every kind that can wait: function tool, custom tool" in answer
     # r12: the hosted MCP request broke only compaction_input_complete in the search; the
     # answer no longer says it "loses its pending call" as the other kinds do
     assert "For every kind but the hosted MCP approval request" in answer
-    assert (
-        "In `previous_response_id` mode the API refuses that compaction instead, at the pause "
-        "(the stand-in's rules predict HTTP 400; the search kept one conversation: a function "
-        "tool's)."
-    ) in answer
+    assert "In `previous_response_id` mode that compaction is refused at the pause instead." in (
+        answer
+    )
 
 
 def test_inside_the_sdk_defines_automatic_compaction_as_the_sdk_sets_it() -> None:

@@ -161,7 +161,22 @@ def test_notebooks_workaround_lists_every_suite_change_and_the_failures_in_both(
     assert '"of them, failing in both"' in code
 
 
-@pytest.mark.parametrize("name", ["07-am-i-affected.ipynb", "15-your-session.ipynb"])
+def test_notebooks_am_i_affected_defines_every_diagnosis_by_the_glossary() -> None:
+    """Issue 61 (r6): 07 named four doctor verdicts while its scan table has an `unreadable`
+    column. (r13) Its hand-written list defined *stuck* apart from the glossary's *dead call*;
+    07 now defines the diagnoses by the glossary's terms block, which names each one a scan
+    reports (``doctor.verdict.REPORTED``), in its own word, before the scan table."""
+    from approval_compaction.doctor.verdict import REPORTED
+    from approval_compaction.lab.share.glossary import BY_NAME
+
+    meaning = BY_NAME["diagnosis"].meaning
+    assert all(f"*{verdict}*" in meaning for verdict in REPORTED)
+    text = "\n".join(c.source for c in _cells(paths.NOTEBOOKS / "07-am-i-affected.ipynb"))
+    assert BY_NAME["diagnosis"].line in text.split("doctor scan STORE --all` prints")[0]
+    assert "- *healthy*:" not in text  # no second, hand-written definition
+
+
+@pytest.mark.parametrize("name", ["15-your-session.ipynb"])
 def test_notebooks_name_every_verdict_the_doctor_reports(name: str) -> None:
     """Issue 61 (r6): 07 named four doctor verdicts while its scan table has an `unreadable`
     column and 15 named five. Both first cells now define each verdict a scan reports
@@ -222,4 +237,4 @@ def test_notebooks_exploration_marks_the_documented_contract_and_wire_defines_it
     assert "broke (bug and documented)" in explored and "| documented |" in explored
     wire = (paths.DATA / "rendered" / "09-the-wire.md").read_text()
     terms = wire.split("<!-- answer:start -->")[0]
-    assert "*hosted MCP approval request*" in terms and "`defer_compaction_while_pending`" in terms
+    assert "- *hosted MCP approval request*:" in terms and "- *workaround*:" in terms

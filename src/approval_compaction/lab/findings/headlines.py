@@ -726,11 +726,11 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
             else "The approved output is then stored without its call."
         )
         + (
-            f" In {_modes(refused_in)} mode that compaction is refused at the pause instead."
+            f"\n\nIn {_modes(refused_in)} mode that compaction is refused at the pause instead."
             if refused_in
             else ""
         )
-        + (f" None was filed in {_modes(unfiled)} mode." if unfiled else "")
+        + (f" The search filed no break in {_modes(unfiled)} mode." if unfiled else "")
     ]
     after = []  # what the workaround's search and the fixing release's kept
     if fixed:
@@ -815,9 +815,10 @@ def the_wire(found: Findings) -> str:
         "(the first table), the stand-in refuses a compaction request naming a "
         "`previous_response_id` whose stored chain holds a call without its output "
         f"({code(any_call(auto))}), though its body holds no items: met at the {at} in `auto` "
-        "mode (responses stored) and `previous_response_id` mode; and a model request holding "
-        f"an orphan output ({code(any_call(report))}): met at the {then} in `input` mode. The "
-        "SDK's conversion adds no fault.\n\n" + short_action(found)
+        "mode (responses stored) and `previous_response_id` mode.\n\nIt refuses a model request holding "
+        f"an orphan output ({code(any_call(report))}): met at the {then} in `input` mode.\n\n"
+        "The SDK's conversion adds no fault: the body carries the items it was handed.\n\n"
+        + short_action(found)
     )
 
 
