@@ -211,9 +211,10 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     assert "(a bug, in " not in said
     # r13: a reader on `auto` mode learnt nothing; the answer says no break was filed there
     assert "The search filed no break in `auto` mode." in answer
-    assert said.split("**What to do.**")[1] == headlines.short_action(found).split(
-        "**What to do.**"
-    )[1]
+    assert (
+        said.split("**What to do.**")[1]
+        == headlines.short_action(found).split("**What to do.**")[1]
+    )
 
 
 def test_headlines_without_the_data_is_a_headline_error(tmp_path: Path) -> None:

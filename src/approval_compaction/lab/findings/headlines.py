@@ -815,8 +815,9 @@ def the_wire(found: Findings) -> str:
         "(the first table), the stand-in refuses a compaction request naming a "
         "`previous_response_id` whose stored chain holds a call without its output "
         f"({code(any_call(auto))}), though its body holds no items: met at the {at} in `auto` "
-        "mode (responses stored) and `previous_response_id` mode.\n\nIt refuses a model request holding "
-        f"an orphan output ({code(any_call(report))}): met at the {then} in `input` mode.\n\n"
+        "mode (responses stored) and `previous_response_id` mode.\n\nIt refuses a model "
+        f"request holding an orphan output ({code(any_call(report))}): met at the {then} in "
+        "`input` mode.\n\n"
         "The SDK's conversion adds no fault: the body carries the items it was handed.\n\n"
         + short_action(found)
     )
