@@ -77,9 +77,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".affected.views": (
         "changes_frame",
         "check_compare",
-        "check_frame",
-        "item_checks_frame",
-        "outcomes_frame",
         "reports_frame",
         "upgrade_frame",
     ),
