@@ -59,8 +59,8 @@ TERMS: tuple[Term, ...] = (
     Term(
         "refused",
         r"refus(?:e|es|ed|al|als|ing)",
-        "answered HTTP 400, as the API answers a request its published rules forbid (the human's"
-        " *reject* decision is another thing).",
+        "answered HTTP 400, as the API answers a request its rules forbid (the human's *reject*"
+        " decision is another thing).",
     ),
     Term(
         "orphan output",
@@ -114,9 +114,9 @@ TERMS: tuple[Term, ...] = (
     Term(
         "stand-in",
         r"stand-ins?",
-        "a local copy of the OpenAI API's published rules (the Responses API and Chat Completions),"
-        " run in this process: it answers, and refuses (HTTP 400) what those rules refuse."
-        " Nothing is sent to the real API.",
+        "a local copy of the OpenAI API's rules (the Responses API and Chat Completions) as public"
+        " sources show them (its docs, public bug reports), run in this process: it answers, and"
+        " refuses (HTTP 400) what those rules refuse. Nothing is sent to the real API.",
     ),
     Term(
         "over HTTP",
