@@ -523,7 +523,7 @@ def releases(found: Findings) -> str:
     return (
         f"**Answer.** Long before: every release {lost} loses the pending call ({hit[0].affected}"
         f" of {hit[0].cases} cases break an invariant, `{STUDY_MODE}` mode, scripted model); "
-        f"{found.fixed_in} is the first where {violating} do. What a user meets over HTTP changes"
+        f"{found.fixed_in} is the first where {violating} do.\n\nWhat a user meets over HTTP changes"
         f" (cases with compaction on): {_met_by_mode(found.releases, hit)}.\n\n"
         f"{short_action(found)}"
     )
@@ -590,7 +590,7 @@ def workaround(found: Findings) -> str:
         f"scripted model), {fixed.violated} of {checks} checks (each invariant on each case) "
         f"fail, and {fixed.compacting} of {fixed.compaction_on} cases with compaction `on` still "
         f"compact, once the call has its output. {found.fixed_in or 'The fixing release'} does "
-        f"the same on its own. Its costs: a late answer to a call it retired is stored as text, "
+        f"the same on its own.\n\nIts costs: a late answer to a call it retired is stored as text, "
         f"not with its call, and {said} of the SDK's own tests of a failed restore fail with "
         f"it.\n\n**What to do.** {_keep_or_drop(found)}"
     )
@@ -614,7 +614,7 @@ def _keep_or_drop(found: Findings) -> str:
     rest = [m for m in found.releases.modes if m not in documented] if found.releases else []
     keep = _keep_after(found)
     drop = (
-        f" Drop it on {found.fixed_in} in "
+        f"\n\nDrop it on {found.fixed_in} in "
         + " or ".join(_MODE_WORDS.get(m, f"`{m}`") for m in rest)
         + " mode with no hosted MCP tool: it gains nothing there and costs a late answer its"
         " pairing."
