@@ -523,8 +523,8 @@ def releases(found: Findings) -> str:
     return (
         f"**Answer.** Long before: every release {lost} loses the pending call ({hit[0].affected}"
         f" of {hit[0].cases} cases break an invariant, `{STUDY_MODE}` mode, scripted model); "
-        f"{found.fixed_in} is the first where {violating} do.\n\nWhat a user meets over HTTP changes"
-        f" (cases with compaction on): {_met_by_mode(found.releases, hit)}.\n\n"
+        f"{found.fixed_in} is the first where {violating} do.\n\nWhat a user meets over HTTP "
+        f"changes (cases with compaction on): {_met_by_mode(found.releases, hit)}.\n\n"
         f"{short_action(found)}"
     )
 

@@ -214,22 +214,37 @@ def suite_change_table(versions: Sequence[str], folder: Path = paths.DATA) -> pd
     strict expected failure that passed reads ``passed (expected to fail)``."""
     import re
 
-    changed = suite_changes(versions, folder).reset_index()
-    names = []
-    for test in changed["test"]:
+    import pandas as pd
+
+    def shown(outcome: str) -> str:
+        return "passed (expected to fail)" if outcome == XPASSED else outcome
+
+    def name(test: str) -> str:
         if "test_advanced_sqlite_session.py" in test:
-            names.append(FLAKY)
-            continue
+            return FLAKY
         kind = re.search(r"\[(\w+)-", test)
-        name = re.sub(r"\[.*\]$", "", test).split("::")[-1]
-        names.append(f"{name} [{_KINDS[kind[1]]}]" if kind and kind[1] in _KINDS else name)
-    changed["test"] = names
-    tally = changed.groupby(["test", "sdk_version", "baseline", "fixed"]).size()
-    tally = tally.reset_index(["baseline", "fixed"], name="cases")
-    outcome = tally[["baseline", "fixed"]].replace(XPASSED, "passed (expected to fail)")
-    cell = outcome["baseline"] + " → " + outcome["fixed"] + " (" + tally["cases"].astype(str) + ")"
-    table = cell.groupby(level=[0, 1]).agg(", ".join).unstack("sdk_version")
-    return table.reindex(columns=list(versions)).fillna(UNCHANGED)
+        bare = re.sub(r"\[.*\]$", "", test).split("::")[-1]
+        return f"{bare} [{_KINDS[kind[1]]}]" if kind and kind[1] in _KINDS else bare
+
+    # per test and release, the count of each change (as released, with it), in first-seen order
+    tally: dict[str, dict[str, dict[tuple[str, str], int]]] = {}
+    changed = suite_changes(versions, folder).reset_index()
+    for version, test, baseline, fixed in zip(
+        changed["sdk_version"], changed["test"], changed["baseline"], changed["fixed"], strict=True
+    ):
+        per = tally.setdefault(name(str(test)), {}).setdefault(str(version), {})
+        key = (shown(str(baseline)), shown(str(fixed)))
+        per[key] = per.get(key, 0) + 1
+    rows = {
+        test: {
+            v: ", ".join(f"{a} → {b} ({n})" for (a, b), n in sorted(by[v].items()))
+            if v in by
+            else UNCHANGED
+            for v in versions
+        }
+        for test, by in sorted(tally.items())
+    }
+    return pd.DataFrame.from_dict(rows, orient="index", columns=list(versions)).rename_axis("test")
 
 
 def suite_checks(versions: Sequence[str], folder: Path = paths.DATA) -> pd.DataFrame:
