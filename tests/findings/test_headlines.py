@@ -126,7 +126,7 @@ def test_headlines_keep_the_workaround_says_one_thing_where_it_is_said(found: Fi
     answer = headlines.workaround(found)
     assert f"{keep[0].upper()}{keep[1:]}." in answer
     assert "a late answer to a call it retired is stored as text" in answer
-    assert "of the SDK's own tests of a failed restore fail with it" in answer
+    assert "of the SDK's own tests of a failed write to the store fail with it" in answer
 
 
 def test_headlines_workaround_keeps_and_drops_it_by_mode_and_kind(found: Findings) -> None:

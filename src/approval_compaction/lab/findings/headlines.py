@@ -562,8 +562,8 @@ def _met_by_mode(releases: Releases, hit: Sequence[Era]) -> str:
 
 
 def _restore_tests() -> int:
-    """How many of the SDK's own compaction-session tests the workaround is known to fail (its
-    after-failure check on a failed restore, ``upstream.changes.INTENDED``)."""
+    """How many of the SDK's own compaction-session tests the workaround is known to fail (what
+    it does after a failed write to the store, ``upstream.changes.INTENDED``)."""
     from ..releases.upstream.changes import INTENDED
 
     return sum("test_openai_responses_compaction_session.py" in test for test in INTENDED)
@@ -590,9 +590,9 @@ def workaround(found: Findings) -> str:
         f"scripted model), {fixed.violated} of {checks} checks (each invariant on each case) "
         f"fail, and {fixed.compacting} of {fixed.compaction_on} cases with compaction `on` still "
         f"compact, once the call has its output. {found.fixed_in or 'The fixing release'} does "
-        f"the same on its own.\n\nIts costs: a late answer to a call it retired is stored as text, "
-        f"not with its call, and {said} of the SDK's own tests of a failed restore fail with "
-        f"it.\n\n**What to do.** {_keep_or_drop(found)}"
+        f"the same on its own.\n\nIts costs: a late answer to a call it retired is stored as "
+        f"text, not with its call, and {said} of the SDK's own tests of a failed write to the "
+        f"store fail with it.\n\n**What to do.** {_keep_or_drop(found)}"
     )
 
 
