@@ -18,6 +18,7 @@ from approval_compaction.lab.releases.crosscheck import (
     load,
     outcome_of,
     parse_id,
+    regression_ranges,
     regression_table,
     sweep_verdicts,
     write,
@@ -177,3 +178,16 @@ def test_crosscheck_patched_reader_refuses_a_mix_in_one_line(tmp_path: Path) -> 
     released.write_text(json.dumps([row.__dict__]))
     with pytest.raises(InvestigationError, match="missing patch"):
         load_patched(released)
+
+
+def test_regression_ranges_join_consecutive_matching_releases() -> None:
+    """Issue 61 (r13): 06 grouped the committed crosscheck into ranges in a notebook cell; the
+    package does it. Every release falls in exactly one range, neighbouring ranges differ, and
+    the sweep reads `broken`, not the raw `VIOLATED`."""
+    table = regression_table()
+    ranges = regression_ranges()
+    assert ranges["releases"].sum() == len(table)
+    assert ranges.index[0].startswith(f"{table.index[0]}..") or ranges.index[0] == table.index[0]
+    rest = ranges.drop(columns="releases")
+    assert not (rest.iloc[1:].to_numpy() == rest.iloc[:-1].to_numpy()).all(axis=1).any()
+    assert "VIOLATED" not in set(ranges["sweep"]) and "broken" in set(ranges["sweep"])

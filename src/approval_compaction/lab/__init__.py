@@ -39,9 +39,9 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "sweep_frame",
         "sweep_scope",
     ),
-    ".releases.crosscheck": ("regression_table",),
+    ".releases.crosscheck": ("regression_ranges",),
     ".releases.comparison": ("compaction_counts", "load_runs", "per_variant"),
-    ".releases.upstream.results": ("suite_changes", "suite_failures", "suite_runs"),
+    ".releases.upstream.results": ("suite_change_table",),
     # the mechanism inside the SDK
     ".mechanism.anatomy": ("load_anatomy",),
     ".mechanism.record": ("load_record", "recorded_release"),

@@ -154,3 +154,19 @@ def test_committed_suite_counts_add_up_from_failures_in_both_and_changes() -> No
             assert row["failed [XPASS(strict)]"] == int(
                 mine[column].eq("failed [XPASS(strict)]").sum()
             )
+
+
+def test_suite_change_table_counts_every_change_once_per_release() -> None:
+    """Issue 61 (r13): 06's changes table, now computed in the package. Each release's cells
+    count every change the committed records hold (none left out by rule, r6), a test's cases
+    grouped by the kind of call left unanswered, the `AdvancedSQLiteSession` tests one row."""
+    versions = ["0.23.1", "0.24.0"]
+    table = results.suite_change_table(versions)
+    changed = results.suite_changes(versions).reset_index()
+    for version in versions:
+        cases = table[version].str.findall(r"\((\d+)\)").map(lambda ns: sum(map(int, ns)))
+        assert cases.sum() == (changed["sdk_version"] == version).sum(), version
+    assert results.FLAKY in table.index and list(table.columns) == versions
+    grouped = [t for t in table.index if "[" in t]
+    assert grouped and all(t.endswith(("[function]", "[mcp]")) for t in grouped)
+    assert (table == results.UNCHANGED).any(axis=None)

@@ -486,70 +486,52 @@ def _poisoned_by(found: Findings) -> str:
 
 
 def violation_matrix(found: Findings) -> str:
-    """04: how many cases break an invariant, the one choice they share, which invariants they
-    break (each in its words), what the same cases meet over HTTP in the study's mode, and what
-    a team does."""
-    from ...analysis.properties import DEFINITIONS, LIVENESS
+    """04: how many cases break an invariant, the one choice they share, how many invariants
+    they break (the body's table names each), and the short action (r13: the first screen
+    defined none of the words its long action used; the invariants, the maintainers' rule and
+    the regression test moved to the body)."""
+    from ...analysis.properties import DEFINITIONS
 
     pinned = found.pinned
     if pinned is None:
         raise HeadlineError("the answers need data/matrix.json")
-    shared = f": exactly those with `{pinned.violating_choice}`" if pinned.violating_choice else ""
-    meaning = {i.name: i.meaning for i in (*DEFINITIONS, *LIVENESS)}
+    shared = f", exactly those with `{pinned.violating_choice}`" if pinned.violating_choice else ""
+    total = len(DEFINITIONS)  # judged on a case's own turns (liveness: over later turns)
     broken = [i.invariant for i in pinned.invariants if i.violated]
-    listed = "\n".join(f"- `{name}`: {meaning.get(name, name)}" for name in broken)
     return (
-        f"**Answer.** Compaction alone. On {_pinned(found)} in `input` mode, judged on the "
-        f"scripted model by the stand-in's rules, {pinned.violating} of {pinned.cases} cases "
-        f"break an invariant{shared} (the hook says yes after every turn); the runner, the "
-        "decision and the state boundary change no verdict.\n\n"
-        "**For SDK maintainers.** Never compact while the latest *model exchange* (the last "
-        "request to the model and its answer) holds a call without its output, but do not wait "
-        "for good: once a later question follows a call never answered, retire it (remove it "
-        "from the store) or compact around it, as the workaround does (notebook 06).\n\n"
-        f"Waiting alone, {found.fixed_in}'s rule, leaves the sessions the README's \"Open for the "
-        "SDK's maintainers\" names never compacting again. The README's regression test "
-        "(`tests/sdk_regression/test_compaction_pending_approval.py`) checks the wait: its 4 `on` "
-        "cases fail on "
-        f"{_pinned(found)}.\n\n{team_action(found, _affected_span(found))}\n\n"
-        f"The {pinned.violating} cases break the same {len(broken)} of the {len(meaning)} "
-        "invariants: the call waiting for approval goes into a compaction, then its output is "
-        f"stored and sent without it. Each is a rule that holds when:\n\n{listed}"
+        f"**Answer.** Compaction alone. On openai-agents {_pinned(found)}, `input` mode, scripted "
+        f"model: {pinned.violating} of {pinned.cases} cases break an invariant{shared}; the "
+        "runner, the decision and where the paused state is kept change nothing that breaks. "
+        "In each, the call waiting for approval goes into a compaction and its output is then "
+        f"stored and sent without it: {len(broken)} of the {total} invariants judged on a case's "
+        f"own turns break (the table under the figure names them).\n\n{short_action(found)}"
     )
 
 
 def releases(found: Findings) -> str:
     """05: the releases that lose the pending call, what a user of each mode meets on which
-    range of them (consecutive ranges that meet the same, joined), the ranges the sweep tells
-    apart, and the fix."""
+    range of them (consecutive ranges that meet the same, joined), and the short action (r13:
+    the eras and the long action moved out of the first screen)."""
     if found.releases is None or found.fixed_in is None:
         raise HeadlineError("the answers need data/sweep.json and data/fix-releases.json")
     eras = found.releases.eras
     hit = [e for e in eras if e.affected]
     lost = release_range(hit[0].span.partition("..")[0], hit[-1].span.rpartition("..")[2])
     violating, cases = fixed_in_cases(found.releases, found.fixed_in)
-    spans = ", ".join(f"`{era.span}`" for era in eras)
     return (
-        f"**Answer.** Every release {lost} loses the pending call: {hit[0].affected} of "
-        f"{hit[0].cases} cases break an invariant in `{STUDY_MODE}` mode, and {found.fixed_in} is "
-        f"the first where "
-        f"{violating} do.\n\nWhat a user meets over HTTP in a case whose hook always says yes "
-        "(*refused*: the API answers HTTP 400 and the runner raises): "
-        f"{_met_by_mode(found.releases, hit)}.\n\nThe sweep's *eras*, its ranges of releases "
-        f"that record the same, are {spans}.\n\n{_releases_action(found, lost)}"
+        f"**Answer.** Long before: every release {lost} loses the pending call ({hit[0].affected}"
+        f" of {hit[0].cases} cases break an invariant, `{STUDY_MODE}` mode, scripted model); "
+        f"{found.fixed_in} is the first where {violating} do.\n\nWhat a user meets over HTTP "
+        f"changes (cases with compaction on): {_met_by_mode(found.releases, hit)}.\n\n"
+        f"{short_action(found)}"
     )
-
-
-def _releases_action(found: Findings, lost: str) -> str:
-    """05's action: what every notebook says a team does (``team_action``)."""
-    return team_action(found, lost)
 
 
 # what the sweep's severities mean, in the words the answer states them in (HTTP 400: refused)
 _MET_WORDS = {
-    PAUSE_FAILS: "the pause is refused, so there is no paused state to approve",
+    PAUSE_FAILS: "the pause is refused, leaving nothing to approve",
     NEXT_TURN_FAILS: "the next question is refused",
-    COMPACTION_ONLY: "nothing is refused (the compaction requests carry the open call instead)",
+    COMPACTION_ONLY: "nothing is refused, though compaction takes the call and its output",
 }
 
 
@@ -577,57 +559,69 @@ def _met_by_mode(releases: Releases, hit: Sequence[Era]) -> str:
     return "; ".join(f"in {' and '.join(modes)} mode, {met}" for met, modes in said.items())
 
 
+def _restore_tests() -> int:
+    """How many of the SDK's own compaction-session tests the workaround is known to fail (what
+    it does after a failed write to the store, ``upstream.changes.INTENDED``)."""
+    from ..releases.upstream.changes import INTENDED
+
+    return sum("test_openai_responses_compaction_session.py" in test for test in INTENDED)
+
+
 def workaround(found: Findings) -> str:
     """06: the workaround keeps every invariant by making compaction wait, not by switching it
-    off (its verdicts and compactions), and the fixing release does the same."""
+    off, the fixing release does the same, and what it costs; then the rule in full: upgrade,
+    where to keep it and where to drop it, the doctor (r13: the answer's costs left out the
+    SDK tests it fails, named only 340 lines later)."""
     fixed = found.fixed
     if fixed is None:
         raise HeadlineError("the answers need data/fix-matrix.json")
-    upgrade = f"Upgrade to {found.fixed_in} (notebook 05). " if found.fixed_in else ""
-    keep, costs = keep_workaround(found, cite="").split("\n\n", 1)
     how = (
-        "by making compaction wait, not by switching it off"
+        "Some other way: it makes compaction wait"
         if fixed.compacting == fixed.compaction_on
-        else "but some `on` cases no longer compact"
+        else "Partly by switching it off: some `on` cases no longer compact"
     )
+    checks = fixed.verdicts
+    tests = _restore_tests()
+    said = "two" if tests == 2 else str(tests)
     return (
-        f"**Answer.** It keeps them {how}: with the workaround on the pinned release, "
-        f"{', '.join(fixed.releases)} "
-        f"(`input` mode, scripted model), {fixed.violated} of {fixed.verdicts} verdicts (each "
-        f"invariant on each case) are violated, and {fixed.compacting} of "
-        f"{fixed.compaction_on} `on` cases (the hook always says yes) still compact, once the "
-        "call has its output. "
-        f"{found.fixed_in or 'The fixing release'} does the same on its own.\n\n"
-        f"**What to do.** {upgrade}{keep}{_drop_workaround(found)}\n\n{costs}\n\n"
-        f"Neither the workaround nor the upgrade heals a store {_affected_span(found)} already "
-        "wrote; "
-        "this repository's *doctor* (its tool for stored sessions) does: `python -m "
-        "approval_compaction doctor scan STORE --all`, then `doctor repair STORE --all --apply` "
-        "(notebook 07)."
+        f"**Answer.** {how}. With it on openai-agents {', '.join(fixed.releases)} (`input` mode, "
+        f"scripted model), {fixed.violated} of {checks} checks (each invariant on each case) "
+        f"fail, and {fixed.compacting} of {fixed.compaction_on} cases with compaction `on` still "
+        f"compact, once the call has its output. {found.fixed_in or 'The fixing release'} does "
+        f"the same on its own.\n\nIts costs: a late answer to a call it retired is stored as "
+        f"text, not with its call, and {said} of the SDK's own tests of a failed write to the "
+        f"store fail with it.\n\n**What to do.** {_keep_or_drop(found)}"
     )
 
 
 _MODE_WORDS = {"auto": "`auto` (responses stored)"}  # auto's qualifier (issue 61)
 
 
-def _drop_workaround(found: Findings) -> str:
-    """06: where the fixing release alone keeps compacting after a call nobody answers (no hosted
-    MCP tool, a mode the SDK's documented contract does not stop), the workaround gains no
-    compaction and costs a late answer its pairing: drop it there (r11: 06's answer said keep
-    it wherever an approval can go unanswered, its closing said drop it there)."""
-    record = (
-        of(found.verdicts, found.fixed_in).liveness if found.verdicts and found.fixed_in else ()
-    )
+def _keep_or_drop(found: Findings) -> str:
+    """06's action, the rule in full: upgrade; the workaround until then; on the fixing release,
+    keep it where that release alone never compacts again (``_keep_after``), drop it in the
+    other modes where no hosted MCP tool asks for approval (there the fixing release keeps
+    compacting past a function call nobody answers, and the workaround would cost a late answer
+    its pairing); the doctor for stores already written."""
+    span = _affected_span(found)
+    doctor = "Stores an affected release already wrote: the doctor (notebook 07)."
+    if not found.fixed_in:
+        return f"On {span}, wrap the session in the workaround. {doctor}"
+    record = of(found.verdicts, found.fixed_in).liveness if found.verdicts else ()
     documented = {m for v in record if v.kind == CONTRACT and v.state == STUCK for m in v.modes}
     rest = [m for m in found.releases.modes if m not in documented] if found.releases else []
-    if not (rest and documented):
-        return ""
-    modes = " or ".join(_MODE_WORDS.get(m, f"`{m}`") for m in rest)
+    keep = _keep_after(found)
+    drop = (
+        f"\n\nDrop it on {found.fixed_in} in "
+        + " or ".join(_MODE_WORDS.get(m, f"`{m}`") for m in rest)
+        + " mode with no hosted MCP tool: it gains nothing there and costs a late answer its"
+        " pairing."
+        if rest and documented
+        else ""
+    )
     return (
-        f"\n\nDrop it on {found.fixed_in} in {modes} mode where no "
-        f"hosted MCP tool asks for approval: there {found.fixed_in} alone keeps compacting past "
-        "a function call nobody answers and keeps the call for a late answer; the workaround "
-        "would gain no compaction and cost that answer its pairing."
+        f"Upgrade to {found.fixed_in}; until then, on {span}, wrap the session in the "
+        f"workaround. {keep[0].upper()}{keep[1:]}.{drop} {doctor}"
     )
 
 

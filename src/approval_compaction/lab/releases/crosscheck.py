@@ -240,6 +240,24 @@ def regression_table(path: Path = paths.DATA_FILES.fix_releases) -> pd.DataFrame
     return by_release(records_frame(load(path), CrossRecord))
 
 
+def regression_ranges(path: Path = paths.DATA_FILES.fix_releases) -> pd.DataFrame:
+    """``regression_table`` with each run of consecutive releases whose rows match joined into
+    one range (``0.8.0..0.23.1``), its size under ``releases``; the sweep's ``VIOLATED`` read
+    as ``broken`` and the test's columns named for the variant each ran."""
+    import pandas as pd
+
+    tested = regression_table(path)
+    run = tested.ne(tested.shift()).any(axis=1).cumsum()  # a new range where any column changes
+    versions = tested.index.to_series().groupby(run)
+    ends = zip(versions.first(), versions.last(), strict=True)
+    spans = [a if a == b else f"{a}..{b}" for a, b in ends]
+    ranges = tested.groupby(run).first().set_index(pd.Index(spans, name="sdk_versions"))
+    ranges.insert(0, "releases", versions.size().to_numpy())
+    ranges["sweep"] = ranges["sweep"].replace({"VIOLATED": "broken"})
+    names = {"unfixed_test": "as released", "workaround_test": "with the workaround"}
+    return ranges.rename(columns=names)
+
+
 def _agreement(values: pd.Series) -> str:
     known = [bool(v) for v in values if v is not None and not pd.isna(v)]
     if not known:

@@ -199,6 +199,54 @@ def suite_changes(versions: Sequence[str], folder: Path = paths.DATA) -> pd.Data
     return frame.set_index(["sdk_version", "test"])
 
 
+# the kind of call a liveness test's case leaves unanswered, by its first parameter
+_KINDS = {"function": "function", "abandoned": "function", "lost": "function"}
+_KINDS |= {"mcp": "mcp", "mcp_abandoned": "mcp"}
+FLAKY = "AdvancedSQLiteSession tests (flaky; not the workaround's)"  # no compaction session
+UNCHANGED = "·"
+
+
+def suite_change_table(versions: Sequence[str], folder: Path = paths.DATA) -> pd.DataFrame:
+    """Every change ``suite_changes`` holds, one row per test and one column per release, each
+    cell ``as released → with it (cases)`` (``UNCHANGED`` where nothing changed): a test's
+    cases grouped by the kind of call left unanswered (``[function]``, ``[mcp]``), the
+    ``AdvancedSQLiteSession`` tests, which use no compaction session, one row (``FLAKY``); a
+    strict expected failure that passed reads ``passed (expected to fail)``."""
+    import re
+
+    import pandas as pd
+
+    def shown(outcome: str) -> str:
+        return "passed (expected to fail)" if outcome == XPASSED else outcome
+
+    def name(test: str) -> str:
+        if "test_advanced_sqlite_session.py" in test:
+            return FLAKY
+        kind = re.search(r"\[(\w+)-", test)
+        bare = re.sub(r"\[.*\]$", "", test).split("::")[-1]
+        return f"{bare} [{_KINDS[kind[1]]}]" if kind and kind[1] in _KINDS else bare
+
+    # per test and release, the count of each change (as released, with it), in first-seen order
+    tally: dict[str, dict[str, dict[tuple[str, str], int]]] = {}
+    changed = suite_changes(versions, folder).reset_index()
+    for version, test, baseline, fixed in zip(
+        changed["sdk_version"], changed["test"], changed["baseline"], changed["fixed"], strict=True
+    ):
+        per = tally.setdefault(name(str(test)), {}).setdefault(str(version), {})
+        key = (shown(str(baseline)), shown(str(fixed)))
+        per[key] = per.get(key, 0) + 1
+    rows = {
+        test: {
+            v: ", ".join(f"{a} → {b} ({n})" for (a, b), n in sorted(by[v].items()))
+            if v in by
+            else UNCHANGED
+            for v in versions
+        }
+        for test, by in sorted(tally.items())
+    }
+    return pd.DataFrame.from_dict(rows, orient="index", columns=list(versions)).rename_axis("test")
+
+
 def suite_checks(versions: Sequence[str], folder: Path = paths.DATA) -> pd.DataFrame:
     """The upstream-form regression test under each release's ruff and pyright."""
 
