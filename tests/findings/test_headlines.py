@@ -159,9 +159,9 @@ def test_headlines_releases_action_speaks_of_what_05_shows(found: Findings) -> N
     # r11: "wherever an approval can go unanswered" against 06's drop-it rule; 06 names where
     fixed = found.fixed_in
     assert f"keep it on {fixed} where {fixed} alone never compacts again" in action
-    # r13: the one short action (``short_action``), the doctor's scan for stores already written
+    # r13: the one short action (``short_action``), the doctor for stores already written
     assert "notebook 06 gives the rule and its costs" in action
-    assert "doctor scan STORE --all" in action and "already wrote" in action
+    assert "sessions an affected release stored with the doctor (notebook 07)" in action
     assert "SDK's own tests" not in action
 
 
@@ -570,6 +570,6 @@ def test_headlines_short_action_is_upgrade_workaround_scoped_then_doctor(found: 
     said = headlines.short_action(found)
     assert said.startswith(f"**What to do.** Upgrade to {found.fixed_in}.")
     assert headlines._keep_after(found) in said
-    assert said.index("notebook 06") < said.index("doctor scan STORE --all") < said.index("07")
+    assert said.index("notebook 06") < said.index("with the doctor (notebook 07)")
     unfixed = headlines.short_action(replace(found, fixed_in=None))
     assert "Upgrade" not in unfixed and "defer_compaction_while_pending" in unfixed

@@ -1045,16 +1045,15 @@ def short_action(found: Findings) -> str:
     wrap = "wrap the session in the workaround (`defer_compaction_while_pending`)"
     if not found.fixed_in:
         return (
-            f"**What to do.** On {_affected_span(found)}, {wrap} (notebook 06). Check stored"
-            " sessions with the doctor: `python -m approval_compaction doctor scan STORE --all`"
-            " (notebook 07)."
+            f"**What to do.** On {_affected_span(found)}, {wrap} (notebook 06). Check the"
+            " sessions an affected release stored with the doctor (notebook 07)."
         )
     fixed = found.fixed_in
     keep = f"; {_keep_after(found)}"  # scoped by kind of call and mode, from the liveness sweep
     return (
         f"**What to do.** Upgrade to {fixed}. Until then, on {_affected_span(found)}, {wrap}{keep}"
-        " (notebook 06 gives the rule and its costs). Stores an affected release already wrote:"
-        " `python -m approval_compaction doctor scan STORE --all` (notebook 07)."
+        " (notebook 06 gives the rule and its costs). Check the sessions an affected release"
+        " stored with the doctor (notebook 07)."
     )
 
 

@@ -160,10 +160,10 @@ TERMS: tuple[Term, ...] = (
     Term(
         "workaround",
         r"workarounds?|defer_compaction_while_pending",
-        "`defer_compaction_while_pending(session)`, this study's wrapper: automatic compaction"
-        " waits while the latest model exchange holds a call without its output, and a dead call"
-        " is *retired* (removed from the store, so compaction can run; a late answer to it is"
-        " stored as text). Notebook 06 tests it.",
+        "`defer_compaction_while_pending(session)`, this study's wrapper around the session: it"
+        " holds the session's compaction back while a call waits for its output, and removes a"
+        " call whose output never came so compaction can go on (notebook 06 gives its rule and"
+        " tests it).",
     ),
     Term(
         "hosted MCP approval request",
