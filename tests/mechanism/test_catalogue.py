@@ -21,6 +21,7 @@ from approval_compaction.lab.mechanism.catalogue import (
 from approval_compaction.lab.mechanism.record import load_record, recorded_extract
 from approval_compaction.lab.mechanism.source import PRESENT, extract, mark_lines
 from approval_compaction.lab.releases.environments import newest_release
+from approval_compaction.lab.share.glossary import without_blocks
 from approval_compaction.study.capture import STAGES, sdk_version
 
 IDS = [f.qualname for f in CATALOGUE]
@@ -85,8 +86,10 @@ def test_record_holds_every_catalogued_function_for_every_release() -> None:
 
 
 def _notebook_markdown(path: Path) -> str:
+    """The notebook's own markdown: its terms blocks are the glossary's words, not its names."""
     cells = json.loads(path.read_text())["cells"]
-    return "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    return without_blocks(text)
 
 
 def test_notebook_names_only_catalogued_functions_present_in_the_releases_it_shows() -> None:
