@@ -239,8 +239,8 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
         f"**Answer.** On openai-agents {pinned} over HTTP to the stand-in, with a hook that "
         "always says yes, while the agent's responses are stored (the default), the compaction "
         f"request at the pause is refused in {_modes(refused)} mode "
-        f"({code(any_call(message))}). The pending call stays stored without its output. The "
-        "next question is "
+        f"({code(any_call(message))}).\n\nThe pending call stays stored without its output. "
+        "The next question is "
         + ("answered" if answered else "not always answered")
         + ": the runner leaves that call out of what it sends the model. At that question, "
         + "; ".join(then)
@@ -283,7 +283,7 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
         "(`responses.compact`), and the summary replaces it in the store. The call to its "
         "*pairing check* (`drop_orphan_function_calls`, which finds a call without its output) "
         "runs only when part of the history is compacted; at the "
-        f"{', '.join(m.old_compacts_at)} the whole history is, so the check is skipped. "
+        f"{', '.join(m.old_compacts_at)} the whole history is, so the check is skipped.\n\n"
         f"{m.new} moves that call into the block every automatic compaction enters: while the "
         "latest model exchange holds a call without its output, compaction waits.\n\n"
         + short_action(found)
