@@ -283,7 +283,6 @@ def test_headlines_stored_vs_sent_action_keeps_the_workaround_where_the_fix_stop
     assert "`previous_response_id` mode" in action
 
 
-
 def test_headlines_the_wire_action_keeps_the_workaround_after_the_upgrade(found: Findings) -> None:
     """Issue 61 (r6): 09's "Upgrade to 0.24.0 (notebook 05); before it, the workaround (notebook
     06)" read as dropping the workaround after upgrading, against 06 and the README."""
@@ -307,7 +306,6 @@ def test_headlines_walkthrough_says_how_often_the_default_trigger_meets_the_bug(
     assert "the SDK's default trigger\ncompacts at an approval pause only now and then" in setup
     assert "(notebook 07 counts when)" in setup
     assert said.index("**Answer.**") < said.index("**What to do.**")
-
 
 
 def test_headlines_am_i_affected_says_refused_not_rejected(found: Findings) -> None:
@@ -344,7 +342,6 @@ def test_headlines_walkthrough_says_which_run_tries_each_mode(found: Findings) -
     assert "notebook 07 runs them" not in said and "pause positions" not in said
 
 
-
 def test_headlines_stored_vs_sent_names_the_partial_compaction_auto_makes(
     found: Findings,
 ) -> None:
@@ -374,7 +371,6 @@ def test_headlines_stored_vs_sent_names_the_partial_compaction_auto_makes(
     assert "In `previous_response_id` mode no compaction request is made" in body
 
 
-
 def test_headlines_inside_the_sdk_says_which_release_the_liveness_patch_applies_to(
     found: Findings,
 ) -> None:
@@ -385,7 +381,6 @@ def test_headlines_inside_the_sdk_says_which_release_the_liveness_patch_applies_
     assert "Backport it together" not in said
     assert paths.LIVENESS_PATCH.name not in said and "inherits the same cost" not in said
     assert "backport that one move (notebook 12)" in said
-
 
 
 def test_headlines_appendix_names_the_cause_of_the_next_turn_failing_from_its_first_release(
@@ -455,7 +450,6 @@ def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findin
     assert "in 16 of 16 runs" not in sent and "the README's answers" not in sent
     assert "On a branch of the SDK" not in inside and "carry its change along" not in inside
     assert "for an older release line, backport that one move" in inside.split(action)[1]
-
 
 
 def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: Findings) -> None:
@@ -531,7 +525,6 @@ def test_headlines_stored_vs_sent_scopes_the_repair_by_mode(found: Findings) -> 
     stop = body.split("In `previous_response_id` mode no compaction request is made")[1]
     assert "`doctor repair`" in stop.split("## Try this")[0]
     assert "`doctor repair`" not in body.split("In `previous_response_id` mode")[0]
-
 
 
 def test_headlines_matrix_maintainer_rule_says_what_to_do_with_a_call_never_answered(

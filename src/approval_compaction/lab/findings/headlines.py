@@ -13,7 +13,6 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...analysis.liveness import SDK_DEFAULT_THRESHOLD
 from ...doctor.check import PAUSED, REJECTED
 from ...doctor.verdict import NEEDS_REPAIR
 from ...errors import InvestigationError
