@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,10 +17,13 @@ from approval_compaction.formats.records import read_records
 from approval_compaction.js.harness import WORKAROUND
 from approval_compaction.lab import paths
 from approval_compaction.lab.findings.load import Findings, load_findings
+from approval_compaction.lab.share import glossary
+from approval_compaction.lab.share.glossary import BY_NAME, TERMS, needed, table, used
 from approval_compaction.lab.share.readme import (
     END,
     INVARIANTS_END,
     INVARIANTS_START,
+    README_WORDS,
     START,
     MissingFindingsError,
     ReadmeMarkersError,
@@ -30,6 +34,7 @@ from approval_compaction.lab.share.readme import (
     pages,
     update,
     with_block,
+    words_block,
 )
 
 README = paths.ROOT / "README.md"
@@ -74,6 +79,7 @@ def test_readme_pages_hold_every_block_once(
         markers("commands")[0]: "cli.md",
         markers("adk-changes")[0]: "adk.md",
         markers("langchain")[0]: "README.md",  # the LangChain folder's (lab.plugins)
+        markers("words")[0]: "README.md",  # the glossary's (readme.words_block)
         markers("langchain-changes")[0]: "langchain.md",
     }
 
@@ -354,14 +360,54 @@ def test_readme_error_table_names_each_call_id_its_rows_hold() -> None:
 def test_readme_verdict_row_names_every_verdict_word_and_the_doctors_diagnosis() -> None:
     """Issue 61 (r9): the words table filed *never compacts* under *not affected*, left out the
     liveness bugs ADK and LangChain rows show (a late answer left unpaired), and used "verdict"
-    for the doctor's word on a session too: each of the record's verdicts, each liveness state,
-    and the doctor's five diagnoses are named."""
+    for the doctor's word on a session too: each of the record's verdicts and each liveness
+    state are named; the doctor's word on a session is never "verdict", and its *diagnosis*
+    (the glossary's, the README's row wherever it uses the word) names the five."""
     from typing import get_args
 
     from approval_compaction.doctor.verdict import VerdictWord
     from approval_compaction.lab.findings.verdict import STATE_WORDS, VERDICTS
 
-    row = next(line for line in README.read_text().splitlines() if line.startswith("| *verdict*"))
+    text = README.read_text()
+    row = next(line for line in text.splitlines() if line.startswith("| *verdict*"))
     assert all(f"*{word}*" in row for word in VERDICTS)
     assert all(word in row for word in STATE_WORDS.values())
-    assert f"*diagnosis* ({', '.join(get_args(VerdictWord))}" in row
+    assert "doctor's verdict" not in " ".join(text.split())
+    assert all(f"*{word}*" in BY_NAME["diagnosis"].meaning for word in get_args(VerdictWord))
+
+
+def _words_rows(page: str) -> list[str]:
+    start, end = markers("words")
+    return page.split(start, 1)[1].split(end, 1)[0].strip().splitlines()
+
+
+def test_readme_words_table_is_the_glossarys_rows_for_the_words_the_page_uses() -> None:
+    """Issue 61 (round 5): the README's words table was written by hand, each word meaning a
+    little else than in the notebooks' terms blocks: its rows are now the glossary's, for each
+    term the page uses outside the table (and each its meanings use), in the glossary's order,
+    then the README's own rows; a term the page does not use has no row."""
+    text = README.read_text()
+    lines = _words_rows(text)
+    own = [f"| {names} | {meaning} |" for names, meaning in README_WORDS]
+    assert lines[len(lines) - len(own) :] == own
+    head = lines[: len(lines) - len(own)]
+    names = [re.match(r"\| \*([^*]+)\* \|", line).group(1) for line in head[2:]]  # type: ignore[union-attr]
+    terms = [BY_NAME[name] for name in names]
+    assert head == table(terms).splitlines()
+    assert names == [t.name for t in TERMS if t.name in names]
+    outside = with_block(text, "", *markers("words"))
+    assert {t.name for t in needed(used(outside))} <= set(names)
+    assert "STORE" not in names and "STORE" not in [t.name for t in used(outside)]
+
+
+def test_readme_words_table_follows_the_glossary(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A changed meaning changes the row; a page using only the doctor and STORE gets their
+    rows (and those the README's own rows need), not the stand-in's."""
+    page = "The doctor reads STORE.\n\n" + "\n".join(markers("words"))
+    rows = "\n".join(_words_rows(with_block(page, words_block(page), *markers("words"))))
+    assert f"| *doctor* | {BY_NAME['doctor'].meaning} |" in rows
+    assert "| *STORE* |" in rows and "| *stand-in* |" not in rows
+    changed = replace(BY_NAME["doctor"], meaning="a changed meaning.")
+    swapped = tuple(changed if t.name == "doctor" else t for t in TERMS)
+    monkeypatch.setattr(glossary, "TERMS", swapped)
+    assert "| *doctor* | a changed meaning. |" in words_block(page)

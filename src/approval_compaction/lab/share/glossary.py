@@ -114,9 +114,9 @@ TERMS: tuple[Term, ...] = (
     Term(
         "stand-in",
         r"stand-ins?",
-        "a local copy of the OpenAI Responses API's published rules, run in this process: it"
-        " answers, and refuses (HTTP 400) what those rules refuse. Nothing is sent to the real"
-        " API.",
+        "a local copy of the OpenAI API's published rules (the Responses API and Chat Completions),"
+        " run in this process: it answers, and refuses (HTTP 400) what those rules refuse."
+        " Nothing is sent to the real API.",
     ),
     Term(
         "over HTTP",
@@ -217,9 +217,8 @@ TERMS: tuple[Term, ...] = (
     Term(
         "pinned release",
         r"pinned releases?|newest releases?",
-        "the release this repository installs and its notebooks run (`requirements.txt`,"
-        " `package.json`, `adk/requirements.txt`, `langchain/requirements.txt`); the *newest"
-        " release* is the latest the sweep covers.",
+        "the release of an SDK this repository installs and its notebooks run (each SDK's pinned"
+        " requirements); the *newest release* is the latest the sweep covers.",
     ),
     Term(
         "fixing release",

@@ -2,10 +2,11 @@
 
 A block sits between two HTML comments (``<!-- answers:start -->`` ... ``<!-- answers:end -->``)
 and is written here from the results under ``data/`` or from the code itself (the invariants,
-the wire's rules, the commands). ``BLOCKS`` names every block and what writes it; a page holds
-the blocks whose markers it carries, and ``make run`` (``python -m approval_compaction readme``)
-rewrites them all. The blocks are tables and one-line commands; the sentences around them are
-written by hand in the pages and state no figure of their own. A test checks that every
+the wire's rules, the commands, the glossary). ``BLOCKS`` names every block and what writes it,
+but the README's words table (``words_block``), written from the glossary and the page itself; a
+page holds the blocks whose markers it carries, and ``make run`` (``python -m approval_compaction
+readme``) rewrites them all. The blocks are tables and one-line commands; the sentences around
+them are written by hand in the pages and state no figure of their own. A test checks that every
 committed page matches what the committed data says.
 """
 
@@ -45,7 +46,7 @@ from ..plugins import plugins
 from ..releases import upstream
 from ..releases.bisect import marked_ranges
 from ..releases.versions import sort_versions
-from . import provenance
+from . import glossary, provenance
 from .snippet import ISSUE, one_line, outcomes
 
 WORKAROUND_IMPORT = "from approval_compaction import defer_compaction_while_pending"
@@ -80,6 +81,19 @@ START, END = markers("answers")
 INVARIANTS_START, INVARIANTS_END = markers("invariants")
 RULES_START, RULES_END = markers("rules")
 UPSTREAM_START, UPSTREAM_END = markers("upstream-suite")
+WORDS_START, WORDS_END = markers("words")
+
+# The README's words no two notebooks share, so not the glossary's (``glossary.TERMS``): each row's
+# names, then its meaning. The words table ends with them, after the glossary's rows, one table.
+README_WORDS: tuple[tuple[str, str], ...] = (
+    (
+        "*bug*, *documented contract*, *summary_only*",
+        "a liveness failure's kind: the SDK's code is wrong; the SDK documents it"
+        ' (`previous_response_id` mode "requires complete coverage", its docstring says); or only'
+        " when the compaction endpoint answers with its item alone, as the SDK's test fakes do and"
+        " no public source shows (not counted)",
+    ),
+)
 
 
 def _table(frame: pd.DataFrame) -> str:
@@ -136,9 +150,8 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
             _table(_verdicts(found)),
             "",
             f"**openai-agents {newest.release}: keep the workaround after upgrading?** (each "
-            "compaction mode, later turns over HTTP, the documented compaction answer) Its cost: "
-            "a late answer to a call it retired is stored as text, not paired with its call "
-            "(notebook 06):",
+            "compaction mode, later turns over HTTP, the documented compaction answer; its cost: "
+            "notebook 06):",
             "",
             _table(advice_frame(newest)[[ADVICE_COLUMN]]),
             "",
@@ -195,9 +208,8 @@ def liveness_block(found: Findings, folder: Path = paths.DATA) -> str:
         [
             f"**openai-agents: sessions the API refuses, and sessions that stop compacting** "
             f"(`{live}`, {found.liveness.turns} later turns each over HTTP, the hook always "
-            "saying yes, the compaction endpoint answering as documented; each situation is "
-            "defined in [the words](#the-words-the-tables-use); a cell names the modes of each "
-            "word when not all modes read the same):",
+            "saying yes, the compaction endpoint answering as documented; a cell names the modes "
+            "of each word when not all modes read the same):",
             "",
             _table(liveness_frame(found.liveness).drop(columns=WHAT_HAPPENED)),
         ]
@@ -313,6 +325,19 @@ def rules_block() -> str:
     return "\n".join([head, *rows])
 
 
+def words_block(page: str) -> str:
+    """The README's words table, written from the glossary: a row for each glossary term the page
+    uses outside this block or that the README's own rows use, with each term their meanings use
+    (``glossary.needed``), in the glossary's order (so a meaning uses only terms above it), each
+    with its glossary meaning (``glossary.table``); then the README's own rows
+    (``README_WORDS``), in the same table."""
+    text = with_block(page, "", WORDS_START, WORDS_END) if WORDS_START in page else page
+    own = "\n".join(meaning for _, meaning in README_WORDS)
+    names = {t.name for t in glossary.needed(glossary.used(f"{text}\n\n{own}"))}
+    rows = [f"| {said} | {meaning} |" for said, meaning in README_WORDS]
+    return "\n".join([glossary.table([t for t in glossary.TERMS if t.name in names]), *rows])
+
+
 def commands_block(parser: argparse.ArgumentParser | None) -> str:
     """Every command of ``python -m approval_compaction``, with its help line, from the command
     line's parser (``cli.parser()``, which the ``readme`` command passes in: the lab does not
@@ -364,8 +389,9 @@ def blocks(
     folder: Path = paths.DATA, text: str = "", parser: argparse.ArgumentParser | None = None
 ) -> list[tuple[str, str, str]]:
     """Every block whose start marker ``text`` carries, as (start marker, end marker, text),
-    written from ``folder`` (and ``parser``, for the commands table); the findings are loaded
-    once, and only if a block needs them."""
+    written from ``folder`` (and ``parser``, for the commands table), the words table last, from
+    the page with the others written; the findings are loaded once, and only if a block needs
+    them."""
     cache: list[Findings] = []
 
     def found() -> Findings:
@@ -383,6 +409,11 @@ def blocks(
             start, end = markers(name)
             if start in text:
                 written.append((start, end, write(folder)))
+    if WORDS_START in text:  # last: from the page as the blocks above write it
+        page = text
+        for start, end, said in written:
+            page = with_block(page, said, start, end)
+        written.append((WORDS_START, WORDS_END, words_block(page)))
     return written
 
 
