@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,6 +18,12 @@ from approval_compaction.lab.plugins import plugins
 @pytest.fixture(scope="module")
 def found(committed: Findings) -> Findings:
     return committed
+
+
+def _markdown(stem: str) -> str:
+    """A notebook's markdown cells, joined: where an answer's moved paragraphs now live."""
+    cells = json.loads((Path("notebooks") / f"{stem}.ipynb").read_text())["cells"]
+    return "\n\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
 
 
 def test_headlines_cover_every_notebook_by_its_number() -> None:
@@ -282,15 +289,11 @@ def test_headlines_stored_vs_sent_action_keeps_the_workaround_where_the_fix_stop
 ) -> None:
     """Issue 61 (r6): 02's action said only "Upgrade to 0.24.0" while its answer had
     `previous_response_id` mode stop compacting on 0.24.0 too: it says what the README and 06
-    say."""
+    say. Round 5: that is the one short action every openai-agents page shares."""
     said = headlines.stored_vs_sent(found)
     action = said.split("**What to do.**")[1]
-    shared = headlines.keep_workaround(found, cite="").split("\n\n")[0].removesuffix(".")
-    # r10: "0.24.0 alone" read as ambiguous; 02 says "without the workaround" instead
-    alone = f"{found.fixed_in} alone"
-    assert alone in shared
-    assert shared.replace(alone, f"{found.fixed_in} without the workaround") in action
-    assert f"Keep it on {found.fixed_in}" in action
+    assert said.endswith(headlines.short_action(found))
+    assert f"keep it on {found.fixed_in}" in action
     assert "`previous_response_id` mode" in action
 
 
@@ -308,18 +311,17 @@ def test_headlines_walkthrough_says_how_often_the_default_trigger_meets_the_bug(
     found: Findings,
 ) -> None:
     """Issue 61 (r6): 01's first screen presented the study's hook that always says yes as how
-    the SDK behaves; with its default trigger only a few pause positions meet the bug. The answer
-    now says so, with the doctor's check of each mode on the pinned release."""
+    the SDK behaves; with its default trigger only a few pause positions meet the bug. Round 5:
+    the answer scopes itself to the hook, and the page's setup says the default trigger meets
+    the pause only now and then, pointing to notebook 07's count (the numbers are 07's)."""
     said = headlines.walkthrough(found)
-    assert "with the hook always saying yes" in said.split("\n\n")[0]
+    assert "with a hook that always says yes" in said.split("\n\n")[0]
     pinned = [c for c in found.exposure if c.release == headlines._pinned(found)]
-    assert pinned and all(c.affected_at for c in pinned)
-    at = pinned[0].affected_at
-    met = f"at {len(at)} ({' and '.join(map(str, at))} prior turns)"
-    assert f"meets a refusal (the bug's, or the pause's) {met}" in said
-    assert f"Of {len(pinned[0].rows)} *pause positions*" in said
-    # r10: the action comes first, so it falls within the first screen
-    assert said.index("**What to do.**") < said.index("**Without the hook.**")
+    assert pinned and all(len(c.affected_at) < len(c.rows) for c in pinned)
+    setup = _markdown("01-walkthrough")
+    assert "the SDK's default trigger\ncompacts at an approval pause only now and then" in setup
+    assert "(notebook 07 counts when)" in setup
+    assert said.index("**Answer.**") < said.index("**What to do.**")
 
 
 def test_headlines_am_i_affected_says_refused_not_rejected(found: Findings) -> None:
@@ -348,12 +350,12 @@ def test_headlines_am_i_affected_says_what_the_user_meets_at_the_struck_position
 def test_headlines_walkthrough_says_which_run_tries_each_mode(found: Findings) -> None:
     """Issue 61 (r7): 01 said of the pause positions in `auto`, `input` and
     `previous_response_id` modes "(notebook 07 runs them)", while 07 runs `auto` only; the
-    doctor's check runs each mode (data/doctor-check-modes.json)."""
-    said = headlines.walkthrough(found)
+    doctor's check runs each mode (data/doctor-check-modes.json). Round 5: 01 names no mode's
+    positions; it points to 07 for the count only."""
+    said = headlines.walkthrough(found) + _markdown("01-walkthrough")
     pinned = {c.config.mode for c in found.exposure if c.release == headlines._pinned(found)}
     assert pinned >= {"auto", "input", "previous_response_id"}
-    assert "notebook 07 runs them" not in said
-    assert "`doctor check` runs each mode; notebook 07 the `auto` mode's" in said
+    assert "notebook 07 runs them" not in said and "pause positions" not in said
 
 
 def test_headlines_stored_vs_sent_names_the_partial_compaction_auto_makes(
@@ -362,32 +364,39 @@ def test_headlines_stored_vs_sent_names_the_partial_compaction_auto_makes(
     """Issue 61 (r7): 02 said `auto` mode compacts "that turn's question and answer only",
     which reads against `auto` sending the response's id: the SDK compacts a partial history
     in `input` mode, as its class docstring says, and makes none in explicit
-    `previous_response_id` mode. The answer names it, and the *abandoned* call 0.24.0 leaves."""
+    `previous_response_id` mode. Round 5: the answer says which mode compacts at the next
+    question; the page's body names the partial compaction and quotes both docstrings."""
     import inspect
 
     from agents.memory.openai_responses_compaction_session import (
         OpenAIResponsesCompactionSession,
     )
 
+    from approval_compaction.lab.releases.later_turns_patch import DOCUMENTED_LIMIT
+
     assert headlines.PARTIAL_INPUT in " ".join(
         inspect.getdoc(OpenAIResponsesCompactionSession).split()  # type: ignore[union-attr]
     )
     said = headlines.stored_vs_sent(found)
     assert "on that turn's question and answer only" not in said
-    assert "In `auto` mode that turn's compaction is *partial*" in said
-    assert "In `previous_response_id` mode the SDK makes no partial compaction" in said
-    action = said.split("**What to do.**")[1]
-    assert "no call is left open" not in action and "*abandoned*" in action
+    assert "`auto` mode compacts around the call" in said
+    assert "`previous_response_id` mode makes no compaction request" in said
+    body = " ".join(_markdown("02-stored-vs-sent").split())
+    assert "In `auto` mode the compaction is *partial*" in body
+    assert f"`{headlines.PARTIAL_INPUT}`" in body and f"`{DOCUMENTED_LIMIT}`" in body
+    assert "In `previous_response_id` mode no compaction request is made" in body
 
 
 def test_headlines_inside_the_sdk_says_which_release_the_liveness_patch_applies_to(
     found: Findings,
 ) -> None:
     """Issue 61 (r7): 03's "Backport it together with notebook 10's patch" left "it" ambiguous,
-    and 10 offers that patch against the fixing release only."""
+    and 10 offers that patch against the fixing release only. Round 5 (r13): 03 leaves the
+    patch to 10 and ties no hosted MCP cost to the moved call."""
     said = headlines.inside_the_sdk(found)
     assert "Backport it together" not in said
-    assert f"`{paths.LIVENESS_PATCH.name}`, is written against {found.fixed_in}" in said
+    assert paths.LIVENESS_PATCH.name not in said and "inherits the same cost" not in said
+    assert "backport that one move (notebook 12)" in said
 
 
 def test_headlines_appendix_names_the_cause_of_the_next_turn_failing_from_its_first_release(
@@ -446,15 +455,18 @@ def test_headlines_am_i_affected_counts_the_struck_pause_positions_and_leaves_th
 def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findings) -> None:
     """Issue 61 (r9): 01's action stopped at `doctor scan`; 02 said `auto` is refused at the pause
     without "while responses are stored"; 03's action said "on a branch of the SDK" and "carry
-    its change along with a backported move", leaving who and which release to guess."""
+    its change along with a backported move", leaving who and which release to guess. Round 5:
+    each says the one short action (``short_action``), 03 its maintainer's line after it."""
     said = (headlines.walkthrough, headlines.stored_vs_sent, headlines.inside_the_sdk)
     walk, sent, inside = (f(found) for f in said)
-    assert "doctor repair STORE --all --apply" in walk.split("**What to do.**")[1]
-    assert "*auto, store=False*" in walk
+    action = headlines.short_action(found)
+    assert walk.endswith(action) and sent.endswith(action) and action in inside
+    assert "doctor scan STORE --all" in action
+    assert "while responses are stored" in walk
     assert "while the agent's responses are stored" in sent.split("\n\n")[0]
     assert "in 16 of 16 runs" not in sent and "the README's answers" not in sent
     assert "On a branch of the SDK" not in inside and "carry its change along" not in inside
-    assert "To fix an older release line, backport that move" in inside
+    assert "for an older release line, backport that one move" in inside.split(action)[1]
 
 
 def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: Findings) -> None:
@@ -505,30 +517,31 @@ def test_headlines_01_to_03_say_the_workaround_and_the_patch_within_their_scope(
     """Issue 61 (r11): 02 counted "16 of the 16 next questions ... (the 8 cases with compaction
     on, in each mode)" where the pause raises, so the decision and the boundary never vary; 01
     and 02 said the workaround keeps "the session" compacting, and 03 said the liveness patch
-    does, against 10 and 15 (a poisoned `previous_response_id` store stops compacting)."""
+    does, against 10 and 15 (a poisoned `previous_response_id` store stops compacting). Round 5:
+    the workaround's rule is the glossary's and 06's, the patch 10's: none of 01-03 restates
+    them; r12's "latest model exchange" stays 03's wording of 0.24.0's wait."""
     answers = (headlines.walkthrough, headlines.stored_vs_sent, headlines.inside_the_sdk)
     walk, sent, inside = (f(found) for f in answers)
     assert "next questions the sweep asked" not in sent and "the 8 cases" not in sent
-    assert "removes it from the store, so compaction can run" in walk
-    assert "Notebook 01 says how the workaround works" in sent  # r12: not repeated in 02
-    for said in (walk, sent):
+    for said in (walk, sent, inside):
         assert "so the session keeps compacting" not in said
         assert "while a call has no output" not in said  # r12: the latest model exchange
-    assert "while a call has no output" not in inside
-    assert "so the session keeps compacting" not in inside
-    assert "on the stores that can replace part of their history" in inside
-    assert "**For the SDK:**" in sent and "proposed patch" not in sent  # r12: 03's, not 02's
-    assert "in `input` and `auto` mode (notebook 10)" in inside
+        assert "proposed patch" not in said  # 10's
+    assert "while the latest model exchange holds a call without its output" in inside
 
 
 def test_headlines_stored_vs_sent_scopes_the_repair_by_mode(found: Findings) -> None:
     """r12: 02 called a store with an open call *stuck* and said upgrading does not free it,
-    beside its own "in `auto` mode compaction goes on": the repair is scoped to the modes whose
-    compaction stops, and the SDK's line is 02's own (the patch is 03's and 10's)."""
+    beside its own "in `auto` mode compaction goes on"; r13 still read "stuck" beside "no repair
+    is needed" as a contradiction. Round 5: 02's answer names no diagnosis and no repair; its
+    body sends only the `previous_response_id` store, whose compaction stops, to the repair."""
     said = headlines.stored_vs_sent(found)
-    assert "In `auto` mode compaction goes on around that call, so no repair is needed" in said
-    assert "In `previous_response_id` mode upgrading does not free it" in said
+    assert "stuck" not in said and "no repair is needed" not in said
     assert "Upgrading does not free a store already left with an open call" not in said
+    body = " ".join(_markdown("02-stored-vs-sent").split())
+    stop = body.split("In `previous_response_id` mode no compaction request is made")[1]
+    assert "`doctor repair`" in stop.split("## Try this")[0]
+    assert "`doctor repair`" not in body.split("In `previous_response_id` mode")[0]
 
 
 def test_headlines_matrix_maintainer_rule_says_what_to_do_with_a_call_never_answered(

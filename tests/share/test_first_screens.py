@@ -38,11 +38,8 @@ def first_screen(stem: str) -> str:
                 "hosted MCP",
             ],
         ),
-        ("02-stored-vs-sent", ["automatic compaction", "partial", "case", "hook", "over HTTP"]),
-        (
-            "03-inside-the-sdk",
-            ["Automatic compaction", "hook", "default trigger", "case", "pairing check"],
-        ),
+        ("02-stored-vs-sent", ["automatic compaction", "hook", "over HTTP", "pending call"]),
+        ("03-inside-the-sdk", ["automatic compaction", "model exchange", "workaround"]),
     ],
     ids=["10", "12", "02", "03"],
 )
@@ -116,7 +113,8 @@ def test_inside_the_sdk_defines_automatic_compaction_as_the_sdk_sets_it() -> Non
     """Issue 61 (r7): 03 defined automatic compaction as the one the hook says yes to, while
     the runner marks every compaction it asks for after a write as automatic and the hook (or
     the default trigger) decides afterwards; 01 and 07 compact with the default trigger. 03
-    now says what the pinned release's code does."""
+    now says what the pinned release's code does. Round 5: the meaning is the glossary's, in
+    03's first terms block; 03's body sets it against a `run_compaction()` call."""
     import inspect
 
     from agents.memory.openai_responses_compaction_session import (
@@ -124,12 +122,18 @@ def test_inside_the_sdk_defines_automatic_compaction_as_the_sdk_sets_it() -> Non
     )
     from agents.run_internal import session_persistence
 
+    from approval_compaction.lab.share.glossary import BY_NAME
+
     marks = inspect.getsource(session_persistence._apply_post_write_compaction)
     assert "_session_compaction_is_automatic = True" in marks
     assert "should_trigger_compaction" not in marks  # marked before any hook is asked
     decides = inspect.getsource(OpenAIResponsesCompactionSession._run_compaction_locked)
     assert decides.index("is_automatic =") < decides.index("self.should_trigger_compaction(")
+    meaning = BY_NAME["automatic compaction"].meaning
+    assert "after the runner stores a turn's items" in meaning
     screen = first_screen("03-inside-the-sdk")
-    assert "the one the runner asks for after it stores a turn's items" in screen
-    assert "`run_compaction()`" in screen
+    assert " ".join(BY_NAME["automatic compaction"].line.split()) in screen
+    cells = json.loads((paths.ROOT / "notebooks" / "03-inside-the-sdk.ipynb").read_text())["cells"]
+    body = " ".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown").split()
+    assert "`run_compaction()` call the application makes itself" in " ".join(body)
     assert "says yes; in the code, `is_automatic` is then true" not in screen

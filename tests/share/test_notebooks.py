@@ -124,7 +124,8 @@ def test_notebooks_walkthrough_opens_with_plain_sdk_calls_before_any_helper() ->
 def test_notebooks_inside_the_sdk_labels_each_step_before_its_excerpts_in_order() -> None:
     """Issue 61 (r6): 03's "Three of those functions" headed seven excerpts, and its numbered
     step labels came after their excerpts (1 after persist's, 2 and 3 together after compact's).
-    Each `step_excerpts` cell now follows the label naming its step, numbered in order."""
+    Each `step_excerpts` cell now follows the label naming its step. Round 5: 03 quotes the one
+    step its answer rests on, `compact` (the runner's `persist` and `prepare` were cut)."""
     cells = _cells(paths.NOTEBOOKS / "03-inside-the-sdk.ipynb")
     shown = [
         (i, step)
@@ -132,10 +133,10 @@ def test_notebooks_inside_the_sdk_labels_each_step_before_its_excerpts_in_order(
         if c.cell_type == "code"
         for step in re.findall(r'step_excerpts\("(\w+)"', c.source)
     ]
-    assert [step for _, step in shown] == ["persist", "compact", "prepare"]
-    for number, (i, step) in enumerate(shown, 1):
+    assert [step for _, step in shown] == ["compact"]
+    for i, step in shown:
         label = cells[i - 1].source
-        assert f"**Step {number}, `{step}`" in label, (number, step)
+        assert f"**`{step}`: " in label, step
     assert "Three of those functions" not in "".join(c.source for c in cells)
 
 

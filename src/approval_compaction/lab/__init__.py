@@ -21,8 +21,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     # the findings and the notebooks' answer lines
     ".findings.answers": ("variant_summary",),
     ".findings.releases": ("releases_finding",),
-    ".findings.mechanism": ("mechanism_finding",),
-    ".findings.tables": ("mechanism_frame",),
     # the matrix across cases and releases, the wire's evidence, the stepper
     ".findings.folding": ("block_order", "choice_effects"),
     ".findings.evidence": ("answered", "rules_met"),
@@ -44,11 +42,10 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".releases.upstream.results": ("suite_change_table",),
     # the mechanism inside the SDK
     ".mechanism.anatomy": ("load_anatomy",),
-    ".mechanism.record": ("load_record", "recorded_release"),
+    ".mechanism.record": ("recorded_release",),
     ".mechanism.source": ("extract_all",),
     ".mechanism.views": (
         "boundary_frame",
-        "callers_frame",
         "change_frame",
         "era_stages",
         "hunks_by_outcome",

@@ -13,7 +13,6 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...analysis.liveness import SDK_DEFAULT_THRESHOLD
 from ...doctor.check import PAUSED, REJECTED
 from ...errors import InvestigationError
 from ...formats.markdown import code
@@ -166,84 +165,21 @@ def _action(found: Findings, shown: str = "") -> str:
 
 def walkthrough(found: Findings) -> str:
     """01: where the user meets the bug in the report's mode, the one 01 runs, over HTTP, and
-    whether the later questions of that conversation are refused too; then, in a line, where
-    the default mode meets it (the last table). Short paragraphs: the action must fall in the
-    first 40 lines at 100 columns (issue 61, r10)."""
+    whether the later questions of that conversation are refused too; in a line, that the
+    default mode's pause is refused instead (notebook 02's question); then the one short action
+    (``short_action``). Round 5: at most 90 words of answer, so the action falls in the first
+    screen; the default trigger, the workaround's rule and the SDK's line are the body's, 06's
+    and 03's."""
     pinned = _pinned(found)
-    _, at = _error(found, "auto")
     report, then = _error(found, "input")
     return (
-        f"**Answer.** On {pinned} in `input` mode, with the hook always saying yes (over HTTP "
-        "to the stand-in), the pending call is compacted away at the pause. Approval and resume "
-        f"work, but the output is stored without its call, so the {then} is refused "
-        f"({code(any_call(report))}){_later(found, pinned)}. That is *the bug*: the pending "
-        "call summarised away, its output refused."
-        "\n\nIn the default `auto` mode, "
-        "while responses are stored (`ModelSettings(store=...)` unset, as here), the compaction "
-        f"request at the {at} is refused and `Runner.run` raises, with nothing to approve (the "
-        "last table). With `store=False` (*auto, store=False*) the next question is refused "
-        "instead (notebook 09 shows each refusal; notebook 02 follows the refused pause).\n\n"
-        + _walkthrough_action(found)
-        + _default_trigger(found, pinned)
-    ).rstrip()
-
-
-def _default_trigger(found: Findings, release: str) -> str:
-    """How often the bug is met without the study's hook, from the doctor's check of each mode on
-    ``release`` at every pause position (``data/doctor-check-modes.json``): 01 forces compaction
-    at every pause, which the SDK does not do by default (issue 61, r6). Empty without them."""
-    checks = [c for c in found.exposure if c.release == release]
-    if not checks:
-        return ""
-    rows = checks[0].rows
-    per_mode = {c.config.mode: c.affected_at for c in checks}
-    same = len(set(per_mode.values())) == 1
-    at = next(iter(per_mode.values()))
-    met = (
-        f"at {len(at)} ({' and '.join(map(str, at)) or 'none'} prior turns) in each of the "
-        f"{len(per_mode)} modes"
-        if same
-        else "; ".join(f"at {len(a)} in `{m}` mode" for m, a in per_mode.items())
-    )
-    return (
-        f"**Without the hook.** The SDK's own *default trigger* compacts once "
-        f"{SDK_DEFAULT_THRESHOLD} stored items are neither a user's message nor a summary. Of "
-        f"{len(rows)} *pause positions* ({rows[0].prior_turns} to {rows[-1].prior_turns} plain "
-        f"turns before the pausing one; a *plain turn* is a question answered without a tool), "
-        f"{release} meets a refusal (the bug's, or the pause's) {met}.\n\nThe positions are "
-        "this test agent's, whose plain turn adds one item the trigger counts, its answer; "
-        "yours differ (the doctor's "
-        "`doctor check` runs each mode; notebook 07 the `auto` mode's).\n\n"
-    )
-
-
-def _walkthrough_action(found: Findings) -> str:
-    """01's action in 01's own words: upgrade; the workaround on the releases that lose the call
-    in some mode, with what it does in the words of ``fix/workaround.py`` and the README (the
-    latest model exchange, a dead call retired); keep it after the upgrade (notebook 06 says
-    why); the doctor for stores already written; and the SDK maintainer's line."""
-    lost = _affected_span(found)
-    upgrade = f"Upgrade to {found.fixed_in} (the last table). " if found.fixed_in else ""
-    return (
-        f"**What to do.** {upgrade}Until then, on {lost} (each meets the bug or a refused "
-        "pause in some mode; notebook 05 splits them by mode), pass the session to "
-        "`defer_compaction_while_pending`, the workaround.\n\nIt makes *automatic compaction* "
-        "(the compaction the session runs itself after a turn) wait while the latest *model "
-        "exchange* (the last request to the model and its answer) holds a call without its "
-        "output, and *retires* a *dead call* (one whose output may never come): it removes it "
-        "from the store, so compaction can run.\n\nA *hosted MCP approval request* is one the "
-        "API asks for on behalf of a tool on an MCP server the API itself calls. "
-        f"{_keep_after(found).replace('keep it', 'Keep the workaround', 1)} (notebook 06 gives "
-        "its costs).\n\n"
-        "Upgrading does not heal a store the bug already broke; the study's "
-        "*doctor*, a command that checks and repairs stored sessions, does: run "
-        "`python -m approval_compaction doctor scan "
-        "STORE --all`, then `doctor repair STORE --all --apply` (`STORE`: your session store, "
-        "such as its SQLite file's path; notebook 07).\n\n"
-        f"**For the SDK:** {found.fixed_in} fixes both refusals above: notebook 03 reads the "
-        "*pairing check* (the function that finds a call without its output) "
-        f"{found.fixed_in} moved, for a backport to an older release line, and notebook 10 "
-        "what it still leaves.\n\n"
+        f"**Answer.** On openai-agents {pinned} in `input` mode, over HTTP to the stand-in, with "
+        "a hook that always says yes, the pending call is compacted away at the pause. After the "
+        f"resume its output is stored without its call, so the {then} is refused "
+        f"({code(any_call(report))}){_later(found, pinned)}.\n\n"
+        "In the default `auto` mode, while responses are stored, the pause's compaction request "
+        "is refused instead: `Runner.run` raises, with nothing to approve (notebook 02).\n\n"
+        + short_action(found)
     )
 
 
@@ -257,13 +193,15 @@ def _later(found: Findings, release: str) -> str:
         v.situation == "poisoned" and v.state == REFUSED and "input" in v.modes
         for v in record.liveness
     )
-    return "; the store keeps the output, so every later question is refused too" if refused else ""
+    return "; so is every later question" if refused else ""
 
 
 def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
     """02: in the modes whose pause is refused, what the store keeps, what the next question
-    sends and whether compaction runs at it, from the sweep's meetings over HTTP on the pinned
-    release, the hook compacting after every turn."""
+    sends and whether that turn compacts, from the sweep's meetings over HTTP on the pinned
+    release, the hook compacting after every turn; then the one short action. Round 5: the
+    partial compaction and the documented stop are the body's; the doctor's *stuck* is 07's
+    (r13: "stuck" beside "no repair is needed" read as a contradiction)."""
     from ..releases.sweep import load_meetings
 
     pinned = _pinned(found)
@@ -288,69 +226,24 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
     }
     stop = [mode for mode, none in compacts.items() if none]
     go = [mode for mode, none in compacts.items() if not none]
-    goes_on = []
+    then = []
     if go:
-        goes_on.append(f"in {_modes(go)} mode compaction goes on, around the open call")
+        then.append(f"{_modes(go)} mode compacts around the call")
     if stop:
-        goes_on.append(f"in {_modes(stop)} mode it stops")
-    clauses = []
-    if go:
-        clauses.append(
-            f"In {_modes(go)} mode that turn's compaction is *partial*: only the items after the "
-            "open call are compacted, sent as items as in `input` mode (the SDK's docstring, "
-            "where a *snapshot* is the stored history a compaction reads: "
-            f"{code(PARTIAL_INPUT)}). The next question is kept, as a compaction keeps the "
-            "user's messages (notebook 01's did too), and the summary replaces its answer; the "
-            "open call stays"
-        )
-    if stop:
-        clauses.append(
-            f"In {_modes(stop)} mode the SDK makes no partial compaction, so that turn makes no "
-            "compaction request at all"
-        )
-    said = ".\n\n".join(clauses)  # one paragraph a mode
-    fixed = found.fixed_in
-    keep = _keep_said(found).replace(f"{fixed} alone", f"{fixed} without the workaround")
+        then.append(f"{_modes(stop)} mode makes no compaction request")
+    message, _ = _error(found, refused[0])
     return (
-        f"**Answer.** On {pinned} over HTTP, with the hook always saying yes, while the "
-        "agent's responses are stored (the default), the compaction request at the pause is "
-        f"refused in {_modes(refused)} mode (notebook 09). The pending call stays stored "
-        "without its output, an open call. The next question is "
+        f"**Answer.** On openai-agents {pinned} over HTTP to the stand-in, with a hook that "
+        "always says yes, while the agent's responses are stored (the default), the compaction "
+        f"request at the pause is refused in {_modes(refused)} mode "
+        f"({code(any_call(message))}).\n\nThe pending call stays stored without its output. "
+        "The next question is "
         + ("answered" if answered else "not always answered")
-        + ": the runner leaves the open call out of what it sends the model. "
-        + "; ".join(goes_on)[:1].upper()
-        + "; ".join(goes_on)[1:]
+        + ": the runner leaves that call out of what it sends the model. At that question, "
+        + "; ".join(then)
         + ".\n\n"
-        f"**What to do.** Upgrade to {fixed}: its automatic compaction waits while the latest "
-        "*model exchange* (the last request to the model and its answer) holds a call without "
-        "its output, so it makes no compaction request at the pause and nothing is refused "
-        "there (notebook 01's last table shows it in `auto` mode, notebook 05's table of "
-        "releases in each mode).\n\nA call is still left open "
-        "when its approval is *abandoned* (the user asks something else; it can still be "
-        "answered late). A *hosted MCP approval request* is one the API asks for on behalf "
-        f"of a tool on an MCP server the API itself calls.\n\n{keep} Notebook 01 says how the "
-        "workaround works.\n\n"
-        "The study's *doctor* (a command that checks and repairs stored sessions) names a "
-        "session whose open call a later question follows *stuck*, whatever its mode: "
-        "`python -m approval_compaction doctor scan STORE --all` (`STORE`: your session store, "
-        "such as its SQLite file's path).\n\n"
-        + (
-            f"In {_modes(go)} mode compaction goes on around that call, so no repair is needed. "
-            if go
-            else ""
-        )
-        + (
-            f"In {_modes(stop)} mode upgrading does not free it: `doctor repair STORE --all "
-            "--apply` rewrites the open call as a message saying it was never answered "
-            "(notebook 07)."
-            if stop
-            else ""
-        )
-        + f"\n\n**For the SDK:** the refused pause needs no change of its own: {fixed}'s moved "
-        "check (notebook 03) keeps the pause from compacting; notebook 10 names what that still "
-        "leaves.\n\n"
-        f"**In detail.** {said}{_stops_for_good(found, [pinned, fixed], stop)}.\n"
-    ).rstrip()
+        + short_action(found)
+    )
 
 
 def _keep_said(found: Findings) -> str:
@@ -358,34 +251,6 @@ def _keep_said(found: Findings) -> str:
     keep it on that release), cited: the words the README and notebook 06 say, without its
     costs (notebook 06 has them)."""
     return keep_workaround(found, cite="").split("\n\n")[0].removesuffix(".") + " (notebook 06)."
-
-
-def _stops_for_good(found: Findings, releases: Sequence[str | None], modes: Sequence[str]) -> str:
-    """Why compaction does not come back in ``modes`` while the open call is stored: the SDK's
-    documented contract (``DOCUMENTED_LIMIT``), when the release's liveness record has an
-    abandoned call stop compacting there as documented."""
-    if not (found.verdicts and modes):
-        return ""
-    stuck = [
-        r
-        for r in releases
-        if r
-        and any(
-            v.situation == "abandoned"
-            and v.state == STUCK
-            and v.kind == CONTRACT
-            and set(modes) <= set(v.modes)
-            for v in of(found.verdicts, r).liveness
-        )
-    ]
-    if not stuck:
-        return ""
-    return (
-        ": the SDK documents that this mode compacts only a history whose every call has its "
-        f"output ({code(DOCUMENTED_LIMIT)}). While the open call is stored the session *stops "
-        "compacting* and the history grows every turn (this page shows the first such turn; "
-        "notebook 10 follows the same stop, turn by turn, after an approval left unanswered)"
-    )
 
 
 def _era_of(found: Findings, release: str) -> Era:
@@ -401,54 +266,27 @@ def _era_of(found: Findings, release: str) -> Era:
 
 def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
     """03: the function that compacts the pending call away, the check that should have stopped
-    it, what the fixing release changed, and the approval kinds that change alone does not fix
-    (``data/fix-anatomy.json``: each kind with the function kind's minimal fix alone; notebook 12
-    shows the hunks)."""
-    from ..mechanism.anatomy import load_anatomy
-
+    it, and what the fixing release changed (the call to that check moved, the function itself
+    unchanged: r13); then the one short action and the maintainer's line. Round 5: the hosted
+    MCP check, its cost and notebook 10's patch are the body's or 10's (r13: the answer tied the
+    MCP cost to the moved check)."""
     m = found.mechanism
     if m is None:
         raise HeadlineError("the answers need data/mechanism.json")
-    path = paths.data(folder).fix_anatomy
-    an = load_anatomy(path) if path.exists() else None
-    kinds = an.kinds if an else ()
-    fixed = [k.label for k in kinds if k.with_function_fix.verdict == "fixed"]
-    not_fixed = [k for k in kinds if k.with_function_fix.verdict != "fixed"]
-
-    # which kinds of approval that one move fixes is notebook 12's answer, not repeated here
-    scope = " (notebook 12 takes the fix apart, one kind of approval at a time)" if fixed else ""
+    locked = m.function.rpartition(".")[2]
     return (
-        f"**Answer.** In {m.old} (`{STUDY_MODE}` mode) the compaction session itself sends the "
-        "pending call to `responses.compact`, and the summary replaces it in the store. Its "
-        f"pairing check runs in compaction (`{m.function}`) only when part of the history is "
-        f"compacted (line {m.old_line} of `agents/memory/openai_responses_compaction_session.py`); "
-        f"at the {', '.join(m.old_compacts_at)} the whole history is compacted, so compaction "
-        "skips it. The check does run at the pause, but only where the model's input is built "
-        "(`prepare_input_with_session`).\n\n"
-        f"{m.new} moves the check up into the block every automatic compaction enters "
-        f"({code(m.new_block)}): while the latest *model exchange* (the last request to the "
-        "model and its answer) holds a call without its output, that compaction returns, and a "
-        "later one runs once the call has its output; a function call abandoned before that "
-        f"exchange stops it only in `previous_response_id` mode{scope}.\n\n"
-        f"**What to do.** SDK maintainers: run the pairing check for every automatic "
-        "compaction, and skip compacting while the latest model exchange holds a call without "
-        f"its output, as {m.new} does. To fix "
-        "an older release line, backport that move (notebook 12 has it as a one-change patch)."
-        + (
-            " A *hosted MCP approval request* (an approval the API asks for on behalf of a tool "
-            f"on an MCP server it calls) needs more of {m.new}'s changes (notebook 12 names "
-            f"them).\n\n{m.new}'s waiting has a cost: after a hosted MCP approval request left "
-            "unanswered, compaction stops for good (notebook 10).\n\nNotebook 10's proposed patch, "
-            f"`{paths.LIVENESS_PATCH.name}`, is written against {m.new}: it lets compaction "
-            "summarise only what follows a waiting call or request, which stays stored and can "
-            "still be answered, on the stores that can replace part of their history (SQLite, "
-            "async SQLite, SQLAlchemy), in `input` and `auto` mode (notebook 10). Whether to "
-            "take it is still open upstream; a backport of the moved check inherits the same "
-            "cost."
-            if not_fixed
-            else ""
-        )
-        + " What a team does before and after upgrading is notebook 06's answer."
+        f"**Answer.** In openai-agents {m.old} (`{STUDY_MODE}` mode), the "
+        f"session's `{locked}` sends the pending call to the API's compaction endpoint "
+        "(`responses.compact`), and the summary replaces it in the store. The call to its "
+        "*pairing check* (`drop_orphan_function_calls`, which finds a call without its output) "
+        "runs only when part of the history is compacted; at the "
+        f"{', '.join(m.old_compacts_at)} the whole history is, so the check is skipped.\n\n"
+        f"{m.new} moves that call into the block every automatic compaction enters: while the "
+        "latest model exchange holds a call without its output, compaction waits.\n\n"
+        + short_action(found)
+        + f"\n\n**For SDK maintainers.** Call the pairing check for every automatic compaction "
+        f"and wait while the latest model exchange holds a call without its output, as {m.new} "
+        "does; for an older release line, backport that one move (notebook 12)."
     )
 
 
