@@ -75,7 +75,8 @@ def test_headlines_after_the_fix_says_what_to_do_in_the_one_vocabulary(found: Fi
     patch = paths.LIVENESS_PATCH.relative_to(paths.ROOT).as_posix()
     assert action.index(f"add `{test}`") < action.index(f"Apply `{patch}` at `v{found.fixed_in}`")
     assert f"upgrade to {found.fixed_in}" in action
-    keep = f"keep it on {found.fixed_in} where {found.fixed_in} alone never compacts again: after "
+    fixed = found.fixed_in
+    keep = f"keep it on {fixed} where {fixed} without it never compacts again: after "
     keep += headlines._stops_after(found)  # scoped by kind of call and mode (r12)
     assert keep in action and "wherever an approval can go unanswered" not in action
     assert "in every mode, pass the session" not in action
@@ -149,7 +150,10 @@ def test_headlines_workaround_keeps_and_drops_it_by_mode_and_kind(found: Finding
     documented = {m for v in record if v.kind == CONTRACT and v.state == "stuck" for m in v.modes}
     assert documented == {"previous_response_id"}
     keep, drop = said.split("Drop it on ")[0], said.split("Drop it on ")[1].split("\n\n")[0]
-    assert f"Keep it on {found.fixed_in} where {found.fixed_in} alone never compacts again" in keep
+    assert (
+        f"Keep it on {found.fixed_in} where {found.fixed_in} without it never compacts again"
+        in keep
+    )
     assert "`previous_response_id`" in keep and "`previous_response_id`" not in drop
     assert "`input`" in drop and "`auto` (responses stored)" in drop
     assert "no hosted MCP tool" in drop and "if an approval can go unanswered" not in said
@@ -165,10 +169,10 @@ def test_headlines_releases_action_speaks_of_what_05_shows(found: Findings) -> N
     assert "notebook 06" in action and "notebook 07" in action
     # r11: "wherever an approval can go unanswered" against 06's drop-it rule; 06 names where
     fixed = found.fixed_in
-    assert f"keep it on {fixed} where {fixed} alone never compacts again" in action
+    assert f"keep it on {fixed} where {fixed} without it never compacts again" in action
     # r13: the one short action (``short_action``), the doctor for stores already written
     assert "notebook 06 gives the rule and its costs" in action
-    assert "sessions an affected release stored with the doctor (notebook 07)" in action
+    assert "repair the sessions an affected release stored with the doctor (notebook 07)" in action
     assert "SDK's own tests" not in action
 
 
@@ -461,7 +465,7 @@ def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findin
     walk, sent, inside = (f(found) for f in said)
     action = headlines.short_action(found)
     assert walk.endswith(action) and sent.endswith(action) and action in inside
-    assert "doctor scan STORE --all" in action
+    assert "repair the sessions an affected release stored with the doctor (notebook 07)" in action
     assert "while responses are stored" in walk
     assert "while the agent's responses are stored" in sent.split("\n\n")[0]
     assert "in 16 of 16 runs" not in sent and "the README's answers" not in sent

@@ -19,7 +19,6 @@ from ...formats.markdown import code
 from ...study.words import STUDY_MODE
 from .. import paths
 from ..releases.bisect import release_range
-from ..releases.later_turns_patch import DOCUMENTED_LIMIT
 from .doctor import Check
 from .liveness import REFUSED, SITUATION_WORDS, STUCK
 from .load import Findings
@@ -857,7 +856,7 @@ def _keep_after(found: Findings) -> str:
     if not after:
         return f"keep it on {found.fixed_in} if an approval can go unanswered"
     fixed = found.fixed_in
-    return f"keep it on {fixed} where {fixed} alone never compacts again: after {after}"
+    return f"keep it on {fixed} where {fixed} without it never compacts again: after {after}"
 
 
 def stop_new_sessions(found: Findings) -> str:
@@ -883,15 +882,15 @@ def short_action(found: Findings) -> str:
     wrap = "wrap the session in the workaround (`defer_compaction_while_pending`)"
     if not found.fixed_in:
         return (
-            f"**What to do.** On {_affected_span(found)}, {wrap} (notebook 06). Check the"
-            " sessions an affected release stored with the doctor (notebook 07)."
+            f"**What to do.** On {_affected_span(found)}, {wrap} (notebook 06). Check and repair"
+            " the sessions an affected release stored with the doctor (notebook 07)."
         )
     fixed = found.fixed_in
     keep = f"; {_keep_after(found)}"  # scoped by kind of call and mode, from the liveness sweep
     return (
         f"**What to do.** Upgrade to {fixed}. Until then, on {_affected_span(found)}, {wrap}{keep}"
-        " (notebook 06 gives the rule and its costs). Check the sessions an affected release"
-        " stored with the doctor (notebook 07)."
+        " (notebook 06 gives the rule and its costs). Check and repair the sessions an affected"
+        " release stored with the doctor (notebook 07)."
     )
 
 
