@@ -77,8 +77,8 @@ TERMS: tuple[Term, ...] = (
     Term(
         "compaction mode",
         r"compaction[_ ]modes?|`(?:input|auto|previous_response_id)` modes?",
-        "openai-agents' `compaction_mode`, what a compaction request carries: `input` the stored"
-        " items; `previous_response_id` only the last response's id; `auto` (the default) that id"
+        "what a compaction request carries (openai-agents' `compaction_mode`, `@openai/agents`'"
+        " `compactionMode`): `input` the stored items; `previous_response_id` only the last response's id; `auto` (the default) that id"
         " when the last response was stored, else the items.",
     ),
     Term(
@@ -90,7 +90,8 @@ TERMS: tuple[Term, ...] = (
     Term(
         "hook",
         r"hooks?|should_trigger_compaction",
-        "`should_trigger_compaction`, which says after each turn whether to compact. The study's"
+        "`should_trigger_compaction` (JavaScript: `shouldTriggerCompaction`), which says after"
+        " each turn whether to compact. The study's"
         " hook always says yes, so the session compacts after every turn.",
     ),
     Term(
@@ -114,15 +115,16 @@ TERMS: tuple[Term, ...] = (
     Term(
         "stand-in",
         r"stand-ins?",
-        "a local copy of the OpenAI Responses API's published rules, run in this process: it"
+        "a local copy of the OpenAI Responses API's published rules, run on this machine: it"
         " answers, and refuses (HTTP 400) what those rules refuse. Nothing is sent to the real"
         " API.",
     ),
     Term(
         "over HTTP",
         r"over HTTP",
-        "the SDK's own client sends each request over HTTP to the stand-in, served in this process"
-        " (no socket, no network).",
+        "the SDK's own client sends each request over HTTP to the stand-in, served on this"
+        " machine (openai-agents: in process, no socket; the other SDKs: on 127.0.0.1); nothing"
+        " reaches the network.",
     ),
     Term(
         "scripted model",
@@ -134,7 +136,7 @@ TERMS: tuple[Term, ...] = (
         "case",
         r"cases?",
         "one way through a pause, labelled `runner/decision/compaction/boundary`: `run` or"
-        " `run_streamed`; `approve` or `reject`; compaction `on` (the hook always says yes) or"
+        " `run_streamed` (the SDK's run, plain or streamed); `approve` or `reject`; compaction `on` (the hook always says yes) or"
         " `off`; the paused state kept in `memory` or carried as `json` (serialised and read"
         " back, as a second process would). 2×2×2×2 make the *sixteen cases*.",
     ),
