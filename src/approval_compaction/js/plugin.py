@@ -90,7 +90,7 @@ def answer(folder: Path = paths.DATA) -> str:
         f"{newest}), over HTTP to the *stand-in*, compacting after every turn: in `auto` mode "
         f"(default) `run()` throws at the pause ({code(any_call(pause.api_message))}), so "
         "nothing can be approved; in `input` mode the tool's output is stored without its call "
-        "and `run()` throws at the next question. A second bug, *the stall*, needs no approval: "
+        "and `run()` throws at the next question.\n\nA second bug, *the stall*, needs no approval: "
         f"from {stall.boundary.first_bad} on, compaction runs once, then never again.\n\n"
         "**What to do.** Teams: wrap the session with `js/workaround.mjs` (compaction waits "
         f"while a call has no output{_workaround_limit(js, folder)}). Maintainers: apply "
