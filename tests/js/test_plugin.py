@@ -28,7 +28,7 @@ def test_plugin_answer_names_both_patches_and_what_they_leave() -> None:
         said
     )
     # js-liveness.json: with both patches compaction still stops after 3 of the 5 situations
-    assert "with both, compaction still waits for it for good in 3 of 5 situations" in said
+    assert "with both, compaction waits for it for good (after 3 of the 5 pauses below)" in said
     assert "(the *pinned release*, also the newest)" in said  # r10: 11 never said it was both
     assert "from 0.19.0 on, compaction runs once, then never again" in said  # js-stall.json
 

@@ -79,8 +79,8 @@ def answer(folder: Path = paths.DATA) -> str:
     stuck = {r.scenario for r in rows if r.invariant == "compaction_runs" and not r.holds}
     situations = {r.scenario for r in rows} - {"clean"}  # clean: the control, no pause
     retire = (
-        ", and retire a call whose output never comes: with both, compaction still waits for"
-        f" it for good in {len(stuck)} of {len(situations)} situations (below)"
+        ", and retire a call whose output never comes: with both, compaction waits for it for"
+        f" good (after {len(stuck)} of the {len(situations)} pauses below)"
         if stuck
         else ""
     )
