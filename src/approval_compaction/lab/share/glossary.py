@@ -136,8 +136,8 @@ TERMS: tuple[Term, ...] = (
         "case",
         r"cases?",
         "one way through a pause, labelled `runner/decision/compaction/boundary`: `run` or"
-        " `run_streamed` (the SDK's run, plain or streamed); `approve` or `reject`; compaction `on` (the hook always says yes) or"
-        " `off`; the paused state kept in `memory` or carried as `json` (serialised and read"
+        " `run_streamed` (the SDK's run, plain or streamed); `approve` or `reject`; compaction"
+        " `on` (after every turn) or `off`; the paused state kept in `memory` or carried as `json` (serialised and read"
         " back, as a second process would). 2×2×2×2 make the *sixteen cases*.",
     ),
     Term(
