@@ -78,21 +78,22 @@ TERMS: tuple[Term, ...] = (
         "compaction mode",
         r"compaction[_ ]modes?|`(?:input|auto|previous_response_id)` modes?",
         "what a compaction request carries (openai-agents' `compaction_mode`, `@openai/agents`'"
-        " `compactionMode`): `input` the stored items; `previous_response_id` only the last response's id; `auto` (the default) that id"
-        " when the last response was stored, else the items.",
+        " `compactionMode`): `input` the stored items; `previous_response_id` only the last"
+        " response's id; `auto` (the default) that id when the last response was stored, else"
+        " the items.",
     ),
     Term(
         "auto, store=False",
         r"auto, store=False",
-        "`auto` mode while the agent sets `ModelSettings(store=False)`: no response is stored to"
-        " name, so `auto` sends the items, as `input` does.",
+        "`auto` mode while the agent sets `ModelSettings(store=False)` (JavaScript: `store:"
+        " false`): no response is stored to name, so `auto` sends the items, as `input` does.",
     ),
     Term(
         "hook",
         r"hooks?|should_trigger_compaction",
         "`should_trigger_compaction` (JavaScript: `shouldTriggerCompaction`), which says after"
-        " each turn whether to compact. The study's"
-        " hook always says yes, so the session compacts after every turn.",
+        " each turn whether to compact. The study's hook always says yes, so the session"
+        " compacts after every turn.",
     ),
     Term(
         "default trigger",
