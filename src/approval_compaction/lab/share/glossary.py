@@ -138,8 +138,9 @@ TERMS: tuple[Term, ...] = (
         r"cases?",
         "one way through a pause, labelled `runner/decision/compaction/boundary`: `run` or"
         " `run_streamed` (the SDK's run, plain or streamed); `approve` or `reject`; compaction"
-        " `on` (after every turn) or `off`; the paused state kept in `memory` or carried as `json` (serialised and read"
-        " back, as a second process would). 2×2×2×2 make the *sixteen cases*.",
+        " `on` (after every turn) or `off`; the paused state kept in `memory` or carried as"
+        " `json` (serialised and read back, as a second process would). 2×2×2×2 make the"
+        " *sixteen cases*.",
     ),
     Term(
         "stage",
