@@ -123,7 +123,7 @@ def answer(folder: Path = paths.DATA) -> str:
         "late: a new message starts a new run, leaving the call unanswered in the history."
         f"{refused}{dropped}\n\n"
         "**What to do.** LangChain maintainers: when a new run starts over an interrupt nobody "
-        "resumed, answer its open call (`langchain/fix/langchain-1.5.2.diff` does; "
+        "resumed, answer its call (`langchain/fix/langchain-1.5.2.diff` does; "
         "`data/report-langchain.md` is the issue), and make a late decision run its tool or say "
         f"it cannot. Teams on {found.version}: give each interrupt its decision before the next "
         "message, and trim so that no tool message is kept without its AI message."
@@ -144,7 +144,7 @@ def _late_approval(folder: Path) -> str:
         return ""
     fixed = any("+" in c.package for c in late)
     return (
-        " An approval sent after later questions never runs its tool"
+        "\n\nAn approval sent after later questions never runs its tool"
         + (", with the fix too" if fixed else "")
         + "."
     )
