@@ -468,6 +468,8 @@ NAMES_AN_SDK = {
     "wire/standin.py": "the public answer it reproduces cited (openai/openai-agents-js#760)",
     "lab/share/sanitize.py": "`javascript:` links and scripts, a browser's word, not the SDK's",
     "lab/share/render.py": "require.js and `javascript:` links, a browser's words",
+    "lab/share/glossary.py": "the collection's words: each SDK's spelling of a shared setting, "
+    "and the files that pin each release",
 }
 
 

@@ -45,8 +45,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".wire.app": ("standin_client", "standin_log"),
     # am I affected: the doctor's verdict, check, scan and repair
     ".doctor.check": ("check_config", "load_check", "run_check"),
-    # the invariants, each with what it means
-    ".analysis.properties": ("DEFINITIONS",),
 }
 # Modules the notebooks use as a whole (``paths.DATA``), by the name they are imported under.
 _MODULES: dict[str, str] = {"paths": ".paths"}

@@ -36,7 +36,17 @@ def test_plugin_answer_answer_names_each_kind_in_words_not_labels(found: AdkFind
     tokens-2, long_running)."""
     said = answer()
     assert not any(label in said for label in ("window-", "tokens-", "long_running", "liveness"))
-    assert "sliding window, overlap 1; token threshold, retention 0 or 2" in said
+    # adk-sweep.json: on 2.0.0..2.1.0 only the sliding window never compacts
+    assert "the sliding window (overlap 0 or 1) never compacts" in said
+    assert "the token threshold (retention 0 or 2) compacts there" in said
+
+
+def test_plugin_answer_is_short_and_scoped() -> None:
+    """Issue 61 (r13): 13's first screen ran to eight paragraphs; the answer is at most 90 words
+    and the action at most 60, scoped to the model the sweep ran on."""
+    answered, action = answer().split("**What to do.**")
+    assert len(answered.split()) <= 90 and len(action.split()) <= 60
+    assert "on a scripted model." in answered
 
 
 def test_plugin_answer_upgrade_is_the_first_release_after_the_last_liveness_bug(
@@ -46,7 +56,7 @@ def test_plugin_answer_upgrade_is_the_first_release_after_the_last_liveness_bug(
     still refused or stopped compacting after an abandoned or lost call."""
     verdicts = found.verdicts
     action = answer().split("**What to do.**")[1]
-    upgrade = action.split(" or later")[0].removeprefix(" Upgrade to ")
+    upgrade = action.split(" or later")[0].removeprefix(" Teams: upgrade to ")
     after = verdicts[[v.release for v in verdicts].index(upgrade) :]
     assert all(not v.violating for v in after)
     hand_picked = [
@@ -74,10 +84,9 @@ def test_plugin_answer_price_says_again_where_the_late_answer_was_unpaired_befor
     gone = [r for r in order[order.index(unpaired[0]) :] if r not in unpaired]
     assert gone  # the record this test is about: paired for a while, then unpaired again
     back = order[order.index(gone[-1]) + 1]
-    assert f"on {back} *resumed*" in said
-    assert "leaves its late answer apart from its call again, as on " in said
+    assert f"upgrade to {back} or later ({gone[0]}..{gone[-1]} keep the call but" in said
+    assert "its price: a late confirmation comes apart from its call again, as on " in said
     assert f"{unpaired[0]} to {order[order.index(gone[0]) - 1]}" in said
-    assert f"({gone[0]} to {gone[-1]} pair it)" in said
 
 
 def test_plugin_answer_states_each_release_s_verdict_as_the_record_does(found: AdkFinding) -> None:
@@ -85,10 +94,10 @@ def test_plugin_answer_states_each_release_s_verdict_as_the_record_does(found: A
     assert disagreements(answer(), found.verdicts) == {}
 
 
-def test_plugin_answer_says_what_the_search_sends_the_model_not_never_the_model() -> None:
+def test_plugin_answer_names_the_search_s_stall_and_its_patch() -> None:
     """Issue 61 (r6): 13 said a late answer reaches "never the model" while its own search table
-    showed `model_input_complete` broken on the pinned release (a long-running call whose result
-    never comes is sent to the model without it)."""
+    showed a long-running call whose result never comes sent to the model without it; r13: the
+    answer names that finding and its patch in one clause each (the body shows what it sends)."""
     from approval_compaction.lab.findings.searched import searched_cases
 
     said = answer()
@@ -98,8 +107,6 @@ def test_plugin_answer_says_what_the_search_sends_the_model_not_never_the_model(
         for c in searched_cases("adk")
         if "+" not in c.package and c.label == "new" and c.stops_compacting
     ]
-    sent = [c for c in stops if any(i == "model_input_complete" for i, _ in c.pairs)]
-    refused = [c for c in sent if any(i == "next_turn_accepted" for i, _ in c.pairs)]
-    assert sent, "the committed search sends the model a call without its result"
-    assert f"In {len(sent)} of them each later request to the model also carries that call" in said
-    assert f"the Responses API's rules refuse {len(refused)} (on the scripted model" in said
+    assert stops, "the committed search finds a call that stops compaction"
+    assert "a long-running call whose result never comes stops compaction for good" in said
+    assert "take `adk/fix/google-adk-2.13.0-long-running.diff`" in said

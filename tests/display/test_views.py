@@ -247,11 +247,12 @@ def test_views_scope_names_every_hook_answer_of_a_run_and_its_control() -> None:
 
 
 def test_views_scope_of_an_adk_run_names_the_apps_compaction_not_a_hook() -> None:
-    """Issue 61: ADK's titles said "hook always says yes"; ADK has no hook, its App compacts."""
+    """Issue 61: ADK's titles said "hook always says yes"; ADK has no hook, its App compacts;
+    r13: a setting is named as notebook 13 names it (not a "kind")."""
     run = CaseRun(Case(), "2.13.0", [], 0, 0, mode="window-0", sdk="adk")
     said = scope(run)
     assert said == (
-        "google-adk 2.13.0, compaction kind window-0, the App compacting after every invocation, "
+        "google-adk 2.13.0, setting window-0, the App compacting after every invocation, "
         "scripted model"
     )
     assert "hook" not in said

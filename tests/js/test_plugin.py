@@ -20,26 +20,33 @@ def test_plugin_is_registered_by_name_for_notebook_11() -> None:
     assert PLUGIN.answer is answer and PLUGIN.comment is comment and PLUGIN.driven is driven
 
 
-def test_plugin_answer_names_both_patches_and_what_the_first_leaves() -> None:
+def test_plugin_answer_names_both_patches_and_what_they_leave() -> None:
     """Issue 61: 11's answer recommended the pending call's fix alone while its own table showed
-    the patched SDK still stalling."""
+    the patched SDK still stalling; r13: the answer is short, the rest is in the body."""
     said = answer()
-    assert "`js/fix/agents-openai-0.20.0.diff`" in said
-    assert "`js/fix/agents-openai-0.20.0-stall.diff`" in said
-    assert "alone it leaves the stall" in said  # js-stall.json: the pending fix alone stalls
-    assert "With both, compaction still stops for good in 3 of the 5 *situations*" in said
+    assert "`js/fix/agents-openai-0.20.0.diff` and `js/fix/agents-openai-0.20.0-stall.diff`" in (
+        said
+    )
+    # js-liveness.json: with both patches compaction still stops after 3 of the 5 situations
+    assert "with both, compaction waits for it for good (after 3 of the 5 pauses below)" in said
     assert "(the *pinned release*, also the newest)" in said  # r10: 11 never said it was both
+    assert "from 0.19.0 on, compaction runs once, then never again" in said  # js-stall.json
+
+
+def test_plugin_answer_is_short_and_scoped() -> None:
+    """Issue 61 (r13): the first screen holds an answer of at most 90 words and an action of
+    at most 60, scoped to the release, the transport and the mode."""
+    answered, action = answer().split("**What to do.**")
+    assert len(answered.split()) <= 92 and len(action.split()) <= 60
+    assert "On 0.20.0 (the *pinned release*" in answered and "over HTTP" in answered
+    assert "in `auto` mode (default) `run()` throws at the pause" in answered
 
 
 def test_plugin_answer_states_where_the_workaround_is_not_enough() -> None:
     """Issue 61 (r9): 11's action said the workaround simply works, while its sweep
     (js-workaround-sweep.json) shows `auto, store=False` refused at the resume on 0.3.6..0.4.0."""
     said = answer()
-    assert "no case breaks an invariant with it on 0.4.1..0.20.0" in said
-    assert "on 0.3.6..0.4.0, `store: false` (responses not stored; before 0.4.1" in said
-    # issue 61 (r12): that row's `auto` read as a mode the releases do not have
-    assert "there are no modes: the session compacts by `previous_response_id` only)" in said
-    assert "upgrade to 0.4.1 or later first" in said
+    assert "on 0.3.6..0.4.0 with `store: false`, upgrade to 0.4.1 first" in said
 
 
 def test_plugin_answer_without_the_sweep_is_one_line_naming_the_files(tmp_path: Path) -> None:

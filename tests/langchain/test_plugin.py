@@ -41,49 +41,41 @@ def test_plugin_answer_names_the_pinned_release_and_what_the_control_meets() -> 
     refused = {cell(r) for r in control if r.invariant == "compaction_runs"}
     assert refused == {"10 of 10 later turns refused (400 at /v1/chat/completions)",
                        "10 of 10 later turns refused (400 at /v1/responses)"}  # fmt: skip
-    assert "With no compaction step at all, the *stand-in*" in said
-    assert "refuses 10 of 10 later questions (HTTP 400)" in said
-    assert "(the most refused of 10: keep-1 0, keep-2 1, trim 3)" in said
+    assert "with no compaction step the *stand-in* then refuses 10 of 10 later questions" in said
+    assert "a step only hides the call, or not" in said  # the per-step counts: the body's table
 
 
-def test_plugin_answer_says_what_the_search_finds_the_patch_leaves() -> None:
-    """The patched situations all read usable, while the search finds sequences on the patched
-    package where the docs' trim step sends a call's output without its call: the answer says
-    both, from the committed searches. Issue 61 (r6): it said the trim step "still" cuts, as if
-    the release did so too; the release's search finds no such sequence, and the answer says
-    that instead."""
+def test_plugin_answer_is_short_and_acts_on_what_the_patch_leaves() -> None:
+    """Issue 61 (r13): 14's first screen ran to eight paragraphs; the answer is at most 90 words,
+    the action at most 60. The search finds sequences on the patched package where the docs'
+    trim step keeps a call's output without its call (issue 61, r7: the action says how to
+    trim); r10: teams on the released package get an action until the fix lands."""
     from approval_compaction.lab.findings.searched import searched_cases
 
+    answered, action = answer().split("**What to do.**")
+    assert len(answered.split()) <= 90 and len(action.split()) <= 60
     left = [c for c in searched_cases("langchain") if "+" in c.package and c.label == "new"]
     assert left and {c.mode for c in left} == {"trim"}
-    refused = sum(any(name == "next_turn_accepted" for name, _ in c.pairs) for c in left)
+    assert "trim so that no tool message is kept without its AI message" in action
+    assert "give each interrupt its decision before the next message" in action
+    assert "`langchain/fix/langchain-1.5.2.diff` does" in action
+
+
+def test_plugin_answer_says_a_late_approval_never_runs_its_tool_with_the_fix_too() -> None:
+    """Issue 61 (r13): the search breaks `decision_enforced` in *resumed* (approved once, run
+    0 times) on the release and with the fix, and 14 never said so; the answer says it, and the
+    action asks for a late decision that runs its tool or says it cannot."""
+    from approval_compaction.lab.findings.searched import searched_cases
+
+    late = [
+        c
+        for c in searched_cases("langchain")
+        if c.known_as == "resumed" and ("decision_enforced", "-") in c.pairs
+    ]
+    assert {"+" in c.package for c in late} == {True, False}
     said = answer()
-    sent = sum(
-        any(n in ("next_turn_input_paired", "compaction_input_paired") for n, _ in c.pairs)
-        for c in left
-    )
-    both = "both" if len(left) == 2 else "each"
-    assert (
-        f"finds {len(left)} sequences no situation has, {both} on the patched package with the "
-        f"docs' trim step over Chat Completions: a later call's output is sent without its call "
-        f"in {sent}"
-    ) in said
-    # issue 61 (r12): a finding that only stores the output was said to send it
-    if len(left) > sent:
-        assert f"stored without it in {len(left) - sent}" in said
-    assert "still" not in said
-    released = [c for c in searched_cases("langchain") if "+" not in c.package]
-    trim = [c for c in released if c.mode == "trim"]
-    assert trim and not any(name.endswith("_paired") for c in trim for name, _ in c.pairs)
-    assert "On the release the search finds no trim sequence that sends an output without" in said
-    assert f"the API refuses the next question in {refused}" in said
-    assert "every later question of these three situations in every setting, the control" in said
-    # issue 61 (r7): the answer recommended the patch with no action for what the search finds
-    # it leaves in the trim step
-    action = said.split("**What to do.**")[1]
-    assert "should trim so that no tool message is kept without the AI message" in action
-    # issue 61 (r10): no action for teams on the released package until the fix lands
-    assert "give each interrupt its decision before the user's next message" in action
+    assert "An approval sent after later questions never runs its tool, with the fix too" in said
+    assert "make a late decision run its tool or say it cannot" in said
 
 
 def test_plugin_answer_names_the_late_decision_apart_from_one_that_never_comes() -> None:
@@ -92,7 +84,6 @@ def test_plugin_answer_names_the_late_decision_apart_from_one_that_never_comes()
     stored call without its answer too."""
     said = answer()
     assert "a decision that never comes, or comes late: " in said
-    assert "leaves its answer and its call apart" in said
     assert "stores or summarises" not in said
 
 

@@ -16,12 +16,13 @@ def _code(name: str) -> str:
 
 def test_ownership_javascript_notebook_runs_no_python_sdk_and_folds_no_live_cases() -> None:
     """The r4 reading: 11 ran the sixteen cases live only to fold them, then showed them again
-    from data/js-modes.json, and re-ran Python 0.23.1, which notebook 01 shows."""
+    from data/js-modes.json, and re-ran Python 0.23.1, which notebook 01 shows. r13: the pinned
+    release's modes table repeated the sweep's last row; the sweep's table (from data) stays."""
     recorded = provenance.load(paths.DATA_FILES.notebooks)["11-javascript.ipynb"]
     assert recorded.sdk_runs == 0
     code = _code("11-javascript.ipynb")
     assert "fold_frame" not in code and "run_case(" not in code
-    assert "js_modes_frame" in code
+    assert "js_ranges_frame(found.sweep)" in code and "js_modes_frame" not in code
 
 
 def test_ownership_your_session_leaves_the_store_verdict_and_heal_to_notebook_07() -> None:

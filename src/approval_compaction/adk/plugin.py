@@ -111,7 +111,6 @@ def answer(folder: Path = paths.DATA) -> str:
     each compaction kind by its settings (``finding.COLUMNS``), each situation by what happened
     (``liveness.SITUATION_WORDS``); with the caveat that bounds it: ADK's own summariser reads
     text."""
-    from ..lab.findings.liveness import SITUATION_WORDS
     from ..lab.findings.verdict import AFFECTED, BUG, NEVER_RUNS, of
     from ..lab.releases.bisect import marked_ranges
     from ..lab.releases.driven import NEVER_COMPACTED
@@ -140,24 +139,6 @@ def answer(folder: Path = paths.DATA) -> str:
     bugs = pinned.of_kind(BUG)
     searched = [x for x in bugs if x.situation.endswith(SEARCHED)]
     late = [x for x in bugs if x not in searched and x.state == "unpaired"]
-    left = "; ".join(
-        f"after {SITUATION_WORDS.get(x.situation, x.situation)} ({kinds(x.modes)})" for x in late
-    )
-    late_text = (
-        f"\n\nOf the hand-picked situations, only a late answer is left: {left}, the answer "
-        "reaches ADK's summariser without its call."
-        if late
-        else ""
-    )
-    count = sum(int(x.situation.split()[0]) for x in searched)
-    stalls = sorted({m for x in searched for m in x.modes})
-    found_text = (
-        f"\n\nA search over ADK's own moves finds {count} more conversations where a long-running "
-        f"call whose result never comes stops compaction for good ({kinds(stalls)})."
-        + _sent_said(folder, adk.version)
-        if searched
-        else ""
-    )
     idle = {v.release: any(NEVER_COMPACTED in m.severity for m in v.modes) for v in adk.verdicts}
     quiet = marked_ranges(order, idle)
     never = list(  # the kinds that never compact on those releases (the others compact there)
@@ -169,86 +150,58 @@ def answer(folder: Path = paths.DATA) -> str:
             if NEVER_COMPACTED in m.severity
         )
     )
-    others = len({m.mode for v in adk.verdicts for m in v.modes}) > len(never)
-    but = "; the other settings compact there" if others else ""
+    modes = dict.fromkeys(m.mode for v in adk.verdicts for m in v.modes)
+    others = [m for m in modes if m not in never]
+
+    def named(modes: list[str]) -> str:  # "sliding window (overlap 0 or 1)"
+        said = kinds(modes)
+        plain = ";" in said or ", " not in said
+        return said if plain else said.replace(", ", " (", 1) + ")"
+
+    but = f"; the {named(others)} compacts there" if others else ""
     never_text = (
-        f" On {', '.join(quiet)} the App's compaction never runs ({kinds(never)}), so its "
-        f"cases pass without testing anything{but}."
+        f" On {', '.join(quiet)} the {named(never)} never compacts, so those runs test "
+        f"nothing{but}."
         if quiet
         else ""
     )
-    since = f" From {fixed_from} on, every release keeps the call." if fixed_from else ""
-    upgrade = _upgrade(adk.verdicts, bad, fixed_from)
-    late_said = (
-        "A late answer reaches only the summariser, not the model. ADK's own summariser "
-        "(`LlmEventSummarizer`) renders events as text, so no API refuses it: keep it, or make "
-        "yours send what it is given as text."
-    )
-    remains = [late_said] if late else []
-    remains += [STALL_ACTION] if searched else []
-    patch_said = f"\n\n{PATCH_SAID}" if late else ""
-    paths_said = (
-        ", on a scripted model (its answers scripted in process, no HTTP) and over HTTP with "
-        "ADK's `OpenAIResponsesLlm` model"
-        if adk.over_http
+    since = f" From {fixed_from} on, every release keeps it." if fixed_from else ""
+    left = [
+        "a late answer reaches ADK's summariser without its call" if late else "",
+        "a long-running call whose result never comes stops compaction for good"
+        if searched
+        else "",
+    ]
+    left_text = (
+        f" On {adk.version}, the *pinned release*, what is left comes later: "
+        f"{' and '.join(x for x in left if x)}."
+        if any(left)
         else ""
     )
+    give = ", and give every long-running call its result, late if need be" if searched else ""
+    patch = f" ADK maintainers: take `adk/fix/{LONG_RUNNING_PATCH}`;" if searched else ""
     return (  # the action second, so that it shows on the first screen
-        f"**Answer.** Yes: `google-adk` {', '.join(hit)} lose the call waiting for confirmation."
-        f"{never_text}{since}\n\n"
-        f"**What to do.** {upgrade}\n\n"
-        f"On {adk.version}, the pinned release, none of the sixteen cases breaks an invariant in "
-        f"any compaction setting{paths_said}. What breaks one comes later: a situation, or a "
-        f"search's finding.{late_text}{found_text}\n\n"
-        f"{' '.join(remains)}{patch_said} `data/report-adk.md` is "
-        "the issue for adk-python, with its tests and patches for what remains."
+        f"**Answer.** Yes: `google-adk` {' and '.join(hit)} lose the call waiting for "
+        f"confirmation, on a scripted model.{never_text}{since}{left_text}\n\n"
+        f"**What to do.** Teams: {_upgrade(adk.verdicts, bad, fixed_from)}{give}.{patch} "
+        "`data/report-adk.md` is the issue."
     )
 
 
-# What adk-python's maintainers can take for the late answer (the patched column of 13's table).
-PATCH_SAID = (
-    "ADK maintainers: `adk/fix/google-adk-2.13.0.diff` hands the summariser a late long-running "
-    "result with its call in most settings; a late confirmation still comes alone."
-)
+# The patch for a long-running call whose result never comes (the search's finding).
+LONG_RUNNING_PATCH = "google-adk-2.13.0-long-running.diff"
 
-# What a team does about a long-running call whose result never comes (the search's finding).
-STALL_ACTION = (
-    "Give every long-running call its result, late if need be: one whose result never comes "
-    "stops compaction."
-)
-
-
-def _sent_said(folder: Path, version: str) -> str:
-    """What the search's conversations that stop compaction on ``version`` also send the model:
-    the call without its result (``model_input_complete``), and how many of those requests the
-    Responses API's rules refuse (``next_turn_accepted``, judged in process on the scripted
-    model); "" when none sends it."""
-    from ..lab.findings.searched import searched_cases
-
-    stops = [
-        c
-        for c in searched_cases("adk", folder)
-        if c.package == version and c.label == "new" and c.stops_compacting
-    ]
-    sent = [c for c in stops if any(i == "model_input_complete" for i, _ in c.pairs)]
-    refused = [c for c in sent if any(i == "next_turn_accepted" for i, _ in c.pairs)]
-    if not sent:
-        return ""
-    return (
-        f" In {len(sent)} of them each later request to the model also carries that call without "
-        f"its result; the Responses API's rules refuse {len(refused)} (on the scripted model; the "
-        "search's table below). "
-        "`adk/fix/google-adk-2.13.0-long-running.diff` keeps such a call open only in the "
-        "newest invocation."
-    )
+# A late answer in few words, by situation (the upgrade's price).
+LATE_WORDS = {"resumed": "a late confirmation", "long_running": "a late long-running result"}
 
 
 def _upgrade(verdicts: Sequence[ReleaseVerdict], bad: Sequence[int], fixed_from: str) -> str:
     """13's upgrade: the first release after the last one that loses the call or never compacts
     (``bad``, by index) or has a hand-picked situation refused, stopped or growing by a bug (the
     late answer is what the pinned release still leaves; the search runs on the pinned one only),
-    and why not ``fixed_from``, the first that keeps the call."""
-    from ..lab.findings.liveness import REFUSED, SITUATION_WORDS, STUCK
+    with why not ``fixed_from`` (the first that keeps the call) and its price: a late answer it
+    leaves apart from its call again."""
+    from ..lab.findings.liveness import REFUSED, STUCK
     from ..lab.findings.verdict import BUG, STATE_WORDS, UNPAIRED
     from .finding import SEARCHED
 
@@ -262,35 +215,22 @@ def _upgrade(verdicts: Sequence[ReleaseVerdict], bad: Sequence[int], fixed_from:
     settled = order[harmful[-1] + 1] if harmful and harmful[-1] + 1 < len(order) else ""
     between = verdicts[order.index(fixed_from) : order.index(settled)] if settled else []
     if not (fixed_from and settled and between):
-        return f"Upgrade to {settled or fixed_from or 'a fixed release'} or later."
+        return f"upgrade to {settled or fixed_from or 'a fixed release'} or later"
     kept = [x for v in between for x in v.of_kind(BUG) if x.state != UNPAIRED]
-    names = " or ".join(
-        dict.fromkeys(SITUATION_WORDS.get(x.situation, x.situation).partition(";")[0] for x in kept)
-    )
-    verbs = {REFUSED: "is refused", STUCK: "never compacts again"}  # in plain words
+    verbs = {REFUSED: "refuse", STUCK: "stop compacting"}  # in plain words
     states = " or ".join(dict.fromkeys(verbs.get(x.state, STATE_WORDS[x.state]) for x in kept))
     before = {x.situation for x in between[-1].of_kind(BUG) if x.state == UNPAIRED}
     at = verdicts[order.index(settled)]
     priced = [x.situation for x in at.of_kind(BUG) if x.state == UNPAIRED]
     priced = [s for s in dict.fromkeys(priced) if s not in before]  # late answers it begins
-    price = (  # its own paragraph
-        f"\n\nThe price: on {settled} "
-        + " and ".join(
-            f"*{s}* ({SITUATION_WORDS.get(s, s).partition(';')[0]}) leaves its late answer "
-            "apart from its call " + _unpaired_before(verdicts[: order.index(settled)], s)
-            for s in priced
-        )
-        + f". {settled} summarises a confirmation call still waiting once a newer invocation "
-        "exists, as a *dead call* (one whose answer may never come), so compaction goes on; "
-        "its late answer then reaches the summariser alone."
-        if priced
-        else ""
+    price = "".join(
+        f"; its price: {LATE_WORDS.get(s, s)} comes apart from its call "
+        + _unpaired_before(verdicts[: order.index(settled)], s).partition(" (")[0]
+        for s in priced
     )
     return (
-        f"Upgrade to {settled} or later: from {fixed_from} on every release keeps the call in "
-        f"every setting, but through {between[-1].release}, after {names}, a session still "
-        f"{states} "
-        f"(the verdict table below).{price}"
+        f"upgrade to {settled} or later ({fixed_from}..{between[-1].release} keep the call but "
+        f"{states} after an unanswered or lost call{price})"
     )
 
 

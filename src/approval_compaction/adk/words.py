@@ -19,7 +19,7 @@ KINDS: tuple[Kind, ...] = get_args(Kind)
 # ADK has no hook: an App's events compaction runs after each invocation, or is not configured.
 WORDS = Words(
     package="google-adk",
-    mode="compaction kind {mode}",
+    mode="setting {mode}",
     hooks={"on": "the App compacting after every invocation", "off": "no compaction"},
     models={"scripted": "scripted model", "responses": "OpenAIResponsesLlm over HTTP"},
 )

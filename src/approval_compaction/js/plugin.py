@@ -56,10 +56,10 @@ def comment(folder: Path, which: str) -> Comment:
 
 
 def answer(folder: Path = paths.DATA) -> str:
-    """Notebook 11's answer: whether the JS SDK loses the call too, where ``run()`` raises, on
-    which releases; the second bug (the stall: compaction runs once, then never again) and what
-    each of the SDK's two patches changes, from the plain conversation and the liveness
-    situations; what a team and a maintainer do."""
+    """Notebook 11's answer, short (issue 61, r13): whether the JS SDK loses the call too and
+    where ``run()`` throws, in the two modes that differ, on how many releases; the second bug
+    (the stall) in one sentence; what a team and a maintainer do, with where the workaround is
+    not enough and what both patches still leave (their evidence is in the body)."""
     from ..formats.markdown import code
     from ..lab.findings.headlines import HeadlineError, any_call
     from .finding import load_js, load_js_liveness
@@ -70,51 +70,32 @@ def answer(folder: Path = paths.DATA) -> str:
     stall = load_stall(folder)
     if js is None or stall is None:
         raise HeadlineError("the answers need data/js-sweep.json, js-modes.json, js-stall.json")
-    pause, later = js.plan("auto"), js.plan("input")
+    pause = js.plan("auto")
     hit = sorted({r.sdk_version for r in js.sweep if r.violating})
-    releases = len({r.sdk_version for r in js.sweep})
-
-    def stalls(variant: str) -> bool:  # the plain conversation stops compacting
-        return not stall.conversation(js.version, variant).compaction_runs
-
+    versions = sorted({r.sdk_version for r in js.sweep}, key=_key)
+    newest = ", also the newest" if versions[-1] == js.version else ""
     both = f"{js.version}+{BOTH.name}"
     rows = [r for r in load_js_liveness(folder) if r.sdk_version == both]
     stuck = {r.scenario for r in rows if r.invariant == "compaction_runs" and not r.holds}
     situations = {r.scenario for r in rows} - {"clean"}  # clean: the control, no pause
-    alone = "; alone it leaves the stall" if stalls(FIX.name) else ""
-    waits = (
-        f"\n\nWith both, compaction still stops for good in {len(stuck)} of the {len(situations)} "
-        "*situations* (ways a pause leaves a session; the table below adds *clean*, no pause, "
-        "as the control): those that leave a *dead "
-        "call*, whose output may never come. The workaround *retires* such a call (removes it "
-        "from the store), so it keeps compacting in every situation, past the stall too; the "
-        "patched session must retire it too."
+    retire = (
+        ", and retire a call whose output never comes: with both, compaction waits for it for"
+        f" good (after {len(stuck)} of the {len(situations)} pauses below)"
         if stuck
         else ""
     )
-    versions = sorted({r.sdk_version for r in js.sweep}, key=_key)
-    newest = ", also the newest" if versions[-1] == js.version else ""
     return (
-        f"**Answer.** Yes. On `@openai/agents` {js.version} (the *pinned release*{newest}), "
-        "over HTTP to the *stand-in* (a local copy of the Responses API's rules; *refused*: it "
-        "answers HTTP 400), when the session compacts after every turn:\n\n"
-        "- `auto` mode (the default, while responses are stored): `run()` throws at the pause "
-        f"({code(any_call(pause.api_message))}), so nothing can be approved;\n"
-        "- `input` mode: the tool's output is stored without its call, and `run()` throws on "
-        f"the next question ({code(any_call(later.api_message))}).\n\n"
-        f"{len(hit)} of {releases} releases with the compaction session ({versions[0]}, its "
-        f"first, to {versions[-1]}) break an *invariant* (a rule a run must keep, such as "
-        '"every output follows its call") in at least one mode.\n\n'
-        f"A second bug, *the stall*, needs no approval: from {stall.boundary.first_bad} on, "
-        "when the compaction endpoint answers as documented, compaction runs once and never "
-        "again.\n\n"
-        "**What to do.** A team wraps its session with `js/workaround.mjs`: compaction waits "
-        "while the latest *model exchange* (the last request to the model and its answer) "
-        f"holds a call without its output{_workaround_limit(js, folder)}.\n\n"
-        f"A maintainer applies both patches: `js/fix/{FIX.name}` (*the pending call's fix*: "
-        f"the session waits the same way{alone}) and `js/fix/{STALL_PATCH}` "
-        f"(*the stall's fix*). Issues to file: `data/report-js.md`, "
-        f"`data/report-js-stall.md`.{waits}"
+        f"**Answer.** Yes, in some mode on {len(hit)} of {len(versions)} releases with the "
+        f"compaction session ({versions[0]}..{versions[-1]}). On {js.version} (the *pinned release*"
+        f"{newest}), over HTTP to the *stand-in*, compacting after every turn: in `auto` mode "
+        f"(default) `run()` throws at the pause ({code(any_call(pause.api_message))}), so "
+        "nothing can be approved; in `input` mode the tool's output is stored without its call "
+        "and `run()` throws at the next question.\n\nA second bug, *the stall*, needs no approval: "
+        f"from {stall.boundary.first_bad} on, compaction runs once, then never again.\n\n"
+        "**What to do.** Teams: wrap the session with `js/workaround.mjs` (compaction waits "
+        f"while a call has no output{_workaround_limit(js, folder)}). Maintainers: apply "
+        f"`js/fix/{FIX.name}` and `js/fix/{STALL_PATCH}`{retire}; file `data/report-js.md`, "
+        "`data/report-js-stall.md`."
     )
 
 
@@ -123,33 +104,24 @@ def _key(version: str) -> tuple[int, ...]:
 
 
 def _workaround_limit(found: JsFinding, folder: Path) -> str:
-    """Where the workaround is not enough, from its sweep: the ranges where a mode still
-    breaks an invariant with it, and what that mode meets there (none when proven everywhere)."""
+    """Where the workaround is not enough, from its sweep, as a bracket: the ranges where a
+    mode still breaks an invariant with it, and the release to upgrade to first (none when it
+    is proven everywhere)."""
     from ..formats.markdown import code
     from .finding import COLUMNS
-    from .report import js_workaround_ranges
 
-    fixed, ranges = found.workaround, js_workaround_ranges(folder)
-    if fixed is None or ranges is None:
+    fixed = found.workaround
+    if fixed is None or not fixed.proven:
         return ""
-    met = {(w, c): str(v) for w, row in ranges.iterrows() for c, v in row.items()}
+    named = {"auto, store=False": "`store: false`"}
     left = [
-        f"on {where}, {code(COLUMNS.get(p, p))} still meets {met[(where, COLUMNS.get(p, p))]}"
+        f"on {where} with {named.get(COLUMNS.get(p, p), code(COLUMNS.get(p, p)))}"
         for where, plans in fixed.unproven_ranges()
         for p in plans
     ]
-    if not left or not fixed.proven:
+    if not left:
         return ""
-    first = fixed.proven[0]
-    said = "; ".join(left).replace(
-        "`auto, store=False`",
-        "`store: false` (responses not stored; before 0.4.1 there are no modes: the session "
-        "compacts by `previous_response_id` only)",
-    )
-    return (
-        f"; no case breaks an invariant with it on {', '.join(fixed.ranges())}, but {said}: "
-        f"there, upgrade to {first} or later first"
-    )
+    return f"; {'; '.join(left)}, upgrade to {fixed.proven[0]} first"
 
 
 def exports() -> list[tuple[ExportRecord, Any]]:

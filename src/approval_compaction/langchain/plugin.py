@@ -85,12 +85,12 @@ def _refused(row: LivenessRecord) -> int:
 
 
 def answer(folder: Path = paths.DATA) -> str:
-    """Notebook 14's answer: the releases affected (a case breaks an invariant); what a decision
-    that never comes leaves with no compaction step at all (the ``none`` control) and what each
-    compaction step changes of it, counted from the pinned release's liveness runs; the late
-    answer; and what the maintainer's patch leaves, from the committed data."""
-    from ..lab.findings.liveness import SITUATION_WORDS
-    from ..lab.findings.verdict import AFFECTED, BUG, UNPAIRED, of
+    """Notebook 14's answer, short (issue 61, r13): the releases affected (a case breaks an
+    invariant); what a decision that never comes leaves with no compaction step at all (the
+    ``none`` setting), counted from the pinned release's liveness runs; what the search finds of
+    a late approval (the tool never runs), with the fix too; what maintainers and teams do. The
+    per-step counts, the patched tables and the search's trim findings are in the body."""
+    from ..lab.findings.verdict import AFFECTED
     from ..lab.releases.bisect import marked_ranges
     from .report import SITUATIONS
     from .sweep import CONTROLS
@@ -98,71 +98,55 @@ def answer(folder: Path = paths.DATA) -> str:
     found = _found(folder)
     order = [v.release for v in found.verdicts]
     hit = marked_ranges(order, {v.release: v.word == AFFECTED for v in found.verdicts})
-    pinned = of(found.verdicts, found.version)
     swept = f"{order[0]}..{order[-1]}, {len(order)} releases"
     cases = (
-        f"`langchain` {', '.join(hit)} lose or orphan a call in the 16 cases ({swept} swept)"
+        f"`langchain` {', '.join(hit)} lose or orphan a call in the sixteen cases ({swept} swept)"
         if hit
         else f"No: no `langchain` 1.x release ({swept}) loses the call waiting for a decision in "
-        "the 16 cases"
+        "the sixteen cases"
     )
     rows = [
         r for r in found.liveness if r.invariant == "compaction_runs" and r.scenario in SITUATIONS
     ]
     controls = {plan.label for plan in CONTROLS}
     control = [r for r in rows if r.mode in controls]
-    said = []
-    if any(_refused(r) for r in control):
-        hit_by = list(dict.fromkeys(r.scenario for r in control if _refused(r)))
-        most = max(_refused(r) for r in control)
-        turns = max(r.turns for r in control)
-        per_step: dict[str, set[int]] = {}
-        for r in rows:
-            if r.mode not in controls and r.scenario in hit_by:
-                per_step.setdefault(r.mode.split()[0], set()).add(_refused(r))
-        steps = ", ".join(f"{step} {max(n)}" for step, n in per_step.items())
-        names = ", ".join(f"*{s}* ({SITUATION_WORDS[s]})" for s in hit_by)
-        said.append(f"What breaks is a decision that never comes, or comes late: {names}.")
-        said.append(
-            "A later message starts a new run, and the call stays in the history with nothing "
-            "answering it. With no compaction step at all, the *stand-in* (a local copy of the "
-            f"API's rules, below) refuses {most} of {turns} later questions (HTTP 400). A "
-            "compaction step adds no refusal: it hides the call "
-            f"or not, by where it cuts (the most refused of {turns}: {steps})."
-        )
-    late = [v for v in pinned.of_kind(BUG) if v.state == UNPAIRED]
-    if late:
-        names = ", ".join(f"*{v.situation}*" for v in late)
-        settings = {r.mode for r in rows if r.mode not in controls}
-        every = all(settings <= set(v.modes) for v in late)
-        also = any(r.resume_unpaired for r in control if r.scenario in {v.situation for v in late})
-        said.append(
-            f"In {names}, the decision sent after later questions leaves its answer and its "
-            "call apart"
-            + (" in every compaction setting" if every else "")
-            + (", and with none (the control) too." if also else ".")
-        )
-    left = "\n\n".join(said) or "No situation fails by a bug."
-    patched = [r for r in found.patched if r.invariant == "compaction_runs"]
-    healed = bool(patched) and all(r.session_usable for r in patched)
-    healed = healed and all(r.resume_paired is not False for r in patched)
-    fix = (
-        "With `langchain/fix/langchain-1.5.2.diff`, which answers each such call with a tool "
-        "message saying it did not run, the API answers every later question of these three "
-        "situations in every setting, the control too, and every late answer keeps its call "
-        "(the ten later questions each situation asks; the search below finds more)."
-        if healed
-        else "The patch in `langchain/fix/` does not yet heal every situation."
+    refused = (
+        f" On {found.version}, the pinned release, with no compaction step the *stand-in* then "
+        f"refuses {max(_refused(r) for r in control)} of {max(r.turns for r in control)} later "
+        "questions; a step only hides the call, or not."
+        if any(_refused(r) for r in control)
+        else ""
     )
-    beyond = _search_left(folder)
+    dropped = _late_approval(folder)
     return (
-        f"**Answer.** {cases}. On {found.version}, the pinned release, compaction is not what "
-        f"breaks a conversation either.\n\n{left}\n\n**What to do.** LangChain maintainers: "
-        "when a new run starts over an interrupt nobody resumed, answer its open call in "
-        f"`HumanInTheLoopMiddleware` before the model sees it. Teams on {found.version}: give each "
-        "interrupt its decision before the user's next message (as in the 16 cases); an "
-        f"interrupt left behind is what breaks.\n\n{fix} `data/report-langchain.md` "
-        "is the issue, with its test and patch." + (f"\n\n{beyond}" if beyond else "")
+        f"**Answer.** {cases}, over HTTP. What breaks is a decision that never comes, or comes "
+        "late: a new message starts a new run, leaving the call unanswered in the history."
+        f"{refused}{dropped}\n\n"
+        "**What to do.** LangChain maintainers: when a new run starts over an interrupt nobody "
+        "resumed, answer its call (`langchain/fix/langchain-1.5.2.diff` does; "
+        "`data/report-langchain.md` is the issue), and make a late decision run its tool or say "
+        f"it cannot. Teams on {found.version}: give each interrupt its decision before the next "
+        "message, and trim so that no tool message is kept without its AI message."
+    )
+
+
+def _late_approval(folder: Path) -> str:
+    """What the search finds of an approval sent after later questions: the tool never runs
+    (``decision_enforced``), on the release and, if so, with the fix too; "" when not found."""
+    from ..lab.findings.searched import searched_cases
+
+    late = [
+        c
+        for c in searched_cases("langchain", folder)
+        if c.known_as == "resumed" and any(name == "decision_enforced" for name, _ in c.pairs)
+    ]
+    if not late:
+        return ""
+    fixed = any("+" in c.package for c in late)
+    return (
+        "\n\nAn approval sent after later questions never runs its tool"
+        + (", with the fix too" if fixed else "")
+        + "."
     )
 
 

@@ -77,21 +77,23 @@ TERMS: tuple[Term, ...] = (
     Term(
         "compaction mode",
         r"compaction[_ ]modes?|`(?:input|auto|previous_response_id)` modes?",
-        "openai-agents' `compaction_mode`, what a compaction request carries: `input` the stored"
-        " items; `previous_response_id` only the last response's id; `auto` (the default) that id"
-        " when the last response was stored, else the items.",
+        "what a compaction request carries (openai-agents' `compaction_mode`, `@openai/agents`'"
+        " `compactionMode`): `input` the stored items; `previous_response_id` only the last"
+        " response's id; `auto` (the default) that id when the last response was stored, else"
+        " the items.",
     ),
     Term(
         "auto, store=False",
         r"auto, store=False",
-        "`auto` mode while the agent sets `ModelSettings(store=False)`: no response is stored to"
-        " name, so `auto` sends the items, as `input` does.",
+        "`auto` mode while the agent sets `ModelSettings(store=False)` (JavaScript: `store:"
+        " false`): no response is stored to name, so `auto` sends the items, as `input` does.",
     ),
     Term(
         "hook",
         r"hooks?|should_trigger_compaction",
-        "`should_trigger_compaction`, which says after each turn whether to compact. The study's"
-        " hook always says yes, so the session compacts after every turn.",
+        "`should_trigger_compaction` (JavaScript: `shouldTriggerCompaction`), which says after"
+        " each turn whether to compact. The study's hook always says yes, so the session"
+        " compacts after every turn.",
     ),
     Term(
         "default trigger",
@@ -115,14 +117,15 @@ TERMS: tuple[Term, ...] = (
         "stand-in",
         r"stand-ins?",
         "a local copy of the OpenAI API's rules (the Responses API and Chat Completions) as public"
-        " sources show them (its docs, public bug reports), run in this process: it answers, and"
+        " sources show them (its docs, public bug reports), run on this machine: it answers, and"
         " refuses (HTTP 400) what those rules refuse. Nothing is sent to the real API.",
     ),
     Term(
         "over HTTP",
         r"over HTTP",
-        "the SDK's own client sends each request over HTTP to the stand-in, served in this process"
-        " (no socket, no network).",
+        "the SDK's own client sends each request over HTTP to the stand-in, served on this"
+        " machine (openai-agents: in process, no socket; the other SDKs: on 127.0.0.1); nothing"
+        " reaches the network.",
     ),
     Term(
         "scripted model",
@@ -134,9 +137,10 @@ TERMS: tuple[Term, ...] = (
         "case",
         r"cases?",
         "one way through a pause, labelled `runner/decision/compaction/boundary`: `run` or"
-        " `run_streamed`; `approve` or `reject`; compaction `on` (the hook always says yes) or"
-        " `off`; the paused state kept in `memory` or carried as `json` (serialised and read"
-        " back, as a second process would). 2×2×2×2 make the *sixteen cases*.",
+        " `run_streamed` (the SDK's run, plain or streamed); `approve` or `reject`; compaction"
+        " `on` (after every turn) or `off`; the paused state kept in `memory` or carried as"
+        " `json` (serialised and read back, as a second process would). 2×2×2×2 make the"
+        " *sixteen cases*.",
     ),
     Term(
         "stage",
