@@ -29,7 +29,7 @@ def test_plugin_answer_names_both_patches_and_what_they_leave() -> None:
     )
     # js-liveness.json: with both patches compaction still stops after 3 of the 5 situations
     assert "with both, compaction waits for it for good (after 3 of the 5 pauses below)" in said
-    assert "(the *pinned release*, also the newest)" in said  # r10: 11 never said it was both
+    assert "(the pinned release, also the newest)" in said  # r10: 11 never said it was both
     assert "from 0.19.0 on, compaction runs once, then never again" in said  # js-stall.json
 
 
@@ -38,7 +38,7 @@ def test_plugin_answer_is_short_and_scoped() -> None:
     at most 60, scoped to the release, the transport and the mode."""
     answered, action = answer().split("**What to do.**")
     assert len(answered.split()) <= 92 and len(action.split()) <= 60
-    assert "On 0.20.0 (the *pinned release*" in answered and "over HTTP" in answered
+    assert "On 0.20.0 (the pinned release" in answered and "over HTTP" in answered
     assert "in `auto` mode (default) `run()` throws at the pause" in answered
 
 

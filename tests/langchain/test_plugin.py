@@ -41,7 +41,7 @@ def test_plugin_answer_names_the_pinned_release_and_what_the_control_meets() -> 
     refused = {cell(r) for r in control if r.invariant == "compaction_runs"}
     assert refused == {"10 of 10 later turns refused (400 at /v1/chat/completions)",
                        "10 of 10 later turns refused (400 at /v1/responses)"}  # fmt: skip
-    assert "with no compaction step the *stand-in* then refuses 10 of 10 later questions" in said
+    assert "with no compaction step the stand-in then refuses 10 of 10 later questions" in said
     assert "a step only hides the call, or not" in said  # the per-step counts: the body's table
 
 

@@ -16,6 +16,7 @@ from approval_compaction.lab.share.glossary import (
     START,
     TERMS,
     fill,
+    hand_defined,
     needed,
     used,
 )
@@ -79,3 +80,18 @@ def test_every_notebook_s_terms_blocks_are_the_glossary_s(path: Path) -> None:
     marked = [c.source for c in nb.cells if c.cell_type == "markdown"]
     assert START in marked[0]
     assert fill(marked) == marked
+
+
+def test_hand_defined_names_a_glossary_term_set_in_italics_outside_a_block() -> None:
+    block = fill([f"The doctor.\n\n{EMPTY}"])[0]
+    assert hand_defined(block) == []
+    assert hand_defined(f"{block}\n\nThe *doctor* is a command.") == ["doctor"]
+    assert hand_defined("A *hunk* and `*doctor*`? No: ```\n*doctor*\n```") == []
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem[:2])
+def test_no_notebook_defines_a_glossary_term_by_hand(path: Path) -> None:
+    """Issue 61 (r9-r13): each page defined the shared words a little differently."""
+    nb = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]  # nbformat is untyped
+    text = "\n\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    assert hand_defined(text) == []

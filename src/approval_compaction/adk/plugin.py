@@ -173,7 +173,7 @@ def answer(folder: Path = paths.DATA) -> str:
         else "",
     ]
     left_text = (
-        f" On {adk.version}, the *pinned release*, what is left comes later: "
+        f" On {adk.version}, the pinned release, what is left comes later: "
         f"{' and '.join(x for x in left if x)}."
         if any(left)
         else ""

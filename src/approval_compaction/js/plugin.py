@@ -86,8 +86,8 @@ def answer(folder: Path = paths.DATA) -> str:
     )
     return (
         f"**Answer.** Yes, in some mode on {len(hit)} of {len(versions)} releases with the "
-        f"compaction session ({versions[0]}..{versions[-1]}). On {js.version} (the *pinned release*"
-        f"{newest}), over HTTP to the *stand-in*, compacting after every turn: in `auto` mode "
+        f"compaction session ({versions[0]}..{versions[-1]}). On {js.version} (the pinned release"
+        f"{newest}), over HTTP to the stand-in, compacting after every turn: in `auto` mode "
         f"(default) `run()` throws at the pause ({code(any_call(pause.api_message))}), so "
         "nothing can be approved; in `input` mode the tool's output is stored without its call "
         "and `run()` throws at the next question.\n\nA second bug, *the stall*, needs no approval: "

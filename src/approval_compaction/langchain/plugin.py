@@ -111,7 +111,7 @@ def answer(folder: Path = paths.DATA) -> str:
     controls = {plan.label for plan in CONTROLS}
     control = [r for r in rows if r.mode in controls]
     refused = (
-        f" On {found.version}, the pinned release, with no compaction step the *stand-in* then "
+        f" On {found.version}, the pinned release, with no compaction step the stand-in then "
         f"refuses {max(_refused(r) for r in control)} of {max(r.turns for r in control)} later "
         "questions; a step only hides the call, or not."
         if any(_refused(r) for r in control)

@@ -253,6 +253,7 @@ HEADING = "**Terms.** Each word has this meaning on every page of the collection
 _BLOCK = re.compile(rf"{re.escape(START)}.*?{re.escape(END)}", re.S)
 _FENCE = re.compile(r"^ {0,3}```.*?^ {0,3}```[^\n]*$", re.S | re.M)
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
+_CODE = re.compile(r"`[^`\n]*`")
 _ADDRESS = re.compile(r"\]\([^)\s]*\)|`[^`\n]*/[^`\n]*`")
 
 
@@ -327,3 +328,10 @@ def table(terms: Sequence[Term]) -> str:
     """The README's words table: one row per term."""
     rows = [f"| *{t.name}* | {t.meaning.replace('|', '/')} |" for t in terms]
     return "\n".join(["| word | meaning here |", "|---|---|", *rows])
+
+
+def hand_defined(text: str) -> list[str]:
+    """The glossary terms ``text`` sets in italics outside its terms blocks: a second,
+    hand-written definition beside the glossary's (how pages came to define a word differently)."""
+    words = _CODE.sub("", plain(_BLOCK.sub("", text)))
+    return [t.name for t in TERMS if t.defined_in(words)]
