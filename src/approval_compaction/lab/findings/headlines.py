@@ -906,55 +906,41 @@ def the_wire(found: Findings) -> str:
 
 def after_the_fix(found: Findings) -> str:
     """10: on the fixing release, the bug a fresh session meets (no store an older release
-    wrote), then what the SDK documents; with what a maintainer does (the test, then the patch,
-    by their paths) and what a team does (``_action``'s words, 61-words). The store an older
-    release poisoned is the notebook's table's, after the patch, not the first screen's."""
+    wrote), then what the SDK documents, in plain words (r5: the first screen's terms few, no
+    situation names), with the test and the patch the page shows for SDK maintainers; the
+    team's action is ``short_action``'s. The store an older release poisoned is the body's."""
     if found.liveness is None or found.fixed_in is None or not found.verdicts:
         raise HeadlineError("the answers need data/sweep-liveness.json")
-    record = of(found.verdicts, found.fixed_in)
+    fixed = found.fixed_in
+    record = of(found.verdicts, fixed)
     fresh = [v for v in record.of_kind(BUG) if v.situation != POISONED]
-    if not fresh:
-        return f"**Answer.** No: on {found.fixed_in} a fresh session keeps compacting."
-    said = [
-        f"**Answer.** Yes. On {found.fixed_in}, on a fresh `SQLiteSession` (the hook always says "
-        "yes, over HTTP to the stand-in): "
-        + "; ".join(_situation_clause(v) for v in fresh)
-        + ": the stored history grows every turn."
-    ]
-    grouped: dict[tuple[str, ...], list[str]] = {}
-    for v in record.of_kind(CONTRACT):
-        grouped.setdefault(v.modes, []).append(f"*{v.situation}*")
-    if grouped:
-        said.append(
-            "Any unanswered call stops it in "
-            + "; ".join(
-                f"{_modes(modes)} mode ({', '.join(names)})" for modes, names in grouped.items()
-            )
-            + ": the SDK documents that this mode requires complete coverage (a compaction there "
-            "replaces the whole history, never part of it), and a call without its output leaves "
-            "the history incomplete."
-        )
-    test, patch = (p.relative_to(paths.ROOT).as_posix() for p in (_MCP_TEST, _PATCH))
-    return (
-        "\n\n".join(said) + f"\n\n**What to do.** SDK maintainers: add `{test}` (its test "
-        "function below; the file also holds its fakes) to the "
-        f"SDK's `tests/memory/`; it fails on {found.fixed_in}. Apply `{patch}` at "
-        f"`v{found.fixed_in}`; the test then passes. Its MCP change helps only {PARTIAL_STORES}, "
-        "and not in `previous_response_id` mode; on any other store an unanswered request still "
-        "stops compaction.\n\nBeyond the question, for stores an older release wrote: the "
-        "patch also leaves out of the model input an *orphan output* (an output whose call is "
-        "gone): the next question of such a *poisoned* session is then answered, but in "
-        "`previous_response_id` mode the session stops compacting (the table below)."
-        f"\n\nTeams: upgrade to {found.fixed_in}; until then, on "
-        f"{_affected_span(found)}, pass the session to `defer_compaction_while_pending`, and "
-        f"{_keep_after(found)} (notebook 06). It "
-        "*retires* (removes from the store) the unanswered request, so compaction goes on; a "
-        "late answer to it is then stored as text."
-        f"\n\nFor stores an *affected release* ({_affected_span(found)}) already wrote, run the "
-        "*doctor* (this project's command that diagnoses and repairs stored sessions, notebook "
-        "07; `STORE` is the path of your session store): `python -m approval_compaction doctor "
-        "scan STORE --all`, then `doctor repair STORE --all --apply`."
+    label = (
+        f"**Answer** (openai-agents {fixed}, a fresh `SQLiteSession` compacting after every "
+        "turn, over HTTP)."
     )
+    if not fresh:
+        return f"{label} No: a fresh session keeps compacting.\n\n{short_action(found)}"
+    said = (
+        f"{label} Yes. After "
+        + "; after ".join(
+            f"{SITUATION_WORDS.get(v.situation, v.situation)}, the session stops compacting in "
+            f"{_modes(v.modes)} mode"
+            for v in fresh
+        )
+        + ": its history grows every turn."
+    )
+    documented = sorted({m for v in record.of_kind(CONTRACT) for m in v.modes})
+    if documented:
+        said += (
+            f" In {_modes(documented)} mode any call nobody answers does the same, a function "
+            f'call too, as the SDK documents ("{DOCUMENTED_LIMIT}").'
+        )
+    said += (
+        f"\n\nSDK maintainers: the test below fails on {fixed} and passes with the patch below, "
+        f"which helps only on {PARTIAL_STORE_NAMES} stores, and not in `previous_response_id` "
+        "mode."
+    )
+    return f"{said}\n\n{short_action(found)}"
 
 
 def _affected_span(found: Findings) -> str:
@@ -971,7 +957,8 @@ _MCP_TEST, _PATCH = paths.LIVENESS_MCP_TEST, paths.LIVENESS_PATCH
 # "Native SQLite, async SQLite, and SQLAlchemy ... stores can atomically replace a bounded,
 # model-visible suffix"; "Other stores require complete coverage"): only there can the patch
 # compact what follows an unanswered request and keep the request.
-PARTIAL_STORES = "the stores that can replace part of a history (SQLite, async SQLite, SQLAlchemy)"
+PARTIAL_STORE_NAMES = "SQLite, async SQLite and SQLAlchemy"
+PARTIAL_STORES = f"the stores that can replace part of a history ({PARTIAL_STORE_NAMES})"
 
 
 POISONED = "poisoned"
