@@ -46,42 +46,66 @@ def test_headlines_after_the_fix_leads_with_the_bug_a_fresh_session_meets(found:
     """Issue 61: notebook 10 opened with *poisoned*, a store an older release wrote (a
     maintainer answers "repair your data"). Its answer names the bugs a session meets with no
     old data, then what the SDK documents; the poisoned store is left to the notebook's table
-    (r9: 10 is the page pasted into the SDK's thread, leading with the newest release's bug)."""
+    (r9: 10 is the page pasted into the SDK's thread, leading with the newest release's bug).
+    r5: in plain words, without the situations' names (each would pull its glossary terms into
+    the first screen)."""
+    from approval_compaction.lab.findings.liveness import SITUATION_WORDS
+    from approval_compaction.lab.releases.later_turns_patch import DOCUMENTED_LIMIT
+
     assert found.fixed_in is not None
     said = headlines.after_the_fix(found)
     answer = said.split("**What to do.**")[0]
-    first, documented = answer.split("Any unanswered call stops it in")
+    first, documented = answer.split(" mode any call nobody answers does the same")
     record = of(found.verdicts, found.fixed_in)
     fresh = [v for v in record.of_kind(BUG) if v.situation != "poisoned"]
-    assert fresh and all(f"*{v.situation}*" in first for v in fresh)
+    assert fresh and all(
+        f"{SITUATION_WORDS[v.situation]}, compaction stops for good in "
+        f"{headlines._modes(v.modes)} mode" in first
+        for v in fresh
+    )
     assert "poisoned" not in answer and "orphan output" not in answer
-    assert all(f"*{v.situation}*" in documented for v in record.of_kind(CONTRACT))
+    modes = sorted({m for v in record.of_kind(CONTRACT) for m in v.modes})
+    assert modes and first.endswith(f"In {headlines._modes(modes)}")
+    assert f'as the SDK documents ("{DOCUMENTED_LIMIT}")' in documented
+    assert not any(f"*{v.situation}*" in answer for v in record.liveness)
 
 
 def test_headlines_after_the_fix_says_what_to_do_in_the_one_vocabulary(found: Findings) -> None:
-    """Issue 61 (r4, r9): the action names the test and the patch by their paths (r9: "names no
-    path"), in the order a maintainer uses them, and a team's action in the words every notebook
-    and the README use: upgrade; the workaround until then and, on the fixing release, wherever
-    an approval can go unanswered (r9: 10 said "in every mode" against 06 and 07)."""
-    action = headlines.after_the_fix(found).split("**What to do.**")[1]
-    test = paths.LIVENESS_MCP_TEST.relative_to(paths.ROOT).as_posix()
-    patch = paths.LIVENESS_PATCH.relative_to(paths.ROOT).as_posix()
-    assert action.index(f"add `{test}`") < action.index(f"Apply `{patch}` at `v{found.fixed_in}`")
-    assert f"upgrade to {found.fixed_in}" in action
-    keep = f"keep it on {found.fixed_in} where {found.fixed_in} alone never compacts again: after "
-    keep += headlines._stops_after(found)  # scoped by kind of call and mode (r12)
-    assert keep in action and "wherever an approval can go unanswered" not in action
-    assert "in every mode, pass the session" not in action
+    """Issue 61 (r4, r9): the answer names the test and the patch (r9: "names no path"), in the
+    order a maintainer uses them, and a team's action is the one every openai-agents page gives
+    (r5: ``short_action``: upgrade; the workaround until then and, on the fixing release, where
+    it alone never compacts again, scoped by kind of call and mode)."""
+    said = headlines.after_the_fix(found)
+    answer, action = said.split("**What to do.**")
+    test, patch = paths.LIVENESS_MCP_TEST.name, paths.LIVENESS_PATCH.name
+    assert answer.index(f"the test below (`{test}`) fails on {found.fixed_in}") < answer.index(
+        f"the patch below (`{patch}`)"
+    )
+    assert f"**What to do.**{action}" == headlines.short_action(found)
+    assert headlines._stops_after(found) in action
+    assert "wherever an approval can go unanswered" not in action
 
 
 def test_headlines_after_the_fix_says_what_retiring_costs(found: Findings) -> None:
     """Issue 61 (r7, r9): "retires" was undefined; then the action said the workaround retires
-    the request while the test's docstring and the patch keep it stored so a late answer pairs,
-    without saying what retiring costs (a late answer stored as text, notebook 06)."""
+    the request without saying what retiring costs (a late answer stored as text, notebook 06).
+    r5: the page's first terms block defines the workaround, retiring and its cost included."""
+    from approval_compaction.lab.share.glossary import BY_NAME, START
+
     action = headlines.after_the_fix(found).split("**What to do.**")[1]
-    assert "*retires* (removes from the store)" in action
-    assert "a late answer to it is then stored as text" in action
     assert "heals" not in action and "nobody will answer" not in action
+    meaning = BY_NAME["workaround"].meaning
+    assert "*retired* (removed from the store" in meaning
+    assert "a late answer to it is stored as text" in meaning
+    first = "".join(_cells("10-after-the-fix")[0]["source"])
+    block = first.partition(START)[2].partition("<!-- answer:start -->")[0]
+    assert BY_NAME["workaround"].line in block
+
+
+def _cells(stem: str) -> list[dict[str, object]]:
+    import json
+
+    return list(json.loads((paths.ROOT / "notebooks" / f"{stem}.ipynb").read_text())["cells"])
 
 
 def test_headlines_keep_the_workaround_states_its_costs_on_every_release(found: Findings) -> None:
@@ -474,9 +498,9 @@ def test_headlines_after_the_fix_scopes_the_patch_to_the_stores_it_helps(found: 
     """Issue 61 (r11): "Apply the patch ... the test then passes" left out that on a store that
     cannot replace part of its history an unanswered request still stops compaction. The stores
     named are the patched docstring's, and its "Other stores require complete coverage" holds."""
-    action = headlines.after_the_fix(found).split("**What to do.**")[1]
-    assert f"Its MCP change helps only {headlines.PARTIAL_STORES}" in action
-    assert "on any other store an unanswered request still stops compaction" in action
+    answer = headlines.after_the_fix(found).split("**What to do.**")[0]
+    assert f"which helps only on {headlines.PARTIAL_STORE_NAMES} stores, and not in " in answer
+    assert headlines.PARTIAL_STORE_NAMES in headlines.PARTIAL_STORES
     patch = paths.LIVENESS_PATCH.read_text()
     assert "Native SQLite, async SQLite, and" in patch and "SQLAlchemy (SQLite" in patch
     assert "Other stores require complete coverage" in patch

@@ -22,7 +22,10 @@ def first_screen(stem: str) -> str:
 @pytest.mark.parametrize(
     ("stem", "terms"),
     [
-        ("10-after-the-fix", ["Compaction", "summary", "stops compacting", "hook"]),
+        (
+            "10-after-the-fix",
+            ["hosted MCP approval request", "compaction mode", "over HTTP", "stand-in", "workaround"],
+        ),
         (
             "12-appendix-the-fix-taken-apart",
             [

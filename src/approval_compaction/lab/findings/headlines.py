@@ -923,11 +923,11 @@ def after_the_fix(found: Findings) -> str:
     said = (
         f"{label} Yes. After "
         + "; after ".join(
-            f"{SITUATION_WORDS.get(v.situation, v.situation)}, the session stops compacting in "
+            f"{SITUATION_WORDS.get(v.situation, v.situation)}, compaction stops for good in "
             f"{_modes(v.modes)} mode"
             for v in fresh
         )
-        + ": its history grows every turn."
+        + ": the history grows every turn."
     )
     documented = sorted({m for v in record.of_kind(CONTRACT) for m in v.modes})
     if documented:
@@ -936,7 +936,8 @@ def after_the_fix(found: Findings) -> str:
             f'call too, as the SDK documents ("{DOCUMENTED_LIMIT}").'
         )
     said += (
-        f"\n\nSDK maintainers: the test below fails on {fixed} and passes with the patch below, "
+        f"\n\nSDK maintainers: the test below (`{_MCP_TEST.name}`) fails on {fixed} and passes "
+        f"with the patch below (`{_PATCH.name}`), "
         f"which helps only on {PARTIAL_STORE_NAMES} stores, and not in `previous_response_id` "
         "mode."
     )
