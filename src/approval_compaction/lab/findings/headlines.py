@@ -1155,14 +1155,16 @@ def your_session(found: Findings) -> str:
         and codes(own.next_turn(healed, m)) == codes(after)
         for m in ("auto", "previous_response_id")
     )
-    alike = "; `auto` and `previous_response_id` the same, the last table" if same else ""
+    alike = "; `auto` and `previous_response_id` answered alike, the last table" if same else ""
     label = (
-        f"**Answer** (the example, 07's poisoned store; openai-agents {_pinned(found)}, "
-        f"`input` mode{alike})."
+        f"**Answer** (the example: session `{EXAMPLE_ID}` of 07's poisoned store; openai-agents "
+        f"{_pinned(found)}, `input` mode, over HTTP{alike})."
     )
-    # the action in two paragraphs: the scoped keep sentence makes one longer than a reader's 80
-    split = text.replace("); then find and heal", ").\n\nThen find and heal", 1)
-    return split.replace("**Answer.**", label, 1)
+    # r5: the answer's own words, then the one short action every openai-agents page gives; the
+    # maintainers' sentence (notebook 10's patch) is the body's, after the last table
+    answer = text.split("\n\n**What to do.**")[0].replace("**Answer.**", label, 1)
+    answer = answer.replace(f"`{EXAMPLE_ID}` ({example.source}) is", "It is", 1)
+    return f"{answer}\n\n{short_action(found)}"
 
 
 EXAMPLE_ID = "case-session"  # the session notebooks/examples/poisoned.db holds
