@@ -403,26 +403,31 @@ def test_headlines_appendix_names_the_cause_of_the_next_turn_failing_from_its_fi
 ) -> None:
     """Issue 61 (r7): 12's first screen asked why the next turn failed only from 0.22.1 and
     answered with the symptom ("from there the resume no longer compacts"); it names the cause,
-    the ownership gate 0.22.1 added, and the boundaries whose resume the mechanism record shows
-    holding no generation. r10: it said so generally; it names what made the generation stale
-    (the pause's own compaction) and that a resume in memory compacts where the pause does not."""
+    the gate 0.22.1 added, and the boundaries whose resume the mechanism record shows holding no
+    generation. r10: what made the generation stale (the pause's own compaction) is said, now
+    (r5) in the body's section on the gate; the answer is one sentence, before the action."""
+    import json
+
     from approval_compaction.lab.mechanism.record import load_record
 
-    said = headlines.appendix(found).split("**What to do.**")[1]  # r11: after the action
-    assert "because from there the resume no longer compacts" not in said
-    assert f"added the *ownership gate* (`{headlines.GATE}`" in said
+    said = headlines.appendix(found).split("**What to do.**")[0]
+    assert "the resume no longer compacts" not in said
+    assert "From 0.22.1 the next turn fails: its new gate skips the resume's compaction" in said
     traces = load_record().release("0.22.1").traces
     held_none = [
         b
         for b, t in traces.items()
         if any(e.startswith(headlines.HOLDS_NONE) for e in t.generations.get("resume", ()))
     ]
-    assert held_none and "the resume holds none when" not in said  # r10: stated too generally
-    assert "the pause's own compaction (the call lost) moves the generation on" in said
-    assert headlines.SCOPE_12 in headlines.appendix(found).split("\n\n")[0]  # r11: scoped
-    assert "holds an old one or none: its compaction is skipped" in said
-    assert "an in-memory resume compacts" in said
-    assert all({"memory": "in memory", "json": "as JSON"}[b] in said for b in held_none)
+    assert held_none and all({"memory": "in memory", "json": "as JSON"}[b] in said for b in held_none)
+    assert headlines.SCOPE_12 in said.split("\n\n")[0]  # r11: scoped; r13: the trace's HTTP too
+    assert "over HTTP" in headlines.SCOPE_12
+    stem = "12-appendix-the-fix-taken-apart"
+    cells = json.loads((paths.ROOT / "notebooks" / f"{stem}.ipynb").read_text())["cells"]
+    body = " ".join("".join(c["source"]) for c in cells[1:] if c["cell_type"] == "markdown")
+    body = " ".join(body.split())
+    assert "The pause's own compaction is a write, so the resume starts behind" in body
+    assert "the resume's compaction is skipped" in body
 
 
 def test_headlines_am_i_affected_keeps_the_workaround_as_the_readme_says(found: Findings) -> None:
@@ -466,13 +471,15 @@ def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findin
 
 def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: Findings) -> None:
     """Issue 61 (r9): "needs hunks 1 and 3 instead (0.24.0's own check ..., and its import)" left
-    the reader to guess which hunk was which; each is named with what its patch holds."""
+    the reader to guess which hunk was which; each is named with what its patch holds. r5: the
+    answer ends with the one short action every openai-agents page gives."""
     said = headlines.appendix(found)
-    assert "hunk 3, 0.24.0's own check pairing each request with its response" in said
-    assert "hunk 1, its import" in said
+    assert "hunk 3 (0.24.0's own check pairing each request with its response)" in said
+    assert "hunk 1 (its import)" in said
     assert "quoted below" not in said  # the excerpt is notebook 03's, not repeated in 12
     assert "instead" not in said  # r10: against 03's "also"; a fix for every kind needs both
-    assert "those hunks as well as the function fix" in said
+    assert "and hunk 1 (its import) as well" in said
+    assert said.endswith(headlines.short_action(found))
 
 
 def test_stop_new_sessions_names_the_releases_the_findings_hold(found: Findings) -> None:

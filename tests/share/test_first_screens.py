@@ -28,18 +28,7 @@ def first_screen(stem: str) -> str:
         ),
         (
             "12-appendix-the-fix-taken-apart",
-            [
-                "Automatic compaction",
-                "partial snapshot",
-                "pairing check",
-                "orphan output",
-                "resume",
-                "function tool",
-                "custom tool",
-                "shell tool",
-                "apply_patch tool",
-                "hosted MCP",
-            ],
+            ["pending call", "automatic compaction", "orphan output", "hosted MCP approval request"],
         ),
         ("02-stored-vs-sent", ["automatic compaction", "partial", "case", "hook", "over HTTP"]),
         (
@@ -58,13 +47,14 @@ def test_first_screen_defines_the_words_its_answer_uses(stem: str, terms: list[s
 
 
 def test_appendix_answer_names_the_branch_by_the_term_12_defines() -> None:
-    """12 defines *partial snapshot* (03's and its own code notes' word); its computed answer
-    said "partial history", a term defined nowhere."""
+    """12's computed answer said "partial history", a term defined nowhere; r5: its answer says
+    what the fix moved in plain words (no branch's name, whose term the body would define)."""
     from approval_compaction.lab.findings.headlines import appendix
     from approval_compaction.lab.findings.load import load_findings
 
     answer = appendix(load_findings(paths.DATA))
-    assert "the branch for a partial snapshot" in answer and "partial history" not in answer
+    assert "moved to where every automatic compaction runs it" in answer
+    assert "partial" not in answer.split("**What to do.**")[0]
 
 
 def test_your_session_names_its_example_as_notebook_07s_store() -> None:

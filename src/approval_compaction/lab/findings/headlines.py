@@ -997,8 +997,7 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
         raise HeadlineError("the answers need data/sweep.json")
     shared = [k.label for k in an.kinds if k.minimal_fix == an.minimal_fix]
     other = [k for k in an.kinds if k.minimal_fix != an.minimal_fix]
-    kinds = f"{', '.join(shared)} tools' approvals" if shared else "a function tool's approval"
-    pieces = "one of them is" if len(an.minimal_fix) == 1 else f"{len(an.minimal_fix)} of them are"
+    kinds = f"{', '.join(shared)} tools" if shared else "a function tool"
 
     patches = {h.name: h.patch for h in an.hunks}
 
@@ -1016,39 +1015,32 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
         return f"hunk {an.numbers[hunk]}, {what}"
 
     others = "".join(
-        f"\n\nA {k.label} approval request is kept by hunks "
-        f"{' and '.join(str(an.numbers[h]) for h in k.minimal_fix)} "
-        f"({'; '.join(named(h) for h in sorted(k.minimal_fix, key=_an_import))}); "
-        f"with the function fix alone {m.old} still loses it, so a fix for every kind needs "
-        "those hunks as well as the function fix."
+        f" A {k.label} approval request needs "
+        + " and ".join(
+            f"hunk {an.numbers[h]} ({named(h).partition(', ')[2]})"
+            for h in sorted(k.minimal_fix, key=_an_import)
+        )
+        + " as well."
         for k in other
+        if k.with_function_fix.verdict != "fixed"  # the function fix alone still loses it
     )
     stored = next((e for e in found.releases.eras if e.orphan_stored != "never"), None)
     why = _why_stored(stored.span.partition("..")[0]) if stored else ""
+    # r5: the first screen's words few and plain (no hunk table's terms, no code block); the
+    # backport's details and the gate's generations are the body's sections
+    fix = ", ".join(str(an.numbers[h]) for h in an.minimal_fix)
+    one = "one is" if len(an.minimal_fix) == 1 else f"{len(an.minimal_fix)} are"
     return (
-        f"**Answer** ({SCOPE_12}). {m.new}'s diff of the files on the bug's path falls into "
-        f"{len(an.hunks)} hunks; for {kinds}, {pieces} the whole fix in these runs (hunk "
-        f"{', '.join(str(an.numbers[h]) for h in an.minimal_fix)}): the pairing check of "
-        f"`{m.function}` moved "
-        f"out of the branch for a partial snapshot into the block every automatic compaction "
-        f"enters ({code(m.new_block)}; notebook 03 shows both releases).\n\n"
-        f"{m.old} with it alone: {an.minimal_outcome.verdict}; "
-        f"{m.new} with every other change reverted: {outcome_word(an.rest_reverted)}.{others}"
-        f"\n\n**What to do.** A backport to an older release needs that hunk and, for hosted MCP "
-        "approvals, the MCP check and its import as well; in these runs no other hunk whose "
-        "revert ran brings the bug back (in `input` mode: the other modes were not run hunk by "
-        "hunk, so there the backport is unproven).\n\nThe MCP "
-        "check as shipped stops compaction for good after an MCP approval request nobody "
-        "answers (notebook 10 has the test and a patch, written against v0.24.0 and not tried on "
-        "an older release): backport it with that patch, within that patch's limits: its MCP "
-        f"change helps only {PARTIAL_STORES}, in `input` and `auto` mode; on other stores, and "
-        "in `previous_response_id` mode, an unanswered request still stops compaction."
-        f"{why}"
+        f"**Answer** ({SCOPE_12}). Of {m.new}'s {len(an.hunks)} hunks on the pending call's "
+        f"path, {one} the whole fix for {kinds}: hunk {fix}, the check pairing each call with "
+        f"its output, moved to where every automatic compaction runs it.{others} No other hunk "
+        f"whose revert ran undoes the fix.{why}\n\n{short_action(found)}"
     )
 
 
-# 12's experiments: every run of fix-anatomy (the reverts, ddmin, each kind) is in this mode
-SCOPE_12 = "`input` mode, scripted model: every revert and search below"
+# 12's experiments: every run of fix-anatomy (the reverts, ddmin, each kind) is in this mode; the
+# trace of the last section is over HTTP (r13: the label did not cover it)
+SCOPE_12 = "openai-agents 0.23.1 → 0.24.0, `input` mode, scripted model; 0.22.1's trace over HTTP"
 GATE = "OpenAIResponsesCompactionSession._run_compaction"  # 0.22.1's ownership gate
 HOLDS_NONE = "gate: run holds None"  # what the gate records when the run holds no generation
 
@@ -1057,7 +1049,7 @@ def _why_stored(first: str) -> str:
     """12: why the next turn fails only from ``first``, the first release that stores the orphan
     output: the cause, from the mechanism record's traces of that release. Its ownership gate
     skips the resume's compaction in each boundary whose resume holds no generation; without a
-    trace of it, the symptom alone."""
+    trace of it, the symptom alone. (r5: one sentence; the body shows the generations.)"""
     from ..mechanism.record import MechanismError, load_record
 
     try:
@@ -1071,19 +1063,13 @@ def _why_stored(first: str) -> str:
     ]
     if not none:
         return (
-            f"\n\nThe next turn fails only from {first} because from there the resume no longer "
-            "compacts, so the output without its call stays stored."
+            f" From {first} the next turn fails: the resume no longer compacts, so the orphan "
+            "output stays stored."
         )
     where = " or ".join({"memory": "in memory", "json": "as JSON"}.get(b, b) for b in none)
     return (
-        f"\n\nThe next turn fails only from {first} because {first} added the *ownership gate* "
-        f"(`{GATE}`, shown below): it skips a compaction when the run does not hold the "
-        "session's current *generation* (a count of its writes).\n\nIn `run/approve/on` (runner "
-        "`run`, approve, compaction on) the pause's "
-        "own compaction (the call lost) moves the generation on, so the resume (paused state "
-        f"kept {where}) holds an old one or none: its compaction is skipped, and the output "
-        "without its call stays stored. From 0.24.0 the pause does not compact, so an in-memory "
-        "resume compacts (notebook 06)."
+        f" From {first} the next turn fails: its new gate skips the resume's compaction (the "
+        f"paused state {where}), so the orphan output stays stored."
     )
 
 
