@@ -1031,10 +1031,11 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     fix = ", ".join(str(an.numbers[h]) for h in an.minimal_fix)
     one = "one is" if len(an.minimal_fix) == 1 else f"{len(an.minimal_fix)} are"
     return (
-        f"**Answer** ({SCOPE_12}). Of {m.new}'s {len(an.hunks)} hunks on the pending call's "
+        f"**Answer** ({SCOPE_12}). Of {m.new}'s {len(an.hunks)} *hunks* (contiguous changes) on "
+        "the pending call's "
         f"path, {one} the whole fix for {kinds}: hunk {fix}, the check pairing each call with "
-        f"its output, moved to where every automatic compaction runs it.{others} No other hunk "
-        f"whose revert ran undoes the fix.{why}\n\n{short_action(found)}"
+        f"its output, moved to where every automatic compaction runs it.{others}\n\nNo other "
+        f"hunk whose revert ran undoes the fix.{why}\n\n{short_action(found)}"
     )
 
 
