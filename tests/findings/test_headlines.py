@@ -419,7 +419,9 @@ def test_headlines_appendix_names_the_cause_of_the_next_turn_failing_from_its_fi
         for b, t in traces.items()
         if any(e.startswith(headlines.HOLDS_NONE) for e in t.generations.get("resume", ()))
     ]
-    assert held_none and all({"memory": "in memory", "json": "as JSON"}[b] in said for b in held_none)
+    assert held_none and all(
+        {"memory": "in memory", "json": "as JSON"}[b] in said for b in held_none
+    )
     assert headlines.SCOPE_12 in said.split("\n\n")[0]  # r11: scoped; r13: the trace's HTTP too
     assert "over HTTP" in headlines.SCOPE_12
     stem = "12-appendix-the-fix-taken-apart"

@@ -24,11 +24,22 @@ def first_screen(stem: str) -> str:
     [
         (
             "10-after-the-fix",
-            ["hosted MCP approval request", "compaction mode", "over HTTP", "stand-in", "workaround"],
+            [
+                "hosted MCP approval request",
+                "compaction mode",
+                "over HTTP",
+                "stand-in",
+                "workaround",
+            ],
         ),
         (
             "12-appendix-the-fix-taken-apart",
-            ["pending call", "automatic compaction", "orphan output", "hosted MCP approval request"],
+            [
+                "pending call",
+                "automatic compaction",
+                "orphan output",
+                "hosted MCP approval request",
+            ],
         ),
         ("02-stored-vs-sent", ["automatic compaction", "partial", "case", "hook", "over HTTP"]),
         (

@@ -167,7 +167,6 @@ def test_notebooks_name_every_verdict_the_doctor_reports(name: str) -> None:
     column and 15 named five. Both first cells now define each verdict a scan reports
     (``doctor.verdict.REPORTED``), in its own word."""
     from approval_compaction.doctor.verdict import REPORTED
-
     from approval_compaction.lab.share.glossary import BY_NAME
 
     # the first cell, or the terms cell right after the answer (07: r10 moved its terms there)

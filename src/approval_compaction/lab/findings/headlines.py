@@ -987,7 +987,6 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     """12: the smallest part of the fixing release's diff that fixes each kind of approval, and
     why the next turn failed only from the era the orphan output is first stored in."""
     from ..mechanism.anatomy import load_anatomy
-    from ..mechanism.views import outcome_word
 
     path = paths.data(folder).fix_anatomy
     if not path.exists() or found.mechanism is None:
