@@ -47,7 +47,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".mechanism.record": ("load_record", "recorded_release"),
     ".mechanism.source": ("extract_all",),
     ".mechanism.views": (
-        "boundary_frame",
         "callers_frame",
         "change_frame",
         "era_stages",
@@ -55,7 +54,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "kinds_frame",
         "modules_by_outcome",
         "moved_check",
-        "outcome_word",
         "source_diff",
         "step_excerpts",
         "trace_frame",
@@ -85,8 +83,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ),
     ".share.later_turns_comment": (
         "liveness_by_mode",
-        "patch_changes",
-        "proofs_frame",
         "released_runs",
     ),
     # the state-space search on the drivers (``make explore-drivers``)
