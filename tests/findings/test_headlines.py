@@ -53,43 +53,66 @@ def test_headlines_after_the_fix_leads_with_the_bug_a_fresh_session_meets(found:
     """Issue 61: notebook 10 opened with *poisoned*, a store an older release wrote (a
     maintainer answers "repair your data"). Its answer names the bugs a session meets with no
     old data, then what the SDK documents; the poisoned store is left to the notebook's table
-    (r9: 10 is the page pasted into the SDK's thread, leading with the newest release's bug)."""
+    (r9: 10 is the page pasted into the SDK's thread, leading with the newest release's bug).
+    r5: in plain words, without the situations' names (each would pull its glossary terms into
+    the first screen)."""
+    from approval_compaction.lab.findings.liveness import SITUATION_WORDS
+    from approval_compaction.lab.releases.later_turns_patch import DOCUMENTED_LIMIT
+
     assert found.fixed_in is not None
     said = headlines.after_the_fix(found)
     answer = said.split("**What to do.**")[0]
-    first, documented = answer.split("Any unanswered call stops it in")
+    first, documented = answer.split(" mode any call nobody answers does the same")
     record = of(found.verdicts, found.fixed_in)
     fresh = [v for v in record.of_kind(BUG) if v.situation != "poisoned"]
-    assert fresh and all(f"*{v.situation}*" in first for v in fresh)
+    assert fresh and all(
+        f"{SITUATION_WORDS[v.situation]}, compaction stops for good in "
+        f"{headlines._modes(v.modes)} mode" in first
+        for v in fresh
+    )
     assert "poisoned" not in answer and "orphan output" not in answer
-    assert all(f"*{v.situation}*" in documented for v in record.of_kind(CONTRACT))
+    modes = sorted({m for v in record.of_kind(CONTRACT) for m in v.modes})
+    assert modes and first.endswith(f"In {headlines._modes(modes)}")
+    assert f'as the SDK documents ("{DOCUMENTED_LIMIT}")' in documented
+    assert not any(f"*{v.situation}*" in answer for v in record.liveness)
 
 
 def test_headlines_after_the_fix_says_what_to_do_in_the_one_vocabulary(found: Findings) -> None:
-    """Issue 61 (r4, r9): the action names the test and the patch by their paths (r9: "names no
-    path"), in the order a maintainer uses them, and a team's action in the words every notebook
-    and the README use: upgrade; the workaround until then and, on the fixing release, wherever
-    an approval can go unanswered (r9: 10 said "in every mode" against 06 and 07)."""
-    action = headlines.after_the_fix(found).split("**What to do.**")[1]
-    test = paths.LIVENESS_MCP_TEST.relative_to(paths.ROOT).as_posix()
-    patch = paths.LIVENESS_PATCH.relative_to(paths.ROOT).as_posix()
-    assert action.index(f"add `{test}`") < action.index(f"Apply `{patch}` at `v{found.fixed_in}`")
-    assert f"upgrade to {found.fixed_in}" in action
-    fixed = found.fixed_in
-    keep = f"keep it on {fixed} where {fixed} without it never compacts again: after "
-    keep += headlines._stops_after(found)  # scoped by kind of call and mode (r12)
-    assert keep in action and "wherever an approval can go unanswered" not in action
-    assert "in every mode, pass the session" not in action
+    """Issue 61 (r4, r9): the answer names the test and the patch (r9: "names no path"), in the
+    order a maintainer uses them, and a team's action is the one every openai-agents page gives
+    (r5: ``short_action``: upgrade; the workaround until then and, on the fixing release, where
+    it alone never compacts again, scoped by kind of call and mode)."""
+    said = headlines.after_the_fix(found)
+    answer, action = said.split("**What to do.**")
+    test, patch = paths.LIVENESS_MCP_TEST.name, paths.LIVENESS_PATCH.name
+    assert answer.index(f"the test below (`{test}`) fails on {found.fixed_in}") < answer.index(
+        f"the patch below (`{patch}`)"
+    )
+    assert f"**What to do.**{action}" == headlines.short_action(found)
+    assert headlines._stops_after(found) in action
+    assert "wherever an approval can go unanswered" not in action
 
 
 def test_headlines_after_the_fix_says_what_retiring_costs(found: Findings) -> None:
     """Issue 61 (r7, r9): "retires" was undefined; then the action said the workaround retires
-    the request while the test's docstring and the patch keep it stored so a late answer pairs,
-    without saying what retiring costs (a late answer stored as text, notebook 06)."""
+    the request without saying what retiring costs (a late answer stored as text, notebook 06).
+    r5: the page's first terms block defines the workaround, retiring and its cost included."""
+    from approval_compaction.lab.share.glossary import BY_NAME, START
+
     action = headlines.after_the_fix(found).split("**What to do.**")[1]
-    assert "*retires* (removes from the store)" in action
-    assert "a late answer to it is then stored as text" in action
     assert "heals" not in action and "nobody will answer" not in action
+    meaning = BY_NAME["workaround"].meaning
+    assert "*retired* (removed from the store" in meaning
+    assert "a late answer to it is stored as text" in meaning
+    first = "".join(_cells("10-after-the-fix")[0]["source"])
+    block = first.partition(START)[2].partition("<!-- answer:start -->")[0]
+    assert BY_NAME["workaround"].line in block
+
+
+def _cells(stem: str) -> list[dict[str, object]]:
+    import json
+
+    return list(json.loads((paths.ROOT / "notebooks" / f"{stem}.ipynb").read_text())["cells"])
 
 
 def test_headlines_keep_the_workaround_states_its_costs_on_every_release(found: Findings) -> None:
@@ -408,26 +431,33 @@ def test_headlines_appendix_names_the_cause_of_the_next_turn_failing_from_its_fi
 ) -> None:
     """Issue 61 (r7): 12's first screen asked why the next turn failed only from 0.22.1 and
     answered with the symptom ("from there the resume no longer compacts"); it names the cause,
-    the ownership gate 0.22.1 added, and the boundaries whose resume the mechanism record shows
-    holding no generation. r10: it said so generally; it names what made the generation stale
-    (the pause's own compaction) and that a resume in memory compacts where the pause does not."""
+    the gate 0.22.1 added, and the boundaries whose resume the mechanism record shows holding no
+    generation. r10: what made the generation stale (the pause's own compaction) is said, now
+    (r5) in the body's section on the gate; the answer is one sentence, before the action."""
+    import json
+
     from approval_compaction.lab.mechanism.record import load_record
 
-    said = headlines.appendix(found).split("**What to do.**")[1]  # r11: after the action
-    assert "because from there the resume no longer compacts" not in said
-    assert f"added the *ownership gate* (`{headlines.GATE}`" in said
+    said = headlines.appendix(found).split("**What to do.**")[0]
+    assert "the resume no longer compacts" not in said
+    assert "From 0.22.1 the next turn fails: its new gate skips the resume's compaction" in said
     traces = load_record().release("0.22.1").traces
     held_none = [
         b
         for b, t in traces.items()
         if any(e.startswith(headlines.HOLDS_NONE) for e in t.generations.get("resume", ()))
     ]
-    assert held_none and "the resume holds none when" not in said  # r10: stated too generally
-    assert "the pause's own compaction (the call lost) moves the generation on" in said
-    assert headlines.SCOPE_12 in headlines.appendix(found).split("\n\n")[0]  # r11: scoped
-    assert "holds an old one or none: its compaction is skipped" in said
-    assert "an in-memory resume compacts" in said
-    assert all({"memory": "in memory", "json": "as JSON"}[b] in said for b in held_none)
+    assert held_none and all(
+        {"memory": "in memory", "json": "as JSON"}[b] in said for b in held_none
+    )
+    assert headlines.SCOPE_12 in said.split("\n\n")[0]  # r11: scoped; r13: the trace's HTTP too
+    assert "over HTTP" in headlines.SCOPE_12
+    stem = "12-appendix-the-fix-taken-apart"
+    cells = json.loads((paths.ROOT / "notebooks" / f"{stem}.ipynb").read_text())["cells"]
+    body = " ".join("".join(c["source"]) for c in cells[1:] if c["cell_type"] == "markdown")
+    body = " ".join(body.split())
+    assert "The pause's own compaction is a write, so the resume starts behind" in body
+    assert "the resume's compaction is skipped" in body
 
 
 def test_headlines_am_i_affected_keeps_the_workaround_as_the_readme_says(found: Findings) -> None:
@@ -475,13 +505,15 @@ def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findin
 
 def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: Findings) -> None:
     """Issue 61 (r9): "needs hunks 1 and 3 instead (0.24.0's own check ..., and its import)" left
-    the reader to guess which hunk was which; each is named with what its patch holds."""
+    the reader to guess which hunk was which; each is named with what its patch holds. r5: the
+    answer ends with the one short action every openai-agents page gives."""
     said = headlines.appendix(found)
-    assert "hunk 3, 0.24.0's own check pairing each request with its response" in said
-    assert "hunk 1, its import" in said
+    assert "hunk 3 (0.24.0's own check pairing each request with its response)" in said
+    assert "hunk 1 (its import)" in said
     assert "quoted below" not in said  # the excerpt is notebook 03's, not repeated in 12
     assert "instead" not in said  # r10: against 03's "also"; a fix for every kind needs both
-    assert "those hunks as well as the function fix" in said
+    assert "and hunk 1 (its import) as well" in said
+    assert said.endswith(headlines.short_action(found))
 
 
 def test_stop_new_sessions_names_the_releases_the_findings_hold(found: Findings) -> None:
@@ -500,16 +532,16 @@ def test_stop_new_sessions_names_the_releases_the_findings_hold(found: Findings)
     )
     none = headlines.stop_new_sessions(replace(found, fixed_in=None))
     assert "upgrade" not in none and none.endswith("`defer_compaction_while_pending`")
-    assert f"({stop})" in headlines.your_session(found)
+    assert headlines.your_session(found).endswith(headlines.short_action(found))  # r5: 15's too
 
 
 def test_headlines_after_the_fix_scopes_the_patch_to_the_stores_it_helps(found: Findings) -> None:
     """Issue 61 (r11): "Apply the patch ... the test then passes" left out that on a store that
     cannot replace part of its history an unanswered request still stops compaction. The stores
     named are the patched docstring's, and its "Other stores require complete coverage" holds."""
-    action = headlines.after_the_fix(found).split("**What to do.**")[1]
-    assert f"Its MCP change helps only {headlines.PARTIAL_STORES}" in action
-    assert "on any other store an unanswered request still stops compaction" in action
+    answer = headlines.after_the_fix(found).split("**What to do.**")[0]
+    assert f"which helps only on {headlines.PARTIAL_STORE_NAMES} stores, and not in " in answer
+    assert headlines.PARTIAL_STORE_NAMES in headlines.PARTIAL_STORES
     patch = paths.LIVENESS_PATCH.read_text()
     assert "Native SQLite, async SQLite, and" in patch and "SQLAlchemy (SQLite" in patch
     assert "Other stores require complete coverage" in patch

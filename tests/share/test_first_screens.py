@@ -22,20 +22,23 @@ def first_screen(stem: str) -> str:
 @pytest.mark.parametrize(
     ("stem", "terms"),
     [
-        ("10-after-the-fix", ["Compaction", "summary", "stops compacting", "hook"]),
+        (
+            "10-after-the-fix",
+            [
+                "hosted MCP approval request",
+                "compaction mode",
+                "over HTTP",
+                "stand-in",
+                "workaround",
+            ],
+        ),
         (
             "12-appendix-the-fix-taken-apart",
             [
-                "Automatic compaction",
-                "partial snapshot",
-                "pairing check",
+                "pending call",
+                "automatic compaction",
                 "orphan output",
-                "resume",
-                "function tool",
-                "custom tool",
-                "shell tool",
-                "apply_patch tool",
-                "hosted MCP",
+                "hosted MCP approval request",
             ],
         ),
         ("02-stored-vs-sent", ["automatic compaction", "hook", "over HTTP", "pending call"]),
@@ -52,43 +55,55 @@ def test_first_screen_defines_the_words_its_answer_uses(stem: str, terms: list[s
 
 
 def test_appendix_answer_names_the_branch_by_the_term_12_defines() -> None:
-    """12 defines *partial snapshot* (03's and its own code notes' word); its computed answer
-    said "partial history", a term defined nowhere."""
+    """12's computed answer said "partial history", a term defined nowhere; r5: its answer says
+    what the fix moved in plain words (no branch's name, whose term the body would define)."""
     from approval_compaction.lab.findings.headlines import appendix
     from approval_compaction.lab.findings.load import load_findings
 
     answer = appendix(load_findings(paths.DATA))
-    assert "the branch for a partial snapshot" in answer and "partial history" not in answer
+    assert "moved to where every automatic compaction runs it" in answer
+    assert "partial" not in answer.split("**What to do.**")[0]
 
 
 def test_your_session_names_its_example_as_notebook_07s_store() -> None:
     """Issue 61 (r6): 15's default example repeated 07 as if it were its own finding; its answer
-    names the example as 07's poisoned store (the same ``poison`` run), in one line."""
+    names the example as 07's poisoned store (the same ``poison`` run), in one line, and (r13)
+    the session id as the example's; the body's first section says so before its code."""
     from approval_compaction.lab.findings.headlines import your_session
     from approval_compaction.lab.findings.load import load_findings
 
     answer = your_session(load_findings(paths.DATA))
-    assert answer.startswith("**Answer** (the example, 07's poisoned store; openai-agents ")
-    assert "is 07's lesson; what only this notebook" in first_screen("15-your-session")
+    assert answer.startswith(
+        "**Answer** (the example: session `case-session` of 07's poisoned store; openai-agents "
+    )
+    assert "`case-session` (poisoned.db) is" not in answer  # named once, in the label
+    assert "reads notebook 07's example, session `case-session`" in _markdown("15-your-session")
 
 
 def test_your_session_gives_the_maintainers_an_action_on_a_poisoned_store() -> None:
     """Issue 61 (r7): 15 had no maintainer's action. On a poisoned store it names the patch's
     change that leaves the orphan output out of the model input, whose *poisoned* rows notebook
-    10 shows answered patched where 0.24.0 is refused."""
+    10 shows answered patched where 0.24.0 is refused (r5: in the body, after the last table;
+    the answer's action is the one every openai-agents page gives)."""
     from approval_compaction.lab import paths as lab_paths
-    from approval_compaction.lab.findings.headlines import your_session
+    from approval_compaction.lab.findings.headlines import short_action, your_session
     from approval_compaction.lab.findings.load import load_findings
 
-    answer = your_session(load_findings(paths.DATA))
-    action = answer.split("**What to do.**")[1]
-    assert "SDK maintainers: leave a stored output whose call is gone out of the model input" in (
-        action
+    found = load_findings(paths.DATA)
+    assert your_session(found).endswith(short_action(found))
+    body = _markdown("15-your-session").partition("<!-- answer:end -->")[2]
+    assert (
+        "SDK maintainers: notebook 10's patch leaves a stored output whose call is gone out of the"
+        " model\ninput" in body
     )
-    assert f"`{lab_paths.LIVENESS_PATCH.name}`" in action
     patch = lab_paths.LIVENESS_PATCH.read_text()
     assert "is_openai_responses_compaction_aware_session(session)" in patch
     assert "output_pruning_indexes" in patch
+
+
+def _markdown(stem: str) -> str:
+    cells = json.loads((paths.ROOT / "notebooks" / f"{stem}.ipynb").read_text())["cells"]
+    return "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
 
 
 def test_exploration_answer_scopes_the_lost_call_to_its_mode() -> None:

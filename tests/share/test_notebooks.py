@@ -187,12 +187,19 @@ def test_notebooks_name_every_verdict_the_doctor_reports(name: str) -> None:
     column and 15 named five. Both first cells now define each verdict a scan reports
     (``doctor.verdict.REPORTED``), in its own word."""
     from approval_compaction.doctor.verdict import REPORTED
+    from approval_compaction.lab.share.glossary import BY_NAME
 
     # the first cell, or the terms cell right after the answer (07: r10 moved its terms there)
     first = "\n".join(c.source for c in _cells(paths.NOTEBOOKS / name)[:2])
     words = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
-    assert f"is one of {words[len(REPORTED)]}:" in first
-    assert all(f"- *{verdict}*:" in first for verdict in REPORTED), name
+    listed = f"is one of {words[len(REPORTED)]}:" in first
+    if listed:
+        assert all(f"- *{verdict}*:" in first for verdict in REPORTED), name
+        return
+    # r5: or a terms block defines *diagnosis*, whose meaning names each verdict in italics
+    every = "\n".join(c.source for c in _cells(paths.NOTEBOOKS / name) if c.cell_type == "markdown")
+    assert BY_NAME["diagnosis"].line in every, name
+    assert all(f"*{verdict}*" in BY_NAME["diagnosis"].meaning for verdict in REPORTED), name
 
 
 def test_notebooks_workaround_accounts_for_every_passed_to_failed_row() -> None:

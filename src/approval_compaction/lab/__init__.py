@@ -45,14 +45,12 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".mechanism.record": ("recorded_release",),
     ".mechanism.source": ("extract_all",),
     ".mechanism.views": (
-        "boundary_frame",
         "change_frame",
         "era_stages",
         "hunks_by_outcome",
         "kinds_frame",
         "modules_by_outcome",
         "moved_check",
-        "outcome_word",
         "source_diff",
         "step_excerpts",
         "trace_frame",
@@ -79,8 +77,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ),
     ".share.later_turns_comment": (
         "liveness_by_mode",
-        "patch_changes",
-        "proofs_frame",
         "released_runs",
     ),
     # the state-space search on the drivers (``make explore-drivers``)

@@ -209,10 +209,10 @@ def session_answer(
     head = f"`{session.session_id}` ({session.source}) is **{report.verdict}**"
     named = f": {report.note}" if report.note else ""
     if not refused:
-        told = "the API answers the next question"
+        told = "the stand-in answers the next question"
     else:
         path, status, error = refused[0]
-        told = f"the API refuses the next question (HTTP {status} from `{path}`: {error})"
+        told = f"the stand-in refuses the next question (HTTP {status} from `{path}`: {error})"
     healed_refused = [a for a in turn_answers(after) if a[1] >= 400]
     ran = bool(
         turn.stage("next_turn").compaction_inputs or after.stage("next_turn").compaction_inputs
@@ -222,7 +222,7 @@ def session_answer(
     fixed = "is answered" if not healed_refused else "is still refused"
     compacts = " and compaction runs" if ran and not healed_refused else ""
     return (
-        f"**Answer.** {head}{named}; {told}. With the doctor's healed list the next question "
+        f"**Answer.** {head}{named}; {told}. Once the doctor heals it, the next question "
         f"{fixed}{compacts}.\n\n**What to do.** First stop new sessions breaking "
         f"({stop or stop_words(session.sdk)}); then find and heal the stored sessions: `doctor "
         "scan STORE --all`, then `doctor repair STORE --all --apply` (notebook 07; an export: "

@@ -19,6 +19,7 @@ from ...formats.markdown import code
 from ...study.words import STUDY_MODE
 from .. import paths
 from ..releases.bisect import release_range
+from ..releases.later_turns_patch import DOCUMENTED_LIMIT
 from .doctor import Check
 from .liveness import REFUSED, SITUATION_WORDS, STUCK
 from .load import Findings
@@ -656,55 +657,42 @@ def the_wire(found: Findings) -> str:
 
 def after_the_fix(found: Findings) -> str:
     """10: on the fixing release, the bug a fresh session meets (no store an older release
-    wrote), then what the SDK documents; with what a maintainer does (the test, then the patch,
-    by their paths) and what a team does (``_action``'s words, 61-words). The store an older
-    release poisoned is the notebook's table's, after the patch, not the first screen's."""
+    wrote), then what the SDK documents, in plain words (r5: the first screen's terms few, no
+    situation names), with the test and the patch the page shows for SDK maintainers; the
+    team's action is ``short_action``'s. The store an older release poisoned is the body's."""
     if found.liveness is None or found.fixed_in is None or not found.verdicts:
         raise HeadlineError("the answers need data/sweep-liveness.json")
-    record = of(found.verdicts, found.fixed_in)
+    fixed = found.fixed_in
+    record = of(found.verdicts, fixed)
     fresh = [v for v in record.of_kind(BUG) if v.situation != POISONED]
-    if not fresh:
-        return f"**Answer.** No: on {found.fixed_in} a fresh session keeps compacting."
-    said = [
-        f"**Answer.** Yes. On {found.fixed_in}, on a fresh `SQLiteSession` (the hook always says "
-        "yes, over HTTP to the stand-in): "
-        + "; ".join(_situation_clause(v) for v in fresh)
-        + ": the stored history grows every turn."
-    ]
-    grouped: dict[tuple[str, ...], list[str]] = {}
-    for v in record.of_kind(CONTRACT):
-        grouped.setdefault(v.modes, []).append(f"*{v.situation}*")
-    if grouped:
-        said.append(
-            "Any unanswered call stops it in "
-            + "; ".join(
-                f"{_modes(modes)} mode ({', '.join(names)})" for modes, names in grouped.items()
-            )
-            + ": the SDK documents that this mode requires complete coverage (a compaction there "
-            "replaces the whole history, never part of it), and a call without its output leaves "
-            "the history incomplete."
-        )
-    test, patch = (p.relative_to(paths.ROOT).as_posix() for p in (_MCP_TEST, _PATCH))
-    return (
-        "\n\n".join(said) + f"\n\n**What to do.** SDK maintainers: add `{test}` (its test "
-        "function below; the file also holds its fakes) to the "
-        f"SDK's `tests/memory/`; it fails on {found.fixed_in}. Apply `{patch}` at "
-        f"`v{found.fixed_in}`; the test then passes. Its MCP change helps only {PARTIAL_STORES}, "
-        "and not in `previous_response_id` mode; on any other store an unanswered request still "
-        "stops compaction.\n\nBeyond the question, for stores an older release wrote: the "
-        "patch also leaves out of the model input an *orphan output* (an output whose call is "
-        "gone): the next question of such a *poisoned* session is then answered, but in "
-        "`previous_response_id` mode the session stops compacting (the table below)."
-        f"\n\nTeams: upgrade to {found.fixed_in}; until then, on "
-        f"{_affected_span(found)}, pass the session to `defer_compaction_while_pending`, and "
-        f"{_keep_after(found)} (notebook 06). It "
-        "*retires* (removes from the store) the unanswered request, so compaction goes on; a "
-        "late answer to it is then stored as text."
-        f"\n\nFor stores an *affected release* ({_affected_span(found)}) already wrote, run the "
-        "*doctor* (this project's command that diagnoses and repairs stored sessions, notebook "
-        "07; `STORE` is the path of your session store): `python -m approval_compaction doctor "
-        "scan STORE --all`, then `doctor repair STORE --all --apply`."
+    label = (
+        f"**Answer** (openai-agents {fixed}, a fresh `SQLiteSession` compacting after every "
+        "turn, over HTTP)."
     )
+    if not fresh:
+        return f"{label} No: a fresh session keeps compacting.\n\n{short_action(found)}"
+    said = (
+        f"{label} Yes. After "
+        + "; after ".join(
+            f"{SITUATION_WORDS.get(v.situation, v.situation)}, compaction stops for good in "
+            f"{_modes(v.modes)} mode"
+            for v in fresh
+        )
+        + ": the history grows every turn."
+    )
+    documented = sorted({m for v in record.of_kind(CONTRACT) for m in v.modes})
+    if documented:
+        said += (
+            f" In {_modes(documented)} mode any call nobody answers does the same, a function "
+            f'call too, as the SDK documents ("{DOCUMENTED_LIMIT}").'
+        )
+    said += (
+        f"\n\nSDK maintainers: the test below (`{_MCP_TEST.name}`) fails on {fixed} and passes "
+        f"with the patch below (`{_PATCH.name}`), "
+        f"which helps only on {PARTIAL_STORE_NAMES} stores, and not in `previous_response_id` "
+        "mode."
+    )
+    return f"{said}\n\n{short_action(found)}"
 
 
 def _affected_span(found: Findings) -> str:
@@ -721,7 +709,8 @@ _MCP_TEST, _PATCH = paths.LIVENESS_MCP_TEST, paths.LIVENESS_PATCH
 # "Native SQLite, async SQLite, and SQLAlchemy ... stores can atomically replace a bounded,
 # model-visible suffix"; "Other stores require complete coverage"): only there can the patch
 # compact what follows an unanswered request and keep the request.
-PARTIAL_STORES = "the stores that can replace part of a history (SQLite, async SQLite, SQLAlchemy)"
+PARTIAL_STORE_NAMES = "SQLite, async SQLite and SQLAlchemy"
+PARTIAL_STORES = f"the stores that can replace part of a history ({PARTIAL_STORE_NAMES})"
 
 
 POISONED = "poisoned"
@@ -749,7 +738,6 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     """12: the smallest part of the fixing release's diff that fixes each kind of approval, and
     why the next turn failed only from the era the orphan output is first stored in."""
     from ..mechanism.anatomy import load_anatomy
-    from ..mechanism.views import outcome_word
 
     path = paths.data(folder).fix_anatomy
     if not path.exists() or found.mechanism is None:
@@ -759,8 +747,7 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
         raise HeadlineError("the answers need data/sweep.json")
     shared = [k.label for k in an.kinds if k.minimal_fix == an.minimal_fix]
     other = [k for k in an.kinds if k.minimal_fix != an.minimal_fix]
-    kinds = f"{', '.join(shared)} tools' approvals" if shared else "a function tool's approval"
-    pieces = "one of them is" if len(an.minimal_fix) == 1 else f"{len(an.minimal_fix)} of them are"
+    kinds = f"{', '.join(shared)} tools" if shared else "a function tool"
 
     patches = {h.name: h.patch for h in an.hunks}
 
@@ -778,39 +765,33 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
         return f"hunk {an.numbers[hunk]}, {what}"
 
     others = "".join(
-        f"\n\nA {k.label} approval request is kept by hunks "
-        f"{' and '.join(str(an.numbers[h]) for h in k.minimal_fix)} "
-        f"({'; '.join(named(h) for h in sorted(k.minimal_fix, key=_an_import))}); "
-        f"with the function fix alone {m.old} still loses it, so a fix for every kind needs "
-        "those hunks as well as the function fix."
+        f" A {k.label} approval request needs "
+        + " and ".join(
+            f"hunk {an.numbers[h]} ({named(h).partition(', ')[2]})"
+            for h in sorted(k.minimal_fix, key=_an_import)
+        )
+        + " as well."
         for k in other
+        if k.with_function_fix.verdict != "fixed"  # the function fix alone still loses it
     )
     stored = next((e for e in found.releases.eras if e.orphan_stored != "never"), None)
     why = _why_stored(stored.span.partition("..")[0]) if stored else ""
+    # r5: the first screen's words few and plain (no hunk table's terms, no code block); the
+    # backport's details and the gate's generations are the body's sections
+    fix = ", ".join(str(an.numbers[h]) for h in an.minimal_fix)
+    one = "one is" if len(an.minimal_fix) == 1 else f"{len(an.minimal_fix)} are"
     return (
-        f"**Answer** ({SCOPE_12}). {m.new}'s diff of the files on the bug's path falls into "
-        f"{len(an.hunks)} hunks; for {kinds}, {pieces} the whole fix in these runs (hunk "
-        f"{', '.join(str(an.numbers[h]) for h in an.minimal_fix)}): the pairing check of "
-        f"`{m.function}` moved "
-        f"out of the branch for a partial snapshot into the block every automatic compaction "
-        f"enters ({code(m.new_block)}; notebook 03 shows both releases).\n\n"
-        f"{m.old} with it alone: {an.minimal_outcome.verdict}; "
-        f"{m.new} with every other change reverted: {outcome_word(an.rest_reverted)}.{others}"
-        f"\n\n**What to do.** A backport to an older release needs that hunk and, for hosted MCP "
-        "approvals, the MCP check and its import as well; in these runs no other hunk whose "
-        "revert ran brings the bug back (in `input` mode: the other modes were not run hunk by "
-        "hunk, so there the backport is unproven).\n\nThe MCP "
-        "check as shipped stops compaction for good after an MCP approval request nobody "
-        "answers (notebook 10 has the test and a patch, written against v0.24.0 and not tried on "
-        "an older release): backport it with that patch, within that patch's limits: its MCP "
-        f"change helps only {PARTIAL_STORES}, in `input` and `auto` mode; on other stores, and "
-        "in `previous_response_id` mode, an unanswered request still stops compaction."
-        f"{why}"
+        f"**Answer** ({SCOPE_12}). Of {m.new}'s {len(an.hunks)} *hunks* (contiguous changes) on "
+        "the pending call's "
+        f"path, {one} the whole fix for {kinds}: hunk {fix}, the check pairing each call with "
+        f"its output, moved to where every automatic compaction runs it.{others}\n\nNo other "
+        f"hunk whose revert ran undoes the fix.{why}\n\n{short_action(found)}"
     )
 
 
-# 12's experiments: every run of fix-anatomy (the reverts, ddmin, each kind) is in this mode
-SCOPE_12 = "`input` mode, scripted model: every revert and search below"
+# 12's experiments: every run of fix-anatomy (the reverts, ddmin, each kind) is in this mode; the
+# trace of the last section is over HTTP (r13: the label did not cover it)
+SCOPE_12 = "openai-agents 0.23.1 → 0.24.0, `input` mode, scripted model; 0.22.1's trace over HTTP"
 GATE = "OpenAIResponsesCompactionSession._run_compaction"  # 0.22.1's ownership gate
 HOLDS_NONE = "gate: run holds None"  # what the gate records when the run holds no generation
 
@@ -819,7 +800,7 @@ def _why_stored(first: str) -> str:
     """12: why the next turn fails only from ``first``, the first release that stores the orphan
     output: the cause, from the mechanism record's traces of that release. Its ownership gate
     skips the resume's compaction in each boundary whose resume holds no generation; without a
-    trace of it, the symptom alone."""
+    trace of it, the symptom alone. (r5: one sentence; the body shows the generations.)"""
     from ..mechanism.record import MechanismError, load_record
 
     try:
@@ -833,19 +814,13 @@ def _why_stored(first: str) -> str:
     ]
     if not none:
         return (
-            f"\n\nThe next turn fails only from {first} because from there the resume no longer "
-            "compacts, so the output without its call stays stored."
+            f" From {first} the next turn fails: the resume no longer compacts, so the orphan "
+            "output stays stored."
         )
     where = " or ".join({"memory": "in memory", "json": "as JSON"}.get(b, b) for b in none)
     return (
-        f"\n\nThe next turn fails only from {first} because {first} added the *ownership gate* "
-        f"(`{GATE}`, shown below): it skips a compaction when the run does not hold the "
-        "session's current *generation* (a count of its writes).\n\nIn `run/approve/on` (runner "
-        "`run`, approve, compaction on) the pause's "
-        "own compaction (the call lost) moves the generation on, so the resume (paused state "
-        f"kept {where}) holds an old one or none: its compaction is skipped, and the output "
-        "without its call stays stored. From 0.24.0 the pause does not compact, so an in-memory "
-        "resume compacts (notebook 06)."
+        f" From {first} the next turn fails: its new gate skips the resume's compaction (the "
+        f"paused state {where}), so the orphan output stays stored."
     )
 
 
@@ -916,14 +891,16 @@ def your_session(found: Findings) -> str:
         and codes(own.next_turn(healed, m)) == codes(after)
         for m in ("auto", "previous_response_id")
     )
-    alike = "; `auto` and `previous_response_id` the same, the last table" if same else ""
+    alike = "; `auto` and `previous_response_id` answered alike, the last table" if same else ""
     label = (
-        f"**Answer** (the example, 07's poisoned store; openai-agents {_pinned(found)}, "
-        f"`input` mode{alike})."
+        f"**Answer** (the example: session `{EXAMPLE_ID}` of 07's poisoned store; openai-agents "
+        f"{_pinned(found)}, `input` mode, over HTTP{alike})."
     )
-    # the action in two paragraphs: the scoped keep sentence makes one longer than a reader's 80
-    split = text.replace("); then find and heal", ").\n\nThen find and heal", 1)
-    return split.replace("**Answer.**", label, 1)
+    # r5: the answer's own words, then the one short action every openai-agents page gives; the
+    # maintainers' sentence (notebook 10's patch) is the body's, after the last table
+    answer = text.split("\n\n**What to do.**")[0].replace("**Answer.**", label, 1)
+    answer = answer.replace(f"`{EXAMPLE_ID}` ({example.source}) is", "It is", 1)
+    return f"{answer}\n\n{short_action(found)}"
 
 
 EXAMPLE_ID = "case-session"  # the session notebooks/examples/poisoned.db holds
