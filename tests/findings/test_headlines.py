@@ -102,8 +102,8 @@ def test_headlines_after_the_fix_says_what_retiring_costs(found: Findings) -> No
     action = headlines.after_the_fix(found).split("**What to do.**")[1]
     assert "heals" not in action and "nobody will answer" not in action
     meaning = BY_NAME["workaround"].meaning
-    assert "*retired* (removed from the store" in meaning
-    assert "a late answer to it is stored as text" in meaning
+    assert "*retires* a call whose output never came (removes it from the store)" in meaning
+    assert "a late answer to a retired call is stored as text" in meaning
     first = "".join(_cells("10-after-the-fix")[0]["source"])
     block = first.partition(START)[2].partition("<!-- answer:start -->")[0]
     assert BY_NAME["workaround"].line in block

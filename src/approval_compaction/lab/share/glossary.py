@@ -165,9 +165,10 @@ TERMS: tuple[Term, ...] = (
         "workaround",
         r"workarounds?|defer_compaction_while_pending",
         "`defer_compaction_while_pending(session)`, this study's wrapper around the session: it"
-        " holds the session's compaction back while a call waits for its output, and removes a"
-        " call whose output never came so compaction can go on (notebook 06 gives its rule and"
-        " tests it).",
+        " holds the session's compaction back while a call waits for its output, and *retires* a"
+        " call whose output never came (removes it from the store) so compaction can go on; a"
+        " late answer to a retired call is stored as text. Notebook 06 gives its rule and tests"
+        " it.",
     ),
     Term(
         "hosted MCP approval request",
