@@ -41,7 +41,7 @@ def first_screen(stem: str) -> str:
                 "hosted MCP approval request",
             ],
         ),
-        ("02-stored-vs-sent", ["automatic compaction", "hook", "over HTTP", "pending call"]),
+        ("02-stored-vs-sent", ["hook", "over HTTP", "pending call"]),
         ("03-inside-the-sdk", ["automatic compaction", "model exchange", "workaround"]),
     ],
     ids=["10", "12", "02", "03"],

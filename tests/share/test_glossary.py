@@ -69,6 +69,13 @@ def test_fill_splits_the_terms_between_blocks_by_where_each_is_first_used() -> N
     assert fill([first, second, third, fourth]) == [first, second, third, fourth]
 
 
+def test_fill_counts_a_code_cell_s_words_where_it_stands() -> None:
+    """The check reads a page as rendered: a table title a code cell prints uses words there."""
+    cells = [f"Question.\n\n{EMPTY}", 'title = "the stand-in answered"', f"{EMPTY}\n\nThe doctor."]
+    first, code, last = fill(cells)
+    assert "- *stand-in*" in first and "- *stand-in*" not in last and code == cells[1]
+
+
 def test_fill_leaves_a_block_with_nothing_new_empty() -> None:
     cells = [f"The doctor.\n\n{EMPTY}", f"{EMPTY}\n\nThe doctor."]
     assert fill(cells)[1] == cells[1]
@@ -77,9 +84,9 @@ def test_fill_leaves_a_block_with_nothing_new_empty() -> None:
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem[:2])
 def test_every_notebook_s_terms_blocks_are_the_glossary_s(path: Path) -> None:
     nb = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]  # nbformat is untyped
-    marked = [c.source for c in nb.cells if c.cell_type == "markdown"]
-    assert START in marked[0]
-    assert fill(marked) == marked
+    cells = [c.source for c in nb.cells]
+    assert START in cells[0]
+    assert fill(cells) == cells
 
 
 def test_hand_defined_names_a_glossary_term_set_in_italics_outside_a_block() -> None:

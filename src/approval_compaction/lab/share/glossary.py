@@ -305,9 +305,11 @@ def without_blocks(text: str) -> str:
 
 
 def fill(cells: Sequence[str]) -> list[str]:
-    """The markdown cells with each terms block written: a block lists the terms used from its
-    cell on up to the next block's cell, that no earlier block listed, with the terms their
-    meanings use; the first block takes also what the cells before it use."""
+    """The cells with each terms block written: a block lists the terms used from its cell on up
+    to the next block's cell, that no earlier block listed, with the terms their meanings use;
+    the first block takes also what the cells before it use. A notebook's code cells are given
+    too, in place: the titles and tables they print use words there (only markdown holds a
+    block)."""
     texts = [without_blocks(cell) for cell in cells]
     holders = [i for i, cell in enumerate(cells) if START in cell]
     known: list[Term] = []

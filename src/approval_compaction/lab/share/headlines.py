@@ -56,9 +56,10 @@ def update(path: Path, found: Findings, folder: Path = paths.DATA) -> bool:
     nb = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]  # nbformat is untyped
     first = nb.cells[0]
     first.source = with_answer(first.source, answer_for(path, found, folder))
-    marked = [cell for cell in nb.cells if cell.cell_type == "markdown"]
-    for cell, source in zip(marked, glossary.fill([c.source for c in marked]), strict=True):
-        cell.source = source
+    # a code cell's words count where it stands: the table titles it prints use them there
+    for cell, source in zip(nb.cells, glossary.fill([c.source for c in nb.cells]), strict=True):
+        if cell.cell_type == "markdown":
+            cell.source = source
     text = dumps(nb)
     if text == path.read_text():
         return False
