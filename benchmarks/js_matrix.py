@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 from approval_compaction import paths
-from approval_compaction.js.harness import HARNESS, Plan
+from approval_compaction.js.harness import DRIVER, Plan
 from approval_compaction.wire.server import running
 
 
@@ -72,7 +72,7 @@ def matrices(rounds: int, env: dict[str, str]) -> None:
         timed(node, env)  # warm the file cache once, untimed
         for _ in range(rounds):  # interleaved: load on the machine touches each alike
             results.setdefault("floor: node import", []).append(timed(node, env))
-            harness = ["node", str(HARNESS)]
+            harness = ["node", str(DRIVER)]
             results.setdefault("harness: 16 cases", []).append(
                 timed(harness, env, json.dumps(spec))
             )

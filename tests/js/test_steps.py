@@ -1,4 +1,4 @@
-"""The JS harness's step mode (``harness.mjs --steps``), the search's driver, on the pinned
+"""The JS harness's step mode (``driver.mjs --steps``), the search's driver, on the pinned
 @openai/agents against the stand-in."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The ADK driver: the study's scenario on one installed ``google-adk``, written as it was seen.
 
 It runs inside the release's own environment (``google-adk`` and the standard library only,
-nothing of this project), the way ``js/harness.mjs`` runs inside Node; ``adk/harness.py`` copies
+nothing of this project), the way ``js/driver.mjs`` runs inside Node; ``adk/harness.py`` copies
 it into a scratch folder and starts it there. It reads its settings and cases on standard input
 and writes one JSON line per case or situation. It judges nothing: what it writes is ADK's own
 objects as JSON (``Content``, ``Event``), which ``adk/items.py`` maps to the capture format in

@@ -3,13 +3,13 @@
 Everything of the JS SDK lives here, and the shared code reaches it only by name: the lab through
 its plugin registry (``lab.plugins``: ``plugin.py``), the doctor through ``sdks``.
 
-- ``harness.mjs`` is the one Node driver (ESM, the SDK's public API, over HTTP to the stand-in):
+- ``driver.mjs`` is the one Node driver (ESM, the SDK's public API, over HTTP to the stand-in):
   it drives and records, and judges nothing; ``harness`` runs it on the ``@openai/agents``
   installed in any folder (the project's pinned one, a release's, or a team's own
   ``node_modules``) and reads what it wrote; ``items`` maps the JS SDK's item protocol
   (``function_call_result``, ``callId``) to the wire's shapes, in this one place, both ways;
   ``check`` is ``doctor check --js`` on a team's package. These three are what the doctor loads:
-  they import nothing of the lab, and ``harness.mjs`` ships in the wheel as package data;
+  they import nothing of the lab, and ``driver.mjs`` ships in the wheel as package data;
 - ``packages`` installs every release with npm; ``sweep`` runs every release that has the
   compaction session, judged by the shared invariants; ``patched``, ``sdk_test``, ``typecheck``,
   ``mutants`` and ``upstream``: the fixes on a patched package, the regression tests in the SDK's

@@ -1,4 +1,4 @@
-"""Harness: the Node harness (``harness.mjs``, beside this module) run on one installed
+"""Harness: the Node harness (``driver.mjs``, beside this module) run on one installed
 ``@openai/agents``, against the stand-in on 127.0.0.1, its captures read back as the study's runs.
 
 A ``Plan`` is what varies between matrices: the compaction mode, the agent's
@@ -57,7 +57,7 @@ from .items import STORE_SUFFIX, read_liveness, read_run, read_step
 Trigger = Literal["case", "default"] | int
 Runner = Literal["run", "run_streamed"]
 SessionKind = Literal["memory", "file"]
-HARNESS = Path(__file__).with_name("harness.mjs")
+DRIVER = Path(__file__).with_name("driver.mjs")
 # The JS workaround a team copies (the repository's file; the plans wrap sessions with it).
 WORKAROUND = paths.ROOT / "js" / "workaround.mjs"
 # What the harness imports from the folder's node_modules: the SDK, its client, the tool's schema.
@@ -187,14 +187,14 @@ def run_lines(plans: Sequence[Plan], package: Path = paths.ROOT) -> list[list[di
 
 
 def _beside(scratch: Path, package: Path, workaround: bool) -> Path:
-    """The harness copied into ``scratch`` (with ``js/workaround.mjs`` when a plan wraps the
+    """The driver copied into ``scratch`` (with ``js/workaround.mjs`` when a plan wraps the
     session), and ``scratch/node_modules`` a link to ``package``'s: what Node runs."""
-    harness = scratch / HARNESS.name
-    shutil.copyfile(HARNESS, harness)
+    driver = scratch / DRIVER.name
+    shutil.copyfile(DRIVER, driver)
     if workaround:
         shutil.copyfile(WORKAROUND, scratch / WORKAROUND.name)
     (scratch / "node_modules").symlink_to((package / "node_modules").resolve())
-    return harness
+    return driver
 
 
 def run_plan(plan: Plan, package: Path = paths.ROOT) -> list[CaseRun]:
@@ -241,7 +241,7 @@ def _said(stderr: str) -> str:
 
 
 class Steps(ScriptSteps):
-    """The harness taking a searched conversation one step at a time (``harness.mjs --steps``),
+    """The harness taking a searched conversation one step at a time (``driver.mjs --steps``),
     on the ``@openai/agents`` installed in ``package``, against a stand-in per compaction shape
     served here (started when a conversation first asks for its shape): one Node process for
     every conversation until ``close`` (a ``process`` boundary starts a second one).

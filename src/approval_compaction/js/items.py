@@ -225,7 +225,7 @@ def read_liveness(
 
 
 def read_step(data: dict[str, Any]) -> StepAnswer:
-    """One answer of the harness's step mode (``harness.mjs --steps``) as the search reads it:
+    """One answer of the harness's step mode (``driver.mjs --steps``) as the search reads it:
     its turns' stages mapped to the wire's shapes."""
     if data.get("not_applicable"):
         return StepAnswer(not_applicable=str(data["not_applicable"]))

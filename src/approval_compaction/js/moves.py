@@ -4,7 +4,7 @@ A conversation starts in a compaction mode (``compactionMode``: ``input``,
 ``previous_response_id``, ``auto``), with the compaction endpoint answering in one of its
 shapes (``keeps_users``, as the API documents it; ``summary_only``, the compaction item alone),
 on a session store (``MemorySession``, or a JSON file a second Node process can read). Then it
-takes the Python search's steps (``harness.mjs --steps`` runs them):
+takes the Python search's steps (``driver.mjs --steps`` runs them):
 
 - ``ask``: a new question; the model's one reply calls up to three tools: the approved one
   (``needsApproval``), a plain one, a hosted MCP server that asks for every approval; the

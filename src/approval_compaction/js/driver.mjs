@@ -11,9 +11,9 @@
 // read. The records go, one JSON line each, to the file the plan names (`results`), which only
 // this script writes.
 //
-//   node harness.mjs < plan.json       the cases of a plan (its fields: see `main`)
-//   node harness.mjs --resume          the steps after a process boundary (internal)
-//   node harness.mjs --steps           a search's conversations, one step per line (`Stepper`)
+//   node driver.mjs < plan.json       the cases of a plan (its fields: see `main`)
+//   node driver.mjs --resume          the steps after a process boundary (internal)
+//   node driver.mjs --steps           a search's conversations, one step per line (`Stepper`)
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
