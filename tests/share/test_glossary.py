@@ -41,9 +41,9 @@ def test_an_exact_term_matches_its_case_only() -> None:
 
 
 def test_needed_puts_a_meaning_s_terms_first_and_skips_known_and_self_defined() -> None:
-    # open call's meaning uses "pending call"; the diagnosis defines *poisoned* itself.
-    assert _names(needed([BY_NAME["open call"]])) == ["pending call", "open call"]
-    assert _names(needed([BY_NAME["open call"]], [BY_NAME["pending call"]])) == ["open call"]
+    # orphan output's meaning uses "refused"; the diagnosis defines *poisoned* itself.
+    assert _names(needed([BY_NAME["orphan output"]])) == ["refused", "orphan output"]
+    assert _names(needed([BY_NAME["orphan output"]], [BY_NAME["refused"]])) == ["orphan output"]
     assert "poisoned" not in _names(needed([BY_NAME["diagnosis"]]))
 
 

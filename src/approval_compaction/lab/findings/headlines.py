@@ -831,7 +831,7 @@ def _keep_after(found: Findings) -> str:
     if not after:
         return f"keep it on {found.fixed_in} if an approval can go unanswered"
     fixed = found.fixed_in
-    return f"keep it on {fixed} where {fixed} without it never compacts again: after {after}"
+    return f"keep it on {fixed} where {fixed} without it *stops compacting*: after {after}"
 
 
 def stop_new_sessions(found: Findings) -> str:
@@ -852,20 +852,18 @@ def stop_new_sessions(found: Findings) -> str:
 def short_action(found: Findings) -> str:
     """What a team using openai-agents does, in the one short form every page's answer ends with
     (issue 61: 04/05/06 and 07/08/09 repeated a long action word for word, each a little
-    differently): upgrade, the workaround until then and where to keep it (notebook 06 gives the
-    rule and its costs), and the doctor for stores an affected release wrote (notebook 07)."""
+    differently; r14: pages restated 06's rule for keeping the workaround, which they do not
+    show): upgrade, the workaround until then (notebook 06 tests it and says where to keep it
+    after upgrading), and the doctor for stores an affected release wrote (notebook 07)."""
     wrap = "wrap the session in the workaround (`defer_compaction_while_pending`)"
+    doctor = (
+        "Check and repair the sessions an affected release stored with the doctor (notebook 07)."
+    )
     if not found.fixed_in:
-        return (
-            f"**What to do.** On {_affected_span(found)}, {wrap} (notebook 06). Check and repair"
-            " the sessions an affected release stored with the doctor (notebook 07)."
-        )
-    fixed = found.fixed_in
-    keep = f"; {_keep_after(found)}"  # scoped by kind of call and mode, from the liveness sweep
+        return f"**What to do.** On {_affected_span(found)}, {wrap} (notebook 06). {doctor}"
     return (
-        f"**What to do.** Upgrade to {fixed}. Until then, on {_affected_span(found)}, {wrap}{keep}"
-        " (notebook 06 gives the rule and its costs). Check and repair the sessions an affected"
-        " release stored with the doctor (notebook 07)."
+        f"**What to do.** Upgrade to {found.fixed_in}. Until then, on {_affected_span(found)},"
+        f" {wrap}; notebook 06 tests it and says where to keep it after upgrading. {doctor}"
     )
 
 

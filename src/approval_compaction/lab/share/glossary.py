@@ -12,8 +12,9 @@ on that page, where it is first used.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -48,52 +49,57 @@ TERMS: tuple[Term, ...] = (
     Term(
         "pending call",
         r"pending calls?",
-        "a tool call that needs a human's approval, waiting for the decision: the run pauses on"
-        " it.",
+        "a tool call waiting for a human's approval: the run pauses on it.",
     ),
     Term(
         "open call",
         r"open calls?",
-        "a call whose output is not there yet; a pending call is one.",
+        "a call whose output is not there yet (a pending call is one).",
     ),
     Term(
         "refused",
         r"refus(?:e|es|ed|al|als|ing)",
-        "answered HTTP 400, as the API answers a request its rules forbid (the human's *reject*"
-        " decision is another thing).",
+        "answered HTTP 400, as the API answers a request its rules forbid (not the human's"
+        " *reject*).",
     ),
     Term(
         "orphan output",
         r"orphan outputs?",
-        "a tool output stored or sent without its call. The API refuses (HTTP 400) a request that"
-        " holds one.",
+        "a tool output stored or sent without its call; the API refuses a request holding one.",
     ),
     Term(
         "automatic compaction",
         r"automatic compaction",
-        "the compaction an SDK runs by itself (openai-agents: the session, after the runner stores"
-        " a turn's items): it replaces the stored history with a summary.",
+        "the compaction an SDK runs by itself after a turn (openai-agents: the session does),"
+        " replacing the stored history with a shorter one that holds a summary.",
     ),
     Term(
         "compaction mode",
         r"compaction[_ ]modes?|`(?:input|auto|previous_response_id)` modes?",
-        "what a compaction request carries (openai-agents' `compaction_mode`, `@openai/agents`'"
-        " `compactionMode`): `input` the stored items; `previous_response_id` only the last"
-        " response's id; `auto` (the default) that id when the last response was stored, else"
-        " the items.",
+        "what an openai-agents compaction request carries (`compaction_mode`; JavaScript"
+        " `compactionMode`): `input` the stored items; `previous_response_id` the last"
+        " response's id; `auto` (the default) that id when the response was stored, else the"
+        " items.",
+    ),
+    Term(
+        "responses stored",
+        r"responses stored",
+        "`ModelSettings(store=...)` left unset (the default): the API keeps each response, so"
+        " `auto` names the last one. With `store=False` (*auto, store=False*), `auto` sends the"
+        " items, as `input` does.",
     ),
     Term(
         "auto, store=False",
         r"auto, store=False",
-        "`auto` mode while the agent sets `ModelSettings(store=False)` (JavaScript: `store:"
-        " false`): no response is stored to name, so `auto` sends the items, as `input` does.",
+        "`auto` mode with `ModelSettings(store=False)` (JavaScript `store: false`): it sends"
+        " the items, as `input` does.",
     ),
     Term(
         "hook",
         r"hooks?|should_trigger_compaction",
-        "`should_trigger_compaction` (JavaScript: `shouldTriggerCompaction`), which says after"
-        " each turn whether to compact. The study's hook always says yes, so the session"
-        " compacts after every turn.",
+        "`should_trigger_compaction` (JavaScript `shouldTriggerCompaction`): says after each"
+        " turn whether to compact. Unless a table says otherwise, the study's hook always says"
+        " yes.",
     ),
     Term(
         "default trigger",
@@ -110,50 +116,46 @@ TERMS: tuple[Term, ...] = (
         r"the bug",
         "automatic compaction at an approval pause breaks the pending call, one of two ways by"
         " mode: the call is compacted away and its output later stored or sent alone (an orphan"
-        " output), or the compaction request holding the open call is refused, so the pause"
-        " raises with nothing to approve.",
+        " output), or the compaction request names a stored history that holds the open call"
+        " and is refused, so the pause raises with nothing to approve.",
     ),
     Term(
         "stand-in",
         r"stand-ins?",
-        "a local copy of the OpenAI API's rules (the Responses API and Chat Completions) as public"
-        " sources show them (its docs, public bug reports), run on this machine: it answers, and"
-        " refuses (HTTP 400) what those rules refuse. Nothing is sent to the real API.",
+        "a local copy of the OpenAI API's rules (Responses API, Chat Completions) as public"
+        " sources show them, run on this machine: it refuses (HTTP 400) what they refuse."
+        " Nothing reaches the real API.",
     ),
     Term(
         "over HTTP",
         r"over HTTP",
-        "the SDK's own client sends each request over HTTP to the stand-in, served on this"
-        " machine (openai-agents: in process, no socket; the other SDKs: on 127.0.0.1); nothing"
-        " reaches the network.",
+        "the SDK's own client sends each request over HTTP to the stand-in on this machine"
+        " (openai-agents: in process; the other SDKs: 127.0.0.1).",
     ),
     Term(
         "scripted model",
         r"scripted models?|scripted",
-        "the model's answers are scripted in this process, without HTTP; the stand-in's rules judge"
-        " each request the SDK sends.",
+        "the model's answers scripted in this process, without HTTP; the stand-in's rules judge"
+        " each request.",
     ),
     Term(
         "case",
         r"cases?",
-        "one way through a pause, labelled `runner/decision/compaction/boundary`: `run` or"
-        " `run_streamed` (the SDK's run, plain or streamed); `approve` or `reject`; compaction"
+        "one way through a pause: `run` or `run_streamed`; `approve` or `reject`; compaction"
         " `on` (after every turn) or `off`; the paused state kept in `memory` or carried as"
-        " `json` (serialised and read back, as a second process would). 2×2×2×2 make the"
-        " *sixteen cases*.",
+        " `json` (read back as a second process would). 2×2×2×2 = the *sixteen cases*.",
     ),
     Term(
         "stage",
         r"stages?|round_trip|next_turn",
-        "a step of a case: `pause` (the run stops on the pending call), `round_trip` (the paused"
-        " state kept or carried as JSON), `resume` (the decision applied and the run resumed),"
-        " `next_turn` (the user's next question).",
+        "a step of a case: `pause`, `round_trip` (the paused state kept or carried), `resume`"
+        " (the decision applied), `next_turn` (the user's next question).",
     ),
     Term(
         "invariant",
         r"invariants?",
         'a rule every case must keep, such as "the next request holds no orphan output"'
-        " (`docs/invariants.md` lists them).",
+        " (`docs/invariants.md`).",
     ),
     Term(
         "dead call",
@@ -164,11 +166,10 @@ TERMS: tuple[Term, ...] = (
     Term(
         "workaround",
         r"workarounds?|defer_compaction_while_pending",
-        "`defer_compaction_while_pending(session)`, this study's wrapper around the session: it"
-        " holds the session's compaction back while a call waits for its output, and *retires* a"
-        " call whose output never came (removes it from the store) so compaction can go on; a"
-        " late answer to a retired call is stored as text. Notebook 06 gives its rule and tests"
-        " it.",
+        "`defer_compaction_while_pending(session)`, this study's wrapper: it holds compaction"
+        " back while a call waits for its output, and *retires* (removes) a call whose output"
+        " never came, so compaction goes on; a late answer to a retired call is stored as text"
+        " (notebook 06).",
     ),
     Term(
         "hosted MCP approval request",
@@ -178,8 +179,9 @@ TERMS: tuple[Term, ...] = (
     Term(
         "doctor",
         r"doctor",
-        "`python -m approval_compaction doctor`, this study's command for stored sessions: `scan`"
-        " checks them, `repair --apply` heals them (after a backup), `restore` undoes a repair.",
+        "`python -m approval_compaction doctor`, this study's command for stored sessions:"
+        " `check` (your release, mode, trigger), `scan`, `repair --apply` (after a backup),"
+        " `restore`.",
     ),
     Term(
         "STORE",
@@ -191,39 +193,39 @@ TERMS: tuple[Term, ...] = (
         "diagnosis",
         r"diagnos[ie]s|stuck|unreadable",
         "the doctor's word on one stored session: *healthy*; *poisoned* (it holds an orphan"
-        " output); *stuck* (an open call a later question follows); *pending* (an open call"
-        " still awaiting its decision); *unreadable*.",
+        " output); *stuck* (a call without its output that a later question follows); *pending*"
+        " (a call awaiting its decision); *unreadable*.",
     ),
     Term(
         "poisoned",
         r"poisoned",
-        "a store already holding an orphan output: every later turn that sends it is refused.",
+        "a session (or store) holding an orphan output: every later turn that sends it is refused.",
     ),
     Term(
         "liveness",
         r"liveness",
-        "whether a session can go on: later turns answered, compaction still running, the history"
-        " bounded, and a late answer kept with its call.",
+        "whether a session can go on: later turns answered, compaction still running, the"
+        " history bounded, a late answer kept with its call.",
     ),
     Term(
         "situation",
         r"situations?|mcp_abandoned|mcp_resumed",
-        "a session state followed for later turns: *clean* (none: the control); *poisoned*;"
-        " *abandoned* (an approval left unanswered, the user asks something else); *lost* (a call"
-        " whose output died with its worker); *resumed* (an abandoned one answered late);"
+        "a session state followed for later turns: *clean* (the control); *poisoned*;"
+        " *abandoned* (an approval left unanswered; the user asks something else); *lost* (its"
+        " output died with its worker); *resumed* (an abandoned one answered late);"
         " *mcp_abandoned*, *mcp_resumed* (the same for a hosted MCP approval request).",
     ),
     Term(
         "stops compacting",
         r"stops? compacting",
-        "compaction never runs again, so the history grows with every turn; a session that does"
-        " not *keeps compacting*.",
+        "compaction does not run again while the session holds what stops it, so the history"
+        " grows with every turn; else it *keeps compacting*.",
     ),
     Term(
         "pinned release",
         r"pinned releases?|newest releases?",
-        "the release of an SDK this repository installs and its notebooks run (each SDK's pinned"
-        " requirements); the *newest release* is the latest the sweep covers.",
+        "the release of an SDK this repository installs and its notebooks run; the *newest"
+        " release* is the latest the sweep covers.",
     ),
     Term(
         "fixing release",
@@ -233,11 +235,11 @@ TERMS: tuple[Term, ...] = (
     Term(
         "verdict",
         r"verdicts?",
-        "a release's status: *affected* (a case breaks an invariant); *never compacts* (no case"
-        " compacted); *pending call fixed, liveness bugs left* (no case breaks one, but a"
-        " situation is refused, stops compacting, grows while compacting or splits its call and"
-        " late answer); *pending call kept, liveness bugs left* (the same, for an SDK none of"
-        " whose releases lost the call); else *not affected*.",
+        "a release's status: *affected* (a case breaks an invariant); *never compacts*;"
+        " *pending call fixed, liveness bugs left* (no case breaks one, but a situation is"
+        " refused, stops compacting, grows while compacting or splits its call and late"
+        " answer); *pending call kept, liveness bugs left* (the same, for an SDK that never"
+        " lost the call); else *not affected*.",
     ),
     Term(
         "pause position",
@@ -251,9 +253,11 @@ BY_NAME: dict[str, Term] = {term.name: term for term in TERMS}
 
 START, END = "<!-- terms:start -->", "<!-- terms:end -->"
 HEADING = "**Terms.** Each word has this meaning on every page of the collection:"
+LATER = "**Terms first used below:**"  # a page's later blocks
 _BLOCK = re.compile(rf"{re.escape(START)}.*?{re.escape(END)}", re.S)
 _FENCE = re.compile(r"^ {0,3}```.*?^ {0,3}```[^\n]*$", re.S | re.M)
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
+_TAG = re.compile(r"<[^>]+>")
 _CODE = re.compile(r"`[^`\n]*`")
 _ADDRESS = re.compile(r"\]\([^)\s]*\)|`[^`\n]*/[^`\n]*`")
 
@@ -292,11 +296,11 @@ def needed(first: Sequence[Term], known: Iterable[Term] = ()) -> list[Term]:
     return out
 
 
-def block(terms: Sequence[Term]) -> str:
+def block(terms: Sequence[Term], heading: str = HEADING) -> str:
     """A terms block's markdown: the heading and one line per term (empty when none)."""
     if not terms:
         return ""
-    return "\n".join([HEADING, "", *(t.line for t in terms)])
+    return "\n".join([heading, "", *(t.line for t in terms)])
 
 
 def without_blocks(text: str) -> str:
@@ -321,10 +325,47 @@ def fill(cells: Sequence[str]) -> list[str]:
         known.extend(terms)
         head, _, rest = cells[i].partition(START)
         _, _, tail = rest.partition(END)
-        written = block(terms)
+        written = block(terms, HEADING if n == 0 else LATER)
         inside = f"\n{written}\n" if written else ""
         out[i] = f"{head}{START}{inside}{END}{tail}"
     return out
+
+
+def cell_texts(cells: Sequence[Mapping[str, Any]]) -> list[str]:
+    """What a reader meets of each notebook cell: a markdown cell's source; a code cell's
+    outputs (streams, and each result as markdown, else HTML without its tags, else plain text).
+    A code cell's source is not counted: a rendered page shows it as code, not as words."""
+    texts = []
+    for cell in cells:
+        if cell.get("cell_type") == "markdown":
+            texts.append(_text(cell.get("source", "")))
+            continue
+        said = []
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            if "text" in output:
+                said.append(_text(output["text"]))
+            elif "text/markdown" in data:
+                said.append(_text(data["text/markdown"]))
+            elif "text/html" in data:
+                said.append(_TAG.sub(" ", _text(data["text/html"])))
+            elif "text/plain" in data:
+                said.append(_text(data["text/plain"]))
+        texts.append("\n\n".join(said))
+    return texts
+
+
+def fill_notebook(cells: Sequence[MutableMapping[str, Any]]) -> None:
+    """Write each terms block of a notebook's markdown cells (``fill`` over ``cell_texts``), in
+    place: run after the notebook is executed, its outputs' words counted where they show."""
+    filled = fill(cell_texts(cells))
+    for cell, source in zip(cells, filled, strict=True):
+        if cell.get("cell_type") == "markdown" and _text(cell.get("source", "")) != source:
+            cell["source"] = source
+
+
+def _text(value: str | Sequence[str]) -> str:
+    return value if isinstance(value, str) else "".join(value)
 
 
 def table(terms: Sequence[Term]) -> str:

@@ -56,10 +56,7 @@ def update(path: Path, found: Findings, folder: Path = paths.DATA) -> bool:
     nb = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]  # nbformat is untyped
     first = nb.cells[0]
     first.source = with_answer(first.source, answer_for(path, found, folder))
-    # a code cell's words count where it stands: the table titles it prints use them there
-    for cell, source in zip(nb.cells, glossary.fill([c.source for c in nb.cells]), strict=True):
-        if cell.cell_type == "markdown":
-            cell.source = source
+    glossary.fill_notebook(nb.cells)  # with the outputs kept from its last run
     text = dumps(nb)
     if text == path.read_text():
         return False

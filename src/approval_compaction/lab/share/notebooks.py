@@ -18,7 +18,7 @@ from nbclient.exceptions import CellExecutionError
 from ...errors import InvestigationError
 from ...formats.files import write_atomic
 from .. import paths
-from . import provenance
+from . import glossary, provenance
 from .provenance import Provenance
 
 
@@ -138,6 +138,7 @@ def execute_in_place(path: Path, record: Path = paths.DATA_FILES.notebooks) -> b
     the notebook's content changed."""
     before = path.read_text()
     nb, observed = execute_observed(path)
+    glossary.fill_notebook(nb.cells)  # the terms its outputs use too, where they show
     after = dumps(nb)
     if after != before:
         write_atomic(path, after)
