@@ -189,7 +189,6 @@ def test_headlines_releases_action_speaks_of_what_05_shows(found: Findings) -> N
     assert f"Upgrade to {found.fixed_in}" in action
     assert "notebook 06" in action and "notebook 07" in action
     # r11: "wherever an approval can go unanswered" against 06's drop-it rule; 06 names where
-    fixed = found.fixed_in
     assert "notebook 06 tests it and says where to keep it after upgrading" in action
     # r13: the one short action (``short_action``), the doctor for stores already written
     assert "notebook 06 tests it and says where to keep it after upgrading" in action
