@@ -165,9 +165,10 @@ TERMS: tuple[Term, ...] = (
     ),
     Term(
         "workaround",
-        r"workarounds?|defer_compaction_while_pending",
-        "`defer_compaction_while_pending(session)`, this study's wrapper: it holds compaction"
-        " back while a call waits for its output, and *retires* (removes) a call whose output"
+        r"workarounds?|defer_compaction_while_pending|deferCompactionWhilePending",
+        "`defer_compaction_while_pending(session)` (JavaScript: `deferCompactionWhilePending`"
+        " in `js/workaround.mjs`), this study's wrapper: it holds compaction back while a call"
+        " waits for its output, and *retires* (removes) a call whose output"
         " never came, so compaction goes on; a late answer to a retired call is stored as text"
         " (notebook 06).",
     ),
