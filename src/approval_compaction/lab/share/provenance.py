@@ -160,7 +160,7 @@ def table(records: dict[str, Provenance]) -> str:
     for name in sorted(records):
         record = records[name]
         runs = [f"{record.sdk_runs} runs"] if record.sdk_runs else []
-        runs += [f"{n} {sdk} run{'s' if n > 1 else ''}" for sdk, n in record.driven if n]
+        runs += [f"{n} {sdk} driver start{'s' if n > 1 else ''}" for sdk, n in record.driven if n]
         live = ", ".join(runs) or "none"
         read = ", ".join(grouped([p.removeprefix("data/") for p in record.data_read])) or "none"
         lines.append(f"| [{name[:2]} · {record.title}](notebooks/{name}) | {live} | {read} |")
