@@ -132,7 +132,8 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
     return "\n".join(
         [
             f"**Which releases, in each compaction mode** (the sixteen cases over HTTP to the "
-            f"stand-in, a compaction hook that always says yes; `{sweep}`, `{met}`{sources}):",
+            f"stand-in, the hook always saying yes in the 8 with compaction on, no in the 8 off; "
+            f"`{sweep}`, `{met}`{sources}):",
             "",
             _table(releases),
             "",
@@ -245,7 +246,8 @@ def store_block(found: Findings, folder: Path = paths.DATA) -> str:
     release = found.stores[0].story.span
     head = (
         f"`auto` by the agent's `ModelSettings(store=...)` on openai-agents {release}, the "
-        f"sixteen cases over HTTP, with a compaction hook that always says yes ({shown}):"
+        f"sixteen cases over HTTP, the hook always saying yes in the 8 with compaction on, no in"
+        f" the 8 off ({shown}):"
     )
     return "\n".join([head, "", _table(store_frame(found.stores))])
 
