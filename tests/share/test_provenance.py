@@ -99,7 +99,8 @@ def test_provenance_counts_another_sdks_driver_runs_as_live() -> None:
     assert record.live and record.driven == (("langchain", 1),)
     row = provenance.table({record.notebook: record}).splitlines()[2]
     assert row == (
-        "| [14 · LangChain's agents](notebooks/14-langchain.ipynb) | 1 langchain driver start | x.json |"
+        "| [14 · LangChain's agents](notebooks/14-langchain.ipynb) | 1 langchain driver start "
+        "| x.json |"
     )
     assert {sdk for _, _, sdk in provenance.drivers()} == {
         "@openai/agents",
