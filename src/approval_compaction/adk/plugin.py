@@ -180,9 +180,7 @@ def answer(folder: Path = paths.DATA) -> str:
         else ""
     )
     patch = (
-        f"ADK maintainers: take `adk/fix/{LONG_RUNNING_PATCH}` (tested below). "
-        if searched
-        else ""
+        f"ADK maintainers: take `adk/fix/{LONG_RUNNING_PATCH}` (tested below). " if searched else ""
     )
     give = " and give every long-running call its result" if searched else ""
     return (  # the page's own action first, so that it shows on the first screen
@@ -228,8 +226,8 @@ def _upgrade(verdicts: Sequence[ReleaseVerdict], bad: Sequence[int], fixed_from:
     priced = [x.situation for x in at.of_kind(BUG) if x.state == UNPAIRED]
     priced = [s for s in dict.fromkeys(priced) if s not in before]  # late answers it begins
     price = "".join(
-        f"; {LATE_WORDS.get(s, s)} splits from its call again, as on "
-        + _unpaired_before(verdicts[: order.index(settled)], s).partition(" (")[0].removeprefix("again, as on ")
+        f"; {LATE_WORDS.get(s, s)} splits from its call "
+        + _unpaired_before(verdicts[: order.index(settled)], s).partition(" (")[0]
         for s in priced
     )
     return (
