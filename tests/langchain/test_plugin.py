@@ -41,24 +41,26 @@ def test_plugin_answer_names_the_pinned_release_and_what_the_control_meets() -> 
     refused = {cell(r) for r in control if r.invariant == "compaction_runs"}
     assert refused == {"10 of 10 later turns refused (400 at /v1/chat/completions)",
                        "10 of 10 later turns refused (400 at /v1/responses)"}  # fmt: skip
-    assert "with no compaction step the stand-in then refuses 10 of 10 later questions" in said
-    assert "a step only hides the call, or not" in said  # the per-step counts: the body's table
+    assert "without a compaction step the stand-in refuses 10 of 10 later questions" in said
+    assert "a step only hides the call" not in said  # r14: cryptic; the body's table counts
 
 
 def test_plugin_answer_is_short_and_acts_on_what_the_patch_leaves() -> None:
     """Issue 61 (r13): 14's first screen ran to eight paragraphs; the answer is at most 90 words,
     the action at most 60. The search finds sequences on the patched package where the docs'
     trim step keeps a call's output without its call (issue 61, r7: the action says how to
-    trim); r10: teams on the released package get an action until the fix lands."""
+    trim); r10: teams on the released package get an action until the fix lands; r14: the trim
+    warning goes with the fix it is about (to maintainers, not to teams on the release), 70/50."""
     from approval_compaction.lab.findings.searched import searched_cases
 
     answered, action = answer().split("**What to do.**")
-    assert len(answered.split()) <= 90 and len(action.split()) <= 60
+    assert len(answered.split()) <= 70 and len(action.split()) <= 50
     left = [c for c in searched_cases("langchain") if "+" in c.package and c.label == "new"]
     assert left and {c.mode for c in left} == {"trim"}
-    assert "trim so that no tool message is kept without its AI message" in action
-    assert "give each interrupt its decision before the next message" in action
-    assert "`langchain/fix/langchain-1.5.2.diff` does" in action
+    maintainers, teams = action.split("Teams on ")
+    assert "take `langchain/fix/langchain-1.5.2.diff`" in maintainers
+    assert "with it, the docs' trim step can keep a tool output without its call" in maintainers
+    assert "trim" not in teams and "decide each pause before the next message" in teams
 
 
 def test_plugin_answer_says_a_late_approval_never_runs_its_tool_with_the_fix_too() -> None:
@@ -74,8 +76,8 @@ def test_plugin_answer_says_a_late_approval_never_runs_its_tool_with_the_fix_too
     ]
     assert {"+" in c.package for c in late} == {True, False}
     said = answer()
-    assert "An approval sent after later questions never runs its tool, with the fix too" in said
-    assert "make a late decision run its tool or say it cannot" in said
+    assert "An approval sent after later questions never runs its tool, even with the patch" in said
+    assert "Make a late decision run its tool or say it cannot" in said
 
 
 def test_plugin_answer_names_the_late_decision_apart_from_one_that_never_comes() -> None:
@@ -83,7 +85,9 @@ def test_plugin_answer_names_the_late_decision_apart_from_one_that_never_comes()
     and "stores or summarises its answer without its call" where the late-answer table shows a
     stored call without its answer too."""
     said = answer()
-    assert "a decision that never comes, or comes late: " in said
+    # r14: the one that never comes is a message sent before it; the late one a sentence apart
+    assert "a message sent before the decision starts a new run" in said
+    assert "An approval sent after later questions never runs its tool" in said
     assert "stores or summarises" not in said
 
 

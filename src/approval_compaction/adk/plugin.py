@@ -158,33 +158,35 @@ def answer(folder: Path = paths.DATA) -> str:
         plain = ";" in said or ", " not in said
         return said if plain else said.replace(", ", " (", 1) + ")"
 
-    but = f"; the {named(others)} compacts there" if others else ""
+    but = f"; the {named(others).partition(' (')[0]} does, and keeps it" if others else ""
     never_text = (
-        f" On {', '.join(quiet)} the {named(never)} never compacts, so those runs test "
-        f"nothing{but}."
+        f" On {', '.join(quiet)} the {named(never).partition(' (')[0]} never compacts{but}."
         if quiet
         else ""
     )
-    since = f" From {fixed_from} on, every release keeps it." if fixed_from else ""
+    since = f" From {fixed_from} on, all keep it." if fixed_from else ""
+    where = kinds(sorted({m for x in searched for m in x.modes}))
     left = [
-        "a late answer reaches ADK's summariser without its call" if late else "",
-        "a long-running call whose result never comes stops compaction for good"
+        "a late answer reaches the summariser without its call (ADK's reads text: harmless)"
+        if late
+        else "",
+        f"a long-running call whose result never comes stops compaction for good ({where})"
         if searched
         else "",
     ]
     left_text = (
-        f" On {adk.version}, the pinned release, what is left comes later: "
-        f"{' and '.join(x for x in left if x)}."
+        f" On {adk.version}, the pinned release: {'; '.join(x for x in left if x)}."
         if any(left)
         else ""
     )
-    give = ", and give every long-running call its result, late if need be" if searched else ""
-    patch = f" ADK maintainers: take `adk/fix/{LONG_RUNNING_PATCH}`;" if searched else ""
-    return (  # the action second, so that it shows on the first screen
+    patch = (
+        f"ADK maintainers: take `adk/fix/{LONG_RUNNING_PATCH}` (tested below). " if searched else ""
+    )
+    give = " and give every long-running call its result" if searched else ""
+    return (  # the page's own action first, so that it shows on the first screen
         f"**Answer.** Yes: `google-adk` {' and '.join(hit)} lose the call waiting for "
         f"confirmation, on a scripted model.{never_text}{since}{left_text}\n\n"
-        f"**What to do.** Teams: {_upgrade(adk.verdicts, bad, fixed_from)}{give}.{patch} "
-        "`data/report-adk.md` is the issue."
+        f"**What to do.** {patch}Teams: {_upgrade(adk.verdicts, bad, fixed_from)}{give}."
     )
 
 
@@ -224,13 +226,13 @@ def _upgrade(verdicts: Sequence[ReleaseVerdict], bad: Sequence[int], fixed_from:
     priced = [x.situation for x in at.of_kind(BUG) if x.state == UNPAIRED]
     priced = [s for s in dict.fromkeys(priced) if s not in before]  # late answers it begins
     price = "".join(
-        f"; its price: {LATE_WORDS.get(s, s)} comes apart from its call "
+        f"; {LATE_WORDS.get(s, s)} splits from its call "
         + _unpaired_before(verdicts[: order.index(settled)], s).partition(" (")[0]
         for s in priced
     )
     return (
-        f"upgrade to {settled} or later ({fixed_from}..{between[-1].release} keep the call but "
-        f"{states} after an unanswered or lost call{price})"
+        f"upgrade to {settled} or later ({fixed_from}..{between[-1].release} {states} after an "
+        f"unanswered or lost call{price})"
     )
 
 

@@ -77,25 +77,23 @@ def answer(folder: Path = paths.DATA) -> str:
     both = f"{js.version}+{BOTH.name}"
     rows = [r for r in load_js_liveness(folder) if r.sdk_version == both]
     stuck = {r.scenario for r in rows if r.invariant == "compaction_runs" and not r.holds}
-    situations = {r.scenario for r in rows} - {"clean"}  # clean: the control, no pause
     retire = (
-        ", and retire a call whose output never comes: with both, compaction waits for it for"
-        f" good (after {len(stuck)} of the {len(situations)} pauses below)"
+        "; with both, a call whose output never comes still stops compaction "
+        f"({len(stuck)} rows of the table after ten later questions)"
         if stuck
         else ""
     )
     return (
-        f"**Answer.** Yes, in some mode on {len(hit)} of {len(versions)} releases with the "
-        f"compaction session ({versions[0]}..{versions[-1]}). On {js.version} (the pinned release"
-        f"{newest}), over HTTP to the stand-in, compacting after every turn: in `auto` mode "
-        f"(default) `run()` throws at the pause ({code(any_call(pause.api_message))}), so "
-        "nothing can be approved; in `input` mode the tool's output is stored without its call "
-        "and `run()` throws at the next question.\n\nA second bug, *the stall*, needs no approval: "
-        f"from {stall.boundary.first_bad} on, compaction runs once, then never again.\n\n"
-        "**What to do.** Teams: wrap the session with `js/workaround.mjs` (compaction waits "
-        f"while a call has no output{_workaround_limit(js, folder)}). Maintainers: apply "
-        f"`js/fix/{FIX.name}` and `js/fix/{STALL_PATCH}`{retire}; file `data/report-js.md`, "
-        "`data/report-js-stall.md`."
+        f"**Answer.** Yes, in some mode on {len(hit)} of {len(versions)} releases "
+        f"({versions[0]}..{versions[-1]}). On {js.version} (the pinned release{newest}), over "
+        f"HTTP: in `auto` mode (default) `run()` throws at the pause "
+        f"({code(any_call(pause.api_message))}); in `input` mode it "
+        "throws at the next question.\n\nA second bug, *the stall*: from "
+        f"{stall.boundary.first_bad} on, with the compaction endpoint answering as documented, "
+        "compaction runs once, never again by itself.\n\n"
+        f"**What to do.** Maintainers: apply `js/fix/{FIX.name}` and `js/fix/{STALL_PATCH}`"
+        f"{retire}. Teams: wrap the session in `deferCompactionWhilePending` "
+        f"from `js/workaround.mjs`{_workaround_limit(js, folder)}."
     )
 
 
@@ -121,7 +119,7 @@ def _workaround_limit(found: JsFinding, folder: Path) -> str:
     ]
     if not left:
         return ""
-    return f"; {'; '.join(left)}, upgrade to {fixed.proven[0]} first"
+    return f" ({'; '.join(left)}, upgrade to {fixed.proven[0]} first)"
 
 
 def exports() -> list[tuple[ExportRecord, Any]]:

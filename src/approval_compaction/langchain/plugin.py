@@ -111,22 +111,21 @@ def answer(folder: Path = paths.DATA) -> str:
     controls = {plan.label for plan in CONTROLS}
     control = [r for r in rows if r.mode in controls]
     refused = (
-        f" On {found.version}, the pinned release, with no compaction step the stand-in then "
+        f" On {found.version}, the pinned release, without a compaction step the stand-in "
         f"refuses {max(_refused(r) for r in control)} of {max(r.turns for r in control)} later "
-        "questions; a step only hides the call, or not."
+        "questions."
         if any(_refused(r) for r in control)
         else ""
     )
     dropped = _late_approval(folder)
     return (
-        f"**Answer.** {cases}, over HTTP. What breaks is a decision that never comes, or comes "
-        "late: a new message starts a new run, leaving the call unanswered in the history."
+        f"**Answer.** {cases}, over HTTP. What breaks: a message sent before the decision "
+        "starts a new run, leaving the call unanswered."
         f"{refused}{dropped}\n\n"
-        "**What to do.** LangChain maintainers: when a new run starts over an interrupt nobody "
-        "resumed, answer its call (`langchain/fix/langchain-1.5.2.diff` does; "
-        "`data/report-langchain.md` is the issue), and make a late decision run its tool or say "
-        f"it cannot. Teams on {found.version}: give each interrupt its decision before the next "
-        "message, and trim so that no tool message is kept without its AI message."
+        "**What to do.** LangChain maintainers: take `langchain/fix/langchain-1.5.2.diff` (a "
+        "new run answers the call left paused); with it, the docs' trim step can keep a tool "
+        "output without its call (search, below). Make a late decision run its tool or say it "
+        f"cannot. Teams on {found.version}: decide each pause before the next message."
     )
 
 
@@ -145,7 +144,7 @@ def _late_approval(folder: Path) -> str:
     fixed = any("+" in c.package for c in late)
     return (
         "\n\nAn approval sent after later questions never runs its tool"
-        + (", with the fix too" if fixed else "")
+        + (", even with the patch below" if fixed else "")
         + "."
     )
 
