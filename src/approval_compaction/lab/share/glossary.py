@@ -98,8 +98,8 @@ TERMS: tuple[Term, ...] = (
         "hook",
         r"hooks?|should_trigger_compaction",
         "`should_trigger_compaction` (JavaScript `shouldTriggerCompaction`): says after each"
-        " turn whether to compact. Unless a table says otherwise, the study's hook always says"
-        " yes.",
+        " turn whether to compact. The study's hook always says yes where compaction is `on`"
+        " (the README's tables, the liveness runs) and no where it is `off`.",
     ),
     Term(
         "default trigger",
@@ -142,7 +142,7 @@ TERMS: tuple[Term, ...] = (
         "case",
         r"cases?",
         "one way through a pause: `run` or `run_streamed`; `approve` or `reject`; compaction"
-        " `on` (after every turn) or `off`; the paused state kept in `memory` or carried as"
+        " `on` or `off`; the paused state kept in `memory` or carried as"
         " `json` (read back as a second process would). 2×2×2×2 = the *sixteen cases*.",
     ),
     Term(
@@ -214,7 +214,8 @@ TERMS: tuple[Term, ...] = (
         "a session state followed for later turns: *clean* (the control); *poisoned*;"
         " *abandoned* (an approval left unanswered; the user asks something else); *lost* (its"
         " output died with its worker); *resumed* (an abandoned one answered late);"
-        " *mcp_abandoned*, *mcp_resumed* (the same for a hosted MCP approval request).",
+        " *mcp_abandoned*, *mcp_resumed* (the same for a hosted MCP approval request). Each"
+        " SDK's page runs those its SDK has.",
     ),
     Term(
         "stops compacting",
