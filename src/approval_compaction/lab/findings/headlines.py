@@ -479,7 +479,6 @@ def am_i_affected(found: Findings) -> str:
     return "\n".join(
         [
             "**Answer.**",
-            "",
             f"1. Over HTTP, with the SDK's default mode and threshold, {pinned.release}'s pause is "
             f"refused in {len(pinned.affected_at)} of {len(pinned.rows)} runs (0 to "
             f"{len(pinned.rows) - 1} turns before it), those whose turn reaches the threshold; "
@@ -492,7 +491,6 @@ def am_i_affected(found: Findings) -> str:
             "session (section 3).",
             "",
             "**What to do.**",
-            "",
             "1. Check your release, mode and trigger: `python -m approval_compaction doctor check "
             "--mode MODE --trigger TRIGGER`.",
             f"2. Stop new damage: {stop} wrap the session in the workaround "
