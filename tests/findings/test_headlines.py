@@ -349,7 +349,7 @@ def test_headlines_the_wire_action_keeps_the_workaround_after_the_upgrade(found:
     # and `input` mode's compaction is unjudged), then one pointer for teams to 06 and 07,
     # which say where to keep the workaround
     assert action.startswith(" SDK maintainers: fix what the session stores and compacts")
-    assert "real compaction endpoint refuses an open call" in action
+    assert "real compaction endpoint refuses a call without its output" in action
     assert action.endswith("Teams: notebooks 06 and 07.")
 
 

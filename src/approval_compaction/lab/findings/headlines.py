@@ -646,8 +646,9 @@ def explored_count(result: SearchResult) -> str:
 
 
 def _reports(rule: Any) -> str:
-    """The public reports that show the real API's refusal by ``rule`` (its status), by name."""
-    return ", ".join(s.label for s in rule.sources if "400" in s.shows)
+    """The public reports that show the real API's refusal by ``rule`` (its status), by
+    repository and number (``vscode#320060``: the table gives the owners)."""
+    return ", ".join(s.label.rpartition("/")[2] for s in rule.sources if "400" in s.shows)
 
 
 def the_wire(found: Findings) -> str:
@@ -672,7 +673,7 @@ def the_wire(found: Findings) -> str:
         "adds no fault.\n\n"
         "**What to do.** SDK maintainers: fix what the session stores and compacts (notebook 03 "
         "shows where), not the conversion to HTTP, and learn whether the real compaction "
-        "endpoint refuses an open call in its input. Teams: notebooks 06 and 07."
+        "endpoint refuses a call without its output in its input. Teams: notebooks 06 and 07."
     )
 
 
