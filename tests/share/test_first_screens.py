@@ -114,14 +114,19 @@ def test_exploration_answer_scopes_the_lost_call_to_its_mode() -> None:
     from approval_compaction.lab.findings.load import load_findings
 
     answer = exploration(load_findings(paths.DATA))
-    assert "On 0.23.1, in `input` mode, compaction at the pause sends the call" in answer
-    assert "for every kind that can wait: function tool, custom tool" in answer
+    assert "On 0.23.1 in `input` mode, compaction at the pause drops the call" in answer
+    assert "for every kind: function tool, custom tool" in answer
     # r12: the hosted MCP request broke only compaction_input_complete in the search; the
-    # answer no longer says it "loses its pending call" as the other kinds do
-    assert "For every kind but the hosted MCP approval request" in answer
-    assert "In `previous_response_id` mode that compaction is refused at the pause instead." in (
+    # answer no longer says it "loses its pending call" as the other kinds do (r14: nor that it
+    # is spared: a gap in the search)
+    assert "for all but the hosted MCP approval request, a gap in the search" in answer
+    # r14: the refusal is scoped to the kind the search shows refused, and `auto` mode is not
+    # said to be spared
+    assert "In `previous_response_id` mode, the compaction at a function tool's pause is" in (
         answer
     )
+    assert "`auto` mode (the default) sends what one of these two sends" in answer
+    assert "no break" not in answer.lower()
 
 
 def test_inside_the_sdk_defines_automatic_compaction_as_the_sdk_sets_it() -> None:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...doctor.check import PAUSED, REJECTED
+from ...doctor.check import ACCEPTED, PAUSED, REJECTED
 from ...errors import InvestigationError
 from ...formats.markdown import code
 from ...study.words import STUDY_MODE
@@ -464,38 +464,39 @@ def _keep_or_drop(found: Findings) -> str:
 
 
 def am_i_affected(found: Findings) -> str:
-    """07: the doctor's three answers, one short item each (r5: few glossary words on the first
-    screen), then the doctor's steps in order: stop new damage (notebook 06's action), scan,
-    repair (a stuck session's kept paused state discarded first)."""
+    """07: the doctor's three answers, one short item each, each scoped as its section runs it
+    (r14: section 1 over HTTP, sections 2 and 3 on the scripted model; no count the tables do not
+    show), then the doctor's steps in order: check your own set-up (`doctor check`), stop new
+    damage (the upgrade, the workaround until then and where 06 keeps it after), scan, repair."""
     if not (found.affected and found.upgrade and found.worker and found.heal):
         raise HeadlineError("the answers need data/doctor-*.json")
     pinned, newest = found.affected
     up, heal = found.upgrade, found.heal
-    stop = f"upgrade to {found.fixed_in}" if found.fixed_in else "upgrade once a release fixes it"
+    healed = not heal.after.get("poisoned", 0) and not heal.after.get("stuck", 0)
+    stop = (
+        f"upgrade to {found.fixed_in}; until then" if found.fixed_in else "until a release fixes it"
+    )
     return "\n".join(
         [
-            f"**Answer** (openai-agents {pinned.release} and {newest.release}, over HTTP):",
-            "",
-            f"1. With the SDK's defaults (`{pinned.config.mode}` mode, its own compaction "
-            f"threshold), {pinned.release} fails at {len(pinned.affected_at)} of "
-            f"{len(pinned.rows)} pause positions{_met_at(pinned)}; {newest.release} at "
-            f"{len(newest.affected_at)} (section 1).",
+            "**Answer.**",
+            f"1. Over HTTP, with the SDK's default mode and threshold, {pinned.release}'s pause is "
+            f"refused in {len(pinned.affected_at)} of {len(pinned.rows)} runs (0 to "
+            f"{len(pinned.rows) - 1} turns before it), those whose turn reaches the threshold; "
+            f"{newest.release}'s in {len(newest.affected_at)} (section 1).",
             f"2. Upgrading {'heals' if up.heals else 'does not heal'} a poisoned store: "
-            f"{up.newest}'s next turn on it is {_refused(up.poisoned.next_turn)}; after "
-            f"`doctor repair`, {_refused(up.repaired.next_turn)}.",
-            f"3. Of {heal.sessions} test sessions, `doctor scan` finds "
-            f"{heal.before.get('poisoned', 0)} poisoned and {heal.before.get('stuck', 0)} with a "
-            f"dead call; after `doctor repair --apply`, {heal.after.get('poisoned', 0)} and "
-            f"{heal.after.get('stuck', 0)}. A late answer to a call the repair rewrote leaves it "
-            "poisoned again (section 3).",
+            f"on {up.newest} its next turn is {_refused(up.poisoned.next_turn)}; after `doctor "
+            f"repair`, {_refused(up.repaired.next_turn)} (section 2, scripted model).",
+            f"3. `doctor repair --apply` heals {'every' if healed else 'not every'} test session "
+            "`doctor scan` finds broken. A late answer to a call the repair rewrote poisons the "
+            "session (section 3).",
             "",
-            "**What to do**, in this order:",
-            "",
-            f"1. Stop new damage: {stop}; until then, do as notebook 06 says.",
-            "2. Find the damage: `python -m approval_compaction doctor scan STORE --all`.",
-            "3. Heal it: `python -m approval_compaction doctor repair STORE --all --apply` "
-            "(it backs up first). For a dead call, first discard the paused state kept for its "
-            "approval; if a late answer comes anyway, run the repair again.",
+            "**What to do.**",
+            "1. Check your release, mode and trigger: `python -m approval_compaction doctor check "
+            "--mode MODE --trigger TRIGGER`.",
+            f"2. Stop new damage: {stop} wrap the session in the workaround "
+            "(`defer_compaction_while_pending`); notebook 06 says where to keep it after.",
+            "3. `doctor scan STORE --all`, then `doctor repair STORE --all --apply` (it backs up "
+            "first).",
         ]
     )
 
@@ -512,9 +513,11 @@ def _met_at(check: Check) -> str:
 
 
 def _refused(next_turn: str) -> str:
-    """The doctor's word for a next turn, in the collection's: the API *refused* it (HTTP 400),
-    where the doctor's tables say ``rejected``."""
-    return "refused" if next_turn == REJECTED else next_turn
+    """The doctor's word for a next turn, in the collection's: the stand-in *refused* it (HTTP
+    400) or *answered* it, where the doctor's tables say ``rejected`` and ``accepted``."""
+    return (
+        "refused" if next_turn == REJECTED else "answered" if next_turn == ACCEPTED else next_turn
+    )
 
 
 def exploration(found: Findings, folder: Path = paths.DATA) -> str:
@@ -546,39 +549,45 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         if k not in _kinds(stored).split(", ")
     ]
     searched = " and ".join(r.sdk_version for r in unfixed)
-    scope = f"openai-agents {searched}, {old.sdk_version} with the workaround; scripted model"
+    paused = [f for f in refused if f.trace.conversation.mode in refused_in]
     said = [
-        f"**Answer** ({scope}). Yes. On {old.sdk_version}, in {_modes(lost_in)} mode, compaction "
-        "at the pause sends the call without its output for every kind that can wait: "
-        f"{lost}. "
+        f"**Answer** (openai-agents {searched}, scripted model). Yes. On {old.sdk_version} in "
+        f"{_modes(lost_in)} mode, compaction at the pause drops the call for every kind: {lost}. "
         + (
-            f"For every kind but the {', '.join(unshown)}, the approved output is then stored "
-            "without its call."
+            "Its output is then stored as an orphan output for all but the "
+            f"{', '.join(unshown)}, a gap in the search."
             if unshown
-            else "The approved output is then stored without its call."
+            else "Its output is then stored as an orphan output."
         )
         + (
-            f"\n\nIn {_modes(refused_in)} mode that compaction is refused at the pause instead."
-            if refused_in
+            f"\n\nIn {_modes(refused_in)} mode, the compaction at {_asked(paused)} pause is "
+            "refused instead."
+            if paused
             else ""
         )
-        + (f" The search filed no break in {_modes(unfiled)} mode." if unfiled else "")
+        + (
+            f" {_modes(unfiled)} mode (the default) sends what one of these two sends, and breaks"
+            " as it does."
+            if unfiled
+            else ""
+        )
     ]
     after = []  # what the workaround's search and the fixing release's kept
-    if fixed:
-        broke = sum(len(r.findings) for r in fixed)
-        after.append(
-            "with the workaround nothing breaks"
-            if broke == 0
-            else f"with the workaround {broke} conversations still break"
-        )
+    broke = sum(len(r.findings) for r in fixed)
+    if fixed and broke:
+        after.append(f"with the workaround {broke} conversations still break")
     if new is not old:
         kept = [f for f in new.findings if _loses(f)]
         lose = "no call is lost" if not kept else f"{_count(kept)} lose it"
         after.append(f"on {new.sdk_version} {lose}")
     if after:
         said.append("; ".join(after).capitalize() + ".")
-    said.append(f"\n\n{short_action(found)}")
+    said.append(
+        "\n\n**What to do.** Wrap the session in the workaround (`defer_compaction_while_pending`)"
+        " whatever kinds of tool it approves, not only function tools"
+        + (": with it, the search broke nothing." if fixed and not broke else ".")
+        + " For upgrading and stored sessions: notebooks 06 and 07."
+    )
     return " ".join(said).replace(" \n", "\n")
 
 
@@ -636,22 +645,35 @@ def explored_count(result: SearchResult) -> str:
     return f"{len(kinds)} ({kind_tally(kinds)})" if kinds else "0"
 
 
+def _reports(rule: Any) -> str:
+    """The public reports that show the real API's refusal by ``rule`` (its status), by
+    repository and number (``vscode#320060``: the table gives the owners)."""
+    return ", ".join(s.label.rpartition("/")[2] for s in rule.sources if "400" in s.shows)
+
+
 def the_wire(found: Findings) -> str:
-    """09: which requests the stand-in refuses, by which rule, on what public evidence, and
-    where each is met (the stage, per mode) in one clause, since notebooks 01 and 02 run those
-    cases (r11); then ``short_action`` (r5)."""
-    auto, at = _error(found, "auto")
-    report, then = _error(found, "input")
+    """09: the two requests the stand-in refuses, each with the public reports that show the real
+    API's 400 and where it is met (the stage, per mode; notebooks 01 and 02 run those cases), and
+    the compaction request no report judges (r14: the answer left out the table's third row, on
+    which `input` mode's clean pause rests); then the SDK maintainers' action this page's finding
+    gives, and one pointer for teams."""
+    from ...wire import rules
+
+    _, at = _error(found, "auto")
+    _, then = _error(found, "input")
     return (
-        f"**Answer** (openai-agents {_pinned(found)}, over HTTP). By rules public reports show "
-        "(the first table), the stand-in refuses a compaction request naming a "
-        "`previous_response_id` whose stored chain holds a call without its output "
-        f"({code(any_call(auto))}), though its body holds no items: met at the {at} in `auto` "
-        "mode (responses stored) and `previous_response_id` mode.\n\nIt refuses a model "
-        f"request holding an orphan output ({code(any_call(report))}): met at the {then} in "
-        "`input` mode.\n\n"
-        "The SDK's conversion adds no fault: the body carries the items it was handed.\n\n"
-        + short_action(found)
+        f"**Answer** (openai-agents {_pinned(found)}, over HTTP). The stand-in refuses two "
+        "requests, as public reports show the real API doing: a compaction request naming a "
+        "response whose stored history holds a call without its output "
+        f"({_reports(rules.OPEN_CALL_COMPACT)}), met at the {at} in `auto` mode (responses "
+        "stored) and `previous_response_id` mode; and a request holding an orphan output "
+        f"({_reports(rules.ORPHAN_OUTPUT)}), met at the {then} in `input` mode.\n\n"
+        "No report shows the real API's answer to `input` mode's compaction request, which "
+        "holds the call without its output: the stand-in answers it 200. The SDK's conversion "
+        "adds no fault.\n\n"
+        "**What to do.** SDK maintainers: fix what the session stores and compacts (notebook 03 "
+        "shows where), not the conversion to HTTP, and learn whether the real compaction "
+        "endpoint refuses a call without its output in its input. Teams: notebooks 06 and 07."
     )
 
 
