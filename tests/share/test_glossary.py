@@ -19,6 +19,7 @@ from approval_compaction.lab.share.glossary import (
     fill,
     hand_defined,
     needed,
+    plain,
     used,
 )
 from approval_compaction.lab.share.notebooks import notebook_paths
@@ -122,3 +123,10 @@ def test_no_notebook_defines_a_glossary_term_by_hand(path: Path) -> None:
     nb = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]  # nbformat is untyped
     text = "\n\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
     assert hand_defined(text) == []
+
+
+def test_plain_drops_a_path_in_a_code_span_but_not_the_prose_between_two_spans() -> None:
+    """r6: a slash between two code spans hid the prose between them from the term check."""
+    text = "`a` then an orphan output / `b` and `src/x.py`, see [here](docs/x.md)."
+    assert plain(text) == "`a` then an orphan output / `b` and , see [here."
+    assert _names(used(text)) == ["orphan output"]

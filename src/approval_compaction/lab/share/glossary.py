@@ -261,13 +261,20 @@ _FENCE = re.compile(r"^ {0,3}```.*?^ {0,3}```[^\n]*$", re.S | re.M)
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 _TAG = re.compile(r"<[^>]+>")
 _CODE = re.compile(r"`[^`\n]*`")
-_ADDRESS = re.compile(r"\]\([^)\s]*\)|`[^`\n]*/[^`\n]*`")
+# A link's target, or a code span (paired left to right, so prose between two spans is not one).
+_ADDRESS = re.compile(r"\]\([^)\s]*\)|`[^`\n]*`")
 
 
 def plain(text: str) -> str:
     """The words a reader meets in markdown: no code fences, HTML comments, link targets or
     paths in code spans."""
-    return _ADDRESS.sub("", _COMMENT.sub("", _FENCE.sub("", text)))
+    return _ADDRESS.sub(_address, _COMMENT.sub("", _FENCE.sub("", text)))
+
+
+def _address(found: re.Match[str]) -> str:
+    """A link's target or a code span naming a path is dropped; any other code span is kept."""
+    said = found.group()
+    return "" if said.startswith("](") or "/" in said else said
 
 
 def used(text: str, terms: Iterable[Term] = TERMS) -> list[Term]:

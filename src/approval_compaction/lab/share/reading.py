@@ -54,8 +54,6 @@ _USE = {t.name: t.use for t in glossary.TERMS} | {
 _OPEN, _CLOSE = "\u2063terms\u2063", "\u2063/terms\u2063"
 _FENCE = re.compile(r"^ {0,3}```.*?^ {0,3}```[^\n]*$", re.S | re.M)
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
-# A link's target and a code span naming a path are addresses, not words a reader meets.
-_ADDRESS = re.compile(r"\]\([^)\s]*\)|`[^`\n]*/[^`\n]*`")
 _TABLE = re.compile(r"<table|^\|.*\|\s*$\n^\|[-| :]+\|\s*$", re.M)
 
 
@@ -66,7 +64,7 @@ def prose(text: str) -> str:
 
 def words(text: str) -> str:
     """Prose without link targets and code spans naming a path: what a term check reads."""
-    return _ADDRESS.sub("", prose(text))
+    return glossary.plain(text)
 
 
 def long_paragraphs(text: str, limit: int = PARAGRAPH_WORDS) -> list[str]:
