@@ -83,7 +83,9 @@ def test_headlines_after_the_fix_says_what_to_do_in_the_one_vocabulary(found: Fi
     to), by their paths in the repository; teams get one pointer, not ``short_action``."""
     said = headlines.after_the_fix(found)
     answer, action = said.split("**What to do.**")
-    test, patch = (p.relative_to(paths.ROOT) for p in (paths.LIVENESS_MCP_TEST, paths.LIVENESS_PATCH))
+    test, patch = (
+        p.relative_to(paths.ROOT) for p in (paths.LIVENESS_MCP_TEST, paths.LIVENESS_PATCH)
+    )
     assert action.index(f"add the test `{test}`, which fails on {found.fixed_in}") < action.index(
         f"apply `{patch}`, which makes it pass"
     )

@@ -917,8 +917,8 @@ def your_session(found: Findings) -> str:
     )
     alike = "; `auto` and `previous_response_id` answered alike, the last table" if same else ""
     label = (
-        f"**Answer** (the example: session `{EXAMPLE_ID}` of notebook 07's poisoned store; openai-agents "
-        f"{_pinned(found)}, `input` mode, over HTTP{alike})."
+        f"**Answer** (the example: session `{EXAMPLE_ID}` of notebook 07's poisoned store; "
+        f"openai-agents {_pinned(found)}, `input` mode, over HTTP{alike})."
     )
     # r5: the answer's own words, then the one short action every openai-agents page gives; the
     # maintainers' sentence (notebook 10's patch) is the body's, after the last table
