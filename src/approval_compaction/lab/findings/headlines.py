@@ -795,8 +795,8 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     # r14: the page's own action first (the backport), then one pointer for teams
     action = (
         f"**What to do.** SDK maintainers backporting the fix to a release before {m.new}: take "
-        f"hunk {fix}{mcp} (hunk {fix}'s diff below; every hunk's patch is in "
-        f"`data/fix-anatomy.json`). Teams: upgrade to {m.new} (notebook 06)."
+        f"hunk {fix}{mcp} (each hunk's patch: `data/fix-anatomy.json`). Teams: upgrade to "
+        f"{m.new} (notebook 06)."
     )
     return (
         f"**Answer** ({SCOPE_12}). Of {m.new}'s {len(an.hunks)} *hunks* (contiguous changes) on "
