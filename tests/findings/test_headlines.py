@@ -86,34 +86,36 @@ def test_headlines_after_the_fix_leads_with_the_bug_a_fresh_session_meets(found:
 
 
 def test_headlines_after_the_fix_says_what_to_do_in_the_one_vocabulary(found: Findings) -> None:
-    """Issue 61 (r4, r9): the answer names the test and the patch (r9: "names no path"), in the
-    order a maintainer uses them, and a team's action is the one every openai-agents page gives
-    (r5: ``short_action``: upgrade; the workaround until then and, on the fixing release, where
-    it alone never compacts again, scoped by kind of call and mode)."""
+    """Issue 61 (r4, r9): the action names the test and the patch (r9: "names no path"), in the
+    order a maintainer uses them. r14: the page's own action first (the maintainers it is pasted
+    to), by their paths in the repository; teams get one pointer, not ``short_action``."""
     said = headlines.after_the_fix(found)
     answer, action = said.split("**What to do.**")
-    test, patch = paths.LIVENESS_MCP_TEST.name, paths.LIVENESS_PATCH.name
-    assert answer.index(f"the test below (`{test}`) fails on {found.fixed_in}") < answer.index(
-        f"the patch below (`{patch}`)"
+    test, patch = (
+        p.relative_to(paths.ROOT) for p in (paths.LIVENESS_MCP_TEST, paths.LIVENESS_PATCH)
     )
-    assert f"**What to do.**{action}" == headlines.short_action(found)
+    assert action.index(f"add the test `{test}`, which fails on {found.fixed_in}") < action.index(
+        f"apply `{patch}`, which makes it pass"
+    )
+    assert action.strip().startswith("SDK maintainers:")
+    assert action.rstrip().endswith("Teams: notebook 06 (new sessions) and 07 (stored ones).")
+    assert headlines.short_action(found) not in said
     assert "wherever an approval can go unanswered" not in action
 
 
 def test_headlines_after_the_fix_says_what_retiring_costs(found: Findings) -> None:
     """Issue 61 (r7, r9): "retires" was undefined; then the action said the workaround retires
     the request without saying what retiring costs (a late answer stored as text, notebook 06).
-    r5: the page's first terms block defines the workaround, retiring and its cost included."""
-    from approval_compaction.lab.share.glossary import BY_NAME, START
+    r14: 10's action no longer names the workaround (notebook 06 does, which defines it); the
+    glossary's meaning still says what retiring costs."""
+    from approval_compaction.lab.share.glossary import BY_NAME
 
     action = headlines.after_the_fix(found).split("**What to do.**")[1]
     assert "heals" not in action and "nobody will answer" not in action
+    assert "workaround" not in action and "retire" not in action
     meaning = BY_NAME["workaround"].meaning
     assert "*retires* (removes) a call whose output never came" in meaning
     assert "a late answer to a retired call is stored as text" in meaning
-    first = "".join(_cells("10-after-the-fix")[0]["source"])
-    block = first.partition(START)[2].partition("<!-- answer:start -->")[0]
-    assert BY_NAME["workaround"].line in block
 
 
 def _cells(stem: str) -> list[dict[str, object]]:
@@ -461,16 +463,16 @@ def test_headlines_appendix_names_the_cause_of_the_next_turn_failing_from_its_fi
 
     said = headlines.appendix(found).split("**What to do.**")[0]
     assert "the resume no longer compacts" not in said
-    assert "From 0.22.1 the next turn fails: its new gate skips the resume's compaction" in said
+    # r14: "gate" was defined only in the body; the answer says what the check asks
+    cause = "From 0.22.1 the next turn fails: a check it added (does this run own the session?)"
+    assert f"{cause} skips the resume's compaction" in said
     traces = load_record().release("0.22.1").traces
     held_none = [
         b
         for b, t in traces.items()
         if any(e.startswith(headlines.HOLDS_NONE) for e in t.generations.get("resume", ()))
     ]
-    assert held_none and all(
-        {"memory": "in memory", "json": "as JSON"}[b] in said for b in held_none
-    )
+    assert held_none  # the cause is said only where a trace shows the resume holding none
     assert headlines.SCOPE_12 in said.split("\n\n")[0]  # r11: scoped; r13: the trace's HTTP too
     assert "over HTTP" in headlines.SCOPE_12
     stem = "12-appendix-the-fix-taken-apart"
@@ -529,15 +531,22 @@ def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findin
 
 def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: Findings) -> None:
     """Issue 61 (r9): "needs hunks 1 and 3 instead (0.24.0's own check ..., and its import)" left
-    the reader to guess which hunk was which; each is named with what its patch holds. r5: the
-    answer ends with the one short action every openai-agents page gives."""
+    the reader to guess which hunk was which; each is named with what its patch holds. r14: the
+    action is the page's own, the backport for maintainers (r14: "as well" read as hunk 2 plus 1
+    and 3; the kinds table gives the hosted MCP fix as 1, 3), then one pointer for teams."""
     said = headlines.appendix(found)
-    assert "hunk 3 (0.24.0's own check pairing each request with its response)" in said
-    assert "hunk 1 (its import)" in said
+    answer, action = said.split("**What to do.**")
+    assert "hunk 3 (0.24.0's own check pairing each request with its response)" in answer
+    assert "is fixed by two others: hunk 3" in answer and "and hunk 1 (its import)." in answer
     assert "quoted below" not in said  # the excerpt is notebook 03's, not repeated in 12
     assert "instead" not in said  # r10: against 03's "also"; a fix for every kind needs both
-    assert "and hunk 1 (its import) as well" in said
-    assert said.endswith(headlines.short_action(found))
+    assert "as well" not in said
+    assert (
+        " SDK maintainers backporting the fix to a release before 0.24.0: take hunk 2, and hunks 1 "
+        "and 3 for hosted MCP approval requests" in action
+    )
+    assert action.rstrip().endswith("Teams: upgrade to 0.24.0 (notebook 06).")
+    assert headlines.short_action(found) not in said
 
 
 def test_stop_new_sessions_names_the_releases_the_findings_hold(found: Findings) -> None:
@@ -556,15 +565,16 @@ def test_stop_new_sessions_names_the_releases_the_findings_hold(found: Findings)
     )
     none = headlines.stop_new_sessions(replace(found, fixed_in=None))
     assert "upgrade" not in none and none.endswith("`defer_compaction_while_pending`")
-    assert headlines.your_session(found).endswith(headlines.short_action(found))  # r5: 15's too
+    # r14: 15's action is its own (the setting, then the doctor's repair), not this one
+    assert headlines.your_session(found).endswith(headlines.OWN_ACTION_15)
 
 
 def test_headlines_after_the_fix_scopes_the_patch_to_the_stores_it_helps(found: Findings) -> None:
     """Issue 61 (r11): "Apply the patch ... the test then passes" left out that on a store that
     cannot replace part of its history an unanswered request still stops compaction. The stores
     named are the patched docstring's, and its "Other stores require complete coverage" holds."""
-    answer = headlines.after_the_fix(found).split("**What to do.**")[0]
-    assert f"which helps only on {headlines.PARTIAL_STORE_NAMES} stores, and not in " in answer
+    action = headlines.after_the_fix(found).split("**What to do.**")[1]
+    assert f"makes it pass on {headlines.PARTIAL_STORE_NAMES} stores (not in " in action
     assert headlines.PARTIAL_STORE_NAMES in headlines.PARTIAL_STORES
     patch = paths.LIVENESS_PATCH.read_text()
     assert "Native SQLite, async SQLite, and" in patch and "SQLAlchemy (SQLite" in patch

@@ -29,7 +29,6 @@ def first_screen(stem: str) -> str:
                 "compaction mode",
                 "over HTTP",
                 "stand-in",
-                "workaround",
             ],
         ),
         (
@@ -74,31 +73,31 @@ def test_your_session_names_its_example_as_notebook_07s_store() -> None:
 
     answer = your_session(load_findings(paths.DATA))
     assert answer.startswith(
-        "**Answer** (the example: session `case-session` of 07's poisoned store; openai-agents "
+        "**Answer** (the example: session `case-session` of notebook 07's poisoned store; "
+        "openai-agents "
     )
     assert "`case-session` (poisoned.db) is" not in answer  # named once, in the label
     assert "reads notebook 07's example, session `case-session`" in _markdown("15-your-session")
 
 
-def test_your_session_gives_the_maintainers_an_action_on_a_poisoned_store() -> None:
-    """Issue 61 (r7): 15 had no maintainer's action. On a poisoned store it names the patch's
-    change that leaves the orphan output out of the model input, whose *poisoned* rows notebook
-    10 shows answered patched where 0.24.0 is refused (r5: in the body, after the last table;
-    the answer's action is the one every openai-agents page gives)."""
-    from approval_compaction.lab import paths as lab_paths
-    from approval_compaction.lab.findings.headlines import short_action, your_session
+def test_your_session_gives_its_own_action_on_a_poisoned_store() -> None:
+    """Issue 61 (r7): 15 had no maintainer's action; r5 put notebook 10's patch in its body, which
+    15 never runs (r14: "an unsupported aside"). r14: its action is its own: the setting its
+    first code cell holds, then the doctor's repair for a poisoned session (notebook 07)."""
+    from approval_compaction.lab.findings.headlines import OWN_ACTION_15, your_session
     from approval_compaction.lab.findings.load import load_findings
 
     found = load_findings(paths.DATA)
-    assert your_session(found).endswith(short_action(found))
+    said = your_session(found)
+    assert said.endswith(OWN_ACTION_15)
+    assert "Set `source` and `session_id` in the first code cell" in OWN_ACTION_15
+    assert "doctor repair <store> --all --apply` (notebook 07)" in OWN_ACTION_15
+    assert "It is **poisoned**" in said  # the diagnosis the repair is for
     body = _markdown("15-your-session").partition("<!-- answer:end -->")[2]
-    assert (
-        "SDK maintainers: notebook 10's patch leaves a stored output whose call is gone out of the"
-        " model\ninput" in body
-    )
-    patch = lab_paths.LIVENESS_PATCH.read_text()
-    assert "is_openai_responses_compaction_aware_session(session)" in patch
-    assert "output_pruning_indexes" in patch
+    assert "notebook 10's patch" not in body
+    code = json.loads((paths.ROOT / "notebooks" / "15-your-session.ipynb").read_text())["cells"]
+    first = next("".join(c["source"]) for c in code if c["cell_type"] == "code")
+    assert first.startswith("source = ") and "\nsession_id = " in first
 
 
 def _markdown(stem: str) -> str:

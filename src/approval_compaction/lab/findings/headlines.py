@@ -708,13 +708,20 @@ def after_the_fix(found: Findings) -> str:
             f" In {_modes(documented)} mode any call nobody answers does the same, a function "
             f'call too, as the SDK documents ("{DOCUMENTED_LIMIT}").'
         )
-    said += (
-        f"\n\nSDK maintainers: the test below (`{_MCP_TEST.name}`) fails on {fixed} and passes "
-        f"with the patch below (`{_PATCH.name}`), "
-        f"which helps only on {PARTIAL_STORE_NAMES} stores, and not in `previous_response_id` "
-        "mode."
+    return f"{said}\n\n{maintainers_10(found)}"
+
+
+def maintainers_10(found: Findings) -> str:
+    """10's own action (r14: the page's finding first, for the maintainers it is pasted to): the
+    test to add and the patch that makes it pass, by their paths in this repository, scoped to
+    the stores the patch helps; teams get one pointer."""
+    test, patch = (p.relative_to(paths.ROOT) for p in (_MCP_TEST, _PATCH))
+    return (
+        f"**What to do.** SDK maintainers: add the test `{test}`, which fails on "
+        f"{found.fixed_in}, and apply `{patch}`, which makes it pass on {PARTIAL_STORE_NAMES} "
+        "stores (not in `previous_response_id` mode). Teams: notebook 06 (new sessions) and 07 "
+        "(stored ones)."
     )
-    return f"{said}\n\n{short_action(found)}"
 
 
 def _affected_span(found: Findings) -> str:
@@ -786,15 +793,16 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
         )
         return f"hunk {an.numbers[hunk]}, {what}"
 
+    _OTHERS = {1: "another", 2: "two others", 3: "three others"}
+    own = [k for k in other if k.with_function_fix.verdict != "fixed"]  # hunk 2 alone loses it
     others = "".join(
-        f" A {k.label} approval request needs "
+        f" A {k.label} approval request is fixed by {_OTHERS.get(len(k.minimal_fix), 'others')}: "
         + " and ".join(
             f"hunk {an.numbers[h]} ({named(h).partition(', ')[2]})"
             for h in sorted(k.minimal_fix, key=_an_import)
         )
-        + " as well."
-        for k in other
-        if k.with_function_fix.verdict != "fixed"  # the function fix alone still loses it
+        + "."
+        for k in own
     )
     stored = next((e for e in found.releases.eras if e.orphan_stored != "never"), None)
     why = _why_stored(stored.span.partition("..")[0]) if stored else ""
@@ -802,13 +810,31 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     # backport's details and the gate's generations are the body's sections
     fix = ", ".join(str(an.numbers[h]) for h in an.minimal_fix)
     one = "one is" if len(an.minimal_fix) == 1 else f"{len(an.minimal_fix)} are"
+    mcp = "".join(
+        f", and {_numbers(an.numbers[h] for h in k.minimal_fix)} for {k.label} approval requests"
+        for k in own
+    )
+    # r14: the page's own action first (the backport), then one pointer for teams
+    action = (
+        f"**What to do.** SDK maintainers backporting the fix to a release before {m.new}: take "
+        f"hunk {fix}{mcp} (each hunk's patch: `data/fix-anatomy.json`). Teams: upgrade to "
+        f"{m.new} (notebook 06)."
+    )
     return (
         f"**Answer** ({SCOPE_12}). Of {m.new}'s {len(an.hunks)} *hunks* (contiguous changes) on "
         "the pending call's "
         f"path, {one} the whole fix for {kinds}: hunk {fix}, the check pairing each call with "
         f"its output, moved to where every automatic compaction runs it.{others}\n\nNo other "
-        f"hunk whose revert ran undoes the fix.{why}\n\n{short_action(found)}"
+        f"hunk whose revert ran undoes the fix.{why}\n\n{action}"
     )
+
+
+def _numbers(numbers: Iterable[int]) -> str:
+    """``hunks 1 and 3``, ``hunk 2``."""
+    ordered = sorted(numbers)
+    if len(ordered) == 1:
+        return f"hunk {ordered[0]}"
+    return "hunks " + ", ".join(map(str, ordered[:-1])) + f" and {ordered[-1]}"
 
 
 # 12's experiments: every run of fix-anatomy (the reverts, ddmin, each kind) is in this mode; the
@@ -839,10 +865,10 @@ def _why_stored(first: str) -> str:
             f" From {first} the next turn fails: the resume no longer compacts, so the orphan "
             "output stays stored."
         )
-    where = " or ".join({"memory": "in memory", "json": "as JSON"}.get(b, b) for b in none)
+    # r14: the boundaries are the body's (its trace is `json`'s); the answer names the cause
     return (
-        f" From {first} the next turn fails: its new gate skips the resume's compaction (the "
-        f"paused state {where}), so the orphan output stays stored."
+        f" From {first} the next turn fails: a check it added (does this run own the session?) "
+        "skips the resume's compaction, so the orphan output stays stored."
     )
 
 
@@ -913,14 +939,23 @@ def your_session(found: Findings) -> str:
     )
     alike = "; `auto` and `previous_response_id` answered alike, the last table" if same else ""
     label = (
-        f"**Answer** (the example: session `{EXAMPLE_ID}` of 07's poisoned store; openai-agents "
-        f"{_pinned(found)}, `input` mode, over HTTP{alike})."
+        f"**Answer** (the example: session `{EXAMPLE_ID}` of notebook 07's poisoned store; "
+        f"openai-agents {_pinned(found)}, `input` mode, over HTTP{alike})."
     )
     # r5: the answer's own words, then the one short action every openai-agents page gives; the
     # maintainers' sentence (notebook 10's patch) is the body's, after the last table
     answer = text.split("\n\n**What to do.**")[0].replace("**Answer.**", label, 1)
     answer = answer.replace(f"`{EXAMPLE_ID}` ({example.source}) is", "It is", 1)
-    return f"{answer}\n\n{short_action(found)}"
+    return f"{answer}\n\n{OWN_ACTION_15}"
+
+
+# 15's own action (r14: the page's finding first): the setting the page shows, then the command
+# that heals what it finds; new sessions are notebook 06's
+OWN_ACTION_15 = (
+    "**What to do.** Set `source` and `session_id` in the first code cell to one session of "
+    "yours. If it is poisoned, heal the store with `python -m approval_compaction doctor repair "
+    "<store> --all --apply` (notebook 07). New sessions: notebook 06."
+)
 
 
 EXAMPLE_ID = "case-session"  # the session notebooks/examples/poisoned.db holds
