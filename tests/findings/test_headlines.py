@@ -155,7 +155,7 @@ def test_headlines_keep_the_workaround_says_one_thing_where_it_is_said(found: Fi
     )
     # r13: 06 says the rule in full in its own short words: the same scoped keep sentence
     # (``_keep_after``) and the costs the notebook shows (a late answer as text, restore tests)
-    keep = headlines._keep_after(found)
+    keep = headlines._keep_after(found).replace("*", "")  # r14: no hand-set italics
     answer = headlines.workaround(found)
     assert f"{keep[0].upper()}{keep[1:]}." in answer
     assert "a late answer to a call it retired is stored as text" in answer
@@ -173,10 +173,11 @@ def test_headlines_workaround_keeps_and_drops_it_by_mode_and_kind(found: Finding
     assert documented == {"previous_response_id"}
     keep, drop = said.split("Drop it on ")[0], said.split("Drop it on ")[1].split("\n\n")[0]
     assert (
-        f"Keep it on {found.fixed_in} where {found.fixed_in} without it *stops compacting*" in keep
+        f"Keep it on {found.fixed_in} where {found.fixed_in} without it stops compacting" in keep
     )
     assert "`previous_response_id`" in keep and "`previous_response_id`" not in drop
-    assert "`input`" in drop and "`auto` with responses stored" in drop
+    # r14: `auto` unqualified (first screen): stored it keeps compacting, unstored it is `input`
+    assert "`input`" in drop and "`auto`" in drop
     assert "still has both costs" in drop  # r14: the drop advice names both costs
     assert "no hosted MCP tool" in drop and "if an approval can go unanswered" not in said
 
@@ -193,7 +194,7 @@ def test_headlines_releases_action_speaks_of_what_05_shows(found: Findings) -> N
     action = headlines.releases(found).split("**What to do.**")[1]
     assert action.startswith(f" Upgrade to {found.fixed_in}.")
     assert f"On {span}, wrap the session in the workaround" in action
-    assert "(notebook 06)" in action and "with the doctor (notebook 07)" in action
+    assert "(notebook 06)" in action and "check the sessions those releases stored (notebook 07)" in action
     assert "SDK's own tests" not in action and "keep it" not in action
 
 

@@ -363,8 +363,7 @@ def releases(found: Findings) -> str:
         f"{found.fixed_in} is the first where {violating} do. Over HTTP, with compaction on, "
         f"{_met_by_mode(found.releases, hit)}.\n\n**What to do.** Upgrade to "
         f"{found.fixed_in}. On {lost}, wrap the session in the workaround until then "
-        "(notebook 06), and check the sessions those releases stored with the doctor "
-        "(notebook 07)."
+        "(notebook 06), and check the sessions those releases stored (notebook 07)."
     )
 
 
@@ -430,14 +429,13 @@ def workaround(found: Findings) -> str:
         f"scripted model), {fixed.violated} of {checks} checks fail ({per_case} invariants × "
         f"{2 * fixed.compaction_on} cases), and {fixed.compacting} of {fixed.compaction_on} cases with "
         f"compaction `on` still compact, once the call has its output; "
-        f"{found.fixed_in or 'the fixing release'} does the same on its own. Its costs: a late "
+        f"{found.fixed_in or 'the fixing release'} does the same on its own.\n\nIts costs: a late "
         f"answer to a call it retired is stored as text, and {said} of the "
         f"SDK's own tests of a failed write to the store fail with it.\n\n**What to do.** "
         f"{_keep_or_drop(found)}"
     )
 
 
-_MODE_WORDS = {"auto": "`auto` with responses stored"}  # auto's qualifier (issue 61)
 
 
 def _keep_or_drop(found: Findings) -> str:
@@ -453,10 +451,10 @@ def _keep_or_drop(found: Findings) -> str:
     record = of(found.verdicts, found.fixed_in).liveness if found.verdicts else ()
     documented = {m for v in record if v.kind == CONTRACT and v.state == STUCK for m in v.modes}
     rest = [m for m in found.releases.modes if m not in documented] if found.releases else []
-    keep = _keep_after(found)
+    keep = _keep_after(found).replace("*", "")  # the block defines the term: no italics (r14)
     drop = (
         f"\n\nDrop it on {found.fixed_in} in "
-        + " or ".join(_MODE_WORDS.get(m, f"`{m}`") for m in rest)
+        + " or ".join(f"`{m}`" for m in rest)
         + " mode with no hosted MCP tool: it gains nothing there and still has both costs."
         if rest and documented
         else ""
