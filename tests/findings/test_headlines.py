@@ -172,9 +172,7 @@ def test_headlines_workaround_keeps_and_drops_it_by_mode_and_kind(found: Finding
     documented = {m for v in record if v.kind == CONTRACT and v.state == "stuck" for m in v.modes}
     assert documented == {"previous_response_id"}
     keep, drop = said.split("Drop it on ")[0], said.split("Drop it on ")[1].split("\n\n")[0]
-    assert (
-        f"Keep it on {found.fixed_in} where {found.fixed_in} without it stops compacting" in keep
-    )
+    assert f"Keep it on {found.fixed_in} where {found.fixed_in} without it stops compacting" in keep
     assert "`previous_response_id`" in keep and "`previous_response_id`" not in drop
     # r14: `auto` unqualified (first screen): stored it keeps compacting, unstored it is `input`
     assert "`input`" in drop and "`auto`" in drop
@@ -194,7 +192,10 @@ def test_headlines_releases_action_speaks_of_what_05_shows(found: Findings) -> N
     action = headlines.releases(found).split("**What to do.**")[1]
     assert action.startswith(f" Upgrade to {found.fixed_in}.")
     assert f"On {span}, wrap the session in the workaround" in action
-    assert "(notebook 06)" in action and "check the sessions those releases stored (notebook 07)" in action
+    assert (
+        "(notebook 06)" in action
+        and "check the sessions those releases stored (notebook 07)" in action
+    )
     assert "SDK's own tests" not in action and "keep it" not in action
 
 

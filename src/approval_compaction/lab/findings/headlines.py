@@ -427,15 +427,13 @@ def workaround(found: Findings) -> str:
     return (
         f"**Answer.** {how}. With it on openai-agents {', '.join(fixed.releases)} (`input` mode, "
         f"scripted model), {fixed.violated} of {checks} checks fail ({per_case} invariants × "
-        f"{2 * fixed.compaction_on} cases), and {fixed.compacting} of {fixed.compaction_on} cases with "
-        f"compaction `on` still compact, once the call has its output; "
+        f"{2 * fixed.compaction_on} cases), and {fixed.compacting} of {fixed.compaction_on} cases "
+        "with compaction `on` still compact, once the call has its output; "
         f"{found.fixed_in or 'the fixing release'} does the same on its own.\n\nIts costs: a late "
         f"answer to a call it retired is stored as text, and {said} of the "
         f"SDK's own tests of a failed write to the store fail with it.\n\n**What to do.** "
         f"{_keep_or_drop(found)}"
     )
-
-
 
 
 def _keep_or_drop(found: Findings) -> str:
