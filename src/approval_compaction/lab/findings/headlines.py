@@ -325,31 +325,32 @@ def _poisoned_by(found: Findings) -> str:
 
 def violation_matrix(found: Findings) -> str:
     """04: how many cases break an invariant, the one choice they share, how many invariants
-    they break (the body's table names each), and the short action (r13: the first screen
-    defined none of the words its long action used; the invariants, the maintainers' rule and
-    the regression test moved to the body)."""
-    from ...analysis.properties import DEFINITIONS
-
+    they break (the body's table names each), then 04's own action (r14: every page ended on the
+    teams' paragraph, which 04's finding does not lead to): the rule 04's body states for SDK
+    maintainers and the cases a test of a fix needs, then one pointer for teams."""
     pinned = found.pinned
     if pinned is None:
         raise HeadlineError("the answers need data/matrix.json")
     shared = f", exactly those with `{pinned.violating_choice}`" if pinned.violating_choice else ""
-    total = len(DEFINITIONS)  # judged on a case's own turns (liveness: over later turns)
     broken = [i.invariant for i in pinned.invariants if i.violated]
     return (
         f"**Answer.** Compaction alone. On openai-agents {_pinned(found)}, `input` mode, scripted "
-        f"model: {pinned.violating} of {pinned.cases} cases break an invariant{shared}; the "
+        f"model, {pinned.violating} of {pinned.cases} cases break an invariant{shared}; the "
         "runner, the decision and where the paused state is kept change nothing that breaks. "
-        "In each, the call waiting for approval goes into a compaction and its output is then "
-        f"stored and sent without it: {len(broken)} of the {total} invariants judged on a case's "
-        f"own turns break (the table under the figure names them).\n\n{short_action(found)}"
+        "In each, the call waiting for approval is compacted away and its output then stored "
+        f"and sent without it: {len(broken)} invariants break (the table under the figure names "
+        "them).\n\n**What to do.** SDK maintainers: never compact while the latest model exchange "
+        "holds a call without its output, and test a fix on all sixteen cases "
+        "(`python -m approval_compaction matrix`): both places the paused state is kept. Teams: "
+        "notebook 06."
     )
 
 
 def releases(found: Findings) -> str:
     """05: the releases that lose the pending call, what a user of each mode meets on which
-    range of them (consecutive ranges that meet the same, joined), and the short action (r13:
-    the eras and the long action moved out of the first screen)."""
+    range of them (consecutive ranges that meet the same, joined), then 05's own action (r14):
+    the first release where no case breaks an invariant, the workaround and the doctor on the
+    ones before it, each a pointer."""
     if found.releases is None or found.fixed_in is None:
         raise HeadlineError("the answers need data/sweep.json and data/fix-releases.json")
     eras = found.releases.eras
@@ -359,9 +360,10 @@ def releases(found: Findings) -> str:
     return (
         f"**Answer.** Long before: every release {lost} loses the pending call ({hit[0].affected}"
         f" of {hit[0].cases} cases break an invariant, `{STUDY_MODE}` mode, scripted model); "
-        f"{found.fixed_in} is the first where {violating} do.\n\nWhat a user meets over HTTP "
-        f"changes (cases with compaction on): {_met_by_mode(found.releases, hit)}.\n\n"
-        f"{short_action(found)}"
+        f"{found.fixed_in} is the first where {violating} do. Over HTTP, with compaction on, "
+        f"{_met_by_mode(found.releases, hit)}.\n\n**What to do.** Upgrade to "
+        f"{found.fixed_in}. On {lost}, wrap the session in the workaround until then "
+        "(notebook 06), and check the sessions those releases stored (notebook 07)."
     )
 
 
@@ -369,7 +371,7 @@ def releases(found: Findings) -> str:
 _MET_WORDS = {
     PAUSE_FAILS: "the pause is refused, leaving nothing to approve",
     NEXT_TURN_FAILS: "the next question is refused",
-    COMPACTION_ONLY: "nothing is refused, though compaction takes the call and its output",
+    COMPACTION_ONLY: "nothing is refused, though the call is compacted away",
 }
 
 
@@ -392,7 +394,7 @@ def _met_by_mode(releases: Releases, hit: Sequence[Era]) -> str:
             f"on {release_range(first, last)} {_MET_WORDS.get(sev, sev)}"
             for sev, first, last in runs
         ]
-        name = f"`{mode}` (responses stored, the default)" if mode == "auto" else f"`{mode}`"
+        name = f"`{mode}` with responses stored" if mode == "auto" else f"`{mode}`"
         said.setdefault(", and ".join(parts), []).append(name)
     return "; ".join(f"in {' and '.join(modes)} mode, {met}" for met, modes in said.items())
 
@@ -419,20 +421,19 @@ def workaround(found: Findings) -> str:
         else "Partly by switching it off: some `on` cases no longer compact"
     )
     checks = fixed.verdicts
+    per_case = checks // (2 * fixed.compaction_on) if fixed.compaction_on else checks
     tests = _restore_tests()
     said = "two" if tests == 2 else str(tests)
     return (
         f"**Answer.** {how}. With it on openai-agents {', '.join(fixed.releases)} (`input` mode, "
-        f"scripted model), {fixed.violated} of {checks} checks (each invariant on each case) "
-        f"fail, and {fixed.compacting} of {fixed.compaction_on} cases with compaction `on` still "
-        f"compact, once the call has its output. {found.fixed_in or 'The fixing release'} does "
-        f"the same on its own.\n\nIts costs: a late answer to a call it retired is stored as "
-        f"text, not with its call, and {said} of the SDK's own tests of a failed write to the "
-        f"store fail with it.\n\n**What to do.** {_keep_or_drop(found)}"
+        f"scripted model), {fixed.violated} of {checks} checks fail ({per_case} invariants × "
+        f"{2 * fixed.compaction_on} cases), and {fixed.compacting} of {fixed.compaction_on} cases "
+        "with compaction `on` still compact, once the call has its output; "
+        f"{found.fixed_in or 'the fixing release'} does the same on its own.\n\nIts costs: a late "
+        f"answer to a call it retired is stored as text, and {said} of the "
+        f"SDK's own tests of a failed write to the store fail with it.\n\n**What to do.** "
+        f"{_keep_or_drop(found)}"
     )
-
-
-_MODE_WORDS = {"auto": "`auto` (responses stored)"}  # auto's qualifier (issue 61)
 
 
 def _keep_or_drop(found: Findings) -> str:
@@ -448,12 +449,11 @@ def _keep_or_drop(found: Findings) -> str:
     record = of(found.verdicts, found.fixed_in).liveness if found.verdicts else ()
     documented = {m for v in record if v.kind == CONTRACT and v.state == STUCK for m in v.modes}
     rest = [m for m in found.releases.modes if m not in documented] if found.releases else []
-    keep = _keep_after(found)
+    keep = _keep_after(found).replace("*", "")  # the block defines the term: no italics (r14)
     drop = (
         f"\n\nDrop it on {found.fixed_in} in "
-        + " or ".join(_MODE_WORDS.get(m, f"`{m}`") for m in rest)
-        + " mode with no hosted MCP tool: it gains nothing there and costs a late answer its"
-        " pairing."
+        + " or ".join(f"`{m}`" for m in rest)
+        + " mode with no hosted MCP tool: it gains nothing there and still has both costs."
         if rest and documented
         else ""
     )
