@@ -879,7 +879,7 @@ def _keep_after(found: Findings) -> str:
     if not after:
         return f"keep it on {found.fixed_in} if an approval can go unanswered"
     fixed = found.fixed_in
-    return f"keep it on {fixed} where {fixed} without it *stops compacting*: after {after}"
+    return f"keep it on {fixed} where {fixed} without it stops compacting: after {after}"
 
 
 def stop_new_sessions(found: Findings) -> str:
