@@ -408,7 +408,7 @@ def test_headlines_stored_vs_sent_names_the_partial_compaction_auto_makes(
     assert "on that turn's question and answer only" not in said
     # r14: "compacts around" was never defined; the answer says whether compaction goes on
     assert "Compaction goes on in `auto` mode, over the items after the call" in said
-    assert "in `previous_response_id` mode it makes no request" in said
+    assert "in `previous_response_id` mode it stops while the call stays stored" in said
     body = " ".join(_markdown("02-stored-vs-sent").split())
     assert "In `auto` mode the compaction is *partial*" in body
     assert f"`{headlines.PARTIAL_INPUT}`" in body and f"`{DOCUMENTED_LIMIT}`" in body
@@ -504,7 +504,7 @@ def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findin
         assert page.split("**What to do.**")[1].startswith(" SDK maintainers: ")
     assert "notebook 06" in walk and "notebook 07" in walk and "notebooks 06 and 07" in inside
     assert "with responses stored (the default)" in walk
-    assert "responses stored (the default)" in sent.split("\n\n")[0]
+    assert "with a hook that always says yes and responses stored" in sent.split("\n\n")[0]
     assert "in 16 of 16 runs" not in sent and "the README's answers" not in sent
     assert "On a branch of the SDK" not in inside and "carry its change along" not in inside
     assert "to fix an older release line, backport that move" in inside

@@ -175,10 +175,10 @@ def walkthrough(found: Findings) -> str:
     upgrade = f"upgrade to {found.fixed_in}; until then, " if found.fixed_in else ""
     return (
         f"**Answer.** On openai-agents {pinned} in `input` mode, over HTTP to the stand-in, with "
-        "a hook that always says yes, the pause and the resume raise nothing, but the pending "
-        "call is compacted away at the pause. The resume stores its output without its call, "
-        f"so the {then} is refused ({code(any_call(report))}). In `auto` mode with responses "
-        "stored (the default), the pause itself is refused instead (notebook 02).\n\n"
+        "a hook that always says yes, the pending call is compacted away at the pause, with no "
+        f"error. The resume stores its output alone, so the {then} is refused "
+        f"({code(any_call(report))}). In `auto` mode with responses stored (the default), the "
+        "pause itself is refused (notebook 02).\n\n"
         "**What to do.** SDK maintainers: compact nothing while the latest model exchange holds "
         f"a call without its output, as {found.fixed_in or 'the fixing release'} does "
         f"(notebook 03 shows the lines). Teams: {upgrade}see notebook 06 for the wrapper to "
@@ -222,13 +222,13 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
         )
     return (
         f"**Answer.** On openai-agents {pinned} over HTTP to the stand-in, with a hook that "
-        "always says yes and responses stored (the default), the pause's compaction request is "
-        f"refused in {_modes(refused)} mode.\n\nThe pending call stays stored without its output. "
-        "The next question is "
+        "always says yes and responses stored, the pause's compaction request is "
+        f"refused in {_modes(refused)} mode.\n\nThe pending call stays stored without its output; "
+        "the next question is "
         + ("answered" if answered else "not always answered")
-        + f": the runner leaves that call out. Compaction goes on in {_modes(go)} mode, over "
-        f"the items after the call; in {_modes(stop)} mode it makes no request, and the SDK "
-        "documents that it makes none while the call stays stored.\n\n"
+        + f", the runner leaving that call out. Compaction goes on in {_modes(go)} mode, over "
+        f"the items after the call; in {_modes(stop)} mode it stops while the call stays "
+        "stored.\n\n"
         f"**What to do.** Teams: on {pinned} in {_modes(stop)} mode, repair a session left "
         "holding that call (`doctor repair --apply`, notebook 07) so it compacts again; notebook "
         "06's wrapper keeps new ones from being left so. SDK maintainers: notebook "
@@ -267,7 +267,7 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
     return (
         f"**Answer.** In openai-agents {m.old} (`{STUDY_MODE}` mode), the session's `{locked}` "
         "sends the pending call to the compaction endpoint (`responses.compact`), and the "
-        "summary replaces it in the store. Its *pairing check* (`drop_orphan_function_calls`) "
+        "summary replaces it. Its *pairing check* (`drop_orphan_function_calls`) "
         f"does run at the {', '.join(m.old_compacts_at)}, but only where the runner builds the "
         "model's input: compaction calls it only for a partial history. "
         f"{m.new} calls it for every automatic compaction, which waits while the latest model "
