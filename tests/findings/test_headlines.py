@@ -407,7 +407,7 @@ def test_headlines_stored_vs_sent_names_the_partial_compaction_auto_makes(
     said = headlines.stored_vs_sent(found)
     assert "on that turn's question and answer only" not in said
     # r14: "compacts around" was never defined; the answer says whether compaction goes on
-    assert "Compaction goes on in `auto` mode, over the items after the call" in said
+    assert "Compaction goes on in `auto` mode, after the call" in said
     assert "in `previous_response_id` mode it stops while the call stays stored" in said
     body = " ".join(_markdown("02-stored-vs-sent").split())
     assert "In `auto` mode the compaction is *partial*" in body
@@ -425,7 +425,7 @@ def test_headlines_inside_the_sdk_says_which_release_the_liveness_patch_applies_
     assert "Backport it together" not in said
     assert paths.LIVENESS_PATCH.name not in said and "inherits the same cost" not in said
     # r14: the move fixes a function tool's approval only; 12 names the MCP check it needs
-    assert "backport that move; it covers function tools only" in said
+    assert "backport that change; it covers function tools only" in said
     assert "hosted MCP check too (notebook 12)" in said
 
 
@@ -507,7 +507,7 @@ def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findin
     assert "with a hook that always says yes and responses stored" in sent.split("\n\n")[0]
     assert "in 16 of 16 runs" not in sent and "the README's answers" not in sent
     assert "On a branch of the SDK" not in inside and "carry its change along" not in inside
-    assert "to fix an older release line, backport that move" in inside
+    assert "to fix an older release line, backport that change" in inside
 
 
 def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: Findings) -> None:

@@ -226,9 +226,9 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
         f"refused in {_modes(refused)} mode.\n\nThe pending call stays stored without its output; "
         "the next question is "
         + ("answered" if answered else "not always answered")
-        + f", the runner leaving that call out. Compaction goes on in {_modes(go)} mode, over "
-        f"the items after the call; in {_modes(stop)} mode it stops while the call stays "
-        "stored.\n\n"
+        + f", the runner leaving that call out. Compaction goes on in {_modes(go)} mode, after "
+        f"the call; in {_modes(stop)} mode it stops while the call stays stored, as the SDK "
+        "documents.\n\n"
         f"**What to do.** Teams: on {pinned} in {_modes(stop)} mode, repair a session left "
         "holding that call (`doctor repair --apply`, notebook 07) so it compacts again; notebook "
         "06's wrapper keeps new ones from being left so. SDK maintainers: notebook "
@@ -272,9 +272,10 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
         "model's input: compaction calls it only for a partial history. "
         f"{m.new} calls it for every automatic compaction, which waits while the latest model "
         "exchange holds a call without its output.\n\n"
-        "**What to do.** SDK maintainers: to fix an older release line, backport that move; it "
+        "**What to do.** SDK maintainers: to fix an older release line, backport that change; it "
         f"covers function tools only, so take {m.new}'s hosted MCP check too (notebook 12). "
-        "Its wait stops compaction while such a request goes unanswered (notebook 10). Teams: "
+        "That check's wait stops compaction while a hosted MCP approval request goes unanswered "
+        "(notebook 10). Teams: "
         "notebooks 06 and 07."
     )
 
