@@ -339,11 +339,15 @@ def test_headlines_stored_vs_sent_action_keeps_the_workaround_where_the_fix_stop
 ) -> None:
     """Issue 61 (r6): 02's action said only "Upgrade to 0.24.0" while its answer had
     `previous_response_id` mode stop compacting on 0.24.0 too: it says what the README and 06
-    say. Round 5: that is the one short action every openai-agents page shares."""
+    say. Round 5: that is the one short action every openai-agents page shares. r14: the
+    action follows from 02's own finding: the mode that stops compacting, whose session the
+    doctor's repair frees, and 06's wrapper for new ones (where to keep it is 06's)."""
     said = headlines.stored_vs_sent(found)
     action = said.split("**What to do.**")[1]
-    assert said.endswith(headlines.short_action(found))
-    assert "notebook 06 tests it and says where to keep it after upgrading" in action
+    assert not said.endswith(headlines.short_action(found))
+    assert "in `previous_response_id` mode, repair a session left holding that call" in action
+    assert "(`doctor repair --apply`, notebook 07) so it compacts again" in action
+    assert "notebook 06's wrapper keeps new ones from being left so" in action
 
 
 def test_headlines_the_wire_action_keeps_the_workaround_after_the_upgrade(found: Findings) -> None:
@@ -433,8 +437,9 @@ def test_headlines_stored_vs_sent_names_the_partial_compaction_auto_makes(
     )
     said = headlines.stored_vs_sent(found)
     assert "on that turn's question and answer only" not in said
-    assert "`auto` mode compacts around the call" in said
-    assert "`previous_response_id` mode makes no compaction request" in said
+    # r14: "compacts around" was never defined; the answer says whether compaction goes on
+    assert "Compaction goes on in `auto` mode, after the call" in said
+    assert "in `previous_response_id` mode it stops while the call stays stored" in said
     body = " ".join(_markdown("02-stored-vs-sent").split())
     assert "In `auto` mode the compaction is *partial*" in body
     assert f"`{headlines.PARTIAL_INPUT}`" in body and f"`{DOCUMENTED_LIMIT}`" in body
@@ -450,7 +455,9 @@ def test_headlines_inside_the_sdk_says_which_release_the_liveness_patch_applies_
     said = headlines.inside_the_sdk(found)
     assert "Backport it together" not in said
     assert paths.LIVENESS_PATCH.name not in said and "inherits the same cost" not in said
-    assert "backport that one move (notebook 12)" in said
+    # r14: the move fixes a function tool's approval only; 12 names the MCP check it needs
+    assert "backport that change; it covers function tools only" in said
+    assert "hosted MCP check too (notebook 12)" in said
 
 
 def test_headlines_appendix_names_the_cause_of_the_next_turn_failing_from_its_first_release(
@@ -520,17 +527,21 @@ def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findin
     """Issue 61 (r9): 01's action stopped at `doctor scan`; 02 said `auto` is refused at the pause
     without "while responses are stored"; 03's action said "on a branch of the SDK" and "carry
     its change along with a backported move", leaving who and which release to guess. Round 5:
-    each says the one short action (``short_action``), 03 its maintainer's line after it."""
+    each says the one short action (``short_action``), 03 its maintainer's line after it.
+    r14: every reader found that action not following from the page; each now gives its own
+    (01 and 03 the SDK maintainer's first), the team's as a pointer to 06 and 07."""
     said = (headlines.walkthrough, headlines.stored_vs_sent, headlines.inside_the_sdk)
     walk, sent, inside = (f(found) for f in said)
     action = headlines.short_action(found)
-    assert walk.endswith(action) and sent.endswith(action) and action in inside
-    assert "repair the sessions an affected release stored with the doctor (notebook 07)" in action
-    assert "while responses are stored" in walk
-    assert "while the agent's responses are stored" in sent.split("\n\n")[0]
+    assert all(action not in page for page in (walk, sent, inside))
+    for page in (walk, inside):
+        assert page.split("**What to do.**")[1].startswith(" SDK maintainers: ")
+    assert "notebook 06" in walk and "notebook 07" in walk and "notebooks 06 and 07" in inside
+    assert "with responses stored (the default)" in walk
+    assert "with a hook that always says yes and responses stored" in sent.split("\n\n")[0]
     assert "in 16 of 16 runs" not in sent and "the README's answers" not in sent
     assert "On a branch of the SDK" not in inside and "carry its change along" not in inside
-    assert "for an older release line, backport that one move" in inside.split(action)[1]
+    assert "to fix an older release line, backport that change" in inside
 
 
 def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: Findings) -> None:

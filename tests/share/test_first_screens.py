@@ -41,7 +41,10 @@ def first_screen(stem: str) -> str:
             ],
         ),
         ("02-stored-vs-sent", ["hook", "over HTTP", "pending call"]),
-        ("03-inside-the-sdk", ["automatic compaction", "model exchange", "workaround"]),
+        (
+            "03-inside-the-sdk",
+            ["automatic compaction", "model exchange", "hosted MCP approval request"],
+        ),
     ],
     ids=["10", "12", "02", "03"],
 )
@@ -149,7 +152,7 @@ def test_inside_the_sdk_defines_automatic_compaction_as_the_sdk_sets_it() -> Non
     decides = inspect.getsource(OpenAIResponsesCompactionSession._run_compaction_locked)
     assert decides.index("is_automatic =") < decides.index("self.should_trigger_compaction(")
     meaning = BY_NAME["automatic compaction"].meaning
-    assert "after the runner stores a turn's items" in meaning
+    assert "after a turn (openai-agents: the session does)" in meaning  # r14's shorter meaning
     screen = first_screen("03-inside-the-sdk")
     assert " ".join(BY_NAME["automatic compaction"].line.split()) in screen
     cells = json.loads((paths.ROOT / "notebooks" / "03-inside-the-sdk.ipynb").read_text())["cells"]

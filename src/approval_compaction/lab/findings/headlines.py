@@ -164,36 +164,26 @@ def _action(found: Findings, shown: str = "") -> str:
 
 
 def walkthrough(found: Findings) -> str:
-    """01: where the user meets the bug in the report's mode, the one 01 runs, over HTTP, and
-    whether the later questions of that conversation are refused too; in a line, that the
-    default mode's pause is refused instead (notebook 02's question); then the one short action
-    (``short_action``). Round 5: at most 90 words of answer, so the action falls in the first
-    screen; the default trigger, the workaround's rule and the SDK's line are the body's, 06's
-    and 03's."""
+    """01: where the user meets the bug in the report's mode, the one 01 runs, over HTTP; in a
+    line, that the default mode's pause is refused instead (notebook 02's question). Round 6
+    (r14): the page's own action first, the SDK maintainer's (the wait 0.24.0 added, notebook
+    03's lines), then the team's in one pointer clause; no "every later question" (01 runs one
+    next question)."""
     pinned = _pinned(found)
     report, then = _error(found, "input")
+    then = then.replace("turn", "question")  # r14: the page's word for that stage
+    upgrade = f"upgrade to {found.fixed_in}; until then, " if found.fixed_in else ""
     return (
         f"**Answer.** On openai-agents {pinned} in `input` mode, over HTTP to the stand-in, with "
-        "a hook that always says yes, the pending call is compacted away at the pause. After the "
-        f"resume its output is stored without its call, so the {then} is refused "
-        f"({code(any_call(report))}){_later(found, pinned)}.\n\n"
-        "In the default `auto` mode, while responses are stored, the pause's compaction request "
-        "is refused instead: `Runner.run` raises, with nothing to approve (notebook 02).\n\n"
-        + short_action(found)
+        "a hook that always says yes, the pending call is compacted away at the pause, with no "
+        f"error. The resume stores its output alone, so the {then} is refused "
+        f"({code(any_call(report))}). In `auto` mode with responses stored (the default), the "
+        "pause itself is refused (notebook 02).\n\n"
+        "**What to do.** SDK maintainers: compact nothing while the latest model exchange holds "
+        f"a call without its output, as {found.fixed_in or 'the fixing release'} does "
+        f"(notebook 03 shows the lines). Teams: {upgrade}see notebook 06 for the wrapper to "
+        "use, and notebook 07 to check the sessions already stored."
     )
-
-
-def _later(found: Findings, release: str) -> str:
-    """What the later questions meet, when the release's record has the poisoned store refused
-    in ``input`` mode (the liveness runs over HTTP)."""
-    if not found.verdicts:
-        return ""
-    record = of(found.verdicts, release)
-    refused = any(
-        v.situation == "poisoned" and v.state == REFUSED and "input" in v.modes
-        for v in record.liveness
-    )
-    return "; so is every later question" if refused else ""
 
 
 def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
@@ -226,23 +216,23 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
     }
     stop = [mode for mode, none in compacts.items() if none]
     go = [mode for mode, none in compacts.items() if not none]
-    then = []
-    if go:
-        then.append(f"{_modes(go)} mode compacts around the call")
-    if stop:
-        then.append(f"{_modes(stop)} mode makes no compaction request")
-    message, _ = _error(found, refused[0])
+    if not (go and stop):
+        raise HeadlineError(
+            f"{pinned}: 02's answer sets a mode that compacts against one that stops"
+        )
     return (
         f"**Answer.** On openai-agents {pinned} over HTTP to the stand-in, with a hook that "
-        "always says yes, while the agent's responses are stored (the default), the compaction "
-        f"request at the pause is refused in {_modes(refused)} mode "
-        f"({code(any_call(message))}).\n\nThe pending call stays stored without its output. "
-        "The next question is "
+        "always says yes and responses stored, the pause's compaction request is "
+        f"refused in {_modes(refused)} mode.\n\nThe pending call stays stored without its output; "
+        "the next question is "
         + ("answered" if answered else "not always answered")
-        + ": the runner leaves that call out of what it sends the model. At that question, "
-        + "; ".join(then)
-        + ".\n\n"
-        + short_action(found)
+        + f", the runner leaving that call out. Compaction goes on in {_modes(go)} mode, after "
+        f"the call; in {_modes(stop)} mode it stops while the call stays stored, as the SDK "
+        "documents.\n\n"
+        f"**What to do.** Teams: on {pinned} in {_modes(stop)} mode, repair a session left "
+        "holding that call (`doctor repair --apply`, notebook 07) so it compacts again; notebook "
+        "06's wrapper keeps new ones from being left so. SDK maintainers: notebook "
+        "03."
     )
 
 
@@ -275,18 +265,18 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
         raise HeadlineError("the answers need data/mechanism.json")
     locked = m.function.rpartition(".")[2]
     return (
-        f"**Answer.** In openai-agents {m.old} (`{STUDY_MODE}` mode), the "
-        f"session's `{locked}` sends the pending call to the API's compaction endpoint "
-        "(`responses.compact`), and the summary replaces it in the store. The call to its "
-        "*pairing check* (`drop_orphan_function_calls`, which finds a call without its output) "
-        "runs only when part of the history is compacted; at the "
-        f"{', '.join(m.old_compacts_at)} the whole history is, so the check is skipped.\n\n"
-        f"{m.new} moves that call into the block every automatic compaction enters: while the "
-        "latest model exchange holds a call without its output, compaction waits.\n\n"
-        + short_action(found)
-        + f"\n\n**For SDK maintainers.** Call the pairing check for every automatic compaction "
-        f"and wait while the latest model exchange holds a call without its output, as {m.new} "
-        "does; for an older release line, backport that one move (notebook 12)."
+        f"**Answer.** In openai-agents {m.old} (`{STUDY_MODE}` mode), the session's `{locked}` "
+        "sends the pending call to the compaction endpoint (`responses.compact`), and the "
+        "summary replaces it. Its *pairing check* (`drop_orphan_function_calls`) "
+        f"does run at the {', '.join(m.old_compacts_at)}, but only where the runner builds the "
+        "model's input: compaction calls it only for a partial history. "
+        f"{m.new} calls it for every automatic compaction, which waits while the latest model "
+        "exchange holds a call without its output.\n\n"
+        "**What to do.** SDK maintainers: to fix an older release line, backport that change; it "
+        f"covers function tools only, so take {m.new}'s hosted MCP check too (notebook 12). "
+        "That check's wait stops compaction while a hosted MCP approval request goes unanswered "
+        "(notebook 10). Teams: "
+        "notebooks 06 and 07."
     )
 
 
