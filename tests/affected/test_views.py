@@ -67,26 +67,3 @@ def test_views_upgrade_frame_leaves_out_the_items_sent() -> None:
 def test_views_worker_frame_is_indexed_by_compaction() -> None:
     rows = [WorkerComparison("on", True, True, "poisoned", ("c1",), ("c1",))]
     assert list(worker_frame(rows).index) == ["on"]
-
-
-def test_views_item_checks_say_a_session_repair_left_alone_was_not_backed_up() -> None:
-    """Issue 61: a `backed up, same` column of zeros read as data loss; a session repair leaves
-    alone is not backed up, and says so."""
-    from types import SimpleNamespace
-
-    from approval_compaction.lab.affected.heal import ItemCheck
-    from approval_compaction.lab.affected.views import item_checks_frame
-
-    items = [
-        ItemCheck("poisoned", 0, 1, "same", "same", "same"),
-        ItemCheck("poisoned", 1, 2, "same", "rewritten", "same"),
-        ItemCheck("healthy", 0, 3, "not needed", "same", "same"),
-    ]
-    frame = item_checks_frame(SimpleNamespace(items=items))  # type: ignore[arg-type]
-    assert frame.loc["poisoned"].to_dict() == {
-        "items": 2,
-        "backup": "2 of 2 as first read",
-        "rewritten by repair": 1,
-        "restored": "2 of 2 as first read",
-    }
-    assert frame.loc["healthy", "backup"] == "not needed: repair left it alone"

@@ -646,21 +646,6 @@ def test_headlines_matrix_maintainer_rule_says_what_to_do_with_a_call_never_answ
     assert "**For SDK maintainers.**" not in headlines.violation_matrix(found)
 
 
-def test_headlines_team_action_scopes_the_stores_that_hold_an_orphan_output(
-    found: Findings,
-) -> None:
-    """r12: "Upgrading does not heal a store 0.8.0..0.23.1 already wrote" against 05's journey
-    table, where the first era stores no orphan output; the sentence names the eras that do."""
-    assert found.releases is not None
-    action = headlines.team_action(found, headlines._affected_span(found))
-    stored = [e for e in found.releases.eras if e.affected and e.orphan_stored != "never"]
-    clean = [e for e in found.releases.eras if e.affected and e.orphan_stored == "never"]
-    assert stored and clean
-    said = action.split("\n\n")[1].split("store an output without its call")[0]
-    assert stored[0].span.partition("..")[0] in said
-    assert clean[0].span.partition("..")[0] not in said
-
-
 def test_headlines_short_action_is_upgrade_workaround_scoped_then_doctor(found: Findings) -> None:
     """Issue 61: every page ends its answer with the one short action; where to keep the
     workaround is the liveness sweep's scoped rule, not "wherever an approval can go

@@ -12,7 +12,6 @@ from ...analysis.table import to_frame
 from ...doctor.check import CheckRow
 from ...doctor.repair import RepairResult
 from ...doctor.verdict import SessionReport
-from .heal import Healed
 from .upgrade import STORES, UpgradeRecord
 from .worker import WorkerComparison
 
@@ -30,36 +29,6 @@ def check_frame(rows: Sequence[CheckRow]) -> pd.DataFrame:
 def changes_frame(result: RepairResult) -> pd.DataFrame:
     """Every item a repair rewrites (or would): where, what it was, what it becomes."""
     return to_frame([c.as_row() for o in result.outcomes for c in o.changes], None)
-
-
-def outcomes_frame(result: RepairResult) -> pd.DataFrame:
-    """Each poisoned session's outcome."""
-    rows = [
-        {"session_id": o.session_id, "status": o.status, "items rewritten": len(o.changes)}
-        for o in result.outcomes
-    ]
-    return to_frame(rows, None, "session_id")
-
-
-def item_checks_frame(healed: Healed) -> pd.DataFrame:
-    """Per session: its items, how many of them the backup and the restored store hold as first
-    read (a session repair leaves alone is not backed up: ``not needed``), and how many repair
-    rewrote."""
-    frame = to_frame(healed.items, None)
-    counts = {
-        "items": ("position", "size"),
-        "backup": ("in_backup", _as_read),
-        "rewritten by repair": ("repaired", lambda s: int((s == "rewritten").sum())),
-        "restored": ("restored", _as_read),
-    }
-    return frame.groupby("session_id").agg(**counts)
-
-
-def _as_read(found: pd.Series) -> str:
-    """``4 of 4 as first read``, or ``not needed`` when no item was backed up."""
-    if (found == "not needed").all():
-        return "not needed: repair left it alone"
-    return f"{int((found == 'same').sum())} of {len(found)} as first read"
 
 
 def upgrade_frame(records: Sequence[UpgradeRecord]) -> pd.DataFrame:

@@ -152,17 +152,6 @@ def _modes(modes: Sequence[str]) -> str:
     return " and ".join(f"`{m}`" for m in modes)
 
 
-def _action(found: Findings, shown: str = "") -> str:
-    """What a team does: upgrade to the fixing release (``shown``: where the notebook shows that
-    release's runs), the workaround before and after the upgrade (``keep_workaround``: it makes
-    the session a subclass that defers compaction, ``fix/workaround.py``), then the doctor."""
-    upgrade = f"Upgrade to {found.fixed_in}{shown}. " if found.fixed_in else ""
-    return (
-        f"**What to do.** {upgrade}{keep_workaround(found)}\n\n`doctor scan` finds stored "
-        "sessions the bug already broke (notebook 07)."
-    )
-
-
 def walkthrough(found: Findings) -> str:
     """01: where the user meets the bug in the report's mode, the one 01 runs, over HTTP; in a
     line, that the default mode's pause is refused instead (notebook 02's question). Round 6
@@ -277,39 +266,6 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
         "That check's wait stops compaction while a hosted MCP approval request goes unanswered "
         "(notebook 10). Teams: "
         "notebooks 06 and 07."
-    )
-
-
-def team_action(found: Findings, lost: str) -> str:
-    """What a team does, in the words every notebook shares (issue 61's vocabulary): upgrade to
-    the fixing release; until then, on ``lost``, the workaround (06); keep it on the fixing
-    release where that release alone stops compacting after a call nobody answers (06 names the
-    modes and kinds of call, from the liveness runs: r11 found 04 and 05 saying "wherever an
-    approval can go unanswered" where 06 says to drop it after a function call in `input` or
-    `auto` mode); and the doctor's scan and repair for stores an affected release wrote (07)."""
-    return (
-        f"**What to do.** Upgrade to {found.fixed_in}. Until then, on {lost}, pass the session "
-        f"to `defer_compaction_while_pending` (the workaround, notebook 06); {_keep_after(found)} "
-        "(notebook 06 names the modes and kinds of call).\n\n"
-        f"{_poisoned_by(found)}this repository's *doctor* (its tool for stored sessions) "
-        f"checks a store (`STORE`: the session database's path) that {lost} wrote and repairs "
-        "it: run `python -m approval_compaction doctor scan STORE --all`, then `doctor repair "
-        "STORE --all --apply` (notebook 07)."
-    )
-
-
-def _poisoned_by(found: Findings) -> str:
-    """The releases whose `input`-mode runs stored an orphan output (the sweep's journey,
-    ``orphan_stored``), scoped: r12 read "a store 0.8.0..0.23.1 already wrote" against 05's
-    journey table, where 0.8.0..0.22.0 stores none."""
-    eras = found.releases.eras if found.releases else ()
-    wrote = [e.span for e in eras if e.affected and e.orphan_stored != "never"]
-    if not wrote:
-        return "Upgrading does not heal a store an affected release already wrote; "
-    span = release_range(wrote[0].partition("..")[0], wrote[-1].rpartition("..")[2])
-    return (
-        f"In `{STUDY_MODE}` mode the sweep saw {span} store an output without its call, which "
-        "upgrading does not heal; "
     )
 
 
