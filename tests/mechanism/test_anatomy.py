@@ -3,6 +3,7 @@ widened by what it misses, and the committed record consistent with itself and t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import needs
@@ -220,8 +221,9 @@ def test_anatomy_numbers_are_the_hunks_positions_as_the_search_names_them() -> N
 def test_anatomy_notebook_names_each_path_module_and_the_ones_without_hunks(
     committed: anatomy.Anatomy,
 ) -> None:
-    """Issue 61 (r6): 12 said four modules are on the bug's path while its hunk table covered
-    three files; it names the path's module 0.24.0 leaves unchanged (no hunk in the record)."""
+    """Issue 61 (r6): 12 said four modules are on the bug's path (now: the pending call's path)
+    while its hunk table covered three files; it names the path's module 0.24.0 leaves unchanged
+    (no hunk in the record)."""
     import json
     from pathlib import Path
 
@@ -230,7 +232,10 @@ def test_anatomy_notebook_names_each_path_module_and_the_ones_without_hunks(
     text = " ".join(text.split())
     unchanged = [f for f in committed.files if f not in {h.path for h in committed.hunks}]
     words = {3: "three", 4: "four"}
-    assert f"The bug's path is {words[len(committed.files)]} modules" in text
+    assert f"The pending call's path is {words[len(committed.files)]} modules" in text
     assert f"The hunk table above has {words[len(committed.files) - len(unchanged)]}" in text
-    for path in unchanged:
-        assert f"0.24.0 leaves `{path.rpartition('/')[2]}` as it was" in text
+    # r14: file names were written three ways; the page names each by its path in the package
+    left = re.findall(r"0\.24\.0 leaves `([^`]+)` as it was", text)
+    assert len(left) == len(unchanged)
+    pairs = zip(unchanged, left, strict=True)
+    assert all(path.endswith(said) and "/" in said for path, said in pairs)

@@ -99,7 +99,7 @@ TERMS: tuple[Term, ...] = (
         r"hooks?|should_trigger_compaction",
         "`should_trigger_compaction` (JavaScript `shouldTriggerCompaction`): says after each"
         " turn whether to compact. The study's hook always says yes where compaction is `on`"
-        " (the README's tables, the liveness runs) and no where it is `off`.",
+        " and no where it is `off`.",
     ),
     Term(
         "default trigger",
