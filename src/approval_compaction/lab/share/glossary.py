@@ -65,7 +65,8 @@ TERMS: tuple[Term, ...] = (
     Term(
         "orphan output",
         r"orphan outputs?",
-        "a tool output stored or sent without its call; the API refuses a request holding one.",
+        "a tool output stored or sent without its call; the API refuses a model request holding"
+        " one.",
     ),
     Term(
         "automatic compaction",
@@ -139,6 +140,12 @@ TERMS: tuple[Term, ...] = (
         " each request.",
     ),
     Term(
+        "boundary",
+        r"boundar(?:y|ies)",
+        "how a paused state reaches the resume: kept in `memory`, or carried as `json`"
+        " (serialised and read back, as a second process would).",
+    ),
+    Term(
         "case",
         r"cases?",
         "one way through a pause: `run` or `run_streamed`; `approve` or `reject`; compaction"
@@ -181,7 +188,7 @@ TERMS: tuple[Term, ...] = (
         "doctor",
         r"doctor",
         "`python -m approval_compaction doctor`, this study's command for stored sessions:"
-        " `check` (your release, mode, trigger), `scan`, `repair --apply` (after a backup),"
+        " `check` (your release, mode, trigger), `scan`, `repair --apply` (it backs up first),"
         " `restore`.",
     ),
     Term(
