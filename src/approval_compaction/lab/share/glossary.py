@@ -33,10 +33,15 @@ class Term:
         flags = 0 if self.exact else re.I
         return re.compile(rf"(?<![\w-])(?:{self.pattern})(?![\w-])", flags)
 
+    @property
+    def definition(self) -> re.Pattern[str]:
+        """Where a text defines the term: a use of it set in single asterisks."""
+        flags = 0 if self.exact else re.I
+        return re.compile(rf"(?<![*\w])\*(?:{self.pattern})\*(?![*\w])", flags)
+
     def defined_in(self, text: str) -> bool:
         """Whether ``text`` defines the term itself: sets a use of it in italics."""
-        flags = 0 if self.exact else re.I
-        return re.search(rf"(?<![*\w])\*(?:{self.pattern})\*(?![*\w])", text, flags) is not None
+        return self.definition.search(text) is not None
 
     @property
     def line(self) -> str:
@@ -264,18 +269,23 @@ START, END = "<!-- terms:start -->", "<!-- terms:end -->"
 HEADING = "**Terms.** Each word has this meaning on every page of the collection:"
 LATER = "**Terms first used below:**"  # a page's later blocks
 _BLOCK = re.compile(rf"{re.escape(START)}.*?{re.escape(END)}", re.S)
-_FENCE = re.compile(r"^ {0,3}```.*?^ {0,3}```[^\n]*$", re.S | re.M)
-_COMMENT = re.compile(r"<!--.*?-->", re.S)
+FENCE = re.compile(r"^ {0,3}```.*?^ {0,3}```[^\n]*$", re.S | re.M)  # a code fence, whole
+COMMENT = re.compile(r"<!--.*?-->", re.S)
 _TAG = re.compile(r"<[^>]+>")
 _CODE = re.compile(r"`[^`\n]*`")
 # A link's target, or a code span (paired left to right, so prose between two spans is not one).
 _ADDRESS = re.compile(r"\]\([^)\s]*\)|`[^`\n]*`")
 
 
+def prose(text: str) -> str:
+    """Markdown without its code fences and HTML comments."""
+    return COMMENT.sub("", FENCE.sub("", text))
+
+
 def plain(text: str) -> str:
-    """The words a reader meets in markdown: no code fences, HTML comments, link targets or
-    paths in code spans."""
-    return _ADDRESS.sub(_address, _COMMENT.sub("", _FENCE.sub("", text)))
+    """The words a reader meets in markdown: its prose without link targets or paths in code
+    spans."""
+    return _ADDRESS.sub(_address, prose(text))
 
 
 def _address(found: re.Match[str]) -> str:

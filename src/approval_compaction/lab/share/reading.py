@@ -46,20 +46,13 @@ _PAGE_TERMS: dict[str, str] = {
     "widened": r"widened",
 }
 TERMS: dict[str, str] = {t.name: t.pattern for t in glossary.TERMS} | _PAGE_TERMS
-_USE = {t.name: t.use for t in glossary.TERMS} | {
-    name: re.compile(rf"(?<![\w-])(?:{pattern})(?![\w-])", re.I)
-    for name, pattern in _PAGE_TERMS.items()
-}
+_TERM = glossary.BY_NAME | {n: glossary.Term(n, p, "") for n, p in _PAGE_TERMS.items()}
 # Where a page's first terms block opens and closes, kept through ``words`` (which drops comments).
 _OPEN, _CLOSE = "\u2063terms\u2063", "\u2063/terms\u2063"
-_FENCE = re.compile(r"^ {0,3}```.*?^ {0,3}```[^\n]*$", re.S | re.M)
-_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _TABLE = re.compile(r"<table|^\|.*\|\s*$\n^\|[-| :]+\|\s*$", re.M)
 
 
-def prose(text: str) -> str:
-    """Markdown without its code fences and HTML comments."""
-    return _COMMENT.sub("", _FENCE.sub("", text))
+prose = glossary.prose  # markdown without its code fences and HTML comments
 
 
 def words(text: str) -> str:
@@ -70,7 +63,7 @@ def words(text: str) -> str:
 def long_paragraphs(text: str, limit: int = PARAGRAPH_WORDS) -> list[str]:
     """The paragraphs of prose (``formats.markdown.paragraphs``, HTML comments left out) with
     more than ``limit`` words."""
-    return [p for p in paragraphs(_COMMENT.sub("", text)) if len(p.split()) > limit]
+    return [p for p in paragraphs(glossary.COMMENT.sub("", text)) if len(p.split()) > limit]
 
 
 def markdown_cells(notebook: Mapping[str, Any]) -> list[str]:
@@ -103,12 +96,6 @@ def words_before_table(notebook: Mapping[str, Any]) -> int:
     return words
 
 
-def _definition(name: str) -> re.Pattern[str]:
-    """A term's definition: the term (or its plural) set in single asterisks."""
-    flags = 0 if name in glossary.BY_NAME and glossary.BY_NAME[name].exact else re.I
-    return re.compile(rf"(?<![*\w])\*(?:{TERMS[name]})\*(?![*\w])", flags)
-
-
 def undefined_terms(text: str, terms: Sequence[str] = tuple(TERMS)) -> list[str]:
     """The terms ``text`` uses before it defines them, or uses without defining them. A page's
     first terms block defines where used the words of the question just above it: a use before
@@ -118,10 +105,10 @@ def undefined_terms(text: str, terms: Sequence[str] = tuple(TERMS)) -> list[str]
     close = plain.find(_CLOSE, lead) if lead >= 0 else -1
     found = []
     for name in terms:
-        used = _USE[name].search(plain)
+        used = _TERM[name].use.search(plain)
         if used is None:
             continue
-        defined = _definition(name).search(plain)
+        defined = _TERM[name].definition.search(plain)
         if defined is None:
             found.append(name)
         elif used.start() < defined.start():
@@ -176,7 +163,7 @@ def defects(rendered: str) -> list[str]:
     """Each kind of noise a rendered page holds, and each table without a title line (bold, or
     the ``<details>`` of a cut table's whole copy) right above it."""
     found = [name for name, pattern in _DEFECTS.items() if pattern.search(prose(rendered))]
-    lines = _FENCE.sub("", rendered).splitlines()
+    lines = glossary.FENCE.sub("", rendered).splitlines()
     for i in range(1, len(lines)):
         header = lines[i - 1].startswith("|") and re.match(r"^\|[-| :]+\|\s*$", lines[i])
         if header and (i < 2 or not lines[i - 2].startswith("|")):
