@@ -652,8 +652,14 @@ def test_headlines_short_action_is_upgrade_workaround_scoped_then_doctor(found: 
     unanswered"; without a fixing release there is nothing to upgrade to."""
     said = headlines.short_action(found)
     assert said.startswith(f"**What to do.** Upgrade to {found.fixed_in}.")
-    # r14: pages restated 06's keep rule they do not show; they point to 06 for it
-    assert "notebook 06 tests it and says where to keep it after upgrading" in said
+    # r14: pages restated 06's keep rule they do not show; they point to 06 for it. r15: the
+    # bare pointer read as "drop it on upgrading": it names the rule's trigger in one clause,
+    # and only while the fixing release stops compacting after some call nobody answers
+    assert "drop it unless an approval can go unanswered; notebook 06 tests it" in said
+    never_stops = replace(found, verdicts=())
+    assert headlines._stops_after(never_stops) == ""
+    dropped = headlines.short_action(never_stops)
+    assert "Drop it after upgrading" in dropped and "unless" not in dropped
     assert headlines._keep_after(found) not in said
     assert said.index("notebook 06") < said.index("with the doctor (notebook 07)")
     unfixed = headlines.short_action(replace(found, fixed_in=None))

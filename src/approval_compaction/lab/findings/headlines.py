@@ -847,17 +847,25 @@ def short_action(found: Findings) -> str:
     """What a team using openai-agents does, in the one short form every page's answer ends with
     (issue 61: 04/05/06 and 07/08/09 repeated a long action word for word, each a little
     differently; r14: pages restated 06's rule for keeping the workaround, which they do not
-    show): upgrade, the workaround until then (notebook 06 tests it and says where to keep it
-    after upgrading), and the doctor for stores an affected release wrote (notebook 07)."""
+    show; r15: the bare pointer read as "drop it on upgrading"): upgrade, the workaround until
+    then, kept after upgrading only where an approval can go unanswered (notebook 06 tests it and
+    names the calls and modes), and the doctor for stores an affected release wrote (notebook
+    07)."""
     wrap = "wrap the session in the workaround (`defer_compaction_while_pending`)"
     doctor = (
         "Check and repair the sessions an affected release stored with the doctor (notebook 07)."
     )
     if not found.fixed_in:
         return f"**What to do.** On {_affected_span(found)}, {wrap} (notebook 06). {doctor}"
+    after = (
+        "After upgrading, drop it unless an approval can go unanswered; notebook 06 tests it and"
+        " says which calls and modes still need it."
+        if _stops_after(found)
+        else "Drop it after upgrading (notebook 06 tests it)."
+    )
     return (
         f"**What to do.** Upgrade to {found.fixed_in}. Until then, on {_affected_span(found)},"
-        f" {wrap}; notebook 06 tests it and says where to keep it after upgrading. {doctor}"
+        f" {wrap}. {after} {doctor}"
     )
 
 
