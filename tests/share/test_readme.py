@@ -18,7 +18,7 @@ from approval_compaction.js.harness import WORKAROUND
 from approval_compaction.lab import paths
 from approval_compaction.lab.findings.load import Findings, load_findings
 from approval_compaction.lab.share import glossary
-from approval_compaction.lab.share.glossary import BY_NAME, TERMS, needed, table, used
+from approval_compaction.lab.share.glossary import BY_NAME, TERMS, table
 from approval_compaction.lab.share.readme import (
     END,
     INVARIANTS_END,
