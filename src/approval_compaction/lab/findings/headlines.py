@@ -173,7 +173,7 @@ def walkthrough(found: Findings) -> str:
         "**What to do.** SDK maintainers: compact nothing while the latest model exchange holds "
         f"a call without its output, as {fixed} does (this page's last table; notebook 03 shows "
         "the lines); notebook 10's table *Where 0.24.0 or the patch misses a compaction in ten "
-        f"turns* shows what {fixed} still misses. Teams: {teams}"
+        f"turns* shows what {fixed} still misses.\n\nTeams: {teams[0].lower()}{teams[1:]}"
     )
 
 
@@ -227,9 +227,9 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
         "stored.\n\n"
         "**What to do.** SDK maintainers: make automatic compaction wait while the latest model "
         f"exchange holds a call without its output, as {fixed}'s `_run_compaction_locked` does "
-        f"(notebook 03; notebook 01's last table shows {fixed}'s `auto` pause answered). Teams: "
-        f"{teams} On {pinned} in {_modes(stop)} mode, `doctor repair --apply` rewrites a "
-        "session left holding that call (notebook 07)."
+        f"(notebook 03; notebook 01's last table shows {fixed}'s `auto` pause answered).\n\n"
+        f"Teams: {teams[0].lower()}{teams[1:]} In {_modes(stop)} mode its `repair --apply` rewrites a "
+        "session left holding that call."
     )
 
 
@@ -269,10 +269,9 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
         f"part of the history. {m.new} calls it for every automatic compaction, which then "
         "waits while the latest model exchange holds a call without its output.\n\n"
         "**What to do.** SDK maintainers: to fix an older release line, backport that change "
-        f"(function tools); for hosted MCP approval requests take {m.new}'s second check too "
-        "(notebook 12), with notebook 10's patch "
-        "(`tests/sdk_regression/patches/0.24.0-compaction-liveness.patch`) for that check's "
-        "wait. Teams: notebooks 06 and 07."
+        f"(function tools), and {m.new}'s check for a hosted MCP approval request without its "
+        "response (notebook 12; notebook 10 shows where that check's wait stops compaction, and "
+        "a patch for it). Teams: notebooks 06 and 07."
     )
 
 
