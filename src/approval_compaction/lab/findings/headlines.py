@@ -228,8 +228,8 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
         "**What to do.** SDK maintainers: make automatic compaction wait while the latest model "
         f"exchange holds a call without its output, as {fixed}'s `_run_compaction_locked` does "
         f"(notebook 03; notebook 01's last table shows {fixed}'s `auto` pause answered).\n\n"
-        f"Teams: {teams[0].lower()}{teams[1:]} In {_modes(stop)} mode its `repair --apply` rewrites a "
-        "session left holding that call."
+        f"Teams: {teams[0].lower()}{teams[1:]} In {_modes(stop)} mode its `repair --apply` "
+        "rewrites a session left holding that call."
     )
 
 
