@@ -76,9 +76,9 @@ TERMS: tuple[Term, ...] = (
     Term(
         "pairing check",
         r"pairing checks?",
-        "openai-agents' `drop_orphan_function_calls`: it drops each call without its output from"
-        " the items it is given, and an output whose call is gone only where the caller marks"
-        " the items as stored history.",
+        "openai-agents' `drop_orphan_function_calls` (its \"orphan\" is a call without its"
+        " output): it drops each call without its output from the items it is given, and an"
+        " output whose call is gone only where the caller marks the items as stored history.",
     ),
     Term(
         "automatic compaction",
@@ -280,6 +280,11 @@ TERMS: tuple[Term, ...] = (
         r"pause positions?|plain turns?",
         "how many *plain turns* (a question answered without a tool) come before the turn that"
         " pauses.",
+    ),
+    Term(
+        "hunk",
+        r"hunks?",
+        "one contiguous change in a diff (its `@@` block).",
     ),
 )
 
