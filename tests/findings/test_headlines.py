@@ -57,7 +57,7 @@ def test_headlines_wire_answer_quotes_each_modes_refusal(found: Findings) -> Non
     # r15: 09 does not show where each refusal is met (its "met at the next turn in `input`
     # mode" left out *auto, store=False*): it points to 05's table, which shows it per mode
     assert "met at the" not in answer
-    assert "Notebook 05's table *Cases breaking an invariant ..., per era*" in answer
+    assert "Notebook 05's first table shows the mode and stage where each is met." in answer
     # r15: scoped to what ran where: the stand-in over HTTP, the conversion on the pinned
     # release; the reports show a 400 on an orphan output without naming the endpoint
     assert answer.startswith("**Answer** (the stand-in over HTTP; the SDK's conversion on ")
@@ -286,7 +286,7 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     assert "filed no break" not in answer and "sends what one of these two" not in answer
     assert "`auto` mode (the default) has no row: each break is filed once" in answer
     assert "section *The minimal counterexamples* points to the table" in answer
-    assert "notebook 05's table *Cases breaking an invariant ..., per era*" in _markdown(
+    assert "notebook 05's first table, *Cases breaking an invariant ...*, shows" in _markdown(
         "08-exploration"
     )
     # r15: *the search* is said before it is used, and the hosted MCP request's missing row is
