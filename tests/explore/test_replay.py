@@ -209,7 +209,9 @@ def test_committed_counterexamples_are_one_row_per_conversation_per_mode() -> No
 
     per_mode = replay.counterexamples(replay.load_results(paths.DATA))
     assert set(per_mode) == {"input", "previous_response_id"}
-    assert all(list(t.columns) == ["search", "is", "breaks", "steps", "known"] for t in per_mode.values())
+    assert all(
+        list(t.columns) == ["search", "is", "breaks", "steps", "known"] for t in per_mode.values()
+    )
     contract = per_mode["previous_response_id"]
     refused = contract[contract["breaks"] == "the pause refused (filed as next_turn_accepted)"]
     assert list(refused["known"]) == ["the pause refusal"]

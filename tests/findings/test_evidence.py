@@ -23,7 +23,10 @@ def test_evidence_rules_met_are_the_two_rules_then_the_unjudged_check() -> None:
     for source in rules.ORPHAN_OUTPUT.sources:  # each source with what it shows
         assert f"{source.label}: {source.shows.replace('`', '')}" in orphan.iloc[4]
     assert shown.iloc[2]["answer"] == "not judged: the stand-in answers 200 with a compaction item"
-    assert shown.iloc[3]["answer"] == "not judged: the stand-in checks function calls and outputs only"
+    assert (
+        shown.iloc[3]["answer"] == "not judged: the stand-in checks function calls and outputs only"
+    )
+    assert "workaround" not in shown.iloc[3]["what it checks"]  # the rule, not an aside
     # r15: a source that shows no status (the SDK's change history) is no evidence of the answer
     compact = shown.iloc[1].iloc[4]
     assert "#2317: 400" in compact and "#2322" not in compact and "#2343" not in compact

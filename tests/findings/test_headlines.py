@@ -57,12 +57,14 @@ def test_headlines_wire_answer_quotes_each_modes_refusal(found: Findings) -> Non
     # r15: 09 does not show where each refusal is met (its "met at the next turn in `input`
     # mode" left out *auto, store=False*): it points to 05's table, which shows it per mode
     assert "met at the" not in answer
-    assert "Notebook 05's first table shows the mode and stage where each is met." in answer
+    assert "Notebook 05's first table shows in which mode each is met." in answer
     # r15: scoped to what ran where: the stand-in over HTTP, the conversion on the pinned
     # release; the reports show a 400 on an orphan output without naming the endpoint
     assert answer.startswith("**Answer** (the stand-in over HTTP; the SDK's conversion on ")
     assert "the endpoint not named" in answer
-    assert "On the one hand-off shown" in answer and "The SDK's conversion adds no fault" not in answer
+    assert (
+        "On the one hand-off shown" in answer and "The SDK's conversion adds no fault" not in answer
+    )
 
 
 def test_headlines_after_the_fix_leads_with_the_bug_a_fresh_session_meets(found: Findings) -> None:

@@ -349,7 +349,9 @@ def counterexamples(results: dict[str, SearchResult]) -> dict[str, pd.DataFrame]
     else ``new``). A refusal at the pause (one ``ask`` step, filed under ``next_turn_accepted``)
     reads as ``the pause refused (filed as next_turn_accepted)``."""
     found = findings_table(results).drop(columns="counterexample")  # one row per conversation
-    modes = [(f.trace.conversation.mode, f.invariants) for r in results.values() for f in r.findings]
+    modes = [
+        (f.trace.conversation.mode, f.invariants) for r in results.values() for f in r.findings
+    ]
     found.insert(2, "is", [break_kind(mode, broken) for mode, broken in modes])
     at_pause = found["mode"].eq(CONTRACT_MODE) & ~found["steps"].str.contains("→")
     if not found.loc[at_pause, "breaks"].str.startswith("next_turn_accepted").all():
@@ -360,4 +362,4 @@ def counterexamples(results: dict[str, SearchResult]) -> dict[str, pd.DataFrame]
     found = found.drop(columns=["label", "known as"])
     same = [col for col in found.columns if col != "search"]  # one row per conversation kept
     found = found.groupby(same, sort=False)["search"].agg(", ".join).reset_index()[found.columns]
-    return {mode: rows.drop(columns="mode") for mode, rows in found.groupby("mode")}
+    return {str(mode): rows.drop(columns="mode") for mode, rows in found.groupby("mode")}

@@ -491,11 +491,7 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
     filed = {f.trace.conversation.mode for r in unfixed for f in r.findings}
     unfiled = [m for m in found.releases.modes if m not in filed] if found.releases else []
     stored = [f for f in losing if any(i in _STORED_ALONE for i in f.invariants)]
-    unshown = [
-        k
-        for k in lost.split(", ")
-        if k not in _kinds(stored).split(", ")
-    ]
+    unshown = [k for k in lost.split(", ") if k not in _kinds(stored).split(", ")]
     searched = " and ".join(r.sdk_version for r in unfixed)
     paused = [f for f in refused if f.trace.conversation.mode in refused_in]
     said = [
@@ -504,7 +500,11 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         f"the study's kept) shows, in {_modes(lost_in)} mode, compaction at the pause taking the "
         f"call still waiting for its output, for every kind: {lost}; then the output stored as "
         "an orphan output"
-        + (f" for all but the {', '.join(unshown)} (no such conversation kept)." if unshown else ".")
+        + (
+            f" for all but the {', '.join(unshown)} (no such conversation kept)."
+            if unshown
+            else "."
+        )
         + (
             f"\n\nIn {_modes(refused_in)} mode, {_asked(paused)} pause is refused."
             if paused
@@ -632,8 +632,8 @@ def the_wire(found: Findings) -> str:
         "history holds a call without its output "
         f"({_reports(rules.OPEN_CALL_COMPACT)}, on the compaction endpoint); and a request "
         f"holding an orphan output ({_reports(rules.ORPHAN_OUTPUT)}: a 400 with that message, "
-        "the endpoint not named). Notebook 05's first table shows the mode and stage where "
-        "each is met.\n\n"
+        "the endpoint not named). Notebook 05's first table shows in which mode each is met."
+        "\n\n"
         "No report shows the real API's answer to a compaction request whose input holds a "
         "call without its output (`input` mode's at the pause): the stand-in answers it 200. "
         "On the one hand-off shown, the SDK's conversion sends the items it is given, the call "
