@@ -160,6 +160,10 @@ def test_headlines_upgrade_answer_follows_the_record(found: Findings) -> None:
     assert "2. Upgrading does not heal a poisoned store: on 0.24.0 its next turn is refused" in (
         headlines.am_i_affected(found)
     )
+    # r15: "(section 2, scripted model)" mislabelled the next turn, which runs over HTTP
+    assert "(section 2: stores made on the scripted model, next turn over HTTP)" in (
+        headlines.am_i_affected(found)
+    )
 
 
 def test_headlines_keep_the_workaround_says_one_thing_where_it_is_said(found: Findings) -> None:
