@@ -194,3 +194,27 @@ def test_marked_invariants_says_what_broke_each_invariant() -> None:
     assert table.loc["compaction_runs", "0.24.0"] == "broke (bug and documented)"
     assert table.loc["stored_history_paired", "0.23.1"] == "broke (bug)"
     assert table.loc["decision_enforced", "0.23.1"] == "holds"
+
+
+def test_case_label_reads_a_cases_settings_with_any_choice_starred() -> None:
+    assert replay.case_label("runner=run,compaction=on") == "run/*/on/*"
+    assert replay.case_label("") == ""
+
+
+def test_committed_counterexamples_are_one_row_per_conversation_per_mode() -> None:
+    """Notebook 08's tables (moved from the notebook, r15): the refusal at the pause reads as
+    such and is ``known`` as the pause refusal; a conversation two searches kept is one row
+    naming both; no ``mode`` column (each table is one mode)."""
+    from approval_compaction import paths
+
+    per_mode = replay.counterexamples(replay.load_results(paths.DATA))
+    assert set(per_mode) == {"input", "previous_response_id"}
+    assert all(
+        list(t.columns) == ["search", "is", "breaks", "steps", "known"] for t in per_mode.values()
+    )
+    contract = per_mode["previous_response_id"]
+    refused = contract[contract["breaks"] == "the pause refused (filed as next_turn_accepted)"]
+    assert list(refused["known"]) == ["the pause refusal"]
+    assert contract["search"].str.contains(", ").any()  # kept by both releases' searches
+    first = per_mode["input"].iloc[0]
+    assert first["known"] == "run/*/on/*" and first["is"] == "bug"

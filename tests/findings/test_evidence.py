@@ -16,12 +16,20 @@ def test_evidence_rules_met_are_the_two_rules_then_the_unjudged_check() -> None:
         rules.ORPHAN_OUTPUT.name,
         rules.OPEN_CALL_COMPACT.name,
         evidence.UNJUDGED,
+        evidence.OTHER_KINDS,
     ]
     orphan = shown.iloc[0]
     assert orphan["answer"] == f"{rules.ORPHAN_OUTPUT.status}: {rules.ORPHAN_OUTPUT.example}"
     for source in rules.ORPHAN_OUTPUT.sources:  # each source with what it shows
         assert f"{source.label}: {source.shows.replace('`', '')}" in orphan.iloc[4]
     assert shown.iloc[2]["answer"] == "not judged: the stand-in answers 200 with a compaction item"
+    assert (
+        shown.iloc[3]["answer"] == "not judged: the stand-in checks function calls and outputs only"
+    )
+    assert "workaround" not in shown.iloc[3]["what it checks"]  # the rule, not an aside
+    # r15: a source that shows no status (the SDK's change history) is no evidence of the answer
+    compact = shown.iloc[1].iloc[4]
+    assert "#2317: 400" in compact and "#2322" not in compact and "#2343" not in compact
     assert not shown.map(lambda cell: "`" in cell).any().any()  # text, not markdown
 
 

@@ -54,7 +54,17 @@ def test_headlines_wire_answer_quotes_each_modes_refusal(found: Findings) -> Non
         assert report in answer
     assert "#2322" not in answer and "#2343" not in answer  # they show no status
     assert "the stand-in answers it 200" in answer
-    assert all(f"met at the {stage}" in answer for stage in ("pause", "next turn"))
+    # r15: 09 does not show where each refusal is met (its "met at the next turn in `input`
+    # mode" left out *auto, store=False*): it points to 05's table, which shows it per mode
+    assert "met at the" not in answer
+    assert "Notebook 05's first table shows in which mode each is met." in answer
+    # r15: scoped to what ran where: the stand-in over HTTP, the conversion on the pinned
+    # release; the reports show a 400 on an orphan output without naming the endpoint
+    assert answer.startswith("**Answer** (the stand-in over HTTP; the SDK's conversion on ")
+    assert "the endpoint not named" in answer
+    assert (
+        "On the one hand-off shown" in answer and "The SDK's conversion adds no fault" not in answer
+    )
 
 
 def test_headlines_after_the_fix_leads_with_the_bug_a_fresh_session_meets(found: Findings) -> None:
@@ -148,6 +158,10 @@ def test_headlines_upgrade_answer_follows_the_record(found: Findings) -> None:
     healed = replace(found.upgrade, poisoned=found.upgrade.repaired)
     assert "2. Upgrading heals" in headlines.am_i_affected(replace(found, upgrade=healed))
     assert "2. Upgrading does not heal a poisoned store: on 0.24.0 its next turn is refused" in (
+        headlines.am_i_affected(found)
+    )
+    # r15: "(section 2, scripted model)" mislabelled the next turn, which runs over HTTP
+    assert "(section 2: stores made on the scripted model, next turn over HTTP)" in (
         headlines.am_i_affected(found)
     )
 
@@ -267,20 +281,33 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     answer = said.split("**What to do.**")[0]
     # r5: the question asks whether the other kinds lose their call too: yes, scoped
     assert answer.startswith("**Answer** (openai-agents 0.23.1 and 0.24.0, ")
-    assert "scripted model). Yes. " in answer
+    assert "scripted model). Yes, on 0.23.1. " in answer
     assert "shrunk" not in answer and "The search's rows show" not in answer
     # r5: one paragraph, and no liveness claim the body's tables carry (r4's MCP stall modes)
     assert answer.count("\n\n") == 2 and "compacts again" not in answer
     assert "(a bug, in " not in said
     # r13: a reader on `auto` mode learnt nothing; r14: "no break filed in `auto`" read as
-    # `auto` being safe: the answer says `auto` sends what the other modes send
-    assert "filed no break" not in answer
-    assert "`auto` mode (the default) sends what one of these two sends" in answer
-    # r14: the page's own action first (the workaround covers every kind, as the search with it
-    # shows), then one pointer for the rest
+    # `auto` being safe; r15: "`auto` sends what one of these two sends" was on no table of 08:
+    # the answer says why `auto` has no row and points to the table that shows it
+    assert "filed no break" not in answer and "sends what one of these two" not in answer
+    assert "`auto` mode (the default) has no row: each break is filed once" in answer
+    assert "section *The minimal counterexamples* points to the table" in answer
+    assert "notebook 05's first table, *Cases breaking an invariant ...*, shows" in _markdown(
+        "08-exploration"
+    )
+    # r15: *the search* is said before it is used, and the hosted MCP request's missing row is
+    # not "a gap" left to guess; 0.24.0's own break is in the answer
+    assert "A *search* (" in answer and "the search" not in answer.split("A *search* (")[0]
+    assert "a gap in the search" not in answer
+    assert "after a hosted MCP approval request left unanswered, in `input` mode" in answer
+    # r15: a maintainer's action (the patch's path), then the teams', scoped to the release the
+    # workaround was searched on, with 06's rule for keeping it
     action = said.split("**What to do.**")[1]
-    assert action.startswith(" Wrap the session in the workaround")
-    assert "whatever kinds of tool it approves" in action and "notebooks 06 and 07" in action
+    assert action.startswith(" SDK maintainers: keep a call awaiting approval, of every kind,")
+    assert "`tests/sdk_regression/patches/0.24.0-compaction-liveness.patch`" in action
+    assert "Teams: wrap the session in the workaround" in action
+    assert "on 0.23.1, with it, the search broke nothing" in action
+    assert "notebook 06 says where to keep it after upgrading" in action
     assert "Upgrade to" not in action
 
 
@@ -311,7 +338,13 @@ def test_headlines_am_i_affected_action_is_ordered_upgrade_scan_repair(found: Fi
     # r14: the title asks "am I affected": the first step is the command that answers it
     assert "`python -m approval_compaction doctor check" in steps[0]
     assert f"upgrade to {found.fixed_in}" in steps[1]
-    assert "doctor scan STORE --all`, then `doctor repair STORE --all --apply`" in steps[2]
+    assert "doctor scan STORE --all` and `doctor repair STORE --all --apply`" in steps[2]
+    # r15: the check's own flags are the values section 1 runs, not MODE and TRIGGER undefined
+    assert "--mode auto --trigger default` (section 1 runs this check)" in steps[0]
+    # r15: a repair before the kept state is discarded lets a late answer poison the session
+    # (section 3): the step names that precondition first, and what to do if it slips
+    assert steps[2].startswith("3. Discard the paused states you kept, then `doctor scan")
+    assert steps[2].endswith("if a late answer comes anyway, repair again (section 3).")
 
 
 def test_headlines_am_i_affected_warns_that_a_late_answer_after_a_repair_poisons(
@@ -325,12 +358,10 @@ def test_headlines_am_i_affected_warns_that_a_late_answer_after_a_repair_poisons
     # r14: the session was not poisoned before the late answer: not "poisoned again"
     assert "late answer" in answers and "poisons the session (section 3)" in answers
     assert "again" not in answers
-    # r14: the first screen's 45 lines leave the discard step to section 3, which shows it
-    body = _markdown("07-am-i-affected")
-    assert (
-        "Discard the kept state\nbefore you repair; if a late answer comes anyway, run the repair"
-        in body
-    )
+    # r15: the first screen's action left the discard step to section 3, and a reader following
+    # it could poison their sessions: the action names it, and section 3 points back to it
+    assert "3. Discard the paused states you kept, then `doctor scan" in action
+    assert "Hence What to do's\nthird step." in _markdown("07-am-i-affected")
     assert "never be answered" not in said
 
 
@@ -534,8 +565,11 @@ def test_headlines_am_i_affected_counts_the_struck_pause_positions_and_leaves_th
     *most, last = pinned.affected_at
     assert f"({', '.join(map(str, most))} and {last})" not in said
     # r14: "fails at 2 of 21" read as a rate: the answer says which runs, and the rule
-    assert f"in {len(pinned.affected_at)} of {len(pinned.rows)} runs" in said
-    assert "those whose turn reaches the threshold" in said
+    # r15: a row is a sequence of runner calls, not the README's *run*; and the threshold was
+    # used before section 1 gave it: the answer says tries, and the rule in plain words
+    assert f"in {len(pinned.affected_at)} of {len(pinned.rows)} tries" in said
+    assert " runs " not in said and "threshold" not in said
+    assert "those where the pausing turn makes the SDK compact" in said
     assert "(section 1)" in said
 
 

@@ -331,3 +331,35 @@ def marked_invariants(results: dict[str, SearchResult]) -> pd.DataFrame:
 def _broken(result: SearchResult) -> set[str]:
     """The invariants some kept conversation of a search broke."""
     return {invariant for f in result.findings for invariant, _ in f.pairs}
+
+
+CASE_CHOICES = ("runner", "decision", "compaction", "state_boundary")  # a case label's order
+
+
+def case_label(settings: str) -> str:
+    """``runner=run,compaction=on`` as the case label ``run/*/on/*`` (``*``: any choice)."""
+    said = dict(part.split("=") for part in settings.split(",") if "=" in part)
+    return "/".join(said.get(choice, "*") for choice in CASE_CHOICES) if said else ""
+
+
+def counterexamples(results: dict[str, SearchResult]) -> dict[str, pd.DataFrame]:
+    """Notebook 08's tables: each shrunk conversation once, with the searches that kept it, per
+    mode: ``search``, ``is`` (``break_kind``), ``breaks``, ``steps`` and ``known`` (the case of
+    the sixteen it is or starts as, ``the pause refusal`` for a compaction refused at the pause,
+    else ``new``). A refusal at the pause (one ``ask`` step, filed under ``next_turn_accepted``)
+    reads as ``the pause refused (filed as next_turn_accepted)``."""
+    found = findings_table(results).drop(columns="counterexample")  # one row per conversation
+    modes = [
+        (f.trace.conversation.mode, f.invariants) for r in results.values() for f in r.findings
+    ]
+    found.insert(2, "is", [break_kind(mode, broken) for mode, broken in modes])
+    at_pause = found["mode"].eq(CONTRACT_MODE) & ~found["steps"].str.contains("→")
+    if not found.loc[at_pause, "breaks"].str.startswith("next_turn_accepted").all():
+        raise ValueError("a one-step conversation broke more than the refusal at the pause")
+    found.loc[at_pause, "breaks"] = "the pause refused (filed as next_turn_accepted)"
+    known = found["known as"].map(case_label).where(found["label"].eq("known"), "new")
+    found["known"] = known.mask(at_pause, "the pause refusal")
+    found = found.drop(columns=["label", "known as"])
+    same = [col for col in found.columns if col != "search"]  # one row per conversation kept
+    found = found.groupby(same, sort=False)["search"].agg(", ".join).reset_index()[found.columns]
+    return {str(mode): rows.drop(columns="mode") for mode, rows in found.groupby("mode")}

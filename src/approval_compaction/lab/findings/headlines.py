@@ -431,24 +431,26 @@ def am_i_affected(found: Findings) -> str:
     return "\n".join(
         [
             "**Answer.**",
-            f"1. Over HTTP, with the SDK's default mode and threshold, {pinned.release}'s pause is "
-            f"refused in {len(pinned.affected_at)} of {len(pinned.rows)} runs (0 to "
-            f"{len(pinned.rows) - 1} turns before it), those whose turn reaches the threshold; "
-            f"{newest.release}'s in {len(newest.affected_at)} (section 1).",
+            f"1. Over HTTP, with the SDK's default settings, {pinned.release}'s pause is "
+            f"refused in {len(pinned.affected_at)} of {len(pinned.rows)} tries (0 to "
+            f"{len(pinned.rows) - 1} questions before the pause), those where the pausing turn "
+            f"makes the SDK compact; {newest.release}'s in {len(newest.affected_at)} (section 1).",
             f"2. Upgrading {'heals' if up.heals else 'does not heal'} a poisoned store: "
             f"on {up.newest} its next turn is {_refused(up.poisoned.next_turn)}; after `doctor "
-            f"repair`, {_refused(up.repaired.next_turn)} (section 2, scripted model).",
-            f"3. `doctor repair --apply` heals {'every' if healed else 'not every'} test session "
-            "`doctor scan` finds broken. A late answer to a call the repair rewrote poisons the "
-            "session (section 3).",
+            f"repair`, {_refused(up.repaired.next_turn)} (section 2: stores made on the scripted "
+            "model, next turn over HTTP).",
+            f"3. `doctor repair --apply` heals {'each' if healed else 'not each'} poisoned test "
+            "session, and each where a question follows a call without its output. A late answer "
+            "to a call the repair rewrote poisons the session (section 3).",
             "",
             "**What to do.**",
-            "1. Check your release, mode and trigger: `python -m approval_compaction doctor check "
-            "--mode MODE --trigger TRIGGER`.",
+            "1. Check your release with the SDK's defaults: `python -m approval_compaction doctor "
+            "check --mode auto --trigger default` (section 1 runs this check).",
             f"2. Stop new damage: {stop} wrap the session in the workaround "
             "(`defer_compaction_while_pending`); notebook 06 says where to keep it after.",
-            "3. `doctor scan STORE --all`, then `doctor repair STORE --all --apply` (it backs up "
-            "first).",
+            "3. Discard the paused states you kept, then `doctor scan STORE --all` and `doctor "
+            "repair STORE --all --apply` (it backs up first); if a late answer comes anyway, "
+            "repair again (section 3).",
         ]
     )
 
@@ -495,31 +497,29 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
     filed = {f.trace.conversation.mode for r in unfixed for f in r.findings}
     unfiled = [m for m in found.releases.modes if m not in filed] if found.releases else []
     stored = [f for f in losing if any(i in _STORED_ALONE for i in f.invariants)]
-    unshown = [
-        k + (" request" if k.endswith("approval") else "")
-        for k in lost.split(", ")
-        if k not in _kinds(stored).split(", ")
-    ]
+    unshown = [k for k in lost.split(", ") if k not in _kinds(stored).split(", ")]
     searched = " and ".join(r.sdk_version for r in unfixed)
     paused = [f for f in refused if f.trace.conversation.mode in refused_in]
     said = [
-        f"**Answer** (openai-agents {searched}, scripted model). Yes. On {old.sdk_version} in "
-        f"{_modes(lost_in)} mode, compaction at the pause drops the call for every kind: {lost}. "
+        f"**Answer** (openai-agents {searched}, scripted model). Yes, on {old.sdk_version}. "
+        "A *search* (conversations made up at random through the SDK; those that break a rule of "
+        f"the study's kept) shows, in {_modes(lost_in)} mode, compaction at the pause taking the "
+        f"call still waiting for its output, for every kind: {lost}; then the output stored as "
+        "an orphan output"
         + (
-            "Its output is then stored as an orphan output for all but the "
-            f"{', '.join(unshown)}, a gap in the search."
+            f" for all but the {', '.join(unshown)} (no such conversation kept)."
             if unshown
-            else "Its output is then stored as an orphan output."
+            else "."
         )
         + (
-            f"\n\nIn {_modes(refused_in)} mode, the compaction at {_asked(paused)} pause is "
-            "refused instead."
+            f"\n\nIn {_modes(refused_in)} mode, {_asked(paused)} pause is refused."
             if paused
             else ""
         )
         + (
-            f" {_modes(unfiled)} mode (the default) sends what one of these two sends, and breaks"
-            " as it does."
+            f" {_modes(unfiled)} mode (the default) has no row: each break is filed once, in the"
+            " first mode that showed it (section *The minimal counterexamples* points to the"
+            " table that shows that mode)."
             if unfiled
             else ""
         )
@@ -528,17 +528,36 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
     broke = sum(len(r.findings) for r in fixed)
     if fixed and broke:
         after.append(f"with the workaround {broke} conversations still break")
+    stalled = []  # the kinds whose approval left unanswered stops compaction on the newest
     if new is not old:
         kept = [f for f in new.findings if _loses(f)]
         lose = "no call is lost" if not kept else f"{_count(kept)} lose it"
-        after.append(f"on {new.sdk_version} {lose}")
+        stalled = [f for f in new.findings if f.trace.conversation.mode in lost_in]
+        stops = (
+            f", but after {_asked(stalled, owner='')} left unanswered, "
+            f"in {_modes(lost_in)} mode compaction did not run in the later turns"
+            if stalled
+            else ""
+        )
+        after.append(f"on {new.sdk_version} {lose}{stops}")
     if after:
-        said.append("; ".join(after).capitalize() + ".")
+        joined = "; ".join(after)
+        said.append(joined[:1].upper() + joined[1:] + ".")
+    searched_fix = " and ".join(r.sdk_version for r in fixed)
     said.append(
-        "\n\n**What to do.** Wrap the session in the workaround (`defer_compaction_while_pending`)"
-        " whatever kinds of tool it approves, not only function tools"
-        + (": with it, the search broke nothing." if fixed and not broke else ".")
-        + " For upgrading and stored sessions: notebooks 06 and 07."
+        "\n\n**What to do.**"
+        + (
+            " SDK maintainers: keep a call awaiting approval, of every kind, out of compaction,"
+            " not only a function tool's; for the hosted MCP row 0.24.0 still breaks, apply"
+            " `tests/sdk_regression/patches/0.24.0-compaction-liveness.patch` (notebook 10)."
+            if stalled
+            else ""
+        )
+        + " Teams: wrap the session in the workaround (`defer_compaction_while_pending`)"
+        " whatever kinds of tool it approves"
+        + (f": on {searched_fix}, with it, the search broke nothing" if fixed and not broke else "")
+        + "; notebook 06 says where to keep it after upgrading, notebook 07 how to repair"
+        " stored sessions."
     )
     return " ".join(said).replace(" \n", "\n")
 
@@ -553,7 +572,7 @@ KIND_NAMES = {
     "custom_approval": "custom tool",
     "shell_approval": "shell tool",
     "apply_patch_approval": "apply_patch tool",
-    "mcp_approval": "hosted MCP approval",
+    "mcp_approval": "hosted MCP approval request",
 }
 
 
@@ -566,8 +585,9 @@ def _count(findings: Sequence[Any]) -> str:
     return "one conversation" if len(findings) == 1 else f"{len(findings)} conversations"
 
 
-def _asked(findings: Iterable[Any]) -> str:
-    """The kinds of approval the findings' conversations asked for, as ``a function tool's``."""
+def _asked(findings: Iterable[Any], owner: str = "'s") -> str:
+    """The kinds of approval the findings' conversations asked for, as ``a function tool's``
+    (``owner=""``: ``a function tool``)."""
     asked = dict.fromkeys(
         KIND_NAMES.get(c, c)
         for f in findings
@@ -575,7 +595,7 @@ def _asked(findings: Iterable[Any]) -> str:
         if step.action == "ask"
         for c in step.calls
     )
-    return ", ".join(f"a {name}'s" for name in asked)
+    return ", ".join(f"a {name}{owner}" for name in asked)
 
 
 def _kinds(findings: Iterable[Any], last: str = ", ") -> str:
@@ -611,18 +631,19 @@ def the_wire(found: Findings) -> str:
     gives, and one pointer for teams."""
     from ...wire import rules
 
-    _, at = _error(found, "auto")
-    _, then = _error(found, "input")
     return (
-        f"**Answer** (openai-agents {_pinned(found)}, over HTTP). The stand-in refuses two "
-        "requests, as public reports show the real API doing: a compaction request naming a "
-        "response whose stored history holds a call without its output "
-        f"({_reports(rules.OPEN_CALL_COMPACT)}), met at the {at} in `auto` mode (responses "
-        "stored) and `previous_response_id` mode; and a request holding an orphan output "
-        f"({_reports(rules.ORPHAN_OUTPUT)}), met at the {then} in `input` mode.\n\n"
-        "No report shows the real API's answer to `input` mode's compaction request, which "
-        "holds the call without its output: the stand-in answers it 200. The SDK's conversion "
-        "adds no fault.\n\n"
+        f"**Answer** (the stand-in over HTTP; the SDK's conversion on openai-agents "
+        f"{_pinned(found)}). The stand-in refuses two requests, each by a rule public reports "
+        "show the real API applying: a compaction request naming a response whose stored "
+        "history holds a call without its output "
+        f"({_reports(rules.OPEN_CALL_COMPACT)}, on the compaction endpoint); and a request "
+        f"holding an orphan output ({_reports(rules.ORPHAN_OUTPUT)}: a 400 with that message, "
+        "the endpoint not named). Notebook 05's first table shows in which mode each is met."
+        "\n\n"
+        "No report shows the real API's answer to a compaction request whose input holds a "
+        "call without its output (`input` mode's at the pause): the stand-in answers it 200. "
+        "On the one hand-off shown, the SDK's conversion sends the items it is given, the call "
+        "among them, unchanged.\n\n"
         "**What to do.** SDK maintainers: fix what the session stores and compacts (notebook 03 "
         "shows where), not the conversion to HTTP, and learn whether the real compaction "
         "endpoint refuses a call without its output in its input. Teams: notebooks 06 and 07."
