@@ -104,8 +104,7 @@ TERMS: tuple[Term, ...] = (
         "responses stored",
         r"responses stored",
         "`ModelSettings(store=...)` left unset (the default): the API keeps each response, so"
-        " `auto` names the last one. With `store=False` (*auto, store=False*), `auto` sends the"
-        " items, as `input` does.",
+        " `auto` names the last one.",
     ),
     Term(
         "auto, store=False",
@@ -167,8 +166,7 @@ TERMS: tuple[Term, ...] = (
         "case",
         r"cases?",
         "one way through a pause: `run` or `run_streamed`; `approve` or `reject`; compaction"
-        " `on` or `off`; the paused state kept in `memory` or carried as"
-        " `json` (read back as a second process would). 2×2×2×2 = the *sixteen cases*.",
+        " `on` or `off`; the boundary `memory` or `json`. 2×2×2×2 = the *sixteen cases*.",
     ),
     Term(
         "sweep",
@@ -270,9 +268,8 @@ TERMS: tuple[Term, ...] = (
         "verdict",
         r"verdicts?",
         "a release's status: *affected* (a case breaks an invariant); *never compacts*;"
-        " *pending call fixed, liveness bugs left* (no case breaks one, but a situation is"
-        " refused, stops compacting, grows while compacting or splits its call and late"
-        " answer); *pending call kept, liveness bugs left* (the same, for an SDK that never"
+        " *pending call fixed, liveness bugs left* (no case breaks one, but some situation fails"
+        " a liveness check in later turns); *pending call kept, liveness bugs left* (the same, for an SDK that never"
         " lost the call); else *not affected*.",
     ),
     Term(
