@@ -26,7 +26,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".findings.evidence": ("answered", "rules_met"),
     ".releases.heatmap": ("HOOK", "heatmap", "matrix_scope", "release_heatmap"),
     ".widget": ("stepper",),
-    ".findings.keeping": ("keeping_frame",),
+    ".findings.keeping": ("keeping_turns",),
     ".releases.later_turns": ("load_liveness",),
     # every release
     ".releases.sweep": ("load_meetings", "load_results"),
