@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from approval_compaction.analysis.liveness import LivenessRun, LiveTurn, Pin
-from approval_compaction.lab.findings.keeping import AS_RELEASED, WRAPPED, keeping_frame, keeping_turns
+from approval_compaction.lab.findings.keeping import (
+    AS_RELEASED,
+    WRAPPED,
+    keeping_frame,
+    keeping_turns,
+)
 
 
 def _run(scenario: str, workaround: bool, compacted: bool, open_call: bool) -> LivenessRun:

@@ -317,12 +317,13 @@ def releases(found: Findings) -> str:
         f"{found.fixed_in} is the first where {violating} do. Over HTTP, with compaction on, "
         f"{_met_by_mode(found.releases, hit)}.\n\n**What to do.** Upgrade to "
         f"{found.fixed_in}. Until then, on {lost}, wrap the session in the workaround (notebook "
-        f"06 tests it and says where to keep it after upgrading). On {kept}, where this page's last "
-        "table shows the orphan output stored (`input` mode), check the stored sessions with the "
-        f"doctor (notebook 07).\n\nSDK maintainers: {moved} moved the failure to the next question "
-        "without fixing it; run a change to when compaction runs through the sixteen cases on "
-        f"the releases either side, as `python -m approval_compaction sweep --versions "
-        f"{before},{moved}` does for that one."
+        f"06 tests it and says where to keep it after upgrading). On {kept}, where this page's "
+        "last table shows the orphan output stored (`input` mode), check the stored sessions "
+        "with the doctor (notebook 07).\n\n"
+        f"SDK maintainers: {moved} moved the failure to the next question without fixing it; "
+        "run a change to when compaction runs through the sixteen cases on the releases either "
+        f"side, as `python -m approval_compaction sweep --versions {before},{moved}` does for "
+        "that one."
     )
 
 
@@ -443,8 +444,8 @@ def _keep_or_drop(found: Findings) -> str:
     )
     maintainers = (
         f" SDK maintainers: {found.fixed_in} stops compacting after a hosted MCP approval request "
-        "nobody answers in `input` and `auto` mode (the last table; a bug, notebook 10); retire it as `src/approval_compaction/fix/workaround.py`"
-        " does, or take notebook 10's patch."
+        "nobody answers in `input` and `auto` mode (the last table; a bug, notebook 10); retire "
+        "it as `src/approval_compaction/fix/workaround.py` does, or take notebook 10's patch."
         if _stops_after(found)
         else ""
     )
