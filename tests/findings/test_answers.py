@@ -30,11 +30,12 @@ def test_answers_variant_summary_counts_verdicts_and_compactions(
 ) -> None:
     table = variant_summary(variants)
     # the compaction-on case breaks five: four on pairing, and the next turn is not accepted
-    assert table.loc["unfixed", "verdicts_violated"] == 5
-    assert table.loc["workaround", "verdicts_violated"] == 0
-    assert table.loc["unfixed", "compaction_requests"] == 2
-    assert table.loc["workaround", "compaction_requests"] == 1
-    assert table["compaction_on_cases_without_any"].tolist() == [0, 0]
+    assert table.loc["unfixed", "results breaking"] == 5
+    assert table.loc["workaround", "results breaking"] == 0
+    assert table.loc["unfixed", "results holding"] + 5 == table.loc["workaround", "results holding"]
+    assert table.loc["unfixed", "compaction requests"] == 2
+    assert table.loc["workaround", "compaction requests"] == 1
+    assert table["on cases never compacting"].tolist() == [0, 0]
 
 
 def test_seen_sentence_carries_each_error_and_the_agreement() -> None:

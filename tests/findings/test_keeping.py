@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from approval_compaction.analysis.liveness import LivenessRun, LiveTurn, Pin
-from approval_compaction.lab.findings.keeping import AS_RELEASED, WRAPPED, keeping_frame
+from approval_compaction.lab.findings.keeping import (
+    AS_RELEASED,
+    WRAPPED,
+    keeping_frame,
+    keeping_turns,
+)
 
 
 def _run(scenario: str, workaround: bool, compacted: bool, open_call: bool) -> LivenessRun:
@@ -31,3 +36,11 @@ def test_keeping_frame_keeps_only_what_the_workaround_changes() -> None:
 def test_keeping_frame_ignores_other_releases() -> None:
     runs = [_run("abandoned", False, False, True), _run("abandoned", True, True, False)]
     assert keeping_frame(runs, "1.0.0").empty
+
+
+def test_keeping_turns_shows_the_compacted_turns_both_ways_under_the_readmes_name() -> None:
+    runs = [_run("abandoned", False, False, True), _run("abandoned", True, True, False)]
+    table = keeping_turns(runs, "9.9.9")
+    assert table.columns.tolist() == ["input"]
+    (label,) = table.index
+    assert label.endswith(" (abandoned)") and table.loc[label, "input"] == "0 of 2 → 2 of 2"

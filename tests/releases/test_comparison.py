@@ -10,6 +10,7 @@ from approval_compaction.display.views import stage_table
 from approval_compaction.fix.workaround import defer_compaction_while_pending
 from approval_compaction.lab.releases.comparison import (
     compaction_counts,
+    compactions_by_boundary,
     load_runs,
     per_variant,
     pick,
@@ -65,3 +66,27 @@ def test_stage_summaries_show_where_each_variant_compacted(
     table = stage_summaries(variants, "run/reject/on/json")
     assert table.loc["unfixed", "compaction_requests"].tolist() == [1, 0, 0, 1]
     assert table.loc["workaround", "compaction_requests"].tolist() == [0, 0, 0, 1]
+
+
+def test_compactions_by_boundary_keeps_the_on_cases_one_row_per_boundary(
+    variants: dict[str, list[CaseRun]],
+) -> None:
+    table = compactions_by_boundary(variants)
+    assert table.index.tolist() == ["json"] and table.index.name == "boundary"
+    assert table.loc["json"].tolist() == ["2 (pause 1, next_turn 1)", "1 (next_turn 1)"]
+
+
+def test_compactions_by_boundary_refuses_on_cases_that_differ(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import pandas as pd
+
+    from approval_compaction.lab.releases import comparison
+
+    counts = pd.DataFrame(
+        {"v": ["2 (pause 1, next_turn 1)", "1 (next_turn 1)", "0"]},
+        index=["run/reject/on/json", "run_streamed/reject/on/json", "run/reject/off/json"],
+    )
+    monkeypatch.setattr(comparison, "compaction_counts", lambda variants: counts)
+    with pytest.raises(CaseValueError):  # two json `on` cases compacting differently
+        compactions_by_boundary({})

@@ -98,8 +98,8 @@ DEFINITIONS: tuple[Invariant, ...] = (
     ),
     Invariant(
         "pause_accepted",
-        "the turn that pauses for approval returns its interruption: no request at the pause is "
-        "refused (compaction included), so there is a state for the human to approve or reject",
+        "the turn that pauses for approval hands back the call to approve: no request at the pause "
+        "is refused (compaction included), so there is a state for the human to approve or reject",
         ("pause",),
         "outcome",
     ),

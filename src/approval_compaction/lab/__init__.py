@@ -26,7 +26,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".findings.evidence": ("answered", "rules_met"),
     ".releases.heatmap": ("HOOK", "heatmap", "matrix_scope", "release_heatmap"),
     ".widget": ("stepper",),
-    ".findings.keeping": ("keeping_frame",),
+    ".findings.keeping": ("keeping_turns",),
     ".releases.later_turns": ("load_liveness",),
     # every release
     ".releases.sweep": ("load_meetings", "load_results"),
@@ -38,7 +38,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "sweep_scope",
     ),
     ".releases.crosscheck": ("regression_ranges",),
-    ".releases.comparison": ("compaction_counts", "load_runs", "per_variant"),
+    ".releases.comparison": ("compactions_by_boundary", "load_runs", "per_variant"),
     ".releases.upstream.results": ("suite_change_table",),
     # the mechanism inside the SDK
     ".mechanism.anatomy": ("load_anatomy",),

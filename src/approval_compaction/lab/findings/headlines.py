@@ -290,32 +290,46 @@ def violation_matrix(found: Findings) -> str:
         f"model, {pinned.violating} of {pinned.cases} cases break an invariant{shared}; the "
         "runner, the decision and where the paused state is kept change nothing that breaks. "
         "In each, the call waiting for approval is compacted away and its output then stored "
-        f"and sent without it: {len(broken)} invariants break (the table under the figure names "
-        "them).\n\n**What to do.** SDK maintainers: never compact while the latest model exchange "
-        "holds a call without its output, and test a fix on all sixteen cases "
-        "(`python -m approval_compaction matrix`): both places the paused state is kept. Teams: "
-        "notebook 06."
+        f"and sent without it: {len(broken)} invariants break (the first table below names "
+        "them).\n\n**What to do.** SDK maintainers: since compaction alone decides, fix when the "
+        "session compacts (`OpenAIResponsesCompactionSession`, notebook 03), and test the fix on "
+        "all sixteen cases with `python -m approval_compaction matrix`, both places the paused "
+        "state is kept: a fix moves where each compacts (notebook 06's table *Compactions per case "
+        "with compaction on, by boundary*). Teams using the SDK: notebooks 06 (new sessions) and "
+        "07 (stored ones)."
     )
 
 
 def releases(found: Findings) -> str:
     """05: the releases that lose the pending call, what a user of each mode meets on which
     range of them (consecutive ranges that meet the same, joined), then 05's own action (r14):
-    the first release where no case breaks an invariant, the workaround and the doctor on the
-    ones before it, each a pointer."""
+    the first release where no case breaks an invariant, the workaround before it (06 says where
+    to keep it after: r15 read "until then" as "drop it"), the doctor scoped to the releases
+    whose journey shows the orphan output stored (r15: the first era stores none), and the
+    maintainers' line: the sweep either side of a change, as the page's Try this runs it."""
     if found.releases is None or found.fixed_in is None:
         raise HeadlineError("the answers need data/sweep.json and data/fix-releases.json")
     eras = found.releases.eras
     hit = [e for e in eras if e.affected]
     lost = release_range(hit[0].span.partition("..")[0], hit[-1].span.rpartition("..")[2])
+    stored = [e for e in hit if e.orphan_stored != "never"]
+    kept = release_range(stored[0].span.partition("..")[0], stored[-1].span.rpartition("..")[2])
+    moved = stored[0].span.partition("..")[0]  # the release whose change stored the orphan
+    before = found.releases.versions[found.releases.versions.index(moved) - 1]
     violating, cases = fixed_in_cases(found.releases, found.fixed_in)
     return (
         f"**Answer.** Long before: every release {lost} loses the pending call ({hit[0].affected}"
         f" of {hit[0].cases} cases break an invariant, `{STUDY_MODE}` mode, scripted model); "
         f"{found.fixed_in} is the first where {violating} do. Over HTTP, with compaction on, "
         f"{_met_by_mode(found.releases, hit)}.\n\n**What to do.** Upgrade to "
-        f"{found.fixed_in}. On {lost}, wrap the session in the workaround until then "
-        "(notebook 06), and check the sessions those releases stored (notebook 07)."
+        f"{found.fixed_in}. Until then, on {lost}, wrap the session in the workaround (notebook "
+        f"06 tests it and says where to keep it after upgrading). On {kept}, where this page's "
+        "last table shows the orphan output stored (`input` mode), check the stored sessions "
+        "with the doctor (notebook 07).\n\n"
+        f"SDK maintainers: {moved} moved the failure to the next question without fixing it; "
+        "run a change to when compaction runs through the sixteen cases on the releases either "
+        f"side, as `python -m approval_compaction sweep --versions {before},{moved}` does for "
+        "that one."
     )
 
 
@@ -346,9 +360,10 @@ def _met_by_mode(releases: Releases, hit: Sequence[Era]) -> str:
             f"on {release_range(first, last)} {_MET_WORDS.get(sev, sev)}"
             for sev, first, last in runs
         ]
-        name = f"`{mode}` with responses stored" if mode == "auto" else f"`{mode}`"
+        name = f"`{mode}` mode with responses stored" if mode == "auto" else f"`{mode}` mode"
         said.setdefault(", and ".join(parts), []).append(name)
-    return "; ".join(f"in {' and '.join(modes)} mode, {met}" for met, modes in said.items())
+    # r15: "in `auto` with responses stored and `previous_response_id` mode" read as one mode
+    return "; ".join(f"in {' and in '.join(modes)}, {met}" for met, modes in said.items())
 
 
 def _restore_tests() -> int:
@@ -376,16 +391,40 @@ def workaround(found: Findings) -> str:
     per_case = checks // (2 * fixed.compaction_on) if fixed.compaction_on else checks
     tests = _restore_tests()
     said = "two" if tests == 2 else str(tests)
+    pinned = ", ".join(fixed.releases)
+    # r15: the workaround is run on all sixteen cases on the pinned release only; on the
+    # releases before it, only the regression test's `json` cases (06's regression table)
+    versions = found.releases.versions if found.releases else ()
+    first = _affected_span(found).partition("..")[0]
+    earlier = (
+        release_range(first, versions[versions.index(pinned) - 1])
+        if pinned in versions and versions.index(pinned) > versions.index(first)
+        else ""
+    )
+    only = (
+        f" On {earlier} only the README's regression test (its four `json` cases) runs with it, "
+        "and passes."
+        if earlier
+        else ""
+    )
     return (
-        f"**Answer.** {how}. With it on openai-agents {', '.join(fixed.releases)} (`input` mode, "
-        f"scripted model), {fixed.violated} of {checks} checks fail ({per_case} invariants × "
-        f"{2 * fixed.compaction_on} cases), and {fixed.compacting} of {fixed.compaction_on} cases "
+        f"**Answer.** {how}. With it on openai-agents {pinned} (`input` mode, scripted model), "
+        f"{_none_of(fixed.violated, per_case)} breaks in any of the {2 * fixed.compaction_on} "
+        f"cases, and {fixed.compacting} of {fixed.compaction_on} cases "
         "with compaction `on` still compact, once the call has its output; "
-        f"{found.fixed_in or 'the fixing release'} does the same on its own.\n\nIts costs: a late "
-        f"answer to a call it retired is stored as text, and {said} of the "
+        f"{found.fixed_in or 'the fixing release'} does the same on its own.{only}\n\nIts costs: "
+        f"a late answer to a call it retired is stored as text, and {said} of the "
         f"SDK's own tests of a failed write to the store fail with it.\n\n**What to do.** "
         f"{_keep_or_drop(found)}"
     )
+
+
+def _none_of(violated: int, invariants: int) -> str:
+    """06's count of the invariants the workaround keeps: none of them breaks, or how many
+    times one does (r15: "checks" is the doctor's word)."""
+    if not violated:
+        return f"none of the {invariants} invariants"
+    return f"an invariant ({violated} times in all; {invariants} judged)"
 
 
 def _keep_or_drop(found: Findings) -> str:
@@ -409,9 +448,16 @@ def _keep_or_drop(found: Findings) -> str:
         if rest and documented
         else ""
     )
+    maintainers = (
+        f" SDK maintainers: {found.fixed_in} stops compacting after a hosted MCP approval request "
+        "nobody answers in `input` and `auto` mode (the last table; a bug, notebook 10); retire "
+        "it as `src/approval_compaction/fix/workaround.py` does, or take notebook 10's patch."
+        if _stops_after(found)
+        else ""
+    )
     return (
         f"Upgrade to {found.fixed_in}; until then, on {span}, wrap the session in the "
-        f"workaround. {keep[0].upper()}{keep[1:]}.{drop} {doctor}"
+        f"workaround. {keep[0].upper()}{keep[1:]}.{drop} {doctor}{maintainers}"
     )
 
 

@@ -55,3 +55,15 @@ def keeping_frame(runs: Sequence[LivenessRun], release: str) -> pd.DataFrame:
         names=["situation", "mode"],
     )[: len(changed)]
     return pd.DataFrame(list(changed.values()), index=index, columns=order)
+
+
+def keeping_turns(runs: Sequence[LivenessRun], release: str) -> pd.DataFrame:
+    """06's table: per situation (its words, then the README's name in brackets) and mode, the
+    turns that compacted, ``as released → with the workaround`` (``10 of 10 → 10 of 10``), the
+    situations ``keeping_frame`` keeps, the modes in the runs' order as columns."""
+    kept = keeping_frame(runs, release)
+    turns = kept[f"compacted, {AS_RELEASED}"].str.removesuffix(" turns")
+    turns += " → " + kept[f"compacted, {WRAPPED}"].str.removesuffix(" turns")
+    modes = list(dict.fromkeys(kept.index.get_level_values("mode")))
+    names = {words: f"{words} ({name})" for name, words in SITUATION_WORDS.items()}
+    return turns.unstack("mode")[modes].rename(index=names).rename_axis("after the pause")

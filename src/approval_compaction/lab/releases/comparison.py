@@ -64,6 +64,18 @@ def compaction_counts(variants: Variants) -> pd.DataFrame:
     return table
 
 
+def compactions_by_boundary(variants: Variants) -> pd.DataFrame:
+    """06's table: the compaction requests of a compaction-on case per boundary and variant
+    (``compaction_counts``' cells), one row per boundary; raises if two `on` cases of one
+    boundary compact differently in some variant (the row would not stand for them)."""
+    counts = compaction_counts(variants)
+    on = counts[[label.split("/")[2] == "on" for label in counts.index]]
+    boundary = on.index.map(lambda label: label.rsplit("/", 1)[1]).rename("boundary")
+    if not on.groupby(boundary).nunique().eq(1).all(axis=None):
+        raise CaseValueError("the `on` cases of one boundary compact differently")
+    return on.groupby(boundary).first()
+
+
 def _per_stage(run: CaseRun) -> str:
     parts = [f"{s.name} {len(s.compaction_inputs)}" for s in run.stages if s.compaction_inputs]
     return f"{run.compaction_requests}" + (f" ({', '.join(parts)})" if parts else "")
