@@ -60,7 +60,7 @@ def test_plugin_answer_is_short_and_acts_on_what_the_patch_leaves() -> None:
     maintainers, teams = action.split("Teams on ")
     assert "take `langchain/fix/langchain-1.5.2.diff`" in maintainers
     # r15: the remedy, not only the warning, and what the user meets (the refused turn)
-    assert "make the docs' trim step keep no tool message without the AI message" in maintainers
+    assert "make the docs' trim step keep no tool message without its call" in maintainers
     assert "with the fix it keeps one, and the next turn is refused" in maintainers
     assert "trim" not in teams and "decide each pause before the next message" in teams
 

@@ -167,9 +167,7 @@ def answer(folder: Path = paths.DATA) -> str:
     since = f" From {fixed_from} on, all keep it." if fixed_from else ""
     where = kinds(sorted({m for x in searched for m in x.modes}))
     left = [
-        "a late answer reaches the summariser without its call"
-        if late
-        else "",
+        "a late answer reaches the summariser without its call" if late else "",
         f"a `LongRunningFunctionTool` call whose result never comes stops compaction for good "
         f"({where})"
         if searched

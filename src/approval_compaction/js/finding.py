@@ -120,7 +120,7 @@ def load_js(folder: Path = paths.DATA) -> JsFinding | None:
 # Before 0.4.1 the session has no compactionMode option and compacts by previous_response_id
 # only: a previous_response_id plan runs with the option left out (a cell says so after its
 # words), and an input plan has no equivalent and is not run.
-LEFT_OUT = "its only mode (no compactionMode option)"
+LEFT_OUT = "no compactionMode option: its only mode"
 NOT_RUN = "not run: no compactionMode option"
 
 
@@ -129,18 +129,12 @@ def cell(record: SweepRecord) -> str:
 
     if record.not_applicable:
         return NOT_RUN
-    left_out = f"{LEFT_OUT}: " if record.configured else ""  # the release's only mode, first
+    left_out = f", {LEFT_OUT}" if record.configured else ""  # the release's only mode
     if record.violating == 0:
-        return left_out + MEETS[UNAFFECTED]
+        return MEETS[UNAFFECTED] + left_out
     words = MEETS[RAISED.get(record.raised_at, COMPACTION_ONLY)]
     words = words.replace("Runner.run raises", "run() throws")  # the JS SDK's entry point
-    # r15: one bracket per cell (the count); "no error" said with what still breaks
-    words = words.replace("no error (the compaction request holds the open call)", _HOLDS)
-    return f"{left_out}{words} ({record.violating} of {record.cases} cases)"
-
-
-# What COMPACTION_ONLY's cases meet: nothing refused, an invariant broken all the same.
-_HOLDS = "no error, but the compaction request holds the open call"
+    return f"{words} ({record.violating} of {record.cases} cases){left_out}"
 
 
 def _key(version: str) -> tuple[int, ...]:

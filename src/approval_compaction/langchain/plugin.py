@@ -124,7 +124,7 @@ def answer(folder: Path = paths.DATA) -> str:
         f"{refused}{dropped}\n\n"
         "**What to do.** LangChain maintainers: take `langchain/fix/langchain-1.5.2.diff` (a "
         "new run answers the call left paused), and make the docs' trim step keep no tool message "
-        "without the AI message that called it: with the fix it keeps one, and the next turn is "
+        "without its call: with the fix it keeps one, and the next turn is "
         "refused (last table). Make a late decision run its tool "
         f"or say it cannot. Teams on {found.version}: decide each pause before the next message."
     )
