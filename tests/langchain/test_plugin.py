@@ -54,7 +54,8 @@ def test_plugin_answer_is_short_and_acts_on_what_the_patch_leaves() -> None:
     from approval_compaction.lab.findings.searched import searched_cases
 
     answered, action = answer().split("**What to do.**")
-    assert len(answered.split()) <= 70 and len(action.split()) <= 60  # r15: the trim remedy too
+    # r15: the trim remedy in the action; the late approval scoped to the search: 76 and 60
+    assert len(answered.split()) <= 76 and len(action.split()) <= 60
     left = [c for c in searched_cases("langchain") if "+" in c.package and c.label == "new"]
     assert left and {c.mode for c in left} == {"trim"}
     maintainers, teams = action.split("Teams on ")
@@ -78,7 +79,8 @@ def test_plugin_answer_says_a_late_approval_never_runs_its_tool_with_the_fix_too
     ]
     assert {"+" in c.package for c in late} == {True, False}
     said = answer()
-    assert "An approval sent after later questions never runs its tool, even with the patch" in said
+    late_said = "In the search (last table), an approval sent after later questions did not run its"
+    assert f"{late_said} tool, with the patch below too" in said  # r15: scoped, not "never"
     assert "Make a late decision run its tool or say it cannot" in said
 
 
@@ -89,7 +91,7 @@ def test_plugin_answer_names_the_late_decision_apart_from_one_that_never_comes()
     said = answer()
     # r14: the one that never comes is a message sent before it; the late one a sentence apart
     assert "a message sent before the decision starts a new run" in said
-    assert "An approval sent after later questions never runs its tool" in said
+    assert "an approval sent after later questions did not run its tool" in said
     assert "stores or summarises" not in said
 
 

@@ -144,9 +144,9 @@ def _late_approval(folder: Path) -> str:
         return ""
     fixed = any("+" in c.package for c in late)
     return (
-        "\n\nAn approval sent after later questions never runs its tool"
-        + (", even with the patch below" if fixed else "")
-        + "."
+        # r15: scoped to what the search tried (one setting), not "never"
+        "\n\nIn the search (last table), an approval sent after later questions did not run its "
+        "tool" + (", with the patch below too" if fixed else "") + "."
     )
 
 
