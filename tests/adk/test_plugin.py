@@ -88,6 +88,8 @@ def test_plugin_answer_price_says_again_where_the_late_answer_was_unpaired_befor
     assert f"upgrade to {back} or later ({gone[0]}..{gone[-1]} stop compacting" in said
     # r14: the verdict's wording (splits), not a fourth one ("comes apart")
     assert "a late confirmation splits from its call again, as on " in said
+    # r15: the price is said as the recommended release's, not as 2.3.0..2.11.0's
+    assert f"; on {back}, a late confirmation splits" in said
     assert f"{unpaired[0]} to {order[order.index(gone[0]) - 1]}" in said
 
 
@@ -110,5 +112,6 @@ def test_plugin_answer_names_the_search_s_stall_and_its_patch() -> None:
         if "+" not in c.package and c.label == "new" and c.stops_compacting
     ]
     assert stops, "the committed search finds a call that stops compaction"
-    assert "a long-running call whose result never comes stops compaction for good" in said
-    assert "take `adk/fix/google-adk-2.13.0-long-running.diff`" in said
+    # r15: the tool's class, as the first screen has no *long_running* yet; no "harmless"
+    assert "a `LongRunningFunctionTool` call whose result never comes stops compaction" in said
+    assert "take `adk/fix/google-adk-2.13.0-long-running.diff`" in said and "harmless" not in said

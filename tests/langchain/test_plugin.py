@@ -54,12 +54,15 @@ def test_plugin_answer_is_short_and_acts_on_what_the_patch_leaves() -> None:
     from approval_compaction.lab.findings.searched import searched_cases
 
     answered, action = answer().split("**What to do.**")
-    assert len(answered.split()) <= 70 and len(action.split()) <= 50
+    # r15: the trim remedy in the action; the late approval scoped to the search: 76 and 60
+    assert len(answered.split()) <= 76 and len(action.split()) <= 60
     left = [c for c in searched_cases("langchain") if "+" in c.package and c.label == "new"]
     assert left and {c.mode for c in left} == {"trim"}
     maintainers, teams = action.split("Teams on ")
     assert "take `langchain/fix/langchain-1.5.2.diff`" in maintainers
-    assert "with it, the docs' trim step can keep a tool output without its call" in maintainers
+    # r15: the remedy, not only the warning, and what the user meets (the refused turn)
+    assert "make the docs' trim step keep no tool message without its call" in maintainers
+    assert "with the fix it keeps one, and the next turn is refused" in maintainers
     assert "trim" not in teams and "decide each pause before the next message" in teams
 
 
@@ -76,7 +79,8 @@ def test_plugin_answer_says_a_late_approval_never_runs_its_tool_with_the_fix_too
     ]
     assert {"+" in c.package for c in late} == {True, False}
     said = answer()
-    assert "An approval sent after later questions never runs its tool, even with the patch" in said
+    late_said = "In the search (last table), an approval sent after later questions did not run its"
+    assert f"{late_said} tool, with the patch below too" in said  # r15: scoped, not "never"
     assert "Make a late decision run its tool or say it cannot" in said
 
 
@@ -87,7 +91,7 @@ def test_plugin_answer_names_the_late_decision_apart_from_one_that_never_comes()
     said = answer()
     # r14: the one that never comes is a message sent before it; the late one a sentence apart
     assert "a message sent before the decision starts a new run" in said
-    assert "An approval sent after later questions never runs its tool" in said
+    assert "an approval sent after later questions did not run its tool" in said
     assert "stores or summarises" not in said
 
 

@@ -167,10 +167,9 @@ def answer(folder: Path = paths.DATA) -> str:
     since = f" From {fixed_from} on, all keep it." if fixed_from else ""
     where = kinds(sorted({m for x in searched for m in x.modes}))
     left = [
-        "a late answer reaches the summariser without its call (ADK's reads text: harmless)"
-        if late
-        else "",
-        f"a long-running call whose result never comes stops compaction for good ({where})"
+        "a late answer reaches the summariser without its call" if late else "",
+        f"a `LongRunningFunctionTool` call whose result never comes stops compaction for good "
+        f"({where})"
         if searched
         else "",
     ]
@@ -180,7 +179,9 @@ def answer(folder: Path = paths.DATA) -> str:
         else ""
     )
     patch = (
-        f"ADK maintainers: take `adk/fix/{LONG_RUNNING_PATCH}` (tested below). " if searched else ""
+        f"ADK maintainers: take `adk/fix/{LONG_RUNNING_PATCH}` (its regression test: last table). "
+        if searched
+        else ""
     )
     give = " and give every long-running call its result" if searched else ""
     return (  # the page's own action first, so that it shows on the first screen
@@ -225,8 +226,8 @@ def _upgrade(verdicts: Sequence[ReleaseVerdict], bad: Sequence[int], fixed_from:
     at = verdicts[order.index(settled)]
     priced = [x.situation for x in at.of_kind(BUG) if x.state == UNPAIRED]
     priced = [s for s in dict.fromkeys(priced) if s not in before]  # late answers it begins
-    price = "".join(
-        f"; {LATE_WORDS.get(s, s)} splits from its call "
+    price = "".join(  # r15: the price is the recommended release's, and says so
+        f"; on {settled}, {LATE_WORDS.get(s, s)} splits from its call "
         + _unpaired_before(verdicts[: order.index(settled)], s).partition(" (")[0]
         for s in priced
     )

@@ -78,19 +78,19 @@ def answer(folder: Path = paths.DATA) -> str:
     rows = [r for r in load_js_liveness(folder) if r.sdk_version == both]
     stuck = {r.scenario for r in rows if r.invariant == "compaction_runs" and not r.holds}
     retire = (
-        "; with both, a call whose output never comes still stops compaction "
-        f"({len(stuck)} rows of the table after ten later questions)"
+        "; with both, a call whose output never comes still stops compaction: make the "
+        "session stop waiting for it, as `js/workaround.mjs` does"
         if stuck
         else ""
     )
     return (
-        f"**Answer.** Yes, in some mode on {len(hit)} of {len(versions)} releases "
+        f"**Answer.** Yes, on {len(hit)} of {len(versions)} releases "
         f"({versions[0]}..{versions[-1]}). On {js.version} (the pinned release{newest}), over "
         f"HTTP: in `auto` mode (default) `run()` throws at the pause "
-        f"({code(any_call(pause.api_message))}); in `input` mode it "
-        "throws at the next question.\n\nA second bug, *the stall*: from "
-        f"{stall.boundary.first_bad} on, with the compaction endpoint answering as documented, "
-        "compaction runs once, never again by itself.\n\n"
+        f"({code(any_call(pause.api_message))}); in `input` mode "
+        "at the next question, where a hosted MCP approval request compacted at its pause, then "
+        "approved, goes without its request (last table).\n\nA second bug, *the stall*: from "
+        f"{stall.boundary.first_bad} on, compaction runs once, then never again by itself.\n\n"
         f"**What to do.** Maintainers: apply `js/fix/{FIX.name}` and `js/fix/{STALL_PATCH}`"
         f"{retire}. Teams: wrap the session in `deferCompactionWhilePending` "
         f"from `js/workaround.mjs`{_workaround_limit(js, folder)}."

@@ -123,9 +123,10 @@ def answer(folder: Path = paths.DATA) -> str:
         "starts a new run, leaving the call unanswered."
         f"{refused}{dropped}\n\n"
         "**What to do.** LangChain maintainers: take `langchain/fix/langchain-1.5.2.diff` (a "
-        "new run answers the call left paused); with it, the docs' trim step can keep a tool "
-        "output without its call (search, below). Make a late decision run its tool or say it "
-        f"cannot. Teams on {found.version}: decide each pause before the next message."
+        "new run answers the call left paused), and make the docs' trim step keep no tool message "
+        "without its call: with the fix it keeps one, and the next turn is "
+        "refused (last table). Make a late decision run its tool "
+        f"or say it cannot. Teams on {found.version}: decide each pause before the next message."
     )
 
 
@@ -143,9 +144,9 @@ def _late_approval(folder: Path) -> str:
         return ""
     fixed = any("+" in c.package for c in late)
     return (
-        "\n\nAn approval sent after later questions never runs its tool"
-        + (", even with the patch below" if fixed else "")
-        + "."
+        # r15: scoped to what the search tried (one setting), not "never"
+        "\n\nIn the search (last table), an approval sent after later questions did not run its "
+        "tool" + (", with the patch below too" if fixed else "") + "."
     )
 
 
