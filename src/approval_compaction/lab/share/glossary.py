@@ -76,7 +76,7 @@ TERMS: tuple[Term, ...] = (
     Term(
         "pairing check",
         r"pairing checks?",
-        "openai-agents' `drop_orphan_function_calls` (its \"orphan\" is a call without its"
+        'openai-agents\' `drop_orphan_function_calls` (its "orphan" is a call without its'
         " output): it drops each call without its output from the items it is given, and an"
         " output whose call is gone only where the caller marks the items as stored history.",
     ),
@@ -109,7 +109,7 @@ TERMS: tuple[Term, ...] = (
     Term(
         "auto, store=False",
         r"auto, store=False",
-        "`auto` mode with `ModelSettings(store=False)` (JavaScript `store: false`): it sends"
+        "`auto` mode with `ModelSettings(store=False)` (JavaScript `store: false`, from 0.4.1): it sends"
         " the items, as `input` does.",
     ),
     Term(
@@ -153,8 +153,9 @@ TERMS: tuple[Term, ...] = (
     Term(
         "scripted model",
         r"scripted models?|scripted",
-        "the model's answers scripted in this process, without HTTP; the stand-in's rules judge"
-        " each request.",
+        "the model's answers scripted in this process, without HTTP: it answers every model"
+        " request, and the invariants judge what it was sent; the stand-in's rules judge its"
+        " compaction requests and refuse as over HTTP.",
     ),
     Term(
         "boundary",
@@ -198,9 +199,8 @@ TERMS: tuple[Term, ...] = (
         r"workarounds?|defer_compaction_while_pending|deferCompactionWhilePending",
         "`defer_compaction_while_pending(session)` (JavaScript: `deferCompactionWhilePending`"
         " in `js/workaround.mjs`), this study's wrapper: it holds compaction back while a call"
-        " waits for its output, and *retires* (removes) a call whose output"
-        " never came, so compaction goes on; a late answer to a retired call is stored as text"
-        " (notebook 06).",
+        " waits for its output, and *retires* (removes) a call whose output never came, so"
+        " compaction goes on; a late answer to a retired call is stored as text.",
     ),
     Term(
         "hosted MCP approval request",
@@ -241,10 +241,12 @@ TERMS: tuple[Term, ...] = (
     Term(
         "situation",
         r"situations?|mcp_abandoned|mcp_resumed",
-        "a session state followed for later turns: *clean* (the control); *poisoned*;"
+        "a session state followed for later turns: *clean* (the control); *poisoned* (it holds an"
+        " orphan output);"
         " *abandoned* (an approval left unanswered; the user asks something else); *lost* (its"
         " output died with its worker); *resumed* (an abandoned one answered late);"
-        " *mcp_abandoned*, *mcp_resumed* (the same for a hosted MCP approval request). Each"
+        " *mcp_abandoned*, *mcp_resumed* (the same for an approval the API asks for on behalf"
+        " of an MCP server's tool). Each"
         " SDK's page runs those its SDK has.",
     ),
     Term(
