@@ -765,7 +765,7 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     # r5: the first screen's words few and plain (no hunk table's terms, no code block); the
     # backport's details and the gate's generations are the body's sections
     fix = ", ".join(str(an.numbers[h]) for h in an.minimal_fix)
-    one = "one is" if len(an.minimal_fix) == 1 else f"{len(an.minimal_fix)} are"
+    one = "one alone fixes" if len(an.minimal_fix) == 1 else f"{len(an.minimal_fix)} fix"
     mcp = "".join(
         f", and {_numbers(an.numbers[h] for h in k.minimal_fix)} for {k.label} approval requests"
         for k in own
@@ -791,8 +791,8 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     )
     return (
         f"**Answer** ({SCOPE_12}). Of {m.new}'s {len(an.hunks)} *hunks* (contiguous changes) in "
-        "the modules the pending call passes through (notebook 03), "
-        f"{one} the whole fix for {kinds}: hunk {fix}, the check pairing each call with "
+        "the modules the pending call passes through, "
+        f"{one} {kinds}: hunk {fix}, the check pairing each call with "
         f"its output, moved to where every automatic compaction runs it.{others}\n\nNo other "
         f"hunk whose revert ran undoes the fix{rest}.{why}\n\n{action}"
     )
