@@ -19,7 +19,6 @@ from ...formats.markdown import code
 from ...study.words import STUDY_MODE
 from .. import paths
 from ..releases.bisect import release_range
-from ..releases.later_turns_patch import DOCUMENTED_LIMIT
 from .doctor import Check
 from .liveness import REFUSED, SITUATION_WORDS, STUCK
 from .load import Findings
