@@ -351,10 +351,19 @@ def test_headlines_stored_vs_sent_action_keeps_the_workaround_where_the_fix_stop
     doctor's repair frees, and 06's wrapper for new ones (where to keep it is 06's)."""
     said = headlines.stored_vs_sent(found)
     action = said.split("**What to do.**")[1]
-    assert not said.endswith(headlines.short_action(found))
-    assert "in `previous_response_id` mode, repair a session left holding that call" in action
-    assert "(`doctor repair --apply`, notebook 07) so it compacts again" in action
-    assert "notebook 06's wrapper keeps new ones from being left so" in action
+    # r15: the maintainers get the change to make (the wait 0.24.0 added), not a pointer; the
+    # teams' clause is the shared one (where to keep the workaround after upgrading, 06's rule),
+    # then the doctor's repair for the mode that sends no compaction request
+    maintainers, teams = action.split("\n\nTeams: ")
+    assert maintainers.startswith(" SDK maintainers: make automatic compaction wait while")
+    assert f"as {found.fixed_in}'s `_run_compaction_locked` does" in maintainers
+    short = headlines.short_action(found).removeprefix("**What to do.** ")
+    assert teams.startswith(short[0].lower() + short[1:])
+    assert teams.endswith(
+        "In `previous_response_id` mode its `repair --apply` rewrites a session left holding "
+        "that call."
+    )
+    assert "wrapper" not in action  # r15: a word 02 never defined
 
 
 def test_headlines_the_wire_action_keeps_the_workaround_after_the_upgrade(found: Findings) -> None:
@@ -444,13 +453,18 @@ def test_headlines_stored_vs_sent_names_the_partial_compaction_auto_makes(
     )
     said = headlines.stored_vs_sent(found)
     assert "on that turn's question and answer only" not in said
-    # r14: "compacts around" was never defined; the answer says whether compaction goes on
-    assert "Compaction goes on in `auto` mode, after the call" in said
-    assert "in `previous_response_id` mode it stops while the call stays stored" in said
+    # r14: "compacts around" was never defined; the answer says whether compaction goes on.
+    # r15: "after the call" was vague, and "stops" claimed more turns than the page runs: the
+    # answer says what the page shows (the partial compaction; no request) and the SDK's rule
+    assert "In `auto` mode that question's compaction replaces only what was stored after" in said
+    assert "in `previous_response_id` mode it sends no compaction request" in said
+    assert "the SDK documents that it sends none while the call stays stored" in said
+    assert "stops" not in said
     body = " ".join(_markdown("02-stored-vs-sent").split())
     assert "In `auto` mode the compaction is *partial*" in body
     assert f"`{headlines.PARTIAL_INPUT}`" in body and f"`{DOCUMENTED_LIMIT}`" in body
     assert "In `previous_response_id` mode no compaction request is made" in body
+    assert "stops compacting" not in body
 
 
 def test_headlines_inside_the_sdk_says_which_release_the_liveness_patch_applies_to(
@@ -462,9 +476,11 @@ def test_headlines_inside_the_sdk_says_which_release_the_liveness_patch_applies_
     said = headlines.inside_the_sdk(found)
     assert "Backport it together" not in said
     assert paths.LIVENESS_PATCH.name not in said and "inherits the same cost" not in said
-    # r14: the move fixes a function tool's approval only; 12 names the MCP check it needs
-    assert "backport that change; it covers function tools only" in said
-    assert "hosted MCP check too (notebook 12)" in said
+    # r14: the move fixes a function tool's approval only; 12 names the MCP check it needs.
+    # r15: the check's wait was named without its cure: 10 is named for both
+    assert "backport that change (function tools)" in said
+    assert "check for a hosted MCP approval request without its response (notebook 12;" in said
+    assert "notebook 10 shows where that check's wait stops compaction, and a patch for it" in said
 
 
 def test_headlines_appendix_names_the_cause_of_the_next_turn_failing_from_its_first_release(
@@ -541,10 +557,18 @@ def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findin
     walk, sent, inside = (f(found) for f in said)
     action = headlines.short_action(found)
     assert all(action not in page for page in (walk, sent, inside))
-    for page in (walk, inside):
+    for page in (walk, sent, inside):
         assert page.split("**What to do.**")[1].startswith(" SDK maintainers: ")
     assert "notebook 06" in walk and "notebook 07" in walk and "notebooks 06 and 07" in inside
-    assert "with responses stored (the default)" in walk
+    # r15: 01's "upgrade; until then, see notebook 06 for the wrapper" read as dropping the
+    # workaround after upgrading: 01 and 02 give the teams the shared clause (06's rule)
+    short = action.removeprefix("**What to do.** ")
+    for page in (walk, sent):
+        assert f"\n\nTeams: {short[0].lower()}{short[1:]}" in page
+    assert "wrapper" not in walk
+    # r15: 01 names the pause refused in both other modes, scoped, and 0.24.0 as not the whole fix
+    assert "`auto` and `previous_response_id` mode with responses stored" in walk
+    assert "notebook 10's table *Where 0.24.0 or the patch misses a compaction" in walk
     assert "with a hook that always says yes and responses stored" in sent.split("\n\n")[0]
     assert "in 16 of 16 runs" not in sent and "the README's answers" not in sent
     assert "On a branch of the SDK" not in inside and "carry its change along" not in inside
@@ -670,8 +694,14 @@ def test_headlines_short_action_is_upgrade_workaround_scoped_then_doctor(found: 
     unanswered"; without a fixing release there is nothing to upgrade to."""
     said = headlines.short_action(found)
     assert said.startswith(f"**What to do.** Upgrade to {found.fixed_in}.")
-    # r14: pages restated 06's keep rule they do not show; they point to 06 for it
-    assert "notebook 06 tests it and says where to keep it after upgrading" in said
+    # r14: pages restated 06's keep rule they do not show; they point to 06 for it. r15: the
+    # bare pointer read as "drop it on upgrading": it names the rule's trigger in one clause,
+    # and only while the fixing release stops compacting after some call nobody answers
+    assert "drop it unless an approval can go unanswered; notebook 06 tests it" in said
+    never_stops = replace(found, verdicts=())
+    assert headlines._stops_after(never_stops) == ""
+    dropped = headlines.short_action(never_stops)
+    assert "Drop it after upgrading" in dropped and "unless" not in dropped
     assert headlines._keep_after(found) not in said
     assert said.index("notebook 06") < said.index("with the doctor (notebook 07)")
     unfixed = headlines.short_action(replace(found, fixed_in=None))

@@ -152,34 +152,38 @@ def _modes(modes: Sequence[str]) -> str:
 
 
 def walkthrough(found: Findings) -> str:
-    """01: where the user meets the bug in the report's mode, the one 01 runs, over HTTP; in a
-    line, that the default mode's pause is refused instead (notebook 02's question). Round 6
-    (r14): the page's own action first, the SDK maintainer's (the wait 0.24.0 added, notebook
-    03's lines), then the team's in one pointer clause; no "every later question" (01 runs one
-    next question)."""
+    """01: where the user meets the bug in the mode 01 runs, over HTTP, and a pointer to
+    notebook 02 for the two modes whose pause is refused instead; then the maintainer's action
+    (the wait 0.24.0 added, as the page's last table shows it, and notebook 10's table for what
+    it still misses) and the teams' ``short_action``. Round 7 (r15): the teams' clause is
+    ``short_action`` (01's own "upgrade; until then" read as dropping the workaround after
+    upgrading); the maintainers' names notebook 10's table (0.24.0 is not the whole fix)."""
     pinned = _pinned(found)
     report, then = _error(found, "input")
     then = then.replace("turn", "question")  # r14: the page's word for that stage
-    upgrade = f"upgrade to {found.fixed_in}; until then, " if found.fixed_in else ""
+    fixed = found.fixed_in or "the fixing release"
+    teams = short_action(found).removeprefix("**What to do.** ")
     return (
         f"**Answer.** On openai-agents {pinned} in `input` mode, over HTTP to the stand-in, with "
         "a hook that always says yes, the pending call is compacted away at the pause, with no "
         f"error. The resume stores its output alone, so the {then} is refused "
-        f"({code(any_call(report))}). In `auto` mode with responses stored (the default), the "
-        "pause itself is refused (notebook 02).\n\n"
+        f"({code(any_call(report))}). Notebook 02 runs `auto` and `previous_response_id` mode "
+        "with responses stored, where the pause itself is refused.\n\n"
         "**What to do.** SDK maintainers: compact nothing while the latest model exchange holds "
-        f"a call without its output, as {found.fixed_in or 'the fixing release'} does "
-        f"(notebook 03 shows the lines). Teams: {upgrade}see notebook 06 for the wrapper to "
-        "use, and notebook 07 to check the sessions already stored."
+        f"a call without its output, as {fixed} does (this page's last table; notebook 03 shows "
+        "the lines); notebook 10's table *Where 0.24.0 or the patch misses a compaction in ten "
+        f"turns* shows what {fixed} still misses.\n\nTeams: {teams[0].lower()}{teams[1:]}"
     )
 
 
 def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
     """02: in the modes whose pause is refused, what the store keeps, what the next question
     sends and whether that turn compacts, from the sweep's meetings over HTTP on the pinned
-    release, the hook compacting after every turn; then the one short action. Round 5: the
-    partial compaction and the documented stop are the body's; the doctor's *stuck* is 07's
-    (r13: "stuck" beside "no repair is needed" read as a contradiction)."""
+    release, the hook compacting after every turn; then the maintainer's change (the wait the
+    fixing release added) and the teams' ``short_action`` with the doctor's repair for the mode
+    that sends no compaction request. Round 7 (r15): the maintainers get an action, not a
+    pointer; "stops" is said as what the page shows (no request at that question) and the SDK's
+    documented rule, not as *stops compacting*."""
     from ..releases.sweep import load_meetings
 
     pinned = _pinned(found)
@@ -208,19 +212,23 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
         raise HeadlineError(
             f"{pinned}: 02's answer sets a mode that compacts against one that stops"
         )
+    fixed = found.fixed_in or "the fixing release"
+    teams = short_action(found).removeprefix("**What to do.** ")
     return (
         f"**Answer.** On openai-agents {pinned} over HTTP to the stand-in, with a hook that "
         "always says yes and responses stored, the pause's compaction request is "
         f"refused in {_modes(refused)} mode.\n\nThe pending call stays stored without its output; "
         "the next question is "
         + ("answered" if answered else "not always answered")
-        + f", the runner leaving that call out. Compaction goes on in {_modes(go)} mode, after "
-        f"the call; in {_modes(stop)} mode it stops while the call stays stored, as the SDK "
-        "documents.\n\n"
-        f"**What to do.** Teams: on {pinned} in {_modes(stop)} mode, repair a session left "
-        "holding that call (`doctor repair --apply`, notebook 07) so it compacts again; notebook "
-        "06's wrapper keeps new ones from being left so. SDK maintainers: notebook "
-        "03."
+        + f", the runner leaving that call out. In {_modes(go)} mode that question's compaction "
+        f"replaces only what was stored after the call; in {_modes(stop)} mode it sends no "
+        "compaction request, and the SDK documents that it sends none while the call stays "
+        "stored.\n\n"
+        "**What to do.** SDK maintainers: make automatic compaction wait while the latest model "
+        f"exchange holds a call without its output, as {fixed}'s `_run_compaction_locked` does "
+        f"(notebook 03; notebook 01's last table shows {fixed}'s `auto` pause answered).\n\n"
+        f"Teams: {teams[0].lower()}{teams[1:]} In {_modes(stop)} mode its `repair --apply` "
+        "rewrites a session left holding that call."
     )
 
 
@@ -245,9 +253,8 @@ def _era_of(found: Findings, release: str) -> Era:
 def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
     """03: the function that compacts the pending call away, the check that should have stopped
     it, and what the fixing release changed (the call to that check moved, the function itself
-    unchanged: r13); then the one short action and the maintainer's line. Round 5: the hosted
-    MCP check, its cost and notebook 10's patch are the body's or 10's (r13: the answer tied the
-    MCP cost to the moved check)."""
+    unchanged: r13); then the maintainer's line: the backport, the hosted MCP check and notebook
+    10's patch for its wait (r15: the action named the check's cost without its cure)."""
     m = found.mechanism
     if m is None:
         raise HeadlineError("the answers need data/mechanism.json")
@@ -255,16 +262,15 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
     return (
         f"**Answer.** In openai-agents {m.old} (`{STUDY_MODE}` mode), the session's `{locked}` "
         "sends the pending call to the compaction endpoint (`responses.compact`), and the "
-        "summary replaces it. Its *pairing check* (`drop_orphan_function_calls`) "
-        f"does run at the {', '.join(m.old_compacts_at)}, but only where the runner builds the "
-        "model's input: compaction calls it only for a partial history. "
-        f"{m.new} calls it for every automatic compaction, which waits while the latest model "
-        "exchange holds a call without its output.\n\n"
-        "**What to do.** SDK maintainers: to fix an older release line, backport that change; it "
-        f"covers function tools only, so take {m.new}'s hosted MCP check too (notebook 12). "
-        "That check's wait stops compaction while a hosted MCP approval request goes unanswered "
-        "(notebook 10). Teams: "
-        "notebooks 06 and 07."
+        "summary replaces it. The SDK's check for a call without its output "
+        f"(`drop_orphan_function_calls`) does run at the {', '.join(m.old_compacts_at)}, but "
+        "where the runner builds the model's input: compaction calls it only when it replaces "
+        f"part of the history. {m.new} calls it for every automatic compaction, which then "
+        "waits while the latest model exchange holds a call without its output.\n\n"
+        "**What to do.** SDK maintainers: to fix an older release line, backport that change "
+        f"(function tools), and {m.new}'s check for a hosted MCP approval request without its "
+        "response (notebook 12; notebook 10 shows where that check's wait stops compaction, and "
+        "a patch for it). Teams: notebooks 06 and 07."
     )
 
 
@@ -872,17 +878,25 @@ def short_action(found: Findings) -> str:
     """What a team using openai-agents does, in the one short form every page's answer ends with
     (issue 61: 04/05/06 and 07/08/09 repeated a long action word for word, each a little
     differently; r14: pages restated 06's rule for keeping the workaround, which they do not
-    show): upgrade, the workaround until then (notebook 06 tests it and says where to keep it
-    after upgrading), and the doctor for stores an affected release wrote (notebook 07)."""
+    show; r15: the bare pointer read as "drop it on upgrading"): upgrade, the workaround until
+    then, kept after upgrading only where an approval can go unanswered (notebook 06 tests it and
+    names the calls and modes), and the doctor for stores an affected release wrote (notebook
+    07)."""
     wrap = "wrap the session in the workaround (`defer_compaction_while_pending`)"
     doctor = (
         "Check and repair the sessions an affected release stored with the doctor (notebook 07)."
     )
     if not found.fixed_in:
         return f"**What to do.** On {_affected_span(found)}, {wrap} (notebook 06). {doctor}"
+    after = (
+        "After upgrading, drop it unless an approval can go unanswered; notebook 06 tests it and"
+        " says which calls and modes still need it."
+        if _stops_after(found)
+        else "Drop it after upgrading (notebook 06 tests it)."
+    )
     return (
         f"**What to do.** Upgrade to {found.fixed_in}. Until then, on {_affected_span(found)},"
-        f" {wrap}; notebook 06 tests it and says where to keep it after upgrading. {doctor}"
+        f" {wrap}. {after} {doctor}"
     )
 
 

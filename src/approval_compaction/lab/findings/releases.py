@@ -524,6 +524,10 @@ MEETS: dict[str, str] = {
     PAUSE_FAILS: "400 at the pause: Runner.run raises, nothing to approve",
     RESUME_FAILS: "400 at the resume",
     NEXT_TURN_FAILS: "400 on the next question, after the decision",
-    COMPACTION_ONLY: "no error (the compaction request holds the open call)",
+    # r15: "no error" read as the API accepting it; the stand-in does not judge that request
+    COMPACTION_ONLY: (
+        "no error from the stand-in (the compaction request holds the open call;"
+        " no public source shows the compaction endpoint's answer)"
+    ),
     UNAFFECTED: "no error in these cases",
 }

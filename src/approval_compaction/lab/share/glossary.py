@@ -74,10 +74,23 @@ TERMS: tuple[Term, ...] = (
         " one.",
     ),
     Term(
+        "pairing check",
+        r"pairing checks?",
+        "openai-agents' `drop_orphan_function_calls` (its \"orphan\" is a call without its"
+        " output): it drops each call without its output from the items it is given, and an"
+        " output whose call is gone only where the caller marks the items as stored history.",
+    ),
+    Term(
         "automatic compaction",
         r"automatic compaction",
         "the compaction an SDK runs by itself after a turn (openai-agents: the session does),"
         " replacing the stored history with a shorter one that holds a summary.",
+    ),
+    Term(
+        "compaction item",
+        r"compaction items?",
+        "what the compaction endpoint answers with (`type: compaction`): one item standing for"
+        " the history it summarised, which the session stores in place of that history.",
     ),
     Term(
         "compaction mode",
@@ -156,6 +169,13 @@ TERMS: tuple[Term, ...] = (
         "one way through a pause: `run` or `run_streamed`; `approve` or `reject`; compaction"
         " `on` or `off`; the paused state kept in `memory` or carried as"
         " `json` (read back as a second process would). 2×2×2×2 = the *sixteen cases*.",
+    ),
+    Term(
+        "sweep",
+        r"sweeps?",
+        "the study's run of the sixteen cases on each of an SDK's releases (`make sweep`; each"
+        " page names the range), every request judged by the stand-in; its records are in"
+        " `data/`.",
     ),
     Term(
         "stage",
@@ -260,6 +280,11 @@ TERMS: tuple[Term, ...] = (
         r"pause positions?|plain turns?",
         "how many *plain turns* (a question answered without a tool) come before the turn that"
         " pauses.",
+    ),
+    Term(
+        "hunk",
+        r"hunks?",
+        "one contiguous change in a diff (its `@@` block).",
     ),
 )
 

@@ -3,7 +3,8 @@
 A block sits between two HTML comments (``<!-- answers:start -->`` ... ``<!-- answers:end -->``)
 and is written here from the results under ``data/`` or from the code itself (the invariants,
 the wire's rules, the commands, the glossary). ``BLOCKS`` names every block and what writes it,
-but the README's words table (``words_block``), written from the glossary and the page itself; a
+and the README's words table (``words_block``), every glossary term (each terms block says its
+words hold on every page of the collection, the README among them) and the README's own; a
 page holds the blocks whose markers it carries, and ``make run`` (``python -m approval_compaction
 readme``) rewrites them all. The blocks are tables and one-line commands; the sentences around
 them are written by hand in the pages and state no figure of their own. A test checks that every
@@ -327,17 +328,14 @@ def rules_block() -> str:
     return "\n".join([head, *rows])
 
 
-def words_block(page: str) -> str:
-    """The README's words table, written from the glossary: a row for each glossary term the page
-    uses outside this block or that the README's own rows use, with each term their meanings use
-    (``glossary.needed``), in the glossary's order (so a meaning uses only terms above it), each
-    with its glossary meaning (``glossary.table``); then the README's own rows
-    (``README_WORDS``), in the same table."""
-    text = with_block(page, "", WORDS_START, WORDS_END) if WORDS_START in page else page
-    own = "\n".join(meaning for _, meaning in README_WORDS)
-    names = {t.name for t in glossary.needed(glossary.used(f"{text}\n\n{own}"))}
+def words_block() -> str:
+    """The README's words table: every glossary term with its meaning, in the glossary's order
+    (``glossary.table``), then the README's own rows (``README_WORDS``), in the same table. r15:
+    the notebooks' terms blocks say each word holds "on every page of the collection", and two
+    of them listed terms (*STORE*, *responses stored*) the README's table, cut to the words the
+    README uses, lacked."""
     rows = [f"| {said} | {meaning} |" for said, meaning in README_WORDS]
-    return "\n".join([glossary.table([t for t in glossary.TERMS if t.name in names]), *rows])
+    return "\n".join([glossary.table(glossary.TERMS), *rows])
 
 
 def commands_block(parser: argparse.ArgumentParser | None) -> str:
@@ -411,11 +409,8 @@ def blocks(
             start, end = markers(name)
             if start in text:
                 written.append((start, end, write(folder)))
-    if WORDS_START in text:  # last: from the page as the blocks above write it
-        page = text
-        for start, end, said in written:
-            page = with_block(page, said, start, end)
-        written.append((WORDS_START, WORDS_END, words_block(page)))
+    if WORDS_START in text:
+        written.append((WORDS_START, WORDS_END, words_block()))
     return written
 
 
