@@ -600,7 +600,7 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
         "Teams: notebook 06 (upgrade to 0.24.0, and what to keep after it)."
     )
     # r15: the second question (any other change?) is answered on the first screen
-    assert "0.24.0 with every change but hunk 2 reverted keeps every case" in answer
+    assert "0.24.0 with every change but hunk 2 reverted is still fixed" in answer
     assert headlines.short_action(found) not in said
 
 

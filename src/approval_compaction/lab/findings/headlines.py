@@ -790,12 +790,12 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
         "after it)."
     )
     rest = (
-        f", and {m.new} with every change but hunk {fix} reverted keeps every case"
+        f", and {m.new} with every change but hunk {fix} reverted is still fixed"
         if an.rest_reverted.verdict == "fixed"
         else ""
     )
     return (
-        f"**Answer** ({SCOPE_12}). Of {m.new}'s {len(an.hunks)} *hunks* (contiguous changes) in "
+        f"**Answer** ({SCOPE_12}). Of {m.new}'s {len(an.hunks)} hunks in "
         "the modules the pending call passes through, "
         f"{one} {kinds}: hunk {fix}, the check pairing each call with "
         f"its output, moved to where every automatic compaction runs it.{others}\n\nNo other "
