@@ -84,14 +84,19 @@ def test_headlines_after_the_fix_leads_with_the_bug_a_fresh_session_meets(found:
     record = of(found.verdicts, found.fixed_in)
     fresh = [v for v in record.of_kind(BUG) if v.situation != "poisoned"]
     assert fresh and all(
-        f"{SITUATION_WORDS[v.situation]}, compaction stops for good in "
+        f"{SITUATION_WORDS[v.situation]}, {headlines.NONE_COMPACTS} in "
         f"{headlines._modes(v.modes)} mode" in first
         for v in fresh
     )
+    # r15: "for good" outran the table (a request answered late compacts again)
+    assert "for good" not in answer and "while the request stays unanswered" in first
+    assert "ten later questions over HTTP" in answer.split("\n\n")[0]
     assert "poisoned" not in answer and "orphan output" not in answer
     modes = sorted({m for v in record.of_kind(CONTRACT) for m in v.modes})
     assert modes and first.endswith(f"In {headlines._modes(modes)}")
-    assert f'as the SDK documents ("{DOCUMENTED_LIMIT}")' in documented
+    # r15: the docstring's "complete coverage" was unexplained; the answer says it plainly
+    assert f"as the SDK documents ({headlines.DOCUMENTED_WORDS})" in documented
+    assert DOCUMENTED_LIMIT not in answer
     assert not any(f"*{v.situation}*" in answer for v in record.liveness)
 
 
@@ -108,7 +113,9 @@ def test_headlines_after_the_fix_says_what_to_do_in_the_one_vocabulary(found: Fi
         f"apply `{patch}`, which makes it pass"
     )
     assert action.strip().startswith("SDK maintainers:")
-    assert action.rstrip().endswith("Teams: notebook 06 (new sessions) and 07 (stored ones).")
+    # r15: teams get what to look at, by the title of 06's table that shows it
+    assert f"Teams: notebook 06's table *{headlines.TURNS_TABLE_06} ...* shows" in action
+    assert headlines.TURNS_TABLE_06 in (paths.ROOT / "data/rendered/06-workaround.md").read_text()
     assert headlines.short_action(found) not in said
     assert "wherever an approval can go unanswered" not in action
 
@@ -632,11 +639,20 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
     assert "quoted below" not in said  # the excerpt is notebook 03's, not repeated in 12
     assert "instead" not in said  # r10: against 03's "also"; a fix for every kind needs both
     assert "as well" not in said
+    # r15: "a release before 0.24.0" outran the page (0.23.1, `input` mode), and the MCP check's
+    # cost (notebook 10) was only in the body; teams' pointer says what 06 adds to the upgrade
     assert (
-        " SDK maintainers backporting the fix to a release before 0.24.0: take hunk 2, and hunks 1 "
-        "and 3 for hosted MCP approval requests" in action
+        " SDK maintainers backporting the fix to 0.23.1 (the release this page patched, `input` "
+        "mode): take hunk 2; hunks 1 and 3 add 0.24.0's hosted MCP check, which in 0.24.0 stops "
+        "compaction after a request nobody answers (notebook 10's table" in action
     )
-    assert action.rstrip().endswith("Teams: upgrade to 0.24.0 (notebook 06).")
+    assert "a release before" not in action
+    assert headlines.TABLE_10 in (paths.ROOT / "data/rendered/10-after-the-fix.md").read_text()
+    assert action.rstrip().endswith(
+        "Teams: notebook 06 (upgrade to 0.24.0, and what to keep after it)."
+    )
+    # r15: the second question (any other change?) is answered on the first screen
+    assert "0.24.0 with every change but hunk 2 reverted is still fixed" in answer
     assert headlines.short_action(found) not in said
 
 
@@ -662,11 +678,13 @@ def test_stop_new_sessions_names_the_releases_the_findings_hold(found: Findings)
 
 def test_headlines_after_the_fix_scopes_the_patch_to_the_stores_it_helps(found: Findings) -> None:
     """Issue 61 (r11): "Apply the patch ... the test then passes" left out that on a store that
-    cannot replace part of its history an unanswered request still stops compaction. The stores
-    named are the patched docstring's, and its "Other stores require complete coverage" holds."""
+    cannot replace part of its history an unanswered request still stops compaction. r15: the
+    action named three stores the page never ran; it names the one it ran, and the mode the
+    patch leaves stopped; the docstring's stores are the body's."""
     action = headlines.after_the_fix(found).split("**What to do.**")[1]
-    assert f"makes it pass on {headlines.PARTIAL_STORE_NAMES} stores (not in " in action
-    assert headlines.PARTIAL_STORE_NAMES in headlines.PARTIAL_STORES
+    assert headlines.PARTIAL_STORE_NAMES not in action and "SQLAlchemy" not in action
+    assert "on this page's `SQLiteSession` it keeps `input` and `auto` mode compacting" in action
+    assert "while `previous_response_id` mode still stops" in action
     patch = paths.LIVENESS_PATCH.read_text()
     assert "Native SQLite, async SQLite, and" in patch and "SQLAlchemy (SQLite" in patch
     assert "Other stores require complete coverage" in patch

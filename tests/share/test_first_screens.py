@@ -87,14 +87,23 @@ def test_your_session_gives_its_own_action_on_a_poisoned_store() -> None:
     """Issue 61 (r7): 15 had no maintainer's action; r5 put notebook 10's patch in its body, which
     15 never runs (r14: "an unsupported aside"). r14: its action is its own: the setting its
     first code cell holds, then the doctor's repair for a poisoned session (notebook 07)."""
-    from approval_compaction.lab.findings.headlines import OWN_ACTION_15, your_session
+    from approval_compaction.lab.findings.headlines import (
+        OWN_ACTION_15,
+        REPAIR_TABLE_07,
+        your_session,
+    )
     from approval_compaction.lab.findings.load import load_findings
 
     found = load_findings(paths.DATA)
     said = your_session(found)
     assert said.endswith(OWN_ACTION_15)
-    assert "Set `source` and `session_id` in the first code cell" in OWN_ACTION_15
-    assert "doctor repair <store> --all --apply` (notebook 07)" in OWN_ACTION_15
+    assert "Set `source` and `session_id` (first code cell)" in OWN_ACTION_15
+    # r15: one session (not `--all`), the backup said, and the JSON export's command
+    assert "doctor repair <store> --session-id <id> --apply` heals it" in OWN_ACTION_15
+    assert "--all" not in OWN_ACTION_15 and "backing the store up first" in OWN_ACTION_15
+    assert "doctor items <export> --output healed.json` heals a JSON export" in OWN_ACTION_15
+    seven = (paths.DATA / "rendered" / "07-am-i-affected.md").read_text()
+    assert f"**{REPAIR_TABLE_07} (" in seven
     assert "It is **poisoned**" in said  # the diagnosis the repair is for
     body = _markdown("15-your-session").partition("<!-- answer:end -->")[2]
     assert "notebook 10's patch" not in body

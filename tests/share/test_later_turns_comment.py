@@ -280,3 +280,29 @@ def test_failed_by_situation_names_the_summary_only_failures_apart() -> None:
         "summary alone, an answer no public source shows"
     )
     assert failed_by_situation(outcomes, "patched") == "1 of 1 passed"
+
+
+def test_after_setup_shows_the_saved_test_from_its_scenario_on(tmp_path: Path) -> None:
+    """Notebook 10 shows the saved test without its setup (r15: the string surgery was on view)."""
+    from approval_compaction.lab.share.later_turns_comment import after_setup
+
+    body = after_setup(paths.LIVENESS_MCP_TEST)
+    assert body.startswith("    lengths: list[int] = []")
+    assert "async def scenario()" in body and "class ScriptedModel" not in body
+    other = tmp_path / "test_other.py"
+    other.write_text("def test_x() -> None:\n    pass\n")
+    with pytest.raises(InvestigationError, match="no line starting"):
+        after_setup(other)
+
+
+def test_file_diff_shows_one_file_of_the_liveness_patch() -> None:
+    """Notebook 10 shows the patch's file it tests (r15: the other file's change was off its
+    question); a file the patch does not change is an error, not an empty diff."""
+    from approval_compaction.lab.share.later_turns_comment import file_diff
+
+    name = "openai_responses_compaction_session.py"
+    shown = file_diff(paths.LIVENESS_PATCH, name)
+    assert shown.startswith("diff --git a/src/agents/memory/" + name)
+    assert "_after_unanswered_mcp_request" in shown and "session_persistence.py" not in shown
+    with pytest.raises(InvestigationError, match="changes no file named"):
+        file_diff(paths.LIVENESS_PATCH, "run.py")

@@ -91,6 +91,8 @@ _MODULES: dict[str, str] = {
 # A name whose module gives it a meaning of its own, here under the name of what it gives.
 _RENAMED: dict[str, tuple[str, str]] = {
     "liveness_test_line": (".share.later_turns_comment", "one_line"),  # the test in one uv line
+    "liveness_test_body": (".share.later_turns_comment", "after_setup"),  # it, its setup left out
+    "liveness_patch_file": (".share.later_turns_comment", "file_diff"),  # one file of the patch
 }
 _MODULE_OF: dict[str, str] = {name: module for module, names in _SOURCES.items() for name in names}
 

@@ -19,7 +19,6 @@ from ...formats.markdown import code
 from ...study.words import STUDY_MODE
 from .. import paths
 from ..releases.bisect import release_range
-from ..releases.later_turns_patch import DOCUMENTED_LIMIT
 from .doctor import Check
 from .liveness import REFUSED, SITUATION_WORDS, STUCK
 from .load import Findings
@@ -699,8 +698,9 @@ def the_wire(found: Findings) -> str:
 def after_the_fix(found: Findings) -> str:
     """10: on the fixing release, the bug a fresh session meets (no store an older release
     wrote), then what the SDK documents, in plain words (r5: the first screen's terms few, no
-    situation names), with the test and the patch the page shows for SDK maintainers; the
-    team's action is ``short_action``'s. The store an older release poisoned is the body's."""
+    situation names), with the test and the patch the page shows for SDK maintainers. r15: each
+    claim scoped to the page's table (ten later questions over HTTP, not "for good": a request
+    answered late compacts again), the documented limit in plain words."""
     if found.liveness is None or found.fixed_in is None or not found.verdicts:
         raise HeadlineError("the answers need data/sweep-liveness.json")
     fixed = found.fixed_in
@@ -708,38 +708,48 @@ def after_the_fix(found: Findings) -> str:
     fresh = [v for v in record.of_kind(BUG) if v.situation != POISONED]
     label = (
         f"**Answer** (openai-agents {fixed}, a fresh `SQLiteSession` compacting after every "
-        "turn, over HTTP)."
+        "turn, ten later questions over HTTP)."
     )
     if not fresh:
-        return f"{label} No: a fresh session keeps compacting.\n\n{short_action(found)}"
+        return f"{label} No: a fresh session keeps compacting.\n\n{maintainers_10(found)}"
     said = (
         f"{label} Yes. After "
         + "; after ".join(
-            f"{SITUATION_WORDS.get(v.situation, v.situation)}, compaction stops for good in "
+            f"{SITUATION_WORDS.get(v.situation, v.situation)}, {NONE_COMPACTS} in "
             f"{_modes(v.modes)} mode"
             for v in fresh
         )
-        + ": the history grows every turn."
+        + ": the history grows every turn, while the request stays unanswered."
     )
     documented = sorted({m for v in record.of_kind(CONTRACT) for m in v.modes})
     if documented:
         said += (
             f" In {_modes(documented)} mode any call nobody answers does the same, a function "
-            f'call too, as the SDK documents ("{DOCUMENTED_LIMIT}").'
+            f"call too, as the SDK documents ({DOCUMENTED_WORDS})."
         )
     return f"{said}\n\n{maintainers_10(found)}"
 
 
+NONE_COMPACTS = "none of the ten later questions compacts"  # 10's table: `0 of 10 compacted`
+# the SDK's docstring (DOCUMENTED_LIMIT, quoted in 10's body) in plain words (r15: "complete
+# coverage" was never explained on the first screen)
+DOCUMENTED_WORDS = "that mode compacts only the whole history"
+# 06's table that shows what keeps a session compacting on the fixing release (10's teams)
+TURNS_TABLE_06 = "Turns that compacted, as released"
+
+
 def maintainers_10(found: Findings) -> str:
     """10's own action (r14: the page's finding first, for the maintainers it is pasted to): the
-    test to add and the patch that makes it pass, by their paths in this repository, scoped to
-    the stores the patch helps; teams get one pointer."""
+    test to add and the patch that makes it pass, by their paths in this repository. r15: scoped
+    to what the page ran (a `SQLiteSession`; the stores the docstring names are the body's), the
+    mode it leaves stopped said plainly, and teams pointed to 06's table by its title."""
     test, patch = (p.relative_to(paths.ROOT) for p in (_MCP_TEST, _PATCH))
     return (
         f"**What to do.** SDK maintainers: add the test `{test}`, which fails on "
-        f"{found.fixed_in}, and apply `{patch}`, which makes it pass on {PARTIAL_STORE_NAMES} "
-        "stores (not in `previous_response_id` mode). Teams: notebook 06 (new sessions) and 07 "
-        "(stored ones)."
+        f"{found.fixed_in}, and apply `{patch}`, which makes it pass; on this page's "
+        "`SQLiteSession` it keeps `input` and `auto` mode compacting, while `previous_response_id` "
+        f"mode still stops. Teams: notebook 06's table *{TURNS_TABLE_06} ...* shows what keeps "
+        f"{found.fixed_in} compacting after a hosted MCP approval request nobody answers."
     )
 
 
@@ -757,8 +767,7 @@ _MCP_TEST, _PATCH = paths.LIVENESS_MCP_TEST, paths.LIVENESS_PATCH
 # "Native SQLite, async SQLite, and SQLAlchemy ... stores can atomically replace a bounded,
 # model-visible suffix"; "Other stores require complete coverage"): only there can the patch
 # compact what follows an unanswered request and keep the request.
-PARTIAL_STORE_NAMES = "SQLite, async SQLite and SQLAlchemy"
-PARTIAL_STORES = f"the stores that can replace part of a history ({PARTIAL_STORE_NAMES})"
+PARTIAL_STORE_NAMES = "SQLite, async SQLite and SQLAlchemy"  # 10's body, not its action (r15)
 
 
 POISONED = "poisoned"
@@ -828,24 +837,40 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     # r5: the first screen's words few and plain (no hunk table's terms, no code block); the
     # backport's details and the gate's generations are the body's sections
     fix = ", ".join(str(an.numbers[h]) for h in an.minimal_fix)
-    one = "one is" if len(an.minimal_fix) == 1 else f"{len(an.minimal_fix)} are"
+    one = "one alone fixes" if len(an.minimal_fix) == 1 else f"{len(an.minimal_fix)} fix"
     mcp = "".join(
         f", and {_numbers(an.numbers[h] for h in k.minimal_fix)} for {k.label} approval requests"
         for k in own
     )
-    # r14: the page's own action first (the backport), then one pointer for teams
+    # r14: the page's own action first (the backport), then one pointer for teams; r15: scoped
+    # to the release and mode the hunks were tried on, the MCP check's cost on the first screen
+    mcp = "".join(
+        f"; {_numbers(an.numbers[h] for h in k.minimal_fix)} add {m.new}'s {k.label} check, "
+        f"which in {m.new} stops compaction after a request nobody answers (notebook 10's table "
+        f"*{TABLE_10} ...*, with a patch)"
+        for k in own
+    )
     action = (
-        f"**What to do.** SDK maintainers backporting the fix to a release before {m.new}: take "
-        f"hunk {fix}{mcp} (each hunk's patch: `data/fix-anatomy.json`). Teams: upgrade to "
-        f"{m.new} (notebook 06)."
+        f"**What to do.** SDK maintainers backporting the fix to {m.old} (the release this page "
+        f"patched, `input` mode): take hunk {fix}{mcp}. Each hunk's patch is in "
+        f"`data/fix-anatomy.json`. Teams: notebook 06 (upgrade to {m.new}, and what to keep "
+        "after it)."
+    )
+    rest = (
+        f", and {m.new} with every change but hunk {fix} reverted is still fixed"
+        if an.rest_reverted.verdict == "fixed"
+        else ""
     )
     return (
-        f"**Answer** ({SCOPE_12}). Of {m.new}'s {len(an.hunks)} *hunks* (contiguous changes) on "
-        "the pending call's "
-        f"path, {one} the whole fix for {kinds}: hunk {fix}, the check pairing each call with "
+        f"**Answer** ({SCOPE_12}). Of {m.new}'s {len(an.hunks)} hunks in "
+        "the modules the pending call passes through, "
+        f"{one} {kinds}: hunk {fix}, the check pairing each call with "
         f"its output, moved to where every automatic compaction runs it.{others}\n\nNo other "
-        f"hunk whose revert ran undoes the fix.{why}\n\n{action}"
+        f"hunk whose revert ran undoes the fix{rest}.{why}\n\n{action}"
     )
+
+
+TABLE_10 = "Where 0.24.0 or the patch misses"  # 10's table of the MCP check stopping compaction
 
 
 def _numbers(numbers: Iterable[int]) -> str:
@@ -977,11 +1002,15 @@ def your_session(found: Findings) -> str:
 
 
 # 15's own action (r14: the page's finding first): the setting the page shows, then the command
-# that heals what it finds; new sessions are notebook 06's
+# that heals what it finds; new sessions are notebook 06's. r15: one session, not `--all`; the
+# backup the repair takes said; the JSON export's route; the other diagnoses 07's table shows
+REPAIR_TABLE_07 = "doctor repair: each rewrite, and the diagnosis after --apply"
 OWN_ACTION_15 = (
-    "**What to do.** Set `source` and `session_id` in the first code cell to one session of "
-    "yours. If it is poisoned, heal the store with `python -m approval_compaction doctor repair "
-    "<store> --all --apply` (notebook 07). New sessions: notebook 06."
+    "**What to do.** Set `source` and `session_id` (first code cell) to a session of yours. If it "
+    "is poisoned, `python -m approval_compaction doctor repair <store> --session-id <id> --apply` "
+    "heals it in its store (backing the store up first); `python -m approval_compaction doctor "
+    "items <export> --output healed.json` heals a JSON export. Other diagnoses: notebook 07's "
+    f"table *{REPAIR_TABLE_07}*. New sessions: notebook 06."
 )
 
 

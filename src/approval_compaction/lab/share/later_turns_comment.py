@@ -62,6 +62,23 @@ def one_line(version: str, test: str = paths.LIVENESS_TEST.name) -> str:
     return shlex.join([*words, "pytest", test])
 
 
+def after_setup(test: Path, start: str = "    lengths: list[int]") -> str:
+    """The saved test's body from ``start`` on (its setup left out), as notebook 10 shows it."""
+    text = test.read_text()
+    if start not in text:
+        raise InvestigationError(f"{test.name} has no line starting {start.strip()!r}")
+    return start + text.split(start, 1)[1]
+
+
+def file_diff(patch: Path, name: str) -> str:
+    """The part of a unified diff that changes the file whose path ends with ``name``."""
+    parts = ["diff --git" + part for part in patch.read_text().split("diff --git")[1:]]
+    found = [part for part in parts if part.splitlines()[0].endswith(f"/{name}")]
+    if not found:
+        raise InvestigationError(f"{patch.name} changes no file named {name}")
+    return found[0]
+
+
 def _lengths(runs: Sequence[LivenessRun], version: str, mode: str = "input") -> dict[str, Any]:
     found = {}
     for run in runs:
