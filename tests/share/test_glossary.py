@@ -114,7 +114,7 @@ def test_hand_defined_names_a_glossary_term_set_in_italics_outside_a_block() -> 
     block = fill([f"The doctor.\n\n{EMPTY}"])[0]
     assert hand_defined(block) == []
     assert hand_defined(f"{block}\n\nThe *doctor* is a command.") == ["doctor"]
-    assert hand_defined("A *hunk* and `*doctor*`.\n\n```\n*doctor*\n```\n") == []
+    assert hand_defined("A *widget* and `*doctor*`.\n\n```\n*doctor*\n```\n") == []
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem[:2])

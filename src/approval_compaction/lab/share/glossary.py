@@ -134,14 +134,15 @@ TERMS: tuple[Term, ...] = (
         r"the bug",
         "automatic compaction at an approval pause breaks the pending call, one of two ways by"
         " mode: the call is compacted away and its output later stored or sent alone (an orphan"
-        " output), or the compaction request names a stored history that holds the open call"
+        " output), or the compaction request names a stored history that holds the call without"
+        " its output"
         " and is refused, so the pause raises with nothing to approve.",
     ),
     Term(
         "stand-in",
         r"stand-ins?",
         "a local copy of the OpenAI API's rules (Responses API, Chat Completions) as public"
-        " sources show them, run on this machine: it refuses (HTTP 400) what they refuse."
+        " sources show them, run on this machine: it answers HTTP 400 to what they forbid."
         " Nothing reaches the real API.",
     ),
     Term(
@@ -149,13 +150,6 @@ TERMS: tuple[Term, ...] = (
         r"over HTTP",
         "the SDK's own client sends each request over HTTP to the stand-in on this machine"
         " (openai-agents: in process; the other SDKs: 127.0.0.1).",
-    ),
-    Term(
-        "scripted model",
-        r"scripted models?|scripted",
-        "the model's answers scripted in this process, without HTTP: it answers every model"
-        " request, and the invariants judge what it was sent; the stand-in's rules judge its"
-        " compaction requests and refuse as over HTTP.",
     ),
     Term(
         "boundary",
@@ -189,6 +183,13 @@ TERMS: tuple[Term, ...] = (
         " (`docs/invariants.md`).",
     ),
     Term(
+        "scripted model",
+        r"scripted models?|scripted",
+        "the model's answers scripted in this process, without HTTP: it answers every model"
+        " request, and the invariants judge what it was sent; the stand-in's rules judge its"
+        " compaction requests and refuse as over HTTP.",
+    ),
+    Term(
         "dead call",
         r"dead calls?",
         "a call a later question follows whose output may never come (its approval left"
@@ -205,14 +206,15 @@ TERMS: tuple[Term, ...] = (
     Term(
         "hosted MCP approval request",
         r"hosted MCP(?: approval requests?)?",
-        "an approval the API asks for on behalf of a tool on an MCP server the API itself calls.",
+        "an approval the API asks for on behalf of a tool on an MCP (Model Context Protocol) server"
+        " the API itself calls.",
     ),
     Term(
         "doctor",
         r"doctor",
         "`python -m approval_compaction doctor`, this study's command for stored sessions:"
         " `check` (your release, mode, trigger), `scan`, `repair --apply` (it backs up first),"
-        " `restore`.",
+        " `restore`, `items` (one session exported as JSON).",
     ),
     Term(
         "STORE",
@@ -241,10 +243,10 @@ TERMS: tuple[Term, ...] = (
     Term(
         "situation",
         r"situations?|mcp_abandoned|mcp_resumed",
-        "a session state followed for later turns: *clean* (the control); *poisoned* (it holds an"
+        "a session state followed for later turns: *clean* (no approval waiting: the control); *poisoned* (it holds an"
         " orphan output);"
-        " *abandoned* (an approval left unanswered; the user asks something else); *lost* (its"
-        " output died with its worker); *resumed* (an abandoned one answered late);"
+        " *abandoned* (an approval left unanswered; the user asks something else); *lost* (a"
+        " call whose output never came: the process running its tool died); *resumed* (an abandoned one answered late);"
         " *mcp_abandoned*, *mcp_resumed* (the same for an approval the API asks for on behalf"
         " of an MCP server's tool). Each"
         " SDK's page runs those its SDK has.",
