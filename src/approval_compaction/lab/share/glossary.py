@@ -89,16 +89,15 @@ TERMS: tuple[Term, ...] = (
     Term(
         "compaction item",
         r"compaction items?",
-        "what the compaction endpoint answers with (`type: compaction`): one item standing for"
-        " the history it summarised, which the session stores in place of that history.",
+        "what the compaction endpoint answers with (`type: compaction`): one item standing for the"
+        " history it summarised, which the session stores in place of that history.",
     ),
     Term(
         "compaction mode",
         r"compaction[_ ]modes?|`(?:input|auto|previous_response_id)` modes?",
         "what an openai-agents compaction request carries (`compaction_mode`; JavaScript"
-        " `compactionMode`): `input` the stored items; `previous_response_id` the last"
-        " response's id; `auto` (the default) that id when the response was stored, else the"
-        " items.",
+        " `compactionMode`): `input` the stored items; `previous_response_id` the last response's"
+        " id; `auto` (the default) that id when the response was stored, else the items.",
     ),
     Term(
         "responses stored",
@@ -109,15 +108,15 @@ TERMS: tuple[Term, ...] = (
     Term(
         "auto, store=False",
         r"auto, store=False",
-        "`auto` mode with `ModelSettings(store=False)` (JavaScript `store: false`, from 0.4.1): it sends"
-        " the items, as `input` does.",
+        "`auto` mode with `ModelSettings(store=False)` (JavaScript `store: false`, from 0.4.1): it"
+        " sends the items, as `input` does.",
     ),
     Term(
         "hook",
         r"hooks?|should_trigger_compaction",
-        "`should_trigger_compaction` (JavaScript `shouldTriggerCompaction`): says after each"
-        " turn whether to compact. The study's hook always says yes where compaction is `on`"
-        " and no where it is `off`.",
+        "`should_trigger_compaction` (JavaScript `shouldTriggerCompaction`): says after each turn"
+        " whether to compact. The study's hook always says yes where compaction is `on` and no"
+        " where it is `off`.",
     ),
     Term(
         "default trigger",
@@ -134,16 +133,15 @@ TERMS: tuple[Term, ...] = (
         r"the bug",
         "automatic compaction at an approval pause breaks the pending call, one of two ways by"
         " mode: the call is compacted away and its output later stored or sent alone (an orphan"
-        " output), or the compaction request names a stored history that holds the call without"
-        " its output"
-        " and is refused, so the pause raises with nothing to approve.",
+        " output), or the compaction request names a stored history that holds the call without its"
+        " output and is refused, so the pause raises with nothing to approve.",
     ),
     Term(
         "stand-in",
         r"stand-ins?",
         "a local copy of the OpenAI API's rules (Responses API, Chat Completions) as public"
-        " sources show them, run on this machine: it answers HTTP 400 to what they forbid."
-        " Nothing reaches the real API.",
+        " sources show them, run on this machine: it answers HTTP 400 to what they forbid. Nothing"
+        " reaches the real API.",
     ),
     Term(
         "over HTTP",
@@ -154,27 +152,26 @@ TERMS: tuple[Term, ...] = (
     Term(
         "boundary",
         r"boundar(?:y|ies)",
-        "how a paused state reaches the resume: kept in `memory`, or carried as `json`"
-        " (serialised and read back, as a second process would).",
+        "how a paused state reaches the resume: kept in `memory`, or carried as `json` (serialised"
+        " and read back, as a second process would).",
     ),
     Term(
         "case",
         r"cases?",
-        "one way through a pause: `run` or `run_streamed`; `approve` or `reject`; compaction"
-        " `on` or `off`; the boundary `memory` or `json`. 2×2×2×2 = the *sixteen cases*.",
+        "one way through a pause: `run` or `run_streamed`; `approve` or `reject`; compaction `on`"
+        " or `off`; the boundary `memory` or `json`. 2×2×2×2 = the *sixteen cases*.",
     ),
     Term(
         "sweep",
         r"sweeps?",
         "the study's run of the sixteen cases on each of an SDK's releases (`make sweep`; each"
-        " page names the range), every request judged by the stand-in; its records are in"
-        " `data/`.",
+        " page names the range), every request judged by the stand-in; its records are in `data/`.",
     ),
     Term(
         "stage",
         r"stages?|round_trip|next_turn",
-        "a step of a case: `pause`, `round_trip` (the paused state kept or carried), `resume`"
-        " (the decision applied), `next_turn` (the user's next question).",
+        "a step of a case: `pause`, `round_trip` (the paused state kept or carried), `resume` (the"
+        " decision applied), `next_turn` (the user's next question).",
     ),
     Term(
         "invariant",
@@ -198,23 +195,23 @@ TERMS: tuple[Term, ...] = (
     Term(
         "workaround",
         r"workarounds?|defer_compaction_while_pending|deferCompactionWhilePending",
-        "`defer_compaction_while_pending(session)` (JavaScript: `deferCompactionWhilePending`"
-        " in `js/workaround.mjs`), this study's wrapper: it holds compaction back while a call"
-        " waits for its output, and *retires* (removes) a call whose output never came, so"
-        " compaction goes on; a late answer to a retired call is stored as text.",
+        "`defer_compaction_while_pending(session)` (JavaScript: `deferCompactionWhilePending` in"
+        " `js/workaround.mjs`), this study's wrapper: it holds compaction back while a call waits"
+        " for its output, and *retires* (removes) a call whose output never came, so compaction"
+        " goes on; a late answer to a retired call is stored as text.",
     ),
     Term(
         "hosted MCP approval request",
         r"hosted MCP(?: approval requests?)?",
-        "an approval the API asks for on behalf of a tool on an MCP (Model Context Protocol) server"
-        " the API itself calls.",
+        "an approval the API asks for on behalf of a tool on an MCP (Model Context Protocol)"
+        " server the API itself calls.",
     ),
     Term(
         "doctor",
         r"doctor",
-        "`python -m approval_compaction doctor`, this study's command for stored sessions:"
-        " `check` (your release, mode, trigger), `scan`, `repair --apply` (it backs up first),"
-        " `restore`, `items` (one session exported as JSON).",
+        "`python -m approval_compaction doctor`, this study's command for stored sessions: `check`"
+        " (your release, mode, trigger), `scan`, `repair --apply` (it backs up first), `restore`,"
+        " `items` (one session exported as JSON).",
     ),
     Term(
         "STORE",
@@ -226,8 +223,8 @@ TERMS: tuple[Term, ...] = (
         "diagnosis",
         r"diagnos[ie]s|stuck|unreadable",
         "the doctor's word on one stored session: *healthy*; *poisoned* (it holds an orphan"
-        " output); *stuck* (a call without its output that a later question follows); *pending*"
-        " (a call awaiting its decision); *unreadable*.",
+        " output); *stuck* (a call without its output that a later question follows); *pending* (a"
+        " call awaiting its decision); *unreadable*.",
     ),
     Term(
         "poisoned",
@@ -237,25 +234,24 @@ TERMS: tuple[Term, ...] = (
     Term(
         "liveness",
         r"liveness",
-        "whether a session can go on: later turns answered, compaction still running, the"
-        " history bounded, a late answer kept with its call.",
+        "whether a session can go on: later turns answered, compaction still running, the history"
+        " bounded, a late answer kept with its call.",
     ),
     Term(
         "situation",
         r"situations?|mcp_abandoned|mcp_resumed",
-        "a session state followed for later turns: *clean* (no approval waiting: the control); *poisoned* (it holds an"
-        " orphan output);"
-        " *abandoned* (an approval left unanswered; the user asks something else); *lost* (a"
-        " call whose output never came: the process running its tool died); *resumed* (an abandoned one answered late);"
-        " *mcp_abandoned*, *mcp_resumed* (the same for an approval the API asks for on behalf"
-        " of an MCP server's tool). Each"
-        " SDK's page runs those its SDK has.",
+        "a session state followed for later turns: *clean* (no approval waiting: the control);"
+        " *poisoned* (it holds an orphan output); *abandoned* (an approval left unanswered; the"
+        " user asks something else); *lost* (a call whose output never came: the process running"
+        " its tool died); *resumed* (an abandoned one answered late); *mcp_abandoned*,"
+        " *mcp_resumed* (the same for an approval the API asks for on behalf of an MCP server's"
+        " tool). Each SDK's page runs those its SDK has.",
     ),
     Term(
         "stops compacting",
         r"stops? compacting",
-        "compaction does not run again while the session holds what stops it, so the history"
-        " grows with every turn; else it *keeps compacting*.",
+        "compaction does not run again while the session holds what stops it, so the history grows"
+        " with every turn; else it *keeps compacting*.",
     ),
     Term(
         "pinned release",
@@ -271,10 +267,10 @@ TERMS: tuple[Term, ...] = (
     Term(
         "verdict",
         r"verdicts?",
-        "a release's status: *affected* (a case breaks an invariant); *never compacts*;"
-        " *pending call fixed, liveness bugs left* (no case breaks one, but some situation fails"
-        " a liveness check in later turns); *pending call kept, liveness bugs left* (the same, for an SDK that never"
-        " lost the call); else *not affected*.",
+        "a release's status: *affected* (a case breaks an invariant); *never compacts*; *pending"
+        " call fixed, liveness bugs left* (no case breaks one, but some situation fails a liveness"
+        " check in later turns); *pending call kept, liveness bugs left* (the same, for an SDK that"
+        " never lost the call); else *not affected*.",
     ),
     Term(
         "pause position",
