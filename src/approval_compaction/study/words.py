@@ -29,6 +29,11 @@ StateBoundary = Literal["json", "memory"]
 # shell, apply_patch or computer tool), as a driver's plan and the doctor's exports name it.
 ToolKind = Literal["function", "mcp", "shell", "apply_patch", "computer"]
 Boundary = Literal["memory", "json", "process"]
+# The liveness situations, by name: the Python SDK's driver builds each as steps, another SDK's
+# driver runs those its SDK can express.
+Situation = Literal[
+    "poisoned", "abandoned", "lost", "clean", "mcp_abandoned", "resumed", "mcp_resumed"
+]
 Ending = Literal["answer", "guardrail", "max_turns"]
 StoreWord = Literal["default", "true", "false"]  # ModelSettings(store=...): unset, True, False
 ResponseStore = bool | None  # the agent's ModelSettings.store; None: not set (the SDK's default)
@@ -55,6 +60,7 @@ STUDY_FIRST: tuple[Mode, ...] = (STUDY_MODE, *(m for m in MODES if m != STUDY_MO
 STATE_BOUNDARIES: tuple[StateBoundary, ...] = get_args(StateBoundary)
 ENDINGS: tuple[Ending, ...] = get_args(Ending)
 KINDS: tuple[Kind, ...] = get_args(Kind)
+SITUATIONS: tuple[Situation, ...] = get_args(Situation)
 COMPACT_RULES: tuple[CompactRules, ...] = get_args(CompactRules)
 STORE_WORDS: tuple[StoreWord, ...] = get_args(StoreWord)
 STORE_SETTINGS: dict[StoreWord, ResponseStore] = {"default": None, "true": True, "false": False}
