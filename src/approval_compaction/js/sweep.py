@@ -24,9 +24,9 @@ from ..formats.progress import Progress
 from ..formats.records import write_records
 from ..lab import paths
 from ..lab.releases.driven import SweepRecord, record, unavailable
-from ..openai_agents.situations import SITUATIONS as PYTHON_SITUATIONS
 from ..study.capture import CaseRun
 from ..study.scenario import Case
+from ..study.words import SITUATIONS as PYTHON_SITUATIONS
 from .files import data_file
 from .harness import Plan, run_plans, run_situations
 from .packages import NpmError, package_folder, release_dates, releases

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ...analysis.liveness import LIVENESS_NAMES, LivenessRecord
-from ...openai_agents.situations import SITUATIONS
+from ...study.words import SITUATIONS
 from ..releases.bisect import release_range
 from ..releases.later_turns import LIVENESS_MODES
 from ..releases.versions import sort_versions

@@ -191,8 +191,8 @@ def situations(
     share nothing); on a release that lacks what they use, or cannot run the model's wiring,
     each one an error run naming what is missing."""
     from ...openai_agents.fork import fork_map
-    from ...openai_agents.situations import SITUATIONS
     from ...openai_agents.wiring import unavailable
+    from ...study.words import SITUATIONS
     from .later_turns import LIVENESS_MODES, run_situation, unjudged
 
     why = "release lacks " + ", ".join(missing) if missing else unavailable(model)

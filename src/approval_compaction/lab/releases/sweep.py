@@ -43,11 +43,10 @@ from ...analysis.matrix import MatrixRecord, records
 from ...formats.files import write_atomic
 from ...formats.progress import Progress
 from ...formats.records import read_records, write_records
-from ...openai_agents.situations import SITUATIONS
 from ...study.capture import LATER_TURNS, CaseRun
 from ...study.items import Item
 from ...study.scenario import Case, all_cases, select_cases
-from ...study.words import STUDY_MODE, Model
+from ...study.words import SITUATIONS, STUDY_MODE, Model
 from .. import paths
 from .environments import (
     Environment,
