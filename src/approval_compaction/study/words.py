@@ -34,6 +34,7 @@ Boundary = Literal["memory", "json", "process"]
 Situation = Literal[
     "poisoned", "abandoned", "lost", "clean", "mcp_abandoned", "resumed", "mcp_resumed"
 ]
+SITUATIONS: tuple[Situation, ...] = get_args(Situation)
 Ending = Literal["answer", "guardrail", "max_turns"]
 StoreWord = Literal["default", "true", "false"]  # ModelSettings(store=...): unset, True, False
 ResponseStore = bool | None  # the agent's ModelSettings.store; None: not set (the SDK's default)
@@ -60,7 +61,6 @@ STUDY_FIRST: tuple[Mode, ...] = (STUDY_MODE, *(m for m in MODES if m != STUDY_MO
 STATE_BOUNDARIES: tuple[StateBoundary, ...] = get_args(StateBoundary)
 ENDINGS: tuple[Ending, ...] = get_args(Ending)
 KINDS: tuple[Kind, ...] = get_args(Kind)
-SITUATIONS: tuple[Situation, ...] = get_args(Situation)
 COMPACT_RULES: tuple[CompactRules, ...] = get_args(CompactRules)
 STORE_WORDS: tuple[StoreWord, ...] = get_args(StoreWord)
 STORE_SETTINGS: dict[StoreWord, ResponseStore] = {"default": None, "true": True, "false": False}
