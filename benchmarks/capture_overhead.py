@@ -9,7 +9,7 @@ from __future__ import annotations
 import statistics
 import time
 
-from approval_compaction.study.harness import run_case
+from approval_compaction.openai_agents.harness import run_case
 from approval_compaction.study.scenario import all_cases
 
 ROUNDS = 5

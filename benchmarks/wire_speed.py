@@ -18,14 +18,14 @@ import os
 import statistics
 import time
 
-from approval_compaction.study.harness import run_case, run_case_async
-from approval_compaction.study.scenario import Case, all_cases
-from approval_compaction.study.wiring import (
+from approval_compaction.openai_agents.harness import run_case, run_case_async
+from approval_compaction.openai_agents.wiring import (
     Backend,
     remote_backend,
     responses_backend,
     scripted_backend,
 )
+from approval_compaction.study.scenario import Case, all_cases
 from approval_compaction.study.words import Mode
 from approval_compaction.wire.server import running
 from approval_compaction.wire.transport import http_library

@@ -26,7 +26,7 @@ from agents import Agent, RunConfig, Runner, SQLiteSession
 from agents.memory import OpenAIResponsesCompactionSession
 
 from approval_compaction import defer_compaction_while_pending
-from approval_compaction.study.model import ScriptedModel, assistant_message
+from approval_compaction.openai_agents.model import ScriptedModel, assistant_message
 
 SIZES = (10, 1_000, 10_000)
 TURNS = {10: 15, 1_000: 8, 10_000: 4}

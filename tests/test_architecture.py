@@ -50,8 +50,10 @@ SDK_FOLDER_LOADS = frozenset({"agents", "openai", "pandas", "numpy"})
 LOADS: dict[str, frozenset[str]] = {
     # the core
     "formats": frozenset(),
-    "study": frozenset({"agents", "openai"}),
+    "study": frozenset(),  # what every SDK's driver shares: no SDK
     "wire": frozenset({"openai"}),
+    # the Python SDK's folder (its driver): the lab and the doctor still import it directly
+    "openai_agents": frozenset({"agents", "openai"}),
     # each SDK as one folder (its driver, runs, findings, report): above the lab, which reaches
     # it only through its plugin registry
     "js": SDK_FOLDER_LOADS,
@@ -147,9 +149,9 @@ def test_architecture_the_probe_imports_only_what_a_release_environment_holds() 
         for name in (
             "approval_compaction.lab.releases.probe",
             "approval_compaction.lab.releases.later_turns",
-            "approval_compaction.study.fork",
-            "approval_compaction.study.harness",
-            "approval_compaction.study.wiring",
+            "approval_compaction.openai_agents.fork",
+            "approval_compaction.openai_agents.harness",
+            "approval_compaction.openai_agents.wiring",
         )
     )
     lab_tools = frozenset({"packaging", "uv", "hypothesis"})
@@ -318,7 +320,10 @@ def test_architecture_a_notebook_on_the_core_door_uses_only_core_names() -> None
 
 
 def test_architecture_the_import_check_sees_a_deep_import(tmp_path: Path) -> None:
-    cell = {"cell_type": "code", "source": ["from approval_compaction.study import driver\n"]}
+    cell = {
+        "cell_type": "code",
+        "source": ["from approval_compaction.openai_agents import driver\n"],
+    }
     path = tmp_path / "x.ipynb"
     path.write_text(json.dumps({"cells": [cell]}))
     (node,) = [n for t in _code_cells(path) for n in ast.walk(t) if isinstance(n, ast.ImportFrom)]

@@ -142,7 +142,7 @@ def test_cli_matrix_model_responses_records_what_the_user_saw(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     from approval_compaction.cli import MODELS
-    from approval_compaction.study.wiring import BACKENDS
+    from approval_compaction.openai_agents.wiring import BACKENDS
 
     assert list(MODELS) == list(BACKENDS)  # every model the CLI offers has its wiring
     case = "runner=run,decision=reject,state_boundary=json"

@@ -50,7 +50,7 @@ import json
 import shutil
 from approval_compaction.analysis.invariants import evaluate
 from approval_compaction.fix.workaround import defer_compaction_while_pending
-from approval_compaction.study.harness import run_matrix
+from approval_compaction.openai_agents.harness import run_matrix
 runs = run_matrix(wrap_session=defer_compaction_while_pending)
 print(json.dumps({r.case.label: [v.invariant for v in evaluate(r) if v.holds is False]
                   for r in runs}))

@@ -21,8 +21,8 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     # the scenario and its runner
     ".study.scenario": ("Case", "select_cases"),
     ".study.capture": ("sdk_version",),
-    ".study.harness": ("run_case", "run_matrix"),
-    ".study.wiring": ("backend_for",),
+    ".openai_agents.harness": ("run_case", "run_matrix"),
+    ".openai_agents.wiring": ("backend_for",),
     # judging the runs
     ".analysis.matrix": ("records",),
     ".analysis.table": ("pivot", "to_frame"),

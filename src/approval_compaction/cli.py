@@ -52,10 +52,10 @@ def _lazy(module: str, function: str = "command") -> Handler:
 def _matrix(args: argparse.Namespace) -> int:
     from .analysis.matrix import matrix_text, records
     from .formats.files import write_or_print
-    from .study.driver import SessionWrapper
-    from .study.harness import run_matrix
+    from .openai_agents.driver import SessionWrapper
+    from .openai_agents.harness import run_matrix
+    from .openai_agents.wiring import backend_for
     from .study.scenario import select_cases
-    from .study.wiring import backend_for
     from .study.words import STORE_SETTINGS
 
     cases = select_cases(args.case)  # a bad filter fails before anything runs

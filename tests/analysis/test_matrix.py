@@ -9,7 +9,7 @@ import pytest
 
 from approval_compaction.analysis.matrix import records
 from approval_compaction.analysis.table import seed_table, to_frame
-from approval_compaction.study.harness import run_matrix
+from approval_compaction.openai_agents.harness import run_matrix
 from approval_compaction.study.scenario import all_cases
 
 
@@ -84,7 +84,7 @@ def test_matrix_scripted_next_turn_compacts_the_orphan_away_so_liveness_holds() 
     turns compact and stay bounded from a paired store."""
     from approval_compaction.analysis.liveness import case_liveness
     from approval_compaction.analysis.pairing import orphan_outputs
-    from approval_compaction.study.harness import run_case
+    from approval_compaction.openai_agents.harness import run_case
     from approval_compaction.study.scenario import Case
 
     run = run_case(Case(compaction="on"), later=3)

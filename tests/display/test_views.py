@@ -20,8 +20,8 @@ from approval_compaction.display.views import (
     state_items_table,
     stored_before,
 )
+from approval_compaction.openai_agents.harness import run_case
 from approval_compaction.study.capture import STAGES, CaseRun, Stage
-from approval_compaction.study.harness import run_case
 from approval_compaction.study.scenario import Case
 
 Item = dict[str, Any]

@@ -99,8 +99,8 @@ def test_a_refused_pause_then_later_turns_leaves_a_stuck_store(model: str) -> No
     compacted, which the stand-in does not, and the store looked pending."""
     from approval_compaction.doctor.check import after_prior
     from approval_compaction.doctor.verdict import STUCK, judge
-    from approval_compaction.study.driver import Continue, Setup, converse
-    from approval_compaction.study.situations import later
+    from approval_compaction.openai_agents.driver import Continue, Setup, converse
+    from approval_compaction.openai_agents.situations import later
 
     cfg = check_config(trigger="always")
     setup = Setup("auto", "always", go_on=True, model=model)  # type: ignore[arg-type]
@@ -195,7 +195,7 @@ def test_check_later_counts_an_abandoned_mcp_request_as_stuck_on_the_newest_rele
     from approval_compaction.doctor.check import check_liveness, liveness_answer
     from approval_compaction.lab.mechanism.catalogue import NEWEST
     from approval_compaction.lab.releases import environments
-    from approval_compaction.study.worker import Worker
+    from approval_compaction.openai_agents.worker import Worker
 
     env = needs.release(NEWEST)
     cfg = check_config(mode="input", trigger="always", decision="abandon", tool="mcp")

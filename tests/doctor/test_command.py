@@ -95,7 +95,7 @@ def test_every_form_names_an_abandoned_mcp_request(
     """A real run's store with a hosted MCP approval nobody decided: ``doctor scan`` calls it
     stuck and names the request, the in-database scan lists it, the dry run rewrites the
     request, and ``--apply`` then ``restore`` undo each other."""
-    from approval_compaction.study.harness import MCP_REQUEST, MCP_REQUEST_ID
+    from approval_compaction.openai_agents.harness import MCP_REQUEST, MCP_REQUEST_ID
 
     from .test_stuck import abandoned_mcp_store
 

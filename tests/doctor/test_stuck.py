@@ -15,15 +15,15 @@ from approval_compaction.doctor.repair import PREFIX, apply, dry_run
 from approval_compaction.doctor.restore import restore
 from approval_compaction.doctor.scan import scan_store
 from approval_compaction.doctor.verdict import STUCK
-from approval_compaction.study.driver import Ask, Continue, Setup, converse
-from approval_compaction.study.harness import (
+from approval_compaction.openai_agents.driver import Ask, Continue, Setup, converse
+from approval_compaction.openai_agents.harness import (
     MCP_REQUEST,
     MCP_REQUEST_ID,
     PENDING_CALL,
     PENDING_CALL_ID,
 )
-from approval_compaction.study.situations import later
-from approval_compaction.study.worker import Worker
+from approval_compaction.openai_agents.situations import later
+from approval_compaction.openai_agents.worker import Worker
 
 TURNS = 3
 

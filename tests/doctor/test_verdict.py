@@ -19,7 +19,7 @@ from approval_compaction.doctor.verdict import (
     judge,
     stuck_note,
 )
-from approval_compaction.study.harness import run_case
+from approval_compaction.openai_agents.harness import run_case
 from approval_compaction.study.scenario import select_cases
 
 CALL = {"type": "function_call", "call_id": "c1", "name": "t", "arguments": "{}"}

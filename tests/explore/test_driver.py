@@ -69,7 +69,14 @@ def test_study_steps_of_a_keep_and_of_a_decide_of_the_kept_state() -> None:
     """A keep saves the state's JSON and lets the run go; a decide of the kept state restores
     it before it crosses its boundary."""
     from approval_compaction.lab.explore.driver import study_steps
-    from approval_compaction.study.driver import Cross, Decide, Keep, LoseOutput, Recall, Resume
+    from approval_compaction.openai_agents.driver import (
+        Cross,
+        Decide,
+        Keep,
+        LoseOutput,
+        Recall,
+        Resume,
+    )
 
     keep = study_steps(1, Step("keep"))
     assert [type(s) for s in keep[:2]] == [Keep, LoseOutput] and keep[-1].stage is not None

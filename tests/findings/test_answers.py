@@ -8,8 +8,8 @@ from factories import make_run
 from approval_compaction.fix.workaround import defer_compaction_while_pending
 from approval_compaction.lab.findings.answers import seen_sentence, variant_summary
 from approval_compaction.lab.findings.matrix import Failure, Seen
+from approval_compaction.openai_agents.harness import run_matrix
 from approval_compaction.study.capture import CaseRun
-from approval_compaction.study.harness import run_matrix
 from approval_compaction.study.scenario import all_cases, select_cases
 
 ALL = [make_run(case, result=case.decision) for case in all_cases()]

@@ -16,14 +16,14 @@ from approval_compaction.lab.findings.edge_cases import (
     edge_table,
     run_edge,
 )
-from approval_compaction.study.capture import Stage
-from approval_compaction.study.driver import Continue, SessionWrapper, Setup, converse
-from approval_compaction.study.harness import (
+from approval_compaction.openai_agents.driver import Continue, SessionWrapper, Setup, converse
+from approval_compaction.openai_agents.harness import (
     DEFAULT_SCRIPT,
     MCP_REQUEST,
     MCP_REQUEST_ID,
     PENDING_CALL_ID,
 )
+from approval_compaction.study.capture import Stage
 from approval_compaction.study.scenario import Case
 
 EDGE_IDS = [edge.name.replace(" ", "-").replace(",", "") for edge in EDGE_CASES]

@@ -10,7 +10,7 @@ from factories import matrix_record
 from approval_compaction.analysis.invariants import INVARIANTS
 from approval_compaction.formats.records import records_json
 from approval_compaction.lab.findings.load import Findings, api_errors, load_findings
-from approval_compaction.study.harness import run_matrix
+from approval_compaction.openai_agents.harness import run_matrix
 from approval_compaction.study.scenario import select_cases
 
 PINNED, NEWEST = "0.23.1", "0.24.0"
@@ -125,7 +125,7 @@ def test_load_a_folder_with_one_file_loads_what_it_has(tmp_path: Path) -> None:
 def test_load_api_errors_word_the_next_turn_as_the_api_does() -> None:
     """The rules' answer to the scripted next turn is what the SDK's client raised over HTTP."""
     from approval_compaction.lab.findings.outcomes import outcome_frame
-    from approval_compaction.study.wiring import responses_backend
+    from approval_compaction.openai_agents.wiring import responses_backend
 
     cases = select_cases("runner=run,decision=reject,state_boundary=json")
     errors = api_errors(run_matrix(cases))

@@ -18,9 +18,9 @@ from approval_compaction.lab.findings.matrix import (
     store_stories,
 )
 from approval_compaction.lab.releases.meeting import all_meetings
-from approval_compaction.study.harness import run_matrix
+from approval_compaction.openai_agents.harness import run_matrix
+from approval_compaction.openai_agents.wiring import responses_backend
 from approval_compaction.study.scenario import all_cases, select_cases
-from approval_compaction.study.wiring import responses_backend
 
 
 def records(broken: Any, requests: int = 1, **fields: Any) -> list[MatrixRecord]:

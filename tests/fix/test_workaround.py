@@ -30,7 +30,7 @@ from approval_compaction.fix.workaround import (
     defer_compaction_while_pending,
     open_groups,
 )
-from approval_compaction.study.harness import run_sync
+from approval_compaction.openai_agents.harness import run_sync
 
 ROOT = paths.ROOT
 USER = {"role": "user", "content": "q"}
@@ -452,7 +452,7 @@ def test_workaround_keeps_a_late_resume_paired_through_the_sdk(mode: str) -> Non
     unpaired, the tool runs once and its result is stored as text (on the pinned release alone,
     in ``input`` mode, the late output is stored without its call)."""
     from approval_compaction.analysis.pairing import find_unpaired
-    from approval_compaction.study.driver import (
+    from approval_compaction.openai_agents.driver import (
         Ask,
         Continue,
         Decide,
@@ -462,7 +462,7 @@ def test_workaround_keeps_a_late_resume_paired_through_the_sdk(mode: str) -> Non
         Setup,
         converse,
     )
-    from approval_compaction.study.harness import FINISHED, PENDING_CALL, QUESTIONS
+    from approval_compaction.openai_agents.harness import FINISHED, PENDING_CALL, QUESTIONS
 
     pause = Ask(QUESTIONS[0], (PENDING_CALL,), stage="pause")
     steps = [pause, Keep(), Continue(2), Recall(), Decide(), Resume((FINISHED,)), Continue(2)]
@@ -550,8 +550,8 @@ def test_an_abandoned_mcp_request_is_never_sent_to_the_model_with_the_workaround
 
 def mcp_request_sent(mode: str, wrap: Any, worker: Any = None) -> list[bool]:
     """Whether each of three later turns of ``mcp_abandoned`` sent the request to the model."""
-    from approval_compaction.study.driver import converse
-    from approval_compaction.study.situations import (
+    from approval_compaction.openai_agents.driver import converse
+    from approval_compaction.openai_agents.situations import (
         MCP_REQUEST_ID,
         later,
         situation_setup,
@@ -602,7 +602,7 @@ def in_release(version: str, mode: str) -> tuple[list[bool], list[bool]]:
     import needs
 
     from approval_compaction.lab.releases import environments
-    from approval_compaction.study.worker import Worker
+    from approval_compaction.openai_agents.worker import Worker
 
     env = needs.release(version)
     with Worker(str(env.python), environments.isolated_environ()) as worker:

@@ -17,8 +17,8 @@ from approval_compaction.lab.releases.comparison import (
     stage_summaries,
 )
 from approval_compaction.lab.share.results import write_matrix
+from approval_compaction.openai_agents.harness import run_matrix
 from approval_compaction.study.capture import CaseRun
-from approval_compaction.study.harness import run_matrix
 from approval_compaction.study.scenario import CaseValueError, select_cases
 
 CASES = "runner=run,state_boundary=json,decision=reject"

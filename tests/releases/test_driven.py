@@ -21,7 +21,7 @@ from approval_compaction.lab.releases.driven import (
     uv_driven,
 )
 from approval_compaction.lab.releases.environments import Environment, JUnitCase
-from approval_compaction.study.harness import run_matrix
+from approval_compaction.openai_agents.harness import run_matrix
 from approval_compaction.study.scenario import Case
 
 

@@ -39,8 +39,8 @@ from approval_compaction.lab.releases.later_turns import (
     situation_lacks,
     unjudged,
 )
+from approval_compaction.openai_agents.worker import Worker
 from approval_compaction.study.scenario import Case
-from approval_compaction.study.worker import Worker
 
 TURNS = 4
 NEWEST = "0.24.0"
@@ -121,8 +121,8 @@ def test_liveness_scripted_model_is_reachable_by_name_and_predicts_the_refusal()
 
 def test_liveness_workaround_retires_only_a_call_the_model_no_longer_sees() -> None:
     """The retired call was in no model input after the user moved on (the SDK dropped it)."""
-    from approval_compaction.study.driver import converse
-    from approval_compaction.study.situations import later, situation_setup, situation_steps
+    from approval_compaction.openai_agents.driver import converse
+    from approval_compaction.openai_agents.situations import later, situation_setup, situation_steps
 
     setup = situation_setup("abandoned", "input", wrap=defer_compaction_while_pending)
     transcript = converse(setup, [*situation_steps("abandoned"), *later(2)])
@@ -230,8 +230,8 @@ def test_liveness_newest_release_waits_for_an_abandoned_mcp_request_for_good() -
     sends the request in every later model input; a late resume that answers it stores nothing
     unpaired, and while it waits its request is sent without its response (judged both ways; no
     public source gives the API's rule for it)."""
-    from approval_compaction.study.driver import converse
-    from approval_compaction.study.situations import (
+    from approval_compaction.openai_agents.driver import converse
+    from approval_compaction.openai_agents.situations import (
         MCP_REQUEST_ID,
         later,
         situation_setup,

@@ -222,7 +222,7 @@ def test_sweep_pinned_release_matches_the_matrix_on_the_installed_sdk(
 ) -> None:
     """The sweep's environment for the pinned release judges every case as the matrix does."""
     from approval_compaction.analysis.matrix import records
-    from approval_compaction.study.harness import run_matrix
+    from approval_compaction.openai_agents.harness import run_matrix
 
     assert sdk_version() == PINNED
     here = [

@@ -21,7 +21,7 @@ from approval_compaction.lab.share.reading import (
     undefined_terms,
     words_before_table,
 )
-from approval_compaction.study.situations import SITUATIONS
+from approval_compaction.study.words import SITUATIONS
 
 NOTEBOOKS = sorted((paths.ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb"))
 

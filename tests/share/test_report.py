@@ -33,8 +33,8 @@ from approval_compaction.lab.share.report import (
     write_report,
 )
 from approval_compaction.lab.share.snippet import one_line
+from approval_compaction.openai_agents.harness import run_matrix
 from approval_compaction.study.capture import CaseRun
-from approval_compaction.study.harness import run_matrix
 from approval_compaction.study.scenario import select_cases
 
 
@@ -60,7 +60,7 @@ def full_path(
 ) -> Path:
     """The full-matrix report, written with its heatmap to a temporary folder, with everything
     the ``report`` command adds (the cases over HTTP, the sweep's severities, the fix release)."""
-    from approval_compaction.study.wiring import responses_backend
+    from approval_compaction.openai_agents.wiring import responses_backend
 
     output = tmp_path_factory.mktemp("full") / "report.md"
     wire = run_matrix(backend=responses_backend)
@@ -251,7 +251,7 @@ def test_report_reproduces_in_one_line_with_the_test_it_carries(full: str) -> No
 def test_report_opens_with_the_api_error_the_user_meets(full: str) -> None:
     """The bug's description opens with the error texts, verbatim: the message the SDK's own
     model raised over HTTP is among them, before anything else is said."""
-    from approval_compaction.study.wiring import responses_backend
+    from approval_compaction.openai_agents.wiring import responses_backend
 
     observed = outcome_frame(run_matrix(select_cases("compaction=on"), backend=responses_backend))
     messages = {m.split(" - ", 1)[1] for m in observed["message"]}
@@ -398,7 +398,7 @@ def test_report_explains_every_invariant_by_its_one_meaning(full: str) -> None:
 
 
 def test_report_shows_what_the_user_sees_over_the_wire(committed: Findings) -> None:
-    from approval_compaction.study.wiring import responses_backend
+    from approval_compaction.openai_agents.wiring import responses_backend
 
     spec = "runner=run,decision=approve,state_boundary=json"
     cases = select_cases(spec)

@@ -174,9 +174,9 @@ def test_committed_snippet_scopes_the_fix_and_names_the_liveness_comment(
 def test_committed_snippet_quotes_the_error_the_user_meets() -> None:
     """The quoted message is the one the SDK's client raises over HTTP on the pinned release."""
     from approval_compaction.lab.findings.outcomes import outcome_frame
-    from approval_compaction.study.harness import run_matrix
+    from approval_compaction.openai_agents.harness import run_matrix
+    from approval_compaction.openai_agents.wiring import responses_backend
     from approval_compaction.study.scenario import select_cases
-    from approval_compaction.study.wiring import responses_backend
 
     cases = select_cases("runner=run,decision=approve,compaction=on,state_boundary=json")
     message = outcome_frame(run_matrix(cases, backend=responses_backend))["message"].iloc[0]

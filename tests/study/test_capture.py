@@ -8,6 +8,7 @@ from dataclasses import asdict, replace
 
 import pytest
 
+from approval_compaction.openai_agents.harness import run_case
 from approval_compaction.study.capture import (
     STAGES,
     CaseRun,
@@ -17,7 +18,6 @@ from approval_compaction.study.capture import (
     runs_json,
     sdk_version,
 )
-from approval_compaction.study.harness import run_case
 from approval_compaction.study.scenario import Case
 
 USER = {"role": "user", "content": "q"}

@@ -10,8 +10,8 @@ import pytest
 from openai.types.responses import ResponseFunctionToolCall, ResponseOutputItem
 from pydantic import TypeAdapter
 
+from approval_compaction.openai_agents.model import assistant_message, function_call
 from approval_compaction.study.items import to_item, to_items
-from approval_compaction.study.model import assistant_message, function_call
 
 
 def sdk(item: dict[str, Any]) -> Any:

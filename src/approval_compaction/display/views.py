@@ -11,8 +11,7 @@ import pandas as pd
 from ..analysis.pairing import open_calls, orphan_outputs
 from ..sdks import Words, words
 from ..study.capture import STAGES, CaseRun, StageName, pending_ids
-from ..study.items import Item
-from ..study.state import unwrap
+from ..study.items import Item, unwrap
 from .frames import diff_frame, items_frame
 
 # How a run of openai-agents (the core's SDK) names its hook and model in a title: the scripted

@@ -35,8 +35,7 @@ from ..analysis.pairing import item_key, orphan_outputs
 from ..errors import InvestigationError
 from ..formats.progress import Progress
 from ..formats.records import RecordsError, read_json
-from ..study.capture import Stage
-from ..study.driver import (
+from ..openai_agents.driver import (
     Ask,
     Continue,
     Cross,
@@ -49,9 +48,17 @@ from ..study.driver import (
     branches,
     converse,
 )
-from ..study.harness import FINISHED, MCP_REQUEST, NEXT_ANSWER, PENDING_CALL, PENDING_CALL_ID
+from ..openai_agents.harness import (
+    FINISHED,
+    MCP_REQUEST,
+    NEXT_ANSWER,
+    PENDING_CALL,
+    PENDING_CALL_ID,
+)
+from ..openai_agents.situations import later as liveness_later
+from ..openai_agents.worker import Worker
+from ..study.capture import Stage
 from ..study.items import Item
-from ..study.situations import later as liveness_later
 from ..study.words import (
     DECISIONS,
     MODES,
@@ -63,7 +70,6 @@ from ..study.words import (
     Model,
     ResponseStore,
 )
-from ..study.worker import Worker
 from .verdict import judge
 
 DEFAULT_TURNS = 24

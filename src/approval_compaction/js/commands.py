@@ -261,7 +261,7 @@ def python_stall(turns: tuple[int, int] | None = None) -> list[Any]:
     from ..lab.releases import environments
     from ..lab.releases.later_turns import run_situation
     from ..lab.releases.versions import PACKAGE as PYTHON_PACKAGE
-    from ..study.worker import Worker
+    from ..openai_agents.worker import Worker
     from .stall import ALWAYS_TURNS, DEFAULT_TURNS, SITUATION, STALL_MODES, stall_record
 
     always, default = turns or (ALWAYS_TURNS, DEFAULT_TURNS)

@@ -39,7 +39,7 @@ const LATER = (n) => `later question ${n}`;
 const BETWEEN = (n) => `question ${n} while the approval waits`;
 const MCP_SERVER = 'synthetic-mcp'; // the Python study's hosted MCP server label
 // The liveness situations: what each leaves behind before its later turns (the Python study's
-// study/situations.py SITUATIONS, those the JS SDK can express).
+// study/words.py SITUATIONS, those the JS SDK can express).
 const SITUATIONS = ['abandoned', 'lost', 'clean', 'mcp_abandoned', 'resumed', 'mcp_resumed'];
 const HOSTED = ['mcp_abandoned', 'mcp_resumed'];
 const LATE = ['resumed', 'mcp_resumed'];

@@ -26,7 +26,7 @@ from ..lab import paths
 from ..lab.releases.driven import SweepRecord, record, unavailable
 from ..study.capture import CaseRun
 from ..study.scenario import Case
-from ..study.situations import SITUATIONS as PYTHON_SITUATIONS
+from ..study.words import SITUATIONS as PYTHON_SITUATIONS
 from .files import data_file
 from .harness import Plan, run_plans, run_situations
 from .packages import NpmError, package_folder, release_dates, releases

@@ -57,8 +57,8 @@ def _liveness(lazy: Lazy) -> Handler:
 
 def _data(args: argparse.Namespace) -> int:
     from ..formats.progress import Progress
-    from ..study.harness import run_matrix
-    from ..study.wiring import responses_backend
+    from ..openai_agents.harness import run_matrix
+    from ..openai_agents.wiring import responses_backend
     from .releases.sweep import write_pinned_meetings
     from .share.results import write_matrix
 
@@ -126,9 +126,9 @@ def _render(args: argparse.Namespace) -> int:
 
 def _report(args: argparse.Namespace) -> int:
     from ..formats.markdown import github_length
-    from ..study.harness import run_matrix
+    from ..openai_agents.harness import run_matrix
+    from ..openai_agents.wiring import responses_backend
     from ..study.scenario import select_cases
-    from ..study.wiring import responses_backend
     from .findings.load import load_findings
     from .share.comment import check_output
     from .share.report import attach_hint, build_report, write_report

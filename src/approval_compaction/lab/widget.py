@@ -35,11 +35,11 @@ from ..analysis.invariants import evaluate
 from ..display.frames import highlight
 from ..display.views import compaction_table, sent_table, stage_diff, stage_summary, stage_table
 from ..errors import InvestigationError
+from ..openai_agents.driver import SessionWrapper
+from ..openai_agents.harness import run_case
+from ..openai_agents.wiring import BACKENDS, Backend
 from ..study.capture import STAGES, CaseRun, StageName
-from ..study.driver import SessionWrapper
-from ..study.harness import run_case
 from ..study.scenario import CHOICES, Case
-from ..study.wiring import BACKENDS, Backend
 from ..study.words import Model
 
 NO_WORKAROUND = "none"

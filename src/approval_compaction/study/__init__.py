@@ -1,11 +1,9 @@
-"""Study: run conversations through the SDK's public API; capture what each stage stored and sent.
+"""Study: what every SDK's driver shares, run by any of them and read by the analysis.
 
-The shared words (``words``), the scenario's cases (``scenario``), the steps of a conversation
-and the one driver that takes them (``driver``), with the agent's tools (``tools``), the model
-wiring (``wiring``: the scripted model and its compaction client, or the SDK's own over HTTP)
-and the worker process of the process boundary (``worker``); our scripted model (``model``),
-the RunState JSON boundary (``state``), the sixteen cases as conversations (``harness``), the
-liveness situations (``situations``) and the plain records they leave behind (``items``,
-``capture``). Nothing here
-imports pandas or matplotlib, so a release's probe can run it with only the SDK installed.
+The typed words (``words``: the settings, kinds and situations, and the study's compaction
+mode), the scenario's cases (``scenario``), the plain records a run leaves behind (``items``,
+``capture``), an SDK's moves for the state-space search as data (``moves``) and the process
+boundary a driver crosses (``worker``: one process answering a JSON line per request, and a
+driver script run once). Each SDK's driver is in its own folder; nothing here imports one, nor
+pandas or matplotlib.
 """

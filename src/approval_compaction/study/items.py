@@ -37,6 +37,15 @@ def to_items(values: str | Iterable[Any] | None) -> list[Item]:
     return [to_item(value) for value in values]
 
 
+def unwrap(entry: Item) -> tuple[str, Item]:
+    """A serialised run item (``{"type": ..., "raw_item": ...}``, as a paused run's saved state
+    keeps it) as (run item type, API item); plain input items pass through."""
+    raw = entry.get("raw_item")
+    if isinstance(raw, dict):
+        return str(entry.get("type", "")), raw
+    return "", entry
+
+
 def _json_fallback(value: Any) -> Any:
     if hasattr(value, "model_dump"):
         return value.model_dump(exclude_unset=True, mode="json")

@@ -29,6 +29,12 @@ StateBoundary = Literal["json", "memory"]
 # shell, apply_patch or computer tool), as a driver's plan and the doctor's exports name it.
 ToolKind = Literal["function", "mcp", "shell", "apply_patch", "computer"]
 Boundary = Literal["memory", "json", "process"]
+# The liveness situations, by name: the Python SDK's driver builds each as steps, another SDK's
+# driver runs those its SDK can express.
+Situation = Literal[
+    "poisoned", "abandoned", "lost", "clean", "mcp_abandoned", "resumed", "mcp_resumed"
+]
+SITUATIONS: tuple[Situation, ...] = get_args(Situation)
 Ending = Literal["answer", "guardrail", "max_turns"]
 StoreWord = Literal["default", "true", "false"]  # ModelSettings(store=...): unset, True, False
 ResponseStore = bool | None  # the agent's ModelSettings.store; None: not set (the SDK's default)

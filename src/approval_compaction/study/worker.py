@@ -1,12 +1,11 @@
 """Worker: the process boundary, a fresh interpreter given only a paused state's JSON and a store.
 
-``Worker`` starts ``python -m approval_compaction.study.worker_main`` (the process's side) and
-sends it one request per line, each answered by one line, both JSON: a conversation's ``Setup``,
-the store file's path, the paused state's JSON and the one kept aside, the counters and the steps
-go in; their ``Transcript``, the counters, the approved tools' runs and the state kept aside come
-back. The driver sends it the steps after a ``process`` boundary; a whole conversation goes the
-same way when it must run on another release (the worker started with that release's
-interpreter). One ``Worker`` serves many requests, so a search pays the start-up once.
+``Worker`` starts a driver's process side (a program that answers one JSON line per request, in
+a release's interpreter, say) and sends it one request per line, each answered by one line: the
+Python driver's (its ``worker.Worker``) takes a conversation's ``Setup``, the store file's path,
+the paused state's JSON and the steps, and gives back their ``Transcript``. The driver sends it
+the steps after a ``process`` boundary; a whole conversation goes the same way when it must run
+on another release. One ``Worker`` serves many requests, so a search pays the start-up once.
 
 Another SDK's driver script, run by its release's interpreter, crosses the same boundary:
 ``script_environ`` is what that interpreter is given of this process's variables, and
@@ -20,15 +19,13 @@ import json
 import os
 import select
 import subprocess
-import sys
 from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from ..errors import InvestigationError
 
-MODULE = "approval_compaction.study.worker_main"
 TIMEOUT_SECONDS = 600
 
 
@@ -37,21 +34,18 @@ class WorkerError(InvestigationError):
 
 
 class Worker:
-    """One worker process, started on first use with ``python`` (a release's, say) and
-    ``environ`` (None: this process's), and reused until ``close``. ``command`` (with ``cwd``)
-    starts another program that answers the same way, one JSON line per request: a driver in
-    the SDK's own runtime taking a searched conversation's steps."""
+    """One worker process, started on first use with ``command`` (in ``cwd``) and ``environ``
+    (None: this process's), and reused until ``close``: a program that answers one JSON line per
+    request, a driver in the SDK's own runtime (a release's interpreter, say) taking a
+    conversation's steps."""
 
     def __init__(
         self,
-        python: str = sys.executable,
+        command: Sequence[str],
         environ: Mapping[str, str] | None = None,
-        command: Sequence[str] = (),
         cwd: str | None = None,
     ) -> None:
-        self.python, self.environ = python, environ
-        self.command = list(command) or [python, "-m", MODULE]
-        self.cwd = cwd
+        self.command, self.environ, self.cwd = list(command), environ, cwd
         self.proc: subprocess.Popen[str] | None = None
 
     def ask(self, request: dict[str, Any], timeout: float = TIMEOUT_SECONDS) -> dict[str, Any]:
@@ -86,7 +80,7 @@ class Worker:
             self.proc.wait(timeout=30)
         self.proc = None
 
-    def __enter__(self) -> Worker:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

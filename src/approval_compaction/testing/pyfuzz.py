@@ -353,9 +353,9 @@ def _sqlite_rows(path: Path, session_id: str) -> list[Item]:
 
 
 def _strict_model() -> Any:
+    from ..openai_agents.model import ScriptedModel, assistant_message, function_call
+    from ..openai_agents.tools import TOOL_NAME
     from ..study.items import to_items
-    from ..study.model import ScriptedModel, assistant_message, function_call
-    from ..study.tools import TOOL_NAME
     from ..wire.rules import RESPONSES, check_pairing
     from ..wire.transport import status_error
 
@@ -404,8 +404,8 @@ class _Conversation:
     asked: int = 0
 
     def __post_init__(self) -> None:
-        from ..study.tools import build_agent
-        from ..study.wiring import CompactionClient
+        from ..openai_agents.tools import build_agent
+        from ..openai_agents.wiring import CompactionClient
 
         self.model = _strict_model()
         self.client = CompactionClient(True, "faithful", self.model.chain)
@@ -470,7 +470,7 @@ class _Conversation:
         import openai
         from agents import RunConfig, Runner
 
-        from ..study import state as state_io
+        from ..openai_agents import state as state_io
 
         config = RunConfig(tracing_disabled=True)
         for attempt in (1, 2):

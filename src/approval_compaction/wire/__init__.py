@@ -4,6 +4,6 @@
 ``standin`` answers requests like the Responses API (framework-free); ``app`` serves it as a
 Starlette ASGI app; ``transport`` builds an ``AsyncOpenAI`` client on an in-process
 ``httpx.ASGITransport``; ``server`` runs the app on a real port with uvicorn (``python -m
-approval_compaction serve``). It imports nothing of the study: ``study.wiring`` puts a
-conversation on it.
+approval_compaction serve``). It imports nothing of the study nor of an SDK's folder: a driver
+puts a conversation on it (the Python SDK's through its ``wiring``).
 """

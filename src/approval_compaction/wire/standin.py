@@ -488,8 +488,8 @@ def compacted_output(
     item (an ``id``, typed ``message``, ``status: completed``, its text as ``input_text``
     parts), then one encrypted item.
     The one shape both compaction stand-ins answer with (this one over HTTP, and the scripted
-    model's ``study.wiring.CompactionClient``), and the one the doctor's and the workaround's
-    dead-item rule reads (``analysis.pairing``). Not modelled: the SDK's
+    model's compaction client), and the one the doctor's and the workaround's dead-item rule
+    reads (``analysis.pairing``). Not modelled: the SDK's
     ``_strip_orphaned_assistant_ids`` says some models (gpt-5.4) also keep assistant messages."""
     if shape != KEEPS_USERS:
         return [summary]

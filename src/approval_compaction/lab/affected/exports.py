@@ -17,7 +17,7 @@ the runner handed the SDK's model class, and the ``input`` the SDK's own convert
 An SDK's folder runs its own (its plugin's ``exports``: the pinned release and the newest the
 project knows, through its one driver); Python on the pinned ``openai-agents`` (this
 environment) and the newest (its release environment), through the study's driver
-(``study.driver``). A kind a release cannot pause on is recorded with the reason
+(``openai_agents.driver``). A kind a release cannot pause on is recorded with the reason
 (``not_applicable``), found by looking for the feature.
 ``python -m approval_compaction doctor exports`` (``make doctor-exports``) writes them.
 """
@@ -35,8 +35,7 @@ from typing import Any, Literal
 
 from ...analysis.pairing import item_key
 from ...formats.files import write_all_atomic
-from ...study.capture import Stage
-from ...study.driver import (
+from ...openai_agents.driver import (
     Ask,
     Cross,
     Decide,
@@ -47,10 +46,11 @@ from ...study.driver import (
     Trigger,
     converse,
 )
-from ...study.harness import FINISHED, MCP_REQUEST, NEXT_ANSWER, PENDING_CALL, QUESTIONS
+from ...openai_agents.harness import FINISHED, MCP_REQUEST, NEXT_ANSWER, PENDING_CALL, QUESTIONS
+from ...openai_agents.worker import Worker
+from ...study.capture import Stage
 from ...study.items import Item
 from ...study.words import PINNED, TOOL_KINDS, Decision, Kind, Mode, ToolKind
-from ...study.worker import Worker
 from ...wire.rules import COMPACT
 from ...wire.standin import apply_patch_call, shell_call
 from .. import paths

@@ -18,7 +18,7 @@ from pathlib import Path
 from ...doctor import repair
 from ...doctor.scan import reports
 from ...doctor.stores import opened
-from ...study.driver import (
+from ...openai_agents.driver import (
     Ask,
     Continue,
     Decide,
@@ -30,7 +30,7 @@ from ...study.driver import (
     Turn,
     run_sync,
 )
-from ...study.harness import PENDING_CALL, QUESTIONS
+from ...openai_agents.harness import PENDING_CALL, QUESTIONS
 from ...study.words import Mode
 
 ACCEPTED = "accepted"

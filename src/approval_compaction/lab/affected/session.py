@@ -24,8 +24,8 @@ from ...doctor.export import Export, judge_export, read_export
 from ...doctor.stores import opened
 from ...doctor.verdict import SessionReport, judge
 from ...errors import InvestigationError
-from ...study.driver import Ask, Setup, Transcript, converse, run_sync
-from ...study.harness import NEXT_ANSWER
+from ...openai_agents.driver import Ask, Setup, Transcript, converse, run_sync
+from ...openai_agents.harness import NEXT_ANSWER
 from ...study.items import Item
 from ...study.words import Mode
 from ..plugins import plugin

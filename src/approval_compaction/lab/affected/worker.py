@@ -17,9 +17,9 @@ from pathlib import Path
 
 from ...analysis.pairing import orphan_outputs
 from ...doctor.verdict import judge
-from ...study.driver import Ask, Decide, Resume, Setup, Step, converse
-from ...study.harness import FINISHED, NEXT_ANSWER, PENDING_CALL, QUESTIONS
-from ...study.worker import Worker
+from ...openai_agents.driver import Ask, Decide, Resume, Setup, Step, converse
+from ...openai_agents.harness import FINISHED, NEXT_ANSWER, PENDING_CALL, QUESTIONS
+from ...openai_agents.worker import Worker
 from ..releases.environments import isolated_environ
 
 

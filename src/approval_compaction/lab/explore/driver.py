@@ -31,8 +31,7 @@ from typing import cast
 from ...analysis.invariants import evaluate
 from ...analysis.liveness import judge_liveness, liveness_run
 from ...fix.workaround import defer_compaction_while_pending
-from ...study.capture import CaseRun, Sdk, Stage, StageName, sdk_version
-from ...study.driver import (
+from ...openai_agents.driver import (
     Ask,
     Continue,
     Cross,
@@ -45,11 +44,12 @@ from ...study.driver import (
     Setup,
     Turn,
 )
-from ...study.driver import Step as StudyStep
+from ...openai_agents.driver import Step as StudyStep
+from ...openai_agents.worker import Worker as Worker  # the explorer's worker is the driver's
+from ...study.capture import CaseRun, Sdk, Stage, StageName, sdk_version
 from ...study.items import Item, to_items
 from ...study.scenario import Case
 from ...study.words import Ending, Kind, Mode, Model
-from ...study.worker import Worker as Worker  # the explorer's worker is the study's
 from .. import paths
 from .conversation import CONTINUE_TURNS, TURNLESS, Judgement, Step, StepRecord
 from .kinds import call_id, call_item

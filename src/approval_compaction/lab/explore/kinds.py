@@ -1,6 +1,6 @@
 """Kinds: the tool kinds a scripted model reply can call, detected by feature in the release.
 
-A kind names one tool the explored agent carries (``study.tools`` makes them) and the output
+A kind names one tool the explored agent carries (``openai_agents.tools`` makes them) and the output
 item the model emits to call it. ``function`` and ``function_raises`` run without approval;
 every other kind asks a human first: a function tool with ``needs_approval=True`` (the original
 report's), a custom tool, a local shell tool, an apply_patch tool, and a hosted MCP server that
@@ -17,9 +17,9 @@ import dataclasses
 import importlib
 import inspect
 
+from ...openai_agents.model import function_call
+from ...openai_agents.tools import MCP_SERVER, TOOL_NAME
 from ...study.items import Item, to_item
-from ...study.model import function_call
-from ...study.tools import MCP_SERVER, TOOL_NAME
 from ...study.words import KINDS, Kind
 
 

@@ -12,12 +12,12 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ...analysis.invariants import evaluate
+from ...openai_agents.driver import SessionWrapper
+from ...openai_agents.harness import MCP_REQUEST, PENDING_CALL, PENDING_CALL_ID, Script, run_case
+from ...openai_agents.model import function_call
+from ...openai_agents.tools import TOOL_NAME
 from ...study.capture import CaseRun
-from ...study.driver import SessionWrapper
-from ...study.harness import MCP_REQUEST, PENDING_CALL, PENDING_CALL_ID, Script, run_case
-from ...study.model import function_call
 from ...study.scenario import Case
-from ...study.tools import TOOL_NAME
 
 if TYPE_CHECKING:  # pandas only for edge_table: the study runs in a bare release environment
     import pandas as pd

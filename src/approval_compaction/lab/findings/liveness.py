@@ -1,6 +1,6 @@
 """Liveness across releases: which releases keep a session compacting, per situation and mode.
 
-The sweep runs each liveness situation (``study.situations.SITUATIONS``: poisoned, abandoned,
+The sweep runs each liveness situation (``study.words.SITUATIONS``: poisoned, abandoned,
 lost, the clean control, an abandoned hosted MCP approval request, and the late resume of an
 abandoned approval or MCP request) on every release, in each compaction mode, continued N later
 turns with the hook always saying yes (``data/sweep-liveness.json``), on a model that answers as
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ...analysis.liveness import LIVENESS_NAMES, LivenessRecord
-from ...study.situations import SITUATIONS
+from ...study.words import SITUATIONS
 from ..releases.bisect import release_range
 from ..releases.later_turns import LIVENESS_MODES
 from ..releases.versions import sort_versions

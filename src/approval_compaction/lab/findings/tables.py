@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from ...study.situations import SITUATIONS
+from ...study.words import SITUATIONS
 from ...wire.rules import ApiError
 from ..releases.bisect import marked_ranges, release_range
 from ..releases.later_turns import LIVENESS_MODES

@@ -26,8 +26,7 @@ from typing import Any
 
 from ...analysis.liveness import LIVENESS_NAMES, LivenessRecord
 from ...formats.records import read_json
-from ...study.situations import SITUATIONS
-from ...study.words import AUTO_STORE_FALSE
+from ...study.words import AUTO_STORE_FALSE, SITUATIONS
 from .. import paths
 from ..releases.bisect import release_range
 from ..releases.driven import NEVER_COMPACTED, SweepRecord

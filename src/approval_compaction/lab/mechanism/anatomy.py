@@ -60,11 +60,11 @@ from ...analysis.pairing import orphan_outputs
 from ...doctor.verdict import judge
 from ...errors import InvestigationError
 from ...formats.records import read_json, write_json
-from ...study.driver import Ask, Decide, Resume, Setup, converse
-from ...study.harness import FINISHED, NEXT_ANSWER, PENDING_CALL, QUESTIONS
+from ...openai_agents.driver import Ask, Decide, Resume, Setup, converse
+from ...openai_agents.harness import FINISHED, NEXT_ANSWER, PENDING_CALL, QUESTIONS
+from ...openai_agents.worker import Worker
 from ...study.items import Item
 from ...study.scenario import Case, all_cases
-from ...study.worker import Worker
 from .. import paths
 from ..releases import environments
 from ..releases.patched import Patched, patch_from_text, site_packages, throwaway_environment

@@ -75,8 +75,10 @@ def scout() -> list[str]:
         before = set(sys.modules)
         try:
             sdk_api()
-            importlib.import_module("approval_compaction.study.harness")
-            importlib.import_module("approval_compaction.study.wiring").unavailable("responses")
+            importlib.import_module("approval_compaction.openai_agents.harness")
+            importlib.import_module("approval_compaction.openai_agents.wiring").unavailable(
+                "responses"
+            )
         except Exception:  # noqa: BLE001  # a release that does not import: nothing to preload
             pass
         found = [n for n in sys.modules if n not in before and not n.startswith(OWN)]
@@ -110,10 +112,10 @@ def run_steps(request: dict[str, Any], out: IO[str]) -> None:
         reason = " ".join(f"{type(exc).__name__}: {exc}".split())
         write(out, {"id": ident, "unavailable": f"{IMPORT_FAILED}{reason}"[:300]})
         return
-    from ...study.harness import DEFAULT_SCRIPT, Script, run_case
+    from ...openai_agents.harness import DEFAULT_SCRIPT, Script, run_case
+    from ...openai_agents.tools import build_agent
+    from ...openai_agents.wiring import BACKENDS, unavailable
     from ...study.scenario import Case
-    from ...study.tools import build_agent
-    from ...study.wiring import BACKENDS, unavailable
     from ...study.words import STUDY_MODE
 
     why = unavailable("responses")

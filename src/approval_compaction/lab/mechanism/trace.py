@@ -20,11 +20,11 @@ from dataclasses import dataclass, field, replace
 from types import CodeType, FrameType
 from typing import Any
 
+from ...openai_agents.harness import run_case_async
+from ...openai_agents.wiring import BACKENDS, unavailable
 from ...study.capture import STAGES, CaseRun, Stage, StageName
-from ...study.harness import run_case_async
 from ...study.items import Item
 from ...study.scenario import Case
-from ...study.wiring import BACKENDS, unavailable
 from ...study.words import Model
 from .catalogue import CATALOGUE, SESSION, Function
 from .source import code_of

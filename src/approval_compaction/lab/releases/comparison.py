@@ -18,8 +18,8 @@ import pandas as pd
 from ...display.views import stage_summary
 from ...fix.workaround import defer_compaction_while_pending
 from ...formats.records import read_json_list
+from ...openai_agents.harness import run_matrix
 from ...study.capture import CaseRun, StageName
-from ...study.harness import run_matrix
 from ...study.scenario import CaseValueError
 from ...study.words import STUDY_MODE
 from .. import paths

@@ -1,10 +1,11 @@
 """Later turns: each liveness situation, and each of the sixteen cases, continued for N turns.
 
-The steps come from ``study.situations``; the one driver takes them, here or in a release's own
-interpreter through a ``Worker``, and ``analysis.liveness`` judges the later turns. The runs
-answer as the Responses API does (``LIVENESS_MODEL``: the SDK's ``OpenAIResponsesModel`` over an
-in-process transport to the stand-in), so a turn the API would refuse raises as it does for a
-user; ``model="scripted"`` keeps the scripted model, which accepts an output without its call.
+The steps come from ``openai_agents.situations``; the one driver takes them, here or in a
+release's own interpreter through a ``Worker``, and ``analysis.liveness`` judges the later
+turns. The runs answer as the Responses API does (``LIVENESS_MODEL``: the SDK's
+``OpenAIResponsesModel`` over an in-process transport to the stand-in), so a turn the API would
+refuse raises as it does for a user; ``model="scripted"`` keeps the scripted model, which
+accepts an output without its call.
 The poisoned history is a real run of the installed release (the study's first case, its output
 stored alone), given to other releases as a store an affected release wrote. ``liveness_data``
 and ``command`` (``make liveness``) write ``data/liveness.json``: the installed and the newest
@@ -29,13 +30,10 @@ from ...analysis.pairing import orphan_outputs
 from ...fix.workaround import defer_compaction_while_pending as fix
 from ...formats.progress import Progress
 from ...formats.records import RecordsError, read_json, write_json
-from ...study.capture import sdk_version
-from ...study.harness import run_case
-from ...study.items import Item
-from ...study.scenario import Case, all_cases
-from ...study.situations import HOSTED_SITUATIONS as HOSTED
-from ...study.situations import RESUMED_SITUATIONS as LATE
-from ...study.situations import (
+from ...openai_agents.harness import run_case
+from ...openai_agents.situations import HOSTED_SITUATIONS as HOSTED
+from ...openai_agents.situations import RESUMED_SITUATIONS as LATE
+from ...openai_agents.situations import (
     SITUATIONS,
     case_continued,
     later,
@@ -43,8 +41,11 @@ from ...study.situations import (
     situation_setup,
     situation_steps,
 )
+from ...openai_agents.worker import Worker
+from ...study.capture import sdk_version
+from ...study.items import Item
+from ...study.scenario import Case, all_cases
 from ...study.words import STUDY_FIRST, Mode, Model, ResponseStore
-from ...study.worker import Worker
 
 SessionWrapper = Any
 
@@ -112,7 +113,7 @@ def _run(
     situation: bool = False,
 ) -> LivenessRun:
 
-    from ...study.wiring import unavailable
+    from ...openai_agents.wiring import unavailable
 
     why = "" if worker is not None else unavailable(setup.model)
     if why:

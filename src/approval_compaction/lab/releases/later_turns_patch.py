@@ -28,9 +28,8 @@ from typing import Any
 
 from ...analysis.liveness import LivenessRun, broken_runs
 from ...formats.records import read_json, write_json
-from ...study.situations import SITUATIONS
-from ...study.words import Model
-from ...study.worker import Worker
+from ...openai_agents.worker import Worker
+from ...study.words import SITUATIONS, Model
 from .. import paths
 from . import NEWEST, environments
 from .crosscheck import TOOLS, TOOLS_FOLDER, run_file

@@ -16,7 +16,7 @@ its rules (``faithful``).
 The scripted model's runs in the study's mode are continued for N later turns after the next
 one (``--later``, 10 by default; the hook always saying yes), which the liveness invariants
 judge. Given a poisoned history (``--situations FILE``, the stored history an affected release
-wrote), it also runs the liveness situations (``study.situations.SITUATIONS``) in every mode,
+wrote), it also runs the liveness situations (``study.words.SITUATIONS``) in every mode,
 each continued N turns, into ``liveness``: on the ``responses`` model by default, so a later
 turn the API would refuse raises as it does for a user (``--liveness-model scripted``: the
 scripted model, which accepts an output without its call).
@@ -190,9 +190,9 @@ def situations(
     JSON, shared between ``jobs`` forked copies of this process (0: one per core; the runs
     share nothing); on a release that lacks what they use, or cannot run the model's wiring,
     each one an error run naming what is missing."""
-    from ...study.fork import fork_map
-    from ...study.situations import SITUATIONS
-    from ...study.wiring import unavailable
+    from ...openai_agents.fork import fork_map
+    from ...openai_agents.wiring import unavailable
+    from ...study.words import SITUATIONS
     from .later_turns import LIVENESS_MODES, run_situation, unjudged
 
     why = "release lacks " + ", ".join(missing) if missing else unavailable(model)
@@ -254,8 +254,8 @@ def probe(
     runnable: list[Model] = [m for m in models if m == "scripted"]
     why = ""
     if not all(missing.values()):  # the harness only once the release is known to have it all
-        from ...study.harness import DEFAULT_SCRIPT, run_case
-        from ...study.wiring import BACKENDS, unavailable
+        from ...openai_agents.harness import DEFAULT_SCRIPT, run_case
+        from ...openai_agents.wiring import BACKENDS, unavailable
 
         why = unavailable("responses") if "responses" in models else ""
         runnable += [] if why or "responses" not in models else ["responses"]

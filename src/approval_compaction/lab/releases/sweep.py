@@ -46,8 +46,7 @@ from ...formats.records import read_records, write_records
 from ...study.capture import LATER_TURNS, CaseRun
 from ...study.items import Item
 from ...study.scenario import Case, all_cases, select_cases
-from ...study.situations import SITUATIONS
-from ...study.words import STUDY_MODE, Model
+from ...study.words import SITUATIONS, STUDY_MODE, Model
 from .. import paths
 from .environments import (
     Environment,

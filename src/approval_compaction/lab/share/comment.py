@@ -23,9 +23,9 @@ from pathlib import Path
 from ...errors import InvestigationError
 from ...formats.files import write_atomic
 from ...formats.markdown import GITHUB_LIMIT, github_length
-from ...study.harness import run_matrix
+from ...openai_agents.harness import run_matrix
+from ...openai_agents.wiring import responses_backend
 from ...study.scenario import FIELD_NAMES, Case, all_cases, select_cases
-from ...study.wiring import responses_backend
 from .. import paths
 from ..findings.load import load_findings
 from ..plugins import plugin, sharing

@@ -25,7 +25,7 @@ from ...analysis.liveness import LIVENESS
 from ...errors import InvestigationError
 from ...formats.files import write_atomic
 from ...formats.markdown import code, markdown_table
-from ...study.harness import PENDING_CALL_ID
+from ...openai_agents.harness import PENDING_CALL_ID
 from ...study.words import STORE_WORD
 from ...wire.rules import COMPACTION_OUTPUT, RULES, UNKNOWN
 from .. import paths

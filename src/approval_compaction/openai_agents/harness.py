@@ -25,7 +25,10 @@ from pathlib import Path
 from openai.types.responses.response_output_item import McpApprovalRequest
 
 from .. import paths
-from .capture import LATER_TURNS, CaseRun, Later, Stage, sdk_version
+from ..study.capture import LATER_TURNS, CaseRun, Later, Stage, sdk_version
+from ..study.items import to_item
+from ..study.scenario import Case, all_cases
+from ..study.words import STUDY_MODE, DecisionRule, Kind, Mode, ResponseStore
 from .driver import (
     NOTHING_PENDING,
     Ask,
@@ -44,12 +47,9 @@ from .driver import (
 )
 from .driver import later as later_steps
 from .fork import fork_map
-from .items import to_item
 from .model import assistant_message, function_call
-from .scenario import Case, all_cases
 from .tools import MCP_SERVER, TOOL_NAME
 from .wiring import Backend, scripted_backend
-from .words import STUDY_MODE, DecisionRule, Kind, Mode, ResponseStore
 
 PENDING_CALL_ID = "pending-c1"
 QUESTIONS = ("first question", "next question")

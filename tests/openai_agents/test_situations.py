@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
-from approval_compaction.study.driver import Ask, Continue, Decide, Keep, LoseOutput, Recall, Resume
-from approval_compaction.study.scenario import Case
-from approval_compaction.study.situations import (
+from approval_compaction.openai_agents.driver import (
+    Ask,
+    Continue,
+    Decide,
+    Keep,
+    LoseOutput,
+    Recall,
+    Resume,
+)
+from approval_compaction.openai_agents.situations import (
     BETWEEN,
     HOSTED_SITUATIONS,
     MCP_REQUEST,
@@ -15,6 +22,7 @@ from approval_compaction.study.situations import (
     situation_setup,
     situation_steps,
 )
+from approval_compaction.study.scenario import Case
 
 
 def test_situations_are_steps_and_later_turns_always_compact() -> None:

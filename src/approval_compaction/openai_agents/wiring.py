@@ -30,13 +30,13 @@ from typing import Any
 
 from agents.models.openai_responses import OpenAIResponsesModel
 
+from ..study.items import Item, to_items
+from ..study.words import CompactRules, Model
 from ..wire import rules
 from ..wire.rules import COMPACT, FAITHFUL, LENIENT, ApiError
 from ..wire.standin import Exchange, StandIn, compacted_output
 from ..wire.transport import API_KEY, openai_client, status_error
-from .items import Item, to_items
 from .model import ScriptedModel
-from .words import CompactRules, Model
 
 Chains = Callable[[str], list[Item] | None]  # a response id's input and output; None: unknown
 

@@ -8,16 +8,16 @@ from agents import SQLiteSession
 from agents.memory import OpenAIResponsesCompactionSession
 
 from approval_compaction.analysis.invariants import judge
-from approval_compaction.study.capture import OK, CaseRun
-from approval_compaction.study.harness import run_case
-from approval_compaction.study.model import function_call
-from approval_compaction.study.scenario import Case
-from approval_compaction.study.wiring import (
+from approval_compaction.openai_agents.harness import run_case
+from approval_compaction.openai_agents.model import function_call
+from approval_compaction.openai_agents.wiring import (
     BACKENDS,
     CompactionClient,
     responses_backend,
     unavailable,
 )
+from approval_compaction.study.capture import OK, CaseRun
+from approval_compaction.study.scenario import Case
 from approval_compaction.study.words import MODELS
 from approval_compaction.wire import rules
 from approval_compaction.wire.standin import StandIn

@@ -7,10 +7,10 @@ from pathlib import Path
 
 from agents import FunctionTool
 
-from approval_compaction.study.driver import Ask, Decide, Driver, Resume, Setup
-from approval_compaction.study.harness import FINISHED, PENDING_CALL
-from approval_compaction.study.model import ScriptedModel
-from approval_compaction.study.tools import TOOL_NAME, build_agent
+from approval_compaction.openai_agents.driver import Ask, Decide, Driver, Resume, Setup
+from approval_compaction.openai_agents.harness import FINISHED, PENDING_CALL
+from approval_compaction.openai_agents.model import ScriptedModel
+from approval_compaction.openai_agents.tools import TOOL_NAME, build_agent
 from approval_compaction.study.words import KINDS, Decision
 
 

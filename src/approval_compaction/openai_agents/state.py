@@ -10,7 +10,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from ..errors import StateRestoreError
-from .items import Item, to_item, to_items
+from ..study.items import Item, to_item, to_items
 
 if TYPE_CHECKING:
     from agents import Agent
@@ -65,7 +65,7 @@ def state_items(text: str) -> dict[str, list[Item]]:
     """The item lists inside a serialised RunState, keyed by where they sit in the JSON.
 
     Run-item lists keep their entries as serialised (``{"type": ..., "raw_item": ...}``);
-    ``unwrap`` turns an entry into the API item it carries.
+    ``study.items.unwrap`` turns an entry into the API item it carries.
     """
     data = json.loads(text)
     found: dict[str, list[Item]] = {}
@@ -81,11 +81,3 @@ def state_items(text: str) -> dict[str, list[Item]]:
             item for response in responses for item in to_items(response.get("output", []))
         ]
     return found
-
-
-def unwrap(entry: Item) -> tuple[str, Item]:
-    """A serialised entry as (run item type, API item); plain input items pass through."""
-    raw = entry.get("raw_item")
-    if isinstance(raw, dict):
-        return str(entry.get("type", "")), raw
-    return "", entry

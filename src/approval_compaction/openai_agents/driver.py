@@ -35,13 +35,9 @@ from agents.memory import OpenAIResponsesCompactionSession
 
 from .. import paths
 from ..formats.progress import Progress
-from . import state as state_io
-from .capture import Outcome, Stage, StageName, sdk_version
-from .items import Item, to_item, to_items
-from .model import assistant_message
-from .tools import CURRENT, HOSTED, Dispatches, build_agent
-from .wiring import Backend, backend_for
-from .words import (
+from ..study.capture import Outcome, Stage, StageName, sdk_version
+from ..study.items import Item, to_item, to_items
+from ..study.words import (
     STUDY_MODE,
     Boundary,
     CompactRules,
@@ -52,7 +48,11 @@ from .words import (
     Model,
     ResponseStore,
 )
-from .words import Runner as RunnerName
+from ..study.words import Runner as RunnerName
+from . import state as state_io
+from .model import assistant_message
+from .tools import CURRENT, HOSTED, Dispatches, build_agent
+from .wiring import Backend, backend_for
 from .worker import Worker
 
 T = TypeVar("T")

@@ -24,9 +24,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, Literal
+from typing import Any
 
-from .capture import LATER_TURNS as LATER_TURNS  # the later turns, by default
+from ..study.capture import LATER_TURNS as LATER_TURNS  # the later turns, by default
+from ..study.items import Item
+from ..study.scenario import Case
+from ..study.words import SITUATIONS as SITUATIONS  # their names, shared with the other SDKs
+from ..study.words import Kind, Mode, Situation
 from .driver import (
     Ask,
     Continue,
@@ -44,23 +48,8 @@ from .driver import (
 )
 from .driver import later as later  # the later turns of every scenario
 from .harness import PENDING_CALL, QUESTIONS, case_setup, conversation
-from .items import Item
-from .scenario import Case
 from .tools import MCP_SERVER
-from .words import Kind, Mode
 
-Situation = Literal[
-    "poisoned", "abandoned", "lost", "clean", "mcp_abandoned", "resumed", "mcp_resumed"
-]
-SITUATIONS: tuple[Situation, ...] = (
-    "poisoned",
-    "abandoned",
-    "lost",
-    "clean",
-    "mcp_abandoned",
-    "resumed",
-    "mcp_resumed",
-)
 HOSTED_SITUATIONS: tuple[Situation, ...] = ("mcp_abandoned", "mcp_resumed")  # ``mcp_approval``
 RESUMED_SITUATIONS: tuple[Situation, ...] = ("resumed", "mcp_resumed")  # the late resume
 BETWEEN = 3  # the questions the user asks while the application keeps the paused state

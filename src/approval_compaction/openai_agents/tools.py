@@ -21,7 +21,7 @@ from typing import Any
 
 import agents
 
-from .words import KINDS, Kind
+from ..study.words import KINDS, Kind
 
 AGENT_NAME = "approval-agent"
 TOOL_NAME = "protected_lookup"

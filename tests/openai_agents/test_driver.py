@@ -14,8 +14,7 @@ from typing import Any
 import pytest
 
 from approval_compaction.analysis.pairing import open_calls, orphan_outputs
-from approval_compaction.paths import PACKAGE
-from approval_compaction.study.driver import (
+from approval_compaction.openai_agents.driver import (
     Ask,
     Continue,
     Cross,
@@ -37,8 +36,9 @@ from approval_compaction.study.driver import (
     step_from_json,
     step_json,
 )
-from approval_compaction.study.harness import FINISHED, NEXT_ANSWER, PENDING_CALL, QUESTIONS
-from approval_compaction.study.model import assistant_message
+from approval_compaction.openai_agents.harness import FINISHED, NEXT_ANSWER, PENDING_CALL, QUESTIONS
+from approval_compaction.openai_agents.model import assistant_message
+from approval_compaction.paths import PACKAGE
 
 PAUSE = Ask(QUESTIONS[0], (PENDING_CALL,), stage="pause")
 NEXT = Ask(QUESTIONS[1], (NEXT_ANSWER,))
@@ -68,7 +68,7 @@ def test_driver_step_json_round_trips(step: Step) -> None:
 def test_driver_setup_json_names_the_session_wrapper_by_reference() -> None:
     setup = Setup("auto", 3, ("function_approval", "mcp_approval"), wrap=run_sync)
     data = setup.to_json()
-    assert data["wrap"] == "approval_compaction.study.driver:run_sync"
+    assert data["wrap"] == "approval_compaction.openai_agents.driver:run_sync"
     assert Setup.from_json(data) == setup
 
 
@@ -261,7 +261,7 @@ def test_driver_branches_are_the_conversations_replayed_from_the_start(store: St
 @pytest.mark.subprocess
 def test_driver_branches_in_a_worker_are_the_branches_here() -> None:
     """The trunk and its forks run in the worker's interpreter when one is given."""
-    from approval_compaction.study.worker import Worker
+    from approval_compaction.openai_agents.worker import Worker
 
     rest: list[Step] = [PAUSE, Decide(), Resume((FINISHED,)), NEXT]
     here = branches(Setup(go_on=True), rest, 2)
@@ -328,4 +328,4 @@ def test_driver_is_the_one_place_that_runs_the_sdk() -> None:
     }
     # the store fuzzer plays a team's application: it runs the SDK as a team does, wrapped and bare
     fuzzer = {"testing/pyfuzz.py": ["OpenAIResponsesCompactionSession", "Runner.run"]}
-    assert found == {"study/driver.py": sorted(DRIVING)} | fuzzer
+    assert found == {"openai_agents/driver.py": sorted(DRIVING)} | fuzzer

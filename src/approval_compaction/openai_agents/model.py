@@ -32,7 +32,7 @@ from openai.types.responses import (
 )
 from pydantic import TypeAdapter
 
-from .items import Item, to_item, to_items
+from ..study.items import Item, to_item, to_items
 
 _OUTPUT_ITEM: TypeAdapter[Any] = TypeAdapter(ResponseOutputItem)
 

@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 
 from approval_compaction.lab.releases.meeting import ANSWERED, PAUSED, RAISED, meetings
+from approval_compaction.openai_agents.driver import Ask, Driver, Setup, converse
+from approval_compaction.openai_agents.harness import PENDING_CALL, QUESTIONS, run_case, run_matrix
+from approval_compaction.openai_agents.wiring import responses_backend, scripted_backend
 from approval_compaction.study.capture import CaseRun, runs_json
-from approval_compaction.study.driver import Ask, Driver, Setup, converse
-from approval_compaction.study.harness import PENDING_CALL, QUESTIONS, run_case, run_matrix
 from approval_compaction.study.scenario import Case, select_cases
-from approval_compaction.study.wiring import responses_backend, scripted_backend
 from approval_compaction.study.words import STORE_SETTINGS, STORE_WORD, STORE_WORDS
 from approval_compaction.wire.standin import StandIn
 
@@ -167,8 +167,8 @@ def test_store_either_way_the_fixing_release_waits_at_the_pause(store: bool | No
     import needs
 
     from approval_compaction.lab.releases import environments
-    from approval_compaction.study.harness import Script, case_setup, conversation
-    from approval_compaction.study.worker import Worker
+    from approval_compaction.openai_agents.harness import Script, case_setup, conversation
+    from approval_compaction.openai_agents.worker import Worker
 
     env = needs.release("0.24.0")
     setup = case_setup(ON, Script(mode="auto", response_store=store))

@@ -9,8 +9,8 @@ import pytest
 from agents import Agent, RunConfig, Runner
 from openai.types.responses import ResponseCompletedEvent
 
+from approval_compaction.openai_agents.model import ScriptedModel, assistant_message, function_call
 from approval_compaction.study.items import to_item, to_items
-from approval_compaction.study.model import ScriptedModel, assistant_message, function_call
 
 CALL = function_call("protected_lookup", {"value": "v", "a": 1}, call_id="pending-c1")
 FIRST, SECOND = assistant_message("one", item_id="m1"), assistant_message("two", item_id="m2")

@@ -9,10 +9,10 @@ import pytest
 from agents import Agent, RunConfig, Runner, SQLiteSession
 
 from approval_compaction.errors import StateRestoreError
-from approval_compaction.study import state
-from approval_compaction.study.harness import PENDING_CALL
-from approval_compaction.study.model import ScriptedModel
-from approval_compaction.study.tools import build_agent
+from approval_compaction.openai_agents import state
+from approval_compaction.openai_agents.harness import PENDING_CALL
+from approval_compaction.openai_agents.model import ScriptedModel
+from approval_compaction.openai_agents.tools import build_agent
 
 
 @pytest.fixture

@@ -16,8 +16,7 @@ from agents.memory import OpenAIResponsesCompactionSession
 from approval_compaction.analysis.invariants import INVARIANTS, SAFETY
 from approval_compaction.analysis.matrix import records
 from approval_compaction.analysis.pairing import open_calls
-from approval_compaction.study.capture import STAGES, runs_json, sdk_version
-from approval_compaction.study.driver import (
+from approval_compaction.openai_agents.driver import (
     SDK_LOGGERS,
     Ask,
     Cross,
@@ -26,7 +25,7 @@ from approval_compaction.study.driver import (
     Resume,
     run_sync,
 )
-from approval_compaction.study.harness import (
+from approval_compaction.openai_agents.harness import (
     PENDING_CALL_ID,
     QUESTIONS,
     Script,
@@ -35,9 +34,10 @@ from approval_compaction.study.harness import (
     run_case_async,
     run_matrix,
 )
-from approval_compaction.study.model import assistant_message
+from approval_compaction.openai_agents.model import assistant_message
+from approval_compaction.openai_agents.tools import TOOL_NAME
+from approval_compaction.study.capture import STAGES, runs_json, sdk_version
 from approval_compaction.study.scenario import Case
-from approval_compaction.study.tools import TOOL_NAME
 
 # --- one case, stage by stage ----------------------------------------------------------------
 
@@ -289,7 +289,7 @@ def test_harness_matrix_continues_each_case_and_judges_liveness_beside_safety() 
 
 def test_harness_matrix_over_http_is_not_continued_unless_asked() -> None:
     """Over HTTP the matrix's runs are what the user meets: they stop after the next turn."""
-    from approval_compaction.study.wiring import responses_backend
+    from approval_compaction.openai_agents.wiring import responses_backend
 
     (run,) = run_matrix([Case(compaction="off")], backend=responses_backend)
     assert (run.continued, run.later) == (0, [])

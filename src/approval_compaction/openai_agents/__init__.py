@@ -1,0 +1,15 @@
+"""The Python SDK (``openai-agents``): the study's scenario on it, as one folder.
+
+Its driver runs conversations through the SDK's public API in this interpreter (or a release's)
+and captures what each stage stored and sent: the steps of a conversation and the one driver
+that takes them (``driver``), with the agent's tools (``tools``), the model wiring (``wiring``:
+our scripted model, ``model``, and its compaction client, or the SDK's own over HTTP), the
+RunState JSON boundary (``state``), the process boundary (``worker``, whose process runs
+``worker_main``), the sixteen cases as conversations (``harness``, shared out to forked copies
+of this process by ``fork``) and the liveness situations (``situations``). Nothing here imports
+pandas or matplotlib, so a release's probe can run it with only the SDK installed.
+
+What every SDK's driver shares (the scenario's cases, the typed words, captured runs, the moves
+and the worker process) is ``study``'s. Unlike the other SDKs' folders, this one is not yet
+reached by name: the lab and the doctor import it directly (docs/layout.md counts them).
+"""
