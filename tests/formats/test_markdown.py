@@ -16,6 +16,7 @@ from approval_compaction.formats.markdown import (
     github_length,
     markdown_table,
     one_comment,
+    section,
 )
 
 
@@ -191,3 +192,14 @@ def test_markdown_table_gives_each_index_level_a_column() -> None:
         "| 1.0 | a | x |",
         "| 1.0 | b | y |",
     ]
+
+
+def test_section_runs_to_the_next_heading_of_its_level_and_skips_code_fences() -> None:
+    """A shell comment in a fenced block (``# first discard ...``) is not a heading: the
+    README's first section once ended there, before the JavaScript lines."""
+    text = "# T\n\n## A\n\n```sh\n# a comment\nrun\n```\n\n### a\n\nmore\n\n## B\n\nb\n"
+    assert section(text, "## A") == "\n```sh\n# a comment\nrun\n```\n\n### a\n\nmore\n\n"
+    assert section(text, "### a") == "\nmore\n\n"
+    assert section(text, "## B") == "\nb\n"
+    with pytest.raises(InvestigationError, match="no '## C' heading"):
+        section(text, "## C")

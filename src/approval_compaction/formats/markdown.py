@@ -116,9 +116,15 @@ def fenced_blocks(text: str) -> list[tuple[str, str]]:
 
 def section(text: str, heading: str) -> str:
     """The part of a markdown text under ``heading`` (a whole line, such as ``## Answers``), up
-    to the next heading of the same or a higher level; a one-line error when there is none."""
+    to the next heading of the same or a higher level; a one-line error when there is none. A
+    line inside a code fence is never a heading (a shell comment such as ``# first ...``)."""
     level = len(heading) - len(heading.lstrip("#"))
     lines = text.splitlines(keepends=True)
+    fenced, inside = [], False
+    for line in lines:
+        opens = line.lstrip(" ").startswith("```")
+        fenced.append(inside or opens)
+        inside = inside != opens
     try:
         start = [line.rstrip("\n") for line in lines].index(heading)
     except ValueError:
@@ -127,7 +133,7 @@ def section(text: str, heading: str) -> str:
         (
             n
             for n in range(start + 1, len(lines))
-            if (m := re.match(r"(#+) ", lines[n])) and len(m.group(1)) <= level
+            if not fenced[n] and (m := re.match(r"(#+) ", lines[n])) and len(m.group(1)) <= level
         ),
         len(lines),
     )

@@ -268,9 +268,10 @@ TERMS: tuple[Term, ...] = (
         "verdict",
         r"verdicts?",
         "a release's status: *affected* (a case breaks an invariant); *never compacts*; *pending"
-        " call fixed, liveness bugs left* (no case breaks one, but some situation fails a liveness"
-        " check in later turns); *pending call kept, liveness bugs left* (the same, for an SDK that"
-        " never lost the call); else *not affected*.",
+        " call fixed, liveness bugs left* (no case breaks one, but a situation is refused, stops"
+        " compacting, grows while compacting or splits its call and late answer); *pending call"
+        " kept, liveness bugs left* (the same, for an SDK that never lost the call); else *not"
+        " affected*.",
     ),
     Term(
         "pause position",
