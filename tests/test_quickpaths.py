@@ -69,9 +69,11 @@ def quick_path(name: str) -> list[tuple[str, str]]:
 
 
 def shell_lines(name: str, number: int) -> list[str]:
-    """The commands of the ``number``-th shell block of a path."""
+    """The commands of the ``number``-th shell block of a path (its comments left out, as a
+    shell runs them)."""
     blocks = [body for info, body in quick_path(name) if info == "sh"]
-    return [line for line in blocks[number].splitlines() if line.strip()]
+    lines = blocks[number].splitlines()
+    return [line for line in lines if line.strip() and not line.lstrip().startswith("#")]
 
 
 def _env(work: Path) -> dict[str, str]:
