@@ -11,6 +11,7 @@ import pytest
 from approval_compaction.lab import paths
 from approval_compaction.lab.findings import headlines
 from approval_compaction.lab.findings.load import Findings, load_findings
+from approval_compaction.lab.findings.tables import advice, keep_where
 from approval_compaction.lab.findings.verdict import BUG, CONTRACT, of
 from approval_compaction.lab.plugins import plugins
 
@@ -748,13 +749,20 @@ def test_headlines_short_action_is_upgrade_workaround_scoped_then_doctor(found: 
     said = headlines.short_action(found)
     assert said.startswith(f"**What to do.** Upgrade to {found.fixed_in}.")
     # r14: pages restated 06's keep rule they do not show; they point to 06 for it. r15: the
-    # bare pointer read as "drop it on upgrading": it names the rule's trigger in one clause,
-    # and only while the fixing release stops compacting after some call nobody answers
-    assert "drop it unless an approval can go unanswered; notebook 06 tests it" in said
+    # bare pointer read as "drop it on upgrading"; r16: "drop it unless an approval can go
+    # unanswered" disagreed with the README's keep table. The clause is that table's, per mode.
+    fixed = of(found.verdicts, found.fixed_in)
+    where = keep_where(fixed)
+    for what, modes in where.items():
+        assert (
+            f"where {what} can go unanswered ({' and '.join(f'`{m}`' for m in modes)} mode)" in said
+        )
+        for mode in modes:  # the README's keep table says the same in each of those modes
+            assert f"keep it where {what} can go unanswered" in advice(fixed, mode)
+    assert where and "keep it only where" in said and "(notebook 06 tests it)" in said
     never_stops = replace(found, verdicts=())
-    assert headlines._stops_after(never_stops) == ""
     dropped = headlines.short_action(never_stops)
-    assert "Drop it after upgrading" in dropped and "unless" not in dropped
+    assert "Drop it after upgrading" in dropped and "keep it" not in dropped
     assert headlines._keep_after(found) not in said
     assert said.index("notebook 06") < said.index("with the doctor (notebook 07)")
     unfixed = headlines.short_action(replace(found, fixed_in=None))

@@ -23,7 +23,7 @@ from .doctor import Check
 from .liveness import REFUSED, SITUATION_WORDS, STUCK
 from .load import Findings
 from .releases import COMPACTION_ONLY, NEXT_TURN_FAILS, PAUSE_FAILS, Era, Releases
-from .tables import fixed_in_cases
+from .tables import fixed_in_cases, keep_where
 from .verdict import (
     BUG,
     CONTRACT,
@@ -941,6 +941,22 @@ def stop_new_sessions(found: Findings) -> str:
     )
 
 
+def _keep_where(found: Findings) -> str:
+    """Where to keep the workaround after upgrading, in the README's keep table's words
+    (``tables.keep_where``: what can go unanswered, and in which modes), in one clause; r16:
+    "drop it unless an approval can go unanswered" said to keep it for a function approval in
+    `input` mode, and to drop it for a dead worker's call in `previous_response_id` mode, where
+    the README's table says otherwise."""
+    try:
+        where = keep_where(of(found.verdicts, found.fixed_in)) if found.verdicts else {}
+    except LookupError:  # a fixing release the liveness sweep did not run
+        where = {}
+    if not where:
+        return "Drop it after upgrading"
+    said = [f"{what} can go unanswered ({_modes(modes)} mode)" for what, modes in where.items()]
+    return f"After upgrading, keep it only where {', or where '.join(said)}"
+
+
 def short_action(found: Findings) -> str:
     """What a team using openai-agents does, in the one short form every page's answer ends with
     (issue 61: 04/05/06 and 07/08/09 repeated a long action word for word, each a little
@@ -955,12 +971,7 @@ def short_action(found: Findings) -> str:
     )
     if not found.fixed_in:
         return f"**What to do.** On {_affected_span(found)}, {wrap} (notebook 06). {doctor}"
-    after = (
-        "After upgrading, drop it unless an approval can go unanswered; notebook 06 tests it and"
-        " says which calls and modes still need it."
-        if _stops_after(found)
-        else "Drop it after upgrading (notebook 06 tests it)."
-    )
+    after = f"{_keep_where(found)} (notebook 06 tests it)."
     return (
         f"**What to do.** Upgrade to {found.fixed_in}. Until then, on {_affected_span(found)},"
         f" {wrap}. {after} {doctor}"

@@ -477,6 +477,22 @@ def _unanswered(stops: Sequence[str]) -> str:
     return "an approval"
 
 
+def keep_where(v: ReleaseVerdict) -> dict[str, list[str]]:
+    """Where a team keeps the workaround on a release no case breaks, as ``advice`` words it per
+    mode: what can go unanswered (``_unanswered``), with the modes where it stops compacting
+    without the workaround; empty where nothing stops (or a case breaks: the workaround is for
+    every session there)."""
+    if v.violating:
+        return {}
+    where: dict[str, list[str]] = {}
+    for mode in LIVENESS_MODES:
+        mine = [x for x in v.liveness if mode in x.modes]
+        stops = [x.situation for x in mine if x.state != REFUSED and x.kind in (BUG, CONTRACT)]
+        if stops:
+            where.setdefault(_unanswered(list(dict.fromkeys(stops))), []).append(mode)
+    return where
+
+
 def advice(v: ReleaseVerdict, mode: str) -> str:
     """What a team on the release does in one mode, by the kinds its record holds there: pass
     the session to the workaround on a release a case breaks; on one none breaks, keep it where

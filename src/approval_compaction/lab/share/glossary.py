@@ -159,7 +159,8 @@ TERMS: tuple[Term, ...] = (
         "case",
         r"cases?",
         "one way through a pause: `run` or `run_streamed`; `approve` or `reject`; compaction `on`"
-        " or `off`; the boundary `memory` or `json`. 2×2×2×2 = the *sixteen cases*.",
+        " or `off`; the paused state kept in `memory` or carried as `json`. 2×2×2×2 = the"
+        " *sixteen cases*, written `run/approve/on/json`.",
     ),
     Term(
         "sweep",
@@ -184,7 +185,7 @@ TERMS: tuple[Term, ...] = (
         r"scripted models?|scripted",
         "the model's answers scripted in this process, without HTTP: it answers every model"
         " request, and the invariants judge what it was sent; the stand-in's rules judge its"
-        " compaction requests and refuse as over HTTP.",
+        " compaction requests and refuse what the API would.",
     ),
     Term(
         "dead call",
@@ -257,7 +258,7 @@ TERMS: tuple[Term, ...] = (
         "pinned release",
         r"pinned releases?|newest releases?",
         "the release of an SDK this repository installs and its notebooks run; the *newest"
-        " release* is the latest the sweep covers.",
+        " release* is the latest this study covers.",
     ),
     Term(
         "fixing release",
