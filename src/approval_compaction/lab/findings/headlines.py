@@ -948,7 +948,8 @@ def _keep_where(found: Findings) -> str:
     `input` mode, and to drop it for a dead worker's call in `previous_response_id` mode, where
     the README's table says otherwise."""
     try:
-        where = keep_where(of(found.verdicts, found.fixed_in)) if found.verdicts else {}
+        fixed = found.fixed_in
+        where = keep_where(of(found.verdicts, fixed)) if found.verdicts and fixed else {}
     except LookupError:  # a fixing release the liveness sweep did not run
         where = {}
     if not where:
