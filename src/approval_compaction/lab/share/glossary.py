@@ -166,7 +166,7 @@ TERMS: tuple[Term, ...] = (
         "sweep",
         r"sweeps?",
         "the study's run of the sixteen cases on each of an SDK's releases (`make sweep`; each"
-        " page names the range), every request judged by the stand-in; its records are in `data/`.",
+        " page names the range and the model); its records are in `data/`.",
     ),
     Term(
         "stage",
@@ -182,7 +182,7 @@ TERMS: tuple[Term, ...] = (
     ),
     Term(
         "scripted model",
-        r"scripted models?|scripted",
+        r"scripted models?",
         "the model's answers scripted in this process, without HTTP: it answers every model"
         " request, and the invariants judge what it was sent; the stand-in's rules judge its"
         " compaction requests and refuse what the API would.",
@@ -270,7 +270,8 @@ TERMS: tuple[Term, ...] = (
         r"verdicts?",
         "a release's status: *affected* (a case breaks an invariant); *never compacts*; *pending"
         " call fixed, liveness bugs left* (no case breaks one, but a situation is refused, stops"
-        " compacting, grows while compacting or splits its call and late answer); *pending call"
+        " compacting, grows while compacting or splits its call and late answer (one is stored or"
+        " sent without the other)); *pending call"
         " kept, liveness bugs left* (the same, for an SDK that never lost the call); else *not"
         " affected*.",
     ),
