@@ -59,8 +59,8 @@ def verdict_block(folder: Path = paths.DATA) -> str:
     return "\n".join(
         [
             f"**google-adk: the verdict per release** (`{sweep}`, `{live}`), scripted model, the "
-            "App compacting after every invocation; which liveness bugs each release has, by "
-            "kind: notebook 13 and `data/report-adk.md`.",
+            "App compacting after every invocation; which liveness bugs each release has, "
+            "situation by situation: notebook 13 and `data/report-adk.md`.",
             "",
             markdown_table(merged_runs(frame.drop(columns="liveness bugs"))),
         ]

@@ -134,7 +134,8 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
         [
             f"**Which releases, in each compaction mode** (the sixteen cases over HTTP to the "
             f"stand-in, the hook always saying yes in the 8 with compaction on, no in the 8 off; "
-            f"`{sweep}`, `{met}`{sources}):",
+            f"`{met}`{sources}; `{sweep}` holds these runs and, in `input` mode, the same cases "
+            "on the scripted model, which the verdict table below reads):",
             "",
             _table(releases),
             "",
@@ -144,7 +145,8 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
             _table(errors),
             "",
             f"**openai-agents: the verdict per release** (`{sweep}`, `{live}`, `{checks}`, "
-            f"`{test}`): the cases on the scripted model, the hook always saying yes; the "
+            f"`{test}`): the cases on the scripted model in `input` mode, the hook always saying "
+            "yes; the "
             "default trigger: the doctor's check over HTTP, no hook, at pause positions 0 to 20; "
             f"liveness: {found.liveness.turns} later turns over HTTP, the documented compaction "
             "answer but in the last column:",
