@@ -134,8 +134,7 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
         [
             f"**Which releases, in each compaction mode** (the sixteen cases over HTTP to the "
             f"stand-in, the hook always saying yes in the 8 with compaction on, no in the 8 off; "
-            f"`{met}`{sources}; `{sweep}` holds these runs and, in `input` mode, the same cases "
-            "on the scripted model, which the verdict table below reads):",
+            f"`{met}`{sources}; `{sweep}` also holds the scripted runs the verdict table reads):",
             "",
             _table(releases),
             "",
