@@ -183,7 +183,7 @@ def walkthrough(found: Findings) -> str:
         "with responses stored, where the pause itself is refused.\n\n"
         "**What to do.** SDK maintainers: make automatic compaction wait while the latest model "
         f"exchange holds a call without its output, as {fixed} does (this page's last table; "
-        f"notebook 03 shows the lines). {_mcp_wait(fixed)}\n\n"
+        f"notebook 03 shows the lines).\n\n{_mcp_wait(fixed)}\n\n"
         f"Teams: {teams[0].lower()}{teams[1:]}"
     )
 
@@ -240,7 +240,8 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
         "**What to do.** SDK maintainers: make automatic compaction wait while the latest model "
         f"exchange holds a call without its output, as {fixed}'s `_run_compaction_locked` does "
         f"(notebook 03; notebook 01's last table shows {fixed}'s `auto` pause sending no "
-        f"compaction request, and the next question answered). {_mcp_wait(fixed)}\n\n"
+        "compaction request).\n\n"
+        f"{_mcp_wait(fixed)}\n\n"
         f"Teams: {teams[0].lower()}{teams[1:]} In {_modes(stop)} mode its `repair --apply` "
         "rewrites a session left holding such an open call."
     )
@@ -283,7 +284,7 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
         f"part of the history. {m.new} calls it for every automatic compaction, which then "
         "waits while the latest model exchange holds a call without its output.\n\n"
         "**What to do.** SDK maintainers: to fix an older release line, backport that change, "
-        "which covers the approvals of function, custom, shell and apply_patch tools. "
+        "which covers the approvals of function, custom, shell and apply_patch tools.\n\n"
         f"{_mcp_wait(m.new)}\n\nTeams: {teams[0].lower()}{teams[1:]}"
     )
 
