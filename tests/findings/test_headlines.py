@@ -411,8 +411,10 @@ def test_headlines_stored_vs_sent_action_keeps_the_workaround_where_the_fix_stop
     assert teams.startswith(short[0].lower() + short[1:])
     assert teams.endswith(
         "In `previous_response_id` mode its `repair --apply` rewrites a session left holding "
-        "that call."
+        "such an open call."
     )
+    # r16: the wait for a hosted MCP approval request's response, as 03 says, with 10's finding
+    assert headlines._mcp_wait(found.fixed_in or "") in maintainers
     assert "wrapper" not in action  # r15: a word 02 never defined
 
 
@@ -506,9 +508,13 @@ def test_headlines_stored_vs_sent_names_the_partial_compaction_auto_makes(
     # r14: "compacts around" was never defined; the answer says whether compaction goes on.
     # r15: "after the call" was vague, and "stops" claimed more turns than the page runs: the
     # answer says what the page shows (the partial compaction; no request) and the SDK's rule
-    assert "In `auto` mode that question's compaction replaces only what was stored after" in said
+    # r16: "replaces only what was stored after the call" read against the next question kept;
+    # "documents that it sends none" claimed more than the SDK's coverage rule, which it now is
+    assert "In `auto` mode that question's compaction reads only the items stored after" in said
+    assert "its summary replaces the answer among them" in said
     assert "in `previous_response_id` mode it sends no compaction request" in said
-    assert "the SDK documents that it sends none while the call stays stored" in said
+    assert "the SDK documents that this mode compacts only when its last request covered" in said
+    assert "documents that it sends none" not in said
     assert "stops" not in said
     body = " ".join(_markdown("02-stored-vs-sent").split())
     assert "In `auto` mode the compaction is *partial*" in body
@@ -528,9 +534,11 @@ def test_headlines_inside_the_sdk_says_which_release_the_liveness_patch_applies_
     assert paths.LIVENESS_PATCH.name not in said and "inherits the same cost" not in said
     # r14: the move fixes a function tool's approval only; 12 names the MCP check it needs.
     # r15: the check's wait was named without its cure: 10 is named for both
-    assert "backport that change (function tools)" in said
-    assert "check for a hosted MCP approval request without its response (notebook 12;" in said
-    assert "notebook 10 shows where that check's wait stops compaction, and a patch for it" in said
+    # r16: "(function tools)" was cryptic: the kinds the move covers are named (12's table)
+    assert "backport that change, which covers the approvals of function, custom, shell" in said
+    assert headlines._mcp_wait(found.fixed_in or "") in said
+    assert "notebook 12's table *Each kind of approval: its minimal fix in hunks*" in said
+    assert "this wait holds compaction back while such a request stays unanswered" in said
 
 
 def test_headlines_appendix_names_the_cause_of_the_next_turn_failing_from_its_first_release(
@@ -612,16 +620,19 @@ def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findin
     assert all(action not in page for page in (walk, sent, inside))
     for page in (walk, sent, inside):
         assert page.split("**What to do.**")[1].startswith(" SDK maintainers: ")
-    assert "notebook 06" in walk and "notebook 07" in walk and "notebooks 06 and 07" in inside
+    assert "notebook 06" in walk and "notebook 07" in walk and "notebooks 06 and 07" not in inside
     # r15: 01's "upgrade; until then, see notebook 06 for the wrapper" read as dropping the
     # workaround after upgrading: 01 and 02 give the teams the shared clause (06's rule)
     short = action.removeprefix("**What to do.** ")
-    for page in (walk, sent):
+    for page in (walk, sent, inside):  # r16: 03 gave teams only a pointer
         assert f"\n\nTeams: {short[0].lower()}{short[1:]}" in page
     assert "wrapper" not in walk
     # r15: 01 names the pause refused in both other modes, scoped, and 0.24.0 as not the whole fix
     assert "`auto` and `previous_response_id` mode with responses stored" in walk
-    assert "notebook 10's table *Where 0.24.0 or the patch misses a compaction" in walk
+    # r16: that table's title named "the patch" undefined; 01 says what 10 shows, and each of
+    # 01-03 says "make automatic compaction wait" (01's "compact nothing" claimed more)
+    assert "the patch misses" not in walk and "compact nothing" not in walk
+    assert "this wait holds compaction back while such a request stays unanswered" in walk
     assert "with a hook that always says yes and responses stored" in sent.split("\n\n")[0]
     assert "in 16 of 16 runs" not in sent and "the README's answers" not in sent
     assert "On a branch of the SDK" not in inside and "carry its change along" not in inside

@@ -151,6 +151,18 @@ def _modes(modes: Sequence[str]) -> str:
     return " and ".join(f"`{m}`" for m in modes)
 
 
+def _mcp_wait(fixed: str) -> str:
+    """The maintainers' second half on 01/02/03 (r16: 01 and 02 named only the function tools'
+    wait, 03 added the hosted MCP check): the check 0.24.0 adds for a hosted MCP approval request,
+    where notebook 12 shows it, and notebook 10's finding about its wait, without that table's
+    undefined "the patch"."""
+    return (
+        f"{fixed} also waits while a hosted MCP approval request has no response (notebook 12's "
+        "table *Each kind of approval: its minimal fix in hunks*); notebook 10 shows that this "
+        "wait holds compaction back while such a request stays unanswered, and a patch for it."
+    )
+
+
 def walkthrough(found: Findings) -> str:
     """01: where the user meets the bug in the mode 01 runs, over HTTP, and a pointer to
     notebook 02 for the two modes whose pause is refused instead; then the maintainer's action
@@ -169,10 +181,10 @@ def walkthrough(found: Findings) -> str:
         f"error. The resume stores its output alone, so the {then} is refused "
         f"({code(any_call(report))}). Notebook 02 runs `auto` and `previous_response_id` mode "
         "with responses stored, where the pause itself is refused.\n\n"
-        "**What to do.** SDK maintainers: compact nothing while the latest model exchange holds "
-        f"a call without its output, as {fixed} does (this page's last table; notebook 03 shows "
-        "the lines); notebook 10's table *Where 0.24.0 or the patch misses a compaction in ten "
-        f"turns* shows what {fixed} still misses.\n\nTeams: {teams[0].lower()}{teams[1:]}"
+        "**What to do.** SDK maintainers: make automatic compaction wait while the latest model "
+        f"exchange holds a call without its output, as {fixed} does (this page's last table; "
+        f"notebook 03 shows the lines).\n\n{_mcp_wait(fixed)}\n\n"
+        f"Teams: {teams[0].lower()}{teams[1:]}"
     )
 
 
@@ -217,18 +229,21 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
     return (
         f"**Answer.** On openai-agents {pinned} over HTTP to the stand-in, with a hook that "
         "always says yes and responses stored, the pause's compaction request is "
-        f"refused in {_modes(refused)} mode.\n\nThe pending call stays stored without its output; "
-        "the next question is "
+        f"refused in {_modes(refused)} mode.\n\nThe call stays stored without its output, an open "
+        "call nobody can approve any more; the next question is "
         + ("answered" if answered else "not always answered")
         + f", the runner leaving that call out. In {_modes(go)} mode that question's compaction "
-        f"replaces only what was stored after the call; in {_modes(stop)} mode it sends no "
-        "compaction request, and the SDK documents that it sends none while the call stays "
-        "stored.\n\n"
+        "reads only the items stored after the call, and its summary replaces the answer among "
+        f"them; in {_modes(stop)} mode it sends no compaction request: the SDK documents that "
+        "this mode compacts only when its last request covered every stored item, and that "
+        "request left the call out.\n\n"
         "**What to do.** SDK maintainers: make automatic compaction wait while the latest model "
         f"exchange holds a call without its output, as {fixed}'s `_run_compaction_locked` does "
-        f"(notebook 03; notebook 01's last table shows {fixed}'s `auto` pause answered).\n\n"
+        f"(notebook 03; notebook 01's last table shows {fixed}'s `auto` pause sending no "
+        "compaction request).\n\n"
+        f"{_mcp_wait(fixed)}\n\n"
         f"Teams: {teams[0].lower()}{teams[1:]} In {_modes(stop)} mode its `repair --apply` "
-        "rewrites a session left holding that call."
+        "rewrites a session left holding such an open call."
     )
 
 
@@ -259,6 +274,7 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
     if m is None:
         raise HeadlineError("the answers need data/mechanism.json")
     locked = m.function.rpartition(".")[2]
+    teams = short_action(found).removeprefix("**What to do.** ")
     return (
         f"**Answer.** In openai-agents {m.old} (`{STUDY_MODE}` mode), the session's `{locked}` "
         "sends the pending call to the compaction endpoint (`responses.compact`), and the "
@@ -267,10 +283,9 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
         "where the runner builds the model's input: compaction calls it only when it replaces "
         f"part of the history. {m.new} calls it for every automatic compaction, which then "
         "waits while the latest model exchange holds a call without its output.\n\n"
-        "**What to do.** SDK maintainers: to fix an older release line, backport that change "
-        f"(function tools), and {m.new}'s check for a hosted MCP approval request without its "
-        "response (notebook 12; notebook 10 shows where that check's wait stops compaction, and "
-        "a patch for it). Teams: notebooks 06 and 07."
+        "**What to do.** SDK maintainers: to fix an older release line, backport that change, "
+        "which covers the approvals of function, custom, shell and apply_patch tools.\n\n"
+        f"{_mcp_wait(m.new)}\n\nTeams: {teams[0].lower()}{teams[1:]}"
     )
 
 

@@ -144,8 +144,7 @@ CATALOGUE: tuple[Function, ...] = (
                 "drop_orphan_function_calls(",
                 "the pairing check, compaction's only check for a call without its output: in "
                 "0.23.1 only inside that branch, so at the pause the "
-                "pending call passes; 0.24.0 runs it for every automatic compaction and, when "
-                "it finds one, returns without a word",
+                "pending call passes",
             ),
             Mark(
                 "compacted = await self.client.responses.compact(",
