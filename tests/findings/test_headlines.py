@@ -238,7 +238,7 @@ def test_headlines_releases_action_speaks_of_what_05_shows(found: Findings) -> N
     kept = f"{stored[0].span.partition('..')[0]}..{stored[-1].span.rpartition('..')[2]}"
     first = stored[0].span.partition("..")[0]
     assert stored != hit and f"SDK maintainers: {first} made the break visible" in action
-    assert f"(from {kept} the orphan output is stored and the next question refused)" in action
+    assert f"(on {kept} the orphan output is stored and the next question refused)" in action
     assert "SDK's own tests" not in action and "moved the failure" not in action
 
 
@@ -275,8 +275,8 @@ def test_headlines_04_and_06_give_their_own_actions(found: Findings) -> None:
     # r16: the workaround was advised in every mode, shown in `input` mode only: the answer
     # names 06's over-HTTP table, whose cell asserts no request is refused with it in any mode
     assert "over HTTP, in each compaction mode, no request of the `on` cases is refused" in answer
-    cell = next(s for c in cells["cells"] if "backend_for" in (s := "".join(c["source"])))
-    assert 'frame["with the workaround"].eq("none").all()' in cell
+    cell = next(s for c in cells["cells"] if "refused_by_mode" in (s := "".join(c["source"])))
+    assert 'refused["with the workaround"].eq("none").all()' in cell
     assert "checks" not in answer  # r15: the doctor's word; the answer counts invariants
 
 

@@ -38,7 +38,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "sweep_scope",
     ),
     ".releases.crosscheck": ("regression_ranges",),
-    ".releases.comparison": ("compactions_by_boundary", "load_runs", "per_variant"),
+    ".releases.comparison": ("compactions_by_boundary", "load_runs", "per_variant", "refused_by_mode"),
     ".releases.upstream.results": ("suite_change_table",),
     # the mechanism inside the SDK
     ".mechanism.anatomy": ("load_anatomy",),
