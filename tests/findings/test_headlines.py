@@ -231,7 +231,8 @@ def test_headlines_releases_action_speaks_of_what_05_shows(found: Findings) -> N
     # table shows in the other modes: the teams' part is the collection's short action, whole
     teams = headlines.short_action(found).removeprefix("**What to do.**")
     assert action.startswith(teams + "\n\n")
-    assert "with the doctor (notebook 07)" in action and "where this page's last table" not in action
+    assert "with the doctor (notebook 07)" in action
+    assert "where this page's last table" not in action
     # r15: a maintainers' line, from the change 05 finds storing the orphan output; r16: it made
     # the break visible in `input` mode, it did not move a failure users met
     stored = [e for e in hit if e.orphan_stored != "never"]
