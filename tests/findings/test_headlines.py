@@ -275,7 +275,7 @@ def test_headlines_04_and_06_give_their_own_actions(found: Findings) -> None:
     assert "its four `json` cases with compaction `on`) runs with it" in answer
     # r16: the workaround was advised in every mode, shown in `input` mode only: the answer
     # names 06's over-HTTP table, whose cell asserts no request is refused with it in any mode
-    assert "Over HTTP, in each compaction mode, no request of the `on` cases is refused." in answer
+    assert "over HTTP, in each compaction mode, the stand-in refuses no request of the" in answer
     cell = next(s for c in cells["cells"] if "refused_by_mode" in (s := "".join(c["source"])))
     assert 'refused["with the workaround"].eq("none").all()' in cell
     assert "checks" not in answer  # r15: the doctor's word; the answer counts invariants
