@@ -39,7 +39,9 @@ def test_headlines_matrix_answer_is_the_pinned_records_count_and_choice(found: F
     assert found.pinned is not None
     said = headlines.violation_matrix(found)
     assert f"{found.pinned.violating} of {found.pinned.cases} cases" in said
-    assert f"`{found.pinned.violating_choice}`" in said
+    # r16: the choice in the page's notation ("compaction `on`"), not the filter's `compaction=on`
+    choice, _, value = found.pinned.violating_choice.partition("=")
+    assert f"exactly those with {choice} `{value}`;" in said and "=" not in said.split("\n")[0]
 
 
 def test_headlines_wire_answer_quotes_each_modes_refusal(found: Findings) -> None:
@@ -225,15 +227,20 @@ def test_headlines_releases_action_speaks_of_what_05_shows(found: Findings) -> N
     assert action.startswith(f" Upgrade to {found.fixed_in}.")
     assert f"on {span}, wrap the session in the workaround" in action
     # r15: "until then" read as "drop it after upgrading": 06 says where to keep it
-    assert "(notebook 06 tests it and says where to keep it after upgrading)" in action
-    # r15: the first era stores no orphan output: the doctor only where the journey shows one
+    # r16: the doctor scoped to `input` mode's stored orphan left out the stores 05's second
+    # table shows in the other modes: the teams' part is the collection's short action, whole
+    teams = headlines.short_action(found).removeprefix("**What to do.**")
+    assert action.startswith(teams + "\n\n")
+    assert "with the doctor (notebook 07)" in action
+    assert "where this page's last table" not in action
+    # r15: a maintainers' line, from the change 05 finds storing the orphan output; r16: it made
+    # the break visible in `input` mode, it did not move a failure users met
     stored = [e for e in hit if e.orphan_stored != "never"]
     kept = f"{stored[0].span.partition('..')[0]}..{stored[-1].span.rpartition('..')[2]}"
-    assert stored != hit and f"On {kept}, where this page's last table shows" in action
-    assert "with the doctor (notebook 07)" in action
-    # r15: a maintainers' line, from the change 05 finds moving the failure
-    assert f"SDK maintainers: {stored[0].span.partition('..')[0]} moved the failure" in action
-    assert "SDK's own tests" not in action and "keep it on" not in action
+    first = stored[0].span.partition("..")[0]
+    assert stored != hit and f"SDK maintainers: {first} made the break visible" in action
+    assert f"(on {kept} the orphan output is stored and the next question refused)" in action
+    assert "SDK's own tests" not in action and "moved the failure" not in action
 
 
 def test_headlines_04_and_06_give_their_own_actions(found: Findings) -> None:
@@ -252,14 +259,25 @@ def test_headlines_04_and_06_give_their_own_actions(found: Findings) -> None:
     cells = json.loads((paths.ROOT / "notebooks" / "06-workaround.ipynb").read_text())
     shown = json.dumps([c.get("outputs", []) for c in cells["cells"]])
     assert "**Compactions per case with compaction on, by boundary" in shown
-    assert matrix.endswith("Teams using the SDK: notebooks 06 (new sessions) and 07 (stored ones).")
+    # r16: the teams' part was a bare pointer; it names the upgrade, then points to 06 and 07
+    assert matrix.endswith(
+        f"Teams using the SDK: upgrade to {found.fixed_in} and follow notebook 06 (the workaround "
+        "until then, and where to keep it after) and notebook 07 (sessions already stored)."
+    )
+    assert "a fix moves the stage at which each of the two compacts" in matrix
     rule = headlines.workaround(found).split("**What to do.**")[1]
     assert rule.startswith(f" Upgrade to {found.fixed_in}") and "the doctor (notebook 07)" in rule
     # r15: no maintainers' action on 06; the workaround's evidence before the pinned release
     # is the regression test's `json` cases alone, and the answer says so
     assert "SDK maintainers:" in rule and "`src/approval_compaction/fix/workaround.py`" in rule
     answer = headlines.workaround(found).split("**What to do.**")[0]
-    assert "only the README's regression test (its four `json` cases) runs with it" in answer
+    assert "only the README's regression test" in answer
+    assert "its four `json` cases with compaction `on`) runs with it" in answer
+    # r16: the workaround was advised in every mode, shown in `input` mode only: the answer
+    # names 06's over-HTTP table, whose cell asserts no request is refused with it in any mode
+    assert "over HTTP, in each compaction mode, the stand-in refuses no request of the" in answer
+    cell = next(s for c in cells["cells"] if "refused_by_mode" in (s := "".join(c["source"])))
+    assert 'refused["with the workaround"].eq("none").all()' in cell
     assert "checks" not in answer  # r15: the doctor's word; the answer counts invariants
 
 

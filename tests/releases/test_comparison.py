@@ -14,6 +14,7 @@ from approval_compaction.lab.releases.comparison import (
     load_runs,
     per_variant,
     pick,
+    refused_by_mode,
     stage_summaries,
 )
 from approval_compaction.lab.share.results import write_matrix
@@ -90,3 +91,16 @@ def test_compactions_by_boundary_refuses_on_cases_that_differ(
     monkeypatch.setattr(comparison, "compaction_counts", lambda variants: counts)
     with pytest.raises(CaseValueError):  # two json `on` cases compacting differently
         compactions_by_boundary({})
+
+
+def test_refused_by_mode_shows_the_workaround_clears_every_modes_refusal() -> None:
+    """r16: 06 advised the workaround in every mode but showed it in `input` mode only. Over HTTP
+    on the pinned release, as released the stand-in refuses the pause in `auto` and
+    `previous_response_id` mode and the next question in `input` mode; with the workaround it
+    refuses nothing."""
+    table = refused_by_mode()
+    assert list(table.index) == ["input", "auto", "previous_response_id"]
+    assert table.loc["input", "as released"] == "at next_turn: 8 of 8"
+    assert table.loc["auto", "as released"] == "at pause: 8 of 8"
+    assert table.loc["previous_response_id", "as released"] == "at pause: 8 of 8"
+    assert table["with the workaround"].eq("none").all()

@@ -24,21 +24,20 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     # the matrix across cases and releases, the wire's evidence, the stepper
     ".findings.folding": ("block_order", "choice_effects"),
     ".findings.evidence": ("answered", "rules_met"),
-    ".releases.heatmap": ("HOOK", "heatmap", "matrix_scope", "release_heatmap"),
+    ".releases.heatmap": ("HOOK", "heatmap", "matrix_scope"),
     ".widget": ("stepper",),
     ".findings.keeping": ("keeping_turns",),
     ".releases.later_turns": ("load_liveness",),
     # every release
     ".releases.sweep": ("load_meetings", "load_results"),
-    ".releases.tables": (
-        "release_grid",
-        "release_table",
-        "release_violations",
-        "sweep_frame",
-        "sweep_scope",
-    ),
+    ".releases.tables": ("release_table", "sweep_frame"),
     ".releases.crosscheck": ("regression_ranges",),
-    ".releases.comparison": ("compactions_by_boundary", "load_runs", "per_variant"),
+    ".releases.comparison": (
+        "compactions_by_boundary",
+        "load_runs",
+        "per_variant",
+        "refused_by_mode",
+    ),
     ".releases.upstream.results": ("suite_change_table",),
     # the mechanism inside the SDK
     ".mechanism.anatomy": ("load_anatomy",),

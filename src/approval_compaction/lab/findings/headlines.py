@@ -297,20 +297,23 @@ def violation_matrix(found: Findings) -> str:
     pinned = found.pinned
     if pinned is None:
         raise HeadlineError("the answers need data/matrix.json")
-    shared = f", exactly those with `{pinned.violating_choice}`" if pinned.violating_choice else ""
+    choice, _, value = pinned.violating_choice.partition("=")  # r16: "compaction `on`"
+    shared = f", exactly those with {choice} `{value}`" if pinned.violating_choice else ""
     broken = [i.invariant for i in pinned.invariants if i.violated]
+    upgrade = f"upgrade to {found.fixed_in} and " if found.fixed_in else ""
     return (
         f"**Answer.** Compaction alone. On openai-agents {_pinned(found)}, `input` mode, scripted "
         f"model, {pinned.violating} of {pinned.cases} cases break an invariant{shared}; the "
         "runner, the decision and where the paused state is kept change nothing that breaks. "
-        "In each, the call waiting for approval is compacted away and its output then stored "
-        f"and sent without it: {len(broken)} invariants break (the first table below names "
-        "them).\n\n**What to do.** SDK maintainers: since compaction alone decides, fix when the "
+        "In each, the session's automatic compaction takes the pending call away, and its output "
+        f"is then stored and sent without it, an orphan output: {len(broken)} invariants break "
+        "(the first table below names them).\n\n**What to do.** SDK maintainers: fix when the "
         "session compacts (`OpenAIResponsesCompactionSession`, notebook 03), and test the fix on "
-        "all sixteen cases with `python -m approval_compaction matrix`, both places the paused "
-        "state is kept: a fix moves where each compacts (notebook 06's table *Compactions per case "
-        "with compaction on, by boundary*). Teams using the SDK: notebooks 06 (new sessions) and "
-        "07 (stored ones)."
+        "all sixteen cases with `python -m approval_compaction matrix`, the paused state kept in "
+        "memory and carried as JSON: a fix moves the stage at which each of the two compacts "
+        "(notebook 06's table *Compactions per case with compaction on, by boundary*).\n\nTeams "
+        f"using the SDK: {upgrade}follow notebook 06 (the workaround until then, and where to "
+        "keep it after) and notebook 07 (sessions already stored)."
     )
 
 
@@ -331,19 +334,18 @@ def releases(found: Findings) -> str:
     moved = stored[0].span.partition("..")[0]  # the release whose change stored the orphan
     before = found.releases.versions[found.releases.versions.index(moved) - 1]
     violating, cases = fixed_in_cases(found.releases, found.fixed_in)
+    # r16: the doctor scoped to `input` mode's stored orphan left out the other modes' stores
+    # and the first era: the collection's one short action (README's words) instead
     return (
         f"**Answer.** Long before: every release {lost} loses the pending call ({hit[0].affected}"
         f" of {hit[0].cases} cases break an invariant, `{STUDY_MODE}` mode, scripted model); "
         f"{found.fixed_in} is the first where {violating} do. Over HTTP, with compaction on, "
-        f"{_met_by_mode(found.releases, hit)}.\n\n**What to do.** Upgrade to "
-        f"{found.fixed_in}. Until then, on {lost}, wrap the session in the workaround (notebook "
-        f"06 tests it and says where to keep it after upgrading). On {kept}, where this page's "
-        "last table shows the orphan output stored (`input` mode), check the stored sessions "
-        "with the doctor (notebook 07).\n\n"
-        f"SDK maintainers: {moved} moved the failure to the next question without fixing it; "
-        "run a change to when compaction runs through the sixteen cases on the releases either "
-        f"side, as `python -m approval_compaction sweep --versions {before},{moved}` does for "
-        "that one."
+        f"{_met_by_mode(found.releases, hit)}.\n\n{short_action(found)}\n\n"
+        f"SDK maintainers: {moved} made the break visible in `input` mode without fixing it "
+        f"(on {kept} the orphan output is stored and the next question refused); test a "
+        "change to when compaction runs on the sixteen cases, on the releases either side of "
+        f"it, as `python -m approval_compaction sweep --versions {before},{moved}` does for "
+        f"{moved}'s."
     )
 
 
@@ -351,7 +353,7 @@ def releases(found: Findings) -> str:
 _MET_WORDS = {
     PAUSE_FAILS: "the pause is refused, leaving nothing to approve",
     NEXT_TURN_FAILS: "the next question is refused",
-    COMPACTION_ONLY: "nothing is refused, though the call is compacted away",
+    COMPACTION_ONLY: "the stand-in refuses nothing, though the call is compacted away",
 }
 
 
@@ -416,17 +418,20 @@ def workaround(found: Findings) -> str:
         else ""
     )
     only = (
-        f" On {earlier} only the README's regression test (its four `json` cases) runs with it, "
-        "and passes."
+        f" On {earlier} only the README's regression test "
+        "(`tests/sdk_regression/test_compaction_pending_approval.py`: its four `json` cases with "
+        "compaction `on`) runs with it, and passes."
         if earlier
         else ""
     )
     return (
-        f"**Answer.** {how}. With it on openai-agents {pinned} (`input` mode, scripted model), "
+        f"**Answer.** {how}. With it on openai-agents {pinned}, "
         f"{_none_of(fixed.violated, per_case)} breaks in any of the {2 * fixed.compaction_on} "
-        f"cases, and {fixed.compacting} of {fixed.compaction_on} cases "
-        "with compaction `on` still compact, once the call has its output; "
-        f"{found.fixed_in or 'the fixing release'} does the same on its own.{only}\n\nIts costs: "
+        f"cases (`input` mode, scripted model), and {fixed.compacting} of {fixed.compaction_on} "
+        "cases with compaction `on` still compact, none while the call is open; "
+        f"{found.fixed_in or 'the fixing release'} does the same on its own.\n\nWith it on "
+        f"{pinned} over HTTP, in each compaction mode, the stand-in refuses no request of the `on` "
+        f"cases.{only}\n\nIts costs: "
         f"a late answer to a call it retired is stored as text, and {said} of the "
         f"SDK's own tests of a failed write to the store fail with it.\n\n**What to do.** "
         f"{_keep_or_drop(found)}"
@@ -458,7 +463,8 @@ def _keep_or_drop(found: Findings) -> str:
     drop = (
         f"\n\nDrop it on {found.fixed_in} in "
         + " or ".join(f"`{m}`" for m in rest)
-        + " mode with no hosted MCP tool: it gains nothing there and still has both costs."
+        + " mode with no hosted MCP tool: there, with the documented compaction answer, it"
+        " gains nothing (the last table) and still has both costs."
         if rest and documented
         else ""
     )

@@ -19,9 +19,10 @@ from ...display.views import stage_summary
 from ...fix.workaround import defer_compaction_while_pending
 from ...formats.records import read_json_list
 from ...openai_agents.harness import run_matrix
+from ...openai_agents.wiring import backend_for
 from ...study.capture import CaseRun, StageName
-from ...study.scenario import CaseValueError
-from ...study.words import STUDY_MODE
+from ...study.scenario import CaseValueError, select_cases
+from ...study.words import STUDY_FIRST, STUDY_MODE
 from .. import paths
 from . import environments
 from .sweep import run_probe
@@ -74,6 +75,23 @@ def compactions_by_boundary(variants: Variants) -> pd.DataFrame:
     if not on.groupby(boundary).nunique().eq(1).all(axis=None):
         raise CaseValueError("the `on` cases of one boundary compact differently")
     return on.groupby(boundary).first()
+
+
+def refused_by_mode() -> pd.DataFrame:
+    """06's table: the eight compaction-on cases over HTTP to the stand-in (the SDK's Responses
+    client), in each compaction mode, as released and with the workaround; per mode, the stages
+    at which the stand-in refused a request (HTTP 400) and in how many cases, or ``none`` (r16:
+    06 advised the workaround in every mode and showed it in `input` mode only)."""
+    http, on = backend_for("responses"), select_cases("compaction=on")
+    wraps = {"as released": None, "with the workaround": defer_compaction_while_pending}
+    said: dict[str, dict[str, str]] = {}
+    for mode in STUDY_FIRST:
+        for name, wrap in wraps.items():
+            runs = run_matrix(on, wrap_session=wrap, backend=http, mode=mode)
+            where = [s.name for r in runs for s in r.stages if s.outcome.http_status == 400]
+            counts = (f"at {st}: {where.count(st)} of {len(runs)}" for st in dict.fromkeys(where))
+            said.setdefault(name, {})[mode] = ", ".join(counts) or "none"
+    return pd.DataFrame(said).rename_axis("compaction mode")
 
 
 def _per_stage(run: CaseRun) -> str:
