@@ -50,7 +50,7 @@ RESUME_FAILS = "the resume fails"
 NEXT_TURN_FAILS = "the next turn fails"
 # nothing is refused; what breaks is in the compaction requests (an open call, and in the
 # study's first era its orphan output too: 05's journey table), so never "only"
-COMPACTION_ONLY = "no request is refused: compaction requests carry the open call"
+COMPACTION_ONLY = "the stand-in refuses no request: compaction requests carry the open call"
 UNAFFECTED = "neither"
 SEVERITIES: tuple[str, ...] = (
     PAUSE_FAILS,
