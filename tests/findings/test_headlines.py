@@ -165,13 +165,12 @@ def test_headlines_upgrade_answer_follows_the_record(found: Findings) -> None:
     assert "does not heal" in headlines.am_i_affected(found)
     healed = replace(found.upgrade, poisoned=found.upgrade.repaired)
     assert "2. Upgrading heals" in headlines.am_i_affected(replace(found, upgrade=healed))
-    assert "2. Upgrading does not heal a poisoned store: on 0.24.0 its next turn is refused" in (
-        headlines.am_i_affected(found)
-    )
-    # r15: "(section 2, scripted model)" mislabelled the next turn, which runs over HTTP
-    assert "(section 2: stores made on the scripted model, next turn over HTTP)" in (
-        headlines.am_i_affected(found)
-    )
+    said = headlines.am_i_affected(found)
+    assert "2. Upgrading does not heal a poisoned store: over HTTP, on 0.24.0 its next" in said
+    # r15: "(section 2, scripted model)" mislabelled the next turn, which runs over HTTP; r16:
+    # the first screen says only that (section 2 says how the stores were made), so the terms
+    # block above it need not define the scripted model
+    assert "scripted model" not in said
 
 
 def test_headlines_keep_the_workaround_says_one_thing_where_it_is_said(found: Findings) -> None:
@@ -368,9 +367,10 @@ def test_headlines_am_i_affected_action_is_ordered_upgrade_scan_repair(found: Fi
     # r15: the check's own flags are the values section 1 runs, not MODE and TRIGGER undefined
     assert "--mode auto --trigger default` (section 1 runs this check)" in steps[0]
     # r15: a repair before the kept state is discarded lets a late answer poison the session
-    # (section 3): the step names that precondition first, and what to do if it slips
-    assert steps[2].startswith("3. Discard the paused states you kept, then `doctor scan")
-    assert steps[2].endswith("if a late answer comes anyway, repair again (section 3).")
+    # (section 3): the step names that precondition first; r16: "repair again" after a late
+    # answer was a remedy no table shows, so the step gives only the order
+    assert steps[2].startswith("3. First discard the paused states you kept (section 3")
+    assert steps[2].endswith("(it backs up first).") and "repair again" not in steps[2]
 
 
 def test_headlines_am_i_affected_warns_that_a_late_answer_after_a_repair_poisons(
@@ -382,13 +382,15 @@ def test_headlines_am_i_affected_warns_that_a_late_answer_after_a_repair_poisons
     said = headlines.am_i_affected(found)
     answers, action = said.split("**What to do.**")
     # r14: the session was not poisoned before the late answer: not "poisoned again"
-    assert "late answer" in answers and "poisons the session (section 3)" in answers
+    assert "late resume" in answers and "poisons the repaired session (section 3)" in answers
     assert "again" not in answers
     # r15: the first screen's action left the discard step to section 3, and a reader following
     # it could poison their sessions: the action names it, and section 3 points back to it
-    assert "3. Discard the paused states you kept, then `doctor scan" in action
-    assert "Hence What to do's\nthird step." in _markdown("07-am-i-affected")
+    assert "3. First discard the paused states you kept" in action
+    assert "Hence What to do's\nthird step" in _markdown("07-am-i-affected")
     assert "never be answered" not in said
+    # r16: one counting unit (pause positions, section 1's), no undefined "test session"
+    assert "pause positions 0 to" in answers and "tries" not in said and "test session" not in said
 
 
 def test_headlines_stored_vs_sent_action_keeps_the_workaround_where_the_fix_stops(
@@ -455,7 +457,7 @@ def test_headlines_am_i_affected_says_refused_not_rejected(found: Findings) -> N
     assert f"on {found.upgrade.newest} its next turn is refused" in said
     assert "rejected" not in said
     # r14: nor the doctor's "accepted" for a turn the stand-in answered
-    assert "accepted" not in said and "after `doctor repair`, answered" in said
+    assert "accepted" not in said and "after `doctor repair --apply`, answered" in said
 
 
 def test_headlines_am_i_affected_says_what_the_user_meets_at_the_struck_positions(
@@ -468,7 +470,7 @@ def test_headlines_am_i_affected_says_what_the_user_meets_at_the_struck_position
     hit = [r for r in pinned.rows if r.affected]
     assert hit and all(r.at_pause.startswith("HTTP 400") for r in hit)
     said = headlines.am_i_affected(found)
-    assert f"{pinned.release}'s pause is refused in {len(hit)} of" in said
+    assert f"{pinned.release}'s pause is refused at {len(hit)} of the" in said
 
 
 def test_headlines_walkthrough_says_which_run_tries_each_mode(found: Findings) -> None:
@@ -592,8 +594,9 @@ def test_headlines_am_i_affected_counts_the_struck_pause_positions_and_leaves_th
     assert f"({', '.join(map(str, most))} and {last})" not in said
     # r14: "fails at 2 of 21" read as a rate: the answer says which runs, and the rule
     # r15: a row is a sequence of runner calls, not the README's *run*; and the threshold was
-    # used before section 1 gave it: the answer says tries, and the rule in plain words
-    assert f"in {len(pinned.affected_at)} of {len(pinned.rows)} tries" in said
+    # used before section 1 gave it: the rule in plain words; r16: tries, pause positions and
+    # plain turns were one quantity under three names: the answer counts pause positions
+    assert f"at {len(pinned.affected_at)} of the {len(pinned.rows)} pause positions" in said
     assert " runs " not in said and "threshold" not in said
     assert "those where the pausing turn makes the SDK compact" in said
     assert "(section 1)" in said

@@ -476,26 +476,26 @@ def am_i_affected(found: Findings) -> str:
     return "\n".join(
         [
             "**Answer.**",
-            f"1. Over HTTP, with the SDK's default settings, {pinned.release}'s pause is "
-            f"refused in {len(pinned.affected_at)} of {len(pinned.rows)} tries (0 to "
-            f"{len(pinned.rows) - 1} questions before the pause), those where the pausing turn "
-            f"makes the SDK compact; {newest.release}'s in {len(newest.affected_at)} (section 1).",
-            f"2. Upgrading {'heals' if up.heals else 'does not heal'} a poisoned store: "
-            f"on {up.newest} its next turn is {_refused(up.poisoned.next_turn)}; after `doctor "
-            f"repair`, {_refused(up.repaired.next_turn)} (section 2: stores made on the scripted "
-            "model, next turn over HTTP).",
-            f"3. `doctor repair --apply` heals {'each' if healed else 'not each'} poisoned test "
-            "session, and each where a question follows a call without its output. A late answer "
-            "to a call the repair rewrote poisons the session (section 3).",
+            f"1. Over HTTP, in `auto` mode with no hook (the SDK's defaults), {pinned.release}'s "
+            f"pause is refused at {len(pinned.affected_at)} of the {len(pinned.rows)} pause "
+            f"positions 0 to {len(pinned.rows) - 1}, those where the pausing turn makes the SDK "
+            f"compact; {newest.release}'s at {len(newest.affected_at) or 'none'} (section 1).",
+            f"2. Upgrading {'heals' if up.heals else 'does not heal'} a poisoned store: over "
+            f"HTTP, on {up.newest} its next turn is {_refused(up.poisoned.next_turn)}; on a copy "
+            f"after `doctor repair --apply`, {_refused(up.repaired.next_turn)} (section 2).",
+            f"3. On section 3's SQLite store, `doctor repair --apply` heals "
+            f"{'the' if healed else 'not all the'} poisoned and stuck sessions (a question follows "
+            "a call without its output) and leaves the pending one alone. A late resume of a "
+            "paused state kept from before the repair poisons the repaired session (section 3).",
             "",
             "**What to do.**",
             "1. Check your release with the SDK's defaults: `python -m approval_compaction doctor "
             "check --mode auto --trigger default` (section 1 runs this check).",
             f"2. Stop new damage: {stop} wrap the session in the workaround "
             "(`defer_compaction_while_pending`); notebook 06 says where to keep it after.",
-            "3. Discard the paused states you kept, then `doctor scan STORE --all` and `doctor "
-            "repair STORE --all --apply` (it backs up first); if a late answer comes anyway, "
-            "repair again (section 3).",
+            "3. First discard the paused states you kept (section 3: a late resume poisons a "
+            "repaired session), then `doctor scan STORE --all` and `doctor repair STORE --all "
+            "--apply` (it backs up first).",
         ]
     )
 
