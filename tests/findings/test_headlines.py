@@ -61,11 +61,16 @@ def test_headlines_wire_answer_quotes_each_modes_refusal(found: Findings) -> Non
     assert "Notebook 05's first table shows in which mode each is met." in answer
     # r15: scoped to what ran where: the stand-in over HTTP, the conversion on the pinned
     # release; the reports show a 400 on an orphan output without naming the endpoint
-    assert answer.startswith("**Answer** (the stand-in over HTTP; the SDK's conversion on ")
+    # r16: "the SDK's conversion" was used before its section said what it is: the answer names
+    # `OpenAIResponsesModel` and what it does; "hand-off" (an Agents SDK word for something
+    # else) is gone, and the orphan output, not "the call", is what passes unchanged
+    assert answer.startswith("**Answer** (the stand-in over HTTP; the SDK's `OpenAIResponsesModel` ")
     assert "the endpoint not named" in answer
-    assert (
-        "On the one hand-off shown" in answer and "The SDK's conversion adds no fault" not in answer
-    )
+    assert "hand-off" not in said and "The SDK's conversion adds no fault" not in answer
+    assert "unchanged, its orphan output among them" in answer
+    # r16: the message the reports show is quoted where they are named, by their full names
+    assert '"No tool call found for function call output with call_id <id>."' in answer
+    assert "microsoft/vscode#320060, continuedev/continue#10092" in answer
 
 
 def test_headlines_after_the_fix_leads_with_the_bug_a_fresh_session_meets(found: Findings) -> None:
@@ -306,7 +311,8 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     answer = said.split("**What to do.**")[0]
     # r5: the question asks whether the other kinds lose their call too: yes, scoped
     assert answer.startswith("**Answer** (openai-agents 0.23.1 and 0.24.0, ")
-    assert "scripted model). Yes, on 0.23.1. " in answer
+    # r16: "Yes, on 0.23.1" was broader than the evidence, in `input` mode only
+    assert "scripted model). Yes, on 0.23.1 in `input` mode. " in answer
     assert "shrunk" not in answer and "The search's rows show" not in answer
     # r5: one paragraph, and no liveness claim the body's tables carry (r4's MCP stall modes)
     assert answer.count("\n\n") == 2 and "compacts again" not in answer
@@ -317,7 +323,7 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     assert "filed no break" not in answer and "sends what one of these two" not in answer
     assert "`auto` mode (the default) has no row: each break is filed once" in answer
     assert "section *The minimal counterexamples* points to the table" in answer
-    assert "notebook 05's first table, *Cases breaking an invariant ...*, shows" in _markdown(
+    assert "otebook 05's first table, *Cases breaking an invariant ...*, shows" in _markdown(
         "08-exploration"
     )
     # r15: *the search* is said before it is used, and the hosted MCP request's missing row is
@@ -325,10 +331,17 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     assert "A *search* (" in answer and "the search" not in answer.split("A *search* (")[0]
     assert "a gap in the search" not in answer
     assert "after a hosted MCP approval request left unanswered, in `input` mode" in answer
+    # r16: the README's verdict names `auto` too: the answer points to 10's table showing it
+    assert "notebook 10's table *Where 0.24.0 or the patch misses" in answer
+    # r16: "the API refuses" is in *orphan output*'s meaning, and 09 shows the stand-in judges
+    # only function calls: the other kinds' outputs are "stored without its call", unjudged
+    assert "stored as an orphan output" not in answer and "judges function calls" in answer
+    assert "those that break a rule of the study's kept" not in answer
     # r15: a maintainer's action (the patch's path), then the teams', scoped to the release the
     # workaround was searched on, with 06's rule for keeping it
     action = said.split("**What to do.**")[1]
-    assert action.startswith(" SDK maintainers: keep a call awaiting approval, of every kind,")
+    # r16: which release line the advice is for (0.24.0 already keeps every kind's call out)
+    assert action.startswith(" SDK maintainers: on a release line before 0.24.0, keep a call")
     assert "`tests/sdk_regression/patches/0.24.0-compaction-liveness.patch`" in action
     assert "Teams: wrap the session in the workaround" in action
     assert "on 0.23.1, with it, the search broke nothing" in action

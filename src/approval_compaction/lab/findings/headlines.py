@@ -546,16 +546,18 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
     searched = " and ".join(r.sdk_version for r in unfixed)
     paused = [f for f in refused if f.trace.conversation.mode in refused_in]
     said = [
-        f"**Answer** (openai-agents {searched}, scripted model). Yes, on {old.sdk_version}. "
-        "A *search* (conversations made up at random through the SDK; those that break a rule of "
-        f"the study's kept) shows, in {_modes(lost_in)} mode, compaction at the pause taking the "
-        f"call still waiting for its output, for every kind: {lost}; then the output stored as "
-        "an orphan output"
+        f"**Answer** (openai-agents {searched}, scripted model). Yes, on {old.sdk_version} in "
+        f"{_modes(lost_in)} mode. A *search* (conversations made up at random through the SDK, "
+        "keeping those that break one of the study's rules) shows compaction at the pause "
+        f"taking the call still waiting for its output, for every kind: {lost}; then the "
+        "output stored without its call"
         + (
             f" for all but the {', '.join(unshown)} (no such conversation kept)."
             if unshown
             else "."
         )
+        + " Whether the API refuses the other kinds' outputs, no page shows (notebook 09: the"
+        " stand-in judges function calls and outputs only)."
         + (
             f"\n\nIn {_modes(refused_in)} mode, {_asked(paused)} pause is refused."
             if paused
@@ -580,7 +582,9 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         stalled = [f for f in new.findings if f.trace.conversation.mode in lost_in]
         stops = (
             f", but after {_asked(stalled, owner='')} left unanswered, "
-            f"in {_modes(lost_in)} mode compaction did not run in the later turns"
+            f"in {_modes(lost_in)} mode compaction did not run in the later turns (notebook 10's"
+            " table *Where 0.24.0 or the patch misses a compaction in ten turns* shows `auto`"
+            " mode too)"
             if stalled
             else ""
         )
@@ -592,9 +596,11 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
     said.append(
         "\n\n**What to do.**"
         + (
-            " SDK maintainers: keep a call awaiting approval, of every kind, out of compaction,"
-            " not only a function tool's; for the hosted MCP row 0.24.0 still breaks, apply"
-            " `tests/sdk_regression/patches/0.24.0-compaction-liveness.patch` (notebook 10)."
+            f" SDK maintainers: on a release line before {new.sdk_version}, keep a call awaiting"
+            f" approval, of every kind, out of compaction, as {new.sdk_version} does here; on"
+            f" {new.sdk_version}, apply `tests/sdk_regression/patches/0.24.0-compaction-liveness.patch`"
+            " (notebook 10) to keep compaction running after an unanswered hosted MCP approval"
+            " request."
             if stalled
             else ""
         )
@@ -663,9 +669,10 @@ def explored_count(result: SearchResult) -> str:
 
 
 def _reports(rule: Any) -> str:
-    """The public reports that show the real API's refusal by ``rule`` (its status), by
-    repository and number (``vscode#320060``: the table gives the owners)."""
-    return ", ".join(s.label.rpartition("/")[2] for s in rule.sources if "400" in s.shows)
+    """The public reports that show the real API's refusal by ``rule`` (its status), named as
+    the rules table names them (``microsoft/vscode#320060``; r16: short names beside the table's
+    full ones read as two sources)."""
+    return ", ".join(s.label for s in rule.sources if "400" in s.shows)
 
 
 def the_wire(found: Findings) -> str:
@@ -677,20 +684,22 @@ def the_wire(found: Findings) -> str:
     from ...wire import rules
 
     return (
-        f"**Answer** (the stand-in over HTTP; the SDK's conversion on openai-agents "
+        f"**Answer** (the stand-in over HTTP; the SDK's `OpenAIResponsesModel` on openai-agents "
         f"{_pinned(found)}). The stand-in refuses two requests, each by a rule public reports "
         "show the real API applying: a compaction request naming a response whose stored "
         "history holds a call without its output "
         f"({_reports(rules.OPEN_CALL_COMPACT)}, on the compaction endpoint); and a request "
-        f"holding an orphan output ({_reports(rules.ORPHAN_OUTPUT)}: a 400 with that message, "
-        "the endpoint not named). Notebook 05's first table shows in which mode each is met."
+        f"holding an orphan output ({_reports(rules.ORPHAN_OUTPUT)}: a 400 saying "
+        f'"{rules.ORPHAN_OUTPUT.example}", the endpoint not named). Notebook 05\'s first table '
+        "shows in which mode each is met."
         "\n\n"
         "No report shows the real API's answer to a compaction request whose input holds a "
         "call without its output (`input` mode's at the pause): the stand-in answers it 200. "
-        "On the one hand-off shown, the SDK's conversion sends the items it is given, the call "
-        "among them, unchanged.\n\n"
+        "The SDK's `OpenAIResponsesModel`, which turns the items it is handed into the HTTP "
+        "request's body, sent a hand-built poisoned history unchanged, its orphan output among "
+        "them.\n\n"
         "**What to do.** SDK maintainers: fix what the session stores and compacts (notebook 03 "
-        "shows where), not the conversion to HTTP, and learn whether the real compaction "
+        "shows where), not `OpenAIResponsesModel`, and learn whether the real compaction "
         "endpoint refuses a call without its output in its input. Teams: notebooks 06 and 07."
     )
 
