@@ -64,7 +64,8 @@ def test_headlines_wire_answer_quotes_each_modes_refusal(found: Findings) -> Non
     # r16: "the SDK's conversion" was used before its section said what it is: the answer names
     # `OpenAIResponsesModel` and what it does; "hand-off" (an Agents SDK word for something
     # else) is gone, and the orphan output, not "the call", is what passes unchanged
-    assert answer.startswith("**Answer** (the stand-in over HTTP; the SDK's `OpenAIResponsesModel` ")
+    opening = "**Answer** (the stand-in over HTTP; the SDK's `OpenAIResponsesModel` "
+    assert answer.startswith(opening)
     assert "the endpoint not named" in answer
     assert "hand-off" not in said and "The SDK's conversion adds no fault" not in answer
     assert "unchanged, its orphan output among them" in answer

@@ -17,7 +17,8 @@ MET = (rules.ORPHAN_OUTPUT, rules.OPEN_CALL_COMPACT)
 # The check no public source settles: a compaction request whose own input holds an open call.
 UNJUDGED = "open_function_call_in_compaction_input"
 # r15: the rules name function calls only, while notebook 08's compaction takes custom, shell and
-# apply_patch calls and hosted MCP approval requests too: the table says that no source settles those kinds either.
+# apply_patch calls and hosted MCP approval requests too: the table says that no source settles
+# those kinds either.
 OTHER_KINDS = "other_call_kinds"
 UNJUDGED_ANSWERS = {
     UNJUDGED: "not judged: the stand-in answers 200 with a compaction item",

@@ -598,9 +598,9 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         + (
             f" SDK maintainers: on a release line before {new.sdk_version}, keep a call awaiting"
             f" approval, of every kind, out of compaction, as {new.sdk_version} does here; on"
-            f" {new.sdk_version}, apply `tests/sdk_regression/patches/0.24.0-compaction-liveness.patch`"
-            " (notebook 10) to keep compaction running after an unanswered hosted MCP approval"
-            " request."
+            f" {new.sdk_version}, apply"
+            " `tests/sdk_regression/patches/0.24.0-compaction-liveness.patch` (notebook 10) to"
+            " keep compaction running after an unanswered hosted MCP approval request."
             if stalled
             else ""
         )
