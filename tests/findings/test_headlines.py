@@ -70,7 +70,7 @@ def test_headlines_wire_answer_quotes_each_modes_refusal(found: Findings) -> Non
     assert "hand-off" not in said and "The SDK's conversion adds no fault" not in answer
     assert "unchanged, its orphan output among them" in answer
     # r16: the message the reports show is quoted where they are named, by their full names
-    assert '"No tool call found for function call output with call_id <id>."' in answer
+    assert '"No tool call found for function call output with call_id ...."' in answer
     assert "microsoft/vscode#320060, continuedev/continue#10092" in answer
 
 
@@ -336,7 +336,7 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     assert "notebook 10's table *Where 0.24.0 or the patch misses" in answer
     # r16: "the API refuses" is in *orphan output*'s meaning, and 09 shows the stand-in judges
     # only function calls: the other kinds' outputs are "stored without its call", unjudged
-    assert "stored as an orphan output" not in answer and "judges function calls" in answer
+    assert "stored as an orphan output" not in answer and "(judged only for a function tool: notebook 09)" in answer
     assert "those that break a rule of the study's kept" not in answer
     # r15: a maintainer's action (the patch's path), then the teams', scoped to the release the
     # workaround was searched on, with 06's rule for keeping it

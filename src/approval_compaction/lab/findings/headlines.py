@@ -547,17 +547,16 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
     paused = [f for f in refused if f.trace.conversation.mode in refused_in]
     said = [
         f"**Answer** (openai-agents {searched}, scripted model). Yes, on {old.sdk_version} in "
-        f"{_modes(lost_in)} mode. A *search* (conversations made up at random through the SDK, "
-        "keeping those that break one of the study's rules) shows compaction at the pause "
-        f"taking the call still waiting for its output, for every kind: {lost}; then the "
-        "output stored without its call"
+        f"{_modes(lost_in)} mode. A *search* (random conversations through the SDK, kept where "
+        "they break a rule) shows compaction at the pause taking the call waiting for its "
+        f"output, for every kind: {lost}; then the output stored without its call (judged only for"
+        " a function tool: notebook 09)"
         + (
             f" for all but the {', '.join(unshown)} (no such conversation kept)."
             if unshown
             else "."
         )
-        + " Whether the API refuses the other kinds' outputs, no page shows (notebook 09: the"
-        " stand-in judges function calls and outputs only)."
+
         + (
             f"\n\nIn {_modes(refused_in)} mode, {_asked(paused)} pause is refused."
             if paused
@@ -583,8 +582,7 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         stops = (
             f", but after {_asked(stalled, owner='')} left unanswered, "
             f"in {_modes(lost_in)} mode compaction did not run in the later turns (notebook 10's"
-            " table *Where 0.24.0 or the patch misses a compaction in ten turns* shows `auto`"
-            " mode too)"
+            " table *Where 0.24.0 or the patch misses ...*: `auto` mode too)"
             if stalled
             else ""
         )
@@ -599,13 +597,12 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
             f" SDK maintainers: on a release line before {new.sdk_version}, keep a call awaiting"
             f" approval, of every kind, out of compaction, as {new.sdk_version} does here; on"
             f" {new.sdk_version}, apply"
-            " `tests/sdk_regression/patches/0.24.0-compaction-liveness.patch` (notebook 10) to"
-            " keep compaction running after an unanswered hosted MCP approval request."
+            " `tests/sdk_regression/patches/0.24.0-compaction-liveness.patch` (notebook 10)."
             if stalled
             else ""
         )
         + " Teams: wrap the session in the workaround (`defer_compaction_while_pending`)"
-        " whatever kinds of tool it approves"
+        " whatever tools it approves"
         + (f": on {searched_fix}, with it, the search broke nothing" if fixed and not broke else "")
         + "; notebook 06 says where to keep it after upgrading, notebook 07 how to repair"
         " stored sessions."
@@ -690,9 +687,8 @@ def the_wire(found: Findings) -> str:
         "history holds a call without its output "
         f"({_reports(rules.OPEN_CALL_COMPACT)}, on the compaction endpoint); and a request "
         f"holding an orphan output ({_reports(rules.ORPHAN_OUTPUT)}: a 400 saying "
-        f'"{rules.ORPHAN_OUTPUT.example}", the endpoint not named). Notebook 05\'s first table '
-        "shows in which mode each is met."
-        "\n\n"
+        f'"{rules.ORPHAN_OUTPUT.example.replace("<id>", "...")}", the endpoint not named).'
+        "\n\nNotebook 05's first table shows in which mode each is met. "
         "No report shows the real API's answer to a compaction request whose input holds a "
         "call without its output (`input` mode's at the pause): the stand-in answers it 200. "
         "The SDK's `OpenAIResponsesModel`, which turns the items it is handed into the HTTP "
