@@ -336,7 +336,8 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     assert "notebook 10's table *Where 0.24.0 or the patch misses" in answer
     # r16: "the API refuses" is in *orphan output*'s meaning, and 09 shows the stand-in judges
     # only function calls: the other kinds' outputs are "stored without its call", unjudged
-    assert "stored as an orphan output" not in answer and "(judged only for a function tool: notebook 09)" in answer
+    assert "stored as an orphan output" not in answer
+    assert "(judged only for a function tool: notebook 09)" in answer
     assert "those that break a rule of the study's kept" not in answer
     # r15: a maintainer's action (the patch's path), then the teams', scoped to the release the
     # workaround was searched on, with 06's rule for keeping it
