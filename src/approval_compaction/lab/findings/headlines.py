@@ -556,7 +556,6 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
             if unshown
             else "."
         )
-
         + (
             f"\n\nIn {_modes(refused_in)} mode, {_asked(paused)} pause is refused."
             if paused
