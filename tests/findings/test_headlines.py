@@ -70,7 +70,7 @@ def test_headlines_wire_answer_quotes_each_modes_refusal(found: Findings) -> Non
     assert "hand-off" not in said and "The SDK's conversion adds no fault" not in answer
     assert "unchanged, its orphan output among them" in answer
     # r16: the message the reports show is quoted where they are named, by their full names
-    assert '"No tool call found for function call output with call_id ...."' in answer
+    assert '"No tool call found for function call output with call_id" and an id' in answer
     assert "microsoft/vscode#320060, continuedev/continue#10092" in answer
 
 

@@ -686,7 +686,7 @@ def the_wire(found: Findings) -> str:
         "history holds a call without its output "
         f"({_reports(rules.OPEN_CALL_COMPACT)}, on the compaction endpoint); and a request "
         f"holding an orphan output ({_reports(rules.ORPHAN_OUTPUT)}: a 400 saying "
-        f'"{rules.ORPHAN_OUTPUT.example.replace("<id>", "...")}", the endpoint not named).'
+        f'"{rules.ORPHAN_OUTPUT.example.replace(" <id>.", "")}" and an id, the endpoint not named).'
         "\n\nNotebook 05's first table shows in which mode each is met. "
         "No report shows the real API's answer to a compaction request whose input holds a "
         "call without its output (`input` mode's at the pause): the stand-in answers it 200. "
