@@ -39,3 +39,13 @@ def test_heal_on_postgres_reads_as_the_sqlite_heal() -> None:
     on_server = heal_on_postgres()
     _assert_healed(on_server)
     assert on_server.summary() == heal_new_sqlite().summary()
+
+
+def test_heal_new_sqlite_generates_the_sessions_asked_one_of_each_verdict() -> None:
+    """Notebook 07 asks for 4 generated sessions: one healthy, poisoned, stuck and pending, beside
+    the pinned release's own session, and heals them as the full store."""
+    summary = heal_new_sqlite(generated=4).summary()
+    assert (summary.before["healthy"], summary.before["pending"]) == (1, 1)
+    assert (summary.before["poisoned"], summary.before["stuck"]) == (2, 1)  # 1 + the pinned one
+    assert summary.after["poisoned"] == summary.after["stuck"] == 0
+    assert summary.after["pending"] == 1

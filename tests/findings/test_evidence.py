@@ -52,4 +52,5 @@ def test_evidence_answered_drops_the_tools_and_joins_status_and_error() -> None:
     shown = evidence.answered(log)
     assert list(shown["endpoint"]) == ["/v1/responses", "/v1/responses/compact"]
     assert json.loads(shown.iloc[0]["body (without tools)"]) == {"input": "hi"}
-    assert list(shown["answer"]) == ["200", "400 No tool output found for function call c1."]
+    # r16: "400: message", as the rules table writes it
+    assert list(shown["answer"]) == ["200", "400: No tool output found for function call c1."]

@@ -63,11 +63,17 @@ def test_headlines_wire_answer_quotes_each_modes_refusal(found: Findings) -> Non
     assert "Notebook 05's first table shows in which mode each is met." in answer
     # r15: scoped to what ran where: the stand-in over HTTP, the conversion on the pinned
     # release; the reports show a 400 on an orphan output without naming the endpoint
-    assert answer.startswith("**Answer** (the stand-in over HTTP; the SDK's conversion on ")
+    # r16: "the SDK's conversion" was used before its section said what it is: the answer names
+    # `OpenAIResponsesModel` and what it does; "hand-off" (an Agents SDK word for something
+    # else) is gone, and the orphan output, not "the call", is what passes unchanged
+    opening = "**Answer** (the stand-in over HTTP; the SDK's `OpenAIResponsesModel` "
+    assert answer.startswith(opening)
     assert "the endpoint not named" in answer
-    assert (
-        "On the one hand-off shown" in answer and "The SDK's conversion adds no fault" not in answer
-    )
+    assert "hand-off" not in said and "The SDK's conversion adds no fault" not in answer
+    assert "unchanged, its orphan output among them" in answer
+    # r16: the message the reports show is quoted where they are named, by their full names
+    assert '"No tool call found for function call output with call_id" and an id' in answer
+    assert "microsoft/vscode#320060, continuedev/continue#10092" in answer
 
 
 def test_headlines_after_the_fix_leads_with_the_bug_a_fresh_session_meets(found: Findings) -> None:
@@ -167,13 +173,12 @@ def test_headlines_upgrade_answer_follows_the_record(found: Findings) -> None:
     assert "does not heal" in headlines.am_i_affected(found)
     healed = replace(found.upgrade, poisoned=found.upgrade.repaired)
     assert "2. Upgrading heals" in headlines.am_i_affected(replace(found, upgrade=healed))
-    assert "2. Upgrading does not heal a poisoned store: on 0.24.0 its next turn is refused" in (
-        headlines.am_i_affected(found)
-    )
-    # r15: "(section 2, scripted model)" mislabelled the next turn, which runs over HTTP
-    assert "(section 2: stores made on the scripted model, next turn over HTTP)" in (
-        headlines.am_i_affected(found)
-    )
+    said = headlines.am_i_affected(found)
+    assert "2. Upgrading does not heal a poisoned store: over HTTP, on 0.24.0 its next" in said
+    # r15: "(section 2, scripted model)" mislabelled the next turn, which runs over HTTP; r16:
+    # the first screen says only that (section 2 says how the stores were made), so the terms
+    # block above it need not define the scripted model
+    assert "scripted model" not in said
 
 
 def test_headlines_keep_the_workaround_says_one_thing_where_it_is_said(found: Findings) -> None:
@@ -325,7 +330,8 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     answer = said.split("**What to do.**")[0]
     # r5: the question asks whether the other kinds lose their call too: yes, scoped
     assert answer.startswith("**Answer** (openai-agents 0.23.1 and 0.24.0, ")
-    assert "scripted model). Yes, on 0.23.1. " in answer
+    # r16: "Yes, on 0.23.1" was broader than the evidence, in `input` mode only
+    assert "scripted model). Yes, on 0.23.1 in `input` mode. " in answer
     assert "shrunk" not in answer and "The search's rows show" not in answer
     # r5: one paragraph, and no liveness claim the body's tables carry (r4's MCP stall modes)
     assert answer.count("\n\n") == 2 and "compacts again" not in answer
@@ -336,7 +342,7 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     assert "filed no break" not in answer and "sends what one of these two" not in answer
     assert "`auto` mode (the default) has no row: each break is filed once" in answer
     assert "section *The minimal counterexamples* points to the table" in answer
-    assert "notebook 05's first table, *Cases breaking an invariant ...*, shows" in _markdown(
+    assert "otebook 05's first table, *Cases breaking an invariant ...*, shows" in _markdown(
         "08-exploration"
     )
     # r15: *the search* is said before it is used, and the hosted MCP request's missing row is
@@ -344,10 +350,18 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     assert "A *search* (" in answer and "the search" not in answer.split("A *search* (")[0]
     assert "a gap in the search" not in answer
     assert "after a hosted MCP approval request left unanswered, in `input` mode" in answer
+    # r16: the README's verdict names `auto` too: the answer points to 10's table showing it
+    assert "notebook 10's table *Where 0.24.0 or the patch misses" in answer
+    # r16: "the API refuses" is in *orphan output*'s meaning, and 09 shows the stand-in judges
+    # only function calls: the other kinds' outputs are "stored without its call", unjudged
+    assert "stored as an orphan output" not in answer
+    assert "(judged only for a function tool: notebook 09)" in answer
+    assert "those that break a rule of the study's kept" not in answer
     # r15: a maintainer's action (the patch's path), then the teams', scoped to the release the
     # workaround was searched on, with 06's rule for keeping it
     action = said.split("**What to do.**")[1]
-    assert action.startswith(" SDK maintainers: keep a call awaiting approval, of every kind,")
+    # r16: which release line the advice is for (0.24.0 already keeps every kind's call out)
+    assert action.startswith(" SDK maintainers: on a release line before 0.24.0, keep a call")
     assert "`tests/sdk_regression/patches/0.24.0-compaction-liveness.patch`" in action
     assert "Teams: wrap the session in the workaround" in action
     assert "on 0.23.1, with it, the search broke nothing" in action
@@ -386,9 +400,10 @@ def test_headlines_am_i_affected_action_is_ordered_upgrade_scan_repair(found: Fi
     # r15: the check's own flags are the values section 1 runs, not MODE and TRIGGER undefined
     assert "--mode auto --trigger default` (section 1 runs this check)" in steps[0]
     # r15: a repair before the kept state is discarded lets a late answer poison the session
-    # (section 3): the step names that precondition first, and what to do if it slips
-    assert steps[2].startswith("3. Discard the paused states you kept, then `doctor scan")
-    assert steps[2].endswith("if a late answer comes anyway, repair again (section 3).")
+    # (section 3): the step names that precondition first; r16: "repair again" after a late
+    # answer was a remedy no table shows, so the step gives only the order
+    assert steps[2].startswith("3. First discard the paused states you kept (section 3")
+    assert steps[2].endswith("(it backs up first).") and "repair again" not in steps[2]
 
 
 def test_headlines_am_i_affected_warns_that_a_late_answer_after_a_repair_poisons(
@@ -400,13 +415,15 @@ def test_headlines_am_i_affected_warns_that_a_late_answer_after_a_repair_poisons
     said = headlines.am_i_affected(found)
     answers, action = said.split("**What to do.**")
     # r14: the session was not poisoned before the late answer: not "poisoned again"
-    assert "late answer" in answers and "poisons the session (section 3)" in answers
+    assert "late resume" in answers and "poisons the repaired session (section 3)" in answers
     assert "again" not in answers
     # r15: the first screen's action left the discard step to section 3, and a reader following
     # it could poison their sessions: the action names it, and section 3 points back to it
-    assert "3. Discard the paused states you kept, then `doctor scan" in action
-    assert "Hence What to do's\nthird step." in _markdown("07-am-i-affected")
+    assert "3. First discard the paused states you kept" in action
+    assert "Hence What to do's\nthird step" in _markdown("07-am-i-affected")
     assert "never be answered" not in said
+    # r16: one counting unit (pause positions, section 1's), no undefined "test session"
+    assert "pause positions 0 to" in answers and "tries" not in said and "test session" not in said
 
 
 def test_headlines_stored_vs_sent_action_keeps_the_workaround_where_the_fix_stops(
@@ -475,7 +492,7 @@ def test_headlines_am_i_affected_says_refused_not_rejected(found: Findings) -> N
     assert f"on {found.upgrade.newest} its next turn is refused" in said
     assert "rejected" not in said
     # r14: nor the doctor's "accepted" for a turn the stand-in answered
-    assert "accepted" not in said and "after `doctor repair`, answered" in said
+    assert "accepted" not in said and "after `doctor repair --apply`, answered" in said
 
 
 def test_headlines_am_i_affected_says_what_the_user_meets_at_the_struck_positions(
@@ -488,7 +505,7 @@ def test_headlines_am_i_affected_says_what_the_user_meets_at_the_struck_position
     hit = [r for r in pinned.rows if r.affected]
     assert hit and all(r.at_pause.startswith("HTTP 400") for r in hit)
     said = headlines.am_i_affected(found)
-    assert f"{pinned.release}'s pause is refused in {len(hit)} of" in said
+    assert f"{pinned.release}'s pause is refused at {len(hit)} of the" in said
 
 
 def test_headlines_walkthrough_says_which_run_tries_each_mode(found: Findings) -> None:
@@ -618,8 +635,9 @@ def test_headlines_am_i_affected_counts_the_struck_pause_positions_and_leaves_th
     assert f"({', '.join(map(str, most))} and {last})" not in said
     # r14: "fails at 2 of 21" read as a rate: the answer says which runs, and the rule
     # r15: a row is a sequence of runner calls, not the README's *run*; and the threshold was
-    # used before section 1 gave it: the answer says tries, and the rule in plain words
-    assert f"in {len(pinned.affected_at)} of {len(pinned.rows)} tries" in said
+    # used before section 1 gave it: the rule in plain words; r16: tries, pause positions and
+    # plain turns were one quantity under three names: the answer counts pause positions
+    assert f"at {len(pinned.affected_at)} of the {len(pinned.rows)} pause positions" in said
     assert " runs " not in said and "threshold" not in said
     assert "those where the pausing turn makes the SDK compact" in said
     assert "(section 1)" in said

@@ -127,9 +127,8 @@ def test_exploration_answer_scopes_the_lost_call_to_its_mode() -> None:
     answer = exploration(load_findings(paths.DATA))
     # r15: "drops the call" was shown only where the output was then stored alone: the answer
     # says what compaction_input_complete shows (the call taken while waiting), per mode
-    assert "in `input` mode, compaction at the pause taking the call still waiting for its" in (
-        answer
-    )
+    assert "on 0.23.1 in `input` mode. A *search*" in answer
+    assert "compaction at the pause taking the call waiting for its output" in answer
     assert "for every kind: function tool, custom tool" in answer
     # r12: the hosted MCP request broke only compaction_input_complete in the search; the
     # answer no longer says it "loses its pending call" as the other kinds do (r14: nor that it

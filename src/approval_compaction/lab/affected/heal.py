@@ -156,11 +156,12 @@ def heal(text: str) -> Healed:
         return run_sync(heal_async(text, Path(folder)))
 
 
-def heal_new_sqlite() -> Healed:
-    """The whole heal on a new SQLite file filled by ``fill_store``."""
+def heal_new_sqlite(generated: int = 8) -> Healed:
+    """The whole heal on a new SQLite file filled by ``fill_store`` with ``generated`` sessions
+    (notebook 07 takes one of each verdict: 4)."""
     with tempfile.TemporaryDirectory(prefix="approval-compaction-heal-") as folder:
         text = str(Path(folder) / "store.db")
-        fill_store(text)
+        fill_store(text, generated)
         return heal(text)
 
 

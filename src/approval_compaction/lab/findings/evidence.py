@@ -16,8 +16,9 @@ from ...wire.standin import Exchange
 MET = (rules.ORPHAN_OUTPUT, rules.OPEN_CALL_COMPACT)
 # The check no public source settles: a compaction request whose own input holds an open call.
 UNJUDGED = "open_function_call_in_compaction_input"
-# r15: the rules name function calls only, while notebook 08 loses custom, shell and apply_patch
-# calls too: the table says that no source settles those kinds either.
+# r15: the rules name function calls only, while notebook 08's compaction takes custom, shell and
+# apply_patch calls and hosted MCP approval requests too: the table says that no source settles
+# those kinds either.
 OTHER_KINDS = "other_call_kinds"
 UNJUDGED_ANSWERS = {
     UNJUDGED: "not judged: the stand-in answers 200 with a compaction item",
@@ -26,8 +27,8 @@ UNJUDGED_ANSWERS = {
 # What the table says each unjudged check covers, where ``docs/wire.md``'s wording carries an
 # aside the table does not need (r15: the workaround's history, in a table of the API's rules).
 UNJUDGED_WHAT = {
-    OTHER_KINDS: "a custom tool, computer, shell, apply_patch, local shell, tool search or program "
-    "call without its output, and an mcp_approval_request without its response",
+    OTHER_KINDS: "a call of any other tool kind (custom, shell, apply_patch, computer use, local "
+    "shell, ...) without its output, and an mcp_approval_request without its response",
 }
 COLUMNS = ("rule", "what it checks", "endpoint", "answer", "public sources (what each shows)")
 
@@ -74,7 +75,7 @@ def answered(log: Sequence[Exchange]) -> pd.DataFrame:
             (
                 e.path,
                 json.dumps({k: v for k, v in e.body.items() if k != "tools"}),
-                f"{e.status} {e.error}".strip(),
+                f"{e.status}: {e.error}" if e.error else str(e.status),  # r16: as rules_met
             )
             for e in log
         ],

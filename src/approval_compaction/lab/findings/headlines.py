@@ -497,26 +497,26 @@ def am_i_affected(found: Findings) -> str:
     return "\n".join(
         [
             "**Answer.**",
-            f"1. Over HTTP, with the SDK's default settings, {pinned.release}'s pause is "
-            f"refused in {len(pinned.affected_at)} of {len(pinned.rows)} tries (0 to "
-            f"{len(pinned.rows) - 1} questions before the pause), those where the pausing turn "
-            f"makes the SDK compact; {newest.release}'s in {len(newest.affected_at)} (section 1).",
-            f"2. Upgrading {'heals' if up.heals else 'does not heal'} a poisoned store: "
-            f"on {up.newest} its next turn is {_refused(up.poisoned.next_turn)}; after `doctor "
-            f"repair`, {_refused(up.repaired.next_turn)} (section 2: stores made on the scripted "
-            "model, next turn over HTTP).",
-            f"3. `doctor repair --apply` heals {'each' if healed else 'not each'} poisoned test "
-            "session, and each where a question follows a call without its output. A late answer "
-            "to a call the repair rewrote poisons the session (section 3).",
+            f"1. Over HTTP, in `auto` mode with no hook (the SDK's defaults), {pinned.release}'s "
+            f"pause is refused at {len(pinned.affected_at)} of the {len(pinned.rows)} pause "
+            f"positions 0 to {len(pinned.rows) - 1}, those where the pausing turn makes the SDK "
+            f"compact; {newest.release}'s at {len(newest.affected_at) or 'none'} (section 1).",
+            f"2. Upgrading {'heals' if up.heals else 'does not heal'} a poisoned store: over "
+            f"HTTP, on {up.newest} its next turn is {_refused(up.poisoned.next_turn)}; on a copy "
+            f"after `doctor repair --apply`, {_refused(up.repaired.next_turn)} (section 2).",
+            f"3. On section 3's SQLite store, `doctor repair --apply` heals "
+            f"{'the' if healed else 'not all the'} poisoned and stuck sessions (a question follows "
+            "a call without its output) and leaves the pending one alone. A late resume of a "
+            "paused state kept from before the repair poisons the repaired session (section 3).",
             "",
             "**What to do.**",
             "1. Check your release with the SDK's defaults: `python -m approval_compaction doctor "
             "check --mode auto --trigger default` (section 1 runs this check).",
             f"2. Stop new damage: {stop} wrap the session in the workaround "
             "(`defer_compaction_while_pending`); notebook 06 says where to keep it after.",
-            "3. Discard the paused states you kept, then `doctor scan STORE --all` and `doctor "
-            "repair STORE --all --apply` (it backs up first); if a late answer comes anyway, "
-            "repair again (section 3).",
+            "3. First discard the paused states you kept (section 3: a late resume poisons a "
+            "repaired session), then `doctor scan STORE --all` and `doctor repair STORE --all "
+            "--apply` (it backs up first).",
         ]
     )
 
@@ -567,11 +567,11 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
     searched = " and ".join(r.sdk_version for r in unfixed)
     paused = [f for f in refused if f.trace.conversation.mode in refused_in]
     said = [
-        f"**Answer** (openai-agents {searched}, scripted model). Yes, on {old.sdk_version}. "
-        "A *search* (conversations made up at random through the SDK; those that break a rule of "
-        f"the study's kept) shows, in {_modes(lost_in)} mode, compaction at the pause taking the "
-        f"call still waiting for its output, for every kind: {lost}; then the output stored as "
-        "an orphan output"
+        f"**Answer** (openai-agents {searched}, scripted model). Yes, on {old.sdk_version} in "
+        f"{_modes(lost_in)} mode. A *search* (random conversations through the SDK, kept where "
+        "they break a rule) shows compaction at the pause taking the call waiting for its "
+        f"output, for every kind: {lost}; then the output stored without its call (judged only for"
+        " a function tool: notebook 09)"
         + (
             f" for all but the {', '.join(unshown)} (no such conversation kept)."
             if unshown
@@ -601,7 +601,8 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         stalled = [f for f in new.findings if f.trace.conversation.mode in lost_in]
         stops = (
             f", but after {_asked(stalled, owner='')} left unanswered, "
-            f"in {_modes(lost_in)} mode compaction did not run in the later turns"
+            f"in {_modes(lost_in)} mode compaction did not run in the later turns (notebook 10's"
+            " table *Where 0.24.0 or the patch misses ...*: `auto` mode too)"
             if stalled
             else ""
         )
@@ -613,14 +614,15 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
     said.append(
         "\n\n**What to do.**"
         + (
-            " SDK maintainers: keep a call awaiting approval, of every kind, out of compaction,"
-            " not only a function tool's; for the hosted MCP row 0.24.0 still breaks, apply"
+            f" SDK maintainers: on a release line before {new.sdk_version}, keep a call awaiting"
+            f" approval, of every kind, out of compaction, as {new.sdk_version} does here; on"
+            f" {new.sdk_version}, apply"
             " `tests/sdk_regression/patches/0.24.0-compaction-liveness.patch` (notebook 10)."
             if stalled
             else ""
         )
         + " Teams: wrap the session in the workaround (`defer_compaction_while_pending`)"
-        " whatever kinds of tool it approves"
+        " whatever tools it approves"
         + (f": on {searched_fix}, with it, the search broke nothing" if fixed and not broke else "")
         + "; notebook 06 says where to keep it after upgrading, notebook 07 how to repair"
         " stored sessions."
@@ -684,9 +686,10 @@ def explored_count(result: SearchResult) -> str:
 
 
 def _reports(rule: Any) -> str:
-    """The public reports that show the real API's refusal by ``rule`` (its status), by
-    repository and number (``vscode#320060``: the table gives the owners)."""
-    return ", ".join(s.label.rpartition("/")[2] for s in rule.sources if "400" in s.shows)
+    """The public reports that show the real API's refusal by ``rule`` (its status), named as
+    the rules table names them (``microsoft/vscode#320060``; r16: short names beside the table's
+    full ones read as two sources)."""
+    return ", ".join(s.label for s in rule.sources if "400" in s.shows)
 
 
 def the_wire(found: Findings) -> str:
@@ -698,20 +701,21 @@ def the_wire(found: Findings) -> str:
     from ...wire import rules
 
     return (
-        f"**Answer** (the stand-in over HTTP; the SDK's conversion on openai-agents "
+        f"**Answer** (the stand-in over HTTP; the SDK's `OpenAIResponsesModel` on openai-agents "
         f"{_pinned(found)}). The stand-in refuses two requests, each by a rule public reports "
         "show the real API applying: a compaction request naming a response whose stored "
         "history holds a call without its output "
         f"({_reports(rules.OPEN_CALL_COMPACT)}, on the compaction endpoint); and a request "
-        f"holding an orphan output ({_reports(rules.ORPHAN_OUTPUT)}: a 400 with that message, "
-        "the endpoint not named). Notebook 05's first table shows in which mode each is met."
-        "\n\n"
+        f"holding an orphan output ({_reports(rules.ORPHAN_OUTPUT)}: a 400 saying "
+        f'"{rules.ORPHAN_OUTPUT.example.replace(" <id>.", "")}" and an id, the endpoint not named).'
+        "\n\nNotebook 05's first table shows in which mode each is met. "
         "No report shows the real API's answer to a compaction request whose input holds a "
         "call without its output (`input` mode's at the pause): the stand-in answers it 200. "
-        "On the one hand-off shown, the SDK's conversion sends the items it is given, the call "
-        "among them, unchanged.\n\n"
+        "The SDK's `OpenAIResponsesModel`, which turns the items it is handed into the HTTP "
+        "request's body, sent a hand-built poisoned history unchanged, its orphan output among "
+        "them.\n\n"
         "**What to do.** SDK maintainers: fix what the session stores and compacts (notebook 03 "
-        "shows where), not the conversion to HTTP, and learn whether the real compaction "
+        "shows where), not `OpenAIResponsesModel`, and learn whether the real compaction "
         "endpoint refuses a call without its output in its input. Teams: notebooks 06 and 07."
     )
 
