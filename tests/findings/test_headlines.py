@@ -114,9 +114,14 @@ def test_headlines_after_the_fix_says_what_to_do_in_the_one_vocabulary(found: Fi
         f"apply `{patch}`, which makes it pass"
     )
     assert action.strip().startswith("SDK maintainers:")
-    # r15: teams get what to look at, by the title of 06's table that shows it
-    assert f"Teams: notebook 06's table *{headlines.TURNS_TABLE_06} ...* shows" in action
-    assert headlines.TURNS_TABLE_06 in (paths.ROOT / "data/rendered/06-workaround.md").read_text()
+    # r16: teams get the README keep table's clause (06's cut table title said no action), and
+    # the stores the patch leaves stopped are on the first screen
+    assert "Teams using openai-agents: after upgrading, keep the workaround (" in action
+    assert action.rstrip().endswith("(notebook 06 tests it).")
+    assert f"stores other than {headlines.PARTIAL_STORE_NAMES}, still stop" in action
+    # r16: "Yes" is scoped to the stuck situations; a function call's approval keeps compacting
+    assert "For a hosted MCP approval request nobody answers, yes:" in answer
+    assert "An approval of a function call nobody answers keeps compacting there." in answer
     assert headlines.short_action(found) not in said
     assert "wherever an approval can go unanswered" not in action
 
@@ -642,18 +647,25 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
     assert "as well" not in said
     # r15: "a release before 0.24.0" outran the page (0.23.1, `input` mode), and the MCP check's
     # cost (notebook 10) was only in the body; teams' pointer says what 06 adds to the upgrade
+    # r16: the hosted MCP hunks' decision said (with 10's patch), the untried modes named
     assert (
-        " SDK maintainers backporting the fix to 0.23.1 (the release this page patched, `input` "
-        "mode): take hunk 2; hunks 1 and 3 add 0.24.0's hosted MCP check, which in 0.24.0 stops "
-        "compaction after a request nobody answers (notebook 10's table" in action
+        " SDK maintainers backporting the fix to 0.23.1 (the release this page patched; `input` "
+        "mode only, the others untried here): take hunk 2; where hosted MCP approval requests "
+        "run, also hunks 1 and 3, with the first file of notebook 10's patch: alone they stop "
+        "compaction after a request nobody answers, as in 0.24.0 (notebook 10's table" in action
     )
     assert "a release before" not in action
-    assert headlines.TABLE_10 in (paths.ROOT / "data/rendered/10-after-the-fix.md").read_text()
-    assert action.rstrip().endswith(
-        "Teams: notebook 06 (upgrade to 0.24.0, and what to keep after it)."
+    assert (
+        f"**{headlines.TABLE_10} ("
+        in (paths.ROOT / "data/rendered/10-after-the-fix.md").read_text()
+    )  # r16: the full title, not a cut one
+    assert action.rstrip().endswith("(notebook 06 tests it).")
+    # r15: the second question (any other change?) is answered on the first screen, r16: for
+    # the kind whose fix it is (hosted MCP's is hunks 1 and 3)
+    assert (
+        "0.24.0 with every change but hunk 2 reverted still keeps a function tool's sixteen cases"
+        in answer
     )
-    # r15: the second question (any other change?) is answered on the first screen
-    assert "0.24.0 with every change but hunk 2 reverted is still fixed" in answer
     assert headlines.short_action(found) not in said
 
 
