@@ -715,21 +715,19 @@ def after_the_fix(found: Findings) -> str:
     # r16: "Yes" read as any approval's answer; it is the rows' situations' only (a function
     # call's approval nobody answers keeps compacting in those modes: the table's left-out rows)
     stuck = {v.situation for v in fresh}
-    said = (
-        f"{label} "
-        + " ".join(
-            f"For {SITUATION_WORDS.get(v.situation, v.situation)}, yes: {NONE_COMPACTS} in "
-            f"{_modes(v.modes)} mode, and the history grows every turn."
-            for v in fresh
-        )
+    said = f"{label} " + " ".join(
+        f"For {SITUATION_WORDS.get(v.situation, v.situation)}, yes: {NONE_COMPACTS} in "
+        f"{_modes(v.modes)} mode: the history grows every turn, while the request stays "
+        "unanswered."
+        for v in fresh
     )
     if "abandoned" not in stuck:
-        said += " An approval of a function call nobody answers keeps compacting there."
+        said += " A function call's approval nobody answers keeps compacting there."
     documented = sorted({m for v in record.of_kind(CONTRACT) for m in v.modes})
     if documented:
         said += (
-            f" In {_modes(documented)} mode any call nobody answers stops it, a function "
-            f"call too, as the SDK documents ({DOCUMENTED_WORDS})."
+            f" In {_modes(documented)} mode any call nobody answers stops it, as the SDK "
+            f"documents ({DOCUMENTED_WORDS})."
         )
     return f"{said}\n\n{maintainers_10(found)}"
 
@@ -755,9 +753,9 @@ def maintainers_10(found: Findings) -> str:
     return (
         f"**What to do.** SDK maintainers: add the test `{test}`, which fails on "
         f"{found.fixed_in}, and apply `{patch}`, which makes it pass: on this page's "
-        "`SQLiteSession` it keeps `input` and `auto` mode compacting; `previous_response_id` "
-        f"mode, and stores other than {PARTIAL_STORE_NAMES}, still stop (its docstring, below). "
-        f"Teams using openai-agents: {keep} (notebook 06 tests it)."
+        "`SQLiteSession` it keeps `input` and `auto` mode compacting, while `previous_response_id` "
+        f"mode still stops, and so, by its docstring (below), do stores other than "
+        f"{PARTIAL_STORE_NAMES}.\n\nTeams using openai-agents: {keep} (notebook 06 tests it)."
     )
 
 
@@ -860,15 +858,15 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     mcp = "".join(
         f"; where {k.label} approval requests run, also "
         f"{_numbers(an.numbers[h] for h in k.minimal_fix)}, with the first file of notebook 10's "
-        f"patch: alone they stop compaction after a request nobody answers, as in {m.new} "
-        f"(notebook 10's table *{TABLE_10}*; its patch tried on {m.new} only)"
+        f"patch (tried on {m.new} only): alone they stop compaction after a request nobody "
+        f"answers (notebook 10's table *{TABLE_10}*)"
         for k in own
     )
     keep = _keep_where(found).replace("keep it only", f"keep the {WRAP_10} only", 1)
     action = (
-        f"**What to do.** SDK maintainers backporting the fix to {m.old} (the release this page "
-        f"patched; `input` mode only, the others untried here): take hunk {fix}{mcp}. Each hunk's "
-        f"patch is in `data/fix-anatomy.json`. Teams using openai-agents: upgrade to {m.new} "
+        f"**What to do.** SDK maintainers backporting the fix to {m.old} (`input` mode; the "
+        f"others untried here): take hunk {fix}{mcp}. Each hunk's patch is in "
+        f"`data/fix-anatomy.json`.\n\nTeams using openai-agents: upgrade to {m.new} "
         f"(notebook 06); {keep[:1].lower()}{keep[1:]} (notebook 06 tests it)."
     )
     rest = (
@@ -886,7 +884,8 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     )
 
 
-TABLE_10 = "Where 0.24.0 or the patch misses a compaction in ten turns"  # 10's table of the MCP check stopping compaction
+# 10's table of the MCP check stopping compaction (r16: its full title, searchable)
+TABLE_10 = "Where 0.24.0 or the patch misses a compaction in ten turns"
 
 
 def _numbers(numbers: Iterable[int]) -> str:
@@ -900,7 +899,8 @@ def _numbers(numbers: Iterable[int]) -> str:
 # 12's experiments: every run of fix-anatomy (the reverts, ddmin, each kind) is in this mode; the
 # trace of the last section is over HTTP (r13: the label did not cover it)
 SCOPE_12 = (
-    "openai-agents 0.23.1 → 0.24.0, `input` mode, scripted model; 0.22.0 and 0.22.1 traced over HTTP"
+    "openai-agents 0.23.1 → 0.24.0, `input` mode, scripted model; 0.22.0 and 0.22.1 traced over"
+    " HTTP"
 )
 GATE = "OpenAIResponsesCompactionSession._run_compaction"  # 0.22.1's ownership gate
 HOLDS_NONE = "gate: run holds None"  # what the gate records when the run holds no generation
@@ -1039,11 +1039,11 @@ OWN_ACTION_15 = (
     "**What to do.** Set `source` and `session_id` (first code cell) to a session of yours. If it "
     "is poisoned, first discard any paused run state you kept (notebook 07), then `python -m "
     "approval_compaction doctor repair <store> --session-id <id> --apply` heals it in its store "
-    "(`<store>`: the SQLite file's path or a database URL; backing the store up first). For a "
+    "(`<store>`: the SQLite file's path or a database URL; backing the store up first).\n\nFor a "
     "JSON export (`<export>`: a file of `json.dumps(await session.get_items())`), `python -m "
     "approval_compaction doctor items <export> --output healed.json` heals it: load it back "
     "with `await session.clear_session()`, then `await session.add_items(json.load(open("
-    '"healed.json")))`. A '
+    '"healed.json")))`.\n\nA '
     f"stuck session's repair: notebook 07's table *{REPAIR_TABLE_07}*."
 )
 
@@ -1055,8 +1055,8 @@ def own_action_15(found: Findings) -> str:
         return f"{OWN_ACTION_15} New sessions: the {WRAP_10} (notebook 06)."
     keep = _keep_where(found).replace("keep it only", f"keep the {WRAP_10} only", 1)
     return (
-        f"{OWN_ACTION_15} New sessions: upgrade to {found.fixed_in} (notebook 06); {keep[:1].lower()}"
-        f"{keep[1:]} (notebook 06 tests it)."
+        f"{OWN_ACTION_15} New sessions: upgrade to {found.fixed_in} (notebook 06); "
+        f"{keep[:1].lower()}{keep[1:]} (notebook 06 tests it)."
     )
 
 

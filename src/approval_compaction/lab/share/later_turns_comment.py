@@ -78,7 +78,8 @@ def missed_compaction(frame: pd.DataFrame) -> pd.DataFrame:
     """The rows of a ``liveness_by_mode`` frame where some column did not compact at every later
     turn (``N of N compacted``), as notebook 10 shows them."""
     every = frame.apply(lambda column: column.str.fullmatch(r".* (\d+) of \1 compacted"))
-    return frame[~every.all(axis=1)]
+    missed: pd.DataFrame = frame[~every.all(axis=1)]
+    return missed
 
 
 def after_setup(test: Path, start: str = "    lengths: list[int]") -> str:
