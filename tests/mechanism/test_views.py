@@ -16,6 +16,7 @@ from approval_compaction.lab.mechanism.views import (
     change_frame,
     check_block,
     excerpt,
+    function_fix_column,
     kinds_frame,
     outcome_kind,
     source_diff,
@@ -227,7 +228,7 @@ def test_views_kinds_frame_one_row_per_kind_naming_its_minimal_fix_by_number() -
         row = frame.loc[kind.label]
         names = [str(found.numbers[name]) for name in kind.minimal_fix]
         assert row["minimal fix"].replace(" ", "").split(",") == names
-        assert row[f"{found.old} + the function fix alone"] == outcome_kind(kind.with_function_fix)
+        assert row[function_fix_column(found)] == outcome_kind(kind.with_function_fix)
         assert row["cases"] == len(kind.cases)
     assert "absent in" not in frame.columns  # every kind can be made: the column says nothing
 
@@ -303,4 +304,5 @@ def test_era_stages_names_its_counts_compaction_requests() -> None:
 
     frame = era_stages(["0.22.0", "0.22.1"])
     assert "0.22.1 compaction requests" in frame.columns
+    assert "0.22.1 SDK log" in frame.columns  # r16: it holds a refused request's log, not a warning
     assert not [c for c in frame.columns if c.endswith(" requests") and "compaction" not in c]

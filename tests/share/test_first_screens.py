@@ -96,12 +96,19 @@ def test_your_session_gives_its_own_action_on_a_poisoned_store() -> None:
 
     found = load_findings(paths.DATA)
     said = your_session(found)
-    assert said.endswith(OWN_ACTION_15)
+    assert f"\n\n{OWN_ACTION_15} New sessions: upgrade to {found.fixed_in}" in said
+    # r16: the README's precondition before the repair, the placeholders said, the export's way
+    # back into a Python session, and new sessions given the README keep table's clause
+    repair = OWN_ACTION_15.index("doctor repair")
+    assert 0 < OWN_ACTION_15.index("first discard any paused run state you kept") < repair
+    assert "`<store>`: the SQLite file's path or a database URL" in OWN_ACTION_15
+    assert "`await session.clear_session()`, then `await session.add_items(" in OWN_ACTION_15
+    assert said.rstrip().endswith("(notebook 06 tests it).")
     assert "Set `source` and `session_id` (first code cell)" in OWN_ACTION_15
     # r15: one session (not `--all`), the backup said, and the JSON export's command
     assert "doctor repair <store> --session-id <id> --apply` heals it" in OWN_ACTION_15
     assert "--all" not in OWN_ACTION_15 and "backing the store up first" in OWN_ACTION_15
-    assert "doctor items <export> --output healed.json` heals a JSON export" in OWN_ACTION_15
+    assert "doctor items <export> --output healed.json` heals it" in OWN_ACTION_15
     seven = (paths.DATA / "rendered" / "07-am-i-affected.md").read_text()
     assert f"**{REPAIR_TABLE_07} (" in seven
     assert "It is **poisoned**" in said  # the diagnosis the repair is for

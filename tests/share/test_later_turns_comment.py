@@ -306,3 +306,30 @@ def test_file_diff_shows_one_file_of_the_liveness_patch() -> None:
     assert "_after_unanswered_mcp_request" in shown and "session_persistence.py" not in shown
     with pytest.raises(InvestigationError, match="changes no file named"):
         file_diff(paths.LIVENESS_PATCH, "run.py")
+
+
+def test_test_outcomes_prints_the_command_then_each_sdk_s_outcome_without_where_lines() -> None:
+    """Issue 61 (r16): notebook 10's cell parsed pytest's message itself; the lab does, and
+    keeps the assert line while leaving pytest's ``where`` lines out."""
+    ran = {
+        "base": "0.24.0",
+        "outcomes": [
+            {"sdk": "released", "outcome": "failed", "message": "E: x assert 0 >= 6 + where 0 = y"},
+            {"sdk": "patched", "outcome": "passed", "message": ""},
+        ],
+    }
+    lines = later_turns_comment.test_outcomes(ran).splitlines()
+    assert lines[0] == later_turns_comment.one_line("0.24.0", paths.LIVENESS_MCP_TEST.name)
+    assert lines[1:] == ["0.24.0: failed", "  E: x", "  assert 0 >= 6", "patched: passed"]
+
+
+def test_missed_compaction_keeps_the_rows_where_a_column_missed_a_turn() -> None:
+    every = "2→2 items, 10 of 10 compacted"
+    frame = pd.DataFrame(
+        {
+            "0.24.0": [every, "2→11 items, 0 of 10 compacted", "refused 3 of 10"],
+            "patched": [every, every, "refused 3 of 10"],
+        },
+        index=["clean", "mcp_abandoned", "refused"],
+    )
+    assert list(later_turns_comment.missed_compaction(frame).index) == ["mcp_abandoned", "refused"]

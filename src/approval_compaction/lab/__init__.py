@@ -76,6 +76,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ),
     ".share.later_turns_comment": (
         "liveness_by_mode",
+        "missed_compaction",
         "released_runs",
     ),
     # the state-space search on the drivers (``make explore-drivers``)
@@ -89,9 +90,9 @@ _MODULES: dict[str, str] = {
 }
 # A name whose module gives it a meaning of its own, here under the name of what it gives.
 _RENAMED: dict[str, tuple[str, str]] = {
-    "liveness_test_line": (".share.later_turns_comment", "one_line"),  # the test in one uv line
     "liveness_test_body": (".share.later_turns_comment", "after_setup"),  # it, its setup left out
     "liveness_patch_file": (".share.later_turns_comment", "file_diff"),  # one file of the patch
+    "liveness_test_outcomes": (".share.later_turns_comment", "test_outcomes"),  # its runs, printed
 }
 _MODULE_OF: dict[str, str] = {name: module for module, names in _SOURCES.items() for name in names}
 

@@ -737,20 +737,22 @@ def after_the_fix(found: Findings) -> str:
     )
     if not fresh:
         return f"{label} No: a fresh session keeps compacting.\n\n{maintainers_10(found)}"
-    said = (
-        f"{label} Yes. After "
-        + "; after ".join(
-            f"{SITUATION_WORDS.get(v.situation, v.situation)}, {NONE_COMPACTS} in "
-            f"{_modes(v.modes)} mode"
-            for v in fresh
-        )
-        + ": the history grows every turn, while the request stays unanswered."
+    # r16: "Yes" read as any approval's answer; it is the rows' situations' only (a function
+    # call's approval nobody answers keeps compacting in those modes: the table's left-out rows)
+    stuck = {v.situation for v in fresh}
+    said = f"{label} " + " ".join(
+        f"For {SITUATION_WORDS.get(v.situation, v.situation)}, yes: {NONE_COMPACTS} in "
+        f"{_modes(v.modes)} mode: the history grows every turn, while the request stays "
+        "unanswered."
+        for v in fresh
     )
+    if "abandoned" not in stuck:
+        said += " A function call's approval nobody answers keeps compacting there."
     documented = sorted({m for v in record.of_kind(CONTRACT) for m in v.modes})
     if documented:
         said += (
-            f" In {_modes(documented)} mode any call nobody answers does the same, a function "
-            f"call too, as the SDK documents ({DOCUMENTED_WORDS})."
+            f" In {_modes(documented)} mode any call nobody answers stops it, as the SDK "
+            f"documents ({DOCUMENTED_WORDS})."
         )
     return f"{said}\n\n{maintainers_10(found)}"
 
@@ -769,13 +771,20 @@ def maintainers_10(found: Findings) -> str:
     to what the page ran (a `SQLiteSession`; the stores the docstring names are the body's), the
     mode it leaves stopped said plainly, and teams pointed to 06's table by its title."""
     test, patch = (p.relative_to(paths.ROOT) for p in (_MCP_TEST, _PATCH))
+    # r16: the stores the patch cannot help (its docstring, shown in the body) on the first
+    # screen; teams given the README keep table's clause (``_keep_where``), not a cut title
+    keep = _keep_where(found).replace("keep it only", f"keep the {WRAP_10} only", 1)
+    keep = keep[:1].lower() + keep[1:]
     return (
         f"**What to do.** SDK maintainers: add the test `{test}`, which fails on "
-        f"{found.fixed_in}, and apply `{patch}`, which makes it pass; on this page's "
+        f"{found.fixed_in}, and apply `{patch}`, which makes it pass: on this page's "
         "`SQLiteSession` it keeps `input` and `auto` mode compacting, while `previous_response_id` "
-        f"mode still stops. Teams: notebook 06's table *{TURNS_TABLE_06} ...* shows what keeps "
-        f"{found.fixed_in} compacting after a hosted MCP approval request nobody answers."
+        f"mode still stops, and so, by its docstring (below), do stores other than "
+        f"{PARTIAL_STORE_NAMES}.\n\nTeams using openai-agents: {keep} (notebook 06 tests it)."
     )
+
+
+WRAP_10 = "workaround (`defer_compaction_while_pending`)"
 
 
 def _affected_span(found: Findings) -> str:
@@ -869,20 +878,25 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     )
     # r14: the page's own action first (the backport), then one pointer for teams; r15: scoped
     # to the release and mode the hunks were tried on, the MCP check's cost on the first screen
+    # r16: the MCP hunks' decision said (take them with 10's patch where MCP approvals run, its
+    # test tried on 0.24.0 only), the modes this page did not try named, teams given the clause
     mcp = "".join(
-        f"; {_numbers(an.numbers[h] for h in k.minimal_fix)} add {m.new}'s {k.label} check, "
-        f"which in {m.new} stops compaction after a request nobody answers (notebook 10's table "
-        f"*{TABLE_10} ...*, with a patch)"
+        f"; where {k.label} approval requests run, also "
+        f"{_numbers(an.numbers[h] for h in k.minimal_fix)}, with the first file of notebook 10's "
+        f"patch (tried on {m.new} only): alone they stop compaction after a request nobody "
+        f"answers (notebook 10's table *{TABLE_10}*)"
         for k in own
     )
+    keep = _keep_where(found).replace("keep it only", f"keep the {WRAP_10} only", 1)
     action = (
-        f"**What to do.** SDK maintainers backporting the fix to {m.old} (the release this page "
-        f"patched, `input` mode): take hunk {fix}{mcp}. Each hunk's patch is in "
-        f"`data/fix-anatomy.json`. Teams: notebook 06 (upgrade to {m.new}, and what to keep "
-        "after it)."
+        f"**What to do.** SDK maintainers backporting the fix to {m.old} (`input` mode; the "
+        f"others untried here): take hunk {fix}{mcp}. Each hunk's patch is in "
+        f"`data/fix-anatomy.json`.\n\nTeams using openai-agents: upgrade to {m.new} "
+        f"(notebook 06); {keep[:1].lower()}{keep[1:]} (notebook 06 tests it)."
     )
     rest = (
-        f", and {m.new} with every change but hunk {fix} reverted is still fixed"
+        f", and {m.new} with every change but hunk {fix} reverted still keeps a function tool's "
+        "sixteen cases"
         if an.rest_reverted.verdict == "fixed"
         else ""
     )
@@ -891,11 +905,12 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
         "the modules the pending call passes through, "
         f"{one} {kinds}: hunk {fix}, the check pairing each call with "
         f"its output, moved to where every automatic compaction runs it.{others}\n\nNo other "
-        f"hunk whose revert ran undoes the fix{rest}.{why}\n\n{action}"
+        f"hunk whose revert ran undoes a function tool's fix{rest}.{why}\n\n{action}"
     )
 
 
-TABLE_10 = "Where 0.24.0 or the patch misses"  # 10's table of the MCP check stopping compaction
+# 10's table of the MCP check stopping compaction (r16: its full title, searchable)
+TABLE_10 = "Where 0.24.0 or the patch misses a compaction in ten turns"
 
 
 def _numbers(numbers: Iterable[int]) -> str:
@@ -908,7 +923,10 @@ def _numbers(numbers: Iterable[int]) -> str:
 
 # 12's experiments: every run of fix-anatomy (the reverts, ddmin, each kind) is in this mode; the
 # trace of the last section is over HTTP (r13: the label did not cover it)
-SCOPE_12 = "openai-agents 0.23.1 → 0.24.0, `input` mode, scripted model; 0.22.1's trace over HTTP"
+SCOPE_12 = (
+    "openai-agents 0.23.1 → 0.24.0, `input` mode, scripted model; 0.22.0 and 0.22.1 traced over"
+    " HTTP"
+)
 GATE = "OpenAIResponsesCompactionSession._run_compaction"  # 0.22.1's ownership gate
 HOLDS_NONE = "gate: run holds None"  # what the gate records when the run holds no generation
 
@@ -1035,7 +1053,7 @@ def your_session(found: Findings) -> str:
     # maintainers' sentence (notebook 10's patch) is the body's, after the last table
     answer = text.split("\n\n**What to do.**")[0].replace("**Answer.**", label, 1)
     answer = answer.replace(f"`{EXAMPLE_ID}` ({example.source}) is", "It is", 1)
-    return f"{answer}\n\n{OWN_ACTION_15}"
+    return f"{answer}\n\n{own_action_15(found)}"
 
 
 # 15's own action (r14: the page's finding first): the setting the page shows, then the command
@@ -1044,11 +1062,27 @@ def your_session(found: Findings) -> str:
 REPAIR_TABLE_07 = "doctor repair: each rewrite, and the diagnosis after --apply"
 OWN_ACTION_15 = (
     "**What to do.** Set `source` and `session_id` (first code cell) to a session of yours. If it "
-    "is poisoned, `python -m approval_compaction doctor repair <store> --session-id <id> --apply` "
-    "heals it in its store (backing the store up first); `python -m approval_compaction doctor "
-    "items <export> --output healed.json` heals a JSON export. Other diagnoses: notebook 07's "
-    f"table *{REPAIR_TABLE_07}*. New sessions: notebook 06."
+    "is poisoned, first discard any paused run state you kept (notebook 07), then `python -m "
+    "approval_compaction doctor repair <store> --session-id <id> --apply` heals it in its store "
+    "(`<store>`: the SQLite file's path or a database URL; backing the store up first).\n\nFor a "
+    "JSON export (`<export>`: a file of `json.dumps(await session.get_items())`), `python -m "
+    "approval_compaction doctor items <export> --output healed.json` heals it: load it back "
+    "with `await session.clear_session()`, then `await session.add_items(json.load(open("
+    '"healed.json")))`.\n\nA '
+    f"stuck session's repair: notebook 07's table *{REPAIR_TABLE_07}*."
 )
+
+
+def own_action_15(found: Findings) -> str:
+    """15's action: the page's own (``OWN_ACTION_15``), then new sessions in the README keep
+    table's clause (r16: "New sessions: notebook 06" gave no action)."""
+    if not found.fixed_in:
+        return f"{OWN_ACTION_15} New sessions: the {WRAP_10} (notebook 06)."
+    keep = _keep_where(found).replace("keep it only", f"keep the {WRAP_10} only", 1)
+    return (
+        f"{OWN_ACTION_15} New sessions: upgrade to {found.fixed_in} (notebook 06); "
+        f"{keep[:1].lower()}{keep[1:]} (notebook 06 tests it)."
+    )
 
 
 EXAMPLE_ID = "case-session"  # the session notebooks/examples/poisoned.db holds

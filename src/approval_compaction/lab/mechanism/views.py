@@ -265,14 +265,15 @@ def change_frame(old: str, new: str) -> pd.DataFrame:
 
 def era_stages(versions: Sequence[str]) -> pd.DataFrame:
     """The traced run in several recorded releases: each stage's compaction requests and the
-    warning it logged, side by side."""
+    lines the SDK logged, side by side."""
     record = load_record()
     columns: dict[str, dict[str, object]] = {}
     for version in versions:
         stages = record.release(version).trace.stages
         columns[f"{version} compaction requests"] = {s.name: s.compaction_requests for s in stages}
         columns[f"{version} user saw"] = {s.name: user_saw(s.outcome) for s in stages}
-        columns[f"{version} warning"] = {s.name: _warnings(s.warnings) for s in stages}
+        # r16: "warning" held the log of a refused request too, not only warnings
+        columns[f"{version} SDK log"] = {s.name: _warnings(s.warnings) for s in stages}
     return pd.DataFrame(columns).rename_axis("stage")
 
 
@@ -460,10 +461,17 @@ def kind_row(found: Anatomy, kind: KindAnatomy) -> dict[str, object]:
         f"{found.old} + it": _word(kind.minimal_outcome),
         "1-minimal": "yes" if kind.one_minimal else "no",
         "sets ddmin tried": len(kind.search),
-        f"{found.old} + the function fix alone": _word(kind.with_function_fix),
+        function_fix_column(found): _word(kind.with_function_fix),
         f"reverted from {found.new}, bug back": bug_back_words(found, kind) or "none",
         f"{found.new} - all but its fix": _word(kind.rest_reverted),
     }
+
+
+def function_fix_column(found: Anatomy) -> str:
+    """The kinds table's column of the older release with the function tool's minimal fix alone,
+    named by its hunks (r16: "the function fix" was defined only in a code comment)."""
+    hunks = group_names(found.minimal_fix, found.numbers)
+    return f"{found.old} + hunk{'s' if len(found.minimal_fix) > 1 else ''} {hunks} alone"
 
 
 def bug_back_words(found: Anatomy, kind: KindAnatomy) -> str:

@@ -62,6 +62,26 @@ def one_line(version: str, test: str = paths.LIVENESS_TEST.name) -> str:
     return shlex.join([*words, "pytest", test])
 
 
+def test_outcomes(ran: Mapping[str, Any]) -> str:
+    """A ``liveness_patch_mcp`` record in lines, as notebook 10 prints it (r16: the string
+    handling was the page's): the command on the release, then each SDK's outcome with pytest's
+    message and its ``assert`` line (the ``where`` lines left out)."""
+    lines = [one_line(str(ran["base"]), paths.LIVENESS_MCP_TEST.name)]
+    for outcome in ran["outcomes"]:
+        message = str(outcome["message"]).split(" + where")[0].replace(" assert ", "\n  assert ")
+        sdk = ran["base"] if outcome["sdk"] == "released" else outcome["sdk"]
+        lines.append(f"{sdk}: {outcome['outcome']}" + (f"\n  {message}" if message else ""))
+    return "\n".join(lines)
+
+
+def missed_compaction(frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows of a ``liveness_by_mode`` frame where some column did not compact at every later
+    turn (``N of N compacted``), as notebook 10 shows them."""
+    every = frame.apply(lambda column: column.str.fullmatch(r".* (\d+) of \1 compacted"))
+    missed: pd.DataFrame = frame[~every.all(axis=1)]
+    return missed
+
+
 def after_setup(test: Path, start: str = "    lengths: list[int]") -> str:
     """The saved test's body from ``start`` on (its setup left out), as notebook 10 shows it."""
     text = test.read_text()
