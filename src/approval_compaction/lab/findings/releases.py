@@ -527,7 +527,7 @@ MEETS: dict[str, str] = {
     # r15: "no error" read as the API accepting it; the stand-in does not judge that request
     COMPACTION_ONLY: (
         "no error from the stand-in (the compaction request holds the open call;"
-        " no public source shows the compaction endpoint's answer)"
+        " no public source shows the compaction endpoint's answer to it)"
     ),
     UNAFFECTED: "no error in these cases",
 }

@@ -115,8 +115,8 @@ TERMS: tuple[Term, ...] = (
         "hook",
         r"hooks?|should_trigger_compaction",
         "`should_trigger_compaction` (JavaScript `shouldTriggerCompaction`): says after each turn"
-        " whether to compact. The study's hook always says yes where compaction is `on` and no"
-        " where it is `off`.",
+        " whether to compact. The study's hook always says yes where compaction is on, and no"
+        " where it is off.",
     ),
     Term(
         "default trigger",
