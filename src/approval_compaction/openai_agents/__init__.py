@@ -11,8 +11,8 @@ pandas or matplotlib, so a release's probe can run it with only the SDK installe
 
 What every SDK's driver shares (the scenario's cases, the typed words, captured runs, the moves
 and the worker process) is ``study``'s. It is registered as the others are (``sdks.FOLDERS``:
-``python``; ``words``: its words for a table's title), but it holds no plugin yet: the lab and
-the doctor still import it directly (docs/layout.md counts them).
+``python``; ``words``: its words for a table's title) and the doctor reaches it by name, but it
+holds no plugin yet: the lab still imports it directly (docs/layout.md counts them).
 """
 
 from __future__ import annotations
