@@ -22,6 +22,7 @@ import approval_compaction.adk as adk
 import approval_compaction.js as js
 import approval_compaction.lab as lab
 import approval_compaction.langchain as langchain
+import approval_compaction.openai_agents as openai_agents
 from approval_compaction.lab import paths
 
 HEAVY = frozenset(
@@ -52,7 +53,7 @@ LOADS: dict[str, frozenset[str]] = {
     "formats": frozenset(),
     "study": frozenset(),  # what every SDK's driver shares: no SDK
     "wire": frozenset({"openai"}),
-    # the Python SDK's folder (its driver): the lab and the doctor still import it directly
+    # the Python SDK's folder (its driver): the lab still imports it directly, the doctor by name
     "openai_agents": frozenset({"agents", "openai"}),
     # each SDK as one folder (its driver, runs, findings, report): above the lab, which reaches
     # it only through its plugin registry
@@ -230,6 +231,7 @@ DOORS = {
     "approval_compaction.adk": adk,  # an SDK folder's own door (notebook 13)
     "approval_compaction.langchain": langchain,  # an SDK folder's own door (notebook 14)
     "approval_compaction.js": js,  # and the JS SDK's (notebook 11)
+    "approval_compaction.openai_agents": openai_agents,  # and the Python SDK's
 }
 
 
@@ -242,10 +244,10 @@ def test_architecture_every_public_name_resolves_to_its_module(door: str, name: 
     """Each door's name is what its module defines (the lab's door hands on the core's)."""
     module = DOORS[door]
     value = getattr(module, name)
-    if name in module._MODULES:
-        assert value is importlib.import_module(module._MODULES[name], door)
-    elif name in module._MODULE_OF:
-        assert getattr(importlib.import_module(module._MODULE_OF[name], door), name) is value
+    if name in module._DOOR.modules:
+        assert value is importlib.import_module(module._DOOR.modules[name], door)
+    elif name in module._DOOR.names:
+        assert getattr(importlib.import_module(module._DOOR.names[name], door), name) is value
     elif name in getattr(module, "_RENAMED", {}):
         defined_in, defined = module._RENAMED[name]
         assert getattr(importlib.import_module(defined_in, door), defined) is value
@@ -256,9 +258,10 @@ def test_architecture_every_public_name_resolves_to_its_module(door: str, name: 
 
 def test_architecture_the_core_door_leads_nowhere_into_the_lab() -> None:
     """A team's install imports the core's door: none of its names is the lab's."""
-    targets = [*approval_compaction._MODULE_OF.values(), *approval_compaction._MODULES.values()]
+    door = approval_compaction._DOOR
+    targets = [*door.names.values(), *door.modules.values()]
     assert [t for t in targets if t.startswith(".lab")] == []
-    assert [t for t in lab._MODULE_OF.values() if t.startswith(".lab")] == []  # relative to it
+    assert [t for t in lab._DOOR.names.values() if t.startswith(".lab")] == []  # relative to it
 
 
 def test_architecture_the_lab_door_holds_every_core_name() -> None:
@@ -322,7 +325,7 @@ def test_architecture_a_notebook_on_the_core_door_uses_only_core_names() -> None
 def test_architecture_the_import_check_sees_a_deep_import(tmp_path: Path) -> None:
     cell = {
         "cell_type": "code",
-        "source": ["from approval_compaction.openai_agents import driver\n"],
+        "source": ["from approval_compaction.study import capture\n"],
     }
     path = tmp_path / "x.ipynb"
     path.write_text(json.dumps({"cells": [cell]}))
@@ -396,6 +399,7 @@ MIRROR_ELSEWHERE = {
     "langchain/__init__.py": "test_architecture.py",  # the LangChain folder's door: this file
     "adk/__init__.py": "test_architecture.py",  # the ADK folder's door: this file
     "js/__init__.py": "test_architecture.py",  # the JS folder's door: this file
+    "openai_agents/__init__.py": "test_architecture.py",  # the Python SDK folder's door: this file
     "testing/install.py": "test_install.py",  # the install a team makes, built by it
 }
 

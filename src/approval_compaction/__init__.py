@@ -12,6 +12,7 @@ own. Everything else is imported from its module.
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -48,29 +49,44 @@ _SOURCES: dict[str, tuple[str, ...]] = {
 }
 # Modules the notebooks use as a whole (``paths.DATA``), by the name they are imported under.
 _MODULES: dict[str, str] = {"paths": ".paths"}
-_MODULE_OF: dict[str, str] = {name: module for module, names in _SOURCES.items() for name in names}
-
-__all__ = sorted({*_MODULE_OF, *_MODULES})
 
 
-def _resolve(
-    name: str, sources: Mapping[str, str], modules: Mapping[str, str], package: str
-) -> Any:
-    """What a lazy door's ``name`` is: the attribute of its module, or a whole module."""
-    if name in modules:
-        return importlib.import_module(modules[name], package)
-    module = sources.get(name)
-    if module is None:
-        raise AttributeError(f"module {package!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(module, package), name)
+class Door:
+    """A package's lazy door (PEP 562), the one every door uses (this one, the lab's, each SDK
+    folder's): ``sources`` maps each module to the public names it defines, ``modules`` the
+    modules taken whole to the name they are imported under (both relative to ``package``).
+    ``load`` imports a name's module on first use and keeps the name in the package: a door's
+    ``__getattr__`` is its ``load``, its ``__dir__`` its ``listed``, its ``__all__`` its
+    ``public``."""
+
+    def __init__(
+        self,
+        package: str,
+        sources: Mapping[str, tuple[str, ...]],
+        modules: Mapping[str, str] | None = None,
+    ) -> None:
+        self.package, self.modules = package, dict(modules or {})
+        self.names = {name: module for module, names in sources.items() for name in names}
+        self.public = sorted({*self.names, *self.modules})
+
+    def load(self, name: str) -> Any:
+        """The value of ``name``, imported from its module and kept in the package."""
+        if name in self.modules:
+            value = importlib.import_module(self.modules[name], self.package)
+        elif name in self.names:
+            value = getattr(importlib.import_module(self.names[name], self.package), name)
+        else:
+            raise AttributeError(f"module {self.package!r} has no attribute {name!r}")
+        setattr(sys.modules[self.package], name, value)
+        return value
+
+    def listed(self) -> list[str]:
+        """What ``dir`` lists of the package: what it holds and its ``__all__``."""
+        package = sys.modules[self.package]
+        return sorted({*vars(package), *getattr(package, "__all__", ())})
 
 
-def __getattr__(name: str) -> Any:
-    """Import the module that defines ``name`` on first use, and keep the name here."""
-    value = _resolve(name, _MODULE_OF, _MODULES, __name__)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+_DOOR = Door(__name__, _SOURCES, _MODULES)
+__all__ = _DOOR.public
+__getattr__ = _DOOR.load
+__dir__ = _DOOR.listed

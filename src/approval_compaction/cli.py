@@ -13,7 +13,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .doctor import steps as doctor_steps
 from .errors import InvestigationError, MissingExtra, printable
@@ -29,6 +29,9 @@ from .formats.arguments import (
 )
 from .study.words import COMPACT_RULES, MODELS, MODES, STORE_WORDS, STUDY_MODE
 from .wire.rules import COMPACT_SHAPES
+
+if TYPE_CHECKING:
+    from .openai_agents.driver import SessionWrapper
 
 
 def _lazy(module: str, function: str = "command") -> Handler:
@@ -52,9 +55,7 @@ def _lazy(module: str, function: str = "command") -> Handler:
 def _matrix(args: argparse.Namespace) -> int:
     from .analysis.matrix import matrix_text, records
     from .formats.files import write_or_print
-    from .openai_agents.driver import SessionWrapper
-    from .openai_agents.harness import run_matrix
-    from .openai_agents.wiring import backend_for
+    from .sdks import sdk_module
     from .study.scenario import select_cases
     from .study.words import STORE_SETTINGS
 
@@ -70,8 +71,10 @@ def _matrix(args: argparse.Namespace) -> int:
         from .fix.workaround import defer_compaction_while_pending
 
         wrap = defer_compaction_while_pending
-    backend = backend_for(args.model, args.compact_rules)
-    runs = run_matrix(
+    # The Python SDK's folder, reached by name as every SDK's folder is (sdks).
+    harness, wiring = sdk_module("python", "harness"), sdk_module("python", "wiring")
+    backend = wiring.backend_for(args.model, args.compact_rules)
+    runs = harness.run_matrix(
         cases, wrap_session=wrap, backend=backend, mode=args.mode, jobs=0, response_store=store
     )
     text = matrix_text(records(runs), args.format)

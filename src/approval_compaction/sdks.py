@@ -1,11 +1,12 @@
 """SDKs: the one list of the SDKs that enter as one folder each, and what the shared code reads
 of a folder, by name.
 
-Each SDK besides openai-agents is one folder, ``approval_compaction.<name>`` (by ``FOLDERS``),
-holding everything of it. The folders sit above the lab, so the shared code never imports one
-in code: it loads the module it needs from here (pytest's pattern). The lab reaches a folder's
-plugin (``lab.plugins``), the doctor its check and items' map (``sdk_module``), the display its
-words for a table's title (``words``: the folder's ``words.WORDS``). What the doctor and the
+Each SDK is one folder, ``approval_compaction.<name>`` (by ``FOLDERS``), holding everything of
+it (openai-agents' is ``openai_agents``, whose studies are still the lab's: docs/layout.md).
+The folders sit above the core, so the shared code never imports one in code: it loads the
+module it needs from here (pytest's pattern). The lab reaches a folder's plugin
+(``lab.plugins``), the doctor its check and items' map (``sdk_module``), the display its words
+for a table's title (``words``: the folder's ``words.WORDS``). What the doctor and the
 display load imports nothing of the lab (import-linter keeps it so).
 """
 
@@ -22,6 +23,7 @@ from .errors import InvestigationError
 # Each SDK by the package of its folder, in the order the lab and the doctor list them (adding
 # an SDK is a line here).
 FOLDERS: dict[str, str] = {
+    "python": "approval_compaction.openai_agents",
     "js": "approval_compaction.js",
     "adk": "approval_compaction.adk",
     "langchain": "approval_compaction.langchain",
@@ -66,7 +68,7 @@ def has_module(sdk: str, module: str) -> bool:
 
 def words(sdk: str) -> Words | None:
     """The words of the SDK registered as ``sdk`` (its folder's ``words.WORDS``); ``None`` for
-    openai-agents, whose words are the core's, or a name no folder holds."""
+    a name no folder holds."""
     if sdk not in FOLDERS:
         return None
     found = getattr(sdk_module(sdk, "words"), "WORDS", None)

@@ -14,18 +14,17 @@ from ..study.capture import STAGES, CaseRun, StageName, pending_ids
 from ..study.items import Item, unwrap
 from .frames import diff_frame, items_frame
 
-# How a run of openai-agents (the core's SDK) names its hook and model in a title: the scripted
-# model, or the SDK's own over HTTP. Another SDK's folder names its own (``sdks.words``).
-PACKAGE = "openai-agents"
+# How a run names its hook and model in a title where its folder's words do not (``sdks.words``):
+# openai-agents' words, the scripted model or the SDK's own over HTTP.
 MODEL_WORDS = {"scripted": "scripted model", "responses": "OpenAIResponsesModel over HTTP"}
 HOOK_WORDS = {"on": "hook always says yes", "off": "hook never says yes"}
 
 
 def sdk_name(sdk: str) -> str:
-    """The package a run's ``sdk`` names (``openai-agents``, or its folder's ``words.WORDS``);
-    an SDK no folder holds keeps its own name."""
+    """The package a run's ``sdk`` names (its folder's ``words.WORDS``: ``openai-agents`` for
+    ``python``); an SDK no folder holds keeps its own name."""
     found = words(sdk)
-    return found.package if found else PACKAGE if sdk == "python" else sdk
+    return found.package if found else sdk
 
 
 def scope(run: CaseRun, *controls: CaseRun) -> str:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from ..analysis.liveness import DEFAULT_TURNS as LIVENESS_TURNS
 from ..analysis.liveness import (
@@ -35,28 +35,7 @@ from ..analysis.pairing import item_key, orphan_outputs
 from ..errors import InvestigationError
 from ..formats.progress import Progress
 from ..formats.records import RecordsError, read_json
-from ..openai_agents.driver import (
-    Ask,
-    Continue,
-    Cross,
-    Decide,
-    Resume,
-    Setup,
-    Step,
-    Transcript,
-    Trigger,
-    branches,
-    converse,
-)
-from ..openai_agents.harness import (
-    FINISHED,
-    MCP_REQUEST,
-    NEXT_ANSWER,
-    PENDING_CALL,
-    PENDING_CALL_ID,
-)
-from ..openai_agents.situations import later as liveness_later
-from ..openai_agents.worker import Worker
+from ..sdks import sdk_module
 from ..study.capture import Stage
 from ..study.items import Item
 from ..study.words import (
@@ -72,6 +51,18 @@ from ..study.words import (
 )
 from .verdict import judge
 
+# The Python SDK's driver, reached by name (``sdks``) as the doctor reaches every SDK's folder;
+# mypy reads the same modules by import.
+if TYPE_CHECKING:
+    from ..openai_agents import driver as _driver
+    from ..openai_agents import harness as _harness
+    from ..openai_agents import situations as _situations
+    from ..openai_agents import worker as _worker
+else:
+    _driver, _harness, _situations, _worker = (
+        sdk_module("python", module) for module in ("driver", "harness", "situations", "worker")
+    )
+
 DEFAULT_TURNS = 24
 REJECTED = "rejected"
 ACCEPTED = "accepted"
@@ -81,8 +72,8 @@ TRIGGERS = ("default", "always", "never")
 ABANDON = "abandon"  # nobody decides: the user asks the next question instead
 # The tool that pauses: its pending item, and the tool kind the agent carries.
 PAUSES: dict[str, tuple[Item, Kind]] = {
-    "function": (PENDING_CALL, "function_approval"),
-    "mcp": (MCP_REQUEST, "mcp_approval"),
+    "function": (_harness.PENDING_CALL, "function_approval"),
+    "mcp": (_harness.MCP_REQUEST, "mcp_approval"),
 }
 
 
@@ -127,9 +118,9 @@ class Config:
     tool: str = "function"  # a key of ``PAUSES``
     response_store: ResponseStore = None
 
-    def hook(self) -> Trigger:
+    def hook(self) -> _driver.Trigger:
         """The trigger as the driver takes it: a name, or a number of candidate items."""
-        return int(self.trigger) if self.trigger.isdigit() else cast(Trigger, self.trigger)
+        return int(self.trigger) if self.trigger.isdigit() else cast(_driver.Trigger, self.trigger)
 
     def describe(self) -> str:
         trigger = {
@@ -141,10 +132,10 @@ class Config:
         store = "" if self.response_store is None else f", store={self.response_store}"
         return f"compaction_mode={self.mode!r}{store}, {trigger}, {self.decision}{tool}"
 
-    def setup(self) -> Setup:
+    def setup(self) -> _driver.Setup:
         """The session the check's conversations run on (on ``CHECK_MODEL``)."""
         kinds = (PAUSES[self.tool][1],)
-        return Setup(
+        return _driver.Setup(
             self.mode,
             self.hook(),
             kinds,
@@ -208,29 +199,31 @@ class CheckRow:
         return self.at_pause != PAUSED or self.next_turn == REJECTED
 
 
-NEXT = Ask("next question", (NEXT_ANSWER,))
+NEXT = _driver.Ask("next question", (_harness.NEXT_ANSWER,))
 
 
-def after_prior(cfg: Config) -> list[Step]:
+def after_prior(cfg: Config) -> list[_driver.Step]:
     """What follows the plain turns: a pause, the JSON round trip, the decision, the resume, a
     next question (abandoned: the pause, then the next question)."""
     if cfg.decision == ABANDON:
-        return [Ask("protected question", (cfg.pending,), stage="pause"), NEXT]
+        return [_driver.Ask("protected question", (cfg.pending,), stage="pause"), NEXT]
     return [
-        Ask("protected question", (cfg.pending,), stage="pause"),
-        Cross("json"),
-        Decide(cast(Decision, cfg.decision)),
-        Resume((FINISHED,)),
+        _driver.Ask("protected question", (cfg.pending,), stage="pause"),
+        _driver.Cross("json"),
+        _driver.Decide(cast(Decision, cfg.decision)),
+        _driver.Resume((_harness.FINISHED,)),
         NEXT,
     ]
 
 
-def position(cfg: Config, prior: int) -> list[Step]:
+def position(cfg: Config, prior: int) -> list[_driver.Step]:
     """``prior`` plain turns, then ``after_prior``: one pause position from the start."""
-    return [Continue(prior), *after_prior(cfg)]
+    return [_driver.Continue(prior), *after_prior(cfg)]
 
 
-def row(prior: int, transcript: Transcript, pending: str | None = PENDING_CALL_ID) -> CheckRow:
+def row(
+    prior: int, transcript: _driver.Transcript, pending: str | None = _harness.PENDING_CALL_ID
+) -> CheckRow:
     """One pause position's row, from its conversation (later turns after it are not read);
     ``pending`` is the id of the item the pause waits on."""
     failed = next((t.error for t in transcript.turns if t.error and t.http_status is None), "")
@@ -277,19 +270,19 @@ def check_runs(
     cfg: Config,
     turns: int = DEFAULT_TURNS,
     later: int = 0,
-    worker: Worker | None = None,
+    worker: _worker.Worker | None = None,
     progress: Progress | None = None,
-) -> list[Transcript]:
+) -> list[_driver.Transcript]:
     """One conversation per pause position 0 to ``turns``, each followed by ``later`` plain
     turns with the hook always saying yes (the liveness invariants' later turns). The plain
     turns before the pause are taken once: each position forks the store after its turns
     (``driver.branches``), so the cost grows linearly in ``turns``."""
-    rest = [*after_prior(cfg), *liveness_later(later)]
-    return branches(cfg.setup(), rest, turns, worker=worker, progress=progress)
+    rest = [*after_prior(cfg), *_situations.later(later)]
+    return _driver.branches(cfg.setup(), rest, turns, worker=worker, progress=progress)
 
 
 def check_release(
-    cfg: Config, turns: int = DEFAULT_TURNS, worker: Worker | None = None
+    cfg: Config, turns: int = DEFAULT_TURNS, worker: _worker.Worker | None = None
 ) -> tuple[str, list[CheckRow]]:
     """The release the conversations ran on, and one row per pause position 0 to ``turns``."""
     runs = check_runs(cfg, turns, worker=worker)
@@ -306,7 +299,9 @@ def replayed_check(cfg: Config, turns: int) -> list[CheckRow]:
     """The same rows with every position replayed from the start (quadratic in ``turns``): what
     ``run_check`` must equal."""
     pending = item_key(cfg.pending)
-    return [row(p, converse(cfg.setup(), position(cfg, p)), pending) for p in range(turns + 1)]
+    return [
+        row(p, _driver.converse(cfg.setup(), position(cfg, p)), pending) for p in range(turns + 1)
+    ]
 
 
 @dataclass(frozen=True)
@@ -342,7 +337,7 @@ def check_liveness(
     cfg: Config,
     turns: int = DEFAULT_TURNS,
     later: int = LIVENESS_TURNS,
-    worker: Worker | None = None,
+    worker: _worker.Worker | None = None,
     progress: Progress | None = None,
 ) -> tuple[str, list[CheckRow], Keeps]:
     """The check's rows, and the liveness runs of the same conversations continued for
@@ -356,9 +351,9 @@ def check_liveness(
     return runs[0].sdk_version, rows, Keeps(later, tuple(lives), verdicts)
 
 
-def _liveness(cfg: Config, transcript: Transcript, later: int) -> LivenessRun:
+def _liveness(cfg: Config, transcript: _driver.Transcript, later: int) -> LivenessRun:
     done = transcript.turns[len(transcript.turns) - later :] if later else []
-    continued = [(t.stage, t.outcome) for t in done if isinstance(t.step, Continue)]
+    continued = [(t.stage, t.outcome) for t in done if isinstance(t.step, _driver.Continue)]
     error = "" if len(continued) == later else f"only {len(continued)} of {later} later turns ran"
     sdk = transcript.sdk_version
     return liveness_run("check", sdk, cfg.mode, False, continued, error, CHECK_MODEL)

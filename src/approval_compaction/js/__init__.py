@@ -29,8 +29,7 @@ fixes (``fix/``) and the regression tests in the SDK's own style (``sdk-test/``)
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from .. import Door
 
 # What notebook 11 uses of the folder (a lazy door, as the core's and the lab's are).
 _SOURCES: dict[str, tuple[str, ...]] = {
@@ -49,21 +48,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".source": ("compaction_lines",),
     ".report": ("js_fix_frame", "js_workaround_ranges"),
 }
-_MODULES: dict[str, str] = {}  # no module is taken whole
-_MODULE_OF: dict[str, str] = {name: module for module, names in _SOURCES.items() for name in names}
-
-__all__ = sorted(_MODULE_OF)
-
-
-def __getattr__(name: str) -> Any:
-    """Import the module that defines ``name`` on first use, and keep the name here."""
-    module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+_DOOR = Door(__name__, _SOURCES)
+__all__ = _DOOR.public
+__getattr__ = _DOOR.load
+__dir__ = _DOOR.listed

@@ -261,14 +261,15 @@ def python_stall(turns: tuple[int, int] | None = None) -> list[Any]:
     from ..lab.releases import environments
     from ..lab.releases.later_turns import run_situation
     from ..lab.releases.versions import PACKAGE as PYTHON_PACKAGE
-    from ..openai_agents.worker import Worker
+    from ..sdks import sdk_module
     from .stall import ALWAYS_TURNS, DEFAULT_TURNS, SITUATION, STALL_MODES, stall_record
 
     always, default = turns or (ALWAYS_TURNS, DEFAULT_TURNS)
     newest = environments.newest_release()
     env = environments.release_environment(newest, environments.default_envs())
     records = []
-    with Worker(str(env.python), environments.isolated_environ()) as worker:
+    worker_of = sdk_module("python", "worker").Worker  # the Python SDK's folder, by name (sdks)
+    with worker_of(str(env.python), environments.isolated_environ()) as worker:
         for trigger, count in (("always", always), ("default", default)):
             for mode in STALL_MODES:
                 run = run_situation(

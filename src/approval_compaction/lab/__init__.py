@@ -94,24 +94,20 @@ _RENAMED: dict[str, tuple[str, str]] = {
     "liveness_patch_file": (".share.later_turns_comment", "file_diff"),  # one file of the patch
     "liveness_test_outcomes": (".share.later_turns_comment", "test_outcomes"),  # its runs, printed
 }
-_MODULE_OF: dict[str, str] = {name: module for module, names in _SOURCES.items() for name in names}
-
-__all__ = sorted({*_MODULE_OF, *_MODULES, *_RENAMED, *_core.__all__})
+_DOOR = _core.Door(__name__, _SOURCES, _MODULES)
+__all__ = sorted({*_DOOR.public, *_RENAMED, *_core.__all__})
+__dir__ = _DOOR.listed
 
 
 def __getattr__(name: str) -> Any:
     """Import the module that defines ``name`` on first use (a core name from the core's door),
     and keep the name here."""
-    if name in _core.__all__ and name not in _MODULE_OF and name not in _MODULES:
+    if name in _core.__all__ and name not in _DOOR.public:
         value = getattr(_core, name)
     elif name in _RENAMED:
         module, defined = _RENAMED[name]
         value = getattr(importlib.import_module(module, __name__), defined)
     else:
-        value = _core._resolve(name, _MODULE_OF, _MODULES, __name__)
+        return _DOOR.load(name)
     globals()[name] = value
     return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})

@@ -2,7 +2,7 @@
 
 pytest's pattern: the core holds one hook specification and a list of plugins, and never
 imports a plugin by its own name. Each entry of ``REGISTRY`` (one per folder of
-``sdks.FOLDERS``) names the module of one SDK's folder that holds its ``PLUGIN``, an
+``sdks.FOLDERS`` with a plugin) names the module of one SDK's folder that holds its ``PLUGIN``, an
 ``SdkPlugin``: its commands, the README and docs blocks it writes (by marker name), its
 notebook's answer line, its line of the driver search's registry (``lab.explore.sdks``), and,
 where it has them, what ``data`` writes of it, its part of the front page's answers
@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..formats.arguments import AddCommand, Lazy
-from ..sdks import FOLDERS
+from ..sdks import FOLDERS, has_module
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -29,8 +29,12 @@ if TYPE_CHECKING:
     from ..study.moves import Driven
     from .affected.exports import ExportRecord
 
-# Each SDK's folder (``sdks.FOLDERS``, the one list), by the module that holds its PLUGIN.
-REGISTRY: dict[str, str] = {name: f"{folder}.plugin" for name, folder in FOLDERS.items()}
+# Each SDK's folder (``sdks.FOLDERS``, the one list) that holds a PLUGIN, by that module. The
+# Python SDK's folder holds none yet: it sits below the lab, which still imports it directly
+# (docs/layout.md), so its plugin could not import the lab's ``SdkPlugin``.
+REGISTRY: dict[str, str] = {
+    name: f"{folder}.plugin" for name, folder in FOLDERS.items() if has_module(name, "plugin")
+}
 
 
 @dataclass(frozen=True)

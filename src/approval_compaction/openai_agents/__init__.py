@@ -10,6 +10,22 @@ of this process by ``fork``) and the liveness situations (``situations``). Nothi
 pandas or matplotlib, so a release's probe can run it with only the SDK installed.
 
 What every SDK's driver shares (the scenario's cases, the typed words, captured runs, the moves
-and the worker process) is ``study``'s. Unlike the other SDKs' folders, this one is not yet
-reached by name: the lab and the doctor import it directly (docs/layout.md counts them).
+and the worker process) is ``study``'s. It is registered as the others are (``sdks.FOLDERS``:
+``python``; ``words``: its words for a table's title) and the doctor reaches it by name, but it
+holds no plugin yet: the lab still imports it directly (docs/layout.md counts them).
 """
+
+from __future__ import annotations
+
+from .. import Door
+
+# What the notebooks use of the folder (a lazy door, as the other folders' are; the core's door
+# hands on the same names).
+_SOURCES: dict[str, tuple[str, ...]] = {
+    ".harness": ("run_case", "run_matrix"),
+    ".wiring": ("backend_for",),
+}
+_DOOR = Door(__name__, _SOURCES)
+__all__ = _DOOR.public
+__getattr__ = _DOOR.load
+__dir__ = _DOOR.listed

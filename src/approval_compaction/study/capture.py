@@ -32,8 +32,8 @@ def sdk_version() -> str:
 
 
 StageName = Literal["pause", "round_trip", "resume", "next_turn"]
-# Which SDK ran a run, by its short name: ``python`` (openai-agents, the study's own) or the name
-# of an SDK's folder (``sdks.FOLDERS``); a ``CaseRun`` of any other is refused.
+# Which SDK ran a run, by the name of its folder (``sdks.FOLDERS``: ``python`` is openai-agents',
+# the study's own); a ``CaseRun`` of any other is refused.
 Sdk = str
 PYTHON = "python"
 STAGES: tuple[StageName, ...] = ("pause", "round_trip", "resume", "next_turn")
@@ -173,9 +173,8 @@ class CaseRun:
     configured: str = ""
 
     def __post_init__(self) -> None:
-        if self.sdk != PYTHON and self.sdk not in FOLDERS:
-            known = ", ".join([PYTHON, *FOLDERS])
-            raise ValueError(f"no SDK {self.sdk!r}: expected one of {known}")
+        if self.sdk not in FOLDERS:
+            raise ValueError(f"no SDK {self.sdk!r}: expected one of {', '.join(FOLDERS)}")
 
     def stage(self, name: StageName) -> Stage | None:
         """The named stage, or None when the run stopped before it."""

@@ -48,10 +48,11 @@ import time
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from .. import paths
 from ..analysis.pairing import dead_items, open_calls, orphan_outputs
+from ..sdks import sdk_module
 
 SESSION_ID = "fuzz"
 ALL_ITEMS = 2_147_483_647  # a read of every stored item (``fix.workaround.ALL_ITEMS``)
@@ -353,13 +354,16 @@ def _sqlite_rows(path: Path, session_id: str) -> list[Item]:
 
 
 def _strict_model() -> Any:
-    from ..openai_agents.model import ScriptedModel, assistant_message, function_call
-    from ..openai_agents.tools import TOOL_NAME
+    if TYPE_CHECKING:  # the Python SDK's folder, reached by name (sdks); mypy reads it by import
+        from ..openai_agents import model as scripted
+        from ..openai_agents import tools
+    else:
+        scripted, tools = sdk_module("python", "model"), sdk_module("python", "tools")
     from ..study.items import to_items
     from ..wire.rules import RESPONSES, check_pairing
     from ..wire.transport import status_error
 
-    class StrictModel(ScriptedModel):
+    class StrictModel(scripted.ScriptedModel):
         """Refuses an input as the API does; asked to pause, answers with a call to approve."""
 
         refused: int = 0
@@ -375,9 +379,9 @@ def _strict_model() -> Any:
             asked = last.get("role") == "user" and "pause" in str(last.get("content"))
             n = self.calls + 1
             reply = (
-                function_call(TOOL_NAME, {"value": f"v{n}"}, call_id=f"call-{n}")
+                scripted.function_call(tools.TOOL_NAME, {"value": f"v{n}"}, call_id=f"call-{n}")
                 if asked
-                else assistant_message(f"answer {n}", item_id=f"msg-{n}")
+                else scripted.assistant_message(f"answer {n}", item_id=f"msg-{n}")
             )
             self.steps = [[reply]]
             return super()._next_output(input, settings)
@@ -404,12 +408,13 @@ class _Conversation:
     asked: int = 0
 
     def __post_init__(self) -> None:
-        from ..openai_agents.tools import build_agent
-        from ..openai_agents.wiring import CompactionClient
-
+        if TYPE_CHECKING:  # the Python SDK's folder, reached by name (sdks)
+            from ..openai_agents import tools, wiring
+        else:
+            tools, wiring = sdk_module("python", "tools"), sdk_module("python", "wiring")
         self.model = _strict_model()
-        self.client = CompactionClient(True, "faithful", self.model.chain)
-        self.agent = build_agent(self.model)
+        self.client = wiring.CompactionClient(True, "faithful", self.model.chain)
+        self.agent = tools.build_agent(self.model)
 
     def handle(self) -> Any:
         """A new session object on the backing store, as a worker builds one."""
@@ -470,7 +475,10 @@ class _Conversation:
         import openai
         from agents import RunConfig, Runner
 
-        from ..openai_agents import state as state_io
+        if TYPE_CHECKING:  # the Python SDK's folder, reached by name (sdks)
+            from ..openai_agents import state as state_io
+        else:
+            state_io = sdk_module("python", "state")
 
         config = RunConfig(tracing_disabled=True)
         for attempt in (1, 2):
