@@ -38,7 +38,10 @@ def test_plugin_answer_names_both_patches_and_what_they_leave() -> None:
     assert "(the pinned release, also the newest)" in said  # r10: 11 never said it was both
     # js-stall.json; r15: "compaction endpoint" was undefined on the first screen (body says it)
     # r16: the stall's condition on the first screen too, as README and the body say it
-    assert "from 0.19.0 on, when the compaction endpoint answers as documented, compaction runs once" in said
+    said_stall = (
+        "from 0.19.0 on, when `/v1/responses/compact` answers as documented, compaction runs once"
+    )
+    assert said_stall in said
     # r15: the search's one new break (an approved hosted MCP request, input mode) is named
     # r16: input mode's failure is the tool's own call (stage table), the MCP one the search's
     assert "in `input` mode at the next question, the tool's output stored without its call" in said

@@ -93,7 +93,7 @@ def answer(folder: Path = paths.DATA) -> str:
         "Searching the SDK's moves (last table) finds the same for a hosted MCP approval "
         "request compacted at its pause, then approved."
         "\n\nA second bug, *the stall*: from "
-        f"{stall.boundary.first_bad} on, when the compaction endpoint answers as documented, "
+        f"{stall.boundary.first_bad} on, when `/v1/responses/compact` answers as documented, "
         "compaction runs once, then never again by itself.\n\n"
         f"**What to do.** Maintainers: apply `js/fix/{FIX.name}` and `js/fix/{STALL_PATCH}`"
         f"{retire}. Teams: wrap the session in `deferCompactionWhilePending` "
