@@ -146,9 +146,8 @@ def _late_approval(folder: Path) -> str:
     fixed = any("+" in c.package for c in late)
     return (
         # r15: scoped to what the search tried (one setting), not "never"
-        "\n\nIn a search of LangChain's moves (last table), an approval sent after later questions did "
-        "not run its "
-        "tool" + (", with the patch below too" if fixed else "") + "."
+        "\n\nIn a search of LangChain's moves (last table), an approval sent after later "
+        "questions did not run its tool" + (", with the patch below too" if fixed else "") + "."
     )
 
 
