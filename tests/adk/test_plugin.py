@@ -46,7 +46,10 @@ def test_plugin_answer_is_short_and_scoped() -> None:
     """Issue 61 (r13): 13's first screen ran to eight paragraphs; the answer is at most 90 words
     and the action at most 60, scoped to the model the sweep ran on; r14: 70 and 50."""
     answered, action = answer().split("**What to do.**")
-    assert len(answered.split()) <= 70 and len(action.split()) <= 50
+    # r16: the sixteen cases' scope, the newest release, and the late answer's own action: 75/60
+    assert len(answered.split()) <= 75 and len(action.split()) <= 60
+    assert "all keep it in the sixteen cases" in answered and "also the newest" in answered
+    assert "give the summariser a late answer with its call" in action
     assert "on a scripted model." in answered
 
 
@@ -90,7 +93,7 @@ def test_plugin_answer_price_says_again_where_the_late_answer_was_unpaired_befor
     assert "a late confirmation splits from its call again, as on " in said
     # r15: the price is said as the recommended release's, not as 2.3.0..2.11.0's
     assert f"; on {back}, a late confirmation splits" in said
-    assert f"{unpaired[0]} to {order[order.index(gone[0]) - 1]}" in said
+    assert f"{unpaired[0]}..{order[order.index(gone[0]) - 1]}" in said  # r16: ranges as elsewhere
 
 
 def test_plugin_answer_states_each_release_s_verdict_as_the_record_does(found: AdkFinding) -> None:

@@ -41,6 +41,9 @@ def test_report_situations_frame_is_setting_by_situation_controls_last() -> None
     frame = situations_frame(rows)
     assert list(frame.index) == ["keep-2 chat", "none chat"]
     assert list(frame.columns) == ["abandoned"]
+    with_control = situations_frame(rows, control=True)
+    assert list(with_control.columns) == ["clean", "abandoned"]  # the control first
+    assert with_control.loc["keep-2 chat", "clean"] == "usable"
 
 
 def test_report_names_every_neighbouring_issue_and_reads_the_data(tmp_path: Path) -> None:

@@ -164,7 +164,8 @@ def answer(folder: Path = paths.DATA) -> str:
         if quiet
         else ""
     )
-    since = f" From {fixed_from} on, all keep it." if fixed_from else ""
+    # r16: "all keep it" read as every situation; 2.12.0 summarises a waiting call away
+    since = f" From {fixed_from} on, all keep it in the sixteen cases." if fixed_from else ""
     where = kinds(sorted({m for x in searched for m in x.modes}))
     left = [
         "a late answer reaches the summariser without its call" if late else "",
@@ -173,17 +174,22 @@ def answer(folder: Path = paths.DATA) -> str:
         if searched
         else "",
     ]
+    newest = ", also the newest" if adk.version == order[-1] else ""  # r16: the question's
     left_text = (
-        f" On {adk.version}, the pinned release: {'; '.join(x for x in left if x)}."
+        f" On {adk.version}, the pinned release{newest}: {'; '.join(x for x in left if x)}."
         if any(left)
         else ""
     )
     patch = (
-        f"ADK maintainers: take `adk/fix/{LONG_RUNNING_PATCH}` (its regression test: last table). "
+        f"ADK maintainers: take `adk/fix/{LONG_RUNNING_PATCH}` (its regression test: last table)"
         if searched
         else ""
     )
-    give = " and give every long-running call its result" if searched else ""
+    if late:  # r16: each thing left on the pinned release gets its action
+        mend = "give the summariser a late answer with its call (`google/adk/apps/compaction.py`)"
+        patch = f"{patch} and {mend}" if patch else f"ADK maintainers: {mend}"
+    patch = f"{patch}. " if patch else ""
+    give = " and give every long-running call its result, even late" if searched else ""
     return (  # the page's own action first, so that it shows on the first screen
         f"**Answer.** Yes: `google-adk` {' and '.join(hit)} lose the call waiting for "
         f"confirmation, on a scripted model.{never_text}{since}{left_text}\n\n"
@@ -254,11 +260,11 @@ def _unpaired_before(before: Sequence[ReleaseVerdict], situation: str) -> str:
         last = now
     if not runs:
         return "for the first time"
-    spans = ", ".join(r[0] if len(r) == 1 else f"{r[0]} to {r[-1]}" for r in runs)
+    spans = ", ".join(r[0] if len(r) == 1 else f"{r[0]}..{r[-1]}" for r in runs)
     order = [v.release for v in before]
     gap = order[order.index(runs[-1][-1]) + 1 :]
     paired = (
-        f" ({gap[0]} to {gap[-1]} pair it)"
+        f" ({gap[0]}..{gap[-1]} pair it)"
         if len(gap) > 1
         else f" ({gap[0]} pairs it)"
         if gap

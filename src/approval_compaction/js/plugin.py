@@ -88,12 +88,17 @@ def answer(folder: Path = paths.DATA) -> str:
         f"({versions[0]}..{versions[-1]}). On {js.version} (the pinned release{newest}), over "
         f"HTTP: in `auto` mode (default) `run()` throws at the pause "
         f"({code(any_call(pause.api_message))}); in `input` mode "
-        "at the next question, where a hosted MCP approval request compacted at its pause, then "
-        "approved, goes without its request (last table).\n\nA second bug, *the stall*: from "
-        f"{stall.boundary.first_bad} on, compaction runs once, then never again by itself.\n\n"
+        # r16: the stage table's failure is the tool's own call; the MCP one is the search's
+        "at the next question, the tool's output stored without its call (stage table). "
+        "Searching the SDK's moves (last table) finds the same for a hosted MCP approval "
+        "request compacted at its pause, then approved."
+        "\n\nA second bug, *the stall*: from "
+        f"{stall.boundary.first_bad} on, when `/v1/responses/compact` answers as documented, "
+        "compaction runs once, then never again by itself.\n\n"
         f"**What to do.** Maintainers: apply `js/fix/{FIX.name}` and `js/fix/{STALL_PATCH}`"
         f"{retire}. Teams: wrap the session in `deferCompactionWhilePending` "
-        f"from `js/workaround.mjs`{_workaround_limit(js, folder)}."
+        f"from `js/workaround.mjs`{_workaround_limit(js, folder)}; to heal a session already "
+        "stored, README's `doctor check --js` first."
     )
 
 

@@ -126,7 +126,8 @@ def answer(folder: Path = paths.DATA) -> str:
         "new run answers the call left paused), and make the docs' trim step keep no tool message "
         "without its call: with the fix it keeps one, and the next turn is "
         "refused (last table). Make a late decision run its tool "
-        f"or say it cannot. Teams on {found.version}: decide each pause before the next message."
+        f"or say it cannot. Teams on {order[0]}..{order[-1]}: decide each pause before the next "
+        "message."
     )
 
 
@@ -145,8 +146,8 @@ def _late_approval(folder: Path) -> str:
     fixed = any("+" in c.package for c in late)
     return (
         # r15: scoped to what the search tried (one setting), not "never"
-        "\n\nIn the search (last table), an approval sent after later questions did not run its "
-        "tool" + (", with the patch below too" if fixed else "") + "."
+        "\n\nIn a search of LangChain's moves (last table), an approval sent after later "
+        "questions did not run its tool" + (", with the patch below too" if fixed else "") + "."
     )
 
 

@@ -111,12 +111,15 @@ def cell(row: LivenessRecord) -> str:
     return f"{refused} of {row.turns} later turns refused ({found.group(2)} at {found.group(3)})"
 
 
-def situations_frame(rows: Sequence[LivenessRecord]) -> pd.DataFrame:
-    """Situation by setting: how many later turns the API refused, or ``usable``."""
-    table: dict[str, dict[str, str]] = {}
+def situations_frame(rows: Sequence[LivenessRecord], control: bool = False) -> pd.DataFrame:
+    """Situation by setting: how many later turns the API refused, or ``usable``; with
+    ``control``, the *clean* session (no approval waiting) first, to compare against (r16)."""
+    shown = ("clean", *SITUATIONS) if control else SITUATIONS
+    table: dict[str, dict[str, str]] = {s: {} for s in shown}
     for r in rows:
-        if r.invariant == "compaction_runs" and r.scenario in SITUATIONS:
-            table.setdefault(r.scenario, {})[r.mode] = cell(r)
+        if r.invariant == "compaction_runs" and r.scenario in shown:
+            table[r.scenario][r.mode] = cell(r)
+    table = {s: v for s, v in table.items() if v}
     order = [*SETTINGS, *(plan.label for plan in CONTROLS)]
     frame = pd.DataFrame(table).reindex([s for s in order if any(s in v for v in table.values())])
     return frame.rename_axis("setting")
