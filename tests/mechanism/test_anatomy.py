@@ -232,8 +232,8 @@ def test_anatomy_notebook_names_each_path_module_and_the_ones_without_hunks(
     text = " ".join(text.split())
     unchanged = [f for f in committed.files if f not in {h.path for h in committed.hunks}]
     words = {3: "three", 4: "four"}
-    assert f"The pending call's path is {words[len(committed.files)]} modules" in text
-    assert f"The hunk table above has {words[len(committed.files) - len(unchanged)]}" in text
+    shown, path = words[len(committed.files) - len(unchanged)], words[len(committed.files)]
+    assert f"The hunk table above has {shown} of the path's {path} modules" in text
     # r14: file names were written three ways; the page names each by its path in the package
     left = re.findall(r"0\.24\.0 leaves `([^`]+)` as it was", text)
     assert len(left) == len(unchanged)
