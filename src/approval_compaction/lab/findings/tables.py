@@ -477,6 +477,14 @@ def _unanswered(stops: Sequence[str]) -> str:
     return "an approval"
 
 
+def _stopping(v: ReleaseVerdict, mode: str) -> list[str]:
+    """The situations that stop compacting (a bug or the documented contract) in one mode, each
+    once, in the record's order: what ``advice`` and ``keep_where`` both read."""
+    mine = [x for x in v.liveness if mode in x.modes]
+    stops = [x.situation for x in mine if x.state != REFUSED and x.kind in (BUG, CONTRACT)]
+    return list(dict.fromkeys(stops))
+
+
 def keep_where(v: ReleaseVerdict) -> dict[str, list[str]]:
     """Where a team keeps the workaround on a release no case breaks, as ``advice`` words it per
     mode: what can go unanswered (``_unanswered``), with the modes where it stops compacting
@@ -486,10 +494,8 @@ def keep_where(v: ReleaseVerdict) -> dict[str, list[str]]:
         return {}
     where: dict[str, list[str]] = {}
     for mode in LIVENESS_MODES:
-        mine = [x for x in v.liveness if mode in x.modes]
-        stops = [x.situation for x in mine if x.state != REFUSED and x.kind in (BUG, CONTRACT)]
-        if stops:
-            where.setdefault(_unanswered(list(dict.fromkeys(stops))), []).append(mode)
+        if named := _stopping(v, mode):
+            where.setdefault(_unanswered(named), []).append(mode)
     return where
 
 
@@ -500,10 +506,9 @@ def advice(v: ReleaseVerdict, mode: str) -> str:
     the unanswered function calls that keep compacting without it."""
     mine = [x for x in v.liveness if mode in x.modes]
     contract = any(x.kind == CONTRACT for x in mine)
-    stops = [x.situation for x in mine if x.state != REFUSED and x.kind in (BUG, CONTRACT)]
+    named = _stopping(v, mode)
     said = [WRAP] if v.violating else []
-    if stops and not v.violating:
-        named = list(dict.fromkeys(stops))
+    if named and not v.violating:
         where = UNANSWERED.format(
             what=_unanswered(named),
             situations=", ".join(named),
