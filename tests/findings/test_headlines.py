@@ -449,14 +449,17 @@ def test_headlines_stored_vs_sent_action_keeps_the_workaround_where_the_fix_stop
     maintainers, teams = action.split("\n\nTeams: ")
     assert maintainers.startswith(" SDK maintainers: make automatic compaction wait while")
     assert f"as {found.fixed_in}'s `_run_compaction_locked` does" in maintainers
+    # r17: the fix in both of 02's modes rests on a table (05's), not on 01's `auto` row alone
+    assert "notebook 05's table *Cases breaking an invariant* shows" in maintainers
+    assert "in `auto` and `previous_response_id` mode)" in maintainers
     short = headlines.short_action(found).removeprefix("**What to do.** ")
     assert teams.startswith(short[0].lower() + short[1:])
     assert teams.endswith(
-        "In `previous_response_id` mode its `repair --apply` rewrites a session left holding "
-        "such an open call."
+        "In `previous_response_id` mode the doctor's `repair --apply` rewrites a session left "
+        "holding such an open call."
     )
-    # r16: the wait for a hosted MCP approval request's response, as 03 says, with 10's finding
-    assert headlines._mcp_wait(found.fixed_in or "") in maintainers
+    # r17: the hosted MCP wait was not 02's lesson and read as circular: it is 03's alone
+    assert headlines._mcp_wait(found.fixed_in or "") not in said and "hosted MCP" not in maintainers
     assert "wrapper" not in action  # r15: a word 02 never defined
 
 
@@ -485,8 +488,15 @@ def test_headlines_walkthrough_says_how_often_the_default_trigger_meets_the_bug(
     pinned = [c for c in found.exposure if c.release == headlines._pinned(found)]
     assert pinned and all(len(c.affected_at) < len(c.rows) for c in pinned)
     setup = _markdown("01-walkthrough")
-    assert "the SDK's default trigger\ncompacts at an approval pause only now and then" in setup
-    assert "(notebook 07 counts when)" in setup
+    # r17: "now and then" was no measure: 07's count, as 07 computes it
+    assert found.affected is not None
+    first = found.affected[0]
+    hit = sum(1 for r in first.rows if r.affected)
+    assert f"compacts at an approval pause only at some pause positions (notebook 07: {hit} of" in (
+        " ".join(setup.split())
+    )
+    count = f"{hit} of {len(first.rows)} on {first.release}, in `auto` mode)"
+    assert count in " ".join(setup.split())
     assert said.index("**Answer.**") < said.index("**What to do.**")
 
 
@@ -523,7 +533,10 @@ def test_headlines_walkthrough_says_which_run_tries_each_mode(found: Findings) -
     said = headlines.walkthrough(found) + _markdown("01-walkthrough")
     pinned = {c.config.mode for c in found.exposure if c.release == headlines._pinned(found)}
     assert pinned >= {"auto", "input", "previous_response_id"}
-    assert "notebook 07 runs them" not in said and "pause positions" not in said
+    assert "notebook 07 runs them" not in said
+    # r17: 07's count is named, scoped to the one mode 07 runs (`auto`), and only once
+    flat = " ".join(said.split())
+    assert flat.count("pause positions") == 1 and "in `auto` mode)." in flat
 
 
 def test_headlines_stored_vs_sent_names_the_partial_compaction_auto_makes(
@@ -553,7 +566,8 @@ def test_headlines_stored_vs_sent_names_the_partial_compaction_auto_makes(
     # r16: "replaces only what was stored after the call" read against the next question kept;
     # "documents that it sends none" claimed more than the SDK's coverage rule, which it now is
     assert "In `auto` mode that question's compaction reads only the items stored after" in said
-    assert "its summary replaces the answer among them" in said
+    # r17: "the answer" read as the page's Answer: it is the model's reply
+    assert "its summary replaces the model's reply among them" in said
     assert "in `previous_response_id` mode it sends no compaction request" in said
     assert "the SDK documents that this mode compacts only when its last request covered" in said
     assert "documents that it sends none" not in said
@@ -577,10 +591,18 @@ def test_headlines_inside_the_sdk_says_which_release_the_liveness_patch_applies_
     # r14: the move fixes a function tool's approval only; 12 names the MCP check it needs.
     # r15: the check's wait was named without its cure: 10 is named for both
     # r16: "(function tools)" was cryptic: the kinds the move covers are named (12's table)
-    assert "backport that change, which covers the approvals of function, custom, shell" in said
+    # r17: which change to backport, and that it is enough for those kinds, is 12's table's
+    assert "backport that moved call in `_run_compaction_locked`" in said
+    assert "function, custom, shell and apply_patch tools: notebook 12's table" in said
     assert headlines._mcp_wait(found.fixed_in or "") in said
     assert "notebook 12's table *Each kind of approval: its minimal fix in hunks*" in said
-    assert "this wait holds compaction back while such a request stays unanswered" in said
+    # r17: the wait's consequence named (it stops compacting), not restated, with 10's table
+    assert "this wait holds compaction back" not in said
+    assert "stops compacting, in `input` and `auto` mode" in said
+    assert "*Where 0.24.0 or the patch misses a compaction in ten turns*" in said
+    assert f"notebook 10's patch (tried on {found.fixed_in} only)" in said
+    # r17: the endpoint's answer is the stand-in's, as the README says
+    assert "no public source shows the real endpoint's answer: notebook 09" in said
 
 
 def test_headlines_appendix_names_the_cause_of_the_next_turn_failing_from_its_first_release(
@@ -675,11 +697,13 @@ def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findin
     # r16: that table's title named "the patch" undefined; 01 says what 10 shows, and each of
     # 01-03 says "make automatic compaction wait" (01's "compact nothing" claimed more)
     assert "the patch misses" not in walk and "compact nothing" not in walk
-    assert "this wait holds compaction back while such a request stays unanswered" in walk
+    # r17: the MCP wait is 03's alone; 01 scopes "no error" to the stand-in, as the README does
+    assert headlines._mcp_wait(found.fixed_in or "") not in walk and "with no error" not in walk
+    assert "no public source shows the real endpoint's answer: notebook 09" in walk
     assert "with a hook that always says yes and responses stored" in sent.split("\n\n")[0]
     assert "in 16 of 16 runs" not in sent and "the README's answers" not in sent
     assert "On a branch of the SDK" not in inside and "carry its change along" not in inside
-    assert "to fix an older release line, backport that change" in inside
+    assert "to fix an older release line, backport that moved call" in inside
 
 
 def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: Findings) -> None:

@@ -152,14 +152,17 @@ def _modes(modes: Sequence[str]) -> str:
 
 
 def _mcp_wait(fixed: str) -> str:
-    """The maintainers' second half on 01/02/03 (r16: 01 and 02 named only the function tools'
-    wait, 03 added the hosted MCP check): the check 0.24.0 adds for a hosted MCP approval request,
-    where notebook 12 shows it, and notebook 10's finding about its wait, without that table's
-    undefined "the patch"."""
+    """03's second maintainer paragraph: the hunks a hosted MCP approval request needs, and what
+    their wait costs, named (r17: "holds compaction back while such a request stays unanswered"
+    restated the wait instead of its consequence, and 01/02 carried it off their lesson: it is
+    03's alone now)."""
     return (
-        f"{fixed} also waits while a hosted MCP approval request has no response (notebook 12's "
-        "table *Each kind of approval: its minimal fix in hunks*); notebook 10 shows that this "
-        "wait holds compaction back while such a request stays unanswered, and a patch for it."
+        "A hosted MCP approval request needs two other hunks (the same table), and with them "
+        f"{fixed} waits while such a request has no response: a session whose request nobody "
+        "answers stops compacting, in `input` and `auto` mode, and its history grows every turn "
+        "(notebook 10's table *Where 0.24.0 or the patch misses a compaction in ten turns*, "
+        f"{fixed} over HTTP). Where such requests run, take also notebook 10's patch "
+        f"(tried on {fixed} only), which keeps those two modes compacting there."
     )
 
 
@@ -177,13 +180,15 @@ def walkthrough(found: Findings) -> str:
     teams = short_action(found).removeprefix("**What to do.** ")
     return (
         f"**Answer.** On openai-agents {pinned} in `input` mode, over HTTP to the stand-in, with "
-        "a hook that always says yes, the pending call is compacted away at the pause, with no "
-        f"error. The resume stores its output alone, so the {then} is refused "
+        "a hook that always says yes, the stand-in answers the pause's compaction request, "
+        "which carries the pending call, and the summary replaces the call (no public source "
+        "shows the real endpoint's answer: notebook 09).\n\nThe resume stores the call's output "
+        f"alone, so the {then} is refused "
         f"({code(any_call(report))}). Notebook 02 runs `auto` and `previous_response_id` mode "
         "with responses stored, where the pause itself is refused.\n\n"
         "**What to do.** SDK maintainers: make automatic compaction wait while the latest model "
         f"exchange holds a call without its output, as {fixed} does (this page's last table; "
-        f"notebook 03 shows the lines).\n\n{_mcp_wait(fixed)}\n\n"
+        "notebook 03 shows the lines).\n\n"
         f"Teams: {teams[0].lower()}{teams[1:]}"
     )
 
@@ -233,17 +238,16 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
         "call nobody can approve any more; the next question is "
         + ("answered" if answered else "not always answered")
         + f", the runner leaving that call out. In {_modes(go)} mode that question's compaction "
-        "reads only the items stored after the call, and its summary replaces the answer among "
-        f"them; in {_modes(stop)} mode it sends no compaction request: the SDK documents that "
-        "this mode compacts only when its last request covered every stored item, and that "
-        "request left the call out.\n\n"
+        "reads only the items stored after the call, and its summary replaces the model's "
+        f"reply among them; in {_modes(stop)} mode it sends no compaction request: the SDK "
+        "documents that this mode compacts only when its last request covered every stored "
+        "item, and that request left the call out.\n\n"
         "**What to do.** SDK maintainers: make automatic compaction wait while the latest model "
         f"exchange holds a call without its output, as {fixed}'s `_run_compaction_locked` does "
-        f"(notebook 03; notebook 01's last table shows {fixed}'s `auto` pause sending no "
-        "compaction request).\n\n"
-        f"{_mcp_wait(fixed)}\n\n"
-        f"Teams: {teams[0].lower()}{teams[1:]} In {_modes(stop)} mode its `repair --apply` "
-        "rewrites a session left holding such an open call."
+        f"(notebook 03; notebook 05's table *Cases breaking an invariant* shows {fixed} "
+        f"refusing nothing and carrying no open call in {_modes(refused)} mode).\n\n"
+        f"Teams: {teams[0].lower()}{teams[1:]} In {_modes(stop)} mode the doctor's "
+        "`repair --apply` rewrites a session left holding such an open call."
     )
 
 
@@ -277,14 +281,20 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
     teams = short_action(found).removeprefix("**What to do.** ")
     return (
         f"**Answer.** In openai-agents {m.old} (`{STUDY_MODE}` mode), the session's `{locked}` "
-        "sends the pending call to the compaction endpoint (`responses.compact`), and the "
-        "summary replaces it. The SDK's check for a call without its output "
+        "sends the pending call to the compaction endpoint (`responses.compact`); the stand-in "
+        "answers (no public source shows the real endpoint's answer: notebook 09), and the "
+        "summary replaces the call. The SDK's check for a call without its output "
         f"(`drop_orphan_function_calls`) does run at the {', '.join(m.old_compacts_at)}, but "
         "where the runner builds the model's input: compaction calls it only when it replaces "
-        f"part of the history. {m.new} calls it for every automatic compaction, which then "
-        "waits while the latest model exchange holds a call without its output.\n\n"
-        "**What to do.** SDK maintainers: to fix an older release line, backport that change, "
-        "which covers the approvals of function, custom, shell and apply_patch tools.\n\n"
+        f"part of the history.\n\n{m.new} calls it for every automatic compaction, and that "
+        "compaction then waits while the latest model exchange holds a call without its "
+        "output.\n\n"
+        "**What to do.** SDK maintainers: to fix an older release line, backport that moved "
+        "call in `_run_compaction_locked` (this page's second excerpt). It alone is enough for "
+        "function, custom, shell and apply_patch tools: notebook 12's table *Each kind of "
+        f"approval: its minimal fix in hunks* shows {m.old} with only that hunk keeping every "
+        "case (`input` mode, scripted model), without the other two changed functions "
+        "below.\n\n"
         f"{_mcp_wait(m.new)}\n\nTeams: {teams[0].lower()}{teams[1:]}"
     )
 
