@@ -314,13 +314,15 @@ def violation_matrix(found: Findings) -> str:
     return (
         f"**Answer.** Compaction alone. On openai-agents {_pinned(found)}, `input` mode, scripted "
         f"model, {pinned.violating} of {pinned.cases} cases break an invariant{shared}; the "
-        "runner, the decision and where the paused state is kept change nothing that breaks. "
+        "runner, the decision and where the paused state is kept change nothing that breaks "
+        "(in `auto` mode, the default, the pause is refused instead: notebook 05).\n\n"
         "In each, the session's automatic compaction takes the pending call away, and its output "
         f"is then stored and sent without it, an orphan output: {len(broken)} invariants break "
-        "(the first table below names them).\n\n**What to do.** SDK maintainers: fix when the "
-        "session compacts (`OpenAIResponsesCompactionSession`, notebook 03), and test the fix on "
-        "all sixteen cases with `python -m approval_compaction matrix`, the paused state kept in "
-        "memory and carried as JSON: a fix moves the stage at which each of the two compacts "
+        "(the first table below names them).\n\n**What to do.** SDK maintainers: change when "
+        "the session compacts (`OpenAIResponsesCompactionSession`, notebook 03), and test the "
+        "change on all sixteen cases with `python -m approval_compaction matrix`. Keep both "
+        "boundaries: as released they change nothing (the choice table below), but with a fix "
+        "the state kept in memory and the state carried as JSON compact at different stages "
         "(notebook 06's table *Compactions per case with compaction on, by boundary*).\n\nTeams "
         f"using the SDK: {upgrade}follow notebook 06 (the workaround until then, and where to "
         "keep it after) and notebook 07 (sessions already stored)."
@@ -349,10 +351,13 @@ def releases(found: Findings) -> str:
     return (
         f"**Answer.** Long before: every release {lost} loses the pending call ({hit[0].affected}"
         f" of {hit[0].cases} cases break an invariant, `{STUDY_MODE}` mode, scripted model); "
-        f"{found.fixed_in} is the first where {violating} do. Over HTTP, with compaction on, "
-        f"{_met_by_mode(found.releases, hit)}.\n\n{short_action(found)}\n\n"
-        f"SDK maintainers: {moved} made the break visible in `input` mode without fixing it "
-        f"(on {kept} the orphan output is stored and the next question refused); test a "
+        f"{found.fixed_in} is the first where {violating} do.\n\nOver HTTP, with compaction on, "
+        f"{_met_by_mode(found.releases, hit)}. On {_pinned(found)}, after that refused pause, "
+        "the open call stays stored, and in `previous_response_id` mode the session stops "
+        "compacting while it does (the table *The next question after the refused pause*)."
+        f"\n\n{short_action(found)}\n\n"
+        f"SDK maintainers: from {moved} the resume no longer compacts, so on {kept}, in "
+        "`input` mode, the orphan output is stored and the next question refused; test a "
         "change to when compaction runs on the sixteen cases, on the releases either side of "
         f"it, as `python -m approval_compaction sweep --versions {before},{moved}` does for "
         f"{moved}'s."
@@ -430,14 +435,16 @@ def workaround(found: Findings) -> str:
     only = (
         f" On {earlier} only the README's regression test "
         "(`tests/sdk_regression/test_compaction_pending_approval.py`: its four `json` cases with "
-        "compaction `on`) runs with it, and passes."
+        "compaction `on`) runs with it, and passes; their `memory` cases and the other modes "
+        "did not run with it there."
         if earlier
         else ""
     )
     return (
         f"**Answer.** {how}. With it on openai-agents {pinned}, "
         f"{_none_of(fixed.violated, per_case)} breaks in any of the {2 * fixed.compaction_on} "
-        f"cases (`input` mode, scripted model), and {fixed.compacting} of {fixed.compaction_on} "
+        f"cases (`input` mode, scripted model; notebook 04's ten and two of liveness), and "
+        f"{fixed.compacting} of {fixed.compaction_on} "
         "cases with compaction `on` still compact, none while the call is open; "
         f"{found.fixed_in or 'the fixing release'} does the same on its own.\n\nWith it on "
         f"{pinned} over HTTP, in each compaction mode, the stand-in refuses no request of the `on` "
@@ -473,8 +480,8 @@ def _keep_or_drop(found: Findings) -> str:
     drop = (
         f"\n\nDrop it on {found.fixed_in} in "
         + " or ".join(f"`{m}`" for m in rest)
-        + " mode with no hosted MCP tool: there, with the documented compaction answer, it"
-        " gains nothing (the last table) and still has both costs."
+        + " mode with no hosted MCP tool: there, with the compaction endpoint answering as its"
+        " documentation shows, it gains nothing (the last table) and still has both costs."
         if rest and documented
         else ""
     )
