@@ -181,7 +181,11 @@ def test_headlines_upgrade_answer_follows_the_record(found: Findings) -> None:
     healed = replace(found.upgrade, poisoned=found.upgrade.repaired)
     assert "2. Upgrading heals" in headlines.am_i_affected(replace(found, upgrade=healed))
     said = headlines.am_i_affected(found)
-    assert "2. Upgrading does not heal a poisoned store: over HTTP, on 0.24.0 its next" in said
+    healed_not = "2. Upgrading does not heal a store 0.23.1 left poisoned (in `input` mode): over"
+    assert f"{healed_not} HTTP, on 0.24.0 its next" in said
+    # r17: the question asks about the defaults, whose store (a refused pause's) stays stuck
+    assert found.upgrade.pause_failed is not None
+    assert f"stays {found.upgrade.pause_failed.stored_after} on 0.24.0" in said
     # r15: "(section 2, scripted model)" mislabelled the next turn, which runs over HTTP; r16:
     # the first screen says only that (section 2 says how the stores were made), so the terms
     # block above it need not define the scripted model
@@ -349,14 +353,18 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     assert "scripted model). Yes, on 0.23.1 in `input` mode. " in answer
     assert "shrunk" not in answer and "The search's rows show" not in answer
     # r5: one paragraph, and no liveness claim the body's tables carry (r4's MCP stall modes)
-    assert answer.count("\n\n") == 2 and "compacts again" not in answer
+    # r17: at most 80 words a paragraph: the answer's three findings each in its own paragraph
+    assert answer.count("\n\n") == 3 and "compacts again" not in answer
     assert "(a bug, in " not in said
     # r13: a reader on `auto` mode learnt nothing; r14: "no break filed in `auto`" read as
     # `auto` being safe; r15: "`auto` sends what one of these two sends" was on no table of 08:
     # the answer says why `auto` has no row and points to the table that shows it
     assert "filed no break" not in answer and "sends what one of these two" not in answer
-    assert "`auto` mode (the default) has no row: each break is filed once" in answer
-    assert "section *The minimal counterexamples* points to the table" in answer
+    # r17: "row" and "filed" were used before the body defined them, and the pointer to the
+    # minimal counterexamples section hid that the table is notebook 05's: plain words, 05 named
+    assert "This page's tables show nothing of `auto` mode (the default): the search" in answer
+    assert "notebook 05's first table shows `auto` mode's with a function tool" in answer
+    assert " row" not in answer and "filed" not in answer
     assert "otebook 05's first table, *Cases breaking an invariant ...*, shows" in _markdown(
         "08-exploration"
     )
@@ -370,7 +378,12 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     # r16: "the API refuses" is in *orphan output*'s meaning, and 09 shows the stand-in judges
     # only function calls: the other kinds' outputs are "stored without its call", unjudged
     assert "stored as an orphan output" not in answer
-    assert "(judged only for a function tool: notebook 09)" in answer
+    # r17: "judged only for a function tool" misread the table, whose invariant judges every
+    # kind: what holds only for a function tool is the stand-in's refusal
+    assert "judged only for" not in answer
+    assert "The stand-in would refuse that output only for a function tool, and this" in answer
+    # r17: `input` mode's clean pause rests on the compaction endpoint's unjudged answer (09)
+    assert "(notebook 09: no public source shows it)" in answer
     assert "those that break a rule of the study's kept" not in answer
     # r15: a maintainer's action (the patch's path), then the teams', scoped to the release the
     # workaround was searched on, with 06's rule for keeping it
@@ -406,19 +419,25 @@ def test_headlines_exploration_makes_no_liveness_claim_its_tables_carry(
 def test_headlines_am_i_affected_action_is_ordered_upgrade_scan_repair(found: Findings) -> None:
     """Issue 61 (r4): 07's action read "then upgrade, or until you can pass the session ..."."""
     action = headlines.am_i_affected(found).split("**What to do.**")[1]
-    steps = [line for line in action.splitlines() if line[:2] in ("1.", "2.", "3.")]
-    assert [s[:2] for s in steps] == ["1.", "2.", "3."]
-    # r14: the title asks "am I affected": the first step is the command that answers it
-    assert "`python -m approval_compaction doctor check" in steps[0]
-    assert f"upgrade to {found.fixed_in}" in steps[1]
-    assert "doctor scan STORE --all` and `doctor repair STORE --all --apply`" in steps[2]
-    # r15: the check's own flags are the values section 1 runs, not MODE and TRIGGER undefined
-    assert "--mode auto --trigger default` (section 1 runs this check)" in steps[0]
+    steps = [line for line in action.splitlines() if line[:2] in ("1.", "2.", "3.", "4.")]
+    assert [s[:2] for s in steps] == ["1.", "2.", "3.", "4."]
+    # r17: the page's reader is the SDK maintainer: a step for them first
+    assert steps[0].startswith("1. SDK maintainers: ") and "doctor/repair.py" in steps[0]
+    # r14: the title asks "am I affected": the teams' first step is the command that answers it
+    assert "`python -m approval_compaction doctor check" in steps[1]
+    assert f"upgrade to {found.fixed_in}" in steps[2]
+    assert steps[3].index("`doctor scan STORE --all`") < steps[3].index("discard the run states")
+    # r17: the discard needs the scan's diagnosis, and must come before the repair
+    assert steps[3].index("discard the run states") < steps[3].index("repair STORE --all --apply`")
+    # r15: the check's flags are the values section 1 runs; r17: the README runs it bare, so the
+    # step says the bare command's defaults are those
+    assert "doctor check` (its defaults are `--mode auto --trigger default`" in steps[1]
     # r15: a repair before the kept state is discarded lets a late answer poison the session
     # (section 3): the step names that precondition first; r16: "repair again" after a late
-    # answer was a remedy no table shows, so the step gives only the order
-    assert steps[2].startswith("3. First discard the paused states you kept (section 3")
-    assert steps[2].endswith("(it backs up first).") and "repair again" not in steps[2]
+    # answer was a remedy no table shows; r17: only stuck sessions' states (a pending one's
+    # approval may still come)
+    assert steps[3].startswith("4. Run `doctor scan STORE --all`; discard the run states you")
+    assert "A pending session is not rewritten" in steps[3] and "repair again" not in steps[3]
 
 
 def test_headlines_am_i_affected_warns_that_a_late_answer_after_a_repair_poisons(
@@ -430,12 +449,15 @@ def test_headlines_am_i_affected_warns_that_a_late_answer_after_a_repair_poisons
     said = headlines.am_i_affected(found)
     answers, action = said.split("**What to do.**")
     # r14: the session was not poisoned before the late answer: not "poisoned again"
-    assert "late resume" in answers and "poisons the repaired session (section 3)" in answers
+    assert (
+        "resumed after the repair" in answers
+        and "poisons the repaired session (section 3)" in answers
+    )
     assert "again" not in answers
     # r15: the first screen's action left the discard step to section 3, and a reader following
     # it could poison their sessions: the action names it, and section 3 points back to it
-    assert "3. First discard the paused states you kept" in action
-    assert "Hence What to do's\nthird step" in _markdown("07-am-i-affected")
+    assert "discard the run states you saved for the sessions it calls stuck" in action
+    assert "Hence What to do's\nfourth step" in _markdown("07-am-i-affected")
     assert "never be answered" not in said
     # r16: one counting unit (pause positions, section 1's), no undefined "test session"
     assert "pause positions 0 to" in answers and "tries" not in said and "test session" not in said
@@ -676,8 +698,9 @@ def test_headlines_am_i_affected_counts_the_struck_pause_positions_and_leaves_th
     # plain turns were one quantity under three names: the answer counts pause positions
     assert f"at {len(pinned.affected_at)} of the {len(pinned.rows)} pause positions" in said
     assert " runs " not in said and "threshold" not in said
-    assert "those where the pausing turn makes the SDK compact" in said
-    assert "(section 1)" in said
+    # r17: "makes the SDK compact" was inexact (the compaction is refused): the request is sent
+    assert "those where the pausing turn sends a compaction request" in said
+    assert "(section 1 says when)" in said
 
 
 def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findings) -> None:

@@ -140,11 +140,12 @@ def test_exploration_answer_scopes_the_lost_call_to_its_mode() -> None:
     # r12: the hosted MCP request broke only compaction_input_complete in the search; the
     # answer no longer says it "loses its pending call" as the other kinds do (r14: nor that it
     # is spared; r15: "a gap in the search" left that open: it says what was not kept)
-    assert "for all but the hosted MCP approval request (no such conversation kept)" in answer
+    kept = "for every kind but the hosted MCP approval request (no such conversation kept)"
+    assert kept in answer
     # r14: the refusal is scoped to the kind the search shows refused, and `auto` mode is not
     # said to be spared (r15: nor said to break as another mode does, which 08 does not show)
     assert "In `previous_response_id` mode, a function tool's pause is refused." in answer
-    assert "`auto` mode (the default) has no row" in answer
+    assert "This page's tables show nothing of `auto` mode (the default)" in answer
     assert "no break" not in answer.lower()
 
 

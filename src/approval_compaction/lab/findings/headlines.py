@@ -511,29 +511,44 @@ def am_i_affected(found: Findings) -> str:
     stop = (
         f"upgrade to {found.fixed_in}; until then" if found.fixed_in else "until a release fixes it"
     )
+    failed = up.pause_failed
+    stuck = (
+        f" A store a refused pause left under the defaults stays {failed.stored_after} on "
+        f"{up.newest}: its next turn is {_refused(failed.next_turn)}, the call stays stored "
+        "without its output (section 2)."
+        if failed
+        else ""
+    )
     return "\n".join(
         [
             "**Answer.**",
             f"1. Over HTTP, in `auto` mode with no hook (the SDK's defaults), {pinned.release}'s "
             f"pause is refused at {len(pinned.affected_at)} of the {len(pinned.rows)} pause "
-            f"positions 0 to {len(pinned.rows) - 1}, those where the pausing turn makes the SDK "
-            f"compact; {newest.release}'s at {len(newest.affected_at) or 'none'} (section 1).",
-            f"2. Upgrading {'heals' if up.heals else 'does not heal'} a poisoned store: over "
-            f"HTTP, on {up.newest} its next turn is {_refused(up.poisoned.next_turn)}; on a copy "
-            f"after `doctor repair --apply`, {_refused(up.repaired.next_turn)} (section 2).",
+            f"positions 0 to {len(pinned.rows) - 1}: those where the pausing turn sends a "
+            f"compaction request (section 1 says when); {newest.release}'s at "
+            f"{len(newest.affected_at) or 'none'}.",
+            f"2. Upgrading {'heals' if up.heals else 'does not heal'} a store {up.pinned} left "
+            f"poisoned (in `input` mode): over HTTP, on {up.newest} its next turn is "
+            f"{_refused(up.poisoned.next_turn)}; on a copy after `doctor repair --apply`, "
+            f"{_refused(up.repaired.next_turn)}.{stuck}",
             f"3. On section 3's SQLite store, `doctor repair --apply` heals "
             f"{'the' if healed else 'not all the'} poisoned and stuck sessions (a question follows "
-            "a call without its output) and leaves the pending one alone. A late resume of a "
-            "paused state kept from before the repair poisons the repaired session (section 3).",
+            "a call without its output) and leaves the pending one alone. A run state saved at "
+            "the pause and resumed after the repair poisons the repaired session (section 3).",
             "",
             "**What to do.**",
-            "1. Check your release with the SDK's defaults: `python -m approval_compaction doctor "
-            "check --mode auto --trigger default` (section 1 runs this check).",
-            f"2. Stop new damage: {stop} wrap the session in the workaround "
+            f"1. SDK maintainers: {up.newest} reads a poisoned or stuck store as it is (section 2);"
+            " to heal one when it loads it, rewrite its orphan outputs, and a stuck store's"
+            " calls without output, as `src/approval_compaction/doctor/repair.py` does (section"
+            " 3's table shows each rewrite).",
+            "2. Teams: check your release with the SDK's defaults: `python -m approval_compaction "
+            "doctor check` (its defaults are `--mode auto --trigger default`; section 1 runs it).",
+            f"3. Stop new damage: {stop} wrap the session in the workaround "
             "(`defer_compaction_while_pending`); notebook 06 says where to keep it after.",
-            "3. First discard the paused states you kept (section 3: a late resume poisons a "
-            "repaired session), then `doctor scan STORE --all` and `doctor repair STORE --all "
-            "--apply` (it backs up first).",
+            "4. Run `doctor scan STORE --all`; discard the run states you saved for the sessions "
+            "it calls stuck (section 3: resumed after the repair, one poisons it); then `doctor "
+            "repair STORE --all --apply` (it backs up first). A pending session is not rewritten, "
+            "so its saved state may still be resumed.",
         ]
     )
 
@@ -587,22 +602,20 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         f"**Answer** (openai-agents {searched}, scripted model). Yes, on {old.sdk_version} in "
         f"{_modes(lost_in)} mode. A *search* (random conversations through the SDK, kept where "
         "they break a rule) shows compaction at the pause taking the call waiting for its "
-        f"output, for every kind: {lost}; then the output stored without its call (judged only for"
-        " a function tool: notebook 09)"
+        f"output, for every kind: {lost}. The output is then stored without its call"
         + (
-            f" for all but the {', '.join(unshown)} (no such conversation kept)."
+            f" for every kind but the {', '.join(unshown)} (no such conversation kept)."
             if unshown
-            else "."
+            else " for every kind."
         )
+        + "\n\nThe stand-in would refuse that output only for a function tool, and this assumes"
+        f" the real compaction endpoint answers {_modes(lost_in)} mode's request at the pause, as"
+        " the stand-in does (notebook 09: no public source shows it)."
+        + (f" In {_modes(refused_in)} mode, {_asked(paused)} pause is refused." if paused else "")
         + (
-            f"\n\nIn {_modes(refused_in)} mode, {_asked(paused)} pause is refused."
-            if paused
-            else ""
-        )
-        + (
-            f" {_modes(unfiled)} mode (the default) has no row: each break is filed once, in the"
-            " first mode that showed it (section *The minimal counterexamples* points to the"
-            " table that shows that mode)."
+            f" This page's tables show nothing of {_modes(unfiled)} mode (the default): the search"
+            " keeps each break once, in the first mode that showed it; notebook 05's first table"
+            f" shows {_modes(unfiled)} mode's with a function tool."
             if unfiled
             else ""
         )
@@ -626,7 +639,7 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         after.append(f"on {new.sdk_version} {lose}{stops}")
     if after:
         joined = "; ".join(after)
-        said.append(joined[:1].upper() + joined[1:] + ".")
+        said.append("\n\n" + joined[:1].upper() + joined[1:] + ".")
     searched_fix = " and ".join(r.sdk_version for r in fixed)
     said.append(
         "\n\n**What to do.**"
