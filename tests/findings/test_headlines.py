@@ -100,6 +100,8 @@ def test_headlines_after_the_fix_leads_with_the_bug_a_fresh_session_meets(found:
     # r15: "for good" outran the table (a request answered late compacts again)
     assert "for good" not in answer and "while the request stays unanswered" in first
     assert "ten later questions over HTTP" in answer.split("\n\n")[0]
+    # r17: the table's scope (auto with responses stored, the stand-in's compaction answer)
+    assert "`auto` with responses stored, the stand-in answering compaction" in answer
     assert "poisoned" not in answer and "orphan output" not in answer
     modes = sorted({m for v in record.of_kind(CONTRACT) for m in v.modes})
     assert modes and first.endswith(f"In {headlines._modes(modes)}")
@@ -118,8 +120,8 @@ def test_headlines_after_the_fix_says_what_to_do_in_the_one_vocabulary(found: Fi
     test, patch = (
         p.relative_to(paths.ROOT) for p in (paths.LIVENESS_MCP_TEST, paths.LIVENESS_PATCH)
     )
-    assert action.index(f"add the test `{test}`, which fails on {found.fixed_in}") < action.index(
-        f"apply `{patch}`, which makes it pass"
+    assert action.index(f"add the test `{test}` (it fails on {found.fixed_in})") < action.index(
+        f"apply `{patch}` (the test then passes)"
     )
     assert action.strip().startswith("SDK maintainers:")
     # r16: teams get the README keep table's clause (06's cut table title said no action), and
@@ -752,23 +754,29 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
     # r15: "a release before 0.24.0" outran the page (0.23.1, `input` mode), and the MCP check's
     # cost (notebook 10) was only in the body; teams' pointer says what 06 adds to the upgrade
     # r16: the hosted MCP hunks' decision said (with 10's patch), the untried modes named
+    # r17: "they" (hunks or patch?) and a combination no run tried; each part says where it ran
     assert (
         " SDK maintainers backporting the fix to 0.23.1 (`input` mode; the others untried here): "
-        "take hunk 2; where hosted MCP approval requests run, also hunks 1 and 3, with the first "
-        "file of notebook 10's patch (tried on 0.24.0 only): alone they stop compaction after a "
-        "request nobody answers (notebook 10's table" in action
+        "take hunk 2; where hosted MCP approval requests run, also hunks 1 and 3. On 0.24.0, "
+        "those hunks' check stops compaction after a request nobody answers (notebook 10's table"
+        in action
     )
+    assert "lifts that stop on 0.24.0, and no run tried it on 0.23.1" in action
     assert "a release before" not in action
     assert (
         f"**{headlines.TABLE_10} ("
         in (paths.ROOT / "data/rendered/10-after-the-fix.md").read_text()
     )  # r16: the full title, not a cut one
-    assert action.rstrip().endswith("(notebook 06 tests it).")
+    # r17: the teams' clause was off-topic for an appendix about hunks: a pointer to 06 only
+    assert action.rstrip().endswith(
+        "Teams using openai-agents: this appendix changes nothing for you; notebook 06 says what "
+        "to do."
+    )
     # r15: the second question (any other change?) is answered on the first screen, r16: for
     # the kind whose fix it is (hosted MCP's is hunks 1 and 3)
     assert (
-        "0.24.0 with every change but hunk 2 reverted still keeps a function tool's sixteen cases"
-        in answer
+        "0.24.0 with every change but hunk 2 reverted, every one of a function tool's sixteen "
+        "cases still holds" in answer  # r17: one name for the outcome, the tables' "holds"
     )
     assert headlines.short_action(found) not in said
 
@@ -800,11 +808,11 @@ def test_headlines_after_the_fix_scopes_the_patch_to_the_stores_it_helps(found: 
     patch leaves stopped; the docstring's stores are the body's."""
     action = headlines.after_the_fix(found).split("**What to do.**")[1]
     # r16: maintainers of other stores were not warned; the stores are named as the docstring's
-    assert f"by its docstring (below), do stores other than {headlines.PARTIAL_STORE_NAMES}" in (
-        action
-    )
-    assert "on this page's `SQLiteSession` it keeps `input` and `auto` mode compacting" in action
-    assert "while `previous_response_id` mode still stops" in action
+    # r17: the inverted "and so ... do stores other than" said plainly, as the docstring's word
+    said = f"docstring (below) says stores other than {headlines.PARTIAL_STORE_NAMES} compact only"
+    assert said in action and "this page runs none of them" in action
+    assert "this page's `SQLiteSession` compacts all ten questions in `input` and `auto`" in action
+    assert "`previous_response_id` mode still compacts none" in action
     patch = paths.LIVENESS_PATCH.read_text()
     assert "Native SQLite, async SQLite, and" in patch and "SQLAlchemy (SQLite" in patch
     assert "Other stores require complete coverage" in patch

@@ -76,11 +76,19 @@ def test_your_session_names_its_example_as_notebook_07s_store() -> None:
 
     answer = your_session(load_findings(paths.DATA))
     assert answer.startswith(
-        "**Answer** (the example: session `case-session` of notebook 07's poisoned store; "
-        "openai-agents "
+        "**Answer** (the example: session `case-session` of notebook 07's poisoned store, made "
+        "on openai-agents "
     )
     assert "`case-session` (poisoned.db) is" not in answer  # named once, in the label
-    assert "reads notebook 07's example, session `case-session`" in _markdown("15-your-session")
+    assert "sets notebook 07's example, session `case-session`" in _markdown("15-your-session")
+    # r17: the release that stored the session told from the one that ran it, and whether
+    # upgrading alone lets it go on, by 07's table (poisoned refused on the fixing release too)
+    from approval_compaction.lab.findings.headlines import NEXT_TURN_TABLE_07
+
+    assert "; next question run here on " in answer
+    assert f"Upgrading alone does not heal it: notebook 07's table *{NEXT_TURN_TABLE_07}*" in answer
+    seven = (paths.DATA / "rendered" / "07-am-i-affected.md").read_text()
+    assert f"**{NEXT_TURN_TABLE_07} (" in seven
 
 
 def test_your_session_gives_its_own_action_on_a_poisoned_store() -> None:
@@ -101,13 +109,14 @@ def test_your_session_gives_its_own_action_on_a_poisoned_store() -> None:
     # back into a Python session, and new sessions given the README keep table's clause
     repair = OWN_ACTION_15.index("doctor repair")
     assert 0 < OWN_ACTION_15.index("first discard any paused run state you kept") < repair
+    assert "(a late resume poisons a repaired session: notebook 07)" in OWN_ACTION_15  # r17: why
     assert "`<store>`: the SQLite file's path or a database URL" in OWN_ACTION_15
     assert "`await session.clear_session()`, then `await session.add_items(" in OWN_ACTION_15
     assert said.rstrip().endswith("(notebook 06 tests it).")
     assert "Set `source` and `session_id` (first code cell)" in OWN_ACTION_15
     # r15: one session (not `--all`), the backup said, and the JSON export's command
     assert "doctor repair <store> --session-id <id> --apply` heals it" in OWN_ACTION_15
-    assert "--all" not in OWN_ACTION_15 and "backing the store up first" in OWN_ACTION_15
+    assert "--all" not in OWN_ACTION_15 and "the command backs the store up first" in OWN_ACTION_15
     assert "doctor items <export> --output healed.json` heals it" in OWN_ACTION_15
     seven = (paths.DATA / "rendered" / "07-am-i-affected.md").read_text()
     assert f"**{REPAIR_TABLE_07} (" in seven

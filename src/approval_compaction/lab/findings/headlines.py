@@ -763,7 +763,8 @@ def after_the_fix(found: Findings) -> str:
     fresh = [v for v in record.of_kind(BUG) if v.situation != POISONED]
     label = (
         f"**Answer** (openai-agents {fixed}, a fresh `SQLiteSession` compacting after every "
-        "turn, ten later questions over HTTP)."
+        "turn, `auto` with responses stored, the stand-in answering compaction as the API "
+        "documents, ten later questions over HTTP)."
     )
     if not fresh:
         return f"{label} No: a fresh session keeps compacting.\n\n{maintainers_10(found)}"
@@ -781,7 +782,7 @@ def after_the_fix(found: Findings) -> str:
     documented = sorted({m for v in record.of_kind(CONTRACT) for m in v.modes})
     if documented:
         said += (
-            f" In {_modes(documented)} mode any call nobody answers stops it, as the SDK "
+            f"\n\nIn {_modes(documented)} mode any call nobody answers stops it, as the SDK "
             f"documents ({DOCUMENTED_WORDS})."
         )
     return f"{said}\n\n{maintainers_10(found)}"
@@ -805,12 +806,15 @@ def maintainers_10(found: Findings) -> str:
     # screen; teams given the README keep table's clause (``_keep_where``), not a cut title
     keep = _keep_where(found).replace("keep it only", f"keep the {WRAP_10} only", 1)
     keep = keep[:1].lower() + keep[1:]
+    # r17: one subject per clause ("it" read as the test, then the patch); the stores the
+    # docstring names said as the docstring's, which no run of the page shows
     return (
-        f"**What to do.** SDK maintainers: add the test `{test}`, which fails on "
-        f"{found.fixed_in}, and apply `{patch}`, which makes it pass: on this page's "
-        "`SQLiteSession` it keeps `input` and `auto` mode compacting, while `previous_response_id` "
-        f"mode still stops, and so, by its docstring (below), do stores other than "
-        f"{PARTIAL_STORE_NAMES}.\n\nTeams using openai-agents: {keep} (notebook 06 tests it)."
+        f"**What to do.** SDK maintainers: add the test `{test}` (it fails on "
+        f"{found.fixed_in}) and apply `{patch}` (the test then passes). With the patch, this "
+        "page's `SQLiteSession` compacts all ten questions in `input` and `auto` mode; "
+        "`previous_response_id` mode still compacts none. The patch's docstring (below) says "
+        f"stores other than {PARTIAL_STORE_NAMES} compact only the whole history; this page "
+        f"runs none of them.\n\nTeams using openai-agents: {keep} (notebook 06 tests it)."
     )
 
 
@@ -910,23 +914,24 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     # to the release and mode the hunks were tried on, the MCP check's cost on the first screen
     # r16: the MCP hunks' decision said (take them with 10's patch where MCP approvals run, its
     # test tried on 0.24.0 only), the modes this page did not try named, teams given the clause
+    # r17: "they" had two referents and the advice joined runs no page made; each part now says
+    # where it was tried, and teams (whom the hunks do not concern) get 06's pointer only
     mcp = "".join(
         f"; where {k.label} approval requests run, also "
-        f"{_numbers(an.numbers[h] for h in k.minimal_fix)}, with the first file of notebook 10's "
-        f"patch (tried on {m.new} only): alone they stop compaction after a request nobody "
-        f"answers (notebook 10's table *{TABLE_10}*)"
+        f"{_numbers(an.numbers[h] for h in k.minimal_fix)}. On {m.new}, those hunks' check stops "
+        f"compaction after a request nobody answers (notebook 10's table *{TABLE_10}*); notebook "
+        f"10's patch lifts that stop on {m.new}, and no run tried it on {m.old}"
         for k in own
     )
-    keep = _keep_where(found).replace("keep it only", f"keep the {WRAP_10} only", 1)
     action = (
         f"**What to do.** SDK maintainers backporting the fix to {m.old} (`input` mode; the "
         f"others untried here): take hunk {fix}{mcp}. Each hunk's patch is in "
-        f"`data/fix-anatomy.json`.\n\nTeams using openai-agents: upgrade to {m.new} "
-        f"(notebook 06); {keep[:1].lower()}{keep[1:]} (notebook 06 tests it)."
+        "`data/fix-anatomy.json`.\n\nTeams using openai-agents: this appendix changes nothing "
+        "for you; notebook 06 says what to do."
     )
     rest = (
-        f", and {m.new} with every change but hunk {fix} reverted still keeps a function tool's "
-        "sixteen cases"
+        f", and on {m.new} with every change but hunk {fix} reverted, every one of a function "
+        "tool's sixteen cases still holds"
         if an.rest_reverted.verdict == "fixed"
         else ""
     )
@@ -1074,16 +1079,28 @@ def your_session(found: Findings) -> str:
         and codes(own.next_turn(healed, m)) == codes(after)
         for m in ("auto", "previous_response_id")
     )
-    alike = "; `auto` and `previous_response_id` answered alike, the last table" if same else ""
+    # r17: "alike" read as alike to each other or to `input`; the release that ran the next
+    # question told from the one that stored the session, and the upgrade's effect pointed to
+    alike = "; `auto` and `previous_response_id` answered as `input` (last table)" if same else ""
+    pinned = _pinned(found)
     label = (
-        f"**Answer** (the example: session `{EXAMPLE_ID}` of notebook 07's poisoned store; "
-        f"openai-agents {_pinned(found)}, `input` mode, over HTTP{alike})."
+        f"**Answer** (the example: session `{EXAMPLE_ID}` of notebook 07's poisoned store, made "
+        f"on openai-agents {pinned}; next question run here on {pinned}, `input` mode, over HTTP"
+        f"{alike})."
     )
     # r5: the answer's own words, then the one short action every openai-agents page gives; the
     # maintainers' sentence (notebook 10's patch) is the body's, after the last table
     answer = text.split("\n\n**What to do.**")[0].replace("**Answer.**", label, 1)
     answer = answer.replace(f"`{EXAMPLE_ID}` ({example.source}) is", "It is", 1)
+    if found.fixed_in:
+        answer += (
+            f"\n\nUpgrading alone does not heal it: notebook 07's table *{NEXT_TURN_TABLE_07}* "
+            f"shows this store's next turn refused on {found.fixed_in} too (`input` mode)."
+        )
     return f"{answer}\n\n{own_action_15(found)}"
+
+
+NEXT_TURN_TABLE_07 = "The next turn on stored sessions"  # 07's table: poisoned on each release
 
 
 # 15's own action (r14: the page's finding first): the setting the page shows, then the command
@@ -1092,9 +1109,10 @@ def your_session(found: Findings) -> str:
 REPAIR_TABLE_07 = "doctor repair: each rewrite, and the diagnosis after --apply"
 OWN_ACTION_15 = (
     "**What to do.** Set `source` and `session_id` (first code cell) to a session of yours. If it "
-    "is poisoned, first discard any paused run state you kept (notebook 07), then `python -m "
-    "approval_compaction doctor repair <store> --session-id <id> --apply` heals it in its store "
-    "(`<store>`: the SQLite file's path or a database URL; backing the store up first).\n\nFor a "
+    "is poisoned, first discard any paused run state you kept (a late resume poisons a repaired "
+    "session: notebook 07), then `python -m approval_compaction doctor repair <store> "
+    "--session-id <id> --apply` heals it in its store (`<store>`: the SQLite file's path or a "
+    "database URL; the command backs the store up first).\n\nFor a "
     "JSON export (`<export>`: a file of `json.dumps(await session.get_items())`), `python -m "
     "approval_compaction doctor items <export> --output healed.json` heals it: load it back "
     "with `await session.clear_session()`, then `await session.add_items(json.load(open("
