@@ -47,9 +47,11 @@ def test_plugin_answer_is_short_and_scoped() -> None:
     and the action at most 60, scoped to the model the sweep ran on; r14: 70 and 50."""
     answered, action = answer().split("**What to do.**")
     # r16: the sixteen cases' scope, the newest release, and the late answer's own action: 75/60
-    assert len(answered.split()) <= 75 and len(action.split()) <= 60
+    # r17: the summariser and the long-running tool glossed where first used: 90/60
+    assert len(answered.split()) <= 90 and len(action.split()) <= 60
     assert "all keep it in the sixteen cases" in answered and "also the newest" in answered
-    assert "give the summariser a late answer with its call" in action
+    # r17: no action for the late answer: no run shows it harming, the page judges no patch
+    assert "give the summariser" not in action
     assert "on a scripted model." in answered
 
 
@@ -88,7 +90,9 @@ def test_plugin_answer_price_says_again_where_the_late_answer_was_unpaired_befor
     gone = [r for r in order[order.index(unpaired[0]) :] if r not in unpaired]
     assert gone  # the record this test is about: paired for a while, then unpaired again
     back = order[order.index(gone[-1]) + 1]
-    assert f"upgrade to {back} or later ({gone[0]}..{gone[-1]} stop compacting" in said
+    upgrade = f"upgrade to {back} or later (on {gone[0]}..{gone[-1]}, after an unanswered or"
+    assert f"{upgrade} lost call, sessions stop compacting" in said
+    assert "in some settings (the releases table's last column)" in said  # r17: not in every one
     # r14: the verdict's wording (splits), not a fourth one ("comes apart")
     assert "a late confirmation splits from its call again, as on " in said
     # r15: the price is said as the recommended release's, not as 2.3.0..2.11.0's
@@ -116,5 +120,6 @@ def test_plugin_answer_names_the_search_s_stall_and_its_patch() -> None:
     ]
     assert stops, "the committed search finds a call that stops compaction"
     # r15: the tool's class, as the first screen has no *long_running* yet; no "harmless"
-    assert "a `LongRunningFunctionTool` call whose result never comes stops compaction" in said
+    assert "a call to a `LongRunningFunctionTool` (its result sent later" in said  # r17: glossed
+    assert "whose result never comes stops compaction" in said
     assert "take `adk/fix/google-adk-2.13.0-long-running.diff`" in said and "harmless" not in said

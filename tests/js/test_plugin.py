@@ -35,7 +35,7 @@ def test_plugin_answer_names_both_patches_and_what_they_leave() -> None:
     assert "still stops compaction: make the session stop waiting for it, as `js/workaround" in said
     assert "retire" not in said.split("**What to do.**")[1] and "rows of the table" not in said
     assert "wrap the session in `deferCompactionWhilePending` from `js/workaround.mjs`" in said
-    assert "(the pinned release, also the newest)" in said  # r10: 11 never said it was both
+    assert "(stage table: 0.20.0, the pinned release, also the newest)" in said  # r10: both
     # js-stall.json; r15: "compaction endpoint" was undefined on the first screen (body says it)
     # r16: the stall's condition on the first screen too, as README and the body say it
     said_stall = (
@@ -44,7 +44,11 @@ def test_plugin_answer_names_both_patches_and_what_they_leave() -> None:
     assert said_stall in said
     # r15: the search's one new break (an approved hosted MCP request, input mode) is named
     # r16: input mode's failure is the tool's own call (stage table), the MCP one the search's
-    assert "in `input` mode at the next question, the tool's output stored without its call" in said
+    assert "from 0.17.1 it throws at the next question, the tool's output stored without" in said
+    # r17: the Answer said "64 of 64" of every mode; input mode meets no error on 0.4.1..0.17.0
+    assert "In `input` mode it meets no error on 0.4.1..0.17.0" in said
+    # r17: `doctor check` heals nothing; `doctor items` does, and the fix's test is named
+    assert "`doctor check --js`, then `doctor items`" in said and "pendingApproval.test.ts" in said
     assert "finds the same for a hosted MCP approval request" in said
 
 
@@ -55,7 +59,7 @@ def test_plugin_answer_is_short_and_scoped() -> None:
     answered, action = answer().split("**What to do.**")
     # r16: the stage table's failure and the search's apart, the stall's condition: 100/60
     assert len(answered.split()) <= 100 and len(action.split()) <= 60
-    assert "On 0.20.0 (the pinned release" in answered and "over HTTP" in answered
+    assert "0.20.0, the pinned release" in answered and "Over HTTP" in answered
     assert "in `auto` mode (default) `run()` throws at the pause" in answered
 
 

@@ -79,6 +79,8 @@ def test_finding_late_call_frame_splits_the_wait_from_the_later_questions() -> N
     assert _went("open call c to the model; open call c to compaction", True) == (
         "stored open, sent to the model, sent to the summariser"
     )
+    # r17: the trim step calls no summariser; what it is given is what it cuts
+    assert _went("open call c to compaction", setting="trim chat") == "cut by the trim step"
     found = load()
     assert found is not None
     frame = late_call_frame(found)

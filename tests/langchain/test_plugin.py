@@ -82,9 +82,8 @@ def test_plugin_answer_says_a_late_approval_never_runs_its_tool_with_the_fix_too
     assert {"+" in c.package for c in late} == {True, False}
     said = answer()
     # r16: "the search" was used before the body defines it
-    late_said = (
-        "In a search of LangChain's moves (last table), an approval sent after later questions"
-    )
+    # r17: "moves" was used before the body defines it
+    late_said = "In a search (last table), an approval sent after later questions"
     late_said += " did not run its"
     assert f"{late_said} tool, with the patch below too" in said  # r15: scoped, not "never"
     assert "Make a late decision run its tool or say it cannot" in said

@@ -168,15 +168,21 @@ def answer(folder: Path = paths.DATA) -> str:
     since = f" From {fixed_from} on, all keep it in the sixteen cases." if fixed_from else ""
     where = kinds(sorted({m for x in searched for m in x.modes}))
     left = [
-        "a late answer reaches the summariser without its call" if late else "",
-        f"a `LongRunningFunctionTool` call whose result never comes stops compaction for good "
+        # r17: the summariser and the long-running tool said in plain words where first used
+        "a late answer reaches the summariser (the model call writing a compaction's summary) "
+        "without its call"
+        if late
+        else "",
+        f"a call to a `LongRunningFunctionTool` (its result sent later by the application) "
+        f"whose result never comes stops compaction for good "
         f"({where})"
         if searched
         else "",
     ]
     newest = ", also the newest" if adk.version == order[-1] else ""  # r16: the question's
     left_text = (
-        f" On {adk.version}, the pinned release{newest}: {'; '.join(x for x in left if x)}."
+        # r17: its own paragraph (a paragraph holds at most 80 words)
+        f"\n\nOn {adk.version}, the pinned release{newest}: {'; '.join(x for x in left if x)}."
         if any(left)
         else ""
     )
@@ -185,9 +191,8 @@ def answer(folder: Path = paths.DATA) -> str:
         if searched
         else ""
     )
-    if late:  # r16: each thing left on the pinned release gets its action
-        mend = "give the summariser a late answer with its call (`google/adk/apps/compaction.py`)"
-        patch = f"{patch} and {mend}" if patch else f"ADK maintainers: {mend}"
+    # r17: no action for the late answer: no run here shows it harming (ADK's summariser reads
+    # text), and the page judges no patch for it
     patch = f"{patch}. " if patch else ""
     give = " and give every long-running call its result, even late" if searched else ""
     return (  # the page's own action first, so that it shows on the first screen
@@ -226,7 +231,7 @@ def _upgrade(verdicts: Sequence[ReleaseVerdict], bad: Sequence[int], fixed_from:
     if not (fixed_from and settled and between):
         return f"upgrade to {settled or fixed_from or 'a fixed release'} or later"
     kept = [x for v in between for x in v.of_kind(BUG) if x.state != UNPAIRED]
-    verbs = {REFUSED: "refuse", STUCK: "stop compacting"}  # in plain words
+    verbs = {REFUSED: "are refused", STUCK: "stop compacting"}  # in plain words
     states = " or ".join(dict.fromkeys(verbs.get(x.state, STATE_WORDS[x.state]) for x in kept))
     before = {x.situation for x in between[-1].of_kind(BUG) if x.state == UNPAIRED}
     at = verdicts[order.index(settled)]
@@ -238,8 +243,10 @@ def _upgrade(verdicts: Sequence[ReleaseVerdict], bad: Sequence[int], fixed_from:
         for s in priced
     )
     return (
-        f"upgrade to {settled} or later ({fixed_from}..{between[-1].release} {states} after an "
-        f"unanswered or lost call{price})"
+        # r17: not in every setting: the verdict table's last column names where
+        f"upgrade to {settled} or later (on {fixed_from}..{between[-1].release}, after an "
+        f"unanswered or lost call, sessions {states} in some settings (the releases table's last "
+        f"column){price})"
     )
 
 

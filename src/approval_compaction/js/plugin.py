@@ -60,9 +60,9 @@ def answer(folder: Path = paths.DATA) -> str:
     where ``run()`` throws, in the two modes that differ, on how many releases; the second bug
     (the stall) in one sentence; what a team and a maintainer do, with where the workaround is
     not enough and what both patches still leave (their evidence is in the body)."""
-    from ..formats.markdown import code
-    from ..lab.findings.headlines import HeadlineError, any_call
+    from ..lab.findings.headlines import HeadlineError
     from .finding import load_js, load_js_liveness
+    from .front import JS_TEST
     from .patched import BOTH, FIX
     from .stall_finding import STALL_PATCH, load_stall
 
@@ -70,8 +70,6 @@ def answer(folder: Path = paths.DATA) -> str:
     stall = load_stall(folder)
     if js is None or stall is None:
         raise HeadlineError("the answers need data/js-sweep.json, js-modes.json, js-stall.json")
-    pause = js.plan("auto")
-    hit = sorted({r.sdk_version for r in js.sweep if r.violating})
     versions = sorted({r.sdk_version for r in js.sweep}, key=_key)
     newest = ", also the newest" if versions[-1] == js.version else ""
     both = f"{js.version}+{BOTH.name}"
@@ -83,22 +81,33 @@ def answer(folder: Path = paths.DATA) -> str:
         if stuck
         else ""
     )
+    at_pause = sorted(
+        {r.sdk_version for r in js.sweep if r.plan == "auto" and r.raised_at == "pause"}, key=_key
+    )
+    later = sorted(
+        {r.sdk_version for r in js.sweep if r.plan == "input" and r.raised_at == "next_turn"},
+        key=_key,
+    )
+    silent = sorted(
+        {r.sdk_version for r in js.sweep if r.plan == "input" and r.violating and not r.raised_at},
+        key=_key,
+    )
     return (
-        f"**Answer.** Yes, on {len(hit)} of {len(versions)} releases "
-        f"({versions[0]}..{versions[-1]}). On {js.version} (the pinned release{newest}), over "
-        f"HTTP: in `auto` mode (default) `run()` throws at the pause "
-        f"({code(any_call(pause.api_message))}); in `input` mode "
+        f"**Answer.** Yes. Over HTTP, in `auto` mode (default) `run()` throws at the pause on "
+        f"{len(at_pause)} of {len(versions)} releases, {versions[0]}..{versions[-1]}. In `input` "
+        f"mode it meets no error on {silent[0]}..{silent[-1]}, its compaction request holding "
+        "the waiting call; from "
         # r16: the stage table's failure is the tool's own call; the MCP one is the search's
-        "at the next question, the tool's output stored without its call (stage table). "
-        "Searching the SDK's moves (last table) finds the same for a hosted MCP approval "
-        "request compacted at its pause, then approved."
+        f"{later[0]} it throws at the next question, the tool's output stored without its call "
+        f"(stage table: {js.version}, the pinned release{newest}). A search (last table) finds "
+        "the same for a hosted MCP approval request compacted at its pause, then approved."
         "\n\nA second bug, *the stall*: from "
         f"{stall.boundary.first_bad} on, when `/v1/responses/compact` answers as documented, "
         "compaction runs once, then never again by itself.\n\n"
-        f"**What to do.** Maintainers: apply `js/fix/{FIX.name}` and `js/fix/{STALL_PATCH}`"
-        f"{retire}. Teams: wrap the session in `deferCompactionWhilePending` "
-        f"from `js/workaround.mjs`{_workaround_limit(js, folder)}; to heal a session already "
-        "stored, README's `doctor check --js` first."
+        f"**What to do.** Maintainers: apply `js/fix/{FIX.name}` and `js/fix/{STALL_PATCH}` "
+        f"(first's regression test: `{JS_TEST}`){retire}. Teams: wrap the session in "
+        f"`deferCompactionWhilePending` from `js/workaround.mjs`{_workaround_limit(js, folder)}; "
+        "to heal a session already stored, `doctor check --js`, then `doctor items` (README)."
     )
 
 

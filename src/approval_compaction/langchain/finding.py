@@ -216,16 +216,16 @@ def changes_frame(found: LangchainFinding) -> pd.DataFrame:
     return driven_changes_frame(moves, "settings", PACKAGE)
 
 
-def _went(sent_detail: str, stored_open: bool = False) -> str:
+def _went(sent_detail: str, stored_open: bool = False, setting: str = "") -> str:
     """Where an open call went, in words, from a record's ``... to the model; ... to compaction``
-    detail (``stored_open``: the history stored after the resume still holds it open)."""
+    detail (``stored_open``: the history stored after the resume still holds it open). The trim
+    step calls no summariser: what it is given is what it cuts (``setting`` names the step)."""
+    given = "cut by the trim step" if setting.startswith("trim") else "sent to the summariser"
     to = dict.fromkeys(
-        part.split(" to ", 1)[1].replace("compaction", "the summariser")
-        for part in sent_detail.split("; ")
-        if " to " in part
+        part.split(" to ", 1)[1] for part in sent_detail.split("; ") if " to " in part
     )
-    where = (["stored open"] if stored_open else []) + [f"sent to {t}" for t in to]
-    return ", ".join(where) or "nowhere"
+    went = [given if t == "compaction" else f"sent to {t}" for t in to]
+    return ", ".join((["stored open"] if stored_open else []) + went) or "nowhere"
 
 
 def late_call_frame(found: LangchainFinding, situation: str = "resumed") -> pd.DataFrame:
@@ -239,12 +239,14 @@ def late_call_frame(found: LangchainFinding, situation: str = "resumed") -> pd.D
     for r in found.liveness:
         if r.scenario == situation:
             row = table.setdefault(r.mode, {})
-            row[before] = _went(r.own_sent_detail)
-            row[after] = _went(r.sent_detail, r.resume_unpaired.startswith("stored"))
+            row[before] = _went(r.own_sent_detail, setting=r.mode)
+            row[after] = _went(r.sent_detail, r.resume_unpaired.startswith("stored"), r.mode)
     for r in found.patched:
         if r.scenario == situation and r.mode in table:
             both = _went(
-                f"{r.own_sent_detail}; {r.sent_detail}", r.resume_unpaired.startswith("stored")
+                f"{r.own_sent_detail}; {r.sent_detail}",
+                r.resume_unpaired.startswith("stored"),
+                r.mode,
             )
             table[r.mode]["patched: throughout"] = both
     return pd.DataFrame.from_dict(table, orient="index").rename_axis("setting")

@@ -110,8 +110,9 @@ def answer(folder: Path = paths.DATA) -> str:
     ]
     controls = {plan.label for plan in CONTROLS}
     control = [r for r in rows if r.mode in controls]
+    newest = ", also the newest" if found.version == order[-1] else ""  # r17: the question's
     refused = (
-        f" On {found.version}, the pinned release, without a compaction step the stand-in "
+        f" On {found.version}, the pinned release{newest}, without a compaction step the stand-in "
         f"refuses {max(_refused(r) for r in control)} of {max(r.turns for r in control)} later "
         "questions."
         if any(_refused(r) for r in control)
@@ -146,7 +147,7 @@ def _late_approval(folder: Path) -> str:
     fixed = any("+" in c.package for c in late)
     return (
         # r15: scoped to what the search tried (one setting), not "never"
-        "\n\nIn a search of LangChain's moves (last table), an approval sent after later "
+        "\n\nIn a search (last table), an approval sent after later "
         "questions did not run its tool" + (", with the patch below too" if fixed else "") + "."
     )
 
