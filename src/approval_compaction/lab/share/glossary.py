@@ -108,15 +108,17 @@ TERMS: tuple[Term, ...] = (
     Term(
         "auto, store=False",
         r"auto, store=False",
-        "`auto` mode with `ModelSettings(store=False)` (JavaScript `store: false`, from 0.4.1): it"
-        " sends the items, as `input` does.",
+        "`auto` mode with `ModelSettings(store=False)` (JavaScript `store: false`): it sends the"
+        " items, as `input` does (`@openai/agents` 0.3.6..0.4.0 sent the response id, which the API"
+        " had not kept).",
     ),
     Term(
         "hook",
         r"hooks?|should_trigger_compaction",
         "`should_trigger_compaction` (JavaScript `shouldTriggerCompaction`): says after each turn"
         " whether to compact. The study's hook always says yes where compaction is on, and no"
-        " where it is off.",
+        " where it is off, unless a page sets it otherwise (from a count of items, or step by"
+        " step).",
     ),
     Term(
         "default trigger",
@@ -177,8 +179,8 @@ TERMS: tuple[Term, ...] = (
     Term(
         "invariant",
         r"invariants?",
-        'a rule every case must keep, such as "the next request holds no orphan output"'
-        " (`docs/invariants.md`).",
+        'a rule a session\'s stored items and requests must keep, such as "the next request holds'
+        ' no orphan output" (`docs/invariants.md`).',
     ),
     Term(
         "scripted model",
@@ -270,7 +272,7 @@ TERMS: tuple[Term, ...] = (
         r"verdicts?",
         "a release's status: *affected* (a case breaks an invariant); *never compacts*; *pending"
         " call fixed, liveness bugs left* (no case breaks one, but a situation is refused, stops"
-        " compacting, grows while compacting or splits its call and late answer (one is stored or"
+        " compacting, grows while compacting (where the clean control does not) or splits its call and late answer (one is stored or"
         " sent without the other)); *pending call"
         " kept, liveness bugs left* (the same, for an SDK that never lost the call); else *not"
         " affected*.",
