@@ -179,7 +179,7 @@ TERMS: tuple[Term, ...] = (
     Term(
         "invariant",
         r"invariants?",
-        'a rule a session\'s stored items and requests must keep, such as "the next request holds'
+        "a rule a session's stored items and requests must keep, such as \"the next request holds"
         ' no orphan output" (`docs/invariants.md`).',
     ),
     Term(
@@ -272,8 +272,8 @@ TERMS: tuple[Term, ...] = (
         r"verdicts?",
         "a release's status: *affected* (a case breaks an invariant); *never compacts*; *pending"
         " call fixed, liveness bugs left* (no case breaks one, but a situation is refused, stops"
-        " compacting, grows while compacting (where the clean control does not) or splits its call and late answer (one is stored or"
-        " sent without the other)); *pending call"
+        " compacting, grows while compacting (where the clean control does not) or splits its"
+        " call and late answer (one is stored or sent without the other)); *pending call"
         " kept, liveness bugs left* (the same, for an SDK that never lost the call); else *not"
         " affected*.",
     ),
