@@ -70,8 +70,8 @@ TERMS: tuple[Term, ...] = (
     Term(
         "orphan output",
         r"orphan outputs?",
-        "a tool output stored or sent without its call; the API refuses a model request holding"
-        " one.",
+        "a tool output stored or sent without its call; public reports show the API refusing a"
+        " model request that holds a function tool's (none shows the answer for other kinds).",
     ),
     Term(
         "pairing check",
@@ -97,7 +97,10 @@ TERMS: tuple[Term, ...] = (
         r"compaction[_ ]modes?|`(?:input|auto|previous_response_id)` modes?",
         "what an openai-agents compaction request carries (`compaction_mode`; JavaScript"
         " `compactionMode`): `input` the stored items; `previous_response_id` the last response's"
-        " id; `auto` (the default) that id when the response was stored, else the items.",
+        " id; `auto` (the default; JavaScript from 0.4.1, before which `previous_response_id` is"
+        " the only mode) that id when the response was stored, else the items (openai-agents"
+        ' 0.23.1 and 0.24.0 send the items too when compacting only part of the history: "Partial'
+        ' snapshots use input mode", their docstring says).',
     ),
     Term(
         "responses stored",
@@ -187,7 +190,7 @@ TERMS: tuple[Term, ...] = (
         r"scripted models?",
         "the model's answers scripted in this process, without HTTP: it answers every model"
         " request, and the invariants judge what it was sent; the stand-in's rules judge its"
-        " compaction requests and refuse what the API would.",
+        " compaction requests and refuse what public reports show the API refusing.",
     ),
     Term(
         "dead call",

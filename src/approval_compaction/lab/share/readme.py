@@ -61,7 +61,8 @@ INSTALL_DOCTOR = 'pip install "./approval-compaction[doctor]"'
 STANDIN_CALL_ID = "call_standin_1"
 CALL_IDS = (
     f"`{PENDING_CALL_ID}` is the study's scripted call, `{STANDIN_CALL_ID}` one the stand-in "
-    "made, as in the runs of a driver"
+    "made, as in notebook 01's first run; where the sources name no endpoint, it is the "
+    "stand-in's (notebook 09)"
 )
 
 
@@ -193,8 +194,9 @@ def workaround_lines(found: Findings, folder: Path = paths.DATA) -> list[str]:
         order = sort_versions({*cross.failing, *cross.passing, *cross.wrapped})
         ranges = marked_ranges(order, {v: v in cross.wrapped for v in order})
         tested = (
-            f": the regression test (its four `json` cases with compaction `on`) passes with it on "
-            f"`openai-agents` {', '.join(ranges)}, the fixing release too "
+            ": the regression test (its four `json` cases with compaction `on`, on its own "
+            f"scripted model) passes with it on `openai-agents` {', '.join(ranges)}, the fixing "
+            "release too "
             f"(`{files.shown(files.fix_releases)}`)"
         )
     fixed = found.fixed
