@@ -763,7 +763,7 @@ def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findin
         and s.severity
         == ("the stand-in refuses no request: compaction requests carry the open call")
     ]
-    assert quiet and f"On {', '.join(quiet)} the stand-in refuses no request of this mode" in walk
+    assert quiet and f"On {', '.join(quiet)} the stand-in refuses no request in this mode" in walk
     # r16: that table's title named "the patch" undefined; 01 says what 10 shows, and each of
     # 01-03 says "make automatic compaction wait" (01's "compact nothing" claimed more)
     assert "the patch misses" not in walk and "compact nothing" not in walk

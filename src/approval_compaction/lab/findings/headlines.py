@@ -180,8 +180,8 @@ def _quiet_before(found: Findings) -> str:
     if not quiet:
         return ""
     return (
-        f" On {', '.join(quiet)} the stand-in refuses no request of this mode, though the call "
-        "is compacted away (notebook 05's table *Cases breaking an invariant*)."
+        f" On {', '.join(quiet)} the stand-in refuses no request in this mode, though compaction "
+        "requests carry the open call (notebook 05's table *Cases breaking an invariant*)."
     )
 
 
