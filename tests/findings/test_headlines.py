@@ -486,10 +486,15 @@ def test_headlines_stored_vs_sent_action_keeps_the_workaround_where_the_fix_stop
     assert "in `auto` and `previous_response_id` mode)" in maintainers
     short = headlines.short_action(found).removeprefix("**What to do.** ")
     assert teams.startswith(short[0].lower() + short[1:])
+    # r18: the repair named for one mode left the other's session unexplained: each mode's said
     assert teams.endswith(
-        "In `previous_response_id` mode the doctor's `repair --apply` rewrites a session left "
-        "holding such an open call."
+        "A session left holding such an open call: in `auto` mode its next question is answered "
+        "and compacted (this page's tables); in `previous_response_id` mode, where it sends no "
+        "compaction request, the doctor's `repair --apply` rewrites it."
     )
+    # r18: "carrying no open call" read against 01's table, which shows 0.24.0 storing one
+    assert "carrying no open call" not in maintainers
+    assert "shows neither the pause nor the next question failing on" in maintainers
     # r17: the hosted MCP wait was not 02's lesson and read as circular: it is 03's alone
     assert headlines._mcp_wait(found.fixed_in or "") not in said and "hosted MCP" not in maintainers
     assert "wrapper" not in action  # r15: a word 02 never defined
@@ -524,11 +529,15 @@ def test_headlines_walkthrough_says_how_often_the_default_trigger_meets_the_bug(
     assert found.affected is not None
     first = found.affected[0]
     hit = sum(1 for r in first.rows if r.affected)
-    assert f"compacts at an approval pause only at some pause positions (notebook 07: {hit} of" in (
+    assert "compacts at an approval pause only at some pause positions: notebook 07's table" in (
         " ".join(setup.split())
     )
-    count = f"{hit} of {len(first.rows)} on {first.release}, in `auto` mode)"
+    # r18: the denominator said (the positions tried), the mode 01 runs not counted there
+    count = f"counts {hit} of the {len(first.rows)} it tries (0 to {len(first.rows) - 1}) on"
     assert count in " ".join(setup.split())
+    assert f"{first.release}, in `auto` mode; this page's `input` mode is not run there." in (
+        " ".join(setup.split())
+    )
     assert said.index("**Answer.**") < said.index("**What to do.**")
 
 
@@ -568,7 +577,7 @@ def test_headlines_walkthrough_says_which_run_tries_each_mode(found: Findings) -
     assert "notebook 07 runs them" not in said
     # r17: 07's count is named, scoped to the one mode 07 runs (`auto`), and only once
     flat = " ".join(said.split())
-    assert flat.count("pause positions") == 1 and "in `auto` mode)." in flat
+    assert flat.count("pause positions") == 1 and "in `auto` mode;" in flat
 
 
 def test_headlines_stored_vs_sent_names_the_partial_compaction_auto_makes(
@@ -600,12 +609,19 @@ def test_headlines_stored_vs_sent_names_the_partial_compaction_auto_makes(
     assert "In `auto` mode that question's compaction reads only the items stored after" in said
     # r17: "the answer" read as the page's Answer: it is the model's reply
     assert "its summary replaces the model's reply among them" in said
-    assert "in `previous_response_id` mode it sends no compaction request" in said
+    assert "In `previous_response_id` mode it sends no compaction request" in said
     assert "the SDK documents that this mode compacts only when its last request covered" in said
+    # r18: "does compaction go on?" answered for later questions too, in each mode
+    assert "nor will it while the call stays stored" in said
+    assert "the first question and the open call stay stored" in said
     assert "documents that it sends none" not in said
     assert "stops" not in said
     body = " ".join(_markdown("02-stored-vs-sent").split())
-    assert "In `auto` mode the compaction is *partial*" in body
+    # r18: the partial compaction is said before the table showing `auto` send items, not after
+    assert "so the comparison stops there, and the compaction is *partial*" in body
+    assert body.index("compaction is *partial*") < body.index(
+        "The first table counts the compaction"
+    )
     assert f"`{headlines.PARTIAL_INPUT}`" in body and f"`{DOCUMENTED_LIMIT}`" in body
     assert "In `previous_response_id` mode no compaction request is made" in body
     assert "stops compacting" not in body
@@ -625,12 +641,22 @@ def test_headlines_inside_the_sdk_says_which_release_the_liveness_patch_applies_
     # r16: "(function tools)" was cryptic: the kinds the move covers are named (12's table)
     # r17: which change to backport, and that it is enough for those kinds, is 12's table's
     assert "backport that moved call in `_run_compaction_locked`" in said
-    assert "function, custom, shell and apply_patch tools: notebook 12's table" in said
+    # r18: the backport's evidence scoped to what 12's table ran (0.23.1, `input` mode, scripted
+    # model), in the table's own words (no case breaking an invariant), the untried modes said
+    assert (
+        "notebook 12's table *Each kind of approval: its minimal fix in hunks* shows that " in said
+    )
+    assert "hunk alone leaving no case breaking an invariant for a function tool's approval" in said
+    assert "custom, shell and apply_patch tools' approvals" in said
+    assert "no run here tries it in another mode" in said and "keeping every case" not in said
     assert headlines._mcp_wait(found.fixed_in or "") in said
     assert "notebook 12's table *Each kind of approval: its minimal fix in hunks*" in said
     # r17: the wait's consequence named (it stops compacting), not restated, with 10's table
     assert "this wait holds compaction back" not in said
-    assert "stops compacting, in `input` and `auto` mode" in said
+    # r18: "in `input` and `auto` mode" read as `previous_response_id` spared (10's table stops
+    # it too): every mode stops; the patch keeps two compacting
+    assert "stops compacting in every mode" in said
+    assert "keeps `input` and `auto` mode compacting there" in said
     assert "*Where 0.24.0 or the patch misses a compaction in ten turns*" in said
     assert f"notebook 10's patch (tried on {found.fixed_in} only)" in said
     # r17: the endpoint's answer is the stand-in's, as the README says
@@ -727,6 +753,17 @@ def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findin
     assert "wrapper" not in walk
     # r15: 01 names the pause refused in both other modes, scoped, and 0.24.0 as not the whole fix
     assert "`auto` and `previous_response_id` mode with responses stored" in walk
+    # r18: the answer scoped to 0.23.1 read as every release the action names meeting the 400:
+    # the releases whose `input` mode the stand-in refuses nothing are named, from the sweep
+    assert found.releases is not None
+    quiet = [
+        s.span
+        for s in found.releases.stories
+        if s.mode == "input"
+        and s.severity
+        == ("the stand-in refuses no request: compaction requests carry the open call")
+    ]
+    assert quiet and f"On {', '.join(quiet)} the stand-in refuses no request in this mode" in walk
     # r16: that table's title named "the patch" undefined; 01 says what 10 shows, and each of
     # 01-03 says "make automatic compaction wait" (01's "compact nothing" claimed more)
     assert "the patch misses" not in walk and "compact nothing" not in walk

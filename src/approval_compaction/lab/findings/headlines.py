@@ -155,14 +155,33 @@ def _mcp_wait(fixed: str) -> str:
     """03's second maintainer paragraph: the hunks a hosted MCP approval request needs, and what
     their wait costs, named (r17: "holds compaction back while such a request stays unanswered"
     restated the wait instead of its consequence, and 01/02 carried it off their lesson: it is
-    03's alone now)."""
+    03's alone now; r18: "in `input` and `auto` mode" read as `previous_response_id` spared,
+    where 10's table stops it too: every mode, and the patch's two)."""
     return (
-        "A hosted MCP approval request needs two other hunks (the same table), and with them "
-        f"{fixed} waits while such a request has no response: a session whose request nobody "
-        "answers stops compacting, in `input` and `auto` mode, and its history grows every turn "
+        "A hosted MCP approval request needs two other hunks (the same table). With them, on "
+        f"{fixed} a session whose request nobody answers stops compacting in every mode "
         "(notebook 10's table *Where 0.24.0 or the patch misses a compaction in ten turns*, "
-        f"{fixed} over HTTP). Where such requests run, take also notebook 10's patch "
-        f"(tried on {fixed} only), which keeps those two modes compacting there."
+        f"over HTTP); notebook 10's patch (tried on {fixed} only) keeps `input` and `auto` "
+        "mode compacting there."
+    )
+
+
+def _quiet_before(found: Findings) -> str:
+    """01: the releases whose `input` mode meets no refusal in the sweep (r18: 01's answer
+    scoped to 0.23.1 read as every release its action names meeting the same 400), as 05's
+    table shows them; "" when none."""
+    if found.releases is None:
+        return ""
+    quiet = [
+        s.span
+        for s in found.releases.stories
+        if s.mode == "input" and s.severity == COMPACTION_ONLY
+    ]
+    if not quiet:
+        return ""
+    return (
+        f" On {', '.join(quiet)} the stand-in refuses no request in this mode, though compaction "
+        "requests carry the open call (notebook 05's table *Cases breaking an invariant*)."
     )
 
 
@@ -184,7 +203,8 @@ def walkthrough(found: Findings) -> str:
         "which carries the pending call, and the summary replaces the call (no public source "
         "shows the real endpoint's answer: notebook 09).\n\nThe resume stores the call's output "
         f"alone, so the {then} is refused "
-        f"({code(any_call(report))}). Notebook 02 runs `auto` and `previous_response_id` mode "
+        f"({code(any_call(report))}).{_quiet_before(found)} Notebook 02 runs `auto` and "
+        "`previous_response_id` mode "
         "with responses stored, where the pause itself is refused.\n\n"
         "**What to do.** SDK maintainers: make automatic compaction wait while the latest model "
         f"exchange holds a call without its output, as {fixed} does (this page's last table; "
@@ -237,17 +257,20 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
         f"refused in {_modes(refused)} mode.\n\nThe call stays stored without its output, an open "
         "call nobody can approve any more; the next question is "
         + ("answered" if answered else "not always answered")
-        + f", the runner leaving that call out. In {_modes(go)} mode that question's compaction "
+        + f", the runner leaving that call out.\n\nIn {_modes(go)} mode that question's compaction "
         "reads only the items stored after the call, and its summary replaces the model's "
-        f"reply among them; in {_modes(stop)} mode it sends no compaction request: the SDK "
-        "documents that this mode compacts only when its last request covered every stored "
-        "item, and that request left the call out.\n\n"
+        "reply among them; the first question and the open call stay stored. In "
+        f"{_modes(stop)} mode it sends no compaction request, nor will it while the call stays "
+        "stored: the SDK documents that this mode compacts only when its last request covered "
+        "every stored item, and the runner leaves the call out of each request.\n\n"
         "**What to do.** SDK maintainers: make automatic compaction wait while the latest model "
         f"exchange holds a call without its output, as {fixed}'s `_run_compaction_locked` does "
-        f"(notebook 03; notebook 05's table *Cases breaking an invariant* shows {fixed} "
-        f"refusing nothing and carrying no open call in {_modes(refused)} mode).\n\n"
-        f"Teams: {teams[0].lower()}{teams[1:]} In {_modes(stop)} mode the doctor's "
-        "`repair --apply` rewrites a session left holding such an open call."
+        f"(notebook 03; notebook 05's table *Cases breaking an invariant* shows neither the "
+        f"pause nor the next question failing on {fixed} in {_modes(refused)} mode).\n\n"
+        f"Teams: {teams[0].lower()}{teams[1:]}\n\nA session left holding such an open call: in "
+        f"{_modes(go)} mode its next question is answered and compacted (this page's tables); "
+        f"in {_modes(stop)} mode, where it sends no compaction request, the doctor's "
+        "`repair --apply` rewrites it."
     )
 
 
@@ -290,11 +313,11 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
         "compaction then waits while the latest model exchange holds a call without its "
         "output.\n\n"
         "**What to do.** SDK maintainers: to fix an older release line, backport that moved "
-        "call in `_run_compaction_locked` (this page's second excerpt). It alone is enough for "
-        "function, custom, shell and apply_patch tools: notebook 12's table *Each kind of "
-        f"approval: its minimal fix in hunks* shows {m.old} with only that hunk keeping every "
-        "case (`input` mode, scripted model), without the other two changed functions "
-        "below.\n\n"
+        "call in `_run_compaction_locked` (this page's second excerpt). On "
+        f"{m.old} in `input` mode with the scripted model, notebook 12's table *Each kind of "
+        "approval: its minimal fix in hunks* shows that hunk alone leaving no case breaking an "
+        "invariant for a function tool's approval, and for the custom, shell and apply_patch "
+        "tools' approvals that table also lists; no run here tries it in another mode.\n\n"
         f"{_mcp_wait(m.new)}\n\nTeams: {teams[0].lower()}{teams[1:]}"
     )
 

@@ -294,8 +294,9 @@ MOVED_CHECK = Function(
         ),
         Mark(
             "return",
-            "a call without its output (the pending call) stops this compaction; the next "
-            "automatic one, after the call has its output, runs",
+            "a call without its output (the pending call) skips this one compaction (it "
+            "returns without compacting); the next automatic one, after the call has its "
+            "output, runs",
             after="!= session_items",
         ),
     ),
