@@ -35,7 +35,7 @@ def test_answers_variant_summary_counts_verdicts_and_compactions(
     assert table.loc["unfixed", "results holding"] + 5 == table.loc["workaround", "results holding"]
     assert table.loc["unfixed", "compaction requests"] == 2
     assert table.loc["workaround", "compaction requests"] == 1
-    assert table["on cases never compacting"].tolist() == [0, 0]
+    assert table["cases with compaction on never compacting"].tolist() == [0, 0]
 
 
 def test_seen_sentence_carries_each_error_and_the_agreement() -> None:

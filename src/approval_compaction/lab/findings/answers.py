@@ -73,14 +73,15 @@ def variants(runs: Variants) -> dict[str, MatrixFinding]:
 
 def variant_summary(runs: Variants) -> pd.DataFrame:
     """Per variant (its name says the release): invariant results (one per case and invariant)
-    holding and breaking, compaction requests made, and the `on` cases that never compacted,
+    holding and breaking, compaction requests made, and the cases with compaction on that never
+    compacted (r18: "on cases" was undefined shorthand),
     each column in the plain words 06's table shows (r15: raw snake_case headers)."""
     rows = {
         name: {
             "results holding": found.holding,
             "results breaking": found.violated,
             "compaction requests": found.compaction_requests,
-            "on cases never compacting": found.compaction_on - found.compacting,
+            "cases with compaction on never compacting": found.compaction_on - found.compacting,
         }
         for name, found in variants(runs).items()
     }

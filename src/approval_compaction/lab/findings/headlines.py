@@ -337,14 +337,20 @@ def violation_matrix(found: Findings) -> str:
     return (
         f"**Answer.** Compaction alone. On openai-agents {_pinned(found)}, `input` mode, scripted "
         f"model, {pinned.violating} of {pinned.cases} cases break an invariant{shared}; the "
-        "runner, the decision and where the paused state is kept change nothing that breaks "
-        "(in `auto` mode, the default, the pause is refused instead: notebook 05).\n\n"
+        "runner, the decision and where the paused state is kept change nothing that breaks. "
+        # r18: "in `auto` mode the pause is refused instead" left out the store setting (the
+        # README's `store=False` row: 400 on the next question) and read as "nothing breaks"
+        "Over HTTP, in `auto` mode with responses stored (the default) and in "
+        "`previous_response_id` mode, the failure comes earlier: the pause is refused (notebook "
+        "05's first table).\n\n"
         "In each, the session's automatic compaction takes the pending call away, and its output "
         f"is then stored and sent without it, an orphan output: {len(broken)} invariants break "
-        "(the first table below names them).\n\n**What to do.** SDK maintainers: change when "
+        "(the matrix below marks them; the first table says what each means).\n\n"
+        "**What to do.** SDK maintainers: change when "
         "the session compacts (`OpenAIResponsesCompactionSession`, notebook 03), and test the "
-        "change on all sixteen cases with `python -m approval_compaction matrix`. Keep both "
-        "boundaries: as released they change nothing (the choice table below), but with a fix "
+        "change on all sixteen cases with `python -m approval_compaction matrix`. In that test "
+        "keep both boundaries: as released they change nothing (the table *Cases that differ "
+        "in one choice, compared*), but with a fix "
         "the state kept in memory and the state carried as JSON compact at different stages "
         "(notebook 06's table *Compactions per case with compaction on, by boundary*).\n\nTeams "
         f"using the SDK: {upgrade}follow notebook 06 (the workaround until then, and where to "
@@ -374,8 +380,8 @@ def releases(found: Findings) -> str:
     return (
         f"**Answer.** Long before: every release {lost} loses the pending call ({hit[0].affected}"
         f" of {hit[0].cases} cases break an invariant, `{STUDY_MODE}` mode, scripted model); "
-        f"{found.fixed_in} is the first where {violating} do.\n\nOver HTTP, with compaction on, "
-        f"{_met_by_mode(found.releases, hit)}. On {_pinned(found)}, after that refused pause, "
+        f"{found.fixed_in} is the first where {violating} do.\n\nOver HTTP, with compaction on: "
+        f"{_met_by_mode(found.releases, hit)} On {_pinned(found)}, after that refused pause, "
         "the open call stays stored, and in `previous_response_id` mode the session stops "
         "compacting while it does (the table *The next question after the refused pause*)."
         f"\n\n{short_action(found)}\n\n"
@@ -383,7 +389,7 @@ def releases(found: Findings) -> str:
         "`input` mode, the orphan output is stored and the next question refused; test a "
         "change to when compaction runs on the sixteen cases, on the releases either side of "
         f"it, as `python -m approval_compaction sweep --versions {before},{moved}` does for "
-        f"{moved}'s."
+        f"{moved}'s change."
     )
 
 
@@ -416,8 +422,10 @@ def _met_by_mode(releases: Releases, hit: Sequence[Era]) -> str:
         ]
         name = f"`{mode}` mode with responses stored" if mode == "auto" else f"`{mode}` mode"
         said.setdefault(", and ".join(parts), []).append(name)
-    # r15: "in `auto` with responses stored and `previous_response_id` mode" read as one mode
-    return "; ".join(f"in {' and in '.join(modes)}, {met}" for met, modes in said.items())
+    # r15: "in `auto` with responses stored and `previous_response_id` mode" read as one mode;
+    # r18: the modes in one 80-word sentence: one sentence per group of modes now
+    groups = [f"in {' and in '.join(modes)}, {met}." for met, modes in said.items()]
+    return " ".join(g if n == 0 else g[0].upper() + g[1:] for n, g in enumerate(groups))
 
 
 def _restore_tests() -> int:
@@ -458,8 +466,8 @@ def workaround(found: Findings) -> str:
     only = (
         f" On {earlier} only the README's regression test "
         "(`tests/sdk_regression/test_compaction_pending_approval.py`: its four `json` cases with "
-        "compaction `on`) runs with it, and passes; their `memory` cases and the other modes "
-        "did not run with it there."
+        "compaction `on`) runs with it, and passes; that test's `memory` cases and the other "
+        "modes did not run with the workaround there."
         if earlier
         else ""
     )
@@ -470,10 +478,14 @@ def workaround(found: Findings) -> str:
         f"{fixed.compacting} of {fixed.compaction_on} "
         "cases with compaction `on` still compact, none while the call is open; "
         f"{found.fixed_in or 'the fixing release'} does the same on its own.\n\nWith it on "
-        f"{pinned} over HTTP, in each compaction mode, the stand-in refuses no request of the `on` "
-        f"cases.{only}\n\nIts costs: "
-        f"a late answer to a call it retired is stored as text, and {said} of the "
-        f"SDK's own tests of a failed write to the store fail with it.\n\n**What to do.** "
+        f"{pinned} over HTTP, in each compaction mode, the stand-in refuses no request of the "
+        f"cases with compaction `on`.{only}\n\nIts two costs: a late answer to a call it "
+        "retired is stored as text; "
+        # r18: the second cost was given as failing tests, not as what the session does
+        "and when a compaction's write to the store fails, it reads the whole history once more "
+        "(past `max_rollback_items`, the session's limit on the items it reads back) and retries "
+        f"the restore up to three times, then raises the same error ({said} of the SDK's own "
+        "tests of a failed write to the store fail with it for that).\n\n**What to do.** "
         f"{_keep_or_drop(found)}"
     )
 
