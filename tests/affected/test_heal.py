@@ -42,10 +42,13 @@ def test_heal_on_postgres_reads_as_the_sqlite_heal() -> None:
 
 
 def test_heal_new_sqlite_generates_the_sessions_asked_one_of_each_verdict() -> None:
-    """Notebook 07 asks for 4 generated sessions: one healthy, poisoned, stuck and pending, beside
-    the pinned release's own session, and heals them as the full store."""
-    summary = heal_new_sqlite(generated=4).summary()
+    """Notebook 07 asks for 4 generated sessions without the pinned release's own: one healthy,
+    poisoned, stuck and pending, and heals them as the full store."""
+    healed = heal_new_sqlite(generated=4, real=False)
+    summary = healed.summary()
+    assert summary.sessions == 4
+    assert REAL_SESSION not in {r.session_id for r in healed.before}
     assert (summary.before["healthy"], summary.before["pending"]) == (1, 1)
-    assert (summary.before["poisoned"], summary.before["stuck"]) == (2, 1)  # 1 + the pinned one
+    assert (summary.before["poisoned"], summary.before["stuck"]) == (1, 1)
     assert summary.after["poisoned"] == summary.after["stuck"] == 0
     assert summary.after["pending"] == 1

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from approval_compaction.lab.affected.upgrade import ACCEPTED, REJECTED, upgrade_records
+from approval_compaction.lab.affected.upgrade import (
+    ACCEPTED,
+    REJECTED,
+    pause_failed_compaction_inputs,
+    upgrade_records,
+)
 
 
 def test_next_turn_on_a_poisoned_store_is_rejected_by_the_api_standin_and_healed_by_repair() -> (
@@ -19,3 +24,11 @@ def test_next_turn_on_a_poisoned_store_is_rejected_by_the_api_standin_and_healed
     assert healed.stored_after == "healthy"
     left = records["pause_failed"]  # the pause raised: the call stays, the user asked again
     assert (left.next_turn, left.stored_after, left.orphan_outputs) == (ACCEPTED, "stuck", "")
+
+
+def test_pause_failed_next_turn_compacts_only_that_turns_items_not_the_dead_call() -> None:
+    """The stuck store's next turn sends one compaction request, answered 200: its input is the
+    turn's question and answer, without the dead call (the stand-in's unjudged case is not met)."""
+    (sent,) = pause_failed_compaction_inputs()
+    assert [i.get("role") for i in sent] == ["user", "assistant"]
+    assert not any(i.get("type") == "function_call" for i in sent)

@@ -218,3 +218,17 @@ def test_committed_counterexamples_are_one_row_per_conversation_per_mode() -> No
     assert contract["search"].str.contains(", ").any()  # kept by both releases' searches
     first = per_mode["input"].iloc[0]
     assert first["known"] == "run/*/on/*" and first["is"] == "bug"
+
+
+def test_rounds_frame_gives_each_searchs_budget_rounds_and_conversations_per_mode() -> None:
+    """The committed searches, as notebook 08 shows them: every search's last round ran dry, and
+    the conversations started per mode add up to its tally's examples."""
+    results = replay.load_results(paths.DATA)
+    frame = replay.rounds_frame(results)
+    assert list(frame.columns) == list(results)
+    assert frame.loc["last round ran dry"].eq("yes").all()
+    started = frame[frame.index.str.startswith("conversations started")].astype(int).sum()
+    assert started.to_dict() == {n: r.tally["examples"] for n, r in results.items()}
+    assert frame.loc["budget per round"].to_dict() == {
+        n: str(r.examples) for n, r in results.items()
+    }

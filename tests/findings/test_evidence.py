@@ -9,13 +9,14 @@ from approval_compaction.wire import rules
 from approval_compaction.wire.standin import Exchange
 
 
-def test_evidence_rules_met_are_the_two_rules_then_the_unjudged_check() -> None:
+def test_evidence_rules_met_are_the_two_rules_then_the_unjudged_checks() -> None:
     shown = evidence.rules_met()
     assert list(shown.columns) == list(evidence.COLUMNS)
     assert list(shown["rule"]) == [
         rules.ORPHAN_OUTPUT.name,
         rules.OPEN_CALL_COMPACT.name,
         evidence.UNJUDGED,
+        evidence.ORPHAN_IN_COMPACTION,
         evidence.OTHER_KINDS,
     ]
     orphan = shown.iloc[0]
@@ -23,10 +24,14 @@ def test_evidence_rules_met_are_the_two_rules_then_the_unjudged_check() -> None:
     for source in rules.ORPHAN_OUTPUT.sources:  # each source with what it shows
         assert f"{source.label}: {source.shows.replace('`', '')}" in orphan.iloc[4]
     assert shown.iloc[2]["answer"] == "not judged: the stand-in answers 200 with a compaction item"
+    # r18: the compaction request holding an orphan output (08's `compaction_input_paired`) is a
+    # row, not a third check in prose beside a table of two
+    assert shown.iloc[3]["answer"].startswith("not judged: the stand-in answers 200")
+    assert "/v1/responses only" in shown.iloc[3]["answer"]
     assert (
-        shown.iloc[3]["answer"] == "not judged: the stand-in checks function calls and outputs only"
+        shown.iloc[4]["answer"] == "not judged: the stand-in checks function calls and outputs only"
     )
-    assert "workaround" not in shown.iloc[3]["what it checks"]  # the rule, not an aside
+    assert "workaround" not in shown.iloc[4]["what it checks"]  # the rule, not an aside
     # r15: a source that shows no status (the SDK's change history) is no evidence of the answer
     compact = shown.iloc[1].iloc[4]
     assert "#2317: 400" in compact and "#2322" not in compact and "#2343" not in compact

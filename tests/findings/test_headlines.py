@@ -56,7 +56,12 @@ def test_headlines_wire_answer_quotes_each_modes_refusal(found: Findings) -> Non
     for report in ("#2317", "vscode#320060", "continue#10092"):
         assert report in answer
     assert "#2322" not in answer and "#2343" not in answer  # they show no status
-    assert "the stand-in answers it 200" in answer
+    assert "the stand-in answers both 200" in answer
+    # r18: the orphan-output rule is the stand-in's on `/v1/responses` (its sources name no
+    # endpoint), for a function call's output: the first screen said "a request" of any kind
+    assert "and a model request holding a function call's orphan output" in answer
+    assert "the stand-in applies that rule on `/v1/responses`, its own choice" in answer
+    assert "Is the fault made in the HTTP body? No:" in answer
     # r15: 09 does not show where each refusal is met (its "met at the next turn in `input`
     # mode" left out *auto, store=False*): it points to 05's table, which shows it per mode
     assert "met at the" not in answer
@@ -68,7 +73,7 @@ def test_headlines_wire_answer_quotes_each_modes_refusal(found: Findings) -> Non
     # else) is gone, and the orphan output, not "the call", is what passes unchanged
     opening = "**Answer** (the stand-in over HTTP; the SDK's `OpenAIResponsesModel` "
     assert answer.startswith(opening)
-    assert "the endpoint not named" in answer
+    assert "Those two reports name no endpoint" in answer  # r18: and the stand-in's choice said
     assert "hand-off" not in said and "The SDK's conversion adds no fault" not in answer
     assert "unchanged, its orphan output among them" in answer
     # r16: the message the reports show is quoted where they are named, by their full names
@@ -188,6 +193,11 @@ def test_headlines_upgrade_answer_follows_the_record(found: Findings) -> None:
     # r17: the question asks about the defaults, whose store (a refused pause's) stays stuck
     assert found.upgrade.pause_failed is not None
     assert f"stays {found.upgrade.pause_failed.stored_after} on 0.24.0" in said
+    # r18: that store's pause was asked by the hook, not under the defaults
+    assert (
+        "under the defaults" not in said
+        and "(section 2 asks that pause's compaction by the hook)" in said
+    )
     # r15: "(section 2, scripted model)" mislabelled the next turn, which runs over HTTP; r16:
     # the first screen says only that (section 2 says how the stores were made), so the terms
     # block above it need not define the scripted model
@@ -363,12 +373,15 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     answer = said.split("**What to do.**")[0]
     # r5: the question asks whether the other kinds lose their call too: yes, scoped
     assert answer.startswith("**Answer** (openai-agents 0.23.1 and 0.24.0, ")
+    # r18: the refused pause is scoped to the release the search kept it on
+    assert "On 0.23.1 in `previous_response_id` mode, a function tool's pause is refused" in answer
     # r16: "Yes, on 0.23.1" was broader than the evidence, in `input` mode only
     assert "scripted model). Yes, on 0.23.1 in `input` mode. " in answer
     assert "shrunk" not in answer and "The search's rows show" not in answer
     # r5: one paragraph, and no liveness claim the body's tables carry (r4's MCP stall modes)
     # r17: at most 80 words a paragraph: the answer's three findings each in its own paragraph
-    assert answer.count("\n\n") == 3 and "compacts again" not in answer
+    # r18: four, with the refusal and `auto` mode's paragraph apart from the stand-in's
+    assert answer.count("\n\n") == 4 and "compacts again" not in answer
     assert "(a bug, in " not in said
     # r13: a reader on `auto` mode learnt nothing; r14: "no break filed in `auto`" read as
     # `auto` being safe; r15: "`auto` sends what one of these two sends" was on no table of 08:
@@ -376,7 +389,9 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     assert "filed no break" not in answer and "sends what one of these two" not in answer
     # r17: "row" and "filed" were used before the body defined them, and the pointer to the
     # minimal counterexamples section hid that the table is notebook 05's: plain words, 05 named
-    assert "This page's tables show nothing of `auto` mode (the default): the search" in answer
+    # r18: "this page's tables show nothing of `auto`" denied the coverage table's `auto` row
+    assert "The search kept no conversation in `auto` mode (the default), which breaks" in answer
+    assert "show nothing of" not in answer
     assert "notebook 05's first table shows `auto` mode's with a function tool" in answer
     assert " row" not in answer and "filed" not in answer
     assert "otebook 05's first table, *Cases breaking an invariant ...*, shows" in _markdown(
@@ -387,8 +402,9 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     assert "A *search* (" in answer and "the search" not in answer.split("A *search* (")[0]
     assert "a gap in the search" not in answer
     assert "after a hosted MCP approval request left unanswered, in `input` mode" in answer
-    # r16: the README's verdict names `auto` too: the answer points to 10's table showing it
-    assert "notebook 10's table *Where 0.24.0 or the patch misses" in answer
+    # r16: the README's verdict names `auto` too: the answer points to 10 showing it; r18: not
+    # by a title naming "the patch" before What to do says which
+    assert "(notebook 10 shows it in `auto` mode too)" in answer and "the patch" not in answer
     # r16: "the API refuses" is in *orphan output*'s meaning, and 09 shows the stand-in judges
     # only function calls: the other kinds' outputs are "stored without its call", unjudged
     assert "stored as an orphan output" not in answer
@@ -403,7 +419,9 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     # workaround was searched on, with 06's rule for keeping it
     action = said.split("**What to do.**")[1]
     # r16: which release line the advice is for (0.24.0 already keeps every kind's call out)
-    assert action.startswith(" SDK maintainers: on a release line before 0.24.0, keep a call")
+    # r18: "keep a call out of compaction" read as a compaction that still runs, against 07's
+    # "0.24.0 does not compact there": the fix holds compaction back
+    assert action.startswith(" SDK maintainers: on a release line before 0.24.0, hold compaction")
     assert "`tests/sdk_regression/patches/0.24.0-compaction-liveness.patch`" in action
     assert "Teams: wrap the session in the workaround" in action
     assert "on 0.23.1, with it, the search broke nothing" in action
@@ -428,6 +446,11 @@ def test_headlines_exploration_makes_no_liveness_claim_its_tables_carry(
     answer = headlines.exploration(found).split("**What to do.**")[0]
     assert "stop for good" not in answer and "after any kind" not in answer
     assert "nobody answers" not in answer and "as the SDK documents" not in answer
+    # r18: the first screen left out the `previous_response_id` rows: it names exactly their
+    # kinds (no hosted MCP request) and the releases whose searches kept them
+    stalled = "in `previous_response_id` mode, on 0.23.1 and 0.24.0, after a function tool, "
+    stalled += "custom tool, shell tool or apply_patch tool approval left unanswered compaction"
+    assert stalled in answer and "which the SDK documents for that mode" in answer
 
 
 def test_headlines_am_i_affected_action_is_ordered_upgrade_scan_repair(found: Findings) -> None:
@@ -437,6 +460,12 @@ def test_headlines_am_i_affected_action_is_ordered_upgrade_scan_repair(found: Fi
     assert [s[:2] for s in steps] == ["1.", "2.", "3.", "4."]
     # r17: the page's reader is the SDK maintainer: a step for them first
     assert steps[0].startswith("1. SDK maintainers: ") and "doctor/repair.py" in steps[0]
+    # r18: rewriting a stuck call on load is what section 3's late answer shows poisoning
+    assert (
+        "rewrite a stuck store's call only where no saved run state can still answer it"
+        in (steps[0])
+    )
+    assert "reads a poisoned or stuck store as it is" not in steps[0]
     # r14: the title asks "am I affected": the teams' first step is the command that answers it
     assert "`python -m approval_compaction doctor check" in steps[1]
     assert f"upgrade to {found.fixed_in}" in steps[2]
@@ -465,8 +494,10 @@ def test_headlines_am_i_affected_warns_that_a_late_answer_after_a_repair_poisons
     # r14: the session was not poisoned before the late answer: not "poisoned again"
     assert (
         "resumed after the repair" in answers
-        and "poisons the repaired session (section 3)" in answers
+        and "poisons the repaired session (section 3, on 0.23.1)" in answers
     )
+    # r18: "run state" was never defined, though the key instruction depends on it
+    assert "A *run state* (the paused run, `RunState`, an application saves" in answers
     assert "again" not in answers
     # r15: the first screen's action left the discard step to section 3, and a reader following
     # it could poison their sessions: the action names it, and section 3 points back to it
@@ -740,7 +771,8 @@ def test_headlines_am_i_affected_counts_the_struck_pause_positions_and_leaves_th
     assert " runs " not in said and "threshold" not in said
     # r17: "makes the SDK compact" was inexact (the compaction is refused): the request is sent
     assert "those where the pausing turn sends a compaction request" in said
-    assert "(section 1 says when)" in said
+    # r18: the first screen left "at which pauses" to section 1: it gives the rule, not the list
+    assert "because the pause's call is the 10th item stored since the last compaction" in said
 
 
 def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findings) -> None:

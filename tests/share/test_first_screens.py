@@ -153,8 +153,11 @@ def test_exploration_answer_scopes_the_lost_call_to_its_mode() -> None:
     assert kept in answer
     # r14: the refusal is scoped to the kind the search shows refused, and `auto` mode is not
     # said to be spared (r15: nor said to break as another mode does, which 08 does not show)
-    assert "In `previous_response_id` mode, a function tool's pause is refused." in answer
-    assert "This page's tables show nothing of `auto` mode (the default)" in answer
+    # r18: the refusal is scoped to the release that showed it, and the answer no longer
+    # denies the coverage table's `auto` row: it says no conversation there was kept, and that
+    # `auto` mode breaks too
+    assert "On 0.23.1 in `previous_response_id` mode, a function tool's pause is refused" in answer
+    assert "kept no conversation in `auto` mode (the default), which breaks too" in answer
     assert "no break" not in answer.lower()
 
 

@@ -56,7 +56,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ),
     # the property-based search
     # who is affected, and the heal
-    ".affected.upgrade": ("load_upgrade", "upgrade_records"),
+    ".affected.upgrade": ("load_upgrade", "pause_failed_compaction_inputs", "upgrade_records"),
     ".affected.heal": ("heal_new_sqlite",),
     ".affected.late": ("late_answers",),
     ".affected.session": (

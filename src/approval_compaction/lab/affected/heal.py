@@ -99,11 +99,13 @@ def pinned_session_items() -> list[dict[str, object]]:
 MIX = (HEALTHY, POISONED, STUCK, PENDING)  # every verdict the doctor gives a readable session
 
 
-def fill_store(text: str, count: int = 8, length: int = 8) -> None:
-    """Generated sessions of each verdict, and the pinned release's own poisoned session."""
+def fill_store(text: str, count: int = 8, length: int = 8, real: bool = True) -> None:
+    """Generated sessions of each verdict, and (``real``) the pinned release's own poisoned
+    session."""
     generated = synthetic.mixed_sessions(count, length, MIX)
     sessions = [(sid, synthetic.session_items(v, length)) for sid, v in generated]
-    sessions.append((REAL_SESSION, pinned_session_items()))
+    if real:
+        sessions.append((REAL_SESSION, pinned_session_items()))
     run_sync(synthetic.write_sessions(text, sessions))
 
 
@@ -156,12 +158,13 @@ def heal(text: str) -> Healed:
         return run_sync(heal_async(text, Path(folder)))
 
 
-def heal_new_sqlite(generated: int = 8) -> Healed:
+def heal_new_sqlite(generated: int = 8, real: bool = True) -> Healed:
     """The whole heal on a new SQLite file filled by ``fill_store`` with ``generated`` sessions
-    (notebook 07 takes one of each verdict: 4)."""
+    and (``real``) the pinned release's own (notebook 07 takes one of each verdict, 4, without
+    the pinned release's session, whose repair its upgrade table already shows)."""
     with tempfile.TemporaryDirectory(prefix="approval-compaction-heal-") as folder:
         text = str(Path(folder) / "store.db")
-        fill_store(text, generated)
+        fill_store(text, generated, real=real)
         return heal(text)
 
 

@@ -104,6 +104,16 @@ def refuse(store: Path) -> list[dict[str, Any]]:
     return paused.stage("pause").stored
 
 
+def pause_failed_compaction_inputs() -> list[list[dict[str, Any]]]:
+    """The input of each compaction request the next turn on the ``pause_failed`` store sends,
+    on the pinned release (here): what the stand-in answered 200 in that turn."""
+    with tempfile.TemporaryDirectory(prefix="approval-compaction-upgrade-") as folder:
+        store = Path(folder) / f"{PAUSE_FAILED}.db"
+        refuse(store)
+        turn = converse(Setup(STORES[PAUSE_FAILED], model="responses"), NEXT_TURN, store)
+        return [list(items) for items in turn.stage("next_turn").compaction_inputs]
+
+
 def repaired_copy(source: Path, target: Path) -> None:
 
     shutil.copyfile(source, target)

@@ -176,6 +176,24 @@ def coverage(results: dict[str, SearchResult]) -> pd.DataFrame:
     return frame.sort_index()
 
 
+def rounds_frame(results: dict[str, SearchResult]) -> pd.DataFrame:
+    """How each search ran: its budget per round, the rounds it ran and whether the last one ran
+    dry, then the conversations it started in each mode (its tally: a round may start more than
+    its budget, hypothesis counting only those it draws whole, and a round that broke re-runs
+    conversations to shrink its counterexample)."""
+    import pandas as pd
+
+    rows = {
+        "budget per round": {n: str(r.examples) for n, r in results.items()},
+        "rounds run": {n: str(r.rounds) for n, r in results.items()},
+        "last round ran dry": {n: "yes" if r.exhausted else "no" for n, r in results.items()},
+    }
+    ran = coverage(results)
+    for mode in [m for m in ran.index if m.startswith("mode: ")]:
+        rows[f"conversations started, {mode[6:]} mode"] = ran.loc[mode].astype(str).to_dict()
+    return pd.DataFrame(rows).T[list(results)]
+
+
 def findings_table(results: dict[str, SearchResult]) -> pd.DataFrame:
     """One row per shrunk counterexample: where, what it breaks (with the kinds of approval
     whose items broke it; a refusal, which names no item, with the kinds its conversation

@@ -20,8 +20,14 @@ UNJUDGED = "open_function_call_in_compaction_input"
 # apply_patch calls and hosted MCP approval requests too: the table says that no source settles
 # those kinds either.
 OTHER_KINDS = "other_call_kinds"
+# r18: notebook 08 breaks `compaction_input_paired` on 0.23.1, a compaction request holding an
+# orphan output, which the stand-in answers 200: the page named it in prose as a third check
+# beside a table of "two checks"; it is a row of the table now.
+ORPHAN_IN_COMPACTION = "orphan_function_call_output_in_compaction"
 UNJUDGED_ANSWERS = {
     UNJUDGED: "not judged: the stand-in answers 200 with a compaction item",
+    ORPHAN_IN_COMPACTION: "not judged: the stand-in answers 200 with a compaction item (it "
+    "checks orphan outputs on /v1/responses only)",
     OTHER_KINDS: "not judged: the stand-in checks function calls and outputs only",
 }
 # What the table says each unjudged check covers, where ``docs/wire.md``'s wording carries an

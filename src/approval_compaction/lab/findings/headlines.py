@@ -547,10 +547,10 @@ def am_i_affected(found: Findings) -> str:
         f"upgrade to {found.fixed_in}; until then" if found.fixed_in else "until a release fixes it"
     )
     failed = up.pause_failed
-    stuck = (
-        f" A store a refused pause left under the defaults stays {failed.stored_after} on "
-        f"{up.newest}: its next turn is {_refused(failed.next_turn)}, the call stays stored "
-        "without its output (section 2)."
+    stuck = (  # r18: section 2's refused pause is asked by the hook, not the default trigger
+        f" A store a refused pause left in `auto` mode (section 2 asks that pause's compaction "
+        f"by the hook) stays {failed.stored_after} on {up.newest}: its next turn is "
+        f"{_refused(failed.next_turn)}, the call stays stored without its output."
         if failed
         else ""
     )
@@ -560,28 +560,34 @@ def am_i_affected(found: Findings) -> str:
             f"1. Over HTTP, in `auto` mode with no hook (the SDK's defaults), {pinned.release}'s "
             f"pause is refused at {len(pinned.affected_at)} of the {len(pinned.rows)} pause "
             f"positions 0 to {len(pinned.rows) - 1}: those where the pausing turn sends a "
-            f"compaction request (section 1 says when); {newest.release}'s at "
-            f"{len(newest.affected_at) or 'none'}.",
+            "compaction request, because the pause's call is the 10th item stored since the last "
+            "compaction, user messages aside (section 1 shows the SDK's count); "
+            f"{newest.release}'s at {len(newest.affected_at) or 'none'}.",
             f"2. Upgrading {'heals' if up.heals else 'does not heal'} a store {up.pinned} left "
             f"poisoned (in `input` mode): over HTTP, on {up.newest} its next turn is "
             f"{_refused(up.poisoned.next_turn)}; on a copy after `doctor repair --apply`, "
-            f"{_refused(up.repaired.next_turn)}.{stuck}",
+            f"{_refused(up.repaired.next_turn)} (section 2).{stuck}",
             f"3. On section 3's SQLite store, `doctor repair --apply` heals "
             f"{'the' if healed else 'not all the'} poisoned and stuck sessions (a question follows "
-            "a call without its output) and leaves the pending one alone. A run state saved at "
-            "the pause and resumed after the repair poisons the repaired session (section 3).",
+            "a call without its output) and leaves the pending one alone. A *run state* (the "
+            "paused run, `RunState`, an application saves to approve later) saved at the pause "
+            f"and resumed after the repair poisons the repaired session (section 3, on "
+            f"{pinned.release}).",
             "",
             "**What to do.**",
-            f"1. SDK maintainers: {up.newest} reads a poisoned or stuck store as it is (section 2);"
-            " to heal one when it loads it, rewrite its orphan outputs, and a stuck store's"
-            " calls without output, as `src/approval_compaction/doctor/repair.py` does (section"
-            " 3's table shows each rewrite).",
+            f"1. SDK maintainers: {up.newest} sends a poisoned store's orphan output and keeps a"
+            " stuck store's call without its output (section 2). To heal a store as the SDK loads"
+            " it, rewrite its orphan outputs as `src/approval_compaction/doctor/repair.py` does"
+            " (section 3's repair table); rewrite a stuck store's call only where no saved run"
+            " state can still answer it: section 3's last table shows a late answer after that"
+            " rewrite poisoning the session.",
             "2. Teams: check your release with the SDK's defaults: `python -m approval_compaction "
             "doctor check` (its defaults are `--mode auto --trigger default`; section 1 runs it).",
             f"3. Stop new damage: {stop} wrap the session in the workaround "
             "(`defer_compaction_while_pending`); notebook 06 says where to keep it after.",
             "4. Run `doctor scan STORE --all`; discard the run states you saved for the sessions "
-            "it calls stuck (section 3: resumed after the repair, one poisons it); then `doctor "
+            f"it calls stuck (section 3, on {pinned.release}: resumed after the repair, one "
+            "poisons it); then `doctor "
             "repair STORE --all --apply` (it backs up first). A pending session is not rewritten, "
             "so its saved state may still be resumed.",
         ]
@@ -646,11 +652,16 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         + "\n\nThe stand-in would refuse that output only for a function tool, and this assumes"
         f" the real compaction endpoint answers {_modes(lost_in)} mode's request at the pause, as"
         " the stand-in does (notebook 09: no public source shows it)."
-        + (f" In {_modes(refused_in)} mode, {_asked(paused)} pause is refused." if paused else "")
-        + (
-            f" This page's tables show nothing of {_modes(unfiled)} mode (the default): the search"
-            " keeps each break once, in the first mode that showed it; notebook 05's first table"
-            f" shows {_modes(unfiled)} mode's with a function tool."
+        + (  # r18: the refusal on the release the search kept it on, and why one kind
+            f"\n\nOn {old.sdk_version} in {_modes(refused_in)} mode, {_asked(paused)} pause is"
+            " refused (the search keeps a refused request once, whatever its kind)."
+            if paused
+            else ""
+        )
+        + (  # r18: "this page's tables show nothing of auto" denied the coverage table's row
+            f" The search kept no conversation in {_modes(unfiled)} mode (the default), which"
+            " breaks too: it keeps each break once, in the first mode that showed it; notebook"
+            f" 05's first table shows {_modes(unfiled)} mode's with a function tool."
             if unfiled
             else ""
         )
@@ -666,12 +677,13 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         stalled = [f for f in new.findings if f.trace.conversation.mode in lost_in]
         stops = (
             f", but after {_asked(stalled, owner='')} left unanswered, "
-            f"in {_modes(lost_in)} mode compaction did not run in the later turns (notebook 10's"
-            " table *Where 0.24.0 or the patch misses ...*: `auto` mode too)"
+            f"in {_modes(lost_in)} mode compaction did not run in the later turns (notebook 10"
+            " shows it in `auto` mode too)"
             if stalled
             else ""
         )
         after.append(f"on {new.sdk_version} {lose}{stops}")
+        after.extend(_documented_stall(unfixed))
     if after:
         joined = "; ".join(after)
         said.append("\n\n" + joined[:1].upper() + joined[1:] + ".")
@@ -679,8 +691,9 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
     said.append(
         "\n\n**What to do.**"
         + (
-            f" SDK maintainers: on a release line before {new.sdk_version}, keep a call awaiting"
-            f" approval, of every kind, out of compaction, as {new.sdk_version} does here; on"
+            f" SDK maintainers: on a release line before {new.sdk_version}, hold compaction back"
+            f" while a call of any kind waits for its approval, as {new.sdk_version} does"
+            " (notebook 03 shows its change); on"
             f" {new.sdk_version}, apply"
             " `tests/sdk_regression/patches/0.24.0-compaction-liveness.patch` (notebook 10)."
             if stalled
@@ -693,6 +706,29 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         " stored sessions."
     )
     return " ".join(said).replace(" \n", "\n")
+
+
+def _documented_stall(unfixed: Sequence[SearchResult]) -> list[str]:
+    """08 (r18: the first screen left out the `previous_response_id` rows of both releases):
+    the kinds whose approval left unanswered stopped compaction in the newest search, as the SDK
+    documents for that mode, and the searches that kept such a conversation."""
+    kept_by = {
+        r.sdk_version: [
+            f
+            for f in r.findings
+            if breach_kind(f.trace.conversation.mode, f.invariants) == CONTRACT
+        ]
+        for r in unfixed
+    }
+    contract = kept_by[unfixed[-1].sdk_version]
+    if not contract:
+        return []
+    both = " and ".join(version for version, found in kept_by.items() if found)
+    return [
+        f"in {_modes(sorted({f.trace.conversation.mode for f in contract}))} mode, on {both}, "
+        f"after a {_kinds(contract, ' or ')} approval left unanswered compaction did not run in "
+        "the later turns either, which the SDK documents for that mode"
+    ]
 
 
 def _loses(finding: Any) -> bool:
@@ -770,15 +806,18 @@ def the_wire(found: Findings) -> str:
         f"{_pinned(found)}). The stand-in refuses two requests, each by a rule public reports "
         "show the real API applying: a compaction request naming a response whose stored "
         "history holds a call without its output "
-        f"({_reports(rules.OPEN_CALL_COMPACT)}, on the compaction endpoint); and a request "
-        f"holding an orphan output ({_reports(rules.ORPHAN_OUTPUT)}: a 400 saying "
-        f'"{rules.ORPHAN_OUTPUT.example.replace(" <id>.", "")}" and an id, the endpoint not named).'
-        "\n\nNotebook 05's first table shows in which mode each is met. "
-        "No report shows the real API's answer to a compaction request whose input holds a "
-        "call without its output (`input` mode's at the pause): the stand-in answers it 200. "
-        "The SDK's `OpenAIResponsesModel`, which turns the items it is handed into the HTTP "
-        "request's body, sent a hand-built poisoned history unchanged, its orphan output among "
-        "them.\n\n"
+        f"({_reports(rules.OPEN_CALL_COMPACT)}, on the compaction endpoint); and a model "
+        "request holding a function call's orphan output "
+        f"({_reports(rules.ORPHAN_OUTPUT)}: a 400 saying "
+        f'"{rules.ORPHAN_OUTPUT.example.replace(" <id>.", "")}" and an id).'
+        "\n\nThose two reports name no endpoint: the stand-in applies that rule on "
+        "`/v1/responses`, its own choice. Notebook 05's first table shows in which mode each is "
+        "met. No report shows the real API's answer to a compaction request whose input holds a "
+        "call without its output (`input` mode's when the run pauses for approval), or an "
+        "orphan output: the stand-in answers both 200."
+        "\n\nIs the fault made in the HTTP body? No: the SDK's `OpenAIResponsesModel`, which turns "
+        "the items it is handed into the request's body, sent a hand-built poisoned history "
+        "unchanged, its orphan output among them.\n\n"
         "**What to do.** SDK maintainers: fix what the session stores and compacts (notebook 03 "
         "shows where), not `OpenAIResponsesModel`, and learn whether the real compaction "
         "endpoint refuses a call without its output in its input. Teams: notebooks 06 and 07."
