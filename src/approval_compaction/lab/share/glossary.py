@@ -183,13 +183,13 @@ TERMS: tuple[Term, ...] = (
         "invariant",
         r"invariants?",
         "a rule a session's stored items and requests must keep, such as \"the next request holds"
-        ' no orphan output" (`docs/invariants.md`).',
+        ' no orphan output" (`docs/invariants.md`); breaking one is *violating* it.',
     ),
     Term(
         "scripted model",
         r"scripted models?",
         "the model's answers scripted in this process, without HTTP: it answers every model"
-        " request, and the invariants judge what it was sent; the stand-in's rules judge its"
+        " request, and what it was sent is judged; the stand-in's rules judge its"
         " compaction requests and refuse what public reports show the API refusing.",
     ),
     Term(
