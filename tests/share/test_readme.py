@@ -350,7 +350,8 @@ def test_readme_error_table_names_each_call_id_its_rows_hold() -> None:
     """Issue 61 (r9): the error table said only "the call id is yours", while its rows hold two
     ids (the scripted cases' and one the stand-in made) and notebook 09 prints the stand-in's
     from the raw client: the title names both, and each is in a row."""
-    from approval_compaction.lab.share.readme import PENDING_CALL_ID, STANDIN_CALL_ID
+    from approval_compaction.lab.share.readme import STANDIN_CALL_ID
+    from approval_compaction.openai_agents.harness import PENDING_CALL_ID
 
     lines = README.read_text().splitlines()
     title = next(line for line in lines if line.startswith("**The error texts"))

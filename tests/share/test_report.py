@@ -28,6 +28,7 @@ from approval_compaction.lab.share.report import (
     ReportTooLongError,
     VersionMismatchError,
     build_report,
+    case_report,
     environment,
     evidence_body,
     write_report,
@@ -415,6 +416,19 @@ def test_report_shows_what_the_user_sees_over_the_wire(committed: Findings) -> N
     opening = section(text, "Describe the bug")
     for error in committed.errors_met:  # every text a user can meet, so a search finds it
         assert all(f"{error.exception}: {t}" in opening for t in error.texts)
+
+
+def test_case_report_runs_the_cases_scripted_and_over_http(committed: Findings) -> None:
+    """``report`` and ``share --case`` build one report: the cases on the scripted model, the
+    same cases over HTTP, against the committed findings."""
+    from approval_compaction.openai_agents.wiring import responses_backend
+
+    spec = "runner=run,decision=reject,state_boundary=json"
+    cases = select_cases(spec)
+    wire = run_matrix(cases, backend=responses_backend)
+    by_hand = build_report(run_matrix(cases), spec=spec, wire_runs=wire, committed=committed)
+    report = case_report(cases, spec, None)
+    assert (report.text, report.heatmap) == (by_hand.text, None)
 
 
 def test_report_says_what_a_user_meets_in_each_compaction_mode(

@@ -23,7 +23,7 @@ from ..formats.arguments import (
     collect_from_here,
     patch_options,
 )
-from ..sdks import words
+from ..sdks import sdk_module, words
 from ..study.words import MODELS, NEWEST
 from . import paths
 from .explore.sdks import registry
@@ -57,8 +57,6 @@ def _liveness(lazy: Lazy) -> Handler:
 
 def _data(args: argparse.Namespace) -> int:
     from ..formats.progress import Progress
-    from ..openai_agents.harness import run_matrix
-    from ..openai_agents.wiring import responses_backend
     from .releases.sweep import write_pinned_meetings
     from .share.results import write_matrix
 
@@ -69,12 +67,16 @@ def _data(args: argparse.Namespace) -> int:
         4 + len(studies),
         "steps (the matrix, its files, store=False, the meetings, each SDK's pinned study)",
     ) as progress:
-        runs = run_matrix(jobs=0)
+        # The Python SDK's folder, reached by name as every SDK's folder is (sdks).
+        harness, wiring = sdk_module("python", "harness"), sdk_module("python", "wiring")
+        runs = harness.run_matrix(jobs=0)
         progress.step()
         written = write_matrix(runs, folder)
         progress.step()
         # ``auto`` with ModelSettings(store=False), over HTTP: what its user meets.
-        unstored = run_matrix(mode="auto", backend=responses_backend, jobs=0, response_store=False)
+        unstored = harness.run_matrix(
+            mode="auto", backend=wiring.responses_backend, jobs=0, response_store=False
+        )
         written += write_matrix(unstored, folder, paths.STORE_FALSE_MATRIX)
         progress.step()
         written += write_pinned_meetings(folder)
@@ -126,24 +128,14 @@ def _render(args: argparse.Namespace) -> int:
 
 def _report(args: argparse.Namespace) -> int:
     from ..formats.markdown import github_length
-    from ..openai_agents.harness import run_matrix
-    from ..openai_agents.wiring import responses_backend
     from ..study.scenario import select_cases
-    from .findings.load import load_findings
     from .share.comment import check_output
-    from .share.report import attach_hint, build_report, write_report
+    from .share.report import attach_hint, case_report, write_report
 
     output = Path(args.output) if args.output else None
     if output is not None:
         check_output(output, args.force, with_heatmap=True)
-    cases = select_cases(args.case)
-    report = build_report(
-        run_matrix(cases),
-        spec=args.case,
-        output=output,
-        wire_runs=run_matrix(cases, backend=responses_backend),
-        committed=load_findings(),
-    )
+    report = case_report(select_cases(args.case), args.case, output)
     if output is None:
         sys.stdout.write(report.text)
         return 0

@@ -26,7 +26,7 @@ import html
 import itertools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 import ipywidgets as widgets  # type: ignore[import-untyped]  # ipywidgets ships no type hints
 import pandas as pd
@@ -35,12 +35,20 @@ from ..analysis.invariants import evaluate
 from ..display.frames import highlight
 from ..display.views import compaction_table, sent_table, stage_diff, stage_summary, stage_table
 from ..errors import InvestigationError
-from ..openai_agents.driver import SessionWrapper
-from ..openai_agents.harness import run_case
-from ..openai_agents.wiring import BACKENDS, Backend
+from ..sdks import sdk_module
 from ..study.capture import STAGES, CaseRun, StageName
 from ..study.scenario import CHOICES, Case
 from ..study.words import Model
+
+# The Python SDK's folder (the stepper runs its harness), reached by name as every SDK's folder
+# is (``sdks``); mypy reads the same modules by import.
+if TYPE_CHECKING:
+    from ..openai_agents import harness as _harness
+    from ..openai_agents import wiring as _wiring
+    from ..openai_agents.driver import SessionWrapper
+    from ..openai_agents.wiring import Backend
+else:
+    _harness, _wiring = (sdk_module("python", module) for module in ("harness", "wiring"))
 
 NO_WORKAROUND = "none"
 MESSAGE_WIDTH = 240
@@ -61,13 +69,13 @@ FAULT_COLUMNS = (
     "to compaction: orphan outputs",
 )
 
-CaseRunner = Callable[[Case, SessionWrapper | None, Backend], CaseRun]
+CaseRunner: TypeAlias = "Callable[[Case, SessionWrapper | None, Backend], CaseRun]"
 
 
 def run_with(case: Case, wrapper: SessionWrapper | None, backend: Backend) -> CaseRun:
     """The default runner: the study's harness on a model transport, the session wrapped when
     asked."""
-    return run_case(case, wrap_session=wrapper, backend=backend)
+    return _harness.run_case(case, wrap_session=wrapper, backend=backend)
 
 
 @dataclass(frozen=True)
@@ -198,7 +206,7 @@ class RunCache:
         wrappers: Mapping[str, SessionWrapper | None],
         runner: CaseRunner = run_with,
         prefix: str = "stepper",
-        backends: Mapping[Model, Backend] = BACKENDS,
+        backends: Mapping[Model, Backend] = _wiring.BACKENDS,
     ) -> None:
         self.wrappers, self.backends = dict(wrappers), dict(backends)
         self.runner, self.prefix = runner, prefix
@@ -271,7 +279,10 @@ class Stepper:
             for name, values in CHOICES.items()
         }
         self.controls["model"] = widgets.ToggleButtons(
-            options=list(BACKENDS), value=model, description="model", style={"button_width": "auto"}
+            options=list(_wiring.BACKENDS),
+            value=model,
+            description="model",
+            style={"button_width": "auto"},
         )
         self.controls["workaround"] = widgets.ToggleButtons(
             options=list(wrappers),

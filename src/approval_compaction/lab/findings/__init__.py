@@ -6,6 +6,6 @@ fixing release, the regression test across releases), ``doctor`` (the doctor's f
 ``load`` computes them all from ``data/``, each file read once; ``headlines`` and ``tables``
 word them for the README, the report and the snippet; ``answers`` builds the notebooks' answer
 lines from their own runs, over a matrix ``folding`` folds and ``outcomes`` words; ``evidence``
-and ``prose`` show the wire's requests and rules; ``edge_cases`` runs the workaround beyond the
+and ``prose`` show the wire's requests and rules; ``edge_cases`` judges the workaround beyond the
 study's one pending call. Nothing here writes a file.
 """

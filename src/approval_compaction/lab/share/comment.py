@@ -23,14 +23,11 @@ from pathlib import Path
 from ...errors import InvestigationError
 from ...formats.files import write_atomic
 from ...formats.markdown import GITHUB_LIMIT, github_length
-from ...openai_agents.harness import run_matrix
-from ...openai_agents.wiring import responses_backend
 from ...study.scenario import FIELD_NAMES, Case, all_cases, select_cases
 from .. import paths
-from ..findings.load import load_findings
 from ..plugins import plugin, sharing
 from .render import as_comment, check_folder, render_notebook
-from .report import build_report, heatmap_path, shown_path, write_report
+from .report import case_report, heatmap_path, shown_path, write_report
 
 # How many ways ``share`` takes, in words (a notebook, a case, and each SDK's reports).
 COUNTS = {3: "three", 4: "four", 5: "five"}
@@ -94,13 +91,7 @@ def case_comment(case: str, output: Path | None, replace: bool = True) -> Commen
     ``output`` when one is given)."""
 
     spec, chosen = one_case(case)
-    report = build_report(
-        run_matrix([chosen]),
-        spec=spec,
-        output=output,
-        wire_runs=run_matrix([chosen], backend=responses_backend),
-        committed=load_findings(),
-    )
+    report = case_report([chosen], spec, output)
     if output is None:
         return Comment(report.text, ())
     write_report(report, output, replace)

@@ -25,7 +25,7 @@ from ...analysis.liveness import LIVENESS
 from ...errors import InvestigationError
 from ...formats.files import write_atomic
 from ...formats.markdown import code, markdown_table
-from ...openai_agents.harness import PENDING_CALL_ID
+from ...sdks import sdk_module
 from ...study.words import STORE_WORD
 from ...wire.rules import COMPACTION_OUTPUT, RULES, UNKNOWN
 from .. import paths
@@ -56,14 +56,20 @@ WORKAROUND_IMPORT = "from approval_compaction import defer_compaction_while_pend
 # these lines in a fresh environment.
 INSTALL_CORE = "pip install ./approval-compaction"
 INSTALL_DOCTOR = 'pip install "./approval-compaction[doctor]"'
-# The error table's two call ids: the study's scripted cases name the pending call, the stand-in
-# names a call its own answer makes (``wire.standin``), as in a driver's runs and notebook 09.
+# The error table's two call ids: the study's scripted cases name the pending call (the Python
+# SDK's harness, reached by name), the stand-in names a call its own answer makes
+# (``wire.standin``), as in a driver's runs and notebook 09.
 STANDIN_CALL_ID = "call_standin_1"
-CALL_IDS = (
-    f"`{PENDING_CALL_ID}` is the study's scripted call, `{STANDIN_CALL_ID}` one the stand-in "
-    "made, as in notebook 01's first run; where the sources name no endpoint, it is the "
-    "stand-in's (notebook 09)"
-)
+
+
+def call_ids() -> str:
+    """The error table's call ids in words: the scripted call's and the stand-in's."""
+    pending = sdk_module("python", "harness").PENDING_CALL_ID
+    return (
+        f"`{pending}` is the study's scripted call, `{STANDIN_CALL_ID}` one the stand-in "
+        "made, as in notebook 01's first run; where the sources name no endpoint, it is the "
+        "stand-in's (notebook 09)"
+    )
 
 
 class ReadmeMarkersError(InvestigationError):
@@ -140,7 +146,7 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
             _table(releases),
             "",
             f"**The error texts to search your logs for** (the same runs: `{met}`{sources}; the "
-            f"call id is yours: {CALL_IDS}):",
+            f"call id is yours: {call_ids()}):",
             "",
             _table(errors),
             "",

@@ -11,7 +11,9 @@ the report but not linked: a relative link does not resolve in an issue, so the 
 to attach it.
 
 A GitHub comment holds at most 65,536 characters. When the full report is longer, evidence
-blocks are dropped last group first, and the report names the cases it left out.
+blocks are dropped last group first, and the report names the cases it left out. ``case_report``
+runs the cases it shows on the installed SDK (its folder reached by name, ``sdks``), as
+``report`` and ``share --case`` do.
 """
 
 from __future__ import annotations
@@ -34,11 +36,12 @@ from ...display.views import scope, stage_diff, stage_summary, stage_table
 from ...errors import InvestigationError
 from ...formats.files import write_atomic
 from ...formats.markdown import GITHUB_LIMIT, code, escape, fence, github_length, markdown_table
+from ...sdks import sdk_module
 from ...study.capture import OK, STAGES, CaseRun
 from ...study.scenario import CHOICES, FIELD_NAMES, Case, parse_filter
 from .. import paths
 from ..findings.folding import PARTS, block_order, fold
-from ..findings.load import Findings, api_errors
+from ..findings.load import Findings, api_errors, load_findings
 from ..findings.matrix import MatrixFinding, matrix_finding, seen
 from ..findings.outcomes import outcome_frame, outcome_of
 from ..findings.releases import ErrorMet, errors_met, merge_errors
@@ -523,6 +526,20 @@ def build_report(
     raise ReportTooLongError(
         f"the report is {github_length(text):,} characters with every evidence block left out, "
         f"over the limit of {limit:,}"
+    )
+
+
+def case_report(cases: Sequence[Case], spec: str | None, output: Path | None) -> Report:
+    """The report for ``cases`` (selected by the filter ``spec``) run now on the installed
+    openai-agents: on the scripted model, and over HTTP to the stand-in (what the user sees),
+    against the committed findings. The Python SDK's folder is reached by name (``sdks``)."""
+    harness, wiring = sdk_module("python", "harness"), sdk_module("python", "wiring")
+    return build_report(
+        harness.run_matrix(cases),
+        spec=spec,
+        output=output,
+        wire_runs=harness.run_matrix(cases, backend=wiring.responses_backend),
+        committed=load_findings(),
     )
 
 
