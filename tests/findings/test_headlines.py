@@ -816,7 +816,7 @@ def test_stop_new_sessions_names_the_releases_the_findings_hold(found: Findings)
     none = headlines.stop_new_sessions(replace(found, fixed_in=None))
     assert "upgrade" not in none and none.endswith("`defer_compaction_while_pending`")
     # r14: 15's action is its own (the setting, then the doctor's repair), not this one
-    assert f"\n\n{headlines.OWN_ACTION_15} New sessions:" in headlines.your_session(found)
+    assert f"\n\n{headlines.OWN_ACTION_15}\n\nNew sessions:" in headlines.your_session(found)
 
 
 def test_headlines_after_the_fix_scopes_the_patch_to_the_stores_it_helps(found: Findings) -> None:

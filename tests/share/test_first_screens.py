@@ -109,7 +109,7 @@ def test_your_session_gives_its_own_action_on_a_poisoned_store() -> None:
 
     found = load_findings(paths.DATA)
     said = your_session(found)
-    assert f"\n\n{OWN_ACTION_15} New sessions: upgrade to {found.fixed_in}" in said
+    assert f"\n\n{OWN_ACTION_15}\n\nNew sessions: upgrade to {found.fixed_in}" in said
     # r16: the README's precondition before the repair, the placeholders said, the export's way
     # back into a Python session; r18: new sessions a pointer to 06 (this page tests no
     # workaround), and the run state to discard a stuck session's, as 07 and the README say

@@ -1162,11 +1162,11 @@ def own_action_15(found: Findings) -> str:
     """15's action: the page's own (``OWN_ACTION_15``), then new sessions in the README keep
     table's clause (r16: "New sessions: notebook 06" gave no action)."""
     if not found.fixed_in:
-        return f"{OWN_ACTION_15} New sessions: the {WRAP_10} (notebook 06)."
+        return f"{OWN_ACTION_15}\n\nNew sessions: the {WRAP_10} (notebook 06)."
     # r18: the keep clause restated 10's and pulled two terms into the first block for one
     # sentence this page does not test: the release, and a pointer to 06 for the rest
     return (
-        f"{OWN_ACTION_15} New sessions: upgrade to {found.fixed_in}; notebook 06 says what to "
+        f"{OWN_ACTION_15}\n\nNew sessions: upgrade to {found.fixed_in}; notebook 06 says what to "
         "wrap the session in, before and after upgrading."
     )
 
