@@ -129,7 +129,11 @@ def test_headlines_after_the_fix_says_what_to_do_in_the_one_vocabulary(found: Fi
     # r16: teams get the README keep table's clause (06's cut table title said no action), and
     # the stores the patch leaves stopped are on the first screen
     assert "Teams using openai-agents: after upgrading, keep the workaround (" in action
-    assert action.rstrip().endswith("(notebook 06 tests it).")
+    # r18: the README keep table's doctor line was left out of the teams' advice
+    assert action.rstrip().endswith(
+        "(notebook 06 tests it). Stores an affected release wrote: check and repair them with "
+        "the doctor (notebook 07)."
+    )
     # r16: "Yes" is scoped to the stuck situations; a function call's approval keeps compacting
     assert "For a hosted MCP approval request nobody answers, yes:" in answer
     # r18: "there" read as the modes or the session: the modes are named

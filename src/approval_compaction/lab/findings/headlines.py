@@ -823,7 +823,8 @@ def maintainers_10(found: Findings) -> str:
         f"`{SNAPSHOT_RETURN}` still skips compaction "
         "after an unanswered request (section *The patch*); this page runs no such store, nor "
         "one an older release wrote, which the patch's second file is for."
-        f"\n\nTeams using openai-agents: {keep} (notebook 06 tests it)."
+        f"\n\nTeams using openai-agents: {keep} (notebook 06 tests it). Stores an affected "
+        "release wrote: check and repair them with the doctor (notebook 07)."
     )
 
 
