@@ -105,8 +105,10 @@ def test_headlines_after_the_fix_leads_with_the_bug_a_fresh_session_meets(found:
     # r15: "for good" outran the table (a request answered late compacts again)
     assert "for good" not in answer and "while the request stays unanswered" in first
     assert "ten later questions over HTTP" in answer.split("\n\n")[0]
-    # r17: the table's scope (auto with responses stored, the stand-in's compaction answer)
-    assert "`auto` with responses stored, the stand-in answering compaction" in answer
+    # r17: the table's scope (responses stored, the stand-in's compaction answer); r18: "`auto`
+    # with responses stored" read as one mode, and "compacting after every turn" as a result
+    assert "in each compaction mode, responses stored, the stand-in answering compaction" in answer
+    assert "compacting after every turn" not in answer and "`auto` with responses" not in answer
     assert "poisoned" not in answer and "orphan output" not in answer
     modes = sorted({m for v in record.of_kind(CONTRACT) for m in v.modes})
     assert modes and first.endswith(f"In {headlines._modes(modes)}")
@@ -132,10 +134,16 @@ def test_headlines_after_the_fix_says_what_to_do_in_the_one_vocabulary(found: Fi
     # r16: teams get the README keep table's clause (06's cut table title said no action), and
     # the stores the patch leaves stopped are on the first screen
     assert "Teams using openai-agents: after upgrading, keep the workaround (" in action
-    assert action.rstrip().endswith("(notebook 06 tests it).")
+    # r18: the README keep table's doctor line was left out of the teams' advice
+    assert action.rstrip().endswith(
+        "(notebook 06 tests it). Stores an affected release wrote: check and repair them with "
+        "the doctor (notebook 07)."
+    )
     # r16: "Yes" is scoped to the stuck situations; a function call's approval keeps compacting
     assert "For a hosted MCP approval request nobody answers, yes:" in answer
-    assert "A function call's approval nobody answers keeps compacting there." in answer
+    # r18: "there" read as the modes or the session: the modes are named
+    said_modes = "A function call's approval nobody answers keeps compacting in `input` and `auto`"
+    assert said_modes in answer and "compacting there" not in answer
     assert headlines.short_action(found) not in said
     assert "wherever an approval can go unanswered" not in action
 
@@ -736,7 +744,9 @@ def test_headlines_appendix_names_the_cause_of_the_next_turn_failing_from_its_fi
     cells = json.loads((paths.ROOT / "notebooks" / f"{stem}.ipynb").read_text())["cells"]
     body = " ".join("".join(c["source"]) for c in cells[1:] if c["cell_type"] == "markdown")
     body = " ".join(body.split())
-    assert "The pause's own compaction is a write, so the resume starts behind" in body
+    # r18: the count explanation is scoped to the cases the page does not trace
+    assert "The cases that keep the state in memory are not traced here: the gate's test" in body
+    assert "before the pause's own compaction, which is a write" in body
     assert "the resume's compaction is skipped" in body
 
 
@@ -827,7 +837,12 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
     and 3; the kinds table gives the hosted MCP fix as 1, 3), then one pointer for teams."""
     said = headlines.appendix(found)
     answer, action = said.split("**What to do.**")
-    assert "hunk 3 (0.24.0's own check pairing each request with its response)" in answer
+    # r18: "pairing" is the README's *pairing check* (hunk 2's); hunk 3's check is said apart
+    assert "hunk 3 (0.24.0's own check that each request has its response)" in answer
+    assert "hunk 2, which moves the pairing check to where every automatic compaction" in answer
+    # r18: the other kinds' four cases scoped on the first screen
+    kinds = "a function tool (its sixteen cases) and custom, shell or apply_patch tools (four"
+    assert kinds in answer
     assert "is fixed by two others: hunk 3" in answer and "and hunk 1 (its import)." in answer
     assert "quoted below" not in said  # the excerpt is notebook 03's, not repeated in 12
     assert "instead" not in said  # r10: against 03's "also"; a fix for every kind needs both
@@ -838,11 +853,15 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
     # r17: "they" (hunks or patch?) and a combination no run tried; each part says where it ran
     assert (
         " SDK maintainers backporting the fix to 0.23.1 (`input` mode; the others untried here): "
-        "take hunk 2; where hosted MCP approval requests run, also hunks 1 and 3. On 0.24.0, "
-        "those hunks' check stops compaction after a request nobody answers (notebook 10's table"
-        in action
+        "take hunk 2; where hosted MCP approval requests run, also hunks 1 and 3. Each hunk's "
+        "patch is in `data/fix-anatomy.json`.\n\nOn 0.24.0, hunk 3's check stops compaction "
+        "after a request nobody answers (notebook 10's table" in action
     )
-    assert "lifts that stop on 0.24.0, and no run tried it on 0.23.1" in action
+    # r18: the lift scoped to what notebook 10's table shows (a SQLiteSession, two modes)
+    assert (
+        "lifts that stop on 0.24.0 for a `SQLiteSession` in `input` and `auto` mode only, and no "
+        "run tried it on 0.23.1" in action
+    )
     assert "a release before" not in action
     assert (
         f"**{headlines.TABLE_10} ("
@@ -855,10 +874,13 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
     )
     # r15: the second question (any other change?) is answered on the first screen, r16: for
     # the kind whose fix it is (hosted MCP's is hunks 1 and 3)
+    # r17: one name for the outcome, the tables' "holds"; r18: defined where first used, and
+    # the reverts said without "whose revert ran" (a word the body defines)
     assert (
-        "0.24.0 with every change but hunk 2 reverted, every one of a function tool's sixteen "
-        "cases still holds" in answer  # r17: one name for the outcome, the tables' "holds"
+        "with every change but hunk 2 reverted, each of its sixteen cases still *holds* (breaks "
+        "no invariant)" in answer
     )
+    assert "whose revert ran" not in answer
     assert headlines.short_action(found) not in said
 
 
@@ -879,7 +901,7 @@ def test_stop_new_sessions_names_the_releases_the_findings_hold(found: Findings)
     none = headlines.stop_new_sessions(replace(found, fixed_in=None))
     assert "upgrade" not in none and none.endswith("`defer_compaction_while_pending`")
     # r14: 15's action is its own (the setting, then the doctor's repair), not this one
-    assert f"\n\n{headlines.OWN_ACTION_15} New sessions:" in headlines.your_session(found)
+    assert f"\n\n{headlines.OWN_ACTION_15}\n\nNew sessions:" in headlines.your_session(found)
 
 
 def test_headlines_after_the_fix_scopes_the_patch_to_the_stores_it_helps(found: Findings) -> None:
@@ -888,12 +910,20 @@ def test_headlines_after_the_fix_scopes_the_patch_to_the_stores_it_helps(found: 
     action named three stores the page never ran; it names the one it ran, and the mode the
     patch leaves stopped; the docstring's stores are the body's."""
     action = headlines.after_the_fix(found).split("**What to do.**")[1]
-    # r16: maintainers of other stores were not warned; the stores are named as the docstring's
-    # r17: the inverted "and so ... do stores other than" said plainly, as the docstring's word
-    said = f"docstring (below) says stores other than {headlines.PARTIAL_STORE_NAMES} compact only"
-    assert said in action and "this page runs none of them" in action
-    assert "this page's `SQLiteSession` compacts all ten questions in `input` and `auto`" in action
-    assert "`previous_response_id` mode still compacts none" in action
+    # r16: maintainers of other stores were not warned; r18: the docstring's words left the
+    # patch's limit implicit: the action says the patch does not lift the stop there, by its line
+    said = f"On stores other than {headlines.PARTIAL_STORE_NAMES} the patch does not lift the stop"
+    assert said in action and "this page runs no such store" in action
+    assert f"its new `{headlines.SNAPSHOT_RETURN}` still skips compaction" in action
+    assert "if snapshot is None and suffix_start > 0:" in paths.LIVENESS_PATCH.read_text()
+    # r18: "still compacts none" had no subject: what it compacts none after is said
+    assert (
+        "this page's `SQLiteSession` compacts all ten questions after an unanswered hosted MCP "
+        "approval request in `input` and `auto` mode" in action
+    )
+    assert "mode it still compacts none after any call nobody answers" in action
+    # r18: the patch's second file (stores an older release wrote) is said untested here
+    assert "nor one an older release wrote, which the patch's second file is for" in action
     patch = paths.LIVENESS_PATCH.read_text()
     assert "Native SQLite, async SQLite, and" in patch and "SQLAlchemy (SQLite" in patch
     assert "Other stores require complete coverage" in patch

@@ -63,7 +63,7 @@ def test_appendix_answer_names_the_branch_by_the_term_12_defines() -> None:
     from approval_compaction.lab.findings.load import load_findings
 
     answer = appendix(load_findings(paths.DATA))
-    assert "moved to where every automatic compaction runs it" in answer
+    assert "moves the pairing check to where every automatic compaction runs it" in answer
     assert "partial" not in answer.split("**What to do.**")[0]
 
 
@@ -86,7 +86,12 @@ def test_your_session_names_its_example_as_notebook_07s_store() -> None:
     from approval_compaction.lab.findings.headlines import NEXT_TURN_TABLE_07
 
     assert "; next question run here on " in answer
-    assert f"Upgrading alone does not heal it: notebook 07's table *{NEXT_TURN_TABLE_07}*" in answer
+    said = f"Upgrading alone does not repair it: notebook 07's table *{NEXT_TURN_TABLE_07}*"
+    assert said in answer  # r18: one verb for the doctor's action (repair), not heal
+    assert "heal" not in answer.split("**What to do.**")[0]
+    # r18: why the next question ran on that release, and the other modes' sameness scoped
+    assert ", the release this repository installs, `input` mode, over HTTP" in answer
+    assert "answered as `input`" not in answer and "got the same HTTP status" in answer
     seven = (paths.DATA / "rendered" / "07-am-i-affected.md").read_text()
     assert f"**{NEXT_TURN_TABLE_07} (" in seven
 
@@ -104,20 +109,29 @@ def test_your_session_gives_its_own_action_on_a_poisoned_store() -> None:
 
     found = load_findings(paths.DATA)
     said = your_session(found)
-    assert f"\n\n{OWN_ACTION_15} New sessions: upgrade to {found.fixed_in}" in said
+    assert f"\n\n{OWN_ACTION_15}\n\nNew sessions: upgrade to {found.fixed_in}" in said
     # r16: the README's precondition before the repair, the placeholders said, the export's way
-    # back into a Python session, and new sessions given the README keep table's clause
+    # back into a Python session; r18: new sessions a pointer to 06 (this page tests no
+    # workaround), and the run state to discard a stuck session's, as 07 and the README say
     repair = OWN_ACTION_15.index("doctor repair")
-    assert 0 < OWN_ACTION_15.index("first discard any paused run state you kept") < repair
-    assert "(a late resume poisons a repaired session: notebook 07)" in OWN_ACTION_15  # r17: why
+    stuck = "If the doctor calls it stuck, first discard the run state you saved at its pause"
+    assert 0 < OWN_ACTION_15.index(stuck) < repair
+    assert "(resumed after the repair, it poisons the session: notebook 07)" in OWN_ACTION_15
+    readme = (paths.ROOT / "README.md").read_text().splitlines()
+    assert all("stuck" in line for line in readme if "discard the run state" in line)
     assert "`<store>`: the SQLite file's path or a database URL" in OWN_ACTION_15
     assert "`await session.clear_session()`, then `await session.add_items(" in OWN_ACTION_15
-    assert said.rstrip().endswith("(notebook 06 tests it).")
+    assert said.rstrip().endswith(
+        "notebook 06 says what to wrap the session in, before and after upgrading."
+    )
+    assert "hosted MCP" not in said
     assert "Set `source` and `session_id` (first code cell)" in OWN_ACTION_15
     # r15: one session (not `--all`), the backup said, and the JSON export's command
-    assert "doctor repair <store> --session-id <id> --apply` heals it" in OWN_ACTION_15
+    assert "doctor repair <store> --session-id <id> --apply` repairs a poisoned or stuck" in (
+        OWN_ACTION_15
+    )
     assert "--all" not in OWN_ACTION_15 and "the command backs the store up first" in OWN_ACTION_15
-    assert "doctor items <export> --output healed.json` heals it" in OWN_ACTION_15
+    assert "doctor items <export> --output repaired.json` repairs it" in OWN_ACTION_15
     seven = (paths.DATA / "rendered" / "07-am-i-affected.md").read_text()
     assert f"**{REPAIR_TABLE_07} (" in seven
     assert "It is **poisoned**" in said  # the diagnosis the repair is for

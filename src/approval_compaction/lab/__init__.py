@@ -50,7 +50,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "kinds_frame",
         "modules_by_outcome",
         "moved_check",
-        "source_diff",
         "step_excerpts",
         "trace_frame",
     ),
@@ -67,6 +66,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "load_session",
         "next_turn",
         "sent_items",
+        "turn_answers",
     ),
     ".affected.views": (
         "changes_frame",

@@ -836,9 +836,9 @@ def after_the_fix(found: Findings) -> str:
     record = of(found.verdicts, fixed)
     fresh = [v for v in record.of_kind(BUG) if v.situation != POISONED]
     label = (
-        f"**Answer** (openai-agents {fixed}, a fresh `SQLiteSession` compacting after every "
-        "turn, `auto` with responses stored, the stand-in answering compaction as the API "
-        "documents, ten later questions over HTTP)."
+        f"**Answer** (openai-agents {fixed}, a fresh `SQLiteSession` set to ask for compaction "
+        "after every turn, ten later questions over HTTP in each compaction mode, responses "
+        "stored, the stand-in answering compaction as the API documents)."
     )
     if not fresh:
         return f"{label} No: a fresh session keeps compacting.\n\n{maintainers_10(found)}"
@@ -851,8 +851,10 @@ def after_the_fix(found: Findings) -> str:
         "unanswered."
         for v in fresh
     )
-    if "abandoned" not in stuck:
-        said += " A function call's approval nobody answers keeps compacting there."
+    if "abandoned" not in stuck:  # r18: "there" had two referents (the modes, the session)
+        modes = [m for m in MODES if any(m in v.modes for v in fresh)]
+        said += " A function call's approval nobody answers keeps compacting in "
+        said += f"{_modes(modes)} mode."
     documented = sorted({m for v in record.of_kind(CONTRACT) for m in v.modes})
     if documented:
         said += (
@@ -862,6 +864,7 @@ def after_the_fix(found: Findings) -> str:
     return f"{said}\n\n{maintainers_10(found)}"
 
 
+MODES = ("input", "auto", "previous_response_id")  # the compaction modes, in the pages' order
 NONE_COMPACTS = "none of the ten later questions compacts"  # 10's table: `0 of 10 compacted`
 # the SDK's docstring (DOCUMENTED_LIMIT, quoted in 10's body) in plain words (r15: "complete
 # coverage" was never explained on the first screen)
@@ -882,14 +885,24 @@ def maintainers_10(found: Findings) -> str:
     keep = keep[:1].lower() + keep[1:]
     # r17: one subject per clause ("it" read as the test, then the patch); the stores the
     # docstring names said as the docstring's, which no run of the page shows
+    # r18: "still compacts none" had no subject, and the patch's limit on other stores was said
+    # only as the docstring's: what the patch leaves stopped is said as the page's diff shows it
     return (
         f"**What to do.** SDK maintainers: add the test `{test}` (it fails on "
         f"{found.fixed_in}) and apply `{patch}` (the test then passes). With the patch, this "
-        "page's `SQLiteSession` compacts all ten questions in `input` and `auto` mode; "
-        "`previous_response_id` mode still compacts none. The patch's docstring (below) says "
-        f"stores other than {PARTIAL_STORE_NAMES} compact only the whole history; this page "
-        f"runs none of them.\n\nTeams using openai-agents: {keep} (notebook 06 tests it)."
+        "page's `SQLiteSession` compacts all ten questions after an unanswered hosted MCP "
+        "approval request in `input` and `auto` mode; in `previous_response_id` mode it still "
+        f"compacts none after any call nobody answers.\n\nOn stores other than "
+        f"{PARTIAL_STORE_NAMES} the patch does not lift the stop: its new "
+        f"`{SNAPSHOT_RETURN}` still skips compaction "
+        "after an unanswered request (section *The patch*); this page runs no such store, nor "
+        "one an older release wrote, which the patch's second file is for."
+        f"\n\nTeams using openai-agents: {keep} (notebook 06 tests it). Stores an affected "
+        "release wrote: check and repair them with the doctor (notebook 07)."
     )
+
+
+SNAPSHOT_RETURN = "if snapshot is None and suffix_start > 0: return"  # the patch's new line
 
 
 WRAP_10 = "workaround (`defer_compaction_while_pending`)"
@@ -944,9 +957,19 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     an, m = load_anatomy(path), found.mechanism
     if found.releases is None:
         raise HeadlineError("the answers need data/sweep.json")
-    shared = [k.label for k in an.kinds if k.minimal_fix == an.minimal_fix]
+    shared = [k for k in an.kinds if k.minimal_fix == an.minimal_fix]
     other = [k for k in an.kinds if k.minimal_fix != an.minimal_fix]
-    kinds = f"{', '.join(shared)} tools" if shared else "a function tool"
+    # r18: the other kinds' four cases were scoped only in the body
+    words = {4: "four", 16: "sixteen"}
+    kinds = "a function tool"
+    if shared:
+        kinds += f" (its {words.get(len(shared[0].cases), len(shared[0].cases))} cases)"
+    if len(shared) > 1:
+        more, cases = [k.label for k in shared[1:]], len(shared[1].cases)
+        kinds += (
+            f" and {', '.join(more[:-1])} or {more[-1]} tools ({words.get(cases, cases)} cases "
+            "each: runner `run`, compaction on)"
+        )
 
     patches = {h.name: h.patch for h in an.hunks}
 
@@ -957,9 +980,7 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
         lines = patches.get(hunk, "").splitlines()
         imports = any(line.startswith(("+from ", "+import ")) for line in lines)
         what = (
-            "its import"
-            if imports
-            else f"{m.new}'s own check pairing each request with its response"
+            "its import" if imports else f"{m.new}'s own check that each request has its response"
         )
         return f"hunk {an.numbers[hunk]}, {what}"
 
@@ -984,37 +1005,45 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
         f", and {_numbers(an.numbers[h] for h in k.minimal_fix)} for {k.label} approval requests"
         for k in own
     )
+
     # r14: the page's own action first (the backport), then one pointer for teams; r15: scoped
     # to the release and mode the hunks were tried on, the MCP check's cost on the first screen
     # r16: the MCP hunks' decision said (take them with 10's patch where MCP approvals run, its
     # test tried on 0.24.0 only), the modes this page did not try named, teams given the clause
     # r17: "they" had two referents and the advice joined runs no page made; each part now says
     # where it was tried, and teams (whom the hunks do not concern) get 06's pointer only
+    def _checks(kind: Any) -> str:  # r18: "those hunks' check" (one is an import): the check's
+        return " and ".join(  # hunk by its number
+            f"hunk {an.numbers[h]}'s check" for h in kind.minimal_fix if not _an_import(h)
+        )
+
     mcp = "".join(
         f"; where {k.label} approval requests run, also "
-        f"{_numbers(an.numbers[h] for h in k.minimal_fix)}. On {m.new}, those hunks' check stops "
+        f"{_numbers(an.numbers[h] for h in k.minimal_fix)}. Each hunk's patch is in "
+        f"`data/fix-anatomy.json`.\n\nOn {m.new}, {_checks(k)} stops "
         f"compaction after a request nobody answers (notebook 10's table *{TABLE_10}*); notebook "
-        f"10's patch lifts that stop on {m.new}, and no run tried it on {m.old}"
+        f"10's patch lifts that stop on {m.new} for a `SQLiteSession` in `input` and `auto` mode "
+        f"only, and no run tried it on {m.old}"
         for k in own
     )
     action = (
         f"**What to do.** SDK maintainers backporting the fix to {m.old} (`input` mode; the "
-        f"others untried here): take hunk {fix}{mcp}. Each hunk's patch is in "
-        "`data/fix-anatomy.json`.\n\nTeams using openai-agents: this appendix changes nothing "
-        "for you; notebook 06 says what to do."
+        f"others untried here): take hunk {fix}{mcp}.\n\nTeams using openai-agents: this "
+        "appendix changes nothing for you; notebook 06 says what to do."
     )
     rest = (
-        f", and on {m.new} with every change but hunk {fix} reverted, every one of a function "
-        "tool's sixteen cases still holds"
+        f"; with every change but hunk {fix} reverted, each of its sixteen cases still *holds* "
+        "(breaks no invariant)"
         if an.rest_reverted.verdict == "fixed"
         else ""
     )
     return (
         f"**Answer** ({SCOPE_12}). Of {m.new}'s {len(an.hunks)} hunks in "
         "the modules the pending call passes through, "
-        f"{one} {kinds}: hunk {fix}, the check pairing each call with "
-        f"its output, moved to where every automatic compaction runs it.{others}\n\nNo other "
-        f"hunk whose revert ran undoes a function tool's fix{rest}.{why}\n\n{action}"
+        f"{one} {kinds}: hunk {fix}, which moves the pairing check to where every automatic "
+        f"compaction runs it.\n\n{others.lstrip()}{' ' if others else ''}Reverting any other "
+        f"single hunk from {m.new} does not undo a function tool's fix, where the reverted code "
+        f"still runs{rest}.\n\n{why.lstrip()}{chr(10) * 2 if why else ''}{action}"
     )
 
 
@@ -1155,20 +1184,26 @@ def your_session(found: Findings) -> str:
     )
     # r17: "alike" read as alike to each other or to `input`; the release that ran the next
     # question told from the one that stored the session, and the upgrade's effect pointed to
-    alike = "; `auto` and `previous_response_id` answered as `input` (last table)" if same else ""
+    # r18: "answered as `input`" overstated (they send no items to compaction): the status only
+    alike = "; `auto` and `previous_response_id` mode got the same HTTP status: last table"
+    alike = alike if same else ""
     pinned = _pinned(found)
+    # r18: why 0.23.1 ran it: the release this repository installs (the tables follow the
+    # installed SDK)
     label = (
         f"**Answer** (the example: session `{EXAMPLE_ID}` of notebook 07's poisoned store, made "
-        f"on openai-agents {pinned}; next question run here on {pinned}, `input` mode, over HTTP"
-        f"{alike})."
+        f"on openai-agents {pinned}; next question run here on {pinned}, the release this "
+        f"repository installs, `input` mode, over HTTP{alike})."
     )
     # r5: the answer's own words, then the one short action every openai-agents page gives; the
     # maintainers' sentence (notebook 10's patch) is the body's, after the last table
     answer = text.split("\n\n**What to do.**")[0].replace("**Answer.**", label, 1)
     answer = answer.replace(f"`{EXAMPLE_ID}` ({example.source}) is", "It is", 1)
+    # r18: one word for the doctor's action on this page, the command's: repair
+    answer = answer.replace(". Once the doctor heals it,", ".\n\nOnce the doctor repairs it,", 1)
     if found.fixed_in:
         answer += (
-            f"\n\nUpgrading alone does not heal it: notebook 07's table *{NEXT_TURN_TABLE_07}* "
+            f"\n\nUpgrading alone does not repair it: notebook 07's table *{NEXT_TURN_TABLE_07}* "
             f"shows this store's next turn refused on {found.fixed_in} too (`input` mode)."
         )
     return f"{answer}\n\n{own_action_15(found)}"
@@ -1179,19 +1214,22 @@ NEXT_TURN_TABLE_07 = "The next turn on stored sessions"  # 07's table: poisoned 
 
 # 15's own action (r14: the page's finding first): the setting the page shows, then the command
 # that heals what it finds; new sessions are notebook 06's. r15: one session, not `--all`; the
-# backup the repair takes said; the JSON export's route; the other diagnoses 07's table shows
+# backup the repair takes said; the JSON export's route; the other diagnoses 07's table shows.
+# r18: the run state to discard is a stuck session's (07 and the README's quick path: resumed
+# after the repair, it poisons the session), one verb (repair), and new sessions a pointer to 06
+# (this page tests no workaround)
 REPAIR_TABLE_07 = "doctor repair: each rewrite, and the diagnosis after --apply"
 OWN_ACTION_15 = (
-    "**What to do.** Set `source` and `session_id` (first code cell) to a session of yours. If it "
-    "is poisoned, first discard any paused run state you kept (a late resume poisons a repaired "
-    "session: notebook 07), then `python -m approval_compaction doctor repair <store> "
-    "--session-id <id> --apply` heals it in its store (`<store>`: the SQLite file's path or a "
-    "database URL; the command backs the store up first).\n\nFor a "
-    "JSON export (`<export>`: a file of `json.dumps(await session.get_items())`), `python -m "
-    "approval_compaction doctor items <export> --output healed.json` heals it: load it back "
+    "**What to do.** Set `source` and `session_id` (first code cell) to a session of yours. If the "
+    "doctor calls it stuck, first discard the run state you saved at its pause (resumed after "
+    "the repair, it poisons the session: notebook 07).\n\nThen `python -m approval_compaction "
+    "doctor repair <store> --session-id <id> --apply` repairs a poisoned or stuck session in its "
+    "store (`<store>`: the SQLite file's path or a database URL; the command backs the store up "
+    f"first; notebook 07's table *{REPAIR_TABLE_07}* shows each rewrite).\n\nFor a JSON export "
+    "(`<export>`: a file of `json.dumps(await session.get_items())`), `python -m "
+    "approval_compaction doctor items <export> --output repaired.json` repairs it: load it back "
     "with `await session.clear_session()`, then `await session.add_items(json.load(open("
-    '"healed.json")))`.\n\nA '
-    f"stuck session's repair: notebook 07's table *{REPAIR_TABLE_07}*."
+    '"repaired.json")))`.'
 )
 
 
@@ -1199,11 +1237,12 @@ def own_action_15(found: Findings) -> str:
     """15's action: the page's own (``OWN_ACTION_15``), then new sessions in the README keep
     table's clause (r16: "New sessions: notebook 06" gave no action)."""
     if not found.fixed_in:
-        return f"{OWN_ACTION_15} New sessions: the {WRAP_10} (notebook 06)."
-    keep = _keep_where(found).replace("keep it only", f"keep the {WRAP_10} only", 1)
+        return f"{OWN_ACTION_15}\n\nNew sessions: the {WRAP_10} (notebook 06)."
+    # r18: the keep clause restated 10's and pulled two terms into the first block for one
+    # sentence this page does not test: the release, and a pointer to 06 for the rest
     return (
-        f"{OWN_ACTION_15} New sessions: upgrade to {found.fixed_in} (notebook 06); "
-        f"{keep[:1].lower()}{keep[1:]} (notebook 06 tests it)."
+        f"{OWN_ACTION_15}\n\nNew sessions: upgrade to {found.fixed_in}; notebook 06 says what to "
+        "wrap the session in, before and after upgrading."
     )
 
 
