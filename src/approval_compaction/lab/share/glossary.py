@@ -251,7 +251,7 @@ TERMS: tuple[Term, ...] = (
         " user asks something else); *lost* (a call whose output never came: the process running"
         " its tool died); *resumed* (an abandoned one answered late); *mcp_abandoned*,"
         " *mcp_resumed* (the same for an approval the API asks for on behalf of an MCP server's"
-        " tool). Each SDK's page runs those its SDK has.",
+        " tool).",
     ),
     Term(
         "stops compacting",
