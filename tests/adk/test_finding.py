@@ -13,6 +13,7 @@ from approval_compaction.adk.finding import (
     AdkFinding,
     adk_liveness_frame,
     adk_paths_frame,
+    adk_releases_frame,
     adk_verdict_frame,
     load_adk,
     over_http_agreement,
@@ -191,3 +192,25 @@ def test_adk_verdict_frame_names_every_kind_every_setting_as_notebook_13_does() 
     bugs = adk_verdict_frame(found.verdicts, contract=False)["liveness bugs"]
     assert not bugs.str.contains("all modes").any()
     assert bugs.str.contains(r"\(every setting\)").any()
+
+
+def test_adk_releases_frame_says_scripted_refusals_and_never_started_compaction() -> None:
+    """Issue 61 (r18): 13's table said "refused" (answered HTTP 400) of requests the scripted
+    model answered, and "stops compacting" in window settings where compaction never runs."""
+    found = load_adk()
+    assert found is not None
+    frame = adk_releases_frame(found.verdicts)
+    assert "window-0, window-1" in frame and "window-1" not in frame  # alike: one column
+    bugs = " ".join(frame["liveness bugs"])
+    assert " would be refused (" in bugs and "lost refused" not in bugs
+    assert "found by the search" not in bugs and "(8 of 16 cases)" not in " ".join(
+        frame["tokens-0"]
+    )
+    idle = frame[frame["window-0, window-1"] == "compaction never runs"]
+    assert len(idle)  # 2.0.0..2.1.0, the record this test is about
+    for cell in idle["liveness bugs"]:
+        assert "stops compacting (window-0, window-1)" not in cell
+        assert "stops compacting (every setting)" not in cell
+        assert "never compact (window-0, window-1)" in cell
+    running = frame[frame["window-0, window-1"] != "compaction never runs"]
+    assert not running["liveness bugs"].str.contains("never compact").any()

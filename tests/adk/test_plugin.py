@@ -48,7 +48,9 @@ def test_plugin_answer_is_short_and_scoped() -> None:
     answered, action = answer().split("**What to do.**")
     # r16: the sixteen cases' scope, the newest release, and the late answer's own action: 75/60
     # r17: the summariser and the long-running tool glossed where first used: 90/60
-    assert len(answered.split()) <= 90 and len(action.split()) <= 60
+    # r18: the late answer's harm said (none shown), the upgrade's price in plain words: 95/65
+    assert len(answered.split()) <= 95 and len(action.split()) <= 65
+    assert "without its call, which no run here shows harming" in answered
     assert "all keep it in the sixteen cases" in answered and "also the newest" in answered
     # r17: no action for the late answer: no run shows it harming, the page judges no patch
     assert "give the summariser" not in action
@@ -90,13 +92,16 @@ def test_plugin_answer_price_says_again_where_the_late_answer_was_unpaired_befor
     gone = [r for r in order[order.index(unpaired[0]) :] if r not in unpaired]
     assert gone  # the record this test is about: paired for a while, then unpaired again
     back = order[order.index(gone[-1]) + 1]
-    upgrade = f"upgrade to {back} or later (on {gone[0]}..{gone[-1]}, after an unanswered or"
+    upgrade = f"upgrade to {back} or later: on {gone[0]}..{gone[-1]}, after an unanswered or"
     assert f"{upgrade} lost call, sessions stop compacting" in said
-    assert "in some settings (the releases table's last column)" in said  # r17: not in every one
-    # r14: the verdict's wording (splits), not a fourth one ("comes apart")
-    assert "a late confirmation splits from its call again, as on " in said
+    # r17: not in every setting; r18: "in some settings" understated 2.3.0..2.9.2's "every
+    # setting", and on a scripted model a refusal is the stand-in's rules' ("would be")
+    assert "or would be refused, in the settings the releases table's last column names" in said
+    assert "(" not in said.split("Teams: ")[1]  # r18: no nested brackets
+    # r14: not a fourth wording ("comes apart"); r18: nor "splits", defined below the screen
+    assert "a late confirmation reaches the summariser without its call again, as on " in said
     # r15: the price is said as the recommended release's, not as 2.3.0..2.11.0's
-    assert f"; on {back}, a late confirmation splits" in said
+    assert f". On {back}, a late confirmation reaches" in said
     assert f"{unpaired[0]}..{order[order.index(gone[0]) - 1]}" in said  # r16: ranges as elsewhere
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from approval_compaction.js.finding import (
+    as_released_modes,
     cell,
     js_errors_frame,
     js_exposure_frame,
@@ -71,6 +72,34 @@ def test_ranges_join_consecutive_releases_that_read_the_same() -> None:
     assert list(frame.index) == ["0.4.0..0.4.1", "0.10.0"]  # 0.10.0 sorts after 0.4.1
     assert list(frame["releases in range"]) == [2, 1]
     assert frame.loc["0.10.0", "input"] == "no error in these cases"
+
+
+def test_as_released_modes_says_the_releases_without_the_option_have_no_auto_mode() -> None:
+    """Issue 61 (r18): 11's "auto (default)" column read as a mode 0.3.6..0.4.0 has, and counted
+    them among `auto`'s releases: there `auto` runs as previous_response_id, `input` is not run,
+    `store: false` meets its own refusal (no response stored for the id), and the column names
+    the release `auto` is the default from."""
+    old = replace(PAUSE, sdk_version="0.4.0")
+    rows = [
+        replace(old, plan="input", mode="input", not_applicable="no compactionMode option"),
+        old,
+        replace(old, plan="auto-store-false"),
+        replace(old, plan="previous_response_id", configured="compactionMode left out"),
+        replace(NEXT, sdk_version="0.4.1"),
+        replace(PAUSE, sdk_version="0.4.1"),
+        replace(PAUSE, sdk_version="0.4.1", plan="auto-store-false"),
+        replace(PAUSE, sdk_version="0.4.1", plan="previous_response_id"),
+    ]
+    frame = as_released_modes(js_ranges_frame(rows))
+    assert "auto (default)" not in frame and "auto (default from 0.4.1)" in frame
+    before = frame.loc["0.4.0"]
+    assert before["input"] == "not run"
+    assert before["auto (default from 0.4.1)"] == "no auto mode: runs as previous_response_id"
+    assert before["auto, store=False"].startswith("400 at the pause (response id not found):")
+    assert "its only mode" not in " ".join(before.astype(str))
+    after = frame.loc["0.4.1"]  # the releases with the option read as before
+    assert after["auto (default from 0.4.1)"] == cell(PAUSE)
+    assert after["auto, store=False"] == cell(PAUSE)
 
 
 def test_errors_name_where_run_throws_with_the_call_id_as_the_users() -> None:

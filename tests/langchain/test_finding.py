@@ -62,12 +62,13 @@ def test_finding_with_control_puts_the_control_beside_the_steps_on_the_pinned_ru
     found = load()
     assert found is not None
     frame = with_control(verdict_frame(found.verdicts, contract=False), found)
-    control = f"liveness bugs, no step (the control, run on {found.version} only)"
+    control = f"liveness bugs, no step (none, run on {found.version} only)"
     assert "liveness bugs" not in frame.columns
     last = frame.index[-1]
     assert last.rpartition("..")[2] == found.version
-    assert frame.loc[last, control] == control_bugs(found)
-    assert "all modes" not in frame.loc[last, "liveness bugs, with a compaction step"]
+    assert frame.loc[last, control] == f"on {found.version}: {control_bugs(found)}"
+    steps = frame.loc[last, "liveness bugs, with a compaction step"]
+    assert "all modes" not in steps and "(every setting)" not in steps  # r18: `none` not in it
 
 
 def test_finding_late_call_frame_splits_the_wait_from_the_later_questions() -> None:

@@ -36,12 +36,18 @@ def test_plugin_answer_names_the_pinned_release_and_what_the_control_meets() -> 
     found = load()
     assert found is not None
     said = answer()
-    assert said.startswith("**Answer.** ") and f"On {found.version}, the pinned release" in said
+    assert (
+        said.startswith("**Answer.** ")
+        and f"on {found.version}, the pinned release and newest" in said
+    )
     control = [r for r in found.liveness if r.mode.startswith("none ") and r.scenario == "lost"]
     refused = {cell(r) for r in control if r.invariant == "compaction_runs"}
     assert refused == {"10 of 10 later turns refused (400 at /v1/chat/completions)",
                        "10 of 10 later turns refused (400 at /v1/responses)"}  # fmt: skip
-    assert "without a compaction step the stand-in refuses 10 of 10 later questions" in said
+    assert "the stand-in then refuses 10 of 10 later questions with no compaction step" in said
+    # r18: with a step too, counted per step, so no reader takes a step for a cure
+    assert ", 1 to 3 of 10 with a 2-message summary or the docs' trim step" in said
+    assert "none with a 1-message summary." in said
     assert "a step only hides the call" not in said  # r14: cryptic; the body's table counts
 
 
@@ -56,7 +62,9 @@ def test_plugin_answer_is_short_and_acts_on_what_the_patch_leaves() -> None:
     answered, action = answer().split("**What to do.**")
     # r15: the trim remedy in the action; the late approval scoped to the search: 76 and 60
     # r16: the search named where the answer uses it (the body defines it later): 80
-    assert len(answered.split()) <= 80 and len(action.split()) <= 60
+    # r18: the refusals with each step beside those with none (a reader took a step for a cure),
+    # and the regression test named: 100 and 70
+    assert len(answered.split()) <= 100 and len(action.split()) <= 70
     left = [c for c in searched_cases("langchain") if "+" in c.package and c.label == "new"]
     assert left and {c.mode for c in left} == {"trim"}
     maintainers, teams = action.split("Teams on ")
@@ -83,9 +91,10 @@ def test_plugin_answer_says_a_late_approval_never_runs_its_tool_with_the_fix_too
     said = answer()
     # r16: "the search" was used before the body defines it
     # r17: "moves" was used before the body defines it
-    late_said = "In a search (last table), an approval sent after later questions"
-    late_said += " did not run its"
-    assert f"{late_said} tool, with the patch below too" in said  # r15: scoped, not "never"
+    # r18: "the patch below" was named only after it; the search is said to be over the moves
+    late_said = "In a search over LangChain's moves (last table), an approval sent after later"
+    late_said += " questions did not run its"
+    assert f"{late_said} tool, fix or not." in said  # r15: scoped, not "never"
     assert "Make a late decision run its tool or say it cannot" in said
 
 
@@ -110,5 +119,8 @@ def test_plugin_verdict_block_calls_langchains_kinds_settings() -> None:
     """Issue 61 (r9): the README's langchain row said "(all modes)" where notebook 14 says
     "(every setting)": langchain has no compaction modes, its kinds are settings."""
     block = verdict_block()
-    assert "(every setting)" in block
-    assert "all modes" not in block
+    assert "(every setting with a step)" in block  # r18: not read as taking in `none`
+    assert "all modes" not in block and "(every setting)" not in block
+    # r18: the README names the worst refusals, those with no step at all, as 14 does
+    assert "| liveness bugs, no step (none, run on 1.5.2 only) |" in block
+    assert "on 1.5.2: abandoned, lost, resumed refused (none chat, none responses)" in block

@@ -39,6 +39,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "adk_changes_by_release",
         "adk_left_frame",
         "adk_paths_frame",
+        "adk_releases_frame",
         "adk_verdict_frame",
         "load_adk",
         "over_http_sweep_agreement",

@@ -177,6 +177,40 @@ def adk_verdict_frame(
     return frame.assign(**{"liveness bugs": bugs})
 
 
+# Where the sliding window never runs (2.0.0, 2.1.0), what "stops compacting" there never began:
+# the verdict's *never compacts* (issue 61, r18: "stops compacting" beside "compaction never runs").
+NEVER_STARTED = {
+    "stops compacting (every setting)": "stops compacting (tokens-0, tokens-2), never compacts "
+    "(window-0, window-1)",
+    "stops compacting (window-0, window-1)": "never compact (window-0, window-1)",
+}
+
+
+def adk_releases_frame(verdicts: Sequence[ReleaseVerdict]) -> pd.DataFrame:
+    """Notebook 13's verdict table: every release, each setting by its name (the two windows in
+    one column when they read alike), the 8 cases said in the title, the search's findings left
+    to its own table (it ran on the pinned release only), a refusal on the scripted model said
+    as the stand-in's rules' ("would be refused": the model still answers, r18), and where the
+    window never runs, its never-started compaction called so (``NEVER_STARTED``)."""
+    frame = adk_verdict_frame(verdicts, contract=False)
+    frame.columns = [
+        c.replace("window, overlap ", "window-").replace("tokens, retention ", "tokens-")
+        for c in frame.columns
+    ]
+    if frame["window-0"].equals(frame["window-1"]):
+        frame = frame.drop(columns="window-1").rename(columns={"window-0": "window-0, window-1"})
+    frame = frame.replace(r", beside a window no run reaches", "", regex=True)
+    frame = frame.replace(r" \(8 of 16 cases\)", "", regex=True)
+    bugs = frame["liveness bugs"].str.replace(r"; \d+ found by the search[^;]*", "", regex=True)
+    bugs = bugs.str.replace(f" {REFUSED} (", f" would be {REFUSED} (", regex=False)
+    window = frame["window-0, window-1" if "window-1" not in frame else "window-0"]
+    idle = window.eq(NOT_RUN[NEVER_COMPACTED])
+    for stopped, never in NEVER_STARTED.items():
+        bugs[idle] = bugs[idle].str.replace(stopped, never, regex=False)
+    frame["liveness bugs"] = bugs
+    return frame
+
+
 def adk_liveness_frame(rows: Sequence[LivenessRecord]) -> pd.DataFrame:
     """Situation by release: whether compaction keeps running and the history stays bounded
     in every kind, or in which kinds not."""

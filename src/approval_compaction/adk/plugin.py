@@ -169,8 +169,9 @@ def answer(folder: Path = paths.DATA) -> str:
     where = kinds(sorted({m for x in searched for m in x.modes}))
     left = [
         # r17: the summariser and the long-running tool said in plain words where first used
+        # r18: with what the body says of it (no run shows harm), so no reader hunts a fix
         "a late answer reaches the summariser (the model call writing a compaction's summary) "
-        "without its call"
+        "without its call, which no run here shows harming"
         if late
         else "",
         f"a call to a `LongRunningFunctionTool` (its result sent later by the application) "
@@ -194,11 +195,11 @@ def answer(folder: Path = paths.DATA) -> str:
     # r17: no action for the late answer: no run here shows it harming (ADK's summariser reads
     # text), and the page judges no patch for it
     patch = f"{patch}. " if patch else ""
-    give = " and give every long-running call its result, even late" if searched else ""
+    give = " Give every long-running call its result, even late." if searched else ""
     return (  # the page's own action first, so that it shows on the first screen
         f"**Answer.** Yes: `google-adk` {' and '.join(hit)} lose the call waiting for "
         f"confirmation, on a scripted model.{never_text}{since}{left_text}\n\n"
-        f"**What to do.** {patch}Teams: {_upgrade(adk.verdicts, bad, fixed_from)}{give}."
+        f"**What to do.** {patch}Teams: {_upgrade(adk.verdicts, bad, fixed_from)}.{give}"
     )
 
 
@@ -231,22 +232,25 @@ def _upgrade(verdicts: Sequence[ReleaseVerdict], bad: Sequence[int], fixed_from:
     if not (fixed_from and settled and between):
         return f"upgrade to {settled or fixed_from or 'a fixed release'} or later"
     kept = [x for v in between for x in v.of_kind(BUG) if x.state != UNPAIRED]
-    verbs = {REFUSED: "are refused", STUCK: "stop compacting"}  # in plain words
+    # r18: on a scripted model the stand-in's rules refuse, the model still answers: "would be"
+    verbs = {REFUSED: "would be refused", STUCK: "stop compacting"}  # in plain words
     states = " or ".join(dict.fromkeys(verbs.get(x.state, STATE_WORDS[x.state]) for x in kept))
     before = {x.situation for x in between[-1].of_kind(BUG) if x.state == UNPAIRED}
     at = verdicts[order.index(settled)]
     priced = [x.situation for x in at.of_kind(BUG) if x.state == UNPAIRED]
     priced = [s for s in dict.fromkeys(priced) if s not in before]  # late answers it begins
     price = "".join(  # r15: the price is the recommended release's, and says so
-        f"; on {settled}, {LATE_WORDS.get(s, s)} splits from its call "
+        # r18: in plain words, not the verdict's "splits" (defined below the first screen)
+        f". On {settled}, {LATE_WORDS.get(s, s)} reaches the summariser without its call "
         + _unpaired_before(verdicts[: order.index(settled)], s).partition(" (")[0]
         for s in priced
     )
     return (
         # r17: not in every setting: the verdict table's last column names where
-        f"upgrade to {settled} or later (on {fixed_from}..{between[-1].release}, after an "
-        f"unanswered or lost call, sessions {states} in some settings (the releases table's last "
-        f"column){price})"
+        # r18: no nested brackets; "in some settings" understated "every setting" on 2.3.0..2.9.2
+        f"upgrade to {settled} or later: on {fixed_from}..{between[-1].release}, after an "
+        f"unanswered or lost call, sessions {states}, in the settings the releases table's last "
+        f"column names{price}"
     )
 
 

@@ -36,6 +36,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".harness": ("Plan", "run_plan", "run_situations"),
     ".items": ("wire_item",),
     ".finding": (
+        "as_released_modes",
         "js_exposure_frame",
         "js_liveness_frame",
         "js_modes_frame",

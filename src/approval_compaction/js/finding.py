@@ -166,6 +166,27 @@ def js_ranges_frame(rows: Sequence[SweepRecord], columns: dict[str, str] = COLUM
     return pd.DataFrame(table).set_index("releases")
 
 
+def as_released_modes(frame: pd.DataFrame) -> pd.DataFrame:
+    """A per-range table of the modes (``js_ranges_frame``, ``report.js_workaround_ranges``)
+    with the releases that have no compactionMode option said plainly (issue 61, r18: "auto
+    (default)" read as a mode those releases have): `input` not run, `auto` runs as
+    previous_response_id there (its column names the release it is the default from), the
+    `store: false` refusal names its own cause, and no cell repeats "its only mode"."""
+    frame = frame.copy()
+    old = frame["input"].eq(NOT_RUN)
+    if not old.any():
+        return frame
+    for column in frame.select_dtypes(exclude="number").columns:
+        frame.loc[old, column] = frame.loc[old, column].str.replace(f", {LEFT_OUT}", "")
+    frame.loc[old, "input"] = "not run"
+    frame.loc[old, "auto (default)"] = "no auto mode: runs as previous_response_id"
+    store = frame.loc[old, "auto, store=False"]  # no response was stored for its id to name
+    named = store.str.replace(r"^(400 at the \w+)", r"\1 (response id not found)", regex=True)
+    frame.loc[old, "auto, store=False"] = named
+    first = str(frame.index[~old][0]).split("..")[0] if (~old).any() else ""
+    return frame.rename(columns={"auto (default)": f"auto (default from {first})"})
+
+
 # The plans that match the Python table's columns: ``auto`` with the agent's store unset, as
 # the Python sweep runs it.
 PYTHON_COLUMNS: dict[str, str] = {

@@ -64,6 +64,7 @@ def answer(folder: Path = paths.DATA) -> str:
     from .finding import load_js, load_js_liveness
     from .front import JS_TEST
     from .patched import BOTH, FIX
+    from .sdk_test import JS_STALL_TEST
     from .stall_finding import STALL_PATCH, load_stall
 
     js = load_js(folder)
@@ -71,7 +72,6 @@ def answer(folder: Path = paths.DATA) -> str:
     if js is None or stall is None:
         raise HeadlineError("the answers need data/js-sweep.json, js-modes.json, js-stall.json")
     versions = sorted({r.sdk_version for r in js.sweep}, key=_key)
-    newest = ", also the newest" if versions[-1] == js.version else ""
     both = f"{js.version}+{BOTH.name}"
     rows = [r for r in load_js_liveness(folder) if r.sdk_version == both]
     stuck = {r.scenario for r in rows if r.invariant == "compaction_runs" and not r.holds}
@@ -84,6 +84,18 @@ def answer(folder: Path = paths.DATA) -> str:
     at_pause = sorted(
         {r.sdk_version for r in js.sweep if r.plan == "auto" and r.raised_at == "pause"}, key=_key
     )
+    # r18: `auto` needs the compactionMode option (from 0.4.1): before it the session only sends
+    # the response id, so those releases are said apart, not counted as `auto`
+    moded = sorted(
+        {r.sdk_version for r in js.sweep if r.plan == "input" and not r.not_applicable}, key=_key
+    )
+    older = [v for v in versions if v not in moded]
+    auto = [v for v in at_pause if v in moded]
+    before = (
+        f", as on {older[0]}..{older[-1]}, which send the response id"
+        if older and all(v in at_pause for v in older)
+        else ""
+    )
     later = sorted(
         {r.sdk_version for r in js.sweep if r.plan == "input" and r.raised_at == "next_turn"},
         key=_key,
@@ -92,20 +104,24 @@ def answer(folder: Path = paths.DATA) -> str:
         {r.sdk_version for r in js.sweep if r.plan == "input" and r.violating and not r.raised_at},
         key=_key,
     )
+    newest = " and newest" if versions[-1] == js.version else ""
     return (
-        f"**Answer.** Yes. Over HTTP, in `auto` mode (default) `run()` throws at the pause on "
-        f"{len(at_pause)} of {len(versions)} releases, {versions[0]}..{versions[-1]}. In `input` "
-        f"mode it meets no error on {silent[0]}..{silent[-1]}, its compaction request holding "
-        "the waiting call; from "
+        "**Answer.** Yes. Over HTTP, the hook always saying yes: in `auto` mode (the default from "
+        f"{moded[0]}, with the `compactionMode` option) `run()` throws at the pause on "
+        f"{len(auto)} of {len(moded)} releases, {moded[0]}..{moded[-1]}{before}.\n\nIn "
+        f"`input` mode it meets no error on {silent[0]}..{silent[-1]}; from "
         # r16: the stage table's failure is the tool's own call; the MCP one is the search's
         f"{later[0]} it throws at the next question, the tool's output stored without its call "
-        f"(stage table: {js.version}, the pinned release{newest}). A search (last table) finds "
-        "the same for a hosted MCP approval request compacted at its pause, then approved."
-        "\n\nA second bug, *the stall*: from "
-        f"{stall.boundary.first_bad} on, when `/v1/responses/compact` answers as documented, "
-        "compaction runs once, then never again by itself.\n\n"
+        f"(first table: {js.version}, the pinned release{newest}). In `input` mode a search "
+        "over the SDK's moves (last table) finds a hosted MCP approval request compacted at its "
+        "pause, then approved: its response is stored and sent without the request.\n\n"
+        "A second bug, *the stall*: from "
+        f"{stall.boundary.first_bad}, when `/v1/responses/compact` answers as documented (the "
+        "user messages, then the compaction item), compaction runs once, then never again by "
+        "itself.\n\n"
         f"**What to do.** Maintainers: apply `js/fix/{FIX.name}` and `js/fix/{STALL_PATCH}` "
-        f"(first's regression test: `{JS_TEST}`){retire}. Teams: wrap the session in "
+        f"(their regression tests, run in the body: `{JS_TEST.rsplit('/', 1)[1]}`, "
+        f"`{JS_STALL_TEST.name}`){retire}. Teams: wrap the session in "
         f"`deferCompactionWhilePending` from `js/workaround.mjs`{_workaround_limit(js, folder)}; "
         "to heal a session already stored, `doctor check --js`, then `doctor items` (README)."
     )

@@ -129,10 +129,11 @@ def with_control(frame: pd.DataFrame, found: LangchainFinding) -> pd.DataFrame:
     the steps leave: the sweep's column named for the steps, the control's added, on the run of
     releases that ends at the pinned release (the only one the control runs on)."""
     frame = frame.copy()
-    steps = frame.pop("liveness bugs").str.replace("all modes", "every setting")
+    # r18: "every setting" in the steps' column read as if it took in ``none`` too
+    steps = frame.pop("liveness bugs").str.replace("all modes", "every setting with a step")
     frame["liveness bugs, with a compaction step"] = steps
-    column = f"liveness bugs, no step (the control, run on {found.version} only)"
-    said = control_bugs(found)
+    column = f"liveness bugs, no step (none, run on {found.version} only)"
+    said = f"on {found.version}: {control_bugs(found)}"  # r18: the row spans more releases
     frame[column] = [
         said if s.rpartition("..")[2] == found.version else "not run" for s in frame.index
     ]

@@ -45,12 +45,12 @@ def verdict_block(folder: Path = paths.DATA) -> str:
     """langchain's verdict per release: every 1.x release swept, each compaction step's cases
     and the liveness situations in every setting, from the one verdict record."""
     from ..formats.markdown import markdown_table
-    from .finding import CASES, verdict_frame
+    from .finding import CASES, verdict_frame, with_control
 
     found = _found(folder)
-    frame = verdict_frame(found.verdicts, CASES, contract=False)
-    # langchain's kinds are settings, as notebook 14 calls them (``finding.with_control``)
-    frame["liveness bugs"] = frame["liveness bugs"].str.replace("all modes", "every setting")
+    # r18: with what no step leaves (the ``none`` control, the worst refusals) beside what the
+    # steps leave, as notebook 14's verdict table shows it (``finding.with_control``)
+    frame = with_control(verdict_frame(found.verdicts, CASES, contract=False), found)
     return "\n".join(
         [
             "**langchain: the verdict per release** (over HTTP to the stand-in; "
@@ -110,26 +110,53 @@ def answer(folder: Path = paths.DATA) -> str:
     ]
     controls = {plan.label for plan in CONTROLS}
     control = [r for r in rows if r.mode in controls]
-    newest = ", also the newest" if found.version == order[-1] else ""  # r17: the question's
+    newest = " and newest" if found.version == order[-1] else ""  # r17: the question's
     refused = (
-        f" On {found.version}, the pinned release{newest}, without a compaction step the stand-in "
-        f"refuses {max(_refused(r) for r in control)} of {max(r.turns for r in control)} later "
-        "questions."
+        f": on {found.version}, the pinned release{newest}, the stand-in then refuses "
+        f"{max(_refused(r) for r in control)} of {max(r.turns for r in control)} later questions "
+        f"with no compaction step{_with_step(rows, controls)}"
         if any(_refused(r) for r in control)
         else ""
     )
     dropped = _late_approval(folder)
     return (
         f"**Answer.** {cases}, over HTTP. What breaks: a message sent before the decision "
-        "starts a new run, leaving the call unanswered."
-        f"{refused}{dropped}\n\n"
+        f"starts a new run, leaving the call unanswered{refused}.{dropped}\n\n"
         "**What to do.** LangChain maintainers: take `langchain/fix/langchain-1.5.2.diff` (a "
-        "new run answers the call left paused), and make the docs' trim step keep no tool message "
-        "without its call: with the fix it keeps one, and the next turn is "
-        "refused (last table). Make a late decision run its tool "
+        "new run answers the call left paused; its regression test: under *The fix*), and make "
+        "the docs' trim step keep no tool message without its call: with the fix it keeps one, "
+        "and the next turn is refused (last table). Make a late decision run its tool "
         f"or say it cannot. Teams on {order[0]}..{order[-1]}: decide each pause before the next "
         "message."
     )
+
+
+STEPS = {  # the steps in the first screen's words (their names come in the body)
+    "keep-1": "a 1-message summary",
+    "keep-2": "a 2-message summary",
+    "trim": "the docs' trim step",
+}
+
+
+def _with_step(rows: list[LivenessRecord], controls: set[str]) -> str:
+    """What a call left unanswered (abandoned, lost) meets with a compaction step, by step
+    (r18: "10 of 10" alone read as if a step avoided the refusals): how many later questions
+    are refused with the steps that refuse some, and the steps that refuse none."""
+    by: dict[str, int] = {}
+    for r in rows:
+        if r.mode not in controls and r.scenario in ("abandoned", "lost"):
+            step = r.mode.split()[0]
+            by[step] = max(by.get(step, 0), _refused(r))
+    hit = [STEPS.get(s, s) for s in sorted(by) if by[s]]
+    clean = [STEPS.get(s, s) for s in sorted(by) if not by[s]]
+    counts = sorted({n for n in by.values() if n})
+    said = ""
+    if hit:
+        many = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
+        said += f", {many} of 10 with {' or '.join(hit)}"
+    if clean:
+        said += f", none with {' or '.join(clean)}"
+    return said
 
 
 def _late_approval(folder: Path) -> str:
@@ -147,8 +174,8 @@ def _late_approval(folder: Path) -> str:
     fixed = any("+" in c.package for c in late)
     return (
         # r15: scoped to what the search tried (one setting), not "never"
-        "\n\nIn a search (last table), an approval sent after later "
-        "questions did not run its tool" + (", with the patch below too" if fixed else "") + "."
+        "\n\nIn a search over LangChain's moves (last table), an approval sent after later "
+        "questions did not run its tool" + (", fix or not" if fixed else "") + "."
     )
 
 
