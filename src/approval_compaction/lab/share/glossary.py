@@ -65,7 +65,7 @@ TERMS: tuple[Term, ...] = (
         "refused",
         r"refus(?:e|es|ed|al|als|ing)",
         "answered HTTP 400, as the API answers a request its rules forbid (not the human's"
-        " *reject*); a scripted model answers every request, so there it *would be refused*.",
+        " *reject*); where the model is scripted and answers anyway, it *would be refused*.",
     ),
     Term(
         "orphan output",
