@@ -64,14 +64,14 @@ TERMS: tuple[Term, ...] = (
     Term(
         "refused",
         r"refus(?:e|es|ed|al|als|ing)",
-        "answered HTTP 400, as the API answers a request its rules forbid (not the human's"
-        " *reject*); where the model is scripted and answers anyway, it *would be refused*.",
+        "answered HTTP 400, as the API answers a request its rules forbid (not the human's "
+        "*reject*); where the model is scripted and answers anyway, it *would be refused*.",
     ),
     Term(
         "orphan output",
         r"orphan outputs?",
-        "a tool output stored or sent without its call; public reports show the API refusing a"
-        " model request that holds a function tool's (none shows the answer for other kinds).",
+        "a tool output stored or sent without its call; public reports show the API refusing "
+        "a model request holding a function tool's (none shows other kinds).",
     ),
     Term(
         "pairing check",
@@ -95,12 +95,10 @@ TERMS: tuple[Term, ...] = (
     Term(
         "compaction mode",
         r"compaction[_ ]modes?|`(?:input|auto|previous_response_id)` modes?",
-        "what an openai-agents compaction request carries (`compaction_mode`; JavaScript"
-        " `compactionMode`): `input` the stored items; `previous_response_id` the last response's"
-        " id; `auto` (the default; JavaScript from 0.4.1, before which `previous_response_id` is"
-        " the only mode) that id when the response was stored, else the items (openai-agents"
-        ' 0.23.1 and 0.24.0 send the items too when compacting only part of the history: "Partial'
-        ' snapshots use input mode", their docstring says).',
+        "what an openai-agents compaction request carries (`compaction_mode`): `input` the "
+        "stored items; `previous_response_id` the last response's id; `auto` (the default) "
+        "that id when the response was stored and, on 0.23.1 and 0.24.0, sent all the stored "
+        "history; else the items.",
     ),
     Term(
         "responses stored",
@@ -118,10 +116,9 @@ TERMS: tuple[Term, ...] = (
     Term(
         "hook",
         r"hooks?|should_trigger_compaction",
-        "`should_trigger_compaction` (JavaScript `shouldTriggerCompaction`): says after each turn"
-        " whether to compact. The study's hook always says yes where compaction is on, and no"
-        " where it is off, unless a page sets it otherwise (from a count of items, or step by"
-        " step).",
+        "`should_trigger_compaction` (JavaScript `shouldTriggerCompaction`): says after each "
+        "turn whether to compact; the study's says yes where compaction is on and no where "
+        "off, unless a page says otherwise.",
     ),
     Term(
         "default trigger",
@@ -144,15 +141,15 @@ TERMS: tuple[Term, ...] = (
     Term(
         "stand-in",
         r"stand-ins?",
-        "a local copy of the OpenAI API's rules (Responses API, Chat Completions) as public"
-        " sources show them, run on this machine: it answers HTTP 400 to what they forbid. Nothing"
-        " reaches the real API.",
+        "a local copy of the OpenAI API's rules as public sources show them (Responses API, "
+        "Chat Completions): it answers HTTP 400 to what they forbid; nothing reaches the real "
+        "API.",
     ),
     Term(
         "over HTTP",
         r"over HTTP",
-        "the SDK's own client sends each request over HTTP to the stand-in on this machine"
-        " (openai-agents: in process; the other SDKs: 127.0.0.1).",
+        "the SDK's own HTTP client sends each request to the stand-in on this machine "
+        "(openai-agents: in process).",
     ),
     Term(
         "boundary",
@@ -201,10 +198,10 @@ TERMS: tuple[Term, ...] = (
     Term(
         "workaround",
         r"workarounds?|defer_compaction_while_pending|deferCompactionWhilePending",
-        "`defer_compaction_while_pending(session)` (JavaScript: `deferCompactionWhilePending` in"
-        " `js/workaround.mjs`), this study's wrapper: it holds compaction back while a call waits"
-        " for its output, and *retires* (removes) a call whose output never came, so compaction"
-        " goes on; a late answer to a retired call is stored as text.",
+        "`defer_compaction_while_pending(session)` (JavaScript `deferCompactionWhilePending`, "
+        "`js/workaround.mjs`), this study's wrapper: it holds compaction back while a call "
+        "waits for its output and *retires* (removes) a call whose output never came; a late "
+        "answer to a retired call is stored as text.",
     ),
     Term(
         "hosted MCP approval request",
@@ -215,9 +212,9 @@ TERMS: tuple[Term, ...] = (
     Term(
         "doctor",
         r"doctor",
-        "`python -m approval_compaction doctor`, this study's command for stored sessions: `check`"
-        " (your release, mode, trigger), `scan`, `repair --apply` (it backs up first), `restore`,"
-        " `items` (one session exported as JSON).",
+        "`python -m approval_compaction doctor`, this study's command for stored sessions: "
+        "`check`, `scan`, `repair --apply` (it backs up first), `restore`, `items` (one "
+        "session as JSON).",
     ),
     Term(
         "STORE",
