@@ -142,8 +142,8 @@ TERMS: tuple[Term, ...] = (
         "stand-in",
         r"stand-ins?",
         "a local copy of the OpenAI API's rules as public sources show them (Responses API, "
-        "Chat Completions): it answers HTTP 400 to what they forbid; nothing reaches the real "
-        "API.",
+        "Chat Completions): it answers HTTP 400 to what they forbid, and can also answer as the "
+        "model (its own replies, or those a page sets); nothing reaches the real API.",
     ),
     Term(
         "over HTTP",
