@@ -232,7 +232,8 @@ TERMS: tuple[Term, ...] = (
     Term(
         "poisoned",
         r"poisoned",
-        "a session (or store) holding an orphan output: every later turn that sends it is refused.",
+        "a session (or store) holding an orphan output: every later turn that sends it is refused"
+        " (a function tool's, as public reports show).",
     ),
     Term(
         "liveness",
