@@ -158,18 +158,19 @@ def _mcp_wait(fixed: str) -> str:
     03's alone now; r18: "in `input` and `auto` mode" read as `previous_response_id` spared,
     where 10's table stops it too: every mode, and the patch's two)."""
     return (
-        "A hosted MCP approval request needs two other hunks (the same table). With them, on "
-        f"{fixed} a session whose request nobody answers stops compacting in every mode "
-        "(notebook 10's table *Where 0.24.0 or the patch misses a compaction in ten turns*, "
-        f"over HTTP); notebook 10's patch (tried on {fixed} only) keeps `input` and `auto` "
-        "mode compacting there."
+        f"With those two hunks (as in {fixed}), a session whose MCP request nobody answers "
+        "stops compacting in every mode (notebook 10's table *Where 0.24.0 or the patch misses "
+        f"a compaction in ten turns*, over HTTP); notebook 10's patch, tried on {fixed} only, "
+        "keeps `input` and `auto` mode compacting there: take it too where such a request can "
+        "go unanswered."
     )
 
 
-def _quiet_before(found: Findings) -> str:
-    """01: the releases whose `input` mode meets no refusal in the sweep (r18: 01's answer
-    scoped to 0.23.1 read as every release its action names meeting the same 400), as 05's
-    table shows them; "" when none."""
+def _quiet_before(found: Findings, failing: str) -> str:
+    """01: the releases whose `input` mode fails as the page shows (``failing``, the refusal's
+    releases), and those whose `input` mode meets no refusal in the sweep yet loses the call and
+    its output, as 05's table shows them (r19: "refuses no request" alone read as those releases
+    safe); "" when none."""
     if found.releases is None:
         return ""
     quiet = [
@@ -180,8 +181,9 @@ def _quiet_before(found: Findings) -> str:
     if not quiet:
         return ""
     return (
-        f" On {', '.join(quiet)} the stand-in refuses no request in this mode, though compaction "
-        "requests carry the open call (notebook 05's table *Cases breaking an invariant*)."
+        f" In this mode {failing.removeprefix('openai-agents ')} fail the same way; on "
+        f"{', '.join(quiet)} the pause's compaction takes the call, the resume's its output, "
+        "and the next question is answered (notebook 05 follows the call release by release)."
     )
 
 
@@ -195,15 +197,17 @@ def walkthrough(found: Findings) -> str:
     pinned = _pinned(found)
     report, then = _error(found, "input")
     then = then.replace("turn", "question")  # r14: the page's word for that stage
+    failing = next(e.releases for e in found.errors_met if "input" in e.modes.split(", "))
     fixed = found.fixed_in or "the fixing release"
     teams = short_action(found).removeprefix("**What to do.** ")
     return (
-        f"**Answer.** On openai-agents {pinned} in `input` mode, over HTTP to the stand-in, with "
-        "a hook that always says yes, the stand-in answers the pause's compaction request, "
-        "which carries the pending call, and the summary replaces the call (no public source "
-        "shows the real endpoint's answer: notebook 09).\n\nThe resume stores the call's output "
+        f"**Answer.** At the {then}: on openai-agents {pinned} in `input` mode, over HTTP to "
+        "the stand-in, with a hook that always says yes, the stand-in answers the pause's "
+        "compaction request, which carries the pending call, and the summary replaces the "
+        "call (no public source shows the real endpoint's answer: notebook 09).\n\nThe resume "
+        "stores the call's output "
         f"alone, so the {then} is refused "
-        f"({code(any_call(report))}).{_quiet_before(found)} Notebook 02 runs `auto` and "
+        f"({code(any_call(report))}).{_quiet_before(found, failing)} Notebook 02 runs `auto` and "
         "`previous_response_id` mode "
         "with responses stored, where the pause itself is refused.\n\n"
         "**What to do.** SDK maintainers: make automatic compaction wait while the latest model "
@@ -258,19 +262,18 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
         "call nobody can approve any more; the next question is "
         + ("answered" if answered else "not always answered")
         + f", the runner leaving that call out.\n\nIn {_modes(go)} mode that question's compaction "
-        "reads only the items stored after the call, and its summary replaces the model's "
-        "reply among them; the first question and the open call stay stored. In "
-        f"{_modes(stop)} mode it sends no compaction request, nor will it while the call stays "
-        "stored: the SDK documents that this mode compacts only when its last request covered "
-        "every stored item, and the runner leaves the call out of each request.\n\n"
+        "reads only what was stored after the call (the question and the model's reply) and "
+        "puts its summary in place of the reply; the first question and the open call stay "
+        f"stored. In {_modes(stop)} mode that question sends no compaction request (the SDK "
+        "documents that this mode compacts only when its last request covered every stored "
+        "item, and the runner leaves the call out).\n\n"
         "**What to do.** SDK maintainers: make automatic compaction wait while the latest model "
         f"exchange holds a call without its output, as {fixed}'s `_run_compaction_locked` does "
         f"(notebook 03; notebook 05's table *Cases breaking an invariant* shows neither the "
         f"pause nor the next question failing on {fixed} in {_modes(refused)} mode).\n\n"
-        f"Teams: {teams[0].lower()}{teams[1:]}\n\nA session left holding such an open call: in "
-        f"{_modes(go)} mode its next question is answered and compacted (this page's tables); "
-        f"in {_modes(stop)} mode, where it sends no compaction request, the doctor's "
-        "`repair --apply` rewrites it."
+        f"Teams: {teams[0].lower()}{teams[1:]}\n\nA session a refused pause left keeps its open "
+        "call in both modes (this page's last table): the doctor's `repair --apply` rewrites it "
+        "as a note that the call was never answered (notebook 07 shows the rewrite)."
     )
 
 
@@ -313,11 +316,12 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
         "compaction then waits while the latest model exchange holds a call without its "
         "output.\n\n"
         "**What to do.** SDK maintainers: to fix an older release line, backport that moved "
-        "call in `_run_compaction_locked` (this page's second excerpt). On "
-        f"{m.old} in `input` mode with the scripted model, notebook 12's table *Each kind of "
-        "approval: its minimal fix in hunks* shows that hunk alone leaving no case breaking an "
-        "invariant for a function tool's approval, and for the custom, shell and apply_patch "
-        "tools' approvals that table also lists; no run here tries it in another mode.\n\n"
+        "call in `_run_compaction_locked` (this page's second excerpt). Notebook 12's "
+        f"table *Each kind of approval: its minimal fix in hunks*, run on {m.old} in `input` "
+        "mode only with the scripted model, shows that hunk alone "
+        "leaving no case breaking an invariant for a function tool's approval, nor for the "
+        "other tool kinds it lists; a hosted MCP approval request needs two more hunks from "
+        "that table.\n\n"
         f"{_mcp_wait(m.new)}\n\nTeams: {teams[0].lower()}{teams[1:]}"
     )
 

@@ -294,9 +294,9 @@ MOVED_CHECK = Function(
         ),
         Mark(
             "return",
-            "a call without its output (the pending call) skips this one compaction (it "
-            "returns without compacting); the next automatic one, after the call has its "
-            "output, runs",
+            "a call without its output (the pending call) skips this compaction (it returns "
+            "without compacting); each later automatic one is skipped the same way while the "
+            "items it checks hold such a call",
             after="!= session_items",
         ),
     ),
