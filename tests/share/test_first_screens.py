@@ -173,6 +173,11 @@ def test_exploration_answer_scopes_the_lost_call_to_its_mode() -> None:
     assert "On 0.23.1 in `previous_response_id` mode, a function tool's pause is refused" in answer
     assert "kept no conversation in `auto` mode (the default), which breaks too" in answer
     assert "no break" not in answer.lower()
+    # r19: "it keeps each break once, in the first mode that showed it" was taken back by the
+    # body (few `auto` conversations drawn); a refusal is a function tool's (09: the stand-in
+    # judges no other kind), not one "kept once, whatever its kind"
+    assert "first mode that showed it" not in answer and "whatever its kind" not in answer
+    assert "it drew few `auto` mode conversations" in answer
 
 
 def test_inside_the_sdk_defines_automatic_compaction_as_the_sdk_sets_it() -> None:
