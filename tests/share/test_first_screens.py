@@ -163,7 +163,9 @@ def test_exploration_answer_scopes_the_lost_call_to_its_mode() -> None:
     # r12: the hosted MCP request broke only compaction_input_complete in the search; the
     # answer no longer says it "loses its pending call" as the other kinds do (r14: nor that it
     # is spared; r15: "a gap in the search" left that open: it says what was not kept)
-    kept = "for every kind but the hosted MCP approval request (no such conversation kept)"
+    # r19: "(no such conversation kept)" read as safe or as unsearched: the page cannot say
+    kept = "for every kind but the hosted MCP approval request (no such conversation kept, so"
+    kept += " this page cannot say)"
     assert kept in answer
     # r14: the refusal is scoped to the kind the search shows refused, and `auto` mode is not
     # said to be spared (r15: nor said to break as another mode does, which 08 does not show)

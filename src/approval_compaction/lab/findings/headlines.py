@@ -644,7 +644,8 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         "they break a rule) shows compaction at the pause taking the call waiting for its "
         f"output, for every kind: {lost}. The output is then stored without its call"
         + (
-            f" for every kind but the {', '.join(unshown)} (no such conversation kept)."
+            f" for every kind but the {', '.join(unshown)} (no such conversation kept, so this"
+            " page cannot say)."
             if unshown
             else " for every kind."
         )
