@@ -44,10 +44,10 @@ def test_views_check_compare_sets_releases_side_by_side() -> None:
     new = ("0.24.0", Config(), [row(0, False), row(1, False)])
     frame = check_compare(old, new)
     assert list(frame.columns) == [
-        ("0.23.1", "compacted at pause"),
+        ("0.23.1", "compaction asked at pause"),
         ("0.23.1", "at pause"),
         ("0.23.1", "next turn"),
-        ("0.24.0", "compacted at pause"),
+        ("0.24.0", "compaction asked at pause"),
         ("0.24.0", "at pause"),
         ("0.24.0", "next turn"),
     ]

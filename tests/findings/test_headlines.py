@@ -73,7 +73,10 @@ def test_headlines_wire_answer_quotes_each_modes_refusal(found: Findings) -> Non
     # else) is gone, and the orphan output, not "the call", is what passes unchanged
     opening = "**Answer** (the stand-in over HTTP; the SDK's `OpenAIResponsesModel` "
     assert answer.startswith(opening)
-    assert "Those two reports name no endpoint" in answer  # r18: and the stand-in's choice said
+    # r18: the stand-in's choice said; r19: "Those two reports" followed three, and "refuses two
+    # requests" denied the body's third rule: two of the requests this bug sends
+    assert "The last two reports name no endpoint" in answer
+    assert "Of the requests this bug sends, the stand-in refuses two" in answer
     assert "hand-off" not in said and "The SDK's conversion adds no fault" not in answer
     assert "unchanged, its orphan output among them" in answer
     # r16: the message the reports show is quoted where they are named, by their full names
@@ -204,8 +207,12 @@ def test_headlines_upgrade_answer_follows_the_record(found: Findings) -> None:
     # r18: that store's pause was asked by the hook, not under the defaults
     assert (
         "under the defaults" not in said
-        and "(section 2 asks that pause's compaction by the hook)" in said
+        and "(section 2, its hook asking the compaction at the pause)" in said
     )
+    # r19: the stuck store's sentence stacked two relative clauses; the count's definition
+    # left out compaction items, which section 1's leaves out too: section 1 defines it alone
+    assert "A store a refused pause left" not in said
+    assert "user messages aside" not in said and "the 10th item the SDK counts since" in said
     # r15: "(section 2, scripted model)" mislabelled the next turn, which runs over HTTP; r16:
     # the first screen says only that (section 2 says how the stores were made), so the terms
     # block above it need not define the scripted model
@@ -477,6 +484,8 @@ def test_headlines_am_i_affected_action_is_ordered_upgrade_scan_repair(found: Fi
     # r14: the title asks "am I affected": the teams' first step is the command that answers it
     assert "`python -m approval_compaction doctor check" in steps[1]
     assert f"upgrade to {found.fixed_in}" in steps[2]
+    # r19: the workaround's name pulled its long meaning onto the first screen: 06 names it
+    assert "workaround" not in action and "notebook 06 says what to wrap" in steps[2]
     assert steps[3].index("`doctor scan STORE --all`") < steps[3].index("discard the run states")
     # r17: the discard needs the scan's diagnosis, and must come before the repair
     assert steps[3].index("discard the run states") < steps[3].index("repair STORE --all --apply`")
@@ -759,8 +768,12 @@ def test_headlines_am_i_affected_keeps_the_workaround_as_the_readme_says(found: 
     assert "until you can" not in action
     # r14: 07 names the workaround, and that 06 says where to keep it after the upgrade (a reader
     # of 07 alone dropped it on upgrading)
-    assert f"upgrade to {found.fixed_in}; until then wrap the session in the workaround" in action
-    assert "notebook 06 says where to keep it after" in action
+    # r19: the workaround's name pulled its long meaning onto the first screen: 06 names it,
+    # and the step still says it is kept after the upgrade
+    assert f"upgrade to {found.fixed_in}; notebook 06 says what to wrap the session in until" in (
+        action
+    )
+    assert "then, and where to keep it after." in action
 
 
 def test_headlines_am_i_affected_counts_the_struck_pause_positions_and_leaves_them_to_predict(
@@ -783,7 +796,8 @@ def test_headlines_am_i_affected_counts_the_struck_pause_positions_and_leaves_th
     # r17: "makes the SDK compact" was inexact (the compaction is refused): the request is sent
     assert "those where the pausing turn sends a compaction request" in said
     # r18: the first screen left "at which pauses" to section 1: it gives the rule, not the list
-    assert "because the pause's call is the 10th item stored since the last compaction" in said
+    # r19: "user messages aside" defined the count unlike section 1: it points there
+    assert "because the pause's call is the 10th item the SDK counts since the last" in said
 
 
 def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findings) -> None:

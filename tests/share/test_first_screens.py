@@ -163,7 +163,9 @@ def test_exploration_answer_scopes_the_lost_call_to_its_mode() -> None:
     # r12: the hosted MCP request broke only compaction_input_complete in the search; the
     # answer no longer says it "loses its pending call" as the other kinds do (r14: nor that it
     # is spared; r15: "a gap in the search" left that open: it says what was not kept)
-    kept = "for every kind but the hosted MCP approval request (no such conversation kept)"
+    # r19: "(no such conversation kept)" read as safe or as unsearched: the page cannot say
+    kept = "for every kind but the hosted MCP approval request (no such conversation kept, so"
+    kept += " this page cannot say)"
     assert kept in answer
     # r14: the refusal is scoped to the kind the search shows refused, and `auto` mode is not
     # said to be spared (r15: nor said to break as another mode does, which 08 does not show)
@@ -173,6 +175,11 @@ def test_exploration_answer_scopes_the_lost_call_to_its_mode() -> None:
     assert "On 0.23.1 in `previous_response_id` mode, a function tool's pause is refused" in answer
     assert "kept no conversation in `auto` mode (the default), which breaks too" in answer
     assert "no break" not in answer.lower()
+    # r19: "it keeps each break once, in the first mode that showed it" was taken back by the
+    # body (few `auto` conversations drawn); a refusal is a function tool's (09: the stand-in
+    # judges no other kind), not one "kept once, whatever its kind"
+    assert "first mode that showed it" not in answer and "whatever its kind" not in answer
+    assert "it drew few `auto` mode conversations" in answer
 
 
 def test_inside_the_sdk_defines_automatic_compaction_as_the_sdk_sets_it() -> None:

@@ -58,7 +58,7 @@ def check_compare(*checks: tuple[str, Any, Sequence[CheckRow]]) -> pd.DataFrame:
     and the next turn."""
     columns: dict[tuple[str, str], list[object]] = {}
     for release, _, rows in checks:
-        columns[(release, "compacted at pause")] = [r.compacted_at_pause for r in rows]
+        columns[(release, "compaction asked at pause")] = [r.compacted_at_pause for r in rows]
         columns[(release, "at pause")] = [r.at_pause for r in rows]
         columns[(release, "next turn")] = [r.next_turn for r in rows]
     index = pd.Index([r.prior_turns for r in checks[0][2]], name="prior_turns")

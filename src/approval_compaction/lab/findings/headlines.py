@@ -541,19 +541,18 @@ def am_i_affected(found: Findings) -> str:
     """07: the doctor's three answers, one short item each, each scoped as its section runs it
     (r14: section 1 over HTTP, sections 2 and 3 on the scripted model; no count the tables do not
     show), then the doctor's steps in order: check your own set-up (`doctor check`), stop new
-    damage (the upgrade, the workaround until then and where 06 keeps it after), scan, repair."""
+    damage (the upgrade; r19: 06 names the workaround for until then and after, so its long
+    meaning stays off this first screen), scan, repair."""
     if not (found.affected and found.upgrade and found.worker and found.heal):
         raise HeadlineError("the answers need data/doctor-*.json")
     pinned, newest = found.affected
     up, heal = found.upgrade, found.heal
     healed = not heal.after.get("poisoned", 0) and not heal.after.get("stuck", 0)
-    stop = (
-        f"upgrade to {found.fixed_in}; until then" if found.fixed_in else "until a release fixes it"
-    )
+    stop = f"upgrade to {found.fixed_in}" if found.fixed_in else "no release fixes it yet"
     failed = up.pause_failed
     stuck = (  # r18: section 2's refused pause is asked by the hook, not the default trigger
-        f" A store a refused pause left in `auto` mode (section 2 asks that pause's compaction "
-        f"by the hook) stays {failed.stored_after} on {up.newest}: its next turn is "
+        f" In `auto` mode, a store whose pause was refused stays {failed.stored_after} on "
+        f"{up.newest} (section 2, its hook asking the compaction at the pause): its next turn is "
         f"{_refused(failed.next_turn)}, the call stays stored without its output."
         if failed
         else ""
@@ -564,8 +563,8 @@ def am_i_affected(found: Findings) -> str:
             f"1. Over HTTP, in `auto` mode with no hook (the SDK's defaults), {pinned.release}'s "
             f"pause is refused at {len(pinned.affected_at)} of the {len(pinned.rows)} pause "
             f"positions 0 to {len(pinned.rows) - 1}: those where the pausing turn sends a "
-            "compaction request, because the pause's call is the 10th item stored since the last "
-            "compaction, user messages aside (section 1 shows the SDK's count); "
+            "compaction request, because the pause's call is the 10th item the SDK counts "
+            "since the last compaction (section 1 says which it counts); "
             f"{newest.release}'s at {len(newest.affected_at) or 'none'}.",
             f"2. Upgrading {'heals' if up.heals else 'does not heal'} a store {up.pinned} left "
             f"poisoned (in `input` mode): over HTTP, on {up.newest} its next turn is "
@@ -587,8 +586,8 @@ def am_i_affected(found: Findings) -> str:
             " rewrite poisoning the session.",
             "2. Teams: check your release with the SDK's defaults: `python -m approval_compaction "
             "doctor check` (its defaults are `--mode auto --trigger default`; section 1 runs it).",
-            f"3. Stop new damage: {stop} wrap the session in the workaround "
-            "(`defer_compaction_while_pending`); notebook 06 says where to keep it after.",
+            f"3. Stop new damage: {stop}; notebook 06 says what to"
+            " wrap the session in until then, and where to keep it after.",
             "4. Run `doctor scan STORE --all`; discard the run states you saved for the sessions "
             f"it calls stuck (section 3, on {pinned.release}: resumed after the repair, one "
             "poisons it); then `doctor "
@@ -649,7 +648,8 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         "they break a rule) shows compaction at the pause taking the call waiting for its "
         f"output, for every kind: {lost}. The output is then stored without its call"
         + (
-            f" for every kind but the {', '.join(unshown)} (no such conversation kept)."
+            f" for every kind but the {', '.join(unshown)} (no such conversation kept, so this"
+            " page cannot say)."
             if unshown
             else " for every kind."
         )
@@ -658,13 +658,14 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         " the stand-in does (notebook 09: no public source shows it)."
         + (  # r18: the refusal on the release the search kept it on, and why one kind
             f"\n\nOn {old.sdk_version} in {_modes(refused_in)} mode, {_asked(paused)} pause is"
-            " refused (the search keeps a refused request once, whatever its kind)."
+            " refused."
             if paused
             else ""
         )
         + (  # r18: "this page's tables show nothing of auto" denied the coverage table's row
             f" The search kept no conversation in {_modes(unfiled)} mode (the default), which"
-            " breaks too: it keeps each break once, in the first mode that showed it; notebook"
+            f" breaks too: it drew few {_modes(unfiled)} mode conversations (*How each search"
+            " ran*), so this page cannot say how the other kinds fare there; notebook"
             f" 05's first table shows {_modes(unfiled)} mode's with a function tool."
             if unfiled
             else ""
@@ -807,14 +808,14 @@ def the_wire(found: Findings) -> str:
 
     return (
         f"**Answer** (the stand-in over HTTP; the SDK's `OpenAIResponsesModel` on openai-agents "
-        f"{_pinned(found)}). The stand-in refuses two requests, each by a rule public reports "
-        "show the real API applying: a compaction request naming a response whose stored "
-        "history holds a call without its output "
+        f"{_pinned(found)}). Of the requests this bug sends, the stand-in refuses two, each by "
+        "a rule public reports show the real API applying: a compaction request naming a "
+        "response whose stored history holds a call without its output "
         f"({_reports(rules.OPEN_CALL_COMPACT)}, on the compaction endpoint); and a model "
         "request holding a function call's orphan output "
         f"({_reports(rules.ORPHAN_OUTPUT)}: a 400 saying "
         f'"{rules.ORPHAN_OUTPUT.example.replace(" <id>.", "")}" and an id).'
-        "\n\nThose two reports name no endpoint: the stand-in applies that rule on "
+        "\n\nThe last two reports name no endpoint: the stand-in applies that rule on "
         "`/v1/responses`, its own choice. Notebook 05's first table shows in which mode each is "
         "met. No report shows the real API's answer to a compaction request whose input holds a "
         "call without its output (`input` mode's when the run pauses for approval), or an "
