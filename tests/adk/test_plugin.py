@@ -49,7 +49,8 @@ def test_plugin_answer_is_short_and_scoped() -> None:
     # r16: the sixteen cases' scope, the newest release, and the late answer's own action: 75/60
     # r17: the summariser and the long-running tool glossed where first used: 90/60
     # r18: the late answer's harm said (none shown), the upgrade's price in plain words: 95/65
-    assert len(answered.split()) <= 95 and len(action.split()) <= 65
+    # r19: the search's worse half on the first screen (later requests would be refused): 105/65
+    assert len(answered.split()) <= 105 and len(action.split()) <= 65
     assert "without its call, which no run here shows harming" in answered
     assert "all keep it in the sixteen cases" in answered and "also the newest" in answered
     # r17: no action for the late answer: no run shows it harming, the page judges no patch
@@ -127,4 +128,7 @@ def test_plugin_answer_names_the_search_s_stall_and_its_patch() -> None:
     # r15: the tool's class, as the first screen has no *long_running* yet; no "harmless"
     assert "a call to a `LongRunningFunctionTool` (its result sent later" in said  # r17: glossed
     assert "whose result never comes stops compaction" in said
+    # r19: the Answer left out that every later request would be refused (model_input_complete)
+    assert any(any(i == "model_input_complete" for i, _ in c.pairs) for c in stops)
+    assert "for good, and each later request sending it would be refused (" in said
     assert "take `adk/fix/google-adk-2.13.0-long-running.diff`" in said and "harmless" not in said

@@ -47,14 +47,18 @@ def test_plugin_answer_names_both_patches_and_what_they_leave() -> None:
     assert said_stall in said
     # r15: the search's one new break (an approved hosted MCP request, input mode) is named
     # r16: input mode's failure is the tool's own call (stage table), the MCP one the search's
-    assert "from 0.17.1 it throws at the next question, the tool's output stored without" in said
+    assert "from 0.17.1 `run()` throws at the next question, the tool's output stored" in said
     # r17: the Answer said "64 of 64" of every mode; input mode meets no error on 0.4.1..0.17.0
-    assert "In `input` mode it meets no error on 0.4.1..0.17.0" in said
+    # r19: "no error" said two things; `auto` with `store: false` meets what `input` meets
+    unstored = "In `input` mode, and `auto` with `store: false`, the stand-in refuses nothing"
+    assert f"{unstored} on " in said
+    assert "0.4.1..0.17.0; from 0.17.1" in said
     # r17: `doctor check` heals nothing; `doctor items` does, and the fix's test is named
     assert "`doctor check --js`, then `doctor items`" in said and "pendingApproval.test.ts" in said
     assert "stall.test.ts" in said  # r18: the stall's fix has its test named too
     # r18: "the same" was unclear (does run() throw?): what the search finds, said, in its mode
-    assert "In `input` mode a search over the SDK's moves (last table) finds a hosted MCP" in said
+    # r19: "search" and "moves" are defined in the body only: said in plain words here
+    assert "Trying sequences of user steps in `input` mode (last table) finds a hosted MCP" in said
     assert "its response is stored and sent without the request" in said
 
 
@@ -65,10 +69,15 @@ def test_plugin_answer_is_short_and_scoped() -> None:
     answered, action = answer().split("**What to do.**")
     # r16: the stage table's failure and the search's apart, the stall's condition: 100/60
     # r18: the releases without `auto` said apart, "as documented" said, both tests named: 130/70
-    assert len(answered.split()) <= 130 and len(action.split()) <= 70
+    # r19: `previous_response_id` and `store: false` named (the Answer left them out): 140/70
+    assert len(answered.split()) <= 140 and len(action.split()) <= 70
     assert "0.20.0, the pinned release and newest" in answered and "Over HTTP" in answered
     # r18: "64 of 64" counted 0.3.6..0.4.0, which have no `auto` mode (no compactionMode option)
-    assert "in `auto` mode (the default from 0.4.1, with the `compactionMode` option)" in (answered)
+    assert "in `auto` (the default from 0.4.1, with the `compactionMode` option)" in answered
+    # r19: only with `store` unset (with `store: false` it meets what `input` meets), and
+    # `previous_response_id` throws there too
+    assert "with `store` unset, `run()` throws" in answered
+    assert "in `previous_response_id` mode, and in `auto`" in answered
     assert "throws at the pause on 59 of 59 releases, 0.4.1..0.20.0, as on 0.3.6..0.4.0," in (
         answered
     )

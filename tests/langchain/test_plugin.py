@@ -64,14 +64,18 @@ def test_plugin_answer_is_short_and_acts_on_what_the_patch_leaves() -> None:
     # r16: the search named where the answer uses it (the body defines it later): 80
     # r18: the refusals with each step beside those with none (a reader took a step for a cure),
     # and the regression test named: 100 and 70
-    assert len(answered.split()) <= 100 and len(action.split()) <= 70
+    # r19: the trim finding scoped to its one sequence (it read as routine): 100 and 75
+    assert len(answered.split()) <= 100 and len(action.split()) <= 75
     left = [c for c in searched_cases("langchain") if "+" in c.package and c.label == "new"]
     assert left and {c.mode for c in left} == {"trim"}
     maintainers, teams = action.split("Teams on ")
     assert "take `langchain/fix/langchain-1.5.2.diff`" in maintainers
     # r15: the remedy, not only the warning, and what the user meets (the refused turn)
     assert "make the docs' trim step keep no tool message without its call" in maintainers
-    assert "with the fix it keeps one, and the next turn is refused" in maintainers
+    # r19: scoped to the one sequence that shows it (a worker dies, a second plain call follows)
+    scoped = "with the fix, after a worker's death and a second plain call, it keeps one"
+    assert f"{scoped} and the next turn is refused (last table)" in maintainers
+    assert any("the worker dies → ask[function]" in c.steps for c in left)
     assert "trim" not in teams and "decide each pause before the next message" in teams
     assert teams.startswith("1.0.0..1.5.2:")  # r16: every 1.x release the verdict row covers
 
@@ -92,7 +96,8 @@ def test_plugin_answer_says_a_late_approval_never_runs_its_tool_with_the_fix_too
     # r16: "the search" was used before the body defines it
     # r17: "moves" was used before the body defines it
     # r18: "the patch below" was named only after it; the search is said to be over the moves
-    late_said = "In a search over LangChain's moves (last table), an approval sent after later"
+    # r19: "search" and "moves" still undefined there: the table's sequences, with their step
+    late_said = "In the last table's sequences (a 1-message summary), an approval sent after later"
     late_said += " questions did not run its"
     assert f"{late_said} tool, fix or not." in said  # r15: scoped, not "never"
     assert "Make a late decision run its tool or say it cannot" in said

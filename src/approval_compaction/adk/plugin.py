@@ -111,6 +111,7 @@ def answer(folder: Path = paths.DATA) -> str:
     each compaction kind by its settings (``finding.COLUMNS``), each situation by what happened
     (``liveness.SITUATION_WORDS``); with the caveat that bounds it: ADK's own summariser reads
     text."""
+    from ..lab.findings.searched import searched_cases
     from ..lab.findings.verdict import AFFECTED, BUG, NEVER_RUNS, of
     from ..lab.releases.bisect import marked_ranges
     from ..lab.releases.driven import NEVER_COMPACTED
@@ -167,6 +168,19 @@ def answer(folder: Path = paths.DATA) -> str:
     # r16: "all keep it" read as every situation; 2.12.0 summarises a waiting call away
     since = f" From {fixed_from} on, all keep it in the sixteen cases." if fixed_from else ""
     where = kinds(sorted({m for x in searched for m in x.modes}))
+    # r19: the worse half of the search's finding: each later request carries the call without
+    # its result (model_input_complete), which the stand-in's rules refuse
+    carried = (
+        ", and each later request sending it would be refused"
+        if any(
+            c.package == adk.version
+            and c.label == "new"
+            and c.stops_compacting
+            and any(i == "model_input_complete" for i, _ in c.pairs)
+            for c in searched_cases("adk", folder)
+        )
+        else ""
+    )
     left = [
         # r17: the summariser and the long-running tool said in plain words where first used
         # r18: with what the body says of it (no run shows harm), so no reader hunts a fix
@@ -175,8 +189,7 @@ def answer(folder: Path = paths.DATA) -> str:
         if late
         else "",
         f"a call to a `LongRunningFunctionTool` (its result sent later by the application) "
-        f"whose result never comes stops compaction for good "
-        f"({where})"
+        f"whose result never comes stops compaction for good{carried} ({where})"
         if searched
         else "",
     ]

@@ -105,16 +105,32 @@ def answer(folder: Path = paths.DATA) -> str:
         key=_key,
     )
     newest = " and newest" if versions[-1] == js.version else ""
+    # r19: `auto` throws at the pause only with `store` unset; with `store: false` it sends the
+    # items and meets what `input` meets, so it is said with `input`
+    by_id = (
+        "in `previous_response_id` mode, and "
+        if all(r.raised_at == "pause" for r in js.sweep if r.plan == "previous_response_id")
+        else ""
+    )
+    alike = {  # auto with store: false meets, release by release, what input meets
+        (r.sdk_version, r.raised_at) for r in js.sweep if r.plan == "input" and r.violating
+    } == {
+        (r.sdk_version, r.raised_at)
+        for r in js.sweep
+        if r.plan == "auto-store-false" and r.sdk_version in moded
+    }
+    unstored = ", and `auto` with `store: false`," if alike else ""
     return (
-        "**Answer.** Yes. Over HTTP, the hook always saying yes: in `auto` mode (the default from "
-        f"{moded[0]}, with the `compactionMode` option) `run()` throws at the pause on "
-        f"{len(auto)} of {len(moded)} releases, {moded[0]}..{moded[-1]}{before}.\n\nIn "
-        f"`input` mode it meets no error on {silent[0]}..{silent[-1]}; from "
+        f"**Answer.** Yes. Over HTTP, the hook always saying yes: {by_id}in `auto` (the default "
+        f"from {moded[0]}, with the `compactionMode` option) with `store` unset, `run()` throws "
+        f"at the pause on {len(auto)} of {len(moded)} releases, {moded[0]}..{moded[-1]}"
+        f"{before}.\n\nIn `input` mode{unstored} the stand-in refuses nothing on "
+        f"{silent[0]}..{silent[-1]}; from "
         # r16: the stage table's failure is the tool's own call; the MCP one is the search's
-        f"{later[0]} it throws at the next question, the tool's output stored without its call "
-        f"(first table: {js.version}, the pinned release{newest}). In `input` mode a search "
-        "over the SDK's moves (last table) finds a hosted MCP approval request compacted at its "
-        "pause, then approved: its response is stored and sent without the request.\n\n"
+        f"{later[0]} `run()` throws at the next question, the tool's output stored without its "
+        f"call (first table: {js.version}, the pinned release{newest}). Trying sequences of "
+        "user steps in `input` mode (last table) finds a hosted MCP approval request compacted "
+        "at its pause, then approved: its response is stored and sent without the request.\n\n"
         "A second bug, *the stall*: from "
         f"{stall.boundary.first_bad}, when `/v1/responses/compact` answers as documented (the "
         "user messages, then the compaction item), compaction runs once, then never again by "

@@ -124,8 +124,9 @@ def answer(folder: Path = paths.DATA) -> str:
         f"starts a new run, leaving the call unanswered{refused}.{dropped}\n\n"
         "**What to do.** LangChain maintainers: take `langchain/fix/langchain-1.5.2.diff` (a "
         "new run answers the call left paused; its regression test: under *The fix*), and make "
-        "the docs' trim step keep no tool message without its call: with the fix it keeps one, "
-        "and the next turn is refused (last table). Make a late decision run its tool "
+        "the docs' trim step keep no tool message without its call: with the fix, after a "
+        "worker's death and a second plain call, it keeps one and the next turn is refused "
+        "(last table). Make a late decision run its tool "
         f"or say it cannot. Teams on {order[0]}..{order[-1]}: decide each pause before the next "
         "message."
     )
@@ -172,9 +173,11 @@ def _late_approval(folder: Path) -> str:
     if not late:
         return ""
     fixed = any("+" in c.package for c in late)
+    steps = " or ".join(sorted({STEPS.get(c.mode, c.mode) for c in late}))
     return (
         # r15: scoped to what the search tried (one setting), not "never"
-        "\n\nIn a search over LangChain's moves (last table), an approval sent after later "
+        # r19: "search" and "moves" are defined in the body only; the step it ran with named
+        f"\n\nIn the last table's sequences ({steps}), an approval sent after later "
         "questions did not run its tool" + (", fix or not" if fixed else "") + "."
     )
 
