@@ -97,7 +97,7 @@ def test_headlines_after_the_fix_leads_with_the_bug_a_fresh_session_meets(found:
     assert found.fixed_in is not None
     said = headlines.after_the_fix(found)
     answer = said.split("**What to do.**")[0]
-    first, documented = answer.split(" mode any call nobody answers stops it")
+    first, documented = answer.split(f" mode {headlines.DOCUMENTED_STOPS}")
     record = of(found.verdicts, found.fixed_in)
     fresh = [v for v in record.of_kind(BUG) if v.situation != "poisoned"]
     assert fresh and all(
@@ -754,9 +754,10 @@ def test_headlines_appendix_names_the_cause_of_the_next_turn_failing_from_its_fi
     cells = json.loads((paths.ROOT / "notebooks" / f"{stem}.ipynb").read_text())["cells"]
     body = " ".join("".join(c["source"]) for c in cells[1:] if c["cell_type"] == "markdown")
     body = " ".join(body.split())
-    # r18: the count explanation is scoped to the cases the page does not trace
-    assert "The cases that keep the state in memory are not traced here: the gate's test" in body
-    assert "before the pause's own compaction, which is a write" in body
+    # r18: the count explanation is scoped to the cases the page does not trace; r19: its "if"
+    # was a guess where the README reports a result: the untraced cases are only named
+    assert "The cases that keep the state in memory are not traced here." in body
+    assert "would skip" not in body and "under the warning" not in body  # r19: code not shown
     assert "the resume's compaction is skipped" in body
 
 
@@ -877,9 +878,9 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
     )
     # r18: the lift scoped to what notebook 10's table shows (a SQLiteSession, two modes)
     assert (
-        "lifts that stop on 0.24.0 for a `SQLiteSession` in `input` and `auto` mode only, and no "
-        "run tried it on 0.23.1" in action
-    )
+        "lifts that stop on 0.24.0 for a `SQLiteSession` in `input` and `auto` mode only: "
+        "backport it with hunks 1 and 3 and run its test, as no run tried it on 0.23.1" in action
+    )  # r19: what to do about the stop hunk 3 brings
     assert "a release before" not in action
     assert (
         f"**{headlines.TABLE_10} ("
@@ -929,19 +930,22 @@ def test_headlines_after_the_fix_scopes_the_patch_to_the_stores_it_helps(found: 
     patch leaves stopped; the docstring's stores are the body's."""
     action = headlines.after_the_fix(found).split("**What to do.**")[1]
     # r16: maintainers of other stores were not warned; r18: the docstring's words left the
-    # patch's limit implicit: the action says the patch does not lift the stop there, by its line
-    said = f"On stores other than {headlines.PARTIAL_STORE_NAMES} the patch does not lift the stop"
-    assert said in action and "this page runs no such store" in action
-    assert f"its new `{headlines.SNAPSHOT_RETURN}` still skips compaction" in action
+    # patch's limit implicit; r19: said once, plainly, the code line left to the body
+    said = "stores that cannot replace part of a history the patch does not lift the stop"
+    assert said in action and "suffix_start" not in action
     assert "if snapshot is None and suffix_start > 0:" in paths.LIVENESS_PATCH.read_text()
     # r18: "still compacts none" had no subject: what it compacts none after is said
     assert (
         "this page's `SQLiteSession` compacts all ten questions after an unanswered hosted MCP "
         "approval request in `input` and `auto` mode" in action
     )
-    assert "mode it still compacts none after any call nobody answers" in action
-    # r18: the patch's second file (stores an older release wrote) is said untested here
-    assert "nor one an older release wrote, which the patch's second file is for" in action
+    assert f"`previous_response_id` mode it still stops as {found.fixed_in} does" in action
+    # r19: the second file was said untested while the page dropped the poisoned rows that test
+    # it: the table keeps them, and the action no longer says it is untested
+    assert "second file" not in action
+    cells = json.loads((paths.ROOT / "notebooks/10-after-the-fix.ipynb").read_text())["cells"]
+    code = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    assert 'drop(index="poisoned"' not in code
     patch = paths.LIVENESS_PATCH.read_text()
     assert "Native SQLite, async SQLite, and" in patch and "SQLAlchemy (SQLite" in patch
     assert "Other stores require complete coverage" in patch

@@ -861,10 +861,10 @@ def after_the_fix(found: Findings) -> str:
         said += " A function call's approval nobody answers keeps compacting in "
         said += f"{_modes(modes)} mode."
     documented = sorted({m for v in record.of_kind(CONTRACT) for m in v.modes})
-    if documented:
+    if documented:  # r19: "any call nobody answers" left out the table's *lost* row
         said += (
-            f"\n\nIn {_modes(documented)} mode any call nobody answers stops it, as the SDK "
-            f"documents ({DOCUMENTED_WORDS})."
+            f"\n\nIn {_modes(documented)} mode {DOCUMENTED_STOPS}, as the SDK documents "
+            f"({DOCUMENTED_WORDS})."
         )
     return f"{said}\n\n{maintainers_10(found)}"
 
@@ -874,6 +874,10 @@ NONE_COMPACTS = "none of the ten later questions compacts"  # 10's table: `0 of 
 # the SDK's docstring (DOCUMENTED_LIMIT, quoted in 10's body) in plain words (r15: "complete
 # coverage" was never explained on the first screen)
 DOCUMENTED_WORDS = "that mode compacts only the whole history"
+# 10's documented stops, as its table's three `previous_response_id` rows show them (r19)
+DOCUMENTED_STOPS = (
+    "it stops after any approval nobody answers, and after a call whose output never came"
+)
 # 06's table that shows what keeps a session compacting on the fixing release (10's teams)
 TURNS_TABLE_06 = "Turns that compacted, as released"
 
@@ -892,16 +896,15 @@ def maintainers_10(found: Findings) -> str:
     # docstring names said as the docstring's, which no run of the page shows
     # r18: "still compacts none" had no subject, and the patch's limit on other stores was said
     # only as the docstring's: what the patch leaves stopped is said as the page's diff shows it
+    # r19: the store caveat (its code line, the second file) was said twice: said once, in the
+    # body, where `snapshot` is defined; the second file is tested by the table's poisoned rows
     return (
         f"**What to do.** SDK maintainers: add the test `{test}` (it fails on "
         f"{found.fixed_in}) and apply `{patch}` (the test then passes). With the patch, this "
         "page's `SQLiteSession` compacts all ten questions after an unanswered hosted MCP "
         "approval request in `input` and `auto` mode; in `previous_response_id` mode it still "
-        f"compacts none after any call nobody answers.\n\nOn stores other than "
-        f"{PARTIAL_STORE_NAMES} the patch does not lift the stop: its new "
-        f"`{SNAPSHOT_RETURN}` still skips compaction "
-        "after an unanswered request (section *The patch*); this page runs no such store, nor "
-        "one an older release wrote, which the patch's second file is for."
+        f"stops as {found.fixed_in} does. On the SDK's stores that cannot replace part of a "
+        "history the patch does not lift the stop (section *The patch*)."
         f"\n\nTeams using openai-agents: {keep} (notebook 06 tests it). Stores an affected "
         "release wrote: check and repair them with the doctor (notebook 07)."
     )
@@ -1022,13 +1025,16 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
             f"hunk {an.numbers[h]}'s check" for h in kind.minimal_fix if not _an_import(h)
         )
 
+    # r19: the action took hunk 3 without saying what to do about the stop it brings: take
+    # notebook 10's patch with it, and test it, as no run did on the older release
     mcp = "".join(
         f"; where {k.label} approval requests run, also "
         f"{_numbers(an.numbers[h] for h in k.minimal_fix)}. Each hunk's patch is in "
         f"`data/fix-anatomy.json`.\n\nOn {m.new}, {_checks(k)} stops "
         f"compaction after a request nobody answers (notebook 10's table *{TABLE_10}*); notebook "
         f"10's patch lifts that stop on {m.new} for a `SQLiteSession` in `input` and `auto` mode "
-        f"only, and no run tried it on {m.old}"
+        f"only: backport it with {_numbers(an.numbers[h] for h in k.minimal_fix)} and run its "
+        f"test, as no run tried it on {m.old}"
         for k in own
     )
     action = (
