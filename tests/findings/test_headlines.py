@@ -237,7 +237,7 @@ def test_headlines_keep_the_workaround_says_one_thing_where_it_is_said(found: Fi
     assert f"{keep[0].upper()}{keep[1:]}." in answer
     assert "a late answer to a call it retired is stored as text" in answer
     # r18: the second cost as what the session does, not only as the tests it fails
-    assert "retries the restore up to three times, then raises the same error" in answer
+    assert "tries to put the history back up to three times, then raises the same error" in answer
     assert "of the SDK's own tests of a failed write to the store fail with it" in answer
 
 
@@ -284,13 +284,16 @@ def test_headlines_releases_action_speaks_of_what_05_shows(found: Findings) -> N
     kept = f"{stored[0].span.partition('..')[0]}..{stored[-1].span.rpartition('..')[2]}"
     first = stored[0].span.partition("..")[0]
     assert (
-        stored != hit and f"SDK maintainers: from {first} the resume no longer compacts" in action
+        stored != hit
+        and f"SDK maintainers: from {first} a check it added (does this run own the session?) "
+        "skips the resume's compaction"
+        in action
     )
     assert f"so on {kept}, in `input` mode, the orphan output is stored and the next" in action
     assert "SDK's own tests" not in action and "moved the failure" not in action
     # r17: 05's twin eras differ after the refused pause; the answer left that out
     answer = headlines.releases(found).split("**What to do.**")[0]
-    assert "in `previous_response_id` mode the session stops compacting while it does" in answer
+    assert "`previous_response_id` mode the next question makes no compaction request" in answer
     assert "*The next question after the refused pause*" in answer
 
 
@@ -304,7 +307,7 @@ def test_headlines_04_and_06_give_their_own_actions(found: Findings) -> None:
     assert action not in headlines.violation_matrix(found)
     # r15: the action names where to fix and why a test needs both boundaries, citing the 06
     # table that splits compactions by boundary (it cited 06's first table, which does not)
-    assert "`OpenAIResponsesCompactionSession`, notebook 03" in matrix
+    assert f"as {found.fixed_in} did (`OpenAIResponsesCompactionSession`, notebook 03" in matrix
     assert "all sixteen cases with `python -m approval_compaction matrix`" in matrix
     assert "*Compactions per case with compaction on, by boundary*" in matrix
     cells = json.loads((paths.ROOT / "notebooks" / "06-workaround.ipynb").read_text())
@@ -318,6 +321,9 @@ def test_headlines_04_and_06_give_their_own_actions(found: Findings) -> None:
     assert "with a fix the state kept in memory and the state carried as JSON compact" in matrix
     rule = headlines.workaround(found).split("**What to do.**")[1]
     assert rule.startswith(f" Upgrade to {found.fixed_in}") and "the doctor (notebook 07)" in rule
+    # r19: the advice on the older releases says where the workaround was run in full
+    assert found.fixed is not None
+    assert f"in the workaround (run in full on {', '.join(found.fixed.releases)} only)." in rule
     # r15: no maintainers' action on 06; the workaround's evidence before the pinned release
     # is the regression test's `json` cases alone, and the answer says so
     assert "SDK maintainers:" in rule and "`src/approval_compaction/fix/workaround.py`" in rule
@@ -326,9 +332,7 @@ def test_headlines_04_and_06_give_their_own_actions(found: Findings) -> None:
     assert "its four `json` cases with compaction `on`) runs with it" in answer
     # r17: the action on those releases outran the regression test's four cases: say so
     # r18: "their" had no clear antecedent: the test's own cases
-    assert (
-        "that test's `memory` cases and the other modes did not run with the workaround" in answer
-    )
+    assert "the other twelve cases and the other modes did not run with the workaround" in answer
     # r16: the workaround was advised in every mode, shown in `input` mode only: the answer
     # names 06's over-HTTP table, which shows no request refused with it in any mode (r18: the
     # cell's own assert gave the answer before the table: the table's rows are read here)

@@ -350,11 +350,11 @@ def violation_matrix(found: Findings) -> str:
         "In each, the session's automatic compaction takes the pending call away, and its output "
         f"is then stored and sent without it, an orphan output: {len(broken)} invariants break "
         "(the matrix below marks them; the first table says what each means).\n\n"
-        "**What to do.** SDK maintainers: change when "
-        "the session compacts (`OpenAIResponsesCompactionSession`, notebook 03), and test the "
-        "change on all sixteen cases with `python -m approval_compaction matrix`. In that test "
-        "keep both boundaries: as released they change nothing (the table *Cases that differ "
-        "in one choice, compared*), but with a fix "
+        # r19: the maintainers' line did not say the fixing release made that change already
+        f"**What to do.** SDK maintainers: change when the session compacts, as {found.fixed_in} "
+        "did (`OpenAIResponsesCompactionSession`, notebook 03; what it leaves: notebook 10), and "
+        "test the change on all sixteen cases with `python -m approval_compaction matrix`. In "
+        "that test keep both boundaries: as released they change nothing, but with a fix "
         "the state kept in memory and the state carried as JSON compact at different stages "
         "(notebook 06's table *Compactions per case with compaction on, by boundary*).\n\nTeams "
         f"using the SDK: {upgrade}follow notebook 06 (the workaround until then, and where to "
@@ -386,10 +386,13 @@ def releases(found: Findings) -> str:
         f" of {hit[0].cases} cases break an invariant, `{STUDY_MODE}` mode, scripted model); "
         f"{found.fixed_in} is the first where {violating} do.\n\nOver HTTP, with compaction on: "
         f"{_met_by_mode(found.releases, hit)} On {_pinned(found)}, after that refused pause, "
-        "the open call stays stored, and in `previous_response_id` mode the session stops "
-        "compacting while it does (the table *The next question after the refused pause*)."
+        "the open call stays stored, and in `previous_response_id` mode the next question makes "
+        "no compaction request (the table *The next question after the refused pause*)."
         f"\n\n{short_action(found)}\n\n"
-        f"SDK maintainers: from {moved} the resume no longer compacts, so on {kept}, in "
+        # r19: "the resume no longer compacts" read as every case; 06 said JSON only: the
+        # cause in 12's words, as the journey table shows it for these cases
+        f"SDK maintainers: from {moved} a check it added (does this run own the session?) skips "
+        f"the resume's compaction, so on {kept}, in "
         "`input` mode, the orphan output is stored and the next question refused; test a "
         "change to when compaction runs on the sixteen cases, on the releases either side of "
         f"it, as `python -m approval_compaction sweep --versions {before},{moved}` does for "
@@ -470,8 +473,8 @@ def workaround(found: Findings) -> str:
     only = (
         f" On {earlier} only the README's regression test "
         "(`tests/sdk_regression/test_compaction_pending_approval.py`: its four `json` cases with "
-        "compaction `on`) runs with it, and passes; that test's `memory` cases and the other "
-        "modes did not run with the workaround there."
+        "compaction `on`) runs with it, and passes; the other twelve cases and the other modes "
+        "did not run with the workaround there."
         if earlier
         else ""
     )
@@ -487,9 +490,10 @@ def workaround(found: Findings) -> str:
         "retired is stored as text; "
         # r18: the second cost was given as failing tests, not as what the session does
         "and when a compaction's write to the store fails, it reads the whole history once more "
-        "(past `max_rollback_items`, the session's limit on the items it reads back) and retries "
-        f"the restore up to three times, then raises the same error ({said} of the SDK's own "
-        "tests of a failed write to the store fail with it for that).\n\n**What to do.** "
+        "(past `max_rollback_items`, the session's limit on the items it reads back) and tries "
+        "to put the history back up to three times, then raises the same error "
+        f"({said} of the SDK's own tests of a failed write to the store fail with it for that)."
+        "\n\n**What to do.** "
         f"{_keep_or_drop(found)}"
     )
 
@@ -531,9 +535,11 @@ def _keep_or_drop(found: Findings) -> str:
         if _stops_after(found)
         else ""
     )
+    # r19: the advice covered releases the answer says it was not run on in full: say where it was
+    full = f" (run in full on {', '.join(found.fixed.releases)} only)" if found.fixed else ""
     return (
         f"Upgrade to {found.fixed_in}; until then, on {span}, wrap the session in the "
-        f"workaround. {keep[0].upper()}{keep[1:]}.{drop} {doctor}{maintainers}"
+        f"workaround{full}. {keep[0].upper()}{keep[1:]}.{drop} {doctor}{maintainers}"
     )
 
 
