@@ -105,13 +105,27 @@ TRIGGER_WORDS = {
 }
 
 
+def _carried(adk: AdkFinding, folder: Path) -> bool:
+    """r19: the worse half of the search's finding on the pinned release: each later request
+    carries the long-running call without its result (``model_input_complete``), which the
+    stand-in's rules refuse."""
+    from ..lab.findings.searched import searched_cases
+
+    return any(
+        c.package == adk.version
+        and c.label == "new"
+        and c.stops_compacting
+        and any(i == "model_input_complete" for i, _ in c.pairs)
+        for c in searched_cases("adk", folder)
+    )
+
+
 def answer(folder: Path = paths.DATA) -> str:
     """13: which google-adk releases are affected, which never compact, from which release on it
     is fixed, and what is left on the pinned release (the one verdict record), in plain words:
     each compaction kind by its settings (``finding.COLUMNS``), each situation by what happened
     (``liveness.SITUATION_WORDS``); with the caveat that bounds it: ADK's own summariser reads
     text."""
-    from ..lab.findings.searched import searched_cases
     from ..lab.findings.verdict import AFFECTED, BUG, NEVER_RUNS, of
     from ..lab.releases.bisect import marked_ranges
     from ..lab.releases.driven import NEVER_COMPACTED
@@ -168,18 +182,8 @@ def answer(folder: Path = paths.DATA) -> str:
     # r16: "all keep it" read as every situation; 2.12.0 summarises a waiting call away
     since = f" From {fixed_from} on, all keep it in the sixteen cases." if fixed_from else ""
     where = kinds(sorted({m for x in searched for m in x.modes}))
-    # r19: the worse half of the search's finding: each later request carries the call without
-    # its result (model_input_complete), which the stand-in's rules refuse
     carried = (
-        ", and each later request sending it would be refused"
-        if any(
-            c.package == adk.version
-            and c.label == "new"
-            and c.stops_compacting
-            and any(i == "model_input_complete" for i, _ in c.pairs)
-            for c in searched_cases("adk", folder)
-        )
-        else ""
+        ", and each later request sending it would be refused" if _carried(adk, folder) else ""
     )
     left = [
         # r17: the summariser and the long-running tool said in plain words where first used

@@ -61,7 +61,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".affected.session": (
         "compaction_frame",
         "healed_items",
-        "healed_sent_frame",
         "diagnosis_frame",
         "load_session",
         "next_turn",

@@ -1015,10 +1015,6 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     # backport's details and the gate's generations are the body's sections
     fix = ", ".join(str(an.numbers[h]) for h in an.minimal_fix)
     one = "one alone fixes" if len(an.minimal_fix) == 1 else f"{len(an.minimal_fix)} fix"
-    mcp = "".join(
-        f", and {_numbers(an.numbers[h] for h in k.minimal_fix)} for {k.label} approval requests"
-        for k in own
-    )
 
     # r14: the page's own action first (the backport), then one pointer for teams; r15: scoped
     # to the release and mode the hunks were tried on, the MCP check's cost on the first screen
