@@ -23,7 +23,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from approval_compaction.lab.share.reading import defects, predicts_first, reading
+from approval_compaction.lab.share.reading import defects, predicts_first, reading, screen_line
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -59,7 +59,8 @@ def main() -> None:
     rev = parser.parse_args().rev
     print(
         "| notebook | rendered chars | words before first table | paragraphs over 80 words "
-        "| terms before definition | predicts first | noise |\n|---|---:|---:|---:|---|---|---:|"
+        "| terms before definition | predicts first | noise | answer at line | action at line |"
+        "\n|---|---:|---:|---:|---|---|---:|---:|---:|"
     )
     for name in _names(rev):
         text = _read(f"notebooks/{name}", rev)
@@ -72,7 +73,8 @@ def main() -> None:
         print(
             f"| {name} | {found.rendered} | {found.words_before_table} "
             f"| {len(found.long_paragraphs)} | {len(found.undefined_terms)}: {terms} "
-            f"| {first} | {len(defects(rendered))} |"
+            f"| {first} | {len(defects(rendered))} | {screen_line(rendered, '**Answer')} "
+            f"| {screen_line(rendered, '**What to do')} |"
         )
 
 

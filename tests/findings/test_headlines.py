@@ -164,7 +164,7 @@ def test_headlines_after_the_fix_says_what_retiring_costs(found: Findings) -> No
     # block defines it, with what retiring costs); the action itself does not say "retire"
     assert "retire" not in action
     assert action.count("workaround") == 1 and "keep the workaround (" in action
-    meaning = BY_NAME["workaround"].meaning
+    meaning = BY_NAME["workaround"].full
     assert "*retires* (removes) a call whose output never came" in meaning
     assert "a late answer to a retired call is stored as text" in meaning
 

@@ -4,6 +4,7 @@ readers met the same word defined differently on each page, or used before any p
 from __future__ import annotations
 
 import re
+import textwrap
 from pathlib import Path
 
 import nbformat
@@ -13,6 +14,7 @@ from approval_compaction.lab import paths
 from approval_compaction.lab.share.glossary import (
     BY_NAME,
     END,
+    MORE,
     START,
     TERMS,
     cell_texts,
@@ -49,11 +51,22 @@ def test_needed_puts_a_meaning_s_terms_first_and_skips_known_and_self_defined() 
     assert "poisoned" not in _names(needed([BY_NAME["diagnosis"]]))
 
 
+def test_needed_reads_the_first_screen_s_meaning_unless_whole() -> None:
+    """orphan output's first-screen meaning uses no term; its rest ("refusing") does."""
+    assert _names(needed([BY_NAME["orphan output"]], whole=False)) == ["orphan output"]
+
+
+def test_a_meaning_s_rest_follows_its_first_screen_part() -> None:
+    term = BY_NAME["doctor"]
+    assert term.more and term.full == f"{term.meaning.removesuffix('.')}; {term.more}"
+    assert BY_NAME["pending call"].full == BY_NAME["pending call"].meaning  # no rest
+
+
 def test_every_meaning_uses_only_terms_it_defines_or_that_come_before_it() -> None:
     order = {t.name: i for i, t in enumerate(TERMS)}
     for term in TERMS:
-        for inner in used(term.meaning):
-            if inner.name != term.name and not inner.defined_in(term.meaning):
+        for inner in used(term.full):
+            if inner.name != term.name and not inner.defined_in(term.full):
                 assert order[inner.name] < order[term.name], (term.name, inner.name)
 
 
@@ -66,7 +79,9 @@ def test_fill_splits_the_terms_between_blocks_by_where_each_is_first_used() -> N
     ]
     first, second, third, fourth = fill(cells)
     assert re.findall(r"^- \*([^*]+)\*", first, re.M) == ["pending call", "doctor"]
-    assert re.findall(r"^- \*([^*]+)\*", third, re.M) == ["STORE"]
+    below, _, rest = third.partition(MORE)
+    assert re.findall(r"^- \*([^*]+)\*", below, re.M) == ["STORE"]
+    assert re.findall(r"^- \*([^*]+)\*", rest, re.M) == ["doctor"]  # the rest of its meaning
     assert (second, fourth) == (cells[1], cells[3])
     assert fill([first, second, third, fourth]) == [first, second, third, fourth]
 
@@ -75,7 +90,8 @@ def test_fill_counts_a_code_cell_s_words_where_it_stands() -> None:
     """The check reads a page as rendered: a table title a code cell prints uses words there."""
     cells = [f"Question.\n\n{EMPTY}", 'title = "the stand-in answered"', f"{EMPTY}\n\nThe doctor."]
     first, code, last = fill(cells)
-    assert "- *stand-in*" in first and "- *stand-in*" not in last and code == cells[1]
+    assert "- *stand-in*" in first and "- *stand-in*" not in last.partition(MORE)[0]
+    assert code == cells[1]
 
 
 def test_cell_texts_reads_a_code_cell_s_outputs_not_its_source() -> None:
@@ -96,8 +112,29 @@ def test_cell_texts_reads_a_code_cell_s_outputs_not_its_source() -> None:
     assert _names(used(texts[1])) == ["stand-in", "STORE"]
 
 
+def test_fill_says_a_first_screen_meaning_short_and_its_rest_in_the_next_block() -> None:
+    """r19: three-line meanings put the answer past line 45. The first block says each meaning as
+    a first screen needs it; the next block says the rest, after the terms that rest uses."""
+    cells = [f"Question on an orphan output.\n\n{EMPTY}\n\nAnswer.", f"{EMPTY}\n\nThe body."]
+    first, second = fill(cells)
+    term = BY_NAME["orphan output"]
+    assert term.line in first and term.more not in first and "- *refused*" not in first
+    below, _, rest = second.partition(MORE)
+    assert BY_NAME["refused"].full_line in below  # the rest says "refusing": defined first
+    assert rest.partition(END)[0].strip() == term.more_line
+
+
+def test_every_first_terms_block_line_fits_two_rendered_lines() -> None:
+    """A first screen is read at about 100 columns: no meaning there takes more than two lines."""
+    for path in NOTEBOOKS:
+        first = nbformat.read(path, as_version=4).cells[0].source  # type: ignore[no-untyped-call]
+        block = first.partition(START)[2].partition(END)[0]
+        long = [line[:30] for line in block.splitlines() if len(textwrap.wrap(line, 100)) > 2]
+        assert long == [], path.name
+
+
 def test_fill_leaves_a_block_with_nothing_new_empty() -> None:
-    cells = [f"The doctor.\n\n{EMPTY}", f"{EMPTY}\n\nThe doctor."]
+    cells = [f"The pending call.\n\n{EMPTY}", f"{EMPTY}\n\nThe pending call."]  # no rest
     assert fill(cells)[1] == cells[1]
 
 

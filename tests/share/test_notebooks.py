@@ -181,7 +181,7 @@ def test_notebooks_am_i_affected_defines_every_diagnosis_by_the_glossary() -> No
     from approval_compaction.doctor.verdict import REPORTED
     from approval_compaction.lab.share.glossary import BY_NAME
 
-    meaning = BY_NAME["diagnosis"].meaning
+    meaning = BY_NAME["diagnosis"].full
     assert all(f"*{verdict}*" in meaning for verdict in REPORTED)
     text = "\n".join(c.source for c in _cells(paths.NOTEBOOKS / "07-am-i-affected.ipynb"))
     assert BY_NAME["diagnosis"].line in text.split("doctor scan STORE --all` prints")[0]
@@ -206,7 +206,7 @@ def test_notebooks_name_every_verdict_the_doctor_reports(name: str) -> None:
     # r5: or a terms block defines *diagnosis*, whose meaning names each verdict in italics
     every = "\n".join(c.source for c in _cells(paths.NOTEBOOKS / name) if c.cell_type == "markdown")
     assert BY_NAME["diagnosis"].line in every, name
-    assert all(f"*{verdict}*" in BY_NAME["diagnosis"].meaning for verdict in REPORTED), name
+    assert all(f"*{verdict}*" in BY_NAME["diagnosis"].full for verdict in REPORTED), name
 
 
 def test_notebooks_workaround_accounts_for_every_passed_to_failed_row() -> None:

@@ -164,3 +164,13 @@ def test_every_published_install_line_is_one_the_install_test_runs() -> None:
     pages = [README, *sorted((paths.ROOT / "docs").glob("*.md"))]
     lines = {m for p in pages for m in re.findall(r"`(pip install [^`]+)`", p.read_text())}
     assert lines and lines <= {INSTALL_CORE, INSTALL_DOCTOR}
+
+
+def test_screen_line_counts_lines_as_wrapped_and_drops_comments() -> None:
+    """r19 read the first screen in lines wrapped at 100 columns, comments not shown."""
+    from approval_compaction.lab.share.reading import screen_line
+
+    page = "# Title\n\n<!-- a comment -->\n" + "word " * 50 + "\n\n**Answer.** Yes."
+    assert screen_line(page, "**Answer") == 8  # title, blank, the comment gone, 3 wrapped, blank
+    assert screen_line(page, "**Answer", columns=1000) == 6
+    assert screen_line(page, "**What to do") is None

@@ -378,7 +378,7 @@ def test_readme_verdict_row_names_every_verdict_word_and_the_doctors_diagnosis()
     assert all(f"*{word}*" in row for word in VERDICTS)
     assert all(word in row for word in STATE_WORDS.values())
     assert "doctor's verdict" not in " ".join(text.split())
-    assert all(f"*{word}*" in BY_NAME["diagnosis"].meaning for word in get_args(VerdictWord))
+    assert all(f"*{word}*" in BY_NAME["diagnosis"].full for word in get_args(VerdictWord))
 
 
 def _words_rows(page: str) -> list[str]:
@@ -402,8 +402,8 @@ def test_readme_words_table_is_every_glossary_row_then_the_readmes_own() -> None
 
 def test_readme_words_table_follows_the_glossary(monkeypatch: pytest.MonkeyPatch) -> None:
     """A changed meaning changes the row; a term taken out of the glossary leaves the table."""
-    assert f"| *doctor* | {BY_NAME['doctor'].meaning} |" in words_block()
-    changed = replace(BY_NAME["doctor"], meaning="a changed meaning.")
+    assert f"| *doctor* | {BY_NAME['doctor'].full} |" in words_block()
+    changed = replace(BY_NAME["doctor"], meaning="a changed meaning.", more="")
     swapped = tuple(changed if t.name == "doctor" else t for t in TERMS if t.name != "STORE")
     monkeypatch.setattr(glossary, "TERMS", swapped)
     rows = words_block()

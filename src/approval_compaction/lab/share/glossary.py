@@ -20,12 +20,15 @@ from typing import Any
 @dataclass(frozen=True)
 class Term:
     """One shared word: its name (set in italics where defined), the pattern of a use (case
-    folded unless ``exact``) and its meaning, one plain sentence."""
+    folded unless ``exact``) and its meaning, one plain sentence short enough for a page's first
+    screen; ``more``, where a meaning needs it, is the rest of it, said after the page's answer
+    (r19: a first screen of three-line meanings put the answer past line 45)."""
 
     name: str
     pattern: str
     meaning: str
     exact: bool = False
+    more: str = ""
 
     @property
     def use(self) -> re.Pattern[str]:
@@ -44,9 +47,24 @@ class Term:
         return self.definition.search(text) is not None
 
     @property
+    def full(self) -> str:
+        """The whole meaning: the first screen's, then the rest (``more``)."""
+        return f"{self.meaning.removesuffix('.')}; {self.more}" if self.more else self.meaning
+
+    @property
     def line(self) -> str:
-        """The term as a terms block lists it: ``- *name*: meaning``."""
+        """The term as a page's first terms block lists it: ``- *name*: meaning``."""
         return f"- *{self.name}*: {self.meaning}"
+
+    @property
+    def full_line(self) -> str:
+        """The term as a later terms block lists it: ``- *name*: full meaning``."""
+        return f"- *{self.name}*: {self.full}"
+
+    @property
+    def more_line(self) -> str:
+        """The rest of a meaning a first terms block shortened: ``- *name*: more``."""
+        return f"- *{self.name}*: {self.more}"
 
 
 # In the order a reader needs them: a meaning uses only the terms above it.
@@ -65,20 +83,28 @@ TERMS: tuple[Term, ...] = (
         "refused",
         r"refus(?:e|es|ed|al|als|ing)",
         "answered HTTP 400, as the API answers a request its rules forbid (not the human's "
-        "*reject*); where the model is scripted and answers anyway, it *would be refused*.",
+        "*reject*).",
+        more=("where the model is scripted and answers anyway, such a request *would be refused*."),
     ),
     Term(
         "orphan output",
         r"orphan outputs?",
-        "a tool output stored or sent without its call; public reports show the API refusing "
-        "a model request holding a function tool's (none shows other kinds).",
+        "a tool output stored or sent without its call.",
+        more=(
+            "public reports show the API refusing a model request holding a function tool's (none "
+            "shows other kinds)."
+        ),
     ),
     Term(
         "pairing check",
         r"pairing checks?",
-        'openai-agents\' `drop_orphan_function_calls` (its "orphan" is a call without its'
-        " output): it drops each call without its output from the items it is given, and an"
-        " output whose call is gone only where the caller marks the items as stored history.",
+        "openai-agents' `drop_orphan_function_calls`: drops each call without its output.",
+        more=(
+            'its "orphan" is a call without its output; it drops an output whose call is gone '
+            "only among the items its caller names (`output_pruning_indexes`), which 0.23.1's "
+            "`prepare_input_with_session` names only when the session's settings limit how many "
+            "items it reads."
+        ),
     ),
     Term(
         "automatic compaction",
@@ -95,16 +121,20 @@ TERMS: tuple[Term, ...] = (
     Term(
         "compaction mode",
         r"compaction[_ ]modes?|`(?:input|auto|previous_response_id)` modes?",
-        "what an openai-agents compaction request carries (`compaction_mode`): `input` the "
-        "stored items; `previous_response_id` the last response's id; `auto` (the default) "
-        "that id when the response was stored and, on 0.23.1 and 0.24.0, sent all the stored "
-        "history; else the items.",
+        "what an openai-agents compaction request carries: `input` the stored items; "
+        "`previous_response_id` the last response's id; `auto` (the default) that id or the "
+        "items.",
+        more=(
+            "`auto` sends the id when that response was stored and, on openai-agents 0.23.1 and "
+            "0.24.0, only if the request that made it carried every stored item; otherwise it "
+            "sends the items (the setting is `compaction_mode`)."
+        ),
     ),
     Term(
         "responses stored",
         r"responses stored",
-        "`ModelSettings(store=...)` left unset (the default): the API keeps each response, so"
-        " `auto` names the last one.",
+        "`ModelSettings(store=...)` unset (the default): the API keeps each response.",
+        more=("with them stored, `auto` names the last response's id."),
     ),
     Term(
         "auto, store=False",
@@ -116,9 +146,9 @@ TERMS: tuple[Term, ...] = (
     Term(
         "hook",
         r"hooks?|should_trigger_compaction",
-        "`should_trigger_compaction` (JavaScript `shouldTriggerCompaction`): says after each "
-        "turn whether to compact; the study's says yes where compaction is on and no where "
-        "off, unless a page says otherwise.",
+        "`should_trigger_compaction`: says after each turn whether to compact; the study's "
+        "says yes where compaction is on, no where off.",
+        more=("JavaScript's is `shouldTriggerCompaction`; a page may set its own, and says so."),
     ),
     Term(
         "default trigger",
@@ -141,34 +171,37 @@ TERMS: tuple[Term, ...] = (
     Term(
         "stand-in",
         r"stand-ins?",
-        "a local copy of the OpenAI API's rules as public sources show them (Responses API, "
-        "Chat Completions): it answers HTTP 400 to what they forbid, and can also answer as the "
-        "model (its own replies, or those a page sets); nothing reaches the real API.",
+        "a local copy of the OpenAI API's public rules: it answers HTTP 400 to what they forbid.",
+        more=(
+            "the rules are the Responses API's and Chat Completions' as public sources show them; "
+            "it can also answer as the model (its own replies, or those a page sets); nothing "
+            "reaches the real API."
+        ),
     ),
     Term(
         "over HTTP",
         r"over HTTP",
-        "the SDK's own HTTP client sends each request to the stand-in on this machine "
-        "(openai-agents: in process).",
+        "the SDK's own HTTP client sends each request to the stand-in on this machine.",
+        more=("for openai-agents the stand-in runs in this process."),
     ),
     Term(
         "boundary",
         r"boundar(?:y|ies)",
-        "how a paused state reaches the resume: kept in `memory`, or carried as `json` (serialised"
-        " and read back, as a second process would).",
+        "how a paused state reaches the resume: kept in `memory`, or carried as `json`.",
+        more=("carried means serialised and read back, as a second process would."),
     ),
     Term(
         "case",
         r"cases?",
         "one way through a pause: `run` or `run_streamed`; `approve` or `reject`; compaction `on`"
-        " or `off`; the paused state kept in `memory` or carried as `json`. 2×2×2×2 = the"
-        " *sixteen cases*, written `run/approve/on/json`.",
+        " or `off`; the paused state kept in `memory` or carried as `json`: the *sixteen cases*.",
+        more="each is written `run/approve/on/json` (2×2×2×2 = 16).",
     ),
     Term(
         "sweep",
         r"sweeps?",
-        "the study's run of the sixteen cases on each of an SDK's releases (`make sweep`; each"
-        " page names the range and the model); its records are in `data/`.",
+        "the study's run of the sixteen cases on each of an SDK's releases (`make sweep`).",
+        more=("each page names the range and the model; its records are in `data/`."),
     ),
     Term(
         "stage",
@@ -179,15 +212,21 @@ TERMS: tuple[Term, ...] = (
     Term(
         "invariant",
         r"invariants?",
-        "a rule a session's stored items and requests must keep, such as \"the next request holds"
-        ' no orphan output" (`docs/invariants.md`); breaking one is *violating* it.',
+        "a rule stored items and requests must keep; breaking one is *violating* it.",
+        more=(
+            'for example "the next request holds no orphan output"; all are in '
+            "`docs/invariants.md`."
+        ),
     ),
     Term(
         "scripted model",
         r"scripted models?",
-        "the model's answers scripted in this process, without HTTP: it answers every model"
-        " request, and what it was sent is judged; the stand-in's rules judge its"
-        " compaction requests and refuse what public reports show the API refusing.",
+        "the model's answers scripted in this process, without HTTP: it answers every model "
+        "request, and what it was sent is judged.",
+        more=(
+            "the stand-in's rules judge its compaction requests and refuse what public reports "
+            "show the API refusing."
+        ),
     ),
     Term(
         "dead call",
@@ -198,23 +237,28 @@ TERMS: tuple[Term, ...] = (
     Term(
         "workaround",
         r"workarounds?|defer_compaction_while_pending|deferCompactionWhilePending",
-        "`defer_compaction_while_pending(session)` (JavaScript `deferCompactionWhilePending`, "
-        "`js/workaround.mjs`), this study's wrapper: it holds compaction back while a call "
-        "waits for its output and *retires* (removes) a call whose output never came; a late "
-        "answer to a retired call is stored as text.",
+        "`defer_compaction_while_pending(session)`, this study's wrapper: it holds compaction "
+        "back while a call waits for its output.",
+        more=(
+            "JavaScript's is `deferCompactionWhilePending` (`js/workaround.mjs`); it *retires* "
+            "(removes) a call whose output never came; a late answer to a retired call is stored "
+            "as text."
+        ),
     ),
     Term(
         "hosted MCP approval request",
         r"hosted MCP(?: approval requests?)?",
-        "an approval the API asks for on behalf of a tool on an MCP (Model Context Protocol)"
-        " server the API itself calls.",
+        "the API's request for approval to call a tool on an MCP server.",
+        more=("MCP is the Model Context Protocol; the API itself calls that server."),
     ),
     Term(
         "doctor",
         r"doctor",
-        "`python -m approval_compaction doctor`, this study's command for stored sessions: "
-        "`check`, `scan`, `repair --apply` (it backs up first), `restore`, `items` (one "
-        "session as JSON).",
+        "`python -m approval_compaction doctor`, this study's command for stored sessions.",
+        more=(
+            "its commands: `check`, `scan`, `repair --apply` (it backs up first), `restore`, "
+            "`items` (one session as JSON)."
+        ),
     ),
     Term(
         "STORE",
@@ -226,8 +270,8 @@ TERMS: tuple[Term, ...] = (
         "diagnosis",
         r"diagnos[ie]s|stuck|unreadable",
         "the doctor's word on one stored session: *healthy*; *poisoned* (it holds an orphan"
-        " output); *stuck* (a call without its output that a later question follows); *pending* (a"
-        " call awaiting its decision); *unreadable*.",
+        " output); *stuck* (a call without its output that a later question follows).",
+        more="*pending* (a call awaiting its decision); *unreadable*.",
     ),
     Term(
         "poisoned",
@@ -296,6 +340,7 @@ BY_NAME: dict[str, Term] = {term.name: term for term in TERMS}
 START, END = "<!-- terms:start -->", "<!-- terms:end -->"
 HEADING = "**Terms.** Each word has this meaning on every page of the collection:"
 LATER = "**Terms first used below:**"  # a page's later blocks
+MORE = "**More on the terms above:**"  # the rest of the meanings the first block shortened
 _BLOCK = re.compile(rf"{re.escape(START)}.*?{re.escape(END)}", re.S)
 FENCE = re.compile(r"^ {0,3}```.*?^ {0,3}```[^\n]*$", re.S | re.M)  # a code fence, whole
 COMMENT = re.compile(r"<!--.*?-->", re.S)
@@ -329,18 +374,22 @@ def used(text: str, terms: Iterable[Term] = TERMS) -> list[Term]:
     return [t for _, t in sorted(found, key=lambda pair: pair[0])]
 
 
-def needed(first: Sequence[Term], known: Iterable[Term] = ()) -> list[Term]:
+def inner(term: Term, said: str) -> list[Term]:
+    """The other terms ``said`` (a part of ``term``'s meaning) uses and does not define."""
+    return [t for t in used(said) if t.name != term.name and not t.defined_in(said)]
+
+
+def needed(first: Sequence[Term], known: Iterable[Term] = (), *, whole: bool = True) -> list[Term]:
     """``first`` with the terms their meanings use that are not ``known``, each before the term
-    whose meaning uses it, each once."""
+    whose meaning uses it, each once; the meanings as a first block says them unless ``whole``."""
     done = {t.name for t in known}
     out: list[Term] = []
 
     def add(term: Term, path: tuple[str, ...]) -> None:
         if term.name in done or term.name in path:
             return
-        for inner in used(term.meaning):
-            if inner.name != term.name and not inner.defined_in(term.meaning):
-                add(inner, (*path, term.name))
+        for other in inner(term, term.full if whole else term.meaning):
+            add(other, (*path, term.name))
         if term.name not in done:
             done.add(term.name)
             out.append(term)
@@ -351,10 +400,22 @@ def needed(first: Sequence[Term], known: Iterable[Term] = ()) -> list[Term]:
 
 
 def block(terms: Sequence[Term], heading: str = HEADING) -> str:
-    """A terms block's markdown: the heading and one line per term (empty when none)."""
+    """A page's first terms block: the heading and one line per term, each meaning as a first
+    screen says it (empty when none)."""
     if not terms:
         return ""
     return "\n".join([heading, "", *(t.line for t in terms)])
+
+
+def later_block(terms: Sequence[Term], shortened: Sequence[Term] = ()) -> str:
+    """A later terms block: the terms first used below, each whole, then the rest of each meaning
+    the first block ``shortened`` (empty when neither)."""
+    parts = []
+    if terms:
+        parts.append("\n".join([LATER, "", *(t.full_line for t in terms)]))
+    if shortened:
+        parts.append("\n".join([MORE, "", *(t.more_line for t in shortened)]))
+    return "\n\n".join(parts)
 
 
 def without_blocks(text: str) -> str:
@@ -371,15 +432,24 @@ def fill(cells: Sequence[str]) -> list[str]:
     texts = [without_blocks(cell) for cell in cells]
     holders = [i for i, cell in enumerate(cells) if START in cell]
     known: list[Term] = []
+    shortened: list[Term] = []  # the first block's terms whose meaning has more, said next
     out = list(cells)
     for n, i in enumerate(holders):
         start = 0 if n == 0 else i
         stop = holders[n + 1] if n + 1 < len(holders) else len(cells)
-        terms = needed(used("\n\n".join(texts[start:stop])), known)
+        said = used("\n\n".join(texts[start:stop]))
+        if n == 0:
+            terms = needed(said, known, whole=False)
+            shortened = [t for t in terms if t.more]
+            written = block(terms)
+        else:
+            rest_uses = [other for t in shortened for other in inner(t, t.more)]
+            terms = needed([*said, *rest_uses], known)
+            written = later_block(terms, shortened)
+            shortened = []
         known.extend(terms)
         head, _, rest = cells[i].partition(START)
         _, _, tail = rest.partition(END)
-        written = block(terms, HEADING if n == 0 else LATER)
         inside = f"\n{written}\n" if written else ""
         out[i] = f"{head}{START}{inside}{END}{tail}"
     return out
@@ -424,7 +494,7 @@ def _text(value: str | Sequence[str]) -> str:
 
 def table(terms: Sequence[Term]) -> str:
     """The README's words table: one row per term."""
-    rows = [f"| *{t.name}* | {t.meaning.replace('|', '/')} |" for t in terms]
+    rows = [f"| *{t.name}* | {t.full.replace('|', '/')} |" for t in terms]
     return "\n".join(["| word | meaning here |", "|---|---|", *rows])
 
 

@@ -21,6 +21,7 @@ table. ``predicts_first`` says whether a notebook asks its prediction before its
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -173,6 +174,21 @@ def defects(rendered: str) -> list[str]:
             if re.match(r"^\|\s+\|", lines[i - 1]):
                 found.append(f"a column of row numbers: {lines[i - 1][:60]}")
     return found
+
+
+SCREEN_COLUMNS = 100  # a reader's first screen: its lines wrapped here (r19 counted so)
+SCREEN_LINES = 40  # the first screen's lines: the rubric's "about the first 40 lines"
+
+
+def screen_line(rendered: str, marker: str, columns: int = SCREEN_COLUMNS) -> int | None:
+    """The line (from 1) on which the paragraph holding ``marker`` starts, in a rendered page read
+    as a reader meets it: comments dropped, each line wrapped at ``columns``; None when absent."""
+    line = 1
+    for source in glossary.COMMENT.sub("", rendered).splitlines():
+        if marker in source:
+            return line
+        line += len(textwrap.wrap(source, columns)) or 1
+    return None
 
 
 def predicts_first(notebook: Mapping[str, Any]) -> bool:
