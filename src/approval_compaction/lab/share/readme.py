@@ -67,8 +67,8 @@ def call_ids() -> str:
     pending = sdk_module("python", "harness").PENDING_CALL_ID
     return (
         f"`{pending}` is the call the study's set replies make, `{STANDIN_CALL_ID}` one the "
-        "stand-in's own replies made, as in notebook 01's first run; where the sources name no endpoint, it is the "
-        "stand-in's (notebook 09)"
+        "stand-in's own replies made, as in notebook 01's first run; where the sources name no "
+        "endpoint, it is the stand-in's (notebook 09)"
     )
 
 
