@@ -218,7 +218,7 @@ TERMS: tuple[Term, ...] = (
         r"invariants?",
         "a rule stored items and requests must keep; breaking one is *violating* it.",
         more=(
-            'for example "the next request holds no orphan output"; all are in '
+            'for example "the next request holds no output without its call"; all are in '
             "`docs/invariants.md`."
         ),
     ),
