@@ -166,8 +166,9 @@ def _teams_pointer(found: Findings) -> str:
 
 # 01-03's maintainer action (r20: "automatic compaction" and its two-line meaning on the first
 # screen of 01 and 02; 03, which sets it against `run_compaction()`, keeps the term)
-WAIT = "wait while the latest model exchange holds a call without its output"
-AFTER_A_TURN = "make the compaction the session runs after a turn"
+# (r20: "wait" against 03's excerpt, where each such compaction returns; the next one checks again)
+WAIT = "return without compacting while the latest model exchange holds a call without its output"
+AFTER_A_TURN = "make each compaction the session runs after a turn"
 
 
 def walkthrough(found: Findings) -> str:
