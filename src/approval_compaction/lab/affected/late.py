@@ -28,9 +28,9 @@ from ...openai_agents.driver import (
     Resume,
     Setup,
     Turn,
-    run_sync,
 )
 from ...openai_agents.harness import PENDING_CALL, QUESTIONS
+from ...study.loop import run_sync
 from ...study.words import Mode
 
 ACCEPTED = "accepted"

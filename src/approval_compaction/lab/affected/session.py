@@ -24,9 +24,10 @@ from ...doctor.export import Export, judge_export, read_export
 from ...doctor.stores import opened
 from ...doctor.verdict import SessionReport, judge
 from ...errors import InvestigationError
-from ...openai_agents.driver import Ask, Setup, Transcript, converse, run_sync
+from ...openai_agents.driver import Ask, Setup, Transcript, converse
 from ...openai_agents.harness import NEXT_ANSWER
 from ...study.items import Item
+from ...study.loop import run_sync
 from ...study.words import Mode
 from ..plugins import plugin
 

@@ -30,9 +30,10 @@ from ...doctor.check import ACCEPTED, REJECTED, check_config, check_json, check_
 from ...doctor.repair import apply
 from ...doctor.verdict import judge
 from ...formats.records import read_json_list, write_json
-from ...openai_agents.driver import Ask, Decide, Resume, Setup, Transcript, converse, run_sync
+from ...openai_agents.driver import Ask, Decide, Resume, Setup, Transcript, converse
 from ...openai_agents.harness import FINISHED, NEXT_ANSWER, PENDING_CALL, QUESTIONS
 from ...openai_agents.worker import Worker
+from ...study.loop import run_sync
 from ...study.words import MODES, Mode
 from .. import paths
 from ..releases import environments

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...openai_agents.fork import cores
+from ...study.fork import cores
 from ...study.items import Item
 from ...study.scenario import Case
 from ..releases import environments

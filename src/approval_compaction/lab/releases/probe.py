@@ -190,8 +190,8 @@ def situations(
     JSON, shared between ``jobs`` forked copies of this process (0: one per core; the runs
     share nothing); on a release that lacks what they use, or cannot run the model's wiring,
     each one an error run naming what is missing."""
-    from ...openai_agents.fork import fork_map
     from ...openai_agents.wiring import unavailable
+    from ...study.fork import fork_map
     from ...study.words import SITUATIONS
     from .later_turns import LIVENESS_MODES, run_situation, unjudged
 
