@@ -54,15 +54,13 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...analysis.pairing import orphan_outputs
 from ...doctor.verdict import judge
 from ...errors import InvestigationError
 from ...formats.records import read_json, write_json
-from ...openai_agents.driver import Ask, Decide, Resume, Setup, converse
-from ...openai_agents.harness import FINISHED, NEXT_ANSWER, PENDING_CALL, QUESTIONS
-from ...openai_agents.worker import Worker
+from ...sdks import sdk_module
 from ...study.items import Item
 from ...study.scenario import Case, all_cases
 from .. import paths
@@ -76,6 +74,15 @@ from .ddmin import FAIL, PASS, UNRESOLVED, Verdict, ddmin
 from .hunks import Hunk, compose, mentions, patch_text, split
 from .permalink import differences, installed_sources
 from .record import pinned_here
+
+# The Python SDK's folder, reached by name as every SDK's folder is (``sdks``); mypy reads the
+# same modules by import.
+if TYPE_CHECKING:
+    from ...openai_agents import driver as _driver
+    from ...openai_agents import harness as _harness
+    from ...openai_agents import worker as _worker
+else:
+    _driver, _harness, _worker = (sdk_module("python", m) for m in ("driver", "harness", "worker"))
 
 
 class AnatomyError(InvestigationError):
@@ -536,17 +543,26 @@ def poisoned_turns(
     found = []
     with tempfile.TemporaryDirectory(prefix="approval-compaction-anatomy-") as folder:
         store = Path(folder) / "poisoned.db"
-        paused = converse(Setup(), [Ask(QUESTIONS[0], (PENDING_CALL,), stage="pause")], store)
-        converse(Setup(), [Decide(), Resume((FINISHED,))], store, state=paused.state)
+        paused = _driver.converse(
+            _driver.Setup(),
+            [_driver.Ask(_harness.QUESTIONS[0], (_harness.PENDING_CALL,), stage="pause")],
+            store,
+        )
+        _driver.converse(
+            _driver.Setup(),
+            [_driver.Decide(), _driver.Resume((_harness.FINISHED,))],
+            store,
+            state=paused.state,
+        )
         for index, (label, python) in enumerate(pythons.items()):
             copy = Path(folder) / f"copy-{index}.db"
             shutil.copyfile(store, copy)
-            steps = [Ask(QUESTIONS[1], (NEXT_ANSWER,))]
+            steps = [_driver.Ask(_harness.QUESTIONS[1], (_harness.NEXT_ANSWER,))]
             if python is None:
-                turn = converse(Setup(), steps, copy)
+                turn = _driver.converse(_driver.Setup(), steps, copy)
             else:
-                with Worker(python, environments.isolated_environ()) as worker:
-                    turn = converse(Setup(), steps, copy, worker=worker)
+                with _worker.Worker(python, environments.isolated_environ()) as worker:
+                    turn = _driver.converse(_driver.Setup(), steps, copy, worker=worker)
             stage = turn.stage("next_turn")
             sent = [item for request in stage.model_inputs for item in request]
             fed = {key for request in stage.compaction_inputs for key in orphan_outputs(request)}

@@ -37,6 +37,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any
 
+from ...sdks import sdk_module
 from ...study.capture import LATER_TURNS
 from ..releases.probe import (
     IMPORT_FAILED,
@@ -75,10 +76,8 @@ def scout() -> list[str]:
         before = set(sys.modules)
         try:
             sdk_api()
-            importlib.import_module("approval_compaction.openai_agents.harness")
-            importlib.import_module("approval_compaction.openai_agents.wiring").unavailable(
-                "responses"
-            )
+            sdk_module("python", "harness")  # the Python SDK's folder, by name (sdks)
+            sdk_module("python", "wiring").unavailable("responses")
         except Exception:  # noqa: BLE001  # a release that does not import: nothing to preload
             pass
         found = [n for n in sys.modules if n not in before and not n.startswith(OWN)]
@@ -112,13 +111,12 @@ def run_steps(request: dict[str, Any], out: IO[str]) -> None:
         reason = " ".join(f"{type(exc).__name__}: {exc}".split())
         write(out, {"id": ident, "unavailable": f"{IMPORT_FAILED}{reason}"[:300]})
         return
-    from ...openai_agents.harness import DEFAULT_SCRIPT, Script, run_case
-    from ...openai_agents.tools import build_agent
-    from ...openai_agents.wiring import BACKENDS, unavailable
     from ...study.scenario import Case
     from ...study.words import STUDY_MODE
 
-    why = unavailable("responses")
+    # the Python SDK's folder, by name (sdks)
+    harness, tools, wiring = (sdk_module("python", m) for m in ("harness", "tools", "wiring"))
+    why = wiring.unavailable("responses")
     models = ["scripted"] + ([] if why else ["responses"])
     write(out, {"id": ident, "versions": installed_versions(), "wire": why})
     version = installed_versions()["openai-agents"]
@@ -129,11 +127,11 @@ def run_steps(request: dict[str, Any], out: IO[str]) -> None:
             write(out, {"id": ident, "step": index, "skipped": True})
             continue
         case = Case(**step["case"])
-        script = DEFAULT_SCRIPT
+        script = harness.DEFAULT_SCRIPT
         if step["kind"] is not None:
-            script = Script(pause=tuple(step["pause"]), kinds=(step["kind"],))
+            script = harness.Script(pause=tuple(step["pause"]), kinds=(step["kind"],))
             try:
-                build_agent(None, script.kinds)
+                tools.build_agent(None, script.kinds)
             except Exception as exc:  # noqa: BLE001  # the release lacks the kind's tool
                 absent = " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
                 write(out, {"id": ident, "step": index, "absent": absent})
@@ -142,9 +140,9 @@ def run_steps(request: dict[str, Any], out: IO[str]) -> None:
         runs = [
             not_applicable(case, version, missing, model, STUDY_MODE)  # type: ignore[arg-type]
             if missing
-            else run_case(
+            else harness.run_case(
                 case,
-                backend=BACKENDS[model],  # type: ignore[index]
+                backend=wiring.BACKENDS[model],
                 script=replace(script, mode=STUDY_MODE),
                 later=continued(model, STUDY_MODE, LATER_TURNS),  # type: ignore[arg-type]
             )
