@@ -53,7 +53,7 @@ LOADS: dict[str, frozenset[str]] = {
     "formats": frozenset(),
     "study": frozenset(),  # what every SDK's driver shares: no SDK
     "wire": frozenset({"openai"}),
-    # the Python SDK's folder (its driver): the lab still imports it directly, the doctor by name
+    # the Python SDK's folder (its driver): the lab and the doctor reach it by name
     "openai_agents": frozenset({"agents", "openai"}),
     # each SDK as one folder (its driver, runs, findings, report): above the lab, which reaches
     # it only through its plugin registry
