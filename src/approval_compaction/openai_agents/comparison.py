@@ -12,28 +12,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from ...display.views import stage_summary
-from ...fix.workaround import defer_compaction_while_pending
-from ...formats.records import read_json_list
-from ...sdks import sdk_module
-from ...study.capture import CaseRun, StageName
-from ...study.scenario import CaseValueError, select_cases
-from ...study.words import STUDY_FIRST, STUDY_MODE
-from .. import paths
-from . import environments
-from .sweep import run_probe
-
-# The Python SDK's folder, reached by name as every SDK's folder is (``sdks``); mypy reads the
-# same modules by import.
-if TYPE_CHECKING:
-    from ...openai_agents import harness as _harness
-    from ...openai_agents import wiring as _wiring
-else:
-    _harness, _wiring = (sdk_module("python", m) for m in ("harness", "wiring"))
+from ..display.views import stage_summary
+from ..fix.workaround import defer_compaction_while_pending
+from ..formats.records import read_json_list
+from ..lab import paths
+from ..lab.releases import environments
+from ..lab.releases.sweep import run_probe
+from ..study.capture import CaseRun, StageName
+from ..study.scenario import CaseValueError, select_cases
+from ..study.words import STUDY_FIRST, STUDY_MODE
+from .harness import run_matrix
+from .wiring import backend_for
 
 FIXED_STEM, NEWEST_STEM = paths.FIX_MATRIX, paths.NEWEST_MATRIX
 Variants = Mapping[str, Sequence[CaseRun]]
@@ -41,7 +33,7 @@ Variants = Mapping[str, Sequence[CaseRun]]
 
 def fixed_runs() -> list[CaseRun]:
     """The sixteen cases on the installed release, with the workaround."""
-    return _harness.run_matrix(wrap_session=defer_compaction_while_pending)
+    return run_matrix(wrap_session=defer_compaction_while_pending)
 
 
 def load_runs(path: Path) -> list[CaseRun]:
@@ -90,12 +82,12 @@ def refused_by_mode() -> pd.DataFrame:
     client), in each compaction mode, as released and with the workaround; per mode, the stages
     at which the stand-in refused a request (HTTP 400) and in how many cases, or ``none`` (r16:
     06 advised the workaround in every mode and showed it in `input` mode only)."""
-    http, on = _wiring.backend_for("responses"), select_cases("compaction=on")
+    http, on = backend_for("responses"), select_cases("compaction=on")
     wraps = {"as released": None, "with the workaround": defer_compaction_while_pending}
     said: dict[str, dict[str, str]] = {}
     for mode in STUDY_FIRST:
         for name, wrap in wraps.items():
-            runs = _harness.run_matrix(on, wrap_session=wrap, backend=http, mode=mode)
+            runs = run_matrix(on, wrap_session=wrap, backend=http, mode=mode)
             where = [s.name for r in runs for s in r.stages if s.outcome.http_status == 400]
             counts = (f"at {st}: {where.count(st)} of {len(runs)}" for st in dict.fromkeys(where))
             said.setdefault(name, {})[mode] = ", ".join(counts) or "none"
