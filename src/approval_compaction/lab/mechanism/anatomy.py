@@ -68,7 +68,6 @@ from ..releases import environments
 from ..releases.patched import Patched, patch_from_text, site_packages, throwaway_environment
 from ..releases.probe import ProbeResult
 from ..releases.sweep import ReleaseRecord, release_records
-from .bench import Bench, Ran, Step
 from .catalogue import CATALOGUE, NEWEST, PINNED
 from .ddmin import FAIL, PASS, UNRESOLVED, Verdict, ddmin
 from .hunks import Hunk, compose, mentions, patch_text, split
@@ -78,11 +77,14 @@ from .record import pinned_here
 # The Python SDK's folder, reached by name as every SDK's folder is (``sdks``); mypy reads the
 # same modules by import.
 if TYPE_CHECKING:
+    from ...openai_agents import bench as _bench
     from ...openai_agents import driver as _driver
     from ...openai_agents import harness as _harness
     from ...openai_agents import worker as _worker
 else:
-    _driver, _harness, _worker = (sdk_module("python", m) for m in ("driver", "harness", "worker"))
+    _bench, _driver, _harness, _worker = (
+        sdk_module("python", m) for m in ("bench", "driver", "harness", "worker")
+    )
 
 
 class AnatomyError(InvestigationError):
@@ -159,14 +161,14 @@ class KindSpec:
     pause: tuple[Item, ...]
     cases: tuple[Case, ...]
 
-    def steps(self, first: bool = False) -> list[Step]:
+    def steps(self, first: bool = False) -> list[_bench.Step]:
         """Its cases as a plan; ``first``: the report's case first (the one that tells)."""
         cases = list(self.cases)
         if first and REPORT_CASE in cases:
             cases.remove(REPORT_CASE)
             cases.insert(0, REPORT_CASE)
         kind = None if not self.pause else self.kind
-        return [Step(case, kind, self.pause) for case in cases]
+        return [_bench.Step(case, kind, self.pause) for case in cases]
 
 
 REPORT_CASE = Case()  # run, approve, compaction on, JSON: the original report's
@@ -236,7 +238,9 @@ class Known:
                 return list(cases[:end])
         return list(cases)
 
-    def add(self, steps: Sequence[Step], ran: Ran, specs: Mapping[str | None, KindSpec]) -> None:
+    def add(
+        self, steps: Sequence[_bench.Step], ran: _bench.Ran, specs: Mapping[str | None, KindSpec]
+    ) -> None:
         """Keep what a bench run answered; where it failed (a case hung, the child crashed),
         the first step it did not answer is the one that failed."""
         self.unavailable = self.unavailable or ran.unavailable
@@ -308,11 +312,11 @@ class Lab:
         envs: Path,
         report: Report = print,
         kinds: Sequence[KindSpec] = (FUNCTION,),
-        bench: Bench | None = None,
+        bench: _bench.Bench | None = None,
         jobs: int = 0,
     ) -> None:
         self.envs, self.report, self.kinds = envs, report, tuple(kinds)
-        self.bench = bench or Bench(envs, jobs)
+        self.bench = bench or _bench.Bench(envs, jobs)
         self.known: dict[str, Known] = {}
         self.locks: dict[str, threading.Lock] = {}
         self.lock = threading.Lock()
@@ -322,7 +326,7 @@ class Lab:
         self.timings: dict[str, tuple[float, int]] = {}  # a step's wall time and runs
 
     @staticmethod
-    def missing(known: Known, specs: Sequence[KindSpec], first: bool) -> list[Step]:
+    def missing(known: Known, specs: Sequence[KindSpec], first: bool) -> list[_bench.Step]:
         """The steps of the kinds' plans still to run."""
         steps = []
         for spec in specs:
@@ -352,7 +356,7 @@ class Lab:
         with lock:
             while steps := self.missing(known, specs, first is not None):
 
-                def stop(ran: Ran, steps: list[Step] = steps) -> bool:
+                def stop(ran: _bench.Ran, steps: list[_bench.Step] = steps) -> bool:
                     if first is None:
                         return False
                     trial = Known(known.unavailable, dict(known.versions), dict(known.runs))
@@ -968,7 +972,7 @@ def command(args: argparse.Namespace, pauses: Mapping[str, Item] | None = None) 
     kinds = chosen_kinds(getattr(args, "kinds", None), pauses or {})
     started = time.monotonic()
     report = lambda line: print(line, file=sys.stderr)  # noqa: E731
-    with Bench(envs, getattr(args, "jobs", 0) or 0) as bench:
+    with _bench.Bench(envs, getattr(args, "jobs", 0) or 0) as bench:
         lab = Lab(envs, report, kinds, bench)
         found = anatomy(envs, lab=lab)
     took = time.monotonic() - started

@@ -1,6 +1,6 @@
 """Bench worker: one release's interpreter, judging many patched SDKs, one forked child each.
 
-``bench.Bench`` starts ``python -m approval_compaction.lab.mechanism.bench_worker`` with a
+``bench.Bench`` starts ``python -m approval_compaction.openai_agents.bench_worker`` with a
 release environment's interpreter and the project's source folder on ``PYTHONPATH``. At start
 it imports what the release's ``agents`` imports (found by a scout child that imports the SDK
 and the study, and says which other modules came with them) but never ``agents`` itself. Then,
@@ -37,9 +37,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any
 
-from ...sdks import sdk_module
-from ...study.capture import LATER_TURNS
-from ..releases.probe import (
+from ..lab.mechanism import overlay
+from ..lab.releases.probe import (
     IMPORT_FAILED,
     continued,
     installed_versions,
@@ -47,9 +46,9 @@ from ..releases.probe import (
     not_applicable,
     sdk_api,
 )
-from . import overlay
+from ..study.capture import LATER_TURNS
 
-MODULE = "approval_compaction.lab.mechanism.bench_worker"
+MODULE = "approval_compaction.openai_agents.bench_worker"
 POLL_SECONDS = 0.02
 OWN = ("agents", "approval_compaction", "__main__")  # never imported ahead of a child
 
@@ -76,8 +75,8 @@ def scout() -> list[str]:
         before = set(sys.modules)
         try:
             sdk_api()
-            sdk_module("python", "harness")  # the Python SDK's folder, by name (sdks)
-            sdk_module("python", "wiring").unavailable("responses")
+            importlib.import_module(f"{__package__}.harness")
+            importlib.import_module(f"{__package__}.wiring").unavailable("responses")
         except Exception:  # noqa: BLE001  # a release that does not import: nothing to preload
             pass
         found = [n for n in sys.modules if n not in before and not n.startswith(OWN)]
@@ -111,12 +110,13 @@ def run_steps(request: dict[str, Any], out: IO[str]) -> None:
         reason = " ".join(f"{type(exc).__name__}: {exc}".split())
         write(out, {"id": ident, "unavailable": f"{IMPORT_FAILED}{reason}"[:300]})
         return
-    from ...study.scenario import Case
-    from ...study.words import STUDY_MODE
+    from ..study.scenario import Case
+    from ..study.words import STUDY_MODE
+    from .harness import DEFAULT_SCRIPT, Script, run_case
+    from .tools import build_agent
+    from .wiring import BACKENDS, unavailable
 
-    # the Python SDK's folder, by name (sdks)
-    harness, tools, wiring = (sdk_module("python", m) for m in ("harness", "tools", "wiring"))
-    why = wiring.unavailable("responses")
+    why = unavailable("responses")
     models = ["scripted"] + ([] if why else ["responses"])
     write(out, {"id": ident, "versions": installed_versions(), "wire": why})
     version = installed_versions()["openai-agents"]
@@ -127,11 +127,11 @@ def run_steps(request: dict[str, Any], out: IO[str]) -> None:
             write(out, {"id": ident, "step": index, "skipped": True})
             continue
         case = Case(**step["case"])
-        script = harness.DEFAULT_SCRIPT
+        script = DEFAULT_SCRIPT
         if step["kind"] is not None:
-            script = harness.Script(pause=tuple(step["pause"]), kinds=(step["kind"],))
+            script = Script(pause=tuple(step["pause"]), kinds=(step["kind"],))
             try:
-                tools.build_agent(None, script.kinds)
+                build_agent(None, script.kinds)
             except Exception as exc:  # noqa: BLE001  # the release lacks the kind's tool
                 absent = " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
                 write(out, {"id": ident, "step": index, "absent": absent})
@@ -140,9 +140,9 @@ def run_steps(request: dict[str, Any], out: IO[str]) -> None:
         runs = [
             not_applicable(case, version, missing, model, STUDY_MODE)  # type: ignore[arg-type]
             if missing
-            else harness.run_case(
+            else run_case(
                 case,
-                backend=wiring.BACKENDS[model],
+                backend=BACKENDS[model],  # type: ignore[index]
                 script=replace(script, mode=STUDY_MODE),
                 later=continued(model, STUDY_MODE, LATER_TURNS),  # type: ignore[arg-type]
             )
