@@ -291,7 +291,7 @@ def test_headlines_releases_action_speaks_of_what_05_shows(found: Findings) -> N
     stored = [e for e in hit if e.orphan_stored != "never"]
     kept = f"{stored[0].span.partition('..')[0]}..{stored[-1].span.rpartition('..')[2]}"
     first = stored[0].span.partition("..")[0]
-    assert stored != hit and f"does for {first}'s (this page's section on the pending call's" in (
+    assert stored != hit and f"does for {first}'s (the section after this page's first table" in (
         action
     )
     assert f"shows what it changed in {kept})" in action

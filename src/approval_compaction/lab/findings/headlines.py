@@ -388,7 +388,7 @@ def releases(found: Findings) -> str:
         "(sessions an affected release stored). SDK maintainers: run the sixteen cases on the "
         "releases either side of a change to when compaction runs, as "
         f"`python -m approval_compaction sweep --versions {before},{moved}` does for {moved}'s "
-        f"(this page's section on the pending call's journey shows what it changed in {kept})."
+        f"(the section after this page's first table shows what it changed in {kept})."
     )
 
 
