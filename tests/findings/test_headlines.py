@@ -337,9 +337,7 @@ def test_headlines_04_and_06_give_their_own_actions(found: Findings) -> None:
     # r15/r17: the workaround's evidence before the pinned release is the regression test alone;
     # r20: "run in full" was never defined: the action says which test, and where it is shown
     pinned = ", ".join(found.fixed.releases)
-    assert f"(on the releases before {pinned}, only the README's regression test ran with it" in (
-        rule
-    )
+    assert f"(before {pinned} only the README's regression test ran with it)" in rule
     # r20: "retire it as the workaround does" named not the late answer it costs: the patch
     assert "SDK maintainers: notebook 10's patch fixes" in rule and "workaround.py" not in rule
     answer = headlines.workaround(found).split("**What to do.**")[0]

@@ -492,8 +492,7 @@ def _keep_or_drop(found: Findings) -> str:
     )
     # r19: the advice covered releases the answer says it was not run on in full: say where it was
     full = (
-        f" (on the releases before {', '.join(found.fixed.releases)}, only the README's regression "
-        "test ran with it: the section *The regression test across releases*)"
+        f" (before {', '.join(found.fixed.releases)} only the README's regression test ran with it)"
         if found.fixed
         else ""
     )
