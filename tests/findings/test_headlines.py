@@ -41,7 +41,7 @@ def test_headlines_matrix_answer_is_the_pinned_records_count_and_choice(found: F
     assert f"{found.pinned.violating} of {found.pinned.cases} cases" in said
     # r16: the choice in the page's notation ("compaction `on`"), not the filter's `compaction=on`
     choice, _, value = found.pinned.violating_choice.partition("=")
-    assert f"exactly those with {choice} `{value}`;" in said and "=" not in said.split("\n")[0]
+    assert f"exactly those with {choice} `{value}`:" in said and "=" not in said.split("\n")[0]
 
 
 def test_headlines_wire_answer_quotes_each_modes_refusal(found: Findings) -> None:
@@ -234,11 +234,15 @@ def test_headlines_keep_the_workaround_says_one_thing_where_it_is_said(found: Fi
     # (``_keep_after``) and the costs the notebook shows (a late answer as text, restore tests)
     keep = headlines._keep_after(found).replace("*", "")  # r14: no hand-set italics
     answer = headlines.workaround(found)
-    assert f"{keep[0].upper()}{keep[1:]}." in answer
-    assert "a late answer to a call it retired is stored as text" in answer
+    assert f"{keep[0].upper()}{keep[1:]}; drop it elsewhere (" in answer
+    # r12 round: the first screen points to the costs; 06's suite section says them, once
+    assert "it has two costs (the section *The SDK's own test suite*)" in answer
+    cells = json.loads((paths.ROOT / "notebooks" / "06-workaround.ipynb").read_text())
+    prose = " ".join(" ".join("".join(c["source"]).split()) for c in cells["cells"])
+    assert "a late answer to a call it retired is stored as text" in prose
     # r18: the second cost as what the session does, not only as the tests it fails
-    assert "tries to put the history back up to three times, then raises the same error" in answer
-    assert "of the SDK's own tests of a failed write to the store fail with it" in answer
+    assert "tries to put the history back up to three times, then raises the same error" in prose
+    assert "the two SDK tests of a failed write to the store count that read" in prose
 
 
 def test_headlines_workaround_keeps_and_drops_it_by_mode_and_kind(found: Findings) -> None:
@@ -250,13 +254,14 @@ def test_headlines_workaround_keeps_and_drops_it_by_mode_and_kind(found: Finding
     record = of(found.verdicts, found.fixed_in).liveness
     documented = {m for v in record if v.kind == CONTRACT and v.state == "stuck" for m in v.modes}
     assert documented == {"previous_response_id"}
-    keep, drop = said.split("Drop it on ")[0], said.split("Drop it on ")[1].split("\n\n")[0]
+    keep, drop = said.split("; drop it elsewhere")
     assert f"Keep it on {found.fixed_in} where {found.fixed_in} without it stops compacting" in keep
     assert "`previous_response_id`" in keep and "`previous_response_id`" not in drop
-    # r14: `auto` unqualified (first screen): stored it keeps compacting, unstored it is `input`
-    assert "`input`" in drop and "`auto`" in drop
-    assert "still has both costs" in drop  # r14: the drop advice names both costs
-    assert "no hosted MCP tool" in drop and "if an approval can go unanswered" not in said
+    assert "hosted MCP approval request nobody answers, in every mode" in keep
+    # r12 round: the drop advice is the rest of the modes and calls, in two words; the answer
+    # says why (two costs, where it gains nothing) and the body's suite section names them
+    assert drop.startswith(" (the last table: it gains nothing there).")
+    assert "if an approval can go unanswered" not in said
 
 
 def test_headlines_releases_action_speaks_of_what_05_shows(found: Findings) -> None:
@@ -270,31 +275,30 @@ def test_headlines_releases_action_speaks_of_what_05_shows(found: Findings) -> N
     span = f"{hit[0].span.partition('..')[0]}..{hit[-1].span.rpartition('..')[2]}"
     action = headlines.releases(found).split("**What to do.**")[1]
     assert action.startswith(f" Upgrade to {found.fixed_in}.")
-    assert f"on {span}, wrap the session in the workaround" in action
-    # r15: "until then" read as "drop it after upgrading": 06 says where to keep it
-    # r16: the doctor scoped to `input` mode's stored orphan left out the stores 05's second
-    # table shows in the other modes: the teams' part is the collection's short action, whole
-    teams = headlines.short_action(found).removeprefix("**What to do.**")
-    assert action.startswith(teams + "\n\n")
-    assert "with the doctor (notebook 07)" in action
-    assert "where this page's last table" not in action
+    # r15: "until then" read as "drop it after upgrading": 06 says where to keep it; r20: the
+    # shared keep clause, restated here, read as sparing `previous_response_id` from the MCP
+    # case, and the span it advised outran the releases the workaround ran on: 06 says both
+    assert (
+        "Until then follow notebook 06 (the workaround, the releases it ran on, where to keep"
+        in (action)
+    )
+    assert headlines.short_action(found).removeprefix("**What to do.** ") not in action
+    assert "notebook 07 (sessions an affected release stored)" in action
+    assert f"on {span}" not in action and "unanswered" not in action
     # r15: a maintainers' line, from the change 05 finds storing the orphan output; r16: it made
-    # the break visible in `input` mode, it did not move a failure users met
+    # the break visible in `input` mode, it did not move a failure users met; r12 round: the
+    # check's cause is the body's (its journey section), the action the sweep either side
     stored = [e for e in hit if e.orphan_stored != "never"]
     kept = f"{stored[0].span.partition('..')[0]}..{stored[-1].span.rpartition('..')[2]}"
     first = stored[0].span.partition("..")[0]
-    assert (
-        stored != hit
-        and f"SDK maintainers: from {first} a check it added (does this run own the session?) "
-        "skips the resume's compaction"
-        in action
+    assert stored != hit and f"does for {first}'s (the section after this page's first table" in (
+        action
     )
-    assert f"so on {kept}, in `input` mode, the orphan output is stored and the next" in action
+    assert f"shows what it changed in {kept})" in action
     assert "SDK's own tests" not in action and "moved the failure" not in action
-    # r17: 05's twin eras differ after the refused pause; the answer left that out
+    # r20: 0.23.1's twin era is no change a user meets: the answer no longer spends a sentence
     answer = headlines.releases(found).split("**What to do.**")[0]
-    assert "`previous_response_id` mode the next question makes no compaction request" in answer
-    assert "*The next question after the refused pause*" in answer
+    assert "*The next question after the refused pause*" not in answer
 
 
 def test_headlines_04_and_06_give_their_own_actions(found: Findings) -> None:
@@ -307,36 +311,40 @@ def test_headlines_04_and_06_give_their_own_actions(found: Findings) -> None:
     assert action not in headlines.violation_matrix(found)
     # r15: the action names where to fix and why a test needs both boundaries, citing the 06
     # table that splits compactions by boundary (it cited 06's first table, which does not)
-    assert f"as {found.fixed_in} did (`OpenAIResponsesCompactionSession`, notebook 03" in matrix
-    assert "all sixteen cases with `python -m approval_compaction matrix`" in matrix
-    assert "*Compactions per case with compaction on, by boundary*" in matrix
+    assert f"as {found.fixed_in} did (notebook 03)" in matrix
+    assert "all sixteen cases, state kept in memory and carried as JSON both, with `python -m" in (
+        matrix
+    )
+    # r12 round: why both boundaries is the body's, once, citing 06's table by its title
     cells = json.loads((paths.ROOT / "notebooks" / "06-workaround.ipynb").read_text())
     shown = json.dumps([c.get("outputs", []) for c in cells["cells"]])
     assert "**Compactions per case with compaction on, by boundary" in shown
+    page = json.loads((paths.ROOT / "notebooks" / "04-violation-matrix.ipynb").read_text())
+    prose = " ".join(" ".join("".join(c["source"]).split()) for c in page["cells"])
+    assert "(why both: the section *Which choices change anything*)" in matrix
+    assert "with a fix the state kept in memory and the state carried as JSON compact" in prose
+    assert "*Compactions per case with compaction on, by boundary*" in prose
     # r16: the teams' part was a bare pointer; it names the upgrade, then points to 06 and 07
     assert matrix.endswith(
-        f"Teams using the SDK: upgrade to {found.fixed_in} and follow notebook 06 (the workaround "
-        "until then, and where to keep it after) and notebook 07 (sessions already stored)."
+        f"Teams: upgrade to {found.fixed_in}; notebook 06 says what to do before it, notebook 07 "
+        "what to do with sessions already stored."
     )
-    assert "with a fix the state kept in memory and the state carried as JSON compact" in matrix
     rule = headlines.workaround(found).split("**What to do.**")[1]
-    assert rule.startswith(f" Upgrade to {found.fixed_in}") and "the doctor (notebook 07)" in rule
+    assert rule.startswith(f" Upgrade to {found.fixed_in}")
+    assert "already stored: notebook 07." in rule
     # r19: the advice on the older releases says where the workaround was run in full
     assert found.fixed is not None
-    assert f"in the workaround (run in full on {', '.join(found.fixed.releases)} only)." in rule
-    # r15: no maintainers' action on 06; the workaround's evidence before the pinned release
-    # is the regression test's `json` cases alone, and the answer says so
-    assert "SDK maintainers:" in rule and "`src/approval_compaction/fix/workaround.py`" in rule
+    # r15/r17: the workaround's evidence before the pinned release is the regression test alone;
+    # r20: "run in full" was never defined: the action says which test, and where it is shown
+    pinned = ", ".join(found.fixed.releases)
+    assert f"(before {pinned} only the README's regression test ran with it)" in rule
+    # r20: "retire it as the workaround does" named not the late answer it costs: the patch
+    assert "SDK maintainers: notebook 10's patch fixes" in rule and "workaround.py" not in rule
     answer = headlines.workaround(found).split("**What to do.**")[0]
-    assert "only the README's regression test" in answer
-    assert "its four `json` cases with compaction `on`) runs with it" in answer
-    # r17: the action on those releases outran the regression test's four cases: say so
-    # r18: "their" had no clear antecedent: the test's own cases
-    assert "the other twelve cases and the other modes did not run with the workaround" in answer
     # r16: the workaround was advised in every mode, shown in `input` mode only: the answer
     # names 06's over-HTTP table, which shows no request refused with it in any mode (r18: the
     # cell's own assert gave the answer before the table: the table's rows are read here)
-    assert "over HTTP, in each compaction mode, the stand-in refuses no request of the" in answer
+    assert f"Over HTTP on {pinned}, with it, every request of those cases is answered" in answer
     cell = next(c for c in cells["cells"] if "refused_by_mode" in "".join(c["source"]))
     table = "".join(t for o in cell["outputs"] for t in o.get("data", {}).get("text/markdown", []))
     rows = [r for r in table.splitlines() if r.startswith("| ") and "at " in r]
@@ -356,7 +364,7 @@ def test_headlines_matrix_answer_names_each_broken_invariant(found: Findings) ->
     said = headlines.violation_matrix(found)
     broken = [i.invariant for i in found.pinned.invariants if i.violated]
     assert broken and f"{len(broken)} invariants break" in said
-    assert "(the matrix below marks them; the first table says what each means)" in said
+    assert f"({len(broken)} invariants break; the matrix below marks them)" in said
     cells = json.loads((paths.ROOT / "notebooks" / "04-violation-matrix.ipynb").read_text())
     shown = "".join(
         t
@@ -376,8 +384,10 @@ def test_headlines_releases_answer_says_auto_with_its_store_setting(found: Findi
     """r9: 05 said "in `auto` mode the pause fails" without the store setting that decides it,
     and "no request is refused ... and the next turn fails" in one clause."""
     said = headlines.releases(found)
-    assert "`auto` mode with responses stored and in" in said  # r15: read as one mode
-    assert "the pause fails" not in said and "the pause is refused" in said
+    assert "`auto` mode while responses are kept and in" in said  # r15: read as one mode
+    # r20: what a user meets, not what the stand-in refuses, each in its own clause
+    assert "the pause fails, leaving nothing to approve. In `input` mode" in said
+    assert "the stand-in refuses nothing" not in said
 
 
 def test_headlines_exploration_answers_its_question_with_only_what_its_tables_show(

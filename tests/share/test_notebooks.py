@@ -219,13 +219,15 @@ def test_notebooks_workaround_accounts_for_every_passed_to_failed_row() -> None:
     assert "the regression test\nand the *liveness* test (" not in rendered
     assert "are what a team carries" not in rendered
     after = rendered.split("Of the rows that go from `passed` to `failed`")[1].split("## ")[0]
-    # r18: "three are the costs the answer names" while the answer named two
-    assert "three show the answer's two costs" in after
+    # r18: "three are the costs the answer names" while the answer named two; r20: "the
+    # answer's two costs" read as the answer's own: the workaround's, said here
+    assert "three show the workaround's two costs" in after
+    assert "a late answer to a call it retired is stored as text" in " ".join(after.split())
     # r15: the flaky row left the table (said above it), so the one other row is named here,
     # with the file it belongs to (r15: "our reasoning test" came out of nowhere)
     assert "The fourth," in after and "test_compaction_keeps_reasoning_with_its" in after
     flat = " ".join(after.split())
-    assert "(this study's liveness file)" in flat and "`AdvancedSQLiteSession`" not in after
+    assert "(the liveness file)" in flat and "`AdvancedSQLiteSession`" not in after
 
 
 def test_notebooks_the_wire_shows_only_what_the_wire_adds() -> None:

@@ -313,28 +313,23 @@ def violation_matrix(found: Findings) -> str:
     choice, _, value = pinned.violating_choice.partition("=")  # r16: "compaction `on`"
     shared = f", exactly those with {choice} `{value}`" if pinned.violating_choice else ""
     broken = [i.invariant for i in pinned.invariants if i.violated]
-    upgrade = f"upgrade to {found.fixed_in} and " if found.fixed_in else ""
+    upgrade = f"upgrade to {found.fixed_in}; " if found.fixed_in else ""
+    # r20: "In each" after the refused modes read as those modes storing the orphan output too;
+    # r12 round: the first screen short (answer and action in plain words, details in the body)
     return (
-        f"**Answer.** Compaction alone. On openai-agents {_pinned(found)}, `input` mode, scripted "
-        f"model, {pinned.violating} of {pinned.cases} cases break an invariant{shared}; the "
-        "runner, the decision and where the paused state is kept change nothing that breaks. "
-        # r18: "in `auto` mode the pause is refused instead" left out the store setting (the
-        # README's `store=False` row: 400 on the next question) and read as "nothing breaks"
-        "Over HTTP, in `auto` mode with responses stored (the default) and in "
-        "`previous_response_id` mode, the failure comes earlier: the pause is refused (notebook "
-        "05's first table).\n\n"
-        "In each, the session's automatic compaction takes the pending call away, and its output "
-        f"is then stored and sent without it, an orphan output: {len(broken)} invariants break "
-        "(the matrix below marks them; the first table says what each means).\n\n"
-        # r19: the maintainers' line did not say the fixing release made that change already
+        f"**Answer.** Compaction alone. On openai-agents {_pinned(found)}, in `input` mode with "
+        f"the scripted model, {pinned.violating} of {pinned.cases} cases break an invariant"
+        f"{shared}: "
+        "in each, the call waiting for approval is compacted away and its output then stored and "
+        f"sent without it ({len(broken)} invariants break; the matrix below marks them). The "
+        "runner, the decision and where the paused state is kept change nothing.\n\nOver HTTP, in "
+        "`previous_response_id` mode and in `auto` mode while responses are kept (the default), "
+        "the pause itself fails instead (notebook 05's first table).\n\n"
         f"**What to do.** SDK maintainers: change when the session compacts, as {found.fixed_in} "
-        "did (`OpenAIResponsesCompactionSession`, notebook 03; what it leaves: notebook 10), and "
-        "test the change on all sixteen cases with `python -m approval_compaction matrix`. In "
-        "that test keep both boundaries: as released they change nothing, but with a fix "
-        "the state kept in memory and the state carried as JSON compact at different stages "
-        "(notebook 06's table *Compactions per case with compaction on, by boundary*).\n\nTeams "
-        f"using the SDK: {upgrade}follow notebook 06 (the workaround until then, and where to "
-        "keep it after) and notebook 07 (sessions already stored)."
+        "did (notebook 03), and test the change on all sixteen cases, state kept in memory and "
+        "carried as JSON both, with `python -m approval_compaction matrix` (why both: the section "
+        f"*Which choices change anything*). Teams: {upgrade}notebook 06 says what to do before "
+        "it, notebook 07 what to do with sessions already stored."
     )
 
 
@@ -355,32 +350,33 @@ def releases(found: Findings) -> str:
     moved = stored[0].span.partition("..")[0]  # the release whose change stored the orphan
     before = found.releases.versions[found.releases.versions.index(moved) - 1]
     violating, cases = fixed_in_cases(found.releases, found.fixed_in)
-    # r16: the doctor scoped to `input` mode's stored orphan left out the other modes' stores
-    # and the first era: the collection's one short action (README's words) instead
+    # r20: the 0.23.1 store and the check's cause took the first screen past line 45, and the
+    # shared short action's keep clause read as sparing `previous_response_id` from the MCP case:
+    # 05's own short action, pointing to 06 (where the workaround ran, where to keep it) and 07
     return (
-        f"**Answer.** Long before: every release {lost} loses the pending call ({hit[0].affected}"
-        f" of {hit[0].cases} cases break an invariant, `{STUDY_MODE}` mode, scripted model); "
-        f"{found.fixed_in} is the first where {violating} do.\n\nOver HTTP, with compaction on: "
-        f"{_met_by_mode(found.releases, hit)} On {_pinned(found)}, after that refused pause, "
-        "the open call stays stored, and in `previous_response_id` mode the next question makes "
-        "no compaction request (the table *The next question after the refused pause*)."
-        f"\n\n{short_action(found)}\n\n"
-        # r19: "the resume no longer compacts" read as every case; 06 said JSON only: the
-        # cause in 12's words, as the journey table shows it for these cases
-        f"SDK maintainers: from {moved} a check it added (does this run own the session?) skips "
-        f"the resume's compaction, so on {kept}, in "
-        "`input` mode, the orphan output is stored and the next question refused; test a "
-        "change to when compaction runs on the sixteen cases, on the releases either side of "
-        f"it, as `python -m approval_compaction sweep --versions {before},{moved}` does for "
-        f"{moved}'s change."
+        f"**Answer.** Long before: every release {lost} loses the call waiting for approval "
+        f"({hit[0].affected} of {hit[0].cases} cases break an invariant; `{STUDY_MODE}` mode, "
+        f"scripted model); {found.fixed_in} is the first where {violating} do.\n\n"
+        "What a user meets "
+        f"over HTTP with compaction on: {_met_by_mode(found.releases, hit)}"
+        f"\n\n**What to do.** Upgrade to {found.fixed_in}. Until then follow notebook 06 (the "
+        "workaround, the releases it ran on, where to keep it after upgrading) and notebook 07 "
+        "(sessions an affected release stored). SDK maintainers: run the sixteen cases on the "
+        "releases either side of a change to when compaction runs, as "
+        f"`python -m approval_compaction sweep --versions {before},{moved}` does for {moved}'s "
+        f"(the section after this page's first table shows what it changed in {kept})."
     )
 
 
-# what the sweep's severities mean, in the words the answer states them in (HTTP 400: refused)
+# what the sweep's severities mean for a user, in plain words (r20: "the stand-in refuses
+# nothing" described requests, not what the user meets)
 _MET_WORDS = {
-    PAUSE_FAILS: "the pause is refused, leaving nothing to approve",
-    NEXT_TURN_FAILS: "the next question is refused",
-    COMPACTION_ONLY: "the stand-in refuses nothing, though the call is compacted away",
+    PAUSE_FAILS: "the pause fails, leaving nothing to approve",
+    NEXT_TURN_FAILS: "the next question fails",
+    COMPACTION_ONLY: (
+        "the next question is answered, though the call and its output are compacted out of "
+        "the stored history"
+    ),
 }
 
 
@@ -403,20 +399,12 @@ def _met_by_mode(releases: Releases, hit: Sequence[Era]) -> str:
             f"on {release_range(first, last)} {_MET_WORDS.get(sev, sev)}"
             for sev, first, last in runs
         ]
-        name = f"`{mode}` mode with responses stored" if mode == "auto" else f"`{mode}` mode"
+        name = f"`{mode}` mode while responses are kept" if mode == "auto" else f"`{mode}` mode"
         said.setdefault(", and ".join(parts), []).append(name)
     # r15: "in `auto` with responses stored and `previous_response_id` mode" read as one mode;
     # r18: the modes in one 80-word sentence: one sentence per group of modes now
     groups = [f"in {' and in '.join(modes)}, {met}." for met, modes in said.items()]
     return " ".join(g if n == 0 else g[0].upper() + g[1:] for n, g in enumerate(groups))
-
-
-def _restore_tests() -> int:
-    """How many of the SDK's own compaction-session tests the workaround is known to fail (what
-    it does after a failed write to the store, ``upstream.changes.INTENDED``)."""
-    from ..releases.upstream.changes import INTENDED
-
-    return sum("test_openai_responses_compaction_session.py" in test for test in INTENDED)
 
 
 def workaround(found: Findings) -> str:
@@ -434,42 +422,20 @@ def workaround(found: Findings) -> str:
     )
     checks = fixed.verdicts
     per_case = checks // (2 * fixed.compaction_on) if fixed.compaction_on else checks
-    tests = _restore_tests()
-    said = "two" if tests == 2 else str(tests)
     pinned = ", ".join(fixed.releases)
-    # r15: the workaround is run on all sixteen cases on the pinned release only; on the
-    # releases before it, only the regression test's `json` cases (06's regression table)
-    versions = found.releases.versions if found.releases else ()
-    first = _affected_span(found).partition("..")[0]
-    earlier = (
-        release_range(first, versions[versions.index(pinned) - 1])
-        if pinned in versions and versions.index(pinned) > versions.index(first)
-        else ""
-    )
-    only = (
-        f" On {earlier} only the README's regression test "
-        "(`tests/sdk_regression/test_compaction_pending_approval.py`: its four `json` cases with "
-        "compaction `on`) runs with it, and passes; the other twelve cases and the other modes "
-        "did not run with the workaround there."
-        if earlier
-        else ""
-    )
+    fixed_in = found.fixed_in or "the release that fixes it"
+    # r12 round: the first screen short; the regression test's scope, the costs and the
+    # suite's evidence are the body's (r15/r19: the scope stays, in one clause of the action)
     return (
         f"**Answer.** {how}. With it on openai-agents {pinned}, "
         f"{_none_of(fixed.violated, per_case)} breaks in any of the {2 * fixed.compaction_on} "
-        f"cases (`input` mode, scripted model; notebook 04's ten and two of liveness), and "
-        f"{fixed.compacting} of {fixed.compaction_on} "
+        f"cases (`input` mode, scripted model), and {fixed.compacting} of {fixed.compaction_on} "
         "cases with compaction `on` still compact, none while the call is open; "
-        f"{found.fixed_in or 'the fixing release'} does the same on its own.\n\nWith it on "
-        f"{pinned} over HTTP, in each compaction mode, the stand-in refuses no request of the "
-        f"cases with compaction `on`.{only}\n\nIts two costs: a late answer to a call it "
-        "retired is stored as text; "
-        # r18: the second cost was given as failing tests, not as what the session does
-        "and when a compaction's write to the store fails, it reads the whole history once more "
-        "(past `max_rollback_items`, the session's limit on the items it reads back) and tries "
-        "to put the history back up to three times, then raises the same error "
-        f"({said} of the SDK's own tests of a failed write to the store fail with it for that)."
-        "\n\n**What to do.** "
+        f"{fixed_in} does the same on its own. Over HTTP on {pinned}, with it, every request of "
+        "those cases is answered, in each compaction mode.\n\nAfter upgrading it is worth keeping "
+        f"only where {fixed_in} stops compacting without it, since it has two costs (the section "
+        "*The SDK's own test suite*).\n\n"
+        "**What to do.** "
         f"{_keep_or_drop(found)}"
     )
 
@@ -489,33 +455,28 @@ def _keep_or_drop(found: Findings) -> str:
     compacting past a function call nobody answers, and the workaround would cost a late answer
     its pairing); the doctor for stores already written."""
     span = _affected_span(found)
-    doctor = "Stores an affected release already wrote: the doctor (notebook 07)."
+    doctor = "Sessions an affected release already stored: notebook 07."
     if not found.fixed_in:
         return f"On {span}, wrap the session in the workaround. {doctor}"
-    record = of(found.verdicts, found.fixed_in).liveness if found.verdicts else ()
-    documented = {m for v in record if v.kind == CONTRACT and v.state == STUCK for m in v.modes}
-    rest = [m for m in found.releases.modes if m not in documented] if found.releases else []
     keep = _keep_after(found).replace("*", "")  # the block defines the term: no italics (r14)
-    drop = (
-        f"\n\nDrop it on {found.fixed_in} in "
-        + " or ".join(f"`{m}`" for m in rest)
-        + " mode with no hosted MCP tool: there, with the compaction endpoint answering as its"
-        " documentation shows, it gains nothing (the last table) and still has both costs."
-        if rest and documented
-        else ""
-    )
+    # r20: "retire it as the workaround does" named not the late answer it costs: the patch
     maintainers = (
-        f" SDK maintainers: {found.fixed_in} stops compacting after a hosted MCP approval request "
-        "nobody answers in `input` and `auto` mode (the last table; a bug, notebook 10); retire "
-        "it as `src/approval_compaction/fix/workaround.py` does, or take notebook 10's patch."
+        f" SDK maintainers: notebook 10's patch fixes {found.fixed_in}'s stop after that MCP "
+        "request in `input` and `auto` mode (a bug)."
         if _stops_after(found)
         else ""
     )
     # r19: the advice covered releases the answer says it was not run on in full: say where it was
-    full = f" (run in full on {', '.join(found.fixed.releases)} only)" if found.fixed else ""
+    full = (
+        f" (before {', '.join(found.fixed.releases)} only the README's regression test ran with it)"
+        if found.fixed
+        else ""
+    )
     return (
         f"Upgrade to {found.fixed_in}; until then, on {span}, wrap the session in the "
-        f"workaround{full}. {keep[0].upper()}{keep[1:]}.{drop} {doctor}{maintainers}"
+        f"workaround{full}.\n\n{keep[0].upper()}{keep[1:]}; drop it elsewhere (the last table: "
+        "it gains nothing there). "
+        f"{doctor}{maintainers}"
     )
 
 
