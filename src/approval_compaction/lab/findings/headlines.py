@@ -583,7 +583,8 @@ def am_i_affected(found: Findings) -> str:
             f"check); {stop}; notebook 06 says what to wrap the session in until then, and where "
             "to keep it after.",
             "3. Run `doctor scan STORE --all`; resume a stuck session's saved run state before "
-            "the repair, not after (section 3's last table); then `doctor repair STORE --all "
+            "the repair, not after (section 3's last table, with the SDK's defaults); then `doctor "
+            "repair STORE --all "
             "--apply`.",
         ]
     )
