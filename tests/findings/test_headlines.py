@@ -56,16 +56,21 @@ def test_headlines_wire_answer_quotes_each_modes_refusal(found: Findings) -> Non
     for report in ("#2317", "vscode#320060", "continue#10092"):
         assert report in answer
     assert "#2322" not in answer and "#2343" not in answer  # they show no status
-    assert "the stand-in answers both 200" in answer
+    assert "(`input` mode's at the pause): the stand-in answers 200." in answer
     # r18: the orphan-output rule is the stand-in's on `/v1/responses` (its sources name no
     # endpoint), for a function call's output: the first screen said "a request" of any kind
+    # r21: the endpoint's choice is said under the rules table, where row 1 shows it
     assert "and a model request holding a function call's orphan output" in answer
-    assert "the stand-in applies that rule on `/v1/responses`, its own choice" in answer
+    body = " ".join(_markdown("09-the-wire").split())
+    assert "Row 1's reports name no endpoint: the stand-in applies that rule on" in body
     assert "Is the fault made in the HTTP body? No:" in answer
     # r15: 09 does not show where each refusal is met (its "met at the next turn in `input`
     # mode" left out *auto, store=False*): it points to 05's table, which shows it per mode
     assert "met at the" not in answer
-    assert "Notebook 05's first table shows in which mode each is met." in answer
+    assert "Notebook 05's first table shows in which mode each refusal is met." in body
+    # r20: "the last three rows are what no public report shows with both the endpoint and the
+    # API's answer" implied row 1's reports name the endpoint
+    assert "with both the endpoint and the API's answer" not in body
     # r15: scoped to what ran where: the stand-in over HTTP, the conversion on the pinned
     # release; the reports show a 400 on an orphan output without naming the endpoint
     # r16: "the SDK's conversion" was used before its section said what it is: the answer names
@@ -75,8 +80,7 @@ def test_headlines_wire_answer_quotes_each_modes_refusal(found: Findings) -> Non
     assert answer.startswith(opening)
     # r18: the stand-in's choice said; r19: "Those two reports" followed three, and "refuses two
     # requests" denied the body's third rule: two of the requests this bug sends
-    assert "The last two reports name no endpoint" in answer
-    assert "Of the requests this bug sends, the stand-in refuses two" in answer
+    assert "Of these requests, the stand-in refuses two" in answer
     assert "hand-off" not in said and "The SDK's conversion adds no fault" not in answer
     assert "unchanged, its orphan output among them" in answer
     # r16: the message the reports show is quoted where they are named, by their full names
@@ -199,20 +203,18 @@ def test_headlines_upgrade_answer_follows_the_record(found: Findings) -> None:
     healed = replace(found.upgrade, poisoned=found.upgrade.repaired)
     assert "2. Upgrading heals" in headlines.am_i_affected(replace(found, upgrade=healed))
     said = headlines.am_i_affected(found)
-    healed_not = "2. Upgrading does not heal a store 0.23.1 left poisoned (in `input` mode): over"
-    assert f"{healed_not} HTTP, on 0.24.0 its next" in said
+    # r20: the first screen points to section 2, whose title gives the modes and the stores
+    healed_not = "2. Upgrading does not heal a stored session (section 2): on 0.24.0 a poisoned"
+    assert f"{healed_not} store's next turn is refused" in said
     # r17: the question asks about the defaults, whose store (a refused pause's) stays stuck
     assert found.upgrade.pause_failed is not None
-    assert f"stays {found.upgrade.pause_failed.stored_after} on 0.24.0" in said
-    # r18: that store's pause was asked by the hook, not under the defaults
-    assert (
-        "under the defaults" not in said
-        and "(section 2, its hook asking the compaction at the pause)" in said
+    assert f"a store whose pause was refused stays {found.upgrade.pause_failed.stored_after}." in (
+        said
     )
-    # r19: the stuck store's sentence stacked two relative clauses; the count's definition
-    # left out compaction items, which section 1's leaves out too: section 1 defines it alone
-    assert "A store a refused pause left" not in said
-    assert "user messages aside" not in said and "the 10th item the SDK counts since" in said
+    # r18: that store's pause was asked by the hook, not under the defaults: not said so
+    assert "under the defaults" not in said
+    # r19: the stuck store's sentence stacked two relative clauses; section 1 defines the count
+    assert "A store a refused pause left" not in said and "user messages aside" not in said
     # r15: "(section 2, scripted model)" mislabelled the next turn, which runs over HTTP; r16:
     # the first screen says only that (section 2 says how the stores were made), so the terms
     # block above it need not define the scripted model
@@ -405,12 +407,13 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     # r18: the refused pause is scoped to the release the search kept it on
     assert "On 0.23.1 in `previous_response_id` mode, a function tool's pause is refused" in answer
     # r16: "Yes, on 0.23.1" was broader than the evidence, in `input` mode only
-    assert "scripted model). Yes, on 0.23.1 in `input` mode. " in answer
+    assert "scripted model). Yes, on 0.23.1 in `input` mode: " in answer
     assert "shrunk" not in answer and "The search's rows show" not in answer
     # r5: one paragraph, and no liveness claim the body's tables carry (r4's MCP stall modes)
     # r17: at most 80 words a paragraph: the answer's three findings each in its own paragraph
-    # r18: four, with the refusal and `auto` mode's paragraph apart from the stand-in's
-    assert answer.count("\n\n") == 4 and "compacts again" not in answer
+    # r18: four, with the refusal and `auto` mode's paragraph apart from the stand-in's; r21:
+    # the first screen's answer short (two paragraphs), its details in the body
+    assert answer.count("\n\n") == 2 and "compacts again" not in answer
     assert "(a bug, in " not in said
     # r13: a reader on `auto` mode learnt nothing; r14: "no break filed in `auto`" read as
     # `auto` being safe; r15: "`auto` sends what one of these two sends" was on no table of 08:
@@ -419,30 +422,39 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     # r17: "row" and "filed" were used before the body defined them, and the pointer to the
     # minimal counterexamples section hid that the table is notebook 05's: plain words, 05 named
     # r18: "this page's tables show nothing of `auto`" denied the coverage table's `auto` row
-    assert "The search kept no conversation in `auto` mode (the default), which breaks" in answer
+    # r20: "it drew few `auto` mode conversations" was half the reason: the filing rule is the
+    # other half, which *The minimal counterexamples* says beside 05's pointer
+    assert "`auto` mode, the default, kept no conversation of its own (*The minimal" in answer
     assert "show nothing of" not in answer
-    assert "notebook 05's first table shows `auto` mode's with a function tool" in answer
+    body = " ".join(_markdown("08-exploration").split())
+    assert "`auto` mode kept no conversation of its own: a pair it breaks may be filed" in body
     assert " row" not in answer and "filed" not in answer
     assert "otebook 05's first table, *Cases breaking an invariant ...*, shows" in _markdown(
         "08-exploration"
     )
     # r15: *the search* is said before it is used, and the hosted MCP request's missing row is
     # not "a gap" left to guess; 0.24.0's own break is in the answer
-    assert "A *search* (" in answer and "the search" not in answer.split("A *search* (")[0]
+    assert "a *search* (" in answer and "the search" not in answer.split("a *search* (")[0]
     assert "a gap in the search" not in answer
-    assert "after a hosted MCP approval request left unanswered, in `input` mode" in answer
-    # r16: the README's verdict names `auto` too: the answer points to 10 showing it; r18: not
-    # by a title naming "the patch" before What to do says which
-    assert "(notebook 10 shows it in `auto` mode too)" in answer and "the patch" not in answer
+    assert "after a hosted MCP approval request left unanswered compaction stops (`input`" in (
+        answer
+    )
+    # r18: not by a title naming "the patch" before What to do says which
+    assert "the patch" not in answer
     # r16: "the API refuses" is in *orphan output*'s meaning, and 09 shows the stand-in judges
     # only function calls: the other kinds' outputs are "stored without its call", unjudged
     assert "stored as an orphan output" not in answer
     # r17: "judged only for a function tool" misread the table, whose invariant judges every
-    # kind: what holds only for a function tool is the stand-in's refusal
+    # kind: what holds only for a function tool is the stand-in's refusal (r21: in the body,
+    # with the compaction endpoint's unjudged answer `input` mode's clean pause rests on: 09)
     assert "judged only for" not in answer
-    assert "The stand-in would refuse that output only for a function tool, and this" in answer
-    # r17: `input` mode's clean pause rests on the compaction endpoint's unjudged answer (09)
-    assert "(notebook 09: no public source shows it)" in answer
+    assert "The stand-in would refuse an output stored without its call only for a" in body
+    assert "no public source shows the real endpoint answering `input` mode's request" in body
+    # r20: 08 "cannot say" of the hosted MCP response, which 12's four cases show stored alone
+    assert "cannot say" not in answer
+    assert "for the hosted MCP approval request, notebook 12's table *Each kind of approval*" in (
+        answer
+    )
     assert "those that break a rule of the study's kept" not in answer
     # r15: a maintainer's action (the patch's path), then the teams', scoped to the release the
     # workaround was searched on, with 06's rule for keeping it
@@ -451,9 +463,13 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     # r18: "keep a call out of compaction" read as a compaction that still runs, against 07's
     # "0.24.0 does not compact there": the fix holds compaction back
     assert action.startswith(" SDK maintainers: on a release line before 0.24.0, hold compaction")
-    assert "`tests/sdk_regression/patches/0.24.0-compaction-liveness.patch`" in action
+    # r20: copying 0.24.0 copies its stop after an unanswered hosted MCP request (03's warning)
+    assert "with what `tests/sdk_regression/patches/0.24.0-compaction-liveness.patch` adds" in (
+        action
+    )
+    assert "or compaction stops as on 0.24.0" in action
     assert "Teams: wrap the session in the workaround" in action
-    assert "on 0.23.1, with it, the search broke nothing" in action
+    assert "on 0.23.1 the search broke nothing with it" in action
     assert "notebook 06 says where to keep it after upgrading" in action
     assert "Upgrade to" not in action
 
@@ -475,43 +491,38 @@ def test_headlines_exploration_makes_no_liveness_claim_its_tables_carry(
     answer = headlines.exploration(found).split("**What to do.**")[0]
     assert "stop for good" not in answer and "after any kind" not in answer
     assert "nobody answers" not in answer and "as the SDK documents" not in answer
-    # r18: the first screen left out the `previous_response_id` rows: it names exactly their
-    # kinds (no hosted MCP request) and the releases whose searches kept them
-    stalled = "in `previous_response_id` mode, on 0.23.1 and 0.24.0, after a function tool, "
-    stalled += "custom tool, shell tool or apply_patch tool approval left unanswered compaction"
-    assert stalled in answer and "which the SDK documents for that mode" in answer
+    # r18: the first screen left out the `previous_response_id` rows; r21: the first screen is
+    # the question's answer, and the body's table marks those rows `documented`
+    assert "documented" not in answer
+    assert "| documented |" in (paths.DATA / "rendered" / "08-exploration.md").read_text()
 
 
 def test_headlines_am_i_affected_action_is_ordered_upgrade_scan_repair(found: Findings) -> None:
     """Issue 61 (r4): 07's action read "then upgrade, or until you can pass the session ..."."""
     action = headlines.am_i_affected(found).split("**What to do.**")[1]
     steps = [line for line in action.splitlines() if line[:2] in ("1.", "2.", "3.", "4.")]
-    assert [s[:2] for s in steps] == ["1.", "2.", "3.", "4."]
+    assert [s[:2] for s in steps] == ["1.", "2.", "3."]  # r20: the check and upgrade one step
     # r17: the page's reader is the SDK maintainer: a step for them first
     assert steps[0].startswith("1. SDK maintainers: ") and "doctor/repair.py" in steps[0]
-    # r18: rewriting a stuck call on load is what section 3's late answer shows poisoning
-    assert (
-        "rewrite a stuck store's call only where no saved run state can still answer it"
-        in (steps[0])
-    )
+    # r18: rewriting a stuck call on load is what section 3's late answer shows poisoning; r20:
+    # "only where no saved run state can still answer it" was a condition an SDK cannot check:
+    # the SDK rewrites orphan outputs and leaves a stuck call alone
+    assert "and leave a stuck call, which a saved run state may still answer" in steps[0]
     assert "reads a poisoned or stuck store as it is" not in steps[0]
     # r14: the title asks "am I affected": the teams' first step is the command that answers it
-    assert "`python -m approval_compaction doctor check" in steps[1]
-    assert f"upgrade to {found.fixed_in}" in steps[2]
+    # r20: "section 1 runs it" while section 1 calls the function: the same check
+    assert (
+        "`python -m approval_compaction doctor check` (section 1 runs the same check)" in (steps[1])
+    )
+    assert steps[1].index("doctor check") < steps[1].index(f"upgrade to {found.fixed_in}")
     # r19: the workaround's name pulled its long meaning onto the first screen: 06 names it
-    assert "workaround" not in action and "notebook 06 says what to wrap" in steps[2]
-    assert steps[3].index("`doctor scan STORE --all`") < steps[3].index("discard the run states")
-    # r17: the discard needs the scan's diagnosis, and must come before the repair
-    assert steps[3].index("discard the run states") < steps[3].index("repair STORE --all --apply`")
-    # r15: the check's flags are the values section 1 runs; r17: the README runs it bare, so the
-    # step says the bare command's defaults are those
-    assert "doctor check` (its defaults are `--mode auto --trigger default`" in steps[1]
-    # r15: a repair before the kept state is discarded lets a late answer poison the session
-    # (section 3): the step names that precondition first; r16: "repair again" after a late
-    # answer was a remedy no table shows; r17: only stuck sessions' states (a pending one's
-    # approval may still come)
-    assert steps[3].startswith("4. Run `doctor scan STORE --all`; discard the run states you")
-    assert "A pending session is not rewritten" in steps[3] and "repair again" not in steps[3]
+    assert "workaround" not in action and "notebook 06 says what to wrap" in steps[1]
+    # r20: "discard the run states" went against section 3's late-answer table, where a stuck
+    # session resumed late without a repair is healthy: resume it before the repair, not after
+    assert "discard" not in action
+    assert steps[2].startswith("3. Run `doctor scan STORE --all`; resume a stuck session's saved")
+    assert steps[2].index("before the repair, not after") < steps[2].index("repair STORE --all")
+    assert "repair again" not in steps[2]
 
 
 def test_headlines_am_i_affected_warns_that_a_late_answer_after_a_repair_poisons(
@@ -523,17 +534,14 @@ def test_headlines_am_i_affected_warns_that_a_late_answer_after_a_repair_poisons
     said = headlines.am_i_affected(found)
     answers, action = said.split("**What to do.**")
     # r14: the session was not poisoned before the late answer: not "poisoned again"
-    assert (
-        "resumed after the repair" in answers
-        and "poisons the repaired session (section 3, on 0.23.1)" in answers
-    )
+    assert "resumed after the repair poisons the session" in answers
     # r18: "run state" was never defined, though the key instruction depends on it
-    assert "A *run state* (the paused run, `RunState`, an application saves" in answers
+    assert "a *run state* (the paused run an application saves) resumed" in answers
     assert "again" not in answers
-    # r15: the first screen's action left the discard step to section 3, and a reader following
+    # r15: the first screen's action left the late answer to section 3, and a reader following
     # it could poison their sessions: the action names it, and section 3 points back to it
-    assert "discard the run states you saved for the sessions it calls stuck" in action
-    assert "Hence What to do's\nfourth step" in _markdown("07-am-i-affected")
+    assert "resume a stuck session's saved run state before the repair, not after" in action
+    assert "Hence What to do's third step" in " ".join(_markdown("07-am-i-affected").split())
     assert "never be answered" not in said
     # r16: one counting unit (pause positions, section 1's), no undefined "test session"
     assert "pause positions 0 to" in answers and "tries" not in said and "test session" not in said
@@ -590,8 +598,9 @@ def test_headlines_the_wire_action_keeps_the_workaround_after_the_upgrade(found:
     # and `input` mode's compaction is unjudged), then one pointer for teams to 06 and 07,
     # which say where to keep the workaround
     assert action.startswith(" SDK maintainers: fix what the session stores and compacts")
-    assert "real compaction endpoint refuses a call without its output" in action
-    assert action.endswith("Teams: notebooks 06 and 07.")
+    # r20: "learn whether the real endpoint refuses" said no how; "notebooks 06 and 07" no what
+    assert "send its compaction request once to the real endpoint" in action
+    assert action.endswith("Teams: notebook 06 (new sessions) and notebook 07 (stored ones).")
 
 
 def test_headlines_walkthrough_says_how_often_the_default_trigger_meets_the_bug(
@@ -622,10 +631,11 @@ def test_headlines_am_i_affected_says_refused_not_rejected(found: Findings) -> N
     pause" in the same sentence."""
     assert found.upgrade is not None and found.upgrade.poisoned.next_turn == "rejected"
     said = headlines.am_i_affected(found)
-    assert f"on {found.upgrade.newest} its next turn is refused" in said
+    assert f"on {found.upgrade.newest} a poisoned store's next turn is refused" in said
     assert "rejected" not in said
-    # r14: nor the doctor's "accepted" for a turn the stand-in answered
-    assert "accepted" not in said and "after `doctor repair --apply`, answered" in said
+    # r14: nor the doctor's "accepted" for a turn the stand-in answered (r20: the repaired
+    # copy's answered turn is section 2's table, off the first screen)
+    assert "accepted" not in said
 
 
 def test_headlines_am_i_affected_says_what_the_user_meets_at_the_struck_positions(
@@ -830,10 +840,9 @@ def test_headlines_am_i_affected_counts_the_struck_pause_positions_and_leaves_th
     assert f"at {len(pinned.affected_at)} of the {len(pinned.rows)} pause positions" in said
     assert " runs " not in said and "threshold" not in said
     # r17: "makes the SDK compact" was inexact (the compaction is refused): the request is sent
-    assert "those where the pausing turn sends a compaction request" in said
     # r18: the first screen left "at which pauses" to section 1: it gives the rule, not the list
-    # r19: "user messages aside" defined the count unlike section 1: it points there
-    assert "because the pause's call is the 10th item the SDK counts since the last" in said
+    # r20: the count behind the rule is section 1's, off the first screen
+    assert "(section 1): where the pausing turn sends a compaction request" in said
 
 
 def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findings) -> None:

@@ -34,7 +34,8 @@ UNJUDGED_ANSWERS = {
 # aside the table does not need (r15: the workaround's history, in a table of the API's rules).
 UNJUDGED_WHAT = {
     OTHER_KINDS: "a call of any other tool kind (custom, shell, apply_patch, computer use, local "
-    "shell, ...) without its output, and an mcp_approval_request without its response",
+    "shell, ...) without its output or its output without its call, and an "
+    "mcp_approval_request without its response",
 }
 COLUMNS = ("rule", "what it checks", "endpoint", "answer", "public sources (what each shows)")
 

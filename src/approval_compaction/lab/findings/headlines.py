@@ -481,11 +481,12 @@ def _keep_or_drop(found: Findings) -> str:
 
 
 def am_i_affected(found: Findings) -> str:
-    """07: the doctor's three answers, one short item each, each scoped as its section runs it
-    (r14: section 1 over HTTP, sections 2 and 3 on the scripted model; no count the tables do not
-    show), then the doctor's steps in order: check your own set-up (`doctor check`), stop new
-    damage (the upgrade; r19: 06 names the workaround for until then and after, so its long
-    meaning stays off this first screen), scan, repair."""
+    """07: the doctor's three answers, one short item each, each pointing to the section that
+    shows it (r14: section 1 over HTTP, sections 2 and 3 on the scripted model; the scopes are
+    the sections' titles: r21's first screen holds the answer and the action by line 40), then
+    the doctor's steps in order: check your own set-up (`doctor check`), stop new damage (the
+    upgrade; 06 names the workaround), scan, answer a stuck session late where its run state is
+    kept (r20: section 3's late-answer table shows that heals it, with the defaults), repair."""
     if not (found.affected and found.upgrade and found.worker and found.heal):
         raise HeadlineError("the answers need data/doctor-*.json")
     pinned, newest = found.affected
@@ -494,48 +495,34 @@ def am_i_affected(found: Findings) -> str:
     stop = f"upgrade to {found.fixed_in}" if found.fixed_in else "no release fixes it yet"
     failed = up.pause_failed
     stuck = (  # r18: section 2's refused pause is asked by the hook, not the default trigger
-        f" In `auto` mode, a store whose pause was refused stays {failed.stored_after} on "
-        f"{up.newest} (section 2, its hook asking the compaction at the pause): its next turn is "
-        f"{_refused(failed.next_turn)}, the call stays stored without its output."
-        if failed
-        else ""
+        f"; a store whose pause was refused stays {failed.stored_after}" if failed else ""
     )
     return "\n".join(
         [
             "**Answer.**",
-            f"1. Over HTTP, in `auto` mode with no hook (the SDK's defaults), {pinned.release}'s "
-            f"pause is refused at {len(pinned.affected_at)} of the {len(pinned.rows)} pause "
-            f"positions 0 to {len(pinned.rows) - 1}: those where the pausing turn sends a "
-            "compaction request, because the pause's call is the 10th item the SDK counts "
-            "since the last compaction (section 1 says which it counts); "
-            f"{newest.release}'s at {len(newest.affected_at) or 'none'}.",
-            f"2. Upgrading {'heals' if up.heals else 'does not heal'} a store {up.pinned} left "
-            f"poisoned (in `input` mode): over HTTP, on {up.newest} its next turn is "
-            f"{_refused(up.poisoned.next_turn)}; on a copy after `doctor repair --apply`, "
-            f"{_refused(up.repaired.next_turn)} (section 2).{stuck}",
-            f"3. On section 3's SQLite store, `doctor repair --apply` heals "
-            f"{'the' if healed else 'not all the'} poisoned and stuck sessions (a question follows "
-            "a call without its output) and leaves the pending one alone. A *run state* (the "
-            "paused run, `RunState`, an application saves to approve later) saved at the pause "
-            f"and resumed after the repair poisons the repaired session (section 3, on "
-            f"{pinned.release}).",
+            f"1. With the SDK's defaults, {pinned.release}'s pause is refused at "
+            f"{len(pinned.affected_at)} of the {len(pinned.rows)} pause positions 0 to "
+            f"{len(pinned.rows) - 1} (section 1): where the pausing turn sends a compaction "
+            f"request; {newest.release}'s at {len(newest.affected_at) or 'none'}.",
+            f"2. Upgrading {'heals' if up.heals else 'does not heal'} a stored session (section "
+            f"2): on {up.newest} a poisoned store's next turn is {_refused(up.poisoned.next_turn)}"
+            f"{stuck}.",
+            f"3. `doctor repair --apply` heals {'the' if healed else 'not all the'} poisoned and "
+            "stuck sessions and leaves alone one still waiting for its approval (section 3); a "
+            "*run state* (the paused run an application saves) resumed after the repair poisons "
+            "the session.",
             "",
             "**What to do.**",
-            f"1. SDK maintainers: {up.newest} sends a poisoned store's orphan output and keeps a"
-            " stuck store's call without its output (section 2). To heal a store as the SDK loads"
-            " it, rewrite its orphan outputs as `src/approval_compaction/doctor/repair.py` does"
-            " (section 3's repair table); rewrite a stuck store's call only where no saved run"
-            " state can still answer it: section 3's last table shows a late answer after that"
-            " rewrite poisoning the session.",
-            "2. Teams: check your release with the SDK's defaults: `python -m approval_compaction "
-            "doctor check` (its defaults are `--mode auto --trigger default`; section 1 runs it).",
-            f"3. Stop new damage: {stop}; notebook 06 says what to"
-            " wrap the session in until then, and where to keep it after.",
-            "4. Run `doctor scan STORE --all`; discard the run states you saved for the sessions "
-            f"it calls stuck (section 3, on {pinned.release}: resumed after the repair, one "
-            "poisons it); then `doctor "
-            "repair STORE --all --apply` (it backs up first). A pending session is not rewritten, "
-            "so its saved state may still be resumed.",
+            f"1. SDK maintainers: to heal a store as {up.newest} loads it, rewrite its orphan "
+            "outputs as `src/approval_compaction/doctor/repair.py` does (section 3), and leave a "
+            "stuck call, which a saved run state may still answer (section 3's last table).",
+            "2. Teams: run `python -m approval_compaction doctor check` (section 1 runs the same "
+            f"check); {stop}; notebook 06 says what to wrap the session in until then, and where "
+            "to keep it after.",
+            "3. Run `doctor scan STORE --all`; resume a stuck session's saved run state before "
+            "the repair, not after (section 3's last table, with the SDK's defaults); then `doctor "
+            "repair STORE --all "
+            "--apply`.",
         ]
     )
 
@@ -587,29 +574,25 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
     paused = [f for f in refused if f.trace.conversation.mode in refused_in]
     said = [
         f"**Answer** (openai-agents {searched}, scripted model). Yes, on {old.sdk_version} in "
-        f"{_modes(lost_in)} mode. A *search* (random conversations through the SDK, kept where "
-        "they break a rule) shows compaction at the pause taking the call waiting for its "
-        f"output, for every kind: {lost}. The output is then stored without its call"
-        + (
-            f" for every kind but the {', '.join(unshown)} (no such conversation kept, so this"
-            " page cannot say)."
+        f"{_modes(lost_in)} mode: a *search* (random conversations through the SDK) shows "
+        "compaction at the pause taking the waiting call of every kind, and its output then "
+        "stored without it"
+        + (  # r20: 12's four cases show what the search kept no conversation of
+            f"; for the {', '.join(unshown)}, notebook 12's table *Each kind of approval* shows"
+            " that."
             if unshown
-            else " for every kind."
+            else "."
         )
-        + "\n\nThe stand-in would refuse that output only for a function tool, and this assumes"
-        f" the real compaction endpoint answers {_modes(lost_in)} mode's request at the pause, as"
-        " the stand-in does (notebook 09: no public source shows it)."
         + (  # r18: the refusal on the release the search kept it on, and why one kind
             f"\n\nOn {old.sdk_version} in {_modes(refused_in)} mode, {_asked(paused)} pause is"
-            " refused."
+            " refused (other kinds are"
+            " not judged there: notebook 09)."
             if paused
             else ""
         )
-        + (  # r18: "this page's tables show nothing of auto" denied the coverage table's row
-            f" The search kept no conversation in {_modes(unfiled)} mode (the default), which"
-            f" breaks too: it drew few {_modes(unfiled)} mode conversations (*How each search"
-            " ran*), so this page cannot say how the other kinds fare there; notebook"
-            f" 05's first table shows {_modes(unfiled)} mode's with a function tool."
+        + (  # r20: the filing rule, not the draws alone, leaves `auto` without its own
+            f" {_modes(unfiled)[0].upper()}{_modes(unfiled)[1:]} mode, the default, kept no"
+            " conversation of its own (*The minimal counterexamples* says why)."
             if unfiled
             else ""
         )
@@ -624,59 +607,32 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         lose = "no call is lost" if not kept else f"{_count(kept)} lose it"
         stalled = [f for f in new.findings if f.trace.conversation.mode in lost_in]
         stops = (
-            f", but after {_asked(stalled, owner='')} left unanswered, "
-            f"in {_modes(lost_in)} mode compaction did not run in the later turns (notebook 10"
-            " shows it in `auto` mode too)"
+            f", but after {_asked(stalled, owner='')} left unanswered compaction stops "
+            f"({_modes(lost_in)} mode)"
             if stalled
             else ""
         )
         after.append(f"on {new.sdk_version} {lose}{stops}")
-        after.extend(_documented_stall(unfixed))
     if after:
         joined = "; ".join(after)
-        said.append("\n\n" + joined[:1].upper() + joined[1:] + ".")
+        said.append(joined[:1].upper() + joined[1:] + ".")
     searched_fix = " and ".join(r.sdk_version for r in fixed)
     said.append(
         "\n\n**What to do.**"
         + (
             f" SDK maintainers: on a release line before {new.sdk_version}, hold compaction back"
             f" while a call of any kind waits for its approval, as {new.sdk_version} does"
-            " (notebook 03 shows its change); on"
-            f" {new.sdk_version}, apply"
-            " `tests/sdk_regression/patches/0.24.0-compaction-liveness.patch` (notebook 10)."
+            " (notebook 03), with what"
+            " `tests/sdk_regression/patches/0.24.0-compaction-liveness.patch` adds (notebook"
+            f" 10), or compaction stops as on {new.sdk_version}."
             if stalled
             else ""
         )
-        + " Teams: wrap the session in the workaround (`defer_compaction_while_pending`)"
-        " whatever tools it approves"
-        + (f": on {searched_fix}, with it, the search broke nothing" if fixed and not broke else "")
-        + "; notebook 06 says where to keep it after upgrading, notebook 07 how to repair"
-        " stored sessions."
+        + " Teams: wrap the session in the workaround whatever tools it approves"
+        + (f" (on {searched_fix} the search broke nothing with it)" if fixed and not broke else "")
+        + "; notebook 06 says where to keep it after upgrading."
     )
     return " ".join(said).replace(" \n", "\n")
-
-
-def _documented_stall(unfixed: Sequence[SearchResult]) -> list[str]:
-    """08 (r18: the first screen left out the `previous_response_id` rows of both releases):
-    the kinds whose approval left unanswered stopped compaction in the newest search, as the SDK
-    documents for that mode, and the searches that kept such a conversation."""
-    kept_by = {
-        r.sdk_version: [
-            f
-            for f in r.findings
-            if breach_kind(f.trace.conversation.mode, f.invariants) == CONTRACT
-        ]
-        for r in unfixed
-    }
-    contract = kept_by[unfixed[-1].sdk_version]
-    if not contract:
-        return []
-    both = " and ".join(version for version, found in kept_by.items() if found)
-    return [
-        f"in {_modes(sorted({f.trace.conversation.mode for f in contract}))} mode, on {both}, "
-        f"after a {_kinds(contract, ' or ')} approval left unanswered compaction did not run in "
-        "the later turns either, which the SDK documents for that mode"
-    ]
 
 
 def _loses(finding: Any) -> bool:
@@ -751,24 +707,20 @@ def the_wire(found: Findings) -> str:
 
     return (
         f"**Answer** (the stand-in over HTTP; the SDK's `OpenAIResponsesModel` on openai-agents "
-        f"{_pinned(found)}). Of the requests this bug sends, the stand-in refuses two, each by "
-        "a rule public reports show the real API applying: a compaction request naming a "
-        "response whose stored history holds a call without its output "
-        f"({_reports(rules.OPEN_CALL_COMPACT)}, on the compaction endpoint); and a model "
-        "request holding a function call's orphan output "
-        f"({_reports(rules.ORPHAN_OUTPUT)}: a 400 saying "
-        f'"{rules.ORPHAN_OUTPUT.example.replace(" <id>.", "")}" and an id).'
-        "\n\nThe last two reports name no endpoint: the stand-in applies that rule on "
-        "`/v1/responses`, its own choice. Notebook 05's first table shows in which mode each is "
-        "met. No report shows the real API's answer to a compaction request whose input holds a "
-        "call without its output (`input` mode's when the run pauses for approval), or an "
-        "orphan output: the stand-in answers both 200."
-        "\n\nIs the fault made in the HTTP body? No: the SDK's `OpenAIResponsesModel`, which turns "
-        "the items it is handed into the request's body, sent a hand-built poisoned history "
-        "unchanged, its orphan output among them.\n\n"
+        f"{_pinned(found)}). Of these requests, the stand-in refuses two, "
+        "each by a rule public reports show the real API applying: a compaction request naming "
+        "a response whose stored history holds a call without its output "
+        f"({_reports(rules.OPEN_CALL_COMPACT)}); and a model request holding a function call's "
+        f"orphan output ({_reports(rules.ORPHAN_OUTPUT)}: a 400 saying "
+        f'"{rules.ORPHAN_OUTPUT.example.replace(" <id>.", "")}" and an id).\n\nNo report shows the '
+        "real API's answer to a compaction request whose input holds a call without its output "
+        "(`input` mode's at the pause): the stand-in answers 200. Is the fault made in the HTTP "
+        "body? No: `OpenAIResponsesModel` sent a hand-built poisoned history unchanged, its "
+        "orphan output among them.\n\n"
         "**What to do.** SDK maintainers: fix what the session stores and compacts (notebook 03 "
-        "shows where), not `OpenAIResponsesModel`, and learn whether the real compaction "
-        "endpoint refuses a call without its output in its input. Teams: notebooks 06 and 07."
+        "shows where), not `OpenAIResponsesModel`; before trusting `input` mode's clean pause, "
+        "send its compaction request once to the real endpoint. Teams: notebook 06 (new "
+        "sessions) and notebook 07 (stored ones)."
     )
 
 
