@@ -800,8 +800,14 @@ def test_headlines_appendix_names_the_cause_of_the_next_turn_failing_from_its_fi
     body = " ".join("".join(c["source"]) for c in cells[1:] if c["cell_type"] == "markdown")
     body = " ".join(body.split())
     # r18: the count explanation is scoped to the cases the page does not trace; r19: its "if"
-    # was a guess where the README reports a result: the untraced cases are only named
-    assert "The cases that keep the state in memory are not traced here." in body
+    # was a guess where the README reports a result; r20: the record traces the memory case too
+    # (its resume holds None as well, against notebook 03's "moved on"): the page shows both
+    assert "not traced here" not in body and "`run/approve/on/memory`" in body
+    assert all(
+        any(e.startswith(headlines.HOLDS_NONE) for e in t.generations["resume"])
+        for release in ("0.22.1", "0.23.1")
+        for t in load_record().release(release).traces.values()
+    )
     assert "would skip" not in body and "under the warning" not in body  # r19: code not shown
     assert "the resume's compaction is skipped" in body
 
@@ -910,10 +916,11 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
     answer, action = said.split("**What to do.**")
     # r18: "pairing" is the README's *pairing check* (hunk 2's); hunk 3's check is said apart
     assert "hunk 3 (0.24.0's own check that each request has its response)" in answer
-    assert "hunk 2, which moves the pairing check to where every automatic compaction" in answer
+    # r20: plain words on the first screen (each term there adds a line to its terms block)
+    assert "hunk 2, which moves the check that each call has its output to where every " in answer
     # r18: the other kinds' four cases scoped on the first screen
-    kinds = "a function tool (its sixteen cases) and custom, shell or apply_patch tools (four"
-    assert kinds in answer
+    kinds = "a function tool's approval (all sixteen ways through a pause) and the SDK's custom, "
+    assert kinds + "shell and apply_patch tools' (four ways each)" in answer
     assert "is fixed by two others: hunk 3" in answer and "and hunk 1 (its import)." in answer
     assert "quoted below" not in said  # the excerpt is notebook 03's, not repeated in 12
     assert "instead" not in said  # r10: against 03's "also"; a fix for every kind needs both
@@ -922,17 +929,17 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
     # cost (notebook 10) was only in the body; teams' pointer says what 06 adds to the upgrade
     # r16: the hosted MCP hunks' decision said (with 10's patch), the untried modes named
     # r17: "they" (hunks or patch?) and a combination no run tried; each part says where it ran
+    # r20: the untried default mode named with the step that tries it
     assert (
-        " SDK maintainers backporting the fix to 0.23.1 (`input` mode; the others untried here): "
-        "take hunk 2; where hosted MCP approval requests run, also hunks 1 and 3. Each hunk's "
-        "patch is in `data/fix-anatomy.json`.\n\nOn 0.24.0, hunk 3's check stops compaction "
+        " SDK maintainers backporting the fix to 0.23.1 (tried in `input` mode; *Try this* "
+        "runs `auto`, the default): take hunk 2; where hosted MCP approval requests run, also "
+        "hunks 1 and 3, and notebook 10's patch: on 0.24.0 hunk 3's check stops compaction "
         "after a request nobody answers (notebook 10's table" in action
     )
-    # r18: the lift scoped to what notebook 10's table shows (a SQLiteSession, two modes)
-    assert (
-        "lifts that stop on 0.24.0 for a `SQLiteSession` in `input` and `auto` mode only: "
-        "backport it with hunks 1 and 3 and run its test, as no run tried it on 0.23.1" in action
-    )  # r19: what to do about the stop hunk 3 brings
+    # r18: the lift scoped to what notebook 10's table shows (its title names the store and
+    # modes); r19: what to do about the stop hunk 3 brings
+    assert "no run tried the patch on 0.23.1: run its test" in action
+    assert "Each hunk's patch is in `data/fix-anatomy.json`." in action
     assert "a release before" not in action
     assert (
         f"**{headlines.TABLE_10} ("
@@ -948,7 +955,7 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
     # r17: one name for the outcome, the tables' "holds"; r18: defined where first used, and
     # the reverts said without "whose revert ran" (a word the body defines)
     assert (
-        "with every change but hunk 2 reverted, each of its sixteen cases still *holds* (breaks "
+        "With every change but hunk 2 reverted, a function tool's approval still *holds* (breaks "
         "no invariant)" in answer
     )
     assert "whose revert ran" not in answer
@@ -993,8 +1000,13 @@ def test_headlines_after_the_fix_scopes_the_patch_to_the_stores_it_helps(found: 
     )
     assert f"`previous_response_id` mode it still stops as {found.fixed_in} does" in action
     # r19: the second file was said untested while the page dropped the poisoned rows that test
-    # it: the table keeps them, and the action no longer says it is untested
-    assert "second file" not in action
+    # it: the table keeps them, and the action no longer says it is untested; r20: the action
+    # says what the second file does (the first screen never did)
+    assert "untested" not in action
+    assert (
+        "The patch's second file leaves out of the model's input a stored output whose call is "
+        "gone, so a store an older release wrote with one is answered again." in action
+    )
     cells = json.loads((paths.ROOT / "notebooks/10-after-the-fix.ipynb").read_text())["cells"]
     code = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
     assert 'drop(index="poisoned"' not in code

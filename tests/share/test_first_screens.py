@@ -33,12 +33,7 @@ def first_screen(stem: str) -> str:
         ),
         (
             "12-appendix-the-fix-taken-apart",
-            [
-                "pending call",
-                "automatic compaction",
-                "orphan output",
-                "hosted MCP approval request",
-            ],
+            ["scripted model", "hunk", "invariant", "hosted MCP approval request"],
         ),
         ("02-stored-vs-sent", ["over HTTP", "stand-in", "responses stored"]),  # r20: no hook
         (
@@ -63,7 +58,10 @@ def test_appendix_answer_names_the_branch_by_the_term_12_defines() -> None:
     from approval_compaction.lab.findings.load import load_findings
 
     answer = appendix(load_findings(paths.DATA))
-    assert "moves the pairing check to where every automatic compaction runs it" in answer
+    # r20: plain words (each term on the first screen adds a line to its terms block)
+    assert "moves the check that each call has its output to where every compaction runs it" in (
+        answer
+    )
     assert "partial" not in answer.split("**What to do.**")[0]
 
 
@@ -75,18 +73,21 @@ def test_your_session_names_its_example_as_notebook_07s_store() -> None:
     from approval_compaction.lab.findings.load import load_findings
 
     answer = your_session(load_findings(paths.DATA))
+    # r20: in notebook 07's words (its *compacted pause*), the file and id as the code sets them
     assert answer.startswith(
-        "**Answer** (the example: session `case-session` of notebook 07's poisoned store, made "
-        "on openai-agents "
+        "**Answer** (the example: notebook 07's compacted pause store, session `case-session` of "
+        "`examples/poisoned.db`, made on openai-agents "
     )
     assert "`case-session` (poisoned.db) is" not in answer  # named once, in the label
-    assert "sets notebook 07's example, session `case-session`" in _markdown("15-your-session")
+    assert "the example, notebook 07's *compacted pause* store" in _markdown("15-your-session")
+    seven_md = _markdown("07-am-i-affected")
+    assert "*compacted pause*" in seven_md and "case-session" not in seven_md
     # r17: the release that stored the session told from the one that ran it, and whether
     # upgrading alone lets it go on, by 07's table (poisoned refused on the fixing release too)
     from approval_compaction.lab.findings.headlines import NEXT_TURN_TABLE_07
 
     assert "; next question run here on " in answer
-    said = f"Upgrading alone does not repair it: notebook 07's table *{NEXT_TURN_TABLE_07}*"
+    said = f"(it does not repair a stored session: notebook 07's table *{NEXT_TURN_TABLE_07}*)"
     assert said in answer  # r18: one verb for the doctor's action (repair), not heal
     assert "heal" not in answer.split("**What to do.**")[0]
     # r18: why the next question ran on that release, and the other modes' sameness scoped
@@ -114,9 +115,11 @@ def test_your_session_gives_its_own_action_on_a_poisoned_store() -> None:
     # back into a Python session; r18: new sessions a pointer to 06 (this page tests no
     # workaround), and the run state to discard a stuck session's, as 07 and the README say
     repair = OWN_ACTION_15.index("doctor repair")
-    stuck = "If the doctor calls it stuck, first discard the run state you saved at its pause"
+    stuck = "If the doctor calls it stuck, first discard the paused run you saved to approve later"
     assert 0 < OWN_ACTION_15.index(stuck) < repair
-    assert "(resumed after the repair, it poisons the session: notebook 07)" in OWN_ACTION_15
+    assert "(`RunState`): resumed after the repair, it poisons the session (notebook 07)" in (
+        OWN_ACTION_15
+    )
     readme = (paths.ROOT / "README.md").read_text().splitlines()
     assert all("stuck" in line for line in readme if "discard the run state" in line)
     assert "`<store>`: the SQLite file's path or a database URL" in OWN_ACTION_15
@@ -134,6 +137,7 @@ def test_your_session_gives_its_own_action_on_a_poisoned_store() -> None:
     assert "doctor items <export> --output repaired.json` repairs it" in OWN_ACTION_15
     seven = (paths.DATA / "rendered" / "07-am-i-affected.md").read_text()
     assert f"**{REPAIR_TABLE_07} (" in seven
+    assert f"*{REPAIR_TABLE_07}*" in _markdown("15-your-session")  # r20: the body points to it
     assert "It is **poisoned**" in said  # the diagnosis the repair is for
     body = _markdown("15-your-session").partition("<!-- answer:end -->")[2]
     assert "notebook 10's patch" not in body

@@ -736,9 +736,10 @@ def after_the_fix(found: Findings) -> str:
     record = of(found.verdicts, fixed)
     fresh = [v for v in record.of_kind(BUG) if v.situation != POISONED]
     label = (
-        f"**Answer** (openai-agents {fixed}, a fresh `SQLiteSession` set to ask for compaction "
-        "after every turn, ten later questions over HTTP in each compaction mode, responses "
-        "stored, the stand-in answering compaction as the API documents)."
+        f"**Answer** (openai-agents {fixed}, a fresh `SQLiteSession` asking for compaction after "
+        "every turn, ten later questions over HTTP in each compaction mode, responses stored, "
+        "the stand-in answering compaction as the API documents: the user's messages and one "
+        "summary)."
     )
     if not fresh:
         return f"{label} No: a fresh session keeps compacting.\n\n{maintainers_10(found)}"
@@ -747,8 +748,7 @@ def after_the_fix(found: Findings) -> str:
     stuck = {v.situation for v in fresh}
     said = f"{label} " + " ".join(
         f"For {SITUATION_WORDS.get(v.situation, v.situation)}, yes: {NONE_COMPACTS} in "
-        f"{_modes(v.modes)} mode: the history grows every turn, while the request stays "
-        "unanswered."
+        f"{_modes(v.modes)} mode while the request stays unanswered."
         for v in fresh
     )
     if "abandoned" not in stuck:  # r18: "there" had two referents (the modes, the session)
@@ -793,13 +793,17 @@ def maintainers_10(found: Findings) -> str:
     # only as the docstring's: what the patch leaves stopped is said as the page's diff shows it
     # r19: the store caveat (its code line, the second file) was said twice: said once, in the
     # body, where `snapshot` is defined; the second file is tested by the table's poisoned rows
+    # r20: the patch's second file was never said on the first screen, though the table's
+    # poisoned rows test it: what it does, and where the store it lets through still stops
     return (
         f"**What to do.** SDK maintainers: add the test `{test}` (it fails on "
         f"{found.fixed_in}) and apply `{patch}` (the test then passes). With the patch, this "
         "page's `SQLiteSession` compacts all ten questions after an unanswered hosted MCP "
         "approval request in `input` and `auto` mode; in `previous_response_id` mode it still "
         f"stops as {found.fixed_in} does. On the SDK's stores that cannot replace part of a "
-        "history the patch does not lift the stop (section *The patch*)."
+        "history the patch does not lift the stop (section *The patch*).\n\nThe patch's second "
+        "file leaves out of the model's input a stored output whose call is gone, so a store an "
+        "older release wrote with one is answered again."
         f"\n\nTeams using openai-agents: {keep} (notebook 06 tests it). Stores an affected "
         "release wrote: check and repair them with the doctor (notebook 07)."
     )
@@ -862,17 +866,18 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
         raise HeadlineError("the answers need data/sweep.json")
     shared = [k for k in an.kinds if k.minimal_fix == an.minimal_fix]
     other = [k for k in an.kinds if k.minimal_fix != an.minimal_fix]
-    # r18: the other kinds' four cases were scoped only in the body
+    # r18: the other kinds' four cases were scoped only in the body; r20: said in plain words
+    # (no *case*, no tool names the page defines only in its body), the first screen short
     words = {4: "four", 16: "sixteen"}
-    kinds = "a function tool"
+    kinds = "a function tool's approval"
     if shared:
-        kinds += f" (its {words.get(len(shared[0].cases), len(shared[0].cases))} cases)"
+        kinds += f" (all {words.get(len(shared[0].cases), len(shared[0].cases))} ways through a"
+        kinds += " pause"
     if len(shared) > 1:
-        more, cases = [k.label for k in shared[1:]], len(shared[1].cases)
-        kinds += (
-            f" and {', '.join(more[:-1])} or {more[-1]} tools ({words.get(cases, cases)} cases "
-            "each: runner `run`, compaction on)"
-        )
+        cases = len(shared[1].cases)
+        kinds += f") and the SDK's custom, shell and apply_patch tools' ({words.get(cases, cases)}"
+        kinds += " ways each"
+    kinds += ")" if shared else ""
 
     patches = {h.name: h.patch for h in an.hunks}
 
@@ -900,53 +905,50 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     )
     stored = next((e for e in found.releases.eras if e.orphan_stored != "never"), None)
     why = _why_stored(stored.span.partition("..")[0]) if stored else ""
-    # r5: the first screen's words few and plain (no hunk table's terms, no code block); the
-    # backport's details and the gate's generations are the body's sections
     fix = ", ".join(str(an.numbers[h]) for h in an.minimal_fix)
     one = "one alone fixes" if len(an.minimal_fix) == 1 else f"{len(an.minimal_fix)} fix"
 
-    # r14: the page's own action first (the backport), then one pointer for teams; r15: scoped
-    # to the release and mode the hunks were tried on, the MCP check's cost on the first screen
-    # r16: the MCP hunks' decision said (take them with 10's patch where MCP approvals run, its
-    # test tried on 0.24.0 only), the modes this page did not try named, teams given the clause
-    # r17: "they" had two referents and the advice joined runs no page made; each part now says
-    # where it was tried, and teams (whom the hunks do not concern) get 06's pointer only
+    # r14..r19: the backport for maintainers first, each part scoped to where it was tried, the
+    # stop hunk 3 brings and notebook 10's patch for it; teams get 06's pointer only. r20: the
+    # first screen short: the untried default mode named with the step that tries it (*Try
+    # this*), the patch's scope left to notebook 10's table, whose title is named
     def _checks(kind: Any) -> str:  # r18: "those hunks' check" (one is an import): the check's
         return " and ".join(  # hunk by its number
             f"hunk {an.numbers[h]}'s check" for h in kind.minimal_fix if not _an_import(h)
         )
 
-    # r19: the action took hunk 3 without saying what to do about the stop it brings: take
-    # notebook 10's patch with it, and test it, as no run did on the older release
     mcp = "".join(
         f"; where {k.label} approval requests run, also "
-        f"{_numbers(an.numbers[h] for h in k.minimal_fix)}. Each hunk's patch is in "
-        f"`data/fix-anatomy.json`.\n\nOn {m.new}, {_checks(k)} stops "
-        f"compaction after a request nobody answers (notebook 10's table *{TABLE_10}*); notebook "
-        f"10's patch lifts that stop on {m.new} for a `SQLiteSession` in `input` and `auto` mode "
-        f"only: backport it with {_numbers(an.numbers[h] for h in k.minimal_fix)} and run its "
-        f"test, as no run tried it on {m.old}"
+        f"{_numbers(an.numbers[h] for h in k.minimal_fix)}, and notebook 10's patch: on {m.new} "
+        f"{_checks(k)} stops compaction after a request nobody answers (notebook 10's table "
+        f"*{TABLE_10}*); no run tried the patch on {m.old}: run its test"
         for k in own
     )
     action = (
-        f"**What to do.** SDK maintainers backporting the fix to {m.old} (`input` mode; the "
-        f"others untried here): take hunk {fix}{mcp}.\n\nTeams using openai-agents: this "
-        "appendix changes nothing for you; notebook 06 says what to do."
+        f"**What to do.** SDK maintainers backporting the fix to {m.old} (tried in `input` mode;"
+        f" *Try this* runs `auto`, the default): take hunk {fix}{mcp}. Each hunk's patch is "
+        "in `data/fix-anatomy.json`.\n\nTeams using openai-agents: this appendix changes "
+        "nothing for you; notebook 06 says what to do."
     )
     rest = (
-        f"; with every change but hunk {fix} reverted, each of its sixteen cases still *holds* "
-        "(breaks no invariant)"
+        f" With every change but hunk {fix} reverted, a function tool's approval still *holds* "
+        "(breaks no invariant)."
         if an.rest_reverted.verdict == "fixed"
         else ""
     )
     return (
-        f"**Answer** ({SCOPE_12}). Of {m.new}'s {len(an.hunks)} hunks in "
-        "the modules the pending call passes through, "
-        f"{one} {kinds}: hunk {fix}, which moves the pairing check to where every automatic "
-        f"compaction runs it.\n\n{others.lstrip()}{' ' if others else ''}Reverting any other "
-        f"single hunk from {m.new} does not undo a function tool's fix, where the reverted code "
-        f"still runs{rest}.\n\n{why.lstrip()}{chr(10) * 2 if why else ''}{action}"
+        f"**Answer** ({SCOPE_12}). Of the {len(an.hunks)} hunks {m.new} changed in the "
+        f"{_count_modules(an)} modules a paused call passes through (first table), {one} "
+        f"{kinds}: hunk {fix}, which moves the check that each call has its output to where "
+        f"every compaction runs it.\n\n{others.lstrip()}{rest}\n\n{why.lstrip()}"
+        f"{chr(10) * 2 if why else ''}{action}"
     )
+
+
+def _count_modules(an: Any) -> str:
+    """How many modules the hunks are in, in words (r20: 12 named no module count)."""
+    modules = len({h.path for h in an.hunks})
+    return {1: "one", 2: "two", 3: "three", 4: "four"}.get(modules, str(modules))
 
 
 # 10's table of the MCP check stopping compaction (r16: its full title, searchable)
@@ -995,7 +997,7 @@ def _why_stored(first: str) -> str:
     # r14: the boundaries are the body's (its trace is `json`'s); the answer names the cause
     return (
         f" From {first} the next turn fails: a check it added (does this run own the session?) "
-        "skips the resume's compaction, so the orphan output stays stored."
+        "skips the resume's compaction, so the output without its call stays stored."
     )
 
 
@@ -1091,23 +1093,19 @@ def your_session(found: Findings) -> str:
     alike = alike if same else ""
     pinned = _pinned(found)
     # r18: why 0.23.1 ran it: the release this repository installs (the tables follow the
-    # installed SDK)
+    # installed SDK); r20: the store in notebook 07's own words (its *compacted pause*), the
+    # file and session id as this page's first code cell sets them
     label = (
-        f"**Answer** (the example: session `{EXAMPLE_ID}` of notebook 07's poisoned store, made "
-        f"on openai-agents {pinned}; next question run here on {pinned}, the release this "
-        f"repository installs, `input` mode, over HTTP{alike})."
+        f"**Answer** (the example: notebook 07's compacted pause store, session `{EXAMPLE_ID}` "
+        f"of `examples/poisoned.db`, made on openai-agents {pinned}; next question run here on "
+        f"{pinned}, the release this repository installs, `input` mode, over HTTP{alike})."
     )
-    # r5: the answer's own words, then the one short action every openai-agents page gives; the
-    # maintainers' sentence (notebook 10's patch) is the body's, after the last table
+    # r5: the answer's own words, then the page's own action; r20: one paragraph, and what
+    # upgrading does to a stored session (notebook 07's table) said once, in the action
     answer = text.split("\n\n**What to do.**")[0].replace("**Answer.**", label, 1)
     answer = answer.replace(f"`{EXAMPLE_ID}` ({example.source}) is", "It is", 1)
     # r18: one word for the doctor's action on this page, the command's: repair
     answer = answer.replace(". Once the doctor heals it,", ".\n\nOnce the doctor repairs it,", 1)
-    if found.fixed_in:
-        answer += (
-            f"\n\nUpgrading alone does not repair it: notebook 07's table *{NEXT_TURN_TABLE_07}* "
-            f"shows this store's next turn refused on {found.fixed_in} too (`input` mode)."
-        )
     return f"{answer}\n\n{own_action_15(found)}"
 
 
@@ -1121,29 +1119,30 @@ NEXT_TURN_TABLE_07 = "The next turn on stored sessions"  # 07's table: poisoned 
 # after the repair, it poisons the session), one verb (repair), and new sessions a pointer to 06
 # (this page tests no workaround)
 REPAIR_TABLE_07 = "doctor repair: each rewrite, and the diagnosis after --apply"
+# r20: the first screen short: the run state said as the SDK's class (`RunState`), the
+# rewrite's table left to the body, the export's way back in one clause
 OWN_ACTION_15 = (
     "**What to do.** Set `source` and `session_id` (first code cell) to a session of yours. If the "
-    "doctor calls it stuck, first discard the run state you saved at its pause (resumed after "
-    "the repair, it poisons the session: notebook 07).\n\nThen `python -m approval_compaction "
-    "doctor repair <store> --session-id <id> --apply` repairs a poisoned or stuck session in its "
-    "store (`<store>`: the SQLite file's path or a database URL; the command backs the store up "
-    f"first; notebook 07's table *{REPAIR_TABLE_07}* shows each rewrite).\n\nFor a JSON export "
-    "(`<export>`: a file of `json.dumps(await session.get_items())`), `python -m "
-    "approval_compaction doctor items <export> --output repaired.json` repairs it: load it back "
-    "with `await session.clear_session()`, then `await session.add_items(json.load(open("
-    '"repaired.json")))`.'
+    "doctor calls it stuck, first discard the paused run you saved to approve later (`RunState`):"
+    " resumed after the repair, it poisons the session (notebook 07).\n\nThen `python -m "
+    "approval_compaction doctor repair <store> --session-id <id> --apply` repairs a poisoned or "
+    "stuck session in its store (`<store>`: the SQLite file's path or a database URL; the "
+    "command backs the store up first). For a JSON export (`<export>`: a file of `json.dumps("
+    "await session.get_items())`), `python -m approval_compaction doctor items <export> --output "
+    "repaired.json` repairs it: load it back with `await session.clear_session()`, then `await "
+    'session.add_items(json.load(open("repaired.json")))`.'
 )
 
 
 def own_action_15(found: Findings) -> str:
-    """15's action: the page's own (``OWN_ACTION_15``), then new sessions in the README keep
-    table's clause (r16: "New sessions: notebook 06" gave no action)."""
+    """15's action: the page's own (``OWN_ACTION_15``), then new sessions (r16: "New sessions:
+    notebook 06" gave no action; r18: a pointer to 06, which tests the workaround; r20: what
+    upgrading does to a stored session, 07's table, said here once)."""
     if not found.fixed_in:
         return f"{OWN_ACTION_15}\n\nNew sessions: the {WRAP_10} (notebook 06)."
-    # r18: the keep clause restated 10's and pulled two terms into the first block for one
-    # sentence this page does not test: the release, and a pointer to 06 for the rest
     return (
-        f"{OWN_ACTION_15}\n\nNew sessions: upgrade to {found.fixed_in}; notebook 06 says what to "
+        f"{OWN_ACTION_15}\n\nNew sessions: upgrade to {found.fixed_in} (it does not repair a "
+        f"stored session: notebook 07's table *{NEXT_TURN_TABLE_07}*); notebook 06 says what to "
         "wrap the session in, before and after upgrading."
     )
 
