@@ -115,13 +115,15 @@ def test_your_session_gives_its_own_action_on_a_poisoned_store() -> None:
     # back into a Python session; r18: new sessions a pointer to 06 (this page tests no
     # workaround), and the run state to discard a stuck session's, as 07 and the README say
     repair = OWN_ACTION_15.index("doctor repair")
-    stuck = "If the doctor calls it stuck, first discard the paused run you saved to approve later"
+    # r20: resumed before the repair, not discarded (07's late-answer table)
+    stuck = "If the doctor calls it stuck, resume the paused run you saved to approve later"
     assert 0 < OWN_ACTION_15.index(stuck) < repair
-    assert "(`RunState`): resumed after the repair, it poisons the session (notebook 07)" in (
+    assert "before the repair, never after: resumed after it, it poisons the session" in (
         OWN_ACTION_15
     )
     readme = (paths.ROOT / "README.md").read_text().splitlines()
-    assert all("stuck" in line for line in readme if "discard the run state" in line)
+    assert all("stuck" in line for line in readme if "before the repair" in line)
+    assert not any("discard" in line for line in readme)
     assert "`<store>`: the SQLite file's path or a database URL" in OWN_ACTION_15
     assert "`await session.clear_session()`, then `await session.add_items(" in OWN_ACTION_15
     assert said.rstrip().endswith(

@@ -1115,16 +1115,17 @@ NEXT_TURN_TABLE_07 = "The next turn on stored sessions"  # 07's table: poisoned 
 # 15's own action (r14: the page's finding first): the setting the page shows, then the command
 # that heals what it finds; new sessions are notebook 06's. r15: one session, not `--all`; the
 # backup the repair takes said; the JSON export's route; the other diagnoses 07's table shows.
-# r18: the run state to discard is a stuck session's (07 and the README's quick path: resumed
-# after the repair, it poisons the session), one verb (repair), and new sessions a pointer to 06
-# (this page tests no workaround)
+# r18: the run state is a stuck session's (07 and the README's quick path: resumed after the
+# repair, it poisons the session), one verb (repair), and new sessions a pointer to 06 (this
+# page tests no workaround); r20: resumed before the repair, not discarded (07's table)
 REPAIR_TABLE_07 = "doctor repair: each rewrite, and the diagnosis after --apply"
 # r20: the first screen short: the run state said as the SDK's class (`RunState`), the
 # rewrite's table left to the body, the export's way back in one clause
 OWN_ACTION_15 = (
     "**What to do.** Set `source` and `session_id` (first code cell) to a session of yours. If the "
-    "doctor calls it stuck, first discard the paused run you saved to approve later (`RunState`):"
-    " resumed after the repair, it poisons the session (notebook 07).\n\nThen `python -m "
+    "doctor calls it stuck, resume the paused run you saved to approve later (`RunState`) before"
+    " the repair, never after: resumed after it, it poisons the session (notebook 07).\n\nThen "
+    "`python -m "
     "approval_compaction doctor repair <store> --session-id <id> --apply` repairs a poisoned or "
     "stuck session in its store (`<store>`: the SQLite file's path or a database URL; the "
     "command backs the store up first). For a JSON export (`<export>`: a file of `json.dumps("
