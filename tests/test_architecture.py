@@ -53,10 +53,10 @@ LOADS: dict[str, frozenset[str]] = {
     "formats": frozenset(),
     "study": frozenset(),  # what every SDK's driver shares: no SDK
     "wire": frozenset({"openai"}),
-    # the Python SDK's folder (its driver): the lab still imports it directly, the doctor by name
-    "openai_agents": frozenset({"agents", "openai"}),
     # each SDK as one folder (its driver, runs, findings, report): above the lab, which reaches
-    # it only through its plugin registry
+    # it only by name (its plugin registry; the Python SDK's through sdks). The Python SDK's
+    # driver alone loads the SDK only (the probe's test below); its studies (comparison) pandas
+    "openai_agents": SDK_FOLDER_LOADS,
     "js": SDK_FOLDER_LOADS,
     "adk": SDK_FOLDER_LOADS,
     "langchain": SDK_FOLDER_LOADS,
@@ -150,7 +150,7 @@ def test_architecture_the_probe_imports_only_what_a_release_environment_holds() 
         for name in (
             "approval_compaction.lab.releases.probe",
             "approval_compaction.lab.releases.later_turns",
-            "approval_compaction.openai_agents.fork",
+            "approval_compaction.study.fork",
             "approval_compaction.openai_agents.harness",
             "approval_compaction.openai_agents.wiring",
         )

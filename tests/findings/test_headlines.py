@@ -543,25 +543,31 @@ def test_headlines_stored_vs_sent_action_keeps_the_workaround_where_the_fix_stop
     # teams' clause is the shared one (where to keep the workaround after upgrading, 06's rule),
     # then the doctor's repair for the mode that sends no compaction request
     maintainers, teams = action.split("\n\nTeams: ")
-    assert maintainers.startswith(" SDK maintainers: make automatic compaction wait while")
+    # r20: "automatic compaction" (a two-line meaning) said in plain words on 02's first screen
+    assert maintainers.startswith(f" SDK maintainers: {headlines.AFTER_A_TURN} {headlines.WAIT}")
     assert f"as {found.fixed_in}'s `_run_compaction_locked` does" in maintainers
     # r17: the fix in both of 02's modes rests on a table (05's), not on 01's `auto` row alone
     assert "notebook 05's table *Cases breaking an invariant* shows" in maintainers
-    assert "in `auto` and `previous_response_id` mode)" in maintainers
-    short = headlines.short_action(found).removeprefix("**What to do.** ")
-    assert teams.startswith(short[0].lower() + short[1:])
+    assert f"failing on {found.fixed_in} in these two modes)" in maintainers
+    # r20: the shared action (five lines, four coined words) put 02's action past line 40: the
+    # upgrade, and 06 named for the workaround before and after it (r15: kept after upgrading)
+    assert teams.startswith(
+        f"upgrade to {found.fixed_in}; notebook 06 says what to wrap the session in until then, "
+        "and where to keep it after."
+    )
     # r18: the repair named for one mode left the other's session unexplained; r19: and read as
     # `auto` needing none, rewritten into nothing said: both modes keep the call, 07's note
+    # r20: 07 shows that rewrite on a session it generated, not on a refused pause's store
     assert teams.endswith(
-        "A session a refused pause left keeps its open call in both modes (this page's last "
-        "table): the doctor's `repair --apply` rewrites it as a note that the call was never "
-        "answered (notebook 07 shows the rewrite)."
+        "A session a refused pause left keeps that call in both modes (this page's last table): "
+        "notebook 07 shows the repair that rewrites such a call as a note that it was never "
+        "answered."
     )
     # r18: "carrying no open call" read against 01's table, which shows 0.24.0 storing one
     assert "carrying no open call" not in maintainers
     assert "shows neither the pause nor the next question failing on" in maintainers
     # r17: the hosted MCP wait was not 02's lesson and read as circular: it is 03's alone
-    assert headlines._mcp_wait(found.fixed_in or "") not in said and "hosted MCP" not in maintainers
+    assert "hosted MCP" not in said
     assert "wrapper" not in action  # r15: a word 02 never defined
 
 
@@ -586,7 +592,8 @@ def test_headlines_walkthrough_says_how_often_the_default_trigger_meets_the_bug(
     the answer scopes itself to the hook, and the page's setup says the default trigger meets
     the pause only now and then, pointing to notebook 07's count (the numbers are 07's)."""
     said = headlines.walkthrough(found)
-    assert "with a hook that always says yes" in said.split("\n\n")[0]
+    # r20: the hook in plain words (its two-line meaning off 01's first screen); the scope stays
+    assert "the session compacting after every turn" in said.split("\n\n")[0]
     pinned = [c for c in found.exposure if c.release == headlines._pinned(found)]
     assert pinned and all(len(c.affected_at) < len(c.rows) for c in pinned)
     setup = _markdown("01-walkthrough")
@@ -666,18 +673,20 @@ def test_headlines_stored_vs_sent_names_the_partial_compaction_auto_makes(
     # "documents that it sends none" claimed more than the SDK's coverage rule, which it now is
     # r19: "reads only the items stored after the call, and its summary replaces the model's
     # reply among them" was hard to parse: what it reads is named, and what the summary replaces
-    assert "that question's compaction reads only what was stored after the call (the" in said
-    # r17: "the answer" read as the page's Answer: it is the model's reply
-    assert "and puts its summary in place of the reply;" in said
-    assert "In `previous_response_id` mode that question sends no compaction request" in said
-    assert "the SDK documents that this mode compacts only when its last request covered" in said
+    # r20: the first screen says which mode compacts at that question; what the partial
+    # compaction reads and replaces, and the SDK's documented rule, are the body's alone
+    assert "That question compacts in `auto` mode (only what was stored after the call)" in said
+    assert "sends no compaction request in `previous_response_id` mode" in said
     # r18: "does compaction go on?" answered for later questions too, in each mode; r19: "nor
     # will it" restated the SDK's documented rule, which the answer gives, as a run's finding
     assert "nor will it while the call stays stored" not in said
-    assert "the first question and the open call stay stored" in said
     assert "documents that it sends none" not in said
     assert "stops" not in said
     body = " ".join(_markdown("02-stored-vs-sent").split())
+    assert "the partial compaction's summary replaced the model's reply `next answer`" in body
+    assert "The first question and the open call stay because the compaction never read" in body
+    # r20: the question asks about the one next question the page runs, not "goes on"
+    assert "does compaction go on" not in body and "does the session compact after it?" in body
     # r18: the partial compaction is said before the table showing `auto` send items, not after
     assert "so the comparison stops there, and the compaction is *partial*" in body
     assert body.index("compaction is *partial*") < body.index(
@@ -701,31 +710,43 @@ def test_headlines_inside_the_sdk_says_which_release_the_liveness_patch_applies_
     # r15: the check's wait was named without its cure: 10 is named for both
     # r16: "(function tools)" was cryptic: the kinds the move covers are named (12's table)
     # r17: which change to backport, and that it is enough for those kinds, is 12's table's
-    assert "backport that moved call in `_run_compaction_locked`" in said
+    # r20: the backport named as 12's hunk, with what it moves and where
+    assert "backport hunk 2 of notebook 12's table" in said
+    assert "in `_run_compaction_locked` it moves that check out of the `if` it sat in" in said
     # r18: the backport's evidence scoped to what 12's table ran (0.23.1, `input` mode, scripted
     # model), in the table's own words (no case breaking an invariant), the untried modes said
-    assert "table *Each kind of approval: its minimal fix in hunks*, run on " in said
-    assert "hunk alone leaving no case breaking an invariant for a function tool's approval" in said
+    assert "hunk alone leaving no case" not in said
     # r19: "the custom, shell and apply_patch tools'" undefined, "no run here" unclear, and one
     # hunk or three, 10's patch or not, muddled: the other kinds as the table's, its one mode
     # named, the MCP hunks as an addition, 10's patch as an action with its condition
-    assert "nor for the other tool kinds it lists" in said and "apply_patch" not in said
-    assert "in `input` mode only with the scripted model, shows that hunk alone" in said
+    # r20: "nor for the other tool kinds it lists" included hosted MCP, which the table shows
+    # broken with hunk 2 alone: the column named, hosted MCP excepted with its own minimal fix
+    assert "nor for the other tool kinds it lists" not in said and "apply_patch" not in said
+    assert "(`input` mode, scripted model) that table's column *0.23.1 + hunk 2 alone*" in said
+    assert "fixed but a hosted MCP approval request, whose minimal fix is hunks 1 and 3" in said
     assert "keeping every case" not in said
-    assert "a hosted MCP approval request needs two more hunks from that table" in said
-    assert "take it too where such a request can go unanswered" in said
-    assert headlines._mcp_wait(found.fixed_in or "") in said
-    assert "Notebook 12's table *Each kind of approval: its minimal fix in hunks*" in said
+    assert "notebook 12's table *Each kind of approval: its minimal fix in hunks*" in said
+    # r20: the wait's stop after an unanswered MCP request (10's) is the body's, beside hunks 1, 3
+    body = " ".join(_markdown("03-inside-the-sdk").split())
+    assert "take it too where such a request can go unanswered" in body
+    assert "take it too" not in said
     # r17: the wait's consequence named (it stops compacting), not restated, with 10's table
     assert "this wait holds compaction back" not in said
     # r18: "in `input` and `auto` mode" read as `previous_response_id` spared (10's table stops
     # it too): every mode stops; the patch keeps two compacting
-    assert "stops compacting in every mode" in said
-    assert "keeps `input` and `auto` mode compacting there" in said
-    assert "*Where 0.24.0 or the patch misses a compaction in ten turns*" in said
-    assert f"notebook 10's patch, tried on {found.fixed_in} only, keeps" in said
-    # r17: the endpoint's answer is the stand-in's, as the README says
-    assert "no public source shows the real endpoint's answer: notebook 09" in said
+    assert "stops compacting in every mode" in body
+    assert "keeps `input` and `auto` mode compacting there" in body
+    assert "*Where 0.24.0 or the patch misses a compaction in ten turns*" in body
+    assert f"notebook 10's patch, tried on {found.fixed_in} only, keeps" in body
+    # r17: the endpoint's answer is the stand-in's, as the README says (r20: the body's, by the
+    # trace it scopes; the answer scopes itself to the stand-in)
+    assert "over HTTP to the stand-in" in said.split("\n\n")[0]
+    assert "(no public source shows the real compaction endpoint's answer: notebook 09)" in body
+    # r20: the gate as the record shows it: the resumed run holds no generation
+    assert "the resumed run holding none at the gate (`None`" in body
+    assert "moved the generation on" not in body
+    # r20: "waits" against the excerpt's "skips": it returns without compacting
+    assert "which then returns without compacting while the latest model exchange" in said
 
 
 def test_headlines_appendix_names_the_cause_of_the_next_turn_failing_from_its_first_release(
@@ -818,17 +839,22 @@ def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findin
     assert all(action not in page for page in (walk, sent, inside))
     for page in (walk, sent, inside):
         assert page.split("**What to do.**")[1].startswith(" SDK maintainers: ")
-    assert "notebook 06" in walk and "notebook 07" in walk and "notebooks 06 and 07" not in inside
+    assert "notebook 06" in walk and "notebook 07" in walk
     # r15: 01's "upgrade; until then, see notebook 06 for the wrapper" read as dropping the
-    # workaround after upgrading: 01 and 02 give the teams the shared clause (06's rule)
-    short = action.removeprefix("**What to do.** ")
-    for page in (walk, sent, inside):  # r16: 03 gave teams only a pointer
-        assert f"\n\nTeams: {short[0].lower()}{short[1:]}" in page
+    # workaround after upgrading; r20: the shared clause (five lines, four coined words) put the
+    # action past line 40: 01 and 02 name the upgrade, and 06 for before it and after it
+    keep = "notebook 06 says what to wrap the session in until then, and where to keep it after"
+    for page in (walk, sent):
+        assert f"Teams: upgrade to {found.fixed_in}; {keep}" in page
+    assert f"Teams: nothing here changes your steps: upgrade to {found.fixed_in}" in inside
     assert "wrapper" not in walk
-    # r15: 01 names the pause refused in both other modes, scoped, and 0.24.0 as not the whole fix
-    assert "`auto` and `previous_response_id` mode with responses stored" in walk
-    # r18: the answer scoped to 0.23.1 read as every release the action names meeting the 400:
-    # the releases whose `input` mode the stand-in refuses nothing are named, from the sweep
+    # r20: the prediction and the question name `input` mode (the default `auto` fails at the
+    # pause); the answer points to 02 for the defaults, scoped to responses stored
+    first = _markdown("01-walkthrough").partition("<!-- answer:start -->")[0]
+    assert "*Predict:* in `input` mode" in first and "In\n`input` mode, what happens" in first
+    assert "In `auto` mode with responses stored (both the defaults), the pause itself is" in walk
+    # r18/r19: the releases before the pinned one, named from the sweep, are the body's (r20:
+    # the first screen ran to line 49), with the releases whose `input` mode loses both quietly
     assert found.releases is not None
     quiet = [
         s.span
@@ -837,20 +863,23 @@ def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findin
         and s.severity
         == ("the stand-in refuses no request: compaction requests carry the open call")
     ]
-    # r19: "refuses no request" alone read as those releases safe: they lose the call and its
-    # output, and the releases failing as the page shows are named too
-    assert quiet and f"on {', '.join(quiet)} the pause's compaction takes the call" in walk
-    assert "refuses no request" not in walk and "0.22.1..0.23.1 fail the same way" in walk
+    body = " ".join(_markdown("01-walkthrough").split())
+    assert quiet and f"on {', '.join(quiet)} the resume's compaction takes the output too" in body
+    assert "0.22.1..0.23.1 fail as this page's run does" in body
+    assert "refuses no request" not in walk
     # r16: that table's title named "the patch" undefined; 01 says what 10 shows, and each of
-    # 01-03 says "make automatic compaction wait" (01's "compact nothing" claimed more)
+    # 01-03 says "make ... wait" (01's "compact nothing" claimed more)
     assert "the patch misses" not in walk and "compact nothing" not in walk
     # r17: the MCP wait is 03's alone; 01 scopes "no error" to the stand-in, as the README does
-    assert headlines._mcp_wait(found.fixed_in or "") not in walk and "with no error" not in walk
-    assert "no public source shows the real endpoint's answer: notebook 09" in walk
-    assert "with a hook that always says yes and responses stored" in sent.split("\n\n")[0]
+    assert "hosted MCP" not in walk and "with no error" not in walk
+    assert "no public source shows the real\nendpoint's answer (notebook 09)" in _markdown(
+        "01-walkthrough"
+    )
+    assert "over HTTP to the stand-in" in sent.split("\n\n")[0]
+    assert "the session compacting after every turn, responses stored" in sent.split("\n\n")[0]
     assert "in 16 of 16 runs" not in sent and "the README's answers" not in sent
     assert "On a branch of the SDK" not in inside and "carry its change along" not in inside
-    assert "to fix an older release line, backport that moved call" in inside
+    assert "to fix an older release line, backport hunk 2" in inside
 
 
 def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: Findings) -> None:
@@ -985,8 +1014,12 @@ def test_headlines_stored_vs_sent_scopes_the_repair_by_mode(found: Findings) -> 
     # r19: "in `auto` mode ... answered and compacted; in `previous_response_id` mode ...
     # `repair --apply` rewrites it" left open whether `auto` stores need the doctor, and into
     # what: the open call stays in both modes (the page's last table), rewritten as 07's note
-    assert "keeps its open call in both modes (this page's last table)" in said
-    assert "as a note that the call was never answered (notebook 07 shows" in said
+    assert "keeps that call in both modes (this page's last table)" in said
+    assert "notebook 07 shows the repair that rewrites such a call as a note that it was" in said
+    # r20: 07 repairs a session it generates, not a refused pause's store: 02 says so
+    assert "runs `doctor scan` and `doctor repair` on a store left" not in _markdown(
+        "02-stored-vs-sent"
+    )
     # r19: the answer's rule was said three times in the page: the body says it once
     body = " ".join(_markdown("02-stored-vs-sent").split())
     assert body.count("In `previous_response_id` mode no compaction request is made") == 1

@@ -30,7 +30,7 @@ from approval_compaction.fix.workaround import (
     defer_compaction_while_pending,
     open_groups,
 )
-from approval_compaction.openai_agents.harness import run_sync
+from approval_compaction.study.loop import run_sync
 
 ROOT = paths.ROOT
 USER = {"role": "user", "content": "q"}

@@ -20,10 +20,10 @@ from approval_compaction.lab.mechanism.anatomy import (
     chosen_kinds,
     load_anatomy,
 )
-from approval_compaction.lab.mechanism.bench import Bench
 from approval_compaction.lab.releases import environments
 from approval_compaction.lab.releases.patched import Patched, patch_from_text, throwaway_environment
 from approval_compaction.lab.releases.sweep import judged
+from approval_compaction.openai_agents.bench import Bench
 
 
 def test_anatomy_kinds_chosen_by_name_always_with_the_function_kind() -> None:

@@ -32,13 +32,13 @@ from approval_compaction.openai_agents.driver import (
     Turn,
     branches,
     converse,
-    run_sync,
     step_from_json,
     step_json,
 )
 from approval_compaction.openai_agents.harness import FINISHED, NEXT_ANSWER, PENDING_CALL, QUESTIONS
 from approval_compaction.openai_agents.model import assistant_message
 from approval_compaction.paths import PACKAGE
+from approval_compaction.study.loop import run_sync
 
 PAUSE = Ask(QUESTIONS[0], (PENDING_CALL,), stage="pause")
 NEXT = Ask(QUESTIONS[1], (NEXT_ANSWER,))
@@ -68,7 +68,7 @@ def test_driver_step_json_round_trips(step: Step) -> None:
 def test_driver_setup_json_names_the_session_wrapper_by_reference() -> None:
     setup = Setup("auto", 3, ("function_approval", "mcp_approval"), wrap=run_sync)
     data = setup.to_json()
-    assert data["wrap"] == "approval_compaction.openai_agents.driver:run_sync"
+    assert data["wrap"] == "approval_compaction.study.loop:run_sync"
     assert Setup.from_json(data) == setup
 
 

@@ -23,7 +23,6 @@ from approval_compaction.openai_agents.driver import (
     Decide,
     MemoryStore,
     Resume,
-    run_sync,
 )
 from approval_compaction.openai_agents.harness import (
     PENDING_CALL_ID,
@@ -37,6 +36,7 @@ from approval_compaction.openai_agents.harness import (
 from approval_compaction.openai_agents.model import assistant_message
 from approval_compaction.openai_agents.tools import TOOL_NAME
 from approval_compaction.study.capture import STAGES, runs_json, sdk_version
+from approval_compaction.study.loop import run_sync
 from approval_compaction.study.scenario import Case
 
 # --- one case, stage by stage ----------------------------------------------------------------
@@ -222,13 +222,6 @@ async def test_harness_run_case_works_inside_a_running_loop() -> None:
 async def test_harness_run_case_async_is_the_same_run() -> None:
     case = Case(compaction="off", decision="reject")
     assert await run_case_async(case) == run_case(case)
-
-
-def test_harness_run_sync_returns_the_coroutine_result() -> None:
-    async def answer() -> int:
-        return 42
-
-    assert run_sync(answer()) == 42
 
 
 def test_harness_run_matrix_runs_the_given_cases_in_order() -> None:

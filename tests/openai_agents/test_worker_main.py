@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from approval_compaction.openai_agents.driver import Ask, Setup, Transcript, step_json
-from approval_compaction.openai_agents.harness import run_sync
 from approval_compaction.openai_agents.worker_main import answer, serve
+from approval_compaction.study.loop import run_sync
 
 
 def request(tmp_path: Path) -> dict[str, object]:

@@ -25,11 +25,8 @@ from approval_compaction.formats.records import RecordsError
 from approval_compaction.lab import paths
 from approval_compaction.lab.releases import environments
 from approval_compaction.lab.releases.later_turns import (
-    HOSTED,
-    LATE,
     LIVENESS_MODEL,
     LIVENESS_MODES,
-    SITUATIONS,
     liveness_count,
     load_liveness,
     poisoned_history,
@@ -39,6 +36,9 @@ from approval_compaction.lab.releases.later_turns import (
     situation_lacks,
     unjudged,
 )
+from approval_compaction.openai_agents.situations import HOSTED_SITUATIONS as HOSTED
+from approval_compaction.openai_agents.situations import RESUMED_SITUATIONS as LATE
+from approval_compaction.openai_agents.situations import SITUATIONS
 from approval_compaction.openai_agents.worker import Worker
 from approval_compaction.study.scenario import Case
 

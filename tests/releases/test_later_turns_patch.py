@@ -12,7 +12,7 @@ import pytest
 from approval_compaction.analysis.liveness import LivenessRun, resume_paired
 from approval_compaction.formats.records import read_json
 from approval_compaction.lab import paths
-from approval_compaction.lab.releases.later_turns import LATE, LIVENESS_MODES, SITUATIONS
+from approval_compaction.lab.releases.later_turns import LIVENESS_MODES
 from approval_compaction.lab.releases.later_turns_patch import (
     BASE,
     DOCUMENTED_LIMIT,
@@ -23,6 +23,8 @@ from approval_compaction.lab.releases.later_turns_patch import (
     the_patch,
 )
 from approval_compaction.lab.releases.patched import PatchError, read_patch, strip_level
+from approval_compaction.openai_agents.situations import RESUMED_SITUATIONS as LATE
+from approval_compaction.openai_agents.situations import SITUATIONS
 
 
 def test_the_patch_is_a_diff_of_the_sdk_source_labelled_by_its_content() -> None:

@@ -224,11 +224,8 @@ def test_probe_judges_the_continued_cases_and_runs_the_situations() -> None:
         judge_liveness,
         session_usable,
     )
-    from approval_compaction.lab.releases.later_turns import (
-        LIVENESS_MODES,
-        SITUATIONS,
-        poisoned_history,
-    )
+    from approval_compaction.lab.releases.later_turns import LIVENESS_MODES, poisoned_history
+    from approval_compaction.openai_agents.situations import SITUATIONS
 
     case = Case("run", "approve", "on", "memory")
     result = probe.probe([case], modes=("input",), models=("scripted",), later=3,

@@ -13,7 +13,7 @@ from approval_compaction.analysis.invariants import INVARIANTS
 from approval_compaction.analysis.liveness import LIVENESS_NAMES
 from approval_compaction.lab import paths
 from approval_compaction.lab.releases.bisect import bisect, judge_rows
-from approval_compaction.lab.releases.later_turns import LIVENESS_MODES, SITUATIONS
+from approval_compaction.lab.releases.later_turns import LIVENESS_MODES
 from approval_compaction.lab.releases.meeting import Meeting
 from approval_compaction.lab.releases.sweep import (
     COLUMNS,
@@ -36,6 +36,7 @@ from approval_compaction.lab.releases.sweep import (
     write_results,
 )
 from approval_compaction.lab.releases.versions import load_releases
+from approval_compaction.openai_agents.situations import SITUATIONS
 from approval_compaction.study.capture import sdk_version
 from approval_compaction.study.scenario import all_cases
 

@@ -40,7 +40,7 @@ def first_screen(stem: str) -> str:
                 "hosted MCP approval request",
             ],
         ),
-        ("02-stored-vs-sent", ["hook", "over HTTP", "pending call"]),
+        ("02-stored-vs-sent", ["over HTTP", "stand-in", "responses stored"]),  # r20: no hook
         (
             "03-inside-the-sdk",
             ["automatic compaction", "model exchange", "hosted MCP approval request"],

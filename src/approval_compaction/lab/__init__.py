@@ -32,7 +32,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".releases.sweep": ("load_meetings", "load_results"),
     ".releases.tables": ("release_table", "sweep_frame"),
     ".releases.crosscheck": ("regression_ranges",),
-    ".releases.comparison": (
+    "approval_compaction.openai_agents.comparison": (
         "compactions_by_boundary",
         "load_runs",
         "per_variant",

@@ -158,17 +158,18 @@ def _envs(args: argparse.Namespace) -> int:
 def _fix_data(args: argparse.Namespace) -> int:
     """The pinned release with the workaround, and the newest release unfixed, under data/."""
     from ..formats.progress import Progress
-    from .releases.comparison import FIXED_STEM, NEWEST_STEM, fixed_runs, newest_runs
     from .releases.environments import default_envs, newest_release
     from .share.results import write_matrix
 
+    comparison = sdk_module("python", "comparison")  # the Python SDK's folder, by name (sdks)
     folder = Path(args.folder)
     version = args.version or newest_release()
     envs = Path(args.envs) if args.envs else default_envs()
     with Progress("fix-data", 2, "matrices (with the workaround, the newest release)") as progress:
-        written = write_matrix(fixed_runs(), folder, FIXED_STEM)
+        written = write_matrix(comparison.fixed_runs(), folder, comparison.FIXED_STEM)
         progress.step()
-        written += write_matrix(newest_runs(version, envs), folder, NEWEST_STEM)
+        newest = comparison.newest_runs(version, envs)
+        written += write_matrix(newest, folder, comparison.NEWEST_STEM)
         progress.step()
     for path in written:
         print(f"wrote {path.relative_to(folder.parent)}")

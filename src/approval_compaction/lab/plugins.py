@@ -30,8 +30,8 @@ if TYPE_CHECKING:
     from .affected.exports import ExportRecord
 
 # Each SDK's folder (``sdks.FOLDERS``, the one list) that holds a PLUGIN, by that module. The
-# Python SDK's folder holds none yet: it sits below the lab, which still imports it directly
-# (docs/layout.md), so its plugin could not import the lab's ``SdkPlugin``.
+# Python SDK's folder holds none yet: it sits above the lab with the others, which reaches it by
+# name (``sdks.sdk_module``), but its studies are still the lab's (docs/layout.md).
 REGISTRY: dict[str, str] = {
     name: f"{folder}.plugin" for name, folder in FOLDERS.items() if has_module(name, "plugin")
 }

@@ -6,14 +6,15 @@ that takes them (``driver``), with the agent's tools (``tools``), the model wiri
 our scripted model, ``model``, and its compaction client, or the SDK's own over HTTP), the
 RunState JSON boundary (``state``), the process boundary (``worker``, whose process runs
 ``worker_main``), the sixteen cases as conversations (``harness``, shared out to forked copies
-of this process by ``fork``), the liveness situations (``situations``) and the workaround's
+of this process by ``study.fork``), the liveness situations (``situations``) and the workaround's
 edge cases beyond one pending call (``edge_cases``). Nothing here imports pandas or
 matplotlib, so a release's probe can run it with only the SDK installed.
 
 What every SDK's driver shares (the scenario's cases, the typed words, captured runs, the moves
 and the worker process) is ``study``'s. It is registered as the others are (``sdks.FOLDERS``:
-``python``; ``words``: its words for a table's title) and the doctor reaches it by name, but it
-holds no plugin yet: the lab still imports it directly (docs/layout.md counts them).
+``python``; ``words``: its words for a table's title) and sits above the lab with the other
+folders; the doctor and the lab reach it by name (``sdks.sdk_module``). It holds no plugin yet:
+its studies are still the lab's (docs/layout.md).
 """
 
 from __future__ import annotations

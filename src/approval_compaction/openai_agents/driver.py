@@ -17,13 +17,11 @@ steps with what the user saw (``capture.Outcome``).
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import importlib
 import logging
 import sqlite3
 import tempfile
-from collections.abc import Callable, Coroutine, Sequence
-from concurrent.futures import Future
+from collections.abc import Callable, Sequence
 from contextlib import closing, suppress
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
@@ -37,6 +35,7 @@ from .. import paths
 from ..formats.progress import Progress
 from ..study.capture import Outcome, Stage, StageName, sdk_version
 from ..study.items import Item, to_item, to_items
+from ..study.loop import run_sync
 from ..study.words import (
     STUDY_MODE,
     Boundary,
@@ -611,40 +610,6 @@ def _request(
         "counters": counters,
         "kept": kept,
     }
-
-
-class InlineExecutor(concurrent.futures.ThreadPoolExecutor):
-    """An event loop's default executor that runs each call at once, in the loop's thread.
-
-    The SDK's ``SQLiteSession`` sends every read and write to a thread (``asyncio.to_thread``)
-    and waits for it; here nothing else runs meanwhile, so the hand-over to a thread and back
-    (a wake-up of each, a third of a sweep's probe on a loaded machine) buys nothing. The calls
-    run in the order they were made, with the same results."""
-
-    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
-        future: Future[T] = Future()
-        try:
-            future.set_result(fn(*args, **kwargs))
-        except Exception as error:  # the caller awaits it, as from a thread
-            future.set_exception(error)
-        return future
-
-
-async def inline(coro: Coroutine[Any, Any, T]) -> T:
-    """Await ``coro`` with the running loop's calls to threads made inline (``InlineExecutor``)."""
-    asyncio.get_running_loop().set_default_executor(InlineExecutor(max_workers=1))
-    return await coro
-
-
-def run_sync(coro: Coroutine[Any, Any, T]) -> T:
-    """Run a coroutine to completion, also from inside a running loop (a notebook), on a loop
-    of its own whose calls to threads run inline."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(inline(coro))
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, inline(coro)).result()
 
 
 async def take_branches(

@@ -26,7 +26,9 @@ from openai.types.responses.response_output_item import McpApprovalRequest
 
 from .. import paths
 from ..study.capture import LATER_TURNS, CaseRun, Later, Stage, sdk_version
+from ..study.fork import fork_map
 from ..study.items import to_item
+from ..study.loop import run_sync
 from ..study.scenario import Case, all_cases
 from ..study.words import STUDY_MODE, DecisionRule, Kind, Mode, ResponseStore
 from .driver import (
@@ -43,10 +45,8 @@ from .driver import (
     Step,
     Store,
     Trigger,
-    run_sync,
 )
 from .driver import later as later_steps
-from .fork import fork_map
 from .model import assistant_message, function_call
 from .tools import MCP_SERVER, TOOL_NAME
 from .wiring import Backend, scripted_backend

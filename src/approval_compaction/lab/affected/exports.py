@@ -31,23 +31,11 @@ import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ...analysis.pairing import item_key
 from ...formats.files import write_all_atomic
-from ...openai_agents.driver import (
-    Ask,
-    Cross,
-    Decide,
-    Resume,
-    Setup,
-    Step,
-    Transcript,
-    Trigger,
-    converse,
-)
-from ...openai_agents.harness import FINISHED, MCP_REQUEST, NEXT_ANSWER, PENDING_CALL, QUESTIONS
-from ...openai_agents.worker import Worker
+from ...sdks import sdk_module
 from ...study.capture import Stage
 from ...study.items import Item
 from ...study.words import PINNED, TOOL_KINDS, Decision, Kind, Mode, ToolKind
@@ -55,6 +43,15 @@ from ...wire.rules import COMPACT
 from ...wire.standin import apply_patch_call, shell_call
 from .. import paths
 from ..plugins import plugins
+
+# The Python SDK's folder, reached by name as every SDK's folder is (``sdks``); mypy reads the
+# same modules by import.
+if TYPE_CHECKING:
+    from ...openai_agents import driver as _driver
+    from ...openai_agents import harness as _harness
+    from ...openai_agents import worker as _worker
+else:
+    _driver, _harness, _worker = (sdk_module("python", m) for m in ("driver", "harness", "worker"))
 
 Sdk = str  # "python", or the name of the plugin whose runner wrote it (its ``exports``)
 Choice = Literal["approve", "reject", "abandon"]
@@ -65,8 +62,8 @@ FOLDER = paths.DOCTOR_EXPORTS
 MANIFEST = "manifest.json"
 # The Python study's tool kind for each approval kind, and the item its model answers with.
 PYTHON_KINDS: dict[ToolKind, tuple[Kind, Item]] = {
-    "function": ("function_approval", PENDING_CALL),
-    "mcp": ("mcp_approval", MCP_REQUEST),
+    "function": ("function_approval", _harness.PENDING_CALL),
+    "mcp": ("mcp_approval", _harness.MCP_REQUEST),
     "shell": ("shell_approval", shell_call(1)),
     "apply_patch": ("apply_patch_approval", apply_patch_call(1)),
 }
@@ -145,15 +142,21 @@ def last_request(stages: Sequence[Stage | dict[str, Any]]) -> str:
 
 
 # Python: the study's one driver, on the release's own interpreter.
-def python_steps(kind: ToolKind, choice: Choice) -> list[Step]:
+def python_steps(kind: ToolKind, choice: Choice) -> list[_driver.Step]:
     """The conversation: the question that pauses on the kind's call, the decision and the
     resume (none when abandoned), the next question."""
-    pause = Ask(QUESTIONS[0], (PYTHON_KINDS[kind][1],), stage="pause")
-    nxt = Ask(QUESTIONS[1], (NEXT_ANSWER,))
+    pause = _driver.Ask(_harness.QUESTIONS[0], (PYTHON_KINDS[kind][1],), stage="pause")
+    nxt = _driver.Ask(_harness.QUESTIONS[1], (_harness.NEXT_ANSWER,))
     if choice == "abandon":
         return [pause, nxt]
     decision: Decision = "reject" if choice == "reject" else "approve"
-    return [pause, Cross("json"), Decide(decision), Resume((FINISHED,)), nxt]
+    return [
+        pause,
+        _driver.Cross("json"),
+        _driver.Decide(decision),
+        _driver.Resume((_harness.FINISHED,)),
+        nxt,
+    ]
 
 
 def python_missing(kind: ToolKind, python: str) -> str:
@@ -172,7 +175,7 @@ def python_missing(kind: ToolKind, python: str) -> str:
 
 
 def python_records(
-    release: str, worker: Worker | None, python: str
+    release: str, worker: _worker.Worker | None, python: str
 ) -> Iterator[tuple[ExportRecord, Any]]:
     """Each Python conversation on ``release`` (here when ``worker`` is None, else in the
     worker's interpreter), and its export."""
@@ -184,10 +187,12 @@ def python_records(
                 if why:
                     yield dataclasses.replace(base, not_applicable=why), None
                     continue
-                trigger: Trigger = "always" if compaction == "on" else "never"
+                trigger: _driver.Trigger = "always" if compaction == "on" else "never"
                 kinds = (PYTHON_KINDS[kind][0],)
-                setup = Setup(MODE, trigger, kinds, model="responses", go_on=True)
-                done: Transcript = converse(setup, python_steps(kind, choice), worker=worker)
+                setup = _driver.Setup(MODE, trigger, kinds, model="responses", go_on=True)
+                done: _driver.Transcript = _driver.converse(
+                    setup, python_steps(kind, choice), worker=worker
+                )
                 stages = [t.stage for t in done.turns if t.stage is not None]
                 failed = next((t.error for t in done.turns if t.error and not t.http_status), "")
                 if failed:
@@ -254,7 +259,7 @@ def command(args: Any) -> int:
             records += list(python_records(release, None, sys.executable))
             continue
         env = environments.release_environment(release, environments.default_envs())
-        with Worker(str(env.python), environments.isolated_environ()) as worker:
+        with _worker.Worker(str(env.python), environments.isolated_environ()) as worker:
             records += list(python_records(release, worker, str(env.python)))
     written = write(records, Path(args.folder))
     made = sum(1 for _, items in records if items is not None)

@@ -18,7 +18,7 @@ from ...doctor import repair, restore
 from ...doctor.scan import reports, verdict_counts
 from ...doctor.stores import StoredSession, opened
 from ...doctor.verdict import HEALTHY, PENDING, POISONED, STUCK, SessionReport
-from ...openai_agents.driver import run_sync
+from ...study.loop import run_sync
 from ..stores import synthetic
 from ..stores.postgres import ThrowawayPostgres
 from .upgrade import poison

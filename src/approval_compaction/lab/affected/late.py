@@ -14,24 +14,22 @@ from __future__ import annotations
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...doctor import repair
 from ...doctor.scan import reports
 from ...doctor.stores import opened
-from ...openai_agents.driver import (
-    Ask,
-    Continue,
-    Decide,
-    Driver,
-    Keep,
-    Recall,
-    Resume,
-    Setup,
-    Turn,
-    run_sync,
-)
-from ...openai_agents.harness import PENDING_CALL, QUESTIONS
+from ...sdks import sdk_module
+from ...study.loop import run_sync
 from ...study.words import Mode
+
+# The Python SDK's folder, reached by name as every SDK's folder is (``sdks``); mypy reads the
+# same modules by import.
+if TYPE_CHECKING:
+    from ...openai_agents import driver as _driver
+    from ...openai_agents import harness as _harness
+else:
+    _driver, _harness = (sdk_module("python", m) for m in ("driver", "harness"))
 
 ACCEPTED = "accepted"
 
@@ -54,7 +52,7 @@ async def _diagnosis(path: Path) -> str:
         return " ".join([r.verdict async for r in reports(store)])
 
 
-def _answer(turn: Turn) -> str:
+def _answer(turn: _driver.Turn) -> str:
     """``accepted``, or the refusal in one line (``HTTP 400: <the API's message>``)."""
     if turn.http_status is None:
         return ACCEPTED if not turn.error else turn.error
@@ -64,15 +62,21 @@ def _answer(turn: Turn) -> str:
 
 async def late_answer(path: Path, repaired: bool, mode: Mode = "auto") -> LateAnswer:
     """Leave a stuck session in ``path``, repair it or not, then answer its approval late."""
-    setup = Setup(mode=mode, trigger="default", model="responses", go_on=True)
-    async with Driver(setup, path) as driver:
-        await driver.take([Ask(QUESTIONS[0], (PENDING_CALL,), stage="pause"), Keep(), Continue(1)])
+    setup = _driver.Setup(mode=mode, trigger="default", model="responses", go_on=True)
+    async with _driver.Driver(setup, path) as driver:
+        await driver.take(
+            [
+                _driver.Ask(_harness.QUESTIONS[0], (_harness.PENDING_CALL,), stage="pause"),
+                _driver.Keep(),
+                _driver.Continue(1),
+            ]
+        )
         if repaired:
             await repair.apply(str(path), path.with_suffix(".backup.jsonl"))
         before = await _diagnosis(path)
-        late = await driver.take([Recall(), Decide("approve"), Resume()])
+        late = await driver.take([_driver.Recall(), _driver.Decide("approve"), _driver.Resume()])
         after = await _diagnosis(path)
-        (next_turn,) = await driver.take([Continue(1)])
+        (next_turn,) = await driver.take([_driver.Continue(1)])
     return LateAnswer(
         repair_first="yes" if repaired else "no",
         diagnosis_before_late_answer=before,

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
@@ -24,11 +25,19 @@ from ...doctor.export import Export, judge_export, read_export
 from ...doctor.stores import opened
 from ...doctor.verdict import SessionReport, judge
 from ...errors import InvestigationError
-from ...openai_agents.driver import Ask, Setup, Transcript, converse, run_sync
-from ...openai_agents.harness import NEXT_ANSWER
+from ...sdks import sdk_module
 from ...study.items import Item
+from ...study.loop import run_sync
 from ...study.words import Mode
 from ..plugins import plugin
+
+# The Python SDK's folder, reached by name as every SDK's folder is (``sdks``); mypy reads the
+# same modules by import.
+if TYPE_CHECKING:
+    from ...openai_agents import driver as _driver
+    from ...openai_agents import harness as _harness
+else:
+    _driver, _harness = (sdk_module("python", m) for m in ("driver", "harness"))
 
 NEXT_QUESTION = "And one more question, please."
 
@@ -109,7 +118,7 @@ def healed_frame(session: Session) -> pd.DataFrame:
     return frame.rename(columns={"sent_at": "healed_at"})
 
 
-def healed_sent_frame(session: Session, after: Transcript) -> pd.DataFrame:
+def healed_sent_frame(session: Session, after: _driver.Transcript) -> pd.DataFrame:
     """The healed list against what the SDK sent with the next question after it, aligned as
     ``diff_frame`` aligns them (``stored_at`` is the position in the healed list): each item the
     doctor rewrote shown whole, its status ``the doctor's rewrite``."""
@@ -127,35 +136,35 @@ def healed_sent_frame(session: Session, after: Transcript) -> pd.DataFrame:
     return frame.rename(columns={"stored_at": "healed_at"})
 
 
-def next_turn(items: tuple[Item, ...] | list[Item], mode: Mode = "input") -> Transcript:
+def next_turn(items: tuple[Item, ...] | list[Item], mode: Mode = "input") -> _driver.Transcript:
     """One more question after ``items``, on a copy: the installed SDK's runner and model over
     HTTP to the stand-in, compacting after the turn (``compaction_mode=mode``)."""
     plain = tuple(json.loads(json.dumps(item)) for item in items)  # no shared nesting
-    setup = Setup(mode=mode, trigger="always", model="responses", history=plain)
-    return converse(setup, [Ask(NEXT_QUESTION, (NEXT_ANSWER,))])
+    setup = _driver.Setup(mode=mode, trigger="always", model="responses", history=plain)
+    return _driver.converse(setup, [_driver.Ask(NEXT_QUESTION, (_harness.NEXT_ANSWER,))])
 
 
-def sent_items(turn: Transcript) -> list[Item]:
+def sent_items(turn: _driver.Transcript) -> list[Item]:
     """The items the SDK sent to the model with the next question (its first request)."""
     stage = turn.stage("next_turn")
     return list(stage.model_inputs[0]) if stage.model_inputs else []
 
 
-def turn_answers(turn: Transcript) -> list[tuple[str, int, str]]:
+def turn_answers(turn: _driver.Transcript) -> list[tuple[str, int, str]]:
     """Each request the next turn sent over HTTP: its endpoint, the stand-in's status and the
     API's error message ("" when it answered)."""
     stage = turn.stage("next_turn")
     return [(h["path"], int(h["status"]), str(h.get("error", ""))) for h in stage.http_requests]
 
 
-def compaction_of(turn: Transcript) -> tuple[list[Item], list[Item]]:
+def compaction_of(turn: _driver.Transcript) -> tuple[list[Item], list[Item]]:
     """What compaction sent after the next turn (its last request; none when it did not run)
     and what the session stored after it."""
     stage = turn.stage("next_turn")
     return (list(stage.compaction_inputs[-1]) if stage.compaction_inputs else []), stage.stored
 
 
-def compaction_frame(turns: dict[str, Transcript]) -> pd.DataFrame:
+def compaction_frame(turns: dict[str, _driver.Transcript]) -> pd.DataFrame:
     """Per next turn (the session as stored, healed): the API's answer to the question, how many
     requests went to compaction, how many items they sent, and how many items the session kept."""
     rows = []
@@ -197,8 +206,8 @@ def write_example(path: Path) -> list[Item]:
 def session_answer(
     session: Session,
     report: SessionReport,
-    turn: Transcript,
-    after: Transcript,
+    turn: _driver.Transcript,
+    after: _driver.Transcript,
     stop: str | None = None,
 ) -> str:
     """The notebook's answer for this session: the doctor's verdict and what it names, the

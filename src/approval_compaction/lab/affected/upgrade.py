@@ -23,26 +23,34 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...analysis.pairing import orphan_outputs
 from ...doctor.check import ACCEPTED, REJECTED, check_config, check_json, check_release
 from ...doctor.repair import apply
 from ...doctor.verdict import judge
 from ...formats.records import read_json_list, write_json
-from ...openai_agents.driver import Ask, Decide, Resume, Setup, Transcript, converse, run_sync
-from ...openai_agents.harness import FINISHED, NEXT_ANSWER, PENDING_CALL, QUESTIONS
-from ...openai_agents.worker import Worker
+from ...sdks import sdk_module
+from ...study.loop import run_sync
 from ...study.words import MODES, Mode
 from .. import paths
 from ..releases import environments
+
+# The Python SDK's folder, reached by name as every SDK's folder is (``sdks``); mypy reads the
+# same modules by import.
+if TYPE_CHECKING:
+    from ...openai_agents import driver as _driver
+    from ...openai_agents import harness as _harness
+    from ...openai_agents import worker as _worker
+else:
+    _driver, _harness, _worker = (sdk_module("python", m) for m in ("driver", "harness", "worker"))
 
 # The stores the next turns are taken on, each in the compaction mode that left it.
 # ``pause_failed``: the API rejected the compaction request at the pause (``auto``), so the
 # call stays stored without its output.
 PAUSE_FAILED = "pause_failed"
 STORES: dict[str, Mode] = {"poisoned": "input", "repaired": "input", PAUSE_FAILED: "auto"}
-NEXT_TURN = [Ask(QUESTIONS[1], (NEXT_ANSWER,))]
+NEXT_TURN = [_driver.Ask(_harness.QUESTIONS[1], (_harness.NEXT_ANSWER,))]
 
 
 @dataclass(frozen=True)
@@ -65,7 +73,7 @@ class UpgradeRecord:
         return cls(**data)
 
 
-def record(store: str, turn: Transcript) -> UpgradeRecord:
+def record(store: str, turn: _driver.Transcript) -> UpgradeRecord:
     """Judge one next turn on the wire by the API stand-in's answer to each model request."""
     stage = turn.stage("next_turn")
     sent = [item for request in stage.model_inputs for item in request]
@@ -91,16 +99,27 @@ def record(store: str, turn: Transcript) -> UpgradeRecord:
 def poison(store: Path) -> list[dict[str, Any]]:
     """Pause and resume on the pinned release with compaction on: the store is poisoned. The
     items it holds after."""
-    paused = converse(Setup(), [Ask(QUESTIONS[0], (PENDING_CALL,), stage="pause")], store)
-    resumed = converse(Setup(), [Decide(), Resume((FINISHED,))], store, state=paused.state)
+    paused = _driver.converse(
+        _driver.Setup(),
+        [_driver.Ask(_harness.QUESTIONS[0], (_harness.PENDING_CALL,), stage="pause")],
+        store,
+    )
+    resumed = _driver.converse(
+        _driver.Setup(),
+        [_driver.Decide(), _driver.Resume((_harness.FINISHED,))],
+        store,
+        state=paused.state,
+    )
     return resumed.stage("resume").stored
 
 
 def refuse(store: Path) -> list[dict[str, Any]]:
     """Pause on the pinned release with the SDK's default mode and compaction on: the API
     refuses the compaction request and the user's run raises. The items the store holds."""
-    setup = Setup(mode="auto", go_on=True)
-    paused = converse(setup, [Ask(QUESTIONS[0], (PENDING_CALL,), stage="pause")], store)
+    setup = _driver.Setup(mode="auto", go_on=True)
+    paused = _driver.converse(
+        setup, [_driver.Ask(_harness.QUESTIONS[0], (_harness.PENDING_CALL,), stage="pause")], store
+    )
     return paused.stage("pause").stored
 
 
@@ -110,7 +129,9 @@ def pause_failed_compaction_inputs() -> list[list[dict[str, Any]]]:
     with tempfile.TemporaryDirectory(prefix="approval-compaction-upgrade-") as folder:
         store = Path(folder) / f"{PAUSE_FAILED}.db"
         refuse(store)
-        turn = converse(Setup(STORES[PAUSE_FAILED], model="responses"), NEXT_TURN, store)
+        turn = _driver.converse(
+            _driver.Setup(STORES[PAUSE_FAILED], model="responses"), NEXT_TURN, store
+        )
         return [list(items) for items in turn.stage("next_turn").compaction_inputs]
 
 
@@ -132,22 +153,26 @@ def upgrade_records(env: environments.Environment | None) -> list[UpgradeRecord]
         refuse(base / f"{PAUSE_FAILED}.db")
         records = []
         for label, mode in STORES.items():
-            wire = Setup(mode, model="responses")
+            wire = _driver.Setup(mode, model="responses")
             here, there = base / f"{label}-pinned.db", base / f"{label}-newest.db"
             shutil.copyfile(base / f"{label}.db", here)
             shutil.copyfile(base / f"{label}.db", there)
-            records.append(record(label, converse(wire, NEXT_TURN, here)))
+            records.append(record(label, _driver.converse(wire, NEXT_TURN, here)))
             if env is None:
                 continue
-            with Worker(str(env.python), environments.isolated_environ()) as worker:
-                records.append(record(label, converse(wire, NEXT_TURN, there, worker=worker)))
+            with _worker.Worker(str(env.python), environments.isolated_environ()) as worker:
+                records.append(
+                    record(label, _driver.converse(wire, NEXT_TURN, there, worker=worker))
+                )
         return records
 
 
 CHECK_TURNS = 20  # pause positions 0 to 20 prior turns
 
 
-def mode_checks(worker: Worker | None = None, turns: int = CHECK_TURNS) -> list[dict[str, Any]]:
+def mode_checks(
+    worker: _worker.Worker | None = None, turns: int = CHECK_TURNS
+) -> list[dict[str, Any]]:
     """The doctor's check with the SDK's default trigger in each compaction mode, on the
     installed release (``worker``: on the release its interpreter runs)."""
     checks = []
@@ -169,7 +194,7 @@ def write_data(
     write_json(data.doctor_upgrade, [asdict(r) for r in rows])
     report(f"wrote {data.doctor_upgrade.name}: {len(rows)} next turns")
     cfg = check_config()
-    with Worker(str(env.python), environments.isolated_environ()) as worker:
+    with _worker.Worker(str(env.python), environments.isolated_environ()) as worker:
         release, checked = check_release(cfg, CHECK_TURNS, worker)
         newest = mode_checks(worker)
     write_json(data.doctor_check_newest, check_json(cfg, checked, release))

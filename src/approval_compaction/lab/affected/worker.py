@@ -14,13 +14,21 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...analysis.pairing import orphan_outputs
 from ...doctor.verdict import judge
-from ...openai_agents.driver import Ask, Decide, Resume, Setup, Step, converse
-from ...openai_agents.harness import FINISHED, NEXT_ANSWER, PENDING_CALL, QUESTIONS
-from ...openai_agents.worker import Worker
+from ...sdks import sdk_module
 from ..releases.environments import isolated_environ
+
+# The Python SDK's folder, reached by name as every SDK's folder is (``sdks``); mypy reads the
+# same modules by import.
+if TYPE_CHECKING:
+    from ...openai_agents import driver as _driver
+    from ...openai_agents import harness as _harness
+    from ...openai_agents import worker as _worker
+else:
+    _driver, _harness, _worker = (sdk_module("python", m) for m in ("driver", "harness", "worker"))
 
 
 @dataclass(frozen=True)
@@ -37,14 +45,23 @@ class WorkerComparison:
 
 def compare(compact: bool, folder: Path) -> WorkerComparison:
     """Pause once, copy the store, and resume both ways."""
-    label, setup = "on" if compact else "off", Setup(trigger="always" if compact else "never")
+    label, setup = (
+        "on" if compact else "off",
+        _driver.Setup(trigger="always" if compact else "never"),
+    )
     here, there = folder / f"{label}-in-process.db", folder / f"{label}-worker.db"
-    paused = converse(setup, [Ask(QUESTIONS[0], (PENDING_CALL,), stage="pause")], here)
+    paused = _driver.converse(
+        setup, [_driver.Ask(_harness.QUESTIONS[0], (_harness.PENDING_CALL,), stage="pause")], here
+    )
     shutil.copyfile(here, there)
-    rest: list[Step] = [Decide("approve"), Resume((FINISHED,)), Ask(QUESTIONS[1], (NEXT_ANSWER,))]
-    local = converse(setup, rest, here, state=paused.state)
-    with Worker(sys.executable, isolated_environ()) as worker:
-        remote = converse(setup, rest, there, state=paused.state, worker=worker)
+    rest: list[_driver.Step] = [
+        _driver.Decide("approve"),
+        _driver.Resume((_harness.FINISHED,)),
+        _driver.Ask(_harness.QUESTIONS[1], (_harness.NEXT_ANSWER,)),
+    ]
+    local = _driver.converse(setup, rest, here, state=paused.state)
+    with _worker.Worker(sys.executable, isolated_environ()) as worker:
+        remote = _driver.converse(setup, rest, there, state=paused.state, worker=worker)
     sent = [
         [item for request in t.stage("next_turn").model_inputs for item in request]
         for t in (local, remote)

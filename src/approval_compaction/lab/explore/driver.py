@@ -26,26 +26,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from ...analysis.invariants import evaluate
 from ...analysis.liveness import judge_liveness, liveness_run
 from ...fix.workaround import defer_compaction_while_pending
-from ...openai_agents.driver import (
-    Ask,
-    Continue,
-    Cross,
-    Decide,
-    Driver,
-    Keep,
-    LoseOutput,
-    Recall,
-    Resume,
-    Setup,
-    Turn,
-)
-from ...openai_agents.driver import Step as StudyStep
-from ...openai_agents.worker import Worker as Worker  # the explorer's worker is the driver's
+from ...sdks import sdk_module
 from ...study.capture import CaseRun, Sdk, Stage, StageName, sdk_version
 from ...study.items import Item, to_items
 from ...study.scenario import Case
@@ -53,6 +39,14 @@ from ...study.words import Ending, Kind, Mode, Model
 from .. import paths
 from .conversation import CONTINUE_TURNS, TURNLESS, Judgement, Step, StepRecord
 from .kinds import call_id, call_item
+
+# The Python SDK's folder, reached by name as every SDK's folder is (``sdks``); mypy reads the
+# same modules by import.
+if TYPE_CHECKING:
+    from ...openai_agents import driver as _driver
+    from ...openai_agents import worker as _worker
+else:
+    _driver, _worker = (sdk_module("python", m) for m in ("driver", "worker"))
 
 NEXT_TURN_SKIPS = ("resumed_input_paired", "pause_accepted")
 RESUME_SKIPS = ("next_turn_input_paired", "next_turn_accepted", "pause_accepted")
@@ -84,8 +78,8 @@ class Live:
         wrap = None
         if fix:
             wrap = defer_compaction_while_pending
-        setup = Setup(mode, "never", kinds, guardrail=True, wrap=wrap)
-        self.driver = Driver(setup, folder / "history.db")
+        setup = _driver.Setup(mode, "never", kinds, guardrail=True, wrap=wrap)
+        self.driver = _driver.Driver(setup, folder / "history.db")
 
     @property
     def pending(self) -> bool:
@@ -146,7 +140,7 @@ def joined(stages: list[Stage]) -> Stage:
     )
 
 
-def judge_later(turns: list[Turn]) -> tuple[Judgement, ...]:
+def judge_later(turns: list[_driver.Turn]) -> tuple[Judgement, ...]:
     """The liveness invariants on a ``continue`` step's turns (the pin is the offender)."""
     return judge_turns([(t.stage, t.outcome) for t in turns])
 
@@ -163,25 +157,38 @@ def judge_turns(
     return tuple(judged)
 
 
-def study_steps(index: int, step: Step) -> list[StudyStep]:
+def study_steps(index: int, step: Step) -> list[_driver.Step]:
     """The study's steps an explored step is taken as."""
     if step.action == "ask":
         reply = tuple(call_item(kind, call_id(kind, index, n)) for n, kind in enumerate(step.calls))
         ending = cast(Ending, step.ending)  # the study's endings: ``die`` is a driver's
-        return [Ask(f"question {index}", reply, step.runner, step.compact, ending, "resume")]
-    record = Continue(0, stage="resume")  # a turn of nothing: the history as the step left it
+        return [
+            _driver.Ask(f"question {index}", reply, step.runner, step.compact, ending, "resume")
+        ]
+    record = _driver.Continue(
+        0, stage="resume"
+    )  # a turn of nothing: the history as the step left it
     if step.action == "lose":
-        return [LoseOutput(), record]
+        return [_driver.LoseOutput(), record]
     if step.action == "keep":  # the JSON saved, the run in memory let go
-        return [Keep(), LoseOutput(), record]
+        return [_driver.Keep(), _driver.LoseOutput(), record]
     if step.action == "continue":
-        return [Continue(1, step.runner, "resume", compact=True) for _ in range(CONTINUE_TURNS)]
-    resume = Resume(runner=step.runner, compact=step.compact)
-    recall: list[StudyStep] = [Recall()] if step.kept else []
-    return [*recall, Cross(step.boundary, stage=None), Decide(step.decision), resume]
+        return [
+            _driver.Continue(1, step.runner, "resume", compact=True) for _ in range(CONTINUE_TURNS)
+        ]
+    resume = _driver.Resume(runner=step.runner, compact=step.compact)
+    recall: list[_driver.Step] = [_driver.Recall()] if step.kept else []
+    return [
+        *recall,
+        _driver.Cross(step.boundary, stage=None),
+        _driver.Decide(step.decision),
+        resume,
+    ]
 
 
-async def take(live: Live, index: int, step: Step, worker: Worker | None = None) -> StepRecord:
+async def take(
+    live: Live, index: int, step: Step, worker: _worker.Worker | None = None
+) -> StepRecord:
     """Run one step on the live conversation and judge it."""
     live.driver.worker = worker
     turns = await live.driver.take(study_steps(index, step))

@@ -16,11 +16,19 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import inspect
+from typing import TYPE_CHECKING
 
-from ...openai_agents.model import function_call
-from ...openai_agents.tools import MCP_SERVER, TOOL_NAME
+from ...sdks import sdk_module
 from ...study.items import Item, to_item
 from ...study.words import KINDS, Kind
+
+# The Python SDK's folder, reached by name as every SDK's folder is (``sdks``); mypy reads the
+# same modules by import.
+if TYPE_CHECKING:
+    from ...openai_agents import model as _model
+    from ...openai_agents import tools as _tools
+else:
+    _model, _tools = (sdk_module("python", m) for m in ("model", "tools"))
 
 
 def call_id(kind: str, step: int, position: int) -> str:
@@ -85,9 +93,9 @@ def call_item(kind: Kind, key: str) -> Item:
     from openai.types import responses as r
 
     if kind == "function_approval":
-        return function_call(TOOL_NAME, {"value": key}, call_id=key)
+        return _model.function_call(_tools.TOOL_NAME, {"value": key}, call_id=key)
     if kind in ("function", "function_raises"):
-        return function_call(kind, {"value": key}, call_id=key)
+        return _model.function_call(kind, {"value": key}, call_id=key)
     if kind == "custom_approval":
         return to_item(
             r.ResponseCustomToolCall(
@@ -118,6 +126,6 @@ def call_item(kind: Kind, key: str) -> Item:
             id=key,
             name="lookup",
             arguments="{}",
-            server_label=MCP_SERVER,
+            server_label=_tools.MCP_SERVER,
         )
     )

@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
@@ -40,8 +40,11 @@ from .conversation import (
     StepRecord,
     late_resumes,
 )
-from .driver import Live, Worker, scratch_folder, take
+from .driver import Live, scratch_folder, take
 from .kinds import kind_of
+
+if TYPE_CHECKING:  # the Python SDK's worker, whose type mypy reads
+    from ...openai_agents.worker import Worker
 
 MAX_CALLS = 3
 ACTIONS: tuple[str, ...] = ("ask", "decide", "lose", "keep", "continue")

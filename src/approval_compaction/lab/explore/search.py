@@ -40,17 +40,25 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, TextIO, cast
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from ...analysis.invariants import INVARIANTS
 from ...formats import progress
 from ...formats.records import write_json
+from ...sdks import sdk_module
 from ...study.capture import sdk_version
 from ...study.words import Mode
 from .conversation import MODES, Conversation, Trace
-from .driver import Live, Worker, scratch_folder, take
+from .driver import Live, scratch_folder, take
 from .kinds import available
 from .rules import ACTIONS, NO_KIND, Setup, Violation, machine, new_pairs
+
+# The Python SDK's folder, reached by name as every SDK's folder is (``sdks``); mypy reads the
+# same module by import.
+if TYPE_CHECKING:
+    from ...openai_agents import worker as _worker
+else:
+    _worker = sdk_module("python", "worker")
 
 KNOWN_SHAPE = ("function_approval",)
 REPORT_STEPS = ("ask", "decide")  # the report's own steps: ``explore`` searches them first
@@ -336,7 +344,7 @@ def _search(options: Options, progress: Progress | None = None) -> SearchResult:
     kinds, skipped = available()
     if options.kinds:
         kinds = tuple(k for k in kinds if k in options.kinds)
-    worker = Worker() if "process" in options.boundaries else None
+    worker = _worker.Worker() if "process" in options.boundaries else None
     targets = frozenset(options.invariants or INVARIANTS)
     setup = Setup(kinds, options.fix, options.modes, options.boundaries, targets)
     every = tuple(options.actions)
@@ -401,7 +409,7 @@ def tighten(violation: Violation, setup: Setup) -> Violation:
 
 
 def rerun(
-    conversation: Conversation, worker: Worker | None = None, only: tuple[str, ...] = ()
+    conversation: Conversation, worker: _worker.Worker | None = None, only: tuple[str, ...] = ()
 ) -> Trace:
     """Run a saved conversation again on the installed release, every step judged."""
     kinds, skipped = available()
@@ -422,7 +430,7 @@ def rerun(
             return asyncio.run(steps(Path(folder)))
 
     own = worker is None and any(s.boundary == "process" for s in conversation.steps)
-    worker = Worker() if own else worker
+    worker = _worker.Worker() if own else worker
     try:
         try:
             asyncio.get_running_loop()

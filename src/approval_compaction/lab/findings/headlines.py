@@ -151,80 +151,59 @@ def _modes(modes: Sequence[str]) -> str:
     return " and ".join(f"`{m}`" for m in modes)
 
 
-def _mcp_wait(fixed: str) -> str:
-    """03's second maintainer paragraph: the hunks a hosted MCP approval request needs, and what
-    their wait costs, named (r17: "holds compaction back while such a request stays unanswered"
-    restated the wait instead of its consequence, and 01/02 carried it off their lesson: it is
-    03's alone now; r18: "in `input` and `auto` mode" read as `previous_response_id` spared,
-    where 10's table stops it too: every mode, and the patch's two)."""
+def _teams_pointer(found: Findings) -> str:
+    """01's and 02's teams' line (r20: the shared ``short_action``, five lines and four coined
+    words, put the action past a first screen of 40 lines): the upgrade, then where 06 and 07 say
+    the rest, in plain words (keep the workaround after upgrading is 06's rule, named, not
+    restated)."""
+    fixed = found.fixed_in or "the fixing release"
     return (
-        f"With those two hunks (as in {fixed}), a session whose MCP request nobody answers "
-        "stops compacting in every mode (notebook 10's table *Where 0.24.0 or the patch misses "
-        f"a compaction in ten turns*, over HTTP); notebook 10's patch, tried on {fixed} only, "
-        "keeps `input` and `auto` mode compacting there: take it too where such a request can "
-        "go unanswered."
+        f"Teams: upgrade to {fixed}; notebook 06 says what to wrap the session in until then, and "
+        "where to keep it after; notebook 07, how to check and repair the sessions an affected "
+        "release stored."
     )
 
 
-def _quiet_before(found: Findings, failing: str) -> str:
-    """01: the releases whose `input` mode fails as the page shows (``failing``, the refusal's
-    releases), and those whose `input` mode meets no refusal in the sweep yet loses the call and
-    its output, as 05's table shows them (r19: "refuses no request" alone read as those releases
-    safe); "" when none."""
-    if found.releases is None:
-        return ""
-    quiet = [
-        s.span
-        for s in found.releases.stories
-        if s.mode == "input" and s.severity == COMPACTION_ONLY
-    ]
-    if not quiet:
-        return ""
-    return (
-        f" In this mode {failing.removeprefix('openai-agents ')} fail the same way; on "
-        f"{', '.join(quiet)} the pause's compaction takes the call, the resume's its output, "
-        "and the next question is answered (notebook 05 follows the call release by release)."
-    )
+# 01-03's maintainer action (r20: "automatic compaction" and its two-line meaning on the first
+# screen of 01 and 02; 03, which sets it against `run_compaction()`, keeps the term)
+# (r20: "wait" against 03's excerpt, where each such compaction returns; the next one checks again)
+WAIT = "return without compacting while the latest model exchange holds a call without its output"
+AFTER_A_TURN = "make each compaction the session runs after a turn"
 
 
 def walkthrough(found: Findings) -> str:
-    """01: where the user meets the bug in the mode 01 runs, over HTTP, and a pointer to
-    notebook 02 for the two modes whose pause is refused instead; then the maintainer's action
-    (the wait 0.24.0 added, as the page's last table shows it, and notebook 10's table for what
-    it still misses) and the teams' ``short_action``. Round 7 (r15): the teams' clause is
-    ``short_action`` (01's own "upgrade; until then" read as dropping the workaround after
-    upgrading); the maintainers' names notebook 10's table (0.24.0 is not the whole fix)."""
+    """01: where the user meets the bug in `input` mode, the mode the question and prediction
+    name (r20: the prediction named none, and `auto`, the default, fails at the pause), over
+    HTTP on the pinned release, compacting after every turn (the study's hook, in plain words);
+    the default modes' refused pause as a pointer to 02; then the maintainer's action (the wait
+    the fixing release added, the page's last table) and the teams' pointer. The releases
+    before the pinned one, and the real endpoint's unknown answer, are the body's (r20: the
+    first screen ran to line 49)."""
     pinned = _pinned(found)
     report, then = _error(found, "input")
     then = then.replace("turn", "question")  # r14: the page's word for that stage
-    failing = next(e.releases for e in found.errors_met if "input" in e.modes.split(", "))
     fixed = found.fixed_in or "the fixing release"
-    teams = short_action(found).removeprefix("**What to do.** ")
     return (
-        f"**Answer.** At the {then}: on openai-agents {pinned} in `input` mode, over HTTP to "
-        "the stand-in, with a hook that always says yes, the stand-in answers the pause's "
-        "compaction request, which carries the pending call, and the summary replaces the "
-        "call (no public source shows the real endpoint's answer: notebook 09).\n\nThe resume "
-        "stores the call's output "
-        f"alone, so the {then} is refused "
-        f"({code(any_call(report))}).{_quiet_before(found, failing)} Notebook 02 runs `auto` and "
-        "`previous_response_id` mode "
-        "with responses stored, where the pause itself is refused.\n\n"
-        "**What to do.** SDK maintainers: make automatic compaction wait while the latest model "
-        f"exchange holds a call without its output, as {fixed} does (this page's last table; "
-        "notebook 03 shows the lines).\n\n"
-        f"Teams: {teams[0].lower()}{teams[1:]}"
+        f"**Answer.** At the {then} (openai-agents {pinned}, `input` mode, the session "
+        "compacting after every turn, over HTTP to the stand-in). The pause's compaction puts "
+        "the waiting call into its summary; the resume stores the call's output alone; the "
+        f"{then} sends that output without its call and is refused "
+        f"({code(any_call(report))}). In `auto` mode with responses stored (both the "
+        "defaults), the pause itself is refused instead (notebook 02).\n\n"
+        f"**What to do.** SDK maintainers: {AFTER_A_TURN} {WAIT}, as {fixed} does (this page's "
+        f"last table; notebook 03 shows the lines). {_teams_pointer(found)}"
     )
 
 
 def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
     """02: in the modes whose pause is refused, what the store keeps, what the next question
-    sends and whether that turn compacts, from the sweep's meetings over HTTP on the pinned
+    sends and whether that question compacts, from the sweep's meetings over HTTP on the pinned
     release, the hook compacting after every turn; then the maintainer's change (the wait the
-    fixing release added) and the teams' ``short_action`` with the doctor's repair for the mode
-    that sends no compaction request. Round 7 (r15): the maintainers get an action, not a
-    pointer; "stops" is said as what the page shows (no request at that question) and the SDK's
-    documented rule, not as *stops compacting*."""
+    fixing release added, 05's table for both modes) and the teams' pointer, with 07's rewrite
+    of the call a refused pause leaves. r20: the question asked whether compaction "goes on"
+    where the page runs one next question: it asks about that question; how the partial
+    compaction reads, and the SDK's documented rule, are the body's (the first screen ran to
+    line 53)."""
     from ..releases.sweep import load_meetings
 
     pinned = _pinned(found)
@@ -254,26 +233,22 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
             f"{pinned}: 02's answer sets a mode that compacts against one that stops"
         )
     fixed = found.fixed_in or "the fixing release"
-    teams = short_action(found).removeprefix("**What to do.** ")
     return (
-        f"**Answer.** On openai-agents {pinned} over HTTP to the stand-in, with a hook that "
-        "always says yes and responses stored, the pause's compaction request is "
-        f"refused in {_modes(refused)} mode.\n\nThe call stays stored without its output, an open "
-        "call nobody can approve any more; the next question is "
+        f"**Answer.** On openai-agents {pinned} (over HTTP to the stand-in, the session "
+        "compacting after every turn, responses stored), the pause's compaction request is "
+        f"refused in {_modes(refused)} mode. The call stays stored without its output; the next "
+        "question is "
         + ("answered" if answered else "not always answered")
-        + f", the runner leaving that call out.\n\nIn {_modes(go)} mode that question's compaction "
-        "reads only what was stored after the call (the question and the model's reply) and "
-        "puts its summary in place of the reply; the first question and the open call stay "
-        f"stored. In {_modes(stop)} mode that question sends no compaction request (the SDK "
-        "documents that this mode compacts only when its last request covered every stored "
-        "item, and the runner leaves the call out).\n\n"
-        "**What to do.** SDK maintainers: make automatic compaction wait while the latest model "
-        f"exchange holds a call without its output, as {fixed}'s `_run_compaction_locked` does "
-        f"(notebook 03; notebook 05's table *Cases breaking an invariant* shows neither the "
-        f"pause nor the next question failing on {fixed} in {_modes(refused)} mode).\n\n"
-        f"Teams: {teams[0].lower()}{teams[1:]}\n\nA session a refused pause left keeps its open "
-        "call in both modes (this page's last table): the doctor's `repair --apply` rewrites it "
-        "as a note that the call was never answered (notebook 07 shows the rewrite)."
+        + f", the runner leaving that call out of its request. That question compacts in "
+        f"{_modes(go)} mode (only what was stored after the call) and sends no compaction "
+        f"request in {_modes(stop)} mode.\n\n"
+        f"**What to do.** SDK maintainers: {AFTER_A_TURN} {WAIT}, as {fixed}'s "
+        f"`_run_compaction_locked` does (notebook 03; notebook 05's table *Cases breaking an "
+        f"invariant* shows neither the pause nor the next question failing on {fixed} in "
+        f"these two modes).\n\nTeams: upgrade to {fixed}; notebook 06 says what to wrap the "
+        "session in until then, and where to keep it after. A session a refused pause left "
+        "keeps that call in both modes (this page's last table): notebook 07 shows the repair "
+        "that rewrites such a call as a note that it was never answered."
     )
 
 
@@ -298,31 +273,32 @@ def _era_of(found: Findings, release: str) -> Era:
 def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
     """03: the function that compacts the pending call away, the check that should have stopped
     it, and what the fixing release changed (the call to that check moved, the function itself
-    unchanged: r13); then the maintainer's line: the backport, the hosted MCP check and notebook
-    10's patch for its wait (r15: the action named the check's cost without its cure)."""
+    unchanged: r13); then the maintainer's backport, named as 12's hunk 2 with what it moves,
+    and the two hunks a hosted MCP approval request needs too (r20: "nor for the other tool
+    kinds it lists" included hosted MCP, which 12's table shows broken with hunk 2 alone; "waits"
+    against the excerpt's "skips"; notebook 10's stop after an unanswered MCP request is the
+    body's, beside those hunks)."""
     m = found.mechanism
     if m is None:
         raise HeadlineError("the answers need data/mechanism.json")
     locked = m.function.rpartition(".")[2]
-    teams = short_action(found).removeprefix("**What to do.** ")
+    fixed = found.fixed_in or "the fixing release"
     return (
-        f"**Answer.** In openai-agents {m.old} (`{STUDY_MODE}` mode), the session's `{locked}` "
-        "sends the pending call to the compaction endpoint (`responses.compact`); the stand-in "
-        "answers (no public source shows the real endpoint's answer: notebook 09), and the "
-        "summary replaces the call. The SDK's check for a call without its output "
-        f"(`drop_orphan_function_calls`) does run at the {', '.join(m.old_compacts_at)}, but "
-        "where the runner builds the model's input: compaction calls it only when it replaces "
-        f"part of the history.\n\n{m.new} calls it for every automatic compaction, and that "
-        "compaction then waits while the latest model exchange holds a call without its "
-        "output.\n\n"
-        "**What to do.** SDK maintainers: to fix an older release line, backport that moved "
-        "call in `_run_compaction_locked` (this page's second excerpt). Notebook 12's "
-        f"table *Each kind of approval: its minimal fix in hunks*, run on {m.old} in `input` "
-        "mode only with the scripted model, shows that hunk alone "
-        "leaving no case breaking an invariant for a function tool's approval, nor for the "
-        "other tool kinds it lists; a hosted MCP approval request needs two more hunks from "
-        "that table.\n\n"
-        f"{_mcp_wait(m.new)}\n\nTeams: {teams[0].lower()}{teams[1:]}"
+        f"**Answer.** In openai-agents {m.old}'s trace (`{STUDY_MODE}` mode, over HTTP to the "
+        f"stand-in), the session's `{locked}` sends the waiting call to the compaction endpoint "
+        "and stores the summary in its place. The SDK's check for a call without its output "
+        f"(`drop_orphan_function_calls`) runs at the {', '.join(m.old_compacts_at)} only where "
+        "the runner builds the model's input; compaction calls it only when it replaces part of "
+        f"the history.\n\n{m.new} calls it in every automatic compaction, which then returns "
+        "without compacting while the latest model exchange holds a call without its output.\n\n"
+        "**What to do.** SDK maintainers: to fix an older release line, backport hunk 2 of "
+        "notebook 12's table *Each kind of approval: its minimal fix in hunks*: in "
+        f"`{locked}` it moves that check out of the `if` it sat in (this page's two excerpts). On "
+        f"{m.old} (`{STUDY_MODE}` mode, scripted model) that table's column *{m.old} + hunk 2 "
+        "alone* shows each kind of call it lists fixed but a hosted MCP approval request, whose "
+        "minimal fix is hunks 1 and 3.\n\n"
+        f"Teams: nothing here changes your steps: upgrade to {fixed}, and see notebooks 06 and "
+        "07."
     )
 
 

@@ -54,15 +54,13 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...analysis.pairing import orphan_outputs
 from ...doctor.verdict import judge
 from ...errors import InvestigationError
 from ...formats.records import read_json, write_json
-from ...openai_agents.driver import Ask, Decide, Resume, Setup, converse
-from ...openai_agents.harness import FINISHED, NEXT_ANSWER, PENDING_CALL, QUESTIONS
-from ...openai_agents.worker import Worker
+from ...sdks import sdk_module
 from ...study.items import Item
 from ...study.scenario import Case, all_cases
 from .. import paths
@@ -70,12 +68,23 @@ from ..releases import environments
 from ..releases.patched import Patched, patch_from_text, site_packages, throwaway_environment
 from ..releases.probe import ProbeResult
 from ..releases.sweep import ReleaseRecord, release_records
-from .bench import Bench, Ran, Step
 from .catalogue import CATALOGUE, NEWEST, PINNED
 from .ddmin import FAIL, PASS, UNRESOLVED, Verdict, ddmin
 from .hunks import Hunk, compose, mentions, patch_text, split
 from .permalink import differences, installed_sources
 from .record import pinned_here
+
+# The Python SDK's folder, reached by name as every SDK's folder is (``sdks``); mypy reads the
+# same modules by import.
+if TYPE_CHECKING:
+    from ...openai_agents import bench as _bench
+    from ...openai_agents import driver as _driver
+    from ...openai_agents import harness as _harness
+    from ...openai_agents import worker as _worker
+else:
+    _bench, _driver, _harness, _worker = (
+        sdk_module("python", m) for m in ("bench", "driver", "harness", "worker")
+    )
 
 
 class AnatomyError(InvestigationError):
@@ -152,14 +161,14 @@ class KindSpec:
     pause: tuple[Item, ...]
     cases: tuple[Case, ...]
 
-    def steps(self, first: bool = False) -> list[Step]:
+    def steps(self, first: bool = False) -> list[_bench.Step]:
         """Its cases as a plan; ``first``: the report's case first (the one that tells)."""
         cases = list(self.cases)
         if first and REPORT_CASE in cases:
             cases.remove(REPORT_CASE)
             cases.insert(0, REPORT_CASE)
         kind = None if not self.pause else self.kind
-        return [Step(case, kind, self.pause) for case in cases]
+        return [_bench.Step(case, kind, self.pause) for case in cases]
 
 
 REPORT_CASE = Case()  # run, approve, compaction on, JSON: the original report's
@@ -229,7 +238,9 @@ class Known:
                 return list(cases[:end])
         return list(cases)
 
-    def add(self, steps: Sequence[Step], ran: Ran, specs: Mapping[str | None, KindSpec]) -> None:
+    def add(
+        self, steps: Sequence[_bench.Step], ran: _bench.Ran, specs: Mapping[str | None, KindSpec]
+    ) -> None:
         """Keep what a bench run answered; where it failed (a case hung, the child crashed),
         the first step it did not answer is the one that failed."""
         self.unavailable = self.unavailable or ran.unavailable
@@ -301,11 +312,11 @@ class Lab:
         envs: Path,
         report: Report = print,
         kinds: Sequence[KindSpec] = (FUNCTION,),
-        bench: Bench | None = None,
+        bench: _bench.Bench | None = None,
         jobs: int = 0,
     ) -> None:
         self.envs, self.report, self.kinds = envs, report, tuple(kinds)
-        self.bench = bench or Bench(envs, jobs)
+        self.bench = bench or _bench.Bench(envs, jobs)
         self.known: dict[str, Known] = {}
         self.locks: dict[str, threading.Lock] = {}
         self.lock = threading.Lock()
@@ -315,7 +326,7 @@ class Lab:
         self.timings: dict[str, tuple[float, int]] = {}  # a step's wall time and runs
 
     @staticmethod
-    def missing(known: Known, specs: Sequence[KindSpec], first: bool) -> list[Step]:
+    def missing(known: Known, specs: Sequence[KindSpec], first: bool) -> list[_bench.Step]:
         """The steps of the kinds' plans still to run."""
         steps = []
         for spec in specs:
@@ -345,7 +356,7 @@ class Lab:
         with lock:
             while steps := self.missing(known, specs, first is not None):
 
-                def stop(ran: Ran, steps: list[Step] = steps) -> bool:
+                def stop(ran: _bench.Ran, steps: list[_bench.Step] = steps) -> bool:
                     if first is None:
                         return False
                     trial = Known(known.unavailable, dict(known.versions), dict(known.runs))
@@ -536,17 +547,26 @@ def poisoned_turns(
     found = []
     with tempfile.TemporaryDirectory(prefix="approval-compaction-anatomy-") as folder:
         store = Path(folder) / "poisoned.db"
-        paused = converse(Setup(), [Ask(QUESTIONS[0], (PENDING_CALL,), stage="pause")], store)
-        converse(Setup(), [Decide(), Resume((FINISHED,))], store, state=paused.state)
+        paused = _driver.converse(
+            _driver.Setup(),
+            [_driver.Ask(_harness.QUESTIONS[0], (_harness.PENDING_CALL,), stage="pause")],
+            store,
+        )
+        _driver.converse(
+            _driver.Setup(),
+            [_driver.Decide(), _driver.Resume((_harness.FINISHED,))],
+            store,
+            state=paused.state,
+        )
         for index, (label, python) in enumerate(pythons.items()):
             copy = Path(folder) / f"copy-{index}.db"
             shutil.copyfile(store, copy)
-            steps = [Ask(QUESTIONS[1], (NEXT_ANSWER,))]
+            steps = [_driver.Ask(_harness.QUESTIONS[1], (_harness.NEXT_ANSWER,))]
             if python is None:
-                turn = converse(Setup(), steps, copy)
+                turn = _driver.converse(_driver.Setup(), steps, copy)
             else:
-                with Worker(python, environments.isolated_environ()) as worker:
-                    turn = converse(Setup(), steps, copy, worker=worker)
+                with _worker.Worker(python, environments.isolated_environ()) as worker:
+                    turn = _driver.converse(_driver.Setup(), steps, copy, worker=worker)
             stage = turn.stage("next_turn")
             sent = [item for request in stage.model_inputs for item in request]
             fed = {key for request in stage.compaction_inputs for key in orphan_outputs(request)}
@@ -952,7 +972,7 @@ def command(args: argparse.Namespace, pauses: Mapping[str, Item] | None = None) 
     kinds = chosen_kinds(getattr(args, "kinds", None), pauses or {})
     started = time.monotonic()
     report = lambda line: print(line, file=sys.stderr)  # noqa: E731
-    with Bench(envs, getattr(args, "jobs", 0) or 0) as bench:
+    with _bench.Bench(envs, getattr(args, "jobs", 0) or 0) as bench:
         lab = Lab(envs, report, kinds, bench)
         found = anatomy(envs, lab=lab)
     took = time.monotonic() - started

@@ -18,16 +18,23 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from types import CodeType, FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...openai_agents.harness import run_case_async
-from ...openai_agents.wiring import BACKENDS, unavailable
+from ...sdks import sdk_module
 from ...study.capture import STAGES, CaseRun, Stage, StageName
 from ...study.items import Item
 from ...study.scenario import Case
 from ...study.words import Model
 from .catalogue import CATALOGUE, SESSION, Function
 from .source import code_of
+
+# The Python SDK's folder, reached by name as every SDK's folder is (``sdks``); mypy reads the
+# same modules by import.
+if TYPE_CHECKING:
+    from ...openai_agents import harness as _harness
+    from ...openai_agents import wiring as _wiring
+else:
+    _harness, _wiring = (sdk_module("python", m) for m in ("harness", "wiring"))
 
 AFTER = "after"  # calls after the last stage closed (the store's own teardown)
 
@@ -159,7 +166,7 @@ class _Tracer:
 def default_model() -> Model:
     """``responses`` (the SDK's own model over HTTP to the stand-in, so the run ends as a user's
     does) when the wire imports in this environment, else ``scripted``."""
-    return "scripted" if unavailable("responses") else "responses"
+    return "scripted" if _wiring.unavailable("responses") else "responses"
 
 
 def trace_case(
@@ -173,9 +180,9 @@ def trace_case(
     def run() -> None:
         sys.settrace(tracer)
         try:
-            coro = run_case_async(
+            coro = _harness.run_case_async(
                 case or REPORT_CASE,
-                backend=BACKENDS[model or default_model()],
+                backend=_wiring.BACKENDS[model or default_model()],
                 on_stage=tracer.ended,
             )
             runs.append(asyncio.run(coro))

@@ -2,7 +2,8 @@
 (``versions``), one cached environment per release (``environments``), the probe that runs the
 cases inside one (``probe``), the sweep over all of them (``sweep``), ``bisect``, the regression
 test per release (``crosscheck``), the frames that read the sweep's results (``tables``), and
-the workaround beside the newest release (``comparison``, ``later_turns``);
+the later turns (``later_turns``; the workaround beside the newest release is the Python SDK's
+folder's ``comparison``);
 ``findings.releases`` states what the sweep found.
 """
 

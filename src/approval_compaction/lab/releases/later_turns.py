@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...analysis.liveness import (
     DEFAULT_TURNS,
@@ -30,22 +30,22 @@ from ...analysis.pairing import orphan_outputs
 from ...fix.workaround import defer_compaction_while_pending as fix
 from ...formats.progress import Progress
 from ...formats.records import RecordsError, read_json, write_json
-from ...openai_agents.harness import run_case
-from ...openai_agents.situations import HOSTED_SITUATIONS as HOSTED
-from ...openai_agents.situations import RESUMED_SITUATIONS as LATE
-from ...openai_agents.situations import (
-    SITUATIONS,
-    case_continued,
-    later,
-    run_steps,
-    situation_setup,
-    situation_steps,
-)
-from ...openai_agents.worker import Worker
+from ...sdks import sdk_module
 from ...study.capture import sdk_version
 from ...study.items import Item
 from ...study.scenario import Case, all_cases
 from ...study.words import STUDY_FIRST, Mode, Model, ResponseStore
+
+# The Python SDK's folder, reached by name as every SDK's folder is (``sdks``); mypy reads the
+# same modules by import.
+if TYPE_CHECKING:
+    from ...openai_agents import harness as _harness
+    from ...openai_agents import situations as _situations
+    from ...openai_agents import worker as _worker
+else:
+    _harness, _situations, _worker = (
+        sdk_module("python", m) for m in ("harness", "situations", "worker")
+    )
 
 SessionWrapper = Any
 
@@ -59,7 +59,7 @@ def unjudged(version: str, why: str, model: Model = LIVENESS_MODEL) -> list[Live
     return [
         LivenessRun(name, version, mode, False, (), error=why, model=model)
         for mode in LIVENESS_MODES
-        for name in SITUATIONS
+        for name in _situations.SITUATIONS
     ]
 
 
@@ -77,11 +77,11 @@ def situation_lacks(name: str) -> str:
     MCP server's approval request (``HostedMCPTool``, and the ``openai`` package's
     ``McpApprovalRequest``), and for a late resume a state kept as JSON text."""
     lacks = []
-    if name in HOSTED:
+    if name in _situations.HOSTED_SITUATIONS:
         lacks += [] if _importable("agents", "HostedMCPTool") else ["agents.HostedMCPTool"]
         item = "openai.types.responses.response_output_item"
         lacks += [] if _importable(item, "McpApprovalRequest") else [f"{item}.McpApprovalRequest"]
-    if name in LATE:
+    if name in _situations.RESUMED_SITUATIONS:
         import agents
 
         state = getattr(agents, "RunState", None)
@@ -94,7 +94,7 @@ def poisoned_history() -> list[Item]:
     """The stored history after the resume of the study's first case, on the installed
     release: on the pinned release, an output whose call compaction summarised away."""
 
-    run = run_case(Case())
+    run = _harness.run_case(Case())
     stage = run.stage("resume")
     if stage is None or not orphan_outputs(stage.stored):
         raise RuntimeError(
@@ -113,16 +113,14 @@ def _run(
     situation: bool = False,
 ) -> LivenessRun:
 
-    from ...openai_agents.wiring import unavailable
-
-    why = "" if worker is not None else unavailable(setup.model)
+    why = "" if worker is not None else sdk_module("python", "wiring").unavailable(setup.model)
     if why:
         return LivenessRun(name, sdk_version(), setup.mode, workaround, (), why, setup.model)
-    transcript, continued, error, own = run_steps(setup, steps, turns, worker)
+    transcript, continued, error, own = _situations.run_steps(setup, steps, turns, worker)
     pairs = [(t.stage, t.outcome) for t in continued]
     version, model = transcript.sdk_version, transcript.model
     stages = [t.stage for t in own] if situation else []
-    resumed = name in LATE
+    resumed = name in _situations.RESUMED_SITUATIONS
     threshold = trigger_threshold(setup.trigger)
     return liveness_run(
         name, version, setup.mode, workaround, pairs, error, model, stages, resumed, threshold
@@ -160,12 +158,12 @@ def run_situation(
     if why:
         return LivenessRun(name, sdk_version(), mode, wrap is not None, (), why, model)
     setup = replace(  # the model, and the agent's ModelSettings(store=)
-        situation_setup(name, mode, poisoned, wrap, trigger, tools),  # type: ignore[arg-type]
+        _situations.situation_setup(name, mode, poisoned, wrap, trigger, tools),  # type: ignore[arg-type]
         model=model,
         response_store=response_store,
     )
     hook = True if trigger == "always" else None  # else the setup's trigger decides
-    steps = [*situation_steps(name), *later(turns, hook)]  # type: ignore[arg-type]
+    steps = [*_situations.situation_steps(name), *_situations.later(turns, hook)]  # type: ignore[arg-type]
     return _run(name, setup, steps, turns, worker, wrap is not None, situation=True)
 
 
@@ -181,7 +179,7 @@ def run_case_continued(
 ) -> LivenessRun:
     """One of the sixteen cases continued for ``turns`` later turns, on ``model``."""
 
-    setup, steps = case_continued(case, mode, turns, wrap)
+    setup, steps = _situations.case_continued(case, mode, turns, wrap)
     setup = replace(setup, model=model, response_store=response_store)  # ModelSettings(store=)
     return _run(case.label, setup, steps, turns, worker, wrap is not None)
 
@@ -214,7 +212,7 @@ def run_liveness(
     for mode in modes:
         runs += [
             done(run_situation(name, mode, turns, poisoned=history, **options))
-            for name in SITUATIONS
+            for name in _situations.SITUATIONS
         ]
         runs += [done(run_case_continued(c, mode, turns, **options)) for c in chosen]
     return runs
@@ -224,7 +222,7 @@ def liveness_count(
     cases: Sequence[Case] | None = None, modes: Sequence[Mode] = LIVENESS_MODES
 ) -> int:
     """How many runs ``run_liveness`` makes: every situation and case in each mode."""
-    return len(modes) * (len(SITUATIONS) + len(all_cases() if cases is None else cases))
+    return len(modes) * (len(_situations.SITUATIONS) + len(all_cases() if cases is None else cases))
 
 
 def load_liveness(path: Any) -> tuple[dict[str, Any], list[LivenessRun]]:
@@ -265,7 +263,7 @@ def liveness_data(
         options: dict[str, Any] = {"poisoned": history, "model": model, "progress": bar}
 
         def newer_part(wrap: Any) -> list[LivenessRun]:
-            with Worker(str(env.python), environments.isolated_environ()) as worker:
+            with _worker.Worker(str(env.python), environments.isolated_environ()) as worker:
                 return run_liveness(turns, wrap=wrap, worker=worker, **options)
 
         with ThreadPoolExecutor(max_workers=len(wraps)) as pool:

@@ -24,11 +24,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...analysis.liveness import LivenessRun, broken_runs
 from ...formats.records import read_json, write_json
-from ...openai_agents.worker import Worker
+from ...sdks import sdk_module
 from ...study.words import SITUATIONS, Model
 from .. import paths
 from . import NEWEST, environments
@@ -54,6 +54,13 @@ from .upstream.checkout import (
 )
 from .upstream.command import PINNED
 from .upstream.suite import clean_message, run_suite, select_files, summarize
+
+# The Python SDK's folder, reached by name as every SDK's folder is (``sdks``); mypy reads the
+# same modules by import.
+if TYPE_CHECKING:
+    from ...openai_agents import worker as _worker
+else:
+    _worker = sdk_module("python", "worker")
 
 Report = Callable[[str], None]
 BASE = NEWEST  # the release the patch is written against
@@ -181,7 +188,7 @@ def patched_liveness(
     if poisoned is None:
         poisoned = read_json(paths.DATA_FILES.liveness, dict)["poisoned_history"]
     env = patched_environment(patched)
-    with Worker(str(env.python), environments.isolated_environ()) as worker:
+    with _worker.Worker(str(env.python), environments.isolated_environ()) as worker:
         runs = run_liveness(turns, poisoned=poisoned, worker=worker, model=model)
     return {
         "turns": turns,
@@ -205,7 +212,7 @@ def over_http(
     released = environments.release_environment(patched.base, environments.default_envs())
     found: dict[str, Any] = {}
     for sdk, env in (("released", released), ("patched", patched_environment(patched))):
-        with Worker(str(env.python), environments.isolated_environ()) as worker:
+        with _worker.Worker(str(env.python), environments.isolated_environ()) as worker:
             found[sdk] = [
                 run_situation(
                     name, "input", turns, poisoned=poisoned, worker=worker, model="responses"

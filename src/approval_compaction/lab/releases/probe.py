@@ -190,12 +190,13 @@ def situations(
     JSON, shared between ``jobs`` forked copies of this process (0: one per core; the runs
     share nothing); on a release that lacks what they use, or cannot run the model's wiring,
     each one an error run naming what is missing."""
-    from ...openai_agents.fork import fork_map
-    from ...openai_agents.wiring import unavailable
+    from ...sdks import sdk_module
+    from ...study.fork import fork_map
     from ...study.words import SITUATIONS
     from .later_turns import LIVENESS_MODES, run_situation, unjudged
 
-    why = "release lacks " + ", ".join(missing) if missing else unavailable(model)
+    wiring = sdk_module("python", "wiring")  # the Python SDK's folder, by name (sdks)
+    why = "release lacks " + ", ".join(missing) if missing else wiring.unavailable(model)
     if why:
         return [run.to_json() for run in unjudged(version, why, model)]
 
@@ -254,10 +255,11 @@ def probe(
     runnable: list[Model] = [m for m in models if m == "scripted"]
     why = ""
     if not all(missing.values()):  # the harness only once the release is known to have it all
-        from ...openai_agents.harness import DEFAULT_SCRIPT, run_case
-        from ...openai_agents.wiring import BACKENDS, unavailable
+        from ...sdks import sdk_module
 
-        why = unavailable("responses") if "responses" in models else ""
+        # the Python SDK's folder, by name (sdks)
+        harness, wiring = sdk_module("python", "harness"), sdk_module("python", "wiring")
+        why = wiring.unavailable("responses") if "responses" in models else ""
         runnable += [] if why or "responses" not in models else ["responses"]
     gc.freeze()  # the imports are done: what they made is left out of every collection,
     gc.enable()  # and the cases run with the collector on, as in ``matrix``
@@ -265,10 +267,10 @@ def probe(
     runs = [
         not_applicable(case, version, missing[case], model, mode, continued(model, mode, later))
         if missing[case]
-        else run_case(
+        else harness.run_case(
             case,
-            backend=BACKENDS[model],
-            script=replace(DEFAULT_SCRIPT, mode=mode),
+            backend=wiring.BACKENDS[model],
+            script=replace(harness.DEFAULT_SCRIPT, mode=mode),
             later=continued(model, mode, later),
         )
         for model, mode in plan(runnable, modes, lean)  # each case once per model and mode

@@ -115,8 +115,12 @@ TERMS: tuple[Term, ...] = (
     Term(
         "compaction item",
         r"compaction items?",
-        "what the compaction endpoint answers with (`type: compaction`): one item standing for the"
-        " history it summarised, which the session stores in place of that history.",
+        "the summary item (`type: compaction`) in the compaction endpoint's answer: it stands for"
+        " the history it summarised.",
+        more=(
+            "as the API documents it, the answer holds the user's messages, then that item; the "
+            "session stores the answer in place of that history."
+        ),
     ),
     Term(
         "compaction mode",
@@ -214,7 +218,7 @@ TERMS: tuple[Term, ...] = (
         r"invariants?",
         "a rule stored items and requests must keep; breaking one is *violating* it.",
         more=(
-            'for example "the next request holds no orphan output"; all are in '
+            'for example "the next request holds no output without its call"; all are in '
             "`docs/invariants.md`."
         ),
     ),
@@ -257,7 +261,7 @@ TERMS: tuple[Term, ...] = (
         "`python -m approval_compaction doctor`, this study's command for stored sessions.",
         more=(
             "its commands: `check`, `scan`, `repair --apply` (it backs up first), `restore`, "
-            "`items` (one session as JSON)."
+            "`items` (one session exported as JSON: judged, and with `--output` repaired)."
         ),
     ),
     Term(

@@ -66,9 +66,9 @@ def call_ids() -> str:
     """The error table's call ids in words: the scripted call's and the stand-in's."""
     pending = sdk_module("python", "harness").PENDING_CALL_ID
     return (
-        f"`{pending}` is the study's scripted call, `{STANDIN_CALL_ID}` one the stand-in "
-        "made, as in notebook 01's first run; where the sources name no endpoint, it is the "
-        "stand-in's (notebook 09)"
+        f"`{pending}` is the call the study's set replies make, `{STANDIN_CALL_ID}` one the "
+        "stand-in's own replies made, as in notebook 01's first run; where the sources name no "
+        "endpoint, it is the stand-in's (notebook 09)"
     )
 
 

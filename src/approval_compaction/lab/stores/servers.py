@@ -9,7 +9,7 @@ import subprocess
 from types import TracebackType
 from typing import Self
 
-from ...openai_agents.driver import run_sync
+from ...study.loop import run_sync
 
 
 def free_port() -> int:

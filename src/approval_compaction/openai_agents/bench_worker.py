@@ -1,6 +1,6 @@
 """Bench worker: one release's interpreter, judging many patched SDKs, one forked child each.
 
-``bench.Bench`` starts ``python -m approval_compaction.lab.mechanism.bench_worker`` with a
+``bench.Bench`` starts ``python -m approval_compaction.openai_agents.bench_worker`` with a
 release environment's interpreter and the project's source folder on ``PYTHONPATH``. At start
 it imports what the release's ``agents`` imports (found by a scout child that imports the SDK
 and the study, and says which other modules came with them) but never ``agents`` itself. Then,
@@ -37,8 +37,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any
 
-from ...study.capture import LATER_TURNS
-from ..releases.probe import (
+from ..lab.mechanism import overlay
+from ..lab.releases.probe import (
     IMPORT_FAILED,
     continued,
     installed_versions,
@@ -46,9 +46,9 @@ from ..releases.probe import (
     not_applicable,
     sdk_api,
 )
-from . import overlay
+from ..study.capture import LATER_TURNS
 
-MODULE = "approval_compaction.lab.mechanism.bench_worker"
+MODULE = "approval_compaction.openai_agents.bench_worker"
 POLL_SECONDS = 0.02
 OWN = ("agents", "approval_compaction", "__main__")  # never imported ahead of a child
 
@@ -75,10 +75,8 @@ def scout() -> list[str]:
         before = set(sys.modules)
         try:
             sdk_api()
-            importlib.import_module("approval_compaction.openai_agents.harness")
-            importlib.import_module("approval_compaction.openai_agents.wiring").unavailable(
-                "responses"
-            )
+            importlib.import_module(f"{__package__}.harness")
+            importlib.import_module(f"{__package__}.wiring").unavailable("responses")
         except Exception:  # noqa: BLE001  # a release that does not import: nothing to preload
             pass
         found = [n for n in sys.modules if n not in before and not n.startswith(OWN)]
@@ -112,11 +110,11 @@ def run_steps(request: dict[str, Any], out: IO[str]) -> None:
         reason = " ".join(f"{type(exc).__name__}: {exc}".split())
         write(out, {"id": ident, "unavailable": f"{IMPORT_FAILED}{reason}"[:300]})
         return
-    from ...openai_agents.harness import DEFAULT_SCRIPT, Script, run_case
-    from ...openai_agents.tools import build_agent
-    from ...openai_agents.wiring import BACKENDS, unavailable
-    from ...study.scenario import Case
-    from ...study.words import STUDY_MODE
+    from ..study.scenario import Case
+    from ..study.words import STUDY_MODE
+    from .harness import DEFAULT_SCRIPT, Script, run_case
+    from .tools import build_agent
+    from .wiring import BACKENDS, unavailable
 
     why = unavailable("responses")
     models = ["scripted"] + ([] if why else ["responses"])

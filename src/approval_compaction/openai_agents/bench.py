@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...openai_agents.fork import cores
-from ...study.items import Item
-from ...study.scenario import Case
-from ..releases import environments
+from ..lab.releases import environments
+from ..study.fork import cores
+from ..study.items import Item
+from ..study.scenario import Case
 from .bench_worker import MODULE, Lines
 
 START_TIMEOUT_SECONDS = 120

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from approval_compaction.openai_agents.fork import cores, fork_map
+from approval_compaction.study.fork import cores, fork_map
 
 
 def pid_and_square(n: int) -> tuple[int, int]:

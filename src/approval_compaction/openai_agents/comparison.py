@@ -15,17 +15,17 @@ from pathlib import Path
 
 import pandas as pd
 
-from ...display.views import stage_summary
-from ...fix.workaround import defer_compaction_while_pending
-from ...formats.records import read_json_list
-from ...openai_agents.harness import run_matrix
-from ...openai_agents.wiring import backend_for
-from ...study.capture import CaseRun, StageName
-from ...study.scenario import CaseValueError, select_cases
-from ...study.words import STUDY_FIRST, STUDY_MODE
-from .. import paths
-from . import environments
-from .sweep import run_probe
+from ..display.views import stage_summary
+from ..fix.workaround import defer_compaction_while_pending
+from ..formats.records import read_json_list
+from ..lab import paths
+from ..lab.releases import environments
+from ..lab.releases.sweep import run_probe
+from ..study.capture import CaseRun, StageName
+from ..study.scenario import CaseValueError, select_cases
+from ..study.words import STUDY_FIRST, STUDY_MODE
+from .harness import run_matrix
+from .wiring import backend_for
 
 FIXED_STEM, NEWEST_STEM = paths.FIX_MATRIX, paths.NEWEST_MATRIX
 Variants = Mapping[str, Sequence[CaseRun]]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from approval_compaction.lab.mechanism.bench_worker import Lines
+from approval_compaction.openai_agents.bench_worker import Lines
 
 
 def test_bench_worker_lines_come_whole_and_ready_waits_for_a_whole_one() -> None:

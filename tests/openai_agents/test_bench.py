@@ -6,8 +6,8 @@ import needs
 import pytest
 
 from approval_compaction.lab.mechanism.anatomy import FUNCTION, PINNED
-from approval_compaction.lab.mechanism.bench import Bench
 from approval_compaction.lab.releases import environments
+from approval_compaction.openai_agents.bench import Bench
 
 
 @pytest.mark.releases

@@ -8,7 +8,8 @@ import pytest
 
 from approval_compaction.display.views import stage_table
 from approval_compaction.fix.workaround import defer_compaction_while_pending
-from approval_compaction.lab.releases.comparison import (
+from approval_compaction.lab.share.results import write_matrix
+from approval_compaction.openai_agents.comparison import (
     compaction_counts,
     compactions_by_boundary,
     load_runs,
@@ -17,7 +18,6 @@ from approval_compaction.lab.releases.comparison import (
     refused_by_mode,
     stage_summaries,
 )
-from approval_compaction.lab.share.results import write_matrix
 from approval_compaction.openai_agents.harness import run_matrix
 from approval_compaction.study.capture import CaseRun
 from approval_compaction.study.scenario import CaseValueError, select_cases
@@ -82,7 +82,7 @@ def test_compactions_by_boundary_refuses_on_cases_that_differ(
 ) -> None:
     import pandas as pd
 
-    from approval_compaction.lab.releases import comparison
+    from approval_compaction.openai_agents import comparison
 
     counts = pd.DataFrame(
         {"v": ["2 (pause 1, next_turn 1)", "1 (next_turn 1)", "0"]},
