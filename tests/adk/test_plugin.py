@@ -50,8 +50,10 @@ def test_plugin_answer_is_short_and_scoped() -> None:
     # r17: the summariser and the long-running tool glossed where first used: 90/60
     # r18: the late answer's harm said (none shown), the upgrade's price in plain words: 95/65
     # r19: the search's worse half on the first screen (later requests would be refused): 105/65
-    assert len(answered.split()) <= 105 and len(action.split()) <= 65
-    assert "without its call, which no run here shows harming" in answered
+    # r20: the search's plain call and the table's count of the late answer said: 125/70 (round
+    # 12 holds the first screen by its rendered lines: What to do by line 40)
+    assert len(answered.split()) <= 125 and len(action.split()) <= 70
+    assert "without its call: the releases table counts it, though no run shows harm" in answered
     assert "all keep it in the sixteen cases" in answered and "also the newest" in answered
     # r17: no action for the late answer: no run shows it harming, the page judges no patch
     assert "give the summariser" not in action
@@ -100,10 +102,11 @@ def test_plugin_answer_price_says_again_where_the_late_answer_was_unpaired_befor
     assert "or would be refused, in the settings the releases table's last column names" in said
     assert "(" not in said.split("Teams: ")[1]  # r18: no nested brackets
     # r14: not a fourth wording ("comes apart"); r18: nor "splits", defined below the screen
-    assert "a late confirmation reaches the summariser without its call again, as on " in said
+    # r20: "as on 1.16.0..2.2.0" said more than the table (2.0.0..2.1.0 split in the token
+    # threshold only): "again", and the table's last column says where
+    assert "a late confirmation reaches the summariser without its call again." in said
     # r15: the price is said as the recommended release's, not as 2.3.0..2.11.0's
     assert f". On {back}, a late confirmation reaches" in said
-    assert f"{unpaired[0]}..{order[order.index(gone[0]) - 1]}" in said  # r16: ranges as elsewhere
 
 
 def test_plugin_answer_states_each_release_s_verdict_as_the_record_does(found: AdkFinding) -> None:
@@ -126,9 +129,14 @@ def test_plugin_answer_names_the_search_s_stall_and_its_patch() -> None:
     ]
     assert stops, "the committed search finds a call that stops compaction"
     # r15: the tool's class, as the first screen has no *long_running* yet; no "harmless"
-    assert "a call to a `LongRunningFunctionTool` (its result sent later" in said  # r17: glossed
-    assert "whose result never comes stops compaction" in said
+    assert "`LongRunningFunctionTool`'s (its result sent later" in said  # r17: glossed
+    assert "a call whose result never comes stops compaction for good" in said
+    # r20: the third row's plain call, sent in one reply with a long-running one, and the
+    # action covers it; the setting is where the search found it
+    plain = [c for c in stops if ("compaction_runs", "function") in c.pairs]
+    assert plain and "or sent in one reply with one (found with the sliding window" in said
+    assert "even late, and every call sent in the same reply as one." in said
     # r19: the Answer left out that every later request would be refused (model_input_complete)
     assert any(any(i == "model_input_complete" for i, _ in c.pairs) for c in stops)
-    assert "for good, and each later request sending it would be refused (" in said
+    assert "; later requests sending a long-running one would be refused." in said
     assert "take `adk/fix/google-adk-2.13.0-long-running.diff`" in said and "harmless" not in said

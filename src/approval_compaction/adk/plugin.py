@@ -120,6 +120,49 @@ def _carried(adk: AdkFinding, folder: Path) -> bool:
     )
 
 
+def _left(adk: AdkFinding, folder: Path, where: str, *, searched: bool, late: bool) -> list[str]:
+    """What the pinned release leaves, for 13's answer: the search's stop (``where``: the
+    setting it was found with), and a late answer the releases table counts."""
+    # r20: the search's third row is a plain call sent in one reply with a long-running one;
+    # the late answer is a liveness bug the verdict counts (said so), and the finding's setting
+    # is where the search found it
+    plain = " or sent in one reply with one" if _with_plain(folder) else ""
+    carried = (  # r19: the worse half of the long-running rows
+        "; later requests sending a long-running one would be refused"
+        if _carried(adk, folder)
+        else ""
+    )
+    left = [
+        f"a call whose result never comes stops compaction for good when it is a "
+        f"`LongRunningFunctionTool`'s (its result sent later by the application){plain} "
+        f"(found with the {where}){carried}"
+        if searched
+        else "",
+        # r17: the summariser said in plain words where first used; r18: with what the body
+        # says of it (no run shows harm), so no reader hunts a fix
+        "A late answer reaches the summariser (the model call writing a compaction's summary) "
+        "without its call: the releases table counts it, though no run shows harm"
+        if late
+        else "",
+    ]
+    return left
+
+
+def _with_plain(folder: Path) -> bool:
+    """r20: whether the search (on the pinned release, as released) found a plain call, sent in
+    one reply with a long-running one, stopping compaction for good too (``compaction_runs``
+    broken on a ``function`` call)."""
+    from ..lab.findings.searched import searched_cases
+
+    return any(
+        "+" not in c.package
+        and c.label == "new"
+        and c.stops_compacting
+        and ("compaction_runs", "function") in c.pairs
+        for c in searched_cases("adk", folder)
+    )
+
+
 def answer(folder: Path = paths.DATA) -> str:
     """13: which google-adk releases are affected, which never compact, from which release on it
     is fixed, and what is left on the pinned release (the one verdict record), in plain words:
@@ -182,25 +225,11 @@ def answer(folder: Path = paths.DATA) -> str:
     # r16: "all keep it" read as every situation; 2.12.0 summarises a waiting call away
     since = f" From {fixed_from} on, all keep it in the sixteen cases." if fixed_from else ""
     where = kinds(sorted({m for x in searched for m in x.modes}))
-    carried = (
-        ", and each later request sending it would be refused" if _carried(adk, folder) else ""
-    )
-    left = [
-        # r17: the summariser and the long-running tool said in plain words where first used
-        # r18: with what the body says of it (no run shows harm), so no reader hunts a fix
-        "a late answer reaches the summariser (the model call writing a compaction's summary) "
-        "without its call, which no run here shows harming"
-        if late
-        else "",
-        f"a call to a `LongRunningFunctionTool` (its result sent later by the application) "
-        f"whose result never comes stops compaction for good{carried} ({where})"
-        if searched
-        else "",
-    ]
+    left = _left(adk, folder, where, searched=bool(searched), late=bool(late))
     newest = ", also the newest" if adk.version == order[-1] else ""  # r16: the question's
     left_text = (
         # r17: its own paragraph (a paragraph holds at most 80 words)
-        f"\n\nOn {adk.version}, the pinned release{newest}: {'; '.join(x for x in left if x)}."
+        f"\n\nOn {adk.version}, the pinned release{newest}: {'. '.join(x for x in left if x)}."
         if any(left)
         else ""
     )
@@ -212,7 +241,12 @@ def answer(folder: Path = paths.DATA) -> str:
     # r17: no action for the late answer: no run here shows it harming (ADK's summariser reads
     # text), and the page judges no patch for it
     patch = f"{patch}. " if patch else ""
-    give = " Give every long-running call its result, even late." if searched else ""
+    give = (
+        " Give every long-running call its result, even late, and every call sent in the same"
+        " reply as one."
+        if searched
+        else ""
+    )
     return (  # the page's own action first, so that it shows on the first screen
         f"**Answer.** Yes: `google-adk` {' and '.join(hit)} lose the call waiting for "
         f"confirmation, on a scripted model.{never_text}{since}{left_text}\n\n"
@@ -258,8 +292,14 @@ def _upgrade(verdicts: Sequence[ReleaseVerdict], bad: Sequence[int], fixed_from:
     priced = [s for s in dict.fromkeys(priced) if s not in before]  # late answers it begins
     price = "".join(  # r15: the price is the recommended release's, and says so
         # r18: in plain words, not the verdict's "splits" (defined below the first screen)
-        f". On {settled}, {LATE_WORDS.get(s, s)} reaches the summariser without its call "
-        + _unpaired_before(verdicts[: order.index(settled)], s).partition(" (")[0]
+        # r20: "as on 1.16.0..2.2.0" said more than the table (2.0.0..2.1.0: the token
+        # threshold only): "again" where it was unpaired before, in some setting
+        f". On {settled}, {LATE_WORDS.get(s, s)} reaches the summariser without its call"
+        + (
+            ""
+            if _unpaired_before(verdicts[: order.index(settled)], s).startswith("for")
+            else " again"
+        )
         for s in priced
     )
     return (

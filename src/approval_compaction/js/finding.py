@@ -122,6 +122,7 @@ def load_js(folder: Path = paths.DATA) -> JsFinding | None:
 # words), and an input plan has no equivalent and is not run.
 LEFT_OUT = "no compactionMode option: its only mode"
 NOT_RUN = "not run: no compactionMode option"
+SENDS_ID = "no compactionMode option: the id sent, as previous_response_id"  # `auto` there
 
 
 def cell(record: SweepRecord) -> str:
@@ -178,11 +179,13 @@ def as_released_modes(frame: pd.DataFrame) -> pd.DataFrame:
         return frame
     for column in frame.select_dtypes(exclude="number").columns:
         frame.loc[old, column] = frame.loc[old, column].str.replace(f", {LEFT_OUT}", "")
-    frame.loc[old, "input"] = "not run"
-    frame.loc[old, "auto (default)"] = "no auto mode: runs as previous_response_id"
+    # r20: "auto does not exist" beside a `store: false` result of its own read as a
+    # contradiction: each cell of those releases says the one thing they do, the id sent
+    frame.loc[old, "input"] = "not run (no compactionMode option)"
+    frame.loc[old, "auto (default)"] = SENDS_ID
     store = frame.loc[old, "auto, store=False"]  # no response was stored for its id to name
     named = store.str.replace(r"^(400 at the \w+)", r"\1 (response id not found)", regex=True)
-    frame.loc[old, "auto, store=False"] = named
+    frame.loc[old, "auto, store=False"] = "no compactionMode option, store: false: " + named
     first = str(frame.index[~old][0]).split("..")[0] if (~old).any() else ""
     return frame.rename(columns={"auto (default)": f"auto (default from {first})"})
 
@@ -201,6 +204,7 @@ def both_releases(python: pd.DataFrame, rows: Sequence[SweepRecord]) -> pd.DataF
     """The Python table of release ranges with the JS ranges below it, each range named with
     its package."""
     js = js_ranges_frame(rows, PYTHON_COLUMNS)
+    js.loc[js["input"].eq(NOT_RUN), "auto (default)"] = SENDS_ID  # r20: no `auto` there
     named = [python.rename(index=lambda r: f"{PYTHON_SDK} {r}")]
     named.append(js.rename(index=lambda r: f"{JS_SDK} {r}"))
     return pd.concat(named).rename_axis("releases")

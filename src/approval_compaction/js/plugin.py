@@ -62,9 +62,7 @@ def answer(folder: Path = paths.DATA) -> str:
     not enough and what both patches still leave (their evidence is in the body)."""
     from ..lab.findings.headlines import HeadlineError
     from .finding import load_js, load_js_liveness
-    from .front import JS_TEST
     from .patched import BOTH, FIX
-    from .sdk_test import JS_STALL_TEST
     from .stall_finding import STALL_PATCH, load_stall
 
     js = load_js(folder)
@@ -92,16 +90,12 @@ def answer(folder: Path = paths.DATA) -> str:
     older = [v for v in versions if v not in moded]
     auto = [v for v in at_pause if v in moded]
     before = (
-        f", as on {older[0]}..{older[-1]}, which send the response id"
+        f", as on {older[0]}..{older[-1]} (no mode option: they send the response id)"
         if older and all(v in at_pause for v in older)
         else ""
     )
     later = sorted(
         {r.sdk_version for r in js.sweep if r.plan == "input" and r.raised_at == "next_turn"},
-        key=_key,
-    )
-    silent = sorted(
-        {r.sdk_version for r in js.sweep if r.plan == "input" and r.violating and not r.raised_at},
         key=_key,
     )
     newest = " and newest" if versions[-1] == js.version else ""
@@ -120,26 +114,21 @@ def answer(folder: Path = paths.DATA) -> str:
         if r.plan == "auto-store-false" and r.sdk_version in moded
     }
     unstored = ", and `auto` with `store: false`," if alike else ""
+    # r20/round 12: the first screen short (What to do by line 40): the ranges, the search's MCP
+    # break and the tests' names are in the body; plain words for the hook and the stand-in
     return (
-        f"**Answer.** Yes. Over HTTP, the hook always saying yes: {by_id}in `auto` (the default "
-        f"from {moded[0]}, with the `compactionMode` option) with `store` unset, `run()` throws "
-        f"at the pause on {len(auto)} of {len(moded)} releases, {moded[0]}..{moded[-1]}"
-        f"{before}.\n\nIn `input` mode{unstored} the stand-in refuses nothing on "
-        f"{silent[0]}..{silent[-1]}; from "
-        # r16: the stage table's failure is the tool's own call; the MCP one is the search's
-        f"{later[0]} `run()` throws at the next question, the tool's output stored without its "
-        f"call (first table: {js.version}, the pinned release{newest}). Trying sequences of "
-        "user steps in `input` mode (last table) finds a hosted MCP approval request compacted "
-        "at its pause, then approved: its response is stored and sent without the request.\n\n"
+        f"**Answer.** Yes, over HTTP, compacting after every turn. In `input` mode{unstored} "
+        f"from {later[0]} to {later[-1]} (the pinned release{newest}: first table) the approved "
+        "tool's output is stored without its call, and `run()` throws at the next question. "
+        f"{by_id[:1].upper()}{by_id[1:]}in `auto` (the default) with `store` unset, `run()` "
+        f"throws at the pause, nothing to approve, on {len(auto)} of {len(moded)} releases, "
+        f"{moded[0]}..{moded[-1]}{before}.\n\n"
         "A second bug, *the stall*: from "
-        f"{stall.boundary.first_bad}, when `/v1/responses/compact` answers as documented (the "
-        "user messages, then the compaction item), compaction runs once, then never again by "
-        "itself.\n\n"
+        f"{stall.boundary.first_bad}, when `/v1/responses/compact` answers as documented, "
+        "compaction runs once, then never again by itself.\n\n"
         f"**What to do.** Maintainers: apply `js/fix/{FIX.name}` and `js/fix/{STALL_PATCH}` "
-        f"(their regression tests, run in the body: `{JS_TEST.rsplit('/', 1)[1]}`, "
-        f"`{JS_STALL_TEST.name}`){retire}. Teams: wrap the session in "
-        f"`deferCompactionWhilePending` from `js/workaround.mjs`{_workaround_limit(js, folder)}; "
-        "to heal a session already stored, `doctor check --js`, then `doctor items` (README)."
+        f"(their tests: in the body){retire}. Teams: wrap the session in "
+        f"`deferCompactionWhilePending` from `js/workaround.mjs`{_workaround_limit(js, folder)}."
     )
 
 

@@ -120,12 +120,12 @@ def answer(folder: Path = paths.DATA) -> str:
     )
     dropped = _late_approval(folder)
     return (
-        f"**Answer.** {cases}, over HTTP. What breaks: a message sent before the decision "
+        f"**Answer.** {cases}, over HTTP.\n\nWhat breaks: a message sent before the decision "
         f"starts a new run, leaving the call unanswered{refused}.{dropped}\n\n"
         "**What to do.** LangChain maintainers: take `langchain/fix/langchain-1.5.2.diff` (a "
         "new run answers the call left paused; its regression test: under *The fix*), and make "
-        "the docs' trim step keep no tool message without its call: with the fix, after a "
-        "worker's death and a second plain call, it keeps one and the next turn is refused "
+        "the docs' trim step keep no tool message without its call: with the fix, when a tool's "
+        "process dies and another call follows, it keeps one and the next turn is refused "
         "(last table). Make a late decision run its tool "
         f"or say it cannot. Teams on {order[0]}..{order[-1]}: decide each pause before the next "
         "message."
@@ -133,8 +133,9 @@ def answer(folder: Path = paths.DATA) -> str:
 
 
 STEPS = {  # the steps in the first screen's words (their names come in the body)
-    "keep-1": "a 1-message summary",
-    "keep-2": "a 2-message summary",
+    # r20: "a 2-message summary" read as a summary two messages long: the messages it keeps
+    "keep-1": "a summary plus the last message",
+    "keep-2": "a summary plus the last two messages",
     "trim": "the docs' trim step",
 }
 
