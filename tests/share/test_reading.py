@@ -174,3 +174,17 @@ def test_screen_line_counts_lines_as_wrapped_and_drops_comments() -> None:
     assert screen_line(page, "**Answer") == 8  # title, blank, the comment gone, 3 wrapped, blank
     assert screen_line(page, "**Answer", columns=1000) == 6
     assert screen_line(page, "**What to do") is None
+
+
+@pytest.mark.parametrize(
+    "path", sorted((paths.DATA / "rendered").glob("*.md")), ids=lambda p: p.stem[:2]
+)
+def test_every_page_states_its_action_within_the_first_screen(path: Path) -> None:
+    """Issue 61 (r19, r20): readers read the first screen at 100 columns; a terms block of
+    three-line meanings and long answers put What to do at line 47-66. The action starts within
+    the rubric's first 40 lines, the answer before it."""
+    from approval_compaction.lab.share.reading import SCREEN_LINES, screen_line
+
+    rendered = path.read_text()
+    answer, action = screen_line(rendered, "**Answer"), screen_line(rendered, "**What to do")
+    assert answer is not None and action is not None and answer < action <= SCREEN_LINES

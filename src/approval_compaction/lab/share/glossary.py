@@ -131,7 +131,7 @@ TERMS: tuple[Term, ...] = (
         more=(
             "`auto` sends the id when that response was stored and, on openai-agents 0.23.1 and "
             "0.24.0, only if the request that made it carried every stored item; otherwise it "
-            "sends the items (the setting is `compaction_mode`)."
+            "sends the items (`compaction_mode`; JavaScript `compactionMode`)."
         ),
     ),
     Term(
@@ -144,8 +144,11 @@ TERMS: tuple[Term, ...] = (
         "auto, store=False",
         r"auto, store=False",
         "`auto` mode with `ModelSettings(store=False)` (JavaScript `store: false`): it sends the"
-        " items, as `input` does (`@openai/agents` 0.3.6..0.4.0 sent the response id, which the API"
-        " had not kept).",
+        " items, as `input` does.",
+        more=(
+            "`@openai/agents` 0.3.6..0.4.0 have no mode option: with `store: false` they send the "
+            "response id, which the API had not kept."
+        ),
     ),
     Term(
         "hook",
@@ -308,8 +311,8 @@ TERMS: tuple[Term, ...] = (
     Term(
         "pinned release",
         r"pinned releases?|newest releases?",
-        "the release of an SDK this repository installs and its notebooks run; the *newest"
-        " release* is the latest this study covers.",
+        "the release of an SDK this repository installs and its notebooks run unless a cell names"
+        " another; the *newest release* is the latest this study covers.",
     ),
     Term(
         "fixing release",
