@@ -58,7 +58,7 @@ def test_needed_reads_the_first_screen_s_meaning_unless_whole() -> None:
 
 def test_a_meaning_s_rest_follows_its_first_screen_part() -> None:
     term = BY_NAME["doctor"]
-    assert term.more and term.full == f"{term.meaning.removesuffix('.')}; {term.more}"
+    assert term.more and term.full == f"{term.meaning.removesuffix('.')}; {term.rest()}"
     assert BY_NAME["pending call"].full == BY_NAME["pending call"].meaning  # no rest
 
 
@@ -120,8 +120,21 @@ def test_fill_says_a_first_screen_meaning_short_and_its_rest_in_the_next_block()
     term = BY_NAME["orphan output"]
     assert term.line in first and term.more not in first and "- *refused*" not in first
     below, _, rest = second.partition(MORE)
-    assert BY_NAME["refused"].full_line in below  # the rest says "refusing": defined first
-    assert rest.partition(END)[0].strip() == term.more_line
+    assert "- *refused*: answered HTTP 400" in below  # the rest says "refusing": defined first
+    assert rest.partition(END)[0].strip() == term.more_line()
+
+
+def test_a_clause_is_said_only_on_a_page_whose_words_need_it() -> None:
+    """r21: JavaScript names, Chat Completions and the scripted model's *would be refused* were
+    said on pages showing none of them; the README's table says every clause."""
+    hook = BY_NAME["hook"]
+    assert hook.rest("openai-agents only") == ""
+    assert hook.rest("on @openai/agents 0.20.0") == "JavaScript's is `shouldTriggerCompaction`."
+    assert "shouldTriggerCompaction" in hook.full
+    refused = BY_NAME["refused"]
+    assert "would be refused" not in fill([f"Refused.\n\n{EMPTY}", f"{EMPTY}\n\nDone."])[1]
+    cells = [f"Refused.\n\n{EMPTY}", f"{EMPTY}\n\nOn the scripted model."]
+    assert refused.more_line(cells[1]) in fill(cells)[1]
 
 
 def test_every_first_terms_block_line_fits_two_rendered_lines() -> None:

@@ -22,13 +22,28 @@ class Term:
     """One shared word: its name (set in italics where defined), the pattern of a use (case
     folded unless ``exact``) and its meaning, one plain sentence short enough for a page's first
     screen; ``more``, where a meaning needs it, is the rest of it, said after the page's answer
-    (r19: a first screen of three-line meanings put the answer past line 45)."""
+    (r19: a first screen of three-line meanings put the answer past line 45); each clause of
+    ``where`` is said only on a page whose words match its pattern, the README saying them all
+    (r21: JavaScript names and the scripted model's words on pages showing neither)."""
 
     name: str
     pattern: str
     meaning: str
     exact: bool = False
     more: str = ""
+    where: tuple[tuple[str, str], ...] = ()
+
+    def rest(self, page: str | None = None) -> str:
+        """The rest of the meaning: ``more``, then each clause of ``where`` whose pattern
+        ``page`` (a page's words) matches; every clause when no page is given."""
+        said = [self.more] if self.more else []
+        said += [clause for found, clause in self.where if page is None or re.search(found, page)]
+        return "; ".join(part.removesuffix(".") for part in said) + "." if said else ""
+
+    def full_for(self, page: str | None = None) -> str:
+        """The whole meaning as ``page`` says it: the first screen's, then its rest."""
+        rest = self.rest(page)
+        return f"{self.meaning.removesuffix('.')}; {rest}" if rest else self.meaning
 
     @property
     def use(self) -> re.Pattern[str]:
@@ -48,23 +63,21 @@ class Term:
 
     @property
     def full(self) -> str:
-        """The whole meaning: the first screen's, then the rest (``more``)."""
-        return f"{self.meaning.removesuffix('.')}; {self.more}" if self.more else self.meaning
+        """The whole meaning, every clause of it (the README's words table)."""
+        return self.full_for()
 
     @property
     def line(self) -> str:
         """The term as a page's first terms block lists it: ``- *name*: meaning``."""
         return f"- *{self.name}*: {self.meaning}"
 
-    @property
-    def full_line(self) -> str:
+    def full_line(self, page: str | None = None) -> str:
         """The term as a later terms block lists it: ``- *name*: full meaning``."""
-        return f"- *{self.name}*: {self.full}"
+        return f"- *{self.name}*: {self.full_for(page)}"
 
-    @property
-    def more_line(self) -> str:
-        """The rest of a meaning a first terms block shortened: ``- *name*: more``."""
-        return f"- *{self.name}*: {self.more}"
+    def more_line(self, page: str | None = None) -> str:
+        """The rest of a meaning a first terms block shortened: ``- *name*: rest``."""
+        return f"- *{self.name}*: {self.rest(page)}"
 
 
 # In the order a reader needs them: a meaning uses only the terms above it.
@@ -84,7 +97,12 @@ TERMS: tuple[Term, ...] = (
         r"refus(?:e|es|ed|al|als|ing)",
         "answered HTTP 400, as the API answers a request its rules forbid (not the human's "
         "*reject*).",
-        more=("where the model is scripted and answers anyway, such a request *would be refused*."),
+        where=(
+            (
+                r"(?i)scripted|would be refused",
+                "where the model is scripted and answers anyway, such a request *would be refused*",
+            ),
+        ),
     ),
     Term(
         "orphan output",
@@ -125,20 +143,24 @@ TERMS: tuple[Term, ...] = (
     Term(
         "compaction mode",
         r"compaction[_ ]modes?|`(?:input|auto|previous_response_id)` modes?",
-        "what an openai-agents compaction request carries: `input` the stored items; "
-        "`previous_response_id` the last response's id; `auto` (the default) that id or the "
-        "items.",
-        more=(
-            "`auto` sends the id when that response was stored and, on openai-agents 0.23.1 and "
-            "0.24.0, only if the request that made it carried every stored item; otherwise it "
-            "sends the items (`compaction_mode`; JavaScript `compactionMode`)."
+        "what a compaction request carries: `input` the stored items; `previous_response_id` the "
+        "last response's id; `auto` (the default) that id or the items.",
+        more="`auto` sends the id when that response was stored, otherwise the items",
+        where=(
+            (
+                r"0\.2[34]\.",
+                "on openai-agents 0.23.1 and 0.24.0, only if the request that made that response "
+                "carried every stored item",
+            ),
+            (r"openai-agents(?!-)", "openai-agents' setting is `compaction_mode`"),
+            (r"@openai/agents|JavaScript", "JavaScript's is `compactionMode`"),
         ),
     ),
     Term(
         "responses stored",
         r"responses stored",
-        "`ModelSettings(store=...)` unset (the default): the API keeps each response.",
-        more=("with them stored, `auto` names the last response's id."),
+        "`ModelSettings(store=...)` unset (the default): the API keeps each response, and `auto` "
+        "sends the last one's id.",
     ),
     Term(
         "auto, store=False",
@@ -155,7 +177,7 @@ TERMS: tuple[Term, ...] = (
         r"hooks?|should_trigger_compaction",
         "`should_trigger_compaction`: says after each turn whether to compact; the study's "
         "says yes where compaction is on, no where off.",
-        more=("JavaScript's is `shouldTriggerCompaction`; a page may set its own, and says so."),
+        where=((r"@openai/agents|JavaScript", "JavaScript's is `shouldTriggerCompaction`"),),
     ),
     Term(
         "default trigger",
@@ -179,17 +201,18 @@ TERMS: tuple[Term, ...] = (
         "stand-in",
         r"stand-ins?",
         "a local copy of the OpenAI API's public rules: it answers HTTP 400 to what they forbid.",
-        more=(
-            "the rules are the Responses API's and Chat Completions' as public sources show them; "
-            "it can also answer as the model (its own replies, or those a page sets); nothing "
-            "reaches the real API."
+        where=(
+            (r"", "the rules: the Responses API's as public sources show them"),
+            (r"Chat Completions", "Chat Completions' too"),
+            (r"", "it can also answer as the model (its own replies, or those a page sets)"),
+            (r"", "nothing reaches the real API"),
         ),
     ),
     Term(
         "over HTTP",
         r"over HTTP",
         "the SDK's own HTTP client sends each request to the stand-in on this machine.",
-        more=("for openai-agents the stand-in runs in this process."),
+        where=((r"openai-agents(?!-)", "for openai-agents the stand-in runs in this process"),),
     ),
     Term(
         "boundary",
@@ -244,19 +267,23 @@ TERMS: tuple[Term, ...] = (
     Term(
         "workaround",
         r"workarounds?|defer_compaction_while_pending|deferCompactionWhilePending",
-        "`defer_compaction_while_pending(session)`, this study's wrapper: it holds compaction "
-        "back while a call waits for its output.",
-        more=(
-            "JavaScript's is `deferCompactionWhilePending` (`js/workaround.mjs`); it *retires* "
-            "(removes) a call whose output never came; a late answer to a retired call is stored "
-            "as text."
+        "this study's wrapper of the session, `defer_compaction_while_pending` (JavaScript "
+        "`deferCompactionWhilePending`): it holds compaction back while a call waits for its"
+        " output.",
+        where=(
+            (r"js/workaround|JavaScript|@openai/agents", "JavaScript's is in `js/workaround.mjs`"),
+            (
+                r"(?i)retir|late answer|answered late",
+                "it *retires* (removes) a call whose output never came; a late answer to a "
+                "retired call is stored as text",
+            ),
         ),
     ),
     Term(
         "hosted MCP approval request",
         r"hosted MCP(?: approval requests?)?",
-        "the API's request for approval to call a tool on an MCP server.",
-        more=("MCP is the Model Context Protocol; the API itself calls that server."),
+        "the API's request for approval to call a tool on an MCP (Model Context Protocol) server.",
+        more="the API itself calls that server",
     ),
     Term(
         "doctor",
@@ -347,7 +374,7 @@ BY_NAME: dict[str, Term] = {term.name: term for term in TERMS}
 START, END = "<!-- terms:start -->", "<!-- terms:end -->"
 HEADING = "**Terms.** Each word has this meaning on every page of the collection:"
 LATER = "**Terms first used below:**"  # a page's later blocks
-MORE = "**More on the terms above:**"  # the rest of the meanings the first block shortened
+MORE = "**The first terms, continued:**"  # the rest of the meanings the first block shortened
 _BLOCK = re.compile(rf"{re.escape(START)}.*?{re.escape(END)}", re.S)
 FENCE = re.compile(r"^ {0,3}```.*?^ {0,3}```[^\n]*$", re.S | re.M)  # a code fence, whole
 COMMENT = re.compile(r"<!--.*?-->", re.S)
@@ -386,7 +413,13 @@ def inner(term: Term, said: str) -> list[Term]:
     return [t for t in used(said) if t.name != term.name and not t.defined_in(said)]
 
 
-def needed(first: Sequence[Term], known: Iterable[Term] = (), *, whole: bool = True) -> list[Term]:
+def needed(
+    first: Sequence[Term],
+    known: Iterable[Term] = (),
+    *,
+    whole: bool = True,
+    page: str | None = None,
+) -> list[Term]:
     """``first`` with the terms their meanings use that are not ``known``, each before the term
     whose meaning uses it, each once; the meanings as a first block says them unless ``whole``."""
     done = {t.name for t in known}
@@ -395,7 +428,7 @@ def needed(first: Sequence[Term], known: Iterable[Term] = (), *, whole: bool = T
     def add(term: Term, path: tuple[str, ...]) -> None:
         if term.name in done or term.name in path:
             return
-        for other in inner(term, term.full if whole else term.meaning):
+        for other in inner(term, term.full_for(page) if whole else term.meaning):
             add(other, (*path, term.name))
         if term.name not in done:
             done.add(term.name)
@@ -414,14 +447,16 @@ def block(terms: Sequence[Term], heading: str = HEADING) -> str:
     return "\n".join([heading, "", *(t.line for t in terms)])
 
 
-def later_block(terms: Sequence[Term], shortened: Sequence[Term] = ()) -> str:
+def later_block(
+    terms: Sequence[Term], shortened: Sequence[Term] = (), page: str | None = None
+) -> str:
     """A later terms block: the terms first used below, each whole, then the rest of each meaning
-    the first block ``shortened`` (empty when neither)."""
+    the first block ``shortened`` (empty when neither), each as ``page`` says it."""
     parts = []
     if terms:
-        parts.append("\n".join([LATER, "", *(t.full_line for t in terms)]))
+        parts.append("\n".join([LATER, "", *(t.full_line(page) for t in terms)]))
     if shortened:
-        parts.append("\n".join([MORE, "", *(t.more_line for t in shortened)]))
+        parts.append("\n".join([MORE, "", *(t.more_line(page) for t in shortened)]))
     return "\n\n".join(parts)
 
 
@@ -437,6 +472,7 @@ def fill(cells: Sequence[str]) -> list[str]:
     too, in place: the titles and tables they print use words there (only markdown holds a
     block)."""
     texts = [without_blocks(cell) for cell in cells]
+    page = plain("\n\n".join(texts))  # the page's words, which say which clauses it needs
     holders = [i for i, cell in enumerate(cells) if START in cell]
     known: list[Term] = []
     shortened: list[Term] = []  # the first block's terms whose meaning has more, said next
@@ -447,12 +483,12 @@ def fill(cells: Sequence[str]) -> list[str]:
         said = used("\n\n".join(texts[start:stop]))
         if n == 0:
             terms = needed(said, known, whole=False)
-            shortened = [t for t in terms if t.more]
+            shortened = [t for t in terms if t.rest(page)]
             written = block(terms)
         else:
-            rest_uses = [other for t in shortened for other in inner(t, t.more)]
-            terms = needed([*said, *rest_uses], known)
-            written = later_block(terms, shortened)
+            rest_uses = [other for t in shortened for other in inner(t, t.rest(page))]
+            terms = needed([*said, *rest_uses], known, page=page)
+            written = later_block(terms, shortened, page)
             shortened = []
         known.extend(terms)
         head, _, rest = cells[i].partition(START)
