@@ -262,7 +262,7 @@ def test_headlines_workaround_keeps_and_drops_it_by_mode_and_kind(found: Finding
     assert "hosted MCP approval request nobody answers, in every mode" in keep
     # r12 round: the drop advice is the rest of the modes and calls, in two words; the answer
     # says why (two costs, where it gains nothing) and the body's suite section names them
-    assert drop.startswith(" (the last table: it gains nothing there).")
+    assert drop.startswith(" (the last table and notebook 10: it gains nothing there).")
     assert "if an approval can go unanswered" not in said
 
 
@@ -293,7 +293,7 @@ def test_headlines_releases_action_speaks_of_what_05_shows(found: Findings) -> N
     stored = [e for e in hit if e.orphan_stored != "never"]
     kept = f"{stored[0].span.partition('..')[0]}..{stored[-1].span.rpartition('..')[2]}"
     first = stored[0].span.partition("..")[0]
-    assert stored != hit and f"does for {first}'s (the section after this page's first table" in (
+    assert stored != hit and f"does for {first}'s change (the section *The pending call's" in (
         action
     )
     assert f"shows what it changed in {kept})" in action
@@ -328,8 +328,8 @@ def test_headlines_04_and_06_give_their_own_actions(found: Findings) -> None:
     assert "*Compactions per case with compaction on, by boundary*" in prose
     # r16: the teams' part was a bare pointer; it names the upgrade, then points to 06 and 07
     assert matrix.endswith(
-        f"Teams: upgrade to {found.fixed_in}; notebook 06 says what to do before it, notebook 07 "
-        "what to do with sessions already stored."
+        f"Teams: upgrade to {found.fixed_in}; notebook 06 says what to do before it and what to "
+        "keep after it, notebook 07 what to do with sessions already stored."
     )
     rule = headlines.workaround(found).split("**What to do.**")[1]
     assert rule.startswith(f" Upgrade to {found.fixed_in}")
@@ -386,7 +386,8 @@ def test_headlines_releases_answer_says_auto_with_its_store_setting(found: Findi
     """r9: 05 said "in `auto` mode the pause fails" without the store setting that decides it,
     and "no request is refused ... and the next turn fails" in one clause."""
     said = headlines.releases(found)
-    assert "`auto` mode while responses are kept and in" in said  # r15: read as one mode
+    assert "`auto` mode with responses stored and in" in said  # r15: read as one mode
+    assert "responses are kept" not in said  # r21: the glossary's name for the setting
     # r20: what a user meets, not what the stand-in refuses, each in its own clause
     assert "the pause fails, leaving nothing to approve. In `input` mode" in said
     assert "the stand-in refuses nothing" not in said

@@ -323,13 +323,14 @@ def violation_matrix(found: Findings) -> str:
         "in each, the call waiting for approval is compacted away and its output then stored and "
         f"sent without it ({len(broken)} invariants break; the matrix below marks them). The "
         "runner, the decision and where the paused state is kept change nothing.\n\nOver HTTP, in "
-        "`previous_response_id` mode and in `auto` mode while responses are kept (the default), "
+        "`previous_response_id` mode and in `auto` mode with responses stored (the default), "
         "the pause itself fails instead (notebook 05's first table).\n\n"
         f"**What to do.** SDK maintainers: change when the session compacts, as {found.fixed_in} "
         "did (notebook 03), and test the change on all sixteen cases, state kept in memory and "
         "carried as JSON both, with `python -m approval_compaction matrix` (why both: the section "
         f"*Which choices change anything*). Teams: {upgrade}notebook 06 says what to do before "
-        "it, notebook 07 what to do with sessions already stored."
+        "it and what to keep after it, notebook 07 what to do with sessions already "
+        "stored."
     )
 
 
@@ -364,7 +365,8 @@ def releases(found: Findings) -> str:
         "(sessions an affected release stored). SDK maintainers: run the sixteen cases on the "
         "releases either side of a change to when compaction runs, as "
         f"`python -m approval_compaction sweep --versions {before},{moved}` does for {moved}'s "
-        f"(the section after this page's first table shows what it changed in {kept})."
+        "change (the section *The pending call's journey* shows what it changed in "
+        f"{kept})."
     )
 
 
@@ -399,7 +401,7 @@ def _met_by_mode(releases: Releases, hit: Sequence[Era]) -> str:
             f"on {release_range(first, last)} {_MET_WORDS.get(sev, sev)}"
             for sev, first, last in runs
         ]
-        name = f"`{mode}` mode while responses are kept" if mode == "auto" else f"`{mode}` mode"
+        name = f"`{mode}` mode with responses stored" if mode == "auto" else f"`{mode}` mode"
         said.setdefault(", and ".join(parts), []).append(name)
     # r15: "in `auto` with responses stored and `previous_response_id` mode" read as one mode;
     # r18: the modes in one 80-word sentence: one sentence per group of modes now
@@ -474,8 +476,8 @@ def _keep_or_drop(found: Findings) -> str:
     )
     return (
         f"Upgrade to {found.fixed_in}; until then, on {span}, wrap the session in the "
-        f"workaround{full}.\n\n{keep[0].upper()}{keep[1:]}; drop it elsewhere (the last table: "
-        "it gains nothing there). "
+        f"workaround{full}.\n\n{keep[0].upper()}{keep[1:]}; drop it elsewhere (the last table and "
+        "notebook 10: it gains nothing there). "
         f"{doctor}{maintainers}"
     )
 
