@@ -274,8 +274,8 @@ TERMS: tuple[Term, ...] = (
             (r"js/workaround|JavaScript|@openai/agents", "JavaScript's is in `js/workaround.mjs`"),
             (
                 r"(?i)retir|late answer|answered late",
-                "it *retires* (removes) a call whose output never came; a late answer to a "
-                "retired call is stored as text",
+                "it *retires* (removes) a call whose output never came once a later question "
+                "follows it; a late answer to a retired call is stored as text",
             ),
         ),
     ),
