@@ -277,8 +277,9 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
     unchanged: r13); then the maintainer's backport, named as 12's hunk 2 with what it moves,
     and the two hunks a hosted MCP approval request needs too (r20: "nor for the other tool
     kinds it lists" included hosted MCP, which 12's table shows broken with hunk 2 alone; "waits"
-    against the excerpt's "skips"; notebook 10's stop after an unanswered MCP request is the
-    body's, beside those hunks)."""
+    against the excerpt's "skips"). r21: hunk 2 alone on the first screen left hosted MCP
+    unfixed, and 10's stop after an unanswered MCP request was the body's: the action names
+    hunks 1 to 3, that stop and 10's patch."""
     m = found.mechanism
     if m is None:
         raise HeadlineError("the answers need data/mechanism.json")
