@@ -613,7 +613,8 @@ def test_headlines_walkthrough_says_how_often_the_default_trigger_meets_the_bug(
     the pause only now and then, pointing to notebook 07's count (the numbers are 07's)."""
     said = headlines.walkthrough(found)
     # r20: the hook in plain words (its two-line meaning off 01's first screen); the scope stays
-    assert "the session compacting after every turn" in said.split("\n\n")[0]
+    # r21: "compacting after every turn" read as a result (01's resume skips it): the request
+    assert "the session asked to compact after every turn" in said.split("\n\n")[0]
     pinned = [c for c in found.exposure if c.release == headlines._pinned(found)]
     assert pinned and all(len(c.affected_at) < len(c.rows) for c in pinned)
     setup = _markdown("01-walkthrough")
@@ -732,8 +733,9 @@ def test_headlines_inside_the_sdk_says_which_release_the_liveness_patch_applies_
     # r16: "(function tools)" was cryptic: the kinds the move covers are named (12's table)
     # r17: which change to backport, and that it is enough for those kinds, is 12's table's
     # r20: the backport named as 12's hunk, with what it moves and where
-    assert "backport hunk 2 of notebook 12's table" in said
-    assert "in `_run_compaction_locked` it moves that check out of the `if` it sat in" in said
+    # r21: hunk 2 alone left hosted MCP unfixed on the first screen: hunks 1 to 3, hunk 2's move
+    assert "backport hunks 1 to 3 of notebook 12's table" in said
+    assert "Hunk 2, in `_run_compaction_locked`, moves that check out of the `if` it sat in" in said
     # r18: the backport's evidence scoped to what 12's table ran (0.23.1, `input` mode, scripted
     # model), in the table's own words (no case breaking an invariant), the untried modes said
     assert "hunk alone leaving no case" not in said
@@ -743,28 +745,31 @@ def test_headlines_inside_the_sdk_says_which_release_the_liveness_patch_applies_
     # r20: "nor for the other tool kinds it lists" included hosted MCP, which the table shows
     # broken with hunk 2 alone: the column named, hosted MCP excepted with its own minimal fix
     assert "nor for the other tool kinds it lists" not in said and "apply_patch" not in said
-    assert "(`input` mode, scripted model) that table's column *0.23.1 + hunk 2 alone*" in said
-    assert "fixed but a hosted MCP approval request, whose minimal fix is hunks 1 and 3" in said
+    assert "that table's column *0.23.1 + hunk 2 alone* (`input` mode, scripted model)" in said
+    assert "it lists fixed but a hosted MCP approval request, which hunks 1 and 3 fix" in said
     assert "keeping every case" not in said
     assert "notebook 12's table *Each kind of approval: its minimal fix in hunks*" in said
-    # r20: the wait's stop after an unanswered MCP request (10's) is the body's, beside hunks 1, 3
+    # r20: the wait's stop after an unanswered MCP request (10's) was the body's; r21: a reader
+    # acting on the first screen shipped it unwarned: the action names it, the body no more
     body = " ".join(_markdown("03-inside-the-sdk").split())
-    assert "take it too where such a request can go unanswered" in body
-    assert "take it too" not in said
+    assert "take it too where such a request can go unanswered" in said
+    assert "With them (as in" not in body
     # r17: the wait's consequence named (it stops compacting), not restated, with 10's table
     assert "this wait holds compaction back" not in said
     # r18: "in `input` and `auto` mode" read as `previous_response_id` spared (10's table stops
     # it too): every mode stops; the patch keeps two compacting
-    assert "stops compacting in every mode" in body
-    assert "keeps `input` and `auto` mode compacting there" in body
-    assert "*Where 0.24.0 or the patch misses a compaction in ten turns*" in body
-    assert f"notebook 10's patch, tried on {found.fixed_in} only, keeps" in body
+    assert "does not compact again in any mode while it is unanswered" in said
+    assert "keeps `input` and `auto` mode compacting there" in said
+    assert "*Where 0.24.0 or the patch misses a compaction in ten turns*" in said
+    assert f"notebook 10's patch, tried on {found.fixed_in} only, keeps" in said
     # r17: the endpoint's answer is the stand-in's, as the README says (r20: the body's, by the
     # trace it scopes; the answer scopes itself to the stand-in)
     assert "over HTTP to the stand-in" in said.split("\n\n")[0]
     assert "(no public source shows the real compaction endpoint's answer: notebook 09)" in body
-    # r20: the gate as the record shows it: the resumed run holds no generation
-    assert "the resumed run holding none at the gate (`None`" in body
+    # r20: the gate as the record shows it: the resumed run holds no generation; r21: no repr,
+    # no count no table shows
+    assert "the resumed run holding no generation at the gate" in body
+    assert "(`None`" not in body and "count is 5" not in body
     assert "moved the generation on" not in body
     # r20: "waits" against the excerpt's "skips": it returns without compacting
     assert "which then returns without compacting while the latest model exchange" in said
@@ -872,7 +877,10 @@ def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findin
     keep = "notebook 06 says what to wrap the session in until then, and where to keep it after"
     for page in (walk, sent):
         assert f"Teams: upgrade to {found.fixed_in}; {keep}" in page
-    assert f"Teams: nothing here changes your steps: upgrade to {found.fixed_in}" in inside
+    # r21: "nothing here changes your steps" against the MCP stop the page names: 06 says where
+    for page in (walk, sent, inside):
+        assert f"Teams: upgrade to {found.fixed_in}; {keep}" in page
+    assert "nothing here changes your steps" not in inside
     assert "wrapper" not in walk
     # r20: the prediction and the question name `input` mode (the default `auto` fails at the
     # pause); the answer points to 02 for the defaults, scoped to responses stored
@@ -890,8 +898,9 @@ def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findin
         == ("the stand-in refuses no request: compaction requests carry the open call")
     ]
     body = " ".join(_markdown("01-walkthrough").split())
-    assert quiet and f"on {', '.join(quiet)} the resume's compaction takes the output too" in body
-    assert "0.22.1..0.23.1 fail as this page's run does" in body
+    # r21: they were notebook 05's lesson under 0.24.0's heading: cut from 01, said by 05 alone
+    assert quiet and f"on {', '.join(quiet)} the resume's compaction" not in body
+    assert "0.22.1..0.23.1 fail as this page's run does" not in body
     assert "refuses no request" not in walk
     # r16: that table's title named "the patch" undefined; 01 says what 10 shows, and each of
     # 01-03 says "make ... wait" (01's "compact nothing" claimed more)
@@ -902,10 +911,14 @@ def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findin
         "01-walkthrough"
     )
     assert "over HTTP to the stand-in" in sent.split("\n\n")[0]
-    assert "the session compacting after every turn, responses stored" in sent.split("\n\n")[0]
+    assert (
+        "the session asked to compact after every turn, responses stored" in sent.split("\n\n")[0]
+    )
+    # r21: the stopped compaction's consequence said where the mode stops
+    assert "nor can it while that call stays stored" in sent
     assert "in 16 of 16 runs" not in sent and "the README's answers" not in sent
     assert "On a branch of the SDK" not in inside and "carry its change along" not in inside
-    assert "to fix an older release line, backport hunk 2" in inside
+    assert "to fix an older release line, backport hunks 1 to 3" in inside
 
 
 def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: Findings) -> None:

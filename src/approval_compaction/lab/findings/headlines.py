@@ -184,8 +184,8 @@ def walkthrough(found: Findings) -> str:
     then = then.replace("turn", "question")  # r14: the page's word for that stage
     fixed = found.fixed_in or "the fixing release"
     return (
-        f"**Answer.** At the {then} (openai-agents {pinned}, `input` mode, the session "
-        "compacting after every turn, over HTTP to the stand-in). The pause's compaction puts "
+        f"**Answer.** At the {then} (openai-agents {pinned}, `input` mode, the session asked "
+        "to compact after every turn, over HTTP to the stand-in). The pause's compaction puts "
         "the waiting call into its summary; the resume stores the call's output alone; the "
         f"{then} sends that output without its call and is refused "
         f"({code(any_call(report))}). In `auto` mode with responses stored (both the "
@@ -234,14 +234,15 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
         )
     fixed = found.fixed_in or "the fixing release"
     return (
-        f"**Answer.** On openai-agents {pinned} (over HTTP to the stand-in, the session "
-        "compacting after every turn, responses stored), the pause's compaction request is "
+        f"**Answer.** On openai-agents {pinned} (over HTTP to the stand-in, the session asked "
+        "to compact after every turn, responses stored), the pause's compaction request is "
         f"refused in {_modes(refused)} mode. The call stays stored without its output; the next "
         "question is "
         + ("answered" if answered else "not always answered")
         + f", the runner leaving that call out of its request. That question compacts in "
         f"{_modes(go)} mode (only what was stored after the call) and sends no compaction "
-        f"request in {_modes(stop)} mode.\n\n"
+        f"request in {_modes(stop)} mode, nor can it while that call stays stored."
+        "\n\n"
         f"**What to do.** SDK maintainers: {AFTER_A_TURN} {WAIT}, as {fixed}'s "
         f"`_run_compaction_locked` does (notebook 03; notebook 05's table *Cases breaking an "
         f"invariant* shows neither the pause nor the next question failing on {fixed} in "
@@ -276,8 +277,9 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
     unchanged: r13); then the maintainer's backport, named as 12's hunk 2 with what it moves,
     and the two hunks a hosted MCP approval request needs too (r20: "nor for the other tool
     kinds it lists" included hosted MCP, which 12's table shows broken with hunk 2 alone; "waits"
-    against the excerpt's "skips"; notebook 10's stop after an unanswered MCP request is the
-    body's, beside those hunks)."""
+    against the excerpt's "skips"). r21: hunk 2 alone on the first screen left hosted MCP
+    unfixed, and 10's stop after an unanswered MCP request was the body's: the action names
+    hunks 1 to 3, that stop and 10's patch."""
     m = found.mechanism
     if m is None:
         raise HeadlineError("the answers need data/mechanism.json")
@@ -291,14 +293,19 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
         "the runner builds the model's input; compaction calls it only when it replaces part of "
         f"the history.\n\n{m.new} calls it in every automatic compaction, which then returns "
         "without compacting while the latest model exchange holds a call without its output.\n\n"
-        "**What to do.** SDK maintainers: to fix an older release line, backport hunk 2 of "
-        "notebook 12's table *Each kind of approval: its minimal fix in hunks*: in "
-        f"`{locked}` it moves that check out of the `if` it sat in (this page's two excerpts). On "
-        f"{m.old} (`{STUDY_MODE}` mode, scripted model) that table's column *{m.old} + hunk 2 "
-        "alone* shows each kind of call it lists fixed but a hosted MCP approval request, whose "
-        "minimal fix is hunks 1 and 3.\n\n"
-        f"Teams: nothing here changes your steps: upgrade to {fixed}, and see notebooks 06 and "
-        "07."
+        "**What to do.** SDK maintainers: to fix an older release line, backport hunks 1 to 3 "
+        "of notebook 12's table *Each kind of approval: its minimal fix in hunks*. Hunk 2, in "
+        f"`{locked}`, moves that check out of the `if` it sat in (this page's excerpts); "
+        f"that table's column *{m.old} + hunk 2 alone* (`{STUDY_MODE}` mode, scripted model) "
+        "shows each kind of call it lists fixed but a hosted MCP approval "
+        "request, which hunks 1 and 3 fix.\n\n"
+        f"With all three, as in {fixed}, a session whose hosted MCP approval request nobody "
+        "answers does not compact again in any mode while it is unanswered (notebook "
+        "10's table *Where 0.24.0 or the patch misses a compaction in ten turns*, over HTTP); "
+        f"notebook 10's patch, tried on {fixed} only, keeps `input` and `auto` mode compacting "
+        "there: take it too where such a request can go unanswered.\n\n"
+        f"Teams: upgrade to {fixed}; notebook 06 says what to wrap the session in until then, "
+        "and where to keep it after; notebook 07, how to repair stored sessions."
     )
 
 
