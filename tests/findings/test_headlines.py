@@ -80,7 +80,10 @@ def test_headlines_wire_answer_quotes_each_modes_refusal(found: Findings) -> Non
     assert answer.startswith(opening)
     # r18: the stand-in's choice said; r19: "Those two reports" followed three, and "refuses two
     # requests" denied the body's third rule: two of the requests this bug sends
-    assert "Of these requests, the stand-in refuses two" in answer
+    # r21: "these requests" covered the body's third rule, which no request openai-agents sends
+    # meets: the two are scoped to the rules table
+    assert "Of the requests openai-agents sends, the stand-in refuses two" in answer
+    assert "Of these requests" not in answer
     assert "hand-off" not in said and "The SDK's conversion adds no fault" not in answer
     assert "unchanged, its orphan output among them" in answer
     # r16: the message the reports show is quoted where they are named, by their full names
@@ -425,7 +428,9 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     # r18: "this page's tables show nothing of `auto`" denied the coverage table's `auto` row
     # r20: "it drew few `auto` mode conversations" was half the reason: the filing rule is the
     # other half, which *The minimal counterexamples* says beside 05's pointer
-    assert "`auto` mode, the default, kept no conversation of its own (*The minimal" in answer
+    # r21: "kept no conversation" left a default-mode reader guessing: the answer says this page
+    # does not answer for `auto`
+    assert "This page does not answer for `auto` mode, the default: the search kept" in answer
     assert "show nothing of" not in answer
     body = " ".join(_markdown("08-exploration").split())
     assert "`auto` mode kept no conversation of its own: a pair it breaks may be filed" in body
@@ -437,8 +442,9 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     # not "a gap" left to guess; 0.24.0's own break is in the answer
     assert "a *search* (" in answer and "the search" not in answer.split("a *search* (")[0]
     assert "a gap in the search" not in answer
-    assert "after a hosted MCP approval request left unanswered compaction stops (`input`" in (
-        answer
+    assert (
+        "after a hosted MCP approval request left unanswered compaction stops (`input` mode;"
+        in (answer)
     )
     # r18: not by a title naming "the patch" before What to do says which
     assert "the patch" not in answer
@@ -453,7 +459,7 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     assert "no public source shows the real endpoint answering `input` mode's request" in body
     # r20: 08 "cannot say" of the hosted MCP response, which 12's four cases show stored alone
     assert "cannot say" not in answer
-    assert "for the hosted MCP approval request, notebook 12's table *Each kind of approval*" in (
+    assert "(the hosted MCP approval request's: notebook 12's table *Each kind of approval*" in (
         answer
     )
     assert "those that break a rule of the study's kept" not in answer
@@ -468,7 +474,7 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     assert "with what `tests/sdk_regression/patches/0.24.0-compaction-liveness.patch` adds" in (
         action
     )
-    assert "or compaction stops as on 0.24.0" in action
+    assert "without that patch compaction stops as on 0.24.0" in action
     assert "Teams: wrap the session in the workaround" in action
     assert "on 0.23.1 the search broke nothing with it" in action
     assert "notebook 06 says where to keep it after upgrading" in action
@@ -508,7 +514,8 @@ def test_headlines_am_i_affected_action_is_ordered_upgrade_scan_repair(found: Fi
     # r18: rewriting a stuck call on load is what section 3's late answer shows poisoning; r20:
     # "only where no saved run state can still answer it" was a condition an SDK cannot check:
     # the SDK rewrites orphan outputs and leaves a stuck call alone
-    assert "and leave a stuck call, which a saved run state may still answer" in steps[0]
+    # r21: the repair rewrites a stuck call too: the step says the SDK should not
+    assert "unlike that repair, leave a stuck call, which a saved run state may still" in steps[0]
     assert "reads a poisoned or stuck store as it is" not in steps[0]
     # r14: the title asks "am I affected": the teams' first step is the command that answers it
     # r20: "section 1 runs it" while section 1 calls the function: the same check
@@ -521,7 +528,8 @@ def test_headlines_am_i_affected_action_is_ordered_upgrade_scan_repair(found: Fi
     # r20: "discard the run states" went against section 3's late-answer table, where a stuck
     # session resumed late without a repair is healthy: resume it before the repair, not after
     assert "discard" not in action
-    assert steps[2].startswith("3. Run `doctor scan STORE --all`; resume a stuck session's saved")
+    # r21: only a stuck session whose approval was left unanswered has a run state to resume
+    assert steps[2].startswith("3. Run `doctor scan STORE --all`; where a stuck session's approval")
     assert steps[2].index("before the repair, not after") < steps[2].index("repair STORE --all")
     assert "repair again" not in steps[2]
 
@@ -541,7 +549,7 @@ def test_headlines_am_i_affected_warns_that_a_late_answer_after_a_repair_poisons
     assert "again" not in answers
     # r15: the first screen's action left the late answer to section 3, and a reader following
     # it could poison their sessions: the action names it, and section 3 points back to it
-    assert "resume a stuck session's saved run state before the repair, not after" in action
+    assert "its run state saved, resume that state before the repair, not after" in action
     assert "Hence What to do's third step" in " ".join(_markdown("07-am-i-affected").split())
     assert "never be answered" not in said
     # r16: one counting unit (pause positions, section 1's), no undefined "test session"

@@ -172,14 +172,14 @@ def test_exploration_answer_scopes_the_lost_call_to_its_mode() -> None:
     # r19: "(no such conversation kept)" read as safe or as unsearched; r20: "this page cannot
     # say" against 12's four hosted MCP cases breaking `stored_history_paired`: 12 says it
     assert "cannot say" not in answer
-    assert "; for the hosted MCP approval request, notebook 12's table *Each kind of approval*" in (
+    assert " (the hosted MCP approval request's: notebook 12's table *Each kind of approval*" in (
         answer
     )
     # r14: the refusal is scoped to the kind the search shows refused, and `auto` mode is not
     # said to be spared (r15: nor said to break as another mode does, which 08 does not show)
     # r18: the refusal is scoped to the release that showed it
     assert "On 0.23.1 in `previous_response_id` mode, a function tool's pause is refused" in answer
-    assert "`auto` mode, the default, kept no conversation of its own" in answer
+    assert "does not answer for `auto` mode, the default" in answer
     assert "no break" not in answer.lower()
     # r19: "it keeps each break once, in the first mode that showed it" was taken back by the
     # body (few `auto` conversations drawn); r20: the filing rule and the few draws are both

@@ -522,15 +522,16 @@ def am_i_affected(found: Findings) -> str:
             "the session.",
             "",
             "**What to do.**",
-            f"1. SDK maintainers: to heal a store as {up.newest} loads it, rewrite its orphan "
-            "outputs as `src/approval_compaction/doctor/repair.py` does (section 3), and leave a "
-            "stuck call, which a saved run state may still answer (section 3's last table).",
+            f"1. SDK maintainers: to heal a store when {up.newest} loads it, rewrite its orphan "
+            "outputs as `src/approval_compaction/doctor/repair.py` does (section 3's first "
+            "rewrite); unlike that repair, leave a stuck call, which a saved run state may still "
+            "answer (section 3's last table).",
             "2. Teams: run `python -m approval_compaction doctor check` (section 1 runs the same "
             f"check); {stop}; notebook 06 says what to wrap the session in until then, and where "
             "to keep it after.",
-            "3. Run `doctor scan STORE --all`; resume a stuck session's saved run state before "
-            "the repair, not after (section 3's last table, with the SDK's defaults); then `doctor "
-            "repair STORE --all "
+            "3. Run `doctor scan STORE --all`; where a stuck session's approval was left "
+            "unanswered and its run state saved, resume that state before the repair, not after "
+            "(section 3's last table, with the SDK's defaults); then `doctor repair STORE --all "
             "--apply`.",
         ]
     )
@@ -586,22 +587,20 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         f"{_modes(lost_in)} mode: a *search* (random conversations through the SDK) shows "
         "compaction at the pause taking the waiting call of every kind, and its output then "
         "stored without it"
-        + (  # r20: 12's four cases show what the search kept no conversation of
-            f"; for the {', '.join(unshown)}, notebook 12's table *Each kind of approval* shows"
-            " that."
+        + (  # r20: 12's four cases show what the search kept no conversation of; r21: only that
+            f" (the {', '.join(unshown)}'s: notebook 12's table *Each kind of approval*)."
             if unshown
             else "."
         )
         + (  # r18: the refusal on the release the search kept it on, and why one kind
             f"\n\nOn {old.sdk_version} in {_modes(refused_in)} mode, {_asked(paused)} pause is"
-            " refused (other kinds are"
-            " not judged there: notebook 09)."
+            " refused (other kinds unjudged there: notebook 09)."
             if paused
             else ""
         )
         + (  # r20: the filing rule, not the draws alone, leaves `auto` without its own
-            f" {_modes(unfiled)[0].upper()}{_modes(unfiled)[1:]} mode, the default, kept no"
-            " conversation of its own (*The minimal counterexamples* says why)."
+            f" This page does not answer for {_modes(unfiled)} mode, the default: the search kept"
+            " none of its conversations (why: *The minimal counterexamples*)."
             if unfiled
             else ""
         )
@@ -617,7 +616,7 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         stalled = [f for f in new.findings if f.trace.conversation.mode in lost_in]
         stops = (
             f", but after {_asked(stalled, owner='')} left unanswered compaction stops "
-            f"({_modes(lost_in)} mode)"
+            f"({_modes(lost_in)} mode; `auto`: notebook 10)"
             if stalled
             else ""
         )
@@ -633,7 +632,7 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
             f" while a call of any kind waits for its approval, as {new.sdk_version} does"
             " (notebook 03), with what"
             " `tests/sdk_regression/patches/0.24.0-compaction-liveness.patch` adds (notebook"
-            f" 10), or compaction stops as on {new.sdk_version}."
+            f" 10); without that patch compaction stops as on {new.sdk_version}."
             if stalled
             else ""
         )
@@ -716,20 +715,21 @@ def the_wire(found: Findings) -> str:
 
     return (
         f"**Answer** (the stand-in over HTTP; the SDK's `OpenAIResponsesModel` on openai-agents "
-        f"{_pinned(found)}). Of these requests, the stand-in refuses two, "
-        "each by a rule public reports show the real API applying: a compaction request naming "
+        f"{_pinned(found)}). Of the requests openai-agents sends, the stand-in refuses two"
+        ", each by a rule public reports show the real API applying: a compaction request naming "
         "a response whose stored history holds a call without its output "
         f"({_reports(rules.OPEN_CALL_COMPACT)}); and a model request holding a function call's "
         f"orphan output ({_reports(rules.ORPHAN_OUTPUT)}: a 400 saying "
-        f'"{rules.ORPHAN_OUTPUT.example.replace(" <id>.", "")}" and an id).\n\nNo report shows the '
-        "real API's answer to a compaction request whose input holds a call without its output "
+        f'"{rules.ORPHAN_OUTPUT.example.replace(" <id>.", "")}" and an id, endpoint '
+        "unnamed).\n\nNo report shows the real API's answer to a compaction request whose input "
+        "holds a call without its output "
         "(`input` mode's at the pause): the stand-in answers 200. Is the fault made in the HTTP "
         "body? No: `OpenAIResponsesModel` sent a hand-built poisoned history unchanged, its "
         "orphan output among them.\n\n"
         "**What to do.** SDK maintainers: fix what the session stores and compacts (notebook 03 "
-        "shows where), not `OpenAIResponsesModel`; before trusting `input` mode's clean pause, "
-        "send its compaction request once to the real endpoint. Teams: notebook 06 (new "
-        "sessions) and notebook 07 (stored ones)."
+        "shows where), not `OpenAIResponsesModel`; before trusting that `input` mode's "
+        "pause raises no error, send its compaction request once to the real endpoint. Teams: "
+        "notebook 06 (new sessions) and notebook 07 (stored ones)."
     )
 
 
