@@ -146,7 +146,7 @@ def test_headlines_after_the_fix_says_what_to_do_in_the_one_vocabulary(found: Fi
     assert "Teams using openai-agents: after upgrading, keep the workaround (" in action
     # r18: the README keep table's doctor line was left out of the teams' advice
     assert action.rstrip().endswith(
-        "(notebook 06 tests it). Stores an affected release wrote: check and repair them with "
+        "(notebook 06 tests it). Stores an affected release wrote: scan and repair them with "
         "the doctor (notebook 07)."
     )
     # r16: "Yes" is scoped to the stuck situations; a function call's approval keeps compacting
@@ -953,14 +953,16 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
     # r17: "they" (hunks or patch?) and a combination no run tried; each part says where it ran
     # r20: the untried default mode named with the step that tries it
     assert (
-        " SDK maintainers backporting the fix to 0.23.1 (tried in `input` mode; *Try this* "
-        "runs `auto`, the default): take hunk 2; where hosted MCP approval requests run, also "
+        " SDK maintainers backporting the fix to 0.23.1: take hunk 2 (`input` mode only; "
+        "`auto`, the default, is untried: *Try this*); where hosted MCP "
+        "approval requests run, also "
         "hunks 1 and 3, and notebook 10's patch: on 0.24.0 hunk 3's check stops compaction "
         "after a request nobody answers (notebook 10's table" in action
     )
     # r18: the lift scoped to what notebook 10's table shows (its title names the store and
     # modes); r19: what to do about the stop hunk 3 brings
-    assert "no run tried the patch on 0.23.1: run its test" in action
+    # r21: "its test" had no referent; the untried default mode said as a limit (r21's worst)
+    assert "the patch is untried on 0.23.1: run notebook 10's test." in action
     assert "Each hunk's patch is in `data/fix-anatomy.json`." in action
     assert "a release before" not in action
     assert (
@@ -1027,8 +1029,9 @@ def test_headlines_after_the_fix_scopes_the_patch_to_the_stores_it_helps(found: 
     assert "untested" not in action
     assert (
         "The patch's second file leaves out of the model's input a stored output whose call is "
-        "gone, so a store an older release wrote with one is answered again." in action
-    )
+        "gone, so a store an older release wrote with one is answered again; in "
+        "`previous_response_id` mode that store then compacts none of ten questions" in action
+    )  # r21: what the table's poisoned `previous_response_id` row shows, on the first screen
     cells = json.loads((paths.ROOT / "notebooks/10-after-the-fix.ipynb").read_text())["cells"]
     code = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
     assert 'drop(index="poisoned"' not in code

@@ -79,7 +79,12 @@ def test_your_session_names_its_example_as_notebook_07s_store() -> None:
         "`examples/poisoned.db`, made on openai-agents "
     )
     assert "`case-session` (poisoned.db) is" not in answer  # named once, in the label
-    assert "the example, notebook 07's *compacted pause* store" in _markdown("15-your-session")
+    # r21: what a compacted pause is, said where the reader is asked to predict (07's words)
+    said = " ".join(_markdown("15-your-session").split())
+    assert (
+        "its *compacted pause* (compaction at an approval pause in `input` mode, then the "
+        "approval and the resume)" in said
+    )
     seven_md = _markdown("07-am-i-affected")
     assert "*compacted pause*" in seven_md and "case-session" not in seven_md
     # r17: the release that stored the session told from the one that ran it, and whether

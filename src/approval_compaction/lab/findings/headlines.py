@@ -812,9 +812,10 @@ def maintainers_10(found: Findings) -> str:
         f"stops as {found.fixed_in} does. On the SDK's stores that cannot replace part of a "
         "history the patch does not lift the stop (section *The patch*).\n\nThe patch's second "
         "file leaves out of the model's input a stored output whose call is gone, so a store an "
-        "older release wrote with one is answered again."
+        "older release wrote with one is answered again; in `previous_response_id` mode that "
+        "store then compacts none of ten questions (the table's last row)."
         f"\n\nTeams using openai-agents: {keep} (notebook 06 tests it). Stores an affected "
-        "release wrote: check and repair them with the doctor (notebook 07)."
+        "release wrote: scan and repair them with the doctor (notebook 07)."
     )
 
 
@@ -930,12 +931,13 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
         f"; where {k.label} approval requests run, also "
         f"{_numbers(an.numbers[h] for h in k.minimal_fix)}, and notebook 10's patch: on {m.new} "
         f"{_checks(k)} stops compaction after a request nobody answers (notebook 10's table "
-        f"*{TABLE_10}*); no run tried the patch on {m.old}: run its test"
+        f"*{TABLE_10}*); the patch is untried on {m.old}: run notebook 10's test"
         for k in own
     )
     action = (
-        f"**What to do.** SDK maintainers backporting the fix to {m.old} (tried in `input` mode;"
-        f" *Try this* runs `auto`, the default): take hunk {fix}{mcp}. Each hunk's patch is "
+        f"**What to do.** SDK maintainers backporting the fix to {m.old}: take hunk {fix} "
+        "(`input` mode only; `auto`, the default, is untried: *Try this*)"
+        f"{mcp}. Each hunk's patch is "
         "in `data/fix-anatomy.json`.\n\nTeams using openai-agents: this appendix changes "
         "nothing for you; notebook 06 says what to do."
     )
@@ -947,7 +949,7 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     )
     return (
         f"**Answer** ({SCOPE_12}). Of the {len(an.hunks)} hunks {m.new} changed in the "
-        f"{_count_modules(an)} modules a paused call passes through (first table), {one} "
+        f"{_count_modules(an)} modules of the first table, {one} "
         f"{kinds}: hunk {fix}, which moves the check that each call has its output to where "
         f"every compaction runs it.\n\n{others.lstrip()}{rest}\n\n{why.lstrip()}"
         f"{chr(10) * 2 if why else ''}{action}"
