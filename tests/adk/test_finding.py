@@ -214,3 +214,20 @@ def test_adk_releases_frame_says_scripted_refusals_and_never_started_compaction(
         assert "never compact (window-0, window-1)" in cell
     running = frame[frame["window-0, window-1"] != "compaction never runs"]
     assert not running["liveness bugs"].str.contains("never compact").any()
+
+
+def test_adk_releases_frame_merges_neighbouring_rows_that_read_alike() -> None:
+    """Issue 61 (r21): "releases that read the same in every column share a row", yet 2.5.0 and
+    2.6.0..2.9.2 read alike once a clause was trimmed; the pinned release keeps its own row."""
+    found = load_adk()
+    assert found is not None
+    frame = adk_releases_frame(found.verdicts)
+    said = frame.drop(columns="releases in range")
+    for above, below in zip(range(len(frame) - 2), range(1, len(frame) - 1), strict=True):
+        assert not said.iloc[above].equals(said.iloc[below]), frame.index[below]
+    assert frame["releases in range"].sum() == len(found.verdicts)
+    assert frame.index[-1] == max(found.verdicts, key=lambda v: _key(v.release)).release
+
+
+def _key(release: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in release.split("."))

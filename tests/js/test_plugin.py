@@ -37,18 +37,20 @@ def test_plugin_answer_names_both_patches_and_what_they_leave() -> None:
     assert "still stops compaction: make the session stop waiting for it, as `js/workaround" in said
     assert "retire" not in said.split("**What to do.**")[1] and "rows of the table" not in said
     assert "wrap the session in `deferCompactionWhilePending` from `js/workaround.mjs`" in said
-    assert "(the pinned release and newest: first table)" in said  # r10: both
+    assert "(the pinned release and newest: second table)" in said  # r10; r21: the range's
     # js-stall.json; r16: the stall's condition on the first screen too, as the body says it
     said_stall = "from 0.19.0, when `/v1/responses/compact` answers as documented, compaction runs"
     assert said_stall in said
     # r16: input mode's failure is the tool's own call (stage table), the MCP one the search's
     assert "from 0.17.1 to 0.20.0 (the pinned release" in said
     assert (
-        "the approved tool's output is stored without its call, and `run()` throws at the next"
+        "the tool's output, approved or rejected, is stored without its call, and `run()` throws"
         in (said)
     )
     # r19: `auto` with `store: false` meets what `input` meets
-    assert "In `input` mode, and `auto` with `store: false`, from 0.17.1" in said
+    assert (
+        "In `input` mode, and `auto` with `store: false` (no response stored), from 0.17.1" in said
+    )
     # round 12: each term the first screen uses adds to its terms block: none of these there
     assert not any(word in said for word in ("hook", "stand-in", "doctor", "hosted MCP", "refus"))
 
@@ -58,7 +60,8 @@ def test_plugin_answer_is_short_and_scoped() -> None:
     at most 60, scoped to the release, the transport and the mode; r14: 70 and 50; r15: the
     search's MCP break named too, 80; ...; round 12: 100 and 60 (the search in the body)."""
     answered, action = answer().split("**What to do.**")
-    assert len(answered.split()) <= 100 and len(action.split()) <= 60
+    # r21: `store: false` said, and a rejection too: 105
+    assert len(answered.split()) <= 105 and len(action.split()) <= 60
     assert answered.startswith("**Answer.** Yes, over HTTP, compacting after every turn.")
     # r18: "64 of 64" counted 0.3.6..0.4.0, which have no `auto` mode (no compactionMode option)
     # r19: only with `store` unset (with `store: false` it meets what `input` meets), and

@@ -208,7 +208,27 @@ def adk_releases_frame(verdicts: Sequence[ReleaseVerdict]) -> pd.DataFrame:
     for stopped, never in NEVER_STARTED.items():
         bugs[idle] = bugs[idle].str.replace(stopped, never, regex=False)
     frame["liveness bugs"] = bugs
-    return frame
+    return _merge_alike(frame)
+
+
+def _merge_alike(frame: pd.DataFrame) -> pd.DataFrame:
+    """Neighbouring runs of releases that read alike once the words above are trimmed share one
+    row (r21: 2.5.0 and 2.6.0..2.9.2 differed only in a cut clause); the last row, the pinned
+    release, keeps its own."""
+    said = [c for c in frame.columns if c != "releases in range"]
+    rows: list[tuple[str, pd.Series]] = []
+    for n, (name, row) in enumerate(frame.iterrows()):
+        last = n == len(frame) - 1
+        if rows and not last and rows[-1][1][said].equals(row[said]):
+            first, kept = rows[-1]
+            merged = kept.copy()
+            merged["releases in range"] = kept["releases in range"] + row["releases in range"]
+            rows[-1] = (f"{str(first).split('..')[0]}..{str(name).split('..')[-1]}", merged)
+        else:
+            rows.append((str(name), row))
+    merged_frame = pd.DataFrame([r for _, r in rows], index=[n for n, _ in rows])
+    merged_frame.index.name = frame.index.name
+    return merged_frame.astype(frame.dtypes.to_dict())
 
 
 def adk_liveness_frame(rows: Sequence[LivenessRecord]) -> pd.DataFrame:

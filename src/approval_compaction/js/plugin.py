@@ -113,13 +113,14 @@ def answer(folder: Path = paths.DATA) -> str:
         for r in js.sweep
         if r.plan == "auto-store-false" and r.sdk_version in moded
     }
-    unstored = ", and `auto` with `store: false`," if alike else ""
+    unstored = ", and `auto` with `store: false` (no response stored)," if alike else ""
     # r20/round 12: the first screen short (What to do by line 40): the ranges, the search's MCP
     # break and the tests' names are in the body; plain words for the hook and the stand-in
     return (
         f"**Answer.** Yes, over HTTP, compacting after every turn. In `input` mode{unstored} "
-        f"from {later[0]} to {later[-1]} (the pinned release{newest}: first table) the approved "
-        "tool's output is stored without its call, and `run()` throws at the next question. "
+        f"from {later[0]} to {later[-1]} (the pinned release{newest}: second table) "
+        "the tool's output, approved or rejected, is stored without its call, and `run()` "
+        "throws at the next question.\n\n"
         f"{by_id[:1].upper()}{by_id[1:]}in `auto` (the default) with `store` unset, `run()` "
         f"throws at the pause, nothing to approve, on {len(auto)} of {len(moded)} releases, "
         f"{moded[0]}..{moded[-1]}{before}.\n\n"
@@ -127,7 +128,7 @@ def answer(folder: Path = paths.DATA) -> str:
         f"{stall.boundary.first_bad}, when `/v1/responses/compact` answers as documented, "
         "compaction runs once, then never again by itself.\n\n"
         f"**What to do.** Maintainers: apply `js/fix/{FIX.name}` and `js/fix/{STALL_PATCH}` "
-        f"(their tests: in the body){retire}. Teams: wrap the session in "
+        f"(their tests: under *The workaround and the fix*){retire}. Teams: wrap the session in "
         f"`deferCompactionWhilePending` from `js/workaround.mjs`{_workaround_limit(js, folder)}."
     )
 

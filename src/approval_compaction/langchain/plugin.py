@@ -118,14 +118,15 @@ def answer(folder: Path = paths.DATA) -> str:
         if any(_refused(r) for r in control)
         else ""
     )
-    dropped = _late_approval(folder)
+    dropped = _late_approval(folder, found)
     return (
         f"**Answer.** {cases}, over HTTP.\n\nWhat breaks: a message sent before the decision "
         f"starts a new run, leaving the call unanswered{refused}.{dropped}\n\n"
         "**What to do.** LangChain maintainers: take `langchain/fix/langchain-1.5.2.diff` (a "
         "new run answers the call left paused; its regression test: under *The fix*), and make "
         "the docs' trim step keep no tool message without its call: with the fix, when a tool's "
-        "process dies and another call follows, it keeps one and the next turn is refused "
+        "process dies and another call follows, it keeps such a message and the next "
+        "turn is refused "
         "(last table). Make a late decision run its tool "
         f"or say it cannot. Teams on {order[0]}..{order[-1]}: decide each pause before the next "
         "message."
@@ -161,10 +162,12 @@ def _with_step(rows: list[LivenessRecord], controls: set[str]) -> str:
     return said
 
 
-def _late_approval(folder: Path) -> str:
-    """What the search finds of an approval sent after later questions: the tool never runs
+def _late_approval(folder: Path, found: LangchainFinding) -> str:
+    """What a late approval (*resumed*) leaves: the settings where its call stays stored open on
+    the release (``late_call_frame``), and what the search finds of it: the tool never runs
     (``decision_enforced``), on the release and, if so, with the fix too; "" when not found."""
     from ..lab.findings.searched import searched_cases
+    from .finding import late_call_frame
 
     late = [
         c
@@ -175,11 +178,22 @@ def _late_approval(folder: Path) -> str:
         return ""
     fixed = any("+" in c.package for c in late)
     steps = " or ".join(sorted({STEPS.get(c.mode, c.mode) for c in late}))
+    after = late_call_frame(found).get(f"{found.version}: the later questions")
+    kept = sorted(
+        {
+            str(s).split()[0]
+            for s, went in (after if after is not None else {}).items()
+            if str(went).startswith("stored open")
+        }  # fmt: skip
+    )
+    left = " or ".join(STEPS.get(s, "no step") for s in kept)
+    open_said = f": on {found.version} with {left} its call stays unanswered, and" if kept else ""
     return (
         # r15: scoped to what the search tried (one setting), not "never"
         # r19: "search" and "moves" are defined in the body only; the step it ran with named
-        f"\n\nIn the last table's sequences ({steps}), an approval sent after later "
-        "questions did not run its tool" + (", fix or not" if fixed else "") + "."
+        # r21: the keep-1 sequences alone read as if only keep-1 left the call unanswered
+        f"\n\nAn approval sent after later questions did not run its tool{open_said} in the "
+        f"last table's sequences ({steps})" + (", fix or not" if fixed else "") + "."
     )
 
 
