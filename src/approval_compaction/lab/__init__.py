@@ -30,7 +30,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".releases.later_turns": ("load_liveness",),
     # every release
     ".releases.sweep": ("load_meetings", "load_results"),
-    ".releases.tables": ("release_table", "sweep_frame"),
     ".releases.crosscheck": ("regression_ranges",),
     "approval_compaction.openai_agents.comparison": (
         "compactions_by_boundary",
