@@ -25,6 +25,7 @@ from approval_compaction.lab.share.glossary import (
     used,
 )
 from approval_compaction.lab.share.notebooks import notebook_paths
+from approval_compaction.lab.share.reading import SCREEN_COLUMNS
 
 NOTEBOOKS = notebook_paths(paths.NOTEBOOKS)
 EMPTY = f"{START}{END}"
@@ -142,7 +143,9 @@ def test_every_first_terms_block_line_fits_two_rendered_lines() -> None:
     for path in NOTEBOOKS:
         first = nbformat.read(path, as_version=4).cells[0].source  # type: ignore[no-untyped-call]
         block = first.partition(START)[2].partition(END)[0]
-        long = [line[:30] for line in block.splitlines() if len(textwrap.wrap(line, 100)) > 2]
+        long = [
+            line[:30] for line in block.splitlines() if len(textwrap.wrap(line, SCREEN_COLUMNS)) > 2
+        ]
         assert long == [], path.name
 
 
