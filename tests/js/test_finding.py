@@ -44,6 +44,9 @@ def test_cell_words_what_the_user_meets_as_the_python_tables_do() -> None:
     assert cell(PAUSE) == "400 at the pause: run() throws, nothing to approve (8 of 16 cases)"
     assert cell(NEXT).startswith("400 on the next question")
     assert cell(replace(NEXT, violating=0, raised_at="")) == "no error in these cases"
+    # README r21: a count on a cell with no 400 read as 8 refusals; the Python cells have none
+    assert cell(replace(NEXT, raised_at="")).startswith("no error from the stand-in")
+    assert "of 16 cases" not in cell(replace(NEXT, raised_at=""))
     assert cell(replace(NEXT, not_applicable="no compactionMode option")) == (
         "not run: no compactionMode option"
     )
