@@ -572,10 +572,21 @@ def test_headlines_stored_vs_sent_action_keeps_the_workaround_where_the_fix_stop
     maintainers, teams = action.split("\n\nTeams: ")
     # r20: "automatic compaction" (a two-line meaning) said in plain words on 02's first screen
     assert maintainers.startswith(f" SDK maintainers: {headlines.AFTER_A_TURN} {headlines.WAIT}")
-    assert f"as {found.fixed_in}'s `_run_compaction_locked` does" in maintainers
-    # r17: the fix in both of 02's modes rests on a table (05's), not on 01's `auto` row alone
-    assert "notebook 05's table *Cases breaking an invariant* shows" in maintainers
-    assert f"failing on {found.fixed_in} in these two modes)" in maintainers
+    # r22: "as 0.24.0's `_run_compaction_locked` does" named a private function unexplained and
+    # read as the whole fix (03 names hunks 1 and 3 too): part of the fix, 03 for the rest
+    assert f"part of {found.fixed_in}'s fix (notebook 03 shows its lines, and what else" in (
+        maintainers
+    )
+    assert "`_run_compaction_locked`" not in said
+    # r22: 05's table *Cases breaking an invariant* coined *invariant* (and *case*) on the
+    # first screen for a claim the page does not judge: cut. The fix does not end the stop in
+    # `previous_response_id` mode after a call nobody answers: 02 says so, with 10's table
+    assert "Cases breaking an invariant" not in said and "invariant" not in said
+    assert (
+        f"On {found.fixed_in} too, `previous_response_id` mode compacts none of ten later "
+        "questions while a call nobody answers stays stored (notebook 10's table "
+        f"*{headlines.TABLE_10}*)." in maintainers
+    )
     # r20: the shared action (five lines, four coined words) put 02's action past line 40: the
     # upgrade, and 06 named for the workaround before and after it (r15: kept after upgrading)
     assert teams.startswith(
@@ -592,7 +603,6 @@ def test_headlines_stored_vs_sent_action_keeps_the_workaround_where_the_fix_stop
     )
     # r18: "carrying no open call" read against 01's table, which shows 0.24.0 storing one
     assert "carrying no open call" not in maintainers
-    assert "shows neither the pause nor the next question failing on" in maintainers
     # r17: the hosted MCP wait was not 02's lesson and read as circular: it is 03's alone
     assert "hosted MCP" not in said
     assert "wrapper" not in action  # r15: a word 02 never defined
@@ -743,7 +753,9 @@ def test_headlines_inside_the_sdk_says_which_release_the_liveness_patch_applies_
     # r20: the backport named as 12's hunk, with what it moves and where
     # r21: hunk 2 alone left hosted MCP unfixed on the first screen: hunks 1 to 3, hunk 2's move
     assert "backport hunks 1 to 3 of notebook 12's table" in said
-    assert "Hunk 2, in `_run_compaction_locked`, moves that check out of the `if` it sat in" in said
+    # r22: "the `if` it sat in" was ambiguous (0.24.0's check sits in `if is_automatic:`)
+    assert "moves that check out of the branch only a compaction of part of the" in said
+    assert "the `if` it sat in" not in said
     # r18: the backport's evidence scoped to what 12's table ran (0.23.1, `input` mode, scripted
     # model), in the table's own words (no case breaking an invariant), the untried modes said
     assert "hunk alone leaving no case" not in said
@@ -755,6 +767,10 @@ def test_headlines_inside_the_sdk_says_which_release_the_liveness_patch_applies_
     assert "nor for the other tool kinds it lists" not in said and "apply_patch" not in said
     assert "that table's column *0.23.1 + hunk 2 alone* (`input` mode, scripted model)" in said
     assert "it lists fixed but a hosted MCP approval request, which hunks 1 and 3 fix" in said
+    # r22: hunks 1 and 3 were names the first screen never explained: what each is, and the
+    # answer says what they do (0.24.0's account of the fix was hunk 2's alone)
+    assert "which hunks 1 and 3 fix (an import, and the block after the moved check)" in said
+    assert "it also returns without compacting while a hosted MCP approval request has no" in said
     assert "keeping every case" not in said
     assert "notebook 12's table *Each kind of approval: its minimal fix in hunks*" in said
     # r20: the wait's stop after an unanswered MCP request (10's) was the body's; r21: a reader
@@ -769,7 +785,15 @@ def test_headlines_inside_the_sdk_says_which_release_the_liveness_patch_applies_
     assert "does not compact again in any mode while it is unanswered" in said
     assert "keeps `input` and `auto` mode compacting there" in said
     assert "*Where 0.24.0 or the patch misses a compaction in ten turns*" in said
-    assert f"notebook 10's patch, tried on {found.fixed_in} only, keeps" in said
+    # r22: "the patch" was never said; its release and the mode it leaves stopped are named
+    assert "Notebook 10's patch (it keeps such a request stored and compacts only what follows" in (
+        said
+    )
+    assert f"tried on {found.fixed_in} only, keeps `input` and `auto` mode compacting" in said
+    assert "In `previous_response_id` mode the stop stays with the patch too." in said
+    # r22: 0.24.0's stop named for the hosted MCP request alone, against the README's
+    # `previous_response_id` rows (abandoned, lost): both, as 10's table shows
+    assert "nor, in `previous_response_id` mode, while any call nobody answers stays" in said
     # r17: the endpoint's answer is the stand-in's, as the README says (r20: the body's, by the
     # trace it scopes; the answer scopes itself to the stand-in)
     assert "over HTTP to the stand-in" in said.split("\n\n")[0]

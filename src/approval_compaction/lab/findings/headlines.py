@@ -190,8 +190,9 @@ def walkthrough(found: Findings) -> str:
         f"{then} sends that output without its call and is refused "
         f"({code(any_call(report))}). In `auto` mode with responses stored (both the "
         "defaults), the pause itself is refused instead (notebook 02).\n\n"
-        f"**What to do.** SDK maintainers: {AFTER_A_TURN} {WAIT}, as {fixed} does (this page's "
-        f"last table; notebook 03 shows the lines). {_teams_pointer(found)}"
+        f"**What to do.** SDK maintainers: {AFTER_A_TURN} {WAIT}, the part of {fixed}'s fix "
+        "this page's last table shows (notebook 03 shows its lines, and what else to backport)."
+        f"\n\n{_teams_pointer(found)}"
     )
 
 
@@ -243,10 +244,11 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
         f"{_modes(go)} mode (only what was stored after the call) and sends no compaction "
         f"request in {_modes(stop)} mode, nor can it while that call stays stored."
         "\n\n"
-        f"**What to do.** SDK maintainers: {AFTER_A_TURN} {WAIT}, as {fixed}'s "
-        f"`_run_compaction_locked` does (notebook 03; notebook 05's table *Cases breaking an "
-        f"invariant* shows neither the pause nor the next question failing on {fixed} in "
-        f"these two modes).\n\nTeams: upgrade to {fixed}; notebook 06 says what to wrap the "
+        f"**What to do.** SDK maintainers: {AFTER_A_TURN} {WAIT}, part of {fixed}'s fix "
+        "(notebook 03 shows its lines, and what else to backport). On "
+        f"{fixed} too, `previous_response_id` mode compacts none of ten later questions while a "
+        f"call nobody answers stays stored (notebook 10's table *{TABLE_10}*)."
+        f"\n\nTeams: upgrade to {fixed}; notebook 06 says what to wrap the "
         "session in until then, and where to keep it after. A session a refused pause left "
         "keeps that call in both modes (this page's last table): notebook 07 shows the repair "
         "that rewrites such a call as a note that it was never answered."
@@ -279,31 +281,39 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
     kinds it lists" included hosted MCP, which 12's table shows broken with hunk 2 alone; "waits"
     against the excerpt's "skips"). r21: hunk 2 alone on the first screen left hosted MCP
     unfixed, and 10's stop after an unanswered MCP request was the body's: the action names
-    hunks 1 to 3, that stop and 10's patch."""
+    hunks 1 to 3, that stop and 10's patch. r22: what hunks 1 and 3 are and do, the branch named
+    (not "the `if`"), 0.24.0's stop in `previous_response_id` mode after any call nobody answers
+    (10's table, as the README's), and what 10's patch changes and leaves stopped."""
     m = found.mechanism
     if m is None:
         raise HeadlineError("the answers need data/mechanism.json")
     locked = m.function.rpartition(".")[2]
     fixed = found.fixed_in or "the fixing release"
     return (
-        f"**Answer.** In openai-agents {m.old}'s trace (`{STUDY_MODE}` mode, over HTTP to the "
-        f"stand-in), the session's `{locked}` sends the waiting call to the compaction endpoint "
-        "and stores the summary in its place. The SDK's check for a call without its output "
+        f"**Answer.** In openai-agents {m.old}'s trace (the SDK functions a paused run calls, "
+        f"step by step; `{STUDY_MODE}` mode, over HTTP to the stand-in), the session's "
+        f"`{locked}` sends the waiting call to the compaction endpoint and stores the summary in "
+        "its place. The SDK's check for a call without its output "
         f"(`drop_orphan_function_calls`) runs at the {', '.join(m.old_compacts_at)} only where "
         "the runner builds the model's input; compaction calls it only when it replaces part of "
         f"the history.\n\n{m.new} calls it in every automatic compaction, which then returns "
-        "without compacting while the latest model exchange holds a call without its output.\n\n"
+        "without compacting while the latest model exchange holds a call without its output; "
+        "it also returns without compacting while a hosted MCP approval request has no "
+        "response.\n\n"
         "**What to do.** SDK maintainers: to fix an older release line, backport hunks 1 to 3 "
-        "of notebook 12's table *Each kind of approval: its minimal fix in hunks*. Hunk 2, in "
-        f"`{locked}`, moves that check out of the `if` it sat in (this page's excerpts); "
-        f"that table's column *{m.old} + hunk 2 alone* (`{STUDY_MODE}` mode, scripted model) "
-        "shows each kind of call it lists fixed but a hosted MCP approval "
-        "request, which hunks 1 and 3 fix.\n\n"
+        "of notebook 12's table *Each kind of approval: its minimal fix in hunks*.\n\nHunk 2, in "
+        f"`{locked}`, moves that check out of the branch only a compaction of part of the "
+        f"history took (this page's excerpts); that table's column *{m.old} + hunk 2 alone* "
+        f"(`{STUDY_MODE}` mode, scripted model) shows each kind of call it lists fixed but a "
+        "hosted MCP approval request, which hunks 1 and 3 fix (an import, and the block after "
+        "the moved check).\n\n"
         f"With all three, as in {fixed}, a session whose hosted MCP approval request nobody "
-        "answers does not compact again in any mode while it is unanswered (notebook "
-        "10's table *Where 0.24.0 or the patch misses a compaction in ten turns*, over HTTP); "
-        f"notebook 10's patch, tried on {fixed} only, keeps `input` and `auto` mode compacting "
-        "there: take it too where such a request can go unanswered.\n\n"
+        "answers does not compact again in any mode while it is unanswered, nor, in "
+        "`previous_response_id` mode, while any call nobody answers stays stored (notebook "
+        f"10's table *{TABLE_10}*, over HTTP).\n\nNotebook 10's patch (it keeps such a request "
+        f"stored and compacts only what follows it), tried on {fixed} only, keeps `input` and "
+        "`auto` mode compacting there: on that release, take it too where such a request can go "
+        "unanswered. In `previous_response_id` mode the stop stays with the patch too.\n\n"
         f"Teams: upgrade to {fixed}; notebook 06 says what to wrap the session in until then, "
         "and where to keep it after; notebook 07, how to repair stored sessions."
     )
