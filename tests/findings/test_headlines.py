@@ -145,9 +145,10 @@ def test_headlines_after_the_fix_says_what_to_do_in_the_one_vocabulary(found: Fi
     # the stores the patch leaves stopped are on the first screen
     assert "Teams using openai-agents: after upgrading, keep the workaround (" in action
     # r18: the README keep table's doctor line was left out of the teams' advice
+    # r22: "affected" and the doctor were undefined on 10 (no page term): in plain words
     assert action.rstrip().endswith(
-        "(notebook 06 tests it). Stores an affected release wrote: scan and repair them with "
-        "the doctor (notebook 07)."
+        "(notebook 06 tests it). Stores an older release wrote: notebook 07 checks and repairs "
+        "them."
     )
     # r16: "Yes" is scoped to the stuck situations; a function call's approval keeps compacting
     assert "For a hosted MCP approval request nobody answers, yes:" in answer
@@ -965,8 +966,12 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
     # r20: plain words on the first screen (each term there adds a line to its terms block)
     assert "hunk 2, which moves the check that each call has its output to where every " in answer
     # r18: the other kinds' four cases scoped on the first screen
-    kinds = "a function tool's approval (all sixteen ways through a pause) and the SDK's custom, "
-    assert kinds + "shell and apply_patch tools' (four ways each)" in answer
+    # r22: "custom tool" was explained only in the body: said as a kind of tool first
+    kinds = "a function tool's approval (all sixteen ways through a pause) and the SDK's other "
+    assert (
+        kinds + "tools that ask for approval (custom, shell and apply_patch: four ways each)"
+        in (answer)
+    )
     assert "is fixed by two others: hunk 3" in answer and "and hunk 1 (its import)." in answer
     assert "quoted below" not in said  # the excerpt is notebook 03's, not repeated in 12
     assert "instead" not in said  # r10: against 03's "also"; a fix for every kind needs both
@@ -975,10 +980,11 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
     # cost (notebook 10) was only in the body; teams' pointer says what 06 adds to the upgrade
     # r16: the hosted MCP hunks' decision said (with 10's patch), the untried modes named
     # r17: "they" (hunks or patch?) and a combination no run tried; each part says where it ran
-    # r20: the untried default mode named with the step that tries it
+    # r20: the untried default mode named with the step that tries it; r22: and
+    # `previous_response_id`, where 0.23.1 fails otherwise (the default's name left to the terms)
     assert (
         " SDK maintainers backporting the fix to 0.23.1: take hunk 2 (`input` mode only; "
-        "`auto`, the default, is untried: *Try this*); where hosted MCP "
+        "*Try this* runs `auto` and `previous_response_id`); where hosted MCP "
         "approval requests run, also "
         "hunks 1 and 3, and notebook 10's patch: on 0.24.0 hunk 3's check stops compaction "
         "after a request nobody answers (notebook 10's table" in action
@@ -1002,10 +1008,13 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
     # the kind whose fix it is (hosted MCP's is hunks 1 and 3)
     # r17: one name for the outcome, the tables' "holds"; r18: defined where first used, and
     # the reverts said without "whose revert ran" (a word the body defines)
+    # r22: "every change but hunk 2 reverted" said again what the kinds table's column shows:
+    # the Answer says that column's finding (0.23.1 with hunk 2 alone)
     assert (
-        "With every change but hunk 2 reverted, a function tool's approval still *holds* (breaks "
-        "no invariant)" in answer
+        "On 0.23.1 with hunk 2 alone, each of these approvals *holds* (breaks no invariant)."
+        in (answer)
     )
+    assert "With every change but" not in answer
     assert "whose revert ran" not in answer
     assert headlines.short_action(found) not in said
 
@@ -1038,8 +1047,10 @@ def test_headlines_after_the_fix_scopes_the_patch_to_the_stores_it_helps(found: 
     action = headlines.after_the_fix(found).split("**What to do.**")[1]
     # r16: maintainers of other stores were not warned; r18: the docstring's words left the
     # patch's limit implicit; r19: said once, plainly, the code line left to the body
-    said = "stores that cannot replace part of a history the patch does not lift the stop"
-    assert said in action and "suffix_start" not in action
+    # r22: read from the diff, not a run: said so where the limit is said
+    said = "By its diff (this page runs a `SQLiteSession` only), on stores that cannot replace "
+    assert said + "part of a history it leaves the stop in place" in action
+    assert "suffix_start" not in action
     assert "if snapshot is None and suffix_start > 0:" in paths.LIVENESS_PATCH.read_text()
     # r18: "still compacts none" had no subject: what it compacts none after is said
     assert (

@@ -775,7 +775,7 @@ def after_the_fix(found: Findings) -> str:
         said += " A function call's approval nobody answers keeps compacting in "
         said += f"{_modes(modes)} mode."
     documented = sorted({m for v in record.of_kind(CONTRACT) for m in v.modes})
-    if documented:  # r19: "any call nobody answers" left out the table's *lost* row
+    if documented:
         said += (
             f"\n\nIn {_modes(documented)} mode {DOCUMENTED_STOPS}, as the SDK documents "
             f"({DOCUMENTED_WORDS})."
@@ -789,9 +789,8 @@ NONE_COMPACTS = "none of the ten later questions compacts"  # 10's table: `0 of 
 # coverage" was never explained on the first screen)
 DOCUMENTED_WORDS = "that mode compacts only the whole history"
 # 10's documented stops, as its table's three `previous_response_id` rows show them (r19)
-DOCUMENTED_STOPS = (
-    "it stops after any approval nobody answers, and after a call whose output never came"
-)
+# r22: the question asks about approvals; the lost call (no approval) is the table's row only
+DOCUMENTED_STOPS = "it stops after any approval nobody answers"
 # 06's table that shows what keeps a session compacting on the fixing release (10's teams)
 TURNS_TABLE_06 = "Turns that compacted, as released"
 
@@ -819,13 +818,14 @@ def maintainers_10(found: Findings) -> str:
         f"{found.fixed_in}) and apply `{patch}` (the test then passes). With the patch, this "
         "page's `SQLiteSession` compacts all ten questions after an unanswered hosted MCP "
         "approval request in `input` and `auto` mode; in `previous_response_id` mode it still "
-        f"stops as {found.fixed_in} does. On the SDK's stores that cannot replace part of a "
-        "history the patch does not lift the stop (section *The patch*).\n\nThe patch's second "
+        f"stops as {found.fixed_in} does. By its diff (this page runs a `SQLiteSession` only), "
+        "on stores that cannot replace part of a history it leaves the stop in place (section "
+        "*The patch*).\n\nThe patch's second "
         "file leaves out of the model's input a stored output whose call is gone, so a store an "
         "older release wrote with one is answered again; in `previous_response_id` mode that "
         "store then compacts none of ten questions (the table's last row)."
-        f"\n\nTeams using openai-agents: {keep} (notebook 06 tests it). Stores an affected "
-        "release wrote: scan and repair them with the doctor (notebook 07)."
+        f"\n\nTeams using openai-agents: {keep} (notebook 06 tests it). Stores an older "
+        "release wrote: notebook 07 checks and repairs them."
     )
 
 
@@ -895,8 +895,9 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
         kinds += " pause"
     if len(shared) > 1:
         cases = len(shared[1].cases)
-        kinds += f") and the SDK's custom, shell and apply_patch tools' ({words.get(cases, cases)}"
-        kinds += " ways each"
+        # r22: "custom tool" was explained only in the body: said as a kind of tool first
+        kinds += ") and the SDK's other tools that ask for approval (custom, shell and"
+        kinds += f" apply_patch: {words.get(cases, cases)} ways each"
     kinds += ")" if shared else ""
 
     patches = {h.name: h.patch for h in an.hunks}
@@ -946,23 +947,26 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     )
     action = (
         f"**What to do.** SDK maintainers backporting the fix to {m.old}: take hunk {fix} "
-        "(`input` mode only; `auto`, the default, is untried: *Try this*)"
+        "(`input` mode only; *Try this* runs `auto` and `previous_response_id`)"
         f"{mcp}. Each hunk's patch is "
         "in `data/fix-anatomy.json`.\n\nTeams using openai-agents: this appendix changes "
         "nothing for you; notebook 06 says what to do."
     )
+    # r22: "every change but hunk 2 reverted" said again what the kinds table's column shows;
+    # the Answer says that column (0.23.1 with the hunk alone), the body the other
+    alone = all(k.with_function_fix.verdict == "fixed" for k in shared)
     rest = (
-        f" With every change but hunk {fix} reverted, a function tool's approval still *holds* "
-        "(breaks no invariant)."
-        if an.rest_reverted.verdict == "fixed"
+        f" On {m.old} with hunk {fix} alone, each of these approvals *holds* (breaks no invariant)."
+        if shared and alone
         else ""
     )
     return (
-        f"**Answer** ({SCOPE_12}). Of the {len(an.hunks)} hunks {m.new} changed in the "
-        f"{_count_modules(an)} modules of the first table, {one} "
+        f"**Answer** ({SCOPE_12}). Of the {len(an.hunks)} hunks {m.new} changed in "
+        f"{_count_modules(an)} of its modules (the first table names them), {one} "
         f"{kinds}: hunk {fix}, which moves the check that each call has its output to where "
-        f"every compaction runs it.\n\n{others.lstrip()}{rest}\n\n{why.lstrip()}"
-        f"{chr(10) * 2 if why else ''}{action}"
+        f"every compaction runs it.\n\n"
+        + "".join(f"{part.lstrip()}\n\n" for part in (rest + others, why) if part)
+        + action
     )
 
 
@@ -1110,7 +1114,7 @@ def your_session(found: Findings) -> str:
     # r17: "alike" read as alike to each other or to `input`; the release that ran the next
     # question told from the one that stored the session, and the upgrade's effect pointed to
     # r18: "answered as `input`" overstated (they send no items to compaction): the status only
-    alike = "; `auto` and `previous_response_id` mode got the same HTTP status: last table"
+    alike = "; the other two modes got the same HTTP status: last table"  # r22: shorter
     alike = alike if same else ""
     pinned = _pinned(found)
     # r18: why 0.23.1 ran it: the release this repository installs (the tables follow the
@@ -1127,6 +1131,24 @@ def your_session(found: Findings) -> str:
     answer = answer.replace(f"`{EXAMPLE_ID}` ({example.source}) is", "It is", 1)
     # r18: one word for the doctor's action on this page, the command's: repair
     answer = answer.replace(". Once the doctor heals it,", ".\n\nOnce the doctor repairs it,", 1)
+    # r22: the id in the error text named where it is first read, and the store's condition
+    # (09's) said with the diagnosis it qualifies, not only in the body
+    # (the screen's lines: *poisoned*'s own meaning says what the next turn would send)
+    answer = answer.replace(
+        "**poisoned**: the next turn would send an output without its call; the stand-in",
+        "**poisoned**; the stand-in",
+        1,
+    )
+    answer = answer.replace(
+        "(HTTP 400 from `/v1/responses`:", "(HTTP 400 naming the paused call:", 1
+    )
+    answer = answer.replace(
+        "\n\nOnce the doctor repairs it, the next question is answered and compaction runs.",
+        "\n\nOnce the doctor repairs it, the next question is answered and compaction runs. Such"
+        " a store arises only if the real API compacts at the pause as the stand-in does "
+        "(notebook 09).",
+        1,
+    )
     return f"{answer}\n\n{own_action_15(found)}"
 
 
@@ -1145,7 +1167,8 @@ REPAIR_TABLE_07 = "doctor repair: each rewrite, and the diagnosis after --apply"
 OWN_ACTION_15 = (
     "**What to do.** Set `source` and `session_id` (first code cell) to a session of yours. If the "
     "doctor calls it stuck, resume the paused run you saved to approve later (`RunState`) before"
-    " the repair, never after: resumed after it, it poisons the session (notebook 07).\n\nThen "
+    " the repair, never after: resumed after it, it poisons the session (notebook 07). If it calls"
+    " it pending (a call awaiting its decision), it needs no repair.\n\nThen "
     "`python -m "
     "approval_compaction doctor repair <store> --session-id <id> --apply` repairs a poisoned or "
     "stuck session in its store (`<store>`: the SQLite file's path or a database URL; the "
@@ -1165,7 +1188,8 @@ def own_action_15(found: Findings) -> str:
     return (
         f"{OWN_ACTION_15}\n\nNew sessions: upgrade to {found.fixed_in} (it does not repair a "
         f"stored session: notebook 07's table *{NEXT_TURN_TABLE_07}*); notebook 06 says what to "
-        "wrap the session in, before and after upgrading."
+        "wrap the session in, before and after upgrading. SDK maintainers: notebook 10's patch "
+        "answers such a store (its table's poisoned rows)."
     )
 
 
