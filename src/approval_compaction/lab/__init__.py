@@ -56,7 +56,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     # who is affected, and the heal
     ".affected.upgrade": ("load_upgrade", "pause_failed_compaction_inputs", "upgrade_records"),
     ".affected.heal": ("heal_new_sqlite",),
-    ".affected.late": ("late_answers",),
+    "approval_compaction.openai_agents.late": ("late_answers",),
     ".affected.session": (
         "compaction_frame",
         "healed_items",
