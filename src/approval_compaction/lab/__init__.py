@@ -57,7 +57,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".affected.upgrade": ("load_upgrade", "pause_failed_compaction_inputs", "upgrade_records"),
     ".affected.heal": ("heal_new_sqlite",),
     "approval_compaction.openai_agents.late": ("late_answers",),
-    ".affected.session": (
+    "approval_compaction.openai_agents.session": (
         "compaction_frame",
         "healed_items",
         "diagnosis_frame",
