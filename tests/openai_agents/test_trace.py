@@ -8,7 +8,8 @@ import pytest
 
 from approval_compaction.lab.mechanism.catalogue import NEWEST, PINNED
 from approval_compaction.lab.mechanism.record import recorded_release
-from approval_compaction.lab.mechanism.trace import Trace, trace_case
+from approval_compaction.lab.mechanism.trace import Trace
+from approval_compaction.openai_agents.trace import trace_case
 
 LOCKED = "OpenAIResponsesCompactionSession._run_compaction_locked"
 
