@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from approval_compaction.lab.affected.worker import compare
+from approval_compaction.openai_agents.fresh_worker import compare
 
 
 def test_fresh_worker_resume_matches_in_process_resume(tmp_path: Path) -> None:
