@@ -181,7 +181,7 @@ def write_example(path: Path) -> list[Item]:
     fixed instant and the file vacuumed, so the file reads the same each time it is written."""
     import sqlite3
 
-    from ..lab.affected.upgrade import poison
+    from .upgrade import poison
 
     if path.exists():
         path.unlink()

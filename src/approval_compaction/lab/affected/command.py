@@ -22,7 +22,6 @@ from ...study.capture import sdk_version
 from .. import paths
 from ..releases.environments import default_envs, newest_release
 from .heal import heal_new_sqlite
-from .upgrade import write_data
 
 
 def write_pinned_data(folder: Path = paths.DATA, turns: int = 20) -> list[Path]:
@@ -50,7 +49,8 @@ def _data(args: argparse.Namespace, out: TextIO) -> int:
 
     for path in write_pinned_data(Path(args.folder)):
         report(f"wrote {path.name}")
-    write_data(version, envs, Path(args.folder), report=report)
+    upgrade = sdk_module("python", "upgrade")  # the Python SDK's folder, by name (sdks)
+    upgrade.write_data(version, envs, Path(args.folder), report=report)
     return 0
 
 

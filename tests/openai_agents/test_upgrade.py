@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from approval_compaction.lab.affected.upgrade import (
+from approval_compaction.openai_agents.upgrade import (
     ACCEPTED,
     REJECTED,
     pause_failed_compaction_inputs,
