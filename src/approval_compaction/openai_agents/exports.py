@@ -18,15 +18,8 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from ..lab.affected.exports import (
-    CHOICES,
-    COMPACTIONS,
-    MODE,
-    Choice,
-    ExportRecord,
-    exchanges,
-    last_request,
-)
+from ..lab.affected import exports as shared
+from ..lab.affected.exports import Choice, ExportRecord
 from ..lab.releases import environments
 from ..lab.releases.versions import sort_versions
 from ..study.items import Item
@@ -83,8 +76,8 @@ def python_records(
     """Each Python conversation on ``release`` (here when ``worker`` is None, else in the
     worker's interpreter), and its export."""
     for kind in TOOL_KINDS:
-        for choice in CHOICES:
-            for compaction in COMPACTIONS:
+        for choice in shared.CHOICES:
+            for compaction in shared.COMPACTIONS:
                 base = ExportRecord("python", release, kind, choice, compaction)
                 why = python_missing(kind, python)
                 if why:
@@ -92,7 +85,7 @@ def python_records(
                     continue
                 trigger: _driver.Trigger = "always" if compaction == "on" else "never"
                 kinds = (PYTHON_KINDS[kind][0],)
-                setup = _driver.Setup(MODE, trigger, kinds, model="responses", go_on=True)
+                setup = _driver.Setup(shared.MODE, trigger, kinds, model="responses", go_on=True)
                 done: _driver.Transcript = _driver.converse(
                     setup, python_steps(kind, choice), worker=worker
                 )
@@ -105,8 +98,8 @@ def python_records(
                 record = dataclasses.replace(
                     base,
                     items=len(items),
-                    last_request=last_request(stages),
-                    exchanges=exchanges(stages),
+                    last_request=shared.last_request(stages),
+                    exchanges=shared.exchanges(stages),
                 )
                 yield record, items
 
