@@ -19,12 +19,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from approval_compaction.lab.explore.kinds import call_id, call_item
+from approval_compaction.lab.explore.kinds import call_id
 from approval_compaction.lab.mechanism import anatomy
 from approval_compaction.lab.releases.environments import default_envs
 from approval_compaction.lab.releases.patched import Patched, patch_from_text, throwaway_environment
 from approval_compaction.lab.releases.sweep import judged
 from approval_compaction.openai_agents.bench import Bench
+from approval_compaction.openai_agents.kinds import call_item
 
 
 def one_configuration(envs: Path) -> None:

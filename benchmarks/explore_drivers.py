@@ -40,9 +40,9 @@ def _python(examples: int, seed: int) -> dict[str, Any]:
     from hypothesis.stateful import run_state_machine_as_test
 
     from approval_compaction.analysis.invariants import INVARIANTS
-    from approval_compaction.lab.explore.kinds import available
     from approval_compaction.lab.explore.rules import Setup, Violation, machine
     from approval_compaction.lab.explore.search import Options, _settings, own_draws
+    from approval_compaction.openai_agents.kinds import available
 
     kinds, _ = available()
     two = ("memory", "json")

@@ -1,13 +1,14 @@
-"""Worker: a fresh process given only the RunState JSON and the store resumes like this one."""
+"""The worker comparison's record, as doctor data writes it and the findings read it back."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from dataclasses import asdict
 
-from approval_compaction.lab.affected.worker import compare
+from approval_compaction.lab.affected.worker import WorkerComparison
+from approval_compaction.lab.findings.load import _worker
 
 
-def test_fresh_worker_resume_matches_in_process_resume(tmp_path: Path) -> None:
-    result = compare(True, tmp_path)
-    assert result.same_stored_after_resume and result.same_next_turn_input
-    assert result.next_turn_orphans_worker == result.next_turn_orphans_in_process == ("pending-c1",)
+def test_a_comparison_reads_back_from_its_json_with_its_id_lists_as_tuples() -> None:
+    compared = WorkerComparison("on", True, True, "poisoned", ("pending-c1",), ("pending-c1",))
+    row = {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(compared).items()}
+    assert _worker(row) == compared

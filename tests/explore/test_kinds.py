@@ -1,13 +1,9 @@
-"""Kinds: every approval-capable kind the pinned release has, found by feature."""
+"""Kinds: a call id names its kind and step."""
 
 from __future__ import annotations
 
-from approval_compaction.lab.explore.kinds import KINDS, available, call_id, kind_of
-
-
-def test_the_pinned_release_supports_every_kind() -> None:
-    kinds, skipped = available()
-    assert kinds == KINDS and skipped == {}
+from approval_compaction.lab.explore.kinds import call_id, kind_of
+from approval_compaction.study.words import KINDS
 
 
 def test_a_call_id_names_its_kind() -> None:

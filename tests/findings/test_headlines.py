@@ -540,7 +540,7 @@ def test_headlines_am_i_affected_warns_that_a_late_answer_after_a_repair_poisons
 ) -> None:
     """Issue 61 (r9): 07 said a stuck session's call would never be answered and told teams to
     repair it, while an application may answer it late; a late answer to a call the repair
-    rewrote is stored without it (``lab.affected.late``): the answer and the action say so."""
+    rewrote is stored without it (``openai_agents.late``): the answer and the action say so."""
     said = headlines.am_i_affected(found)
     answers, action = said.split("**What to do.**")
     # r14: the session was not poisoned before the late answer: not "poisoned again"

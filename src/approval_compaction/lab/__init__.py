@@ -54,10 +54,14 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ),
     # the property-based search
     # who is affected, and the heal
-    ".affected.upgrade": ("load_upgrade", "pause_failed_compaction_inputs", "upgrade_records"),
+    ".affected.upgrade": ("load_upgrade",),
+    "approval_compaction.openai_agents.upgrade": (
+        "pause_failed_compaction_inputs",
+        "upgrade_records",
+    ),
     ".affected.heal": ("heal_new_sqlite",),
-    ".affected.late": ("late_answers",),
-    ".affected.session": (
+    "approval_compaction.openai_agents.late": ("late_answers",),
+    "approval_compaction.openai_agents.session": (
         "compaction_frame",
         "healed_items",
         "diagnosis_frame",

@@ -32,11 +32,12 @@ from .plugins import plugins, sharing
 
 def _fix_anatomy(args: argparse.Namespace) -> int:
     """``fix-anatomy``, each approval kind's pause made as the explorer makes its calls."""
-    from .explore.kinds import call_id, call_item
+    from .explore.kinds import call_id
     from .mechanism import anatomy
 
     collect_from_here()
-    pauses = {kind: call_item(kind, call_id(kind, 1, 0)) for kind in anatomy.OTHER_KINDS}  # type: ignore[arg-type]
+    kinds = sdk_module("python", "kinds")  # the Python SDK's folder, by name (sdks)
+    pauses = {kind: kinds.call_item(kind, call_id(kind, 1, 0)) for kind in anatomy.OTHER_KINDS}
     return anatomy.command(args, pauses)
 
 

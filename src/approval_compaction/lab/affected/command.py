@@ -17,21 +17,21 @@ from typing import TextIO
 from ...doctor.check import check_config, check_json, run_check
 from ...doctor.command import Step
 from ...formats.records import write_json
+from ...sdks import sdk_module
 from ...study.capture import sdk_version
 from .. import paths
 from ..releases.environments import default_envs, newest_release
 from .heal import heal_new_sqlite
-from .upgrade import write_data
-from .worker import worker_comparisons
 
 
 def write_pinned_data(folder: Path = paths.DATA, turns: int = 20) -> list[Path]:
     """The pinned release's default check, the worker comparison and a heal, as data files."""
 
     cfg, data = check_config(), paths.data(folder)
+    fresh = sdk_module("python", "fresh_worker")  # the Python SDK's folder, by name (sdks)
     written = {
         data.doctor_check_pinned: check_json(cfg, run_check(cfg, turns), sdk_version()),
-        data.doctor_worker: [asdict(r) for r in worker_comparisons()],
+        data.doctor_worker: [asdict(r) for r in fresh.worker_comparisons()],
         data.doctor_heal: asdict(heal_new_sqlite().summary()),
     }
     for path, value in written.items():
@@ -49,7 +49,8 @@ def _data(args: argparse.Namespace, out: TextIO) -> int:
 
     for path in write_pinned_data(Path(args.folder)):
         report(f"wrote {path.name}")
-    write_data(version, envs, Path(args.folder), report=report)
+    upgrade = sdk_module("python", "upgrade")  # the Python SDK's folder, by name (sdks)
+    upgrade.write_data(version, envs, Path(args.folder), report=report)
     return 0
 
 

@@ -15,9 +15,9 @@ the runner handed the SDK's model class, and the ``input`` the SDK's own convert
 (``items.wire_items``) to.
 
 An SDK's folder runs its own (its plugin's ``exports``: the pinned release and the newest the
-project knows, through its one driver); Python on the pinned ``openai-agents`` (this
-environment) and the newest (its release environment), through the study's driver
-(``openai_agents.driver``). A kind a release cannot pause on is recorded with the reason
+project knows, through its one driver); Python's folder on the pinned ``openai-agents`` (this
+environment) and the newest (its release environment), through its one driver (its
+``exports``, by name). A kind a release cannot pause on is recorded with the reason
 (``not_applicable``), found by looking for the feature.
 ``python -m approval_compaction doctor exports`` (``make doctor-exports``) writes them.
 """
@@ -26,32 +26,20 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import subprocess
-import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from ...analysis.pairing import item_key
 from ...formats.files import write_all_atomic
 from ...sdks import sdk_module
 from ...study.capture import Stage
 from ...study.items import Item
-from ...study.words import PINNED, TOOL_KINDS, Decision, Kind, Mode, ToolKind
+from ...study.words import Mode, ToolKind
 from ...wire.rules import COMPACT
-from ...wire.standin import apply_patch_call, shell_call
 from .. import paths
 from ..plugins import plugins
-
-# The Python SDK's folder, reached by name as every SDK's folder is (``sdks``); mypy reads the
-# same modules by import.
-if TYPE_CHECKING:
-    from ...openai_agents import driver as _driver
-    from ...openai_agents import harness as _harness
-    from ...openai_agents import worker as _worker
-else:
-    _driver, _harness, _worker = (sdk_module("python", m) for m in ("driver", "harness", "worker"))
 
 Sdk = str  # "python", or the name of the plugin whose runner wrote it (its ``exports``)
 Choice = Literal["approve", "reject", "abandon"]
@@ -60,13 +48,6 @@ COMPACTIONS = ("off", "on")
 MODE: Mode = "input"  # the study's mode: every turn sends the whole stored history
 FOLDER = paths.DOCTOR_EXPORTS
 MANIFEST = "manifest.json"
-# The Python study's tool kind for each approval kind, and the item its model answers with.
-PYTHON_KINDS: dict[ToolKind, tuple[Kind, Item]] = {
-    "function": ("function_approval", _harness.PENDING_CALL),
-    "mcp": ("mcp_approval", _harness.MCP_REQUEST),
-    "shell": ("shell_approval", shell_call(1)),
-    "apply_patch": ("apply_patch_approval", apply_patch_call(1)),
-}
 
 
 @dataclass(frozen=True)
@@ -141,73 +122,6 @@ def last_request(stages: Sequence[Stage | dict[str, Any]]) -> str:
     return ""
 
 
-# Python: the study's one driver, on the release's own interpreter.
-def python_steps(kind: ToolKind, choice: Choice) -> list[_driver.Step]:
-    """The conversation: the question that pauses on the kind's call, the decision and the
-    resume (none when abandoned), the next question."""
-    pause = _driver.Ask(_harness.QUESTIONS[0], (PYTHON_KINDS[kind][1],), stage="pause")
-    nxt = _driver.Ask(_harness.QUESTIONS[1], (_harness.NEXT_ANSWER,))
-    if choice == "abandon":
-        return [pause, nxt]
-    decision: Decision = "reject" if choice == "reject" else "approve"
-    return [
-        pause,
-        _driver.Cross("json"),
-        _driver.Decide(decision),
-        _driver.Resume((_harness.FINISHED,)),
-        nxt,
-    ]
-
-
-def python_missing(kind: ToolKind, python: str) -> str:
-    """Why the release ``python`` runs cannot pause on ``kind`` ("" when it can): the
-    ``computer`` tool of the Python SDK has no ``needs_approval`` (``ComputerTool``'s fields)."""
-    if kind != "computer":
-        return ""
-    probe = (
-        "import dataclasses, agents; "
-        "print('needs_approval' in {f.name for f in dataclasses.fields(agents.ComputerTool)})"
-    )
-    done = subprocess.run([python, "-c", probe], capture_output=True, text=True, check=False)
-    if done.stdout.strip() == "True":
-        return "ComputerTool has needs_approval, but the export's computer call is not scripted"
-    return "agents.ComputerTool has no needs_approval: a computer call never pauses for approval"
-
-
-def python_records(
-    release: str, worker: _worker.Worker | None, python: str
-) -> Iterator[tuple[ExportRecord, Any]]:
-    """Each Python conversation on ``release`` (here when ``worker`` is None, else in the
-    worker's interpreter), and its export."""
-    for kind in TOOL_KINDS:
-        for choice in CHOICES:
-            for compaction in COMPACTIONS:
-                base = ExportRecord("python", release, kind, choice, compaction)
-                why = python_missing(kind, python)
-                if why:
-                    yield dataclasses.replace(base, not_applicable=why), None
-                    continue
-                trigger: _driver.Trigger = "always" if compaction == "on" else "never"
-                kinds = (PYTHON_KINDS[kind][0],)
-                setup = _driver.Setup(MODE, trigger, kinds, model="responses", go_on=True)
-                done: _driver.Transcript = _driver.converse(
-                    setup, python_steps(kind, choice), worker=worker
-                )
-                stages = [t.stage for t in done.turns if t.stage is not None]
-                failed = next((t.error for t in done.turns if t.error and not t.http_status), "")
-                if failed:
-                    yield dataclasses.replace(base, not_applicable=failed), None
-                    continue
-                items = stages[-1].stored
-                record = dataclasses.replace(
-                    base,
-                    items=len(items),
-                    last_request=last_request(stages),
-                    exchanges=exchanges(stages),
-                )
-                yield record, items
-
-
 def write(records: Sequence[tuple[ExportRecord, Any]], folder: Path = FOLDER) -> Path:
     """The exports (one JSON list each, two-space indented) and the manifest, written together;
     exports of an earlier run that are no longer made are removed."""
@@ -246,21 +160,11 @@ def pairing(items: Sequence[Item]) -> list[tuple[str, str | None, str | None]]:
 def command(args: Any) -> int:
     """``doctor exports``: every kind on each SDK's pinned and newest release, written to
     ``args.folder``; prints the manifest's path and how many exports it lists."""
-    from ..releases import environments
-    from ..releases.versions import sort_versions
-
     records: list[tuple[ExportRecord, Any]] = []
     for plugin in plugins():  # each SDK folder's runner (lab.plugins)
         if plugin.exports is not None:
             records += plugin.exports()
-    newest = environments.newest_release()
-    for release in sort_versions({PINNED, newest}):
-        if release == PINNED:
-            records += list(python_records(release, None, sys.executable))
-            continue
-        env = environments.release_environment(release, environments.default_envs())
-        with _worker.Worker(str(env.python), environments.isolated_environ()) as worker:
-            records += list(python_records(release, worker, str(env.python)))
+    records += sdk_module("python", "exports").python_exports()  # its folder, by name (sdks)
     written = write(records, Path(args.folder))
     made = sum(1 for _, items in records if items is not None)
     print(f"{written}: {made} exports of {len(records)} conversations")

@@ -18,10 +18,10 @@ from ...doctor import repair, restore
 from ...doctor.scan import reports, verdict_counts
 from ...doctor.stores import StoredSession, opened
 from ...doctor.verdict import HEALTHY, PENDING, POISONED, STUCK, SessionReport
+from ...sdks import sdk_module
 from ...study.loop import run_sync
 from ..stores import synthetic
 from ..stores.postgres import ThrowawayPostgres
-from .upgrade import poison
 
 REAL_SESSION = "pinned-release-session"
 
@@ -93,7 +93,9 @@ async def _reports(text: str) -> tuple[SessionReport, ...]:
 def pinned_session_items() -> list[dict[str, object]]:
     """The items the pinned release stores after a compacted pause and its resume."""
     with tempfile.TemporaryDirectory(prefix="approval-compaction-heal-") as folder:
-        return poison(Path(folder) / "history.db")
+        upgrade = sdk_module("python", "upgrade")  # the Python SDK's folder, by name (sdks)
+        items: list[dict[str, object]] = upgrade.poison(Path(folder) / "history.db")
+        return items
 
 
 MIX = (HEALTHY, POISONED, STUCK, PENDING)  # every verdict the doctor gives a readable session

@@ -38,15 +38,16 @@ from ...study.scenario import Case
 from ...study.words import Ending, Kind, Mode, Model
 from .. import paths
 from .conversation import CONTINUE_TURNS, TURNLESS, Judgement, Step, StepRecord
-from .kinds import call_id, call_item
+from .kinds import call_id
 
 # The Python SDK's folder, reached by name as every SDK's folder is (``sdks``); mypy reads the
 # same modules by import.
 if TYPE_CHECKING:
     from ...openai_agents import driver as _driver
+    from ...openai_agents import kinds as _kinds
     from ...openai_agents import worker as _worker
 else:
-    _driver, _worker = (sdk_module("python", m) for m in ("driver", "worker"))
+    _driver, _kinds, _worker = (sdk_module("python", m) for m in ("driver", "kinds", "worker"))
 
 NEXT_TURN_SKIPS = ("resumed_input_paired", "pause_accepted")
 RESUME_SKIPS = ("next_turn_input_paired", "next_turn_accepted", "pause_accepted")
@@ -160,7 +161,9 @@ def judge_turns(
 def study_steps(index: int, step: Step) -> list[_driver.Step]:
     """The study's steps an explored step is taken as."""
     if step.action == "ask":
-        reply = tuple(call_item(kind, call_id(kind, index, n)) for n, kind in enumerate(step.calls))
+        reply = tuple(
+            _kinds.call_item(kind, call_id(kind, index, n)) for n, kind in enumerate(step.calls)
+        )
         ending = cast(Ending, step.ending)  # the study's endings: ``die`` is a driver's
         return [
             _driver.Ask(f"question {index}", reply, step.runner, step.compact, ending, "resume")

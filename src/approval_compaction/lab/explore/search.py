@@ -50,15 +50,15 @@ from ...study.capture import sdk_version
 from ...study.words import Mode
 from .conversation import MODES, Conversation, Trace
 from .driver import Live, scratch_folder, take
-from .kinds import available
 from .rules import ACTIONS, NO_KIND, Setup, Violation, machine, new_pairs
 
 # The Python SDK's folder, reached by name as every SDK's folder is (``sdks``); mypy reads the
-# same module by import.
+# same modules by import.
 if TYPE_CHECKING:
+    from ...openai_agents import kinds as _kinds
     from ...openai_agents import worker as _worker
 else:
-    _worker = sdk_module("python", "worker")
+    _kinds, _worker = (sdk_module("python", m) for m in ("kinds", "worker"))
 
 KNOWN_SHAPE = ("function_approval",)
 REPORT_STEPS = ("ask", "decide")  # the report's own steps: ``explore`` searches them first
@@ -341,7 +341,7 @@ def _search(options: Options, progress: Progress | None = None) -> SearchResult:
     from hypothesis import seed
     from hypothesis.stateful import run_state_machine_as_test
 
-    kinds, skipped = available()
+    kinds, skipped = _kinds.available()
     if options.kinds:
         kinds = tuple(k for k in kinds if k in options.kinds)
     worker = _worker.Worker() if "process" in options.boundaries else None
@@ -412,7 +412,7 @@ def rerun(
     conversation: Conversation, worker: _worker.Worker | None = None, only: tuple[str, ...] = ()
 ) -> Trace:
     """Run a saved conversation again on the installed release, every step judged."""
-    kinds, skipped = available()
+    kinds, skipped = _kinds.available()
     kinds = tuple(k for k in kinds if k in only) if only else kinds
 
     async def steps(folder: Path) -> Trace:
@@ -449,7 +449,7 @@ def first_known(options: Options, budget: int) -> int | None:
     from hypothesis import seed, settings
     from hypothesis.stateful import run_state_machine_as_test
 
-    kinds, _ = available()
+    kinds, _ = _kinds.available()
     targets = frozenset({"next_turn_input_paired"})
     setup = Setup(kinds, False, boundaries=options.boundaries, targets=targets)
     setup.actions = tuple(a for a in options.first if a in options.actions) or options.actions

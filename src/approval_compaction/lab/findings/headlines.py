@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ...doctor.check import ACCEPTED, PAUSED, REJECTED
 from ...errors import InvestigationError
 from ...formats.markdown import code
+from ...sdks import sdk_module
 from ...study.words import STUDY_MODE
 from .. import paths
 from ..releases.bisect import release_range
@@ -1092,7 +1093,7 @@ def short_action(found: Findings) -> str:
 def your_session(found: Findings) -> str:
     """Notebook 15: the committed example store, stepped through as a team's own session is (the
     findings are not read: the example is its own record)."""
-    from ..affected import session as own
+    own = sdk_module("python", "session")  # the Python SDK's folder, by name (sdks)
 
     example = own.load_session(paths.ROOT / "notebooks" / "examples" / "poisoned.db", EXAMPLE_ID)
     turn = own.next_turn(example.items, "input")

@@ -14,10 +14,11 @@ from dataclasses import asdict
 from pathlib import Path
 
 from ...formats.records import write_json
+from ...sdks import sdk_module
 from ...study.capture import sdk_version
 from .record import ReleaseMechanism
 from .source import extract_all
-from .trace import BOUNDARY_CASES, trace_case
+from .trace import BOUNDARY_CASES
 
 MODULE = "approval_compaction.lab.mechanism.probe"
 
@@ -25,7 +26,8 @@ MODULE = "approval_compaction.lab.mechanism.probe"
 def release_record(patch: str = "") -> ReleaseMechanism:
     """The installed release (``patch`` names its patch, if any): its version, its extracts, and
     the report's case traced across each boundary."""
-    traces = {boundary: trace_case(case) for boundary, case in BOUNDARY_CASES.items()}
+    trace = sdk_module("python", "trace")  # the Python SDK's folder, by name (sdks)
+    traces = {boundary: trace.trace_case(case) for boundary, case in BOUNDARY_CASES.items()}
     return ReleaseMechanism(sdk_version(), extract_all(), traces["json"], traces["memory"], patch)
 
 

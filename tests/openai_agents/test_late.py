@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from approval_compaction.lab.affected.late import LateAnswer, late_answers
+from approval_compaction.openai_agents.late import LateAnswer, late_answers
 
 
 def test_late_answer_after_repair_poisons_the_session_and_the_next_turn_is_refused() -> None:

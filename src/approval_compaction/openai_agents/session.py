@@ -16,28 +16,20 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from ...display.frames import diff_frame, preview
-from ...doctor.export import Export, judge_export, read_export
-from ...doctor.stores import opened
-from ...doctor.verdict import SessionReport, judge
-from ...errors import InvestigationError
-from ...sdks import sdk_module
-from ...study.items import Item
-from ...study.loop import run_sync
-from ...study.words import Mode
-from ..plugins import plugin
-
-# The Python SDK's folder, reached by name as every SDK's folder is (``sdks``); mypy reads the
-# same modules by import.
-if TYPE_CHECKING:
-    from ...openai_agents import driver as _driver
-    from ...openai_agents import harness as _harness
-else:
-    _driver, _harness = (sdk_module("python", m) for m in ("driver", "harness"))
+from ..display.frames import diff_frame, preview
+from ..doctor.export import Export, judge_export, read_export
+from ..doctor.stores import opened
+from ..doctor.verdict import SessionReport, judge
+from ..errors import InvestigationError
+from ..lab.plugins import plugin
+from ..study.items import Item
+from ..study.loop import run_sync
+from ..study.words import Mode
+from . import driver as _driver
+from . import harness as _harness
 
 NEXT_QUESTION = "And one more question, please."
 

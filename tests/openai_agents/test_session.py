@@ -12,7 +12,10 @@ import pytest
 
 from approval_compaction import paths
 from approval_compaction.errors import InvestigationError
-from approval_compaction.lab.affected.session import (
+from approval_compaction.lab.findings.headlines import stop_new_sessions
+from approval_compaction.lab.findings.load import Findings
+from approval_compaction.lab.plugins import plugin
+from approval_compaction.openai_agents.session import (
     SessionError,
     compaction_frame,
     compaction_of,
@@ -29,9 +32,6 @@ from approval_compaction.lab.affected.session import (
     turn_answers,
     write_example,
 )
-from approval_compaction.lab.findings.headlines import stop_new_sessions
-from approval_compaction.lab.findings.load import Findings
-from approval_compaction.lab.plugins import plugin
 
 EXAMPLE = paths.ROOT / "notebooks" / "examples" / "poisoned.db"
 USER = {"role": "user", "content": "q"}

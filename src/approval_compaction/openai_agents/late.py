@@ -14,22 +14,14 @@ from __future__ import annotations
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from ...doctor import repair
-from ...doctor.scan import reports
-from ...doctor.stores import opened
-from ...sdks import sdk_module
-from ...study.loop import run_sync
-from ...study.words import Mode
-
-# The Python SDK's folder, reached by name as every SDK's folder is (``sdks``); mypy reads the
-# same modules by import.
-if TYPE_CHECKING:
-    from ...openai_agents import driver as _driver
-    from ...openai_agents import harness as _harness
-else:
-    _driver, _harness = (sdk_module("python", m) for m in ("driver", "harness"))
+from ..doctor import repair
+from ..doctor.scan import reports
+from ..doctor.stores import opened
+from ..study.loop import run_sync
+from ..study.words import Mode
+from . import driver as _driver
+from . import harness as _harness
 
 ACCEPTED = "accepted"
 
