@@ -150,9 +150,10 @@ def test_headlines_after_the_fix_says_what_to_do_in_the_one_vocabulary(found: Fi
     # the stores the patch leaves stopped are on the first screen
     assert "Teams using openai-agents: after upgrading, keep the workaround (" in action
     # r18: the README keep table's doctor line was left out of the teams' advice
+    # r22: "affected" and the doctor were undefined on 10 (no page term): in plain words
     assert action.rstrip().endswith(
-        "(notebook 06 tests it). Stores an affected release wrote: scan and repair them with "
-        "the doctor (notebook 07)."
+        "(notebook 06 tests it). Stores an older release wrote: notebook 07 checks and repairs "
+        "them."
     )
     # r16: "Yes" is scoped to the stuck situations; a function call's approval keeps compacting
     assert "For a hosted MCP approval request nobody answers, yes:" in answer
@@ -591,10 +592,21 @@ def test_headlines_stored_vs_sent_action_keeps_the_workaround_where_the_fix_stop
     maintainers, teams = action.split("\n\nTeams: ")
     # r20: "automatic compaction" (a two-line meaning) said in plain words on 02's first screen
     assert maintainers.startswith(f" SDK maintainers: {headlines.AFTER_A_TURN} {headlines.WAIT}")
-    assert f"as {found.fixed_in}'s `_run_compaction_locked` does" in maintainers
-    # r17: the fix in both of 02's modes rests on a table (05's), not on 01's `auto` row alone
-    assert "notebook 05's table *Cases breaking an invariant* shows" in maintainers
-    assert f"failing on {found.fixed_in} in these two modes)" in maintainers
+    # r22: "as 0.24.0's `_run_compaction_locked` does" named a private function unexplained and
+    # read as the whole fix (03 names hunks 1 and 3 too): part of the fix, 03 for the rest
+    assert f"part of {found.fixed_in}'s fix (notebook 03 shows its lines, and what else" in (
+        maintainers
+    )
+    assert "`_run_compaction_locked`" not in said
+    # r22: 05's table *Cases breaking an invariant* coined *invariant* (and *case*) on the
+    # first screen for a claim the page does not judge: cut. The fix does not end the stop in
+    # `previous_response_id` mode after a call nobody answers: 02 says so, with 10's table
+    assert "Cases breaking an invariant" not in said and "invariant" not in said
+    assert (
+        f"On {found.fixed_in} too, `previous_response_id` mode compacts none of ten later "
+        "questions while a call nobody answers stays stored (notebook 10's table "
+        f"*{headlines.TABLE_10}*)." in maintainers
+    )
     # r20: the shared action (five lines, four coined words) put 02's action past line 40: the
     # upgrade, and 06 named for the workaround before and after it (r15: kept after upgrading)
     assert teams.startswith(
@@ -611,7 +623,6 @@ def test_headlines_stored_vs_sent_action_keeps_the_workaround_where_the_fix_stop
     )
     # r18: "carrying no open call" read against 01's table, which shows 0.24.0 storing one
     assert "carrying no open call" not in maintainers
-    assert "shows neither the pause nor the next question failing on" in maintainers
     # r17: the hosted MCP wait was not 02's lesson and read as circular: it is 03's alone
     assert "hosted MCP" not in said
     assert "wrapper" not in action  # r15: a word 02 never defined
@@ -772,7 +783,9 @@ def test_headlines_inside_the_sdk_says_which_release_the_liveness_patch_applies_
     # r20: the backport named as 12's hunk, with what it moves and where
     # r21: hunk 2 alone left hosted MCP unfixed on the first screen: hunks 1 to 3, hunk 2's move
     assert "backport hunks 1 to 3 of notebook 12's table" in said
-    assert "Hunk 2, in `_run_compaction_locked`, moves that check out of the `if` it sat in" in said
+    # r22: "the `if` it sat in" was ambiguous (0.24.0's check sits in `if is_automatic:`)
+    assert "moves that check out of the branch only a compaction of part of the" in said
+    assert "the `if` it sat in" not in said
     # r18: the backport's evidence scoped to what 12's table ran (0.23.1, `input` mode, scripted
     # model), in the table's own words (no case breaking an invariant), the untried modes said
     assert "hunk alone leaving no case" not in said
@@ -784,6 +797,10 @@ def test_headlines_inside_the_sdk_says_which_release_the_liveness_patch_applies_
     assert "nor for the other tool kinds it lists" not in said and "apply_patch" not in said
     assert "that table's column *0.23.1 + hunk 2 alone* (`input` mode, scripted model)" in said
     assert "it lists fixed but a hosted MCP approval request, which hunks 1 and 3 fix" in said
+    # r22: hunks 1 and 3 were names the first screen never explained: what each is, and the
+    # answer says what they do (0.24.0's account of the fix was hunk 2's alone)
+    assert "which hunks 1 and 3 fix (an import, and the block after the moved check)" in said
+    assert "it also returns without compacting while a hosted MCP approval request has no" in said
     assert "keeping every case" not in said
     assert "notebook 12's table *Each kind of approval: its minimal fix in hunks*" in said
     # r20: the wait's stop after an unanswered MCP request (10's) was the body's; r21: a reader
@@ -798,7 +815,15 @@ def test_headlines_inside_the_sdk_says_which_release_the_liveness_patch_applies_
     assert "does not compact again in any mode while it is unanswered" in said
     assert "keeps `input` and `auto` mode compacting there" in said
     assert "*Where 0.24.0 or the patch misses a compaction in ten turns*" in said
-    assert f"notebook 10's patch, tried on {found.fixed_in} only, keeps" in said
+    # r22: "the patch" was never said; its release and the mode it leaves stopped are named
+    assert "Notebook 10's patch (it keeps such a request stored and compacts only what follows" in (
+        said
+    )
+    assert f"tried on {found.fixed_in} only, keeps `input` and `auto` mode compacting" in said
+    assert "In `previous_response_id` mode the stop stays with the patch too." in said
+    # r22: 0.24.0's stop named for the hosted MCP request alone, against the README's
+    # `previous_response_id` rows (abandoned, lost): both, as 10's table shows
+    assert "nor, in `previous_response_id` mode, while any call nobody answers stays" in said
     # r17: the endpoint's answer is the stand-in's, as the README says (r20: the body's, by the
     # trace it scopes; the answer scopes itself to the stand-in)
     assert "over HTTP to the stand-in" in said.split("\n\n")[0]
@@ -972,8 +997,12 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
     # r20: plain words on the first screen (each term there adds a line to its terms block)
     assert "hunk 2, which moves the check that each call has its output to where every " in answer
     # r18: the other kinds' four cases scoped on the first screen
-    kinds = "a function tool's approval (all sixteen ways through a pause) and the SDK's custom, "
-    assert kinds + "shell and apply_patch tools' (four ways each)" in answer
+    # r22: "custom tool" was explained only in the body: said as a kind of tool first
+    kinds = "a function tool's approval (all sixteen ways through a pause) and the SDK's other "
+    assert (
+        kinds + "tools that ask for approval (custom, shell and apply_patch: four ways each)"
+        in (answer)
+    )
     assert "is fixed by two others: hunk 3" in answer and "and hunk 1 (its import)." in answer
     assert "quoted below" not in said  # the excerpt is notebook 03's, not repeated in 12
     assert "instead" not in said  # r10: against 03's "also"; a fix for every kind needs both
@@ -982,10 +1011,11 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
     # cost (notebook 10) was only in the body; teams' pointer says what 06 adds to the upgrade
     # r16: the hosted MCP hunks' decision said (with 10's patch), the untried modes named
     # r17: "they" (hunks or patch?) and a combination no run tried; each part says where it ran
-    # r20: the untried default mode named with the step that tries it
+    # r20: the untried default mode named with the step that tries it; r22: and
+    # `previous_response_id`, where 0.23.1 fails otherwise (the default's name left to the terms)
     assert (
         " SDK maintainers backporting the fix to 0.23.1: take hunk 2 (`input` mode only; "
-        "`auto`, the default, is untried: *Try this*); where hosted MCP "
+        "*Try this* runs `auto` and `previous_response_id`); where hosted MCP "
         "approval requests run, also "
         "hunks 1 and 3, and notebook 10's patch: on 0.24.0 hunk 3's check stops compaction "
         "after a request nobody answers (notebook 10's table" in action
@@ -1009,10 +1039,13 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
     # the kind whose fix it is (hosted MCP's is hunks 1 and 3)
     # r17: one name for the outcome, the tables' "holds"; r18: defined where first used, and
     # the reverts said without "whose revert ran" (a word the body defines)
+    # r22: "every change but hunk 2 reverted" said again what the kinds table's column shows:
+    # the Answer says that column's finding (0.23.1 with hunk 2 alone)
     assert (
-        "With every change but hunk 2 reverted, a function tool's approval still *holds* (breaks "
-        "no invariant)" in answer
+        "On 0.23.1 with hunk 2 alone, each of these approvals *holds* (breaks no invariant)."
+        in (answer)
     )
+    assert "With every change but" not in answer
     assert "whose revert ran" not in answer
     assert headlines.short_action(found) not in said
 
@@ -1045,8 +1078,10 @@ def test_headlines_after_the_fix_scopes_the_patch_to_the_stores_it_helps(found: 
     action = headlines.after_the_fix(found).split("**What to do.**")[1]
     # r16: maintainers of other stores were not warned; r18: the docstring's words left the
     # patch's limit implicit; r19: said once, plainly, the code line left to the body
-    said = "stores that cannot replace part of a history the patch does not lift the stop"
-    assert said in action and "suffix_start" not in action
+    # r22: read from the diff, not a run: said so where the limit is said
+    said = "By its diff (this page runs a `SQLiteSession` only), on stores that cannot replace "
+    assert said + "part of a history it leaves the stop in place" in action
+    assert "suffix_start" not in action
     assert "if snapshot is None and suffix_start > 0:" in paths.LIVENESS_PATCH.read_text()
     # r18: "still compacts none" had no subject: what it compacts none after is said
     assert (

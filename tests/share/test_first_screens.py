@@ -131,9 +131,15 @@ def test_your_session_gives_its_own_action_on_a_poisoned_store() -> None:
     assert not any("discard" in line for line in readme)
     assert "`<store>`: the SQLite file's path or a database URL" in OWN_ACTION_15
     assert "`await session.clear_session()`, then `await session.add_items(" in OWN_ACTION_15
+    # r22: a maintainers' line (15 had none): where the SDK side of a poisoned store is shown
     assert said.rstrip().endswith(
-        "notebook 06 says what to wrap the session in, before and after upgrading."
+        "notebook 06 says what to wrap the session in, before and after upgrading. SDK "
+        "maintainers: notebook 10's patch answers such a store (its table's poisoned rows)."
     )
+    # r22: the id in the error text said where first read, the store's condition (09) with it
+    answer = said.split("**What to do.**")[0]
+    assert "(HTTP 400 naming the paused call: " in answer
+    assert "arises only if the real API compacts at the pause as the stand-in does" in answer
     assert "hosted MCP" not in said
     assert "Set `source` and `session_id` (first code cell)" in OWN_ACTION_15
     # r15: one session (not `--all`), the backup said, and the JSON export's command

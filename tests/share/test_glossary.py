@@ -58,7 +58,7 @@ def test_needed_reads_the_first_screen_s_meaning_unless_whole() -> None:
 
 
 def test_a_meaning_s_rest_follows_its_first_screen_part() -> None:
-    term = BY_NAME["doctor"]
+    term = BY_NAME["orphan output"]
     assert term.more and term.full == f"{term.meaning.removesuffix('.')}; {term.rest()}"
     assert BY_NAME["pending call"].full == BY_NAME["pending call"].meaning  # no rest
 
@@ -75,7 +75,7 @@ def test_fill_splits_the_terms_between_blocks_by_where_each_is_first_used() -> N
     cells = [
         f"Question on the pending call.\n\n{EMPTY}\n\nAnswer.",
         "The doctor.",
-        f"{EMPTY}\n\nThe doctor again, and STORE.",
+        f"{EMPTY}\n\nThe doctor again, and STORE: its `scan`.",
         "Nothing new: the pending call.",
     ]
     first, second, third, fourth = fill(cells)
@@ -129,13 +129,29 @@ def test_a_clause_is_said_only_on_a_page_whose_words_need_it() -> None:
     """r21: JavaScript names, Chat Completions and the scripted model's *would be refused* were
     said on pages showing none of them; the README's table says every clause."""
     hook = BY_NAME["hook"]
-    assert hook.rest("openai-agents only") == ""
+    assert hook.rest("LangChain only") == ""
+    assert hook.rest("openai-agents only") == "openai-agents' is `should_trigger_compaction`."
     assert hook.rest("on @openai/agents 0.20.0") == "JavaScript's is `shouldTriggerCompaction`."
     assert "shouldTriggerCompaction" in hook.full
     refused = BY_NAME["refused"]
     assert "would be refused" not in fill([f"Refused.\n\n{EMPTY}", f"{EMPTY}\n\nDone."])[1]
-    cells = [f"Refused.\n\n{EMPTY}", f"{EMPTY}\n\nOn the scripted model."]
+    scripted = [f"Refused.\n\n{EMPTY}", f"{EMPTY}\n\nOn the scripted model."]
+    assert "would be refused" not in fill(scripted)[1]  # r22: said where the page never says it
+    cells = [f"Refused.\n\n{EMPTY}", f"{EMPTY}\n\nIt would be refused."]
     assert refused.more_line(cells[1]) in fill(cells)[1]
+
+
+def test_a_long_meaning_s_clauses_follow_the_page_s_words() -> None:
+    """r22: `auto`'s rule on a page never naming `auto`, and doctor commands a page never runs."""
+    mode = BY_NAME["compaction mode"]
+    assert "last response's id" not in mode.rest("input mode on 0.23.1")
+    assert "last response's id" in mode.rest("auto mode on 0.23.1")
+    assert "0.23.1 and 0.24.0" in mode.rest("auto mode on 0.23.1")
+    assert "0.23.1 and 0.24.0" not in mode.rest("auto mode on 0.22.0")
+    doctor = BY_NAME["doctor"]
+    assert doctor.rest("doctor repair STORE").startswith("`repair --apply`")
+    assert "`scan`" not in doctor.rest("doctor repair STORE")
+    assert "`restore`" in doctor.full and "`items`" in doctor.full  # the README says each
 
 
 def test_every_first_terms_block_line_fits_two_rendered_lines() -> None:

@@ -403,7 +403,7 @@ def test_readme_words_table_is_every_glossary_row_then_the_readmes_own() -> None
 def test_readme_words_table_follows_the_glossary(monkeypatch: pytest.MonkeyPatch) -> None:
     """A changed meaning changes the row; a term taken out of the glossary leaves the table."""
     assert f"| *doctor* | {BY_NAME['doctor'].full} |" in words_block()
-    changed = replace(BY_NAME["doctor"], meaning="a changed meaning.", more="")
+    changed = replace(BY_NAME["doctor"], meaning="a changed meaning.", more="", where=())
     swapped = tuple(changed if t.name == "doctor" else t for t in TERMS if t.name != "STORE")
     monkeypatch.setattr(glossary, "TERMS", swapped)
     rows = words_block()

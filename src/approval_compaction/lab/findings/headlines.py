@@ -190,8 +190,9 @@ def walkthrough(found: Findings) -> str:
         f"{then} sends that output without its call and is refused "
         f"({code(any_call(report))}). In `auto` mode with responses stored (both the "
         "defaults), the pause itself is refused instead (notebook 02).\n\n"
-        f"**What to do.** SDK maintainers: {AFTER_A_TURN} {WAIT}, as {fixed} does (this page's "
-        f"last table; notebook 03 shows the lines). {_teams_pointer(found)}"
+        f"**What to do.** SDK maintainers: {AFTER_A_TURN} {WAIT}, the part of {fixed}'s fix "
+        "this page's last table shows (notebook 03 shows its lines, and what else to backport)."
+        f"\n\n{_teams_pointer(found)}"
     )
 
 
@@ -243,10 +244,11 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
         f"{_modes(go)} mode (only what was stored after the call) and sends no compaction "
         f"request in {_modes(stop)} mode, nor can it while that call stays stored."
         "\n\n"
-        f"**What to do.** SDK maintainers: {AFTER_A_TURN} {WAIT}, as {fixed}'s "
-        f"`_run_compaction_locked` does (notebook 03; notebook 05's table *Cases breaking an "
-        f"invariant* shows neither the pause nor the next question failing on {fixed} in "
-        f"these two modes).\n\nTeams: upgrade to {fixed}; notebook 06 says what to wrap the "
+        f"**What to do.** SDK maintainers: {AFTER_A_TURN} {WAIT}, part of {fixed}'s fix "
+        "(notebook 03 shows its lines, and what else to backport). On "
+        f"{fixed} too, `previous_response_id` mode compacts none of ten later questions while a "
+        f"call nobody answers stays stored (notebook 10's table *{TABLE_10}*)."
+        f"\n\nTeams: upgrade to {fixed}; notebook 06 says what to wrap the "
         "session in until then, and where to keep it after. A session a refused pause left "
         "keeps that call in both modes (this page's last table): notebook 07 shows the repair "
         "that rewrites such a call as a note that it was never answered."
@@ -279,31 +281,39 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
     kinds it lists" included hosted MCP, which 12's table shows broken with hunk 2 alone; "waits"
     against the excerpt's "skips"). r21: hunk 2 alone on the first screen left hosted MCP
     unfixed, and 10's stop after an unanswered MCP request was the body's: the action names
-    hunks 1 to 3, that stop and 10's patch."""
+    hunks 1 to 3, that stop and 10's patch. r22: what hunks 1 and 3 are and do, the branch named
+    (not "the `if`"), 0.24.0's stop in `previous_response_id` mode after any call nobody answers
+    (10's table, as the README's), and what 10's patch changes and leaves stopped."""
     m = found.mechanism
     if m is None:
         raise HeadlineError("the answers need data/mechanism.json")
     locked = m.function.rpartition(".")[2]
     fixed = found.fixed_in or "the fixing release"
     return (
-        f"**Answer.** In openai-agents {m.old}'s trace (`{STUDY_MODE}` mode, over HTTP to the "
-        f"stand-in), the session's `{locked}` sends the waiting call to the compaction endpoint "
-        "and stores the summary in its place. The SDK's check for a call without its output "
+        f"**Answer.** In openai-agents {m.old}'s trace (the SDK functions a paused run calls, "
+        f"step by step; `{STUDY_MODE}` mode, over HTTP to the stand-in), the session's "
+        f"`{locked}` sends the waiting call to the compaction endpoint and stores the summary in "
+        "its place. The SDK's check for a call without its output "
         f"(`drop_orphan_function_calls`) runs at the {', '.join(m.old_compacts_at)} only where "
         "the runner builds the model's input; compaction calls it only when it replaces part of "
         f"the history.\n\n{m.new} calls it in every automatic compaction, which then returns "
-        "without compacting while the latest model exchange holds a call without its output.\n\n"
+        "without compacting while the latest model exchange holds a call without its output; "
+        "it also returns without compacting while a hosted MCP approval request has no "
+        "response.\n\n"
         "**What to do.** SDK maintainers: to fix an older release line, backport hunks 1 to 3 "
-        "of notebook 12's table *Each kind of approval: its minimal fix in hunks*. Hunk 2, in "
-        f"`{locked}`, moves that check out of the `if` it sat in (this page's excerpts); "
-        f"that table's column *{m.old} + hunk 2 alone* (`{STUDY_MODE}` mode, scripted model) "
-        "shows each kind of call it lists fixed but a hosted MCP approval "
-        "request, which hunks 1 and 3 fix.\n\n"
+        "of notebook 12's table *Each kind of approval: its minimal fix in hunks*.\n\nHunk 2, in "
+        f"`{locked}`, moves that check out of the branch only a compaction of part of the "
+        f"history took (this page's excerpts); that table's column *{m.old} + hunk 2 alone* "
+        f"(`{STUDY_MODE}` mode, scripted model) shows each kind of call it lists fixed but a "
+        "hosted MCP approval request, which hunks 1 and 3 fix (an import, and the block after "
+        "the moved check).\n\n"
         f"With all three, as in {fixed}, a session whose hosted MCP approval request nobody "
-        "answers does not compact again in any mode while it is unanswered (notebook "
-        "10's table *Where 0.24.0 or the patch misses a compaction in ten turns*, over HTTP); "
-        f"notebook 10's patch, tried on {fixed} only, keeps `input` and `auto` mode compacting "
-        "there: take it too where such a request can go unanswered.\n\n"
+        "answers does not compact again in any mode while it is unanswered, nor, in "
+        "`previous_response_id` mode, while any call nobody answers stays stored (notebook "
+        f"10's table *{TABLE_10}*, over HTTP).\n\nNotebook 10's patch (it keeps such a request "
+        f"stored and compacts only what follows it), tried on {fixed} only, keeps `input` and "
+        "`auto` mode compacting there: on that release, take it too where such a request can go "
+        "unanswered. In `previous_response_id` mode the stop stays with the patch too.\n\n"
         f"Teams: upgrade to {fixed}; notebook 06 says what to wrap the session in until then, "
         "and where to keep it after; notebook 07, how to repair stored sessions."
     )
@@ -776,7 +786,7 @@ def after_the_fix(found: Findings) -> str:
         said += " A function call's approval nobody answers keeps compacting in "
         said += f"{_modes(modes)} mode."
     documented = sorted({m for v in record.of_kind(CONTRACT) for m in v.modes})
-    if documented:  # r19: "any call nobody answers" left out the table's *lost* row
+    if documented:
         said += (
             f"\n\nIn {_modes(documented)} mode {DOCUMENTED_STOPS}, as the SDK documents "
             f"({DOCUMENTED_WORDS})."
@@ -790,9 +800,8 @@ NONE_COMPACTS = "none of the ten later questions compacts"  # 10's table: `0 of 
 # coverage" was never explained on the first screen)
 DOCUMENTED_WORDS = "that mode compacts only the whole history"
 # 10's documented stops, as its table's three `previous_response_id` rows show them (r19)
-DOCUMENTED_STOPS = (
-    "it stops after any approval nobody answers, and after a call whose output never came"
-)
+# r22: the question asks about approvals; the lost call (no approval) is the table's row only
+DOCUMENTED_STOPS = "it stops after any approval nobody answers"
 # 06's table that shows what keeps a session compacting on the fixing release (10's teams)
 TURNS_TABLE_06 = "Turns that compacted, as released"
 
@@ -820,13 +829,14 @@ def maintainers_10(found: Findings) -> str:
         f"{found.fixed_in}) and apply `{patch}` (the test then passes). With the patch, this "
         "page's `SQLiteSession` compacts all ten questions after an unanswered hosted MCP "
         "approval request in `input` and `auto` mode; in `previous_response_id` mode it still "
-        f"stops as {found.fixed_in} does. On the SDK's stores that cannot replace part of a "
-        "history the patch does not lift the stop (section *The patch*).\n\nThe patch's second "
+        f"stops as {found.fixed_in} does. By its diff (this page runs a `SQLiteSession` only), "
+        "on stores that cannot replace part of a history it leaves the stop in place (section "
+        "*The patch*).\n\nThe patch's second "
         "file leaves out of the model's input a stored output whose call is gone, so a store an "
         "older release wrote with one is answered again; in `previous_response_id` mode that "
         "store then compacts none of ten questions (the table's last row)."
-        f"\n\nTeams using openai-agents: {keep} (notebook 06 tests it). Stores an affected "
-        "release wrote: scan and repair them with the doctor (notebook 07)."
+        f"\n\nTeams using openai-agents: {keep} (notebook 06 tests it). Stores an older "
+        "release wrote: notebook 07 checks and repairs them."
     )
 
 
@@ -896,8 +906,9 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
         kinds += " pause"
     if len(shared) > 1:
         cases = len(shared[1].cases)
-        kinds += f") and the SDK's custom, shell and apply_patch tools' ({words.get(cases, cases)}"
-        kinds += " ways each"
+        # r22: "custom tool" was explained only in the body: said as a kind of tool first
+        kinds += ") and the SDK's other tools that ask for approval (custom, shell and"
+        kinds += f" apply_patch: {words.get(cases, cases)} ways each"
     kinds += ")" if shared else ""
 
     patches = {h.name: h.patch for h in an.hunks}
@@ -947,23 +958,26 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     )
     action = (
         f"**What to do.** SDK maintainers backporting the fix to {m.old}: take hunk {fix} "
-        "(`input` mode only; `auto`, the default, is untried: *Try this*)"
+        "(`input` mode only; *Try this* runs `auto` and `previous_response_id`)"
         f"{mcp}. Each hunk's patch is "
         "in `data/fix-anatomy.json`.\n\nTeams using openai-agents: this appendix changes "
         "nothing for you; notebook 06 says what to do."
     )
+    # r22: "every change but hunk 2 reverted" said again what the kinds table's column shows;
+    # the Answer says that column (0.23.1 with the hunk alone), the body the other
+    alone = all(k.with_function_fix.verdict == "fixed" for k in shared)
     rest = (
-        f" With every change but hunk {fix} reverted, a function tool's approval still *holds* "
-        "(breaks no invariant)."
-        if an.rest_reverted.verdict == "fixed"
+        f" On {m.old} with hunk {fix} alone, each of these approvals *holds* (breaks no invariant)."
+        if shared and alone
         else ""
     )
     return (
-        f"**Answer** ({SCOPE_12}). Of the {len(an.hunks)} hunks {m.new} changed in the "
-        f"{_count_modules(an)} modules of the first table, {one} "
+        f"**Answer** ({SCOPE_12}). Of the {len(an.hunks)} hunks {m.new} changed in "
+        f"{_count_modules(an)} of its modules (the first table names them), {one} "
         f"{kinds}: hunk {fix}, which moves the check that each call has its output to where "
-        f"every compaction runs it.\n\n{others.lstrip()}{rest}\n\n{why.lstrip()}"
-        f"{chr(10) * 2 if why else ''}{action}"
+        f"every compaction runs it.\n\n"
+        + "".join(f"{part.lstrip()}\n\n" for part in (rest + others, why) if part)
+        + action
     )
 
 
@@ -1111,7 +1125,7 @@ def your_session(found: Findings) -> str:
     # r17: "alike" read as alike to each other or to `input`; the release that ran the next
     # question told from the one that stored the session, and the upgrade's effect pointed to
     # r18: "answered as `input`" overstated (they send no items to compaction): the status only
-    alike = "; `auto` and `previous_response_id` mode got the same HTTP status: last table"
+    alike = "; the other two modes got the same HTTP status: last table"  # r22: shorter
     alike = alike if same else ""
     pinned = _pinned(found)
     # r18: why 0.23.1 ran it: the release this repository installs (the tables follow the
@@ -1128,6 +1142,24 @@ def your_session(found: Findings) -> str:
     answer = answer.replace(f"`{EXAMPLE_ID}` ({example.source}) is", "It is", 1)
     # r18: one word for the doctor's action on this page, the command's: repair
     answer = answer.replace(". Once the doctor heals it,", ".\n\nOnce the doctor repairs it,", 1)
+    # r22: the id in the error text named where it is first read, and the store's condition
+    # (09's) said with the diagnosis it qualifies, not only in the body
+    # (the screen's lines: *poisoned*'s own meaning says what the next turn would send)
+    answer = answer.replace(
+        "**poisoned**: the next turn would send an output without its call; the stand-in",
+        "**poisoned**; the stand-in",
+        1,
+    )
+    answer = answer.replace(
+        "(HTTP 400 from `/v1/responses`:", "(HTTP 400 naming the paused call:", 1
+    )
+    answer = answer.replace(
+        "\n\nOnce the doctor repairs it, the next question is answered and compaction runs.",
+        "\n\nOnce the doctor repairs it, the next question is answered and compaction runs. Such"
+        " a store arises only if the real API compacts at the pause as the stand-in does "
+        "(notebook 09).",
+        1,
+    )
     return f"{answer}\n\n{own_action_15(found)}"
 
 
@@ -1146,7 +1178,8 @@ REPAIR_TABLE_07 = "doctor repair: each rewrite, and the diagnosis after --apply"
 OWN_ACTION_15 = (
     "**What to do.** Set `source` and `session_id` (first code cell) to a session of yours. If the "
     "doctor calls it stuck, resume the paused run you saved to approve later (`RunState`) before"
-    " the repair, never after: resumed after it, it poisons the session (notebook 07).\n\nThen "
+    " the repair, never after: resumed after it, it poisons the session (notebook 07). If it calls"
+    " it pending (a call awaiting its decision), it needs no repair.\n\nThen "
     "`python -m "
     "approval_compaction doctor repair <store> --session-id <id> --apply` repairs a poisoned or "
     "stuck session in its store (`<store>`: the SQLite file's path or a database URL; the "
@@ -1166,7 +1199,8 @@ def own_action_15(found: Findings) -> str:
     return (
         f"{OWN_ACTION_15}\n\nNew sessions: upgrade to {found.fixed_in} (it does not repair a "
         f"stored session: notebook 07's table *{NEXT_TURN_TABLE_07}*); notebook 06 says what to "
-        "wrap the session in, before and after upgrading."
+        "wrap the session in, before and after upgrading. SDK maintainers: notebook 10's patch "
+        "answers such a store (its table's poisoned rows)."
     )
 
 

@@ -99,7 +99,7 @@ TERMS: tuple[Term, ...] = (
         "*reject*).",
         where=(
             (
-                r"(?i)scripted|would be refused",
+                r"(?i)would be refused",
                 "where the model is scripted and answers anyway, such a request *would be refused*",
             ),
         ),
@@ -109,8 +109,8 @@ TERMS: tuple[Term, ...] = (
         r"orphan outputs?",
         "a tool output stored or sent without its call.",
         more=(
-            "public reports show the API refusing a model request holding a function tool's (none "
-            "shows other kinds)."
+            "public reports show the API refusing a model request that holds a function tool's "
+            "orphan output (none shows another kind's)."
         ),
     ),
     Term(
@@ -145,10 +145,14 @@ TERMS: tuple[Term, ...] = (
         r"compaction[_ ]modes?|`(?:input|auto|previous_response_id)` modes?",
         "what a compaction request carries: `input` the stored items; `previous_response_id` the "
         "last response's id; `auto` (the default) that id or the items.",
-        more="`auto` sends the id when that response was stored, otherwise the items",
         where=(
             (
-                r"0\.2[34]\.",
+                r"\bauto\b",
+                "`auto` sends the last response's id when that response was stored, otherwise the "
+                "stored items",
+            ),
+            (
+                r"(?s)(?=.*\bauto\b).*0\.2[34]\.",
                 "on openai-agents 0.23.1 and 0.24.0, only if the request that made that response "
                 "carried every stored item",
             ),
@@ -175,9 +179,12 @@ TERMS: tuple[Term, ...] = (
     Term(
         "hook",
         r"hooks?|should_trigger_compaction",
-        "`should_trigger_compaction`: says after each turn whether to compact; the study's "
+        "a function the session calls after each turn to ask whether to compact; the study's "
         "says yes where compaction is on, no where off.",
-        where=((r"@openai/agents|JavaScript", "JavaScript's is `shouldTriggerCompaction`"),),
+        where=(
+            (r"openai-agents(?!-)", "openai-agents' is `should_trigger_compaction`"),
+            (r"@openai/agents|JavaScript", "JavaScript's is `shouldTriggerCompaction`"),
+        ),
     ),
     Term(
         "default trigger",
@@ -202,8 +209,8 @@ TERMS: tuple[Term, ...] = (
         r"stand-ins?",
         "a local copy of the OpenAI API's public rules: it answers HTTP 400 to what they forbid.",
         where=(
-            (r"", "the rules: the Responses API's as public sources show them"),
-            (r"Chat Completions", "Chat Completions' too"),
+            (r"", "its rules are the Responses API's, as public sources show them"),
+            (r"Chat Completions", "Chat Completions' rules too"),
             (r"", "it can also answer as the model (its own replies, or those a page sets)"),
             (r"", "nothing reaches the real API"),
         ),
@@ -212,7 +219,9 @@ TERMS: tuple[Term, ...] = (
         "over HTTP",
         r"over HTTP",
         "the SDK's own HTTP client sends each request to the stand-in on this machine.",
-        where=((r"openai-agents(?!-)", "for openai-agents the stand-in runs in this process"),),
+        where=(
+            (r"openai-agents(?!-)", "for openai-agents the stand-in runs in the SDK's own process"),
+        ),
     ),
     Term(
         "boundary",
@@ -225,13 +234,15 @@ TERMS: tuple[Term, ...] = (
         r"cases?",
         "one way through a pause: `run` or `run_streamed`; `approve` or `reject`; compaction `on`"
         " or `off`; the paused state kept in `memory` or carried as `json`: the *sixteen cases*.",
-        more="each is written `run/approve/on/json` (2×2×2×2 = 16).",
+        more="a case is written by its four choices: `run/approve/on/json` (2×2×2×2 = 16).",
     ),
     Term(
         "sweep",
         r"sweeps?",
         "the study's run of the sixteen cases on each of an SDK's releases (`make sweep`).",
-        more=("each page names the range and the model; its records are in `data/`."),
+        more=(
+            "each page names the releases a sweep covers and its model; its records are in `data/`."
+        ),
     ),
     Term(
         "stage",
@@ -244,7 +255,7 @@ TERMS: tuple[Term, ...] = (
         r"invariants?",
         "a rule stored items and requests must keep; breaking one is *violating* it.",
         more=(
-            'for example "the next request holds no output without its call"; all are in '
+            'one: "the next request holds no output without its call"; all are in '
             "`docs/invariants.md`."
         ),
     ),
@@ -253,9 +264,11 @@ TERMS: tuple[Term, ...] = (
         r"scripted models?",
         "the model's answers scripted in this process, without HTTP: it answers every model "
         "request, and what it was sent is judged.",
-        more=(
-            "the stand-in's rules judge its compaction requests and refuse what public reports "
-            "show the API refusing."
+        where=(
+            (
+                r"compaction requests?",
+                "the stand-in's rules judge the compaction requests it is sent",
+            ),
         ),
     ),
     Term(
@@ -289,9 +302,13 @@ TERMS: tuple[Term, ...] = (
         "doctor",
         r"doctor",
         "`python -m approval_compaction doctor`, this study's command for stored sessions.",
-        more=(
-            "its commands: `check`, `scan`, `repair --apply` (it backs up first), `restore`, "
-            "`items` (one session exported as JSON: judged, and with `--output` repaired)."
+        # Each command said only on a page that uses it (r22: commands no page of theirs used).
+        where=(
+            (r"doctor check|`check`", "`check`: when the bug strikes a setup"),
+            (r"\bscan\b", "`scan`: what each stored session holds"),
+            (r"\brepair", "`repair --apply`: heals, backing the store up first"),
+            (r"\brestore\b", "`restore`: puts a backup back"),
+            (r"doctor items|`items`", "`items`: judges one exported session (`--output`: healed)"),
         ),
     ),
     Term(
@@ -305,7 +322,8 @@ TERMS: tuple[Term, ...] = (
         r"diagnos[ie]s|stuck|unreadable",
         "the doctor's word on one stored session: *healthy*; *poisoned* (it holds an orphan"
         " output); *stuck* (a call without its output that a later question follows).",
-        more="*pending* (a call awaiting its decision); *unreadable*.",
+        more="*pending* (a call awaiting its decision)",
+        where=((r"unreadable", "*unreadable* (its items cannot be read)"),),
     ),
     Term(
         "poisoned",
@@ -372,9 +390,10 @@ TERMS: tuple[Term, ...] = (
 BY_NAME: dict[str, Term] = {term.name: term for term in TERMS}
 
 START, END = "<!-- terms:start -->", "<!-- terms:end -->"
-HEADING = "**Terms.** Each word has this meaning on every page of the collection:"
+HEADING = "**Terms.** Each word keeps one meaning on every page; a page gives the parts it uses:"
 LATER = "**Terms first used below:**"  # a page's later blocks
-MORE = "**The first terms, continued:**"  # the rest of the meanings the first block shortened
+# The rest of the meanings the first block shortened.
+MORE = "**The first terms, continued** (the rest of each meaning above):"
 _BLOCK = re.compile(rf"{re.escape(START)}.*?{re.escape(END)}", re.S)
 FENCE = re.compile(r"^ {0,3}```.*?^ {0,3}```[^\n]*$", re.S | re.M)  # a code fence, whole
 COMMENT = re.compile(r"<!--.*?-->", re.S)
