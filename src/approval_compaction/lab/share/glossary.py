@@ -286,7 +286,7 @@ TERMS: tuple[Term, ...] = (
         where=(
             (r"js/workaround|JavaScript|@openai/agents", "JavaScript's is in `js/workaround.mjs`"),
             (
-                r"(?i)retir|late answer|answered late",
+                r"(?i)retir|late answer|answered late|unanswered|nobody answers",
                 "it *retires* (removes) a call whose output never came once a later question "
                 "follows it; a late answer to a retired call is stored as text",
             ),
