@@ -56,13 +56,18 @@ def test_headlines_wire_answer_quotes_each_modes_refusal(found: Findings) -> Non
     for report in ("#2317", "vscode#320060", "continue#10092"):
         assert report in answer
     assert "#2322" not in answer and "#2343" not in answer  # they show no status
-    assert "(`input` mode's at the pause): the stand-in answers 200." in answer
+    # r22: the consequence for `input` mode belongs to the answer, not only the body
+    assert "(`input` mode's at the pause): the stand-in answers 200; if the real endpoint " in (
+        answer
+    )
+    assert "refuses it, `input` mode too raises at the pause." in answer
     # r18: the orphan-output rule is the stand-in's on `/v1/responses` (its sources name no
     # endpoint), for a function call's output: the first screen said "a request" of any kind
     # r21: the endpoint's choice is said under the rules table, where row 1 shows it
     assert "and a model request holding a function call's orphan output" in answer
     body = " ".join(_markdown("09-the-wire").split())
-    assert "Row 1's reports name no endpoint: the stand-in applies that rule on" in body
+    # r22: why row 1 is judged and row 3 not: row 1's are model requests, on the model endpoint
+    assert "Row 1's reports are a chat's model requests that name no endpoint: the stand-in" in body
     assert "Is the fault made in the HTTP body? No:" in answer
     # r15: 09 does not show where each refusal is met (its "met at the next turn in `input`
     # mode" left out *auto, store=False*): it points to 05's table, which shows it per mode
@@ -208,8 +213,9 @@ def test_headlines_upgrade_answer_follows_the_record(found: Findings) -> None:
     assert "2. Upgrading heals" in headlines.am_i_affected(replace(found, upgrade=healed))
     said = headlines.am_i_affected(found)
     # r20: the first screen points to section 2, whose title gives the modes and the stores
-    healed_not = "2. Upgrading does not heal a stored session (section 2): on 0.24.0 a poisoned"
-    assert f"{healed_not} store's next turn is refused" in said
+    # r22: the poisoned store was made in `input` mode, which the answer now says
+    healed_not = "2. Upgrading does not heal a stored session (section 2): on 0.24.0 the next turn"
+    assert f"{healed_not} of a store poisoned in `input` mode is refused" in said
     # r17: the question asks about the defaults, whose store (a refused pause's) stays stuck
     assert found.upgrade.pause_failed is not None
     assert f"a store whose pause was refused stays {found.upgrade.pause_failed.stored_after}." in (
@@ -444,7 +450,8 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     assert "a *search* (" in answer and "the search" not in answer.split("a *search* (")[0]
     assert "a gap in the search" not in answer
     assert (
-        "after a hosted MCP approval request left unanswered compaction stops (`input` mode;"
+        # r22: "compaction stops" was undefined: the glossary's *stops compacting*
+        "; after a hosted MCP approval request left unanswered, later turns do not compact (`input`"
         in (answer)
     )
     # r18: not by a title naming "the patch" before What to do says which
@@ -456,13 +463,15 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     # kind: what holds only for a function tool is the stand-in's refusal (r21: in the body,
     # with the compaction endpoint's unjudged answer `input` mode's clean pause rests on: 09)
     assert "judged only for" not in answer
-    assert "The stand-in would refuse an output stored without its call only for a" in body
-    assert "no public source shows the real endpoint answering `input` mode's request" in body
+    # r22: the stand-in judges requests, not what is stored; the unjudged answer `input` mode's
+    # clean pause rests on is the answer's proviso (a flat "Yes" read as settled)
+    assert "The stand-in refuses a request holding an orphan output only if it is a function" in (
+        body
+    )
+    assert "if the real endpoint accepts that compaction (notebook 09)." in (answer)
     # r20: 08 "cannot say" of the hosted MCP response, which 12's four cases show stored alone
     assert "cannot say" not in answer
-    assert "(the hosted MCP approval request's: notebook 12's table *Each kind of approval*" in (
-        answer
-    )
+    assert "(the hosted MCP approval request's: notebook 12, not this search)" in (answer)
     assert "those that break a rule of the study's kept" not in answer
     # r15: a maintainer's action (the patch's path), then the teams', scoped to the release the
     # workaround was searched on, with 06's rule for keeping it
@@ -475,9 +484,13 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     assert "with what `tests/sdk_regression/patches/0.24.0-compaction-liveness.patch` adds" in (
         action
     )
-    assert "without that patch compaction stops as on 0.24.0" in action
+    assert (
+        "(compaction past an unanswered hosted MCP request: notebook 10), which 0.24.0 lacks"
+        in (action)
+    )
     assert "Teams: wrap the session in the workaround" in action
-    assert "on 0.23.1 the search broke nothing with it" in action
+    # r22: "broke nothing" outran the page's "a `holds` cell is no proof": what it searched
+    assert "on 0.23.1 its search of 2000 conversations found nothing broken" in action
     assert "notebook 06 says where to keep it after upgrading" in action
     assert "Upgrade to" not in action
 
@@ -516,7 +529,13 @@ def test_headlines_am_i_affected_action_is_ordered_upgrade_scan_repair(found: Fi
     # "only where no saved run state can still answer it" was a condition an SDK cannot check:
     # the SDK rewrites orphan outputs and leaves a stuck call alone
     # r21: the repair rewrites a stuck call too: the step says the SDK should not
-    assert "unlike that repair, leave a stuck call, which a saved run state may still" in steps[0]
+    # r22: "when 0.24.0 loads it" placed the change in a shipped release, and the late answer
+    # is shown on one release with the defaults: the step says both
+    assert "in a release after 0.24.0, rewrite their orphan outputs on load" in steps[0]
+    assert (
+        "unlike that repair, leave a stuck call: section 3's last table (0.23.1, the SDK's"
+        in (steps[0])
+    )
     assert "reads a poisoned or stuck store as it is" not in steps[0]
     # r14: the title asks "am I affected": the teams' first step is the command that answers it
     # r20: "section 1 runs it" while section 1 calls the function: the same check
@@ -620,7 +639,13 @@ def test_headlines_the_wire_action_keeps_the_workaround_after_the_upgrade(found:
     assert action.startswith(" SDK maintainers: fix what the session stores and compacts")
     # r20: "learn whether the real endpoint refuses" said no how; "notebooks 06 and 07" no what
     assert "send its compaction request once to the real endpoint" in action
-    assert action.endswith("Teams: notebook 06 (new sessions) and notebook 07 (stored ones).")
+    # r22: a pointer alone was no action: teams look for the rules table's two 400 texts
+    assert "Teams: search your logs for the two 400 messages of the rules table's *answer*" in (
+        action
+    )
+    assert action.endswith(
+        "notebook 06 (new sessions) and notebook 07 (stored ones) say what to do then."
+    )
 
 
 def test_headlines_walkthrough_says_how_often_the_default_trigger_meets_the_bug(
@@ -652,7 +677,11 @@ def test_headlines_am_i_affected_says_refused_not_rejected(found: Findings) -> N
     pause" in the same sentence."""
     assert found.upgrade is not None and found.upgrade.poisoned.next_turn == "rejected"
     said = headlines.am_i_affected(found)
-    assert f"on {found.upgrade.newest} a poisoned store's next turn is refused" in said
+    # r22: the poisoned store is section 2's, made in `input` mode: the answer says so
+    assert f"on {found.upgrade.newest} the next turn of a store poisoned in `input` mode is " in (
+        said
+    )
+    assert "mode is refused" in said
     assert "rejected" not in said
     # r14: nor the doctor's "accepted" for a turn the stand-in answered (r20: the repaired
     # copy's answered turn is section 2's table, off the first screen)
@@ -867,17 +896,19 @@ def test_headlines_am_i_affected_keeps_the_workaround_as_the_readme_says(found: 
     assert "then, and where to keep it after." in action
 
 
-def test_headlines_am_i_affected_counts_the_struck_pause_positions_and_leaves_them_to_predict(
+def test_headlines_am_i_affected_counts_and_names_the_struck_pause_positions(
     found: Findings,
 ) -> None:
     """Issue 61 (r12): 07's first answer named the struck positions ("9 and 19"), giving away the
-    prediction section 1 asks before its table; it now counts them and points to that table."""
+    prediction section 1 asks before its table; it now counts them and points to that table.
+    (r22) The one prediction is now in the first cell and asks "at which pauses": the answer
+    names them beside the count, with the rule, the table still section 1's."""
     assert found.affected is not None
     pinned = found.affected[0]
     assert len(pinned.affected_at) >= 2
     said = headlines.am_i_affected(found).split("**What to do.**")[0]
     *most, last = pinned.affected_at
-    assert f"({', '.join(map(str, most))} and {last})" not in said
+    assert f"({', '.join(map(str, most))} and {last}, section 1)" in said
     # r14: "fails at 2 of 21" read as a rate: the answer says which runs, and the rule
     # r15: a row is a sequence of runner calls, not the README's *run*; and the threshold was
     # used before section 1 gave it: the rule in plain words; r16: tries, pause positions and
@@ -887,7 +918,7 @@ def test_headlines_am_i_affected_counts_the_struck_pause_positions_and_leaves_th
     # r17: "makes the SDK compact" was inexact (the compaction is refused): the request is sent
     # r18: the first screen left "at which pauses" to section 1: it gives the rule, not the list
     # r20: the count behind the rule is section 1's, off the first screen
-    assert "(section 1): where the pausing turn sends a compaction request" in said
+    assert "section 1): where the pausing turn sends a compaction request" in said
 
 
 def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findings) -> None:

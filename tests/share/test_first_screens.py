@@ -183,9 +183,8 @@ def test_exploration_answer_scopes_the_lost_call_to_its_mode() -> None:
     # r19: "(no such conversation kept)" read as safe or as unsearched; r20: "this page cannot
     # say" against 12's four hosted MCP cases breaking `stored_history_paired`: 12 says it
     assert "cannot say" not in answer
-    assert " (the hosted MCP approval request's: notebook 12's table *Each kind of approval*" in (
-        answer
-    )
+    # r22: that parenthesis read as "see also": it says this search missed what 12 shows
+    assert " (the hosted MCP approval request's: notebook 12, not this search)" in (answer)
     # r14: the refusal is scoped to the kind the search shows refused, and `auto` mode is not
     # said to be spared (r15: nor said to break as another mode does, which 08 does not show)
     # r18: the refusal is scoped to the release that showed it

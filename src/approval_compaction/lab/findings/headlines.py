@@ -522,21 +522,23 @@ def am_i_affected(found: Findings) -> str:
             "**Answer.**",
             f"1. With the SDK's defaults, {pinned.release}'s pause is refused at "
             f"{len(pinned.affected_at)} of the {len(pinned.rows)} pause positions 0 to "
-            f"{len(pinned.rows) - 1} (section 1): where the pausing turn sends a compaction "
-            f"request; {newest.release}'s at {len(newest.affected_at) or 'none'}.",
+            f"{len(pinned.rows) - 1} ({' and '.join(map(str, pinned.affected_at))}, section 1): "
+            "where the pausing turn sends a compaction request; "
+            f"{newest.release}'s at {len(newest.affected_at) or 'none'}.",
             f"2. Upgrading {'heals' if up.heals else 'does not heal'} a stored session (section "
-            f"2): on {up.newest} a poisoned store's next turn is {_refused(up.poisoned.next_turn)}"
-            f"{stuck}.",
+            f"2): on {up.newest} the next turn of a store poisoned in `input` mode is "
+            f"{_refused(up.poisoned.next_turn)}{stuck}.",
             f"3. `doctor repair --apply` heals {'the' if healed else 'not all the'} poisoned and "
             "stuck sessions and leaves alone one still waiting for its approval (section 3); a "
             "*run state* (the paused run an application saves) resumed after the repair poisons "
             "the session.",
             "",
             "**What to do.**",
-            f"1. SDK maintainers: to heal a store when {up.newest} loads it, rewrite its orphan "
-            "outputs as `src/approval_compaction/doctor/repair.py` does (section 3's first "
-            "rewrite); unlike that repair, leave a stuck call, which a saved run state may still "
-            "answer (section 3's last table).",
+            f"1. SDK maintainers: to heal stored sessions in a release after {up.newest}, rewrite "
+            "their orphan outputs on load as `src/approval_compaction/doctor/repair.py` does "
+            "(section 3's first rewrite); unlike that repair, leave a stuck call: section 3's "
+            f"last table ({pinned.release}, the SDK's defaults) shows a saved run state "
+            "answering it.",
             "2. Teams: run `python -m approval_compaction doctor check` (section 1 runs the same "
             f"check); {stop}; notebook 06 says what to wrap the session in until then, and where "
             "to keep it after.",
@@ -599,19 +601,20 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         "compaction at the pause taking the waiting call of every kind, and its output then "
         "stored without it"
         + (  # r20: 12's four cases show what the search kept no conversation of; r21: only that
-            f" (the {', '.join(unshown)}'s: notebook 12's table *Each kind of approval*)."
-            if unshown
-            else "."
+            # r22: the search missed it: said so, not as a "see also"
+            f" (the {', '.join(unshown)}'s: notebook 12, not this search)" if unshown else ""
         )
+        # r22: a flat "Yes" read as settled, while 09 shows the endpoint's answer unjudged
+        + ", if the real endpoint accepts that compaction (notebook 09)."
         + (  # r18: the refusal on the release the search kept it on, and why one kind
             f"\n\nOn {old.sdk_version} in {_modes(refused_in)} mode, {_asked(paused)} pause is"
-            " refused (other kinds unjudged there: notebook 09)."
+            " refused (other kinds: notebook 09)."
             if paused
             else ""
         )
         + (  # r20: the filing rule, not the draws alone, leaves `auto` without its own
             f" This page does not answer for {_modes(unfiled)} mode, the default: the search kept"
-            " none of its conversations (why: *The minimal counterexamples*)."
+            " none of its conversations (*The minimal counterexamples*)."
             if unfiled
             else ""
         )
@@ -626,7 +629,8 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         lose = "no call is lost" if not kept else f"{_count(kept)} lose it"
         stalled = [f for f in new.findings if f.trace.conversation.mode in lost_in]
         stops = (
-            f", but after {_asked(stalled, owner='')} left unanswered compaction stops "
+            f"; after {_asked(stalled, owner='')} left unanswered, later turns do not "
+            "compact "
             f"({_modes(lost_in)} mode; `auto`: notebook 10)"
             if stalled
             else ""
@@ -642,13 +646,18 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
             f" SDK maintainers: on a release line before {new.sdk_version}, hold compaction back"
             f" while a call of any kind waits for its approval, as {new.sdk_version} does"
             " (notebook 03), with what"
-            " `tests/sdk_regression/patches/0.24.0-compaction-liveness.patch` adds (notebook"
-            f" 10); without that patch compaction stops as on {new.sdk_version}."
+            " `tests/sdk_regression/patches/0.24.0-compaction-liveness.patch` adds (compaction"
+            " past an unanswered hosted MCP request: notebook 10), which 0.24.0 lacks."
             if stalled
             else ""
         )
         + " Teams: wrap the session in the workaround whatever tools it approves"
-        + (f" (on {searched_fix} the search broke nothing with it)" if fixed and not broke else "")
+        + (  # r22: "broke nothing" outran "a `holds` cell is no proof": its search, scoped
+            f" (on {searched_fix} its search of {sum(r.examples * r.rounds for r in fixed)}"
+            " conversations found nothing broken)"
+            if fixed and not broke
+            else ""
+        )
         + "; notebook 06 says where to keep it after upgrading."
     )
     return " ".join(said).replace(" \n", "\n")
@@ -734,13 +743,15 @@ def the_wire(found: Findings) -> str:
         f'"{rules.ORPHAN_OUTPUT.example.replace(" <id>.", "")}" and an id, endpoint '
         "unnamed).\n\nNo report shows the real API's answer to a compaction request whose input "
         "holds a call without its output "
-        "(`input` mode's at the pause): the stand-in answers 200. Is the fault made in the HTTP "
+        "(`input` mode's at the pause): the stand-in answers 200; if the real endpoint refuses "
+        "it, `input` mode too raises at the pause. Is the fault made in the HTTP "
         "body? No: `OpenAIResponsesModel` sent a hand-built poisoned history unchanged, its "
         "orphan output among them.\n\n"
         "**What to do.** SDK maintainers: fix what the session stores and compacts (notebook 03 "
         "shows where), not `OpenAIResponsesModel`; before trusting that `input` mode's "
         "pause raises no error, send its compaction request once to the real endpoint. Teams: "
-        "notebook 06 (new sessions) and notebook 07 (stored ones)."
+        "search your logs for the two 400 messages of the rules table's *answer* column; "
+        "notebook 06 (new sessions) and notebook 07 (stored ones) say what to do then."
     )
 
 
