@@ -301,12 +301,13 @@ def test_headlines_releases_action_speaks_of_what_05_shows(found: Findings) -> N
     # the break visible in `input` mode, it did not move a failure users met; r12 round: the
     # check's cause is the body's (its journey section), the action the sweep either side
     stored = [e for e in hit if e.orphan_stored != "never"]
-    kept = f"{stored[0].span.partition('..')[0]}..{stored[-1].span.rpartition('..')[2]}"
     first = stored[0].span.partition("..")[0]
-    assert stored != hit and f"does for {first}'s change (the section *The pending call's" in (
+    # r22: "0.22.1's change" on the first screen before the body said what changed: the change
+    # is named where it is used, as what a user of `input` mode meets
+    assert stored != hit and f"does for {first}, where `input` mode starts failing the next" in (
         action
     )
-    assert f"shows what it changed in {kept})" in action
+    assert "(the section *The pending call's journey* says why)" in action
     assert "SDK's own tests" not in action and "moved the failure" not in action
     # r20: 0.23.1's twin era is no change a user meets: the answer no longer spends a sentence
     answer = headlines.releases(found).split("**What to do.**")[0]
@@ -334,7 +335,8 @@ def test_headlines_04_and_06_give_their_own_actions(found: Findings) -> None:
     page = json.loads((paths.ROOT / "notebooks" / "04-violation-matrix.ipynb").read_text())
     prose = " ".join(" ".join("".join(c["source"]).split()) for c in page["cells"])
     assert "(why both: the section *Which choices change anything*)" in matrix
-    assert "with a fix the state kept in memory and the state carried as JSON compact" in prose
+    # r22: "with a fix ... compact at different stages" named no fix the table shows: 0.24.0
+    assert "on 0.24.0 a state kept in memory compacts at the resume and one carried" in prose
     assert "*Compactions per case with compaction on, by boundary*" in prose
     # r16: the teams' part was a bare pointer; it names the upgrade, then points to 06 and 07
     assert matrix.endswith(
@@ -356,10 +358,13 @@ def test_headlines_04_and_06_give_their_own_actions(found: Findings) -> None:
     # r16: the workaround was advised in every mode, shown in `input` mode only: the answer
     # names 06's over-HTTP table, which shows no request refused with it in any mode (r18: the
     # cell's own assert gave the answer before the table: the table's rows are read here)
-    assert f"Over HTTP on {pinned}, with it, every request of those cases is answered" in answer
+    # r22: "those cases ... in each compaction mode" outran the table: its cases and rows named
+    assert f"Over HTTP on {pinned}, with it, each request of those 8 cases is answered" in answer
+    assert "in each mode (`auto`: `store` unset)." in answer
     cell = next(c for c in cells["cells"] if "refused_by_mode" in "".join(c["source"]))
     table = "".join(t for o in cell["outputs"] for t in o.get("data", {}).get("text/markdown", []))
-    rows = [r for r in table.splitlines() if r.startswith("| ") and "at " in r]
+    modes = ("| input |", "| auto |", "| previous_response_id |")
+    rows = [r for r in table.splitlines() if r.startswith(modes)]
     assert len(rows) == 3 and all(r.endswith("| none |") for r in rows)
     assert "checks" not in answer  # r15: the doctor's word; the answer counts invariants
 
@@ -399,7 +404,7 @@ def test_headlines_releases_answer_says_auto_with_its_store_setting(found: Findi
     assert "`auto` mode with responses stored and in" in said  # r15: read as one mode
     assert "responses are kept" not in said  # r21: the glossary's name for the setting
     # r20: what a user meets, not what the stand-in refuses, each in its own clause
-    assert "the pause fails, leaving nothing to approve. In `input` mode" in said
+    assert "the pause fails: nothing to approve. In `input` mode" in said
     assert "the stand-in refuses nothing" not in said
 
 

@@ -44,3 +44,15 @@ def test_keeping_turns_shows_the_compacted_turns_both_ways_under_the_readmes_nam
     assert table.columns.tolist() == ["input"]
     (label,) = table.index
     assert label.endswith(" (abandoned)") and table.loc[label, "input"] == "0 of 2 → 2 of 2"
+
+
+def test_keeping_turns_orders_the_situations_as_the_readme_does() -> None:
+    """r22: the rows came in unstack's alphabetical order (lost, mcp_abandoned, abandoned)."""
+    runs = [
+        _run(name, wrapped, compacted=wrapped, open_call=not wrapped)
+        for name in ("mcp_abandoned", "lost", "abandoned")
+        for wrapped in (False, True)
+    ]
+    table = keeping_turns(runs, "9.9.9")
+    names = [label.rpartition("(")[2].rstrip(")") for label in table.index]
+    assert names == ["abandoned", "lost", "mcp_abandoned"]

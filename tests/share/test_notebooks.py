@@ -227,7 +227,8 @@ def test_notebooks_workaround_accounts_for_every_passed_to_failed_row() -> None:
     # with the file it belongs to (r15: "our reasoning test" came out of nowhere)
     assert "The fourth," in after and "test_compaction_keeps_reasoning_with_its" in after
     flat = " ".join(after.split())
-    assert "(the liveness file)" in flat and "`AdvancedSQLiteSession`" not in after
+    # r22: "(the liveness file)" was never defined: the tests' owner in words
+    assert "(in this study's liveness tests)" in flat and "`AdvancedSQLiteSession`" not in after
 
 
 def test_notebooks_the_wire_shows_only_what_the_wire_adds() -> None:

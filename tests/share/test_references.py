@@ -27,6 +27,7 @@ README_PARTS = {
     "answers": "## Answers",
     "answers block": "<!-- answers:start -->",
     "notebook table": "<!-- notebooks:start -->",
+    "liveness table": "<!-- liveness:start -->",  # 05 (r22): what later turns meet per release
     # issue 61's vocabulary names the one test of ours this way
     "regression": "tests/sdk_regression/test_compaction_pending_approval.py",
 }

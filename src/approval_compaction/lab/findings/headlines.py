@@ -340,8 +340,11 @@ def violation_matrix(found: Findings) -> str:
         f"{shared}: "
         "in each, the call waiting for approval is compacted away and its output then stored and "
         f"sent without it ({len(broken)} invariants break; the matrix below marks them). The "
-        "runner, the decision and where the paused state is kept change nothing.\n\nOver HTTP, in "
-        "`previous_response_id` mode and in `auto` mode with responses stored (the default), "
+        "runner, the decision and where the paused state is kept change nothing.\n\n`on`: the "
+        "study asks for a compaction after every turn, the pausing turn included"
+        f"{_own_threshold(found)}."
+        "\n\nOver HTTP, in "
+        "`previous_response_id` mode and in `auto` mode (the default) with responses stored, "
         "the pause itself fails instead (notebook 05's first table).\n\n"
         f"**What to do.** SDK maintainers: change when the session compacts, as {found.fixed_in} "
         "did (notebook 03), and test the change on all sixteen cases, state kept in memory and "
@@ -349,6 +352,19 @@ def violation_matrix(found: Findings) -> str:
         f"*Which choices change anything*). Teams: {upgrade}notebook 06 says what to do before "
         "it and what to keep after it, notebook 07 what to do with sessions already "
         "stored."
+    )
+
+
+def _own_threshold(found: Findings) -> str:
+    """04's scope of "compaction `on`" against the SDK's defaults (r22: "Compaction alone" read
+    as every compacting session breaking): how many pause positions 07's section 1 found the
+    pinned release's pausing turn asking for a compaction, with no hook."""
+    if not found.affected:
+        return ""
+    pinned = found.affected[0]
+    return (
+        "; left to the SDK's own threshold, the pausing turn asked for one at "
+        f"{len(pinned.affected_at)} of {len(pinned.rows)} points in notebook 07's section 1"
     )
 
 
@@ -365,7 +381,6 @@ def releases(found: Findings) -> str:
     hit = [e for e in eras if e.affected]
     lost = release_range(hit[0].span.partition("..")[0], hit[-1].span.rpartition("..")[2])
     stored = [e for e in hit if e.orphan_stored != "never"]
-    kept = release_range(stored[0].span.partition("..")[0], stored[-1].span.rpartition("..")[2])
     moved = stored[0].span.partition("..")[0]  # the release whose change stored the orphan
     before = found.releases.versions[found.releases.versions.index(moved) - 1]
     violating, cases = fixed_in_cases(found.releases, found.fixed_in)
@@ -382,20 +397,20 @@ def releases(found: Findings) -> str:
         "workaround, the releases it ran on, where to keep it after upgrading) and notebook 07 "
         "(sessions an affected release stored). SDK maintainers: run the sixteen cases on the "
         "releases either side of a change to when compaction runs, as "
-        f"`python -m approval_compaction sweep --versions {before},{moved}` does for {moved}'s "
-        "change (the section *The pending call's journey* shows what it changed in "
-        f"{kept})."
+        f"`python -m approval_compaction sweep --versions {before},{moved}` does for {moved}, "
+        "where `input` mode starts failing the next question (the section *The pending call's "
+        "journey* says why)."
     )
 
 
 # what the sweep's severities mean for a user, in plain words (r20: "the stand-in refuses
 # nothing" described requests, not what the user meets)
 _MET_WORDS = {
-    PAUSE_FAILS: "the pause fails, leaving nothing to approve",
+    PAUSE_FAILS: "the pause fails: nothing to approve",
     NEXT_TURN_FAILS: "the next question fails",
     COMPACTION_ONLY: (
-        "the next question is answered, though the call and its output are compacted out of "
-        "the stored history"
+        "the stand-in answers the next question, the call and its output compacted away (the "
+        "real endpoint's answer is unknown: notebook 09)"
     ),
 }
 
@@ -450,11 +465,12 @@ def workaround(found: Findings) -> str:
         f"**Answer.** {how}. With it on openai-agents {pinned}, "
         f"{_none_of(fixed.violated, per_case)} breaks in any of the {2 * fixed.compaction_on} "
         f"cases (`input` mode, scripted model), and {fixed.compacting} of {fixed.compaction_on} "
-        "cases with compaction `on` still compact, none while the call is open; "
-        f"{fixed_in} does the same on its own. Over HTTP on {pinned}, with it, every request of "
-        "those cases is answered, in each compaction mode.\n\nAfter upgrading it is worth keeping "
-        f"only where {fixed_in} stops compacting without it, since it has two costs (the section "
-        "*The SDK's own test suite*).\n\n"
+        "cases with compaction `on` still compact, none while the call is open, as "
+        f"{fixed_in} does without it. Over HTTP on {pinned}, with it, each request of those "
+        f"{fixed.compaction_on} cases is answered in each mode (`auto`: `store` unset).\n\n"
+        f"After upgrading keep it only where {fixed_in} stops compacting without it: it has two "
+        "costs (the section *The SDK's own test suite*): late answers stored as text, extra "
+        "reads on a failed write.\n\n"
         "**What to do.** "
         f"{_keep_or_drop(found)}"
     )

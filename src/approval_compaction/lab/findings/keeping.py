@@ -60,10 +60,13 @@ def keeping_frame(runs: Sequence[LivenessRun], release: str) -> pd.DataFrame:
 def keeping_turns(runs: Sequence[LivenessRun], release: str) -> pd.DataFrame:
     """06's table: per situation (its words, then the README's name in brackets) and mode, the
     turns that compacted, ``as released → with the workaround`` (``10 of 10 → 10 of 10``), the
-    situations ``keeping_frame`` keeps, the modes in the runs' order as columns."""
+    situations ``keeping_frame`` keeps, the modes in the runs' order as columns, the rows in the
+    README's order (``SITUATION_WORDS``; r22: unstack's alphabetical order matched neither)."""
     kept = keeping_frame(runs, release)
     turns = kept[f"compacted, {AS_RELEASED}"].str.removesuffix(" turns")
     turns += " → " + kept[f"compacted, {WRAPPED}"].str.removesuffix(" turns")
     modes = list(dict.fromkeys(kept.index.get_level_values("mode")))
+    table = turns.unstack("mode")[modes]
+    table = table.reindex([w for w in SITUATION_WORDS.values() if w in table.index])
     names = {words: f"{words} ({name})" for name, words in SITUATION_WORDS.items()}
-    return turns.unstack("mode")[modes].rename(index=names).rename_axis("after the pause")
+    return table.rename(index=names).rename_axis("after the pause")
