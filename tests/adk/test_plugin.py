@@ -52,12 +52,20 @@ def test_plugin_answer_is_short_and_scoped() -> None:
     # r19: the search's worse half on the first screen (later requests would be refused): 105/65
     # r20: the search's plain call and the table's count of the late answer said: 125/70 (round
     # 12 holds the first screen by its rendered lines: What to do by line 40)
-    assert len(answered.split()) <= 125 and len(action.split()) <= 70
-    assert "without its call: the releases table counts it, though no run shows harm" in answered
+    # r22: each trigger with where the resume raises, the control's growth, what the patch
+    # changes: 180/90
+    assert len(answered.split()) <= 180 and len(action.split()) <= 90
+    # r22: why no harm, said with the claim
+    assert "(ADK's summariser reads it as text)" in answered
+    # r22: each trigger scoped: the token threshold raises only on 1.25.0..1.25.1
+    assert "`run_async` raises at the resume with the sliding window, and with the token" in (
+        answered
+    )
+    assert "history grows by design, the control's too" in answered  # r22: the window's growth
     assert "all keep it in the sixteen cases" in answered and "also the newest" in answered
     # r17: no action for the late answer: no run shows it harming, the page judges no patch
     assert "give the summariser" not in action
-    assert "on a scripted model." in answered
+    assert "on a scripted model: " in answered
 
 
 def test_plugin_answer_upgrade_is_the_first_release_after_the_last_liveness_bug(
@@ -67,7 +75,7 @@ def test_plugin_answer_upgrade_is_the_first_release_after_the_last_liveness_bug(
     still refused or stopped compacting after an abandoned or lost call."""
     verdicts = found.verdicts
     action = answer().split("**What to do.**")[1]
-    upgrade = action.split(" or later")[0].split(" Teams: upgrade to ")[1]
+    upgrade = action.split(" or later")[0].split("Teams: upgrade to ")[1]
     after = verdicts[[v.release for v in verdicts].index(upgrade) :]
     assert all(not v.violating for v in after)
     hand_picked = [
@@ -96,17 +104,19 @@ def test_plugin_answer_price_says_again_where_the_late_answer_was_unpaired_befor
     assert gone  # the record this test is about: paired for a while, then unpaired again
     back = order[order.index(gone[-1]) + 1]
     upgrade = f"upgrade to {back} or later: on {gone[0]}..{gone[-1]}, after an unanswered or"
-    assert f"{upgrade} lost call, sessions stop compacting" in said
+    # r22: in words that pull no two-line meaning into the first screen's terms
+    assert f"{upgrade} lost call, compaction stops" in said
     # r17: not in every setting; r18: "in some settings" understated 2.3.0..2.9.2's "every
     # setting", and on a scripted model a refusal is the stand-in's rules' ("would be")
-    assert "or would be refused, in the settings the releases table's last column names" in said
+    assert "or requests would be refused, in the settings the releases table's last column" in said
     assert "(" not in said.split("Teams: ")[1]  # r18: no nested brackets
     # r14: not a fourth wording ("comes apart"); r18: nor "splits", defined below the screen
     # r20: "as on 1.16.0..2.2.0" said more than the table (2.0.0..2.1.0 split in the token
-    # threshold only): "again", and the table's last column says where
-    assert "a late confirmation reaches the summariser without its call again." in said
+    # threshold only): "again"; r22: "again" unexplained: the releases between, that did not
+    said_again = f"reaches the summariser without its call, which {gone[0]}..{gone[-1]} did not."
+    assert said_again in said
     # r15: the price is said as the recommended release's, not as 2.3.0..2.11.0's
-    assert f". On {back}, a late confirmation reaches" in said
+    assert f". On {back} and later, a late confirmation reaches" in said
 
 
 def test_plugin_answer_states_each_release_s_verdict_as_the_record_does(found: AdkFinding) -> None:
@@ -134,7 +144,7 @@ def test_plugin_answer_names_the_search_s_stall_and_its_patch() -> None:
     # r20: the third row's plain call, sent in one reply with a long-running one, and the
     # action covers it; the setting is where the search found it
     plain = [c for c in stops if ("compaction_runs", "function") in c.pairs]
-    assert plain and "or sent in one reply with one (found with the sliding window" in said
+    assert plain and "or sent in one reply with one (found with sliding window" in said
     assert "even late, and every call sent in the same reply as one." in said
     # r19: the Answer left out that every later request would be refused (model_input_complete)
     assert any(any(i == "model_input_complete" for i, _ in c.pairs) for c in stops)

@@ -97,9 +97,10 @@ def test_as_released_modes_says_the_releases_without_the_option_have_no_auto_mod
     assert "auto (default)" not in frame and "auto (default from 0.4.1)" in frame
     before = frame.loc["0.4.0"]
     assert before["input"] == "not run (no compactionMode option)"
-    # r20: the `auto` columns say the id is sent there, not that `auto` does not exist
-    auto = "no compactionMode option: the id sent, as previous_response_id"
-    assert before["auto (default from 0.4.1)"] == auto
+    # r20: the `auto` columns say the id is sent there, not that `auto` does not exist; r22:
+    # and what the user meets there, previous_response_id's, in the cell itself
+    auto = "as previous_response_id (no compactionMode option): "
+    assert before["auto (default from 0.4.1)"] == auto + before["previous_response_id"]
     store = "no compactionMode option, store: false: 400 at the pause (response id not found):"
     assert before["auto, store=False"].startswith(store)
     assert "its only mode" not in " ".join(before.astype(str))

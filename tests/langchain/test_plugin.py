@@ -50,7 +50,8 @@ def test_plugin_answer_names_the_pinned_release_and_what_the_control_meets() -> 
     # r20: "a 2-message summary" read as a summary two messages long: the messages kept
     two = "a summary plus the last two messages"
     assert f", 1 to 3 of 10 with {two} or the docs' trim step" in said
-    assert "none with a summary plus the last message." in said
+    # r22: the clean step's caveat (its summariser is scripted) goes with it
+    assert "none with a summary plus the last message (its summariser is scripted: a real" in said
     assert "a step only hides the call" not in said  # r14: cryptic; the body's table counts
 
 
@@ -71,7 +72,9 @@ def test_plugin_answer_is_short_and_acts_on_what_the_patch_leaves() -> None:
     # r20: the steps by the messages they keep (round 12 holds the first screen by its lines)
     # r21: the late approval's stored-open settings named ("keep-1 only" misled); "such a
     # message" for "one" (unclear): 125 and 78
-    assert len(answered.split()) <= 125 and len(action.split()) <= 78
+    # r22: the sixteen cases' scope, keep-1's caveat, the late approval per setting, the trim
+    # remedy for teams who take the fix: 170 and 100
+    assert len(answered.split()) <= 170 and len(action.split()) <= 100
     left = [c for c in searched_cases("langchain") if "+" in c.package and c.label == "new"]
     assert left and {c.mode for c in left} == {"trim"}
     maintainers, teams = action.split("Teams on ")
@@ -83,7 +86,9 @@ def test_plugin_answer_is_short_and_acts_on_what_the_patch_leaves() -> None:
     scoped = "with the fix, when a tool's process dies and another call follows, it keeps such"
     assert f"{scoped} a message and the next turn is refused (last table)" in maintainers
     assert any("the worker dies → ask[function]" in c.steps for c in left)
-    assert "trim" not in teams and "decide each pause before the next message" in teams
+    assert "decide each pause before the next message" in teams
+    # r22: teams who copied the trim step and take the fix get its remedy on the first screen
+    assert "with the docs' trim step and the fix, trim so that no tool message is kept" in teams
     assert teams.startswith("1.0.0..1.5.2:")  # r16: every 1.x release the verdict row covers
 
 
@@ -111,9 +116,9 @@ def test_plugin_answer_says_a_late_approval_never_runs_its_tool_with_the_fix_too
     late = lc_late_call_frame()
     stored = late[late["1.5.2: the later questions"].str.startswith("stored open")]
     assert {s.split()[0] for s in stored.index} == {"none", "trim"}
-    assert (
-        "did not run its tool: on 1.5.2 with no step or the docs' trim step its call stays" in said
-    )
+    assert "On 1.5.2 with no step or the docs' trim step its call then stays unanswered" in said
+    # r22: the steps that summarise the call away, where the search did not run, said too
+    assert "with a summary plus the last two messages it is summarised away, and whether" in said
     assert "Make a late decision run its tool or say it cannot" in said
 
 

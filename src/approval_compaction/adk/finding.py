@@ -207,7 +207,10 @@ def adk_releases_frame(verdicts: Sequence[ReleaseVerdict]) -> pd.DataFrame:
     idle = window.eq(NOT_RUN[NEVER_COMPACTED])
     for stopped, never in NEVER_STARTED.items():
         bugs[idle] = bugs[idle].str.replace(stopped, never, regex=False)
-    frame["liveness bugs"] = bugs
+    # r22: "abandoned, lost stops compacting": two situations take the plural verb
+    frame["liveness bugs"] = bugs.str.replace(
+        r"(\w+, \w+) stops compacting", r"\1 stop compacting", regex=True
+    )
     return _merge_alike(frame)
 
 

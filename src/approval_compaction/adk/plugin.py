@@ -134,16 +134,17 @@ def _left(adk: AdkFinding, folder: Path, where: str, *, searched: bool, late: bo
     )
     left = [
         f"a call whose result never comes stops compaction for good when it is a "
-        f"`LongRunningFunctionTool`'s (its result sent later by the application){plain} "
-        f"(found with the {where}){carried}"
+        f"`LongRunningFunctionTool`'s (its result sent later){plain} "
+        f"(found with {where}){carried}"
         if searched
         else "",
         # r17: the summariser said in plain words where first used; r18: with what the body
         # says of it (no run shows harm), so no reader hunts a fix
-        "A late answer reaches the summariser (the model call writing a compaction's summary) "
-        "without its call: the releases table counts it, though no run shows harm"
+        # r22: "though no run shows harm" was vague: the reason said with it
+        "A late answer reaches the summariser without its call (ADK's summariser reads it as text)"
         if late
         else "",
+        _grows(adk),
     ]
     return left
 
@@ -169,6 +170,7 @@ def answer(folder: Path = paths.DATA) -> str:
     each compaction kind by its settings (``finding.COLUMNS``), each situation by what happened
     (``liveness.SITUATION_WORDS``); with the caveat that bounds it: ADK's own summariser reads
     text."""
+    from ..lab.findings.releases import RESUME_FAILS
     from ..lab.findings.verdict import AFFECTED, BUG, NEVER_RUNS, of
     from ..lab.releases.bisect import marked_ranges
     from ..lab.releases.driven import NEVER_COMPACTED
@@ -227,35 +229,86 @@ def answer(folder: Path = paths.DATA) -> str:
     where = kinds(sorted({m for x in searched for m in x.modes}))
     left = _left(adk, folder, where, searched=bool(searched), late=bool(late))
     newest = ", also the newest" if adk.version == order[-1] else ""  # r16: the question's
+    said = [x for x in left if x]
+    rest = "; ".join(said[1:])
     left_text = (
-        # r17: its own paragraph (a paragraph holds at most 80 words)
-        f"\n\nOn {adk.version}, the pinned release{newest}: {'. '.join(x for x in left if x)}."
-        if any(left)
+        # r17: its own paragraph (a paragraph holds at most 80 words); r22: the rest in a second
+        f"\n\nOn {adk.version}, the pinned release{newest}: {said[0]}."
+        + (f"\n\nAlso on {adk.version}: {rest[:1].lower()}{rest[1:]}." if rest else "")
+        if said
         else ""
     )
     patch = (
-        f"ADK maintainers: take `adk/fix/{LONG_RUNNING_PATCH}` (its regression test: last table)"
+        f"ADK maintainers: take `adk/fix/{LONG_RUNNING_PATCH}` (it keeps a long-running call "
+        "open only in the newest invocation, so compaction runs again; its regression test: "
+        "last table)"
         if searched
         else ""
     )
     # r17: no action for the late answer: no run here shows it harming (ADK's summariser reads
     # text), and the page judges no patch for it
-    patch = f"{patch}. " if patch else ""
+    patch = f"{patch}." if patch else ""
+    sep = "\n\n" if patch else ""  # r22: the teams' action its own paragraph (80 words each)
     give = (
         " Give every long-running call its result, even late, and every call sent in the same"
         " reply as one."
         if searched
         else ""
     )
+    # r22: "1.16.0..1.39.1 and 2.2.0 lose the call" overstated the token threshold: each
+    # trigger is said with the releases where the resume raises, and what the others leave
+    raises = []
+    for trigger, (words, _) in TRIGGER_WORDS.items():
+        failed = {
+            v.release: any(
+                m.mode.startswith(trigger) and m.severity == RESUME_FAILS for m in v.modes
+            )
+            for v in adk.verdicts
+        }
+        ranges = marked_ranges(order, failed)
+        if ranges:
+            raises.append(
+                f"with the {words}" + ("" if ranges == hit else f" on {' and '.join(ranges)}")
+            )
+    unpaired = sorted(
+        {
+            m.mode
+            for v in adk.verdicts
+            if v.word == AFFECTED
+            for m in v.modes
+            if m.raising and m.severity != RESUME_FAILS
+        }
+    )
+    elsewhere = (
+        f"; elsewhere the {named(unpaired)} silently gives the summariser (the model call "
+        "writing its summary) the call without its output"
+        if unpaired
+        else ""
+    )
+    how = f": `run_async` raises at the resume {', and '.join(raises)}{elsewhere}"
     return (  # the page's own action first, so that it shows on the first screen
         f"**Answer.** Yes: `google-adk` {' and '.join(hit)} lose the call waiting for "
-        f"confirmation, on a scripted model.{never_text}{since}{left_text}\n\n"
-        f"**What to do.** {patch}Teams: {_upgrade(adk.verdicts, bad, fixed_from)}.{give}"
+        f"confirmation, on a scripted model{how}.{never_text}{since}{left_text}\n\n"
+        f"**What to do.** {patch}{sep}Teams: {_upgrade(adk.verdicts, bad, fixed_from)}.{give}"
     )
 
 
 # The patch for a long-running call whose result never comes (the search's finding).
 LONG_RUNNING_PATCH = "google-adk-2.13.0-long-running.diff"
+
+
+def _grows(adk: AdkFinding) -> str:
+    """r22: the control's own growth on the pinned release (the sliding window keeps one summary
+    per window, ADK's design), which the verdict leaves out: a team on it is told."""
+    from .finding import adk_left_frame
+
+    said = str(adk_left_frame(adk.liveness).loc["clean", adk.version])
+    if not said.startswith("the history grows"):
+        return ""
+    modes = said.partition(" (")[2].rstrip(")").split(", ")
+    where = " and the ".join(dict.fromkeys(TRIGGER_WORDS[m.split("-")[0]][0] for m in modes))
+    return f"with the {where} every session's history grows by design, the control's too"
+
 
 # A late answer in few words, by situation (the upgrade's price).
 LATE_WORDS = {"resumed": "a late confirmation", "long_running": "a late long-running result"}
@@ -284,7 +337,8 @@ def _upgrade(verdicts: Sequence[ReleaseVerdict], bad: Sequence[int], fixed_from:
         return f"upgrade to {settled or fixed_from or 'a fixed release'} or later"
     kept = [x for v in between for x in v.of_kind(BUG) if x.state != UNPAIRED]
     # r18: on a scripted model the stand-in's rules refuse, the model still answers: "would be"
-    verbs = {REFUSED: "would be refused", STUCK: "stop compacting"}  # in plain words
+    # r22: "stop compacting" pulled a two-line meaning into the first screen's terms
+    verbs = {REFUSED: "requests would be refused", STUCK: "compaction stops"}  # in plain words
     states = " or ".join(dict.fromkeys(verbs.get(x.state, STATE_WORDS[x.state]) for x in kept))
     before = {x.situation for x in between[-1].of_kind(BUG) if x.state == UNPAIRED}
     at = verdicts[order.index(settled)]
@@ -294,11 +348,14 @@ def _upgrade(verdicts: Sequence[ReleaseVerdict], bad: Sequence[int], fixed_from:
         # r18: in plain words, not the verdict's "splits" (defined below the first screen)
         # r20: "as on 1.16.0..2.2.0" said more than the table (2.0.0..2.1.0: the token
         # threshold only): "again" where it was unpaired before, in some setting
-        f". On {settled}, {LATE_WORDS.get(s, s)} reaches the summariser without its call"
+        # r22: "again" read as unexplained: the releases that did not, named
+        f". On {settled} and later, {LATE_WORDS.get(s, s)} reaches the summariser without its call"
         + (
-            ""
-            if _unpaired_before(verdicts[: order.index(settled)], s).startswith("for")
-            else " again"
+            f", which {fixed_from}..{between[-1].release} did not"
+            if not any(
+                x.situation == s and x.state == UNPAIRED for v in between for x in v.of_kind(BUG)
+            )
+            else ""
         )
         for s in priced
     )
@@ -306,39 +363,9 @@ def _upgrade(verdicts: Sequence[ReleaseVerdict], bad: Sequence[int], fixed_from:
         # r17: not in every setting: the verdict table's last column names where
         # r18: no nested brackets; "in some settings" understated "every setting" on 2.3.0..2.9.2
         f"upgrade to {settled} or later: on {fixed_from}..{between[-1].release}, after an "
-        f"unanswered or lost call, sessions {states}, in the settings the releases table's last "
+        f"unanswered or lost call, {states}, in the settings the releases table's last "
         f"column names{price}"
     )
-
-
-def _unpaired_before(before: Sequence[ReleaseVerdict], situation: str) -> str:
-    """Whether ``situation`` left its late answer unpaired before the release that follows
-    ``before`` (by the verdicts), and where: 13 said "the first release where" of a late answer
-    unpaired on 1.16.0..2.2.0 too."""
-    from ..lab.findings.verdict import BUG, UNPAIRED
-
-    runs: list[list[str]] = []
-    last = False
-    for v in before:
-        now = any(x.situation == situation and x.state == UNPAIRED for x in v.of_kind(BUG))
-        if now and not last:
-            runs.append([])
-        if now:
-            runs[-1].append(v.release)
-        last = now
-    if not runs:
-        return "for the first time"
-    spans = ", ".join(r[0] if len(r) == 1 else f"{r[0]}..{r[-1]}" for r in runs)
-    order = [v.release for v in before]
-    gap = order[order.index(runs[-1][-1]) + 1 :]
-    paired = (
-        f" ({gap[0]}..{gap[-1]} pair it)"
-        if len(gap) > 1
-        else f" ({gap[0]} pairs it)"
-        if gap
-        else ""
-    )
-    return f"again, as on {spans}{paired}"
 
 
 def driven() -> Driven:

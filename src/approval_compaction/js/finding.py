@@ -184,7 +184,10 @@ def as_released_modes(frame: pd.DataFrame) -> pd.DataFrame:
     # r20: "auto does not exist" beside a `store: false` result of its own read as a
     # contradiction: each cell of those releases says the one thing they do, the id sent
     frame.loc[old, "input"] = "not run (no compactionMode option)"
-    frame.loc[old, "auto (default)"] = SENDS_ID
+    # r22: the mechanism alone ("the id sent") left the reader to look across: what the user
+    # meets is previous_response_id's, said in the cell
+    same = frame.loc[old, "previous_response_id"]
+    frame.loc[old, "auto (default)"] = "as previous_response_id (no compactionMode option): " + same
     store = frame.loc[old, "auto, store=False"]  # no response was stored for its id to name
     named = store.str.replace(r"^(400 at the \w+)", r"\1 (response id not found)", regex=True)
     frame.loc[old, "auto, store=False"] = "no compactionMode option, store: false: " + named

@@ -98,6 +98,18 @@ def answer(folder: Path = paths.DATA) -> str:
         {r.sdk_version for r in js.sweep if r.plan == "input" and r.raised_at == "next_turn"},
         key=_key,
     )
+    # r22: what `input` meets before the 400, on most releases: no error, but the pause's
+    # compaction request holds the open call (a user on 0.10.0 could not tell)
+    quiet = sorted(
+        {r.sdk_version for r in js.sweep if r.plan == "input" and r.violating and not r.raised_at},
+        key=_key,
+    )
+    quiet_text = (
+        f"on {quiet[0]}..{quiet[-1]} no error reaches the user, but the pause's compaction "
+        "request holds the open call; "
+        if quiet
+        else ""
+    )
     newest = " and newest" if versions[-1] == js.version else ""
     # r19: `auto` throws at the pause only with `store` unset; with `store: false` it sends the
     # items and meets what `input` meets, so it is said with `input`
@@ -118,18 +130,25 @@ def answer(folder: Path = paths.DATA) -> str:
     # break and the tests' names are in the body; plain words for the hook and the stand-in
     return (
         f"**Answer.** Yes, over HTTP, compacting after every turn. In `input` mode{unstored} "
-        f"from {later[0]} to {later[-1]} (the pinned release{newest}: second table) "
+        f"{quiet_text}from {later[0]} to {later[-1]} ({js.version}: the pinned release{newest}) "
         "the tool's output, approved or rejected, is stored without its call, and `run()` "
         "throws at the next question.\n\n"
-        f"{by_id[:1].upper()}{by_id[1:]}in `auto` (the default) with `store` unset, `run()` "
+        f"{by_id[:1].upper()}{by_id[1:]}in `auto` (the default) with `store` unset, which then "
+        "sends the response id, `run()` "
         f"throws at the pause, nothing to approve, on {len(auto)} of {len(moded)} releases, "
         f"{moded[0]}..{moded[-1]}{before}.\n\n"
         "A second bug, *the stall*: from "
-        f"{stall.boundary.first_bad}, when `/v1/responses/compact` answers as documented, "
+        f"{stall.boundary.first_bad}, when `/v1/responses/compact` answers as documented (the "
+        "user messages, then the summary), "
         "compaction runs once, then never again by itself.\n\n"
-        f"**What to do.** Maintainers: apply `js/fix/{FIX.name}` and `js/fix/{STALL_PATCH}` "
-        f"(their tests: under *The workaround and the fix*){retire}. Teams: wrap the session in "
-        f"`deferCompactionWhilePending` from `js/workaround.mjs`{_workaround_limit(js, folder)}."
+        # r22: what each patch changes, the search's MCP break the maintainers' too, and the
+        # workaround's open question on the first screen
+        f"**What to do.** Maintainers: apply `js/fix/{FIX.name}` (the session waits while a "
+        f"call has no output) and `js/fix/{STALL_PATCH}` (the session counts the user "
+        f"messages the summary stands for as sent){retire}; hold an MCP tool's pending "
+        "approval request out of compaction too (last table).\n\nTeams: wrap the session in "
+        f"`deferCompactionWhilePending` from `js/workaround.mjs`{_workaround_limit(js, folder)}; "
+        "whether it covers an MCP tool's approval request is not tried."
     )
 
 

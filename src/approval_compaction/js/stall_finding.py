@@ -314,7 +314,11 @@ def stall_figure(frame: pd.DataFrame) -> Figure:
         )
     axes.set_xlabel("turn")
     axes.set_ylabel("items stored after the turn")
-    axes.set_title(f"{PACKAGE}: a plain conversation, the SDK's default trigger, input mode")
+    axes.set_title(  # r22: the scope the prose gives, in the title too
+        f"{PACKAGE}: a plain conversation, the SDK's default trigger, input mode,\n"
+        "over HTTP, the compaction endpoint answering as documented",
+        fontsize="medium",
+    )
     axes.legend(fontsize="small", frameon=False)
     axes.grid(alpha=0.3)
     figure.tight_layout()

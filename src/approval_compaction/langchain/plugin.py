@@ -102,8 +102,9 @@ def answer(folder: Path = paths.DATA) -> str:
     cases = (
         f"`langchain` {', '.join(hit)} lose or orphan a call in the sixteen cases ({swept} swept)"
         if hit
+        # r22: the blunt "No" is the sixteen cases', each decided before the next message
         else f"No: no `langchain` 1.x release ({swept}) loses the call waiting for a decision in "
-        "the sixteen cases"
+        "the sixteen cases (each decided before the next message)"
     )
     rows = [
         r for r in found.liveness if r.invariant == "compaction_runs" and r.scenario in SITUATIONS
@@ -128,8 +129,9 @@ def answer(folder: Path = paths.DATA) -> str:
         "process dies and another call follows, it keeps such a message and the next "
         "turn is refused "
         "(last table). Make a late decision run its tool "
-        f"or say it cannot. Teams on {order[0]}..{order[-1]}: decide each pause before the next "
-        "message."
+        f"or say it cannot.\n\nTeams on {order[0]}..{order[-1]}: decide each pause before the next "
+        "message; with the docs' trim step and the fix, trim so that no tool message is kept "
+        "without its call."
     )
 
 
@@ -157,8 +159,11 @@ def _with_step(rows: list[LivenessRecord], controls: set[str]) -> str:
     if hit:
         many = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
         said += f", {many} of 10 with {' or '.join(hit)}"
-    if clean:
-        said += f", none with {' or '.join(clean)}"
+    if clean:  # r22: its summariser is scripted: the caveat goes with the clean claim
+        said += (
+            f", none with {' or '.join(clean)} (its summariser is scripted: a real one "
+            "is not tried)"
+        )
     return said
 
 
@@ -187,13 +192,28 @@ def _late_approval(folder: Path, found: LangchainFinding) -> str:
         }  # fmt: skip
     )
     left = " or ".join(STEPS.get(s, "no step") for s in kept)
-    open_said = f": on {found.version} with {left} its call stays unanswered, and" if kept else ""
+    # r22: the sentence was hard to parse, and said nothing of the steps that summarise the call
+    # away where the search did not run (keep-2): what the page shows, said per setting
+    gone = sorted(
+        {
+            str(s).split()[0]
+            for s, went in (after if after is not None else {}).items()
+            if str(went) == "nowhere"
+        }
+        - {c.mode for c in late}
+    )
+    open_said = (
+        f" On {found.version} with {left} its call then stays unanswered; with "
+        f"{' or '.join(STEPS.get(s, s) for s in gone)} it is summarised away, and whether the tool "
+        "ran is not recorded."
+        if kept and gone
+        else ""
+    )
     return (
         # r15: scoped to what the search tried (one setting), not "never"
         # r19: "search" and "moves" are defined in the body only; the step it ran with named
-        # r21: the keep-1 sequences alone read as if only keep-1 left the call unanswered
-        f"\n\nAn approval sent after later questions did not run its tool{open_said} in the "
-        f"last table's sequences ({steps})" + (", fix or not" if fixed else "") + "."
+        f"\n\nAn approval sent after later questions did not run its tool in the last table's "
+        f"sequences ({steps})" + (", fix or not" if fixed else "") + f".{open_said}"
     )
 
 
