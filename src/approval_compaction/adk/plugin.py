@@ -164,32 +164,80 @@ def _with_plain(folder: Path) -> bool:
     )
 
 
+def _kinds(modes: Iterable[str]) -> str:
+    """``every setting``, or ``sliding window, overlap 1; token threshold, retention 0 or 2``:
+    each trigger with its sizes, from the kinds' names."""
+    from .finding import COLUMNS
+
+    modes = list(modes)
+    if set(modes) >= set(COLUMNS):
+        return "every setting"
+    said = []
+    for trigger, (words, size) in TRIGGER_WORDS.items():
+        sizes = [m.removeprefix(f"{trigger}-") for m in modes if m.startswith(f"{trigger}-")]
+        if sizes:
+            said.append(f"{words}, {size} {' or '.join(sizes)}")
+    return "; ".join(said)
+
+
+def _named(modes: list[str]) -> str:
+    """The kinds as a trigger and its sizes in parentheses: ``sliding window (overlap 0 or 1)``."""
+    said = _kinds(modes)
+    plain = ";" in said or ", " not in said
+    return said if plain else said.replace(", ", " (", 1) + ")"
+
+
+def _how(adk: AdkFinding, order: list[str], hit: list[str]) -> str:
+    """How the call is lost: each trigger with the releases where ``run_async`` raises at the
+    resume (r22: "1.16.0..1.39.1 and 2.2.0 lose the call" overstated the token threshold), and
+    the kinds that instead give the summariser the call without its output."""
+    from ..lab.findings.releases import RESUME_FAILS
+    from ..lab.findings.verdict import AFFECTED
+    from ..lab.releases.bisect import marked_ranges
+
+    raises = []
+    for trigger, (words, _) in TRIGGER_WORDS.items():
+        failed = {
+            v.release: any(
+                m.mode.startswith(trigger) and m.severity == RESUME_FAILS for m in v.modes
+            )
+            for v in adk.verdicts
+        }
+        ranges = marked_ranges(order, failed)
+        if ranges:
+            raises.append(
+                f"with the {words}" + ("" if ranges == hit else f" on {' and '.join(ranges)}")
+            )
+    unpaired = sorted(
+        {
+            m.mode
+            for v in adk.verdicts
+            if v.word == AFFECTED
+            for m in v.modes
+            if m.raising and m.severity != RESUME_FAILS
+        }
+    )
+    elsewhere = (
+        f"; elsewhere the {_named(unpaired)} silently gives the summariser (the model call "
+        "writing its summary) the call without its output"
+        if unpaired
+        else ""
+    )
+    return f": `run_async` raises at the resume {', and '.join(raises)}{elsewhere}"
+
+
 def answer(folder: Path = paths.DATA) -> str:
     """13: which google-adk releases are affected, which never compact, from which release on it
     is fixed, and what is left on the pinned release (the one verdict record), in plain words:
     each compaction kind by its settings (``finding.COLUMNS``), each situation by what happened
     (``liveness.SITUATION_WORDS``); with the caveat that bounds it: ADK's own summariser reads
     text."""
-    from ..lab.findings.releases import RESUME_FAILS
     from ..lab.findings.verdict import AFFECTED, BUG, NEVER_RUNS, of
     from ..lab.releases.bisect import marked_ranges
     from ..lab.releases.driven import NEVER_COMPACTED
-    from .finding import COLUMNS, SEARCHED
+    from .finding import SEARCHED
 
     adk = _found(folder, "the answers need data/adk-sweep.json and its liveness file")
-
-    def kinds(modes: Iterable[str]) -> str:
-        """``every setting``, or ``sliding window, overlap 1; token threshold, retention 0 or
-        2``: each trigger with its sizes, from the kinds' names."""
-        modes = list(modes)
-        if set(modes) >= set(COLUMNS):
-            return "every setting"
-        said = []
-        for trigger, (words, size) in TRIGGER_WORDS.items():
-            sizes = [m.removeprefix(f"{trigger}-") for m in modes if m.startswith(f"{trigger}-")]
-            if sizes:
-                said.append(f"{words}, {size} {' or '.join(sizes)}")
-        return "; ".join(said)
 
     order = [v.release for v in adk.verdicts]
     hit = marked_ranges(order, {v.release: v.word == AFFECTED for v in adk.verdicts})
@@ -213,20 +261,15 @@ def answer(folder: Path = paths.DATA) -> str:
     modes = dict.fromkeys(m.mode for v in adk.verdicts for m in v.modes)
     others = [m for m in modes if m not in never]
 
-    def named(modes: list[str]) -> str:  # "sliding window (overlap 0 or 1)"
-        said = kinds(modes)
-        plain = ";" in said or ", " not in said
-        return said if plain else said.replace(", ", " (", 1) + ")"
-
-    but = f"; the {named(others).partition(' (')[0]} does, and keeps it" if others else ""
+    but = f"; the {_named(others).partition(' (')[0]} does, and keeps it" if others else ""
     never_text = (
-        f" On {', '.join(quiet)} the {named(never).partition(' (')[0]} never compacts{but}."
+        f" On {', '.join(quiet)} the {_named(never).partition(' (')[0]} never compacts{but}."
         if quiet
         else ""
     )
     # r16: "all keep it" read as every situation; 2.12.0 summarises a waiting call away
     since = f" From {fixed_from} on, all keep it in the sixteen cases." if fixed_from else ""
-    where = kinds(sorted({m for x in searched for m in x.modes}))
+    where = _kinds(sorted({m for x in searched for m in x.modes}))
     left = _left(adk, folder, where, searched=bool(searched), late=bool(late))
     newest = ", also the newest" if adk.version == order[-1] else ""  # r16: the question's
     said = [x for x in left if x]
@@ -255,37 +298,7 @@ def answer(folder: Path = paths.DATA) -> str:
         if searched
         else ""
     )
-    # r22: "1.16.0..1.39.1 and 2.2.0 lose the call" overstated the token threshold: each
-    # trigger is said with the releases where the resume raises, and what the others leave
-    raises = []
-    for trigger, (words, _) in TRIGGER_WORDS.items():
-        failed = {
-            v.release: any(
-                m.mode.startswith(trigger) and m.severity == RESUME_FAILS for m in v.modes
-            )
-            for v in adk.verdicts
-        }
-        ranges = marked_ranges(order, failed)
-        if ranges:
-            raises.append(
-                f"with the {words}" + ("" if ranges == hit else f" on {' and '.join(ranges)}")
-            )
-    unpaired = sorted(
-        {
-            m.mode
-            for v in adk.verdicts
-            if v.word == AFFECTED
-            for m in v.modes
-            if m.raising and m.severity != RESUME_FAILS
-        }
-    )
-    elsewhere = (
-        f"; elsewhere the {named(unpaired)} silently gives the summariser (the model call "
-        "writing its summary) the call without its output"
-        if unpaired
-        else ""
-    )
-    how = f": `run_async` raises at the resume {', and '.join(raises)}{elsewhere}"
+    how = _how(adk, order, hit)
     return (  # the page's own action first, so that it shows on the first screen
         f"**Answer.** Yes: `google-adk` {' and '.join(hit)} lose the call waiting for "
         f"confirmation, on a scripted model{how}.{never_text}{since}{left_text}\n\n"
