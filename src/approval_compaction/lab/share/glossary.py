@@ -99,7 +99,7 @@ TERMS: tuple[Term, ...] = (
         "*reject*).",
         where=(
             (
-                r"(?i)would be refused",
+                r"(?i)would\s+be\s+refused",
                 "where the model is scripted and answers anyway, such a request *would be refused*",
             ),
         ),
@@ -117,11 +117,15 @@ TERMS: tuple[Term, ...] = (
         "pairing check",
         r"pairing checks?",
         "openai-agents' `drop_orphan_function_calls`: drops each call without its output.",
-        more=(
-            'its "orphan" is a call without its output; it drops an output whose call is gone '
-            "only among the items its caller names (`output_pruning_indexes`), which 0.23.1's "
-            "`prepare_input_with_session` names only when the session's settings limit how many "
-            "items it reads."
+        # r23: the rest read as an aside on pages that never send a stored output
+        where=(
+            (
+                r"prepare_input_with_session|output_pruning_indexes|sends? the stored output",
+                'its "orphan" is a call without its output; it drops an output whose call is gone '
+                "only among the items its caller names (`output_pruning_indexes`), which 0.23.1's "
+                "`prepare_input_with_session` names only when the session's settings limit how "
+                "many items it reads",
+            ),
         ),
     ),
     Term(
@@ -152,7 +156,8 @@ TERMS: tuple[Term, ...] = (
                 "stored items",
             ),
             (
-                r"(?s)(?=.*\bauto\b).*0\.2[34]\.",
+                # r23: said where a page speaks of partial compactions, not on every auto page
+                r"(?s)(?=.*\bauto\b).*\b(?:partial|cover(?:s|ed|age)?)\b",
                 "on openai-agents 0.23.1 and 0.24.0, only if the request that made that response "
                 "carried every stored item",
             ),
