@@ -309,7 +309,7 @@ TERMS: tuple[Term, ...] = (
         "`python -m approval_compaction doctor`, this study's command for stored sessions.",
         # Each command said only on a page that uses it (r22: commands no page of theirs used).
         where=(
-            (r"doctor check|`check`", "`check`: when the bug strikes a setup"),
+            (r"doctor check|`check`", "`check`: which pauses of a setup fail"),
             (r"\bscan\b", "`scan`: what each stored session holds"),
             (r"\brepair", "`repair --apply`: heals, backing the store up first"),
             (r"\brestore\b", "`restore`: puts a backup back"),
