@@ -624,13 +624,14 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         + ", if the real endpoint accepts that compaction (notebook 09)."
         + (  # r18: the refusal on the release the search kept it on, and why one kind
             f"\n\nOn {old.sdk_version} in {_modes(refused_in)} mode, {_asked(paused)} pause is"
-            " refused (other kinds: notebook 09)."
+            " refused (other kinds: unreported, notebook 09)."
             if paused
             else ""
         )
         + (  # r20: the filing rule, not the draws alone, leaves `auto` without its own
-            f" This page does not answer for {_modes(unfiled)} mode, the default: the search kept"
-            " none of its conversations (*The minimal counterexamples*)."
+            # r23: "kept none" read as "drew none", against the table's `auto` conversations
+            f" This page does not answer for {_modes(unfiled)} mode, the default: the searches"
+            " drew its conversations but kept none (*The minimal ...*)."
             if unfiled
             else ""
         )
@@ -655,25 +656,20 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
     if after:
         joined = "; ".join(after)
         said.append(joined[:1].upper() + joined[1:] + ".")
-    searched_fix = " and ".join(r.sdk_version for r in fixed)
     said.append(
         "\n\n**What to do.**"
         + (
-            f" SDK maintainers: on a release line before {new.sdk_version}, hold compaction back"
-            f" while a call of any kind waits for its approval, as {new.sdk_version} does"
-            " (notebook 03), with what"
-            " `tests/sdk_regression/patches/0.24.0-compaction-liveness.patch` adds (compaction"
-            " past an unanswered hosted MCP request: notebook 10), which 0.24.0 lacks."
+            f" SDK maintainers: before {new.sdk_version}, hold compaction back while a call of"
+            f" any kind waits for its approval, as {new.sdk_version} does (notebook 03); on"
+            f" {new.sdk_version} too, apply"
+            " `tests/sdk_regression/patches/0.24.0-compaction-liveness.patch`: later turns"
+            " compact again after an unanswered hosted MCP approval request (notebook 10)."
             if stalled
             else ""
         )
         + " Teams: wrap the session in the workaround whatever tools it approves"
-        + (  # r22: "broke nothing" outran "a `holds` cell is no proof": its search, scoped
-            f" (on {searched_fix} its search of {sum(r.examples * r.rounds for r in fixed)}"
-            " conversations found nothing broken)"
-            if fixed and not broke
-            else ""
-        )
+        # r22: "broke nothing" outran "a `holds` cell is no proof"; r23: scoped, it still rested
+        # on the search the body calls no proof: the action cites no search
         + "; notebook 06 says where to keep it after upgrading."
     )
     return " ".join(said).replace(" \n", "\n")
