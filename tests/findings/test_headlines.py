@@ -609,6 +609,10 @@ def test_headlines_stored_vs_sent_action_keeps_the_workaround_where_the_fix_stop
         "questions while a call nobody answers stays stored (notebook 10's table "
         f"*{headlines.TABLE_10}*)." in maintainers
     )
+    # r23: that stop was a fact without an action: the maintainers are told it is the mode's
+    # documented stop the fix keeps, and what frees such a session
+    assert "The fix keeps that stop, which the SDK documents" in maintainers
+    assert "compacts again only once that call leaves the store" in maintainers
     # r20: the shared action (five lines, four coined words) put 02's action past line 40: the
     # upgrade, and 06 named for the workaround before and after it (r15: kept after upgrading)
     assert teams.startswith(
@@ -619,7 +623,8 @@ def test_headlines_stored_vs_sent_action_keeps_the_workaround_where_the_fix_stop
     # `auto` needing none, rewritten into nothing said: both modes keep the call, 07's note
     # r20: 07 shows that rewrite on a session it generated, not on a refused pause's store
     assert teams.endswith(
-        "A session a refused pause left keeps that call in both modes (this page's last table): "
+        "After a refused pause, the session keeps that call in both modes (this page's last "
+        "table): "
         "notebook 07 shows the repair that rewrites such a call as a note that it was never "
         "answered."
     )
@@ -786,7 +791,8 @@ def test_headlines_inside_the_sdk_says_which_release_the_liveness_patch_applies_
     # r21: hunk 2 alone left hosted MCP unfixed on the first screen: hunks 1 to 3, hunk 2's move
     assert "backport hunks 1 to 3 of notebook 12's table" in said
     # r22: "the `if` it sat in" was ambiguous (0.24.0's check sits in `if is_automatic:`)
-    assert "moves that check out of the branch only a compaction of part of the" in said
+    assert "the check leaves the branch only a compaction of part of the history takes" in said
+    assert "Hunk 2 is the move this page's excerpts show" in said
     assert "the `if` it sat in" not in said
     # r18: the backport's evidence scoped to what 12's table ran (0.23.1, `input` mode, scripted
     # model), in the table's own words (no case breaking an invariant), the untried modes said
@@ -798,11 +804,14 @@ def test_headlines_inside_the_sdk_says_which_release_the_liveness_patch_applies_
     # broken with hunk 2 alone: the column named, hosted MCP excepted with its own minimal fix
     assert "nor for the other tool kinds it lists" not in said and "apply_patch" not in said
     assert "that table's column *0.23.1 + hunk 2 alone* (`input` mode, scripted model)" in said
-    assert "it lists fixed but a hosted MCP approval request, which hunks 1 and 3 fix" in said
+    # r23: "it lists fixed but" was hard to parse: the one kind left unfixed, named
+    assert "the one kind of call left unfixed is a hosted MCP approval request" in said
+    assert "hunks 1 and 3 fix it" in said
     # r22: hunks 1 and 3 were names the first screen never explained: what each is, and the
     # answer says what they do (0.24.0's account of the fix was hunk 2's alone)
-    assert "which hunks 1 and 3 fix (an import, and the block after the moved check)" in said
-    assert "it also returns without compacting while a hosted MCP approval request has no" in said
+    # r23: the answer's hosted MCP return had no evidence on 03: said as hunk 3's, in the action
+    assert "(an import, and a block after the moved check that returns without compacting" in said
+    assert "while such a request has no response" in said.split("**What to do.**")[1]
     assert "keeping every case" not in said
     assert "notebook 12's table *Each kind of approval: its minimal fix in hunks*" in said
     # r20: the wait's stop after an unanswered MCP request (10's) was the body's; r21: a reader
@@ -815,7 +824,7 @@ def test_headlines_inside_the_sdk_says_which_release_the_liveness_patch_applies_
     # r18: "in `input` and `auto` mode" read as `previous_response_id` spared (10's table stops
     # it too): every mode stops; the patch keeps two compacting
     assert "does not compact again in any mode while it is unanswered" in said
-    assert "keeps `input` and `auto` mode compacting there" in said
+    assert "keeps `input` and `auto` mode compacting while that request is unanswered" in said
     assert "*Where 0.24.0 or the patch misses a compaction in ten turns*" in said
     # r22: "the patch" was never said; its release and the mode it leaves stopped are named
     assert "Notebook 10's patch (it keeps such a request stored and compacts only what follows" in (
@@ -829,7 +838,8 @@ def test_headlines_inside_the_sdk_says_which_release_the_liveness_patch_applies_
     # r17: the endpoint's answer is the stand-in's, as the README says (r20: the body's, by the
     # trace it scopes; the answer scopes itself to the stand-in)
     assert "over HTTP to the stand-in" in said.split("\n\n")[0]
-    assert "(no public source shows the real compaction endpoint's answer: notebook 09)" in body
+    # r23: scoped to the request holding the pending call, as the README's caveat is
+    assert "no public source shows the real compaction endpoint's answer to a request" in body
     # r20: the gate as the record shows it: the resumed run holds no generation; r21: no repr,
     # no count no table shows
     assert "the resumed run holding no generation at the gate" in body

@@ -41,7 +41,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     # the mechanism inside the SDK
     ".mechanism.anatomy": ("load_anatomy",),
     ".mechanism.record": ("recorded_release",),
-    ".mechanism.source": ("extract_all",),
     ".mechanism.views": (
         "change_frame",
         "era_stages",

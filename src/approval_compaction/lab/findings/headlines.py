@@ -169,7 +169,8 @@ def _teams_pointer(found: Findings) -> str:
 # screen of 01 and 02; 03, which sets it against `run_compaction()`, keeps the term)
 # (r20: "wait" against 03's excerpt, where each such compaction returns; the next one checks again)
 WAIT = "return without compacting while the latest model exchange holds a call without its output"
-AFTER_A_TURN = "make each compaction the session runs after a turn"
+# r23: "make each compaction ... return" read as the compaction returning: the check named
+AFTER_A_TURN = "in the compaction the session runs after each turn, add a check that makes it"
 
 
 def walkthrough(found: Findings) -> str:
@@ -246,11 +247,13 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
         f"request in {_modes(stop)} mode, nor can it while that call stays stored."
         "\n\n"
         f"**What to do.** SDK maintainers: {AFTER_A_TURN} {WAIT}, part of {fixed}'s fix "
-        "(notebook 03 shows its lines, and what else to backport). On "
+        "(notebook 03 shows its lines, and what else to backport).\n\nOn "
         f"{fixed} too, `previous_response_id` mode compacts none of ten later questions while a "
-        f"call nobody answers stays stored (notebook 10's table *{TABLE_10}*)."
+        f"call nobody answers stays stored (notebook 10's table *{TABLE_10}*). The fix keeps "
+        "that stop, which the SDK documents (*What compaction does next*): such a "
+        "session compacts again only once that call leaves the store (below)."
         f"\n\nTeams: upgrade to {fixed}; notebook 06 says what to wrap the "
-        "session in until then, and where to keep it after. A session a refused pause left "
+        "session in until then, and where to keep it after. After a refused pause, the session "
         "keeps that call in both modes (this page's last table): notebook 07 shows the repair "
         "that rewrites such a call as a note that it was never answered."
     )
@@ -284,7 +287,9 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
     unfixed, and 10's stop after an unanswered MCP request was the body's: the action names
     hunks 1 to 3, that stop and 10's patch. r22: what hunks 1 and 3 are and do, the branch named
     (not "the `if`"), 0.24.0's stop in `previous_response_id` mode after any call nobody answers
-    (10's table, as the README's), and what 10's patch changes and leaves stopped."""
+    (10's table, as the README's), and what 10's patch changes and leaves stopped. r23: the
+    hosted MCP return moved from the answer (this page does not show it) to hunk 3's clause; hunk
+    2 said to be the move the excerpts show; "it lists fixed but" and "there" reworded."""
     m = found.mechanism
     if m is None:
         raise HeadlineError("the answers need data/mechanism.json")
@@ -298,23 +303,24 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
         f"(`drop_orphan_function_calls`) runs at the {', '.join(m.old_compacts_at)} only where "
         "the runner builds the model's input; compaction calls it only when it replaces part of "
         f"the history.\n\n{m.new} calls it in every automatic compaction, which then returns "
-        "without compacting while the latest model exchange holds a call without its output; "
-        "it also returns without compacting while a hosted MCP approval request has no "
-        "response.\n\n"
+        "without compacting while the latest model exchange holds a call without its output "
+        "(this page's excerpts).\n\n"
         "**What to do.** SDK maintainers: to fix an older release line, backport hunks 1 to 3 "
-        "of notebook 12's table *Each kind of approval: its minimal fix in hunks*.\n\nHunk 2, in "
-        f"`{locked}`, moves that check out of the branch only a compaction of part of the "
-        f"history took (this page's excerpts); that table's column *{m.old} + hunk 2 alone* "
-        f"(`{STUDY_MODE}` mode, scripted model) shows each kind of call it lists fixed but a "
-        "hosted MCP approval request, which hunks 1 and 3 fix (an import, and the block after "
-        "the moved check).\n\n"
+        "of notebook 12's table *Each kind of approval: its minimal fix in hunks*.\n\nHunk 2 is "
+        f"the move this page's excerpts show: in `{locked}`, the check leaves the branch only a "
+        "compaction of part of the history takes. In that table's column "
+        f"*{m.old} + hunk 2 alone* (`{STUDY_MODE}` mode, scripted model), the one kind of call "
+        "left unfixed is a hosted MCP approval request; hunks 1 and 3 fix it (an import, and a "
+        "block after the moved check that returns without compacting while such a request has "
+        "no response).\n\n"
         f"With all three, as in {fixed}, a session whose hosted MCP approval request nobody "
         "answers does not compact again in any mode while it is unanswered, nor, in "
         "`previous_response_id` mode, while any call nobody answers stays stored (notebook "
         f"10's table *{TABLE_10}*, over HTTP).\n\nNotebook 10's patch (it keeps such a request "
         f"stored and compacts only what follows it), tried on {fixed} only, keeps `input` and "
-        "`auto` mode compacting there: on that release, take it too where such a request can go "
-        "unanswered. In `previous_response_id` mode the stop stays with the patch too.\n\n"
+        "`auto` mode compacting while that request is unanswered: on that release, take it too "
+        "where such a request can go unanswered. In `previous_response_id` mode the stop stays "
+        "with the patch too.\n\n"
         f"Teams: upgrade to {fixed}; notebook 06 says what to wrap the session in until then, "
         "and where to keep it after; notebook 07, how to repair stored sessions."
     )
