@@ -352,8 +352,9 @@ def violation_matrix(found: Findings) -> str:
         "\n\nOver HTTP, in "
         "`previous_response_id` mode and in `auto` mode (the default) with responses stored, "
         "the pause itself fails instead (notebook 05's first table).\n\n"
-        f"**What to do.** SDK maintainers: change when the session compacts, as {found.fixed_in} "
-        "did (notebook 03), and test the change on all sixteen cases, state kept in memory and "
+        "**What to do.** SDK maintainers: compact no history that holds a call still waiting "
+        f"for its output, as {found.fixed_in} does (notebook 03), and test the change on all "
+        "sixteen cases, state kept in memory and "
         "carried as JSON both, with `python -m approval_compaction matrix` (why both: the section "
         f"*Which choices change anything*). Teams: {upgrade}notebook 06 says what to do before "
         "it and what to keep after it, notebook 07 what to do with sessions already "
@@ -363,15 +364,12 @@ def violation_matrix(found: Findings) -> str:
 
 def _own_threshold(found: Findings) -> str:
     """04's scope of "compaction `on`" against the SDK's defaults (r22: "Compaction alone" read
-    as every compacting session breaking): how many pause positions 07's section 1 found the
-    pinned release's pausing turn asking for a compaction, with no hook."""
+    as every compacting session breaking): where 07's section 1 counts how often the pinned
+    release asks for a compaction at the pause with no hook (r23: the count here, "2 of 21
+    points", had no unit on this page)."""
     if not found.affected:
         return ""
-    pinned = found.affected[0]
-    return (
-        "; left to the SDK's own threshold, the pausing turn asked for one at "
-        f"{len(pinned.affected_at)} of {len(pinned.rows)} points in notebook 07's section 1"
-    )
+    return " (how often the SDK asks for one by itself: notebook 07's section 1)"
 
 
 def releases(found: Findings) -> str:
@@ -471,12 +469,12 @@ def workaround(found: Findings) -> str:
         f"**Answer.** {how}. With it on openai-agents {pinned}, "
         f"{_none_of(fixed.violated, per_case)} breaks in any of the {2 * fixed.compaction_on} "
         f"cases (`input` mode, scripted model), and {fixed.compacting} of {fixed.compaction_on} "
-        "cases with compaction `on` still compact, none while the call is open, as "
+        "cases with compaction `on` still compact, none with the call still waiting, as "
         f"{fixed_in} does without it. Over HTTP on {pinned}, with it, each request of those "
         f"{fixed.compaction_on} cases is answered in each mode (`auto`: `store` unset).\n\n"
-        f"After upgrading keep it only where {fixed_in} stops compacting without it: it has two "
-        "costs (the section *The SDK's own test suite*): late answers stored as text, extra "
-        "reads on a failed write.\n\n"
+        f"After upgrading keep it only where {fixed_in} stops compacting without it. Its costs "
+        "(*The SDK's own test suite*): late answers to removed calls stored as text, failed "
+        "writes retried up to three times.\n\n"
         "**What to do.** "
         f"{_keep_or_drop(found)}"
     )
@@ -486,7 +484,7 @@ def _none_of(violated: int, invariants: int) -> str:
     """06's count of the invariants the workaround keeps: none of them breaks, or how many
     times one does (r15: "checks" is the doctor's word)."""
     if not violated:
-        return f"none of the {invariants} invariants"
+        return "no invariant"  # r23: "none of the 12" counted what the first screen had not
     return f"an invariant ({violated} times in all; {invariants} judged)"
 
 
@@ -516,7 +514,8 @@ def _keep_or_drop(found: Findings) -> str:
     )
     return (
         f"Upgrade to {found.fixed_in}; until then, on {span}, wrap the session in the "
-        f"workaround{full}.\n\n{keep[0].upper()}{keep[1:]}; drop it elsewhere (the last table and "
+        f"workaround, `defer_compaction_while_pending(session)`{full}.\n\n"
+        f"{keep[0].upper()}{keep[1:]}; drop it elsewhere (the last table and "
         "notebook 10: it gains nothing there). "
         f"{doctor}{maintainers}"
     )
