@@ -536,10 +536,9 @@ def test_headlines_am_i_affected_action_is_ordered_upgrade_scan_repair(found: Fi
     # r22: "when 0.24.0 loads it" placed the change in a shipped release, and the late answer
     # is shown on one release with the defaults: the step says both
     assert "in a release after 0.24.0, rewrite their orphan outputs on load" in steps[0]
-    assert (
-        "unlike that repair, leave a stuck call: section 3's last table (0.23.1, the SDK's"
-        in (steps[0])
-    )
+    # r23: "leave a stuck call" read against the workaround, which retires one: both are said
+    assert "unlike that repair, leave a stuck call (or retire it" in steps[0]
+    assert "as notebook 06's wrapper does): section 3's last table (0.23.1, the SDK's" in steps[0]
     assert "reads a poisoned or stuck store as it is" not in steps[0]
     # r14: the title asks "am I affected": the teams' first step is the command that answers it
     # r20: "section 1 runs it" while section 1 calls the function: the same check
