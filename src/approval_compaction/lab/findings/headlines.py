@@ -558,8 +558,8 @@ def am_i_affected(found: Findings) -> str:
             f"1. SDK maintainers: to heal stored sessions in a release after {up.newest}, rewrite "
             "their orphan outputs on load as `src/approval_compaction/doctor/repair.py` does "
             "(section 3's first rewrite); unlike that repair, leave a stuck call (or retire it "
-            "and store a late answer as text, as notebook 06's wrapper does): section 3's last table "
-            f"({pinned.release}, the SDK's defaults) shows a saved run state answering it.",
+            "and store a late answer as text, as notebook 06's wrapper does): section 3's last "
+            f"table ({pinned.release}, the SDK's defaults) shows a saved run state answering it.",
             "2. Teams: run `python -m approval_compaction doctor check` (section 1 runs the same "
             f"check); {stop}; notebook 06 says what to wrap the session in until then, and where "
             "to keep it after.",
