@@ -87,8 +87,10 @@ def test_plugin_answer_is_short_and_acts_on_what_the_patch_leaves() -> None:
     assert f"{scoped} a message and the next turn is refused (last table)" in maintainers
     assert any("the worker dies → ask[function]" in c.steps for c in left)
     assert "decide each pause before the next message" in teams
-    # r22: teams who copied the trim step and take the fix get its remedy on the first screen
-    assert "with the docs' trim step and the fix, trim so that no tool message is kept" in teams
+    # r23: teams told what to do for *lost* (refused on every release with a step); the trim
+    # remedy needs the fix, which no release ships: the maintainers' action keeps it (above)
+    assert "when a tool's process dies, answer its call with a tool message first" in teams
+    assert "trim" not in teams
     assert teams.startswith("1.0.0..1.5.2:")  # r16: every 1.x release the verdict row covers
 
 

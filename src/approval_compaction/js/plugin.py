@@ -105,8 +105,8 @@ def answer(folder: Path = paths.DATA) -> str:
         key=_key,
     )
     quiet_text = (
-        f"on {quiet[0]}..{quiet[-1]} no error reaches the user, but the pause's compaction "
-        "request holds the open call; "
+        f"on {quiet[0]}..{quiet[-1]} the pause's compaction request holds the open call (no "
+        "stand-in error; the endpoint's reply is not shown); "
         if quiet
         else ""
     )
@@ -140,15 +140,16 @@ def answer(folder: Path = paths.DATA) -> str:
         "A second bug, *the stall*: from "
         f"{stall.boundary.first_bad}, when `/v1/responses/compact` answers as documented (the "
         "user messages, then the summary), "
-        "compaction runs once, then never again by itself.\n\n"
+        "compaction runs once, then never again, even when asked.\n\n"
         # r22: what each patch changes, the search's MCP break the maintainers' too, and the
         # workaround's open question on the first screen
         f"**What to do.** Maintainers: apply `js/fix/{FIX.name}` (the session waits while a "
         f"call has no output) and `js/fix/{STALL_PATCH}` (the session counts the user "
-        f"messages the summary stands for as sent){retire}; hold an MCP tool's pending "
-        "approval request out of compaction too (last table).\n\nTeams: wrap the session in "
+        f"messages the summary stands for as sent){retire}; hold the API's MCP (Model "
+        "Context Protocol) approval request out of compaction too (last table).\n\n"
+        "Teams: wrap the session in "
         f"`deferCompactionWhilePending` from `js/workaround.mjs`{_workaround_limit(js, folder)}; "
-        "whether it covers an MCP tool's approval request is not tried."
+        "whether it prevents the search's finding (last table) is not tried."
     )
 
 

@@ -130,8 +130,8 @@ def answer(folder: Path = paths.DATA) -> str:
         "turn is refused "
         "(last table). Make a late decision run its tool "
         f"or say it cannot.\n\nTeams on {order[0]}..{order[-1]}: decide each pause before the next "
-        "message; with the docs' trim step and the fix, trim so that no tool message is kept "
-        "without its call."
+        "message; when a tool's process dies, answer its call with a tool message first, as "
+        "the fix does."
     )
 
 
