@@ -1084,8 +1084,10 @@ def test_headlines_after_the_fix_scopes_the_patch_to_the_stores_it_helps(found: 
     # r16: maintainers of other stores were not warned; r18: the docstring's words left the
     # patch's limit implicit; r19: said once, plainly, the code line left to the body
     # r22: read from the diff, not a run: said so where the limit is said
-    said = "By its diff (this page runs a `SQLiteSession` only), on stores that cannot replace "
-    assert said + "part of a history it leaves the stop in place" in action
+    # r23: "stores that cannot replace part of a history" was defined only in the body: the
+    # action says which stores the page ran, and that the rest is read from the diff
+    said = "Stores other than `SQLiteSession`: this page did not run them; section *The patch* "
+    assert said + "reads from the diff which ones the patch leaves stopped" in action
     assert "suffix_start" not in action
     assert "if snapshot is None and suffix_start > 0:" in paths.LIVENESS_PATCH.read_text()
     # r18: "still compacts none" had no subject: what it compacts none after is said
@@ -1100,9 +1102,10 @@ def test_headlines_after_the_fix_scopes_the_patch_to_the_stores_it_helps(found: 
     assert "untested" not in action
     assert (
         "The patch's second file leaves out of the model's input a stored output whose call is "
-        "gone, so a store an older release wrote with one is answered again; in "
-        "`previous_response_id` mode that store then compacts none of ten questions" in action
-    )  # r21: what the table's poisoned `previous_response_id` row shows, on the first screen
+        "gone, so a store an older release wrote with one is answered again (the table's last "
+        "two rows test it; no upstream test is named for it); in `previous_response_id` mode "
+        "that store then compacts none of ten questions" in action
+    )  # r21: the poisoned `previous_response_id` row, on the first screen; r23: its test named
     cells = json.loads((paths.ROOT / "notebooks/10-after-the-fix.ipynb").read_text())["cells"]
     code = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
     assert 'drop(index="poisoned"' not in code

@@ -818,7 +818,10 @@ NONE_COMPACTS = "none of the ten later questions compacts"  # 10's table: `0 of 
 DOCUMENTED_WORDS = "that mode compacts only the whole history"
 # 10's documented stops, as its table's three `previous_response_id` rows show them (r19)
 # r22: the question asks about approvals; the lost call (no approval) is the table's row only
-DOCUMENTED_STOPS = "it stops after any approval nobody answers"
+# r23: `lost` (no approval) is a row of the table too: said as any call
+DOCUMENTED_STOPS = (
+    "it stops after any call nobody answers (an approval, or a tool whose process died)"
+)
 # 06's table that shows what keeps a session compacting on the fixing release (10's teams)
 TURNS_TABLE_06 = "Turns that compacted, as released"
 
@@ -846,12 +849,13 @@ def maintainers_10(found: Findings) -> str:
         f"{found.fixed_in}) and apply `{patch}` (the test then passes). With the patch, this "
         "page's `SQLiteSession` compacts all ten questions after an unanswered hosted MCP "
         "approval request in `input` and `auto` mode; in `previous_response_id` mode it still "
-        f"stops as {found.fixed_in} does. By its diff (this page runs a `SQLiteSession` only), "
-        "on stores that cannot replace part of a history it leaves the stop in place (section "
-        "*The patch*).\n\nThe patch's second "
+        f"stops as {found.fixed_in} does. Stores other than `SQLiteSession`: this page did not "
+        "run them; section *The patch* reads from the diff which ones the patch leaves stopped."
+        "\n\nThe patch's second "
         "file leaves out of the model's input a stored output whose call is gone, so a store an "
-        "older release wrote with one is answered again; in `previous_response_id` mode that "
-        "store then compacts none of ten questions (the table's last row)."
+        "older release wrote with one is answered again (the table's last two rows test it; no "
+        "upstream test is named for it); in `previous_response_id` mode that store then "
+        "compacts none of ten questions (the table's last row)."
         f"\n\nTeams using openai-agents: {keep} (notebook 06 tests it). Stores an older "
         "release wrote: notebook 07 checks and repairs them."
     )
