@@ -1019,8 +1019,9 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
     # r20: the untried default mode named with the step that tries it; r22: and
     # `previous_response_id`, where 0.23.1 fails otherwise (the default's name left to the terms)
     assert (
-        " SDK maintainers backporting the fix to 0.23.1: take hunk 2 (`input` mode only; "
-        "*Try this* runs `auto` and `previous_response_id`); where hosted MCP "
+        " SDK maintainers backporting the fix to 0.23.1: take hunk 2 (tried in `input` mode "
+        "only; *Try this*: `auto`, the default); "
+        "where hosted MCP "
         "approval requests run, also "
         "hunks 1 and 3, and notebook 10's patch: on 0.24.0 hunk 3's check stops compaction "
         "after a request nobody answers (notebook 10's table" in action
@@ -1047,7 +1048,8 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
     # r22: "every change but hunk 2 reverted" said again what the kinds table's column shows:
     # the Answer says that column's finding (0.23.1 with hunk 2 alone)
     assert (
-        "On 0.23.1 with hunk 2 alone, each of these approvals *holds* (breaks no invariant)."
+        "On 0.23.1 with hunk 2 alone, each of these approvals *holds* (breaks no invariant);"
+        " no other revert that runs breaks anything (below)."  # r23: the Question's other half
         in (answer)
     )
     assert "With every change but" not in answer

@@ -979,7 +979,7 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     )
     action = (
         f"**What to do.** SDK maintainers backporting the fix to {m.old}: take hunk {fix} "
-        "(`input` mode only; *Try this* runs `auto` and `previous_response_id`)"
+        "(tried in `input` mode only; *Try this*: `auto`, the default)"
         f"{mcp}. Each hunk's patch is "
         "in `data/fix-anatomy.json`.\n\nTeams using openai-agents: this appendix changes "
         "nothing for you; notebook 06 says what to do."
@@ -988,13 +988,14 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     # the Answer says that column (0.23.1 with the hunk alone), the body the other
     alone = all(k.with_function_fix.verdict == "fixed" for k in shared)
     rest = (
-        f" On {m.old} with hunk {fix} alone, each of these approvals *holds* (breaks no invariant)."
+        f" On {m.old} with hunk {fix} alone, each of these approvals *holds* (breaks no invariant);"
+        " no other revert that runs breaks anything (below)."
         if shared and alone
         else ""
     )
     return (
         f"**Answer** ({SCOPE_12}). Of the {len(an.hunks)} hunks {m.new} changed in "
-        f"{_count_modules(an)} of its modules (the first table names them), {one} "
+        f"{_count_modules(an)} of its modules, {one} "
         f"{kinds}: hunk {fix}, which moves the check that each call has its output to where "
         f"every compaction runs it.\n\n"
         + "".join(f"{part.lstrip()}\n\n" for part in (rest + others, why) if part)
