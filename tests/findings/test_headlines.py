@@ -1027,8 +1027,9 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
     # r20: the untried default mode named with the step that tries it; r22: and
     # `previous_response_id`, where 0.23.1 fails otherwise (the default's name left to the terms)
     assert (
-        " SDK maintainers backporting the fix to 0.23.1: take hunk 2 (`input` mode only; "
-        "*Try this* runs `auto` and `previous_response_id`); where hosted MCP "
+        " SDK maintainers backporting the fix to 0.23.1: take hunk 2 (tried in `input` mode "
+        "only; *Try this*: `auto`, the default); "
+        "where hosted MCP "
         "approval requests run, also "
         "hunks 1 and 3, and notebook 10's patch: on 0.24.0 hunk 3's check stops compaction "
         "after a request nobody answers (notebook 10's table" in action
@@ -1055,7 +1056,8 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
     # r22: "every change but hunk 2 reverted" said again what the kinds table's column shows:
     # the Answer says that column's finding (0.23.1 with hunk 2 alone)
     assert (
-        "On 0.23.1 with hunk 2 alone, each of these approvals *holds* (breaks no invariant)."
+        "On 0.23.1 with hunk 2 alone, each of these approvals *holds* (breaks no invariant);"
+        " no other revert that runs breaks anything (below)."  # r23: the Question's other half
         in (answer)
     )
     assert "With every change but" not in answer
@@ -1092,8 +1094,10 @@ def test_headlines_after_the_fix_scopes_the_patch_to_the_stores_it_helps(found: 
     # r16: maintainers of other stores were not warned; r18: the docstring's words left the
     # patch's limit implicit; r19: said once, plainly, the code line left to the body
     # r22: read from the diff, not a run: said so where the limit is said
-    said = "By its diff (this page runs a `SQLiteSession` only), on stores that cannot replace "
-    assert said + "part of a history it leaves the stop in place" in action
+    # r23: "stores that cannot replace part of a history" was defined only in the body: the
+    # action says which stores the page ran, and that the rest is read from the diff
+    said = "Stores other than `SQLiteSession`: this page did not run them; section *The patch* "
+    assert said + "reads from the diff which ones the patch leaves stopped" in action
     assert "suffix_start" not in action
     assert "if snapshot is None and suffix_start > 0:" in paths.LIVENESS_PATCH.read_text()
     # r18: "still compacts none" had no subject: what it compacts none after is said
@@ -1108,9 +1112,10 @@ def test_headlines_after_the_fix_scopes_the_patch_to_the_stores_it_helps(found: 
     assert "untested" not in action
     assert (
         "The patch's second file leaves out of the model's input a stored output whose call is "
-        "gone, so a store an older release wrote with one is answered again; in "
-        "`previous_response_id` mode that store then compacts none of ten questions" in action
-    )  # r21: what the table's poisoned `previous_response_id` row shows, on the first screen
+        "gone, so a store an older release wrote with one is answered again (the table's last "
+        "two rows test it; no upstream test is named for it); in `previous_response_id` mode "
+        "that store then compacts none of ten questions" in action
+    )  # r21: the poisoned `previous_response_id` row, on the first screen; r23: its test named
     cells = json.loads((paths.ROOT / "notebooks/10-after-the-fix.ipynb").read_text())["cells"]
     code = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
     assert 'drop(index="poisoned"' not in code

@@ -819,7 +819,10 @@ NONE_COMPACTS = "none of the ten later questions compacts"  # 10's table: `0 of 
 DOCUMENTED_WORDS = "that mode compacts only the whole history"
 # 10's documented stops, as its table's three `previous_response_id` rows show them (r19)
 # r22: the question asks about approvals; the lost call (no approval) is the table's row only
-DOCUMENTED_STOPS = "it stops after any approval nobody answers"
+# r23: `lost` (no approval) is a row of the table too: said as any call
+DOCUMENTED_STOPS = (
+    "it stops after any call nobody answers (an approval, or a tool whose process died)"
+)
 # 06's table that shows what keeps a session compacting on the fixing release (10's teams)
 TURNS_TABLE_06 = "Turns that compacted, as released"
 
@@ -847,12 +850,13 @@ def maintainers_10(found: Findings) -> str:
         f"{found.fixed_in}) and apply `{patch}` (the test then passes). With the patch, this "
         "page's `SQLiteSession` compacts all ten questions after an unanswered hosted MCP "
         "approval request in `input` and `auto` mode; in `previous_response_id` mode it still "
-        f"stops as {found.fixed_in} does. By its diff (this page runs a `SQLiteSession` only), "
-        "on stores that cannot replace part of a history it leaves the stop in place (section "
-        "*The patch*).\n\nThe patch's second "
+        f"stops as {found.fixed_in} does. Stores other than `SQLiteSession`: this page did not "
+        "run them; section *The patch* reads from the diff which ones the patch leaves stopped."
+        "\n\nThe patch's second "
         "file leaves out of the model's input a stored output whose call is gone, so a store an "
-        "older release wrote with one is answered again; in `previous_response_id` mode that "
-        "store then compacts none of ten questions (the table's last row)."
+        "older release wrote with one is answered again (the table's last two rows test it; no "
+        "upstream test is named for it); in `previous_response_id` mode that store then "
+        "compacts none of ten questions (the table's last row)."
         f"\n\nTeams using openai-agents: {keep} (notebook 06 tests it). Stores an older "
         "release wrote: notebook 07 checks and repairs them."
     )
@@ -976,7 +980,7 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     )
     action = (
         f"**What to do.** SDK maintainers backporting the fix to {m.old}: take hunk {fix} "
-        "(`input` mode only; *Try this* runs `auto` and `previous_response_id`)"
+        "(tried in `input` mode only; *Try this*: `auto`, the default)"
         f"{mcp}. Each hunk's patch is "
         "in `data/fix-anatomy.json`.\n\nTeams using openai-agents: this appendix changes "
         "nothing for you; notebook 06 says what to do."
@@ -985,13 +989,14 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     # the Answer says that column (0.23.1 with the hunk alone), the body the other
     alone = all(k.with_function_fix.verdict == "fixed" for k in shared)
     rest = (
-        f" On {m.old} with hunk {fix} alone, each of these approvals *holds* (breaks no invariant)."
+        f" On {m.old} with hunk {fix} alone, each of these approvals *holds* (breaks no invariant);"
+        " no other revert that runs breaks anything (below)."
         if shared and alone
         else ""
     )
     return (
         f"**Answer** ({SCOPE_12}). Of the {len(an.hunks)} hunks {m.new} changed in "
-        f"{_count_modules(an)} of its modules (the first table names them), {one} "
+        f"{_count_modules(an)} of its modules, {one} "
         f"{kinds}: hunk {fix}, which moves the check that each call has its output to where "
         f"every compaction runs it.\n\n"
         + "".join(f"{part.lstrip()}\n\n" for part in (rest + others, why) if part)

@@ -406,7 +406,7 @@ def modules_by_outcome(found: Anatomy) -> pd.DataFrame:
         {
             "reverted alone": [outcome_kind(m.reverted) for m in found.modules],
             "with what needs it": [
-                outcome_kind(m.reverted_together) if m.together else "not run: nothing needs it"
+                outcome_kind(m.reverted_together) if m.together else "skipped: no module needs it"
                 for m in found.modules
             ],
             "hunks": [m.hunks for m in found.modules],
