@@ -216,7 +216,11 @@ TERMS: tuple[Term, ...] = (
         where=(
             (r"", "its rules are the Responses API's, as public sources show them"),
             (r"Chat Completions", "Chat Completions' rules too"),
-            (r"", "it can also answer as the model (its own replies, or those a page sets)"),
+            # r23: said where a page shows the stand-in answering as the model
+            (
+                r"(?i)as the model|\breplies\b|call_standin|stand-in.s (?:own )?call",
+                "it can also answer as the model (its own replies, or those a page sets)",
+            ),
             (r"", "nothing reaches the real API"),
         ),
     ),
