@@ -146,8 +146,12 @@ def test_a_long_meaning_s_clauses_follow_the_page_s_words() -> None:
     mode = BY_NAME["compaction mode"]
     assert "last response's id" not in mode.rest("input mode on 0.23.1")
     assert "last response's id" in mode.rest("auto mode on 0.23.1")
-    assert "0.23.1 and 0.24.0" in mode.rest("auto mode on 0.23.1, a partial compaction")
-    assert "0.23.1 and 0.24.0" not in mode.rest("auto mode on 0.23.1")  # r23: no partial here
+    assert "0.23.1 and 0.24.0" in mode.rest("auto mode on 0.23.1")
+    assert "0.23.1 and 0.24.0" not in mode.rest("auto mode on 0.22.0")
+    assert "0.23.1 and 0.24.0" not in mode.rest("input mode on 0.23.1")
+    stand_in = BY_NAME["stand-in"]
+    assert "answer as the model" in stand_in.rest("runs over HTTP")
+    assert "answer as the model" not in stand_in.rest("the scripted model only")
     doctor = BY_NAME["doctor"]
     assert doctor.rest("doctor repair STORE").startswith("`repair --apply`")
     assert "`scan`" not in doctor.rest("doctor repair STORE")

@@ -156,8 +156,9 @@ TERMS: tuple[Term, ...] = (
                 "stored items",
             ),
             (
-                # r23: said where a page speaks of partial compactions, not on every auto page
-                r"(?s)(?=.*\bauto\b).*\b(?:partial|cover(?:s|ed|age)?)\b",
+                # r24: said on every page running `auto` on these releases (r23 read it as unused
+                # on 01; r24 missed it on 05 and 15, whose `auto` rows it explains)
+                r"(?s)(?=.*\bauto\b).*0\.2[34]\.",
                 "on openai-agents 0.23.1 and 0.24.0, only if the request that made that response "
                 "carried every stored item",
             ),
@@ -216,9 +217,10 @@ TERMS: tuple[Term, ...] = (
         where=(
             (r"", "its rules are the Responses API's, as public sources show them"),
             (r"Chat Completions", "Chat Completions' rules too"),
-            # r23: said where a page shows the stand-in answering as the model
+            # r23: said where a page shows the stand-in answering as the model (r24: every run
+            # over HTTP does: 10, 12 and 15 missed it)
             (
-                r"(?i)as the model|\breplies\b|call_standin|stand-in.s (?:own )?call",
+                r"(?i)as the model|\breplies\b|call_standin|stand-in.s (?:own )?call|over HTTP",
                 "it can also answer as the model (its own replies, or those a page sets)",
             ),
             (r"", "nothing reaches the real API"),
