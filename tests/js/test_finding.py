@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pandas as pd
+
 from approval_compaction.js.finding import (
     as_released_modes,
+    both_releases,
     cell,
     js_errors_frame,
     js_exposure_frame,
@@ -107,6 +110,10 @@ def test_as_released_modes_says_the_releases_without_the_option_have_no_auto_mod
     after = frame.loc["0.4.1"]  # the releases with the option read as before
     assert after["auto (default from 0.4.1)"] == cell(PAUSE)
     assert after["auto, store=False"] == cell(PAUSE)
+    # r24: the README's table (both_releases) said "the id sent" where 11 said the outcome
+    python = pd.DataFrame(columns=["input", "auto (default)", "previous_response_id"])
+    readme = both_releases(python, rows).loc["@openai/agents 0.4.0"]
+    assert readme["auto (default)"] == before["auto (default from 0.4.1)"]
 
 
 def test_errors_name_where_run_throws_with_the_call_id_as_the_users() -> None:

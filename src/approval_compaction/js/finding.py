@@ -122,7 +122,15 @@ def load_js(folder: Path = paths.DATA) -> JsFinding | None:
 # words), and an input plan has no equivalent and is not run.
 LEFT_OUT = "no compactionMode option: its only mode"
 NOT_RUN = "not run: no compactionMode option"
-SENDS_ID = "no compactionMode option: the id sent, as previous_response_id"  # `auto` there
+AS_PREVIOUS = "as previous_response_id (no compactionMode option): "  # `auto` there
+
+
+def _auto_as_previous(frame: pd.DataFrame, old: pd.Series[bool]) -> None:
+    """On the releases ``old`` (no compactionMode option) `auto` sends the id, as
+    previous_response_id: its cell says so with what the user meets there, that column's (r22:
+    the mechanism alone left the reader to look across), in the README and on 11 alike."""
+    same = frame.loc[old, "previous_response_id"].str.replace(f", {LEFT_OUT}", "")
+    frame.loc[old, "auto (default)"] = AS_PREVIOUS + same
 
 
 def cell(record: SweepRecord) -> str:
@@ -184,10 +192,7 @@ def as_released_modes(frame: pd.DataFrame) -> pd.DataFrame:
     # r20: "auto does not exist" beside a `store: false` result of its own read as a
     # contradiction: each cell of those releases says the one thing they do, the id sent
     frame.loc[old, "input"] = "not run (no compactionMode option)"
-    # r22: the mechanism alone ("the id sent") left the reader to look across: what the user
-    # meets is previous_response_id's, said in the cell
-    same = frame.loc[old, "previous_response_id"]
-    frame.loc[old, "auto (default)"] = "as previous_response_id (no compactionMode option): " + same
+    _auto_as_previous(frame, old)
     store = frame.loc[old, "auto, store=False"]  # no response was stored for its id to name
     named = store.str.replace(r"^(400 at the \w+)", r"\1 (response id not found)", regex=True)
     frame.loc[old, "auto, store=False"] = "no compactionMode option, store: false: " + named
@@ -209,7 +214,7 @@ def both_releases(python: pd.DataFrame, rows: Sequence[SweepRecord]) -> pd.DataF
     """The Python table of release ranges with the JS ranges below it, each range named with
     its package."""
     js = js_ranges_frame(rows, PYTHON_COLUMNS)
-    js.loc[js["input"].eq(NOT_RUN), "auto (default)"] = SENDS_ID  # r20: no `auto` there
+    _auto_as_previous(js, js["input"].eq(NOT_RUN))  # r20: no `auto` there
     named = [python.rename(index=lambda r: f"{PYTHON_SDK} {r}")]
     named.append(js.rename(index=lambda r: f"{JS_SDK} {r}"))
     return pd.concat(named).rename_axis("releases")
