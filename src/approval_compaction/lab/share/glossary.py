@@ -239,7 +239,13 @@ TERMS: tuple[Term, ...] = (
         "boundary",
         r"boundar(?:y|ies)",
         "how a paused state reaches the resume: kept in `memory`, or carried as `json`.",
-        more=("carried means serialised and read back, as a second process would."),
+        more="carried means serialised and read back",
+        # r24: 11's json stays in one process, 13's and 14's is read by a second one
+        where=(
+            (r"openai-agents(?!-)|@openai/agents", "the OpenAI SDKs read it in one process"),
+            (r"google-adk", "google-adk reads it in a second process"),
+            (r"LangChain", "LangChain reads it in a second process"),
+        ),
     ),
     Term(
         "case",
