@@ -277,6 +277,9 @@ def _era_of(found: Findings, release: str) -> Era:
     raise HeadlineError(f"{release} is not in the sweep")
 
 
+TABLE_12 = "Each kind of approval: its minimal fix in hunks"  # notebook 12's table
+
+
 def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
     """03: the function that compacts the pending call away, the check that should have stopped
     it, and what the fixing release changed (the call to that check moved, the function itself
@@ -289,7 +292,9 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
     (not "the `if`"), 0.24.0's stop in `previous_response_id` mode after any call nobody answers
     (10's table, as the README's), and what 10's patch changes and leaves stopped. r23: the
     hosted MCP return moved from the answer (this page does not show it) to hunk 3's clause; hunk
-    2 said to be the move the excerpts show; "it lists fixed but" and "there" reworded."""
+    2 said to be the move the excerpts show; "it lists fixed but" and "there" reworded. r24: five
+    paragraphs, three on what the page does not show: the move in plain words, 12's hunks
+    named as 12's, the hosted MCP fix and 10's stop and patch as pointers."""
     m = found.mechanism
     if m is None:
         raise HeadlineError("the answers need data/mechanism.json")
@@ -305,22 +310,14 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
         f"the history.\n\n{m.new} calls it in every automatic compaction, which then returns "
         "without compacting while the latest model exchange holds a call without its output "
         "(this page's excerpts).\n\n"
-        "**What to do.** SDK maintainers: to fix an older release line, backport hunks 1 to 3 "
-        "of notebook 12's table *Each kind of approval: its minimal fix in hunks*.\n\nHunk 2 is "
-        f"the move this page's excerpts show: in `{locked}`, the check leaves the branch only a "
-        "compaction of part of the history takes. In that table's column "
-        f"*{m.old} + hunk 2 alone* (`{STUDY_MODE}` mode, scripted model), the one kind of call "
-        "left unfixed is a hosted MCP approval request; hunks 1 and 3 fix it (an import, and a "
-        "block after the moved check that returns without compacting while such a request has "
-        "no response).\n\n"
-        f"With all three, as in {fixed}, a session whose hosted MCP approval request nobody "
-        "answers does not compact again in any mode while it is unanswered, nor, in "
-        "`previous_response_id` mode, while any call nobody answers stays stored (notebook "
-        f"10's table *{TABLE_10}*, over HTTP).\n\nNotebook 10's patch (it keeps such a request "
-        f"stored and compacts only what follows it), tried on {fixed} only, keeps `input` and "
-        "`auto` mode compacting while that request is unanswered: on that release, take it too "
-        "where such a request can go unanswered. In `previous_response_id` mode the stop stays "
-        "with the patch too.\n\n"
+        "**What to do.** SDK maintainers: on an older release line, make the change this "
+        f"page's excerpts show: in `{locked}`, move the call to `drop_orphan_function_calls` out "
+        "of the branch that runs only when compaction replaces part of the history, into a "
+        "branch every automatic compaction enters (notebook 12's hunk 2).\n\nNotebook 12's table "
+        f"*{TABLE_12}* ({m.old}, `{STUDY_MODE}` mode, scripted model) shows the one kind of "
+        "call that move leaves unfixed, a hosted MCP approval request, and the hunks that fix "
+        "it (its hunks 1 and 3); notebook 10, what the fix then leaves uncompacted, and its "
+        "patch.\n\n"
         f"Teams: upgrade to {fixed}; notebook 06 says what to wrap the session in until then, "
         "and where to keep it after; notebook 07, how to repair stored sessions."
     )
