@@ -965,7 +965,10 @@ def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findin
     # r20: the prediction and the question name `input` mode (the default `auto` fails at the
     # pause); the answer points to 02 for the defaults, scoped to responses stored
     first = _markdown("01-walkthrough").partition("<!-- answer:start -->")[0]
-    assert "*Predict:* in `input` mode" in first and "In\n`input` mode, what happens" in first
+    # r24: the question used "`input` mode" before its term block: said in plain words there
+    flat_first = " ".join(first.split())
+    assert "*Predict:* in `input` mode" in first
+    assert "When it sends the stored items to compact (`input` mode), what happens" in flat_first
     assert "In `auto` mode with responses stored (both the defaults), the pause itself is" in walk
     # r18/r19: the releases before the pinned one, named from the sweep, are the body's (r20:
     # the first screen ran to line 49), with the releases whose `input` mode loses both quietly
@@ -982,6 +985,14 @@ def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findin
     assert quiet and f"on {', '.join(quiet)} the resume's compaction" not in body
     assert "0.22.1..0.23.1 fail as this page's run does" not in body
     assert "refuses no request" not in walk
+    # r24: a reader on those releases met no warning on the first screen: named, with 05's table
+    assert f"In `input` mode on {headlines._quiet_input(found)} the stand-in answers that " in walk
+    assert "(notebook 05's table of what each mode meets over HTTP)" in walk
+    # r24: 01 repeated 03's ownership gate and pointed to 03 for a generation 03 did not show:
+    # one clause here, 03 prints the gate's lines
+    assert "*ownership gate*" not in body and "*generation*" not in body
+    assert "the SDK skipped the compaction at the resume (notebook 03 shows why)" in body
+    assert "whose effect this page's last table shows" in walk
     # r16: that table's title named "the patch" undefined; 01 says what 10 shows, and each of
     # 01-03 says "make ... wait" (01's "compact nothing" claimed more)
     assert "the patch misses" not in walk and "compact nothing" not in walk

@@ -173,6 +173,25 @@ WAIT = "return without compacting while the latest model exchange holds a call w
 AFTER_A_TURN = "in the compaction the session runs after each turn, add a check that makes it"
 
 
+def _quiet_input(found: Findings) -> str:
+    """The releases on which `input` mode meets no error from the stand-in (05's table per era:
+    the call and its output compacted away), as one range."""
+    if found.releases is None:
+        raise HeadlineError("the answers need data/sweep.json")
+    quiet = [
+        era.span
+        for era in found.releases.eras
+        for story in found.releases.stories
+        if era.affected
+        and story.span == era.span
+        and story.mode == "input"
+        and story.severity == COMPACTION_ONLY
+    ]
+    if not quiet:
+        raise HeadlineError("01's answer names the releases where `input` mode meets no error")
+    return release_range(quiet[0].partition("..")[0], quiet[-1].rpartition("..")[2] or quiet[-1])
+
+
 def walkthrough(found: Findings) -> str:
     """01: where the user meets the bug in `input` mode, the mode the question and prediction
     name (r20: the prediction named none, and `auto`, the default, fails at the pause), over
@@ -180,7 +199,8 @@ def walkthrough(found: Findings) -> str:
     the default modes' refused pause as a pointer to 02; then the maintainer's action (the wait
     the fixing release added, the page's last table) and the teams' pointer. The releases
     before the pinned one, and the real endpoint's unknown answer, are the body's (r20: the
-    first screen ran to line 49)."""
+    first screen ran to line 49). r24: a reader on an older release met no warning that `input`
+    mode shows no error there: those releases named, with 05's table."""
     pinned = _pinned(found)
     report, then = _error(found, "input")
     then = then.replace("turn", "question")  # r14: the page's word for that stage
@@ -190,10 +210,13 @@ def walkthrough(found: Findings) -> str:
         "to compact after every turn, over HTTP to the stand-in). The pause's compaction puts "
         "the waiting call into its summary; the resume stores the call's output alone; the "
         f"{then} sends that output without its call and is refused "
-        f"({code(any_call(report))}). In `auto` mode with responses stored (both the "
-        "defaults), the pause itself is refused instead (notebook 02).\n\n"
+        f"({code(any_call(report))}).\n\nIn `input` mode on {_quiet_input(found)} the stand-in "
+        "answers that question, the call and its output compacted away (notebook 05's "
+        "table of what each mode meets over HTTP). In `auto` mode with responses stored (both "
+        "the defaults), the pause itself is refused instead (notebook 02).\n\n"
         f"**What to do.** SDK maintainers: {AFTER_A_TURN} {WAIT}, the part of {fixed}'s fix "
-        "this page's last table shows (notebook 03 shows its lines, and what else to backport)."
+        "whose effect this page's last table shows (notebook 03 shows its lines, and what else "
+        "to backport)."
         f"\n\n{_teams_pointer(found)}"
     )
 
