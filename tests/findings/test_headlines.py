@@ -613,7 +613,16 @@ def test_headlines_stored_vs_sent_action_keeps_the_workaround_where_the_fix_stop
     # r23: that stop was a fact without an action: the maintainers are told it is the mode's
     # documented stop the fix keeps, and what frees such a session
     assert "The fix keeps that stop, which the SDK documents" in maintainers
-    assert "compacts again only once that call leaves the store" in maintainers
+    # r24: "(below)" pointed to nothing showing the session compact again: cut; the action for
+    # the stop said, and the section named as this page's (it read as a table title)
+    assert "leaves the store (below)" not in maintainers
+    assert "(this page's section *What compaction does next*): nothing to change for it" in (
+        maintainers
+    )
+    # r24: the action copied 01's without this page's finding: what it does for the pause
+    assert "the pause then sends no compaction request to refuse (notebook 01's last table" in (
+        maintainers
+    )
     # r20: the shared action (five lines, four coined words) put 02's action past line 40: the
     # upgrade, and 06 named for the workaround before and after it (r15: kept after upgrading)
     assert teams.startswith(
@@ -753,7 +762,10 @@ def test_headlines_stored_vs_sent_names_the_partial_compaction_auto_makes(
     # reply among them" was hard to parse: what it reads is named, and what the summary replaces
     # r20: the first screen says which mode compacts at that question; what the partial
     # compaction reads and replaces, and the SDK's documented rule, are the body's alone
-    assert "That question compacts in `auto` mode (only what was stored after the call)" in said
+    # r24: the glossary's `auto` sends the id; its condition came 40 lines below the answer:
+    # the answer states it in its own words
+    assert "That question compacts in `auto` mode, sending as items only what was stored" in said
+    assert "(`auto` sends the response's id only if the request that made it carried" in said
     assert "sends no compaction request in `previous_response_id` mode" in said
     # r18: "does compaction go on?" answered for later questions too, in each mode; r19: "nor
     # will it" restated the SDK's documented rule, which the answer gives, as a run's finding
@@ -1006,7 +1018,8 @@ def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findin
         "the session asked to compact after every turn, responses stored" in sent.split("\n\n")[0]
     )
     # r21: the stopped compaction's consequence said where the mode stops
-    assert "nor can it while that call stays stored" in sent
+    # r24: a general rule on one release: scoped to the release run
+    assert f"nor can it on {headlines._pinned(found)} while that call stays stored" in sent
     assert "in 16 of 16 runs" not in sent and "the README's answers" not in sent
     assert "On a branch of the SDK" not in inside and "carry its change along" not in inside
     assert "on an older release line, make the change this page's excerpts show" in inside

@@ -229,7 +229,9 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
     of the call a refused pause leaves. r20: the question asked whether compaction "goes on"
     where the page runs one next question: it asks about that question; how the partial
     compaction reads, and the SDK's documented rule, are the body's (the first screen ran to
-    line 53)."""
+    line 53). r24: `auto`'s coverage condition in the answer's own words (the glossary's arrives
+    below it), the stop scoped to the release run, what the action does for this page's pause,
+    and the stop's "(below)" that nothing below showed, cut."""
     from ..releases.sweep import load_meetings
 
     pinned = _pinned(found)
@@ -265,16 +267,18 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
         f"refused in {_modes(refused)} mode. The call stays stored without its output; the next "
         "question is "
         + ("answered" if answered else "not always answered")
-        + f", the runner leaving that call out of its request. That question compacts in "
-        f"{_modes(go)} mode (only what was stored after the call) and sends no compaction "
-        f"request in {_modes(stop)} mode, nor can it while that call stays stored."
-        "\n\n"
+        + ", the runner leaving that call out of its request.\n\nThat question compacts in "
+        f"{_modes(go)} mode, sending as items only what was stored after the call (`auto` sends "
+        "the response's id only if the request that made it carried every stored item), "
+        f"and sends no compaction request in {_modes(stop)} mode, nor can it on {pinned} while "
+        "that call stays stored.\n\n"
         f"**What to do.** SDK maintainers: {AFTER_A_TURN} {WAIT}, part of {fixed}'s fix "
-        "(notebook 03 shows its lines, and what else to backport).\n\nOn "
+        "(notebook 03 shows its lines, and what else to backport): the pause then sends no "
+        f"compaction request to refuse (notebook 01's last table: `auto` mode, {fixed}).\n\nOn "
         f"{fixed} too, `previous_response_id` mode compacts none of ten later questions while a "
         f"call nobody answers stays stored (notebook 10's table *{TABLE_10}*). The fix keeps "
-        "that stop, which the SDK documents (*What compaction does next*): such a "
-        "session compacts again only once that call leaves the store (below)."
+        "that stop, which the SDK documents (this page's section *What compaction does next*): "
+        "nothing to change for it."
         f"\n\nTeams: upgrade to {fixed}; notebook 06 says what to wrap the "
         "session in until then, and where to keep it after. After a refused pause, the session "
         "keeps that call in both modes (this page's last table): notebook 07 shows the repair "
