@@ -360,6 +360,9 @@ def test_headlines_04_and_06_give_their_own_actions(found: Findings) -> None:
     )
     rule = headlines.workaround(found).split("**What to do.**")[1]
     assert rule.startswith(f" Upgrade to {found.fixed_in}")
+    # r24: the README's limit of the workaround before 0.22.1, said where 06 advises it
+    assert "Before 0.22.1 it still sends an unanswered hosted MCP approval request once" in rule
+    assert "older releases send it once" in (paths.ROOT / "README.md").read_text()
     assert "already stored: notebook 07." in rule
     # r19: the advice on the older releases says where the workaround was run in full
     assert found.fixed is not None

@@ -519,6 +519,7 @@ def _keep_or_drop(found: Findings) -> str:
         if _stops_after(found)
         else ""
     )
+    # r24: the README's limit before 0.22.1 (an MCP request sent once) was missing here
     # r19: the advice covered releases the answer says it was not run on in full: say where it was
     full = (
         f" (before {', '.join(found.fixed.releases)} only the README's regression test ran with it)"
@@ -527,7 +528,9 @@ def _keep_or_drop(found: Findings) -> str:
     )
     return (
         f"Upgrade to {found.fixed_in}; until then, on {span}, wrap the session in the "
-        f"workaround, `defer_compaction_while_pending(session)`{full}.\n\n"
+        f"workaround, `defer_compaction_while_pending(session)`{full}. Before 0.22.1 it "
+        "still sends an unanswered hosted MCP approval request once (the README's *What the "
+        "workaround does*).\n\n"
         f"{keep[0].upper()}{keep[1:]}; drop it elsewhere (the last table and "
         "notebook 10: it gains nothing there). "
         f"{doctor}{maintainers}"
