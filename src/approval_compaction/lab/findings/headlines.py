@@ -362,6 +362,8 @@ def violation_matrix(found: Findings) -> str:
     shared = f", exactly those with {choice} `{value}`" if pinned.violating_choice else ""
     broken = [i.invariant for i in pinned.invariants if i.violated]
     upgrade = f"upgrade to {found.fixed_in}; " if found.fixed_in else ""
+    # r24: "change nothing" read against the next table, where the decision changes what is
+    # stored and sent: those choices change not which invariants break; "why both" names 0.24.0
     # r20: "In each" after the refused modes read as those modes storing the orphan output too;
     # r12 round: the first screen short (answer and action in plain words, details in the body)
     return (
@@ -370,7 +372,8 @@ def violation_matrix(found: Findings) -> str:
         f"{shared}: "
         "in each, the call waiting for approval is compacted away and its output then stored and "
         f"sent without it ({len(broken)} invariants break; the matrix below marks them). The "
-        "runner, the decision and where the paused state is kept change nothing.\n\n`on`: the "
+        "runner, the decision and where the paused state is kept do not change which invariants "
+        "break.\n\n`on`: the "
         "study asks for a compaction after every turn, the pausing turn included"
         f"{_own_threshold(found)}."
         "\n\nOver HTTP, in "
@@ -379,10 +382,10 @@ def violation_matrix(found: Findings) -> str:
         "**What to do.** SDK maintainers: compact no history that holds a call still waiting "
         f"for its output, as {found.fixed_in} does (notebook 03), and test the change on all "
         "sixteen cases, state kept in memory and "
-        "carried as JSON both, with `python -m approval_compaction matrix` (why both: the section "
-        f"*Which choices change anything*). Teams: {upgrade}notebook 06 says what to do before "
-        "it and what to keep after it, notebook 07 what to do with sessions already "
-        "stored."
+        "carried as JSON both, with `python -m approval_compaction matrix` (why both: on "
+        f"{found.fixed_in} they compact at different times, *Which choices change anything*). "
+        f"Teams: {upgrade}notebook 06 says what to do before and after it, notebook 07 with "
+        "sessions already stored."
     )
 
 
@@ -412,13 +415,15 @@ def releases(found: Findings) -> str:
     moved = stored[0].span.partition("..")[0]  # the release whose change stored the orphan
     before = found.releases.versions[found.releases.versions.index(moved) - 1]
     violating, cases = fixed_in_cases(found.releases, found.fixed_in)
+    # r24: "loses" read as "fails" where the next paragraph says a user meets no error
     # r20: the 0.23.1 store and the check's cause took the first screen past line 45, and the
     # shared short action's keep clause read as sparing `previous_response_id` from the MCP case:
     # 05's own short action, pointing to 06 (where the workaround ran, where to keep it) and 07
     return (
         f"**Answer.** Long before: every release {lost} loses the call waiting for approval "
         f"({hit[0].affected} of {hit[0].cases} cases break an invariant; `{STUDY_MODE}` mode, "
-        f"scripted model); {found.fixed_in} is the first where {violating} do.\n\n"
+        f"scripted model), not always with an error; {found.fixed_in} is the first where "
+        f"{violating} do.\n\n"
         "What a user meets "
         f"over HTTP with compaction on: {_met_by_mode(found.releases, hit)}"
         f"\n\n**What to do.** Upgrade to {found.fixed_in}. Until then follow notebook 06 (the "
@@ -489,16 +494,24 @@ def workaround(found: Findings) -> str:
     fixed_in = found.fixed_in or "the release that fixes it"
     # r12 round: the first screen short; the regression test's scope, the costs and the
     # suite's evidence are the body's (r15/r19: the scope stays, in one clause of the action)
+    kept = (
+        f"the {fixed.compaction_on}"
+        if fixed.compacting == fixed.compaction_on
+        else f"{fixed.compacting} of the {fixed.compaction_on}"
+    )
+    # r24: "`on`" undefined on the first screen; "removed calls" before any block said what
+    # removes them, and "failed writes retried" misnamed what is retried (the restore); the
+    # keep rule said twice (What to do says it): cut here, to keep What to do on the first screen
     return (
         f"**Answer.** {how}. With it on openai-agents {pinned}, "
         f"{_none_of(fixed.violated, per_case)} breaks in any of the {2 * fixed.compaction_on} "
-        f"cases (`input` mode, scripted model), and {fixed.compacting} of {fixed.compaction_on} "
-        "cases with compaction `on` still compact, none with the call still waiting, as "
+        f"cases (`input` mode, scripted model), and {kept} asking for compaction after every "
+        "turn still compact, none with the call still waiting, as "
         f"{fixed_in} does without it. Over HTTP on {pinned}, with it, each request of those "
         f"{fixed.compaction_on} cases is answered in each mode (`auto`: `store` unset).\n\n"
-        f"After upgrading keep it only where {fixed_in} stops compacting without it. Its costs "
-        "(*The SDK's own test suite*): late answers to removed calls stored as text, failed "
-        "writes retried up to three times.\n\n"
+        "Its costs (*What it costs*): a late answer to a call it removed after a later question "
+        "is stored as text; a failed compaction write costs a reread and three tries to restore, "
+        "then the same error.\n\n"
         "**What to do.** "
         f"{_keep_or_drop(found)}"
     )
@@ -530,6 +543,7 @@ def _keep_or_drop(found: Findings) -> str:
         if _stops_after(found)
         else ""
     )
+    # r24: the README's limit before 0.22.1 (an MCP request sent once) was missing here
     # r19: the advice covered releases the answer says it was not run on in full: say where it was
     full = (
         f" (before {', '.join(found.fixed.releases)} only the README's regression test ran with it)"
@@ -538,7 +552,9 @@ def _keep_or_drop(found: Findings) -> str:
     )
     return (
         f"Upgrade to {found.fixed_in}; until then, on {span}, wrap the session in the "
-        f"workaround, `defer_compaction_while_pending(session)`{full}.\n\n"
+        f"workaround, `defer_compaction_while_pending(session)`{full}. Before 0.22.1 it "
+        "still sends an unanswered hosted MCP approval request once (the README's *What the "
+        "workaround does*).\n\n"
         f"{keep[0].upper()}{keep[1:]}; drop it elsewhere (the last table and "
         "notebook 10: it gains nothing there). "
         f"{doctor}{maintainers}"
