@@ -173,6 +173,25 @@ WAIT = "return without compacting while the latest model exchange holds a call w
 AFTER_A_TURN = "in the compaction the session runs after each turn, add a check that makes it"
 
 
+def _quiet_input(found: Findings) -> str:
+    """The releases on which `input` mode meets no error from the stand-in (05's table per era:
+    the call and its output compacted away), as one range."""
+    if found.releases is None:
+        raise HeadlineError("the answers need data/sweep.json")
+    quiet = [
+        era.span
+        for era in found.releases.eras
+        for story in found.releases.stories
+        if era.affected
+        and story.span == era.span
+        and story.mode == "input"
+        and story.severity == COMPACTION_ONLY
+    ]
+    if not quiet:
+        raise HeadlineError("01's answer names the releases where `input` mode meets no error")
+    return release_range(quiet[0].partition("..")[0], quiet[-1].rpartition("..")[2] or quiet[-1])
+
+
 def walkthrough(found: Findings) -> str:
     """01: where the user meets the bug in `input` mode, the mode the question and prediction
     name (r20: the prediction named none, and `auto`, the default, fails at the pause), over
@@ -180,7 +199,8 @@ def walkthrough(found: Findings) -> str:
     the default modes' refused pause as a pointer to 02; then the maintainer's action (the wait
     the fixing release added, the page's last table) and the teams' pointer. The releases
     before the pinned one, and the real endpoint's unknown answer, are the body's (r20: the
-    first screen ran to line 49)."""
+    first screen ran to line 49). r24: a reader on an older release met no warning that `input`
+    mode shows no error there: those releases named, with 05's table."""
     pinned = _pinned(found)
     report, then = _error(found, "input")
     then = then.replace("turn", "question")  # r14: the page's word for that stage
@@ -190,10 +210,13 @@ def walkthrough(found: Findings) -> str:
         "to compact after every turn, over HTTP to the stand-in). The pause's compaction puts "
         "the waiting call into its summary; the resume stores the call's output alone; the "
         f"{then} sends that output without its call and is refused "
-        f"({code(any_call(report))}). In `auto` mode with responses stored (both the "
-        "defaults), the pause itself is refused instead (notebook 02).\n\n"
+        f"({code(any_call(report))}).\n\nIn `input` mode on {_quiet_input(found)} the stand-in "
+        "answers that question, the call and its output compacted away (notebook 05's "
+        "table of what each mode meets over HTTP). In `auto` mode with responses stored (both "
+        "the defaults), the pause itself is refused instead (notebook 02).\n\n"
         f"**What to do.** SDK maintainers: {AFTER_A_TURN} {WAIT}, the part of {fixed}'s fix "
-        "this page's last table shows (notebook 03 shows its lines, and what else to backport)."
+        "whose effect this page's last table shows (notebook 03 shows its lines, and what else "
+        "to backport)."
         f"\n\n{_teams_pointer(found)}"
     )
 
@@ -206,7 +229,9 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
     of the call a refused pause leaves. r20: the question asked whether compaction "goes on"
     where the page runs one next question: it asks about that question; how the partial
     compaction reads, and the SDK's documented rule, are the body's (the first screen ran to
-    line 53)."""
+    line 53). r24: `auto`'s coverage condition in the answer's own words (the glossary's arrives
+    below it), the stop scoped to the release run, what the action does for this page's pause,
+    and the stop's "(below)" that nothing below showed, cut."""
     from ..releases.sweep import load_meetings
 
     pinned = _pinned(found)
@@ -242,16 +267,18 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
         f"refused in {_modes(refused)} mode. The call stays stored without its output; the next "
         "question is "
         + ("answered" if answered else "not always answered")
-        + f", the runner leaving that call out of its request. That question compacts in "
-        f"{_modes(go)} mode (only what was stored after the call) and sends no compaction "
-        f"request in {_modes(stop)} mode, nor can it while that call stays stored."
-        "\n\n"
+        + ", the runner leaving that call out of its request.\n\nThat question compacts in "
+        f"{_modes(go)} mode, sending as items only what was stored after the call (`auto` sends "
+        "the response's id only if the request that made it carried every stored item), "
+        f"and sends no compaction request in {_modes(stop)} mode, nor can it on {pinned} while "
+        "that call stays stored.\n\n"
         f"**What to do.** SDK maintainers: {AFTER_A_TURN} {WAIT}, part of {fixed}'s fix "
-        "(notebook 03 shows its lines, and what else to backport).\n\nOn "
+        "(notebook 03 shows its lines, and what else to backport): the pause then sends no "
+        f"compaction request to refuse (notebook 01's last table: `auto` mode, {fixed}).\n\nOn "
         f"{fixed} too, `previous_response_id` mode compacts none of ten later questions while a "
         f"call nobody answers stays stored (notebook 10's table *{TABLE_10}*). The fix keeps "
-        "that stop, which the SDK documents (*What compaction does next*): such a "
-        "session compacts again only once that call leaves the store (below)."
+        "that stop, which the SDK documents (this page's section *What compaction does next*): "
+        "nothing to change for it."
         f"\n\nTeams: upgrade to {fixed}; notebook 06 says what to wrap the "
         "session in until then, and where to keep it after. After a refused pause, the session "
         "keeps that call in both modes (this page's last table): notebook 07 shows the repair "
@@ -277,6 +304,9 @@ def _era_of(found: Findings, release: str) -> Era:
     raise HeadlineError(f"{release} is not in the sweep")
 
 
+TABLE_12 = "Each kind of approval: its minimal fix in hunks"  # notebook 12's table
+
+
 def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
     """03: the function that compacts the pending call away, the check that should have stopped
     it, and what the fixing release changed (the call to that check moved, the function itself
@@ -289,7 +319,9 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
     (not "the `if`"), 0.24.0's stop in `previous_response_id` mode after any call nobody answers
     (10's table, as the README's), and what 10's patch changes and leaves stopped. r23: the
     hosted MCP return moved from the answer (this page does not show it) to hunk 3's clause; hunk
-    2 said to be the move the excerpts show; "it lists fixed but" and "there" reworded."""
+    2 said to be the move the excerpts show; "it lists fixed but" and "there" reworded. r24: five
+    paragraphs, three on what the page does not show: the move in plain words, 12's hunks
+    named as 12's, the hosted MCP fix and 10's stop and patch as pointers."""
     m = found.mechanism
     if m is None:
         raise HeadlineError("the answers need data/mechanism.json")
@@ -305,22 +337,14 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
         f"the history.\n\n{m.new} calls it in every automatic compaction, which then returns "
         "without compacting while the latest model exchange holds a call without its output "
         "(this page's excerpts).\n\n"
-        "**What to do.** SDK maintainers: to fix an older release line, backport hunks 1 to 3 "
-        "of notebook 12's table *Each kind of approval: its minimal fix in hunks*.\n\nHunk 2 is "
-        f"the move this page's excerpts show: in `{locked}`, the check leaves the branch only a "
-        "compaction of part of the history takes. In that table's column "
-        f"*{m.old} + hunk 2 alone* (`{STUDY_MODE}` mode, scripted model), the one kind of call "
-        "left unfixed is a hosted MCP approval request; hunks 1 and 3 fix it (an import, and a "
-        "block after the moved check that returns without compacting while such a request has "
-        "no response).\n\n"
-        f"With all three, as in {fixed}, a session whose hosted MCP approval request nobody "
-        "answers does not compact again in any mode while it is unanswered, nor, in "
-        "`previous_response_id` mode, while any call nobody answers stays stored (notebook "
-        f"10's table *{TABLE_10}*, over HTTP).\n\nNotebook 10's patch (it keeps such a request "
-        f"stored and compacts only what follows it), tried on {fixed} only, keeps `input` and "
-        "`auto` mode compacting while that request is unanswered: on that release, take it too "
-        "where such a request can go unanswered. In `previous_response_id` mode the stop stays "
-        "with the patch too.\n\n"
+        "**What to do.** SDK maintainers: on an older release line, make the change this "
+        f"page's excerpts show: in `{locked}`, move the call to `drop_orphan_function_calls` out "
+        "of the branch that runs only when compaction replaces part of the history, into a "
+        "branch every automatic compaction enters (notebook 12's hunk 2).\n\nNotebook 12's table "
+        f"*{TABLE_12}* ({m.old}, `{STUDY_MODE}` mode, scripted model) shows the one kind of "
+        "call that move leaves unfixed, a hosted MCP approval request, and the hunks that fix "
+        "it (its hunks 1 and 3); notebook 10, what the fix then leaves uncompacted, and its "
+        "patch.\n\n"
         f"Teams: upgrade to {fixed}; notebook 06 says what to wrap the session in until then, "
         "and where to keep it after; notebook 07, how to repair stored sessions."
     )
