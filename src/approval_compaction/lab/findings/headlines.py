@@ -1217,7 +1217,8 @@ OWN_ACTION_15 = (
     "**What to do.** Set `source` and `session_id` (first code cell) to a session of yours. If the "
     "doctor calls it stuck, resume the paused run you saved to approve later (`RunState`) before"
     " the repair, never after: resumed after it, it poisons the session (notebook 07). If it calls"
-    " it pending (a call awaiting its decision), it needs no repair.\n\nThen "
+    " it pending (a call awaiting its decision), it needs no repair (the repair leaves that call"
+    " as it is).\n\nThen "
     "`python -m "
     "approval_compaction doctor repair <store> --session-id <id> --apply` repairs a poisoned or "
     "stuck session in its store (`<store>`: the SQLite file's path or a database URL; the "
@@ -1237,8 +1238,9 @@ def own_action_15(found: Findings) -> str:
     return (
         f"{OWN_ACTION_15}\n\nNew sessions: upgrade to {found.fixed_in} (it does not repair a "
         f"stored session: notebook 07's table *{NEXT_TURN_TABLE_07}*); notebook 06 says what to "
-        "wrap the session in, before and after upgrading. SDK maintainers: notebook 10's patch "
-        "answers such a store (its table's poisoned rows)."
+        f"wrap the session in, before and after upgrading. SDK maintainers: notebook 10's "
+        f"{found.fixed_in} patch lets such a store be answered; in `previous_response_id` mode "
+        "it then compacts none of ten questions (its table's poisoned rows)."
     )
 
 
