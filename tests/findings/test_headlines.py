@@ -1018,7 +1018,8 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
         kinds + "tools that ask for approval (custom, shell and apply_patch: four ways each)"
         in (answer)
     )
-    assert "is fixed by two others: hunk 3" in answer and "and hunk 1 (its import)." in answer
+    assert "is fixed by two others: hunk 3" in answer
+    assert "and hunk 1 (that check's import)." in answer
     assert "quoted below" not in said  # the excerpt is notebook 03's, not repeated in 12
     assert "instead" not in said  # r10: against 03's "also"; a fix for every kind needs both
     assert "as well" not in said
@@ -1029,8 +1030,8 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
     # r20: the untried default mode named with the step that tries it; r22: and
     # `previous_response_id`, where 0.23.1 fails otherwise (the default's name left to the terms)
     assert (
-        " SDK maintainers backporting the fix to 0.23.1: take hunk 2 (tried in `input` mode "
-        "only; *Try this*: `auto`, the default); "
+        " SDK maintainers backporting the fix to 0.23.1: take hunk 2 (run here in `input` "
+        "mode only: first run *Try this* for `auto`, the default); "
         "where hosted MCP "
         "approval requests run, also "
         "hunks 1 and 3, and notebook 10's patch: on 0.24.0 hunk 3's check stops compaction "
@@ -1059,7 +1060,7 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
     # the Answer says that column's finding (0.23.1 with hunk 2 alone)
     assert (
         "On 0.23.1 with hunk 2 alone, each of these approvals *holds* (breaks no invariant);"
-        " no other revert that runs breaks anything (below)."  # r23: the Question's other half
+        " undoing any other change of 0.24.0 breaks nothing (below)."  # r24: no undefined "revert"
         in (answer)
     )
     assert "With every change but" not in answer

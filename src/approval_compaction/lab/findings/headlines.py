@@ -951,14 +951,12 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     patches = {h.name: h.patch for h in an.hunks}
 
     def _an_import(hunk: str) -> bool:  # the check first, its import after
-        return named(hunk).endswith("its import")
+        return named(hunk).endswith(IMPORT_12)
 
     def named(hunk: str) -> str:  # a hunk of a kind's own fix: an import, or the check
         lines = patches.get(hunk, "").splitlines()
         imports = any(line.startswith(("+from ", "+import ")) for line in lines)
-        what = (
-            "its import" if imports else f"{m.new}'s own check that each request has its response"
-        )
+        what = IMPORT_12 if imports else f"{m.new}'s own check that each request has its response"
         return f"hunk {an.numbers[hunk]}, {what}"
 
     _OTHERS = {1: "another", 2: "two others", 3: "three others"}
@@ -995,8 +993,8 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     )
     action = (
         f"**What to do.** SDK maintainers backporting the fix to {m.old}: take hunk {fix} "
-        "(tried in `input` mode only; *Try this*: `auto`, the default)"
-        f"{mcp}. Each hunk's patch is "
+        "(run here in `input` mode only: first run *Try this* for `auto`, the default)"
+        f"{mcp}.\n\nEach hunk's patch is "
         "in `data/fix-anatomy.json`.\n\nTeams using openai-agents: this appendix changes "
         "nothing for you; notebook 06 says what to do."
     )
@@ -1005,7 +1003,7 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     alone = all(k.with_function_fix.verdict == "fixed" for k in shared)
     rest = (
         f" On {m.old} with hunk {fix} alone, each of these approvals *holds* (breaks no invariant);"
-        " no other revert that runs breaks anything (below)."
+        f" undoing any other change of {m.new} breaks nothing (below)."
         if shared and alone
         else ""
     )
@@ -1017,6 +1015,10 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
         + "".join(f"{part.lstrip()}\n\n" for part in (rest + others, why) if part)
         + action
     )
+
+
+# r24: "its import" named no import: the import the check's hunk needs
+IMPORT_12 = "that check's import"
 
 
 def _count_modules(an: Any) -> str:
