@@ -142,9 +142,11 @@ def test_headlines_after_the_fix_says_what_to_do_in_the_one_vocabulary(found: Fi
     test, patch = (
         p.relative_to(paths.ROOT) for p in (paths.LIVENESS_MCP_TEST, paths.LIVENESS_PATCH)
     )
-    assert action.index(f"add the test `{test}` (it fails on {found.fixed_in})") < action.index(
-        f"apply `{patch}` (the test then passes)"
-    )
+    # r24: where the test goes in the SDK's suite, and which of the patch's files it tests
+    assert action.index(
+        f"copy the self-contained test `{test}` into the SDK's `tests/memory/` (it fails on "
+        f"{found.fixed_in})"
+    ) < action.index(f"apply `{patch}` (the test then passes; it tests the patch's first file)")
     assert action.strip().startswith("SDK maintainers:")
     # r16: teams get the README keep table's clause (06's cut table title said no action), and
     # the stores the patch leaves stopped are on the first screen
@@ -1059,7 +1061,8 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
         kinds + "tools that ask for approval (custom, shell and apply_patch: four ways each)"
         in (answer)
     )
-    assert "is fixed by two others: hunk 3" in answer and "and hunk 1 (its import)." in answer
+    assert "is fixed by two others: hunk 3" in answer
+    assert "and hunk 1 (that check's import)." in answer
     assert "quoted below" not in said  # the excerpt is notebook 03's, not repeated in 12
     assert "instead" not in said  # r10: against 03's "also"; a fix for every kind needs both
     assert "as well" not in said
@@ -1070,8 +1073,8 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
     # r20: the untried default mode named with the step that tries it; r22: and
     # `previous_response_id`, where 0.23.1 fails otherwise (the default's name left to the terms)
     assert (
-        " SDK maintainers backporting the fix to 0.23.1: take hunk 2 (tried in `input` mode "
-        "only; *Try this*: `auto`, the default); "
+        " SDK maintainers backporting the fix to 0.23.1: take hunk 2 (run here in `input` "
+        "mode only: first run *Try this* for `auto`, the default); "
         "where hosted MCP "
         "approval requests run, also "
         "hunks 1 and 3, and notebook 10's patch: on 0.24.0 hunk 3's check stops compaction "
@@ -1100,7 +1103,7 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
     # the Answer says that column's finding (0.23.1 with hunk 2 alone)
     assert (
         "On 0.23.1 with hunk 2 alone, each of these approvals *holds* (breaks no invariant);"
-        " no other revert that runs breaks anything (below)."  # r23: the Question's other half
+        " undoing any other change of 0.24.0 breaks nothing (below)."  # r24: no undefined "revert"
         in (answer)
     )
     assert "With every change but" not in answer
@@ -1139,8 +1142,12 @@ def test_headlines_after_the_fix_scopes_the_patch_to_the_stores_it_helps(found: 
     # r22: read from the diff, not a run: said so where the limit is said
     # r23: "stores that cannot replace part of a history" was defined only in the body: the
     # action says which stores the page ran, and that the rest is read from the diff
-    said = "Stores other than `SQLiteSession`: this page did not run them; section *The patch* "
-    assert said + "reads from the diff which ones the patch leaves stopped" in action
+    # r24: which stores stay stopped was left to the body: the first screen names them
+    said = "Stores other than `SQLiteSession`: this page did not run them; by the diff (section "
+    assert said in action and "leaves every other store stopped." in action
+    assert f"docstring says can replace part of a history ({headlines.PARTIAL_STORE_NAMES})" in (
+        action
+    )
     assert "suffix_start" not in action
     assert "if snapshot is None and suffix_start > 0:" in paths.LIVENESS_PATCH.read_text()
     # r18: "still compacts none" had no subject: what it compacts none after is said
@@ -1153,11 +1160,14 @@ def test_headlines_after_the_fix_scopes_the_patch_to_the_stores_it_helps(found: 
     # it: the table keeps them, and the action no longer says it is untested; r20: the action
     # says what the second file does (the first screen never did)
     assert "untested" not in action
+    # r24: the paragraph's own scope (an older store, not the Answer's fresh one), said before
+    # what it does; "upstream" (undefined) said as the SDK's tests
     assert (
-        "The patch's second file leaves out of the model's input a stored output whose call is "
-        "gone, so a store an older release wrote with one is answered again (the table's last "
-        "two rows test it; no upstream test is named for it); in `previous_response_id` mode "
-        "that store then compacts none of ten questions" in action
+        "The patch also has a second file, for a store an older release wrote holding an output "
+        "whose call is gone (same runs): it leaves that output out of the "
+        "model's input, so the store is answered again in every mode, and compacts none of ten "
+        "questions in `previous_response_id` mode (the table's last two rows; no test of the "
+        "SDK's covers that file)." in action
     )  # r21: the poisoned `previous_response_id` row, on the first screen; r23: its test named
     cells = json.loads((paths.ROOT / "notebooks/10-after-the-fix.ipynb").read_text())["cells"]
     code = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")

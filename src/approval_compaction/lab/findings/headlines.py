@@ -841,8 +841,10 @@ def after_the_fix(found: Findings) -> str:
     )
     if "abandoned" not in stuck:  # r18: "there" had two referents (the modes, the session)
         modes = [m for m in MODES if any(m in v.modes for v in fresh)]
-        said += " A function call's approval nobody answers keeps compacting in "
-        said += f"{_modes(modes)} mode."
+        said += "\n\nA function call's approval nobody answers keeps compacting in "
+        # r24 (C): the README's verdict row (summary_only) read as a contradiction: the
+        # compaction answer this holds under is said, and where the other answer is shown
+        said += f"{_modes(modes)} mode under that answer ({SUMMARY_ONLY_06})."
     documented = sorted({m for v in record.of_kind(CONTRACT) for m in v.modes})
     if documented:
         said += (
@@ -876,6 +878,8 @@ def maintainers_10(found: Findings) -> str:
     # r16: the stores the patch cannot help (its docstring, shown in the body) on the first
     # screen; teams given the README keep table's clause (``_keep_where``), not a cut title
     keep = _keep_where(found).replace("keep it only", f"keep the {WRAP_10} only", 1)
+    # r24: the first screen's meaning (it holds compaction back) read as causing the stop
+    keep = keep.replace(f"{WRAP_10} only", f"{WRAP_10}, {WRAP_DOES}, only", 1)
     keep = keep[:1].lower() + keep[1:]
     # r17: one subject per clause ("it" read as the test, then the patch); the stores the
     # docstring names said as the docstring's, which no run of the page shows
@@ -885,18 +889,24 @@ def maintainers_10(found: Findings) -> str:
     # body, where `snapshot` is defined; the second file is tested by the table's poisoned rows
     # r20: the patch's second file was never said on the first screen, though the table's
     # poisoned rows test it: what it does, and where the store it lets through still stops
+    # r24: the stores the patch leaves stopped named on the first screen (the diff's reading,
+    # the docstring's list); the test's place in the SDK's suite, and which file it tests; the
+    # second file's paragraph scoped to its own store; what the workaround does, in one clause
     return (
-        f"**What to do.** SDK maintainers: add the test `{test}` (it fails on "
-        f"{found.fixed_in}) and apply `{patch}` (the test then passes). With the patch, this "
+        f"**What to do.** SDK maintainers: copy the self-contained test `{test}` into the SDK's "
+        f"`tests/memory/` (it fails on {found.fixed_in}) and apply `{patch}` (the test then "
+        "passes; it tests the patch's first file). With the patch, this "
         "page's `SQLiteSession` compacts all ten questions after an unanswered hosted MCP "
         "approval request in `input` and `auto` mode; in `previous_response_id` mode it still "
-        f"stops as {found.fixed_in} does. Stores other than `SQLiteSession`: this page did not "
-        "run them; section *The patch* reads from the diff which ones the patch leaves stopped."
-        "\n\nThe patch's second "
-        "file leaves out of the model's input a stored output whose call is gone, so a store an "
-        "older release wrote with one is answered again (the table's last two rows test it; no "
-        "upstream test is named for it); in `previous_response_id` mode that store then "
-        "compacts none of ten questions (the table's last row)."
+        f"stops as {found.fixed_in} does.\n\nStores other than `SQLiteSession`: this page did not "
+        f"run them; by the diff (section *The patch*) the patch lifts the stop only in the "
+        f"stores {found.fixed_in}'s docstring says can replace part of a history "
+        f"({PARTIAL_STORE_NAMES}), and leaves every other store stopped."
+        "\n\nThe patch also has a second file, for a store an older release wrote holding an "
+        "output whose call is gone (same runs): it leaves that output out of "
+        "the model's input, so the store is answered again in every mode, and compacts none of "
+        "ten questions in `previous_response_id` mode (the table's last two rows; no test of "
+        "the SDK's covers that file)."
         f"\n\nTeams using openai-agents: {keep} (notebook 06 tests it). Stores an older "
         "release wrote: notebook 07 checks and repairs them."
     )
@@ -906,6 +916,11 @@ SNAPSHOT_RETURN = "if snapshot is None and suffix_start > 0: return"  # the patc
 
 
 WRAP_10 = "workaround (`defer_compaction_while_pending`)"
+# what lets compaction go on under the workaround (the glossary's continued clause, said where
+# 10's teams' advice needs it)
+WRAP_DOES = "which removes a call left unanswered once a later question follows it"
+# where the other compaction answer (the SDK's fakes': a summary alone) is shown
+SUMMARY_ONLY_06 = "a summary-only answer stops it in `input` mode: notebook 06"
 
 
 def _affected_span(found: Findings) -> str:
@@ -976,14 +991,12 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     patches = {h.name: h.patch for h in an.hunks}
 
     def _an_import(hunk: str) -> bool:  # the check first, its import after
-        return named(hunk).endswith("its import")
+        return named(hunk).endswith(IMPORT_12)
 
     def named(hunk: str) -> str:  # a hunk of a kind's own fix: an import, or the check
         lines = patches.get(hunk, "").splitlines()
         imports = any(line.startswith(("+from ", "+import ")) for line in lines)
-        what = (
-            "its import" if imports else f"{m.new}'s own check that each request has its response"
-        )
+        what = IMPORT_12 if imports else f"{m.new}'s own check that each request has its response"
         return f"hunk {an.numbers[hunk]}, {what}"
 
     _OTHERS = {1: "another", 2: "two others", 3: "three others"}
@@ -1020,8 +1033,8 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     )
     action = (
         f"**What to do.** SDK maintainers backporting the fix to {m.old}: take hunk {fix} "
-        "(tried in `input` mode only; *Try this*: `auto`, the default)"
-        f"{mcp}. Each hunk's patch is "
+        "(run here in `input` mode only: first run *Try this* for `auto`, the default)"
+        f"{mcp}.\n\nEach hunk's patch is "
         "in `data/fix-anatomy.json`.\n\nTeams using openai-agents: this appendix changes "
         "nothing for you; notebook 06 says what to do."
     )
@@ -1030,7 +1043,7 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     alone = all(k.with_function_fix.verdict == "fixed" for k in shared)
     rest = (
         f" On {m.old} with hunk {fix} alone, each of these approvals *holds* (breaks no invariant);"
-        " no other revert that runs breaks anything (below)."
+        f" undoing any other change of {m.new} breaks nothing (below)."
         if shared and alone
         else ""
     )
@@ -1042,6 +1055,10 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
         + "".join(f"{part.lstrip()}\n\n" for part in (rest + others, why) if part)
         + action
     )
+
+
+# r24: "its import" named no import: the import the check's hunk needs
+IMPORT_12 = "that check's import"
 
 
 def _count_modules(an: Any) -> str:
@@ -1242,7 +1259,8 @@ OWN_ACTION_15 = (
     "**What to do.** Set `source` and `session_id` (first code cell) to a session of yours. If the "
     "doctor calls it stuck, resume the paused run you saved to approve later (`RunState`) before"
     " the repair, never after: resumed after it, it poisons the session (notebook 07). If it calls"
-    " it pending (a call awaiting its decision), it needs no repair.\n\nThen "
+    " it pending (a call awaiting its decision), it needs no repair (the repair leaves that call"
+    " as it is).\n\nThen "
     "`python -m "
     "approval_compaction doctor repair <store> --session-id <id> --apply` repairs a poisoned or "
     "stuck session in its store (`<store>`: the SQLite file's path or a database URL; the "
@@ -1262,8 +1280,9 @@ def own_action_15(found: Findings) -> str:
     return (
         f"{OWN_ACTION_15}\n\nNew sessions: upgrade to {found.fixed_in} (it does not repair a "
         f"stored session: notebook 07's table *{NEXT_TURN_TABLE_07}*); notebook 06 says what to "
-        "wrap the session in, before and after upgrading. SDK maintainers: notebook 10's patch "
-        "answers such a store (its table's poisoned rows)."
+        f"wrap the session in, before and after upgrading. SDK maintainers: notebook 10's "
+        f"{found.fixed_in} patch lets such a store be answered; in `previous_response_id` mode "
+        "it then compacts none of ten questions (its table's poisoned rows)."
     )
 
 
