@@ -14,10 +14,11 @@ from typing import Any
 from ..formats.records import read_json
 from ..lab import paths
 from ..lab.releases import environments
-from ..lab.releases.later_turns import LIVENESS_MODEL, run_liveness, run_situation
+from ..lab.releases.later_turns import LIVENESS_MODEL
 from ..lab.releases.patched import Patched, patched_environment
 from ..study.words import SITUATIONS, Model
 from . import worker as _worker
+from .later_turns import run_liveness, run_situation
 
 
 def patched_liveness(
