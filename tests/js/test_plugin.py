@@ -64,7 +64,9 @@ def test_plugin_answer_names_both_patches_and_what_they_leave() -> None:
         in (said)
     )
     # r19: `auto` with `store: false` meets what `input` meets
-    assert "in `input` mode, and `auto` with `store: false` (no response stored), from 0.17.1" in said
+    assert (
+        "in `input` mode, and `auto` with `store: false` (no response stored), from 0.17.1" in said
+    )
     # round 12: each term the first screen uses adds to its terms block: none of these there
     # (r23: *stand-in* is there already)
     assert not any(word in said for word in ("hook", "doctor", "hosted MCP", "refus"))

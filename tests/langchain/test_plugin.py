@@ -95,7 +95,10 @@ def test_plugin_answer_is_short_and_acts_on_what_the_patch_leaves() -> None:
     assert "when a tool's process dies, answer its call with a tool message first" in teams
     # r24: the advice leads into the maintainers' trim finding: teams told its condition, as a
     # warning (no trim remedy: that needs the fix, which no release ships)
-    assert "fix does (with the docs' trim step the next turn can then be refused: last table)." in teams
+    assert (
+        "fix does (with the docs' trim step the next turn can then be refused: last table)."
+        in teams
+    )
     assert "keep no tool message" not in teams
     assert teams.startswith("1.0.0..1.5.2:")  # r16: every 1.x release the verdict row covers
 

@@ -227,7 +227,9 @@ def _how(adk: AdkFinding, order: list[str], hit: list[str]) -> str:
         order,
         {
             v.release: v.word == AFFECTED
-            and any(m.mode in unpaired and m.raising and m.severity != RESUME_FAILS for m in v.modes)
+            and any(
+                m.mode in unpaired and m.raising and m.severity != RESUME_FAILS for m in v.modes
+            )
             for v in adk.verdicts
         },
     )
@@ -310,7 +312,8 @@ def answer(folder: Path = paths.DATA) -> str:
     give = (
         " Give every long-running call its result, even late, and every call sent in the same"
         # r24: the late answer is a listed bug too: which harm is the lesser, from this page
-        " reply as one: late, it reaches only the summariser, without its call; never, compaction stops."
+        " reply as one: late, it reaches only the summariser, without its call; never,"
+        " compaction stops."
         if searched
         else ""
     )

@@ -215,7 +215,7 @@ def _late_approval(folder: Path, found: LangchainFinding) -> str:
         # r15: scoped to what the search tried (one setting), not "never"
         # r19: "search" and "moves" are defined in the body only; the step it ran with named
         # r24: "the last table's sequences" leaned on a table not yet shown: the sequence said
-        f"\n\nAn approval sent after three later questions did not run its tool"
+        "\n\nAn approval sent after three later questions did not run its tool"
         + (", fix or not" if fixed else "")
         + f", where the last table tried it ({steps}).{open_said}"
     )
