@@ -327,7 +327,7 @@ TERMS: tuple[Term, ...] = (
         where=(
             (r"doctor check|`check`", "`check`: which pauses of a setup fail"),
             (r"\bscan\b", "`scan`: what each stored session holds"),
-            (r"\brepair", "`repair --apply`: heals, backing the store up first"),
+            (r"\brepair", "`repair --apply`: repairs (heals), backing the store up first"),
             (r"\brestore\b", "`restore`: puts a backup back"),
             (r"doctor items|`items`", "`items`: judges one exported session (`--output`: healed)"),
         ),
