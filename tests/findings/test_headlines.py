@@ -214,8 +214,10 @@ def test_headlines_upgrade_answer_follows_the_record(found: Findings) -> None:
     said = headlines.am_i_affected(found)
     # r20: the first screen points to section 2, whose title gives the modes and the stores
     # r22: the poisoned store was made in `input` mode, which the answer now says
-    healed_not = "2. Upgrading does not heal a stored session (section 2): on 0.24.0 the next turn"
-    assert f"{healed_not} of a store poisoned in `input` mode is refused" in said
+    # r24: section 2's stores were made with a hook, not the question's defaults: said so
+    healed_not = "2. Upgrading does not heal a stored session (section 2, its stores not made"
+    assert f"{healed_not} with the defaults): on 0.24.0 the next turn of a store poisoned" in said
+    assert "of a store poisoned in `input` mode is refused" in said
     # r17: the question asks about the defaults, whose store (a refused pause's) stays stuck
     assert found.upgrade.pause_failed is not None
     assert f"a store whose pause was refused stays {found.upgrade.pause_failed.stored_after}." in (
@@ -537,13 +539,21 @@ def test_headlines_am_i_affected_action_is_ordered_upgrade_scan_repair(found: Fi
     # is shown on one release with the defaults: the step says both
     assert "in a release after 0.24.0, rewrite their orphan outputs on load" in steps[0]
     # r23: "leave a stuck call" read against the workaround, which retires one: both are said
-    assert "unlike that repair, leave a stuck call (or retire it" in steps[0]
-    assert "as notebook 06's wrapper does): section 3's last table (0.23.1, the SDK's" in steps[0]
+    # r24: "retire" was undefined on 07 and "it" ambiguous: the wrapper's removal said in plain
+    # words, the evidence scoped to its release, and the repair's own rewrite joined to step 3
+    assert (
+        "Leave a stuck call in place (or remove it and store a late answer as text, as"
+        in (steps[0])
+    )
+    assert "retire" not in steps[0]
+    assert "can still answer it (section 3's last table, 0.23.1, the SDK's defaults)" in steps[0]
+    assert "The doctor rewrites it once step 3 resumed them." in steps[0]
     assert "reads a poisoned or stuck store as it is" not in steps[0]
     # r14: the title asks "am I affected": the teams' first step is the command that answers it
     # r20: "section 1 runs it" while section 1 calls the function: the same check
     assert (
-        "`python -m approval_compaction doctor check` (section 1 runs the same check)" in (steps[1])
+        "`python -m approval_compaction doctor check` (which pause positions of your set-up fail;"
+        " section 1 runs the same check)" in (steps[1])
     )
     assert steps[1].index("doctor check") < steps[1].index(f"upgrade to {found.fixed_in}")
     # r19: the workaround's name pulled its long meaning onto the first screen: 06 names it
@@ -552,7 +562,8 @@ def test_headlines_am_i_affected_action_is_ordered_upgrade_scan_repair(found: Fi
     # session resumed late without a repair is healthy: resume it before the repair, not after
     assert "discard" not in action
     # r21: only a stuck session whose approval was left unanswered has a run state to resume
-    assert steps[2].startswith("3. Run `doctor scan STORE --all`; where a stuck session's approval")
+    assert steps[2].startswith("3. Run `doctor scan STORE --all` (each stored session's diagnosis)")
+    assert "; where a stuck session's approval" in steps[2]
     assert steps[2].index("before the repair, not after") < steps[2].index("repair STORE --all")
     assert "repair again" not in steps[2]
 

@@ -547,26 +547,31 @@ def am_i_affected(found: Findings) -> str:
             "where the pausing turn sends a compaction request; "
             f"{newest.release}'s at {len(newest.affected_at) or 'none'}.",
             f"2. Upgrading {'heals' if up.heals else 'does not heal'} a stored session (section "
-            f"2): on {up.newest} the next turn of a store poisoned in `input` mode is "
+            "2, its stores not made with the defaults): on "
+            f"{up.newest} the next turn of a store poisoned in `input` mode is "
             f"{_refused(up.poisoned.next_turn)}{stuck}.",
-            f"3. `doctor repair --apply` heals {'the' if healed else 'not all the'} poisoned and "
-            "stuck sessions and leaves alone one still waiting for its approval (section 3); a "
-            "*run state* (the paused run an application saves) resumed after the repair poisons "
-            "the session.",
+            # r24: the subcommands' meanings came after the setup code: each said where used
+            "3. `doctor repair --apply` (it rewrites what breaks a stored session) heals "
+            f"{'the' if healed else 'not all the'} poisoned and stuck sessions and leaves alone "
+            f"one still waiting for its approval (section 3); on {pinned.release}, a *run state* "
+            "(the paused run an application saves) resumed after the repair poisons the session.",
             "",
             "**What to do.**",
             f"1. SDK maintainers: to heal stored sessions in a release after {up.newest}, rewrite "
             "their orphan outputs on load as `src/approval_compaction/doctor/repair.py` does "
-            "(section 3's first rewrite); unlike that repair, leave a stuck call (or retire it "
-            "and store a late answer as text, as notebook 06's wrapper does): section 3's last "
-            f"table ({pinned.release}, the SDK's defaults) shows a saved run state answering it.",
-            "2. Teams: run `python -m approval_compaction doctor check` (section 1 runs the same "
-            f"check); {stop}; notebook 06 says what to wrap the session in until then, and where "
+            "(section 3's first rewrite). Leave a stuck call in place (or remove it and store a "
+            "late answer as text, as notebook 06's wrapper does): a saved run state can still "
+            f"answer it (section 3's last table, {pinned.release}, the SDK's defaults), though in "
+            "`previous_response_id` mode it stops compaction (notebook 10). The doctor rewrites "
+            "it once step 3 resumed them.",
+            "2. Teams: run `python -m approval_compaction doctor check` (which pause positions "
+            "of your set-up fail; section 1 runs the same check); "
+            f"{stop}; notebook 06 says what to wrap the session in until then, and where "
             "to keep it after.",
-            "3. Run `doctor scan STORE --all`; where a stuck session's approval was left "
-            "unanswered and its run state saved, resume that state before the repair, not after "
-            "(section 3's last table, with the SDK's defaults); then `doctor repair STORE --all "
-            "--apply`.",
+            "3. Run `doctor scan STORE --all` (each stored session's diagnosis); where a stuck "
+            "session's approval was left unanswered and its run state saved, resume that state "
+            "before the repair, not after (section 3's last table, with the SDK's defaults); "
+            "then `doctor repair STORE --all --apply`.",
         ]
     )
 
