@@ -57,7 +57,9 @@ def test_headlines_wire_answer_quotes_each_modes_refusal(found: Findings) -> Non
         assert report in answer
     assert "#2322" not in answer and "#2343" not in answer  # they show no status
     # r22: the consequence for `input` mode belongs to the answer, not only the body
-    assert "(`input` mode's at the pause): the stand-in answers 200; if the real endpoint " in (
+    # r24: "no report" read against row 3's openai/codex#5385: "for certain", and row 3 named
+    assert "No report shows for certain the real API's answer to a compaction request" in answer
+    assert "(`input` mode's at the pause, the rules table's row 3): the stand-in answers 200;" in (
         answer
     )
     assert "refuses it, `input` mode too raises at the pause." in answer
@@ -67,8 +69,13 @@ def test_headlines_wire_answer_quotes_each_modes_refusal(found: Findings) -> Non
     assert "and a model request holding a function call's orphan output" in answer
     body = " ".join(_markdown("09-the-wire").split())
     # r22: why row 1 is judged and row 3 not: row 1's are model requests, on the model endpoint
-    assert "Row 1's reports are a chat's model requests that name no endpoint: the stand-in" in body
-    assert "Is the fault made in the HTTP body? No:" in answer
+    # r24: "a chat's" was unclear: the clients named
+    assert "Row 1's reports come from chat clients (GitHub Copilot in VS Code, Continue) whose" in (
+        body
+    )
+    # r24: "No" covered only the model request's body: the compaction body is said unchecked
+    assert "Is the fault made in the HTTP body? Not in the model request's:" in answer
+    assert "(the compaction request's body unchecked)" in answer
     # r15: 09 does not show where each refusal is met (its "met at the next turn in `input`
     # mode" left out *auto, store=False*): it points to 05's table, which shows it per mode
     assert "met at the" not in answer
@@ -659,7 +666,11 @@ def test_headlines_the_wire_action_keeps_the_workaround_after_the_upgrade(found:
     # r20: "learn whether the real endpoint refuses" said no how; "notebooks 06 and 07" no what
     assert "send its compaction request once to the real endpoint" in action
     # r22: a pointer alone was no action: teams look for the rules table's two 400 texts
-    assert "Teams: search your logs for the two 400 messages of the rules table's *answer*" in (
+    # r24: the first screen quoted one of the two: both quoted where the action says them
+    assert 'Teams: search your logs for "No tool call found for function call output with' in (
+        action
+    )
+    assert '"No tool output found for function call" (the rules table\'s *answer* column)' in (
         action
     )
     assert action.endswith(

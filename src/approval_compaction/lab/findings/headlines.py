@@ -763,16 +763,19 @@ def the_wire(found: Findings) -> str:
         f"({_reports(rules.OPEN_CALL_COMPACT)}); and a model request holding a function call's "
         f"orphan output ({_reports(rules.ORPHAN_OUTPUT)}: a 400 saying "
         f'"{rules.ORPHAN_OUTPUT.example.replace(" <id>.", "")}" and an id, endpoint '
-        "unnamed).\n\nNo report shows the real API's answer to a compaction request whose input "
-        "holds a call without its output "
-        "(`input` mode's at the pause): the stand-in answers 200; if the real endpoint refuses "
-        "it, `input` mode too raises at the pause. Is the fault made in the HTTP "
-        "body? No: `OpenAIResponsesModel` sent a hand-built poisoned history unchanged, its "
-        "orphan output among them.\n\n"
+        # r24: "no report" against row 3's openai/codex#5385; "No" for a body not checked
+        "unnamed).\n\nNo report shows for certain the real API's answer to a compaction "
+        "request whose input holds a call without its output (`input` mode's at the pause, the "
+        "rules table's row 3): the stand-in answers 200; if the real endpoint refuses it, "
+        "`input` mode too raises at the pause. Is the fault made in the HTTP body? Not in the "
+        "model request's: `OpenAIResponsesModel` sent a hand-built poisoned history unchanged, "
+        "its orphan output among them (the compaction request's body unchecked).\n\n"
         "**What to do.** SDK maintainers: fix what the session stores and compacts (notebook 03 "
         "shows where), not `OpenAIResponsesModel`; before trusting that `input` mode's "
         "pause raises no error, send its compaction request once to the real endpoint. Teams: "
-        "search your logs for the two 400 messages of the rules table's *answer* column; "
+        f'search your logs for "{rules.ORPHAN_OUTPUT.example.replace(" <id>.", "")}" and '
+        f'"{rules.OPEN_CALL_COMPACT.example.replace(" <id>.", "")}" (the rules table\'s '
+        "*answer* column); "
         "notebook 06 (new sessions) and notebook 07 (stored ones) say what to do then."
     )
 
