@@ -622,7 +622,9 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
     searched = " and ".join(r.sdk_version for r in unfixed)
     paused = [f for f in refused if f.trace.conversation.mode in refused_in]
     said = [
-        f"**Answer** (openai-agents {searched}, scripted model). Yes, on {old.sdk_version} in "
+        # r24: the scope left out the workaround's search, which the tables show
+        f"**Answer** (openai-agents {searched}, {old.sdk_version} with the workaround too, "
+        f"scripted model). Yes, on {old.sdk_version} in "
         f"{_modes(lost_in)} mode: a *search* (random conversations through the SDK) shows "
         "compaction at the pause taking the waiting call of every kind, and its output then "
         "stored without it"
@@ -634,14 +636,14 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         + ", if the real endpoint accepts that compaction (notebook 09)."
         + (  # r18: the refusal on the release the search kept it on, and why one kind
             f"\n\nOn {old.sdk_version} in {_modes(refused_in)} mode, {_asked(paused)} pause is"
-            " refused (other kinds: unreported, notebook 09)."
+            " refused (others: unjudged, notebook 09)."
             if paused
             else ""
         )
         + (  # r20: the filing rule, not the draws alone, leaves `auto` without its own
             # r23: "kept none" read as "drew none", against the table's `auto` conversations
             f" This page does not answer for {_modes(unfiled)} mode, the default: the searches"
-            " drew its conversations but kept none (*The minimal ...*)."
+            " drew its conversations, none shows a break (*The minimal counterexamples*)."
             if unfiled
             else ""
         )
@@ -655,13 +657,7 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         kept = [f for f in new.findings if _loses(f)]
         lose = "no call is lost" if not kept else f"{_count(kept)} lose it"
         stalled = [f for f in new.findings if f.trace.conversation.mode in lost_in]
-        stops = (
-            f"; after {_asked(stalled, owner='')} left unanswered, later turns do not "
-            "compact "
-            f"({_modes(lost_in)} mode; `auto`: notebook 10)"
-            if stalled
-            else ""
-        )
+        stops = _stalls(new, stalled, lost_in)
         after.append(f"on {new.sdk_version} {lose}{stops}")
     if after:
         joined = "; ".join(after)
@@ -669,20 +665,41 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
     said.append(
         "\n\n**What to do.**"
         + (
-            f" SDK maintainers: before {new.sdk_version}, hold compaction back while a call of"
-            f" any kind waits for its approval, as {new.sdk_version} does (notebook 03); on"
+            f" SDK maintainers: in a patch release before {new.sdk_version}, hold compaction back"
+            f" while a call of any kind waits for its approval, as {new.sdk_version} does"
+            " (notebook 03); on"
             f" {new.sdk_version} too, apply"
             " `tests/sdk_regression/patches/0.24.0-compaction-liveness.patch`: later turns"
-            " compact again after an unanswered hosted MCP approval request (notebook 10)."
+            " compact again in `input` and `auto` mode after an unanswered hosted MCP approval"
+            " request (notebook 10)."
             if stalled
             else ""
         )
-        + " Teams: wrap the session in the workaround whatever tools it approves"
+        + " Teams: wrap the session in the workaround whatever tools it approves (its one-round"
+        " search broke nothing: no proof)"
         # r22: "broke nothing" outran "a `holds` cell is no proof"; r23: scoped, it still rested
         # on the search the body calls no proof: the action cites no search
-        + "; notebook 06 says where to keep it after upgrading."
+         + "; notebook 06 says where to keep it after upgrading."
     )
     return " ".join(said).replace(" \n", "\n")
+
+
+def _stalls(new: Any, stalled: Sequence[Any], lost_in: Sequence[str]) -> str:
+    """08: where later turns stop compacting on the newest release after an approval left
+    unanswered: the hosted MCP request's in the modes that lose calls, and (r24: those rows were
+    left out) the other kinds' in `previous_response_id` mode, the SDK's contract there."""
+    if not stalled:
+        return ""
+    contract = [f for f in new.findings if f.trace.conversation.mode == "previous_response_id"]
+    return (
+        f"; after {_asked(stalled, owner='')} left unanswered, later turns do not compact "
+        f"({_modes(lost_in)} mode; `auto`: notebook 10)"
+        + (
+            ", nor in `previous_response_id` mode after another kind's unanswered approval"
+            if contract
+            else ""
+        )
+    )
 
 
 def _loses(finding: Any) -> bool:
