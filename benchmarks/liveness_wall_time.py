@@ -47,7 +47,7 @@ from approval_compaction.doctor.check import (  # noqa: E402
 )
 from approval_compaction.fix.workaround import defer_compaction_while_pending  # noqa: E402
 from approval_compaction.lab.explore.search import Options, search  # noqa: E402
-from approval_compaction.lab.releases.later_turns import run_situation  # noqa: E402
+from approval_compaction.openai_agents.later_turns import run_situation  # noqa: E402
 
 SIZES = (10, 20, 50, 100)
 REPLAYED = (10, 20)
@@ -103,8 +103,8 @@ def liveness_command(rounds: int = ROUNDS) -> tuple[float, float]:
 def sweep_part(model: str | None, rounds: int = ROUNDS) -> float:
     """The probe's liveness situations on the installed release (``model`` None: the default),
     the median wall time of ``rounds`` warm runs."""
-    from approval_compaction.lab.releases.later_turns import poisoned_history
     from approval_compaction.lab.releases.probe import situations
+    from approval_compaction.openai_agents.later_turns import poisoned_history
 
     history = poisoned_history()
     extra = () if model is None else (model,)

@@ -150,6 +150,7 @@ def test_architecture_the_probe_imports_only_what_a_release_environment_holds() 
         for name in (
             "approval_compaction.lab.releases.probe",
             "approval_compaction.lab.releases.later_turns",
+            "approval_compaction.openai_agents.later_turns",
             "approval_compaction.study.fork",
             "approval_compaction.openai_agents.harness",
             "approval_compaction.openai_agents.wiring",

@@ -31,7 +31,7 @@ from .study.words import COMPACT_RULES, MODELS, MODES, STORE_WORDS, STUDY_MODE
 from .wire.rules import COMPACT_SHAPES
 
 if TYPE_CHECKING:
-    from .openai_agents.driver import SessionWrapper
+    from .study.scenario import SessionWrapper
 
 
 def _lazy(module: str, function: str = "command") -> Handler:

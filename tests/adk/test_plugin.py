@@ -54,7 +54,8 @@ def test_plugin_answer_is_short_and_scoped() -> None:
     # 12 holds the first screen by its rendered lines: What to do by line 40)
     # r22: each trigger with where the resume raises, the control's growth, what the patch
     # changes: 180/90; r23: the late answer's patch named too: 180/105
-    assert len(answered.split()) <= 180 and len(action.split()) <= 105
+    # r24: where the late answer's patch is shown, and which harm is the lesser: 180/120
+    assert len(answered.split()) <= 180 and len(action.split()) <= 120
     # r22: why no harm, said with the claim
     assert "(ADK's summariser reads it as text)" in answered
     # r22: each trigger scoped: the token threshold raises only on 1.25.0..1.25.1
@@ -66,7 +67,14 @@ def test_plugin_answer_is_short_and_scoped() -> None:
     assert "all keep it in the sixteen cases" in answered and "also the newest" in answered
     # r17: no action for the late answer; r23: the Answer lists it, so its patch is named,
     # scoped to the one run that takes it (the search)
-    assert "`adk/fix/google-adk-2.13.0.diff` gives the summariser a late answer's call" in action
+    # r24: said as an action, with where it is shown (this page runs it only with the other)
+    assert "and `adk/fix/google-adk-2.13.0.diff` so the summariser gets a late answer's call" in (
+        action
+    )
+    assert "(its test and runs: `data/report-adk.md`)" in action
+    # r24: "elsewhere" read as every other release: the releases named
+    assert "elsewhere" not in answered
+    assert "; on 1.26.0..1.39.1 and 2.2.0 the token threshold (retention 0) silently" in answered
     assert "on a scripted model: " in answered
 
 
@@ -110,7 +118,9 @@ def test_plugin_answer_price_says_again_where_the_late_answer_was_unpaired_befor
     assert f"{upgrade} lost call, compaction stops" in said
     # r17: not in every setting; r18: "in some settings" understated 2.3.0..2.9.2's "every
     # setting", and on a scripted model a refusal is the stand-in's rules' ("would be")
-    assert "or requests would be refused, in the settings the releases table's last column" in said
+    # r24: "would be refused" is defined below the first screen: said without the term
+    assert "or requests the API would refuse are sent, in the settings the releases table's" in said
+    assert "would be refused" not in said
     assert "(" not in said.split("Teams: ")[1]  # r18: no nested brackets
     # r14: not a fourth wording ("comes apart"); r18: nor "splits", defined below the screen
     # r20: "as on 1.16.0..2.2.0" said more than the table (2.0.0..2.1.0 split in the token
@@ -147,8 +157,10 @@ def test_plugin_answer_names_the_search_s_stall_and_its_patch() -> None:
     # action covers it; the setting is where the search found it
     plain = [c for c in stops if ("compaction_runs", "function") in c.pairs]
     assert plain and "or sent in one reply with one (found with sliding window" in said
-    assert "even late, and every call sent in the same reply as one." in said
+    assert "even late, and every call sent in the same reply as one: late, it reaches" in said
     # r19: the Answer left out that every later request would be refused (model_input_complete)
     assert any(any(i == "model_input_complete" for i, _ in c.pairs) for c in stops)
-    assert "; later requests carry it open, which the API's rules forbid" in said
+    # r24: only the long-running rows carry their call; "open" is no term of 13's
+    said_carried = "; later requests carry a long-running call without its result, which the API"
+    assert said_carried in said and " open" not in said
     assert "take `adk/fix/google-adk-2.13.0-long-running.diff`" in said and "harmless" not in said

@@ -149,9 +149,11 @@ def test_headlines_after_the_fix_says_what_to_do_in_the_one_vocabulary(found: Fi
     test, patch = (
         p.relative_to(paths.ROOT) for p in (paths.LIVENESS_MCP_TEST, paths.LIVENESS_PATCH)
     )
-    assert action.index(f"add the test `{test}` (it fails on {found.fixed_in})") < action.index(
-        f"apply `{patch}` (the test then passes)"
-    )
+    # r24: where the test goes in the SDK's suite, and which of the patch's files it tests
+    assert action.index(
+        f"copy the self-contained test `{test}` into the SDK's `tests/memory/` (it fails on "
+        f"{found.fixed_in})"
+    ) < action.index(f"apply `{patch}` (the test then passes; it tests the patch's first file)")
     assert action.strip().startswith("SDK maintainers:")
     # r16: teams get the README keep table's clause (06's cut table title said no action), and
     # the stores the patch leaves stopped are on the first screen
@@ -257,9 +259,18 @@ def test_headlines_keep_the_workaround_says_one_thing_where_it_is_said(found: Fi
     answer = headlines.workaround(found)
     assert f"{keep[0].upper()}{keep[1:]}; drop it elsewhere (" in answer
     # r12 round: the first screen points to the costs; 06's suite section says them, once
-    assert "Its costs (*The SDK's own test suite*)" in answer
-    # r23: "extra reads" understated the second cost the suite section shows (three attempts)
-    assert "failed writes retried up to three times" in answer
+    assert "Its costs (*What it costs*)" in answer
+    # r23: "extra reads" understated the second cost the suite section shows (three attempts);
+    # r24: what is retried is the restore, and the same error is still raised
+    assert "a failed compaction write costs a reread and three tries to restore, then the same" in (
+        answer
+    )
+    # r24: "removed calls" before any block said what removes them
+    assert "a call it removed after a later question" in answer
+    assert "## What it costs" in " ".join(
+        "".join(c["source"])
+        for c in json.loads((paths.ROOT / "notebooks" / "06-workaround.ipynb").read_text())["cells"]
+    )
     cells = json.loads((paths.ROOT / "notebooks" / "06-workaround.ipynb").read_text())
     prose = " ".join(" ".join("".join(c["source"]).split()) for c in cells["cells"])
     assert "a late answer to a call it retired is stored as text" in prose
@@ -345,17 +356,24 @@ def test_headlines_04_and_06_give_their_own_actions(found: Findings) -> None:
     assert "**Compactions per case with compaction on, by boundary" in shown
     page = json.loads((paths.ROOT / "notebooks" / "04-violation-matrix.ipynb").read_text())
     prose = " ".join(" ".join("".join(c["source"]).split()) for c in page["cells"])
-    assert "(why both: the section *Which choices change anything*)" in matrix
+    why = f"(why both: on {found.fixed_in} they compact at different times, *Which choices "
+    assert why + "change anything*)" in matrix
+    # r24: the decision changes what is stored and sent (the body's table): not "nothing"
+    assert "change nothing" not in headlines.violation_matrix(found)
+    assert "do not change which invariants break" in headlines.violation_matrix(found)
     # r22: "with a fix ... compact at different stages" named no fix the table shows: 0.24.0
     assert "on 0.24.0 a state kept in memory compacts at the resume and one carried" in prose
     assert "*Compactions per case with compaction on, by boundary*" in prose
     # r16: the teams' part was a bare pointer; it names the upgrade, then points to 06 and 07
     assert matrix.endswith(
-        f"Teams: upgrade to {found.fixed_in}; notebook 06 says what to do before it and what to "
-        "keep after it, notebook 07 what to do with sessions already stored."
+        f"Teams: upgrade to {found.fixed_in}; notebook 06 says what to do before and after it, "
+        "notebook 07 with sessions already stored."
     )
     rule = headlines.workaround(found).split("**What to do.**")[1]
     assert rule.startswith(f" Upgrade to {found.fixed_in}")
+    # r24: the README's limit of the workaround before 0.22.1, said where 06 advises it
+    assert "Before 0.22.1 it still sends an unanswered hosted MCP approval request once" in rule
+    assert "older releases send it once" in (paths.ROOT / "README.md").read_text()
     assert "already stored: notebook 07." in rule
     # r19: the advice on the older releases says where the workaround was run in full
     assert found.fixed is not None
@@ -635,7 +653,16 @@ def test_headlines_stored_vs_sent_action_keeps_the_workaround_where_the_fix_stop
     # r23: that stop was a fact without an action: the maintainers are told it is the mode's
     # documented stop the fix keeps, and what frees such a session
     assert "The fix keeps that stop, which the SDK documents" in maintainers
-    assert "compacts again only once that call leaves the store" in maintainers
+    # r24: "(below)" pointed to nothing showing the session compact again: cut; the action for
+    # the stop said, and the section named as this page's (it read as a table title)
+    assert "leaves the store (below)" not in maintainers
+    assert "(this page's section *What compaction does next*): nothing to change for it" in (
+        maintainers
+    )
+    # r24: the action copied 01's without this page's finding: what it does for the pause
+    assert "the pause then sends no compaction request to refuse (notebook 01's last table" in (
+        maintainers
+    )
     # r20: the shared action (five lines, four coined words) put 02's action past line 40: the
     # upgrade, and 06 named for the workaround before and after it (r15: kept after upgrading)
     assert teams.startswith(
@@ -779,7 +806,10 @@ def test_headlines_stored_vs_sent_names_the_partial_compaction_auto_makes(
     # reply among them" was hard to parse: what it reads is named, and what the summary replaces
     # r20: the first screen says which mode compacts at that question; what the partial
     # compaction reads and replaces, and the SDK's documented rule, are the body's alone
-    assert "That question compacts in `auto` mode (only what was stored after the call)" in said
+    # r24: the glossary's `auto` sends the id; its condition came 40 lines below the answer:
+    # the answer states it in its own words
+    assert "That question compacts in `auto` mode, sending as items only what was stored" in said
+    assert "(`auto` sends the response's id only if the request that made it carried" in said
     assert "sends no compaction request in `previous_response_id` mode" in said
     # r18: "does compaction go on?" answered for later questions too, in each mode; r19: "nor
     # will it" restated the SDK's documented rule, which the answer gives, as a run's finding
@@ -816,10 +846,16 @@ def test_headlines_inside_the_sdk_says_which_release_the_liveness_patch_applies_
     # r17: which change to backport, and that it is enough for those kinds, is 12's table's
     # r20: the backport named as 12's hunk, with what it moves and where
     # r21: hunk 2 alone left hosted MCP unfixed on the first screen: hunks 1 to 3, hunk 2's move
-    assert "backport hunks 1 to 3 of notebook 12's table" in said
+    # r24: "hunks 1 to 3" were 12's numbers: the move said in plain words, 12's hunks as 12's
+    assert "(notebook 12's hunk 2)" in said and "(its hunks 1 and 3)" in said
     # r22: "the `if` it sat in" was ambiguous (0.24.0's check sits in `if is_automatic:`)
-    assert "the check leaves the branch only a compaction of part of the history takes" in said
-    assert "Hunk 2 is the move this page's excerpts show" in said
+    # r24: "the check leaves the branch only a compaction of part of the history takes" was hard
+    # to parse: the move said as what to do
+    assert (
+        "move the call to `drop_orphan_function_calls` out of the branch that runs only when "
+        "compaction replaces part of the history" in said
+    )
+    assert "make the change this page's excerpts show" in said
     assert "the `if` it sat in" not in said
     # r18: the backport's evidence scoped to what 12's table ran (0.23.1, `input` mode, scripted
     # model), in the table's own words (no case breaking an invariant), the untried modes said
@@ -830,38 +866,30 @@ def test_headlines_inside_the_sdk_says_which_release_the_liveness_patch_applies_
     # r20: "nor for the other tool kinds it lists" included hosted MCP, which the table shows
     # broken with hunk 2 alone: the column named, hosted MCP excepted with its own minimal fix
     assert "nor for the other tool kinds it lists" not in said and "apply_patch" not in said
-    assert "that table's column *0.23.1 + hunk 2 alone* (`input` mode, scripted model)" in said
+    assert (
+        "*Each kind of approval: its minimal fix in hunks* (0.23.1, `input` mode, scripted model)"
+        in said
+    )
     # r23: "it lists fixed but" was hard to parse: the one kind left unfixed, named
-    assert "the one kind of call left unfixed is a hosted MCP approval request" in said
-    assert "hunks 1 and 3 fix it" in said
+    assert "the one kind of call that move leaves unfixed, a hosted MCP approval request" in said
+    # r24: 10's stop and patch, which 03 does not show, a pointer only
+    assert "what the fix then leaves uncompacted, and its patch" in said
+    assert "take it too" not in said
     # r22: hunks 1 and 3 were names the first screen never explained: what each is, and the
     # answer says what they do (0.24.0's account of the fix was hunk 2's alone)
     # r23: the answer's hosted MCP return had no evidence on 03: said as hunk 3's, in the action
-    assert "(an import, and a block after the moved check that returns without compacting" in said
-    assert "while such a request has no response" in said.split("**What to do.**")[1]
+    # r24: hunks 1 and 3, 10's stop and 10's patch filled three paragraphs of a first screen this
+    # page shows none of: 12's table and 10 named for them, the stop still said (r21: a reader
+    # acting on the first screen shipped it unwarned)
     assert "keeping every case" not in said
-    assert "notebook 12's table *Each kind of approval: its minimal fix in hunks*" in said
-    # r20: the wait's stop after an unanswered MCP request (10's) was the body's; r21: a reader
-    # acting on the first screen shipped it unwarned: the action names it, the body no more
-    body = " ".join(_markdown("03-inside-the-sdk").split())
-    assert "take it too where such a request can go unanswered" in said
-    assert "With them (as in" not in body
-    # r17: the wait's consequence named (it stops compacting), not restated, with 10's table
-    assert "this wait holds compaction back" not in said
-    # r18: "in `input` and `auto` mode" read as `previous_response_id` spared (10's table stops
-    # it too): every mode stops; the patch keeps two compacting
-    assert "does not compact again in any mode while it is unanswered" in said
-    assert "keeps `input` and `auto` mode compacting while that request is unanswered" in said
-    assert "*Where 0.24.0 or the patch misses a compaction in ten turns*" in said
-    # r22: "the patch" was never said; its release and the mode it leaves stopped are named
-    assert "Notebook 10's patch (it keeps such a request stored and compacts only what follows" in (
-        said
+    assert "notebook 12's table *Each kind of approval: its minimal fix in hunks*" in said.replace(
+        "Notebook 12's table", "notebook 12's table"
     )
-    assert f"tried on {found.fixed_in} only, keeps `input` and `auto` mode compacting" in said
-    assert "In `previous_response_id` mode the stop stays with the patch too." in said
-    # r22: 0.24.0's stop named for the hosted MCP request alone, against the README's
-    # `previous_response_id` rows (abandoned, lost): both, as 10's table shows
-    assert "nor, in `previous_response_id` mode, while any call nobody answers stays" in said
+    body = " ".join(_markdown("03-inside-the-sdk").split())
+    assert "With them (as in" not in body
+    assert "this wait holds compaction back" not in said
+    assert "Notebook 10's patch (it keeps such a request stored" not in said
+    assert "With all three" not in said
     # r17: the endpoint's answer is the stand-in's, as the README says (r20: the body's, by the
     # trace it scopes; the answer scopes itself to the stand-in)
     assert "over HTTP to the stand-in" in said.split("\n\n")[0]
@@ -869,7 +897,12 @@ def test_headlines_inside_the_sdk_says_which_release_the_liveness_patch_applies_
     assert "no public source shows the real compaction endpoint's answer to a request" in body
     # r20: the gate as the record shows it: the resumed run holds no generation; r21: no repr,
     # no count no table shows
-    assert "the resumed run holding no generation at the gate" in body
+    # r24: "the record shows" a generation no table showed: the gate's lines are printed
+    assert (
+        "resume: gate: run holds None"
+        in (paths.DATA / "rendered" / "03-inside-the-sdk.md").read_text()
+    )
+    assert "The resumed run holds none: its compaction is skipped" in body
     assert "(`None`" not in body and "count is 5" not in body
     assert "moved the generation on" not in body
     # r20: "waits" against the excerpt's "skips": it returns without compacting
@@ -988,7 +1021,10 @@ def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findin
     # r20: the prediction and the question name `input` mode (the default `auto` fails at the
     # pause); the answer points to 02 for the defaults, scoped to responses stored
     first = _markdown("01-walkthrough").partition("<!-- answer:start -->")[0]
-    assert "*Predict:* in `input` mode" in first and "In\n`input` mode, what happens" in first
+    # r24: the question used "`input` mode" before its term block: said in plain words there
+    flat_first = " ".join(first.split())
+    assert "*Predict:* in `input` mode" in first
+    assert "When it sends the stored items to compact (`input` mode), what happens" in flat_first
     assert "In `auto` mode with responses stored (both the defaults), the pause itself is" in walk
     # r18/r19: the releases before the pinned one, named from the sweep, are the body's (r20:
     # the first screen ran to line 49), with the releases whose `input` mode loses both quietly
@@ -1005,6 +1041,14 @@ def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findin
     assert quiet and f"on {', '.join(quiet)} the resume's compaction" not in body
     assert "0.22.1..0.23.1 fail as this page's run does" not in body
     assert "refuses no request" not in walk
+    # r24: a reader on those releases met no warning on the first screen: named, with 05's table
+    assert f"In `input` mode on {headlines._quiet_input(found)} the stand-in answers that " in walk
+    assert "(notebook 05's table of what each mode meets over HTTP)" in walk
+    # r24: 01 repeated 03's ownership gate and pointed to 03 for a generation 03 did not show:
+    # one clause here, 03 prints the gate's lines
+    assert "*ownership gate*" not in body and "*generation*" not in body
+    assert "the SDK skipped the compaction at the resume (notebook 03 shows why)" in body
+    assert "whose effect this page's last table shows" in walk
     # r16: that table's title named "the patch" undefined; 01 says what 10 shows, and each of
     # 01-03 says "make ... wait" (01's "compact nothing" claimed more)
     assert "the patch misses" not in walk and "compact nothing" not in walk
@@ -1018,10 +1062,11 @@ def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findin
         "the session asked to compact after every turn, responses stored" in sent.split("\n\n")[0]
     )
     # r21: the stopped compaction's consequence said where the mode stops
-    assert "nor can it while that call stays stored" in sent
+    # r24: a general rule on one release: scoped to the release run
+    assert f"nor can it on {headlines._pinned(found)} while that call stays stored" in sent
     assert "in 16 of 16 runs" not in sent and "the README's answers" not in sent
     assert "On a branch of the SDK" not in inside and "carry its change along" not in inside
-    assert "to fix an older release line, backport hunks 1 to 3" in inside
+    assert "on an older release line, make the change this page's excerpts show" in inside
 
 
 def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: Findings) -> None:
@@ -1042,7 +1087,8 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
         kinds + "tools that ask for approval (custom, shell and apply_patch: four ways each)"
         in (answer)
     )
-    assert "is fixed by two others: hunk 3" in answer and "and hunk 1 (its import)." in answer
+    assert "is fixed by two others: hunk 3" in answer
+    assert "and hunk 1 (that check's import)." in answer
     assert "quoted below" not in said  # the excerpt is notebook 03's, not repeated in 12
     assert "instead" not in said  # r10: against 03's "also"; a fix for every kind needs both
     assert "as well" not in said
@@ -1053,8 +1099,8 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
     # r20: the untried default mode named with the step that tries it; r22: and
     # `previous_response_id`, where 0.23.1 fails otherwise (the default's name left to the terms)
     assert (
-        " SDK maintainers backporting the fix to 0.23.1: take hunk 2 (tried in `input` mode "
-        "only; *Try this*: `auto`, the default); "
+        " SDK maintainers backporting the fix to 0.23.1: take hunk 2 (run here in `input` "
+        "mode only: first run *Try this* for `auto`, the default); "
         "where hosted MCP "
         "approval requests run, also "
         "hunks 1 and 3, and notebook 10's patch: on 0.24.0 hunk 3's check stops compaction "
@@ -1083,7 +1129,7 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
     # the Answer says that column's finding (0.23.1 with hunk 2 alone)
     assert (
         "On 0.23.1 with hunk 2 alone, each of these approvals *holds* (breaks no invariant);"
-        " no other revert that runs breaks anything (below)."  # r23: the Question's other half
+        " undoing any other change of 0.24.0 breaks nothing (below)."  # r24: no undefined "revert"
         in (answer)
     )
     assert "With every change but" not in answer
@@ -1122,8 +1168,12 @@ def test_headlines_after_the_fix_scopes_the_patch_to_the_stores_it_helps(found: 
     # r22: read from the diff, not a run: said so where the limit is said
     # r23: "stores that cannot replace part of a history" was defined only in the body: the
     # action says which stores the page ran, and that the rest is read from the diff
-    said = "Stores other than `SQLiteSession`: this page did not run them; section *The patch* "
-    assert said + "reads from the diff which ones the patch leaves stopped" in action
+    # r24: which stores stay stopped was left to the body: the first screen names them
+    said = "Stores other than `SQLiteSession`: this page did not run them; by the diff (section "
+    assert said in action and "leaves every other store stopped." in action
+    assert f"docstring says can replace part of a history ({headlines.PARTIAL_STORE_NAMES})" in (
+        action
+    )
     assert "suffix_start" not in action
     assert "if snapshot is None and suffix_start > 0:" in paths.LIVENESS_PATCH.read_text()
     # r18: "still compacts none" had no subject: what it compacts none after is said
@@ -1136,11 +1186,14 @@ def test_headlines_after_the_fix_scopes_the_patch_to_the_stores_it_helps(found: 
     # it: the table keeps them, and the action no longer says it is untested; r20: the action
     # says what the second file does (the first screen never did)
     assert "untested" not in action
+    # r24: the paragraph's own scope (an older store, not the Answer's fresh one), said before
+    # what it does; "upstream" (undefined) said as the SDK's tests
     assert (
-        "The patch's second file leaves out of the model's input a stored output whose call is "
-        "gone, so a store an older release wrote with one is answered again (the table's last "
-        "two rows test it; no upstream test is named for it); in `previous_response_id` mode "
-        "that store then compacts none of ten questions" in action
+        "The patch also has a second file, for a store an older release wrote holding an output "
+        "whose call is gone (same runs): it leaves that output out of the "
+        "model's input, so the store is answered again in every mode, and compacts none of ten "
+        "questions in `previous_response_id` mode (the table's last two rows; no test of the "
+        "SDK's covers that file)." in action
     )  # r21: the poisoned `previous_response_id` row, on the first screen; r23: its test named
     cells = json.loads((paths.ROOT / "notebooks/10-after-the-fix.ipynb").read_text())["cells"]
     code = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")

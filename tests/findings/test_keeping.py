@@ -9,6 +9,7 @@ from approval_compaction.lab.findings.keeping import (
     keeping_frame,
     keeping_turns,
 )
+from approval_compaction.lab.findings.liveness import SITUATION_WORDS
 
 
 def _run(scenario: str, workaround: bool, compacted: bool, open_call: bool) -> LivenessRun:
@@ -38,12 +39,14 @@ def test_keeping_frame_ignores_other_releases() -> None:
     assert keeping_frame(runs, "1.0.0").empty
 
 
-def test_keeping_turns_shows_the_compacted_turns_both_ways_under_the_readmes_name() -> None:
+def test_keeping_turns_shows_the_compacted_turns_both_ways_in_plain_words() -> None:
+    """r24: the README's name in brackets brought 06 a term whose other names it never uses."""
     runs = [_run("abandoned", False, False, True), _run("abandoned", True, True, False)]
     table = keeping_turns(runs, "9.9.9")
     assert table.columns.tolist() == ["input"]
     (label,) = table.index
-    assert label.endswith(" (abandoned)") and table.loc[label, "input"] == "0 of 2 → 2 of 2"
+    assert label == SITUATION_WORDS["abandoned"] and "(" not in label
+    assert table.loc[label, "input"] == "0 of 2 → 2 of 2"
 
 
 def test_keeping_turns_orders_the_situations_as_the_readme_does() -> None:
@@ -54,5 +57,5 @@ def test_keeping_turns_orders_the_situations_as_the_readme_does() -> None:
         for wrapped in (False, True)
     ]
     table = keeping_turns(runs, "9.9.9")
-    names = [label.rpartition("(")[2].rstrip(")") for label in table.index]
+    names = [{w: n for n, w in SITUATION_WORDS.items()}[label] for label in table.index]
     assert names == ["abandoned", "lost", "mcp_abandoned"]

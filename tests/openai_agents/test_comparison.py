@@ -104,3 +104,22 @@ def test_refused_by_mode_shows_the_workaround_clears_every_modes_refusal() -> No
     assert table.loc["auto", "as released"] == "at pause: 8 of 8"
     assert table.loc["previous_response_id", "as released"] == "at pause: 8 of 8"
     assert table["with the workaround"].eq("none").all()
+
+
+def test_refused_by_mode_runs_only_the_workaround_when_not_released(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """r24: 06 ran notebook 05's as-released scenario again to show only the workaround's
+    column: without ``released`` no run is made bare."""
+    from approval_compaction.openai_agents import comparison
+
+    wraps: list[object] = []  # each run's wrapper
+
+    def fake_run_matrix(cases: object, *, wrap_session: object, **_: object) -> list[CaseRun]:
+        wraps.append(wrap_session)
+        return []
+
+    monkeypatch.setattr(comparison, "run_matrix", fake_run_matrix)
+    table = refused_by_mode(released=False)
+    assert list(table.columns) == ["with the workaround"]
+    assert None not in wraps and len(wraps) == 3  # one run per compaction mode

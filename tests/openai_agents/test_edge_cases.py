@@ -10,7 +10,7 @@ import pytest
 
 from approval_compaction.analysis.invariants import evaluate
 from approval_compaction.fix.workaround import defer_compaction_while_pending
-from approval_compaction.openai_agents.driver import Continue, SessionWrapper, Setup, converse
+from approval_compaction.openai_agents.driver import Continue, Setup, converse
 from approval_compaction.openai_agents.edge_cases import (
     EDGE_CASES,
     SECOND_CALL_ID,
@@ -24,7 +24,7 @@ from approval_compaction.openai_agents.harness import (
     PENDING_CALL_ID,
 )
 from approval_compaction.study.capture import Stage
-from approval_compaction.study.scenario import Case
+from approval_compaction.study.scenario import Case, SessionWrapper
 
 EDGE_IDS = [edge.name.replace(" ", "-").replace(",", "") for edge in EDGE_CASES]
 

@@ -252,9 +252,9 @@ def test_harness_stage_hook_is_told_each_stage_as_it_ends(capture: bool) -> None
 
 def test_harness_later_turns_go_on_after_the_next_turn_as_the_liveness_case_does() -> None:
     """The harness continues the case with ``liveness.later``'s steps, in the same driver: the
-    later turns store what ``releases.later_turns.run_case_continued`` (the same steps through
+    later turns store what ``later_turns.run_case_continued`` (the same steps through
     ``converse``) stores, turn by turn."""
-    from approval_compaction.lab.releases.later_turns import run_case_continued
+    from approval_compaction.openai_agents.later_turns import run_case_continued
 
     case = Case(decision="reject", compaction="on", state_boundary="memory")
     run = run_case(case, later=4)

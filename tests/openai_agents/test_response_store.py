@@ -143,7 +143,7 @@ def test_store_false_reaches_the_liveness_runs() -> None:
     mode each later turn's compaction names a response the API never kept (#2333's symptom),
     so the history grows; unset, it stays bounded."""
     from approval_compaction.analysis.liveness import judge_liveness
-    from approval_compaction.lab.releases.later_turns import run_liveness
+    from approval_compaction.openai_agents.later_turns import run_liveness
 
     def bounded(store: bool | None) -> set[bool | None]:
         runs = run_liveness(3, modes=("previous_response_id",), cases=[], response_store=store)

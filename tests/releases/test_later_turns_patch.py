@@ -9,7 +9,6 @@ from collections import Counter
 import needs
 import pytest
 
-from approval_compaction.analysis.liveness import LivenessRun, resume_paired
 from approval_compaction.formats.records import read_json
 from approval_compaction.lab import paths
 from approval_compaction.lab.releases.later_turns import LIVENESS_MODES
@@ -23,8 +22,6 @@ from approval_compaction.lab.releases.later_turns_patch import (
     the_patch,
 )
 from approval_compaction.lab.releases.patched import PatchError, read_patch, strip_level
-from approval_compaction.openai_agents.situations import RESUMED_SITUATIONS as LATE
-from approval_compaction.openai_agents.situations import SITUATIONS
 
 
 def test_the_patch_is_a_diff_of_the_sdk_source_labelled_by_its_content() -> None:
@@ -51,44 +48,6 @@ def test_committed_test_outcomes_fail_without_the_patch_and_pass_with_it() -> No
     assert released == {o["test"] for o in patched}  # the same cases ran on both
 
 
-def _patched_runs(modes: tuple[str, ...]) -> dict[str, object]:
-    data = read_json(paths.DATA_FILES.liveness_patch_runs, dict)
-    assert data["patch"] == the_patch().label
-    return {**data, "runs": [r for r in data["runs"] if r["mode"] in modes]}
-
-
-def test_committed_liveness_runs_on_the_patch_keep_every_run_bounded() -> None:
-    """In the modes the patch is for (``input`` and ``auto``) every run keeps compacting, the
-    abandoned hosted MCP approval request among them."""
-    data = _patched_runs(("input", "auto"))
-    total = len(data["runs"])  # type: ignore[arg-type]
-    assert (
-        total
-        and liveness_summary(data)
-        == f"{total} of {total} runs keep the session usable and both liveness invariants"
-    )
-    mcp = {r["mode"] for r in data["runs"] if r["scenario"] == MCP_SITUATION}  # type: ignore[attr-defined]
-    assert mcp == {"input", "auto"}
-
-
-def test_committed_late_resumes_on_the_patch_stay_paired_in_every_mode() -> None:
-    """The patch keeps the abandoned call (the MCP request) stored, so a state resumed after the
-    user moved on finds it: nothing unpaired is stored, in any mode. Judged both ways, what the
-    patch leaves is sent: while a late MCP resume waits, its request goes to the model without
-    its response (a pairing rule no public source gives for MCP approvals)."""
-    data = _patched_runs(LIVENESS_MODES)
-    runs = [LivenessRun.from_json(r) for r in data["runs"]]  # type: ignore[attr-defined]
-    assert {r.scenario for r in runs} >= set(SITUATIONS)
-    late = [r for r in runs if r.scenario in LATE]
-    assert {(r.scenario, r.mode) for r in late} == {(s, m) for s in LATE for m in LIVENESS_MODES}
-    verdicts = {(r.scenario, r.mode): resume_paired(r) for r in late}
-    assert all(v.stored == () for v in verdicts.values()), verdicts
-    function = {k: v for k, v in verdicts.items() if k[0] != "mcp_resumed"}
-    assert function and all(v.holds for v in function.values()), function
-    mcp = [v for k, v in verdicts.items() if k[0] == "mcp_resumed"]
-    assert mcp and all(v.sent == ("pending-mcpr1",) for v in mcp), mcp
-
-
 def test_committed_mcp_runs_on_the_release_are_stuck_in_every_mode() -> None:
     """What the MCP hunk is for: on the release an abandoned hosted MCP approval request stops
     compaction in every mode (``make liveness``'s runs of the newest release)."""
@@ -112,23 +71,6 @@ def test_committed_suite_shows_previous_response_id_is_a_documented_limit() -> N
         assert found["docstring"] is True
         assert found["tests"] and set(found["tests"].values()) == {"passed"}
         assert all(t.startswith(DOCUMENTED_TEST) for t in found["tests"])
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="a documented limit, left unpatched: the class docstring says "
-    f'"{DOCUMENTED_LIMIT}" and {DOCUMENTED_TEST} pins it, so with a dead item pinned '
-    "the SDK returns rather than compact a partial suffix by a response chain, and the history "
-    "grows for ever (use auto or input)",
-)
-def test_committed_liveness_runs_on_the_patch_keep_previous_response_id_bounded() -> None:
-    data = _patched_runs(("previous_response_id",))
-    total = len(data["runs"])  # type: ignore[arg-type]
-    assert (
-        total
-        and liveness_summary(data)
-        == f"{total} of {total} runs keep the session usable and both liveness invariants"
-    )
 
 
 def test_liveness_summary_counts_a_run_that_grows() -> None:
@@ -168,23 +110,6 @@ def test_the_patch_applies_to_the_release() -> None:
         source = (site / "agents/memory/openai_responses_compaction_session.py").read_text()
         assert "_starts_compaction_suffix" in source
         assert "_after_unanswered_mcp_request" in source
-
-
-def test_committed_http_runs_on_the_patch_stay_bounded_and_send_the_mcp_request_alone() -> None:
-    data = read_json(paths.DATA_FILES.liveness_patch_http, dict)
-    assert data["patch"] == the_patch().label
-    assert set(data["runs"]) == {"released", "patched"}
-    for run in data["runs"]["patched"]:
-        kept = [t["kept"] for t in run["turns"]]
-        assert kept == sorted(kept, reverse=True), f"{run['scenario']} grew: {kept}"
-        sent = {key for t in run["turns"] for key in t["sent_unpaired"]}
-        # only the hosted MCP approval request an abandoned approval leaves (the rule is unknown)
-        assert sent <= ({"pending-mcpr1"} if run["scenario"] == MCP_SITUATION else set()), sent
-    released = {r["scenario"]: r for r in data["runs"]["released"]}
-    poisoned = released["poisoned"]["turns"]
-    assert any(t["sent_unpaired"] for t in poisoned)  # the release sends the orphan output
-    mcp = [t["compacted"] for t in released[MCP_SITUATION]["turns"]]
-    assert mcp and not any(mcp)  # the release never compacts after an abandoned MCP request
 
 
 def test_readme_names_the_documented_limit_as_the_patch_lab_checks_it() -> None:

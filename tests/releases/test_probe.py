@@ -224,7 +224,8 @@ def test_probe_judges_the_continued_cases_and_runs_the_situations() -> None:
         judge_liveness,
         session_usable,
     )
-    from approval_compaction.lab.releases.later_turns import LIVENESS_MODES, poisoned_history
+    from approval_compaction.lab.releases.later_turns import LIVENESS_MODES
+    from approval_compaction.openai_agents.later_turns import poisoned_history
     from approval_compaction.openai_agents.situations import SITUATIONS
 
     case = Case("run", "approve", "on", "memory")
@@ -252,7 +253,7 @@ def test_probe_situations_on_the_scripted_model_by_name_predict_the_refusal() ->
     """``--liveness-model scripted``: the scripted model answers every poisoned later turn, the
     first one flagged with the stand-in's prediction of the API's 400."""
     from approval_compaction.analysis.liveness import PREDICTED, LivenessRun
-    from approval_compaction.lab.releases.later_turns import poisoned_history
+    from approval_compaction.openai_agents.later_turns import poisoned_history
 
     found = probe.situations(poisoned_history(), [], sdk_version(), 2, "scripted", jobs=1)
     runs = [LivenessRun.from_json(r) for r in found]
@@ -263,7 +264,7 @@ def test_probe_situations_on_the_scripted_model_by_name_predict_the_refusal() ->
 
 
 def test_probe_situations_shared_between_forked_copies_are_the_same_runs() -> None:
-    from approval_compaction.lab.releases.later_turns import poisoned_history
+    from approval_compaction.openai_agents.later_turns import poisoned_history
 
     history = poisoned_history()
     alone = probe.situations(history, [], sdk_version(), 1, jobs=1)

@@ -132,10 +132,15 @@ def test_your_session_gives_its_own_action_on_a_poisoned_store() -> None:
     assert "`<store>`: the SQLite file's path or a database URL" in OWN_ACTION_15
     assert "`await session.clear_session()`, then `await session.add_items(" in OWN_ACTION_15
     # r22: a maintainers' line (15 had none): where the SDK side of a poisoned store is shown
+    # r24: the patch's release, and its limit 10's poisoned rows show, said with the pointer
     assert said.rstrip().endswith(
         "notebook 06 says what to wrap the session in, before and after upgrading. SDK "
-        "maintainers: notebook 10's patch answers such a store (its table's poisoned rows)."
+        f"maintainers: notebook 10's {found.fixed_in} patch lets such a store be answered; in "
+        "`previous_response_id` mode it then compacts none of ten questions (its table's "
+        "poisoned rows)."
     )
+    # r24: whether the repair touches a call still awaiting its decision
+    assert "it needs no repair (the repair leaves that call as it is)." in OWN_ACTION_15
     # r22: the id in the error text said where first read, the store's condition (09) with it
     answer = said.split("**What to do.**")[0]
     assert "(HTTP 400 naming the paused call: " in answer

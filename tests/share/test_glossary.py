@@ -156,6 +156,12 @@ def test_a_long_meaning_s_clauses_follow_the_page_s_words() -> None:
     assert doctor.rest("doctor repair STORE").startswith("`repair --apply`")
     assert "`scan`" not in doctor.rest("doctor repair STORE")
     assert "`restore`" in doctor.full and "`items`" in doctor.full  # the README says each
+    boundary = BY_NAME["boundary"]  # r24: 11's json in one process, 13's and 14's in a second
+    assert boundary.rest("@openai/agents 0.20.0") == (
+        "carried means serialised and read back; the OpenAI SDKs read it in one process."
+    )
+    assert "second process" in boundary.rest("google-adk 1.16.0")
+    assert "one process" not in boundary.rest("LangChain's agents")
 
 
 def test_every_first_terms_block_line_fits_two_rendered_lines() -> None:

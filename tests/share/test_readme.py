@@ -408,3 +408,18 @@ def test_readme_words_table_follows_the_glossary(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(glossary, "TERMS", swapped)
     rows = words_block()
     assert "| *doctor* | a changed meaning. |" in rows and "| *STORE* |" not in rows
+
+
+def test_readme_error_texts_say_which_the_newest_release_meets_on_a_poisoned_store(
+    committed: Findings,
+) -> None:
+    """Issue 61 (r24): the error table stops at 0.23.1 (the sweep's fresh stores) while notebook
+    07 shows 0.24.0 refusing a store 0.23.1 poisoned with the same text: the README says so from
+    the upgrade records, and says nothing once the newest release heals such a store."""
+    upgrade = committed.upgrade
+    assert upgrade is not None and not upgrade.heals
+    answers = answers_block(committed)
+    said = f'A store {upgrade.pinned} *poisoned* meets "No tool call found" on {upgrade.newest} too'
+    assert said in answers
+    healed = replace(upgrade, poisoned=upgrade.repaired)
+    assert "*poisoned* meets" not in answers_block(replace(committed, upgrade=healed))

@@ -130,7 +130,10 @@ def _left(adk: AdkFinding, folder: Path, where: str, *, searched: bool, late: bo
     # is where the search found it
     plain = " or sent in one reply with one" if _with_plain(folder) else ""
     carried = (  # r19: the worse half of the long-running rows
-        "; later requests carry it open, which the API's rules forbid"
+        # r24: only the long-running rows carry their call (row 3 breaks compaction_runs only),
+        # and "open" is no term of 13's
+        "; later requests carry a long-running call without its result, which the API's rules "
+        "forbid"
         if _carried(adk, folder)
         else ""
     )
@@ -219,10 +222,21 @@ def _how(adk: AdkFinding, order: list[str], hit: list[str]) -> str:
             if m.raising and m.severity != RESUME_FAILS
         }
     )
+    # r24: "elsewhere" read as every other release: the releases named
+    quiet = marked_ranges(
+        order,
+        {
+            v.release: v.word == AFFECTED
+            and any(
+                m.mode in unpaired and m.raising and m.severity != RESUME_FAILS for m in v.modes
+            )
+            for v in adk.verdicts
+        },
+    )
     elsewhere = (
-        f"; elsewhere the {_named(unpaired)} silently gives the summariser (the model call "
-        "writing its summary) the call without its output"
-        if unpaired
+        f"; on {' and '.join(quiet)} the {_named(unpaired)} silently gives the summariser (the "
+        "model call writing its summary) the call without its output"
+        if unpaired and quiet
         else ""
     )
     return f": `run_async` raises at the resume {', and '.join(raises)}{elsewhere}"
@@ -285,8 +299,10 @@ def answer(folder: Path = paths.DATA) -> str:
     )
     patch = (
         f"ADK maintainers: take `adk/fix/{LONG_RUNNING_PATCH}` (it keeps a long-running call "
-        "open only in the newest invocation, so compaction runs again; its regression test: "
-        f"last table); `adk/fix/{LATE_PATCH}` gives the summariser a late answer's call"
+        "waiting only in the newest invocation, so compaction runs again; its regression test: "
+        # r24: an action, with where its evidence is (this page runs it only with the other)
+        f"last table), and `adk/fix/{LATE_PATCH}` so the summariser gets a late answer's call "
+        "(its test and runs: `data/report-adk.md`)"
         if searched
         else ""
     )
@@ -295,7 +311,9 @@ def answer(folder: Path = paths.DATA) -> str:
     sep = "\n\n" if patch else ""  # r22: the teams' action its own paragraph (80 words each)
     give = (
         " Give every long-running call its result, even late, and every call sent in the same"
-        " reply as one."
+        # r24: the late answer is a listed bug too: which harm is the lesser, from this page
+        " reply as one: late, it reaches only the summariser, without its call; never,"
+        " compaction stops."
         if searched
         else ""
     )
@@ -353,7 +371,8 @@ def _upgrade(verdicts: Sequence[ReleaseVerdict], bad: Sequence[int], fixed_from:
     kept = [x for v in between for x in v.of_kind(BUG) if x.state != UNPAIRED]
     # r18: on a scripted model the stand-in's rules refuse, the model still answers: "would be"
     # r22: "stop compacting" pulled a two-line meaning into the first screen's terms
-    verbs = {REFUSED: "requests would be refused", STUCK: "compaction stops"}  # in plain words
+    # r24: "would be refused" is defined below the first screen: said without the term
+    verbs = {REFUSED: "requests the API would refuse are sent", STUCK: "compaction stops"}
     states = " or ".join(dict.fromkeys(verbs.get(x.state, STATE_WORDS[x.state]) for x in kept))
     before = {x.situation for x in between[-1].of_kind(BUG) if x.state == UNPAIRED}
     at = verdicts[order.index(settled)]

@@ -259,7 +259,6 @@ def python_stall(turns: tuple[int, int] | None = None) -> list[Any]:
     when missing): each mode, the hook always saying yes and the SDK's default trigger, judged
     as the JS runs are."""
     from ..lab.releases import environments
-    from ..lab.releases.later_turns import run_situation
     from ..lab.releases.versions import PACKAGE as PYTHON_PACKAGE
     from ..sdks import sdk_module
     from .stall import ALWAYS_TURNS, DEFAULT_TURNS, SITUATION, STALL_MODES, stall_record
@@ -269,6 +268,7 @@ def python_stall(turns: tuple[int, int] | None = None) -> list[Any]:
     env = environments.release_environment(newest, environments.default_envs())
     records = []
     worker_of = sdk_module("python", "worker").Worker  # the Python SDK's folder, by name (sdks)
+    run_situation = sdk_module("python", "later_turns").run_situation
     with worker_of(str(env.python), environments.isolated_environ()) as worker:
         for trigger, count in (("always", always), ("default", default)):
             for mode in STALL_MODES:

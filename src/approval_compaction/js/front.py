@@ -66,8 +66,9 @@ def stall_line(folder: Path = paths.DATA) -> list[str]:
         "",
         f"**A second JavaScript bug, with no approval at all**: on `@openai/agents` {edge.span}, "
         "when `responses.compact` answers as its documentation shows (the user messages, then "
-        "the compaction item), the session compacts once and never again by itself, so the "
-        f"stored history and every model input grow with each turn; {edge.last_good} keeps "
+        "the compaction item), the session compacts once and never again (notebook 11: even "
+        "when asked), so the stored history and every model input grow with each turn; "
+        f"{edge.last_good} keeps "
         "compacting "
         f"(`{sweep}`){keeps}.",
         "",

@@ -62,8 +62,8 @@ def answer(folder: Path = paths.DATA) -> str:
     not enough and what both patches still leave (their evidence is in the body)."""
     from ..lab.findings.headlines import HeadlineError
     from .finding import load_js, load_js_liveness
-    from .patched import BOTH, FIX
-    from .stall_finding import STALL_PATCH, load_stall
+    from .patched import BOTH
+    from .stall_finding import load_stall
 
     js = load_js(folder)
     stall = load_stall(folder)
@@ -105,8 +105,8 @@ def answer(folder: Path = paths.DATA) -> str:
         key=_key,
     )
     quiet_text = (
-        f"on {quiet[0]}..{quiet[-1]} the pause's compaction request holds the open call (no "
-        "stand-in error; the endpoint's reply is not shown); "
+        f" On {quiet[0]}..{quiet[-1]} the pause's compaction request holds the open call "
+        "(no error from the stand-in; the real endpoint's answer is unknown)."
         if quiet
         else ""
     )
@@ -129,10 +129,11 @@ def answer(folder: Path = paths.DATA) -> str:
     # r20/round 12: the first screen short (What to do by line 40): the ranges, the search's MCP
     # break and the tests' names are in the body; plain words for the hook and the stand-in
     return (
-        f"**Answer.** Yes, over HTTP, compacting after every turn. In `input` mode{unstored} "
-        f"{quiet_text}from {later[0]} to {later[-1]} ({js.version}: the pinned release{newest}) "
-        "the tool's output, approved or rejected, is stored without its call, and `run()` "
-        "throws at the next question.\n\n"
+        # r24: the first words answer the prediction (pause, next question or never)
+        f"**Answer.** At the next question: over HTTP, compacting after every turn, in `input` "
+        f"mode{unstored} from {later[0]} to {later[-1]} ({js.version}: the pinned "
+        f"release{newest}) the tool's output, approved or rejected, is stored without its call, "
+        f"and `run()` throws at the next question.{quiet_text}\n\n"
         f"{by_id[:1].upper()}{by_id[1:]}in `auto` (the default) with `store` unset, which then "
         "sends the response id, `run()` "
         f"throws at the pause, nothing to approve, on {len(auto)} of {len(moded)} releases, "
@@ -141,15 +142,30 @@ def answer(folder: Path = paths.DATA) -> str:
         f"{stall.boundary.first_bad}, when `/v1/responses/compact` answers as documented (the "
         "user messages, then the summary), "
         "compaction runs once, then never again, even when asked.\n\n"
+        f"{_action(js, folder, retire, later)}"
+    )
+
+
+def _action(js: JsFinding, folder: Path, retire: str, later: list[str]) -> str:
+    """11's What to do: the maintainers' patches (``retire``: what both leave), then the teams'
+    steps (``later``: the releases that store an orphan output, whose sessions are healed first)."""
+    from .patched import FIX
+    from .stall_finding import STALL_PATCH
+
+    return (
         # r22: what each patch changes, the search's MCP break the maintainers' too, and the
         # workaround's open question on the first screen
         f"**What to do.** Maintainers: apply `js/fix/{FIX.name}` (the session waits while a "
         f"call has no output) and `js/fix/{STALL_PATCH}` (the session counts the user "
-        f"messages the summary stands for as sent){retire}; hold the API's MCP (Model "
-        "Context Protocol) approval request out of compaction too (last table).\n\n"
-        "Teams: wrap the session in "
+        f"messages the summary stands for as sent){retire}; the first also waits on an MCP "
+        "(Model Context Protocol) approval request: test it with the last table's MCP break "
+        "(not tried).\n\n"
+        # r24: the stored sessions' healing (the README's steps) and the open question in words
+        # the first screen has defined
+        "Teams: heal any session stored on "
+        f"{later[0]}..{later[-1]} (the README's JavaScript steps), then wrap the session in "
         f"`deferCompactionWhilePending` from `js/workaround.mjs`{_workaround_limit(js, folder)}; "
-        "whether it prevents the search's finding (last table) is not tried."
+        "whether it prevents the last table's MCP break is not tried."
     )
 
 

@@ -20,6 +20,7 @@ import approval_compaction as _core
 _SOURCES: dict[str, tuple[str, ...]] = {
     # the findings and the notebooks' answer lines
     ".findings.answers": ("variant_summary",),
+    ".findings.ranges": ("join_alike",),
     ".findings.releases": ("releases_finding",),
     # the matrix across cases and releases, the wire's evidence, the stepper
     ".findings.folding": ("block_order", "choice_effects"),

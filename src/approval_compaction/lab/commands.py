@@ -42,16 +42,15 @@ def _fix_anatomy(args: argparse.Namespace) -> int:
 
 
 def _liveness(lazy: Lazy) -> Handler:
-    """``liveness``: the released runs (``releases.later_turns``), or with ``--patch``/``--sdk``
-    the patched SDK's (``releases.later_turns_patch``)."""
+    """``liveness``: the released runs (the Python SDK's ``later_turns``), or with
+    ``--patch``/``--sdk`` the patched SDK's (``releases.later_turns_patch``)."""
 
     def handler(args: argparse.Namespace) -> int:
         if args.patch or args.sdk:
             return lazy(".lab.releases.later_turns_patch", "liveness_command")(args)
         output = args.output or str(paths.DATA_FILES.liveness)
-        return lazy(".lab.releases.later_turns")(
-            argparse.Namespace(**vars(args) | {"output": output})
-        )
+        later_turns = sdk_module("python", "later_turns")  # the Python SDK's folder, by name
+        return int(later_turns.command(argparse.Namespace(**vars(args) | {"output": output})))
 
     return handler
 

@@ -37,7 +37,7 @@ from ..display.views import compaction_table, sent_table, stage_diff, stage_summ
 from ..errors import InvestigationError
 from ..sdks import sdk_module
 from ..study.capture import STAGES, CaseRun, StageName
-from ..study.scenario import CHOICES, Case
+from ..study.scenario import CHOICES, Case, SessionWrapper
 from ..study.words import Model
 
 # The Python SDK's folder (the stepper runs its harness), reached by name as every SDK's folder
@@ -45,7 +45,6 @@ from ..study.words import Model
 if TYPE_CHECKING:
     from ..openai_agents import harness as _harness
     from ..openai_agents import wiring as _wiring
-    from ..openai_agents.driver import SessionWrapper
     from ..openai_agents.wiring import Backend
 else:
     _harness, _wiring = (sdk_module("python", module) for module in ("harness", "wiring"))

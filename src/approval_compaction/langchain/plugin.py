@@ -126,12 +126,14 @@ def answer(folder: Path = paths.DATA) -> str:
         "**What to do.** LangChain maintainers: take `langchain/fix/langchain-1.5.2.diff` (a "
         "new run answers the call left paused; its regression test: under *The fix*), and make "
         "the docs' trim step keep no tool message without its call: with the fix, when a tool's "
-        "process dies and another call follows, it keeps such a message and the next "
+        # r24: "it" read as the fix or the step: the step named
+        "process dies and another call follows, the trim step keeps such a message and the next "
         "turn is refused "
         "(last table). Make a late decision run its tool "
         f"or say it cannot.\n\nTeams on {order[0]}..{order[-1]}: decide each pause before the next "
         "message; when a tool's process dies, answer its call with a tool message first, as "
-        "the fix does."
+        # r24: the advice led into the finding the maintainers are given: its condition said
+        "the fix does (with the docs' trim step the next turn can then be refused: last table)."
     )
 
 
@@ -212,8 +214,10 @@ def _late_approval(folder: Path, found: LangchainFinding) -> str:
     return (
         # r15: scoped to what the search tried (one setting), not "never"
         # r19: "search" and "moves" are defined in the body only; the step it ran with named
-        f"\n\nAn approval sent after later questions did not run its tool in the last table's "
-        f"sequences ({steps})" + (", fix or not" if fixed else "") + f".{open_said}"
+        # r24: "the last table's sequences" leaned on a table not yet shown: the sequence said
+        "\n\nAn approval sent after three later questions did not run its tool"
+        + (", fix or not" if fixed else "")
+        + f", where the last table tried it ({steps}).{open_said}"
     )
 
 

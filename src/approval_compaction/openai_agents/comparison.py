@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -77,13 +78,15 @@ def compactions_by_boundary(variants: Variants) -> pd.DataFrame:
     return on.groupby(boundary).first()
 
 
-def refused_by_mode() -> pd.DataFrame:
+def refused_by_mode(released: bool = True) -> pd.DataFrame:
     """06's table: the eight compaction-on cases over HTTP to the stand-in (the SDK's Responses
-    client), in each compaction mode, as released and with the workaround; per mode, the stages
-    at which the stand-in refused a request (HTTP 400) and in how many cases, or ``none`` (r16:
-    06 advised the workaround in every mode and showed it in `input` mode only)."""
+    client), in each compaction mode, as released (unless not ``released``: r24, 06 ran 05's
+    scenario again to show one column) and with the workaround; per mode, the stages at which
+    the stand-in refused a request (HTTP 400) and in how many cases, or ``none`` (r16: 06
+    advised the workaround in every mode and showed it in `input` mode only)."""
     http, on = backend_for("responses"), select_cases("compaction=on")
-    wraps = {"as released": None, "with the workaround": defer_compaction_while_pending}
+    wraps: dict[str, Callable[[Any], Any] | None] = {"as released": None} if released else {}
+    wraps["with the workaround"] = defer_compaction_while_pending
     said: dict[str, dict[str, str]] = {}
     for mode in STUDY_FIRST:
         for name, wrap in wraps.items():

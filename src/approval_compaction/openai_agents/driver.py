@@ -36,6 +36,7 @@ from ..formats.progress import Progress
 from ..study.capture import Outcome, Stage, StageName, sdk_version
 from ..study.items import Item, to_item, to_items
 from ..study.loop import run_sync
+from ..study.scenario import SessionWrapper
 from ..study.words import (
     STUDY_MODE,
     Boundary,
@@ -60,7 +61,6 @@ SDK_LOGGERS = ("openai.agents", "openai-agents")
 Reply = tuple[Item, ...]
 Trigger = Literal["default", "always", "never"] | int  # int: compact at that many candidates
 Store = Literal["sqlite", "memory"]
-SessionWrapper = Callable[[Any], Any]
 StageHook = Callable[[StageName], None]  # told each stage's name as the stage ends
 NOTHING_PENDING = "nothing pending"  # a step that needs a paused state, taken without one
 

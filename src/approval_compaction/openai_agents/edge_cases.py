@@ -12,8 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..study.capture import CaseRun
-from ..study.scenario import Case
-from .driver import SessionWrapper
+from ..study.scenario import Case, SessionWrapper
 from .harness import MCP_REQUEST, PENDING_CALL, PENDING_CALL_ID, Script, run_case
 from .model import function_call
 from .tools import TOOL_NAME

@@ -29,7 +29,7 @@ from ..study.capture import LATER_TURNS, CaseRun, Later, Stage, sdk_version
 from ..study.fork import fork_map
 from ..study.items import to_item
 from ..study.loop import run_sync
-from ..study.scenario import Case, all_cases
+from ..study.scenario import Case, SessionWrapper, all_cases
 from ..study.words import STUDY_MODE, DecisionRule, Kind, Mode, ResponseStore
 from .driver import (
     NOTHING_PENDING,
@@ -39,7 +39,6 @@ from .driver import (
     Driver,
     Reply,
     Resume,
-    SessionWrapper,
     Setup,
     StageHook,
     Step,

@@ -28,7 +28,7 @@ from typing import Any
 
 from ..study.capture import LATER_TURNS as LATER_TURNS  # the later turns, by default
 from ..study.items import Item
-from ..study.scenario import Case
+from ..study.scenario import Case, SessionWrapper
 from ..study.words import SITUATIONS as SITUATIONS  # their names, shared with the other SDKs
 from ..study.words import Kind, Mode, Situation
 from .driver import (
@@ -39,7 +39,6 @@ from .driver import (
     LoseOutput,
     Recall,
     Resume,
-    SessionWrapper,
     Setup,
     Step,
     Transcript,

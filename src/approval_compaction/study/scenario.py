@@ -9,9 +9,9 @@ human decides (``approve`` / ``reject``), whether the compaction hook says yes (
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, fields
-from typing import cast
+from typing import Any, cast
 
 from ..errors import InvestigationError
 from .words import (
@@ -24,6 +24,10 @@ from .words import (
     Runner,
     StateBoundary,
 )
+
+# What a run may wrap its session with, beside the four choices: a function from the session to
+# the one the run uses (the workaround, ``fix.workaround.defer_compaction_while_pending``, is one).
+SessionWrapper = Callable[[Any], Any]
 
 CHOICES: dict[str, tuple[str, ...]] = {
     "runner": RUNNERS,

@@ -45,9 +45,9 @@ from .kinds import call_id
 if TYPE_CHECKING:
     from ...openai_agents import driver as _driver
     from ...openai_agents import kinds as _kinds
-    from ...openai_agents import worker as _worker
+    from ...study.worker import Worker  # a worker of any SDK's driver (the Python SDK's is one)
 else:
-    _driver, _kinds, _worker = (sdk_module("python", m) for m in ("driver", "kinds", "worker"))
+    _driver, _kinds = (sdk_module("python", m) for m in ("driver", "kinds"))
 
 NEXT_TURN_SKIPS = ("resumed_input_paired", "pause_accepted")
 RESUME_SKIPS = ("next_turn_input_paired", "next_turn_accepted", "pause_accepted")
@@ -189,9 +189,7 @@ def study_steps(index: int, step: Step) -> list[_driver.Step]:
     ]
 
 
-async def take(
-    live: Live, index: int, step: Step, worker: _worker.Worker | None = None
-) -> StepRecord:
+async def take(live: Live, index: int, step: Step, worker: Worker | None = None) -> StepRecord:
     """Run one step on the live conversation and judge it."""
     live.driver.worker = worker
     turns = await live.driver.take(study_steps(index, step))

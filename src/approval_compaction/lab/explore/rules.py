@@ -43,8 +43,8 @@ from .conversation import (
 from .driver import Live, scratch_folder, take
 from .kinds import kind_of
 
-if TYPE_CHECKING:  # the Python SDK's worker, whose type mypy reads
-    from ...openai_agents.worker import Worker
+if TYPE_CHECKING:  # a worker of any SDK's driver (the Python SDK's is one), whose type mypy reads
+    from ...study.worker import Worker
 
 MAX_CALLS = 3
 ACTIONS: tuple[str, ...] = ("ask", "decide", "lose", "keep", "continue")

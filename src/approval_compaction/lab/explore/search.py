@@ -57,6 +57,7 @@ from .rules import ACTIONS, NO_KIND, Setup, Violation, machine, new_pairs
 if TYPE_CHECKING:
     from ...openai_agents import kinds as _kinds
     from ...openai_agents import worker as _worker
+    from ...study.worker import Worker  # a worker of any SDK's driver (the Python SDK's is one)
 else:
     _kinds, _worker = (sdk_module("python", m) for m in ("kinds", "worker"))
 
@@ -409,7 +410,7 @@ def tighten(violation: Violation, setup: Setup) -> Violation:
 
 
 def rerun(
-    conversation: Conversation, worker: _worker.Worker | None = None, only: tuple[str, ...] = ()
+    conversation: Conversation, worker: Worker | None = None, only: tuple[str, ...] = ()
 ) -> Trace:
     """Run a saved conversation again on the installed release, every step judged."""
     kinds, skipped = _kinds.available()

@@ -1,6 +1,6 @@
 """Edge cases: the workaround judged beyond the study's single pending call.
 
-The scripts are the Python SDK's (``openai_agents.edge_cases``: two pending calls decided
+The scripts are the Python SDK's (its folder's ``edge_cases``: two pending calls decided
 differently, both rejected, a hosted MCP approval request, a store that is not SQLite), reached
 by name (``sdks``) as every SDK's folder is; ``edge_table`` runs each with each session wrapper
 on both runners and names the invariants each run violates.
@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any
 from ...analysis.invariants import evaluate
 from ...sdks import sdk_module
 
-if TYPE_CHECKING:  # pandas only for edge_table; the wrapper's type is the driver's
+if TYPE_CHECKING:  # pandas only for edge_table; the wrapper's type is the study's
     import pandas as pd
 
-    from ...openai_agents.driver import SessionWrapper
+    from ...study.scenario import SessionWrapper
 
 
 def edge_table(wrappers: dict[str, SessionWrapper | None]) -> pd.DataFrame:

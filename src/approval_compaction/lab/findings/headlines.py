@@ -173,6 +173,25 @@ WAIT = "return without compacting while the latest model exchange holds a call w
 AFTER_A_TURN = "in the compaction the session runs after each turn, add a check that makes it"
 
 
+def _quiet_input(found: Findings) -> str:
+    """The releases on which `input` mode meets no error from the stand-in (05's table per era:
+    the call and its output compacted away), as one range."""
+    if found.releases is None:
+        raise HeadlineError("the answers need data/sweep.json")
+    quiet = [
+        era.span
+        for era in found.releases.eras
+        for story in found.releases.stories
+        if era.affected
+        and story.span == era.span
+        and story.mode == "input"
+        and story.severity == COMPACTION_ONLY
+    ]
+    if not quiet:
+        raise HeadlineError("01's answer names the releases where `input` mode meets no error")
+    return release_range(quiet[0].partition("..")[0], quiet[-1].rpartition("..")[2] or quiet[-1])
+
+
 def walkthrough(found: Findings) -> str:
     """01: where the user meets the bug in `input` mode, the mode the question and prediction
     name (r20: the prediction named none, and `auto`, the default, fails at the pause), over
@@ -180,7 +199,8 @@ def walkthrough(found: Findings) -> str:
     the default modes' refused pause as a pointer to 02; then the maintainer's action (the wait
     the fixing release added, the page's last table) and the teams' pointer. The releases
     before the pinned one, and the real endpoint's unknown answer, are the body's (r20: the
-    first screen ran to line 49)."""
+    first screen ran to line 49). r24: a reader on an older release met no warning that `input`
+    mode shows no error there: those releases named, with 05's table."""
     pinned = _pinned(found)
     report, then = _error(found, "input")
     then = then.replace("turn", "question")  # r14: the page's word for that stage
@@ -190,10 +210,13 @@ def walkthrough(found: Findings) -> str:
         "to compact after every turn, over HTTP to the stand-in). The pause's compaction puts "
         "the waiting call into its summary; the resume stores the call's output alone; the "
         f"{then} sends that output without its call and is refused "
-        f"({code(any_call(report))}). In `auto` mode with responses stored (both the "
-        "defaults), the pause itself is refused instead (notebook 02).\n\n"
+        f"({code(any_call(report))}).\n\nIn `input` mode on {_quiet_input(found)} the stand-in "
+        "answers that question, the call and its output compacted away (notebook 05's "
+        "table of what each mode meets over HTTP). In `auto` mode with responses stored (both "
+        "the defaults), the pause itself is refused instead (notebook 02).\n\n"
         f"**What to do.** SDK maintainers: {AFTER_A_TURN} {WAIT}, the part of {fixed}'s fix "
-        "this page's last table shows (notebook 03 shows its lines, and what else to backport)."
+        "whose effect this page's last table shows (notebook 03 shows its lines, and what else "
+        "to backport)."
         f"\n\n{_teams_pointer(found)}"
     )
 
@@ -206,7 +229,9 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
     of the call a refused pause leaves. r20: the question asked whether compaction "goes on"
     where the page runs one next question: it asks about that question; how the partial
     compaction reads, and the SDK's documented rule, are the body's (the first screen ran to
-    line 53)."""
+    line 53). r24: `auto`'s coverage condition in the answer's own words (the glossary's arrives
+    below it), the stop scoped to the release run, what the action does for this page's pause,
+    and the stop's "(below)" that nothing below showed, cut."""
     from ..releases.sweep import load_meetings
 
     pinned = _pinned(found)
@@ -242,16 +267,18 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
         f"refused in {_modes(refused)} mode. The call stays stored without its output; the next "
         "question is "
         + ("answered" if answered else "not always answered")
-        + f", the runner leaving that call out of its request. That question compacts in "
-        f"{_modes(go)} mode (only what was stored after the call) and sends no compaction "
-        f"request in {_modes(stop)} mode, nor can it while that call stays stored."
-        "\n\n"
+        + ", the runner leaving that call out of its request.\n\nThat question compacts in "
+        f"{_modes(go)} mode, sending as items only what was stored after the call (`auto` sends "
+        "the response's id only if the request that made it carried every stored item), "
+        f"and sends no compaction request in {_modes(stop)} mode, nor can it on {pinned} while "
+        "that call stays stored.\n\n"
         f"**What to do.** SDK maintainers: {AFTER_A_TURN} {WAIT}, part of {fixed}'s fix "
-        "(notebook 03 shows its lines, and what else to backport).\n\nOn "
+        "(notebook 03 shows its lines, and what else to backport): the pause then sends no "
+        f"compaction request to refuse (notebook 01's last table: `auto` mode, {fixed}).\n\nOn "
         f"{fixed} too, `previous_response_id` mode compacts none of ten later questions while a "
         f"call nobody answers stays stored (notebook 10's table *{TABLE_10}*). The fix keeps "
-        "that stop, which the SDK documents (*What compaction does next*): such a "
-        "session compacts again only once that call leaves the store (below)."
+        "that stop, which the SDK documents (this page's section *What compaction does next*): "
+        "nothing to change for it."
         f"\n\nTeams: upgrade to {fixed}; notebook 06 says what to wrap the "
         "session in until then, and where to keep it after. After a refused pause, the session "
         "keeps that call in both modes (this page's last table): notebook 07 shows the repair "
@@ -277,6 +304,9 @@ def _era_of(found: Findings, release: str) -> Era:
     raise HeadlineError(f"{release} is not in the sweep")
 
 
+TABLE_12 = "Each kind of approval: its minimal fix in hunks"  # notebook 12's table
+
+
 def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
     """03: the function that compacts the pending call away, the check that should have stopped
     it, and what the fixing release changed (the call to that check moved, the function itself
@@ -289,7 +319,9 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
     (not "the `if`"), 0.24.0's stop in `previous_response_id` mode after any call nobody answers
     (10's table, as the README's), and what 10's patch changes and leaves stopped. r23: the
     hosted MCP return moved from the answer (this page does not show it) to hunk 3's clause; hunk
-    2 said to be the move the excerpts show; "it lists fixed but" and "there" reworded."""
+    2 said to be the move the excerpts show; "it lists fixed but" and "there" reworded. r24: five
+    paragraphs, three on what the page does not show: the move in plain words, 12's hunks
+    named as 12's, the hosted MCP fix and 10's stop and patch as pointers."""
     m = found.mechanism
     if m is None:
         raise HeadlineError("the answers need data/mechanism.json")
@@ -305,22 +337,14 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
         f"the history.\n\n{m.new} calls it in every automatic compaction, which then returns "
         "without compacting while the latest model exchange holds a call without its output "
         "(this page's excerpts).\n\n"
-        "**What to do.** SDK maintainers: to fix an older release line, backport hunks 1 to 3 "
-        "of notebook 12's table *Each kind of approval: its minimal fix in hunks*.\n\nHunk 2 is "
-        f"the move this page's excerpts show: in `{locked}`, the check leaves the branch only a "
-        "compaction of part of the history takes. In that table's column "
-        f"*{m.old} + hunk 2 alone* (`{STUDY_MODE}` mode, scripted model), the one kind of call "
-        "left unfixed is a hosted MCP approval request; hunks 1 and 3 fix it (an import, and a "
-        "block after the moved check that returns without compacting while such a request has "
-        "no response).\n\n"
-        f"With all three, as in {fixed}, a session whose hosted MCP approval request nobody "
-        "answers does not compact again in any mode while it is unanswered, nor, in "
-        "`previous_response_id` mode, while any call nobody answers stays stored (notebook "
-        f"10's table *{TABLE_10}*, over HTTP).\n\nNotebook 10's patch (it keeps such a request "
-        f"stored and compacts only what follows it), tried on {fixed} only, keeps `input` and "
-        "`auto` mode compacting while that request is unanswered: on that release, take it too "
-        "where such a request can go unanswered. In `previous_response_id` mode the stop stays "
-        "with the patch too.\n\n"
+        "**What to do.** SDK maintainers: on an older release line, make the change this "
+        f"page's excerpts show: in `{locked}`, move the call to `drop_orphan_function_calls` out "
+        "of the branch that runs only when compaction replaces part of the history, into a "
+        "branch every automatic compaction enters (notebook 12's hunk 2).\n\nNotebook 12's table "
+        f"*{TABLE_12}* ({m.old}, `{STUDY_MODE}` mode, scripted model) shows the one kind of "
+        "call that move leaves unfixed, a hosted MCP approval request, and the hunks that fix "
+        "it (its hunks 1 and 3); notebook 10, what the fix then leaves uncompacted, and its "
+        "patch.\n\n"
         f"Teams: upgrade to {fixed}; notebook 06 says what to wrap the session in until then, "
         "and where to keep it after; notebook 07, how to repair stored sessions."
     )
@@ -338,6 +362,8 @@ def violation_matrix(found: Findings) -> str:
     shared = f", exactly those with {choice} `{value}`" if pinned.violating_choice else ""
     broken = [i.invariant for i in pinned.invariants if i.violated]
     upgrade = f"upgrade to {found.fixed_in}; " if found.fixed_in else ""
+    # r24: "change nothing" read against the next table, where the decision changes what is
+    # stored and sent: those choices change not which invariants break; "why both" names 0.24.0
     # r20: "In each" after the refused modes read as those modes storing the orphan output too;
     # r12 round: the first screen short (answer and action in plain words, details in the body)
     return (
@@ -346,7 +372,8 @@ def violation_matrix(found: Findings) -> str:
         f"{shared}: "
         "in each, the call waiting for approval is compacted away and its output then stored and "
         f"sent without it ({len(broken)} invariants break; the matrix below marks them). The "
-        "runner, the decision and where the paused state is kept change nothing.\n\n`on`: the "
+        "runner, the decision and where the paused state is kept do not change which invariants "
+        "break.\n\n`on`: the "
         "study asks for a compaction after every turn, the pausing turn included"
         f"{_own_threshold(found)}."
         "\n\nOver HTTP, in "
@@ -355,10 +382,10 @@ def violation_matrix(found: Findings) -> str:
         "**What to do.** SDK maintainers: compact no history that holds a call still waiting "
         f"for its output, as {found.fixed_in} does (notebook 03), and test the change on all "
         "sixteen cases, state kept in memory and "
-        "carried as JSON both, with `python -m approval_compaction matrix` (why both: the section "
-        f"*Which choices change anything*). Teams: {upgrade}notebook 06 says what to do before "
-        "it and what to keep after it, notebook 07 what to do with sessions already "
-        "stored."
+        "carried as JSON both, with `python -m approval_compaction matrix` (why both: on "
+        f"{found.fixed_in} they compact at different times, *Which choices change anything*). "
+        f"Teams: {upgrade}notebook 06 says what to do before and after it, notebook 07 with "
+        "sessions already stored."
     )
 
 
@@ -388,13 +415,15 @@ def releases(found: Findings) -> str:
     moved = stored[0].span.partition("..")[0]  # the release whose change stored the orphan
     before = found.releases.versions[found.releases.versions.index(moved) - 1]
     violating, cases = fixed_in_cases(found.releases, found.fixed_in)
+    # r24: "loses" read as "fails" where the next paragraph says a user meets no error
     # r20: the 0.23.1 store and the check's cause took the first screen past line 45, and the
     # shared short action's keep clause read as sparing `previous_response_id` from the MCP case:
     # 05's own short action, pointing to 06 (where the workaround ran, where to keep it) and 07
     return (
         f"**Answer.** Long before: every release {lost} loses the call waiting for approval "
         f"({hit[0].affected} of {hit[0].cases} cases break an invariant; `{STUDY_MODE}` mode, "
-        f"scripted model); {found.fixed_in} is the first where {violating} do.\n\n"
+        f"scripted model), not always with an error; {found.fixed_in} is the first where "
+        f"{violating} do.\n\n"
         "What a user meets "
         f"over HTTP with compaction on: {_met_by_mode(found.releases, hit)}"
         f"\n\n**What to do.** Upgrade to {found.fixed_in}. Until then follow notebook 06 (the "
@@ -465,16 +494,24 @@ def workaround(found: Findings) -> str:
     fixed_in = found.fixed_in or "the release that fixes it"
     # r12 round: the first screen short; the regression test's scope, the costs and the
     # suite's evidence are the body's (r15/r19: the scope stays, in one clause of the action)
+    kept = (
+        f"the {fixed.compaction_on}"
+        if fixed.compacting == fixed.compaction_on
+        else f"{fixed.compacting} of the {fixed.compaction_on}"
+    )
+    # r24: "`on`" undefined on the first screen; "removed calls" before any block said what
+    # removes them, and "failed writes retried" misnamed what is retried (the restore); the
+    # keep rule said twice (What to do says it): cut here, to keep What to do on the first screen
     return (
         f"**Answer.** {how}. With it on openai-agents {pinned}, "
         f"{_none_of(fixed.violated, per_case)} breaks in any of the {2 * fixed.compaction_on} "
-        f"cases (`input` mode, scripted model), and {fixed.compacting} of {fixed.compaction_on} "
-        "cases with compaction `on` still compact, none with the call still waiting, as "
+        f"cases (`input` mode, scripted model), and {kept} asking for compaction after every "
+        "turn still compact, none with the call still waiting, as "
         f"{fixed_in} does without it. Over HTTP on {pinned}, with it, each request of those "
         f"{fixed.compaction_on} cases is answered in each mode (`auto`: `store` unset).\n\n"
-        f"After upgrading keep it only where {fixed_in} stops compacting without it. Its costs "
-        "(*The SDK's own test suite*): late answers to removed calls stored as text, failed "
-        "writes retried up to three times.\n\n"
+        "Its costs (*What it costs*): a late answer to a call it removed after a later question "
+        "is stored as text; a failed compaction write costs a reread and three tries to restore, "
+        "then the same error.\n\n"
         "**What to do.** "
         f"{_keep_or_drop(found)}"
     )
@@ -506,6 +543,7 @@ def _keep_or_drop(found: Findings) -> str:
         if _stops_after(found)
         else ""
     )
+    # r24: the README's limit before 0.22.1 (an MCP request sent once) was missing here
     # r19: the advice covered releases the answer says it was not run on in full: say where it was
     full = (
         f" (before {', '.join(found.fixed.releases)} only the README's regression test ran with it)"
@@ -514,7 +552,9 @@ def _keep_or_drop(found: Findings) -> str:
     )
     return (
         f"Upgrade to {found.fixed_in}; until then, on {span}, wrap the session in the "
-        f"workaround, `defer_compaction_while_pending(session)`{full}.\n\n"
+        f"workaround, `defer_compaction_while_pending(session)`{full}. Before 0.22.1 it "
+        "still sends an unanswered hosted MCP approval request once (the README's *What the "
+        "workaround does*).\n\n"
         f"{keep[0].upper()}{keep[1:]}; drop it elsewhere (the last table and "
         "notebook 10: it gains nothing there). "
         f"{doctor}{maintainers}"
@@ -826,8 +866,10 @@ def after_the_fix(found: Findings) -> str:
     )
     if "abandoned" not in stuck:  # r18: "there" had two referents (the modes, the session)
         modes = [m for m in MODES if any(m in v.modes for v in fresh)]
-        said += " A function call's approval nobody answers keeps compacting in "
-        said += f"{_modes(modes)} mode."
+        said += "\n\nA function call's approval nobody answers keeps compacting in "
+        # r24 (C): the README's verdict row (summary_only) read as a contradiction: the
+        # compaction answer this holds under is said, and where the other answer is shown
+        said += f"{_modes(modes)} mode under that answer ({SUMMARY_ONLY_06})."
     documented = sorted({m for v in record.of_kind(CONTRACT) for m in v.modes})
     if documented:
         said += (
@@ -861,6 +903,8 @@ def maintainers_10(found: Findings) -> str:
     # r16: the stores the patch cannot help (its docstring, shown in the body) on the first
     # screen; teams given the README keep table's clause (``_keep_where``), not a cut title
     keep = _keep_where(found).replace("keep it only", f"keep the {WRAP_10} only", 1)
+    # r24: the first screen's meaning (it holds compaction back) read as causing the stop
+    keep = keep.replace(f"{WRAP_10} only", f"{WRAP_10}, {WRAP_DOES}, only", 1)
     keep = keep[:1].lower() + keep[1:]
     # r17: one subject per clause ("it" read as the test, then the patch); the stores the
     # docstring names said as the docstring's, which no run of the page shows
@@ -870,18 +914,24 @@ def maintainers_10(found: Findings) -> str:
     # body, where `snapshot` is defined; the second file is tested by the table's poisoned rows
     # r20: the patch's second file was never said on the first screen, though the table's
     # poisoned rows test it: what it does, and where the store it lets through still stops
+    # r24: the stores the patch leaves stopped named on the first screen (the diff's reading,
+    # the docstring's list); the test's place in the SDK's suite, and which file it tests; the
+    # second file's paragraph scoped to its own store; what the workaround does, in one clause
     return (
-        f"**What to do.** SDK maintainers: add the test `{test}` (it fails on "
-        f"{found.fixed_in}) and apply `{patch}` (the test then passes). With the patch, this "
+        f"**What to do.** SDK maintainers: copy the self-contained test `{test}` into the SDK's "
+        f"`tests/memory/` (it fails on {found.fixed_in}) and apply `{patch}` (the test then "
+        "passes; it tests the patch's first file). With the patch, this "
         "page's `SQLiteSession` compacts all ten questions after an unanswered hosted MCP "
         "approval request in `input` and `auto` mode; in `previous_response_id` mode it still "
-        f"stops as {found.fixed_in} does. Stores other than `SQLiteSession`: this page did not "
-        "run them; section *The patch* reads from the diff which ones the patch leaves stopped."
-        "\n\nThe patch's second "
-        "file leaves out of the model's input a stored output whose call is gone, so a store an "
-        "older release wrote with one is answered again (the table's last two rows test it; no "
-        "upstream test is named for it); in `previous_response_id` mode that store then "
-        "compacts none of ten questions (the table's last row)."
+        f"stops as {found.fixed_in} does.\n\nStores other than `SQLiteSession`: this page did not "
+        f"run them; by the diff (section *The patch*) the patch lifts the stop only in the "
+        f"stores {found.fixed_in}'s docstring says can replace part of a history "
+        f"({PARTIAL_STORE_NAMES}), and leaves every other store stopped."
+        "\n\nThe patch also has a second file, for a store an older release wrote holding an "
+        "output whose call is gone (same runs): it leaves that output out of "
+        "the model's input, so the store is answered again in every mode, and compacts none of "
+        "ten questions in `previous_response_id` mode (the table's last two rows; no test of "
+        "the SDK's covers that file)."
         f"\n\nTeams using openai-agents: {keep} (notebook 06 tests it). Stores an older "
         "release wrote: notebook 07 checks and repairs them."
     )
@@ -891,6 +941,11 @@ SNAPSHOT_RETURN = "if snapshot is None and suffix_start > 0: return"  # the patc
 
 
 WRAP_10 = "workaround (`defer_compaction_while_pending`)"
+# what lets compaction go on under the workaround (the glossary's continued clause, said where
+# 10's teams' advice needs it)
+WRAP_DOES = "which removes a call left unanswered once a later question follows it"
+# where the other compaction answer (the SDK's fakes': a summary alone) is shown
+SUMMARY_ONLY_06 = "a summary-only answer stops it in `input` mode: notebook 06"
 
 
 def _affected_span(found: Findings) -> str:
@@ -961,14 +1016,12 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     patches = {h.name: h.patch for h in an.hunks}
 
     def _an_import(hunk: str) -> bool:  # the check first, its import after
-        return named(hunk).endswith("its import")
+        return named(hunk).endswith(IMPORT_12)
 
     def named(hunk: str) -> str:  # a hunk of a kind's own fix: an import, or the check
         lines = patches.get(hunk, "").splitlines()
         imports = any(line.startswith(("+from ", "+import ")) for line in lines)
-        what = (
-            "its import" if imports else f"{m.new}'s own check that each request has its response"
-        )
+        what = IMPORT_12 if imports else f"{m.new}'s own check that each request has its response"
         return f"hunk {an.numbers[hunk]}, {what}"
 
     _OTHERS = {1: "another", 2: "two others", 3: "three others"}
@@ -1005,8 +1058,8 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     )
     action = (
         f"**What to do.** SDK maintainers backporting the fix to {m.old}: take hunk {fix} "
-        "(tried in `input` mode only; *Try this*: `auto`, the default)"
-        f"{mcp}. Each hunk's patch is "
+        "(run here in `input` mode only: first run *Try this* for `auto`, the default)"
+        f"{mcp}.\n\nEach hunk's patch is "
         "in `data/fix-anatomy.json`.\n\nTeams using openai-agents: this appendix changes "
         "nothing for you; notebook 06 says what to do."
     )
@@ -1015,7 +1068,7 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     alone = all(k.with_function_fix.verdict == "fixed" for k in shared)
     rest = (
         f" On {m.old} with hunk {fix} alone, each of these approvals *holds* (breaks no invariant);"
-        " no other revert that runs breaks anything (below)."
+        f" undoing any other change of {m.new} breaks nothing (below)."
         if shared and alone
         else ""
     )
@@ -1027,6 +1080,10 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
         + "".join(f"{part.lstrip()}\n\n" for part in (rest + others, why) if part)
         + action
     )
+
+
+# r24: "its import" named no import: the import the check's hunk needs
+IMPORT_12 = "that check's import"
 
 
 def _count_modules(an: Any) -> str:
@@ -1227,7 +1284,8 @@ OWN_ACTION_15 = (
     "**What to do.** Set `source` and `session_id` (first code cell) to a session of yours. If the "
     "doctor calls it stuck, resume the paused run you saved to approve later (`RunState`) before"
     " the repair, never after: resumed after it, it poisons the session (notebook 07). If it calls"
-    " it pending (a call awaiting its decision), it needs no repair.\n\nThen "
+    " it pending (a call awaiting its decision), it needs no repair (the repair leaves that call"
+    " as it is).\n\nThen "
     "`python -m "
     "approval_compaction doctor repair <store> --session-id <id> --apply` repairs a poisoned or "
     "stuck session in its store (`<store>`: the SQLite file's path or a database URL; the "
@@ -1247,8 +1305,9 @@ def own_action_15(found: Findings) -> str:
     return (
         f"{OWN_ACTION_15}\n\nNew sessions: upgrade to {found.fixed_in} (it does not repair a "
         f"stored session: notebook 07's table *{NEXT_TURN_TABLE_07}*); notebook 06 says what to "
-        "wrap the session in, before and after upgrading. SDK maintainers: notebook 10's patch "
-        "answers such a store (its table's poisoned rows)."
+        f"wrap the session in, before and after upgrading. SDK maintainers: notebook 10's "
+        f"{found.fixed_in} patch lets such a store be answered; in `previous_response_id` mode "
+        "it then compacts none of ten questions (its table's poisoned rows)."
     )
 
 

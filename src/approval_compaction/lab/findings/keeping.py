@@ -58,7 +58,8 @@ def keeping_frame(runs: Sequence[LivenessRun], release: str) -> pd.DataFrame:
 
 
 def keeping_turns(runs: Sequence[LivenessRun], release: str) -> pd.DataFrame:
-    """06's table: per situation (its words, then the README's name in brackets) and mode, the
+    """06's table: per situation (its words; r24: the README's names in brackets brought in a
+    glossary term whose other names 06 never uses) and mode, the
     turns that compacted, ``as released → with the workaround`` (``10 of 10 → 10 of 10``), the
     situations ``keeping_frame`` keeps, the modes in the runs' order as columns, the rows in the
     README's order (``SITUATION_WORDS``; r22: unstack's alphabetical order matched neither)."""
@@ -68,5 +69,4 @@ def keeping_turns(runs: Sequence[LivenessRun], release: str) -> pd.DataFrame:
     modes = list(dict.fromkeys(kept.index.get_level_values("mode")))
     table = turns.unstack("mode")[modes]
     table = table.reindex([w for w in SITUATION_WORDS.values() if w in table.index])
-    names = {words: f"{words} ({name})" for name, words in SITUATION_WORDS.items()}
-    return table.rename(index=names).rename_axis("after the pause")
+    return table.rename_axis("after the pause")

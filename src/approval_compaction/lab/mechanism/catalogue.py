@@ -135,9 +135,9 @@ CATALOGUE: tuple[Function, ...] = (
             ),
             Mark(
                 "if snapshot is not None and (not complete or suffix_start > 0):",
-                "the branch for a partial snapshot (or one that starts after the first item); at "
-                "the pause the snapshot is the whole history from its first item, so it does "
-                "not run",
+                "the branch for a partial snapshot, or for a part to replace that starts after "
+                "the first item; at the pause the snapshot is complete and that part starts at "
+                "the first item, so it does not run",
                 after="session_items = list(reversed(matched_items))",
             ),
             Mark(
@@ -276,7 +276,7 @@ MOVED_CHECK = Function(
         Mark(
             "if snapshot is not None and (not complete or suffix_start > 0):",
             "the branch for a partial snapshot, which held the check in 0.23.1; at the pause "
-            "the snapshot is the whole history, so this branch does not run",
+            "the snapshot is complete, so this branch does not run",
             after="session_items = list(reversed(matched_items))",
         ),
         Mark(

@@ -2,8 +2,8 @@
 (``versions``), one cached environment per release (``environments``), the probe that runs the
 cases inside one (``probe``), the sweep over all of them (``sweep``), ``bisect``, the regression
 test per release (``crosscheck``), the frames that read the sweep's results (``tables``), and
-the later turns (``later_turns``; the workaround beside the newest release is the Python SDK's
-folder's ``comparison``);
+the later turns' modes and records (``later_turns``; their runs, and the workaround beside the
+newest release, are the Python SDK's folder's ``later_turns`` and ``comparison``);
 ``findings.releases`` states what the sweep found.
 """
 

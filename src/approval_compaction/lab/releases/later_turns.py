@@ -1,53 +1,24 @@
-"""Later turns: each liveness situation, and each of the sixteen cases, continued for N turns.
+"""Later turns: what every run of the liveness study shares, whoever runs it.
 
-The steps come from ``openai_agents.situations``; the one driver takes them, here or in a
-release's own interpreter through a ``Worker``, and ``analysis.liveness`` judges the later
-turns. The runs answer as the Responses API does (``LIVENESS_MODEL``: the SDK's
-``OpenAIResponsesModel`` over an in-process transport to the stand-in), so a turn the API would
-refuse raises as it does for a user; ``model="scripted"`` keeps the scripted model, which
-accepts an output without its call.
-The poisoned history is a real run of the installed release (the study's first case, its output
-stored alone), given to other releases as a store an affected release wrote. ``liveness_data``
-and ``command`` (``make liveness``) write ``data/liveness.json``: the installed and the newest
-release, each as it is and with the workaround.
+Each liveness situation, and each of the sixteen cases, continued for N turns: the Python SDK's
+folder runs them (its ``later_turns``: the one driver takes the steps, here or in a release's
+own interpreter through a ``Worker``, and writes ``data/liveness.json``); ``analysis.liveness``
+judges the later turns. What the lab's findings, the sweep and the probe read of it stays here
+and names no SDK: the modes (``LIVENESS_MODES``), the model the runs answer on
+(``LIVENESS_MODEL``: the SDK's ``OpenAIResponsesModel`` over an in-process transport to the
+stand-in, so a turn the API would refuse raises as it does for a user), the runs a release
+could not make (``unjudged``), how many runs there are, and the file read back.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ...analysis.liveness import (
-    DEFAULT_TURNS,
-    SDK_DEFAULT_THRESHOLD,
-    LivenessRun,
-    liveness_records,
-    liveness_run,
-    session_usable,
-)
-from ...analysis.pairing import orphan_outputs
-from ...fix.workaround import defer_compaction_while_pending as fix
-from ...formats.progress import Progress
-from ...formats.records import RecordsError, read_json, write_json
-from ...sdks import sdk_module
-from ...study.capture import sdk_version
-from ...study.items import Item
+from ...analysis.liveness import SDK_DEFAULT_THRESHOLD, LivenessRun
+from ...formats.records import RecordsError, read_json
 from ...study.scenario import Case, all_cases
-from ...study.words import STUDY_FIRST, Mode, Model, ResponseStore
-
-# The Python SDK's folder, reached by name as every SDK's folder is (``sdks``); mypy reads the
-# same modules by import.
-if TYPE_CHECKING:
-    from ...openai_agents import harness as _harness
-    from ...openai_agents import situations as _situations
-    from ...openai_agents import worker as _worker
-else:
-    _harness, _situations, _worker = (
-        sdk_module("python", m) for m in ("harness", "situations", "worker")
-    )
-
-SessionWrapper = Any
+from ...study.words import SITUATIONS, STUDY_FIRST, Mode, Model
 
 LIVENESS_MODES = STUDY_FIRST  # each situation in every mode, the study's first
 LIVENESS_MODEL: Model = "responses"  # answers as the Responses API does (its rules)
@@ -59,72 +30,8 @@ def unjudged(version: str, why: str, model: Model = LIVENESS_MODEL) -> list[Live
     return [
         LivenessRun(name, version, mode, False, (), error=why, model=model)
         for mode in LIVENESS_MODES
-        for name in _situations.SITUATIONS
+        for name in SITUATIONS
     ]
-
-
-def _importable(module: str, name: str) -> bool:
-    import importlib
-
-    try:
-        return hasattr(importlib.import_module(module), name)
-    except ImportError:
-        return False
-
-
-def situation_lacks(name: str) -> str:
-    """What the installed release lacks to run the situation ("" when it has it all): a hosted
-    MCP server's approval request (``HostedMCPTool``, and the ``openai`` package's
-    ``McpApprovalRequest``), and for a late resume a state kept as JSON text."""
-    lacks = []
-    if name in _situations.HOSTED_SITUATIONS:
-        lacks += [] if _importable("agents", "HostedMCPTool") else ["agents.HostedMCPTool"]
-        item = "openai.types.responses.response_output_item"
-        lacks += [] if _importable(item, "McpApprovalRequest") else [f"{item}.McpApprovalRequest"]
-    if name in _situations.RESUMED_SITUATIONS:
-        import agents
-
-        state = getattr(agents, "RunState", None)
-        ok = all(callable(getattr(state, n, None)) for n in ("to_json", "from_json"))
-        lacks += [] if ok else ["RunState.to_json/from_json"]
-    return f"release lacks {', '.join(lacks)}" if lacks else ""
-
-
-def poisoned_history() -> list[Item]:
-    """The stored history after the resume of the study's first case, on the installed
-    release: on the pinned release, an output whose call compaction summarised away."""
-
-    run = _harness.run_case(Case())
-    stage = run.stage("resume")
-    if stage is None or not orphan_outputs(stage.stored):
-        raise RuntimeError(
-            f"openai-agents {run.sdk_version} wrote no poisoned store in {Case().label}"
-        )
-    return stage.stored
-
-
-def _run(
-    name: str,
-    setup: Any,
-    steps: list[Any],
-    turns: int,
-    worker: Any,
-    workaround: bool,
-    situation: bool = False,
-) -> LivenessRun:
-
-    why = "" if worker is not None else sdk_module("python", "wiring").unavailable(setup.model)
-    if why:
-        return LivenessRun(name, sdk_version(), setup.mode, workaround, (), why, setup.model)
-    transcript, continued, error, own = _situations.run_steps(setup, steps, turns, worker)
-    pairs = [(t.stage, t.outcome) for t in continued]
-    version, model = transcript.sdk_version, transcript.model
-    stages = [t.stage for t in own] if situation else []
-    resumed = name in _situations.RESUMED_SITUATIONS
-    threshold = trigger_threshold(setup.trigger)
-    return liveness_run(
-        name, version, setup.mode, workaround, pairs, error, model, stages, resumed, threshold
-    )
 
 
 def trigger_threshold(trigger: Any) -> int | None:
@@ -134,95 +41,11 @@ def trigger_threshold(trigger: Any) -> int | None:
     return trigger if isinstance(trigger, int) else None
 
 
-def run_situation(
-    name: str,
-    mode: Mode,
-    turns: int = DEFAULT_TURNS,
-    *,
-    poisoned: Sequence[Item] = (),
-    wrap: SessionWrapper | None = None,
-    worker: Any = None,
-    model: Model = LIVENESS_MODEL,
-    response_store: ResponseStore = None,
-    trigger: Any = "always",
-    tools: bool = True,
-) -> LivenessRun:
-    """One situation continued for ``turns`` later turns, with the SDK's Responses model on the
-    stand-in (``responses``, the default) or the study's scripted model (``scripted``), the
-    hook always saying yes (or ``trigger``: ``default``, the SDK's own), the agent with its tool
-    (``tools`` false: none); on a release that lacks what it uses (checked here when no
-    ``worker`` runs it: a worker's release says so in the run's error), an error run saying
-    what it lacks."""
-
-    why = "" if worker is not None else situation_lacks(name)
-    if why:
-        return LivenessRun(name, sdk_version(), mode, wrap is not None, (), why, model)
-    setup = replace(  # the model, and the agent's ModelSettings(store=)
-        _situations.situation_setup(name, mode, poisoned, wrap, trigger, tools),  # type: ignore[arg-type]
-        model=model,
-        response_store=response_store,
-    )
-    hook = True if trigger == "always" else None  # else the setup's trigger decides
-    steps = [*_situations.situation_steps(name), *_situations.later(turns, hook)]  # type: ignore[arg-type]
-    return _run(name, setup, steps, turns, worker, wrap is not None, situation=True)
-
-
-def run_case_continued(
-    case: Case,
-    mode: Mode,
-    turns: int = DEFAULT_TURNS,
-    *,
-    wrap: SessionWrapper | None = None,
-    worker: Any = None,
-    response_store: ResponseStore = None,
-    model: Model = LIVENESS_MODEL,
-) -> LivenessRun:
-    """One of the sixteen cases continued for ``turns`` later turns, on ``model``."""
-
-    setup, steps = _situations.case_continued(case, mode, turns, wrap)
-    setup = replace(setup, model=model, response_store=response_store)  # ModelSettings(store=)
-    return _run(case.label, setup, steps, turns, worker, wrap is not None)
-
-
-def run_liveness(
-    turns: int = DEFAULT_TURNS,
-    *,
-    modes: Sequence[Mode] = LIVENESS_MODES,
-    cases: Sequence[Case] | None = None,
-    poisoned: Sequence[Item] | None = None,
-    wrap: SessionWrapper | None = None,
-    worker: Any = None,
-    model: Model = LIVENESS_MODEL,
-    progress: Progress | None = None,
-    response_store: ResponseStore = None,
-) -> list[LivenessRun]:
-    """Every situation, then every case (all sixteen by default), in each mode, on ``model``,
-    with the agent's ``ModelSettings(store=response_store)`` (None: not set, the SDK's
-    default); ``progress`` is told each run as it ends (``step()``)."""
-    history = poisoned_history() if poisoned is None else list(poisoned)
-    chosen = all_cases() if cases is None else list(cases)
-    runs = []
-    options = {"wrap": wrap, "worker": worker, "model": model, "response_store": response_store}
-
-    def done(run: LivenessRun) -> LivenessRun:
-        if progress is not None:
-            progress.step()
-        return run
-
-    for mode in modes:
-        runs += [
-            done(run_situation(name, mode, turns, poisoned=history, **options))
-            for name in _situations.SITUATIONS
-        ]
-        runs += [done(run_case_continued(c, mode, turns, **options)) for c in chosen]
-    return runs
-
-
 def liveness_count(
     cases: Sequence[Case] | None = None, modes: Sequence[Mode] = LIVENESS_MODES
 ) -> int:
     """How many runs ``run_liveness`` makes: every situation and case in each mode."""
-    return len(modes) * (len(_situations.SITUATIONS) + len(all_cases() if cases is None else cases))
+    return len(modes) * (len(SITUATIONS) + len(all_cases() if cases is None else cases))
 
 
 def load_liveness(path: Any) -> tuple[dict[str, Any], list[LivenessRun]]:
@@ -236,69 +59,3 @@ def load_liveness(path: Any) -> tuple[dict[str, Any], list[LivenessRun]]:
         return read_json(path, parse)
     except RecordsError as error:
         raise RecordsError(f"{error}: run `python -m approval_compaction liveness`") from None
-
-
-def liveness_data(
-    turns: int = DEFAULT_TURNS,
-    version: str | None = None,
-    envs: Any = None,
-    model: Model = LIVENESS_MODEL,
-) -> dict[str, Any]:
-    """The liveness runs on the installed release (as it is, and with the workaround), and on
-    the newer release (as it is, and with the workaround) given the same poisoned history, each
-    on ``model``. The newer release's two parts run in two ``Worker`` processes of its own
-    while the installed release's run here, so three interpreters share the cores; the runs
-    come back in the parts' order, whatever order they end in."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from . import environments  # the lab's tools (packaging): not in a release's bare environment
-
-    newer = version or environments.newest_release()
-    # The newer release's environment first: a missing one is a one-line error before any run.
-    env = environments.release_environment(newer, envs or environments.default_envs(), create=False)
-    history = poisoned_history()
-    wraps = (None, fix)
-    total = 2 * len(wraps) * liveness_count()
-    with Progress("liveness", total, "runs") as bar:
-        options: dict[str, Any] = {"poisoned": history, "model": model, "progress": bar}
-
-        def newer_part(wrap: Any) -> list[LivenessRun]:
-            with _worker.Worker(str(env.python), environments.isolated_environ()) as worker:
-                return run_liveness(turns, wrap=wrap, worker=worker, **options)
-
-        with ThreadPoolExecutor(max_workers=len(wraps)) as pool:
-            there = [pool.submit(newer_part, wrap) for wrap in wraps]
-            runs = [run for wrap in wraps for run in run_liveness(turns, wrap=wrap, **options)]
-            runs += [run for part in there for run in part.result()]
-    return {
-        "turns": turns,
-        "model": model,
-        "pinned": sdk_version(),
-        "newest": newer,
-        "poisoned_history": history,
-        "runs": [run.to_json() for run in runs],
-    }
-
-
-def command(args: Any) -> int:
-    """``liveness``: write the runs (data/liveness.json) and print the verdicts that fail."""
-    from pathlib import Path
-
-    envs = Path(args.envs) if args.envs else None
-    data = liveness_data(args.turns, args.version, envs, args.model)
-    write_json(Path(args.output), data, indent=1)
-    runs = [LivenessRun.from_json(r) for r in data["runs"]]
-    broken = [r for r in liveness_records(runs) if r.holds is not True]
-    for r in broken:
-        fixed = " with the workaround" if r.workaround else ""
-        print(f"{r.sdk_version} {r.mode}{fixed} {r.scenario}: {r.invariant} broken: {r.detail}")
-    unusable = [r for r in runs if session_usable(r).holds is False]
-    for run in unusable:
-        fixed = " with the workaround" if run.workaround else ""
-        said = session_usable(run).text
-        print(f"{run.sdk_version} {run.mode}{fixed} {run.scenario}: not usable: {said}")
-    print(
-        f"wrote {args.output}: {len(runs)} runs on the {data['model']} model, "
-        f"{len(broken)} liveness verdicts broken, {len(unusable)} sessions not usable"
-    )
-    return 0

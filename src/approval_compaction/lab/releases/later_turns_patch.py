@@ -15,6 +15,9 @@ committed result file (``paths.Data``):
   approval request nobody answered, the user asking something else; ``make explore`` found
   0.24.0 stuck there) and case continued on the patched SDK, through the same ``Worker`` path
   as ``later_turns`` does; the release's own runs are ``later_turns``'s.
+
+Those runs and ``liveness_patch_http`` (each situation over HTTP) run openai-agents: they are
+the Python SDK's folder's (its ``liveness_patch``), loaded by name (``sdks.sdk_module``).
 """
 
 from __future__ import annotations
@@ -24,16 +27,15 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...analysis.liveness import LivenessRun, broken_runs
-from ...formats.records import read_json, write_json
+from ...formats.records import write_json
 from ...sdks import sdk_module
-from ...study.words import SITUATIONS, Model
 from .. import paths
 from . import NEWEST, environments
 from .crosscheck import TOOLS, TOOLS_FOLDER, run_file
-from .later_turns import LIVENESS_MODEL, run_liveness, run_situation
+from .later_turns import LIVENESS_MODEL
 from .patched import (
     Patched,
     PatchError,
@@ -54,13 +56,6 @@ from .upstream.checkout import (
 )
 from .upstream.command import PINNED
 from .upstream.suite import clean_message, run_suite, select_files, summarize
-
-# The Python SDK's folder, reached by name as every SDK's folder is (``sdks``); mypy reads the
-# same modules by import.
-if TYPE_CHECKING:
-    from ...openai_agents import worker as _worker
-else:
-    _worker = sdk_module("python", "worker")
 
 Report = Callable[[str], None]
 BASE = NEWEST  # the release the patch is written against
@@ -175,53 +170,6 @@ def matrix_outcomes(patched: Patched) -> dict[str, Any]:
     return {"base": patched.base, "patch": patched.label, "records": [r.__dict__ for r in rows]}
 
 
-def patched_liveness(
-    patched: Patched,
-    turns: int,
-    poisoned: Sequence[Any] | None = None,
-    model: Model = LIVENESS_MODEL,
-) -> dict[str, Any]:
-    """Every liveness situation and case continued ``turns`` turns on the patched SDK, through
-    a ``Worker`` on its scratch environment (the poisoned history: the committed one), on
-    ``model`` (by default one that answers as the Responses API does)."""
-
-    if poisoned is None:
-        poisoned = read_json(paths.DATA_FILES.liveness, dict)["poisoned_history"]
-    env = patched_environment(patched)
-    with _worker.Worker(str(env.python), environments.isolated_environ()) as worker:
-        runs = run_liveness(turns, poisoned=poisoned, worker=worker, model=model)
-    return {
-        "turns": turns,
-        "model": model,
-        "base": patched.base,
-        "patch": patched.label,
-        "poisoned_history": list(poisoned),
-        "runs": [run.to_json() for run in runs],
-    }
-
-
-def over_http(
-    patched: Patched, turns: int, poisoned: Sequence[Any] | None = None
-) -> dict[str, Any]:
-    """Each situation on the release and on the patched SDK with the
-    SDK's ``OpenAIResponsesModel`` over HTTP to the stand-in, whose compaction endpoint keeps
-    the user's messages as ``responses.compact`` does, in ``input`` mode."""
-
-    if poisoned is None:
-        poisoned = read_json(paths.DATA_FILES.liveness, dict)["poisoned_history"]
-    released = environments.release_environment(patched.base, environments.default_envs())
-    found: dict[str, Any] = {}
-    for sdk, env in (("released", released), ("patched", patched_environment(patched))):
-        with _worker.Worker(str(env.python), environments.isolated_environ()) as worker:
-            found[sdk] = [
-                run_situation(
-                    name, "input", turns, poisoned=poisoned, worker=worker, model="responses"
-                ).to_json()
-                for name in SITUATIONS
-            ]
-    return {"turns": turns, "base": patched.base, "patch": patched.label, "runs": found}
-
-
 PARTS = ("test", "mcp", "suite", "matrix", "liveness", "http")
 
 
@@ -234,6 +182,7 @@ def write_proofs(
 ) -> list[Path]:
     """Each proof's result file under ``folder``."""
     files = paths.data(folder)
+    runs = sdk_module("python", "liveness_patch")  # the Python SDK's folder, by name (sdks)
     written = []
     makers: dict[str, tuple[Path, Callable[[], dict[str, Any]]]] = {
         "test": (files.liveness_patch_test, lambda: regression_outcomes(patched)),
@@ -243,8 +192,8 @@ def write_proofs(
         ),
         "suite": (files.liveness_patch_suite, lambda: suite_outcomes(patched, report=report)),
         "matrix": (files.liveness_patch_matrix, lambda: matrix_outcomes(patched)),
-        "liveness": (files.liveness_patch_runs, lambda: patched_liveness(patched, turns)),
-        "http": (files.liveness_patch_http, lambda: over_http(patched, turns)),
+        "liveness": (files.liveness_patch_runs, lambda: runs.patched_liveness(patched, turns)),
+        "http": (files.liveness_patch_http, lambda: runs.over_http(patched, turns)),
     }
     for part in parts:
         path, make = makers[part]
@@ -269,7 +218,8 @@ def liveness_command(args: argparse.Namespace) -> int:
     patched = from_namespace(args, PINNED)
     if patched is None:
         raise PatchError("liveness on a patched SDK needs --patch FILE or --sdk PATH")
-    data = patched_liveness(patched, args.turns, model=getattr(args, "model", LIVENESS_MODEL))
+    runs = sdk_module("python", "liveness_patch")  # the Python SDK's folder, by name (sdks)
+    data = runs.patched_liveness(patched, args.turns, model=getattr(args, "model", LIVENESS_MODEL))
     folder = results_folder(patched)
     output = Path(args.output) if args.output else paths.data(folder).liveness_patch_runs
     output.parent.mkdir(parents=True, exist_ok=True)

@@ -190,19 +190,22 @@ def situations(
     JSON, shared between ``jobs`` forked copies of this process (0: one per core; the runs
     share nothing); on a release that lacks what they use, or cannot run the model's wiring,
     each one an error run naming what is missing."""
+    from ...analysis.liveness import LivenessRun
     from ...sdks import sdk_module
     from ...study.fork import fork_map
     from ...study.words import SITUATIONS
-    from .later_turns import LIVENESS_MODES, run_situation, unjudged
+    from .later_turns import LIVENESS_MODES, unjudged
 
     wiring = sdk_module("python", "wiring")  # the Python SDK's folder, by name (sdks)
+    run_situation = sdk_module("python", "later_turns").run_situation
     why = "release lacks " + ", ".join(missing) if missing else wiring.unavailable(model)
     if why:
         return [run.to_json() for run in unjudged(version, why, model)]
 
     def one(where: tuple[Mode, str]) -> dict[str, Any]:
         mode, name = where
-        return run_situation(name, mode, later, poisoned=poisoned, model=model).to_json()
+        run: LivenessRun = run_situation(name, mode, later, poisoned=poisoned, model=model)
+        return run.to_json()
 
     return fork_map(one, [(mode, name) for mode in LIVENESS_MODES for name in SITUATIONS], jobs)
 

@@ -43,6 +43,7 @@ from ...analysis.matrix import MatrixRecord, records
 from ...formats.files import write_atomic
 from ...formats.progress import Progress
 from ...formats.records import read_records, write_records
+from ...sdks import sdk_module
 from ...study.capture import LATER_TURNS, CaseRun
 from ...study.items import Item
 from ...study.scenario import Case, all_cases, select_cases
@@ -57,7 +58,7 @@ from .environments import (
     run_module,
     uv_binary,
 )
-from .later_turns import poisoned_history, unjudged
+from .later_turns import unjudged
 from .meeting import MEETING_STAGES, Meeting, all_meetings
 from .probe import MODULE as PROBE_MODULE
 from .probe import OBSERVED, PROBE_MODES, ProbeResult, probe
@@ -396,7 +397,8 @@ def poisoned_file(folder: Path) -> Path:
     """The poisoned history the pinned release writes (``liveness.poisoned_history``, run
     here, once), as the JSON file each release's probe reads its situations from."""
 
-    history: list[Item] = poisoned_history()
+    later_turns = sdk_module("python", "later_turns")  # the Python SDK's folder, by name (sdks)
+    history: list[Item] = later_turns.poisoned_history()
     path = folder / "poisoned.json"
     write_atomic(path, json.dumps(history))
     return path

@@ -169,8 +169,9 @@ TERMS: tuple[Term, ...] = (
     Term(
         "responses stored",
         r"responses stored",
-        "`ModelSettings(store=...)` unset (the default): the API keeps each response, and `auto` "
-        "sends the last one's id.",
+        # r24: "`auto` sends the last one's id" read as always, against 02's partial snapshot
+        "`ModelSettings(store=...)` unset (the default): the API keeps each response, so `auto` "
+        "can send the last one's id in place of the items (*compaction mode* says when).",
     ),
     Term(
         "auto, store=False",
@@ -238,7 +239,13 @@ TERMS: tuple[Term, ...] = (
         "boundary",
         r"boundar(?:y|ies)",
         "how a paused state reaches the resume: kept in `memory`, or carried as `json`.",
-        more=("carried means serialised and read back, as a second process would."),
+        more="carried means serialised and read back",
+        # r24: 11's json stays in one process, 13's and 14's is read by a second one
+        where=(
+            (r"openai-agents(?!-)|@openai/agents", "the OpenAI SDKs read it in one process"),
+            (r"google-adk", "google-adk reads it in a second process"),
+            (r"LangChain", "LangChain reads it in a second process"),
+        ),
     ),
     Term(
         "case",
@@ -266,8 +273,9 @@ TERMS: tuple[Term, ...] = (
         r"invariants?",
         "a rule stored items and requests must keep; breaking one is *violating* it.",
         more=(
-            'one: "the next request holds no output without its call"; all are in '
-            "`docs/invariants.md`."
+            # r24: the example matched no invariant's name or words
+            "one: `next_turn_input_paired`, the next turn's model input holds no output without "
+            "its call; all are in `docs/invariants.md`."
         ),
     ),
     Term(
@@ -278,7 +286,9 @@ TERMS: tuple[Term, ...] = (
         where=(
             (
                 r"compaction requests?",
-                "the stand-in's rules judge the compaction requests it is sent",
+                # r24: "judge" read against next_turn_accepted's "accept its model input"
+                "the stand-in's rules answer the compaction requests it is sent, refusing as over "
+                "HTTP",
             ),
         ),
     ),

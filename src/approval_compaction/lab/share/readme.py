@@ -108,6 +108,23 @@ def _table(frame: pd.DataFrame) -> str:
     return markdown_table(frame)
 
 
+def _poisoned_line(found: Findings, errors: pd.DataFrame, source: str) -> list[str]:
+    """The error a store the pinned release poisoned meets on the newest release, which the
+    sweep's fresh stores never show (r24: 07 shows it on 0.24.0, the table stops at 0.23.1)."""
+    upgrade = found.upgrade
+    if upgrade is None or upgrade.heals:
+        return []
+    texts = [str(t) for t in errors.index if str(t) in upgrade.poisoned.api_answer]
+    if not texts:
+        return []
+    return [
+        "",
+        f'A store {upgrade.pinned} *poisoned* meets "{texts[0].split(" for ")[0]}" on '
+        f"{upgrade.newest} too, "
+        f"at its next turn (`{source}`, notebook 07).",
+    ]
+
+
 def _need(found: Findings, folder: Path) -> Findings:
     if not (found.releases and found.fixed_in and found.liveness and found.pinned):
         raise MissingFindingsError(f"the answers need every result file under {folder}")
@@ -149,6 +166,7 @@ def answers_block(found: Findings, folder: Path = paths.DATA) -> str:
             f"call id is yours: {call_ids()}):",
             "",
             _table(errors),
+            *_poisoned_line(found, errors, files.shown(files.doctor_upgrade)),
             "",
             f"**openai-agents: the verdict per release** (`{sweep}`, `{live}`, `{checks}`, "
             f"`{test}`): the cases on the scripted model in `input` mode, the hook always saying "
