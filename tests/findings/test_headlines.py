@@ -57,7 +57,9 @@ def test_headlines_wire_answer_quotes_each_modes_refusal(found: Findings) -> Non
         assert report in answer
     assert "#2322" not in answer and "#2343" not in answer  # they show no status
     # r22: the consequence for `input` mode belongs to the answer, not only the body
-    assert "(`input` mode's at the pause): the stand-in answers 200; if the real endpoint " in (
+    # r24: "no report" read against row 3's openai/codex#5385: "for certain", and row 3 named
+    assert "No report shows for certain the real API's answer to a compaction request" in answer
+    assert "(`input` mode's at the pause, the rules table's row 3): the stand-in answers 200;" in (
         answer
     )
     assert "refuses it, `input` mode too raises at the pause." in answer
@@ -67,8 +69,13 @@ def test_headlines_wire_answer_quotes_each_modes_refusal(found: Findings) -> Non
     assert "and a model request holding a function call's orphan output" in answer
     body = " ".join(_markdown("09-the-wire").split())
     # r22: why row 1 is judged and row 3 not: row 1's are model requests, on the model endpoint
-    assert "Row 1's reports are a chat's model requests that name no endpoint: the stand-in" in body
-    assert "Is the fault made in the HTTP body? No:" in answer
+    # r24: "a chat's" was unclear: the clients named
+    assert "Row 1's reports come from chat clients (GitHub Copilot in VS Code, Continue) whose" in (
+        body
+    )
+    # r24: "No" covered only the model request's body: the compaction body is said unchecked
+    assert "Is the fault made in the HTTP body? Not in the model request's:" in answer
+    assert "(the compaction request's body unchecked)" in answer
     # r15: 09 does not show where each refusal is met (its "met at the next turn in `input`
     # mode" left out *auto, store=False*): it points to 05's table, which shows it per mode
     assert "met at the" not in answer
@@ -216,8 +223,10 @@ def test_headlines_upgrade_answer_follows_the_record(found: Findings) -> None:
     said = headlines.am_i_affected(found)
     # r20: the first screen points to section 2, whose title gives the modes and the stores
     # r22: the poisoned store was made in `input` mode, which the answer now says
-    healed_not = "2. Upgrading does not heal a stored session (section 2): on 0.24.0 the next turn"
-    assert f"{healed_not} of a store poisoned in `input` mode is refused" in said
+    # r24: section 2's stores were made with a hook, not the question's defaults: said so
+    healed_not = "2. Upgrading does not heal a stored session (section 2, its stores not made"
+    assert f"{healed_not} with the defaults): on 0.24.0 the next turn of a store poisoned" in said
+    assert "of a store poisoned in `input` mode is refused" in said
     # r17: the question asks about the defaults, whose store (a refused pause's) stays stuck
     assert found.upgrade.pause_failed is not None
     assert f"a store whose pause was refused stays {found.upgrade.pause_failed.stored_after}." in (
@@ -465,9 +474,9 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     assert "This page does not answer for `auto` mode, the default: the searches drew" in answer
     assert "show nothing of" not in answer
     body = " ".join(_markdown("08-exploration").split())
-    assert "`auto` mode kept no conversation of its own: a pair it breaks may be filed" in body
+    assert "`auto` mode has no row: a pair it breaks may be filed first in another mode" in body
     assert " row" not in answer and "filed" not in answer
-    assert "otebook 05's first table, *Cases breaking an invariant ...*, shows" in _markdown(
+    assert "otebook 05's first table (`input` mode, scripted model) shows" in _markdown(
         "08-exploration"
     )
     # r15: *the search* is said before it is used, and the hosted MCP request's missing row is
@@ -490,7 +499,7 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     assert "judged only for" not in answer
     # r22: the stand-in judges requests, not what is stored; the unjudged answer `input` mode's
     # clean pause rests on is the answer's proviso (a flat "Yes" read as settled)
-    assert "The stand-in refuses a model request holding an orphan output only if it is a" in (body)
+    assert "The stand-in refuses a model request's orphan output only if a function tool's" in body
     assert "if the real endpoint accepts that compaction (notebook 09)." in (answer)
     # r20: 08 "cannot say" of the hosted MCP response, which 12's four cases show stored alone
     assert "cannot say" not in answer
@@ -502,13 +511,17 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     # r16: which release line the advice is for (0.24.0 already keeps every kind's call out)
     # r18: "keep a call out of compaction" read as a compaction that still runs, against 07's
     # "0.24.0 does not compact there": the fix holds compaction back
-    assert action.startswith(" SDK maintainers: before 0.24.0, hold compaction back while")
+    # r24: "before 0.24.0" aimed at releases already out: a patch release
+    assert action.startswith(" SDK maintainers: in a patch release before 0.24.0, hold compaction")
     # r20: copying 0.24.0 copies its stop after an unanswered hosted MCP request (03's warning)
     # r23: the action for 0.24.0 itself was only implied: it says to apply the patch there
     assert "on 0.24.0 too, apply `tests/sdk_regression/patches/0.24.0-compaction-liveness" in (
         action
     )
-    assert "later turns compact again after an unanswered hosted MCP approval request" in action
+    # r24: the patch's modes said (notebook 10's table)
+    assert "later turns compact again in `input` and `auto` mode after an unanswered hosted" in (
+        action
+    )
     assert "Teams: wrap the session in the workaround" in action
     # r22: "broke nothing" outran the page's "a `holds` cell is no proof": what it searched
     # r23: the search the body calls no proof was the action's evidence: it cites none
@@ -555,13 +568,21 @@ def test_headlines_am_i_affected_action_is_ordered_upgrade_scan_repair(found: Fi
     # is shown on one release with the defaults: the step says both
     assert "in a release after 0.24.0, rewrite their orphan outputs on load" in steps[0]
     # r23: "leave a stuck call" read against the workaround, which retires one: both are said
-    assert "unlike that repair, leave a stuck call (or retire it" in steps[0]
-    assert "as notebook 06's wrapper does): section 3's last table (0.23.1, the SDK's" in steps[0]
+    # r24: "retire" was undefined on 07 and "it" ambiguous: the wrapper's removal said in plain
+    # words, the evidence scoped to its release, and the repair's own rewrite joined to step 3
+    assert (
+        "Leave a stuck call in place (or remove it and store a late answer as text, as"
+        in (steps[0])
+    )
+    assert "retire" not in steps[0]
+    assert "can still answer it (section 3's last table, 0.23.1, the SDK's defaults)" in steps[0]
+    assert "The doctor rewrites it once step 3 resumed them." in steps[0]
     assert "reads a poisoned or stuck store as it is" not in steps[0]
     # r14: the title asks "am I affected": the teams' first step is the command that answers it
     # r20: "section 1 runs it" while section 1 calls the function: the same check
     assert (
-        "`python -m approval_compaction doctor check` (section 1 runs the same check)" in (steps[1])
+        "`python -m approval_compaction doctor check` (which pause positions of your set-up fail;"
+        " section 1 runs the same check)" in (steps[1])
     )
     assert steps[1].index("doctor check") < steps[1].index(f"upgrade to {found.fixed_in}")
     # r19: the workaround's name pulled its long meaning onto the first screen: 06 names it
@@ -570,7 +591,8 @@ def test_headlines_am_i_affected_action_is_ordered_upgrade_scan_repair(found: Fi
     # session resumed late without a repair is healthy: resume it before the repair, not after
     assert "discard" not in action
     # r21: only a stuck session whose approval was left unanswered has a run state to resume
-    assert steps[2].startswith("3. Run `doctor scan STORE --all`; where a stuck session's approval")
+    assert steps[2].startswith("3. Run `doctor scan STORE --all` (each stored session's diagnosis)")
+    assert "; where a stuck session's approval" in steps[2]
     assert steps[2].index("before the repair, not after") < steps[2].index("repair STORE --all")
     assert "repair again" not in steps[2]
 
@@ -675,7 +697,11 @@ def test_headlines_the_wire_action_keeps_the_workaround_after_the_upgrade(found:
     # r20: "learn whether the real endpoint refuses" said no how; "notebooks 06 and 07" no what
     assert "send its compaction request once to the real endpoint" in action
     # r22: a pointer alone was no action: teams look for the rules table's two 400 texts
-    assert "Teams: search your logs for the two 400 messages of the rules table's *answer*" in (
+    # r24: the first screen quoted one of the two: both quoted where the action says them
+    assert 'Teams: search your logs for "No tool call found for function call output with' in (
+        action
+    )
+    assert '"No tool output found for function call" (the rules table\'s *answer* column)' in (
         action
     )
     assert action.endswith(

@@ -243,7 +243,9 @@ def test_notebooks_the_wire_shows_only_what_the_wire_adds() -> None:
     assert "{'message'" not in rendered and "malformed_json" not in rendered
     assert "ac.run_case" not in rendered and "Where each mode fails" not in rendered
     assert "openai/openai-agents-python#2317: 400" in rendered  # a source, with what it shows
-    assert "| /v1/responses/compact | {" in rendered  # the item-less body the stand-in refused
+    # r24: the plain calls showed only the stand-in's own rule, beside row 2's #2317: cut
+    assert "## The plain library calls" not in rendered
+    assert "| open_function_call_in_compacted_chain |" in rendered  # row 2: the item-less body
 
 
 def test_notebooks_am_i_affected_shows_a_late_answer_after_the_repair() -> None:

@@ -24,7 +24,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".findings.releases": ("releases_finding",),
     # the matrix across cases and releases, the wire's evidence, the stepper
     ".findings.folding": ("block_order", "choice_effects"),
-    ".findings.evidence": ("answered", "rules_met"),
+    ".findings.evidence": ("rules_met",),
     ".releases.heatmap": ("HOOK", "heatmap", "matrix_scope"),
     ".widget": ("stepper",),
     ".findings.keeping": ("keeping_turns",),

@@ -587,26 +587,31 @@ def am_i_affected(found: Findings) -> str:
             "where the pausing turn sends a compaction request; "
             f"{newest.release}'s at {len(newest.affected_at) or 'none'}.",
             f"2. Upgrading {'heals' if up.heals else 'does not heal'} a stored session (section "
-            f"2): on {up.newest} the next turn of a store poisoned in `input` mode is "
+            "2, its stores not made with the defaults): on "
+            f"{up.newest} the next turn of a store poisoned in `input` mode is "
             f"{_refused(up.poisoned.next_turn)}{stuck}.",
-            f"3. `doctor repair --apply` heals {'the' if healed else 'not all the'} poisoned and "
-            "stuck sessions and leaves alone one still waiting for its approval (section 3); a "
-            "*run state* (the paused run an application saves) resumed after the repair poisons "
-            "the session.",
+            # r24: the subcommands' meanings came after the setup code: each said where used
+            "3. `doctor repair --apply` (it rewrites what breaks a stored session) heals "
+            f"{'the' if healed else 'not all the'} poisoned and stuck sessions and leaves alone "
+            f"one still waiting for its approval (section 3); on {pinned.release}, a *run state* "
+            "(the paused run an application saves) resumed after the repair poisons the session.",
             "",
             "**What to do.**",
             f"1. SDK maintainers: to heal stored sessions in a release after {up.newest}, rewrite "
             "their orphan outputs on load as `src/approval_compaction/doctor/repair.py` does "
-            "(section 3's first rewrite); unlike that repair, leave a stuck call (or retire it "
-            "and store a late answer as text, as notebook 06's wrapper does): section 3's last "
-            f"table ({pinned.release}, the SDK's defaults) shows a saved run state answering it.",
-            "2. Teams: run `python -m approval_compaction doctor check` (section 1 runs the same "
-            f"check); {stop}; notebook 06 says what to wrap the session in until then, and where "
+            "(section 3's first rewrite). Leave a stuck call in place (or remove it and store a "
+            "late answer as text, as notebook 06's wrapper does): a saved run state can still "
+            f"answer it (section 3's last table, {pinned.release}, the SDK's defaults), though in "
+            "`previous_response_id` mode it stops compaction (notebook 10). The doctor rewrites "
+            "it once step 3 resumed them.",
+            "2. Teams: run `python -m approval_compaction doctor check` (which pause positions "
+            "of your set-up fail; section 1 runs the same check); "
+            f"{stop}; notebook 06 says what to wrap the session in until then, and where "
             "to keep it after.",
-            "3. Run `doctor scan STORE --all`; where a stuck session's approval was left "
-            "unanswered and its run state saved, resume that state before the repair, not after "
-            "(section 3's last table, with the SDK's defaults); then `doctor repair STORE --all "
-            "--apply`.",
+            "3. Run `doctor scan STORE --all` (each stored session's diagnosis); where a stuck "
+            "session's approval was left unanswered and its run state saved, resume that state "
+            "before the repair, not after (section 3's last table, with the SDK's defaults); "
+            "then `doctor repair STORE --all --apply`.",
         ]
     )
 
@@ -657,7 +662,9 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
     searched = " and ".join(r.sdk_version for r in unfixed)
     paused = [f for f in refused if f.trace.conversation.mode in refused_in]
     said = [
-        f"**Answer** (openai-agents {searched}, scripted model). Yes, on {old.sdk_version} in "
+        # r24: the scope left out the workaround's search, which the tables show
+        f"**Answer** (openai-agents {searched}, {old.sdk_version} with the workaround too, "
+        f"scripted model). Yes, on {old.sdk_version} in "
         f"{_modes(lost_in)} mode: a *search* (random conversations through the SDK) shows "
         "compaction at the pause taking the waiting call of every kind, and its output then "
         "stored without it"
@@ -669,14 +676,14 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         + ", if the real endpoint accepts that compaction (notebook 09)."
         + (  # r18: the refusal on the release the search kept it on, and why one kind
             f"\n\nOn {old.sdk_version} in {_modes(refused_in)} mode, {_asked(paused)} pause is"
-            " refused (other kinds: unreported, notebook 09)."
+            " refused (others: unjudged, notebook 09)."
             if paused
             else ""
         )
         + (  # r20: the filing rule, not the draws alone, leaves `auto` without its own
             # r23: "kept none" read as "drew none", against the table's `auto` conversations
             f" This page does not answer for {_modes(unfiled)} mode, the default: the searches"
-            " drew its conversations but kept none (*The minimal ...*)."
+            " drew its conversations, none shows a break (*The minimal counterexamples*)."
             if unfiled
             else ""
         )
@@ -690,13 +697,7 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         kept = [f for f in new.findings if _loses(f)]
         lose = "no call is lost" if not kept else f"{_count(kept)} lose it"
         stalled = [f for f in new.findings if f.trace.conversation.mode in lost_in]
-        stops = (
-            f"; after {_asked(stalled, owner='')} left unanswered, later turns do not "
-            "compact "
-            f"({_modes(lost_in)} mode; `auto`: notebook 10)"
-            if stalled
-            else ""
-        )
+        stops = _stalls(new, stalled, lost_in)
         after.append(f"on {new.sdk_version} {lose}{stops}")
     if after:
         joined = "; ".join(after)
@@ -704,20 +705,41 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
     said.append(
         "\n\n**What to do.**"
         + (
-            f" SDK maintainers: before {new.sdk_version}, hold compaction back while a call of"
-            f" any kind waits for its approval, as {new.sdk_version} does (notebook 03); on"
+            f" SDK maintainers: in a patch release before {new.sdk_version}, hold compaction back"
+            f" while a call of any kind waits for its approval, as {new.sdk_version} does"
+            " (notebook 03); on"
             f" {new.sdk_version} too, apply"
             " `tests/sdk_regression/patches/0.24.0-compaction-liveness.patch`: later turns"
-            " compact again after an unanswered hosted MCP approval request (notebook 10)."
+            " compact again in `input` and `auto` mode after an unanswered hosted MCP approval"
+            " request (notebook 10)."
             if stalled
             else ""
         )
-        + " Teams: wrap the session in the workaround whatever tools it approves"
+        + " Teams: wrap the session in the workaround whatever tools it approves (its one-round"
+        " search broke nothing: no proof)"
         # r22: "broke nothing" outran "a `holds` cell is no proof"; r23: scoped, it still rested
         # on the search the body calls no proof: the action cites no search
-        + "; notebook 06 says where to keep it after upgrading."
+         + "; notebook 06 says where to keep it after upgrading."
     )
     return " ".join(said).replace(" \n", "\n")
+
+
+def _stalls(new: Any, stalled: Sequence[Any], lost_in: Sequence[str]) -> str:
+    """08: where later turns stop compacting on the newest release after an approval left
+    unanswered: the hosted MCP request's in the modes that lose calls, and (r24: those rows were
+    left out) the other kinds' in `previous_response_id` mode, the SDK's contract there."""
+    if not stalled:
+        return ""
+    contract = [f for f in new.findings if f.trace.conversation.mode == "previous_response_id"]
+    return (
+        f"; after {_asked(stalled, owner='')} left unanswered, later turns do not compact "
+        f"({_modes(lost_in)} mode; `auto`: notebook 10)"
+        + (
+            ", nor in `previous_response_id` mode after another kind's unanswered approval"
+            if contract
+            else ""
+        )
+    )
 
 
 def _loses(finding: Any) -> bool:
@@ -798,16 +820,19 @@ def the_wire(found: Findings) -> str:
         f"({_reports(rules.OPEN_CALL_COMPACT)}); and a model request holding a function call's "
         f"orphan output ({_reports(rules.ORPHAN_OUTPUT)}: a 400 saying "
         f'"{rules.ORPHAN_OUTPUT.example.replace(" <id>.", "")}" and an id, endpoint '
-        "unnamed).\n\nNo report shows the real API's answer to a compaction request whose input "
-        "holds a call without its output "
-        "(`input` mode's at the pause): the stand-in answers 200; if the real endpoint refuses "
-        "it, `input` mode too raises at the pause. Is the fault made in the HTTP "
-        "body? No: `OpenAIResponsesModel` sent a hand-built poisoned history unchanged, its "
-        "orphan output among them.\n\n"
+        # r24: "no report" against row 3's openai/codex#5385; "No" for a body not checked
+        "unnamed).\n\nNo report shows for certain the real API's answer to a compaction "
+        "request whose input holds a call without its output (`input` mode's at the pause, the "
+        "rules table's row 3): the stand-in answers 200; if the real endpoint refuses it, "
+        "`input` mode too raises at the pause. Is the fault made in the HTTP body? Not in the "
+        "model request's: `OpenAIResponsesModel` sent a hand-built poisoned history unchanged, "
+        "its orphan output among them (the compaction request's body unchecked).\n\n"
         "**What to do.** SDK maintainers: fix what the session stores and compacts (notebook 03 "
         "shows where), not `OpenAIResponsesModel`; before trusting that `input` mode's "
         "pause raises no error, send its compaction request once to the real endpoint. Teams: "
-        "search your logs for the two 400 messages of the rules table's *answer* column; "
+        f'search your logs for "{rules.ORPHAN_OUTPUT.example.replace(" <id>.", "")}" and '
+        f'"{rules.OPEN_CALL_COMPACT.example.replace(" <id>.", "")}" (the rules table\'s '
+        "*answer* column); "
         "notebook 06 (new sessions) and notebook 07 (stored ones) say what to do then."
     )
 
