@@ -147,14 +147,10 @@ TERMS: tuple[Term, ...] = (
     Term(
         "compaction mode",
         r"compaction[_ ]modes?|`(?:input|auto|previous_response_id)` modes?",
-        "what a compaction request carries: `input` the stored items; `previous_response_id` the "
-        "last response's id; `auto` (the default) that id or the items.",
+        # r25: "that id or the items" left the when to the continued lines, 50 lines down
+        "what a compaction request carries: `input` the stored items; `auto` (the default) the "
+        "last response's id if it was stored, else the items; `previous_response_id` that id.",
         where=(
-            (
-                r"\bauto\b",
-                "`auto` sends the last response's id when that response was stored, otherwise the "
-                "stored items",
-            ),
             (
                 # r24: said on every page running `auto` on these releases (r23 read it as unused
                 # on 01; r24 missed it on 05 and 15, whose `auto` rows it explains)
@@ -171,7 +167,7 @@ TERMS: tuple[Term, ...] = (
         r"responses stored",
         # r24: "`auto` sends the last one's id" read as always, against 02's partial snapshot
         "`ModelSettings(store=...)` unset (the default): the API keeps each response, so `auto` "
-        "can send the last one's id in place of the items (*compaction mode* says when).",
+        "can send the last one's id in place of the items.",
     ),
     Term(
         "auto, store=False",
