@@ -144,8 +144,13 @@ def test_a_clause_is_said_only_on_a_page_whose_words_need_it() -> None:
 def test_a_long_meaning_s_clauses_follow_the_page_s_words() -> None:
     """r22: `auto`'s rule on a page never naming `auto`, and doctor commands a page never runs."""
     mode = BY_NAME["compaction mode"]
-    assert "`auto` (the default) the last response's id if it was stored" in mode.meaning  # r25: on screen one
-    assert mode.rest("openai-agents, input mode on 0.23.1") == "openai-agents' setting is `compaction_mode`."
+    assert (
+        "`auto` (the default) the last response's id if it was stored" in mode.meaning
+    )  # r25: on screen one
+    assert (
+        mode.rest("openai-agents, input mode on 0.23.1")
+        == "openai-agents' setting is `compaction_mode`."
+    )
     assert "0.23.1 and 0.24.0" in mode.rest("auto mode on 0.23.1")
     assert "0.23.1 and 0.24.0" not in mode.rest("auto mode on 0.22.0")
     assert "0.23.1 and 0.24.0" not in mode.rest("input mode on 0.23.1")
