@@ -656,7 +656,7 @@ def test_headlines_stored_vs_sent_action_keeps_the_workaround_where_the_fix_stop
     # documented stop the fix keeps, and what frees such a session
     # r25: "nothing to change for it" read against the README's patch: the documented rule
     # scoped to the release whose docstring the page shows, and the stops 10's patch ends named
-    assert "so the fix keeps that stop; notebook 10's patch ends the stops in `input` and" in (
+    assert "so the fix keeps that stop; notebook 10's patch lets `input` and `auto` mode" in (
         " ".join(maintainers.split())
     )
     # r24: "(below)" pointed to nothing showing the session compact again: cut; the action for
