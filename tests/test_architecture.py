@@ -444,7 +444,7 @@ LONGEST = 100  # lines a function of src/ may span, its docstring included
 # the list only shrinks.
 LONG_FUNCTIONS = {
     "doctor/indb.py:query": "one SQL text, built per dialect",
-    "lab/mechanism/anatomy.py:anatomy": "the fix's anatomy experiment, one step after another",
+    "openai_agents/anatomy.py:anatomy": "the fix's anatomy experiment, one step after another",
     "lab/share/later_turns_comment.py:build": "the upstream comment, assembled in order",
 }
 
