@@ -34,7 +34,7 @@ the cases of ``Runner.run`` with compaction on.
 
 ``python -m approval_compaction fix-anatomy`` (``make fix-anatomy``) writes it all to
 ``data/fix-anatomy.json``, saying on stderr how many configurations it has judged and what they
-found; notebook 03 reads it (the record: ``lab/mechanism/anatomy.py``, which names no SDK). A
+found; notebook 12 reads it (the record: ``lab/mechanism/anatomy.py``, which names no SDK). A
 kind a release cannot make is recorded with the reason (``KindAnatomy.absent``), not left out.
 """
 

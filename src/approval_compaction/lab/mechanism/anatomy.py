@@ -1,12 +1,12 @@
 """Anatomy's record: which part of 0.24.0's diff is the fix, for each kind of approval, as the
 experiment found it (``data/fix-anatomy.json``).
 
-The experiment itself runs openai-agents (the Python SDK's folder, ``openai_agents/anatomy.py``:
-its bench, its driver); what it writes is read here, by the mechanism's views, the headlines and
-notebook 03, and names no SDK: each configuration's ``Outcome`` (``fixed``, ``bug`` or
-``unresolved``, judged from the sweep's records), each hunk's and each other module's revert,
-the minimal fix and ddmin's search, the poisoned session's next turn, and each approval kind's
-anatomy (``KindAnatomy``).
+The experiment itself runs the SDK and lives in the Python SDK's folder (its ``anatomy.py``,
+over its bench and its driver; ``fix-anatomy`` loads it by name). What it writes is read here,
+by the mechanism's views, the headlines and notebook 12, and names no SDK: each configuration's
+``Outcome`` (``fixed``, ``bug`` or ``unresolved``, judged from the sweep's records), each hunk's
+and each other module's revert, the minimal fix and ddmin's search, the poisoned session's next
+turn, and each approval kind's anatomy (``KindAnatomy``).
 """
 
 from __future__ import annotations
