@@ -122,7 +122,9 @@ TERMS: tuple[Term, ...] = (
         where=(
             (
                 r"prepare_input_with_session|output_pruning_indexes|sends? the stored output",
-                'its "orphan" is a call without its output; it drops an output whose call is gone '
+                # r25: read against *orphan output* in the same block
+                'in its name "orphan" means a call without its output, unlike an orphan output; it '
+                "drops an output whose call is gone "
                 "only among the items its caller names (`output_pruning_indexes`), which 0.23.1's "
                 "`prepare_input_with_session` names only when the session's settings limit how "
                 "many items it reads",
