@@ -77,10 +77,9 @@ def test_headlines_wire_answer_quotes_each_modes_refusal(found: Findings) -> Non
     )
     # r24: "No" covered only the model request's body: the compaction body is said unchecked
     assert "Is the fault made in the HTTP body? Not in the model request's:" in answer
-    # r25: the half of the question the page leaves open is said so, in a sentence
-    assert "this page does not check the compaction request's body." in answer
-    # r25: the prediction (a request carrying no items, only an id) is answered in words
-    assert "carrying only the id of a response" in answer and "so yes, the API can" in answer
+    assert "(the compaction request's body unchecked)" in answer
+    # r25: the prediction (a request carrying no items, only an id) is answered in its words
+    assert "a compaction request naming only a response (no items) whose" in answer
     # r15: 09 does not show where each refusal is met (its "met at the next turn in `input`
     # mode" left out *auto, store=False*): it points to 05's table, which shows it per mode
     assert "met at the" not in answer
@@ -477,7 +476,7 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     # r21: "kept no conversation" left a default-mode reader guessing: the answer says this page
     # does not answer for `auto`
     # r25: "the searches drew its conversations, none shows a break" read as "auto is safe"
-    assert "This page does not answer for `auto` mode, the default: a break it meets" in answer
+    assert "This page does not answer for `auto` mode, the default (*The minimal" in answer
     assert "show nothing of" not in answer
     body = " ".join(_markdown("08-exploration").split())
     assert "`auto` mode has no row: a pair it breaks may be filed first in another mode" in body
@@ -707,7 +706,6 @@ def test_headlines_the_wire_action_keeps_the_workaround_after_the_upgrade(found:
     # and `input` mode's compaction is unjudged), then one pointer for teams to 06 and 07,
     # which say where to keep the workaround
     assert action.startswith(" SDK maintainers: fix what the session stores and compacts")
-    assert "not `OpenAIResponsesModel`'s model request" in action  # r25: the part checked
     # r20: "learn whether the real endpoint refuses" said no how; "notebooks 06 and 07" no what
     assert "send its compaction request once to the real endpoint" in action
     # r22: a pointer alone was no action: teams look for the rules table's two 400 texts

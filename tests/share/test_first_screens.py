@@ -200,7 +200,7 @@ def test_exploration_answer_scopes_the_lost_call_to_its_mode() -> None:
     assert "does not answer for `auto` mode, the default" in answer
     assert "no break" not in answer.lower()
     # r25: "none shows a break" read as the default being safe: 07's refusals are pointed to
-    assert "notebook 07's first table shows its pause refused on 0.23.1" in answer
+    assert "notebook 07 shows its pause refused on 0.23.1" in answer
     # r19: "it keeps each break once, in the first mode that showed it" was taken back by the
     # body (few `auto` conversations drawn); r20: the filing rule and the few draws are both
     # said in the body, where the tables they explain are

@@ -688,9 +688,8 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         + (  # r20: the filing rule, not the draws alone, leaves `auto` without its own
             # r23: "kept none" read as "drew none", against the table's `auto` conversations
             # r25: "none shows a break" read as "the default is safe", against 07's refusals
-            f" This page does not answer for {_modes(unfiled)} mode, the default: a break it"
-            " meets may be counted under another mode that met it first (*The minimal"
-            " counterexamples*); notebook 07's first table shows its pause refused on 0.23.1."
+            f" This page does not answer for {_modes(unfiled)} mode, the default (*The minimal"
+            " counterexamples* says why); notebook 07 shows its pause refused on 0.23.1."
             if unfiled
             else ""
         )
@@ -824,9 +823,8 @@ def the_wire(found: Findings) -> str:
         f"{_pinned(found)}). Of the requests openai-agents sends, the stand-in refuses two"
         # r25: "public reports show the real API applying" outran row 1's, naming no endpoint;
         # the prediction (a request carrying only an id) answered in words
-        ", each by a rule public reports show the real API applying (on an endpoint they may "
-        "not name): a compaction request carrying only the id of a response whose stored "
-        "history holds a call without its output, so yes, the API can refuse one "
+        ", by rules public reports show the real API applying: a compaction request naming "
+        "only a response (no items) whose stored history holds a call without its output "
         f"({_reports(rules.OPEN_CALL_COMPACT)}); and a model request holding a function call's "
         f"orphan output ({_reports(rules.ORPHAN_OUTPUT)}: a 400 saying "
         f'"{rules.ORPHAN_OUTPUT.example.replace(" <id>.", "")}" and an id, endpoint '
@@ -836,11 +834,12 @@ def the_wire(found: Findings) -> str:
         "rules table's `open_function_call_in_compaction_input`): the stand-in answers 200; if "
         "the real endpoint refuses it, `input` mode too raises at the pause. Is the fault made "
         "in the HTTP body? Not in the model request's: `OpenAIResponsesModel` sent a hand-built "
-        "poisoned history unchanged, its orphan output among them; this page does not check "
-        "the compaction request's body.\n\n"
+        "poisoned history unchanged, its orphan output among them (the compaction request's "
+        "body unchecked).\n\n"
         "**What to do.** SDK maintainers: fix what the session stores and compacts (notebook 03 "
-        "shows where), not `OpenAIResponsesModel`'s model request; before trusting that `input` mode's "
-        "pause raises no error, send its compaction request once to the real endpoint. Teams: "
+        "shows where), not `OpenAIResponsesModel`; before trusting that "
+        "`input` mode's pause raises no error, send its compaction request once to the real "
+        "endpoint. Teams: "
         f'search your logs for "{rules.ORPHAN_OUTPUT.example.replace(" <id>.", "")}" and '
         f'"{rules.OPEN_CALL_COMPACT.example.replace(" <id>.", "")}" (the rules table\'s '
         "*answer* column); "
