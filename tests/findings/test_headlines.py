@@ -59,7 +59,8 @@ def test_headlines_wire_answer_quotes_each_modes_refusal(found: Findings) -> Non
     # r22: the consequence for `input` mode belongs to the answer, not only the body
     # r24: "no report" read against row 3's openai/codex#5385: "for certain", and row 3 named
     assert "No report shows for certain the real API's answer to a compaction request" in answer
-    assert "(`input` mode's at the pause, the rules table's row 3): the stand-in answers 200;" in (
+    # r25: the row named, not counted
+    assert "(`input` mode's at the pause, the rules table's `open_function_call_in_compaction" in (
         answer
     )
     assert "refuses it, `input` mode too raises at the pause." in answer
@@ -70,12 +71,15 @@ def test_headlines_wire_answer_quotes_each_modes_refusal(found: Findings) -> Non
     body = " ".join(_markdown("09-the-wire").split())
     # r22: why row 1 is judged and row 3 not: row 1's are model requests, on the model endpoint
     # r24: "a chat's" was unclear: the clients named
-    assert "Row 1's reports come from chat clients (GitHub Copilot in VS Code, Continue) whose" in (
+    # r25: the row named, not counted
+    assert "`orphan_function_call_output`'s reports come from chat clients (GitHub Copilot in" in (
         body
     )
     # r24: "No" covered only the model request's body: the compaction body is said unchecked
     assert "Is the fault made in the HTTP body? Not in the model request's:" in answer
     assert "(the compaction request's body unchecked)" in answer
+    # r25: the prediction (a request carrying no items, only an id) is answered in its words
+    assert "a compaction request naming only a response (no items) whose" in answer
     # r15: 09 does not show where each refusal is met (its "met at the next turn in `input`
     # mode" left out *auto, store=False*): it points to 05's table, which shows it per mode
     assert "met at the" not in answer
@@ -471,13 +475,16 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     # other half, which *The minimal counterexamples* says beside 05's pointer
     # r21: "kept no conversation" left a default-mode reader guessing: the answer says this page
     # does not answer for `auto`
-    assert "This page does not answer for `auto` mode, the default: the searches drew" in answer
+    # r25: "the searches drew its conversations, none shows a break" read as "auto is safe"
+    assert "This page does not answer for `auto` mode, the default (*The minimal" in answer
     assert "show nothing of" not in answer
     body = " ".join(_markdown("08-exploration").split())
     assert "`auto` mode has no row: a pair it breaks may be filed first in another mode" in body
     assert " row" not in answer and "filed" not in answer
-    assert "otebook 05's first table (`input` mode, scripted model) shows" in _markdown(
-        "08-exploration"
+    # r25: the `auto` breaks that table shows are over HTTP: each half scoped
+    assert (
+        "otebook 05's first table shows it (`input` mode, scripted model), and `auto` mode's"
+        in _markdown("08-exploration")
     )
     # r15: *the search* is said before it is used, and the hosted MCP request's missing row is
     # not "a gap" left to guess; 0.24.0's own break is in the answer
@@ -503,7 +510,10 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     assert "if the real endpoint accepts that compaction (notebook 09)." in (answer)
     # r20: 08 "cannot say" of the hosted MCP response, which 12's four cases show stored alone
     assert "cannot say" not in answer
-    assert "(the hosted MCP approval request's: notebook 12, not this search)" in (answer)
+    # r25: the parenthesis read as a riddle: it says what this search missed and 12 shows
+    assert "(this search stored no hosted MCP approval request's answer alone: notebook 12" in (
+        answer
+    )
     assert "those that break a rule of the study's kept" not in answer
     # r15: a maintainer's action (the patch's path), then the teams', scoped to the release the
     # workaround was searched on, with 06's rule for keeping it
@@ -515,9 +525,11 @@ def test_headlines_exploration_answers_its_question_with_only_what_its_tables_sh
     assert action.startswith(" SDK maintainers: in a patch release before 0.24.0, hold compaction")
     # r20: copying 0.24.0 copies its stop after an unanswered hosted MCP request (03's warning)
     # r23: the action for 0.24.0 itself was only implied: it says to apply the patch there
-    assert "on 0.24.0 too, apply `tests/sdk_regression/patches/0.24.0-compaction-liveness" in (
+    # r25: "on 0.24.0 too" read as "on earlier releases too"
+    assert "and on 0.24.0, apply `tests/sdk_regression/patches/0.24.0-compaction-liveness" in (
         action
     )
+    assert "one-round" not in action  # r25: *round* is defined below the first screen
     # r24: the patch's modes said (notebook 10's table)
     assert "later turns compact again in `input` and `auto` mode after an unanswered hosted" in (
         action
@@ -570,13 +582,13 @@ def test_headlines_am_i_affected_action_is_ordered_upgrade_scan_repair(found: Fi
     # r23: "leave a stuck call" read against the workaround, which retires one: both are said
     # r24: "retire" was undefined on 07 and "it" ambiguous: the wrapper's removal said in plain
     # words, the evidence scoped to its release, and the repair's own rewrite joined to step 3
-    assert (
-        "Leave a stuck call in place (or remove it and store a late answer as text, as"
-        in (steps[0])
-    )
-    assert "retire" not in steps[0]
-    assert "can still answer it (section 3's last table, 0.23.1, the SDK's defaults)" in steps[0]
-    assert "The doctor rewrites it once step 3 resumed them." in steps[0]
+    # r25: "it ... them" had no referent and "wrapper" no meaning on 07: the step names the
+    # stuck call, when the doctor rewrites it, and why, with no wrapper aside
+    assert "Leave a stuck call (a call without its output) in place on load" in steps[0]
+    assert "retire" not in steps[0] and "wrapper" not in steps[0]
+    assert "rewrites one only after the team resumed its saved run state (step 3)" in steps[0]
+    assert "(section 3's last table, 0.23.1, the SDK's defaults)" in steps[0]
+    assert " them" not in steps[0]
     assert "reads a poisoned or stuck store as it is" not in steps[0]
     # r14: the title asks "am I affected": the teams' first step is the command that answers it
     # r20: "section 1 runs it" while section 1 calls the function: the same check

@@ -189,13 +189,18 @@ def test_exploration_answer_scopes_the_lost_call_to_its_mode() -> None:
     # say" against 12's four hosted MCP cases breaking `stored_history_paired`: 12 says it
     assert "cannot say" not in answer
     # r22: that parenthesis read as "see also": it says this search missed what 12 shows
-    assert " (the hosted MCP approval request's: notebook 12, not this search)" in (answer)
+    # r25: it says in plain words what this search missed and 12 shows
+    assert " (this search stored no hosted MCP approval request's answer alone: notebook 12 " in (
+        answer
+    )
     # r14: the refusal is scoped to the kind the search shows refused, and `auto` mode is not
     # said to be spared (r15: nor said to break as another mode does, which 08 does not show)
     # r18: the refusal is scoped to the release that showed it
     assert "On 0.23.1 in `previous_response_id` mode, a function tool's pause is refused" in answer
     assert "does not answer for `auto` mode, the default" in answer
     assert "no break" not in answer.lower()
+    # r25: "none shows a break" read as the default being safe: 07's refusals are pointed to
+    assert "notebook 07 shows its pause refused on 0.23.1" in answer
     # r19: "it keeps each break once, in the first mode that showed it" was taken back by the
     # body (few `auto` conversations drawn); r20: the filing rule and the few draws are both
     # said in the body, where the tables they explain are

@@ -55,10 +55,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     # the property-based search
     # who is affected, and the heal
     ".affected.upgrade": ("load_upgrade",),
-    "approval_compaction.openai_agents.upgrade": (
-        "pause_failed_compaction_inputs",
-        "upgrade_records",
-    ),
+    "approval_compaction.openai_agents.upgrade": ("upgrade_records",),
     ".affected.heal": ("heal_new_sqlite",),
     "approval_compaction.openai_agents.late": ("late_answers",),
     "approval_compaction.openai_agents.session": (

@@ -631,18 +631,20 @@ def am_i_affected(found: Findings) -> str:
             "**What to do.**",
             f"1. SDK maintainers: to heal stored sessions in a release after {up.newest}, rewrite "
             "their orphan outputs on load as `src/approval_compaction/doctor/repair.py` does "
-            "(section 3's first rewrite). Leave a stuck call in place (or remove it and store a "
-            "late answer as text, as notebook 06's wrapper does): a saved run state can still "
-            f"answer it (section 3's last table, {pinned.release}, the SDK's defaults), though in "
-            "`previous_response_id` mode it stops compaction (notebook 10). The doctor rewrites "
-            "it once step 3 resumed them.",
+            # r25: "it ... them" and the wrapper's aside left the stuck call's fate unclear
+            "(section 3's first rewrite). Leave a stuck call (a call without its output) in "
+            "place on load: the doctor rewrites one only after the team resumed its saved run "
+            "state (step 3), as a resume after that rewrite poisons the session (section 3's "
+            f"last table, {pinned.release}, the SDK's defaults).",
             "2. Teams: run `python -m approval_compaction doctor check` (which pause positions "
             "of your set-up fail; section 1 runs the same check); "
             f"{stop}; notebook 06 says what to wrap the session in until then, and where "
             "to keep it after.",
             "3. Run `doctor scan STORE --all` (each stored session's diagnosis); where a stuck "
             "session's approval was left unanswered and its run state saved, resume that state "
-            "before the repair, not after (section 3's last table, with the SDK's defaults); "
+            # r25: the evidence is 0.23.1's only, while step 2 upgrades: the step says so
+            "before the repair, not after (section 3's last table: on "
+            f"{pinned.release}, with the SDK's defaults); "
             "then `doctor repair STORE --all --apply`.",
         ]
     )
@@ -702,7 +704,10 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         "stored without it"
         + (  # r20: 12's four cases show what the search kept no conversation of; r21: only that
             # r22: the search missed it: said so, not as a "see also"
-            f" (the {', '.join(unshown)}'s: notebook 12, not this search)" if unshown else ""
+            # r25: "the MCP request's: notebook 12, not this search" read as a riddle
+            f" (this search stored no {', '.join(unshown)}'s answer alone: notebook 12 shows one)"
+            if unshown
+            else ""
         )
         # r22: a flat "Yes" read as settled, while 09 shows the endpoint's answer unjudged
         + ", if the real endpoint accepts that compaction (notebook 09)."
@@ -714,8 +719,9 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         )
         + (  # r20: the filing rule, not the draws alone, leaves `auto` without its own
             # r23: "kept none" read as "drew none", against the table's `auto` conversations
-            f" This page does not answer for {_modes(unfiled)} mode, the default: the searches"
-            " drew its conversations, none shows a break (*The minimal counterexamples*)."
+            # r25: "none shows a break" read as "the default is safe", against 07's refusals
+            f" This page does not answer for {_modes(unfiled)} mode, the default (*The minimal"
+            " counterexamples* says why); notebook 07 shows its pause refused on 0.23.1."
             if unfiled
             else ""
         )
@@ -739,16 +745,16 @@ def exploration(found: Findings, folder: Path = paths.DATA) -> str:
         + (
             f" SDK maintainers: in a patch release before {new.sdk_version}, hold compaction back"
             f" while a call of any kind waits for its approval, as {new.sdk_version} does"
-            " (notebook 03); on"
-            f" {new.sdk_version} too, apply"
+            " (notebook 03); and on"  # r25: "on 0.24.0 too" read as "earlier releases too"
+            f" {new.sdk_version}, apply"
             " `tests/sdk_regression/patches/0.24.0-compaction-liveness.patch`: later turns"
             " compact again in `input` and `auto` mode after an unanswered hosted MCP approval"
             " request (notebook 10)."
             if stalled
             else ""
         )
-        + " Teams: wrap the session in the workaround whatever tools it approves (its one-round"
-        " search broke nothing: no proof)"
+        + " Teams: wrap the session in the workaround whatever tools it approves (its search"
+        " broke nothing: no proof)"  # r25: "one-round" came before *round*'s meaning
         # r22: "broke nothing" outran "a `holds` cell is no proof"; r23: scoped, it still rested
         # on the search the body calls no proof: the action cites no search
          + "; notebook 06 says where to keep it after upgrading."
@@ -847,21 +853,25 @@ def the_wire(found: Findings) -> str:
     return (
         f"**Answer** (the stand-in over HTTP; the SDK's `OpenAIResponsesModel` on openai-agents "
         f"{_pinned(found)}). Of the requests openai-agents sends, the stand-in refuses two"
-        ", each by a rule public reports show the real API applying: a compaction request naming "
-        "a response whose stored history holds a call without its output "
+        # r25: "public reports show the real API applying" outran row 1's, naming no endpoint;
+        # the prediction (a request carrying only an id) answered in words
+        ", by rules public reports show the real API applying: a compaction request naming "
+        "only a response (no items) whose stored history holds a call without its output "
         f"({_reports(rules.OPEN_CALL_COMPACT)}); and a model request holding a function call's "
         f"orphan output ({_reports(rules.ORPHAN_OUTPUT)}: a 400 saying "
         f'"{rules.ORPHAN_OUTPUT.example.replace(" <id>.", "")}" and an id, endpoint '
         # r24: "no report" against row 3's openai/codex#5385; "No" for a body not checked
         "unnamed).\n\nNo report shows for certain the real API's answer to a compaction "
         "request whose input holds a call without its output (`input` mode's at the pause, the "
-        "rules table's row 3): the stand-in answers 200; if the real endpoint refuses it, "
-        "`input` mode too raises at the pause. Is the fault made in the HTTP body? Not in the "
-        "model request's: `OpenAIResponsesModel` sent a hand-built poisoned history unchanged, "
-        "its orphan output among them (the compaction request's body unchecked).\n\n"
+        "rules table's `open_function_call_in_compaction_input`): the stand-in answers 200; if "
+        "the real endpoint refuses it, `input` mode too raises at the pause. Is the fault made "
+        "in the HTTP body? Not in the model request's: `OpenAIResponsesModel` sent a hand-built "
+        "poisoned history unchanged, its orphan output among them (the compaction request's "
+        "body unchecked).\n\n"
         "**What to do.** SDK maintainers: fix what the session stores and compacts (notebook 03 "
-        "shows where), not `OpenAIResponsesModel`; before trusting that `input` mode's "
-        "pause raises no error, send its compaction request once to the real endpoint. Teams: "
+        "shows where), not `OpenAIResponsesModel`; before trusting that "
+        "`input` mode's pause raises no error, send its compaction request once to the real "
+        "endpoint. Teams: "
         f'search your logs for "{rules.ORPHAN_OUTPUT.example.replace(" <id>.", "")}" and '
         f'"{rules.OPEN_CALL_COMPACT.example.replace(" <id>.", "")}" (the rules table\'s '
         "*answer* column); "
