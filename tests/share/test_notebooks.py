@@ -230,7 +230,7 @@ def test_notebooks_workaround_accounts_for_every_passed_to_failed_row() -> None:
     assert "The fourth," in after and "test_compaction_keeps_reasoning_with_its" in after
     flat = " ".join(after.split())
     # r22: "(the liveness file)" was never defined: the tests' owner in words
-    assert "(in this study's liveness tests)" in flat and "`AdvancedSQLiteSession`" not in after
+    assert "(a liveness test)" in flat and "`AdvancedSQLiteSession`" not in after
 
 
 def test_notebooks_the_wire_shows_only_what_the_wire_adds() -> None:

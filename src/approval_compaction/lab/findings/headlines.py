@@ -409,13 +409,14 @@ def violation_matrix(found: Findings) -> str:
         "study asks for a compaction after every turn, the pausing turn included"
         f"{_own_threshold(found)}."
         "\n\nOver HTTP, in "
-        "`previous_response_id` mode and in `auto` mode (the default) with responses stored, "
-        "the pause itself fails instead (notebook 05's first table).\n\n"
+        "`previous_response_id` mode and in `auto` mode with responses stored, the pause fails "
+        "instead: its compaction request names a response holding the call without its output "
+        "(notebook 05).\n\n"
         "**What to do.** SDK maintainers: compact no history that holds a call still waiting "
         f"for its output, as {found.fixed_in} does (notebook 03), and test the change on all "
         "sixteen cases, state kept in memory and "
         "carried as JSON both, with `python -m approval_compaction matrix` (why both: on "
-        f"{found.fixed_in} they compact at different times, *Which choices change anything*). "
+        f"{found.fixed_in} the two differ: *Which choices change anything*, its last paragraph). "
         f"Teams: {upgrade}notebook 06 says what to do before and after it, notebook 07 with "
         "sessions already stored."
     )
@@ -541,8 +542,8 @@ def workaround(found: Findings) -> str:
         "turn still compact, none with the call still waiting, as "
         f"{fixed_in} does without it. Over HTTP on {pinned}, with it, each request of those "
         f"{fixed.compaction_on} cases is answered in each mode (`auto`: `store` unset).\n\n"
-        "Its costs (*What it costs*): a late answer to a call it removed after a later question "
-        "is stored as text; a failed compaction write costs a reread and three tries to restore, "
+        "Its costs: a late answer to a call it removed after a later question is stored as text; "
+        "a failed compaction write costs a reread and up to three tries to put the history back, "
         "then the same error.\n\n"
         "**What to do.** "
         f"{_keep_or_drop(found)}"
@@ -578,7 +579,8 @@ def _keep_or_drop(found: Findings) -> str:
     # r24: the README's limit before 0.22.1 (an MCP request sent once) was missing here
     # r19: the advice covered releases the answer says it was not run on in full: say where it was
     full = (
-        f" (before {', '.join(found.fixed.releases)} only the README's regression test ran with it)"
+        f" (before {', '.join(found.fixed.releases)} only the four `json` cases of *The regression "
+        "test across releases* ran with it)"
         if found.fixed
         else ""
     )
