@@ -153,7 +153,7 @@ def test_headlines_after_the_fix_says_what_to_do_in_the_one_vocabulary(found: Fi
     assert action.index(
         f"copy the self-contained test `{test}` into the SDK's `tests/memory/` (it fails on "
         f"{found.fixed_in})"
-    ) < action.index(f"apply `{patch}` (the test then passes; it tests the patch's first file)")
+    ) < action.index(f"apply `{patch}` (the test then passes)")
     assert action.strip().startswith("SDK maintainers:")
     # r16: teams get the README keep table's clause (06's cut table title said no action), and
     # the stores the patch leaves stopped are on the first screen
@@ -1189,10 +1189,10 @@ def test_headlines_after_the_fix_scopes_the_patch_to_the_stores_it_helps(found: 
     # r24: the paragraph's own scope (an older store, not the Answer's fresh one), said before
     # what it does; "upstream" (undefined) said as the SDK's tests
     assert (
-        "The patch also has a second file, for a store an older release wrote holding an output "
-        "whose call is gone (same runs): it leaves that output out of the "
-        "model's input, so the store is answered again in every mode, and compacts none of ten "
-        "questions in `previous_response_id` mode (the table's last two rows; no test of the "
+        "The patch's second file is for a store an older release wrote holding an output "
+        "whose call is gone: it leaves that output out of the model's input, so that store is "
+        "answered again in every mode, but compacts none of ten questions in "
+        "`previous_response_id` mode (the table's last two rows; no test of the "
         "SDK's covers that file)." in action
     )  # r21: the poisoned `previous_response_id` row, on the first screen; r23: its test named
     cells = json.loads((paths.ROOT / "notebooks/10-after-the-fix.ipynb").read_text())["cells"]

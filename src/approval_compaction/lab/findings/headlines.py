@@ -869,11 +869,14 @@ def after_the_fix(found: Findings) -> str:
         said += "\n\nA function call's approval nobody answers keeps compacting in "
         # r24 (C): the README's verdict row (summary_only) read as a contradiction: the
         # compaction answer this holds under is said, and where the other answer is shown
-        said += f"{_modes(modes)} mode under that answer ({SUMMARY_ONLY_06})."
+        # r25: "under that answer" read as this page's Answer, "summary-only" was undefined
+        said += f"{_modes(modes)} mode when {DOCUMENTED_ANSWER} ({SUMMARY_ONLY_06})."
     documented = sorted({m for v in record.of_kind(CONTRACT) for m in v.modes})
     if documented:
+        # r25: one paragraph with the function call's sentence (What to do within the screen)
+        joint = " " if "abandoned" not in stuck else "\n\n"
         said += (
-            f"\n\nIn {_modes(documented)} mode {DOCUMENTED_STOPS}, as the SDK documents "
+            f"{joint}In {_modes(documented)} mode {DOCUMENTED_STOPS}, as the SDK documents "
             f"({DOCUMENTED_WORDS})."
         )
     return f"{said}\n\n{maintainers_10(found)}"
@@ -920,17 +923,17 @@ def maintainers_10(found: Findings) -> str:
     return (
         f"**What to do.** SDK maintainers: copy the self-contained test `{test}` into the SDK's "
         f"`tests/memory/` (it fails on {found.fixed_in}) and apply `{patch}` (the test then "
-        "passes; it tests the patch's first file). With the patch, this "
+        "passes). With the patch, this "
         "page's `SQLiteSession` compacts all ten questions after an unanswered hosted MCP "
         "approval request in `input` and `auto` mode; in `previous_response_id` mode it still "
         f"stops as {found.fixed_in} does.\n\nStores other than `SQLiteSession`: this page did not "
         f"run them; by the diff (section *The patch*) the patch lifts the stop only in the "
         f"stores {found.fixed_in}'s docstring says can replace part of a history "
         f"({PARTIAL_STORE_NAMES}), and leaves every other store stopped."
-        "\n\nThe patch also has a second file, for a store an older release wrote holding an "
-        "output whose call is gone (same runs): it leaves that output out of "
-        "the model's input, so the store is answered again in every mode, and compacts none of "
-        "ten questions in `previous_response_id` mode (the table's last two rows; no test of "
+        "\n\nThe patch's second file is for a store an older release wrote holding an output "
+        "whose call is gone: it leaves that output out of the model's input, so that store is "
+        "answered again in every mode, but compacts none of ten questions in "
+        "`previous_response_id` mode (the table's last two rows; no test of "
         "the SDK's covers that file)."
         f"\n\nTeams using openai-agents: {keep} (notebook 06 tests it). Stores an older "
         "release wrote: notebook 07 checks and repairs them."
@@ -945,7 +948,8 @@ WRAP_10 = "workaround (`defer_compaction_while_pending`)"
 # 10's teams' advice needs it)
 WRAP_DOES = "which removes a call left unanswered once a later question follows it"
 # where the other compaction answer (the SDK's fakes': a summary alone) is shown
-SUMMARY_ONLY_06 = "a summary-only answer stops it in `input` mode: notebook 06"
+SUMMARY_ONLY_06 = "a summary alone stops `input` mode: notebook 06"
+DOCUMENTED_ANSWER = "the compaction endpoint answers as documented"
 
 
 def _affected_span(found: Findings) -> str:
