@@ -1013,8 +1013,9 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     if len(shared) > 1:
         cases = len(shared[1].cases)
         # r22: "custom tool" was explained only in the body: said as a kind of tool first
-        kinds += ") and the SDK's other tools that ask for approval (custom, shell and"
-        kinds += f" apply_patch: {words.get(cases, cases)} ways each"
+        # r25: "custom" explained 140 lines below: its input said where the kind is named
+        kinds += ") and the SDK's other tools that ask for approval (shell, apply_patch and"
+        kinds += f" custom, whose input is free-form text: {words.get(cases, cases)} ways each"
     kinds += ")" if shared else ""
 
     patches = {h.name: h.patch for h in an.hunks}
@@ -1025,13 +1026,13 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     def named(hunk: str) -> str:  # a hunk of a kind's own fix: an import, or the check
         lines = patches.get(hunk, "").splitlines()
         imports = any(line.startswith(("+from ", "+import ")) for line in lines)
-        what = IMPORT_12 if imports else f"{m.new}'s own check that each request has its response"
+        what = IMPORT_12 if imports else f"{m.new}'s check that each request has its response"
         return f"hunk {an.numbers[hunk]}, {what}"
 
     _OTHERS = {1: "another", 2: "two others", 3: "three others"}
     own = [k for k in other if k.with_function_fix.verdict != "fixed"]  # hunk 2 alone loses it
     others = "".join(
-        f" A {k.label} approval request is fixed by {_OTHERS.get(len(k.minimal_fix), 'others')}: "
+        f" A {k.label} approval request needs {_OTHERS.get(len(k.minimal_fix), 'others')}: "
         + " and ".join(
             f"hunk {an.numbers[h]} ({named(h).partition(', ')[2]})"
             for h in sorted(k.minimal_fix, key=_an_import)
@@ -1071,8 +1072,10 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     # the Answer says that column (0.23.1 with the hunk alone), the body the other
     alone = all(k.with_function_fix.verdict == "fixed" for k in shared)
     rest = (
-        f" On {m.old} with hunk {fix} alone, each of these approvals *holds* (breaks no invariant);"
-        f" undoing any other change of {m.new} breaks nothing (below)."
+        f" On {m.old} with hunk {fix} alone, these approvals *hold* (break no invariant);"
+        # r25: "any other change breaks nothing" contradicted hunk 3 and the hunks that cannot
+        # run: scoped to the hunk table (a function tool's approval, the hunks whose revert runs)
+        f" on {m.new} a function tool's holds with any other runnable hunk undone."
         if shared and alone
         else ""
     )
