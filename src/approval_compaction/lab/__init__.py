@@ -79,7 +79,6 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".share.later_turns_comment": (
         "diff_without",
         "liveness_by_mode",
-        "missed_compaction",
         "missed_table",
         "released_runs",
     ),

@@ -1259,11 +1259,14 @@ def your_session(found: Findings) -> str:
     # (the screen's lines: *poisoned*'s own meaning says what the next turn would send)
     answer = answer.replace(
         "**poisoned**: the next turn would send an output without its call; the stand-in",
+        # r25: which stored item gets it refused, said in the Answer
         "**poisoned**; the stand-in",
         1,
     )
     answer = answer.replace(
-        "(HTTP 400 from `/v1/responses`:", "(HTTP 400 naming the paused call:", 1
+        "the next question (HTTP 400 from `/v1/responses`:",
+        "the next question for the paused call's orphan output (HTTP 400:",
+        1,
     )
     answer = answer.replace(
         "\n\nOnce the doctor repairs it, the next question is answered and compaction runs.",
@@ -1290,7 +1293,8 @@ REPAIR_TABLE_07 = "doctor repair: each rewrite, and the diagnosis after --apply"
 OWN_ACTION_15 = (
     "**What to do.** Set `source` and `session_id` (first code cell) to a session of yours. If the "
     "doctor calls it stuck, resume the paused run you saved to approve later (`RunState`) before"
-    " the repair, never after: resumed after it, it poisons the session (notebook 07). If it calls"
+    " the repair, never after: resumed after it, it poisons the session (notebook 07, `auto`"
+    " mode). If it calls"
     " it pending (a call awaiting its decision), it needs no repair (the repair leaves that call"
     " as it is).\n\nThen "
     "`python -m "
