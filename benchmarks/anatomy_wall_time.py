@@ -20,10 +20,11 @@ import time
 from pathlib import Path
 
 from approval_compaction.lab.explore.kinds import call_id
-from approval_compaction.lab.mechanism import anatomy
+from approval_compaction.lab.mechanism.anatomy import load_anatomy
 from approval_compaction.lab.releases.environments import default_envs
 from approval_compaction.lab.releases.patched import Patched, patch_from_text, throwaway_environment
 from approval_compaction.lab.releases.sweep import judged
+from approval_compaction.openai_agents import anatomy
 from approval_compaction.openai_agents.bench import Bench
 from approval_compaction.openai_agents.kinds import call_item
 
@@ -31,7 +32,7 @@ from approval_compaction.openai_agents.kinds import call_item
 def one_configuration(envs: Path) -> None:
     """The minimal fix on 0.23.1, judged the old way and on the bench."""
     diff = anatomy.path_diff(envs)
-    fix = [h for h in diff.hunks if h.name in anatomy.load_anatomy().minimal_fix]
+    fix = [h for h in diff.hunks if h.name in load_anatomy().minimal_fix]
     started = time.monotonic()
     patched = Patched(anatomy.PINNED, (patch_from_text("fix.diff", diff.on_old(fix)),))
     with throwaway_environment(patched, envs) as env:

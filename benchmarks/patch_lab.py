@@ -18,12 +18,7 @@ import statistics
 import sys
 import time
 
-from approval_compaction.lab.mechanism.anatomy import (
-    Lab,
-    load_anatomy,
-    path_diff,
-    search_minimal_fix,
-)
+from approval_compaction.lab.mechanism.anatomy import load_anatomy
 from approval_compaction.lab.mechanism.catalogue import PINNED
 from approval_compaction.lab.releases.environments import default_envs
 from approval_compaction.lab.releases.patched import (
@@ -32,6 +27,7 @@ from approval_compaction.lab.releases.patched import (
     patched_matrix,
     patched_root,
 )
+from approval_compaction.openai_agents.anatomy import Lab, path_diff, search_minimal_fix
 
 
 def timed_matrix(patched: Patched) -> float:

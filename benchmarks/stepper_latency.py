@@ -24,8 +24,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from approval_compaction.lab.share.lab import NOTEBOOK, start_lab
-from approval_compaction.lab.widget import Stepper
 from approval_compaction.openai_agents.harness import run_case
+from approval_compaction.openai_agents.widget import Stepper
 from approval_compaction.study.capture import STAGES
 from approval_compaction.study.scenario import Case
 from approval_compaction.testing import browser

@@ -55,13 +55,14 @@ LOADS: dict[str, frozenset[str]] = {
     "wire": frozenset({"openai"}),
     # each SDK as one folder (its driver, runs, findings, report): above the lab, which reaches
     # it only by name (its plugin registry; the Python SDK's through sdks). The Python SDK's
-    # driver alone loads the SDK only (the probe's test below); its studies (comparison) pandas
-    "openai_agents": SDK_FOLDER_LOADS,
+    # driver alone loads the SDK only (the probe's test below); its studies (comparison) pandas,
+    # its stepper (widget) ipywidgets
+    "openai_agents": SDK_FOLDER_LOADS | {"ipywidgets"},
     "js": SDK_FOLDER_LOADS,
     "adk": SDK_FOLDER_LOADS,
     "langchain": SDK_FOLDER_LOADS,
     "analysis": frozenset({"pandas", "numpy"}),
-    "display": frozenset({"pandas", "numpy"}),  # the heatmaps and the stepper are the lab's
+    "display": frozenset({"pandas", "numpy"}),  # the heatmaps (lab), the stepper (openai_agents)
     "fix": frozenset({"agents", "openai"}),  # the workaround needs the SDK and nothing else
     # the user's tool: it imports the SDK's sessions and SQLAlchemy when it opens a store; its
     # ``check`` runs the study's conversations on the SDK (``doctor.command`` loads it only then)
@@ -76,7 +77,6 @@ LOADS: dict[str, frozenset[str]] = {
             "matplotlib",
             "hypothesis",
             "ipykernel",
-            "ipywidgets",
             "nbformat",
             "nbclient",
             "nbconvert",
@@ -444,7 +444,7 @@ LONGEST = 100  # lines a function of src/ may span, its docstring included
 # the list only shrinks.
 LONG_FUNCTIONS = {
     "doctor/indb.py:query": "one SQL text, built per dialect",
-    "lab/mechanism/anatomy.py:anatomy": "the fix's anatomy experiment, one step after another",
+    "openai_agents/anatomy.py:anatomy": "the fix's anatomy experiment, one step after another",
     "lab/share/later_turns_comment.py:build": "the upstream comment, assembled in order",
 }
 

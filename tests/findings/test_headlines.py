@@ -640,7 +640,9 @@ def test_headlines_stored_vs_sent_action_keeps_the_workaround_where_the_fix_stop
     assert f"part of {found.fixed_in}'s fix (notebook 03 shows its lines, and what else" in (
         maintainers
     )
-    assert "`_run_compaction_locked`" not in said
+    # r25: "add a check" read against 03's "move the call": the function named with what it is
+    assert "`_run_compaction_locked`, the compaction the session runs after each turn" in said
+    assert "add a check" not in said
     # r22: 05's table *Cases breaking an invariant* coined *invariant* (and *case*) on the
     # first screen for a claim the page does not judge: cut. The fix does not end the stop in
     # `previous_response_id` mode after a call nobody answers: 02 says so, with 10's table
@@ -648,19 +650,22 @@ def test_headlines_stored_vs_sent_action_keeps_the_workaround_where_the_fix_stop
     assert (
         f"On {found.fixed_in} too, `previous_response_id` mode compacts none of ten later "
         "questions while a call nobody answers stays stored (notebook 10's table "
-        f"*{headlines.TABLE_10}*)." in maintainers
+        f"*{headlines.TABLE_10}*)" in maintainers
     )
     # r23: that stop was a fact without an action: the maintainers are told it is the mode's
     # documented stop the fix keeps, and what frees such a session
-    assert "The fix keeps that stop, which the SDK documents" in maintainers
+    # r25: "nothing to change for it" read against the README's patch: the documented rule
+    # scoped to the release whose docstring the page shows, and the stops 10's patch ends named
+    assert "so the fix keeps that stop; notebook 10's patch lets `input` and `auto` mode" in (
+        " ".join(maintainers.split())
+    )
     # r24: "(below)" pointed to nothing showing the session compact again: cut; the action for
     # the stop said, and the section named as this page's (it read as a table title)
     assert "leaves the store (below)" not in maintainers
-    assert "(this page's section *What compaction does next*): nothing to change for it" in (
-        maintainers
-    )
+    assert "docstring, this page's section *What compaction does next*)" in maintainers
+    assert "nothing to change for it" not in maintainers
     # r24: the action copied 01's without this page's finding: what it does for the pause
-    assert "the pause then sends no compaction request to refuse (notebook 01's last table" in (
+    assert "The pause then sends no compaction request to refuse (notebook 01's last table" in (
         maintainers
     )
     # r20: the shared action (five lines, four coined words) put 02's action past line 40: the
@@ -847,15 +852,19 @@ def test_headlines_inside_the_sdk_says_which_release_the_liveness_patch_applies_
     # r20: the backport named as 12's hunk, with what it moves and where
     # r21: hunk 2 alone left hosted MCP unfixed on the first screen: hunks 1 to 3, hunk 2's move
     # r24: "hunks 1 to 3" were 12's numbers: the move said in plain words, 12's hunks as 12's
-    assert "(notebook 12's hunk 2)" in said and "(its hunks 1 and 3)" in said
+    assert "notebook 12's hunk 2)" in said and "(its hunks 1 and 3)" not in said
+    # r25: hunk 1 was never placed, hunk 4 never judged: each said, in the file they change
+    assert "its hunk 3, a check in `_run_compaction_locked`" in said
+    assert "and hunk 1, that check's import (its hunk 4 is not needed)" in said
     # r22: "the `if` it sat in" was ambiguous (0.24.0's check sits in `if is_automatic:`)
     # r24: "the check leaves the branch only a compaction of part of the history takes" was hard
     # to parse: the move said as what to do
+    # r25: "an older release line" against a page showing 0.23.1's code only: scoped to it
     assert (
-        "move the call to `drop_orphan_function_calls` out of the branch that runs only when "
-        "compaction replaces part of the history" in said
+        "move the call to `drop_orphan_function_calls` out of the partial-snapshot branch into "
+        "the `if is_automatic:` block" in said
     )
-    assert "make the change this page's excerpts show" in said
+    assert "make the change this page's excerpts show" in said and "older release" not in said
     assert "the `if` it sat in" not in said
     # r18: the backport's evidence scoped to what 12's table ran (0.23.1, `input` mode, scripted
     # model), in the table's own words (no case breaking an invariant), the untried modes said
@@ -866,10 +875,7 @@ def test_headlines_inside_the_sdk_says_which_release_the_liveness_patch_applies_
     # r20: "nor for the other tool kinds it lists" included hosted MCP, which the table shows
     # broken with hunk 2 alone: the column named, hosted MCP excepted with its own minimal fix
     assert "nor for the other tool kinds it lists" not in said and "apply_patch" not in said
-    assert (
-        "*Each kind of approval: its minimal fix in hunks* (0.23.1, `input` mode, scripted model)"
-        in said
-    )
+    assert "*Each kind of approval: its minimal fix in hunks* (run on 0.23.1, `input` mode)" in said
     # r23: "it lists fixed but" was hard to parse: the one kind left unfixed, named
     assert "the one kind of call that move leaves unfixed, a hosted MCP approval request" in said
     # r24: 10's stop and patch, which 03 does not show, a pointer only
@@ -898,11 +904,12 @@ def test_headlines_inside_the_sdk_says_which_release_the_liveness_patch_applies_
     # r20: the gate as the record shows it: the resumed run holds no generation; r21: no repr,
     # no count no table shows
     # r24: "the record shows" a generation no table showed: the gate's lines are printed
+    # r25: a doubled label and a Python `None`: the gate's lines without either, and why the
+    # resumed run holds none (it starts from the paused state), with the SDK's own log line
     assert (
-        "resume: gate: run holds None"
-        in (paths.DATA / "rendered" / "03-inside-the-sdk.md").read_text()
+        "resume: run holds none" in (paths.DATA / "rendered" / "03-inside-the-sdk.md").read_text()
     )
-    assert "The resumed run holds none: its compaction is skipped" in body
+    assert "The resumed run starts from the paused state, not from a read of the session" in body
     assert "(`None`" not in body and "count is 5" not in body
     assert "moved the generation on" not in body
     # r20: "waits" against the excerpt's "skips": it returns without compacting
@@ -1025,7 +1032,11 @@ def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findin
     flat_first = " ".join(first.split())
     assert "*Predict:* in `input` mode" in first
     assert "When it sends the stored items to compact (`input` mode), what happens" in flat_first
-    assert "In `auto` mode with responses stored (both the defaults), the pause itself is" in walk
+    # r25: "the mode whose pause 0.23.1 refuses" read as `auto` alone: both modes named
+    assert (
+        "In `auto` mode with responses stored (both the defaults) and in `previous_response_id` "
+        "mode, the pause itself is" in walk
+    )
     # r18/r19: the releases before the pinned one, named from the sweep, are the body's (r20:
     # the first screen ran to line 49), with the releases whose `input` mode loses both quietly
     assert found.releases is not None
@@ -1042,21 +1053,27 @@ def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findin
     assert "0.22.1..0.23.1 fail as this page's run does" not in body
     assert "refuses no request" not in walk
     # r24: a reader on those releases met no warning on the first screen: named, with 05's table
-    assert f"In `input` mode on {headlines._quiet_input(found)} the stand-in answers that " in walk
-    assert "(notebook 05's table of what each mode meets over HTTP)" in walk
+    # r25: those releases read as unaffected: affected, without an error; the releases that
+    # meet this page's refusal named
+    assert f"{headlines._quiet_input(found)} are affected too, without an error" in walk
+    assert "Releases 0.22.1..0.23.1 meet this refusal" in walk
     # r24: 01 repeated 03's ownership gate and pointed to 03 for a generation 03 did not show:
     # one clause here, 03 prints the gate's lines
     assert "*ownership gate*" not in body and "*generation*" not in body
-    assert "the SDK skipped the compaction at the resume (notebook 03 shows why)" in body
+    # r25: "notebook 03 shows why" where 03 gave another reason: the log line's reason said
+    # here, 03 quotes the line
+    assert "the SDK's reason for skipping the compaction at the resume" in body
+    assert "Session history changed after this run" in " ".join(
+        _markdown("03-inside-the-sdk").split()
+    )
     assert "whose effect this page's last table shows" in walk
     # r16: that table's title named "the patch" undefined; 01 says what 10 shows, and each of
     # 01-03 says "make ... wait" (01's "compact nothing" claimed more)
     assert "the patch misses" not in walk and "compact nothing" not in walk
     # r17: the MCP wait is 03's alone; 01 scopes "no error" to the stand-in, as the README does
     assert "hosted MCP" not in walk and "with no error" not in walk
-    assert "no public source shows the real\nendpoint's answer (notebook 09)" in _markdown(
-        "01-walkthrough"
-    )
+    # r25: said on the first screen, where the answer rests on it (cut from the body)
+    assert "no public source shows the real endpoint's answer: notebook 09" in walk
     assert "over HTTP to the stand-in" in sent.split("\n\n")[0]
     assert (
         "the session asked to compact after every turn, responses stored" in sent.split("\n\n")[0]
@@ -1066,7 +1083,7 @@ def test_headlines_01_to_03_say_the_one_action_in_the_words_61_set(found: Findin
     assert f"nor can it on {headlines._pinned(found)} while that call stays stored" in sent
     assert "in 16 of 16 runs" not in sent and "the README's answers" not in sent
     assert "On a branch of the SDK" not in inside and "carry its change along" not in inside
-    assert "on an older release line, make the change this page's excerpts show" in inside
+    assert f"on {headlines._pinned(found)}, make the change this page's excerpts show" in inside
 
 
 def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: Findings) -> None:

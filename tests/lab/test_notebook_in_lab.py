@@ -20,8 +20,8 @@ from playwright.sync_api import Browser, Page
 
 from approval_compaction.formats.files import write_atomic
 from approval_compaction.lab.share.lab import NOTEBOOK, LabServer, start_lab
-from approval_compaction.lab.widget import sections
 from approval_compaction.openai_agents.harness import run_case
+from approval_compaction.openai_agents.widget import sections
 from approval_compaction.openai_agents.wiring import backend_for
 from approval_compaction.study.capture import STAGES, CaseRun
 from approval_compaction.study.scenario import Case

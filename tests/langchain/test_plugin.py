@@ -160,6 +160,7 @@ def test_plugin_verdict_block_calls_langchains_kinds_settings() -> None:
     # r18: the README names the worst refusals, those with no step at all, as 14 does
     assert "| liveness bugs, no step (none, run on 1.5.2 only) |" in block
     assert "on 1.5.2: abandoned, lost, resumed refused (none chat, none responses)" in block
+    assert "(over HTTP to the stand-in, the summariser scripted;" in block  # r25: as 14 says
 
 
 def lc_late_call_frame() -> pd.DataFrame:

@@ -1,12 +1,10 @@
-"""The anatomy of the fix: outcomes judged from a run's records, a revert that does not run
-widened by what it misses, and the committed record consistent with itself and the sources."""
+"""The anatomy's record: outcomes judged from a run's records, and the committed record
+consistent with itself and with notebook 12 (the experiment's tests: ``openai_agents``)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
-import needs
 import pytest
 from factories import release_record
 
@@ -19,10 +17,7 @@ from approval_compaction.lab.mechanism.anatomy import (
     load_anatomy,
     outcome,
     ranges,
-    revert_with_needs,
 )
-from approval_compaction.lab.mechanism.hunks import Hunk, compose
-from approval_compaction.lab.releases import environments
 
 
 def test_anatomy_outcome_of_records() -> None:
@@ -40,90 +35,6 @@ def test_anatomy_ranges_fold_runs_of_numbers() -> None:
     assert ranges([1, 2, 3, 7, 9, 10]) == "1-3,7,9-10"
     assert ranges([4]) == "4"
     assert ranges([10, 9, 2, 1, 3]) == "1-3,9-10" and ranges([]) == ""
-
-
-def hunk(number: int, added: str) -> Hunk:
-    return Hunk("agents/x.py", number, number, number, number, (), (added,))
-
-
-def test_anatomy_a_revert_that_misses_a_name_takes_the_hunks_that_use_it() -> None:
-    """Reverting an import alone leaves its user broken; reverted with it, the cases hold."""
-    imports, uses, other = hunk(1, "from .y import helper\n"), hunk(2, "helper()\n"), hunk(3, "x\n")
-    hunks = [imports, uses, other]
-    asked: list[tuple[int, ...]] = []
-
-    def revert(group: Sequence[Hunk]) -> Outcome:
-        asked.append(tuple(h.number for h in group))
-        if imports in group and uses not in group:
-            return Outcome(UNRESOLVED, {}, (), "NameError: name 'helper' is not defined")
-        return Outcome(FIXED, {}, (), "")
-
-    alone = revert([imports])
-    group, found = revert_with_needs(imports, hunks, alone, revert)
-    assert [h.number for h in group] == [1, 2] and found.verdict == FIXED
-    assert asked == [(1,), (1, 2)]
-    assert revert_with_needs(other, hunks, revert([other]), revert) == (
-        [other],
-        Outcome(FIXED, {}, (), ""),
-    )
-
-
-def test_anatomy_a_whole_module_reverted_takes_the_hunks_elsewhere_that_call_it() -> None:
-    """A module reverted whole (two hunks from the start) that breaks a caller elsewhere, the
-    way a removed keyword breaks a call: the caller's hunk goes with it; an error that names
-    nothing leaves the group as it is."""
-    defines = hunk(1, "def save(items, claim_held=False):\n")
-    also = hunk(2, "CLAIM = True\n")
-    caller = Hunk("agents/y.py", 1, 0, 0, 0, (), ("save(items, claim_held=True)\n",))
-    pool = [defines, also, caller]
-
-    def revert(group: Sequence[Hunk]) -> Outcome:
-        if caller not in group:
-            return Outcome(UNRESOLVED, {}, (), "TypeError: save() got an unexpected keyword "
-                           "argument 'claim_held'")  # fmt: skip
-        return Outcome(FIXED, {}, (), "")
-
-    module = [defines, also]
-    group, found = revert_with_needs(module, pool, revert(module), revert)
-    assert group == [defines, also, caller] and found.verdict == FIXED
-    nameless = Outcome(UNRESOLVED, {}, (), "ValueError: not enough values to unpack")
-    assert revert_with_needs(module, pool, nameless, revert) == (module, nameless)
-
-
-@pytest.mark.parametrize(
-    ("reason", "wanted"),
-    [
-        ("NameError: cannot access free variable 'helper' where it is not associated", [2]),
-        ("TypeError: save() missing 2 required positional arguments: 'helper' and 'x'", [2]),
-        ("AttributeError: module 'agents.y' has no attribute 'helper'", [2]),
-        ("import agents failed: SyntaxError: '(' was never closed (x.py, line 3)", [1, 2]),
-        ("ValueError: not enough values to unpack (expected 3, got 2)", []),
-    ],
-)
-def test_anatomy_needed_reads_what_a_revert_misses(reason: str, wanted: list[int]) -> None:
-    """The name a failure gives picks the hunks that use it; a module left unparsable is
-    reverted whole; an error that names neither widens nothing."""
-    started = Hunk("agents/y.py", 1, 0, 0, 0, (), ("z = 1\n",))
-    pool = [hunk(1, "x = 1\n"), hunk(2, "helper()\n"), started]
-    failed = Outcome(UNRESOLVED, {}, (), reason)
-    assert [h.number for h in anatomy.needed(failed, [started], pool)] == wanted
-    assert anatomy.needed(Outcome(FIXED, {}, (), ""), [started], pool) == []
-
-
-def test_anatomy_a_revert_whose_error_names_nothing_takes_its_module_whole() -> None:
-    """The last resort: a failure that names nothing reverts the touched modules whole, once."""
-    broken, same_file = hunk(1, "a, b = f()\n"), hunk(2, "def f():\n")
-    elsewhere = Hunk("agents/y.py", 1, 0, 0, 0, (), ("g()\n",))
-    nameless = Outcome(UNRESOLVED, {}, (), "ValueError: not enough values to unpack")
-    asked: list[tuple[str, ...]] = []
-
-    def revert(group: Sequence[Hunk]) -> Outcome:
-        asked.append(tuple(h.qualified for h in group))
-        return Outcome(FIXED, {}, (), "") if same_file in group else nameless
-
-    group, found = revert_with_needs(broken, [broken, same_file, elsewhere], nameless, revert)
-    assert group == [broken, same_file] and found.verdict == FIXED
-    assert asked == [("agents/x.py#1", "agents/x.py#2")]
 
 
 def test_anatomy_group_names_are_numbers_on_the_path_and_files_elsewhere() -> None:
@@ -164,24 +75,6 @@ def test_anatomy_record_the_minimal_fix_stops_compaction_on_a_poisoned_store(
         assert turns[sdk].compaction_requests == 0 and turns[sdk].stored_after == "poisoned"
 
 
-@pytest.mark.releases
-def test_anatomy_record_hunks_are_those_of_the_cached_releases(
-    committed: anatomy.Anatomy,
-) -> None:
-    for version in (committed.old, committed.new):
-        needs.release(version)
-    envs = environments.default_envs()
-    diff = anatomy.path_diff(envs)
-    assert [h.name for h in diff.hunks] == [h.name for h in committed.hunks]
-    assert diff.on_old([h for h in diff.hunks if h.name in committed.minimal_fix]) == (
-        committed.minimal_patch
-    )
-    assert {n: compose(diff.before[n], [h for h in diff.every_hunk if h.path == n]) for n in
-            diff.before} == diff.after  # fmt: skip
-    assert set(diff.files) | set(committed.other_files) == set(diff.before)
-    assert committed.other_files == diff.other_files and not set(diff.files) & set(diff.other_files)
-
-
 def test_anatomy_record_every_hunk_off_the_fix_changes_no_verdict_or_is_said_not_to_run(
     committed: anatomy.Anatomy,
 ) -> None:
@@ -199,17 +92,6 @@ def test_anatomy_record_every_hunk_off_the_fix_changes_no_verdict_or_is_said_not
         found = {module.reverted.verdict, module.reverted_together.verdict}
         assert BUG not in found, f"{module.path} reverted brings the bug back"
     assert [m.path for m in committed.modules] == list(committed.other_files)
-
-
-def test_anatomy_path_diff_names_hunks_of_other_modules_with_their_folder() -> None:
-    path_hunk = Hunk("agents/run_internal/items.py", 2, 0, 0, 0, (), ("x\n",))
-    other = Hunk("agents/items.py", 2, 0, 0, 0, (), ("y\n",))
-    before = {"agents/run_internal/items.py": "", "agents/items.py": ""}
-    diff = anatomy.PathDiff(
-        ("agents/run_internal/items.py",), before, before, (path_hunk,), (other,)
-    )
-    assert (diff.name(path_hunk), diff.name(other)) == ("items.py#2", "agents/items.py#2")
-    assert diff.numbers([other, path_hunk]) == "1,agents/items.py#2"
 
 
 def test_anatomy_numbers_are_the_hunks_positions_as_the_search_names_them() -> None:

@@ -78,7 +78,7 @@ def test_hunks_every_subset_makes_a_patch_git_applies(tmp_path: Path, size: int)
 @pytest.mark.releases
 def test_hunks_of_the_two_releases_compose_to_the_newer_files() -> None:
     """On the files the anatomy splits: every hunk applied to 0.23.1 gives 0.24.0 exactly."""
-    from approval_compaction.lab.mechanism.anatomy import path_files, sources
+    from approval_compaction.openai_agents.anatomy import path_files, sources
 
     envs = [needs.release(v) for v in (PINNED, NEWEST)]
     old, new = (sources(env, path_files()) for env in envs)

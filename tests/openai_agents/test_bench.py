@@ -5,8 +5,9 @@ from __future__ import annotations
 import needs
 import pytest
 
-from approval_compaction.lab.mechanism.anatomy import FUNCTION, PINNED
+from approval_compaction.lab.mechanism.catalogue import PINNED
 from approval_compaction.lab.releases import environments
+from approval_compaction.openai_agents.anatomy import FUNCTION
 from approval_compaction.openai_agents.bench import Bench
 
 

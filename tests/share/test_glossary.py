@@ -139,6 +139,9 @@ def test_a_clause_is_said_only_on_a_page_whose_words_need_it() -> None:
     assert "would be refused" not in fill(scripted)[1]  # r22: said where the page never says it
     cells = [f"Refused.\n\n{EMPTY}", f"{EMPTY}\n\nIt would be\nrefused."]  # r23: a line break
     assert refused.more_line(cells[1]) in fill(cells)[1]
+    # r25: a page counting next_turn_accepted broken on the scripted model says how it breaks
+    assert "would be refused" in refused.rest("next_turn_accepted breaks on the scripted model")
+    assert refused.rest("next_turn_accepted breaks over HTTP") == ""
 
 
 def test_a_long_meaning_s_clauses_follow_the_page_s_words() -> None:

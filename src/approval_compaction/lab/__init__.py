@@ -26,7 +26,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
     ".findings.folding": ("block_order", "choice_effects"),
     ".findings.evidence": ("rules_met",),
     ".releases.heatmap": ("HOOK", "heatmap", "matrix_scope"),
-    ".widget": ("stepper",),
+    "approval_compaction.openai_agents.widget": ("stepper",),
     ".findings.keeping": ("keeping_turns",),
     ".releases.later_turns": ("load_liveness",),
     # every release

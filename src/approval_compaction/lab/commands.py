@@ -33,12 +33,12 @@ from .plugins import plugins, sharing
 def _fix_anatomy(args: argparse.Namespace) -> int:
     """``fix-anatomy``, each approval kind's pause made as the explorer makes its calls."""
     from .explore.kinds import call_id
-    from .mechanism import anatomy
 
     collect_from_here()
-    kinds = sdk_module("python", "kinds")  # the Python SDK's folder, by name (sdks)
+    # the Python SDK's folder, by name (sdks): the experiment and the explorer's calls
+    anatomy, kinds = (sdk_module("python", m) for m in ("anatomy", "kinds"))
     pauses = {kind: kinds.call_item(kind, call_id(kind, 1, 0)) for kind in anatomy.OTHER_KINDS}
-    return anatomy.command(args, pauses)
+    return int(anatomy.command(args, pauses))
 
 
 def _liveness(lazy: Lazy) -> Handler:

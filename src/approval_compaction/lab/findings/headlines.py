@@ -170,7 +170,12 @@ def _teams_pointer(found: Findings) -> str:
 # (r20: "wait" against 03's excerpt, where each such compaction returns; the next one checks again)
 WAIT = "return without compacting while the latest model exchange holds a call without its output"
 # r23: "make each compaction ... return" read as the compaction returning: the check named
-AFTER_A_TURN = "in the compaction the session runs after each turn, add a check that makes it"
+# r25: "add a check" against 03's "move the call": the check exists, its call moves (as 03 says)
+AFTER_A_TURN = (
+    "in `_run_compaction_locked`, the compaction the session runs after each turn, move the call "
+    "to `drop_orphan_function_calls` (the SDK's check for a call without its output) to where "
+    "every such compaction runs it, and make the compaction"
+)
 
 
 def _quiet_input(found: Findings) -> str:
@@ -192,6 +197,18 @@ def _quiet_input(found: Findings) -> str:
     return release_range(quiet[0].partition("..")[0], quiet[-1].rpartition("..")[2] or quiet[-1])
 
 
+def _refused_input(found: Findings, pinned: str) -> str:
+    """The releases whose `input` mode meets what the pinned release meets (05's table joins
+    them into one row), as one range."""
+    if found.releases is None:
+        raise HeadlineError("the answers need data/sweep.json")
+    stories = [story for story in found.releases.stories if story.mode == "input"]
+    met = {story.span: story.severity for story in stories}
+    mine = next(story.severity for story in stories if story.span.endswith(pinned))
+    same = [span for span, severity in met.items() if severity == mine]
+    return release_range(same[0].partition("..")[0], same[-1].rpartition("..")[2] or same[-1])
+
+
 def walkthrough(found: Findings) -> str:
     """01: where the user meets the bug in `input` mode, the mode the question and prediction
     name (r20: the prediction named none, and `auto`, the default, fails at the pause), over
@@ -205,15 +222,20 @@ def walkthrough(found: Findings) -> str:
     report, then = _error(found, "input")
     then = then.replace("turn", "question")  # r14: the page's word for that stage
     fixed = found.fixed_in or "the fixing release"
+    # r25: the older releases read as unaffected, the releases refused as this page's unnamed,
+    # and the stand-in's accepting the pause's compaction stated as the endpoint's
     return (
         f"**Answer.** At the {then} (openai-agents {pinned}, `input` mode, the session asked "
-        "to compact after every turn, over HTTP to the stand-in). The pause's compaction puts "
-        "the waiting call into its summary; the resume stores the call's output alone; the "
+        "to compact after every turn, over HTTP to the stand-in). The pause's compaction sends "
+        "the waiting call to be summarised (the stand-in accepts it; no public source shows the "
+        "real endpoint's answer: notebook 09); the resume stores the call's output alone; the "
         f"{then} sends that output without its call and is refused "
-        f"({code(any_call(report))}).\n\nIn `input` mode on {_quiet_input(found)} the stand-in "
-        "answers that question, the call and its output compacted away (notebook 05's "
-        "table of what each mode meets over HTTP). In `auto` mode with responses stored (both "
-        "the defaults), the pause itself is refused instead (notebook 02).\n\n"
+        f"({code(any_call(report))}).\n\nReleases {_refused_input(found, pinned)} meet this "
+        f"refusal in `input` mode. {_quiet_input(found)} are affected too, without an error: "
+        "the pause's compaction takes the call and the resume's its output, so neither is kept "
+        "and the question is answered (notebook 05's second table). In "
+        "`auto` mode with responses stored (both the defaults) and in `previous_response_id` "
+        "mode, the pause itself is refused instead (notebook 02).\n\n"
         f"**What to do.** SDK maintainers: {AFTER_A_TURN} {WAIT}, the part of {fixed}'s fix "
         "whose effect this page's last table shows (notebook 03 shows its lines, and what else "
         "to backport)."
@@ -264,7 +286,8 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
     return (
         f"**Answer.** On openai-agents {pinned} (over HTTP to the stand-in, the session asked "
         "to compact after every turn, responses stored), the pause's compaction request is "
-        f"refused in {_modes(refused)} mode. The call stays stored without its output; the next "
+        f"refused in {_modes(refused)} mode (on {_swept_first(found)}..{pinned} too: "
+        "notebook 05's first table). The call stays stored without its output; the next "
         "question is "
         + ("answered" if answered else "not always answered")
         + ", the runner leaving that call out of its request.\n\nThat question compacts in "
@@ -273,17 +296,24 @@ def stored_vs_sent(found: Findings, folder: Path = paths.DATA) -> str:
         f"and sends no compaction request in {_modes(stop)} mode, nor can it on {pinned} while "
         "that call stays stored.\n\n"
         f"**What to do.** SDK maintainers: {AFTER_A_TURN} {WAIT}, part of {fixed}'s fix "
-        "(notebook 03 shows its lines, and what else to backport): the pause then sends no "
+        "(notebook 03 shows its lines, and what else to backport).\n\nThe pause then sends no "
         f"compaction request to refuse (notebook 01's last table: `auto` mode, {fixed}).\n\nOn "
         f"{fixed} too, `previous_response_id` mode compacts none of ten later questions while a "
-        f"call nobody answers stays stored (notebook 10's table *{TABLE_10}*). The fix keeps "
-        "that stop, which the SDK documents (this page's section *What compaction does next*): "
-        "nothing to change for it."
+        f"call nobody answers stays stored (notebook 10's table *{TABLE_10}*): that mode needs "
+        f"the last request to carry every stored item ({pinned}'s docstring, this page's "
+        "section *What compaction does next*), so the fix keeps that stop; notebook 10's patch "
+        "lets `input` and `auto` mode compact again."
         f"\n\nTeams: upgrade to {fixed}; notebook 06 says what to wrap the "
         "session in until then, and where to keep it after. After a refused pause, the session "
         "keeps that call in both modes (this page's last table): notebook 07 shows the repair "
         "that rewrites such a call as a note that it was never answered."
     )
+
+
+def _swept_first(found: Findings) -> str:
+    if found.releases is None:
+        raise HeadlineError("the answers need data/sweep.json")
+    return str(list(found.releases.versions)[0])
 
 
 def _keep_said(found: Findings) -> str:
@@ -331,20 +361,22 @@ def inside_the_sdk(found: Findings, folder: Path = paths.DATA) -> str:
         f"**Answer.** In openai-agents {m.old}'s trace (the SDK functions a paused run calls, "
         f"step by step; `{STUDY_MODE}` mode, over HTTP to the stand-in), the session's "
         f"`{locked}` sends the waiting call to the compaction endpoint and stores the summary in "
-        "its place. The SDK's check for a call without its output "
+        "its place.\n\nThe SDK's check for a call without its output "
         f"(`drop_orphan_function_calls`) runs at the {', '.join(m.old_compacts_at)} only where "
-        "the runner builds the model's input; compaction calls it only when it replaces part of "
-        f"the history.\n\n{m.new} calls it in every automatic compaction, which then returns "
+        "the runner builds the model's input; compaction calls it only in its partial-snapshot "
+        f"branch (the one for replacing part of the history), which the pause does not enter.\n\n"
+        f"{m.new} calls it in every automatic compaction, which then returns "
         "without compacting while the latest model exchange holds a call without its output "
         "(this page's excerpts).\n\n"
-        "**What to do.** SDK maintainers: on an older release line, make the change this "
-        f"page's excerpts show: in `{locked}`, move the call to `drop_orphan_function_calls` out "
-        "of the branch that runs only when compaction replaces part of the history, into a "
-        "branch every automatic compaction enters (notebook 12's hunk 2).\n\nNotebook 12's table "
-        f"*{TABLE_12}* ({m.old}, `{STUDY_MODE}` mode, scripted model) shows the one kind of "
-        "call that move leaves unfixed, a hosted MCP approval request, and the hunks that fix "
-        "it (its hunks 1 and 3); notebook 10, what the fix then leaves uncompacted, and its "
-        "patch.\n\n"
+        f"**What to do.** SDK maintainers: on {m.old}, make the change this page's "
+        f"excerpts show: in `{locked}`, move the call to `drop_orphan_function_calls` out of the "
+        "partial-snapshot branch into the `if is_automatic:` block every automatic compaction "
+        f"enters ({m.old} has that block too; notebook 12's hunk 2).\n\nNotebook 12's table "
+        f"*{TABLE_12}* (run on {m.old}, `{STUDY_MODE}` mode) shows the one kind of call that "
+        "move leaves unfixed, a hosted MCP approval request, and the hunks that fix it, both in "
+        f"the same file: its hunk 3, a check in `{locked}` that each such request has its "
+        "response, and hunk 1, that check's import (its hunk 4 is not needed).\n\n"
+        "Notebook 10 shows what the fix then leaves uncompacted, and its patch.\n\n"
         f"Teams: upgrade to {fixed}; notebook 06 says what to wrap the session in until then, "
         "and where to keep it after; notebook 07, how to repair stored sessions."
     )

@@ -99,7 +99,8 @@ TERMS: tuple[Term, ...] = (
         "*reject*).",
         where=(
             (
-                r"(?i)would\s+be\s+refused",
+                # r25: 04 counts next_turn_accepted broken on the scripted model, never saying how
+                r"(?is)would\s+be\s+refused|(?=.*next_turn_accepted).*scripted models?",
                 "where the model is scripted and answers anyway, such a request *would be refused*",
             ),
         ),

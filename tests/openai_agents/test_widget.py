@@ -16,8 +16,8 @@ from approval_compaction.display.views import (
 )
 from approval_compaction.fix.workaround import defer_compaction_while_pending
 from approval_compaction.lab.share.notebooks import WIDGET_VIEW
-from approval_compaction.lab.widget import NO_WORKAROUND, Stepper, Variant, stage_html
 from approval_compaction.openai_agents.harness import run_case
+from approval_compaction.openai_agents.widget import NO_WORKAROUND, Stepper, Variant, stage_html
 from approval_compaction.openai_agents.wiring import responses_backend, scripted_backend
 from approval_compaction.study.capture import STAGES, CaseRun
 from approval_compaction.study.scenario import Case

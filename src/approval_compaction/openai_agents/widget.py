@@ -26,7 +26,7 @@ import html
 import itertools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeAlias, cast
+from typing import Any, TypeAlias, cast
 
 import ipywidgets as widgets  # type: ignore[import-untyped]  # ipywidgets ships no type hints
 import pandas as pd
@@ -35,19 +35,12 @@ from ..analysis.invariants import evaluate
 from ..display.frames import highlight
 from ..display.views import compaction_table, sent_table, stage_diff, stage_summary, stage_table
 from ..errors import InvestigationError
-from ..sdks import sdk_module
 from ..study.capture import STAGES, CaseRun, StageName
 from ..study.scenario import CHOICES, Case, SessionWrapper
 from ..study.words import Model
-
-# The Python SDK's folder (the stepper runs its harness), reached by name as every SDK's folder
-# is (``sdks``); mypy reads the same modules by import.
-if TYPE_CHECKING:
-    from ..openai_agents import harness as _harness
-    from ..openai_agents import wiring as _wiring
-    from ..openai_agents.wiring import Backend
-else:
-    _harness, _wiring = (sdk_module("python", module) for module in ("harness", "wiring"))
+from . import harness as _harness
+from . import wiring as _wiring
+from .wiring import Backend
 
 NO_WORKAROUND = "none"
 MESSAGE_WIDTH = 240

@@ -7,22 +7,14 @@ from __future__ import annotations
 import needs
 import pytest
 
-from approval_compaction.lab.mechanism import anatomy
-from approval_compaction.lab.mechanism.anatomy import (
-    BUG,
-    FIXED,
-    FUNCTION,
-    NEWEST,
-    PINNED,
-    UNRESOLVED,
-    AnatomyError,
-    Lab,
-    chosen_kinds,
-    load_anatomy,
-)
+from approval_compaction.lab.mechanism.anatomy import BUG, FIXED, Anatomy, load_anatomy
+from approval_compaction.lab.mechanism.catalogue import NEWEST, PINNED
+from approval_compaction.lab.mechanism.ddmin import UNRESOLVED
 from approval_compaction.lab.releases import environments
 from approval_compaction.lab.releases.patched import Patched, patch_from_text, throwaway_environment
 from approval_compaction.lab.releases.sweep import judged
+from approval_compaction.openai_agents import anatomy
+from approval_compaction.openai_agents.anatomy import FUNCTION, AnatomyError, Lab, chosen_kinds
 from approval_compaction.openai_agents.bench import Bench
 
 
@@ -46,11 +38,11 @@ def test_anatomy_kinds_put_the_report_case_first_for_a_verdict() -> None:
 
 
 @pytest.fixture(scope="module")
-def committed() -> anatomy.Anatomy:
+def committed() -> Anatomy:
     return load_anatomy()
 
 
-def test_anatomy_record_names_each_kinds_minimal_fix(committed: anatomy.Anatomy) -> None:
+def test_anatomy_record_names_each_kinds_minimal_fix(committed: Anatomy) -> None:
     """Every approval kind the explorer knows has its own anatomy; the function kind's is the
     record's own; a kind broken on the older release and fixed on the newer one has a 1-minimal
     fix that holds, and reverting any hunk of it from the newer release does not leave it
@@ -75,7 +67,7 @@ def test_anatomy_record_names_each_kinds_minimal_fix(committed: anatomy.Anatomy)
         assert set(kind.reverted.values()) <= {FIXED, BUG, UNRESOLVED}
 
 
-def test_anatomy_record_the_function_fix_alone_scoped_by_kind(committed: anatomy.Anatomy) -> None:
+def test_anatomy_record_the_function_fix_alone_scoped_by_kind(committed: Anatomy) -> None:
     """The function kind's minimal fix fixes exactly the kinds whose own minimal fix it holds."""
     fix = set(committed.minimal_fix)
     for kind in committed.kinds:
