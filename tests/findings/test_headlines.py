@@ -157,7 +157,7 @@ def test_headlines_after_the_fix_says_what_to_do_in_the_one_vocabulary(found: Fi
     assert action.index(
         f"copy the self-contained test `{test}` into the SDK's `tests/memory/` (it fails on "
         f"{found.fixed_in})"
-    ) < action.index(f"apply `{patch}` (the test then passes; it tests the patch's first file)")
+    ) < action.index(f"apply `{patch}` (the test then passes)")
     assert action.strip().startswith("SDK maintainers:")
     # r16: teams get the README keep table's clause (06's cut table title said no action), and
     # the stores the patch leaves stopped are on the first screen
@@ -1106,17 +1106,17 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
     said = headlines.appendix(found)
     answer, action = said.split("**What to do.**")
     # r18: "pairing" is the README's *pairing check* (hunk 2's); hunk 3's check is said apart
-    assert "hunk 3 (0.24.0's own check that each request has its response)" in answer
+    assert "hunk 3 (0.24.0's check that each request has its response)" in answer
     # r20: plain words on the first screen (each term there adds a line to its terms block)
     assert "hunk 2, which moves the check that each call has its output to where every " in answer
     # r18: the other kinds' four cases scoped on the first screen
     # r22: "custom tool" was explained only in the body: said as a kind of tool first
     kinds = "a function tool's approval (all sixteen ways through a pause) and the SDK's other "
     assert (
-        kinds + "tools that ask for approval (custom, shell and apply_patch: four ways each)"
-        in (answer)
+        kinds + "tools that ask for approval (shell, apply_patch and custom, whose input is "
+        "free-form text: four ways each)" in (answer)
     )
-    assert "is fixed by two others: hunk 3" in answer
+    assert "needs two others: hunk 3" in answer
     assert "and hunk 1 (that check's import)." in answer
     assert "quoted below" not in said  # the excerpt is notebook 03's, not repeated in 12
     assert "instead" not in said  # r10: against 03's "also"; a fix for every kind needs both
@@ -1157,9 +1157,9 @@ def test_headlines_appendix_names_each_hunk_of_the_mcp_fix_by_what_it_is(found: 
     # r22: "every change but hunk 2 reverted" said again what the kinds table's column shows:
     # the Answer says that column's finding (0.23.1 with hunk 2 alone)
     assert (
-        "On 0.23.1 with hunk 2 alone, each of these approvals *holds* (breaks no invariant);"
-        " undoing any other change of 0.24.0 breaks nothing (below)."  # r24: no undefined "revert"
-        in (answer)
+        "On 0.23.1 with hunk 2 alone, these approvals *hold* (break no invariant);"
+        # r24: no undefined "revert"; r25: scoped to a function tool's, the hunks that run
+        " on 0.24.0 a function tool's holds with any other runnable hunk undone." in (answer)
     )
     assert "With every change but" not in answer
     assert "whose revert ran" not in answer
@@ -1218,10 +1218,10 @@ def test_headlines_after_the_fix_scopes_the_patch_to_the_stores_it_helps(found: 
     # r24: the paragraph's own scope (an older store, not the Answer's fresh one), said before
     # what it does; "upstream" (undefined) said as the SDK's tests
     assert (
-        "The patch also has a second file, for a store an older release wrote holding an output "
-        "whose call is gone (same runs): it leaves that output out of the "
-        "model's input, so the store is answered again in every mode, and compacts none of ten "
-        "questions in `previous_response_id` mode (the table's last two rows; no test of the "
+        "The patch's second file is for a store an older release wrote holding an output "
+        "whose call is gone: it leaves that output out of the model's input, so that store is "
+        "answered again in every mode, but compacts none of ten questions in "
+        "`previous_response_id` mode (the table's last two rows; no test of the "
         "SDK's covers that file)." in action
     )  # r21: the poisoned `previous_response_id` row, on the first screen; r23: its test named
     cells = json.loads((paths.ROOT / "notebooks/10-after-the-fix.ipynb").read_text())["cells"]

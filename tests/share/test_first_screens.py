@@ -82,8 +82,8 @@ def test_your_session_names_its_example_as_notebook_07s_store() -> None:
     # r21: what a compacted pause is, said where the reader is asked to predict (07's words)
     said = " ".join(_markdown("15-your-session").split())
     assert (
-        "its *compacted pause* (compaction at an approval pause in `input` mode, then the "
-        "approval and the resume)" in said
+        "*compacted pause* store (compacted at an approval pause in `input` mode, then "
+        "resumed)" in said
     )
     seven_md = _markdown("07-am-i-affected")
     assert "*compacted pause*" in seven_md and "case-session" not in seven_md
@@ -143,7 +143,7 @@ def test_your_session_gives_its_own_action_on_a_poisoned_store() -> None:
     assert "it needs no repair (the repair leaves that call as it is)." in OWN_ACTION_15
     # r22: the id in the error text said where first read, the store's condition (09) with it
     answer = said.split("**What to do.**")[0]
-    assert "(HTTP 400 naming the paused call: " in answer
+    assert "for the paused call's orphan output (HTTP 400: " in answer
     assert "arises only if the real API compacts at the pause as the stand-in does" in answer
     assert "hosted MCP" not in said
     assert "Set `source` and `session_id` (first code cell)" in OWN_ACTION_15

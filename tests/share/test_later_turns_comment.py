@@ -333,3 +333,16 @@ def test_missed_compaction_keeps_the_rows_where_a_column_missed_a_turn() -> None
         index=["clean", "mcp_abandoned", "refused"],
     )
     assert list(later_turns_comment.missed_compaction(frame).index) == ["mcp_abandoned", "refused"]
+
+
+def test_diff_without_leaves_out_only_the_hunks_holding_the_text() -> None:
+    """Notebook 10 shows the patch's first file without its docstring hunk (r25: the filter was
+    a visible cell): the other hunks stay, the left-out one is gone."""
+    from approval_compaction.lab.share.later_turns_comment import diff_without, file_diff
+
+    name = "openai_responses_compaction_session.py"
+    whole = file_diff(paths.LIVENESS_PATCH, name)
+    shown = diff_without(paths.LIVENESS_PATCH, name, "complete coverage")
+    assert "complete coverage" in whole and "complete coverage" not in shown
+    assert "_after_unanswered_mcp_request" in shown and shown.count("\n@@") == 2
+    assert whole.count("\n@@") == 3

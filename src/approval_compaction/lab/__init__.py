@@ -74,8 +74,9 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "upgrade_frame",
     ),
     ".share.later_turns_comment": (
+        "diff_without",
         "liveness_by_mode",
-        "missed_compaction",
+        "missed_table",
         "released_runs",
     ),
     # the state-space search on the drivers (``make explore-drivers``)

@@ -913,11 +913,14 @@ def after_the_fix(found: Findings) -> str:
         said += "\n\nA function call's approval nobody answers keeps compacting in "
         # r24 (C): the README's verdict row (summary_only) read as a contradiction: the
         # compaction answer this holds under is said, and where the other answer is shown
-        said += f"{_modes(modes)} mode under that answer ({SUMMARY_ONLY_06})."
+        # r25: "under that answer" read as this page's Answer, "summary-only" was undefined
+        said += f"{_modes(modes)} mode when {DOCUMENTED_ANSWER} ({SUMMARY_ONLY_06})."
     documented = sorted({m for v in record.of_kind(CONTRACT) for m in v.modes})
     if documented:
+        # r25: one paragraph with the function call's sentence (What to do within the screen)
+        joint = " " if "abandoned" not in stuck else "\n\n"
         said += (
-            f"\n\nIn {_modes(documented)} mode {DOCUMENTED_STOPS}, as the SDK documents "
+            f"{joint}In {_modes(documented)} mode {DOCUMENTED_STOPS}, as the SDK documents "
             f"({DOCUMENTED_WORDS})."
         )
     return f"{said}\n\n{maintainers_10(found)}"
@@ -964,17 +967,17 @@ def maintainers_10(found: Findings) -> str:
     return (
         f"**What to do.** SDK maintainers: copy the self-contained test `{test}` into the SDK's "
         f"`tests/memory/` (it fails on {found.fixed_in}) and apply `{patch}` (the test then "
-        "passes; it tests the patch's first file). With the patch, this "
+        "passes). With the patch, this "
         "page's `SQLiteSession` compacts all ten questions after an unanswered hosted MCP "
         "approval request in `input` and `auto` mode; in `previous_response_id` mode it still "
         f"stops as {found.fixed_in} does.\n\nStores other than `SQLiteSession`: this page did not "
         f"run them; by the diff (section *The patch*) the patch lifts the stop only in the "
         f"stores {found.fixed_in}'s docstring says can replace part of a history "
         f"({PARTIAL_STORE_NAMES}), and leaves every other store stopped."
-        "\n\nThe patch also has a second file, for a store an older release wrote holding an "
-        "output whose call is gone (same runs): it leaves that output out of "
-        "the model's input, so the store is answered again in every mode, and compacts none of "
-        "ten questions in `previous_response_id` mode (the table's last two rows; no test of "
+        "\n\nThe patch's second file is for a store an older release wrote holding an output "
+        "whose call is gone: it leaves that output out of the model's input, so that store is "
+        "answered again in every mode, but compacts none of ten questions in "
+        "`previous_response_id` mode (the table's last two rows; no test of "
         "the SDK's covers that file)."
         f"\n\nTeams using openai-agents: {keep} (notebook 06 tests it). Stores an older "
         "release wrote: notebook 07 checks and repairs them."
@@ -989,7 +992,8 @@ WRAP_10 = "workaround (`defer_compaction_while_pending`)"
 # 10's teams' advice needs it)
 WRAP_DOES = "which removes a call left unanswered once a later question follows it"
 # where the other compaction answer (the SDK's fakes': a summary alone) is shown
-SUMMARY_ONLY_06 = "a summary-only answer stops it in `input` mode: notebook 06"
+SUMMARY_ONLY_06 = "a summary alone stops `input` mode: notebook 06"
+DOCUMENTED_ANSWER = "the compaction endpoint answers as documented"
 
 
 def _affected_span(found: Findings) -> str:
@@ -1053,8 +1057,9 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     if len(shared) > 1:
         cases = len(shared[1].cases)
         # r22: "custom tool" was explained only in the body: said as a kind of tool first
-        kinds += ") and the SDK's other tools that ask for approval (custom, shell and"
-        kinds += f" apply_patch: {words.get(cases, cases)} ways each"
+        # r25: "custom" explained 140 lines below: its input said where the kind is named
+        kinds += ") and the SDK's other tools that ask for approval (shell, apply_patch and"
+        kinds += f" custom, whose input is free-form text: {words.get(cases, cases)} ways each"
     kinds += ")" if shared else ""
 
     patches = {h.name: h.patch for h in an.hunks}
@@ -1065,13 +1070,13 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     def named(hunk: str) -> str:  # a hunk of a kind's own fix: an import, or the check
         lines = patches.get(hunk, "").splitlines()
         imports = any(line.startswith(("+from ", "+import ")) for line in lines)
-        what = IMPORT_12 if imports else f"{m.new}'s own check that each request has its response"
+        what = IMPORT_12 if imports else f"{m.new}'s check that each request has its response"
         return f"hunk {an.numbers[hunk]}, {what}"
 
     _OTHERS = {1: "another", 2: "two others", 3: "three others"}
     own = [k for k in other if k.with_function_fix.verdict != "fixed"]  # hunk 2 alone loses it
     others = "".join(
-        f" A {k.label} approval request is fixed by {_OTHERS.get(len(k.minimal_fix), 'others')}: "
+        f" A {k.label} approval request needs {_OTHERS.get(len(k.minimal_fix), 'others')}: "
         + " and ".join(
             f"hunk {an.numbers[h]} ({named(h).partition(', ')[2]})"
             for h in sorted(k.minimal_fix, key=_an_import)
@@ -1111,8 +1116,10 @@ def appendix(found: Findings, folder: Path = paths.DATA) -> str:
     # the Answer says that column (0.23.1 with the hunk alone), the body the other
     alone = all(k.with_function_fix.verdict == "fixed" for k in shared)
     rest = (
-        f" On {m.old} with hunk {fix} alone, each of these approvals *holds* (breaks no invariant);"
-        f" undoing any other change of {m.new} breaks nothing (below)."
+        f" On {m.old} with hunk {fix} alone, these approvals *hold* (break no invariant);"
+        # r25: "any other change breaks nothing" contradicted hunk 3 and the hunks that cannot
+        # run: scoped to the hunk table (a function tool's approval, the hunks whose revert runs)
+        f" on {m.new} a function tool's holds with any other runnable hunk undone."
         if shared and alone
         else ""
     )
@@ -1296,11 +1303,14 @@ def your_session(found: Findings) -> str:
     # (the screen's lines: *poisoned*'s own meaning says what the next turn would send)
     answer = answer.replace(
         "**poisoned**: the next turn would send an output without its call; the stand-in",
+        # r25: which stored item gets it refused, said in the Answer
         "**poisoned**; the stand-in",
         1,
     )
     answer = answer.replace(
-        "(HTTP 400 from `/v1/responses`:", "(HTTP 400 naming the paused call:", 1
+        "the next question (HTTP 400 from `/v1/responses`:",
+        "the next question for the paused call's orphan output (HTTP 400:",
+        1,
     )
     answer = answer.replace(
         "\n\nOnce the doctor repairs it, the next question is answered and compaction runs.",
@@ -1327,7 +1337,8 @@ REPAIR_TABLE_07 = "doctor repair: each rewrite, and the diagnosis after --apply"
 OWN_ACTION_15 = (
     "**What to do.** Set `source` and `session_id` (first code cell) to a session of yours. If the "
     "doctor calls it stuck, resume the paused run you saved to approve later (`RunState`) before"
-    " the repair, never after: resumed after it, it poisons the session (notebook 07). If it calls"
+    " the repair, never after: resumed after it, it poisons the session (notebook 07, `auto`"
+    " mode). If it calls"
     " it pending (a call awaiting its decision), it needs no repair (the repair leaves that call"
     " as it is).\n\nThen "
     "`python -m "

@@ -24,11 +24,13 @@ from typing import Any
 import pandas as pd
 
 from ...analysis.liveness import LivenessRun, broken_runs, session_usable
+from ...display.details import Titled, titled
 from ...errors import InvestigationError
 from ...formats.files import write_atomic
 from ...formats.markdown import GITHUB_LIMIT, fence, github_length, markdown_table
 from ...formats.records import read_json, read_records
 from .. import paths
+from ..findings.headlines import TABLE_10
 from ..findings.liveness import REFUSED, STUCK
 from ..findings.verdict import KIND_WORDS, failure_kinds, kind_of, kind_tally
 from ..mechanism.permalink import REPOSITORY, tag
@@ -80,6 +82,24 @@ def missed_compaction(frame: pd.DataFrame) -> pd.DataFrame:
     every = frame.apply(lambda column: column.str.fullmatch(r".* (\d+) of \1 compacted"))
     missed: pd.DataFrame = frame[~every.all(axis=1)]
     return missed
+
+
+def diff_without(patch: Path, name: str, left_out: str) -> str:
+    """The file's part of ``patch`` (``file_diff``) without the hunks holding ``left_out``: notebook
+    10 shows the patch's first file without its docstring hunk (r25: the filter was plumbing)."""
+    head, *hunks = file_diff(patch, name).split("\n@@")
+    return "\n@@".join([head, *(h for h in hunks if left_out not in h)])
+
+
+def missed_table(frame: pd.DataFrame) -> Titled:
+    """``missed_compaction(frame)`` under notebook 10's title, its scope in it (r25: the title
+    was built in a visible cell)."""
+    scope = (
+        "openai-agents 0.24.0 and patched, SQLiteSession, hook always says yes, each mode, "
+        "responses stored, over HTTP, documented compaction answer; poisoned: a store an older "
+        "release wrote, the others fresh sessions"
+    )
+    return titled(missed_compaction(frame), f"{TABLE_10} ({scope})")
 
 
 def after_setup(test: Path, start: str = "    lengths: list[int]") -> str:
