@@ -3,6 +3,8 @@ page, its reports as comments, its line of the search's registry), from data/.""
 
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -55,6 +57,8 @@ def test_plugin_answer_names_both_patches_and_what_they_leave() -> None:
     # maintainers' action is the test, and no undefined "search" on the first screen
     assert "the first also waits on an MCP (Model Context Protocol) approval request" in said
     assert "whether it prevents the last table's MCP break is not tried" in said
+    # r26: "not tried" stood beside the search on both patches, which finds none of them
+    assert "and with both the last table's MCP breaks are gone." in said
     assert "the search" not in said
     # r24: a session stored on the ranges that store an orphan output is healed first
     assert "Teams: heal any session stored on 0.17.1..0.20.0 (the README's JavaScript" in said
@@ -124,3 +128,24 @@ def test_plugin_driven_is_the_js_moves_on_the_pinned_release() -> None:
     line = driven()
     assert line.moves is MOVES
     assert line.pinned() == pinned()
+
+
+def test_plugin_action_says_what_the_search_on_both_patches_leaves(tmp_path: Path) -> None:
+    """Issue 61 (r26): 11 said the pending call's fix was "not tried" against the search's MCP
+    breaks while `data/` held the search on 0.20.0 with both patches, which finds none of them:
+    the action reads the searches; without the patched one it says "not tried", and a new
+    break the patched search still finds is said to remain."""
+    from approval_compaction.js.plugin import _mcp_breaks_with_both
+
+    released = paths.DATA / "explore-js-0.20.0.json"
+    patched = paths.DATA / "explore-js-0.20.0+agents-openai-0.20.0-both.diff.json"
+    shutil.copy(released, tmp_path / released.name)
+    assert "(not tried)" in _mcp_breaks_with_both(tmp_path)
+    shutil.copy(patched, tmp_path / patched.name)
+    assert "MCP breaks are gone" in _mcp_breaks_with_both(tmp_path)
+    data = json.loads(patched.read_text())
+    new = next(f for f in json.loads(released.read_text())["findings"] if f["label"] == "new")
+    trace = {**new["trace"], "sdk_version": data["findings"][0]["trace"]["sdk_version"]}
+    data["findings"].append({**new, "trace": trace})
+    (tmp_path / patched.name).write_text(json.dumps(data))
+    assert "some of the last table's MCP breaks remain" in _mcp_breaks_with_both(tmp_path)

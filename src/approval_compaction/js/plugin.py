@@ -158,8 +158,7 @@ def _action(js: JsFinding, folder: Path, retire: str, later: list[str]) -> str:
         f"**What to do.** Maintainers: apply `js/fix/{FIX.name}` (the session waits while a "
         f"call has no output) and `js/fix/{STALL_PATCH}` (the session counts the user "
         f"messages the summary stands for as sent){retire}; the first also waits on an MCP "
-        "(Model Context Protocol) approval request: test it with the last table's MCP break "
-        "(not tried).\n\n"
+        f"(Model Context Protocol) approval request{_mcp_breaks_with_both(folder)}.\n\n"
         # r24: the stored sessions' healing (the README's steps) and the open question in words
         # the first screen has defined
         "Teams: heal any session stored on "
@@ -167,6 +166,20 @@ def _action(js: JsFinding, folder: Path, retire: str, later: list[str]) -> str:
         f"`deferCompactionWhilePending` from `js/workaround.mjs`{_workaround_limit(js, folder)}; "
         "whether it prevents the last table's MCP break is not tried."
     )
+
+
+def _mcp_breaks_with_both(folder: Path) -> str:
+    """What the search on the release with both patches leaves of the MCP breaks it finds on
+    the release (r26: 11 said "not tried" beside the patched search's file)."""
+    from ..lab.findings.searched import fixes_left, searched_cases
+    from .patched import BOTH
+
+    left = [f for f in fixes_left(searched_cases("js", folder)) if f.patched.endswith(BOTH.name)]
+    if not left or not left[0].new_on_release:
+        return ": test it with the last table's MCP break (not tried)"
+    if left[0].gone == left[0].new_on_release:
+        return ", and with both the last table's MCP breaks are gone"
+    return ", but with both some of the last table's MCP breaks remain"
 
 
 def _key(version: str) -> tuple[int, ...]:

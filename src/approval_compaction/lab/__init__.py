@@ -80,7 +80,7 @@ _SOURCES: dict[str, tuple[str, ...]] = {
         "released_runs",
     ),
     # the state-space search on the drivers (``make explore-drivers``)
-    ".findings.searched": ("searched_cases", "searched_frame"),
+    ".findings.searched": ("fix_words", "searched_cases", "searched_frame"),
 }
 # Modules the notebooks use as a whole (``rp.replay(...)``, ``paths.DATA_FILES``), by the name
 # they are imported under; the lab's ``paths`` holds the core's locations too.
