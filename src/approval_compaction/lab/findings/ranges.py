@@ -11,6 +11,8 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from ..releases.bisect import release_range
+
 
 def join_alike(frame: pd.DataFrame, shown: Sequence[str], count: str = "count") -> pd.DataFrame:
     """``frame``'s rows (indexed by release ranges, ``first..last`` or one release, in order)
@@ -20,7 +22,7 @@ def join_alike(frame: pd.DataFrame, shown: Sequence[str], count: str = "count") 
     rows: list[pd.Series] = []
     for span, row in frame.iterrows():
         if rows and rows[-1][list(shown)].equals(row[list(shown)]):
-            spans[-1] = f"{spans[-1].partition('..')[0]}..{str(span).rpartition('..')[2]}"
+            spans[-1] = release_range(spans[-1].partition("..")[0], str(span).rpartition("..")[2])
             rows[-1] = rows[-1].copy()
             rows[-1][count] = rows[-1][count] + row[count]
         else:
